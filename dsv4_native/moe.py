@@ -1,0 +1,594 @@
+"""C4: DSV4 MoE on device -- routing alignment and expert GEMMs with a fixed launch size.
+
+Hazard removed (Section C, row 4): per-expert token counts no longer drive per-expert launches or
+host-sized gathers. The router (`router.py`) writes a fixed [T, K+1] slot table; `moe_align` sorts
+the slots by expert on device (sorted ids, one expert id per M-block, padded count as a device
+tensor); the expert kernels run on a grid fixed by static sizes only and skip dead blocks and
+padding rows by masks. Every output element is written by exactly one program and the slot sum is
+a fixed-order loop (no atomics), so graph replays are bitwise stable.
+
+Two paths, chosen by the static batch size (one captured graph per batch bucket, never at run time):
+  * small batch (T*(K+1) <= gemv_max_slots): one GEMV program per (slot, N-block), no align step;
+  * larger batch: `moe_align` + grouped block GEMMs (vLLM `fused_moe` style, BM rows per block).
+Both: GEMM1 computes h = silu(min(gate, 10)) * clamp(up, -10, 10) (fused SwiGLU + clamp, §1.6);
+GEMM2 computes y_slot = w_slot * (W2 h); then out[t] = sum over valid slots in slot order.
+The shared expert is expert id E (the last of E+1 stacked experts) with weight 1 in slot column K.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import graphlint
+
+from dsv4_native._backend import interpreting, use_triton
+from dsv4_native.router import moe_route
+
+try:
+    import triton
+    import triton.language as tl
+except Exception:  # pragma: no cover - triton is optional on CPU-only installs
+    triton = None
+    tl = None
+
+SWIGLU_LIMIT = 10.0
+
+
+def align_sizes(n_slots: int, n_experts: int, block_m: int) -> tuple[int, int]:
+    """Static sizes of the align outputs: (EM, number of M-blocks). EM = N + E*(BM-1), rounded to BM."""
+    em = n_slots + n_experts * (block_m - 1)
+    n_blocks = (em + block_m - 1) // block_m
+    return n_blocks * block_m, n_blocks
+
+
+# ----------------------------------------------------------------------------------------------
+# References (plain PyTorch, graph-safe: masks instead of branches, no host reads)
+# ----------------------------------------------------------------------------------------------
+
+
+def align_reference(
+    slot_ids: torch.Tensor,
+    sorted_ids: torch.Tensor,
+    expert_ids: torch.Tensor,
+    n_post_pad: torch.Tensor,
+    num_experts: int,
+    block_m: int,
+) -> None:
+    """Stable sort of the flat slot ids by expert, each expert's segment padded to a multiple of BM.
+
+    Slots whose id is outside [0, num_experts) (padding rows) are dropped. Sentinel = N (slot count).
+    Blocks past the padded total get expert id -1.
+    """
+    flat = slot_ids.reshape(-1).long()
+    n = flat.numel()
+    em = sorted_ids.shape[0]
+    experts = torch.arange(num_experts, device=flat.device)
+    onehot = (flat[:, None] == experts[None, :]).long()  # [N, E]; invalid ids match nothing
+    counts = onehot.sum(0)
+    padded = (counts + block_m - 1) // block_m * block_m
+    pend = padded.cumsum(0)
+    pstart = pend - padded
+    valid = (flat >= 0) & (flat < num_experts)
+    safe = flat.clamp(0, num_experts - 1)
+    rank = (onehot.cumsum(0) - 1).gather(1, safe[:, None]).squeeze(1)
+    dest = torch.where(valid, pstart.index_select(0, safe) + rank, torch.full_like(rank, em))
+    buf = torch.full((em + 1,), n, dtype=torch.long, device=flat.device)
+    buf.scatter_(0, dest, torch.arange(n, device=flat.device))
+    sorted_ids.copy_(buf[:em].to(sorted_ids.dtype))
+    starts = torch.arange(expert_ids.shape[0], device=flat.device) * block_m
+    total = pend[-1:]
+    eb = (pend[None, :] <= starts[:, None]).long().sum(1)
+    expert_ids.copy_(torch.where(starts < total, eb, torch.full_like(eb, -1)).to(expert_ids.dtype))
+    n_post_pad.copy_(total.to(n_post_pad.dtype))
+
+
+def experts_reference(
+    x: torch.Tensor,
+    slot_ids: torch.Tensor,
+    slot_w: torch.Tensor,
+    w13: torch.Tensor,
+    w2: torch.Tensor,
+    out: torch.Tensor,
+) -> None:
+    """Per-slot gathered expert MLPs, summed over slots; writes out[T, D]. Graph-safe, memory-hungry.
+
+    h is rounded to x.dtype between the two GEMMs, as the kernels store it.
+    """
+    n_tok, n_slot = slot_ids.shape
+    n_exp, two_i, dim = w13.shape
+    inter = two_i // 2
+    ids = slot_ids.reshape(-1).long()
+    valid = (ids >= 0) & (ids < n_exp)
+    safe = torch.where(valid, ids, torch.zeros_like(ids))
+    xs = x[:, None, :].expand(n_tok, n_slot, dim).reshape(n_tok * n_slot, dim).float()
+    gu = torch.bmm(w13.index_select(0, safe).float(), xs[:, :, None]).squeeze(-1)
+    gate = gu[:, :inter].clamp(max=SWIGLU_LIMIT)
+    up = gu[:, inter:].clamp(-SWIGLU_LIMIT, SWIGLU_LIMIT)
+    h = (F.silu(gate) * up).to(x.dtype).float()
+    y = torch.bmm(w2.index_select(0, safe).float(), h[:, :, None]).squeeze(-1)
+    y = y * slot_w.reshape(-1, 1).float()
+    y = torch.where(valid[:, None], y, torch.zeros_like(y))
+    out.copy_(y.view(n_tok, n_slot, dim).sum(1).to(out.dtype))
+
+
+def moe_naive_loop(  # graphlint: cold
+    x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor, w13: torch.Tensor, w2: torch.Tensor
+) -> torch.Tensor:
+    """Test oracle and baseline in the HF-eager style: a host loop over experts driven by nonzero.
+
+    Syncs on every expert; never reachable from a hot path.
+    """
+    n_exp, two_i, _ = w13.shape
+    inter = two_i // 2
+    out = torch.zeros(x.shape, dtype=torch.float32, device=x.device)
+    for e in range(n_exp):
+        tok, slot = torch.where(slot_ids == e)
+        if tok.numel() == 0:
+            continue
+        xe = x[tok].float()
+        gu = xe @ w13[e].float().t()
+        h = F.silu(gu[:, :inter].clamp(max=SWIGLU_LIMIT)) * gu[:, inter:].clamp(-SWIGLU_LIMIT, SWIGLU_LIMIT)
+        h = h.to(x.dtype).float()
+        y = (h @ w2[e].float().t()) * slot_w[tok, slot].float()[:, None]
+        out.index_add_(0, tok, y)
+    return out.to(x.dtype)
+
+
+# ----------------------------------------------------------------------------------------------
+# Triton kernels
+# ----------------------------------------------------------------------------------------------
+
+if triton is not None:
+
+    @triton.jit
+    def _align_kernel(
+        ids_ptr, sorted_ptr, expert_ids_ptr, npad_ptr,
+        N: tl.constexpr, E: tl.constexpr, NBLK: tl.constexpr,
+        BM: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_B: tl.constexpr,
+    ):
+        """Single program: counts, padded offsets, per-block experts, pad fill, stable scatter.
+
+        Pad positions and scattered positions are disjoint, so no barrier is needed between them.
+        """
+        offs_e = tl.arange(0, BLOCK_E)
+        e_ok = offs_e < E
+        counts = tl.zeros([BLOCK_E], dtype=tl.int32)
+        for n0 in range(0, N, BLOCK_N):
+            offs_n = n0 + tl.arange(0, BLOCK_N)
+            ids = tl.load(ids_ptr + offs_n, mask=offs_n < N, other=-1)
+            hit = (ids[:, None] == offs_e[None, :]) & e_ok[None, :]
+            counts += tl.sum(hit.to(tl.int32), axis=0)
+        padded = (counts + BM - 1) // BM * BM
+        pend = tl.cumsum(padded, axis=0)
+        pstart = pend - padded
+        total = tl.sum(padded, axis=0)
+        tl.store(npad_ptr, total)
+        offs_r = tl.arange(0, BM)
+        for b0 in range(0, NBLK, BLOCK_B):
+            offs_b = b0 + tl.arange(0, BLOCK_B)
+            b_ok = offs_b < NBLK
+            start = offs_b * BM
+            live = start < total
+            dead = start >= total
+            eb = tl.sum(((pend[None, :] <= start[:, None]) & e_ok[None, :]).to(tl.int32), axis=1)
+            tl.store(expert_ids_ptr + offs_b, tl.where(live, eb, -1), mask=b_ok)
+            sel = offs_e[None, :] == eb[:, None]
+            cnt_b = tl.sum(tl.where(sel, counts[None, :], 0), axis=1)
+            ps_b = tl.sum(tl.where(sel, pstart[None, :], 0), axis=1)
+            m = start[:, None] + offs_r[None, :]
+            is_pad = ((m - ps_b[:, None]) >= cnt_b[:, None]) | dead[:, None]
+            tl.store(sorted_ptr + m, tl.zeros_like(m) + N, mask=is_pad & b_ok[:, None])
+        for i0 in range(0, N, BLOCK_N):
+            offs_i = i0 + tl.arange(0, BLOCK_N)
+            ids_i = tl.load(ids_ptr + offs_i, mask=offs_i < N, other=-1)
+            rank = tl.zeros([BLOCK_N], dtype=tl.int32)
+            for j0 in range(0, i0 + BLOCK_N, BLOCK_N):
+                offs_j = j0 + tl.arange(0, BLOCK_N)
+                ids_j = tl.load(ids_ptr + offs_j, mask=offs_j < N, other=-2)
+                same = (ids_j[None, :] == ids_i[:, None]) & (offs_j[None, :] < offs_i[:, None])
+                rank += tl.sum(same.to(tl.int32), axis=1)
+            start_i = tl.sum(tl.where(offs_e[None, :] == ids_i[:, None], pstart[None, :], 0), axis=1)
+            ok = (offs_i < N) & (ids_i >= 0) & (ids_i < E)
+            tl.store(sorted_ptr + start_i + rank, offs_i, mask=ok)
+
+    @triton.jit
+    def _gemv13_kernel(
+        x_ptr, ids_ptr, w13_ptr, h_ptr,
+        E, S,
+        D: tl.constexpr, I: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+    ):
+        """Program (slot, N-block): gate/up GEMV for one token-slot, fused clamp + SwiGLU."""
+        sid = tl.program_id(0)
+        nb = tl.program_id(1)
+        e = tl.load(ids_ptr + sid)
+        valid = (e >= 0) & (e < E)
+        e64 = tl.where(valid, e, 0).to(tl.int64)
+        tok = (sid // S).to(tl.int64)
+        offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
+        n_ok = (offs_n < I) & valid
+        wbase = w13_ptr + e64 * 2 * I * D
+        acc_g = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32)
+        acc_u = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32)
+        for k0 in range(0, D, BLOCK_K):
+            offs_k = k0 + tl.arange(0, BLOCK_K)
+            k_ok = offs_k < D
+            xv = tl.load(x_ptr + tok * D + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
+            wmask = n_ok[:, None] & k_ok[None, :]
+            wg = tl.load(wbase + offs_n[:, None].to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0)
+            wu = tl.load(wbase + (I + offs_n[:, None]).to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0)
+            acc_g += wg.to(tl.float32) * xv[None, :]
+            acc_u += wu.to(tl.float32) * xv[None, :]
+        gate = tl.minimum(tl.sum(acc_g, axis=1), 10.0)
+        up = tl.minimum(tl.maximum(tl.sum(acc_u, axis=1), -10.0), 10.0)
+        h = gate / (1.0 + tl.exp(-gate)) * up
+        tl.store(h_ptr + sid.to(tl.int64) * I + offs_n, h.to(h_ptr.dtype.element_ty), mask=n_ok)
+
+    @triton.jit
+    def _gemv2_kernel(
+        h_ptr, ids_ptr, w_ptr, w2_ptr, y_ptr,
+        E,
+        D: tl.constexpr, I: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+    ):
+        """Program (slot, N-block): down GEMV for one token-slot, times the routed weight (fp32 out)."""
+        sid = tl.program_id(0)
+        nb = tl.program_id(1)
+        e = tl.load(ids_ptr + sid)
+        valid = (e >= 0) & (e < E)
+        e64 = tl.where(valid, e, 0).to(tl.int64)
+        rw = tl.load(w_ptr + sid)
+        offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
+        n_ok = (offs_n < D) & valid
+        wbase = w2_ptr + e64 * D * I
+        acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32)
+        for k0 in range(0, I, BLOCK_K):
+            offs_k = k0 + tl.arange(0, BLOCK_K)
+            k_ok = offs_k < I
+            hv = tl.load(h_ptr + sid.to(tl.int64) * I + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
+            wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * I + offs_k[None, :],
+                         mask=n_ok[:, None] & k_ok[None, :], other=0.0)
+            acc += wv.to(tl.float32) * hv[None, :]
+        y = tl.sum(acc, axis=1) * rw
+        tl.store(y_ptr + sid.to(tl.int64) * D + offs_n, y, mask=n_ok)
+
+    @triton.jit
+    def _grouped13_kernel(
+        x_ptr, sorted_ptr, expert_ids_ptr, npad_ptr, w13_ptr, h_ptr,
+        N, S, EM,
+        D: tl.constexpr, I: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
+    ):
+        """Program (M-block, N-block) of GEMM1 over expert-sorted rows."""
+        pid_m = tl.program_id(0)
+        pid_n = tl.program_id(1)
+        npad = tl.load(npad_ptr)
+        row0 = pid_m * BM
+        live = row0 < npad
+        e = tl.load(expert_ids_ptr + pid_m)
+        e64 = tl.where(live & (e >= 0), e, 0).to(tl.int64)
+        offs_m = row0 + tl.arange(0, BM)
+        sid = tl.load(sorted_ptr + offs_m, mask=offs_m < EM, other=N)
+        row_ok = (sid < N) & live
+        tok = tl.where(row_ok, sid // S, 0).to(tl.int64)  # sentinel rows are never addressed
+        offs_n = pid_n * BN + tl.arange(0, BN)
+        n_ok = offs_n < I
+        wbase = w13_ptr + e64 * 2 * I * D
+        acc_g = tl.zeros([BM, BN], dtype=tl.float32)
+        acc_u = tl.zeros([BM, BN], dtype=tl.float32)
+        # Dead blocks (past the device count) keep every load predicated off, so they move no bytes.
+        for k0 in range(0, D, BK):
+            offs_k = k0 + tl.arange(0, BK)
+            k_ok = (offs_k < D) & live
+            a = tl.load(x_ptr + tok[:, None] * D + offs_k[None, :], mask=row_ok[:, None] & k_ok[None, :], other=0.0)
+            bmask = k_ok[:, None] & n_ok[None, :]
+            bg = tl.load(wbase + offs_n[None, :].to(tl.int64) * D + offs_k[:, None], mask=bmask, other=0.0)
+            bu = tl.load(wbase + (I + offs_n[None, :]).to(tl.int64) * D + offs_k[:, None], mask=bmask, other=0.0)
+            if UPCAST:  # the interpreter's bf16 tl.dot is broken; compile-time flag
+                a = a.to(tl.float32)
+                bg = bg.to(tl.float32)
+                bu = bu.to(tl.float32)
+            else:
+                bg = bg.to(a.dtype)
+                bu = bu.to(a.dtype)
+            acc_g = tl.dot(a, bg, acc_g)
+            acc_u = tl.dot(a, bu, acc_u)
+        gate = tl.minimum(acc_g, 10.0)
+        up = tl.minimum(tl.maximum(acc_u, -10.0), 10.0)
+        h = gate / (1.0 + tl.exp(-gate)) * up
+        ptrs = h_ptr + sid[:, None].to(tl.int64) * I + offs_n[None, :]
+        tl.store(ptrs, h.to(h_ptr.dtype.element_ty), mask=row_ok[:, None] & n_ok[None, :])
+
+    @triton.jit
+    def _grouped2_kernel(
+        h_ptr, sorted_ptr, expert_ids_ptr, npad_ptr, w_ptr, w2_ptr, y_ptr,
+        N, EM,
+        D: tl.constexpr, I: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
+    ):
+        """Program (M-block, N-block) of GEMM2; epilogue multiplies by the routed weight (fp32 out)."""
+        pid_m = tl.program_id(0)
+        pid_n = tl.program_id(1)
+        npad = tl.load(npad_ptr)
+        row0 = pid_m * BM
+        live = row0 < npad
+        e = tl.load(expert_ids_ptr + pid_m)
+        e64 = tl.where(live & (e >= 0), e, 0).to(tl.int64)
+        offs_m = row0 + tl.arange(0, BM)
+        sid = tl.load(sorted_ptr + offs_m, mask=offs_m < EM, other=N)
+        row_ok = (sid < N) & live
+        srow = tl.where(row_ok, sid, 0).to(tl.int64)
+        offs_n = pid_n * BN + tl.arange(0, BN)
+        n_ok = offs_n < D
+        wbase = w2_ptr + e64 * D * I
+        acc = tl.zeros([BM, BN], dtype=tl.float32)
+        for k0 in range(0, I, BK):
+            offs_k = k0 + tl.arange(0, BK)
+            k_ok = (offs_k < I) & live
+            a = tl.load(h_ptr + srow[:, None] * I + offs_k[None, :], mask=row_ok[:, None] & k_ok[None, :], other=0.0)
+            b = tl.load(wbase + offs_n[None, :].to(tl.int64) * I + offs_k[:, None],
+                        mask=k_ok[:, None] & n_ok[None, :], other=0.0)
+            if UPCAST:
+                a = a.to(tl.float32)
+                b = b.to(tl.float32)
+            else:
+                b = b.to(a.dtype)
+            acc = tl.dot(a, b, acc)
+        rw = tl.load(w_ptr + srow, mask=row_ok, other=0.0)
+        y = acc * rw[:, None]
+        tl.store(y_ptr + srow[:, None] * D + offs_n[None, :], y, mask=row_ok[:, None] & n_ok[None, :])
+
+    @triton.jit
+    def _slot_sum_kernel(
+        y_ptr, ids_ptr, out_ptr,
+        D, E,
+        S: tl.constexpr, BLOCK_S: tl.constexpr, BLOCK_D: tl.constexpr,
+    ):
+        """out[t, d] = sum of the valid slots of token t, in slot order (deterministic, no atomics)."""
+        t = tl.program_id(0)
+        db = tl.program_id(1)
+        offs_s = tl.arange(0, BLOCK_S)
+        ids = tl.load(ids_ptr + t * S + offs_s, mask=offs_s < S, other=-1)
+        ok = (ids >= 0) & (ids < E)
+        offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
+        d_ok = offs_d < D
+        acc = tl.zeros([BLOCK_D], dtype=tl.float32)
+        for s in tl.static_range(S):
+            ok_s = tl.sum(tl.where(offs_s == s, ok.to(tl.int32), 0), axis=0) > 0
+            row = (t * S + s).to(tl.int64)
+            acc += tl.load(y_ptr + row * D + offs_d, mask=d_ok & ok_s, other=0.0)
+        tl.store(out_ptr + t.to(tl.int64) * D + offs_d, acc.to(out_ptr.dtype.element_ty), mask=d_ok)
+
+
+def _pow2_at_most(n: int, cap: int, floor: int = 16) -> int:
+    return max(floor, min(cap, triton.next_power_of_2(n)))
+
+
+def _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts: int, block_m: int) -> None:
+    n = slot_ids.numel()
+    _align_kernel[(1,)](
+        slot_ids, sorted_ids, expert_ids, n_post_pad,
+        N=n, E=num_experts, NBLK=expert_ids.shape[0],
+        BM=block_m, BLOCK_E=triton.next_power_of_2(num_experts), BLOCK_N=32, BLOCK_B=32,
+        num_warps=8,
+    )
+
+
+def _slot_sum_triton(y_slot, slot_ids, out, num_experts: int) -> None:
+    n_tok, n_slot = slot_ids.shape
+    dim = out.shape[1]
+    block_d = _pow2_at_most(dim, 1024)
+    _slot_sum_kernel[(n_tok, triton.cdiv(dim, block_d))](
+        y_slot, slot_ids, out, dim, num_experts,
+        S=n_slot, BLOCK_S=triton.next_power_of_2(n_slot), BLOCK_D=block_d,
+    )
+
+
+def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out) -> None:
+    n_tok, n_slot = slot_ids.shape
+    n_exp, two_i, dim = w13.shape
+    inter = two_i // 2
+    n = n_tok * n_slot
+    bn1, bk1 = _pow2_at_most(inter, 16), _pow2_at_most(dim, 256)
+    _gemv13_kernel[(n, triton.cdiv(inter, bn1))](
+        x, slot_ids, w13, h, n_exp, n_slot, D=dim, I=inter, BLOCK_N=bn1, BLOCK_K=bk1, num_warps=4,
+    )
+    bn2, bk2 = _pow2_at_most(dim, 16), _pow2_at_most(inter, 256)
+    _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
+        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, I=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=4,
+    )
+    _slot_sum_triton(y_slot, slot_ids, out, n_exp)
+
+
+def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post_pad, h, y_slot, out,
+                    block_m: int) -> None:
+    n_tok, n_slot = slot_ids.shape
+    n_exp, two_i, dim = w13.shape
+    inter = two_i // 2
+    n = n_tok * n_slot
+    em = sorted_ids.shape[0]
+    n_blocks = expert_ids.shape[0]
+    upcast = interpreting()
+    bn1, bk = _pow2_at_most(inter, 64), _pow2_at_most(dim, 64)
+    _grouped13_kernel[(n_blocks, triton.cdiv(inter, bn1))](
+        x, sorted_ids, expert_ids, n_post_pad, w13, h, n, n_slot, em, D=dim, I=inter,
+        BM=block_m, BN=bn1, BK=bk, UPCAST=upcast, num_warps=4, num_stages=3,
+    )
+    bn2, bk2 = _pow2_at_most(dim, 64), _pow2_at_most(inter, 64)
+    _grouped2_kernel[(n_blocks, triton.cdiv(dim, bn2))](
+        h, sorted_ids, expert_ids, n_post_pad, slot_w, w2, y_slot, n, em, D=dim, I=inter,
+        BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, num_warps=4, num_stages=3,
+    )
+    _slot_sum_triton(y_slot, slot_ids, out, n_exp)
+
+
+# ----------------------------------------------------------------------------------------------
+# Custom ops
+# ----------------------------------------------------------------------------------------------
+
+
+@torch.library.custom_op("dsv4::moe_align", mutates_args=("sorted_ids", "expert_ids", "n_post_pad"))
+@graphlint.hot
+def moe_align(
+    slot_ids: torch.Tensor,
+    sorted_ids: torch.Tensor,
+    expert_ids: torch.Tensor,
+    n_post_pad: torch.Tensor,
+    num_experts: int,
+    block_m: int,
+) -> None:
+    """Expert-sorted slot order on device. slot_ids[T, S] int32 -> sorted_ids[EM] int32 (sentinel
+    T*S), expert_ids[EM/BM] int32 (-1 past the padded total), n_post_pad[1] int32. EM from align_sizes."""
+    if use_triton(slot_ids):
+        _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, block_m)
+    else:
+        align_reference(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, block_m)
+
+
+@moe_align.register_fake
+def _moe_align_fake(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, block_m) -> None:
+    return None
+
+
+@torch.library.custom_op("dsv4::moe_experts_gemv", mutates_args=("h", "y_slot", "out"))
+@graphlint.hot
+def moe_experts_gemv(
+    x: torch.Tensor,
+    slot_ids: torch.Tensor,
+    slot_w: torch.Tensor,
+    w13: torch.Tensor,
+    w2: torch.Tensor,
+    h: torch.Tensor,
+    y_slot: torch.Tensor,
+    out: torch.Tensor,
+) -> None:
+    """Small-batch expert MLPs: one GEMV per token-slot. x[T, D]; w13[E+1, 2I, D]; w2[E+1, D, I];
+    workspaces h[T*S, I] (x.dtype), y_slot[T*S, D] fp32; result out[T, D]."""
+    if use_triton(x):
+        _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out)
+    else:
+        experts_reference(x, slot_ids, slot_w, w13, w2, out)
+
+
+@moe_experts_gemv.register_fake
+def _moe_experts_gemv_fake(x, slot_ids, slot_w, w13, w2, h, y_slot, out) -> None:
+    return None
+
+
+@torch.library.custom_op("dsv4::moe_experts_grouped", mutates_args=("h", "y_slot", "out"))
+@graphlint.hot
+def moe_experts_grouped(
+    x: torch.Tensor,
+    slot_ids: torch.Tensor,
+    slot_w: torch.Tensor,
+    w13: torch.Tensor,
+    w2: torch.Tensor,
+    sorted_ids: torch.Tensor,
+    expert_ids: torch.Tensor,
+    n_post_pad: torch.Tensor,
+    h: torch.Tensor,
+    y_slot: torch.Tensor,
+    out: torch.Tensor,
+    block_m: int,
+) -> None:
+    """Grouped expert MLPs over the `moe_align` order; same operands and result as moe_experts_gemv."""
+    if use_triton(x):
+        _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post_pad, h, y_slot, out,
+                        block_m)
+    else:
+        experts_reference(x, slot_ids, slot_w, w13, w2, out)
+
+
+@moe_experts_grouped.register_fake
+def _moe_experts_grouped_fake(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post_pad, h, y_slot,
+                              out, block_m) -> None:
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# Module
+# ----------------------------------------------------------------------------------------------
+
+
+class DSV4MoE(nn.Module):
+    """One DSV4 MoE layer (routed top-k + shared expert) with every workspace preallocated.
+
+    Weights: wg[E, D] fp32 gate, bias[E] fp32 (score layers), tid2eid[V, K] int32 (hash layers),
+    w13[E+1, 2I, D] (gate rows then up rows; index E = shared expert), w2[E+1, D, I].
+    Workspaces are sized for `max_tokens`; a call with T tokens uses the first T rows, and the path
+    (GEMV or grouped) is picked from the static T, so each captured batch bucket has one fixed path.
+    """
+
+    def __init__(
+        self,
+        dim: int,
+        inter: int,
+        n_experts: int,
+        top_k: int = 6,
+        scale: float = 1.5,
+        use_hash: bool = False,
+        vocab: int = 0,
+        max_tokens: int = 64,
+        block_m: int = 16,
+        gemv_max_slots: int = 64,
+        dtype: torch.dtype = torch.bfloat16,
+        device: Optional[torch.device] = None,
+    ) -> None:
+        super().__init__()
+        self.dim, self.inter, self.n_experts, self.top_k = dim, inter, n_experts, top_k
+        self.scale, self.use_hash, self.block_m, self.gemv_max_slots = scale, use_hash, block_m, gemv_max_slots
+        n_slot = top_k + 1
+        self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
+        self.w13 = nn.Parameter(torch.empty(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
+        self.w2 = nn.Parameter(torch.empty(n_experts + 1, dim, inter, dtype=dtype, device=device))
+        self.register_buffer("bias", torch.zeros(n_experts, dtype=torch.float32, device=device))
+        self.register_buffer("tid2eid", torch.zeros(max(vocab, 1), top_k, dtype=torch.int32, device=device))
+        n = max_tokens * n_slot
+        em, n_blocks = align_sizes(n, n_experts + 1, block_m)
+        ws = {
+            "slot_ids": torch.zeros(max_tokens, n_slot, dtype=torch.int32, device=device),
+            "slot_w": torch.zeros(max_tokens, n_slot, dtype=torch.float32, device=device),
+            "sorted_ids": torch.zeros(em, dtype=torch.int32, device=device),
+            "expert_ids": torch.zeros(n_blocks, dtype=torch.int32, device=device),
+            "n_post_pad": torch.zeros(1, dtype=torch.int32, device=device),
+            "h": torch.zeros(n, inter, dtype=dtype, device=device),
+            "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
+            "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),
+        }
+        for name, buf in ws.items():
+            self.register_buffer(name, buf, persistent=False)
+
+    @torch.no_grad()
+    def reset_parameters(self, generator: Optional[torch.Generator] = None) -> None:  # graphlint: cold
+        """Random init for tests: distinct random experts per token in tid2eid (HF zero-inits it)."""
+        g = generator
+        self.wg.copy_(torch.randn(self.wg.shape, generator=g) * self.dim ** -0.5)
+        self.bias.copy_(torch.randn(self.bias.shape, generator=g) * 0.1)
+        self.w13.copy_(torch.randn(self.w13.shape, generator=g) * self.dim ** -0.5)
+        self.w2.copy_(torch.randn(self.w2.shape, generator=g) * self.inter ** -0.5)
+        vocab = self.tid2eid.shape[0]
+        perm = torch.rand(vocab, self.n_experts, generator=g).argsort(dim=1)[:, : self.top_k]
+        self.tid2eid.copy_(perm.to(torch.int32))
+
+    def uses_gemv(self, n_tok: int) -> bool:
+        """Static path choice: GEMV per token-slot while T*(K+1) is small."""
+        return n_tok * (self.top_k + 1) <= self.gemv_max_slots
+
+    def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
+        n_tok = x.shape[0]
+        n = n_tok * (self.top_k + 1)
+        em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
+        slot_ids, slot_w = self.slot_ids[:n_tok], self.slot_w[:n_tok]
+        h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
+        moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
+                  self.top_k, self.scale, self.use_hash)
+        if self.uses_gemv(n_tok):  # host-known int: one path per captured batch bucket
+            moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out)
+        else:
+            sorted_ids, expert_ids = self.sorted_ids[:em], self.expert_ids[:n_blocks]
+            moe_align(slot_ids, sorted_ids, expert_ids, self.n_post_pad, self.n_experts + 1, self.block_m)
+            moe_experts_grouped(x, slot_ids, slot_w, self.w13, self.w2, sorted_ids, expert_ids,
+                                self.n_post_pad, h, y_slot, out, self.block_m)
+        return out

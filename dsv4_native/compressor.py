@@ -1,0 +1,502 @@
+"""C1: the DSV4 KV compressor as a stateful, every-step kernel.
+
+Hazard removed (Section C, row 1): the reference compressor returns None on 3 of 4 (CSA) or 127 of 128
+(HCA) decode steps, a periodic host branch. Here every step writes the token into persistent device state
+(a ring of the last 2*ratio rows for the overlapping ratio-4 compressor, an online-softmax running state
+for ratio 128), and the kernel itself emits the compressed entry into a preallocated cache when
+`(pos+1) % ratio == 0` -- the boundary predicate is computed in-kernel from the device `pos`.
+
+Semantics (dsv4-reference.md 1.4 and contract C1):
+* per token: `kv[coff*d]`, `score[coff*d]` (fp32 projections), `score += ape[pos % ratio]`;
+* entry `i = pos // ratio` pools tokens `[i*ratio, (i+1)*ratio)` with a channel-wise softmax over rows;
+  with overlap (ratio 4, coff 2) it also pools the previous group, whose rows use channels `[0, d)` while
+  the current group's rows use `[d, 2d)`; rows at positions < 0 are masked (score -inf, kv 0);
+* `c = RMSNorm_w(c)`, interleaved RoPE on the last `r` channels at the group start `pos + 1 - ratio`,
+  stored into `comp_cache[b, pos // ratio]`.
+
+State layouts (allocated once, see `compressor_state`):
+* overlap (ring):  `state[B, 2*ratio, 2*coff*d]` fp32, row `pos % (2*ratio)` = `[kv | score + ape]`;
+* no overlap (online): `state[B, 3, d]` fp32 = running (max, sum of exp, exp-weighted kv sum), reset in
+  kernel when `pos % ratio == 0`; emitting `wsum / sum` is exact softmax pooling.
+
+Padding rows (`active[b] == False`) are skipped: neither state nor cache is touched.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._attn_common import apply_rope_interleaved, rms_norm
+from ._backend import use_triton
+
+try:
+    import triton
+    import triton.language as tl
+except ImportError:  # pragma: no cover - the reference path still works without Triton
+    triton = None
+    tl = None
+
+NEG_INF = float("-inf")
+
+
+# ----------------------------------------------------------------------------------------------------
+# set-up helpers (run once at init, outside the captured step)
+
+
+def compressor_state(
+    batch: int, head_dim: int, ratio: int, overlap: bool, device: torch.device | str | None = None
+) -> torch.Tensor:
+    """Allocate the persistent state for one compressor instance (zeros; the kernels mask by position)."""
+    if overlap:
+        return torch.zeros(batch, 2 * ratio, 4 * head_dim, dtype=torch.float32, device=device)
+    return torch.zeros(batch, 3, head_dim, dtype=torch.float32, device=device)
+
+
+def _is_overlap(kv_new: torch.Tensor, comp_cache: torch.Tensor) -> bool:
+    """Overlap mode is a host-known shape fact: the token row is twice the entry width."""
+    return kv_new.shape[-1] == 2 * comp_cache.shape[-1]
+
+
+# ----------------------------------------------------------------------------------------------------
+# plain-PyTorch reference of one step (graph-safe: masks instead of branches, no host reads)
+
+
+def _emit_entry_ref(
+    pooled: torch.Tensor,
+    pos: torch.Tensor,
+    active: torch.Tensor,
+    norm_w: torch.Tensor,
+    cos_sin: torch.Tensor,
+    comp_cache: torch.Tensor,
+    ratio: int,
+    eps: float,
+) -> None:
+    """RMSNorm + RoPE at the group start, then store row `pos // ratio` where the step closes a group."""
+    batch, n_max, head_dim = comp_cache.shape
+    group_start = (pos + 1 - ratio).clamp(0, cos_sin.shape[0] - 1)
+    entry = rms_norm(pooled, norm_w, eps)
+    entry = apply_rope_interleaved(entry, cos_sin, group_start)
+    row = pos // ratio
+    emit = active & ((pos + 1) % ratio == 0) & (row < n_max)
+    index = row.clamp(0, n_max - 1).view(batch, 1, 1).expand(batch, 1, head_dim)
+    old = comp_cache.gather(1, index)
+    new = torch.where(emit.view(batch, 1, 1), entry.unsqueeze(1).to(comp_cache.dtype), old)
+    comp_cache.scatter_(1, index, new)
+
+
+def _ring_step_ref(
+    kv_new: torch.Tensor,
+    score_new: torch.Tensor,
+    ape: torch.Tensor,
+    pos: torch.Tensor,
+    active: torch.Tensor,
+    norm_w: torch.Tensor,
+    cos_sin: torch.Tensor,
+    state: torch.Tensor,
+    comp_cache: torch.Tensor,
+    ratio: int,
+    eps: float,
+) -> None:
+    batch, width = kv_new.shape  # width = 2d
+    head_dim = comp_cache.shape[-1]
+    rows = state.shape[1]  # 2 * ratio
+    # 1) write this token's [kv | score + ape] row into ring slot pos % rows
+    row_new = torch.cat([kv_new.float(), score_new.float() + ape.index_select(0, pos % ratio)], dim=-1)
+    slot = (pos % rows).view(batch, 1, 1).expand(batch, 1, 2 * width)
+    kept = torch.where(active.view(batch, 1, 1), row_new.unsqueeze(1), state.gather(1, slot))
+    state.scatter_(1, slot, kept)
+    # 2) gather the 2*ratio rows ending at pos (oldest first); rows before position 0 are masked
+    row_pos = pos.view(batch, 1) - (rows - 1) + torch.arange(rows, device=pos.device).view(1, rows)
+    ring = state.gather(1, (row_pos % rows).view(batch, rows, 1).expand(batch, rows, 2 * width))
+    kv_rows = torch.cat([ring[:, :ratio, :head_dim], ring[:, ratio:, head_dim:width]], dim=1)
+    score_rows = torch.cat(
+        [ring[:, :ratio, width : width + head_dim], ring[:, ratio:, width + head_dim :]], dim=1
+    )
+    valid = (row_pos >= 0).view(batch, rows, 1)
+    score_rows = torch.where(valid, score_rows, NEG_INF)
+    kv_rows = torch.where(valid, kv_rows, 0.0)
+    # 3) channel-wise softmax pooling over the rows
+    pooled = (torch.softmax(score_rows, dim=1) * kv_rows).sum(dim=1)
+    _emit_entry_ref(pooled, pos, active, norm_w, cos_sin, comp_cache, ratio, eps)
+
+
+def _online_step_ref(
+    kv_new: torch.Tensor,
+    score_new: torch.Tensor,
+    ape: torch.Tensor,
+    pos: torch.Tensor,
+    active: torch.Tensor,
+    norm_w: torch.Tensor,
+    cos_sin: torch.Tensor,
+    state: torch.Tensor,
+    comp_cache: torch.Tensor,
+    ratio: int,
+    eps: float,
+) -> None:
+    batch = kv_new.shape[0]
+    kv = kv_new.float()
+    score = score_new.float() + ape.index_select(0, pos % ratio)
+    # a group starts: forget the previous group's running state (in-kernel reset, no host branch)
+    start = (pos % ratio == 0).view(batch, 1)
+    m_old = torch.where(start, NEG_INF, state[:, 0])
+    l_old = torch.where(start, 0.0, state[:, 1])
+    w_old = torch.where(start, 0.0, state[:, 2])
+    m_new = torch.maximum(m_old, score)
+    alpha = torch.exp(m_old - m_new)
+    p = torch.exp(score - m_new)
+    l_new = l_old * alpha + p
+    w_new = w_old * alpha + p * kv
+    new_state = torch.stack([m_new, l_new, w_new], dim=1)
+    state.copy_(torch.where(active.view(batch, 1, 1), new_state, state))
+    _emit_entry_ref(w_new / l_new, pos, active, norm_w, cos_sin, comp_cache, ratio, eps)
+
+
+def compressor_update_emit_ref(
+    kv_new: torch.Tensor,
+    score_new: torch.Tensor,
+    ape: torch.Tensor,
+    pos: torch.Tensor,
+    active: torch.Tensor,
+    norm_w: torch.Tensor,
+    cos_sin: torch.Tensor,
+    state: torch.Tensor,
+    comp_cache: torch.Tensor,
+    ratio: int,
+    eps: float = 1e-6,
+) -> None:
+    """Reference for one decode step; mutates `state` and `comp_cache` exactly like the kernel."""
+    pos = pos.clamp(min=0)  # padding rows may carry any position; keep their addresses in range
+    if _is_overlap(kv_new, comp_cache):
+        _ring_step_ref(kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps)
+    else:
+        _online_step_ref(kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps)
+
+
+# ----------------------------------------------------------------------------------------------------
+# whole-sequence compression (prefill, and the oracle for the step tests)
+
+
+def compress_sequence(
+    kv: torch.Tensor,
+    score: torch.Tensor,
+    ape: torch.Tensor,
+    norm_w: torch.Tensor,
+    cos_sin: torch.Tensor,
+    ratio: int,
+    head_dim: int,
+    eps: float = 1e-6,
+) -> torch.Tensor:
+    """Compress every complete group of `kv/score[B, T, coff*d]` at once: returns `[B, T // ratio, d]` fp32.
+
+    A direct transcription of dsv4-reference 1.4 (no state): used by `compressor_prefill` and as the
+    independent oracle the step kernels are tested against. T is a host int (a shape).
+    """
+    batch, length, width = kv.shape
+    groups = length // ratio
+    overlap = width == 2 * head_dim
+    kv_g = kv[:, : groups * ratio].float().reshape(batch, groups, ratio, width)
+    sc_g = (score[:, : groups * ratio].float().reshape(batch, groups, ratio, width) + ape.float())
+    if overlap:
+        # previous group's rows (channels [0, d)); group 0 has none: kv 0, score -inf
+        prev_kv = torch.cat([torch.zeros_like(kv_g[:, :1, :, :head_dim]), kv_g[:, :-1, :, :head_dim]], 1)
+        prev_sc = torch.cat(
+            [torch.full_like(sc_g[:, :1, :, :head_dim], NEG_INF), sc_g[:, :-1, :, :head_dim]], 1
+        )
+        kv_rows = torch.cat([prev_kv, kv_g[..., head_dim:]], dim=2)
+        sc_rows = torch.cat([prev_sc, sc_g[..., head_dim:]], dim=2)
+    else:
+        kv_rows, sc_rows = kv_g, sc_g
+    pooled = (torch.softmax(sc_rows, dim=2) * kv_rows).sum(dim=2)  # [B, G, d]
+    normed = rms_norm(pooled, norm_w, eps)
+    starts = torch.arange(groups, device=kv.device) * ratio
+    rotated = apply_rope_interleaved(normed.transpose(0, 1), cos_sin, starts)  # group-major
+    return rotated.transpose(0, 1).contiguous()
+
+
+def compressor_prefill(  # graphlint: cold
+    kv: torch.Tensor,
+    score: torch.Tensor,
+    ape: torch.Tensor,
+    norm_w: torch.Tensor,
+    cos_sin: torch.Tensor,
+    state: torch.Tensor,
+    comp_cache: torch.Tensor,
+    ratio: int,
+    eps: float = 1e-6,
+) -> None:
+    """Fill `comp_cache` and `state` from a prompt of T tokens (positions 0..T-1) for every batch row.
+
+    Runs outside the decode graph (prefill). Leaves the state exactly as T decode steps would have, so
+    decoding continues at position T with `compressor_update_emit`.
+    """
+    batch, length, width = kv.shape
+    head_dim = comp_cache.shape[-1]
+    entries = compress_sequence(kv, score, ape, norm_w, cos_sin, ratio, head_dim, eps)
+    comp_cache[:, : entries.shape[1]] = entries.to(comp_cache.dtype)
+    positions = torch.arange(length, device=kv.device)
+    sc = score.float() + ape.float().index_select(0, positions % ratio)
+    if _is_overlap(kv, comp_cache):
+        rows = state.shape[1]
+        first = max(0, length - rows)
+        slots = positions[first:] % rows
+        state[:, slots] = torch.cat([kv[:, first:].float(), sc[:, first:]], dim=-1)
+        return
+    start = (length // ratio) * ratio  # the open group; if empty the next step resets anyway
+    if start == length:
+        return
+    m = sc[:, start:].amax(dim=1)
+    e = torch.exp(sc[:, start:] - m[:, None])
+    state[:, 0] = m
+    state[:, 1] = e.sum(dim=1)
+    state[:, 2] = (e * kv[:, start:].float()).sum(dim=1)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Triton kernels: grid (B,), one program owns one batch row's whole entry (RMSNorm needs the full row).
+# Channels are held as [d/2, 2] tiles so RoPE's interleaved pairs sit in one row of the tile.
+
+if triton is not None:
+
+    @triton.jit
+    def _store_entry(
+        pooled,  # [D2, 2] fp32
+        pos,
+        emit,
+        norm_w_ptr,
+        cos_sin_ptr,
+        cache_row_ptr,
+        max_pos,
+        eps,
+        D: tl.constexpr,
+        RATIO: tl.constexpr,
+        ROPE: tl.constexpr,
+    ):
+        i2 = tl.arange(0, D // 2)[:, None]
+        j2 = tl.arange(0, 2)[None, :]
+        ch = 2 * i2 + j2
+        # RMSNorm (fp32)
+        ms = tl.sum(tl.sum(pooled * pooled, axis=1), axis=0) / D
+        x = pooled * tl.rsqrt(ms + eps) * tl.load(norm_w_ptr + ch).to(tl.float32)
+        # interleaved RoPE on the last ROPE channels at the group start
+        gpos = tl.minimum(tl.maximum(pos + 1 - RATIO, 0), max_pos - 1)
+        pair = tl.arange(0, D // 2) - (D - ROPE) // 2  # pair index inside the rope slice
+        is_rope = pair >= 0
+        pair_c = tl.where(is_rope, pair, 0)
+        cos = tl.load(cos_sin_ptr + gpos * ROPE + pair_c, mask=is_rope, other=1.0)
+        sin = tl.load(cos_sin_ptr + gpos * ROPE + ROPE // 2 + pair_c, mask=is_rope, other=0.0)
+        x0 = tl.sum(tl.where(j2 == 0, x, 0.0), axis=1)
+        x1 = tl.sum(tl.where(j2 == 1, x, 0.0), axis=1)
+        y0 = x0 * cos - x1 * sin
+        y1 = x0 * sin + x1 * cos
+        y = tl.where(j2 == 0, y0[:, None], y1[:, None])
+        tl.store(cache_row_ptr + ch, y.to(cache_row_ptr.dtype.element_ty), mask=emit)
+
+    @triton.jit
+    def _compress_ring_kernel(
+        kv_new_ptr,
+        score_new_ptr,
+        ape_ptr,
+        pos_ptr,
+        active_ptr,
+        norm_w_ptr,
+        cos_sin_ptr,
+        state_ptr,
+        cache_ptr,
+        n_max,
+        max_pos,
+        eps,
+        D: tl.constexpr,
+        RATIO: tl.constexpr,
+        ROPE: tl.constexpr,
+    ):
+        ROWS: tl.constexpr = 2 * RATIO
+        C: tl.constexpr = 2 * D  # token row width (coff * d)
+        b = tl.program_id(0).to(tl.int64)
+        active = tl.load(active_ptr + b) != 0
+        pos = tl.maximum(tl.load(pos_ptr + b).to(tl.int64), 0)
+        state_b = state_ptr + b * (ROWS * 2 * C)
+
+        # 1) this token's [kv | score + ape] into ring slot pos % ROWS
+        offs = tl.arange(0, C)
+        kv = tl.load(kv_new_ptr + b * C + offs).to(tl.float32)
+        sc = tl.load(score_new_ptr + b * C + offs).to(tl.float32)
+        sc += tl.load(ape_ptr + (pos % RATIO) * C + offs)
+        slot_ptr = state_b + (pos % ROWS) * (2 * C)
+        tl.store(slot_ptr + offs, kv, mask=active)
+        tl.store(slot_ptr + C + offs, sc, mask=active)
+
+        # 2) rows pos-ROWS+1 .. pos as [ROWS, D/2, 2]; the first RATIO rows (previous group) read
+        #    channels [0, D), the last RATIO (current group) read [D, 2D). The current row comes from
+        #    the inputs, not the ring, so no load depends on the store above.
+        emit = active & ((pos + 1) % RATIO == 0) & (pos // RATIO < n_max)
+        k = tl.arange(0, ROWS)[:, None, None]
+        ch = 2 * tl.arange(0, D // 2)[None, :, None] + tl.arange(0, 2)[None, None, :]
+        row_pos = pos - (ROWS - 1) + k
+        half = tl.where(k >= RATIO, D, 0)
+        is_cur = k == ROWS - 1
+        from_ring = emit & (row_pos >= 0) & (k < ROWS - 1)
+        ring_ptr = state_b + ((row_pos + ROWS) % ROWS) * (2 * C) + half + ch
+        kv_rows = tl.load(ring_ptr, mask=from_ring, other=0.0)
+        sc_rows = tl.load(ring_ptr + C, mask=from_ring, other=float("-inf"))
+        kv_cur = tl.load(kv_new_ptr + b * C + D + ch).to(tl.float32)
+        sc_cur = tl.load(score_new_ptr + b * C + D + ch).to(tl.float32)
+        sc_cur += tl.load(ape_ptr + (pos % RATIO) * C + D + ch)
+        kv_rows = tl.where(is_cur, kv_cur, kv_rows)
+        sc_rows = tl.where(is_cur, sc_cur, sc_rows)
+
+        # 3) channel-wise softmax over rows (the current row is always there, so the max is finite)
+        m = tl.max(sc_rows, axis=0)
+        e = tl.exp(sc_rows - m[None, :, :])
+        pooled = tl.sum(e * kv_rows, axis=0) / tl.sum(e, axis=0)
+        row = tl.minimum(pos // RATIO, n_max - 1)
+        _store_entry(pooled, pos, emit, norm_w_ptr, cos_sin_ptr, cache_ptr + (b * n_max + row) * D,
+                     max_pos, eps, D, RATIO, ROPE)
+
+    @triton.jit
+    def _compress_online_kernel(
+        kv_new_ptr,
+        score_new_ptr,
+        ape_ptr,
+        pos_ptr,
+        active_ptr,
+        norm_w_ptr,
+        cos_sin_ptr,
+        state_ptr,
+        cache_ptr,
+        n_max,
+        max_pos,
+        eps,
+        D: tl.constexpr,
+        RATIO: tl.constexpr,
+        ROPE: tl.constexpr,
+    ):
+        b = tl.program_id(0).to(tl.int64)
+        active = tl.load(active_ptr + b) != 0
+        pos = tl.maximum(tl.load(pos_ptr + b).to(tl.int64), 0)
+        ch = 2 * tl.arange(0, D // 2)[:, None] + tl.arange(0, 2)[None, :]
+        kv = tl.load(kv_new_ptr + b * D + ch).to(tl.float32)
+        sc = tl.load(score_new_ptr + b * D + ch).to(tl.float32)
+        sc += tl.load(ape_ptr + (pos % RATIO) * D + ch)
+        st = state_ptr + b * (3 * D)
+        start = pos % RATIO == 0  # group start: reset in kernel
+        m_old = tl.where(start, float("-inf"), tl.load(st + ch))
+        l_old = tl.where(start, 0.0, tl.load(st + D + ch))
+        w_old = tl.where(start, 0.0, tl.load(st + 2 * D + ch))
+        m_new = tl.maximum(m_old, sc)
+        alpha = tl.exp(m_old - m_new)
+        p = tl.exp(sc - m_new)
+        l_new = l_old * alpha + p
+        w_new = w_old * alpha + p * kv
+        tl.store(st + ch, m_new, mask=active)
+        tl.store(st + D + ch, l_new, mask=active)
+        tl.store(st + 2 * D + ch, w_new, mask=active)
+        emit = active & ((pos + 1) % RATIO == 0) & (pos // RATIO < n_max)
+        row = tl.minimum(pos // RATIO, n_max - 1)
+        _store_entry(w_new / l_new, pos, emit, norm_w_ptr, cos_sin_ptr, cache_ptr + (b * n_max + row) * D,
+                     max_pos, eps, D, RATIO, ROPE)
+
+
+def compressor_update_emit_triton(
+    kv_new: torch.Tensor,
+    score_new: torch.Tensor,
+    ape: torch.Tensor,
+    pos: torch.Tensor,
+    active: torch.Tensor,
+    norm_w: torch.Tensor,
+    cos_sin: torch.Tensor,
+    state: torch.Tensor,
+    comp_cache: torch.Tensor,
+    ratio: int,
+    eps: float = 1e-6,
+) -> None:
+    """Launch the Triton step kernel: fixed grid (B,), every decision taken in kernel from `pos`."""
+    batch, n_max, head_dim = comp_cache.shape
+    kernel = _compress_ring_kernel if _is_overlap(kv_new, comp_cache) else _compress_online_kernel
+    kernel[(batch,)](
+        kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache,
+        n_max, cos_sin.shape[0], eps,
+        D=head_dim, RATIO=ratio, ROPE=cos_sin.shape[1],
+        num_warps=4 if head_dim <= 128 else 8,
+    )
+
+
+# ----------------------------------------------------------------------------------------------------
+# custom op
+
+
+@torch.library.custom_op("dsv4::compressor_update_emit", mutates_args=("state", "comp_cache"))
+def compressor_update_emit(
+    kv_new: torch.Tensor,
+    score_new: torch.Tensor,
+    ape: torch.Tensor,
+    pos: torch.Tensor,
+    active: torch.Tensor,
+    norm_w: torch.Tensor,
+    cos_sin: torch.Tensor,
+    state: torch.Tensor,
+    comp_cache: torch.Tensor,
+    ratio: int,
+    eps: float = 1e-6,
+) -> None:
+    """One compressor decode step for every batch row (contract C1); mutates `state` and `comp_cache`.
+
+    kv_new/score_new `[B, coff*d]` fp32, ape `[ratio, coff*d]` fp32, pos `[B]` int64, active `[B]` bool,
+    norm_w `[d]`, cos_sin `[max_pos, r]` fp32, state from `compressor_state`, comp_cache `[B, Nmax, d]`.
+    Inputs must be contiguous.
+    """
+    if use_triton(kv_new):
+        compressor_update_emit_triton(
+            kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps
+        )
+    else:
+        compressor_update_emit_ref(
+            kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps
+        )
+
+
+@compressor_update_emit.register_fake
+def _(kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps=1e-6) -> None:
+    return None
+
+
+class StatefulCompressor(torch.nn.Module):
+    """One compressor instance (CSA main d=512 / CSA indexer d=128 / HCA main d=512) with its buffers.
+
+    The state and the compressed cache are preallocated buffers updated in place (gpt-fast style), so
+    `forward` is one fixed-shape custom-op call per step.
+    """
+
+    def __init__(
+        self,
+        batch: int,
+        head_dim: int,
+        ratio: int,
+        max_len: int,
+        overlap: bool,
+        cos_sin: torch.Tensor,
+        eps: float = 1e-6,
+        cache_dtype: torch.dtype = torch.bfloat16,
+        device: torch.device | str | None = None,
+    ) -> None:
+        super().__init__()
+        self.ratio = ratio
+        self.eps = eps
+        width = (2 if overlap else 1) * head_dim
+        self.ape = torch.nn.Parameter(torch.zeros(ratio, width, device=device))
+        self.norm_w = torch.nn.Parameter(torch.ones(head_dim, device=device))
+        self.register_buffer("cos_sin", cos_sin.to(device=device, dtype=torch.float32), persistent=False)
+        self.register_buffer("state", compressor_state(batch, head_dim, ratio, overlap, device), persistent=False)
+        self.register_buffer(
+            "comp_cache",
+            torch.zeros(batch, max_len // ratio, head_dim, dtype=cache_dtype, device=device),
+            persistent=False,
+        )
+
+    def forward(
+        self, kv_new: torch.Tensor, score_new: torch.Tensor, pos: torch.Tensor, active: torch.Tensor
+    ) -> torch.Tensor:
+        torch.ops.dsv4.compressor_update_emit(
+            kv_new, score_new, self.ape, pos, active, self.norm_w, self.cos_sin,
+            self.state, self.comp_cache, self.ratio, self.eps,
+        )
+        return self.comp_cache

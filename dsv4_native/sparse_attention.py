@@ -1,0 +1,262 @@
+"""C2: sparse decode attention over a virtual KV of [window ring | compressed cache].
+
+Hazard removed (Section C, row 2): the KV grows every step, so a dense attention changes shape (or slices
+`kv_cache[:, :end_pos // ratio]` on the host). Here every layer type reads a *fixed-width* index list
+`idx[B, Kmax]` (-1 = invalid) into the virtual index space `[0, W)` = window ring slot, `[W, W + Nmax)` =
+compressed entry `idx - W`; the grid `(B, H / BLOCK_H, splits)` and the loop bound `Kmax` are static, so
+SWA (Kmax = W), CSA (W + topk) and HCA (W + Nmax) layers all run the same captured kernel.
+
+Semantics (dsv4-reference 1.3, contract C2), K = V (one latent row serves as key and value):
+    s_j = scale * q_h . kv_j  over the valid j,
+    o_h = sum_j exp(s_j - m) kv_j / (sum_j exp(s_j - m) + exp(sink_h - m)),
+i.e. the learned per-head sink enters the denominator only. The caller applies the inverse RoPE on the
+last r channels of `o`. Padding rows (`active[b] == False`) are skipped (`o[b]` is not written).
+
+Split-K: with `splits > 1` each program reduces one contiguous chunk of the index list to a partial
+(acc, max, sum) in a preallocated fp32 workspace, and a fixed merge kernel adds the sink and combines the
+partials. The number of splits is the workspace's (host-known) shape, chosen once at init.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._backend import interpreting, use_triton
+
+try:
+    import triton
+    import triton.language as tl
+except ImportError:  # pragma: no cover
+    triton = None
+    tl = None
+
+BLOCK_N = 32  # index-list entries per inner iteration
+PARTIAL_INIT_MAX = -1.0e30  # finite "minus infinity" for empty splits (avoids inf - inf = nan)
+
+
+# ----------------------------------------------------------------------------------------------------
+# set-up helpers
+
+
+def default_num_splits(batch: int, heads: int, kmax: int, block_h: int = 16, sm_count: int = 132) -> int:
+    """Host-side choice of split-K: enough programs to cover ~2 waves of SMs, at most one per block."""
+    n_hblk = triton.cdiv(heads, block_h) if triton is not None else -(-heads // block_h)
+    n_blocks = -(-kmax // BLOCK_N)
+    want = -(-(2 * sm_count) // max(1, batch * n_hblk))
+    return max(1, min(want, n_blocks))
+
+
+def attention_workspace(
+    batch: int, heads: int, head_dim: int, splits: int, device: torch.device | str | None = None
+) -> torch.Tensor:
+    """Preallocated split-K partials `[B, splits, H, d + 2]` fp32 (acc | max | sum); allocate at init."""
+    return torch.empty(batch, splits, heads, head_dim + 2, dtype=torch.float32, device=device)
+
+
+# ----------------------------------------------------------------------------------------------------
+# plain-PyTorch reference (graph-safe)
+
+
+def sparse_decode_attention_ref(
+    q: torch.Tensor,
+    win_kv: torch.Tensor,
+    comp_kv: torch.Tensor,
+    idx: torch.Tensor,
+    sink: torch.Tensor,
+    active: torch.Tensor,
+    out: torch.Tensor,
+    scale: float,
+) -> None:
+    """Reference: gather rows of the virtual KV by index, softmax with the sink column, write active rows."""
+    batch, heads, head_dim = q.shape
+    window = win_kv.shape[1]
+    total = window + comp_kv.shape[1]
+    virtual = torch.cat([win_kv, comp_kv], dim=1).float()  # [B, W + Nmax, d]
+    ids = idx.long()
+    valid = (ids >= 0) & (ids < total)
+    rows = virtual.gather(1, ids.clamp(0, total - 1).unsqueeze(-1).expand(-1, -1, head_dim))  # [B, K, d]
+    scores = torch.einsum("bhd,bkd->bhk", q.float(), rows) * scale
+    scores = torch.where(valid.unsqueeze(1), scores, float("-inf"))
+    sink_col = sink.float().view(1, heads, 1).expand(batch, heads, 1)
+    probs = torch.softmax(torch.cat([scores, sink_col], dim=-1), dim=-1)[..., :-1]
+    o = torch.einsum("bhk,bkd->bhd", probs, rows)
+    out.copy_(torch.where(active.view(batch, 1, 1), o.to(out.dtype), out))
+
+
+# ----------------------------------------------------------------------------------------------------
+# Triton kernels
+
+if triton is not None:
+
+    @triton.jit
+    def _sparse_attn_kernel(
+        q_ptr,
+        win_ptr,
+        comp_ptr,
+        idx_ptr,
+        sink_ptr,
+        active_ptr,
+        out_ptr,
+        part_ptr,
+        H,
+        W,
+        N_COMP,
+        K,
+        scale,
+        CHUNK: tl.constexpr,  # index-list entries per split (a multiple of BLOCK_N)
+        D: tl.constexpr,
+        BLOCK_H: tl.constexpr,
+        BLOCK_N: tl.constexpr,
+        SPLITS: tl.constexpr,
+        UPCAST: tl.constexpr,
+    ):
+        b = tl.program_id(0).to(tl.int64)
+        hb = tl.program_id(1)
+        sp = tl.program_id(2)
+        active = tl.load(active_ptr + b) != 0
+        heads = hb * BLOCK_H + tl.arange(0, BLOCK_H)
+        hmask = (heads < H) & active
+        offs_d = tl.arange(0, D)
+        q = tl.load(q_ptr + (b * H + heads[:, None]) * D + offs_d[None, :], mask=hmask[:, None], other=0.0)
+        if UPCAST:  # the interpreter's bf16 tl.dot is wrong; fp32 operands are exact for bf16 inputs
+            q = q.to(tl.float32)
+        sink = tl.load(sink_ptr + heads, mask=heads < H, other=0.0).to(tl.float32)
+        if SPLITS == 1:
+            # the sink starts the running softmax: m = sink, sum = exp(sink - m) = 1, so m is always finite
+            m_i = sink
+            l_i = tl.full([BLOCK_H], 1.0, tl.float32)
+        else:
+            m_i = tl.full([BLOCK_H], -1.0e30, tl.float32)  # PARTIAL_INIT_MAX
+            l_i = tl.zeros([BLOCK_H], tl.float32)
+        acc = tl.zeros([BLOCK_H, D], tl.float32)
+        win_b = win_ptr + b * W * D
+        comp_b = comp_ptr + b * N_COMP * D
+        start = sp * CHUNK
+        for it in range(0, CHUNK, BLOCK_N):
+            offs_n = start + it + tl.arange(0, BLOCK_N)
+            ix = tl.load(idx_ptr + b * K + offs_n, mask=(offs_n < K) & active, other=-1).to(tl.int64)
+            in_win = (ix >= 0) & (ix < W)
+            in_comp = (ix >= W) & (ix < W + N_COMP)
+            # K = V rows: one masked load from each source; an invalid index touches no memory
+            kw = tl.load(win_b + ix[:, None] * D + offs_d[None, :], mask=in_win[:, None], other=0.0)
+            kc = tl.load(comp_b + (ix - W)[:, None] * D + offs_d[None, :], mask=in_comp[:, None], other=0.0)
+            kv = kw + kc
+            if UPCAST:
+                kv = kv.to(tl.float32)
+            s = tl.dot(q, tl.trans(kv)) * scale  # [BLOCK_H, BLOCK_N]
+            s = tl.where((in_win | in_comp)[None, :], s, float("-inf"))
+            m_new = tl.maximum(m_i, tl.max(s, axis=1))
+            alpha = tl.exp(m_i - m_new)
+            p = tl.exp(s - m_new[:, None])
+            l_i = l_i * alpha + tl.sum(p, axis=1)
+            acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv)
+            m_i = m_new
+        if SPLITS == 1:
+            o = acc / l_i[:, None]
+            tl.store(out_ptr + (b * H + heads[:, None]) * D + offs_d[None, :], o.to(out_ptr.dtype.element_ty),
+                     mask=hmask[:, None])
+        else:
+            part = part_ptr + ((b * SPLITS + sp) * H + heads) * (D + 2)  # [BLOCK_H] row starts
+            tl.store(part[:, None] + offs_d[None, :], acc, mask=hmask[:, None])
+            tl.store(part + D, m_i, mask=hmask)
+            tl.store(part + D + 1, l_i, mask=hmask)
+
+    @triton.jit
+    def _merge_splits_kernel(
+        part_ptr,
+        sink_ptr,
+        active_ptr,
+        out_ptr,
+        H,
+        D: tl.constexpr,
+        BLOCK_H: tl.constexpr,
+        SPLITS: tl.constexpr,
+    ):
+        b = tl.program_id(0).to(tl.int64)
+        hb = tl.program_id(1)
+        active = tl.load(active_ptr + b) != 0
+        heads = hb * BLOCK_H + tl.arange(0, BLOCK_H)
+        hmask = (heads < H) & active
+        offs_d = tl.arange(0, D)
+        sink = tl.load(sink_ptr + heads, mask=heads < H, other=0.0).to(tl.float32)
+        base = part_ptr + (b * SPLITS * H + heads) * (D + 2)
+        # pass 1: global max over the splits and the sink
+        m_all = sink
+        for s in tl.static_range(SPLITS):
+            m_s = tl.load(base + s * H * (D + 2) + D, mask=hmask, other=-1.0e30)
+            m_all = tl.maximum(m_all, m_s)
+        # pass 2: rescale and sum; the sink adds exp(sink - m) to the denominator only
+        l_all = tl.exp(sink - m_all)
+        acc = tl.zeros([BLOCK_H, D], tl.float32)
+        for s in tl.static_range(SPLITS):
+            row = base + s * H * (D + 2)
+            w = tl.exp(tl.load(row + D, mask=hmask, other=-1.0e30) - m_all)
+            l_all += w * tl.load(row + D + 1, mask=hmask, other=0.0)
+            acc += w[:, None] * tl.load(row[:, None] + offs_d[None, :], mask=hmask[:, None], other=0.0)
+        o = acc / l_all[:, None]
+        tl.store(out_ptr + (b * H + heads[:, None]) * D + offs_d[None, :], o.to(out_ptr.dtype.element_ty),
+                 mask=hmask[:, None])
+
+
+def sparse_decode_attention_triton(
+    q: torch.Tensor,
+    win_kv: torch.Tensor,
+    comp_kv: torch.Tensor,
+    idx: torch.Tensor,
+    sink: torch.Tensor,
+    active: torch.Tensor,
+    out: torch.Tensor,
+    workspace: torch.Tensor,
+    scale: float,
+    block_h: int = 16,
+) -> None:
+    """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H-blocks) merge."""
+    batch, heads, head_dim = q.shape
+    kmax = idx.shape[1]
+    splits = workspace.shape[1]
+    n_blocks = triton.cdiv(kmax, BLOCK_N)
+    chunk = triton.cdiv(n_blocks, splits) * BLOCK_N
+    n_hblk = triton.cdiv(heads, block_h)
+    num_warps = 4 if head_dim <= 128 else 8
+    _sparse_attn_kernel[(batch, n_hblk, splits)](
+        q, win_kv, comp_kv, idx, sink, active, out, workspace,
+        heads, win_kv.shape[1], comp_kv.shape[1], kmax, scale,
+        CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=BLOCK_N, SPLITS=splits, UPCAST=interpreting(),
+        num_warps=num_warps,
+    )
+    if splits > 1:
+        _merge_splits_kernel[(batch, n_hblk)](
+            workspace, sink, active, out, heads, D=head_dim, BLOCK_H=block_h, SPLITS=splits,
+            num_warps=num_warps,
+        )
+
+
+# ----------------------------------------------------------------------------------------------------
+# custom op
+
+
+@torch.library.custom_op("dsv4::sparse_decode_attention", mutates_args=("out", "workspace"))
+def sparse_decode_attention(
+    q: torch.Tensor,
+    win_kv: torch.Tensor,
+    comp_kv: torch.Tensor,
+    idx: torch.Tensor,
+    sink: torch.Tensor,
+    active: torch.Tensor,
+    out: torch.Tensor,
+    workspace: torch.Tensor,
+    scale: float,
+) -> None:
+    """Contract C2: q `[B, H, d]`, win_kv `[B, W, d]`, comp_kv `[B, Nmax, d]` (same dtype), idx `[B, Kmax]`
+    int32 virtual ids (-1 invalid), sink `[H]` fp32, active `[B]` bool; writes `out[B, H, d]` for active rows.
+    `workspace` comes from `attention_workspace` (its dim 1 is the split count). All contiguous.
+    """
+    if use_triton(q):
+        sparse_decode_attention_triton(q, win_kv, comp_kv, idx, sink, active, out, workspace, scale)
+    else:
+        sparse_decode_attention_ref(q, win_kv, comp_kv, idx, sink, active, out, scale)
+
+
+@sparse_decode_attention.register_fake
+def _(q, win_kv, comp_kv, idx, sink, active, out, workspace, scale) -> None:
+    return None

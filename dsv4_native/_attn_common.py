@@ -28,15 +28,28 @@ def rope_cos_sin_cache(
     `yarn_factor > 1` applies YaRN frequency interpolation (DSV4's compress rope: theta 1.6e5, factor 16,
     original length 65536, beta 32/1, no attention mscale). Built once at init, never per step.
     """
+    inv_freq = rope_inv_freq(rope_dim, theta, yarn_factor, yarn_orig_max_pos, yarn_beta_fast, yarn_beta_slow)
+    angles = torch.arange(max_pos, dtype=torch.float64)[:, None] * inv_freq[None, :]
+    table = torch.cat([angles.cos(), angles.sin()], dim=1).to(torch.float32)
+    return table.to(device) if device is not None else table
+
+
+def rope_inv_freq(
+    rope_dim: int,
+    theta: float,
+    yarn_factor: float = 1.0,
+    yarn_orig_max_pos: int = 65536,
+    yarn_beta_fast: float = 32.0,
+    yarn_beta_slow: float = 1.0,
+) -> torch.Tensor:
+    """fp64 frequency per interleaved pair, `[rope_dim // 2]` (YaRN-interpolated when `yarn_factor > 1`)."""
     half = rope_dim // 2
     inv_freq = 1.0 / (theta ** (torch.arange(0, half, dtype=torch.float64) * 2.0 / rope_dim))
     if yarn_factor > 1.0:
         inv_freq = _yarn_inv_freq(
             inv_freq, rope_dim, theta, yarn_factor, yarn_orig_max_pos, yarn_beta_fast, yarn_beta_slow
         )
-    angles = torch.arange(max_pos, dtype=torch.float64)[:, None] * inv_freq[None, :]
-    table = torch.cat([angles.cos(), angles.sin()], dim=1).to(torch.float32)
-    return table.to(device) if device is not None else table
+    return inv_freq
 
 
 def _yarn_inv_freq(

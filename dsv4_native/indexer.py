@@ -86,6 +86,7 @@ if triton is not None:
         BLOCK_HI: tl.constexpr,
         BLOCK_N: tl.constexpr,
         UPCAST: tl.constexpr,
+        PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32)
     ):
         b = tl.program_id(0).to(tl.int64)
         nb = tl.program_id(1)
@@ -102,7 +103,7 @@ if triton is not None:
         if UPCAST:  # the interpreter's bf16 tl.dot is wrong
             q = q.to(tl.float32)
             kt = kt.to(tl.float32)
-        logits = tl.maximum(tl.dot(q, tl.trans(kt)), 0.0)  # [BLOCK_HI, BLOCK_N]
+        logits = tl.maximum(tl.dot(q, tl.trans(kt), input_precision=PRECISION), 0.0)  # [BLOCK_HI, BLOCK_N]
         w = tl.load(w_ptr + b * HI + heads, mask=hmask, other=0.0).to(tl.float32)
         s = tl.sum(logits * w[:, None], axis=0)
         s = tl.where(offs_n < n_valid, s, float("-inf"))
@@ -123,7 +124,7 @@ def indexer_topk_fixed_triton(
     _indexer_scores_kernel[(batch, triton.cdiv(n_max, BLOCK_N))](
         q, w, k, n_valid, active, scores, heads, n_max,
         DI=head_dim, BLOCK_HI=max(16, triton.next_power_of_2(heads)), BLOCK_N=BLOCK_N,
-        UPCAST=interpreting(), num_warps=4,
+        UPCAST=interpreting(), PRECISION="ieee" if q.dtype == torch.float32 else None, num_warps=4,
     )
     _select_topk(scores, n_valid, active, topk_idx)
 

@@ -109,6 +109,7 @@ if triton is not None:
         BLOCK_N: tl.constexpr,
         SPLITS: tl.constexpr,
         UPCAST: tl.constexpr,
+        PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32); None = default
     ):
         b = tl.program_id(0).to(tl.int64)
         hb = tl.program_id(1)
@@ -143,13 +144,13 @@ if triton is not None:
             kv = kw + kc
             if UPCAST:
                 kv = kv.to(tl.float32)
-            s = tl.dot(q, tl.trans(kv)) * scale  # [BLOCK_H, BLOCK_N]
+            s = tl.dot(q, tl.trans(kv), input_precision=PRECISION) * scale  # [BLOCK_H, BLOCK_N]
             s = tl.where((in_win | in_comp)[None, :], s, float("-inf"))
             m_new = tl.maximum(m_i, tl.max(s, axis=1))
             alpha = tl.exp(m_i - m_new)
             p = tl.exp(s - m_new[:, None])
             l_i = l_i * alpha + tl.sum(p, axis=1)
-            acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv)
+            acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
             m_i = m_new
         if SPLITS == 1:
             o = acc / l_i[:, None]
@@ -222,7 +223,7 @@ def sparse_decode_attention_triton(
         q, win_kv, comp_kv, idx, sink, active, out, workspace,
         heads, win_kv.shape[1], comp_kv.shape[1], kmax, scale,
         CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=BLOCK_N, SPLITS=splits, UPCAST=interpreting(),
-        num_warps=num_warps,
+        PRECISION="ieee" if q.dtype == torch.float32 else None, num_warps=num_warps,
     )
     if splits > 1:
         _merge_splits_kernel[(batch, n_hblk)](

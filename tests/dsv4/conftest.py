@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import os
 
+import pytest
 import torch
 
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
+
+
+@pytest.fixture
+def device() -> str:
+    """Where the kernel tests run: the GPU when there is one (compiled Triton), else the CPU (interpreter)."""
+    return "cuda" if torch.cuda.is_available() else "cpu"

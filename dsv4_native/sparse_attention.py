@@ -75,6 +75,7 @@ def sparse_decode_attention_ref(
     ids = idx.long()
     valid = (ids >= 0) & (ids < total)
     rows = virtual.gather(1, ids.clamp(0, total - 1).unsqueeze(-1).expand(-1, -1, head_dim))  # [B, K, d]
+    rows = torch.where(valid.unsqueeze(-1), rows, 0.0)  # a clamped -1 must not bring in its row (0 * nan)
     scores = torch.einsum("bhd,bkd->bhk", q.float(), rows) * scale
     scores = torch.where(valid.unsqueeze(1), scores, float("-inf"))
     sink_col = sink.float().view(1, heads, 1).expand(batch, heads, 1)

@@ -1,0 +1,484 @@
+"""Phase 2: walk one hot unit (a function, or the module's top level) and run the rules over it.
+
+The walk is statement by statement so that the tensor inference is flow-sensitive: an `if` analyses
+both branches from the same environment and joins them; loops are analysed once and joined with the
+environment before the loop. Within a statement, one libcst visitor calls every rule's hooks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterable
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Finding
+from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex
+from graphlint.inference import (
+    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_targets, dotted_name, element_of,
+    merge_envs,
+)
+
+if TYPE_CHECKING:
+    from graphlint.rules.base import Rule
+
+# Unannotated parameters with these names are taken for tensors (weak: see docs/inference.md).
+TENSOR_PARAM_NAMES = frozenset({
+    "hidden_states", "input_ids", "positions", "position_ids", "logits", "inputs_embeds", "query",
+    "key", "value", "q", "k", "v", "attn_weights", "attn_output", "scores", "residual", "x",
+    "input_tensor", "router_logits", "topk_ids", "topk_weights", "token_ids", "kv_cache",
+})
+
+
+@dataclass
+class Unit:
+    """What to analyse: a function (or `<module>`) and why it is hot."""
+
+    function: FunctionInfo | None  # None: module top level
+    hot: HotInfo
+    source: str  # the unit's source (a function, possibly wrapped to parse at its indentation)
+    line_offset: int  # add to libcst's 1-based lines to get the file's lines
+
+
+@dataclass
+class Context:
+    path: str
+    summary: ProjectIndex | None
+    module: ModuleSummary
+    unit: Unit
+    inference: Inference
+    positions: dict = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    parents: list[cst.CSTNode] = field(default_factory=list)
+    capture_depth: int = 0
+    statement: cst.CSTNode | None = None
+    enabled_capture_rules: bool = True
+
+    # -- questions rules ask ---------------------------------------------------------------------
+    def val(self, expr: cst.BaseExpression) -> Val:
+        return self.inference(expr)
+
+    def is_tensor(self, expr: cst.BaseExpression) -> bool:
+        return self.inference(expr).is_tensor
+
+    def is_device_tensor(self, expr: cst.BaseExpression) -> bool:
+        kind = self.inference(expr).kind
+        return kind in (Kind.TENSOR, Kind.BOOL_TENSOR)
+
+    def is_bool_tensor(self, expr: cst.BaseExpression) -> bool:
+        return self.inference(expr).kind is Kind.BOOL_TENSOR
+
+    def is_host(self, expr: cst.BaseExpression) -> bool:
+        return self.inference(expr).kind in (Kind.HOST, Kind.HOST_SEQ)
+
+    def qualname(self, expr: cst.BaseExpression) -> str | None:
+        return resolve_dotted(self.module, self.inference.env, expr)
+
+    def call_name(self, call: cst.Call) -> str | None:
+        return self.qualname(call.func)
+
+    @property
+    def in_capture(self) -> bool:
+        return self.capture_depth > 0 or self.unit.hot.capture
+
+    def parent(self, node: cst.CSTNode, level: int = 1) -> cst.CSTNode | None:
+        try:
+            idx = len(self.parents) - 1 - self.parents[::-1].index(node)
+        except ValueError:
+            return None
+        return self.parents[idx - level] if idx - level >= 0 else None
+
+    def position(self, node: cst.CSTNode) -> CodeRange | None:
+        return self.positions.get(node)
+
+    def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple[Edit, ...] = ()) -> None:
+        pos = self.positions.get(node)
+        if pos is None:
+            return
+        off = self.unit.line_offset
+        stmt_pos = self.positions.get(self.statement) if self.statement is not None else None
+        self.findings.append(Finding(
+            path=self.path, line=pos.start.line + off, column=pos.start.column + 1,
+            end_line=pos.end.line + off, end_column=pos.end.column + 1,
+            code=rule.code, name=rule.name, message=message,
+            severity=SEVERITY_BY_FAMILY[rule.family], fix_hint=rule.fix_hint, via=self.unit.hot.via,
+            fix=fix,
+            extra={"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {},
+        ))
+
+    def edit(self, node: cst.CSTNode, replacement: str) -> Edit | None:
+        pos = self.positions.get(node)
+        if pos is None:
+            return None
+        off = self.unit.line_offset
+        return Edit(pos.start.line + off, pos.start.column + 1, pos.end.line + off, pos.end.column + 1, replacement)
+
+
+def resolve_dotted(module: ModuleSummary, env, expr: cst.BaseExpression) -> str | None:
+    """Qualified name of a Name/Attribute chain via the module's imports; None for local values."""
+    name = dotted_name(expr)
+    if name is None:
+        return None
+    head, _, rest = name.partition(".")
+    if head in env:
+        return None
+    target = module.imports.get(head)
+    if target is None:
+        if head in module.functions or head in module.classes:
+            target = f"{module.module}.{head}"
+        else:
+            return name  # a builtin, or a global we know nothing about
+    return f"{target}.{rest}" if rest else target
+
+
+class _Dispatcher(cst.CSTVisitor):
+    """Calls rule hooks on every node of one statement; keeps comprehension scopes."""
+
+    def __init__(self, ctx: Context, hooks: dict[str, list[Callable]], active: Callable[[], bool]) -> None:
+        self.ctx = ctx
+        self.hooks = hooks
+        self.active = active
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            self._enter_comprehension(node.for_in)
+        elif isinstance(node, cst.Lambda):
+            self.ctx.inference.push({p.name.value: UNKNOWN for p in _all_params(node.params)})
+        self.ctx.parents.append(node)
+        if self.active():
+            for hook in self.hooks.get(type(node).__name__, ()):
+                hook(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.ctx.parents.pop()
+        if isinstance(original_node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp, cst.Lambda)):
+            self.ctx.inference.pop()
+
+    def _enter_comprehension(self, comp: cst.CompFor) -> None:
+        inf = self.ctx.inference
+        iter_val = inf(comp.iter)
+        inf.push({})
+        while True:
+            bind_targets(inf, comp.target, iter_val, iterate=True)
+            if comp.inner_for_in is None:
+                break
+            comp = comp.inner_for_in
+            iter_val = inf(comp.iter)
+
+
+def _all_params(params: cst.Parameters) -> list[cst.Param]:
+    out = [*params.posonly_params, *params.params, *params.kwonly_params]
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            out.append(star)
+    return out
+
+
+class Walker:
+    """Statement-level walk of one unit with flow-sensitive bindings."""
+
+    def __init__(self, ctx: Context, rules: list["Rule"]) -> None:
+        self.ctx = ctx
+        hooks: dict[str, list[Callable]] = {}
+        for rule in rules:
+            if rule.capture_only and not ctx.enabled_capture_rules:
+                continue
+            for node_type, fn in type(rule).hooks().items():
+                if rule.capture_only:
+                    hooks.setdefault(node_type, []).append(self._capture_guard(fn, rule))
+                else:
+                    hooks.setdefault(node_type, []).append(fn.__get__(rule))
+        self.dispatcher = _Dispatcher(ctx, hooks, self.active)
+        self.hooks = hooks
+
+    def _capture_guard(self, fn: Callable, rule: "Rule") -> Callable:
+        def guarded(node: cst.CSTNode) -> None:
+            if self.ctx.in_capture:
+                fn(rule, node)
+        return guarded
+
+    def active(self) -> bool:
+        return self.ctx.unit.hot.whole or self.ctx.capture_depth > 0
+
+    # -- entry points -------------------------------------------------------------------------
+    def run_function(self, fn: cst.FunctionDef) -> None:
+        self._bind_params(fn)
+        self.walk_block(fn.body)
+
+    def run_module(self, module: cst.Module) -> None:
+        # Top-level code: functions and classes are their own units, skip their bodies here.
+        for stmt in module.body:
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                self.ctx.inference.bind(stmt.name.value, UNKNOWN)
+            else:
+                self.statement(stmt)
+
+    # -- statements ---------------------------------------------------------------------------
+    def walk_block(self, block: cst.BaseSuite) -> None:
+        if isinstance(block, cst.IndentedBlock):
+            self.walk_body(block.body)
+        elif isinstance(block, cst.SimpleStatementSuite):
+            for small in block.body:
+                self.small(small)
+
+    def walk_body(self, body: Iterable[cst.BaseStatement]) -> None:
+        for stmt in body:
+            self.statement(stmt)
+
+    def header(self, stmt: cst.CSTNode, *exprs: cst.CSTNode | None) -> None:
+        self.ctx.statement = stmt
+        self.ctx.inference.reset_cache()
+        self.ctx.parents.append(stmt)
+        if self.active():
+            for hook in self.hooks.get(type(stmt).__name__, ()):
+                hook(stmt)
+        for expr in exprs:
+            if expr is not None:
+                expr.visit(self.dispatcher)
+        self.ctx.parents.pop()
+
+    def small(self, small: cst.BaseSmallStatement) -> None:
+        self.ctx.statement = small
+        self.ctx.inference.reset_cache()
+        small.visit(self.dispatcher)
+        self.bind_small(small)
+
+    def statement(self, stmt: cst.BaseStatement) -> None:
+        inf = self.ctx.inference
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                self.small(small)
+        elif isinstance(stmt, cst.If):
+            self.header(stmt, stmt.test)
+            self._branches([stmt.body], stmt.orelse)
+        elif isinstance(stmt, cst.While):
+            self.header(stmt, stmt.test)
+            self._loop(stmt.body, stmt.orelse)
+        elif isinstance(stmt, cst.For):
+            self.header(stmt, stmt.iter, stmt.target)
+            iter_val = inf(stmt.iter)
+            base = dict(inf.env)
+            inf.push({})
+            bind_targets(inf, stmt.target, iter_val, iterate=True)
+            self.walk_block(stmt.body)
+            scope = inf.env.maps[0]
+            inf.pop()
+            for name, val in merge_envs(base, [scope, {}]).items():
+                inf.bind(name, val)
+            if stmt.orelse:
+                self.walk_block(stmt.orelse.body)
+        elif isinstance(stmt, cst.With):
+            self.header(stmt, *[item.item for item in stmt.items])
+            capture = any(isinstance(i.item, cst.Call) and (self.ctx.qualname(i.item.func) or "") in CAPTURE_CONTEXTS
+                          for i in stmt.items)
+            for item in stmt.items:
+                if item.asname is not None:
+                    bind_targets(inf, item.asname.name, UNKNOWN)
+            self.ctx.capture_depth += capture
+            self.walk_block(stmt.body)
+            self.ctx.capture_depth -= capture
+        elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+            self.header(stmt)
+            self.walk_block(stmt.body)
+            for handler in stmt.handlers:
+                if handler.name is not None:
+                    bind_targets(inf, handler.name.name, UNKNOWN)
+                self.walk_block(handler.body)
+            if stmt.orelse:
+                self.walk_block(stmt.orelse.body)
+            if stmt.finalbody:
+                self.walk_block(stmt.finalbody.body)
+        elif isinstance(stmt, cst.FunctionDef):
+            # A nested def runs with its enclosing function: analyse it inline, in a child scope.
+            inf.bind(stmt.name.value, UNKNOWN)
+            inf.push({})
+            self._bind_params(stmt)
+            self.walk_block(stmt.body)
+            inf.pop()
+        elif isinstance(stmt, cst.ClassDef):
+            inf.bind(stmt.name.value, UNKNOWN)
+        elif isinstance(stmt, cst.Match):
+            self.header(stmt, stmt.subject)
+            self._branches([case.body for case in stmt.cases], None)
+
+    def _branches(self, bodies: list[cst.BaseSuite], orelse: cst.If | cst.Else | None) -> None:
+        inf = self.ctx.inference
+        base = dict(inf.env)
+        scopes = []
+        for body in bodies:
+            inf.push({})
+            self.walk_block(body)
+            scopes.append(inf.env.maps[0])
+            inf.pop()
+        inf.push({})
+        if isinstance(orelse, cst.If):
+            self.statement(orelse)
+        elif isinstance(orelse, cst.Else):
+            self.walk_block(orelse.body)
+        scopes.append(inf.env.maps[0])
+        inf.pop()
+        for name, val in merge_envs(base, scopes).items():
+            inf.bind(name, val)
+
+    def _loop(self, body: cst.BaseSuite, orelse: cst.Else | None) -> None:
+        inf = self.ctx.inference
+        base = dict(inf.env)
+        inf.push({})
+        self.walk_block(body)
+        scope = inf.env.maps[0]
+        inf.pop()
+        for name, val in merge_envs(base, [scope, {}]).items():
+            inf.bind(name, val)
+        if orelse is not None:
+            self.walk_block(orelse.body)
+
+    # -- bindings -----------------------------------------------------------------------------
+    def bind_small(self, small: cst.BaseSmallStatement) -> None:
+        inf = self.ctx.inference
+        if isinstance(small, cst.Assign):
+            val = inf(small.value)
+            for target in small.targets:
+                bind_targets(inf, target.target, val)
+        elif isinstance(small, cst.AnnAssign):
+            ann = annotation_val(cst.Module([]).code_for_node(small.annotation.annotation))
+            val = inf(small.value) if small.value is not None else UNKNOWN
+            bind_targets(inf, small.target, ann if ann.kind is not Kind.UNKNOWN else val)
+        elif isinstance(small, cst.AugAssign):
+            if isinstance(small.target, cst.Name):
+                cur = inf(small.target)
+                rhs = inf(small.value)
+                if rhs.is_tensor and not cur.is_tensor:
+                    inf.bind(small.target.value, TENSOR)
+        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+            names = small.names if not isinstance(small.names, cst.ImportStar) else []
+            for alias in names:
+                local = alias.asname.name if alias.asname else alias.name
+                if isinstance(local, cst.Name):
+                    self.ctx.module.imports.setdefault(local.value, dotted_name(alias.name) or local.value)
+        elif isinstance(small, cst.Global) or isinstance(small, cst.Nonlocal):
+            pass
+        # Walrus targets inside expressions.
+        for node in _walrus_targets(small):
+            inf.bind(node.target.value, inf(node.value))
+
+    def _bind_params(self, fn: cst.FunctionDef) -> None:
+        inf = self.ctx.inference
+        for param in _all_params(fn.params):
+            name = param.name.value
+            if param.annotation is not None:
+                text = cst.Module([]).code_for_node(param.annotation.annotation)
+                val = annotation_val(text)
+            elif name in ("self", "cls"):
+                continue
+            elif name in TENSOR_PARAM_NAMES:
+                val = Val(Kind.TENSOR, weak=True)
+            else:
+                val = UNKNOWN
+            if param is fn.params.star_arg and val.is_tensor:
+                val = Val(Kind.TENSOR_SEQ)
+            inf.bind(name, val)
+
+
+def _walrus_targets(node: cst.CSTNode) -> list[cst.NamedExpr]:
+    found: list[cst.NamedExpr] = []
+
+    class V(cst.CSTVisitor):
+        def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
+            if isinstance(n.target, cst.Name):
+                found.append(n)
+
+    node.visit(V())
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+
+def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
+    cls = index.classes.get(function.class_key) if function and function.class_key else None
+    inf_ref: list[Inference] = []
+
+    def resolve(expr: cst.BaseExpression) -> str | None:
+        return resolve_dotted(module, inf_ref[0].env, expr)
+
+    def lookup_self(attr: str) -> Val:
+        if cls is None:
+            return UNKNOWN
+        kind = index.attr(cls, attr)
+        if kind == "tensor":
+            return TENSOR
+        if kind == "host":
+            return HOST
+        if kind and kind.startswith("module:"):
+            return Val(Kind.MODULE, kind[len("module:"):])
+        if kind and kind.startswith("modules:"):
+            return Val(Kind.MODULE_SEQ, kind[len("modules:"):])
+        return UNKNOWN
+
+    def call_returns(call: cst.Call) -> Val | None:
+        targets: list[FunctionInfo] = []
+        func = call.func
+        recv = None
+        if isinstance(func, cst.Name) and func.value in inf_ref[0].env:
+            recv = inf_ref[0].env[func.value]
+        if recv is not None and recv.kind is Kind.MODULE and recv.ref:
+            owner = index.class_by_dotted(recv.ref)
+            fn = index.method(owner, "forward") if owner else None
+            targets = [fn] if fn else []
+        else:
+            name = dotted_name(func)
+            if name is None:
+                return None
+            head = name.partition(".")[0]
+            if head in inf_ref[0].env and head not in ("self", "cls"):
+                return None
+            descriptor = name if head in ("self", "cls") else resolve(func)
+            if descriptor:
+                targets = index.resolve_call(function, module.module, descriptor)
+        kinds = {t.returns for t in targets}
+        if kinds == {"tensor"}:
+            return TENSOR
+        if kinds == {"tensor_seq"}:
+            return Val(Kind.TENSOR_SEQ)
+        if kinds == {"host"}:
+            return HOST
+        return None
+
+    inf = Inference(resolve, lookup_self, call_returns)
+    inf_ref.append(inf)
+    return inf
+
+
+def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Unit,
+                 rule_classes: list[type["Rule"]]) -> list[Finding]:
+    """Parse one unit with libcst and run the rules over it."""
+    tree = cst.parse_module(unit.source)
+    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    inference = make_inference(module, index, unit.function)
+    ctx = Context(path=path, summary=index, module=module, unit=unit, inference=inference,
+                  positions=positions)
+    rules = [cls(ctx) for cls in rule_classes]
+    walker = Walker(ctx, rules)
+    if unit.function is None:
+        walker.run_module(tree)
+    else:
+        fn = _find_function(tree)
+        if fn is not None:
+            walker.run_function(fn)
+    return ctx.findings
+
+
+def _find_function(tree: cst.Module) -> cst.FunctionDef | None:
+    node: cst.CSTNode = tree
+    while True:
+        body = getattr(node, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            body = body.body
+        if not body:
+            return None
+        first = body[0]
+        if isinstance(first, cst.FunctionDef):
+            return first
+        node = first

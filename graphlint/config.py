@@ -1,0 +1,168 @@
+"""`[tool.graphlint]` configuration: discovery, validation, rule selection."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterable
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+
+class ConfigError(Exception):
+    """A usage or configuration problem: reported in one line, exit code 2."""
+
+
+DEFAULT_EXCLUDES = (
+    ".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".env", "env", ".tox", ".nox", ".eggs",
+    "*.egg-info", "build", "dist", "__pycache__", "site-packages", "node_modules",
+    ".mypy_cache", ".pytest_cache", ".ruff_cache", ".graphlint_cache", "__pypackages__", "_build",
+    "buck-out", ".ipynb_checkpoints",
+)
+
+SCOPES = ("hot", "all")
+
+
+@dataclass(frozen=True)
+class Config:
+    select: tuple[str, ...] | None = None  # None: the default set
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDES
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    hot: tuple[str, ...] = ()
+    cold: tuple[str, ...] = ()
+    capture_regions: tuple[str, ...] = ()
+    module_bases: tuple[str, ...] = ()
+    scope: str = "hot"
+    output_format: str | None = None
+    cache_dir: str | None = None
+    # Where the config came from: relative paths (excludes, globs) are taken from here.
+    root: Path = field(default_factory=Path.cwd)
+    source: Path | None = None
+
+    def with_overrides(self, **kw: Any) -> "Config":
+        return replace(self, **{k: v for k, v in kw.items() if v is not None})
+
+    def fingerprint(self) -> str:
+        """Everything that can change a file's findings, for the result cache key."""
+        return repr((self.select, self.extend_select, self.ignore, self.per_file_ignores,
+                     self.hot, self.cold, self.capture_regions, self.module_bases, self.scope))
+
+
+def _str_list(key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"[tool.graphlint] {key} must be a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _per_file_ignores(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"[tool.graphlint] per-file-ignores must be a table, got {value!r}")
+    return tuple((glob, _str_list(f"per-file-ignores.{glob!r}", codes)) for glob, codes in value.items())
+
+
+def _bool(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"[tool.graphlint] {key} must be true or false, got {value!r}")
+    return value
+
+
+def _choice(key: str, value: Any, choices: Iterable[str]) -> str:
+    choices = tuple(choices)
+    if value not in choices:
+        raise ConfigError(f"[tool.graphlint] {key} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def _string(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"[tool.graphlint] {key} must be a string, got {value!r}")
+    return value
+
+
+def _parse_table(table: dict[str, Any]) -> dict[str, Any]:
+    from graphlint.output import FORMATS
+
+    parsers = {
+        "select": ("select", _str_list),
+        "extend-select": ("extend_select", _str_list),
+        "ignore": ("ignore", _str_list),
+        "extend-ignore": ("ignore", _str_list),
+        "per-file-ignores": ("per_file_ignores", lambda k, v: _per_file_ignores(v)),
+        "exclude": ("exclude", _str_list),
+        "extend-exclude": ("extend_exclude", _str_list),
+        "respect-gitignore": ("respect_gitignore", _bool),
+        "hot": ("hot", _str_list),
+        "cold": ("cold", _str_list),
+        "capture-regions": ("capture_regions", _str_list),
+        "module-bases": ("module_bases", _str_list),
+        "scope": ("scope", lambda k, v: _choice(k, v, SCOPES)),
+        "output-format": ("output_format", lambda k, v: _choice(k, v, FORMATS)),
+        "cache-dir": ("cache_dir", _string),
+    }
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in parsers:
+            known = ", ".join(sorted(parsers))
+            raise ConfigError(f"unknown key {key!r} in [tool.graphlint] (known keys: {known})")
+        attr, parse = parsers[key]
+        parsed = parse(key, value)
+        if attr == "ignore" and "ignore" in out:
+            parsed = out["ignore"] + parsed
+        out[attr] = parsed
+    return out
+
+
+def load_file(path: Path) -> Config:
+    """Read `[tool.graphlint]` from a pyproject.toml (or a graphlint.toml with top-level keys)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"invalid TOML in {path}: {exc}") from None
+    if path.name == "pyproject.toml":
+        table = data.get("tool", {}).get("graphlint", {})
+    else:
+        table = data.get("tool", {}).get("graphlint", data)
+    if not isinstance(table, dict):
+        raise ConfigError(f"[tool.graphlint] in {path} must be a table")
+    return Config(root=path.parent.resolve(), source=path, **_parse_table(table))
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest pyproject.toml with a [tool.graphlint] table, searching upward from `start`."""
+    here = start.resolve()
+    if here.is_file() or not here.exists():
+        here = here.parent
+    for folder in (here, *here.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError):
+                # A broken pyproject that is not ours must not stop the search; ours is validated on load.
+                if "[tool.graphlint" in candidate.read_text(encoding="utf-8", errors="replace"):
+                    return candidate
+                continue
+            if "graphlint" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def load(first_path: Path | None, explicit: Path | None = None) -> Config:
+    if explicit is not None:
+        if not explicit.is_file():
+            raise ConfigError(f"config file not found: {explicit}")
+        return load_file(explicit)
+    found = find_config(first_path or Path.cwd())
+    if found is None:
+        return Config(root=Path.cwd().resolve())
+    return load_file(found)

@@ -1,0 +1,68 @@
+"""Small matchers shared by rules."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphlint.inference import Kind
+
+if False:  # typing only
+    from graphlint.analyzer import Context
+
+HOST_LIKE = (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY, Kind.MODULE, Kind.MODULE_SEQ)
+
+
+def method_call(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+    """(receiver, method name) for `recv.name(...)`."""
+    if isinstance(node.func, cst.Attribute):
+        return node.func.value, node.func.attr.value
+    return None
+
+
+def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[str, ...],
+                  *, require_tensor: bool = False) -> tuple[cst.BaseExpression | None, str] | None:
+    """Match `t.name(...)` (receiver not known to be a host value) or `torch.Tensor.name(t, ...)`."""
+    qual = ctx.call_name(node)
+    if qual and qual.startswith("torch.Tensor.") and qual.rpartition(".")[2] in names:
+        return (node.args[0].value if node.args else None), qual.rpartition(".")[2]
+    m = method_call(node)
+    if m is None or m[1] not in names:
+        return None
+    recv = m[0]
+    if ctx.qualname(recv) in ("torch", "numpy", "np") or (ctx.qualname(recv) or "").startswith(("torch.", "numpy.")):
+        return None  # torch.nonzero(...) is matched by qualified name, not as a method
+    kind = ctx.val(recv).kind
+    if kind in HOST_LIKE:
+        return None
+    if require_tensor and kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR):
+        return None
+    return recv, m[1]
+
+
+def kwarg(node: cst.Call, name: str) -> cst.Arg | None:
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg
+    return None
+
+
+def positional(node: cst.Call) -> list[cst.BaseExpression]:
+    return [a.value for a in node.args if a.keyword is None and not a.star]
+
+
+def code_of(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def is_true(expr: cst.BaseExpression | None) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "True"
+
+
+def receiver_text(expr: cst.BaseExpression) -> str:
+    """Source of `expr`, parenthesised when a method call on it needs it."""
+    text = code_of(expr)
+    if isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) and not expr.lpar:
+        return text
+    if expr.lpar:
+        return text
+    return f"({text})"

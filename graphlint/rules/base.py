@@ -1,0 +1,64 @@
+"""The rule base class. A rule is a small class carrying its code, documentation and test cases.
+
+Hooks are methods named after libcst node types (`visit_Call`, `visit_If`, ...). The engine walks each
+hot function once and calls every enabled rule's hooks with a `Context` that answers the questions
+rules should not re-derive: "is this a tensor?", "what does this name resolve to?", "is this inside a
+capture region?".
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, ClassVar
+
+from graphlint.diagnostics import Edit, Family
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from graphlint.analyzer import Context
+
+
+@dataclass(frozen=True)
+class Fix:
+    """An autofix example: `before` must be rewritten to `after` by `graphlint --fix`."""
+
+    before: str
+    after: str
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    family: ClassVar[Family]
+    message: ClassVar[str]
+    fix_hint: ClassVar[str]
+    # Only in `with torch.cuda.graph(...)` bodies and config capture regions.
+    capture_only: ClassVar[bool] = False
+    default_enabled: ClassVar[bool] = True
+    # Snippets linted with `--scope all`; INVALID lines that must be reported end in `# <- CODE`.
+    VALID: ClassVar[tuple[str, ...]] = ()
+    INVALID: ClassVar[tuple[str, ...]] = ()
+    FIXES: ClassVar[tuple[Fix, ...]] = ()
+
+    def __init__(self, ctx: "Context") -> None:
+        self.ctx = ctx
+
+    def report(self, node: "cst.CSTNode", message: str | None = None, *, fix: tuple[Edit, ...] = (),
+               anchor: "cst.CSTNode | None" = None) -> None:
+        self.ctx.report(self, node, message or self.message, fix=fix)
+
+    # -- documentation --------------------------------------------------------------------------
+    @classmethod
+    def doc(cls) -> str:
+        return textwrap.dedent(inspect.getdoc(cls) or "").strip()
+
+    @classmethod
+    def summary(cls) -> str:
+        return cls.doc().split("\n\n")[0].replace("\n", " ")
+
+    @classmethod
+    def hooks(cls) -> dict[str, Callable]:
+        return {name[len("visit_"):]: getattr(cls, name) for name in dir(cls) if name.startswith("visit_")}

@@ -1,0 +1,156 @@
+"""GL11x: host control flow that reads a device value (`if t:`, `while residual > tol:`)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphlint.diagnostics import Family
+from graphlint.inference import Kind
+from graphlint.rules._util import method_call
+from graphlint.rules.base import Rule
+
+NAN_CHECKS = frozenset({"isnan", "isinf", "isfinite", "isposinf", "isneginf"})
+
+
+def _unwrap_any_all(ctx, expr: cst.BaseExpression) -> cst.Call | None:
+    """The `.any()` / `.all()` / `torch.any(...)` call at the top of a condition, if any."""
+    if not isinstance(expr, cst.Call):
+        return None
+    m = method_call(expr)
+    if m and m[1] in ("any", "all") and ctx.val(m[0]).kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
+        return expr
+    if ctx.call_name(expr) in ("torch.any", "torch.all"):
+        return expr
+    return None
+
+
+def _is_nan_guard(ctx, call: cst.Call) -> bool:
+    m = method_call(call)
+    inner = m[0] if m and m[1] in ("any", "all") else (call.args[0].value if call.args else None)
+    if not isinstance(inner, cst.Call):
+        return False
+    qual = ctx.call_name(inner) or ""
+    if qual.startswith("torch.") and qual.rpartition(".")[2] in NAN_CHECKS:
+        return True
+    mm = method_call(inner)
+    return bool(mm and mm[1] in NAN_CHECKS)
+
+
+def condition_category(ctx, expr: cst.BaseExpression) -> str | None:
+    """How a condition reads the device: 'nan-guard', 'any-all', 'tensor', or None (host value)."""
+    call = _unwrap_any_all(ctx, expr)
+    if call is not None:
+        return "nan-guard" if _is_nan_guard(ctx, call) else "any-all"
+    val = ctx.val(expr)
+    if val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
+        return "tensor"
+    return None
+
+
+def _conditions(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The expressions a node evaluates with `bool()`."""
+    if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+        return [node.test]
+    if isinstance(node, cst.CompIf):
+        return [node.test]
+    if isinstance(node, cst.BooleanOperation):
+        return [node.left, node.right]
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return [node.expression]
+    return []
+
+
+class _ConditionRule(Rule):
+    category: str = "tensor"
+
+    def _check(self, node: cst.CSTNode) -> None:
+        for cond in _conditions(node):
+            # `a and b` inside an `if` is reported on its operands, not on the whole test.
+            if isinstance(cond, cst.BooleanOperation) or (
+                    isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not)):
+                continue
+            if condition_category(self.ctx, cond) == self.category:
+                self.report(cond)
+
+    visit_If = visit_While = visit_IfExp = visit_CompIf = visit_BooleanOperation = _check
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        self._check(node)
+
+
+class TensorCondition(_ConditionRule):
+    """A tensor used as a condition (`if t:`, `while r > tol:`, `a if t else b`, `t and u`, `not t`).
+
+    Python calls `Tensor.__bool__`, which reads the value on the host: the host blocks, and capture
+    fails (or, in a captured step, the branch taken at capture is frozen). Convergence loops that read
+    a device residual every iteration are the classic case. Branching on host-known ints (batch
+    size, step, shape) is fine and not reported.
+    """
+
+    code = "GL110"
+    name = "tensor-condition"
+    family = Family.HOST_SYNC
+    message = "Branching on a tensor value reads it on the host and blocks"
+    fix_hint = "Compute both sides and select with `torch.where`, or run a fixed number of iterations"
+    category = "tensor"
+    VALID = (
+        "def step(x: torch.Tensor, n: int):\n    if x.shape[0] > n and x.dtype == torch.float16:\n        return x\n    return x * 2\n",
+        "def step(x: torch.Tensor, mask: torch.Tensor | None):\n    if mask is not None:\n        x = x * mask\n    return x\n",
+        "def step(x: torch.Tensor):\n    return torch.where(x > 0, x, 0.0)\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    if x.sum() > 0:  # <- GL110\n        return x\n    return -x\n",
+        "def step(r: torch.Tensor, tol: float):\n    while r.norm() > tol:  # <- GL110\n        r = r / 2\n    return r\n",
+        "def step(x: torch.Tensor, flag: bool):\n    return x if flag and (x > 0) else -x  # <- GL110\n",
+    )
+
+
+class AnyAllCondition(_ConditionRule):
+    """`if mask.any():` / `if (x > 0).all():` reads the reduction on the host.
+
+    `.any()` alone stays on the device; the `if` is what syncs. Both paths must become device work.
+    """
+
+    code = "GL111"
+    name = "any-all-condition"
+    family = Family.HOST_SYNC
+    message = "`if ...{call}():` reads a device reduction on the host and blocks"
+    fix_hint = "Do the work unconditionally with masking (`torch.where`, `masked_fill`), so no branch is needed"
+    category = "any-all"
+    VALID = ("def step(x: torch.Tensor, mask: torch.Tensor):\n    has = mask.any()\n    return torch.where(has, x, 0)\n",)
+    INVALID = (
+        "def step(x: torch.Tensor, mask: torch.Tensor):\n    if mask.any():  # <- GL111\n        x = x * 2\n    return x\n",
+        "def step(x: torch.Tensor):\n    ok = True if (x > 0).all() else False  # <- GL111\n    return ok\n",
+    )
+
+    def report(self, node, message=None, **kw):  # type: ignore[override]
+        m = method_call(node) if isinstance(node, cst.Call) else None
+        name = f".{m[1]}" if m else ".any"
+        super().report(node, self.message.replace("{call}", name), **kw)
+
+
+class NanGuard(_ConditionRule):
+    """`if torch.isnan(x).any():` debug guards read the device on every step.
+
+    A NaN/Inf check in a condition or `assert` syncs the host; left in the decode path it costs a
+    full pipeline stall per step and breaks capture.
+    """
+
+    code = "GL142"
+    name = "nan-guard"
+    family = Family.HOST_SYNC
+    message = "NaN/Inf debug guard reads the device on the host every step"
+    fix_hint = "Use `torch.nan_to_num`, `torch._assert_async`, or check once after the step behind a debug flag"
+    category = "nan-guard"
+    VALID = ("def step(x: torch.Tensor):\n    return torch.nan_to_num(x)\n",)
+    INVALID = (
+        "def step(x: torch.Tensor):\n    if torch.isnan(x).any():  # <- GL142\n        raise ValueError('nan')\n    return x\n",
+        "def step(x: torch.Tensor):\n    assert not x.isinf().any()  # <- GL142\n    return x\n",
+    )
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        test = node.test
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        if condition_category(self.ctx, test) == "nan-guard":
+            self.report(test)

@@ -1,0 +1,36 @@
+"""GL0xx: findings about the linted files themselves rather than about PyTorch."""
+
+from __future__ import annotations
+
+from graphlint.diagnostics import Family
+from graphlint.rules.base import Rule
+
+
+class SyntaxErrorRule(Rule):
+    """A file could not be read or parsed, so nothing in it was checked.
+
+    Syntax errors, undecodable bytes and unreadable files are reported here at the offending
+    position; the rest of the run continues.
+    """
+
+    code = "GL000"
+    name = "syntax-error"
+    family = Family.META
+    message = "SyntaxError"
+    fix_hint = "Fix the syntax error (or the encoding) so that the file can be checked"
+
+
+class UnusedNoqa(Rule):
+    """A `# noqa: GL...` directive suppresses nothing (opt-in, like ruff's RUF100).
+
+    Reported for graphlint codes that did not fire on that line, codes that do not exist, and codes
+    that are not enabled. Other tools' codes (E501, F401) are left alone. Enable it with
+    `--extend-select GL001` or `--warn-unused-noqa`.
+    """
+
+    code = "GL001"
+    name = "unused-noqa"
+    family = Family.META
+    message = "Unused `noqa` directive"
+    fix_hint = "Remove the directive or the codes it no longer needs"
+    default_enabled = False

@@ -1,0 +1,298 @@
+"""GL10x: explicit device-to-host transfers. The host blocks until the GPU has caught up."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from graphlint.diagnostics import Family
+from graphlint.inference import Kind
+from graphlint.rules._util import is_true, kwarg, method_call, positional, tensor_method
+from graphlint.rules.base import Rule
+
+LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
+LOGGER_NAME_RE = re.compile(r"^_*(log|logger|logging|LOG|LOGGER|log_?[a-z]*|[a-z_]*_logger)$")
+
+
+class ItemCall(Rule):
+    """`.item()` copies a tensor element to the host and waits for every queued kernel.
+
+    It is the most common hidden sync: a blocking device-to-host copy (`cuStreamSynchronize`) that
+    also makes the step impossible to capture (capture is invalidated). The receiver type is not
+    needed for confidence: only tensors and NumPy arrays have `.item()`.
+    """
+
+    code = "GL101"
+    name = "item-call"
+    family = Family.HOST_SYNC
+    message = "`.item()` copies a device value to the host and blocks until the GPU catches up"
+    fix_hint = "Keep the value on the device (use the 0-d tensor), or read it after the step, outside the graph"
+    VALID = (
+        "def step(x: torch.Tensor):\n    return x.sum()\n",
+        "def step(x: torch.Tensor):\n    n = x.size(0)\n    return x.view(n, -1)\n",
+        "def step(d: dict):\n    return d.items()\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    return x.sum().item()  # <- GL101\n",
+        "import torch as th\ndef step(x):\n    return th.Tensor.item(x)  # <- GL101\n",
+        "def step(logits: torch.Tensor, out: list):\n    out.append(logits.argmax(-1).item())  # <- GL101\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if tensor_method(self.ctx, node, ("item",)) and not _is_ndarray_call(self.ctx, node):
+            self.report(node)
+
+
+class TolistCall(Rule):
+    """`.tolist()` copies a whole tensor to the host and waits for the GPU.
+
+    Often hidden in `torch.split(x, counts.tolist())` or in per-expert loops. The copy blocks and
+    capture fails.
+    """
+
+    code = "GL102"
+    name = "tolist-call"
+    family = Family.HOST_SYNC
+    message = "`.tolist()` copies a device tensor to the host and blocks until the GPU catches up"
+    fix_hint = "Keep sizes on the host from the start, or use fixed-size device work (`output_size=`, masks)"
+    VALID = ("def step(x: torch.Tensor, sizes: list[int]):\n    return torch.split(x, sizes)\n",)
+    INVALID = (
+        "def step(x: torch.Tensor, counts: torch.Tensor):\n    return torch.split(x, counts.tolist())  # <- GL102\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if tensor_method(self.ctx, node, ("tolist",)) and not _is_ndarray_call(self.ctx, node):
+            self.report(node)
+
+
+def _is_ndarray_call(ctx, node: cst.Call) -> bool:
+    m = method_call(node)
+    return m is not None and ctx.val(m[0]).kind is Kind.NDARRAY
+
+
+class CpuTransfer(Rule):
+    """`.cpu()` / `.to("cpu")` is a blocking device-to-host copy.
+
+    Every spelling counts: `.cpu()`, `.to("cpu")`, `.to(device="cpu")`, `.to(torch.device("cpu"))`.
+    `.to("cpu", non_blocking=True)` does not wait (it races instead) and is not reported here.
+    Modules (`model.cpu()`) are not tensors and are skipped.
+    """
+
+    code = "GL103"
+    name = "cpu-transfer"
+    family = Family.HOST_SYNC
+    message = "`{call}` copies a device tensor to the host and blocks until the GPU catches up"
+    fix_hint = "Keep the data on the device; if the host needs it, copy once after the step into a pinned buffer"
+    VALID = (
+        "def step(x: torch.Tensor):\n    return x.to(torch.float16)\n",
+        "def step(x: torch.Tensor, dev):\n    return x.to(dev)\n",
+        "def step(x: torch.Tensor, buf):\n    return x.to('cpu', non_blocking=True)\n",
+        "class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.proj = torch.nn.Linear(2, 2)\n\n    def offload(self):\n        self.proj.cpu()\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    return x.cpu()  # <- GL103\n",
+        "def step(x: torch.Tensor):\n    return x.to('cpu')  # <- GL103\n",
+        "def step(x: torch.Tensor):\n    return x.to(device=torch.device('cpu'))  # <- GL103\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        m = tensor_method(self.ctx, node, ("cpu", "to"))
+        if m is None:
+            return
+        recv, name = m
+        if recv is not None and self.ctx.val(recv).kind is Kind.CPU_TENSOR:
+            return
+        if name == "cpu":
+            self.report(node, self.message.format(call=".cpu()"))
+            return
+        if is_true(kwarg(node, "non_blocking").value if kwarg(node, "non_blocking") else None):
+            return
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value != "device":
+                continue
+            if isinstance(arg.value, (cst.SimpleString, cst.Call)) and self.ctx.inference.device_expr(arg.value) == "cpu":
+                self.report(node, self.message.format(call='.to("cpu")'))
+                return
+
+
+class NumpyCall(Rule):
+    """`.numpy()` needs the data on the host: it fails on CUDA tensors, and after `.cpu()` it syncs.
+
+    In a hot path it means a device-to-host copy happened (or is about to).
+    """
+
+    code = "GL104"
+    name = "numpy-call"
+    family = Family.HOST_SYNC
+    message = "`.numpy()` reads tensor data on the host (after a blocking device-to-host copy)"
+    fix_hint = "Stay in torch on the device; convert to NumPy only after the step"
+    VALID = ("def step(x: torch.Tensor):\n    return x.float()\n",)
+    INVALID = ("def step(x: torch.Tensor):\n    return x.cpu().numpy()  # <- GL104\n",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if tensor_method(self.ctx, node, ("numpy",)) and not _is_ndarray_call(self.ctx, node):
+            self.report(node)
+
+
+class ScalarConversion(Rule):
+    """`int(t)`, `float(t)`, `bool(t)`, `complex(t)` call `.item()` implicitly.
+
+    The conversion reads the value on the host, so the host blocks and capture fails. Shapes and
+    sizes are host values already: `int(x.shape[0])` is fine.
+    """
+
+    code = "GL105"
+    name = "scalar-conversion"
+    family = Family.HOST_SYNC
+    message = "`{fn}()` of a tensor reads its value on the host (implicit `.item()`)"
+    fix_hint = "Keep the value as a tensor (`t.to(torch.int64)`), or pass a host int from the caller"
+    VALID = (
+        "def step(x: torch.Tensor):\n    return int(x.shape[0])\n",
+        "def step(n: int):\n    return float(n)\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    n = int(x.sum())  # <- GL105\n    return n\n",
+        "def step(mask: torch.Tensor):\n    return bool(mask.any())  # <- GL105\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        fn = self.ctx.call_name(node)
+        if fn in ("int", "float", "bool", "complex", "operator.index", "math.floor", "math.ceil") and node.args:
+            if self.ctx.is_device_tensor(node.args[0].value):
+                self.report(node, self.message.format(fn=fn))
+
+
+class PrintTensor(Rule):
+    """`print(t)` formats the tensor's values on the host, which needs a blocking copy.
+
+    Reported for tensors passed to `print` directly; tensors inside f-strings are GL107.
+    """
+
+    code = "GL106"
+    name = "print-tensor"
+    family = Family.HOST_SYNC
+    message = "`print()` of a tensor copies its values to the host and blocks"
+    fix_hint = "Print after the step, outside the captured region, or print metadata (`t.shape`)"
+    VALID = ("def step(x: torch.Tensor):\n    print(x.shape, x.dtype)\n",)
+    INVALID = ("def step(x: torch.Tensor):\n    print('x =', x)  # <- GL106\n",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.call_name(node) != "print":
+            return
+        if any(self.ctx.is_device_tensor(a.value) for a in node.args if a.keyword is None):
+            self.report(node)
+
+
+class FormatTensor(Rule):
+    """Formatting a tensor into a string reads its values on the host.
+
+    f-strings (`f"{t}"`), `str(t)`/`repr(t)`, `"%s" % t` and `"{}".format(t)` all copy the data and
+    block. An f-string inside a logging call formats even when the level is disabled.
+    """
+
+    code = "GL107"
+    name = "format-tensor"
+    family = Family.HOST_SYNC
+    message = "Formatting a tensor into a string copies its values to the host and blocks"
+    fix_hint = "Format metadata only (`t.shape`), or log after the step; use lazy `%s` logging arguments"
+    VALID = (
+        "def step(x: torch.Tensor):\n    msg = f'{x.shape} {x.dtype:}'\n    return msg\n",
+        "def step(n: int):\n    return '%d tokens' % n\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    msg = f'x={x}'  # <- GL107\n    return msg\n",
+        "def step(x: torch.Tensor):\n    return 'sum {}'.format(x.sum())  # <- GL107\n",
+        "def step(x: torch.Tensor):\n    return 'max %s' % x.max()  # <- GL107\n",
+        "def step(x: torch.Tensor):\n    return str(x)  # <- GL107\n",
+    )
+
+    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
+        if self.ctx.is_device_tensor(node.expression):
+            self.report(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        fn = self.ctx.call_name(node)
+        if fn in ("str", "repr", "format") and node.args and self.ctx.is_device_tensor(node.args[0].value):
+            self.report(node)
+            return
+        m = method_call(node)
+        if m and m[1] == "format" and isinstance(m[0], (cst.SimpleString, cst.ConcatenatedString)):
+            if any(self.ctx.is_device_tensor(a.value) for a in node.args):
+                self.report(node)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if not isinstance(node.operator, cst.Modulo) or not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)):
+            return
+        right = node.right
+        items = [e.value for e in right.elements] if isinstance(right, cst.Tuple) else [right]
+        if any(self.ctx.is_device_tensor(i) for i in items):
+            self.report(node)
+
+
+class LoggingTensor(Rule):
+    """A tensor passed as a logging argument is formatted on the host when the record is emitted.
+
+    Measured on an H200: `logging.warning("%s", t)` blocks the host and torch's sync debug mode
+    reports nothing, because logging swallows the error. With the level disabled, lazy `%s` arguments
+    are never formatted; at an enabled level they sync.
+    """
+
+    code = "GL108"
+    name = "logging-tensor"
+    family = Family.HOST_SYNC
+    message = "Logging a tensor formats its values on the host and blocks (silently: debug mode misses it)"
+    fix_hint = "Log metadata, or collect metrics on the device and log them after the step"
+    VALID = (
+        "import logging\nlogger = logging.getLogger(__name__)\n"
+        "def step(x: torch.Tensor):\n    logger.debug('shape %s', x.shape)\n",
+    )
+    INVALID = (
+        "import logging\nlogger = logging.getLogger(__name__)\n"
+        "def step(x: torch.Tensor):\n    logger.warning('max %s', x.max())  # <- GL108\n",
+        "import logging\ndef step(x: torch.Tensor):\n    logging.info('x: %s', x)  # <- GL108\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not _is_logging_call(self.ctx, node):
+            return
+        args = positional(node)
+        if any(self.ctx.is_device_tensor(a) for a in args[1:]):
+            self.report(node)
+
+
+def _is_logging_call(ctx, node: cst.Call) -> bool:
+    qual = ctx.call_name(node) or ""
+    if qual.startswith("logging.") and qual.rpartition(".")[2] in LOG_METHODS:
+        return True
+    m = method_call(node)
+    if m is None or m[1] not in LOG_METHODS:
+        return False
+    recv = m[0]
+    name = recv.attr.value if isinstance(recv, cst.Attribute) else recv.value if isinstance(recv, cst.Name) else ""
+    return bool(LOGGER_NAME_RE.match(name))
+
+
+class AssertTensor(Rule):
+    """`assert <tensor condition>` calls `bool()` on a device tensor: a blocking read.
+
+    `assert (x > 0).all()` syncs every step, and breaks capture. `torch._assert_async(cond)` checks on
+    the device without a sync (it captures).
+    """
+
+    code = "GL109"
+    name = "assert-tensor"
+    family = Family.HOST_SYNC
+    message = "`assert` on a tensor condition reads it on the host and blocks"
+    fix_hint = "Use `torch._assert_async(cond)`, or guard the check behind a debug flag outside the captured step"
+    VALID = (
+        "def step(x: torch.Tensor):\n    assert x.dim() == 2\n    torch._assert_async((x > 0).all())\n",
+    )
+    INVALID = ("def step(x: torch.Tensor):\n    assert (x > 0).all()  # <- GL109\n",)
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        from graphlint.rules.control_flow import condition_category
+
+        if condition_category(self.ctx, node.test) in ("tensor", "any-all"):
+            self.report(node.test)

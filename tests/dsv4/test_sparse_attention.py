@@ -1,0 +1,173 @@
+"""C2 sparse decode attention and its index builder: Triton vs reference, semantics, HF parity."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from dsv4_native import indices as I
+from dsv4_native import sparse_attention as A
+
+
+def _inputs(batch, heads, d, window, n_comp, device, dtype=torch.bfloat16, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(batch, heads, d, generator=g).to(device=device, dtype=dtype)
+    win = torch.randn(batch, window, d, generator=g).to(device=device, dtype=dtype)
+    comp = torch.randn(batch, n_comp, d, generator=g).to(device=device, dtype=dtype)
+    sink = torch.randn(heads, generator=g).to(device)
+    return q, win, comp, sink
+
+
+def _run(impl, q, win, comp, idx, sink, active, splits=1, fill=7.0):
+    out = torch.full(q.shape, fill, dtype=q.dtype, device=q.device)
+    scale = q.shape[-1] ** -0.5
+    if impl == "ref":
+        A.sparse_decode_attention_ref(q, win, comp, idx, sink, active, out, scale)
+    else:
+        ws = A.attention_workspace(q.shape[0], q.shape[1], q.shape[2], splits, q.device)
+        A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, scale)
+    return out
+
+
+@pytest.mark.parametrize("layer", ["swa", "hca", "csa"])
+@pytest.mark.parametrize("splits", [1, 3])
+def test_triton_matches_reference(layer, splits, device):
+    """Same kernel, three layer types: indices from the device builder, one padding row left untouched."""
+    batch, heads, d, window, n_comp, topk, ratio = 3, 4, 64, 16, 40, 8, 4
+    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device)
+    pos = torch.tensor([9, 130, 77], device=device)
+    active = torch.tensor([True, True, False], device=device)
+    kmax = {"swa": window, "hca": window + n_comp, "csa": window + topk}[layer]
+    idx = torch.empty(batch, kmax, dtype=torch.int32, device=device)
+    g = torch.Generator().manual_seed(1)
+    tk = torch.randint(-1, n_comp, (batch, topk), generator=g, dtype=torch.int32).to(device)
+    I.build_attention_indices(pos, active, idx, tk if layer == "csa" else None, window, ratio)
+    want = _run("ref", q, win, comp, idx, sink, active)
+    got = _run("triton", q, win, comp, idx, sink, active, splits)
+    torch.testing.assert_close(got.float(), want.float(), rtol=2e-2, atol=2e-2)
+    assert (got[2] == 7.0).all()  # padding row skipped
+
+
+def test_invalid_indices_contribute_nothing(device):
+    """-1 entries anywhere in the list, and rows nobody indexes (poisoned with NaN), do not change o."""
+    batch, heads, d, window, n_comp = 2, 4, 64, 16, 24
+    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32)
+    active = torch.ones(batch, dtype=torch.bool, device=device)
+    compact = torch.tensor([[0, 3, 5, 16, 20, 39], [1, 2, 17, 18, 19, 30]], dtype=torch.int32, device=device)
+    used = torch.zeros(batch, window + n_comp, dtype=torch.bool)
+    used.scatter_(1, compact.long().cpu(), True)
+    win_p, comp_p = win.clone(), comp.clone()
+    win_p[~used[:, :window].to(device)] = float("nan")
+    comp_p[~used[:, window:].to(device)] = float("nan")
+    # the same ids spread over a wider list with -1 holes (two holes per real id, some blocks all -1)
+    sparse = torch.full((batch, 80), -1, dtype=torch.int32, device=device)
+    sparse[:, 1:18:3] = compact
+    for impl in ("ref", "triton"):
+        want = _run(impl, q, win, comp, compact, sink, active)
+        got = _run(impl, q, win_p, comp_p, sparse, sink, active, splits=3 if impl == "triton" else 1)
+        assert torch.isfinite(got).all()
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_sink_enters_the_denominator_only(device):
+    """o = sum_j e^{s_j} v_j / (sum_j e^{s_j} + e^{sink}), checked in float64 by hand; all-invalid row = 0."""
+    batch, heads, d, window, n_comp = 2, 4, 64, 16, 8
+    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32)
+    sink = torch.tensor([-30.0, 0.0, 1.5, 4.0], device=device)
+    idx = torch.tensor([[0, 4, 17, -1], [-1, -1, -1, -1]], dtype=torch.int32, device=device)
+    active = torch.ones(batch, dtype=torch.bool, device=device)
+    rows = torch.cat([win, comp], dim=1)[0, idx[0, :3].long()].double()  # [3, d]
+    s = (q[0].double() @ rows.T) / math.sqrt(d)  # [H, 3]
+    expect0 = (s.exp() @ rows) / (s.exp().sum(-1, keepdim=True) + sink.double().exp()[:, None])
+    for impl, splits in (("ref", 1), ("triton", 1), ("triton", 2)):
+        out = _run(impl, q, win, comp, idx, sink, active, splits)
+        torch.testing.assert_close(out[0].double(), expect0, rtol=1e-5, atol=1e-6)
+        assert torch.equal(out[1], torch.zeros_like(out[1]))  # only the sink: nothing to average
+
+
+def test_index_builder_semantics(device):
+    """Window = slots of positions max(0, pos-W+1)..pos; HCA = all entries < (pos+1)//ratio; CSA = W + topk."""
+    window, n_comp, topk, ratio = 8, 12, 5, 4
+    pos = torch.tensor([0, 5, 7, 8, 30, 47, 3], device=device)
+    active = torch.tensor([True] * 6 + [False], device=device)
+    batch = pos.shape[0]
+    tk = torch.randint(-1, n_comp, (batch, topk), dtype=torch.int32).to(device)
+    for impl in (I.build_attention_indices_ref, I.build_attention_indices_triton):
+        swa = torch.zeros(batch, window, dtype=torch.int32, device=device)
+        hca = torch.zeros(batch, window + n_comp, dtype=torch.int32, device=device)
+        csa = torch.zeros(batch, window + topk, dtype=torch.int32, device=device)
+        impl(pos, active, swa, None, window, 0)
+        impl(pos, active, hca, None, window, ratio)
+        impl(pos, active, csa, tk, window, ratio)
+        for b, p in enumerate(pos.tolist()):
+            if not active[b]:
+                assert (swa[b] == -1).all() and (hca[b] == -1).all() and (csa[b] == -1).all()
+                continue
+            want_win = sorted(t % window for t in range(max(0, p - window + 1), p + 1))
+            got_win = sorted(v for v in swa[b].tolist() if v >= 0)
+            assert got_win == want_win and (swa[b] >= 0).sum() == len(want_win)
+            assert torch.equal(hca[b, :window], swa[b]) and torch.equal(csa[b, :window], swa[b])
+            n = (p + 1) // ratio
+            want_hca = [window + e if e < n else -1 for e in range(n_comp)]
+            assert hca[b, window:].tolist() == want_hca
+            want_csa = [window + t if t >= 0 else -1 for t in tk[b].tolist()]
+            assert csa[b, window:].tolist() == want_csa
+
+
+def test_custom_ops_registration(device):
+    q, win, comp, sink = _inputs(2, 4, 64, 16, 8, device)
+    idx = torch.tensor([[0, 3, 17, -1], [1, -1, 20, 2]], dtype=torch.int32, device=device)
+    active = torch.ones(2, dtype=torch.bool, device=device)
+    out = torch.zeros_like(q)
+    ws = A.attention_workspace(2, 4, 64, 2, device)
+    torch.library.opcheck(torch.ops.dsv4.sparse_decode_attention.default,
+                          (q, win, comp, idx, sink, active, out, ws, 0.125), test_utils=("test_schema", "test_faketensor"))
+    pos = torch.tensor([3, 40], device=device)
+    tk = torch.tensor([[0, -1], [3, 5]], dtype=torch.int32, device=device)
+    idx2 = torch.zeros(2, 18, dtype=torch.int32, device=device)
+    torch.library.opcheck(torch.ops.dsv4.build_attention_indices.default, (pos, active, idx2, tk, 16, 4),
+                          test_utils=("test_schema", "test_faketensor"))
+
+
+def test_torch_compile_fullgraph(device):
+    """Index builder + attention inside one torch.compile(fullgraph=True) region, equal to eager."""
+    batch, heads, d, window, n_comp, ratio = 2, 4, 64, 16, 8, 4
+    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device)
+    pos = torch.tensor([5, 30], device=device)
+    active = torch.ones(batch, dtype=torch.bool, device=device)
+    ws = A.attention_workspace(batch, heads, d, 2, device)
+
+    def step(q, win, comp, sink, pos, active, idx, out, ws):
+        torch.ops.dsv4.build_attention_indices(pos, active, idx, None, window, ratio)
+        torch.ops.dsv4.sparse_decode_attention(q, win, comp, idx, sink, active, out, ws, d**-0.5)
+        return out.float() * 2.0
+
+    def fresh():
+        return (torch.empty(batch, window + n_comp, dtype=torch.int32, device=device), torch.zeros_like(q))
+
+    compiled = torch.compile(step, fullgraph=True, backend="aot_eager")
+    got = compiled(q, win, comp, sink, pos, active, *fresh(), ws)
+    want = step(q, win, comp, sink, pos, active, *fresh(), ws)
+    torch.testing.assert_close(got, want)
+
+
+def test_reference_matches_hf_eager_attention():
+    """Our reference (gather by index, -1 masked, sink) equals HF's eager_attention_forward with sinks."""
+    pytest.importorskip("transformers", minversion="5.8")
+    from transformers.models.deepseek_v4 import modeling_deepseek_v4 as hf
+
+    batch, heads, d, window, n_comp = 2, 4, 64, 16, 8
+    q, win, comp, _ = _inputs(batch, heads, d, window, n_comp, "cpu", dtype=torch.float32)
+    module = torch.nn.Module()
+    module.sinks = torch.nn.Parameter(torch.randn(heads))
+    module.num_key_value_groups = heads
+    idx = torch.tensor([[0, 3, 17, -1, 9], [-1, 20, 2, 5, 23]], dtype=torch.int32)
+    rows = torch.cat([win, comp], 1).gather(1, idx.long().clamp(min=0)[..., None].expand(-1, -1, d))
+    mask = torch.where(idx >= 0, 0.0, float("-inf"))[:, None, None, :]  # [B, 1, 1, K]
+    hf_out, _ = hf.eager_attention_forward(module, q[:, :, None], rows[:, None], rows[:, None], mask, d**-0.5)
+    ours = torch.zeros_like(q)
+    A.sparse_decode_attention_ref(q, win, comp, idx, module.sinks.detach(), torch.ones(batch, dtype=torch.bool),
+                                  ours, d**-0.5)
+    torch.testing.assert_close(ours, hf_out[:, 0].detach(), rtol=1e-5, atol=1e-6)

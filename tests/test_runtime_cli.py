@@ -1,0 +1,121 @@
+"""`graphlint capture` glue: exit codes for bad targets, and the 0/1 mapping with a stubbed harness."""
+
+from __future__ import annotations
+
+import io
+import json
+import textwrap
+
+import pytest
+
+import graphlint.runtime.capture as capture_mod
+import graphlint.runtime.cli as cli
+from graphlint.diagnostics import Finding
+from graphlint.runtime.report import ReplayResult, RuntimeReport
+
+FACTORIES = """
+import torch
+
+def step(x):
+    return x * 2
+
+def good():
+    return step, (torch.ones(2),), [(torch.ones(2) * 3,)]
+
+def raises():
+    raise OSError("weights missing")
+
+def wrong_shape():
+    return 42
+
+not_callable = 3
+"""
+
+
+@pytest.fixture
+def target_dir(tmp_path, monkeypatch):
+    (tmp_path / "my_factories.py").write_text(textwrap.dedent(FACTORIES))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def _run(target, **kw):
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.capture_command(
+        target, output_format="concise", tolerance=None, replays=3, stream=out, err=err, **kw
+    )
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(
+    "target, message",
+    [
+        ("no_colon_here", "must look like module:factory"),
+        ("my_factories:", "must look like module:factory"),
+        ("definitely_not_a_module_xyz:f", "cannot import"),
+        ("my_factories:missing", "has no attribute"),
+        ("my_factories:not_callable", "is not callable"),
+        ("nope/missing.py:good", "no such file"),
+    ],
+)
+def test_bad_targets_exit_2(target_dir, target, message):
+    code, out, err = _run(target)
+    assert code == 2 and message in err and out == ""
+
+
+def test_no_cuda_exits_2_with_reason(target_dir, monkeypatch):
+    monkeypatch.setattr(cli, "_cuda_problem", lambda: "graphlint capture needs a CUDA GPU; torch sees none")
+    code, _, err = _run("my_factories:good")
+    assert code == 2 and "needs a CUDA GPU" in err
+
+
+@pytest.fixture
+def fake_gpu(monkeypatch):
+    """Pretend CUDA exists and record what run_case receives; the test sets the report."""
+    monkeypatch.setattr(cli, "_cuda_problem", lambda: None)
+    seen = {}
+
+    def fake_run_case(case, *, tolerance, replays):
+        seen.update(case=case, tolerance=tolerance, replays=replays)
+        return seen["report"]
+
+    monkeypatch.setattr(capture_mod, "run_case", fake_run_case)
+    return seen
+
+
+def test_factory_failures_exit_2(target_dir, fake_gpu):
+    code, _, err = _run("my_factories:raises")
+    assert code == 2 and "factory raised OSError: weights missing" in err
+    code, _, err = _run("my_factories:wrong_shape")
+    assert code == 2 and "must return" in err
+
+
+def test_clean_report_exits_0_and_writes_json(target_dir, fake_gpu):
+    fake_gpu["report"] = RuntimeReport("my_factories:good", [], True, [ReplayResult(i, 0) for i in range(3)])
+    code, out, _ = _run("my_factories:good", report_path=str(target_dir / "r.json"))
+    assert code == 0 and "OK" in out
+    assert fake_gpu["case"].name == "my_factories:good" and fake_gpu["replays"] == 3
+    assert json.loads((target_dir / "r.json").read_text())["ok"] is True
+    assert cli.load_runtime_report(target_dir / "r.json").ok
+
+
+def test_file_path_target(target_dir, fake_gpu):
+    fake_gpu["report"] = RuntimeReport("t", [], True, [ReplayResult(i, 0) for i in range(3)])
+    code, _, _ = _run(str(target_dir / "my_factories.py") + ":good")
+    assert code == 0
+
+
+def test_problems_exit_1_and_are_rendered(target_dir, fake_gpu):
+    f = Finding("m.py", 4, 9, "GLR101", "sync in Tensor.item", name="sync-observed")
+    fake_gpu["report"] = RuntimeReport("t", [f], False)
+    code, out, _ = _run("my_factories:good")
+    assert code == 1
+    assert "m.py:4:9" in out and "GLR101" in out
+
+
+def test_load_runtime_report_rejects_other_json(tmp_path):
+    p = tmp_path / "x.json"
+    p.write_text("{}")
+    with pytest.raises(ValueError):
+        cli.load_runtime_report(p)

@@ -276,6 +276,7 @@ def _capture(case: CaptureCase, report: RuntimeReport) -> tuple[Any, Any]:
         )
         return None, None
     graph = torch.cuda.CUDAGraph()
+    outer_stream = torch.cuda.current_stream()
     try:
         with torch.cuda.graph(graph):  # private memory pool, global capture error mode
             static_out = case.step(*case.static_inputs)
@@ -288,7 +289,7 @@ def _capture(case: CaptureCase, report: RuntimeReport) -> tuple[Any, Any]:
         report.findings.append(
             _fail_finding(code, f"capture failed: {_exc_text(origin)}", origin, case)
         )
-        _recover()
+        _recover(outer_stream)
         return None, None
     report.captured = True
     return graph, static_out
@@ -308,10 +309,12 @@ def classify_capture_error(exc: BaseException) -> str:
     return "GLR204"
 
 
-def _recover() -> None:
-    """Leave the device usable after a failed capture (the error is not sticky; flush it)."""
+def _recover(outer_stream: Any) -> None:
+    """Leave the device usable after a failed capture. torch.cuda.graph.__exit__ skips restoring the
+    current stream when capture_end raises, so restore it here, then flush pending errors."""
     import torch
 
+    torch.cuda.set_stream(outer_stream)
     try:
         torch.cuda.synchronize()
     except Exception:  # noqa: BLE001 - a second report of the same capture error

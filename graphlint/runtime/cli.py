@@ -81,13 +81,16 @@ def _cuda_problem() -> str | None:
 
 
 def _render(findings: list[Finding], fmt: str, stream: TextIO) -> None:
+    """graphlint.output's renderer; concise lines when it cannot load (GPU machines may lack the
+    static linter's dependencies, which some formats look rule metadata up in)."""
     try:
         from graphlint.output import render
-    except ImportError:  # the shared renderer is optional for this command: print concise lines
+
+        render(findings, fmt, stream)
+    except ImportError as e:
+        stream.write(f"note: format {fmt!r} unavailable ({e}); printing concise lines\n")
         for f in findings:
             stream.write(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}\n")
-        return
-    render(findings, fmt, stream)
 
 
 def capture_command(

@@ -93,6 +93,13 @@ def seen_mask_reference(seen: torch.Tensor, vocab: int) -> torch.Tensor:
     return ((words >> (v & 31)[None, :]) & 1).bool()
 
 
+def penalize_reference(logits: torch.Tensor, seen: torch.Tensor, rep_penalty: torch.Tensor) -> torch.Tensor:
+    """HF repetition rule on the tokens of the bitset: l*p where l < 0, l/p otherwise."""
+    l = logits.float()
+    p = rep_penalty.float()[:, None]
+    return torch.where(seen_mask_reference(seen, l.shape[1]), torch.where(l < 0, l * p, l / p), l)
+
+
 def sample_reference(
     logits: torch.Tensor,
     temperature: torch.Tensor,
@@ -105,9 +112,7 @@ def sample_reference(
 ) -> None:
     """Plain-PyTorch sampler; writes next_tok and seen in place (active rows only)."""
     vocab = logits.shape[1]
-    l = logits.float()
-    p = rep_penalty.float()[:, None]
-    l = torch.where(seen_mask_reference(seen, vocab), torch.where(l < 0, l * p, l / p), l)
+    l = penalize_reference(logits, seen, rep_penalty)
     t = temperature.float()[:, None]
     noisy = l / torch.where(t > 0, t, torch.ones_like(t)) + gumbel_reference(seed, pos, vocab)
     score = torch.where(t > 0, noisy, l)

@@ -31,12 +31,20 @@ def test_plain():
 """
 
 
+def _plugin_args() -> list[str]:
+    """-p only when the pytest11 entry point is not installed (loading it twice is an error)."""
+    from importlib.metadata import entry_points
+
+    installed = any(ep.value == "graphlint.runtime.pytest_plugin" for ep in entry_points(group="pytest11"))
+    return [] if installed else ["-p", "graphlint.runtime.pytest_plugin"]
+
+
 def _pytest(tmp_path: Path, extra_path: str = "") -> subprocess.CompletedProcess:
     (tmp_path / "test_user.py").write_text(textwrap.dedent(USER_TESTS))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_path, str(ROOT)) if p)
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "graphlint.runtime.pytest_plugin", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", *_plugin_args(), "-p", "no:cacheprovider",
          "-rs", "-q", "--strict-markers", str(tmp_path / "test_user.py")],
         cwd=tmp_path, env=env, capture_output=True, text=True,
     )

@@ -242,14 +242,17 @@ def _confirm_failure(case: CaptureCase, report: RuntimeReport, probe: Probe, e: 
     if stack is None:
         return
     where = (stack.where.path, stack.where.line)
-    for i, f in enumerate(report.findings):
-        if f.code == "GLR101" and _same_line(f, where):
+    for i, f in enumerate(report.findings):  # any warn-pass event at that line (GLR402 syncs too)
+        if f.code in _PROBE_CODES and _same_line(f, where):
             report.findings[i] = f.with_(extra={**f.extra, "confirmed_by_error_mode": True})
             return
     op = probe.failed_op or "<unknown op>"
     report.findings.append(
         finding_at("GLR103", f"sync debug mode 'error' raised in {op}", stack, op=op)
     )
+
+
+_PROBE_CODES = {"GLR101", "GLR102", "GLR401", "GLR402", "GLR403", "GLR404"}
 
 
 def _same_line(f: Finding, where: tuple[str, int]) -> bool:

@@ -1,0 +1,76 @@
+"""Generate docs/rules.md from the rule classes (never edited by hand).
+
+Run `python -m graphlint.docs_gen` to rewrite it; a test fails when the file is stale.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from graphlint.diagnostics import Family
+from graphlint.rules import ALL_RULES
+
+FAMILY_TITLES = {
+    Family.META: "GL0xx — meta",
+    Family.HOST_SYNC: "GL1xx — host syncs (the host waits for the GPU; capture fails)",
+    Family.CAPTURE_ILLEGAL: "GL2xx — capture-illegal (no host wait, but capture fails)",
+    Family.SILENT_FROZEN: "GL3xx — silent-frozen (capture succeeds, replay reuses a stale value)",
+    Family.PERF: "GL4xx — performance smells (legal, but slow)",
+}
+
+
+def _code_block(snippet: str) -> str:
+    return "```python\n" + snippet.rstrip("\n") + "\n```\n"
+
+
+def render_rule(rule) -> str:
+    parts = [f"### {rule.code} `{rule.name}`\n"]
+    default = "on" if rule.default_enabled else "off (opt-in)"
+    scope = "inside capture regions only" if rule.capture_only else "hot path"
+    fix = "yes (`--fix`)" if rule.FIXES else "no"
+    parts.append(f"Family: {rule.family.value} · default: {default} · applies to: {scope} · autofix: {fix}\n")
+    parts.append(rule.doc() + "\n")
+    parts.append(f"**Message:** {rule.message}\n")
+    parts.append(f"**Fix:** {rule.fix_hint}\n")
+    if rule.INVALID:
+        parts.append("**Reported** (the marked lines):\n")
+        parts.extend(_code_block(s) for s in rule.INVALID)
+    if rule.VALID:
+        parts.append("**Not reported:**\n")
+        parts.extend(_code_block(s) for s in rule.VALID)
+    for fx in rule.FIXES:
+        parts.append("**Autofix:**\n")
+        parts.append(_code_block(fx.before) + "becomes\n" + _code_block(fx.after))
+    return "\n".join(parts)
+
+
+def render() -> str:
+    out = [
+        "# graphlint rule catalog\n",
+        "Generated from the rule classes by `python -m graphlint.docs_gen`; do not edit by hand.",
+        "Every example below is also a test case (`tests/test_rule_examples.py`).\n",
+        "| Code | Name | Family | Summary |",
+        "|---|---|---|---|",
+    ]
+    for r in ALL_RULES:
+        out.append(f"| [{r.code}](#{r.code.lower()}-{r.name}) | `{r.name}` | {r.family.value} | {r.summary()} |")
+    out.append("")
+    for family, title in FAMILY_TITLES.items():
+        rules = [r for r in ALL_RULES if r.family is family]
+        if not rules:
+            continue
+        out.append(f"## {title}\n")
+        out.extend(render_rule(r) for r in rules)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def main() -> int:
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+    target.write_text(render(), encoding="utf-8")
+    print(f"wrote {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

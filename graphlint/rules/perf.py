@@ -1,0 +1,91 @@
+"""GL4xx: performance smells. No sync, capture works, but the step launches far more kernels."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphlint.diagnostics import Family
+from graphlint.inference import Kind
+from graphlint.rules._util import positional, receiver_text
+from graphlint.rules.base import Fix, Rule
+
+
+class BuiltinSum(Rule):
+    """Builtin `sum(t)` over a tensor launches one tiny kernel per element (or row).
+
+    Folklore says it syncs; the measurement says it does not: it iterates into 0-d tensors and adds
+    them on the GPU, so it captures, but a length-N tensor costs N launches (~10 µs each eagerly).
+    `t.sum(0)` is the same value in one kernel. The autofix rewrites `sum(t)` to `t.sum(0)` (builtin
+    `sum` adds the rows, i.e. reduces dimension 0).
+    """
+
+    code = "GL401"
+    name = "builtin-sum"
+    family = Family.PERF
+    message = "Builtin `sum()` over a tensor launches one kernel per row; use `t.sum(0)`"
+    fix_hint = "Replace `sum(t)` with `t.sum(0)` (or `torch.stack(list).sum(0)` for a list of tensors)"
+    VALID = (
+        "def step(x: torch.Tensor, sizes: list):\n    return sum(sizes), x.sum()\n",
+        "def step(x: torch.Tensor):\n    return sum(x.shape)\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    return sum(x)  # <- GL401\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    return sum(a * b)  # <- GL401\n",
+    )
+    FIXES = (
+        Fix("def step(x: torch.Tensor):\n    return sum(x)\n", "def step(x: torch.Tensor):\n    return x.sum(0)\n"),
+        Fix("def step(a: torch.Tensor, b: torch.Tensor):\n    return sum(a * b)\n",
+            "def step(a: torch.Tensor, b: torch.Tensor):\n    return (a * b).sum(0)\n"),
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.call_name(node) != "sum":
+            return
+        args = positional(node)
+        if len(args) != 1 or len(node.args) != 1:
+            return
+        if self.ctx.is_device_tensor(args[0]):
+            edit = self.ctx.edit(node, f"{receiver_text(args[0])}.sum(0)")
+            self.report(node, fix=(edit,) if edit else ())
+
+
+class IterateTensor(Rule):
+    """A Python loop over a tensor (`for row in t`, comprehensions, `list(t)`, `tuple(t)`).
+
+    Iterating unbinds the tensor into one view per row: no sync by itself, but a host loop whose
+    length is the tensor's first dimension, one kernel or more per row, and a short step from a
+    value read (`if row.any():`, `int(row)`) that does sync. Vectorise over the dimension instead.
+    """
+
+    code = "GL402"
+    name = "iterate-tensor"
+    family = Family.PERF
+    message = "Python iteration over a tensor runs a host loop with one kernel per row"
+    fix_hint = "Vectorise over the dimension (broadcasting, `torch.bmm`, `index_select`, `scatter`)"
+    VALID = (
+        "def step(xs: list, x: torch.Tensor):\n    for i in range(x.shape[0]):\n        pass\n    return [y for y in xs]\n",
+        "def step(x: torch.Tensor):\n    a, b = x.chunk(2)\n    for part in x.split(4):\n        pass\n    return a, b\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    for row in x:  # <- GL402\n        pass\n",
+        "def step(x: torch.Tensor):\n    return [r * 2 for r in x]  # <- GL402\n",
+        "def step(x: torch.Tensor):\n    return list(x)  # <- GL402\n",
+    )
+
+    def visit_For(self, node: cst.For) -> None:
+        if self._tensor(node.iter):
+            self.report(node.iter)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        # Comprehension scopes are entered before the body is visited: evaluate the iterable in the
+        # enclosing scope, which is what it binds against.
+        if self._tensor(node.iter):
+            self.report(node.iter)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.call_name(node) in ("list", "tuple") and len(node.args) == 1 and self._tensor(node.args[0].value):
+            self.report(node)
+
+    def _tensor(self, expr: cst.BaseExpression) -> bool:
+        val = self.ctx.val(expr)
+        return val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not val.weak

@@ -1,0 +1,327 @@
+"""GL12x: data-dependent shapes. The output size needs a device value, so the host must wait for it."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphlint.diagnostics import Family
+from graphlint.inference import Kind
+from graphlint.rules._util import kwarg, method_call, positional, tensor_method
+from graphlint.rules.base import Rule
+
+MASK_NAME_SUFFIXES = ("mask", "_mask", "keep", "_keep", "valid", "_valid")
+
+
+class Nonzero(Rule):
+    """`torch.nonzero` / `.nonzero()` / `torch.argwhere` return as many rows as there are non-zeros.
+
+    The host must read the count before it can allocate the output: a blocking sync, and capture
+    fails. `torch.nonzero_static(x, size=N)` has a static shape (measured: no sync, captures).
+    """
+
+    code = "GL120"
+    name = "nonzero"
+    family = Family.HOST_SYNC
+    message = "`{fn}` has a data-dependent output size: the host waits for the count"
+    fix_hint = "Use `torch.nonzero_static(x, size=N, fill_value=-1)` or fixed-shape masking"
+    VALID = (
+        "def step(m: torch.Tensor):\n    return torch.nonzero_static(m, size=8)\n",
+        "def step(m: torch.Tensor):\n    return torch.count_nonzero(m)\n",
+    )
+    INVALID = (
+        "def step(m: torch.Tensor):\n    return torch.nonzero(m)  # <- GL120\n",
+        "def step(m: torch.Tensor):\n    return (m > 0).nonzero(as_tuple=True)  # <- GL120\n",
+        "from torch import nonzero as nz\ndef step(m: torch.Tensor):\n    return nz(m)  # <- GL120\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.ctx.call_name(node)
+        if qual in ("torch.nonzero", "torch.argwhere"):
+            self.report(node, self.message.format(fn=qual))
+        elif tensor_method(self.ctx, node, ("nonzero", "argwhere"), require_tensor=True):
+            self.report(node, self.message.format(fn=".nonzero()"))
+
+
+class WhereOneArg(Rule):
+    """One-argument `torch.where(cond)` is `nonzero(cond, as_tuple=True)`: data-dependent size.
+
+    The three-argument form `torch.where(cond, a, b)` is elementwise, fixed-shape and graph-safe.
+    """
+
+    code = "GL121"
+    name = "where-one-arg"
+    family = Family.HOST_SYNC
+    message = "One-argument `torch.where(cond)` returns data-dependent indices: the host waits for the count"
+    fix_hint = "Use the three-argument `torch.where(cond, a, b)` or `nonzero_static`"
+    VALID = ("def step(c: torch.Tensor, a: torch.Tensor):\n    return torch.where(c, a, 0.0)\n",)
+    INVALID = ("def step(c: torch.Tensor):\n    idx = torch.where(c > 0)  # <- GL121\n    return idx\n",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.call_name(node) == "torch.where" and len(node.args) == 1:
+            self.report(node)
+
+
+class Unique(Rule):
+    """`torch.unique` / `.unique()` / `unique_consecutive` return a data-dependent number of values.
+
+    The host reads the count (blocking) and capture fails.
+    """
+
+    code = "GL122"
+    name = "unique"
+    family = Family.HOST_SYNC
+    message = "`{fn}` has a data-dependent output size: the host waits for the count"
+    fix_hint = "Precompute on the host, or use a fixed-size device histogram (`scatter_add_` into `num_classes` bins)"
+    VALID = ("def step(x: torch.Tensor, names: list):\n    return sorted(set(names))\n",)
+    INVALID = (
+        "def step(ids: torch.Tensor):\n    return torch.unique(ids)  # <- GL122\n",
+        "def step(ids: torch.Tensor):\n    return ids.unique_consecutive()  # <- GL122\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.ctx.call_name(node)
+        if qual in ("torch.unique", "torch.unique_consecutive"):
+            self.report(node, self.message.format(fn=qual))
+        else:
+            m = tensor_method(self.ctx, node, ("unique", "unique_consecutive"), require_tensor=True)
+            if m:
+                self.report(node, self.message.format(fn=f".{m[1]}()"))
+
+
+def _mask_like(name: str) -> bool:
+    return name.endswith(MASK_NAME_SUFFIXES) or name.startswith("is_")
+
+
+def _bool_index(ctx, expr: cst.BaseExpression) -> bool:
+    """A device boolean tensor, or (weaker) an untyped value named like a mask."""
+    val = ctx.val(expr)
+    if val.kind is Kind.BOOL_TENSOR:
+        return True
+    if isinstance(expr, cst.Name) and _mask_like(expr.value) and val.kind in (Kind.UNKNOWN, Kind.TENSOR):
+        return True
+    return False
+
+
+class BooleanMaskIndex(Rule):
+    """Boolean-mask indexing `x[mask]` / `x[x > 0]` selects a data-dependent number of elements.
+
+    It runs an implicit `nonzero`: the host waits for the count, and capture fails. Measured: a
+    masked *store of a Python scalar* (`x[mask] = 0.0`) allocates nothing and does not sync, so it is
+    not reported; storing a tensor (`x[mask] = y`) does sync. Index tensors of integer type
+    (`x[idx]`) are graph-safe. Untyped values named like masks (`mask`, `*_mask`, `keep`, `valid`,
+    `is_*`) are taken for boolean tensors (lower confidence; see docs/inference.md).
+    """
+
+    code = "GL123"
+    name = "boolean-mask-index"
+    family = Family.HOST_SYNC
+    message = "Boolean-mask indexing has a data-dependent size: the host waits for the mask count"
+    fix_hint = "Use `torch.where(mask, x, 0)`, `masked_fill`, or `nonzero_static` with a fixed size"
+    VALID = (
+        "def step(x: torch.Tensor, mask: torch.Tensor):\n    x[mask] = 0.0\n    return x\n",
+        "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x[idx]\n",
+        "def step(x: torch.Tensor, mask: torch.Tensor):\n    return x.masked_fill(mask, 0.0)\n",
+        "def step(x: torch.Tensor):\n    return x[:, 0], x[..., None]\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    return x[x > 0]  # <- GL123\n",
+        "def step(x: torch.Tensor, y: torch.Tensor):\n    keep = ~torch.isnan(y)\n    return x[keep]  # <- GL123\n",
+        "def step(x: torch.Tensor, y: torch.Tensor, mask: torch.Tensor):\n    x[mask] = y  # <- GL123\n    return x\n",
+        "def step(x: torch.Tensor, valid_mask):\n    return x[:, valid_mask].sum()  # <- GL123\n",
+    )
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        recv = self.ctx.val(node.value)
+        if recv.kind in (Kind.HOST, Kind.HOST_SEQ, Kind.TENSOR_SEQ, Kind.MODULE_SEQ, Kind.NDARRAY, Kind.CPU_TENSOR):
+            return
+        indices = [el.slice.value for el in node.slice if isinstance(el.slice, cst.Index)]
+        if not any(_bool_index(self.ctx, i) and self.ctx.val(i).kind is not Kind.CPU_TENSOR for i in indices):
+            return
+        if not recv.is_tensor and not any(self.ctx.val(i).kind is Kind.BOOL_TENSOR for i in indices):
+            return  # unknown receiver and only a mask-like name: too weak
+        if self._scalar_store(node):
+            return
+        self.report(node)
+
+    def _scalar_store(self, node: cst.Subscript) -> bool:
+        parent = self.ctx.parent(node)
+        target_parent = self.ctx.parent(node, 2)
+        assign = target_parent if isinstance(parent, cst.AssignTarget) else None
+        if isinstance(assign, cst.Assign):
+            return not self.ctx.is_tensor(assign.value)
+        return False
+
+
+class MaskedSelect(Rule):
+    """`masked_select` returns as many elements as the mask has: data-dependent size, host waits."""
+
+    code = "GL124"
+    name = "masked-select"
+    family = Family.HOST_SYNC
+    message = "`masked_select` has a data-dependent output size: the host waits for the mask count"
+    fix_hint = "Use `torch.where(mask, x, fill)` or `masked_fill` and keep the full shape"
+    VALID = ("def step(x: torch.Tensor, m: torch.Tensor):\n    return x.masked_fill(~m, 0)\n",)
+    INVALID = ("def step(x: torch.Tensor, m: torch.Tensor):\n    return torch.masked_select(x, m)  # <- GL124\n",
+               "def step(x: torch.Tensor, m: torch.Tensor):\n    return x.masked_select(m)  # <- GL124\n")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.call_name(node) == "torch.masked_select" or tensor_method(
+                self.ctx, node, ("masked_select",), require_tensor=True):
+            self.report(node)
+
+
+class DynamicOutputOp(Rule):
+    """Ops whose output size depends on values unless a static size is passed.
+
+    `bincount` (even with `minlength`: the length is `max(minlength, x.max() + 1)`),
+    `repeat_interleave` with tensor repeats and no `output_size=`, `F.one_hot` without
+    `num_classes=`, `histc` without explicit `min`/`max`: each reads a device value on the host to
+    size its output (measured: syncs, capture fails).
+    """
+
+    code = "GL125"
+    name = "dynamic-output-size"
+    family = Family.HOST_SYNC
+    message = "`{fn}` sizes its output from device data: {why}"
+    fix_hint = "Pass the static size (`output_size=`, `num_classes=`, `min=`/`max=`) or use fixed-size device work"
+    VALID = (
+        "def step(x: torch.Tensor, r: torch.Tensor, n: int):\n    return x.repeat_interleave(r, dim=0, output_size=n)\n",
+        "def step(x: torch.Tensor):\n    return x.repeat_interleave(2, dim=0)\n",
+        "import torch.nn.functional as F\ndef step(ids: torch.Tensor):\n    return F.one_hot(ids, num_classes=8)\n",
+        "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10, min=0.0, max=1.0)\n",
+    )
+    INVALID = (
+        "def step(ids: torch.Tensor):\n    return torch.bincount(ids, minlength=8)  # <- GL125\n",
+        "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(r, dim=0)  # <- GL125\n",
+        "import torch.nn.functional as F\ndef step(ids: torch.Tensor):\n    return F.one_hot(ids)  # <- GL125\n",
+        "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10)  # <- GL125\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.ctx.call_name(node) or ""
+        m = method_call(node)
+        meth = m[1] if m and not qual.startswith("torch.") and self.ctx.is_tensor(m[0]) else None
+        if qual == "torch.bincount" or meth == "bincount":
+            self.report(node, self.message.format(fn="bincount", why="its length is the max value + 1"))
+        elif qual == "torch.repeat_interleave" or meth == "repeat_interleave":
+            args = positional(node)
+            repeats = args[0] if meth else (args[1] if len(args) > 1 else (args[0] if args else None))
+            if kwarg(node, "repeats"):
+                repeats = kwarg(node, "repeats").value
+            if repeats is not None and self.ctx.is_tensor(repeats) and kwarg(node, "output_size") is None:
+                self.report(node, self.message.format(fn="repeat_interleave", why="the total of the repeats"))
+        elif qual == "torch.nn.functional.one_hot":
+            n = kwarg(node, "num_classes")
+            given = n.value if n else (positional(node)[1] if len(positional(node)) > 1 else None)
+            if given is None or (isinstance(given, cst.UnaryOperation) and isinstance(given.operator, cst.Minus)):
+                self.report(node, self.message.format(fn="one_hot", why="num_classes defaults to the max value + 1"))
+        elif qual == "torch.histc" or meth == "histc":
+            args = positional(node)
+            has_range = (kwarg(node, "min") and kwarg(node, "max")) or len(args) >= (3 if meth else 4)
+            if not has_range:
+                self.report(node, self.message.format(fn="histc", why="the range defaults to the data's min/max"))
+
+
+SHAPE_METHODS = frozenset({"view", "reshape", "expand", "repeat", "new_zeros", "new_ones", "new_empty", "new_full",
+                           "narrow", "unflatten", "tile", "resize_"})
+SHAPE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.arange", "torch.randn",
+                             "torch.rand", "torch.randint", "torch.linspace", "torch.eye", "torch.randperm"})
+
+
+class TensorShapeArgument(Rule):
+    """A tensor used where a Python int is needed: a shape, a slice bound, a `k`, a size.
+
+    `x.view(n, -1)`, `x[:n]`, `torch.arange(n)`, `torch.zeros(n)`, `x.narrow(0, 0, n)`,
+    `torch.topk(x, k)` and einops `rearrange(x, ..., b=n)` with a tensor `n` call `__index__` (an
+    implicit `.item()`): the host blocks and capture fails. Sizes from `.shape`/`.size()` are host
+    values and fine.
+    """
+
+    code = "GL126"
+    name = "tensor-shape-argument"
+    family = Family.HOST_SYNC
+    message = "A tensor used as a shape, size or slice bound is read on the host (implicit `.item()`)"
+    fix_hint = "Use host ints (`x.shape`, config values); keep data-dependent extents as masks over a static maximum"
+    VALID = (
+        "def step(x: torch.Tensor, n: int):\n    b = x.shape[0]\n    return x.view(b, -1)[:n], torch.arange(b, device=x.device)\n",
+        "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x.index_select(0, idx)\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor, lens: torch.Tensor):\n    n = lens.max()\n    return x[:n]  # <- GL126\n",
+        "def step(x: torch.Tensor, m: torch.Tensor):\n    n = m.sum()\n    return torch.zeros(n, device=x.device)  # <- GL126\n",
+        "def step(x: torch.Tensor, k: torch.Tensor):\n    return x.view(k, -1)  # <- GL126\n",
+        "def step(x: torch.Tensor, k: torch.Tensor):\n    return torch.topk(x, k)  # <- GL126\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.ctx.call_name(node) or ""
+        args = positional(node)
+        if qual in SHAPE_FACTORIES:
+            sizes = args[:2] if qual in ("torch.full", "torch.randint") else args
+            if qual == "torch.full" and args:
+                sizes = [args[0]] + [a for a in args[1:2]]
+            if any(self.ctx.is_device_tensor(a) for a in sizes):
+                self.report(node)
+            return
+        if qual in ("torch.topk", "torch.kthvalue") and len(args) > 1 and self.ctx.is_device_tensor(args[1]):
+            self.report(node)
+            return
+        if qual.startswith("einops.") and any(a.keyword and self.ctx.is_device_tensor(a.value) for a in node.args):
+            self.report(node)
+            return
+        m = method_call(node)
+        if m is None or qual.startswith("torch.") or not self.ctx.is_tensor(m[0]):
+            return
+        if m[1] in SHAPE_METHODS and any(self.ctx.is_device_tensor(a) for a in args):
+            self.report(node)
+        elif m[1] in ("topk", "kthvalue") and args and self.ctx.is_device_tensor(args[0]):
+            self.report(node)
+
+    def visit_Slice(self, node: cst.Slice) -> None:
+        if any(b is not None and self.ctx.is_device_tensor(b) for b in (node.lower, node.upper, node.step)):
+            self.report(node)
+
+
+class TensorAsIndex(Rule):
+    """A device tensor used as a Python index: `lst[t]`, `range(t)`, `x[t.argmax()]`.
+
+    Indexing a Python sequence with a tensor, or passing one to `range`, calls `__index__` (an
+    implicit `.item()`). A 0-d tensor from a full reduction (`argmax()`, `max()` without `dim`) used
+    as a tensor index is read on the host the same way (measured: syncs).
+    """
+
+    code = "GL127"
+    name = "tensor-as-index"
+    family = Family.HOST_SYNC
+    message = "A device tensor used as a Python index is read on the host (implicit `.item()`)"
+    fix_hint = "Index on the device (`index_select`, `gather`, `take`), or keep host indices as Python ints"
+    VALID = (
+        "def step(x: torch.Tensor, layers: list, i: int):\n    return layers[i](x), x[x.argmax(dim=-1, keepdim=True)]\n",
+        "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x[idx]\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor, experts: list, e: torch.Tensor):\n    return experts[e](x)  # <- GL127\n",
+        "def step(x: torch.Tensor, n: torch.Tensor):\n    for i in range(n):  # <- GL127\n        x = x * 2\n    return x\n",
+        "def step(x: torch.Tensor):\n    return x[x.argmax()]  # <- GL127\n",
+    )
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        recv = self.ctx.val(node.value)
+        indices = [el.slice.value for el in node.slice if isinstance(el.slice, cst.Index)]
+        if recv.kind in (Kind.HOST_SEQ, Kind.MODULE_SEQ) or (
+                recv.kind is Kind.UNKNOWN and isinstance(node.value, cst.Name) and node.value.value.endswith("s")):
+            if any(self.ctx.is_device_tensor(i) and not self.ctx.val(i).weak for i in indices):
+                self.report(node)
+        elif recv.is_tensor and any(self._zero_d(i) for i in indices):
+            self.report(node)
+
+    def _zero_d(self, expr: cst.BaseExpression) -> bool:
+        if not isinstance(expr, cst.Call) or expr.args:
+            return False
+        m = method_call(expr)
+        return bool(m and m[1] in ("argmax", "argmin", "max", "min", "sum") and self.ctx.is_tensor(m[0]))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.call_name(node) == "range" and any(
+                self.ctx.is_device_tensor(a.value) and not self.ctx.val(a.value).weak for a in node.args):
+            self.report(node)

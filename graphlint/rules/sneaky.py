@@ -1,0 +1,56 @@
+"""GL16x: the "didn't realise" category: Python builtins that read tensors element by element."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphlint.diagnostics import Family
+from graphlint.inference import Kind
+from graphlint.rules._util import positional, receiver_text
+from graphlint.rules.base import Fix, Rule
+
+READING_BUILTINS = {"max": "max", "min": "min", "any": "any", "all": "all", "sorted": "sort"}
+
+
+class BuiltinReduction(Rule):
+    """Builtin `max(t)`, `min(t)`, `any(t)`, `all(t)`, `sorted(t)` over a tensor read it on the host.
+
+    They iterate the tensor and compare elements with Python: every comparison calls `__bool__`, so
+    the host blocks (measured: syncs, capture fails). `max(a, b)` of two tensors does the same. Use
+    the tensor methods, which stay on the device. (Builtin `sum(t)` does not sync: it is GL401.)
+    """
+
+    code = "GL160"
+    name = "builtin-reduction"
+    family = Family.HOST_SYNC
+    message = "Builtin `{fn}()` over a tensor compares elements on the host and blocks"
+    fix_hint = "Use the tensor method (`t.max()`, `t.any()`, `torch.maximum(a, b)`, `t.sort()`)"
+    VALID = (
+        "def step(x: torch.Tensor, sizes: list):\n    return max(sizes), x.max(), torch.maximum(x, x)\n",
+        "def step(x: torch.Tensor):\n    return max(x.shape[0], 4)\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    return max(x)  # <- GL160\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    return min(a.sum(), b.sum())  # <- GL160\n",
+        "def step(m: torch.Tensor):\n    return any(m)  # <- GL160\n",
+    )
+    FIXES = (
+        Fix("def step(x: torch.Tensor):\n    return max(x)\n", "def step(x: torch.Tensor):\n    return x.max()\n"),
+        Fix("def step(m: torch.Tensor):\n    return all(m > 0)\n", "def step(m: torch.Tensor):\n    return (m > 0).all()\n"),
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        fn = self.ctx.call_name(node)
+        if fn not in READING_BUILTINS:
+            return
+        args = positional(node)
+        if not args or len(args) != len(node.args) and fn != "sorted":
+            return
+        tensors = [a for a in args if self.ctx.is_device_tensor(a) or self.ctx.val(a).kind is Kind.TENSOR_SEQ]
+        if not tensors:
+            return
+        fix = ()
+        if len(args) == 1 and len(node.args) == 1 and fn in ("max", "min", "any", "all") and self.ctx.is_device_tensor(args[0]):
+            edit = self.ctx.edit(node, f"{receiver_text(args[0])}.{READING_BUILTINS[fn]}()")
+            fix = (edit,) if edit else ()
+        self.report(node, self.message.format(fn=fn), fix=fix)

@@ -1,0 +1,39 @@
+"""Generated docs stay in sync with the rule classes; embedded autofix examples rewrite as declared."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphlint.config import Config
+from graphlint.docs_gen import render
+from graphlint.engine import Linter
+from graphlint.fix import apply_edits
+from graphlint.rules import ALL_RULES
+from graphlint.diagnostics import Edit
+from graphlint.testing import example_source
+
+ROOT = Path(__file__).resolve().parents[1]
+FIX_CASES = [(r, f) for r in ALL_RULES for f in r.FIXES]
+
+
+def test_rules_md_is_up_to_date():
+    current = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert current == render(), "docs/rules.md is stale: run `python -m graphlint.docs_gen`"
+
+
+@pytest.mark.parametrize("rule,fix", FIX_CASES, ids=[f"{r.code}-fix{i}" for i, (r, _) in enumerate(FIX_CASES)])
+def test_fix_examples(rule, fix):
+    before = example_source(fix.before)
+    linter = Linter(Config(scope="all", select=(rule.code,)))
+    findings = linter.lint_text(before, "example.py").findings
+    edits = [e for f in findings for e in f.fix]
+    assert edits, f"{rule.code} produced no fix"
+    assert apply_edits(before, edits) == example_source(fix.after)
+
+
+def test_apply_edits_skips_overlaps_and_keeps_order():
+    text = "abcdef\nghij\n"
+    edits = [Edit(1, 2, 1, 4, "X"), Edit(1, 3, 1, 5, "Y"), Edit(2, 1, 2, 2, "Z")]
+    assert apply_edits(text, edits) == "aXdef\nZhij\n"

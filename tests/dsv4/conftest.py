@@ -8,6 +8,7 @@ modules beside it.
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 import torch
@@ -20,3 +21,12 @@ if not torch.cuda.is_available():
 def device() -> str:
     """Where the kernel tests run: the GPU when there is one (compiled Triton), else the CPU (interpreter)."""
     return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+@pytest.fixture
+def compile_backend() -> str:
+    """torch.compile backend for the fullgraph tests: inductor where it can build (a C++ compiler on CPU,
+    or a GPU), else aot_eager, which still proves the custom ops trace without a graph break."""
+    if torch.cuda.is_available() or shutil.which(os.environ.get("CXX", "g++")):
+        return "inductor"
+    return "aot_eager"

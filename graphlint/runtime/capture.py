@@ -11,7 +11,8 @@ each next input set copies the set into the static inputs, replays, and compares
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import warnings
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from graphlint.diagnostics import Finding
@@ -281,8 +282,10 @@ def _capture(case: CaptureCase, report: RuntimeReport) -> tuple[Any, Any]:
     graph = torch.cuda.CUDAGraph()
     outer_stream = torch.cuda.current_stream()
     try:
-        with torch.cuda.graph(graph):  # private memory pool, global capture error mode
-            static_out = case.step(*case.static_inputs)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with torch.cuda.graph(graph):  # private memory pool, global capture error mode
+                static_out = case.step(*case.static_inputs)
     except Exception as e:  # noqa: BLE001
         report.captured = False
         origin = original_exception(e)  # the error at the user's line, not capture_end's
@@ -295,6 +298,8 @@ def _capture(case: CaptureCase, report: RuntimeReport) -> tuple[Any, Any]:
         _recover(outer_stream)
         return None, None
     report.captured = True
+    # torch warns e.g. "The CUDA Graph is empty" (nothing ran on the capture stream): keep it visible.
+    report.notes += [f"capture warning: {str(w.message).splitlines()[0]}" for w in caught]
     return graph, static_out
 
 

@@ -15,7 +15,7 @@ import traceback
 from dataclasses import dataclass
 from functools import lru_cache
 from types import FrameType, TracebackType
-from typing import Iterable, Sequence
+from typing import Sequence
 
 _RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
 VIA_DEPTH = 6  # user frames kept in `via`, enough to see the call chain without noise
@@ -166,6 +166,3 @@ def display_path(path: str) -> str:
         return path
     return path if rel.startswith("..") else rel
 
-
-def iter_user_paths(stacks: Iterable[MappedStack]) -> set[str]:
-    return {os.path.realpath(s.where.path) for s in stacks if s.in_user_code}

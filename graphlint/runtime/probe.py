@@ -202,6 +202,8 @@ class Probe:
         cw.__enter__()
         self._undo.append(lambda: cw.__exit__(None, None, None))
         warnings.filterwarnings("always", message=f".*{SYNC_WARNING}")
+        # set_sync_debug_mode's own "prototype feature" notice is noise in every run.
+        warnings.filterwarnings("ignore", message="Synchronization debug mode is a prototype")
         previous = warnings.showwarning
 
         def showwarning(message, category, filename, lineno, file=None, line=None):

@@ -150,6 +150,14 @@ def discover(paths: list[Path], config: Config, *, force_exclude: bool = False) 
     return list(found)
 
 
+def is_excluded(path: Path, config: Config) -> bool:
+    """Whether `path` (which need not exist: an editor's stdin filename) is excluded by the config.
+
+    The same test `discover(..., force_exclude=True)` applies to an explicit file argument.
+    """
+    return _excluded_with_parents(path, Excluder(config))
+
+
 def _excluded_with_parents(path: Path, excluder: Excluder) -> bool:
     resolved = path.resolve()
     chain = [resolved, *resolved.parents]

@@ -44,8 +44,13 @@ def code_info(code: str) -> CodeInfo | None:
     return CodeInfo(rc.code, rc.name, rc.summary, rc.fix_hint, "runtime")
 
 
-def render(findings: list[Finding], fmt: str, stream: TextIO, *, color: bool | None = None) -> None:
-    """Write `findings` to `stream` in format `fmt` (one of FORMATS)."""
+def render(findings: list[Finding], fmt: str, stream: TextIO, *, color: bool | None = None,
+           sources: dict[str, str] | None = None) -> None:
+    """Write `findings` to `stream` in format `fmt` (one of FORMATS).
+
+    `sources` maps a finding path to its text when the file on disk is not what was linted (stdin);
+    only the `full` format shows source lines.
+    """
     findings = sorted(findings, key=lambda f: f.sort_key)
     renderers: dict[str, Callable[[list[Finding], TextIO], None]] = {
         "concise": _render_concise,
@@ -54,7 +59,7 @@ def render(findings: list[Finding], fmt: str, stream: TextIO, *, color: bool | N
         "github": _render_github,
     }
     if fmt == "full":
-        _render_full(findings, stream, color=color)
+        _render_full(findings, stream, color=color, sources=sources)
     elif fmt in renderers:
         renderers[fmt](findings, stream)
     else:
@@ -218,9 +223,10 @@ def _full_block(f: Finding, src: str | None) -> list[tuple[str, str]]:
     return parts
 
 
-def _render_full(findings: list[Finding], stream: TextIO, *, color: bool | None) -> None:
+def _render_full(findings: list[Finding], stream: TextIO, *, color: bool | None,
+                 sources: dict[str, str] | None = None) -> None:
     use_rich = color if color is not None else (hasattr(stream, "isatty") and stream.isatty())
-    cache: dict[str, list[str]] = {}
+    cache: dict[str, list[str]] = {path: text.splitlines() for path, text in (sources or {}).items()}
     blocks = [_full_block(f, _source_line(f.path, f.line, cache)) for f in findings]
     if use_rich:
         from rich.console import Console

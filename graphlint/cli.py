@@ -1,0 +1,668 @@
+"""The `graphlint` command line, following ruff's conventions (docs/output.md is the reference).
+
+    graphlint [check] [PATH ...]          lint files and folders (default: .)
+    graphlint rule CODE                   print a rule's documentation (also --explain CODE)
+    graphlint capture module:factory      run the CUDA-graph capture harness (graphlint.runtime)
+
+Exit codes: 0 no findings, 1 findings (or `--diff` would change something), 2 usage or configuration
+error. Every bad input is reported as one `graphlint: error: ...` line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import io
+import json
+import os
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TextIO
+
+from graphlint import __version__
+from graphlint.config import SCOPES, Config, ConfigError
+from graphlint.config import load as load_config
+from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Finding
+
+if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage errors stay fast
+    from graphlint.engine import SourceFile
+
+PROG = "graphlint"
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+ENV_OUTPUT_FORMAT = "GRAPHLINT_OUTPUT_FORMAT"
+FORMATS = ("full", "concise", "json", "sarif", "github")
+TEXT_FORMATS = ("full", "concise")  # the only formats that get notes and a summary line
+SUBCOMMANDS = ("check", "rule", "capture")
+# `--fix` re-lints after each round of edits (a fix can expose or overlap another); cap the rounds.
+MAX_FIX_PASSES = 10
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+class UsageError(Exception):
+    """Bad command-line input: one line on stderr, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse prints a usage block and exits; we want one line and exit 2 through main()."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
+
+
+def _comma_list(value: str) -> list[str]:
+    """`GL1,GL140` -> ["GL1", "GL140"]; codes are case-insensitive, like flake8's."""
+    return [part.strip().upper() for part in value.split(",") if part.strip()]
+
+
+def _path_list(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _per_file_ignore(value: str) -> tuple[str, tuple[str, ...]]:
+    glob, sep, codes = value.rpartition(":")
+    if not sep or not glob or not codes.strip():
+        raise argparse.ArgumentTypeError(f"expected GLOB:CODES (e.g. 'tests/*:GL1'), got {value!r}")
+    return glob, tuple(_comma_list(codes))
+
+
+# --- argument parsers -------------------------------------------------------------------------------
+
+def _check_parser() -> _Parser:
+    p = _Parser(
+        prog=PROG,
+        description="Find hidden GPU->CPU syncs and CUDA-graph capture hazards in PyTorch hot paths.",
+        epilog="Other commands: `graphlint rule CODE`, `graphlint capture module:factory`. "
+               "Exit codes: 0 clean, 1 findings, 2 usage or configuration error.",
+        allow_abbrev=False,
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="files or folders to lint (default: .); `-` reads the source from stdin")
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+
+    sel = p.add_argument_group("rule selection (comma-separated codes or prefixes: GL1 selects GL1xx)")
+    sel.add_argument("--select", type=_comma_list, action="extend", default=None, metavar="CODES",
+                     help="enable exactly these rules (replaces the configured selection)")
+    sel.add_argument("--extend-select", type=_comma_list, action="extend", default=[], metavar="CODES",
+                     help="enable these rules on top of the selection")
+    sel.add_argument("--ignore", type=_comma_list, action="extend", default=[], metavar="CODES",
+                     help="disable these rules")
+    sel.add_argument("--extend-ignore", type=_comma_list, action="extend", default=[], metavar="CODES",
+                     help="same as --ignore (flake8 spelling)")
+    sel.add_argument("--per-file-ignores", type=_per_file_ignore, action="append", default=None,
+                     metavar="GLOB:CODES", help="ignore codes in matching files (repeatable; replaces the config)")
+    sel.add_argument("--extend-per-file-ignores", type=_per_file_ignore, action="append", default=[],
+                     metavar="GLOB:CODES", help="like --per-file-ignores, added to the config's")
+    sel.add_argument("--warn-unused-noqa", action="store_true",
+                     help="report `# noqa` codes that suppress nothing (same as --extend-select GL001)")
+
+    scope = p.add_argument_group("hot path")
+    scope.add_argument("--scope", choices=SCOPES, default=None,
+                       help="hot: lint functions reachable from hot roots (default); all: lint every function")
+    scope.add_argument("--hot", action="append", default=[], metavar="PATTERN",
+                       help="extra hot root, a `module:qualname` glob (repeatable; added to config `hot`)")
+    scope.add_argument("--cold", action="append", default=[], metavar="PATTERN",
+                       help="extra cold function, a `module:qualname` glob (repeatable; added to config `cold`)")
+
+    files = p.add_argument_group("file selection")
+    files.add_argument("--exclude", type=_path_list, action="extend", default=None, metavar="PATTERNS",
+                       help="replace the excludes (including the defaults) with these globs")
+    files.add_argument("--extend-exclude", type=_path_list, action="extend", default=[], metavar="PATTERNS",
+                       help="exclude these globs as well")
+    files.add_argument("--force-exclude", action=argparse.BooleanOptionalAction, default=False,
+                       help="apply excludes to files named on the command line too (for pre-commit)")
+    files.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
+                       help="skip files that .gitignore ignores (default: on)")
+    files.add_argument("--stdin-filename", metavar="NAME",
+                       help="the path of the file read from stdin (config, excludes, per-file-ignores)")
+
+    cfg = p.add_argument_group("configuration")
+    cfg.add_argument("--config", metavar="PATH",
+                     help="read [tool.graphlint] from this file instead of the nearest pyproject.toml")
+    cfg.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+
+    out = p.add_argument_group("output")
+    out.add_argument("--output-format", choices=FORMATS, default=None,
+                     help=f"full (default), concise, json, sarif or github; env {ENV_OUTPUT_FORMAT}")
+    out.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
+    out.add_argument("--statistics", action="store_true", help="print a count per code instead of the findings")
+    out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    out.add_argument("-q", "--quiet", action="store_true", help="print the findings only: no summary, no notes")
+    out.add_argument("--runtime-report", metavar="FILE",
+                     help="cross-check the findings with a runtime report from `graphlint capture --report`")
+
+    fix = p.add_argument_group("fixes")
+    fix.add_argument("--fix", action="store_true", help="apply the available fixes to the files")
+    fix.add_argument("--diff", action="store_true",
+                     help="print the fixes as a unified diff instead of applying them; exit 1 if any")
+
+    info = p.add_argument_group("information")
+    info.add_argument("--explain", metavar="CODE", help="print the documentation of a rule and exit")
+    info.add_argument("--list-rules", action="store_true", help="print the rule catalog and exit")
+    return p
+
+
+def _rule_parser() -> _Parser:
+    p = _Parser(prog=f"{PROG} rule", description="Print the documentation of a rule (GLxxx or GLRxxx).",
+                allow_abbrev=False)
+    p.add_argument("code", metavar="CODE")
+    return p
+
+
+def _capture_parser() -> _Parser:
+    p = _Parser(prog=f"{PROG} capture", allow_abbrev=False,
+                description="Capture a step into a CUDA graph, replay it and compare with eager (needs a GPU).")
+    p.add_argument("target", metavar="module:factory",
+                   help="a factory returning the case: dotted module or .py path, then `:` and the callable")
+    p.add_argument("--tolerance", type=float, default=None,
+                   help="absolute tolerance for replay-vs-eager comparison (default: bitwise)")
+    p.add_argument("--replays", type=int, default=None, help="number of replays to compare")
+    p.add_argument("--output-format", choices=FORMATS, default=None)
+    p.add_argument("-o", "--output-file", metavar="FILE")
+    p.add_argument("--report", metavar="FILE", help="also write the runtime report (JSON) to FILE")
+    return p
+
+
+# --- entry point ------------------------------------------------------------------------------------
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(args)
+    except (UsageError, ConfigError) as exc:
+        _error(str(exc))
+        return EXIT_ERROR
+    except BrokenPipeError:
+        # `graphlint | head`: the reader went away; that is not our error.
+        with contextlib.suppress(Exception):
+            sys.stdout = open(os.devnull, "w")  # keep the interpreter's final flush quiet
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+def _error(message: str) -> None:
+    # One line, whatever the message contains: editors and CI logs show the first line only.
+    sys.stderr.write(f"{PROG}: error: {' '.join(message.split())}\n")
+
+
+def _dispatch(argv: list[str]) -> int:
+    # Subcommand names win over paths of the same name (`graphlint ./rule` lints a folder named rule).
+    if argv and argv[0] == "rule":
+        return _explain(_rule_parser().parse_args(argv[1:]).code, sys.stdout)
+    if argv and argv[0] == "capture":
+        return _capture(_capture_parser().parse_args(argv[1:]))
+    if argv and argv[0] == "check":
+        argv = argv[1:]
+    return _check(_check_parser().parse_args(argv))
+
+
+# --- configuration ----------------------------------------------------------------------------------
+
+def _output_format(cli_value: str | None, config: Config | None) -> str:
+    if cli_value:
+        return cli_value
+    env = os.environ.get(ENV_OUTPUT_FORMAT, "").strip()
+    if env:
+        if env not in FORMATS:
+            raise UsageError(f"{ENV_OUTPUT_FORMAT} must be one of {', '.join(FORMATS)}, got {env!r}")
+        return env
+    if config is not None and config.output_format:
+        return config.output_format
+    return "full"
+
+
+def _longest(code: str, selectors: Sequence[str]) -> int:
+    """Length of the most specific selector matching `code` (-1: none). `ALL` counts as length 0."""
+    best = -1
+    for sel in selectors:
+        if sel == "ALL":
+            best = max(best, 0)
+        elif code.startswith(sel):
+            best = max(best, len(sel))
+    return best
+
+
+def _validate_selectors(selectors: Sequence[str], known: Sequence[str], flag: str) -> None:
+    for sel in selectors:
+        if sel != "ALL" and not any(code.startswith(sel) for code in known):
+            raise UsageError(f"unknown rule selector {sel!r} in {flag} (see `graphlint --list-rules`)")
+
+
+def _apply_selection(config: Config, args: argparse.Namespace) -> Config:
+    """Layer the command-line selection on top of the config's, as ruff does.
+
+    `--select` starts a fresh selection (the config's select/extend-select/ignore no longer apply);
+    otherwise `--extend-select`/`--ignore` adjust the configured set. Within the command-line layer the
+    most specific selector wins and an ignore wins a tie. The result is pinned as an exact `select`
+    list so that the engine sees one flat selection.
+    """
+    from graphlint.rules import ALL_RULES
+    from graphlint.selection import enabled_codes
+
+    extend = list(args.extend_select) + (["GL001"] if args.warn_unused_noqa else [])
+    ignore = list(args.ignore) + list(args.extend_ignore)
+    if args.select is None and not extend and not ignore:
+        return config
+    known = {rule.code: rule.default_enabled for rule in ALL_RULES}
+    _validate_selectors(args.select or (), list(known), "--select")
+    _validate_selectors(extend, list(known), "--extend-select")
+    _validate_selectors(ignore, list(known), "--ignore")
+    if args.select is not None:
+        # One fresh layer: the engine's specificity rule decides between select, extend and ignore.
+        final = enabled_codes(replace(config, select=tuple(args.select), extend_select=tuple(extend),
+                                      ignore=tuple(ignore)), known)
+    else:
+        base = enabled_codes(config, known)
+        final = set()
+        for code, default_on in known.items():
+            on, off = _longest(code, extend), _longest(code, ignore)
+            # Opt-in rules (GL001) need a precise selector, as in the config: `GL` alone keeps them off.
+            if not default_on and 0 <= on < 4:
+                on = -1
+            keep = code in base if on < 0 and off < 0 else on > off
+            if keep:
+                final.add(code)
+    return replace(config, select=tuple(sorted(final)), extend_select=(), ignore=())
+
+
+def _build_config(args: argparse.Namespace, first_path: Path | None) -> Config:
+    if args.isolated:
+        config = Config(root=Path.cwd().resolve())
+    else:
+        config = load_config(first_path, Path(args.config) if args.config else None)
+    changes: dict = {}
+    if args.per_file_ignores is not None:
+        changes["per_file_ignores"] = tuple(args.per_file_ignores)
+    if args.extend_per_file_ignores:
+        base = changes.get("per_file_ignores", config.per_file_ignores)
+        changes["per_file_ignores"] = tuple(base) + tuple(args.extend_per_file_ignores)
+    if args.exclude is not None:
+        changes["exclude"] = tuple(args.exclude)
+    if args.extend_exclude:
+        changes["extend_exclude"] = config.extend_exclude + tuple(args.extend_exclude)
+    if args.respect_gitignore is not None:
+        changes["respect_gitignore"] = args.respect_gitignore
+    if args.scope is not None:
+        changes["scope"] = args.scope
+    if args.hot:
+        changes["hot"] = config.hot + tuple(args.hot)
+    if args.cold:
+        changes["cold"] = config.cold + tuple(args.cold)
+    return _apply_selection(replace(config, **changes), args)
+
+
+# --- check ------------------------------------------------------------------------------------------
+
+@dataclass
+class _Target:
+    """One linted input: a file on disk, or stdin (path None)."""
+
+    path: Path | None
+    source: SourceFile
+    original: str | None
+
+
+@contextlib.contextmanager
+def _open_output(path: str | None) -> Iterator[TextIO]:
+    if not path:
+        yield sys.stdout
+        return
+    try:
+        fh = open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write output file {path}: {exc.strerror or exc}") from None
+    with fh:
+        yield fh
+
+
+def _stdin_mode(args: argparse.Namespace) -> bool:
+    if "-" in args.paths:
+        if len(args.paths) > 1:
+            raise UsageError("`-` (stdin) cannot be combined with other paths")
+        return True
+    return not args.paths and args.stdin_filename is not None
+
+
+def _check(args: argparse.Namespace) -> int:
+    if args.fix and args.diff:
+        raise UsageError("--fix and --diff cannot be used together")
+    stdin = _stdin_mode(args)
+    if args.list_rules or args.explain:
+        fmt = _output_format(args.output_format, None)
+        with _open_output(args.output_file) as out:
+            return _list_rules(out, fmt) if args.list_rules else _explain(args.explain, out)
+    if stdin:
+        first = Path(args.stdin_filename) if args.stdin_filename else None
+    else:
+        first = Path(args.paths[0]) if args.paths else None
+    config = _build_config(args, first)
+    fmt = _output_format(args.output_format, config)
+
+    from graphlint.engine import Linter
+
+    linter = Linter(config)  # raises ConfigError for unknown selectors in the config
+    report = _load_runtime_report(args.runtime_report) if args.runtime_report else None
+    targets = _stdin_targets(args, config) if stdin else _file_targets(args, config)
+    if not targets and not stdin and not args.quiet:
+        sys.stderr.write("warning: No Python files found under the given path(s)\n")
+
+    fixed = 0
+    if args.fix or args.diff:
+        findings, fixed = _fix_rounds(linter, targets)
+    else:
+        findings = linter.lint_sources([t.source for t in targets]).findings if targets else []
+
+    if args.diff:
+        return _emit_diff(targets, fixed, args)
+    if args.fix:
+        _write_fixes(targets, stdin)
+    if report is not None:
+        findings = _runtime_module().cross_check(findings, report)
+
+    # With `--fix` on stdin, stdout carries the fixed source (editors read it back); the report moves.
+    stream_ctx = _stderr_ctx() if (args.fix and stdin) else _open_output(args.output_file)
+    with stream_ctx as out:
+        sources = {t.source.path: t.source.text for t in targets if t.path is None and t.source.text}
+        _report(findings, fmt, out, args, fixed=fixed, sources=sources, runtime=report is not None)
+    if args.exit_zero:
+        return EXIT_OK
+    return EXIT_FINDINGS if findings else EXIT_OK
+
+
+@contextlib.contextmanager
+def _stderr_ctx() -> Iterator[TextIO]:
+    yield sys.stderr
+
+
+def _file_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
+    from graphlint.discovery import discover
+    from graphlint.engine import read_source
+
+    paths = [Path(p) for p in (args.paths or ["."])]
+    files = discover(paths, config, force_exclude=args.force_exclude)
+    targets = []
+    for path in files:
+        src = read_source(path)
+        targets.append(_Target(path, src, src.text))
+    return targets
+
+
+def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
+    from graphlint.discovery import is_excluded
+    from graphlint.engine import decode_source, display_path
+    from graphlint.index import module_name_for
+
+    data = sys.stdin.buffer.read()
+    name = args.stdin_filename
+    if name and args.force_exclude and is_excluded(Path(name), config):
+        if args.fix:
+            sys.stdout.buffer.write(data)  # editors expect their buffer back unchanged
+            sys.stdout.flush()
+        return []
+    shown = display_path(Path(name)) if name else "-"
+    module = module_name_for(Path(name)) if name else "stdin"
+    src = decode_source(data, shown, module, shown.endswith("__init__.py"))
+    return [_Target(None, src, src.text)]
+
+
+def _load_runtime_report(path: str):
+    runtime = _runtime_module()
+    try:
+        return runtime.load_runtime_report(path)
+    except OSError as exc:
+        raise UsageError(f"cannot read runtime report {path}: {exc.strerror or exc}") from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{path} is not a graphlint runtime report: {exc}") from None
+
+
+def _runtime_module():
+    try:
+        import graphlint.runtime.cli as runtime_cli
+    except ImportError as exc:
+        raise UsageError(f"the runtime harness (graphlint.runtime.cli) is not available: {exc}") from None
+    return runtime_cli
+
+
+# --- fixes ------------------------------------------------------------------------------------------
+
+def _load_apply_edits() -> Callable[[str, list[Edit]], str]:
+    try:
+        from graphlint.fix import apply_edits
+    except ImportError as exc:
+        raise UsageError(f"fixes are not available in this installation (graphlint.fix: {exc})") from None
+    return apply_edits
+
+
+def _span(edit: Edit) -> tuple[tuple[int, int], tuple[int, int]]:
+    return (edit.line, edit.column), (edit.end_line, edit.end_column)
+
+
+def _non_overlapping(findings: list[Finding]) -> list[Finding]:
+    """Findings whose edits touch disjoint spans; the rest wait for the next round (after a re-lint)."""
+    taken: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    chosen = []
+    for f in sorted(findings, key=lambda f: min(_span(e)[0] for e in f.fix)):
+        spans = [_span(e) for e in f.fix]
+        clash = any(a0 < b1 and b0 < a1 or a0 == b0 for a0, a1 in spans for b0, b1 in taken)
+        if not clash:
+            taken.extend(spans)
+            chosen.append(f)
+    return chosen
+
+
+def _fix_rounds(linter, targets: list[_Target]) -> tuple[list[Finding], int]:
+    """Apply fixes in memory until none is left (or MAX_FIX_PASSES); returns (remaining, fixed count)."""
+    if not targets:
+        return [], 0
+    apply_edits = None
+    fixed = 0
+    result = linter.lint_sources([t.source for t in targets])
+    for _ in range(MAX_FIX_PASSES):
+        fixable: dict[str, list[Finding]] = {}
+        for f in result.findings:
+            if f.fix:
+                fixable.setdefault(f.path, []).append(f)
+        changed = False
+        for t in targets:
+            todo = fixable.get(t.source.path)
+            if not todo or t.source.text is None:
+                continue
+            apply_edits = apply_edits or _load_apply_edits()
+            chosen = _non_overlapping(todo)
+            new_text = apply_edits(t.source.text, [e for f in chosen for e in f.fix])
+            if new_text != t.source.text:
+                t.source = replace(t.source, text=new_text)
+                fixed += len(chosen)
+                changed = True
+        if not changed:
+            break
+        result = linter.lint_sources([t.source for t in targets])
+    return result.findings, fixed
+
+
+def _write_fixes(targets: list[_Target], stdin: bool) -> None:
+    for t in targets:
+        text = t.source.text
+        if t.path is None:
+            if stdin:
+                sys.stdout.write(text if text is not None else "")
+                sys.stdout.flush()
+            continue
+        if text is None or text == t.original:
+            continue
+        bom = UTF8_BOM if t.path.read_bytes().startswith(UTF8_BOM) else b""
+        # Bytes, not text mode: keep the file's own line endings (the text still holds them).
+        t.path.write_bytes(bom + text.encode("utf-8"))
+
+
+def _emit_diff(targets: list[_Target], fixed: int, args: argparse.Namespace) -> int:
+    changed = False
+    with _open_output(args.output_file) as out:
+        for t in targets:
+            before, after = t.original, t.source.text
+            if before is None or after is None or before == after:
+                continue
+            changed = True
+            name = t.source.path
+            out.writelines(difflib.unified_diff(
+                before.splitlines(keepends=True), after.splitlines(keepends=True),
+                fromfile=f"a/{name}", tofile=f"b/{name}"))
+    if not args.quiet:
+        sys.stderr.write(f"Would fix {_plural(fixed, 'error')}.\n" if changed else "No fixes available.\n")
+    if args.exit_zero:
+        return EXIT_OK
+    return EXIT_FINDINGS if changed else EXIT_OK
+
+
+# --- reporting --------------------------------------------------------------------------------------
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Namespace, *, fixed: int,
+            sources: dict[str, str], runtime: bool) -> None:
+    from graphlint.output import render, render_statistics, statistics
+
+    if args.statistics:
+        if fmt == "json":
+            rows = [{"count": n, "code": code, "name": name, "fixable": fixable}
+                    for n, code, name, fixable in statistics(findings)]
+            json.dump(rows, out, indent=2)
+            out.write("\n")
+        else:
+            render_statistics(findings, out)
+    else:
+        render(findings, fmt, out, sources=sources)
+    if fmt in TEXT_FORMATS and not args.quiet:
+        for line in _summary(findings, fixed=fixed, fix_mode=args.fix, runtime=runtime):
+            out.write(line + "\n")
+
+
+def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, runtime: bool) -> list[str]:
+    """ruff's closing lines: "Found N errors." / "All checks passed!" and the fixable hint."""
+    lines = []
+    if fix_mode and fixed:
+        total = fixed + len(findings)
+        lines.append(f"Found {_plural(total, 'error')} ({fixed} fixed, {len(findings)} remaining).")
+    elif findings:
+        lines.append(f"Found {_plural(len(findings), 'error')}.")
+    else:
+        lines.append("All checks passed!")
+    fixable = sum(1 for f in findings if f.fix)
+    if fixable and not fix_mode:
+        lines.append(f"[*] {fixable} fixable with the `--fix` option.")
+    if runtime:
+        confirmed = sum(1 for f in findings if f.confirmed is True and not f.code.startswith("GLR"))
+        unconfirmed = sum(1 for f in findings if f.confirmed is False)
+        runtime_only = sum(1 for f in findings if f.code.startswith("GLR"))
+        lines.append(f"Runtime cross-check: {confirmed} confirmed, {unconfirmed} not seen at runtime, "
+                     f"{runtime_only} seen only at runtime.")
+    return lines
+
+
+# --- rule documentation and catalog -----------------------------------------------------------------
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "".join(prefix + line if line.strip() else line for line in text.rstrip("\n").splitlines(True))
+
+
+def _explain(code: str, out: TextIO) -> int:
+    from graphlint.output import code_info
+    from graphlint.rules import RULES_BY_CODE
+
+    code = code.strip().upper()
+    rule = RULES_BY_CODE.get(code)
+    if rule is not None:
+        out.write(_rule_doc(rule))
+        return EXIT_OK
+    info = code_info(code)
+    if info is None:
+        raise UsageError(f"unknown rule code {code!r} (see `graphlint --list-rules`)")
+    out.write(f"# {info.name} ({info.code})\n\n")
+    out.write(f"Family: {info.family} (reported by `graphlint capture` on a GPU)\n\n")
+    out.write(f"{info.summary}\n\n")
+    if info.fix_hint:
+        out.write(f"Fix: {info.fix_hint}\n")
+    return EXIT_OK
+
+
+def _rule_doc(rule) -> str:
+    parts = [
+        f"# {rule.name} ({rule.code})\n",
+        f"Family: {rule.family.value}    Severity: {SEVERITY_BY_FAMILY[rule.family]}    "
+        f"Default: {'on' if rule.default_enabled else 'off (opt-in)'}    "
+        f"Fixable: {'yes' if rule.FIXES else 'no'}"
+        f"{'    Only inside capture regions' if getattr(rule, 'capture_only', False) else ''}\n",
+        f"{rule.summary()}\n",
+    ]
+    body = rule.doc().split("\n\n", 1)
+    if len(body) > 1 and body[1].strip():
+        parts.append(body[1].strip() + "\n")
+    parts.append(f"Message: {rule.message}\n")
+    if rule.fix_hint:
+        parts.append(f"Fix: {rule.fix_hint}\n")
+    if rule.INVALID:
+        parts.append("## Flagged\n\n" + "\n\n".join(_indent(s) for s in rule.INVALID) + "\n")
+    if rule.VALID:
+        parts.append("## Not flagged\n\n" + "\n\n".join(_indent(s) for s in rule.VALID) + "\n")
+    for fix in rule.FIXES:
+        parts.append("## Fix\n\nBefore:\n\n" + _indent(fix.before) + "\n\nAfter:\n\n" + _indent(fix.after) + "\n")
+    return "\n".join(parts)
+
+
+def _catalog() -> list[dict]:
+    from graphlint.rules import ALL_RULES
+
+    rows = [{"code": r.code, "name": r.name, "family": r.family.value,
+             "default": "on" if r.default_enabled else "off", "fixable": bool(r.FIXES)} for r in ALL_RULES]
+    try:
+        from graphlint.runtime.codes import RUNTIME_CODES
+    except ImportError:  # the runtime table is optional: the static catalog stands alone
+        RUNTIME_CODES = {}
+    rows += [{"code": c.code, "name": c.name, "family": c.family, "default": "runtime", "fixable": False}
+             for c in RUNTIME_CODES.values()]
+    return rows
+
+
+def _list_rules(out: TextIO, fmt: str) -> int:
+    rows = _catalog()
+    if fmt == "json":
+        json.dump(rows, out, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    headers = ("CODE", "NAME", "FAMILY", "DEFAULT", "FIXABLE")
+    cells = [(r["code"], r["name"], r["family"], r["default"], "yes" if r["fixable"] else "no") for r in rows]
+    if getattr(out, "isatty", lambda: False)():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(*headers, title="graphlint rules")
+        for row in cells:
+            table.add_row(*row)
+        Console(file=out).print(table)
+        return EXIT_OK
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(headers)]
+    for row in (headers, *cells):
+        out.write("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
+    return EXIT_OK
+
+
+# --- capture ----------------------------------------------------------------------------------------
+
+def _capture(args: argparse.Namespace) -> int:
+    if args.replays is not None and args.replays < 1:
+        raise UsageError(f"--replays must be at least 1, got {args.replays}")
+    if args.tolerance is not None and not args.tolerance >= 0:
+        raise UsageError(f"--tolerance must be a non-negative number, got {args.tolerance}")
+    runtime = _runtime_module()
+    fmt = _output_format(args.output_format, None)
+    with _open_output(args.output_file) as out:
+        return runtime.capture_command(args.target, output_format=fmt, tolerance=args.tolerance,
+                                       replays=args.replays, stream=out, report_path=args.report)
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m graphlint` goes through __main__.py
+    sys.exit(main())

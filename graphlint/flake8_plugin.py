@@ -1,0 +1,101 @@
+"""flake8 plugin: `flake8 --select GL` reports graphlint's findings (entry point `GL`).
+
+What it does, and what it leaves to flake8:
+
+* flake8 reads no pyproject.toml, so the plugin loads `[tool.graphlint]` itself, searching upward from
+  each file's folder (or from `--graphlint-config`). That config's hot/cold roots, scope, selection,
+  per-file-ignores and excludes apply, so the plugin yields exactly the codes `graphlint` would report
+  for that file; flake8 then applies its own `--select/--ignore/--per-file-ignores` and `# noqa` on top.
+* Columns: graphlint's are 1-based and flake8 adds 1 to what a plugin yields, so we yield `column - 1`.
+* The limit: flake8 hands a plugin one file at a time, so the hot-path index holds that file only.
+  Roots inside the file (`nn.Module.forward`, `@graphlint.hot`, `# graphlint: hot`, capture regions,
+  config `hot` patterns naming it) work; a function that is hot only because another module's hot code
+  calls it is not linted. Set `scope = "all"` in `[tool.graphlint]` (or `--graphlint-scope all` /
+  `graphlint-scope = all` in the flake8 config) to lint every function instead, or run `graphlint`
+  itself for the cross-module analysis.
+* A broken `[tool.graphlint]` cannot stop flake8 with exit 2 as the CLI does; it becomes one GL000
+  finding on line 1 of each file, naming the problem, so that editors show it.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+from graphlint import __version__
+
+if TYPE_CHECKING:
+    from graphlint.config import Config
+    from graphlint.engine import Linter
+
+STDIN_NAMES = ("-", "stdin")  # what flake8 passes for stdin without --stdin-display-name
+
+
+@lru_cache(maxsize=64)
+def _config_for(folder: str, explicit: str | None, scope: str | None) -> "Config":
+    from graphlint.config import load
+
+    config = load(Path(folder), Path(explicit) if explicit else None)
+    return config.with_overrides(scope=scope)
+
+
+@lru_cache(maxsize=64)
+def _linter_for(config: "Config") -> "Linter":
+    from graphlint.engine import Linter
+
+    return Linter(config)
+
+
+class GraphlintChecker:
+    """A flake8 tree plugin; flake8 injects `tree`, `filename` and `lines` by parameter name."""
+
+    name = "graphlint"
+    version = __version__
+    # Set from flake8's options (command line or setup.cfg/tox.ini/.flake8) in parse_options.
+    config_path: str | None = None
+    scope: str | None = None
+
+    def __init__(self, tree: ast.AST, filename: str, lines: list[str]) -> None:
+        # `tree` is unused (graphlint parses with libcst) but flake8 picks the plugin type by it.
+        self.tree = tree
+        self.filename = filename
+        self.lines = lines
+
+    @classmethod
+    def add_options(cls, manager: Any) -> None:
+        manager.add_option("--graphlint-config", default=None, parse_from_config=True, metavar="PATH",
+                           help="graphlint: read [tool.graphlint] from this file instead of the nearest "
+                                "pyproject.toml")
+        manager.add_option("--graphlint-scope", default=None, choices=("hot", "all"), parse_from_config=True,
+                           help="graphlint: lint hot-path functions only (hot) or every function (all); "
+                                "overrides [tool.graphlint] scope")
+
+    @classmethod
+    def parse_options(cls, options: Any) -> None:
+        cls.config_path = getattr(options, "graphlint_config", None)
+        cls.scope = getattr(options, "graphlint_scope", None)
+
+    def _path(self) -> Path | None:
+        return None if self.filename in STDIN_NAMES else Path(self.filename)
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        from graphlint.config import ConfigError
+        from graphlint.discovery import is_excluded
+        from graphlint.index import module_name_for
+
+        path = self._path()
+        folder = str((path.parent if path is not None else Path.cwd()).resolve())
+        try:
+            config = _config_for(folder, self.config_path, self.scope)
+            linter = _linter_for(config)
+        except ConfigError as exc:
+            yield 1, 0, f"GL000 graphlint configuration error: {' '.join(str(exc).split())}", type(self)
+            return
+        if path is not None and is_excluded(path, config):
+            return
+        module = module_name_for(path) if path is not None else "stdin"
+        result = linter.lint_text("".join(self.lines), self.filename, module)
+        for f in result.findings:
+            yield f.line, max(f.column - 1, 0), f"{f.code} {f.message}", type(self)

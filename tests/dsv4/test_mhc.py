@@ -208,13 +208,17 @@ def test_gpu_flash_dims_vs_reference_and_graph_replay():
     try:
         with torch.cuda.graph(graph):
             step()
-        for i in range(3):
-            nx, nact = _x(n_tok, dim, seed=20 + i, inactive=(i,))
-            x.copy_(nx)
-            active.copy_(nact)
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+    for i in range(3):
+        nx, nact = _x(n_tok, dim, seed=20 + i, inactive=(i,))  # H2D copies: outside the checked region
+        x.copy_(nx)
+        active.copy_(nact)
+        torch.cuda.set_sync_debug_mode("error")
+        try:
             graph.replay()
             replayed = site.x_out.clone()
             step()
-            assert torch.equal(replayed, site.x_out)
-    finally:
-        torch.cuda.set_sync_debug_mode("default")
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+        assert torch.equal(replayed, site.x_out)

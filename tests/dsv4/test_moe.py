@@ -6,6 +6,7 @@ device, and each path captured in a CUDA graph replayed on new routings bitwise 
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import pytest
@@ -187,6 +188,16 @@ def test_layer_compiles_fullgraph():
 # ---------------------------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def _sync_errors():
+    """Any implicit device->host sync inside raises (input refreshes stay outside: they copy H2D)."""
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        yield
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+
+
 def _capture(step, refresh, outputs, n_replays: int = 3) -> list[list[torch.Tensor]]:
     """Capture `step` under sync-debug 'error'; for each new input set, replay and compare to eager.
 
@@ -198,22 +209,21 @@ def _capture(step, refresh, outputs, n_replays: int = 3) -> list[list[torch.Tens
         step()  # warm-up: Triton compilation stays out of the capture
     torch.cuda.current_stream().wait_stream(stream)
     graph = torch.cuda.CUDAGraph()
-    torch.cuda.set_sync_debug_mode("error")
-    try:
+    with _sync_errors():
         with torch.cuda.graph(graph):
             step()
-        for i in range(n_replays):
-            refresh(i)
+    for i in range(n_replays):
+        refresh(i)
+        with _sync_errors():
             graph.replay()
-            replayed = [o.clone() for o in outputs]
-            history.append(replayed)
-            refresh(i)
+        replayed = [o.clone() for o in outputs]
+        history.append(replayed)
+        refresh(i)
+        with _sync_errors():
             step()
-            eager = [o.clone() for o in outputs]
-            for a, b in zip(replayed, eager):
-                assert torch.equal(a, b), f"replay {i} differs from eager"
-    finally:
-        torch.cuda.set_sync_debug_mode("default")
+        eager = [o.clone() for o in outputs]
+        for a, b in zip(replayed, eager):
+            assert torch.equal(a, b), f"replay {i} differs from eager"
     torch.cuda.synchronize()
     return history
 

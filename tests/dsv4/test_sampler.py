@@ -221,16 +221,24 @@ def test_gpu_full_vocab_matches_reference_and_replays():
     try:
         with torch.cuda.graph(graph):
             step()
-        for i in range(3):
-            refresh(i)
-            graph.replay()
-            replayed = (next_tok.clone(), seen.clone())
-            pos.sub_(1)
-            refresh(i)
-            step()
-            assert torch.equal(replayed[0], next_tok) and torch.equal(replayed[1], seen)
-            outs.append(replayed[0])
     finally:
         torch.cuda.set_sync_debug_mode("default")
+    for i in range(3):
+        refresh(i)  # H2D from pageable memory: outside the sync-checked region
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            graph.replay()
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+        replayed = (next_tok.clone(), seen.clone())
+        pos.sub_(1)
+        refresh(i)
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            step()
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+        assert torch.equal(replayed[0], next_tok) and torch.equal(replayed[1], seen)
+        outs.append(replayed[0])
     assert not all(torch.equal(outs[0], o) for o in outs[1:])
     assert math.isfinite(float(pval.max()))

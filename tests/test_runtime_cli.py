@@ -65,9 +65,17 @@ def test_bad_targets_exit_2(target_dir, target, message):
 
 
 def test_no_cuda_exits_2_with_reason(target_dir, monkeypatch):
-    monkeypatch.setattr(cli, "_cuda_problem", lambda: "graphlint capture needs a CUDA GPU; torch sees none")
+    monkeypatch.setattr(cli, "_cuda_problem", lambda: "needs a CUDA GPU; torch sees none")
     code, _, err = _run("my_factories:good")
     assert code == 2 and "needs a CUDA GPU" in err
+
+
+def test_no_cuda_on_this_machine_exits_2(target_dir):
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    code, _, err = _run("my_factories:good")
+    assert code == 2 and err.startswith("graphlint capture: needs a CUDA GPU")
 
 
 @pytest.fixture

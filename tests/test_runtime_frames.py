@@ -49,6 +49,17 @@ def test_map_stack_picks_innermost_user_frame_and_short_via():
     assert mapped.via == ("/proj/run.py:10 <module>", "/proj/model.py:20 forward", "/proj/model.py:33 step")
 
 
+def test_via_drops_outer_installed_frames_but_keeps_an_installed_where():
+    stack = [
+        _fs("/venv/lib/python3.12/site-packages/pluggy/_callers.py", 121, "_multicall"),
+        _fs("/proj/test_model.py", 5, "test_step"),
+        _fs("/venv/lib/python3.12/site-packages/transformers/model.py", 77, "forward"),
+    ]
+    mapped = map_stack(stack)
+    assert mapped.where.function == "forward"  # third-party code is user code for `where`
+    assert mapped.via == ("/proj/test_model.py:5 test_step", "/venv/lib/python3.12/site-packages/transformers/model.py:77 forward")
+
+
 def test_map_stack_without_user_frames_falls_back_to_innermost():
     mapped = map_stack([_fs(torch.__file__, 1, "a"), _fs(contextlib.__file__, 2, "b")])
     assert mapped is not None and not mapped.in_user_code

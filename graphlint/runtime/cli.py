@@ -74,9 +74,9 @@ def _cuda_problem() -> str | None:
     try:
         import torch
     except Exception as e:  # noqa: BLE001
-        return f"graphlint capture needs PyTorch with CUDA; importing torch failed: {e}"
+        return f"needs PyTorch with CUDA; importing torch failed: {e}"
     if not torch.cuda.is_available():
-        return f"graphlint capture needs a CUDA GPU; torch {torch.__version__} sees none"
+        return f"needs a CUDA GPU; torch {torch.__version__} sees none"
     return None
 
 

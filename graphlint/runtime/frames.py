@@ -101,8 +101,15 @@ def map_stack(frames: Sequence[traceback.FrameSummary]) -> MappedStack | None:
     user = [f for f in frames if is_user_file(f.filename)]
     if not user:
         return MappedStack(location_of(frames[-1]), (location_of(frames[-1]).short(),), False)
-    chain = tuple(location_of(f).short() for f in user[-VIA_DEPTH:])
+    # Outer frames from installed packages (pytest, pluggy, a serving framework) are noise in the
+    # call chain; the innermost user frame is kept wherever it lives.
+    chain_frames = [f for f in user[:-1] if not _installed(f.filename)] + [user[-1]]
+    chain = tuple(location_of(f).short() for f in chain_frames[-VIA_DEPTH:])
     return MappedStack(location_of(user[-1]), chain, True)
+
+
+def _installed(path: str) -> bool:
+    return "site-packages" in path or "dist-packages" in path
 
 
 def _frame_summary(frame: FrameType, lasti: int) -> traceback.FrameSummary:

@@ -8,7 +8,7 @@ import inspect
 from graphlint.rules.base import Fix, Rule
 
 FAMILY_MODULES = (
-    "meta", "transfers", "control_flow", "shapes", "host_data", "sync", "sneaky", "capture", "frozen",
+    "meta", "transfers", "control_flow", "shapes", "host_data", "sync", "sneaky", "capture", "frozen", "state",
     "perf",
 )
 

@@ -300,7 +300,7 @@ class TensorAsIndex(Rule):
         "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x[idx]\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, experts: list, e: torch.Tensor):\n    return experts[e](x)  # <- GL127\n",
+        "def step(x: torch.Tensor, e: torch.Tensor):\n    experts = [x, x * 2]\n    return experts[e]  # <- GL127\n",
         "def step(x: torch.Tensor, n: torch.Tensor):\n    for i in range(n):  # <- GL127\n        x = x * 2\n    return x\n",
         "def step(x: torch.Tensor):\n    return x[x.argmax()]  # <- GL127\n",
     )
@@ -308,8 +308,7 @@ class TensorAsIndex(Rule):
     def visit_Subscript(self, node: cst.Subscript) -> None:
         recv = self.ctx.val(node.value)
         indices = [el.slice.value for el in node.slice if isinstance(el.slice, cst.Index)]
-        if recv.kind in (Kind.HOST_SEQ, Kind.MODULE_SEQ) or (
-                recv.kind is Kind.UNKNOWN and isinstance(node.value, cst.Name) and node.value.value.endswith("s")):
+        if recv.kind in (Kind.HOST_SEQ, Kind.MODULE_SEQ, Kind.TENSOR_SEQ):
             if any(self.ctx.is_device_tensor(i) and not self.ctx.val(i).weak for i in indices):
                 self.report(node)
         elif recv.is_tensor and any(self._zero_d(i) for i in indices):

@@ -62,3 +62,9 @@ def test_runtime_imports_without_torch_or_libcst():
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "ok"
+
+
+def test_docs_table_lists_every_code():
+    doc = (ROOT / "docs" / "runtime.md").read_text(encoding="utf-8")
+    for code, info in RUNTIME_CODES.items():
+        assert f"| {code} | `{info.name}` |" in doc, f"docs/runtime.md lacks {code}"

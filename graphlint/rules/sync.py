@@ -30,3 +30,310 @@ class CudaSynchronize(Rule):
         if self.ctx.call_name(node) in ("torch.cuda.synchronize", "torch.accelerator.synchronize",
                                         "torch.cuda.device_synchronize"):
             self.report(node)
+
+
+# ---------------------------------------------------------------------------------------------
+# GL141-GL152 (host_data/capture helpers live in their own modules).
+
+import re  # noqa: E402
+
+from graphlint.inference import Kind  # noqa: E402
+from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method  # noqa: E402
+
+# Calls that return a stream or an event.
+STREAM_CTORS = frozenset({
+    "torch.cuda.current_stream", "torch.cuda.default_stream", "torch.cuda.Stream", "torch.cuda.Event",
+    "torch.cuda.ExternalStream", "torch.cuda.streams.Stream", "torch.cuda.streams.Event",
+    "torch.Stream", "torch.Event", "torch.accelerator.current_stream",
+})
+# `stream`, `aux_stream`, `copy_event`, `evt`, `s`, `s2`, `ev`: names that hold a stream or an event.
+STREAM_NAME_RE = re.compile(r"(stream|event|evt)s?(_?\d+)?$|^(s|s\d+|ev|evs)$", re.IGNORECASE)
+
+
+def stream_like(ctx, expr: cst.BaseExpression, bound: dict[str, str] | None = None) -> bool:
+    """An expression holding a CUDA stream or event (by construction, binding or naming)."""
+    while isinstance(expr, cst.Subscript):  # self.events[i]
+        expr = expr.value
+    if isinstance(expr, cst.Call):
+        return (ctx.call_name(expr) or "") in STREAM_CTORS
+    qual = ctx.qualname(expr) or ""
+    if qual.startswith("torch.") and qual.count(".") <= 2 and qual.rpartition(".")[2][:1].islower():
+        return False  # a torch module (`torch.cuda.synchronize()` is GL140)
+    if isinstance(expr, cst.Name):
+        if bound is not None and expr.value in bound:
+            return True
+        return bool(STREAM_NAME_RE.search(expr.value))
+    if isinstance(expr, cst.Attribute):
+        return bool(STREAM_NAME_RE.search(expr.attr.value))
+    return False
+
+
+class _StreamBindings(Rule):
+    """Mixin: local names bound to `torch.cuda.Stream()` / `Event()` / `current_stream()`."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.streams: dict[str, str] = {}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        is_stream = isinstance(node.value, cst.Call) and (self.ctx.call_name(node.value) or "") in STREAM_CTORS
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                if is_stream:
+                    self.streams[target.target.value] = "stream"
+                else:
+                    self.streams.pop(target.target.value, None)
+
+
+class StreamEventSynchronize(_StreamBindings):
+    """`stream.synchronize()` / `event.synchronize()` blocks the host until that work is done.
+
+    Measured on an H200: `torch.cuda.current_stream().synchronize()` blocks (debug mode flags it) and
+    `event.synchronize()` blocks although debug mode stays silent; either invalidates a capture. The
+    receiver is recognised by construction (`torch.cuda.current_stream()`, `Stream()`, `Event()`, or
+    a local bound to one) or by naming (`stream`, `aux_stream`, `done_event`, `evt`, `s`).
+    `torch.cuda.synchronize()` itself is GL140.
+    """
+
+    code = "GL141"
+    name = "stream-event-synchronize"
+    family = Family.HOST_SYNC
+    message = "`{recv}.synchronize()` blocks the host until the stream/event's work is done"
+    fix_hint = ("Order the streams on the device instead: `stream.wait_stream(other)` / `stream.wait_event(ev)` / "
+                "`ev.wait()` (no host wait, they capture)")
+    VALID = (
+        "def step(x: torch.Tensor, s):\n    cur = torch.cuda.current_stream()\n    s.wait_stream(cur)\n"
+        "    with torch.cuda.stream(s):\n        y = x * 2\n    cur.wait_stream(s)\n    return y\n",
+        "def step(x: torch.Tensor, done_event):\n    done_event.wait()\n    return x\n",
+        "import torch.distributed as dist\ndef step(x: torch.Tensor, work):\n    work.wait()\n    return x\n",
+        "def step(x: torch.Tensor, sync):\n    sync.synchronize()\n    return x\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    torch.cuda.current_stream().synchronize()  # <- GL141\n    return x\n",
+        "from torch.cuda import Event\ndef step(x: torch.Tensor):\n    e = Event()\n    e.record()\n"
+        "    e.synchronize()  # <- GL141\n    return x\n",
+        "def step(x: torch.Tensor, s):\n    s.synchronize()  # <- GL141\n    return x\n",
+        "class M(torch.nn.Module):\n    def forward(self, x):\n        self.copy_event.synchronize()  # <- GL141\n"
+        "        return x\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        m = method_call(node)
+        if m is None or m[1] != "synchronize" or node.args:
+            return
+        if stream_like(self.ctx, m[0], self.streams):
+            self.report(node, self.message.format(recv=code_of(m[0])))
+
+
+class BlockingCollective(Rule):
+    """`torch.distributed.barrier()` / `monitored_barrier()` block the host on every rank.
+
+    A barrier is a host-side rendezvous (a collective plus a device sync); in the hot path it stalls
+    every step on the slowest rank, and it cannot be captured. `barrier(async_op=True)` returns a
+    work handle and is not reported. Only the barrier calls are flagged: synchronous collectives
+    (`all_reduce` without `async_op`) enqueue on the NCCL stream and are capturable with NCCL >= 2.9.6.
+    """
+
+    code = "GL143"
+    name = "blocking-collective"
+    family = Family.HOST_SYNC
+    message = "`{call}()` blocks the host on every rank"
+    fix_hint = "Remove the barrier from the step; order work with collectives on the device (`async_op=True`, late `wait()`)"
+    VALID = (
+        "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    dist.all_reduce(x)\n    return x\n",
+        "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    w = dist.barrier(async_op=True)\n    return x\n",
+        "def step(x: torch.Tensor, pool):\n    pool.barrier()\n    return x\n",
+    )
+    INVALID = (
+        "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    dist.barrier()  # <- GL143\n    return x\n",
+        "from torch.distributed import monitored_barrier\ndef step(x: torch.Tensor):\n"
+        "    monitored_barrier()  # <- GL143\n    return x\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.ctx.call_name(node) or ""
+        if qual not in ("torch.distributed.barrier", "torch.distributed.monitored_barrier",
+                        "torch.distributed.distributed_c10d.barrier"):
+            return
+        arg = kwarg(node, "async_op")
+        if arg is not None and is_true(arg.value):
+            return
+        self.report(node, self.message.format(call=code_of(node.func)))
+
+
+class HostBoolCompare(Rule):
+    """`torch.equal`, `torch.allclose`, `torch.is_nonzero` return a Python bool: a host read.
+
+    They reduce on the device and copy the answer to the host, so the host blocks and capture fails.
+    The tensor method forms (`a.equal(b)`, `a.allclose(b)`) are reported when the receiver is a
+    device tensor. Comparisons that stay tensors (`torch.isclose`, `a == b`, `torch.eq`) are fine.
+    """
+
+    code = "GL144"
+    name = "host-bool-compare"
+    family = Family.HOST_SYNC
+    message = "`{call}` returns a Python bool: it reads device values on the host and blocks"
+    fix_hint = "Keep the comparison on the device (`torch.isclose(...).all()`, `torch.eq`) and use it with `torch.where`"
+    FUNCS = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
+    VALID = (
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    ok = torch.isclose(a, b).all()\n    return torch.where(ok, a, b)\n",
+        "def step(a: torch.Tensor, cfg):\n    return cfg.equal(a)\n",
+        "def step(a: list, b: list):\n    return torch.equal(torch.tensor(a), torch.tensor(b))\n",
+    )
+    INVALID = (
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    if torch.allclose(a, b):  # <- GL144\n        return a\n    return b\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    same = a.equal(b)  # <- GL144\n    return same\n",
+        "def step(a: torch.Tensor):\n    return torch.is_nonzero(a.sum())  # <- GL144\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        qual = ctx.call_name(node) or ""
+        if qual in self.FUNCS:
+            args = positional(node)
+            if args and all(ctx.val(a).kind in (Kind.CPU_TENSOR, Kind.HOST, Kind.HOST_SEQ) for a in args):
+                return
+            self.report(node, self.message.format(call=qual + "()"))
+            return
+        m = tensor_method(ctx, node, ("equal", "allclose"))
+        if m and m[0] is not None and ctx.is_device_tensor(m[0]):
+            self.report(node, self.message.format(call=f".{m[1]}()"))
+
+
+LINALG_CHECKED = frozenset({
+    "torch.linalg.cholesky", "torch.linalg.inv", "torch.linalg.solve", "torch.linalg.lu_factor",
+    "torch.linalg.ldl_factor", "torch.linalg.tensorinv", "torch.inverse", "torch.cholesky",
+})
+
+
+class LinalgErrorCheck(Rule):
+    """`torch.linalg.cholesky/inv/solve/lu_factor/ldl_factor` check their result on the host.
+
+    Without the `_ex` variant, these ops read the LAPACK/cuSOLVER `info` flag on the host to raise on
+    singular or non-positive-definite input: a device-to-host copy and a sync every call. Measured on
+    an H200: `torch.linalg.cholesky_ex` does not sync (it returns `info` as a tensor). The legacy
+    `torch.inverse` / `torch.cholesky` and the method forms (`A.inverse()`, `A.cholesky()`) on device
+    tensors are reported too; CPU operands are not.
+    """
+
+    code = "GL150"
+    name = "linalg-error-check"
+    family = Family.HOST_SYNC
+    message = "`{call}` checks for errors on the host (reads `info`) and blocks; use the `_ex` variant"
+    fix_hint = ("Use the `_ex` variant (`cholesky_ex`, `inv_ex`, `solve_ex`, `lu_factor_ex`, `ldl_factor_ex`: no sync) "
+                "and check `info` on the device or after the step")
+    VALID = (
+        "def step(a: torch.Tensor):\n    L, info = torch.linalg.cholesky_ex(a)\n    return L\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    x, info = torch.linalg.solve_ex(a, b)\n    return x\n",
+        "def step(n: int):\n    return torch.linalg.inv(torch.eye(n))\n",
+    )
+    INVALID = (
+        "def step(a: torch.Tensor):\n    return torch.linalg.cholesky(a)  # <- GL150\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    return torch.linalg.solve(a, b)  # <- GL150\n",
+        "import torch.linalg as LA\ndef step(a: torch.Tensor):\n    return LA.inv(a)  # <- GL150\n",
+        "def step(a: torch.Tensor):\n    return a.inverse()  # <- GL150\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        qual = ctx.call_name(node) or ""
+        if qual in LINALG_CHECKED:
+            args = positional(node)
+            if args and all(ctx.val(a).kind is Kind.CPU_TENSOR for a in args):
+                return
+            self.report(node, self.message.format(call=qual + "()"))
+            return
+        m = tensor_method(ctx, node, ("inverse", "cholesky"))
+        if m and m[0] is not None and ctx.is_device_tensor(m[0]):
+            self.report(node, self.message.format(call=f".{m[1]}()"))
+
+
+DIST_NON_DISTRIBUTIONS = ("constraints", "transforms", "constraint_registry", "kl", "utils", "biject_to",
+                          "transform_to")
+
+
+class DistributionsValidateArgs(Rule):
+    """`torch.distributions.<Dist>(...)` validates its arguments on the host by default.
+
+    With `validate_args` left at its default (on, unless Python runs with `-O`), the constructor checks
+    the parameter constraints with `if not valid.all(): raise`: a host read of a device value, every
+    time a distribution is built (and `log_prob` validates its sample the same way). Pass
+    `validate_args=False` (or call `Distribution.set_default_validate_args(False)` in that function).
+    """
+
+    code = "GL151"
+    name = "distributions-validate-args"
+    family = Family.HOST_SYNC
+    message = "`{call}(...)` validates its arguments on the host (a sync) unless `validate_args=False`"
+    fix_hint = "Pass `validate_args=False`, or sample on the device directly (`torch.multinomial`, Gumbel-max)"
+    VALID = (
+        "from torch.distributions import Categorical\ndef step(logits: torch.Tensor):\n"
+        "    return Categorical(logits=logits, validate_args=False).sample()\n",
+        "def step(probs: torch.Tensor):\n    return torch.multinomial(probs, 1)\n",
+        "import torch.distributions as D\ndef step(x: torch.Tensor):\n    return D.kl_divergence(x, x)\n",
+    )
+    INVALID = (
+        "from torch.distributions import Categorical\ndef step(logits: torch.Tensor):\n"
+        "    return Categorical(logits=logits).sample()  # <- GL151\n",
+        "import torch.distributions as D\ndef step(mu: torch.Tensor, sd: torch.Tensor):\n"
+        "    return D.Normal(mu, sd).rsample()  # <- GL151\n",
+        "def step(p: torch.Tensor):\n    d = torch.distributions.Bernoulli(probs=p, validate_args=True)  # <- GL151\n"
+        "    return d.sample()\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.ctx.call_name(node) or ""
+        if not qual.startswith("torch.distributions."):
+            return
+        parts = qual.split(".")[2:]
+        tail = parts[-1]
+        if not tail[:1].isupper() or any(p in DIST_NON_DISTRIBUTIONS for p in parts[:-1]):
+            return
+        if tail.endswith(("Transform", "Constraint")) or tail in ("Distribution", "ExponentialFamily"):
+            return
+        arg = kwarg(node, "validate_args")
+        if arg is not None and not is_true(arg.value):
+            return  # False, or a value we cannot judge
+        if "set_default_validate_args(False)" in self.ctx.unit.source:
+            return
+        self.report(node, self.message.format(call=tail))
+
+
+class ClipGradErrorIfNonfinite(Rule):
+    """`clip_grad_norm_(..., error_if_nonfinite=True)` reads the total norm on the host.
+
+    The check is `if error_if_nonfinite and (total_norm.isnan() or total_norm.isinf()): raise`: a
+    host read every step. Measured on an H200: the default (`error_if_nonfinite=False`) does not sync
+    and captures, so only the explicit `True` is reported.
+    """
+
+    code = "GL152"
+    name = "clip-grad-error-if-nonfinite"
+    family = Family.HOST_SYNC
+    message = "`clip_grad_norm_(..., error_if_nonfinite=True)` reads the norm on the host every step"
+    fix_hint = "Drop `error_if_nonfinite=True`; check the returned norm on the device or after the step"
+    FUNCS = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
+                       "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.get_total_norm",
+                       "torch.nn.utils.clip_grad.get_total_norm"})
+    VALID = (
+        "def step(model):\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n",
+        "def step(model):\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=False)\n",
+    )
+    INVALID = (
+        "def step(model):\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=True)  # <- GL152\n",
+        "from torch.nn.utils import clip_grad_norm_\ndef step(model):\n"
+        "    clip_grad_norm_(model.parameters(), 1.0, 2.0, True)  # <- GL152\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.ctx.call_name(node) or ""
+        if qual not in self.FUNCS:
+            return
+        arg = kwarg(node, "error_if_nonfinite")
+        value = arg.value if arg is not None else None
+        if value is None:
+            args = positional(node)
+            index = 3 if qual.endswith("clip_grad_norm_") or qual.endswith("clip_grad_norm") else 2
+            value = args[index] if len(args) > index else None
+        if is_true(value):
+            self.report(node)

@@ -142,7 +142,7 @@ if triton is not None:
             # K = V rows: one masked load from each source; an invalid index touches no memory
             kw = tl.load(win_b + ix[:, None] * D + offs_d[None, :], mask=in_win[:, None], other=0.0)
             kc = tl.load(comp_b + (ix - W)[:, None] * D + offs_d[None, :], mask=in_comp[:, None], other=0.0)
-            kv = kw + kc
+            kv = tl.where(in_win[:, None], kw, kc)  # select, not add: keeps the load dtype
             if UPCAST:
                 kv = kv.to(tl.float32)
             s = tl.dot(q, tl.trans(kv), input_precision=PRECISION) * scale  # [BLOCK_H, BLOCK_N]

@@ -1,0 +1,418 @@
+"""GPU suite for C1-C3 (compressor, sparse decode attention + index builder, fixed-k indexer) on the H200.
+
+Each kernel: Triton vs reference in bf16 at DSV4-Flash widths (reported as ||out - ref|| / ||ref||), and
+its step captured in a `torch.cuda.CUDAGraph` under `torch.cuda.set_sync_debug_mode("error")`, replayed on
+new inputs and compared bitwise with eager. Plus one captured decode-attention step chaining all of them.
+
+    PYTHONPATH=$PWD python3 -m pytest -q -p no:cacheprovider tests/gpu/test_dsv4_attention_gpu.py -m cuda
+    PYTHONPATH=$PWD python3 tests/gpu/test_dsv4_attention_gpu.py   # timing table (graph replays)
+
+Set DSV4_REPORT=<file> to append the measured relative errors to a file.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+from typing import Callable
+
+import pytest
+import torch
+
+from dsv4_native import compressor as C
+from dsv4_native import indexer as X
+from dsv4_native import indices as I
+from dsv4_native import sparse_attention as A
+from dsv4_native._attn_common import rope_cos_sin_cache
+
+pytestmark = pytest.mark.cuda
+DEV = "cuda"
+EPS = 1e-6
+H, D, W, ROPE, TOPK = 64, 512, 128, 64, 512  # DSV4-Flash attention
+HI, DI = 64, 128  # DSV4-Flash indexer
+
+
+def _report(line: str) -> None:  # graphlint: cold
+    print(line)
+    path = os.environ.get("DSV4_REPORT")
+    if path:
+        with open(path, "a") as f:
+            f.write(line + "\n")
+
+
+def _rel(out: torch.Tensor, ref: torch.Tensor) -> float:  # graphlint: cold
+    return ((out.float() - ref.float()).norm() / ref.float().norm()).item()
+
+
+def _gen(seed: int) -> torch.Generator:
+    return torch.Generator(device=DEV).manual_seed(seed)
+
+
+def _rope(max_pos: int) -> torch.Tensor:
+    return rope_cos_sin_cache(max_pos, ROPE, 1.6e5, device=DEV, yarn_factor=16.0, yarn_orig_max_pos=65536)
+
+
+# ----------------------------------------------------------------------------------------------------
+# accuracy: Triton vs reference, bf16 where the contract says bf16
+
+
+@pytest.mark.parametrize("ratio,overlap,d", [(4, True, D), (4, True, DI), (128, False, D)],
+                         ids=["csa-main", "csa-indexer", "hca-main"])
+def test_compressor_stream(ratio, overlap, d):
+    """300 tokens, one per step, B=4 with a padding row: bf16 cache vs fp32 whole-sequence compression."""
+    batch, length = 4, 300
+    g = _gen(0)
+    width = (2 if overlap else 1) * d
+    ape = torch.randn(ratio, width, device=DEV, generator=g)
+    norm_w = torch.rand(d, device=DEV, generator=g) + 0.5
+    cos_sin = _rope(length + 1)
+    kv = torch.randn(batch, length, width, device=DEV, generator=g)
+    score = 2 * torch.randn(batch, length, width, device=DEV, generator=g)
+    state = C.compressor_state(batch, d, ratio, overlap, DEV)
+    cache = torch.zeros(batch, length // ratio, d, device=DEV, dtype=torch.bfloat16)
+    active = torch.tensor([True, True, True, False], device=DEV)
+    for t in range(length):
+        pos = torch.full((batch,), t, device=DEV)
+        C.compressor_update_emit(kv[:, t].contiguous(), score[:, t].contiguous(), ape, pos, active, norm_w, cos_sin,
+                                 state, cache, ratio, EPS)
+    want = C.compress_sequence(kv[:3], score[:3], ape, norm_w, cos_sin, ratio, d, EPS)
+    err = _rel(cache[:3], want)
+    _report(f"C1 compressor {ratio=} d={d} T={length}: rel err (bf16 cache vs fp32 sequence) {err:.2e}")
+    assert err < 8e-3  # bf16 storage: unit roundoff 2^-8
+    assert (cache[3] == 0).all()
+
+
+@pytest.mark.parametrize("layer,n_comp", [("swa", 0), ("csa", 4096), ("hca", 2048)])
+@pytest.mark.parametrize("splits", [1, 8])
+def test_attention_bf16(layer, n_comp, splits):
+    batch = 4
+    g = _gen(1)
+    q = torch.randn(batch, H, D, device=DEV, generator=g).bfloat16()
+    win = torch.randn(batch, W, D, device=DEV, generator=g).bfloat16()
+    comp = torch.randn(batch, max(n_comp, 1), D, device=DEV, generator=g).bfloat16()
+    sink = torch.randn(H, device=DEV, generator=g)
+    pos = torch.tensor([50, 4000, 16383, 9], device=DEV) if layer != "hca" else torch.tensor(
+        [50, 127 * 128 + 5, 2048 * 128 - 1, 9], device=DEV)
+    active = torch.tensor([True, True, True, False], device=DEV)
+    kmax = {"swa": W, "csa": W + TOPK, "hca": W + n_comp}[layer]
+    idx = torch.empty(batch, kmax, dtype=torch.int32, device=DEV)
+    tk = torch.randint(-1, max(n_comp, 1), (batch, TOPK), device=DEV, generator=g, dtype=torch.int32)
+    I.build_attention_indices(pos, active, idx, tk if layer == "csa" else None, W, 128)
+    out = torch.full_like(q, 3.0)
+    ref = torch.full_like(q, 3.0)
+    ws = A.attention_workspace(batch, H, D, splits, DEV)
+    A.sparse_decode_attention(q, win, comp, idx, sink, active, out, ws, D**-0.5)
+    A.sparse_decode_attention_ref(q, win, comp, idx, sink, active, ref, D**-0.5)
+    err = _rel(out[:3], ref[:3])
+    _report(f"C2 attention {layer} Kmax={kmax} splits={splits}: rel err (bf16) {err:.2e}")
+    assert err < 1e-2 and (out[3] == 3.0).all()
+
+
+def test_indexer_bf16():
+    batch, n_max = 4, 4096
+    g = _gen(2)
+    q = torch.randn(batch, HI, DI, device=DEV, generator=g).bfloat16()
+    w = torch.randn(batch, HI, device=DEV, generator=g) * DI**-0.5 * HI**-0.5
+    k = torch.randn(batch, n_max, DI, device=DEV, generator=g).bfloat16()
+    n_valid = torch.tensor([100, 512, 3000, 4096], device=DEV)
+    active = torch.tensor([True, True, True, False], device=DEV)
+    s_t, s_r = torch.zeros(batch, n_max, device=DEV), torch.zeros(batch, n_max, device=DEV)
+    i_t = torch.zeros(batch, TOPK, dtype=torch.int32, device=DEV)
+    i_r = torch.zeros_like(i_t)
+    X.indexer_topk_fixed(q, w, k, n_valid, active, s_t, i_t)
+    X.indexer_topk_fixed_ref(q, w, k, n_valid, active, s_r, i_r)
+    fin = torch.isfinite(s_r[:3])
+    err = _rel(s_t[:3][fin], s_r[:3][fin])
+    _report(f"C3 indexer Nmax={n_max} K={TOPK}: rel err of scores (bf16 inputs) {err:.2e}")
+    assert err < 1e-3
+    for b in range(3):
+        got = set(i_t[b].tolist()) - {-1}
+        want = set(i_r[b].tolist()) - {-1}
+        assert len(got) == min(TOPK, int(n_valid[b])) and max(got) < int(n_valid[b])
+        # near-ties may swap at the k-th place; the selected sets must carry the same score mass
+        mass_t = s_r[b, list(got)].sum().item()
+        mass_r = s_r[b, list(want)].sum().item()
+        assert abs(mass_t - mass_r) <= 1e-4 * abs(mass_r) + 1e-4, b
+    assert (i_t[3] == -1).all()
+
+
+# ----------------------------------------------------------------------------------------------------
+# CUDA graphs: capture under sync-debug "error", replay on new inputs, bitwise equal to eager
+
+
+def _graph_replays_match_eager(
+    static: dict[str, torch.Tensor],
+    fresh: list[dict[str, torch.Tensor]],
+    step: Callable[[dict[str, torch.Tensor]], None],
+) -> list[tuple[int, str, bool]]:  # graphlint: cold
+    """Capture `step(static)`, then per new input set: copy in, replay, run eager on a copy, compare all."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up compiles the kernels; restore the state it touched
+        saved = {k: v.clone() for k, v in static.items()}
+        step(static)
+        for k, v in saved.items():
+            static[k].copy_(v)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    results = []
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        with torch.cuda.graph(graph):
+            step(static)
+        for r, inputs in enumerate(fresh):
+            for k, v in inputs.items():
+                static[k].copy_(v)
+            eager = {k: v.clone() for k, v in static.items()}
+            graph.replay()
+            step(eager)
+            results.append((r, {k: (static[k].clone(), eager[k]) for k in static}))
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+    torch.cuda.synchronize()
+    return [(r, k, torch.equal(a, b)) for r, pairs in results for k, (a, b) in pairs.items()]
+
+
+def _check_bitwise(name: str, outcome: list[tuple[int, str, bool]]) -> None:  # graphlint: cold
+    bad = [(r, k) for r, k, same in outcome if not same]
+    n_replays = len({r for r, _, _ in outcome})
+    _report(f"graph {name}: {n_replays} replays on new inputs, bitwise equal to eager: {not bad}")
+    assert n_replays >= 3 and not bad, bad
+
+
+@pytest.mark.parametrize("ratio,overlap,d", [(4, True, D), (128, False, D)], ids=["ring", "online"])
+def test_graph_compressor(ratio, overlap, d):
+    batch = 4
+    g = _gen(3)
+    width = (2 if overlap else 1) * d
+    static = {
+        "kv": torch.randn(batch, width, device=DEV, generator=g),
+        "score": torch.randn(batch, width, device=DEV, generator=g),
+        "pos": torch.zeros(batch, dtype=torch.long, device=DEV),
+        "active": torch.tensor([True, True, True, False], device=DEV),
+        "state": torch.randn(C.compressor_state(batch, d, ratio, overlap).shape, device=DEV, generator=g).abs(),
+        "cache": torch.zeros(batch, 64, d, device=DEV, dtype=torch.bfloat16),
+    }
+    ape = torch.randn(ratio, width, device=DEV, generator=g)
+    norm_w = torch.rand(d, device=DEV, generator=g) + 0.5
+    cos_sin = _rope(64 * ratio)
+    # positions that close a group in some replays and not in others: the graph reads pos on device
+    plans = [[ratio - 1, 5, 2 * ratio - 1, 0], [ratio, 6, 2 * ratio, 1], [3 * ratio - 1, 7, 9, 2], [0, 4 * ratio - 1, 3, 3]]
+    fresh = [{"kv": torch.randn(batch, width, device=DEV, generator=g),
+              "score": torch.randn(batch, width, device=DEV, generator=g),
+              "pos": torch.tensor(p, device=DEV)} for p in plans]
+
+    def step(t: dict[str, torch.Tensor]) -> None:
+        torch.ops.dsv4.compressor_update_emit(t["kv"], t["score"], ape, t["pos"], t["active"], norm_w, cos_sin,
+                                              t["state"], t["cache"], ratio, EPS)
+
+    _check_bitwise(f"C1 compressor {'ring' if overlap else 'online'} d={d}", _graph_replays_match_eager(static, fresh, step))
+
+
+@pytest.mark.parametrize("splits", [1, 8])
+def test_graph_attention_and_indices(splits):
+    batch, n_comp = 4, 2048
+    g = _gen(4)
+
+    def inputs() -> dict[str, torch.Tensor]:
+        return {
+            "q": torch.randn(batch, H, D, device=DEV, generator=g).bfloat16(),
+            "win": torch.randn(batch, W, D, device=DEV, generator=g).bfloat16(),
+            "comp": torch.randn(batch, n_comp, D, device=DEV, generator=g).bfloat16(),
+            "topk": torch.randint(-1, n_comp, (batch, TOPK), device=DEV, generator=g, dtype=torch.int32),
+            "pos": torch.randint(0, n_comp * 4, (batch,), device=DEV, generator=g),
+        }
+
+    static = inputs()
+    static.update(active=torch.tensor([True, True, True, False], device=DEV),
+                  idx=torch.empty(batch, W + TOPK, dtype=torch.int32, device=DEV),
+                  out=torch.zeros(batch, H, D, device=DEV, dtype=torch.bfloat16),
+                  ws=A.attention_workspace(batch, H, D, splits, DEV))
+    sink = torch.randn(H, device=DEV, generator=g)
+
+    def step(t: dict[str, torch.Tensor]) -> None:
+        torch.ops.dsv4.build_attention_indices(t["pos"], t["active"], t["idx"], t["topk"], W, 4)
+        torch.ops.dsv4.sparse_decode_attention(t["q"], t["win"], t["comp"], t["idx"], sink, t["active"], t["out"],
+                                               t["ws"], D**-0.5)
+
+    outcome = _graph_replays_match_eager(static, [inputs() for _ in range(3)], step)
+    _check_bitwise(f"C2 index builder + attention (CSA, splits={splits})", outcome)
+
+
+def test_graph_indexer():
+    batch, n_max = 4, 4096
+    g = _gen(5)
+
+    def inputs() -> dict[str, torch.Tensor]:
+        return {
+            "q": torch.randn(batch, HI, DI, device=DEV, generator=g).bfloat16(),
+            "w": torch.randn(batch, HI, device=DEV, generator=g) * 0.01,
+            "k": torch.randn(batch, n_max, DI, device=DEV, generator=g).bfloat16(),
+            "n_valid": torch.randint(0, n_max + 1, (batch,), device=DEV, generator=g),
+        }
+
+    static = inputs()
+    static.update(active=torch.tensor([True, True, True, False], device=DEV),
+                  scores=torch.zeros(batch, n_max, device=DEV),
+                  ids=torch.zeros(batch, TOPK, dtype=torch.int32, device=DEV))
+
+    def step(t: dict[str, torch.Tensor]) -> None:
+        torch.ops.dsv4.indexer_topk_fixed(t["q"], t["w"], t["k"], t["n_valid"], t["active"], t["scores"], t["ids"])
+
+    _check_bitwise("C3 indexer top-k", _graph_replays_match_eager(static, [inputs() for _ in range(3)], step))
+
+
+def test_graph_decode_attention_step():
+    """One captured CSA attention step chaining C1 (indexer) -> C3 -> window write -> C1 (main) -> builder -> C2,
+    with the position advanced on device inside the graph; 12 replays (3 emitted entries per row) equal eager."""
+    batch, max_len = 3, 512
+    n_max = max_len // 4
+    g = _gen(6)
+    cos_sin = _rope(max_len)
+    ape_m, ape_i = torch.randn(4, 2 * D, device=DEV, generator=g), torch.randn(4, 2 * DI, device=DEV, generator=g)
+    nw_m, nw_i = torch.rand(D, device=DEV, generator=g) + 0.5, torch.rand(DI, device=DEV, generator=g) + 0.5
+    sink = torch.randn(H, device=DEV, generator=g)
+
+    def token_inputs() -> dict[str, torch.Tensor]:
+        return {
+            "kv_m": torch.randn(batch, 2 * D, device=DEV, generator=g), "sc_m": torch.randn(batch, 2 * D, device=DEV, generator=g),
+            "kv_i": torch.randn(batch, 2 * DI, device=DEV, generator=g), "sc_i": torch.randn(batch, 2 * DI, device=DEV, generator=g),
+            "q": torch.randn(batch, H, D, device=DEV, generator=g).bfloat16(),
+            "q_i": torch.randn(batch, HI, DI, device=DEV, generator=g).bfloat16(),
+            "w_i": torch.randn(batch, HI, device=DEV, generator=g) * 0.01,
+            "kv_win": torch.randn(batch, D, device=DEV, generator=g).bfloat16(),
+        }
+
+    static = token_inputs()
+    static.update(
+        pos=torch.tensor([0, 37, 5], device=DEV), active=torch.tensor([True, True, False], device=DEV),
+        st_m=C.compressor_state(batch, D, 4, True, DEV), st_i=C.compressor_state(batch, DI, 4, True, DEV),
+        cache_m=torch.zeros(batch, n_max, D, device=DEV, dtype=torch.bfloat16),
+        cache_i=torch.zeros(batch, n_max, DI, device=DEV, dtype=torch.bfloat16),
+        win=torch.zeros(batch, W, D, device=DEV, dtype=torch.bfloat16),
+        scores=torch.zeros(batch, n_max, device=DEV), topk=torch.zeros(batch, 64, dtype=torch.int32, device=DEV),
+        idx=torch.zeros(batch, W + 64, dtype=torch.int32, device=DEV),
+        out=torch.zeros(batch, H, D, device=DEV, dtype=torch.bfloat16), ws=A.attention_workspace(batch, H, D, 4, DEV),
+    )
+
+    def step(t: dict[str, torch.Tensor]) -> None:
+        ops = torch.ops.dsv4
+        pos, active = t["pos"], t["active"]
+        ops.compressor_update_emit(t["kv_i"], t["sc_i"], ape_i, pos, active, nw_i, cos_sin, t["st_i"], t["cache_i"], 4, EPS)
+        ops.indexer_topk_fixed(t["q_i"], t["w_i"], t["cache_i"], (pos + 1) // 4, active, t["scores"], t["topk"])
+        slot = (pos % W).view(batch, 1, 1).expand(batch, 1, D)  # window ring write, padding rows keep theirs
+        t["win"].scatter_(1, slot, torch.where(active.view(batch, 1, 1), t["kv_win"].unsqueeze(1), t["win"].gather(1, slot)))
+        ops.compressor_update_emit(t["kv_m"], t["sc_m"], ape_m, pos, active, nw_m, cos_sin, t["st_m"], t["cache_m"], 4, EPS)
+        ops.build_attention_indices(pos, active, t["idx"], t["topk"], W, 4)
+        ops.sparse_decode_attention(t["q"], t["win"], t["cache_m"], t["idx"], sink, active, t["out"], t["ws"], D**-0.5)
+        pos.add_(active.long())  # the C5 epilogue's device-side position increment
+
+    outcome = _graph_replays_match_eager(static, [token_inputs() for _ in range(12)], step)
+    _check_bitwise("decode attention step (C1 x2 + C3 + builder + C2)", outcome)
+    assert static["pos"].tolist() == [12, 49, 5]
+    assert (static["cache_m"][0, :3].float().abs().sum(-1) > 0).all() and (static["cache_m"][0, 3:] == 0).all()
+
+
+# ----------------------------------------------------------------------------------------------------
+# timing: graph-replayed medians, Triton vs reference (python tests/gpu/test_dsv4_attention_gpu.py)
+
+
+def _time_graph(fn: Callable[[], None], inner: int = 20, outer: int = 30) -> float:  # graphlint: cold
+    """Median µs per call over `outer` replays of a graph holding `inner` back-to-back calls."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(inner):
+            fn()
+    graph.replay()
+    times = []
+    for _ in range(outer):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1000.0 / inner)
+    return statistics.median(times)
+
+
+def bench() -> list[str]:  # graphlint: cold
+    rows = ["| kernel | shape | Triton µs | reference µs | speed-up | bytes (min) | Triton GB/s |",
+            "|---|---|---|---|---|---|---|"]
+
+    def add(name: str, shape: str, tri: Callable[[], None], ref: Callable[[], None], nbytes: float) -> None:
+        t_tri, t_ref = _time_graph(tri), _time_graph(ref)
+        rows.append(f"| {name} | {shape} | {t_tri:.1f} | {t_ref:.1f} | {t_ref / t_tri:.1f}x | "
+                    f"{nbytes / 1e6:.2f} MB | {nbytes / t_tri / 1e3:.0f} |")
+        print(rows[-1], flush=True)
+
+    g = _gen(7)
+    cos_sin = _rope(1 << 16)
+    for batch in (1, 8, 64):  # C1
+        for ratio, overlap, d in ((4, True, D), (4, True, DI), (128, False, D)):
+            width = (2 if overlap else 1) * d
+            kv, sc = (torch.randn(batch, width, device=DEV, generator=g) for _ in range(2))
+            ape = torch.randn(ratio, width, device=DEV, generator=g)
+            nw = torch.ones(d, device=DEV)
+            st = C.compressor_state(batch, d, ratio, overlap, DEV)
+            cache = torch.zeros(batch, 256, d, device=DEV, dtype=torch.bfloat16)
+            pos = torch.full((batch,), 4 * ratio - 1, device=DEV)  # a boundary step: the emitting path
+            act = torch.ones(batch, dtype=torch.bool, device=DEV)
+            args = (kv, sc, ape, pos, act, nw, cos_sin, st, cache, ratio, EPS)
+            rows_read = (2 * ratio - 1) * 2 * d * 4 if overlap else 3 * d * 4
+            nbytes = batch * (2 * width * 4 + rows_read + 2 * width * 4 + d * 2)
+            add(f"C1 compressor {'ring' if overlap else 'online'} r={ratio}", f"B={batch} d={d}",
+                lambda a=args: C.compressor_update_emit_triton(*a), lambda a=args: C.compressor_update_emit_ref(*a),
+                nbytes)
+    for batch in (1, 8, 32):  # C2
+        for layer, n_comp in (("swa", 1), ("csa", 16384), ("hca", 8192)):
+            kmax = {"swa": W, "csa": W + TOPK, "hca": W + n_comp}[layer]
+            q = torch.randn(batch, H, D, device=DEV, generator=g).bfloat16()
+            win = torch.randn(batch, W, D, device=DEV, generator=g).bfloat16()
+            comp = torch.randn(batch, n_comp, D, device=DEV, generator=g).bfloat16()
+            sink = torch.randn(H, device=DEV, generator=g)
+            pos = torch.full((batch,), n_comp * (4 if layer == "csa" else 128) - 1, device=DEV)
+            act = torch.ones(batch, dtype=torch.bool, device=DEV)
+            tk = torch.randint(0, n_comp, (batch, TOPK), device=DEV, generator=g, dtype=torch.int32)
+            idx = torch.empty(batch, kmax, dtype=torch.int32, device=DEV)
+            I.build_attention_indices(pos, act, idx, tk if layer == "csa" else None, W, 128)
+            out = torch.empty_like(q)
+            splits = A.default_num_splits(batch, H, kmax)
+            ws = A.attention_workspace(batch, H, D, splits, DEV)
+            nbytes = batch * (kmax * D * 2 + kmax * 4 + 2 * H * D * 2)
+            add(f"C2 attention {layer}", f"B={batch} Kmax={kmax} splits={splits}",
+                lambda a=(q, win, comp, idx, sink, act, out, ws, D**-0.5): A.sparse_decode_attention_triton(*a),
+                lambda a=(q, win, comp, idx, sink, act, out, D**-0.5): A.sparse_decode_attention_ref(*a), nbytes)
+        idx_csa = torch.empty(batch, W + TOPK, dtype=torch.int32, device=DEV)
+        args = (pos, act, idx_csa, tk, W, 4)
+        add("C2 index builder (CSA)", f"B={batch} Kmax={W + TOPK}",
+            lambda a=args: I.build_attention_indices_triton(*a),
+            lambda a=args: I.build_attention_indices_ref(*a), batch * (W + 2 * TOPK) * 4)
+    for batch, n_max in ((1, 65536), (8, 65536), (32, 8192)):  # C3
+        q = torch.randn(batch, HI, DI, device=DEV, generator=g).bfloat16()
+        w = torch.randn(batch, HI, device=DEV, generator=g) * 0.01
+        k = torch.randn(batch, n_max, DI, device=DEV, generator=g).bfloat16()
+        nv = torch.full((batch,), n_max, device=DEV)
+        act = torch.ones(batch, dtype=torch.bool, device=DEV)
+        scores = torch.empty(batch, n_max, device=DEV)
+        ids = torch.empty(batch, TOPK, dtype=torch.int32, device=DEV)
+        args = (q, w, k, nv, act, scores, ids)
+        nbytes = batch * (n_max * DI * 2 + 2 * n_max * 4)
+        add("C3 indexer + topk", f"B={batch} Nmax={n_max} K={TOPK}", lambda a=args: X.indexer_topk_fixed_triton(*a),
+            lambda a=args: X.indexer_topk_fixed_ref(*a), nbytes)
+    return rows
+
+
+if __name__ == "__main__":
+    table = bench()
+    text = "\n".join(table)
+    out_dir = os.environ.get("OUT")
+    if out_dir:
+        with open(os.path.join(out_dir, "bench_attention.md"), "w") as f:
+            f.write(text + "\n")
+    print(text)

@@ -425,7 +425,7 @@ def compressor_update_emit_triton(
 
 
 @torch.library.custom_op("dsv4::compressor_update_emit", mutates_args=("state", "comp_cache"))
-def compressor_update_emit(
+def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
     kv_new: torch.Tensor,
     score_new: torch.Tensor,
     ape: torch.Tensor,

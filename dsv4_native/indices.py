@@ -109,7 +109,7 @@ def build_attention_indices_triton(
 
 
 @torch.library.custom_op("dsv4::build_attention_indices", mutates_args=("idx",))
-def build_attention_indices(
+def build_attention_indices(  # graphlint: hot  (decode-step entry point)
     pos: torch.Tensor,
     active: torch.Tensor,
     idx: torch.Tensor,

@@ -17,7 +17,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.inference import FACTORY_TORCH, MASK_NAME_RE, Kind, dotted_name
-from graphlint.rules._util import HOST_LIKE, code_of, is_true, kwarg, method_call, positional, tensor_method
+from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
 DEVICE_KINDS = (Kind.TENSOR, Kind.BOOL_TENSOR)

@@ -26,7 +26,7 @@ import torch.nn.functional as F
 import graphlint
 
 from dsv4_native._backend import interpreting, use_triton
-from dsv4_native.router import moe_route
+from dsv4_native.router import moe_route, router_splits
 
 try:
     import triton
@@ -550,6 +550,7 @@ class DSV4MoE(nn.Module):
         ws = {
             "slot_ids": torch.zeros(max_tokens, n_slot, dtype=torch.int32, device=device),
             "slot_w": torch.zeros(max_tokens, n_slot, dtype=torch.float32, device=device),
+            "logits_ws": torch.zeros(router_splits(dim), max_tokens * n_experts, dtype=torch.float32, device=device),
             "sorted_ids": torch.zeros(em, dtype=torch.int32, device=device),
             "expert_ids": torch.zeros(n_blocks, dtype=torch.int32, device=device),
             "n_post_pad": torch.zeros(1, dtype=torch.int32, device=device),
@@ -582,8 +583,9 @@ class DSV4MoE(nn.Module):
         em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
         slot_ids, slot_w = self.slot_ids[:n_tok], self.slot_w[:n_tok]
         h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
+        logits_ws = self.logits_ws[:, : n_tok * self.n_experts].view(-1, n_tok, self.n_experts)
         moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
-                  self.top_k, self.scale, self.use_hash)
+                  self.top_k, self.scale, self.use_hash, logits_ws)
         if self.uses_gemv(n_tok):  # host-known int: one path per captured batch bucket
             moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out)
         else:

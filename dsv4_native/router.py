@@ -72,37 +72,61 @@ def router_reference(
     slot_w.copy_(torch.cat([w_routed, w_shared], dim=1).to(slot_w.dtype))
 
 
+def router_splits(dim: int) -> int:
+    """Static split of the gate GEMV's D axis (more programs at small batch): 1..8."""
+    return max(1, min(8, dim // 512))
+
+
 if triton is not None:
 
     @triton.jit
-    def _router_kernel(
-        x_ptr, wg_ptr, bias_ptr, tid2eid_ptr, ids_ptr, active_ptr, slot_ids_ptr, slot_w_ptr,
-        scale,
-        D: tl.constexpr, E: tl.constexpr,
-        TOP_K: tl.constexpr, USE_HASH: tl.constexpr,
-        BLOCK_E: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_S: tl.constexpr,
+    def _router_logits_kernel(
+        x_ptr, wg_ptr, part_ptr, T, SPS,
+        D: tl.constexpr, E: tl.constexpr, CHUNK: tl.constexpr,
+        BT: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr,
     ):
-        """One program per token: gate GEMV, sqrt-softplus, top-k by K rounds of argmax.
+        """Program (expert block, token block, D split): partial gate logits, fp32 (IEEE dot).
 
-        Sizes are constexpr: they are static config, and the Triton 3.6 interpreter cannot take a
-        runtime int as a loop bound under NumPy >= 2.4.
+        Each Wg tile is read once for a whole token block, and the D split spreads a batch-1 GEMV
+        over many SMs. Partials go to part[split, T, E]; the select kernel sums them in order.
         """
+        eb = tl.program_id(0)
+        tb = tl.program_id(1)
+        sp = tl.program_id(2)
+        offs_e = eb * BE + tl.arange(0, BE)
+        offs_t = tb * BT + tl.arange(0, BT)
+        e_ok = offs_e < E
+        t_ok = offs_t < T
+        acc = tl.zeros([BT, BE], dtype=tl.float32)
+        for kk in range(0, CHUNK, BK):  # constexpr bounds (the interpreter needs them)
+            offs_k = sp * CHUNK + kk + tl.arange(0, BK)
+            k_ok = offs_k < D
+            xv = tl.load(x_ptr + offs_t[:, None] * D + offs_k[None, :], mask=t_ok[:, None] & k_ok[None, :],
+                         other=0.0).to(tl.float32)
+            wv = tl.load(wg_ptr + offs_e[None, :] * D + offs_k[:, None], mask=k_ok[:, None] & e_ok[None, :],
+                         other=0.0).to(tl.float32)
+            acc = tl.dot(xv, wv, acc, input_precision="ieee")
+        ptrs = part_ptr + sp * SPS + offs_t[:, None] * E + offs_e[None, :]
+        tl.store(ptrs, acc, mask=t_ok[:, None] & e_ok[None, :])
+
+    @triton.jit
+    def _router_select_kernel(
+        part_ptr, bias_ptr, tid2eid_ptr, ids_ptr, active_ptr, slot_ids_ptr, slot_w_ptr,
+        T, SPS, scale,
+        E: tl.constexpr, SPLITS: tl.constexpr,
+        TOP_K: tl.constexpr, USE_HASH: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_S: tl.constexpr,
+    ):
+        """One program per token: sum the partials in split order, sqrt-softplus, top-k by argmax rounds."""
         t = tl.program_id(0)
         act = tl.load(active_ptr + t).to(tl.int1)
         offs_e = tl.arange(0, BLOCK_E)
-        e_mask = offs_e < E
+        e_ok = offs_e < E
         acc = tl.zeros([BLOCK_E], dtype=tl.float32)
-        # Padding rows load nothing: the mask is False for every element.
-        for d0 in range(0, D, BLOCK_D):
-            offs_d = d0 + tl.arange(0, BLOCK_D)
-            d_mask = (offs_d < D) & act
-            xv = tl.load(x_ptr + t * D + offs_d, mask=d_mask, other=0.0).to(tl.float32)
-            wv = tl.load(wg_ptr + offs_e[:, None] * D + offs_d[None, :],
-                         mask=e_mask[:, None] & d_mask[None, :], other=0.0).to(tl.float32)
-            acc += tl.sum(wv * xv[None, :], axis=1)
+        for sp in tl.static_range(SPLITS):
+            acc += tl.load(part_ptr + sp * SPS + t * E + offs_e, mask=e_ok & act, other=0.0)
         # softplus with PyTorch's threshold (x > 20 -> x), then sqrt.
-        sp = tl.where(acc > 20.0, acc, tl.log(1.0 + tl.exp(tl.minimum(acc, 20.0))))
-        s = tl.sqrt(sp)
+        sp_ = tl.where(acc > 20.0, acc, tl.log(1.0 + tl.exp(tl.minimum(acc, 20.0))))
+        s = tl.sqrt(sp_)
         offs_s = tl.arange(0, BLOCK_S)
         sel = tl.zeros([BLOCK_S], dtype=tl.int32)
         wsel = tl.zeros([BLOCK_S], dtype=tl.float32)
@@ -115,10 +139,10 @@ if triton is not None:
                 sk = tl.sum(tl.where(offs_e == ek, s, 0.0), axis=0)
                 wsel = tl.where(offs_s == k, sk, wsel)
         else:
-            bias = tl.load(bias_ptr + offs_e, mask=e_mask, other=0.0).to(tl.float32)
-            key = tl.where(e_mask, s + bias, float("-inf"))
+            bias = tl.load(bias_ptr + offs_e, mask=e_ok, other=0.0).to(tl.float32)
+            key = tl.where(e_ok, s + bias, float("-inf"))
             for k in tl.static_range(TOP_K):
-                ek = tl.argmax(key, axis=0)  # lowest index on ties, like torch.topk on distinct keys
+                ek = tl.argmax(key, axis=0)  # lowest index on ties
                 sk = tl.sum(tl.where(offs_e == ek, s, 0.0), axis=0)
                 sel = tl.where(offs_s == k, ek.to(tl.int32), sel)
                 wsel = tl.where(offs_s == k, sk, wsel)
@@ -147,25 +171,28 @@ def _router_triton(
     top_k: int,
     scale: float,
     use_hash: bool,
+    logits_ws: torch.Tensor,
 ) -> None:
     n_tok, dim = x.shape
     n_exp = wg.shape[0]
-    block_e = triton.next_power_of_2(n_exp)
-    # Keep the [BLOCK_E, BLOCK_D] weight tile around 16K elements.
-    block_d = max(16, min(triton.next_power_of_2(dim), 16384 // block_e))
+    splits = logits_ws.shape[0]
+    bk = 64
+    chunk = triton.cdiv(triton.cdiv(dim, splits), bk) * bk
+    bt, be = 16, 16
+    _router_logits_kernel[(triton.cdiv(n_exp, be), triton.cdiv(n_tok, bt), splits)](
+        x, wg, logits_ws, n_tok, logits_ws.stride(0), D=dim, E=n_exp, CHUNK=chunk, BT=bt, BE=be, BK=bk,
+    )
     # Unused pointer arguments get a valid tensor; the constexpr flag keeps them unread.
     bias_arg = bias if bias is not None else slot_w
     tid_arg = tid2eid if tid2eid is not None else slot_ids
-    _router_kernel[(n_tok,)](
-        x, wg, bias_arg, tid_arg, input_ids, active, slot_ids, slot_w,
-        scale,
-        D=dim, E=n_exp,
-        TOP_K=top_k, USE_HASH=use_hash,
-        BLOCK_E=block_e, BLOCK_D=block_d, BLOCK_S=triton.next_power_of_2(top_k + 1),
+    _router_select_kernel[(n_tok,)](
+        logits_ws, bias_arg, tid_arg, input_ids, active, slot_ids, slot_w, n_tok, logits_ws.stride(0), scale,
+        E=n_exp, SPLITS=splits, TOP_K=top_k, USE_HASH=use_hash,
+        BLOCK_E=triton.next_power_of_2(n_exp), BLOCK_S=triton.next_power_of_2(top_k + 1),
     )
 
 
-@torch.library.custom_op("dsv4::moe_route", mutates_args=("slot_ids", "slot_w"))
+@torch.library.custom_op("dsv4::moe_route", mutates_args=("slot_ids", "slot_w", "logits_ws"))
 @graphlint.hot
 def moe_route(
     x: torch.Tensor,
@@ -179,18 +206,23 @@ def moe_route(
     top_k: int,
     scale: float,
     use_hash: bool,
+    logits_ws: torch.Tensor,
 ) -> None:
     """Route T tokens into slot_ids[T, K+1] int32 / slot_w[T, K+1] fp32 (layout: module docstring).
 
     x[T, D], wg[E, D] (any float dtype, computed in fp32), bias[E] fp32 (score layers),
-    tid2eid[V, K] int32 (hash layers), input_ids[T] int64, active[T] bool.
+    tid2eid[V, K] int32 (hash layers), input_ids[T] int64, active[T] bool; workspace
+    logits_ws[router_splits(D), T, E] fp32 (partial gate logits of the kernel path; the split dim
+    may be strided, rows within a split must be dense).
     """
     if use_triton(x):
-        _router_triton(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash)
+        _router_triton(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash,
+                       logits_ws)
     else:
         router_reference(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash)
 
 
 @moe_route.register_fake
-def _moe_route_fake(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash) -> None:
+def _moe_route_fake(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash,
+                    logits_ws) -> None:
     return None

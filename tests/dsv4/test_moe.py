@@ -47,7 +47,12 @@ def _route(m: M.DSV4MoE, x, ids, active, impl):
     n = x.shape[0]
     slot_ids = torch.full((n, TOP_K + 1), -7, dtype=torch.int32, device=DEV)
     slot_w = torch.full((n, TOP_K + 1), -7.0, device=DEV)
-    impl(x, m.wg, m.bias, m.tid2eid, ids, active, slot_ids, slot_w, TOP_K, 1.5, m.use_hash)
+    args = (x, m.wg, m.bias, m.tid2eid, ids, active, slot_ids, slot_w, TOP_K, 1.5, m.use_hash)
+    if impl is R.moe_route:
+        ws = torch.full((R.router_splits(x.shape[1]), n, m.wg.shape[0]), float("nan"), device=DEV)
+        impl(*args, ws)
+    else:
+        impl(*args)
     return slot_ids, slot_w
 
 
@@ -57,9 +62,10 @@ def _route(m: M.DSV4MoE, x, ids, active, impl):
 
 
 @pytest.mark.parametrize("use_hash", [False, True])
-def test_router_kernel_matches_reference(use_hash):
-    m = _module(use_hash)
-    x, ids, active = _inputs(5, seed=1)
+@pytest.mark.parametrize("dim", [DIM, 1536], ids=["one-split", "three-splits"])
+def test_router_kernel_matches_reference(use_hash, dim):
+    m = _module(use_hash, dim=dim)
+    x, ids, active = _inputs(5, seed=1, dim=dim)
     got_ids, got_w = _route(m, x, ids, active, R.moe_route)
     ref_ids, ref_w = _route(m, x, ids, active, R.router_reference)
     assert use_triton(x)  # the kernel path really ran

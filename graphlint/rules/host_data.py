@@ -16,7 +16,7 @@ import re
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import FACTORY_TORCH, MASK_NAME_RE, Kind, dotted_name
+from graphlint.inference import FACTORY_TORCH, MASK_NAME_RE, Kind, bind_targets, dotted_name
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
@@ -245,10 +245,26 @@ def _all_bool_literals(expr: cst.BaseExpression) -> bool:
 
 
 def _tensor_elements(ctx, expr: cst.BaseExpression) -> bool:
-    """A (nested) list/tuple literal holding device tensors: each element is read on the host."""
+    """A (nested) list/tuple literal or comprehension holding device tensors: each is read on the host."""
     if isinstance(expr, (cst.List, cst.Tuple)):
         return any(_tensor_elements(ctx, e.value) for e in expr.elements)
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        return comprehension_element(ctx, expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR)
     return ctx.is_device_tensor(expr)
+
+
+def comprehension_element(ctx, comp: cst.ListComp | cst.GeneratorExp):
+    """The value of a comprehension's element, evaluated with its loop targets bound."""
+    inf = ctx.inference
+    inf.push({})
+    try:
+        for_in = comp.for_in
+        while for_in is not None:
+            bind_targets(inf, for_in.target, inf(for_in.iter), iterate=True)
+            for_in = for_in.inner_for_in
+        return inf(comp.elt)
+    finally:
+        inf.pop()
 
 
 def _host_data(ctx, expr: cst.BaseExpression) -> bool:
@@ -301,6 +317,8 @@ class HostDataToDevice(HostFacts):
         "def step(x: torch.Tensor):\n    return x.new_tensor([1.0, 2.0])  # <- GL130\n",
         "def step(x: torch.Tensor):\n    return torch.cuda.BoolTensor([True, False])  # <- GL130\n",
         "def step(x: torch.Tensor):\n    return torch.tensor([x[0], x[1]])  # <- GL130\n",
+        "def step(x: torch.Tensor):\n    parts = x.split(2)\n    return torch.tensor([p.sum() for p in parts])  # <- GL130\n"
+        "def other(x: torch.Tensor):\n    return torch.tensor(x.unbind(0))  # <- GL130\n",
         "def step(x: torch.Tensor, dev):\n    toks = []\n    toks.append(1)\n"
         "    return torch.tensor(toks, device=dev, dtype=torch.long)  # <- GL130\n",
     )
@@ -313,7 +331,8 @@ class HostDataToDevice(HostFacts):
             if data is None:
                 return
             short = qual + "(...)"
-            if _tensor_elements(ctx, data) and isinstance(data, (cst.List, cst.Tuple)):
+            if (_tensor_elements(ctx, data) and isinstance(data, (cst.List, cst.Tuple, cst.ListComp))) or (
+                    qual == "torch.tensor" and ctx.val(data).kind is Kind.TENSOR_SEQ):
                 self.report(node, self.message_elements.format(call=short))
                 return
             if factory_device_is_cpu(ctx, node) is not False:
@@ -410,7 +429,8 @@ class NumpyInHotPath(Rule):
     NumPy runs on the host: with a tensor argument it forces a blocking device-to-host copy first, and
     with host arguments its result is a per-step host value that capture bakes in (frozen at replay).
     Section B: "np.* anywhere on the path". `numpy.random.*` is GL301 (host RNG); dtype metadata
-    (`np.dtype`, `np.finfo`, `np.iinfo`) is not reported. Only names that resolve to an imported
+    (`np.dtype`, `np.finfo`, `np.iinfo`) is not reported, nor is arithmetic on host-known values only
+    (`np.prod(x.shape[1:])`, `np.sqrt(64)`: shapes and literals are static per captured graph). Only names that resolve to an imported
     `numpy` are checked (`import numpy as np`, `from numpy import ...`).
     """
 
@@ -424,9 +444,11 @@ class NumpyInHotPath(Rule):
         "import numpy as np\ndef step(x: torch.Tensor):\n    eps = np.finfo(np.float32).eps\n    return x + eps\n",
         "import numpy as np\ndef step(x: torch.Tensor):\n    return x * np.pi\n",
         "def step(np, x: torch.Tensor):\n    return np.sqrt(x)\n",
+        "import numpy as np\ndef step(x: torch.Tensor):\n    n = int(np.prod(x.shape[1:]))\n"
+        "    return x.view(-1, n) * float(np.sqrt(64))\n",
     )
     INVALID = (
-        "import numpy as np\ndef step(x: torch.Tensor):\n    return np.sqrt(x.shape[0])  # <- GL132\n",
+        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.array(ids)  # <- GL132\n",
         "import numpy\ndef step(x: torch.Tensor):\n    a = numpy.asarray(x)  # <- GL132\n    return a\n",
         "from numpy import cumsum\ndef step(x: torch.Tensor, lens: list):\n    return cumsum(lens)  # <- GL132\n",
     )
@@ -440,7 +462,17 @@ class NumpyInHotPath(Rule):
         head = (dotted_name(node.func) or "").partition(".")[0]
         if head not in self.ctx.module.imports:
             return
+        values = [a.value for a in node.args]
+        if values and all(self._host_known(v) for v in values):
+            return  # shape or config arithmetic (`np.prod(x.shape)`): host-known ints, static per graph
         self.report(node, self.message.format(call=code_of(node.func) + "()"))
+
+    def _host_known(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            return all(self._host_known(e.value) for e in expr.elements)
+        if (self.ctx.qualname(expr) or "").startswith("numpy."):
+            return True  # np.float32, np.pi
+        return self.ctx.val(expr).kind is Kind.HOST
 
 
 class HostIndex(HostFacts):

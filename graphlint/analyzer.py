@@ -41,6 +41,23 @@ class Unit:
     line_offset: int  # add to libcst's 1-based lines to get the file's lines
 
 
+@dataclass(frozen=True)
+class PendingEdit:
+    """An autofix whose position is resolved only if the finding survives (positions are costly)."""
+
+    node: cst.CSTNode
+    replacement: str
+
+
+@dataclass
+class _Pending:
+    rule: "Rule"
+    node: cst.CSTNode
+    message: str
+    fix: tuple
+    statement: cst.CSTNode | None
+
+
 @dataclass
 class Context:
     path: str
@@ -48,8 +65,10 @@ class Context:
     module: ModuleSummary
     unit: Unit
     inference: Inference
-    positions: dict = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
+    tree: cst.Module | None = None
+    _positions: dict | None = None
+    _call_names: dict = field(default_factory=dict)
+    pending: list[_Pending] = field(default_factory=list)
     parents: list[cst.CSTNode] = field(default_factory=list)
     capture_depth: int = 0
     statement: cst.CSTNode | None = None
@@ -76,7 +95,13 @@ class Context:
         return resolve_dotted(self.module, self.inference.env, expr)
 
     def call_name(self, call: cst.Call) -> str | None:
-        return self.qualname(call.func)
+        # Every rule asks this for every call: cache it per node for the current statement.
+        key = id(call)
+        cache = self._call_names
+        if key in cache:
+            return cache[key]
+        name = cache[key] = resolve_dotted(self.module, self.inference.env, call.func)
+        return name
 
     @property
     def in_capture(self) -> bool:
@@ -89,30 +114,50 @@ class Context:
             return None
         return self.parents[idx - level] if idx - level >= 0 else None
 
+    @property
+    def positions(self) -> dict:
+        """Node -> CodeRange for the unit, computed on first use (it costs a full codegen pass)."""
+        if self._positions is None:
+            self._positions = MetadataWrapper(self.tree, unsafe_skip_copy=True).resolve(PositionProvider) \
+                if self.tree is not None else {}
+        return self._positions
+
     def position(self, node: cst.CSTNode) -> CodeRange | None:
         return self.positions.get(node)
 
-    def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple[Edit, ...] = ()) -> None:
-        pos = self.positions.get(node)
-        if pos is None:
-            return
-        off = self.unit.line_offset
-        stmt_pos = self.positions.get(self.statement) if self.statement is not None else None
-        self.findings.append(Finding(
-            path=self.path, line=pos.start.line + off, column=pos.start.column + 1,
-            end_line=pos.end.line + off, end_column=pos.end.column + 1,
-            code=rule.code, name=rule.name, message=message,
-            severity=SEVERITY_BY_FAMILY[rule.family], fix_hint=rule.fix_hint, via=self.unit.hot.via,
-            fix=fix,
-            extra={"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {},
-        ))
+    def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple = ()) -> None:
+        self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement))
 
-    def edit(self, node: cst.CSTNode, replacement: str) -> Edit | None:
-        pos = self.positions.get(node)
+    def edit(self, node: cst.CSTNode, replacement: str) -> PendingEdit:
+        return PendingEdit(node, replacement)
+
+    def _edit(self, e: PendingEdit | Edit) -> Edit | None:
+        if isinstance(e, Edit):
+            return e
+        pos = self.positions.get(e.node)
         if pos is None:
             return None
         off = self.unit.line_offset
-        return Edit(pos.start.line + off, pos.start.column + 1, pos.end.line + off, pos.end.column + 1, replacement)
+        return Edit(pos.start.line + off, pos.start.column + 1, pos.end.line + off, pos.end.column + 1, e.replacement)
+
+    def findings(self) -> list[Finding]:
+        out = []
+        off = self.unit.line_offset
+        for p in self.pending:
+            pos = self.positions.get(p.node)
+            if pos is None:
+                continue
+            stmt_pos = self.positions.get(p.statement) if p.statement is not None else None
+            fix = tuple(e for e in (self._edit(x) for x in p.fix) if e is not None)
+            out.append(Finding(
+                path=self.path, line=pos.start.line + off, column=pos.start.column + 1,
+                end_line=pos.end.line + off, end_column=pos.end.column + 1,
+                code=p.rule.code, name=p.rule.name, message=p.message,
+                severity=SEVERITY_BY_FAMILY[p.rule.family], fix_hint=p.rule.fix_hint, via=self.unit.hot.via,
+                fix=fix,
+                extra={"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {},
+            ))
+        return out
 
 
 def resolve_dotted(module: ModuleSummary, env, expr: cst.BaseExpression) -> str | None:
@@ -132,15 +177,64 @@ def resolve_dotted(module: ModuleSummary, env, expr: cst.BaseExpression) -> str 
     return f"{target}.{rest}" if rest else target
 
 
-class _Dispatcher(cst.CSTVisitor):
-    """Calls rule hooks on every node of one statement; keeps comprehension scopes."""
+# Fields that only hold whitespace, punctuation or comments: never walked.
+_SKIP_FIELDS = ("whitespace", "lpar", "rpar", "comma", "semicolon", "colon", "equal", "dot", "leading_lines",
+                "header", "footer", "newline", "lines_after_decorators", "trailing", "lbracket", "rbracket",
+                "lbrace", "rbrace", "asynchronous", "await", "star", "operator", "first_line", "prefix",
+                "start", "end", "quote", "value_whitespace")
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(t: type) -> tuple[str, ...]:
+    names = _FIELDS.get(t)
+    if names is None:
+        import dataclasses
+
+        names = tuple(f.name for f in dataclasses.fields(t) if not f.name.startswith(_SKIP_FIELDS))
+        _FIELDS[t] = names
+    return names
+
+
+_NODE_CLASSES: dict[type, bool] = {}
+
+
+def _is_node(cls: type) -> bool:
+    # CSTNode is an ABC: a cached per-class answer avoids the slow abc instance check.
+    known = _NODE_CLASSES.get(cls)
+    if known is None:
+        known = _NODE_CLASSES[cls] = issubclass(cls, cst.CSTNode)
+    return known
+
+
+class _Dispatcher:
+    """Calls rule hooks on every node of one statement; keeps comprehension scopes.
+
+    A hand-rolled pre-order walk over the dataclass fields: libcst's own visitor rebuilds every
+    node it leaves, which made it the largest cost of a lint run.
+    """
 
     def __init__(self, ctx: Context, hooks: dict[str, list[Callable]], active: Callable[[], bool]) -> None:
         self.ctx = ctx
         self.hooks = hooks
         self.active = active
+        self.walrus: list[cst.NamedExpr] = []
+
+    def walk(self, node: cst.CSTNode) -> None:
+        self.on_visit(node)
+        for name in _child_fields(type(node)):
+            value = getattr(node, name)
+            cls = value.__class__
+            if cls is list or cls is tuple:
+                for item in value:
+                    if _is_node(item.__class__):
+                        self.walk(item)
+            elif _is_node(cls):
+                self.walk(value)
+        self.on_leave(node)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+            self.walrus.append(node)
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
             self._enter_comprehension(node.for_in)
         elif isinstance(node, cst.Lambda):
@@ -192,6 +286,7 @@ class Walker:
                     hooks.setdefault(node_type, []).append(fn.__get__(rule))
         self.dispatcher = _Dispatcher(ctx, hooks, self.active)
         self.hooks = hooks
+        self.dry = 0
 
     def _capture_guard(self, fn: Callable, rule: "Rule") -> Callable:
         def guarded(node: cst.CSTNode) -> None:
@@ -200,7 +295,7 @@ class Walker:
         return guarded
 
     def active(self) -> bool:
-        return self.ctx.unit.hot.whole or self.ctx.capture_depth > 0
+        return not self.dry and (self.ctx.unit.hot.whole or self.ctx.capture_depth > 0)
 
     # -- entry points -------------------------------------------------------------------------
     def run_function(self, fn: cst.FunctionDef) -> None:
@@ -230,19 +325,24 @@ class Walker:
     def header(self, stmt: cst.CSTNode, *exprs: cst.CSTNode | None) -> None:
         self.ctx.statement = stmt
         self.ctx.inference.reset_cache()
+        self.ctx._call_names.clear()
         self.ctx.parents.append(stmt)
         if self.active():
             for hook in self.hooks.get(type(stmt).__name__, ()):
                 hook(stmt)
         for expr in exprs:
             if expr is not None:
-                expr.visit(self.dispatcher)
+                self.dispatcher.walk(expr)
         self.ctx.parents.pop()
 
     def small(self, small: cst.BaseSmallStatement) -> None:
         self.ctx.statement = small
         self.ctx.inference.reset_cache()
-        small.visit(self.dispatcher)
+        self.ctx._call_names.clear()
+        self.dispatcher.walrus.clear()
+        if not isinstance(small, cst.Raise):
+            # The error path: a sync while raising costs nothing that matters.
+            self.dispatcher.walk(small)
         self.bind_small(small)
 
     def statement(self, stmt: cst.BaseStatement) -> None:
@@ -254,6 +354,8 @@ class Walker:
             self.header(stmt, stmt.test)
             self._branches([stmt.body], stmt.orelse)
         elif isinstance(stmt, cst.While):
+            # The test runs again after each iteration: evaluate it with the body's bindings joined in.
+            self._dry_run(stmt.body)
             self.header(stmt, stmt.test)
             self._loop(stmt.body, stmt.orelse)
         elif isinstance(stmt, cst.For):
@@ -322,6 +424,21 @@ class Walker:
         for name, val in merge_envs(base, scopes).items():
             inf.bind(name, val)
 
+    def _dry_run(self, body: cst.BaseSuite) -> None:
+        """Walk `body` for its bindings only (no rule hooks), and join them into the environment."""
+        inf = self.ctx.inference
+        base = dict(inf.env)
+        self.dry += 1
+        inf.push({})
+        try:
+            self.walk_block(body)
+        finally:
+            scope = inf.env.maps[0]
+            inf.pop()
+            self.dry -= 1
+        for name, val in merge_envs(base, [scope, {}]).items():
+            inf.bind(name, val)
+
     def _loop(self, body: cst.BaseSuite, orelse: cst.Else | None) -> None:
         inf = self.ctx.inference
         base = dict(inf.env)
@@ -360,7 +477,7 @@ class Walker:
         elif isinstance(small, cst.Global) or isinstance(small, cst.Nonlocal):
             pass
         # Walrus targets inside expressions.
-        for node in _walrus_targets(small):
+        for node in self.dispatcher.walrus:
             inf.bind(node.target.value, inf(node.value))
 
     def _bind_params(self, fn: cst.FunctionDef) -> None:
@@ -379,18 +496,6 @@ class Walker:
             if param is fn.params.star_arg and val.is_tensor:
                 val = Val(Kind.TENSOR_SEQ)
             inf.bind(name, val)
-
-
-def _walrus_targets(node: cst.CSTNode) -> list[cst.NamedExpr]:
-    found: list[cst.NamedExpr] = []
-
-    class V(cst.CSTVisitor):
-        def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
-            if isinstance(n.target, cst.Name):
-                found.append(n)
-
-    node.visit(V())
-    return found
 
 
 # ---------------------------------------------------------------------------------------------
@@ -454,11 +559,8 @@ def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Un
                  rule_classes: list[type["Rule"]]) -> list[Finding]:
     """Parse one unit with libcst and run the rules over it."""
     tree = cst.parse_module(unit.source)
-    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
     inference = make_inference(module, index, unit.function)
-    ctx = Context(path=path, summary=index, module=module, unit=unit, inference=inference,
-                  positions=positions)
+    ctx = Context(path=path, summary=index, module=module, unit=unit, inference=inference, tree=tree)
     rules = [cls(ctx) for cls in rule_classes]
     walker = Walker(ctx, rules)
     if unit.function is None:
@@ -467,7 +569,7 @@ def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Un
         fn = _find_function(tree)
         if fn is not None:
             walker.run_function(fn)
-    return ctx.findings
+    return ctx.findings()
 
 
 def _find_function(tree: cst.Module) -> cst.FunctionDef | None:

@@ -15,6 +15,8 @@ from typing import Callable, Mapping, MutableMapping
 
 import libcst as cst
 
+from graphlint._torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
+
 
 class Kind(Enum):
     UNKNOWN = "unknown"
@@ -313,8 +315,10 @@ class Inference:
         if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in node.comparisons):
             return HOST
         vals = [self(node.left)] + [self(t.comparator) for t in node.comparisons]
-        if any(v.is_tensor for v in vals):
+        if any(v.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) for v in vals):
             return BOOL
+        if any(v.kind is Kind.CPU_TENSOR for v in vals):
+            return CPU  # a host-side comparison: no device read
         if all(v.kind in HOSTS for v in vals):
             return HOST
         return UNKNOWN
@@ -430,8 +434,12 @@ class Inference:
                 return CPU
             return BOOL if is_bool or (like.kind is Kind.BOOL_TENSOR and dtype is None) else TENSOR
         head = qual.split(".")[1]
-        if qual.startswith(TENSOR_NAMESPACES) or (head[:1].islower() and head not in NON_TENSOR_TORCH_SUBMODULES
-                                                  and "." not in qual[len("torch."):]):
+        if qual.startswith("torch.nn.functional."):
+            return TENSOR if qual.rpartition(".")[2] in FUNCTIONAL_NAMES else None
+        if qual.startswith(TENSOR_NAMESPACES):
+            return TENSOR
+        # Only real torch functions: an unknown name is more likely a mis-resolved local.
+        if head in TORCH_FUNCTION_NAMES and head not in NON_TENSOR_TORCH_SUBMODULES and "." not in qual[len("torch."):]:
             return TENSOR
         return None
 
@@ -490,7 +498,10 @@ class Inference:
             if recv.kind is Kind.BOOL_TENSOR and name not in ("fill_", "copy_"):
                 return BOOL
             return CPU if recv.kind is Kind.CPU_TENSOR else TENSOR
-        return TENSOR
+        if name not in TENSOR_METHOD_NAMES:
+            # Not a Tensor method: the annotation was wrong (e.g. a cache object typed as Tensor).
+            return UNKNOWN
+        return CPU if recv.kind is Kind.CPU_TENSOR else TENSOR
 
     def _to_kind(self, recv: Val, node: cst.Call) -> Val:
         for arg in node.args:

@@ -61,4 +61,8 @@ class Rule:
 
     @classmethod
     def hooks(cls) -> dict[str, Callable]:
-        return {name[len("visit_"):]: getattr(cls, name) for name in dir(cls) if name.startswith("visit_")}
+        cached = cls.__dict__.get("_hooks_cache")
+        if cached is None:
+            cached = {name[len("visit_"):]: getattr(cls, name) for name in dir(cls) if name.startswith("visit_")}
+            cls._hooks_cache = cached
+        return cached

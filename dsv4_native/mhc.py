@@ -16,6 +16,10 @@ Semantics (DSV4 §1.7, per token, x = the hc=4 residual streams [4, D] flattened
   hc_post: x'_k = post_k * f + sum_j comb[j, k] x_j       (note: sum over the first index)
   hc_head: pre = sigmoid((fn_head . x) * r * scale + base) + hc_eps; z = sum_k pre_k x_k
 Padding rows (active == False) are skipped: their outputs are written as zeros.
+
+Kernels: the 24 x 4D mixes GEMV is split over (token, 256-element block) programs writing partials
+to a preallocated workspace (so batch 1 uses many SMs); a second kernel per (token, D-block) sums
+the partials in a fixed order (deterministic), runs the 4x4 Sinkhorn in registers and collapses.
 """
 
 from __future__ import annotations
@@ -90,55 +94,93 @@ def hc_head_reference(x, fn, base, scale, active, out, rms_eps: float, hc_eps: f
 # Triton
 # ----------------------------------------------------------------------------------------------
 
+MIX_BLOCK = 256  # elements of the flattened [4D] stream per split program
+
+
+def mix_splits(dim: int) -> int:
+    """Static number of split programs per token for the mixes GEMV over 4D."""
+    return (HC * dim + MIX_BLOCK - 1) // MIX_BLOCK
+
+
+def mix_workspace(n_tok: int, dim: int, device=None) -> torch.Tensor:
+    """Workspace for hc_pre / hc_head: [T, mix_splits(D), 32] fp32 partial mixes (col 31 = sum x^2)."""
+    return torch.zeros(n_tok, mix_splits(dim), 32, dtype=torch.float32, device=device)
+
+
 if triton is not None:
 
     @triton.jit
-    def _collapse(x_ptr, out_ptr, t, pre, act, D: tl.constexpr, BLOCK_D: tl.constexpr):
-        """out[t, :] = sum_k pre[k] * x[t, k, :] (zeros for padding rows)."""
-        offs_k = tl.arange(0, 4)
-        for d0 in range(0, D, BLOCK_D):
-            offs_d = d0 + tl.arange(0, BLOCK_D)
-            d_ok = offs_d < D
-            xv = tl.load(x_ptr + t * 4 * D + offs_k[:, None] * D + offs_d[None, :],
-                         mask=d_ok[None, :] & act, other=0.0).to(tl.float32)
-            yv = tl.sum(pre[:, None] * xv, axis=0)
-            yv = tl.where(act, yv, 0.0)
-            tl.store(out_ptr + t * D + offs_d, yv.to(out_ptr.dtype.element_ty), mask=d_ok)
+    def _mix_partial_kernel(
+        x_ptr, fn_ptr, ws_ptr, active_ptr,
+        NROWS: tl.constexpr, D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK: tl.constexpr,
+    ):
+        """Program (token, split): partial fn . x over one BLOCK of the 4D stream, and partial sum x^2.
+
+        Splitting the 24 x 4D GEMV over many programs is what makes batch 1 fast (one program per
+        token would read all of fn from one SM)."""
+        t = tl.program_id(0).to(tl.int64)
+        sp = tl.program_id(1)
+        act = tl.load(active_ptr + t).to(tl.int1)
+        HD: tl.constexpr = 4 * D
+        offs = sp * BLOCK + tl.arange(0, BLOCK)
+        ok = (offs < HD) & act
+        xv = tl.load(x_ptr + t * HD + offs, mask=ok, other=0.0).to(tl.float32)
+        r32 = tl.arange(0, 32)
+        f = tl.load(fn_ptr + r32[:, None] * HD + offs[None, :], mask=(r32 < NROWS)[:, None] & ok[None, :], other=0.0)
+        part = tl.sum(f * xv[None, :], axis=1)
+        part = tl.where(r32 == 31, tl.sum(xv * xv, axis=0), part)
+        tl.store(ws_ptr + (t * NSPLIT + sp) * 32 + r32, part)
+
+    @triton.jit
+    def _mix_totals(ws_ptr, t, rms_eps, D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr):
+        """Sum the split partials in a fixed order; return mixes * rsqrt(mean(x^2) + eps) as [32]."""
+        sp = tl.arange(0, BLOCK_SP)
+        r32 = tl.arange(0, 32)
+        w = tl.load(ws_ptr + (t * NSPLIT + sp[:, None]) * 32 + r32[None, :], mask=(sp < NSPLIT)[:, None], other=0.0)
+        tot = tl.sum(w, axis=0)
+        ss = tl.sum(tl.where(r32 == 31, tot, 0.0), axis=0)
+        r = 1.0 / tl.sqrt(ss / (4 * D) + rms_eps)
+        return tot * r
+
+    @triton.jit
+    def _pick4(mixes, first: tl.constexpr):
+        """mixes[first : first + 4] as a [4] tensor."""
+        r32 = tl.arange(0, 32)
+        r4 = tl.arange(0, 4)
+        return tl.sum(tl.where(r32[None, :] == first + r4[:, None], mixes[None, :], 0.0), axis=1)
+
+    @triton.jit
+    def _collapse_block(x_ptr, out_ptr, t, db, pre, act, D: tl.constexpr, BLOCK_D: tl.constexpr):
+        """out[t, block] = sum_k pre[k] * x[t, k, block] (zeros for padding rows)."""
+        r4 = tl.arange(0, 4)
+        offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
+        d_ok = offs_d < D
+        xv = tl.load(x_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], mask=d_ok[None, :] & act,
+                     other=0.0).to(tl.float32)
+        yv = tl.where(act, tl.sum(pre[:, None] * xv, axis=0), 0.0)
+        tl.store(out_ptr + t * D + offs_d, yv.to(out_ptr.dtype.element_ty), mask=d_ok)
 
     @triton.jit
     def _hc_pre_kernel(
-        x_ptr, fn_ptr, base_ptr, scale_ptr, active_ptr, y_ptr, post_ptr, comb_ptr,
+        ws_ptr, x_ptr, base_ptr, scale_ptr, active_ptr, y_ptr, post_ptr, comb_ptr,
         rms_eps, hc_eps,
-        D: tl.constexpr, ITERS: tl.constexpr, BLOCK: tl.constexpr, BLOCK_D: tl.constexpr,
+        D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr, ITERS: tl.constexpr,
+        BLOCK_D: tl.constexpr,
     ):
-        """One program per token: 24 mixes + sum of squares in one pass, Sinkhorn in registers."""
+        """Program (token, D-block): mixes from the partials, Sinkhorn in registers, collapse a block.
+
+        Every D-block program recomputes the (tiny) 4x4 Sinkhorn; only block 0 stores post/comb."""
         t = tl.program_id(0).to(tl.int64)
+        db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
-        HD: tl.constexpr = 4 * D
+        mixes = _mix_totals(ws_ptr, t, rms_eps, D, NSPLIT, BLOCK_SP)
         r4 = tl.arange(0, 4)
-        acc_pre = tl.zeros([4], dtype=tl.float32)
-        acc_post = tl.zeros([4], dtype=tl.float32)
-        acc_m = tl.zeros([4, 4], dtype=tl.float32)
-        ss = tl.zeros([BLOCK], dtype=tl.float32)
-        for k0 in range(0, HD, BLOCK):
-            offs = k0 + tl.arange(0, BLOCK)
-            ok = (offs < HD) & act
-            xv = tl.load(x_ptr + t * HD + offs, mask=ok, other=0.0).to(tl.float32)
-            ss += xv * xv
-            f_pre = tl.load(fn_ptr + r4[:, None] * HD + offs[None, :], mask=ok[None, :], other=0.0)
-            f_post = tl.load(fn_ptr + (4 + r4[:, None]) * HD + offs[None, :], mask=ok[None, :], other=0.0)
-            rows_m = 8 + 4 * r4[:, None, None] + r4[None, :, None]
-            f_m = tl.load(fn_ptr + rows_m * HD + offs[None, None, :], mask=ok[None, None, :], other=0.0)
-            acc_pre += tl.sum(f_pre * xv[None, :], axis=1)
-            acc_post += tl.sum(f_post * xv[None, :], axis=1)
-            acc_m += tl.sum(f_m * xv[None, None, :], axis=2)
-        r = 1.0 / tl.sqrt(tl.sum(ss, axis=0) / HD + rms_eps)
-        s0 = tl.load(scale_ptr)
-        s1 = tl.load(scale_ptr + 1)
-        s2 = tl.load(scale_ptr + 2)
-        pre = tl.sigmoid(acc_pre * r * s0 + tl.load(base_ptr + r4)) + hc_eps
-        post = 2.0 * tl.sigmoid(acc_post * r * s1 + tl.load(base_ptr + 4 + r4))
-        m = acc_m * r * s2 + tl.load(base_ptr + 8 + 4 * r4[:, None] + r4[None, :])
+        pre = tl.sigmoid(_pick4(mixes, 0) * tl.load(scale_ptr) + tl.load(base_ptr + r4)) + hc_eps
+        post = 2.0 * tl.sigmoid(_pick4(mixes, 4) * tl.load(scale_ptr + 1) + tl.load(base_ptr + 4 + r4))
+        r32 = tl.arange(0, 32)
+        idx_m = 8 + 4 * r4[:, None, None] + r4[None, :, None]
+        m = tl.sum(tl.where(r32[None, None, :] == idx_m, mixes[None, None, :], 0.0), axis=2)
+        m = m * tl.load(scale_ptr + 2) + tl.load(base_ptr + 8 + 4 * r4[:, None] + r4[None, :])
         # Sinkhorn: row softmax (+eps), column normalisation, then ITERS-1 (row, column) rounds.
         m = tl.exp(m - tl.max(m, axis=1)[:, None])
         m = m / tl.sum(m, axis=1)[:, None] + hc_eps
@@ -146,32 +188,25 @@ if triton is not None:
         for _ in tl.static_range(ITERS - 1):
             m = m / (tl.sum(m, axis=1)[:, None] + hc_eps)
             m = m / (tl.sum(m, axis=0)[None, :] + hc_eps)
-        tl.store(post_ptr + t * 4 + r4, tl.where(act, post, 0.0))
-        tl.store(comb_ptr + t * 16 + 4 * r4[:, None] + r4[None, :], tl.where(act, m, 0.0))
-        _collapse(x_ptr, y_ptr, t, pre, act, D, BLOCK_D)
+        first = db == 0
+        tl.store(post_ptr + t * 4 + r4, tl.where(act, post, 0.0), mask=(r4 < 4) & first)
+        tl.store(comb_ptr + t * 16 + 4 * r4[:, None] + r4[None, :], tl.where(act, m, 0.0),
+                 mask=(r4[:, None] < 4) & first)
+        _collapse_block(x_ptr, y_ptr, t, db, pre, act, D, BLOCK_D)
 
     @triton.jit
     def _hc_head_kernel(
-        x_ptr, fn_ptr, base_ptr, scale_ptr, active_ptr, out_ptr,
+        ws_ptr, x_ptr, base_ptr, scale_ptr, active_ptr, out_ptr,
         rms_eps, hc_eps,
-        D: tl.constexpr, BLOCK: tl.constexpr, BLOCK_D: tl.constexpr,
+        D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr, BLOCK_D: tl.constexpr,
     ):
         t = tl.program_id(0).to(tl.int64)
+        db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
-        HD: tl.constexpr = 4 * D
+        mixes = _mix_totals(ws_ptr, t, rms_eps, D, NSPLIT, BLOCK_SP)
         r4 = tl.arange(0, 4)
-        acc = tl.zeros([4], dtype=tl.float32)
-        ss = tl.zeros([BLOCK], dtype=tl.float32)
-        for k0 in range(0, HD, BLOCK):
-            offs = k0 + tl.arange(0, BLOCK)
-            ok = (offs < HD) & act
-            xv = tl.load(x_ptr + t * HD + offs, mask=ok, other=0.0).to(tl.float32)
-            ss += xv * xv
-            f = tl.load(fn_ptr + r4[:, None] * HD + offs[None, :], mask=ok[None, :], other=0.0)
-            acc += tl.sum(f * xv[None, :], axis=1)
-        r = 1.0 / tl.sqrt(tl.sum(ss, axis=0) / HD + rms_eps)
-        pre = tl.sigmoid(acc * r * tl.load(scale_ptr) + tl.load(base_ptr + r4)) + hc_eps
-        _collapse(x_ptr, out_ptr, t, pre, act, D, BLOCK_D)
+        pre = tl.sigmoid(_pick4(mixes, 0) * tl.load(scale_ptr) + tl.load(base_ptr + r4)) + hc_eps
+        _collapse_block(x_ptr, out_ptr, t, db, pre, act, D, BLOCK_D)
 
     @triton.jit
     def _hc_post_kernel(
@@ -196,8 +231,16 @@ if triton is not None:
                  mask=d_ok[None, :])
 
 
-def _blocks(dim: int) -> tuple[int, int]:
-    return min(1024, triton.next_power_of_2(4 * dim)), min(1024, triton.next_power_of_2(dim))
+def _block_d(dim: int) -> int:
+    return min(512, triton.next_power_of_2(dim))
+
+
+def _mix_triton(x, fn, ws, active, n_rows: int) -> None:
+    n_tok, _, dim = x.shape
+    nsplit = mix_splits(dim)
+    _mix_partial_kernel[(n_tok, nsplit)](
+        x, fn, ws, active, NROWS=n_rows, D=dim, NSPLIT=nsplit, BLOCK=MIX_BLOCK,
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -205,7 +248,7 @@ def _blocks(dim: int) -> tuple[int, int]:
 # ----------------------------------------------------------------------------------------------
 
 
-@torch.library.custom_op("dsv4::hc_pre", mutates_args=("y", "post", "comb"))
+@torch.library.custom_op("dsv4::hc_pre", mutates_args=("y", "post", "comb", "ws"))
 @graphlint.hot
 def hc_pre(
     x: torch.Tensor,
@@ -216,24 +259,27 @@ def hc_pre(
     y: torch.Tensor,
     post: torch.Tensor,
     comb: torch.Tensor,
+    ws: torch.Tensor,
     rms_eps: float,
     hc_eps: float,
     iters: int = SINKHORN_ITERS,
 ) -> None:
     """x[T, 4, D] -> y[T, D] (x.dtype), post[T, 4] fp32, comb[T, 4, 4] fp32. fn[24, 4D], base[24],
-    scale[3] fp32. `iters` is a compile-time constant of the kernel (20 for DSV4)."""
+    scale[3] fp32; ws = mix_workspace(T, D). `iters` is a compile-time constant (20 for DSV4)."""
     if use_triton(x):
-        block, block_d = _blocks(x.shape[2])
-        _hc_pre_kernel[(x.shape[0],)](
-            x, fn, base, scale, active, y, post, comb, rms_eps, hc_eps,
-            D=x.shape[2], ITERS=iters, BLOCK=block, BLOCK_D=block_d,
+        dim = x.shape[2]
+        _mix_triton(x, fn, ws, active, 24)
+        nsplit = mix_splits(dim)
+        _hc_pre_kernel[(x.shape[0], triton.cdiv(dim, _block_d(dim)))](
+            ws, x, base, scale, active, y, post, comb, rms_eps, hc_eps,
+            D=dim, NSPLIT=nsplit, BLOCK_SP=triton.next_power_of_2(nsplit), ITERS=iters, BLOCK_D=_block_d(dim),
         )
     else:
         hc_pre_reference(x, fn, base, scale, active, y, post, comb, rms_eps, hc_eps, iters)
 
 
 @hc_pre.register_fake
-def _hc_pre_fake(x, fn, base, scale, active, y, post, comb, rms_eps, hc_eps, iters=SINKHORN_ITERS) -> None:
+def _hc_pre_fake(x, fn, base, scale, active, y, post, comb, ws, rms_eps, hc_eps, iters=SINKHORN_ITERS) -> None:
     return None
 
 
@@ -249,9 +295,9 @@ def hc_post(
 ) -> None:
     """out[T, 4, D] = post_k * f + sum_j comb[j, k] x_j. `out` must not alias `x`."""
     if use_triton(x):
-        _, block_d = _blocks(x.shape[2])
-        _hc_post_kernel[(x.shape[0], triton.cdiv(x.shape[2], block_d))](
-            f, x, post, comb, active, out, D=x.shape[2], BLOCK_D=block_d,
+        dim = x.shape[2]
+        _hc_post_kernel[(x.shape[0], triton.cdiv(dim, _block_d(dim)))](
+            f, x, post, comb, active, out, D=dim, BLOCK_D=_block_d(dim),
         )
     else:
         hc_post_reference(f, x, post, comb, active, out)
@@ -262,7 +308,7 @@ def _hc_post_fake(f, x, post, comb, active, out) -> None:
     return None
 
 
-@torch.library.custom_op("dsv4::hc_head", mutates_args=("out",))
+@torch.library.custom_op("dsv4::hc_head", mutates_args=("out", "ws"))
 @graphlint.hot
 def hc_head(
     x: torch.Tensor,
@@ -271,21 +317,26 @@ def hc_head(
     scale: torch.Tensor,
     active: torch.Tensor,
     out: torch.Tensor,
+    ws: torch.Tensor,
     rms_eps: float,
     hc_eps: float,
 ) -> None:
-    """x[T, 4, D] -> out[T, D]: sigmoid-weighted collapse of the streams (fn[4, 4D], base[4], scale[1])."""
+    """x[T, 4, D] -> out[T, D]: sigmoid-weighted collapse of the streams (fn[4, 4D], base[4], scale[1]);
+    ws = mix_workspace(T, D)."""
     if use_triton(x):
-        block, block_d = _blocks(x.shape[2])
-        _hc_head_kernel[(x.shape[0],)](
-            x, fn, base, scale, active, out, rms_eps, hc_eps, D=x.shape[2], BLOCK=block, BLOCK_D=block_d,
+        dim = x.shape[2]
+        _mix_triton(x, fn, ws, active, 4)
+        nsplit = mix_splits(dim)
+        _hc_head_kernel[(x.shape[0], triton.cdiv(dim, _block_d(dim)))](
+            ws, x, base, scale, active, out, rms_eps, hc_eps,
+            D=dim, NSPLIT=nsplit, BLOCK_SP=triton.next_power_of_2(nsplit), BLOCK_D=_block_d(dim),
         )
     else:
         hc_head_reference(x, fn, base, scale, active, out, rms_eps, hc_eps)
 
 
 @hc_head.register_fake
-def _hc_head_fake(x, fn, base, scale, active, out, rms_eps, hc_eps) -> None:
+def _hc_head_fake(x, fn, base, scale, active, out, ws, rms_eps, hc_eps) -> None:
     return None
 
 
@@ -307,12 +358,14 @@ class HyperConnection(nn.Module):
                              persistent=False)
         self.register_buffer("x_out", torch.zeros(max_tokens, HC, dim, dtype=dtype, device=device),
                              persistent=False)
+        self.register_buffer("ws", mix_workspace(max_tokens, dim, device=device), persistent=False)
 
     def forward(self, x: torch.Tensor, active: torch.Tensor, sublayer: nn.Module) -> torch.Tensor:
         """x' = hc_post(sublayer(hc_pre(x)), x): one residual site, all on preallocated buffers."""
         n = x.shape[0]
-        y, post, comb, x_out = self.y[:n], self.post[:n], self.comb[:n], self.x_out[:n]
-        hc_pre(x, self.fn, self.base, self.scale, active, y, post, comb, self.rms_eps, self.hc_eps, self.iters)
+        y, post, comb, x_out, ws = self.y[:n], self.post[:n], self.comb[:n], self.x_out[:n], self.ws[:n]
+        hc_pre(x, self.fn, self.base, self.scale, active, y, post, comb, ws, self.rms_eps, self.hc_eps,
+               self.iters)
         f = sublayer(y)
         hc_post(f, x, post, comb, active, x_out)
         return x_out

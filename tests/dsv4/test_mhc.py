@@ -41,15 +41,17 @@ def _pre(x, fn, base, scale, active, impl, iters: int = 20):
     post = torch.full((n, 4), 9.0, device=DEV)
     comb = torch.full((n, 4, 4), 9.0, device=DEV)
     if impl is H.hc_pre:
-        impl(x, fn, base, scale, active, y, post, comb, EPS, EPS, iters)
+        ws = H.mix_workspace(n, dim, device=DEV).fill_(float("nan"))  # poisoned: must be overwritten
+        impl(x, fn, base, scale, active, y, post, comb, ws, EPS, EPS, iters)
     else:
         impl(x, fn, base, scale, active, y, post, comb, EPS, EPS, iters)
     return y, post, comb
 
 
-def test_hc_pre_kernel_matches_reference():
-    fn, base, scale = _params(64, seed=0)
-    x, active = _x(3, 64, seed=1)
+@pytest.mark.parametrize("dim", [64, 1024], ids=["one-split", "16-splits-2-blocks"])
+def test_hc_pre_kernel_matches_reference(dim):
+    fn, base, scale = _params(dim, seed=0)
+    x, active = _x(3, dim, seed=1)
     assert use_triton(x)
     y, post, comb = _pre(x, fn, base, scale, active, H.hc_pre)
     ry, rpost, rcomb = _pre(x, fn, base, scale, active, H.hc_pre_reference)
@@ -104,8 +106,8 @@ def test_sinkhorn_runs_exactly_twenty_iterations():
     assert err[19] > 20 * err[20] and err[21] > 20 * err[20], err
 
 
-def test_hc_post_and_head_match_reference():
-    dim = 64
+@pytest.mark.parametrize("dim", [64, 1024])
+def test_hc_post_and_head_match_reference(dim):
     fn, base, scale = _params(dim, seed=4)
     x, active = _x(3, dim, seed=5)
     _, post, comb = _pre(x, fn, base, scale, active, H.hc_pre_reference)
@@ -126,7 +128,7 @@ def test_hc_post_and_head_match_reference():
     sh = torch.tensor([1.3], device=DEV)
     z = torch.full((3, dim), 9.0, dtype=torch.bfloat16, device=DEV)
     zr = z.clone()
-    H.hc_head(x, fh, bh, sh, active, z, EPS, EPS)
+    H.hc_head(x, fh, bh, sh, active, z, H.mix_workspace(3, dim, device=DEV), EPS, EPS)
     H.hc_head_reference(x, fh, bh, sh, active, zr, EPS, EPS)
     torch.testing.assert_close(z.float(), zr.float(), rtol=1e-2, atol=2e-2)
     assert (z[1] == 0).all()
@@ -159,7 +161,8 @@ def test_inductor_fullgraph_over_custom_op():
         y = torch.empty(2, dim, dtype=xx.dtype, device=xx.device)
         post = torch.empty(2, 4, device=xx.device)
         comb = torch.empty(2, 4, 4, device=xx.device)
-        H.hc_pre(xx * 2, fn, base, scale, active, y, post, comb, EPS, EPS)
+        ws = torch.empty(2, H.mix_splits(dim), 32, device=xx.device)
+        H.hc_pre(xx * 2, fn, base, scale, active, y, post, comb, ws, EPS, EPS)
         return y.float().sum(-1) + post.sum(-1) + comb.sum((-1, -2))
 
     eager = f(x)

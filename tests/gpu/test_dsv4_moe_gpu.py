@@ -154,7 +154,9 @@ def test_moe_flash_dims_vs_loop_and_timings():
         x = torch.randn(n_tok, 4, dim, device=DEV).to(torch.bfloat16)
         active = torch.ones(n_tok, dtype=torch.bool, device=DEV)
         y, post, comb = site.y[:n_tok], site.post[:n_tok], site.comb[:n_tok]
-        t_pre = _bench_graph(lambda: H.hc_pre(x, site.fn, site.base, site.scale, active, y, post, comb, 1e-6, 1e-6))
+        ws = site.ws[:n_tok]
+        t_pre = _bench_graph(lambda: H.hc_pre(x, site.fn, site.base, site.scale, active, y, post, comb, ws,
+                                              1e-6, 1e-6))
         t_ref = _bench_graph(lambda: H.hc_pre_reference(x, site.fn, site.base, site.scale, active, y, post, comb,
                                                         1e-6, 1e-6, 20))
         f = torch.randn(n_tok, dim, device=DEV).to(torch.bfloat16)

@@ -196,6 +196,7 @@ def _child_fields(t: type) -> tuple[str, ...]:
 
 
 _NODE_CLASSES: dict[type, bool] = {}
+LAZY_MESSAGE_CALLS = ("torch._check", "torch._assert")
 
 
 def _is_node(cls: type) -> bool:
@@ -220,6 +221,13 @@ class _Dispatcher:
         self.walrus: list[cst.NamedExpr] = []
 
     def walk(self, node: cst.CSTNode) -> None:
+        if node.__class__ is cst.Call and node.args and (self.ctx.call_name(node) or "").startswith(LAZY_MESSAGE_CALLS):
+            # `torch._check(cond, lambda: f"...")`: the message runs only on failure.
+            self.on_visit(node)
+            self.walk(node.func)
+            self.walk(node.args[0])
+            self.on_leave(node)
+            return
         self.on_visit(node)
         for name in _child_fields(type(node)):
             value = getattr(node, name)

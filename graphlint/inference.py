@@ -440,6 +440,9 @@ class Inference:
             return TENSOR
         # Only real torch functions: an unknown name is more likely a mis-resolved local.
         if head in TORCH_FUNCTION_NAMES and head not in NON_TENSOR_TORCH_SUBMODULES and "." not in qual[len("torch."):]:
+            args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
+            if args and all(v.kind in HOSTS or v.kind is Kind.CPU_TENSOR for v in args) and self.device_of(node) is None:
+                return CPU  # `torch.div(n, 2)` of Python numbers makes a host tensor
             return TENSOR
         return None
 

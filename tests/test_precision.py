@@ -1,0 +1,161 @@
+"""Decoys and hits distilled from real inference code (transformers 5.17 models, vLLM-style layers).
+
+Each decoy was a false positive of an earlier version on public code; each hit is a real sync.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from graphlint.config import Config
+from graphlint.engine import Linter
+
+
+def findings(src: str, scope: str = "hot") -> set[tuple[int, str]]:
+    text = textwrap.dedent(src).lstrip("\n")
+    return {(f.line, f.code) for f in Linter(Config(scope=scope)).lint_text(text, "m.py").findings}
+
+
+DECOYS = {
+    "wrong_tensor_annotation_on_cache": """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, past_key_values: torch.Tensor | None = None):
+                past = 0 if past_key_values is None else past_key_values.get_seq_length()
+                if past == 0:
+                    return x
+                return x * 2
+    """,
+    "cpu_rand_layerdrop": """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                p = torch.rand([])
+                skip = self.training and p < 0.1
+                if skip:
+                    return x
+                return x + 1
+    """,
+    "fstring_in_raise": """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int):
+                if x.shape[0] != n:
+                    raise ValueError(f"bad {x.sum()} {x}")
+                return x
+    """,
+    "torch_check_lazy_message": """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: torch.Tensor):
+                torch._check(x.shape[0] > 0, lambda: f"got {int(n)}")
+                return x
+    """,
+    "torch_div_of_ints_is_host": """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, hidden_states: torch.Tensor, w: int):
+                return hidden_states.view(hidden_states.size(0), torch.div(hidden_states.size(1), w, rounding_mode="trunc"), w)
+    """,
+    "unknown_names_ending_in_s": """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, routing_weights, token_idx: torch.Tensor):
+                return routing_weights[token_idx, 0, None] * x
+    """,
+    "masked_scalar_store_and_int_index": """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: torch.Tensor):
+                x[x > 0] = 0.0
+                x[ids] = 1.0
+                return x.index_select(0, ids), x[ids]
+    """,
+    "host_int_branching_and_shape_dispatch": """
+        import torch
+        class M(torch.nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.use_fast = cfg.use_fast
+                self.n = 4
+            def forward(self, x: torch.Tensor):
+                if self.use_fast and x.dtype == torch.bfloat16 and x.shape[0] <= self.n:
+                    return x
+                for i in range(x.size(0)):
+                    x = x + i
+                return x if x.numel() > 8 else -x
+    """,
+    "not_on_hot_path": """
+        import torch
+        def load_weights(w: torch.Tensor):
+            print(w.sum().item(), w.tolist())
+            if w.any():
+                return w.cpu().numpy()
+    """,
+    "optional_tensor_none_checks": """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None, bias=None):
+                if mask is None or bias is not None:
+                    return x
+                out = x if mask is None else x * mask
+                return out
+    """,
+    "device_safe_ops_from_catalog": """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, logits: torch.Tensor, m: torch.Tensor):
+                a = torch.multinomial(logits.softmax(-1), 1)
+                b = torch.topk(logits, 4).indices
+                c = torch.nonzero_static(m, size=4)
+                d = torch.count_nonzero(m)
+                e = logits.cumsum(-1).sort().values
+                f = torch.stack([logits.max(), logits.min()])
+                g = torch.where(m, logits, 0.0)
+                return a, b, c, d, e, f, g
+    """,
+}
+
+HITS = {
+    "expert_loop_mixtral_style": ("""
+        import torch
+        class Experts(torch.nn.Module):
+            def forward(self, hidden_states: torch.Tensor, top_k_index: torch.Tensor):
+                mask = torch.nn.functional.one_hot(top_k_index, num_classes=8).permute(2, 1, 0)
+                hit = torch.greater(mask.sum(dim=(-1, -2)), 0).nonzero()
+                for expert_idx in hit:
+                    expert_idx = expert_idx[0]
+                    if expert_idx == 8:
+                        continue
+                    pos, tok = torch.where(mask[expert_idx])
+                return hidden_states
+    """, {(5, "GL120"), (6, "GL402"), (8, "GL110"), (10, "GL121")}),
+    "tokens_count_item": ("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, input_ids: torch.Tensor, feats: torch.Tensor):
+                n = (input_ids == 7).sum().item()
+                idx = (input_ids == 7)
+                return feats[idx], n
+    """, {(4, "GL101"), (6, "GL123")}),
+    "arange_with_tensor_bounds": ("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, pos: torch.Tensor):
+                hi = pos[0] + 4
+                return torch.arange(hi, device=pos.device)
+    """, {(5, "GL126")}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECOYS))
+def test_decoys_are_silent(name):
+    assert findings(DECOYS[name]) == set()
+
+
+@pytest.mark.parametrize("name", sorted(HITS))
+def test_hits_are_reported(name):
+    src, expected = HITS[name]
+    assert findings(src) == expected

@@ -140,6 +140,9 @@ def _check_parser() -> _Parser:
     info = p.add_argument_group("information")
     info.add_argument("--explain", metavar="CODE", help="print the documentation of a rule and exit")
     info.add_argument("--list-rules", action="store_true", help="print the rule catalog and exit")
+    info.add_argument("--show-settings", action="store_true",
+                      help="print the resolved settings (config file, enabled rules, excludes) and exit")
+    info.add_argument("--show-files", action="store_true", help="print the files that would be linted and exit")
     return p
 
 
@@ -343,6 +346,10 @@ def _check(args: argparse.Namespace) -> int:
     from graphlint.engine import Linter
 
     linter = Linter(config)  # raises ConfigError for unknown selectors in the config
+    if args.show_settings:
+        return _show_settings(config, linter, fmt, sys.stdout)
+    if args.show_files:
+        return _show_files(args, config, stdin, sys.stdout)
     report = _load_runtime_report(args.runtime_report) if args.runtime_report else None
     targets = _stdin_targets(args, config) if stdin else _file_targets(args, config)
     if not targets and not stdin and not args.quiet:
@@ -561,6 +568,43 @@ def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, runtime: bo
         lines.append(f"Runtime cross-check: {confirmed} confirmed, {unconfirmed} not seen at runtime, "
                      f"{runtime_only} seen only at runtime.")
     return lines
+
+
+# --- settings and files ---------------------------------------------------------------------------
+
+def _show_settings(config: Config, linter, fmt: str, out: TextIO) -> int:
+    """One `key = value` line per setting, after config file, environment and flags are merged."""
+    settings = {
+        "config-file": str(config.source) if config.source else None,
+        "root": str(config.root),
+        "enabled": sorted(linter.enabled),
+        "per-file-ignores": {glob: list(codes) for glob, codes in config.per_file_ignores},
+        "exclude": list(config.exclude),
+        "extend-exclude": list(config.extend_exclude),
+        "respect-gitignore": config.respect_gitignore,
+        "scope": config.scope,
+        "hot": list(config.hot),
+        "cold": list(config.cold),
+        "capture-regions": list(config.capture_regions),
+        "module-bases": list(config.module_bases),
+        "output-format": fmt,
+        "cache-dir": config.cache_dir,
+    }
+    for key, value in settings.items():
+        out.write(f"{key} = {json.dumps(value)}\n")
+    return EXIT_OK
+
+
+def _show_files(args: argparse.Namespace, config: Config, stdin: bool, out: TextIO) -> int:
+    from graphlint.discovery import discover
+    from graphlint.engine import display_path
+
+    if stdin:
+        out.write((args.stdin_filename or "-") + "\n")
+        return EXIT_OK
+    for path in discover([Path(p) for p in (args.paths or ["."])], config, force_exclude=args.force_exclude):
+        out.write(display_path(path) + "\n")
+    return EXIT_OK
 
 
 # --- rule documentation and catalog -----------------------------------------------------------------

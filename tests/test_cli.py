@@ -869,3 +869,26 @@ def test_capture_delegates(proj, cli, monkeypatch):
     assert r.rc == 1 and r.out == "captured\n"
     assert seen["target"] == "pkg.mod:make"
     assert (seen["tolerance"], seen["replays"], seen["output_format"], seen["report_path"]) == (0.01, 3, "json", "out.json")
+
+
+# --- settings and files -----------------------------------------------------------------------------
+
+def test_show_settings_merges_config_and_flags(proj, cli):
+    write(proj, {"m.py": MODEL}, 'select = ["GL1"]\nhot = ["a:b"]\nextend-exclude = ["gen"]')
+    r = cli("--show-settings", "--ignore", "GL101", "--scope", "all", "--hot", "c:d")
+    assert r.rc == 0
+    settings = {line.split(" = ", 1)[0]: json.loads(line.split(" = ", 1)[1]) for line in r.lines}
+    assert settings["config-file"] == str(proj / "pyproject.toml")
+    assert "GL140" in settings["enabled"] and "GL101" not in settings["enabled"]
+    assert all(code.startswith("GL1") for code in settings["enabled"])
+    assert (settings["scope"], settings["hot"], settings["extend-exclude"]) == ("all", ["a:b", "c:d"], ["gen"])
+    assert settings["output-format"] == "full"
+
+
+def test_show_files_applies_excludes(proj, cli):
+    write(proj, {"m.py": MODEL, "pkg/a.py": CLEAN, "pkg/b.pyi": "x: int\n", "gen/g.py": MODEL, "notes.txt": "x"},
+          'extend-exclude = ["gen"]')
+    r = cli("--show-files")
+    assert (r.rc, r.lines) == (0, ["m.py", "pkg/a.py", "pkg/b.pyi"])
+    assert cli("--show-files", "--force-exclude", "gen/g.py").lines == []
+    assert cli("--show-files", "gen/g.py").lines == ["gen/g.py"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
-import io
 import json
 import os
 import sys

@@ -360,13 +360,15 @@ def test_exclude_and_extend_exclude(proj, cli):
     assert sorted({line.split(":")[0] for line in concise(cli, ".").lines[:-1]}) == ["m.py"]
     # `exclude` replaces the defaults: build/ is linted again.
     write(proj, {}, 'exclude = ["gen"]')
-    assert sorted({line.split(":")[0] for line in concise(cli, ".").lines[:-1]}) == ["build/b.py", "m.py", "vendor/v.py"]
+    linted = sorted({line.split(":")[0] for line in concise(cli, ".").lines[:-1]})
+    assert linted == ["build/b.py", "m.py", "vendor/v.py"]
 
 
 def test_gitignore_respected_unless_disabled(proj, cli):
     write(proj, {"m.py": MODEL, "out/gen.py": MODEL, ".gitignore": "out/\n"})
     assert {line.split(":")[0] for line in concise(cli, ".").lines[:-1]} == {"m.py"}
-    assert {line.split(":")[0] for line in concise(cli, "--no-respect-gitignore", ".").lines[:-1]} == {"m.py", "out/gen.py"}
+    linted = {line.split(":")[0] for line in concise(cli, "--no-respect-gitignore", ".").lines[:-1]}
+    assert linted == {"m.py", "out/gen.py"}
     write(proj, {}, "respect-gitignore = false")
     assert {line.split(":")[0] for line in concise(cli, ".").lines[:-1]} == {"m.py", "out/gen.py"}
 
@@ -868,7 +870,8 @@ def test_capture_delegates(proj, cli, monkeypatch):
             "--report", "out.json")
     assert r.rc == 1 and r.out == "captured\n"
     assert seen["target"] == "pkg.mod:make"
-    assert (seen["tolerance"], seen["replays"], seen["output_format"], seen["report_path"]) == (0.01, 3, "json", "out.json")
+    passed = (seen["tolerance"], seen["replays"], seen["output_format"], seen["report_path"])
+    assert passed == (0.01, 3, "json", "out.json")
 
 
 # --- settings and files -----------------------------------------------------------------------------
@@ -892,3 +895,27 @@ def test_show_files_applies_excludes(proj, cli):
     assert (r.rc, r.lines) == (0, ["m.py", "pkg/a.py", "pkg/b.pyi"])
     assert cli("--show-files", "--force-exclude", "gen/g.py").lines == []
     assert cli("--show-files", "gen/g.py").lines == ["gen/g.py"]
+
+
+FIXABLE_RULES = [rule for rule in ALL_RULES if rule.FIXES]
+
+
+@pytest.mark.parametrize("rule", FIXABLE_RULES or [None], ids=[r.code for r in FIXABLE_RULES] or ["none"])
+def test_real_fixes_through_the_cli(tmp_path, rule):
+    """Each rule's own FIXES example, end to end: --diff shows it, --fix writes it, a re-run is clean."""
+    from graphlint.testing import example_source
+
+    if rule is None:
+        pytest.skip("no rule has an autofix yet")
+    example = rule.FIXES[0]
+    before, after = example_source(example.before), example_source(example.after)
+    write(tmp_path, {"f.py": before})
+    args = ("--scope", "all", "--select", rule.code, "--output-format", "concise")
+    diff = sub(*args, "--diff", "f.py", cwd=tmp_path)
+    assert diff.rc == 1, diff
+    assert diff.lines[:2] == ["--- a/f.py", "+++ b/f.py"]
+    assert (tmp_path / "f.py").read_text() == before
+    fixed = sub(*args, "--fix", "f.py", cwd=tmp_path)
+    assert (tmp_path / "f.py").read_text() == after
+    assert (fixed.rc, fixed.lines[-1]) == (0, "Found 1 error (1 fixed, 0 remaining)."), fixed
+    assert sub(*args, "f.py", cwd=tmp_path).lines == ["All checks passed!"]

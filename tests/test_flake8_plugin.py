@@ -156,7 +156,8 @@ def test_flake8_config_options(tmp_path):
     assert [line.split()[1] for line in flake8("step.py", cwd=tmp_path)] == ["GL101"]
     (tmp_path / "setup.cfg").unlink()
     (tmp_path / "other.toml").write_text('[tool.graphlint]\nscope = "all"\nselect = ["GL1"]\n')
-    assert [line.split()[1] for line in flake8("--graphlint-config", "other.toml", "step.py", cwd=tmp_path)] == ["GL101"]
+    lines = flake8("--graphlint-config", "other.toml", "step.py", cwd=tmp_path)
+    assert [line.split()[1] for line in lines] == ["GL101"]
 
 
 def test_bad_config_is_reported_not_crashed(tmp_path):

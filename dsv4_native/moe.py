@@ -386,18 +386,18 @@ def _slot_sum_triton(y_slot, slot_ids, out, num_experts: int) -> None:
     )
 
 
-def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out) -> None:
+def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, block_k: int, warps: int) -> None:
     n_tok, n_slot = slot_ids.shape
     n_exp, two_i, dim = w13.shape
     inter = two_i // 2
     n = n_tok * n_slot
-    bn1, bk1 = _pow2_at_most(inter, 16), _pow2_at_most(dim, 256)
+    bn1, bk1 = _pow2_at_most(inter, block_n, 1), _pow2_at_most(dim, block_k)
     _gemv13_kernel[(n, triton.cdiv(inter, bn1))](
-        x, slot_ids, w13, h, n_exp, n_slot, D=dim, I=inter, BLOCK_N=bn1, BLOCK_K=bk1, num_warps=4,
+        x, slot_ids, w13, h, n_exp, n_slot, D=dim, I=inter, BLOCK_N=bn1, BLOCK_K=bk1, num_warps=warps,
     )
-    bn2, bk2 = _pow2_at_most(dim, 16), _pow2_at_most(inter, 256)
+    bn2, bk2 = _pow2_at_most(dim, block_n, 1), _pow2_at_most(inter, block_k)
     _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
-        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, I=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=4,
+        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, I=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=warps,
     )
     _slot_sum_triton(y_slot, slot_ids, out, n_exp)
 
@@ -463,17 +463,22 @@ def moe_experts_gemv(
     h: torch.Tensor,
     y_slot: torch.Tensor,
     out: torch.Tensor,
+    block_n: int = 16,
+    block_k: int = 256,
+    num_warps: int = 4,
 ) -> None:
     """Small-batch expert MLPs: one GEMV per token-slot. x[T, D]; w13[E+1, 2I, D]; w2[E+1, D, I];
-    workspaces h[T*S, I] (x.dtype), y_slot[T*S, D] fp32; result out[T, D]."""
+    workspaces h[T*S, I] (x.dtype), y_slot[T*S, D] fp32; result out[T, D]. The block sizes and warps
+    are launch tuning only (the result does not depend on them beyond fp32 summation order)."""
     if use_triton(x):
-        _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out)
+        _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n, block_k, num_warps)
     else:
         experts_reference(x, slot_ids, slot_w, w13, w2, out)
 
 
 @moe_experts_gemv.register_fake
-def _moe_experts_gemv_fake(x, slot_ids, slot_w, w13, w2, h, y_slot, out) -> None:
+def _moe_experts_gemv_fake(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n=16, block_k=256,
+                           num_warps=4) -> None:
     return None
 
 
@@ -539,6 +544,7 @@ class DSV4MoE(nn.Module):
         super().__init__()
         self.dim, self.inter, self.n_experts, self.top_k = dim, inter, n_experts, top_k
         self.scale, self.use_hash, self.block_m, self.gemv_max_slots = scale, use_hash, block_m, gemv_max_slots
+        self.gemv_cfg = (16, 256, 4)  # (BLOCK_N, BLOCK_K, num_warps) of the GEMV path: launch tuning only
         n_slot = top_k + 1
         self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
         self.w13 = nn.Parameter(torch.empty(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
@@ -587,7 +593,7 @@ class DSV4MoE(nn.Module):
         moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
                   self.top_k, self.scale, self.use_hash, logits_ws)
         if self.uses_gemv(n_tok):  # host-known int: one path per captured batch bucket
-            moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out)
+            moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out, *self.gemv_cfg)
         else:
             sorted_ids, expert_ids = self.sorted_ids[:em], self.expert_ids[:n_blocks]
             moe_align(slot_ids, sorted_ids, expert_ids, self.n_post_pad, self.n_experts + 1, self.block_m)

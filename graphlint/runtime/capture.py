@@ -11,6 +11,7 @@ each next input set copies the set into the static inputs, replays, and compares
 
 from __future__ import annotations
 
+import os
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -257,8 +258,6 @@ _PROBE_CODES = {"GLR101", "GLR102", "GLR401", "GLR402", "GLR403", "GLR404"}
 
 
 def _same_line(f: Finding, where: tuple[str, int]) -> bool:
-    import os
-
     return f.line == where[1] and os.path.realpath(f.path) == os.path.realpath(where[0])
 
 

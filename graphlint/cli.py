@@ -176,10 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(str(exc))
         return EXIT_ERROR
     except BrokenPipeError:
-        # `graphlint | head`: the reader went away; that is not our error.
+        # `graphlint | head`: the reader went away mid-report (so there were findings to print).
         with contextlib.suppress(Exception):
             sys.stdout = open(os.devnull, "w")  # keep the interpreter's final flush quiet
-        return EXIT_OK
+        return EXIT_FINDINGS
     except KeyboardInterrupt:
         return 130
 

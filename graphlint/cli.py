@@ -182,6 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FINDINGS
     except KeyboardInterrupt:
         return 130
+    except SystemExit as exc:  # argparse's --help and --version: main() returns, it does not exit
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
 
 
 def _error(message: str) -> None:

@@ -631,11 +631,24 @@ def test_list_rules_json(cli):
     assert set(data[0]) == {"code", "name", "family", "default", "fixable"}
 
 
-def test_version(cli, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["--version"])
-    assert exc.value.code == 0
-    assert capsys.readouterr().out.strip() == f"graphlint {__version__}"
+def test_version_and_help(cli):
+    r = cli("--version")
+    assert (r.rc, r.out.strip()) == (0, f"graphlint {__version__}")
+    r = cli("--help")
+    assert r.rc == 0 and "--output-format" in r.out and "Exit codes" in r.out
+
+
+def test_list_rules_rich_table_on_a_tty(monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    monkeypatch.setattr(sys, "stdout", tty)
+    assert main(["--list-rules"]) == 0
+    text = tty.getvalue()
+    assert "graphlint rules" in text and "━" in text  # rich's table rules, not the plain layout
+    assert all(rule.code in text for rule in ALL_RULES)
 
 
 # --- error paths: one line, exit 2, no traceback (real subprocesses) --------------------------------

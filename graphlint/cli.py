@@ -306,6 +306,7 @@ class _Target:
     path: Path | None
     source: SourceFile
     original: str | None
+    raw: bytes = b""  # stdin only: echoed back unchanged by --fix when it cannot be decoded
 
 
 @contextlib.contextmanager
@@ -412,7 +413,7 @@ def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     shown = display_path(Path(name)) if name else "-"
     module = module_name_for(Path(name)) if name else "stdin"
     src = decode_source(data, shown, module, shown.endswith("__init__.py"))
-    return [_Target(None, src, src.text)]
+    return [_Target(None, src, src.text, data)]
 
 
 def _load_runtime_report(path: str):
@@ -494,8 +495,11 @@ def _write_fixes(targets: list[_Target], stdin: bool) -> None:
     for t in targets:
         text = t.source.text
         if t.path is None:
-            if stdin:
-                sys.stdout.write(text if text is not None else "")
+            if stdin and text is not None:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            elif stdin:
+                sys.stdout.buffer.write(t.raw)  # never hand an editor an emptied buffer
                 sys.stdout.flush()
             continue
         if text is None or text == t.original:

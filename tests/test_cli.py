@@ -821,6 +821,14 @@ def test_fix_stdin_writes_source_to_stdout(proj, cli, item_fix):
     assert GL140_LINE in r.err.splitlines()
 
 
+def test_fix_stdin_undecodable_is_echoed_back(tmp_path):
+    data = b"x = 1\n\xff\n"
+    r = subprocess.run([sys.executable, "-m", "graphlint", "--fix", "-", "--stdin-filename", "x.py"],
+                       cwd=tmp_path, input=data, capture_output=True, timeout=120)
+    assert r.stdout == data
+    assert r.returncode == 1 and b"GL000" in r.stderr
+
+
 def test_fix_without_fixable_findings_needs_no_fixer(proj, cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "graphlint.fix", None)  # importing it now raises ImportError
     write(proj, {"m.py": MODEL})

@@ -544,7 +544,8 @@ class DSV4MoE(nn.Module):
         super().__init__()
         self.dim, self.inter, self.n_experts, self.top_k = dim, inter, n_experts, top_k
         self.scale, self.use_hash, self.block_m, self.gemv_max_slots = scale, use_hash, block_m, gemv_max_slots
-        self.gemv_cfg = (16, 256, 4)  # (BLOCK_N, BLOCK_K, num_warps) of the GEMV path: launch tuning only
+        # (BLOCK_N, BLOCK_K, num_warps) of the GEMV path; None = the per-batch default of gemv_config.
+        self.gemv_cfg: Optional[tuple[int, int, int]] = None
         n_slot = top_k + 1
         self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
         self.w13 = nn.Parameter(torch.empty(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
@@ -579,6 +580,13 @@ class DSV4MoE(nn.Module):
         perm = torch.rand(vocab, self.n_experts, generator=g).argsort(dim=1)[:, : self.top_k]
         self.tid2eid.copy_(perm.to(torch.int32))
 
+    def gemv_config(self, n_tok: int) -> tuple[int, int, int]:
+        """Static GEMV launch config per batch bucket. Defaults from the H200 sweep at DSV4-Flash dims
+        (docs/kernels-moe-sampling.md): batch 1 -> (8, 512, 4), larger -> (64, 128, 8)."""
+        if self.gemv_cfg is not None:
+            return self.gemv_cfg
+        return (8, 512, 4) if n_tok == 1 else (64, 128, 8)
+
     def uses_gemv(self, n_tok: int) -> bool:
         """Static path choice: GEMV per token-slot while T*(K+1) is small."""
         return n_tok * (self.top_k + 1) <= self.gemv_max_slots
@@ -593,7 +601,7 @@ class DSV4MoE(nn.Module):
         moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
                   self.top_k, self.scale, self.use_hash, logits_ws)
         if self.uses_gemv(n_tok):  # host-known int: one path per captured batch bucket
-            moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out, *self.gemv_cfg)
+            moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out, *self.gemv_config(n_tok))
         else:
             sorted_ids, expert_ids = self.sorted_ids[:em], self.expert_ids[:n_blocks]
             moe_align(slot_ids, sorted_ids, expert_ids, self.n_post_pad, self.n_experts + 1, self.block_m)

@@ -30,7 +30,9 @@ except ImportError:  # pragma: no cover
     triton = None
     tl = None
 
-BLOCK_N = 32  # index-list entries per inner iteration
+BLOCK_N = 32  # index-list entries per inner iteration (default)
+# (heads per program, index entries per iteration, warps for d=512): host-known tuning, see docs
+DEFAULT_CONFIG = (16, 32, 8)
 PARTIAL_INIT_MAX = -1.0e30  # finite "minus infinity" for empty splits (avoids inf - inf = nan)
 
 
@@ -38,11 +40,22 @@ PARTIAL_INIT_MAX = -1.0e30  # finite "minus infinity" for empty splits (avoids i
 # set-up helpers
 
 
-def default_num_splits(batch: int, heads: int, kmax: int, block_h: int = 16, sm_count: int = 132) -> int:
-    """Host-side choice of split-K: enough programs to cover ~2 waves of SMs, at most one per block."""
-    n_hblk = triton.cdiv(heads, block_h) if triton is not None else -(-heads // block_h)
-    n_blocks = -(-kmax // BLOCK_N)
-    want = -(-(2 * sm_count) // max(1, batch * n_hblk))
+def _head_block(heads: int, block_h: int) -> int:
+    """Heads per program: a power of two >= 16 (tl.dot's minimum M), at most what the heads need."""
+    need = max(16, 1 << (heads - 1).bit_length())
+    return min(block_h, need)
+
+
+def default_num_splits(
+    batch: int, heads: int, kmax: int, block_h: int | None = None, block_n: int | None = None,
+    waves: float = 2.0, sm_count: int = 132,
+) -> int:
+    """Host-side choice of split-K: about `waves` programs per SM, at most one split per index block."""
+    block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
+    block_n = block_n or DEFAULT_CONFIG[1]
+    n_hblk = -(-heads // block_h)
+    n_blocks = -(-kmax // block_n)
+    want = -(-int(waves * sm_count) // max(1, batch * n_hblk))
     return max(1, min(want, n_blocks))
 
 
@@ -171,33 +184,36 @@ if triton is not None:
         out_ptr,
         H,
         D: tl.constexpr,
-        BLOCK_H: tl.constexpr,
         SPLITS: tl.constexpr,
+        SPLITS_P2: tl.constexpr,
+        BLOCK_S: tl.constexpr,
     ):
+        # one program per (row, head): the partials of all splits are read in [BLOCK_S, D] tiles, so the
+        # merge is spread over B*H programs instead of serialising SPLITS loads in a few programs
         b = tl.program_id(0).to(tl.int64)
-        hb = tl.program_id(1)
+        h = tl.program_id(1)
         active = tl.load(active_ptr + b) != 0
-        heads = hb * BLOCK_H + tl.arange(0, BLOCK_H)
-        hmask = (heads < H) & active
+        sink = tl.load(sink_ptr + h).to(tl.float32)
+        stride_s = H * (D + 2)
+        base = part_ptr + (b * SPLITS * H + h) * (D + 2)
+        # pass 1: global max and denominator over the splits and the sink
+        s_all = tl.arange(0, SPLITS_P2)
+        s_ok = (s_all < SPLITS) & active
+        m_s = tl.load(base + s_all * stride_s + D, mask=s_ok, other=-1.0e30)
+        l_s = tl.load(base + s_all * stride_s + D + 1, mask=s_ok, other=0.0)
+        m_all = tl.maximum(tl.max(m_s, axis=0), sink)
+        l_all = tl.sum(l_s * tl.exp(m_s - m_all), axis=0) + tl.exp(sink - m_all)  # sink: denominator only
+        # pass 2: rescaled sum of the partial accumulators
         offs_d = tl.arange(0, D)
-        sink = tl.load(sink_ptr + heads, mask=heads < H, other=0.0).to(tl.float32)
-        base = part_ptr + (b * SPLITS * H + heads) * (D + 2)
-        # pass 1: global max over the splits and the sink
-        m_all = sink
-        for s in tl.static_range(SPLITS):
-            m_s = tl.load(base + s * H * (D + 2) + D, mask=hmask, other=-1.0e30)
-            m_all = tl.maximum(m_all, m_s)
-        # pass 2: rescale and sum; the sink adds exp(sink - m) to the denominator only
-        l_all = tl.exp(sink - m_all)
-        acc = tl.zeros([BLOCK_H, D], tl.float32)
-        for s in tl.static_range(SPLITS):
-            row = base + s * H * (D + 2)
-            w = tl.exp(tl.load(row + D, mask=hmask, other=-1.0e30) - m_all)
-            l_all += w * tl.load(row + D + 1, mask=hmask, other=0.0)
-            acc += w[:, None] * tl.load(row[:, None] + offs_d[None, :], mask=hmask[:, None], other=0.0)
-        o = acc / l_all[:, None]
-        tl.store(out_ptr + (b * H + heads[:, None]) * D + offs_d[None, :], o.to(out_ptr.dtype.element_ty),
-                 mask=hmask[:, None])
+        acc = tl.zeros([D], tl.float32)
+        for s0 in range(0, SPLITS, BLOCK_S):
+            s = s0 + tl.arange(0, BLOCK_S)
+            ok = (s < SPLITS) & active
+            w = tl.exp(tl.load(base + s * stride_s + D, mask=ok, other=-1.0e30) - m_all)
+            tile = tl.load(base + s[:, None] * stride_s + offs_d[None, :], mask=ok[:, None], other=0.0)
+            acc += tl.sum(tile * w[:, None], axis=0)
+        o = acc / l_all
+        tl.store(out_ptr + (b * H + h) * D + offs_d, o.to(out_ptr.dtype.element_ty), mask=active)
 
 
 def sparse_decode_attention_triton(
@@ -210,26 +226,35 @@ def sparse_decode_attention_triton(
     out: torch.Tensor,
     workspace: torch.Tensor,
     scale: float,
-    block_h: int = 16,
+    block_h: int | None = None,
+    block_n: int | None = None,
+    num_warps: int | None = None,
 ) -> None:
-    """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H-blocks) merge."""
+    """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H) merge.
+
+    The tile sizes are host-known tuning knobs (defaults: `DEFAULT_CONFIG`); every choice computes the same
+    function, only the reduction order (and so the last bits) differs.
+    """
     batch, heads, head_dim = q.shape
+    cfg_h, cfg_n, cfg_w = DEFAULT_CONFIG
+    block_h = _head_block(heads, block_h or cfg_h)
+    block_n = block_n or cfg_n
+    num_warps = num_warps or (4 if head_dim <= 128 else cfg_w)
     kmax = idx.shape[1]
     splits = workspace.shape[1]
-    n_blocks = triton.cdiv(kmax, BLOCK_N)
-    chunk = triton.cdiv(n_blocks, splits) * BLOCK_N
+    chunk = triton.cdiv(triton.cdiv(kmax, block_n), splits) * block_n
     n_hblk = triton.cdiv(heads, block_h)
-    num_warps = 4 if head_dim <= 128 else 8
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace,
         heads, win_kv.shape[1], comp_kv.shape[1], kmax, scale,
-        CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=BLOCK_N, SPLITS=splits, UPCAST=interpreting(),
+        CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, SPLITS=splits, UPCAST=interpreting(),
         PRECISION="ieee" if q.dtype == torch.float32 else None, num_warps=num_warps,
     )
     if splits > 1:
-        _merge_splits_kernel[(batch, n_hblk)](
-            workspace, sink, active, out, heads, D=head_dim, BLOCK_H=block_h, SPLITS=splits,
-            num_warps=num_warps,
+        _merge_splits_kernel[(batch, heads)](
+            workspace, sink, active, out, heads, D=head_dim, SPLITS=splits,
+            SPLITS_P2=triton.next_power_of_2(splits), BLOCK_S=min(8, triton.next_power_of_2(splits)),
+            num_warps=4,
         )
 
 

@@ -171,3 +171,19 @@ def test_reference_matches_hf_eager_attention():
     A.sparse_decode_attention_ref(q, win, comp, idx, module.sinks.detach(), torch.ones(batch, dtype=torch.bool),
                                   ours, d**-0.5)
     torch.testing.assert_close(ours, hf_out[:, 0].detach(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("block_h,block_n,splits", [(16, 32, 1), (32, 64, 3), (64, 16, 11)])
+def test_tile_configs_compute_the_same_function(block_h, block_n, splits, device):
+    """Every tuning config (heads per program, entries per iteration, split count) matches the reference."""
+    batch, heads, d, window, n_comp = 2, 64, 32, 16, 100
+    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32, seed=7)
+    g = torch.Generator().manual_seed(8)
+    idx = torch.randint(-1, window + n_comp, (batch, 120), generator=g, dtype=torch.int32).to(device)
+    active = torch.tensor([True, True], device=device)
+    want = _run("ref", q, win, comp, idx, sink, active)
+    out = torch.zeros_like(q)
+    ws = A.attention_workspace(batch, heads, d, splits, device)
+    A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, d**-0.5, block_h=block_h,
+                                     block_n=block_n)
+    torch.testing.assert_close(out, want, rtol=1e-5, atol=1e-5)

@@ -18,6 +18,7 @@ from typing import Callable
 
 import pytest
 import torch
+import triton
 
 from dsv4_native import compressor as C
 from dsv4_native import indexer as X
@@ -209,8 +210,12 @@ def test_graph_compressor(ratio, overlap, d):
     _check_bitwise(f"C1 compressor {'ring' if overlap else 'online'} d={d}", _graph_replays_match_eager(static, fresh, step))
 
 
+ATTN_CONFIGS = [None, (32, 32, 8), (64, 32, 16), (64, 16, 8)]  # None = the op's default (DEFAULT_CONFIG)
+
+
+@pytest.mark.parametrize("config", ATTN_CONFIGS, ids=lambda c: "op-default" if c is None else "h%d-n%d-w%d" % c)
 @pytest.mark.parametrize("splits", [1, 8])
-def test_graph_attention_and_indices(splits):
+def test_graph_attention_and_indices(splits, config):
     batch, n_comp = 4, 2048
     g = _gen(4)
 
@@ -232,11 +237,22 @@ def test_graph_attention_and_indices(splits):
 
     def step(t: dict[str, torch.Tensor]) -> None:
         torch.ops.dsv4.build_attention_indices(t["pos"], t["active"], t["idx"], t["topk"], W, 4)
-        torch.ops.dsv4.sparse_decode_attention(t["q"], t["win"], t["comp"], t["idx"], sink, t["active"], t["out"],
-                                               t["ws"], D**-0.5)
+        if config is None:
+            torch.ops.dsv4.sparse_decode_attention(t["q"], t["win"], t["comp"], t["idx"], sink, t["active"],
+                                                   t["out"], t["ws"], D**-0.5)
+        else:
+            A.sparse_decode_attention_triton(t["q"], t["win"], t["comp"], t["idx"], sink, t["active"], t["out"],
+                                             t["ws"], D**-0.5, *config)
 
+    want = torch.zeros_like(static["out"])
+    step(static)
+    A.sparse_decode_attention_ref(static["q"], static["win"], static["comp"], static["idx"], sink, static["active"],
+                                  want, D**-0.5)
+    err = _rel(static["out"][:3], want[:3])
+    assert err < 1e-2, err
     outcome = _graph_replays_match_eager(static, [inputs() for _ in range(3)], step)
-    _check_bitwise(f"C2 index builder + attention (CSA, splits={splits})", outcome)
+    _check_bitwise(f"C2 index builder + attention (CSA, splits={splits}, config={config or 'default'}, "
+                   f"rel err {err:.1e})", outcome)
 
 
 def test_graph_indexer():
@@ -341,7 +357,41 @@ def _time_graph(fn: Callable[[], None], inner: int = 20, outer: int = 30) -> flo
     return statistics.median(times)
 
 
-def bench() -> list[str]:  # graphlint: cold
+def sweep_attention() -> list[str]:  # graphlint: cold
+    """Tile configs of C2 side by side (each checked against the reference first)."""
+    rows = ["| case | block_h | block_n | warps | waves | splits | rel err | µs | GB/s |", "|---|---|---|---|---|---|---|---|---|"]
+    variants = [(16, 32, 8, 2.0), (16, 32, 8, 1.0), (32, 32, 8, 2.0), (32, 64, 8, 2.0), (64, 32, 8, 2.0),
+                (64, 32, 16, 2.0), (64, 16, 8, 2.0), (64, 32, 16, 1.0)]
+    g = _gen(8)
+    for layer, batch, n_comp in (("hca", 1, 8192), ("hca", 32, 8192), ("csa", 8, 16384), ("csa", 1, 16384)):
+        kmax = W + (n_comp if layer == "hca" else TOPK)
+        q = torch.randn(batch, H, D, device=DEV, generator=g).bfloat16()
+        win = torch.randn(batch, W, D, device=DEV, generator=g).bfloat16()
+        comp = torch.randn(batch, n_comp, D, device=DEV, generator=g).bfloat16()
+        sink = torch.randn(H, device=DEV, generator=g)
+        pos = torch.full((batch,), n_comp * (4 if layer == "csa" else 128) - 1, device=DEV)
+        act = torch.ones(batch, dtype=torch.bool, device=DEV)
+        tk = torch.randint(0, n_comp, (batch, TOPK), device=DEV, generator=g, dtype=torch.int32)
+        idx = torch.empty(batch, kmax, dtype=torch.int32, device=DEV)
+        I.build_attention_indices(pos, act, idx, tk if layer == "csa" else None, W, 128)
+        ref = torch.empty_like(q)
+        A.sparse_decode_attention_ref(q, win, comp, idx, sink, act, ref, D**-0.5)
+        nbytes = batch * (kmax * D * 2 + kmax * 4 + 2 * H * D * 2)
+        for bh, bn, nw, waves in variants:
+            splits = A.default_num_splits(batch, H, kmax, bh, bn, waves)
+            ws = A.attention_workspace(batch, H, D, splits, DEV)
+            out = torch.empty_like(q)
+            args = (q, win, comp, idx, sink, act, out, ws, D**-0.5, bh, bn, nw)
+            A.sparse_decode_attention_triton(*args)
+            err = _rel(out, ref)
+            t = _time_graph(lambda a=args: A.sparse_decode_attention_triton(*a), inner=10, outer=15)
+            rows.append(f"| {layer} B={batch} Kmax={kmax} | {bh} | {bn} | {nw} | {waves} | {splits} | {err:.1e} | "
+                        f"{t:.1f} | {nbytes / t / 1e3:.0f} |")
+            print(rows[-1], flush=True)
+    return rows
+
+
+def bench(sections: tuple[str, ...] = ("compressor", "attention", "indexer")) -> list[str]:  # graphlint: cold
     rows = ["| kernel | shape | Triton µs | reference µs | speed-up | bytes (min) | Triton GB/s |",
             "|---|---|---|---|---|---|---|"]
 
@@ -353,7 +403,7 @@ def bench() -> list[str]:  # graphlint: cold
 
     g = _gen(7)
     cos_sin = _rope(1 << 16)
-    for batch in (1, 8, 64):  # C1
+    for batch in (1, 8, 64) if "compressor" in sections else ():  # C1
         for ratio, overlap, d in ((4, True, D), (4, True, DI), (128, False, D)):
             width = (2 if overlap else 1) * d
             kv, sc = (torch.randn(batch, width, device=DEV, generator=g) for _ in range(2))
@@ -369,7 +419,7 @@ def bench() -> list[str]:  # graphlint: cold
             add(f"C1 compressor {'ring' if overlap else 'online'} r={ratio}", f"B={batch} d={d}",
                 lambda a=args: C.compressor_update_emit_triton(*a), lambda a=args: C.compressor_update_emit_ref(*a),
                 nbytes)
-    for batch in (1, 8, 32):  # C2
+    for batch in (1, 8, 32) if "attention" in sections else ():  # C2
         for layer, n_comp in (("swa", 1), ("csa", 16384), ("hca", 8192)):
             kmax = {"swa": W, "csa": W + TOPK, "hca": W + n_comp}[layer]
             q = torch.randn(batch, H, D, device=DEV, generator=g).bfloat16()
@@ -393,7 +443,7 @@ def bench() -> list[str]:  # graphlint: cold
         add("C2 index builder (CSA)", f"B={batch} Kmax={W + TOPK}",
             lambda a=args: I.build_attention_indices_triton(*a),
             lambda a=args: I.build_attention_indices_ref(*a), batch * (W + 2 * TOPK) * 4)
-    for batch, n_max in ((1, 65536), (8, 65536), (32, 8192)):  # C3
+    for batch, n_max in ((1, 65536), (8, 65536), (32, 8192)) if "indexer" in sections else ():  # C3
         q = torch.randn(batch, HI, DI, device=DEV, generator=g).bfloat16()
         w = torch.randn(batch, HI, device=DEV, generator=g) * 0.01
         k = torch.randn(batch, n_max, DI, device=DEV, generator=g).bfloat16()
@@ -405,14 +455,26 @@ def bench() -> list[str]:  # graphlint: cold
         nbytes = batch * (n_max * DI * 2 + 2 * n_max * 4)
         add("C3 indexer + topk", f"B={batch} Nmax={n_max} K={TOPK}", lambda a=args: X.indexer_topk_fixed_triton(*a),
             lambda a=args: X.indexer_topk_fixed_ref(*a), nbytes)
+        # where the time goes: the Triton score kernel alone vs torch.topk alone (sorted / unsorted)
+        add("C3 scores only | topk sorted", f"B={batch} Nmax={n_max}",
+            lambda a=args: X._indexer_scores_kernel[(batch, triton.cdiv(n_max, X.BLOCK_N))](
+                a[0], a[1], a[2], a[3], a[4], a[5], HI, n_max, DI=DI, BLOCK_HI=64, BLOCK_N=X.BLOCK_N,
+                UPCAST=False, PRECISION=None, num_warps=4),
+            lambda: torch.topk(scores, TOPK, dim=1), nbytes)
+        add("torch.topk unsorted | sorted", f"B={batch} Nmax={n_max}",
+            lambda: torch.topk(scores, TOPK, dim=1, sorted=False), lambda: torch.topk(scores, TOPK, dim=1),
+            batch * n_max * 4)
     return rows
 
 
 if __name__ == "__main__":
-    table = bench()
-    text = "\n".join(table)
-    out_dir = os.environ.get("OUT")
-    if out_dir:
-        with open(os.path.join(out_dir, "bench_attention.md"), "w") as f:
+    import sys
+
+    wanted = tuple(sys.argv[1].split(",")) if len(sys.argv) > 1 else ("compressor", "attention", "indexer", "sweep")
+    out_dir = os.environ.get("OUT", ".")
+    for name, make in (("bench_attention.md", lambda: bench(wanted)),
+                       ("sweep_attention.md", lambda: sweep_attention() if "sweep" in wanted else [])):
+        text = "\n".join(make())
+        with open(os.path.join(out_dir, name), "w") as f:  # each table lands even if a later one fails
             f.write(text + "\n")
-    print(text)
+        print(text)

@@ -106,8 +106,15 @@ class CpuValueFrozen(HostFacts):
     `x_gpu * torch.tensor(2.0)` (a CPU 0-d tensor operand is read on the host at launch and passed
     as a kernel argument), and `x[mask_cpu]` (the CPU mask is turned into indices on the host). In a
     captured graph both values are frozen: changing the CPU tensor between replays has no effect.
-    (A non-0-d CPU operand mixed with a CUDA tensor raises, so a CPU operand that works is 0-d.)
-    Device masks (`x[mask_gpu] = 0.0`) and device scalars are fine; CPU-only arithmetic is fine.
+
+    What is reported, for precision: CPU tensors whose origin is visible in the function (a factory
+    without `device=`, then casts, views, host arithmetic), mixed with a device tensor. Not reported:
+    a CPU scalar built from compile-time constants only (`x * torch.tensor(2.0)`,
+    `torch.tensor(config.hidden_size ** 0.5)`, shapes): its frozen value is the eager value, so the
+    replay is right (the catalog's row 17 hazard is a value "changed between steps"); a CPU tensor with
+    dimensions (mixing it with a CUDA tensor raises, so the other side is on the CPU too); `.cpu()`
+    results (GL103); `type_as`/`.to(device)` results; device masks (`x[mask_gpu] = 0.0`) and device
+    scalars.
     """
 
     code = "GL302"
@@ -119,13 +126,16 @@ class CpuValueFrozen(HostFacts):
         "def step(x: torch.Tensor, mask: torch.Tensor):\n    x[mask] = 0.0\n    return x.masked_fill(mask, 1.0)\n",
         "def step(x: torch.Tensor):\n    scale = torch.tensor(2.0, device=x.device)\n    return x * scale\n",
         "def step(n: int):\n    a = torch.arange(n)\n    return a * torch.tensor(2)\n",
+        "def step(x: torch.Tensor):\n    return x * torch.tensor(2.0) + x * torch.tensor(x.shape[-1] ** -0.5)\n",
+        "def step(x: torch.Tensor, mid: int):\n    t = torch.tensor(mid - 1).type_as(x)\n    return torch.where(x > mid, t, x)\n",
+        "def table(n: int, inv_freq: torch.Tensor):\n    return torch.arange(n, dtype=torch.float64)[:, None] * inv_freq[None, :]\n",
         "def step(x: torch.Tensor):\n    return x * 2.0 + x.shape[0]\n",
         "def step(x: torch.Tensor, k: int):\n    vals, idx = torch.topk(x, k)\n"
         "    s, order = torch.sort(x)\n    return torch.count_nonzero(x > 0) + vals.sum() + s.sum()\n",
         "def step(x: torch.Tensor, n: int):\n    return torch.nonzero_static(x, size=n)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x * torch.tensor(2.0)  # <- GL302\n",
+        "def step(x: torch.Tensor, scale: float):\n    return x * torch.tensor(scale)  # <- GL302\n",
         "def step(x: torch.Tensor, temp: float):\n    t = torch.tensor(temp)\n    return x / t  # <- GL302\n",
         "def step(x: torch.Tensor, n: int):\n    keep = torch.zeros(n, dtype=torch.bool)\n    keep[0] = True\n"
         "    return x[keep]  # <- GL302\n",
@@ -134,7 +144,11 @@ class CpuValueFrozen(HostFacts):
     )
 
     def _cpu_scalar(self, expr: cst.BaseExpression) -> bool:
-        return self.ctx.val(expr).kind is Kind.CPU_TENSOR and not self.is_cpu_bool(expr)
+        # A CPU tensor known to have dimensions cannot mix with a CUDA tensor (that raises), so the
+        # "device" side must really be on the CPU too: not this hazard.
+        origin = self.origin(expr)
+        return (origin is not None and not origin.is_bool and origin.dims != "shaped" and not origin.const
+                and origin.source != "cpu")
 
     def _device(self, expr: cst.BaseExpression) -> bool:
         return self.ctx.is_device_tensor(expr) and not self.is_cpu_bool(expr)

@@ -12,11 +12,12 @@ boolean masks) are tracked locally here by `HostFacts`, from the assignments see
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import FACTORY_TORCH, MASK_NAME_RE, Kind, bind_targets, dotted_name
+from graphlint.inference import CONFIG_NAMES, FACTORY_TORCH, Kind, bind_targets, dotted_name
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
@@ -110,38 +111,61 @@ def _strip_views(expr: cst.BaseExpression) -> cst.BaseExpression:
         return expr
 
 
-class HostFacts(Rule):
-    """Mixin: facts about local names the inference does not carry, from the unit's assignments.
+@dataclass(frozen=True)
+class Origin:
+    """Where a CPU tensor comes from, as far as the unit's source shows."""
 
-    Tags: 'pinned' (a pinned buffer or a view of one), 'cpu_bool' (a CPU boolean mask),
-    'host_list' (a Python list, as opposed to a tuple). The tracking is textual-order, not
-    flow-sensitive; every tag makes a rule *quieter* or is only set from an unambiguous source.
+    pinned: bool = False
+    is_bool: bool = False
+    dims: str = "unknown"  # "scalar" (0-d), "shaped" (>= 1 dim), "unknown"
+    const: bool = False  # built from compile-time constants only (literals, config, shapes)
+    source: str = "factory"  # "factory", "cpu" (a `.cpu()` of a device tensor), "numpy"
+
+    def but(self, **kw) -> "Origin":
+        return replace(self, **kw)
+
+
+CAST_METHODS = frozenset({"float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte"})
+MATH_METHODS = frozenset({
+    "exp", "log", "sqrt", "rsqrt", "sin", "cos", "abs", "neg", "pow", "sign", "floor", "ceil", "round", "clamp",
+    "clamp_min", "clamp_max", "reciprocal", "add", "sub", "mul", "div", "log1p", "expm1", "sigmoid", "tanh",
+})
+REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "amax", "amin", "norm", "std", "var", "all", "any"})
+MATH_TORCH = frozenset(f"torch.{n}" for n in MATH_METHODS | {"log2", "log10", "exp2", "erf"})
+SCALAR_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.scalar_tensor"})
+CONST_ATTRS = frozenset({"shape", "ndim", "dtype", "min", "max", "eps", "tiny", "bits", "resolution"})
+
+
+class HostFacts(Rule):
+    """Mixin: what the unit's source says about CPU tensors, tracked syntactically from their origin.
+
+    The tensor inference's CPU facts are used only through this: a CPU tensor is one built here by a
+    factory without `device=` (or `device="cpu"`), `torch.from_numpy`, `.cpu()` or `.pin_memory()`,
+    then viewed, cast, indexed or combined with host values; a local name carries the origin of its
+    last assignment (textual order, not flow-sensitive). Anything else (lists of tensors concatenated,
+    attributes, parameters) is *not* taken for a CPU tensor: a rule built on this stays quiet rather
+    than guess. Also tracked: `host_list` (a Python list, as opposed to a tuple).
     """
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.tags: dict[str, set[str]] = {}
+        self.origins: dict[str, Origin] = {}
+        self.lists: set[str] = set()
+        self.consts: set[str] = set()
 
-    def has_tag(self, expr: cst.BaseExpression, tag: str) -> bool:
-        return isinstance(expr, cst.Name) and tag in self.tags.get(expr.value, ())
-
-    def classify(self, value: cst.BaseExpression) -> set[str]:
-        tags = set()
-        if self.is_pinned(value):
-            tags.add("pinned")
-        if self.is_cpu_bool(value):
-            tags.add("cpu_bool")
-        if host_list(self.ctx, value):
-            tags.add("host_list")
-        return tags
-
+    # -- bindings ---------------------------------------------------------------------------
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         if isinstance(target, cst.Name):
-            tags = self.classify(value) if value is not None else set()
-            if tags:
-                self.tags[target.value] = tags
+            name = target.value
+            origin = self.origin(value) if value is not None else None
+            if origin is not None:
+                self.origins[name] = origin
             else:
-                self.tags.pop(target.value, None)
+                self.origins.pop(name, None)
+            is_list = value is not None and host_list(self.ctx, value)
+            (self.lists.add if is_list else self.lists.discard)(name)
+            is_const = value is not None and self.is_const(value)
+            (self.consts.add if is_const else self.consts.discard)(name)
         elif isinstance(target, (cst.Tuple, cst.List)):
             for el in target.elements:
                 self._bind(el.value, None)
@@ -154,74 +178,210 @@ class HostFacts(Rule):
         if node.value is not None:
             self._bind(node.target, node.value)
 
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.target.value in self.origins and self.origin(node.value) is None \
+                and not self._hostish(node.value):
+            self.origins.pop(node.target.value, None)
+
+    def has_tag(self, expr: cst.BaseExpression, tag: str) -> bool:
+        return tag == "host_list" and isinstance(expr, cst.Name) and expr.value in self.lists
+
+    # -- constants ----------------------------------------------------------------------------
+    def is_const(self, expr: cst.BaseExpression) -> bool:
+        """Built from compile-time constants only: literals, config attributes, shapes, finfo/math."""
+        ctx = self.ctx
+        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
+            return True
+        if isinstance(expr, cst.Name):
+            return expr.value in ("True", "False", "None") or expr.value in self.consts
+        if isinstance(expr, cst.UnaryOperation):
+            return self.is_const(expr.expression)
+        if isinstance(expr, cst.BinaryOperation):
+            return self.is_const(expr.left) and self.is_const(expr.right)
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            return all(self.is_const(e.value) for e in expr.elements)
+        if isinstance(expr, cst.Subscript):
+            return self.is_const(expr.value)
+        if isinstance(expr, cst.Attribute):
+            if expr.attr.value in CONST_ATTRS:
+                return True
+            root = expr
+            while isinstance(root, cst.Attribute):
+                if root.attr.value in CONFIG_NAMES:
+                    return True
+                root = root.value
+            if isinstance(root, cst.Name) and root.value in CONFIG_NAMES:
+                return True
+            return (ctx.qualname(expr) or "").startswith(("math.", "torch.", "numpy."))
+        if isinstance(expr, cst.Call):
+            qual = ctx.call_name(expr) or ""
+            m = method_call(expr)
+            if m and m[1] in ("size", "dim", "numel") and not any(
+                    not self.is_const(a.value) for a in expr.args):
+                return True
+            if qual in ("float", "int", "len", "abs", "min", "max", "round", "torch.finfo", "torch.iinfo") \
+                    or qual.startswith("math."):
+                return all(self.is_const(a.value) or (qual == "len") for a in expr.args)
+        return False
+
+    def _hostish(self, expr: cst.BaseExpression) -> bool:
+        return self.is_const(expr) or self.ctx.val(expr).kind in (Kind.HOST, Kind.HOST_SEQ)
+
+    # -- origins ------------------------------------------------------------------------------
+    def origin(self, expr: cst.BaseExpression) -> Origin | None:
+        ctx = self.ctx
+        if isinstance(expr, cst.Name):
+            return self.origins.get(expr.value)
+        if isinstance(expr, cst.Subscript):
+            base = self.origin(expr.value)
+            if base is None:
+                return None
+            if any(isinstance(el.slice, cst.Index) and ctx.is_device_tensor(el.slice.value) and self.origin(
+                    el.slice.value) is None for el in expr.slice):
+                return None  # indexed with a device tensor: the result is moved to the device
+            sliced = any(isinstance(el.slice, cst.Slice) for el in expr.slice)
+            return base.but(dims="shaped" if sliced and base.dims == "shaped" else "unknown")
+        if isinstance(expr, cst.UnaryOperation):
+            base = self.origin(expr.expression)
+            return base.but(pinned=False) if base is not None and not isinstance(expr.operator, cst.Not) else None
+        if isinstance(expr, cst.BinaryOperation):
+            left, right = self.origin(expr.left), self.origin(expr.right)
+            if left is None and right is None:
+                return None
+            if left is None and not self._hostish(expr.left) or right is None and not self._hostish(expr.right):
+                return None
+            parts = [o for o in (left, right) if o is not None]
+            bitwise = isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
+            return Origin(is_bool=bitwise and all(o.is_bool for o in parts),
+                          dims="shaped" if any(o.dims == "shaped" for o in parts) else parts[0].dims,
+                          const=all(o.const for o in parts) and all(
+                              self.is_const(e) for e, o in ((expr.left, left), (expr.right, right)) if o is None),
+                          source=parts[0].source)
+        if isinstance(expr, cst.Comparison):
+            if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in expr.comparisons):
+                return None
+            ops = [expr.left] + [t.comparator for t in expr.comparisons]
+            origins = [self.origin(o) for o in ops]
+            if not any(origins) or any(o is None and not self._hostish(e) for o, e in zip(origins, ops)):
+                return None
+            first = next(o for o in origins if o is not None)
+            return Origin(is_bool=True, dims=first.dims, source=first.source)
+        if isinstance(expr, cst.Call):
+            return self._call_origin(expr)
+        return None
+
+    def _call_origin(self, expr: cst.Call) -> Origin | None:
+        ctx = self.ctx
+        qual = ctx.call_name(expr) or ""
+        if qual in FACTORY_TORCH or qual in ("torch.from_numpy", "torch.scalar_tensor"):
+            if factory_device_is_cpu(ctx, expr) is False:
+                return None
+            pm = kwarg(expr, "pin_memory")
+            dtype = kwarg(expr, "dtype")
+            is_bool = dtype is not None and (ctx.qualname(dtype.value) or "") == "torch.bool"
+            data = positional(expr)
+            if qual == "torch.from_numpy":
+                return Origin(source="numpy")
+            if qual in SCALAR_FACTORIES:
+                if not data:
+                    return None
+                d = data[0]
+                if isinstance(d, (cst.List, cst.Tuple, cst.ListComp)) or ctx.val(d).kind in (
+                        Kind.HOST_SEQ, Kind.NDARRAY, Kind.TENSOR_SEQ):
+                    return Origin(is_bool=is_bool or _all_bool_literals(d), dims="shaped", const=self.is_const(d),
+                                  pinned=pm is not None and is_true(pm.value))
+                if ctx.is_device_tensor(d):
+                    return None  # torch.tensor(cuda_t): a device copy
+                return Origin(is_bool=is_bool or _all_bool_literals(d),
+                              dims="scalar" if self._hostish(d) else "unknown", const=self.is_const(d))
+            scalar = qual == "torch.full" and data and isinstance(data[0], cst.Tuple) and not data[0].elements
+            return Origin(pinned=pm is not None and is_true(pm.value), is_bool=is_bool,
+                          dims="scalar" if scalar else "shaped",
+                          const=bool(scalar) and len(data) > 1 and self.is_const(data[1]))
+        if qual in ("torch.cat", "torch.stack", "torch.concat", "torch.concatenate"):
+            data = positional(expr)
+            if data and isinstance(data[0], (cst.List, cst.Tuple)) and data[0].elements:
+                parts = [self.origin(e.value) for e in data[0].elements]
+                if all(parts):
+                    return Origin(is_bool=all(p.is_bool for p in parts), dims="shaped")
+            return None
+        if qual in MATH_TORCH:
+            args = positional(expr)
+            if args:
+                first = self.origin(args[0])
+                if first is not None and all(self.origin(a) is not None or self._hostish(a) for a in args[1:]):
+                    return first.but(pinned=False, const=first.const and all(
+                        self.origin(a) is not None or self.is_const(a) for a in args[1:]))
+            return None
+        m = method_call(expr)
+        if m is None:
+            return None
+        recv, name = m
+        if name == "cpu":
+            base = self.origin(recv)
+            if base is not None:
+                return base
+            if ctx.is_device_tensor(recv):
+                return Origin(is_bool=ctx.is_bool_tensor(recv), source="cpu")
+            return None
+        if name == "pin_memory":
+            base = self.origin(recv)
+            return (base or Origin()).but(pinned=True)
+        base = self.origin(recv)
+        if base is None:
+            return None
+        if name in VIEW_METHODS or name in ("contiguous", "__getitem__"):
+            return base.but(dims="shaped" if base.dims == "shaped" else "unknown") if name != "detach" else base
+        if name in CAST_METHODS or name == "bool":
+            return base.but(pinned=False, is_bool=name == "bool")
+        if name == "clone":
+            return base.but(pinned=False)
+        if name in ("to", "type"):
+            target = to_target(ctx, expr)
+            if target in ("device", "unknown"):
+                return None
+            to_bool = any((ctx.qualname(a.value) or "") == "torch.bool" for a in expr.args)
+            return base.but(pinned=False, is_bool=to_bool or (base.is_bool and not expr.args))
+        if name in MATH_METHODS and all(self.origin(a.value) is not None or self._hostish(a.value) for a in expr.args):
+            return base.but(pinned=False)
+        if name in REDUCTIONS and not expr.args:
+            return base.but(pinned=False, dims="scalar", is_bool=name in ("all", "any"))
+        if name in ("logical_not", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or") and all(
+                self.origin(a.value) is not None or self._hostish(a.value) for a in expr.args):
+            return base.but(pinned=False, is_bool=True)
+        return None
+
     # -- facts ------------------------------------------------------------------------------
+    def is_cpu(self, expr: cst.BaseExpression) -> bool:
+        return self.origin(expr) is not None
+
+    def is_cpu_bool(self, expr: cst.BaseExpression) -> bool:
+        origin = self.origin(expr)
+        return origin is not None and origin.is_bool
+
     def is_pinned(self, expr: cst.BaseExpression) -> bool:
-        """Known to live in pinned host memory: `.pin_memory()`, `pin_memory=True`, views of them."""
+        """Known to live in pinned host memory: `.pin_memory()`, `pin_memory=True`, views of them,
+        names that say so (`pinned_ids`, `self.pinned_buf`)."""
+        origin = self.origin(expr)
+        if origin is not None and origin.pinned:
+            return True
         val = self.ctx.val(expr)
         if val.kind is Kind.CPU_TENSOR and val.ref == "pinned":
             return True
         base = _strip_views(expr)
-        if base is not expr and self.is_pinned(base):
-            return True
         if isinstance(base, cst.Name):
-            if "pinned" in self.tags.get(base.value, ()):
-                return True
             return bool(PINNED_NAME_RE.search(base.value))
         if isinstance(base, cst.Attribute):
             return bool(PINNED_NAME_RE.search(base.attr.value))
-        if isinstance(base, cst.Call):
-            m = method_call(base)
-            if m and m[1] == "pin_memory":
-                return True
-            pm = kwarg(base, "pin_memory")
-            if pm is not None and is_true(pm.value):
-                return True
         return False
 
-    def is_cpu(self, expr: cst.BaseExpression) -> bool:
-        return self.ctx.val(expr).kind is Kind.CPU_TENSOR or self.is_cpu_bool(expr)
 
-    def is_cpu_bool(self, expr: cst.BaseExpression) -> bool:
-        """A boolean mask known to live on the host (the inference types these as device masks)."""
-        ctx = self.ctx
-        if isinstance(expr, cst.Name):
-            if "cpu_bool" in self.tags.get(expr.value, ()):
-                return True
-            return ctx.val(expr).kind is Kind.CPU_TENSOR and bool(MASK_NAME_RE.search(expr.value))
-        if isinstance(expr, cst.Subscript):
-            return self.is_cpu_bool(expr.value)
-        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
-            return self.is_cpu_bool(expr.expression)
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
-            sides = (expr.left, expr.right)
-            return any(self.is_cpu_bool(s) for s in sides) and not any(ctx.is_device_tensor(s) and not self.is_cpu_bool(s)
-                                                                      for s in sides)
-        if isinstance(expr, cst.Comparison):
-            if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in expr.comparisons):
-                return False
-            ops = [expr.left] + [t.comparator for t in expr.comparisons]
-            cpu = [o for o in ops if ctx.val(o).kind is Kind.CPU_TENSOR]
-            dev = [o for o in ops if ctx.is_device_tensor(o) and not self.is_cpu_bool(o)]
-            return bool(cpu) and not dev
-        if isinstance(expr, cst.Call):
-            qual = ctx.call_name(expr) or ""
-            dtype = kwarg(expr, "dtype")
-            is_bool_dtype = dtype is not None and (ctx.qualname(dtype.value) or "") == "torch.bool"
-            if (qual in FACTORY_TORCH or qual.endswith("_like")) and factory_device_is_cpu(ctx, expr) is not False:
-                if is_bool_dtype and ctx.val(expr).kind is Kind.CPU_TENSOR:
-                    return True
-                if qual in ("torch.tensor", "torch.as_tensor") and expr.args and _all_bool_literals(expr.args[0].value):
-                    return factory_device_is_cpu(ctx, expr) is not False
-            m = method_call(expr)
-            if m and m[1] == "bool" and ctx.val(m[0]).kind is Kind.CPU_TENSOR:
-                return True
-            if m and m[1] in ("to", "type") and is_bool_dtype is False and ctx.val(m[0]).kind is Kind.CPU_TENSOR \
-                    and any((ctx.qualname(a.value) or "") == "torch.bool" for a in expr.args):
-                return to_target(ctx, expr) in ("none", "cpu")
-            if m and m[1] in ("logical_not", "logical_and", "logical_or", "eq", "ne", "gt", "ge", "lt", "le") \
-                    and ctx.val(m[0]).kind is Kind.CPU_TENSOR:
-                return not any(ctx.is_device_tensor(a.value) for a in expr.args)
-        return False
+def _all_bool_literals(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Name):
+        return expr.value in ("True", "False")
+    if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
+        return all(_all_bool_literals(e.value) for e in expr.elements)
+    return False
 
 
 def host_list(ctx, expr: cst.BaseExpression) -> bool:
@@ -233,14 +393,6 @@ def host_list(ctx, expr: cst.BaseExpression) -> bool:
         return ctx.val(expr.for_in.iter).kind in (Kind.HOST, Kind.HOST_SEQ)
     if isinstance(expr, cst.Call) and ctx.call_name(expr) == "list" and expr.args:
         return ctx.val(expr.args[0].value).kind in (Kind.HOST, Kind.HOST_SEQ)
-    return False
-
-
-def _all_bool_literals(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Name):
-        return expr.value in ("True", "False")
-    if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
-        return all(_all_bool_literals(e.value) for e in expr.elements)
     return False
 
 
@@ -267,12 +419,13 @@ def comprehension_element(ctx, comp: cst.ListComp | cst.GeneratorExp):
         inf.pop()
 
 
-def _host_data(ctx, expr: cst.BaseExpression) -> bool:
+def _host_data(rule: "HostFacts", expr: cst.BaseExpression) -> bool:
     """Data that certainly lives on the host: literals, host values, lists, arrays, CPU tensors."""
+    ctx = rule.ctx
     if isinstance(expr, (cst.List, cst.Tuple, cst.ListComp, cst.Integer, cst.Float, cst.UnaryOperation)):
         return not _tensor_elements(ctx, expr) if not isinstance(expr, cst.UnaryOperation) else \
             ctx.val(expr).kind is Kind.HOST
-    return ctx.val(expr).kind in (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY, Kind.CPU_TENSOR)
+    return ctx.val(expr).kind in (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY) or rule.is_cpu(expr)
 
 
 # -- rules ----------------------------------------------------------------------------------------
@@ -339,13 +492,13 @@ class HostDataToDevice(HostFacts):
                 return  # no device (a CPU tensor) or device="cpu"
             if ctx.val(data).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
                 return
-            if qual == "torch.tensor" or _host_data(ctx, data):
+            if qual == "torch.tensor" or _host_data(self, data):
                 self.report(node, self.message.format(call=f"{qual}(..., device=...)"))
             return
         if CUDA_LEGACY_TENSOR_RE.match(qual):
             args = positional(node)
             if args and (isinstance(args[0], (cst.List, cst.Tuple, cst.ListComp))
-                         or ctx.val(args[0]).kind in (Kind.HOST_SEQ, Kind.NDARRAY, Kind.CPU_TENSOR)):
+                         or ctx.val(args[0]).kind in (Kind.HOST_SEQ, Kind.NDARRAY) or self.is_cpu(args[0])):
                 self.report(node, self.message.format(call=qual.rpartition(".")[2] + "([...])"))
             return
         m = tensor_method(ctx, node, ("new_tensor",))
@@ -523,7 +676,7 @@ class HostIndex(HostFacts):
         ctx = self.ctx
         if host_list(ctx, idx) or self.has_tag(idx, "host_list"):
             return "Python list"
-        if ctx.val(idx).kind is Kind.CPU_TENSOR and not self.is_cpu_bool(idx):
+        if self.is_cpu(idx) and not self.is_cpu_bool(idx):
             return "CPU index tensor"
         return None
 

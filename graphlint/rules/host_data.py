@@ -577,20 +577,23 @@ def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str]
 
 
 class NumpyInHotPath(Rule):
-    """A NumPy call on the hot path: host compute that a captured graph never replays.
+    """A NumPy call on the hot path: per-step host compute that a captured graph never replays.
 
-    NumPy runs on the host: with a tensor argument it forces a blocking device-to-host copy first, and
-    with host arguments its result is a per-step host value that capture bakes in (frozen at replay).
-    Section B: "np.* anywhere on the path". `numpy.random.*` is GL301 (host RNG); dtype metadata
-    (`np.dtype`, `np.finfo`, `np.iinfo`) is not reported, nor is arithmetic on host-known values only
-    (`np.prod(x.shape[1:])`, `np.sqrt(64)`: shapes and literals are static per captured graph). Only names that resolve to an imported
-    `numpy` are checked (`import numpy as np`, `from numpy import ...`).
+    NumPy only runs on the host. It cannot read a CUDA tensor (that raises); what it computes per step
+    is host data (masks, index tables, offsets) that then has to reach the device (a pageable copy,
+    GL130) and that a captured graph bakes in at capture (frozen at replay). Section B: "np.* anywhere
+    on the path". `numpy.random.*` is GL301 (host RNG).
+
+    Not reported, for precision: dtype metadata (`np.dtype`, `np.finfo`, `np.iinfo`); scalar math on
+    host scalars (`np.sqrt(self.head_dim)`, `np.log(...)`, `np.exp(...)` of numbers: constants per
+    captured graph); reductions over host-known shapes (`np.prod(x.shape[1:])`). Only names that
+    resolve to an imported `numpy` are checked (`import numpy as np`, `from numpy import ...`).
     """
 
     code = "GL132"
     name = "numpy-in-hot-path"
     family = Family.HOST_SYNC
-    message = "`{call}` runs on the host in the hot path (a tensor argument syncs; a host result is frozen in a graph)"
+    message = "`{call}` computes host data in the hot path (per-step host work; frozen in a captured graph)"
     fix_hint = "Use the torch equivalent on the device, or compute it once outside the step"
     VALID = (
         "import numpy as np\ndef step(x: torch.Tensor):\n    return x.to(torch.float32)\n",
@@ -599,11 +602,14 @@ class NumpyInHotPath(Rule):
         "def step(np, x: torch.Tensor):\n    return np.sqrt(x)\n",
         "import numpy as np\ndef step(x: torch.Tensor):\n    n = int(np.prod(x.shape[1:]))\n"
         "    return x.view(-1, n) * float(np.sqrt(64))\n",
+        "import numpy as np\nclass A(torch.nn.Module):\n    def forward(self, q: torch.Tensor, i: int):\n"
+        "        t = 0.8 + 0.1 * np.exp(-4.0 * i / self.num_layers)\n        return q / np.sqrt(self.head_dim) * t\n",
     )
     INVALID = (
         "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.array(ids)  # <- GL132\n",
         "import numpy\ndef step(x: torch.Tensor):\n    a = numpy.asarray(x)  # <- GL132\n    return a\n",
         "from numpy import cumsum\ndef step(x: torch.Tensor, lens: list):\n    return cumsum(lens)  # <- GL132\n",
+        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.sqrt(np.array(ids))  # <- GL132\n",
     )
     EXEMPT = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.result_type", "numpy.promote_types",
                         "numpy.can_cast", "numpy.issubdtype"})
@@ -618,7 +624,15 @@ class NumpyInHotPath(Rule):
         values = [a.value for a in node.args]
         if values and all(self._host_known(v) for v in values):
             return  # shape or config arithmetic (`np.prod(x.shape)`): host-known ints, static per graph
+        if qual.rpartition(".")[2] in self.SCALAR_MATH and values and all(self._scalar(v) for v in values):
+            return  # `np.sqrt(self.head_dim)`: scalar math on host numbers
         self.report(node, self.message.format(call=code_of(node.func) + "()"))
+
+    SCALAR_MATH = frozenset({
+        "sqrt", "log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "power", "floor", "ceil", "round",
+        "abs", "absolute", "sin", "cos", "tan", "arctan", "arcsin", "arccos", "tanh", "minimum", "maximum",
+        "float32", "float64", "float16", "int32", "int64", "sign", "clip", "reciprocal", "square", "cbrt",
+    })
 
     def _host_known(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, (cst.List, cst.Tuple)):
@@ -626,6 +640,24 @@ class NumpyInHotPath(Rule):
         if (self.ctx.qualname(expr) or "").startswith("numpy."):
             return True  # np.float32, np.pi
         return self.ctx.val(expr).kind is Kind.HOST
+
+    def _scalar(self, expr: cst.BaseExpression) -> bool:
+        """A host number, as far as syntax and inference tell (not a tensor, array or sequence)."""
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return True
+        if isinstance(expr, (cst.UnaryOperation, cst.BinaryOperation)):
+            parts = [expr.expression] if isinstance(expr, cst.UnaryOperation) else [expr.left, expr.right]
+            return all(self._scalar(p) for p in parts)
+        if isinstance(expr, cst.Call):
+            qual = self.ctx.call_name(expr) or ""
+            if qual.startswith("numpy.") and qual.rpartition(".")[2] in self.SCALAR_MATH:
+                return all(self._scalar(a.value) for a in expr.args)
+            return qual in ("float", "int", "len", "math.sqrt", "math.log")
+        if isinstance(expr, (cst.Name, cst.Attribute)):
+            if (self.ctx.qualname(expr) or "").startswith(("numpy.", "math.")):
+                return True
+            return self.ctx.val(expr).kind in (Kind.HOST, Kind.UNKNOWN)
+        return False
 
 
 class HostIndex(HostFacts):

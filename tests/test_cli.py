@@ -93,6 +93,7 @@ def proj(tmp_path, monkeypatch):
 @pytest.fixture
 def cli(capsys, monkeypatch):
     """Run main() in-process: cli("--output-format", "concise", stdin=b"...") -> Run."""
+    monkeypatch.delenv("GRAPHLINT_OUTPUT_FORMAT", raising=False)
 
     def run(*args: str, stdin: bytes | None = None) -> Run:
         if stdin is not None:
@@ -645,6 +646,7 @@ def test_list_rules_rich_table_on_a_tty(monkeypatch):
 
     tty = Tty()
     monkeypatch.setattr(sys, "stdout", tty)
+    monkeypatch.delenv("GRAPHLINT_OUTPUT_FORMAT", raising=False)
     assert main(["--list-rules"]) == 0
     text = tty.getvalue()
     assert "graphlint rules" in text and "━" in text  # rich's table rules, not the plain layout

@@ -199,7 +199,7 @@ if triton is not None:
     def _gemv13_kernel(
         x_ptr, ids_ptr, w13_ptr, h_ptr,
         E, S,
-        D: tl.constexpr, I: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+        D: tl.constexpr, INTER: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
     ):
         """Program (slot, N-block): gate/up GEMV for one token-slot, fused clamp + SwiGLU."""
         sid = tl.program_id(0)
@@ -209,8 +209,8 @@ if triton is not None:
         e64 = tl.where(valid, e, 0).to(tl.int64)
         tok = (sid // S).to(tl.int64)
         offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
-        n_ok = (offs_n < I) & valid
-        wbase = w13_ptr + e64 * 2 * I * D
+        n_ok = (offs_n < INTER) & valid
+        wbase = w13_ptr + e64 * 2 * INTER * D
         acc_g = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32)
         acc_u = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32)
         for k0 in range(0, D, BLOCK_K):
@@ -219,19 +219,19 @@ if triton is not None:
             xv = tl.load(x_ptr + tok * D + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
             wmask = n_ok[:, None] & k_ok[None, :]
             wg = tl.load(wbase + offs_n[:, None].to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0)
-            wu = tl.load(wbase + (I + offs_n[:, None]).to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0)
+            wu = tl.load(wbase + (INTER + offs_n[:, None]).to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0)
             acc_g += wg.to(tl.float32) * xv[None, :]
             acc_u += wu.to(tl.float32) * xv[None, :]
         gate = tl.minimum(tl.sum(acc_g, axis=1), 10.0)
         up = tl.minimum(tl.maximum(tl.sum(acc_u, axis=1), -10.0), 10.0)
         h = gate / (1.0 + tl.exp(-gate)) * up
-        tl.store(h_ptr + sid.to(tl.int64) * I + offs_n, h.to(h_ptr.dtype.element_ty), mask=n_ok)
+        tl.store(h_ptr + sid.to(tl.int64) * INTER + offs_n, h.to(h_ptr.dtype.element_ty), mask=n_ok)
 
     @triton.jit
     def _gemv2_kernel(
         h_ptr, ids_ptr, w_ptr, w2_ptr, y_ptr,
         E,
-        D: tl.constexpr, I: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+        D: tl.constexpr, INTER: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
     ):
         """Program (slot, N-block): down GEMV for one token-slot, times the routed weight (fp32 out)."""
         sid = tl.program_id(0)
@@ -242,13 +242,13 @@ if triton is not None:
         rw = tl.load(w_ptr + sid)
         offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
         n_ok = (offs_n < D) & valid
-        wbase = w2_ptr + e64 * D * I
+        wbase = w2_ptr + e64 * D * INTER
         acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32)
-        for k0 in range(0, I, BLOCK_K):
+        for k0 in range(0, INTER, BLOCK_K):
             offs_k = k0 + tl.arange(0, BLOCK_K)
-            k_ok = offs_k < I
-            hv = tl.load(h_ptr + sid.to(tl.int64) * I + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
-            wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * I + offs_k[None, :],
+            k_ok = offs_k < INTER
+            hv = tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
+            wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
                          mask=n_ok[:, None] & k_ok[None, :], other=0.0)
             acc += wv.to(tl.float32) * hv[None, :]
         y = tl.sum(acc, axis=1) * rw
@@ -258,7 +258,7 @@ if triton is not None:
     def _grouped13_kernel(
         x_ptr, sorted_ptr, expert_ids_ptr, npad_ptr, w13_ptr, h_ptr,
         N, S, EM,
-        D: tl.constexpr, I: tl.constexpr,
+        D: tl.constexpr, INTER: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
     ):
         """Program (M-block, N-block) of GEMM1 over expert-sorted rows."""
@@ -274,8 +274,8 @@ if triton is not None:
         row_ok = (sid < N) & live
         tok = tl.where(row_ok, sid // S, 0).to(tl.int64)  # sentinel rows are never addressed
         offs_n = pid_n * BN + tl.arange(0, BN)
-        n_ok = offs_n < I
-        wbase = w13_ptr + e64 * 2 * I * D
+        n_ok = offs_n < INTER
+        wbase = w13_ptr + e64 * 2 * INTER * D
         acc_g = tl.zeros([BM, BN], dtype=tl.float32)
         acc_u = tl.zeros([BM, BN], dtype=tl.float32)
         # Dead blocks (past the device count) keep every load predicated off, so they move no bytes.
@@ -285,7 +285,7 @@ if triton is not None:
             a = tl.load(x_ptr + tok[:, None] * D + offs_k[None, :], mask=row_ok[:, None] & k_ok[None, :], other=0.0)
             bmask = k_ok[:, None] & n_ok[None, :]
             bg = tl.load(wbase + offs_n[None, :].to(tl.int64) * D + offs_k[:, None], mask=bmask, other=0.0)
-            bu = tl.load(wbase + (I + offs_n[None, :]).to(tl.int64) * D + offs_k[:, None], mask=bmask, other=0.0)
+            bu = tl.load(wbase + (INTER + offs_n[None, :]).to(tl.int64) * D + offs_k[:, None], mask=bmask, other=0.0)
             if UPCAST:  # the interpreter's bf16 tl.dot is broken; compile-time flag
                 a = a.to(tl.float32)
                 bg = bg.to(tl.float32)
@@ -298,14 +298,14 @@ if triton is not None:
         gate = tl.minimum(acc_g, 10.0)
         up = tl.minimum(tl.maximum(acc_u, -10.0), 10.0)
         h = gate / (1.0 + tl.exp(-gate)) * up
-        ptrs = h_ptr + sid[:, None].to(tl.int64) * I + offs_n[None, :]
+        ptrs = h_ptr + sid[:, None].to(tl.int64) * INTER + offs_n[None, :]
         tl.store(ptrs, h.to(h_ptr.dtype.element_ty), mask=row_ok[:, None] & n_ok[None, :])
 
     @triton.jit
     def _grouped2_kernel(
         h_ptr, sorted_ptr, expert_ids_ptr, npad_ptr, w_ptr, w2_ptr, y_ptr,
         N, EM,
-        D: tl.constexpr, I: tl.constexpr,
+        D: tl.constexpr, INTER: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
     ):
         """Program (M-block, N-block) of GEMM2; epilogue multiplies by the routed weight (fp32 out)."""
@@ -322,13 +322,14 @@ if triton is not None:
         srow = tl.where(row_ok, sid, 0).to(tl.int64)
         offs_n = pid_n * BN + tl.arange(0, BN)
         n_ok = offs_n < D
-        wbase = w2_ptr + e64 * D * I
+        wbase = w2_ptr + e64 * D * INTER
         acc = tl.zeros([BM, BN], dtype=tl.float32)
-        for k0 in range(0, I, BK):
+        for k0 in range(0, INTER, BK):
             offs_k = k0 + tl.arange(0, BK)
-            k_ok = (offs_k < I) & live
-            a = tl.load(h_ptr + srow[:, None] * I + offs_k[None, :], mask=row_ok[:, None] & k_ok[None, :], other=0.0)
-            b = tl.load(wbase + offs_n[None, :].to(tl.int64) * I + offs_k[:, None],
+            k_ok = (offs_k < INTER) & live
+            a = tl.load(h_ptr + srow[:, None] * INTER + offs_k[None, :], mask=row_ok[:, None] & k_ok[None, :],
+                        other=0.0)
+            b = tl.load(wbase + offs_n[None, :].to(tl.int64) * INTER + offs_k[:, None],
                         mask=k_ok[:, None] & n_ok[None, :], other=0.0)
             if UPCAST:
                 a = a.to(tl.float32)
@@ -393,11 +394,11 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     n = n_tok * n_slot
     bn1, bk1 = _pow2_at_most(inter, block_n, 1), _pow2_at_most(dim, block_k)
     _gemv13_kernel[(n, triton.cdiv(inter, bn1))](
-        x, slot_ids, w13, h, n_exp, n_slot, D=dim, I=inter, BLOCK_N=bn1, BLOCK_K=bk1, num_warps=warps,
+        x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, num_warps=warps,
     )
     bn2, bk2 = _pow2_at_most(dim, block_n, 1), _pow2_at_most(inter, block_k)
     _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
-        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, I=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=warps,
+        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=warps,
     )
     _slot_sum_triton(y_slot, slot_ids, out, n_exp)
 
@@ -413,12 +414,12 @@ def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post
     upcast = interpreting()
     bn1, bk = _pow2_at_most(inter, 64), _pow2_at_most(dim, 64)
     _grouped13_kernel[(n_blocks, triton.cdiv(inter, bn1))](
-        x, sorted_ids, expert_ids, n_post_pad, w13, h, n, n_slot, em, D=dim, I=inter,
+        x, sorted_ids, expert_ids, n_post_pad, w13, h, n, n_slot, em, D=dim, INTER=inter,
         BM=block_m, BN=bn1, BK=bk, UPCAST=upcast, num_warps=4, num_stages=3,
     )
     bn2, bk2 = _pow2_at_most(dim, 64), _pow2_at_most(inter, 64)
     _grouped2_kernel[(n_blocks, triton.cdiv(dim, bn2))](
-        h, sorted_ids, expert_ids, n_post_pad, slot_w, w2, y_slot, n, em, D=dim, I=inter,
+        h, sorted_ids, expert_ids, n_post_pad, slot_w, w2, y_slot, n, em, D=dim, INTER=inter,
         BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, num_warps=4, num_stages=3,
     )
     _slot_sum_triton(y_slot, slot_ids, out, n_exp)

@@ -95,9 +95,9 @@ def seen_mask_reference(seen: torch.Tensor, vocab: int) -> torch.Tensor:
 
 def penalize_reference(logits: torch.Tensor, seen: torch.Tensor, rep_penalty: torch.Tensor) -> torch.Tensor:
     """HF repetition rule on the tokens of the bitset: l*p where l < 0, l/p otherwise."""
-    l = logits.float()
+    lg = logits.float()
     p = rep_penalty.float()[:, None]
-    return torch.where(seen_mask_reference(seen, l.shape[1]), torch.where(l < 0, l * p, l / p), l)
+    return torch.where(seen_mask_reference(seen, lg.shape[1]), torch.where(lg < 0, lg * p, lg / p), lg)
 
 
 def sample_reference(
@@ -112,10 +112,10 @@ def sample_reference(
 ) -> None:
     """Plain-PyTorch sampler; writes next_tok and seen in place (active rows only)."""
     vocab = logits.shape[1]
-    l = penalize_reference(logits, seen, rep_penalty)
+    lg = penalize_reference(logits, seen, rep_penalty)
     t = temperature.float()[:, None]
-    noisy = l / torch.where(t > 0, t, torch.ones_like(t)) + gumbel_reference(seed, pos, vocab)
-    score = torch.where(t > 0, noisy, l)
+    noisy = lg / torch.where(t > 0, t, torch.ones_like(t)) + gumbel_reference(seed, pos, vocab)
+    score = torch.where(t > 0, noisy, lg)
     tok = score.argmax(dim=1)
     act = active.bool()
     tok = torch.where(act, tok, next_tok.long())
@@ -145,11 +145,11 @@ if triton is not None:
         act = tl.load(active_ptr + b).to(tl.int1)
         offs = vb * BLOCK_V + tl.arange(0, BLOCK_V)
         ok = (offs < V) & act
-        l = tl.load(logits_ptr + b.to(tl.int64) * V + offs, mask=ok, other=0.0).to(tl.float32)
+        lg = tl.load(logits_ptr + b.to(tl.int64) * V + offs, mask=ok, other=0.0).to(tl.float32)
         words = tl.load(seen_ptr + b.to(tl.int64) * W + (offs >> 5), mask=ok, other=0)
         hit = ((words >> (offs & 31)) & 1) != 0
         p = tl.load(pen_ptr + b).to(tl.float32)
-        l = tl.where(hit, tl.where(l < 0, l * p, l / p), l)
+        lg = tl.where(hit, tl.where(lg < 0, lg * p, lg / p), lg)
         t = tl.load(temp_ptr + b).to(tl.float32)
         seed = tl.load(seed_ptr + b).to(tl.int64)
         pos = tl.load(pos_ptr + b).to(tl.int64)
@@ -161,7 +161,7 @@ if triton is not None:
         u = ((r >> 8).to(tl.float32) + 0.5) * 5.9604644775390625e-08  # 2^-24
         g = -tl.log(-tl.log(u))
         t_safe = tl.where(t > 0, t, 1.0)
-        score = tl.where(t > 0, l / t_safe + g, l)
+        score = tl.where(t > 0, lg / t_safe + g, lg)
         score = tl.where(offs < V, score, float("-inf"))
         best = tl.max(score, axis=0)
         # lowest index among the maxima, like torch.argmax

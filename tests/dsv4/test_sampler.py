@@ -49,7 +49,8 @@ def _run(state, impl, block_v: int = 2048):
 
 
 def test_kernel_matches_reference():
-    state = _state(6, 300, seed=0, temps=[0, 0.7, 1.0, 1.5, 0, 2.0], pens=[1, 1.3, 1.2, 1, 2, 1.1], inactive=(3,))
+    state = _state(6, 300, seed=0, temps=[0, 0.7, 1.0, 1.5, 0, 2.0], pens=[1, 1.3, 1.2, 1, 2, 1.1],
+                   inactive=(3,))
     assert use_triton(state[0])
     tok, seen = _run(state, S.device_sample, block_v=64)  # several vocab blocks: exercises the reduce
     ref_tok, ref_seen = _run(state, S.sample_reference)
@@ -70,7 +71,8 @@ def test_philox_reference_is_bit_exact():
     out = torch.zeros(64, dtype=torch.int64, device=DEV)
     _philox_probe[(1,)](out, 0x1234_5678_9A, 77, V=64)
     v = torch.arange(64)
-    ref = S.philox_reference(torch.tensor(0x1234_5678_9A), v, torch.tensor(77), torch.zeros_like(v), torch.zeros_like(v))
+    zero = torch.zeros_like(v)
+    ref = S.philox_reference(torch.tensor(0x1234_5678_9A), v, torch.tensor(77), zero, zero)
     assert torch.equal(out.cpu() & 0xFFFFFFFF, ref)
 
 

@@ -92,15 +92,15 @@ def test_decode_loop_matches_host_loop():
         for b in range(5):
             if not host["act"][b]:
                 continue
-            l = logits[b].cpu().clone()
+            lg = logits[b].cpu().clone()
             for v in host["seen"][b]:
-                l[v] = l[v] * 1.3 if l[v] < 0 else l[v] / 1.3
+                lg[v] = lg[v] * 1.3 if lg[v] < 0 else lg[v] / 1.3
             t = float(sampler.temperature[b])
             if t > 0:
                 g = S.gumbel_reference(sampler.seed[b:b + 1].cpu(), torch.tensor([host["pos"][b]]), VOCAB)[0]
-                tok = int((l / t + g).argmax())
+                tok = int((lg / t + g).argmax())
             else:
-                tok = int(l.argmax())
+                tok = int(lg.argmax())
             host["seen"][b].add(tok)
             host["ids"][b] = tok
             host["pos"][b] += 1

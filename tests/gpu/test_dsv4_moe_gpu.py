@@ -128,7 +128,6 @@ def test_moe_flash_dims_vs_loop_and_timings():
                             f"| {t_gmm:.1f} | | |")
             except Exception as exc:  # noqa: BLE001 - report, do not fail the timing table
                 rows.append(f"| MoE layer | {name} | {n_tok} | | | torch grouped_mm: {type(exc).__name__} | n/a | | |")
-        del m
         torch.cuda.empty_cache()
     # sampler and mHC
     vocab = 129280

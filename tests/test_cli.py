@@ -234,6 +234,15 @@ def test_github_workflow_commands(proj, cli):
     ]
 
 
+def test_warning_severity_in_github_and_sarif(proj, cli):
+    write(proj, {"m.py": CLEAN.replace("return x.sum()", "return x.sum()  # noqa: GL101")})
+    r = cli("--output-format", "github", "--warn-unused-noqa", "m.py")
+    assert r.lines == ["::warning file=m.py,line=6,col=25,endLine=6,endColumn=26,title=GL001::GL001 "
+                       "Unused `noqa` directive (unused: GL101)"]
+    sarif = json.loads(cli("--output-format", "sarif", "--warn-unused-noqa", "m.py").out)
+    assert [res["level"] for res in sarif["runs"][0]["results"]] == ["warning"]
+
+
 def test_statistics_text_and_json(proj, cli):
     write(proj, {"m.py": MODEL, "n.py": MODEL})
     r = concise(cli, "--statistics", ".")

@@ -816,12 +816,13 @@ def test_diff_prints_and_changes_nothing(proj, cli, item_fix):
 
 
 def test_fix_rewrites_and_reports_what_is_left(proj, cli, item_fix):
-    write(proj, {"m.py": MODEL.replace("\n", "\r\n")})
+    write(proj, {"m.py": b"\xef\xbb\xbf" + MODEL.replace("\n", "\r\n").encode()})
     r = concise(cli, "--fix", "m.py")
     assert r.rc == 1  # GL140 has no fix
     assert r.lines == [GL140_LINE, "Found 2 errors (1 fixed, 1 remaining)."]
     after = (proj / "m.py").read_bytes()
     assert b"return x.sum()\r\n" in after and b".item()" not in after  # line endings kept
+    assert after.startswith(b"\xef\xbb\xbfimport torch\r\n")  # and the BOM
     again = concise(cli, "--fix", "m.py")
     assert again.lines == [GL140_LINE, "Found 1 error."]
 

@@ -91,8 +91,14 @@ def units_for(src: SourceFile, summary: ModuleSummary, hot: dict[str, HotInfo]) 
 class Linter:
     """Holds the configuration and the enabled rules; lints a set of files or one source text."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, *, jobs: int | None = 1, cache_dir: Path | None = None,
+                 progress=None) -> None:
+        """`jobs=None` uses every core; `cache_dir` enables the result cache; `progress(phase, total)`
+        returns a tick callback (the CLI passes a rich progress bar on terminals)."""
         self.config = config
+        self.jobs = jobs
+        self.cache_dir = cache_dir
+        self.progress = progress
         known = {r.code: r.default_enabled for r in ALL_RULES}
         self.enabled = enabled_codes(config, known)
         self.known = set(known)
@@ -120,12 +126,10 @@ class Linter:
         return index.hot_functions(cfg.hot, cfg.cold, cfg.capture_regions)
 
     def lint_sources(self, sources: list[SourceFile]) -> LintResult:
+        from graphlint.parallel import run
+
         result = LintResult(files=len(sources))
-        summaries = [build_summary(s) for s in sources]
-        index = ProjectIndex(summaries, self.config.module_bases)
-        hot = self.hot_map(index)
-        for src, summary in zip(sources, summaries):
-            result.findings.extend(self.lint_one(src, summary, index, hot))
+        result.findings = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
         result.findings.sort(key=lambda f: f.sort_key)
         return result
 

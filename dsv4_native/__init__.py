@@ -3,3 +3,4 @@
 Each module holds one kernel: a plain-PyTorch reference, the Triton kernel, and its registration as a
 `torch.library` custom op with a fake implementation.
 """
+from . import mhc, moe, router, sampler, static_io  # noqa: F401,E402  (registers the C4-C7 dsv4:: ops)

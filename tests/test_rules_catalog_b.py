@@ -482,3 +482,36 @@ def test_rule_is_registered(code):
     from graphlint.rules import RULES_BY_CODE
 
     assert code in RULES_BY_CODE
+
+
+def test_branch_arms_that_disagree_are_not_a_cpu_mask():
+    check("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, scores, n: int):
+                if self.training:
+                    stopped = scores > 0.5
+                else:
+                    stopped = torch.ones(n, dtype=torch.bool)
+                y = x[~stopped]
+                keep = torch.zeros(n, dtype=torch.bool)
+                return y, x[keep]  # <- GL302
+    """)
+
+
+def test_int_parameters_are_host_known_constants():
+    check("""
+        import torch
+
+        def log_bucket(relative_pos, bucket_size: int, max_position: int):
+            mid = bucket_size // 2
+            return torch.log(relative_pos.abs() / mid) / torch.log(torch.tensor((max_position - 1) / mid))
+
+        def sample(logits: torch.Tensor, temperature: float):
+            return logits / torch.tensor(temperature)  # <- GL302
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return sample(log_bucket(x, 8, 64), 0.7)
+    """)

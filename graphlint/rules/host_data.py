@@ -151,13 +151,36 @@ class HostFacts(Rule):
         super().__init__(ctx)
         self.origins: dict[str, Origin] = {}
         self.lists: set[str] = set()
-        self.consts: set[str] = set()
+        self.consts: set[str] = set(_int_params(ctx))
+        self.history: dict[str, list[tuple[int, Origin | None]]] = {}
+        self._branches: list[tuple[tuple[int, int], tuple[int, int]]] | None = None
 
     # -- bindings ---------------------------------------------------------------------------
+    def _sibling_branches(self, a: int, b: int) -> bool:
+        """Lines `a` and `b` lie in different arms of one `if`/`else` (so neither follows the other)."""
+        if self._branches is None:
+            self._branches = []
+            for node, pos in self.ctx.positions.items():
+                if isinstance(node, cst.If) and node.orelse is not None:
+                    body = self.ctx.positions.get(node.body)
+                    other = self.ctx.positions.get(node.orelse)
+                    if body and other:
+                        self._branches.append(((body.start.line, body.end.line), (other.start.line, other.end.line)))
+        return any((x0 <= a <= x1 and y0 <= b <= y1) or (y0 <= a <= y1 and x0 <= b <= x1)
+                   for (x0, x1), (y0, y1) in self._branches)
+
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         if isinstance(target, cst.Name):
             name = target.value
             origin = self.origin(value) if value is not None else None
+            pos = self.ctx.position(target)
+            line = pos.start.line if pos else 0
+            history = self.history.setdefault(name, [])
+            for prev_line, prev in history:
+                if origin is not None and self._sibling_branches(prev_line, line) and (
+                        prev is None or prev.is_bool != origin.is_bool):
+                    origin = None  # the arms disagree: after the `if`, the value may be either
+            history.append((line, origin))
             if origin is not None:
                 self.origins[name] = origin
             else:
@@ -374,6 +397,26 @@ class HostFacts(Rule):
         if isinstance(base, cst.Attribute):
             return bool(PINNED_NAME_RE.search(base.attr.value))
         return False
+
+
+def _int_params(ctx) -> list[str]:
+    """Parameters annotated `int` (host-known integers: static per captured graph, Section B)."""
+    fn = getattr(ctx.unit, "function", None)
+    if fn is None:
+        return []
+    best = None
+    for node, pos in ctx.positions.items():
+        if isinstance(node, cst.FunctionDef) and (best is None or pos.start.line < best[1]):
+            best = (node, pos.start.line)
+    if best is None:
+        return []
+    params = best[0].params
+    out = []
+    for p in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        if p.annotation is not None and code_of(p.annotation.annotation).replace(" ", "") in (
+                "int", "Optional[int]", "int|None", "bool"):
+            out.append(p.name.value)
+    return out
 
 
 def _all_bool_literals(expr: cst.BaseExpression) -> bool:

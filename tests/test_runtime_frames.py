@@ -52,6 +52,7 @@ def test_map_stack_picks_innermost_user_frame_and_short_via():
 def test_via_drops_outer_installed_frames_but_keeps_an_installed_where():
     stack = [
         _fs("/venv/lib/python3.12/site-packages/pluggy/_callers.py", 121, "_multicall"),
+        _fs(os.path.join(os.path.dirname(os.path.dirname(frames.__file__)), "cli.py"), 712, "_capture"),
         _fs("/proj/test_model.py", 5, "test_step"),
         _fs("/venv/lib/python3.12/site-packages/transformers/model.py", 77, "forward"),
     ]

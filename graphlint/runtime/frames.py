@@ -101,15 +101,21 @@ def map_stack(frames: Sequence[traceback.FrameSummary]) -> MappedStack | None:
     user = [f for f in frames if is_user_file(f.filename)]
     if not user:
         return MappedStack(location_of(frames[-1]), (location_of(frames[-1]).short(),), False)
-    # Outer frames from installed packages (pytest, pluggy, a serving framework) are noise in the
-    # call chain; the innermost user frame is kept wherever it lives.
+    # Outer frames from installed packages (pytest, pluggy, a serving framework) or graphlint's CLI
+    # are noise in the call chain; the innermost user frame is kept wherever it lives.
     chain_frames = [f for f in user[:-1] if not _installed(f.filename)] + [user[-1]]
     chain = tuple(location_of(f).short() for f in chain_frames[-VIA_DEPTH:])
     return MappedStack(location_of(user[-1]), chain, True)
 
 
+_GRAPHLINT_DIR = os.path.dirname(_RUNTIME_DIR)
+
+
 def _installed(path: str) -> bool:
-    return "site-packages" in path or "dist-packages" in path
+    """Frames left out of `via`: installed packages and graphlint's own CLI."""
+    if "site-packages" in path or "dist-packages" in path:
+        return True
+    return not path.startswith("<") and _under(os.path.realpath(path), _GRAPHLINT_DIR)
 
 
 def _frame_summary(frame: FrameType, lasti: int) -> traceback.FrameSummary:

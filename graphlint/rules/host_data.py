@@ -151,36 +151,59 @@ class HostFacts(Rule):
         super().__init__(ctx)
         self.origins: dict[str, Origin] = {}
         self.lists: set[str] = set()
-        self.consts: set[str] = set(_int_params(ctx))
-        self.history: dict[str, list[tuple[int, Origin | None]]] = {}
-        self._branches: list[tuple[tuple[int, int], tuple[int, int]]] | None = None
+        self._consts: set[str] | None = None
+        self.history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = {}
+        self._arms: dict[int, tuple[tuple[int, str], ...]] | None = None
+
+    @property
+    def consts(self) -> set[str]:
+        if self._consts is None:
+            self._consts = set(_int_params(self.ctx))
+        return self._consts
 
     # -- bindings ---------------------------------------------------------------------------
-    def _sibling_branches(self, a: int, b: int) -> bool:
-        """Lines `a` and `b` lie in different arms of one `if`/`else` (so neither follows the other)."""
-        if self._branches is None:
-            self._branches = []
-            for node, pos in self.ctx.positions.items():
-                if isinstance(node, cst.If) and node.orelse is not None:
-                    body = self.ctx.positions.get(node.body)
-                    other = self.ctx.positions.get(node.orelse)
-                    if body and other:
-                        self._branches.append(((body.start.line, body.end.line), (other.start.line, other.end.line)))
-        return any((x0 <= a <= x1 and y0 <= b <= y1) or (y0 <= a <= y1 and x0 <= b <= x1)
-                   for (x0, x1), (y0, y1) in self._branches)
+    def _arm_path(self, node: cst.CSTNode) -> tuple[tuple[int, str], ...]:
+        """The (if, arm) pairs enclosing an assignment target, from the unit's tree."""
+        if self._arms is None:
+            arms: dict[int, tuple[tuple[int, str], ...]] = {}
+            stack: list[tuple[int, str]] = []
+
+            class V(cst.CSTVisitor):
+                def visit_If(self, n: cst.If) -> bool:
+                    stack.append((id(n), "body"))
+                    n.body.visit(self)
+                    stack[-1] = (id(n), "else")
+                    if n.orelse is not None:
+                        n.orelse.visit(self)
+                    stack.pop()
+                    n.test.visit(self)
+                    return False
+
+                def visit_Name(self, n: cst.Name) -> None:
+                    arms[id(n)] = tuple(stack)
+
+            tree = getattr(self.ctx, "tree", None)
+            if tree is not None:
+                tree.visit(V())
+            self._arms = arms
+        return self._arms.get(id(node), ())
+
+    def _siblings(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+        """`a` and `b` lie in different arms of one `if`/`else` (so neither follows the other)."""
+        pa = dict(self._arm_path(a))
+        return any(arm != pa[key] for key, arm in self._arm_path(b) if key in pa)
 
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         if isinstance(target, cst.Name):
             name = target.value
             origin = self.origin(value) if value is not None else None
-            pos = self.ctx.position(target)
-            line = pos.start.line if pos else 0
             history = self.history.setdefault(name, [])
-            for prev_line, prev in history:
-                if origin is not None and self._sibling_branches(prev_line, line) and (
-                        prev is None or prev.is_bool != origin.is_bool):
-                    origin = None  # the arms disagree: after the `if`, the value may be either
-            history.append((line, origin))
+            if origin is not None:
+                for prev_node, prev in history:
+                    if (prev is None or prev.is_bool != origin.is_bool) and self._siblings(prev_node, target):
+                        origin = None  # the arms disagree: after the `if`, the value may be either
+                        break
+            history.append((target, origin))
             if origin is not None:
                 self.origins[name] = origin
             else:
@@ -401,16 +424,15 @@ class HostFacts(Rule):
 
 def _int_params(ctx) -> list[str]:
     """Parameters annotated `int` (host-known integers: static per captured graph, Section B)."""
-    fn = getattr(ctx.unit, "function", None)
-    if fn is None:
+    node = getattr(ctx, "tree", None)
+    while node is not None and not isinstance(node, cst.FunctionDef):
+        body = getattr(node, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            body = body.body
+        node = body[0] if body else None
+    if node is None:
         return []
-    best = None
-    for node, pos in ctx.positions.items():
-        if isinstance(node, cst.FunctionDef) and (best is None or pos.start.line < best[1]):
-            best = (node, pos.start.line)
-    if best is None:
-        return []
-    params = best[0].params
+    params = node.params
     out = []
     for p in [*params.posonly_params, *params.params, *params.kwonly_params]:
         if p.annotation is not None and code_of(p.annotation.annotation).replace(" ", "") in (

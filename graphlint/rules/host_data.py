@@ -323,6 +323,8 @@ class HostFacts(Rule):
             if factory_device_is_cpu(ctx, expr) is False:
                 return None
             pm = kwarg(expr, "pin_memory")
+            # `pin_memory=is_pin_memory_available()`: pinned where it can be (vLLM's async_tensor_h2d).
+            pinned = pm is not None and not (isinstance(pm.value, cst.Name) and pm.value.value in ("False", "None"))
             dtype = kwarg(expr, "dtype")
             is_bool = dtype is not None and (ctx.qualname(dtype.value) or "") == "torch.bool"
             data = positional(expr)
@@ -335,13 +337,13 @@ class HostFacts(Rule):
                 if isinstance(d, (cst.List, cst.Tuple, cst.ListComp)) or ctx.val(d).kind in (
                         Kind.HOST_SEQ, Kind.NDARRAY, Kind.TENSOR_SEQ):
                     return Origin(is_bool=is_bool or _all_bool_literals(d), dims="shaped", const=self.is_const(d),
-                                  pinned=pm is not None and is_true(pm.value))
+                                  pinned=pinned)
                 if ctx.is_device_tensor(d):
                     return None  # torch.tensor(cuda_t): a device copy
-                return Origin(is_bool=is_bool or _all_bool_literals(d),
+                return Origin(is_bool=is_bool or _all_bool_literals(d), pinned=pinned,
                               dims="scalar" if self._hostish(d) else "unknown", const=self.is_const(d))
             scalar = qual == "torch.full" and data and isinstance(data[0], cst.Tuple) and not data[0].elements
-            return Origin(pinned=pm is not None and is_true(pm.value), is_bool=is_bool,
+            return Origin(pinned=pinned, is_bool=is_bool,
                           dims="scalar" if scalar else "shaped",
                           const=bool(scalar) and len(data) > 1 and self.is_const(data[1]))
         if qual in ("torch.cat", "torch.stack", "torch.concat", "torch.concatenate"):
@@ -801,6 +803,9 @@ class PageableNonBlockingCopy(HostFacts):
         "    return t.to(x.device, non_blocking=True)\n",
         "def step(x: torch.Tensor, pinned_ids):\n    return pinned_ids.to(x.device, non_blocking=True)\n",
         "def step(x: torch.Tensor):\n    return x.to('cpu', non_blocking=True)\n",
+        "def h2d(data: list, dtype, dev, pin_memory: bool):\n"
+        "    t = torch.tensor(data, dtype=dtype, pin_memory=pin_memory, device='cpu')\n"
+        "    return t.to(device=dev, non_blocking=True)\n",
     )
     INVALID = (
         "import numpy as np\ndef step(x: torch.Tensor, a: np.ndarray):\n"

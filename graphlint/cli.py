@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage err
 PROG = "graphlint"
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 ENV_OUTPUT_FORMAT = "GRAPHLINT_OUTPUT_FORMAT"
+ENV_CACHE_DIR = "GRAPHLINT_CACHE_DIR"
+DEFAULT_CACHE_DIR = ".graphlint_cache"  # under the config root, like ruff's .ruff_cache
 FORMATS = ("full", "concise", "json", "sarif", "github")
 TEXT_FORMATS = ("full", "concise")  # the only formats that get notes and a summary line
 SUBCOMMANDS = ("check", "rule", "capture")
@@ -130,6 +132,14 @@ def _check_parser() -> _Parser:
     out.add_argument("-q", "--quiet", action="store_true", help="print the findings only: no summary, no notes")
     out.add_argument("--runtime-report", metavar="FILE",
                      help="cross-check the findings with a runtime report from `graphlint capture --report`")
+
+    perf = p.add_argument_group("performance")
+    perf.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                      help="worker processes (default: every core; small runs stay in one process)")
+    perf.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    perf.add_argument("--cache-dir", metavar="DIR",
+                      help=f"where the result cache lives (default: {DEFAULT_CACHE_DIR} next to the config; "
+                           f"env {ENV_CACHE_DIR}; config cache-dir)")
 
     fix = p.add_argument_group("fixes")
     fix.add_argument("--fix", action="store_true", help="apply the available fixes to the files")
@@ -347,7 +357,13 @@ def _check(args: argparse.Namespace) -> int:
 
     from graphlint.engine import Linter
 
-    linter = Linter(config)  # raises ConfigError for unknown selectors in the config
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    # stdin is one transient buffer: caching it would only evict the real file's entry.
+    cache_dir = None if stdin else _cache_dir(args, config)
+    bar = _ProgressBar() if _wants_progress(args) else None
+    # Raises ConfigError for unknown selectors in the config.
+    linter = Linter(config, jobs=args.jobs, cache_dir=cache_dir, progress=bar)
     if args.show_settings:
         return _show_settings(config, linter, fmt, sys.stdout)
     if args.show_files:
@@ -358,10 +374,11 @@ def _check(args: argparse.Namespace) -> int:
         sys.stderr.write("warning: No Python files found under the given path(s)\n")
 
     fixed = 0
-    if args.fix or args.diff:
-        findings, fixed = _fix_rounds(linter, targets)
-    else:
-        findings = linter.lint_sources([t.source for t in targets]).findings if targets else []
+    with bar or contextlib.nullcontext():
+        if args.fix or args.diff:
+            findings, fixed = _fix_rounds(linter, targets)
+        else:
+            findings = linter.lint_sources([t.source for t in targets]).findings if targets else []
 
     if args.diff:
         return _emit_diff(targets, fixed, args)
@@ -378,6 +395,58 @@ def _check(args: argparse.Namespace) -> int:
     if args.exit_zero:
         return EXIT_OK
     return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def _cache_dir(args: argparse.Namespace, config: Config) -> Path | None:
+    """Flag, then environment (both relative to the current directory), then config (relative to it)."""
+    if args.no_cache:
+        return None
+    explicit = args.cache_dir or os.environ.get(ENV_CACHE_DIR, "").strip()
+    if explicit:
+        return Path(explicit).resolve()
+    return (config.root / (config.cache_dir or DEFAULT_CACHE_DIR)).resolve()
+
+
+def _wants_progress(args: argparse.Namespace) -> bool:
+    # Only for a person watching: never in CI logs, pipes or editors, and not with -q.
+    return not args.quiet and getattr(sys.stderr, "isatty", lambda: False)()
+
+
+class _ProgressBar:
+    """The engine's `progress(phase, total) -> tick` hook, drawn with rich on stderr.
+
+    No refresh thread (auto_refresh=False): the engine forks worker processes, and forking while a
+    thread holds the terminal's lock can hang a child. Ticks redraw at most ten times a second.
+    """
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 console=Console(file=sys.stderr), transient=True, auto_refresh=False)
+        self.last = 0.0
+
+    def __enter__(self) -> "_ProgressBar":
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def __call__(self, phase: str, total: int) -> Callable[[], None]:
+        import time
+
+        task = self.progress.add_task(phase, total=total)
+
+        def tick() -> None:
+            self.progress.advance(task)
+            now = time.monotonic()
+            if now - self.last > 0.1 or self.progress.tasks[-1].finished:
+                self.last = now
+                self.progress.refresh()
+
+        return tick
 
 
 @contextlib.contextmanager
@@ -593,7 +662,8 @@ def _show_settings(config: Config, linter, fmt: str, out: TextIO) -> int:
         "capture-regions": list(config.capture_regions),
         "module-bases": list(config.module_bases),
         "output-format": fmt,
-        "cache-dir": config.cache_dir,
+        "cache-dir": str(linter.cache_dir) if linter.cache_dir else None,
+        "jobs": linter.jobs,
     }
     for key, value in settings.items():
         out.write(f"{key} = {json.dumps(value)}\n")

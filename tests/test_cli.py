@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 import types
@@ -952,3 +953,67 @@ def test_real_fixes_through_the_cli(tmp_path, rule):
     assert (tmp_path / "f.py").read_text() == after
     assert (fixed.rc, fixed.lines[-1]) == (0, "Found 1 error (1 fixed, 0 remaining)."), fixed
     assert sub(*args, "f.py", cwd=tmp_path).lines == ["All checks passed!"]
+
+
+# --- performance flags: cache, jobs, progress -------------------------------------------------------
+
+def test_cache_location_flags_env_and_config(proj, cli, monkeypatch):
+    write(proj, {"m.py": MODEL})
+    first = concise(cli, "m.py")
+    assert (proj / ".graphlint_cache").is_dir()  # default: next to the config
+    assert concise(cli, "m.py").lines == first.lines  # a warm run reports the same
+    (proj / "m.py").write_text(CLEAN)
+    assert concise(cli, "m.py").lines == ["All checks passed!"]  # an edit is never served stale
+    write(proj, {"m.py": MODEL}, 'select = ["GL101"]')
+    assert codes(concise(cli, "m.py")) == ["GL101"]  # nor is a config change
+
+    shutil.rmtree(proj / ".graphlint_cache")
+    concise(cli, "--no-cache", "m.py")
+    assert not (proj / ".graphlint_cache").exists()
+    concise(cli, "--cache-dir", "flagdir", "m.py")
+    assert (proj / "flagdir").is_dir()
+    monkeypatch.setenv("GRAPHLINT_CACHE_DIR", str(proj / "envdir"))
+    concise(cli, "m.py")
+    assert (proj / "envdir").is_dir()
+    monkeypatch.delenv("GRAPHLINT_CACHE_DIR")
+    write(proj, {"sub/m.py": MODEL}, 'cache-dir = "build/gl"')
+    monkeypatch.chdir(proj / "sub")
+    concise(cli, "m.py")
+    assert (proj / "build" / "gl").is_dir()  # config paths are relative to the config's folder
+    assert not (proj / ".graphlint_cache").exists()
+
+
+def test_stdin_is_not_cached(proj, cli):
+    write(proj, {})
+    concise(cli, "-", "--stdin-filename", "m.py", stdin=MODEL.encode())
+    assert not (proj / ".graphlint_cache").exists()
+
+
+def test_jobs_give_the_same_findings(tmp_path):
+    files = {f"pkg/m{i:02d}.py": MODEL for i in range(30)}  # above the engine's serial threshold
+    write(tmp_path, files)
+    serial = sub("--output-format", "concise", "--no-cache", "-j", "1", "pkg", cwd=tmp_path)
+    parallel = sub("--output-format", "concise", "--no-cache", "-j", "4", "pkg", cwd=tmp_path)
+    assert serial.rc == parallel.rc == 1
+    assert parallel.lines == serial.lines and serial.lines[-1] == "Found 60 errors."
+    bad = sub("-j", "0", "pkg", cwd=tmp_path)
+    assert bad.rc == 2 and "--jobs must be at least 1" in bad.err
+
+
+def test_progress_bar_only_on_a_terminal(proj, cli, monkeypatch):
+    write(proj, {"m.py": MODEL, "n.py": MODEL})
+    assert concise(cli, "--no-cache", ".").err == ""  # capsys' stderr is no terminal: no bar
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    r = concise(cli, "--no-cache", ".")
+    assert r.rc == 1 and r.lines[-1] == "Found 4 errors."  # stdout untouched by the bar
+    assert "lint" in tty.getvalue() and "2/2" in tty.getvalue()
+    quiet = Tty()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    concise(cli, "--no-cache", "-q", ".")
+    assert quiet.getvalue() == ""

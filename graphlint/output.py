@@ -13,7 +13,6 @@ from graphlint.diagnostics import Finding
 
 FORMATS = ("full", "concise", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-DOCS_URL = "docs/rules.md"
 
 
 @dataclass(frozen=True)
@@ -111,13 +110,15 @@ def _sarif_rule(code: str) -> dict:
         "shortDescription": {"text": info.summary},
         "fullDescription": {"text": info.summary},
         "help": {"text": info.fix_hint or info.summary, "markdown": info.fix_hint or info.summary},
-        "helpUri": f"{DOCS_URL}#{code.lower()}",
         "properties": {"family": info.family},
     }
 
 
 def _sarif_uri(path: str) -> str:
-    return path.replace(os.sep, "/").lstrip("./") if path.startswith("./") else path.replace(os.sep, "/")
+    uri = path.replace(os.sep, "/")
+    while uri.startswith("./"):
+        uri = uri[2:]
+    return uri
 
 
 def build_sarif(findings: list[Finding]) -> dict:

@@ -78,6 +78,7 @@ class Cache:
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
             with os.fdopen(fd, "wb") as fh:
                 pickle.dump({"summaries": self.summaries, "results": self.results}, fh, pickle.HIGHEST_PROTOCOL)
+            os.chmod(tmp, 0o644)  # mkstemp makes it 0600; the cache is shared like ruff's
             os.replace(tmp, self.path)
         except OSError:
             pass  # a read-only tree still lints; it just stays cold

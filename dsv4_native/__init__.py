@@ -3,4 +3,8 @@
 Each module holds one kernel: a plain-PyTorch reference, the Triton kernel, and its registration as a
 `torch.library` custom op with a fake implementation.
 """
+from . import compressor  # noqa: F401,E402  (registers dsv4::compressor_update_emit)
+from . import indices  # noqa: F401,E402  (registers dsv4::build_attention_indices)
+from . import sparse_attention  # noqa: F401,E402  (registers dsv4::sparse_decode_attention)
+from . import indexer  # noqa: F401,E402  (registers dsv4::indexer_topk_fixed)
 from . import mhc, moe, router, sampler, static_io  # noqa: F401,E402  (registers the C4-C7 dsv4:: ops)

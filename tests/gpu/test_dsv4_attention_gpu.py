@@ -382,7 +382,13 @@ def sweep_attention() -> list[str]:  # graphlint: cold
             ws = A.attention_workspace(batch, H, D, splits, DEV)
             out = torch.empty_like(q)
             args = (q, win, comp, idx, sink, act, out, ws, D**-0.5, bh, bn, nw)
-            A.sparse_decode_attention_triton(*args)
+            try:
+                A.sparse_decode_attention_triton(*args)
+            except triton.runtime.errors.OutOfResources as exc:  # pipelined gather tiles can overflow smem
+                rows.append(f"| {layer} B={batch} Kmax={kmax} | {bh} | {bn} | {nw} | {waves} | {splits} | "
+                            f"does not launch: {str(exc).split(',')[0]} | - | - |")
+                print(rows[-1], flush=True)
+                continue
             err = _rel(out, ref)
             t = _time_graph(lambda a=args: A.sparse_decode_attention_triton(*a), inner=10, outer=15)
             rows.append(f"| {layer} B={batch} Kmax={kmax} | {bh} | {bn} | {nw} | {waves} | {splits} | {err:.1e} | "

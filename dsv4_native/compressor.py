@@ -455,8 +455,12 @@ def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
 
 
 @compressor_update_emit.register_fake
-def _(kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps=1e-6) -> None:
-    return None
+def _(
+    kv_new: torch.Tensor, score_new: torch.Tensor, ape: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
+    norm_w: torch.Tensor, cos_sin: torch.Tensor, state: torch.Tensor, comp_cache: torch.Tensor, ratio: int,
+    eps: float = 1e-6,
+) -> None:
+    return None  # outputs are the mutated buffers: nothing to allocate
 
 
 class StatefulCompressor(torch.nn.Module):

@@ -150,5 +150,8 @@ def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
 
 
 @indexer_topk_fixed.register_fake
-def _(q, w, k, n_valid, active, scores, topk_idx) -> None:
-    return None
+def _(
+    q: torch.Tensor, w: torch.Tensor, k: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor,
+    scores: torch.Tensor, topk_idx: torch.Tensor,
+) -> None:
+    return None  # outputs are the mutated buffers: nothing to allocate

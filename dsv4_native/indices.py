@@ -129,5 +129,7 @@ def build_attention_indices(  # graphlint: hot  (decode-step entry point)
 
 
 @build_attention_indices.register_fake
-def _(pos, active, idx, topk, window, ratio) -> None:
-    return None
+def _(
+    pos: torch.Tensor, active: torch.Tensor, idx: torch.Tensor, topk: Optional[torch.Tensor], window: int, ratio: int
+) -> None:
+    return None  # the output is the mutated `idx`

@@ -33,7 +33,8 @@ except ImportError:  # pragma: no cover
 BLOCK_N = 32  # index-list entries per inner iteration (default)
 # (heads per program, index entries per iteration, warps for d=512): host-known tuning, see docs
 DEFAULT_CONFIG = (16, 32, 8)
-PARTIAL_INIT_MAX = -1.0e30  # finite "minus infinity" for empty splits (avoids inf - inf = nan)
+# Empty splits start their running max at the finite -1e30 (PARTIAL_INIT_MAX in the kernels' comments),
+# so exp(m - m_new) never meets inf - inf = nan.
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -285,5 +286,8 @@ def sparse_decode_attention(  # graphlint: hot  (decode-step entry point)
 
 
 @sparse_decode_attention.register_fake
-def _(q, win_kv, comp_kv, idx, sink, active, out, workspace, scale) -> None:
-    return None
+def _(
+    q: torch.Tensor, win_kv: torch.Tensor, comp_kv: torch.Tensor, idx: torch.Tensor, sink: torch.Tensor,
+    active: torch.Tensor, out: torch.Tensor, workspace: torch.Tensor, scale: float,
+) -> None:
+    return None  # outputs are the mutated buffers: nothing to allocate

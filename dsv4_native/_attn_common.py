@@ -100,3 +100,17 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
     """fp32 RMSNorm over the last dim (DSV4's compressor norm, eps 1e-6)."""
     xf = x.float()
     return xf * torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.float()
+
+
+def check_kernel_inputs(name: str, tensors: dict[str, torch.Tensor], pow2: dict[str, int]) -> None:
+    """Host-side checks of metadata only (contiguity, power-of-two tile widths): no device value is read.
+
+    The Triton kernels index rows with plain strides and tile whole rows with `tl.arange`, so a strided
+    view or a non-power-of-two width would compute garbage instead of failing.
+    """
+    for arg, t in tensors.items():
+        if not t.is_contiguous():
+            raise ValueError(f"{name}: `{arg}` must be contiguous")
+    for what, n in pow2.items():
+        if n <= 0 or n & (n - 1):
+            raise ValueError(f"{name}: {what} must be a power of two, got {n}")

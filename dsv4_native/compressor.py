@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import torch
 
-from ._attn_common import apply_rope_interleaved, rms_norm
+from ._attn_common import apply_rope_interleaved, check_kernel_inputs, rms_norm
 from ._backend import use_triton
 
 try:
@@ -411,7 +411,14 @@ def compressor_update_emit_triton(
 ) -> None:
     """Launch the Triton step kernel: fixed grid (B,), every decision taken in kernel from `pos`."""
     batch, n_max, head_dim = comp_cache.shape
-    kernel = _compress_ring_kernel if _is_overlap(kv_new, comp_cache) else _compress_online_kernel
+    overlap = _is_overlap(kv_new, comp_cache)
+    check_kernel_inputs(
+        "compressor_update_emit",
+        {"kv_new": kv_new, "score_new": score_new, "ape": ape, "cos_sin": cos_sin, "state": state,
+         "comp_cache": comp_cache},
+        {"head_dim": head_dim, "2*ratio (ring rows)": 2 * ratio if overlap else 1},
+    )
+    kernel = _compress_ring_kernel if overlap else _compress_online_kernel
     kernel[(batch,)](
         kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache,
         n_max, cos_sin.shape[0], eps,

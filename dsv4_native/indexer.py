@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import torch
 
+from ._attn_common import check_kernel_inputs
 from ._backend import interpreting, use_triton
 
 try:
@@ -121,6 +122,7 @@ def indexer_topk_fixed_triton(
 ) -> None:
     batch, heads, head_dim = q.shape
     n_max = k.shape[1]
+    check_kernel_inputs("indexer_topk_fixed", {"q": q, "w": w, "k": k, "scores": scores}, {"index head_dim": head_dim})
     _indexer_scores_kernel[(batch, triton.cdiv(n_max, BLOCK_N))](
         q, w, k, n_valid, active, scores, heads, n_max,
         DI=head_dim, BLOCK_HI=max(16, triton.next_power_of_2(heads)), BLOCK_N=BLOCK_N,

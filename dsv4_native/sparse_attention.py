@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import torch
 
+from ._attn_common import check_kernel_inputs
 from ._backend import interpreting, use_triton
 
 try:
@@ -237,6 +238,11 @@ def sparse_decode_attention_triton(
     function, only the reduction order (and so the last bits) differs.
     """
     batch, heads, head_dim = q.shape
+    check_kernel_inputs(
+        "sparse_decode_attention",
+        {"q": q, "win_kv": win_kv, "comp_kv": comp_kv, "idx": idx, "out": out, "workspace": workspace},
+        {"head_dim": head_dim},
+    )
     cfg_h, cfg_n, cfg_w = DEFAULT_CONFIG
     block_h = _head_block(heads, block_h or cfg_h)
     block_n = block_n or cfg_n

@@ -187,3 +187,14 @@ def test_tile_configs_compute_the_same_function(block_h, block_n, splits, device
     A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, d**-0.5, block_h=block_h,
                                      block_n=block_n)
     torch.testing.assert_close(out, want, rtol=1e-5, atol=1e-5)
+
+
+def test_launcher_rejects_strided_inputs(device):
+    """A strided view would be read with the wrong row stride: the launcher refuses it on host metadata."""
+    q, win, comp, sink = _inputs(2, 4, 64, 16, 8, device)
+    idx = torch.zeros(2, 4, dtype=torch.int32, device=device)
+    ws = A.attention_workspace(2, 4, 64, 1, device)
+    strided = torch.zeros(2, 4, 128, dtype=q.dtype, device=device)[..., ::2]
+    with pytest.raises(ValueError, match="contiguous"):
+        A.sparse_decode_attention_triton(strided, win, comp, idx, sink, torch.ones(2, dtype=torch.bool, device=device),
+                                         torch.zeros_like(q), ws, 0.125)

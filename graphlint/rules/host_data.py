@@ -693,6 +693,9 @@ class NumpyInHotPath(Rule):
             return  # shape or config arithmetic (`np.prod(x.shape)`): host-known ints, static per graph
         if qual.rpartition(".")[2] in self.SCALAR_MATH and values and all(self._scalar(v) for v in values):
             return  # `np.sqrt(self.head_dim)`: scalar math on host numbers
+        if qual == "numpy.prod" and values and self.ctx.val(values[0]).kind in (Kind.UNKNOWN, Kind.HOST, Kind.HOST_SEQ) \
+                and not isinstance(values[0], (cst.List, cst.ListComp)):
+            return  # `np.prod(index_dims)`: a product of sizes
         self.report(node, self.message.format(call=code_of(node.func) + "()"))
 
     SCALAR_MATH = frozenset({

@@ -169,6 +169,7 @@ class CpuValueFrozen(HostFacts):
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if self._device(node.target) and self._cpu_scalar(node.value):
             self.report(node, self.message.format(what="scalar tensor operand"))
+        super().visit_AugAssign(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node) or ""

@@ -515,3 +515,59 @@ def test_int_parameters_are_host_known_constants():
             def forward(self, x):
                 return sample(log_bucket(x, 8, 64), 0.7)
     """)
+
+
+def test_module_init_is_not_hot():
+    check("""
+        import random
+        import numpy as np
+        import torch
+
+        class M(torch.nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.table = torch.tensor(np.arange(n), device="cuda")
+                self.seed = random.random()
+                self.pinned = torch.empty(n).pin_memory()
+                self.step = 0
+
+            def forward(self, x):
+                return x + self.table
+    """)
+
+
+def test_more_sync_primitives_and_capture_calls():
+    check("""
+        import torch
+        from time import perf_counter
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                torch.cuda.default_stream().synchronize()  # <- GL141
+                t = perf_counter()  # <- GL304
+                cpu_gen = torch.Generator()
+                return x, t, cpu_gen
+
+        def capture(g, model, static_in):
+            with torch.cuda.graph(g):
+                torch._C._host_emptyCache()  # <- GL205
+                busy = torch.cuda.current_stream().query()  # <- GL201
+                out = model(static_in)
+            return out, busy
+    """)
+
+
+def test_host_data_elements_and_legacy_constructors():
+    check("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, lens: list[int]):
+                firsts = torch.tensor([x[0, 0], x[1, 0]])  # <- GL130
+                table = torch.cuda.LongTensor(lens)  # <- GL130
+                sizes = torch.cuda.LongTensor(4, 2)
+                host_only = torch.tensor(lens)
+                n = host_only.numel()
+                same = torch.as_tensor(x, device=x.device)
+                return firsts, table, sizes, n, same
+    """)

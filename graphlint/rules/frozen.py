@@ -16,7 +16,6 @@ from graphlint.rules._util import code_of, method_call, positional
 from graphlint.rules.base import Rule
 from graphlint.rules.host_data import HostFacts
 
-DEVICE_KINDS = (Kind.TENSOR, Kind.BOOL_TENSOR)
 NOT_TENSOR_STATE = (Kind.HOST, Kind.HOST_SEQ, Kind.UNKNOWN)
 
 

@@ -4,9 +4,10 @@ Host data that reaches the device every step is a pageable host-to-device copy: 
 until the copy is done, and capture fails (torch refuses unpinned CPU<->CUDA copies during capture).
 Indices made on the host (Python lists, CPU index tensors) are copied implicitly, the same way.
 
-The tensor inference knows CPU tensors (`CPU_TENSOR`: factories without `device=`, `torch.tensor`,
-`torch.from_numpy`, `.cpu()`); a few facts it does not carry yet (pinned-ness through slicing, CPU
-boolean masks) are tracked locally here by `HostFacts`, from the assignments seen in the unit.
+Which tensors live on the host is decided here by `HostFacts`, from the origin visible in the unit
+(a factory without `device=`, `torch.from_numpy`, `.cpu()`, `.pin_memory()`, then views, casts and
+host arithmetic), not from the inference's guesses: it also carries what the inference does not
+(pinned-ness through slicing, CPU boolean masks, 0-d vs shaped, constant data).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from graphlint.inference import CONFIG_NAMES, FACTORY_TORCH, Kind, bind_targets,
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
-DEVICE_KINDS = (Kind.TENSOR, Kind.BOOL_TENSOR)
 CUDA_LEGACY_TENSOR_RE = re.compile(
     r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|Complex\w*)Tensor$")
 DEVICE_NAME_RE = re.compile(r"(^|_)(device|dev|gpu|cuda)(_|$)|device$", re.I)
@@ -43,6 +43,8 @@ def device_arg_class(ctx, expr: cst.BaseExpression) -> str:
         return "cpu" if ctx.inference.device_expr(expr) == "cpu" else "device"
     if isinstance(expr, cst.Integer):
         return "device"  # a CUDA ordinal
+    if isinstance(expr, cst.Name) and expr.value == "None":
+        return "cpu"  # device=None: the default device
     if isinstance(expr, cst.Call) and (ctx.call_name(expr) or "") == "torch.device":
         return "cpu" if ctx.inference.device_expr(expr) == "cpu" else "device"
     text = code_of(expr)

@@ -197,7 +197,7 @@ class HostStateMutation(Rule):
     position, a schedule, a branch taken on it) stays frozen. Reported: augmented assignments
     (`+=`, ...) and `self.x = self.x + ...` of host values to `self.<attr>` (when `attr` is not a known
     tensor: a registered buffer or Parameter updated in place, `self.buf += 1`, is device work and
-    fine), and augmented assignments to names declared `global`. Locals are not reported.
+    fine), and augmented assignments to names declared `global` or `nonlocal`. Locals are not reported.
     """
 
     code = "GL303"
@@ -227,6 +227,8 @@ class HostStateMutation(Rule):
 
     def visit_Global(self, node: cst.Global) -> None:
         self.globals.update(n.name.value for n in node.names)
+
+    visit_Nonlocal = visit_Global  # a closure's counter is host state too
 
     def _host_attr(self, target: cst.BaseExpression) -> bool:
         return (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)

@@ -1,0 +1,581 @@
+"""C4 with 4-bit experts: a W4A16 MoE that keeps MXFP4 / NVFP4 experts packed and dequantises in-kernel.
+
+Hopper has no FP4 tensor cores, so each program loads packed bytes + block scales, decodes E2M1 to
+bf16 in registers and feeds bf16 `tl.dot`s (fp32 accumulate). Decode is exact: E2M1 code x E8M0 (a
+power of two) or x E4M3 (<= 6 significant bits) fits bf16; the NVFP4 per-expert fp32 global scale is
+applied to the fp32 accumulator. So the kernel computes the same function as a bf16 MoE over the
+dequantised weights, up to fp32 summation order.
+
+Routing and graph safety are those of the bf16 MoE (`moe.py`): `moe_route` writes the fixed
+[T, K+1] slot table (column K = shared expert E), every launch has a grid fixed by static sizes,
+dead programs skip by masks / a scalar device branch, the slot sum is a fixed-order loop (no atomics).
+
+Work is grouped by expert so each expert's weights are read and decoded once per layer, whatever the
+number of tokens that picked it:
+  * small batch (T*(K+1) <= group_max_slots): `moe_w4_group`, one program, writes at most N = T*(K+1)
+    groups of up to BM slots in order of first appearance (no padding blocks for absent experts);
+  * larger batch: the bf16 MoE's `moe_align` (BM-padded, expert-sorted), whose output has the same
+    (group expert, BM members) shape.
+Then `moe_w4_experts`: GEMM1 (gate/up, fused clamp + SwiGLU) and GEMM2 (down, x routed weight) over
+programs (group, N-block), then the bf16 MoE's slot-sum kernel.
+
+Packed layout (per expert, stacked [E+1, ...], shared expert last), K = reduction dim:
+  w13_q uint8 [E+1, 2I, D/2], w13_s uint8 [E+1, 2I, D/G], gs13 fp32 [E+1, 2] (gate, up global scales)
+  w2_q  uint8 [E+1, D, I/2],  w2_s  uint8 [E+1, D, I/G],  gs2  fp32 [E+1]
+with G = 32 (MXFP4, scale = raw E8M0 code, global scales 1) or 16 (NVFP4, scale = raw E4M3 bits).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import graphlint
+
+from dsv4_native import fp4
+from dsv4_native._backend import interpreting, use_triton
+from dsv4_native.moe import DSV4MoE, SWIGLU_LIMIT, _slot_sum_triton, align_sizes, moe_align
+from dsv4_native.router import moe_route, router_splits
+
+try:
+    import triton
+    import triton.language as tl
+except Exception:  # pragma: no cover - triton is optional on CPU-only installs
+    triton = None
+    tl = None
+
+FORMATS = {"mxfp4": (0, fp4.MX_GROUP), "nvfp4": (1, fp4.NV_GROUP)}
+# The kernel builds 2^(s-127) * 2^14 as fp32 bits (s + 14) << 23: valid for E8M0 codes <= 240; codes
+# below 2 would make fp32 subnormal products (flushed on some paths). Real weights sit near 100..130.
+MX_KERNEL_MIN_CODE, MX_KERNEL_MAX_CODE = 2, 240
+
+
+def _fmt(weight_format: str) -> tuple[int, int]:
+    if weight_format not in FORMATS:
+        raise ValueError(f"weight_format must be one of {sorted(FORMATS)}, got {weight_format!r}")
+    return FORMATS[weight_format]
+
+
+# ----------------------------------------------------------------------------------------------
+# References (plain PyTorch, graph-safe)
+# ----------------------------------------------------------------------------------------------
+
+
+def group_reference(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, num_experts: int,
+                    block_m: int) -> None:
+    """Groups of slots by expert, in order of first appearance, chunks of at most BM slots.
+
+    gexp[G] = expert of group g (-1 unused), members[G*BM] = flat slot ids (sentinel N = T*S).
+    Slots with an id outside [0, num_experts) (padding rows) belong to no group.
+    """
+    flat = slot_ids.reshape(-1).long()
+    n = flat.numel()
+    idx = torch.arange(n, device=flat.device)
+    valid = (flat >= 0) & (flat < num_experts)
+    same = (flat[:, None] == flat[None, :]) & valid[:, None] & valid[None, :]
+    before = idx[None, :] < idx[:, None]
+    rank = (same & before).long().sum(1)
+    start = valid & (rank % block_m == 0)
+    gidx = (start[None, :] & before).long().sum(1)
+    base = rank - rank % block_m
+    match = same & (rank[None, :] == base[:, None])
+    g = torch.where(match, gidx[None, :], torch.zeros_like(match, dtype=torch.long)).sum(1)
+    cells = members.shape[0]
+    dest = torch.where(valid, g * block_m + rank % block_m, torch.full_like(g, cells))
+    buf = torch.full((cells + 1,), n, dtype=torch.long, device=flat.device)
+    buf.scatter_(0, dest, idx)
+    members.copy_(buf[:cells].to(members.dtype))
+    gbuf = torch.full((gexp.shape[0] + 1,), -1, dtype=torch.long, device=flat.device)
+    gdest = torch.where(start, g, torch.full_like(g, gexp.shape[0]))
+    gbuf.scatter_(0, gdest, flat)
+    gexp.copy_(gbuf[:-1].to(gexp.dtype))
+
+
+def dequant_rows(q: torch.Tensor, s: torch.Tensor, fmt: int) -> torch.Tensor:
+    """Packed rows + raw scale codes -> fp32 values without the NVFP4 global scale (what the kernel's
+    bf16 operand holds)."""
+    if fmt == 0:
+        return fp4.dequantize_mxfp4(q, s, torch.float32)
+    return fp4.dequantize_nvfp4(q, s.view(torch.float8_e4m3fn), 1.0, torch.float32)
+
+
+def w4_experts_reference(
+    x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor,
+    w13_q: torch.Tensor, w13_s: torch.Tensor, gs13: torch.Tensor,
+    w2_q: torch.Tensor, w2_s: torch.Tensor, gs2: torch.Tensor,
+    out: torch.Tensor, fmt: int,
+) -> None:
+    """Per-slot gathered dequant + expert MLP in fp32, summed over slots (h rounded to x.dtype)."""
+    n_tok, n_slot = slot_ids.shape
+    n_exp, two_i, _ = w13_q.shape
+    inter = two_i // 2
+    ids = slot_ids.reshape(-1).long()
+    valid = (ids >= 0) & (ids < n_exp)
+    safe = torch.where(valid, ids, torch.zeros_like(ids))
+    w13 = dequant_rows(w13_q.index_select(0, safe), w13_s.index_select(0, safe), fmt)
+    g13 = gs13.index_select(0, safe).float()
+    xs = x.float().repeat_interleave(n_slot, dim=0)
+    gu = torch.bmm(w13, xs[:, :, None]).squeeze(-1)
+    gate = (gu[:, :inter] * g13[:, :1]).clamp(max=SWIGLU_LIMIT)
+    up = (gu[:, inter:] * g13[:, 1:]).clamp(-SWIGLU_LIMIT, SWIGLU_LIMIT)
+    h = (F.silu(gate) * up).to(x.dtype).float()
+    w2 = dequant_rows(w2_q.index_select(0, safe), w2_s.index_select(0, safe), fmt)
+    y = torch.bmm(w2, h[:, :, None]).squeeze(-1) * gs2.index_select(0, safe).float()[:, None]
+    y = y * slot_w.reshape(-1, 1).float()
+    y = torch.where(valid[:, None], y, torch.zeros_like(y))
+    out.copy_(y.view(n_tok, n_slot, -1).sum(1).to(out.dtype))
+
+
+# ----------------------------------------------------------------------------------------------
+# Triton kernels
+# ----------------------------------------------------------------------------------------------
+
+if triton is not None:
+
+    @triton.jit
+    def _w4_group_kernel(
+        ids_ptr, gexp_ptr, members_ptr,
+        N: tl.constexpr, E: tl.constexpr, G: tl.constexpr, BM: tl.constexpr,
+        BLOCK: tl.constexpr, BLOCK_C: tl.constexpr,
+    ):
+        """Single program: pre-fill, barrier, then one scatter per valid slot (same result as
+        group_reference). Rank = earlier slots with the same expert; a slot whose rank is a multiple
+        of BM opens a group; groups are numbered by the count of earlier openers."""
+        for c0 in range(0, G * BM, BLOCK_C):
+            offs_c = c0 + tl.arange(0, BLOCK_C)
+            tl.store(members_ptr + offs_c, tl.zeros_like(offs_c) + N, mask=offs_c < G * BM)
+        for c0 in range(0, G, BLOCK_C):
+            offs_c = c0 + tl.arange(0, BLOCK_C)
+            tl.store(gexp_ptr + offs_c, tl.zeros_like(offs_c) - 1, mask=offs_c < G)
+        tl.debug_barrier()  # the scatter below overwrites cells the pre-fill wrote (other threads)
+        offs = tl.arange(0, BLOCK)
+        ids = tl.load(ids_ptr + offs, mask=offs < N, other=-1)
+        valid = (ids >= 0) & (ids < E) & (offs < N)
+        same = (ids[:, None] == ids[None, :]) & valid[:, None] & valid[None, :]
+        before = offs[None, :] < offs[:, None]
+        rank = tl.sum((same & before).to(tl.int32), axis=1)
+        start = valid & ((rank % BM) == 0)
+        gidx = tl.sum((start[None, :] & before).to(tl.int32), axis=1)
+        base = rank - rank % BM
+        match = same & (rank[None, :] == base[:, None])
+        g = tl.sum(tl.where(match, gidx[None, :], 0), axis=1)
+        tl.store(members_ptr + g * BM + rank % BM, offs, mask=valid)
+        tl.store(gexp_ptr + g, ids, mask=start)
+
+    @triton.jit
+    def _w4_dequant_tile(q_ptrs, s_ptrs, row_ok, FMT: tl.constexpr, BN: tl.constexpr, BK2: tl.constexpr,
+                         UPCAST: tl.constexpr):
+        """Packed bytes [BN, GPT, GB] + scale codes [BN, GPT] -> (even-k, odd-k) operands [BN, BK2].
+
+        E2M1 -> fp16 bits: sign to bit 15, the 3 magnitude bits to bits 11:9 (exponent low bits +
+        top mantissa bit). That fp16 equals value * 2^-14 exactly, subnormal codes included, so no
+        table and no branch. The 2^14 goes into the scale.
+        """
+        b = tl.load(q_ptrs, mask=row_ok[:, None, None], other=0).to(tl.int32)
+        sc = tl.load(s_ptrs, mask=row_ok[:, None], other=0).to(tl.int32)
+        if FMT == 0:  # E8M0: 2^(s-127) * 2^14 as fp32 bits
+            s = ((sc + 14) << 23).to(tl.float32, bitcast=True)
+        else:  # E4M3 -> fp16 bits (value * 2^-8, subnormals exact), then * 2^8 * 2^14
+            s16 = ((sc & 0x80) << 8) | ((sc & 0x7F) << 7)
+            s = s16.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 4194304.0
+        lo = (((b & 0x7) << 9) | ((b & 0x8) << 12)).to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
+        hi = (((b & 0x70) << 5) | ((b & 0x80) << 8)).to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
+        lo = tl.reshape(lo * s[:, :, None], (BN, BK2))
+        hi = tl.reshape(hi * s[:, :, None], (BN, BK2))
+        if UPCAST:  # the interpreter's bf16 tl.dot is broken; fp32 holds the same exact values
+            return lo, hi
+        return lo.to(tl.bfloat16), hi.to(tl.bfloat16)
+
+    @triton.jit
+    def _w4_gemm1_kernel(
+        x_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
+        N, S,
+        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
+    ):
+        """Program (group, N-block): gate/up rows of one expert for all of the group's slots, fused
+        clamp + SwiGLU; h[slot, n] stored in x.dtype."""
+        grp = tl.program_id(0)
+        nb = tl.program_id(1)
+        e = tl.load(gexp_ptr + grp)
+        if e >= 0:  # dead groups (fixed grid, data-dependent count) exit without touching memory
+            e64 = e.to(tl.int64)
+            offs_m = tl.arange(0, BM)
+            sid = tl.load(members_ptr + grp * BM + offs_m)
+            m_ok = sid < N
+            tok = tl.where(m_ok, sid // S, 0).to(tl.int64)
+            offs_n = nb * BN + tl.arange(0, BN)
+            n_ok = offs_n < INTER
+            rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
+            rows_u = rows_g + INTER
+            GPT: tl.constexpr = BK // GROUP
+            GB: tl.constexpr = GROUP // 2
+            KB: tl.constexpr = D // 2
+            KS: tl.constexpr = D // GROUP
+            gi = tl.arange(0, GPT)
+            jj = tl.arange(0, GB)
+            kk = tl.arange(0, BK // 2)
+            acc_g = tl.zeros([BN, BM], dtype=tl.float32)
+            acc_u = tl.zeros([BN, BM], dtype=tl.float32)
+            for k0 in range(0, D, BK):
+                boff = k0 // 2 + gi[None, :, None] * GB + jj[None, None, :]
+                soff = k0 // GROUP + gi[None, :]
+                g_lo, g_hi = _w4_dequant_tile(wq_ptr + rows_g[:, None, None] * KB + boff,
+                                              ws_ptr + rows_g[:, None] * KS + soff, n_ok, FMT, BN, BK // 2, UPCAST)
+                u_lo, u_hi = _w4_dequant_tile(wq_ptr + rows_u[:, None, None] * KB + boff,
+                                              ws_ptr + rows_u[:, None] * KS + soff, n_ok, FMT, BN, BK // 2, UPCAST)
+                xp = x_ptr + tok[None, :] * D + k0 + 2 * kk[:, None]
+                xe = tl.load(xp, mask=m_ok[None, :], other=0.0)
+                xo = tl.load(xp + 1, mask=m_ok[None, :], other=0.0)
+                if UPCAST:
+                    xe = xe.to(tl.float32)
+                    xo = xo.to(tl.float32)
+                acc_g = tl.dot(g_lo, xe, acc_g)
+                acc_g = tl.dot(g_hi, xo, acc_g)
+                acc_u = tl.dot(u_lo, xe, acc_u)
+                acc_u = tl.dot(u_hi, xo, acc_u)
+            gate = tl.minimum(acc_g * tl.load(gs_ptr + e64 * 2), 10.0)
+            up = acc_u * tl.load(gs_ptr + e64 * 2 + 1)
+            up = tl.minimum(tl.maximum(up, -10.0), 10.0)
+            h = gate / (1.0 + tl.exp(-gate)) * up
+            srow = tl.where(m_ok, sid, 0).to(tl.int64)
+            ptrs = h_ptr + srow[None, :] * INTER + offs_n[:, None]
+            tl.store(ptrs, h.to(h_ptr.dtype.element_ty), mask=n_ok[:, None] & m_ok[None, :])
+
+    @triton.jit
+    def _w4_gemm2_kernel(
+        h_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
+        N,
+        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
+    ):
+        """Program (group, N-block): down rows of one expert for the group's slots, times the global
+        scale and the routed weight; y_slot[slot, n] fp32."""
+        grp = tl.program_id(0)
+        nb = tl.program_id(1)
+        e = tl.load(gexp_ptr + grp)
+        if e >= 0:
+            e64 = e.to(tl.int64)
+            offs_m = tl.arange(0, BM)
+            sid = tl.load(members_ptr + grp * BM + offs_m)
+            m_ok = sid < N
+            srow = tl.where(m_ok, sid, 0).to(tl.int64)
+            offs_n = nb * BN + tl.arange(0, BN)
+            n_ok = offs_n < D
+            rows = e64 * D + tl.where(n_ok, offs_n, 0)
+            GPT: tl.constexpr = BK // GROUP
+            GB: tl.constexpr = GROUP // 2
+            KB: tl.constexpr = INTER // 2
+            KS: tl.constexpr = INTER // GROUP
+            gi = tl.arange(0, GPT)
+            jj = tl.arange(0, GB)
+            kk = tl.arange(0, BK // 2)
+            acc = tl.zeros([BN, BM], dtype=tl.float32)
+            for k0 in range(0, INTER, BK):
+                boff = k0 // 2 + gi[None, :, None] * GB + jj[None, None, :]
+                soff = k0 // GROUP + gi[None, :]
+                w_lo, w_hi = _w4_dequant_tile(wq_ptr + rows[:, None, None] * KB + boff,
+                                              ws_ptr + rows[:, None] * KS + soff, n_ok, FMT, BN, BK // 2, UPCAST)
+                hp = h_ptr + srow[None, :] * INTER + k0 + 2 * kk[:, None]
+                he = tl.load(hp, mask=m_ok[None, :], other=0.0)
+                ho = tl.load(hp + 1, mask=m_ok[None, :], other=0.0)
+                if UPCAST:
+                    he = he.to(tl.float32)
+                    ho = ho.to(tl.float32)
+                acc = tl.dot(w_lo, he, acc)
+                acc = tl.dot(w_hi, ho, acc)
+            rw = tl.load(rw_ptr + srow, mask=m_ok, other=0.0)
+            y = acc * tl.load(gs_ptr + e64) * rw[None, :]
+            tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
+
+
+def _group_triton(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, num_experts: int,
+                  block_m: int) -> None:
+    n = slot_ids.numel()
+    _w4_group_kernel[(1,)](
+        slot_ids, gexp, members, N=n, E=num_experts, G=gexp.shape[0], BM=block_m,
+        BLOCK=triton.next_power_of_2(n), BLOCK_C=256, num_warps=8,
+    )
+
+
+def _check_tiles(dim: int, inter: int, group: int, block_n: int, block_k: int) -> None:
+    if block_k % group or block_k < 32 or dim % block_k or inter % block_k:
+        raise ValueError(f"block_k={block_k} must be a multiple of {group} and of 32 and divide D={dim} and I={inter}")
+    if block_n < 16:
+        raise ValueError(f"block_n={block_n} must be >= 16 (tl.dot)")
+
+
+def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, h, y_slot, out,
+                       fmt: int, block_m: int, block_n: int, block_k: int, num_warps: int, num_stages: int) -> None:
+    n_tok, n_slot = slot_ids.shape
+    n_exp, two_i, _ = w13_q.shape
+    inter = two_i // 2
+    dim = x.shape[1]
+    group = fp4.MX_GROUP if fmt == 0 else fp4.NV_GROUP
+    while block_k > 32 and (dim % block_k or inter % block_k):  # small test dims: shrink, never grow
+        block_k //= 2
+    _check_tiles(dim, inter, group, block_n, block_k)
+    n = n_tok * n_slot
+    n_groups = gexp.shape[0]
+    upcast = interpreting()
+    common = dict(FMT=fmt, GROUP=group, BM=block_m, BK=block_k, UPCAST=upcast, num_warps=num_warps,
+                  num_stages=num_stages)
+    _w4_gemm1_kernel[(n_groups, triton.cdiv(inter, block_n))](
+        x, gexp, members, w13_q, w13_s, gs13, h, n, n_slot, D=dim, INTER=inter, BN=block_n, **common,
+    )
+    _w4_gemm2_kernel[(n_groups, triton.cdiv(dim, block_n))](
+        h, gexp, members, slot_w, w2_q, w2_s, gs2, y_slot, n, D=dim, INTER=inter, BN=block_n, **common,
+    )
+    _slot_sum_triton(y_slot, slot_ids, out, n_exp)
+
+
+# ----------------------------------------------------------------------------------------------
+# Custom ops
+# ----------------------------------------------------------------------------------------------
+
+
+@torch.library.custom_op("dsv4::moe_w4_group", mutates_args=("gexp", "members"))
+@graphlint.hot
+def moe_w4_group(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, num_experts: int,
+                 block_m: int) -> None:
+    """Group slots by expert on device: slot_ids[T, S] int32 -> gexp[G] int32 (expert per group, -1
+    unused), members[G*BM] int32 (flat slot ids, sentinel T*S). G >= T*S always suffices."""
+    if use_triton(slot_ids):
+        _group_triton(slot_ids, gexp, members, num_experts, block_m)
+    else:
+        group_reference(slot_ids, gexp, members, num_experts, block_m)
+
+
+@moe_w4_group.register_fake
+def _moe_w4_group_fake(slot_ids, gexp, members, num_experts, block_m) -> None:
+    return None
+
+
+@torch.library.custom_op("dsv4::moe_w4_experts", mutates_args=("h", "y_slot", "out"))
+@graphlint.hot
+def moe_w4_experts(
+    x: torch.Tensor,
+    slot_ids: torch.Tensor,
+    slot_w: torch.Tensor,
+    w13_q: torch.Tensor,
+    w13_s: torch.Tensor,
+    gs13: torch.Tensor,
+    w2_q: torch.Tensor,
+    w2_s: torch.Tensor,
+    gs2: torch.Tensor,
+    gexp: torch.Tensor,
+    members: torch.Tensor,
+    h: torch.Tensor,
+    y_slot: torch.Tensor,
+    out: torch.Tensor,
+    fmt: int,
+    block_m: int = 16,
+    block_n: int = 32,
+    block_k: int = 256,
+    num_warps: int = 4,
+    num_stages: int = 3,
+) -> None:
+    """W4A16 expert MLPs over expert groups (from moe_w4_group or moe_align). fmt 0 = MXFP4, 1 = NVFP4
+    (layouts in the module docstring). Workspaces h[T*S, I] (x.dtype), y_slot[T*S, D] fp32; result
+    out[T, D]. Block sizes / warps / stages are launch tuning only."""
+    if use_triton(x):
+        _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, h, y_slot,
+                           out, fmt, block_m, block_n, block_k, num_warps, num_stages)
+    else:
+        w4_experts_reference(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, out, fmt)
+
+
+@moe_w4_experts.register_fake
+def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, h, y_slot, out,
+                         fmt, block_m=16, block_n=32, block_k=256, num_warps=4, num_stages=3) -> None:
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# Load-time packing (host side, cold)
+# ----------------------------------------------------------------------------------------------
+
+
+def quantize_experts(  # graphlint: cold
+    w13: torch.Tensor, w2: torch.Tensor, weight_format: str
+) -> dict[str, torch.Tensor]:
+    """Quantise stacked bf16/fp32 experts (w13[E+1, 2I, D], w2[E+1, D, I]) into the kernel layout
+    (for tests and benchmarks; a real model loads the checkpoint's packed tensors with `pack_checkpoint`)."""
+    fmt, _ = _fmt(weight_format)
+    n_exp, two_i, _ = w13.shape
+    inter = two_i // 2
+    if fmt == 0:
+        q13, s13 = fp4.quantize_mxfp4(w13)
+        q2, s2 = fp4.quantize_mxfp4(w2)
+        gs13 = torch.ones(n_exp, 2, dtype=torch.float32, device=w13.device)
+        gs2 = torch.ones(n_exp, dtype=torch.float32, device=w13.device)
+        return dict(w13_q=q13, w13_s=s13, gs13=gs13, w2_q=q2, w2_s=s2, gs2=gs2)
+    parts = [[fp4.quantize_nvfp4(w[e]) for e in range(n_exp)] for w in (w13[:, :inter], w13[:, inter:], w2)]
+    g, u, d = parts
+    return dict(
+        w13_q=torch.stack([torch.cat([g[e][0], u[e][0]]) for e in range(n_exp)]),
+        w13_s=torch.stack([torch.cat([g[e][1], u[e][1]]) for e in range(n_exp)]).view(torch.uint8),
+        gs13=torch.stack([torch.stack([g[e][2], u[e][2]]) for e in range(n_exp)]),
+        w2_q=torch.stack([d[e][0] for e in range(n_exp)]),
+        w2_s=torch.stack([d[e][1] for e in range(n_exp)]).view(torch.uint8),
+        gs2=torch.stack([d[e][2] for e in range(n_exp)]),
+    )
+
+
+def validate_packed(packed: dict[str, torch.Tensor], weight_format: str) -> None:  # graphlint: cold
+    """Load-time checks (host reads): shapes, dtypes, no NaN scale codes, MXFP4 codes in the kernel's
+    exact range, finite global scales. Raises ValueError with the offending tensor named."""
+    fmt, group = _fmt(weight_format)
+    for name in ("w13_q", "w2_q"):
+        if packed[name].dtype != torch.uint8:
+            raise ValueError(f"{name} must be uint8 packed E2M1, got {packed[name].dtype}")
+    for qn, sn in (("w13_q", "w13_s"), ("w2_q", "w2_s")):
+        q, s = packed[qn], packed[sn]
+        want = (*q.shape[:-1], q.shape[-1] * 2 // group)
+        if s.dtype != torch.uint8 or tuple(s.shape) != want:
+            raise ValueError(f"{sn}: expected uint8 {want} raw scale codes, got {s.dtype} {tuple(s.shape)}")
+        codes = s.to(torch.int32)
+        if fmt == 0:
+            lo, hi = int(codes.min()), int(codes.max())
+            if lo < MX_KERNEL_MIN_CODE or hi > MX_KERNEL_MAX_CODE:
+                raise ValueError(f"{sn}: E8M0 codes span [{lo}, {hi}]; the W4 kernel supports "
+                                 f"[{MX_KERNEL_MIN_CODE}, {MX_KERNEL_MAX_CODE}] (255 is NaN)")
+        elif bool(((codes & 0x7F) == 0x7F).any()):
+            raise ValueError(f"{sn}: E4M3 NaN scale code present")
+    for name in ("gs13", "gs2"):
+        if not bool(torch.isfinite(packed[name]).all()):
+            raise ValueError(f"{name}: non-finite global scale")
+
+
+# ----------------------------------------------------------------------------------------------
+# Module
+# ----------------------------------------------------------------------------------------------
+
+
+class DSV4MoEW4(nn.Module):
+    """One DSV4 MoE layer with MXFP4 or NVFP4 experts kept packed (W4A16), every workspace preallocated.
+
+    Same router weights, slot table and batch-static path choice as `DSV4MoE`; the experts live in the
+    packed buffers of the module docstring (load them with `load_packed` or `load_dense`).
+    """
+
+    def __init__(
+        self,
+        dim: int,
+        inter: int,
+        n_experts: int,
+        weight_format: str = "mxfp4",
+        top_k: int = 6,
+        scale: float = 1.5,
+        use_hash: bool = False,
+        vocab: int = 0,
+        max_tokens: int = 64,
+        block_m: int = 16,
+        group_max_slots: int = 128,
+        dtype: torch.dtype = torch.bfloat16,
+        device: Optional[torch.device] = None,
+    ) -> None:
+        super().__init__()
+        self.fmt, group = _fmt(weight_format)
+        self.weight_format = weight_format
+        self.dim, self.inter, self.n_experts, self.top_k = dim, inter, n_experts, top_k
+        self.scale, self.use_hash, self.block_m, self.group_max_slots = scale, use_hash, block_m, group_max_slots
+        # (BLOCK_N, BLOCK_K, num_warps, num_stages) of the expert kernels; None = default_config.
+        self.kernel_cfg: Optional[tuple[int, int, int, int]] = None
+        n_exp1 = n_experts + 1
+        u8 = dict(dtype=torch.uint8, device=device)
+        bufs = {
+            "w13_q": torch.zeros(n_exp1, 2 * inter, dim // 2, **u8),
+            "w13_s": torch.zeros(n_exp1, 2 * inter, dim // group, **u8),
+            "gs13": torch.ones(n_exp1, 2, dtype=torch.float32, device=device),
+            "w2_q": torch.zeros(n_exp1, dim, inter // 2, **u8),
+            "w2_s": torch.zeros(n_exp1, dim, inter // group, **u8),
+            "gs2": torch.ones(n_exp1, dtype=torch.float32, device=device),
+        }
+        for name, buf in bufs.items():
+            self.register_buffer(name, buf)
+        self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
+        self.register_buffer("bias", torch.zeros(n_experts, dtype=torch.float32, device=device))
+        self.register_buffer("tid2eid", torch.zeros(max(vocab, 1), top_k, dtype=torch.int32, device=device))
+        n_slot = top_k + 1
+        n = max_tokens * n_slot
+        em, n_blocks = align_sizes(n, n_exp1, block_m)
+        ws = {
+            "slot_ids": torch.zeros(max_tokens, n_slot, dtype=torch.int32, device=device),
+            "slot_w": torch.zeros(max_tokens, n_slot, dtype=torch.float32, device=device),
+            "logits_ws": torch.zeros(router_splits(dim), max_tokens * n_experts, dtype=torch.float32, device=device),
+            # groups: G = N (own grouping) or align's blocks; members: G*BM (or EM) slot ids
+            "gexp": torch.zeros(max(n, n_blocks), dtype=torch.int32, device=device),
+            "members": torch.zeros(max(n * block_m, em), dtype=torch.int32, device=device),
+            "n_post_pad": torch.zeros(1, dtype=torch.int32, device=device),
+            "h": torch.zeros(n, inter, dtype=dtype, device=device),
+            "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
+            "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),
+        }
+        for name, buf in ws.items():
+            self.register_buffer(name, buf, persistent=False)
+
+    @torch.no_grad()
+    def load_packed(self, packed: dict[str, torch.Tensor]) -> None:  # graphlint: cold
+        """Copy checkpoint-layout packed experts (validated) into the module's buffers."""
+        validate_packed(packed, self.weight_format)
+        for name in ("w13_q", "w13_s", "gs13", "w2_q", "w2_s", "gs2"):
+            getattr(self, name).copy_(packed[name])
+
+    @torch.no_grad()
+    def load_dense(self, w13: torch.Tensor, w2: torch.Tensor) -> None:  # graphlint: cold
+        """Quantise dense experts (w13[E+1, 2I, D], w2[E+1, D, I]) into this module's format."""
+        self.load_packed(quantize_experts(w13, w2, self.weight_format))
+
+    @torch.no_grad()
+    def dequantized_experts(self, dtype: torch.dtype = torch.bfloat16) -> tuple[torch.Tensor, torch.Tensor]:  # graphlint: cold
+        """Load-time dequant of the packed experts: (w13[E+1, 2I, D], w2[E+1, D, I]) in dtype, global scales
+        applied (the seed path, and the accuracy reference)."""
+        inter = self.inter
+        w13 = dequant_rows(self.w13_q, self.w13_s, self.fmt)
+        w13[:, :inter] *= self.gs13[:, :1, None]
+        w13[:, inter:] *= self.gs13[:, 1:, None]
+        w2 = dequant_rows(self.w2_q, self.w2_s, self.fmt) * self.gs2[:, None, None]
+        fp4.check_finite_dequant(w13.to(dtype), "w13")
+        fp4.check_finite_dequant(w2.to(dtype), "w2")
+        return w13.to(dtype), w2.to(dtype)
+
+    def default_config(self, n_tok: int) -> tuple[int, int, int, int]:
+        """(BLOCK_N, BLOCK_K, num_warps, num_stages) per static batch bucket."""
+        if self.kernel_cfg is not None:
+            return self.kernel_cfg
+        return (32, 256, 4, 3) if n_tok <= 16 else (64, 128, 4, 3)
+
+    def uses_group(self, n_tok: int) -> bool:
+        """Static path choice: own single-program grouping while T*(K+1) is small, else moe_align."""
+        return n_tok * (self.top_k + 1) <= self.group_max_slots
+
+    def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
+        n_tok = x.shape[0]
+        n = n_tok * (self.top_k + 1)
+        slot_ids, slot_w = self.slot_ids[:n_tok], self.slot_w[:n_tok]
+        h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
+        logits_ws = self.logits_ws[:, : n_tok * self.n_experts].view(-1, n_tok, self.n_experts)
+        moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
+                  self.top_k, self.scale, self.use_hash, logits_ws)
+        if self.uses_group(n_tok):  # host-known int: one path per captured batch bucket
+            gexp, members = self.gexp[:n], self.members[: n * self.block_m]
+            moe_w4_group(slot_ids, gexp, members, self.n_experts + 1, self.block_m)
+        else:
+            em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
+            gexp, members = self.gexp[:n_blocks], self.members[:em]
+            moe_align(slot_ids, members, gexp, self.n_post_pad, self.n_experts + 1, self.block_m)
+        bn, bk, warps, stages = self.default_config(n_tok)
+        moe_w4_experts(x, slot_ids, slot_w, self.w13_q, self.w13_s, self.gs13, self.w2_q, self.w2_s, self.gs2,
+                       gexp, members, h, y_slot, out, self.fmt, self.block_m, bn, bk, warps, stages)
+        return out
+
+
+def make_moe(weight_format: str = "bf16", **kwargs) -> nn.Module:  # graphlint: cold
+    """Per-model choice of expert storage: "bf16" -> DSV4MoE, "mxfp4" / "nvfp4" -> DSV4MoEW4."""
+    if weight_format == "bf16":
+        return DSV4MoE(**kwargs)
+    return DSV4MoEW4(weight_format=weight_format, **kwargs)

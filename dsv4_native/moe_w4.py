@@ -185,9 +185,10 @@ if triton is not None:
         hi = (((b & 0x70) << 5) | ((b & 0x80) << 8)).to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
         lo = tl.reshape(lo * s[:, :, None], (BN, BK2))
         hi = tl.reshape(hi * s[:, :, None], (BN, BK2))
-        if UPCAST:  # the interpreter's bf16 tl.dot is broken; fp32 holds the same exact values
-            return lo, hi
-        return lo.to(tl.bfloat16), hi.to(tl.bfloat16)
+        if not UPCAST:  # bf16 holds these values exactly; UPCAST (interpreter) keeps fp32 for tl.dot
+            lo = lo.to(tl.bfloat16)
+            hi = hi.to(tl.bfloat16)
+        return lo, hi
 
     @triton.jit
     def _w4_gemm1_kernel(
@@ -374,9 +375,9 @@ def moe_w4_experts(
     fmt: int,
     block_m: int = 16,
     block_n: int = 32,
-    block_k: int = 256,
+    block_k: int = 128,
     num_warps: int = 4,
-    num_stages: int = 3,
+    num_stages: int = 4,
 ) -> None:
     """W4A16 expert MLPs over expert groups (from moe_w4_group or moe_align). fmt 0 = MXFP4, 1 = NVFP4
     (layouts in the module docstring). Workspaces h[T*S, I] (x.dtype), y_slot[T*S, D] fp32; result
@@ -390,7 +391,7 @@ def moe_w4_experts(
 
 @moe_w4_experts.register_fake
 def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, h, y_slot, out,
-                         fmt, block_m=16, block_n=32, block_k=256, num_warps=4, num_stages=3) -> None:
+                         fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4) -> None:
     return None
 
 
@@ -407,9 +408,9 @@ def quantize_experts(  # graphlint: cold
     fmt, _ = _fmt(weight_format)
     n_exp, two_i, _ = w13.shape
     inter = two_i // 2
-    if fmt == 0:
-        q13, s13 = fp4.quantize_mxfp4(w13)
-        q2, s2 = fp4.quantize_mxfp4(w2)
+    if fmt == 0:  # per expert: the encoder's temporaries are 32x the weights
+        q13, s13 = (torch.stack(t) for t in zip(*[fp4.quantize_mxfp4(w13[e]) for e in range(n_exp)]))
+        q2, s2 = (torch.stack(t) for t in zip(*[fp4.quantize_mxfp4(w2[e]) for e in range(n_exp)]))
         gs13 = torch.ones(n_exp, 2, dtype=torch.float32, device=w13.device)
         gs2 = torch.ones(n_exp, dtype=torch.float32, device=w13.device)
         return dict(w13_q=q13, w13_s=s13, gs13=gs13, w2_q=q2, w2_s=s2, gs2=gs2)
@@ -535,19 +536,23 @@ class DSV4MoEW4(nn.Module):
         """Load-time dequant of the packed experts: (w13[E+1, 2I, D], w2[E+1, D, I]) in dtype, global scales
         applied (the seed path, and the accuracy reference)."""
         inter = self.inter
-        w13 = dequant_rows(self.w13_q, self.w13_s, self.fmt)
-        w13[:, :inter] *= self.gs13[:, :1, None]
-        w13[:, inter:] *= self.gs13[:, 1:, None]
-        w2 = dequant_rows(self.w2_q, self.w2_s, self.fmt) * self.gs2[:, None, None]
-        fp4.check_finite_dequant(w13.to(dtype), "w13")
-        fp4.check_finite_dequant(w2.to(dtype), "w2")
-        return w13.to(dtype), w2.to(dtype)
+        w13 = torch.empty(self.w13_q.shape[0], 2 * inter, self.dim, dtype=dtype, device=self.w13_q.device)
+        w2 = torch.empty(self.w2_q.shape[0], self.dim, inter, dtype=dtype, device=self.w2_q.device)
+        for e in range(w13.shape[0]):  # per expert: bounded fp32 temporaries at real model sizes
+            d13 = dequant_rows(self.w13_q[e], self.w13_s[e], self.fmt)
+            d13[:inter] *= self.gs13[e, 0]
+            d13[inter:] *= self.gs13[e, 1]
+            w13[e] = d13.to(dtype)
+            w2[e] = (dequant_rows(self.w2_q[e], self.w2_s[e], self.fmt) * self.gs2[e]).to(dtype)
+        fp4.check_finite_dequant(w13, "w13")
+        fp4.check_finite_dequant(w2, "w2")
+        return w13, w2
 
     def default_config(self, n_tok: int) -> tuple[int, int, int, int]:
         """(BLOCK_N, BLOCK_K, num_warps, num_stages) per static batch bucket."""
         if self.kernel_cfg is not None:
             return self.kernel_cfg
-        return (32, 256, 4, 3) if n_tok <= 16 else (64, 128, 4, 3)
+        return (32, 128, 4, 4) if n_tok <= 16 else (64, 128, 4, 3)
 
     def uses_group(self, n_tok: int) -> bool:
         """Static path choice: own single-program grouping while T*(K+1) is small, else moe_align."""

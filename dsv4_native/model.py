@@ -1,0 +1,409 @@
+"""A whole DeepSeek-V4 decode step built from the dsv4_native kernels, gpt-fast style.
+
+One `DSV4Model` owns every weight and every piece of per-layer decode state as preallocated, slot-major
+buffers (`[max_batch, ...]`): the window ring, the compressed caches, the compressor states, the indexer
+caches and scores, the attention index lists and workspaces, the mHC and MoE workspaces, the logits and the
+static I/O (`StaticDecodeIO`) and sampler (`DeviceSampler`) buffers. A decode step for a batch bucket of
+`n` rows works on the first `n` rows of those buffers (contiguous views), so one captured CUDA graph per
+bucket replays on the same memory every time. Inside the step there is no host read and no branch on a
+device value: the only branches are on host-known facts (layer type, `n`, dtypes).
+
+Per-layer step order (dsv4-reference, end of section 8):
+    hc_pre(attn) -> attn_norm -> q / kv / indexer projections -> [CSA: indexer compressor (C1) -> C3]
+    -> write win_kv[pos % W] -> [CSA/HCA: main compressor (C1)] -> index builder -> C2 -> inverse RoPE
+    -> wo_a / wo_b -> hc_post -> hc_pre(ffn) -> ffn_norm -> MoE (C4) -> hc_post.
+After the layers: hc_head -> norm -> lm_head (fp32 logits) -> device sampler (C7) -> epilogue (C5).
+
+Prefill (`prefill`) runs outside the graph: it teacher-forces the prompt through the same eager step, so
+the states it leaves are, by construction, the ones token-by-token decode would leave.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from ._attn_common import apply_rope_interleaved, rms_norm, rope_cos_sin_cache
+from .compressor import compressor_state, compressor_update_emit
+from .indexer import indexer_topk_fixed
+from .indices import build_attention_indices
+from .mhc import HyperConnection, hc_head, mix_workspace
+from .moe import SWIGLU_LIMIT, DSV4MoE
+from .sampler import DeviceSampler
+from .sparse_attention import attention_workspace, default_num_splits, sparse_decode_attention
+from .static_io import StaticDecodeIO, decode_epilogue
+
+SWA, CSA, HCA = 0, 4, 128  # compress ratio per layer type (0 = sliding window only)
+
+
+@dataclass
+class DSV4Config:
+    """Architecture plus the static decode sizes (`max_batch`, `max_len`)."""
+
+    vocab: int
+    dim: int
+    ratios: list[int]  # per layer: 0 (SWA), 4 (CSA), 128 (HCA)
+    hash_layers: list[bool]  # per layer: hash-routed MoE
+    n_heads: int
+    head_dim: int
+    rope_dim: int
+    q_lora: int
+    o_groups: int
+    o_lora: int
+    window: int
+    index_heads: int
+    index_dim: int
+    index_topk: int
+    n_experts: int
+    top_k: int
+    inter: int
+    route_scale: float = 1.5
+    rms_eps: float = 1e-6
+    hc_eps: float = 1e-6
+    hc_iters: int = 20
+    rope_theta: float = 1e4
+    compress_theta: float = 1.6e5
+    yarn: dict = field(default_factory=dict)  # factor, orig_max_pos, beta_fast, beta_slow (compress rope)
+    eos_id: int = 1
+    max_batch: int = 8
+    max_len: int = 1024
+
+    @property
+    def n_layers(self) -> int:
+        return len(self.ratios)
+
+    @classmethod
+    def from_hf(cls, hf: Any, max_batch: int = 8, max_len: int = 1024) -> "DSV4Config":  # graphlint: cold
+        """Read a transformers `DeepseekV4Config` (or anything with the same attributes)."""
+        kind = {"sliding_attention": SWA, "compressed_sparse_attention": CSA,
+                "heavily_compressed_attention": HCA}
+        rates = dict(getattr(hf, "compress_rates", None) or {})
+        ratios = [rates.get(t, kind[t]) if t != "sliding_attention" else 0 for t in hf.layer_types]
+        comp = (hf.rope_parameters or {}).get("compress", {})
+        yarn = {}
+        if comp.get("rope_type") == "yarn":
+            yarn = {"factor": float(comp["factor"]),
+                    "orig_max_pos": int(comp.get("original_max_position_embeddings", 65536)),
+                    "beta_fast": float(comp.get("beta_fast", 32.0)),
+                    "beta_slow": float(comp.get("beta_slow", 1.0))}
+        main = (hf.rope_parameters or {}).get("main", {})
+        eos = hf.eos_token_id if isinstance(hf.eos_token_id, int) else (hf.eos_token_id or [1])[0]
+        if float(hf.swiglu_limit) != SWIGLU_LIMIT:
+            raise ValueError(f"the MoE kernels clamp at {SWIGLU_LIMIT}; config has {hf.swiglu_limit}")
+        return cls(
+            vocab=hf.vocab_size, dim=hf.hidden_size, ratios=ratios,
+            hash_layers=[t == "hash_moe" for t in hf.mlp_layer_types],
+            n_heads=hf.num_attention_heads, head_dim=hf.head_dim, rope_dim=int(hf.qk_rope_head_dim),
+            q_lora=hf.q_lora_rank, o_groups=hf.o_groups, o_lora=hf.o_lora_rank, window=hf.sliding_window,
+            index_heads=hf.index_n_heads, index_dim=hf.index_head_dim, index_topk=hf.index_topk,
+            n_experts=hf.n_routed_experts, top_k=hf.num_experts_per_tok, inter=hf.moe_intermediate_size,
+            route_scale=float(hf.routed_scaling_factor), rms_eps=float(hf.rms_norm_eps), hc_eps=float(hf.hc_eps),
+            hc_iters=int(hf.hc_sinkhorn_iters), rope_theta=float(main.get("rope_theta", hf.rope_theta)),
+            compress_theta=float(comp.get("rope_theta", hf.compress_rope_theta)), yarn=yarn,
+            eos_id=int(eos), max_batch=max_batch, max_len=max_len,
+        )
+
+
+@dataclass
+class RopeTables:
+    """Interleaved-RoPE `[cos | sin]` tables, built once; `*_inv` rotate by the negative angle."""
+
+    main: torch.Tensor
+    main_inv: torch.Tensor
+    compress: torch.Tensor
+    compress_inv: torch.Tensor
+
+    def pick(self, ratio: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """SWA layers use the main rope, CSA/HCA layers the compress (YaRN) rope for q, kv and entries."""
+        return (self.main, self.main_inv) if ratio == SWA else (self.compress, self.compress_inv)
+
+
+def build_rope_tables(cfg: DSV4Config, device: torch.device | str | None) -> RopeTables:  # graphlint: cold
+    main = rope_cos_sin_cache(cfg.max_len, cfg.rope_dim, cfg.rope_theta, device)
+    y = cfg.yarn
+    compress = rope_cos_sin_cache(
+        cfg.max_len, cfg.rope_dim, cfg.compress_theta, device, yarn_factor=y.get("factor", 1.0),
+        yarn_orig_max_pos=y.get("orig_max_pos", 65536), yarn_beta_fast=y.get("beta_fast", 32.0),
+        yarn_beta_slow=y.get("beta_slow", 1.0),
+    )
+    half = cfg.rope_dim // 2
+
+    def inverse(t: torch.Tensor) -> torch.Tensor:
+        return torch.cat([t[:, :half], -t[:, half:]], dim=1).contiguous()
+
+    return RopeTables(main, inverse(main), compress, inverse(compress))
+
+
+def weighted_rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+    """HF `DeepseekV4RMSNorm`: normalise in fp32, round to the input dtype, then scale."""
+    xf = x.float()
+    normed = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
+    return weight * normed
+
+
+def write_ring(ring: torch.Tensor, pos: torch.Tensor, value: torch.Tensor, active: torch.Tensor) -> None:
+    """`ring[b, pos[b] % W] = value[b]` for active rows; padding rows rewrite their old row (no branch)."""
+    n, window, width = ring.shape
+    slot = (pos.clamp(min=0) % window).view(n, 1, 1).expand(n, 1, width)
+    old = ring.gather(1, slot)
+    ring.scatter_(1, slot, torch.where(active.view(n, 1, 1), value.view(n, 1, width).to(ring.dtype), old))
+
+
+class DSV4Compressor(nn.Module):
+    """Weights and state of one compressor (main: d = head_dim; indexer: d = index_dim)."""
+
+    def __init__(self, cfg: DSV4Config, head_dim: int, ratio: int, device: torch.device | None) -> None:
+        super().__init__()
+        self.ratio = ratio
+        overlap = ratio == CSA
+        width = (2 if overlap else 1) * head_dim
+        # HF keeps the compressor projections, the APE and the norm in fp32
+        self.wkv = nn.Parameter(torch.zeros(width, cfg.dim, device=device))
+        self.wgate = nn.Parameter(torch.zeros(width, cfg.dim, device=device))
+        self.ape = nn.Parameter(torch.zeros(ratio, width, device=device))
+        self.norm = nn.Parameter(torch.ones(head_dim, device=device))
+        self.register_buffer("state", compressor_state(cfg.max_batch, head_dim, ratio, overlap, device),
+                             persistent=False)
+
+    def step(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, cos_sin: torch.Tensor,
+             cache: torch.Tensor, eps: float) -> None:
+        n = x.shape[0]
+        xf = x.float()
+        kv = F.linear(xf, self.wkv)
+        score = F.linear(xf, self.wgate)
+        compressor_update_emit(kv, score, self.ape, pos, active, self.norm, cos_sin, self.state[:n], cache,
+                               self.ratio, eps)
+
+
+class DSV4Attention(nn.Module):
+    """MQA with a single 512-d latent (K = V), learned sinks, grouped output projection, and the layer's
+    window ring / compressor / indexer state."""
+
+    def __init__(self, cfg: DSV4Config, ratio: int, device: torch.device | None, dtype: torch.dtype) -> None:
+        super().__init__()
+        self.cfg, self.ratio = cfg, ratio
+        d, h, b = cfg.head_dim, cfg.n_heads, cfg.max_batch
+
+        def w(*shape: int) -> nn.Parameter:
+            return nn.Parameter(torch.zeros(*shape, device=device, dtype=dtype))
+
+        self.wq_a, self.wq_b = w(cfg.q_lora, cfg.dim), w(h * d, cfg.q_lora)
+        self.q_norm = nn.Parameter(torch.ones(cfg.q_lora, device=device))
+        self.wkv = w(d, cfg.dim)
+        self.kv_norm = nn.Parameter(torch.ones(d, device=device))
+        self.wo_a = w(cfg.o_groups * cfg.o_lora, h * d // cfg.o_groups)
+        self.wo_b = w(cfg.dim, cfg.o_groups * cfg.o_lora)
+        self.sink = nn.Parameter(torch.zeros(h, device=device))
+
+        def buf(name: str, t: torch.Tensor) -> None:
+            self.register_buffer(name, t, persistent=False)
+
+        buf("win_kv", torch.zeros(b, cfg.window, d, device=device, dtype=dtype))
+        n_comp = cfg.max_len // ratio if ratio else 1  # SWA: a 1-row stand-in that no index reaches
+        buf("comp_kv", torch.zeros(b, n_comp, d, device=device, dtype=dtype))
+        self.n_topk = min(cfg.index_topk, n_comp) if ratio == CSA else 0
+        kmax = cfg.window + (self.n_topk if ratio == CSA else (n_comp if ratio == HCA else 0))
+        buf("idx", torch.full((b, kmax), -1, dtype=torch.int32, device=device))
+        buf("q", torch.zeros(b, h, d, device=device, dtype=dtype))
+        buf("o", torch.zeros(b, h, d, device=device, dtype=dtype))
+        sm = torch.cuda.get_device_properties(device).multi_processor_count if torch.device(
+            device or "cpu").type == "cuda" else 132
+        self.splits = default_num_splits(b, h, kmax, sm_count=sm)
+        buf("attn_ws", attention_workspace(b, h, d, self.splits, device))
+        self.compressor = DSV4Compressor(cfg, d, ratio, device) if ratio else None
+        if ratio == CSA:
+            di, hi = cfg.index_dim, cfg.index_heads
+            self.index_compressor = DSV4Compressor(cfg, di, ratio, device)
+            self.index_wq_b = w(hi * di, cfg.q_lora)
+            self.index_wproj = nn.Parameter(torch.zeros(hi, cfg.dim, device=device))  # fp32 in HF
+            buf("index_kv", torch.zeros(b, n_comp, di, device=device, dtype=dtype))
+            buf("index_scores", torch.zeros(b, n_comp, device=device))
+            buf("topk", torch.full((b, self.n_topk), -1, dtype=torch.int32, device=device))
+
+    def forward(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, rope: RopeTables) -> torch.Tensor:
+        cfg, n = self.cfg, x.shape[0]
+        eps, d, h = cfg.rms_eps, cfg.head_dim, cfg.n_heads
+        cos_sin, cos_sin_inv = rope.pick(self.ratio)
+        pos_c = pos.clamp(0, cfg.max_len - 1)  # padding rows may hold any position
+
+        qr = weighted_rms_norm(F.linear(x, self.wq_a), self.q_norm, eps).to(x.dtype)
+        q = F.linear(qr, self.wq_b).view(n, h, d)
+        q = q * torch.rsqrt(q.float().pow(2).mean(-1, keepdim=True) + eps).to(q.dtype)  # per-head, no weight
+        q_buf = self.q[:n]
+        q_buf.copy_(apply_rope_interleaved(q, cos_sin, pos_c))
+        kv = weighted_rms_norm(F.linear(x, self.wkv), self.kv_norm, eps).to(x.dtype)
+        kv = apply_rope_interleaved(kv.unsqueeze(1), cos_sin, pos_c).squeeze(1)
+
+        topk: Optional[torch.Tensor] = None
+        if self.ratio == CSA:  # host-known layer type
+            self.index_compressor.step(x, pos, active, cos_sin, self.index_kv[:n], eps)
+            di, hi = cfg.index_dim, cfg.index_heads
+            qi = F.linear(qr, self.index_wq_b).view(n, hi, di)
+            qi = apply_rope_interleaved(qi, cos_sin, pos_c).to(x.dtype).contiguous()
+            wi = F.linear(x.float(), self.index_wproj) * (di ** -0.5 * hi ** -0.5)
+            n_valid = (pos_c + 1) // self.ratio
+            topk = self.topk[:n]
+            indexer_topk_fixed(qi, wi, self.index_kv[:n], n_valid, active, self.index_scores[:n], topk)
+
+        win = self.win_kv[:n]
+        write_ring(win, pos_c, kv, active)
+        comp = self.comp_kv[:n]
+        if self.compressor is not None:
+            self.compressor.step(x, pos, active, cos_sin, comp, eps)
+        idx = self.idx[:n]
+        build_attention_indices(pos_c, active, idx, topk, cfg.window, max(self.ratio, 1))
+        o = self.o[:n]
+        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5)
+
+        o = apply_rope_interleaved(o, cos_sin_inv, pos_c).to(x.dtype)  # de-rotate V's rope channels
+        groups = o.reshape(n, cfg.o_groups, -1)
+        wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
+        mid = torch.einsum("ngi,goi->ngo", groups, wa).reshape(n, -1)
+        return F.linear(mid, self.wo_b)
+
+
+class DSV4Block(nn.Module):
+    def __init__(self, cfg: DSV4Config, layer: int, device: torch.device | None, dtype: torch.dtype) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.attn = DSV4Attention(cfg, cfg.ratios[layer], device, dtype)
+        self.attn_norm = nn.Parameter(torch.ones(cfg.dim, device=device))
+        self.ffn_norm = nn.Parameter(torch.ones(cfg.dim, device=device))
+        hc = dict(max_tokens=cfg.max_batch, rms_eps=cfg.rms_eps, hc_eps=cfg.hc_eps, iters=cfg.hc_iters,
+                  dtype=dtype, device=device)
+        self.attn_hc = HyperConnection(cfg.dim, **hc)
+        self.ffn_hc = HyperConnection(cfg.dim, **hc)
+        self.moe = DSV4MoE(cfg.dim, cfg.inter, cfg.n_experts, cfg.top_k, cfg.route_scale,
+                           use_hash=cfg.hash_layers[layer], vocab=cfg.vocab if cfg.hash_layers[layer] else 0,
+                           max_tokens=cfg.max_batch, dtype=dtype, device=device)
+
+    def forward(self, x: torch.Tensor, ids: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
+                rope: RopeTables) -> torch.Tensor:
+        eps = self.cfg.rms_eps
+
+        def attention(y: torch.Tensor) -> torch.Tensor:
+            return self.attn(weighted_rms_norm(y, self.attn_norm, eps).to(y.dtype), pos, active, rope)
+
+        def ffn(y: torch.Tensor) -> torch.Tensor:
+            return self.moe(weighted_rms_norm(y, self.ffn_norm, eps).to(y.dtype).contiguous(), ids, active)
+
+        x = self.attn_hc(x, active, attention)
+        return self.ffn_hc(x, active, ffn)
+
+
+class DSV4Model(nn.Module):
+    """The native DSV4 model: weights, all decode state, and the decode step for a batch bucket."""
+
+    def __init__(self, cfg: DSV4Config, device: torch.device | str | None = None,
+                 dtype: torch.dtype = torch.bfloat16) -> None:
+        super().__init__()
+        dev = torch.device(device) if device is not None else torch.device("cpu")
+        self.cfg, self.dtype = cfg, dtype
+        self.embed = nn.Parameter(torch.zeros(cfg.vocab, cfg.dim, device=dev, dtype=dtype))
+        self.layers = nn.ModuleList(DSV4Block(cfg, i, dev, dtype) for i in range(cfg.n_layers))
+        self.hc_head_fn = nn.Parameter(torch.zeros(4, 4 * cfg.dim, device=dev))
+        self.hc_head_base = nn.Parameter(torch.zeros(4, device=dev))
+        self.hc_head_scale = nn.Parameter(torch.ones(1, device=dev))
+        self.norm = nn.Parameter(torch.ones(cfg.dim, device=dev))
+        self.head = nn.Parameter(torch.zeros(cfg.vocab, cfg.dim, device=dev, dtype=dtype))
+        self.rope = build_rope_tables(cfg, dev)
+        b = cfg.max_batch
+        self.register_buffer("x0", torch.zeros(b, 4, cfg.dim, device=dev, dtype=dtype), persistent=False)
+        self.register_buffer("head_out", torch.zeros(b, cfg.dim, device=dev, dtype=dtype), persistent=False)
+        self.register_buffer("head_ws", mix_workspace(b, cfg.dim, device=dev), persistent=False)
+        self.register_buffer("logits", torch.zeros(b, cfg.vocab, device=dev), persistent=False)
+        self.io = StaticDecodeIO(b, cfg.eos_id, cfg.max_len, device=dev)
+        self.sampler = DeviceSampler(b, cfg.vocab, device=dev)
+
+    # ------------------------------------------------------------------------------------------
+    # the decode step (captured once per bucket n)
+
+    def forward_logits(self, n: int) -> torch.Tensor:  # graphlint: hot
+        """All layers for rows [0, n) of the static buffers; writes and returns `logits[:n]` (fp32)."""
+        cfg, io = self.cfg, self.io
+        ids, pos, active = io.input_ids[:n], io.pos[:n], io.active[:n]
+        h = self.embed.index_select(0, ids.clamp(0, cfg.vocab - 1))
+        x = self.x0[:n]
+        x.copy_(h.unsqueeze(1).expand(n, 4, cfg.dim))
+        for layer in self.layers:
+            x = layer(x, ids, pos, active, self.rope)
+        z = self.head_out[:n]
+        hc_head(x, self.hc_head_fn, self.hc_head_base, self.hc_head_scale, active, z, self.head_ws[:n],
+                cfg.rms_eps, cfg.hc_eps)
+        zn = weighted_rms_norm(z, self.norm, cfg.rms_eps).to(self.dtype)
+        logits = self.logits[:n]
+        logits.copy_(F.linear(zn, self.head).float())
+        return logits
+
+    def decode_step(self, n: int) -> torch.Tensor:  # graphlint: hot
+        """One decode step for rows [0, n): logits, device sampling, in-graph epilogue. Returns next_tok[:n]."""
+        io = self.io
+        logits = self.forward_logits(n)
+        next_tok = io.next_tok[:n]
+        self.sampler(logits, io.pos[:n], io.active[:n], next_tok)
+        decode_epilogue(next_tok, io.input_ids[:n], io.pos[:n], io.seq_len[:n], io.active[:n], io.step,
+                        io.eos_id, io.max_len)
+        return next_tok
+
+    # ------------------------------------------------------------------------------------------
+    # host side, between replays
+
+    @torch.no_grad()
+    def prefill(self, slots: Sequence[int], prompts: Sequence[Sequence[int]]) -> None:  # graphlint: cold
+        """Run each prompt but its last token through the eager step (teacher forcing, no sampling), then
+        admit the slot at its last prompt token so the next decode step samples the first new token.
+
+        Rows not in `slots` are inactive during the prefill steps (their state is untouched) and keep
+        their active flag afterwards. Because the same step code writes the same state, every buffer ends
+        exactly where token-by-token decode would leave it.
+        """
+        io, dev = self.io, self.io.input_ids.device
+        if len(slots) != len(prompts) or any(len(p) < 1 for p in prompts):
+            raise ValueError("one non-empty prompt per slot")
+        n = max(slots) + 1
+        saved_active = io.active.clone()
+        steps = max(len(p) for p in prompts) - 1
+        ids = torch.zeros(n, dtype=torch.int64)
+        pos = torch.zeros(n, dtype=torch.int64)
+        act = torch.zeros(n, dtype=torch.bool)
+        for t in range(steps):
+            act.zero_()
+            for s, p in zip(slots, prompts):
+                if t < len(p) - 1:
+                    ids[s], pos[s], act[s] = p[t], t, True
+            io.input_ids[:n].copy_(ids.to(dev))
+            io.pos[:n].copy_(pos.to(dev))
+            io.active[:n].copy_(act.to(dev))
+            self.forward_logits(n)
+        io.active.copy_(saved_active)
+        for s, p in zip(slots, prompts):
+            io.admit(s, int(p[-1]), len(p) - 1, len(p))
+
+    def configure_sampling(self, slot: int, prompt: Sequence[int], temperature: float = 0.0,  # graphlint: cold
+                           rep_penalty: float = 1.0, seed: int = 0) -> None:
+        self.sampler.configure_slot(slot, temperature, rep_penalty, seed, torch.tensor(list(prompt)))
+
+    def state_tensors(self) -> dict[str, torch.Tensor]:  # graphlint: cold
+        """Every piece of decode state (for tests: prefill vs token-by-token, replay vs eager)."""
+        names = ("win_kv", "comp_kv", "index_kv", "state")
+        out = {k: v for k, v in self.named_buffers() if k.split(".")[-1] in names}
+        for k in ("input_ids", "pos", "active", "seq_len"):
+            out["io." + k] = getattr(self.io, k)
+        return out
+
+
+def param_count(model: nn.Module) -> int:  # graphlint: cold
+    return sum(p.numel() for p in model.parameters())
+
+
+def check_config(cfg: DSV4Config) -> None:  # graphlint: cold
+    """Host-side shape checks the kernels rely on (power-of-two tile widths)."""
+    for what, v in (("head_dim", cfg.head_dim), ("index_dim", cfg.index_dim), ("rope_dim", cfg.rope_dim)):
+        if v & (v - 1):
+            raise ValueError(f"{what} must be a power of two, got {v}")
+    if cfg.max_len % 128:
+        raise ValueError("max_len must be a multiple of 128")

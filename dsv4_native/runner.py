@@ -1,0 +1,114 @@
+"""Decode runner: one CUDA graph per batch bucket, and a generation loop whose host work is only the stop
+check and detokenisation between replays.
+
+    model = loader.from_hf_model(hf, max_batch=8, max_len=4096, device="cuda")
+    runner = DSV4Runner(model).capture()          # buckets 1, 2, 4, 8 (powers of two up to max_batch)
+    outs = runner.generate([[5, 17, 3], [9, 9]], max_new_tokens=64)
+
+Slots are the rows of the model's static buffers. A batch of n live requests occupies slots [0, n) and
+replays the graph of the smallest bucket >= n; rows in [n, bucket) are padding (inactive) and every kernel
+skips them. Capture happens while every row is inactive, so warm-up and capture leave the decode state
+untouched (the kernels skip inactive rows and the epilogue does not advance them).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Callable, Optional, Sequence
+
+import torch
+
+from graphlint.runtime.buckets import BucketedGraphRunner
+
+from .model import DSV4Model
+
+
+def default_buckets(max_batch: int) -> list[int]:
+    """1, 2, 4, ... up to max_batch (max_batch itself included when it is not a power of two)."""
+    out, b = [], 1
+    while b < max_batch:
+        out.append(b)
+        b *= 2
+    return out + [max_batch]
+
+
+class DSV4Runner:
+    """Graph-replayed (CUDA) or eager (CPU, or `use_graphs=False`) decode steps for a `DSV4Model`."""
+
+    def __init__(self, model: DSV4Model, buckets: Optional[Sequence[int]] = None,
+                 use_graphs: Optional[bool] = None) -> None:
+        self.model = model
+        self.buckets = list(buckets or default_buckets(model.cfg.max_batch))
+        if max(self.buckets) > model.cfg.max_batch:
+            raise ValueError("a bucket exceeds the model's max_batch")
+        on_cuda = model.io.input_ids.is_cuda
+        self.use_graphs = on_cuda if use_graphs is None else use_graphs
+        self.graphs: Optional[BucketedGraphRunner] = None
+
+    @torch.no_grad()
+    def capture(self) -> "DSV4Runner":  # graphlint: cold
+        """Capture one graph per bucket (largest first, one shared pool). All rows must be inactive."""
+        if not self.use_graphs:
+            return self
+        self.model.io.active.zero_()
+        self.graphs = BucketedGraphRunner(
+            make_step=lambda b: partial(self.model.decode_step, b),
+            buckets=self.buckets,
+            make_static_inputs=lambda b: (),
+        ).capture()
+        return self
+
+    def bucket_for(self, n: int) -> int:  # graphlint: cold
+        return min(b for b in self.buckets if b >= n)
+
+    @torch.no_grad()
+    def step(self, n: int) -> torch.Tensor:  # graphlint: cold
+        """One decode step for slots [0, n): a graph replay of n's bucket, or the eager step."""
+        bucket = self.bucket_for(n)
+        if self.graphs is not None:
+            return self.graphs(bucket)
+        return self.model.decode_step(bucket)
+
+    @torch.no_grad()
+    def generate(  # graphlint: cold
+        self,
+        prompts: Sequence[Sequence[int]],
+        max_new_tokens: int,
+        temperature: float = 0.0,
+        rep_penalty: float = 1.0,
+        seed: int = 0,
+        on_tokens: Optional[Callable[[int, int], None]] = None,
+    ) -> list[list[int]]:
+        """Prefill every prompt (slot i = prompt i), then replay decode steps until every row stopped.
+
+        Between replays the host only (1) waits for the D2H copy of next_tok/active and appends the
+        tokens of rows that were live (the stop check: EOS and max_len are applied on device by the
+        epilogue, the host just reads the `active` flags), and (2) calls `on_tokens(slot, token)` to
+        detokenise/stream. Nothing is written to the device between replays.
+        """
+        model, io = self.model, self.model.io
+        n = len(prompts)
+        if n > max(self.buckets):
+            raise ValueError(f"{n} prompts exceed the largest bucket {max(self.buckets)}")
+        io.active.zero_()
+        for slot, prompt in enumerate(prompts):
+            model.configure_sampling(slot, prompt, temperature, rep_penalty, seed + slot)
+        model.prefill(list(range(n)), prompts)
+        live = [True] * n
+        outputs: list[list[int]] = [[] for _ in range(n)]
+        for _ in range(max_new_tokens):
+            self.step(n)
+            io.fetch_next_tokens()
+            tokens, active = io.wait_next_tokens()
+            for slot in range(n):
+                if not live[slot]:
+                    continue
+                tok = int(tokens[slot])
+                outputs[slot].append(tok)
+                if on_tokens is not None:
+                    on_tokens(slot, tok)
+                live[slot] = bool(active[slot])
+            if not any(live):
+                break
+        io.active.zero_()  # leave every slot free for the next batch
+        return outputs

@@ -150,7 +150,7 @@ class CpuValueFrozen(HostFacts):
                 and origin.source != "cpu")
 
     def _device(self, expr: cst.BaseExpression) -> bool:
-        return self.ctx.is_device_tensor(expr) and not self.is_cpu_bool(expr)
+        return self.ctx.is_device_tensor(expr) and self.origin(expr) is None
 
     def _mixed(self, operands: list[cst.BaseExpression]) -> bool:
         return any(self._device(o) for o in operands) and any(self._cpu_scalar(o) for o in operands)

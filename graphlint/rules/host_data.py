@@ -287,8 +287,12 @@ class HostFacts(Rule):
             if any(isinstance(el.slice, cst.Index) and ctx.is_device_tensor(el.slice.value) and self.origin(
                     el.slice.value) is None for el in expr.slice):
                 return None  # indexed with a device tensor: the result is moved to the device
-            sliced = any(isinstance(el.slice, cst.Slice) for el in expr.slice)
-            return base.but(dims="shaped" if sliced and base.dims == "shaped" else "unknown")
+            # Slices, `None` and `...` keep every dimension; an integer index may drop the last one.
+            keeps = all(isinstance(el.slice, cst.Slice) or (isinstance(el.slice, cst.Index) and (
+                isinstance(el.slice.value, cst.Ellipsis) or (isinstance(el.slice.value, cst.Name)
+                                                             and el.slice.value.value == "None")))
+                        for el in expr.slice)
+            return base.but(dims="shaped" if keeps and base.dims == "shaped" else "unknown")
         if isinstance(expr, cst.UnaryOperation):
             base = self.origin(expr.expression)
             return base.but(pinned=False) if base is not None and not isinstance(expr.operator, cst.Not) else None

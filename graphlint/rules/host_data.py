@@ -135,6 +135,11 @@ MATH_METHODS = frozenset({
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "amax", "amin", "norm", "std", "var", "all", "any"})
 MATH_TORCH = frozenset(f"torch.{n}" for n in MATH_METHODS | {"log2", "log10", "exp2", "erf"})
 SCALAR_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.scalar_tensor"})
+# Methods whose result is not a CPU tensor of the receiver (device moves, host values, sequences).
+NOT_CPU_METHODS = frozenset({
+    "cuda", "to", "type_as", "item", "tolist", "numpy", "cpu", "pin_memory", "split", "chunk", "unbind",
+    "topk", "sort", "__len__", "size", "dim", "numel", "data_ptr", "nonzero",
+})
 CONST_ATTRS = frozenset({"shape", "ndim", "dtype", "min", "max", "eps", "tiny", "bits", "resolution"})
 
 
@@ -367,6 +372,14 @@ class HostFacts(Rule):
                     return first.but(pinned=False, const=first.const and all(
                         self.origin(a) is not None or self.is_const(a) for a in args[1:]))
             return None
+        if qual.startswith("torch.") and qual.count(".") == 1 and self._tensor_result(expr):
+            # Any other torch op on CPU inputs (no `device=`) returns a CPU tensor.
+            args = [a.value for a in expr.args if a.keyword is None or a.keyword.value not in ("dim", "dtype")]
+            origins = [self.origin(a) for a in args]
+            if args and origins[0] is not None and kwarg(expr, "device") is None and all(
+                    o is not None or self._hostish(a) for o, a in zip(origins, args)):
+                return Origin(is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR, source=origins[0].source)
+            return None
         m = method_call(expr)
         if m is None:
             return None
@@ -403,7 +416,18 @@ class HostFacts(Rule):
         if name in ("logical_not", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or") and all(
                 self.origin(a.value) is not None or self._hostish(a.value) for a in expr.args):
             return base.but(pinned=False, is_bool=True)
+        if name not in NOT_CPU_METHODS and not name.startswith("new_") and self._tensor_result(expr) and all(
+                self.origin(a.value) is not None or self._hostish(a.value)
+                for a in expr.args if a.keyword is None or a.keyword.value not in ("dim", "dtype")):
+            # Any other tensor method of a CPU tensor with host arguments stays on the CPU.
+            return base.but(pinned=False, dims="unknown", const=False,
+                            is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR)
         return None
+
+    def _tensor_result(self, expr: cst.Call) -> bool:
+        """The inference does not call the result a host value (`.item()`, `.tolist()`, `.numpy()`, sizes)."""
+        return self.ctx.val(expr).kind not in (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY, Kind.MODULE,
+                                                Kind.MODULE_SEQ, Kind.UNKNOWN, Kind.TENSOR_SEQ)
 
     # -- facts ------------------------------------------------------------------------------
     def is_cpu(self, expr: cst.BaseExpression) -> bool:

@@ -119,6 +119,19 @@ NON_TENSOR_TORCH_SUBMODULES = frozenset({
 })
 NN_MODULE_SEQ_OUTPUT = frozenset({"LSTM", "GRU", "RNN", "MultiheadAttention", "TransformerDecoderLayer"})
 
+# Methods only tensors have (not ndarrays, builtins or modules): calling one on a value of unknown
+# type makes it a (weak) tensor. `.sum(dim=...)`-style keywords do the same.
+TORCH_ONLY_METHODS = frozenset({
+    "softmax", "log_softmax", "unsqueeze", "masked_fill", "masked_fill_", "index_select", "scatter",
+    "scatter_add", "scatter_add_", "scatter_", "sigmoid", "relu", "tanh", "float", "half", "bfloat16", "long",
+    "contiguous", "detach", "clamp", "clamp_min", "clamp_max", "expand", "expand_as", "permute", "flip",
+    "tril", "triu", "topk", "matmul", "bmm", "isnan", "isinf", "isfinite", "logical_and", "logical_or",
+    "logical_not", "nan_to_num", "amax", "amin", "logsumexp", "rsqrt", "view_as", "reshape_as", "type_as",
+    "new_zeros", "new_ones", "new_full", "new_empty", "repeat_interleave", "narrow", "unbind", "eq", "ne",
+    "gt", "ge", "lt", "le", "masked_scatter", "index_add", "index_add_", "index_copy_", "unflatten",
+})
+DIM_KEYWORDS = ("dim", "keepdim")
+
 MASK_NAME_RE = re.compile(r"(^|_)(mask|keep|valid|is_[a-z_]+|has_[a-z_]+)$|^(mask|is_)")
 CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams", "settings", "params"})
 
@@ -358,6 +371,10 @@ class Inference:
             recv = self(func.value)
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
+            if recv.kind is Kind.UNKNOWN and qual is None and (
+                    func.attr.value in TORCH_ONLY_METHODS or any(self._has_kw(node, k) for k in DIM_KEYWORDS)):
+                out = self._tensor_method(Val(Kind.TENSOR, weak=True), func.attr.value, node)
+                return Val(out.kind, out.ref, weak=True) if out.kind is Kind.TENSOR else out
             if recv.kind is Kind.NDARRAY:
                 return HOST if func.attr.value in ("item", "tolist") else Val(Kind.NDARRAY)
             if recv.kind is Kind.MODULE and func.attr.value in ("forward", "__call__"):

@@ -159,3 +159,34 @@ def test_decoys_are_silent(name):
 def test_hits_are_reported(name):
     src, expected = HITS[name]
     assert findings(src) == expected
+
+
+def test_untyped_values_become_tensors_through_torch_only_methods():
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, tokens, mask, scores):
+                if mask.any():
+                    tokens = tokens * 2
+                p = scores.softmax(-1)
+                if p.max() > 0.5:
+                    return tokens
+                if scores.sum(dim=-1).mean() > 0:
+                    return p
+                return tokens
+    """
+    assert findings(src) == {(4, "GL111"), (7, "GL110"), (9, "GL110")}
+
+
+def test_untyped_values_without_torch_evidence_stay_silent():
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, stats, flags: list):
+                if stats.max() > 0 and stats.count(1):
+                    return x
+                for f in flags:
+                    pass
+                return x
+    """
+    assert findings(src) == set()

@@ -17,7 +17,11 @@ def _unwrap_any_all(ctx, expr: cst.BaseExpression) -> cst.Call | None:
     if not isinstance(expr, cst.Call):
         return None
     m = method_call(expr)
-    if m and m[1] in ("any", "all") and ctx.val(m[0]).kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
+    # `.any()`/`.all()` in a condition is a tensor reduction unless the receiver is known otherwise
+    # (ndarrays are reported by the NumPy rule, not here).
+    if m and m[1] in ("any", "all") and not m[0].__class__.__name__.endswith("String") and \
+            ctx.val(m[0]).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.UNKNOWN) and \
+            (ctx.qualname(m[0]) or "").split(".")[0] not in ("numpy", "torch"):
         return expr
     if ctx.call_name(expr) in ("torch.any", "torch.all"):
         return expr

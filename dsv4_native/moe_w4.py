@@ -293,6 +293,116 @@ if triton is not None:
             tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
 
 
+if triton is not None:
+
+    @triton.jit
+    def _w4_codes_f16(q_ptrs, row_ok, BN: tl.constexpr, GROUP: tl.constexpr):
+        """Packed bytes [BN, GROUP/2] -> E2M1 codes as fp16 [BN, GROUP] in k order (value * 2^-14,
+        exact), by integer ops only; the caller folds 2^14 into the group scale."""
+        b = tl.load(q_ptrs, mask=row_ok[:, None], other=0).to(tl.int32)
+        lo = (((b & 0x7) << 9) | ((b & 0x8) << 12)).to(tl.int16).to(tl.float16, bitcast=True)
+        hi = (((b & 0x70) << 5) | ((b & 0x80) << 8)).to(tl.int16).to(tl.float16, bitcast=True)
+        return tl.reshape(tl.join(lo, hi), (BN, GROUP))  # low nibble = even k
+
+    @triton.jit
+    def _w4_group_scale(s_ptrs, row_ok, FMT: tl.constexpr):
+        """Scale codes [BN] -> fp32 scale * 2^14 (E8M0: bits (s + 14) << 23; E4M3 via fp16 bits * 2^22)."""
+        sc = tl.load(s_ptrs, mask=row_ok, other=0).to(tl.int32)
+        if FMT == 0:
+            s = ((sc + 14) << 23).to(tl.float32, bitcast=True)
+        else:
+            s16 = ((sc & 0x80) << 8) | ((sc & 0x7F) << 7)
+            s = s16.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 4194304.0
+        return s
+
+    @triton.jit
+    def _w4_gemm1_pg_kernel(
+        x_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
+        N, S,
+        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr,
+    ):
+        """Variant 1 of GEMM1: fp16 MMA on the raw codes of one scale group, the group scale applied to
+        the [BN, BM] product (BM/GROUP multiplies per weight instead of one, and no fp32 round trip of
+        the weights). x is saturated to the fp16 range (|x| <= 65504) for the MMA."""
+        grp = tl.program_id(0)
+        nb = tl.program_id(1)
+        e = tl.load(gexp_ptr + grp)
+        if e >= 0:
+            e64 = e.to(tl.int64)
+            offs_m = tl.arange(0, BM)
+            sid = tl.load(members_ptr + grp * BM + offs_m)
+            m_ok = sid < N
+            tok = tl.where(m_ok, sid // S, 0).to(tl.int64)
+            offs_n = nb * BN + tl.arange(0, BN)
+            n_ok = offs_n < INTER
+            rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
+            rows_u = rows_g + INTER
+            GB: tl.constexpr = GROUP // 2
+            KB: tl.constexpr = D // 2
+            KS: tl.constexpr = D // GROUP
+            jj = tl.arange(0, GB)
+            kk = tl.arange(0, GROUP)
+            acc_g = tl.zeros([BN, BM], dtype=tl.float32)
+            acc_u = tl.zeros([BN, BM], dtype=tl.float32)
+            for k0 in range(0, D, GROUP * UNROLL):
+                for u in tl.static_range(UNROLL):
+                    kg = k0 + u * GROUP
+                    cg = _w4_codes_f16(wq_ptr + rows_g[:, None] * KB + kg // 2 + jj[None, :], n_ok, BN, GROUP)
+                    cu = _w4_codes_f16(wq_ptr + rows_u[:, None] * KB + kg // 2 + jj[None, :], n_ok, BN, GROUP)
+                    xv = tl.load(x_ptr + tok[None, :] * D + kg + kk[:, None], mask=m_ok[None, :], other=0.0)
+                    xv = tl.minimum(tl.maximum(xv.to(tl.float32), -65504.0), 65504.0).to(tl.float16)
+                    sg = _w4_group_scale(ws_ptr + rows_g * KS + kg // GROUP, n_ok, FMT)
+                    su = _w4_group_scale(ws_ptr + rows_u * KS + kg // GROUP, n_ok, FMT)
+                    acc_g += tl.dot(cg, xv) * sg[:, None]
+                    acc_u += tl.dot(cu, xv) * su[:, None]
+            gate = tl.minimum(acc_g * tl.load(gs_ptr + e64 * 2), 10.0)
+            up = acc_u * tl.load(gs_ptr + e64 * 2 + 1)
+            up = tl.minimum(tl.maximum(up, -10.0), 10.0)
+            h = gate / (1.0 + tl.exp(-gate)) * up
+            srow = tl.where(m_ok, sid, 0).to(tl.int64)
+            ptrs = h_ptr + srow[None, :] * INTER + offs_n[:, None]
+            tl.store(ptrs, h.to(h_ptr.dtype.element_ty), mask=n_ok[:, None] & m_ok[None, :])
+
+    @triton.jit
+    def _w4_gemm2_pg_kernel(
+        h_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
+        N,
+        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr,
+    ):
+        """Variant 1 of GEMM2 (see _w4_gemm1_pg_kernel); h is bounded (|h| <= ~100), fp16-safe."""
+        grp = tl.program_id(0)
+        nb = tl.program_id(1)
+        e = tl.load(gexp_ptr + grp)
+        if e >= 0:
+            e64 = e.to(tl.int64)
+            offs_m = tl.arange(0, BM)
+            sid = tl.load(members_ptr + grp * BM + offs_m)
+            m_ok = sid < N
+            srow = tl.where(m_ok, sid, 0).to(tl.int64)
+            offs_n = nb * BN + tl.arange(0, BN)
+            n_ok = offs_n < D
+            rows = e64 * D + tl.where(n_ok, offs_n, 0)
+            GB: tl.constexpr = GROUP // 2
+            KB: tl.constexpr = INTER // 2
+            KS: tl.constexpr = INTER // GROUP
+            jj = tl.arange(0, GB)
+            kk = tl.arange(0, GROUP)
+            acc = tl.zeros([BN, BM], dtype=tl.float32)
+            for k0 in range(0, INTER, GROUP * UNROLL):
+                for u in tl.static_range(UNROLL):
+                    kg = k0 + u * GROUP
+                    cw = _w4_codes_f16(wq_ptr + rows[:, None] * KB + kg // 2 + jj[None, :], n_ok, BN, GROUP)
+                    hv = tl.load(h_ptr + srow[None, :] * INTER + kg + kk[:, None], mask=m_ok[None, :], other=0.0)
+                    hv = tl.minimum(tl.maximum(hv.to(tl.float32), -65504.0), 65504.0).to(tl.float16)
+                    sw = _w4_group_scale(ws_ptr + rows * KS + kg // GROUP, n_ok, FMT)
+                    acc += tl.dot(cw, hv) * sw[:, None]
+            rw = tl.load(rw_ptr + srow, mask=m_ok, other=0.0)
+            y = acc * tl.load(gs_ptr + e64) * rw[None, :]
+            tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
+
+
 def _group_triton(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, num_experts: int,
                   block_m: int) -> None:
     n = slot_ids.numel()
@@ -310,7 +420,8 @@ def _check_tiles(dim: int, inter: int, group: int, block_n: int, block_k: int) -
 
 
 def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, h, y_slot, out,
-                       fmt: int, block_m: int, block_n: int, block_k: int, num_warps: int, num_stages: int) -> None:
+                       fmt: int, block_m: int, block_n: int, block_k: int, num_warps: int, num_stages: int,
+                       variant: int) -> None:
     n_tok, n_slot = slot_ids.shape
     n_exp, two_i, _ = w13_q.shape
     inter = two_i // 2
@@ -321,6 +432,17 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
     _check_tiles(dim, inter, group, block_n, block_k)
     n = n_tok * n_slot
     n_groups = gexp.shape[0]
+    if variant == 1:  # block_k = values per loop step, unrolled over scale groups
+        common = dict(FMT=fmt, GROUP=group, BM=block_m, UNROLL=max(1, block_k // group), num_warps=num_warps,
+                      num_stages=num_stages)
+        _w4_gemm1_pg_kernel[(n_groups, triton.cdiv(inter, block_n))](
+            x, gexp, members, w13_q, w13_s, gs13, h, n, n_slot, D=dim, INTER=inter, BN=block_n, **common,
+        )
+        _w4_gemm2_pg_kernel[(n_groups, triton.cdiv(dim, block_n))](
+            h, gexp, members, slot_w, w2_q, w2_s, gs2, y_slot, n, D=dim, INTER=inter, BN=block_n, **common,
+        )
+        _slot_sum_triton(y_slot, slot_ids, out, n_exp)
+        return
     upcast = interpreting()
     common = dict(FMT=fmt, GROUP=group, BM=block_m, BK=block_k, UPCAST=upcast, num_warps=num_warps,
                   num_stages=num_stages)
@@ -378,20 +500,23 @@ def moe_w4_experts(
     block_k: int = 128,
     num_warps: int = 4,
     num_stages: int = 4,
+    variant: int = 0,
 ) -> None:
     """W4A16 expert MLPs over expert groups (from moe_w4_group or moe_align). fmt 0 = MXFP4, 1 = NVFP4
     (layouts in the module docstring). Workspaces h[T*S, I] (x.dtype), y_slot[T*S, D] fp32; result
-    out[T, D]. Block sizes / warps / stages are launch tuning only."""
+    out[T, D]. Block sizes / warps / stages are launch tuning only. variant 0: weights scaled in fp32 and
+    fed to bf16 MMAs; variant 1: raw codes to fp16 MMAs per scale group, scale on the product (x saturated
+    to the fp16 range)."""
     if use_triton(x):
         _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, h, y_slot,
-                           out, fmt, block_m, block_n, block_k, num_warps, num_stages)
+                           out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant)
     else:
         w4_experts_reference(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, out, fmt)
 
 
 @moe_w4_experts.register_fake
 def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, h, y_slot, out,
-                         fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4) -> None:
+                         fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4, variant=0) -> None:
     return None
 
 
@@ -484,8 +609,8 @@ class DSV4MoEW4(nn.Module):
         self.weight_format = weight_format
         self.dim, self.inter, self.n_experts, self.top_k = dim, inter, n_experts, top_k
         self.scale, self.use_hash, self.block_m, self.group_max_slots = scale, use_hash, block_m, group_max_slots
-        # (BLOCK_N, BLOCK_K, num_warps, num_stages) of the expert kernels; None = default_config.
-        self.kernel_cfg: Optional[tuple[int, int, int, int]] = None
+        # (BLOCK_N, BLOCK_K, num_warps, num_stages, variant) of the expert kernels; None = default_config.
+        self.kernel_cfg: Optional[tuple[int, int, int, int, int]] = None
         n_exp1 = n_experts + 1
         u8 = dict(dtype=torch.uint8, device=device)
         bufs = {
@@ -548,11 +673,13 @@ class DSV4MoEW4(nn.Module):
         fp4.check_finite_dequant(w2, "w2")
         return w13, w2
 
-    def default_config(self, n_tok: int) -> tuple[int, int, int, int]:
-        """(BLOCK_N, BLOCK_K, num_warps, num_stages) per static batch bucket."""
+    def default_config(self, n_tok: int) -> tuple[int, int, int, int, int]:
+        """(BLOCK_N, BLOCK_K, num_warps, num_stages, variant) per static batch bucket."""
         if self.kernel_cfg is not None:
             return self.kernel_cfg
-        return (32, 128, 4, 4) if n_tok <= 16 else (64, 128, 4, 3)
+        # Variant 1 chosen from the offline sm_90a SASS (7.7 vs 12.5 instructions per weight in the K
+        # loop, wgmma, 98 vs 180 registers); the H200 sweep in docs/kernels-fp4.md checks it.
+        return (64, 128, 4, 3, 1)
 
     def uses_group(self, n_tok: int) -> bool:
         """Static path choice: own single-program grouping while T*(K+1) is small, else moe_align."""
@@ -573,9 +700,9 @@ class DSV4MoEW4(nn.Module):
             em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
             gexp, members = self.gexp[:n_blocks], self.members[:em]
             moe_align(slot_ids, members, gexp, self.n_post_pad, self.n_experts + 1, self.block_m)
-        bn, bk, warps, stages = self.default_config(n_tok)
+        bn, bk, warps, stages, variant = self.default_config(n_tok)
         moe_w4_experts(x, slot_ids, slot_w, self.w13_q, self.w13_s, self.gs13, self.w2_q, self.w2_s, self.gs2,
-                       gexp, members, h, y_slot, out, self.fmt, self.block_m, bn, bk, warps, stages)
+                       gexp, members, h, y_slot, out, self.fmt, self.block_m, bn, bk, warps, stages, variant)
         return out
 
 

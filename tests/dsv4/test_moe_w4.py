@@ -107,12 +107,14 @@ def test_experts_op_fp32_matches_reference(device, fmt):
     assert out[3].abs().max().item() == 0.0
 
 
+@pytest.mark.parametrize("variant", [0, 1])
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
 @pytest.mark.parametrize("n_tok,path", [(1, "group"), (4, "group"), (6, "align")])
-def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path):
-    """The W4 layer against the bf16 MoE (and the per-expert loop) run on the load-time dequantised
-    weights with the same router: equal to bf16 rounding."""
+def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path, variant):
+    """The W4 layer (both kernel variants) against the bf16 MoE (and the per-expert loop) run on the
+    load-time dequantised weights with the same router: equal to bf16 rounding."""
     m = _module(fmt, device, seed=2, group_max_slots=24 if path == "group" else 8)
+    m.kernel_cfg = (16, 64, 4, 2, variant)
     assert m.uses_group(n_tok) == (path == "group")
     g = torch.Generator().manual_seed(20 + n_tok)
     x = torch.randn(n_tok, D, generator=g).to(torch.bfloat16).to(device)

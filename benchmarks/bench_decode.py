@@ -1,0 +1,149 @@
+"""Decode-step latency per batch bucket: native graph replay, native eager, HF eager experts, HF grouped_mm.
+
+    PYTHONPATH=$PWD python3 benchmarks/bench_decode.py --out $OUT/bench_decode.md [--configs tiny,mid]
+
+Setup per config (bf16 on the GPU):
+* HF: `DeepseekV4ForCausalLM` with random weights, prefilled with a `--ctx`-token prompt per row in one forward
+  call, then decode steps of one token per row (`experts_implementation="eager"`, then the default
+  `grouped_mm` on the same cache; the cache grows by a few tokens over the timed steps).
+* Native: the same weights loaded with `loader.from_hf_model`; every live row is put at position `ctx` with
+  random window/compressed caches and compressor states (the step's cost does not depend on the cached values,
+  and a 8k-token eager prefill would cost minutes of device time), EOS disabled so no row stops. Graph
+  replay = back-to-back replays of the bucket's graph; eager = back-to-back `decode_step` calls.
+Times are CUDA-event wall times per step (median of `--repeats` runs of `--iters` steps), so eager numbers
+include the host launch overhead, which is the point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
+from dsv4_native.loader import from_hf_model  # noqa: E402
+from dsv4_native.runner import DSV4Runner  # noqa: E402
+
+CONFIGS = {"tiny": (TINY, 512), "mid": (MID, 8192)}  # sizes, context length
+BUCKETS = [1, 2, 4, 8]
+
+
+def time_steps(fn, iters: int, repeats: int) -> float:  # graphlint: cold
+    """Median over `repeats` of the mean per-call time (ms) of `iters` back-to-back calls."""
+    fn()
+    torch.cuda.synchronize()
+    out = []
+    for _ in range(repeats):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(iters):
+            fn()
+        end.record()
+        end.synchronize()
+        out.append(start.elapsed_time(end) / iters)
+    return statistics.median(out)
+
+
+@torch.no_grad()
+def place_rows_at(model, n: int, ctx: int) -> None:  # graphlint: cold
+    """Synthetic long-context state: rows [0, n) live at position ctx, caches and states random."""
+    g = torch.Generator(device="cuda").manual_seed(0)
+    for name, buf in model.named_buffers():
+        if name.endswith(("win_kv", "comp_kv", "index_kv")):
+            buf.copy_(torch.randn(buf.shape, generator=g, device="cuda", dtype=torch.float32).to(buf.dtype))
+        elif name.endswith(".state"):
+            buf.copy_(torch.randn(buf.shape, generator=g, device="cuda").abs())
+    io = model.io
+    io.eos_id.fill_(-1)
+    io.active.zero_()
+    io.active[:n] = True
+    io.pos[:n] = ctx
+    io.seq_len[:n] = ctx + 1
+    io.input_ids[:n] = torch.randint(2, model.cfg.vocab, (n,), generator=g, device="cuda")
+
+
+@torch.no_grad()
+def bench_native(hf, ctx: int, iters: int, repeats: int) -> dict[str, dict[int, float]]:  # graphlint: cold
+    model = from_hf_model(hf, max_batch=max(BUCKETS), max_len=ctx + 1024, device="cuda", dtype=torch.bfloat16)
+    t0 = time.time()
+    runner = DSV4Runner(model, BUCKETS).capture()
+    print(f"  capture of {len(BUCKETS)} buckets: {time.time() - t0:.1f} s", flush=True)
+    res: dict[str, dict[int, float]] = {"native graph replay": {}, "native eager": {}}
+    for b in BUCKETS:
+        place_rows_at(model, b, ctx)
+        res["native graph replay"][b] = time_steps(lambda: runner.graphs(b), iters, repeats)
+        place_rows_at(model, b, ctx)
+        res["native eager"][b] = time_steps(lambda: model.decode_step(b), max(3, iters // 10), repeats)
+        print(f"  native b={b}: replay {res['native graph replay'][b]:.3f} ms, eager {res['native eager'][b]:.3f} ms",
+              flush=True)
+    return res
+
+
+@torch.no_grad()
+def bench_hf(hf, ctx: int, steps: int, buckets: list[int]) -> dict[str, dict[int, float]]:  # graphlint: cold
+    import transformers
+
+    res: dict[str, dict[int, float]] = {"HF eager experts": {}, "HF grouped_mm": {}}
+    g = torch.Generator().manual_seed(0)
+    for b in buckets:
+        cache = transformers.DynamicCache(config=hf.config)
+        prompt = torch.randint(2, hf.config.vocab_size, (b, ctx), generator=g).cuda()
+        hf(input_ids=prompt, past_key_values=cache, use_cache=True)
+        nxt = torch.randint(2, hf.config.vocab_size, (b, 1), generator=g).cuda()
+        for impl, label in (("eager", "HF eager experts"), ("grouped_mm", "HF grouped_mm")):
+            hf.set_experts_implementation(impl)
+
+            def step() -> None:
+                hf(input_ids=nxt, past_key_values=cache, use_cache=True)
+
+            res[label][b] = time_steps(step, steps, 3)
+        print(f"  HF b={b}: eager {res['HF eager experts'][b]:.2f} ms, grouped_mm {res['HF grouped_mm'][b]:.2f} ms",
+              flush=True)
+    return res
+
+
+def table(name: str, ctx: int, res: dict[str, dict[int, float]]) -> str:  # graphlint: cold
+    lines = [f"### {name} (context {ctx}, bf16)", "", "| step latency, ms | " + " | ".join(f"B={b}" for b in BUCKETS)
+             + " |", "|---|" + "---|" * len(BUCKETS)]
+    for label, row in res.items():
+        lines.append(f"| {label} | " + " | ".join(f"{row[b]:.3f}" if b in row else "–" for b in BUCKETS) + " |")
+    rep, eag = res["native graph replay"], res["native eager"]
+    ratios = [f"replay vs native eager at B=1: {eag[1] / rep[1]:.1f}x"]
+    for label in ("HF eager experts", "HF grouped_mm"):
+        if 1 in res.get(label, {}):
+            ratios.append(f"replay vs {label} at B=1: {res[label][1] / rep[1]:.1f}x")
+    return "\n".join(lines + ["", "; ".join(ratios), ""])
+
+
+def main() -> None:  # graphlint: cold
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--configs", default="tiny,mid")
+    ap.add_argument("--iters", type=int, default=50)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--hf-steps", type=int, default=4)
+    ap.add_argument("--hf-buckets", default="1,2,4,8")
+    ap.add_argument("--out", default="")
+    args = ap.parse_args()
+    report = [f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}", ""]
+    for name in args.configs.split(","):
+        sizes, ctx = CONFIGS[name]
+        print(f"config {name}, context {ctx}", flush=True)
+        hf = build_hf_model(sizes, seed=0, dtype=torch.bfloat16).cuda()
+        res = bench_native(hf, ctx, args.iters, args.repeats)
+        res.update(bench_hf(hf, ctx, args.hf_steps, [int(b) for b in args.hf_buckets.split(",")]))
+        report.append(table(name, ctx, res))
+        del hf
+        torch.cuda.empty_cache()
+        if args.out:
+            Path(args.out).write_text("\n".join(report))
+    print("\n".join(report))
+
+
+if __name__ == "__main__":
+    main()

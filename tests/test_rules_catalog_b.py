@@ -571,3 +571,18 @@ def test_host_data_elements_and_legacy_constructors():
                 same = torch.as_tensor(x, device=x.device)
                 return firsts, table, sizes, n, same
     """)
+
+
+def test_cpu_tensors_that_cannot_be_frozen_scalars():
+    check("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, offsets, spatial_shapes, scale):
+                norm = torch.tensor(spatial_shapes).flip([1]).reshape(1, 1, 2)
+                a = offsets / norm
+                b = x * torch.as_tensor(scale)
+                c = x * torch.tensor(x.shape[-1] ** -0.5)
+                d = x / torch.tensor(scale * 2.0)  # <- GL302
+                return a, b, c, d
+    """)

@@ -121,7 +121,9 @@ class Origin:
     is_bool: bool = False
     dims: str = "unknown"  # "scalar" (0-d), "shaped" (>= 1 dim), "unknown"
     const: bool = False  # built from compile-time constants only (literals, config, shapes)
-    source: str = "factory"  # "factory", "cpu" (a `.cpu()` of a device tensor), "numpy"
+    # "factory"; "maybe" (`torch.tensor(v)` of a value not known to be host data: a tensor `v` keeps
+    # its device); "cpu" (a `.cpu()` of a device tensor); "numpy"
+    source: str = "factory"
 
     def but(self, **kw) -> "Origin":
         return replace(self, **kw)
@@ -351,8 +353,13 @@ class HostFacts(Rule):
                                   pinned=pinned)
                 if ctx.is_device_tensor(d):
                     return None  # torch.tensor(cuda_t): a device copy
+                known = self._hostish(d) or isinstance(d, (cst.Integer, cst.Float, cst.BinaryOperation,
+                                                           cst.UnaryOperation)) and ctx.val(d).kind is not Kind.TENSOR
+                if not known and qual != "torch.tensor":
+                    return None  # `torch.as_tensor(t)`: a no-op on a tensor, wherever it lives
                 return Origin(is_bool=is_bool or _all_bool_literals(d), pinned=pinned,
-                              dims="scalar" if self._hostish(d) else "unknown", const=self.is_const(d))
+                              dims="scalar" if known else "unknown", const=self.is_const(d),
+                              source="factory" if known else "maybe")
             scalar = qual == "torch.full" and data and isinstance(data[0], cst.Tuple) and not data[0].elements
             return Origin(pinned=pinned, is_bool=is_bool,
                           dims="scalar" if scalar else "shaped",
@@ -397,6 +404,10 @@ class HostFacts(Rule):
         base = self.origin(recv)
         if base is None:
             return None
+        if name in ("view", "reshape", "flatten", "unsqueeze", "expand", "unflatten", "repeat") and not (
+                name in ("view", "reshape") and len(expr.args) == 1 and isinstance(expr.args[0].value, cst.Tuple)
+                and not expr.args[0].value.elements):
+            return base.but(dims="shaped")  # at least one dimension after these
         if name in VIEW_METHODS or name in ("contiguous", "__getitem__"):
             return base.but(dims="shaped" if base.dims == "shaped" else "unknown") if name != "detach" else base
         if name in CAST_METHODS or name == "bool":

@@ -305,6 +305,53 @@ if triton is not None:
         return tl.reshape(tl.join(lo, hi), (BN, GROUP))  # low nibble = even k
 
     @triton.jit
+    def _w4_swar_step(q):
+        """One Marlin-style step on int32 words: the top nibble of each 16-bit half -> fp16 bits (sign
+        stays at bit 15, the magnitude moves from 14:12 to 11:9), two codes per and/or/shift."""
+        out = (q & -2147450880) | ((q >> 3) & 0x0E000E00)  # -2147450880 = 0x80008000 as int32
+        return tl.join(out.to(tl.int16), (out >> 16).to(tl.int16))
+
+    @triton.jit
+    def _w4_codes_swar(w_ptrs, row_ok, BN: tl.constexpr, GROUP: tl.constexpr):
+        """Packed int32 words [BN, GROUP/8] -> fp16 codes [BN, GROUP] (value * 2^-14) in the order of
+        `_w4_kperm`. Word nibble n (bits 4n+3:4n) is k = 8*word + n (low nibble = even k); step s
+        (word << 4s) exposes nibbles 3-s (low half) and 7-s (high half)."""
+        w = tl.load(w_ptrs, mask=row_ok[:, None], other=0)
+        a0 = _w4_swar_step(w)
+        a1 = _w4_swar_step(w << 4)
+        a2 = _w4_swar_step(w << 8)
+        a3 = _w4_swar_step(w << 12)
+        c = tl.join(tl.join(a0, a1), tl.join(a2, a3))  # [BN, NW, half, s%2, s//2]
+        return tl.reshape(c, (BN, GROUP)).to(tl.float16, bitcast=True)
+
+    @triton.jit
+    def _w4_kperm(GROUP: tl.constexpr, SWAR: tl.constexpr):
+        """k offset (within a scale group) of each column of the decoded code tile."""
+        p = tl.arange(0, GROUP)
+        if SWAR:  # p = 8*word + 4*half + 2*a + b holds nibble 4*half + 3 - (2*b + a)
+            p = (p // 8) * 8 + ((p // 4) % 2) * 4 + 3 - 2 * (p % 2) - (p // 2) % 2
+        return p
+
+    @triton.jit
+    def _w4_codes(wq_ptr, rows, kg, row_ok, KB: tl.constexpr, BN: tl.constexpr, GROUP: tl.constexpr,
+                  SWAR: tl.constexpr):
+        if SWAR:  # wq_ptr is the int32 view of the packed bytes: KB // 4 words per row
+            ww = tl.arange(0, GROUP // 8)
+            c = _w4_codes_swar(wq_ptr + rows[:, None] * (KB // 4) + kg // 8 + ww[None, :], row_ok, BN, GROUP)
+        else:
+            jj = tl.arange(0, GROUP // 2)
+            c = _w4_codes_f16(wq_ptr + rows[:, None] * KB + kg // 2 + jj[None, :], row_ok, BN, GROUP)
+        return c
+
+    @triton.jit
+    def _as_f16(v):
+        """MMA operand: fp16 as is; other dtypes saturated to the fp16 range, then rounded."""
+        out = v
+        if v.dtype != tl.float16:
+            out = tl.minimum(tl.maximum(v.to(tl.float32), -65504.0), 65504.0).to(tl.float16)
+        return out
+
+    @triton.jit
     def _w4_group_scale(s_ptrs, row_ok, FMT: tl.constexpr):
         """Scale codes [BN] -> fp32 scale * 2^14 (E8M0: bits (s + 14) << 23; E4M3 via fp16 bits * 2^22)."""
         sc = tl.load(s_ptrs, mask=row_ok, other=0).to(tl.int32)
@@ -316,15 +363,25 @@ if triton is not None:
         return s
 
     @triton.jit
+    def _x_to_f16_kernel(x_ptr, y_ptr, NUMEL: tl.constexpr, BLOCK: tl.constexpr):
+        """x -> fp16 saturated to +-65504 (the MMA operand of variants 1-2), once per layer instead of once
+        per (group, N-block) program."""
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        ok = offs < NUMEL
+        v = tl.load(x_ptr + offs, mask=ok, other=0.0)
+        tl.store(y_ptr + offs, _as_f16(v), mask=ok)
+
+    @triton.jit
     def _w4_gemm1_pg_kernel(
         x_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
         N, S,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr, SWAR: tl.constexpr,
     ):
-        """Variant 1 of GEMM1: fp16 MMA on the raw codes of one scale group, the group scale applied to
-        the [BN, BM] product (BM/GROUP multiplies per weight instead of one, and no fp32 round trip of
-        the weights). x is saturated to the fp16 range (|x| <= 65504) for the MMA."""
+        """Variants 1-2 of GEMM1: fp16 MMA on the raw codes of one scale group, the group scale applied
+        to the [BN, BM] product (BM/GROUP multiplies per weight instead of one, no fp32 round trip of the
+        weights). x is an fp16 copy (or saturated to the fp16 range here). SWAR (variant 2) decodes
+        int32 words, 8 codes per 4 and/or/shift steps, in a permuted k order that x follows."""
         grp = tl.program_id(0)
         nb = tl.program_id(1)
         e = tl.load(gexp_ptr + grp)
@@ -338,20 +395,17 @@ if triton is not None:
             n_ok = offs_n < INTER
             rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
             rows_u = rows_g + INTER
-            GB: tl.constexpr = GROUP // 2
             KB: tl.constexpr = D // 2
             KS: tl.constexpr = D // GROUP
-            jj = tl.arange(0, GB)
-            kk = tl.arange(0, GROUP)
+            kk = _w4_kperm(GROUP, SWAR)
             acc_g = tl.zeros([BN, BM], dtype=tl.float32)
             acc_u = tl.zeros([BN, BM], dtype=tl.float32)
             for k0 in range(0, D, GROUP * UNROLL):
                 for u in tl.static_range(UNROLL):
                     kg = k0 + u * GROUP
-                    cg = _w4_codes_f16(wq_ptr + rows_g[:, None] * KB + kg // 2 + jj[None, :], n_ok, BN, GROUP)
-                    cu = _w4_codes_f16(wq_ptr + rows_u[:, None] * KB + kg // 2 + jj[None, :], n_ok, BN, GROUP)
-                    xv = tl.load(x_ptr + tok[None, :] * D + kg + kk[:, None], mask=m_ok[None, :], other=0.0)
-                    xv = tl.minimum(tl.maximum(xv.to(tl.float32), -65504.0), 65504.0).to(tl.float16)
+                    cg = _w4_codes(wq_ptr, rows_g, kg, n_ok, KB, BN, GROUP, SWAR)
+                    cu = _w4_codes(wq_ptr, rows_u, kg, n_ok, KB, BN, GROUP, SWAR)
+                    xv = _as_f16(tl.load(x_ptr + tok[None, :] * D + kg + kk[:, None], mask=m_ok[None, :], other=0.0))
                     sg = _w4_group_scale(ws_ptr + rows_g * KS + kg // GROUP, n_ok, FMT)
                     su = _w4_group_scale(ws_ptr + rows_u * KS + kg // GROUP, n_ok, FMT)
                     acc_g += tl.dot(cg, xv) * sg[:, None]
@@ -369,9 +423,9 @@ if triton is not None:
         h_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
         N,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr, SWAR: tl.constexpr,
     ):
-        """Variant 1 of GEMM2 (see _w4_gemm1_pg_kernel); h is bounded (|h| <= ~100), fp16-safe."""
+        """Variants 1-2 of GEMM2 (see _w4_gemm1_pg_kernel); |h| <= 100 by the clamps, fp16-safe."""
         grp = tl.program_id(0)
         nb = tl.program_id(1)
         e = tl.load(gexp_ptr + grp)
@@ -384,18 +438,16 @@ if triton is not None:
             offs_n = nb * BN + tl.arange(0, BN)
             n_ok = offs_n < D
             rows = e64 * D + tl.where(n_ok, offs_n, 0)
-            GB: tl.constexpr = GROUP // 2
             KB: tl.constexpr = INTER // 2
             KS: tl.constexpr = INTER // GROUP
-            jj = tl.arange(0, GB)
-            kk = tl.arange(0, GROUP)
+            kk = _w4_kperm(GROUP, SWAR)
             acc = tl.zeros([BN, BM], dtype=tl.float32)
             for k0 in range(0, INTER, GROUP * UNROLL):
                 for u in tl.static_range(UNROLL):
                     kg = k0 + u * GROUP
-                    cw = _w4_codes_f16(wq_ptr + rows[:, None] * KB + kg // 2 + jj[None, :], n_ok, BN, GROUP)
-                    hv = tl.load(h_ptr + srow[None, :] * INTER + kg + kk[:, None], mask=m_ok[None, :], other=0.0)
-                    hv = tl.minimum(tl.maximum(hv.to(tl.float32), -65504.0), 65504.0).to(tl.float16)
+                    cw = _w4_codes(wq_ptr, rows, kg, n_ok, KB, BN, GROUP, SWAR)
+                    hv = _as_f16(tl.load(h_ptr + srow[None, :] * INTER + kg + kk[:, None], mask=m_ok[None, :],
+                                         other=0.0))
                     sw = _w4_group_scale(ws_ptr + rows * KS + kg // GROUP, n_ok, FMT)
                     acc += tl.dot(cw, hv) * sw[:, None]
             rw = tl.load(rw_ptr + srow, mask=m_ok, other=0.0)
@@ -419,7 +471,7 @@ def _check_tiles(dim: int, inter: int, group: int, block_n: int, block_k: int) -
         raise ValueError(f"block_n={block_n} must be >= 16 (tl.dot)")
 
 
-def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, h, y_slot, out,
+def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h, y_slot, out,
                        fmt: int, block_m: int, block_n: int, block_k: int, num_warps: int, num_stages: int,
                        variant: int) -> None:
     n_tok, n_slot = slot_ids.shape
@@ -432,14 +484,19 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
     _check_tiles(dim, inter, group, block_n, block_k)
     n = n_tok * n_slot
     n_groups = gexp.shape[0]
-    if variant == 1:  # block_k = values per loop step, unrolled over scale groups
-        common = dict(FMT=fmt, GROUP=group, BM=block_m, UNROLL=max(1, block_k // group), num_warps=num_warps,
-                      num_stages=num_stages)
+    if variant in (1, 2):  # block_k = values per loop step, unrolled over scale groups
+        swar = variant == 2
+        numel = x.numel()
+        _x_to_f16_kernel[(triton.cdiv(numel, 1024),)](x, x16, NUMEL=numel, BLOCK=1024)
+        common = dict(FMT=fmt, GROUP=group, BM=block_m, UNROLL=max(1, block_k // group), SWAR=swar,
+                      num_warps=num_warps, num_stages=num_stages)
+        q13 = w13_q.view(torch.int32) if swar else w13_q  # 4 packed bytes per load element
+        q2 = w2_q.view(torch.int32) if swar else w2_q
         _w4_gemm1_pg_kernel[(n_groups, triton.cdiv(inter, block_n))](
-            x, gexp, members, w13_q, w13_s, gs13, h, n, n_slot, D=dim, INTER=inter, BN=block_n, **common,
+            x16, gexp, members, q13, w13_s, gs13, h, n, n_slot, D=dim, INTER=inter, BN=block_n, **common,
         )
         _w4_gemm2_pg_kernel[(n_groups, triton.cdiv(dim, block_n))](
-            h, gexp, members, slot_w, w2_q, w2_s, gs2, y_slot, n, D=dim, INTER=inter, BN=block_n, **common,
+            h, gexp, members, slot_w, q2, w2_s, gs2, y_slot, n, D=dim, INTER=inter, BN=block_n, **common,
         )
         _slot_sum_triton(y_slot, slot_ids, out, n_exp)
         return
@@ -477,7 +534,7 @@ def _moe_w4_group_fake(slot_ids, gexp, members, num_experts, block_m) -> None:
     return None
 
 
-@torch.library.custom_op("dsv4::moe_w4_experts", mutates_args=("h", "y_slot", "out"))
+@torch.library.custom_op("dsv4::moe_w4_experts", mutates_args=("x16", "h", "y_slot", "out"))
 @graphlint.hot
 def moe_w4_experts(
     x: torch.Tensor,
@@ -491,6 +548,7 @@ def moe_w4_experts(
     gs2: torch.Tensor,
     gexp: torch.Tensor,
     members: torch.Tensor,
+    x16: torch.Tensor,
     h: torch.Tensor,
     y_slot: torch.Tensor,
     out: torch.Tensor,
@@ -503,19 +561,20 @@ def moe_w4_experts(
     variant: int = 0,
 ) -> None:
     """W4A16 expert MLPs over expert groups (from moe_w4_group or moe_align). fmt 0 = MXFP4, 1 = NVFP4
-    (layouts in the module docstring). Workspaces h[T*S, I] (x.dtype), y_slot[T*S, D] fp32; result
-    out[T, D]. Block sizes / warps / stages are launch tuning only. variant 0: weights scaled in fp32 and
-    fed to bf16 MMAs; variant 1: raw codes to fp16 MMAs per scale group, scale on the product (x saturated
-    to the fp16 range)."""
+    (layouts in the module docstring). Workspaces x16[T, D] fp16 (variants 1-2), h[T*S, I] (bf16, or
+    fp16 for variants 1-2), y_slot[T*S, D] fp32; result out[T, D]. Block sizes / warps / stages are
+    launch tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs; variant 1: raw codes to
+    fp16 MMAs per scale group, scale on the product, x saturated to the fp16 range (+-65504);
+    variant 2: as 1 with the codes decoded from int32 words (SWAR)."""
     if use_triton(x):
-        _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, h, y_slot,
-                           out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant)
+        _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h,
+                           y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant)
     else:
         w4_experts_reference(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, out, fmt)
 
 
 @moe_w4_experts.register_fake
-def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, h, y_slot, out,
+def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h, y_slot, out,
                          fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4, variant=0) -> None:
     return None
 
@@ -638,6 +697,8 @@ class DSV4MoEW4(nn.Module):
             "members": torch.zeros(max(n * block_m, em), dtype=torch.int32, device=device),
             "n_post_pad": torch.zeros(1, dtype=torch.int32, device=device),
             "h": torch.zeros(n, inter, dtype=dtype, device=device),
+            "h16": torch.zeros(n, inter, dtype=torch.float16, device=device),  # variants 1-2
+            "x16": torch.zeros(max_tokens, dim, dtype=torch.float16, device=device),
             "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
             "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),
         }
@@ -677,9 +738,10 @@ class DSV4MoEW4(nn.Module):
         """(BLOCK_N, BLOCK_K, num_warps, num_stages, variant) per static batch bucket."""
         if self.kernel_cfg is not None:
             return self.kernel_cfg
-        # Variant 1 chosen from the offline sm_90a SASS (7.7 vs 12.5 instructions per weight in the K
-        # loop, wgmma, 98 vs 180 registers); the H200 sweep in docs/kernels-fp4.md checks it.
-        return (64, 128, 4, 3, 1)
+        # Variant 2, BN 64, 4 warps: the fewest sm_90a SASS instructions per weight in the K loop of the
+        # offline-compiled variants (GEMM1 5.5, GEMM2 6.5; variant 1: 7.0; variant 0: 18), see
+        # docs/kernels-fp4.md; the H200 sweep there times them.
+        return (64, 128, 4, 3, 2)
 
     def uses_group(self, n_tok: int) -> bool:
         """Static path choice: own single-program grouping while T*(K+1) is small, else moe_align."""
@@ -701,8 +763,11 @@ class DSV4MoEW4(nn.Module):
             gexp, members = self.gexp[:n_blocks], self.members[:em]
             moe_align(slot_ids, members, gexp, self.n_post_pad, self.n_experts + 1, self.block_m)
         bn, bk, warps, stages, variant = self.default_config(n_tok)
+        if variant != 0:  # fp16 MMA variants keep h in fp16 (|h| <= 100, 3 more mantissa bits than bf16)
+            h = self.h16[:n]
         moe_w4_experts(x, slot_ids, slot_w, self.w13_q, self.w13_s, self.gs13, self.w2_q, self.w2_s, self.gs2,
-                       gexp, members, h, y_slot, out, self.fmt, self.block_m, bn, bk, warps, stages, variant)
+                       gexp, members, self.x16[:n_tok], h, y_slot, out, self.fmt, self.block_m, bn, bk, warps, stages,
+                       variant)
         return out
 
 

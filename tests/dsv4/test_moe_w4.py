@@ -98,8 +98,9 @@ def test_experts_op_fp32_matches_reference(device, fmt):
     h = torch.full((n, INTER), float("nan"))
     y = torch.full((n, D), float("nan"))
     out = torch.full((n_tok, D), float("nan"))
-    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, h, y, out, m.fmt,
-                     16, 16, 64, 4, 2)
+    x16 = torch.empty(n_tok, D, dtype=torch.float16)
+    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, h, y, out,
+                     m.fmt, 16, 16, 64, 4, 2, 0)
     ref = torch.empty_like(out)
     W.w4_experts_reference(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, ref, m.fmt)
     assert torch.isfinite(out).all()
@@ -107,7 +108,36 @@ def test_experts_op_fp32_matches_reference(device, fmt):
     assert out[3].abs().max().item() == 0.0
 
 
-@pytest.mark.parametrize("variant", [0, 1])
+@pytest.mark.parametrize("variant", [1, 2])
+@pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
+def test_fp16_variants_match_reference(device, fmt, variant):
+    """Variants 1-2 (fp16 MMA on raw codes, group scale on the product; 2 = int32-word decode in a
+    permuted k order): with x exact in fp16 and h kept in fp32, equal to the dequant reference to fp32
+    rounding, which pins the k permutation, the nibble order and both scale decodes."""
+    m = _module(fmt, device, seed=6)
+    g = torch.Generator().manual_seed(12)
+    n_tok = 3
+    ids = torch.randint(0, E + 1, (n_tok, K + 1), generator=g).to(torch.int32).to(device)
+    w = torch.rand(n_tok, K + 1, generator=g).to(device)
+    x = torch.randn(n_tok, D, generator=g).to(torch.float16).float().to(device)
+    n = n_tok * (K + 1)
+    gexp = torch.zeros(n, dtype=torch.int32, device=device)
+    members = torch.zeros(n * 16, dtype=torch.int32, device=device)
+    W.moe_w4_group(ids, gexp, members, E + 1, 16)
+    h = torch.full((n, INTER), float("nan"), device=device)
+    y = torch.full((n, D), float("nan"), device=device)
+    out = torch.full((n_tok, D), float("nan"), device=device)
+    x16 = torch.empty(n_tok, D, dtype=torch.float16, device=device)
+    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, h, y, out,
+                     m.fmt, 16, 16, 64, 4, 2, variant)
+    assert torch.equal(x16.float(), x)
+    # the reference with h in fp32 (x.dtype): the kernel's GEMM2 reads h rounded to fp16
+    ref = torch.empty_like(out)
+    W.w4_experts_reference(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, ref, m.fmt)
+    assert torch.isfinite(out).all() and _rel(out, ref) < 2e-3
+
+
+@pytest.mark.parametrize("variant", [0, 1, 2])
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
 @pytest.mark.parametrize("n_tok,path", [(1, "group"), (4, "group"), (6, "align")])
 def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path, variant):

@@ -100,6 +100,9 @@ def _w4_experts_only(m4, x, n_tok):
     slot_ids, slot_w = m4.slot_ids[:n_tok], m4.slot_w[:n_tok]
     h, y, out = m4.h[:n], m4.y_slot[:n], m4.out[:n_tok]
     bn, bk, warps, stages, variant = m4.default_config(n_tok)
+    if variant != 0:
+        h = m4.h16[:n]
+    x16 = m4.x16[:n_tok]
 
     def run():
         if m4.uses_group(n_tok):
@@ -110,7 +113,7 @@ def _w4_experts_only(m4, x, n_tok):
             gexp, members = m4.gexp[:nb], m4.members[:em]
             M.moe_align(slot_ids, members, gexp, m4.n_post_pad, N_EXP + 1, 16)
         W.moe_w4_experts(x, slot_ids, slot_w, m4.w13_q, m4.w13_s, m4.gs13, m4.w2_q, m4.w2_s, m4.gs2, gexp,
-                         members, h, y, out, m4.fmt, 16, bn, bk, warps, stages, variant)
+                         members, x16, h, y, out, m4.fmt, 16, bn, bk, warps, stages, variant)
 
     return run
 
@@ -216,8 +219,8 @@ def _sweep(m4) -> None:
         x, ids, active = _inputs(n_tok, 200 + n_tok)
         m4.kernel_cfg = (32, 128, 4, 4, 0)
         ref = m4(x, ids, active).clone()
-        for cfg in [(32, 128, 4, 4, 0), (64, 128, 4, 3, 0), (64, 128, 4, 3, 1), (32, 128, 4, 4, 1),
-                    (128, 128, 8, 3, 1), (64, 256, 4, 3, 1), (32, 64, 4, 6, 1)]:
+        for cfg in [(32, 128, 4, 4, 0), (64, 128, 4, 3, 1), (64, 128, 4, 3, 2), (64, 64, 4, 4, 2),
+                    (64, 256, 4, 3, 2), (32, 128, 2, 4, 2), (128, 128, 8, 3, 2), (32, 128, 4, 4, 2)]:
             m4.kernel_cfg = cfg
             try:
                 out = m4(x, ids, active).clone()

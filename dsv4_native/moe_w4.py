@@ -718,7 +718,9 @@ class DSV4MoEW4(nn.Module):
         self.load_packed(quantize_experts(w13, w2, self.weight_format))
 
     @torch.no_grad()
-    def dequantized_experts(self, dtype: torch.dtype = torch.bfloat16) -> tuple[torch.Tensor, torch.Tensor]:  # graphlint: cold
+    def dequantized_experts(  # graphlint: cold
+        self, dtype: torch.dtype = torch.bfloat16
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """Load-time dequant of the packed experts: (w13[E+1, 2I, D], w2[E+1, D, I]) in dtype, global scales
         applied (the seed path, and the accuracy reference)."""
         inter = self.inter

@@ -144,9 +144,11 @@ def _inputs(n_tok: int, seed: int):
 
 def test_w4_flash_accuracy_graph_and_timings():
     x_bw = torch.randn(2 ** 29, device=DEV)
-    bw = x_bw.numel() * 4 / (triton.testing.do_bench(lambda: x_bw.sum(), warmup=5, rep=30, return_mode="median") * 1e-3)
+    t_sum = triton.testing.do_bench(lambda: x_bw.sum(), warmup=5, rep=30, return_mode="median") * 1e-3
+    bw = x_bw.numel() * 4 / t_sum
     x_bw = None  # free the 2 GiB
-    _log(f"read bandwidth {bw / 1e12:.2f} TB/s (fp32 sum, 2 GiB); Flash dims D={DIM} I={INTER} E={N_EXP} top-{TOP_K}+shared")
+    _log(f"read bandwidth {bw / 1e12:.2f} TB/s (fp32 sum, 2 GiB); Flash dims D={DIM} I={INTER} E={N_EXP} "
+         f"top-{TOP_K}+shared")
 
     m4 = _w4_module("mxfp4", 0)
     _sweep(m4)  # first: both kernel variants are measured even if a later check fails
@@ -194,6 +196,10 @@ def test_w4_flash_accuracy_graph_and_timings():
     torch.cuda.empty_cache()
     m4 = _w4_module("nvfp4", 1)
     bf = _bf16_from(m4, bf)
+    _log("")
+    _log("| fmt | batch | unique experts | W4 MB | W4 layer us | W4 experts us | bf16 layer us | bf16 experts us "
+         "| layer speedup | experts speedup | W4 floor us | experts / floor | rel err vs bf16 |")
+    _log("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     per_expert_nv = sum(getattr(m4, n)[0].numel() for n in ("w13_q", "w13_s", "w2_q", "w2_s")) + 12
     for n_tok in (1, 8):
         x, ids, active = _inputs(n_tok, 200 + n_tok)
@@ -228,6 +234,6 @@ def _sweep(m4) -> None:
                 t = _bench(_w4_experts_only(m4, x, n_tok))
                 _log(f"| | {n_tok} | {cfg[0]} | {cfg[1]} | {cfg[2]} | {cfg[3]} | {cfg[4]} | {t:.1f} | {rel:.1e} |")
             except Exception as exc:  # noqa: BLE001 - a config that does not launch is reported, not fatal
-                _log(f"| | {n_tok} | {cfg[0]} | {cfg[1]} | {cfg[2]} | {cfg[3]} | {cfg[4]} | {type(exc).__name__}: {str(exc)[:80]} | |")
+                _log(f"| | {n_tok} | {cfg[0]} | {cfg[1]} | {cfg[2]} | {cfg[3]} | {cfg[4]} "
+                     f"| {type(exc).__name__}: {str(exc)[:80]} | |")
         m4.kernel_cfg = None
-

@@ -66,8 +66,10 @@ class SideStreamWithoutJoin(Rule):
 
     The check is local to the function: a fork is a `s.wait_stream(...)`/`s.wait_event(...)` before
     the `with` (or a `wait_stream`/`wait_event`/`.wait()` at the start of its body); a join is a
-    `....wait_stream(s)`, `wait_event(...)`, `.wait()` or `.synchronize()` after it. A fork or join done
-    by the caller is not seen (a documented miss of precision, rare in practice).
+    `....wait_stream(s)`, `wait_event(...)`, `.wait()` or `.synchronize()` after it; a
+    `torch.cuda.synchronize()` before the block also forks. A stream-switching context manager (the
+    block `yield`s) leaves fork and join to its caller and is not reported. A fork or join done by
+    the caller of an ordinary function is not seen (a possible false positive, rare in practice).
     """
 
     code = "GL202"
@@ -83,6 +85,9 @@ class SideStreamWithoutJoin(Rule):
         "        with torch.cuda.stream(self.aux):\n            self.ev.wait()\n            y = x + 1\n"
         "            self.done.record()\n        self.done.wait()\n        return y\n",
         "def step(x: torch.Tensor):\n    with torch.cuda.stream(None):\n        return x + 1\n",
+        "import contextlib\n@contextlib.contextmanager\ndef on_stream(s):\n    with torch.cuda.stream(s):\n        yield\n",
+        "def warmup(fn, x: torch.Tensor):\n    torch.cuda.synchronize()\n    with torch.cuda.stream(torch.cuda.Stream()):\n"
+        "        fn(x)\n    torch.cuda.synchronize()\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, s):\n    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n"
@@ -100,6 +105,8 @@ class SideStreamWithoutJoin(Rule):
             if not args or (isinstance(args[0], cst.Name) and args[0].value == "None"):
                 continue
             stream = code_of(args[0])
+            if _yields(node.body):
+                continue  # a stream-switching context manager: its caller forks and joins
             forked, joined = self._fork_join(node, stream)
             if forked and joined:
                 continue
@@ -126,6 +133,8 @@ class SideStreamWithoutJoin(Rule):
             line = where.start.line
             if line < start and recv == stream and meth in ("wait_stream", "wait_event"):
                 forked = True
+            elif line < start and meth == "synchronize" and recv in ("torch.cuda", "cuda", "torch.accelerator"):
+                forked = True  # the whole device is idle before the side stream starts
             elif start <= line <= end and line <= first_body + 1 and meth in ("wait_stream", "wait_event", "wait"):
                 forked = True  # `torch.cuda.current_stream().wait_stream(main)` / `ev.wait()` inside the block
             elif line > end:
@@ -134,6 +143,20 @@ class SideStreamWithoutJoin(Rule):
                 elif meth in ("wait_event", "wait", "synchronize"):
                     joined = True
         return forked, joined
+
+
+def _yields(body: cst.BaseSuite) -> bool:
+    found: list[cst.Yield] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Yield(self, node: cst.Yield) -> None:
+            found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    body.visit(V())
+    return bool(found)
 
 
 class GeneratorInCapture(Rule):

@@ -191,6 +191,15 @@ def test_w4_flash_accuracy_graph_and_timings():
         assert torch.equal(m4.out[:n_tok], eager), r
     _log("")
     _log("graph replay (mxfp4, batch 4, 3 fresh routings): bitwise equal to eager")
+    from dsv4_native.router import moe_route
+    for n_tok in (1, 8):
+        x, ids, active = _inputs(n_tok, 100 + n_tok)
+        n = n_tok * (TOP_K + 1)
+        ws = m4.logits_ws[:, : n_tok * N_EXP].view(-1, n_tok, N_EXP)
+        t_route = _bench(lambda: moe_route(x, m4.wg, m4.bias, m4.tid2eid, ids, active, m4.slot_ids[:n_tok],
+                                           m4.slot_w[:n_tok], TOP_K, 1.5, False, ws))
+        t_group = _bench(lambda: W.moe_w4_group(m4.slot_ids[:n_tok], m4.gexp[:n], m4.members[: n * 16], N_EXP + 1, 16))
+        _log(f"batch {n_tok}: router alone {t_route:.1f} us, moe_w4_group alone {t_group:.1f} us")
     # NVFP4
     del m4
     torch.cuda.empty_cache()

@@ -4,7 +4,7 @@ A tiny random config (dsv4-reference 1.9: SWA, CSA with indexer, HCA, hash and s
 into both models. A 300-token stream (> 2 x 128, so every HCA layer emits two entries; > 4 x index_topk = 64,
 so the indexer really selects 16 of up to 75 entries) is fed token by token to HF (its own cache) and to our
 eager decode step (teacher forcing). Tolerance: per step, max |ours - hf| / max |hf| <= 1e-4 on the fp32
-logits (measured ~3e-6), and the argmax (the greedy token) agrees at every step.
+logits (measured 4.4e-6), and the argmax (the greedy token) agrees at every step.
 
 Our eager path here is the plain-PyTorch reference of every kernel (TRITON_INTERPRET is switched off for
 these tests: the interpreter would take minutes for 300 steps); the Triton path is compared with HF on

@@ -128,8 +128,13 @@ def test_fp16_variants_match_reference(device, fmt, variant):
     y = torch.full((n, D), float("nan"), device=device)
     out = torch.full((n_tok, D), float("nan"), device=device)
     x16 = torch.empty(n_tok, D, dtype=torch.float16, device=device)
-    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, h, y, out,
-                     m.fmt, 16, 16, 64, 4, 2, variant)
+    args = (x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, h, y, out,
+            m.fmt, 16, 16, 64, 4, 2, variant)
+    if device == "cuda" and fmt == "nvfp4" and variant == 1:  # refused on the GPU (docs/kernels-fp4.md)
+        with pytest.raises(ValueError, match="variant 1 with NVFP4"):
+            W.moe_w4_experts(*args)
+        return
+    W.moe_w4_experts(*args)
     assert torch.equal(x16.float(), x)
     # the reference with h in fp32 (x.dtype): the kernel's GEMM2 reads h rounded to fp16
     ref = torch.empty_like(out)
@@ -152,6 +157,10 @@ def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path,
     active = torch.ones(n_tok, dtype=torch.bool, device=device)
     if n_tok > 1:
         active[1] = False
+    if device == "cuda" and fmt == "nvfp4" and variant == 1:  # wrong on the H200 (docs/kernels-fp4.md)
+        with pytest.raises(ValueError, match="variant 1 with NVFP4"):
+            m(x, ids, active)
+        return
     out = m(x, ids, active).clone()
     w13, w2 = m.dequantized_experts()
     bf = M.DSV4MoE(D, INTER, E, K, vocab=64, max_tokens=24, device=device)

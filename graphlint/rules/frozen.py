@@ -197,7 +197,9 @@ class HostStateMutation(Rule):
     position, a schedule, a branch taken on it) stays frozen. Reported: augmented assignments
     (`+=`, ...) and `self.x = self.x + ...` of host values to `self.<attr>` (when `attr` is not a known
     tensor: a registered buffer or Parameter updated in place, `self.buf += 1`, is device work and
-    fine), and augmented assignments to names declared `global` or `nonlocal`. Locals are not reported.
+    fine), and augmented assignments to names declared `global` or `nonlocal`. Locals are not reported,
+    nor is an attribute reset earlier in the same function (`self.count = 0` ... `self.count += 1`):
+    per-call state that a replay reproduces.
     """
 
     code = "GL303"
@@ -210,6 +212,8 @@ class HostStateMutation(Rule):
         "        self.register_buffer('buf', torch.zeros(1))\n\n    def forward(self, x):\n"
         "        self.buf += 1\n        n = 0\n        n += 1\n        return x + self.buf\n",
         "class M(torch.nn.Module):\n    def forward(self, x):\n        self.cache = x\n        return x\n",
+        "class M(torch.nn.Module):\n    def forward(self, x):\n        self.count = 0\n"
+        "        for _ in range(3):\n            self.count += 1\n            x = x * 2\n        return x\n",
         "class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        self.acc = torch.zeros(4)\n\n    def forward(self, x):\n        self.acc += x.sum(0)\n        return x\n",
     )
@@ -224,6 +228,7 @@ class HostStateMutation(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.globals: set[str] = set()
+        self.reset: set[str] = set()  # `self.x = ...` seen earlier in this function: per-call state
 
     def visit_Global(self, node: cst.Global) -> None:
         self.globals.update(n.name.value for n in node.names)
@@ -239,7 +244,7 @@ class HostStateMutation(Rule):
         if isinstance(target, cst.Name) and target.value in self.globals:
             self.report(node, self.message.format(target=target.value))
             return
-        if not self._host_attr(target):
+        if not self._host_attr(target) or code_of(target) in self.reset:
             return
         if self.ctx.val(target).kind is Kind.HOST or self.ctx.val(node.value).kind in (Kind.HOST, Kind.HOST_SEQ):
             self.report(node, self.message.format(target=code_of(target)))
@@ -247,10 +252,13 @@ class HostStateMutation(Rule):
     def visit_Assign(self, node: cst.Assign) -> None:
         value = node.value
         if not isinstance(value, cst.BinaryOperation):
+            for t in node.targets:
+                if isinstance(t.target, cst.Attribute):
+                    self.reset.add(code_of(t.target))
             return
         for t in node.targets:
             target = t.target
-            if not self._host_attr(target):
+            if not self._host_attr(target) or code_of(target) in self.reset:
                 continue
             text = code_of(target)
             if code_of(value.left) == text:

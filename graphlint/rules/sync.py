@@ -259,8 +259,8 @@ class DistributionsValidateArgs(Rule):
     the parameter constraints with `if not valid.all(): raise`: a host read of a device value, every
     time a distribution is built (and `log_prob` validates its sample the same way). Pass
     `validate_args=False` (or call `Distribution.set_default_validate_args(False)` in that function).
-    Distributions built from Python numbers only (`Normal(0, 1)`) validate host values and are not
-    reported; a global `set_default_validate_args(False)` elsewhere is not seen (a possible false
+    Distributions built from Python numbers or CPU tensors only (`Normal(0, 1)`) validate host values
+    and are not reported; a global `set_default_validate_args(False)` elsewhere is not seen (a possible false
     positive, documented).
     """
 
@@ -301,8 +301,8 @@ class DistributionsValidateArgs(Rule):
         if "set_default_validate_args(False)" in self.ctx.unit.source:
             return
         params = [a.value for a in node.args if not (a.keyword and a.keyword.value == "validate_args")]
-        if params and all(self.ctx.val(p).kind in (Kind.HOST, Kind.HOST_SEQ) for p in params):
-            return  # `Normal(0, 1)`: Python numbers are validated on the host without a device read
+        if params and all(self.ctx.val(p).kind in (Kind.HOST, Kind.HOST_SEQ, Kind.CPU_TENSOR) for p in params):
+            return  # `Normal(0, 1)`, CPU tensors: validated on the host without a device read
         self.report(node, self.message.format(call=tail))
 
 

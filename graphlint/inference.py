@@ -254,6 +254,8 @@ class Inference:
         return HOST
 
     def _eval_List(self, node: cst.List | cst.Tuple | cst.Set) -> Val:
+        if not node.elements:
+            return UNKNOWN  # `xs = []` is filled later, often with tensors
         vals = [self(el.value) for el in node.elements if isinstance(el, cst.Element)]
         if vals and all(v.is_tensor or v.kind is Kind.TENSOR_SEQ for v in vals):
             return TSEQ
@@ -304,21 +306,20 @@ class Inference:
         if recv.kind is Kind.MODULE_SEQ:
             return Val(Kind.MODULE, recv.ref)
         if recv.is_tensor:
-            # Indexing keeps the dtype (and device) of the receiver.
-            return Val(recv.kind)
+            # Indexing keeps the dtype, the device and pinned-ness of the receiver.
+            return Val(recv.kind, recv.ref)
         return UNKNOWN
 
     # -- operators ------------------------------------------------------------------------------
     def _eval_BinaryOperation(self, node: cst.BinaryOperation) -> Val:
         left, right = self(node.left), self(node.right)
         if left.is_tensor or right.is_tensor:
+            if left.kind is Kind.CPU_TENSOR and right.kind in (Kind.CPU_TENSOR, *HOSTS) or \
+                    right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
+                return CPU
             bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return BOOL
-            if left.kind is Kind.CPU_TENSOR and right.kind is Kind.CPU_TENSOR:
-                return CPU
-            if left.kind is Kind.CPU_TENSOR and right.kind in HOSTS or right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
-                return CPU
             return TENSOR
         if left.kind in HOSTS and right.kind in HOSTS:
             return HOST
@@ -458,7 +459,7 @@ class Inference:
         # Only real torch functions: an unknown name is more likely a mis-resolved local.
         if head in TORCH_FUNCTION_NAMES and head not in NON_TENSOR_TORCH_SUBMODULES and "." not in qual[len("torch."):]:
             args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
-            if args and all(v.kind in HOSTS or v.kind is Kind.CPU_TENSOR for v in args) and self.device_of(node) is None:
+            if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None:
                 return CPU  # `torch.div(n, 2)` of Python numbers makes a host tensor
             return TENSOR
         return None
@@ -492,7 +493,7 @@ class Inference:
         if name in ("numpy",):
             return Val(Kind.NDARRAY)
         if name in BOOL_METHODS:
-            return BOOL
+            return CPU if recv.kind is Kind.CPU_TENSOR else BOOL
         if name in SEQ_METHODS:
             return TSEQ
         if name in DIM_SEQ_METHODS:

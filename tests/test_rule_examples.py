@@ -36,3 +36,12 @@ def test_every_rule_is_documented():
         assert rule.doc(), rule.code
         assert rule.fix_hint and rule.message and rule.name, rule.code
         assert rule.name == rule.name.lower() and " " not in rule.name
+
+
+def test_code_prefix_tells_the_family():
+    from graphlint.diagnostics import Family
+
+    prefix = {Family.META: "GL0", Family.HOST_SYNC: "GL1", Family.CAPTURE_ILLEGAL: "GL2",
+              Family.SILENT_FROZEN: "GL3", Family.PERF: "GL4"}
+    for rule in ALL_RULES:
+        assert rule.code.startswith(prefix[rule.family]), f"{rule.code} is {rule.family.value}"

@@ -12,7 +12,7 @@ from graphlint.engine import Linter
 
 MINE = frozenset({
     "GL130", "GL131", "GL132", "GL133", "GL134", "GL141", "GL143", "GL144", "GL150", "GL151", "GL152",
-    "GL201", "GL202", "GL203", "GL204", "GL205", "GL206", "GL301", "GL302", "GL303", "GL304", "GL305",
+    "GL201", "GL202", "GL203", "GL204", "GL205", "GL307", "GL301", "GL302", "GL303", "GL304", "GL305",
 })
 
 
@@ -228,7 +228,7 @@ def test_capture_only_rules_need_a_capture_region():
             warm = torch.zeros(n, device="cuda")
             with torch.cuda.graph(g):
                 staged = torch.empty(n, pin_memory=True)  # <- GL205
-                extra = torch.zeros(n, device="cuda")  # <- GL206
+                extra = torch.zeros(n, device="cuda")  # <- GL307
                 static_out = model(static_in)
             return static_out, warm, staged, extra
     """)
@@ -241,7 +241,7 @@ def test_capture_region_at_module_level():
         g = torch.cuda.CUDAGraph()
         static_in = torch.zeros(8, device="cuda")
         with torch.cuda.graph(g):
-            tmp = torch.ones(8, device="cuda")  # <- GL206
+            tmp = torch.ones(8, device="cuda")  # <- GL307
             static_out = static_in * 2
     """)
 
@@ -251,7 +251,7 @@ def test_config_capture_region_function():
         import torch
 
         def decode_step(x: torch.Tensor):
-            y = torch.empty_like(x)  # <- GL206
+            y = torch.empty_like(x)  # <- GL307
             host = torch.zeros(4)
             return y, host
     """)

@@ -1,4 +1,4 @@
-"""GL20x: code that breaks CUDA-graph capture without a host wait (and GL206, the capture-pool hazard).
+"""GL20x: code that breaks CUDA-graph capture without a host wait (and GL307, the capture-pool hazard, which is silent-frozen).
 
 These do not stall an eager step; they fail (or corrupt) the capture: querying a stream or event
 during capture, side streams that do not fork from and join the capture stream, RNG generators or
@@ -330,7 +330,7 @@ class AllocInCapture(Rule):
     outside capture regions (`with torch.cuda.graph(...)` bodies and config capture-region functions).
     """
 
-    code = "GL206"
+    code = "GL307"
     name = "alloc-in-capture"
     family = Family.SILENT_FROZEN
     message = ("`{call}` allocates a fresh device tensor inside a capture region: it lives in the graph pool, "
@@ -347,12 +347,12 @@ class AllocInCapture(Rule):
     )
     INVALID = (
         "def run(g, model, n: int):\n    with torch.cuda.graph(g):\n"
-        "        static_in = torch.zeros(n, device='cuda')  # <- GL206\n        out = model(static_in)\n"
+        "        static_in = torch.zeros(n, device='cuda')  # <- GL307\n        out = model(static_in)\n"
         "    return static_in, out\n",
         "def run(g, model, inp: torch.Tensor):\n    with torch.cuda.graph(g):\n"
-        "        buf = torch.empty_like(inp)  # <- GL206\n        model(inp, out=buf)\n    return buf\n",
+        "        buf = torch.empty_like(inp)  # <- GL307\n        model(inp, out=buf)\n    return buf\n",
         "def run(g, inp: torch.Tensor):\n    with torch.cuda.graph(g):\n"
-        "        pad = inp.new_zeros(4)  # <- GL206\n    return pad\n",
+        "        pad = inp.new_zeros(4)  # <- GL307\n    return pad\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:

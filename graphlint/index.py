@@ -364,6 +364,8 @@ class ProjectIndex:
                 self.classes[c.key] = c
         self.module_bases = DEFAULT_MODULE_BASES + tuple(module_bases)
         self._is_module_cache: dict[str, bool] = {}
+        self._class_cache: dict[str, ClassInfo | None] = {}
+        self._function_cache: dict[str, FunctionInfo | None] = {}
 
     # -- lookups ------------------------------------------------------------------------------
     def split_dotted(self, name: str) -> tuple[str, str] | None:
@@ -376,30 +378,34 @@ class ProjectIndex:
         return None
 
     def class_by_dotted(self, name: str) -> ClassInfo | None:
-        split = self.split_dotted(name)
-        if split is None:
-            return None
-        mod, qual = split
-        cls = self.classes.get(f"{mod}:{qual}")
-        if cls is None:
-            # Re-exported through a package __init__: follow its import table once.
-            target = self.modules[mod].imports.get(qual.split(".")[0])
-            if target and target != name:
-                return self.class_by_dotted(target + qual[len(qual.split(".")[0]):])
-        return cls
+        return self._by_dotted(name, self.classes, self._class_cache)
 
     def function_by_dotted(self, name: str) -> FunctionInfo | None:
-        split = self.split_dotted(name)
-        if split is None:
-            return None
-        mod, qual = split
-        fn = self.functions.get(f"{mod}:{qual}")
-        if fn is None:
+        return self._by_dotted(name, self.functions, self._function_cache)
+
+    def _by_dotted(self, name: str, table: dict, cache: dict):
+        """Look `pkg.mod.Qual.name` up in `table`, following re-exports (`from .x import y` in a
+        package `__init__`). Cycles in re-exports end the search instead of recursing forever."""
+        if name in cache:
+            return cache[name]
+        cache[name] = None  # cycle guard while resolving
+        result, seen, current = None, set(), name
+        while current not in seen:
+            seen.add(current)
+            split = self.split_dotted(current)
+            if split is None:
+                break
+            mod, qual = split
+            result = table.get(f"{mod}:{qual}")
+            if result is not None:
+                break
             head = qual.split(".")[0]
             target = self.modules[mod].imports.get(head)
-            if target and target != name:
-                return self.function_by_dotted(target + qual[len(head):])
-        return fn
+            if not target:
+                break
+            current = target + qual[len(head):]
+        cache[name] = result
+        return result
 
     def mro(self, cls: ClassInfo) -> list[ClassInfo]:
         out, queue, seen = [], deque([cls]), set()

@@ -264,3 +264,18 @@ def test_via_chain_is_in_json(tmp_path, capsys):
     render(findings, "json", sys.stdout)
     data = json.loads(capsys.readouterr().out)
     assert data[0]["via"] == ["Block.forward", "count"]
+
+
+def test_reexport_cycles_do_not_recurse_forever(tmp_path):
+    findings = lint(tmp_path, {
+        "pkg/__init__.py": "from .a import helper\n",
+        "pkg/a.py": "from pkg import helper\n",
+        "pkg/m.py": """
+            import torch
+            from pkg import helper
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return helper(x)
+        """,
+    })
+    assert findings == []

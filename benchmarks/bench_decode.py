@@ -109,8 +109,8 @@ def bench_hf(hf, ctx: int, steps: int, buckets: list[int]) -> dict[str, dict[int
 
 
 def table(name: str, ctx: int, res: dict[str, dict[int, float]]) -> str:  # graphlint: cold
-    lines = [f"### {name} (context {ctx}, bf16)", "", "| step latency, ms | " + " | ".join(f"B={b}" for b in BUCKETS)
-             + " |", "|---|" + "---|" * len(BUCKETS)]
+    header = "| step latency, ms | " + " | ".join(f"B={b}" for b in BUCKETS) + " |"
+    lines = [f"### {name} (context {ctx}, bf16)", "", header, "|---|" + "---|" * len(BUCKETS)]
     for label, row in res.items():
         lines.append(f"| {label} | " + " | ".join(f"{row[b]:.3f}" if b in row else "–" for b in BUCKETS) + " |")
     rep, eag = res["native graph replay"], res["native eager"]

@@ -135,8 +135,10 @@ def _layer_map(i: int, ratio: int, use_hash: bool) -> dict[str, str]:  # graphli
             m[nat + f"{site}.{p}"] = hf + f"{site}.{p}"
     if ratio:
         c = a + "compressor."
-        m.update({nat + "attn.compressor.wkv": c + "kv_proj.weight", nat + "attn.compressor.wgate": c + "gate_proj.weight",
-                  nat + "attn.compressor.ape": c + "position_bias", nat + "attn.compressor.norm": c + "kv_norm.weight"})
+        m.update({nat + "attn.compressor.wkv": c + "kv_proj.weight",
+                  nat + "attn.compressor.wgate": c + "gate_proj.weight",
+                  nat + "attn.compressor.ape": c + "position_bias",
+                  nat + "attn.compressor.norm": c + "kv_norm.weight"})
     if ratio == CSA:
         x = a + "compressor.indexer."
         m.update({nat + "attn.index_compressor.wkv": x + "kv_proj.weight",

@@ -27,7 +27,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from ._attn_common import apply_rope_interleaved, rms_norm, rope_cos_sin_cache
+from ._attn_common import apply_rope_interleaved, rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices

@@ -184,7 +184,8 @@ def test_loader_accepts_official_layout(hf_model):
             for e in range(w.shape[0]):
                 official[name.replace("down_proj", f"{e}.w2.weight")] = w[e]
             continue
-        name = (name.replace("shared_experts.wgate", "shared_experts.w1").replace("shared_experts.up_proj", "shared_experts.w3")
+        name = (name.replace("shared_experts.wgate", "shared_experts.w1")
+                .replace("shared_experts.up_proj", "shared_experts.w3")
                 .replace("shared_experts.down_proj", "shared_experts.w2"))
         official[name] = w
     a, b = _native(hf_model), _native(hf_model)

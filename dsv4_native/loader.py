@@ -10,9 +10,11 @@ Two key layouts are accepted:
 Quantised weights:
 * FP8 E4M3 weights with a 128x128 block scale (`<name>.scale` or `<name>.weight_scale_inv`) are dequantised
   to the model dtype here (power-of-two UE8M0 or fp32 scales, either works: value = fp8 * scale).
-* FP4 experts (uint8/int8 packed E2M1 with a per-32 scale) go through the `dequant_fp4` hook: a callable
-  `(packed, scale) -> dense fp32 [N, K]`. It is not implemented here (another module owns the FP4 formats);
-  without the hook an FP4 expert raises with the key that needs it.
+* FP4 experts (uint8/int8 packed E2M1): MXFP4 (one E8M0 scale per 32 values, the official experts) is
+  dequantised with `dsv4_native.fp4.dequantize_mxfp4`; any other packing (NVFP4 with its two-level scales)
+  goes through the `dequant_fp4` hook, a callable `(packed, scale) -> dense fp32 [N, K]`, and raises with the
+  key's name without it. Dequantising to the model dtype at load is the tiny/mid-config path; keeping the
+  experts packed for a W4A16 MoE (`moe_w4.py`) is the hook for real sizes and is not wired here.
 Everything runs once at load time on the host side, never in the decode step.
 """
 
@@ -82,10 +84,16 @@ def _dequant_entry(name: str, w: torch.Tensor, sd: Mapping[str, torch.Tensor],  
     base = name[: -len(".weight")] if name.endswith(".weight") else name
     scale = next((sd[base + s] for s in _SCALE_SUFFIXES if base + s in sd), None)
     if w.dtype in (torch.uint8, torch.int8):
-        if dequant_fp4 is None or scale is None:
-            raise NotImplementedError(
-                f"{name}: FP4-packed weight; pass dequant_fp4=(packed, scale) -> dense to load_state_dict")
-        return dequant_fp4(w, scale).float()
+        if scale is None:
+            raise ValueError(f"{name}: packed FP4 weight without a scale")
+        if dequant_fp4 is not None:
+            return dequant_fp4(w, scale).float()
+        if scale.shape[-1] * 16 == w.shape[-1]:  # one E8M0 scale per 32 values: MXFP4 (the official experts)
+            from .fp4 import dequantize_mxfp4
+
+            return dequantize_mxfp4(w.view(torch.uint8), scale)
+        raise NotImplementedError(
+            f"{name}: FP4-packed weight that is not MXFP4; pass dequant_fp4=(packed, scale) -> dense")
     if w.dtype == torch.float8_e4m3fn:
         if scale is None:
             raise ValueError(f"{name}: FP8 weight without a block scale")

@@ -146,11 +146,8 @@ def test_greedy_generation_matches_hf(hf_model):
     assert sorted(streamed) == sorted((s, t) for s, o in enumerate(outs) for t in o)
 
 
-def test_loader_accepts_official_layout(hf_model):
-    """The official checkpoint's key names (per-expert w1/w2/w3, attn/ffn, wq_a, ...) load the same weights."""
-    from dsv4_native.loader import load_state_dict
-
-    sd = hf_model.state_dict()
+def _official_layout(sd: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """Rename an HF state dict back to the official checkpoint's names (the inverse of the loader's renames)."""
     inverse = {"embed_tokens.weight": "embed.weight", "lm_head.weight": "head.weight"}
     official: dict[str, torch.Tensor] = {}
     for key, w in sd.items():
@@ -188,12 +185,49 @@ def test_loader_accepts_official_layout(hf_model):
                 .replace("shared_experts.up_proj", "shared_experts.w3")
                 .replace("shared_experts.down_proj", "shared_experts.w2"))
         official[name] = w
-    a, b = _native(hf_model), _native(hf_model)
-    for p in b.parameters():
+    return official
+
+
+def _load_into_fresh(hf_model, sd: dict[str, torch.Tensor]):
+    from dsv4_native.loader import load_state_dict
+
+    model = _native(hf_model)
+    for p in model.parameters():
         p.data.zero_()
-    assert load_state_dict(b, official) == []
+    assert load_state_dict(model, sd) == []
+    return model
+
+
+def test_loader_accepts_official_layout(hf_model):
+    """The official checkpoint's key names (per-expert w1/w2/w3, attn/ffn, wq_a, ...) load the same weights."""
+    a, b = _native(hf_model), _load_into_fresh(hf_model, _official_layout(hf_model.state_dict()))
     for (name, pa), pb in zip(a.named_parameters(), b.parameters()):
         assert torch.equal(pa, pb), name
+
+
+def test_loader_dequantises_mxfp4_experts_and_fp8_blocks(hf_model):
+    """Official-style quantised weights: MXFP4 experts (uint8 + E8M0 per 32) and an FP8 E4M3 attention weight
+    with a 128x128 block scale load as their dequantised values."""
+    from dsv4_native.fp4 import dequantize_mxfp4, quantize_mxfp4
+
+    official = _official_layout(hf_model.state_dict())
+    w1 = "layers.2.ffn.experts.5.w1.weight"
+    packed, scale = quantize_mxfp4(official[w1])
+    official[w1], official[w1.replace(".weight", ".scale")] = packed, scale
+    wq = "layers.1.attn.wq_a.weight"
+    dense = official[wq]
+    block_scale = dense.abs().amax().reshape(1, 1).expand(-(-dense.shape[0] // 128), -(-dense.shape[1] // 128)) / 448
+    official[wq] = (dense / block_scale.repeat_interleave(128, 0)[: dense.shape[0]]
+                    .repeat_interleave(128, 1)[:, : dense.shape[1]]).to(torch.float8_e4m3fn)
+    official[wq.replace(".weight", ".scale")] = block_scale.contiguous()
+    model = _load_into_fresh(hf_model, official)
+    inter = model.cfg.inter
+    assert torch.equal(model.layers[2].moe.w13[5, :inter], dequantize_mxfp4(packed, scale))
+    fp8 = official[wq].float() * block_scale[0, 0]
+    assert torch.equal(model.layers[1].attn.wq_a, fp8)
+    assert (fp8 - dense).abs().max() <= 0.07 * dense.abs().max()  # FP8 E4M3: 3 mantissa bits
+
+
 
 
 def test_triton_interpreter_step_equals_reference_step(hf_model):

@@ -228,8 +228,6 @@ def test_loader_dequantises_mxfp4_experts_and_fp8_blocks(hf_model):
     assert (fp8 - dense).abs().max() <= 0.07 * dense.abs().max()  # FP8 E4M3: 3 mantissa bits
 
 
-
-
 def test_triton_interpreter_step_equals_reference_step(hf_model):
     """The Triton kernels (through the CPU interpreter) compose into the same step as the references: two
     steps at positions 127 and 128, where an HCA group and a CSA group close, from one prefilled state."""

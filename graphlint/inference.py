@@ -305,6 +305,8 @@ class Inference:
             return TENSOR
         if recv.kind is Kind.MODULE_SEQ:
             return Val(Kind.MODULE, recv.ref)
+        if recv.kind is Kind.NDARRAY:
+            return recv
         if recv.is_tensor:
             # Indexing keeps the dtype, the device and pinned-ness of the receiver.
             return Val(recv.kind, recv.ref)

@@ -190,3 +190,15 @@ def test_untyped_values_without_torch_evidence_stay_silent():
                 return x
     """
     assert findings(src) == set()
+
+
+def test_numpy_values_are_not_tensors():
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: torch.Tensor):
+                lens_np = lens.cpu().numpy()
+                n = lens_np[0].item()
+                return x[:n]
+    """
+    assert findings(src) == {(4, "GL103"), (4, "GL104")}

@@ -78,6 +78,10 @@ SEQ_METHODS = frozenset({
     "split_with_sizes", "hsplit", "vsplit", "dsplit", "unsafe_split", "frexp", "qr", "slogdet",
 })
 DIM_SEQ_METHODS = frozenset({"max", "min", "median", "nanmedian", "cummax", "cummin"})
+# Reductions that return a 0-d tensor when called without a dim: indexing with one reads it.
+FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "prod", "norm", "amax", "amin",
+                             "std", "var", "median", "nansum", "nanmean", "count_nonzero"})
+ZERO_D = "0d"
 MODULE_TENSOR_METHODS = frozenset({"parameters", "buffers", "named_parameters", "state_dict"})
 HOST_TORCH = frozenset({
     "torch.is_tensor", "torch.numel", "torch.is_floating_point", "torch.is_complex",
@@ -322,6 +326,10 @@ class Inference:
             bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return BOOL
+            # `start_pos % W` keeps a 0-d tensor 0-d.
+            if (left.ref == ZERO_D and right.kind in HOSTS) or (right.ref == ZERO_D and left.kind in HOSTS) or \
+                    (left.ref == ZERO_D and right.ref == ZERO_D):
+                return Val(Kind.TENSOR, ZERO_D)
             return TENSOR
         if left.kind in HOSTS and right.kind in HOSTS:
             return HOST
@@ -438,7 +446,9 @@ class Inference:
         if qual in SEQ_TORCH:
             return TSEQ
         if qual in DIM_SEQ_TORCH:
-            return TSEQ if len(node.args) > 1 or self._has_kw(node, "dim") else TENSOR
+            return TSEQ if len(node.args) > 1 or self._has_kw(node, "dim") else Val(Kind.TENSOR, ZERO_D)
+        if qual.rpartition(".")[2] in FULL_REDUCTIONS and len(node.args) == 1 and qual.count(".") == 1:
+            return Val(Kind.TENSOR, ZERO_D)
         if qual in ("torch.where", "torch.nonzero") and (
             (qual == "torch.where" and len(node.args) == 1) or self._has_kw(node, "as_tuple")
         ):
@@ -488,6 +498,8 @@ class Inference:
 
     def _tensor_method(self, recv: Val, name: str, node: cst.Call, unbound: bool = False) -> Val:
         nargs = len(node.args) - (1 if unbound else 0)
+        if name in FULL_REDUCTIONS and nargs == 0 and recv.kind is not Kind.CPU_TENSOR:
+            return Val(Kind.TENSOR, ZERO_D)
         if name in HOST_METHODS:
             return HOST
         if name == "tolist":

@@ -70,7 +70,7 @@ DECOYS = {
         class M(torch.nn.Module):
             def forward(self, x: torch.Tensor, ids: torch.Tensor):
                 x[x > 0] = 0.0
-                x[ids] = 1.0
+                x.index_fill_(0, ids, 1.0)
                 return x.index_select(0, ids), x[ids]
     """,
     "host_int_branching_and_shape_dispatch": """

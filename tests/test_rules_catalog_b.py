@@ -280,7 +280,7 @@ def test_sampler_decoys_do_not_fire():
                 cnt = torch.count_nonzero(keep)
                 c = probs.cumsum(-1)
                 both = torch.stack([vals.sum(), s.sum()])
-                logits[idx] = 0.0
+                logits.index_fill_(-1, idx[0], 0.0)
                 return nxt, picked, nz, cnt, c, both
     """)
 
@@ -337,7 +337,7 @@ def test_host_index_variants():
                 cpu_idx = torch.arange(n)
                 d = x[cpu_idx]  # <- GL133
                 e = x[idx]
-                x[idx] = 0.0
+                x[idx] = 0.0  # <- GL133
                 keep_cpu = torch.zeros(n, dtype=torch.bool)
                 f = x[keep_cpu]  # <- GL302
                 return a, b, c, d, e, f

@@ -283,11 +283,14 @@ class TensorShapeArgument(Rule):
 
 
 class TensorAsIndex(Rule):
-    """A device tensor used as a Python index: `lst[t]`, `range(t)`, `x[t.argmax()]`.
+    """A device tensor used as a Python index: `lst[t]`, `range(t)`, `x[t.argmax()]`, `w[n]`.
 
     Indexing a Python sequence with a tensor, or passing one to `range`, calls `__index__` (an
-    implicit `.item()`). A 0-d tensor from a full reduction (`argmax()`, `max()` without `dim`) used
-    as a tensor index is read on the host the same way (measured: syncs).
+    implicit `.item()`). A 0-d integer tensor used as a tensor index is read on the host the same
+    way: measured on an H200, `W[i]`, `x[:, i] = v` and `x[x.argmax()]` with a 0-d CUDA `i` all make
+    debug mode raise, wait for a queued 200 ms kernel, and fail capture. graphlint knows a tensor is
+    0-d when it comes from a full reduction (`argmax()`, `sum()`, `max()` without `dim`), possibly
+    through arithmetic with host numbers (`n % W`).
     """
 
     code = "GL127"
@@ -303,6 +306,8 @@ class TensorAsIndex(Rule):
         "def step(x: torch.Tensor, e: torch.Tensor):\n    experts = [x, x * 2]\n    return experts[e]  # <- GL127\n",
         "def step(x: torch.Tensor, n: torch.Tensor):\n    for i in range(n):  # <- GL127\n        x = x * 2\n    return x\n",
         "def step(x: torch.Tensor):\n    return x[x.argmax()]  # <- GL127\n",
+        "def step(w: torch.Tensor, scores: torch.Tensor, ring: torch.Tensor):\n    best = scores.argmax()\n"
+        "    ring[:, best % 8] = 0  # <- GL127\n    return w[best]  # <- GL127\n",
     )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -315,6 +320,9 @@ class TensorAsIndex(Rule):
             self.report(node)
 
     def _zero_d(self, expr: cst.BaseExpression) -> bool:
+        val = self.ctx.val(expr)
+        if val.kind is Kind.TENSOR and val.ref == "0d":
+            return True
         if not isinstance(expr, cst.Call) or expr.args:
             return False
         m = method_call(expr)

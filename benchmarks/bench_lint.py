@@ -70,6 +70,9 @@ def timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
     """(wall seconds, peak RSS in MB) of one whole-process run, via GNU time."""
     proc = subprocess.run(["/usr/bin/time", "-v", *cmd], cwd=cwd, text=True, capture_output=True)
     err = proc.stderr
+    if "Traceback (most recent call last)" in err or proc.returncode not in (0, 1):
+        # A crashed run would otherwise be timed as a fast one.
+        raise RuntimeError(f"{cmd[0]} {cmd[1:4]} exited {proc.returncode}: {err[-1500:]}")
     wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", err)
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
     if wall is None:

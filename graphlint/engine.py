@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -153,7 +154,12 @@ class Linter:
         findings: list[Finding] = []
         rules = self.rules_for(rel)
         for unit in units_for(src, summary, hot):
-            findings.extend(analyze_unit(src.path, summary, index, unit, rules))
+            try:
+                findings.extend(analyze_unit(src.path, summary, index, unit, rules))
+            except RecursionError:
+                _internal_error(src.path, unit, "expression nesting too deep")
+            except Exception as exc:  # a bug in one rule must not cost the user the whole run
+                _internal_error(src.path, unit, f"{type(exc).__name__}: {exc}")
         lines = (src.text or "").splitlines()
         noqa = parse_noqa(lines)
         findings = apply_noqa(findings, noqa)
@@ -167,6 +173,12 @@ class Linter:
     def lint_text(self, text: str, shown: str, module: str | None = None) -> LintResult:
         src = decode_source(text.encode("utf-8"), shown, module or Path(shown).stem, shown.endswith("__init__.py"))
         return self.lint_sources([src])
+
+
+def _internal_error(path: str, unit: Unit, why: str) -> None:
+    where = f"{unit.function.qualname} (line {unit.function.lineno})" if unit.function else "module level"
+    sys.stderr.write(f"graphlint: warning: internal error while checking {path}: {where}: {why}; "
+                     "skipped that function, please report it\n")
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

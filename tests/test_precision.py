@@ -202,3 +202,22 @@ def test_numpy_values_are_not_tensors():
                 return x[:n]
     """
     assert findings(src) == {(4, "GL103"), (4, "GL104")}
+
+
+def test_a_crashing_rule_skips_one_function_not_the_run(monkeypatch, capsys):
+    from graphlint.rules.transfers import ItemCall
+
+    def boom(self, node):
+        raise ValueError("rule bug")
+
+    monkeypatch.setattr(ItemCall, "visit_Call", boom)
+    monkeypatch.setattr(ItemCall, "_hooks_cache", None, raising=False)
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                return x.nonzero()
+    """
+    assert findings(src) == set()
+    err = capsys.readouterr().err
+    assert "internal error" in err and "M.forward" in err and "rule bug" in err

@@ -193,6 +193,7 @@ class DynamicOutputOp(Rule):
     INVALID = (
         "def step(ids: torch.Tensor):\n    return torch.bincount(ids, minlength=8)  # <- GL125\n",
         "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(r, dim=0)  # <- GL125\n",
+        "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(repeats=r)  # <- GL125\n",
         "import torch.nn.functional as F\ndef step(ids: torch.Tensor):\n    return F.one_hot(ids)  # <- GL125\n",
         "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10)  # <- GL125\n",
     )
@@ -205,7 +206,10 @@ class DynamicOutputOp(Rule):
             self.report(node, self.message.format(fn="bincount", why="its length is the max value + 1"))
         elif qual == "torch.repeat_interleave" or meth == "repeat_interleave":
             args = positional(node)
-            repeats = args[0] if meth else (args[1] if len(args) > 1 else (args[0] if args else None))
+            if meth:
+                repeats = args[0] if args else None
+            else:
+                repeats = args[1] if len(args) > 1 else (args[0] if args else None)
             if kwarg(node, "repeats"):
                 repeats = kwarg(node, "repeats").value
             if repeats is not None and self.ctx.is_tensor(repeats) and kwarg(node, "output_size") is None:

@@ -255,6 +255,42 @@ if triton is not None:
         tl.store(y_ptr + sid.to(tl.int64) * D + offs_n, y, mask=n_ok)
 
     @triton.jit
+    def _gemv2_sum_kernel(
+        h_ptr, ids_ptr, w_ptr, w2_ptr, out_ptr,
+        E,
+        D: tl.constexpr, INTER: tl.constexpr, S: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+    ):
+        """Program (token, N-block): down GEMV of every slot of one token, summed in slot order.
+
+        Fuses the slot-sum kernel into GEMM2 (one launch and the fp32 y_slot round trip fewer). The
+        arithmetic is the unfused pair's: y_s = (W2 h_s) * w_s per slot, then 0 + y_0 + y_1 + ... over
+        the valid slots, so the result is bitwise the same and still has one writer per element.
+        """
+        t = tl.program_id(0)
+        nb = tl.program_id(1)
+        offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
+        n_ok = offs_n < D
+        total = tl.zeros([BLOCK_N], dtype=tl.float32)
+        for s in tl.static_range(S):
+            sid = t * S + s
+            e = tl.load(ids_ptr + sid)
+            valid = (e >= 0) & (e < E)
+            e64 = tl.where(valid, e, 0).to(tl.int64)
+            rw = tl.load(w_ptr + sid)
+            wbase = w2_ptr + e64 * D * INTER
+            ok = n_ok & valid
+            acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32)
+            for k0 in range(0, INTER, BLOCK_K):
+                offs_k = k0 + tl.arange(0, BLOCK_K)
+                k_ok = offs_k < INTER
+                hv = tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
+                wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
+                             mask=ok[:, None] & k_ok[None, :], other=0.0)
+                acc += wv.to(tl.float32) * hv[None, :]
+            total += tl.where(valid, tl.sum(acc, axis=1) * rw, 0.0)
+        tl.store(out_ptr + t.to(tl.int64) * D + offs_n, total.to(out_ptr.dtype.element_ty), mask=n_ok)
+
+    @triton.jit
     def _grouped13_kernel(
         x_ptr, sorted_ptr, expert_ids_ptr, npad_ptr, w13_ptr, h_ptr,
         N, S, EM,
@@ -387,7 +423,8 @@ def _slot_sum_triton(y_slot, slot_ids, out, num_experts: int) -> None:
     )
 
 
-def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, block_k: int, warps: int) -> None:
+def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, block_k: int, warps: int,
+                 fuse_sum: bool) -> None:
     n_tok, n_slot = slot_ids.shape
     n_exp, two_i, dim = w13.shape
     inter = two_i // 2
@@ -397,6 +434,12 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
         x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, num_warps=warps,
     )
     bn2, bk2 = _pow2_at_most(dim, block_n, 1), _pow2_at_most(inter, block_k)
+    if fuse_sum:  # host-known launch option: GEMM2 + slot sum in one kernel
+        _gemv2_sum_kernel[(n_tok, triton.cdiv(dim, bn2))](
+            h, slot_ids, slot_w, w2, out, n_exp, D=dim, INTER=inter, S=n_slot, BLOCK_N=bn2, BLOCK_K=bk2,
+            num_warps=warps,
+        )
+        return
     _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
         h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=warps,
     )
@@ -467,19 +510,22 @@ def moe_experts_gemv(
     block_n: int = 16,
     block_k: int = 256,
     num_warps: int = 4,
+    fuse_sum: bool = True,
 ) -> None:
     """Small-batch expert MLPs: one GEMV per token-slot. x[T, D]; w13[E+1, 2I, D]; w2[E+1, D, I];
     workspaces h[T*S, I] (x.dtype), y_slot[T*S, D] fp32; result out[T, D]. The block sizes and warps
-    are launch tuning only (the result does not depend on them beyond fp32 summation order)."""
+    are launch tuning only (the result does not depend on them beyond fp32 summation order).
+    fuse_sum=True sums the slots inside the GEMM2 kernel (y_slot is then left untouched), bitwise
+    equal to the separate slot-sum kernel of fuse_sum=False."""
     if use_triton(x):
-        _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n, block_k, num_warps)
+        _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n, block_k, num_warps, fuse_sum)
     else:
         experts_reference(x, slot_ids, slot_w, w13, w2, out)
 
 
 @moe_experts_gemv.register_fake
 def _moe_experts_gemv_fake(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n=16, block_k=256,
-                           num_warps=4) -> None:
+                           num_warps=4, fuse_sum=True) -> None:
     return None
 
 
@@ -547,6 +593,8 @@ class DSV4MoE(nn.Module):
         self.scale, self.use_hash, self.block_m, self.gemv_max_slots = scale, use_hash, block_m, gemv_max_slots
         # (BLOCK_N, BLOCK_K, num_warps) of the GEMV path; None = the per-batch default of gemv_config.
         self.gemv_cfg: Optional[tuple[int, int, int]] = None
+        # GEMV path: slot sum fused into the down-projection kernel or not; None = per-batch default.
+        self.gemv_fuse_sum: Optional[bool] = None
         n_slot = top_k + 1
         self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
         self.w13 = nn.Parameter(torch.empty(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
@@ -582,11 +630,19 @@ class DSV4MoE(nn.Module):
         self.tid2eid.copy_(perm.to(torch.int32))
 
     def gemv_config(self, n_tok: int) -> tuple[int, int, int]:
-        """Static GEMV launch config per batch bucket. Defaults from the H200 sweep at DSV4-Flash dims
-        (docs/kernels-moe-sampling.md): batch 1 -> (8, 512, 4), larger -> (64, 128, 8)."""
+        """Static GEMV launch config per batch bucket. Defaults from the H200 sweeps at DSV4-Flash dims
+        (docs/kernels-moe-sampling.md): batch 1 -> (8, 1024, 8), larger -> (64, 128, 8)."""
         if self.gemv_cfg is not None:
             return self.gemv_cfg
-        return (8, 512, 4) if n_tok == 1 else (64, 128, 8)
+        return (8, 1024, 8) if n_tok == 1 else (64, 128, 8)
+
+    def gemv_fused(self, n_tok: int) -> bool:
+        """Static choice of the fused GEMM2 + slot sum. It wins at batch 1 (one launch fewer: 115.4 vs
+        118.5 us) and loses at batch 8 (620 vs 596 us: T programs per N-block each run S slots in
+        sequence, fewer and longer programs than the per-slot grid), so it is the batch-1 default."""
+        if self.gemv_fuse_sum is not None:
+            return self.gemv_fuse_sum
+        return n_tok == 1
 
     def uses_gemv(self, n_tok: int) -> bool:
         """Static path choice: GEMV per token-slot while T*(K+1) is small."""
@@ -602,7 +658,8 @@ class DSV4MoE(nn.Module):
         moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
                   self.top_k, self.scale, self.use_hash, logits_ws)
         if self.uses_gemv(n_tok):  # host-known int: one path per captured batch bucket
-            moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out, *self.gemv_config(n_tok))
+            moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out, *self.gemv_config(n_tok),
+                             self.gemv_fused(n_tok))
         else:
             sorted_ids, expert_ids = self.sorted_ids[:em], self.expert_ids[:n_blocks]
             moe_align(slot_ids, sorted_ids, expert_ids, self.n_post_pad, self.n_experts + 1, self.block_m)

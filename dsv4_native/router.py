@@ -73,8 +73,17 @@ def router_reference(
 
 
 def router_splits(dim: int) -> int:
-    """Static split of the gate GEMV's D axis (more programs at small batch): 1..8."""
-    return max(1, min(8, dim // 512))
+    """Static split of the gate GEMV's D axis (more programs at small batch): 1..16, 256-wide chunks.
+
+    At D = 4096 this gives 16 splits x 16 expert blocks = 256 programs for one token, each reading one
+    16 KB tile of Wg in a single load wave (the batch-1 router is one DRAM latency, not eight)."""
+    return max(1, min(16, dim // 256))
+
+
+# Up to this many tokens the gate logits use the per-token GEMV kernel (no tensor-core dot: at T = 1 a
+# 16-row dot tile wastes 15/16 of its work and serialises the D loop); above it the dot kernel reads
+# each Wg tile once per 16-token block. Static: chosen from the shape, one path per captured batch.
+ROUTER_GEMV_MAX_T = 8
 
 
 if triton is not None:
@@ -110,13 +119,37 @@ if triton is not None:
         tl.store(ptrs, acc, mask=t_ok[:, None] & e_ok[None, :])
 
     @triton.jit
+    def _router_gemv_kernel(
+        x_ptr, wg_ptr, part_ptr, SPS,
+        D: tl.constexpr, E: tl.constexpr, CHUNK: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr,
+    ):
+        """Program (expert block, token, D split): partial gate logits of one token, fp32 FMA.
+
+        Same partial layout as the dot kernel (part[split, T, E]), so the select kernel is shared.
+        """
+        eb = tl.program_id(0)
+        t = tl.program_id(1)
+        sp = tl.program_id(2)
+        offs_e = eb * BE + tl.arange(0, BE)
+        e_ok = offs_e < E
+        acc = tl.zeros([BE, BK], dtype=tl.float32)
+        for kk in range(0, CHUNK, BK):  # constexpr bounds (the interpreter needs them)
+            offs_k = sp * CHUNK + kk + tl.arange(0, BK)
+            k_ok = offs_k < D
+            xv = tl.load(x_ptr + t * D + offs_k, mask=k_ok, other=0.0).to(tl.float32)
+            wv = tl.load(wg_ptr + offs_e[:, None] * D + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :],
+                         other=0.0).to(tl.float32)
+            acc += wv * xv[None, :]
+        tl.store(part_ptr + sp * SPS + t * E + offs_e, tl.sum(acc, axis=1), mask=e_ok)
+
+    @triton.jit
     def _router_select_kernel(
         part_ptr, bias_ptr, tid2eid_ptr, ids_ptr, active_ptr, slot_ids_ptr, slot_w_ptr,
         T, SPS, scale,
         E: tl.constexpr, SPLITS: tl.constexpr,
         TOP_K: tl.constexpr, USE_HASH: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_S: tl.constexpr,
     ):
-        """One program per token: sum the partials in split order, sqrt-softplus, top-k by argmax rounds."""
+        """One program per token: sum the partials in split order, sqrt-softplus, top-k by packed-key max rounds."""
         t = tl.program_id(0)
         act = tl.load(active_ptr + t).to(tl.int1)
         offs_e = tl.arange(0, BLOCK_E)
@@ -129,25 +162,28 @@ if triton is not None:
         s = tl.sqrt(sp_)
         offs_s = tl.arange(0, BLOCK_S)
         sel = tl.zeros([BLOCK_S], dtype=tl.int32)
-        wsel = tl.zeros([BLOCK_S], dtype=tl.float32)
         if USE_HASH:
             tok = tl.load(ids_ptr + t).to(tl.int64)
             sel = tl.load(tid2eid_ptr + tok * TOP_K + offs_s, mask=(offs_s < TOP_K) & act, other=0)
             sel = sel.to(tl.int32)
-            for k in tl.static_range(TOP_K):
-                ek = tl.sum(tl.where(offs_s == k, sel, 0), axis=0)
-                sk = tl.sum(tl.where(offs_e == ek, s, 0.0), axis=0)
-                wsel = tl.where(offs_s == k, sk, wsel)
         else:
             bias = tl.load(bias_ptr + offs_e, mask=e_ok, other=0.0).to(tl.float32)
-            key = tl.where(e_ok, s + bias, float("-inf"))
+            key = s + bias
+            # One int64 max per round instead of an argmax plus a gather: the high word is the key's
+            # fp32 bits mapped to a signed-int order (negatives: flip the magnitude bits), the low
+            # word is (BLOCK_E - 1 - e), so equal keys pick the lowest index, like the argmax did.
+            bits = key.to(tl.int32, bitcast=True)
+            ordered = bits ^ ((bits >> 31) & 0x7FFFFFFF)
+            packed = ordered.to(tl.int64) * 4294967296 + (BLOCK_E - 1 - offs_e).to(tl.int64)
+            packed = tl.where(e_ok, packed, -9223372036854775807)
             for k in tl.static_range(TOP_K):
-                ek = tl.argmax(key, axis=0)  # lowest index on ties
-                sk = tl.sum(tl.where(offs_e == ek, s, 0.0), axis=0)
-                sel = tl.where(offs_s == k, ek.to(tl.int32), sel)
-                wsel = tl.where(offs_s == k, sk, wsel)
-                key = tl.where(offs_e == ek, float("-inf"), key)
-        wsel = tl.where(offs_s < TOP_K, wsel, 0.0)
+                best = tl.max(packed, axis=0)
+                ek = (BLOCK_E - 1 - (best & 4294967295)).to(tl.int32)
+                sel = tl.where(offs_s == k, ek, sel)
+                packed = tl.where(offs_e == ek, -9223372036854775807, packed)
+        # s of the selected experts: one [BLOCK_S, BLOCK_E] masked sum (exactly one nonzero term each).
+        hit = (sel[:, None] == offs_e[None, :]) & (offs_s[:, None] < TOP_K)
+        wsel = tl.sum(tl.where(hit, s[None, :], 0.0), axis=1)
         wsel = wsel / (tl.sum(wsel, axis=0) + 1e-20) * scale
         # Column K is the shared expert (id E, weight 1); padding rows get sentinel E+1, weight 0.
         ids_out = tl.where(offs_s == TOP_K, E, sel)
@@ -176,12 +212,19 @@ def _router_triton(
     n_tok, dim = x.shape
     n_exp = wg.shape[0]
     splits = logits_ws.shape[0]
-    bk = 64
-    chunk = triton.cdiv(triton.cdiv(dim, splits), bk) * bk
-    bt, be = 16, 16
-    _router_logits_kernel[(triton.cdiv(n_exp, be), triton.cdiv(n_tok, bt), splits)](
-        x, wg, logits_ws, n_tok, logits_ws.stride(0), D=dim, E=n_exp, CHUNK=chunk, BT=bt, BE=be, BK=bk,
-    )
+    be = 16
+    if n_tok <= ROUTER_GEMV_MAX_T:  # static shape: one kernel per captured batch bucket
+        bk = min(256, triton.next_power_of_2(triton.cdiv(dim, splits)))
+        chunk = triton.cdiv(triton.cdiv(dim, splits), bk) * bk
+        _router_gemv_kernel[(triton.cdiv(n_exp, be), n_tok, splits)](
+            x, wg, logits_ws, logits_ws.stride(0), D=dim, E=n_exp, CHUNK=chunk, BE=be, BK=bk,
+        )
+    else:
+        bk = 64
+        chunk = triton.cdiv(triton.cdiv(dim, splits), bk) * bk
+        _router_logits_kernel[(triton.cdiv(n_exp, be), triton.cdiv(n_tok, 16), splits)](
+            x, wg, logits_ws, n_tok, logits_ws.stride(0), D=dim, E=n_exp, CHUNK=chunk, BT=16, BE=be, BK=bk,
+        )
     # Unused pointer arguments get a valid tensor; the constexpr flag keeps them unread.
     bias_arg = bias if bias is not None else slot_w
     tid_arg = tid2eid if tid2eid is not None else slot_ids

@@ -62,15 +62,41 @@ def _route(m: M.DSV4MoE, x, ids, active, impl):
 
 
 @pytest.mark.parametrize("use_hash", [False, True])
-@pytest.mark.parametrize("dim", [DIM, 1536], ids=["one-split", "three-splits"])
-def test_router_kernel_matches_reference(use_hash, dim):
-    m = _module(use_hash, dim=dim)
-    x, ids, active = _inputs(5, seed=1, dim=dim)
+@pytest.mark.parametrize("dim", [DIM, 1536], ids=["one-split", "six-splits"])
+@pytest.mark.parametrize("n_tok", [5, R.ROUTER_GEMV_MAX_T + 4], ids=["gemv-logits", "dot-logits"])
+def test_router_kernel_matches_reference(use_hash, dim, n_tok):
+    m = _module(use_hash, dim=dim, max_tokens=n_tok)
+    x, ids, active = _inputs(n_tok, seed=1, dim=dim)
     got_ids, got_w = _route(m, x, ids, active, R.moe_route)
     ref_ids, ref_w = _route(m, x, ids, active, R.router_reference)
     assert use_triton(x)  # the kernel path really ran
     assert torch.equal(got_ids, ref_ids)
     torch.testing.assert_close(got_w, ref_w, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("bias_std", [0.1, 3.0], ids=["small-bias", "negative-keys"])
+def test_router_selection_order_and_ties(bias_std):
+    """The packed-key top-k: keys of both signs order like floats, and equal keys pick the lowest id.
+
+    Experts 5 and 6 get expert 1's gate row and bias, so the three tie; with the large, mostly negative
+    bias most keys s + bias are negative and distinct (the sign-flipped bit order must sort them as
+    floats: the plain int32 bits would rank -2.0 above -1.0)."""
+    m = _module(False)
+    g = torch.Generator().manual_seed(21)
+    with torch.no_grad():
+        bias = torch.randn(N_EXP, generator=g) * bias_std
+        m.bias.copy_((bias - bias.abs().max() * 0.5 if bias_std > 1 else bias).to(DEV))
+        m.wg[5:7] = m.wg[1]
+        m.bias[5:7] = m.bias[1]
+    x, ids, active = _inputs(9, seed=22, inactive=())
+    got_ids, got_w = _route(m, x, ids, active, R.moe_route)
+    s = torch.sqrt(torch.nn.functional.softplus(x.float().cpu() @ m.wg.detach().float().cpu().t()))
+    key = (s + m.bias.cpu()).double()
+    for t in range(9):  # stable descending sort = "largest key first, lowest id among equals"
+        want = sorted(range(N_EXP), key=lambda e: (-float(key[t, e]), e))[:TOP_K]
+        assert got_ids[t, :TOP_K].cpu().tolist() == want, t
+    if bias_std > 1:
+        assert (key < 0).sum() > 3 * 9, "the negative-key case must sort several negatives"
 
 
 @pytest.mark.parametrize("use_hash", [False, True])
@@ -267,7 +293,24 @@ def test_gpu_layer_graph_replay_new_routing(use_hash, n_tok):
     assert not torch.equal(history[0][1], history[1][1])  # the replays really saw new routings
 
 
-@pytest.mark.parametrize("cfg", [(8, 512, 4), (64, 128, 8), (16, 256, 4)])
+@pytest.mark.parametrize("n_tok", [1, 3])
+def test_gemv_fused_slot_sum_is_bitwise_unfused(n_tok):
+    """GEMM2 with the slot sum fused in computes exactly the unfused GEMM2 + slot-sum pair."""
+    m = _module(False)
+    x, ids, active = _inputs(n_tok, seed=10)
+    outs = []
+    for fuse in (True, False):
+        m.gemv_fuse_sum = fuse
+        m.out.fill_(float("nan"))
+        outs.append(m(x, ids, active).clone())
+    assert not torch.isnan(outs[0]).any()
+    assert torch.equal(outs[0], outs[1])
+    ref = torch.empty_like(outs[0])
+    M.experts_reference(x, m.slot_ids[:n_tok], m.slot_w[:n_tok], m.w13, m.w2, ref)
+    torch.testing.assert_close(outs[0].float(), ref.float(), rtol=2e-2, atol=2e-2)
+
+
+@pytest.mark.parametrize("cfg", [(8, 512, 4), (8, 1024, 8), (64, 128, 8), (16, 256, 4)])
 @pytest.mark.parametrize("n_tok", [1, 3])
 def test_gemv_launch_configs_agree(cfg, n_tok):
     """The GEMV block sizes are launch tuning only: every config computes the same layer."""

@@ -221,3 +221,17 @@ def test_a_crashing_rule_skips_one_function_not_the_run(monkeypatch, capsys):
     assert findings(src) == set()
     err = capsys.readouterr().err
     assert "internal error" in err and "M.forward" in err and "rule bug" in err
+
+
+def test_scalar_store_through_inverted_or_mask_named_index_is_a_masked_fill():
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, h: torch.Tensor, attention_mask: torch.Tensor, ids: torch.Tensor):
+                pad = attention_mask.unsqueeze(-1).repeat(1, 1, 4)
+                h[~pad] = 0.0
+                h[self.padding_mask] = 0.0
+                h[ids] = 0.0
+                return h
+    """
+    assert findings(src) == {(7, "GL133")}

@@ -835,9 +835,11 @@ class HostIndex(HostFacts):
             idx = el.slice.value if isinstance(el.slice, cst.Index) else None
             if idx is None or self.is_cpu(idx):
                 continue
+            if isinstance(idx, cst.UnaryOperation) and isinstance(idx.operator, cst.BitInvert):
+                continue  # `x[~m] = 0.0`: `~` of an index is a mask (a masked_fill), not integer indices
             val = ctx.val(idx)
-            name = idx.value if isinstance(idx, cst.Name) else ""
-            mask_like = name.endswith(("mask", "keep", "valid")) or name.startswith("is_")
+            name = dotted_name(idx) or ""
+            mask_like = name.endswith(("mask", "keep", "valid")) or name.rpartition(".")[2].startswith("is_")
             if val.kind is Kind.TENSOR and not val.weak and not mask_like and val.ref != "0d":  # 0-d: GL127
                 return True
         return False

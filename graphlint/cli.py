@@ -617,7 +617,9 @@ def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Names
             render_statistics(findings, out)
     else:
         render(findings, fmt, out, sources=sources)
-    if fmt in TEXT_FORMATS and not args.quiet:
+    # A clean concise run prints nothing at all, like flake8: scripts and hooks test for empty output.
+    clean_concise = fmt == "concise" and not findings and not fixed
+    if fmt in TEXT_FORMATS and not args.quiet and not clean_concise:
         for line in _summary(findings, fixed=fixed, fix_mode=args.fix, runtime=runtime):
             out.write(line + "\n")
 

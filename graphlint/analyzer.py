@@ -61,7 +61,7 @@ class _Pending:
 @dataclass
 class Context:
     path: str
-    summary: ProjectIndex | None
+    index: ProjectIndex | None
     module: ModuleSummary
     unit: Unit
     inference: Inference
@@ -568,7 +568,7 @@ def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Un
     """Parse one unit with libcst and run the rules over it."""
     tree = cst.parse_module(unit.source)
     inference = make_inference(module, index, unit.function)
-    ctx = Context(path=path, summary=index, module=module, unit=unit, inference=inference, tree=tree)
+    ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree)
     rules = [cls(ctx) for cls in rule_classes]
     walker = Walker(ctx, rules)
     if unit.function is None:

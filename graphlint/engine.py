@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,8 +14,6 @@ from graphlint.rules import ALL_RULES, RULES_BY_CODE
 from graphlint.selection import enabled_codes, per_file_ignored
 from graphlint.suppression import apply_noqa, parse_noqa, unused_noqa
 
-# Files that cannot matter: no torch, no numpy, no marker. Skipped before any parse.
-PREFILTER_RE = re.compile(r"torch|numpy|graphlint|import\s+random|from\s+random|nn\.Module")
 
 
 @dataclass

@@ -155,9 +155,7 @@ class _Indexer(ast.NodeVisitor):
             target = self.s.imports[head_base] + head[len(head_base):]
         elif head_base in ("self", "cls") or head.startswith("super()"):
             return name
-        elif head_base in self.s.functions or head_base in self.s.classes or not self.func_stack:
-            target = f"{self.s.module}.{head}"
-        else:
+        else:  # a module-level name (or an unknown local: it simply won't resolve in the index)
             target = f"{self.s.module}.{head}"
         return f"{target}.{rest}" if rest else target
 

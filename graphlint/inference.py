@@ -136,7 +136,10 @@ TORCH_ONLY_METHODS = frozenset({
 })
 DIM_KEYWORDS = ("dim", "keepdim")
 
-MASK_NAME_RE = re.compile(r"(^|_)(mask|keep|valid|is_[a-z_]+|has_[a-z_]+)$|^(mask|is_)")
+def is_mask_name(name: str) -> bool:
+    """Names that usually hold a boolean mask (`mask`, `*_mask`, `keep`, `valid`, `is_*`); weak evidence."""
+    last = name.rpartition(".")[2]
+    return last.endswith(("mask", "keep", "valid")) or last.startswith("is_")
 CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams", "settings", "params"})
 
 TENSOR_ANN_RE = re.compile(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import CONFIG_NAMES, FACTORY_TORCH, Kind, bind_targets, dotted_name
+from graphlint.inference import CONFIG_NAMES, FACTORY_TORCH, Kind, bind_targets, dotted_name, is_mask_name
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
@@ -838,9 +838,8 @@ class HostIndex(HostFacts):
             if isinstance(idx, cst.UnaryOperation) and isinstance(idx.operator, cst.BitInvert):
                 continue  # `x[~m] = 0.0`: `~` of an index is a mask (a masked_fill), not integer indices
             val = ctx.val(idx)
-            name = dotted_name(idx) or ""
-            mask_like = name.endswith(("mask", "keep", "valid")) or name.rpartition(".")[2].startswith("is_")
-            if val.kind is Kind.TENSOR and not val.weak and not mask_like and val.ref != "0d":  # 0-d: GL127
+            if val.kind is Kind.TENSOR and not val.weak and not is_mask_name(dotted_name(idx) or "") \
+                    and val.ref != "0d":  # 0-d: GL127
                 return True
         return False
 

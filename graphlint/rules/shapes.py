@@ -5,11 +5,10 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import Kind
+from graphlint.inference import Kind, is_mask_name
 from graphlint.rules._util import kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
-MASK_NAME_SUFFIXES = ("mask", "_mask", "keep", "_keep", "valid", "_valid")
 
 
 class Nonzero(Rule):
@@ -88,16 +87,12 @@ class Unique(Rule):
                 self.report(node, self.message.format(fn=f".{m[1]}()"))
 
 
-def _mask_like(name: str) -> bool:
-    return name.endswith(MASK_NAME_SUFFIXES) or name.startswith("is_")
-
-
 def _bool_index(ctx, expr: cst.BaseExpression) -> bool:
     """A device boolean tensor, or (weaker) an untyped value named like a mask."""
     val = ctx.val(expr)
     if val.kind is Kind.BOOL_TENSOR:
         return True
-    if isinstance(expr, cst.Name) and _mask_like(expr.value) and val.kind in (Kind.UNKNOWN, Kind.TENSOR):
+    if isinstance(expr, cst.Name) and is_mask_name(expr.value) and val.kind in (Kind.UNKNOWN, Kind.TENSOR):
         return True
     return False
 

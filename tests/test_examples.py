@@ -1,4 +1,4 @@
-"""The examples: graphlint reports exactly the marked hazards in the naive step, nothing in the safe one."""
+"""The examples: graphlint reports exactly the marked hazards in the naive steps, nothing in the safe ones."""
 
 from __future__ import annotations
 
@@ -42,3 +42,14 @@ def test_dsv4_native_is_clean():
     files = discover([root / "dsv4_native"], Config(root=root))
     findings = Linter(Config(root=root)).lint_paths(files).findings
     assert [(f.path, f.line, f.code, f.message) for f in findings] == []
+
+
+def test_dsv4_naive_step_reports_every_marked_hazard_and_nothing_else():
+    path = EXAMPLES / "dsv4_naive_step.py"
+    marked = expected(path)
+    assert len(marked) >= 15  # the markers are really there (a parse slip must not make this vacuous)
+    assert reported(path) == marked
+
+
+def test_dsv4_native_step_is_clean():
+    assert reported(EXAMPLES / "dsv4_native_step.py") == set()

@@ -2,7 +2,7 @@
 Hugging Face's eager experts are (dsv4-reference 7): it computes the right thing eagerly, and every marked
 line stops it from being captured in a CUDA graph or forces a GPU->CPU sync.
 
-Every line carrying an `expect:` comment names the graphlint codes reported there; tests/test_examples_dsv4.py
+Every line carrying an `expect:` comment names the graphlint codes reported there; tests/test_examples.py
 checks that graphlint reports exactly that set. Compare with dsv4_native_step.py, which runs the same step
 through `dsv4_native` and which graphlint passes.
 """

@@ -13,6 +13,7 @@ import tempfile
 
 import pytest
 import torch
+from _cuda_graphs import capture_graph  # pytest puts tests/gpu on sys.path (no __init__.py)
 
 pytestmark = pytest.mark.cuda
 
@@ -26,22 +27,11 @@ if torch.cuda.is_available():
 DEV = "cuda"
 
 
-def _graph(fn):
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        fn()
-        fn()
-    torch.cuda.current_stream().wait_stream(stream)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        fn()
-    return g
 
 
 def _bench_graph(fn) -> float:
     """Median microseconds per replay of a graph holding one call of fn."""
-    g = _graph(fn)
+    g = capture_graph(fn)
     return triton.testing.do_bench(g.replay, warmup=25, rep=200, return_mode="median") * 1e3
 
 

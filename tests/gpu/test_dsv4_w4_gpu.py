@@ -13,6 +13,7 @@ import tempfile
 
 import pytest
 import torch
+from _cuda_graphs import capture_graph  # pytest puts tests/gpu on sys.path (no __init__.py)
 
 pytestmark = pytest.mark.cuda
 
@@ -33,21 +34,10 @@ def _log(line: str) -> None:
     print(line, flush=True)
 
 
-def _graph(fn):
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        fn()
-        fn()
-    torch.cuda.current_stream().wait_stream(stream)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        fn()
-    return g
 
 
 def _bench(fn) -> float:
-    g = _graph(fn)
+    g = capture_graph(fn)
     return triton.testing.do_bench(g.replay, warmup=10, rep=60, return_mode="median") * 1e3
 
 
@@ -178,7 +168,7 @@ def test_w4_flash_accuracy_graph_and_timings():
     # graph replay on fresh routings == eager, no host sync inside
     n_tok = 4
     xs, ids_s, act_s = _inputs(n_tok, 7)
-    g = _graph(lambda: m4(xs, ids_s, act_s))
+    g = capture_graph(lambda: m4(xs, ids_s, act_s))
     for r in range(3):
         x, ids, active = _inputs(n_tok, 300 + r)
         eager = m4(x, ids, active).clone()

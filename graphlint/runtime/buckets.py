@@ -25,7 +25,7 @@ import bisect
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from graphlint.runtime.compare import Mismatch, compare_outputs, detach_clone
+from graphlint.runtime.compare import Mismatch, compare_outputs, detach_clone, is_tensor
 
 
 def normalize_buckets(buckets: Iterable[int]) -> tuple[int, ...]:
@@ -45,9 +45,6 @@ def pick_bucket(buckets: Sequence[int], n: int) -> int:
     return buckets[i]
 
 
-def _is_tensor(x: Any) -> bool:
-    return type(x).__module__.startswith("torch") and hasattr(x, "narrow")
-
 
 def copy_into_static(
     static: Sequence[Any], inputs: Sequence[Any], n: int, batch_dim: int = 0, pad_value: float | None = None
@@ -56,7 +53,7 @@ def copy_into_static(
     if len(static) != len(inputs):
         raise ValueError(f"expected {len(static)} inputs, got {len(inputs)}")
     for i, (buf, x) in enumerate(zip(static, inputs)):
-        if not _is_tensor(buf):
+        if not is_tensor(buf):
             if buf != x:
                 raise ValueError(f"input {i} is a host value baked into the graph ({buf!r}), got {x!r}")
             continue
@@ -77,7 +74,7 @@ def copy_into_static(
 
 def slice_outputs(out: Any, n: int, bucket: int, batch_dim: int = 0) -> Any:
     """Narrow every tensor whose batch_dim has the bucket's size to its first n rows."""
-    if _is_tensor(out):
+    if is_tensor(out):
         if out.dim() > batch_dim and out.shape[batch_dim] == bucket and n != bucket:
             return out.narrow(batch_dim, 0, n)
         return out

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from graphlint.diagnostics import Finding
-from graphlint.runtime.compare import Mismatch, compare_outputs, detach_clone, encode_float
+from graphlint.runtime.compare import Mismatch, compare_outputs, detach_clone, encode_float, is_tensor
 from graphlint.runtime.frames import MappedStack, map_stack, original_exception, traceback_frames
 from graphlint.runtime.probe import SYNC_WARNING, Event, EventGroup, Probe, group_events
 from graphlint.runtime.report import (
@@ -79,29 +79,26 @@ def as_case(obj: Any, name: str = "") -> CaptureCase:
     return case
 
 
-def _is_tensor(x: Any) -> bool:
-    return type(x).__module__.startswith("torch") and hasattr(x, "shape") and hasattr(x, "copy_")
-
 
 def validate_case(case: CaptureCase) -> None:
     """Raise CaseError unless every next input set matches the static inputs' structure."""
     if not callable(case.step):
         raise CaseError(f"step is not callable: {case.step!r}")
-    if _is_tensor(case.static_inputs):
+    if is_tensor(case.static_inputs):
         case.static_inputs = (case.static_inputs,)
     if not isinstance(case.static_inputs, (tuple, list)):
         raise CaseError("static_inputs must be a tuple or list (passed as step(*static_inputs))")
     nexts = []
     for i, s in enumerate(case.next_inputs):
-        s = (s,) if _is_tensor(s) else s
+        s = (s,) if is_tensor(s) else s
         if not isinstance(s, (tuple, list)) or len(s) != len(case.static_inputs):
             raise CaseError(
                 f"next_inputs[{i}] must have {len(case.static_inputs)} item(s) like static_inputs"
             )
         for j, (a, b) in enumerate(zip(case.static_inputs, s)):
-            if _is_tensor(a) != _is_tensor(b):
+            if is_tensor(a) != is_tensor(b):
                 raise CaseError(f"next_inputs[{i}][{j}]: tensor/non-tensor differs from static")
-            if _is_tensor(a) and (a.shape != b.shape or a.dtype != b.dtype):
+            if is_tensor(a) and (a.shape != b.shape or a.dtype != b.dtype):
                 raise CaseError(
                     f"next_inputs[{i}][{j}]: shape/dtype {tuple(b.shape)}/{b.dtype} differs from "
                     f"the static buffer's {tuple(a.shape)}/{a.dtype}; use one graph per shape bucket"
@@ -341,7 +338,7 @@ def _sync() -> None:
 # -- 4. replays against eager -------------------------------------------------------------------
 def _load(static: Sequence[Any], new: Sequence[Any]) -> None:
     for buf, value in zip(static, new):
-        if _is_tensor(buf):
+        if is_tensor(buf):
             buf.copy_(value)
 
 

@@ -70,13 +70,14 @@ def _fmt(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.6g}"
 
 
-def _is_tensor(x: Any) -> bool:
-    return type(x).__module__.startswith("torch") and hasattr(x, "dtype") and hasattr(x, "shape")
+def is_tensor(x: Any) -> bool:
+    """A torch tensor, recognised without importing torch (this module must import without it)."""
+    return type(x).__module__.startswith("torch") and hasattr(x, "dtype") and hasattr(x, "copy_")
 
 
 def flatten_outputs(obj: Any, prefix: str = "out") -> Iterator[tuple[str, Any]]:
     """Leaves of nested tuples/lists/dicts as (path, leaf), in a stable order."""
-    if _is_tensor(obj):
+    if is_tensor(obj):
         yield prefix, obj
     elif isinstance(obj, dict):
         for k in obj:
@@ -122,7 +123,7 @@ def _as_float64(t):
 
 def compare_tensors(name: str, eager, replay, tolerance: float | None = None) -> Mismatch | None:
     """None when equal (bitwise, or |eager-replay| <= tolerance with NaNs in the same places)."""
-    if not _is_tensor(replay):
+    if not is_tensor(replay):
         return Mismatch(name, "type", eager="Tensor", replay=type(replay).__name__)
     for attr in ("dtype", "shape", "device"):
         ea, ra = getattr(eager, attr), getattr(replay, attr)
@@ -174,7 +175,7 @@ def compare_outputs(eager: Any, replay: Any, tolerance: float | None = None) -> 
         ]
     problems: list[Mismatch] = []
     for (path, e), (_, r) in zip(e_leaves, r_leaves):
-        if _is_tensor(e):
+        if is_tensor(e):
             m = compare_tensors(path, e, r, tolerance)
         else:
             m = None if _host_equal(e, r) else Mismatch(path, "value", eager=repr(e), replay=repr(r))
@@ -192,7 +193,7 @@ def _host_equal(a: Any, b: Any) -> bool:
 
 def detach_clone(obj: Any) -> Any:
     """A deep copy of an output structure's tensors (graph outputs are overwritten by the next replay)."""
-    if _is_tensor(obj):
+    if is_tensor(obj):
         return obj.detach().clone()
     if isinstance(obj, dict):
         return {k: detach_clone(v) for k, v in obj.items()}

@@ -398,6 +398,75 @@ if triton is not None:
             acc += tl.load(y_ptr + row * D + offs_d, mask=d_ok & ok_s, other=0.0)
         tl.store(out_ptr + t.to(tl.int64) * D + offs_d, acc.to(out_ptr.dtype.element_ty), mask=d_ok)
 
+    @triton.jit
+    def _gemv13_slots_kernel(
+        x_ptr, ids_ptr, w13_ptr, h_ptr,
+        E,
+        D: tl.constexpr, INTER: tl.constexpr, S: tl.constexpr, SP: tl.constexpr,
+        BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+    ):
+        """Program (token, N-block): gate/up GEMV of every slot of one token at once ([SP, BN, BK]
+        tiles), so each program has all its experts' rows in flight instead of one slot's."""
+        t = tl.program_id(0)
+        nb = tl.program_id(1)
+        offs_s = tl.arange(0, SP)
+        sid = t * S + offs_s
+        e = tl.load(ids_ptr + sid, mask=offs_s < S, other=-1)
+        valid = (offs_s < S) & (e >= 0) & (e < E)
+        e64 = tl.where(valid, e, 0).to(tl.int64)
+        offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
+        n_ok = offs_n < INTER
+        row = e64[:, None] * 2 * INTER + offs_n[None, :]  # [SP, BN] gate rows
+        ok3 = (valid[:, None] & n_ok[None, :])[:, :, None]
+        x_row = x_ptr + t.to(tl.int64) * D
+        acc_g = tl.zeros([SP, BLOCK_N, BLOCK_K], dtype=tl.float32)
+        acc_u = tl.zeros([SP, BLOCK_N, BLOCK_K], dtype=tl.float32)
+        for k0 in range(0, D, BLOCK_K):
+            offs_k = k0 + tl.arange(0, BLOCK_K)
+            xv = tl.load(x_row + offs_k).to(tl.float32)[None, None, :]
+            p = w13_ptr + row[:, :, None] * D + offs_k[None, None, :]
+            wg = tl.load(p, mask=ok3, other=0.0)
+            wu = tl.load(p + INTER * D, mask=ok3, other=0.0)
+            acc_g += wg.to(tl.float32) * xv
+            acc_u += wu.to(tl.float32) * xv
+        gate = tl.minimum(tl.sum(acc_g, axis=2), 10.0)
+        up = tl.minimum(tl.maximum(tl.sum(acc_u, axis=2), -10.0), 10.0)
+        h = gate / (1.0 + tl.exp(-gate)) * up
+        hp = h_ptr + sid[:, None].to(tl.int64) * INTER + offs_n[None, :]
+        tl.store(hp, h.to(h_ptr.dtype.element_ty), mask=valid[:, None] & n_ok[None, :])
+
+    @triton.jit
+    def _gemv2_slots_sum_kernel(
+        h_ptr, ids_ptr, w_ptr, w2_ptr, out_ptr,
+        E,
+        D: tl.constexpr, INTER: tl.constexpr, S: tl.constexpr, SP: tl.constexpr,
+        BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+    ):
+        """Program (token, N-block): down GEMV of every slot at once ([SP, BN, BK] tiles), times the
+        routed weights, then the slots summed in a fixed order (one writer per element, no atomics)."""
+        t = tl.program_id(0)
+        nb = tl.program_id(1)
+        offs_s = tl.arange(0, SP)
+        sid = t * S + offs_s
+        e = tl.load(ids_ptr + sid, mask=offs_s < S, other=-1)
+        valid = (offs_s < S) & (e >= 0) & (e < E)
+        e64 = tl.where(valid, e, 0).to(tl.int64)
+        rw = tl.load(w_ptr + sid, mask=offs_s < S, other=0.0)
+        offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
+        n_ok = offs_n < D
+        row = e64[:, None] * D + offs_n[None, :]
+        ok3 = (valid[:, None] & n_ok[None, :])[:, :, None]
+        h_rows = h_ptr + sid.to(tl.int64) * INTER
+        acc = tl.zeros([SP, BLOCK_N, BLOCK_K], dtype=tl.float32)
+        for k0 in range(0, INTER, BLOCK_K):
+            offs_k = k0 + tl.arange(0, BLOCK_K)
+            hv = tl.load(h_rows[:, None] + offs_k[None, :], mask=valid[:, None], other=0.0).to(tl.float32)
+            wv = tl.load(w2_ptr + row[:, :, None] * INTER + offs_k[None, None, :], mask=ok3, other=0.0)
+            acc += wv.to(tl.float32) * hv[:, None, :]
+        y = tl.where(valid[:, None], tl.sum(acc, axis=2) * rw[:, None], 0.0)
+        total = tl.sum(y, axis=0)
+        tl.store(out_ptr + t.to(tl.int64) * D + offs_n, total.to(out_ptr.dtype.element_ty), mask=n_ok)
+
 
 def _pow2_at_most(n: int, cap: int, floor: int = 16) -> int:
     return max(floor, min(cap, triton.next_power_of_2(n)))

@@ -455,6 +455,330 @@ if triton is not None:
             tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
 
 
+# Variant 3 decode: 4 packed bytes per 32-bit register -> 4 low-nibble and 4 high-nibble codes as fp16
+# value * 2^-14 (sign -> bit 15, magnitude -> bits 11:9), two codes per shift/and/lop3 chain instead of
+# the ~6 scalar integer ops per code of variants 0-2. prmt spreads bytes (b0, b1) to the two 16-bit
+# halves so one shift moves both codes; lop3 0xEA = (a & b) | c.
+
+if triton is not None:
+
+    @triton.jit
+    def _e2m1_f16_pairs(b, USE_ASM: tl.constexpr):
+        """uint8 packed codes -> (low nibble, high nibble) as fp16 value * 2^-14, exact (same shape as b)."""
+        if USE_ASM:
+            lo, hi = tl.inline_asm_elementwise(
+                """
+                {
+                .reg .b32 z, m, t0, t1, a, b;
+                mov.b32 z, 0;
+                mov.b32 m, 0x80008000;
+                prmt.b32 t0, $4, z, 0x4140;
+                prmt.b32 t1, $4, z, 0x4342;
+                shl.b32 a, t0, 9;
+                and.b32 a, a, 0x0E000E00;
+                shl.b32 b, t0, 12;
+                lop3.b32 $0, b, m, a, 0xEA;
+                shl.b32 a, t1, 9;
+                and.b32 a, a, 0x0E000E00;
+                shl.b32 b, t1, 12;
+                lop3.b32 $1, b, m, a, 0xEA;
+                shl.b32 a, t0, 5;
+                and.b32 a, a, 0x0E000E00;
+                shl.b32 b, t0, 8;
+                lop3.b32 $2, b, m, a, 0xEA;
+                shl.b32 a, t1, 5;
+                and.b32 a, a, 0x0E000E00;
+                shl.b32 b, t1, 8;
+                lop3.b32 $3, b, m, a, 0xEA;
+                }
+                """, "=r,=r,=r,=r,r", [b],
+                                               dtype=(tl.float16, tl.float16), is_pure=True, pack=4)
+        else:  # the interpreter has no PTX: the same bits by scalar integer ops
+            bi = b.to(tl.int32)
+            lo = (((bi & 0x7) << 9) | ((bi & 0x8) << 12)).to(tl.int16).to(tl.float16, bitcast=True)
+            hi = (((bi & 0x70) << 5) | ((bi & 0x80) << 8)).to(tl.int16).to(tl.float16, bitcast=True)
+        return lo, hi
+
+    @triton.jit
+    def _w4_v3_step(acc, wq_ptr, ws_ptr, rows, kb, row_ok, ve, vo, KB: tl.constexpr, KS: tl.constexpr,
+                    FMT: tl.constexpr, USE_ASM: tl.constexpr):
+        """acc[BN, BM] += W[rows, kg:kg+32] @ v for one 32-wide k span: 16 packed bytes per row, low
+        nibbles = even k (against ve[16, BM]), high nibbles = odd k (vo). MXFP4 (one scale per span):
+        two fp16 MMAs on the raw codes, the fp32 scale on the product. NVFP4 (scales per 16): each code
+        times its E4M3 scale in fp16 first (exact: <= 6 significant bits, >= 2^-10), then the MMAs."""
+        j = tl.arange(0, 16)
+        # byte offsets (kb = a multiple of 16 from the loop counter) keep the 16-byte vector loads
+        b = tl.load(wq_ptr + rows[:, None] * KB + tl.multiple_of(kb, 16) + j[None, :], mask=row_ok[:, None], other=0)
+        lo, hi = _e2m1_f16_pairs(b, USE_ASM)
+        if FMT == 0:
+            s = _w4_group_scale(ws_ptr + rows * KS + kb // 16, row_ok, 0)
+            acc += tl.dot(hi, vo, tl.dot(lo, ve)) * s[:, None]
+        else:
+            sp = ws_ptr + rows[:, None] * KS + kb // 8 + j[None, :] // 8
+            if USE_ASM:  # E4M3 -> fp16 by the hardware cvt, scale applied in fp16 (exact)
+                sc = tl.load(sp, mask=row_ok[:, None], other=0).to(tl.float8e4nv, bitcast=True).to(tl.float16)
+                lo = (lo * 16384.0 * sc).to(tl.float16)
+                hi = (hi * 16384.0 * sc).to(tl.float16)
+            else:
+                s = _w4_group_scale(sp, row_ok[:, None], 1)  # fp32 scale * 2^14
+                lo = (lo.to(tl.float32) * s).to(tl.float16)
+                hi = (hi.to(tl.float32) * s).to(tl.float16)
+            acc = tl.dot(hi, vo, tl.dot(lo, ve, acc))
+        return acc
+
+    @triton.jit
+    def _w4_gemm1_v3_kernel(
+        x_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
+        N, S,
+        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr, USE_ASM: tl.constexpr,
+    ):
+        """Variant 3 of GEMM1: packed decode (_e2m1_f16_pairs), 32-wide k spans, x read as even/odd
+        columns of its fp16 copy; fused clamp + SwiGLU, h stored fp16."""
+        grp = tl.program_id(0)
+        nb = tl.program_id(1)
+        e = tl.load(gexp_ptr + grp)
+        if e >= 0:
+            e64 = e.to(tl.int64)
+            offs_m = tl.arange(0, BM)
+            sid = tl.load(members_ptr + grp * BM + offs_m)
+            m_ok = sid < N
+            tok = tl.where(m_ok, sid // S, 0).to(tl.int64)
+            offs_n = nb * BN + tl.arange(0, BN)
+            n_ok = offs_n < INTER
+            rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
+            rows_u = rows_g + INTER
+            j = tl.arange(0, 16)
+            acc_g = tl.zeros([BN, BM], dtype=tl.float32)
+            acc_u = tl.zeros([BN, BM], dtype=tl.float32)
+            for kb0 in range(0, D // 2, 16 * UNROLL):
+                for u in tl.static_range(UNROLL):
+                    kb = kb0 + 16 * u  # packed byte offset in the row: k = 2 * kb
+                    xp = x_ptr + tok[None, :] * D + 2 * (kb + j[:, None])
+                    xe = tl.load(xp, mask=m_ok[None, :], other=0.0)
+                    xo = tl.load(xp + 1, mask=m_ok[None, :], other=0.0)
+                    acc_g = _w4_v3_step(acc_g, wq_ptr, ws_ptr, rows_g, kb, n_ok, xe, xo, D // 2, D // GROUP, FMT,
+                                        USE_ASM)
+                    acc_u = _w4_v3_step(acc_u, wq_ptr, ws_ptr, rows_u, kb, n_ok, xe, xo, D // 2, D // GROUP, FMT,
+                                        USE_ASM)
+            gate = tl.minimum(acc_g * tl.load(gs_ptr + e64 * 2), 10.0)
+            up = acc_u * tl.load(gs_ptr + e64 * 2 + 1)
+            up = tl.minimum(tl.maximum(up, -10.0), 10.0)
+            h = gate / (1.0 + tl.exp(-gate)) * up
+            srow = tl.where(m_ok, sid, 0).to(tl.int64)
+            tl.store(h_ptr + srow[None, :] * INTER + offs_n[:, None], h.to(h_ptr.dtype.element_ty),
+                     mask=n_ok[:, None] & m_ok[None, :])
+
+    @triton.jit
+    def _w4_gemm2_v3_kernel(
+        h_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
+        N,
+        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr, USE_ASM: tl.constexpr,
+    ):
+        """Variant 3 of GEMM2 (see _w4_gemm1_v3_kernel); h is fp16 (|h| <= 100 by the clamps)."""
+        grp = tl.program_id(0)
+        nb = tl.program_id(1)
+        e = tl.load(gexp_ptr + grp)
+        if e >= 0:
+            e64 = e.to(tl.int64)
+            offs_m = tl.arange(0, BM)
+            sid = tl.load(members_ptr + grp * BM + offs_m)
+            m_ok = sid < N
+            srow = tl.where(m_ok, sid, 0).to(tl.int64)
+            offs_n = nb * BN + tl.arange(0, BN)
+            n_ok = offs_n < D
+            rows = e64 * D + tl.where(n_ok, offs_n, 0)
+            j = tl.arange(0, 16)
+            acc = tl.zeros([BN, BM], dtype=tl.float32)
+            for kb0 in range(0, INTER // 2, 16 * UNROLL):
+                for u in tl.static_range(UNROLL):
+                    kb = kb0 + 16 * u
+                    hp = h_ptr + srow[None, :] * INTER + 2 * (kb + j[:, None])
+                    he = _as_f16(tl.load(hp, mask=m_ok[None, :], other=0.0))
+                    ho = _as_f16(tl.load(hp + 1, mask=m_ok[None, :], other=0.0))
+                    acc = _w4_v3_step(acc, wq_ptr, ws_ptr, rows, kb, n_ok, he, ho, INTER // 2, INTER // GROUP, FMT,
+                                      USE_ASM)
+            rw = tl.load(rw_ptr + srow, mask=m_ok, other=0.0)
+            y = acc * tl.load(gs_ptr + e64) * rw[None, :]
+            tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
+
+
+# Variant 4 (GEMV on CUDA cores, small batch): one int32 word = 8 codes, nibble i = k 8w+i. Shifting the
+# word by 9, 5, 1 and -3 lines up nibbles (i, i+4) under the fp16 bits of a pair, so each pair costs one
+# shift/and/lop3 chain; x (and h) are stored as the matching fp16 pairs X_i = (x[8w+i], x[8w+i+4]).
+# Products are formed on exact values (code * 2^-14 * 2^14) with fp16x2 FMAs, 4 products per half,
+# then the two halves are summed in fp32; the block scale multiplies that fp32 partial.
+if triton is not None:
+
+    @triton.jit
+    def _f16_half(p, HI: tl.constexpr):
+        """One fp16 of an int32-packed pair, as fp32."""
+        bits = (p >> 16) & 0xFFFF if HI else p & 0xFFFF
+        return bits.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
+
+    @triton.jit
+    def _code_f32(q, SH: tl.constexpr):
+        """Nibble at bit SH of q -> exact E2M1 value in fp32 (interpreter path of _w4_word_dot)."""
+        c = (q >> SH) & 0xF
+        bits = ((c & 0x7) << 9) | ((c & 0x8) << 12)
+        return bits.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 16384.0
+
+    @triton.jit
+    def _w4_word_dot(q, x0, x1, x2, x3, USE_ASM: tl.constexpr):
+        """Words q (8 codes each) . fp16 pairs x_i = (x[8w+i], x[8w+i+4]) -> fp32 partial dots, unscaled."""
+        if USE_ASM:
+            out = tl.inline_asm_elementwise(
+                """
+                {
+                .reg .b32 a, b, m, c, v0, v1, v2, v3, acc;
+                .reg .b16 l16, h16;
+                .reg .f32 lo, hi;
+                mov.b32 m, 0x80008000;
+                mov.b32 c, 0x74007400;
+                shl.b32 a, $1, 9;
+                and.b32 a, a, 0x0E000E00;
+                shl.b32 b, $1, 12;
+                lop3.b32 v0, b, m, a, 0xEA;
+                shl.b32 a, $1, 5;
+                and.b32 a, a, 0x0E000E00;
+                shl.b32 b, $1, 8;
+                lop3.b32 v1, b, m, a, 0xEA;
+                shl.b32 a, $1, 1;
+                and.b32 a, a, 0x0E000E00;
+                shl.b32 b, $1, 4;
+                lop3.b32 v2, b, m, a, 0xEA;
+                shr.u32 a, $1, 3;
+                and.b32 a, a, 0x0E000E00;
+                lop3.b32 v3, $1, m, a, 0xEA;
+                mul.rn.f16x2 v0, v0, c;
+                mul.rn.f16x2 v1, v1, c;
+                mul.rn.f16x2 v2, v2, c;
+                mul.rn.f16x2 v3, v3, c;
+                mul.rn.f16x2 acc, v0, $2;
+                fma.rn.f16x2 acc, v1, $3, acc;
+                fma.rn.f16x2 acc, v2, $4, acc;
+                fma.rn.f16x2 acc, v3, $5, acc;
+                mov.b32 {l16, h16}, acc;
+                cvt.f32.f16 lo, l16;
+                cvt.f32.f16 hi, h16;
+                add.f32 lo, lo, hi;
+                mov.b32 $0, lo;
+                }
+                """, "=r,r,r,r,r,r", [q, x0, x1, x2, x3], dtype=tl.float32, is_pure=True, pack=1)
+        else:  # interpreter: the same exact codes, products summed in fp32
+            out = _code_f32(q, 0) * _f16_half(x0, False) + _code_f32(q, 16) * _f16_half(x0, True)
+            out += _code_f32(q, 4) * _f16_half(x1, False) + _code_f32(q, 20) * _f16_half(x1, True)
+            out += _code_f32(q, 8) * _f16_half(x2, False) + _code_f32(q, 24) * _f16_half(x2, True)
+            out += _code_f32(q, 12) * _f16_half(x3, False) + _code_f32(q, 28) * _f16_half(x3, True)
+        return out
+
+    @triton.jit
+    def _w4_word_scale(s_ptrs, mask, FMT: tl.constexpr, USE_ASM: tl.constexpr):
+        """Raw block-scale codes -> fp32 scale (E8M0: bits s << 23; E4M3 by the hardware cvt on the GPU)."""
+        sc = tl.load(s_ptrs, mask=mask, other=0)
+        if FMT == 0:
+            s = (sc.to(tl.int32) << 23).to(tl.float32, bitcast=True)
+        elif USE_ASM:
+            s = sc.to(tl.float8e4nv, bitcast=True).to(tl.float32)
+        else:
+            s = _w4_group_scale(s_ptrs, mask, 1) * (1.0 / 16384.0)
+        return s
+
+    @triton.jit
+    def _w4_gemv_rows(acc, wq_ptr, ws_ptr, rows, row_ok, xp_ptr, ww, KW: tl.constexpr, KS: tl.constexpr,
+                      WPG: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr):
+        """acc[BN, NW] += scale * (words ww of rows) . x pairs (xp_ptr = the token's pair row)."""
+        q = tl.load(wq_ptr + rows[:, None] * KW + ww[None, :], mask=row_ok[:, None], other=0)
+        xb = xp_ptr + ww * 4
+        p = _w4_word_dot(q, tl.load(xb)[None, :], tl.load(xb + 1)[None, :], tl.load(xb + 2)[None, :],
+                         tl.load(xb + 3)[None, :], USE_ASM)
+        sc = _w4_word_scale(ws_ptr + rows[:, None] * KS + ww[None, :] // WPG, row_ok[:, None], FMT, USE_ASM)
+        return acc + p * sc
+
+    @triton.jit
+    def _x_to_f16_pairs_kernel(x_ptr, y_ptr, D: tl.constexpr, BLOCK: tl.constexpr):
+        """x[T, D] -> fp16 (saturated) in variant-4 pair order: y[t, 8w + 2i + h] = x[t, 8w + i + 4h]."""
+        t = tl.program_id(0).to(tl.int64)
+        p = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+        ok = p < D
+        r = p % 8
+        k = (p // 8) * 8 + r // 2 + 4 * (r % 2)
+        v = tl.load(x_ptr + t * D + k, mask=ok, other=0.0)
+        tl.store(y_ptr + t * D + p, _as_f16(v), mask=ok)
+
+    @triton.jit
+    def _w4_gemv1_kernel(
+        xp_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
+        N, S,
+        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr,
+    ):
+        """Variant 4 of GEMM1: program (group, N-block), one GEMV per member slot (groups hold 1-2 slots
+        at small batch, the weights are re-read from cache); fused clamp + SwiGLU; h stored fp16 in
+        pair order for GEMM2."""
+        grp = tl.program_id(0)
+        nb = tl.program_id(1)
+        e = tl.load(gexp_ptr + grp)
+        if e >= 0:
+            e64 = e.to(tl.int64)
+            offs_n = nb * BN + tl.arange(0, BN)
+            n_ok = offs_n < INTER
+            rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
+            rows_u = rows_g + INTER
+            w = tl.arange(0, NW)
+            gs_g = tl.load(gs_ptr + e64 * 2)
+            gs_u = tl.load(gs_ptr + e64 * 2 + 1)
+            for mi in range(0, BM):  # members are packed at the front of the group, sentinel N after
+                sid = tl.load(members_ptr + grp * BM + mi).to(tl.int64)
+                if sid < N:
+                    xrow = xp_ptr + (sid // S) * (D // 2)  # int32 pairs
+                    acc_g = tl.zeros([BN, NW], dtype=tl.float32)
+                    acc_u = tl.zeros([BN, NW], dtype=tl.float32)
+                    for w0 in range(0, D // 8, NW):
+                        ww = w0 + w
+                        acc_g = _w4_gemv_rows(acc_g, wq_ptr, ws_ptr, rows_g, n_ok, xrow, ww, D // 8, D // GROUP,
+                                              GROUP // 8, FMT, USE_ASM)
+                        acc_u = _w4_gemv_rows(acc_u, wq_ptr, ws_ptr, rows_u, n_ok, xrow, ww, D // 8, D // GROUP,
+                                              GROUP // 8, FMT, USE_ASM)
+                    gate = tl.minimum(tl.sum(acc_g, axis=1) * gs_g, 10.0)
+                    up = tl.sum(acc_u, axis=1) * gs_u
+                    up = tl.minimum(tl.maximum(up, -10.0), 10.0)
+                    h = gate / (1.0 + tl.exp(-gate)) * up
+                    r = offs_n % 8
+                    pos = (offs_n // 8) * 8 + (r % 4) * 2 + r // 4
+                    tl.store(h_ptr + sid * INTER + pos, h.to(h_ptr.dtype.element_ty), mask=n_ok)
+
+    @triton.jit
+    def _w4_gemv2_kernel(
+        hp_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
+        N,
+        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr,
+    ):
+        """Variant 4 of GEMM2 (see _w4_gemv1_kernel): h pairs from GEMM1, times the global scale and
+        the routed weight; y_slot fp32."""
+        grp = tl.program_id(0)
+        nb = tl.program_id(1)
+        e = tl.load(gexp_ptr + grp)
+        if e >= 0:
+            e64 = e.to(tl.int64)
+            offs_n = nb * BN + tl.arange(0, BN)
+            n_ok = offs_n < D
+            rows = e64 * D + tl.where(n_ok, offs_n, 0)
+            w = tl.arange(0, NW)
+            gs = tl.load(gs_ptr + e64)
+            for mi in range(0, BM):
+                sid = tl.load(members_ptr + grp * BM + mi).to(tl.int64)
+                if sid < N:
+                    acc = tl.zeros([BN, NW], dtype=tl.float32)
+                    for w0 in range(0, INTER // 8, NW):
+                        acc = _w4_gemv_rows(acc, wq_ptr, ws_ptr, rows, n_ok, hp_ptr + sid * (INTER // 2), w0 + w,
+                                            INTER // 8, INTER // GROUP, GROUP // 8, FMT, USE_ASM)
+                    y = tl.sum(acc, axis=1) * gs * tl.load(rw_ptr + sid)
+                    tl.store(y_ptr + sid * D + offs_n, y, mask=n_ok)
+
+
 def _group_triton(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, num_experts: int,
                   block_m: int) -> None:
     n = slot_ids.numel()
@@ -488,6 +812,42 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         # Measured on the H200 (tests/dsv4/test_moe_w4.py, D=128 I=64 BN=16): rel err 3.6 against the bf16
         # MoE, while the interpreter and variant 2 agree with the reference. Not root-caused; refuse.
         raise ValueError("moe_w4_experts: variant 1 with NVFP4 produced wrong results on the H200; use variant 2")
+    if variant == 4:  # GEMV on CUDA cores: block_k = values per loop step (8 per int32 word)
+        if dim % 64 or inter % 64:
+            raise ValueError(f"variant 4 needs D={dim} and I={inter} to be multiples of 64")
+        nw = max(1, min(block_k // 8, dim // 8, inter // 8))
+        use_asm = not interpreting()
+        _x_to_f16_pairs_kernel[(n_tok, triton.cdiv(dim, 1024))](x, x16, D=dim, BLOCK=1024)
+        common = dict(FMT=fmt, GROUP=group, BM=block_m, BN=block_n, NW=nw, USE_ASM=use_asm,
+                      num_warps=num_warps, num_stages=num_stages)
+        _w4_gemv1_kernel[(n_groups, triton.cdiv(inter, block_n))](
+            x16.view(torch.int32), gexp, members, w13_q.view(torch.int32), w13_s, gs13, h, n, n_slot,
+            D=dim, INTER=inter, **common,
+        )
+        _w4_gemv2_kernel[(n_groups, triton.cdiv(dim, block_n))](
+            h.view(torch.int32), gexp, members, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n,
+            D=dim, INTER=inter, **common,
+        )
+        _slot_sum_triton(y_slot, slot_ids, out, n_exp)
+        return
+    if variant == 3:  # block_k = values per loop step, unrolled over 32-wide spans
+        if dim % 32 or inter % 32:
+            raise ValueError(f"variant 3 needs D={dim} and I={inter} to be multiples of 32")
+        numel = x.numel()
+        _x_to_f16_kernel[(triton.cdiv(numel, 1024),)](x, x16, NUMEL=numel, BLOCK=1024)
+        unroll = max(1, block_k // 32)
+        while unroll > 1 and (dim % (32 * unroll) or inter % (32 * unroll)):
+            unroll //= 2
+        common = dict(FMT=fmt, GROUP=group, BM=block_m, UNROLL=unroll, USE_ASM=not interpreting(),
+                      num_warps=num_warps, num_stages=num_stages)
+        _w4_gemm1_v3_kernel[(n_groups, triton.cdiv(inter, block_n))](
+            x16, gexp, members, w13_q, w13_s, gs13, h, n, n_slot, D=dim, INTER=inter, BN=block_n, **common,
+        )
+        _w4_gemm2_v3_kernel[(n_groups, triton.cdiv(dim, block_n))](
+            h, gexp, members, slot_w, w2_q, w2_s, gs2, y_slot, n, D=dim, INTER=inter, BN=block_n, **common,
+        )
+        _slot_sum_triton(y_slot, slot_ids, out, n_exp)
+        return
     if variant in (1, 2):  # block_k = values per loop step, unrolled over scale groups
         swar = variant == 2
         numel = x.numel()

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from dsv4_native import moe as M
+from dsv4_native import fp4
 from dsv4_native import moe_w4 as W
 
 D, INTER, E, K = 128, 64, 8, 3
@@ -78,6 +79,32 @@ def test_group_kernel_matches_reference_and_invariants(device, kind, bm):
     _check_groups(ids.cpu(), gexp.cpu(), members.cpu(), n_exp, bm)
 
 
+if W.triton is not None:
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def _decode_all_bytes(b_ptr, lo_ptr, hi_ptr, USE_ASM: tl.constexpr):
+        offs = tl.arange(0, 256)
+        lo, hi = W._e2m1_f16_pairs(tl.load(b_ptr + offs), USE_ASM)
+        tl.store(lo_ptr + offs, lo)
+        tl.store(hi_ptr + offs, hi)
+
+
+def test_packed_e2m1_decode_every_byte(device):
+    """Variant 3's decode of every byte value: the low / high nibble as fp16 value * 2^-14, exactly
+    (on the GPU through the PTX prmt/lop3 routine, in the interpreter through the integer fallback)."""
+    b = torch.arange(256, dtype=torch.int32).to(torch.uint8).to(device)
+    lo = torch.empty(256, dtype=torch.float16, device=device)
+    hi = torch.empty_like(lo)
+    _decode_all_bytes[(1,)](b, lo, hi, USE_ASM=device == "cuda")
+    codes = torch.arange(256)
+    want_lo = fp4.decode_e2m1(codes & 0xF) * 2.0 ** -14
+    want_hi = fp4.decode_e2m1(codes >> 4) * 2.0 ** -14
+    assert torch.equal(lo.cpu().float(), want_lo.float()) and torch.equal(hi.cpu().float(), want_hi.float())
+    assert torch.equal(lo.cpu()[8].view(torch.int16), torch.tensor(-32768, dtype=torch.int16))  # -0 keeps its sign
+
+
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
 def test_experts_op_fp32_matches_reference(device, fmt):
     """Op level in fp32 activations (interpreter only: the GPU kernel takes bf16): the decode, scales,
@@ -108,7 +135,7 @@ def test_experts_op_fp32_matches_reference(device, fmt):
     assert out[3].abs().max().item() == 0.0
 
 
-@pytest.mark.parametrize("variant", [1, 2])
+@pytest.mark.parametrize("variant", [1, 2, 3, 4])
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
 def test_fp16_variants_match_reference(device, fmt, variant):
     """Variants 1-2 (fp16 MMA on raw codes, group scale on the product; 2 = int32-word decode in a
@@ -124,7 +151,8 @@ def test_fp16_variants_match_reference(device, fmt, variant):
     gexp = torch.zeros(n, dtype=torch.int32, device=device)
     members = torch.zeros(n * 16, dtype=torch.int32, device=device)
     W.moe_w4_group(ids, gexp, members, E + 1, 16)
-    h = torch.full((n, INTER), float("nan"), device=device)
+    # variant 4 keeps h as fp16 pairs (GEMM1 writes the pair order GEMM2 reads); 1-3 round h to fp16 on load
+    h = torch.full((n, INTER), float("nan"), device=device, dtype=torch.float16 if variant == 4 else torch.float32)
     y = torch.full((n, D), float("nan"), device=device)
     out = torch.full((n_tok, D), float("nan"), device=device)
     x16 = torch.empty(n_tok, D, dtype=torch.float16, device=device)
@@ -135,14 +163,18 @@ def test_fp16_variants_match_reference(device, fmt, variant):
             W.moe_w4_experts(*args)
         return
     W.moe_w4_experts(*args)
-    assert torch.equal(x16.float(), x)
+    if variant == 4:  # pair order: x16[t, 8w + 2i + h] = x[t, 8w + i + 4h]
+        p = torch.arange(D)
+        assert torch.equal(x16.float(), x[:, (p // 8) * 8 + (p % 8) // 2 + 4 * (p % 2)])
+    else:
+        assert torch.equal(x16.float(), x)
     # the reference with h in fp32 (x.dtype): the kernel's GEMM2 reads h rounded to fp16
     ref = torch.empty_like(out)
     W.w4_experts_reference(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, ref, m.fmt)
     assert torch.isfinite(out).all() and _rel(out, ref) < 2e-3
 
 
-@pytest.mark.parametrize("variant", [0, 1, 2])
+@pytest.mark.parametrize("variant", [0, 1, 2, 3, 4])
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
 @pytest.mark.parametrize("n_tok,path", [(1, "group"), (4, "group"), (6, "align")])
 def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path, variant):

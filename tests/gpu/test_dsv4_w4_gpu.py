@@ -194,6 +194,7 @@ def test_w4_flash_accuracy_graph_and_timings():
     del m4
     torch.cuda.empty_cache()
     m4 = _w4_module("nvfp4", 1)
+    _sweep(m4, [c for c in SWEEP if c[4] != 1])
     bf = _bf16_from(m4, bf)
     _log("")
     _log("| fmt | batch | unique experts | W4 MB | W4 layer us | W4 experts us | bf16 layer us | bf16 experts us "
@@ -216,16 +217,20 @@ def test_w4_flash_accuracy_graph_and_timings():
              f"| {tbe:.1f} | {tb / t4:.2f}x | {tbe / t4e:.2f}x | {floor:.1f} | {t4e / floor:.2f}x | {rel:.1e} |")
 
 
-def _sweep(m4) -> None:
+SWEEP = [(32, 128, 4, 4, 0), (64, 128, 4, 3, 1), (64, 128, 4, 3, 2), (64, 256, 4, 3, 3), (64, 64, 4, 4, 3),
+         (16, 512, 4, 2, 4), (32, 512, 4, 2, 4), (8, 512, 4, 2, 4), (16, 1024, 8, 2, 4), (32, 256, 4, 2, 4),
+         (64, 256, 8, 2, 4), (16, 256, 2, 2, 4), (8, 1024, 4, 2, 4), (4, 512, 2, 2, 4)]
+
+
+def _sweep(m4, configs=SWEEP) -> None:
     _log("")
-    _log("| sweep (mxfp4) | batch | BN | BK | warps | stages | variant | experts us | rel vs variant 0 |")
+    _log(f"| sweep ({m4.weight_format}) | batch | BN | BK | warps | stages | variant | experts us | rel vs variant 0 |")
     _log("|---|---|---|---|---|---|---|---|---|")
     for n_tok in (1, 8):
         x, ids, active = _inputs(n_tok, 200 + n_tok)
         m4.kernel_cfg = (32, 128, 4, 4, 0)
         ref = m4(x, ids, active).clone()
-        for cfg in [(32, 128, 4, 4, 0), (64, 128, 4, 3, 1), (64, 128, 4, 3, 2), (64, 64, 4, 4, 2),
-                    (64, 256, 4, 3, 2), (32, 128, 2, 4, 2), (128, 128, 8, 3, 2), (32, 128, 4, 4, 2)]:
+        for cfg in configs:
             m4.kernel_cfg = cfg
             try:
                 out = m4(x, ids, active).clone()
@@ -234,5 +239,5 @@ def _sweep(m4) -> None:
                 _log(f"| | {n_tok} | {cfg[0]} | {cfg[1]} | {cfg[2]} | {cfg[3]} | {cfg[4]} | {t:.1f} | {rel:.1e} |")
             except Exception as exc:  # noqa: BLE001 - a config that does not launch is reported, not fatal
                 _log(f"| | {n_tok} | {cfg[0]} | {cfg[1]} | {cfg[2]} | {cfg[3]} | {cfg[4]} "
-                     f"| {type(exc).__name__}: {str(exc)[:80]} | |")
+                     f"| {type(exc).__name__}: {str(exc).strip().splitlines()[-1][:160]} | |")
         m4.kernel_cfg = None

@@ -686,15 +686,25 @@ if triton is not None:
         return s
 
     @triton.jit
-    def _w4_gemv_rows(acc, wq_ptr, ws_ptr, rows, row_ok, xp_ptr, ww, KW: tl.constexpr, KS: tl.constexpr,
-                      WPG: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr):
-        """acc[BN, NW] += scale * (words ww of rows) . x pairs (xp_ptr = the token's pair row)."""
-        q = tl.load(wq_ptr + rows[:, None] * KW + ww[None, :], mask=row_ok[:, None], other=0)
-        xb = xp_ptr + ww * 4
+    def _w4_words(wq_ptr, rows, row_ok, w0, KW: tl.constexpr, NW: tl.constexpr):
+        """Packed words [BN, NW] of rows, from word w0 (zeros past the row end: the prefetch overruns)."""
+        ww = w0 + tl.arange(0, NW)
+        return tl.load(wq_ptr + rows[:, None] * KW + ww[None, :], mask=row_ok[:, None] & (ww < KW)[None, :], other=0)
+
+    @triton.jit
+    def _w4_gemv_acc(acc, q, ws_ptr, rows, row_ok, xp_ptr, w0, KS: tl.constexpr, NW: tl.constexpr,
+                     WPG: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr):
+        """acc[BN, NW/WPG] += scale * (words q at w0) . x pairs: the WPG words of a scale block are summed
+        first, so each block scale is loaded and applied once per row."""
+        xb = xp_ptr + (w0 + tl.arange(0, NW)) * 4
         p = _w4_word_dot(q, tl.load(xb)[None, :], tl.load(xb + 1)[None, :], tl.load(xb + 2)[None, :],
                          tl.load(xb + 3)[None, :], USE_ASM)
-        sc = _w4_word_scale(ws_ptr + rows[:, None] * KS + ww[None, :] // WPG, row_ok[:, None], FMT, USE_ASM)
-        return acc + p * sc
+        BN: tl.constexpr = q.shape[0]
+        NG: tl.constexpr = NW // WPG
+        pg = tl.sum(tl.reshape(p, [BN, NG, WPG]), axis=2)
+        gi = w0 // WPG + tl.arange(0, NG)
+        sc = _w4_word_scale(ws_ptr + rows[:, None] * KS + gi[None, :], row_ok[:, None], FMT, USE_ASM)
+        return acc + pg * sc
 
     @triton.jit
     def _x_to_f16_pairs_kernel(x_ptr, y_ptr, D: tl.constexpr, BLOCK: tl.constexpr):
@@ -726,21 +736,25 @@ if triton is not None:
             n_ok = offs_n < INTER
             rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
             rows_u = rows_g + INTER
-            w = tl.arange(0, NW)
             gs_g = tl.load(gs_ptr + e64 * 2)
             gs_u = tl.load(gs_ptr + e64 * 2 + 1)
             for mi in range(0, BM):  # members are packed at the front of the group, sentinel N after
                 sid = tl.load(members_ptr + grp * BM + mi).to(tl.int64)
                 if sid < N:
                     xrow = xp_ptr + (sid // S) * (D // 2)  # int32 pairs
-                    acc_g = tl.zeros([BN, NW], dtype=tl.float32)
-                    acc_u = tl.zeros([BN, NW], dtype=tl.float32)
-                    for w0 in range(0, D // 8, NW):
-                        ww = w0 + w
-                        acc_g = _w4_gemv_rows(acc_g, wq_ptr, ws_ptr, rows_g, n_ok, xrow, ww, D // 8, D // GROUP,
-                                              GROUP // 8, FMT, USE_ASM)
-                        acc_u = _w4_gemv_rows(acc_u, wq_ptr, ws_ptr, rows_u, n_ok, xrow, ww, D // 8, D // GROUP,
-                                              GROUP // 8, FMT, USE_ASM)
+                    acc_g = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
+                    acc_u = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
+                    qg = _w4_words(wq_ptr, rows_g, n_ok, 0, D // 8, NW)
+                    qu = _w4_words(wq_ptr, rows_u, n_ok, 0, D // 8, NW)
+                    for w0 in range(0, D // 8, NW):  # the next words are loaded before this step's math
+                        qg_next = _w4_words(wq_ptr, rows_g, n_ok, w0 + NW, D // 8, NW)
+                        qu_next = _w4_words(wq_ptr, rows_u, n_ok, w0 + NW, D // 8, NW)
+                        acc_g = _w4_gemv_acc(acc_g, qg, ws_ptr, rows_g, n_ok, xrow, w0, D // GROUP, NW, GROUP // 8,
+                                             FMT, USE_ASM)
+                        acc_u = _w4_gemv_acc(acc_u, qu, ws_ptr, rows_u, n_ok, xrow, w0, D // GROUP, NW, GROUP // 8,
+                                             FMT, USE_ASM)
+                        qg = qg_next
+                        qu = qu_next
                     gate = tl.minimum(tl.sum(acc_g, axis=1) * gs_g, 10.0)
                     up = tl.sum(acc_u, axis=1) * gs_u
                     up = tl.minimum(tl.maximum(up, -10.0), 10.0)
@@ -766,15 +780,17 @@ if triton is not None:
             offs_n = nb * BN + tl.arange(0, BN)
             n_ok = offs_n < D
             rows = e64 * D + tl.where(n_ok, offs_n, 0)
-            w = tl.arange(0, NW)
             gs = tl.load(gs_ptr + e64)
             for mi in range(0, BM):
                 sid = tl.load(members_ptr + grp * BM + mi).to(tl.int64)
                 if sid < N:
-                    acc = tl.zeros([BN, NW], dtype=tl.float32)
+                    acc = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
+                    q = _w4_words(wq_ptr, rows, n_ok, 0, INTER // 8, NW)
                     for w0 in range(0, INTER // 8, NW):
-                        acc = _w4_gemv_rows(acc, wq_ptr, ws_ptr, rows, n_ok, hp_ptr + sid * (INTER // 2), w0 + w,
-                                            INTER // 8, INTER // GROUP, GROUP // 8, FMT, USE_ASM)
+                        q_next = _w4_words(wq_ptr, rows, n_ok, w0 + NW, INTER // 8, NW)
+                        acc = _w4_gemv_acc(acc, q, ws_ptr, rows, n_ok, hp_ptr + sid * (INTER // 2), w0,
+                                           INTER // GROUP, NW, GROUP // 8, FMT, USE_ASM)
+                        q = q_next
                     y = tl.sum(acc, axis=1) * gs * tl.load(rw_ptr + sid)
                     tl.store(y_ptr + sid * D + offs_n, y, mask=n_ok)
 
@@ -805,7 +821,8 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
     group = fp4.MX_GROUP if fmt == 0 else fp4.NV_GROUP
     while block_k > 32 and (dim % block_k or inter % block_k):  # small test dims: shrink, never grow
         block_k //= 2
-    _check_tiles(dim, inter, group, block_n, block_k)
+    if variant != 4:  # variant 4 has no tl.dot: any power-of-two block_n
+        _check_tiles(dim, inter, group, block_n, block_k)
     n = n_tok * n_slot
     n_groups = gexp.shape[0]
     if variant == 1 and fmt == 1 and x.is_cuda:
@@ -815,7 +832,7 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
     if variant == 4:  # GEMV on CUDA cores: block_k = values per loop step (8 per int32 word)
         if dim % 64 or inter % 64:
             raise ValueError(f"variant 4 needs D={dim} and I={inter} to be multiples of 64")
-        nw = max(1, min(block_k // 8, dim // 8, inter // 8))
+        nw = max(group // 8, min(block_k // 8, dim // 8, inter // 8))  # whole scale blocks per step
         use_asm = not interpreting()
         _x_to_f16_pairs_kernel[(n_tok, triton.cdiv(dim, 1024))](x, x16, D=dim, BLOCK=1024)
         common = dict(FMT=fmt, GROUP=group, BM=block_m, BN=block_n, NW=nw, USE_ASM=use_asm,
@@ -1110,7 +1127,9 @@ class DSV4MoEW4(nn.Module):
         """
         if self.kernel_cfg is not None:
             return self.kernel_cfg
-        return (64, 128, 4, 3, 1 if self.fmt == 0 else 2)
+        if n_tok <= 8:
+            return (16, 256, 2, 2, 4)
+        return (64, 128, 4, 3, 1) if self.fmt == 0 else (32, 128, 4, 4, 0)
 
     def uses_group(self, n_tok: int) -> bool:
         """Static path choice: own single-program grouping while T*(K+1) is small, else moe_align."""

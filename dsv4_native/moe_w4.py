@@ -1,10 +1,10 @@
 """C4 with 4-bit experts: a W4A16 MoE that keeps MXFP4 / NVFP4 experts packed and dequantises in-kernel.
 
-Hopper has no FP4 tensor cores, so each program loads packed bytes + block scales, decodes E2M1 to
-bf16 in registers and feeds bf16 `tl.dot`s (fp32 accumulate). Decode is exact: E2M1 code x E8M0 (a
-power of two) or x E4M3 (<= 6 significant bits) fits bf16; the NVFP4 per-expert fp32 global scale is
-applied to the fp32 accumulator. So the kernel computes the same function as a bf16 MoE over the
-dequantised weights, up to fp32 summation order.
+Hopper has no FP4 tensor cores, so each program loads packed bytes + block scales and decodes E2M1 in
+registers. Decode is exact: E2M1 code x E8M0 (a power of two) or x E4M3 (<= 6 significant bits) fits
+bf16, and the codes alone fit fp16; the NVFP4 per-expert fp32 global scale is applied in fp32. So the
+kernels compute the function of a bf16 MoE over the dequantised weights, up to summation order (fp32,
+except variant 4's fp16 sums of 4 products before its fp32 accumulation).
 
 Routing and graph safety are those of the bf16 MoE (`moe.py`): `moe_route` writes the fixed
 [T, K+1] slot table (column K = shared expert E), every launch has a grid fixed by static sizes,
@@ -17,7 +17,9 @@ number of tokens that picked it:
   * larger batch: the bf16 MoE's `moe_align` (BM-padded, expert-sorted), whose output has the same
     (group expert, BM members) shape.
 Then `moe_w4_experts`: GEMM1 (gate/up, fused clamp + SwiGLU) and GEMM2 (down, x routed weight) over
-programs (group, N-block), then the bf16 MoE's slot-sum kernel.
+programs (group, N-block), then the bf16 MoE's slot-sum kernel. Small batches use a CUDA-core GEMV
+(variant 4) whose PTX routine decodes one int32 word of 8 codes and does its fp16x2 multiply-adds; larger
+batches use fp16/bf16 MMA tiles (variants 0-3).
 
 Packed layout (per expert, stacked [E+1, ...], shared expert last), K = reduction dim:
   w13_q uint8 [E+1, 2I, D/2], w13_s uint8 [E+1, 2I, D/G], gs13 fp32 [E+1, 2] (gate, up global scales)
@@ -364,7 +366,7 @@ if triton is not None:
 
     @triton.jit
     def _x_to_f16_kernel(x_ptr, y_ptr, NUMEL: tl.constexpr, BLOCK: tl.constexpr):
-        """x -> fp16 saturated to +-65504 (the MMA operand of variants 1-2), once per layer instead of once
+        """x -> fp16 saturated to +-65504 (the MMA operand of variants 1-3), once per layer instead of once
         per (group, N-block) program."""
         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         ok = offs < NUMEL
@@ -944,11 +946,13 @@ def moe_w4_experts(
     variant: int = 0,
 ) -> None:
     """W4A16 expert MLPs over expert groups (from moe_w4_group or moe_align). fmt 0 = MXFP4, 1 = NVFP4
-    (layouts in the module docstring). Workspaces x16[T, D] fp16 (variants 1-2), h[T*S, I] (bf16, or
-    fp16 for variants 1-2), y_slot[T*S, D] fp32; result out[T, D]. Block sizes / warps / stages are
+    (layouts in the module docstring). Workspaces x16[T, D] fp16 (variants 1-4; variant 4 stores pairs),
+    h[T*S, I] (bf16, or fp16 for variants 1-4; variant 4 needs fp16), y_slot[T*S, D] fp32; result out[T, D]. Block sizes / warps / stages are
     launch tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs; variant 1: raw codes to
     fp16 MMAs per scale group, scale on the product, x saturated to the fp16 range (+-65504);
-    variant 2: as 1 with the codes decoded from int32 words (SWAR)."""
+    variant 2: as 1 with the codes decoded from int32 words (SWAR); variant 3: a PTX routine decodes 4 packed
+    bytes per register, fp16 MMAs per 32-wide span; variant 4 (small-batch default): CUDA-core GEMV per
+    member slot, one PTX routine per int32 word (decode + fp16x2 FMAs), x and h as fp16 pairs."""
     if use_triton(x):
         _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h,
                            y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant)
@@ -1080,7 +1084,7 @@ class DSV4MoEW4(nn.Module):
             "members": torch.zeros(max(n * block_m, em), dtype=torch.int32, device=device),
             "n_post_pad": torch.zeros(1, dtype=torch.int32, device=device),
             "h": torch.zeros(n, inter, dtype=dtype, device=device),
-            "h16": torch.zeros(n, inter, dtype=torch.float16, device=device),  # variants 1-2
+            "h16": torch.zeros(n, inter, dtype=torch.float16, device=device),  # variants 1-4
             "x16": torch.zeros(max_tokens, dim, dtype=torch.float16, device=device),
             "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
             "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),
@@ -1122,9 +1126,9 @@ class DSV4MoEW4(nn.Module):
     def default_config(self, n_tok: int) -> tuple[int, int, int, int, int]:
         """(BLOCK_N, BLOCK_K, num_warps, num_stages, variant) per static batch bucket.
 
-        From the H200 sweep (docs/kernels-fp4.md, MXFP4, batch 1 and 8): variant 1 at BN 64 was the
-        fastest measured (128.8 / 509.6 us vs 157.5 / 706.8 for variant 2 and 197.4 / 987.9 for
-        variant 0). NVFP4 uses variant 2, the only fp16-MMA variant checked at Flash dims for NVFP4
+        From the H200 sweeps (docs/kernels-fp4.md §6, experts us at batch 1 / 8): batch <= 8 takes the
+        variant-4 GEMV (MXFP4 60.1 / 357.8 at (8, 512, 2), NVFP4 61.4 / 403.3 at (16, 256, 2), against
+        129.7 / 511.9 for variant 1). Larger batches keep MMA tiles: MXFP4 variant 1; NVFP4 variant 0
         (variant 1 gave wrong NVFP4 results on the H200 at BN 16 and is refused there).
         """
         if self.kernel_cfg is not None:

@@ -424,7 +424,7 @@ def _slot_sum_triton(y_slot, slot_ids, out, num_experts: int) -> None:
 
 
 def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, block_k: int, warps: int,
-                 fuse_sum: bool) -> None:
+                 fuse_sum: bool, block_n2: int, block_k2: int, warps2: int) -> None:
     n_tok, n_slot = slot_ids.shape
     n_exp, two_i, dim = w13.shape
     inter = two_i // 2
@@ -433,15 +433,18 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     _gemv13_kernel[(n, triton.cdiv(inter, bn1))](
         x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, num_warps=warps,
     )
-    bn2, bk2 = _pow2_at_most(dim, block_n, 1), _pow2_at_most(inter, block_k)
+    # GEMM2's own tiles (0 = GEMM1's): its K is I, not D, so the best tile differs
+    bn2 = _pow2_at_most(dim, block_n2 or block_n, 1)
+    bk2 = _pow2_at_most(inter, block_k2 or block_k)
+    warps2 = warps2 or warps
     if fuse_sum:  # host-known launch option: GEMM2 + slot sum in one kernel
         _gemv2_sum_kernel[(n_tok, triton.cdiv(dim, bn2))](
             h, slot_ids, slot_w, w2, out, n_exp, D=dim, INTER=inter, S=n_slot, BLOCK_N=bn2, BLOCK_K=bk2,
-            num_warps=warps,
+            num_warps=warps2,
         )
         return
     _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
-        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=warps,
+        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=warps2,
     )
     _slot_sum_triton(y_slot, slot_ids, out, n_exp)
 
@@ -511,21 +514,25 @@ def moe_experts_gemv(
     block_k: int = 256,
     num_warps: int = 4,
     fuse_sum: bool = True,
+    block_n2: int = 0,
+    block_k2: int = 0,
+    num_warps2: int = 0,
 ) -> None:
     """Small-batch expert MLPs: one GEMV per token-slot. x[T, D]; w13[E+1, 2I, D]; w2[E+1, D, I];
     workspaces h[T*S, I] (x.dtype), y_slot[T*S, D] fp32; result out[T, D]. The block sizes and warps
-    are launch tuning only (the result does not depend on them beyond fp32 summation order).
-    fuse_sum=True sums the slots inside the GEMM2 kernel (y_slot is then left untouched), bitwise
-    equal to the separate slot-sum kernel of fuse_sum=False."""
+    are launch tuning only (the result does not depend on them beyond fp32 summation order); the *2
+    ones are GEMM2's (0 = the same as GEMM1's). fuse_sum=True sums the slots inside the GEMM2 kernel
+    (y_slot is then left untouched), bitwise equal to the separate slot-sum kernel of fuse_sum=False."""
     if use_triton(x):
-        _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n, block_k, num_warps, fuse_sum)
+        _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n, block_k, num_warps, fuse_sum,
+                     block_n2, block_k2, num_warps2)
     else:
         experts_reference(x, slot_ids, slot_w, w13, w2, out)
 
 
 @moe_experts_gemv.register_fake
 def _moe_experts_gemv_fake(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n=16, block_k=256,
-                           num_warps=4, fuse_sum=True) -> None:
+                           num_warps=4, fuse_sum=True, block_n2=0, block_k2=0, num_warps2=0) -> None:
     return None
 
 
@@ -595,6 +602,8 @@ class DSV4MoE(nn.Module):
         self.gemv_cfg: Optional[tuple[int, int, int]] = None
         # GEMV path: slot sum fused into the down-projection kernel or not; None = per-batch default.
         self.gemv_fuse_sum: Optional[bool] = None
+        # (BLOCK_N, BLOCK_K, num_warps) of the GEMV path's down projection; None = gemv2_config's default.
+        self.gemv2_cfg: Optional[tuple[int, int, int]] = None
         n_slot = top_k + 1
         self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
         self.w13 = nn.Parameter(torch.empty(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
@@ -631,10 +640,17 @@ class DSV4MoE(nn.Module):
 
     def gemv_config(self, n_tok: int) -> tuple[int, int, int]:
         """Static GEMV launch config per batch bucket. Defaults from the H200 sweeps at DSV4-Flash dims
-        (docs/kernels-moe-sampling.md): batch 1 -> (8, 1024, 8), larger -> (64, 128, 8)."""
+        (docs/kernels-moe-sampling.md): batch 1 -> (2, 2048, 4) for both GEMMs (layer 105.0 us against
+        111.6 us at the earlier (8, 1024, 8)), larger -> (64, 128, 8)."""
         if self.gemv_cfg is not None:
             return self.gemv_cfg
-        return (8, 1024, 8) if n_tok == 1 else (64, 128, 8)
+        return (2, 2048, 4) if n_tok == 1 else (64, 128, 8)
+
+    def gemv2_config(self, n_tok: int) -> tuple[int, int, int]:
+        """Static launch config of the GEMV path's GEMM2 ((0, 0, 0) = the same as GEMM1's)."""
+        if self.gemv2_cfg is not None:
+            return self.gemv2_cfg
+        return (0, 0, 0)
 
     def gemv_fused(self, n_tok: int) -> bool:
         """Static choice of the fused GEMM2 + slot sum. It wins at batch 1 (one launch fewer: 115.4 vs
@@ -659,7 +675,7 @@ class DSV4MoE(nn.Module):
                   self.top_k, self.scale, self.use_hash, logits_ws)
         if self.uses_gemv(n_tok):  # host-known int: one path per captured batch bucket
             moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out, *self.gemv_config(n_tok),
-                             self.gemv_fused(n_tok))
+                             self.gemv_fused(n_tok), *self.gemv2_config(n_tok))
         else:
             sorted_ids, expert_ids = self.sorted_ids[:em], self.expert_ids[:n_blocks]
             moe_align(slot_ids, sorted_ids, expert_ids, self.n_post_pad, self.n_experts + 1, self.block_m)

@@ -709,6 +709,15 @@ if triton is not None:
         return acc + pg * sc
 
     @triton.jit
+    def _w4_member(members_ptr, grp, mi, BM: tl.constexpr, BY_SLOT: tl.constexpr):
+        """Slot id of member mi of group grp (int64); by slot, the group is the slot."""
+        if BY_SLOT:
+            sid = grp.to(tl.int64)
+        else:
+            sid = tl.load(members_ptr + grp * BM + mi).to(tl.int64)
+        return sid
+
+    @triton.jit
     def _x_to_f16_pairs_kernel(x_ptr, y_ptr, D: tl.constexpr, BLOCK: tl.constexpr):
         """x[T, D] -> fp16 (saturated) in variant-4 pair order: y[t, 8w + 2i + h] = x[t, 8w + i + 4h]."""
         t = tl.program_id(0).to(tl.int64)
@@ -722,17 +731,18 @@ if triton is not None:
     @triton.jit
     def _w4_gemv1_kernel(
         xp_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
-        N, S,
+        N, S, NE,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr, BY_SLOT: tl.constexpr,
     ):
         """Variant 4 of GEMM1: program (group, N-block), one GEMV per member slot (groups hold 1-2 slots
         at small batch, the weights are re-read from cache); fused clamp + SwiGLU; h stored fp16 in
-        pair order for GEMM2."""
+        pair order for GEMM2. BY_SLOT: gexp_ptr is the flat slot table and program g runs slot g alone
+        (no grouping launch; used at batch 1, where every slot has its own expert)."""
         grp = tl.program_id(0)
         nb = tl.program_id(1)
         e = tl.load(gexp_ptr + grp)
-        if e >= 0:
+        if (e >= 0) & (e < NE):
             e64 = e.to(tl.int64)
             offs_n = nb * BN + tl.arange(0, BN)
             n_ok = offs_n < INTER
@@ -740,8 +750,8 @@ if triton is not None:
             rows_u = rows_g + INTER
             gs_g = tl.load(gs_ptr + e64 * 2)
             gs_u = tl.load(gs_ptr + e64 * 2 + 1)
-            for mi in range(0, BM):  # members are packed at the front of the group, sentinel N after
-                sid = tl.load(members_ptr + grp * BM + mi).to(tl.int64)
+            for mi in range(0, 1 if BY_SLOT else BM):  # members packed at the front, sentinel N after
+                sid = _w4_member(members_ptr, grp, mi, BM, BY_SLOT)
                 if sid < N:
                     xrow = xp_ptr + (sid // S) * (D // 2)  # int32 pairs
                     acc_g = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
@@ -770,23 +780,23 @@ if triton is not None:
     @triton.jit
     def _w4_gemv2_kernel(
         hp_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
-        N,
+        N, NE,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr, BY_SLOT: tl.constexpr,
     ):
         """Variant 4 of GEMM2 (see _w4_gemv1_kernel): h pairs from GEMM1, times the global scale and
         the routed weight; y_slot fp32."""
         grp = tl.program_id(0)
         nb = tl.program_id(1)
         e = tl.load(gexp_ptr + grp)
-        if e >= 0:
+        if (e >= 0) & (e < NE):
             e64 = e.to(tl.int64)
             offs_n = nb * BN + tl.arange(0, BN)
             n_ok = offs_n < D
             rows = e64 * D + tl.where(n_ok, offs_n, 0)
             gs = tl.load(gs_ptr + e64)
-            for mi in range(0, BM):
-                sid = tl.load(members_ptr + grp * BM + mi).to(tl.int64)
+            for mi in range(0, 1 if BY_SLOT else BM):
+                sid = _w4_member(members_ptr, grp, mi, BM, BY_SLOT)
                 if sid < N:
                     acc = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
                     q = _w4_words(wq_ptr, rows, n_ok, 0, INTER // 8, NW)
@@ -817,7 +827,7 @@ def _check_tiles(dim: int, inter: int, group: int, block_n: int, block_k: int) -
 
 def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h, y_slot, out,
                        fmt: int, block_m: int, block_n: int, block_k: int, num_warps: int, num_stages: int,
-                       variant: int) -> None:
+                       variant: int, by_slot: bool = False) -> None:
     n_tok, n_slot = slot_ids.shape
     n_exp, two_i, _ = w13_q.shape
     inter = two_i // 2
@@ -833,6 +843,8 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         # Measured on the H200 (tests/dsv4/test_moe_w4.py, D=128 I=64 BN=16): rel err 3.6 against the bf16
         # MoE, while the interpreter and variant 2 agree with the reference. Not root-caused; refuse.
         raise ValueError("moe_w4_experts: variant 1 with NVFP4 produced wrong results on the H200; use variant 2")
+    if by_slot and variant != 4:
+        raise ValueError("moe_w4_experts: by_slot is a variant-4 launch mode")
     if variant == 4:  # GEMV on CUDA cores: block_k = values per loop step (8 per int32 word)
         if dim % 64 or inter % 64:
             raise ValueError(f"variant 4 needs D={dim} and I={inter} to be multiples of 64")
@@ -841,13 +853,15 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         _x_to_f16_pairs_kernel[(n_tok, triton.cdiv(dim, 1024))](x, x16, D=dim, BLOCK=1024)
         common = dict(FMT=fmt, GROUP=group, BM=block_m, BN=block_n, NW=nw, USE_ASM=use_asm,
                       num_warps=num_warps, num_stages=num_stages)
+        if by_slot:  # the slot table itself is the group table, one member per group
+            gexp, n_groups = slot_ids.reshape(-1), n
         _w4_gemv1_kernel[(n_groups, triton.cdiv(inter, block_n))](
-            x16.view(torch.int32), gexp, members, w13_q.view(torch.int32), w13_s, gs13, h, n, n_slot,
-            D=dim, INTER=inter, **common,
+            x16.view(torch.int32), gexp, members, w13_q.view(torch.int32), w13_s, gs13, h, n, n_slot, n_exp,
+            D=dim, INTER=inter, BY_SLOT=by_slot, **common,
         )
         _w4_gemv2_kernel[(n_groups, triton.cdiv(dim, block_n))](
-            h.view(torch.int32), gexp, members, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n,
-            D=dim, INTER=inter, **common,
+            h.view(torch.int32), gexp, members, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n, n_exp,
+            D=dim, INTER=inter, BY_SLOT=by_slot, **common,
         )
         _slot_sum_triton(y_slot, slot_ids, out, n_exp)
         return
@@ -944,25 +958,29 @@ def moe_w4_experts(
     num_warps: int = 4,
     num_stages: int = 4,
     variant: int = 0,
+    by_slot: bool = False,
 ) -> None:
     """W4A16 expert MLPs over expert groups (from moe_w4_group or moe_align). fmt 0 = MXFP4, 1 = NVFP4
     (layouts in the module docstring). Workspaces x16[T, D] fp16 (variants 1-4; variant 4 stores pairs),
-    h[T*S, I] (bf16, or fp16 for variants 1-4; variant 4 needs fp16), y_slot[T*S, D] fp32; result out[T, D]. Block sizes / warps / stages are
-    launch tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs; variant 1: raw codes to
+    h[T*S, I] (bf16, or fp16 for variants 1-4; variant 4 needs fp16), y_slot[T*S, D] fp32; result
+    out[T, D]. by_slot (variant 4 only): one group per slot straight from slot_ids, gexp/members unused;
+    the same arithmetic per slot, but an expert picked by several slots is read once per slot, so it
+    pays only at batch 1, where every slot has its own expert. Block sizes / warps / stages are launch tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs; variant 1: raw codes to
     fp16 MMAs per scale group, scale on the product, x saturated to the fp16 range (+-65504);
     variant 2: as 1 with the codes decoded from int32 words (SWAR); variant 3: a PTX routine decodes 4 packed
     bytes per register, fp16 MMAs per 32-wide span; variant 4 (small-batch default): CUDA-core GEMV per
     member slot, one PTX routine per int32 word (decode + fp16x2 FMAs), x and h as fp16 pairs."""
     if use_triton(x):
         _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h,
-                           y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant)
+                           y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant, by_slot)
     else:
         w4_experts_reference(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, out, fmt)
 
 
 @moe_w4_experts.register_fake
 def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h, y_slot, out,
-                         fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4, variant=0) -> None:
+                         fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4, variant=0,
+                         by_slot=False) -> None:
     return None
 
 
@@ -1149,19 +1167,24 @@ class DSV4MoEW4(nn.Module):
         logits_ws = self.logits_ws[:, : n_tok * self.n_experts].view(-1, n_tok, self.n_experts)
         moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
                   self.top_k, self.scale, self.use_hash, logits_ws)
-        if self.uses_group(n_tok):  # host-known int: one path per captured batch bucket
+        bn, bk, warps, stages, variant = self.default_config(n_tok)
+        # batch 1 (host-known): the K routed experts and the shared one are distinct, so grouping would
+        # find one slot per group; the variant-4 kernels read the slot table directly (one launch fewer)
+        by_slot = variant == 4 and n_tok == 1
+        if by_slot:
+            gexp, members = self.gexp[:n], self.members[: n * self.block_m]
+        elif self.uses_group(n_tok):  # host-known int: one path per captured batch bucket
             gexp, members = self.gexp[:n], self.members[: n * self.block_m]
             moe_w4_group(slot_ids, gexp, members, self.n_experts + 1, self.block_m)
         else:
             em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
             gexp, members = self.gexp[:n_blocks], self.members[:em]
             moe_align(slot_ids, members, gexp, self.n_post_pad, self.n_experts + 1, self.block_m)
-        bn, bk, warps, stages, variant = self.default_config(n_tok)
         if variant != 0:  # fp16 MMA variants keep h in fp16 (|h| <= 100, 3 more mantissa bits than bf16)
             h = self.h16[:n]
         moe_w4_experts(x, slot_ids, slot_w, self.w13_q, self.w13_s, self.gs13, self.w2_q, self.w2_s, self.gs2,
                        gexp, members, self.x16[:n_tok], h, y_slot, out, self.fmt, self.block_m, bn, bk, warps, stages,
-                       variant)
+                       variant, by_slot)
         return out
 
 

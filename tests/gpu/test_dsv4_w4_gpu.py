@@ -94,8 +94,12 @@ def _w4_experts_only(m4, x, n_tok):
         h = m4.h16[:n]
     x16 = m4.x16[:n_tok]
 
+    by_slot = variant == 4 and n_tok == 1  # as DSV4MoEW4.forward
+
     def run():
-        if m4.uses_group(n_tok):
+        if by_slot:
+            gexp, members = m4.gexp[:n], m4.members[: n * 16]
+        elif m4.uses_group(n_tok):
             gexp, members = m4.gexp[:n], m4.members[: n * 16]
             W.moe_w4_group(slot_ids, gexp, members, N_EXP + 1, 16)
         else:
@@ -103,7 +107,7 @@ def _w4_experts_only(m4, x, n_tok):
             gexp, members = m4.gexp[:nb], m4.members[:em]
             M.moe_align(slot_ids, members, gexp, m4.n_post_pad, N_EXP + 1, 16)
         W.moe_w4_experts(x, slot_ids, slot_w, m4.w13_q, m4.w13_s, m4.gs13, m4.w2_q, m4.w2_s, m4.gs2, gexp,
-                         members, x16, h, y, out, m4.fmt, 16, bn, bk, warps, stages, variant)
+                         members, x16, h, y, out, m4.fmt, 16, bn, bk, warps, stages, variant, by_slot)
 
     return run
 
@@ -116,7 +120,8 @@ def _bf16_experts_only(bf, x, n_tok):
 
     def run():
         if bf.uses_gemv(n_tok):
-            M.moe_experts_gemv(x, slot_ids, slot_w, bf.w13, bf.w2, h, y, out, *bf.gemv_config(n_tok))
+            M.moe_experts_gemv(x, slot_ids, slot_w, bf.w13, bf.w2, h, y, out, *bf.gemv_config(n_tok),
+                               bf.gemv_fused(n_tok), *bf.gemv2_config(n_tok))
         else:
             M.moe_align(slot_ids, bf.sorted_ids[:em], bf.expert_ids[:nb], bf.n_post_pad, N_EXP + 1, bf.block_m)
             M.moe_experts_grouped(x, slot_ids, slot_w, bf.w13, bf.w2, bf.sorted_ids[:em], bf.expert_ids[:nb],

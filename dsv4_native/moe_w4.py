@@ -19,7 +19,7 @@ number of tokens that picked it:
 Then `moe_w4_experts`: GEMM1 (gate/up, fused clamp + SwiGLU) and GEMM2 (down, x routed weight) over
 programs (group, N-block), then the bf16 MoE's slot-sum kernel. Small batches use a CUDA-core GEMV
 (variant 4) whose PTX routine decodes one int32 word of 8 codes and does its fp16x2 multiply-adds; larger
-batches use fp16/bf16 MMA tiles (variants 0-3).
+batches use fp16/bf16 MMA tiles (variants 0-1).
 
 Packed layout (per expert, stacked [E+1, ...], shared expert last), K = reduction dim:
   w13_q uint8 [E+1, 2I, D/2], w13_s uint8 [E+1, 2I, D/G], gs13 fp32 [E+1, 2] (gate, up global scales)
@@ -50,6 +50,10 @@ except Exception:  # pragma: no cover - triton is optional on CPU-only installs
     tl = None
 
 FORMATS = {"mxfp4": (0, fp4.MX_GROUP), "nvfp4": (1, fp4.NV_GROUP)}
+# Expert-kernel variants (docs/kernels-fp4.md): 0 bf16 MMA on scaled weights, 1 fp16 MMA per scale group,
+# 4 CUDA-core GEMV with a PTX word decode. 2 (SWAR decode into MMAs) and 3 (PTX decode into MMAs) were
+# measured slower than 1 on the H200 and removed.
+VARIANTS = (0, 1, 4)
 # The kernel builds 2^(s-127) * 2^14 as fp32 bits (s + 14) << 23: valid for E8M0 codes <= 240; codes
 # below 2 would make fp32 subnormal products (flushed on some paths). Real weights sit near 100..130.
 MX_KERNEL_MIN_CODE, MX_KERNEL_MAX_CODE = 2, 240
@@ -307,43 +311,9 @@ if triton is not None:
         return tl.reshape(tl.join(lo, hi), (BN, GROUP))  # low nibble = even k
 
     @triton.jit
-    def _w4_swar_step(q):
-        """One Marlin-style step on int32 words: the top nibble of each 16-bit half -> fp16 bits (sign
-        stays at bit 15, the magnitude moves from 14:12 to 11:9), two codes per and/or/shift."""
-        out = (q & -2147450880) | ((q >> 3) & 0x0E000E00)  # -2147450880 = 0x80008000 as int32
-        return tl.join(out.to(tl.int16), (out >> 16).to(tl.int16))
-
-    @triton.jit
-    def _w4_codes_swar(w_ptrs, row_ok, BN: tl.constexpr, GROUP: tl.constexpr):
-        """Packed int32 words [BN, GROUP/8] -> fp16 codes [BN, GROUP] (value * 2^-14) in the order of
-        `_w4_kperm`. Word nibble n (bits 4n+3:4n) is k = 8*word + n (low nibble = even k); step s
-        (word << 4s) exposes nibbles 3-s (low half) and 7-s (high half)."""
-        w = tl.load(w_ptrs, mask=row_ok[:, None], other=0)
-        a0 = _w4_swar_step(w)
-        a1 = _w4_swar_step(w << 4)
-        a2 = _w4_swar_step(w << 8)
-        a3 = _w4_swar_step(w << 12)
-        c = tl.join(tl.join(a0, a1), tl.join(a2, a3))  # [BN, NW, half, s%2, s//2]
-        return tl.reshape(c, (BN, GROUP)).to(tl.float16, bitcast=True)
-
-    @triton.jit
-    def _w4_kperm(GROUP: tl.constexpr, SWAR: tl.constexpr):
-        """k offset (within a scale group) of each column of the decoded code tile."""
-        p = tl.arange(0, GROUP)
-        if SWAR:  # p = 8*word + 4*half + 2*a + b holds nibble 4*half + 3 - (2*b + a)
-            p = (p // 8) * 8 + ((p // 4) % 2) * 4 + 3 - 2 * (p % 2) - (p // 2) % 2
-        return p
-
-    @triton.jit
-    def _w4_codes(wq_ptr, rows, kg, row_ok, KB: tl.constexpr, BN: tl.constexpr, GROUP: tl.constexpr,
-                  SWAR: tl.constexpr):
-        if SWAR:  # wq_ptr is the int32 view of the packed bytes: KB // 4 words per row
-            ww = tl.arange(0, GROUP // 8)
-            c = _w4_codes_swar(wq_ptr + rows[:, None] * (KB // 4) + kg // 8 + ww[None, :], row_ok, BN, GROUP)
-        else:
-            jj = tl.arange(0, GROUP // 2)
-            c = _w4_codes_f16(wq_ptr + rows[:, None] * KB + kg // 2 + jj[None, :], row_ok, BN, GROUP)
-        return c
+    def _w4_codes(wq_ptr, rows, kg, row_ok, KB: tl.constexpr, BN: tl.constexpr, GROUP: tl.constexpr):
+        jj = tl.arange(0, GROUP // 2)
+        return _w4_codes_f16(wq_ptr + rows[:, None] * KB + kg // 2 + jj[None, :], row_ok, BN, GROUP)
 
     @triton.jit
     def _as_f16(v):
@@ -366,7 +336,7 @@ if triton is not None:
 
     @triton.jit
     def _x_to_f16_kernel(x_ptr, y_ptr, NUMEL: tl.constexpr, BLOCK: tl.constexpr):
-        """x -> fp16 saturated to +-65504 (the MMA operand of variants 1-3), once per layer instead of once
+        """x -> fp16 saturated to +-65504 (the MMA operand of variant 1), once per layer instead of once
         per (group, N-block) program."""
         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         ok = offs < NUMEL
@@ -378,12 +348,11 @@ if triton is not None:
         x_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
         N, S,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr, SWAR: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr,
     ):
-        """Variants 1-2 of GEMM1: fp16 MMA on the raw codes of one scale group, the group scale applied
+        """Variant 1 of GEMM1: fp16 MMA on the raw codes of one scale group, the group scale applied
         to the [BN, BM] product (BM/GROUP multiplies per weight instead of one, no fp32 round trip of the
-        weights). x is an fp16 copy (or saturated to the fp16 range here). SWAR (variant 2) decodes
-        int32 words, 8 codes per 4 and/or/shift steps, in a permuted k order that x follows."""
+        weights). x is an fp16 copy (or saturated to the fp16 range here)."""
         grp = tl.program_id(0)
         nb = tl.program_id(1)
         e = tl.load(gexp_ptr + grp)
@@ -399,14 +368,14 @@ if triton is not None:
             rows_u = rows_g + INTER
             KB: tl.constexpr = D // 2
             KS: tl.constexpr = D // GROUP
-            kk = _w4_kperm(GROUP, SWAR)
+            kk = tl.arange(0, GROUP)
             acc_g = tl.zeros([BN, BM], dtype=tl.float32)
             acc_u = tl.zeros([BN, BM], dtype=tl.float32)
             for k0 in range(0, D, GROUP * UNROLL):
                 for u in tl.static_range(UNROLL):
                     kg = k0 + u * GROUP
-                    cg = _w4_codes(wq_ptr, rows_g, kg, n_ok, KB, BN, GROUP, SWAR)
-                    cu = _w4_codes(wq_ptr, rows_u, kg, n_ok, KB, BN, GROUP, SWAR)
+                    cg = _w4_codes(wq_ptr, rows_g, kg, n_ok, KB, BN, GROUP)
+                    cu = _w4_codes(wq_ptr, rows_u, kg, n_ok, KB, BN, GROUP)
                     xv = _as_f16(tl.load(x_ptr + tok[None, :] * D + kg + kk[:, None], mask=m_ok[None, :], other=0.0))
                     sg = _w4_group_scale(ws_ptr + rows_g * KS + kg // GROUP, n_ok, FMT)
                     su = _w4_group_scale(ws_ptr + rows_u * KS + kg // GROUP, n_ok, FMT)
@@ -425,9 +394,9 @@ if triton is not None:
         h_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
         N,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr, SWAR: tl.constexpr,
+        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr,
     ):
-        """Variants 1-2 of GEMM2 (see _w4_gemm1_pg_kernel); |h| <= 100 by the clamps, fp16-safe."""
+        """Variant 1 of GEMM2 (see _w4_gemm1_pg_kernel); |h| <= 100 by the clamps, fp16-safe."""
         grp = tl.program_id(0)
         nb = tl.program_id(1)
         e = tl.load(gexp_ptr + grp)
@@ -442,165 +411,16 @@ if triton is not None:
             rows = e64 * D + tl.where(n_ok, offs_n, 0)
             KB: tl.constexpr = INTER // 2
             KS: tl.constexpr = INTER // GROUP
-            kk = _w4_kperm(GROUP, SWAR)
+            kk = tl.arange(0, GROUP)
             acc = tl.zeros([BN, BM], dtype=tl.float32)
             for k0 in range(0, INTER, GROUP * UNROLL):
                 for u in tl.static_range(UNROLL):
                     kg = k0 + u * GROUP
-                    cw = _w4_codes(wq_ptr, rows, kg, n_ok, KB, BN, GROUP, SWAR)
+                    cw = _w4_codes(wq_ptr, rows, kg, n_ok, KB, BN, GROUP)
                     hv = _as_f16(tl.load(h_ptr + srow[None, :] * INTER + kg + kk[:, None], mask=m_ok[None, :],
                                          other=0.0))
                     sw = _w4_group_scale(ws_ptr + rows * KS + kg // GROUP, n_ok, FMT)
                     acc += tl.dot(cw, hv) * sw[:, None]
-            rw = tl.load(rw_ptr + srow, mask=m_ok, other=0.0)
-            y = acc * tl.load(gs_ptr + e64) * rw[None, :]
-            tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
-
-
-# Variant 3 decode: 4 packed bytes per 32-bit register -> 4 low-nibble and 4 high-nibble codes as fp16
-# value * 2^-14 (sign -> bit 15, magnitude -> bits 11:9), two codes per shift/and/lop3 chain instead of
-# the ~6 scalar integer ops per code of variants 0-2. prmt spreads bytes (b0, b1) to the two 16-bit
-# halves so one shift moves both codes; lop3 0xEA = (a & b) | c.
-
-if triton is not None:
-
-    @triton.jit
-    def _e2m1_f16_pairs(b, USE_ASM: tl.constexpr):
-        """uint8 packed codes -> (low nibble, high nibble) as fp16 value * 2^-14, exact (same shape as b)."""
-        if USE_ASM:
-            lo, hi = tl.inline_asm_elementwise(
-                """
-                {
-                .reg .b32 z, m, t0, t1, a, b;
-                mov.b32 z, 0;
-                mov.b32 m, 0x80008000;
-                prmt.b32 t0, $4, z, 0x4140;
-                prmt.b32 t1, $4, z, 0x4342;
-                shl.b32 a, t0, 9;
-                and.b32 a, a, 0x0E000E00;
-                shl.b32 b, t0, 12;
-                lop3.b32 $0, b, m, a, 0xEA;
-                shl.b32 a, t1, 9;
-                and.b32 a, a, 0x0E000E00;
-                shl.b32 b, t1, 12;
-                lop3.b32 $1, b, m, a, 0xEA;
-                shl.b32 a, t0, 5;
-                and.b32 a, a, 0x0E000E00;
-                shl.b32 b, t0, 8;
-                lop3.b32 $2, b, m, a, 0xEA;
-                shl.b32 a, t1, 5;
-                and.b32 a, a, 0x0E000E00;
-                shl.b32 b, t1, 8;
-                lop3.b32 $3, b, m, a, 0xEA;
-                }
-                """, "=r,=r,=r,=r,r", [b],
-                                               dtype=(tl.float16, tl.float16), is_pure=True, pack=4)
-        else:  # the interpreter has no PTX: the same bits by scalar integer ops
-            bi = b.to(tl.int32)
-            lo = (((bi & 0x7) << 9) | ((bi & 0x8) << 12)).to(tl.int16).to(tl.float16, bitcast=True)
-            hi = (((bi & 0x70) << 5) | ((bi & 0x80) << 8)).to(tl.int16).to(tl.float16, bitcast=True)
-        return lo, hi
-
-    @triton.jit
-    def _w4_v3_step(acc, wq_ptr, ws_ptr, rows, kb, row_ok, ve, vo, KB: tl.constexpr, KS: tl.constexpr,
-                    FMT: tl.constexpr, USE_ASM: tl.constexpr):
-        """acc[BN, BM] += W[rows, kg:kg+32] @ v for one 32-wide k span: 16 packed bytes per row, low
-        nibbles = even k (against ve[16, BM]), high nibbles = odd k (vo). MXFP4 (one scale per span):
-        two fp16 MMAs on the raw codes, the fp32 scale on the product. NVFP4 (scales per 16): each code
-        times its E4M3 scale in fp16 first (exact: <= 6 significant bits, >= 2^-10), then the MMAs."""
-        j = tl.arange(0, 16)
-        # byte offsets (kb = a multiple of 16 from the loop counter) keep the 16-byte vector loads
-        b = tl.load(wq_ptr + rows[:, None] * KB + tl.multiple_of(kb, 16) + j[None, :], mask=row_ok[:, None], other=0)
-        lo, hi = _e2m1_f16_pairs(b, USE_ASM)
-        if FMT == 0:
-            s = _w4_group_scale(ws_ptr + rows * KS + kb // 16, row_ok, 0)
-            acc += tl.dot(hi, vo, tl.dot(lo, ve)) * s[:, None]
-        else:
-            sp = ws_ptr + rows[:, None] * KS + kb // 8 + j[None, :] // 8
-            if USE_ASM:  # E4M3 -> fp16 by the hardware cvt, scale applied in fp16 (exact)
-                sc = tl.load(sp, mask=row_ok[:, None], other=0).to(tl.float8e4nv, bitcast=True).to(tl.float16)
-                lo = (lo * 16384.0 * sc).to(tl.float16)
-                hi = (hi * 16384.0 * sc).to(tl.float16)
-            else:
-                s = _w4_group_scale(sp, row_ok[:, None], 1)  # fp32 scale * 2^14
-                lo = (lo.to(tl.float32) * s).to(tl.float16)
-                hi = (hi.to(tl.float32) * s).to(tl.float16)
-            acc = tl.dot(hi, vo, tl.dot(lo, ve, acc))
-        return acc
-
-    @triton.jit
-    def _w4_gemm1_v3_kernel(
-        x_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
-        N, S,
-        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr, USE_ASM: tl.constexpr,
-    ):
-        """Variant 3 of GEMM1: packed decode (_e2m1_f16_pairs), 32-wide k spans, x read as even/odd
-        columns of its fp16 copy; fused clamp + SwiGLU, h stored fp16."""
-        grp = tl.program_id(0)
-        nb = tl.program_id(1)
-        e = tl.load(gexp_ptr + grp)
-        if e >= 0:
-            e64 = e.to(tl.int64)
-            offs_m = tl.arange(0, BM)
-            sid = tl.load(members_ptr + grp * BM + offs_m)
-            m_ok = sid < N
-            tok = tl.where(m_ok, sid // S, 0).to(tl.int64)
-            offs_n = nb * BN + tl.arange(0, BN)
-            n_ok = offs_n < INTER
-            rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
-            rows_u = rows_g + INTER
-            j = tl.arange(0, 16)
-            acc_g = tl.zeros([BN, BM], dtype=tl.float32)
-            acc_u = tl.zeros([BN, BM], dtype=tl.float32)
-            for kb0 in range(0, D // 2, 16 * UNROLL):
-                for u in tl.static_range(UNROLL):
-                    kb = kb0 + 16 * u  # packed byte offset in the row: k = 2 * kb
-                    xp = x_ptr + tok[None, :] * D + 2 * (kb + j[:, None])
-                    xe = tl.load(xp, mask=m_ok[None, :], other=0.0)
-                    xo = tl.load(xp + 1, mask=m_ok[None, :], other=0.0)
-                    acc_g = _w4_v3_step(acc_g, wq_ptr, ws_ptr, rows_g, kb, n_ok, xe, xo, D // 2, D // GROUP, FMT,
-                                        USE_ASM)
-                    acc_u = _w4_v3_step(acc_u, wq_ptr, ws_ptr, rows_u, kb, n_ok, xe, xo, D // 2, D // GROUP, FMT,
-                                        USE_ASM)
-            gate = tl.minimum(acc_g * tl.load(gs_ptr + e64 * 2), 10.0)
-            up = acc_u * tl.load(gs_ptr + e64 * 2 + 1)
-            up = tl.minimum(tl.maximum(up, -10.0), 10.0)
-            h = gate / (1.0 + tl.exp(-gate)) * up
-            srow = tl.where(m_ok, sid, 0).to(tl.int64)
-            tl.store(h_ptr + srow[None, :] * INTER + offs_n[:, None], h.to(h_ptr.dtype.element_ty),
-                     mask=n_ok[:, None] & m_ok[None, :])
-
-    @triton.jit
-    def _w4_gemm2_v3_kernel(
-        h_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
-        N,
-        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr, USE_ASM: tl.constexpr,
-    ):
-        """Variant 3 of GEMM2 (see _w4_gemm1_v3_kernel); h is fp16 (|h| <= 100 by the clamps)."""
-        grp = tl.program_id(0)
-        nb = tl.program_id(1)
-        e = tl.load(gexp_ptr + grp)
-        if e >= 0:
-            e64 = e.to(tl.int64)
-            offs_m = tl.arange(0, BM)
-            sid = tl.load(members_ptr + grp * BM + offs_m)
-            m_ok = sid < N
-            srow = tl.where(m_ok, sid, 0).to(tl.int64)
-            offs_n = nb * BN + tl.arange(0, BN)
-            n_ok = offs_n < D
-            rows = e64 * D + tl.where(n_ok, offs_n, 0)
-            j = tl.arange(0, 16)
-            acc = tl.zeros([BN, BM], dtype=tl.float32)
-            for kb0 in range(0, INTER // 2, 16 * UNROLL):
-                for u in tl.static_range(UNROLL):
-                    kb = kb0 + 16 * u
-                    hp = h_ptr + srow[None, :] * INTER + 2 * (kb + j[:, None])
-                    he = _as_f16(tl.load(hp, mask=m_ok[None, :], other=0.0))
-                    ho = _as_f16(tl.load(hp + 1, mask=m_ok[None, :], other=0.0))
-                    acc = _w4_v3_step(acc, wq_ptr, ws_ptr, rows, kb, n_ok, he, ho, INTER // 2, INTER // GROUP, FMT,
-                                      USE_ASM)
             rw = tl.load(rw_ptr + srow, mask=m_ok, other=0.0)
             y = acc * tl.load(gs_ptr + e64) * rw[None, :]
             tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
@@ -839,10 +659,12 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         _check_tiles(dim, inter, group, block_n, block_k)
     n = n_tok * n_slot
     n_groups = gexp.shape[0]
+    if variant not in VARIANTS:
+        raise ValueError(f"moe_w4_experts: variant must be one of {VARIANTS}, got {variant}")
     if variant == 1 and fmt == 1 and x.is_cuda:
         # Measured on the H200 (tests/dsv4/test_moe_w4.py, D=128 I=64 BN=16): rel err 3.6 against the bf16
-        # MoE, while the interpreter and variant 2 agree with the reference. Not root-caused; refuse.
-        raise ValueError("moe_w4_experts: variant 1 with NVFP4 produced wrong results on the H200; use variant 2")
+        # MoE, while the interpreter and the other variants agree with the reference. Not root-caused; refuse.
+        raise ValueError("moe_w4_experts: variant 1 with NVFP4 produced wrong results on the H200; use 0 or 4")
     if by_slot and variant != 4:
         raise ValueError("moe_w4_experts: by_slot is a variant-4 launch mode")
     if variant == 4:  # GEMV on CUDA cores: block_k = values per loop step (8 per int32 word)
@@ -865,37 +687,16 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         )
         _slot_sum_triton(y_slot, slot_ids, out, n_exp)
         return
-    if variant == 3:  # block_k = values per loop step, unrolled over 32-wide spans
-        if dim % 32 or inter % 32:
-            raise ValueError(f"variant 3 needs D={dim} and I={inter} to be multiples of 32")
+    if variant == 1:  # block_k = values per loop step, unrolled over scale groups
         numel = x.numel()
         _x_to_f16_kernel[(triton.cdiv(numel, 1024),)](x, x16, NUMEL=numel, BLOCK=1024)
-        unroll = max(1, block_k // 32)
-        while unroll > 1 and (dim % (32 * unroll) or inter % (32 * unroll)):
-            unroll //= 2
-        common = dict(FMT=fmt, GROUP=group, BM=block_m, UNROLL=unroll, USE_ASM=not interpreting(),
+        common = dict(FMT=fmt, GROUP=group, BM=block_m, UNROLL=max(1, block_k // group),
                       num_warps=num_warps, num_stages=num_stages)
-        _w4_gemm1_v3_kernel[(n_groups, triton.cdiv(inter, block_n))](
+        _w4_gemm1_pg_kernel[(n_groups, triton.cdiv(inter, block_n))](
             x16, gexp, members, w13_q, w13_s, gs13, h, n, n_slot, D=dim, INTER=inter, BN=block_n, **common,
         )
-        _w4_gemm2_v3_kernel[(n_groups, triton.cdiv(dim, block_n))](
-            h, gexp, members, slot_w, w2_q, w2_s, gs2, y_slot, n, D=dim, INTER=inter, BN=block_n, **common,
-        )
-        _slot_sum_triton(y_slot, slot_ids, out, n_exp)
-        return
-    if variant in (1, 2):  # block_k = values per loop step, unrolled over scale groups
-        swar = variant == 2
-        numel = x.numel()
-        _x_to_f16_kernel[(triton.cdiv(numel, 1024),)](x, x16, NUMEL=numel, BLOCK=1024)
-        common = dict(FMT=fmt, GROUP=group, BM=block_m, UNROLL=max(1, block_k // group), SWAR=swar,
-                      num_warps=num_warps, num_stages=num_stages)
-        q13 = w13_q.view(torch.int32) if swar else w13_q  # 4 packed bytes per load element
-        q2 = w2_q.view(torch.int32) if swar else w2_q
-        _w4_gemm1_pg_kernel[(n_groups, triton.cdiv(inter, block_n))](
-            x16, gexp, members, q13, w13_s, gs13, h, n, n_slot, D=dim, INTER=inter, BN=block_n, **common,
-        )
         _w4_gemm2_pg_kernel[(n_groups, triton.cdiv(dim, block_n))](
-            h, gexp, members, slot_w, q2, w2_s, gs2, y_slot, n, D=dim, INTER=inter, BN=block_n, **common,
+            h, gexp, members, slot_w, w2_q, w2_s, gs2, y_slot, n, D=dim, INTER=inter, BN=block_n, **common,
         )
         _slot_sum_triton(y_slot, slot_ids, out, n_exp)
         return
@@ -961,15 +762,15 @@ def moe_w4_experts(
     by_slot: bool = False,
 ) -> None:
     """W4A16 expert MLPs over expert groups (from moe_w4_group or moe_align). fmt 0 = MXFP4, 1 = NVFP4
-    (layouts in the module docstring). Workspaces x16[T, D] fp16 (variants 1-4; variant 4 stores pairs),
-    h[T*S, I] (bf16, or fp16 for variants 1-4; variant 4 needs fp16), y_slot[T*S, D] fp32; result
-    out[T, D]. by_slot (variant 4 only): one group per slot straight from slot_ids, gexp/members unused;
-    the same arithmetic per slot, but an expert picked by several slots is read once per slot, so it
-    pays only at batch 1, where every slot has its own expert. Block sizes / warps / stages are launch tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs; variant 1: raw codes to
-    fp16 MMAs per scale group, scale on the product, x saturated to the fp16 range (+-65504);
-    variant 2: as 1 with the codes decoded from int32 words (SWAR); variant 3: a PTX routine decodes 4 packed
-    bytes per register, fp16 MMAs per 32-wide span; variant 4 (small-batch default): CUDA-core GEMV per
-    member slot, one PTX routine per int32 word (decode + fp16x2 FMAs), x and h as fp16 pairs."""
+    (layouts in the module docstring). Workspaces x16[T, D] fp16 (variants 1 and 4; variant 4 stores
+    pairs), h[T*S, I] (bf16, or fp16 for variants 1 and 4; variant 4 needs fp16), y_slot[T*S, D] fp32;
+    result out[T, D]. by_slot (variant 4 only): one group per slot straight from slot_ids, gexp/members
+    unused; the same arithmetic per slot, but an expert picked by several slots is read once per slot, so
+    it pays only at batch 1, where every slot has its own expert. Block sizes / warps / stages are launch
+    tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs; variant 1: raw codes to fp16 MMAs
+    per scale group, scale on the product, x saturated to the fp16 range (+-65504); variant 4
+    (small-batch default): CUDA-core GEMV per member slot, one PTX routine per int32 word (decode +
+    fp16x2 FMAs), x and h as fp16 pairs."""
     if use_triton(x):
         _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h,
                            y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant, by_slot)
@@ -1102,7 +903,7 @@ class DSV4MoEW4(nn.Module):
             "members": torch.zeros(max(n * block_m, em), dtype=torch.int32, device=device),
             "n_post_pad": torch.zeros(1, dtype=torch.int32, device=device),
             "h": torch.zeros(n, inter, dtype=dtype, device=device),
-            "h16": torch.zeros(n, inter, dtype=torch.float16, device=device),  # variants 1-4
+            "h16": torch.zeros(n, inter, dtype=torch.float16, device=device),  # variants 1 and 4
             "x16": torch.zeros(max_tokens, dim, dtype=torch.float16, device=device),
             "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
             "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),

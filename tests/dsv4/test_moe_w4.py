@@ -84,25 +84,40 @@ if W.triton is not None:
     import triton.language as tl
 
     @triton.jit
-    def _decode_all_bytes(b_ptr, lo_ptr, hi_ptr, USE_ASM: tl.constexpr):
-        offs = tl.arange(0, 256)
-        lo, hi = W._e2m1_f16_pairs(tl.load(b_ptr + offs), USE_ASM)
-        tl.store(lo_ptr + offs, lo)
-        tl.store(hi_ptr + offs, hi)
+    def _word_dot_kernel(q_ptr, x_ptr, out_ptr, N: tl.constexpr, USE_ASM: tl.constexpr):
+        offs = tl.arange(0, N)
+        xb = x_ptr + offs * 4
+        out = W._w4_word_dot(tl.load(q_ptr + offs), tl.load(xb), tl.load(xb + 1), tl.load(xb + 2), tl.load(xb + 3),
+                             USE_ASM)
+        tl.store(out_ptr + offs, out)
 
 
-def test_packed_e2m1_decode_every_byte(device):
-    """Variant 3's decode of every byte value: the low / high nibble as fp16 value * 2^-14, exactly
-    (on the GPU through the PTX prmt/lop3 routine, in the interpreter through the integer fallback)."""
-    b = torch.arange(256, dtype=torch.int32).to(torch.uint8).to(device)
-    lo = torch.empty(256, dtype=torch.float16, device=device)
-    hi = torch.empty_like(lo)
-    _decode_all_bytes[(1,)](b, lo, hi, USE_ASM=device == "cuda")
-    codes = torch.arange(256)
-    want_lo = fp4.decode_e2m1(codes & 0xF) * 2.0 ** -14
-    want_hi = fp4.decode_e2m1(codes >> 4) * 2.0 ** -14
-    assert torch.equal(lo.cpu().float(), want_lo.float()) and torch.equal(hi.cpu().float(), want_hi.float())
-    assert torch.equal(lo.cpu()[8].view(torch.int16), torch.tensor(-32768, dtype=torch.int16))  # -0 keeps its sign
+def test_word_routine_every_code_at_every_nibble(device):
+    """Variant 4's word routine (PTX on the GPU, integer fallback in the interpreter): a word holding one
+    code c at nibble i (the others 0) against x = 1 at k = 8w + i (pair i, half i // 4) gives the exact
+    E2M1 value of c; with x = 1 everywhere, a word of 8 random codes gives their sum."""
+    words, xs, want = [], [], []
+    for c in range(16):
+        for i in range(8):
+            words.append(c << (4 * i))
+            x = torch.zeros(8)
+            x[i] = 1.0  # x[8w + i]
+            xs.append(x)
+            want.append(float(fp4.decode_e2m1(torch.tensor([c]))[0]))
+    g = torch.Generator().manual_seed(3)
+    for _ in range(128):
+        codes = torch.randint(0, 16, (8,), generator=g)
+        words.append(int(sum(int(c) << (4 * i) for i, c in enumerate(codes))))
+        xs.append(torch.ones(8))
+        want.append(float(fp4.decode_e2m1(codes).sum()))
+    n = len(words)
+    q = torch.tensor(words, dtype=torch.int64).to(torch.int32)  # wraps to the same 32 bits
+    x = torch.stack(xs)  # [n, 8] in k order; pair i = (x[i], x[i + 4])
+    pairs = torch.stack([x[:, [i, i + 4]] for i in range(4)], dim=1).to(torch.float16)  # [n, 4, 2]
+    out = torch.empty(n, dtype=torch.float32, device=device)
+    _word_dot_kernel[(1,)](q.to(device), pairs.reshape(n, 8).view(torch.int32).to(device), out, N=n,
+                           USE_ASM=device == "cuda")
+    assert torch.equal(out.cpu(), torch.tensor(want))
 
 
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
@@ -135,12 +150,12 @@ def test_experts_op_fp32_matches_reference(device, fmt):
     assert out[3].abs().max().item() == 0.0
 
 
-@pytest.mark.parametrize("variant", [1, 2, 3, 4])
+@pytest.mark.parametrize("variant", [1, 4])
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
 def test_fp16_variants_match_reference(device, fmt, variant):
-    """Variants 1-2 (fp16 MMA on raw codes, group scale on the product; 2 = int32-word decode in a
-    permuted k order): with x exact in fp16 and h kept in fp32, equal to the dequant reference to fp32
-    rounding, which pins the k permutation, the nibble order and both scale decodes."""
+    """Variants 1 (fp16 MMA on raw codes, group scale on the product) and 4 (CUDA-core GEMV, fp16 pair
+    order): with x exact in fp16, equal to the dequant reference to fp32/fp16 rounding, which pins the
+    nibble order, variant 4's pair order and both scale decodes."""
     m = _module(fmt, device, seed=6)
     g = torch.Generator().manual_seed(12)
     n_tok = 3
@@ -151,7 +166,7 @@ def test_fp16_variants_match_reference(device, fmt, variant):
     gexp = torch.zeros(n, dtype=torch.int32, device=device)
     members = torch.zeros(n * 16, dtype=torch.int32, device=device)
     W.moe_w4_group(ids, gexp, members, E + 1, 16)
-    # variant 4 keeps h as fp16 pairs (GEMM1 writes the pair order GEMM2 reads); 1-3 round h to fp16 on load
+    # variant 4 keeps h as fp16 pairs (GEMM1 writes the pair order GEMM2 reads); variant 1 rounds h on load
     h = torch.full((n, INTER), float("nan"), device=device, dtype=torch.float16 if variant == 4 else torch.float32)
     y = torch.full((n, D), float("nan"), device=device)
     out = torch.full((n_tok, D), float("nan"), device=device)
@@ -178,7 +193,7 @@ def test_fp16_variants_match_reference(device, fmt, variant):
     assert torch.isfinite(out).all() and _rel(out, ref) < 2e-3
 
 
-@pytest.mark.parametrize("variant", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("variant", [0, 1, 4])
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
 @pytest.mark.parametrize("n_tok,path", [(1, "group"), (4, "group"), (6, "align")])
 def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path, variant):
@@ -267,3 +282,23 @@ def test_make_moe_and_load_validation():
     # gate and up halves carry their own global scales
     assert not torch.equal(packed["gs13"][:, 0], packed["gs13"][:, 1])
     assert _rel(d13, w13) < 0.15 and _rel(d2, w2) < 0.15
+
+
+@pytest.mark.parametrize("variant,by_slot,msg", [(2, False, "variant must be one of"), (3, False, "variant must be"),
+                                                 (0, True, "by_slot is a variant-4 launch mode")])
+def test_removed_variants_and_by_slot_misuse_are_refused(device, variant, by_slot, msg):
+    """Variants 2-3 were removed (slower than 1 on the H200); by_slot only exists for variant 4."""
+    m = _module("mxfp4", device, seed=1)
+    n_tok = 1
+    m.kernel_cfg = (16, 64, 4, 2, variant)
+    x = torch.randn(n_tok, D).to(torch.bfloat16).to(device)
+    if not by_slot:
+        with pytest.raises(ValueError, match=msg):
+            m(x, torch.zeros(n_tok, dtype=torch.long, device=device), torch.ones(n_tok, dtype=torch.bool, device=device))
+        return
+    n = n_tok * (K + 1)
+    with pytest.raises(ValueError, match=msg):
+        W.moe_w4_experts(x, m.slot_ids[:1], m.slot_w[:1], m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2,
+                         m.gexp[:n], m.members[: n * 16], m.x16[:1], m.h[:n], m.y_slot[:n], m.out[:1], m.fmt, 16, 16,
+                         64, 4, 2, variant, by_slot)
+

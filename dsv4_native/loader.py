@@ -13,8 +13,10 @@ Quantised weights:
 * FP4 experts (uint8/int8 packed E2M1): MXFP4 (one E8M0 scale per 32 values, the official experts) is
   dequantised with `dsv4_native.fp4.dequantize_mxfp4`; any other packing (NVFP4 with its two-level scales)
   goes through the `dequant_fp4` hook, a callable `(packed, scale) -> dense fp32 [N, K]`, and raises with the
-  key's name without it. Dequantising to the model dtype at load is the tiny/mid-config path; keeping the
-  experts packed for a W4A16 MoE (`moe_w4.py`) is the hook for real sizes and is not wired here.
+  key's name without it. With `DSV4Config.expert_format` "mxfp4" / "nvfp4" the model's MoE layers are
+  `DSV4MoEW4` (packed W4A16 experts) and the loader quantises the dense (or dequantised) experts into
+  them, the shared expert included; passing an MXFP4 checkpoint's packed experts through without the
+  dequantise/requantise round trip is not written.
 Everything runs once at load time on the host side, never in the decode step.
 """
 
@@ -26,6 +28,7 @@ from typing import Callable, Mapping, Optional
 import torch
 
 from .model import CSA, DSV4Model
+from .moe_w4 import DSV4MoEW4
 
 # transformers 5.17 conversion_mapping["deepseek_v4"] renames, applied in order
 _OFFICIAL_RENAMES: list[tuple[str, str]] = [
@@ -197,6 +200,12 @@ def load_state_dict(model: DSV4Model, sd: Mapping[str, torch.Tensor],  # graphli
             continue
         gate_up, down, sg, su, sdn = (sd[k] for k in keys)
         moe = layer.moe
+        if isinstance(moe, DSV4MoEW4):  # 4-bit experts: quantise the dense experts (shared one included)
+            w13 = torch.cat([gate_up.float(), torch.cat([sg, su], dim=0).float()[None]])
+            w2 = torch.cat([down.float(), sdn.float()[None]])
+            moe.load_dense(w13, w2)
+            used.update(keys)
+            continue
         moe.w13[: cfg.n_experts].copy_(gate_up.to(moe.w13.dtype))  # gate rows then up rows, like HF
         moe.w13[cfg.n_experts].copy_(torch.cat([sg, su], dim=0).to(moe.w13.dtype))  # shared expert = id E
         moe.w2[: cfg.n_experts].copy_(down.to(moe.w2.dtype))
@@ -206,11 +215,13 @@ def load_state_dict(model: DSV4Model, sd: Mapping[str, torch.Tensor],  # graphli
 
 
 def from_hf_model(hf_model: torch.nn.Module, max_batch: int = 8, max_len: int = 1024,  # graphlint: cold
-                  device: torch.device | str | None = None, dtype: torch.dtype = torch.bfloat16) -> DSV4Model:
-    """Build a native model with the HF model's config and weights."""
+                  device: torch.device | str | None = None, dtype: torch.dtype = torch.bfloat16,
+                  expert_format: str = "bf16") -> DSV4Model:
+    """Build a native model with the HF model's config and weights. expert_format "mxfp4" / "nvfp4" keeps
+    the experts packed (W4A16), quantised from the HF weights at load."""
     from .model import DSV4Config, check_config
 
-    cfg = DSV4Config.from_hf(hf_model.config, max_batch=max_batch, max_len=max_len)
+    cfg = DSV4Config.from_hf(hf_model.config, max_batch=max_batch, max_len=max_len, expert_format=expert_format)
     check_config(cfg)
     model = DSV4Model(cfg, device=device, dtype=dtype)
     unused = load_state_dict(model, hf_model.state_dict())

@@ -32,7 +32,8 @@ from .compressor import compressor_state, compressor_update_emit
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
 from .mhc import HyperConnection, hc_head, mix_workspace
-from .moe import SWIGLU_LIMIT, DSV4MoE
+from .moe import SWIGLU_LIMIT
+from .moe_w4 import FORMATS, make_moe
 from .sampler import DeviceSampler
 from .sparse_attention import attention_workspace, default_num_splits, sparse_decode_attention
 from .static_io import StaticDecodeIO, decode_epilogue
@@ -71,13 +72,16 @@ class DSV4Config:
     eos_id: int = 1
     max_batch: int = 8
     max_len: int = 1024
+    # expert storage: "bf16" (the model dtype, DSV4MoE) or "mxfp4" / "nvfp4" (packed W4A16, DSV4MoEW4)
+    expert_format: str = "bf16"
 
     @property
     def n_layers(self) -> int:
         return len(self.ratios)
 
     @classmethod
-    def from_hf(cls, hf: Any, max_batch: int = 8, max_len: int = 1024) -> "DSV4Config":  # graphlint: cold
+    def from_hf(cls, hf: Any, max_batch: int = 8, max_len: int = 1024,  # graphlint: cold
+                expert_format: str = "bf16") -> "DSV4Config":
         """Read a transformers `DeepseekV4Config` (or anything with the same attributes)."""
         kind = {"sliding_attention": SWA, "compressed_sparse_attention": CSA,
                 "heavily_compressed_attention": HCA}
@@ -104,7 +108,7 @@ class DSV4Config:
             route_scale=float(hf.routed_scaling_factor), rms_eps=float(hf.rms_norm_eps), hc_eps=float(hf.hc_eps),
             hc_iters=int(hf.hc_sinkhorn_iters), rope_theta=float(main.get("rope_theta", hf.rope_theta)),
             compress_theta=float(comp.get("rope_theta", hf.compress_rope_theta)), yarn=yarn,
-            eos_id=int(eos), max_batch=max_batch, max_len=max_len,
+            eos_id=int(eos), max_batch=max_batch, max_len=max_len, expert_format=expert_format,
         )
 
 
@@ -277,9 +281,10 @@ class DSV4Block(nn.Module):
                   dtype=dtype, device=device)
         self.attn_hc = HyperConnection(cfg.dim, **hc)
         self.ffn_hc = HyperConnection(cfg.dim, **hc)
-        self.moe = DSV4MoE(cfg.dim, cfg.inter, cfg.n_experts, cfg.top_k, cfg.route_scale,
-                           use_hash=cfg.hash_layers[layer], vocab=cfg.vocab if cfg.hash_layers[layer] else 0,
-                           max_tokens=cfg.max_batch, dtype=dtype, device=device)
+        self.moe = make_moe(cfg.expert_format, dim=cfg.dim, inter=cfg.inter, n_experts=cfg.n_experts,
+                            top_k=cfg.top_k, scale=cfg.route_scale, use_hash=cfg.hash_layers[layer],
+                            vocab=cfg.vocab if cfg.hash_layers[layer] else 0, max_tokens=cfg.max_batch,
+                            dtype=dtype, device=device)
 
     def forward(self, x: torch.Tensor, ids: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
                 rope: RopeTables) -> torch.Tensor:
@@ -407,3 +412,8 @@ def check_config(cfg: DSV4Config) -> None:  # graphlint: cold
             raise ValueError(f"{what} must be a power of two, got {v}")
     if cfg.max_len % 128:
         raise ValueError("max_len must be a multiple of 128")
+    if cfg.expert_format != "bf16":
+        if cfg.expert_format not in FORMATS:
+            raise ValueError(f"expert_format must be 'bf16' or one of {sorted(FORMATS)}, got {cfg.expert_format!r}")
+        if cfg.dim % 64 or cfg.inter % 64:
+            raise ValueError(f"4-bit experts need dim and inter multiples of 64, got {cfg.dim} and {cfg.inter}")

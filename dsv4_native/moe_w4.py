@@ -240,6 +240,9 @@ if triton is not None:
                 if UPCAST:
                     xe = xe.to(tl.float32)
                     xo = xo.to(tl.float32)
+                else:  # bf16 MMA: an fp32 model's activations are rounded to bf16 (W4A16)
+                    xe = xe.to(tl.bfloat16)
+                    xo = xo.to(tl.bfloat16)
                 acc_g = tl.dot(g_lo, xe, acc_g)
                 acc_g = tl.dot(g_hi, xo, acc_g)
                 acc_u = tl.dot(u_lo, xe, acc_u)
@@ -292,6 +295,9 @@ if triton is not None:
                 if UPCAST:
                     he = he.to(tl.float32)
                     ho = ho.to(tl.float32)
+                else:
+                    he = he.to(tl.bfloat16)
+                    ho = ho.to(tl.bfloat16)
                 acc = tl.dot(w_lo, he, acc)
                 acc = tl.dot(w_hi, ho, acc)
             rw = tl.load(rw_ptr + srow, mask=m_ok, other=0.0)

@@ -552,6 +552,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         kinds = {t.returns for t in targets}
         if kinds == {"tensor"}:
             return TENSOR
+        if kinds == {"bool_tensor"}:
+            return Val(Kind.BOOL_TENSOR)
+        if kinds and kinds <= {"tensor", "bool_tensor", "weak_tensor"}:  # some guessed from a method only
+            return Val(Kind.TENSOR, weak=True)
         if kinds == {"tensor_seq"}:
             return Val(Kind.TENSOR_SEQ)
         if kinds == {"host"}:

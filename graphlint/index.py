@@ -14,6 +14,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graphlint._torch_kinds import SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
+
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
 SKIP_FILE_RE = re.compile(r"#\s*graphlint:\s*skip-file\b", re.IGNORECASE)
 
@@ -53,7 +55,7 @@ class FunctionInfo:
     markers: set[str] = field(default_factory=set)  # hot / cold / capture
     calls: list[tuple[str, int]] = field(default_factory=list)  # (callee descriptor, line)
     regions: list[tuple[int, int]] = field(default_factory=list)  # `with torch.cuda.graph` bodies
-    returns: str = "unknown"  # tensor / tensor_seq / host / unknown
+    returns: str = "unknown"  # tensor / bool_tensor / weak_tensor / tensor_seq / host / unknown
 
     @property
     def display(self) -> str:
@@ -221,6 +223,52 @@ class _Indexer(ast.NodeVisitor):
                 return "tensor_seq"
             if HOST_ANNOTATION_RE.match(text):
                 return "host"
+            return "unknown"
+        return self._infer_returns(node)
+
+    def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+        """An unannotated function's return kind, when every value-returning `return` agrees by syntax
+        alone (docs/inference.md): a torch call, a tensor-only method, or a local bound once to one."""
+        binds: dict[str, list[ast.expr | None]] = {}
+        returns: list[ast.expr] = []
+        for sub in _own_nodes(node):
+            if isinstance(sub, ast.Return):
+                if sub.value is not None and not (isinstance(sub.value, ast.Constant) and sub.value.value is None):
+                    returns.append(sub.value)
+            elif isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
+                for target in sub.targets if isinstance(sub, ast.Assign) else [sub.target]:
+                    for name in _bound_names(target):
+                        binds.setdefault(name, []).append(sub.value if isinstance(target, ast.Name) else None)
+            elif isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr)):
+                targets = [sub.target] if isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr)) \
+                    else [item.optional_vars for item in sub.items if item.optional_vars is not None]
+                for target in targets:
+                    for name in _bound_names(target):
+                        binds.setdefault(name, []).append(None)  # rebound some other way: not followed
+        kinds = {self._return_kind(value, binds, 0) for value in returns}
+        if len(kinds) == 1:
+            return kinds.pop()
+        return "weak_tensor" if kinds == {"tensor", "weak_tensor"} else "unknown"
+
+    def _return_kind(self, value: ast.expr, binds: dict[str, list[ast.expr | None]], depth: int) -> str:
+        if isinstance(value, ast.Name) and depth < 4:
+            bound = binds.get(value.id, [])
+            if len(bound) == 1 and bound[0] is not None:  # parameters and multiply-bound names: unknown
+                return self._return_kind(bound[0], binds, depth + 1)
+            return "unknown"
+        if not isinstance(value, ast.Call):
+            return "unknown"
+        name = dotted(value.func)
+        qual = self.resolve(name) if name else None
+        if qual in ("len", "int", "float", "bool", "str"):
+            return "host"
+        if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
+            return "tensor"
+        if qual and qual.startswith("torch."):
+            return torch_return_kind(qual)
+        if isinstance(value.func, ast.Attribute) and value.func.attr in TORCH_ONLY_METHODS \
+                and value.func.attr not in SEQ_METHODS:
+            return "weak_tensor"  # a method only tensors have, on a receiver of unknown type
         return "unknown"
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
@@ -584,3 +632,25 @@ class ProjectIndex:
             if fn.parent_key is None:
                 out[fn.key] = HotInfo(via=(), whole=True, capture="capture" in fn.markers)
         return out
+
+
+def _own_nodes(func: ast.FunctionDef | ast.AsyncFunctionDef):
+    """Nodes of a function's own body: nested functions, lambdas and classes are not entered."""
+    stack: list[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                stack.append(child)
+
+
+def _bound_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for elt in target.elts for n in _bound_names(elt)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    return []
+

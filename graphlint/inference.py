@@ -16,6 +16,9 @@ from typing import Callable, Mapping, MutableMapping
 import libcst as cst
 
 from graphlint._torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
+from graphlint._torch_kinds import (  # noqa: F401 - re-exported for the rules
+    BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
+)
 
 
 class Kind(Enum):
@@ -83,37 +86,6 @@ FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "p
                              "std", "var", "median", "nansum", "nanmean", "count_nonzero"})
 ZERO_D = "0d"
 MODULE_TENSOR_METHODS = frozenset({"parameters", "buffers", "named_parameters", "state_dict"})
-HOST_TORCH = frozenset({
-    "torch.is_tensor", "torch.numel", "torch.is_floating_point", "torch.is_complex",
-    "torch.get_default_dtype", "torch.device", "torch.Size", "torch.finfo", "torch.iinfo",
-    "torch.is_grad_enabled", "torch.is_inference_mode_enabled", "torch.equal", "torch.allclose",
-    "torch.is_nonzero", "torch.are_deterministic_algorithms_enabled", "torch.result_type",
-    "torch.promote_types", "torch.can_cast", "torch.get_num_threads", "torch.is_storage",
-    "torch.is_autocast_enabled", "torch.get_autocast_gpu_dtype", "torch.broadcast_shapes",
-    "torch.typename", "torch.get_rng_state", "torch.initial_seed", "torch.seed",
-})
-SEQ_TORCH = frozenset({
-    "torch.topk", "torch.sort", "torch.chunk", "torch.split", "torch.unbind", "torch.tensor_split",
-    "torch.kthvalue", "torch.mode", "torch.aminmax", "torch.meshgrid", "torch.broadcast_tensors",
-    "torch.var_mean", "torch.std_mean", "torch.frexp", "torch.histogram", "torch.unique_consecutive",
-    "torch.linalg.eigh", "torch.linalg.eig", "torch.linalg.qr", "torch.linalg.svd", "torch.linalg.slogdet",
-    "torch.linalg.lu_factor", "torch.linalg.cholesky_ex", "torch.linalg.inv_ex", "torch.linalg.solve_ex",
-    "torch.nn.functional.scaled_dot_product_attention_with_lse",
-})
-DIM_SEQ_TORCH = frozenset({"torch.max", "torch.min", "torch.median", "torch.nanmedian", "torch.cummax", "torch.cummin"})
-BOOL_TORCH = frozenset({
-    "torch.isnan", "torch.isinf", "torch.isfinite", "torch.isposinf", "torch.isneginf", "torch.isreal",
-    "torch.isin", "torch.logical_and", "torch.logical_or", "torch.logical_not", "torch.logical_xor",
-    "torch.eq", "torch.ne", "torch.lt", "torch.le", "torch.gt", "torch.ge", "torch.greater",
-    "torch.less", "torch.greater_equal", "torch.less_equal", "torch.not_equal", "torch.signbit",
-    "torch.isclose", "torch.any", "torch.all", "torch.ones_like_bool",
-})
-# Factories: without device= they build a CPU tensor.
-FACTORY_TORCH = frozenset({
-    "torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.empty", "torch.full",
-    "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.rand", "torch.randn",
-    "torch.randint", "torch.randperm", "torch.empty_strided", "torch.asarray",
-})
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.special.", "torch.linalg.", "torch.fft.", "torch.ops.")
 NON_TENSOR_TORCH_SUBMODULES = frozenset({
     "cuda", "nn", "distributed", "jit", "backends", "autograd", "compiler", "library", "_dynamo",
@@ -123,17 +95,6 @@ NON_TENSOR_TORCH_SUBMODULES = frozenset({
 })
 NN_MODULE_SEQ_OUTPUT = frozenset({"LSTM", "GRU", "RNN", "MultiheadAttention", "TransformerDecoderLayer"})
 
-# Methods only tensors have (not ndarrays, builtins or modules): calling one on a value of unknown
-# type makes it a (weak) tensor. `.sum(dim=...)`-style keywords do the same.
-TORCH_ONLY_METHODS = frozenset({
-    "softmax", "log_softmax", "unsqueeze", "masked_fill", "masked_fill_", "index_select", "scatter",
-    "scatter_add", "scatter_add_", "scatter_", "sigmoid", "relu", "tanh", "float", "half", "bfloat16", "long",
-    "contiguous", "detach", "clamp", "clamp_min", "clamp_max", "expand", "expand_as", "permute", "flip",
-    "tril", "triu", "topk", "matmul", "bmm", "isnan", "isinf", "isfinite", "logical_and", "logical_or",
-    "logical_not", "nan_to_num", "amax", "amin", "logsumexp", "rsqrt", "view_as", "reshape_as", "type_as",
-    "new_zeros", "new_ones", "new_full", "new_empty", "repeat_interleave", "narrow", "unbind", "eq", "ne",
-    "gt", "ge", "lt", "le", "masked_scatter", "index_add", "index_add_", "index_copy_", "unflatten",
-})
 DIM_KEYWORDS = ("dim", "keepdim")
 
 def is_mask_name(name: str) -> bool:

@@ -235,3 +235,93 @@ def test_scalar_store_through_inverted_or_mask_named_index_is_a_masked_fill():
                 return h
     """
     assert findings(src) == {(7, "GL133")}
+
+
+def test_unannotated_helpers_return_what_their_returns_say():
+    """Return kinds of unannotated project functions, guessed from the `return` expressions alone (a torch
+    call, a tensor-only method, or a local bound once to one): hits where the caller branches on them."""
+    src = """
+        import torch
+
+        def peak(x):
+            return x.abs().amax()
+
+        def gated(x):
+            y = torch.where(x > 0, x, torch.zeros_like(x))
+            return y
+
+        def nan_mask(x):
+            return torch.isnan(x)
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                if peak(x) > 1:
+                    x = x / 2
+                if gated(x).sum() > 0:
+                    x = x + 1
+                if nan_mask(x).any():
+                    x = torch.nan_to_num(x)
+                return x
+    """
+    assert findings(src) == {(15, "GL110"), (17, "GL110"), (19, "GL111")}
+
+
+def test_unannotated_helpers_without_one_tensor_kind_stay_silent():
+    """Decoys: host returns, parameters passed through, mixed returns, CPU factories, shapes, ndarrays,
+    a nested function's return, and a local rebound by a loop."""
+    src = """
+        import numpy as np
+        import torch
+
+        def count(xs):
+            return len(xs)
+
+        def same(x):
+            return x
+
+        def mixed(x, flag):
+            if flag:
+                return x.amax()
+            return 0
+
+        def fresh():
+            return torch.zeros(3)
+
+        def rows(x):
+            return x.shape[0]
+
+        def spread(a):
+            return np.abs(a).max()
+
+        def outer(x):
+            def inner():
+                return x.amax()
+            return inner
+
+        def looped(xs):
+            best = torch.zeros(1).amax()
+            for best in xs:
+                pass
+            return best
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, xs: list, a, flag: bool):
+                if count(xs) > 2:
+                    x = x * 2
+                if same(a) > 0:
+                    x = x + 1
+                if mixed(a, flag) > 1:
+                    x = x - 1
+                if fresh().sum() > 0:
+                    x = x * 3
+                if rows(x) > 4:
+                    x = x[:4]
+                if spread(a) > 1:
+                    x = x / 2
+                if outer(a):
+                    x = x + 2
+                if looped(xs) > 0:
+                    x = x - 2
+                return x
+    """
+    assert findings(src) == set()

@@ -1,0 +1,72 @@
+"""Hand-written classifications of torch names (what a call or method returns), shared by the
+phase-1 index (stdlib `ast`, return-kind guesses for unannotated functions) and the phase-2 inference."""
+
+from __future__ import annotations
+
+from graphlint._torch_api import FUNCTIONAL_NAMES, TORCH_FUNCTION_NAMES
+
+HOST_TORCH = frozenset({
+    "torch.is_tensor", "torch.numel", "torch.is_floating_point", "torch.is_complex",
+    "torch.get_default_dtype", "torch.device", "torch.Size", "torch.finfo", "torch.iinfo",
+    "torch.is_grad_enabled", "torch.is_inference_mode_enabled", "torch.equal", "torch.allclose",
+    "torch.is_nonzero", "torch.are_deterministic_algorithms_enabled", "torch.result_type",
+    "torch.promote_types", "torch.can_cast", "torch.get_num_threads", "torch.is_storage",
+    "torch.is_autocast_enabled", "torch.get_autocast_gpu_dtype", "torch.broadcast_shapes",
+    "torch.typename", "torch.get_rng_state", "torch.initial_seed", "torch.seed",
+})
+SEQ_TORCH = frozenset({
+    "torch.topk", "torch.sort", "torch.chunk", "torch.split", "torch.unbind", "torch.tensor_split",
+    "torch.kthvalue", "torch.mode", "torch.aminmax", "torch.meshgrid", "torch.broadcast_tensors",
+    "torch.var_mean", "torch.std_mean", "torch.frexp", "torch.histogram", "torch.unique_consecutive",
+    "torch.linalg.eigh", "torch.linalg.eig", "torch.linalg.qr", "torch.linalg.svd", "torch.linalg.slogdet",
+    "torch.linalg.lu_factor", "torch.linalg.cholesky_ex", "torch.linalg.inv_ex", "torch.linalg.solve_ex",
+    "torch.nn.functional.scaled_dot_product_attention_with_lse",
+})
+DIM_SEQ_TORCH = frozenset({"torch.max", "torch.min", "torch.median", "torch.nanmedian", "torch.cummax", "torch.cummin"})
+BOOL_TORCH = frozenset({
+    "torch.isnan", "torch.isinf", "torch.isfinite", "torch.isposinf", "torch.isneginf", "torch.isreal",
+    "torch.isin", "torch.logical_and", "torch.logical_or", "torch.logical_not", "torch.logical_xor",
+    "torch.eq", "torch.ne", "torch.lt", "torch.le", "torch.gt", "torch.ge", "torch.greater",
+    "torch.less", "torch.greater_equal", "torch.less_equal", "torch.not_equal", "torch.signbit",
+    "torch.isclose", "torch.any", "torch.all", "torch.ones_like_bool",
+})
+# Factories: without device= they build a CPU tensor.
+FACTORY_TORCH = frozenset({
+    "torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.empty", "torch.full",
+    "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.rand", "torch.randn",
+    "torch.randint", "torch.randperm", "torch.empty_strided", "torch.asarray",
+})
+# Methods only tensors have (not ndarrays, builtins or modules): calling one on a value of unknown
+# type makes it a (weak) tensor. `.sum(dim=...)`-style keywords do the same.
+TORCH_ONLY_METHODS = frozenset({
+    "softmax", "log_softmax", "unsqueeze", "masked_fill", "masked_fill_", "index_select", "scatter",
+    "scatter_add", "scatter_add_", "scatter_", "sigmoid", "relu", "tanh", "float", "half", "bfloat16", "long",
+    "contiguous", "detach", "clamp", "clamp_min", "clamp_max", "expand", "expand_as", "permute", "flip",
+    "tril", "triu", "topk", "matmul", "bmm", "isnan", "isinf", "isfinite", "logical_and", "logical_or",
+    "logical_not", "nan_to_num", "amax", "amin", "logsumexp", "rsqrt", "view_as", "reshape_as", "type_as",
+    "new_zeros", "new_ones", "new_full", "new_empty", "repeat_interleave", "narrow", "unbind", "eq", "ne",
+    "gt", "ge", "lt", "le", "masked_scatter", "index_add", "index_add_", "index_copy_", "unflatten",
+})
+# Methods in TORCH_ONLY_METHODS whose result is a sequence of tensors, not one.
+SEQ_METHODS = frozenset({"topk", "unbind"})
+# torch functions whose return shape depends on arguments (one-arg where, as_tuple, return_inverse).
+ARG_DEPENDENT_TORCH = frozenset({"torch.where", "torch.nonzero", "torch.unique"})
+
+
+def torch_return_kind(qual: str) -> str:
+    """What a call of the torch function `qual` returns, by its name alone: "tensor", "bool_tensor",
+    "host" or "unknown". Factories (CPU unless device= says otherwise), sequence returns and returns
+    that depend on the arguments are "unknown"; the phase-2 inference looks at the call itself."""
+    tail = qual.rpartition(".")[2]
+    if qual in HOST_TORCH:
+        return "host"
+    if qual in FACTORY_TORCH or qual in SEQ_TORCH or qual in DIM_SEQ_TORCH or qual in ARG_DEPENDENT_TORCH \
+            or tail.endswith("_like"):
+        return "unknown"
+    if qual in BOOL_TORCH:
+        return "bool_tensor"
+    if qual.startswith("torch.nn.functional."):
+        return "tensor" if tail in FUNCTIONAL_NAMES else "unknown"
+    if qual.count(".") == 1 and tail in TORCH_FUNCTION_NAMES:
+        return "tensor"
+    return "unknown"

@@ -488,6 +488,22 @@ class Walker:
         for node in self.dispatcher.walrus:
             inf.bind(node.target.value, inf(node.value))
 
+    def _class_instance(self, ann: cst.BaseExpression) -> Val:
+        """A parameter annotated with a project class that is not an nn.Module (`meta: AttnMetadata`,
+        `Optional[...]`, `... | None`): an object whose declared fields the index knows."""
+        if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
+                and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
+            ann = ann.slice[0].slice.value
+        elif isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr) \
+                and isinstance(ann.right, cst.Name) and ann.right.value == "None":
+            ann = ann.left
+        index = self.ctx.index
+        qual = self.ctx.inference.resolve(ann) if isinstance(ann, (cst.Name, cst.Attribute)) else None
+        owner = index.class_by_dotted(qual) if index is not None and qual else None
+        if owner is None or index.is_nn_module(owner):
+            return UNKNOWN
+        return Val(Kind.OBJECT, qual)
+
     def _bind_params(self, fn: cst.FunctionDef) -> None:
         inf = self.ctx.inference
         for param in _all_params(fn.params):
@@ -495,6 +511,8 @@ class Walker:
             if param.annotation is not None:
                 text = cst.Module([]).code_for_node(param.annotation.annotation)
                 val = annotation_val(text)
+                if val.kind is Kind.UNKNOWN:
+                    val = self._class_instance(param.annotation.annotation)
             elif name in ("self", "cls"):
                 continue
             elif name in TENSOR_PARAM_NAMES:
@@ -508,6 +526,23 @@ class Walker:
 
 # ---------------------------------------------------------------------------------------------
 
+def attr_val(kind: str | None) -> Val:
+    """The index's kind string of a class attribute as a `Val`."""
+    if kind == "tensor":
+        return TENSOR
+    if kind == "cpu_tensor":
+        return Val(Kind.CPU_TENSOR)
+    if kind == "tensor_seq":
+        return Val(Kind.TENSOR_SEQ)
+    if kind == "host":
+        return HOST
+    if kind and kind.startswith("module:"):
+        return Val(Kind.MODULE, kind[len("module:"):])
+    if kind and kind.startswith("modules:"):
+        return Val(Kind.MODULE_SEQ, kind[len("modules:"):])
+    return UNKNOWN
+
+
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
     cls = index.classes.get(function.class_key) if function and function.class_key else None
     inf_ref: list[Inference] = []
@@ -516,18 +551,11 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return resolve_dotted(module, inf_ref[0].env, expr)
 
     def lookup_self(attr: str) -> Val:
-        if cls is None:
-            return UNKNOWN
-        kind = index.attr(cls, attr)
-        if kind == "tensor":
-            return TENSOR
-        if kind == "host":
-            return HOST
-        if kind and kind.startswith("module:"):
-            return Val(Kind.MODULE, kind[len("module:"):])
-        if kind and kind.startswith("modules:"):
-            return Val(Kind.MODULE_SEQ, kind[len("modules:"):])
-        return UNKNOWN
+        return attr_val(index.attr(cls, attr)) if cls is not None else UNKNOWN
+
+    def lookup_attr(ref: str, attr: str) -> Val:
+        owner = index.class_by_dotted(ref)
+        return attr_val(index.attr(owner, attr)) if owner is not None else UNKNOWN
 
     def call_returns(call: cst.Call) -> Val | None:
         targets: list[FunctionInfo] = []
@@ -562,7 +590,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return HOST
         return None
 
-    inf = Inference(resolve, lookup_self, call_returns)
+    inf = Inference(resolve, lookup_self, call_returns, lookup_attr)
     inf_ref.append(inf)
     return inf
 

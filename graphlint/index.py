@@ -172,6 +172,11 @@ class _Indexer(ast.NodeVisitor):
         self.class_stack.append(info)
         self.generic_visit(node)
         self.class_stack.pop()
+        for stmt in node.body:  # dataclass-style fields (`seq_lens: torch.Tensor`); __init__ wins
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                kind = _field_kind(stmt.target.id, ast.unparse(stmt.annotation).strip("'\""))
+                if kind:
+                    info.attrs.setdefault(stmt.target.id, kind)
 
     def _markers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
@@ -653,4 +658,15 @@ def _bound_names(target: ast.expr) -> list[str]:
     if isinstance(target, ast.Starred):
         return _bound_names(target.value)
     return []
+
+
+def _field_kind(name: str, annotation: str) -> str | None:
+    """Kind of a class-level annotated field; a tensor field named like `*_cpu` is a host tensor."""
+    if TENSOR_ANNOTATION_RE.match(annotation):
+        return "cpu_tensor" if "cpu" in name.lower() else "tensor"
+    if TENSOR_SEQ_ANNOTATION_RE.match(annotation):
+        return "tensor_seq"
+    if HOST_ANNOTATION_RE.match(annotation):
+        return "host"
+    return None
 

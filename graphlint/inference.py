@@ -32,6 +32,7 @@ class Kind(Enum):
     MODULE = "module"  # an nn.Module instance
     MODULE_SEQ = "module_seq"  # nn.ModuleList
     NDARRAY = "ndarray"
+    OBJECT = "object"  # an instance of a project class that is not an nn.Module (ref = its dotted name)
 
 
 TENSORS = frozenset({Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR})
@@ -167,10 +168,12 @@ class Inference:
     """
 
     def __init__(self, resolve: Callable[[cst.BaseExpression], str | None],
-                 lookup_self: Callable[[str], Val], call_returns: Callable[[cst.Call], Val | None]) -> None:
+                 lookup_self: Callable[[str], Val], call_returns: Callable[[cst.Call], Val | None],
+                 lookup_attr: Callable[[str, str], Val] | None = None) -> None:
         self.resolve = resolve
         self.lookup_self = lookup_self
         self.call_returns = call_returns
+        self.lookup_attr = lookup_attr
         self.env: ChainMap[str, Val] = ChainMap({})
         self._cache: dict[int, Val] = {}
 
@@ -253,6 +256,8 @@ class Inference:
         recv = self(base)
         if recv.kind in HOSTS:
             return HOST
+        if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
+            return self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
         if recv.is_tensor and attr in TENSOR_ATTRS:
             return Val(recv.kind if recv.kind is not Kind.BOOL_TENSOR or attr in ("T", "mT", "data") else Kind.TENSOR)
         # `self.config.hidden_size`, `args.batch`: attributes of config objects are host values.

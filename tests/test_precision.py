@@ -325,3 +325,42 @@ def test_unannotated_helpers_without_one_tensor_kind_stay_silent():
                 return x
     """
     assert findings(src) == set()
+
+
+def test_dataclass_fields_of_annotated_parameters():
+    """A parameter annotated with a project (data)class that is not an nn.Module reads the kinds of the
+    class's annotated fields; `*_cpu` tensor fields are host tensors, non-tensor fields host values."""
+    src = """
+        from dataclasses import dataclass
+        from typing import Optional
+
+        import torch
+
+        @dataclass
+        class Meta:
+            seq_lens: torch.Tensor
+            lens_cpu: torch.Tensor
+            max_len: int
+            names: list
+            table: Optional[torch.Tensor] = None
+
+        class Sub(torch.nn.Module):
+            flag: bool
+
+        class Attn(torch.nn.Module):
+            def forward(self, x: torch.Tensor, meta: Meta, other: Optional[Meta], sub: Sub):
+                if meta.seq_lens.max() > 0:
+                    x = x + 1
+                if other is not None and other.table.sum() > 0:
+                    x = x - 1
+                if meta.max_len > 4:
+                    x = x * 2
+                if meta.names:
+                    x = x / 2
+                if meta.lens_cpu[0] > 3:
+                    x = x + 3
+                if sub.flag:
+                    x = x - 3
+                return x
+    """
+    assert findings(src) == {(19, "GL110"), (21, "GL110")}

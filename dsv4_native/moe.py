@@ -571,6 +571,34 @@ def _moe_experts_grouped_fake(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_i
 # ----------------------------------------------------------------------------------------------
 
 
+def init_router_state(mod: nn.Module, dim: int, n_experts: int, top_k: int, vocab: int,  # graphlint: cold
+                      max_tokens: int, device: Optional[torch.device]) -> None:
+    """Router weights (wg fp32, bias, tid2eid) and the slot-table workspaces, shared by every MoE layer
+    type (bf16 `DSV4MoE`, 4-bit `DSV4MoEW4`)."""
+    mod.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
+    mod.register_buffer("bias", torch.zeros(n_experts, dtype=torch.float32, device=device))
+    mod.register_buffer("tid2eid", torch.zeros(max(vocab, 1), top_k, dtype=torch.int32, device=device))
+    n_slot = top_k + 1
+    ws = {
+        "slot_ids": torch.zeros(max_tokens, n_slot, dtype=torch.int32, device=device),
+        "slot_w": torch.zeros(max_tokens, n_slot, dtype=torch.float32, device=device),
+        "logits_ws": torch.zeros(router_splits(dim), max_tokens * n_experts, dtype=torch.float32, device=device),
+    }
+    for name, buf in ws.items():
+        mod.register_buffer(name, buf, persistent=False)
+
+
+def route_tokens(mod: nn.Module, x: torch.Tensor, input_ids: torch.Tensor,
+                 active: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Run the router of a layer set up by `init_router_state` on the first T rows: (slot_ids, slot_w)."""
+    n_tok = x.shape[0]
+    slot_ids, slot_w = mod.slot_ids[:n_tok], mod.slot_w[:n_tok]
+    logits_ws = mod.logits_ws[:, : n_tok * mod.n_experts].view(-1, n_tok, mod.n_experts)
+    moe_route(x, mod.wg, mod.bias, mod.tid2eid, input_ids, active, slot_ids, slot_w,
+              mod.top_k, mod.scale, mod.use_hash, logits_ws)
+    return slot_ids, slot_w
+
+
 class DSV4MoE(nn.Module):
     """One DSV4 MoE layer (routed top-k + shared expert) with every workspace preallocated.
 
@@ -604,18 +632,12 @@ class DSV4MoE(nn.Module):
         self.gemv_fuse_sum: Optional[bool] = None
         # (BLOCK_N, BLOCK_K, num_warps) of the GEMV path's down projection; None = gemv2_config's default.
         self.gemv2_cfg: Optional[tuple[int, int, int]] = None
-        n_slot = top_k + 1
-        self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
+        init_router_state(self, dim, n_experts, top_k, vocab, max_tokens, device)
         self.w13 = nn.Parameter(torch.empty(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
         self.w2 = nn.Parameter(torch.empty(n_experts + 1, dim, inter, dtype=dtype, device=device))
-        self.register_buffer("bias", torch.zeros(n_experts, dtype=torch.float32, device=device))
-        self.register_buffer("tid2eid", torch.zeros(max(vocab, 1), top_k, dtype=torch.int32, device=device))
-        n = max_tokens * n_slot
+        n = max_tokens * (top_k + 1)
         em, n_blocks = align_sizes(n, n_experts + 1, block_m)
         ws = {
-            "slot_ids": torch.zeros(max_tokens, n_slot, dtype=torch.int32, device=device),
-            "slot_w": torch.zeros(max_tokens, n_slot, dtype=torch.float32, device=device),
-            "logits_ws": torch.zeros(router_splits(dim), max_tokens * n_experts, dtype=torch.float32, device=device),
             "sorted_ids": torch.zeros(em, dtype=torch.int32, device=device),
             "expert_ids": torch.zeros(n_blocks, dtype=torch.int32, device=device),
             "n_post_pad": torch.zeros(1, dtype=torch.int32, device=device),
@@ -668,11 +690,8 @@ class DSV4MoE(nn.Module):
         n_tok = x.shape[0]
         n = n_tok * (self.top_k + 1)
         em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
-        slot_ids, slot_w = self.slot_ids[:n_tok], self.slot_w[:n_tok]
         h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
-        logits_ws = self.logits_ws[:, : n_tok * self.n_experts].view(-1, n_tok, self.n_experts)
-        moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
-                  self.top_k, self.scale, self.use_hash, logits_ws)
+        slot_ids, slot_w = route_tokens(self, x, input_ids, active)
         if self.uses_gemv(n_tok):  # host-known int: one path per captured batch bucket
             moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out, *self.gemv_config(n_tok),
                              self.gemv_fused(n_tok), *self.gemv2_config(n_tok))

@@ -39,8 +39,9 @@ import graphlint
 
 from dsv4_native import fp4
 from dsv4_native._backend import interpreting, use_triton
-from dsv4_native.moe import DSV4MoE, SWIGLU_LIMIT, _slot_sum_triton, align_sizes, moe_align
-from dsv4_native.router import moe_route, router_splits
+from dsv4_native.moe import (
+    DSV4MoE, SWIGLU_LIMIT, _slot_sum_triton, align_sizes, init_router_state, moe_align, route_tokens,
+)
 
 try:
     import triton
@@ -894,16 +895,10 @@ class DSV4MoEW4(nn.Module):
         }
         for name, buf in bufs.items():
             self.register_buffer(name, buf)
-        self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
-        self.register_buffer("bias", torch.zeros(n_experts, dtype=torch.float32, device=device))
-        self.register_buffer("tid2eid", torch.zeros(max(vocab, 1), top_k, dtype=torch.int32, device=device))
-        n_slot = top_k + 1
-        n = max_tokens * n_slot
+        init_router_state(self, dim, n_experts, top_k, vocab, max_tokens, device)
+        n = max_tokens * (top_k + 1)
         em, n_blocks = align_sizes(n, n_exp1, block_m)
         ws = {
-            "slot_ids": torch.zeros(max_tokens, n_slot, dtype=torch.int32, device=device),
-            "slot_w": torch.zeros(max_tokens, n_slot, dtype=torch.float32, device=device),
-            "logits_ws": torch.zeros(router_splits(dim), max_tokens * n_experts, dtype=torch.float32, device=device),
             # groups: G = N (own grouping) or align's blocks; members: G*BM (or EM) slot ids
             "gexp": torch.zeros(max(n, n_blocks), dtype=torch.int32, device=device),
             "members": torch.zeros(max(n * block_m, em), dtype=torch.int32, device=device),
@@ -969,20 +964,16 @@ class DSV4MoEW4(nn.Module):
     def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
         n_tok = x.shape[0]
         n = n_tok * (self.top_k + 1)
-        slot_ids, slot_w = self.slot_ids[:n_tok], self.slot_w[:n_tok]
         h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
-        logits_ws = self.logits_ws[:, : n_tok * self.n_experts].view(-1, n_tok, self.n_experts)
-        moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
-                  self.top_k, self.scale, self.use_hash, logits_ws)
+        slot_ids, slot_w = route_tokens(self, x, input_ids, active)
         bn, bk, warps, stages, variant = self.default_config(n_tok)
         # batch 1 (host-known): the K routed experts and the shared one are distinct, so grouping would
         # find one slot per group; the variant-4 kernels read the slot table directly (one launch fewer)
         by_slot = variant == 4 and n_tok == 1
-        if by_slot:
+        if by_slot or self.uses_group(n_tok):  # host-known ints: one path per captured batch bucket
             gexp, members = self.gexp[:n], self.members[: n * self.block_m]
-        elif self.uses_group(n_tok):  # host-known int: one path per captured batch bucket
-            gexp, members = self.gexp[:n], self.members[: n * self.block_m]
-            moe_w4_group(slot_ids, gexp, members, self.n_experts + 1, self.block_m)
+            if not by_slot:
+                moe_w4_group(slot_ids, gexp, members, self.n_experts + 1, self.block_m)
         else:
             em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
             gexp, members = self.gexp[:n_blocks], self.members[:em]

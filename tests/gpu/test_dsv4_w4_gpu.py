@@ -97,11 +97,10 @@ def _w4_experts_only(m4, x, n_tok):
     by_slot = variant == 4 and n_tok == 1  # as DSV4MoEW4.forward
 
     def run():
-        if by_slot:
+        if by_slot or m4.uses_group(n_tok):
             gexp, members = m4.gexp[:n], m4.members[: n * 16]
-        elif m4.uses_group(n_tok):
-            gexp, members = m4.gexp[:n], m4.members[: n * 16]
-            W.moe_w4_group(slot_ids, gexp, members, N_EXP + 1, 16)
+            if not by_slot:
+                W.moe_w4_group(slot_ids, gexp, members, N_EXP + 1, 16)
         else:
             em, nb = M.align_sizes(n, N_EXP + 1, 16)
             gexp, members = m4.gexp[:nb], m4.members[:em]

@@ -174,7 +174,9 @@ class _Indexer(ast.NodeVisitor):
         self.class_stack.pop()
         for stmt in node.body:  # dataclass-style fields (`seq_lens: torch.Tensor`); __init__ wins
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                kind = _field_kind(stmt.target.id, ast.unparse(stmt.annotation).strip("'\""))
+                kind = _annotation_kind(ast.unparse(stmt.annotation))
+                if kind == "tensor" and "cpu" in stmt.target.id.lower():
+                    kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
                 if kind:
                     info.attrs.setdefault(stmt.target.id, kind)
 
@@ -221,14 +223,7 @@ class _Indexer(ast.NodeVisitor):
 
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
         if node.returns is not None:
-            text = ast.unparse(node.returns).strip("'\"")
-            if TENSOR_ANNOTATION_RE.match(text):
-                return "tensor"
-            if TENSOR_SEQ_ANNOTATION_RE.match(text):
-                return "tensor_seq"
-            if HOST_ANNOTATION_RE.match(text):
-                return "host"
-            return "unknown"
+            return _annotation_kind(ast.unparse(node.returns)) or "unknown"
         return self._infer_returns(node)
 
     def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
@@ -244,12 +239,10 @@ class _Indexer(ast.NodeVisitor):
                 for target in sub.targets if isinstance(sub, ast.Assign) else [sub.target]:
                     for name in _bound_names(target):
                         binds.setdefault(name, []).append(sub.value if isinstance(target, ast.Name) else None)
-            elif isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr)):
-                targets = [sub.target] if isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr)) \
-                    else [item.optional_vars for item in sub.items if item.optional_vars is not None]
-                for target in targets:
-                    for name in _bound_names(target):
-                        binds.setdefault(name, []).append(None)  # rebound some other way: not followed
+            elif isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr, ast.withitem)):
+                target = sub.optional_vars if isinstance(sub, ast.withitem) else sub.target
+                for name in _bound_names(target) if target is not None else ():
+                    binds.setdefault(name, []).append(None)  # rebound some other way: not followed
         kinds = {self._return_kind(value, binds, 0) for value in returns}
         if len(kinds) == 1:
             return kinds.pop()
@@ -660,13 +653,13 @@ def _bound_names(target: ast.expr) -> list[str]:
     return []
 
 
-def _field_kind(name: str, annotation: str) -> str | None:
-    """Kind of a class-level annotated field; a tensor field named like `*_cpu` is a host tensor."""
-    if TENSOR_ANNOTATION_RE.match(annotation):
-        return "cpu_tensor" if "cpu" in name.lower() else "tensor"
-    if TENSOR_SEQ_ANNOTATION_RE.match(annotation):
+def _annotation_kind(annotation: str) -> str | None:
+    """Kind named by a return or field annotation: "tensor", "tensor_seq", "host", or None."""
+    text = annotation.strip("'\"")
+    if TENSOR_ANNOTATION_RE.match(text):
+        return "tensor"
+    if TENSOR_SEQ_ANNOTATION_RE.match(text):
         return "tensor_seq"
-    if HOST_ANNOTATION_RE.match(annotation):
+    if HOST_ANNOTATION_RE.match(text):
         return "host"
     return None
-

@@ -16,7 +16,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Finding
 from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex
 from graphlint.inference import (
-    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_targets, dotted_name, element_of,
+    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_targets, dotted_name,
     merge_envs,
 )
 

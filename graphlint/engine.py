@@ -10,7 +10,7 @@ from graphlint.analyzer import Unit, analyze_unit
 from graphlint.config import Config
 from graphlint.diagnostics import Finding
 from graphlint.index import HotInfo, ModuleSummary, ProjectIndex, index_source, module_name_for
-from graphlint.rules import ALL_RULES, RULES_BY_CODE
+from graphlint.rules import ALL_RULES
 from graphlint.selection import enabled_codes, per_file_ignored
 from graphlint.suppression import apply_noqa, parse_noqa, unused_noqa
 

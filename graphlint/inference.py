@@ -131,6 +131,16 @@ def annotation_val(text: str) -> Val:
     return UNKNOWN
 
 
+def in_config(expr: cst.BaseExpression) -> bool:
+    """Whether a dotted path passes through a config object (`self.config.x`, `args.batch`)."""
+    root = expr
+    while isinstance(root, cst.Attribute):
+        if root.attr.value in CONFIG_NAMES:
+            return True
+        root = root.value
+    return isinstance(root, cst.Name) and root.value in CONFIG_NAMES
+
+
 def dotted_name(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Name):
         return node.value
@@ -261,14 +271,7 @@ class Inference:
         if recv.is_tensor and attr in TENSOR_ATTRS:
             return Val(recv.kind if recv.kind is not Kind.BOOL_TENSOR or attr in ("T", "mT", "data") else Kind.TENSOR)
         # `self.config.hidden_size`, `args.batch`: attributes of config objects are host values.
-        root = base
-        while isinstance(root, cst.Attribute):
-            if root.attr.value in CONFIG_NAMES:
-                return HOST
-            root = root.value
-        if isinstance(root, cst.Name) and root.value in CONFIG_NAMES:
-            return HOST
-        return UNKNOWN
+        return HOST if in_config(base) else UNKNOWN
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)

@@ -18,7 +18,9 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import CONFIG_NAMES, FACTORY_TORCH, Kind, bind_targets, dotted_name, is_mask_name
+from graphlint.inference import (
+    FACTORY_TORCH, Kind, bind_targets, dotted_name, in_config, is_mask_name,
+)
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
@@ -258,14 +260,7 @@ class HostFacts(Rule):
         if isinstance(expr, cst.Subscript):
             return self.is_const(expr.value)
         if isinstance(expr, cst.Attribute):
-            if expr.attr.value in CONST_ATTRS:
-                return True
-            root = expr
-            while isinstance(root, cst.Attribute):
-                if root.attr.value in CONFIG_NAMES:
-                    return True
-                root = root.value
-            if isinstance(root, cst.Name) and root.value in CONFIG_NAMES:
+            if expr.attr.value in CONST_ATTRS or in_config(expr):
                 return True
             return (ctx.qualname(expr) or "").startswith(("math.", "torch.", "numpy."))
         if isinstance(expr, cst.Call):

@@ -687,11 +687,15 @@ class DSV4MoE(nn.Module):
         return n_tok * (self.top_k + 1) <= self.gemv_max_slots
 
     def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
+        slot_ids, slot_w = route_tokens(self, x, input_ids, active)
+        return self.experts_forward(x, slot_ids, slot_w)
+
+    def experts_forward(self, x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor) -> torch.Tensor:
+        """The expert half of the layer on a slot table the router wrote (also timed alone)."""
         n_tok = x.shape[0]
         n = n_tok * (self.top_k + 1)
         em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
         h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
-        slot_ids, slot_w = route_tokens(self, x, input_ids, active)
         if self.uses_gemv(n_tok):  # host-known int: one path per captured batch bucket
             moe_experts_gemv(x, slot_ids, slot_w, self.w13, self.w2, h, y_slot, out, *self.gemv_config(n_tok),
                              self.gemv_fused(n_tok), *self.gemv2_config(n_tok))

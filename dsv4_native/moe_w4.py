@@ -962,10 +962,14 @@ class DSV4MoEW4(nn.Module):
         return n_tok * (self.top_k + 1) <= self.group_max_slots
 
     def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
+        slot_ids, slot_w = route_tokens(self, x, input_ids, active)
+        return self.experts_forward(x, slot_ids, slot_w)
+
+    def experts_forward(self, x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor) -> torch.Tensor:
+        """The expert half of the layer (grouping + W4 kernels + slot sum) on the router's slot table."""
         n_tok = x.shape[0]
         n = n_tok * (self.top_k + 1)
         h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
-        slot_ids, slot_w = route_tokens(self, x, input_ids, active)
         bn, bk, warps, stages, variant = self.default_config(n_tok)
         # batch 1 (host-known): the K routed experts and the shared one are distinct, so grouping would
         # find one slot per group; the variant-4 kernels read the slot table directly (one launch fewer)

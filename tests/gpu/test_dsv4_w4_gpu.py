@@ -84,49 +84,11 @@ def _bf16_from(m4: "W.DSV4MoEW4", bf: "M.DSV4MoE | None") -> "M.DSV4MoE":
     return bf
 
 
-def _w4_experts_only(m4, x, n_tok):
-    """Group (or align) + W4 expert kernels + slot sum, on the slot table the router already wrote."""
-    n = n_tok * (TOP_K + 1)
-    slot_ids, slot_w = m4.slot_ids[:n_tok], m4.slot_w[:n_tok]
-    h, y, out = m4.h[:n], m4.y_slot[:n], m4.out[:n_tok]
-    bn, bk, warps, stages, variant = m4.default_config(n_tok)
-    if variant != 0:
-        h = m4.h16[:n]
-    x16 = m4.x16[:n_tok]
-
-    by_slot = variant == 4 and n_tok == 1  # as DSV4MoEW4.forward
-
-    def run():
-        if by_slot or m4.uses_group(n_tok):
-            gexp, members = m4.gexp[:n], m4.members[: n * 16]
-            if not by_slot:
-                W.moe_w4_group(slot_ids, gexp, members, N_EXP + 1, 16)
-        else:
-            em, nb = M.align_sizes(n, N_EXP + 1, 16)
-            gexp, members = m4.gexp[:nb], m4.members[:em]
-            M.moe_align(slot_ids, members, gexp, m4.n_post_pad, N_EXP + 1, 16)
-        W.moe_w4_experts(x, slot_ids, slot_w, m4.w13_q, m4.w13_s, m4.gs13, m4.w2_q, m4.w2_s, m4.gs2, gexp,
-                         members, x16, h, y, out, m4.fmt, 16, bn, bk, warps, stages, variant, by_slot)
-
-    return run
-
-
-def _bf16_experts_only(bf, x, n_tok):
-    n = n_tok * (TOP_K + 1)
-    slot_ids, slot_w = bf.slot_ids[:n_tok], bf.slot_w[:n_tok]
-    h, y, out = bf.h[:n], bf.y_slot[:n], bf.out[:n_tok]
-    em, nb = M.align_sizes(n, N_EXP + 1, bf.block_m)
-
-    def run():
-        if bf.uses_gemv(n_tok):
-            M.moe_experts_gemv(x, slot_ids, slot_w, bf.w13, bf.w2, h, y, out, *bf.gemv_config(n_tok),
-                               bf.gemv_fused(n_tok), *bf.gemv2_config(n_tok))
-        else:
-            M.moe_align(slot_ids, bf.sorted_ids[:em], bf.expert_ids[:nb], bf.n_post_pad, N_EXP + 1, bf.block_m)
-            M.moe_experts_grouped(x, slot_ids, slot_w, bf.w13, bf.w2, bf.sorted_ids[:em], bf.expert_ids[:nb],
-                                  bf.n_post_pad, h, y, out, bf.block_m)
-
-    return run
+def _experts_only(m, x, n_tok):
+    """The layer's expert half (grouping or align, expert kernels, slot sum) on the slot table the router
+    already wrote: `experts_forward` of DSV4MoEW4 / DSV4MoE."""
+    slot_ids, slot_w = m.slot_ids[:n_tok], m.slot_w[:n_tok]
+    return lambda: m.experts_forward(x, slot_ids, slot_w)
 
 
 def _inputs(n_tok: int, seed: int):
@@ -163,8 +125,8 @@ def test_w4_flash_accuracy_graph_and_timings():
         uniq = len(set(m4.slot_ids[:n_tok].reshape(-1).tolist()))
         t4 = _bench(lambda: m4(x, ids, active))
         tb = _bench(lambda: bf(x, ids, active))
-        t4e = _bench(_w4_experts_only(m4, x, n_tok))
-        tbe = _bench(_bf16_experts_only(bf, x, n_tok))
+        t4e = _bench(_experts_only(m4, x, n_tok))
+        tbe = _bench(_experts_only(bf, x, n_tok))
         mb = uniq * per_expert_w4 / 1e6
         floor = uniq * per_expert_w4 / bw * 1e6
         _log(f"| mxfp4 | {n_tok} | {uniq} | {mb:.1f} | {t4:.1f} | {t4e:.1f} | {tb:.1f} | {tbe:.1f} | {tb / t4:.2f}x "
@@ -213,9 +175,9 @@ def test_w4_flash_accuracy_graph_and_timings():
         assert torch.isfinite(out4.float()).all() and rel < 1e-2, (n_tok, rel)
         uniq = len(set(m4.slot_ids[:n_tok].reshape(-1).tolist()))
         t4 = _bench(lambda: m4(x, ids, active))
-        t4e = _bench(_w4_experts_only(m4, x, n_tok))
+        t4e = _bench(_experts_only(m4, x, n_tok))
         tb = _bench(lambda: bf(x, ids, active))
-        tbe = _bench(_bf16_experts_only(bf, x, n_tok))
+        tbe = _bench(_experts_only(bf, x, n_tok))
         floor = uniq * per_expert_nv / bw * 1e6
         _log(f"| nvfp4 | {n_tok} | {uniq} | {uniq * per_expert_nv / 1e6:.1f} | {t4:.1f} | {t4e:.1f} | {tb:.1f} "
              f"| {tbe:.1f} | {tb / t4:.2f}x | {tbe / t4e:.2f}x | {floor:.1f} | {t4e / floor:.2f}x | {rel:.1e} |")
@@ -238,7 +200,7 @@ def _sweep(m4, configs=SWEEP) -> None:
             try:
                 out = m4(x, ids, active).clone()
                 rel = _rel(out, ref)
-                t = _bench(_w4_experts_only(m4, x, n_tok))
+                t = _bench(_experts_only(m4, x, n_tok))
                 _log(f"| | {n_tok} | {cfg[0]} | {cfg[1]} | {cfg[2]} | {cfg[3]} | {cfg[4]} | {t:.1f} | {rel:.1e} |")
             except Exception as exc:  # noqa: BLE001 - a config that does not launch is reported, not fatal
                 _log(f"| | {n_tok} | {cfg[0]} | {cfg[1]} | {cfg[2]} | {cfg[3]} | {cfg[4]} "

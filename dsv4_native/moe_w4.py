@@ -4,7 +4,7 @@ Hopper has no FP4 tensor cores, so each program loads packed bytes + block scale
 registers. Decode is exact: E2M1 code x E8M0 (a power of two) or x E4M3 (<= 6 significant bits) fits
 bf16, and the codes alone fit fp16; the NVFP4 per-expert fp32 global scale is applied in fp32. So the
 kernels compute the function of a bf16 MoE over the dequantised weights, up to summation order (fp32,
-except variant 4's fp16 sums of 4 products before its fp32 accumulation).
+except variant 5's fp16 sums of 4 products before its fp32 accumulation).
 
 Routing and graph safety are those of the bf16 MoE (`moe.py`): `moe_route` writes the fixed
 [T, K+1] slot table (column K = shared expert E), every launch has a grid fixed by static sizes,
@@ -18,7 +18,7 @@ number of tokens that picked it:
     (group expert, BM members) shape.
 Then `moe_w4_experts`: GEMM1 (gate/up, fused clamp + SwiGLU) and GEMM2 (down, x routed weight) over
 programs (group, N-block), then the bf16 MoE's slot-sum kernel. Small batches use a CUDA-core GEMV
-(variant 4) whose PTX routine decodes one int32 word of 8 codes and does its fp16x2 multiply-adds; larger
+(variant 5) whose PTX routine decodes one int32 word of 8 codes and does its fp16x2 multiply-adds; larger
 batches use fp16/bf16 MMA tiles (variants 0-1).
 
 Packed layout (per expert, stacked [E+1, ...], shared expert last), K = reduction dim:
@@ -46,15 +46,16 @@ from dsv4_native.moe import (
 try:
     import triton
     import triton.language as tl
+    from triton.language.extra.cuda import gdc_launch_dependents, gdc_wait
 except Exception:  # pragma: no cover - triton is optional on CPU-only installs
     triton = None
     tl = None
 
 FORMATS = {"mxfp4": (0, fp4.MX_GROUP), "nvfp4": (1, fp4.NV_GROUP)}
 # Expert-kernel variants (docs/kernels-fp4.md): 0 bf16 MMA on scaled weights, 1 fp16 MMA per scale group,
-# 4 CUDA-core GEMV with a PTX word decode. 2 (SWAR decode into MMAs) and 3 (PTX decode into MMAs) were
-# measured slower than 1 on the H200 and removed.
-VARIANTS = (0, 1, 4)
+# 5 CUDA-core GEMV with a PTX word decode. Removed after H200 measurements: 2 (SWAR decode into MMAs) and
+# 3 (PTX decode into MMAs), slower than 1; 4 (the first CUDA-core GEMV), slower than 5 at every batch.
+VARIANTS = (0, 1, 5)
 # The kernel builds 2^(s-127) * 2^14 as fp32 bits (s + 14) << 23: valid for E8M0 codes <= 240; codes
 # below 2 would make fp32 subnormal products (flushed on some paths). Real weights sit near 100..130.
 MX_KERNEL_MIN_CODE, MX_KERNEL_MAX_CODE = 2, 240
@@ -433,11 +434,15 @@ if triton is not None:
             tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
 
 
-# Variant 4 (GEMV on CUDA cores, small batch): one int32 word = 8 codes, nibble i = k 8w+i. Shifting the
-# word by 9, 5, 1 and -3 lines up nibbles (i, i+4) under the fp16 bits of a pair, so each pair costs one
-# shift/and/lop3 chain; x (and h) are stored as the matching fp16 pairs X_i = (x[8w+i], x[8w+i+4]).
-# Products are formed on exact values (code * 2^-14 * 2^14) with fp16x2 FMAs, 4 products per half,
-# then the two halves are summed in fp32; the block scale multiplies that fp32 partial.
+# Variant 5 (GEMV on CUDA cores, small batch). One int32 word = 8 codes, nibble i = k 8w+i. Two shift/and/lop3
+# chains turn the word into 8 E4M3 bytes (s00EEM00: the E2M1 value * 2^-6, exact), and the hardware's
+# e4m3x2 -> f16x2 conversion unpacks two codes per instruction: bytes of the even nibbles give the fp16 pairs
+# (k0, k2) and (k4, k6), those of the odd nibbles (k1, k3) and (k5, k7). x (and h) are stored in four pair
+# planes in that order, so the four fp16x2 FMAs of a word need no permutation. x is scaled per token by a
+# power of two (amax in [2^10, 2^11)), h by 2^6 (|h| <= 100): products stay normal in fp16 and sums of 4 far
+# from overflow; the fp32 epilogue undoes both. Every operand of the loop is loaded in the weight tile's own
+# layout (x planes by broadcast pointers, block scales by an asm byte load on offsets reduced in-thread):
+# the previous variant lost most of its time to shared-memory layout conversions of exactly these loads.
 if triton is not None:
 
     @triton.jit
@@ -448,71 +453,122 @@ if triton is not None:
 
     @triton.jit
     def _code_f32(q, SH: tl.constexpr):
-        """Nibble at bit SH of q -> exact E2M1 value in fp32 (interpreter path of _w4_word_dot)."""
+        """Nibble at bit SH of q -> E2M1 value * 2^-6 in fp32, exact (interpreter path of _w4_word_dot)."""
         c = (q >> SH) & 0xF
         bits = ((c & 0x7) << 9) | ((c & 0x8) << 12)
-        return bits.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 16384.0
+        return bits.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 256.0
+
+    def _ptx_word(q: str, chains: list[tuple[str, str]]) -> str:
+        """PTX of the word routine: decode the word in register q once, then one fp16x2 FMA chain per
+        (x registers "$a,$b,$c,$d", output register) pair; halves summed in fp32."""
+        body = f"""
+            shl.b32 t, {q}, 2;
+            and.b32 t, t, 0x1C1C1C1C;
+            shl.b32 e, {q}, 4;
+            lop3.b32 e, e, 0x80808080, t, 0xEA;
+            shr.u32 t, {q}, 2;
+            and.b32 t, t, 0x1C1C1C1C;
+            lop3.b32 o, {q}, 0x80808080, t, 0xEA;
+            mov.b32 {{e0, e1}}, e;
+            mov.b32 {{o0, o1}}, o;
+            cvt.rn.f16x2.e4m3x2 v0, e0;
+            cvt.rn.f16x2.e4m3x2 v1, e1;
+            cvt.rn.f16x2.e4m3x2 v2, o0;
+            cvt.rn.f16x2.e4m3x2 v3, o1;"""
+        for xs, out in chains:
+            x0, x1, x2, x3 = xs.split(",")
+            body += f"""
+            mul.rn.f16x2 acc, v0, {x0};
+            fma.rn.f16x2 acc, v1, {x1}, acc;
+            fma.rn.f16x2 acc, v2, {x2}, acc;
+            fma.rn.f16x2 acc, v3, {x3}, acc;
+            mov.b32 {{l16, h16}}, acc;
+            cvt.f32.f16 lo, l16;
+            cvt.f32.f16 hi, h16;
+            add.f32 lo, lo, hi;
+            mov.b32 {out}, lo;"""
+        regs = """
+            .reg .b32 e, o, t, v0, v1, v2, v3, acc;
+            .reg .b16 e0, e1, o0, o1, l16, h16;
+            .reg .f32 lo, hi;"""
+        return "{" + regs + body + "\n}"
+
+    _PTX_WORD1 = tl.constexpr(_ptx_word("$1", [("$2,$3,$4,$5", "$0")]))
+    _PTX_WORD2 = tl.constexpr(_ptx_word("$2", [("$3,$4,$5,$6", "$0"), ("$7,$8,$9,$10", "$1")]))
 
     @triton.jit
     def _w4_word_dot(q, x0, x1, x2, x3, USE_ASM: tl.constexpr):
-        """Words q (8 codes each) . fp16 pairs x_i = (x[8w+i], x[8w+i+4]) -> fp32 partial dots, unscaled."""
+        """Words q (8 codes each) . fp16 pair planes x0 = (k0, k2), x1 = (k4, k6), x2 = (k1, k3),
+        x3 = (k5, k7) of word 8w + k -> fp32 partial dots of the codes * 2^-6, unscaled."""
         if USE_ASM:
-            out = tl.inline_asm_elementwise(
-                """
-                {
-                .reg .b32 a, b, m, c, v0, v1, v2, v3, acc;
-                .reg .b16 l16, h16;
-                .reg .f32 lo, hi;
-                mov.b32 m, 0x80008000;
-                mov.b32 c, 0x74007400;
-                shl.b32 a, $1, 9;
-                and.b32 a, a, 0x0E000E00;
-                shl.b32 b, $1, 12;
-                lop3.b32 v0, b, m, a, 0xEA;
-                shl.b32 a, $1, 5;
-                and.b32 a, a, 0x0E000E00;
-                shl.b32 b, $1, 8;
-                lop3.b32 v1, b, m, a, 0xEA;
-                shl.b32 a, $1, 1;
-                and.b32 a, a, 0x0E000E00;
-                shl.b32 b, $1, 4;
-                lop3.b32 v2, b, m, a, 0xEA;
-                shr.u32 a, $1, 3;
-                and.b32 a, a, 0x0E000E00;
-                lop3.b32 v3, $1, m, a, 0xEA;
-                mul.rn.f16x2 v0, v0, c;
-                mul.rn.f16x2 v1, v1, c;
-                mul.rn.f16x2 v2, v2, c;
-                mul.rn.f16x2 v3, v3, c;
-                mul.rn.f16x2 acc, v0, $2;
-                fma.rn.f16x2 acc, v1, $3, acc;
-                fma.rn.f16x2 acc, v2, $4, acc;
-                fma.rn.f16x2 acc, v3, $5, acc;
-                mov.b32 {l16, h16}, acc;
-                cvt.f32.f16 lo, l16;
-                cvt.f32.f16 hi, h16;
-                add.f32 lo, lo, hi;
-                mov.b32 $0, lo;
-                }
-                """, "=r,r,r,r,r,r", [q, x0, x1, x2, x3], dtype=tl.float32, is_pure=True, pack=1)
+            out = tl.inline_asm_elementwise(_PTX_WORD1, "=r,r,r,r,r,r", [q, x0, x1, x2, x3], dtype=tl.float32,
+                                            is_pure=True, pack=1)
         else:  # interpreter: the same exact codes, products summed in fp32
-            out = _code_f32(q, 0) * _f16_half(x0, False) + _code_f32(q, 16) * _f16_half(x0, True)
-            out += _code_f32(q, 4) * _f16_half(x1, False) + _code_f32(q, 20) * _f16_half(x1, True)
-            out += _code_f32(q, 8) * _f16_half(x2, False) + _code_f32(q, 24) * _f16_half(x2, True)
-            out += _code_f32(q, 12) * _f16_half(x3, False) + _code_f32(q, 28) * _f16_half(x3, True)
+            out = _code_f32(q, 0) * _f16_half(x0, False) + _code_f32(q, 8) * _f16_half(x0, True)
+            out += _code_f32(q, 16) * _f16_half(x1, False) + _code_f32(q, 24) * _f16_half(x1, True)
+            out += _code_f32(q, 4) * _f16_half(x2, False) + _code_f32(q, 12) * _f16_half(x2, True)
+            out += _code_f32(q, 20) * _f16_half(x3, False) + _code_f32(q, 28) * _f16_half(x3, True)
         return out
 
     @triton.jit
-    def _w4_word_scale(s_ptrs, mask, FMT: tl.constexpr, USE_ASM: tl.constexpr):
-        """Raw block-scale codes -> fp32 scale (E8M0: bits s << 23; E4M3 by the hardware cvt on the GPU)."""
-        sc = tl.load(s_ptrs, mask=mask, other=0)
-        if FMT == 0:
-            s = (sc.to(tl.int32) << 23).to(tl.float32, bitcast=True)
-        elif USE_ASM:
-            s = sc.to(tl.float8e4nv, bitcast=True).to(tl.float32)
+    def _w4_word_dot2(q, a0, a1, a2, a3, b0, b1, b2, b3, USE_ASM: tl.constexpr):
+        """_w4_word_dot for two tokens' planes (a, b) on the same words: one decode, two FMA chains."""
+        if USE_ASM:
+            pa, pb = tl.inline_asm_elementwise(_PTX_WORD2, "=r,=r,r,r,r,r,r,r,r,r,r",
+                                               [q, a0, a1, a2, a3, b0, b1, b2, b3], dtype=(tl.float32, tl.float32),
+                                               is_pure=True, pack=1)
         else:
-            s = _w4_group_scale(s_ptrs, mask, 1) * (1.0 / 16384.0)
+            pa = _w4_word_dot(q, a0, a1, a2, a3, False)
+            pb = _w4_word_dot(q, b0, b1, b2, b3, False)
+        return pa, pb
+
+    @triton.jit
+    def _ld_u8(ptrs, USE_ASM: tl.constexpr):
+        """Byte loads that keep the layout of ptrs (a tl.load would get its own, coalesced layout and a
+        shared-memory conversion back to the tile's)."""
+        if USE_ASM:
+            v = tl.inline_asm_elementwise("ld.global.nc.u8 $0, [$1];", "=r,l", [ptrs], dtype=tl.int32,
+                                          is_pure=True, pack=1)
+        else:
+            v = tl.load(ptrs).to(tl.int32)
+        return v
+
+    @triton.jit
+    def _w4_block_scale(sc, FMT: tl.constexpr, USE_ASM: tl.constexpr):
+        """Raw block-scale codes (int32) -> fp32 scale * 2^6 (E8M0: bits (s + 6) << 23; E4M3 by the hardware
+        cvt on the GPU, through fp16 bits in the interpreter)."""
+        if FMT == 0:
+            s = ((sc + 6) << 23).to(tl.float32, bitcast=True)
+        elif USE_ASM:
+            s = sc.to(tl.uint8).to(tl.float8e4nv, bitcast=True).to(tl.float32) * 64.0
+        else:
+            s16 = ((sc & 0x80) << 8) | ((sc & 0x7F) << 7)
+            s = s16.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 16384.0
         return s
+
+    @triton.jit
+    def _l2_prefetch(wq_ptr, rows, w0, KW: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr):
+        """prefetch.global.L2 of the 128-byte lines of words [w0, w0 + NW) of rows (no registers held)."""
+        if USE_ASM:
+            ll = tl.minimum(w0 + tl.arange(0, max(1, NW // 32)) * 32, KW - 32)
+            tl.inline_asm_elementwise("mov.u32 $0, 0;\n\tprefetch.global.L2 [$1];", "=r,l",
+                                      [wq_ptr + rows[:, None] * KW + ll[None, :]], dtype=tl.int32,
+                                      is_pure=False, pack=1)
+
+    @triton.jit
+    def _pdl_start(valid, wq_ptr, rows_a, rows_b, KW: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr,
+                   PDL: tl.constexpr, TRIGGER: tl.constexpr):
+        """Start of a PDL-launched GEMV: send the first weight step to L2 (weights do not depend on the
+        previous grid), then wait for it; TRIGGER lets the next grid launch as soon as every program got
+        here (its programs fill the slots this grid frees and fetch their own first weights)."""
+        if PDL:
+            if valid:
+                _l2_prefetch(wq_ptr, rows_a, 0, KW, NW, USE_ASM)
+                if rows_b is not None:
+                    _l2_prefetch(wq_ptr, rows_b, 0, KW, NW, USE_ASM)
+            gdc_wait()
+            if TRIGGER:
+                gdc_launch_dependents()
 
     @triton.jit
     def _w4_words(wq_ptr, rows, row_ok, w0, KW: tl.constexpr, NW: tl.constexpr):
@@ -521,19 +577,47 @@ if triton is not None:
         return tl.load(wq_ptr + rows[:, None] * KW + ww[None, :], mask=row_ok[:, None] & (ww < KW)[None, :], other=0)
 
     @triton.jit
-    def _w4_gemv_acc(acc, q, ws_ptr, rows, row_ok, xp_ptr, w0, KS: tl.constexpr, NW: tl.constexpr,
-                     WPG: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr):
-        """acc[BN, NW/WPG] += scale * (words q at w0) . x pairs: the WPG words of a scale block are summed
-        first, so each block scale is loaded and applied once per row."""
-        xb = xp_ptr + (w0 + tl.arange(0, NW)) * 4
-        p = _w4_word_dot(q, tl.load(xb)[None, :], tl.load(xb + 1)[None, :], tl.load(xb + 2)[None, :],
-                         tl.load(xb + 3)[None, :], USE_ASM)
-        BN: tl.constexpr = q.shape[0]
+    def _w4_planes(xp_ptr, ww, BN: tl.constexpr, KW: tl.constexpr):
+        """The four x planes at words ww, through broadcast pointers [BN, NW]: the weight tile's layout."""
+        xb = xp_ptr + ww[None, :] + tl.zeros([BN, 1], dtype=tl.int32)
+        return tl.load(xb), tl.load(xb + KW), tl.load(xb + 2 * KW), tl.load(xb + 3 * KW)
+
+    @triton.jit
+    def _w4_block_scales(ws_ptr, rows, ww, BN: tl.constexpr, KS: tl.constexpr, NW: tl.constexpr,
+                         WPG: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr):
+        """fp32 block scales [BN, NW/WPG] of rows at words ww, in the layout of an in-thread block sum. The
+        offsets are reduced from the tile's layout and loaded by an asm byte load (a tl.load would take a
+        coalesced layout of its own and a shared-memory conversion)."""
         NG: tl.constexpr = NW // WPG
-        pg = tl.sum(tl.reshape(p, [BN, NG, WPG]), axis=2)
-        gi = w0 // WPG + tl.arange(0, NG)
-        sc = _w4_word_scale(ws_ptr + rows[:, None] * KS + gi[None, :], row_ok[:, None], FMT, USE_ASM)
-        return acc + pg * sc
+        soff = (rows[:, None] * KS).to(tl.int32) + (ww // WPG)[None, :]
+        soff = tl.max(tl.reshape(soff, [BN, NG, WPG]), axis=2)
+        return _w4_block_scale(_ld_u8(ws_ptr + soff, USE_ASM), FMT, USE_ASM)
+
+    @triton.jit
+    def _w4_gemv_acc(acc, q, ws_ptr, rows, xp_ptr, w0, KW: tl.constexpr, KS: tl.constexpr,
+                     NW: tl.constexpr, WPG: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr):
+        """acc[BN, NW/WPG] += block scale * (words q at w0) . x planes: the WPG words of a scale block are
+        summed in-thread first, so each block scale is loaded and applied once per row."""
+        BN: tl.constexpr = q.shape[0]
+        ww = w0 + tl.arange(0, NW)
+        x0, x1, x2, x3 = _w4_planes(xp_ptr, ww, BN, KW)
+        pg = tl.sum(tl.reshape(_w4_word_dot(q, x0, x1, x2, x3, USE_ASM), [BN, NW // WPG, WPG]), axis=2)
+        return acc + pg * _w4_block_scales(ws_ptr, rows, ww, BN, KS, NW, WPG, FMT, USE_ASM)
+
+    @triton.jit
+    def _w4_gemv_acc2(acc_a, acc_b, q, ws_ptr, rows, xa_ptr, xb_ptr, w0, KW: tl.constexpr,
+                      KS: tl.constexpr, NW: tl.constexpr, WPG: tl.constexpr, FMT: tl.constexpr,
+                      USE_ASM: tl.constexpr):
+        """_w4_gemv_acc for two member slots of one group: the words are decoded once."""
+        BN: tl.constexpr = q.shape[0]
+        ww = w0 + tl.arange(0, NW)
+        a0, a1, a2, a3 = _w4_planes(xa_ptr, ww, BN, KW)
+        b0, b1, b2, b3 = _w4_planes(xb_ptr, ww, BN, KW)
+        pa, pb = _w4_word_dot2(q, a0, a1, a2, a3, b0, b1, b2, b3, USE_ASM)
+        sc = _w4_block_scales(ws_ptr, rows, ww, BN, KS, NW, WPG, FMT, USE_ASM)
+        acc_a += tl.sum(tl.reshape(pa, [BN, NW // WPG, WPG]), axis=2) * sc
+        acc_b += tl.sum(tl.reshape(pb, [BN, NW // WPG, WPG]), axis=2) * sc
+        return acc_a, acc_b
 
     @triton.jit
     def _w4_member(members_ptr, grp, mi, BM: tl.constexpr, BY_SLOT: tl.constexpr):
@@ -545,64 +629,116 @@ if triton is not None:
         return sid
 
     @triton.jit
-    def _x_to_f16_pairs_kernel(x_ptr, y_ptr, D: tl.constexpr, BLOCK: tl.constexpr):
-        """x[T, D] -> fp16 (saturated) in variant-4 pair order: y[t, 8w + 2i + h] = x[t, 8w + i + 4h]."""
+    def _x_planes_kernel(x_ptr, y_ptr, xs_ptr, D: tl.constexpr, PDL: tl.constexpr):
+        """x[t] -> fp16 x * 2^e_t (amax in [2^10, 2^11)) in the four pair planes of variant 5:
+        y[t, p] with plane = p // (D/4), pair w, half h = x[t, 8w + plane // 2 + 4 (plane % 2) + 2h];
+        xs[t] = 2^-e_t."""
+        if PDL:
+            gdc_wait()
+            gdc_launch_dependents()  # GEMM1 may launch now: its programs prefetch weights until x is ready
         t = tl.program_id(0).to(tl.int64)
-        p = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
-        ok = p < D
-        r = p % 8
-        k = (p // 8) * 8 + r // 2 + 4 * (r % 2)
-        v = tl.load(x_ptr + t * D + k, mask=ok, other=0.0)
-        tl.store(y_ptr + t * D + p, _as_f16(v), mask=ok)
+        v = tl.load(x_ptr + t * D + tl.arange(0, D)).to(tl.float32)
+        amax = tl.max(tl.abs(v), axis=0)
+        ex = ((amax.to(tl.int32, bitcast=True) >> 23) & 0xFF) - 127
+        se = tl.minimum(tl.maximum(tl.where(amax > 0, 10 - ex, 0), -120), 120)
+        s = ((se + 127) << 23).to(tl.float32, bitcast=True)
+        p = tl.arange(0, D)
+        plane = p // (D // 4)
+        qq = p % (D // 4)
+        src = 8 * (qq // 2) + plane // 2 + 4 * (plane % 2) + 2 * (qq % 2)
+        vs = tl.load(x_ptr + t * D + src).to(tl.float32) * s
+        vs = tl.minimum(tl.maximum(vs, -65504.0), 65504.0)  # inf / nan inputs are clipped, not spread
+        tl.store(y_ptr + t * D + p, vs.to(tl.float16))
+        tl.store(xs_ptr + t, 1.0 / s)
 
     @triton.jit
     def _w4_gemv1_kernel(
-        xp_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
+        xp_ptr, xs_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
         N, S, NE,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr, BY_SLOT: tl.constexpr,
+        PDL: tl.constexpr, PAIR: tl.constexpr,
     ):
-        """Variant 4 of GEMM1: program (group, N-block), one GEMV per member slot (groups hold 1-2 slots
-        at small batch, the weights are re-read from cache); fused clamp + SwiGLU; h stored fp16 in
-        pair order for GEMM2. BY_SLOT: gexp_ptr is the flat slot table and program g runs slot g alone
-        (no grouping launch; used at batch 1, where every slot has its own expert)."""
+        """Variant 5 of GEMM1: program (group, N-block), one GEMV per member slot (groups hold 1-2 slots at
+        small batch, the weights are re-read from cache); fused clamp + SwiGLU; h * 2^6 stored fp16 in
+        GEMM2's plane order. BY_SLOT: gexp_ptr is the flat slot table and program g runs slot g alone (no
+        grouping launch; used at batch 1, where every slot has its own expert)."""
         grp = tl.program_id(0)
         nb = tl.program_id(1)
+        # read before the PDL wait: the group table comes from a grid that completed before the previous
+        # one started its own wait (router / grouping -> x planes -> this kernel)
         e = tl.load(gexp_ptr + grp)
-        if (e >= 0) & (e < NE):
-            e64 = e.to(tl.int64)
-            offs_n = nb * BN + tl.arange(0, BN)
-            n_ok = offs_n < INTER
-            rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
-            rows_u = rows_g + INTER
+        valid = (e >= 0) & (e < NE)
+        e64 = tl.where(valid, e, 0).to(tl.int64)
+        offs_n = nb * BN + tl.arange(0, BN)
+        n_ok = offs_n < INTER
+        rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
+        rows_u = rows_g + INTER
+        _pdl_start(valid, wq_ptr, rows_g, rows_u, D // 8, NW, USE_ASM, PDL, True)
+        if valid:
             gs_g = tl.load(gs_ptr + e64 * 2)
             gs_u = tl.load(gs_ptr + e64 * 2 + 1)
-            for mi in range(0, 1 if BY_SLOT else BM):  # members packed at the front, sentinel N after
-                sid = _w4_member(members_ptr, grp, mi, BM, BY_SLOT)
-                if sid < N:
-                    xrow = xp_ptr + (sid // S) * (D // 2)  # int32 pairs
-                    acc_g = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
-                    acc_u = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
-                    # register prefetch one step deep: the next words are in flight while this step's are
-                    # decoded (H200, batch 1: none 107 us, one step 60.5 us, two steps 74.3 us)
-                    qg = _w4_words(wq_ptr, rows_g, n_ok, 0, D // 8, NW)
-                    qu = _w4_words(wq_ptr, rows_u, n_ok, 0, D // 8, NW)
-                    for w0 in range(0, D // 8, NW):
-                        qg_next = _w4_words(wq_ptr, rows_g, n_ok, w0 + NW, D // 8, NW)
-                        qu_next = _w4_words(wq_ptr, rows_u, n_ok, w0 + NW, D // 8, NW)
-                        acc_g = _w4_gemv_acc(acc_g, qg, ws_ptr, rows_g, n_ok, xrow, w0, D // GROUP, NW, GROUP // 8,
-                                             FMT, USE_ASM)
-                        acc_u = _w4_gemv_acc(acc_u, qu, ws_ptr, rows_u, n_ok, xrow, w0, D // GROUP, NW, GROUP // 8,
-                                             FMT, USE_ASM)
-                        qg = qg_next
-                        qu = qu_next
-                    gate = tl.minimum(tl.sum(acc_g, axis=1) * gs_g, 10.0)
-                    up = tl.sum(acc_u, axis=1) * gs_u
-                    up = tl.minimum(tl.maximum(up, -10.0), 10.0)
-                    h = gate / (1.0 + tl.exp(-gate)) * up
-                    r = offs_n % 8
-                    pos = (offs_n // 8) * 8 + (r % 4) * 2 + r // 4
-                    tl.store(h_ptr + sid * INTER + pos, h.to(h_ptr.dtype.element_ty), mask=n_ok)
+            # members are packed at the front (sentinel N after); grouped launches take them two at a time,
+            # each word decoded once for both
+            for mi in range(0, 1 if BY_SLOT else BM, 2 if PAIR else 1):
+                sa = _w4_member(members_ptr, grp, mi, BM, BY_SLOT)
+                if sa < N:
+                    xa = xp_ptr + (sa // S) * (D // 2)  # int32 pairs
+                    if PAIR:
+                        sb = _w4_member(members_ptr, grp, mi + 1, BM, False)
+                        if sb < N:
+                            ag, au, bg, bu = _gemv1_loop(xa, xp_ptr + (sb // S) * (D // 2), wq_ptr, ws_ptr, rows_g,
+                                                         rows_u, n_ok, D, GROUP, NW, FMT, USE_ASM, True)
+                            _gemv1_store(bg, bu, xs_ptr, sb // S, gs_g, gs_u, h_ptr, sb, offs_n, n_ok, INTER)
+                        else:
+                            ag, au, bg, bu = _gemv1_loop(xa, xa, wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D, GROUP, NW,
+                                                         FMT, USE_ASM, False)
+                    else:
+                        ag, au, bg, bu = _gemv1_loop(xa, xa, wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D, GROUP, NW, FMT,
+                                                     USE_ASM, False)
+                    _gemv1_store(ag, au, xs_ptr, sa // S, gs_g, gs_u, h_ptr, sa, offs_n, n_ok, INTER)
+
+    @triton.jit
+    def _gemv1_loop(xa, xb, wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D: tl.constexpr, GROUP: tl.constexpr,
+                    NW: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr, TWO: tl.constexpr):
+        """Gate and up accumulators over the K loop of one member slot (x planes at xa), or of two (TWO:
+        xa and xb, each word decoded once); the b accumulators stay zero for one slot."""
+        KW: tl.constexpr = D // 8
+        BN: tl.constexpr = rows_g.shape[0]
+        ag = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
+        au = tl.zeros_like(ag)
+        bg = tl.zeros_like(ag)
+        bu = tl.zeros_like(ag)
+        # register prefetch one step deep: the next words are in flight while this step's are decoded
+        # (variant 4, H200, batch 1: none 107 us, one step 60.5 us, two steps 74.3 us)
+        qg = _w4_words(wq_ptr, rows_g, n_ok, 0, KW, NW)
+        qu = _w4_words(wq_ptr, rows_u, n_ok, 0, KW, NW)
+        for w0 in range(0, KW, NW):
+            qg_next = _w4_words(wq_ptr, rows_g, n_ok, w0 + NW, KW, NW)
+            qu_next = _w4_words(wq_ptr, rows_u, n_ok, w0 + NW, KW, NW)
+            if TWO:
+                ag, bg = _w4_gemv_acc2(ag, bg, qg, ws_ptr, rows_g, xa, xb, w0, KW, D // GROUP, NW, GROUP // 8,
+                                       FMT, USE_ASM)
+                au, bu = _w4_gemv_acc2(au, bu, qu, ws_ptr, rows_u, xa, xb, w0, KW, D // GROUP, NW, GROUP // 8,
+                                       FMT, USE_ASM)
+            else:
+                ag = _w4_gemv_acc(ag, qg, ws_ptr, rows_g, xa, w0, KW, D // GROUP, NW, GROUP // 8, FMT, USE_ASM)
+                au = _w4_gemv_acc(au, qu, ws_ptr, rows_u, xa, w0, KW, D // GROUP, NW, GROUP // 8, FMT, USE_ASM)
+            qg = qg_next
+            qu = qu_next
+        return ag, au, bg, bu
+
+    @triton.jit
+    def _gemv1_store(acc_g, acc_u, xs_ptr, tok, gs_g, gs_u, h_ptr, sid, offs_n, n_ok, INTER: tl.constexpr):
+        """Clamp + SwiGLU epilogue of one slot; h * 2^6 stored fp16 in GEMM2's plane order."""
+        xs = tl.load(xs_ptr + tok)
+        gate = tl.minimum(tl.sum(acc_g, axis=1) * (gs_g * xs), 10.0)  # SWIGLU_LIMIT
+        up = tl.sum(acc_u, axis=1) * (gs_u * xs)
+        up = tl.minimum(tl.maximum(up, -10.0), 10.0)
+        h = gate / (1.0 + tl.exp(-gate)) * up * 64.0  # |h| <= 100 -> <= 6400 in fp16
+        r = offs_n % 8
+        pos = ((r % 2) * 2 + r // 4) * (INTER // 4) + (offs_n // 8) * 2 + (r // 2) % 2
+        tl.store(h_ptr + sid * INTER + pos, h.to(tl.float16), mask=n_ok)
 
     @triton.jit
     def _w4_gemv2_kernel(
@@ -610,30 +746,62 @@ if triton is not None:
         N, NE,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr, BY_SLOT: tl.constexpr,
+        PDL: tl.constexpr, PAIR: tl.constexpr,
     ):
-        """Variant 4 of GEMM2 (see _w4_gemv1_kernel): h pairs from GEMM1, times the global scale and
-        the routed weight; y_slot fp32."""
+        """Variant 5 of GEMM2 (see _w4_gemv1_kernel): h planes from GEMM1, times the global scale, the
+        routed weight and 2^-6; y_slot fp32."""
         grp = tl.program_id(0)
         nb = tl.program_id(1)
-        e = tl.load(gexp_ptr + grp)
-        if (e >= 0) & (e < NE):
-            e64 = e.to(tl.int64)
-            offs_n = nb * BN + tl.arange(0, BN)
-            n_ok = offs_n < D
-            rows = e64 * D + tl.where(n_ok, offs_n, 0)
+        e = tl.load(gexp_ptr + grp)  # before the wait, as in GEMM1
+        valid = (e >= 0) & (e < NE)
+        e64 = tl.where(valid, e, 0).to(tl.int64)
+        offs_n = nb * BN + tl.arange(0, BN)
+        n_ok = offs_n < D
+        rows = e64 * D + tl.where(n_ok, offs_n, 0)
+        _pdl_start(valid, wq_ptr, rows, None, INTER // 8, NW, USE_ASM, PDL, False)  # next: the slot sum
+        if valid:
             gs = tl.load(gs_ptr + e64)
-            for mi in range(0, 1 if BY_SLOT else BM):
-                sid = _w4_member(members_ptr, grp, mi, BM, BY_SLOT)
-                if sid < N:
-                    acc = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
-                    q = _w4_words(wq_ptr, rows, n_ok, 0, INTER // 8, NW)
-                    for w0 in range(0, INTER // 8, NW):
-                        q_next = _w4_words(wq_ptr, rows, n_ok, w0 + NW, INTER // 8, NW)
-                        acc = _w4_gemv_acc(acc, q, ws_ptr, rows, n_ok, hp_ptr + sid * (INTER // 2), w0,
-                                           INTER // GROUP, NW, GROUP // 8, FMT, USE_ASM)
-                        q = q_next
-                    y = tl.sum(acc, axis=1) * gs * tl.load(rw_ptr + sid)
-                    tl.store(y_ptr + sid * D + offs_n, y, mask=n_ok)
+            for mi in range(0, 1 if BY_SLOT else BM, 2 if PAIR else 1):  # as in GEMM1
+                sa = _w4_member(members_ptr, grp, mi, BM, BY_SLOT)
+                if sa < N:
+                    ha = hp_ptr + sa * (INTER // 2)
+                    if PAIR:
+                        sb = _w4_member(members_ptr, grp, mi + 1, BM, False)
+                        if sb < N:
+                            ya, yb = _gemv2_loop(ha, hp_ptr + sb * (INTER // 2), wq_ptr, ws_ptr, rows, n_ok, INTER,
+                                                 GROUP, NW, FMT, USE_ASM, True)
+                            _gemv2_store(yb, gs, rw_ptr, y_ptr, sb, offs_n, n_ok, D)
+                        else:
+                            ya, yb = _gemv2_loop(ha, ha, wq_ptr, ws_ptr, rows, n_ok, INTER, GROUP, NW, FMT, USE_ASM,
+                                                 False)
+                    else:
+                        ya, yb = _gemv2_loop(ha, ha, wq_ptr, ws_ptr, rows, n_ok, INTER, GROUP, NW, FMT, USE_ASM, False)
+                    _gemv2_store(ya, gs, rw_ptr, y_ptr, sa, offs_n, n_ok, D)
+
+    @triton.jit
+    def _gemv2_loop(ha, hb, wq_ptr, ws_ptr, rows, n_ok, INTER: tl.constexpr, GROUP: tl.constexpr,
+                    NW: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr, TWO: tl.constexpr):
+        """GEMM2 accumulators over the K loop of one member slot (h planes at ha) or two (see _gemv1_loop)."""
+        KW: tl.constexpr = INTER // 8
+        acc_a = tl.zeros([rows.shape[0], NW // (GROUP // 8)], dtype=tl.float32)
+        acc_b = tl.zeros_like(acc_a)
+        q = _w4_words(wq_ptr, rows, n_ok, 0, KW, NW)
+        for w0 in range(0, KW, NW):
+            q_next = _w4_words(wq_ptr, rows, n_ok, w0 + NW, KW, NW)
+            if TWO:
+                acc_a, acc_b = _w4_gemv_acc2(acc_a, acc_b, q, ws_ptr, rows, ha, hb, w0, KW, INTER // GROUP, NW,
+                                             GROUP // 8, FMT, USE_ASM)
+            else:
+                acc_a = _w4_gemv_acc(acc_a, q, ws_ptr, rows, ha, w0, KW, INTER // GROUP, NW, GROUP // 8, FMT,
+                                     USE_ASM)
+            q = q_next
+        return acc_a, acc_b
+
+    @triton.jit
+    def _gemv2_store(acc, gs, rw_ptr, y_ptr, sid, offs_n, n_ok, D: tl.constexpr):
+        """y_slot row of one slot: times the global scale, the routed weight and 2^-6 (h's scale)."""
+        y = tl.sum(acc, axis=1) * (gs * tl.load(rw_ptr + sid) * (1.0 / 64.0))
+        tl.store(y_ptr + sid * D + offs_n, y, mask=n_ok)
 
 
 def _group_triton(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, num_experts: int,
@@ -652,8 +820,8 @@ def _check_tiles(dim: int, inter: int, group: int, block_n: int, block_k: int) -
         raise ValueError(f"block_n={block_n} must be >= 16 (tl.dot)")
 
 
-def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h, y_slot, out,
-                       fmt: int, block_m: int, block_n: int, block_k: int, num_warps: int, num_stages: int,
+def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h, y_slot,
+                       out, fmt: int, block_m: int, block_n: int, block_k: int, num_warps: int, num_stages: int,
                        variant: int, by_slot: bool = False) -> None:
     n_tok, n_slot = slot_ids.shape
     n_exp, two_i, _ = w13_q.shape
@@ -662,7 +830,7 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
     group = fp4.MX_GROUP if fmt == 0 else fp4.NV_GROUP
     while block_k > 32 and (dim % block_k or inter % block_k):  # small test dims: shrink, never grow
         block_k //= 2
-    if variant != 4:  # variant 4 has no tl.dot: any power-of-two block_n
+    if variant != 5:  # variant 5 has no tl.dot: any power-of-two block_n
         _check_tiles(dim, inter, group, block_n, block_k)
     n = n_tok * n_slot
     n_groups = gexp.shape[0]
@@ -672,20 +840,28 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         # Measured on the H200 (tests/dsv4/test_moe_w4.py, D=128 I=64 BN=16): rel err 3.6 against the bf16
         # MoE, while the interpreter and the other variants agree with the reference. Not root-caused; refuse.
         raise ValueError("moe_w4_experts: variant 1 with NVFP4 produced wrong results on the H200; use 0 or 4")
-    if by_slot and variant != 4:
-        raise ValueError("moe_w4_experts: by_slot is a variant-4 launch mode")
-    if variant == 4:  # GEMV on CUDA cores: block_k = values per loop step (8 per int32 word)
-        if dim % 64 or inter % 64:
-            raise ValueError(f"variant 4 needs D={dim} and I={inter} to be multiples of 64")
+    if by_slot and variant != 5:
+        raise ValueError("moe_w4_experts: by_slot is a variant-5 launch mode")
+    if variant == 5:  # GEMV on CUDA cores: block_k = values per loop step (8 per int32 word)
+        if dim % 64 or inter % 64 or dim & (dim - 1):
+            raise ValueError(f"variant 5 needs D={dim} (a power of two) and I={inter} to be multiples of 64")
+        if h.dtype != torch.float16:
+            raise ValueError("variant 5 keeps h in fp16 (GEMM1 writes GEMM2's plane order)")
         nw = max(group // 8, min(block_k // 8, dim // 8, inter // 8))  # whole scale blocks per step
         use_asm = not interpreting()
-        _x_to_f16_pairs_kernel[(n_tok, triton.cdiv(dim, 1024))](x, x16, D=dim, BLOCK=1024)
-        common = dict(FMT=fmt, GROUP=group, BM=block_m, BN=block_n, NW=nw, USE_ASM=use_asm,
-                      num_warps=num_warps, num_stages=num_stages)
+        # programmatic dependent launch: each kernel is scheduled while the previous one drains and waits
+        # on-device (griddepcontrol.wait) before its first dependent load; graph capture keeps the edges
+        pdl = use_asm and x.is_cuda
+        _x_planes_kernel[(n_tok,)](x, x16, xs, D=dim, PDL=pdl, launch_pdl=pdl)
+        # grouped launches decode each word once for two member slots (H200, MXFP4 experts: batch 8
+        # 269.4 -> 254.9 us, batch 2 85.9 -> 80.1; NVFP4 within 2% either way)
+        pair = not by_slot and block_m % 2 == 0
+        common = dict(FMT=fmt, GROUP=group, BM=block_m, BN=block_n, NW=nw, USE_ASM=use_asm, PDL=pdl, PAIR=pair,
+                      launch_pdl=pdl, num_warps=num_warps, num_stages=num_stages)
         if by_slot:  # the slot table itself is the group table, one member per group
             gexp, n_groups = slot_ids.reshape(-1), n
         _w4_gemv1_kernel[(n_groups, triton.cdiv(inter, block_n))](
-            x16.view(torch.int32), gexp, members, w13_q.view(torch.int32), w13_s, gs13, h, n, n_slot, n_exp,
+            x16.view(torch.int32), xs, gexp, members, w13_q.view(torch.int32), w13_s, gs13, h, n, n_slot, n_exp,
             D=dim, INTER=inter, BY_SLOT=by_slot, **common,
         )
         _w4_gemv2_kernel[(n_groups, triton.cdiv(dim, block_n))](
@@ -741,7 +917,7 @@ def _moe_w4_group_fake(slot_ids, gexp, members, num_experts, block_m) -> None:
     return None
 
 
-@torch.library.custom_op("dsv4::moe_w4_experts", mutates_args=("x16", "h", "y_slot", "out"))
+@torch.library.custom_op("dsv4::moe_w4_experts", mutates_args=("x16", "xs", "h", "y_slot", "out"))
 @graphlint.hot
 def moe_w4_experts(
     x: torch.Tensor,
@@ -756,6 +932,7 @@ def moe_w4_experts(
     gexp: torch.Tensor,
     members: torch.Tensor,
     x16: torch.Tensor,
+    xs: torch.Tensor,
     h: torch.Tensor,
     y_slot: torch.Tensor,
     out: torch.Tensor,
@@ -769,25 +946,26 @@ def moe_w4_experts(
     by_slot: bool = False,
 ) -> None:
     """W4A16 expert MLPs over expert groups (from moe_w4_group or moe_align). fmt 0 = MXFP4, 1 = NVFP4
-    (layouts in the module docstring). Workspaces x16[T, D] fp16 (variants 1 and 4; variant 4 stores
-    pairs), h[T*S, I] (bf16, or fp16 for variants 1 and 4; variant 4 needs fp16), y_slot[T*S, D] fp32;
-    result out[T, D]. by_slot (variant 4 only): one group per slot straight from slot_ids, gexp/members
+    (layouts in the module docstring). Workspaces x16[T, D] fp16 (variants 1 and 5; variant 5 stores
+    pair planes scaled per token), xs[T] fp32 (variant 5: the per-token descale), h[T*S, I] (bf16, or fp16
+    for variants 1 and 5; variant 5 needs fp16), y_slot[T*S, D] fp32; result out[T, D]. by_slot (variant 5
+    only): one group per slot straight from slot_ids, gexp/members
     unused; the same arithmetic per slot, but an expert picked by several slots is read once per slot, so
     it pays only at batch 1, where every slot has its own expert. Block sizes / warps / stages are launch
     tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs; variant 1: raw codes to fp16 MMAs
-    per scale group, scale on the product, x saturated to the fp16 range (+-65504); variant 4
-    (small-batch default): CUDA-core GEMV per member slot, one PTX routine per int32 word (decode +
-    fp16x2 FMAs), x and h as fp16 pairs."""
+    per scale group, scale on the product, x saturated to the fp16 range (+-65504); variant 5
+    (small-batch default): CUDA-core GEMV per member slot, one PTX routine per int32 word (decode through
+    the e4m3x2 conversion + fp16x2 FMAs), x and h in fp16 pair planes."""
     if use_triton(x):
-        _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h,
+        _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h,
                            y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant, by_slot)
     else:
         w4_experts_reference(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, out, fmt)
 
 
 @moe_w4_experts.register_fake
-def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, h, y_slot, out,
-                         fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4, variant=0,
+def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h, y_slot,
+                         out, fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4, variant=0,
                          by_slot=False) -> None:
     return None
 
@@ -904,8 +1082,9 @@ class DSV4MoEW4(nn.Module):
             "members": torch.zeros(max(n * block_m, em), dtype=torch.int32, device=device),
             "n_post_pad": torch.zeros(1, dtype=torch.int32, device=device),
             "h": torch.zeros(n, inter, dtype=dtype, device=device),
-            "h16": torch.zeros(n, inter, dtype=torch.float16, device=device),  # variants 1 and 4
+            "h16": torch.zeros(n, inter, dtype=torch.float16, device=device),  # variants 1 and 5
             "x16": torch.zeros(max_tokens, dim, dtype=torch.float16, device=device),
+            "xs": torch.zeros(max_tokens, dtype=torch.float32, device=device),  # variant 5
             "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
             "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),
         }
@@ -946,15 +1125,18 @@ class DSV4MoEW4(nn.Module):
     def default_config(self, n_tok: int) -> tuple[int, int, int, int, int]:
         """(BLOCK_N, BLOCK_K, num_warps, num_stages, variant) per static batch bucket.
 
-        From the H200 sweeps (docs/kernels-fp4.md §6, experts us at batch 1 / 8): batch <= 8 takes the
-        variant-4 GEMV (MXFP4 60.1 / 357.8 at (8, 512, 2), NVFP4 61.4 / 403.3 at (16, 256, 2), against
-        129.7 / 511.9 for variant 1). Larger batches keep MMA tiles: MXFP4 variant 1; NVFP4 variant 0
-        (variant 1 gave wrong NVFP4 results on the H200 at BN 16 and is refused there).
+        From the H200 sweeps (docs/kernels-fp4.md §7, experts us): batch <= 8 takes the variant-5 GEMV,
+        (8, 512, 2 warps) at batch 1 (MXFP4 46.2, NVFP4 48.6) and (16, 512, 4 warps) at 2-8 (MXFP4 279.3,
+        NVFP4 288.9 at batch 8), against 56.6 / 355.9 for the variant-4 GEMV it replaced and 129.7 / 511.9
+        for variant 1. Larger batches keep MMA tiles: MXFP4 variant 1; NVFP4 variant 0 (variant 1 gave
+        wrong NVFP4 results on the H200 at BN 16 and is refused there).
         """
         if self.kernel_cfg is not None:
             return self.kernel_cfg
+        if n_tok == 1:
+            return (8, 512, 2, 2, 5)
         if n_tok <= 8:
-            return (8, 512, 2, 2, 4) if self.fmt == 0 else (16, 256, 2, 2, 4)
+            return (16, 512, 4, 2, 5)
         return (64, 128, 4, 3, 1) if self.fmt == 0 else (32, 128, 4, 4, 0)
 
     def uses_group(self, n_tok: int) -> bool:
@@ -972,8 +1154,8 @@ class DSV4MoEW4(nn.Module):
         h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
         bn, bk, warps, stages, variant = self.default_config(n_tok)
         # batch 1 (host-known): the K routed experts and the shared one are distinct, so grouping would
-        # find one slot per group; the variant-4 kernels read the slot table directly (one launch fewer)
-        by_slot = variant == 4 and n_tok == 1
+        # find one slot per group; the variant-5 kernels read the slot table directly (one launch fewer)
+        by_slot = variant == 5 and n_tok == 1
         if by_slot or self.uses_group(n_tok):  # host-known ints: one path per captured batch bucket
             gexp, members = self.gexp[:n], self.members[: n * self.block_m]
             if not by_slot:
@@ -985,8 +1167,8 @@ class DSV4MoEW4(nn.Module):
         if variant != 0:  # fp16 MMA variants keep h in fp16 (|h| <= 100, 3 more mantissa bits than bf16)
             h = self.h16[:n]
         moe_w4_experts(x, slot_ids, slot_w, self.w13_q, self.w13_s, self.gs13, self.w2_q, self.w2_s, self.gs2,
-                       gexp, members, self.x16[:n_tok], h, y_slot, out, self.fmt, self.block_m, bn, bk, warps, stages,
-                       variant, by_slot)
+                       gexp, members, self.x16[:n_tok], self.xs[:n_tok], h, y_slot, out, self.fmt, self.block_m, bn,
+                       bk, warps, stages, variant, by_slot)
         return out
 
 

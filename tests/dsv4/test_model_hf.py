@@ -262,7 +262,7 @@ def test_w4_expert_model_equals_dense_model_on_dequantised_experts(hf_model, fmt
     """`expert_format` = mxfp4 / nvfp4 builds the MoE layers as DSV4MoEW4 and quantises the HF experts at
     load. Against the dense model holding exactly the dequantised experts, the logits agree to fp32
     rounding on the reference path over 6 steps, and (MXFP4, one step: the interpreter runs every kernel
-    of the model) to fp16-product rounding through the Triton kernels (variant 4, batch 1 by slot)."""
+    of the model) to fp16-product rounding through the Triton kernels (variant 5, batch 1 by slot)."""
     from dsv4_native.moe_w4 import DSV4MoEW4
 
     w4 = from_hf_model(hf_model, max_batch=2, max_len=512, dtype=torch.float32, expert_format=fmt)

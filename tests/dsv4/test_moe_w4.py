@@ -93,9 +93,10 @@ if W.triton is not None:
 
 
 def test_word_routine_every_code_at_every_nibble(device):
-    """Variant 4's word routine (PTX on the GPU, integer fallback in the interpreter): a word holding one
-    code c at nibble i (the others 0) against x = 1 at k = 8w + i (pair i, half i // 4) gives the exact
-    E2M1 value of c; with x = 1 everywhere, a word of 8 random codes gives their sum."""
+    """Variant 5's word routine (PTX on the GPU, integer fallback in the interpreter): a word holding one
+    code c at nibble i (the others 0) against x = 1 at k = 8w + i gives the exact E2M1 value of c times
+    2^-6; with x = 1 everywhere, a word of 8 random codes gives their sum times 2^-6. The planes are
+    (k0, k2), (k4, k6), (k1, k3), (k5, k7), so this pins the e4m3 byte placement and the plane order."""
     words, xs, want = [], [], []
     for c in range(16):
         for i in range(8):
@@ -103,17 +104,17 @@ def test_word_routine_every_code_at_every_nibble(device):
             x = torch.zeros(8)
             x[i] = 1.0  # x[8w + i]
             xs.append(x)
-            want.append(float(fp4.decode_e2m1(torch.tensor([c]))[0]))
+            want.append(float(fp4.decode_e2m1(torch.tensor([c]))[0]) / 64)
     g = torch.Generator().manual_seed(3)
     for _ in range(128):
         codes = torch.randint(0, 16, (8,), generator=g)
         words.append(int(sum(int(c) << (4 * i) for i, c in enumerate(codes))))
         xs.append(torch.ones(8))
-        want.append(float(fp4.decode_e2m1(codes).sum()))
+        want.append(float(fp4.decode_e2m1(codes).sum()) / 64)
     n = len(words)
     q = torch.tensor(words, dtype=torch.int64).to(torch.int32)  # wraps to the same 32 bits
-    x = torch.stack(xs)  # [n, 8] in k order; pair i = (x[i], x[i + 4])
-    pairs = torch.stack([x[:, [i, i + 4]] for i in range(4)], dim=1).to(torch.float16)  # [n, 4, 2]
+    x = torch.stack(xs)  # [n, 8] in k order
+    pairs = torch.stack([x[:, p] for p in ([0, 2], [4, 6], [1, 3], [5, 7])], dim=1).to(torch.float16)  # [n, 4, 2]
     out = torch.empty(n, dtype=torch.float32, device=device)
     _word_dot_kernel[(1,)](q.to(device), pairs.reshape(n, 8).view(torch.int32).to(device), out, N=n,
                            USE_ASM=device == "cuda")
@@ -141,8 +142,8 @@ def test_experts_op_fp32_matches_reference(device, fmt):
     y = torch.full((n, D), float("nan"))
     out = torch.full((n_tok, D), float("nan"))
     x16 = torch.empty(n_tok, D, dtype=torch.float16)
-    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, h, y, out,
-                     m.fmt, 16, 16, 64, 4, 2, 0)
+    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16,
+                     torch.empty(n_tok), h, y, out, m.fmt, 16, 16, 64, 4, 2, 0)
     ref = torch.empty_like(out)
     W.w4_experts_reference(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, ref, m.fmt)
     assert torch.isfinite(out).all()
@@ -150,12 +151,12 @@ def test_experts_op_fp32_matches_reference(device, fmt):
     assert out[3].abs().max().item() == 0.0
 
 
-@pytest.mark.parametrize("variant", [1, 4])
+@pytest.mark.parametrize("variant", [1, 5])
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
 def test_fp16_variants_match_reference(device, fmt, variant):
-    """Variants 1 (fp16 MMA on raw codes, group scale on the product) and 4 (CUDA-core GEMV, fp16 pair
-    order): with x exact in fp16, equal to the dequant reference to fp32/fp16 rounding, which pins the
-    nibble order, variant 4's pair order and both scale decodes."""
+    """Variants 1 (fp16 MMA on raw codes, group scale on the product) and 5 (CUDA-core GEMV, fp16 pair
+    planes): with x exact in fp16, equal to the dequant reference to fp32/fp16 rounding, which pins the
+    nibble order, variant 5's plane order and per-token scale, and both scale decodes."""
     m = _module(fmt, device, seed=6)
     g = torch.Generator().manual_seed(12)
     n_tok = 3
@@ -166,24 +167,29 @@ def test_fp16_variants_match_reference(device, fmt, variant):
     gexp = torch.zeros(n, dtype=torch.int32, device=device)
     members = torch.zeros(n * 16, dtype=torch.int32, device=device)
     W.moe_w4_group(ids, gexp, members, E + 1, 16)
-    # variant 4 keeps h as fp16 pairs (GEMM1 writes the pair order GEMM2 reads); variant 1 rounds h on load
-    h = torch.full((n, INTER), float("nan"), device=device, dtype=torch.float16 if variant == 4 else torch.float32)
+    # variant 5 keeps h as fp16 planes (GEMM1 writes the order GEMM2 reads); variant 1 rounds h on load
+    h = torch.full((n, INTER), float("nan"), device=device, dtype=torch.float16 if variant == 5 else torch.float32)
     y = torch.full((n, D), float("nan"), device=device)
     out = torch.full((n_tok, D), float("nan"), device=device)
     x16 = torch.empty(n_tok, D, dtype=torch.float16, device=device)
-    args = (x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, h, y, out,
+    xs = torch.full((n_tok,), float("nan"), device=device)
+    args = (x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, xs, h, y, out,
             m.fmt, 16, 16, 64, 4, 2, variant)
     if device == "cuda" and fmt == "nvfp4" and variant == 1:  # refused on the GPU (docs/kernels-fp4.md)
         with pytest.raises(ValueError, match="variant 1 with NVFP4"):
             W.moe_w4_experts(*args)
         return
     W.moe_w4_experts(*args)
-    if variant == 4:  # pair order: x16[t, 8w + 2i + h] = x[t, 8w + i + 4h]
+    if variant == 5:  # planes (k0,k2) (k4,k6) (k1,k3) (k5,k7) of each word, scaled by a power of two per token
         p = torch.arange(D)
-        assert torch.equal(x16.float(), x[:, (p // 8) * 8 + (p % 8) // 2 + 4 * (p % 2)])
+        plane, qq = p // (D // 4), p % (D // 4)
+        src = 8 * (qq // 2) + plane // 2 + 4 * (plane % 2) + 2 * (qq % 2)
+        assert torch.equal(x16.float() * xs[:, None], x[:, src])
+        amax = (x16.float().abs().amax(1)).cpu()
+        assert ((amax >= 1024) & (amax < 2048)).all()
         # one group per slot (no grouping): the same per-slot arithmetic, so bitwise the same result
         by_slot = torch.full_like(out, float("nan"))
-        W.moe_w4_experts(*args[:14], by_slot, *args[15:], True)
+        W.moe_w4_experts(*args[:15], by_slot, *args[16:], True)
         assert torch.equal(by_slot, out)
     else:
         assert torch.equal(x16.float(), x)
@@ -193,7 +199,7 @@ def test_fp16_variants_match_reference(device, fmt, variant):
     assert torch.isfinite(out).all() and _rel(out, ref) < 2e-3
 
 
-@pytest.mark.parametrize("variant", [0, 1, 4])
+@pytest.mark.parametrize("variant", [0, 1, 5])
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
 @pytest.mark.parametrize("n_tok,path", [(1, "group"), (4, "group"), (6, "align")])
 def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path, variant):
@@ -285,20 +291,57 @@ def test_make_moe_and_load_validation():
 
 
 @pytest.mark.parametrize("variant,by_slot,msg", [(2, False, "variant must be one of"), (3, False, "variant must be"),
-                                                 (0, True, "by_slot is a variant-4 launch mode")])
+                                                 (4, False, "variant must be"),
+                                                 (0, True, "by_slot is a variant-5 launch mode")])
 def test_removed_variants_and_by_slot_misuse_are_refused(device, variant, by_slot, msg):
-    """Variants 2-3 were removed (slower than 1 on the H200); by_slot only exists for variant 4."""
+    """Variants 2-4 were removed (slower than 1, resp. 5, on the H200); by_slot only exists for variant 5."""
     m = _module("mxfp4", device, seed=1)
     n_tok = 1
     m.kernel_cfg = (16, 64, 4, 2, variant)
     x = torch.randn(n_tok, D).to(torch.bfloat16).to(device)
     if not by_slot:
         with pytest.raises(ValueError, match=msg):
-            m(x, torch.zeros(n_tok, dtype=torch.long, device=device), torch.ones(n_tok, dtype=torch.bool, device=device))
+            m(x, torch.zeros(n_tok, dtype=torch.long, device=device),
+              torch.ones(n_tok, dtype=torch.bool, device=device))
         return
     n = n_tok * (K + 1)
     with pytest.raises(ValueError, match=msg):
         W.moe_w4_experts(x, m.slot_ids[:1], m.slot_w[:1], m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2,
-                         m.gexp[:n], m.members[: n * 16], m.x16[:1], m.h[:n], m.y_slot[:n], m.out[:1], m.fmt, 16, 16,
-                         64, 4, 2, variant, by_slot)
+                         m.gexp[:n], m.members[: n * 16], m.x16[:1], m.xs[:1], m.h[:n], m.y_slot[:n], m.out[:1],
+                         m.fmt, 16, 16, 64, 4, 2, variant, by_slot)
 
+
+@pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
+def test_variant5_per_token_scale_keeps_huge_and_tiny_activations(device, fmt):
+    """Variant 5 scales x per token by a power of two before its fp16 products: a token at |x| ~ 3e4 (past
+    where fixed fp16 sums of products would overflow) and one at |x| ~ 1e-2 (fp16 subnormal products
+    otherwise) both match the dequant reference; an all-zero token gives exactly 0. The limit is h, stored
+    as fp16 * 2^6 with a fixed scale: at |x| ~ 1e-3 (h <= 2e-6 at these dims) an fp16 emulation of the GPU
+    arithmetic gives 1.2e-2 (docs/kernels-fp4.md §7), far below what a normed MoE input produces."""
+    m = _module(fmt, device, seed=7)
+    g = torch.Generator().manual_seed(13)
+    n_tok = 3
+    ids = torch.randint(0, E + 1, (n_tok, K + 1), generator=g).to(torch.int32).to(device)
+    w = torch.rand(n_tok, K + 1, generator=g).to(device)
+    x = torch.randn(n_tok, D, generator=g)
+    x[0] *= 1e4
+    x[1] *= 1e-2
+    x[2] = 0.0
+    x = x.to(torch.float16).float().to(device)
+    n = n_tok * (K + 1)
+    gexp = torch.zeros(n, dtype=torch.int32, device=device)
+    members = torch.zeros(n * 16, dtype=torch.int32, device=device)
+    W.moe_w4_group(ids, gexp, members, E + 1, 16)
+    h = torch.full((n, INTER), float("nan"), device=device, dtype=torch.float16)
+    y = torch.full((n, D), float("nan"), device=device)
+    out = torch.full((n_tok, D), float("nan"), device=device)
+    x16 = torch.empty(n_tok, D, dtype=torch.float16, device=device)
+    xs = torch.empty(n_tok, device=device)
+    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, xs, h, y, out,
+                     m.fmt, 16, 16, 64, 4, 2, 5)
+    ref = torch.empty_like(out)
+    W.w4_experts_reference(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, ref, m.fmt)
+    assert torch.isfinite(out).all()
+    for t in (0, 1):
+        assert _rel(out[t], ref[t]) < 2e-3, t
+    assert out[2].abs().max().item() == 0.0

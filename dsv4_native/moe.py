@@ -31,6 +31,7 @@ from dsv4_native.router import moe_route, router_splits
 try:
     import triton
     import triton.language as tl
+    from triton.language.extra.cuda import gdc_wait
 except Exception:  # pragma: no cover - triton is optional on CPU-only installs
     triton = None
     tl = None
@@ -381,9 +382,12 @@ if triton is not None:
     def _slot_sum_kernel(
         y_ptr, ids_ptr, out_ptr,
         D, E,
-        S: tl.constexpr, BLOCK_S: tl.constexpr, BLOCK_D: tl.constexpr,
+        S: tl.constexpr, BLOCK_S: tl.constexpr, BLOCK_D: tl.constexpr, PDL: tl.constexpr = False,
     ):
-        """out[t, d] = sum of the valid slots of token t, in slot order (deterministic, no atomics)."""
+        """out[t, d] = sum of the valid slots of token t, in slot order (deterministic, no atomics). PDL:
+        launched as a programmatic dependent of the GEMM that writes y, waits for it on-device."""
+        if PDL:
+            gdc_wait()
         t = tl.program_id(0)
         db = tl.program_id(1)
         offs_s = tl.arange(0, BLOCK_S)
@@ -413,13 +417,13 @@ def _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts: int
     )
 
 
-def _slot_sum_triton(y_slot, slot_ids, out, num_experts: int) -> None:
+def _slot_sum_triton(y_slot, slot_ids, out, num_experts: int, pdl: bool = False) -> None:
     n_tok, n_slot = slot_ids.shape
     dim = out.shape[1]
     block_d = _pow2_at_most(dim, 1024)
     _slot_sum_kernel[(n_tok, triton.cdiv(dim, block_d))](
         y_slot, slot_ids, out, dim, num_experts,
-        S=n_slot, BLOCK_S=triton.next_power_of_2(n_slot), BLOCK_D=block_d,
+        S=n_slot, BLOCK_S=triton.next_power_of_2(n_slot), BLOCK_D=block_d, PDL=pdl, launch_pdl=pdl,
     )
 
 

@@ -758,7 +758,7 @@ if triton is not None:
         offs_n = nb * BN + tl.arange(0, BN)
         n_ok = offs_n < D
         rows = e64 * D + tl.where(n_ok, offs_n, 0)
-        _pdl_start(valid, wq_ptr, rows, None, INTER // 8, NW, USE_ASM, PDL, False)  # next: the slot sum
+        _pdl_start(valid, wq_ptr, rows, None, INTER // 8, NW, USE_ASM, PDL, True)  # next: the slot sum (PDL)
         if valid:
             gs = tl.load(gs_ptr + e64)
             for mi in range(0, 1 if BY_SLOT else BM, 2 if PAIR else 1):  # as in GEMM1
@@ -849,8 +849,9 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
             raise ValueError("variant 5 keeps h in fp16 (GEMM1 writes GEMM2's plane order)")
         nw = max(group // 8, min(block_k // 8, dim // 8, inter // 8))  # whole scale blocks per step
         use_asm = not interpreting()
-        # programmatic dependent launch: each kernel is scheduled while the previous one drains and waits
-        # on-device (griddepcontrol.wait) before its first dependent load; graph capture keeps the edges
+        # programmatic dependent launch (planes, GEMM1, GEMM2, slot sum): each kernel is scheduled while the
+        # previous one drains and waits on-device (griddepcontrol.wait) before its first dependent load;
+        # graph capture keeps the edges
         pdl = use_asm and x.is_cuda
         _x_planes_kernel[(n_tok,)](x, x16, xs, D=dim, PDL=pdl, launch_pdl=pdl)
         # grouped launches decode each word once for two member slots (H200, MXFP4 experts: batch 8
@@ -868,7 +869,7 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
             h.view(torch.int32), gexp, members, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n, n_exp,
             D=dim, INTER=inter, BY_SLOT=by_slot, **common,
         )
-        _slot_sum_triton(y_slot, slot_ids, out, n_exp)
+        _slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl)
         return
     if variant == 1:  # block_k = values per loop step, unrolled over scale groups
         numel = x.numel()

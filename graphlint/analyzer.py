@@ -575,6 +575,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if head in inf_ref[0].env and head not in ("self", "cls"):
                 return None
             descriptor = name if head in ("self", "cls") else resolve(func)
+            owner = index.class_by_dotted(descriptor) if descriptor and head not in ("self", "cls") else None
+            if owner is not None and not index.is_nn_module(owner):
+                return Val(Kind.OBJECT, descriptor)  # `meta = Meta(...)`: its declared fields are known
             if descriptor:
                 targets = index.resolve_call(function, module.module, descriptor)
         kinds = {t.returns for t in targets}

@@ -327,9 +327,11 @@ def test_unannotated_helpers_without_one_tensor_kind_stay_silent():
     assert findings(src) == set()
 
 
-def test_dataclass_fields_of_annotated_parameters():
-    """A parameter annotated with a project (data)class that is not an nn.Module reads the kinds of the
-    class's annotated fields; `*_cpu` tensor fields are host tensors, non-tensor fields host values."""
+def test_dataclass_fields_of_annotated_parameters_and_local_objects():
+    """A parameter annotated with a project (data)class that is not an nn.Module, or a local built by
+    calling one (`meta = Meta(...)`), reads the kinds of the class's annotated fields; `*_cpu` tensor
+    fields are host tensors, non-tensor fields host values. Decoys: those fields, an nn.Module annotation or
+    instance, a class whose attribute kinds are unknown, a local rebound from an unknown call."""
     src = """
         from dataclasses import dataclass
         from typing import Optional
@@ -347,6 +349,10 @@ def test_dataclass_fields_of_annotated_parameters():
         class Sub(torch.nn.Module):
             flag: bool
 
+        class Plain:
+            def __init__(self, t):
+                self.t = t
+
         class Attn(torch.nn.Module):
             def forward(self, x: torch.Tensor, meta: Meta, other: Optional[Meta], sub: Sub):
                 if meta.seq_lens.max() > 0:
@@ -362,5 +368,19 @@ def test_dataclass_fields_of_annotated_parameters():
                 if sub.flag:
                     x = x - 3
                 return x
+
+        class Local(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: torch.Tensor, lens_cpu: torch.Tensor, other):
+                meta = Meta(lens, lens_cpu, 4, [])
+                if meta.seq_lens.max() > 0:
+                    x = x + 1
+                if meta.max_len > 4 or meta.lens_cpu[0] > 3:
+                    x = x * 2
+                if Plain(x).t or Sub().flag:
+                    x = x - 1
+                meta = other.build()
+                if meta.seq_lens.max() > 0:
+                    x = x - 2
+                return x
     """
-    assert findings(src) == {(19, "GL110"), (21, "GL110")}
+    assert findings(src) == {(23, "GL110"), (25, "GL110"), (40, "GL110")}

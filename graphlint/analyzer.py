@@ -581,6 +581,12 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if descriptor:
                 targets = index.resolve_call(function, module.module, descriptor)
         kinds = {t.returns for t in targets}
+        if len(targets) == 1 and targets[0].returns.startswith("object:"):  # `-> Meta` on the callee
+            qual = f"{targets[0].module}.{targets[0].returns[len('object:'):]}"
+            owner = index.class_by_dotted(qual)
+            if owner is not None and not index.is_nn_module(owner):
+                return Val(Kind.OBJECT, qual)
+            return None
         if kinds == {"tensor"}:
             return TENSOR
         if kinds == {"bool_tensor"}:

@@ -223,7 +223,10 @@ class _Indexer(ast.NodeVisitor):
 
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
         if node.returns is not None:
-            return _annotation_kind(ast.unparse(node.returns)) or "unknown"
+            kind = _annotation_kind(ast.unparse(node.returns))
+            cls = _class_annotation(node.returns) if kind is None else None
+            # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
+            return kind or (f"object:{cls}" if cls else "unknown")
         return self._infer_returns(node)
 
     def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
@@ -651,6 +654,23 @@ def _bound_names(target: ast.expr) -> list[str]:
     if isinstance(target, ast.Starred):
         return _bound_names(target.value)
     return []
+
+
+def _class_annotation(node: ast.expr) -> str | None:
+    """The dotted class name of an annotation that names one class: `Meta`, `mod.Meta`, `"Meta"`,
+    `Optional[Meta]`, `Meta | None`; None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.Subscript) and dotted(node.value) in ("Optional", "typing.Optional"):
+        node = node.slice
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) \
+            and isinstance(node.right, ast.Constant) and node.right.value is None:
+        node = node.left
+    name = dotted(node)
+    return name if name and name.replace(".", "").isidentifier() else None
 
 
 def _annotation_kind(annotation: str) -> str | None:

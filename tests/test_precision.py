@@ -328,10 +328,11 @@ def test_unannotated_helpers_without_one_tensor_kind_stay_silent():
 
 
 def test_dataclass_fields_of_annotated_parameters_and_local_objects():
-    """A parameter annotated with a project (data)class that is not an nn.Module, or a local built by
-    calling one (`meta = Meta(...)`), reads the kinds of the class's annotated fields; `*_cpu` tensor
-    fields are host tensors, non-tensor fields host values. Decoys: those fields, an nn.Module annotation or
-    instance, a class whose attribute kinds are unknown, a local rebound from an unknown call."""
+    """A parameter annotated with a project (data)class that is not an nn.Module, a local built by calling
+    one (`meta = Meta(...)`), or the result of a project function annotated `-> Meta` (also
+    `"Optional[Meta]"`) reads the kinds of the class's annotated fields; `*_cpu` tensor fields are host
+    tensors, non-tensor fields host values. Decoys: those fields, an nn.Module annotation, instance or
+    return, a class whose attribute kinds are unknown, a local rebound from an unknown call, a `-> dict`."""
     src = """
         from dataclasses import dataclass
         from typing import Optional
@@ -381,6 +382,24 @@ def test_dataclass_fields_of_annotated_parameters_and_local_objects():
                 meta = other.build()
                 if meta.seq_lens.max() > 0:
                     x = x - 2
+                if build(lens).seq_lens.max() > 0:
+                    x = x + 2
+                if self.rebuild(lens).table.sum() > 0:
+                    x = x - 3
+                if build(lens).max_len > 1 or make_sub().flag or as_dict(lens)["seq_lens"]:
+                    x = x * 3
                 return x
+
+            def rebuild(self, lens) -> "Optional[Meta]":
+                return None
+
+        def build(lens) -> Meta:
+            return Meta(lens, lens, 1, [])
+
+        def make_sub() -> Sub:
+            return Sub()
+
+        def as_dict(lens) -> dict:
+            return {"seq_lens": lens}
     """
-    assert findings(src) == {(23, "GL110"), (25, "GL110"), (40, "GL110")}
+    assert findings(src) == {(23, "GL110"), (25, "GL110"), (40, "GL110"), (49, "GL110"), (51, "GL110")}

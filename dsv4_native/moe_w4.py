@@ -1128,8 +1128,9 @@ class DSV4MoEW4(nn.Module):
 
         From the H200 sweeps (docs/kernels-fp4.md §7, experts us, MXFP4 at batch 1 / 8): batch <= 8 takes
         the variant-5 GEMV, (8, 512, 2 warps) at batch 1 and (16, 512, 4 warps) at 2-8 (43.0 / 249.4 in
-        the sweep, against 129.1 / 511.2 for variant 1; the variant-4 GEMV it replaced took 56.6 / 355.9). Larger batches keep MMA tiles: MXFP4 variant 1; NVFP4 variant 0 (variant 1 gave
-        wrong NVFP4 results on the H200 at BN 16 and is refused there).
+        the sweep, against 129.1 / 511.2 for variant 1; the variant-4 GEMV it replaced took 56.6 / 355.9).
+        Larger batches keep MMA tiles: MXFP4 variant 1; NVFP4 variant 0 (variant 1 gave wrong NVFP4 results
+        on the H200 at BN 16 and is refused there).
         """
         if self.kernel_cfg is not None:
             return self.kernel_cfg

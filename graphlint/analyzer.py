@@ -7,6 +7,7 @@ environment before the loop. Within a statement, one libcst visitor calls every 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -14,7 +15,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Finding
-from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex
+from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, class_annotation
 from graphlint.inference import (
     HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_targets, dotted_name,
     merge_envs,
@@ -163,8 +164,11 @@ class Context:
 def resolve_dotted(module: ModuleSummary, env, expr: cst.BaseExpression) -> str | None:
     """Qualified name of a Name/Attribute chain via the module's imports; None for local values."""
     name = dotted_name(expr)
-    if name is None:
-        return None
+    return resolve_name(module, env, name) if name is not None else None
+
+
+def resolve_name(module: ModuleSummary, env, name: str) -> str | None:
+    """Qualified name of a dotted name written in `module` (see resolve_dotted)."""
     head, _, rest = name.partition(".")
     if head in env:
         return None
@@ -488,21 +492,12 @@ class Walker:
         for node in self.dispatcher.walrus:
             inf.bind(node.target.value, inf(node.value))
 
-    def _class_instance(self, ann: cst.BaseExpression) -> Val:
+    def _class_instance(self, text: str) -> Val:
         """A parameter annotated with a project class that is not an nn.Module (`meta: AttnMetadata`,
         `Optional[...]`, `... | None`): an object whose declared fields the index knows."""
-        if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
-                and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
-            ann = ann.slice[0].slice.value
-        elif isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr) \
-                and isinstance(ann.right, cst.Name) and ann.right.value == "None":
-            ann = ann.left
-        index = self.ctx.index
-        qual = self.ctx.inference.resolve(ann) if isinstance(ann, (cst.Name, cst.Attribute)) else None
-        owner = index.class_by_dotted(qual) if index is not None and qual else None
-        if owner is None or index.is_nn_module(owner):
-            return UNKNOWN
-        return Val(Kind.OBJECT, qual)
+        name = _class_name(text)
+        qual = resolve_name(self.ctx.module, self.ctx.inference.env, name) if name else None
+        return object_val(self.ctx.index, qual) or UNKNOWN
 
     def _bind_params(self, fn: cst.FunctionDef) -> None:
         inf = self.ctx.inference
@@ -512,7 +507,7 @@ class Walker:
                 text = cst.Module([]).code_for_node(param.annotation.annotation)
                 val = annotation_val(text)
                 if val.kind is Kind.UNKNOWN:
-                    val = self._class_instance(param.annotation.annotation)
+                    val = self._class_instance(text)
             elif name in ("self", "cls"):
                 continue
             elif name in TENSOR_PARAM_NAMES:
@@ -541,6 +536,19 @@ def attr_val(kind: str | None) -> Val:
     if kind and kind.startswith("modules:"):
         return Val(Kind.MODULE_SEQ, kind[len("modules:"):])
     return UNKNOWN
+
+
+@functools.lru_cache(maxsize=4096)
+def _class_name(annotation: str) -> str | None:
+    """class_annotation of a parameter's annotation text, parsed once per distinct text."""
+    return class_annotation(annotation)
+
+
+def object_val(index: ProjectIndex | None, qual: str | None) -> Val | None:
+    """An instance of the project class `qual` when it is not an nn.Module: an object whose declared
+    fields the index knows (annotated parameters, `Meta(...)` calls, functions annotated `-> Meta`)."""
+    owner = index.class_by_dotted(qual) if index is not None and qual else None
+    return Val(Kind.OBJECT, qual) if owner is not None and not index.is_nn_module(owner) else None
 
 
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
@@ -575,18 +583,14 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if head in inf_ref[0].env and head not in ("self", "cls"):
                 return None
             descriptor = name if head in ("self", "cls") else resolve(func)
-            owner = index.class_by_dotted(descriptor) if descriptor and head not in ("self", "cls") else None
-            if owner is not None and not index.is_nn_module(owner):
-                return Val(Kind.OBJECT, descriptor)  # `meta = Meta(...)`: its declared fields are known
+            instance = object_val(index, descriptor) if head not in ("self", "cls") else None
+            if instance is not None:  # `meta = Meta(...)`
+                return instance
             if descriptor:
                 targets = index.resolve_call(function, module.module, descriptor)
         kinds = {t.returns for t in targets}
-        if len(targets) == 1 and targets[0].returns.startswith("object:"):  # `-> Meta` on the callee
-            qual = f"{targets[0].module}.{targets[0].returns[len('object:'):]}"
-            owner = index.class_by_dotted(qual)
-            if owner is not None and not index.is_nn_module(owner):
-                return Val(Kind.OBJECT, qual)
-            return None
+        if len(targets) == 1 and targets[0].returns.startswith("object:"):  # `-> Meta`, named in the callee's module
+            return object_val(index, f"{targets[0].module}.{targets[0].returns[len('object:'):]}")
         if kinds == {"tensor"}:
             return TENSOR
         if kinds == {"bool_tensor"}:

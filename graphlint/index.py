@@ -224,7 +224,7 @@ class _Indexer(ast.NodeVisitor):
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
         if node.returns is not None:
             kind = _annotation_kind(ast.unparse(node.returns))
-            cls = _class_annotation(node.returns) if kind is None else None
+            cls = class_annotation(node.returns) if kind is None else None
             # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
             return kind or (f"object:{cls}" if cls else "unknown")
         return self._infer_returns(node)
@@ -656,12 +656,14 @@ def _bound_names(target: ast.expr) -> list[str]:
     return []
 
 
-def _class_annotation(node: ast.expr) -> str | None:
-    """The dotted class name of an annotation that names one class: `Meta`, `mod.Meta`, `"Meta"`,
-    `Optional[Meta]`, `Meta | None`; None for anything else."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+def class_annotation(node: ast.expr | str) -> str | None:
+    """The dotted class name of an annotation (node or source text) that names one class: `Meta`,
+    `mod.Meta`, `"Meta"`, `Optional[Meta]`, `Meta | None`; None for anything else."""
+    if isinstance(node, str):
+        node = ast.Constant(node)
+    while isinstance(node, ast.Constant) and isinstance(node.value, str):  # source text, or a quoted name
         try:
-            node = ast.parse(node.value, mode="eval").body
+            node = ast.parse(node.value.strip(), mode="eval").body
         except SyntaxError:
             return None
     if isinstance(node, ast.Subscript) and dotted(node.value) in ("Optional", "typing.Optional"):

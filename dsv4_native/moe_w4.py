@@ -594,6 +594,11 @@ if triton is not None:
         return _w4_block_scale(_ld_u8(ws_ptr + soff, USE_ASM), FMT, USE_ASM)
 
     @triton.jit
+    def _w4_block_sums(p, NW: tl.constexpr, WPG: tl.constexpr):
+        """Per-word partial dots [BN, NW] -> per scale block [BN, NW/WPG] (the WPG words sit in one thread)."""
+        return tl.sum(tl.reshape(p, [p.shape[0], NW // WPG, WPG]), axis=2)
+
+    @triton.jit
     def _w4_gemv_acc(acc, q, ws_ptr, rows, xp_ptr, w0, KW: tl.constexpr, KS: tl.constexpr,
                      NW: tl.constexpr, WPG: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr):
         """acc[BN, NW/WPG] += block scale * (words q at w0) . x planes: the WPG words of a scale block are
@@ -601,7 +606,7 @@ if triton is not None:
         BN: tl.constexpr = q.shape[0]
         ww = w0 + tl.arange(0, NW)
         x0, x1, x2, x3 = _w4_planes(xp_ptr, ww, BN, KW)
-        pg = tl.sum(tl.reshape(_w4_word_dot(q, x0, x1, x2, x3, USE_ASM), [BN, NW // WPG, WPG]), axis=2)
+        pg = _w4_block_sums(_w4_word_dot(q, x0, x1, x2, x3, USE_ASM), NW, WPG)
         return acc + pg * _w4_block_scales(ws_ptr, rows, ww, BN, KS, NW, WPG, FMT, USE_ASM)
 
     @triton.jit
@@ -615,8 +620,8 @@ if triton is not None:
         b0, b1, b2, b3 = _w4_planes(xb_ptr, ww, BN, KW)
         pa, pb = _w4_word_dot2(q, a0, a1, a2, a3, b0, b1, b2, b3, USE_ASM)
         sc = _w4_block_scales(ws_ptr, rows, ww, BN, KS, NW, WPG, FMT, USE_ASM)
-        acc_a += tl.sum(tl.reshape(pa, [BN, NW // WPG, WPG]), axis=2) * sc
-        acc_b += tl.sum(tl.reshape(pb, [BN, NW // WPG, WPG]), axis=2) * sc
+        acc_a += _w4_block_sums(pa, NW, WPG) * sc
+        acc_b += _w4_block_sums(pb, NW, WPG) * sc
         return acc_a, acc_b
 
     @triton.jit
@@ -839,7 +844,7 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
     if variant == 1 and fmt == 1 and x.is_cuda:
         # Measured on the H200 (tests/dsv4/test_moe_w4.py, D=128 I=64 BN=16): rel err 3.6 against the bf16
         # MoE, while the interpreter and the other variants agree with the reference. Not root-caused; refuse.
-        raise ValueError("moe_w4_experts: variant 1 with NVFP4 produced wrong results on the H200; use 0 or 4")
+        raise ValueError("moe_w4_experts: variant 1 with NVFP4 produced wrong results on the H200; use 0 or 5")
     if by_slot and variant != 5:
         raise ValueError("moe_w4_experts: by_slot is a variant-5 launch mode")
     if variant == 5:  # GEMV on CUDA cores: block_k = values per loop step (8 per int32 word)

@@ -28,7 +28,6 @@ from typing import Callable, Mapping, Optional
 import torch
 
 from .model import CSA, DSV4Model
-from .moe_w4 import DSV4MoEW4
 
 # transformers 5.17 conversion_mapping["deepseek_v4"] renames, applied in order
 _OFFICIAL_RENAMES: list[tuple[str, str]] = [
@@ -199,17 +198,8 @@ def load_state_dict(model: DSV4Model, sd: Mapping[str, torch.Tensor],  # graphli
                 raise KeyError(f"missing expert weights of layer {i}")
             continue
         gate_up, down, sg, su, sdn = (sd[k] for k in keys)
-        moe = layer.moe
-        if isinstance(moe, DSV4MoEW4):  # 4-bit experts: quantise the dense experts (shared one included)
-            w13 = torch.cat([gate_up.float(), torch.cat([sg, su], dim=0).float()[None]])
-            w2 = torch.cat([down.float(), sdn.float()[None]])
-            moe.load_dense(w13, w2)
-            used.update(keys)
-            continue
-        moe.w13[: cfg.n_experts].copy_(gate_up.to(moe.w13.dtype))  # gate rows then up rows, like HF
-        moe.w13[cfg.n_experts].copy_(torch.cat([sg, su], dim=0).to(moe.w13.dtype))  # shared expert = id E
-        moe.w2[: cfg.n_experts].copy_(down.to(moe.w2.dtype))
-        moe.w2[cfg.n_experts].copy_(sdn.to(moe.w2.dtype))
+        # bf16 experts are copied, 4-bit ones (DSV4MoEW4) quantised; the shared expert becomes expert E
+        layer.moe.load_experts(gate_up, down, torch.cat([sg, su], dim=0), sdn)
         used.update(keys)
     return sorted(k for k in sd if k not in used)
 

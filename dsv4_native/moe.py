@@ -664,6 +664,17 @@ class DSV4MoE(nn.Module):
         perm = torch.rand(vocab, self.n_experts, generator=g).argsort(dim=1)[:, : self.top_k]
         self.tid2eid.copy_(perm.to(torch.int32))
 
+    @torch.no_grad()
+    def load_experts(self, gate_up: torch.Tensor, down: torch.Tensor, shared_gate_up: torch.Tensor,  # graphlint: cold
+                     shared_down: torch.Tensor) -> None:
+        """Checkpoint experts (gate_up[E, 2I, D], down[E, D, I]) and the shared expert ([2I, D], [D, I])
+        into w13 / w2, the shared one as expert E; copied in place, cast to the module dtype."""
+        e = self.n_experts
+        self.w13[:e].copy_(gate_up.to(self.w13.dtype))  # gate rows then up rows, like HF
+        self.w13[e].copy_(shared_gate_up.to(self.w13.dtype))
+        self.w2[:e].copy_(down.to(self.w2.dtype))
+        self.w2[e].copy_(shared_down.to(self.w2.dtype))
+
     def gemv_config(self, n_tok: int) -> tuple[int, int, int]:
         """Static GEMV launch config per batch bucket. Defaults from the H200 sweeps at DSV4-Flash dims
         (docs/kernels-moe-sampling.md): batch 1 -> (2, 2048, 4) for both GEMMs (layer 105.0 us against

@@ -1110,6 +1110,14 @@ class DSV4MoEW4(nn.Module):
         self.load_packed(quantize_experts(w13, w2, self.weight_format))
 
     @torch.no_grad()
+    def load_experts(self, gate_up: torch.Tensor, down: torch.Tensor, shared_gate_up: torch.Tensor,  # graphlint: cold
+                     shared_down: torch.Tensor) -> None:
+        """DSV4MoE.load_experts for 4-bit storage: the dense experts, the shared one included (expert E),
+        quantised into this module's format."""
+        self.load_dense(torch.cat([gate_up.float(), shared_gate_up.float()[None]]),
+                        torch.cat([down.float(), shared_down.float()[None]]))
+
+    @torch.no_grad()
     def dequantized_experts(  # graphlint: cold
         self, dtype: torch.dtype = torch.bfloat16
     ) -> tuple[torch.Tensor, torch.Tensor]:

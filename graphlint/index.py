@@ -14,6 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graphlint._annotations import annotation_kind
 from graphlint._torch_kinds import SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -32,13 +33,6 @@ HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_cal
 COLD_DECORATORS = ("graphlint.cold",)
 MODULE_LIST_CALLS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
 PARAMETER_CALLS = ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer")
-
-TENSOR_ANNOTATION_RE = re.compile(
-    r"^(Optional\[)?(torch\.)?(Tensor|FloatTensor|LongTensor|BoolTensor|HalfTensor|IntTensor|"
-    r"Float\[.*|Int\[.*|Bool\[.*|Shaped\[.*)\]?( \| None)?$"
-)
-TENSOR_SEQ_ANNOTATION_RE = re.compile(r"^(typing\.)?(tuple|Tuple|list|List)\[(torch\.)?Tensor")
-HOST_ANNOTATION_RE = re.compile(r"^(Optional\[)?(int|float|bool|str|None|torch\.Size|torch\.dtype|torch\.device)\]?( \| None)?$")
 
 
 @dataclass
@@ -676,12 +670,9 @@ def class_annotation(node: ast.expr | str) -> str | None:
 
 
 def _annotation_kind(annotation: str) -> str | None:
-    """Kind named by a return or field annotation: "tensor", "tensor_seq", "host", or None."""
-    text = annotation.strip("'\"")
-    if TENSOR_ANNOTATION_RE.match(text):
+    """Kind named by a return or field annotation: "tensor" (bool tensors included), "tensor_seq", "host",
+    or None."""
+    kind = annotation_kind(annotation)
+    if kind == "bool_tensor":
         return "tensor"
-    if TENSOR_SEQ_ANNOTATION_RE.match(text):
-        return "tensor_seq"
-    if HOST_ANNOTATION_RE.match(text):
-        return "host"
-    return None
+    return kind if kind in ("tensor", "tensor_seq", "host") else None

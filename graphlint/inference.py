@@ -7,7 +7,6 @@ UNKNOWN otherwise. Rules that need a receiver type flag only TENSOR, so UNKNOWN 
 
 from __future__ import annotations
 
-import re
 from collections import ChainMap
 from dataclasses import dataclass
 from enum import Enum
@@ -15,6 +14,7 @@ from typing import Callable, Mapping, MutableMapping
 
 import libcst as cst
 
+from graphlint._annotations import annotation_kind
 from graphlint._torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint._torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
@@ -104,31 +104,11 @@ def is_mask_name(name: str) -> bool:
     return last.endswith(("mask", "keep", "valid")) or last.startswith("is_")
 CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams", "settings", "params"})
 
-TENSOR_ANN_RE = re.compile(
-    r"^(typing\.)?(Optional\[)?\s*(torch\.)?(Tensor|FloatTensor|LongTensor|IntTensor|HalfTensor|"
-    r"BFloat16Tensor|DoubleTensor|ByteTensor|cuda\.\w+Tensor|nn\.Parameter|Parameter|"
-    r"(Float|Int|Bool|Shaped|Num|Real|Inexact|Integer|Key|Complex)\[.*)\s*\]?\s*(\|\s*None)?$"
-)
-BOOL_ANN_RE = re.compile(r"^(Optional\[)?(torch\.)?(BoolTensor|Bool\[.*)\]?(\s*\|\s*None)?$")
-SEQ_ANN_RE = re.compile(r"^(typing\.)?(Optional\[)?(tuple|Tuple|list|List|Sequence|Iterable)\[\s*(torch\.)?Tensor")
-HOST_ANN_RE = re.compile(r"^(Optional\[)?(int|float|bool|str|bytes|complex|torch\.Size|torch\.dtype|"
-                         r"torch\.device|Size|dtype|device|None)\]?(\s*\|\s*None)?$")
-HOST_SEQ_ANN_RE = re.compile(r"^(Optional\[)?(tuple|Tuple|list|List|Sequence|dict|Dict|set|Set)\[\s*(int|float|str|bool)")
+_ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ}
 
 
 def annotation_val(text: str) -> Val:
-    text = text.strip().strip("'\"")
-    if BOOL_ANN_RE.match(text):
-        return BOOL
-    if TENSOR_ANN_RE.match(text):
-        return TENSOR
-    if SEQ_ANN_RE.match(text):
-        return TSEQ
-    if HOST_ANN_RE.match(text):
-        return HOST
-    if HOST_SEQ_ANN_RE.match(text):
-        return HOST_SEQ
-    return UNKNOWN
+    return _ANNOTATION_VALS.get(annotation_kind(text), UNKNOWN)
 
 
 def in_config(expr: cst.BaseExpression) -> bool:

@@ -403,3 +403,47 @@ def test_dataclass_fields_of_annotated_parameters_and_local_objects():
             return {"seq_lens": lens}
     """
     assert findings(src) == {(23, "GL110"), (25, "GL110"), (40, "GL110"), (49, "GL110"), (51, "GL110")}
+
+def test_field_and_return_annotations_read_like_parameter_annotations():
+    """The project index classifies field and return annotations with the same rules as parameters:
+    `typing.Optional[torch.Tensor]` fields and `-> typing.Optional[Tensor]` returns are tensors (the index
+    used to know only the bare spellings). Decoys: an iterated `Sequence[Tensor]` return (a host list of
+    tensors), `"int | None"`, `torch.Size` and `"torch.device"` fields."""
+    src = """
+        import typing
+        from dataclasses import dataclass
+
+        import torch
+        from torch import Tensor
+
+
+        @dataclass
+        class Batch:
+            lens: typing.Optional[torch.Tensor]
+            parts: typing.Sequence[torch.Tensor]
+            count: "int | None"
+            dev: "torch.device"
+            shape: torch.Size
+
+
+        def lengths(b) -> typing.Optional[Tensor]:
+            return b.lens
+
+
+        def pieces(b) -> "typing.Sequence[Tensor]":
+            return b.parts
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, b: Batch):
+                if b.lens.max() > 0:
+                    x = x + 1
+                if lengths(b).sum() > 0:
+                    x = x - 1
+                for p in pieces(b):
+                    x = x + p
+                if b.count or b.shape[0] > 2 or b.dev.type == "cuda":
+                    x = x * 2
+                return x
+    """
+    assert findings(src) == {(27, "GL110"), (29, "GL110")}

@@ -1,10 +1,13 @@
-"""Capture helper shared by the GPU kernel suites: warm up on a side stream, then capture one call."""
+"""Helpers shared by the GPU kernel suites: capture one call in a CUDA graph (warm-up on a side stream),
+time its replays, and measure the device read bandwidth the floors are computed from."""
 
 from __future__ import annotations
 
 from typing import Callable
 
 import torch
+
+_EVICT: list[torch.Tensor] = []  # the 256 MB read-flush buffer, allocated once per process
 
 
 def capture_graph(fn: Callable[[], object]) -> "torch.cuda.CUDAGraph":
@@ -18,3 +21,41 @@ def capture_graph(fn: Callable[[], object]) -> "torch.cuda.CUDAGraph":
     with torch.cuda.graph(g):
         fn()
     return g
+
+
+def bench_graph(fn: Callable[[], object], warmup: int = 10, rep: int = 60) -> float:
+    """Median microseconds per replay of a graph holding one call of fn (triton's do_bench: its L2 flush
+    is a 256 MB memset, so each timed replay first pays for writing those dirty lines back)."""
+    import triton
+
+    g = capture_graph(fn)
+    return triton.testing.do_bench(g.replay, warmup=warmup, rep=rep, return_mode="median") * 1e3
+
+
+def bench_graph_clean(fn: Callable[[], object], reps: int = 60) -> float:
+    """Median microseconds per replay, each after reading (not writing) 256 MB to evict the L2: what a
+    decode step's earlier weight reads leave behind."""
+    g = capture_graph(fn)
+    if not _EVICT:
+        _EVICT.extend([torch.ones(2 ** 26, device="cuda"), torch.empty((), device="cuda")])
+    big, sink = _EVICT
+    times = []
+    for i in range(reps + 5):
+        torch.sum(big, dim=0, out=sink)
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        g.replay()
+        end.record()
+        end.synchronize()
+        if i >= 5:
+            times.append(start.elapsed_time(end) * 1e3)
+    return sorted(times)[len(times) // 2]
+
+
+def read_bandwidth(rep: int = 50) -> float:
+    """Measured device read bandwidth in bytes/s (fp32 sum over 2 GiB; the buffer is freed on return)."""
+    import triton
+
+    x = torch.randn(2 ** 29, device="cuda")
+    t = triton.testing.do_bench(lambda: x.sum(), warmup=5, rep=rep, return_mode="median") * 1e-3
+    return x.numel() * 4 / t

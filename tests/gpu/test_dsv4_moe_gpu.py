@@ -13,7 +13,8 @@ import tempfile
 
 import pytest
 import torch
-from _cuda_graphs import capture_graph  # pytest puts tests/gpu on sys.path (no __init__.py)
+# pytest puts tests/gpu on sys.path (no __init__.py)
+from _cuda_graphs import bench_graph, read_bandwidth
 
 pytestmark = pytest.mark.cuda
 
@@ -27,23 +28,13 @@ if torch.cuda.is_available():
 DEV = "cuda"
 
 
-
-
 def _bench_graph(fn) -> float:
     """Median microseconds per replay of a graph holding one call of fn."""
-    g = capture_graph(fn)
-    return triton.testing.do_bench(g.replay, warmup=25, rep=200, return_mode="median") * 1e3
+    return bench_graph(fn, warmup=25, rep=200)
 
 
 def _bench_eager(fn) -> float:  # graphlint: cold
     return triton.testing.do_bench(fn, warmup=5, rep=100, return_mode="median") * 1e3
-
-
-def _read_bandwidth() -> float:
-    """Measured device read bandwidth in bytes/s (fp32 sum over 2 GiB)."""
-    x = torch.randn(2 ** 29, device=DEV)
-    t = triton.testing.do_bench(lambda: x.sum(), warmup=5, rep=50, return_mode="median") * 1e-3
-    return x.numel() * 4 / t
 
 
 def _moe(dim: int, inter: int, n_exp: int, max_tokens: int, gemv_max_slots: int = 64) -> "M.DSV4MoE":
@@ -84,7 +75,7 @@ def _grouped_mm_baseline(m: "M.DSV4MoE", x, slot_ids, slot_w):
 
 def test_moe_flash_dims_vs_loop_and_timings():
     rows = []
-    bw = _read_bandwidth()
+    bw = read_bandwidth()
     rows.append(f"measured read bandwidth: {bw / 1e12:.2f} TB/s (fp32 sum, 2 GiB)")
     rows.append("")
     rows.append("| kernel | dims | batch | path | ours (graph) us | baseline | baseline us | floor us | rel err |")
@@ -167,7 +158,7 @@ def test_moe_flash_gemv_sweep_and_breakdown():
     the router and align kernels alone. Every variant is checked against the per-expert loop."""
     from dsv4_native.router import moe_route
 
-    bw = _read_bandwidth()
+    bw = read_bandwidth()
     dim, inter, n_exp = 4096, 2048, 256
     m = _moe(dim, inter, n_exp, max_tokens=64)
     rows = ["| variant | batch | us | floor us | % of floor | rel err vs loop |", "|---|---|---|---|---|---|"]
@@ -218,7 +209,7 @@ def test_moe_flash_batch_speed():
     from dsv4_native.router import moe_route
 
     out_path = os.path.join(os.environ.get("OUT") or tempfile.gettempdir(), "dsv4_moe_speed.md")
-    bw = _read_bandwidth()
+    bw = read_bandwidth()
     rows = [f"measured read bandwidth {bw / 1e12:.2f} TB/s (fp32 sum, 2 GiB)", "",
             "| variant | batch | ours us | floor us | ours / floor | grouped_mm us | rel err vs loop |",
             "|---|---|---|---|---|---|---|"]

@@ -15,13 +15,12 @@ import tempfile
 
 import pytest
 import torch
-from _cuda_graphs import capture_graph  # pytest puts tests/gpu on sys.path (no __init__.py)
+# pytest puts tests/gpu on sys.path (no __init__.py)
+from _cuda_graphs import bench_graph, bench_graph_clean, capture_graph, read_bandwidth
 
 pytestmark = pytest.mark.cuda
 
 if torch.cuda.is_available():
-    import triton
-
     from dsv4_native import moe as M
     from dsv4_native import moe_w4 as W
 
@@ -34,29 +33,6 @@ def _log(line: str) -> None:
     with open(os.path.join(_OUT, "w4_table.md"), "a") as fh:
         fh.write(line + "\n")
     print(line, flush=True)
-
-
-def _bench(fn) -> float:
-    g = capture_graph(fn)
-    return triton.testing.do_bench(g.replay, warmup=10, rep=60, return_mode="median") * 1e3
-
-
-def _bench_clean(fn, reps: int = 60) -> float:
-    """Median us of graph replays, each after reading (not writing) 256 MB to evict the L2."""
-    g = capture_graph(fn)
-    big = torch.ones(2 ** 26, device=DEV)
-    sink = torch.empty((), device=DEV)
-    times = []
-    for i in range(reps + 5):
-        torch.sum(big, dim=0, out=sink)
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        g.replay()
-        end.record()
-        end.synchronize()
-        if i >= 5:
-            times.append(start.elapsed_time(end) * 1e3)
-    return sorted(times)[len(times) // 2]
 
 
 def _rel(a, b) -> float:
@@ -117,10 +93,7 @@ def _inputs(n_tok: int, seed: int):
 
 
 def test_w4_flash_accuracy_graph_and_timings():
-    x_bw = torch.randn(2 ** 29, device=DEV)
-    t_sum = triton.testing.do_bench(lambda: x_bw.sum(), warmup=5, rep=30, return_mode="median") * 1e-3
-    bw = x_bw.numel() * 4 / t_sum
-    x_bw = None  # free the 2 GiB
+    bw = read_bandwidth(rep=30)
     _log(f"read bandwidth {bw / 1e12:.2f} TB/s (fp32 sum, 2 GiB); Flash dims D={DIM} I={INTER} E={N_EXP} "
          f"top-{TOP_K}+shared")
 
@@ -149,9 +122,10 @@ def test_w4_flash_accuracy_graph_and_timings():
         x, ids, active = _inputs(n_tok, 100 + n_tok)
         n = n_tok * (TOP_K + 1)
         ws = m4.logits_ws[:, : n_tok * N_EXP].view(-1, n_tok, N_EXP)
-        t_route = _bench(lambda: moe_route(x, m4.wg, m4.bias, m4.tid2eid, ids, active, m4.slot_ids[:n_tok],
-                                           m4.slot_w[:n_tok], TOP_K, 1.5, False, ws))
-        t_group = _bench(lambda: W.moe_w4_group(m4.slot_ids[:n_tok], m4.gexp[:n], m4.members[: n * 16], N_EXP + 1, 16))
+        t_route = bench_graph(lambda: moe_route(x, m4.wg, m4.bias, m4.tid2eid, ids, active, m4.slot_ids[:n_tok],
+                                                m4.slot_w[:n_tok], TOP_K, 1.5, False, ws))
+        t_group = bench_graph(lambda: W.moe_w4_group(m4.slot_ids[:n_tok], m4.gexp[:n], m4.members[: n * 16],
+                                                     N_EXP + 1, 16))
         _log(f"batch {n_tok}: router alone {t_route:.1f} us, moe_w4_group alone {t_group:.1f} us")
     # NVFP4
     del m4
@@ -181,9 +155,9 @@ def _layer_table(m4, bf, batches, bw: float, seed: int) -> None:
         rel = _rel(out4, outb)
         assert torch.isfinite(out4.float()).all() and rel < 1e-2, (n_tok, rel)
         uniq = len(set(m4.slot_ids[:n_tok].reshape(-1).tolist()))
-        t4, tb = _bench(lambda: m4(x, ids, active)), _bench(lambda: bf(x, ids, active))
-        t4e, tbe = _bench(_experts_only(m4, x, n_tok)), _bench(_experts_only(bf, x, n_tok))
-        c4e, cbe = _bench_clean(_experts_only(m4, x, n_tok)), _bench_clean(_experts_only(bf, x, n_tok))
+        t4, tb = bench_graph(lambda: m4(x, ids, active)), bench_graph(lambda: bf(x, ids, active))
+        t4e, tbe = bench_graph(_experts_only(m4, x, n_tok)), bench_graph(_experts_only(bf, x, n_tok))
+        c4e, cbe = bench_graph_clean(_experts_only(m4, x, n_tok)), bench_graph_clean(_experts_only(bf, x, n_tok))
         floor = uniq * per_expert / bw * 1e6
         _log(f"| {fmt} | {n_tok} | {uniq} | {uniq * per_expert / 1e6:.1f} | {t4:.1f} | {tb:.1f} | {tb / t4:.2f}x "
              f"| {t4e:.1f} | {tbe:.1f} | {tbe / t4e:.2f}x | {c4e:.1f} | {cbe:.1f} | {cbe / c4e:.2f}x | {floor:.1f} "
@@ -207,7 +181,7 @@ def _sweep(m4, configs=SWEEP) -> None:
             try:
                 out = m4(x, ids, active).clone()
                 rel = _rel(out, ref)
-                t = _bench(_experts_only(m4, x, n_tok))
+                t = bench_graph(_experts_only(m4, x, n_tok))
                 _log(f"| | {n_tok} | {cfg[0]} | {cfg[1]} | {cfg[2]} | {cfg[3]} | {cfg[4]} | {t:.1f} | {rel:.1e} |")
             except Exception as exc:  # noqa: BLE001 - a config that does not launch is reported, not fatal
                 _log(f"| | {n_tok} | {cfg[0]} | {cfg[1]} | {cfg[2]} | {cfg[3]} | {cfg[4]} "

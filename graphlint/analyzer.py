@@ -161,6 +161,11 @@ class Context:
         return out
 
 
+# isinstance() targets that make a tensor-valued name a sequence of tensors, or a host value, in that branch
+_SEQ_TYPES = frozenset({"tuple", "list", "typing.Tuple", "typing.List", "typing.Sequence", "collections.abc.Sequence"})
+_HOST_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "numbers.Number", "numbers.Integral", "numbers.Real"})
+
+
 def resolve_dotted(module: ModuleSummary, env, expr: cst.BaseExpression) -> str | None:
     """Qualified name of a Name/Attribute chain via the module's imports; None for local values."""
     name = dotted_name(expr)
@@ -363,8 +368,13 @@ class Walker:
             for small in stmt.body:
                 self.small(small)
         elif isinstance(stmt, cst.If):
+            when_true, when_false = self._isinstance_narrowing(stmt.test)
+            # `isinstance(n, int) and n > 2`: the operands after the isinstance only run when it holds
+            chained = bool(when_true) and isinstance(stmt.test, cst.BooleanOperation)
+            inf.push(dict(when_true) if chained else {})
             self.header(stmt, stmt.test)
-            self._branches([stmt.body], stmt.orelse)
+            inf.pop()
+            self._branches([stmt.body], stmt.orelse, [when_true], when_false)
         elif isinstance(stmt, cst.While):
             # The test runs again after each iteration: evaluate it with the body's bindings joined in.
             self._dry_run(stmt.body)
@@ -417,24 +427,56 @@ class Walker:
             self.header(stmt, stmt.subject)
             self._branches([case.body for case in stmt.cases], None)
 
-    def _branches(self, bodies: list[cst.BaseSuite], orelse: cst.If | cst.Else | None) -> None:
+    def _branches(self, bodies: list[cst.BaseSuite], orelse: cst.If | cst.Else | None,
+                  narrowed: list[dict[str, Val]] | None = None, orelse_narrowed: dict[str, Val] | None = None) -> None:
+        """Walk alternative bodies from the same environment and join what they bind; `narrowed` (per body)
+        and `orelse_narrowed` rebind names inside a branch only (isinstance tests), never after it."""
         inf = self.ctx.inference
         base = dict(inf.env)
         scopes = []
-        for body in bodies:
-            inf.push({})
+        for i, body in enumerate(bodies):
+            inf.push(dict(narrowed[i]) if narrowed else {})
             self.walk_block(body)
-            scopes.append(inf.env.maps[0])
+            scopes.append({k: v for k, v in inf.env.maps[0].items() if not narrowed or narrowed[i].get(k) is not v})
             inf.pop()
-        inf.push({})
+        inf.push(dict(orelse_narrowed or {}))
         if isinstance(orelse, cst.If):
             self.statement(orelse)
         elif isinstance(orelse, cst.Else):
             self.walk_block(orelse.body)
-        scopes.append(inf.env.maps[0])
+        scopes.append({k: v for k, v in inf.env.maps[0].items() if (orelse_narrowed or {}).get(k) is not v})
         inf.pop()
         for name, val in merge_envs(base, scopes).items():
             inf.bind(name, val)
+
+    def _isinstance_narrowing(self, test: cst.BaseExpression) -> tuple[dict[str, Val], dict[str, Val]]:
+        """Names an `if` test pins down, for its body and its else branch: `isinstance(out, tuple)` makes a
+        tensor-valued `out` a sequence of unknown elements (a model output that is "a tensor or a tuple of
+        tensors", a parameter that is "a tensor or a list of ints"), `isinstance(n, int)` a host value. Only
+        narrowings away from a tensor: they remove findings, never add them. `not` swaps the branches; `and`
+        narrows the body (and the operands after the isinstance) by each conjunct."""
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            when_true, when_false = self._isinstance_narrowing(test.expression)
+            return when_false, when_true
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            left, _ = self._isinstance_narrowing(test.left)
+            right, _ = self._isinstance_narrowing(test.right)
+            return {**left, **right}, {}
+        if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance"
+                and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name)):
+            return {}, {}
+        name = test.args[0].value.value
+        current = self.ctx.inference.env.get(name)
+        if current is None or not current.is_tensor:
+            return {}, {}
+        types = test.args[1].value
+        elts = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+        names = {self.ctx.qualname(e) for e in elts}
+        if names <= _SEQ_TYPES:  # of what is unknown: model outputs hold tensors, `grid: Tensor | list` ints
+            return {name: UNKNOWN}, {}
+        if names <= _HOST_TYPES:
+            return {name: HOST}, {}
+        return {}, {}
 
     def _dry_run(self, body: cst.BaseSuite) -> None:
         """Walk `body` for its bindings only (no rule hooks), and join them into the environment."""

@@ -166,6 +166,13 @@ _SEQ_TYPES = frozenset({"tuple", "list", "typing.Tuple", "typing.List", "typing.
 _HOST_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "numbers.Number", "numbers.Integral", "numbers.Real"})
 
 
+def _literal_pairs(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """The element expressions of a literal tuple/list without starred items; None for anything else."""
+    if isinstance(value, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in value.elements):
+        return [e.value for e in value.elements]
+    return None
+
+
 def resolve_dotted(module: ModuleSummary, env, expr: cst.BaseExpression) -> str | None:
     """Qualified name of a Name/Attribute chain via the module's imports; None for local values."""
     name = dotted_name(expr)
@@ -510,8 +517,18 @@ class Walker:
         inf = self.ctx.inference
         if isinstance(small, cst.Assign):
             val = inf(small.value)
+            # `main, rest = parts[0], parts[1:]`: a literal tuple on both sides binds element by element
+            # (all right-hand values first, as Python evaluates them)
+            pairwise = _literal_pairs(small.value)
+            vals = [inf(v) for v in pairwise] if pairwise is not None else []
             for target in small.targets:
-                bind_targets(inf, target.target, val)
+                t = target.target
+                if vals and isinstance(t, (cst.Tuple, cst.List)) and len(t.elements) == len(vals) \
+                        and not any(isinstance(e, cst.StarredElement) for e in t.elements):
+                    for el, v in zip(t.elements, vals):
+                        bind_targets(inf, el.value, v)
+                else:
+                    bind_targets(inf, t, val)
         elif isinstance(small, cst.AnnAssign):
             ann = annotation_val(cst.Module([]).code_for_node(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN

@@ -258,7 +258,9 @@ class Inference:
         if recv.kind in HOSTS:
             return HOST
         if recv.kind is Kind.TENSOR_SEQ:
-            return TENSOR
+            # `parts[1:]` of `x.chunk(n)` is still a tuple of tensors; `parts[0]` is one tensor
+            sliced = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
+            return TSEQ if sliced else TENSOR
         if recv.kind is Kind.MODULE_SEQ:
             return Val(Kind.MODULE, recv.ref)
         if recv.kind is Kind.NDARRAY:

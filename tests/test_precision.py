@@ -492,3 +492,32 @@ def test_isinstance_tests_narrow_a_tensor_in_their_branch():
                 return x
     """
     assert findings(src) == {(20, "GL402"), (28, "GL402"), (32, "GL110")}
+
+def test_slices_of_tensor_tuples_and_pairwise_tuple_assignment():
+    """A slice of a tensor tuple (`parts[1:]`, `parts[::2]` of `x.chunk(n)`) is still a tuple, so iterating
+    it is host iteration (decoys, prophetnet's idiom); one element (`parts[0]`) is a tensor (hits). A literal
+    tuple on both sides of `=` binds element by element: `total, limit = x.sum(), 0` makes `total` a tensor
+    (hit; qwen2.5/3-omni's `remain_audios > 0`) and `limit` a host int (decoy)."""
+    src = """
+        import torch
+
+
+        class Attn(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                parts = x.chunk(4, dim=1)
+                main, rest = parts[0], parts[1:]
+                y = torch.stack([torch.cat([main, p], 1) for p in rest], 1)
+                for row in parts[0]:
+                    y = y + row
+                for p in parts[::2]:
+                    y = y + p
+                if parts[-1].sum() > 0:
+                    y = y * 2
+                total, limit = x.sum(), 0
+                if limit > 1:
+                    y = y + 1
+                if total > 1:
+                    y = y - 1
+                return y
+    """
+    assert findings(src) == {(9, "GL402"), (13, "GL110"), (18, "GL110")}

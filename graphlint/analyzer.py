@@ -166,6 +166,15 @@ _SEQ_TYPES = frozenset({"tuple", "list", "typing.Tuple", "typing.List", "typing.
 _HOST_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "numbers.Number", "numbers.Integral", "numbers.Real"})
 
 
+def _host_literal_default(param: cst.Param) -> bool:
+    """`k=False`, `x=0`, `q="mean"`: a flag or setting that merely shares a tensor's usual name."""
+    d = param.default
+    if isinstance(d, cst.UnaryOperation):
+        d = d.expression
+    return isinstance(d, (cst.Integer, cst.Float, cst.SimpleString)) or \
+        isinstance(d, cst.Name) and d.value in ("True", "False")
+
+
 def _literal_pairs(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
     """The element expressions of a literal tuple/list without starred items; None for anything else."""
     if isinstance(value, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in value.elements):
@@ -569,7 +578,7 @@ class Walker:
                     val = self._class_instance(text)
             elif name in ("self", "cls"):
                 continue
-            elif name in TENSOR_PARAM_NAMES:
+            elif name in TENSOR_PARAM_NAMES and not _host_literal_default(param):
                 val = Val(Kind.TENSOR, weak=True)
             else:
                 val = UNKNOWN

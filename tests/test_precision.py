@@ -521,3 +521,31 @@ def test_slices_of_tensor_tuples_and_pairwise_tuple_assignment():
                 return y
     """
     assert findings(src) == {(9, "GL402"), (13, "GL110"), (18, "GL110")}
+
+def test_tensor_named_parameters_with_literal_defaults_are_settings():
+    """Unannotated parameters named like tensors (`k`, `residual`, `value`) are taken for tensors, except
+    with a literal default (`k=False`, `residual=True`, `value=0.5`: decoys, from openai's `split_heads` and
+    xlnet's `post_attention`); `q=None` and `x` stay tensors (hits)."""
+    src = """
+        import torch
+
+
+        class Attn(torch.nn.Module):
+            def forward(self, x, q=None, k=False, residual=True, value=0.5):
+                out = self.split(x, k=True)
+                if k:
+                    out = out.permute(0, 2, 1)
+                if residual:
+                    out = out + x
+                if value > 0.1:
+                    out = out * value
+                if q is not None and q.sum() > 0:
+                    out = out + q
+                return self.split(out)
+
+            def split(self, x, k=False):
+                if x.sum() > 0:
+                    x = x + 1
+                return x
+    """
+    assert findings(src) == {(13, "GL110"), (18, "GL110")}

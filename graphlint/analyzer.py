@@ -669,6 +669,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return Val(Kind.TENSOR_SEQ)
         if kinds == {"host"}:
             return HOST
+        if len(kinds) == 1 and next(iter(kinds)).startswith("items:"):
+            return Val(Kind.UNKNOWN, next(iter(kinds)))  # item kinds for `a, b = f(...)` (bind_targets)
         return None
 
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr)

@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphlint._annotations import annotation_kind
+from graphlint._annotations import annotation_kind, tuple_item_kinds
 from graphlint._torch_kinds import SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -49,7 +49,7 @@ class FunctionInfo:
     markers: set[str] = field(default_factory=set)  # hot / cold / capture
     calls: list[tuple[str, int]] = field(default_factory=list)  # (callee descriptor, line)
     regions: list[tuple[int, int]] = field(default_factory=list)  # `with torch.cuda.graph` bodies
-    returns: str = "unknown"  # tensor / bool_tensor / weak_tensor / tensor_seq / host / unknown
+    returns: str = "unknown"  # tensor / bool_tensor / weak_tensor / tensor_seq / host / items:<k>,<k> / unknown
 
     @property
     def display(self) -> str:
@@ -217,7 +217,10 @@ class _Indexer(ast.NodeVisitor):
 
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
         if node.returns is not None:
-            kind = _annotation_kind(ast.unparse(node.returns))
+            text = ast.unparse(node.returns)
+            kind = _annotation_kind(text)
+            if kind is None and (items := tuple_item_kinds(text)):
+                return "items:" + ",".join(items)  # `-> tuple[Tensor, tuple[int, ...]]`: unpacked item by item
             cls = class_annotation(node.returns) if kind is None else None
             # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
             return kind or (f"object:{cls}" if cls else "unknown")

@@ -255,6 +255,11 @@ class Inference:
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)
+        if recv.ref and recv.ref.startswith("items:") and len(node.slice) == 1 \
+                and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer):
+            items = recv.ref[len("items:"):].split(",")
+            i = int(node.slice[0].slice.value.value)
+            return _ANNOTATION_VALS.get(items[i], UNKNOWN) if -len(items) <= i < len(items) else UNKNOWN
         if recv.kind in HOSTS:
             return HOST
         if recv.kind is Kind.TENSOR_SEQ:
@@ -516,6 +521,12 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
     if isinstance(target, cst.Name):
         inf.bind(target.value, val)
     elif isinstance(target, (cst.Tuple, cst.List)):
+        items = val.ref[len("items:"):].split(",") if val.ref and val.ref.startswith("items:") else None
+        if items and len(items) == len(target.elements) and \
+                not any(isinstance(el, cst.StarredElement) for el in target.elements):
+            for el, kind in zip(target.elements, items):  # `-> tuple[Tensor, tuple[int, ...]]`
+                bind_targets(inf, el.value, _ANNOTATION_VALS.get(kind, UNKNOWN))
+            return
         inner = element_of(val) if val.kind in (Kind.TENSOR_SEQ, Kind.HOST_SEQ, Kind.MODULE_SEQ) else (
             HOST if val.kind is Kind.HOST else UNKNOWN)
         for el in target.elements:

@@ -549,3 +549,36 @@ def test_tensor_named_parameters_with_literal_defaults_are_settings():
                 return x
     """
     assert findings(src) == {(13, "GL110"), (18, "GL110")}
+
+def test_fixed_tuple_return_annotations_unpack_item_by_item():
+    """A project function annotated `-> tuple[torch.Tensor, tuple[int, ...]]` (swin's `maybe_pad`) or
+    `-> tuple[torch.Tensor, list[int], int]` (sglang's `_sparse_permutation`) is no tensor sequence:
+    unpacking its result, or indexing it with a literal, gives each item its own kind. Decoys: the padding
+    tuple, the list of lengths, the int; hits: the tensor items."""
+    src = """
+        import torch
+
+
+        class Block(torch.nn.Module):
+            def maybe_pad(self, hidden_states: torch.Tensor, h: int) -> tuple[torch.Tensor, tuple[int, ...]]:
+                pad_values = (0, 0, 0, h % 7)
+                return torch.nn.functional.pad(hidden_states, pad_values), pad_values
+
+            def lengths(self, x: torch.Tensor) -> tuple[torch.Tensor, list[int], int]:
+                return x, [1, 2], 3
+
+            def forward(self, hidden_states: torch.Tensor, h: int):
+                hidden_states, pad_values = self.maybe_pad(hidden_states, h)
+                if pad_values[3] > 0:
+                    hidden_states = hidden_states[:, :h]
+                if hidden_states.sum() > 0:
+                    hidden_states = hidden_states * 2
+                order, lens, total = self.lengths(hidden_states)
+                parts = tuple(lens)
+                if total > 2 and self.maybe_pad(order, h)[0].max() > 1:
+                    order = order + 1
+                for row in order:
+                    hidden_states = hidden_states + row
+                return hidden_states, parts
+    """
+    assert findings(src) == {(16, "GL110"), (20, "GL110"), (22, "GL402")}

@@ -347,6 +347,8 @@ class Inference:
                 return Val(out.kind, out.ref, weak=True) if out.kind is Kind.TENSOR else out
             if recv.kind is Kind.NDARRAY:
                 return HOST if func.attr.value in ("item", "tolist") else Val(Kind.NDARRAY)
+            if recv.kind is Kind.UNKNOWN and func.attr.value == "numpy" and not node.args:
+                return Val(Kind.NDARRAY)  # whatever `x` was, `x.numpy()` (of `x.cpu()`) is a numpy array
             if recv.kind is Kind.MODULE and func.attr.value in ("forward", "__call__"):
                 return self._module_call(recv)
         recv = self(func)

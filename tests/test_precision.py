@@ -582,3 +582,22 @@ def test_fixed_tuple_return_annotations_unpack_item_by_item():
                 return hidden_states, parts
     """
     assert findings(src) == {(16, "GL110"), (20, "GL110"), (22, "GL402")}
+
+def test_numpy_of_an_unknown_value_is_an_array():
+    """`grid_thw.cpu().numpy()` of an unannotated `grid_thw` is a numpy array whatever `grid_thw` was, so
+    its `.tolist()` (whole or sliced; sglang's qwen3_vl `fast_pos_embed_interpolate`) is host work (decoys);
+    the `.cpu()` / `.numpy()` themselves and the `.tolist()` of a tensor or of the unknown value stay hits."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, grid_thw, counts: torch.Tensor):
+                grid_thw_cpu = grid_thw.cpu().numpy()
+                a = grid_thw_cpu[:, 0].tolist()
+                b = grid_thw_cpu.tolist()
+                c = counts.tolist()
+                d = grid_thw.tolist()
+                return a, b, c, d
+    """
+    assert findings(src) == {(6, "GL103"), (6, "GL104"), (9, "GL102"), (10, "GL102")}

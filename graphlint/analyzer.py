@@ -578,6 +578,8 @@ class Walker:
                     val = self._class_instance(text)
             elif name in ("self", "cls"):
                 continue
+            elif name.endswith(("_np", "_numpy")) or name.startswith("np_"):
+                val = Val(Kind.NDARRAY)  # `seq_lens_np`: the numpy copy of a tensor, by convention
             elif name in TENSOR_PARAM_NAMES and not _host_literal_default(param):
                 val = Val(Kind.TENSOR, weak=True)
             else:

@@ -601,3 +601,21 @@ def test_numpy_of_an_unknown_value_is_an_array():
                 return a, b, c, d
     """
     assert findings(src) == {(6, "GL103"), (6, "GL104"), (9, "GL102"), (10, "GL102")}
+
+def test_numpy_named_parameters_are_arrays():
+    """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
+    mindspore backend: `create_mask(self, query_lens_np, seq_lens_np)` gets `.cpu().numpy()` copies), so their
+    `.item()` is host work (decoys); an unknown `lens` and a tensor `x` stay hits."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, seq_lens_np, np_offsets, lens):
+                max_len = seq_lens_np.max().item()
+                first = np_offsets[0].item()
+                n = lens.max().item()
+                m = x.sum().item()
+                return max_len + first + n + m
+    """
+    assert findings(src) == {(8, "GL101"), (9, "GL101")}

@@ -35,36 +35,40 @@ def annotation_kind(text: str) -> str:
     return "unknown"
 
 
+def _subscript_items(text: str) -> tuple[str, list[ast.expr]] | None:
+    """(last name of the container, its item nodes) of `C[A, B, ...]`, also under `Optional[...]` or
+    `... | None`; None when the text is not a multi-item subscript."""
+    try:
+        node = ast.parse(text.strip().strip("'\""), mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(node, ast.BinOp):  # `tuple[...] | None`
+        node = node.left
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value).split(".")[-1] == "Optional":
+        node = node.slice
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)):
+        return None
+    return ast.unparse(node.value).split(".")[-1], list(node.slice.elts)
+
+
+def _is_ellipsis(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is Ellipsis
+
+
 def _all_tensor_items(text: str) -> bool:
     """Whether every item of a `tuple[...]` annotation is a tensor (`tuple[Tensor, ...]`, `tuple[Tensor,
     Tensor]`): `tuple[torch.Tensor, tuple[int, ...]]` unpacks into a tensor and host ints, so it is no
     tensor sequence. Single-item containers (`list[Tensor]`) are."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except SyntaxError:
-        return False
-    if isinstance(node, ast.BinOp):  # `tuple[...] | None`
-        node = node.left
-    if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Name, ast.Attribute)) \
-            and ast.unparse(node.value).split(".")[-1] == "Optional":
-        node = node.slice
-    if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Tuple):
+    parsed = _subscript_items(text)
+    if parsed is None:
         return True
-    items = [e for e in node.slice.elts if not (isinstance(e, ast.Constant) and e.value is Ellipsis)]
-    return all(TENSOR_ANN_RE.match(ast.unparse(e)) or BOOL_ANN_RE.match(ast.unparse(e)) for e in items)
+    return all(annotation_kind(ast.unparse(e)) in ("tensor", "bool_tensor") for e in parsed[1] if not _is_ellipsis(e))
 
 
 def tuple_item_kinds(text: str) -> tuple[str, ...] | None:
     """Item kinds of a fixed-length `tuple[A, B, ...]` annotation (`tuple[torch.Tensor, tuple[int, ...]]` ->
     ("tensor", "host_seq")), for unpacking a call's result item by item; None for anything else."""
-    try:
-        node = ast.parse(text.strip().strip("'\""), mode="eval").body
-    except SyntaxError:
+    parsed = _subscript_items(text)
+    if parsed is None or parsed[0] not in ("tuple", "Tuple") or any(_is_ellipsis(e) for e in parsed[1]):
         return None
-    if not (isinstance(node, ast.Subscript) and ast.unparse(node.value).split(".")[-1] in ("tuple", "Tuple")
-            and isinstance(node.slice, ast.Tuple)):
-        return None
-    items = node.slice.elts
-    if any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in items):
-        return None
-    return tuple(annotation_kind(ast.unparse(e)) for e in items)
+    return tuple(annotation_kind(ast.unparse(e)) for e in parsed[1])

@@ -17,7 +17,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Finding
 from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, class_annotation
 from graphlint.inference import (
-    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_targets, dotted_name,
+    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, dotted_name,
     merge_envs,
 )
 
@@ -386,10 +386,12 @@ class Walker:
         elif isinstance(stmt, cst.If):
             when_true, when_false = self._isinstance_narrowing(stmt.test)
             # `isinstance(n, int) and n > 2`: the operands after the isinstance only run when it holds
-            chained = bool(when_true) and isinstance(stmt.test, cst.BooleanOperation)
-            inf.push(dict(when_true) if chained else {})
-            self.header(stmt, stmt.test)
-            inf.pop()
+            if when_true and isinstance(stmt.test, cst.BooleanOperation):
+                inf.push(dict(when_true))
+                self.header(stmt, stmt.test)
+                inf.pop()
+            else:
+                self.header(stmt, stmt.test)
             self._branches([stmt.body], stmt.orelse, [when_true], when_false)
         elif isinstance(stmt, cst.While):
             # The test runs again after each iteration: evaluate it with the body's bindings joined in.
@@ -529,14 +531,10 @@ class Walker:
             # `main, rest = parts[0], parts[1:]`: a literal tuple on both sides binds element by element
             # (all right-hand values first, as Python evaluates them)
             pairwise = _literal_pairs(small.value)
-            vals = [inf(v) for v in pairwise] if pairwise is not None else []
+            vals = [inf(v) for v in pairwise] if pairwise is not None else None
             for target in small.targets:
                 t = target.target
-                if vals and isinstance(t, (cst.Tuple, cst.List)) and len(t.elements) == len(vals) \
-                        and not any(isinstance(e, cst.StarredElement) for e in t.elements):
-                    for el, v in zip(t.elements, vals):
-                        bind_targets(inf, el.value, v)
-                else:
+                if vals is None or not isinstance(t, (cst.Tuple, cst.List)) or not bind_items(inf, t, vals):
                     bind_targets(inf, t, val)
         elif isinstance(small, cst.AnnAssign):
             ann = annotation_val(cst.Module([]).code_for_node(small.annotation.annotation))

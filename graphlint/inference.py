@@ -255,11 +255,11 @@ class Inference:
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)
-        if recv.ref and recv.ref.startswith("items:") and len(node.slice) == 1 \
-                and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer):
-            items = recv.ref[len("items:"):].split(",")
+        items = items_of(recv)
+        if items is not None and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+                and isinstance(node.slice[0].slice.value, cst.Integer):
             i = int(node.slice[0].slice.value.value)
-            return _ANNOTATION_VALS.get(items[i], UNKNOWN) if -len(items) <= i < len(items) else UNKNOWN
+            return items[i] if -len(items) <= i < len(items) else UNKNOWN
         if recv.kind in HOSTS:
             return HOST
         if recv.kind is Kind.TENSOR_SEQ:
@@ -523,11 +523,8 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
     if isinstance(target, cst.Name):
         inf.bind(target.value, val)
     elif isinstance(target, (cst.Tuple, cst.List)):
-        items = val.ref[len("items:"):].split(",") if val.ref and val.ref.startswith("items:") else None
-        if items and len(items) == len(target.elements) and \
-                not any(isinstance(el, cst.StarredElement) for el in target.elements):
-            for el, kind in zip(target.elements, items):  # `-> tuple[Tensor, tuple[int, ...]]`
-                bind_targets(inf, el.value, _ANNOTATION_VALS.get(kind, UNKNOWN))
+        items = items_of(val)
+        if items is not None and bind_items(inf, target, items):  # `-> tuple[Tensor, tuple[int, ...]]`
             return
         inner = element_of(val) if val.kind in (Kind.TENSOR_SEQ, Kind.HOST_SEQ, Kind.MODULE_SEQ) else (
             HOST if val.kind is Kind.HOST else UNKNOWN)
@@ -535,6 +532,22 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
             bind_targets(inf, el.value, inner)
     elif isinstance(target, cst.StarredElement):
         bind_targets(inf, target.value, UNKNOWN)
+
+
+def items_of(val: Val) -> list[Val] | None:
+    """Per-item values of a call annotated with a fixed tuple (ref "items:<kind>,<kind>", from the index)."""
+    if val.ref and val.ref.startswith("items:"):
+        return [_ANNOTATION_VALS.get(kind, UNKNOWN) for kind in val.ref[len("items:"):].split(",")]
+    return None
+
+
+def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -> bool:
+    """Bind a tuple target item by item when the arities match (no starred target); False otherwise."""
+    if len(target.elements) != len(items) or any(isinstance(el, cst.StarredElement) for el in target.elements):
+        return False
+    for el, item in zip(target.elements, items):
+        bind_targets(inf, el.value, item)
+    return True
 
 
 def element_of(val: Val) -> Val:

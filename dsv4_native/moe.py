@@ -417,13 +417,15 @@ def _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts: int
     )
 
 
-def _slot_sum_triton(y_slot, slot_ids, out, num_experts: int, pdl: bool = False) -> None:
+def _slot_sum_triton(y_slot, slot_ids, out, num_experts: int, pdl: bool = False, block_d: int = 1024,
+                     num_warps: int = 4) -> None:
     n_tok, n_slot = slot_ids.shape
     dim = out.shape[1]
-    block_d = _pow2_at_most(dim, 1024)
+    block_d = _pow2_at_most(dim, block_d)
     _slot_sum_kernel[(n_tok, triton.cdiv(dim, block_d))](
         y_slot, slot_ids, out, dim, num_experts,
         S=n_slot, BLOCK_S=triton.next_power_of_2(n_slot), BLOCK_D=block_d, PDL=pdl, launch_pdl=pdl,
+        num_warps=num_warps,
     )
 
 

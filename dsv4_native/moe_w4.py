@@ -557,12 +557,12 @@ if triton is not None:
 
     @triton.jit
     def _pdl_start(valid, wq_ptr, rows_a, rows_b, KW: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr,
-                   PDL: tl.constexpr, TRIGGER: tl.constexpr):
-        """Start of a PDL-launched GEMV: send the first weight step to L2 (weights do not depend on the
-        previous grid), then wait for it; TRIGGER lets the next grid launch as soon as every program got
+                   PDL: tl.constexpr, TRIGGER: tl.constexpr, PREFETCH: tl.constexpr = True):
+        """Start of a PDL-launched GEMV: send the first weight step to L2 (PREFETCH; weights do not depend on
+        the previous grid), then wait for it; TRIGGER lets the next grid launch as soon as every program got
         here (its programs fill the slots this grid frees and fetch their own first weights)."""
         if PDL:
-            if valid:
+            if valid and PREFETCH:
                 _l2_prefetch(wq_ptr, rows_a, 0, KW, NW, USE_ASM)
                 if rows_b is not None:
                     _l2_prefetch(wq_ptr, rows_b, 0, KW, NW, USE_ASM)
@@ -571,10 +571,11 @@ if triton is not None:
                 gdc_launch_dependents()
 
     @triton.jit
-    def _w4_words(wq_ptr, rows, row_ok, w0, KW: tl.constexpr, NW: tl.constexpr):
+    def _w4_words(wq_ptr, rows, row_ok, w0, KW: tl.constexpr, NW: tl.constexpr, EVF: tl.constexpr = False):
         """Packed words [BN, NW] of rows, from word w0 (zeros past the row end: the prefetch overruns)."""
         ww = w0 + tl.arange(0, NW)
-        return tl.load(wq_ptr + rows[:, None] * KW + ww[None, :], mask=row_ok[:, None] & (ww < KW)[None, :], other=0)
+        return tl.load(wq_ptr + rows[:, None] * KW + ww[None, :], mask=row_ok[:, None] & (ww < KW)[None, :], other=0,
+                       eviction_policy="evict_first" if EVF else "")
 
     @triton.jit
     def _w4_planes(xp_ptr, ww, BN: tl.constexpr, KW: tl.constexpr):
@@ -642,16 +643,16 @@ if triton is not None:
             gdc_wait()
             gdc_launch_dependents()  # GEMM1 may launch now: its programs prefetch weights until x is ready
         t = tl.program_id(0).to(tl.int64)
-        v = tl.load(x_ptr + t * D + tl.arange(0, D)).to(tl.float32)
-        amax = tl.max(tl.abs(v), axis=0)
-        ex = ((amax.to(tl.int32, bitcast=True) >> 23) & 0xFF) - 127
-        se = tl.minimum(tl.maximum(tl.where(amax > 0, 10 - ex, 0), -120), 120)
-        s = ((se + 127) << 23).to(tl.float32, bitcast=True)
         p = tl.arange(0, D)
         plane = p // (D // 4)
         qq = p % (D // 4)
         src = 8 * (qq // 2) + plane // 2 + 4 * (plane % 2) + 2 * (qq % 2)
-        vs = tl.load(x_ptr + t * D + src).to(tl.float32) * s
+        v = tl.load(x_ptr + t * D + src).to(tl.float32)  # one load, in plane order (amax is order-free)
+        amax = tl.max(tl.abs(v), axis=0)
+        ex = ((amax.to(tl.int32, bitcast=True) >> 23) & 0xFF) - 127
+        se = tl.minimum(tl.maximum(tl.where(amax > 0, 10 - ex, 0), -120), 120)
+        s = ((se + 127) << 23).to(tl.float32, bitcast=True)
+        vs = v * s
         vs = tl.minimum(tl.maximum(vs, -65504.0), 65504.0)  # inf / nan inputs are clipped, not spread
         tl.store(y_ptr + t * D + p, vs.to(tl.float16))
         tl.store(xs_ptr + t, 1.0 / s)
@@ -662,7 +663,7 @@ if triton is not None:
         N, S, NE,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr, BY_SLOT: tl.constexpr,
-        PDL: tl.constexpr, PAIR: tl.constexpr,
+        PDL: tl.constexpr, PAIR: tl.constexpr, EVF: tl.constexpr = False, PRELOAD: tl.constexpr = False,
     ):
         """Variant 5 of GEMM1: program (group, N-block), one GEMV per member slot (groups hold 1-2 slots at
         small batch, the weights are re-read from cache); fused clamp + SwiGLU; h * 2^6 stored fp16 in
@@ -679,7 +680,11 @@ if triton is not None:
         n_ok = offs_n < INTER
         rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
         rows_u = rows_g + INTER
-        _pdl_start(valid, wq_ptr, rows_g, rows_u, D // 8, NW, USE_ASM, PDL, True)
+        # PRELOAD (by slot: one member, one K loop): the first weight step goes to registers before the wait
+        tl.static_assert(BY_SLOT or not PRELOAD)
+        q0g = _w4_words(wq_ptr, rows_g, n_ok & valid, 0, D // 8, NW, EVF) if PRELOAD else None
+        q0u = _w4_words(wq_ptr, rows_u, n_ok & valid, 0, D // 8, NW, EVF) if PRELOAD else None
+        _pdl_start(valid, wq_ptr, rows_g, rows_u, D // 8, NW, USE_ASM, PDL, True, not PRELOAD)
         if valid:
             gs_g = tl.load(gs_ptr + e64 * 2)
             gs_u = tl.load(gs_ptr + e64 * 2 + 1)
@@ -693,21 +698,24 @@ if triton is not None:
                         sb = _w4_member(members_ptr, grp, mi + 1, BM, False)
                         if sb < N:
                             ag, au, bg, bu = _gemv1_loop(xa, xp_ptr + (sb // S) * (D // 2), wq_ptr, ws_ptr, rows_g,
-                                                         rows_u, n_ok, D, GROUP, NW, FMT, USE_ASM, True)
+                                                         rows_u, n_ok, D, GROUP, NW, FMT, USE_ASM, True, EVF,
+                                                         q0g, q0u)
                             _gemv1_store(bg, bu, xs_ptr, sb // S, gs_g, gs_u, h_ptr, sb, offs_n, n_ok, INTER)
                         else:
                             ag, au, bg, bu = _gemv1_loop(xa, xa, wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D, GROUP, NW,
-                                                         FMT, USE_ASM, False)
+                                                         FMT, USE_ASM, False, EVF, q0g, q0u)
                     else:
                         ag, au, bg, bu = _gemv1_loop(xa, xa, wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D, GROUP, NW, FMT,
-                                                     USE_ASM, False)
+                                                     USE_ASM, False, EVF, q0g, q0u)
                     _gemv1_store(ag, au, xs_ptr, sa // S, gs_g, gs_u, h_ptr, sa, offs_n, n_ok, INTER)
 
     @triton.jit
     def _gemv1_loop(xa, xb, wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D: tl.constexpr, GROUP: tl.constexpr,
-                    NW: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr, TWO: tl.constexpr):
+                    NW: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr, TWO: tl.constexpr,
+                    EVF: tl.constexpr, q0g, q0u):
         """Gate and up accumulators over the K loop of one member slot (x planes at xa), or of two (TWO:
-        xa and xb, each word decoded once); the b accumulators stay zero for one slot."""
+        xa and xb, each word decoded once); the b accumulators stay zero for one slot. q0g / q0u: the first
+        step's words if already loaded (None: loaded here); EVF: weights loaded evict_first."""
         KW: tl.constexpr = D // 8
         BN: tl.constexpr = rows_g.shape[0]
         ag = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
@@ -716,11 +724,11 @@ if triton is not None:
         bu = tl.zeros_like(ag)
         # register prefetch one step deep: the next words are in flight while this step's are decoded
         # (variant 4, H200, batch 1: none 107 us, one step 60.5 us, two steps 74.3 us)
-        qg = _w4_words(wq_ptr, rows_g, n_ok, 0, KW, NW)
-        qu = _w4_words(wq_ptr, rows_u, n_ok, 0, KW, NW)
+        qg = _w4_words(wq_ptr, rows_g, n_ok, 0, KW, NW, EVF) if q0g is None else q0g
+        qu = _w4_words(wq_ptr, rows_u, n_ok, 0, KW, NW, EVF) if q0u is None else q0u
         for w0 in range(0, KW, NW):
-            qg_next = _w4_words(wq_ptr, rows_g, n_ok, w0 + NW, KW, NW)
-            qu_next = _w4_words(wq_ptr, rows_u, n_ok, w0 + NW, KW, NW)
+            qg_next = _w4_words(wq_ptr, rows_g, n_ok, w0 + NW, KW, NW, EVF)
+            qu_next = _w4_words(wq_ptr, rows_u, n_ok, w0 + NW, KW, NW, EVF)
             if TWO:
                 ag, bg = _w4_gemv_acc2(ag, bg, qg, ws_ptr, rows_g, xa, xb, w0, KW, D // GROUP, NW, GROUP // 8,
                                        FMT, USE_ASM)
@@ -751,7 +759,7 @@ if triton is not None:
         N, NE,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr, BY_SLOT: tl.constexpr,
-        PDL: tl.constexpr, PAIR: tl.constexpr,
+        PDL: tl.constexpr, PAIR: tl.constexpr, EVF: tl.constexpr = False, PRELOAD: tl.constexpr = False,
     ):
         """Variant 5 of GEMM2 (see _w4_gemv1_kernel): h planes from GEMM1, times the global scale, the
         routed weight and 2^-6; y_slot fp32."""
@@ -763,7 +771,9 @@ if triton is not None:
         offs_n = nb * BN + tl.arange(0, BN)
         n_ok = offs_n < D
         rows = e64 * D + tl.where(n_ok, offs_n, 0)
-        _pdl_start(valid, wq_ptr, rows, None, INTER // 8, NW, USE_ASM, PDL, True)  # next: the slot sum (PDL)
+        tl.static_assert(BY_SLOT or not PRELOAD)  # as in GEMM1
+        q0 = _w4_words(wq_ptr, rows, n_ok & valid, 0, INTER // 8, NW, EVF) if PRELOAD else None
+        _pdl_start(valid, wq_ptr, rows, None, INTER // 8, NW, USE_ASM, PDL, True, not PRELOAD)  # next: slot sum
         if valid:
             gs = tl.load(gs_ptr + e64)
             for mi in range(0, 1 if BY_SLOT else BM, 2 if PAIR else 1):  # as in GEMM1
@@ -774,25 +784,27 @@ if triton is not None:
                         sb = _w4_member(members_ptr, grp, mi + 1, BM, False)
                         if sb < N:
                             ya, yb = _gemv2_loop(ha, hp_ptr + sb * (INTER // 2), wq_ptr, ws_ptr, rows, n_ok, INTER,
-                                                 GROUP, NW, FMT, USE_ASM, True)
+                                                 GROUP, NW, FMT, USE_ASM, True, EVF, q0)
                             _gemv2_store(yb, gs, rw_ptr, y_ptr, sb, offs_n, n_ok, D)
                         else:
                             ya, yb = _gemv2_loop(ha, ha, wq_ptr, ws_ptr, rows, n_ok, INTER, GROUP, NW, FMT, USE_ASM,
-                                                 False)
+                                                 False, EVF, q0)
                     else:
-                        ya, yb = _gemv2_loop(ha, ha, wq_ptr, ws_ptr, rows, n_ok, INTER, GROUP, NW, FMT, USE_ASM, False)
+                        ya, yb = _gemv2_loop(ha, ha, wq_ptr, ws_ptr, rows, n_ok, INTER, GROUP, NW, FMT, USE_ASM, False,
+                                             EVF, q0)
                     _gemv2_store(ya, gs, rw_ptr, y_ptr, sa, offs_n, n_ok, D)
 
     @triton.jit
     def _gemv2_loop(ha, hb, wq_ptr, ws_ptr, rows, n_ok, INTER: tl.constexpr, GROUP: tl.constexpr,
-                    NW: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr, TWO: tl.constexpr):
+                    NW: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr, TWO: tl.constexpr,
+                    EVF: tl.constexpr, q0):
         """GEMM2 accumulators over the K loop of one member slot (h planes at ha) or two (see _gemv1_loop)."""
         KW: tl.constexpr = INTER // 8
         acc_a = tl.zeros([rows.shape[0], NW // (GROUP // 8)], dtype=tl.float32)
         acc_b = tl.zeros_like(acc_a)
-        q = _w4_words(wq_ptr, rows, n_ok, 0, KW, NW)
+        q = _w4_words(wq_ptr, rows, n_ok, 0, KW, NW, EVF) if q0 is None else q0
         for w0 in range(0, KW, NW):
-            q_next = _w4_words(wq_ptr, rows, n_ok, w0 + NW, KW, NW)
+            q_next = _w4_words(wq_ptr, rows, n_ok, w0 + NW, KW, NW, EVF)
             if TWO:
                 acc_a, acc_b = _w4_gemv_acc2(acc_a, acc_b, q, ws_ptr, rows, ha, hb, w0, KW, INTER // GROUP, NW,
                                              GROUP // 8, FMT, USE_ASM)
@@ -862,19 +874,29 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         # grouped launches decode each word once for two member slots (H200, MXFP4 experts: batch 8
         # 269.4 -> 254.9 us, batch 2 85.9 -> 80.1; NVFP4 within 2% either way)
         pair = not by_slot and block_m % 2 == 0
-        common = dict(FMT=fmt, GROUP=group, BM=block_m, BN=block_n, NW=nw, USE_ASM=use_asm, PDL=pdl, PAIR=pair,
-                      launch_pdl=pdl, num_warps=num_warps, num_stages=num_stages)
+        common = dict(FMT=fmt, GROUP=group, BM=block_m, NW=nw, USE_ASM=use_asm, PDL=pdl, PAIR=pair, launch_pdl=pdl,
+                      num_stages=num_stages)
         if by_slot:  # the slot table itself is the group table, one member per group
             gexp, n_groups = slot_ids.reshape(-1), n
+        # by slot (batch 1) every expert is read by one program: its weights stream through once
+        # (evict_first, which keeps the L2's other lines), and each program loads its first weight step into
+        # registers before the PDL wait instead of only sending it to L2. GEMM2 takes 4x taller tiles with
+        # 2x the warps: 7 * D/32 programs at 72 registers are one resident wave (7 * D/8 programs of 2 warps
+        # at 62 registers were not). H200, MXFP4 experts at batch 1, do_bench / read flush: 42.6 / 37.2 us ->
+        # 37.6 / 34.6 (docs/kernels-fp4.md §9). Grouped launches share experts between programs (the L2
+        # reuse that evict_first would spoil: batch 8 203.6 -> 214.6 us with it).
+        tile2 = dict(BN=4 * block_n, num_warps=2 * num_warps) if by_slot else dict(BN=block_n, num_warps=num_warps)
         _w4_gemv1_kernel[(n_groups, triton.cdiv(inter, block_n))](
             x16.view(torch.int32), xs, gexp, members, w13_q.view(torch.int32), w13_s, gs13, h, n, n_slot, n_exp,
-            D=dim, INTER=inter, BY_SLOT=by_slot, **common,
+            D=dim, INTER=inter, BY_SLOT=by_slot, EVF=by_slot, PRELOAD=by_slot, BN=block_n, num_warps=num_warps,
+            **common,
         )
-        _w4_gemv2_kernel[(n_groups, triton.cdiv(dim, block_n))](
+        _w4_gemv2_kernel[(n_groups, triton.cdiv(dim, tile2["BN"]))](
             h.view(torch.int32), gexp, members, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n, n_exp,
-            D=dim, INTER=inter, BY_SLOT=by_slot, **common,
+            D=dim, INTER=inter, BY_SLOT=by_slot, EVF=by_slot, PRELOAD=by_slot, **tile2, **common,
         )
-        _slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl)
+        # batch 1: 32 one-warp programs add the 7 slots (a shorter chain after GEMM2 than 4 of 4 warps)
+        _slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl, **(dict(block_d=128, num_warps=1) if by_slot else {}))
         return
     if variant == 1:  # block_k = values per loop step, unrolled over scale groups
         numel = x.numel()
@@ -1170,10 +1192,16 @@ class DSV4MoEW4(nn.Module):
         # batch 1 (host-known): the K routed experts and the shared one are distinct, so grouping would
         # find one slot per group; the variant-5 kernels read the slot table directly (one launch fewer)
         by_slot = variant == 5 and n_tok == 1
-        if by_slot or self.uses_group(n_tok):  # host-known ints: one path per captured batch bucket
-            gexp, members = self.gexp[:n], self.members[: n * self.block_m]
+        # GEMV groups hold at most 2 member slots (one decode for a pair): an expert picked by many tokens
+        # (the shared one) is split over several programs instead of looping in one (H200, MXFP4 experts:
+        # batch 8 251.5 -> 203.4 us, batch 4 141.5 -> 118.9, batch 2 78.8 -> 72.5). The MMA variants' M
+        # tile is block_m, and so is moe_align's block.
+        grouped = by_slot or self.uses_group(n_tok)  # host-known ints: one path per captured batch bucket
+        block_m = 2 if variant == 5 and grouped else self.block_m
+        if grouped:
+            gexp, members = self.gexp[:n], self.members[: n * block_m]
             if not by_slot:
-                moe_w4_group(slot_ids, gexp, members, self.n_experts + 1, self.block_m)
+                moe_w4_group(slot_ids, gexp, members, self.n_experts + 1, block_m)
         else:
             em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
             gexp, members = self.gexp[:n_blocks], self.members[:em]
@@ -1181,7 +1209,7 @@ class DSV4MoEW4(nn.Module):
         if variant != 0:  # fp16 MMA variants keep h in fp16 (|h| <= 100, 3 more mantissa bits than bf16)
             h = self.h16[:n]
         moe_w4_experts(x, slot_ids, slot_w, self.w13_q, self.w13_s, self.gs13, self.w2_q, self.w2_s, self.gs2,
-                       gexp, members, self.x16[:n_tok], self.xs[:n_tok], h, y_slot, out, self.fmt, self.block_m, bn,
+                       gexp, members, self.x16[:n_tok], self.xs[:n_tok], h, y_slot, out, self.fmt, block_m, bn,
                        bk, warps, stages, variant, by_slot)
         return out
 

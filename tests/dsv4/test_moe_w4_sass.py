@@ -48,7 +48,8 @@ def build(kernel, ptrs, constexprs, warps):
     with open(path, "wb") as fh:
         fh.write(k.asm["cubin"])
     sass = subprocess.run([TOOL, "-sass", path], capture_output=True, text=True, check=True).stdout
-    return k.asm["ptx"], sass
+    usage = subprocess.run([TOOL, "-res-usage", path], capture_output=True, text=True, check=True).stdout
+    return k.asm["ptx"], sass, int(re.search(r"REG:(\d+)", usage).group(1))
 
 
 def loops(sass):
@@ -76,13 +77,16 @@ def loops(sass):
 
 res = {}
 for fmt, group in ((0, 32), (1, 16)):
+    # the shipped launches: batch 1 by slot (evict_first weights, first step preloaded, GEMM2 BN 32 / 4 warps)
+    # and the grouped pair kernel of batch 2-8
     for name, kern, ptrs, bn, warps, by_slot in (("gemv1_b1", W._w4_gemv1_kernel, PTRS1, 8, 2, True),
-                                                 ("gemv2_b1", W._w4_gemv2_kernel, PTRS2, 8, 2, True),
+                                                 ("gemv2_b1", W._w4_gemv2_kernel, PTRS2, 32, 4, True),
                                                  ("gemv1_pair", W._w4_gemv1_kernel, PTRS1, 16, 4, False)):
-        ce = dict(COMMON, FMT=fmt, GROUP=group, BN=bn, BY_SLOT=by_slot, PAIR=not by_slot)
-        ptx, sass = build(kern, ptrs, ce, warps)
+        ce = dict(COMMON, FMT=fmt, GROUP=group, BN=bn, BY_SLOT=by_slot, PAIR=not by_slot, EVF=by_slot,
+                  PRELOAD=by_slot)
+        ptx, sass, regs = build(kern, ptrs, ce, warps)
         res[f"{name}_{fmt}"] = {"loops": loops(sass), "wait": "griddepcontrol.wait" in ptx,
-                               "trigger": "griddepcontrol.launch_dependents" in ptx}
+                               "trigger": "griddepcontrol.launch_dependents" in ptx, "regs": regs}
 print(json.dumps(res))
 """
 
@@ -119,6 +123,19 @@ def test_variant5_batch1_loop_size_and_decode_count(sass_report, fmt):
     words = 8 * 64 * 2 // 64  # BN * NW * (gate, up) / threads
     assert loop["f2fp"] == 4 * words + (4 if fmt == 1 else 0), loop
     assert loop["n"] <= 25 * words, loop
+
+
+@pytest.mark.parametrize("fmt", [0, 1])
+@pytest.mark.parametrize("name", ["gemv1_b1", "gemv2_b1"])
+def test_variant5_batch1_grids_fit_one_resident_wave(sass_report, name, fmt):
+    """At batch 1 (Flash dims) GEMM1 runs 7 * 2048/8 programs of 2 warps and GEMM2 7 * 4096/32 of 4 warps:
+    27 warps per SM, all resident at once only while a thread holds <= 72 registers (65536 per SM, given
+    out in 256-register warp chunks). One register more puts a second wave behind the first; that is how
+    every "more loads in flight" attempt of docs/kernels-fp4.md §8 lost time."""
+    warps_per_sm = -(-7 * 256 * 2 // 132)  # 28: either grid, rounded up to whole warps per SM
+    regs = sass_report[f"{name}_{fmt}"]["regs"]
+    per_warp = -(-regs * 32 // 256) * 256
+    assert 65536 // per_warp >= warps_per_sm, (name, fmt, regs)
 
 
 @pytest.mark.parametrize("name", ["gemv1_b1", "gemv2_b1", "gemv1_pair"])

@@ -3,7 +3,8 @@
     PYTHONPATH=$PWD python3 benchmarks/bench_w4_floor.py [--out $OUT/w4_floor.md]
 
 At DSV4-Flash expert dims (D 4096, I 2048) and batch 1 (7 slots: top-6 + shared), for MXFP4 and NVFP4:
-* real: `_w4_gemv1_kernel` / `_w4_gemv2_kernel` launched alone (by slot, PDL off);
+* real: `_w4_gemv1_kernel` / `_w4_gemv2_kernel` launched alone with the batch-1 launch of `moe_w4.py` (by
+  slot, weights evict_first; GEMM1 BN 8 / 2 warps, GEMM2 BN 32 / 4 warps; 64 words per step), PDL off;
 * skeleton: a kernel with the same grid, tile (BN rows x NW words per step), warps and one-step register
   prefetch, whose compute is one integer add per word: what this access pattern costs with no decode.
 Each launch follows a 256 MB read that evicts the L2, and its duration is the profiler's kernel time
@@ -30,7 +31,7 @@ DEV = "cuda"
 
 @triton.jit
 def _skeleton(wq_ptr, eid_ptr, out_ptr, KW: tl.constexpr, RPE: tl.constexpr, NROW: tl.constexpr,
-              TWO: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr):
+              TWO: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, EVF: tl.constexpr):
     """Program (slot, row block): BN rows (and the BN rows NROW further when TWO, GEMM1's up half) read
     NW words per step with the next step prefetched into registers, as the real GEMVs do."""
     e = tl.load(eid_ptr + tl.program_id(0)).to(tl.int64)
@@ -39,12 +40,13 @@ def _skeleton(wq_ptr, eid_ptr, out_ptr, KW: tl.constexpr, RPE: tl.constexpr, NRO
     pa = wq_ptr + (e * RPE + offs)[:, None] * KW + ww[None, :]
     pb = pa + NROW * KW
     acc = tl.zeros([BN, NW], dtype=tl.int32)
-    qa = tl.load(pa)
-    qb = tl.load(pb) if TWO else qa
+    ev: tl.constexpr = "evict_first" if EVF else ""
+    qa = tl.load(pa, eviction_policy=ev)
+    qb = tl.load(pb, eviction_policy=ev) if TWO else qa
     for w0 in range(0, KW, NW):
         m = (w0 + NW + ww < KW)[None, :]
-        qa1 = tl.load(pa + w0 + NW, mask=m, other=0)
-        qb1 = tl.load(pb + w0 + NW, mask=m, other=0) if TWO else qa1
+        qa1 = tl.load(pa + w0 + NW, mask=m, other=0, eviction_policy=ev)
+        qb1 = tl.load(pb + w0 + NW, mask=m, other=0, eviction_policy=ev) if TWO else qa1
         acc += (qa ^ qb) if TWO else qa
         qa, qb = qa1, qb1
     tl.store(out_ptr + tl.program_id(0) * NROW + offs, tl.sum(acc, 1))
@@ -83,7 +85,8 @@ def packed_module(fmt: str) -> W.DSV4MoEW4:  # graphlint: cold
     return m
 
 
-def rows_for(fmt: str, big, sink, bn: int = 8, nw: int = 64, warps: int = 2) -> list[str]:  # graphlint: cold
+def rows_for(fmt: str, big, sink, tile1: tuple[int, int] = (8, 2), tile2: tuple[int, int] = (32, 4),  # graphlint: cold
+             nw: int = 64) -> list[str]:
     fm, group = W.FORMATS[fmt]
     m = packed_module(fmt)
     slots = torch.randperm(N_EXP, device=DEV)[:TOP_K].to(torch.int32)
@@ -95,19 +98,20 @@ def rows_for(fmt: str, big, sink, bn: int = 8, nw: int = 64, warps: int = 2) -> 
     y = torch.zeros(7, D, device=DEV)
     rw = torch.ones(7, device=DEV)
     sink_rows = torch.empty(7 * 2 * INTER, dtype=torch.int32, device=DEV)
-    c = dict(FMT=fm, GROUP=group, BM=16, BN=bn, NW=nw, USE_ASM=True, BY_SLOT=True, PDL=False, PAIR=False,
-             num_warps=warps, num_stages=2)
-    real1 = kernel_us(lambda: W._w4_gemv1_kernel[(7, INTER // bn)](
-        x16.view(torch.int32), xs, slots, m.members, w13, m.w13_s, m.gs13, h, 7, 7, N_EXP + 1, D=D, INTER=INTER, **c),
-        "gemv1", big, sink)
-    real2 = kernel_us(lambda: W._w4_gemv2_kernel[(7, D // bn)](
-        h.view(torch.int32), slots, m.members, rw, w2, m.w2_s, m.gs2, y, 7, N_EXP + 1, D=D, INTER=INTER, **c),
-        "gemv2", big, sink)
-    sk1 = kernel_us(lambda: _skeleton[(7, INTER // bn)](
-        w13, slots, sink_rows, KW=D // 8, RPE=2 * INTER, NROW=INTER, TWO=True, BN=bn, NW=nw, num_warps=warps),
+    (bn1, w1), (bn2, w2w) = tile1, tile2
+    c = dict(FMT=fm, GROUP=group, BM=16, NW=nw, USE_ASM=True, BY_SLOT=True, PDL=False, PAIR=False, EVF=True,
+             num_stages=2)
+    real1 = kernel_us(lambda: W._w4_gemv1_kernel[(7, INTER // bn1)](
+        x16.view(torch.int32), xs, slots, m.members, w13, m.w13_s, m.gs13, h, 7, 7, N_EXP + 1, D=D, INTER=INTER,
+        BN=bn1, num_warps=w1, **c), "gemv1", big, sink)
+    real2 = kernel_us(lambda: W._w4_gemv2_kernel[(7, D // bn2)](
+        h.view(torch.int32), slots, m.members, rw, w2, m.w2_s, m.gs2, y, 7, N_EXP + 1, D=D, INTER=INTER, BN=bn2,
+        num_warps=w2w, **c), "gemv2", big, sink)
+    sk1 = kernel_us(lambda: _skeleton[(7, INTER // bn1)](
+        w13, slots, sink_rows, KW=D // 8, RPE=2 * INTER, NROW=INTER, TWO=True, BN=bn1, NW=nw, EVF=True, num_warps=w1),
         "skeleton", big, sink)
-    sk2 = kernel_us(lambda: _skeleton[(7, D // bn)](
-        w2, slots, sink_rows, KW=INTER // 8, RPE=D, NROW=D, TWO=False, BN=bn, NW=nw, num_warps=warps),
+    sk2 = kernel_us(lambda: _skeleton[(7, D // bn2)](
+        w2, slots, sink_rows, KW=INTER // 8, RPE=D, NROW=D, TWO=False, BN=bn2, NW=nw, EVF=True, num_warps=w2w),
         "skeleton", big, sink)
     words1, words2 = 7 * 2 * INTER * D / 2, 7 * D * INTER / 2  # packed bytes (scales not counted)
     out = []
@@ -130,7 +134,8 @@ def main() -> None:  # graphlint: cold
     big = torch.ones(2 ** 26, device=DEV)
     sink = torch.empty(2 ** 26 // 4096, device=DEV)
     bw = read_bandwidth()
-    lines = [f"read bandwidth {bw / 1e12:.2f} TB/s (fp32 sum of 2 GiB); batch 1, 7 slots, BN 8, NW 64, 2 warps", "",
+    lines = [f"read bandwidth {bw / 1e12:.2f} TB/s (fp32 sum of 2 GiB); batch 1, 7 slots, NW 64, evict_first; "
+             "GEMM1 BN 8 / 2 warps, GEMM2 BN 32 / 4 warps", "",
              "| fmt | kernel | packed MB | real us | real TB/s | skeleton us | skeleton TB/s | real / skeleton |",
              "|---|---|---|---|---|---|---|---|"]
     for fmt in ("mxfp4", "nvfp4"):

@@ -87,7 +87,7 @@ def sample(logits: torch.Tensor, temperature: float, recent: list) -> torch.Tens
     probs = F.softmax(logits / temperature, dim=-1)
     if random.random() < 0.05:  # expect: GL301
         return logits.argmax(-1)
-    token = np.random.choice(probs.shape[-1], p=probs[0].cpu().numpy())  # expect: GL301, GL103, GL104
+    token = np.random.choice(probs.shape[-1], p=probs[0].cpu().numpy())  # expect: GL301, GL103
     return torch.tensor([token], device=logits.device)  # expect: GL130
 
 

@@ -472,7 +472,9 @@ class Inference:
         if name in SEQ_METHODS:
             return TSEQ
         if name in DIM_SEQ_METHODS:
-            return TSEQ if nargs >= 1 and not self._has_kw(node, "other") else TENSOR
+            if nargs >= 1 and not self._has_kw(node, "other"):
+                return TSEQ
+            return CPU if recv.kind is Kind.CPU_TENSOR else TENSOR
         if name == "nonzero" and self._has_kw(node, "as_tuple"):
             return TSEQ
         if name == "unique" and any(self._has_kw(node, k) for k in ("return_inverse", "return_counts")):

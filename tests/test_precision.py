@@ -201,7 +201,7 @@ def test_numpy_values_are_not_tensors():
                 n = lens_np[0].item()
                 return x[:n]
     """
-    assert findings(src) == {(4, "GL103"), (4, "GL104")}
+    assert findings(src) == {(4, "GL103")}
 
 
 def test_a_crashing_rule_skips_one_function_not_the_run(monkeypatch, capsys):
@@ -600,7 +600,7 @@ def test_numpy_of_an_unknown_value_is_an_array():
                 d = grid_thw.tolist()
                 return a, b, c, d
     """
-    assert findings(src) == {(6, "GL103"), (6, "GL104"), (9, "GL102"), (10, "GL102")}
+    assert findings(src) == {(6, "GL103"), (9, "GL102"), (10, "GL102")}
 
 def test_numpy_named_parameters_are_arrays():
     """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
@@ -619,3 +619,33 @@ def test_numpy_named_parameters_are_arrays():
                 return max_len + first + n + m
     """
     assert findings(src) == {(8, "GL101"), (9, "GL101")}
+
+
+def test_host_reads_of_host_tensors_are_not_device_syncs():
+    """`.item()` / `.tolist()` / `.numpy()` of a tensor known to live on the host read host memory: a
+    `torch.tensor([...])` without a device (sglang's beam: a gloo all-reduce flag), a reduction of one, a
+    `from_numpy`. After `x.cpu()` / `x.to("cpu")` the sync is the copy's, reported once as GL103 (sglang:
+    15 positions carried GL103 and a second code for the same sync), also when `x` is an unknown object's
+    attribute. Device tensors stay hits."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: torch.Tensor, batch):
+                ready = torch.tensor([1], dtype=torch.int32, device="cpu")
+                a = ready.item()
+                b = torch.tensor([0, 4, 8]).max().item()
+                c = torch.from_numpy(np.arange(3)).tolist()
+                d = lens.cpu().numpy()
+                e = lens.to("cpu").max().item()
+                f = batch.extend_start_loc.cpu().numpy()
+                g = batch.seq_lens.to(device="cpu").tolist()
+                h = lens.max().item()
+                i = x.tolist()
+                return a, b, c, d, e, f, g, h, i
+    """
+    assert findings(src) == {(11, "GL103"), (12, "GL103"), (13, "GL103"), (14, "GL103"), (15, "GL101"),
+                             (16, "GL102")}
+

@@ -20,7 +20,9 @@ class ItemCall(Rule):
 
     It is the most common hidden sync: a blocking device-to-host copy (`cuStreamSynchronize`) that
     also makes the step impossible to capture (capture is invalidated). The receiver type is not
-    needed for confidence: only tensors and NumPy arrays have `.item()`.
+    needed for confidence: only tensors and NumPy arrays have `.item()`. A receiver known to live on
+    the host is skipped: `torch.tensor([...])` without a device reads host memory, and `x.cpu().item()`
+    syncs in its `.cpu()` (GL103), not twice.
     """
 
     code = "GL101"
@@ -32,6 +34,7 @@ class ItemCall(Rule):
         "def step(x: torch.Tensor):\n    return x.sum()\n",
         "def step(x: torch.Tensor):\n    n = x.size(0)\n    return x.view(n, -1)\n",
         "def step(d: dict):\n    return d.items()\n",
+        "def step(x: torch.Tensor):\n    return x[: torch.tensor([2, 3]).max().item()]\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    return x.sum().item()  # <- GL101\n",
@@ -40,7 +43,7 @@ class ItemCall(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if tensor_method(self.ctx, node, ("item",)) and not _is_ndarray_call(self.ctx, node):
+        if _device_read(self.ctx, node, ("item",)):
             self.report(node)
 
 
@@ -48,7 +51,7 @@ class TolistCall(Rule):
     """`.tolist()` copies a whole tensor to the host and waits for the GPU.
 
     Often hidden in `torch.split(x, counts.tolist())` or in per-expert loops. The copy blocks and
-    capture fails.
+    capture fails. Tensors known to live on the host are skipped, as for GL101.
     """
 
     code = "GL102"
@@ -62,13 +65,25 @@ class TolistCall(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if tensor_method(self.ctx, node, ("tolist",)) and not _is_ndarray_call(self.ctx, node):
+        if _device_read(self.ctx, node, ("tolist",)):
             self.report(node)
 
 
-def _is_ndarray_call(ctx, node: cst.Call) -> bool:
-    m = method_call(node)
-    return m is not None and ctx.val(m[0]).kind is Kind.NDARRAY
+def _device_read(ctx, node: cst.Call, names: tuple[str, ...]) -> bool:
+    """`t.name()` on a receiver that may live on the device: not a NumPy array, and not a tensor known to
+    live on the host (reading one costs no sync; the copy that put it there, if any, is GL103's)."""
+    m = tensor_method(ctx, node, names)
+    if m is None:
+        return False
+    recv = m[0]
+    if recv is None:
+        return True
+    inner = method_call(recv) if isinstance(recv, cst.Call) else None
+    if inner is not None and (inner[1] == "cpu" or inner[1] == "to" and any(
+            ctx.inference.device_expr(a.value) == "cpu" for a in recv.args
+            if a.keyword is None or a.keyword.value == "device")):
+        return False  # `obj.cpu().numpy()` with `obj` unknown: the copy is the `.cpu()`'s
+    return ctx.val(recv).kind not in (Kind.NDARRAY, Kind.CPU_TENSOR)
 
 
 class CpuTransfer(Rule):
@@ -118,9 +133,11 @@ class CpuTransfer(Rule):
 
 
 class NumpyCall(Rule):
-    """`.numpy()` needs the data on the host: it fails on CUDA tensors, and after `.cpu()` it syncs.
+    """`.numpy()` needs the data on the host: it fails on CUDA tensors.
 
-    In a hot path it means a device-to-host copy happened (or is about to).
+    In a hot path it means a device-to-host copy happened (or is about to). On a tensor known to live on
+    the host (`x.cpu().numpy()`, `torch.arange(4).numpy()`) it is not reported: the copy, if any, is
+    the `.cpu()`'s (GL103).
     """
 
     code = "GL104"
@@ -128,11 +145,17 @@ class NumpyCall(Rule):
     family = Family.HOST_SYNC
     message = "`.numpy()` reads tensor data on the host (after a blocking device-to-host copy)"
     fix_hint = "Stay in torch on the device; convert to NumPy only after the step"
-    VALID = ("def step(x: torch.Tensor):\n    return x.float()\n",)
-    INVALID = ("def step(x: torch.Tensor):\n    return x.cpu().numpy()  # <- GL104\n",)
+    VALID = (
+        "def step(x: torch.Tensor):\n    return x.float()\n",
+        "def step(x: torch.Tensor):\n    return x.cpu().numpy()  # the copy is GL103's\n",
+    )
+    INVALID = (
+        "def step(x: torch.Tensor):\n    return x.numpy()  # <- GL104\n",
+        "def step(x: torch.Tensor):\n    return x.detach().numpy()  # <- GL104\n",
+    )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if tensor_method(self.ctx, node, ("numpy",)) and not _is_ndarray_call(self.ctx, node):
+        if _device_read(self.ctx, node, ("numpy",)):
             self.report(node)
 
 

@@ -10,10 +10,11 @@ Routing and graph safety are those of the bf16 MoE (`moe.py`): `moe_route` write
 [T, K+1] slot table (column K = shared expert E), every launch has a grid fixed by static sizes,
 dead programs skip by masks / a scalar device branch, the slot sum is a fixed-order loop (no atomics).
 
-Work is grouped by expert so each expert's weights are read and decoded once per layer, whatever the
-number of tokens that picked it:
+Work is grouped by expert so each expert's weights are read and decoded once per group of BM slots:
   * small batch (T*(K+1) <= group_max_slots): `moe_w4_group`, one program, writes at most N = T*(K+1)
-    groups of up to BM slots in order of first appearance (no padding blocks for absent experts);
+    groups of up to BM slots in order of first appearance (no padding blocks for absent experts). The
+    variant-5 GEMV uses BM = 2, one decode per member pair: an expert picked by more tokens is split
+    over programs that re-read its weights (mostly from L2) instead of looping in one;
   * larger batch: the bf16 MoE's `moe_align` (BM-padded, expert-sorted), whose output has the same
     (group expert, BM members) shape.
 Then `moe_w4_experts`: GEMM1 (gate/up, fused clamp + SwiGLU) and GEMM2 (down, x routed weight) over

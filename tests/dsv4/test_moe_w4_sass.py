@@ -7,7 +7,9 @@ What regressed before and is pinned here (docs/kernels-fp4.md §7):
   * the decode goes through the hardware e4m3x2 -> f16x2 conversion (F2FP), 4 per word;
   * the loop stays near its measured size (a runtime multiplier on the scale offsets once added 17
     instructions per step and cost NVFP4 6 us at batch 1);
-  * PDL: griddepcontrol.wait / launch_dependents are in the code.
+  * PDL: griddepcontrol.wait / launch_dependents are in the code;
+  * the batch-1 launches keep <= 72 registers per thread, so their whole grid is one resident wave
+    (docs/kernels-fp4.md §9: one register more and a second wave forms).
 The compile runs in a subprocess: this test session runs the kernels through the interpreter, which
 replaces @triton.jit functions with interpreted ones that cannot be compiled.
 """

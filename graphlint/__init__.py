@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, TypeVar
 
-__version__ = "0.1.11"
+__version__ = "0.1.12"
 
 F = TypeVar("F", bound=Callable)
 
@@ -23,4 +23,19 @@ def cold(fn: F) -> F:
     return fn
 
 
-__all__ = ["__version__", "hot", "cold"]
+class allow_sync:  # noqa: N801 - used as `with graphlint.allow_sync("why"):`, like a function
+    """`with graphlint.allow_sync("reason"):` marks host syncs inside as deliberate (a warm-up read, a
+    one-shot save): graphlint does not report host-sync findings (GL1xx) there, unless the block runs in a
+    captured region. vLLM's `with gpu_sync_allowed():` is read the same way. A no-op at runtime."""
+
+    def __init__(self, reason: str = "") -> None:
+        self.reason = reason
+
+    def __enter__(self) -> "allow_sync":
+        return self
+
+    def __exit__(self, *exc: object) -> bool:
+        return False
+
+
+__all__ = ["__version__", "hot", "cold", "allow_sync"]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Finding
+from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, class_annotation
 from graphlint.inference import (
     HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, dotted_name,
@@ -59,6 +59,18 @@ class _Pending:
     statement: cst.CSTNode | None
 
 
+ALLOW_SYNC_CONTEXTS = ("graphlint.allow_sync",)
+ALLOW_SYNC_NAMES = ("gpu_sync_allowed",)  # vLLM's runtime sync checker: the region allows syncs
+
+
+def _allows_sync(qual: str | None, func: cst.BaseExpression) -> bool:
+    """`with graphlint.allow_sync("why"):` or vLLM's `with gpu_sync_allowed():` (any import path)."""
+    if qual in ALLOW_SYNC_CONTEXTS:
+        return True
+    tail = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    return tail in ALLOW_SYNC_NAMES
+
+
 @dataclass
 class Context:
     path: str
@@ -72,6 +84,7 @@ class Context:
     pending: list[_Pending] = field(default_factory=list)
     parents: list[cst.CSTNode] = field(default_factory=list)
     capture_depth: int = 0
+    allow_sync_depth: int = 0  # inside `with graphlint.allow_sync(...)` / vLLM's `gpu_sync_allowed()`
     statement: cst.CSTNode | None = None
     enabled_capture_rules: bool = True
 
@@ -127,6 +140,8 @@ class Context:
         return self.positions.get(node)
 
     def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple = ()) -> None:
+        if self.allow_sync_depth and rule.family is Family.HOST_SYNC and not self.in_capture:
+            return  # a sync the author declared deliberate; inside a captured region it would still break capture
         self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement))
 
     def edit(self, node: cst.CSTNode, replacement: str) -> PendingEdit:
@@ -415,11 +430,15 @@ class Walker:
             self.header(stmt, *[item.item for item in stmt.items])
             capture = any(isinstance(i.item, cst.Call) and (self.ctx.qualname(i.item.func) or "") in CAPTURE_CONTEXTS
                           for i in stmt.items)
+            allow = any(isinstance(i.item, cst.Call) and _allows_sync(self.ctx.qualname(i.item.func), i.item.func)
+                        for i in stmt.items)
             for item in stmt.items:
                 if item.asname is not None:
                     bind_targets(inf, item.asname.name, UNKNOWN)
             self.ctx.capture_depth += capture
+            self.ctx.allow_sync_depth += allow
             self.walk_block(stmt.body)
+            self.ctx.allow_sync_depth -= allow
             self.ctx.capture_depth -= capture
         elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
             self.header(stmt)

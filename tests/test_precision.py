@@ -649,3 +649,44 @@ def test_host_reads_of_host_tensors_are_not_device_syncs():
     assert findings(src) == {(11, "GL103"), (12, "GL103"), (13, "GL103"), (14, "GL103"), (15, "GL101"),
                              (16, "GL102")}
 
+
+def test_allow_sync_regions_silence_host_syncs_outside_capture():
+    """`with graphlint.allow_sync("why"):` and vLLM's `with gpu_sync_allowed():` (its runtime sync checker's
+    allow-region, any import path) mark deliberate syncs: no GL1xx inside (vLLM 0.33 `model_executor/`: 11
+    findings in such blocks). The same sync outside the block, or inside a captured region, stays a hit, and
+    other families are still reported inside (GL301 on `random`)."""
+    src = """
+        import random
+        import torch
+        import graphlint
+        from vllm.utils.gpu_sync_debug import gpu_sync_allowed
+        import vllm.utils.gpu_sync_debug as gsd
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, mask: torch.Tensor, g):
+                with gpu_sync_allowed():
+                    a = x.sum().item()
+                    idx = mask.nonzero()
+                with gsd.gpu_sync_allowed(first_only=True):
+                    b = x.tolist()
+                with graphlint.allow_sync("one-shot scale save"):
+                    c = x.max().item()
+                    if random.random() < 0.5:
+                        c = 0
+                d = x.min().item()
+                with torch.cuda.graph(g):
+                    with gpu_sync_allowed():
+                        e = x.mean().item()
+                return a, idx, b, c, d, e
+    """
+    assert findings(src) == {(17, "GL301"), (19, "GL101"), (22, "GL101")}
+
+
+def test_allow_sync_is_a_runtime_no_op():
+    import graphlint
+
+    with graphlint.allow_sync("warm-up read") as region:
+        value = 3
+    assert value == 3 and region.reason == "warm-up read"
+

@@ -17,7 +17,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, class_annotation
 from graphlint.inference import (
-    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, dotted_name,
+    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, dotted_name, is_cpu_name,
     merge_envs,
 )
 
@@ -593,10 +593,14 @@ class Walker:
                 val = annotation_val(text)
                 if val.kind is Kind.UNKNOWN:
                     val = self._class_instance(text)
+                elif val.kind is Kind.TENSOR and is_cpu_name(name):
+                    val = Val(Kind.CPU_TENSOR)  # `seq_lens_cpu: torch.Tensor`, as for class fields
             elif name in ("self", "cls"):
                 continue
             elif name.endswith(("_np", "_numpy")) or name.startswith("np_"):
                 val = Val(Kind.NDARRAY)  # `seq_lens_np`: the numpy copy of a tensor, by convention
+            elif is_cpu_name(name):
+                val = HOST  # `token_ids_cpu`: host data by convention (a host tensor or a Python value)
             elif name in TENSOR_PARAM_NAMES and not _host_literal_default(param):
                 val = Val(Kind.TENSOR, weak=True)
             else:

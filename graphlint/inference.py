@@ -102,6 +102,16 @@ def is_mask_name(name: str) -> bool:
     """Names that usually hold a boolean mask (`mask`, `*_mask`, `keep`, `valid`, `is_*`); weak evidence."""
     last = name.rpartition(".")[2]
     return last.endswith(("mask", "keep", "valid")) or last.startswith("is_")
+
+
+def is_cpu_name(name: str) -> bool:
+    """Names that say the value lives on the host (`seq_lens_cpu`, `cpu_offsets`): a host tensor or a
+    Python value. Used for values the inference cannot type (unannotated parameters, attributes of unknown
+    objects), which then count as host values."""
+    last = name.rpartition(".")[2]
+    return last.endswith("_cpu") or last.startswith("cpu_")
+
+
 CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams", "settings", "params"})
 
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ}
@@ -251,7 +261,11 @@ class Inference:
         if recv.is_tensor and attr in TENSOR_ATTRS:
             return Val(recv.kind if recv.kind is not Kind.BOOL_TENSOR or attr in ("T", "mT", "data") else Kind.TENSOR)
         # `self.config.hidden_size`, `args.batch`: attributes of config objects are host values.
-        return HOST if in_config(base) else UNKNOWN
+        if in_config(base):
+            return HOST
+        # `batch.seq_lens_cpu` of an object the index does not know: host data by its name (a host
+        # tensor or a Python int; either way reading it costs no device sync)
+        return HOST if is_cpu_name(attr) else UNKNOWN
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)
@@ -417,6 +431,9 @@ class Inference:
         if qual == "torch.unique" and any(self._has_kw(node, k) for k in ("return_inverse", "return_counts")):
             return TSEQ
         if qual in BOOL_TORCH or is_bool:
+            args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
+            if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None:
+                return CPU  # `torch.eq(token_ids_cpu, q)` compares host data on the host
             return BOOL
         if qual.endswith("_like"):
             like = self(node.args[0].value) if node.args else UNKNOWN
@@ -523,6 +540,8 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
     if iterate:
         val = element_of(val)
     if isinstance(target, cst.Name):
+        if val.kind is Kind.UNKNOWN and is_cpu_name(target.value):
+            val = HOST  # `ids_cpu = meta.get_ids_cpu()`: untyped, host data by its name
         inf.bind(target.value, val)
     elif isinstance(target, (cst.Tuple, cst.List)):
         items = items_of(val)

@@ -690,3 +690,31 @@ def test_allow_sync_is_a_runtime_no_op():
         value = 3
     assert value == 3 and region.reason == "warm-up read"
 
+
+def test_host_operands_do_not_size_outputs_from_device_data():
+    """The data-dependent-size rules (GL120-GL122, GL125) skip operands that live on the host: their count
+    is host work. Host by kind (`torch.tensor(..., device="cpu")`, `x.cpu()`) or, for values the inference
+    cannot type, by name (`*_cpu` / `cpu_*`: vLLM's `pooling_cursor.num_scheduled_tokens_cpu`, a
+    `prompt_token_ids_cpu` returned by an untyped call and its loop variable). vLLM 0.33: -6 findings
+    (rejection_sampler, siglip, cosmos3_edge, jina, the token pooler). Device operands stay hits."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, mask: torch.Tensor, counts: list, meta, cursor, lens_cpu):
+                c = torch.tensor(counts, device="cpu")
+                rep = torch.arange(4, device="cpu").repeat_interleave(c)
+                mid = torch.where(mask.cpu())[0]
+                uniq = torch.unique(c)
+                ids_cpu = meta.get_prompt_token_ids_cpu()
+                for tok_cpu in ids_cpu:
+                    docs = torch.where(torch.eq(tok_cpu, 3))[0]
+                parts = torch.split(x, cursor.num_scheduled_tokens_cpu.tolist())
+                rows = lens_cpu.nonzero()
+                dev = torch.where(mask)
+                r2 = x.repeat_interleave(mask.long())
+                return rep, mid, uniq, docs, parts, rows, dev, r2
+    """
+    assert findings(src) == {(8, "GL103"), (15, "GL121"), (16, "GL125")}
+

@@ -10,12 +10,24 @@ from graphlint.rules._util import kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
 
+def _on_host(ctx, expr: cst.BaseExpression | None) -> bool:
+    """The operand is known to live on the host (a host tensor, or host data by name): sizing an output
+    from it reads host memory."""
+    return expr is not None and ctx.val(expr).kind in (Kind.CPU_TENSOR, Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY)
+
+
+def _first_arg(node: cst.Call) -> cst.BaseExpression | None:
+    args = positional(node)
+    return args[0] if args else None
+
 
 class Nonzero(Rule):
     """`torch.nonzero` / `.nonzero()` / `torch.argwhere` return as many rows as there are non-zeros.
 
     The host must read the count before it can allocate the output: a blocking sync, and capture
-    fails. `torch.nonzero_static(x, size=N)` has a static shape (measured: no sync, captures).
+    fails. `torch.nonzero_static(x, size=N)` has a static shape (measured: no sync, captures). Like the
+    other GL12x size rules, an operand known to live on the host (`m.cpu()`, `torch.tensor(...)` without
+    a device) is not reported: its count is host work.
     """
 
     code = "GL120"
@@ -26,6 +38,7 @@ class Nonzero(Rule):
     VALID = (
         "def step(m: torch.Tensor):\n    return torch.nonzero_static(m, size=8)\n",
         "def step(m: torch.Tensor):\n    return torch.count_nonzero(m)\n",
+        "def step(lens: list):\n    return torch.nonzero(torch.tensor(lens) > 0)\n",
     )
     INVALID = (
         "def step(m: torch.Tensor):\n    return torch.nonzero(m)  # <- GL120\n",
@@ -36,9 +49,12 @@ class Nonzero(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node)
         if qual in ("torch.nonzero", "torch.argwhere"):
-            self.report(node, self.message.format(fn=qual))
-        elif tensor_method(self.ctx, node, ("nonzero", "argwhere"), require_tensor=True):
-            self.report(node, self.message.format(fn=".nonzero()"))
+            if not _on_host(self.ctx, _first_arg(node)):
+                self.report(node, self.message.format(fn=qual))
+        else:
+            m = tensor_method(self.ctx, node, ("nonzero", "argwhere"), require_tensor=True)
+            if m and not _on_host(self.ctx, m[0]):
+                self.report(node, self.message.format(fn=".nonzero()"))
 
 
 class WhereOneArg(Rule):
@@ -52,11 +68,14 @@ class WhereOneArg(Rule):
     family = Family.HOST_SYNC
     message = "One-argument `torch.where(cond)` returns data-dependent indices: the host waits for the count"
     fix_hint = "Use the three-argument `torch.where(cond, a, b)` or `nonzero_static`"
-    VALID = ("def step(c: torch.Tensor, a: torch.Tensor):\n    return torch.where(c, a, 0.0)\n",)
+    VALID = (
+        "def step(c: torch.Tensor, a: torch.Tensor):\n    return torch.where(c, a, 0.0)\n",
+        "def step(c: torch.Tensor):\n    return torch.where(c.cpu())[0]  # the copy is GL103's\n",
+    )
     INVALID = ("def step(c: torch.Tensor):\n    idx = torch.where(c > 0)  # <- GL121\n    return idx\n",)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.call_name(node) == "torch.where" and len(node.args) == 1:
+        if self.ctx.call_name(node) == "torch.where" and len(node.args) == 1 and not _on_host(self.ctx, node.args[0].value):
             self.report(node)
 
 
@@ -80,10 +99,11 @@ class Unique(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node)
         if qual in ("torch.unique", "torch.unique_consecutive"):
-            self.report(node, self.message.format(fn=qual))
+            if not _on_host(self.ctx, _first_arg(node)):
+                self.report(node, self.message.format(fn=qual))
         else:
             m = tensor_method(self.ctx, node, ("unique", "unique_consecutive"), require_tensor=True)
-            if m:
+            if m and not _on_host(self.ctx, m[0]):
                 self.report(node, self.message.format(fn=f".{m[1]}()"))
 
 
@@ -181,6 +201,7 @@ class DynamicOutputOp(Rule):
     fix_hint = "Pass the static size (`output_size=`, `num_classes=`, `min=`/`max=`) or use fixed-size device work"
     VALID = (
         "def step(x: torch.Tensor, r: torch.Tensor, n: int):\n    return x.repeat_interleave(r, dim=0, output_size=n)\n",
+        "def step(counts: list):\n    c = torch.tensor(counts, device='cpu')\n    return torch.arange(4, device='cpu').repeat_interleave(c)\n",
         "def step(x: torch.Tensor):\n    return x.repeat_interleave(2, dim=0)\n",
         "import torch.nn.functional as F\ndef step(ids: torch.Tensor):\n    return F.one_hot(ids, num_classes=8)\n",
         "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10, min=0.0, max=1.0)\n",
@@ -197,6 +218,8 @@ class DynamicOutputOp(Rule):
         qual = self.ctx.call_name(node) or ""
         m = method_call(node)
         meth = m[1] if m and not qual.startswith("torch.") and self.ctx.is_tensor(m[0]) else None
+        if _on_host(self.ctx, m[0] if meth else _first_arg(node)):
+            return  # sized from host memory (`torch.arange(n, device="cpu").repeat_interleave(counts_cpu)`)
         if qual == "torch.bincount" or meth == "bincount":
             self.report(node, self.message.format(fn="bincount", why="its length is the max value + 1"))
         elif qual == "torch.repeat_interleave" or meth == "repeat_interleave":
@@ -207,7 +230,8 @@ class DynamicOutputOp(Rule):
                 repeats = args[1] if len(args) > 1 else (args[0] if args else None)
             if kwarg(node, "repeats"):
                 repeats = kwarg(node, "repeats").value
-            if repeats is not None and self.ctx.is_tensor(repeats) and kwarg(node, "output_size") is None:
+            if repeats is not None and self.ctx.is_tensor(repeats) and not _on_host(self.ctx, repeats) \
+                    and kwarg(node, "output_size") is None:
                 self.report(node, self.message.format(fn="repeat_interleave", why="the total of the repeats"))
         elif qual == "torch.nn.functional.one_hot":
             n = kwarg(node, "num_classes")

@@ -428,10 +428,9 @@ class Walker:
                 self.walk_block(stmt.orelse.body)
         elif isinstance(stmt, cst.With):
             self.header(stmt, *[item.item for item in stmt.items])
-            capture = any(isinstance(i.item, cst.Call) and (self.ctx.qualname(i.item.func) or "") in CAPTURE_CONTEXTS
-                          for i in stmt.items)
-            allow = any(isinstance(i.item, cst.Call) and _allows_sync(self.ctx.qualname(i.item.func), i.item.func)
-                        for i in stmt.items)
+            calls = [(self.ctx.qualname(i.item.func), i.item.func) for i in stmt.items if isinstance(i.item, cst.Call)]
+            capture = any((qual or "") in CAPTURE_CONTEXTS for qual, _ in calls)
+            allow = any(_allows_sync(qual, func) for qual, func in calls)
             for item in stmt.items:
                 if item.asname is not None:
                     bind_targets(inf, item.asname.name, UNKNOWN)
@@ -599,8 +598,6 @@ class Walker:
                 continue
             elif name.endswith(("_np", "_numpy")) or name.startswith("np_"):
                 val = Val(Kind.NDARRAY)  # `seq_lens_np`: the numpy copy of a tensor, by convention
-            elif is_cpu_name(name):
-                val = HOST  # `token_ids_cpu`: host data by convention (a host tensor or a Python value)
             elif name in TENSOR_PARAM_NAMES and not _host_literal_default(param):
                 val = Val(Kind.TENSOR, weak=True)
             else:

@@ -209,11 +209,12 @@ class Inference:
     def _eval_Name(self, node: cst.Name) -> Val:
         if node.value in ("True", "False", "None"):
             return HOST
-        if node.value in self.env:
-            return self.env[node.value]
-        if node.value in CONFIG_NAMES:
+        val = self.env.get(node.value)
+        if val is None and node.value in CONFIG_NAMES:
             return HOST
-        return UNKNOWN
+        if (val is None or val.kind is Kind.UNKNOWN) and is_cpu_name(node.value):
+            return HOST  # `ids_cpu = meta.get_ids_cpu()`, an unannotated `lens_cpu`: host data by name
+        return val or UNKNOWN
 
     def _eval_Integer(self, node: cst.BaseExpression) -> Val:
         return HOST
@@ -363,6 +364,8 @@ class Inference:
                 return HOST if func.attr.value in ("item", "tolist") else Val(Kind.NDARRAY)
             if recv.kind is Kind.UNKNOWN and func.attr.value == "numpy" and not node.args:
                 return Val(Kind.NDARRAY)  # whatever `x` was, `x.numpy()` (of `x.cpu()`) is a numpy array
+            if recv.kind is Kind.UNKNOWN and self._to_host(func.attr.value, node):
+                return CPU  # `batch.lens.cpu()`: whatever `batch.lens` was, the result is on the host
             if recv.kind is Kind.MODULE and func.attr.value in ("forward", "__call__"):
                 return self._module_call(recv)
         recv = self(func)
@@ -370,6 +373,12 @@ class Inference:
             return self._module_call(recv)
         projected = self.call_returns(node)
         return projected if projected is not None else UNKNOWN
+
+    def _to_host(self, name: str, node: cst.Call) -> bool:
+        """`.cpu()` or `.to("cpu")` / `.to(device="cpu")`."""
+        if name == "cpu":
+            return not node.args
+        return name == "to" and self._to_kind(UNKNOWN, node).kind is Kind.CPU_TENSOR
 
     def _module_call(self, recv: Val) -> Val:
         tail = (recv.ref or "").rpartition(".")[2]
@@ -540,8 +549,6 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
     if iterate:
         val = element_of(val)
     if isinstance(target, cst.Name):
-        if val.kind is Kind.UNKNOWN and is_cpu_name(target.value):
-            val = HOST  # `ids_cpu = meta.get_ids_cpu()`: untyped, host data by its name
         inf.bind(target.value, val)
     elif isinstance(target, (cst.Tuple, cst.List)):
         items = items_of(val)

@@ -19,9 +19,17 @@ def method_call(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
     return None
 
 
+def on_host(ctx: "Context", expr: cst.BaseExpression | None) -> bool:
+    """`expr` is known to live on the host (a host tensor, a Python value, an array): reading it, or sizing
+    an output from it, costs no device sync."""
+    return expr is not None and ctx.val(expr).kind in (Kind.CPU_TENSOR, *HOST_LIKE)
+
+
 def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[str, ...],
-                  *, require_tensor: bool = False) -> tuple[cst.BaseExpression | None, str] | None:
-    """Match `t.name(...)` (receiver not known to be a host value) or `torch.Tensor.name(t, ...)`."""
+                  *, require_tensor: bool = False,
+                  on_device: bool = False) -> tuple[cst.BaseExpression | None, str] | None:
+    """Match `t.name(...)` (receiver not known to be a host value) or `torch.Tensor.name(t, ...)`;
+    on_device: not when the receiver is a host tensor either."""
     qual = ctx.call_name(node)
     if qual and qual.startswith("torch.Tensor.") and qual.rpartition(".")[2] in names:
         return (node.args[0].value if node.args else None), qual.rpartition(".")[2]
@@ -32,7 +40,7 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
     if ctx.qualname(recv) in ("torch", "numpy", "np") or (ctx.qualname(recv) or "").startswith(("torch.", "numpy.")):
         return None  # torch.nonzero(...) is matched by qualified name, not as a method
     kind = ctx.val(recv).kind
-    if kind in HOST_LIKE:
+    if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR:
         return None
     if require_tensor and kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR):
         return None

@@ -6,14 +6,8 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.inference import Kind, is_mask_name
-from graphlint.rules._util import kwarg, method_call, positional, tensor_method
+from graphlint.rules._util import kwarg, method_call, on_host, positional, tensor_method
 from graphlint.rules.base import Rule
-
-
-def _on_host(ctx, expr: cst.BaseExpression | None) -> bool:
-    """The operand is known to live on the host (a host tensor, or host data by name): sizing an output
-    from it reads host memory."""
-    return expr is not None and ctx.val(expr).kind in (Kind.CPU_TENSOR, Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY)
 
 
 def _first_arg(node: cst.Call) -> cst.BaseExpression | None:
@@ -49,11 +43,10 @@ class Nonzero(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node)
         if qual in ("torch.nonzero", "torch.argwhere"):
-            if not _on_host(self.ctx, _first_arg(node)):
+            if not on_host(self.ctx, _first_arg(node)):
                 self.report(node, self.message.format(fn=qual))
         else:
-            m = tensor_method(self.ctx, node, ("nonzero", "argwhere"), require_tensor=True)
-            if m and not _on_host(self.ctx, m[0]):
+            if tensor_method(self.ctx, node, ("nonzero", "argwhere"), require_tensor=True, on_device=True):
                 self.report(node, self.message.format(fn=".nonzero()"))
 
 
@@ -75,7 +68,8 @@ class WhereOneArg(Rule):
     INVALID = ("def step(c: torch.Tensor):\n    idx = torch.where(c > 0)  # <- GL121\n    return idx\n",)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.call_name(node) == "torch.where" and len(node.args) == 1 and not _on_host(self.ctx, node.args[0].value):
+        if self.ctx.call_name(node) == "torch.where" and len(node.args) == 1 \
+                and not on_host(self.ctx, node.args[0].value):
             self.report(node)
 
 
@@ -99,11 +93,11 @@ class Unique(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node)
         if qual in ("torch.unique", "torch.unique_consecutive"):
-            if not _on_host(self.ctx, _first_arg(node)):
+            if not on_host(self.ctx, _first_arg(node)):
                 self.report(node, self.message.format(fn=qual))
         else:
-            m = tensor_method(self.ctx, node, ("unique", "unique_consecutive"), require_tensor=True)
-            if m and not _on_host(self.ctx, m[0]):
+            m = tensor_method(self.ctx, node, ("unique", "unique_consecutive"), require_tensor=True, on_device=True)
+            if m:
                 self.report(node, self.message.format(fn=f".{m[1]}()"))
 
 
@@ -218,7 +212,7 @@ class DynamicOutputOp(Rule):
         qual = self.ctx.call_name(node) or ""
         m = method_call(node)
         meth = m[1] if m and not qual.startswith("torch.") and self.ctx.is_tensor(m[0]) else None
-        if _on_host(self.ctx, m[0] if meth else _first_arg(node)):
+        if on_host(self.ctx, m[0] if meth else _first_arg(node)):
             return  # sized from host memory (`torch.arange(n, device="cpu").repeat_interleave(counts_cpu)`)
         if qual == "torch.bincount" or meth == "bincount":
             self.report(node, self.message.format(fn="bincount", why="its length is the max value + 1"))
@@ -230,8 +224,7 @@ class DynamicOutputOp(Rule):
                 repeats = args[1] if len(args) > 1 else (args[0] if args else None)
             if kwarg(node, "repeats"):
                 repeats = kwarg(node, "repeats").value
-            if repeats is not None and self.ctx.is_tensor(repeats) and not _on_host(self.ctx, repeats) \
-                    and kwarg(node, "output_size") is None:
+            if repeats is not None and self.ctx.is_device_tensor(repeats) and kwarg(node, "output_size") is None:
                 self.report(node, self.message.format(fn="repeat_interleave", why="the total of the repeats"))
         elif qual == "torch.nn.functional.one_hot":
             n = kwarg(node, "num_classes")

@@ -43,7 +43,7 @@ class ItemCall(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if _device_read(self.ctx, node, ("item",)):
+        if tensor_method(self.ctx, node, ("item",), on_device=True):
             self.report(node)
 
 
@@ -65,25 +65,8 @@ class TolistCall(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if _device_read(self.ctx, node, ("tolist",)):
+        if tensor_method(self.ctx, node, ("tolist",), on_device=True):
             self.report(node)
-
-
-def _device_read(ctx, node: cst.Call, names: tuple[str, ...]) -> bool:
-    """`t.name()` on a receiver that may live on the device: not a NumPy array, and not a tensor known to
-    live on the host (reading one costs no sync; the copy that put it there, if any, is GL103's)."""
-    m = tensor_method(ctx, node, names)
-    if m is None:
-        return False
-    recv = m[0]
-    if recv is None:
-        return True
-    inner = method_call(recv) if isinstance(recv, cst.Call) else None
-    if inner is not None and (inner[1] == "cpu" or inner[1] == "to" and any(
-            ctx.inference.device_expr(a.value) == "cpu" for a in recv.args
-            if a.keyword is None or a.keyword.value == "device")):
-        return False  # `obj.cpu().numpy()` with `obj` unknown: the copy is the `.cpu()`'s
-    return ctx.val(recv).kind not in (Kind.NDARRAY, Kind.CPU_TENSOR)
 
 
 class CpuTransfer(Rule):
@@ -155,7 +138,7 @@ class NumpyCall(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if _device_read(self.ctx, node, ("numpy",)):
+        if tensor_method(self.ctx, node, ("numpy",), on_device=True):
             self.report(node)
 
 

@@ -664,7 +664,7 @@ if triton is not None:
         N, S, NE,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr, BY_SLOT: tl.constexpr,
-        PDL: tl.constexpr, PAIR: tl.constexpr, EVF: tl.constexpr = False, PRELOAD: tl.constexpr = False,
+        PDL: tl.constexpr, PAIR: tl.constexpr,
     ):
         """Variant 5 of GEMM1: program (group, N-block), one GEMV per member slot (groups hold 1-2 slots at
         small batch, the weights are re-read from cache); fused clamp + SwiGLU; h * 2^6 stored fp16 in
@@ -681,11 +681,12 @@ if triton is not None:
         n_ok = offs_n < INTER
         rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
         rows_u = rows_g + INTER
-        # PRELOAD (by slot: one member, one K loop): the first weight step goes to registers before the wait
-        tl.static_assert(BY_SLOT or not PRELOAD)
-        q0g = _w4_words(wq_ptr, rows_g, n_ok & valid, 0, D // 8, NW, EVF) if PRELOAD else None
-        q0u = _w4_words(wq_ptr, rows_u, n_ok & valid, 0, D // 8, NW, EVF) if PRELOAD else None
-        _pdl_start(valid, wq_ptr, rows_g, rows_u, D // 8, NW, USE_ASM, PDL, True, not PRELOAD)
+        # by slot every expert is read by this program alone (one member, one K loop): its weights stream
+        # through evict_first, and the first step goes to registers before the PDL wait (not only to L2)
+        EVF: tl.constexpr = BY_SLOT
+        q0g = _w4_words(wq_ptr, rows_g, n_ok & valid, 0, D // 8, NW, EVF) if BY_SLOT else None
+        q0u = _w4_words(wq_ptr, rows_u, n_ok & valid, 0, D // 8, NW, EVF) if BY_SLOT else None
+        _pdl_start(valid, wq_ptr, rows_g, rows_u, D // 8, NW, USE_ASM, PDL, True, not BY_SLOT)
         if valid:
             gs_g = tl.load(gs_ptr + e64 * 2)
             gs_u = tl.load(gs_ptr + e64 * 2 + 1)
@@ -760,7 +761,7 @@ if triton is not None:
         N, NE,
         D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr, BY_SLOT: tl.constexpr,
-        PDL: tl.constexpr, PAIR: tl.constexpr, EVF: tl.constexpr = False, PRELOAD: tl.constexpr = False,
+        PDL: tl.constexpr, PAIR: tl.constexpr,
     ):
         """Variant 5 of GEMM2 (see _w4_gemv1_kernel): h planes from GEMM1, times the global scale, the
         routed weight and 2^-6; y_slot fp32."""
@@ -772,9 +773,9 @@ if triton is not None:
         offs_n = nb * BN + tl.arange(0, BN)
         n_ok = offs_n < D
         rows = e64 * D + tl.where(n_ok, offs_n, 0)
-        tl.static_assert(BY_SLOT or not PRELOAD)  # as in GEMM1
-        q0 = _w4_words(wq_ptr, rows, n_ok & valid, 0, INTER // 8, NW, EVF) if PRELOAD else None
-        _pdl_start(valid, wq_ptr, rows, None, INTER // 8, NW, USE_ASM, PDL, True, not PRELOAD)  # next: slot sum
+        EVF: tl.constexpr = BY_SLOT  # as in GEMM1
+        q0 = _w4_words(wq_ptr, rows, n_ok & valid, 0, INTER // 8, NW, EVF) if BY_SLOT else None
+        _pdl_start(valid, wq_ptr, rows, None, INTER // 8, NW, USE_ASM, PDL, True, not BY_SLOT)  # next: slot sum
         if valid:
             gs = tl.load(gs_ptr + e64)
             for mi in range(0, 1 if BY_SLOT else BM, 2 if PAIR else 1):  # as in GEMM1
@@ -889,12 +890,11 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         tile2 = dict(BN=4 * block_n, num_warps=2 * num_warps) if by_slot else dict(BN=block_n, num_warps=num_warps)
         _w4_gemv1_kernel[(n_groups, triton.cdiv(inter, block_n))](
             x16.view(torch.int32), xs, gexp, members, w13_q.view(torch.int32), w13_s, gs13, h, n, n_slot, n_exp,
-            D=dim, INTER=inter, BY_SLOT=by_slot, EVF=by_slot, PRELOAD=by_slot, BN=block_n, num_warps=num_warps,
-            **common,
+            D=dim, INTER=inter, BY_SLOT=by_slot, BN=block_n, num_warps=num_warps, **common,
         )
         _w4_gemv2_kernel[(n_groups, triton.cdiv(dim, tile2["BN"]))](
             h.view(torch.int32), gexp, members, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n, n_exp,
-            D=dim, INTER=inter, BY_SLOT=by_slot, EVF=by_slot, PRELOAD=by_slot, **tile2, **common,
+            D=dim, INTER=inter, BY_SLOT=by_slot, **tile2, **common,
         )
         # batch 1: 32 one-warp programs add the 7 slots (a shorter chain after GEMM2 than 4 of 4 warps)
         _slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl, **(dict(block_d=128, num_warps=1) if by_slot else {}))

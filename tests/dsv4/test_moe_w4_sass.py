@@ -84,8 +84,7 @@ for fmt, group in ((0, 32), (1, 16)):
     for name, kern, ptrs, bn, warps, by_slot in (("gemv1_b1", W._w4_gemv1_kernel, PTRS1, 8, 2, True),
                                                  ("gemv2_b1", W._w4_gemv2_kernel, PTRS2, 32, 4, True),
                                                  ("gemv1_pair", W._w4_gemv1_kernel, PTRS1, 16, 4, False)):
-        ce = dict(COMMON, FMT=fmt, GROUP=group, BN=bn, BY_SLOT=by_slot, PAIR=not by_slot, EVF=by_slot,
-                  PRELOAD=by_slot)
+        ce = dict(COMMON, FMT=fmt, GROUP=group, BN=bn, BY_SLOT=by_slot, PAIR=not by_slot)
         ptx, sass, regs = build(kern, ptrs, ce, warps)
         res[f"{name}_{fmt}"] = {"loops": loops(sass), "wait": "griddepcontrol.wait" in ptx,
                                "trigger": "griddepcontrol.launch_dependents" in ptx, "regs": regs}

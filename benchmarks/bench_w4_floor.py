@@ -99,12 +99,12 @@ def rows_for(fmt: str, big, sink, tile1: tuple[int, int] = (8, 2), tile2: tuple[
     rw = torch.ones(7, device=DEV)
     sink_rows = torch.empty(7 * 2 * INTER, dtype=torch.int32, device=DEV)
     (bn1, w1), (bn2, w2w) = tile1, tile2
-    c = dict(FMT=fm, GROUP=group, BM=16, NW=nw, USE_ASM=True, BY_SLOT=True, PDL=False, PAIR=False, num_stages=2)
+    c = dict(FMT=fm, GROUP=group, NW=nw, USE_ASM=True, PDL=False, EVF=True, num_stages=2)
     real1 = kernel_us(lambda: W._w4_gemv1_kernel[(7, INTER // bn1)](
-        x16.view(torch.int32), xs, slots, m.members, w13, m.w13_s, m.gs13, h, 7, 7, N_EXP + 1, D=D, INTER=INTER,
+        x16.view(torch.int32), xs, slots, w13, m.w13_s, m.gs13, h, 7, N_EXP + 1, D=D, INTER=INTER,
         BN=bn1, num_warps=w1, **c), "gemv1", big, sink)
     real2 = kernel_us(lambda: W._w4_gemv2_kernel[(7, D // bn2)](
-        h.view(torch.int32), slots, m.members, rw, w2, m.w2_s, m.gs2, y, 7, N_EXP + 1, D=D, INTER=INTER, BN=bn2,
+        h.view(torch.int32), slots, rw, w2, m.w2_s, m.gs2, y, N_EXP + 1, D=D, INTER=INTER, BN=bn2,
         num_warps=w2w, **c), "gemv2", big, sink)
     sk1 = kernel_us(lambda: _skeleton[(7, INTER // bn1)](
         w13, slots, sink_rows, KW=D // 8, RPE=2 * INTER, NROW=INTER, TWO=True, BN=bn1, NW=nw, num_warps=w1),

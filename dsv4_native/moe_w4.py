@@ -10,17 +10,18 @@ Routing and graph safety are those of the bf16 MoE (`moe.py`): `moe_route` write
 [T, K+1] slot table (column K = shared expert E), every launch has a grid fixed by static sizes,
 dead programs skip by masks / a scalar device branch, the slot sum is a fixed-order loop (no atomics).
 
-Work is grouped by expert so each expert's weights are read and decoded once per group of BM slots:
-  * small batch (T*(K+1) <= group_max_slots): `moe_w4_group`, one program, writes at most N = T*(K+1)
-    groups of up to BM slots in order of first appearance (no padding blocks for absent experts). The
-    variant-5 GEMV uses BM = 2, one decode per member pair: an expert picked by more tokens is split
-    over programs that re-read its weights (mostly from L2) instead of looping in one;
+Small batches (variant 5, the default at T <= 8) need no grouping: `moe_w4_experts` runs one CUDA-core
+GEMV per (slot, N-block) program straight from the slot table; an expert picked by several slots (the
+shared one at T > 1) is read once per slot, the later reads mostly from L2. Its PTX routine decodes one
+int32 word of 8 codes and does its fp16x2 multiply-adds. Larger batches group work by expert so each
+expert's weights are read and decoded once per group of BM slots, and run fp16/bf16 MMA tiles (variants
+0-1):
+  * T*(K+1) <= group_max_slots: `moe_w4_group`, one program, writes at most N = T*(K+1) groups of up to
+    BM slots in order of first appearance (no padding blocks for absent experts);
   * larger batch: the bf16 MoE's `moe_align` (BM-padded, expert-sorted), whose output has the same
     (group expert, BM members) shape.
-Then `moe_w4_experts`: GEMM1 (gate/up, fused clamp + SwiGLU) and GEMM2 (down, x routed weight) over
-programs (group, N-block), then the bf16 MoE's slot-sum kernel. Small batches use a CUDA-core GEMV
-(variant 5) whose PTX routine decodes one int32 word of 8 codes and does its fp16x2 multiply-adds; larger
-batches use fp16/bf16 MMA tiles (variants 0-1).
+Every path runs GEMM1 (gate/up, fused clamp + SwiGLU), GEMM2 (down, x routed weight), then the bf16 MoE's
+slot-sum kernel.
 
 Packed layout (per expert, stacked [E+1, ...], shared expert last), K = reduction dim:
   w13_q uint8 [E+1, 2I, D/2], w13_s uint8 [E+1, 2I, D/G], gs13 fp32 [E+1, 2] (gate, up global scales)
@@ -459,10 +460,14 @@ if triton is not None:
         bits = ((c & 0x7) << 9) | ((c & 0x8) << 12)
         return bits.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 256.0
 
-    def _ptx_word(q: str, chains: list[tuple[str, str]]) -> str:
-        """PTX of the word routine: decode the word in register q once, then one fp16x2 FMA chain per
-        (x registers "$a,$b,$c,$d", output register) pair; halves summed in fp32."""
-        body = f"""
+    def _ptx_word(q: str, xs: str, out: str) -> str:
+        """PTX of the word routine: decode the word in register q, one fp16x2 FMA chain over the x registers
+        xs ("$a,$b,$c,$d"), halves summed in fp32 into register out."""
+        x0, x1, x2, x3 = xs.split(",")
+        return f"""{{
+            .reg .b32 e, o, t, v0, v1, v2, v3, acc;
+            .reg .b16 e0, e1, o0, o1, l16, h16;
+            .reg .f32 lo, hi;
             shl.b32 t, {q}, 2;
             and.b32 t, t, 0x1C1C1C1C;
             shl.b32 e, {q}, 4;
@@ -475,10 +480,7 @@ if triton is not None:
             cvt.rn.f16x2.e4m3x2 v0, e0;
             cvt.rn.f16x2.e4m3x2 v1, e1;
             cvt.rn.f16x2.e4m3x2 v2, o0;
-            cvt.rn.f16x2.e4m3x2 v3, o1;"""
-        for xs, out in chains:
-            x0, x1, x2, x3 = xs.split(",")
-            body += f"""
+            cvt.rn.f16x2.e4m3x2 v3, o1;
             mul.rn.f16x2 acc, v0, {x0};
             fma.rn.f16x2 acc, v1, {x1}, acc;
             fma.rn.f16x2 acc, v2, {x2}, acc;
@@ -487,22 +489,17 @@ if triton is not None:
             cvt.f32.f16 lo, l16;
             cvt.f32.f16 hi, h16;
             add.f32 lo, lo, hi;
-            mov.b32 {out}, lo;"""
-        regs = """
-            .reg .b32 e, o, t, v0, v1, v2, v3, acc;
-            .reg .b16 e0, e1, o0, o1, l16, h16;
-            .reg .f32 lo, hi;"""
-        return "{" + regs + body + "\n}"
+            mov.b32 {out}, lo;
+        }}"""
 
-    _PTX_WORD1 = tl.constexpr(_ptx_word("$1", [("$2,$3,$4,$5", "$0")]))
-    _PTX_WORD2 = tl.constexpr(_ptx_word("$2", [("$3,$4,$5,$6", "$0"), ("$7,$8,$9,$10", "$1")]))
+    _PTX_WORD = tl.constexpr(_ptx_word("$1", "$2,$3,$4,$5", "$0"))
 
     @triton.jit
     def _w4_word_dot(q, x0, x1, x2, x3, USE_ASM: tl.constexpr):
         """Words q (8 codes each) . fp16 pair planes x0 = (k0, k2), x1 = (k4, k6), x2 = (k1, k3),
         x3 = (k5, k7) of word 8w + k -> fp32 partial dots of the codes * 2^-6, unscaled."""
         if USE_ASM:
-            out = tl.inline_asm_elementwise(_PTX_WORD1, "=r,r,r,r,r,r", [q, x0, x1, x2, x3], dtype=tl.float32,
+            out = tl.inline_asm_elementwise(_PTX_WORD, "=r,r,r,r,r,r", [q, x0, x1, x2, x3], dtype=tl.float32,
                                             is_pure=True, pack=1)
         else:  # interpreter: the same exact codes, products summed in fp32
             out = _code_f32(q, 0) * _f16_half(x0, False) + _code_f32(q, 8) * _f16_half(x0, True)
@@ -510,18 +507,6 @@ if triton is not None:
             out += _code_f32(q, 4) * _f16_half(x2, False) + _code_f32(q, 12) * _f16_half(x2, True)
             out += _code_f32(q, 20) * _f16_half(x3, False) + _code_f32(q, 28) * _f16_half(x3, True)
         return out
-
-    @triton.jit
-    def _w4_word_dot2(q, a0, a1, a2, a3, b0, b1, b2, b3, USE_ASM: tl.constexpr):
-        """_w4_word_dot for two tokens' planes (a, b) on the same words: one decode, two FMA chains."""
-        if USE_ASM:
-            pa, pb = tl.inline_asm_elementwise(_PTX_WORD2, "=r,=r,r,r,r,r,r,r,r,r,r",
-                                               [q, a0, a1, a2, a3, b0, b1, b2, b3], dtype=(tl.float32, tl.float32),
-                                               is_pure=True, pack=1)
-        else:
-            pa = _w4_word_dot(q, a0, a1, a2, a3, False)
-            pb = _w4_word_dot(q, b0, b1, b2, b3, False)
-        return pa, pb
 
     @triton.jit
     def _ld_u8(ptrs, USE_ASM: tl.constexpr):
@@ -546,30 +531,6 @@ if triton is not None:
             s16 = ((sc & 0x80) << 8) | ((sc & 0x7F) << 7)
             s = s16.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 16384.0
         return s
-
-    @triton.jit
-    def _l2_prefetch(wq_ptr, rows, w0, KW: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr):
-        """prefetch.global.L2 of the 128-byte lines of words [w0, w0 + NW) of rows (no registers held)."""
-        if USE_ASM:
-            ll = tl.minimum(w0 + tl.arange(0, max(1, NW // 32)) * 32, KW - 32)
-            tl.inline_asm_elementwise("mov.u32 $0, 0;\n\tprefetch.global.L2 [$1];", "=r,l",
-                                      [wq_ptr + rows[:, None] * KW + ll[None, :]], dtype=tl.int32,
-                                      is_pure=False, pack=1)
-
-    @triton.jit
-    def _pdl_start(valid, wq_ptr, rows_a, rows_b, KW: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr,
-                   PDL: tl.constexpr, TRIGGER: tl.constexpr, PREFETCH: tl.constexpr = True):
-        """Start of a PDL-launched GEMV: send the first weight step to L2 (PREFETCH; weights do not depend on
-        the previous grid), then wait for it; TRIGGER lets the next grid launch as soon as every program got
-        here (its programs fill the slots this grid frees and fetch their own first weights)."""
-        if PDL:
-            if valid and PREFETCH:
-                _l2_prefetch(wq_ptr, rows_a, 0, KW, NW, USE_ASM)
-                if rows_b is not None:
-                    _l2_prefetch(wq_ptr, rows_b, 0, KW, NW, USE_ASM)
-            gdc_wait()
-            if TRIGGER:
-                gdc_launch_dependents()
 
     @triton.jit
     def _w4_words(wq_ptr, rows, row_ok, w0, KW: tl.constexpr, NW: tl.constexpr, EVF: tl.constexpr = False):
@@ -612,30 +573,6 @@ if triton is not None:
         return acc + pg * _w4_block_scales(ws_ptr, rows, ww, BN, KS, NW, WPG, FMT, USE_ASM)
 
     @triton.jit
-    def _w4_gemv_acc2(acc_a, acc_b, q, ws_ptr, rows, xa_ptr, xb_ptr, w0, KW: tl.constexpr,
-                      KS: tl.constexpr, NW: tl.constexpr, WPG: tl.constexpr, FMT: tl.constexpr,
-                      USE_ASM: tl.constexpr):
-        """_w4_gemv_acc for two member slots of one group: the words are decoded once."""
-        BN: tl.constexpr = q.shape[0]
-        ww = w0 + tl.arange(0, NW)
-        a0, a1, a2, a3 = _w4_planes(xa_ptr, ww, BN, KW)
-        b0, b1, b2, b3 = _w4_planes(xb_ptr, ww, BN, KW)
-        pa, pb = _w4_word_dot2(q, a0, a1, a2, a3, b0, b1, b2, b3, USE_ASM)
-        sc = _w4_block_scales(ws_ptr, rows, ww, BN, KS, NW, WPG, FMT, USE_ASM)
-        acc_a += _w4_block_sums(pa, NW, WPG) * sc
-        acc_b += _w4_block_sums(pb, NW, WPG) * sc
-        return acc_a, acc_b
-
-    @triton.jit
-    def _w4_member(members_ptr, grp, mi, BM: tl.constexpr, BY_SLOT: tl.constexpr):
-        """Slot id of member mi of group grp (int64); by slot, the group is the slot."""
-        if BY_SLOT:
-            sid = grp.to(tl.int64)
-        else:
-            sid = tl.load(members_ptr + grp * BM + mi).to(tl.int64)
-        return sid
-
-    @triton.jit
     def _x_planes_kernel(x_ptr, y_ptr, xs_ptr, D: tl.constexpr, PDL: tl.constexpr):
         """x[t] -> fp16 x * 2^e_t (amax in [2^10, 2^11)) in the four pair planes of variant 5:
         y[t, p] with plane = p // (D/4), pair w, half h = x[t, 8w + plane // 2 + 4 (plane % 2) + 2h];
@@ -659,168 +596,100 @@ if triton is not None:
         tl.store(xs_ptr + t, 1.0 / s)
 
     @triton.jit
+    def _pdl_wait(PDL: tl.constexpr):
+        """Wait for the previous grid (PDL), then let the next one launch: its programs fill the slots this
+        grid frees and load their own first weights while this one drains."""
+        if PDL:
+            gdc_wait()
+            gdc_launch_dependents()
+
+    @triton.jit
     def _w4_gemv1_kernel(
-        xp_ptr, xs_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
-        N, S, NE,
-        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr, BY_SLOT: tl.constexpr,
-        PDL: tl.constexpr, PAIR: tl.constexpr,
+        xp_ptr, xs_ptr, ids_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
+        S, NE,
+        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr, BN: tl.constexpr,
+        NW: tl.constexpr, USE_ASM: tl.constexpr, PDL: tl.constexpr, EVF: tl.constexpr,
     ):
-        """Variant 5 of GEMM1: program (group, N-block), one GEMV per member slot (groups hold 1-2 slots at
-        small batch, the weights are re-read from cache); fused clamp + SwiGLU; h * 2^6 stored fp16 in
-        GEMM2's plane order. BY_SLOT: gexp_ptr is the flat slot table and program g runs slot g alone (no
-        grouping launch; used at batch 1, where every slot has its own expert)."""
-        grp = tl.program_id(0)
+        """Variant 5 of GEMM1: program (slot, N-block) runs the GEMV of one slot of the flat slot table;
+        fused clamp + SwiGLU; h * 2^6 stored fp16 in GEMM2's plane order. An expert picked by several slots
+        is read once per slot (the later reads mostly from L2). EVF: weights loaded evict_first."""
+        sid = tl.program_id(0)
         nb = tl.program_id(1)
-        # read before the PDL wait: the group table comes from a grid that completed before the previous
-        # one started its own wait (router / grouping -> x planes -> this kernel)
-        e = tl.load(gexp_ptr + grp)
+        # before the PDL wait: the slot table comes from a grid that completed before the previous one
+        # (the x planes) started its own wait, and the weights do not depend on any grid
+        e = tl.load(ids_ptr + sid)
         valid = (e >= 0) & (e < NE)
         e64 = tl.where(valid, e, 0).to(tl.int64)
         offs_n = nb * BN + tl.arange(0, BN)
         n_ok = offs_n < INTER
         rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
         rows_u = rows_g + INTER
-        # by slot every expert is read by this program alone (one member, one K loop): its weights stream
-        # through evict_first, and the first step goes to registers before the PDL wait (not only to L2)
-        EVF: tl.constexpr = BY_SLOT
-        q0g = _w4_words(wq_ptr, rows_g, n_ok & valid, 0, D // 8, NW, EVF) if BY_SLOT else None
-        q0u = _w4_words(wq_ptr, rows_u, n_ok & valid, 0, D // 8, NW, EVF) if BY_SLOT else None
-        _pdl_start(valid, wq_ptr, rows_g, rows_u, D // 8, NW, USE_ASM, PDL, True, not BY_SLOT)
+        # the first weight step goes to registers before the wait: it is in flight while the planes drain
+        q0g = _w4_words(wq_ptr, rows_g, n_ok & valid, 0, D // 8, NW, EVF)
+        q0u = _w4_words(wq_ptr, rows_u, n_ok & valid, 0, D // 8, NW, EVF)
+        _pdl_wait(PDL)
         if valid:
             gs_g = tl.load(gs_ptr + e64 * 2)
             gs_u = tl.load(gs_ptr + e64 * 2 + 1)
-            # members are packed at the front (sentinel N after); grouped launches take them two at a time,
-            # each word decoded once for both
-            for mi in range(0, 1 if BY_SLOT else BM, 2 if PAIR else 1):
-                sa = _w4_member(members_ptr, grp, mi, BM, BY_SLOT)
-                if sa < N:
-                    xa = xp_ptr + (sa // S) * (D // 2)  # int32 pairs
-                    if PAIR:
-                        sb = _w4_member(members_ptr, grp, mi + 1, BM, False)
-                        if sb < N:
-                            ag, au, bg, bu = _gemv1_loop(xa, xp_ptr + (sb // S) * (D // 2), wq_ptr, ws_ptr, rows_g,
-                                                         rows_u, n_ok, D, GROUP, NW, FMT, USE_ASM, True, EVF,
-                                                         q0g, q0u)
-                            _gemv1_store(bg, bu, xs_ptr, sb // S, gs_g, gs_u, h_ptr, sb, offs_n, n_ok, INTER)
-                        else:
-                            ag, au, bg, bu = _gemv1_loop(xa, xa, wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D, GROUP, NW,
-                                                         FMT, USE_ASM, False, EVF, q0g, q0u)
-                    else:
-                        ag, au, bg, bu = _gemv1_loop(xa, xa, wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D, GROUP, NW, FMT,
-                                                     USE_ASM, False, EVF, q0g, q0u)
-                    _gemv1_store(ag, au, xs_ptr, sa // S, gs_g, gs_u, h_ptr, sa, offs_n, n_ok, INTER)
+            acc_g, acc_u = _gemv1_loop(xp_ptr + (sid // S) * (D // 2), wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D,
+                                       GROUP, NW, FMT, USE_ASM, EVF, q0g, q0u)
+            xs = tl.load(xs_ptr + sid // S)
+            gate = tl.minimum(tl.sum(acc_g, axis=1) * (gs_g * xs), 10.0)  # SWIGLU_LIMIT
+            up = tl.sum(acc_u, axis=1) * (gs_u * xs)
+            up = tl.minimum(tl.maximum(up, -10.0), 10.0)
+            h = gate / (1.0 + tl.exp(-gate)) * up * 64.0  # |h| <= 100 -> <= 6400 in fp16
+            r = offs_n % 8
+            pos = ((r % 2) * 2 + r // 4) * (INTER // 4) + (offs_n // 8) * 2 + (r // 2) % 2
+            tl.store(h_ptr + sid * INTER + pos, h.to(tl.float16), mask=n_ok)
 
     @triton.jit
-    def _gemv1_loop(xa, xb, wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D: tl.constexpr, GROUP: tl.constexpr,
-                    NW: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr, TWO: tl.constexpr,
-                    EVF: tl.constexpr, q0g, q0u):
-        """Gate and up accumulators over the K loop of one member slot (x planes at xa), or of two (TWO:
-        xa and xb, each word decoded once); the b accumulators stay zero for one slot. q0g / q0u: the first
-        step's words if already loaded (None: loaded here); EVF: weights loaded evict_first."""
+    def _gemv1_loop(xp, wq_ptr, ws_ptr, rows_g, rows_u, n_ok, D: tl.constexpr, GROUP: tl.constexpr,
+                    NW: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr, EVF: tl.constexpr, qg, qu):
+        """Gate and up accumulators over the K loop (x planes at xp); qg / qu: the first step's words."""
         KW: tl.constexpr = D // 8
-        BN: tl.constexpr = rows_g.shape[0]
-        ag = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
+        ag = tl.zeros([rows_g.shape[0], NW // (GROUP // 8)], dtype=tl.float32)
         au = tl.zeros_like(ag)
-        bg = tl.zeros_like(ag)
-        bu = tl.zeros_like(ag)
         # register prefetch one step deep: the next words are in flight while this step's are decoded
         # (variant 4, H200, batch 1: none 107 us, one step 60.5 us, two steps 74.3 us)
-        qg = _w4_words(wq_ptr, rows_g, n_ok, 0, KW, NW, EVF) if q0g is None else q0g
-        qu = _w4_words(wq_ptr, rows_u, n_ok, 0, KW, NW, EVF) if q0u is None else q0u
         for w0 in range(0, KW, NW):
             qg_next = _w4_words(wq_ptr, rows_g, n_ok, w0 + NW, KW, NW, EVF)
             qu_next = _w4_words(wq_ptr, rows_u, n_ok, w0 + NW, KW, NW, EVF)
-            if TWO:
-                ag, bg = _w4_gemv_acc2(ag, bg, qg, ws_ptr, rows_g, xa, xb, w0, KW, D // GROUP, NW, GROUP // 8,
-                                       FMT, USE_ASM)
-                au, bu = _w4_gemv_acc2(au, bu, qu, ws_ptr, rows_u, xa, xb, w0, KW, D // GROUP, NW, GROUP // 8,
-                                       FMT, USE_ASM)
-            else:
-                ag = _w4_gemv_acc(ag, qg, ws_ptr, rows_g, xa, w0, KW, D // GROUP, NW, GROUP // 8, FMT, USE_ASM)
-                au = _w4_gemv_acc(au, qu, ws_ptr, rows_u, xa, w0, KW, D // GROUP, NW, GROUP // 8, FMT, USE_ASM)
+            ag = _w4_gemv_acc(ag, qg, ws_ptr, rows_g, xp, w0, KW, D // GROUP, NW, GROUP // 8, FMT, USE_ASM)
+            au = _w4_gemv_acc(au, qu, ws_ptr, rows_u, xp, w0, KW, D // GROUP, NW, GROUP // 8, FMT, USE_ASM)
             qg = qg_next
             qu = qu_next
-        return ag, au, bg, bu
-
-    @triton.jit
-    def _gemv1_store(acc_g, acc_u, xs_ptr, tok, gs_g, gs_u, h_ptr, sid, offs_n, n_ok, INTER: tl.constexpr):
-        """Clamp + SwiGLU epilogue of one slot; h * 2^6 stored fp16 in GEMM2's plane order."""
-        xs = tl.load(xs_ptr + tok)
-        gate = tl.minimum(tl.sum(acc_g, axis=1) * (gs_g * xs), 10.0)  # SWIGLU_LIMIT
-        up = tl.sum(acc_u, axis=1) * (gs_u * xs)
-        up = tl.minimum(tl.maximum(up, -10.0), 10.0)
-        h = gate / (1.0 + tl.exp(-gate)) * up * 64.0  # |h| <= 100 -> <= 6400 in fp16
-        r = offs_n % 8
-        pos = ((r % 2) * 2 + r // 4) * (INTER // 4) + (offs_n // 8) * 2 + (r // 2) % 2
-        tl.store(h_ptr + sid * INTER + pos, h.to(tl.float16), mask=n_ok)
+        return ag, au
 
     @triton.jit
     def _w4_gemv2_kernel(
-        hp_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
-        N, NE,
-        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, NW: tl.constexpr, USE_ASM: tl.constexpr, BY_SLOT: tl.constexpr,
-        PDL: tl.constexpr, PAIR: tl.constexpr,
+        hp_ptr, ids_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
+        NE,
+        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr, BN: tl.constexpr,
+        NW: tl.constexpr, USE_ASM: tl.constexpr, PDL: tl.constexpr, EVF: tl.constexpr,
     ):
         """Variant 5 of GEMM2 (see _w4_gemv1_kernel): h planes from GEMM1, times the global scale, the
         routed weight and 2^-6; y_slot fp32."""
-        grp = tl.program_id(0)
+        sid = tl.program_id(0)
         nb = tl.program_id(1)
-        e = tl.load(gexp_ptr + grp)  # before the wait, as in GEMM1
+        e = tl.load(ids_ptr + sid)  # before the wait, as in GEMM1
         valid = (e >= 0) & (e < NE)
         e64 = tl.where(valid, e, 0).to(tl.int64)
         offs_n = nb * BN + tl.arange(0, BN)
         n_ok = offs_n < D
         rows = e64 * D + tl.where(n_ok, offs_n, 0)
-        EVF: tl.constexpr = BY_SLOT  # as in GEMM1
-        q0 = _w4_words(wq_ptr, rows, n_ok & valid, 0, INTER // 8, NW, EVF) if BY_SLOT else None
-        _pdl_start(valid, wq_ptr, rows, None, INTER // 8, NW, USE_ASM, PDL, True, not BY_SLOT)  # next: slot sum
+        KW: tl.constexpr = INTER // 8
+        q = _w4_words(wq_ptr, rows, n_ok & valid, 0, KW, NW, EVF)
+        _pdl_wait(PDL)  # the next grid is the slot sum
         if valid:
             gs = tl.load(gs_ptr + e64)
-            for mi in range(0, 1 if BY_SLOT else BM, 2 if PAIR else 1):  # as in GEMM1
-                sa = _w4_member(members_ptr, grp, mi, BM, BY_SLOT)
-                if sa < N:
-                    ha = hp_ptr + sa * (INTER // 2)
-                    if PAIR:
-                        sb = _w4_member(members_ptr, grp, mi + 1, BM, False)
-                        if sb < N:
-                            ya, yb = _gemv2_loop(ha, hp_ptr + sb * (INTER // 2), wq_ptr, ws_ptr, rows, n_ok, INTER,
-                                                 GROUP, NW, FMT, USE_ASM, True, EVF, q0)
-                            _gemv2_store(yb, gs, rw_ptr, y_ptr, sb, offs_n, n_ok, D)
-                        else:
-                            ya, yb = _gemv2_loop(ha, ha, wq_ptr, ws_ptr, rows, n_ok, INTER, GROUP, NW, FMT, USE_ASM,
-                                                 False, EVF, q0)
-                    else:
-                        ya, yb = _gemv2_loop(ha, ha, wq_ptr, ws_ptr, rows, n_ok, INTER, GROUP, NW, FMT, USE_ASM, False,
-                                             EVF, q0)
-                    _gemv2_store(ya, gs, rw_ptr, y_ptr, sa, offs_n, n_ok, D)
-
-    @triton.jit
-    def _gemv2_loop(ha, hb, wq_ptr, ws_ptr, rows, n_ok, INTER: tl.constexpr, GROUP: tl.constexpr,
-                    NW: tl.constexpr, FMT: tl.constexpr, USE_ASM: tl.constexpr, TWO: tl.constexpr,
-                    EVF: tl.constexpr, q0):
-        """GEMM2 accumulators over the K loop of one member slot (h planes at ha) or two (see _gemv1_loop)."""
-        KW: tl.constexpr = INTER // 8
-        acc_a = tl.zeros([rows.shape[0], NW // (GROUP // 8)], dtype=tl.float32)
-        acc_b = tl.zeros_like(acc_a)
-        q = _w4_words(wq_ptr, rows, n_ok, 0, KW, NW, EVF) if q0 is None else q0
-        for w0 in range(0, KW, NW):
-            q_next = _w4_words(wq_ptr, rows, n_ok, w0 + NW, KW, NW, EVF)
-            if TWO:
-                acc_a, acc_b = _w4_gemv_acc2(acc_a, acc_b, q, ws_ptr, rows, ha, hb, w0, KW, INTER // GROUP, NW,
-                                             GROUP // 8, FMT, USE_ASM)
-            else:
-                acc_a = _w4_gemv_acc(acc_a, q, ws_ptr, rows, ha, w0, KW, INTER // GROUP, NW, GROUP // 8, FMT,
-                                     USE_ASM)
-            q = q_next
-        return acc_a, acc_b
-
-    @triton.jit
-    def _gemv2_store(acc, gs, rw_ptr, y_ptr, sid, offs_n, n_ok, D: tl.constexpr):
-        """y_slot row of one slot: times the global scale, the routed weight and 2^-6 (h's scale)."""
-        y = tl.sum(acc, axis=1) * (gs * tl.load(rw_ptr + sid) * (1.0 / 64.0))
-        tl.store(y_ptr + sid * D + offs_n, y, mask=n_ok)
+            hp = hp_ptr + sid * (INTER // 2)
+            acc = tl.zeros([BN, NW // (GROUP // 8)], dtype=tl.float32)
+            for w0 in range(0, KW, NW):
+                q_next = _w4_words(wq_ptr, rows, n_ok, w0 + NW, KW, NW, EVF)
+                acc = _w4_gemv_acc(acc, q, ws_ptr, rows, hp, w0, KW, INTER // GROUP, NW, GROUP // 8, FMT, USE_ASM)
+                q = q_next
+            y = tl.sum(acc, axis=1) * (gs * tl.load(rw_ptr + sid) * (1.0 / 64.0))
+            tl.store(y_ptr + sid * D + offs_n, y, mask=n_ok)
 
 
 def _group_triton(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, num_experts: int,
@@ -841,7 +710,7 @@ def _check_tiles(dim: int, inter: int, group: int, block_n: int, block_k: int) -
 
 def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h, y_slot,
                        out, fmt: int, block_m: int, block_n: int, block_k: int, num_warps: int, num_stages: int,
-                       variant: int, by_slot: bool = False) -> None:
+                       variant: int) -> None:
     n_tok, n_slot = slot_ids.shape
     n_exp, two_i, _ = w13_q.shape
     inter = two_i // 2
@@ -859,8 +728,6 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         # Measured on the H200 (tests/dsv4/test_moe_w4.py, D=128 I=64 BN=16): rel err 3.6 against the bf16
         # MoE, while the interpreter and the other variants agree with the reference. Not root-caused; refuse.
         raise ValueError("moe_w4_experts: variant 1 with NVFP4 produced wrong results on the H200; use 0 or 5")
-    if by_slot and variant != 5:
-        raise ValueError("moe_w4_experts: by_slot is a variant-5 launch mode")
     if variant == 5:  # GEMV on CUDA cores: block_k = values per loop step (8 per int32 word)
         if dim % 64 or inter % 64 or dim & (dim - 1):
             raise ValueError(f"variant 5 needs D={dim} (a power of two) and I={inter} to be multiples of 64")
@@ -873,31 +740,28 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         # graph capture keeps the edges
         pdl = use_asm and x.is_cuda
         _x_planes_kernel[(n_tok,)](x, x16, xs, D=dim, PDL=pdl, launch_pdl=pdl)
-        # grouped launches decode each word once for two member slots (H200, MXFP4 experts: batch 8
-        # 269.4 -> 254.9 us, batch 2 85.9 -> 80.1; NVFP4 within 2% either way)
-        pair = not by_slot and block_m % 2 == 0
-        common = dict(FMT=fmt, GROUP=group, BM=block_m, NW=nw, USE_ASM=use_asm, PDL=pdl, PAIR=pair, launch_pdl=pdl,
+        # one program per (slot, N-block) straight from the slot table: no grouping launch. An expert picked by
+        # several slots (the shared one at batch > 1) is read once per slot, the later reads mostly from L2.
+        # H200, experts do_bench / read flush, MXFP4 batch 2: 72.0 / 65.5 us with BM-2 groups and member
+        # pairs -> 62.1 / 56.7; batch 8 203.5 / 198.9 -> 189.7 / 187.1; NVFP4 batch 2 79.4 / 72.7 -> 66.4 /
+        # 59.7 (docs/kernels-fp4.md §10: the pair kernel's 130 registers halved its occupancy).
+        # Batch 1 reads every expert exactly once: its weights stream evict_first (keeps the L2's other lines).
+        # Batch > 1 shares the shared expert between programs: evict_first would spoil that reuse.
+        # GEMM2 takes 4x taller tiles with 2x the warps of GEMM1: at batch 1, 7 * D/32 programs at 72 registers
+        # are one resident wave (7 * D/8 programs of 2 warps were not).
+        flat = slot_ids.reshape(-1)
+        common = dict(FMT=fmt, GROUP=group, NW=nw, USE_ASM=use_asm, PDL=pdl, EVF=n_tok == 1, launch_pdl=pdl,
                       num_stages=num_stages)
-        if by_slot:  # the slot table itself is the group table, one member per group
-            gexp, n_groups = slot_ids.reshape(-1), n
-        # by slot (batch 1) every expert is read by one program: its weights stream through once
-        # (evict_first, which keeps the L2's other lines), and each program loads its first weight step into
-        # registers before the PDL wait instead of only sending it to L2. GEMM2 takes 4x taller tiles with
-        # 2x the warps: 7 * D/32 programs at 72 registers are one resident wave (7 * D/8 programs of 2 warps
-        # at 62 registers were not). H200, MXFP4 experts at batch 1, do_bench / read flush: 42.6 / 37.2 us ->
-        # 37.6 / 34.6 (docs/kernels-fp4.md §9). Grouped launches share experts between programs (the L2
-        # reuse that evict_first would spoil: batch 8 203.6 -> 214.6 us with it).
-        tile2 = dict(BN=4 * block_n, num_warps=2 * num_warps) if by_slot else dict(BN=block_n, num_warps=num_warps)
-        _w4_gemv1_kernel[(n_groups, triton.cdiv(inter, block_n))](
-            x16.view(torch.int32), xs, gexp, members, w13_q.view(torch.int32), w13_s, gs13, h, n, n_slot, n_exp,
-            D=dim, INTER=inter, BY_SLOT=by_slot, BN=block_n, num_warps=num_warps, **common,
+        _w4_gemv1_kernel[(n, triton.cdiv(inter, block_n))](
+            x16.view(torch.int32), xs, flat, w13_q.view(torch.int32), w13_s, gs13, h, n_slot, n_exp,
+            D=dim, INTER=inter, BN=block_n, num_warps=num_warps, **common,
         )
-        _w4_gemv2_kernel[(n_groups, triton.cdiv(dim, tile2["BN"]))](
-            h.view(torch.int32), gexp, members, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n, n_exp,
-            D=dim, INTER=inter, BY_SLOT=by_slot, **tile2, **common,
+        _w4_gemv2_kernel[(n, triton.cdiv(dim, 4 * block_n))](
+            h.view(torch.int32), flat, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n_exp,
+            D=dim, INTER=inter, BN=4 * block_n, num_warps=2 * num_warps, **common,
         )
-        # batch 1: 32 one-warp programs add the 7 slots (a shorter chain after GEMM2 than 4 of 4 warps)
-        _slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl, **(dict(block_d=128, num_warps=1) if by_slot else {}))
+        # 32 one-warp programs per token add its slots: a shorter chain after GEMM2 than 4 of 4 warps
+        _slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl, block_d=128, num_warps=1)
         return
     if variant == 1:  # block_k = values per loop step, unrolled over scale groups
         numel = x.numel()
@@ -972,30 +836,27 @@ def moe_w4_experts(
     num_warps: int = 4,
     num_stages: int = 4,
     variant: int = 0,
-    by_slot: bool = False,
 ) -> None:
-    """W4A16 expert MLPs over expert groups (from moe_w4_group or moe_align). fmt 0 = MXFP4, 1 = NVFP4
-    (layouts in the module docstring). Workspaces x16[T, D] fp16 (variants 1 and 5; variant 5 stores
-    pair planes scaled per token), xs[T] fp32 (variant 5: the per-token descale), h[T*S, I] (bf16, or fp16
-    for variants 1 and 5; variant 5 needs fp16), y_slot[T*S, D] fp32; result out[T, D]. by_slot (variant 5
-    only): one group per slot straight from slot_ids, gexp/members
-    unused; the same arithmetic per slot, but an expert picked by several slots is read once per slot, so
-    it pays only at batch 1, where every slot has its own expert. Block sizes / warps / stages are launch
-    tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs; variant 1: raw codes to fp16 MMAs
-    per scale group, scale on the product, x saturated to the fp16 range (+-65504); variant 5
-    (small-batch default): CUDA-core GEMV per member slot, one PTX routine per int32 word (decode through
-    the e4m3x2 conversion + fp16x2 FMAs), x and h in fp16 pair planes."""
+    """W4A16 expert MLPs. fmt 0 = MXFP4, 1 = NVFP4 (layouts in the module docstring). Variants 0 and 1 run
+    over expert groups (gexp / members from moe_w4_group or moe_align); variant 5 runs one GEMV per slot
+    straight from slot_ids and ignores gexp / members. Workspaces x16[T, D] fp16 (variants 1 and 5; variant
+    5 stores pair planes scaled per token), xs[T] fp32 (variant 5: the per-token descale), h[T*S, I] (bf16,
+    or fp16 for variants 1 and 5; variant 5 needs fp16), y_slot[T*S, D] fp32; result out[T, D]. Block sizes
+    / warps / stages are launch tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs;
+    variant 1: raw codes to fp16 MMAs per scale group, scale on the product, x saturated to the fp16 range
+    (+-65504); variant 5 (small-batch default): CUDA-core GEMV per slot, one PTX routine per int32 word
+    (decode through the e4m3x2 conversion + fp16x2 FMAs), x and h in fp16 pair planes."""
     if use_triton(x):
         _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h,
-                           y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant, by_slot)
+                           y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant)
     else:
         w4_experts_reference(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, out, fmt)
 
 
 @moe_w4_experts.register_fake
 def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h, y_slot,
-                         out, fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4, variant=0,
-                         by_slot=False) -> None:
+                         out, fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4,
+                         variant=0) -> None:
     return None
 
 
@@ -1162,18 +1023,16 @@ class DSV4MoEW4(nn.Module):
     def default_config(self, n_tok: int) -> tuple[int, int, int, int, int]:
         """(BLOCK_N, BLOCK_K, num_warps, num_stages, variant) per static batch bucket.
 
-        From the H200 sweeps (docs/kernels-fp4.md §7, experts us, MXFP4 at batch 1 / 8): batch <= 8 takes
-        the variant-5 GEMV, (8, 512, 2 warps) at batch 1 and (16, 512, 4 warps) at 2-8 (43.0 / 249.4 in
-        the sweep, against 129.1 / 511.2 for variant 1; the variant-4 GEMV it replaced took 56.6 / 355.9).
-        Larger batches keep MMA tiles: MXFP4 variant 1; NVFP4 variant 0 (variant 1 gave wrong NVFP4 results
-        on the H200 at BN 16 and is refused there).
+        From the H200 sweeps (docs/kernels-fp4.md §7 and §10, experts us): batch <= 8 takes the variant-5
+        GEMV in (8, 512, 2 warps) (MXFP4 batch 1 / 8: 43.0 / 249.4 in the §7 sweep, against 129.1 / 511.2
+        for variant 1; at batch 2-8 it beat (16, 512, 4 warps) by 3-9% in §10). Larger batches keep MMA
+        tiles: MXFP4 variant 1; NVFP4 variant 0 (variant 1 gave wrong NVFP4 results on the H200 at BN 16
+        and is refused there).
         """
         if self.kernel_cfg is not None:
             return self.kernel_cfg
-        if n_tok == 1:
-            return (8, 512, 2, 2, 5)
         if n_tok <= 8:
-            return (16, 512, 4, 2, 5)
+            return (8, 512, 2, 2, 5)
         return (64, 128, 4, 3, 1) if self.fmt == 0 else (32, 128, 4, 4, 0)
 
     def uses_group(self, n_tok: int) -> bool:
@@ -1190,19 +1049,13 @@ class DSV4MoEW4(nn.Module):
         n = n_tok * (self.top_k + 1)
         h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
         bn, bk, warps, stages, variant = self.default_config(n_tok)
-        # batch 1 (host-known): the K routed experts and the shared one are distinct, so grouping would
-        # find one slot per group; the variant-5 kernels read the slot table directly (one launch fewer)
-        by_slot = variant == 5 and n_tok == 1
-        # GEMV groups hold at most 2 member slots (one decode for a pair): an expert picked by many tokens
-        # (the shared one) is split over several programs instead of looping in one (H200, MXFP4 experts:
-        # batch 8 251.5 -> 203.4 us, batch 4 141.5 -> 118.9, batch 2 78.8 -> 72.5). The MMA variants' M
-        # tile is block_m, and so is moe_align's block.
-        grouped = by_slot or self.uses_group(n_tok)  # host-known ints: one path per captured batch bucket
-        block_m = 2 if variant == 5 and grouped else self.block_m
-        if grouped:
-            gexp, members = self.gexp[:n], self.members[: n * block_m]
-            if not by_slot:
-                moe_w4_group(slot_ids, gexp, members, self.n_experts + 1, block_m)
+        # host-known ints: one path per captured batch bucket. Variant 5 reads the slot table directly (one
+        # GEMV per slot, no grouping launch); the MMA variants' M tile is block_m, and so is moe_align's block
+        if variant == 5:
+            gexp, members = self.gexp[:0], self.members[:0]
+        elif self.uses_group(n_tok):
+            gexp, members = self.gexp[:n], self.members[: n * self.block_m]
+            moe_w4_group(slot_ids, gexp, members, self.n_experts + 1, self.block_m)
         else:
             em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
             gexp, members = self.gexp[:n_blocks], self.members[:em]
@@ -1210,8 +1063,8 @@ class DSV4MoEW4(nn.Module):
         if variant != 0:  # fp16 MMA variants keep h in fp16 (|h| <= 100, 3 more mantissa bits than bf16)
             h = self.h16[:n]
         moe_w4_experts(x, slot_ids, slot_w, self.w13_q, self.w13_s, self.gs13, self.w2_q, self.w2_s, self.gs2,
-                       gexp, members, self.x16[:n_tok], self.xs[:n_tok], h, y_slot, out, self.fmt, block_m, bn,
-                       bk, warps, stages, variant, by_slot)
+                       gexp, members, self.x16[:n_tok], self.xs[:n_tok], h, y_slot, out, self.fmt, self.block_m,
+                       bn, bk, warps, stages, variant)
         return out
 
 

@@ -34,16 +34,16 @@ from triton.compiler import ASTSource
 from dsv4_native import moe_w4 as W
 
 TOOL = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
-COMMON = {"D": 4096, "INTER": 2048, "BM": 16, "NW": 64, "USE_ASM": True, "PDL": True}
-PTRS1 = {"xp_ptr": "*i32", "xs_ptr": "*fp32", "gexp_ptr": "*i32", "members_ptr": "*i32", "wq_ptr": "*i32",
-         "ws_ptr": "*u8", "gs_ptr": "*fp32", "h_ptr": "*fp16", "N": "i32", "S": "i32", "NE": "i32"}
-PTRS2 = {"hp_ptr": "*i32", "gexp_ptr": "*i32", "members_ptr": "*i32", "rw_ptr": "*fp32", "wq_ptr": "*i32",
-         "ws_ptr": "*u8", "gs_ptr": "*fp32", "y_ptr": "*fp32", "N": "i32", "NE": "i32"}
+COMMON = {"D": 4096, "INTER": 2048, "NW": 64, "USE_ASM": True, "PDL": True}
+PTRS1 = {"xp_ptr": "*i32", "xs_ptr": "*fp32", "ids_ptr": "*i32", "wq_ptr": "*i32", "ws_ptr": "*u8",
+         "gs_ptr": "*fp32", "h_ptr": "*fp16", "S": "i32", "NE": "i32"}
+PTRS2 = {"hp_ptr": "*i32", "ids_ptr": "*i32", "rw_ptr": "*fp32", "wq_ptr": "*i32", "ws_ptr": "*u8",
+         "gs_ptr": "*fp32", "y_ptr": "*fp32", "NE": "i32"}
 
 
 def build(kernel, ptrs, constexprs, warps):
     sig = dict(ptrs, **{k: "constexpr" for k in constexprs})
-    attrs = {(i,): [["tt.divisibility", 16]] for i in range(8)}
+    attrs = {(i,): [["tt.divisibility", 16]] for i in range(7)}  # the pointers
     k = triton.compile(ASTSource(kernel, sig, constexprs=constexprs, attrs=attrs),
                        target=GPUTarget("cuda", 90, 32), options={"num_warps": warps, "num_stages": 2})
     path = os.path.join(tempfile.mkdtemp(), "k.cubin")
@@ -79,12 +79,13 @@ def loops(sass):
 
 res = {}
 for fmt, group in ((0, 32), (1, 16)):
-    # the shipped launches: batch 1 by slot (evict_first weights, first step preloaded, GEMM2 BN 32 / 4 warps)
-    # and the grouped pair kernel of batch 2-8
-    for name, kern, ptrs, bn, warps, by_slot in (("gemv1_b1", W._w4_gemv1_kernel, PTRS1, 8, 2, True),
-                                                 ("gemv2_b1", W._w4_gemv2_kernel, PTRS2, 32, 4, True),
-                                                 ("gemv1_pair", W._w4_gemv1_kernel, PTRS1, 16, 4, False)):
-        ce = dict(COMMON, FMT=fmt, GROUP=group, BN=bn, BY_SLOT=by_slot, PAIR=not by_slot)
+    # the shipped launches (one GEMV per slot, GEMM1 BN 8 / 2 warps, GEMM2 BN 32 / 4 warps): batch 1 with
+    # evict_first weights, batch 2-8 without
+    for name, kern, ptrs, bn, warps, evf in (("gemv1_b1", W._w4_gemv1_kernel, PTRS1, 8, 2, True),
+                                             ("gemv2_b1", W._w4_gemv2_kernel, PTRS2, 32, 4, True),
+                                             ("gemv1_bn", W._w4_gemv1_kernel, PTRS1, 8, 2, False),
+                                             ("gemv2_bn", W._w4_gemv2_kernel, PTRS2, 32, 4, False)):
+        ce = dict(COMMON, FMT=fmt, GROUP=group, BN=bn, EVF=evf)
         ptx, sass, regs = build(kern, ptrs, ce, warps)
         res[f"{name}_{fmt}"] = {"loops": loops(sass), "wait": "griddepcontrol.wait" in ptx,
                                "trigger": "griddepcontrol.launch_dependents" in ptx, "regs": regs}
@@ -105,7 +106,7 @@ def sass_report() -> dict:
 
 
 @pytest.mark.parametrize("fmt", [0, 1])
-@pytest.mark.parametrize("name", ["gemv1_b1", "gemv2_b1", "gemv1_pair"])
+@pytest.mark.parametrize("name", ["gemv1_b1", "gemv2_b1", "gemv1_bn", "gemv2_bn"])
 def test_variant5_loops_have_no_smem_conversions(sass_report, name, fmt):
     """Every innermost K loop: no BAR.SYNC / STS / LDS, and the F2FP decode inside."""
     report = sass_report[f"{name}_{fmt}"]
@@ -127,7 +128,7 @@ def test_variant5_batch1_loop_size_and_decode_count(sass_report, fmt):
 
 
 @pytest.mark.parametrize("fmt", [0, 1])
-@pytest.mark.parametrize("name", ["gemv1_b1", "gemv2_b1"])
+@pytest.mark.parametrize("name", ["gemv1_b1", "gemv2_b1", "gemv1_bn", "gemv2_bn"])
 def test_variant5_batch1_grids_fit_one_resident_wave(sass_report, name, fmt):
     """At batch 1 (Flash dims) GEMM1 runs 7 * 2048/8 programs of 2 warps and GEMM2 7 * 4096/32 of 4 warps:
     27 warps per SM, all resident at once only while a thread holds <= 72 registers (65536 per SM, given
@@ -139,7 +140,7 @@ def test_variant5_batch1_grids_fit_one_resident_wave(sass_report, name, fmt):
     assert 65536 // per_warp >= warps_per_sm, (name, fmt, regs)
 
 
-@pytest.mark.parametrize("name", ["gemv1_b1", "gemv2_b1", "gemv1_pair"])
+@pytest.mark.parametrize("name", ["gemv1_b1", "gemv2_b1", "gemv1_bn", "gemv2_bn"])
 def test_variant5_kernels_carry_the_pdl_wait_and_trigger(sass_report, name):
     for fmt in (0, 1):
         report = sass_report[f"{name}_{fmt}"]

@@ -12,7 +12,12 @@ HOST_TORCH = frozenset({
     "torch.is_nonzero", "torch.are_deterministic_algorithms_enabled", "torch.result_type",
     "torch.promote_types", "torch.can_cast", "torch.get_num_threads", "torch.is_storage",
     "torch.is_autocast_enabled", "torch.get_autocast_gpu_dtype", "torch.broadcast_shapes",
-    "torch.typename", "torch.get_rng_state", "torch.initial_seed", "torch.seed",
+    "torch.typename", "torch.initial_seed", "torch.seed",
+})
+# RNG states are host ByteTensors, for CUDA / XPU generators too
+RNG_STATE_TORCH = frozenset({
+    "torch.get_rng_state", "torch.random.get_rng_state", "torch.cuda.get_rng_state", "torch.cuda.random.get_rng_state",
+    "torch.xpu.get_rng_state", "torch.mps.get_rng_state",
 })
 SEQ_TORCH = frozenset({
     "torch.topk", "torch.sort", "torch.chunk", "torch.split", "torch.unbind", "torch.tensor_split",

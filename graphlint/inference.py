@@ -17,7 +17,7 @@ import libcst as cst
 from graphlint._annotations import annotation_kind
 from graphlint._torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint._torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
+    BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
 )
 
 
@@ -366,6 +366,9 @@ class Inference:
                 return Val(Kind.NDARRAY)  # whatever `x` was, `x.numpy()` (of `x.cpu()`) is a numpy array
             if recv.kind is Kind.UNKNOWN and self._to_host(func.attr.value, node):
                 return CPU  # `batch.lens.cpu()`: whatever `batch.lens` was, the result is on the host
+            if func.attr.value == "get_state" and not node.args and recv.kind in (Kind.UNKNOWN, Kind.HOST) \
+                    and not (isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")):
+                return CPU  # `generator.get_state()`: a host ByteTensor, for CUDA generators too
             if recv.kind is Kind.MODULE and func.attr.value in ("forward", "__call__"):
                 return self._module_call(recv)
         recv = self(func)
@@ -416,6 +419,8 @@ class Inference:
             return None
         if qual in HOST_TORCH:
             return HOST
+        if qual in RNG_STATE_TORCH:
+            return CPU
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
         dtype = self._has_kw(node, "dtype")

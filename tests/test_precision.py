@@ -718,3 +718,33 @@ def test_host_operands_do_not_size_outputs_from_device_data():
     """
     assert findings(src) == {(8, "GL103"), (15, "GL121"), (16, "GL125")}
 
+
+
+def test_rng_states_are_host_tensors():
+    """A generator's state is a host ByteTensor, for CUDA generators too: `generator.get_state()` and
+    `torch.cuda.get_rng_state()` read no device memory, so `.tolist()` / `.item()` of them is no sync.
+    vLLM 0.33's XPU top-k/top-p sampler unpacks `state.view(torch.int64).tolist()`: -1 finding. A state
+    moved to the device is a device tensor again; `self.get_state()` keeps whatever the class returns."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, generators: dict, device_index: int):
+                generator = torch.xpu.default_generators[device_index]
+                state = generator.get_state()
+                seed, offset = state.view(torch.int64).tolist()
+                for i, gen in generators.items():
+                    s0 = gen.get_state()[0].item()
+                rng = torch.cuda.get_rng_state()
+                first = rng[:8].tolist()
+                again = torch.get_rng_state().view(torch.int64)[0].item()
+                moved = state.cuda()
+                bad = moved.sum().item()
+                mine = self.get_state().tolist()
+                return x, seed, offset, s0, first, again, bad, mine
+
+            def get_state(self) -> torch.Tensor:
+                return torch.zeros(2, device="cuda")
+    """
+    assert findings(src) == {(15, "GL101"), (16, "GL102")}

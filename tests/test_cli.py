@@ -52,7 +52,7 @@ def step(x: torch.Tensor):
 
 
 def msg(code: str) -> str:
-    return RULES_BY_CODE[code].message
+    return RULES_BY_CODE[code].message.replace("{call}", "torch.cuda.synchronize()")
 
 
 GL140_LINE = f"m.py:6:9: GL140 {msg('GL140')}"

@@ -139,7 +139,7 @@ def test_graphlint_excludes_apply(tmp_path):
 def test_stdin(tmp_path):
     write_config(tmp_path, "")
     lines = flake8("-", cwd=tmp_path, stdin=MODEL)
-    assert lines == sorted([f"stdin:6:9: GL140 {RULES_BY_CODE['GL140'].message}",
+    assert lines == sorted([f"stdin:6:9: GL140 {RULES_BY_CODE['GL140'].message.format(call='torch.cuda.synchronize()')}",
                             f"stdin:7:16: GL101 {RULES_BY_CODE['GL101'].message}"])
     sub = tmp_path / "pkg"
     sub.mkdir()

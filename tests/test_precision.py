@@ -748,3 +748,21 @@ def test_rng_states_are_host_tensors():
                 return torch.zeros(2, device="cuda")
     """
     assert findings(src) == {(15, "GL101"), (16, "GL102")}
+
+
+def test_synchronize_message_names_the_call():
+    """GL140 names the synchronize that was called, resolved through aliases: vLLM 0.33's one-shot
+    `torch.accelerator.synchronize()` was reported as `torch.cuda.synchronize()`."""
+    text = textwrap.dedent("""
+        import torch
+        from torch.cuda import synchronize as sync
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                torch.accelerator.synchronize()
+                sync()
+                return x
+    """).lstrip("\n")
+    got = [(f.line, f.code, f.message.split("`")[1]) for f in Linter(Config(scope="hot")).lint_text(text, "m.py").findings]
+    assert got == [(7, "GL140", "torch.accelerator.synchronize()"), (8, "GL140", "torch.cuda.synchronize()")]

@@ -766,3 +766,33 @@ def test_synchronize_message_names_the_call():
     """).lstrip("\n")
     got = [(f.line, f.code, f.message.split("`")[1]) for f in Linter(Config(scope="hot")).lint_text(text, "m.py").findings]
     assert got == [(7, "GL140", "torch.accelerator.synchronize()"), (8, "GL140", "torch.cuda.synchronize()")]
+
+
+def test_event_recorded_on_a_side_stream_hands_off_the_join():
+    """sglang 0.5.23's deepseek_v2 quantises the routed input on a side stream (forked with `wait_stream`),
+    records `ready = stream.record_event()` in the block and passes the event to the MoE op, which waits
+    on it: the join is the event's waiter. GL202 took it for unjoined work. A block with no join and no
+    recorded event, or no fork, stays a hit."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, moe):
+                self.quant_stream.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(self.quant_stream):
+                    q = x.to(torch.float8_e4m3fn)
+                    ready = self.quant_stream.record_event()
+                self.side.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(self.side):
+                    r = x * 2
+                    self.done.record()
+                self.other.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(self.other):
+                    y = x + 1
+                with torch.cuda.stream(self.third):
+                    z = x - 1
+                    ev = self.third.record_event()
+                return moe(q, ready), r, y, z, ev
+    """
+    assert findings(src) == {(15, "GL202"), (17, "GL202")}

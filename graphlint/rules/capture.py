@@ -67,9 +67,12 @@ class SideStreamWithoutJoin(Rule):
     The check is local to the function: a fork is a `s.wait_stream(...)`/`s.wait_event(...)` before
     the `with` (or a `wait_stream`/`wait_event`/`.wait()` at the start of its body); a join is a
     `....wait_stream(s)`, `wait_event(...)`, `.wait()` or `.synchronize()` after it; a
-    `torch.cuda.synchronize()` before the block also forks. A stream-switching context manager (the
-    block `yield`s) leaves fork and join to its caller and is not reported. A fork or join done by
-    the caller of an ordinary function is not seen (a possible false positive, rare in practice).
+    `torch.cuda.synchronize()` before the block also forks. An event recorded on the side stream inside
+    the block (`s.record_event()`, `ev.record()`) hands the join to whoever waits on that event (sglang's
+    routed-input quantisation passes it to the MoE op), so it counts as a join too. A stream-switching
+    context manager (the block `yield`s) leaves fork and join to its caller and is not reported. A fork
+    or join done by the caller of an ordinary function is not seen (a possible false positive, rare in
+    practice).
     """
 
     code = "GL202"
@@ -88,6 +91,8 @@ class SideStreamWithoutJoin(Rule):
         "import contextlib\n@contextlib.contextmanager\ndef on_stream(s):\n    with torch.cuda.stream(s):\n        yield\n",
         "def warmup(fn, x: torch.Tensor):\n    torch.cuda.synchronize()\n    with torch.cuda.stream(torch.cuda.Stream()):\n"
         "        fn(x)\n    torch.cuda.synchronize()\n",
+        "def quant(x: torch.Tensor, s):\n    s.wait_stream(torch.cuda.current_stream())\n    with torch.cuda.stream(s):\n"
+        "        q = x.to(torch.float8_e4m3fn)\n        ready = s.record_event()\n    return q, ready\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, s):\n    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n"
@@ -126,7 +131,7 @@ class SideStreamWithoutJoin(Rule):
             if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
                 continue
             meth = node.func.attr.value
-            if meth not in ("wait_stream", "wait_event", "wait", "synchronize"):
+            if meth not in ("wait_stream", "wait_event", "wait", "synchronize", "record_event", "record"):
                 continue
             recv = code_of(node.func.value)
             args = [code_of(a.value) for a in node.args]
@@ -137,6 +142,9 @@ class SideStreamWithoutJoin(Rule):
                 forked = True  # the whole device is idle before the side stream starts
             elif start <= line <= end and line <= first_body + 1 and meth in ("wait_stream", "wait_event", "wait"):
                 forked = True  # `torch.cuda.current_stream().wait_stream(main)` / `ev.wait()` inside the block
+            elif start <= line <= end and (meth == "record_event" and recv in (stream, "torch.cuda.current_stream()")
+                                           or meth == "record"):
+                joined = True  # an event recorded on the side stream: its waiter joins
             elif line > end:
                 if meth == "wait_stream" and stream in args:
                     joined = True

@@ -796,3 +796,23 @@ def test_event_recorded_on_a_side_stream_hands_off_the_join():
                 return moe(q, ready), r, y, z, ev
     """
     assert findings(src) == {(15, "GL202"), (17, "GL202")}
+
+
+def test_elementwise_ops_keep_the_shape_of_cpu_tensors():
+    """sglang 0.5.23's idefics2 position ids: `torch.bucketize` of a CPU `torch.arange` is a CPU vector, not
+    a CPU scalar, so mixing it with another tensor is host arithmetic, not a frozen kernel argument (GL302
+    reported it). A bucketized CPU scalar times a device tensor stays a hit."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int, v: float):
+                boundaries = torch.arange(0.25, 1.0, 0.25)
+                coords_h = torch.bucketize(torch.arange(0, 1 - 1e-6, 1 / n), boundaries, right=True)
+                coords_w = torch.bucketize(torch.arange(0, 1 - 1e-6, 1 / n), boundaries, right=True)
+                pos = (coords_h[:, None] * self.side + coords_w).flatten()
+                t = torch.bucketize(torch.tensor(v), boundaries)
+                return pos, x * t
+    """
+    assert findings(src) == {(11, "GL302")}

@@ -139,6 +139,11 @@ MATH_METHODS = frozenset({
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "amax", "amin", "norm", "std", "var", "all", "any"})
 MATH_TORCH = frozenset(f"torch.{n}" for n in MATH_METHODS | {"log2", "log10", "exp2", "erf"})
 SCALAR_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.scalar_tensor"})
+# Torch functions whose result has the shape of their first argument.
+SHAPE_KEEPING_TORCH = frozenset({
+    "torch.bucketize", "torch.nan_to_num", "torch.clip", "torch.clamp_min", "torch.clamp_max", "torch.cumsum",
+    "torch.cumprod", "torch.flip", "torch.roll", "torch.argsort", "torch.isfinite", "torch.isnan", "torch.isinf",
+})
 # Methods whose result is not a CPU tensor of the receiver (device moves, host values, sequences).
 NOT_CPU_METHODS = frozenset({
     "cuda", "to", "type_as", "item", "tolist", "numpy", "cpu", "pin_memory", "split", "chunk", "unbind",
@@ -380,7 +385,9 @@ class HostFacts(Rule):
             origins = [self.origin(a) for a in args]
             if args and origins[0] is not None and kwarg(expr, "device") is None and all(
                     o is not None or self._hostish(a) for o, a in zip(origins, args)):
-                return Origin(is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR, source=origins[0].source)
+                # an elementwise op keeps its input's shape: `torch.bucketize(coords_cpu, b)` is no scalar
+                dims = origins[0].dims if qual in SHAPE_KEEPING_TORCH else "unknown"
+                return Origin(is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR, dims=dims, source=origins[0].source)
             return None
         m = method_call(expr)
         if m is None:

@@ -573,11 +573,13 @@ if triton is not None:
         return acc + pg * _w4_block_scales(ws_ptr, rows, ww, BN, KS, NW, WPG, FMT, USE_ASM)
 
     @triton.jit
-    def _x_planes_kernel(x_ptr, y_ptr, xs_ptr, D: tl.constexpr, PDL: tl.constexpr):
+    def _x_planes_kernel(x_ptr, y_ptr, xs_ptr, D: tl.constexpr, PDL: tl.constexpr, AFTER_ROUTER: tl.constexpr):
         """x[t] -> fp16 x * 2^e_t (amax in [2^10, 2^11)) in the four pair planes of variant 5:
         y[t, p] with plane = p // (D/4), pair w, half h = x[t, 8w + plane // 2 + 4 (plane % 2) + 2h];
-        xs[t] = 2^-e_t."""
-        if PDL:
+        xs[t] = 2^-e_t. AFTER_ROUTER: the previous grid is the router's select kernel, which lets this one
+        start at once; x does not depend on it, so the planes are written while it runs and the wait comes
+        last (GEMM1 reads the slot table before its own wait)."""
+        if PDL and not AFTER_ROUTER:
             gdc_wait()
             gdc_launch_dependents()  # GEMM1 may launch now: its programs prefetch weights until x is ready
         t = tl.program_id(0).to(tl.int64)
@@ -594,6 +596,9 @@ if triton is not None:
         vs = tl.minimum(tl.maximum(vs, -65504.0), 65504.0)  # inf / nan inputs are clipped, not spread
         tl.store(y_ptr + t * D + p, vs.to(tl.float16))
         tl.store(xs_ptr + t, 1.0 / s)
+        if PDL and AFTER_ROUTER:
+            gdc_wait()
+            gdc_launch_dependents()
 
     @triton.jit
     def _pdl_wait(PDL: tl.constexpr):
@@ -710,7 +715,7 @@ def _check_tiles(dim: int, inter: int, group: int, block_n: int, block_k: int) -
 
 def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h, y_slot,
                        out, fmt: int, block_m: int, block_n: int, block_k: int, num_warps: int, num_stages: int,
-                       variant: int) -> None:
+                       variant: int, after_router: bool = False) -> None:
     n_tok, n_slot = slot_ids.shape
     n_exp, two_i, _ = w13_q.shape
     inter = two_i // 2
@@ -739,7 +744,8 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         # previous one drains and waits on-device (griddepcontrol.wait) before its first dependent load;
         # graph capture keeps the edges
         pdl = use_asm and x.is_cuda
-        _x_planes_kernel[(n_tok,)](x, x16, xs, D=dim, PDL=pdl, launch_pdl=pdl)
+        # after the router (the layer's forward) the planes overlap its select kernel, which triggers early
+        _x_planes_kernel[(n_tok,)](x, x16, xs, D=dim, PDL=pdl, AFTER_ROUTER=after_router, launch_pdl=pdl)
         # one program per (slot, N-block) straight from the slot table: no grouping launch. An expert picked by
         # several slots (the shared one at batch > 1) is read once per slot, the later reads mostly from L2.
         # H200, experts do_bench / read flush, MXFP4 batch 2: 72.0 / 65.5 us with BM-2 groups and member
@@ -836,6 +842,7 @@ def moe_w4_experts(
     num_warps: int = 4,
     num_stages: int = 4,
     variant: int = 0,
+    after_router: bool = False,
 ) -> None:
     """W4A16 expert MLPs. fmt 0 = MXFP4, 1 = NVFP4 (layouts in the module docstring). Variants 0 and 1 run
     over expert groups (gexp / members from moe_w4_group or moe_align); variant 5 runs one GEMV per slot
@@ -845,10 +852,11 @@ def moe_w4_experts(
     / warps / stages are launch tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs;
     variant 1: raw codes to fp16 MMAs per scale group, scale on the product, x saturated to the fp16 range
     (+-65504); variant 5 (small-batch default): CUDA-core GEMV per slot, one PTX routine per int32 word
-    (decode through the e4m3x2 conversion + fp16x2 FMAs), x and h in fp16 pair planes."""
+    (decode through the e4m3x2 conversion + fp16x2 FMAs), x and h in fp16 pair planes. after_router
+    (variant 5): the previous kernel is `moe_route`'s, so the x planes may overlap it."""
     if use_triton(x):
         _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h,
-                           y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant)
+                           y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant, after_router)
     else:
         w4_experts_reference(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, out, fmt)
 
@@ -856,7 +864,7 @@ def moe_w4_experts(
 @moe_w4_experts.register_fake
 def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h, y_slot,
                          out, fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4,
-                         variant=0) -> None:
+                         variant=0, after_router=False) -> None:
     return None
 
 
@@ -1041,10 +1049,12 @@ class DSV4MoEW4(nn.Module):
 
     def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
         slot_ids, slot_w = route_tokens(self, x, input_ids, active)
-        return self.experts_forward(x, slot_ids, slot_w)
+        return self.experts_forward(x, slot_ids, slot_w, after_router=True)
 
-    def experts_forward(self, x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor) -> torch.Tensor:
-        """The expert half of the layer (grouping + W4 kernels + slot sum) on the router's slot table."""
+    def experts_forward(self, x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor,
+                        after_router: bool = False) -> torch.Tensor:
+        """The expert half of the layer (grouping + W4 kernels + slot sum) on the router's slot table.
+        after_router: `moe_route` was the previous launch (the x planes may overlap it)."""
         n_tok = x.shape[0]
         n = n_tok * (self.top_k + 1)
         h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
@@ -1064,7 +1074,7 @@ class DSV4MoEW4(nn.Module):
             h = self.h16[:n]
         moe_w4_experts(x, slot_ids, slot_w, self.w13_q, self.w13_s, self.gs13, self.w2_q, self.w2_s, self.gs2,
                        gexp, members, self.x16[:n_tok], self.xs[:n_tok], h, y_slot, out, self.fmt, self.block_m,
-                       bn, bk, warps, stages, variant)
+                       bn, bk, warps, stages, variant, after_router)
         return out
 
 

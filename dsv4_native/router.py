@@ -25,11 +25,12 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import use_triton
+from dsv4_native._backend import interpreting, use_triton
 
 try:
     import triton
     import triton.language as tl
+    from triton.language.extra.cuda import gdc_launch_dependents
 except Exception:  # pragma: no cover - triton is optional on CPU-only installs
     triton = None
     tl = None
@@ -148,8 +149,13 @@ if triton is not None:
         T, SPS, scale,
         E: tl.constexpr, SPLITS: tl.constexpr,
         TOP_K: tl.constexpr, USE_HASH: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_S: tl.constexpr,
+        TRIGGER: tl.constexpr = False,
     ):
-        """One program per token: sum the partials in split order, sqrt-softplus, top-k by packed-key max rounds."""
+        """One program per token: sum the partials in split order, sqrt-softplus, top-k by packed-key max rounds.
+        TRIGGER: a successor launched with programmatic dependent launch may start at once (it waits on-device
+        before reading the slot table; moe_w4's x planes run meanwhile); other successors are unaffected."""
+        if TRIGGER:
+            gdc_launch_dependents()
         t = tl.program_id(0)
         act = tl.load(active_ptr + t).to(tl.int1)
         offs_e = tl.arange(0, BLOCK_E)
@@ -232,6 +238,7 @@ def _router_triton(
         logits_ws, bias_arg, tid_arg, input_ids, active, slot_ids, slot_w, n_tok, logits_ws.stride(0), scale,
         E=n_exp, SPLITS=splits, TOP_K=top_k, USE_HASH=use_hash,
         BLOCK_E=triton.next_power_of_2(n_exp), BLOCK_S=triton.next_power_of_2(top_k + 1),
+        TRIGGER=x.is_cuda and not interpreting(),
         # one warp: the top-k rounds reduce with shuffles only (H200, batch 1: 8.6 us vs 12.0 at 4 warps)
         num_warps=1,
     )

@@ -89,6 +89,27 @@ for fmt, group in ((0, 32), (1, 16)):
         ptx, sass, regs = build(kern, ptrs, ce, warps)
         res[f"{name}_{fmt}"] = {"loops": loops(sass), "wait": "griddepcontrol.wait" in ptx,
                                "trigger": "griddepcontrol.launch_dependents" in ptx, "regs": regs}
+
+def ptx_of(kernel, sig, constexprs, warps):
+    k = triton.compile(ASTSource(kernel, dict(sig, **{c: "constexpr" for c in constexprs}), constexprs=constexprs),
+                       target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
+    return k.asm["ptx"]
+
+
+# the PDL order of the layer's forward: the router's select kernel triggers first, the x planes that follow it
+# store before they wait (standalone, they wait first)
+PLANES = {"x_ptr": "*bf16", "y_ptr": "*fp16", "xs_ptr": "*fp32"}
+for after in (False, True):
+    ptx = ptx_of(W._x_planes_kernel, PLANES, {"D": 4096, "PDL": True, "AFTER_ROUTER": after}, 4)
+    res[f"planes_after_{after}"] = {"first_load": ptx.find("ld.global"), "last_store": ptx.rfind("st.global"),
+                                    "wait": ptx.find("griddepcontrol.wait"),
+                                    "trigger": ptx.find("griddepcontrol.launch_dependents")}
+from dsv4_native import router as R
+SELECT = {"part_ptr": "*fp32", "bias_ptr": "*fp32", "tid2eid_ptr": "*i32", "ids_ptr": "*i64", "active_ptr": "*i1",
+          "slot_ids_ptr": "*i32", "slot_w_ptr": "*fp32", "T": "i32", "SPS": "i32", "scale": "fp32"}
+ptx = ptx_of(R._router_select_kernel, SELECT, {"E": 256, "SPLITS": 16, "TOP_K": 6, "USE_HASH": False,
+                                               "BLOCK_E": 256, "BLOCK_S": 8, "TRIGGER": True}, 1)
+res["select"] = {"first_load": ptx.find("ld.global"), "trigger": ptx.find("griddepcontrol.launch_dependents")}
 print(json.dumps(res))
 """
 
@@ -145,3 +166,16 @@ def test_variant5_kernels_carry_the_pdl_wait_and_trigger(sass_report, name):
     for fmt in (0, 1):
         report = sass_report[f"{name}_{fmt}"]
         assert report["wait"] and report["trigger"], (name, fmt)
+
+
+def test_layer_pdl_order_router_then_planes(sass_report):
+    """In the layer's forward the router's select kernel lets its PDL successor start at once, and the x
+    planes (which read only x) store before their wait, so they overlap the select kernel; GEMM1 still
+    launches after that wait, i.e. after the slot table is complete (docs/kernels-fp4.md §10). Standalone
+    (experts_forward alone) the planes wait first and let GEMM1 launch early."""
+    sel = sass_report["select"]
+    assert 0 <= sel["trigger"] < sel["first_load"], sel
+    after = sass_report["planes_after_True"]
+    assert 0 <= after["last_store"] < after["wait"] < after["trigger"], after
+    alone = sass_report["planes_after_False"]
+    assert 0 <= alone["wait"] < alone["trigger"] < alone["first_load"], alone

@@ -620,8 +620,8 @@ if triton is not None:
         is read once per slot (the later reads mostly from L2). EVF: weights loaded evict_first."""
         sid = tl.program_id(0)
         nb = tl.program_id(1)
-        # before the PDL wait: the slot table comes from a grid that completed before the previous one
-        # (the x planes) started its own wait, and the weights do not depend on any grid
+        # before the PDL wait: the slot table comes from a grid (the router) that completed before the previous
+        # one (the x planes) let this one launch (its wait precedes its trigger), and the weights depend on no grid
         e = tl.load(ids_ptr + sid)
         valid = (e >= 0) & (e < NE)
         e64 = tl.where(valid, e, 0).to(tl.int64)

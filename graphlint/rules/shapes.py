@@ -45,9 +45,8 @@ class Nonzero(Rule):
         if qual in ("torch.nonzero", "torch.argwhere"):
             if not on_host(self.ctx, _first_arg(node)):
                 self.report(node, self.message.format(fn=qual))
-        else:
-            if tensor_method(self.ctx, node, ("nonzero", "argwhere"), require_tensor=True, on_device=True):
-                self.report(node, self.message.format(fn=".nonzero()"))
+        elif tensor_method(self.ctx, node, ("nonzero", "argwhere"), require_tensor=True, on_device=True):
+            self.report(node, self.message.format(fn=".nonzero()"))
 
 
 class WhereOneArg(Rule):
@@ -208,10 +207,17 @@ class DynamicOutputOp(Rule):
         "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10)  # <- GL125\n",
     )
 
+    TORCH_FNS = frozenset({"torch.bincount", "torch.repeat_interleave", "torch.nn.functional.one_hot", "torch.histc"})
+    METHODS = frozenset({"bincount", "repeat_interleave", "histc"})
+
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node) or ""
         m = method_call(node)
-        meth = m[1] if m and not qual.startswith("torch.") and self.ctx.is_tensor(m[0]) else None
+        # names first: the inference below runs only for the few calls this rule is about (every call of
+        # every hot function passes here)
+        if qual not in self.TORCH_FNS and not (m and m[1] in self.METHODS and not qual.startswith("torch.")):
+            return
+        meth = m[1] if m and qual not in self.TORCH_FNS and self.ctx.is_tensor(m[0]) else None
         if on_host(self.ctx, m[0] if meth else _first_arg(node)):
             return  # sized from host memory (`torch.arange(n, device="cpu").repeat_interleave(counts_cpu)`)
         if qual == "torch.bincount" or meth == "bincount":

@@ -21,6 +21,13 @@ HOST_SEQ_ANN_RE = re.compile(
     r"^(Optional\[)?(tuple|Tuple|list|List|Sequence|dict|Dict|set|Set)\[\s*(int|float|str|bool)")
 
 
+def is_cpu_name(name: str) -> bool:
+    """Names that say the value lives on the host, "cpu" as one of their words (`seq_lens_cpu`, `cpu_offsets`,
+    `seq_lens_cpu_upper_bound`): a tensor-annotated one is a host tensor (parameters, class fields); an
+    untyped one is host data (a host tensor or a Python value)."""
+    return "cpu" in name.rpartition(".")[2].lower().split("_")
+
+
 @functools.lru_cache(maxsize=4096)
 def annotation_kind(text: str) -> str:
     """"bool_tensor", "tensor", "tensor_seq", "host", "host_seq" or "unknown" for annotation source text

@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphlint._annotations import annotation_kind, tuple_item_kinds
+from graphlint._annotations import annotation_kind, is_cpu_name, tuple_item_kinds
 from graphlint._torch_kinds import SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -169,7 +169,7 @@ class _Indexer(ast.NodeVisitor):
         for stmt in node.body:  # dataclass-style fields (`seq_lens: torch.Tensor`); __init__ wins
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 kind = _annotation_kind(ast.unparse(stmt.annotation))
-                if kind == "tensor" and "cpu" in stmt.target.id.lower():
+                if kind == "tensor" and is_cpu_name(stmt.target.id):
                     kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
                 if kind:
                     info.attrs.setdefault(stmt.target.id, kind)

@@ -14,7 +14,7 @@ from typing import Callable, Mapping, MutableMapping
 
 import libcst as cst
 
-from graphlint._annotations import annotation_kind
+from graphlint._annotations import annotation_kind, is_cpu_name  # noqa: F401 - re-exported
 from graphlint._torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint._torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
@@ -102,14 +102,6 @@ def is_mask_name(name: str) -> bool:
     """Names that usually hold a boolean mask (`mask`, `*_mask`, `keep`, `valid`, `is_*`); weak evidence."""
     last = name.rpartition(".")[2]
     return last.endswith(("mask", "keep", "valid")) or last.startswith("is_")
-
-
-def is_cpu_name(name: str) -> bool:
-    """Names that say the value lives on the host (`seq_lens_cpu`, `cpu_offsets`): a host tensor or a
-    Python value. Used for values the inference cannot type (unannotated parameters, attributes of unknown
-    objects), which then count as host values."""
-    last = name.rpartition(".")[2]
-    return last.endswith("_cpu") or last.startswith("cpu_")
 
 
 CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams", "settings", "params"})

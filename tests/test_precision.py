@@ -816,3 +816,29 @@ def test_elementwise_ops_keep_the_shape_of_cpu_tensors():
                 return pos, x * t
     """
     assert findings(src) == {(11, "GL302")}
+
+
+def test_one_host_naming_rule_for_parameters_fields_and_untyped_values():
+    """Parameters, class fields and untyped values share one reading of names: "cpu" as a word of the name
+    (`*_cpu`, `cpu_*`, vLLM's `seq_lens_cpu_upper_bound`) is host data. Fields used a substring test and
+    parameters a prefix/suffix test before; a `positions_gpu` tensor stays a device tensor."""
+    src = """
+        import torch
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Meta:
+            seq_lens_cpu_upper_bound: torch.Tensor
+            positions: torch.Tensor
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, meta: Meta, bound_cpu_tensor: torch.Tensor, batch):
+                a = meta.seq_lens_cpu_upper_bound.tolist()
+                b = bound_cpu_tensor.tolist()
+                c = batch.num_tokens_cpu_tensor.tolist()
+                d = meta.positions.tolist()
+                return x, a, b, c, d
+    """
+    assert findings(src) == {(16, "GL102")}

@@ -26,6 +26,11 @@ def interpreting() -> bool:
     return os.environ.get("TRITON_INTERPRET", "0") == "1"
 
 
+def pdl_available(t: torch.Tensor) -> bool:
+    """Programmatic dependent launch (griddepcontrol PTX) can be compiled in: CUDA tensors, not the interpreter."""
+    return t.is_cuda and not interpreting()
+
+
 def use_triton(t: torch.Tensor) -> bool:
     """True when the Triton path can run on tensors living where `t` lives."""
     if not triton_available():

@@ -40,7 +40,7 @@ import torch.nn.functional as F
 import graphlint
 
 from dsv4_native import fp4
-from dsv4_native._backend import interpreting, use_triton
+from dsv4_native._backend import interpreting, pdl_available, use_triton
 from dsv4_native.moe import (
     DSV4MoE, SWIGLU_LIMIT, _slot_sum_triton, align_sizes, init_router_state, moe_align, route_tokens,
 )
@@ -706,6 +706,13 @@ def _group_triton(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Ten
     )
 
 
+def variant5_tiles(block_n: int, num_warps: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(BN, warps) of the variant-5 GEMM1 and GEMM2 launches from a config's (block_n, num_warps): GEMM2 takes
+    4x taller tiles with 2x the warps. At batch 1, 7 * D/32 GEMM2 programs at 72 registers are one resident
+    wave (7 * D/8 programs of 2 warps were not; docs/kernels-fp4.md §9)."""
+    return (block_n, num_warps), (4 * block_n, 2 * num_warps)
+
+
 def _check_tiles(dim: int, inter: int, group: int, block_n: int, block_k: int) -> None:
     if block_k % group or block_k < 32 or dim % block_k or inter % block_k:
         raise ValueError(f"block_k={block_k} must be a multiple of {group} and of 32 and divide D={dim} and I={inter}")
@@ -743,7 +750,7 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         # programmatic dependent launch (planes, GEMM1, GEMM2, slot sum): each kernel is scheduled while the
         # previous one drains and waits on-device (griddepcontrol.wait) before its first dependent load;
         # graph capture keeps the edges
-        pdl = use_asm and x.is_cuda
+        pdl = pdl_available(x)
         # after the router (the layer's forward) the planes overlap its select kernel, which triggers early
         _x_planes_kernel[(n_tok,)](x, x16, xs, D=dim, PDL=pdl, AFTER_ROUTER=after_router, launch_pdl=pdl)
         # one program per (slot, N-block) straight from the slot table: no grouping launch. An expert picked by
@@ -753,18 +760,17 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
         # 59.7 (docs/kernels-fp4.md §10: the pair kernel's 130 registers halved its occupancy).
         # Batch 1 reads every expert exactly once: its weights stream evict_first (keeps the L2's other lines).
         # Batch > 1 shares the shared expert between programs: evict_first would spoil that reuse.
-        # GEMM2 takes 4x taller tiles with 2x the warps of GEMM1: at batch 1, 7 * D/32 programs at 72 registers
-        # are one resident wave (7 * D/8 programs of 2 warps were not).
         flat = slot_ids.reshape(-1)
+        (bn1, w1), (bn2, w2) = variant5_tiles(block_n, num_warps)
         common = dict(FMT=fmt, GROUP=group, NW=nw, USE_ASM=use_asm, PDL=pdl, EVF=n_tok == 1, launch_pdl=pdl,
                       num_stages=num_stages)
-        _w4_gemv1_kernel[(n, triton.cdiv(inter, block_n))](
+        _w4_gemv1_kernel[(n, triton.cdiv(inter, bn1))](
             x16.view(torch.int32), xs, flat, w13_q.view(torch.int32), w13_s, gs13, h, n_slot, n_exp,
-            D=dim, INTER=inter, BN=block_n, num_warps=num_warps, **common,
+            D=dim, INTER=inter, BN=bn1, num_warps=w1, **common,
         )
-        _w4_gemv2_kernel[(n, triton.cdiv(dim, 4 * block_n))](
+        _w4_gemv2_kernel[(n, triton.cdiv(dim, bn2))](
             h.view(torch.int32), flat, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n_exp,
-            D=dim, INTER=inter, BN=4 * block_n, num_warps=2 * num_warps, **common,
+            D=dim, INTER=inter, BN=bn2, num_warps=w2, **common,
         )
         # 32 one-warp programs per token add its slots: a shorter chain after GEMM2 than 4 of 4 warps
         _slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl, block_d=128, num_warps=1)

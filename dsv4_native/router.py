@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import interpreting, use_triton
+from dsv4_native._backend import pdl_available, use_triton
 
 try:
     import triton
@@ -238,7 +238,7 @@ def _router_triton(
         logits_ws, bias_arg, tid_arg, input_ids, active, slot_ids, slot_w, n_tok, logits_ws.stride(0), scale,
         E=n_exp, SPLITS=splits, TOP_K=top_k, USE_HASH=use_hash,
         BLOCK_E=triton.next_power_of_2(n_exp), BLOCK_S=triton.next_power_of_2(top_k + 1),
-        TRIGGER=x.is_cuda and not interpreting(),
+        TRIGGER=pdl_available(x),
         # one warp: the top-k rounds reduce with shuffles only (H200, batch 1: 8.6 us vs 12.0 at 4 warps)
         num_warps=1,
     )

@@ -27,6 +27,10 @@ Packed layout (per expert, stacked [E+1, ...], shared expert last), K = reductio
   w13_q uint8 [E+1, 2I, D/2], w13_s uint8 [E+1, 2I, D/G], gs13 fp32 [E+1, 2] (gate, up global scales)
   w2_q  uint8 [E+1, D, I/2],  w2_s  uint8 [E+1, D, I/G],  gs2  fp32 [E+1]
 with G = 32 (MXFP4, scale = raw E8M0 code, global scales 1) or 16 (NVFP4, scale = raw E4M3 bits).
+Checkpoints hold byte j of a row as (code k=2j in the low nibble, k=2j+1 in the high one), each code
+s E1 E0 M. The module's buffers hold the kernel byte order instead (`to_kernel_order`, applied by
+`load_packed`): code 2j at bits 7 | 4 3 2 and code 2j+1 at bits 5 | 6 | 1 0 (s | E1 | E0 M), which lets
+variant 5 turn a word into E4M3 bytes with 5 integer ops instead of 7 (docs/kernels-fp4.md §11).
 """
 
 from __future__ import annotations
@@ -104,9 +108,34 @@ def group_reference(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.T
     gexp.copy_(gbuf[:-1].to(gexp.dtype))
 
 
+def _check_packed(q: torch.Tensor) -> torch.Tensor:
+    if q.dtype != torch.uint8:
+        raise ValueError(f"packed E2M1 must be uint8, got {q.dtype}")
+    return q.to(torch.int32)
+
+
+def to_kernel_order(q: torch.Tensor) -> torch.Tensor:
+    """Checkpoint-layout packed bytes -> the module's kernel byte order (a fixed bit permutation per byte,
+    elementwise tensor ops: no table to copy to the device)."""
+    v = _check_packed(q)
+    lo, hi = v & 0xF, v >> 4
+    even = ((lo & 0x8) << 4) | ((lo & 0x7) << 2)  # s -> 7, e1 e0 m -> 4 3 2
+    odd = ((hi & 0x8) << 2) | ((hi & 0x4) << 4) | (hi & 0x3)  # s -> 5, e1 -> 6, e0 m -> 1 0
+    return (even | odd).to(torch.uint8)
+
+
+def to_checkpoint_order(q: torch.Tensor) -> torch.Tensor:
+    """Inverse of `to_kernel_order`."""
+    v = _check_packed(q)
+    lo = ((v >> 4) & 0x8) | ((v >> 2) & 0x7)
+    hi = ((v >> 2) & 0x8) | ((v >> 4) & 0x4) | (v & 0x3)
+    return (lo | (hi << 4)).to(torch.uint8)
+
+
 def dequant_rows(q: torch.Tensor, s: torch.Tensor, fmt: int) -> torch.Tensor:
-    """Packed rows + raw scale codes -> fp32 values without the NVFP4 global scale (what the kernel's
-    bf16 operand holds)."""
+    """Packed rows in the kernel byte order + raw scale codes -> fp32 values without the NVFP4 global scale
+    (what the kernel's bf16 operand holds)."""
+    q = to_checkpoint_order(q)
     if fmt == 0:
         return fp4.dequantize_mxfp4(q, s, torch.float32)
     return fp4.dequantize_nvfp4(q, s.view(torch.float8_e4m3fn), 1.0, torch.float32)
@@ -176,13 +205,23 @@ if triton is not None:
         tl.store(gexp_ptr + g, ids, mask=start)
 
     @triton.jit
+    def _even_f16_bits(b):
+        """Kernel-order byte -> fp16 bits of its even code * 2^-14: s (bit 7) to 15, E1 E0 M (4 3 2) to 11:9."""
+        return ((b & 0x80) << 8) | ((b & 0x1C) << 7)
+
+    @triton.jit
+    def _odd_f16_bits(b):
+        """The odd code: s (bit 5) to 15, E1 (bit 6) to 11, E0 M (bits 1 0) to 10:9."""
+        return ((b & 0x20) << 10) | ((b & 0x40) << 5) | ((b & 0x3) << 9)
+
+    @triton.jit
     def _w4_dequant_tile(q_ptrs, s_ptrs, row_ok, FMT: tl.constexpr, BN: tl.constexpr, BK2: tl.constexpr,
                          UPCAST: tl.constexpr):
         """Packed bytes [BN, GPT, GB] + scale codes [BN, GPT] -> (even-k, odd-k) operands [BN, BK2].
 
         E2M1 -> fp16 bits: sign to bit 15, the 3 magnitude bits to bits 11:9 (exponent low bits +
-        top mantissa bit). That fp16 equals value * 2^-14 exactly, subnormal codes included, so no
-        table and no branch. The 2^14 goes into the scale.
+        top mantissa bit), from the kernel byte order. That fp16 equals value * 2^-14 exactly, subnormal
+        codes included, so no table and no branch. The 2^14 goes into the scale.
         """
         b = tl.load(q_ptrs, mask=row_ok[:, None, None], other=0).to(tl.int32)
         sc = tl.load(s_ptrs, mask=row_ok[:, None], other=0).to(tl.int32)
@@ -191,8 +230,8 @@ if triton is not None:
         else:  # E4M3 -> fp16 bits (value * 2^-8, subnormals exact), then * 2^8 * 2^14
             s16 = ((sc & 0x80) << 8) | ((sc & 0x7F) << 7)
             s = s16.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 4194304.0
-        lo = (((b & 0x7) << 9) | ((b & 0x8) << 12)).to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
-        hi = (((b & 0x70) << 5) | ((b & 0x80) << 8)).to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
+        lo = _even_f16_bits(b).to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
+        hi = _odd_f16_bits(b).to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
         lo = tl.reshape(lo * s[:, :, None], (BN, BK2))
         hi = tl.reshape(hi * s[:, :, None], (BN, BK2))
         if not UPCAST:  # bf16 holds these values exactly; UPCAST (interpreter) keeps fp32 for tl.dot
@@ -316,9 +355,9 @@ if triton is not None:
         """Packed bytes [BN, GROUP/2] -> E2M1 codes as fp16 [BN, GROUP] in k order (value * 2^-14,
         exact), by integer ops only; the caller folds 2^14 into the group scale."""
         b = tl.load(q_ptrs, mask=row_ok[:, None], other=0).to(tl.int32)
-        lo = (((b & 0x7) << 9) | ((b & 0x8) << 12)).to(tl.int16).to(tl.float16, bitcast=True)
-        hi = (((b & 0x70) << 5) | ((b & 0x80) << 8)).to(tl.int16).to(tl.float16, bitcast=True)
-        return tl.reshape(tl.join(lo, hi), (BN, GROUP))  # low nibble = even k
+        lo = _even_f16_bits(b).to(tl.int16).to(tl.float16, bitcast=True)
+        hi = _odd_f16_bits(b).to(tl.int16).to(tl.float16, bitcast=True)
+        return tl.reshape(tl.join(lo, hi), (BN, GROUP))  # even k, odd k
 
     @triton.jit
     def _w4_codes(wq_ptr, rows, kg, row_ok, KB: tl.constexpr, BN: tl.constexpr, GROUP: tl.constexpr):
@@ -436,10 +475,11 @@ if triton is not None:
             tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
 
 
-# Variant 5 (GEMV on CUDA cores, small batch). One int32 word = 8 codes, nibble i = k 8w+i. Two shift/and/lop3
-# chains turn the word into 8 E4M3 bytes (s00EEM00: the E2M1 value * 2^-6, exact), and the hardware's
-# e4m3x2 -> f16x2 conversion unpacks two codes per instruction: bytes of the even nibbles give the fp16 pairs
-# (k0, k2) and (k4, k6), those of the odd nibbles (k1, k3) and (k5, k7). x (and h) are stored in four pair
+# Variant 5 (GEMV on CUDA cores, small batch). One int32 word = 8 codes, byte j = k 8w+2j and 8w+2j+1 in the
+# kernel byte order. Five integer ops turn the word into 8 E4M3 bytes (s00EEM00: the E2M1 value * 2^-6,
+# exact): the even codes already sit at bits 7 4 3 2 (one AND), the odd ones need two shifts (s and E0 M by
+# 2 up, E1 by 2 down). The hardware's e4m3x2 -> f16x2 conversion then unpacks two codes per instruction:
+# the even bytes give the fp16 pairs (k0, k2) and (k4, k6), the odd ones (k1, k3) and (k5, k7). x (and h) are stored in four pair
 # planes in that order, so the four fp16x2 FMAs of a word need no permutation. x is scaled per token by a
 # power of two (amax in [2^10, 2^11)), h by 2^6 (|h| <= 100): products stay normal in fp16 and sums of 4 far
 # from overflow; the fp32 epilogue undoes both. Every operand of the loop is loaded in the weight tile's own
@@ -454,10 +494,11 @@ if triton is not None:
         return bits.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
 
     @triton.jit
-    def _code_f32(q, SH: tl.constexpr):
-        """Nibble at bit SH of q -> E2M1 value * 2^-6 in fp32, exact (interpreter path of _w4_word_dot)."""
-        c = (q >> SH) & 0xF
-        bits = ((c & 0x7) << 9) | ((c & 0x8) << 12)
+    def _code_f32(q, J: tl.constexpr, ODD: tl.constexpr):
+        """Code k = 2J + ODD of word q (kernel byte order) -> E2M1 value * 2^-6 in fp32, exact (interpreter
+        path of _w4_word_dot)."""
+        b = (q >> (8 * J)) & 0xFF
+        bits = _odd_f16_bits(b) if ODD else _even_f16_bits(b)
         return bits.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 256.0
 
     def _ptx_word(q: str, xs: str, out: str) -> str:
@@ -468,13 +509,11 @@ if triton is not None:
             .reg .b32 e, o, t, v0, v1, v2, v3, acc;
             .reg .b16 e0, e1, o0, o1, l16, h16;
             .reg .f32 lo, hi;
-            shl.b32 t, {q}, 2;
-            and.b32 t, t, 0x1C1C1C1C;
-            shl.b32 e, {q}, 4;
-            lop3.b32 e, e, 0x80808080, t, 0xEA;
+            and.b32 e, {q}, 0x9C9C9C9C;
             shr.u32 t, {q}, 2;
-            and.b32 t, t, 0x1C1C1C1C;
-            lop3.b32 o, {q}, 0x80808080, t, 0xEA;
+            and.b32 t, t, 0x10101010;
+            shl.b32 o, {q}, 2;
+            lop3.b32 o, o, 0x8C8C8C8C, t, 0xEA;
             mov.b32 {{e0, e1}}, e;
             mov.b32 {{o0, o1}}, o;
             cvt.rn.f16x2.e4m3x2 v0, e0;
@@ -502,10 +541,10 @@ if triton is not None:
             out = tl.inline_asm_elementwise(_PTX_WORD, "=r,r,r,r,r,r", [q, x0, x1, x2, x3], dtype=tl.float32,
                                             is_pure=True, pack=1)
         else:  # interpreter: the same exact codes, products summed in fp32
-            out = _code_f32(q, 0) * _f16_half(x0, False) + _code_f32(q, 8) * _f16_half(x0, True)
-            out += _code_f32(q, 16) * _f16_half(x1, False) + _code_f32(q, 24) * _f16_half(x1, True)
-            out += _code_f32(q, 4) * _f16_half(x2, False) + _code_f32(q, 12) * _f16_half(x2, True)
-            out += _code_f32(q, 20) * _f16_half(x3, False) + _code_f32(q, 28) * _f16_half(x3, True)
+            out = _code_f32(q, 0, False) * _f16_half(x0, False) + _code_f32(q, 1, False) * _f16_half(x0, True)
+            out += _code_f32(q, 2, False) * _f16_half(x1, False) + _code_f32(q, 3, False) * _f16_half(x1, True)
+            out += _code_f32(q, 0, True) * _f16_half(x2, False) + _code_f32(q, 1, True) * _f16_half(x2, True)
+            out += _code_f32(q, 2, True) * _f16_half(x3, False) + _code_f32(q, 3, True) * _f16_half(x3, True)
         return out
 
     @triton.jit
@@ -882,8 +921,9 @@ def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs
 def quantize_experts(  # graphlint: cold
     w13: torch.Tensor, w2: torch.Tensor, weight_format: str
 ) -> dict[str, torch.Tensor]:
-    """Quantise stacked bf16/fp32 experts (w13[E+1, 2I, D], w2[E+1, D, I]) into the kernel layout
-    (for tests and benchmarks; a real model loads the checkpoint's packed tensors with `pack_checkpoint`)."""
+    """Quantise stacked bf16/fp32 experts (w13[E+1, 2I, D], w2[E+1, D, I]) into packed tensors in checkpoint
+    layout (for tests and benchmarks; a real model passes the checkpoint's packed tensors to
+    `DSV4MoEW4.load_packed`)."""
     fmt, _ = _fmt(weight_format)
     n_exp, two_i, _ = w13.shape
     inter = two_i // 2
@@ -997,10 +1037,12 @@ class DSV4MoEW4(nn.Module):
 
     @torch.no_grad()
     def load_packed(self, packed: dict[str, torch.Tensor]) -> None:  # graphlint: cold
-        """Copy checkpoint-layout packed experts (validated) into the module's buffers."""
+        """Copy checkpoint-layout packed experts (validated) into the module's buffers, the packed codes
+        permuted into the kernel byte order."""
         validate_packed(packed, self.weight_format)
         for name in ("w13_q", "w13_s", "gs13", "w2_q", "w2_s", "gs2"):
-            getattr(self, name).copy_(packed[name])
+            src = to_kernel_order(packed[name]) if name.endswith("_q") else packed[name]
+            getattr(self, name).copy_(src)
 
     @torch.no_grad()
     def load_dense(self, w13: torch.Tensor, w2: torch.Tensor) -> None:  # graphlint: cold

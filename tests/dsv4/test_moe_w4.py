@@ -93,8 +93,9 @@ if W.triton is not None:
 
 
 def test_word_routine_every_code_at_every_nibble(device):
-    """Variant 5's word routine (PTX on the GPU, integer fallback in the interpreter): a word holding one
-    code c at nibble i (the others 0) against x = 1 at k = 8w + i gives the exact E2M1 value of c times
+    """Variant 5's word routine (PTX on the GPU, integer fallback in the interpreter) on words in the kernel
+    byte order: a word holding one code c at k = i (the others 0) against x = 1 at k = 8w + i gives the exact
+    E2M1 value of c times
     2^-6; with x = 1 everywhere, a word of 8 random codes gives their sum times 2^-6. The planes are
     (k0, k2), (k4, k6), (k1, k3), (k5, k7), so this pins the e4m3 byte placement and the plane order."""
     words, xs, want = [], [], []
@@ -113,6 +114,7 @@ def test_word_routine_every_code_at_every_nibble(device):
         want.append(float(fp4.decode_e2m1(codes).sum()) / 64)
     n = len(words)
     q = torch.tensor(words, dtype=torch.int64).to(torch.int32)  # wraps to the same 32 bits
+    q = W.to_kernel_order(q.view(torch.uint8)).view(torch.int32)  # the module's byte order
     x = torch.stack(xs)  # [n, 8] in k order
     pairs = torch.stack([x[:, p] for p in ([0, 2], [4, 6], [1, 3], [5, 7])], dim=1).to(torch.float16)  # [n, 4, 2]
     out = torch.empty(n, dtype=torch.float32, device=device)
@@ -261,6 +263,54 @@ def test_hash_layer_and_compile(device, compile_backend):
     assert torch.equal(compiled(x, ids, active), eager)
 
 
+def _ptx_decode(word: int) -> tuple[int, int]:
+    """Run the integer part of variant 5's PTX routine (everything before its first `mov`) on one word:
+    a four-instruction evaluator (and / shr / shl / lop3), so the shipped constants are what is tested."""
+    regs = {"q": word & 0xFFFFFFFF}
+    val = lambda a: int(a, 16) if a.startswith("0x") else (int(a) if a.isdigit() else regs[a])
+    for stmt in W._ptx_word("q", "a,b,c,d", "out").split(";"):
+        op, _, args = stmt.strip().lstrip("{").strip().partition(" ")
+        if op.startswith(("mov", "cvt")):
+            break
+        if not op or op.startswith(".reg"):
+            continue
+        a = [t.strip() for t in args.split(",")]
+        if op == "and.b32":
+            regs[a[0]] = val(a[1]) & val(a[2])
+        elif op == "shr.u32":
+            regs[a[0]] = val(a[1]) >> val(a[2])
+        elif op == "shl.b32":
+            regs[a[0]] = (val(a[1]) << val(a[2])) & 0xFFFFFFFF
+        elif op == "lop3.b32" and a[4] == "0xEA":  # (a & b) | c
+            regs[a[0]] = (val(a[1]) & val(a[2])) | val(a[3])
+        else:
+            raise AssertionError(f"unexpected PTX op {op!r}")
+    return regs["e"], regs["o"]
+
+
+def test_kernel_byte_order_and_the_five_op_decode():
+    """The module stores packed bytes in the kernel byte order (a bijection on bytes, undone exactly), and
+    on that order the PTX routine's integer ops turn a word into E4M3 bytes holding its even codes
+    (k0, k2, k4, k6) and odd codes (k1, k3, k5, k7), each equal to the E2M1 value * 2^-6."""
+    every = torch.arange(256, dtype=torch.int32).to(torch.uint8)
+    kern = W.to_kernel_order(every)
+    assert sorted(kern.tolist()) == list(range(256))
+    assert torch.equal(W.to_checkpoint_order(kern), every)
+    # 0x21: even code 1 (+0.5: M) at bit 2, odd code 2 (+1.0: E0) at bit 1; 0x88: both signs of zero
+    assert kern[0x21] == 0x06 and kern[0x88] == 0xA0
+    with pytest.raises(ValueError, match="uint8"):
+        W.to_kernel_order(every.to(torch.int32))
+    g = torch.Generator().manual_seed(5)
+    for _ in range(200):
+        codes = torch.randint(0, 16, (8,), generator=g)
+        ckpt = (codes[0::2] | (codes[1::2] << 4)).to(torch.uint8)
+        word = int.from_bytes(bytes(W.to_kernel_order(ckpt).tolist()), "little")
+        e, o = _ptx_decode(word)
+        as_e4m3 = lambda v: torch.tensor(list(v.to_bytes(4, "little")), dtype=torch.uint8).view(torch.float8_e4m3fn)
+        want = fp4.decode_e2m1(codes) / 64
+        assert torch.equal(as_e4m3(e).float(), want[0::2]) and torch.equal(as_e4m3(o).float(), want[1::2])
+
+
 def test_make_moe_and_load_validation():
     assert isinstance(W.make_moe("bf16", dim=D, inter=INTER, n_experts=E, top_k=K), M.DSV4MoE)
     m = W.make_moe("mxfp4", dim=D, inter=INTER, n_experts=E, top_k=K)
@@ -285,6 +335,8 @@ def test_make_moe_and_load_validation():
     with pytest.raises(ValueError, match="NaN"):
         nv.load_packed(bad)
     nv.load_packed(packed)
+    assert torch.equal(W.to_checkpoint_order(nv.w13_q), packed["w13_q"])  # stored in the kernel byte order
+    assert not torch.equal(nv.w13_q, packed["w13_q"])
     d13, d2 = nv.dequantized_experts(torch.float32)
     # gate and up halves carry their own global scales
     assert not torch.equal(packed["gs13"][:, 0], packed["gs13"][:, 1])

@@ -140,12 +140,13 @@ def test_variant5_loops_have_no_smem_conversions(sass_report, name, fmt):
 @pytest.mark.parametrize("fmt", [0, 1])
 def test_variant5_batch1_loop_size_and_decode_count(sass_report, fmt):
     """GEMM1 at batch 1 (BN 8, 64 words per step, 2 warps: 16 words per thread per step): 4 F2FP per word
-    (NVFP4 adds one per E4M3 block scale: 4 per step) and at most 25 instructions per word (measured 366 /
-    383 per step for MXFP4 / NVFP4)."""
+    (NVFP4 adds one per E4M3 block scale: 4 per step) and at most 23 instructions per word (measured 348 /
+    362 per step for MXFP4 / NVFP4 with the 5-op decode of the kernel byte order; the 7-op decode of the
+    checkpoint order took 380 / 394, and the H200 time follows the count, docs/kernels-fp4.md §11)."""
     (loop,) = sass_report[f"gemv1_b1_{fmt}"]["loops"]
     words = 8 * 64 * 2 // 64  # BN * NW * (gate, up) / threads
     assert loop["f2fp"] == 4 * words + (4 if fmt == 1 else 0), loop
-    assert loop["n"] <= 25 * words, loop
+    assert loop["n"] <= 23 * words, loop
 
 
 @pytest.mark.parametrize("fmt", [0, 1])

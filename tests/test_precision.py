@@ -798,6 +798,37 @@ def test_event_recorded_on_a_side_stream_hands_off_the_join():
     assert findings(src) == {(15, "GL202"), (17, "GL202")}
 
 
+def test_only_an_event_record_on_the_side_stream_is_a_join():
+    """GL202 0.1.17 took any `.record(...)` in the side-stream block for an event hand-off. An event's
+    `record()` / `record(s)` / `record(torch.cuda.current_stream())` records on the side stream; a record
+    with data (a metric, a log) or an event recorded on another stream joins nothing."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, stats):
+                self.a.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(self.a):
+                    y = x * 2
+                    stats.record(y)
+                self.b.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(self.b):
+                    z = x + 1
+                    self.ev.record(self.main)
+                self.c.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(self.c):
+                    w = x - 1
+                    self.ev_c.record(self.c)
+                self.d.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(self.d):
+                    v = x / 2
+                    self.ev_d.record(torch.cuda.current_stream())
+                return y, z, w, v
+    """
+    assert findings(src) == {(7, "GL202"), (11, "GL202")}
+
+
 def test_elementwise_ops_keep_the_shape_of_cpu_tensors():
     """sglang 0.5.23's idefics2 position ids: `torch.bucketize` of a CPU `torch.arange` is a CPU vector, not
     a CPU scalar, so mixing it with another tensor is host arithmetic, not a frozen kernel argument (GL302

@@ -68,8 +68,10 @@ class SideStreamWithoutJoin(Rule):
     the `with` (or a `wait_stream`/`wait_event`/`.wait()` at the start of its body); a join is a
     `....wait_stream(s)`, `wait_event(...)`, `.wait()` or `.synchronize()` after it; a
     `torch.cuda.synchronize()` before the block also forks. An event recorded on the side stream inside
-    the block (`s.record_event()`, `ev.record()`) hands the join to whoever waits on that event (sglang's
-    routed-input quantisation passes it to the MoE op), so it counts as a join too. A stream-switching
+    the block (`s.record_event()`, `ev.record()`, `ev.record(s)`) hands the join to whoever waits on that
+    event (sglang's routed-input quantisation passes it to the MoE op), so it counts as a join too; a
+    `.record(...)` with another argument (an event recorded on another stream, a metric or log record) does
+    not. A stream-switching
     context manager (the block `yield`s) leaves fork and join to its caller and is not reported. A fork
     or join done by the caller of an ordinary function is not seen (a possible false positive, rare in
     practice).
@@ -93,10 +95,14 @@ class SideStreamWithoutJoin(Rule):
         "        fn(x)\n    torch.cuda.synchronize()\n",
         "def quant(x: torch.Tensor, s):\n    s.wait_stream(torch.cuda.current_stream())\n    with torch.cuda.stream(s):\n"
         "        q = x.to(torch.float8_e4m3fn)\n        ready = s.record_event()\n    return q, ready\n",
+        "def quant(x: torch.Tensor, s, ev):\n    s.wait_stream(torch.cuda.current_stream())\n    with torch.cuda.stream(s):\n"
+        "        q = x * 2\n        ev.record(s)\n    return q, ev\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, s):\n    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n"
         "    torch.cuda.current_stream().wait_stream(s)\n    return y\n",
+        "def step(x: torch.Tensor, s, stats):\n    s.wait_stream(torch.cuda.current_stream())\n"
+        "    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n        stats.record(y)\n    return y\n",
         "def step(x: torch.Tensor, s):\n    s.wait_stream(torch.cuda.current_stream())\n"
         "    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n    return y\n",
     )
@@ -142,8 +148,8 @@ class SideStreamWithoutJoin(Rule):
                 forked = True  # the whole device is idle before the side stream starts
             elif start <= line <= end and line <= first_body + 1 and meth in ("wait_stream", "wait_event", "wait"):
                 forked = True  # `torch.cuda.current_stream().wait_stream(main)` / `ev.wait()` inside the block
-            elif start <= line <= end and (meth == "record_event" and recv in (stream, "torch.cuda.current_stream()")
-                                           or meth == "record"):
+            elif start <= line <= end and (meth == "record_event" and recv in (stream, _CURRENT)
+                                           or meth == "record" and all(a in (stream, _CURRENT) for a in args)):
                 joined = True  # an event recorded on the side stream: its waiter joins
             elif line > end:
                 if meth == "wait_stream" and stream in args:
@@ -151,6 +157,10 @@ class SideStreamWithoutJoin(Rule):
                 elif meth in ("wait_event", "wait", "synchronize"):
                     joined = True
         return forked, joined
+
+
+# inside the `with` block the current stream is the side stream
+_CURRENT = "torch.cuda.current_stream()"
 
 
 def _yields(body: cst.BaseSuite) -> bool:

@@ -24,6 +24,7 @@ import triton.language as tl
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dsv4_native import moe_w4 as W  # noqa: E402
+from dsv4_native.gpu_timing import read_bandwidth  # noqa: E402
 
 D, INTER, N_EXP, TOP_K = 4096, 2048, 256, 6
 DEV = "cuda"
@@ -121,19 +122,13 @@ def rows_for(fmt: str, big, sink, nw: int = 64) -> list[str]:  # graphlint: cold
     return out
 
 
-def read_bandwidth() -> float:  # graphlint: cold
-    """Bytes/s of an fp32 sum over 2 GiB."""
-    xb = torch.randn(2 ** 29, device=DEV)
-    return xb.numel() * 4 / (triton.testing.do_bench(lambda: xb.sum(), warmup=5, rep=30, return_mode="median") * 1e-3)
-
-
 def main() -> None:  # graphlint: cold
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
     big = torch.ones(2 ** 26, device=DEV)
     sink = torch.empty(2 ** 26 // 4096, device=DEV)
-    bw = read_bandwidth()
+    bw = read_bandwidth(rep=30)
     lines = [f"read bandwidth {bw / 1e12:.2f} TB/s (fp32 sum of 2 GiB); batch 1, 7 slots, NW 64, evict_first; "
              "GEMM1 BN 8 / 2 warps, GEMM2 BN 32 / 4 warps", "",
              "| fmt | kernel | packed MB | real us | real TB/s | skeleton us | skeleton TB/s | real / skeleton |",

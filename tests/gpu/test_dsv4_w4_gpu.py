@@ -15,8 +15,7 @@ import tempfile
 
 import pytest
 import torch
-# pytest puts tests/gpu on sys.path (no __init__.py)
-from _cuda_graphs import bench_graph, bench_graph_clean, capture_graph, read_bandwidth
+from dsv4_native.gpu_timing import bench_graph, bench_graph_clean, capture_graph, read_bandwidth
 
 pytestmark = pytest.mark.cuda
 

@@ -1,5 +1,6 @@
-"""Helpers shared by the GPU kernel suites: capture one call in a CUDA graph (warm-up on a side stream),
-time its replays, and measure the device read bandwidth the floors are computed from."""
+"""GPU timing helpers shared by the GPU test suites and the benchmarks: capture one call in a CUDA graph
+(warm-up on a side stream), time its replays, and measure the device read bandwidth the floors are computed
+from. Host-side measurement code, never part of a captured step."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import torch
 _EVICT: list[torch.Tensor] = []  # the 256 MB read-flush buffer, allocated once per process
 
 
-def capture_graph(fn: Callable[[], object]) -> "torch.cuda.CUDAGraph":
+def capture_graph(fn: Callable[[], object]) -> "torch.cuda.CUDAGraph":  # graphlint: cold
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
@@ -23,7 +24,7 @@ def capture_graph(fn: Callable[[], object]) -> "torch.cuda.CUDAGraph":
     return g
 
 
-def bench_graph(fn: Callable[[], object], warmup: int = 10, rep: int = 60) -> float:
+def bench_graph(fn: Callable[[], object], warmup: int = 10, rep: int = 60) -> float:  # graphlint: cold
     """Median microseconds per replay of a graph holding one call of fn (triton's do_bench: its L2 flush
     is a 256 MB memset, so each timed replay first pays for writing those dirty lines back)."""
     import triton
@@ -32,7 +33,7 @@ def bench_graph(fn: Callable[[], object], warmup: int = 10, rep: int = 60) -> fl
     return triton.testing.do_bench(g.replay, warmup=warmup, rep=rep, return_mode="median") * 1e3
 
 
-def bench_graph_clean(fn: Callable[[], object], reps: int = 60) -> float:
+def bench_graph_clean(fn: Callable[[], object], reps: int = 60) -> float:  # graphlint: cold
     """Median microseconds per replay, each after reading (not writing) 256 MB to evict the L2: what a
     decode step's earlier weight reads leave behind."""
     g = capture_graph(fn)
@@ -52,7 +53,7 @@ def bench_graph_clean(fn: Callable[[], object], reps: int = 60) -> float:
     return sorted(times)[len(times) // 2]
 
 
-def read_bandwidth(rep: int = 50) -> float:
+def read_bandwidth(rep: int = 50) -> float:  # graphlint: cold
     """Measured device read bandwidth in bytes/s (fp32 sum over 2 GiB; the buffer is freed on return)."""
     import triton
 

@@ -83,6 +83,8 @@ class Context:
     _call_names: dict = field(default_factory=dict)
     pending: list[_Pending] = field(default_factory=list)
     parents: list[cst.CSTNode] = field(default_factory=list)
+    blocks: list[cst.BaseSuite] = field(default_factory=list)  # the blocks being walked, outermost first
+    if_bodies: dict[int, cst.If] = field(default_factory=dict)  # id(body block) -> its `if` statement
     capture_depth: int = 0
     allow_sync_depth: int = 0  # inside `with graphlint.allow_sync(...)` / vLLM's `gpu_sync_allowed()`
     statement: cst.CSTNode | None = None
@@ -360,11 +362,15 @@ class Walker:
 
     # -- statements ---------------------------------------------------------------------------
     def walk_block(self, block: cst.BaseSuite) -> None:
-        if isinstance(block, cst.IndentedBlock):
-            self.walk_body(block.body)
-        elif isinstance(block, cst.SimpleStatementSuite):
-            for small in block.body:
-                self.small(small)
+        self.ctx.blocks.append(block)
+        try:
+            if isinstance(block, cst.IndentedBlock):
+                self.walk_body(block.body)
+            elif isinstance(block, cst.SimpleStatementSuite):
+                for small in block.body:
+                    self.small(small)
+        finally:
+            self.ctx.blocks.pop()
 
     def walk_body(self, body: Iterable[cst.BaseStatement]) -> None:
         for stmt in body:
@@ -399,6 +405,7 @@ class Walker:
             for small in stmt.body:
                 self.small(small)
         elif isinstance(stmt, cst.If):
+            self.ctx.if_bodies[id(stmt.body)] = stmt
             when_true, when_false = self._isinstance_narrowing(stmt.test)
             # `isinstance(n, int) and n > 2`: the operands after the isinstance only run when it holds
             if when_true and isinstance(stmt.test, cst.BooleanOperation):

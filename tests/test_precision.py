@@ -829,6 +829,38 @@ def test_only_an_event_record_on_the_side_stream_is_a_join():
     assert findings(src) == {(7, "GL202"), (11, "GL202")}
 
 
+def test_lazy_initialisation_of_module_state_is_not_per_step():
+    """GL130 / GL131 said "every step" for state built once: `if self.x is None: self.x = torch.tensor(...,
+    device=d)` (and the `hasattr` / `key not in self.cache` forms) runs on the first call, which warm-up
+    makes before capture. A parameter or local tested for None is per call; a body that does not assign
+    the tested state, and the `else` branch, run every step: all stay hits."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: list[int], n: int, pos=None):
+                if self.table is None:
+                    self.table = torch.tensor([1, 2, 3], device=x.device)
+                if not hasattr(self, "idx"):
+                    self.idx = torch.arange(n).cuda()
+                if n not in self.masks:
+                    for _ in range(2):
+                        m = torch.tensor(ids, device=x.device)
+                    self.masks[n] = m
+                if pos is None:
+                    pos = torch.tensor([0, 1], device=x.device)
+                if self.other is None:
+                    t = torch.tensor(ids, device=x.device)
+                if self.cached is None:
+                    self.cached = x.new_zeros(3)
+                else:
+                    u = torch.tensor(ids, device=x.device)
+                return x[self.table] + x[self.idx] + x[pos] + t + u
+    """
+    assert findings(src) == {(15, "GL130"), (17, "GL130"), (21, "GL130")}
+
+
 def test_elementwise_ops_keep_the_shape_of_cpu_tensors():
     """sglang 0.5.23's idefics2 position ids: `torch.bucketize` of a CPU `torch.arange` is a CPU vector, not
     a CPU scalar, so mixing it with another tensor is host arithmetic, not a frozen kernel argument (GL302

@@ -538,6 +538,54 @@ def _host_data(rule: "HostFacts", expr: cst.BaseExpression) -> bool:
     return ctx.val(expr).kind in (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY) or rule.is_cpu(expr)
 
 
+def _state_target(test: cst.BaseExpression) -> str | None:
+    """The persistent state an `if` test asks to be missing, as the code of what would be assigned:
+    `self.x is None` -> "self.x"; `not hasattr(self, "x")` -> "self.x"; `key not in self.cache` ->
+    "self.cache[key]". Only state of `self` / `cls` persists across steps; a local or parameter that is
+    None is None again on the next call."""
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        left = code_of(test.left)
+        if isinstance(op, cst.Is) and isinstance(right, cst.Name) and right.value == "None":
+            target = left
+        elif isinstance(op, cst.NotIn):
+            target = f"{code_of(right)}[{left}]"
+        else:
+            return None
+    elif (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+          and isinstance(test.expression, cst.Call) and code_of(test.expression.func) == "hasattr"
+          and len(test.expression.args) == 2 and isinstance(test.expression.args[1].value, cst.SimpleString)):
+        obj, name = test.expression.args
+        target = f"{code_of(obj.value)}.{name.value.evaluated_value}"
+    else:
+        return None
+    return target if target.startswith(("self.", "cls.")) else None
+
+
+def _assigns(body: cst.BaseSuite, target: str) -> bool:
+    """A statement of the block (not nested) assigns `target`."""
+    for stmt in getattr(body, "body", ()):
+        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+                [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
+            if any(code_of(t).replace(" ", "") == target.replace(" ", "") for t in targets):
+                return True
+    return False
+
+
+def lazy_init(ctx) -> bool:
+    """The statement being visited sits in the body of `if <state> is missing:` that assigns that state
+    (`if self.buf is None: self.buf = torch.tensor(..., device=d)`, `hasattr` and cache-miss forms alike):
+    it runs on the first step, which warm-up runs before capture, not every step."""
+    for block in reversed(ctx.blocks):
+        node = ctx.if_bodies.get(id(block))
+        if node is not None:
+            target = _state_target(node.test)
+            if target is not None and _assigns(node.body, target):
+                return True
+    return False
+
+
 # -- rules ----------------------------------------------------------------------------------------
 
 class HostDataToDevice(HostFacts):
@@ -551,7 +599,10 @@ class HostDataToDevice(HostFacts):
 
     Not reported: `torch.tensor(...)` without a device, or with `device="cpu"` (a host tensor, used on
     the host); `torch.as_tensor(t, device=...)` of a value that is not known to be host data (a no-op
-    on device tensors); `torch.stack([...])` of CUDA scalars (no sync, measured).
+    on device tensors); `torch.stack([...])` of CUDA scalars (no sync, measured); lazy initialisation of
+    module state (`if self.buf is None: self.buf = torch.tensor(..., device=d)`, the `hasattr` and
+    `key not in self.cache` forms): it runs once, on the first call, which warm-up makes before capture.
+    A local or parameter tested for None is per call and stays reported.
     """
 
     code = "GL130"
@@ -570,10 +621,14 @@ class HostDataToDevice(HostFacts):
         "def step(x: torch.Tensor, n: int):\n    return torch.cuda.FloatTensor(n, 4)\n",
         "def step(x: torch.Tensor):\n    return x.new_tensor(x)\n",
         "def step(x: torch.Tensor):\n    return torch.full((4,), 2.0, device=x.device)\n",
+        "class M(torch.nn.Module):\n    def forward(self, x: torch.Tensor):\n        if self.table is None:\n"
+        "            self.table = torch.tensor([1, 2, 3], device=x.device)\n        return x[self.table]\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, ids: list[int]):\n"
         "    t = torch.tensor(ids, device='cuda')  # <- GL130\n    return x[t]\n",
+        "def step(x: torch.Tensor, pos=None):\n    if pos is None:\n"
+        "        pos = torch.tensor([0, 1], device=x.device)  # <- GL130\n    return x[pos]\n",
         "def step(x: torch.Tensor):\n    pos = torch.tensor(0, device=x.device)  # <- GL130\n    return x + pos\n",
         "import numpy as np\ndef step(x: torch.Tensor, arr: np.ndarray):\n"
         "    return torch.as_tensor(np.asarray(arr), device='cuda')  # <- GL130\n",
@@ -589,6 +644,9 @@ class HostDataToDevice(HostFacts):
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         qual = ctx.call_name(node) or ""
+        if (qual in HOST_DATA_FACTORIES or CUDA_LEGACY_TENSOR_RE.match(qual) or qual.endswith("new_tensor")) \
+                and lazy_init(ctx):
+            return
         if qual in HOST_DATA_FACTORIES:
             data = node.args[0].value if node.args and node.args[0].keyword is None else None
             if data is None:
@@ -631,7 +689,9 @@ class CpuTensorToDevice(HostFacts):
     A blocking host-to-device copy: the host waits for it, and during capture torch refuses a copy
     from unpinned memory. Typical sources: `torch.arange(n).cuda()`, a mask built on the host, a
     `.cpu()` round trip. Not reported: the pinned-buffer pattern with `non_blocking=True` (the
-    recommended fix); `non_blocking=True` from pageable memory is GL134 (it blocks too, silently).
+    recommended fix); `non_blocking=True` from pageable memory is GL134 (it blocks too, silently); lazy
+    initialisation of module state (`if not hasattr(self, "idx"): self.idx = torch.arange(n).cuda()`),
+    which runs once, before capture (see GL130).
     """
 
     code = "GL131"
@@ -647,6 +707,8 @@ class CpuTensorToDevice(HostFacts):
         "    return buf[:n].to(x.device, non_blocking=True)\n",
         "def step(x: torch.Tensor, n: int):\n    t = torch.arange(n)\n    return t.to(torch.float16)\n",
         "def step(x: torch.Tensor, n: int):\n    t = torch.arange(n)\n    return t.to('cpu')\n",
+        "class M(torch.nn.Module):\n    def forward(self, x: torch.Tensor, n: int):\n        if not hasattr(self, 'idx'):\n"
+        "            self.idx = torch.arange(n).cuda()\n        return x[self.idx]\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, n: int):\n    return x + torch.arange(n).cuda()  # <- GL131\n",
@@ -661,8 +723,8 @@ class CpuTensorToDevice(HostFacts):
         if found is None:
             return
         src, call = found
-        if non_blocking(node):
-            return  # pinned: fine; pageable: GL134
+        if non_blocking(node) or lazy_init(self.ctx):
+            return  # pinned: fine (pageable: GL134); lazy initialisation: once, before capture
         self.report(node, self.message.format(call=call))
 
 

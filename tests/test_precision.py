@@ -831,8 +831,9 @@ def test_only_an_event_record_on_the_side_stream_is_a_join():
 
 def test_lazy_initialisation_of_module_state_is_not_per_step():
     """GL130 / GL131 said "every step" for state built once: `if self.x is None: self.x = torch.tensor(...,
-    device=d)` (and the `hasattr` / `key not in self.cache` forms) runs on the first call, which warm-up
-    makes before capture. A parameter or local tested for None is per call; a body that does not assign
+    device=d)` (and the `hasattr` / `key not in self.cache` forms, and sglang qwen2_moe's memo: a local read
+    from a cache, built when None and stored back) runs on the first call, which warm-up makes before
+    capture. A parameter or local tested for None is per call; a body that does not assign
     the tested state, and the `else` branch, run every step: all stay hits."""
     src = """
         import torch
@@ -856,7 +857,11 @@ def test_lazy_initialisation_of_module_state_is_not_per_step():
                     self.cached = x.new_zeros(3)
                 else:
                     u = torch.tensor(ids, device=x.device)
-                return x[self.table] + x[self.idx] + x[pos] + t + u
+                memo = self.memo.get(n)
+                if memo is None:
+                    memo = torch.tensor(ids, device=x.device)
+                    self.memo[n] = memo
+                return x[self.table] + x[self.idx] + x[pos] + t + u + memo
     """
     assert findings(src) == {(15, "GL130"), (17, "GL130"), (21, "GL130")}
 

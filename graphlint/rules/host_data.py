@@ -559,18 +559,26 @@ def _state_target(test: cst.BaseExpression) -> str | None:
         target = f"{code_of(obj.value)}.{name.value.evaluated_value}"
     else:
         return None
-    return target if target.startswith(("self.", "cls.")) else None
+    return target if target.startswith(("self.", "cls.")) or target.isidentifier() else None
+
+
+def _assignments(body: cst.BaseSuite):
+    """(target code, value code) of the block's own assignments (not nested)."""
+    for stmt in getattr(body, "body", ()):
+        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    yield code_of(t.target).replace(" ", ""), code_of(small.value)
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                yield code_of(small.target).replace(" ", ""), code_of(small.value)
 
 
 def _assigns(body: cst.BaseSuite, target: str) -> bool:
-    """A statement of the block (not nested) assigns `target`."""
-    for stmt in getattr(body, "body", ()):
-        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
-            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
-                [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
-            if any(code_of(t).replace(" ", "") == target.replace(" ", "") for t in targets):
-                return True
-    return False
+    """The block sets `target` (module state), or, for a local tested for None, stores that local into
+    `self` / `cls` state (the memo pattern `m = self.cache.get(k)`, `if m is None: ...; self.cache[k] = m`)."""
+    if target.isidentifier():
+        return any(t.startswith(("self.", "cls.")) and v == target for t, v in _assignments(body))
+    return any(t == target.replace(" ", "") for t, _ in _assignments(body))
 
 
 def lazy_init(ctx) -> bool:
@@ -601,8 +609,10 @@ class HostDataToDevice(HostFacts):
     the host); `torch.as_tensor(t, device=...)` of a value that is not known to be host data (a no-op
     on device tensors); `torch.stack([...])` of CUDA scalars (no sync, measured); lazy initialisation of
     module state (`if self.buf is None: self.buf = torch.tensor(..., device=d)`, the `hasattr` and
-    `key not in self.cache` forms): it runs once, on the first call, which warm-up makes before capture.
-    A local or parameter tested for None is per call and stays reported.
+    `key not in self.cache` forms, and a local tested for None whose body stores it into module state:
+    `m = self.cache.get(k)`, `if m is None: m = ...; self.cache[k] = m`): it runs once per key, on the
+    first call, which warm-up makes before capture. A local or parameter tested for None that is not
+    stored is per call and stays reported.
     """
 
     code = "GL130"

@@ -479,12 +479,13 @@ if triton is not None:
 # kernel byte order. Five integer ops turn the word into 8 E4M3 bytes (s00EEM00: the E2M1 value * 2^-6,
 # exact): the even codes already sit at bits 7 4 3 2 (one AND), the odd ones need two shifts (s and E0 M by
 # 2 up, E1 by 2 down). The hardware's e4m3x2 -> f16x2 conversion then unpacks two codes per instruction:
-# the even bytes give the fp16 pairs (k0, k2) and (k4, k6), the odd ones (k1, k3) and (k5, k7). x (and h) are stored in four pair
-# planes in that order, so the four fp16x2 FMAs of a word need no permutation. x is scaled per token by a
-# power of two (amax in [2^10, 2^11)), h by 2^6 (|h| <= 100): products stay normal in fp16 and sums of 4 far
-# from overflow; the fp32 epilogue undoes both. Every operand of the loop is loaded in the weight tile's own
-# layout (x planes by broadcast pointers, block scales by an asm byte load on offsets reduced in-thread):
-# the previous variant lost most of its time to shared-memory layout conversions of exactly these loads.
+# the even bytes give the fp16 pairs (k0, k2) and (k4, k6), the odd ones (k1, k3) and (k5, k7). x (and h)
+# are stored in four pair planes in that order, so the four fp16x2 FMAs of a word need no permutation. x is
+# scaled per token by a power of two (amax in [2^10, 2^11)), h by 2^6 (|h| <= 100): products stay normal in
+# fp16 and sums of 4 far from overflow; the fp32 epilogue undoes both. Every operand of the loop is loaded
+# in the weight tile's own layout (x planes by broadcast pointers, block scales by an asm byte load on
+# offsets reduced in-thread): the previous variant lost most of its time to shared-memory layout
+# conversions of exactly these loads.
 if triton is not None:
 
     @triton.jit

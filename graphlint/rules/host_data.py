@@ -717,8 +717,8 @@ class CpuTensorToDevice(HostFacts):
         "    return buf[:n].to(x.device, non_blocking=True)\n",
         "def step(x: torch.Tensor, n: int):\n    t = torch.arange(n)\n    return t.to(torch.float16)\n",
         "def step(x: torch.Tensor, n: int):\n    t = torch.arange(n)\n    return t.to('cpu')\n",
-        "class M(torch.nn.Module):\n    def forward(self, x: torch.Tensor, n: int):\n        if not hasattr(self, 'idx'):\n"
-        "            self.idx = torch.arange(n).cuda()\n        return x[self.idx]\n",
+        "class M(torch.nn.Module):\n    def forward(self, x: torch.Tensor, n: int):\n"
+        "        if not hasattr(self, 'idx'):\n            self.idx = torch.arange(n).cuda()\n        return x[self.idx]\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, n: int):\n    return x + torch.arange(n).cuda()  # <- GL131\n",

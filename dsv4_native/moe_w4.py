@@ -980,8 +980,21 @@ class DSV4MoEW4(nn.Module):
     """One DSV4 MoE layer with MXFP4 or NVFP4 experts kept packed (W4A16), every workspace preallocated.
 
     Same router weights, slot table and batch-static path choice as `DSV4MoE`; the experts live in the
-    packed buffers of the module docstring (load them with `load_packed` or `load_dense`).
+    packed buffers of the module docstring (load them with `load_packed` or `load_dense`). The packed
+    buffers, in a `state_dict` too, hold the kernel byte order; a `state_dict` saved before that order
+    (module version 1) is converted on load.
     """
+
+    _version = 2  # 2: w13_q / w2_q in the kernel byte order (docs/kernels-fp4.md §11)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,  # graphlint: cold
+                              unexpected_keys, error_msgs) -> None:
+        if local_metadata.get("version", 1) < 2:
+            for name in ("w13_q", "w2_q"):
+                if prefix + name in state_dict:
+                    state_dict[prefix + name] = to_kernel_order(state_dict[prefix + name])
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
 
     def __init__(
         self,

@@ -311,6 +311,29 @@ def test_kernel_byte_order_and_the_five_op_decode():
         assert torch.equal(as_e4m3(e).float(), want[0::2]) and torch.equal(as_e4m3(o).float(), want[1::2])
 
 
+def test_state_dict_round_trip_and_version_1_migration():
+    """The packed buffers are saved in the kernel byte order and load back unchanged; a version-1
+    state_dict (checkpoint byte order, saved before §11) is converted on load, so its experts dequantise
+    to the same values."""
+    w13 = torch.randn(E + 1, 2 * INTER, D) * 0.1
+    w2 = torch.randn(E + 1, D, INTER) * 0.1
+    src = W.make_moe("mxfp4", dim=D, inter=INTER, n_experts=E, top_k=K)
+    src.load_dense(w13, w2)
+    sd = src.state_dict()
+    assert sd._metadata[""]["version"] == 2
+    dst = W.make_moe("mxfp4", dim=D, inter=INTER, n_experts=E, top_k=K)
+    dst.load_state_dict(sd)
+    assert torch.equal(dst.w13_q, src.w13_q) and torch.equal(dst.w2_q, src.w2_q)
+    old = {k: (W.to_checkpoint_order(v) if k in ("w13_q", "w2_q") else v) for k, v in sd.items()}
+    old = type(sd)(old)
+    old._metadata = {k: dict(v) for k, v in sd._metadata.items()}
+    old._metadata[""]["version"] = 1
+    dst2 = W.make_moe("mxfp4", dim=D, inter=INTER, n_experts=E, top_k=K)
+    dst2.load_state_dict(old)
+    assert torch.equal(dst2.w13_q, src.w13_q) and torch.equal(dst2.w2_q, src.w2_q)
+    assert torch.equal(dst2.dequantized_experts(torch.float32)[0], src.dequantized_experts(torch.float32)[0])
+
+
 def test_make_moe_and_load_validation():
     assert isinstance(W.make_moe("bf16", dim=D, inter=INTER, n_experts=E, top_k=K), M.DSV4MoE)
     m = W.make_moe("mxfp4", dim=D, inter=INTER, n_experts=E, top_k=K)

@@ -10,7 +10,7 @@ Routing and graph safety are those of the bf16 MoE (`moe.py`): `moe_route` write
 [T, K+1] slot table (column K = shared expert E), every launch has a grid fixed by static sizes,
 dead programs skip by masks / a scalar device branch, the slot sum is a fixed-order loop (no atomics).
 
-Small batches (variant 5, the default at T <= 8) need no grouping: `moe_w4_experts` runs one CUDA-core
+Small batches (variant 5, the default at T <= 64) need no grouping: `moe_w4_experts` runs one CUDA-core
 GEMV per (slot, N-block) program straight from the slot table; an expert picked by several slots (the
 shared one at T > 1) is read once per slot, the later reads mostly from L2. Its PTX routine decodes one
 int32 word of 8 codes and does its fp16x2 multiply-adds. Larger batches group work by expert so each
@@ -1093,15 +1093,16 @@ class DSV4MoEW4(nn.Module):
     def default_config(self, n_tok: int) -> tuple[int, int, int, int, int]:
         """(BLOCK_N, BLOCK_K, num_warps, num_stages, variant) per static batch bucket.
 
-        From the H200 sweeps (docs/kernels-fp4.md §7 and §10, experts us): batch <= 8 takes the variant-5
-        GEMV in (8, 512, 2 warps) (MXFP4 batch 1 / 8: 43.0 / 249.4 in the §7 sweep, against 129.1 / 511.2
-        for variant 1; at batch 2-8 it beat (16, 512, 4 warps) by 3-9% in §10). Larger batches keep MMA
-        tiles: MXFP4 variant 1; NVFP4 variant 0 (variant 1 gave wrong NVFP4 results on the H200 at BN 16
-        and is refused there).
+        From the H200 sweeps (docs/kernels-fp4.md §7, §10, §11, experts us): batch <= 64 takes the
+        variant-5 GEMV in (8, 512, 2 warps) (MXFP4 batch 1 / 8: 43.0 / 249.4 in the §7 sweep, against
+        129.1 / 511.2 for variant 1; at batch 2-8 it beat (16, 512, 4 warps) by 3-9% in §10; batch 16 / 64:
+        331 / 1287 against 854 / 2059 for variant 1, NVFP4 351 / 1376 against 2089 / 5217 for variant 0 in
+        §11). Larger batches (not measured) keep MMA tiles: MXFP4 variant 1; NVFP4 variant 0 (variant 1
+        gave wrong NVFP4 results on the H200 at BN 16 and is refused there).
         """
         if self.kernel_cfg is not None:
             return self.kernel_cfg
-        if n_tok <= 8:
+        if n_tok <= 64:
             return (8, 512, 2, 2, 5)
         return (64, 128, 4, 3, 1) if self.fmt == 0 else (32, 128, 4, 4, 0)
 

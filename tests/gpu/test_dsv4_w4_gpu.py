@@ -132,7 +132,7 @@ def test_w4_flash_accuracy_graph_and_timings():
     m4 = _w4_module("nvfp4", 1)
     _sweep(m4, [c for c in SWEEP if c[4] != 1])
     bf = _bf16_from(m4, bf)
-    _layer_table(m4, bf, (1, 8, 2, 4), bw, 200)
+    _layer_table(m4, bf, (1, 8, 2, 4, 16, 64), bw, 200)
 
 
 def _layer_table(m4, bf, batches, bw: float, seed: int) -> None:

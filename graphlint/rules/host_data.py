@@ -13,7 +13,9 @@ host arithmetic), not from the inference's guesses: it also carries what the inf
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -23,6 +25,9 @@ from graphlint.inference import (
 )
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
+
+if TYPE_CHECKING:
+    from graphlint.analyzer import Context
 
 CUDA_LEGACY_TENSOR_RE = re.compile(
     r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|Complex\w*)Tensor$")
@@ -562,7 +567,7 @@ def _state_target(test: cst.BaseExpression) -> str | None:
     return target if target.startswith(("self.", "cls.")) or target.isidentifier() else None
 
 
-def _assignments(body: cst.BaseSuite):
+def _assignments(body: cst.BaseSuite) -> Iterator[tuple[str, str]]:
     """(target code, value code) of the block's own assignments (not nested)."""
     for stmt in getattr(body, "body", ()):
         for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
@@ -581,7 +586,7 @@ def _assigns(body: cst.BaseSuite, target: str) -> bool:
     return any(t == target.replace(" ", "") for t, _ in _assignments(body))
 
 
-def lazy_init(ctx) -> bool:
+def lazy_init(ctx: "Context") -> bool:
     """The statement being visited sits in the body of `if <state> is missing:` that assigns that state
     (`if self.buf is None: self.buf = torch.tensor(..., device=d)`, `hasattr` and cache-miss forms alike):
     it runs on the first step, which warm-up runs before capture, not every step."""

@@ -182,6 +182,12 @@ class HostFacts(Rule):
             self._consts = set(_int_params(self.ctx))
         return self._consts
 
+    def report_per_step(self, node: cst.CSTNode, message: str) -> None:
+        """Report a host-to-device copy that runs every step; one in lazy initialisation of module state
+        runs once, on the first call, which warm-up makes before capture (asked only when reporting)."""
+        if not lazy_init(self.ctx):
+            self.report(node, message)
+
     # -- bindings ---------------------------------------------------------------------------
     def _arm_path(self, node: cst.CSTNode) -> tuple[tuple[int, str], ...]:
         """The (if, arm) pairs enclosing an assignment target, from the unit's tree."""
@@ -659,9 +665,6 @@ class HostDataToDevice(HostFacts):
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         qual = ctx.call_name(node) or ""
-        if (qual in HOST_DATA_FACTORIES or CUDA_LEGACY_TENSOR_RE.match(qual) or qual.endswith("new_tensor")) \
-                and lazy_init(ctx):
-            return
         if qual in HOST_DATA_FACTORIES:
             data = node.args[0].value if node.args and node.args[0].keyword is None else None
             if data is None:
@@ -669,20 +672,20 @@ class HostDataToDevice(HostFacts):
             short = qual + "(...)"
             if (_tensor_elements(ctx, data) and isinstance(data, (cst.List, cst.Tuple, cst.ListComp))) or (
                     qual == "torch.tensor" and ctx.val(data).kind is Kind.TENSOR_SEQ):
-                self.report(node, self.message_elements.format(call=short))
+                self.report_per_step(node, self.message_elements.format(call=short))
                 return
             if factory_device_is_cpu(ctx, node) is not False:
                 return  # no device (a CPU tensor) or device="cpu"
             if ctx.val(data).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
                 return
             if qual == "torch.tensor" or _host_data(self, data):
-                self.report(node, self.message.format(call=f"{qual}(..., device=...)"))
+                self.report_per_step(node, self.message.format(call=f"{qual}(..., device=...)"))
             return
         if CUDA_LEGACY_TENSOR_RE.match(qual):
             args = positional(node)
             if args and (isinstance(args[0], (cst.List, cst.Tuple, cst.ListComp))
                          or ctx.val(args[0]).kind in (Kind.HOST_SEQ, Kind.NDARRAY) or self.is_cpu(args[0])):
-                self.report(node, self.message.format(call=qual.rpartition(".")[2] + "([...])"))
+                self.report_per_step(node, self.message.format(call=qual.rpartition(".")[2] + "([...])"))
             return
         m = tensor_method(ctx, node, ("new_tensor",))
         if m is None or m[0] is None or not node.args:
@@ -690,12 +693,12 @@ class HostDataToDevice(HostFacts):
         recv = m[0]
         data = node.args[0].value
         if _tensor_elements(ctx, data) and isinstance(data, (cst.List, cst.Tuple)):
-            self.report(node, self.message_elements.format(call=".new_tensor(...)"))
+            self.report_per_step(node, self.message_elements.format(call=".new_tensor(...)"))
             return
         dev = factory_device_is_cpu(ctx, node)
         on_device = dev is False or (dev is None and ctx.is_device_tensor(recv))
         if on_device and ctx.val(data).kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
-            self.report(node, self.message.format(call=".new_tensor(...)"))
+            self.report_per_step(node, self.message.format(call=".new_tensor(...)"))
 
 
 class CpuTensorToDevice(HostFacts):
@@ -723,7 +726,8 @@ class CpuTensorToDevice(HostFacts):
         "def step(x: torch.Tensor, n: int):\n    t = torch.arange(n)\n    return t.to(torch.float16)\n",
         "def step(x: torch.Tensor, n: int):\n    t = torch.arange(n)\n    return t.to('cpu')\n",
         "class M(torch.nn.Module):\n    def forward(self, x: torch.Tensor, n: int):\n"
-        "        if not hasattr(self, 'idx'):\n            self.idx = torch.arange(n).cuda()\n        return x[self.idx]\n",
+        "        if not hasattr(self, 'idx'):\n            self.idx = torch.arange(n).cuda()\n"
+        "        return x[self.idx]\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, n: int):\n    return x + torch.arange(n).cuda()  # <- GL131\n",
@@ -738,9 +742,9 @@ class CpuTensorToDevice(HostFacts):
         if found is None:
             return
         src, call = found
-        if non_blocking(node) or lazy_init(self.ctx):
-            return  # pinned: fine (pageable: GL134); lazy initialisation: once, before capture
-        self.report(node, self.message.format(call=call))
+        if non_blocking(node):
+            return  # pinned: fine; pageable: GL134
+        self.report_per_step(node, self.message.format(call=call))
 
 
 def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:

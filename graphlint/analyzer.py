@@ -83,8 +83,7 @@ class Context:
     _call_names: dict = field(default_factory=dict)
     pending: list[_Pending] = field(default_factory=list)
     parents: list[cst.CSTNode] = field(default_factory=list)
-    blocks: list[cst.BaseSuite] = field(default_factory=list)  # the blocks being walked, outermost first
-    if_bodies: dict[int, cst.If] = field(default_factory=dict)  # id(body block) -> its `if` statement
+    if_stack: list[cst.If] = field(default_factory=list)  # the `if`s whose body is being walked, outermost first
     capture_depth: int = 0
     allow_sync_depth: int = 0  # inside `with graphlint.allow_sync(...)` / vLLM's `gpu_sync_allowed()`
     statement: cst.CSTNode | None = None
@@ -362,15 +361,11 @@ class Walker:
 
     # -- statements ---------------------------------------------------------------------------
     def walk_block(self, block: cst.BaseSuite) -> None:
-        self.ctx.blocks.append(block)
-        try:
-            if isinstance(block, cst.IndentedBlock):
-                self.walk_body(block.body)
-            elif isinstance(block, cst.SimpleStatementSuite):
-                for small in block.body:
-                    self.small(small)
-        finally:
-            self.ctx.blocks.pop()
+        if isinstance(block, cst.IndentedBlock):
+            self.walk_body(block.body)
+        elif isinstance(block, cst.SimpleStatementSuite):
+            for small in block.body:
+                self.small(small)
 
     def walk_body(self, body: Iterable[cst.BaseStatement]) -> None:
         for stmt in body:
@@ -405,7 +400,6 @@ class Walker:
             for small in stmt.body:
                 self.small(small)
         elif isinstance(stmt, cst.If):
-            self.ctx.if_bodies[id(stmt.body)] = stmt
             when_true, when_false = self._isinstance_narrowing(stmt.test)
             # `isinstance(n, int) and n > 2`: the operands after the isinstance only run when it holds
             if when_true and isinstance(stmt.test, cst.BooleanOperation):
@@ -414,7 +408,7 @@ class Walker:
                 inf.pop()
             else:
                 self.header(stmt, stmt.test)
-            self._branches([stmt.body], stmt.orelse, [when_true], when_false)
+            self._branches([stmt.body], stmt.orelse, [when_true], when_false, owner=stmt)
         elif isinstance(stmt, cst.While):
             # The test runs again after each iteration: evaluate it with the body's bindings joined in.
             self._dry_run(stmt.body)
@@ -471,15 +465,21 @@ class Walker:
             self._branches([case.body for case in stmt.cases], None)
 
     def _branches(self, bodies: list[cst.BaseSuite], orelse: cst.If | cst.Else | None,
-                  narrowed: list[dict[str, Val]] | None = None, orelse_narrowed: dict[str, Val] | None = None) -> None:
+                  narrowed: list[dict[str, Val]] | None = None, orelse_narrowed: dict[str, Val] | None = None,
+                  owner: cst.If | None = None) -> None:
         """Walk alternative bodies from the same environment and join what they bind; `narrowed` (per body)
-        and `orelse_narrowed` rebind names inside a branch only (isinstance tests), never after it."""
+        and `orelse_narrowed` rebind names inside a branch only (isinstance tests), never after it. `owner`:
+        the `if` of the single body, on `ctx.if_stack` while it is walked (not its `else`)."""
         inf = self.ctx.inference
         base = dict(inf.env)
         scopes = []
         for i, body in enumerate(bodies):
             inf.push(dict(narrowed[i]) if narrowed else {})
+            if owner is not None:
+                self.ctx.if_stack.append(owner)
             self.walk_block(body)
+            if owner is not None:
+                self.ctx.if_stack.pop()
             scopes.append({k: v for k, v in inf.env.maps[0].items() if not narrowed or narrowed[i].get(k) is not v})
             inf.pop()
         inf.push(dict(orelse_narrowed or {}))

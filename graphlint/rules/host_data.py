@@ -596,12 +596,10 @@ def lazy_init(ctx: "Context") -> bool:
     """The statement being visited sits in the body of `if <state> is missing:` that assigns that state
     (`if self.buf is None: self.buf = torch.tensor(..., device=d)`, `hasattr` and cache-miss forms alike):
     it runs on the first step, which warm-up runs before capture, not every step."""
-    for block in reversed(ctx.blocks):
-        node = ctx.if_bodies.get(id(block))
-        if node is not None:
-            target = _state_target(node.test)
-            if target is not None and _assigns(node.body, target):
-                return True
+    for node in reversed(ctx.if_stack):
+        target = _state_target(node.test)
+        if target is not None and _assigns(node.body, target):
+            return True
     return False
 
 

@@ -41,11 +41,16 @@ PTRS2 = {"hp_ptr": "*i32", "ids_ptr": "*i32", "rw_ptr": "*fp32", "wq_ptr": "*i32
          "gs_ptr": "*fp32", "y_ptr": "*fp32", "NE": "i32"}
 
 
-def build(kernel, ptrs, constexprs, warps):
+def compile_sm90(kernel, ptrs, constexprs, warps, aligned=0):
+    # offline sm_90 build; the first `aligned` arguments are 16-byte aligned pointers
     sig = dict(ptrs, **{k: "constexpr" for k in constexprs})
-    attrs = {(i,): [["tt.divisibility", 16]] for i in range(7)}  # the pointers
-    k = triton.compile(ASTSource(kernel, sig, constexprs=constexprs, attrs=attrs),
-                       target=GPUTarget("cuda", 90, 32), options={"num_warps": warps, "num_stages": 2})
+    attrs = {(i,): [["tt.divisibility", 16]] for i in range(aligned)}
+    return triton.compile(ASTSource(kernel, sig, constexprs=constexprs, attrs=attrs),
+                          target=GPUTarget("cuda", 90, 32), options={"num_warps": warps, "num_stages": 2})
+
+
+def build(kernel, ptrs, constexprs, warps):
+    k = compile_sm90(kernel, ptrs, constexprs, warps, aligned=7)  # the GEMVs' 7 pointers
     path = os.path.join(tempfile.mkdtemp(), "k.cubin")
     with open(path, "wb") as fh:
         fh.write(k.asm["cubin"])
@@ -91,9 +96,7 @@ for fmt, group in ((0, 32), (1, 16)):
                                "trigger": "griddepcontrol.launch_dependents" in ptx, "regs": regs}
 
 def ptx_of(kernel, sig, constexprs, warps):
-    k = triton.compile(ASTSource(kernel, dict(sig, **{c: "constexpr" for c in constexprs}), constexprs=constexprs),
-                       target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
-    return k.asm["ptx"]
+    return compile_sm90(kernel, sig, constexprs, warps).asm["ptx"]
 
 
 # the PDL order of the layer's forward: the router's select kernel triggers first, the x planes that follow it

@@ -18,6 +18,8 @@ from graphlint.rules.sync import _StreamBindings, stream_like
 
 STREAM_CONTEXTS = ("torch.cuda.stream", "torch.cuda.StreamContext", "torch.cuda.streams.StreamContext",
                    "torch.accelerator.stream")
+# inside a side-stream `with` block the current stream is the side stream
+_CURRENT = "torch.cuda.current_stream()"
 # Optimizers whose `step()` runs torch's capture health check (they raise under capture unless
 # `capturable=True`). SGD and Adagrad have no such check and no `capturable` flag.
 CAPTURABLE_OPTIMIZERS = frozenset({"Adam", "AdamW", "Adamax", "ASGD", "NAdam", "RAdam", "Adadelta", "RMSprop", "Rprop"})
@@ -157,10 +159,6 @@ class SideStreamWithoutJoin(Rule):
                 elif meth in ("wait_event", "wait", "synchronize"):
                     joined = True
         return forked, joined
-
-
-# inside the `with` block the current stream is the side stream
-_CURRENT = "torch.cuda.current_stream()"
 
 
 def _yields(body: cst.BaseSuite) -> bool:

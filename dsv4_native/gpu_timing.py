@@ -4,7 +4,7 @@ from. Host-side measurement code, never part of a captured step."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 import torch
 
@@ -33,16 +33,13 @@ def bench_graph(fn: Callable[[], object], warmup: int = 10, rep: int = 60) -> fl
     return triton.testing.do_bench(g.replay, warmup=warmup, rep=rep, return_mode="median") * 1e3
 
 
-def bench_graph_clean(fn: Callable[[], object], reps: int = 60) -> float:  # graphlint: cold
-    """Median microseconds per replay, each after reading (not writing) 256 MB to evict the L2: what a
-    decode step's earlier weight reads leave behind."""
-    g = capture_graph(fn)
-    if not _EVICT:
-        _EVICT.extend([torch.ones(2 ** 26, device="cuda"), torch.empty((), device="cuda")])
-    big, sink = _EVICT
+def _replay_times(g: "torch.cuda.CUDAGraph", reps: int, before: Callable[[], object] | None = None) -> list[float]:
+    """Microseconds of each of reps replays (event to event, after 5 untimed ones); before() runs ahead of
+    each replay, outside the timed span."""
     times = []
     for i in range(reps + 5):
-        torch.sum(big, dim=0, out=sink)
+        if before is not None:
+            before()
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         g.replay()
@@ -50,7 +47,27 @@ def bench_graph_clean(fn: Callable[[], object], reps: int = 60) -> float:  # gra
         end.synchronize()
         if i >= 5:
             times.append(start.elapsed_time(end) * 1e3)
+    return times
+
+
+def bench_graph_clean(fn: Callable[[], object], reps: int = 60) -> float:  # graphlint: cold
+    """Median microseconds per replay, each after reading (not writing) 256 MB to evict the L2: what a
+    decode step's earlier weight reads leave behind."""
+    g = capture_graph(fn)
+    if not _EVICT:
+        _EVICT.extend([torch.ones(2 ** 26, device="cuda"), torch.empty((), device="cuda")])
+    big, sink = _EVICT
+    times = _replay_times(g, reps, lambda: torch.sum(big, dim=0, out=sink))
     return sorted(times)[len(times) // 2]
+
+
+def bench_graph_chain(fns: Sequence[Callable[[], object]], reps: int = 60) -> float:  # graphlint: cold
+    """Median microseconds per call of a graph holding the calls back to back, as a decode step holds one
+    call per layer: the graph launch is paid once per step, not once per call. Each call must read its own
+    weights (disjoint, together far larger than the L2) for the result to be a cold-weight time."""
+    g = capture_graph(lambda: [fn() for fn in fns])
+    times = _replay_times(g, reps)
+    return sorted(times)[len(times) // 2] / len(fns)
 
 
 def read_bandwidth(rep: int = 50) -> float:  # graphlint: cold

@@ -5,7 +5,11 @@ Rows are appended to $OUT/w4_table.md as they are measured (a timeout keeps what
 Times: medians of CUDA-graph replays. "dirty" = triton.testing.do_bench, whose L2 flush is a 256 MB memset:
 the timed kernels first pay for writing those dirty lines back (~10 us here). "clean" = the L2 evicted by
 reading 256 MB instead, as a decode step's earlier weight reads would leave it. Both are reported for
-both layers. Floor: bytes of the unique experts used (incl. the shared one) over the measured read bandwidth.
+both layers. "chain" = L expert halves back to back in one graph, as a decode step runs one per layer: each
+on the same routing pattern remapped to experts no other call in the chain reads (cold weights), each taking
+the previous call's output as its x (hot in L2, as a layer's input is); time per call, the graph launch paid
+once per chain. Floor: bytes of the unique experts used (incl. the shared one) over the measured read
+bandwidth.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import tempfile
 
 import pytest
 import torch
-from dsv4_native.gpu_timing import bench_graph, bench_graph_clean, capture_graph, read_bandwidth
+from dsv4_native.gpu_timing import bench_graph, bench_graph_chain, bench_graph_clean, capture_graph, read_bandwidth
 
 pytestmark = pytest.mark.cuda
 
@@ -84,6 +88,24 @@ def _experts_only(m, x, n_tok):
     return lambda: m.experts_forward(x, slot_ids, slot_w)
 
 
+def _chain(m, x, n_tok: int, max_layers: int = 8) -> list:
+    """Expert-half calls for bench_graph_chain: the router's slot table with its u unique experts mapped
+    to experts j*u .. j*u+u-1 in call j (every expert of the stacked table has the same shape, the shared
+    one included), so no call re-reads another's weights; call j > 0 reads call j-1's output as x (the kernels
+    read x before they write out, in stream order)."""
+    slot_ids, slot_w = m.slot_ids[:n_tok], m.slot_w[:n_tok]
+    used = torch.unique(slot_ids)
+    u = used.numel()
+    lut = torch.full((N_EXP + 1,), -1, dtype=slot_ids.dtype, device=DEV)
+    calls = []
+    for j in range(min(max_layers, (N_EXP + 1) // u)):
+        lut[used] = torch.arange(j * u, (j + 1) * u, dtype=slot_ids.dtype, device=DEV)
+        ids_j = lut[slot_ids]
+        x_j = x if j == 0 else m.out[:n_tok]
+        calls.append(lambda x_j=x_j, ids_j=ids_j: m.experts_forward(x_j, ids_j, slot_w))
+    return calls
+
+
 def _inputs(n_tok: int, seed: int):
     g = torch.Generator(device=DEV).manual_seed(seed)
     x = torch.randn(n_tok, DIM, device=DEV, generator=g).to(torch.bfloat16)
@@ -144,8 +166,9 @@ def _layer_table(m4, bf, batches, bw: float, seed: int) -> None:
     _log("")
     _log("| fmt | batch | unique experts | W4 MB | W4 layer us | bf16 layer us | layer speedup | W4 experts us "
          "| bf16 experts us | experts speedup | W4 experts clean us | bf16 experts clean us | clean speedup "
-         "| W4 floor us | experts / floor | clean / floor | rel err vs bf16 |")
-    _log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+         "| chain L | W4 chain us | bf16 chain us | chain speedup "
+         "| W4 floor us | experts / floor | clean / floor | chain / floor | rel err vs bf16 |")
+    _log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n_tok in batches:
         x, ids, active = _inputs(n_tok, seed + n_tok)
         out4 = m4(x, ids, active).clone()
@@ -157,10 +180,13 @@ def _layer_table(m4, bf, batches, bw: float, seed: int) -> None:
         t4, tb = bench_graph(lambda: m4(x, ids, active)), bench_graph(lambda: bf(x, ids, active))
         t4e, tbe = bench_graph(_experts_only(m4, x, n_tok)), bench_graph(_experts_only(bf, x, n_tok))
         c4e, cbe = bench_graph_clean(_experts_only(m4, x, n_tok)), bench_graph_clean(_experts_only(bf, x, n_tok))
+        chain4, chainb = _chain(m4, x, n_tok), _chain(bf, x, n_tok)
+        h4, hb = bench_graph_chain(chain4), bench_graph_chain(chainb)
         floor = uniq * per_expert / bw * 1e6
         _log(f"| {fmt} | {n_tok} | {uniq} | {uniq * per_expert / 1e6:.1f} | {t4:.1f} | {tb:.1f} | {tb / t4:.2f}x "
-             f"| {t4e:.1f} | {tbe:.1f} | {tbe / t4e:.2f}x | {c4e:.1f} | {cbe:.1f} | {cbe / c4e:.2f}x | {floor:.1f} "
-             f"| {t4e / floor:.2f}x | {c4e / floor:.2f}x | {rel:.1e} |")
+             f"| {t4e:.1f} | {tbe:.1f} | {tbe / t4e:.2f}x | {c4e:.1f} | {cbe:.1f} | {cbe / c4e:.2f}x "
+             f"| {len(chain4)} | {h4:.1f} | {hb:.1f} | {hb / h4:.2f}x | {floor:.1f} "
+             f"| {t4e / floor:.2f}x | {c4e / floor:.2f}x | {h4 / floor:.2f}x | {rel:.1e} |")
 
 
 SWEEP = [(32, 128, 4, 4, 0), (64, 128, 4, 3, 1), (8, 512, 2, 2, 5), (16, 512, 4, 2, 5), (4, 512, 1, 2, 5),

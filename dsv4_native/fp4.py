@@ -68,10 +68,15 @@ def pack_nibbles(codes: torch.Tensor) -> torch.Tensor:
     return (c[..., 0::2] & 0xF) | ((c[..., 1::2] & 0xF) << 4)
 
 
+def check_packed_dtype(packed: torch.Tensor, what: str) -> None:
+    """Packed E2M1 weights are uint8, two codes per byte; anything else is refused, naming the caller."""
+    if packed.dtype != torch.uint8:
+        raise ValueError(f"{what}: packed weights must be uint8, got {packed.dtype}")
+
+
 def unpack_nibbles(packed: torch.Tensor) -> torch.Tensor:
     """bytes [..., K/2] -> uint8 codes [..., K] (inverse of pack_nibbles)."""
-    if packed.dtype != torch.uint8:
-        raise ValueError(f"unpack_nibbles: packed weights must be uint8, got {packed.dtype}")
+    check_packed_dtype(packed, "unpack_nibbles")
     lo = packed & 0xF
     hi = packed >> 4
     return torch.stack([lo, hi], dim=-1).flatten(-2)
@@ -96,8 +101,7 @@ def _e8m0_codes(scale: torch.Tensor) -> torch.Tensor:
 
 
 def _check_packed(packed: torch.Tensor, scale: torch.Tensor, group: int, what: str) -> None:
-    if packed.dtype != torch.uint8:
-        raise ValueError(f"{what}: packed weights must be uint8, got {packed.dtype}")
+    check_packed_dtype(packed, what)
     k = packed.shape[-1] * 2
     _check_last_dim(k, group, what)
     want = (*packed.shape[:-1], k // group)

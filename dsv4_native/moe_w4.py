@@ -108,16 +108,11 @@ def group_reference(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.T
     gexp.copy_(gbuf[:-1].to(gexp.dtype))
 
 
-def _check_packed(q: torch.Tensor) -> torch.Tensor:
-    if q.dtype != torch.uint8:
-        raise ValueError(f"packed E2M1 must be uint8, got {q.dtype}")
-    return q.to(torch.int32)
-
-
 def to_kernel_order(q: torch.Tensor) -> torch.Tensor:
     """Checkpoint-layout packed bytes -> the module's kernel byte order (a fixed bit permutation per byte,
     elementwise tensor ops: no table to copy to the device)."""
-    v = _check_packed(q)
+    fp4.check_packed_dtype(q, "to_kernel_order")
+    v = q.to(torch.int32)
     lo, hi = v & 0xF, v >> 4
     even = ((lo & 0x8) << 4) | ((lo & 0x7) << 2)  # s -> 7, e1 e0 m -> 4 3 2
     odd = ((hi & 0x8) << 2) | ((hi & 0x4) << 4) | (hi & 0x3)  # s -> 5, e1 -> 6, e0 m -> 1 0
@@ -126,7 +121,8 @@ def to_kernel_order(q: torch.Tensor) -> torch.Tensor:
 
 def to_checkpoint_order(q: torch.Tensor) -> torch.Tensor:
     """Inverse of `to_kernel_order`."""
-    v = _check_packed(q)
+    fp4.check_packed_dtype(q, "to_checkpoint_order")
+    v = q.to(torch.int32)
     lo = ((v >> 4) & 0x8) | ((v >> 2) & 0x7)
     hi = ((v >> 2) & 0x8) | ((v >> 4) & 0x4) | (v & 0x3)
     return (lo | (hi << 4)).to(torch.uint8)
@@ -951,8 +947,7 @@ def validate_packed(packed: dict[str, torch.Tensor], weight_format: str) -> None
     exact range, finite global scales. Raises ValueError with the offending tensor named."""
     fmt, group = _fmt(weight_format)
     for name in ("w13_q", "w2_q"):
-        if packed[name].dtype != torch.uint8:
-            raise ValueError(f"{name} must be uint8 packed E2M1, got {packed[name].dtype}")
+        fp4.check_packed_dtype(packed[name], name)
     for qn, sn in (("w13_q", "w13_s"), ("w2_q", "w2_s")):
         q, s = packed[qn], packed[sn]
         want = (*q.shape[:-1], q.shape[-1] * 2 // group)

@@ -298,7 +298,7 @@ def test_kernel_byte_order_and_the_five_op_decode():
     assert torch.equal(W.to_checkpoint_order(kern), every)
     # 0x21: even code 1 (+0.5: M) at bit 2, odd code 2 (+1.0: E0) at bit 1; 0x88: both signs of zero
     assert kern[0x21] == 0x06 and kern[0x88] == 0xA0
-    with pytest.raises(ValueError, match="uint8"):
+    with pytest.raises(ValueError, match="to_kernel_order: packed weights must be uint8"):
         W.to_kernel_order(every.to(torch.int32))
     g = torch.Generator().manual_seed(5)
     for _ in range(200):
@@ -350,6 +350,9 @@ def test_make_moe_and_load_validation():
         m.load_packed(bad)
     bad = dict(packed, w2_s=packed["w2_s"][..., :-1])
     with pytest.raises(ValueError, match="w2_s"):
+        m.load_packed(bad)
+    bad = dict(packed, w13_q=packed["w13_q"].view(torch.int8))
+    with pytest.raises(ValueError, match="w13_q: packed weights must be uint8"):
         m.load_packed(bad)
     nv = W.make_moe("nvfp4", dim=D, inter=INTER, n_experts=E, top_k=K)
     packed = W.quantize_experts(w13, w2, "nvfp4")

@@ -106,6 +106,18 @@ def _chain(m, x, n_tok: int, max_layers: int = 8) -> list:
     return calls
 
 
+def _check_chain(m, calls: list, n_tok: int) -> None:
+    """The chain's graph replay computes what the same calls compute eagerly, bitwise."""
+    for call in calls:
+        call()
+    eager = m.out[:n_tok].clone()
+    g = capture_graph(lambda: [call() for call in calls])
+    m.out.zero_()
+    g.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(m.out[:n_tok], eager), n_tok
+
+
 def _inputs(n_tok: int, seed: int):
     g = torch.Generator(device=DEV).manual_seed(seed)
     x = torch.randn(n_tok, DIM, device=DEV, generator=g).to(torch.bfloat16)
@@ -181,6 +193,7 @@ def _layer_table(m4, bf, batches, bw: float, seed: int) -> None:
         t4e, tbe = bench_graph(_experts_only(m4, x, n_tok)), bench_graph(_experts_only(bf, x, n_tok))
         c4e, cbe = bench_graph_clean(_experts_only(m4, x, n_tok)), bench_graph_clean(_experts_only(bf, x, n_tok))
         chain4, chainb = _chain(m4, x, n_tok), _chain(bf, x, n_tok)
+        _check_chain(m4, chain4, n_tok)
         h4, hb = bench_graph_chain(chain4), bench_graph_chain(chainb)
         floor = uniq * per_expert / bw * 1e6
         _log(f"| {fmt} | {n_tok} | {uniq} | {uniq * per_expert / 1e6:.1f} | {t4:.1f} | {tb:.1f} | {tb / t4:.2f}x "

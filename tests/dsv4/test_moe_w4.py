@@ -95,9 +95,9 @@ if W.triton is not None:
 def test_word_routine_every_code_at_every_nibble(device):
     """Variant 5's word routine (PTX on the GPU, integer fallback in the interpreter) on words in the kernel
     byte order: a word holding one code c at k = i (the others 0) against x = 1 at k = 8w + i gives the exact
-    E2M1 value of c times
-    2^-6; with x = 1 everywhere, a word of 8 random codes gives their sum times 2^-6. The planes are
-    (k0, k2), (k4, k6), (k1, k3), (k5, k7), so this pins the e4m3 byte placement and the plane order."""
+    E2M1 value of c times 2^-6; with x = 1 everywhere, a word of 8 random codes gives their sum times 2^-6.
+    The planes are (k0, k2), (k4, k6), (k1, k3), (k5, k7), so this pins the e4m3 byte placement and the
+    plane order."""
     words, xs, want = [], [], []
     for c in range(16):
         for i in range(8):
@@ -267,7 +267,10 @@ def _ptx_decode(word: int) -> tuple[int, int]:
     """Run the integer part of variant 5's PTX routine (everything before its first `mov`) on one word:
     a four-instruction evaluator (and / shr / shl / lop3), so the shipped constants are what is tested."""
     regs = {"q": word & 0xFFFFFFFF}
-    val = lambda a: int(a, 16) if a.startswith("0x") else (int(a) if a.isdigit() else regs[a])
+
+    def val(a: str) -> int:
+        return int(a, 16) if a.startswith("0x") else (int(a) if a.isdigit() else regs[a])
+
     for stmt in W._ptx_word("q", "a,b,c,d", "out").split(";"):
         op, _, args = stmt.strip().lstrip("{").strip().partition(" ")
         if op.startswith(("mov", "cvt")):
@@ -288,6 +291,11 @@ def _ptx_decode(word: int) -> tuple[int, int]:
     return regs["e"], regs["o"]
 
 
+def _e4m3_bytes(v: int) -> torch.Tensor:
+    """The 4 bytes of a 32-bit register, little end first, read as E4M3 values (fp32)."""
+    return torch.tensor(list(v.to_bytes(4, "little")), dtype=torch.uint8).view(torch.float8_e4m3fn).float()
+
+
 def test_kernel_byte_order_and_the_five_op_decode():
     """The module stores packed bytes in the kernel byte order (a bijection on bytes, undone exactly), and
     on that order the PTX routine's integer ops turn a word into E4M3 bytes holding its even codes
@@ -303,12 +311,10 @@ def test_kernel_byte_order_and_the_five_op_decode():
     g = torch.Generator().manual_seed(5)
     for _ in range(200):
         codes = torch.randint(0, 16, (8,), generator=g)
-        ckpt = (codes[0::2] | (codes[1::2] << 4)).to(torch.uint8)
-        word = int.from_bytes(bytes(W.to_kernel_order(ckpt).tolist()), "little")
+        word = int.from_bytes(bytes(W.to_kernel_order(fp4.pack_nibbles(codes)).tolist()), "little")
         e, o = _ptx_decode(word)
-        as_e4m3 = lambda v: torch.tensor(list(v.to_bytes(4, "little")), dtype=torch.uint8).view(torch.float8_e4m3fn)
         want = fp4.decode_e2m1(codes) / 64
-        assert torch.equal(as_e4m3(e).float(), want[0::2]) and torch.equal(as_e4m3(o).float(), want[1::2])
+        assert torch.equal(_e4m3_bytes(e), want[0::2]) and torch.equal(_e4m3_bytes(o), want[1::2])
 
 
 def test_state_dict_round_trip_and_version_1_migration():

@@ -653,8 +653,8 @@ def _sleep(seconds: float) -> None:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    """ruff's --watch: lint, then lint again whenever a linted file or the config changes (polled every
-    WATCH_INTERVAL s, so it works on every file system); Ctrl-C ends it with exit 0."""
+    """ruff's --watch: lint, then lint again whenever a linted file or the config changes, or a Python
+    file appears or goes; Ctrl-C ends it with exit 0."""
     if _stdin_mode(args):
         raise UsageError("--watch needs files to lint; it cannot read stdin")
     if args.add_noqa or args.diff:
@@ -669,30 +669,69 @@ def _watch(args: argparse.Namespace) -> int:
                 _error(str(exc))
             sys.stdout.flush()
             sys.stderr.write("Watching for file changes (Ctrl-C to stop).\n")
-            before = _watched_files(args)
-            while _watched_files(args) == before:
-                _sleep(WATCH_INTERVAL)
+            _wait_for_change(args)
     except KeyboardInterrupt:
         return EXIT_OK
 
 
-def _watched_files(args: argparse.Namespace) -> tuple:
-    """(path, mtime, size) of the files a run would lint and of the config file that applies."""
+def _wait_for_change(args: argparse.Namespace) -> None:
+    """Poll modification times every WATCH_INTERVAL s (works on every file system) until a linted file
+    or the config changes, or a changed folder turns out to hold a different set of files to lint.
+    Files discovery skips (an editor's swap file) change a folder's time but start no run."""
+    inputs, folders = _watch_list(args)
+    before = _stamps(inputs + folders)
+    while True:
+        _sleep(WATCH_INTERVAL)
+        now = _stamps(inputs + folders)
+        if now == before:
+            continue
+        if now[:len(inputs)] != before[:len(inputs)]:
+            return
+        fresh, folders = _watch_list(args)
+        if fresh != inputs:
+            return
+        before = now[:len(inputs)] + _stamps(folders)
+
+
+def _watch_list(args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
+    """(the files a run lints and the config file; the folders up to the given paths that hold them,
+    whose mtimes change when a file in them is added, removed or renamed, and their .gitignore).
+    Discovery costs ~1 s on 2,700 files, so it runs once per lint and when a folder changes, never on
+    every poll; a poll stats ~3,800 paths in ~25 ms."""
+    from graphlint.config import find_config
     from graphlint.discovery import discover
 
+    first = Path(args.paths[0]) if args.paths else None
     try:
-        config = _build_config(args, Path(args.paths[0]) if args.paths else None)
+        config = _build_config(args, first)
         files = discover([Path(p) for p in (args.paths or ["."])], config, force_exclude=args.force_exclude)
-    except (UsageError, ConfigError) as exc:
-        return (str(exc),)  # changes when the config is mended
-    stamps = []
-    for path in [*files, *([config.source] if config.source else [])]:
+    except (UsageError, ConfigError):
+        found = Path(args.config) if args.config else find_config(first or Path.cwd())
+        return ([found] if found else []), []  # a broken config: wait until it is edited
+    roots = {Path(os.path.abspath(p)) for p in (args.paths or ["."])}
+    folders = {root for root in roots if root.is_dir()}
+    for file in files:
+        if Path(os.path.abspath(file)) in roots:
+            continue  # a file named on the command line: no folder to watch for it
+        for parent in Path(os.path.abspath(file)).parents:
+            if parent in folders:
+                break
+            folders.add(parent)
+    watched_folders = sorted(folders)
+    inputs = [*files, *([config.source] if config.source else [])]
+    return inputs, [*watched_folders, *(folder / ".gitignore" for folder in watched_folders)]
+
+
+def _stamps(paths: list[Path]) -> list[tuple[int, int] | None]:
+    """(mtime, size) of each path; None for one that is gone."""
+    stamps: list[tuple[int, int] | None] = []
+    for path in paths:
         try:
             st = path.stat()
-            stamps.append((str(path), st.st_mtime_ns, st.st_size))
+            stamps.append((st.st_mtime_ns, st.st_size))
         except OSError:
-            stamps.append((str(path), None, None))
-    return tuple(sorted(stamps, key=lambda s: s[0]))
+            stamps.append(None)
+    return stamps
 
 
 # --- reporting --------------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ if TYPE_CHECKING:  # loaded by the junit renderer only
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
 COLOR_MODES = ("auto", "always", "never")
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-# Where the docs/ folder is published. Every rule URL (SARIF helpUri, the JSON `url`, JUnit, the LSP's
-# codeDescription, `graphlint rule`) is built from it by rule_url(); change it here if the repository moves.
+# Where the repository's docs/ folder is published. Every rule URL (SARIF helpUri, the JSON `url`, JUnit,
+# `graphlint rule`; editors' diagnostics should use it too) is built from it by rule_url().
 DOCS_URL = "https://github.com/torch-graphlint/graphlint/blob/main/docs/"
 # GitHub's anchor for docs/runtime.md's "## Codes (`graphlint/runtime/codes.py`, `RUNTIME_CODES`)" table.
 RUNTIME_CODES_ANCHOR = "codes-graphlintruntimecodespy-runtime_codes"
@@ -227,6 +227,8 @@ def build_sarif(findings: list[Finding]) -> dict:
                 "informationUri": "https://pypi.org/project/torch-graphlint/",
                 "rules": [_sarif_rule(c) for c in codes],
             }},
+            # Our columns count code points; SARIF's default is UTF-16 code units.
+            "columnKind": "unicodeCodePoints",
             "results": results,
         }],
     }

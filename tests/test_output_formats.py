@@ -129,6 +129,7 @@ def test_sarif_help_uri_per_rule_and_json_url(proj, run, sarif_validator):
     sarif = json.loads(run("--output-format", "sarif", "m.py")[1])
     sarif_validator.validate(sarif)
     rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+    assert sarif["runs"][0]["columnKind"] == "unicodeCodePoints"  # our columns, not UTF-16 units
     assert [r["id"] for r in rules] == ["GL101", "GL140"]
     assert all(r["helpUri"] == rule_url(r["id"]) for r in rules)
     findings = json.loads(run("--output-format", "json", "m.py")[1])

@@ -625,7 +625,7 @@ def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
     by_path: dict[str, list[Finding]] = {}
     for f in findings:
         by_path.setdefault(f.path, []).append(f)
-    added = 0
+    added, unwritable = 0, 0
     for t in targets:
         todo = by_path.get(t.source.path)
         if not todo or t.path is None or t.source.text is None:
@@ -633,11 +633,17 @@ def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
         new_text, count = add_noqa(t.source.text, todo)
         if not count:
             continue
-        before = t.path.read_bytes()
-        t.source = replace(t.source, text=new_text)
-        _write_fixes([t], stdin=False)
         try:
-            libcst.parse_module(t.path.read_bytes())
+            before = t.path.read_bytes()
+            t.source = replace(t.source, text=new_text)
+            _write_fixes([t], stdin=False)
+            after = t.path.read_bytes()
+        except OSError as exc:  # the other files still get theirs; the run ends with exit 2
+            _error(f"cannot write {t.source.path}: {exc.strerror or exc}")
+            unwritable += 1
+            continue
+        try:
+            libcst.parse_module(after)
         except Exception as exc:  # noqa: BLE001 - whatever the parser says, the user's file comes back
             t.path.write_bytes(before)
             sys.stderr.write(f"{PROG}: warning: {t.source.path}: adding noqa directives broke the file "
@@ -645,7 +651,7 @@ def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
             continue
         added += count
     sys.stderr.write(f"Added {_plural(added, 'noqa directive')}.\n")
-    return EXIT_OK
+    return EXIT_ERROR if unwritable else EXIT_OK
 
 
 def _sleep(seconds: float) -> None:

@@ -433,6 +433,23 @@ def test_add_noqa_puts_back_a_file_it_would_break(proj, run, monkeypatch):
     assert "m.py: adding noqa directives broke the file" in err and "Added 0 noqa directives." in err
 
 
+def test_add_noqa_unwritable_file_is_one_error_line(proj, run, monkeypatch):
+    (proj / "a.py").write_text(MODEL)
+    (proj / "b.py").write_text(MODEL)
+    real_write = cli_module._write_fixes
+
+    def write(targets, stdin):
+        if targets[0].path.name == "a.py":
+            raise PermissionError(13, "Permission denied")
+        real_write(targets, stdin)
+
+    monkeypatch.setattr(cli_module, "_write_fixes", write)
+    rc, _, err = run("--add-noqa", ".")
+    assert rc == 2
+    assert err == "graphlint: error: cannot write a.py: Permission denied\nAdded 2 noqa directives.\n"
+    assert (proj / "a.py").read_text() == MODEL and "# noqa: GL140" in (proj / "b.py").read_text()
+
+
 @pytest.mark.parametrize("args, message", [
     (["--add-noqa", "--fix", "m.py"], "--add-noqa cannot be used with --fix"),
     (["--add-noqa", "--diff", "m.py"], "--add-noqa cannot be used with --diff"),

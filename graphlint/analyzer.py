@@ -57,6 +57,7 @@ class _Pending:
     message: str
     fix: tuple
     statement: cst.CSTNode | None
+    context: str | None
 
 
 ALLOW_SYNC_CONTEXTS = ("graphlint.allow_sync",)
@@ -143,7 +144,8 @@ class Context:
     def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple = ()) -> None:
         if self.allow_sync_depth and rule.family is Family.HOST_SYNC and not self.in_capture:
             return  # a sync the author declared deliberate; inside a captured region it would still break capture
-        self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement))
+        self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement,
+                                     "captured" if self.capture_depth > 0 else self.unit.hot.tier))
 
     def edit(self, node: cst.CSTNode, replacement: str) -> PendingEdit:
         return PendingEdit(node, replacement)
@@ -171,7 +173,7 @@ class Context:
                 end_line=pos.end.line + off, end_column=pos.end.column + 1,
                 code=p.rule.code, name=p.rule.name, message=p.message,
                 severity=SEVERITY_BY_FAMILY[p.rule.family], fix_hint=p.rule.fix_hint, via=self.unit.hot.via,
-                fix=fix,
+                fix=fix, context=p.context,
                 extra={"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {},
             ))
         return out

@@ -24,7 +24,10 @@ DEFAULT_EXCLUDES = (
     "buck-out", ".ipynb_checkpoints",
 )
 
-SCOPES = ("hot", "all")
+# Nested: `captured` (what runs inside a CUDA graph) within `step` (everything that runs every decode
+# step) within `hot` (also code reached only from some `forward`) within `all` (every function).
+SCOPES = ("captured", "step", "hot", "all")
+SCOPE_TIERS = {"captured": ("captured",), "step": ("captured", "step")}  # the narrowing scopes' tiers
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,14 @@ def _render_concise(findings: list[Finding], stream: TextIO) -> None:
         stream.write(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}\n")
 
 
+# How the full view names a finding's context (graphlint.index.TIERS).
+CONTEXT_WORDS = {
+    "captured": "captured (inside a CUDA graph or a graphed/compiled callable)",
+    "step": "step (eager code around the graph, every decode step)",
+    "forward": "forward (reached from a forward or a configured hot root)",
+}
+
+
 def finding_to_json(f: Finding) -> dict:
     """The public JSON schema of one finding (docs/output.md)."""
     out = {
@@ -84,6 +92,7 @@ def finding_to_json(f: Finding) -> dict:
         "severity": f.severity,
         "fix_hint": f.fix_hint,
         "via": list(f.via),
+        "context": f.context,
         "fixable": bool(f.fix),
     }
     if f.confirmed is not None:
@@ -132,6 +141,7 @@ def build_sarif(findings: list[Finding]) -> dict:
             "ruleIndex": index[f.code],
             "level": _sarif_level(f.severity),
             "message": {"text": message},
+            **({"properties": {"context": f.context}} if f.context else {}),
             "locations": [{
                 "physicalLocation": {
                     "artifactLocation": {"uri": _sarif_uri(f.path)},
@@ -216,6 +226,8 @@ def _full_block(f: Finding, src: str | None) -> list[tuple[str, str]]:
             ("bold red", " " * start + "^" * width + f" {f.name or f.code}\n"),
             ("blue", f"{pad} |\n"),
         ]
+    if f.context:
+        parts.append(("cyan", f"  = runs: {CONTEXT_WORDS.get(f.context, f.context)}\n"))
     if f.via:
         parts.append(("cyan", f"  = via: {' -> '.join(f.via)}\n"))
     if f.fix_hint:

@@ -159,7 +159,7 @@ class Linter:
         rules = self.rules_for(rel)
         for unit in units_for(src, summary, hot):
             try:
-                findings.extend(analyze_unit(src.path, summary, index, unit, rules))
+                findings.extend(analyze_unit(src.path, summary, index, unit, rules, self.config.eager_guards))
             except RecursionError:
                 _internal_error(src.path, unit, "expression nesting too deep")
             except Exception as exc:  # a bug in one rule must not cost the user the whole run

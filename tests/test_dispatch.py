@@ -352,3 +352,44 @@ def test_findings_carry_their_context(tmp_path):
     assert contexts["captured"] == {(7, "captured")}
     assert contexts["step"] == {(7, "captured"), (24, "step")}
     assert contexts["hot"] == {(7, "captured"), (24, "step"), (11, "forward")}
+
+
+def test_eager_guards_take_branches_out_of_the_captured_tier(tmp_path):
+    (tmp_path / "m.py").write_text(textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        class Decoder(nn.Module):
+            def forward(self, x, meta):
+                if torch.cuda.is_current_stream_capturing():
+                    y = x + 1
+                else:
+                    y = x.sum().item()
+                if meta.is_prefill:
+                    y = x.max().item()
+                if not torch.compiler.is_compiling():
+                    y = x.min().item()
+                if x.is_contiguous():
+                    y = x.mean().item()
+                return y
+
+        class Runner:
+            def __init__(self):
+                self.model = Decoder()
+                self.graph = torch.cuda.CUDAGraph()
+
+            def capture(self, x, meta):
+                with torch.cuda.graph(self.graph):
+                    self.out = self.model(x, meta)
+    """))
+    from graphlint.config import Config
+    from graphlint.engine import Linter
+
+    findings = Linter(Config(root=tmp_path)).lint_paths([tmp_path / "m.py"]).findings
+    assert {(f.line, f.context) for f in findings} == {
+        (7, "captured"),  # GL305: the capture-aware branch itself
+        (10, "forward"), (12, "forward"), (14, "forward"),
+        (16, "captured"),  # decoy: an ordinary tensor test is no guard
+    }
+    guarded = Linter(Config(root=tmp_path, eager_guards=())).lint_paths([tmp_path / "m.py"]).findings
+    assert {(f.line, f.context) for f in guarded if f.line == 12} == {(12, "captured")}

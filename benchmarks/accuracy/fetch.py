@@ -32,8 +32,12 @@ class Corpus:
     requirement: str  # what pip downloads
     wheel: str  # the exact file pip must produce
     sha256: str
-    package: str  # the top-level import package to unpack (and lint)
+    package: str  # the top-level import package
     why: str  # what inference code it brings
+    include: tuple[str, ...] = ()  # folders of the package to unpack (and lint); empty: all of it
+
+    def prefixes(self) -> tuple[str, ...]:
+        return tuple(f"{self.package}/{sub}" for sub in self.include) or (self.package + "/",)
 
 
 CORPORA: tuple[Corpus, ...] = (
@@ -50,6 +54,10 @@ CORPORA: tuple[Corpus, ...] = (
     Corpus("fla", "fla-core==0.6.0", "fla_core-0.6.0-py3-none-any.whl",
            "b0708b70e0b119cd58a0a5146ea56cb175cef6ed969d8ac60267e3e077ce3ebd", "fla",
            "Triton kernel wrappers for linear attention with varlen `cu_seqlens` handling, layers, caches"),
+    Corpus("diffusers", "diffusers==0.42.1", "diffusers-0.42.1-py3-none-any.whl",
+           "9154faa704ce00e0b77f568e0d64786064368528aab5fc14eeea92f87d788014", "diffusers",
+           "noise schedulers whose step() runs once per denoising step (the step tier of a diffusion loop)",
+           include=("schedulers/",)),
 )
 
 
@@ -77,9 +85,9 @@ def download(corpus: Corpus, tmp: Path) -> Path:
 
 def unpack(wheel: Path, corpus: Corpus, dest: Path) -> int:
     """Extract the package's .py files into dest/<name>; return how many."""
-    prefix = corpus.package + "/"
+    prefixes = corpus.prefixes()
     with zipfile.ZipFile(wheel) as zf:
-        names = [n for n in zf.namelist() if n.startswith(prefix) and n.endswith(".py")]
+        names = [n for n in zf.namelist() if n.startswith(prefixes) and n.endswith(".py")]
         zf.extractall(dest, names)
     (dest / STAMP).write_text(corpus.sha256 + "\n")
     return len(names)

@@ -143,7 +143,8 @@ def run_graphlint(root: Path, corpus: str, scope: str) -> list[dict]:
            "--isolated", "--no-respect-gitignore", "--scope", scope, "-q"]
     proc = subprocess.run(cmd, cwd=cwd, text=True, capture_output=True)
     if proc.returncode != 0:
-        raise ScoreError(f"graphlint failed on {corpus} ({scope}), exit {proc.returncode}: {proc.stderr.strip()[-600:]}")
+        tail = proc.stderr.strip()[-600:]
+        raise ScoreError(f"graphlint failed on {corpus} ({scope}), exit {proc.returncode}: {tail}")
     try:
         return json.loads(proc.stdout)
     except json.JSONDecodeError as exc:
@@ -254,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         attach_spans(labels, args.corpora)
         corpora = [c.name for c in CORPORA if any(lab.corpus == c.name for lab in labels)]
         findings = {s: {c: run_graphlint(args.corpora, c, s) for c in corpora} for s in SCOPES}
-    except ScoreError as exc:
+    except (ScoreError, RuntimeError) as exc:  # RuntimeError: fetch.corpus_root, a corpus not fetched
         print(f"error: {exc}", file=sys.stderr)
         return 2
     res = {s: match(labels, findings[s], s, split) for s in SCOPES}

@@ -203,6 +203,8 @@ class _Indexer(ast.NodeVisitor):
                     kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
                 if kind:
                     info.attrs.setdefault(stmt.target.id, kind)
+                elif (name := class_annotation(stmt.annotation)) and name.rpartition(".")[2][:1].isupper():
+                    info.factories.setdefault(stmt.target.id, [self.resolve(name) or name])  # `cache: BufferCache`
 
     def _markers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
@@ -234,12 +236,12 @@ class _Indexer(ast.NodeVisitor):
             markers=self._markers(node), returns=self._returns(node), makes=self._makes(node),
         )
         self.s.functions[qual] = info
+        self.local_binds.append(self._typed_params(node))
         if cls is not None:
             cls.methods[node.name] = info.key
             if node.name == "__init__":
                 self._init_attrs(node, cls)
         self.func_stack.append(info)
-        self.local_binds.append({})
         for stmt in node.body:
             self.visit(stmt)
         self.local_binds.pop()
@@ -258,6 +260,18 @@ class _Indexer(ast.NodeVisitor):
             # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
             return kind or (f"object:{cls}" if cls else "unknown")
         return self._infer_returns(node)
+
+    def _typed_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+        """Parameters annotated with a project class (`model: Transformer`, `cache: Optional[BufferCache]`)
+        stand for an instance of it, so `model.forward(...)` resolves to `Transformer.forward`."""
+        binds = {}
+        args = node.args
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+            name = class_annotation(arg.annotation) if arg.annotation is not None else None
+            qual = self.resolve(name) if name and name.rpartition(".")[2][:1].isupper() else None
+            if qual and not qual.startswith(("torch.", "typing.", "collections.")):
+                binds[arg.arg] = f"{qual}()"
+        return binds
 
     def _makes(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """What a factory hands out: `return Impl(...)` and `return Impl` both name `Impl`."""
@@ -842,10 +856,12 @@ class ProjectIndex:
                         fn = self.method(target, meth) if meth else next(iter(self._call_target(target)), None)
                         if fn is not None:
                             out.append((fn, f"self.{name} = {label}"))
-            if meth is None:
-                for desc in c.callables.get(name, ()):
-                    for target, how in self._denotes(desc, 0):
+            for desc in c.callables.get(name, ()):
+                for target, how in self._denotes(desc, 0):
+                    if meth is None:
                         out.extend((fn, how or f"self.{name}") for fn in self._call_target(target))
+                    elif isinstance(target, ClassInfo) and (fn := self.method(target, meth)) is not None:
+                        out.append((fn, how or f"self.{name}"))
             if out:
                 break
         return out

@@ -80,7 +80,7 @@ def test_exception_ends_the_frame_and_findings_merge_per_line():
     assert d.first == (_line(raising_step, "RAISE"),)
     assert raised.successors[(raising_step.__code__, _line(raising_step, "RAISE"))] == {RETURN}
     (f,) = branch_findings([("a", "in b", raised, returned), ("a", "in c", raised, returned), ("x", "y", None, raised)])
-    assert f.message.endswith("; also in in c") and f.extra["runs"] == ["in b", "in c"]
+    assert f.message.endswith("; likewise in c") and f.extra["runs"] == ["in b", "in c"]
 
 
 def test_only_user_code_is_traced():
@@ -105,3 +105,16 @@ def test_an_installed_tracer_keeps_working_and_is_restored():
         sys.settrace(previous)
     assert _line(loop_step, "LOOP") in seen  # the other tool (coverage, a debugger) saw the lines
     assert (loop_step.__code__, _line(loop_step, "LOOP")) in trace.successors
+
+
+def test_harness_reports_one_finding_per_line_over_all_run_pairs():
+    from graphlint.runtime.capture import _Traces
+
+    COUNTER[0] = 0
+    traces = _Traces(*(_traced(counter_step, 1) for _ in range(3)))  # eager odd, confirm even, capture odd
+    traces.replays = {0: _traced(counter_step, 1), 1: _traced(counter_step, 1)}  # even, odd
+    traces.comparisons.append(("in the first eager run", "in the second", traces.eager, traces.confirm))
+    traces.comparisons.append(("at capture", "in the eager run for replay 0", traces.capture, traces.replays[0]))
+    (f,) = traces.findings()
+    assert f.line == _line(counter_step, "BRANCH") and f.extra["runs"] == ["in the second", "in the eager run for replay 0"]
+    assert traces.findings() == []  # reported once

@@ -144,7 +144,7 @@ def branch_findings(comparisons: list[Comparison]) -> list[Finding]:
             f"{_next_text(d.first)}, {label_b} it {_next_text(d.second)}"
         )
         if len(hits) > 1:
-            message += "; also in " + ", ".join(h[1] for h in hits[1:])
+            message += "; likewise " + ", ".join(h[1] for h in hits[1:])
         findings.append(
             make_finding(
                 "GLR405", message, d.where, (d.where.short(),), source=d.where.source or None,

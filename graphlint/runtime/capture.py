@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from graphlint.diagnostics import Finding
-from graphlint.runtime.branches import BranchTrace, branch_findings
+from graphlint.runtime.branches import BranchTrace, Comparison, branch_findings
 from graphlint.runtime.compare import Mismatch, compare_outputs, detach_clone, encode_float, is_tensor
 from graphlint.runtime.frames import (
     MappedStack,
@@ -150,16 +150,22 @@ def run_case(
         device=torch.cuda.get_device_name(),
     )
     traces = _Traces()
+    _run_phases(case, report, traces, tolerance, replays or case.replays or MIN_REPLAYS, confirm_error)
+    report.findings += traces.findings()  # a branch seen before capture failed or replays stopped
+    return report
+
+
+def _run_phases(
+    case: CaptureCase, report: RuntimeReport, traces: _Traces, tol: float | None, replays: int, confirm: bool
+) -> None:
     eager = _eager_pass(case, report, traces)
     if eager is _FAILED:
-        return report
-    if confirm_error:
-        _confirm_pass(case, report, eager, tolerance, traces)
+        return
+    if confirm:
+        _confirm_pass(case, report, eager, tol, traces)
     graph, static_out = _capture(case, report, traces)
-    if graph is None:
-        return report
-    _replays(case, report, graph, static_out, tolerance, replays or case.replays or MIN_REPLAYS, traces)
-    return report
+    if graph is not None:
+        _replays(case, report, graph, static_out, tol, replays, traces)
 
 
 @dataclass
@@ -170,6 +176,12 @@ class _Traces:
     confirm: BranchTrace | None = None
     capture: BranchTrace | None = None
     replays: dict[int, BranchTrace] = field(default_factory=dict)
+    comparisons: list[Comparison] = field(default_factory=list)  # pairs of runs that should agree
+
+    def findings(self) -> list[Finding]:
+        """GLR405s for the comparisons so far (one per line over all of them), then forget those."""
+        found, self.comparisons = branch_findings(self.comparisons), []
+        return found
 
 
 _FAILED = object()
@@ -247,8 +259,8 @@ def _confirm_pass(
                 step_location(case.step),
             )
         )
-        report.findings += branch_findings(
-            [("in the first eager run", "in the second eager run on the same inputs", traces.eager, traces.confirm)]
+        traces.comparisons.append(
+            ("in the first eager run", "in the second eager run on the same inputs", traces.eager, traces.confirm)
         )
 
 
@@ -383,14 +395,13 @@ def _replays(
         result = ReplayResult(i, k, compare_outputs(eager, replayed, tol))
         report.replays.append(result)
         tracker.add(eager, replayed)
-    report.findings += branch_findings(
-        [
-            ("at capture (the path every replay repeats)", f"in the eager run for replay {r.index}",
-             traces.capture, traces.replays.get(r.index))
-            for r in report.replays
-            if not r.ok
-        ]
-    )
+    traces.comparisons += [
+        ("at capture (the path every replay repeats)", f"in the eager run for replay {r.index}",
+         traces.capture, traces.replays.get(r.index))
+        for r in report.replays
+        if not r.ok
+    ]
+    report.findings += traces.findings()  # before the GLR301s, which name them as the likely cause
     report.findings += _replay_findings(case, report, tracker.frozen_outputs())
 
 

@@ -921,13 +921,16 @@ def _list_rules(out: TextIO, fmt: str) -> int:
 # --- capture ----------------------------------------------------------------------------------------
 
 def _capture(args: argparse.Namespace) -> int:
-    if args.replays is not None and args.replays < 1:
-        raise UsageError(f"--replays must be at least 1, got {args.replays}")
-    if args.tolerance is not None and not args.tolerance >= 0:
-        raise UsageError(f"--tolerance must be a non-negative number, got {args.tolerance}")
     runtime = _runtime_module()
     fmt = _output_format(args.output_format, None)
+    problem = None
+    if args.replays is not None and args.replays < 1:
+        problem = f"--replays must be at least 1, got {args.replays}"
+    elif args.tolerance is not None and not args.tolerance >= 0:
+        problem = f"--tolerance must be a non-negative number, got {args.tolerance}"
     with _open_output(args.output_file) as out:
+        if problem:  # through the harness's writer: json output gets an error object, not nothing
+            return runtime.write_error(problem, fmt, out)
         return runtime.capture_command(args.target, output_format=fmt, tolerance=args.tolerance,
                                        replays=args.replays, stream=out, report_path=args.report)
 

@@ -171,7 +171,7 @@ class Context:
                 end_line=pos.end.line + off, end_column=pos.end.column + 1,
                 code=p.rule.code, name=p.rule.name, message=p.message,
                 severity=SEVERITY_BY_FAMILY[p.rule.family], fix_hint=p.rule.fix_hint, via=self.unit.hot.via,
-                fix=fix,
+                fix=fix, fix_applicability=p.rule.fix_applicability(),
                 extra={"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {},
             ))
         return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import io
 import json
 import os
 import sys
@@ -38,7 +39,6 @@ TEXT_FORMATS = ("full", "concise")  # the only formats that get notes and a summ
 SUBCOMMANDS = ("check", "rule", "capture")
 # `--fix` re-lints after each round of edits (a fix can expose or overlap another); cap the rounds.
 MAX_FIX_PASSES = 10
-UTF8_BOM = b"\xef\xbb\xbf"
 
 
 class UsageError(Exception):
@@ -143,6 +143,8 @@ def _check_parser() -> _Parser:
 
     fix = p.add_argument_group("fixes")
     fix.add_argument("--fix", action="store_true", help="apply the available fixes to the files")
+    fix.add_argument("--unsafe-fixes", action="store_true",
+                     help="also apply (with --fix) or show (with --diff) fixes that can change results")
     fix.add_argument("--diff", action="store_true",
                      help="print the fixes as a unified diff instead of applying them; exit 1 if any")
 
@@ -376,21 +378,22 @@ def _check(args: argparse.Namespace) -> int:
     fixed = 0
     with bar or contextlib.nullcontext():
         if args.fix or args.diff:
-            findings, fixed = _fix_rounds(linter, targets)
+            findings, fixed = _fix_rounds(linter, targets, unsafe=args.unsafe_fixes)
         else:
             findings = linter.lint_sources([t.source for t in targets]).findings if targets else []
 
     if args.diff:
-        return _emit_diff(targets, fixed, args)
-    if args.fix:
-        _write_fixes(targets, stdin)
+        return _emit_diff(targets, fixed, findings, args)
+    if args.fix and not _write_fixes(targets, stdin):
+        return EXIT_ERROR
     if report is not None:
         findings = _runtime_module().cross_check(findings, report)
 
     # With `--fix` on stdin, stdout carries the fixed source (editors read it back); the report moves.
     stream_ctx = _stderr_ctx() if (args.fix and stdin) else _open_output(args.output_file)
     with stream_ctx as out:
-        sources = {t.source.path: t.source.text for t in targets if t.path is None and t.source.text}
+        # What was linted, decoded (coding cookies) and fixed: the frames show it, not a re-read of the file.
+        sources = {t.source.path: t.source.text for t in targets if t.source.text}
         _report(findings, fmt, out, args, fixed=fixed, sources=sources, runtime=report is not None)
     if args.exit_zero:
         return EXIT_OK
@@ -472,7 +475,7 @@ def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     from graphlint.engine import decode_source, display_path
     from graphlint.index import module_name_for
 
-    data = sys.stdin.buffer.read()
+    data = _read_stdin()
     name = args.stdin_filename
     if name and args.force_exclude and is_excluded(Path(name), config):
         if args.fix:
@@ -483,6 +486,18 @@ def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     module = module_name_for(Path(name)) if name else "stdin"
     src = decode_source(data, shown, module, shown.endswith("__init__.py"))
     return [_Target(None, src, src.text, data)]
+
+
+def _read_stdin() -> bytes:
+    """The bytes on stdin; a closed stdin (`graphlint - <&-`) is a usage error."""
+    stream = sys.stdin
+    if stream is None:
+        raise UsageError("cannot read the source from stdin: stdin is closed")
+    try:
+        buffer = getattr(stream, "buffer", None)
+        return buffer.read() if buffer is not None else stream.read().encode("utf-8")
+    except (OSError, ValueError) as exc:  # ValueError: "I/O operation on closed file"
+        raise UsageError(f"cannot read the source from stdin: {exc}") from None
 
 
 def _load_runtime_report(path: str):
@@ -505,12 +520,12 @@ def _runtime_module():
 
 # --- fixes ------------------------------------------------------------------------------------------
 
-def _load_apply_edits() -> Callable[[str, list[Edit]], str]:
+def _load_fixer():
     try:
-        from graphlint.fix import apply_edits
+        import graphlint.fix as fixer
     except ImportError as exc:
         raise UsageError(f"fixes are not available in this installation (graphlint.fix: {exc})") from None
-    return apply_edits
+    return fixer
 
 
 def _span(edit: Edit) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -530,55 +545,98 @@ def _non_overlapping(findings: list[Finding]) -> list[Finding]:
     return chosen
 
 
-def _fix_rounds(linter, targets: list[_Target]) -> tuple[list[Finding], int]:
-    """Apply fixes in memory until none is left (or MAX_FIX_PASSES); returns (remaining, fixed count)."""
+def _applicable(f: Finding, unsafe: bool) -> bool:
+    """Whether `--fix` applies this finding's fix: safe ones always, unsafe ones with --unsafe-fixes."""
+    return bool(f.fix) and (unsafe or f.fix_applicability == "safe")
+
+
+def _hidden_fixes(findings: list[Finding], unsafe: bool) -> int:
+    return sum(1 for f in findings if f.fix and not _applicable(f, unsafe))
+
+
+def _fix_rounds(linter, targets: list[_Target], *, unsafe: bool) -> tuple[list[Finding], int]:
+    """Apply fixes in memory until none is left (or MAX_FIX_PASSES); returns (remaining, fixed count).
+
+    Each round's result must parse (and encode back): a file whose fixes break it gets all of them
+    rolled back, is named on stderr and is not fixed further, as ruff does.
+    """
     if not targets:
         return [], 0
     apply_edits = None
-    fixed = 0
+    fixed: dict[int, int] = {}
+    broken: set[int] = set()
     result = linter.lint_sources([t.source for t in targets])
     for _ in range(MAX_FIX_PASSES):
         fixable: dict[str, list[Finding]] = {}
         for f in result.findings:
-            if f.fix:
+            if _applicable(f, unsafe):
                 fixable.setdefault(f.path, []).append(f)
         changed = False
-        for t in targets:
+        for i, t in enumerate(targets):
             todo = fixable.get(t.source.path)
-            if not todo or t.source.text is None:
+            if i in broken or not todo or t.source.text is None:
                 continue
-            apply_edits = apply_edits or _load_apply_edits()
+            apply_edits = apply_edits or _load_fixer().apply_edits
             chosen = _non_overlapping(todo)
             new_text = apply_edits(t.source.text, [e for f in chosen for e in f.fix])
-            if new_text != t.source.text:
-                t.source = replace(t.source, text=new_text)
-                fixed += len(chosen)
-                changed = True
+            if new_text == t.source.text:
+                continue
+            changed = True
+            problem = _load_fixer().fixed_text_problem(new_text, t.source.encoding)
+            if problem is not None:
+                sys.stderr.write(f"{PROG}: warning: fixes to {t.source.path} rolled back: the fixed code "
+                                 f"{problem}; please report it\n")
+                t.source = replace(t.source, text=t.original)
+                fixed.pop(i, None)
+                broken.add(i)
+                continue
+            t.source = replace(t.source, text=new_text)
+            fixed[i] = fixed.get(i, 0) + len(chosen)
         if not changed:
             break
         result = linter.lint_sources([t.source for t in targets])
-    return result.findings, fixed
+    return result.findings, sum(fixed.values())
 
 
-def _write_fixes(targets: list[_Target], stdin: bool) -> None:
+def _encoded(src: SourceFile) -> bytes:
+    """The text in the file's own encoding; "utf-8-sig" puts the BOM back."""
+    return src.text.encode(src.encoding)  # type: ignore[union-attr]
+
+
+def _write_fixes(targets: list[_Target], stdin: bool) -> bool:
+    """Write the fixed files (stdin: the source to stdout); False after a one-line error per failure."""
+    ok = True
     for t in targets:
-        text = t.source.text
         if t.path is None:
-            if stdin and text is not None:
-                sys.stdout.write(text)
+            if stdin:  # the whole buffer, fixed or not: never hand an editor an emptied one
+                data = _encoded(t.source) if t.source.text is not None else t.raw
                 sys.stdout.flush()
-            elif stdin:
-                sys.stdout.buffer.write(t.raw)  # never hand an editor an emptied buffer
-                sys.stdout.flush()
+                buffer = getattr(sys.stdout, "buffer", None)
+                if buffer is None:
+                    sys.stdout.write(data.decode(t.source.encoding, "replace"))
+                else:
+                    buffer.write(data)
+                    buffer.flush()
             continue
-        if text is None or text == t.original:
+        if t.source.text is None or t.source.text == t.original:
             continue
-        bom = UTF8_BOM if t.path.read_bytes().startswith(UTF8_BOM) else b""
-        # Bytes, not text mode: keep the file's own line endings (the text still holds them).
-        t.path.write_bytes(bom + text.encode("utf-8"))
+        try:
+            # Bytes, not text mode: keep the file's own line endings (the text still holds them).
+            t.path.write_bytes(_encoded(t.source))
+        except OSError as exc:
+            _error(f"cannot write {t.source.path}: {exc.strerror or exc}")
+            ok = False
+    return ok
 
 
-def _emit_diff(targets: list[_Target], fixed: int, args: argparse.Namespace) -> int:
+def _diff_lines(src: SourceFile, text: str) -> list[str]:
+    """`text` as `--fix` would write it, in diff lines: split at LF only (what patch and git apply
+    read), with the BOM a utf-8-sig file starts with."""
+    bom = "\ufeff" if src.encoding == "utf-8-sig" else ""
+    return io.StringIO(bom + text, newline="\n").readlines()
+
+
+def _emit_diff(targets: list[_Target], fixed: int, remaining: list[Finding], args: argparse.Namespace) -> int:
     changed = False
     with _open_output(args.output_file) as out:
         for t in targets:
@@ -587,14 +645,26 @@ def _emit_diff(targets: list[_Target], fixed: int, args: argparse.Namespace) -> 
                 continue
             changed = True
             name = t.source.path
-            out.writelines(difflib.unified_diff(
-                before.splitlines(keepends=True), after.splitlines(keepends=True),
-                fromfile=f"a/{name}", tofile=f"b/{name}"))
+            for line in difflib.unified_diff(_diff_lines(t.source, before), _diff_lines(t.source, after),
+                                             fromfile=f"a/{name}", tofile=f"b/{name}"):
+                out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     if not args.quiet:
-        sys.stderr.write(f"Would fix {_plural(fixed, 'error')}.\n" if changed else "No fixes available.\n")
+        sys.stderr.write(_diff_summary(fixed if changed else 0, _hidden_fixes(remaining, args.unsafe_fixes)) + "\n")
     if args.exit_zero:
         return EXIT_OK
     return EXIT_FINDINGS if changed else EXIT_OK
+
+
+def _diff_summary(fixed: int, hidden: int) -> str:
+    """ruff's closing line for `--diff`."""
+    noun = "fix" if hidden == 1 else "fixes"
+    if fixed and hidden:
+        return f"Would fix {_plural(fixed, 'error')} ({hidden} additional {noun} available with `--unsafe-fixes`)."
+    if fixed:
+        return f"Would fix {_plural(fixed, 'error')}."
+    if hidden:
+        return f"No errors would be fixed ({hidden} {noun} available with `--unsafe-fixes`)."
+    return "No fixes available."
 
 
 # --- reporting --------------------------------------------------------------------------------------
@@ -620,11 +690,11 @@ def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Names
     # A clean concise run prints nothing at all, like flake8: scripts and hooks test for empty output.
     clean_concise = fmt == "concise" and not findings and not fixed
     if fmt in TEXT_FORMATS and not args.quiet and not clean_concise:
-        for line in _summary(findings, fixed=fixed, fix_mode=args.fix, runtime=runtime):
+        for line in _summary(findings, fixed=fixed, fix_mode=args.fix, unsafe=args.unsafe_fixes, runtime=runtime):
             out.write(line + "\n")
 
 
-def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, runtime: bool) -> list[str]:
+def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: bool, runtime: bool) -> list[str]:
     """ruff's closing lines: "Found N errors." / "All checks passed!" and the fixable hint."""
     lines = []
     if fix_mode and fixed:
@@ -634,9 +704,13 @@ def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, runtime: bo
         lines.append(f"Found {_plural(len(findings), 'error')}.")
     else:
         lines.append("All checks passed!")
-    fixable = sum(1 for f in findings if f.fix)
+    fixable = sum(1 for f in findings if _applicable(f, unsafe))
+    hidden = _hidden_fixes(findings, unsafe)
+    hint = f"{hidden} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the `--unsafe-fixes` option"
     if fixable and not fix_mode:
-        lines.append(f"[*] {fixable} fixable with the `--fix` option.")
+        lines.append(f"[*] {fixable} fixable with the `--fix` option" + (f" ({hint})." if hidden else "."))
+    elif hidden:
+        lines.append(f"No fixes available ({hint}).")
     if runtime:
         confirmed = sum(1 for f in findings if f.confirmed is True and not f.code.startswith("GLR"))
         unconfirmed = sum(1 for f in findings if f.confirmed is False)
@@ -715,7 +789,7 @@ def _rule_doc(rule) -> str:
         f"# {rule.name} ({rule.code})\n",
         f"Family: {rule.family.value}    Severity: {SEVERITY_BY_FAMILY[rule.family]}    "
         f"Default: {'on' if rule.default_enabled else 'off (opt-in)'}    "
-        f"Fixable: {'yes' if rule.FIXES else 'no'}"
+        f"Fixable: {f'yes ({rule.fix_applicability()})' if rule.FIXES else 'no'}"
         f"{'    Only inside capture regions' if getattr(rule, 'capture_only', False) else ''}\n",
         f"{rule.summary()}\n",
     ]

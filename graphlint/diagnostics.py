@@ -58,6 +58,7 @@ class Finding:
     fix_hint: str = ""
     via: tuple[str, ...] = ()
     fix: tuple[Edit, ...] = ()
+    fix_applicability: str = "safe"  # of `fix`, ruff's classes: "unsafe" is applied only with --unsafe-fixes
     # Runtime cross-check: None = not checked, True = also seen at runtime.
     confirmed: bool | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from graphlint.diagnostics import Edit
-
-
-def _offset(line_starts: list[int], line: int, column: int) -> int:
-    return line_starts[line - 1] + column - 1
+from graphlint.lines import line_starts
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
@@ -14,16 +11,14 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
 
     Edits are applied from the end of the file backwards so earlier offsets stay valid. Overlaps are
     resolved in favour of the edit that starts first (a later run of `--fix` picks up the rest).
+    Lines are Python's (libcst's positions): a form feed or U+2028 inside a line does not end it.
     """
-    starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            starts.append(i + 1)
+    starts = line_starts(text)
     spans = []
     for e in edits:
         if e.line > len(starts) or e.end_line > len(starts):
             continue
-        spans.append((_offset(starts, e.line, e.column), _offset(starts, e.end_line, e.end_column), e.replacement))
+        spans.append((starts[e.line - 1] + e.column - 1, starts[e.end_line - 1] + e.end_column - 1, e.replacement))
     spans.sort()
     chosen: list[tuple[int, int, str]] = []
     for span in spans:
@@ -33,3 +28,25 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
     for a, b, rep in reversed(chosen):
         text = text[:a] + rep + text[b:]
     return text
+
+
+def fixed_text_problem(text: str, encoding: str) -> str | None:
+    """Why fixed `text` must not be written (it does not parse, or not in the file's encoding), else None.
+
+    Both parsers judge: libcst, which the fixes' positions come from, and CPython's own.
+    """
+    import ast
+
+    import libcst
+
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        return f"cannot be encoded in {encoding} ({exc.reason})"
+    try:
+        libcst.parse_module(text)
+        ast.parse(text)
+    except Exception as exc:  # ParserSyntaxError, SyntaxError, ValueError, RecursionError: all mean "no"
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        return f"does not parse ({type(exc).__name__}: {first})"
+    return None

@@ -10,6 +10,7 @@ from typing import Callable, Iterable, TextIO
 
 from graphlint import __version__
 from graphlint.diagnostics import Finding
+from graphlint.lines import source_lines
 
 FORMATS = ("full", "concise", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -85,10 +86,20 @@ def finding_to_json(f: Finding) -> dict:
         "fix_hint": f.fix_hint,
         "via": list(f.via),
         "fixable": bool(f.fix),
+        "fix": _fix_to_json(f),
     }
     if f.confirmed is not None:
         out["confirmed_at_runtime"] = f.confirmed
     return out
+
+
+def _fix_to_json(f: Finding) -> dict | None:
+    """ruff's shape: the applicability and the edits (1-based rows and columns, end exclusive)."""
+    if not f.fix:
+        return None
+    return {"applicability": f.fix_applicability, "edits": [
+        {"content": e.replacement, "location": {"row": e.line, "column": e.column},
+         "end_location": {"row": e.end_line, "column": e.end_column}} for e in f.fix]}
 
 
 def _render_json(findings: list[Finding], stream: TextIO) -> None:
@@ -188,7 +199,7 @@ def _source_line(path: str, line: int, cache: dict[str, list[str]]) -> str | Non
     if path not in cache:
         try:
             with open(path, encoding="utf-8", errors="replace") as fh:
-                cache[path] = fh.read().splitlines()
+                cache[path] = source_lines(fh.read())
         except OSError:
             cache[path] = []
     lines = cache[path]
@@ -197,7 +208,7 @@ def _source_line(path: str, line: int, cache: dict[str, list[str]]) -> str | Non
 
 def _full_block(f: Finding, src: str | None) -> list[tuple[str, str]]:
     """(style, text) pieces of one finding; styles are rich style names or ''."""
-    fixable = " [*]" if f.fix else ""
+    fixable = " [*]" if f.fix and f.fix_applicability == "safe" else ""  # what `--fix` alone applies
     parts: list[tuple[str, str]] = [
         ("bold", f"{f.path}:{f.line}:{f.column}: "),
         ("bold red" if f.severity == "error" else "bold yellow", f"{f.code}{fixable} "),
@@ -227,7 +238,7 @@ def _full_block(f: Finding, src: str | None) -> list[tuple[str, str]]:
 def _render_full(findings: list[Finding], stream: TextIO, *, color: bool | None,
                  sources: dict[str, str] | None = None) -> None:
     use_rich = color if color is not None else (hasattr(stream, "isatty") and stream.isatty())
-    cache: dict[str, list[str]] = {path: text.splitlines() for path, text in (sources or {}).items()}
+    cache: dict[str, list[str]] = {path: source_lines(text) for path, text in (sources or {}).items()}
     blocks = [_full_block(f, _source_line(f.path, f.line, cache)) for f in findings]
     if use_rich:
         from rich.console import Console
@@ -252,7 +263,7 @@ def statistics(findings: Iterable[Finding]) -> list[tuple[int, str, str, bool]]:
     for f in findings:
         counts[f.code] += 1
         names[f.code] = f.name
-        fixable[f.code] = fixable.get(f.code, False) or bool(f.fix)
+        fixable[f.code] = fixable.get(f.code, False) or bool(f.fix) and f.fix_applicability == "safe"
     return [(n, code, names[code], fixable[code]) for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 

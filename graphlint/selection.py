@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import fnmatch
-from pathlib import PurePosixPath
+from pathlib import Path
 
 from graphlint.config import Config, ConfigError
+from graphlint.discovery import glob_spec, matches, relative_posix
 
 
 def _validate(selectors: tuple[str, ...], known: set[str], what: str) -> None:
@@ -51,12 +51,19 @@ def enabled_codes(config: Config, known: dict[str, bool]) -> set[str]:
     return out
 
 
-def per_file_ignored(config: Config, rel_path: str) -> tuple[str, ...]:
-    """Selectors ignored for one file (path relative to the config root, posix separators)."""
+def per_file_ignored(config: Config, path: str | Path) -> tuple[str, ...]:
+    """Selectors ignored for one file (as shown or given); globs are gitwildmatch, relative to the
+    config root (outside it only name patterns can match), as the excludes are."""
+    rel = relative_posix(path, config.root)
+    rel = rel if rel is not None else Path(path).name
     out: list[str] = []
-    name = PurePosixPath(rel_path).name
     for glob, sels in config.per_file_ignores:
-        if fnmatch.fnmatchcase(rel_path, glob) or fnmatch.fnmatchcase(name, glob) or \
-                fnmatch.fnmatchcase(rel_path, glob.rstrip("/") + "/*"):
+        if matches(glob_spec((glob,)), rel, False):
             out.extend(s.upper() for s in sels)
     return tuple(out)
+
+
+def file_codes(config: Config, enabled: set[str], path: str | Path) -> frozenset[str]:
+    """The codes reported in one file: the enabled ones minus its per-file-ignores."""
+    ignored = per_file_ignored(config, path)
+    return frozenset(code for code in enabled if not code.startswith(ignored))

@@ -229,23 +229,6 @@ def _output_format(cli_value: str | None, config: Config | None) -> str:
     return "full"
 
 
-def _longest(code: str, selectors: Sequence[str]) -> int:
-    """Length of the most specific selector matching `code` (-1: none). `ALL` counts as length 0."""
-    best = -1
-    for sel in selectors:
-        if sel == "ALL":
-            best = max(best, 0)
-        elif code.startswith(sel):
-            best = max(best, len(sel))
-    return best
-
-
-def _validate_selectors(selectors: Sequence[str], known: Sequence[str], flag: str) -> None:
-    for sel in selectors:
-        if sel != "ALL" and not any(code.startswith(sel) for code in known):
-            raise UsageError(f"unknown rule selector {sel!r} in {flag} (see `graphlint --list-rules`)")
-
-
 def _apply_selection(config: Config, args: argparse.Namespace) -> Config:
     """Layer the command-line selection on top of the config's, as ruff does.
 
@@ -255,31 +238,22 @@ def _apply_selection(config: Config, args: argparse.Namespace) -> Config:
     list so that the engine sees one flat selection.
     """
     from graphlint.rules import ALL_RULES
-    from graphlint.selection import enabled_codes
+    from graphlint.selection import enabled_codes, extend_selection, validate_selectors
 
     extend = list(args.extend_select) + (["GL001"] if args.warn_unused_noqa else [])
     ignore = list(args.ignore) + list(args.extend_ignore)
     if args.select is None and not extend and not ignore:
         return config
     known = {rule.code: rule.default_enabled for rule in ALL_RULES}
-    _validate_selectors(args.select or (), list(known), "--select")
-    _validate_selectors(extend, list(known), "--extend-select")
-    _validate_selectors(ignore, list(known), "--ignore")
+    validate_selectors(args.select or (), set(known), "--select")
+    validate_selectors(extend, set(known), "--extend-select")
+    validate_selectors(ignore, set(known), "--ignore")
     if args.select is not None:
         # One fresh layer: the engine's specificity rule decides between select, extend and ignore.
         final = enabled_codes(replace(config, select=tuple(args.select), extend_select=tuple(extend),
                                       ignore=tuple(ignore)), known)
     else:
-        base = enabled_codes(config, known)
-        final = set()
-        for code, default_on in known.items():
-            on, off = _longest(code, extend), _longest(code, ignore)
-            # Opt-in rules (GL001) need a precise selector, as in the config: `GL` alone keeps them off.
-            if not default_on and 0 <= on < 4:
-                on = -1
-            keep = code in base if on < 0 and off < 0 else on > off
-            if keep:
-                final.add(code)
+        final = extend_selection(enabled_codes(config, known), known, extend, ignore)
     return replace(config, select=tuple(sorted(final)), extend_select=(), ignore=())
 
 
@@ -562,7 +536,7 @@ def _fix_rounds(linter, targets: list[_Target], *, unsafe: bool) -> tuple[list[F
     """
     if not targets:
         return [], 0
-    apply_edits = None
+    fixer = None  # graphlint.fix, loaded on the first fix: a run without fixes does not need it
     fixed: dict[int, int] = {}
     broken: set[int] = set()
     result = linter.lint_sources([t.source for t in targets])
@@ -576,13 +550,13 @@ def _fix_rounds(linter, targets: list[_Target], *, unsafe: bool) -> tuple[list[F
             todo = fixable.get(t.source.path)
             if i in broken or not todo or t.source.text is None:
                 continue
-            apply_edits = apply_edits or _load_fixer().apply_edits
+            fixer = fixer or _load_fixer()
             chosen = _non_overlapping(todo)
-            new_text = apply_edits(t.source.text, [e for f in chosen for e in f.fix])
+            new_text = fixer.apply_edits(t.source.text, [e for f in chosen for e in f.fix])
             if new_text == t.source.text:
                 continue
             changed = True
-            problem = _load_fixer().fixed_text_problem(new_text, t.source.encoding)
+            problem = fixer.fixed_text_problem(new_text, t.source.encoding)
             if problem is not None:
                 sys.stderr.write(f"{PROG}: warning: fixes to {t.source.path} rolled back: the fixed code "
                                  f"{problem}; please report it\n")
@@ -649,7 +623,8 @@ def _emit_diff(targets: list[_Target], fixed: int, remaining: list[Finding], arg
                                              fromfile=f"a/{name}", tofile=f"b/{name}"):
                 out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     if not args.quiet:
-        sys.stderr.write(_diff_summary(fixed if changed else 0, _hidden_fixes(remaining, args.unsafe_fixes)) + "\n")
+        hidden = _hidden_fixes(remaining, args.unsafe_fixes)
+        sys.stderr.write(_diff_summary(fixed if changed else 0, hidden) + "\n")
     if args.exit_zero:
         return EXIT_OK
     return EXIT_FINDINGS if changed else EXIT_OK
@@ -690,7 +665,8 @@ def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Names
     # A clean concise run prints nothing at all, like flake8: scripts and hooks test for empty output.
     clean_concise = fmt == "concise" and not findings and not fixed
     if fmt in TEXT_FORMATS and not args.quiet and not clean_concise:
-        for line in _summary(findings, fixed=fixed, fix_mode=args.fix, unsafe=args.unsafe_fixes, runtime=runtime):
+        for line in _summary(findings, fixed=fixed, fix_mode=args.fix, unsafe=args.unsafe_fixes,
+                             runtime=runtime):
             out.write(line + "\n")
 
 

@@ -140,7 +140,8 @@ def test_full_output_shows_the_flagged_line(proj, cli):
 # --- R12, R9, encodings -----------------------------------------------------------------------------
 
 def test_latin1_coding_cookie_is_honoured_and_kept(proj, cli):
-    src = b"# -*- coding: latin-1 -*-\n" + SUM.encode().replace(b"return sum(x)", b"s = '\xe9'\n        return sum(x), s")
+    body = SUM.encode().replace(b"return sum(x)", b"s = '\xe9'\n        return sum(x), s")
+    src = b"# -*- coding: latin-1 -*-\n" + body
     write(proj, {"m.py": src})
     r = cli("m.py")
     assert r.findings == [("m.py", 8, 16, "GL401")], r

@@ -39,9 +39,10 @@ class BuiltinReduction(Rule):
         "def step(m: torch.Tensor):\n    return any(m)  # <- GL160\n",
     )
     FIXES = (
-        Fix("def step(x: torch.Tensor):\n    return max(x)\n", "def step(x: torch.Tensor):\n    return x.max()\n", UNSAFE),
-        Fix("def step(m: torch.Tensor):\n    return all(m > 0)\n", "def step(m: torch.Tensor):\n    return (m > 0).all()\n",
+        Fix("def step(x: torch.Tensor):\n    return max(x)\n", "def step(x: torch.Tensor):\n    return x.max()\n",
             UNSAFE),
+        Fix("def step(m: torch.Tensor):\n    return all(m > 0)\n",
+            "def step(m: torch.Tensor):\n    return (m > 0).all()\n", UNSAFE),
     )
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -556,7 +556,7 @@ def _fix_rounds(linter, targets: list[_Target], *, unsafe: bool) -> tuple[list[F
             if new_text == t.source.text:
                 continue
             changed = True
-            problem = fixer.fixed_text_problem(new_text, t.source.encoding)
+            problem = fixer.fixed_text_problem(new_text, t.original, t.source.encoding)
             if problem is not None:
                 sys.stderr.write(f"{PROG}: warning: fixes to {t.source.path} rolled back: the fixed code "
                                  f"{problem}; please report it\n")

@@ -106,7 +106,7 @@ def units_for(src: SourceFile, summary: ModuleSummary, hot: dict[str, HotInfo]) 
         info = hot.get(fn.key)
         if info is None:
             continue
-        chunk = "".join(lines[fn.lineno - 1: fn.end_lineno])
+        chunk = _without_leading_form_feed("".join(lines[fn.lineno - 1: fn.end_lineno]))
         if chunk[:1] in (" ", "\t"):
             units.append(Unit(fn, info, "if 1:\n" + chunk, fn.lineno - 2))
         else:
@@ -114,6 +114,13 @@ def units_for(src: SourceFile, summary: ModuleSummary, hot: dict[str, HotInfo]) 
     if summary.module_regions:
         units.append(Unit(None, HotInfo(via=("<module> (capture region)",), whole=False), src.text or "", 0))
     return units
+
+
+def _without_leading_form_feed(chunk: str) -> str:
+    """A page break before an indented `def` (`\f    def f`): libcst's tokenizer rejects it, so it
+    becomes a space, which keeps every column and leaves the body deeper than the `def`."""
+    indent = chunk[: len(chunk) - len(chunk.lstrip(" \t\f"))]
+    return chunk.replace("\f", " ", indent.count("\f")) if "\f" in indent else chunk
 
 
 class Linter:

@@ -30,23 +30,32 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
     return text
 
 
-def fixed_text_problem(text: str, encoding: str) -> str | None:
+def fixed_text_problem(text: str, original: str, encoding: str) -> str | None:
     """Why fixed `text` must not be written (it does not parse, or not in the file's encoding), else None.
 
-    Both parsers judge: libcst, which the fixes' positions come from, and CPython's own.
+    CPython's parser judges, and libcst's (which the fixes' positions come from) unless it already
+    rejected the original: its tokenizer refuses a few valid files (a form feed inside indentation).
     """
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        return f"cannot be encoded in {encoding} ({exc.reason})"
+    problem = _parse_problem(text, cpython=True)
+    if problem is None:
+        problem = _parse_problem(text, cpython=False)
+        if problem is not None and _parse_problem(original, cpython=False) is not None:
+            problem = None  # libcst rejected the original too: CPython's verdict stands
+    return None if problem is None else f"does not parse ({problem})"
+
+
+def _parse_problem(text: str, *, cpython: bool) -> str | None:
     import ast
 
     import libcst
 
     try:
-        text.encode(encoding)
-    except UnicodeEncodeError as exc:
-        return f"cannot be encoded in {encoding} ({exc.reason})"
-    try:
-        libcst.parse_module(text)
-        ast.parse(text)
-    except Exception as exc:  # ParserSyntaxError, SyntaxError, ValueError, RecursionError: all mean "no"
+        ast.parse(text) if cpython else libcst.parse_module(text)
+    except Exception as exc:  # SyntaxError, ParserSyntaxError, ValueError, RecursionError: all mean "no"
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        return f"does not parse ({type(exc).__name__}: {first})"
+        return f"{type(exc).__name__}: {first}"
     return None

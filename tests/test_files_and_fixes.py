@@ -114,6 +114,16 @@ def test_line_separators_neither_hide_findings_nor_shift_fixes(proj, cli, sep):
     assert fixed.findings == [("m.py", 8, 19, "GL101")]
 
 
+def test_page_break_before_an_indented_def(proj, cli):
+    """`\f    def` is valid Python that libcst's tokenizer rejects: linted and fixed all the same."""
+    src = HAZ.replace("    def forward", "\f    def forward")
+    write(proj, {"m.py": src})
+    r = cli("m.py")
+    assert r.findings == HAZ_FINDINGS and r.err == "", r
+    r = cli("--fix", "--unsafe-fixes", "m.py")
+    assert (proj / "m.py").read_bytes().decode() == src.replace("max(x)", "x.max()") and r.err == ""
+
+
 @pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["crlf", "cr"])
 def test_crlf_and_cr_files_keep_positions_and_line_endings(proj, cli, newline):
     src = HAZ.replace("\n", newline)

@@ -115,7 +115,7 @@ def test_line_separators_neither_hide_findings_nor_shift_fixes(proj, cli, sep):
 
 
 def test_page_break_before_an_indented_def(proj, cli):
-    """`\f    def` is valid Python that libcst's tokenizer rejects: linted and fixed all the same."""
+    """A form feed starting an indented `def` line is valid Python that libcst's tokenizer rejects."""
     src = HAZ.replace("    def forward", "\f    def forward")
     write(proj, {"m.py": src})
     r = cli("m.py")

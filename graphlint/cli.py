@@ -102,7 +102,9 @@ def _check_parser() -> _Parser:
 
     scope = p.add_argument_group("hot path")
     scope.add_argument("--scope", choices=SCOPES, default=None,
-                       help="hot: lint functions reachable from hot roots (default); all: lint every function")
+                       help="captured: code that runs inside a CUDA graph; step: also the eager per-step code "
+                            "around it; hot: also code reached only from some forward (default); all: every "
+                            "function")
     scope.add_argument("--hot", action="append", default=[], metavar="PATTERN",
                        help="extra hot root, a `module:qualname` glob (repeatable; added to config `hot`)")
     scope.add_argument("--cold", action="append", default=[], metavar="PATTERN",

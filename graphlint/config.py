@@ -25,7 +25,16 @@ DEFAULT_EXCLUDES = (
     "buck-out", ".ipynb_checkpoints",
 )
 
-SCOPES = ("hot", "all")
+# Nested: `captured` (what runs inside a CUDA graph) within `step` (everything that runs every decode
+# step) within `hot` (also code reached only from some `forward`) within `all` (every function).
+SCOPES = ("captured", "step", "hot", "all")
+# Conditions that hold only on an eager (prefill / mixed-batch) path, never in a captured decode step:
+# the code they guard is not captured. Matched (fnmatch) against the test's dotted source; `not` flips.
+DEFAULT_EAGER_GUARDS = (
+    "*.is_prefill", "is_prefill", "*.is_prefill()", "*.prefill_metadata",  # vLLM-style attention metadata
+    "*.forward_mode.is_extend()", "*.forward_mode.is_prefill()",  # SGLang's ForwardMode
+)
+SCOPE_TIERS = {"captured": ("captured",), "step": ("captured", "step")}  # the narrowing scopes' tiers
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,7 @@ class Config:
     cold: tuple[str, ...] = ()
     capture_regions: tuple[str, ...] = ()
     module_bases: tuple[str, ...] = ()
+    eager_guards: tuple[str, ...] = DEFAULT_EAGER_GUARDS
     scope: str = "hot"
     output_format: str | None = None
     cache_dir: str | None = None
@@ -54,7 +64,8 @@ class Config:
     def fingerprint(self) -> str:
         """Everything that can change a file's findings, for the result cache key."""
         return repr((self.select, self.extend_select, self.ignore, self.per_file_ignores,
-                     self.hot, self.cold, self.capture_regions, self.module_bases, self.scope))
+                     self.hot, self.cold, self.capture_regions, self.module_bases, self.eager_guards,
+                     self.scope))
 
 
 def _str_list(key: str, value: Any) -> tuple[str, ...]:
@@ -104,6 +115,7 @@ def _parse_table(table: dict[str, Any]) -> dict[str, Any]:
         "cold": ("cold", _str_list),
         "capture-regions": ("capture_regions", _str_list),
         "module-bases": ("module_bases", _str_list),
+        "eager-guards": ("eager_guards", _str_list),
         "scope": ("scope", lambda k, v: _choice(k, v, SCOPES)),
         "output-format": ("output_format", lambda k, v: _choice(k, v, FORMATS)),
         "cache-dir": ("cache_dir", _string),

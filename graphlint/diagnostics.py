@@ -59,6 +59,9 @@ class Finding:
     via: tuple[str, ...] = ()
     fix: tuple[Edit, ...] = ()
     fix_applicability: str = "safe"  # of `fix`, ruff's classes: "unsafe" is applied only with --unsafe-fixes
+    # Where the code runs (graphlint.index.TIERS): "captured", "step" or "forward"; None when only
+    # `--scope all` reached it, and for findings that are not about hot code.
+    context: str | None = None
     # Runtime cross-check: None = not checked, True = also seen at runtime.
     confirmed: bool | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)

@@ -8,11 +8,11 @@ import io
 import os
 import sys
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from graphlint.analyzer import Unit, analyze_unit
-from graphlint.config import Config
+from graphlint.config import SCOPE_TIERS, Config
 from graphlint.diagnostics import Finding
 from graphlint.discovery import display_path  # noqa: F401 - re-exported: the CLI shows paths with it
 from graphlint.index import HotInfo, ModuleSummary, ProjectIndex, index_source, module_name_for
@@ -136,6 +136,7 @@ class Linter:
         self.progress = progress
         known = {r.code: r.default_enabled for r in ALL_RULES}
         self.enabled = enabled_codes(config, known)
+        self.capture_sites: bool | None = None  # set by hot_map: did the project capture anything?
         self.known = set(known)
 
     def rules_for(self, codes: frozenset[str]) -> list[type]:
@@ -143,14 +144,19 @@ class Linter:
 
     def hot_map(self, index: ProjectIndex) -> dict[str, HotInfo]:
         cfg = self.config
+        hot = index.hot_functions(cfg.hot, cfg.cold, cfg.capture_regions)
+        self.capture_sites = any(info.tier == "captured" for info in hot.values())
         if cfg.scope == "all":
-            hot = index.all_functions(cfg.cold)
-            # Capture-region functions keep their capture flag; regions inside cold code stay out.
-            for key, info in index.hot_functions(cfg.hot, cfg.cold, cfg.capture_regions).items():
-                if key in hot and info.capture:
-                    hot[key] = info
-            return hot
-        return index.hot_functions(cfg.hot, cfg.cold, cfg.capture_regions)
+            everything = index.all_functions(cfg.cold)
+            # Reached functions keep their chain, tier and capture flag; a function that is hot only in its
+            # capture regions is linted whole, its other lines without a tier.
+            for key, info in hot.items():
+                if key in everything:
+                    everything[key] = info if info.whole else replace(info, whole=True, tier=None, via=())
+            return everything
+        if cfg.scope in SCOPE_TIERS:
+            return {k: v for k, v in hot.items() if v.tier in SCOPE_TIERS[cfg.scope] or not v.whole}
+        return hot
 
     def lint_sources(self, sources: list[SourceFile]) -> LintResult:
         from graphlint.parallel import run
@@ -177,14 +183,17 @@ class Linter:
         if summary.skip_file:
             return []
         findings: list[Finding] = []
+        tiers = SCOPE_TIERS.get(self.config.scope)
         rules = self.rules_for(codes)
         for unit in units_for(src, summary, hot):
             try:
-                findings.extend(analyze_unit(src.path, summary, index, unit, rules))
+                findings.extend(analyze_unit(src.path, summary, index, unit, rules, self.config.eager_guards))
             except RecursionError:
                 _internal_error(src.path, unit, "expression nesting too deep")
             except Exception as exc:  # a bug in one rule must not cost the user the whole run
                 _internal_error(src.path, unit, f"{type(exc).__name__}: {exc}")
+        if tiers is not None:  # a function's capture region is captured even when the function is not
+            findings = [f for f in findings if f.context in tiers]
         lines = source_lines(src.text or "")
         noqa = parse_noqa(lines)
         findings = apply_noqa(findings, noqa)

@@ -113,6 +113,14 @@ def _render_concise(findings: list[Finding], stream: TextIO) -> None:
         stream.write(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}\n")
 
 
+# How the full view names a finding's context (graphlint.index.TIERS).
+CONTEXT_WORDS = {
+    "captured": "captured (inside a CUDA graph or a graphed/compiled callable)",
+    "step": "step (eager code around the graph, every decode step)",
+    "forward": "forward (reached from a forward or a configured hot root)",
+}
+
+
 def finding_to_json(f: Finding) -> dict:
     """The public JSON schema of one finding (docs/output.md)."""
     out = {
@@ -127,6 +135,7 @@ def finding_to_json(f: Finding) -> dict:
         "severity": f.severity,
         "fix_hint": f.fix_hint,
         "via": list(f.via),
+        "context": f.context,
         "fixable": bool(f.fix),
         "fix": _fix_to_json(f),
         "url": rule_url(f.code),
@@ -218,6 +227,7 @@ def build_sarif(findings: list[Finding]) -> dict:
             "ruleIndex": index[f.code],
             "level": _sarif_level(f.severity),
             "message": {"text": message},
+            **({"properties": {"context": f.context}} if f.context else {}),
             "locations": [{
                 "physicalLocation": {
                     "artifactLocation": {"uri": uri},
@@ -440,6 +450,8 @@ def _full_block(f: Finding, lines: list[str]) -> list[tuple[str, str]]:
         ("", f"{f.message}\n"),
     ]
     parts += _frame(f, lines)
+    if f.context:
+        parts.append(("cyan", f"  = runs: {CONTEXT_WORDS.get(f.context, f.context)}\n"))
     if f.via:
         parts.append(("cyan", f"  = via: {' -> '.join(f.via)}\n"))
     if f.fix_hint:

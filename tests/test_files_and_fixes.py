@@ -80,13 +80,8 @@ def cli(capsys, monkeypatch):
 
 
 def write(root: Path, files: dict[str, str | bytes]) -> None:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_bytes(content.encode("utf-8"))  # no newline translation
+    """test_cli.write without a pyproject.toml; text goes in as UTF-8 bytes, line endings untouched."""
+    test_cli.write(root, {name: c if isinstance(c, bytes) else c.encode() for name, c in files.items()}, None)
 
 
 def paths(run: Run) -> list[str]:

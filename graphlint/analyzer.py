@@ -190,7 +190,7 @@ class Context:
                 end_line=pos.end.line + off, end_column=pos.end.column + 1,
                 code=p.rule.code, name=p.rule.name, message=p.message,
                 severity=SEVERITY_BY_FAMILY[p.rule.family], fix_hint=p.rule.fix_hint, via=self.unit.hot.via,
-                fix=fix, context=p.context, extra=extra,
+                fix=fix, fix_applicability=p.rule.fix_applicability(), context=p.context, extra=extra,
             ))
         return out
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import io
 import json
 import os
 import sys
@@ -39,7 +40,6 @@ TEXT_FORMATS = ("full", "concise")  # the only formats that get notes and a summ
 SUBCOMMANDS = ("check", "rule", "capture")
 # `--fix` re-lints after each round of edits (a fix can expose or overlap another); cap the rounds.
 MAX_FIX_PASSES = 10
-UTF8_BOM = b"\xef\xbb\xbf"
 WATCH_INTERVAL = 0.5  # seconds between two looks at the files' modification times in --watch
 
 
@@ -152,6 +152,8 @@ def _check_parser() -> _Parser:
 
     fix = p.add_argument_group("fixes")
     fix.add_argument("--fix", action="store_true", help="apply the available fixes to the files")
+    fix.add_argument("--unsafe-fixes", action="store_true",
+                     help="also apply (with --fix) or show (with --diff) fixes that can change results")
     fix.add_argument("--diff", action="store_true",
                      help="print the fixes as a unified diff instead of applying them; exit 1 if any")
     fix.add_argument("--add-noqa", action="store_true",
@@ -239,23 +241,6 @@ def _output_format(cli_value: str | None, config: Config | None) -> str:
     return "full"
 
 
-def _longest(code: str, selectors: Sequence[str]) -> int:
-    """Length of the most specific selector matching `code` (-1: none). `ALL` counts as length 0."""
-    best = -1
-    for sel in selectors:
-        if sel == "ALL":
-            best = max(best, 0)
-        elif code.startswith(sel):
-            best = max(best, len(sel))
-    return best
-
-
-def _validate_selectors(selectors: Sequence[str], known: Sequence[str], flag: str) -> None:
-    for sel in selectors:
-        if sel != "ALL" and not any(code.startswith(sel) for code in known):
-            raise UsageError(f"unknown rule selector {sel!r} in {flag} (see `graphlint --list-rules`)")
-
-
 def _apply_selection(config: Config, args: argparse.Namespace) -> Config:
     """Layer the command-line selection on top of the config's, as ruff does.
 
@@ -265,31 +250,22 @@ def _apply_selection(config: Config, args: argparse.Namespace) -> Config:
     list so that the engine sees one flat selection.
     """
     from graphlint.rules import ALL_RULES
-    from graphlint.selection import enabled_codes
+    from graphlint.selection import enabled_codes, extend_selection, validate_selectors
 
     extend = list(args.extend_select) + (["GL001"] if args.warn_unused_noqa else [])
     ignore = list(args.ignore) + list(args.extend_ignore)
     if args.select is None and not extend and not ignore:
         return config
     known = {rule.code: rule.default_enabled for rule in ALL_RULES}
-    _validate_selectors(args.select or (), list(known), "--select")
-    _validate_selectors(extend, list(known), "--extend-select")
-    _validate_selectors(ignore, list(known), "--ignore")
+    validate_selectors(args.select or (), set(known), "--select")
+    validate_selectors(extend, set(known), "--extend-select")
+    validate_selectors(ignore, set(known), "--ignore")
     if args.select is not None:
         # One fresh layer: the engine's specificity rule decides between select, extend and ignore.
         final = enabled_codes(replace(config, select=tuple(args.select), extend_select=tuple(extend),
                                       ignore=tuple(ignore)), known)
     else:
-        base = enabled_codes(config, known)
-        final = set()
-        for code, default_on in known.items():
-            on, off = _longest(code, extend), _longest(code, ignore)
-            # Opt-in rules (GL001) need a precise selector, as in the config: `GL` alone keeps them off.
-            if not default_on and 0 <= on < 4:
-                on = -1
-            keep = code in base if on < 0 and off < 0 else on > off
-            if keep:
-                final.add(code)
+        final = extend_selection(enabled_codes(config, known), known, extend, ignore)
     return replace(config, select=tuple(sorted(final)), extend_select=(), ignore=())
 
 
@@ -392,23 +368,24 @@ def _check(args: argparse.Namespace) -> int:
     fixed = 0
     with bar or contextlib.nullcontext():
         if args.fix or args.diff:
-            findings, fixed = _fix_rounds(linter, targets)
+            findings, fixed = _fix_rounds(linter, targets, unsafe=args.unsafe_fixes)
         else:
             findings = linter.lint_sources([t.source for t in targets]).findings if targets else []
 
     if args.add_noqa:
         return _add_noqa(targets, findings)
     if args.diff:
-        return _emit_diff(targets, fixed, args)
-    if args.fix:
-        _write_fixes(targets, stdin)
+        return _emit_diff(targets, fixed, findings, args)
+    if args.fix and not _write_fixes(targets, stdin):
+        return EXIT_ERROR
     if report is not None:
         findings = _runtime_module().cross_check(findings, report)
 
     # With `--fix` on stdin, stdout carries the fixed source (editors read it back); the report moves.
     stream_ctx = _stderr_ctx() if (args.fix and stdin) else _open_output(args.output_file)
     with stream_ctx as out:
-        sources = {t.source.path: t.source.text for t in targets if t.path is None and t.source.text}
+        # What was linted, decoded (coding cookies) and fixed: the frames show it, not a re-read of the file.
+        sources = {t.source.path: t.source.text for t in targets if t.source.text}
         _report(findings, fmt, out, args, fixed=fixed, sources=sources, runtime=report is not None)
     if args.exit_zero:
         return EXIT_OK
@@ -490,7 +467,7 @@ def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     from graphlint.engine import decode_source, display_path
     from graphlint.index import module_name_for
 
-    data = sys.stdin.buffer.read()
+    data = _read_stdin()
     name = args.stdin_filename
     if name and args.force_exclude and is_excluded(Path(name), config):
         if args.fix:
@@ -501,6 +478,18 @@ def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     module = module_name_for(Path(name)) if name else "stdin"
     src = decode_source(data, shown, module, shown.endswith("__init__.py"))
     return [_Target(None, src, src.text, data)]
+
+
+def _read_stdin() -> bytes:
+    """The bytes on stdin; a closed stdin (`graphlint - <&-`) is a usage error."""
+    stream = sys.stdin
+    if stream is None:
+        raise UsageError("cannot read the source from stdin: stdin is closed")
+    try:
+        buffer = getattr(stream, "buffer", None)
+        return buffer.read() if buffer is not None else stream.read().encode("utf-8")
+    except (OSError, ValueError) as exc:  # ValueError: "I/O operation on closed file"
+        raise UsageError(f"cannot read the source from stdin: {exc}") from None
 
 
 def _load_runtime_report(path: str):
@@ -523,12 +512,12 @@ def _runtime_module():
 
 # --- fixes ------------------------------------------------------------------------------------------
 
-def _load_apply_edits() -> Callable[[str, list[Edit]], str]:
+def _load_fixer():
     try:
-        from graphlint.fix import apply_edits
+        import graphlint.fix as fixer
     except ImportError as exc:
         raise UsageError(f"fixes are not available in this installation (graphlint.fix: {exc})") from None
-    return apply_edits
+    return fixer
 
 
 def _span(edit: Edit) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -548,55 +537,98 @@ def _non_overlapping(findings: list[Finding]) -> list[Finding]:
     return chosen
 
 
-def _fix_rounds(linter, targets: list[_Target]) -> tuple[list[Finding], int]:
-    """Apply fixes in memory until none is left (or MAX_FIX_PASSES); returns (remaining, fixed count)."""
+def _applicable(f: Finding, unsafe: bool) -> bool:
+    """Whether `--fix` applies this finding's fix: safe ones always, unsafe ones with --unsafe-fixes."""
+    return bool(f.fix) and (unsafe or f.fix_applicability == "safe")
+
+
+def _hidden_fixes(findings: list[Finding], unsafe: bool) -> int:
+    return sum(1 for f in findings if f.fix and not _applicable(f, unsafe))
+
+
+def _fix_rounds(linter, targets: list[_Target], *, unsafe: bool) -> tuple[list[Finding], int]:
+    """Apply fixes in memory until none is left (or MAX_FIX_PASSES); returns (remaining, fixed count).
+
+    Each round's result must parse (and encode back): a file whose fixes break it gets all of them
+    rolled back, is named on stderr and is not fixed further, as ruff does.
+    """
     if not targets:
         return [], 0
-    apply_edits = None
-    fixed = 0
+    fixer = None  # graphlint.fix, loaded on the first fix: a run without fixes does not need it
+    fixed: dict[int, int] = {}
+    broken: set[int] = set()
     result = linter.lint_sources([t.source for t in targets])
     for _ in range(MAX_FIX_PASSES):
         fixable: dict[str, list[Finding]] = {}
         for f in result.findings:
-            if f.fix:
+            if _applicable(f, unsafe):
                 fixable.setdefault(f.path, []).append(f)
         changed = False
-        for t in targets:
+        for i, t in enumerate(targets):
             todo = fixable.get(t.source.path)
-            if not todo or t.source.text is None:
+            if i in broken or not todo or t.source.text is None:
                 continue
-            apply_edits = apply_edits or _load_apply_edits()
+            fixer = fixer or _load_fixer()
             chosen = _non_overlapping(todo)
-            new_text = apply_edits(t.source.text, [e for f in chosen for e in f.fix])
-            if new_text != t.source.text:
-                t.source = replace(t.source, text=new_text)
-                fixed += len(chosen)
-                changed = True
+            new_text = fixer.apply_edits(t.source.text, [e for f in chosen for e in f.fix])
+            if new_text == t.source.text:
+                continue
+            changed = True
+            problem = fixer.fixed_text_problem(new_text, t.original, t.source.encoding)
+            if problem is not None:
+                sys.stderr.write(f"{PROG}: warning: fixes to {t.source.path} rolled back: the fixed code "
+                                 f"{problem}; please report it\n")
+                t.source = replace(t.source, text=t.original)
+                fixed.pop(i, None)
+                broken.add(i)
+                continue
+            t.source = replace(t.source, text=new_text)
+            fixed[i] = fixed.get(i, 0) + len(chosen)
         if not changed:
             break
         result = linter.lint_sources([t.source for t in targets])
-    return result.findings, fixed
+    return result.findings, sum(fixed.values())
 
 
-def _write_fixes(targets: list[_Target], stdin: bool) -> None:
+def _encoded(src: SourceFile) -> bytes:
+    """The text in the file's own encoding; "utf-8-sig" puts the BOM back."""
+    return src.text.encode(src.encoding)  # type: ignore[union-attr]
+
+
+def _write_fixes(targets: list[_Target], stdin: bool) -> bool:
+    """Write the fixed files (stdin: the source to stdout); False after a one-line error per failure."""
+    ok = True
     for t in targets:
-        text = t.source.text
         if t.path is None:
-            if stdin and text is not None:
-                sys.stdout.write(text)
+            if stdin:  # the whole buffer, fixed or not: never hand an editor an emptied one
+                data = _encoded(t.source) if t.source.text is not None else t.raw
                 sys.stdout.flush()
-            elif stdin:
-                sys.stdout.buffer.write(t.raw)  # never hand an editor an emptied buffer
-                sys.stdout.flush()
+                buffer = getattr(sys.stdout, "buffer", None)
+                if buffer is None:
+                    sys.stdout.write(data.decode(t.source.encoding, "replace"))
+                else:
+                    buffer.write(data)
+                    buffer.flush()
             continue
-        if text is None or text == t.original:
+        if t.source.text is None or t.source.text == t.original:
             continue
-        bom = UTF8_BOM if t.path.read_bytes().startswith(UTF8_BOM) else b""
-        # Bytes, not text mode: keep the file's own line endings (the text still holds them).
-        t.path.write_bytes(bom + text.encode("utf-8"))
+        try:
+            # Bytes, not text mode: keep the file's own line endings (the text still holds them).
+            t.path.write_bytes(_encoded(t.source))
+        except OSError as exc:
+            _error(f"cannot write {t.source.path}: {exc.strerror or exc}")
+            ok = False
+    return ok
 
 
-def _emit_diff(targets: list[_Target], fixed: int, args: argparse.Namespace) -> int:
+def _diff_lines(src: SourceFile, text: str) -> list[str]:
+    """`text` as `--fix` would write it, in diff lines: split at LF only (what patch and git apply
+    read), with the BOM a utf-8-sig file starts with."""
+    bom = "\ufeff" if src.encoding == "utf-8-sig" else ""
+    return io.StringIO(bom + text, newline="\n").readlines()
+
+
+def _emit_diff(targets: list[_Target], fixed: int, remaining: list[Finding], args: argparse.Namespace) -> int:
     changed = False
     with _open_output(args.output_file) as out:
         for t in targets:
@@ -605,14 +637,27 @@ def _emit_diff(targets: list[_Target], fixed: int, args: argparse.Namespace) -> 
                 continue
             changed = True
             name = t.source.path
-            out.writelines(difflib.unified_diff(
-                before.splitlines(keepends=True), after.splitlines(keepends=True),
-                fromfile=f"a/{name}", tofile=f"b/{name}"))
+            for line in difflib.unified_diff(_diff_lines(t.source, before), _diff_lines(t.source, after),
+                                             fromfile=f"a/{name}", tofile=f"b/{name}"):
+                out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     if not args.quiet:
-        sys.stderr.write(f"Would fix {_plural(fixed, 'error')}.\n" if changed else "No fixes available.\n")
+        hidden = _hidden_fixes(remaining, args.unsafe_fixes)
+        sys.stderr.write(_diff_summary(fixed if changed else 0, hidden) + "\n")
     if args.exit_zero:
         return EXIT_OK
     return EXIT_FINDINGS if changed else EXIT_OK
+
+
+def _diff_summary(fixed: int, hidden: int) -> str:
+    """ruff's closing line for `--diff`."""
+    noun = "fix" if hidden == 1 else "fixes"
+    if fixed and hidden:
+        return f"Would fix {_plural(fixed, 'error')} ({hidden} additional {noun} available with `--unsafe-fixes`)."
+    if fixed:
+        return f"Would fix {_plural(fixed, 'error')}."
+    if hidden:
+        return f"No errors would be fixed ({hidden} {noun} available with `--unsafe-fixes`)."
+    return "No fixes available."
 
 
 # --- --add-noqa, --watch ----------------------------------------------------------------------------
@@ -638,7 +683,9 @@ def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
         try:
             before = t.path.read_bytes()
             t.source = replace(t.source, text=new_text)
-            _write_fixes([t], stdin=False)
+            if not _write_fixes([t], stdin=False):  # it has named the file it cannot write
+                unwritable += 1
+                continue
             after = t.path.read_bytes()
         except OSError as exc:  # the other files still get theirs; the run ends with exit 2
             _error(f"cannot write {t.source.path}: {exc.strerror or exc}")
@@ -765,11 +812,12 @@ def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Names
     # A clean concise run prints nothing at all, like flake8: scripts and hooks test for empty output.
     clean_concise = fmt == "concise" and not findings and not fixed
     if fmt in TEXT_FORMATS and not args.quiet and not clean_concise:
-        for line in _summary(findings, fixed=fixed, fix_mode=args.fix, runtime=runtime):
+        for line in _summary(findings, fixed=fixed, fix_mode=args.fix, unsafe=args.unsafe_fixes,
+                             runtime=runtime):
             out.write(line + "\n")
 
 
-def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, runtime: bool) -> list[str]:
+def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: bool, runtime: bool) -> list[str]:
     """ruff's closing lines: "Found N errors." / "All checks passed!" and the fixable hint."""
     lines = []
     if fix_mode and fixed:
@@ -779,9 +827,13 @@ def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, runtime: bo
         lines.append(f"Found {_plural(len(findings), 'error')}.")
     else:
         lines.append("All checks passed!")
-    fixable = sum(1 for f in findings if f.fix)
+    fixable = sum(1 for f in findings if _applicable(f, unsafe))
+    hidden = _hidden_fixes(findings, unsafe)
+    hint = f"{hidden} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the `--unsafe-fixes` option"
     if fixable and not fix_mode:
-        lines.append(f"[*] {fixable} fixable with the `--fix` option.")
+        lines.append(f"[*] {fixable} fixable with the `--fix` option" + (f" ({hint})." if hidden else "."))
+    elif hidden:
+        lines.append(f"No fixes available ({hint}).")
     if runtime:
         confirmed = sum(1 for f in findings if f.confirmed is True and not f.code.startswith("GLR"))
         unconfirmed = sum(1 for f in findings if f.confirmed is False)
@@ -862,7 +914,7 @@ def _rule_doc(rule) -> str:
         f"# {rule.name} ({rule.code})\n",
         f"Family: {rule.family.value}    Severity: {SEVERITY_BY_FAMILY[rule.family]}    "
         f"Default: {'on' if rule.default_enabled else 'off (opt-in)'}    "
-        f"Fixable: {'yes' if rule.FIXES else 'no'}"
+        f"Fixable: {f'yes ({rule.fix_applicability()})' if rule.FIXES else 'no'}"
         f"{'    Only inside capture regions' if getattr(rule, 'capture_only', False) else ''}\n",
         f"{rule.summary()}\n",
     ]

@@ -58,6 +58,7 @@ class Finding:
     fix_hint: str = ""
     via: tuple[str, ...] = ()
     fix: tuple[Edit, ...] = ()
+    fix_applicability: str = "safe"  # of `fix`, ruff's classes: "unsafe" is applied only with --unsafe-fixes
     # Where the code runs (graphlint.index.TIERS): "captured", "step" or "forward"; None when only
     # `--scope all` reached it, and for findings that are not about hot code.
     context: str | None = None

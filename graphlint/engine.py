@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import codecs
+import errno
+import io
+import os
 import sys
+import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from graphlint.analyzer import Unit, analyze_unit
 from graphlint.config import SCOPE_TIERS, Config
 from graphlint.diagnostics import Finding
+from graphlint.discovery import display_path  # noqa: F401 - re-exported: the CLI shows paths with it
 from graphlint.index import HotInfo, ModuleSummary, ProjectIndex, index_source, module_name_for
+from graphlint.lines import source_lines
 from graphlint.rules import ALL_RULES
-from graphlint.selection import enabled_codes, per_file_ignored
+from graphlint.selection import enabled_codes, file_codes
 from graphlint.suppression import apply_noqa, parse_noqa, unused_noqa
 
 
@@ -23,6 +30,7 @@ class SourceFile:
     module: str
     is_package: bool
     error: Finding | None = None
+    encoding: str = "utf-8"  # of the bytes read (PEP 263; "utf-8-sig": a BOM): fixes are written back in it
 
 
 @dataclass
@@ -31,36 +39,58 @@ class LintResult:
     files: int = 0
 
 
-def display_path(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 def read_source(path: Path, shown: str | None = None) -> SourceFile:
     shown = shown or display_path(path)
-    module = module_name_for(path)
     is_pkg = path.name == "__init__.py"
     try:
         data = path.read_bytes()
     except OSError as exc:
-        err = Finding(path=shown, line=1, column=1, code="GL000", name="unreadable-file",
-                      message=f"Cannot read file: {exc.strerror or exc}")
-        return SourceFile(shown, None, module, is_pkg, err)
-    return decode_source(data, shown, module, is_pkg)
+        # No module_name_for here: it resolves the path, which raises on a symlink loop.
+        return SourceFile(shown, None, path.stem, is_pkg, _unreadable(path, shown, exc))
+    return decode_source(data, shown, module_name_for(path), is_pkg)
 
 
-def decode_source(data: bytes, shown: str, module: str, is_pkg: bool) -> SourceFile:
+def _unreadable(path: Path, shown: str, exc: OSError) -> Finding:
+    why = exc.strerror or str(exc)
+    if os.path.islink(path) and not os.path.exists(path) and exc.errno != errno.ELOOP:
+        why = f"broken symbolic link to {os.readlink(path)!r}"
+    return Finding(path=shown, line=1, column=1, code="GL000", name="unreadable-file",
+                   message=f"Cannot read file: {why}")
+
+
+def decode_source(data: bytes | str, shown: str, module: str, is_pkg: bool) -> SourceFile:
+    """Decode as Python does (PEP 263: a BOM or a coding cookie, else UTF-8); text is taken as is."""
+    if isinstance(data, str):
+        return SourceFile(shown, data, module, is_pkg)
+    problem = None
     try:
-        text = data.decode("utf-8-sig")
+        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError as exc:  # unknown codec, BOM with another cookie, or undecodable first lines
+        encoding, problem = "utf-8-sig", exc.msg
+    try:
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        before = source_lines(data[: exc.start].decode(encoding, "replace"), keepends=True)
+        line, col = _position_after(before)
+        name = "UTF-8" if codecs.lookup(encoding).name.startswith("utf-8") else encoding
         err = Finding(path=shown, line=line, column=col, code="GL000", name="syntax-error",
-                      message=f"File is not valid UTF-8: {exc.reason}")
+                      message=f"File is not valid {name}: {exc.reason}")
         return SourceFile(shown, None, module, is_pkg, err)
-    return SourceFile(shown, text, module, is_pkg)
+    if problem is not None:
+        err = Finding(path=shown, line=1, column=1, code="GL000", name="syntax-error",
+                      message=f"Invalid encoding declaration: {problem}")
+        return SourceFile(shown, None, module, is_pkg, err)
+    return SourceFile(shown, text, module, is_pkg, encoding=encoding)
+
+
+def _position_after(lines: list[str]) -> tuple[int, int]:
+    """1-based (line, column) of the character that follows `lines` (split with keepends)."""
+    if not lines:
+        return 1, 1
+    last = lines[-1]
+    if last.endswith(("\n", "\r")):
+        return len(lines) + 1, 1
+    return len(lines), len(last) + 1
 
 
 def build_summary(src: SourceFile) -> ModuleSummary:
@@ -70,13 +100,13 @@ def build_summary(src: SourceFile) -> ModuleSummary:
 
 
 def units_for(src: SourceFile, summary: ModuleSummary, hot: dict[str, HotInfo]) -> list[Unit]:
-    lines = src.text.splitlines(keepends=True) if src.text else []
+    lines = source_lines(src.text, keepends=True) if src.text else []
     units = []
     for fn in summary.functions.values():
         info = hot.get(fn.key)
         if info is None:
             continue
-        chunk = "".join(lines[fn.lineno - 1: fn.end_lineno])
+        chunk = _without_leading_form_feed("".join(lines[fn.lineno - 1: fn.end_lineno]))
         if chunk[:1] in (" ", "\t"):
             units.append(Unit(fn, info, "if 1:\n" + chunk, fn.lineno - 2))
         else:
@@ -84,6 +114,13 @@ def units_for(src: SourceFile, summary: ModuleSummary, hot: dict[str, HotInfo]) 
     if summary.module_regions:
         units.append(Unit(None, HotInfo(via=("<module> (capture region)",), whole=False), src.text or "", 0))
     return units
+
+
+def _without_leading_form_feed(chunk: str) -> str:
+    """A page break before an indented `def` (`\f    def f`): libcst's tokenizer rejects it, so it
+    becomes a space, which keeps every column and leaves the body deeper than the `def`."""
+    indent = chunk[: len(chunk) - len(chunk.lstrip(" \t\f"))]
+    return chunk.replace("\f", " ", indent.count("\f")) if "\f" in indent else chunk
 
 
 class Linter:
@@ -102,16 +139,8 @@ class Linter:
         self.capture_sites: bool | None = None  # set by hot_map: did the project capture anything?
         self.known = set(known)
 
-    def rules_for(self, rel_path: str) -> list[type]:
-        ignored = per_file_ignored(self.config, rel_path)
-        return [r for r in ALL_RULES if r.code in self.enabled and not any(r.code.startswith(s) for s in ignored)
-                and hasattr(r, "hooks") and r.hooks()]
-
-    def _rel(self, shown: str) -> str:
-        try:
-            return Path(shown).resolve().relative_to(self.config.root).as_posix()
-        except ValueError:
-            return Path(shown).as_posix()
+    def rules_for(self, codes: frozenset[str]) -> list[type]:
+        return [r for r in ALL_RULES if r.code in codes and hasattr(r, "hooks") and r.hooks()]
 
     def hot_map(self, index: ProjectIndex) -> dict[str, HotInfo]:
         cfg = self.config
@@ -139,11 +168,10 @@ class Linter:
 
     def lint_one(self, src: SourceFile, summary: ModuleSummary, index: ProjectIndex,
                  hot: dict[str, HotInfo]) -> list[Finding]:
-        rel = self._rel(src.path)
-        ignored = per_file_ignored(self.config, rel)
+        codes = file_codes(self.config, self.enabled, src.path)
 
         def allowed(code: str) -> bool:
-            return code in self.enabled and not any(code.startswith(s) for s in ignored)
+            return code in codes
 
         if src.error is not None:
             return [src.error] if allowed("GL000") else []
@@ -156,7 +184,7 @@ class Linter:
             return []
         findings: list[Finding] = []
         tiers = SCOPE_TIERS.get(self.config.scope)
-        rules = self.rules_for(rel)
+        rules = self.rules_for(codes)
         for unit in units_for(src, summary, hot):
             try:
                 findings.extend(analyze_unit(src.path, summary, index, unit, rules, self.config.eager_guards))
@@ -166,7 +194,7 @@ class Linter:
                 _internal_error(src.path, unit, f"{type(exc).__name__}: {exc}")
         if tiers is not None:  # a function's capture region is captured even when the function is not
             findings = [f for f in findings if f.context in tiers]
-        lines = (src.text or "").splitlines()
+        lines = source_lines(src.text or "")
         noqa = parse_noqa(lines)
         findings = apply_noqa(findings, noqa)
         if allowed("GL001"):
@@ -177,7 +205,7 @@ class Linter:
         return self.lint_sources([read_source(p) for p in files])
 
     def lint_text(self, text: str, shown: str, module: str | None = None) -> LintResult:
-        src = decode_source(text.encode("utf-8"), shown, module or Path(shown).stem, shown.endswith("__init__.py"))
+        src = decode_source(text, shown, module or Path(shown).stem, shown.endswith("__init__.py"))
         return self.lint_sources([src])
 
 

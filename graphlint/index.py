@@ -16,6 +16,7 @@ from pathlib import Path
 
 from graphlint._annotations import annotation_kind, is_cpu_name, tuple_item_kinds
 from graphlint._torch_kinds import SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
+from graphlint.lines import source_lines
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
 SKIP_FILE_RE = re.compile(r"#\s*graphlint:\s*skip-file\b", re.IGNORECASE)
@@ -508,7 +509,7 @@ class _Indexer(ast.NodeVisitor):
 
 def index_source(source: str, path: str, module: str, is_package: bool = False) -> ModuleSummary:
     """Build the summary of one file. A syntax error is recorded, not raised."""
-    lines = source.splitlines()
+    lines = source_lines(source)
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:

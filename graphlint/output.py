@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, TextIO
 
 from graphlint import __version__
 from graphlint.diagnostics import Edit, Finding
+from graphlint.lines import source_lines
 
 if TYPE_CHECKING:  # loaded by the junit renderer only
     import xml.etree.ElementTree as ET
@@ -136,11 +137,21 @@ def finding_to_json(f: Finding) -> dict:
         "via": list(f.via),
         "context": f.context,
         "fixable": bool(f.fix),
+        "fix": _fix_to_json(f),
         "url": rule_url(f.code),
     }
     if f.confirmed is not None:
         out["confirmed_at_runtime"] = f.confirmed
     return out
+
+
+def _fix_to_json(f: Finding) -> dict | None:
+    """ruff's shape: the applicability and the edits (1-based rows and columns, end exclusive)."""
+    if not f.fix:
+        return None
+    return {"applicability": f.fix_applicability, "edits": [
+        {"content": e.replacement, "location": {"row": e.line, "column": e.column},
+         "end_location": {"row": e.end_line, "column": e.end_column}} for e in f.fix]}
 
 
 def _render_json(findings: list[Finding], stream: TextIO) -> None:
@@ -370,7 +381,7 @@ def _source_lines(path: str, cache: dict[str, list[str]]) -> list[str]:
     if path not in cache:
         try:
             with open(path, encoding="utf-8", errors="replace") as fh:
-                cache[path] = fh.read().splitlines()
+                cache[path] = source_lines(fh.read())
         except OSError:
             cache[path] = []
     return cache[path]
@@ -432,7 +443,7 @@ def _frame(f: Finding, lines: list[str]) -> list[tuple[str, str]]:
 
 def _full_block(f: Finding, lines: list[str]) -> list[tuple[str, str]]:
     """(style, text) pieces of one finding; styles are rich style names or ''."""
-    fixable = " [*]" if f.fix else ""
+    fixable = " [*]" if f.fix and f.fix_applicability == "safe" else ""  # what `--fix` alone applies
     parts: list[tuple[str, str]] = [
         ("bold", f"{f.path}:{f.line}:{f.column}: "),
         ("bold red" if f.severity == "error" else "bold yellow", f"{f.code}{fixable} "),
@@ -452,7 +463,7 @@ def _full_block(f: Finding, lines: list[str]) -> list[tuple[str, str]]:
 def _render_full(findings: list[Finding], stream: TextIO, *, color: bool | None,
                  sources: dict[str, str] | None = None) -> None:
     use_rich = color if color is not None else use_color("auto", stream)
-    cache: dict[str, list[str]] = {path: text.splitlines() for path, text in (sources or {}).items()}
+    cache: dict[str, list[str]] = {path: source_lines(text) for path, text in (sources or {}).items()}
     blocks = [_full_block(f, _source_lines(f.path, cache)) for f in findings]
     if use_rich:
         from rich.text import Text
@@ -488,7 +499,7 @@ def statistics(findings: Iterable[Finding]) -> list[tuple[int, str, str, bool]]:
     for f in findings:
         counts[f.code] += 1
         names[f.code] = f.name
-        fixable[f.code] = fixable.get(f.code, False) or bool(f.fix)
+        fixable[f.code] = fixable.get(f.code, False) or bool(f.fix) and f.fix_applicability == "safe"
     return [(n, code, names[code], fixable[code]) for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 

@@ -441,7 +441,7 @@ def test_add_noqa_unwritable_file_is_one_error_line(proj, run, monkeypatch):
     def write(targets, stdin):
         if targets[0].path.name == "a.py":
             raise PermissionError(13, "Permission denied")
-        real_write(targets, stdin)
+        return real_write(targets, stdin)  # False when it could not write (it says so itself)
 
     monkeypatch.setattr(cli_module, "_write_fixes", write)
     rc, _, err = run("--add-noqa", ".")

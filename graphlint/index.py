@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import hashlib
 import re
 from collections import deque
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ class FunctionInfo:
     calls: list[tuple[str, int]] = field(default_factory=list)  # (callee descriptor, line)
     regions: list[tuple[int, int]] = field(default_factory=list)  # `with torch.cuda.graph` bodies
     returns: str = "unknown"  # tensor / bool_tensor / weak_tensor / tensor_seq / host / items:<k>,<k> / unknown
+    nesting: int = 0  # deepest expression in its text (nested defs included): see engine.MAX_NESTING
 
     @property
     def display(self) -> str:
@@ -79,6 +81,7 @@ class ModuleSummary:
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
     skip_file: bool = False
     syntax_error: tuple[int, int, str] | None = None
+    nesting: int = 0  # deepest expression anywhere in the file
 
 
 def module_name_for(path: Path) -> str:
@@ -94,20 +97,31 @@ def module_name_for(path: Path) -> str:
 
 def dotted(node: ast.AST) -> str | None:
     """`a.b.c` for Name/Attribute chains; `super().x` for super calls; None otherwise."""
+    suffixes: list[str] = []  # a loop, not recursion: generated code has chains thousands long
+    while True:
+        if isinstance(node, ast.Attribute):
+            suffixes.append("." + node.attr)
+        elif isinstance(node, ast.Subscript):
+            suffixes.append("[]")
+        else:
+            break
+        node = node.value
     if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value)
-        return f"{base}.{node.attr}" if base else None
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
-        return "super()"
-    if isinstance(node, ast.Subscript):
-        base = dotted(node.value)
-        return f"{base}[]" if base else None
-    return None
+        head = node.id
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
+        head = "super()"
+    else:
+        return None
+    return head + "".join(reversed(suffixes))
+
+
+_CONTEXTS = {ast.Load, ast.Store, ast.Del}  # a Name's `ctx`: a child node, but no level of nesting
 
 
 class _Indexer(ast.NodeVisitor):
+    """Statements are visited recursively (Python caps block nesting at 100 levels); expressions, which
+    have no such cap (`a + b + ...` with 10,000 terms is valid), are walked with an explicit stack."""
+
     def __init__(self, module: str, path: str, lines: list[str], is_package: bool) -> None:
         self.s = ModuleSummary(module=module, path=path)
         self.lines = lines
@@ -208,10 +222,16 @@ class _Indexer(ast.NodeVisitor):
                 self._init_attrs(node, cls)
         self.func_stack.append(info)
         self.local_binds.append({})
+        # Decorators, defaults and annotations: measured for nesting only (their calls are not the body's).
+        for part in (*node.decorator_list, node.args, node.returns):
+            if part is not None:
+                self._walk_expr(part, record_calls=False)
         for stmt in node.body:
             self.visit(stmt)
         self.local_binds.pop()
         self.func_stack.pop()
+        if parent is not None:
+            parent.nesting = max(parent.nesting, info.nesting)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -349,7 +369,35 @@ class _Indexer(ast.NodeVisitor):
 
     visit_AsyncWith = visit_With
 
-    def visit_Call(self, node: ast.Call) -> None:
+    def generic_visit(self, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self._walk_expr(child)
+            else:
+                self.visit(child)
+
+    def _walk_expr(self, root: ast.AST, record_calls: bool = True) -> None:
+        """Pre-order walk of an expression (the order `generic_visit` would take): record its calls and
+        its nesting depth as libcst will build it (a BoolOp of n values is n - 1 nested operations)."""
+        stack: list[tuple[ast.AST, int]] = [(root, 1)]
+        deepest = 0
+        while stack:
+            node, depth = stack.pop()
+            if depth > deepest:
+                deepest = depth
+            cls = node.__class__
+            if cls is ast.Call and record_calls:
+                self._record_call(node)  # type: ignore[arg-type]
+            step = len(node.values) - 1 if cls is ast.BoolOp else 1  # type: ignore[attr-defined]
+            for child in reversed(list(ast.iter_child_nodes(node))):
+                if child.__class__ not in _CONTEXTS:
+                    stack.append((child, depth + step))
+        if self.func_stack and deepest > self.func_stack[-1].nesting:
+            self.func_stack[-1].nesting = deepest
+        if deepest > self.s.nesting:
+            self.s.nesting = deepest
+
+    def _record_call(self, node: ast.Call) -> None:
         callee = self.resolve(dotted(node.func))
         if callee:
             if self.func_stack:
@@ -363,7 +411,6 @@ class _Indexer(ast.NodeVisitor):
                     ref = self.resolve(dotted(item))
                     if ref:
                         self.s.compile_roots.append((ref, node.lineno))
-        self.generic_visit(node)
 
 
 def index_source(source: str, path: str, module: str, is_package: bool = False) -> ModuleSummary:
@@ -379,6 +426,10 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         s = ModuleSummary(module=module, path=path)
         s.syntax_error = (1, 1, str(exc))
         return s
+    except (RecursionError, MemoryError) as exc:  # CPython cannot compile it either
+        s = ModuleSummary(module=module, path=path)
+        s.syntax_error = (1, 1, f"too deeply nested for Python's parser ({type(exc).__name__})")
+        return s
     indexer = _Indexer(module, path, lines, is_package)
     indexer.visit(tree)
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
@@ -389,11 +440,69 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
 # The project index: resolution across modules, and the hot path.
 
 
-@dataclass(frozen=True)
+class Hop:
+    """One call of a `via` chain: a function's label and the hop of the caller that reached it.
+
+    Every function reached through a caller shares the caller's hops, so n chained functions cost O(n)
+    memory instead of n tuples of up to n names; the tuple is built only when a finding reports it.
+    `key` digests the whole chain (for cache keys) without walking it.
+    """
+
+    __slots__ = ("label", "parent", "key")
+
+    def __init__(self, label: str, parent: "Hop | None" = None) -> None:
+        self.label = label
+        self.parent = parent
+        seed = parent.key if parent is not None else b""
+        self.key = hashlib.blake2b(seed + b"\0" + label.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+    @classmethod
+    def from_labels(cls, labels: tuple[str, ...]) -> "Hop | None":
+        hop = None
+        for label in labels:
+            hop = cls(label, hop)
+        return hop
+
+    def chain(self) -> tuple[str, ...]:
+        labels = []
+        hop: Hop | None = self
+        while hop is not None:
+            labels.append(hop.label)
+            hop = hop.parent
+        return tuple(reversed(labels))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hop) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Hop({' -> '.join(self.chain())})"
+
+    def __reduce__(self):  # flat, not one nested object per hop: pickle recurses
+        return Hop.from_labels, (self.chain(),)
+
+
+@dataclass(frozen=True, init=False)
 class HotInfo:
-    via: tuple[str, ...]
+    hop: Hop | None  # the last call of the chain from the hot root (None: no chain, e.g. --scope all)
     whole: bool  # False: only the capture regions of the function are hot
     capture: bool = False  # config capture-region: allocation rules apply
+
+    def __init__(self, via: "Hop | tuple[str, ...] | None" = None, whole: bool = True, capture: bool = False) -> None:
+        object.__setattr__(self, "hop", Hop.from_labels(via) if isinstance(via, tuple) else via)
+        object.__setattr__(self, "whole", whole)
+        object.__setattr__(self, "capture", capture)
+
+    @property
+    def via(self) -> tuple[str, ...]:
+        """The call chain from the hot root, root first."""
+        return self.hop.chain() if self.hop is not None else ()
+
+    @property
+    def via_key(self) -> str:
+        return self.hop.key.hex() if self.hop is not None else ""
 
 
 class ProjectIndex:
@@ -556,14 +665,14 @@ class ProjectIndex:
         result: dict[str, HotInfo] = {}
         queue: deque[str] = deque()
 
-        def add(fn: FunctionInfo, via: tuple[str, ...], capture: bool = False) -> None:
+        def add(fn: FunctionInfo, parent: Hop | None, capture: bool = False) -> None:
             if fn.key in cold:
                 return
             prev = result.get(fn.key)
             if prev is not None and prev.whole and (prev.capture or not capture):
                 return
-            result[fn.key] = HotInfo(via=via if prev is None or not prev.whole else prev.via,
-                                     whole=True, capture=capture or (prev.capture if prev else False))
+            hop = Hop(fn.display, parent) if prev is None or not prev.whole else prev.hop
+            result[fn.key] = HotInfo(hop, whole=True, capture=capture or (prev.capture if prev else False))
             queue.append(fn.key)
 
         for fn in self.functions.values():
@@ -573,31 +682,35 @@ class ProjectIndex:
                              and self.is_nn_module(cls))
             capture = "capture" in fn.markers or matches(fn, capture_patterns)
             if is_hot_method or "hot" in fn.markers or capture or matches(fn, hot_patterns):
-                add(fn, (fn.display,), capture)
+                add(fn, None, capture)
         for s in self.modules.values():
             for ref, _line in s.compile_roots:
                 for fn in self._compile_targets(s, ref):
-                    add(fn, (fn.display,))
+                    add(fn, None)
         # Capture regions: the body of `with torch.cuda.graph(...)` is hot, and so is what it calls.
         for fn in list(self.functions.values()):
-            if fn.regions and fn.key not in result and fn.key not in cold:
-                result[fn.key] = HotInfo(via=(f"{fn.display} (capture region)",), whole=False)
+            if not fn.regions:
+                continue
+            region = Hop(f"{fn.display} (capture region)")
+            if fn.key not in result and fn.key not in cold:
+                result[fn.key] = HotInfo(region, whole=False)
             for callee, line in fn.calls:
                 if any(a <= line <= b for a, b in fn.regions):
                     for target in self.resolve_call(fn, fn.module, callee):
-                        add(target, (f"{fn.display} (capture region)", target.display))
+                        add(target, region)
+        module_region = Hop("<module> (capture region)")
         for s in self.modules.values():
             for callee, _line in s.module_region_calls:
                 for target in self.resolve_call(None, s.module, callee):
-                    add(target, ("<module> (capture region)", target.display))
+                    add(target, module_region)
 
         while queue:
             fn = self.functions[queue.popleft()]
-            via = result[fn.key].via
+            hop = result[fn.key].hop
             for callee, _line in fn.calls:
                 for target in self.resolve_call(fn, fn.module, callee):
                     if target.key not in result or not result[target.key].whole:
-                        add(target, via + (target.display,))
+                        add(target, hop)
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]
@@ -628,7 +741,7 @@ class ProjectIndex:
                                            for p in cold_patterns):
                 continue
             if fn.parent_key is None:
-                out[fn.key] = HotInfo(via=(), whole=True, capture="capture" in fn.markers)
+                out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers)
         return out
 
 

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphlint.analyzer import Unit, analyze_unit
 from graphlint.config import Config
-from graphlint.diagnostics import Finding
+from graphlint.diagnostics import Finding, internal_error, internal_error_from
 from graphlint.index import HotInfo, ModuleSummary, ProjectIndex, index_source, module_name_for
 from graphlint.rules import ALL_RULES
 from graphlint.selection import enabled_codes, per_file_ignored
 from graphlint.suppression import apply_noqa, parse_noqa, unused_noqa
 
+
+# The deepest expression (in libcst nodes, as graphlint.index measures it) a function may hold to be
+# checked. The analyzer recurses per level and runs out of Python stack from ~240 levels; libcst's
+# native parser overflows the C stack (a segfault, not an exception) from ~5,000. Deeper functions are
+# reported as GL002 without being parsed.
+MAX_NESTING = 200
 
 
 @dataclass
@@ -29,6 +34,9 @@ class SourceFile:
 class LintResult:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
+    functions: int = 0  # defined in the linted files
+    checked: int = 0  # of those, checked: the hot path (`--scope all`: every function not cold)
+    checkable: int = 0  # what `--scope all` checks: every function not cold
 
 
 def display_path(path: Path) -> str:
@@ -126,10 +134,9 @@ class Linter:
     def lint_sources(self, sources: list[SourceFile]) -> LintResult:
         from graphlint.parallel import run
 
-        result = LintResult(files=len(sources))
-        result.findings = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
-        result.findings.sort(key=lambda f: f.sort_key)
-        return result
+        out = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
+        out.findings.sort(key=lambda f: f.sort_key)
+        return LintResult(out.findings, len(sources), out.functions, out.checked, out.checkable)
 
     def lint_one(self, src: SourceFile, summary: ModuleSummary, index: ProjectIndex,
                  hot: dict[str, HotInfo]) -> list[Finding]:
@@ -149,20 +156,27 @@ class Linter:
         if summary.skip_file:
             return []
         findings: list[Finding] = []
+        errors: list[Finding] = []  # GL002: never selected away nor suppressed
         rules = self.rules_for(rel)
         for unit in units_for(src, summary, hot):
+            nesting = unit.function.nesting if unit.function else summary.nesting
+            if nesting > MAX_NESTING:
+                errors.append(_unit_error(src.path, unit, f"expression nested {nesting} levels deep "
+                                                          f"(graphlint checks up to {MAX_NESTING})"))
+                continue
             try:
                 findings.extend(analyze_unit(src.path, summary, index, unit, rules))
-            except RecursionError:
-                _internal_error(src.path, unit, "expression nesting too deep")
-            except Exception as exc:  # a bug in one rule must not cost the user the whole run
-                _internal_error(src.path, unit, f"{type(exc).__name__}: {exc}")
-        lines = (src.text or "").splitlines()
-        noqa = parse_noqa(lines)
-        findings = apply_noqa(findings, noqa)
-        if allowed("GL001"):
-            findings.extend(unused_noqa(src.path, noqa, self.known, self.enabled))
-        return _dedupe(findings)
+            except Exception as exc:  # noqa: BLE001 - a bug in one rule must not cost the user the whole run
+                errors.append(_unit_error(src.path, unit, exc))
+        try:
+            lines = (src.text or "").splitlines()
+            noqa = parse_noqa(lines)
+            findings = apply_noqa(findings, noqa)
+            if allowed("GL001"):
+                findings.extend(unused_noqa(src.path, noqa, self.known, self.enabled))
+        except Exception as exc:  # noqa: BLE001 - unsuppressed findings would be wrong: report none
+            findings = [internal_error_from(src.path, "suppress", exc)]
+        return _dedupe(findings) + errors
 
     def lint_paths(self, files: list[Path]) -> LintResult:
         return self.lint_sources([read_source(p) for p in files])
@@ -172,10 +186,14 @@ class Linter:
         return self.lint_sources([src])
 
 
-def _internal_error(path: str, unit: Unit, why: str) -> None:
-    where = f"{unit.function.qualname} (line {unit.function.lineno})" if unit.function else "module level"
-    sys.stderr.write(f"graphlint: warning: internal error while checking {path}: {where}: {why}; "
-                     "skipped that function, please report it\n")
+def _unit_error(path: str, unit: Unit, why: Exception | str) -> Finding:
+    """GL002 at the `def` of the function that could not be checked (line 1 for module-level regions)."""
+    fn = unit.function
+    where = fn.qualname if fn else "module-level capture regions"
+    at = {"line": fn.lineno, "column": 1} if fn else {}
+    if isinstance(why, Exception):
+        return internal_error_from(path, "check", why, where=where, **at)
+    return internal_error(path, "check", why, where=where, **at)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

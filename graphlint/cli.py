@@ -5,7 +5,8 @@
     graphlint capture module:factory      run the CUDA-graph capture harness (graphlint.runtime)
 
 Exit codes: 0 no findings, 1 findings (or `--diff` would change something), 2 usage or configuration
-error. Every bad input is reported as one `graphlint: error: ...` line on stderr, never a traceback.
+error, or an internal error (a GL002 finding, even with other findings or `--exit-zero`). Every bad
+input is reported as one `graphlint: error: ...` line on stderr, never a traceback; Ctrl-C exits 130.
 """
 
 from __future__ import annotations
@@ -25,14 +26,15 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TextIO
 from graphlint import __version__
 from graphlint.config import SCOPES, Config, ConfigError
 from graphlint.config import load as load_config
-from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Finding
+from graphlint.diagnostics import INTERNAL_ERROR, SEVERITY_BY_FAMILY, Edit, Finding
 from graphlint.output import COLOR_MODES, FORMATS
 
 if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage errors stay fast
-    from graphlint.engine import SourceFile
+    from graphlint.engine import LintResult, SourceFile
 
 PROG = "graphlint"
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 ENV_OUTPUT_FORMAT = "GRAPHLINT_OUTPUT_FORMAT"
 ENV_CACHE_DIR = "GRAPHLINT_CACHE_DIR"
 DEFAULT_CACHE_DIR = ".graphlint_cache"  # under the config root, like ruff's .ruff_cache
@@ -77,7 +79,7 @@ def _check_parser() -> _Parser:
         prog=PROG,
         description="Find hidden GPU->CPU syncs and CUDA-graph capture hazards in PyTorch hot paths.",
         epilog="Other commands: `graphlint rule CODE`, `graphlint capture module:factory`. "
-               "Exit codes: 0 clean, 1 findings, 2 usage or configuration error.",
+               "Exit codes: 0 clean, 1 findings, 2 usage, configuration or internal error.",
         allow_abbrev=False,
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
@@ -137,6 +139,8 @@ def _check_parser() -> _Parser:
     out.add_argument("--statistics", action="store_true", help="print a count per code instead of the findings")
     out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     out.add_argument("-q", "--quiet", action="store_true", help="print the findings only: no summary, no notes")
+    out.add_argument("-v", "--verbose", action="store_true",
+                     help="print the traceback of each internal error (GL002) on stderr")
     out.add_argument("--runtime-report", metavar="FILE",
                      help="cross-check the findings with a runtime report from `graphlint capture --report`")
     out.add_argument("--watch", action="store_true",
@@ -194,19 +198,50 @@ def _capture_parser() -> _Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        return _dispatch(args)
+        status = _dispatch(args)
+        with _reader_may_leave():
+            sys.stdout.flush()  # here, not at interpreter exit: a closed pipe must not change the status
+        return status
     except (UsageError, ConfigError) as exc:
         _error(str(exc))
         return EXIT_ERROR
     except BrokenPipeError:
-        # `graphlint | head`: the reader went away mid-report (so there were findings to print).
-        with contextlib.suppress(Exception):
-            sys.stdout = open(os.devnull, "w")  # keep the interpreter's final flush quiet
+        # The reader left in the middle of output whose status was not settled yet (`--diff | head`):
+        # there was something to print.
+        _silence_stdout()
         return EXIT_FINDINGS
     except KeyboardInterrupt:
-        return 130
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return EXIT_INTERRUPTED
     except SystemExit as exc:  # argparse's --help and --version: main() returns, it does not exit
         return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - a bug outside the per-file phases: one line, not a traceback
+        if "-v" in args or "--verbose" in args:
+            import traceback
+
+            traceback.print_exc()
+        _error(f"internal error: {type(exc).__name__}: {exc} (please report it; --verbose shows the traceback)")
+        return EXIT_ERROR
+
+
+@contextlib.contextmanager
+def _reader_may_leave() -> Iterator[None]:
+    """Output whose exit status is already settled: a reader that leaves early (`| head`, `| true`)
+    does not change it. The Python docs' recipe: point stdout at devnull so that the interpreter's
+    last flush stays quiet."""
+    try:
+        yield
+    except BrokenPipeError:
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no file descriptor (an in-memory stream)
+        sys.stdout = open(os.devnull, "w")
 
 
 def _error(message: str) -> None:
@@ -217,7 +252,11 @@ def _error(message: str) -> None:
 def _dispatch(argv: list[str]) -> int:
     # Subcommand names win over paths of the same name (`graphlint ./rule` lints a folder named rule).
     if argv and argv[0] == "rule":
-        return _explain(_rule_parser().parse_args(argv[1:]).code, sys.stdout)
+        code = _rule_parser().parse_args(argv[1:]).code
+        with _reader_may_leave():
+            _explain(code, sys.stdout)
+            sys.stdout.flush()
+        return EXIT_OK
     if argv and argv[0] == "capture":
         return _capture(_capture_parser().parse_args(argv[1:]))
     if argv and argv[0] == "check":
@@ -338,8 +377,10 @@ def _check(args: argparse.Namespace) -> int:
         raise UsageError("--add-noqa rewrites files; it cannot read stdin")
     if args.list_rules or args.explain:
         fmt = _output_format(args.output_format, None)
-        with _open_output(args.output_file) as out:
-            return _list_rules(out, fmt) if args.list_rules else _explain(args.explain, out)
+        with _open_output(args.output_file) as out, _reader_may_leave():
+            _list_rules(out, fmt) if args.list_rules else _explain(args.explain, out)
+            out.flush()
+        return EXIT_OK
     if stdin:
         first = Path(args.stdin_filename) if args.stdin_filename else None
     else:
@@ -356,40 +397,66 @@ def _check(args: argparse.Namespace) -> int:
     bar = _ProgressBar() if _wants_progress(args) else None
     # Raises ConfigError for unknown selectors in the config.
     linter = Linter(config, jobs=args.jobs, cache_dir=cache_dir, progress=bar)
-    if args.show_settings:
-        return _show_settings(config, linter, fmt, sys.stdout)
-    if args.show_files:
-        return _show_files(args, config, stdin, sys.stdout)
+    if args.show_settings or args.show_files:
+        with _reader_may_leave():
+            if args.show_settings:
+                _show_settings(config, linter, fmt, sys.stdout)
+            else:
+                _show_files(args, config, stdin, sys.stdout)
+            sys.stdout.flush()
+        return EXIT_OK
     report = _load_runtime_report(args.runtime_report) if args.runtime_report else None
     targets = _stdin_targets(args, config) if stdin else _file_targets(args, config)
     if not targets and not stdin and not args.quiet:
         sys.stderr.write("warning: No Python files found under the given path(s)\n")
 
     fixed = 0
+    result = None
     with bar or contextlib.nullcontext():
         if args.fix or args.diff:
             findings, fixed = _fix_rounds(linter, targets, unsafe=args.unsafe_fixes)
+        elif targets:
+            result = linter.lint_sources([t.source for t in targets])
+            findings = result.findings
         else:
-            findings = linter.lint_sources([t.source for t in targets]).findings if targets else []
+            findings = []
+    # A file or function went unchecked: exit 2, never "clean" nor merely "findings".
+    internal = any(f.code == INTERNAL_ERROR for f in findings)
+    _print_tracebacks(findings, args.verbose)
 
     if args.add_noqa:
         return _add_noqa(targets, findings)
     if args.diff:
-        return _emit_diff(targets, fixed, findings, args)
+        status = _emit_diff(targets, fixed, findings, args)
+        return EXIT_ERROR if internal else status
     if args.fix and not _write_fixes(targets, stdin):
         return EXIT_ERROR
     if report is not None:
         findings = _runtime_module().cross_check(findings, report)
 
+    if internal:
+        status = EXIT_ERROR
+    elif args.exit_zero:
+        status = EXIT_OK
+    else:
+        status = EXIT_FINDINGS if findings else EXIT_OK
     # With `--fix` on stdin, stdout carries the fixed source (editors read it back); the report moves.
     stream_ctx = _stderr_ctx() if (args.fix and stdin) else _open_output(args.output_file)
-    with stream_ctx as out:
+    with stream_ctx as out, _reader_may_leave():
         # What was linted, decoded (coding cookies) and fixed: the frames show it, not a re-read of the file.
         sources = {t.source.path: t.source.text for t in targets if t.source.text}
-        _report(findings, fmt, out, args, fixed=fixed, sources=sources, runtime=report is not None)
-    if args.exit_zero:
-        return EXIT_OK
-    return EXIT_FINDINGS if findings else EXIT_OK
+        _report(findings, fmt, out, args, fixed=fixed, sources=sources, runtime=report is not None,
+                coverage=result)
+        out.flush()
+    return status
+
+
+def _print_tracebacks(findings: list[Finding], verbose: bool) -> None:
+    if not verbose:
+        return
+    for f in (f for f in findings if f.code == INTERNAL_ERROR and f.extra.get("traceback")):
+        sys.stderr.write(f"{PROG}: internal error in {f.path} ({f.extra.get('phase')} phase):\n")
+        sys.stderr.write(f.extra["traceback"].rstrip("\n") + "\n")
 
 
 def _cache_dir(args: argparse.Namespace, config: Config) -> Path | None:
@@ -796,7 +863,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Namespace, *, fixed: int,
-            sources: dict[str, str], runtime: bool) -> None:
+            sources: dict[str, str], runtime: bool, coverage: LintResult | None = None) -> None:
     from graphlint.output import render, render_statistics, statistics, use_color
 
     if args.statistics:
@@ -813,20 +880,32 @@ def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Names
     clean_concise = fmt == "concise" and not findings and not fixed
     if fmt in TEXT_FORMATS and not args.quiet and not clean_concise:
         for line in _summary(findings, fixed=fixed, fix_mode=args.fix, unsafe=args.unsafe_fixes,
-                             runtime=runtime):
+                             runtime=runtime, coverage=coverage):
             out.write(line + "\n")
 
 
-def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: bool, runtime: bool) -> list[str]:
-    """ruff's closing lines: "Found N errors." / "All checks passed!" and the fixable hint."""
+def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: bool, runtime: bool,
+             coverage: LintResult | None = None) -> list[str]:
+    """ruff's closing lines: "Found N errors." / "All checks passed!" and the fixable hint; and, when
+    functions went unchecked, how many, so that a clean result over nothing never looks clean."""
     lines = []
+    functions, checked, skipped = (0, 0, 0)
+    if coverage is not None:
+        functions, checked = coverage.functions, coverage.checked
+        skipped = max(0, coverage.checkable - checked)  # not cold, not reached from a hot root
     if fix_mode and fixed:
         total = fixed + len(findings)
         lines.append(f"Found {_plural(total, 'error')} ({fixed} fixed, {len(findings)} remaining).")
     elif findings:
         lines.append(f"Found {_plural(len(findings), 'error')}.")
+    elif skipped and not checked:
+        lines.append(f"No hot path found: {_plural(skipped, 'function')} not checked (`--scope all` checks "
+                     f"{'it' if skipped == 1 else 'them'}; `# graphlint: hot` marks a root).")
     else:
         lines.append("All checks passed!")
+    if skipped and (checked or findings):
+        lines.append(f"Checked {checked} of {_plural(functions, 'function')} (the hot path); "
+                     f"`--scope all` checks {skipped} more.")
     fixable = sum(1 for f in findings if _applicable(f, unsafe))
     hidden = _hidden_fixes(findings, unsafe)
     hint = f"{hidden} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the `--unsafe-fixes` option"

@@ -6,14 +6,13 @@ import codecs
 import errno
 import io
 import os
-import sys
 import tokenize
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphlint.analyzer import Unit, analyze_unit
 from graphlint.config import SCOPE_TIERS, Config
-from graphlint.diagnostics import Finding
+from graphlint.diagnostics import Finding, internal_error, internal_error_from
 from graphlint.discovery import display_path  # noqa: F401 - re-exported: the CLI shows paths with it
 from graphlint.index import HotInfo, ModuleSummary, ProjectIndex, index_source, module_name_for
 from graphlint.lines import source_lines
@@ -21,6 +20,12 @@ from graphlint.rules import ALL_RULES
 from graphlint.selection import enabled_codes, file_codes
 from graphlint.suppression import apply_noqa, parse_noqa, unused_noqa
 
+
+# The deepest expression (in libcst nodes, as graphlint.index measures it) a function may hold to be
+# checked. The analyzer recurses per level and runs out of Python stack from ~240 levels; libcst's
+# native parser overflows the C stack (a segfault, not an exception) from ~5,000. Deeper functions are
+# reported as GL002 without being parsed.
+MAX_NESTING = 200
 
 
 @dataclass
@@ -37,6 +42,9 @@ class SourceFile:
 class LintResult:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
+    functions: int = 0  # defined in the linted files
+    checked: int = 0  # of those, checked: the hot path (`--scope all`: every function not cold)
+    checkable: int = 0  # what `--scope all` checks: every function not cold
 
 
 def read_source(path: Path, shown: str | None = None) -> SourceFile:
@@ -112,7 +120,7 @@ def units_for(src: SourceFile, summary: ModuleSummary, hot: dict[str, HotInfo]) 
         else:
             units.append(Unit(fn, info, chunk, fn.lineno - 1))
     if summary.module_regions:
-        units.append(Unit(None, HotInfo(via=("<module> (capture region)",), whole=False), src.text or "", 0))
+        units.append(Unit(None, HotInfo(via=("<module> (capture region)",), whole=False, tier="captured"), src.text or "", 0))
     return units
 
 
@@ -152,7 +160,7 @@ class Linter:
             # capture regions is linted whole, its other lines without a tier.
             for key, info in hot.items():
                 if key in everything:
-                    everything[key] = info if info.whole else replace(info, whole=True, tier=None, via=())
+                    everything[key] = info if info.whole else HotInfo(None, whole=True, capture=info.capture, tier=None)
             return everything
         if cfg.scope in SCOPE_TIERS:
             return {k: v for k, v in hot.items() if v.tier in SCOPE_TIERS[cfg.scope] or not v.whole}
@@ -161,10 +169,9 @@ class Linter:
     def lint_sources(self, sources: list[SourceFile]) -> LintResult:
         from graphlint.parallel import run
 
-        result = LintResult(files=len(sources))
-        result.findings = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
-        result.findings.sort(key=lambda f: f.sort_key)
-        return result
+        out = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
+        out.findings.sort(key=lambda f: f.sort_key)
+        return LintResult(out.findings, len(sources), out.functions, out.checked, out.checkable)
 
     def lint_one(self, src: SourceFile, summary: ModuleSummary, index: ProjectIndex,
                  hot: dict[str, HotInfo]) -> list[Finding]:
@@ -184,22 +191,29 @@ class Linter:
             return []
         findings: list[Finding] = []
         tiers = SCOPE_TIERS.get(self.config.scope)
+        errors: list[Finding] = []  # GL002: never selected away nor suppressed
         rules = self.rules_for(codes)
         for unit in units_for(src, summary, hot):
+            nesting = unit.function.nesting if unit.function else summary.nesting
+            if nesting > MAX_NESTING:
+                errors.append(_unit_error(src.path, unit, f"expression nested {nesting} levels deep "
+                                                          f"(graphlint checks up to {MAX_NESTING})"))
+                continue
             try:
                 findings.extend(analyze_unit(src.path, summary, index, unit, rules, self.config.eager_guards))
-            except RecursionError:
-                _internal_error(src.path, unit, "expression nesting too deep")
-            except Exception as exc:  # a bug in one rule must not cost the user the whole run
-                _internal_error(src.path, unit, f"{type(exc).__name__}: {exc}")
+            except Exception as exc:  # noqa: BLE001 - a bug in one rule must not cost the user the whole run
+                errors.append(_unit_error(src.path, unit, exc))
         if tiers is not None:  # a function's capture region is captured even when the function is not
             findings = [f for f in findings if f.context in tiers]
-        lines = source_lines(src.text or "")
-        noqa = parse_noqa(lines)
-        findings = apply_noqa(findings, noqa)
-        if allowed("GL001"):
-            findings.extend(unused_noqa(src.path, noqa, self.known, self.enabled))
-        return _dedupe(findings)
+        try:
+            lines = source_lines(src.text or "")
+            noqa = parse_noqa(lines)
+            findings = apply_noqa(findings, noqa)
+            if allowed("GL001"):
+                findings.extend(unused_noqa(src.path, noqa, self.known, self.enabled))
+        except Exception as exc:  # noqa: BLE001 - unsuppressed findings would be wrong: report none
+            findings = [internal_error_from(src.path, "suppress", exc)]
+        return _dedupe(findings) + errors
 
     def lint_paths(self, files: list[Path]) -> LintResult:
         return self.lint_sources([read_source(p) for p in files])
@@ -209,10 +223,14 @@ class Linter:
         return self.lint_sources([src])
 
 
-def _internal_error(path: str, unit: Unit, why: str) -> None:
-    where = f"{unit.function.qualname} (line {unit.function.lineno})" if unit.function else "module level"
-    sys.stderr.write(f"graphlint: warning: internal error while checking {path}: {where}: {why}; "
-                     "skipped that function, please report it\n")
+def _unit_error(path: str, unit: Unit, why: Exception | str) -> Finding:
+    """GL002 at the `def` of the function that could not be checked (line 1 for module-level regions)."""
+    fn = unit.function
+    where = fn.qualname if fn else "module-level capture regions"
+    at = {"line": fn.lineno, "column": 1} if fn else {}
+    if isinstance(why, Exception):
+        return internal_error_from(path, "check", why, where=where, **at)
+    return internal_error(path, "check", why, where=where, **at)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

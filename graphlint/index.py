@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import hashlib
 import re
 from collections import deque
 from dataclasses import dataclass, field
@@ -66,6 +67,7 @@ class FunctionInfo:
     # Dotted names of the classes or functions this function returns, itself (`return Impl`) or built
     # (`return Impl(...)`): what a factory can hand out, followed when its result is called.
     makes: list[str] = field(default_factory=list)
+    nesting: int = 0  # deepest expression in its text (nested defs included): see engine.MAX_NESTING
 
     @property
     def display(self) -> str:
@@ -107,6 +109,7 @@ class ModuleSummary:
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
     skip_file: bool = False
     syntax_error: tuple[int, int, str] | None = None
+    nesting: int = 0  # deepest expression anywhere in the file
 
 
 def module_name_for(path: Path) -> str:
@@ -122,20 +125,31 @@ def module_name_for(path: Path) -> str:
 
 def dotted(node: ast.AST) -> str | None:
     """`a.b.c` for Name/Attribute chains; `super().x` for super calls; None otherwise."""
+    suffixes: list[str] = []  # a loop, not recursion: generated code has chains thousands long
+    while True:
+        if isinstance(node, ast.Attribute):
+            suffixes.append("." + node.attr)
+        elif isinstance(node, ast.Subscript):
+            suffixes.append("[]")
+        else:
+            break
+        node = node.value
     if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value)
-        return f"{base}.{node.attr}" if base else None
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
-        return "super()"
-    if isinstance(node, ast.Subscript):
-        base = dotted(node.value)
-        return f"{base}[]" if base else None
-    return None
+        head = node.id
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
+        head = "super()"
+    else:
+        return None
+    return head + "".join(reversed(suffixes))
+
+
+_CONTEXTS = {ast.Load, ast.Store, ast.Del}  # a Name's `ctx`: a child node, but no level of nesting
 
 
 class _Indexer(ast.NodeVisitor):
+    """Statements are visited recursively (Python caps block nesting at 100 levels); expressions, which
+    have no such cap (`a + b + ...` with 10,000 terms is valid), are walked with an explicit stack."""
+
     def __init__(self, module: str, path: str, lines: list[str], is_package: bool) -> None:
         self.s = ModuleSummary(module=module, path=path)
         self.lines = lines
@@ -243,11 +257,17 @@ class _Indexer(ast.NodeVisitor):
             if node.name == "__init__":
                 self._init_attrs(node, cls)
         self.func_stack.append(info)
+        # Decorators, defaults and annotations: measured for nesting only (their calls are not the body's).
+        for part in (*node.decorator_list, node.args, node.returns):
+            if part is not None:
+                self._walk_expr(part, record_calls=False)
         for stmt in node.body:
             self.visit(stmt)
         self.local_binds.pop()
         self.func_stack.pop()
         info.regions.extend(_begin_end_regions(info.calls))
+        if parent is not None:
+            parent.nesting = max(parent.nesting, info.nesting)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -480,7 +500,35 @@ class _Indexer(ast.NodeVisitor):
 
     visit_AsyncWith = visit_With
 
-    def visit_Call(self, node: ast.Call) -> None:
+    def generic_visit(self, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self._walk_expr(child)
+            else:
+                self.visit(child)
+
+    def _walk_expr(self, root: ast.AST, record_calls: bool = True) -> None:
+        """Pre-order walk of an expression (the order `generic_visit` would take): record its calls and
+        its nesting depth as libcst will build it (a BoolOp of n values is n - 1 nested operations)."""
+        stack: list[tuple[ast.AST, int]] = [(root, 1)]
+        deepest = 0
+        while stack:
+            node, depth = stack.pop()
+            if depth > deepest:
+                deepest = depth
+            cls = node.__class__
+            if cls is ast.Call and record_calls:
+                self._record_call(node)  # type: ignore[arg-type]
+            step = len(node.values) - 1 if cls is ast.BoolOp else 1  # type: ignore[attr-defined]
+            for child in reversed(list(ast.iter_child_nodes(node))):
+                if child.__class__ not in _CONTEXTS:
+                    stack.append((child, depth + step))
+        if self.func_stack and deepest > self.func_stack[-1].nesting:
+            self.func_stack[-1].nesting = deepest
+        if deepest > self.s.nesting:
+            self.s.nesting = deepest
+
+    def _record_call(self, node: ast.Call) -> None:
         callee = self.resolve(dotted(node.func))
         if callee:
             if self.func_stack:
@@ -520,6 +568,10 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         s = ModuleSummary(module=module, path=path)
         s.syntax_error = (1, 1, str(exc))
         return s
+    except (RecursionError, MemoryError) as exc:  # CPython cannot compile it either
+        s = ModuleSummary(module=module, path=path)
+        s.syntax_error = (1, 1, f"too deeply nested for Python's parser ({type(exc).__name__})")
+        return s
     indexer = _Indexer(module, path, lines, is_package)
     indexer.visit(tree)
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
@@ -530,18 +582,83 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
 # The project index: resolution across modules, and the hot path.
 
 
+class Hop:
+    """One call of a `via` chain: a function's label and the hop of the caller that reached it.
+
+    Every function reached through a caller shares the caller's hops, so n chained functions cost O(n)
+    memory instead of n tuples of up to n names; the tuple is built only when a finding reports it.
+    `key` digests the whole chain (for cache keys) without walking it.
+    """
+
+    __slots__ = ("label", "parent", "key")
+
+    def __init__(self, label: str, parent: "Hop | None" = None) -> None:
+        self.label = label
+        self.parent = parent
+        seed = parent.key if parent is not None else b""
+        self.key = hashlib.blake2b(seed + b"\0" + label.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+    @classmethod
+    def from_labels(cls, labels: tuple[str, ...]) -> "Hop | None":
+        hop = None
+        for label in labels:
+            hop = cls(label, hop)
+        return hop
+
+    def chain(self) -> tuple[str, ...]:
+        labels = []
+        hop: Hop | None = self
+        while hop is not None:
+            labels.append(hop.label)
+            hop = hop.parent
+        return tuple(reversed(labels))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hop) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Hop({' -> '.join(self.chain())})"
+
+    def __reduce__(self):  # flat, not one nested object per hop: pickle recurses
+        return Hop.from_labels, (self.chain(),)
+
+
 # Where hot code runs, most constrained first: inside a captured CUDA graph (or a graphed/compiled callable),
 # in the eager per-step code around it (input preparation, sampling, output handling), or only known to be
 # reached from some `forward` / configured hot root.
 TIERS = ("captured", "step", "forward")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HotInfo:
-    via: tuple[str, ...]
+    hop: Hop | None  # the last call of the chain from the hot root (None: no chain, e.g. --scope all)
     whole: bool  # False: only the capture regions of the function are hot
     capture: bool = False  # config capture-region: allocation rules apply
     tier: str | None = "forward"  # one of TIERS; None for functions linted only by `--scope all`
+
+    def __init__(self, via: "Hop | tuple[str, ...] | None" = None, whole: bool = True, capture: bool = False,
+                 tier: str | None = "forward") -> None:
+        object.__setattr__(self, "hop", Hop.from_labels(via) if isinstance(via, tuple) else via)
+        object.__setattr__(self, "whole", whole)
+        object.__setattr__(self, "capture", capture)
+        object.__setattr__(self, "tier", tier)
+
+    @property
+    def via(self) -> tuple[str, ...]:
+        """The call chain from the hot root, root first."""
+        return self.hop.chain() if self.hop is not None else ()
+
+    @property
+    def via_key(self) -> str:
+        return self.hop.key.hex() if self.hop is not None else ""
+
+
+# A root of the hot path: the function, its `via` label, the hop that reached it (None for a root), and
+# whether allocation rules apply (a configured capture region).
+Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 
 
 class ProjectIndex:
@@ -881,31 +998,30 @@ class ProjectIndex:
         cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)}
         result: dict[str, HotInfo] = {}
 
-        def propagate(tier: str, seeds: list[tuple[FunctionInfo, tuple[str, ...], bool]],
-                      stop: frozenset[str] = frozenset()) -> None:
+        def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset()) -> None:
             queue: deque[str] = deque()
 
-            def add(fn: FunctionInfo, via: tuple[str, ...], capture: bool = False) -> None:
+            def add(fn: FunctionInfo, label: str, parent: Hop | None, capture: bool = False) -> None:
                 if fn.key in cold or fn.key in stop:
                     return
                 prev = result.get(fn.key)
                 if prev is not None and prev.whole and (prev.capture or not capture):
                     return
                 keep = prev is not None and prev.whole
-                result[fn.key] = HotInfo(via=prev.via if keep else via, whole=True,
+                result[fn.key] = HotInfo(prev.hop if keep else Hop(label, parent), whole=True,
                                          capture=capture or (prev.capture if prev else False),
                                          tier=prev.tier if keep else tier)
                 queue.append(fn.key)
 
-            for fn, via, capture in seeds:
-                add(fn, via, capture)
+            for fn, label, parent, capture in seeds:
+                add(fn, label, parent, capture)
             while queue:
                 fn = self.functions[queue.popleft()]
-                via = result[fn.key].via
+                hop = result[fn.key].hop
                 for callee, _line in fn.calls:
                     for target, how in self.call_edges(fn, fn.module, callee):
                         if target.key not in result or not result[target.key].whole:
-                            add(target, via + (_hop(target, how),))
+                            add(target, _hop(target, how), hop)
 
         roots = self._roots(matches, hot_patterns, capture_patterns)
         # Capture regions: the body of `with torch.cuda.graph(...)` (or `capture_begin()`...`capture_end()`)
@@ -914,19 +1030,21 @@ class ProjectIndex:
         for fn in self.functions.values():
             if not fn.regions or fn.key in cold:
                 continue
-            result.setdefault(fn.key, HotInfo(via=(f"{fn.display} (capture region)",), whole=False, tier="captured"))
+            region = Hop(f"{fn.display} (capture region)")
+            result.setdefault(fn.key, HotInfo(region, whole=False, tier="captured"))
             for callee, line in fn.calls:
                 if any(a <= line <= b for a, b in fn.regions):
                     for target, how in self.call_edges(fn, fn.module, callee):
-                        captured.append((target, (f"{fn.display} (capture region)", _hop(target, how)), False))
+                        captured.append((target, _hop(target, how), region, False))
+        module_region = Hop("<module> (capture region)")
         for s in self.modules.values():
             for callee, _line in s.module_region_calls:
                 for target, how in self.call_edges(None, s.module, callee):
-                    captured.append((target, ("<module> (capture region)", _hop(target, how)), False))
+                    captured.append((target, _hop(target, how), module_region, False))
         propagate("captured", captured)
         # A module's forward called eagerly by the step driver keeps its own tier: it is model code.
         propagate("step", self._step_roots(result, roots["forward"]),
-                  stop=frozenset(fn.key for fn, _via, _c in roots["forward"]))
+                  stop=frozenset(seed[0].key for seed in roots["forward"]))
         propagate("forward", roots["forward"])
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
@@ -936,10 +1054,10 @@ class ProjectIndex:
         return result
 
     def _roots(self, matches, hot_patterns: tuple[str, ...], capture_patterns: tuple[str, ...]
-               ) -> dict[str, list[tuple[FunctionInfo, tuple[str, ...], bool]]]:
+               ) -> dict[str, list[Seed]]:
         """Seeds per tier: graphed callables and capture functions; forwards, hot markers, compiled
         functions and forward hooks."""
-        roots: dict[str, list[tuple[FunctionInfo, tuple[str, ...], bool]]] = {"captured": [], "forward": []}
+        roots: dict[str, list[Seed]] = {"captured": [], "forward": []}
         for fn in self.functions.values():
             cls = self.classes.get(fn.class_key) if fn.class_key else None
             name = fn.qualname.rpartition(".")[2]
@@ -947,24 +1065,24 @@ class ProjectIndex:
                              and self.is_nn_module(cls))
             capture = "capture" in fn.markers or matches(fn, capture_patterns)
             if capture or "graphed" in fn.markers:
-                roots["captured"].append((fn, (fn.display,), capture))
+                roots["captured"].append((fn, fn.display, None, capture))
             elif is_hot_method or "hot" in fn.markers or matches(fn, hot_patterns):
-                roots["forward"].append((fn, (fn.display,), False))
+                roots["forward"].append((fn, fn.display, None, False))
         for s in self.modules.values():
             for ref, _line in s.graphed_roots:
-                roots["captured"].extend((fn, (f"{fn.display} (graphed)",), False) for fn in self._compile_targets(s, ref))
+                roots["captured"].extend((fn, f"{fn.display} (graphed)", None, False) for fn in self._compile_targets(s, ref))
             for ref, _line in s.compile_roots:
-                roots["forward"].extend((fn, (fn.display,), False) for fn in self._compile_targets(s, ref))
+                roots["forward"].extend((fn, fn.display, None, False) for fn in self._compile_targets(s, ref))
             for ref, _line, owner in s.hook_roots:
                 caller = self.functions.get(owner) if owner else None
                 for fn, _how in self.call_edges(caller, s.module, ref):
-                    roots["forward"].append((fn, (f"{fn.display} (forward hook)",), False))
+                    roots["forward"].append((fn, f"{fn.display} (forward hook)", None, False))
         return roots
 
-    def _step_roots(self, reached: dict[str, HotInfo], forward_roots: list) -> list[tuple[FunctionInfo, tuple[str, ...], bool]]:
+    def _step_roots(self, reached: dict[str, HotInfo], forward_roots: list[Seed]) -> list[Seed]:
         """Functions that drive a decode step from the host: they replay a CUDA graph, or call a module's
         `forward` without being one. They and their callees run once per step, outside the graph."""
-        forwards = {fn.key for fn, _via, _c in forward_roots}
+        forwards = {seed[0].key for seed in forward_roots}
         seeds = []
         for fn in self.functions.values():
             if fn.key in forwards or fn.parent_key is not None or (fn.key in reached and reached[fn.key].whole):
@@ -978,7 +1096,7 @@ class ProjectIndex:
                     why = "calls a forward"
                     break
             if why:
-                seeds.append((fn, (f"{fn.display} (step: {why})",), False))
+                seeds.append((fn, f"{fn.display} (step: {why})", None, False))
         return seeds
 
     def _compile_targets(self, s: ModuleSummary, ref: str) -> list[FunctionInfo]:
@@ -1004,7 +1122,7 @@ class ProjectIndex:
                                            for p in cold_patterns):
                 continue
             if fn.parent_key is None:
-                out[fn.key] = HotInfo(via=(), whole=True, capture="capture" in fn.markers)
+                out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers)
         return out
 
 

@@ -1061,8 +1061,10 @@ class ProjectIndex:
         for fn in self.functions.values():
             cls = self.classes.get(fn.class_key) if fn.class_key else None
             name = fn.qualname.rpartition(".")[2]
+            # `forward` of an nn.Module, or of a custom autograd op (`Function.forward` runs inside the
+            # forward pass of whatever model applies it, whether or not the project holds that model).
             is_hot_method = (cls is not None and fn.parent_key is None and name in HOT_METHOD_NAMES
-                             and self.is_nn_module(cls))
+                             and (self.is_nn_module(cls) or (name == "forward" and self._is_autograd_function(cls))))
             capture = "capture" in fn.markers or matches(fn, capture_patterns)
             if capture or "graphed" in fn.markers:
                 roots["captured"].append((fn, fn.display, None, capture))

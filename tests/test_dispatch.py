@@ -174,6 +174,31 @@ def test_autograd_function_apply_and_module_alias():
     assert "Scale.backward" not in found  # decoy: backward does not run in inference
 
 
+def test_autograd_function_forward_is_a_root_without_a_caller():
+    """A kernel library's ops run inside whatever model applies them: their `forward` is hot."""
+    found = hot({"pkg.ops": """
+        import torch
+
+        def prepare(cu_seqlens):
+            return cu_seqlens.diff().max().item()
+
+        class ChunkOp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, cu_seqlens):
+                return x * prepare(cu_seqlens)
+
+            @staticmethod
+            def backward(ctx, g):
+                return prepare(g), None
+
+        class NotAnOp:
+            def forward(self, x):
+                return x.item()
+    """})
+    assert found["prepare"] == ("forward", ("ChunkOp.forward", "prepare"))
+    assert "ChunkOp.backward" not in found and "NotAnOp.forward" not in found  # decoys
+
+
 def test_callable_objects_in_lists_partial_and_hooks():
     found = hot({
         "pkg.model": """

@@ -150,6 +150,8 @@ class Context:
     def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple = ()) -> None:
         if self.allow_sync_depth and rule.family is Family.HOST_SYNC and not self.in_capture:
             return  # a sync the author declared deliberate; inside a captured region it would still break capture
+        if not rule.applies_in(self.context):
+            return  # e.g. numpy or host RNG in the step driver: nothing there is captured
         self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement,
                                      self.context))
 

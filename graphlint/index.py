@@ -1083,18 +1083,22 @@ class ProjectIndex:
 
     def _step_roots(self, reached: dict[str, HotInfo], forward_roots: list[Seed]) -> list[Seed]:
         """Functions that drive a decode step from the host: they replay a CUDA graph, or call a module's
-        `forward` without being one. They and their callees run once per step, outside the graph."""
+        `forward` from outside the model (a method of an nn.Module that calls a submodule is model code:
+        a vision encoder's helper, a prefill path). They and their callees run once per step, outside
+        the graph."""
         forwards = {seed[0].key for seed in forward_roots}
         seeds = []
         for fn in self.functions.values():
             if fn.key in forwards or fn.parent_key is not None or (fn.key in reached and reached[fn.key].whole):
                 continue
+            cls = self.classes.get(fn.class_key) if fn.class_key else None
+            model_code = cls is not None and self.is_nn_module(cls)
             why = None
             for callee, _line in fn.calls:
                 if callee.rpartition(".")[2] == "replay":
                     why = "replays a CUDA graph"
                     break
-                if any(t.key in forwards for t, _how in self.call_edges(fn, fn.module, callee)):
+                if not model_code and any(t.key in forwards for t, _how in self.call_edges(fn, fn.module, callee)):
                     why = "calls a forward"
                     break
             if why:

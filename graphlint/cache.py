@@ -289,24 +289,36 @@ def direct_dependencies(s: ModuleSummary, index: ProjectIndex, under: dict[str, 
     return out
 
 
-def dependency_digests(index: ProjectIndex) -> dict[str, str]:
+class Dependencies:
     """Per module, a digest of the interfaces of every project module it reaches through imports
-    (itself included): a Merkle hash over the import graph's strongly connected components."""
-    under: dict[str, list[str]] = {}
-    for name in index.modules:
-        parts = name.split(".")
-        for i in range(1, len(parts)):
-            under.setdefault(".".join(parts[:i]), []).append(name)
-    graph = {m: sorted(direct_dependencies(s, index, under)) for m, s in index.modules.items()}
-    digests: dict[str, str] = {}
-    for component in _components(graph):
-        members = set(component)
-        parts = sorted(f"{m}={interface_digest(index.modules[m])}" for m in component)
-        outside = sorted({digests[d] for m in component for d in graph[m] if d not in members})
-        digest = _digest("\n".join(parts + ["--"] + outside))
-        for m in component:
-            digests[m] = digest
-    return digests
+    (itself included): a Merkle hash over the import graph's strongly connected components, so
+    computing it is linear in the project's imports. `interfaces`: each module's `interface_digest`
+    (the cache keeps them with the summaries)."""
+
+    def __init__(self, index: ProjectIndex, interfaces: dict[str, str]) -> None:
+        self.index = index
+        self.under: dict[str, list[str]] = {}
+        for name in index.modules:
+            parts = name.split(".")
+            for i in range(1, len(parts)):
+                self.under.setdefault(".".join(parts[:i]), []).append(name)
+        graph = {m: sorted(direct_dependencies(s, index, self.under)) for m, s in index.modules.items()}
+        self.digests: dict[str, str] = {}
+        for component in _components(graph):
+            members = set(component)
+            parts = sorted(f"{m}={interfaces[m]}" for m in component)
+            outside = sorted({self.digests[d] for m in component for d in graph[m] if d not in members})
+            digest = _digest("\n".join(parts + ["--"] + outside))
+            for m in component:
+                self.digests[m] = digest
+
+    def digest(self, s: ModuleSummary) -> str:
+        """The digest of what `s`'s lookups can reach."""
+        if self.index.modules.get(s.module) is s:
+            return self.digests[s.module]
+        # A file shadowed by another of the same module name (two top-level `conftest.py`): the index
+        # holds the other one, but this file's own lookups still start from its own imports.
+        return _digest(repr(sorted(self.digests[d] for d in direct_dependencies(s, self.index, self.under))))
 
 
 def _components(graph: dict[str, list[str]]) -> list[list[str]]:
@@ -350,10 +362,10 @@ def _components(graph: dict[str, list[str]]) -> list[list[str]]:
     return out
 
 
-def file_key(prefix: str, summary: ModuleSummary, h: str, own_hot: list, deps: dict[str, str]) -> str:
-    """What a file's findings depend on: the settings (`prefix`), its content, its own hot-path entries
-    and the digest of every module its lookups can reach."""
-    return _digest(repr((prefix, h, own_hot, deps.get(summary.module))))
+def file_key(prefix: str, h: str, own_hot: list, deps: str) -> str:
+    """What a file's findings depend on: the settings (`prefix`), its content `h`, its own hot-path
+    entries and `deps`, the `Dependencies.digest` of every module its lookups can reach."""
+    return _digest(repr((prefix, h, own_hot, deps)))
 
 
 @functools.cache
@@ -384,6 +396,7 @@ class Entry:
     path: str  # the real path: the identity of the entry
     hash: str
     summary: ModuleSummary
+    interface: str  # interface_digest(summary): a third of a warm run's key work on a large tree
     key: str | None = None  # the `file_key` the findings are valid for
     findings: list[Finding] | None = None
 
@@ -418,8 +431,13 @@ class Cache:
     def put_summary(self, src: "SourceFile", h: str, summary: ModuleSummary) -> None:
         if self.folder is not None:
             real = self._real(src.path)
-            self.entries[real] = Entry(environment(), real, h, summary)
+            self.entries[real] = Entry(environment(), real, h, summary, interface_digest(summary))
             self.dirty.add(real)
+
+    def interface(self, src: "SourceFile", summary: ModuleSummary) -> str:
+        """`interface_digest(summary)`, from the entry when it holds this summary."""
+        entry = self.entries.get(self._real(src.path)) if self.folder is not None else None
+        return entry.interface if entry is not None and entry.summary is summary else interface_digest(summary)
 
     def put_findings(self, src: "SourceFile", key: str, findings: list[Finding]) -> None:
         entry = self.entries.get(self._real(src.path)) if self.folder is not None else None

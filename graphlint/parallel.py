@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from graphlint import __version__
-from graphlint.cache import Cache, content_hash, dependency_digests, file_key
+from graphlint.cache import Cache, Dependencies, content_hash, file_key
 from graphlint.diagnostics import Finding
 from graphlint.index import HotInfo, ModuleSummary, ProjectIndex
 
@@ -100,7 +100,8 @@ def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cach
 
     index = ProjectIndex(summaries, linter.config.module_bases)  # type: ignore[arg-type]
     hot = linter.hot_map(index)
-    deps = dependency_digests(index)
+    deps = Dependencies(index, {s.module: cache.interface(src, s)  # type: ignore[union-attr]
+                                for src, s in zip(sources, summaries)})
 
     # Phase 2: findings, from the cache when nothing they depend on changed.
     results: list[list[Finding] | None] = [None] * n
@@ -109,7 +110,7 @@ def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cach
     prefix = repr((__version__, linter.config.fingerprint(), str(linter.config.root), sorted(linter.enabled)))
     hot_by_path = _hot_by_path(hot, index)
     for i, src in enumerate(sources):
-        key = file_key(prefix, summaries[i], hashes[i], hot_by_path.get(src.path, []), deps)  # type: ignore[arg-type]
+        key = file_key(prefix, hashes[i], hot_by_path.get(src.path, []), deps.digest(summaries[i]))  # type: ignore[arg-type]
         keys.append(key)
         hit = cache.findings(src, key)
         if hit is not None:

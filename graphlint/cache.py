@@ -517,9 +517,10 @@ def _consistent(entry: Entry) -> bool:
 
 
 def _reattach(entry: Entry, shown: str) -> None:
-    entry.summary.path = shown
-    for fn in entry.summary.functions.values():
-        fn.path = shown
+    """Give the entry `shown` as its display path; copies, since a summary already handed out for
+    another display path of the same file must keep its own."""
+    functions = {k: dataclasses.replace(fn, path=shown) for k, fn in entry.summary.functions.items()}
+    entry.summary = dataclasses.replace(entry.summary, path=shown, functions=functions)
     if entry.findings is not None:
         entry.findings = [f.with_(path=shown) for f in entry.findings]
 

@@ -110,7 +110,8 @@ def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cach
     prefix = repr((__version__, linter.config.fingerprint(), str(linter.config.root), sorted(linter.enabled)))
     hot_by_path = _hot_by_path(hot, index)
     for i, src in enumerate(sources):
-        key = file_key(prefix, hashes[i], hot_by_path.get(src.path, []), deps.digest(summaries[i]))  # type: ignore[arg-type]
+        reach = deps.digest(summaries[i])  # type: ignore[arg-type]
+        key = file_key(prefix, hashes[i], hot_by_path.get(src.path, []), reach)
         keys.append(key)
         hit = cache.findings(src, key)
         if hit is not None:

@@ -419,6 +419,8 @@ class Entry:
 
 @dataclass
 class Cache:
+    """The entries of one run: read lazily per file, written back (only the changed ones) by `save`."""
+
     folder: Path | None  # this environment's folder; None: caching is off
     entries: dict[str, Entry] = field(default_factory=dict)  # by real path
     dirty: set[str] = field(default_factory=set)

@@ -731,7 +731,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if instance is not None:  # `meta = Meta(...)`
                 return instance
             if descriptor:
-                targets = index.resolve_call(function, module.module, descriptor)
+                # Direct calls only: a return kind read through dynamic dispatch would depend on modules
+                # this one does not import, which the result cache does not key on.
+                targets = index.resolve_call(function, module.module, descriptor, dispatch=False)
         kinds = {t.returns for t in targets}
         if len(targets) == 1 and targets[0].returns.startswith("object:"):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns[len('object:'):]}")

@@ -764,9 +764,11 @@ class ProjectIndex:
         return result
 
     # -- call resolution ----------------------------------------------------------------------
-    def resolve_call(self, caller: FunctionInfo | None, module: str, callee: str) -> list[FunctionInfo]:
-        """The project functions a call descriptor can reach (empty when unknown or external)."""
-        return [fn for fn, _how in self.call_edges(caller, module, callee)]
+    def resolve_call(self, caller: FunctionInfo | None, module: str, callee: str, *,
+                     dispatch: bool = True) -> list[FunctionInfo]:
+        """The project functions a call descriptor can reach (empty when unknown or external);
+        `dispatch=False`: direct calls only, no dynamic dispatch followed."""
+        return [fn for fn, how in self.call_edges(caller, module, callee) if dispatch or not how]
 
     def call_edges(self, caller: FunctionInfo | None, module: str, callee: str) -> list[tuple[FunctionInfo, str]]:
         """The project functions a call can reach, each with how: "" for a direct call, else the dynamic

@@ -157,7 +157,7 @@ class Context:
 
     @property
     def context(self) -> str | None:
-        """Where the code being walked runs (graphlint.index.TIERS); a branch taken only on the eager
+        """Where the code being walked runs (graphlint.diagnostics.TIERS); a branch taken only on the eager
         path of captured code runs from `forward`, not in the graph."""
         tier = "captured" if self.capture_depth > 0 else self.unit.hot.tier
         return "forward" if tier == "captured" and self.eager_depth > 0 else tier

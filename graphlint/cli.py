@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+from collections import Counter
 import difflib
 import io
 import json
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TextIO
 from graphlint import __version__
 from graphlint.config import SCOPES, Config, ConfigError
 from graphlint.config import load as load_config
-from graphlint.diagnostics import INTERNAL_ERROR, SEVERITY_BY_FAMILY, Edit, Finding
+from graphlint.diagnostics import INTERNAL_ERROR, SEVERITY_BY_FAMILY, TIERS, Edit, Finding
 from graphlint.output import COLOR_MODES, FORMATS
 
 if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage errors stay fast
@@ -884,6 +885,19 @@ def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Names
             out.write(line + "\n")
 
 
+def _tier_lines(findings: list[Finding], coverage: LintResult | None) -> list[str]:
+    """Where the findings run (captured / step / forward), and once, when nothing is captured, why no
+    finding is in the captured tier."""
+    counts = Counter(f.context for f in findings if f.context)
+    if not counts:
+        return []
+    lines = ["Where they run: " + ", ".join(f"{counts[t]} {t}" for t in TIERS if counts[t]) + "."]
+    if coverage is not None and coverage.capture_sites is False:
+        lines.append("No capture site found (`torch.cuda.graph`, `capture_begin()`, `make_graphed_callables`, "
+                     "`torch.compile(mode=\"reduce-overhead\")`): no finding is in the captured tier.")
+    return lines
+
+
 def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: bool, runtime: bool,
              coverage: LintResult | None = None) -> list[str]:
     """ruff's closing lines: "Found N errors." / "All checks passed!" and the fixable hint; and, when
@@ -906,6 +920,7 @@ def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: boo
     if skipped and (checked or findings):
         lines.append(f"Checked {checked} of {_plural(functions, 'function')} (the hot path); "
                      f"`--scope all` checks {skipped} more.")
+    lines.extend(_tier_lines(findings, coverage))
     fixable = sum(1 for f in findings if _applicable(f, unsafe))
     hidden = _hidden_fixes(findings, unsafe)
     hint = f"{hidden} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the `--unsafe-fixes` option"

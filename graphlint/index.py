@@ -626,18 +626,12 @@ class Hop:
         return Hop.from_labels, (self.chain(),)
 
 
-# Where hot code runs, most constrained first: inside a captured CUDA graph (or a graphed/compiled callable),
-# in the eager per-step code around it (input preparation, sampling, output handling), or only known to be
-# reached from some `forward` / configured hot root.
-TIERS = ("captured", "step", "forward")
-
-
 @dataclass(frozen=True, init=False)
 class HotInfo:
     hop: Hop | None  # the last call of the chain from the hot root (None: no chain, e.g. --scope all)
     whole: bool  # False: only the capture regions of the function are hot
     capture: bool = False  # config capture-region: allocation rules apply
-    tier: str | None = "forward"  # one of TIERS; None for functions linted only by `--scope all`
+    tier: str | None = "forward"  # one of diagnostics.TIERS; None for functions linted only by `--scope all`
 
     def __init__(self, via: "Hop | tuple[str, ...] | None" = None, whole: bool = True, capture: bool = False,
                  tier: str | None = "forward") -> None:
@@ -989,7 +983,7 @@ class ProjectIndex:
     # -- hot path -----------------------------------------------------------------------------
     def hot_functions(self, hot_patterns: tuple[str, ...] = (), cold_patterns: tuple[str, ...] = (),
                       capture_patterns: tuple[str, ...] = ()) -> dict[str, HotInfo]:
-        """Every function the step runs, with the call chain from its root and its tier (TIERS).
+        """Every function the step runs, with the call chain from its root and its tier (diagnostics.TIERS).
 
         Tiers are filled most constrained first, so a function reached from a capture site and from a
         plain `forward` is `captured`, with the chain from the capture site."""

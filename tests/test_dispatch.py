@@ -451,3 +451,35 @@ def test_capture_only_hazards_are_not_reported_in_the_step_driver(tmp_path):
         ("GL301", 9, "forward"),  # the same host RNG inside model code is reported
         ("GL101", 19, "step"),
     }
+
+
+def test_summary_counts_tiers_and_says_when_nothing_is_captured(tmp_path, capsys, monkeypatch):
+    from graphlint.cli import main
+
+    src = textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        class D(nn.Module):
+            def forward(self, x):
+                return x.sum().item()
+
+        class Runner:
+            def __init__(self):
+                self.model = D()
+                self.graph = torch.cuda.CUDAGraph()
+
+            def step(self, x):
+                return self.model(x).argmax().item()
+    """)
+    (tmp_path / "m.py").write_text(src)
+    monkeypatch.chdir(tmp_path)
+    assert main(["m.py", "--no-cache", "--output-format", "full", "--color", "never"]) == 1
+    out = capsys.readouterr().out
+    assert "Where they run: 1 step, 1 forward." in out and "No capture site found" in out
+    assert "= runs: step (eager code around the graph, every decode step)" in out
+    (tmp_path / "m.py").write_text(src + "\n    def capture(self, x):\n        with torch.cuda.graph(self.graph):\n"
+                                   "            self.out = self.model(x)\n")
+    assert main(["m.py", "--no-cache", "--output-format", "full", "--color", "never"]) == 1
+    out = capsys.readouterr().out
+    assert "Where they run: 1 captured, 1 step." in out and "No capture site found" not in out

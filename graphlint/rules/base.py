@@ -61,7 +61,7 @@ class Rule:
 
     @classmethod
     def applies_in(cls, context: str | None) -> bool:
-        """Whether the hazard exists in code that runs in `context` (graphlint.index.TIERS)."""
+        """Whether the hazard exists in code that runs in `context` (graphlint.diagnostics.TIERS)."""
         hazard = cls.capture_hazard
         if hazard is None:
             hazard = cls.family in (Family.CAPTURE_ILLEGAL, Family.SILENT_FROZEN)

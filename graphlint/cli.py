@@ -883,6 +883,9 @@ def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Names
         for line in _summary(findings, fixed=fixed, fix_mode=args.fix, unsafe=args.unsafe_fixes,
                              runtime=runtime, coverage=coverage):
             out.write(line + "\n")
+        if fmt == "full":  # the terminal view; concise stays flake8's lines plus ruff's count
+            for line in _tier_lines(findings, coverage):
+                out.write(line + "\n")
 
 
 def _tier_lines(findings: list[Finding], coverage: LintResult | None) -> list[str]:
@@ -920,7 +923,6 @@ def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: boo
     if skipped and (checked or findings):
         lines.append(f"Checked {checked} of {_plural(functions, 'function')} (the hot path); "
                      f"`--scope all` checks {skipped} more.")
-    lines.extend(_tier_lines(findings, coverage))
     fixable = sum(1 for f in findings if _applicable(f, unsafe))
     hidden = _hidden_fixes(findings, unsafe)
     hint = f"{hidden} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the `--unsafe-fixes` option"

@@ -929,6 +929,12 @@ class ProjectIndex:
             current = target + qual[len(head):]
         return None
 
+    def _is_model_code(self, cls: ClassInfo, fn: FunctionInfo) -> bool:
+        """A method of a model class: an nn.Module, or a class with a `forward` of its own (a module whose
+        base is defined outside the linted files), or a forward-like method itself (`forward_cuda`)."""
+        return (self.is_nn_module(cls) or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES
+                or any("forward" in c.methods for c in self.mro(cls)))
+
     def _is_autograd_function(self, cls: ClassInfo) -> bool:
         return any(base in AUTOGRAD_FUNCTION_BASES for c in self.mro(cls) for base in c.bases)
 
@@ -1088,7 +1094,7 @@ class ProjectIndex:
             if fn.key in forwards or fn.parent_key is not None or (fn.key in reached and reached[fn.key].whole):
                 continue
             cls = self.classes.get(fn.class_key) if fn.class_key else None
-            model_code = cls is not None and self.is_nn_module(cls)
+            model_code = cls is not None and self._is_model_code(cls, fn)
             why = None
             for callee, _line in fn.calls:
                 if callee.rpartition(".")[2] == "replay":

@@ -274,6 +274,27 @@ def test_tiers_capture_region_graphed_callables_and_step_roots():
                 def step(self):
                     self.graph.replay()
                     return sample(self.out)
+
+            class VisionModel(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder()
+
+                def _process_image_input(self, pixels):
+                    return prep(self.encoder(pixels))
+
+            def prep(x):
+                return x
+
+            class ExternalBaseModel(SomeExternalBase):
+                def forward(self, x):
+                    return x
+
+                def encode_images(self, pixels):
+                    return prep2(Encoder()(pixels))
+
+            def prep2(x):
+                return x
         """,
     })
     assert found["Decoder.forward"][0] == "captured"
@@ -281,6 +302,10 @@ def test_tiers_capture_region_graphed_callables_and_step_roots():
     assert found["compiled_head"][0] == "captured"
     assert found["Runner.step"][0] == "step" and found["sample"][0] == "step"
     assert found["Encoder.forward"][0] == "forward"  # a module no capture site reaches
+    # decoys: a model's own helper that calls a submodule is model code, not a step driver, also when
+    # the model's base class lives outside the project
+    assert "VisionModel._process_image_input" not in found and "prep" not in found
+    assert "ExternalBaseModel.encode_images" not in found and "prep2" not in found
 
 
 def test_capture_begin_end_region_and_plain_compile_is_forward():

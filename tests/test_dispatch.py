@@ -287,11 +287,14 @@ def test_tiers_capture_region_graphed_callables_and_step_roots():
                 return x
 
             class ExternalBaseModel(SomeExternalBase):
+                def __init__(self):
+                    self.encoder = Encoder()
+
                 def forward(self, x):
                     return x
 
                 def encode_images(self, pixels):
-                    return prep2(Encoder()(pixels))
+                    return prep2(self.encoder(pixels))
 
             def prep2(x):
                 return x

@@ -115,6 +115,10 @@ def _check_parser() -> _Parser:
                        help="apply excludes to files named on the command line too (for pre-commit)")
     files.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
                        help="skip files that .gitignore ignores (default: on)")
+    files.add_argument("--changed", action="store_true",
+                       help="the PATHs are changed files (the pre-commit hook): lint the whole project (the "
+                            "configuration root) and report only the findings in them or reached through a "
+                            "function they define")
     files.add_argument("--stdin-filename", metavar="NAME",
                        help="the path of the file read from stdin (config, excludes, per-file-ignores)")
 
@@ -344,6 +348,8 @@ def _check(args: argparse.Namespace) -> int:
     if args.fix and args.diff:
         raise UsageError("--fix and --diff cannot be used together")
     stdin = _stdin_mode(args)
+    if args.changed and (stdin or args.fix or args.diff):
+        raise UsageError("--changed lints files on disk and reports only: not with stdin, --fix or --diff")
     if args.list_rules or args.explain:
         fmt = _output_format(args.output_format, None)
         with _open_output(args.output_file) as out:
@@ -369,7 +375,11 @@ def _check(args: argparse.Namespace) -> int:
     if args.show_files:
         return _show_files(args, config, stdin, sys.stdout)
     report = _load_runtime_report(args.runtime_report) if args.runtime_report else None
-    targets = _stdin_targets(args, config) if stdin else _file_targets(args, config)
+    report_for: set[str] | None = None
+    if args.changed:
+        targets, report_for = _changed_targets(args, config)
+    else:
+        targets = _stdin_targets(args, config) if stdin else _file_targets(args, config)
     if not targets and not stdin and not args.quiet:
         sys.stderr.write("warning: No Python files found under the given path(s)\n")
 
@@ -378,7 +388,7 @@ def _check(args: argparse.Namespace) -> int:
         if args.fix or args.diff:
             findings, fixed = _fix_rounds(linter, targets)
         else:
-            findings = linter.lint_sources([t.source for t in targets]).findings if targets else []
+            findings = _lint(linter, targets, report_for)
 
     if args.diff:
         return _emit_diff(targets, fixed, args)
@@ -456,15 +466,45 @@ def _stderr_ctx() -> Iterator[TextIO]:
 
 def _file_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     from graphlint.discovery import discover
-    from graphlint.engine import read_source
 
     paths = [Path(p) for p in (args.paths or ["."])]
-    files = discover(paths, config, force_exclude=args.force_exclude)
+    return _targets(discover(paths, config, force_exclude=args.force_exclude))
+
+
+def _targets(files: list[Path]) -> list[_Target]:
+    from graphlint.engine import read_source
+
     targets = []
     for path in files:
         src = read_source(path)
         targets.append(_Target(path, src, src.text))
     return targets
+
+
+def _changed_targets(args: argparse.Namespace, config: Config) -> tuple[list[_Target], set[str]]:
+    """`--changed`: every project file is linted (a changed helper is hot only through its unchanged
+    callers), and the displayed paths of the changed files are returned to filter the report."""
+    from graphlint.discovery import discover
+    from graphlint.engine import display_path
+
+    changed = discover([Path(p) for p in (args.paths or ["."])], config, force_exclude=args.force_exclude)
+    project = discover([config.root], config)
+    known = {p.resolve() for p in project}
+    files = project + [p for p in changed if p.resolve() not in known]
+    return _targets(files), {display_path(p) for p in changed}
+
+
+def _lint(linter, targets: list[_Target], report_for: set[str] | None) -> list[Finding]:
+    """The findings of `targets`; with `report_for`, only those in or reached through those paths."""
+    if not targets:
+        return []
+    result = linter.lint_sources([t.source for t in targets])
+    if report_for is None:
+        return result.findings
+    from graphlint.chains import Chains
+
+    chains = Chains(result.index, result.hot)
+    return [f for f in result.findings if chains.reaches_through(f, report_for)]
 
 
 def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:

@@ -29,6 +29,9 @@ class SourceFile:
 class LintResult:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
+    # The project the findings came from (for `via` chain locations: graphlint.chains).
+    index: ProjectIndex | None = None
+    hot: dict[str, HotInfo] = field(default_factory=dict)
 
 
 def display_path(path: Path) -> str:
@@ -127,7 +130,8 @@ class Linter:
         from graphlint.parallel import run
 
         result = LintResult(files=len(sources))
-        result.findings = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
+        result.findings, result.index, result.hot = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir,
+                                                        progress=self.progress)
         result.findings.sort(key=lambda f: f.sort_key)
         return result
 

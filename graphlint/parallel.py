@@ -143,8 +143,10 @@ def _hot_by_path(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list
 
 
 def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cache_dir: Path | None,
-        progress: Callable[[str, int], Callable[[], None]] | None = None) -> list[Finding]:
-    """Lint `sources`; `progress(phase, total)` returns a per-item tick callback."""
+        progress: Callable[[str, int], Callable[[], None]] | None = None
+        ) -> tuple[list[Finding], ProjectIndex, dict[str, HotInfo]]:
+    """Lint `sources`: the findings, the project index and the hot map; `progress(phase, total)`
+    returns a per-item tick callback."""
     cache = Cache.load(cache_dir)
     n = len(sources)
     workers = _jobs(jobs, n)
@@ -201,4 +203,4 @@ def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cach
         cache.results = {k: v for k, v in cache.results.items() if k in live}
         cache.dirty = True
     cache.save()
-    return [f for found in results for f in (found or [])]
+    return [f for found in results for f in (found or [])], index, hot

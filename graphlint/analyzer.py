@@ -166,15 +166,29 @@ class Context:
                 continue
             stmt_pos = self.positions.get(p.statement) if p.statement is not None else None
             fix = tuple(e for e in (self._edit(x) for x in p.fix) if e is not None)
+            extra = {"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {}
+            focus = self._trigger(p.node)
+            if focus:
+                extra["focus"] = focus
             out.append(Finding(
                 path=self.path, line=pos.start.line + off, column=pos.start.column + 1,
                 end_line=pos.end.line + off, end_column=pos.end.column + 1,
                 code=p.rule.code, name=p.rule.name, message=p.message,
                 severity=SEVERITY_BY_FAMILY[p.rule.family], fix_hint=p.rule.fix_hint, via=self.unit.hot.via,
-                fix=fix,
-                extra={"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {},
+                fix=fix, extra=extra,
             ))
         return out
+
+    def _trigger(self, node: cst.CSTNode) -> tuple[int, int, int, int] | None:
+        """Where a method call chain broken across lines triggers: `.item()` of `(x.sum()\n .item())`.
+        The full view underlines it instead of the receiver's lines; the finding's span stays the call."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None
+        dot, call, receiver = (self.positions.get(n) for n in (node.func.dot, node, node.func.value))
+        if dot is None or call is None or receiver is None or receiver.end.line == dot.start.line:
+            return None
+        off = self.unit.line_offset
+        return dot.start.line + off, dot.start.column + 1, call.end.line + off, call.end.column + 1
 
 
 # isinstance() targets that make a tensor-valued name a sequence of tensors, or a host value, in that branch

@@ -16,6 +16,7 @@ import difflib
 import json
 import os
 import sys
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TextIO
@@ -24,6 +25,7 @@ from graphlint import __version__
 from graphlint.config import SCOPES, Config, ConfigError
 from graphlint.config import load as load_config
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Finding
+from graphlint.output import COLOR_MODES, FORMATS
 
 if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage errors stay fast
     from graphlint.engine import SourceFile
@@ -33,12 +35,12 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 ENV_OUTPUT_FORMAT = "GRAPHLINT_OUTPUT_FORMAT"
 ENV_CACHE_DIR = "GRAPHLINT_CACHE_DIR"
 DEFAULT_CACHE_DIR = ".graphlint_cache"  # under the config root, like ruff's .ruff_cache
-FORMATS = ("full", "concise", "json", "sarif", "github")
 TEXT_FORMATS = ("full", "concise")  # the only formats that get notes and a summary line
 SUBCOMMANDS = ("check", "rule", "capture")
 # `--fix` re-lints after each round of edits (a fix can expose or overlap another); cap the rounds.
 MAX_FIX_PASSES = 10
 UTF8_BOM = b"\xef\xbb\xbf"
+WATCH_INTERVAL = 0.5  # seconds between two looks at the files' modification times in --watch
 
 
 class UsageError(Exception):
@@ -129,13 +131,18 @@ def _check_parser() -> _Parser:
 
     out = p.add_argument_group("output")
     out.add_argument("--output-format", choices=FORMATS, default=None,
-                     help=f"full (default), concise, json, sarif or github; env {ENV_OUTPUT_FORMAT}")
+                     help=f"{', '.join(FORMATS)} (default: full); env {ENV_OUTPUT_FORMAT}")
+    out.add_argument("--color", choices=COLOR_MODES, default="auto",
+                     help="colour the full view: auto (default: on a terminal, or when FORCE_COLOR is set "
+                          "and not when NO_COLOR is), always or never")
     out.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
     out.add_argument("--statistics", action="store_true", help="print a count per code instead of the findings")
     out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     out.add_argument("-q", "--quiet", action="store_true", help="print the findings only: no summary, no notes")
     out.add_argument("--runtime-report", metavar="FILE",
                      help="cross-check the findings with a runtime report from `graphlint capture --report`")
+    out.add_argument("--watch", action="store_true",
+                     help="lint again whenever a linted file or the config changes; Ctrl-C stops")
 
     perf = p.add_argument_group("performance")
     perf.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
@@ -149,6 +156,8 @@ def _check_parser() -> _Parser:
     fix.add_argument("--fix", action="store_true", help="apply the available fixes to the files")
     fix.add_argument("--diff", action="store_true",
                      help="print the fixes as a unified diff instead of applying them; exit 1 if any")
+    fix.add_argument("--add-noqa", action="store_true",
+                     help="append `# noqa: CODE` to every line with a finding (merging existing ones); exit 0")
 
     info = p.add_argument_group("information")
     info.add_argument("--explain", metavar="CODE", help="print the documentation of a rule and exit")
@@ -213,7 +222,8 @@ def _dispatch(argv: list[str]) -> int:
         return _capture(_capture_parser().parse_args(argv[1:]))
     if argv and argv[0] == "check":
         argv = argv[1:]
-    return _check(_check_parser().parse_args(argv))
+    args = _check_parser().parse_args(argv)
+    return _watch(args) if args.watch else _check(args)
 
 
 # --- configuration ----------------------------------------------------------------------------------
@@ -347,9 +357,13 @@ def _stdin_mode(args: argparse.Namespace) -> bool:
 def _check(args: argparse.Namespace) -> int:
     if args.fix and args.diff:
         raise UsageError("--fix and --diff cannot be used together")
+    if args.add_noqa and (args.fix or args.diff):
+        raise UsageError(f"--add-noqa cannot be used with {'--fix' if args.fix else '--diff'}")
     stdin = _stdin_mode(args)
     if args.changed and (stdin or args.fix or args.diff):
         raise UsageError("--changed lints files on disk and reports only: not with stdin, --fix or --diff")
+    if args.add_noqa and stdin:
+        raise UsageError("--add-noqa rewrites files; it cannot read stdin")
     if args.list_rules or args.explain:
         fmt = _output_format(args.output_format, None)
         with _open_output(args.output_file) as out:
@@ -390,6 +404,8 @@ def _check(args: argparse.Namespace) -> int:
         else:
             findings = _lint(linter, targets, report_for)
 
+    if args.add_noqa:
+        return _add_noqa(targets, findings)
     if args.diff:
         return _emit_diff(targets, fixed, args)
     if args.fix:
@@ -637,6 +653,88 @@ def _emit_diff(targets: list[_Target], fixed: int, args: argparse.Namespace) -> 
     return EXIT_FINDINGS if changed else EXIT_OK
 
 
+# --- --add-noqa, --watch ----------------------------------------------------------------------------
+
+def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
+    """ruff's --add-noqa: a `# noqa: CODE` for each remaining finding. Each rewritten file is parsed
+    again from disk; one that no longer parses (which would be a bug) is put back as it was."""
+    import libcst
+
+    from graphlint.suppression import add_noqa
+
+    by_path: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    added = 0
+    for t in targets:
+        todo = by_path.get(t.source.path)
+        if not todo or t.path is None or t.source.text is None:
+            continue
+        new_text, count = add_noqa(t.source.text, todo)
+        if not count:
+            continue
+        before = t.path.read_bytes()
+        t.source = replace(t.source, text=new_text)
+        _write_fixes([t], stdin=False)
+        try:
+            libcst.parse_module(t.path.read_bytes())
+        except Exception as exc:  # noqa: BLE001 - whatever the parser says, the user's file comes back
+            t.path.write_bytes(before)
+            sys.stderr.write(f"{PROG}: warning: {t.source.path}: adding noqa directives broke the file "
+                             f"({type(exc).__name__}); left it unchanged, please report it\n")
+            continue
+        added += count
+    sys.stderr.write(f"Added {_plural(added, 'noqa directive')}.\n")
+    return EXIT_OK
+
+
+def _sleep(seconds: float) -> None:
+    time.sleep(seconds)  # a seam: the --watch tests replace it with a fake clock
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """ruff's --watch: lint, then lint again whenever a linted file or the config changes (polled every
+    WATCH_INTERVAL s, so it works on every file system); Ctrl-C ends it with exit 0."""
+    if _stdin_mode(args):
+        raise UsageError("--watch needs files to lint; it cannot read stdin")
+    if args.add_noqa or args.diff:
+        raise UsageError(f"--watch cannot be used with {'--add-noqa' if args.add_noqa else '--diff'}")
+    try:
+        while True:
+            if getattr(sys.stdout, "isatty", lambda: False)():
+                sys.stdout.write("\x1b[2J\x1b[H")  # clear the screen: each run replaces the last
+            try:
+                _check(args)
+            except (UsageError, ConfigError) as exc:  # a half-edited pyproject.toml: say so, keep watching
+                _error(str(exc))
+            sys.stdout.flush()
+            sys.stderr.write("Watching for file changes (Ctrl-C to stop).\n")
+            before = _watched_files(args)
+            while _watched_files(args) == before:
+                _sleep(WATCH_INTERVAL)
+    except KeyboardInterrupt:
+        return EXIT_OK
+
+
+def _watched_files(args: argparse.Namespace) -> tuple:
+    """(path, mtime, size) of the files a run would lint and of the config file that applies."""
+    from graphlint.discovery import discover
+
+    try:
+        config = _build_config(args, Path(args.paths[0]) if args.paths else None)
+        files = discover([Path(p) for p in (args.paths or ["."])], config, force_exclude=args.force_exclude)
+    except (UsageError, ConfigError) as exc:
+        return (str(exc),)  # changes when the config is mended
+    stamps = []
+    for path in [*files, *([config.source] if config.source else [])]:
+        try:
+            st = path.stat()
+            stamps.append((str(path), st.st_mtime_ns, st.st_size))
+        except OSError:
+            stamps.append((str(path), None, None))
+    return tuple(sorted(stamps, key=lambda s: s[0]))
+
+
 # --- reporting --------------------------------------------------------------------------------------
 
 def _plural(n: int, word: str) -> str:
@@ -645,7 +743,7 @@ def _plural(n: int, word: str) -> str:
 
 def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Namespace, *, fixed: int,
             sources: dict[str, str], runtime: bool) -> None:
-    from graphlint.output import render, render_statistics, statistics
+    from graphlint.output import render, render_statistics, statistics, use_color
 
     if args.statistics:
         if fmt == "json":
@@ -656,7 +754,7 @@ def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Names
         else:
             render_statistics(findings, out)
     else:
-        render(findings, fmt, out, sources=sources)
+        render(findings, fmt, out, sources=sources, color=use_color(args.color, out))
     # A clean concise run prints nothing at all, like flake8: scripts and hooks test for empty output.
     clean_concise = fmt == "concise" and not findings and not fixed
     if fmt in TEXT_FORMATS and not args.quiet and not clean_concise:
@@ -731,13 +829,14 @@ def _indent(text: str, prefix: str = "    ") -> str:
 
 
 def _explain(code: str, out: TextIO) -> int:
-    from graphlint.output import code_info
+    from graphlint.output import code_info, rule_url
     from graphlint.rules import RULES_BY_CODE
 
     code = code.strip().upper()
     rule = RULES_BY_CODE.get(code)
     if rule is not None:
         out.write(_rule_doc(rule))
+        out.write(f"\nDocs: {rule_url(code)}\n")
         return EXIT_OK
     info = code_info(code)
     if info is None:
@@ -747,6 +846,7 @@ def _explain(code: str, out: TextIO) -> int:
     out.write(f"{info.summary}\n\n")
     if info.fix_hint:
         out.write(f"Fix: {info.fix_hint}\n")
+    out.write(f"\nDocs: {rule_url(code)}\n")
     return EXIT_OK
 
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from graphlint.diagnostics import Family
+from graphlint.output import rule_anchor
 from graphlint.rules import ALL_RULES
 
 FAMILY_TITLES = {
@@ -54,7 +55,7 @@ def render() -> str:
         "|---|---|---|---|",
     ]
     for r in ALL_RULES:
-        out.append(f"| [{r.code}](#{r.code.lower()}-{r.name}) | `{r.name}` | {r.family.value} | {r.summary()} |")
+        out.append(f"| [{r.code}](#{rule_anchor(r.code, r.name)}) | `{r.name}` | {r.family.value} | {r.summary()} |")
     out.append("")
     for family, title in FAMILY_TITLES.items():
         rules = [r for r in ALL_RULES if r.family is family]

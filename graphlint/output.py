@@ -1,18 +1,31 @@
-"""Render findings: concise (flake8), full (ruff-like, rich on a terminal), json, sarif, github."""
+"""Render findings: concise (flake8), full (ruff-like, rich on a terminal), json, sarif, github, gitlab
+(Code Quality), junit (JUnit XML)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Iterable, TextIO
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Callable, Iterable, TextIO
 
 from graphlint import __version__
-from graphlint.diagnostics import Finding
+from graphlint.diagnostics import Edit, Finding
 
-FORMATS = ("full", "concise", "json", "sarif", "github")
-SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+if TYPE_CHECKING:  # loaded by the junit renderer only
+    import xml.etree.ElementTree as ET
+
+FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
+COLOR_MODES = ("auto", "always", "never")
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+# Where the docs/ folder is published. Every rule URL (SARIF helpUri, the JSON `url`, JUnit, the LSP's
+# codeDescription, `graphlint rule`) is built from it by rule_url(); change it here if the repository moves.
+DOCS_URL = "https://github.com/torch-graphlint/graphlint/blob/main/docs/"
+# GitHub's anchor for docs/runtime.md's "## Codes (`graphlint/runtime/codes.py`, `RUNTIME_CODES`)" table.
+RUNTIME_CODES_ANCHOR = "codes-graphlintruntimecodespy-runtime_codes"
 
 
 @dataclass(frozen=True)
@@ -43,6 +56,33 @@ def code_info(code: str) -> CodeInfo | None:
     return CodeInfo(rc.code, rc.name, rc.summary, rc.fix_hint, "runtime")
 
 
+def rule_anchor(code: str, name: str) -> str:
+    """The anchor of a rule's section in docs/rules.md (GitHub's slug of "### GL101 `item-call`")."""
+    return f"{code.lower()}-{name}"
+
+
+def rule_url(code: str) -> str | None:
+    """The documentation of `code`: its section of docs/rules.md, or the runtime codes table."""
+    info = code_info(code)
+    if info is None:
+        return None
+    if info.family == "runtime":
+        return f"{DOCS_URL}runtime.md#{RUNTIME_CODES_ANCHOR}"
+    return f"{DOCS_URL}rules.md#{rule_anchor(info.code, info.name)}"
+
+
+def use_color(mode: str, stream: TextIO) -> bool:
+    """`--color`: always/never as said; auto follows ruff: FORCE_COLOR (any non-empty value) forces
+    colour, then NO_COLOR (any non-empty value) disables it, else colour only on a terminal."""
+    if mode != "auto":
+        return mode == "always"
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("NO_COLOR"):
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
 def render(findings: list[Finding], fmt: str, stream: TextIO, *, color: bool | None = None,
            sources: dict[str, str] | None = None) -> None:
     """Write `findings` to `stream` in format `fmt` (one of FORMATS).
@@ -56,6 +96,8 @@ def render(findings: list[Finding], fmt: str, stream: TextIO, *, color: bool | N
         "json": _render_json,
         "sarif": _render_sarif,
         "github": _render_github,
+        "gitlab": _render_gitlab,
+        "junit": _render_junit,
     }
     if fmt == "full":
         _render_full(findings, stream, color=color, sources=sources)
@@ -85,6 +127,7 @@ def finding_to_json(f: Finding) -> dict:
         "fix_hint": f.fix_hint,
         "via": list(f.via),
         "fixable": bool(f.fix),
+        "url": rule_url(f.code),
     }
     if f.confirmed is not None:
         out["confirmed_at_runtime"] = f.confirmed
@@ -104,7 +147,7 @@ def _sarif_rule(code: str) -> dict:
     info = code_info(code)
     if info is None:
         return {"id": code, "name": code, "shortDescription": {"text": code}}
-    return {
+    rule = {
         "id": code,
         "name": info.name,
         "shortDescription": {"text": info.summary},
@@ -112,13 +155,44 @@ def _sarif_rule(code: str) -> dict:
         "help": {"text": info.fix_hint or info.summary, "markdown": info.fix_hint or info.summary},
         "properties": {"family": info.family},
     }
+    url = rule_url(code)
+    if url:
+        rule["helpUri"] = url
+    return rule
 
 
 def _sarif_uri(path: str) -> str:
+    """A `uri-reference`: relative paths percent-encoded (`my dir/é.py` -> `my%20dir/%C3%A9.py`),
+    absolute ones as file: URIs."""
+    from urllib.parse import quote
+
+    if os.path.isabs(path):
+        return PurePath(path).as_uri()
     uri = path.replace(os.sep, "/")
     while uri.startswith("./"):
         uri = uri[2:]
-    return uri
+    # `safe="/"`: a `:` in the first segment would otherwise read as a URI scheme.
+    return quote(uri, safe="/")
+
+
+def _sarif_region(line: int, column: int, end_line: int, end_column: int) -> dict:
+    return {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+
+
+def _sarif_fix(f: Finding, uri: str) -> dict:
+    """SARIF 2.1.0 §3.55: the autofix as replacements of regions of the one file it edits."""
+    return {
+        "description": {"text": f"Apply the {f.code} ({f.name}) autofix"},
+        "artifactChanges": [{
+            "artifactLocation": {"uri": uri},
+            "replacements": [_sarif_replacement(e) for e in f.fix],
+        }],
+    }
+
+
+def _sarif_replacement(e: Edit) -> dict:
+    return {"deletedRegion": _sarif_region(e.line, e.column, e.end_line, e.end_column),
+            "insertedContent": {"text": e.replacement}}
 
 
 def build_sarif(findings: list[Finding]) -> dict:
@@ -127,23 +201,22 @@ def build_sarif(findings: list[Finding]) -> dict:
     results = []
     for f in findings:
         message = f.message + (f" (via {' -> '.join(f.via)})" if f.via else "")
-        results.append({
+        uri = _sarif_uri(f.path)
+        result = {
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": _sarif_level(f.severity),
             "message": {"text": message},
             "locations": [{
                 "physicalLocation": {
-                    "artifactLocation": {"uri": _sarif_uri(f.path)},
-                    "region": {
-                        "startLine": f.line,
-                        "startColumn": f.column,
-                        "endLine": f.end_line,
-                        "endColumn": f.end_column,
-                    },
+                    "artifactLocation": {"uri": uri},
+                    "region": _sarif_region(f.line, f.column, f.end_line, f.end_column),
                 }
             }],
-        })
+        }
+        if f.fix:
+            result["fixes"] = [_sarif_fix(f, uri)]
+        results.append(result)
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -182,20 +255,170 @@ def _render_github(findings: list[Finding], stream: TextIO) -> None:
         stream.write(f"::{level} {props}::{_gh_escape(f'{f.code} {f.message}')}\n")
 
 
+# --- gitlab, junit ----------------------------------------------------------------------------------
+
+GITLAB_SEVERITY = {"error": "major", "warning": "minor"}
+# Characters XML 1.0 cannot carry even escaped (a message quoting a source line may hold one).
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def build_gitlab(findings: list[Finding]) -> list[dict]:
+    """GitLab Code Quality: a JSON array with GitLab's documented fields (doc/ci/testing/code_quality.md).
+
+    The fingerprint hashes what the finding is (code, path, message, hot-path chain), not where it
+    is, so that GitLab does not report a finding as new when lines above it move; repeats of the same
+    finding in a file are told apart by their order. GitLab shows equal fingerprints as one entry.
+    """
+    import hashlib
+
+    out = []
+    seen: Counter[str] = Counter()
+    for f in findings:
+        key = "\0".join((f.code, f.path, f.message, " -> ".join(f.via)))
+        seen[key] += 1
+        digest = hashlib.sha256(f"{key}\0{seen[key]}".encode()).hexdigest()[:32]
+        path = f.path.replace(os.sep, "/")
+        out.append({
+            "description": f"{f.code} {f.message}",
+            "check_name": f.code,
+            "fingerprint": digest,
+            "severity": GITLAB_SEVERITY.get(f.severity, "info"),
+            "location": {"path": path, "lines": {"begin": f.line, "end": f.end_line}},
+        })
+    return out
+
+
+def _render_gitlab(findings: list[Finding], stream: TextIO) -> None:
+    json.dump(build_gitlab(findings), stream, indent=2)
+    stream.write("\n")
+
+
+def build_junit(findings: list[Finding]) -> "ET.Element":
+    """JUnit XML as ruff writes it: one <testsuite> per file, one failing <testcase> per finding (an
+    <error> for GL000, the file could not be linted); a clean run is one passing test case."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.Element("testsuites", name="graphlint")
+    by_path: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    if not by_path:
+        suite = ET.SubElement(root, "testsuite", name="graphlint", tests="1", failures="0", errors="0")
+        ET.SubElement(suite, "testcase", name="No errors found", classname="graphlint")
+    for path, group in by_path.items():
+        errors = sum(1 for f in group if f.code == "GL000")
+        suite = ET.SubElement(root, "testsuite", name=_xml_safe(path), tests=str(len(group)),
+                              failures=str(len(group) - errors), errors=str(errors))
+        classname = os.path.splitext(path.replace(os.sep, "/"))[0].replace("/", ".")
+        for f in group:
+            case = ET.SubElement(suite, "testcase", name=f"{f.code} {f.name or f.code} ({f.line}:{f.column})",
+                                 classname=_xml_safe(classname), file=_xml_safe(path), line=str(f.line))
+            outcome = ET.SubElement(case, "error" if f.code == "GL000" else "failure",
+                                    message=_xml_safe(f.message), type=f.code)
+            outcome.text = _xml_safe(_junit_text(f))
+    total = sum(int(s.get("tests", "0")) for s in root)
+    root.set("tests", str(total))
+    root.set("failures", str(sum(int(s.get("failures", "0")) for s in root)))
+    root.set("errors", str(sum(int(s.get("errors", "0")) for s in root)))
+    return root
+
+
+def _junit_text(f: Finding) -> str:
+    lines = [f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}"]
+    if f.via:
+        lines.append(f"via: {' -> '.join(f.via)}")
+    if f.fix_hint:
+        lines.append(f"help: {f.fix_hint}")
+    url = rule_url(f.code)
+    if url:
+        lines.append(f"docs: {url}")
+    return "\n".join(lines)
+
+
+def _xml_safe(text: str) -> str:
+    return _XML_INVALID.sub("\ufffd", text)
+
+
+def _render_junit(findings: list[Finding], stream: TextIO) -> None:
+    import xml.etree.ElementTree as ET
+
+    root = build_junit(findings)
+    ET.indent(root)
+    stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    stream.write(ET.tostring(root, encoding="unicode"))
+    stream.write("\n")
+
+
 # --- full -----------------------------------------------------------------------------------------
 
-def _source_line(path: str, line: int, cache: dict[str, list[str]]) -> str | None:
+TAB_WIDTH = 4  # a tab in a source line is shown as this many spaces, and the carets follow
+
+
+def _source_lines(path: str, cache: dict[str, list[str]]) -> list[str]:
     if path not in cache:
         try:
             with open(path, encoding="utf-8", errors="replace") as fh:
                 cache[path] = fh.read().splitlines()
         except OSError:
             cache[path] = []
-    lines = cache[path]
-    return lines[line - 1] if 0 < line <= len(lines) else None
+    return cache[path]
 
 
-def _full_block(f: Finding, src: str | None) -> list[tuple[str, str]]:
+def _cells(text: str) -> int:
+    """Terminal cells `text` takes: tabs as TAB_WIDTH, wide (CJK) characters as two, combining marks none."""
+    width = 0
+    for ch in text:
+        if ch == "\t":
+            width += TAB_WIDTH
+        elif not unicodedata.combining(ch):
+            width += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    return width
+
+
+def _focus(f: Finding) -> tuple[int, int, int, int]:
+    """The part to underline: the trigger the analysis recorded (`.item()` of a multi-line call chain)
+    when it lies inside the finding's span, else the whole span."""
+    span = (f.line, f.column, f.end_line, f.end_column)
+    focus = f.extra.get("focus")
+    if focus and len(focus) == 4 and (span[0], span[1]) <= (focus[0], focus[1]) \
+            and (focus[2], focus[3]) <= (span[2], span[3]):
+        return tuple(focus)
+    return span
+
+
+def _underline(text: str, n: int, focus: tuple[int, int, int, int]) -> tuple[int, int] | None:
+    """(indent, width) in cells of the carets under line `n` (holding `text`), or None for no carets."""
+    line, column, end_line, end_column = focus
+    if not line <= n <= end_line or (line < n and not text.strip()):
+        return None
+    start = column - 1 if n == line else len(text) - len(text.lstrip())
+    end = end_column - 1 if n == end_line else len(text.rstrip())
+    start = min(max(start, 0), len(text))
+    end = min(max(end, start), len(text))
+    return _cells(text[:start]), max(_cells(text[start:end]), 1)
+
+
+def _frame(f: Finding, lines: list[str]) -> list[tuple[str, str]]:
+    """Every source line of the finding's span, each followed by its carets; the rule name ends the last."""
+    if not 0 < f.line <= len(lines):
+        return []
+    last = min(max(f.end_line, f.line), len(lines))
+    focus = _focus(f)
+    rows = [(n, lines[n - 1], _underline(lines[n - 1], n, focus)) for n in range(f.line, last + 1)]
+    label_row = max((i for i, row in enumerate(rows) if row[2]), default=len(rows) - 1)
+    pad = " " * len(str(last))
+    parts: list[tuple[str, str]] = [("blue", f"{pad} |\n")]
+    for i, (n, text, carets) in enumerate(rows):
+        parts += [("blue", f"{n:>{len(pad)}} | "), ("", text.replace("\t", " " * TAB_WIDTH) + "\n")]
+        label = f" {f.name or f.code}" if i == label_row else ""
+        if carets or label:
+            indent, width = carets or (0, 1)
+            parts += [("blue", f"{pad} | "), ("bold red", " " * indent + "^" * width + label + "\n")]
+    parts.append(("blue", f"{pad} |\n"))
+    return parts
+
+
+def _full_block(f: Finding, lines: list[str]) -> list[tuple[str, str]]:
     """(style, text) pieces of one finding; styles are rich style names or ''."""
     fixable = " [*]" if f.fix else ""
     parts: list[tuple[str, str]] = [
@@ -203,19 +426,7 @@ def _full_block(f: Finding, src: str | None) -> list[tuple[str, str]]:
         ("bold red" if f.severity == "error" else "bold yellow", f"{f.code}{fixable} "),
         ("", f"{f.message}\n"),
     ]
-    if src is not None:
-        gutter = str(f.line)
-        pad = " " * len(gutter)
-        start = max(f.column - 1, 0)
-        end = f.end_column - 1 if f.end_line == f.line else len(src)
-        width = max(end - start, 1)
-        parts += [
-            ("blue", f"{pad} |\n{gutter} | "),
-            ("", src + "\n"),
-            ("blue", f"{pad} | "),
-            ("bold red", " " * start + "^" * width + f" {f.name or f.code}\n"),
-            ("blue", f"{pad} |\n"),
-        ]
+    parts += _frame(f, lines)
     if f.via:
         parts.append(("cyan", f"  = via: {' -> '.join(f.via)}\n"))
     if f.fix_hint:
@@ -226,14 +437,13 @@ def _full_block(f: Finding, src: str | None) -> list[tuple[str, str]]:
 
 def _render_full(findings: list[Finding], stream: TextIO, *, color: bool | None,
                  sources: dict[str, str] | None = None) -> None:
-    use_rich = color if color is not None else (hasattr(stream, "isatty") and stream.isatty())
+    use_rich = color if color is not None else use_color("auto", stream)
     cache: dict[str, list[str]] = {path: text.splitlines() for path, text in (sources or {}).items()}
-    blocks = [_full_block(f, _source_line(f.path, f.line, cache)) for f in findings]
+    blocks = [_full_block(f, _source_lines(f.path, cache)) for f in findings]
     if use_rich:
-        from rich.console import Console
         from rich.text import Text
 
-        console = Console(file=stream, highlight=False, soft_wrap=True)
+        console = _color_console(stream)
         for block in blocks:
             text = Text()
             for style, piece in block:
@@ -242,6 +452,18 @@ def _render_full(findings: list[Finding], stream: TextIO, *, color: bool | None,
     else:
         for block in blocks:
             stream.write("".join(piece for _, piece in block))
+
+
+def _color_console(stream: TextIO):
+    """A rich Console that writes colour to `stream` whatever it is (the caller decided on colour):
+    rich alone would drop it in a pipe, under NO_COLOR, or with TERM=dumb."""
+    from rich.console import Console
+
+    console = Console(file=stream, highlight=False, soft_wrap=True, force_terminal=True, no_color=False)
+    if console.color_system is None:
+        console = Console(file=stream, highlight=False, soft_wrap=True, force_terminal=True, no_color=False,
+                          color_system="standard")
+    return console
 
 
 def statistics(findings: Iterable[Finding]) -> list[tuple[int, str, str, bool]]:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+
+SCHEMAS = Path(__file__).parent / "fixtures" / "schemas"
 
 
 def _cuda_available() -> bool:
@@ -20,3 +25,28 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "cuda" in item.keywords:
             item.add_marker(skip)
+
+
+def _schema_validator(name: str):
+    """A jsonschema validator for a vendored schema, with format checking on (the SARIF schema's
+    `uri`/`uri-reference` need rfc3986-validator, a dev dependency; without it they pass unchecked)."""
+    import jsonschema
+
+    schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+    # Every known format, not the draft's own list: the SARIF schema says draft-04 but uses draft-06's
+    # `uri-reference`, which Draft4Validator.FORMAT_CHECKER would skip.
+    checker = jsonschema.FormatChecker()
+    assert {"uri", "uri-reference"} <= set(checker.checkers), "install rfc3986-validator (the dev extra)"
+    return jsonschema.validators.validator_for(schema)(schema, format_checker=checker)
+
+
+@pytest.fixture(scope="session")
+def sarif_validator():
+    """validate(doc) against the OASIS SARIF 2.1.0 schema (tests/fixtures/schemas)."""
+    return _schema_validator("sarif-schema-2.1.0.json")
+
+
+@pytest.fixture(scope="session")
+def gitlab_validator():
+    """validate(doc) against GitLab's documented Code Quality fields (tests/fixtures/schemas)."""
+    return _schema_validator("gitlab-codequality.schema.json")

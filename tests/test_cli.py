@@ -21,6 +21,7 @@ import pytest
 from graphlint import __version__
 from graphlint.cli import main
 from graphlint.diagnostics import Edit, Finding
+from graphlint.output import rule_url
 from graphlint.rules import ALL_RULES, RULES_BY_CODE
 
 # GL140 at 6:9-6:33 and GL101 at 7:16-7:30; `forward` of an nn.Module is a hot root by itself.
@@ -165,7 +166,7 @@ def test_full_uses_rich_on_a_tty(proj, cli, monkeypatch):
 
 REQUIRED_JSON = {
     "path": str, "line": int, "column": int, "end_line": int, "end_column": int, "code": str, "name": str,
-    "message": str, "severity": str, "fix_hint": str, "via": list, "fixable": bool,
+    "message": str, "severity": str, "fix_hint": str, "via": list, "fixable": bool, "url": str,
 }
 
 
@@ -187,6 +188,7 @@ def test_json_schema(proj, cli):
         "path": "m.py", "line": 7, "column": 16, "end_line": 7, "end_column": 30, "code": "GL101",
         "name": "item-call", "message": msg("GL101"), "severity": "error",
         "fix_hint": RULES_BY_CODE["GL101"].fix_hint, "via": ["M.forward"], "fixable": False,
+        "url": rule_url("GL101"),
     }
     assert (gl140["code"], gl140["line"], gl140["column"], gl140["end_column"]) == ("GL140", 6, 9, 33)
 
@@ -197,11 +199,12 @@ def test_json_clean_is_empty_array(proj, cli):
     assert (r.rc, json.loads(r.out)) == (0, [])
 
 
-def test_sarif_structure(proj, cli):
+def test_sarif_structure(proj, cli, sarif_validator):
     write(proj, {"m.py": MODEL})
     r = cli("--output-format", "sarif", "m.py")
     assert r.rc == 1
     sarif = json.loads(r.out)
+    sarif_validator.validate(sarif)
     assert sarif["version"] == "2.1.0"
     assert "sarif" in sarif["$schema"]
     run = sarif["runs"][0]
@@ -213,6 +216,7 @@ def test_sarif_structure(proj, cli):
         assert rule["name"] == RULES_BY_CODE[rule["id"]].name
         assert rule["shortDescription"]["text"]
         assert rule["help"]["text"]
+        assert rule["helpUri"] == rule_url(rule["id"])
     assert len(run["results"]) == 2
     for res in run["results"]:
         assert res["ruleId"] in ("GL101", "GL140")
@@ -235,12 +239,13 @@ def test_github_workflow_commands(proj, cli):
     ]
 
 
-def test_warning_severity_in_github_and_sarif(proj, cli):
+def test_warning_severity_in_github_and_sarif(proj, cli, sarif_validator):
     write(proj, {"m.py": CLEAN.replace("return x.sum()", "return x.sum()  # noqa: GL101")})
     r = cli("--output-format", "github", "--warn-unused-noqa", "m.py")
     assert r.lines == ["::warning file=m.py,line=6,col=25,endLine=6,endColumn=26,title=GL001::GL001 "
                        "Unused `noqa` directive (unused: GL101)"]
     sarif = json.loads(cli("--output-format", "sarif", "--warn-unused-noqa", "m.py").out)
+    sarif_validator.validate(sarif)
     assert [res["level"] for res in sarif["runs"][0]["results"]] == ["warning"]
 
 
@@ -741,10 +746,12 @@ def test_stdin_through_subprocess(tmp_path):
     assert (r.rc, r.lines) == (1, [GL140_LINE, GL101_LINE, "Found 2 errors."])
 
 
-def test_machine_formats_keep_stdout_clean(tmp_path):
-    """Notes and summaries never reach stdout in json/sarif/github, even with zero files."""
+def test_machine_formats_keep_stdout_clean(tmp_path, sarif_validator):
+    """Notes and summaries never reach stdout in json/sarif/github, even with zero files (gitlab and
+    junit: tests/test_output_formats.py)."""
     write(tmp_path, {"empty/readme.txt": "x"})
-    for fmt, check in (("json", json.loads), ("sarif", json.loads), ("github", lambda s: s == "")):
+    for fmt, check in (("json", json.loads), ("sarif", lambda s: sarif_validator.validate(json.loads(s))),
+                       ("github", lambda s: s == "")):
         r = sub("--output-format", fmt, "empty", cwd=tmp_path)
         assert r.rc == 0
         assert check(r.out) is not False

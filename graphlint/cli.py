@@ -3,6 +3,7 @@
     graphlint [check] [PATH ...]          lint files and folders (default: .)
     graphlint rule CODE                   print a rule's documentation (also --explain CODE)
     graphlint capture module:factory      run the CUDA-graph capture harness (graphlint.runtime)
+    graphlint server                      the Language Server for editors (stdio; graphlint.lsp)
 
 Exit codes: 0 no findings, 1 findings (or `--diff` would change something), 2 usage or configuration
 error. Every bad input is reported as one `graphlint: error: ...` line on stderr, never a traceback.
@@ -36,7 +37,7 @@ ENV_OUTPUT_FORMAT = "GRAPHLINT_OUTPUT_FORMAT"
 ENV_CACHE_DIR = "GRAPHLINT_CACHE_DIR"
 DEFAULT_CACHE_DIR = ".graphlint_cache"  # under the config root, like ruff's .ruff_cache
 TEXT_FORMATS = ("full", "concise")  # the only formats that get notes and a summary line
-SUBCOMMANDS = ("check", "rule", "capture")
+SUBCOMMANDS = ("check", "rule", "capture", "server")
 # `--fix` re-lints after each round of edits (a fix can expose or overlap another); cap the rounds.
 MAX_FIX_PASSES = 10
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -76,7 +77,7 @@ def _check_parser() -> _Parser:
     p = _Parser(
         prog=PROG,
         description="Find hidden GPU->CPU syncs and CUDA-graph capture hazards in PyTorch hot paths.",
-        epilog="Other commands: `graphlint rule CODE`, `graphlint capture module:factory`. "
+        epilog="Other commands: `graphlint rule CODE`, `graphlint capture module:factory`, `graphlint server`. "
                "Exit codes: 0 clean, 1 findings, 2 usage or configuration error.",
         allow_abbrev=False,
     )
@@ -189,6 +190,12 @@ def _capture_parser() -> _Parser:
     return p
 
 
+def _server_parser() -> _Parser:
+    return _Parser(prog=f"{PROG} server", allow_abbrev=False,
+                   description="Run the graphlint Language Server on stdin/stdout (docs/editors.md). The "
+                               "workspace's [tool.graphlint] applies; the editor's settings layer on top.")
+
+
 # --- entry point ------------------------------------------------------------------------------------
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -220,6 +227,8 @@ def _dispatch(argv: list[str]) -> int:
         return _explain(_rule_parser().parse_args(argv[1:]).code, sys.stdout)
     if argv and argv[0] == "capture":
         return _capture(_capture_parser().parse_args(argv[1:]))
+    if argv and argv[0] == "server":
+        return _server(_server_parser().parse_args(argv[1:]))
     if argv and argv[0] == "check":
         argv = argv[1:]
     args = _check_parser().parse_args(argv)
@@ -909,6 +918,17 @@ def _list_rules(out: TextIO, fmt: str) -> int:
     for row in (headers, *cells):
         out.write("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
     return EXIT_OK
+
+
+# --- server -------------------------------------------------------------------------------------------
+
+def _server(args: argparse.Namespace) -> int:
+    from graphlint.lsp import serve
+
+    try:
+        return serve()
+    except ImportError as exc:
+        raise UsageError(str(exc)) from None
 
 
 # --- capture ----------------------------------------------------------------------------------------

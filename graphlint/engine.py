@@ -156,7 +156,7 @@ class Linter:
         rules = self.rules_for(rel)
         for unit in units_for(src, summary, hot):
             try:
-                findings.extend(analyze_unit(src.path, summary, index, unit, rules))
+                findings.extend(self.analyze_unit(src.path, summary, index, unit, rules))
             except RecursionError:
                 _internal_error(src.path, unit, "expression nesting too deep")
             except Exception as exc:  # a bug in one rule must not cost the user the whole run
@@ -167,6 +167,11 @@ class Linter:
         if allowed("GL001"):
             findings.extend(unused_noqa(src.path, noqa, self.known, self.enabled))
         return _dedupe(findings)
+
+    def analyze_unit(self, path: str, summary: ModuleSummary, index: ProjectIndex, unit: Unit,
+                     rules: list[type]) -> list[Finding]:
+        """One unit's findings (a method so that the editor server can memoize it per function)."""
+        return analyze_unit(path, summary, index, unit, rules)
 
     def lint_paths(self, files: list[Path]) -> LintResult:
         return self.lint_sources([read_source(p) for p in files])

@@ -142,19 +142,23 @@ def _hot_by_path(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list
     return out
 
 
-def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cache_dir: Path | None,
-        progress: Callable[[str, int], Callable[[], None]] | None = None
-        ) -> tuple[list[Finding], ProjectIndex, dict[str, HotInfo]]:
-    """Lint `sources`: the findings, the project index and the hot map; `progress(phase, total)`
-    returns a per-item tick callback."""
-    cache = Cache.load(cache_dir)
-    n = len(sources)
-    workers = _jobs(jobs, n)
-    noop: Callable[[], None] = lambda: None  # noqa: E731
+def _noop() -> None:
+    pass
 
-    # Phase 1: summaries, from the cache when the content is unchanged.
+
+def index_only(sources: list["SourceFile"], cache_dir: Path | None, *, jobs: int | None = 1) -> list[ModuleSummary]:
+    """Phase 1 alone (the editor server builds its in-memory project from it), through the cache."""
+    cache = Cache.load(cache_dir)
+    summaries = _index_phase(sources, cache, _jobs(jobs, len(sources)), None)[1]
+    cache.save()
+    return summaries
+
+
+def _index_phase(sources: list["SourceFile"], cache: Cache, workers: int,
+                 progress: Callable[[str, int], Callable[[], None]] | None) -> tuple[list[str], list[ModuleSummary]]:
+    """Phase 1: (content hashes, summaries), a summary from the cache when the content is unchanged."""
     hashes = [content_hash(s) for s in sources]
-    summaries: list[ModuleSummary | None] = [None] * n
+    summaries: list[ModuleSummary | None] = [None] * len(sources)
     todo = []
     for i, (src, h) in enumerate(zip(sources, hashes)):
         hit = cache.summaries.get(src.path)
@@ -164,11 +168,24 @@ def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cach
             todo.append(i)
     _STATE.clear()
     _STATE.update(sources=sources)
-    tick = progress("index", len(todo)) if progress and todo else noop
+    tick = progress("index", len(todo)) if progress and todo else _noop
     for i, summary in _map(_index_one, todo, workers, tick):
         summaries[i] = summary
         cache.summaries[sources[i].path] = (hashes[i], summary)
         cache.dirty = True
+    return hashes, summaries  # type: ignore[return-value]
+
+
+def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cache_dir: Path | None,
+        progress: Callable[[str, int], Callable[[], None]] | None = None
+        ) -> tuple[list[Finding], ProjectIndex, dict[str, HotInfo]]:
+    """Lint `sources`: the findings, the project index and the hot map; `progress(phase, total)`
+    returns a per-item tick callback."""
+    cache = Cache.load(cache_dir)
+    n = len(sources)
+    workers = _jobs(jobs, n)
+    noop: Callable[[], None] = lambda: None  # noqa: E731
+    hashes, summaries = _index_phase(sources, cache, workers, progress)
 
     index = ProjectIndex(summaries, linter.config.module_bases)  # type: ignore[arg-type]
     hot = linter.hot_map(index)

@@ -48,10 +48,15 @@ class Chains:
     def hops(self, finding: Finding) -> list[Hop]:
         """The chain of `finding` from its root; empty when it has none (`--scope all`, module level)."""
         fn = self.function_of(finding) if finding.via else None
-        if fn is None:
-            return []
-        chain = [Hop(fn, finding.line)]
-        via = finding.via
+        return self._chain(fn, finding.via, finding.line) if fn is not None else []
+
+    def function_hops(self, fn: FunctionInfo) -> list[Hop]:
+        """The chain that makes the hot function `fn` hot (its last hop is its `def`)."""
+        info = self.hot.get(fn.key)
+        return self._chain(fn, info.via, fn.lineno) if info is not None and info.via else []
+
+    def _chain(self, fn: FunctionInfo, via: tuple[str, ...], line: int) -> list[Hop]:
+        chain = [Hop(fn, line)]
         while len(via) > 1:
             via = via[:-1]
             caller = self._caller(via, chain[0].function)

@@ -117,6 +117,7 @@ class Project:
         self.hot: dict[str, HotInfo] = {}
         self._chains: Chains | None = None
         self._findings: dict[str, list[Finding]] = {}
+        self._reaching: dict[str, set[str]] = {}  # file -> files with hot functions reached through it
 
     # -- state ------------------------------------------------------------------------------------
     def load(self) -> None:
@@ -165,6 +166,7 @@ class Project:
         self.hot = self.linter.hot_map(self.index)
         self.linter.memo.clear()  # any unit may read what changed (a return kind, a class attribute)
         self._findings.clear()
+        self._reaching.clear()
 
     @property
     def chains(self) -> Chains:
@@ -186,21 +188,32 @@ class Project:
     def reached(self, shown: str) -> list[Reached]:
         """Findings in other files whose chain runs through a hot function of `shown`, each placed at
         the call where the chain leaves `shown` (the hazard a helper edit creates in its caller)."""
-        chains = self.chains
-        names = {self.hot[fn.key].via[-1] for fn in chains.by_path.get(shown, ()) if self.hot[fn.key].via}
-        if not names:
-            return []
-        paths = {fn.path for via, fns in chains.by_via.items() if any(n in names for n in via[:-1])
-                 for fn in fns if fn.path != shown}
         out = []
-        for path in sorted(paths):
+        for path in sorted(self.reaching(shown)):
             for f in self.findings(path):
-                hops = chains.hops(f)
+                hops = self.chains.hops(f)
                 exits = [h.line for h, nxt in zip(hops, hops[1:])
                          if h.function.path == shown and nxt.function.path != shown]
                 if exits:
                     out.append(Reached(f, tuple(hops), exits[-1]))
         return out
+
+    def reaching(self, shown: str) -> set[str]:
+        """The other files holding hot functions whose chain passes through `shown` (kept until the hot
+        path changes: an edit that keeps every shape keeps every chain's functions)."""
+        found = self._reaching.get(shown)
+        if found is None:
+            chains, found = self.chains, set()
+            names = {self.hot[fn.key].via[-1] for fn in chains.by_path.get(shown, ()) if self.hot[fn.key].via}
+            for via, fns in chains.by_via.items():
+                if not any(n in names for n in via[:-1]):  # cheap: no hop is named like one of ours
+                    continue
+                for fn in fns:
+                    if fn.path != shown and fn.path not in found and \
+                            any(h.function.path == shown for h in chains.function_hops(fn)[:-1]):
+                        found.add(fn.path)
+            self._reaching[shown] = found
+        return found
 
     def text(self, shown: str) -> str | None:
         src = self.sources.get(shown)

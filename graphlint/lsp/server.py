@@ -128,6 +128,7 @@ class GraphlintServer(LanguageServer):
         self.published: dict[str, Published] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.ready = asyncio.Event()
+        self._lines: dict[str, list[str]] = {}  # per analysis, in the worker thread
 
     # -- plumbing -----------------------------------------------------------------------------------
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -186,9 +187,10 @@ class GraphlintServer(LanguageServer):
             if self.project is not None:
                 return
             config = Config(root=self.root)
-        from graphlint.cli import DEFAULT_CACHE_DIR
+        from graphlint.cli import _cache_dir
 
-        cache_dir = (config.root / (config.cache_dir or DEFAULT_CACHE_DIR)).resolve()
+        # The CLI's cache (GRAPHLINT_CACHE_DIR, then config cache-dir, then .graphlint_cache): a warm start.
+        cache_dir = _cache_dir(argparse.Namespace(no_cache=False, cache_dir=None), config)
         project = Project(config, cache_dir=cache_dir)
         try:
             await self.run(project.load)
@@ -267,10 +269,18 @@ class GraphlintServer(LanguageServer):
                 except (OSError, UnicodeDecodeError):
                     text = None
             project.update(shown, text)
+        self._lines.clear()
         return {shown: self.diagnostics(project, shown, versions.get(shown)) for shown in open_docs}
 
+    def lines(self, project: Project, shown: str) -> list[str]:
+        """A file's lines, split once per analysis (chains point into the same files again and again)."""
+        found = self._lines.get(shown)
+        if found is None:
+            found = self._lines[shown] = (project.text(shown) or "").splitlines()
+        return found
+
     def diagnostics(self, project: Project, shown: str, version: int | None) -> Published:
-        lines = (project.text(shown) or "").splitlines()
+        lines = self.lines(project, shown)
         pub = Published(version)
         for f in project.findings(shown):
             pub.diagnostics.append(self.diagnostic(project, f, lines))
@@ -298,7 +308,7 @@ class GraphlintServer(LanguageServer):
         return self.range(lines, line, len(text) - len(text.lstrip()) + 1, line, len(text.rstrip()) + 1)
 
     def location(self, project: Project, shown: str, line: int) -> lsp.Location:
-        return lsp.Location(uri=self.uri(shown), range=self.line_range((project.text(shown) or "").splitlines(), line))
+        return lsp.Location(uri=self.uri(shown), range=self.line_range(self.lines(project, shown), line))
 
     def related(self, project: Project, finding: Finding) -> list[lsp.DiagnosticRelatedInformation]:
         """One location per hop of the `via` chain: the call that leads on to the next hop."""
@@ -340,7 +350,7 @@ class GraphlintServer(LanguageServer):
         url = rule_url(f.code)
         related = self.related(project, f) + [lsp.DiagnosticRelatedInformation(
             location=lsp.Location(uri=self.uri(f.path), range=self.range(
-                (project.text(f.path) or "").splitlines(), f.line, f.column, f.end_line, f.end_column)),
+                self.lines(project, f.path), f.line, f.column, f.end_line, f.end_column)),
             message=f"{f.code}: {f.message}")]
         return lsp.Diagnostic(
             range=self.line_range(lines, r.line),

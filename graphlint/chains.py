@@ -24,24 +24,31 @@ class Hop:
 
 
 class Chains:
-    """Resolves the `via` chains of one project index and hot map."""
+    """Resolves the `via` chains of one hot map over a project index.
+
+    Only function keys are kept, so that `index` may be swapped for one whose functions moved (an
+    edit that changes no definition and no call keeps every chain: the editor server relies on it).
+    """
 
     def __init__(self, index: ProjectIndex, hot: dict[str, HotInfo]) -> None:
         self.index = index
         self.hot = hot
-        self.by_via: dict[tuple[str, ...], list[FunctionInfo]] = {}
-        self.by_path: dict[str, list[FunctionInfo]] = {}
+        self.by_via: dict[tuple[str, ...], list[str]] = {}
+        self.by_path: dict[str, list[str]] = {}
         for key, info in hot.items():
             fn = index.functions.get(key)
-            if fn is None:
-                continue
-            self.by_via.setdefault(info.via, []).append(fn)
-            self.by_path.setdefault(fn.path, []).append(fn)
+            if fn is not None:
+                self.by_via.setdefault(info.via, []).append(key)
+                self.by_path.setdefault(fn.path, []).append(key)
+
+    def functions(self, keys: list[str]) -> list[FunctionInfo]:
+        found = (self.index.functions.get(key) for key in keys)
+        return [fn for fn in found if fn is not None]
 
     def function_of(self, finding: Finding) -> FunctionInfo | None:
         """The hot function whose analysis reported `finding`: the innermost one around its line with
         the same chain (nested defs of a hot function are analysed with it, so they are not in `hot`)."""
-        around = [fn for fn in self.by_path.get(finding.path, ())
+        around = [fn for fn in self.functions(self.by_path.get(finding.path, []))
                   if fn.lineno <= finding.line <= fn.end_lineno and self.hot[fn.key].via == finding.via]
         return max(around, key=lambda fn: fn.lineno, default=None)
 
@@ -66,7 +73,7 @@ class Chains:
         return chain
 
     def _caller(self, via: tuple[str, ...], callee: FunctionInfo) -> Hop | None:
-        candidates = self.by_via.get(via, [])
+        candidates = self.functions(self.by_via.get(via, []))
         for fn in candidates:
             for descriptor, line in fn.calls:
                 if any(t.key == callee.key for t in self.index.resolve_call(fn, fn.module, descriptor)):

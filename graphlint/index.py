@@ -411,6 +411,31 @@ class ProjectIndex:
         self._class_cache: dict[str, ClassInfo | None] = {}
         self._function_cache: dict[str, FunctionInfo | None] = {}
 
+    def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
+        """Swap one file's summary in place (the editor server, after an edit), dropping what was
+        derived from the old one. False, changing nothing, when a rebuild is needed to match the
+        constructor: the module name changed or another file owns it or one of its definitions."""
+        if new.module != old.module or self.modules.get(old.module) is not old \
+                or any(self.functions.get(f.key) is not f for f in old.functions.values()) \
+                or any(self.classes.get(c.key) is not c for c in old.classes.values()):
+            return False
+        for f in old.functions.values():
+            del self.functions[f.key]
+        for c in old.classes.values():
+            del self.classes[c.key]
+        if any(f.key in self.functions for f in new.functions.values()) \
+                or any(c.key in self.classes for c in new.classes.values()):
+            self.functions.update({f.key: f for f in old.functions.values()})
+            self.classes.update({c.key: c for c in old.classes.values()})
+            return False
+        self.modules[new.module] = new
+        self.functions.update({f.key: f for f in new.functions.values()})
+        self.classes.update({c.key: c for c in new.classes.values()})
+        self._is_module_cache.clear()
+        self._class_cache.clear()
+        self._function_cache.clear()
+        return True
+
     # -- lookups ------------------------------------------------------------------------------
     def split_dotted(self, name: str) -> tuple[str, str] | None:
         """Split `pkg.mod.Cls.meth` into (module, qualname) by the longest known module prefix."""

@@ -302,3 +302,43 @@ def test_server_without_pygls_names_the_extra(monkeypatch, capsys):
     assert main(["server"]) == 2
     err = capsys.readouterr().err
     assert err == 'graphlint: error: graphlint server needs pygls (pygls is not installed): pip install "torch-graphlint[lsp]"\n'
+
+
+# --- the incremental project, in-process: every edit must give what a fresh run gives -------------------
+
+EDITS = [  # (file, new text or None to delete); each is applied to the state left by the previous ones
+    ("helper.py", HELPER_SYNC),  # a body edit: the shape stays, the unit is re-analysed
+    ("helper.py", "# moved down\n\n" + HELPER_SYNC),  # lines shift: memoized units move with them
+    ("step.py", STEP.replace("        n = x.sum().item()\n", "        n = x.sum().item()\n        m = 1\n")),
+    ("helper.py", HELPER_SYNC.replace("def helper(x):", "def helper(x) -> int:")),  # a return kind changes
+    ("model.py", MODEL.replace("return y + 1", "return extra(y)") + "\n\ndef extra(y):\n    return y.tolist()\n"),
+    ("helper.py", "def helper(x:\n"),  # a syntax error, then the file is gone
+    ("helper.py", None),
+    ("helper.py", HELPER_SYNC),
+]
+
+
+def test_incremental_project_matches_a_fresh_run(tmp_path, monkeypatch):
+    from graphlint.config import Config
+    from graphlint.engine import Linter, read_source
+    from graphlint.lsp.project import Project
+
+    for name, text in (("model.py", MODEL), ("helper.py", HELPER), ("step.py", STEP)):
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path)
+    project = Project(config)
+    project.load()
+    reshaped = []
+    for name, text in EDITS:
+        reshaped.append(project.update(name, text))
+        if text is None:
+            (tmp_path / name).unlink()
+        else:
+            (tmp_path / name).write_text(text)
+        fresh = Linter(config).lint_sources([read_source(p) for p in sorted(tmp_path.glob("*.py"))])
+        for path in sorted(p.name for p in tmp_path.glob("*.py")):
+            expected = [f for f in fresh.findings if f.path == path]
+            assert project.findings(path) == expected, (name, path)
+    # The first three edits keep every shape (no hot-path recomputation, memoized units), the rest do not.
+    assert reshaped == [False, False, False, True, True, True, True, True]

@@ -145,8 +145,16 @@ class Project:
             src = decode_source(text.encode("utf-8", "surrogatepass"), shown, module_name_for(path),
                                 path.name == "__init__.py")
             self.sources[shown] = src
-            self.summaries[shown] = build_summary(src)
+            new_summary = build_summary(src)
+            old_summary = self.summaries.get(shown)
+            self.summaries[shown] = new_summary
+            if old_summary is not None and self.index.replace(old_summary, new_summary):
+                return self._reshaped(shown)
         self._index()
+        return self._reshaped(shown)
+
+    def _reshaped(self, shown: str) -> bool:
+        """After `shown` changed: recompute the hot path if its shape changed."""
         self._findings.pop(shown, None)
         new = shape(self.summaries[shown], self.index) if shown in self.summaries else None
         if new == self.shapes.get(shown):
@@ -160,10 +168,12 @@ class Project:
 
     def _index(self) -> None:
         self.index = ProjectIndex(list(self.summaries.values()), self.config.module_bases)
-        self._chains = None
+        if self._chains is not None:
+            self._chains.index = self.index
 
     def _new_hot_path(self) -> None:
         self.hot = self.linter.hot_map(self.index)
+        self._chains = None
         self.linter.memo.clear()  # any unit may read what changed (a return kind, a class attribute)
         self._findings.clear()
         self._reaching.clear()
@@ -204,11 +214,11 @@ class Project:
         found = self._reaching.get(shown)
         if found is None:
             chains, found = self.chains, set()
-            names = {self.hot[fn.key].via[-1] for fn in chains.by_path.get(shown, ()) if self.hot[fn.key].via}
-            for via, fns in chains.by_via.items():
+            names = {self.hot[key].via[-1] for key in chains.by_path.get(shown, ()) if self.hot[key].via}
+            for via, keys in chains.by_via.items():
                 if not any(n in names for n in via[:-1]):  # cheap: no hop is named like one of ours
                     continue
-                for fn in fns:
+                for fn in chains.functions(keys):
                     if fn.path != shown and fn.path not in found and \
                             any(h.function.path == shown for h in chains.function_hops(fn)[:-1]):
                         found.add(fn.path)

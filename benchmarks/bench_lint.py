@@ -307,8 +307,11 @@ def main() -> int:
     models, sample = prepare(args.workdir)
     if args.editor_only:
         targets = [("Sample", sample)] + ([] if args.skip_full else [("Full transformers/models", models)])
-        for label, target in targets:
-            print(editor_table(label, editor_suite(label.split()[0].lower(), target, args.workdir, args.runs)))
+        results = {label: editor_suite(label.split()[0].lower(), target, args.workdir, args.runs)
+                   for label, target in targets}
+        (args.workdir / "results-editor.json").write_text(json.dumps(results, indent=2))
+        for label, rows in results.items():
+            print(editor_table(label, rows))
         return 0
     bins = peers_venv(args.workdir)
     results = {"sample": suite("sample", sample, bins, args.workdir, args.runs, not args.skip_slow)}

@@ -156,9 +156,17 @@ def venv_with(work: Path, name: str, packages: list[str]) -> Path:
 
 def flake8_rows(work: Path, one: Path, runs: int) -> list[dict]:
     """`flake8 --select E,F,W one.py`: a flake8 alone, and the same flake8 next to graphlint."""
+    # Installed from a copy: building in the checkout would leave build/ and *.egg-info there.
+    source = work / "graphlint-src"
+    shutil.rmtree(source, ignore_errors=True)
+    source.mkdir(parents=True)
     checkout = Path(__file__).resolve().parents[1]
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(checkout / name, source / name)
+    for name in ("graphlint", "dsv4_native"):
+        shutil.copytree(checkout / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     plain = venv_with(work, "flake8-plain", ["flake8==7.5.0"])
-    with_gl = venv_with(work, "flake8-graphlint", ["flake8==7.5.0", str(checkout)])
+    with_gl = venv_with(work, "flake8-graphlint", ["flake8==7.5.0", str(source)])
     cmd = ["-m", "flake8", "--exit-zero", "--select", "E,F,W", str(one)]
     names = ("flake8 --select E,F,W one file, without graphlint", "flake8 --select E,F,W one file, graphlint installed")
     walls: dict[str, list[float]] = {name: [] for name in names}

@@ -7,6 +7,7 @@ environment before the loop. Within a statement, one libcst visitor calls every 
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable
@@ -57,8 +58,12 @@ class _Pending:
     message: str
     fix: tuple
     statement: cst.CSTNode | None
+    context: str | None
 
 
+# True exactly while a CUDA graph is being captured (or a region compiled): the other arm is eager.
+CAPTURE_GUARDS = ("torch.cuda.is_current_stream_capturing", "torch.cuda.graphs.is_current_stream_capturing",
+                  "torch.compiler.is_compiling", "torch._dynamo.is_compiling", "torch.compiler.is_dynamo_compiling")
 ALLOW_SYNC_CONTEXTS = ("graphlint.allow_sync",)
 ALLOW_SYNC_NAMES = ("gpu_sync_allowed",)  # vLLM's runtime sync checker: the region allows syncs
 
@@ -85,6 +90,8 @@ class Context:
     parents: list[cst.CSTNode] = field(default_factory=list)
     if_stack: list[cst.If] = field(default_factory=list)  # the `if`s whose body is being walked, outermost first
     capture_depth: int = 0
+    eager_depth: int = 0  # inside a branch that never runs while capturing (`if is_prefill:`)
+    eager_guards: tuple[str, ...] = ()
     allow_sync_depth: int = 0  # inside `with graphlint.allow_sync(...)` / vLLM's `gpu_sync_allowed()`
     statement: cst.CSTNode | None = None
     enabled_capture_rules: bool = True
@@ -143,7 +150,15 @@ class Context:
     def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple = ()) -> None:
         if self.allow_sync_depth and rule.family is Family.HOST_SYNC and not self.in_capture:
             return  # a sync the author declared deliberate; inside a captured region it would still break capture
-        self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement))
+        self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement,
+                                     self.context))
+
+    @property
+    def context(self) -> str | None:
+        """Where the code being walked runs (graphlint.index.TIERS); a branch taken only on the eager
+        path of captured code runs from `forward`, not in the graph."""
+        tier = "captured" if self.capture_depth > 0 else self.unit.hot.tier
+        return "forward" if tier == "captured" and self.eager_depth > 0 else tier
 
     def edit(self, node: cst.CSTNode, replacement: str) -> PendingEdit:
         return PendingEdit(node, replacement)
@@ -175,7 +190,7 @@ class Context:
                 end_line=pos.end.line + off, end_column=pos.end.column + 1,
                 code=p.rule.code, name=p.rule.name, message=p.message,
                 severity=SEVERITY_BY_FAMILY[p.rule.family], fix_hint=p.rule.fix_hint, via=self.unit.hot.via,
-                fix=fix, extra=extra,
+                fix=fix, fix_applicability=p.rule.fix_applicability(), context=p.context, extra=extra,
             ))
         return out
 
@@ -422,7 +437,8 @@ class Walker:
                 inf.pop()
             else:
                 self.header(stmt, stmt.test)
-            self._branches([stmt.body], stmt.orelse, [when_true], when_false, owner=stmt)
+            self._branches([stmt.body], stmt.orelse, [when_true], when_false, owner=stmt,
+                           eager=self._eager_arm(stmt.test))
         elif isinstance(stmt, cst.While):
             # The test runs again after each iteration: evaluate it with the body's bindings joined in.
             self._dry_run(stmt.body)
@@ -480,7 +496,7 @@ class Walker:
 
     def _branches(self, bodies: list[cst.BaseSuite], orelse: cst.If | cst.Else | None,
                   narrowed: list[dict[str, Val]] | None = None, orelse_narrowed: dict[str, Val] | None = None,
-                  owner: cst.If | None = None) -> None:
+                  owner: cst.If | None = None, eager: str | None = None) -> None:
         """Walk alternative bodies from the same environment and join what they bind; `narrowed` (per body)
         and `orelse_narrowed` rebind names inside a branch only (isinstance tests), never after it. `owner`:
         the `if` of the single body, on `ctx.if_stack` while it is walked (not its `else`)."""
@@ -491,20 +507,37 @@ class Walker:
             inf.push(dict(narrowed[i]) if narrowed else {})
             if owner is not None:
                 self.ctx.if_stack.append(owner)
+            self.ctx.eager_depth += eager == "body"
             self.walk_block(body)
+            self.ctx.eager_depth -= eager == "body"
             if owner is not None:
                 self.ctx.if_stack.pop()
             scopes.append({k: v for k, v in inf.env.maps[0].items() if not narrowed or narrowed[i].get(k) is not v})
             inf.pop()
         inf.push(dict(orelse_narrowed or {}))
+        self.ctx.eager_depth += eager == "orelse"
         if isinstance(orelse, cst.If):
             self.statement(orelse)
         elif isinstance(orelse, cst.Else):
             self.walk_block(orelse.body)
+        self.ctx.eager_depth -= eager == "orelse"
         scopes.append({k: v for k, v in inf.env.maps[0].items() if (orelse_narrowed or {}).get(k) is not v})
         inf.pop()
         for name, val in merge_envs(base, scopes).items():
             inf.bind(name, val)
+
+    def _eager_arm(self, test: cst.BaseExpression) -> str | None:
+        """Which arm of an `if` never runs while capturing: "body" for `if attn_metadata.is_prefill:` or
+        `if not torch.cuda.is_current_stream_capturing():`, "orelse" for the un-negated capture test."""
+        negated = False
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, negated = test.expression, not negated
+        if isinstance(test, cst.Call) and (self.ctx.qualname(test.func) or "") in CAPTURE_GUARDS:
+            return "body" if negated else "orelse"  # true while capturing/compiling: the other arm is eager
+        text = _guard_text(test)
+        if text and any(fnmatch.fnmatchcase(text, p) for p in self.ctx.eager_guards):
+            return "orelse" if negated else "body"
+        return None
 
     def _isinstance_narrowing(self, test: cst.BaseExpression) -> tuple[dict[str, Val], dict[str, Val]]:
         """Names an `if` test pins down, for its body and its else branch: `isinstance(out, tuple)` makes a
@@ -720,11 +753,12 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 
 
 def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Unit,
-                 rule_classes: list[type["Rule"]]) -> list[Finding]:
+                 rule_classes: list[type["Rule"]], eager_guards: tuple[str, ...] = ()) -> list[Finding]:
     """Parse one unit with libcst and run the rules over it."""
     tree = cst.parse_module(unit.source)
     inference = make_inference(module, index, unit.function)
-    ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree)
+    ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree,
+                  eager_guards=eager_guards)
     rules = [cls(ctx) for cls in rule_classes]
     walker = Walker(ctx, rules)
     if unit.function is None:
@@ -748,3 +782,16 @@ def _find_function(tree: cst.Module) -> cst.FunctionDef | None:
         if isinstance(first, cst.FunctionDef):
             return first
         node = first
+
+
+def _guard_text(test: cst.BaseExpression) -> str | None:
+    """`attn_metadata.is_prefill` / `forward_batch.forward_mode.is_extend()` as text, for eager guards."""
+    if isinstance(test, cst.Call) and not test.args:
+        inner = _guard_text(test.func)
+        return f"{inner}()" if inner else None
+    if isinstance(test, cst.Name):
+        return test.value
+    if isinstance(test, cst.Attribute):
+        inner = _guard_text(test.value)
+        return f"{inner}.{test.attr.value}" if inner else None
+    return None

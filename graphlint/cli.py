@@ -6,7 +6,8 @@
     graphlint server                      the Language Server for editors (stdio; graphlint.lsp)
 
 Exit codes: 0 no findings, 1 findings (or `--diff` would change something), 2 usage or configuration
-error. Every bad input is reported as one `graphlint: error: ...` line on stderr, never a traceback.
+error, or an internal error (a GL002 finding, even with other findings or `--exit-zero`). Every bad
+input is reported as one `graphlint: error: ...` line on stderr, never a traceback; Ctrl-C exits 130.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import io
 import json
 import os
 import sys
@@ -25,14 +27,15 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TextIO
 from graphlint import __version__
 from graphlint.config import SCOPES, Config, ConfigError
 from graphlint.config import load as load_config
-from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Finding
+from graphlint.diagnostics import INTERNAL_ERROR, SEVERITY_BY_FAMILY, Edit, Finding
 from graphlint.output import COLOR_MODES, FORMATS
 
 if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage errors stay fast
-    from graphlint.engine import SourceFile
+    from graphlint.engine import LintResult, SourceFile
 
 PROG = "graphlint"
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 ENV_OUTPUT_FORMAT = "GRAPHLINT_OUTPUT_FORMAT"
 ENV_CACHE_DIR = "GRAPHLINT_CACHE_DIR"
 DEFAULT_CACHE_DIR = ".graphlint_cache"  # under the config root, like ruff's .ruff_cache
@@ -40,7 +43,6 @@ TEXT_FORMATS = ("full", "concise")  # the only formats that get notes and a summ
 SUBCOMMANDS = ("check", "rule", "capture", "server")
 # `--fix` re-lints after each round of edits (a fix can expose or overlap another); cap the rounds.
 MAX_FIX_PASSES = 10
-UTF8_BOM = b"\xef\xbb\xbf"
 WATCH_INTERVAL = 0.5  # seconds between two looks at the files' modification times in --watch
 
 
@@ -78,7 +80,7 @@ def _check_parser() -> _Parser:
         prog=PROG,
         description="Find hidden GPU->CPU syncs and CUDA-graph capture hazards in PyTorch hot paths.",
         epilog="Other commands: `graphlint rule CODE`, `graphlint capture module:factory`, `graphlint server`. "
-               "Exit codes: 0 clean, 1 findings, 2 usage or configuration error.",
+               "Exit codes: 0 clean, 1 findings, 2 usage, configuration or internal error.",
         allow_abbrev=False,
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
@@ -103,7 +105,9 @@ def _check_parser() -> _Parser:
 
     scope = p.add_argument_group("hot path")
     scope.add_argument("--scope", choices=SCOPES, default=None,
-                       help="hot: lint functions reachable from hot roots (default); all: lint every function")
+                       help="captured: code that runs inside a CUDA graph; step: also the eager per-step code "
+                            "around it; hot: also code reached only from some forward (default); all: every "
+                            "function")
     scope.add_argument("--hot", action="append", default=[], metavar="PATTERN",
                        help="extra hot root, a `module:qualname` glob (repeatable; added to config `hot`)")
     scope.add_argument("--cold", action="append", default=[], metavar="PATTERN",
@@ -140,6 +144,8 @@ def _check_parser() -> _Parser:
     out.add_argument("--statistics", action="store_true", help="print a count per code instead of the findings")
     out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     out.add_argument("-q", "--quiet", action="store_true", help="print the findings only: no summary, no notes")
+    out.add_argument("-v", "--verbose", action="store_true",
+                     help="print the traceback of each internal error (GL002) on stderr")
     out.add_argument("--runtime-report", metavar="FILE",
                      help="cross-check the findings with a runtime report from `graphlint capture --report`")
     out.add_argument("--watch", action="store_true",
@@ -155,6 +161,8 @@ def _check_parser() -> _Parser:
 
     fix = p.add_argument_group("fixes")
     fix.add_argument("--fix", action="store_true", help="apply the available fixes to the files")
+    fix.add_argument("--unsafe-fixes", action="store_true",
+                     help="also apply (with --fix) or show (with --diff) fixes that can change results")
     fix.add_argument("--diff", action="store_true",
                      help="print the fixes as a unified diff instead of applying them; exit 1 if any")
     fix.add_argument("--add-noqa", action="store_true",
@@ -201,19 +209,50 @@ def _server_parser() -> _Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        return _dispatch(args)
+        status = _dispatch(args)
+        with _reader_may_leave():
+            sys.stdout.flush()  # here, not at interpreter exit: a closed pipe must not change the status
+        return status
     except (UsageError, ConfigError) as exc:
         _error(str(exc))
         return EXIT_ERROR
     except BrokenPipeError:
-        # `graphlint | head`: the reader went away mid-report (so there were findings to print).
-        with contextlib.suppress(Exception):
-            sys.stdout = open(os.devnull, "w")  # keep the interpreter's final flush quiet
+        # The reader left in the middle of output whose status was not settled yet (`--diff | head`):
+        # there was something to print.
+        _silence_stdout()
         return EXIT_FINDINGS
     except KeyboardInterrupt:
-        return 130
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return EXIT_INTERRUPTED
     except SystemExit as exc:  # argparse's --help and --version: main() returns, it does not exit
         return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - a bug outside the per-file phases: one line, not a traceback
+        if "-v" in args or "--verbose" in args:
+            import traceback
+
+            traceback.print_exc()
+        _error(f"internal error: {type(exc).__name__}: {exc} (please report it; --verbose shows the traceback)")
+        return EXIT_ERROR
+
+
+@contextlib.contextmanager
+def _reader_may_leave() -> Iterator[None]:
+    """Output whose exit status is already settled: a reader that leaves early (`| head`, `| true`)
+    does not change it. The Python docs' recipe: point stdout at devnull so that the interpreter's
+    last flush stays quiet."""
+    try:
+        yield
+    except BrokenPipeError:
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no file descriptor (an in-memory stream)
+        sys.stdout = open(os.devnull, "w")
 
 
 def _error(message: str) -> None:
@@ -224,7 +263,11 @@ def _error(message: str) -> None:
 def _dispatch(argv: list[str]) -> int:
     # Subcommand names win over paths of the same name (`graphlint ./rule` lints a folder named rule).
     if argv and argv[0] == "rule":
-        return _explain(_rule_parser().parse_args(argv[1:]).code, sys.stdout)
+        code = _rule_parser().parse_args(argv[1:]).code
+        with _reader_may_leave():
+            _explain(code, sys.stdout)
+            sys.stdout.flush()
+        return EXIT_OK
     if argv and argv[0] == "capture":
         return _capture(_capture_parser().parse_args(argv[1:]))
     if argv and argv[0] == "server":
@@ -250,23 +293,6 @@ def _output_format(cli_value: str | None, config: Config | None) -> str:
     return "full"
 
 
-def _longest(code: str, selectors: Sequence[str]) -> int:
-    """Length of the most specific selector matching `code` (-1: none). `ALL` counts as length 0."""
-    best = -1
-    for sel in selectors:
-        if sel == "ALL":
-            best = max(best, 0)
-        elif code.startswith(sel):
-            best = max(best, len(sel))
-    return best
-
-
-def _validate_selectors(selectors: Sequence[str], known: Sequence[str], flag: str) -> None:
-    for sel in selectors:
-        if sel != "ALL" and not any(code.startswith(sel) for code in known):
-            raise UsageError(f"unknown rule selector {sel!r} in {flag} (see `graphlint --list-rules`)")
-
-
 def _apply_selection(config: Config, args: argparse.Namespace) -> Config:
     """Layer the command-line selection on top of the config's, as ruff does.
 
@@ -276,31 +302,22 @@ def _apply_selection(config: Config, args: argparse.Namespace) -> Config:
     list so that the engine sees one flat selection.
     """
     from graphlint.rules import ALL_RULES
-    from graphlint.selection import enabled_codes
+    from graphlint.selection import enabled_codes, extend_selection, validate_selectors
 
     extend = list(args.extend_select) + (["GL001"] if args.warn_unused_noqa else [])
     ignore = list(args.ignore) + list(args.extend_ignore)
     if args.select is None and not extend and not ignore:
         return config
     known = {rule.code: rule.default_enabled for rule in ALL_RULES}
-    _validate_selectors(args.select or (), list(known), "--select")
-    _validate_selectors(extend, list(known), "--extend-select")
-    _validate_selectors(ignore, list(known), "--ignore")
+    validate_selectors(args.select or (), set(known), "--select")
+    validate_selectors(extend, set(known), "--extend-select")
+    validate_selectors(ignore, set(known), "--ignore")
     if args.select is not None:
         # One fresh layer: the engine's specificity rule decides between select, extend and ignore.
         final = enabled_codes(replace(config, select=tuple(args.select), extend_select=tuple(extend),
                                       ignore=tuple(ignore)), known)
     else:
-        base = enabled_codes(config, known)
-        final = set()
-        for code, default_on in known.items():
-            on, off = _longest(code, extend), _longest(code, ignore)
-            # Opt-in rules (GL001) need a precise selector, as in the config: `GL` alone keeps them off.
-            if not default_on and 0 <= on < 4:
-                on = -1
-            keep = code in base if on < 0 and off < 0 else on > off
-            if keep:
-                final.add(code)
+        final = extend_selection(enabled_codes(config, known), known, extend, ignore)
     return replace(config, select=tuple(sorted(final)), extend_select=(), ignore=())
 
 
@@ -375,8 +392,10 @@ def _check(args: argparse.Namespace) -> int:
         raise UsageError("--add-noqa rewrites files; it cannot read stdin")
     if args.list_rules or args.explain:
         fmt = _output_format(args.output_format, None)
-        with _open_output(args.output_file) as out:
-            return _list_rules(out, fmt) if args.list_rules else _explain(args.explain, out)
+        with _open_output(args.output_file) as out, _reader_may_leave():
+            _list_rules(out, fmt) if args.list_rules else _explain(args.explain, out)
+            out.flush()
+        return EXIT_OK
     if stdin:
         first = Path(args.stdin_filename) if args.stdin_filename else None
     else:
@@ -393,10 +412,14 @@ def _check(args: argparse.Namespace) -> int:
     bar = _ProgressBar() if _wants_progress(args) else None
     # Raises ConfigError for unknown selectors in the config.
     linter = Linter(config, jobs=args.jobs, cache_dir=cache_dir, progress=bar)
-    if args.show_settings:
-        return _show_settings(config, linter, fmt, sys.stdout)
-    if args.show_files:
-        return _show_files(args, config, stdin, sys.stdout)
+    if args.show_settings or args.show_files:
+        with _reader_may_leave():
+            if args.show_settings:
+                _show_settings(config, linter, fmt, sys.stdout)
+            else:
+                _show_files(args, config, stdin, sys.stdout)
+            sys.stdout.flush()
+        return EXIT_OK
     report = _load_runtime_report(args.runtime_report) if args.runtime_report else None
     report_for: set[str] | None = None
     if args.changed:
@@ -407,29 +430,54 @@ def _check(args: argparse.Namespace) -> int:
         sys.stderr.write("warning: No Python files found under the given path(s)\n")
 
     fixed = 0
+    result = None
     with bar or contextlib.nullcontext():
         if args.fix or args.diff:
-            findings, fixed = _fix_rounds(linter, targets)
+            findings, fixed = _fix_rounds(linter, targets, unsafe=args.unsafe_fixes)
+        elif targets:
+            result = linter.lint_sources([t.source for t in targets])
+            findings = result.findings
         else:
-            findings = _lint(linter, targets, report_for)
+            findings = []
+    if report_for is not None and result is not None:
+        findings = _reported_for(result, report_for)
+    # A file or function went unchecked: exit 2, never "clean" nor merely "findings".
+    internal = any(f.code == INTERNAL_ERROR for f in findings)
+    _print_tracebacks(findings, args.verbose)
 
     if args.add_noqa:
         return _add_noqa(targets, findings)
     if args.diff:
-        return _emit_diff(targets, fixed, args)
-    if args.fix:
-        _write_fixes(targets, stdin)
+        status = _emit_diff(targets, fixed, findings, args)
+        return EXIT_ERROR if internal else status
+    if args.fix and not _write_fixes(targets, stdin):
+        return EXIT_ERROR
     if report is not None:
         findings = _runtime_module().cross_check(findings, report)
 
+    if internal:
+        status = EXIT_ERROR
+    elif args.exit_zero:
+        status = EXIT_OK
+    else:
+        status = EXIT_FINDINGS if findings else EXIT_OK
     # With `--fix` on stdin, stdout carries the fixed source (editors read it back); the report moves.
     stream_ctx = _stderr_ctx() if (args.fix and stdin) else _open_output(args.output_file)
-    with stream_ctx as out:
-        sources = {t.source.path: t.source.text for t in targets if t.path is None and t.source.text}
-        _report(findings, fmt, out, args, fixed=fixed, sources=sources, runtime=report is not None)
-    if args.exit_zero:
-        return EXIT_OK
-    return EXIT_FINDINGS if findings else EXIT_OK
+    with stream_ctx as out, _reader_may_leave():
+        # What was linted, decoded (coding cookies) and fixed: the frames show it, not a re-read of the file.
+        sources = {t.source.path: t.source.text for t in targets if t.source.text}
+        _report(findings, fmt, out, args, fixed=fixed, sources=sources, runtime=report is not None,
+                coverage=result)
+        out.flush()
+    return status
+
+
+def _print_tracebacks(findings: list[Finding], verbose: bool) -> None:
+    if not verbose:
+        return
+    for f in (f for f in findings if f.code == INTERNAL_ERROR and f.extra.get("traceback")):
+        sys.stderr.write(f"{PROG}: internal error in {f.path} ({f.extra.get('phase')} phase):\n")
+        sys.stderr.write(f.extra["traceback"].rstrip("\n") + "\n")
 
 
 def _cache_dir(args: argparse.Namespace, config: Config) -> Path | None:
@@ -519,17 +567,13 @@ def _changed_targets(args: argparse.Namespace, config: Config) -> tuple[list[_Ta
     return _targets(files), {display_path(p) for p in changed}
 
 
-def _lint(linter, targets: list[_Target], report_for: set[str] | None) -> list[Finding]:
-    """The findings of `targets`; with `report_for`, only those in or reached through those paths."""
-    if not targets:
-        return []
-    result = linter.lint_sources([t.source for t in targets])
-    if report_for is None:
-        return result.findings
+def _reported_for(result, report_for: set[str]) -> list[Finding]:
+    """`--changed`: the findings in, or reached through, the changed files; internal errors (GL002)
+    anywhere too, since an unchecked function may hide a finding reached through them."""
     from graphlint.chains import Chains
 
     chains = Chains(result.index, result.hot)
-    return [f for f in result.findings if chains.reaches_through(f, report_for)]
+    return [f for f in result.findings if f.code == INTERNAL_ERROR or chains.reaches_through(f, report_for)]
 
 
 def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
@@ -537,7 +581,7 @@ def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     from graphlint.engine import decode_source, display_path
     from graphlint.index import module_name_for
 
-    data = sys.stdin.buffer.read()
+    data = _read_stdin()
     name = args.stdin_filename
     if name and args.force_exclude and is_excluded(Path(name), config):
         if args.fix:
@@ -548,6 +592,18 @@ def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     module = module_name_for(Path(name)) if name else "stdin"
     src = decode_source(data, shown, module, shown.endswith("__init__.py"))
     return [_Target(None, src, src.text, data)]
+
+
+def _read_stdin() -> bytes:
+    """The bytes on stdin; a closed stdin (`graphlint - <&-`) is a usage error."""
+    stream = sys.stdin
+    if stream is None:
+        raise UsageError("cannot read the source from stdin: stdin is closed")
+    try:
+        buffer = getattr(stream, "buffer", None)
+        return buffer.read() if buffer is not None else stream.read().encode("utf-8")
+    except (OSError, ValueError) as exc:  # ValueError: "I/O operation on closed file"
+        raise UsageError(f"cannot read the source from stdin: {exc}") from None
 
 
 def _load_runtime_report(path: str):
@@ -570,12 +626,12 @@ def _runtime_module():
 
 # --- fixes ------------------------------------------------------------------------------------------
 
-def _load_apply_edits() -> Callable[[str, list[Edit]], str]:
+def _load_fixer():
     try:
-        from graphlint.fix import apply_edits
+        import graphlint.fix as fixer
     except ImportError as exc:
         raise UsageError(f"fixes are not available in this installation (graphlint.fix: {exc})") from None
-    return apply_edits
+    return fixer
 
 
 def _span(edit: Edit) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -595,55 +651,98 @@ def _non_overlapping(findings: list[Finding]) -> list[Finding]:
     return chosen
 
 
-def _fix_rounds(linter, targets: list[_Target]) -> tuple[list[Finding], int]:
-    """Apply fixes in memory until none is left (or MAX_FIX_PASSES); returns (remaining, fixed count)."""
+def _applicable(f: Finding, unsafe: bool) -> bool:
+    """Whether `--fix` applies this finding's fix: safe ones always, unsafe ones with --unsafe-fixes."""
+    return bool(f.fix) and (unsafe or f.fix_applicability == "safe")
+
+
+def _hidden_fixes(findings: list[Finding], unsafe: bool) -> int:
+    return sum(1 for f in findings if f.fix and not _applicable(f, unsafe))
+
+
+def _fix_rounds(linter, targets: list[_Target], *, unsafe: bool) -> tuple[list[Finding], int]:
+    """Apply fixes in memory until none is left (or MAX_FIX_PASSES); returns (remaining, fixed count).
+
+    Each round's result must parse (and encode back): a file whose fixes break it gets all of them
+    rolled back, is named on stderr and is not fixed further, as ruff does.
+    """
     if not targets:
         return [], 0
-    apply_edits = None
-    fixed = 0
+    fixer = None  # graphlint.fix, loaded on the first fix: a run without fixes does not need it
+    fixed: dict[int, int] = {}
+    broken: set[int] = set()
     result = linter.lint_sources([t.source for t in targets])
     for _ in range(MAX_FIX_PASSES):
         fixable: dict[str, list[Finding]] = {}
         for f in result.findings:
-            if f.fix:
+            if _applicable(f, unsafe):
                 fixable.setdefault(f.path, []).append(f)
         changed = False
-        for t in targets:
+        for i, t in enumerate(targets):
             todo = fixable.get(t.source.path)
-            if not todo or t.source.text is None:
+            if i in broken or not todo or t.source.text is None:
                 continue
-            apply_edits = apply_edits or _load_apply_edits()
+            fixer = fixer or _load_fixer()
             chosen = _non_overlapping(todo)
-            new_text = apply_edits(t.source.text, [e for f in chosen for e in f.fix])
-            if new_text != t.source.text:
-                t.source = replace(t.source, text=new_text)
-                fixed += len(chosen)
-                changed = True
+            new_text = fixer.apply_edits(t.source.text, [e for f in chosen for e in f.fix])
+            if new_text == t.source.text:
+                continue
+            changed = True
+            problem = fixer.fixed_text_problem(new_text, t.original, t.source.encoding)
+            if problem is not None:
+                sys.stderr.write(f"{PROG}: warning: fixes to {t.source.path} rolled back: the fixed code "
+                                 f"{problem}; please report it\n")
+                t.source = replace(t.source, text=t.original)
+                fixed.pop(i, None)
+                broken.add(i)
+                continue
+            t.source = replace(t.source, text=new_text)
+            fixed[i] = fixed.get(i, 0) + len(chosen)
         if not changed:
             break
         result = linter.lint_sources([t.source for t in targets])
-    return result.findings, fixed
+    return result.findings, sum(fixed.values())
 
 
-def _write_fixes(targets: list[_Target], stdin: bool) -> None:
+def _encoded(src: SourceFile) -> bytes:
+    """The text in the file's own encoding; "utf-8-sig" puts the BOM back."""
+    return src.text.encode(src.encoding)  # type: ignore[union-attr]
+
+
+def _write_fixes(targets: list[_Target], stdin: bool) -> bool:
+    """Write the fixed files (stdin: the source to stdout); False after a one-line error per failure."""
+    ok = True
     for t in targets:
-        text = t.source.text
         if t.path is None:
-            if stdin and text is not None:
-                sys.stdout.write(text)
+            if stdin:  # the whole buffer, fixed or not: never hand an editor an emptied one
+                data = _encoded(t.source) if t.source.text is not None else t.raw
                 sys.stdout.flush()
-            elif stdin:
-                sys.stdout.buffer.write(t.raw)  # never hand an editor an emptied buffer
-                sys.stdout.flush()
+                buffer = getattr(sys.stdout, "buffer", None)
+                if buffer is None:
+                    sys.stdout.write(data.decode(t.source.encoding, "replace"))
+                else:
+                    buffer.write(data)
+                    buffer.flush()
             continue
-        if text is None or text == t.original:
+        if t.source.text is None or t.source.text == t.original:
             continue
-        bom = UTF8_BOM if t.path.read_bytes().startswith(UTF8_BOM) else b""
-        # Bytes, not text mode: keep the file's own line endings (the text still holds them).
-        t.path.write_bytes(bom + text.encode("utf-8"))
+        try:
+            # Bytes, not text mode: keep the file's own line endings (the text still holds them).
+            t.path.write_bytes(_encoded(t.source))
+        except OSError as exc:
+            _error(f"cannot write {t.source.path}: {exc.strerror or exc}")
+            ok = False
+    return ok
 
 
-def _emit_diff(targets: list[_Target], fixed: int, args: argparse.Namespace) -> int:
+def _diff_lines(src: SourceFile, text: str) -> list[str]:
+    """`text` as `--fix` would write it, in diff lines: split at LF only (what patch and git apply
+    read), with the BOM a utf-8-sig file starts with."""
+    bom = "\ufeff" if src.encoding == "utf-8-sig" else ""
+    return io.StringIO(bom + text, newline="\n").readlines()
+
+
+def _emit_diff(targets: list[_Target], fixed: int, remaining: list[Finding], args: argparse.Namespace) -> int:
     changed = False
     with _open_output(args.output_file) as out:
         for t in targets:
@@ -652,14 +751,27 @@ def _emit_diff(targets: list[_Target], fixed: int, args: argparse.Namespace) -> 
                 continue
             changed = True
             name = t.source.path
-            out.writelines(difflib.unified_diff(
-                before.splitlines(keepends=True), after.splitlines(keepends=True),
-                fromfile=f"a/{name}", tofile=f"b/{name}"))
+            for line in difflib.unified_diff(_diff_lines(t.source, before), _diff_lines(t.source, after),
+                                             fromfile=f"a/{name}", tofile=f"b/{name}"):
+                out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     if not args.quiet:
-        sys.stderr.write(f"Would fix {_plural(fixed, 'error')}.\n" if changed else "No fixes available.\n")
+        hidden = _hidden_fixes(remaining, args.unsafe_fixes)
+        sys.stderr.write(_diff_summary(fixed if changed else 0, hidden) + "\n")
     if args.exit_zero:
         return EXIT_OK
     return EXIT_FINDINGS if changed else EXIT_OK
+
+
+def _diff_summary(fixed: int, hidden: int) -> str:
+    """ruff's closing line for `--diff`."""
+    noun = "fix" if hidden == 1 else "fixes"
+    if fixed and hidden:
+        return f"Would fix {_plural(fixed, 'error')} ({hidden} additional {noun} available with `--unsafe-fixes`)."
+    if fixed:
+        return f"Would fix {_plural(fixed, 'error')}."
+    if hidden:
+        return f"No errors would be fixed ({hidden} {noun} available with `--unsafe-fixes`)."
+    return "No fixes available."
 
 
 # --- --add-noqa, --watch ----------------------------------------------------------------------------
@@ -674,7 +786,7 @@ def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
     by_path: dict[str, list[Finding]] = {}
     for f in findings:
         by_path.setdefault(f.path, []).append(f)
-    added = 0
+    added, unwritable = 0, 0
     for t in targets:
         todo = by_path.get(t.source.path)
         if not todo or t.path is None or t.source.text is None:
@@ -682,11 +794,19 @@ def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
         new_text, count = add_noqa(t.source.text, todo)
         if not count:
             continue
-        before = t.path.read_bytes()
-        t.source = replace(t.source, text=new_text)
-        _write_fixes([t], stdin=False)
         try:
-            libcst.parse_module(t.path.read_bytes())
+            before = t.path.read_bytes()
+            t.source = replace(t.source, text=new_text)
+            if not _write_fixes([t], stdin=False):  # it has named the file it cannot write
+                unwritable += 1
+                continue
+            after = t.path.read_bytes()
+        except OSError as exc:  # the other files still get theirs; the run ends with exit 2
+            _error(f"cannot write {t.source.path}: {exc.strerror or exc}")
+            unwritable += 1
+            continue
+        try:
+            libcst.parse_module(after)
         except Exception as exc:  # noqa: BLE001 - whatever the parser says, the user's file comes back
             t.path.write_bytes(before)
             sys.stderr.write(f"{PROG}: warning: {t.source.path}: adding noqa directives broke the file "
@@ -694,7 +814,7 @@ def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
             continue
         added += count
     sys.stderr.write(f"Added {_plural(added, 'noqa directive')}.\n")
-    return EXIT_OK
+    return EXIT_ERROR if unwritable else EXIT_OK
 
 
 def _sleep(seconds: float) -> None:
@@ -702,8 +822,8 @@ def _sleep(seconds: float) -> None:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    """ruff's --watch: lint, then lint again whenever a linted file or the config changes (polled every
-    WATCH_INTERVAL s, so it works on every file system); Ctrl-C ends it with exit 0."""
+    """ruff's --watch: lint, then lint again whenever a linted file or the config changes, or a Python
+    file appears or goes; Ctrl-C ends it with exit 0."""
     if _stdin_mode(args):
         raise UsageError("--watch needs files to lint; it cannot read stdin")
     if args.add_noqa or args.diff:
@@ -718,30 +838,69 @@ def _watch(args: argparse.Namespace) -> int:
                 _error(str(exc))
             sys.stdout.flush()
             sys.stderr.write("Watching for file changes (Ctrl-C to stop).\n")
-            before = _watched_files(args)
-            while _watched_files(args) == before:
-                _sleep(WATCH_INTERVAL)
+            _wait_for_change(args)
     except KeyboardInterrupt:
         return EXIT_OK
 
 
-def _watched_files(args: argparse.Namespace) -> tuple:
-    """(path, mtime, size) of the files a run would lint and of the config file that applies."""
+def _wait_for_change(args: argparse.Namespace) -> None:
+    """Poll modification times every WATCH_INTERVAL s (works on every file system) until a linted file
+    or the config changes, or a changed folder turns out to hold a different set of files to lint.
+    Files discovery skips (an editor's swap file) change a folder's time but start no run."""
+    inputs, folders = _watch_list(args)
+    before = _stamps(inputs + folders)
+    while True:
+        _sleep(WATCH_INTERVAL)
+        now = _stamps(inputs + folders)
+        if now == before:
+            continue
+        if now[:len(inputs)] != before[:len(inputs)]:
+            return
+        fresh, folders = _watch_list(args)
+        if fresh != inputs:
+            return
+        before = now[:len(inputs)] + _stamps(folders)
+
+
+def _watch_list(args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
+    """(the files a run lints and the config file; the folders up to the given paths that hold them,
+    whose mtimes change when a file in them is added, removed or renamed, and their .gitignore).
+    Discovery costs ~1 s on 2,700 files, so it runs once per lint and when a folder changes, never on
+    every poll; a poll stats ~3,800 paths in ~25 ms."""
+    from graphlint.config import find_config
     from graphlint.discovery import discover
 
+    first = Path(args.paths[0]) if args.paths else None
     try:
-        config = _build_config(args, Path(args.paths[0]) if args.paths else None)
+        config = _build_config(args, first)
         files = discover([Path(p) for p in (args.paths or ["."])], config, force_exclude=args.force_exclude)
-    except (UsageError, ConfigError) as exc:
-        return (str(exc),)  # changes when the config is mended
-    stamps = []
-    for path in [*files, *([config.source] if config.source else [])]:
+    except (UsageError, ConfigError):
+        found = Path(args.config) if args.config else find_config(first or Path.cwd())
+        return ([found] if found else []), []  # a broken config: wait until it is edited
+    roots = {Path(os.path.abspath(p)) for p in (args.paths or ["."])}
+    folders = {root for root in roots if root.is_dir()}
+    for file in files:
+        if Path(os.path.abspath(file)) in roots:
+            continue  # a file named on the command line: no folder to watch for it
+        for parent in Path(os.path.abspath(file)).parents:
+            if parent in folders:
+                break
+            folders.add(parent)
+    watched_folders = sorted(folders)
+    inputs = [*files, *([config.source] if config.source else [])]
+    return inputs, [*watched_folders, *(folder / ".gitignore" for folder in watched_folders)]
+
+
+def _stamps(paths: list[Path]) -> list[tuple[int, int] | None]:
+    """(mtime, size) of each path; None for one that is gone."""
+    stamps: list[tuple[int, int] | None] = []
+    for path in paths:
         try:
             st = path.stat()
-            stamps.append((str(path), st.st_mtime_ns, st.st_size))
+            stamps.append((st.st_mtime_ns, st.st_size))
         except OSError:
-            stamps.append((str(path), None, None))
-    return tuple(sorted(stamps, key=lambda s: s[0]))
+            stamps.append(None)
+    return stamps
 
 
 # --- reporting --------------------------------------------------------------------------------------
@@ -751,7 +910,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Namespace, *, fixed: int,
-            sources: dict[str, str], runtime: bool) -> None:
+            sources: dict[str, str], runtime: bool, coverage: LintResult | None = None) -> None:
     from graphlint.output import render, render_statistics, statistics, use_color
 
     if args.statistics:
@@ -767,23 +926,40 @@ def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Names
     # A clean concise run prints nothing at all, like flake8: scripts and hooks test for empty output.
     clean_concise = fmt == "concise" and not findings and not fixed
     if fmt in TEXT_FORMATS and not args.quiet and not clean_concise:
-        for line in _summary(findings, fixed=fixed, fix_mode=args.fix, runtime=runtime):
+        for line in _summary(findings, fixed=fixed, fix_mode=args.fix, unsafe=args.unsafe_fixes,
+                             runtime=runtime, coverage=coverage):
             out.write(line + "\n")
 
 
-def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, runtime: bool) -> list[str]:
-    """ruff's closing lines: "Found N errors." / "All checks passed!" and the fixable hint."""
+def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: bool, runtime: bool,
+             coverage: LintResult | None = None) -> list[str]:
+    """ruff's closing lines: "Found N errors." / "All checks passed!" and the fixable hint; and, when
+    functions went unchecked, how many, so that a clean result over nothing never looks clean."""
     lines = []
+    functions, checked, skipped = (0, 0, 0)
+    if coverage is not None:
+        functions, checked = coverage.functions, coverage.checked
+        skipped = max(0, coverage.checkable - checked)  # not cold, not reached from a hot root
     if fix_mode and fixed:
         total = fixed + len(findings)
         lines.append(f"Found {_plural(total, 'error')} ({fixed} fixed, {len(findings)} remaining).")
     elif findings:
         lines.append(f"Found {_plural(len(findings), 'error')}.")
+    elif skipped and not checked:
+        lines.append(f"No hot path found: {_plural(skipped, 'function')} not checked (`--scope all` checks "
+                     f"{'it' if skipped == 1 else 'them'}; `# graphlint: hot` marks a root).")
     else:
         lines.append("All checks passed!")
-    fixable = sum(1 for f in findings if f.fix)
+    if skipped and (checked or findings):
+        lines.append(f"Checked {checked} of {_plural(functions, 'function')} (the hot path); "
+                     f"`--scope all` checks {skipped} more.")
+    fixable = sum(1 for f in findings if _applicable(f, unsafe))
+    hidden = _hidden_fixes(findings, unsafe)
+    hint = f"{hidden} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the `--unsafe-fixes` option"
     if fixable and not fix_mode:
-        lines.append(f"[*] {fixable} fixable with the `--fix` option.")
+        lines.append(f"[*] {fixable} fixable with the `--fix` option" + (f" ({hint})." if hidden else "."))
+    elif hidden:
+        lines.append(f"No fixes available ({hint}).")
     if runtime:
         confirmed = sum(1 for f in findings if f.confirmed is True and not f.code.startswith("GLR"))
         unconfirmed = sum(1 for f in findings if f.confirmed is False)
@@ -864,7 +1040,7 @@ def _rule_doc(rule) -> str:
         f"# {rule.name} ({rule.code})\n",
         f"Family: {rule.family.value}    Severity: {SEVERITY_BY_FAMILY[rule.family]}    "
         f"Default: {'on' if rule.default_enabled else 'off (opt-in)'}    "
-        f"Fixable: {'yes' if rule.FIXES else 'no'}"
+        f"Fixable: {f'yes ({rule.fix_applicability()})' if rule.FIXES else 'no'}"
         f"{'    Only inside capture regions' if getattr(rule, 'capture_only', False) else ''}\n",
         f"{rule.summary()}\n",
     ]
@@ -926,21 +1102,26 @@ def _server(args: argparse.Namespace) -> int:
     from graphlint.lsp import serve
 
     try:
-        return serve()
+        status = serve()
     except ImportError as exc:
         raise UsageError(str(exc)) from None
+    _silence_stdout()  # pygls closed stdout when the client said exit: main()'s final flush must not fail
+    return status
 
 
 # --- capture ----------------------------------------------------------------------------------------
 
 def _capture(args: argparse.Namespace) -> int:
-    if args.replays is not None and args.replays < 1:
-        raise UsageError(f"--replays must be at least 1, got {args.replays}")
-    if args.tolerance is not None and not args.tolerance >= 0:
-        raise UsageError(f"--tolerance must be a non-negative number, got {args.tolerance}")
     runtime = _runtime_module()
     fmt = _output_format(args.output_format, None)
+    problem = None
+    if args.replays is not None and args.replays < 1:
+        problem = f"--replays must be at least 1, got {args.replays}"
+    elif args.tolerance is not None and not args.tolerance >= 0:
+        problem = f"--tolerance must be a non-negative number, got {args.tolerance}"
     with _open_output(args.output_file) as out:
+        if problem:  # through the harness's writer: json output gets an error object, not nothing
+            return runtime.write_error(problem, fmt, out)
         return runtime.capture_command(args.target, output_format=fmt, tolerance=args.tolerance,
                                        replays=args.replays, stream=out, report_path=args.report)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -24,7 +25,16 @@ DEFAULT_EXCLUDES = (
     "buck-out", ".ipynb_checkpoints",
 )
 
-SCOPES = ("hot", "all")
+# Nested: `captured` (what runs inside a CUDA graph) within `step` (everything that runs every decode
+# step) within `hot` (also code reached only from some `forward`) within `all` (every function).
+SCOPES = ("captured", "step", "hot", "all")
+# Conditions that hold only on an eager (prefill / mixed-batch) path, never in a captured decode step:
+# the code they guard is not captured. Matched (fnmatch) against the test's dotted source; `not` flips.
+DEFAULT_EAGER_GUARDS = (
+    "*.is_prefill", "is_prefill", "*.is_prefill()", "*.prefill_metadata",  # vLLM-style attention metadata
+    "*.forward_mode.is_extend()", "*.forward_mode.is_prefill()",  # SGLang's ForwardMode
+)
+SCOPE_TIERS = {"captured": ("captured",), "step": ("captured", "step")}  # the narrowing scopes' tiers
 
 
 @dataclass(frozen=True)
@@ -40,6 +50,7 @@ class Config:
     cold: tuple[str, ...] = ()
     capture_regions: tuple[str, ...] = ()
     module_bases: tuple[str, ...] = ()
+    eager_guards: tuple[str, ...] = DEFAULT_EAGER_GUARDS
     scope: str = "hot"
     output_format: str | None = None
     cache_dir: str | None = None
@@ -53,7 +64,8 @@ class Config:
     def fingerprint(self) -> str:
         """Everything that can change a file's findings, for the result cache key."""
         return repr((self.select, self.extend_select, self.ignore, self.per_file_ignores,
-                     self.hot, self.cold, self.capture_regions, self.module_bases, self.scope))
+                     self.hot, self.cold, self.capture_regions, self.module_bases, self.eager_guards,
+                     self.scope))
 
 
 def _str_list(key: str, value: Any) -> tuple[str, ...]:
@@ -103,6 +115,7 @@ def _parse_table(table: dict[str, Any]) -> dict[str, Any]:
         "cold": ("cold", _str_list),
         "capture-regions": ("capture_regions", _str_list),
         "module-bases": ("module_bases", _str_list),
+        "eager-guards": ("eager_guards", _str_list),
         "scope": ("scope", lambda k, v: _choice(k, v, SCOPES)),
         "output-format": ("output_format", lambda k, v: _choice(k, v, FORMATS)),
         "cache-dir": ("cache_dir", _string),
@@ -120,12 +133,24 @@ def _parse_table(table: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _toml_text(path: Path) -> str:
+    """A TOML file's text; unreadable or not UTF-8 (which TOML requires) is a one-line ConfigError."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ConfigError(f"{path} is not valid UTF-8, which TOML requires: byte 0x{data[exc.start]:02x} "
+                          f"on line {line}") from None
+
+
 def load_file(path: Path) -> Config:
     """Read `[tool.graphlint]` from a pyproject.toml (or a graphlint.toml with top-level keys)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+        data = tomllib.loads(_toml_text(path))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"invalid TOML in {path}: {exc}") from None
     if path.name == "pyproject.toml":
@@ -138,22 +163,29 @@ def load_file(path: Path) -> Config:
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest pyproject.toml with a [tool.graphlint] table, searching upward from `start`."""
-    here = start.resolve()
-    if here.is_file() or not here.exists():
+    """The nearest pyproject.toml with a [tool.graphlint] table, searching upward from `start`.
+
+    Every pyproject.toml on the way is read: one that cannot be read or is not UTF-8 stops the run
+    with a config error (as in ruff); one that is not valid TOML is skipped unless it names our table.
+    """
+    # os.path, not Path.resolve()/is_file(): a symlink loop or an unreadable folder must not raise.
+    here = Path(os.path.realpath(start))
+    if not os.path.isdir(here):
         here = here.parent
     for folder in (here, *here.parents):
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError):
-                # A broken pyproject that is not ours must not stop the search; ours is validated on load.
-                if "[tool.graphlint" in candidate.read_text(encoding="utf-8", errors="replace"):
-                    return candidate
-                continue
-            if "graphlint" in data.get("tool", {}):
+        if not os.path.isfile(candidate):
+            continue
+        text = _toml_text(candidate)
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            # A broken pyproject that is not ours must not stop the search; ours is validated on load.
+            if "[tool.graphlint" in text:
                 return candidate
+            continue
+        if "graphlint" in data.get("tool", {}):
+            return candidate
     return None
 
 

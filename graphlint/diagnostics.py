@@ -6,8 +6,13 @@ machines where only torch is installed.
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass, field, replace
 from enum import Enum
+
+# A bug in graphlint itself, or an input it cannot handle (a crashed worker, nesting too deep): the
+# file or function was not checked. Reported like any finding, never suppressed, and the run exits 2.
+INTERNAL_ERROR = "GL002"
 
 
 class Family(str, Enum):
@@ -58,6 +63,10 @@ class Finding:
     fix_hint: str = ""
     via: tuple[str, ...] = ()
     fix: tuple[Edit, ...] = ()
+    fix_applicability: str = "safe"  # of `fix`, ruff's classes: "unsafe" is applied only with --unsafe-fixes
+    # Where the code runs (graphlint.index.TIERS): "captured", "step" or "forward"; None when only
+    # `--scope all` reached it, and for findings that are not about hot code.
+    context: str | None = None
     # Runtime cross-check: None = not checked, True = also seen at runtime.
     confirmed: bool | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)
@@ -74,3 +83,29 @@ class Finding:
 
     def with_(self, **changes) -> "Finding":
         return replace(self, **changes)
+
+
+def describe(exc: BaseException) -> str:
+    """`ValueError: message` on one line, short enough for a finding."""
+    text = " ".join(str(exc).split())
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def internal_error(path: str, phase: str, why: str, *, where: str = "", line: int = 1, column: int = 1,
+                   tb: str = "") -> Finding:
+    """The GL002 finding for an uncaught exception (or a dead worker) in one phase of one file.
+
+    `where` names the function that was skipped (the whole file when empty); `tb` is the traceback,
+    printed only with `--verbose`.
+    """
+    skipped = f"`{where}` was not checked" if where else "the file was not checked"
+    return Finding(path=path, line=line, column=column, code=INTERNAL_ERROR, name="internal-error",
+                   message=f"Internal error in the {phase} phase ({skipped}): {why}",
+                   extra={"phase": phase, "traceback": tb} if tb else {"phase": phase})
+
+
+def internal_error_from(path: str, phase: str, exc: BaseException, **kw) -> Finding:
+    """`internal_error` for the exception being handled, with its traceback."""
+    return internal_error(path, phase, describe(exc), tb=traceback.format_exc(), **kw)

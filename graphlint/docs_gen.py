@@ -29,7 +29,8 @@ def render_rule(rule) -> str:
     parts = [f"### {rule.code} `{rule.name}`\n"]
     default = "on" if rule.default_enabled else "off (opt-in)"
     scope = "inside capture regions only" if rule.capture_only else "hot path"
-    fix = "yes (`--fix`)" if rule.FIXES else "no"
+    unsafe = rule.fix_applicability() == "unsafe"
+    fix = ("unsafe (`--fix --unsafe-fixes`)" if unsafe else "yes (`--fix`)") if rule.FIXES else "no"
     parts.append(f"Family: {rule.family.value} · default: {default} · applies to: {scope} · autofix: {fix}\n")
     parts.append(rule.doc() + "\n")
     parts.append(f"**Message:** {rule.message}\n")
@@ -41,7 +42,7 @@ def render_rule(rule) -> str:
         parts.append("**Not reported:**\n")
         parts.extend(_code_block(s) for s in rule.VALID)
     for fx in rule.FIXES:
-        parts.append("**Autofix:**\n")
+        parts.append(f"**Autofix ({fx.applicability}):**\n")
         parts.append(_code_block(fx.before) + "becomes\n" + _code_block(fx.after))
     return "\n".join(parts)
 

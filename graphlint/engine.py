@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
-import sys
+import codecs
+import errno
+import io
+import os
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphlint.analyzer import Unit, analyze_unit
-from graphlint.config import Config
-from graphlint.diagnostics import Finding
+from graphlint.config import SCOPE_TIERS, Config
+from graphlint.diagnostics import Finding, internal_error, internal_error_from
+from graphlint.discovery import display_path  # noqa: F401 - re-exported: the CLI shows paths with it
 from graphlint.index import HotInfo, ModuleSummary, ProjectIndex, index_source, module_name_for
+from graphlint.lines import source_lines
 from graphlint.rules import ALL_RULES
-from graphlint.selection import enabled_codes, per_file_ignored
+from graphlint.selection import enabled_codes, file_codes
 from graphlint.suppression import apply_noqa, parse_noqa, unused_noqa
 
+
+# The deepest expression (in libcst nodes, as graphlint.index measures it) a function may hold to be
+# checked. The analyzer recurses per level and runs out of Python stack from ~240 levels; libcst's
+# native parser overflows the C stack (a segfault, not an exception) from ~5,000. Deeper functions are
+# reported as GL002 without being parsed.
+MAX_NESTING = 200
 
 
 @dataclass
@@ -23,47 +35,73 @@ class SourceFile:
     module: str
     is_package: bool
     error: Finding | None = None
+    encoding: str = "utf-8"  # of the bytes read (PEP 263; "utf-8-sig": a BOM): fixes are written back in it
 
 
 @dataclass
 class LintResult:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
+    functions: int = 0  # defined in the linted files
+    checked: int = 0  # of those, checked: the hot path (`--scope all`: every function not cold)
+    checkable: int = 0  # what `--scope all` checks: every function not cold
     # The project the findings came from (for `via` chain locations: graphlint.chains).
     index: ProjectIndex | None = None
     hot: dict[str, HotInfo] = field(default_factory=dict)
 
 
-def display_path(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 def read_source(path: Path, shown: str | None = None) -> SourceFile:
     shown = shown or display_path(path)
-    module = module_name_for(path)
     is_pkg = path.name == "__init__.py"
     try:
         data = path.read_bytes()
     except OSError as exc:
-        err = Finding(path=shown, line=1, column=1, code="GL000", name="unreadable-file",
-                      message=f"Cannot read file: {exc.strerror or exc}")
-        return SourceFile(shown, None, module, is_pkg, err)
-    return decode_source(data, shown, module, is_pkg)
+        # No module_name_for here: it resolves the path, which raises on a symlink loop.
+        return SourceFile(shown, None, path.stem, is_pkg, _unreadable(path, shown, exc))
+    return decode_source(data, shown, module_name_for(path), is_pkg)
 
 
-def decode_source(data: bytes, shown: str, module: str, is_pkg: bool) -> SourceFile:
+def _unreadable(path: Path, shown: str, exc: OSError) -> Finding:
+    why = exc.strerror or str(exc)
+    if os.path.islink(path) and not os.path.exists(path) and exc.errno != errno.ELOOP:
+        why = f"broken symbolic link to {os.readlink(path)!r}"
+    return Finding(path=shown, line=1, column=1, code="GL000", name="unreadable-file",
+                   message=f"Cannot read file: {why}")
+
+
+def decode_source(data: bytes | str, shown: str, module: str, is_pkg: bool) -> SourceFile:
+    """Decode as Python does (PEP 263: a BOM or a coding cookie, else UTF-8); text is taken as is."""
+    if isinstance(data, str):
+        return SourceFile(shown, data, module, is_pkg)
+    problem = None
     try:
-        text = data.decode("utf-8-sig")
+        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError as exc:  # unknown codec, BOM with another cookie, or undecodable first lines
+        encoding, problem = "utf-8-sig", exc.msg
+    try:
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        before = source_lines(data[: exc.start].decode(encoding, "replace"), keepends=True)
+        line, col = _position_after(before)
+        name = "UTF-8" if codecs.lookup(encoding).name.startswith("utf-8") else encoding
         err = Finding(path=shown, line=line, column=col, code="GL000", name="syntax-error",
-                      message=f"File is not valid UTF-8: {exc.reason}")
+                      message=f"File is not valid {name}: {exc.reason}")
         return SourceFile(shown, None, module, is_pkg, err)
-    return SourceFile(shown, text, module, is_pkg)
+    if problem is not None:
+        err = Finding(path=shown, line=1, column=1, code="GL000", name="syntax-error",
+                      message=f"Invalid encoding declaration: {problem}")
+        return SourceFile(shown, None, module, is_pkg, err)
+    return SourceFile(shown, text, module, is_pkg, encoding=encoding)
+
+
+def _position_after(lines: list[str]) -> tuple[int, int]:
+    """1-based (line, column) of the character that follows `lines` (split with keepends)."""
+    if not lines:
+        return 1, 1
+    last = lines[-1]
+    if last.endswith(("\n", "\r")):
+        return len(lines) + 1, 1
+    return len(lines), len(last) + 1
 
 
 def build_summary(src: SourceFile) -> ModuleSummary:
@@ -73,20 +111,27 @@ def build_summary(src: SourceFile) -> ModuleSummary:
 
 
 def units_for(src: SourceFile, summary: ModuleSummary, hot: dict[str, HotInfo]) -> list[Unit]:
-    lines = src.text.splitlines(keepends=True) if src.text else []
+    lines = source_lines(src.text, keepends=True) if src.text else []
     units = []
     for fn in summary.functions.values():
         info = hot.get(fn.key)
         if info is None:
             continue
-        chunk = "".join(lines[fn.lineno - 1: fn.end_lineno])
+        chunk = _without_leading_form_feed("".join(lines[fn.lineno - 1: fn.end_lineno]))
         if chunk[:1] in (" ", "\t"):
             units.append(Unit(fn, info, "if 1:\n" + chunk, fn.lineno - 2))
         else:
             units.append(Unit(fn, info, chunk, fn.lineno - 1))
     if summary.module_regions:
-        units.append(Unit(None, HotInfo(via=("<module> (capture region)",), whole=False), src.text or "", 0))
+        units.append(Unit(None, HotInfo(via=("<module> (capture region)",), whole=False, tier="captured"), src.text or "", 0))
     return units
+
+
+def _without_leading_form_feed(chunk: str) -> str:
+    """A page break before an indented `def` (`\f    def f`): libcst's tokenizer rejects it, so it
+    becomes a space, which keeps every column and leaves the body deeper than the `def`."""
+    indent = chunk[: len(chunk) - len(chunk.lstrip(" \t\f"))]
+    return chunk.replace("\f", " ", indent.count("\f")) if "\f" in indent else chunk
 
 
 class Linter:
@@ -102,46 +147,41 @@ class Linter:
         self.progress = progress
         known = {r.code: r.default_enabled for r in ALL_RULES}
         self.enabled = enabled_codes(config, known)
+        self.capture_sites: bool | None = None  # set by hot_map: did the project capture anything?
         self.known = set(known)
 
-    def rules_for(self, rel_path: str) -> list[type]:
-        ignored = per_file_ignored(self.config, rel_path)
-        return [r for r in ALL_RULES if r.code in self.enabled and not any(r.code.startswith(s) for s in ignored)
-                and hasattr(r, "hooks") and r.hooks()]
-
-    def _rel(self, shown: str) -> str:
-        try:
-            return Path(shown).resolve().relative_to(self.config.root).as_posix()
-        except ValueError:
-            return Path(shown).as_posix()
+    def rules_for(self, codes: frozenset[str]) -> list[type]:
+        return [r for r in ALL_RULES if r.code in codes and hasattr(r, "hooks") and r.hooks()]
 
     def hot_map(self, index: ProjectIndex) -> dict[str, HotInfo]:
         cfg = self.config
+        hot = index.hot_functions(cfg.hot, cfg.cold, cfg.capture_regions)
+        self.capture_sites = any(info.tier == "captured" for info in hot.values())
         if cfg.scope == "all":
-            hot = index.all_functions(cfg.cold)
-            # Capture-region functions keep their capture flag; regions inside cold code stay out.
-            for key, info in index.hot_functions(cfg.hot, cfg.cold, cfg.capture_regions).items():
-                if key in hot and info.capture:
-                    hot[key] = info
-            return hot
-        return index.hot_functions(cfg.hot, cfg.cold, cfg.capture_regions)
+            everything = index.all_functions(cfg.cold)
+            # Reached functions keep their chain, tier and capture flag; a function that is hot only in its
+            # capture regions is linted whole, its other lines without a tier.
+            for key, info in hot.items():
+                if key in everything:
+                    everything[key] = info if info.whole else HotInfo(None, whole=True, capture=info.capture, tier=None)
+            return everything
+        if cfg.scope in SCOPE_TIERS:
+            return {k: v for k, v in hot.items() if v.tier in SCOPE_TIERS[cfg.scope] or not v.whole}
+        return hot
 
     def lint_sources(self, sources: list[SourceFile]) -> LintResult:
         from graphlint.parallel import run
 
-        result = LintResult(files=len(sources))
-        result.findings, result.index, result.hot = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir,
-                                                        progress=self.progress)
-        result.findings.sort(key=lambda f: f.sort_key)
-        return result
+        out = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
+        out.findings.sort(key=lambda f: f.sort_key)
+        return LintResult(out.findings, len(sources), out.functions, out.checked, out.checkable, out.index, out.hot)
 
     def lint_one(self, src: SourceFile, summary: ModuleSummary, index: ProjectIndex,
                  hot: dict[str, HotInfo]) -> list[Finding]:
-        rel = self._rel(src.path)
-        ignored = per_file_ignored(self.config, rel)
+        codes = file_codes(self.config, self.enabled, src.path)
 
         def allowed(code: str) -> bool:
-            return code in self.enabled and not any(code.startswith(s) for s in ignored)
+            return code in codes
 
         if src.error is not None:
             return [src.error] if allowed("GL000") else []
@@ -153,38 +193,52 @@ class Linter:
         if summary.skip_file:
             return []
         findings: list[Finding] = []
-        rules = self.rules_for(rel)
+        tiers = SCOPE_TIERS.get(self.config.scope)
+        errors: list[Finding] = []  # GL002: never selected away nor suppressed
+        rules = self.rules_for(codes)
         for unit in units_for(src, summary, hot):
+            nesting = unit.function.nesting if unit.function else summary.nesting
+            if nesting > MAX_NESTING:
+                errors.append(_unit_error(src.path, unit, f"expression nested {nesting} levels deep "
+                                                          f"(graphlint checks up to {MAX_NESTING})"))
+                continue
             try:
                 findings.extend(self.analyze_unit(src.path, summary, index, unit, rules))
-            except RecursionError:
-                _internal_error(src.path, unit, "expression nesting too deep")
-            except Exception as exc:  # a bug in one rule must not cost the user the whole run
-                _internal_error(src.path, unit, f"{type(exc).__name__}: {exc}")
-        lines = (src.text or "").splitlines()
-        noqa = parse_noqa(lines)
-        findings = apply_noqa(findings, noqa)
-        if allowed("GL001"):
-            findings.extend(unused_noqa(src.path, noqa, self.known, self.enabled))
-        return _dedupe(findings)
+            except Exception as exc:  # noqa: BLE001 - a bug in one rule must not cost the user the whole run
+                errors.append(_unit_error(src.path, unit, exc))
+        if tiers is not None:  # a function's capture region is captured even when the function is not
+            findings = [f for f in findings if f.context in tiers]
+        try:
+            lines = source_lines(src.text or "")
+            noqa = parse_noqa(lines)
+            findings = apply_noqa(findings, noqa)
+            if allowed("GL001"):
+                findings.extend(unused_noqa(src.path, noqa, self.known, self.enabled))
+        except Exception as exc:  # noqa: BLE001 - unsuppressed findings would be wrong: report none
+            findings = [internal_error_from(src.path, "suppress", exc)]
+        return _dedupe(findings) + errors
 
     def analyze_unit(self, path: str, summary: ModuleSummary, index: ProjectIndex, unit: Unit,
                      rules: list[type]) -> list[Finding]:
         """One unit's findings (a method so that the editor server can memoize it per function)."""
-        return analyze_unit(path, summary, index, unit, rules)
+        return analyze_unit(path, summary, index, unit, rules, self.config.eager_guards)
 
     def lint_paths(self, files: list[Path]) -> LintResult:
         return self.lint_sources([read_source(p) for p in files])
 
     def lint_text(self, text: str, shown: str, module: str | None = None) -> LintResult:
-        src = decode_source(text.encode("utf-8"), shown, module or Path(shown).stem, shown.endswith("__init__.py"))
+        src = decode_source(text, shown, module or Path(shown).stem, shown.endswith("__init__.py"))
         return self.lint_sources([src])
 
 
-def _internal_error(path: str, unit: Unit, why: str) -> None:
-    where = f"{unit.function.qualname} (line {unit.function.lineno})" if unit.function else "module level"
-    sys.stderr.write(f"graphlint: warning: internal error while checking {path}: {where}: {why}; "
-                     "skipped that function, please report it\n")
+def _unit_error(path: str, unit: Unit, why: Exception | str) -> Finding:
+    """GL002 at the `def` of the function that could not be checked (line 1 for module-level regions)."""
+    fn = unit.function
+    where = fn.qualname if fn else "module-level capture regions"
+    at = {"line": fn.lineno, "column": 1} if fn else {}
+    if isinstance(why, Exception):
+        return internal_error_from(path, "check", why, where=where, **at)
+    return internal_error(path, "check", why, where=where, **at)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import hashlib
 import re
 from collections import deque
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from graphlint._annotations import annotation_kind, is_cpu_name, tuple_item_kinds
 from graphlint._torch_kinds import SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
+from graphlint.lines import source_lines
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
 SKIP_FILE_RE = re.compile(r"#\s*graphlint:\s*skip-file\b", re.IGNORECASE)
@@ -28,7 +30,19 @@ DEFAULT_MODULE_BASES = (
 # Methods that run per step besides `forward` (vLLM's CustomOp dispatches to these).
 HOT_METHOD_NAMES = ("forward", "forward_cuda", "forward_native", "forward_hip", "forward_xpu")
 CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
-COMPILE_CALLS = ("torch.compile", "torch.cuda.make_graphed_callables", "torch.cuda.graphs.make_graphed_callables")
+GRAPHED_CALLS = ("torch.cuda.make_graphed_callables", "torch.cuda.graphs.make_graphed_callables")
+COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
+# `torch.compile` options under which the compiled region is replayed as a CUDA graph (or must be one graph).
+GRAPHED_COMPILE_MODES = ("reduce-overhead", "max-autotune")
+PARTIAL_CALLS = ("functools.partial", "partial")
+HOOK_METHODS = ("register_forward_hook", "register_forward_pre_hook")
+# Registry getters: `REG.get(key)`, `ALL_ATTENTION_FUNCTIONS.get_interface(key, default)`.
+REGISTRY_GETTERS = ("get", "get_interface", "__getitem__")
+AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
+# A method called on a receiver of unknown class is followed only when at most this many project
+# classes define a method of that name: `build_op` names one operation, `update` names nothing.
+MAX_NAME_DISPATCH = 8
+MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
 HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_callables")
 COLD_DECORATORS = ("graphlint.cold",)
 MODULE_LIST_CALLS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
@@ -50,6 +64,10 @@ class FunctionInfo:
     calls: list[tuple[str, int]] = field(default_factory=list)  # (callee descriptor, line)
     regions: list[tuple[int, int]] = field(default_factory=list)  # `with torch.cuda.graph` bodies
     returns: str = "unknown"  # tensor / bool_tensor / weak_tensor / tensor_seq / host / items:<k>,<k> / unknown
+    # Dotted names of the classes or functions this function returns, itself (`return Impl`) or built
+    # (`return Impl(...)`): what a factory can hand out, followed when its result is called.
+    makes: list[str] = field(default_factory=list)
+    nesting: int = 0  # deepest expression in its text (nested defs included): see engine.MAX_NESTING
 
     @property
     def display(self) -> str:
@@ -65,6 +83,12 @@ class ClassInfo:
     methods: dict[str, str] = field(default_factory=dict)  # name -> function key
     # attribute -> "tensor" | "host" | "module:<dotted class>" | "modules:<dotted>,<dotted>"
     attrs: dict[str, str] = field(default_factory=dict)
+    # attribute -> call descriptors whose result `__init__` stored there (`self.impl = backend.build(...)`)
+    factories: dict[str, list[str]] = field(default_factory=dict)
+    # attribute -> callables stored there (`self.act = F.silu`, `self.fn = partial(f, ...)`)
+    callables: dict[str, list[str]] = field(default_factory=dict)
+    # functions held in class-level dicts/lists (`_global_mapping = {"sdpa": sdpa_mask, ...}`)
+    registry: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -75,10 +99,17 @@ class ModuleSummary:
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     compile_roots: list[tuple[str, int]] = field(default_factory=list)  # descriptors passed to compile
+    graphed_roots: list[tuple[str, int]] = field(default_factory=list)  # ... that replay as a CUDA graph
+    hook_roots: list[tuple[str, int, str | None]] = field(default_factory=list)  # (hook, line, registering fn)
+    # module-level containers of callables (`HANDLERS = {"a": f, "b": g}`) -> the callables' descriptors
+    registries: dict[str, list[str]] = field(default_factory=dict)
+    # module-level aliases (`my_op = MyFn.apply`, `REG = Registry()` -> "pkg.Registry()")
+    aliases: dict[str, str] = field(default_factory=dict)
     module_regions: list[tuple[int, int]] = field(default_factory=list)
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
     skip_file: bool = False
     syntax_error: tuple[int, int, str] | None = None
+    nesting: int = 0  # deepest expression anywhere in the file
 
 
 def module_name_for(path: Path) -> str:
@@ -94,20 +125,31 @@ def module_name_for(path: Path) -> str:
 
 def dotted(node: ast.AST) -> str | None:
     """`a.b.c` for Name/Attribute chains; `super().x` for super calls; None otherwise."""
+    suffixes: list[str] = []  # a loop, not recursion: generated code has chains thousands long
+    while True:
+        if isinstance(node, ast.Attribute):
+            suffixes.append("." + node.attr)
+        elif isinstance(node, ast.Subscript):
+            suffixes.append("[]")
+        else:
+            break
+        node = node.value
     if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value)
-        return f"{base}.{node.attr}" if base else None
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
-        return "super()"
-    if isinstance(node, ast.Subscript):
-        base = dotted(node.value)
-        return f"{base}[]" if base else None
-    return None
+        head = node.id
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
+        head = "super()"
+    else:
+        return None
+    return head + "".join(reversed(suffixes))
+
+
+_CONTEXTS = {ast.Load, ast.Store, ast.Del}  # a Name's `ctx`: a child node, but no level of nesting
 
 
 class _Indexer(ast.NodeVisitor):
+    """Statements are visited recursively (Python caps block nesting at 100 levels); expressions, which
+    have no such cap (`a + b + ...` with 10,000 terms is valid), are walked with an explicit stack."""
+
     def __init__(self, module: str, path: str, lines: list[str], is_package: bool) -> None:
         self.s = ModuleSummary(module=module, path=path)
         self.lines = lines
@@ -166,6 +208,9 @@ class _Indexer(ast.NodeVisitor):
         self.class_stack.append(info)
         self.generic_visit(node)
         self.class_stack.pop()
+        for stmt in node.body:  # `_global_mapping = {"sdpa": sdpa_mask, ...}`: a registry class
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+                info.registry.extend(self._callables_in(stmt.value))
         for stmt in node.body:  # dataclass-style fields (`seq_lens: torch.Tensor`); __init__ wins
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 kind = _annotation_kind(ast.unparse(stmt.annotation))
@@ -173,6 +218,8 @@ class _Indexer(ast.NodeVisitor):
                     kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
                 if kind:
                     info.attrs.setdefault(stmt.target.id, kind)
+                elif (name := class_annotation(stmt.annotation)) and name.rpartition(".")[2][:1].isupper():
+                    info.factories.setdefault(stmt.target.id, [self.resolve(name) or name])  # `cache: BufferCache`
 
     def _markers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
@@ -184,6 +231,8 @@ class _Indexer(ast.NodeVisitor):
             name = self.resolve(dotted(target)) or ""
             if name in HOT_DECORATORS:
                 found.add("hot")
+                if name in GRAPHED_CALLS or (isinstance(deco, ast.Call) and _graphed_compile(deco)):
+                    found.add("graphed")
             elif name in COLD_DECORATORS:
                 found.add("cold")
         return found
@@ -199,19 +248,26 @@ class _Indexer(ast.NodeVisitor):
             first_line=min([d.lineno for d in node.decorator_list] + [node.lineno]),
             class_key=cls.key if cls else (parent.class_key if parent else None),
             parent_key=parent.key if parent else None,
-            markers=self._markers(node), returns=self._returns(node),
+            markers=self._markers(node), returns=self._returns(node), makes=self._makes(node),
         )
         self.s.functions[qual] = info
+        self.local_binds.append(self._typed_params(node))
         if cls is not None:
             cls.methods[node.name] = info.key
             if node.name == "__init__":
                 self._init_attrs(node, cls)
         self.func_stack.append(info)
-        self.local_binds.append({})
+        # Decorators, defaults and annotations: measured for nesting only (their calls are not the body's).
+        for part in (*node.decorator_list, node.args, node.returns):
+            if part is not None:
+                self._walk_expr(part, record_calls=False)
         for stmt in node.body:
             self.visit(stmt)
         self.local_binds.pop()
         self.func_stack.pop()
+        info.regions.extend(_begin_end_regions(info.calls))
+        if parent is not None:
+            parent.nesting = max(parent.nesting, info.nesting)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -225,6 +281,47 @@ class _Indexer(ast.NodeVisitor):
             # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
             return kind or (f"object:{cls}" if cls else "unknown")
         return self._infer_returns(node)
+
+    def _typed_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+        """Parameters annotated with a project class (`model: Transformer`, `cache: Optional[BufferCache]`)
+        stand for an instance of it, so `model.forward(...)` resolves to `Transformer.forward`."""
+        binds = {}
+        args = node.args
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+            name = class_annotation(arg.annotation) if arg.annotation is not None else None
+            qual = self.resolve(name) if name and name.rpartition(".")[2][:1].isupper() else None
+            if qual and not qual.startswith(("torch.", "typing.", "collections.")):
+                binds[arg.arg] = f"{qual}()"
+        return binds
+
+    def _makes(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+        """What a factory hands out: `return Impl(...)` and `return Impl` both name `Impl`."""
+        out = []
+        for sub in _own_nodes(node):
+            if isinstance(sub, ast.Return) and sub.value is not None:
+                value = sub.value.func if isinstance(sub.value, ast.Call) else sub.value
+                name = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
+                if name and name not in out:
+                    out.append(name)
+        return out
+
+    def _callables_in(self, value: ast.expr) -> list[str]:
+        """Descriptors of the named callables held by a dict/list/tuple/set literal (a registry)."""
+        if isinstance(value, ast.Dict):
+            items = value.values
+        elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+            items = value.elts
+        else:
+            return []
+        out = []
+        for item in items:
+            if isinstance(item, ast.Call) and (self.resolve(dotted(item.func)) or "") in PARTIAL_CALLS \
+                    and item.args:
+                item = item.args[0]
+            name = self.resolve(dotted(item)) if isinstance(item, (ast.Name, ast.Attribute)) else None
+            if name:
+                out.append(name)
+        return out
 
     def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
         """An unannotated function's return kind, when every value-returning `return` agrees by syntax
@@ -270,6 +367,7 @@ class _Indexer(ast.NodeVisitor):
         return "unknown"
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
+        local_calls = _local_calls(node)
         for sub in ast.walk(node):
             if isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
@@ -279,11 +377,37 @@ class _Indexer(ast.NodeVisitor):
                         kind = self._attr_kind(sub.value)
                         if kind:
                             cls.attrs[target.attr] = kind
+                        else:
+                            self._dispatch_attr(cls, target.attr, sub.value, local_calls)
             elif isinstance(sub, ast.Call):
                 name = dotted(sub.func) or ""
                 if name.endswith(("register_buffer", "register_parameter")) and sub.args \
                         and isinstance(sub.args[0], ast.Constant) and isinstance(sub.args[0].value, str):
                     cls.attrs[sub.args[0].value] = "tensor"
+
+    def _dispatch_attr(self, cls: ClassInfo, attr: str, value: ast.expr, local_calls: dict[str, ast.Call]) -> None:
+        """Record what an attribute that is not a tensor or a known module holds, for dispatch:
+        the result of a factory call (`self.impl = backend.build_op(...)`, `self.impl = impl_cls(...)`
+        with `impl_cls = backend.get_impl_cls()`), or a callable (`self.fn = partial(f, ...)`,
+        `self.act = ACT2FN[name]`)."""
+        if isinstance(value, ast.Call):
+            callee = self.resolve(dotted(value.func))
+            if callee in PARTIAL_CALLS or callee == "functools.partial":
+                if value.args and (ref := self.resolve(dotted(value.args[0]))):
+                    cls.callables.setdefault(attr, []).append(ref)
+                return
+            if isinstance(value.func, ast.Name) and value.func.id in local_calls:
+                inner = self.resolve(dotted(local_calls[value.func.id].func))
+                callee = f"{inner}()" if inner else None
+            if callee and not callee.startswith("torch."):
+                cls.factories.setdefault(attr, []).append(callee)
+        elif isinstance(value, (ast.Name, ast.Attribute, ast.Subscript)):
+            ref = self.resolve(dotted(value))
+            if ref and not ref.startswith(("self.", "cls.")):
+                cls.callables.setdefault(attr, []).append(ref)
+        elif isinstance(value, (ast.List, ast.Tuple)):  # `self.processors = [Clamp(), Scale()]`
+            for item in value.elts:
+                self._dispatch_attr(cls, attr, item, local_calls)
 
     def _attr_kind(self, value: ast.expr) -> str | None:
         if isinstance(value, ast.Constant):
@@ -320,17 +444,44 @@ class _Indexer(ast.NodeVisitor):
             self.local_binds[-1][target.id] = f"{self.resolve(it)}[]"
         self.generic_visit(node)
 
-    def visit_Assign(self, node: ast.Assign) -> None:
-        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and self.local_binds:
-            src = dotted(node.value)
-            if src and src.startswith("self."):
-                self.local_binds[-1][node.targets[0].id] = src
-            elif isinstance(node.value, ast.Call) and self.local_binds:
-                # `model = Block(...)`: later `torch.compile(model)` roots Block.forward.
-                cname = self.resolve(dotted(node.value.func))
-                if cname and cname.rpartition(".")[2][:1].isupper():
-                    self.local_binds[-1][node.targets[0].id] = f"{cname}()"
+    def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
+            if self.local_binds:
+                self._bind_local(targets[0].id, node.value)
+            elif not self.class_stack:
+                self._module_value(targets[0].id, node.value)
         self.generic_visit(node)
+
+    visit_AnnAssign = visit_Assign
+
+    def _bind_local(self, name: str, value: ast.expr) -> None:
+        src = dotted(value)
+        if src and src.startswith("self."):
+            self.local_binds[-1][name] = src
+        elif isinstance(value, ast.Subscript) and (base := self.resolve(dotted(value.value))):
+            self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
+        elif isinstance(value, ast.Call):
+            cname = self.resolve(dotted(value.func))
+            if not cname:
+                return
+            head, _, meth = cname.rpartition(".")
+            if cname.rpartition(".")[2][:1].isupper():
+                # `model = Block(...)`: later `torch.compile(model)` roots Block.forward.
+                self.local_binds[-1][name] = f"{cname}()"
+            elif head and meth in REGISTRY_GETTERS:
+                self.local_binds[-1][name] = f"{head}[]"  # `fn = REGISTRY.get(key)`
+
+    def _module_value(self, name: str, value: ast.expr) -> None:
+        """Module-level registries (`HANDLERS = {"a": f}`) and aliases (`op = MyFn.apply`, `REG = Reg()`)."""
+        found = self._callables_in(value)
+        if found:
+            self.s.registries[name] = found
+        elif isinstance(value, (ast.Name, ast.Attribute)) and (ref := self.resolve(dotted(value))):
+            self.s.aliases[name] = ref
+        elif isinstance(value, ast.Call) and not value.args and not value.keywords \
+                and (ref := self.resolve(dotted(value.func))):
+            self.s.aliases[name] = f"{ref}()"
 
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         is_capture = any(
@@ -349,7 +500,35 @@ class _Indexer(ast.NodeVisitor):
 
     visit_AsyncWith = visit_With
 
-    def visit_Call(self, node: ast.Call) -> None:
+    def generic_visit(self, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self._walk_expr(child)
+            else:
+                self.visit(child)
+
+    def _walk_expr(self, root: ast.AST, record_calls: bool = True) -> None:
+        """Pre-order walk of an expression (the order `generic_visit` would take): record its calls and
+        its nesting depth as libcst will build it (a BoolOp of n values is n - 1 nested operations)."""
+        stack: list[tuple[ast.AST, int]] = [(root, 1)]
+        deepest = 0
+        while stack:
+            node, depth = stack.pop()
+            if depth > deepest:
+                deepest = depth
+            cls = node.__class__
+            if cls is ast.Call and record_calls:
+                self._record_call(node)  # type: ignore[arg-type]
+            step = len(node.values) - 1 if cls is ast.BoolOp else 1  # type: ignore[attr-defined]
+            for child in reversed(list(ast.iter_child_nodes(node))):
+                if child.__class__ not in _CONTEXTS:
+                    stack.append((child, depth + step))
+        if self.func_stack and deepest > self.func_stack[-1].nesting:
+            self.func_stack[-1].nesting = deepest
+        if deepest > self.s.nesting:
+            self.s.nesting = deepest
+
+    def _record_call(self, node: ast.Call) -> None:
         callee = self.resolve(dotted(node.func))
         if callee:
             if self.func_stack:
@@ -359,16 +538,26 @@ class _Indexer(ast.NodeVisitor):
             if callee in COMPILE_CALLS and node.args:
                 first = node.args[0]
                 items = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
+                graphed = callee in GRAPHED_CALLS or _graphed_compile(node)
                 for item in items:
                     ref = self.resolve(dotted(item))
                     if ref:
-                        self.s.compile_roots.append((ref, node.lineno))
+                        (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno))
+            elif callee in PARTIAL_CALLS and node.args and self.func_stack:
+                # `partial(f, ...)` in a function: the partial is built to be called there, so f runs too.
+                ref = self.resolve(dotted(node.args[0]))
+                if ref:
+                    self.func_stack[-1].calls.append((ref, node.lineno))
+            elif callee.rpartition(".")[2] in HOOK_METHODS and node.args:
+                ref = self.resolve(dotted(node.args[0]))
+                if ref:
+                    self.s.hook_roots.append((ref, node.lineno, self.func_stack[-1].key if self.func_stack else None))
         self.generic_visit(node)
 
 
 def index_source(source: str, path: str, module: str, is_package: bool = False) -> ModuleSummary:
     """Build the summary of one file. A syntax error is recorded, not raised."""
-    lines = source.splitlines()
+    lines = source_lines(source)
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
@@ -378,6 +567,10 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
     except ValueError as exc:  # e.g. null bytes
         s = ModuleSummary(module=module, path=path)
         s.syntax_error = (1, 1, str(exc))
+        return s
+    except (RecursionError, MemoryError) as exc:  # CPython cannot compile it either
+        s = ModuleSummary(module=module, path=path)
+        s.syntax_error = (1, 1, f"too deeply nested for Python's parser ({type(exc).__name__})")
         return s
     indexer = _Indexer(module, path, lines, is_package)
     indexer.visit(tree)
@@ -389,11 +582,85 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
 # The project index: resolution across modules, and the hot path.
 
 
-@dataclass(frozen=True)
+class Hop:
+    """One call of a `via` chain: a function's label and the hop of the caller that reached it.
+
+    Every function reached through a caller shares the caller's hops, so n chained functions cost O(n)
+    memory instead of n tuples of up to n names; the tuple is built only when a finding reports it.
+    `key` digests the whole chain (for cache keys) without walking it.
+    """
+
+    __slots__ = ("label", "parent", "key")
+
+    def __init__(self, label: str, parent: "Hop | None" = None) -> None:
+        self.label = label
+        self.parent = parent
+        seed = parent.key if parent is not None else b""
+        self.key = hashlib.blake2b(seed + b"\0" + label.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+    @classmethod
+    def from_labels(cls, labels: tuple[str, ...]) -> "Hop | None":
+        hop = None
+        for label in labels:
+            hop = cls(label, hop)
+        return hop
+
+    def chain(self) -> tuple[str, ...]:
+        labels = []
+        hop: Hop | None = self
+        while hop is not None:
+            labels.append(hop.label)
+            hop = hop.parent
+        return tuple(reversed(labels))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hop) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Hop({' -> '.join(self.chain())})"
+
+    def __reduce__(self):  # flat, not one nested object per hop: pickle recurses
+        return Hop.from_labels, (self.chain(),)
+
+
+# Where hot code runs, most constrained first: inside a captured CUDA graph (or a graphed/compiled callable),
+# in the eager per-step code around it (input preparation, sampling, output handling), or only known to be
+# reached from some `forward` / configured hot root.
+TIERS = ("captured", "step", "forward")
+# Methods whose call, resolved or not, makes the caller a step driver (`graph.replay()`).
+STEP_DRIVER_CALLS = ("replay",)
+
+
+@dataclass(frozen=True, init=False)
 class HotInfo:
-    via: tuple[str, ...]
+    hop: Hop | None  # the last call of the chain from the hot root (None: no chain, e.g. --scope all)
     whole: bool  # False: only the capture regions of the function are hot
     capture: bool = False  # config capture-region: allocation rules apply
+    tier: str | None = "forward"  # one of TIERS; None for functions linted only by `--scope all`
+
+    def __init__(self, via: "Hop | tuple[str, ...] | None" = None, whole: bool = True, capture: bool = False,
+                 tier: str | None = "forward") -> None:
+        object.__setattr__(self, "hop", Hop.from_labels(via) if isinstance(via, tuple) else via)
+        object.__setattr__(self, "whole", whole)
+        object.__setattr__(self, "capture", capture)
+        object.__setattr__(self, "tier", tier)
+
+    @property
+    def via(self) -> tuple[str, ...]:
+        """The call chain from the hot root, root first."""
+        return self.hop.chain() if self.hop is not None else ()
+
+    @property
+    def via_key(self) -> str:
+        return self.hop.key.hex() if self.hop is not None else ""
+
+
+# A root of the hot path: the function, its `via` label, the hop that reached it (None for a root), and
+# whether allocation rules apply (a configured capture region).
+Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 
 
 class ProjectIndex:
@@ -410,6 +677,7 @@ class ProjectIndex:
         self._is_module_cache: dict[str, bool] = {}
         self._class_cache: dict[str, ClassInfo | None] = {}
         self._function_cache: dict[str, FunctionInfo | None] = {}
+        self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
         """Swap one file's summary in place (the editor server, after an edit), dropping what was
@@ -525,38 +793,187 @@ class ProjectIndex:
     # -- call resolution ----------------------------------------------------------------------
     def resolve_call(self, caller: FunctionInfo | None, module: str, callee: str) -> list[FunctionInfo]:
         """The project functions a call descriptor can reach (empty when unknown or external)."""
+        return [fn for fn, _how in self.call_edges(caller, module, callee)]
+
+    def call_edges(self, caller: FunctionInfo | None, module: str, callee: str) -> list[tuple[FunctionInfo, str]]:
+        """The project functions a call can reach, each with how: "" for a direct call, else the dynamic
+        dispatch that was followed (a registry, a factory-built attribute, `Function.apply`, ...)."""
         cls = self.classes.get(caller.class_key) if caller and caller.class_key else None
-        if callee.startswith(("self.", "cls.")) and cls is not None:
-            return self._resolve_self(cls, callee.split(".", 1)[1])
+        if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
+            return [(fn, "") for fn in self._call_target(cls)]
+        if callee.startswith(("self.", "cls.")):
+            return self._resolve_self(cls, callee.split(".", 1)[1]) if cls is not None else []
         if callee.startswith("super()."):
             if cls is None:
                 return []
             fn = self.method(cls, callee.split(".", 1)[1], skip_self=True)
-            return [fn] if fn else []
-        if callee.endswith("()") or callee.endswith("()[]"):
-            return []
+            return [(fn, "")] if fn else []
         fn = self.function_by_dotted(callee)
         if fn is not None:
-            return [fn]
-        # `Cls.method(...)` or calling a module instance held in a module-level name.
+            return [(fn, "")]
+        # `Cls.method(...)`, `Fn.apply(...)`, or calling a module instance held in a module-level name.
         head, _, meth = callee.rpartition(".")
         owner = self.class_by_dotted(head) if head else None
         if owner is not None:
             fn = self.method(owner, meth)
-            return [fn] if fn else []
+            if fn is None and meth == "apply" and self._is_autograd_function(owner):
+                fn = self.method(owner, "forward")
+                return [(fn, f"{owner.qualname}.apply")] if fn else []
+            return [(fn, "")] if fn else []
+        return self._dispatch(callee, 0)
+
+    def _dispatch(self, callee: str, depth: int) -> list[tuple[FunctionInfo, str]]:
+        """Calls through values: `REG[key](...)`, `make_op()(...)`, `Impl().method(...)`, module aliases."""
+        if depth > MAX_DISPATCH_DEPTH:
+            return []
+        if callee.endswith(("()", "[]")):
+            return [(fn, how) for target, how in self._denotes(callee, depth) for fn in self._call_target(target)]
+        head, _, meth = callee.rpartition(".")
+        if head.endswith(("()", "[]")):
+            return [(fn, how) for target, how in self._denotes(head, depth) if isinstance(target, ClassInfo)
+                    for fn in [self.method(target, meth)] if fn is not None]
+        alias = self._module_attr(callee, "aliases")
+        if alias:
+            return [(fn, how or f"alias {callee.rpartition('.')[2]}")
+                    for fn, how in self.call_edges(None, "", alias) or self._dispatch(alias, depth + 1)]
         return []
 
-    def _resolve_self(self, cls: ClassInfo, rest: str) -> list[FunctionInfo]:
+    def _call_target(self, target: "ClassInfo | FunctionInfo") -> list[FunctionInfo]:
+        """What calling a denoted value runs: a function, or an instance's `forward` / `__call__`."""
+        if isinstance(target, FunctionInfo):
+            return [target]
+        name = "forward" if self.is_nn_module(target) else "__call__"
+        fn = self.method(target, name)
+        return [fn] if fn else []
+
+    def _denotes(self, desc: str, depth: int) -> list[tuple["ClassInfo | FunctionInfo", str]]:
+        """The project classes (instances) and functions a value descriptor can stand for:
+        `X[]` an entry of registry X, `X()` what calling X returns, a dotted name what it names."""
+        if depth > MAX_DISPATCH_DEPTH:
+            return []
+        if desc.endswith("[]"):
+            base = desc[:-2]
+            label = f"registry {base.rpartition('.')[2]}"
+            return [(t, label) for ref in self._registry_entries(base, depth + 1)
+                    for t, _how in self._denotes(ref, depth + 1)]
+        if desc.endswith("()"):
+            out = []
+            for target, how in self._denotes(desc[:-2], depth + 1):
+                if isinstance(target, ClassInfo):
+                    out.append((target, how))
+                else:  # a factory: what it returns, or the class its annotation names (and subclasses)
+                    label = how or f"factory {target.qualname}"
+                    out.extend((t, label) for ref in self._made_by(target) for t, _h in self._denotes(ref, depth + 1))
+            return out
+        fn = self.function_by_dotted(desc)
+        if fn is not None:
+            return [(fn, "")]
+        cls = self.class_by_dotted(desc)
+        if cls is not None:
+            return [(cls, "")]
+        alias = self._module_attr(desc, "aliases")
+        if alias:
+            return self._denotes(alias, depth + 1)
+        head, _, meth = desc.rpartition(".")
+        owner = self.class_by_dotted(head) if head else None
+        if owner is not None:
+            fn = self.method(owner, meth)
+            if fn is not None:
+                return [(fn, "")]
+            if meth == "apply" and self._is_autograd_function(owner) and (fn := self.method(owner, "forward")):
+                return [(fn, f"{owner.qualname}.apply")]
+        if head and self._unknown_receiver(head):
+            return [(fn, f"method {meth}") for fn in self._methods_named(meth)]
+        return []
+
+    def _unknown_receiver(self, head: str) -> bool:
+        """True for `pkg.mod.backend` where `backend` is a local or parameter of `pkg.mod` (no module-level
+        definition or import of that name): its class is unknown. External names (`torch.nn`) are not."""
+        split = self.split_dotted(head + ".x")
+        if split is None:
+            return False
+        mod, qual = split
+        first = qual.split(".")[0]
+        s = self.modules[mod]
+        return not (
+            first in s.imports or first in s.functions or first in s.classes or first in s.aliases
+            or first in s.registries)
+
+    def _made_by(self, fn: FunctionInfo) -> list[str]:
+        """Dotted names a factory returns: its `return` values, else the class its annotation names
+        together with that class's project subclasses."""
+        if fn.makes:
+            return [ref if "." in ref else f"{fn.module}.{ref}" for ref in fn.makes]
+        if fn.returns.startswith("object:"):
+            base = self.class_by_dotted(f"{fn.module}.{fn.returns[len('object:'):]}")
+            if base is not None:
+                return [f"{c.module}.{c.qualname}" for c in self.subclasses(base)]
+        return []
+
+    def subclasses(self, base: ClassInfo) -> list[ClassInfo]:
+        """`base` and every project class that has it in its MRO."""
+        return [c for c in self.classes.values() if any(b.key == base.key for b in self.mro(c))]
+
+    def _methods_named(self, name: str) -> list[FunctionInfo]:
+        """A method called on a receiver of unknown class (`backend.get_impl_cls()`): every project
+        method of that name. Only for names rare enough to identify the operation: dunders and names
+        defined by many classes resolve to nothing (a miss, not a guess)."""
+        if name.startswith("__") or name in HOT_METHOD_NAMES:
+            return []
+        if self._methods_by_name is None:
+            table: dict[str, list[FunctionInfo]] = {}
+            for c in self.classes.values():
+                for meth, key in c.methods.items():
+                    table.setdefault(meth, []).append(self.functions[key])
+            self._methods_by_name = table
+        found = self._methods_by_name.get(name, [])
+        return found if len(found) <= MAX_NAME_DISPATCH else []
+
+    def _registry_entries(self, base: str, depth: int) -> list[str]:
+        """Entries of a registry: a module-level container, or an instance of a class holding one."""
+        entries = self._module_attr(base, "registries")
+        if entries:
+            return entries
+        for target, _how in self._denotes(base, depth + 1):
+            if isinstance(target, ClassInfo):
+                return [ref if "." in ref else f"{target.module}.{ref}"
+                        for c in self.mro(target) for ref in c.registry]
+        return []
+
+    def _module_attr(self, name: str, table: str):
+        """A module-level registry or alias by dotted name, following re-exports like `_by_dotted`."""
+        current, seen = name, set()
+        while current not in seen:
+            seen.add(current)
+            split = self.split_dotted(current)
+            if split is None:
+                return None
+            mod, qual = split
+            summary = self.modules[mod]
+            value = getattr(summary, table).get(qual)
+            if value:
+                return value
+            head = qual.split(".")[0]
+            target = summary.imports.get(head)
+            if not target:
+                return None
+            current = target + qual[len(head):]
+        return None
+
+    def _is_autograd_function(self, cls: ClassInfo) -> bool:
+        return any(base in AUTOGRAD_FUNCTION_BASES for c in self.mro(cls) for base in c.bases)
+
+    def _resolve_self(self, cls: ClassInfo, rest: str) -> list[tuple[FunctionInfo, str]]:
         parts = rest.split(".")
         first = parts[0]
         if len(parts) == 1 and not first.endswith("[]"):
             fn = self.method(cls, first)
             if fn is not None:
-                return [fn]
-        attr = self.attr(cls, first.rstrip("[]").rstrip("["))
+                return [(fn, "")]
+        name = first.rstrip("[]").rstrip("[")
+        attr = self.attr(cls, name)
         if attr is None:
-            return []
-        meth = parts[1] if len(parts) > 1 else "forward"
+            return self._resolve_dynamic_attr(cls, name, parts[1] if len(parts) > 1 else None)
         targets = []
         if attr.startswith("module:"):
             targets = [attr[len("module:"):]]
@@ -565,70 +982,151 @@ class ProjectIndex:
         out = []
         for t in targets:
             owner = self.class_by_dotted(t)
-            fn = self.method(owner, meth) if owner else None
+            if owner is None:
+                continue
+            fn = self.method(owner, parts[1]) if len(parts) > 1 else next(iter(self._call_target(owner)), None)
             if fn:
-                out.append(fn)
+                out.append((fn, ""))
+        return out
+
+    def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None) -> list[tuple[FunctionInfo, str]]:
+        """`self.impl.forward(...)` where `__init__` built `self.impl` with a factory, or `self.fn(...)`
+        where it stored a callable."""
+        out: list[tuple[FunctionInfo, str]] = []
+        for c in self.mro(cls):
+            for desc in c.factories.get(name, ()):
+                for target, how in self._denotes(f"{desc}()" if not desc.endswith("()") else desc, 0):
+                    label = how or f"factory {desc.rpartition('.')[2]}"
+                    if isinstance(target, ClassInfo):
+                        fn = self.method(target, meth) if meth else next(iter(self._call_target(target)), None)
+                        if fn is not None:
+                            out.append((fn, f"self.{name} = {label}"))
+            for desc in c.callables.get(name, ()):
+                for target, how in self._denotes(desc, 0):
+                    if meth is None:
+                        out.extend((fn, how or f"self.{name}") for fn in self._call_target(target))
+                    elif isinstance(target, ClassInfo) and (fn := self.method(target, meth)) is not None:
+                        out.append((fn, how or f"self.{name}"))
+            if out:
+                break
         return out
 
     # -- hot path -----------------------------------------------------------------------------
     def hot_functions(self, hot_patterns: tuple[str, ...] = (), cold_patterns: tuple[str, ...] = (),
                       capture_patterns: tuple[str, ...] = ()) -> dict[str, HotInfo]:
+        """Every function the step runs, with the call chain from its root and its tier (TIERS).
+
+        Tiers are filled most constrained first, so a function reached from a capture site and from a
+        plain `forward` is `captured`, with the chain from the capture site."""
         def matches(fn: FunctionInfo, patterns: tuple[str, ...]) -> bool:
             full = f"{fn.module}:{fn.qualname}"
             return any(fnmatch.fnmatchcase(full if ":" in p else fn.qualname, p) for p in patterns)
 
         cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)}
         result: dict[str, HotInfo] = {}
-        queue: deque[str] = deque()
 
-        def add(fn: FunctionInfo, via: tuple[str, ...], capture: bool = False) -> None:
-            if fn.key in cold:
-                return
-            prev = result.get(fn.key)
-            if prev is not None and prev.whole and (prev.capture or not capture):
-                return
-            result[fn.key] = HotInfo(via=via if prev is None or not prev.whole else prev.via,
-                                     whole=True, capture=capture or (prev.capture if prev else False))
-            queue.append(fn.key)
+        def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset()) -> None:
+            queue: deque[str] = deque()
 
+            def add(fn: FunctionInfo, label: str, parent: Hop | None, capture: bool = False) -> None:
+                if fn.key in cold or fn.key in stop:
+                    return
+                prev = result.get(fn.key)
+                if prev is not None and prev.whole and (prev.capture or not capture):
+                    return
+                keep = prev is not None and prev.whole
+                result[fn.key] = HotInfo(prev.hop if keep else Hop(label, parent), whole=True,
+                                         capture=capture or (prev.capture if prev else False),
+                                         tier=prev.tier if keep else tier)
+                queue.append(fn.key)
+
+            for fn, label, parent, capture in seeds:
+                add(fn, label, parent, capture)
+            while queue:
+                fn = self.functions[queue.popleft()]
+                hop = result[fn.key].hop
+                for callee, _line in fn.calls:
+                    for target, how in self.call_edges(fn, fn.module, callee):
+                        if target.key not in result or not result[target.key].whole:
+                            add(target, _hop(target, how), hop)
+
+        roots = self._roots(matches, hot_patterns, capture_patterns)
+        # Capture regions: the body of `with torch.cuda.graph(...)` (or `capture_begin()`...`capture_end()`)
+        # is captured, and so is what it calls; the rest of the function is not (unless reached otherwise).
+        captured = list(roots["captured"])
         for fn in self.functions.values():
-            cls = self.classes.get(fn.class_key) if fn.class_key else None
-            name = fn.qualname.rpartition(".")[2]
-            is_hot_method = (cls is not None and fn.parent_key is None and name in HOT_METHOD_NAMES
-                             and self.is_nn_module(cls))
-            capture = "capture" in fn.markers or matches(fn, capture_patterns)
-            if is_hot_method or "hot" in fn.markers or capture or matches(fn, hot_patterns):
-                add(fn, (fn.display,), capture)
-        for s in self.modules.values():
-            for ref, _line in s.compile_roots:
-                for fn in self._compile_targets(s, ref):
-                    add(fn, (fn.display,))
-        # Capture regions: the body of `with torch.cuda.graph(...)` is hot, and so is what it calls.
-        for fn in list(self.functions.values()):
-            if fn.regions and fn.key not in result and fn.key not in cold:
-                result[fn.key] = HotInfo(via=(f"{fn.display} (capture region)",), whole=False)
+            if not fn.regions or fn.key in cold:
+                continue
+            region = Hop(f"{fn.display} (capture region)")
+            result.setdefault(fn.key, HotInfo(region, whole=False, tier="captured"))
             for callee, line in fn.calls:
                 if any(a <= line <= b for a, b in fn.regions):
-                    for target in self.resolve_call(fn, fn.module, callee):
-                        add(target, (f"{fn.display} (capture region)", target.display))
+                    for target, how in self.call_edges(fn, fn.module, callee):
+                        captured.append((target, _hop(target, how), region, False))
+        module_region = Hop("<module> (capture region)")
         for s in self.modules.values():
             for callee, _line in s.module_region_calls:
-                for target in self.resolve_call(None, s.module, callee):
-                    add(target, ("<module> (capture region)", target.display))
-
-        while queue:
-            fn = self.functions[queue.popleft()]
-            via = result[fn.key].via
-            for callee, _line in fn.calls:
-                for target in self.resolve_call(fn, fn.module, callee):
-                    if target.key not in result or not result[target.key].whole:
-                        add(target, via + (target.display,))
+                for target, how in self.call_edges(None, s.module, callee):
+                    captured.append((target, _hop(target, how), module_region, False))
+        propagate("captured", captured)
+        # A module's forward called eagerly by the step driver keeps its own tier: it is model code.
+        propagate("step", self._step_roots(result, roots["forward"]),
+                  stop=frozenset(seed[0].key for seed in roots["forward"]))
+        propagate("forward", roots["forward"])
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]
             if fn.parent_key and fn.parent_key in result and result[fn.parent_key].whole:
                 del result[key]
         return result
+
+    def _roots(self, matches, hot_patterns: tuple[str, ...], capture_patterns: tuple[str, ...]
+               ) -> dict[str, list[Seed]]:
+        """Seeds per tier: graphed callables and capture functions; forwards, hot markers, compiled
+        functions and forward hooks."""
+        roots: dict[str, list[Seed]] = {"captured": [], "forward": []}
+        for fn in self.functions.values():
+            cls = self.classes.get(fn.class_key) if fn.class_key else None
+            name = fn.qualname.rpartition(".")[2]
+            # `forward` of an nn.Module, or of a custom autograd op (`Function.forward` runs inside the
+            # forward pass of whatever model applies it, whether or not the project holds that model).
+            is_hot_method = (cls is not None and fn.parent_key is None and name in HOT_METHOD_NAMES
+                             and (self.is_nn_module(cls) or (name == "forward" and self._is_autograd_function(cls))))
+            capture = "capture" in fn.markers or matches(fn, capture_patterns)
+            if capture or "graphed" in fn.markers:
+                roots["captured"].append((fn, fn.display, None, capture))
+            elif is_hot_method or "hot" in fn.markers or matches(fn, hot_patterns):
+                roots["forward"].append((fn, fn.display, None, False))
+        for s in self.modules.values():
+            for ref, _line in s.graphed_roots:
+                roots["captured"].extend((fn, f"{fn.display} (graphed)", None, False) for fn in self._compile_targets(s, ref))
+            for ref, _line in s.compile_roots:
+                roots["forward"].extend((fn, fn.display, None, False) for fn in self._compile_targets(s, ref))
+            for ref, _line, owner in s.hook_roots:
+                caller = self.functions.get(owner) if owner else None
+                for fn, _how in self.call_edges(caller, s.module, ref):
+                    roots["forward"].append((fn, f"{fn.display} (forward hook)", None, False))
+        return roots
+
+    def _step_roots(self, reached: dict[str, HotInfo], forward_roots: list[Seed]) -> list[Seed]:
+        """Functions that drive a decode step from the host: they replay a CUDA graph, or call a module's
+        `forward` without being one. They and their callees run once per step, outside the graph."""
+        forwards = {seed[0].key for seed in forward_roots}
+        seeds = []
+        for fn in self.functions.values():
+            if fn.key in forwards or fn.parent_key is not None or (fn.key in reached and reached[fn.key].whole):
+                continue
+            why = None
+            for callee, _line in fn.calls:
+                if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
+                    why = "replays a CUDA graph"
+                    break
+                if any(t.key in forwards for t, _how in self.call_edges(fn, fn.module, callee)):
+                    why = "calls a forward"
+                    break
+            if why:
+                seeds.append((fn, f"{fn.display} (step: {why})", None, False))
+        return seeds
 
     def _compile_targets(self, s: ModuleSummary, ref: str) -> list[FunctionInfo]:
         if ref.endswith("()"):
@@ -653,7 +1151,7 @@ class ProjectIndex:
                                            for p in cold_patterns):
                 continue
             if fn.parent_key is None:
-                out[fn.key] = HotInfo(via=(), whole=True, capture="capture" in fn.markers)
+                out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers)
         return out
 
 
@@ -704,3 +1202,46 @@ def _annotation_kind(annotation: str) -> str | None:
     if kind == "bool_tensor":
         return "tensor"
     return kind if kind in ("tensor", "tensor_seq", "host") else None
+
+
+def _hop(target: FunctionInfo, how: str) -> str:
+    """One `via` entry: the function, and the dynamic dispatch that reached it, if any."""
+    return f"{target.display} [{how}]" if how else target.display
+
+
+def _graphed_compile(call: ast.Call) -> bool:
+    """`torch.compile(..., mode="reduce-overhead" | "max-autotune")` replays CUDA graphs; `fullgraph=True`
+    must compile to one graph: a sync or graph break inside either is an error, not a slowdown."""
+    for kw in call.keywords:
+        if not isinstance(kw.value, ast.Constant):
+            continue
+        if kw.arg == "mode" and isinstance(kw.value.value, str) and kw.value.value.startswith(GRAPHED_COMPILE_MODES):
+            return True
+        if kw.arg == "fullgraph" and kw.value.value is True:
+            return True
+    return False
+
+
+def _begin_end_regions(calls: list[tuple[str, int]]) -> list[tuple[int, int]]:
+    """`g.capture_begin()` ... `g.capture_end()` in one function: the lines between are captured."""
+    regions, start = [], None
+    for callee, line in sorted(calls, key=lambda c: c[1]):
+        tail = callee.rpartition(".")[2]
+        if tail == "capture_begin" and start is None:
+            start = line
+        elif tail == "capture_end" and start is not None:
+            regions.append((start, line))
+            start = None
+    return regions
+
+
+def _local_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.Call]:
+    """Locals of `func` bound exactly once, to a call (`impl_cls = backend.get_impl_cls()`)."""
+    seen: dict[str, ast.Call | None] = {}
+    for sub in _own_nodes(func):
+        if isinstance(sub, ast.Assign):
+            for target in sub.targets:
+                for name in _bound_names(target):
+                    value = sub.value if isinstance(target, ast.Name) and isinstance(sub.value, ast.Call) else None
+                    seen[name] = value if name not in seen else None
+    return {k: v for k, v in seen.items() if v is not None}

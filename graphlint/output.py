@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, TextIO
 
 from graphlint import __version__
 from graphlint.diagnostics import Edit, Finding
+from graphlint.lines import source_lines
 
 if TYPE_CHECKING:  # loaded by the junit renderer only
     import xml.etree.ElementTree as ET
@@ -21,8 +22,8 @@ if TYPE_CHECKING:  # loaded by the junit renderer only
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
 COLOR_MODES = ("auto", "always", "never")
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-# Where the docs/ folder is published. Every rule URL (SARIF helpUri, the JSON `url`, JUnit, the LSP's
-# codeDescription, `graphlint rule`) is built from it by rule_url(); change it here if the repository moves.
+# Where the repository's docs/ folder is published. Every rule URL (SARIF helpUri, the JSON `url`, JUnit,
+# `graphlint rule`; editors' diagnostics should use it too) is built from it by rule_url().
 DOCS_URL = "https://github.com/torch-graphlint/graphlint/blob/main/docs/"
 # GitHub's anchor for docs/runtime.md's "## Codes (`graphlint/runtime/codes.py`, `RUNTIME_CODES`)" table.
 RUNTIME_CODES_ANCHOR = "codes-graphlintruntimecodespy-runtime_codes"
@@ -112,6 +113,14 @@ def _render_concise(findings: list[Finding], stream: TextIO) -> None:
         stream.write(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}\n")
 
 
+# How the full view names a finding's context (graphlint.index.TIERS).
+CONTEXT_WORDS = {
+    "captured": "captured (inside a CUDA graph or a graphed/compiled callable)",
+    "step": "step (eager code around the graph, every decode step)",
+    "forward": "forward (reached from a forward or a configured hot root)",
+}
+
+
 def finding_to_json(f: Finding) -> dict:
     """The public JSON schema of one finding (docs/output.md)."""
     out = {
@@ -126,12 +135,23 @@ def finding_to_json(f: Finding) -> dict:
         "severity": f.severity,
         "fix_hint": f.fix_hint,
         "via": list(f.via),
+        "context": f.context,
         "fixable": bool(f.fix),
+        "fix": _fix_to_json(f),
         "url": rule_url(f.code),
     }
     if f.confirmed is not None:
         out["confirmed_at_runtime"] = f.confirmed
     return out
+
+
+def _fix_to_json(f: Finding) -> dict | None:
+    """ruff's shape: the applicability and the edits (1-based rows and columns, end exclusive)."""
+    if not f.fix:
+        return None
+    return {"applicability": f.fix_applicability, "edits": [
+        {"content": e.replacement, "location": {"row": e.line, "column": e.column},
+         "end_location": {"row": e.end_line, "column": e.end_column}} for e in f.fix]}
 
 
 def _render_json(findings: list[Finding], stream: TextIO) -> None:
@@ -207,6 +227,7 @@ def build_sarif(findings: list[Finding]) -> dict:
             "ruleIndex": index[f.code],
             "level": _sarif_level(f.severity),
             "message": {"text": message},
+            **({"properties": {"context": f.context}} if f.context else {}),
             "locations": [{
                 "physicalLocation": {
                     "artifactLocation": {"uri": uri},
@@ -227,6 +248,8 @@ def build_sarif(findings: list[Finding]) -> dict:
                 "informationUri": "https://pypi.org/project/torch-graphlint/",
                 "rules": [_sarif_rule(c) for c in codes],
             }},
+            # Our columns count code points; SARIF's default is UTF-16 code units.
+            "columnKind": "unicodeCodePoints",
             "results": results,
         }],
     }
@@ -358,7 +381,7 @@ def _source_lines(path: str, cache: dict[str, list[str]]) -> list[str]:
     if path not in cache:
         try:
             with open(path, encoding="utf-8", errors="replace") as fh:
-                cache[path] = fh.read().splitlines()
+                cache[path] = source_lines(fh.read())
         except OSError:
             cache[path] = []
     return cache[path]
@@ -420,13 +443,15 @@ def _frame(f: Finding, lines: list[str]) -> list[tuple[str, str]]:
 
 def _full_block(f: Finding, lines: list[str]) -> list[tuple[str, str]]:
     """(style, text) pieces of one finding; styles are rich style names or ''."""
-    fixable = " [*]" if f.fix else ""
+    fixable = " [*]" if f.fix and f.fix_applicability == "safe" else ""  # what `--fix` alone applies
     parts: list[tuple[str, str]] = [
         ("bold", f"{f.path}:{f.line}:{f.column}: "),
         ("bold red" if f.severity == "error" else "bold yellow", f"{f.code}{fixable} "),
         ("", f"{f.message}\n"),
     ]
     parts += _frame(f, lines)
+    if f.context:
+        parts.append(("cyan", f"  = runs: {CONTEXT_WORDS.get(f.context, f.context)}\n"))
     if f.via:
         parts.append(("cyan", f"  = via: {' -> '.join(f.via)}\n"))
     if f.fix_hint:
@@ -438,7 +463,7 @@ def _full_block(f: Finding, lines: list[str]) -> list[tuple[str, str]]:
 def _render_full(findings: list[Finding], stream: TextIO, *, color: bool | None,
                  sources: dict[str, str] | None = None) -> None:
     use_rich = color if color is not None else use_color("auto", stream)
-    cache: dict[str, list[str]] = {path: text.splitlines() for path, text in (sources or {}).items()}
+    cache: dict[str, list[str]] = {path: source_lines(text) for path, text in (sources or {}).items()}
     blocks = [_full_block(f, _source_lines(f.path, cache)) for f in findings]
     if use_rich:
         from rich.text import Text
@@ -474,7 +499,7 @@ def statistics(findings: Iterable[Finding]) -> list[tuple[int, str, str, bool]]:
     for f in findings:
         counts[f.code] += 1
         names[f.code] = f.name
-        fixable[f.code] = fixable.get(f.code, False) or bool(f.fix)
+        fixable[f.code] = fixable.get(f.code, False) or bool(f.fix) and f.fix_applicability == "safe"
     return [(n, code, names[code], fixable[code]) for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import fnmatch
-from pathlib import PurePosixPath
+from pathlib import Path
+from typing import Iterable
 
 from graphlint.config import Config, ConfigError
+from graphlint.discovery import glob_spec, matches, relative_posix
 
 
-def _validate(selectors: tuple[str, ...], known: set[str], what: str) -> None:
+def validate_selectors(selectors: Iterable[str], known: set[str], what: str) -> None:
     for sel in selectors:
-        if sel.upper() == "ALL":
-            continue
-        if not any(code.startswith(sel.upper()) for code in known):
-            raise ConfigError(f"unknown rule selector {sel!r} in {what}")
+        if sel.upper() != "ALL" and not any(code.startswith(sel.upper()) for code in known):
+            raise ConfigError(f"unknown rule selector {sel!r} in {what} (see `graphlint --list-rules`)")
 
 
-def _longest(code: str, selectors: tuple[str, ...]) -> int:
+def _longest(code: str, selectors: Iterable[str]) -> int:
+    """Length of the most specific selector matching `code` (-1: none). `ALL` counts as length 0."""
     best = -1
     for sel in selectors:
         s = sel.upper()
@@ -27,23 +27,26 @@ def _longest(code: str, selectors: tuple[str, ...]) -> int:
     return best
 
 
+def _switched_on(code: str, selectors: Iterable[str], default_on: bool) -> int:
+    """`_longest`, except that opt-in rules (GL001) need a selector of 4+ characters: `GL` keeps them off."""
+    on = _longest(code, selectors)
+    return -1 if not default_on and 0 <= on < 4 else on
+
+
 def enabled_codes(config: Config, known: dict[str, bool]) -> set[str]:
     """`known` maps each code to whether it is on by default."""
     codes = set(known)
-    _validate(config.select or (), codes, "select")
-    _validate(config.extend_select, codes, "extend-select")
-    _validate(config.ignore, codes, "ignore")
+    validate_selectors(config.select or (), codes, "select")
+    validate_selectors(config.extend_select, codes, "extend-select")
+    validate_selectors(config.ignore, codes, "ignore")
     for _glob, sels in config.per_file_ignores:
-        _validate(sels, codes, "per-file-ignores")
+        validate_selectors(sels, codes, "per-file-ignores")
     out = set()
     for code, default_on in known.items():
         if config.select is None:
             on = 0 if default_on else -1
         else:
-            on = _longest(code, config.select)
-            # `select = ["GL"]` keeps opt-in rules off unless named more precisely.
-            if not default_on and 0 <= on < 4:
-                on = -1
+            on = _switched_on(code, config.select, default_on)
         on = max(on, _longest(code, config.extend_select))
         off = _longest(code, config.ignore)
         if on >= 0 and on > off:
@@ -51,12 +54,31 @@ def enabled_codes(config: Config, known: dict[str, bool]) -> set[str]:
     return out
 
 
-def per_file_ignored(config: Config, rel_path: str) -> tuple[str, ...]:
-    """Selectors ignored for one file (path relative to the config root, posix separators)."""
+def extend_selection(base: set[str], known: dict[str, bool], extend: Iterable[str],
+                     ignore: Iterable[str]) -> set[str]:
+    """A second layer (the command line's --extend-select/--ignore) over an enabled set: the most
+    specific selector of the layer wins, an ignore wins a tie, codes it does not name keep `base`."""
+    out = set()
+    for code, default_on in known.items():
+        on, off = _switched_on(code, extend, default_on), _longest(code, ignore)
+        if (code in base) if on < 0 and off < 0 else on > off:
+            out.add(code)
+    return out
+
+
+def per_file_ignored(config: Config, path: str | Path) -> tuple[str, ...]:
+    """Selectors ignored for one file (as shown or given); globs are gitwildmatch, relative to the
+    config root (outside it only name patterns can match), as the excludes are."""
+    rel = relative_posix(path, config.root)
+    rel = rel if rel is not None else Path(path).name
     out: list[str] = []
-    name = PurePosixPath(rel_path).name
     for glob, sels in config.per_file_ignores:
-        if fnmatch.fnmatchcase(rel_path, glob) or fnmatch.fnmatchcase(name, glob) or \
-                fnmatch.fnmatchcase(rel_path, glob.rstrip("/") + "/*"):
+        if matches(glob_spec((glob,)), rel, False):
             out.extend(s.upper() for s in sels)
     return tuple(out)
+
+
+def file_codes(config: Config, enabled: set[str], path: str | Path) -> frozenset[str]:
+    """The codes reported in one file: the enabled ones minus its per-file-ignores."""
+    ignored = per_file_ignored(config, path)
+    return frozenset(code for code in enabled if not code.startswith(ignored))

@@ -32,10 +32,11 @@ class Noqa:
 
 def parse_noqa(lines: list[str]) -> dict[int, Noqa]:
     """`# noqa` directives by line, from the comments of the source whose lines are `lines`."""
-    if not any("noqa" in line.lower() for line in lines):
-        return {}  # the common case costs no tokenizing
+    # Tokenize only when a line looks like it has a directive, and only up to the last such line.
+    last = next((i for i in range(len(lines), 0, -1) if "noqa" in lines[i - 1].lower()
+                 and NOQA_RE.search(lines[i - 1])), 0)
     out: dict[int, Noqa] = {}
-    for line, column, comment in _comments(lines):
+    for line, column, comment in _comments(lines[:last]):
         m = NOQA_RE.search(comment)
         if m is not None:
             codes = tuple(c.upper() for c in CODE_RE.findall(m.group("codes"))) if m.group("codes") else None

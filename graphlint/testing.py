@@ -7,6 +7,7 @@ import re
 from graphlint.config import Config
 from graphlint.diagnostics import Finding
 from graphlint.engine import Linter
+from graphlint.lines import source_lines
 
 MARKER_RE = re.compile(r"#\s*<-\s*((?:GL[0-9]+[,\s]*)+)")
 PRELUDE = "import torch\n"
@@ -26,7 +27,7 @@ def lint_example(snippet: str, code: str, scope: str = "all") -> list[Finding]:
 def expected_lines(snippet: str, code: str) -> set[int]:
     text = example_source(snippet)
     out = set()
-    for i, line in enumerate(text.splitlines(), start=1):
+    for i, line in enumerate(source_lines(text), start=1):
         m = MARKER_RE.search(line)
         if m and code in re.findall(r"GL[0-9]+", m.group(1)):
             out.add(i)

@@ -187,8 +187,8 @@ def test_json_schema(proj, cli):
     assert gl101 == {
         "path": "m.py", "line": 7, "column": 16, "end_line": 7, "end_column": 30, "code": "GL101",
         "name": "item-call", "message": msg("GL101"), "severity": "error",
-        "fix_hint": RULES_BY_CODE["GL101"].fix_hint, "via": ["M.forward"], "fixable": False,
-        "url": rule_url("GL101"),
+        "fix_hint": RULES_BY_CODE["GL101"].fix_hint, "via": ["M.forward"], "context": "forward",
+        "fixable": False, "fix": None, "url": rule_url("GL101"),
     }
     assert (gl140["code"], gl140["line"], gl140["column"], gl140["end_column"]) == ("GL140", 6, 9, 33)
 
@@ -711,7 +711,7 @@ BAD_CONFIGS = [
     ('ignore = ["nope"]', "unknown rule selector 'nope'"),
     ('per-file-ignores = { "a.py" = ["GLQ"] }', "unknown rule selector 'GLQ'"),
     ('per-file-ignores = ["a.py"]', "per-file-ignores must be a table"),
-    ('scope = "warm"', "scope must be one of hot, all"),
+    ('scope = "warm"', "scope must be one of captured, step, hot, all"),
     ('output-format = "xml"', "output-format must be one of"),
     ("respect-gitignore = 1", "respect-gitignore must be true or false"),
     ("exclude = [1, 2]", "exclude must be a list of strings"),
@@ -954,6 +954,10 @@ def test_real_fixes_through_the_cli(tmp_path, rule):
     before, after = example_source(example.before), example_source(example.after)
     write(tmp_path, {"f.py": before})
     args = ("--scope", "all", "--select", rule.code, "--output-format", "concise")
+    if example.applicability == "unsafe":  # shown and applied only on request
+        hidden = sub(*args, "--fix", "f.py", cwd=tmp_path)
+        assert (hidden.rc, (tmp_path / "f.py").read_text()) == (1, before), hidden
+        args += ("--unsafe-fixes",)
     diff = sub(*args, "--diff", "f.py", cwd=tmp_path)
     assert diff.rc == 1, diff
     assert diff.lines[:2] == ["--- a/f.py", "+++ b/f.py"]

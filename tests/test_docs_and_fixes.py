@@ -30,6 +30,7 @@ def test_fix_examples(rule, fix):
     findings = linter.lint_text(before, "example.py").findings
     edits = [e for f in findings for e in f.fix]
     assert edits, f"{rule.code} produced no fix"
+    assert {f.fix_applicability for f in findings if f.fix} == {fix.applicability}  # as documented
     assert apply_edits(before, edits) == example_source(fix.after)
 
 

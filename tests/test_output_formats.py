@@ -129,6 +129,7 @@ def test_sarif_help_uri_per_rule_and_json_url(proj, run, sarif_validator):
     sarif = json.loads(run("--output-format", "sarif", "m.py")[1])
     sarif_validator.validate(sarif)
     rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+    assert sarif["runs"][0]["columnKind"] == "unicodeCodePoints"  # our columns, not UTF-16 units
     assert [r["id"] for r in rules] == ["GL101", "GL140"]
     assert all(r["helpUri"] == rule_url(r["id"]) for r in rules)
     findings = json.loads(run("--output-format", "json", "m.py")[1])
@@ -432,6 +433,23 @@ def test_add_noqa_puts_back_a_file_it_would_break(proj, run, monkeypatch):
     assert "m.py: adding noqa directives broke the file" in err and "Added 0 noqa directives." in err
 
 
+def test_add_noqa_unwritable_file_is_one_error_line(proj, run, monkeypatch):
+    (proj / "a.py").write_text(MODEL)
+    (proj / "b.py").write_text(MODEL)
+    real_write = cli_module._write_fixes
+
+    def write(targets, stdin):
+        if targets[0].path.name == "a.py":
+            raise PermissionError(13, "Permission denied")
+        return real_write(targets, stdin)  # False when it could not write (it says so itself)
+
+    monkeypatch.setattr(cli_module, "_write_fixes", write)
+    rc, _, err = run("--add-noqa", ".")
+    assert rc == 2
+    assert err == "graphlint: error: cannot write a.py: Permission denied\nAdded 2 noqa directives.\n"
+    assert (proj / "a.py").read_text() == MODEL and "# noqa: GL140" in (proj / "b.py").read_text()
+
+
 @pytest.mark.parametrize("args, message", [
     (["--add-noqa", "--fix", "m.py"], "--add-noqa cannot be used with --fix"),
     (["--add-noqa", "--diff", "m.py"], "--add-noqa cannot be used with --diff"),
@@ -448,15 +466,16 @@ def test_add_noqa_and_watch_usage_errors(proj, run, args, message):
 # --- --watch ----------------------------------------------------------------------------------------
 
 def test_watch_reruns_on_changes_and_ctrl_c_exits_0(proj, run, monkeypatch):
-    """A fake clock: each `sleep` is one polling step; the script edits files between steps."""
-    path = proj / "m.py"
+    """A fake clock: each `sleep` is one polling step, and the script changes files between steps."""
+    path, config = proj / "m.py", proj / "pyproject.toml"
     path.write_text(MODEL)
-    config = proj / "pyproject.toml"
     steps = iter([
-        (None, ""),  # nothing changed: no re-run
-        (path, MODEL.replace("        torch.cuda.synchronize()\n", "")),
-        (config, "[tool.graphlint]\nbogus-key = 1\n"),  # a half-edited config
-        (config, "[tool.graphlint]\nignore = ['GL101']\n"),
+        (None, ""),  # nothing changed: no run
+        (proj / ".m.py.swp", "editor swap file"),  # the folder changed, the files to lint did not: no run
+        (path, MODEL.replace("        torch.cuda.synchronize()\n", "")),  # run 2: GL101
+        (proj / "n.py", module("        return x.item()\n")),  # a new file, run 3: GL101 twice
+        (config, "[tool.graphlint]\nbogus-key = 1\n"),  # run 4: a half-edited config, an error
+        (config, "[tool.graphlint]\nignore = ['GL101']\n"),  # run 5: clean
     ])
     sleeps = []
 
@@ -467,16 +486,17 @@ def test_watch_reruns_on_changes_and_ctrl_c_exits_0(proj, run, monkeypatch):
             raise KeyboardInterrupt
         if target is not None:
             target.write_text(text)
-            # Filesystems with coarse timestamps: make the write visible to the poll.
-            os.utime(target, ns=(target.stat().st_mtime_ns + 10**9,) * 2)
+            # Filesystems with coarse timestamps: make the change visible to the poll.
+            for changed in (target, target.parent):
+                os.utime(changed, ns=(changed.stat().st_mtime_ns + 10**9,) * 2)
 
     monkeypatch.setattr(cli_module, "_sleep", fake_sleep)
-    rc, out, err = run("--watch", "--output-format", "concise", "m.py")
+    rc, out, err = run("--watch", "--output-format", "concise", ".")
     assert rc == 0
-    assert sleeps == [cli_module.WATCH_INTERVAL] * 5
-    runs = out.split("Found ")
+    assert sleeps == [cli_module.WATCH_INTERVAL] * 7
     assert [line.split(": ")[1].split()[0] for line in out.splitlines() if ": GL" in line] == \
-        ["GL140", "GL101", "GL101"]  # run 1: both; run 2: GL101; run 3 (config broken): none; run 4: clean
-    assert len(runs) == 3  # "Found 2 errors.", "Found 1 error." and a clean concise run prints nothing
-    assert err.count("Watching for file changes") == 4
-    assert "graphlint: error:" in err and "bogus-key" in err
+        ["GL140", "GL101", "GL101", "GL101", "GL101"]
+    # "Found 2 errors.", "Found 1 error.", "Found 2 errors."; a clean concise run prints nothing.
+    assert out.count("Found ") == 3
+    assert err.count("Watching for file changes") == 5
+    assert err.count("graphlint: error:") == 1 and "bogus-key" in err

@@ -40,12 +40,14 @@ def target_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def _run(target, **kw):
+def _run(target, fmt="concise", **kw):
     out, err = io.StringIO(), io.StringIO()
-    code = cli.capture_command(
-        target, output_format="concise", tolerance=None, replays=3, stream=out, err=err, **kw
-    )
+    code = cli.capture_command(target, output_format=fmt, tolerance=None, replays=3, stream=out, err=err, **kw)
     return code, out.getvalue(), err.getvalue()
+
+
+def _one_error_line(err: str, message: str) -> None:
+    assert err.startswith("graphlint: error: ") and message in err and len(err.splitlines()) == 1, err
 
 
 @pytest.mark.parametrize(
@@ -61,7 +63,10 @@ def _run(target, **kw):
 )
 def test_bad_targets_exit_2(target_dir, target, message):
     code, out, err = _run(target)
-    assert code == 2 and message in err and out == ""
+    assert code == 2 and out == ""
+    _one_error_line(err, message)
+    code, out, err = _run(target, fmt="json")  # machine formats never print nothing
+    assert code == 2 and json.loads(out) == {"error": err[len("graphlint: error: "):].strip(), "exit_code": 2}
 
 
 def test_no_cuda_exits_2_with_reason(target_dir, monkeypatch):
@@ -74,8 +79,27 @@ def test_no_cuda_on_this_machine_exits_2(target_dir):
     torch = pytest.importorskip("torch")
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA")
-    code, _, err = _run("my_factories:good")
-    assert code == 2 and err.startswith("graphlint capture: needs a CUDA GPU")
+    code, out, err = _run("my_factories:good", fmt="json")
+    _one_error_line(err, "needs a CUDA GPU")
+    assert code == 2 and json.loads(out)["error"].startswith("needs a CUDA GPU")
+
+
+def test_error_documents_in_sarif_and_github(target_dir):
+    code, out, err = _run("my_factories:missing", fmt="sarif")
+    run = json.loads(out)["runs"][0]
+    assert code == 2 and run["results"] == [] and run["invocations"][0]["executionSuccessful"] is False
+    assert "has no attribute" in run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+    code, out, _ = _run("my_factories:missing", fmt="github")
+    assert code == 2 and out.startswith("::error title=graphlint capture::") and "has no attribute" in out
+
+
+def test_cli_usage_errors_print_a_json_error(target_dir, capsys):
+    from graphlint.cli import main
+
+    assert main(["capture", "my_factories:good", "--replays", "0", "--output-format", "json"]) == 2
+    out, err = capsys.readouterr()
+    _one_error_line(err, "--replays must be at least 1")
+    assert json.loads(out) == {"error": "--replays must be at least 1, got 0", "exit_code": 2}
 
 
 @pytest.fixture
@@ -94,9 +118,26 @@ def fake_gpu(monkeypatch):
 
 def test_factory_failures_exit_2(target_dir, fake_gpu):
     code, _, err = _run("my_factories:raises")
-    assert code == 2 and "factory raised OSError: weights missing" in err
+    assert code == 2
+    _one_error_line(err, "factory raised OSError: weights missing")
     code, _, err = _run("my_factories:wrong_shape")
     assert code == 2 and "must return" in err
+
+
+def test_harness_crash_is_an_internal_error_not_findings(target_dir, fake_gpu, monkeypatch):
+    def crash(case, **kw):
+        raise ZeroDivisionError("probe bug")
+
+    monkeypatch.setattr(capture_mod, "run_case", crash)
+    code, out, err = _run("my_factories:good", fmt="json")
+    assert code == 2 and json.loads(out)["exit_code"] == 2
+    _one_error_line(err, "internal error in the capture harness on my_factories:good: ZeroDivisionError: probe bug")
+
+
+def test_clean_run_prints_an_empty_json_list(target_dir, fake_gpu):
+    fake_gpu["report"] = RuntimeReport("t", [], True, [ReplayResult(i, 0) for i in range(3)])
+    code, out, _ = _run("my_factories:good", fmt="json")
+    assert code == 0 and json.loads(out) == []
 
 
 def test_clean_report_exits_0_and_writes_json(target_dir, fake_gpu):

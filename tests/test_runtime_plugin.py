@@ -28,7 +28,12 @@ def test_marker():
 
 def test_plain():
     pass
+
+@pytest.mark.graphlint_capture(replay=5)
+def test_typo():
+    raise AssertionError("must have failed at setup")
 """
+TYPO_ERROR = "@pytest.mark.graphlint_capture: unknown option(s) replay; allowed: tolerance, replays"
 
 
 def _plugin_args() -> list[str]:
@@ -58,9 +63,10 @@ def test_skips_without_cuda(tmp_path):
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA")
     res = _pytest(tmp_path)
-    assert res.returncode == 0, res.stdout + res.stderr
-    assert "1 passed, 2 skipped" in res.stdout
+    assert res.returncode == 1, res.stdout + res.stderr  # the marker typo is an error without CUDA too
+    assert "1 passed, 2 skipped, 1 error" in res.stdout
     assert res.stdout.count("needs a CUDA GPU") == 2  # both the fixture and the marker say why
+    assert TYPO_ERROR in res.stdout
 
 
 def test_skips_without_torch(tmp_path):
@@ -68,8 +74,8 @@ def test_skips_without_torch(tmp_path):
     (fake / "torch").mkdir(parents=True)
     (fake / "torch" / "__init__.py").write_text("raise ImportError('no torch in this environment')\n")
     res = _pytest(tmp_path, extra_path=str(fake))
-    assert res.returncode == 0, res.stdout + res.stderr
-    assert "1 passed, 2 skipped" in res.stdout
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "1 passed, 2 skipped, 1 error" in res.stdout and TYPO_ERROR in res.stdout
     assert "torch is not importable (no torch in this environment)" in res.stdout
 
 
@@ -92,3 +98,21 @@ def test_format_failure_lists_findings():
     assert "capture FAILED" in text
     assert "m.py:3:5: GLR101 [sync-observed] sync in Tensor.item" in text
     assert "via t.py:1 test -> m.py:3 step" in text
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, problem",
+    [
+        ((), {"replays": 5, "tolerance": 0.5, "warmup": 0, "confirm_error": False}, None),
+        ((), {"tolerance": None}, None),
+        ((), {"replay": 5}, "unknown option(s) replay"),
+        ((5,), {}, "keyword options only"),
+        ((), {"replays": 0}, "replays must be an int >= 1, got 0"),
+        ((), {"replays": True}, "replays must be an int >= 1"),
+        ((), {"tolerance": -1.0}, "tolerance must be None (bitwise) or a number >= 0"),
+        ((), {"confirm_error": "yes"}, "confirm_error must be True or False"),
+    ],
+)
+def test_marker_problem(args, kwargs, problem):
+    found = pytest_plugin.marker_problem(args, kwargs)
+    assert (found is None) if problem is None else (problem in found), found

@@ -212,7 +212,9 @@ async def test_code_actions_apply_and_reparse(client: LanguageClient, project: P
 
     reduction = next(d for d in found if d.code == "GL160")
     (fix,) = [a for a in await doc.actions(reduction) if a.title.startswith("Fix GL160")]
-    assert fix.kind == lsp.CodeActionKind.QuickFix and fix.is_preferred
+    # GL160's rewrite can change results (graphlint rule GL160): offered, labelled, never preferred.
+    assert fix.kind == lsp.CodeActionKind.QuickFix and not fix.is_preferred
+    assert fix.title.endswith("(unsafe: may change results)")
     ast.parse(doc.apply(fix.edit))
     assert "return x.max() + n" in doc.text
     found = await diagnostics(client, doc.uri, lambda d: codes(d) == ["GL101"])
@@ -243,6 +245,14 @@ async def test_apply_fixes_command_and_hover(client: LanguageClient, project: Pa
 
     await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
         command="graphlint.applyFixes", arguments=[doc.uri]))
+    assert client.applied_edits == []  # GL160's fix is unsafe: fix-all leaves it without unsafeFixes
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
+        settings={"graphlint": {"debounce": 0, "unsafeFixes": True}}))
+    # A configuration change reloads the project, which publishes the open documents again.
+    await asyncio.wait_for(client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), TIMEOUT)
+    await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+        command="graphlint.applyFixes", arguments=[doc.uri]))
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={"graphlint": {"debounce": 0}}))
     (edit,) = client.applied_edits
     ast.parse(doc.apply(edit))
     assert "max(x)" not in doc.text and "x.max()" in doc.text
@@ -306,9 +316,10 @@ def test_server_without_pygls_names_the_extra(monkeypatch, capsys):
 
 # --- the incremental project, in-process: every edit must give what a fresh run gives -------------------
 
+HELPER_READS = HELPER.replace("    return", "    n = x.item()\n    return")  # GL101 at 2:9; returns as before
 EDITS = [  # (file, new text or None to delete); each is applied to the state left by the previous ones
-    ("helper.py", HELPER_SYNC),  # a body edit: the shape stays, the unit is re-analysed
-    ("helper.py", "# moved down\n\n" + HELPER_SYNC),  # lines shift: memoized units move with them
+    ("helper.py", HELPER_READS),  # a body edit: the shape stays, the unit is re-analysed
+    ("helper.py", "# moved down\n\n" + HELPER_READS),  # lines shift: memoized units move with them
     ("step.py", STEP.replace("        n = x.sum().item()\n", "        n = x.sum().item()\n        m = 1\n")),
     ("helper.py", HELPER_SYNC.replace("def helper(x):", "def helper(x) -> int:")),  # a return kind changes
     ("model.py", MODEL.replace("return y + 1", "return extra(y)") + "\n\ndef extra(y):\n    return y.tolist()\n"),
@@ -342,3 +353,27 @@ def test_incremental_project_matches_a_fresh_run(tmp_path, monkeypatch):
             assert project.findings(path) == expected, (name, path)
     # The first three edits keep every shape (no hot-path recomputation, memoized units), the rest do not.
     assert reshaped == [False, False, False, True, True, True, True, True]
+
+
+def test_safe_fix_is_the_preferred_quick_fix(tmp_path):
+    """Every shipped fix is unsafe today, so the safe path is checked on a finding built here."""
+    from pygls.workspace import Workspace
+
+    from graphlint.config import Config
+    from graphlint.diagnostics import Edit, Finding
+    from graphlint.lsp.project import Project
+    from graphlint.lsp.server import GraphlintServer
+
+    server = GraphlintServer()
+    server.protocol._workspace = Workspace(None)
+    server.project = Project(Config(root=tmp_path))
+    lines = ["y = max(x)"]
+    edit = Edit(1, 5, 1, 11, "x.max()")
+    for applicability, preferred, suffix in (("safe", True, "x.max()"), ("unsafe", False, "(unsafe: may change results)")):
+        f = Finding("m.py", 1, 5, "GL160", "msg", fix_hint="x.max()", fix=(edit,), fix_applicability=applicability)
+        diag = lsp.Diagnostic(range=lsp.Range(start=lsp.Position(line=0, character=4),
+                                              end=lsp.Position(line=0, character=10)), message="msg")
+        fix = server.finding_actions("file:///m.py", 1, lines, diag, f)[0]
+        assert fix.is_preferred is preferred and fix.title.endswith(suffix)
+        (change,) = fix.edit.document_changes
+        assert change.edits[0].new_text == "x.max()" and change.edits[0].range.start.character == 4

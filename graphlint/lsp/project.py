@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphlint.analyzer import Unit
-from graphlint.chains import Chains, Hop
+from graphlint.chains import Chains, Link
 from graphlint.config import Config
 from graphlint.diagnostics import Edit, Finding
 from graphlint.discovery import discover
 from graphlint.engine import Linter, SourceFile, build_summary, decode_source, read_source
-from graphlint.index import HotInfo, ModuleSummary, ProjectIndex, module_name_for
+from graphlint.index import STEP_DRIVER_CALLS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, module_name_for
 from graphlint.parallel import index_only
 
 # Finding.extra entries that hold file positions: (line, column, end line, end column) or (first, last).
@@ -75,22 +75,47 @@ class MemoLinter(Linter):
         return [shift(f, unit.line_offset - hit[0]) for f in hit[1]]
 
 
-def shape(summary: ModuleSummary, index: ProjectIndex) -> str:
-    """What the hot path and other functions' analysis read from a file, positions left out: its
-    imports, definitions (markers, inferred returns, class attributes) and the calls that resolve to
-    project functions (calls to anything else, like a new `.item()`, change nothing outside)."""
-    def targets(fn, calls, regions) -> list:
-        return sorted({(t.key, any(a <= line <= b for a, b in regions))
-                       for callee, line in calls for t in index.resolve_call(fn, summary.module, callee)})
+# FunctionInfo fields that only say where a function is (its unit's text says the rest).
+_WHERE = frozenset({"path", "lineno", "end_lineno", "first_line", "nesting"})
 
-    parts: list = [summary.module, sorted(summary.imports.items()), summary.skip_file,
-                   summary.syntax_error is not None, sorted({ref for ref, _ in summary.compile_roots}),
-                   bool(summary.module_regions), targets(None, summary.module_region_calls, ())]
-    for fn in sorted(summary.functions.values(), key=lambda f: f.key):
-        parts.append((fn.key, fn.class_key, fn.parent_key, sorted(fn.markers), fn.returns, bool(fn.regions),
-                      targets(fn, fn.calls, fn.regions)))
-    for c in sorted(summary.classes.values(), key=lambda c: c.key):
-        parts.append((c.key, c.bases, sorted(c.methods.items()), sorted(c.attrs.items())))
+
+def _plain(value: object) -> object:
+    """`value` without positions, in a canonical order: a line number inside a tuple (`(descriptor,
+    line)`, `(start, end)`) is dropped; lists and sets are sorted."""
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value if isinstance(v, bool) or not isinstance(v, int))
+    if isinstance(value, (list, set, frozenset)):
+        return sorted((_plain(v) for v in value), key=repr)
+    if isinstance(value, dict):
+        return sorted(((k, _plain(v)) for k, v in value.items()), key=repr)
+    if dataclasses.is_dataclass(value):
+        return [(f.name, _plain(getattr(value, f.name))) for f in dataclasses.fields(value)]
+    return value
+
+
+def shape(summary: ModuleSummary, index: ProjectIndex) -> str:
+    """What the hot path and the analysis of other functions read from a file, positions left out:
+    every summary field, with each function's calls reduced to the project functions they reach (a new
+    `.item()` or `torch.cuda.synchronize()` reaches none, so typing one changes nothing outside) and to
+    whether it drives a step (`STEP_DRIVER_CALLS`)."""
+    def edges(fn: FunctionInfo | None, calls: list[tuple[str, int]], regions: list[tuple[int, int]]) -> list:
+        reached = {(t.key, how, any(a <= line <= b for a, b in regions))
+                   for callee, line in calls for t, how in index.call_edges(fn, summary.module, callee)}
+        drives = any(callee.rpartition(".")[2] in STEP_DRIVER_CALLS for callee, _ in calls)
+        return [sorted(reached), drives]
+
+    parts: list = [summary.syntax_error is not None]
+    for f in dataclasses.fields(summary):
+        value = getattr(summary, f.name)
+        if f.name == "functions":
+            for fn in sorted(value.values(), key=lambda fn: fn.key):
+                parts.append([(g.name, _plain(getattr(fn, g.name))) for g in dataclasses.fields(fn)
+                              if g.name not in _WHERE and g.name not in ("calls", "regions")])
+                parts.append((bool(fn.regions), edges(fn, fn.calls, fn.regions)))
+        elif f.name == "module_region_calls":
+            parts.append(edges(None, value, summary.module_regions))
+        elif f.name not in ("path", "nesting", "syntax_error"):
+            parts.append((f.name, _plain(value)))
     return repr(parts)
 
 
@@ -99,7 +124,7 @@ class Reached:
     """A finding in another file whose `via` chain leaves this file at `line` (a call in a hot function)."""
 
     finding: Finding
-    hops: tuple[Hop, ...]
+    hops: tuple[Link, ...]
     line: int
 
 
@@ -142,8 +167,7 @@ class Project:
             if old is not None and old.text == text:
                 return False
             path = Path(shown)
-            src = decode_source(text.encode("utf-8", "surrogatepass"), shown, module_name_for(path),
-                                path.name == "__init__.py")
+            src = decode_source(text, shown, module_name_for(path), path.name == "__init__.py")
             self.sources[shown] = src
             new_summary = build_summary(src)
             old_summary = self.summaries.get(shown)
@@ -214,20 +238,31 @@ class Project:
         found = self._reaching.get(shown)
         if found is None:
             chains, found = self.chains, set()
-            names = {self.hot[key].via[-1] for key in chains.by_path.get(shown, ()) if self.hot[key].via}
-            for via, keys in chains.by_via.items():
-                if not any(n in names for n in via[:-1]):  # cheap: no hop is named like one of ours
+            labels = {self.hot[key].hop.label for key in chains.by_path.get(shown, ()) if self.hot[key].hop}
+            for path, keys in chains.by_path.items():
+                if path == shown:
                     continue
                 for fn in chains.functions(keys):
-                    if fn.path != shown and fn.path not in found and \
-                            any(h.function.path == shown for h in chains.function_hops(fn)[:-1]):
-                        found.add(fn.path)
+                    if _passes(self.hot[fn.key].hop, labels) and \
+                            any(link.function.path == shown for link in chains.function_hops(fn)[:-1]):
+                        found.add(path)
+                        break
             self._reaching[shown] = found
         return found
 
     def text(self, shown: str) -> str | None:
         src = self.sources.get(shown)
         return src.text if src is not None else None
+
+
+def _passes(hop, labels: set[str]) -> bool:
+    """Whether a caller up the chain of `hop` carries one of `labels` (cheap: labels are not unique)."""
+    hop = hop.parent if hop is not None else None
+    while hop is not None:
+        if hop.label in labels:
+            return True
+        hop = hop.parent
+    return False
 
 
 def cold_marker_edit(project: Project, finding: Finding) -> tuple[str, Edit] | None:

@@ -30,7 +30,7 @@ import io
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
@@ -43,6 +43,7 @@ from graphlint import __version__
 from graphlint.config import Config, ConfigError, SCOPES
 from graphlint.config import load as load_config
 from graphlint.diagnostics import Edit, Finding
+from graphlint.engine import read_source
 from graphlint.lsp.project import Project, Reached, cold_marker_edit
 
 log = logging.getLogger("graphlint.lsp")
@@ -268,11 +269,8 @@ class GraphlintServer(LanguageServer):
     def _analyse(self, project: Project, texts: dict[str, str | None], open_docs: dict[str, str],
                  versions: dict[str, int | None]) -> dict[str, Published]:
         for shown, text in texts.items():
-            if text is None:
-                try:
-                    text = (self.root / shown).read_text(encoding="utf-8-sig")
-                except (OSError, UnicodeDecodeError):
-                    text = None
+            if text is None and (self.root / shown).is_file():  # decoded as Python does (PEP 263)
+                text = read_source(self.root / shown, shown).text
             project.update(shown, text)
         self._lines.clear()
         return {shown: self.diagnostics(project, shown, versions.get(shown)) for shown in open_docs}
@@ -335,15 +333,15 @@ class GraphlintServer(LanguageServer):
         from graphlint.output import rule_url
 
         url = rule_url(f.code)
-        tier = getattr(f, "tier", None) or f.extra.get("tier")
         data: dict[str, Any] = {"fixable": bool(f.fix)}
         if f.fix:
-            data["applicability"] = getattr(f, "fix_applicability", "safe")
-        if tier:
-            data["tier"] = str(tier)
+            data["applicability"] = f.fix_applicability
+        if f.context:
+            data["tier"] = f.context
         return lsp.Diagnostic(
             range=self.range(lines, f.line, f.column, f.end_line, f.end_column),
-            message=f.message + (f" [{tier}]" if tier else ""),
+            # The tiers closer to the captured step than "forward" are worth reading in the message itself.
+            message=f.message + (f" [{f.context}]" if f.context in ("captured", "step") else ""),
             severity=SEVERITY.get(f.severity, lsp.DiagnosticSeverity.Information),
             code=f.code, code_description=lsp.CodeDescription(href=url) if url else None, source="graphlint",
             related_information=self.related(project, f) or None, data=data)
@@ -403,7 +401,7 @@ class GraphlintServer(LanguageServer):
         assert self.project is not None
         out = []
         if f.fix:
-            unsafe = getattr(f, "fix_applicability", "safe") == "unsafe"
+            unsafe = f.fix_applicability == "unsafe"
             label = " (unsafe: may change results)" if unsafe else ""
             out.append(lsp.CodeAction(
                 title=f"Fix {f.code}: {f.fix_hint or f.message}{label}", kind=lsp.CodeActionKind.QuickFix,
@@ -435,7 +433,7 @@ class GraphlintServer(LanguageServer):
         original = src.text
         target = _Target(None, src, original)
         try:
-            _fix_rounds(_ProjectLinter(project, shown, self.settings.unsafe_fixes), [target])
+            _fix_rounds(_ProjectLinter(project, shown), [target], unsafe=self.settings.unsafe_fixes)
         finally:
             project.update(shown, original)  # the buffer is the truth until the client applies the edit
         return target.source.text
@@ -480,18 +478,15 @@ class GraphlintServer(LanguageServer):
 class _ProjectLinter:
     """`Linter.lint_sources` for the CLI's fix rounds: lints one file's new text inside the project."""
 
-    def __init__(self, project: Project, shown: str, unsafe: bool) -> None:
-        self.project, self.shown, self.unsafe = project, shown, unsafe
+    def __init__(self, project: Project, shown: str) -> None:
+        self.project, self.shown = project, shown
 
     def lint_sources(self, sources):
         from graphlint.engine import LintResult
 
         (src,) = sources
         self.project.update(self.shown, src.text)
-        found = self.project.findings(self.shown)
-        if not self.unsafe:  # the CLI's rounds apply every fix they see; hide the unsafe ones
-            found = [f if getattr(f, "fix_applicability", "safe") == "safe" else replace(f, fix=()) for f in found]
-        return LintResult(findings=found, files=1)
+        return LintResult(findings=self.project.findings(self.shown), files=1)
 
 
 def _contains(r: lsp.Range, p: lsp.Position) -> bool:

@@ -21,12 +21,21 @@ if TYPE_CHECKING:
     from graphlint.analyzer import Context
 
 
+SAFE, UNSAFE = "safe", "unsafe"  # ruff's fix applicability classes
+
+
 @dataclass(frozen=True)
 class Fix:
-    """An autofix example: `before` must be rewritten to `after` by `graphlint --fix`."""
+    """An autofix example: `before` must be rewritten to `after` by `graphlint --fix`.
+
+    `applicability` is ruff's: a `safe` fix keeps the program's behaviour and `--fix` applies it; an
+    `unsafe` one can change results (dtype, empty input, a bool becoming a tensor) and is applied only
+    with `--unsafe-fixes`. Every fix a rule reports has its examples' applicability.
+    """
 
     before: str
     after: str
+    applicability: str = SAFE
 
 
 class Rule:
@@ -45,6 +54,11 @@ class Rule:
 
     def __init__(self, ctx: "Context") -> None:
         self.ctx = ctx
+
+    @classmethod
+    def fix_applicability(cls) -> str:
+        """`unsafe` when any of the rule's fix examples is; the findings' fixes carry this."""
+        return UNSAFE if any(f.applicability == UNSAFE for f in cls.FIXES) else SAFE
 
     def report(self, node: "cst.CSTNode", message: str | None = None, *, fix: tuple[Edit, ...] = (),
                anchor: "cst.CSTNode | None" = None) -> None:

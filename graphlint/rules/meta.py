@@ -34,3 +34,20 @@ class UnusedNoqa(Rule):
     message = "Unused `noqa` directive"
     fix_hint = "Remove the directive or the codes it no longer needs"
     default_enabled = False
+
+
+class InternalError(Rule):
+    """graphlint failed on a file or function, so it was not checked; the run exits with status 2.
+
+    Reported when an analysis phase raises (index, hot path, check, suppress), when a worker process
+    dies (a crash or an out-of-memory kill; the file is retried once in a fresh process first), and
+    for expressions nested too deeply to analyse. The finding names the phase and the exception;
+    `--verbose` prints the traceback on stderr. It cannot be disabled or suppressed with `# noqa`:
+    a run that skipped code must not look clean.
+    """
+
+    code = "GL002"
+    name = "internal-error"
+    family = Family.META
+    message = "Internal error"
+    fix_hint = "Please report it with the file (`--verbose` prints the traceback); the rest of the run is unaffected"

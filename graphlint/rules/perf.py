@@ -7,7 +7,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.inference import Kind
 from graphlint.rules._util import positional, receiver_text
-from graphlint.rules.base import Fix, Rule
+from graphlint.rules.base import UNSAFE, Fix, Rule
 
 
 class BuiltinSum(Rule):
@@ -15,8 +15,11 @@ class BuiltinSum(Rule):
 
     Folklore says it syncs; the measurement says it does not: it iterates into 0-d tensors and adds
     them on the GPU, so it captures, but a length-N tensor costs N launches (~10 µs each eagerly).
-    `t.sum(0)` is the same value in one kernel. The autofix rewrites `sum(t)` to `t.sum(0)` (builtin
-    `sum` adds the rows, i.e. reduces dimension 0).
+    `t.sum(0)` adds them in one kernel. The autofix rewrites `sum(t)` to `t.sum(0)` (builtin
+    `sum` adds the rows, i.e. reduces dimension 0). It is unsafe (applied only with `--unsafe-fixes`):
+    the results can differ. `t.sum(0)` accumulates in a wider type and promotes integers to int64
+    (4096 fp16 values of 0.1: 409.5 instead of 256; uint8 `[200, 100]`: 300 instead of 44), and an
+    empty `t` gives an empty or zero tensor where builtin `sum` returned the int `0`.
     """
 
     code = "GL401"
@@ -33,9 +36,10 @@ class BuiltinSum(Rule):
         "def step(a: torch.Tensor, b: torch.Tensor):\n    return sum(a * b)  # <- GL401\n",
     )
     FIXES = (
-        Fix("def step(x: torch.Tensor):\n    return sum(x)\n", "def step(x: torch.Tensor):\n    return x.sum(0)\n"),
+        Fix("def step(x: torch.Tensor):\n    return sum(x)\n", "def step(x: torch.Tensor):\n    return x.sum(0)\n",
+            UNSAFE),
         Fix("def step(a: torch.Tensor, b: torch.Tensor):\n    return sum(a * b)\n",
-            "def step(a: torch.Tensor, b: torch.Tensor):\n    return (a * b).sum(0)\n"),
+            "def step(a: torch.Tensor, b: torch.Tensor):\n    return (a * b).sum(0)\n", UNSAFE),
     )
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -7,7 +7,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.inference import Kind
 from graphlint.rules._util import positional, receiver_text
-from graphlint.rules.base import Fix, Rule
+from graphlint.rules.base import UNSAFE, Fix, Rule
 
 READING_BUILTINS = {"max": "max", "min": "min", "any": "any", "all": "all", "sorted": "sort"}
 
@@ -18,6 +18,10 @@ class BuiltinReduction(Rule):
     They iterate the tensor and compare elements with Python: every comparison calls `__bool__`, so
     the host blocks (measured: syncs, capture fails). `max(a, b)` of two tensors does the same. Use
     the tensor methods, which stay on the device. (Builtin `sum(t)` does not sync: it is GL401.)
+
+    The autofix is unsafe (applied only with `--unsafe-fixes`): `t.any()`/`t.all()` return a tensor
+    where the builtins returned a bool, and `t.max()`/`t.min()` propagate NaN and reduce every
+    dimension where the builtins compared rows in order.
     """
 
     code = "GL160"
@@ -35,8 +39,10 @@ class BuiltinReduction(Rule):
         "def step(m: torch.Tensor):\n    return any(m)  # <- GL160\n",
     )
     FIXES = (
-        Fix("def step(x: torch.Tensor):\n    return max(x)\n", "def step(x: torch.Tensor):\n    return x.max()\n"),
-        Fix("def step(m: torch.Tensor):\n    return all(m > 0)\n", "def step(m: torch.Tensor):\n    return (m > 0).all()\n"),
+        Fix("def step(x: torch.Tensor):\n    return max(x)\n", "def step(x: torch.Tensor):\n    return x.max()\n",
+            UNSAFE),
+        Fix("def step(m: torch.Tensor):\n    return all(m > 0)\n",
+            "def step(m: torch.Tensor):\n    return (m > 0).all()\n", UNSAFE),
     )
 
     def visit_Call(self, node: cst.Call) -> None:

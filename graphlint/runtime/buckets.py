@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from graphlint.runtime.compare import Mismatch, compare_outputs, detach_clone, is_tensor
+from graphlint.runtime.guard import guarded_graph
 
 
 def normalize_buckets(buckets: Iterable[int]) -> tuple[int, ...]:
@@ -137,7 +138,7 @@ class BucketedGraphRunner:
                     b.step(*b.static_inputs)
             torch.cuda.current_stream().wait_stream(side)
             b.graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(b.graph, pool=pool):
+            with guarded_graph(b.graph, pool=pool):  # a failed capture leaves the process usable
                 b.static_out = b.step(*b.static_inputs)
             self._by_size[size] = b
         return self

@@ -13,12 +13,20 @@ from __future__ import annotations
 
 import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from graphlint.diagnostics import Finding
+from graphlint.runtime.branches import BranchTrace, Comparison, branch_findings
 from graphlint.runtime.compare import Mismatch, compare_outputs, detach_clone, encode_float, is_tensor
-from graphlint.runtime.frames import MappedStack, map_stack, original_exception, traceback_frames
+from graphlint.runtime.frames import (
+    MappedStack,
+    exc_text,
+    map_stack,
+    original_exception,
+    traceback_frames,
+)
+from graphlint.runtime.guard import guarded_graph
 from graphlint.runtime.probe import SYNC_WARNING, Event, EventGroup, Probe, group_events
 from graphlint.runtime.report import (
     ReplayResult,
@@ -141,16 +149,39 @@ def run_case(
         torch_version=torch.__version__,
         device=torch.cuda.get_device_name(),
     )
-    eager = _eager_pass(case, report)
-    if eager is _FAILED:
-        return report
-    if confirm_error:
-        _confirm_pass(case, report, eager, tolerance)
-    graph, static_out = _capture(case, report)
-    if graph is None:
-        return report
-    _replays(case, report, graph, static_out, tolerance, replays or case.replays or MIN_REPLAYS)
+    traces = _Traces()
+    _run_phases(case, report, traces, tolerance, replays or case.replays or MIN_REPLAYS, confirm_error)
+    report.findings += traces.findings()  # a branch seen before capture failed or replays stopped
     return report
+
+
+def _run_phases(
+    case: CaptureCase, report: RuntimeReport, traces: _Traces, tol: float | None, replays: int, confirm: bool
+) -> None:
+    eager = _eager_pass(case, report, traces)
+    if eager is _FAILED:
+        return
+    if confirm:
+        _confirm_pass(case, report, eager, tol, traces)
+    graph, static_out = _capture(case, report, traces)
+    if graph is not None:
+        _replays(case, report, graph, static_out, tol, replays, traces)
+
+
+@dataclass
+class _Traces:
+    """The Python path of each run of the step (branches.BranchTrace), to name a diverging branch."""
+
+    eager: BranchTrace | None = None
+    confirm: BranchTrace | None = None
+    capture: BranchTrace | None = None
+    replays: dict[int, BranchTrace] = field(default_factory=dict)
+    comparisons: list[Comparison] = field(default_factory=list)  # pairs of runs that should agree
+
+    def findings(self) -> list[Finding]:
+        """GLR405s for the comparisons so far (one per line over all of them), then forget those."""
+        found, self.comparisons = branch_findings(self.comparisons), []
+        return found
 
 
 _FAILED = object()
@@ -163,28 +194,24 @@ def _stack_of(exc: BaseException) -> MappedStack | None:
 def _fail_finding(code: str, message: str, exc: BaseException, case: CaptureCase) -> Finding:
     """A finding at the user line an exception came from (the step's def line if none)."""
     stack = _stack_of(exc)
-    extra = {"exception": f"{type(exc).__name__}: {_first_line(exc)}"}
+    extra = {"exception": exc_text(exc)}
     if stack is not None and stack.in_user_code:
         return finding_at(code, message, stack, **extra)
     return make_finding(code, message, step_location(case.step), **extra)
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else ""
-
-
 # -- 1. eager under sync debug "warn" -----------------------------------------------------------
-def _eager_pass(case: CaptureCase, report: RuntimeReport) -> Any:
+def _eager_pass(case: CaptureCase, report: RuntimeReport, traces: _Traces) -> Any:
     probe = Probe("warn")
+    traces.eager = BranchTrace()
     try:
-        with probe:
+        with probe, traces.eager:
             out = case.step(*case.static_inputs)
         _sync()
     except Exception as e:  # noqa: BLE001 - any failure of the user's step is a finding
         report.findings += _event_findings(probe.events)
         report.findings.append(
-            _fail_finding("GLR200", f"the step raised when run eagerly: {_exc_text(e)}", e, case)
+            _fail_finding("GLR200", f"the step raised when run eagerly: {exc_text(e)}", e, case)
         )
         return _FAILED
     report.findings += _event_findings(probe.events)
@@ -209,10 +236,13 @@ def _group_finding(g: EventGroup) -> Finding:
 
 
 # -- 2. confirm under "error" -------------------------------------------------------------------
-def _confirm_pass(case: CaptureCase, report: RuntimeReport, first_out: Any, tol: float | None) -> None:
+def _confirm_pass(
+    case: CaptureCase, report: RuntimeReport, first_out: Any, tol: float | None, traces: _Traces
+) -> None:
     probe = Probe("error", record_hazards=False)
+    traces.confirm = BranchTrace()
     try:
-        with probe:
+        with probe, traces.confirm:
             out = case.step(*case.static_inputs)
         _sync()
     except Exception as e:  # noqa: BLE001
@@ -229,12 +259,15 @@ def _confirm_pass(case: CaptureCase, report: RuntimeReport, first_out: Any, tol:
                 step_location(case.step),
             )
         )
+        traces.comparisons.append(
+            ("in the first eager run", "in the second eager run on the same inputs", traces.eager, traces.confirm)
+        )
 
 
 def _confirm_failure(case: CaptureCase, report: RuntimeReport, probe: Probe, e: Exception) -> None:
     if SYNC_WARNING not in str(e):
         report.findings.append(
-            _fail_finding("GLR200", f"the step raised on its second eager run: {_exc_text(e)}", e, case)
+            _fail_finding("GLR200", f"the step raised on its second eager run: {exc_text(e)}", e, case)
         )
         return
     stack = _stack_of(e)
@@ -259,7 +292,7 @@ def _same_line(f: Finding, where: tuple[str, int]) -> bool:
 
 
 # -- 3. warm-up on a side stream, capture one graph ---------------------------------------------
-def _capture(case: CaptureCase, report: RuntimeReport) -> tuple[Any, Any]:
+def _capture(case: CaptureCase, report: RuntimeReport, traces: _Traces) -> tuple[Any, Any]:
     import torch
 
     side = torch.cuda.Stream()
@@ -272,15 +305,16 @@ def _capture(case: CaptureCase, report: RuntimeReport) -> tuple[Any, Any]:
         _sync()
     except Exception as e:  # noqa: BLE001
         report.findings.append(
-            _fail_finding("GLR200", f"the step raised during warm-up on a side stream: {_exc_text(e)}", e, case)
+            _fail_finding("GLR200", f"the step raised during warm-up on a side stream: {exc_text(e)}", e, case)
         )
         return None, None
     graph = torch.cuda.CUDAGraph()
-    outer_stream = torch.cuda.current_stream()
+    traces.capture = BranchTrace()
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            with torch.cuda.graph(graph):  # private memory pool, global capture error mode
+            # private memory pool, global capture error mode; a failed capture is undone
+            with guarded_graph(graph, notes=report.notes), traces.capture:
                 static_out = case.step(*case.static_inputs)
     except Exception as e:  # noqa: BLE001
         report.captured = False
@@ -289,9 +323,8 @@ def _capture(case: CaptureCase, report: RuntimeReport) -> tuple[Any, Any]:
         if code == "GLR204":
             code = classify_capture_error(e)
         report.findings.append(
-            _fail_finding(code, f"capture failed: {_exc_text(origin)}", origin, case)
+            _fail_finding(code, f"capture failed: {exc_text(origin)}", origin, case)
         )
-        _recover(outer_stream)
         return None, None
     report.captured = True
     # torch warns e.g. "The CUDA Graph is empty" (nothing ran on the capture stream): keep it visible.
@@ -311,22 +344,6 @@ def classify_capture_error(exc: BaseException) -> str:
     if any(m.lower() in low for m in markers):
         return "GLR201"
     return "GLR204"
-
-
-def _recover(outer_stream: Any) -> None:
-    """Leave the device usable after a failed capture. torch.cuda.graph.__exit__ skips restoring the
-    current stream when capture_end raises, so restore it here, then flush pending errors."""
-    import torch
-
-    torch.cuda.set_stream(outer_stream)
-    try:
-        torch.cuda.synchronize()
-    except Exception:  # noqa: BLE001 - a second report of the same capture error
-        pass
-
-
-def _exc_text(e: BaseException) -> str:
-    return f"{type(e).__name__}: {_first_line(e)}"
 
 
 def _sync() -> None:
@@ -349,6 +366,7 @@ def _replays(
     static_out: Any,
     tol: float | None,
     count: int,
+    traces: _Traces,
 ) -> None:
     if count < MIN_REPLAYS:
         report.notes.append(f"replays raised from {count} to the minimum of {MIN_REPLAYS}")
@@ -364,17 +382,26 @@ def _replays(
         graph.replay()
         _sync()
         replayed = detach_clone(static_out)
+        traces.replays[i] = BranchTrace()
         try:
-            eager = case.step(*detach_clone(sets[k]))
+            with traces.replays[i]:
+                eager = case.step(*detach_clone(sets[k]))
             _sync()
         except Exception as e:  # noqa: BLE001
             report.findings.append(
-                _fail_finding("GLR200", f"the step raised eagerly on input set {k}: {_exc_text(e)}", e, case)
+                _fail_finding("GLR200", f"the step raised eagerly on input set {k}: {exc_text(e)}", e, case)
             )
             return
         result = ReplayResult(i, k, compare_outputs(eager, replayed, tol))
         report.replays.append(result)
         tracker.add(eager, replayed)
+    traces.comparisons += [
+        ("at capture (the path every replay repeats)", f"in the eager run for replay {r.index}",
+         traces.capture, traces.replays.get(r.index))
+        for r in report.replays
+        if not r.ok
+    ]
+    report.findings += traces.findings()  # before the GLR301s, which name them as the likely cause
     report.findings += _replay_findings(case, report, tracker.frozen_outputs())
 
 
@@ -399,7 +426,7 @@ class _FrozenTracker:
 
 def _suspects(report: RuntimeReport) -> list[str]:
     """Lines the probe flagged as able to freeze a value: the likely cause of a mismatch."""
-    codes = ("GLR402", "GLR403", "GLR404", "GLR401")
+    codes = ("GLR402", "GLR403", "GLR404", "GLR405", "GLR401")
     return [f"{f.path}:{f.line} ({f.code} {f.name})" for f in report.findings if f.code in codes]
 
 
@@ -436,4 +463,3 @@ def _replay_findings(case: CaptureCase, report: RuntimeReport, frozen: dict[str,
         )
         findings.append(make_finding("GLR302", msg, where, output=output))
     return findings
-

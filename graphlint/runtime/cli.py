@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import os
 import sys
 from typing import Any, Callable, TextIO
@@ -25,7 +26,9 @@ from graphlint.runtime.report import RuntimeReport
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_BAD_TARGET = 0, 1, 2
 
-__all__ = ["capture_command", "load_runtime_report", "cross_check", "resolve_factory", "TargetError"]
+__all__ = [
+    "capture_command", "load_runtime_report", "cross_check", "resolve_factory", "TargetError", "write_error",
+]
 
 
 class TargetError(Exception):
@@ -98,42 +101,83 @@ def capture_command(
     *,
     output_format: str,
     tolerance: float | None,
-    replays: int,
+    replays: int | None,
     stream: TextIO,
     report_path: str | None = None,
     err: TextIO | None = None,
 ) -> int:
     """Run the harness on target; 0 = captured clean and every replay matched, 1 = problems,
-    2 = bad target (or no CUDA to check with). Writes the JSON report to report_path if given."""
-    from graphlint.runtime.capture import CaseError, as_case, run_case
-
+    2 = bad target, no CUDA to check with, or an internal error. Writes the JSON report to
+    report_path if given. An exit 2 prints one `graphlint: error:` line on `err` and, in the
+    machine formats, an error document on `stream` (never nothing)."""
     err = err or sys.stderr
     try:
-        factory = resolve_factory(target)
+        report = _run_target(target, tolerance, replays)
+        if report_path:
+            report.to_json(report_path)
     except TargetError as e:
-        err.write(f"graphlint capture: {e}\n")
-        return EXIT_BAD_TARGET
-    problem = _cuda_problem()
-    if problem:
-        err.write(f"graphlint capture: {problem}\n")
-        return EXIT_BAD_TARGET
-    try:
-        case = as_case(factory(), name=target)
-    except CaseError as e:
-        err.write(f"graphlint capture: {target}: {e}\n")
-        return EXIT_BAD_TARGET
-    except Exception as e:  # noqa: BLE001 - the factory itself failed
-        err.write(f"graphlint capture: {target}: the factory raised {type(e).__name__}: {e}\n")
-        return EXIT_BAD_TARGET
-    report = run_case(case, tolerance=tolerance, replays=replays)
-    if report_path:
-        report.to_json(report_path)
+        return write_error(str(e), output_format, stream, err)
+    except OSError as e:  # the report file
+        message = f"cannot write the runtime report {report_path}: {e.strerror or e}"
+        return write_error(message, output_format, stream, err)
     _render(report.findings, output_format, stream)
     if output_format in ("concise", "full"):
         stream.write(report.summary() + "\n")
         for note in report.notes:
             stream.write(f"note: {note}\n")
     return EXIT_OK if report.ok else EXIT_PROBLEMS
+
+
+def _run_target(target: str, tolerance: float | None, replays: int | None) -> RuntimeReport:
+    """Resolve, build and check the case; TargetError says why it could not be checked."""
+    from graphlint.runtime.capture import CaseError, as_case, run_case
+
+    factory = resolve_factory(target)
+    problem = _cuda_problem()
+    if problem:
+        raise TargetError(problem)
+    try:
+        case = as_case(factory(), name=target)
+    except CaseError as e:
+        raise TargetError(f"{target}: {e}") from e
+    except Exception as e:  # noqa: BLE001 - the factory itself failed
+        raise TargetError(f"{target}: the factory raised {type(e).__name__}: {e}") from e
+    try:
+        return run_case(case, tolerance=tolerance, replays=replays)
+    except Exception as e:  # noqa: BLE001 - a harness bug is an internal error (exit 2), never exit 1
+        raise TargetError(f"internal error in the capture harness on {target}: {type(e).__name__}: {e}") from e
+
+
+def write_error(message: str, output_format: str, stream: TextIO, err: TextIO | None = None) -> int:
+    """Report a `graphlint capture` error: one line on err; in json, sarif and github formats also
+    a document on stream, so a consumer parsing stdout always gets one. Returns exit code 2."""
+    line = " ".join(message.split())
+    (err or sys.stderr).write(f"graphlint: error: {line}\n")
+    if output_format == "json":
+        json.dump({"error": line, "exit_code": EXIT_BAD_TARGET}, stream)
+        stream.write("\n")
+    elif output_format == "sarif":
+        json.dump(_sarif_error(line), stream, indent=2)
+        stream.write("\n")
+    elif output_format == "github":  # one line already: only % needs escaping in workflow data
+        stream.write(f"::error title=graphlint capture::{line.replace('%', '%25')}\n")
+    return EXIT_BAD_TARGET
+
+
+def _sarif_error(message: str) -> dict:
+    """An empty SARIF run whose invocation failed, with the reason as a tool notification."""
+    try:
+        from graphlint.output import build_sarif
+
+        log = build_sarif([])
+    except ImportError:  # the static linter's dependencies are missing on this machine
+        log = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "graphlint"}}, "results": []}]}
+    log["runs"][0]["invocations"] = [{
+        "executionSuccessful": False,
+        "exitCode": EXIT_BAD_TARGET,
+        "toolExecutionNotifications": [{"level": "error", "message": {"text": message}}],
+    }]
+    return log
 
 
 def load_runtime_report(path: str | os.PathLike) -> RuntimeReport:

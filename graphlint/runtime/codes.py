@@ -94,7 +94,7 @@ RUNTIME_CODES: dict[str, RuntimeCode] = _table(
         "frozen-value",
         "An output stayed the same across replays with different inputs while eager's changed: "
         "a value was frozen at capture.",
-        "Find the host read (see the related GLR403/GLR404 lines) and keep that value on the "
+        "Find the host read or branch (see the related GLR403/GLR404/GLR405 lines) and keep that value on the "
         "device, updated with copy_()/fill_() before replay().",
     ),
     RuntimeCode(
@@ -133,6 +133,15 @@ RUNTIME_CODES: dict[str, RuntimeCode] = _table(
         "one graph per host-known value.",
     ),
     RuntimeCode(
+        "GLR405",
+        "host-branch-diverged",
+        "A Python branch on host state (a counter, a cache length, a Python flag) went another way "
+        "in an eager run than at capture, or between two eager runs on the same inputs: a graph "
+        "replays the path taken at capture.",
+        "Compute both sides on the device and pick with torch.where; or make the host value an "
+        "input and capture one graph per value (BucketedGraphRunner), chosen before replay().",
+    ),
+    RuntimeCode(
         "GLR901",
         "runtime-only-sync",
         "The runtime harness saw a sync at a line the static pass did not flag: a blind spot of "
@@ -143,7 +152,7 @@ RUNTIME_CODES: dict[str, RuntimeCode] = _table(
         "GLR902",
         "runtime-only-hazard",
         "The runtime harness saw a capture hazard (failed capture, pageable copy, CPU operand, "
-        "host read) at a line the static pass did not flag.",
+        "host read, diverging host branch) at a line the static pass did not flag.",
         "Fix the hazard; and report the pattern so a static rule can learn it.",
     ),
 )

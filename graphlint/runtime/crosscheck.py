@@ -22,7 +22,7 @@ from graphlint.runtime.report import RuntimeReport
 
 SYNC_CODES = {"GLR101", "GLR102", "GLR103"}
 # Codes located at the line that caused them (3xx point at the step's def line: no static peer).
-LINE_CODES = SYNC_CODES | {"GLR201", "GLR202", "GLR203", "GLR204", "GLR401", "GLR402", "GLR403", "GLR404"}
+LINE_CODES = SYNC_CODES | {"GLR201", "GLR202", "GLR203", "GLR204", "GLR401", "GLR402", "GLR403", "GLR404", "GLR405"}
 
 
 def _parts(path: str) -> tuple[str, ...]:

@@ -179,3 +179,12 @@ def display_path(path: str) -> str:
         return path
     return path if rel.startswith("..") else rel
 
+
+def first_line(exc: BaseException) -> str:
+    """An exception's message, first line only (torch's CUDA errors run to a dozen lines)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else ""
+
+
+def exc_text(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {first_line(exc)}"

@@ -42,22 +42,50 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)  # before the CUDA skips (ours and conftest's): a typo errors on CPU too
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    if item.get_closest_marker(MARKER) is not None:
-        reason = cuda_skip_reason()
-        if reason:
-            pytest.skip(reason)
+    marker = item.get_closest_marker(MARKER)
+    if marker is None:
+        return
+    problem = marker_problem(marker.args, marker.kwargs)
+    if problem:
+        pytest.fail(f"@pytest.mark.{MARKER}: {problem}", pytrace=False)
+    reason = cuda_skip_reason()
+    if reason:
+        pytest.skip(reason)
+
+
+def _is_count(v: Any, low: int) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= low
+
+
+# option -> (check, what it must be)
+OPTIONS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "tolerance": (lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0),
+                  "None (bitwise) or a number >= 0"),
+    "replays": (lambda v: _is_count(v, 1), "an int >= 1"),
+    "warmup": (lambda v: _is_count(v, 0), "an int >= 0"),
+    "confirm_error": (lambda v: isinstance(v, bool), "True or False"),
+}
+
+
+def marker_problem(args: tuple, kwargs: dict[str, Any]) -> str | None:
+    """Why the marker's arguments are wrong, or None: an unknown option is a typo, not a default."""
+    if args:
+        return f"takes keyword options only ({', '.join(OPTIONS)}), got positional {args!r}"
+    unknown = sorted(set(kwargs) - set(OPTIONS))
+    if unknown:
+        return f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(OPTIONS)}"
+    for name, value in kwargs.items():
+        check, expected = OPTIONS[name]
+        if not check(value):
+            return f"{name} must be {expected}, got {value!r}"
+    return None
 
 
 def _marker_options(request: pytest.FixtureRequest) -> dict[str, Any]:
     marker = request.node.get_closest_marker(MARKER)
-    if marker is None:
-        return {}
-    allowed = {"tolerance", "replays", "warmup", "confirm_error"}
-    unknown = set(marker.kwargs) - allowed
-    if unknown:
-        raise pytest.UsageError(f"@{MARKER}: unknown option(s) {sorted(unknown)}; allowed {sorted(allowed)}")
-    return dict(marker.kwargs)
+    return dict(marker.kwargs) if marker is not None else {}
 
 
 def format_failure(report: Any) -> str:

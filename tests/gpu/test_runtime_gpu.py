@@ -310,5 +310,109 @@ def test_global_state_is_restored():
     assert torch.cuda.synchronize is original
     assert torch.cuda.current_stream() == stream
     assert torch._C._len_torch_function_stack() == 0
+    assert torch.randn(4, device=DEV).shape == (4,)  # H1: the default CUDA generator is not left capturing
     report = _check("after-failure", clean_step, (_rand(8, 64, seed=1),), [(_rand(8, 64, seed=2),)])
     assert report.ok, format_failure(report)  # the device is usable after a failed capture
+
+
+# -- H1: every hazard in one process, in random order, then RNG and a clean capture still work --------
+def rng_item_step(x):
+    noise = torch.rand_like(x)  # the default generator takes part in the capture
+    return x * noise.sum().item()
+
+
+def rng_pageable_step(x, host):
+    return torch.randn_like(x) + host.to(DEV, non_blocking=True)
+
+
+def _hazard_cases():
+    host = torch.arange(4.0)
+    return {
+        "item": (item_step, (_rand(8, seed=1),)),
+        "nonzero": (nonzero_step, (_rand(16, seed=1),)),
+        "mask": (mask_step, (_rand(16, seed=1),)),
+        "host-list": (host_list_step, (_rand(4, seed=1),)),
+        "pageable": (pageable_step, (_rand(4, seed=1), host)),
+        "synchronize": (explicit_sync_step, (_rand(4, seed=1),)),
+        "rng-item": (rng_item_step, (_rand(8, seed=1),)),
+        "rng-pageable": (rng_pageable_step, (_rand(4, seed=1), host)),
+    }
+
+
+def _rng_graph():
+    """A graph that draws from the default generator: replays give fresh numbers, no error."""
+    out = torch.empty(4, device=DEV)
+    graph = torch.cuda.CUDAGraph()
+    torch.cuda.synchronize()
+    with torch.cuda.graph(graph):
+        out.copy_(torch.rand(4, device=DEV))
+    return graph, out
+
+
+def test_process_stays_usable_after_every_hazard_in_random_order():
+    seed = int(os.environ.get("GRAPHLINT_HAZARD_SEED", "0")) or int.from_bytes(os.urandom(4), "little")
+    cases = _hazard_cases()
+    order = sorted(cases)
+    __import__("random").Random(seed).shuffle(order)
+    before, before_out = _rng_graph()  # captured earlier: must still replay after the failures
+    notes = []
+    for name in order:
+        step, static = cases[name]
+        report = _check(f"hazard-{name}", step, static, [static])
+        assert report.captured is False, f"{name} (GRAPHLINT_HAZARD_SEED={seed}): {format_failure(report)}"
+        notes += [f"{name}: {n}" for n in report.notes if n.startswith("after the failed capture")]
+        assert torch.randn(4, device=DEV).isfinite().all(), f"RNG broken after {name}; seed {seed}"
+    print(f"hazard order (GRAPHLINT_HAZARD_SEED={seed}): {order}")
+    print("\n".join(notes) or "no recovery notes")
+    assert torch.cuda.current_stream() == torch.cuda.default_stream()
+    assert torch.cuda.get_sync_debug_mode() == 0 and not torch.cuda.is_current_stream_capturing()
+    torch.randn(4, device=DEV)
+    graph, out = _rng_graph()
+    graph.replay()
+    first = out.clone()
+    graph.replay()
+    before.replay()
+    torch.cuda.synchronize()
+    assert not torch.equal(first, out), "a fresh RNG graph replays the same numbers"
+    assert before_out.isfinite().all()
+    report = _check("clean-after-hazards", clean_step, (_rand(8, 64, seed=1),), [(_rand(8, 64, seed=2),)])
+    assert report.ok, format_failure(report)
+
+
+# -- H2: the line of a host branch whose outcome changes between runs ------------------------------
+COUNTER = [0]
+
+
+def counter_step(x):
+    COUNTER[0] += 1
+    if COUNTER[0] % 2 == 0:  # HOSTBRANCH
+        return x * 2
+    return x
+
+
+def test_host_branch_that_flips_between_runs_is_named_at_the_if():
+    COUNTER[0] = 0
+    x = _rand(8, seed=1)
+    report = _check("host-branch", counter_step, (x,), [(x.clone(),) for _ in range(3)])
+    assert report.captured is True
+    branch = _one(report, "GLR405")
+    _at(branch, counter_step, "HOSTBRANCH")
+    assert "went on to line" in branch.message and "eager run for replay" in branch.message
+    assert _one(report, "GLR301").extra["replays_mismatched"] == 2  # the counter alternates
+    assert "GLR405" in _one(report, "GLR301").message  # named as the likely cause
+
+
+LAZY = {}
+
+
+def lazy_init_step(x):
+    if "w" not in LAZY:  # taken on the first run only: the same path at capture and every replay
+        LAZY["w"] = _rand(8, seed=7)
+    return x * LAZY["w"]
+
+
+def test_lazy_init_branch_is_not_a_finding():
+    LAZY.clear()
+    nexts = [(_rand(8, seed=s),) for s in (2, 3, 4)]
+    report = _check("lazy-init", lazy_init_step, (_rand(8, seed=1),), nexts)
+    assert report.ok, format_failure(report)

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Fetch the accuracy corpora: public inference code graphlint was never tuned on, at pinned versions.
+
+    python benchmarks/accuracy/fetch.py [--dest benchmarks/accuracy/.corpora]
+
+Each corpus is one pure-Python wheel from PyPI, downloaded with `pip download --no-deps`, checked
+against the sha256 pinned below (a mismatch is an error: labels point at exact lines), and its `.py`
+files unpacked into `<dest>/<name>/` (the wheel's own layout, so `<dest>/litgpt/litgpt/generate/base.py`).
+A corpus already unpacked from the pinned file is left alone. Exit 0 when every corpus is in place,
+2 when one could not be fetched or verified.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_DEST = HERE / ".corpora"
+STAMP = ".fetched-sha256"
+
+
+@dataclass(frozen=True)
+class Corpus:
+    name: str  # the key labels use (`"corpus"`) and the folder under <dest>
+    requirement: str  # what pip downloads
+    wheel: str  # the exact file pip must produce
+    sha256: str
+    package: str  # the top-level import package
+    why: str  # what inference code it brings
+    include: tuple[str, ...] = ()  # folders of the package to unpack (and lint); empty: all of it
+
+    def prefixes(self) -> tuple[str, ...]:
+        return tuple(f"{self.package}/{sub}" for sub in self.include) or (self.package + "/",)
+
+
+CORPORA: tuple[Corpus, ...] = (
+    Corpus("litgpt", "litgpt==0.5.13", "litgpt-0.5.13-py3-none-any.whl",
+           "da044b76c52cd44fc0564f6177ed6cf186dde24f711ce8e71e1fd9e9da5f02b2", "litgpt",
+           "decode loop, KV cache, samplers, speculative decoding; "
+           "`torch.compile(next_token, mode=\"reduce-overhead\")` capture sites"),
+    Corpus("exllamav2", "exllamav2==0.3.2", "exllamav2-0.3.2-py3-none-any.whl",
+           "7cd61ae4bf1d8d12034595ab9731f0f43bac415d6394fbb273d4383293d6079e", "exllamav2",
+           "paged dynamic generator, sampler, KV caches, attention backends, quantized linear wrappers"),
+    Corpus("mistral_inference", "mistral-inference==1.6.0", "mistral_inference-1.6.0-py3-none-any.whl",
+           "ab55f27381836d81e67b323eea21bc0f5f483a9eff8c603d04d9fabde925e836", "mistral_inference",
+           "generate loop, buffer cache with per-step metadata, MoE routing"),
+    Corpus("fla", "fla-core==0.6.0", "fla_core-0.6.0-py3-none-any.whl",
+           "b0708b70e0b119cd58a0a5146ea56cb175cef6ed969d8ac60267e3e077ce3ebd", "fla",
+           "Triton kernel wrappers for linear attention with varlen `cu_seqlens` handling, layers, caches"),
+    Corpus("diffusers", "diffusers==0.42.1", "diffusers-0.42.1-py3-none-any.whl",
+           "9154faa704ce00e0b77f568e0d64786064368528aab5fc14eeea92f87d788014", "diffusers",
+           "noise schedulers whose step() runs once per denoising step (the step tier of a diffusion loop)",
+           include=("schedulers/",)),
+)
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def download(corpus: Corpus, tmp: Path) -> Path:
+    """pip-download the pinned wheel and return it once its hash matches."""
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:",
+           "--disable-pip-version-check", "-q", "-d", str(tmp), corpus.requirement]
+    proc = subprocess.run(cmd, text=True, capture_output=True)
+    wheel = tmp / corpus.wheel
+    if proc.returncode != 0 or not wheel.is_file():
+        raise RuntimeError(f"pip download {corpus.requirement} failed: {proc.stderr.strip()[-800:]}")
+    got = sha256(wheel)
+    if got != corpus.sha256:
+        raise RuntimeError(f"{corpus.wheel}: sha256 {got} does not match the pinned {corpus.sha256}")
+    return wheel
+
+
+def unpack(wheel: Path, corpus: Corpus, dest: Path) -> int:
+    """Extract the package's .py files into dest/<name>; return how many."""
+    prefixes = corpus.prefixes()
+    with zipfile.ZipFile(wheel) as zf:
+        names = [n for n in zf.namelist() if n.startswith(prefixes) and n.endswith(".py")]
+        zf.extractall(dest, names)
+    (dest / STAMP).write_text(corpus.sha256 + "\n")
+    return len(names)
+
+
+def fetch(corpus: Corpus, root: Path) -> str:
+    dest = root / corpus.name
+    stamp = dest / STAMP
+    if stamp.is_file() and stamp.read_text().strip() == corpus.sha256:
+        return f"{corpus.name}: present ({corpus.requirement})"
+    if dest.exists():
+        # An older or half-written unpack: labels would point at the wrong lines.
+        raise RuntimeError(f"{dest} exists but was not unpacked from {corpus.wheel}; remove it and rerun")
+    with tempfile.TemporaryDirectory() as tmp:
+        wheel = download(corpus, Path(tmp))
+        n = unpack(wheel, corpus, dest)
+    return f"{corpus.name}: {n} files from {corpus.wheel} (sha256 ok)"
+
+
+def corpus_root(root: Path, name: str) -> Path:
+    """Where a fetched corpus lives (score.py lints from here); an error when it is missing."""
+    dest = root / name
+    if not (dest / STAMP).is_file():
+        raise RuntimeError(f"corpus {name} is not fetched under {root}: run benchmarks/accuracy/fetch.py")
+    return dest
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dest", type=Path, default=DEFAULT_DEST, help="cache folder (default: %(default)s)")
+    args = ap.parse_args(argv)
+    args.dest.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for corpus in CORPORA:
+        try:
+            print(fetch(corpus, args.dest))
+        except (RuntimeError, OSError, zipfile.BadZipFile) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            status = 2
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

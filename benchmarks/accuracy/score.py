@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""Score graphlint against hand-labelled sync sites in code it was never tuned on.
+
+    python benchmarks/accuracy/fetch.py            # once: the pinned corpora
+    python benchmarks/accuracy/score.py            # dev labels, default scope and --scope all
+    python benchmarks/accuracy/score.py --heldout  # the held-back third: only at the very end
+
+graphlint runs (as `python -m graphlint`, JSON output, no cache, no configuration file) over every
+fetched corpus once per scope. A finding matches a label when it is a host-sync finding (a GL1xx
+code) on any line of the labelled statement (for `if`/`while`/`for`/`with`, the header). Recall:
+the share of `sync` labels that at least one finding matches. Precision: of the findings that land
+on labelled statements, the share whose label is `sync`; findings on unlabelled lines are counted
+(and listed with --list-unlabelled) for later labelling, never in precision. Findings on labels of
+the other split are ignored. Exit 0 after printing the report, 2 on a usage, label or corpus error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import subprocess
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fetch import CORPORA, DEFAULT_DEST, corpus_root  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+LABELS = HERE / "labels.json"
+KINDS = ("item", "tolist", "cpu", "scalar-conversion", "condition", "mask-index", "zero-d-as-int", "h2d-copy",
+         "nonzero", "dynamic-shape", "synchronize", "format", "builtin-reduction", "host-bool")
+TIERS = ("captured", "step", "forward", "other")
+HOT_TIERS = ("captured", "step", "forward")
+SCOPES = ("hot", "all")
+REQUIRED = ("corpus", "file", "line", "match", "kind", "verdict", "tier", "reason", "split")
+
+
+class ScoreError(Exception):
+    """A label, corpus or graphlint problem: reported in one line, exit 2."""
+
+
+def split_of(corpus: str, file: str, line: int) -> str:
+    """The deterministic held-back third: a label cannot move between splits without changing place."""
+    return "heldout" if hashlib.sha256(f"{corpus}/{file}:{line}".encode()).digest()[0] % 3 == 0 else "dev"
+
+
+@dataclass
+class Label:
+    corpus: str
+    file: str
+    line: int
+    kind: str
+    verdict: str
+    tier: str
+    reason: str
+    split: str
+    match: str  # a piece of the labelled line: proves the corpus is the labelled version
+    span: tuple[int, int] = (0, 0)
+    hits: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in SCOPES})  # scope -> codes
+
+    @property
+    def key(self) -> str:
+        return f"{self.corpus}/{self.file}:{self.line}"
+
+
+def load_labels(path: Path) -> list[Label]:
+    try:
+        raw = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ScoreError(f"cannot read labels {path}: {exc}") from exc
+    labels = []
+    for i, item in enumerate(raw):
+        missing = [k for k in REQUIRED if k not in item]
+        if missing:
+            raise ScoreError(f"label #{i}: missing {', '.join(missing)}")
+        where = f"label {item['corpus']}/{item['file']}:{item['line']}"
+        if item["kind"] not in KINDS or item["tier"] not in TIERS or item["verdict"] not in ("sync", "host"):
+            raise ScoreError(f"{where}: kind/tier/verdict outside the vocabulary (README.md)")
+        if item["split"] != split_of(item["corpus"], item["file"], item["line"]):
+            raise ScoreError(f"{where}: split {item['split']!r} does not match its hash")
+        labels.append(Label(item["corpus"], item["file"], item["line"], item["kind"], item["verdict"],
+                            item["tier"], item["reason"], item["split"], item["match"]))
+    return labels
+
+
+def header_end(node: ast.stmt) -> int:
+    """Last line of a compound statement's header (the part a finding can point at)."""
+    parts: list[ast.AST] = []
+    if isinstance(node, (ast.If, ast.While)):
+        parts = [node.test]
+    elif isinstance(node, (ast.For, ast.AsyncFor)):
+        parts = [node.target, node.iter]
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        parts = [item.context_expr for item in node.items]
+    elif isinstance(node, ast.Match):
+        parts = [node.subject]
+    return max([node.lineno] + [p.end_lineno or p.lineno for p in parts])
+
+
+def statement_spans(tree: ast.Module) -> list[tuple[int, int]]:
+    spans = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Try)):
+            continue  # their own lines hold no expression a label points at
+        body = getattr(node, "body", None)
+        end = header_end(node) if isinstance(body, list) else (node.end_lineno or node.lineno)
+        spans.append((node.lineno, end))
+    return spans
+
+
+def attach_spans(labels: list[Label], root: Path) -> None:
+    """Give each label its statement's line span, after checking the line still says what was labelled."""
+    by_file: dict[tuple[str, str], list[Label]] = defaultdict(list)
+    for lab in labels:
+        by_file[(lab.corpus, lab.file)].append(lab)
+    for (corpus, file), group in by_file.items():
+        path = corpus_root(root, corpus) / file
+        try:
+            text = path.read_text(encoding="utf-8")
+            tree = ast.parse(text)
+        except (OSError, SyntaxError, UnicodeDecodeError) as exc:
+            raise ScoreError(f"{path}: {exc}") from exc
+        lines = text.splitlines()
+        spans = statement_spans(tree)
+        for lab in group:
+            if lab.line > len(lines) or lab.match not in lines[lab.line - 1]:
+                raise ScoreError(f"{lab.key}: the line no longer contains the labelled code (wrong corpus version?)")
+            inside = [s for s in spans if s[0] <= lab.line <= s[1]]
+            lab.span = min(inside, key=lambda s: s[1] - s[0]) if inside else (lab.line, lab.line)
+
+
+def run_graphlint(root: Path, corpus: str, scope: str) -> list[dict]:
+    """graphlint's JSON findings for one corpus, paths relative to the corpus folder."""
+    cwd = corpus_root(root, corpus)
+    targets = sorted(p.name for p in cwd.iterdir() if p.is_dir())
+    cmd = [sys.executable, "-m", "graphlint", *targets, "--output-format", "json", "--exit-zero", "--no-cache",
+           "--isolated", "--no-respect-gitignore", "--scope", scope, "-q"]
+    proc = subprocess.run(cmd, cwd=cwd, text=True, capture_output=True)
+    if proc.returncode != 0:
+        tail = proc.stderr.strip()[-600:]
+        raise ScoreError(f"graphlint failed on {corpus} ({scope}), exit {proc.returncode}: {tail}")
+    try:
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError as exc:
+        raise ScoreError(f"graphlint printed invalid JSON on {corpus} ({scope}): {exc}") from exc
+
+
+def is_sync_claim(finding: dict) -> bool:
+    return finding["code"].startswith("GL1")
+
+
+@dataclass
+class ScopeResult:
+    on_labels: list[tuple[dict, Label]] = field(default_factory=list)  # sync claims on labelled statements
+    unlabelled: list[dict] = field(default_factory=list)
+    contexts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    claims: int = 0
+
+
+def match(labels: list[Label], findings: dict[str, list[dict]], scope: str, split: str) -> ScopeResult:
+    index: dict[tuple[str, str], list[Label]] = defaultdict(list)
+    for lab in labels:
+        index[(lab.corpus, lab.file)].append(lab)
+    res = ScopeResult()
+    for corpus, items in findings.items():
+        for f in items:
+            if not is_sync_claim(f):
+                continue
+            res.claims += 1
+            res.contexts[f.get("context", "(none)")] += 1
+            hit = [lab for lab in index.get((corpus, f["path"]), []) if lab.span[0] <= f["line"] <= lab.span[1]]
+            if not hit:
+                res.unlabelled.append({**f, "corpus": corpus})
+                continue
+            for lab in hit:
+                lab.hits[scope].append(f["code"])
+            scored = [lab for lab in hit if lab.split == split]
+            if scored:
+                # One finding, one precision vote: a real sync on the statement makes it right.
+                res.on_labels.append((f, max(scored, key=lambda lab: lab.verdict == "sync")))
+    return res
+
+
+def ratio(num: int, den: int) -> str:
+    return f"{num / den:.2f} ({num}/{den})" if den else "— (0/0)"
+
+
+def table(title: str, groups: list[str], key, labels: list[Label], res: dict[str, ScopeResult]) -> list[str]:
+    out = [f"\n### {title}\n", "| group | sync labels | recall default | recall --scope all | host look-alikes flagged"
+           " (default) | precision default | precision --scope all |", "|---|---|---|---|---|---|---|"]
+    for group in groups:
+        labs = [lab for lab in labels if key(lab) == group]
+        if not labs:
+            continue
+        sync = [lab for lab in labs if lab.verdict == "sync"]
+        host = [lab for lab in labs if lab.verdict == "host"]
+        cells = [group, str(len(sync))]
+        cells += [ratio(sum(bool(lab.hits[s]) for lab in sync), len(sync)) for s in SCOPES]
+        cells.append(ratio(sum(bool(lab.hits["hot"]) for lab in host), len(host)))
+        for s in SCOPES:
+            votes = [lab for _, lab in res[s].on_labels if key(lab) == group]
+            cells.append(ratio(sum(lab.verdict == "sync" for lab in votes), len(votes)))
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def report(labels: list[Label], res: dict[str, ScopeResult], split: str) -> list[str]:
+    n_sync = sum(lab.verdict == "sync" for lab in labels)
+    out = [f"## graphlint accuracy on the {split} labels: {n_sync} sync sites, {len(labels) - n_sync} host look-alikes"]
+    out += table("All labels", ["all"], lambda lab: "all", labels, res)
+    out += table("Hot tiers only (captured + step + forward)", ["hot tiers"],
+                 lambda lab: "hot tiers" if lab.tier in HOT_TIERS else "other", labels, res)
+    out += table("Per kind", list(KINDS), lambda lab: lab.kind, labels, res)
+    out += table("Per tier (where the code runs)", list(TIERS), lambda lab: lab.tier, labels, res)
+    out += table("Per corpus", sorted({lab.corpus for lab in labels}), lambda lab: lab.corpus, labels, res)
+    out.append("\n### Findings not on labelled statements (not in precision; candidates for labelling)\n")
+    for s in SCOPES:
+        out.append(f"- `--scope {s}`: {len(res[s].unlabelled)} of {res[s].claims} host-sync findings")
+    out.append("\n### Default-scope host-sync findings per tier (`context`)\n")
+    contexts = res["hot"].contexts
+    if set(contexts) <= {"(none)"}:
+        out.append("- findings carry no `context` field yet: the share per tier cannot be measured")
+    else:
+        total = sum(contexts.values())
+        out += [f"- {ctx}: {ratio(n, total)}" for ctx, n in sorted(contexts.items())]
+    return out
+
+
+def details(labels: list[Label]) -> list[str]:
+    out = ["\n### Per label (default scope / --scope all)\n"]
+    for lab in sorted(labels, key=lambda lab: lab.key):
+        marks = " / ".join(",".join(sorted(set(lab.hits[s]))) or "-" for s in SCOPES)
+        out.append(f"- {lab.verdict:4} {lab.kind:17} {lab.tier:8} {lab.key}: {marks}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--heldout", action="store_true", help="score the held-back third instead of dev")
+    ap.add_argument("--corpora", type=Path, default=DEFAULT_DEST, help="fetched corpora (default: %(default)s)")
+    ap.add_argument("--labels", type=Path, default=LABELS)
+    ap.add_argument("--details", action="store_true", help="list every scored label with the codes that hit it")
+    ap.add_argument("--list-unlabelled", action="store_true", help="print findings on unlabelled lines")
+    ap.add_argument("--json", type=Path, help="also write the raw outcome per label to this file")
+    args = ap.parse_args(argv)
+    split = "heldout" if args.heldout else "dev"
+    try:
+        labels = load_labels(args.labels)
+        attach_spans(labels, args.corpora)
+        corpora = [c.name for c in CORPORA if any(lab.corpus == c.name for lab in labels)]
+        findings = {s: {c: run_graphlint(args.corpora, c, s) for c in corpora} for s in SCOPES}
+    except (ScoreError, RuntimeError) as exc:  # RuntimeError: fetch.corpus_root, a corpus not fetched
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    res = {s: match(labels, findings[s], s, split) for s in SCOPES}
+    scored = [lab for lab in labels if lab.split == split]
+    lines = report(scored, res, split)
+    if args.details:
+        lines += details(scored)
+    if args.list_unlabelled:
+        lines.append("\n### Unlabelled host-sync findings (default scope)\n")
+        lines += [f"- {f['corpus']}/{f['path']}:{f['line']}:{f['column']} {f['code']}" for f in res["hot"].unlabelled]
+    print("\n".join(lines))
+    if args.json:
+        args.json.write_text(json.dumps([{"label": lab.key, "kind": lab.kind, "verdict": lab.verdict,
+                                          "tier": lab.tier, "hits": lab.hits} for lab in scored], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,420 @@
+"""The hot path follows dynamic dispatch (factories, registries, `Function.apply`, callable objects,
+`partial`, forward hooks) and tells where code runs (captured / step / forward). Each edge has a decoy."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from graphlint.index import ProjectIndex, index_source
+
+
+def hot(files: dict[str, str], **kw) -> dict[str, tuple[str | None, tuple[str, ...]]]:
+    """{qualname: (tier, via)} of the hot functions of a small project given as {module: source}."""
+    summaries = [index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod, mod.endswith("__init__"))
+                 for mod, src in files.items()]
+    result = ProjectIndex(summaries).hot_functions(**kw)
+    index = ProjectIndex(summaries)
+    return {index.functions[k].qualname: (v.tier, v.via) for k, v in result.items() if v.whole}
+
+
+BACKEND = """
+    import torch
+
+    class AttentionImpl:
+        def forward(self, q):
+            raise NotImplementedError
+
+    class FlashImpl(AttentionImpl):
+        def forward(self, q):
+            return q.sum().item()
+
+    class Backend:
+        def get_impl_cls(self):
+            return FlashImpl
+
+    def get_backend():
+        return Backend()
+
+    def build_op(kind) -> AttentionImpl:
+        ...
+
+    def unused_helper(q):
+        return q.item()
+"""
+
+
+LAYER = """
+    from torch import nn
+    from pkg import backend
+    from pkg.backend import get_backend
+
+    class Attention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            {init}
+
+        def forward(self, q):
+            return self.impl.forward(q)
+"""
+
+
+@pytest.mark.parametrize("init, reached", [
+    # vLLM's shape: the backend hands out an impl class, the layer builds it.
+    ("b = get_backend(); impl_cls = b.get_impl_cls(); self.impl = impl_cls()", {"FlashImpl.forward"}),
+    # a builder annotated with the base class: every project subclass can come back.
+    ('self.impl = backend.build_op("flash")', {"FlashImpl.forward", "AttentionImpl.forward"}),
+])
+def test_factory_built_attribute_reaches_the_impl_classes(init, reached):
+    found = hot({"pkg.backend": BACKEND, "pkg.layer": LAYER.replace("{init}", init)})
+    assert reached <= set(found)
+    via = found["FlashImpl.forward"][1]
+    assert via[0] == "Attention.forward" and "self.impl" in via[-1]
+    assert "unused_helper" not in found  # decoy: in the same module, never called
+
+
+def test_registry_dict_subscript_alias_and_getter():
+    found = hot({
+        "pkg.acts": """
+            import torch
+
+            def gelu(x):
+                return x.max().item()
+
+            def relu(x):
+                return x
+
+            def host_only(x):
+                return x.item()
+
+            ACTS = {"gelu": gelu, "relu": relu}
+            OTHER = {"host": host_only}
+        """,
+        "pkg.model": """
+            from torch import nn
+            from pkg.acts import ACTS
+
+            class M(nn.Module):
+                def forward(self, x, name):
+                    x = ACTS[name](x)
+                    fn = ACTS.get(name)
+                    return fn(x)
+        """,
+    })
+    assert found["gelu"][1][-1] == "gelu [registry ACTS]"
+    assert "relu" in found
+    assert "host_only" not in found  # decoy: a registry nobody calls from the hot path
+
+
+def test_interface_class_registry_through_module_instance():
+    """transformers' `ALL_MASK_ATTENTION_FUNCTIONS[impl](...)`: an instance of a class whose class-level
+    dict maps names to functions."""
+    found = hot({
+        "pkg.masks": """
+            class Interface:
+                _global_mapping = {"sdpa": sdpa_mask, "eager": eager_mask}
+
+            def sdpa_mask(x):
+                return x
+
+            def eager_mask(x):
+                return x
+
+            ALL_MASKS: Interface = Interface()
+
+            def create_mask(x, impl):
+                mask_interface = ALL_MASKS[impl]
+                return mask_interface(x)
+        """,
+        "pkg.model": """
+            from torch import nn
+            from pkg.masks import create_mask
+
+            class M(nn.Module):
+                def forward(self, x):
+                    return create_mask(x, "sdpa")
+        """,
+    })
+    assert found["eager_mask"][1] == ("M.forward", "create_mask", "eager_mask [registry ALL_MASKS]")
+    assert "sdpa_mask" in found
+
+
+def test_autograd_function_apply_and_module_alias():
+    found = hot({
+        "pkg.ops": """
+            import torch
+
+            class Scale(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x * x.max().item()
+
+                @staticmethod
+                def backward(ctx, g):
+                    return g
+
+            scale = Scale.apply
+
+            class Shift(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x
+        """,
+        "pkg.model": """
+            from torch import nn
+            from pkg.ops import Scale, Shift, scale
+
+            class M(nn.Module):
+                def forward(self, x):
+                    return scale(Shift.apply(x))
+        """,
+    })
+    assert "Scale.forward" in found and "Shift.forward" in found
+    assert "Scale.backward" not in found  # decoy: backward does not run in inference
+
+
+def test_autograd_function_forward_is_a_root_without_a_caller():
+    """A kernel library's ops run inside whatever model applies them: their `forward` is hot."""
+    found = hot({"pkg.ops": """
+        import torch
+
+        def prepare(cu_seqlens):
+            return cu_seqlens.diff().max().item()
+
+        class ChunkOp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, cu_seqlens):
+                return x * prepare(cu_seqlens)
+
+            @staticmethod
+            def backward(ctx, g):
+                return prepare(g), None
+
+        class NotAnOp:
+            def forward(self, x):
+                return x.item()
+    """})
+    assert found["prepare"] == ("forward", ("ChunkOp.forward", "prepare"))
+    assert "ChunkOp.backward" not in found and "NotAnOp.forward" not in found  # decoys
+
+
+def test_callable_objects_in_lists_partial_and_hooks():
+    found = hot({
+        "pkg.model": """
+            import functools
+            from torch import nn
+
+            class Clamp:
+                def __call__(self, x):
+                    return x.clamp(0)
+
+            class Unused:
+                def __call__(self, x):
+                    return x.item()
+
+            def helper(x, scale):
+                return x * scale
+
+            def log_hook(module, inputs, output):
+                print(output.mean().item())
+
+            class M(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.processors = [Clamp()]
+                    self.fn = functools.partial(helper, scale=2)
+                    self.register_forward_hook(log_hook)
+
+                def forward(self, x):
+                    for p in self.processors:
+                        x = p(x)
+                    return self.fn(x)
+        """,
+    })
+    assert "Clamp.__call__" in found and "helper" in found
+    assert found["log_hook"][1] == ("log_hook (forward hook)",)
+    assert "Unused.__call__" not in found  # decoy: a callable class never called
+
+
+def test_tiers_capture_region_graphed_callables_and_step_roots():
+    found = hot({
+        "pkg.runner": """
+            import torch
+            from torch import nn
+
+            class Decoder(nn.Module):
+                def forward(self, x):
+                    return norm(x)
+
+            class Encoder(nn.Module):
+                def forward(self, x):
+                    return x
+
+            def norm(x):
+                return x / x.sum()
+
+            def sample(logits):
+                return logits.argmax(-1)
+
+            def compiled_head(x):
+                return x
+
+            head = torch.compile(compiled_head, mode="reduce-overhead")
+
+            class Runner:
+                def __init__(self):
+                    self.model = Decoder()
+                    self.graph = torch.cuda.CUDAGraph()
+
+                def capture(self, x):
+                    with torch.cuda.graph(self.graph):
+                        self.out = self.model(x)
+
+                def step(self):
+                    self.graph.replay()
+                    return sample(self.out)
+        """,
+    })
+    assert found["Decoder.forward"][0] == "captured"
+    assert found["norm"] == ("captured", ("Runner.capture (capture region)", "Decoder.forward", "norm"))
+    assert found["compiled_head"][0] == "captured"
+    assert found["Runner.step"][0] == "step" and found["sample"][0] == "step"
+    assert found["Encoder.forward"][0] == "forward"  # a module no capture site reaches
+
+
+def test_capture_begin_end_region_and_plain_compile_is_forward():
+    found = hot({
+        "pkg.run": """
+            import torch
+
+            def inner(x):
+                return x + 1
+
+            def other(x):
+                return x
+
+            def eager_fn(x):
+                return x
+
+            fast = torch.compile(eager_fn)
+
+            def capture(g, x):
+                other(x)
+                g.capture_begin()
+                y = inner(x)
+                g.capture_end()
+                return y
+        """,
+    })
+    assert found["inner"][0] == "captured"
+    assert "other" not in found  # decoy: called before capture_begin
+    assert found["eager_fn"][0] == "forward"
+
+
+def test_name_dispatch_on_unknown_receivers_is_bounded():
+    """`obj.update()` on an object of unknown class names nothing when many classes define `update`;
+    an external receiver (`torch.nn.functional`) never dispatches to project methods."""
+    classes = "\n".join(f"class C{i}:\n    def update(self, x):\n        return x.item()\n" for i in range(12))
+    found = hot({
+        "pkg.many": classes,
+        "pkg.model": """
+            import torch.nn.functional as F
+            from torch import nn
+
+            class Act:
+                def silu(self, x):
+                    return x.item()
+
+            class M(nn.Module):
+                def __init__(self, thing):
+                    super().__init__()
+                    self.state = thing.make_state()
+
+                def forward(self, x, obj):
+                    obj.update(x)
+                    return F.silu(x)
+        """,
+    })
+    assert not any(name.endswith(".update") for name in found)
+    assert "Act.silu" not in found
+
+
+def test_findings_carry_their_context(tmp_path):
+    from graphlint.config import Config
+    from graphlint.engine import Linter
+
+    (tmp_path / "m.py").write_text(textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        class Decoder(nn.Module):
+            def forward(self, x):
+                return x.sum().item()
+
+        class Vision(nn.Module):
+            def forward(self, x):
+                return x.max().item()
+
+        class Runner:
+            def __init__(self):
+                self.model = Decoder()
+                self.graph = torch.cuda.CUDAGraph()
+
+            def capture(self, x):
+                with torch.cuda.graph(self.graph):
+                    self.out = self.model(x)
+
+            def step(self, logits):
+                self.graph.replay()
+                return logits.argmax().item()
+    """))
+    contexts = {}
+    for scope in ("captured", "step", "hot"):
+        linter = Linter(Config(root=tmp_path, scope=scope))
+        contexts[scope] = {(f.line, f.context) for f in linter.lint_paths([tmp_path / "m.py"]).findings}
+        assert linter.capture_sites is True
+    assert contexts["captured"] == {(7, "captured")}
+    assert contexts["step"] == {(7, "captured"), (24, "step")}
+    assert contexts["hot"] == {(7, "captured"), (24, "step"), (11, "forward")}
+
+
+def test_eager_guards_take_branches_out_of_the_captured_tier(tmp_path):
+    (tmp_path / "m.py").write_text(textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        class Decoder(nn.Module):
+            def forward(self, x, meta):
+                if torch.cuda.is_current_stream_capturing():
+                    y = x + 1
+                else:
+                    y = x.sum().item()
+                if meta.is_prefill:
+                    y = x.max().item()
+                if not torch.compiler.is_compiling():
+                    y = x.min().item()
+                if x.is_contiguous():
+                    y = x.mean().item()
+                return y
+
+        class Runner:
+            def __init__(self):
+                self.model = Decoder()
+                self.graph = torch.cuda.CUDAGraph()
+
+            def capture(self, x, meta):
+                with torch.cuda.graph(self.graph):
+                    self.out = self.model(x, meta)
+    """))
+    from graphlint.config import Config
+    from graphlint.engine import Linter
+
+    findings = Linter(Config(root=tmp_path)).lint_paths([tmp_path / "m.py"]).findings
+    assert {(f.line, f.context) for f in findings} == {
+        (7, "captured"),  # GL305: the capture-aware branch itself
+        (10, "forward"), (12, "forward"), (14, "forward"),
+        (16, "captured"),  # decoy: an ordinary tensor test is no guard
+    }
+    guarded = Linter(Config(root=tmp_path, eager_guards=())).lint_paths([tmp_path / "m.py"]).findings
+    assert {(f.line, f.context) for f in guarded if f.line == 12} == {(12, "captured")}

@@ -55,16 +55,32 @@ def _linter_for(config: "Config") -> "Linter":
 def _any_gl_code_selected(options: Any) -> bool:
     """Whether flake8's --select/--ignore (and their extend- forms and defaults) keep any GL code.
 
-    flake8 decides by prefix and every graphlint code is GL plus three digits in the families GL0-GL4,
-    so asking its decision engine about GL000-GL499 is exact. Unknown flake8 internals: assume selected.
+    flake8 decides by prefix, so two codes that the same option strings are prefixes of get the same
+    decision: asking its decision engine about one code per such class of GL000-GL499 is exact, and
+    costs one question when no option names GL (`--select E,F,W`). Unknown flake8 internals: selected.
     """
     try:
         from flake8.style_guide import Decision, DecisionEngine
 
         engine = DecisionEngine(options)
-        return any(engine.decision_for(f"GL{n:03d}") is Decision.Selected for n in range(500))
+        names = [*engine.selected, *engine.selected_explicitly, *engine.ignored, *engine.ignored_explicitly]
+        return any(engine.decision_for(code) is Decision.Selected
+                   for code in _representatives("GL", [n for n in names if n.startswith("GL")]))
     except Exception:  # a flake8 without these internals must still get findings
         return True
+
+
+def _representatives(prefix: str, names: list[str]) -> Iterator[str]:
+    """One code per class of codes under `prefix` that `names` cannot tell apart: each digit a name
+    spells at that position, plus one it does not (graphlint's families are GL0-GL4)."""
+    if len(prefix) == 5:
+        yield prefix
+        return
+    allowed = "01234" if len(prefix) == 2 else "0123456789"
+    spelled = sorted({n[len(prefix)] for n in names if len(n) > len(prefix) and n.startswith(prefix)} & set(allowed))
+    other = next((d for d in allowed if d not in spelled), None)
+    for digit in spelled + ([other] if other else []):
+        yield from _representatives(prefix + digit, names)
 
 
 class GraphlintChecker:

@@ -203,7 +203,9 @@ class GraphlintServer(LanguageServer):
             project = Project(config, cache_dir=cache_dir)
         self.project = project
         # The index is long-lived: keep the cyclic GC from walking it again on every edit (a full
-        # collection over the 2,400-file corpus's summaries stalls a re-lint by ~0.5 s).
+        # collection over the 2,400-file corpus's summaries stalls a re-lint by ~0.5 s). Unfreeze
+        # first, so that a reload's collection can free the previous project.
+        gc.unfreeze()
         gc.collect()
         gc.freeze()
         self.published.clear()

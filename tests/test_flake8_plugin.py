@@ -219,3 +219,20 @@ def test_not_selected_imports_no_libcst(tmp_path):
     assert "graphlint.flake8_plugin" in imported and "pyflakes.checker" in imported
     assert [name for name in imported if name.split(".")[0] == "libcst" or name.startswith("graphlint.")] == [
         "graphlint.flake8_plugin"]
+
+
+def test_selection_classes_agree_with_asking_about_every_code():
+    """One representative per class of codes is exact: it agrees with asking flake8 about all 500."""
+    from itertools import combinations
+
+    from flake8.style_guide import Decision, DecisionEngine
+
+    from graphlint.flake8_plugin import _any_gl_code_selected
+
+    names = ["GL", "GL1", "GL10", "GL101", "GL4", "GL40", "GL402", "E"]
+    for select in [None, *([list(c) for c in combinations(names, 1)]), ["E", "GL10"], ["GL1", "GL4"]]:
+        for ignore in [None, ["GL"], ["GL1"], ["GL10", "GL4"], ["GL101", "GL0", "GL2", "GL3"]]:
+            options = _flake8_options(select=select, ignore=ignore)
+            engine = DecisionEngine(options)
+            every = any(engine.decision_for(f"GL{n:03d}") is Decision.Selected for n in range(500))
+            assert _any_gl_code_selected(options) is every, (select, ignore)

@@ -243,6 +243,9 @@ async def test_apply_fixes_command_and_hover(client: LanguageClient, project: Pa
         text_document=lsp.TextDocumentIdentifier(uri=doc.uri), position=found[0].range.start))
     assert hover.contents.value.startswith("# item-call (GL101)")
 
+    fix_all = lsp.CodeActionParams(text_document=lsp.TextDocumentIdentifier(uri=doc.uri), range=found[0].range,
+                                   context=lsp.CodeActionContext(diagnostics=[], only=[lsp.CodeActionKind.SourceFixAll]))
+    assert not await client.text_document_code_action_async(fix_all)  # only unsafe fixes: none to apply
     await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
         command="graphlint.applyFixes", arguments=[doc.uri]))
     assert client.applied_edits == []  # GL160's fix is unsafe: fix-all leaves it without unsafeFixes
@@ -252,8 +255,11 @@ async def test_apply_fixes_command_and_hover(client: LanguageClient, project: Pa
     await asyncio.wait_for(client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), TIMEOUT)
     await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
         command="graphlint.applyFixes", arguments=[doc.uri]))
+    (on_save,) = await client.text_document_code_action_async(fix_all)  # fix on save, as an edit
+    assert on_save.kind == "source.fixAll.graphlint"
     client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={"graphlint": {"debounce": 0}}))
     (edit,) = client.applied_edits
+    assert on_save.edit == edit
     ast.parse(doc.apply(edit))
     assert "max(x)" not in doc.text and "x.max()" in doc.text
     await diagnostics(client, doc.uri, lambda d: codes(d) == ["GL101"])

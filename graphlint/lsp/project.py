@@ -152,41 +152,36 @@ class Project:
             self.sources[src.path] = src
             self.summaries[src.path] = summary
         self._index()
-        self.shapes = {path: shape(s, self.index) for path, s in self.summaries.items()}
         self._new_hot_path()
 
     def update(self, shown: str, text: str | None) -> bool:
         """A file's new text (an edited buffer, or the disk after a change); None: the file is gone.
         Returns whether the hot path was recomputed (the edit changed the file's shape)."""
+        old_src, old_summary = self.sources.get(shown), self.summaries.get(shown)
+        if (text is None and old_src is None) or (old_src is not None and old_src.text == text):
+            return False
+        # A file's shape is computed when it is first edited (before the index changes), not at load.
+        old_shape = self.shapes.get(shown)
+        if old_shape is None and old_summary is not None:
+            old_shape = shape(old_summary, self.index)
         if text is None:
-            if self.sources.pop(shown, None) is None:
-                return False
-            del self.summaries[shown]
+            del self.sources[shown], self.summaries[shown]
+            self._index()
         else:
-            old = self.sources.get(shown)
-            if old is not None and old.text == text:
-                return False
             path = Path(shown)
             src = decode_source(text, shown, module_name_for(path), path.name == "__init__.py")
             self.sources[shown] = src
-            new_summary = build_summary(src)
-            old_summary = self.summaries.get(shown)
-            self.summaries[shown] = new_summary
-            if old_summary is not None and self.index.replace(old_summary, new_summary):
-                return self._reshaped(shown)
-        self._index()
-        return self._reshaped(shown)
-
-    def _reshaped(self, shown: str) -> bool:
-        """After `shown` changed: recompute the hot path if its shape changed."""
+            self.summaries[shown] = build_summary(src)
+            if old_summary is None or not self.index.replace(old_summary, self.summaries[shown]):
+                self._index()
         self._findings.pop(shown, None)
-        new = shape(self.summaries[shown], self.index) if shown in self.summaries else None
-        if new == self.shapes.get(shown):
-            return False
-        if new is None:
+        new_shape = shape(self.summaries[shown], self.index) if text is not None else None
+        if new_shape is None:
             self.shapes.pop(shown, None)
         else:
-            self.shapes[shown] = new
+            self.shapes[shown] = new_shape
+        if new_shape == old_shape:
+            return False
         self._new_hot_path()
         return True
 

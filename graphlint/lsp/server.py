@@ -372,7 +372,7 @@ class GraphlintServer(LanguageServer):
         return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(text_document=doc, edits=edits)])
 
     # -- code actions -----------------------------------------------------------------------------------
-    def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    async def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         uri = params.text_document.uri
         shown, pub = self.shown(uri), None
         if shown is not None:
@@ -391,9 +391,12 @@ class GraphlintServer(LanguageServer):
             for diag, f in zip(pub.diagnostics, pub.findings):
                 if f is not None and _overlaps(diag.range, params.range):
                     actions.extend(self.finding_actions(uri, doc.version, lines, diag, f))
+        # Fix-all only when asked for by kind (fix on save): it runs the fix rounds.
         if only is not None and wants(FIX_ALL_KIND) and any(f is not None and f.fix for f in pub.findings):
-            actions.append(lsp.CodeAction(title="graphlint: fix all auto-fixable problems", kind=FIX_ALL_KIND,
-                                          command=lsp.Command(title="Fix all", command=APPLY_FIXES, arguments=[uri])))
+            edit = await self.fix_all_edit(uri)
+            if edit is not None:
+                actions.append(lsp.CodeAction(title="graphlint: fix all auto-fixable problems", kind=FIX_ALL_KIND,
+                                              edit=edit))
         return actions
 
     def finding_actions(self, uri: str, version: int | None, lines: list[str], diag: lsp.Diagnostic,
@@ -440,20 +443,25 @@ class GraphlintServer(LanguageServer):
             project.update(shown, original)  # the buffer is the truth until the client applies the edit
         return target.source.text
 
-    async def apply_fixes(self, uri: str) -> None:
+    async def fix_all_edit(self, uri: str) -> lsp.WorkspaceEdit | None:
+        """One edit replacing the document with its fixed text; None when nothing is fixable."""
         shown = self.shown(uri)
         if shown is None or self.project is None:
-            return
+            return None
         doc = self.workspace.get_text_document(uri)
-        before = doc.source
+        before, version = doc.source, doc.version
         after = await self.run(self.fixed_text, self.project, shown)
         if after is None or after == before:
-            return
+            return None
         lines = before.split("\n")
         end = self.codec.position_to_client_units(lines, lsp.Position(line=len(lines) - 1, character=len(lines[-1])))
         whole = lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0), end=end), new_text=after)
-        await self.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(
-            edit=self.workspace_edit(uri, doc.version, [whole]), label="graphlint: fix all"))
+        return self.workspace_edit(uri, version, [whole])
+
+    async def apply_fixes(self, uri: str) -> None:
+        edit = await self.fix_all_edit(uri)
+        if edit is not None:
+            await self.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(edit=edit, label="graphlint: fix all"))
 
     # -- hover ------------------------------------------------------------------------------------------
     def hover(self, params: lsp.HoverParams) -> lsp.Hover | None:
@@ -598,8 +606,8 @@ def build() -> GraphlintServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
         code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL_KIND]))
-    def code_action(ls: GraphlintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-        return ls.code_actions(params)
+    async def code_action(ls: GraphlintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return await ls.code_actions(params)
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: GraphlintServer, params: lsp.HoverParams) -> lsp.Hover | None:

@@ -150,12 +150,14 @@ class Context:
     def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple = ()) -> None:
         if self.allow_sync_depth and rule.family is Family.HOST_SYNC and not self.in_capture:
             return  # a sync the author declared deliberate; inside a captured region it would still break capture
+        if not rule.applies_in(self.context):
+            return  # e.g. numpy or host RNG in the step driver: nothing there is captured
         self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement,
                                      self.context))
 
     @property
     def context(self) -> str | None:
-        """Where the code being walked runs (graphlint.index.TIERS); a branch taken only on the eager
+        """Where the code being walked runs (graphlint.diagnostics.TIERS); a branch taken only on the eager
         path of captured code runs from `forward`, not in the graph."""
         tier = "captured" if self.capture_depth > 0 else self.unit.hot.tier
         return "forward" if tier == "captured" and self.eager_depth > 0 else tier
@@ -729,7 +731,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if instance is not None:  # `meta = Meta(...)`
                 return instance
             if descriptor:
-                targets = index.resolve_call(function, module.module, descriptor)
+                # Direct calls only: a return kind read through dynamic dispatch would depend on modules
+                # this one does not import, which the result cache does not key on.
+                targets = index.resolve_call(function, module.module, descriptor, dispatch=False)
         kinds = {t.returns for t in targets}
         if len(targets) == 1 and targets[0].returns.startswith("object:"):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns[len('object:'):]}")

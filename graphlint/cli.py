@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+from collections import Counter
 import difflib
 import io
 import json
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TextIO
 from graphlint import __version__
 from graphlint.config import SCOPES, Config, ConfigError
 from graphlint.config import load as load_config
-from graphlint.diagnostics import INTERNAL_ERROR, SEVERITY_BY_FAMILY, Edit, Finding
+from graphlint.diagnostics import INTERNAL_ERROR, SEVERITY_BY_FAMILY, TIERS, Edit, Finding
 from graphlint.output import COLOR_MODES, FORMATS
 
 if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage errors stay fast
@@ -929,6 +930,22 @@ def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Names
         for line in _summary(findings, fixed=fixed, fix_mode=args.fix, unsafe=args.unsafe_fixes,
                              runtime=runtime, coverage=coverage):
             out.write(line + "\n")
+        if fmt == "full":  # the terminal view; concise stays flake8's lines plus ruff's count
+            for line in _tier_lines(findings, coverage):
+                out.write(line + "\n")
+
+
+def _tier_lines(findings: list[Finding], coverage: LintResult | None) -> list[str]:
+    """Where the findings run (captured / step / forward), and once, when nothing is captured, why no
+    finding is in the captured tier."""
+    counts = Counter(f.context for f in findings if f.context)
+    if not counts:
+        return []
+    lines = ["Where they run: " + ", ".join(f"{counts[t]} {t}" for t in TIERS if counts[t]) + "."]
+    if coverage is not None and coverage.capture_sites is False:
+        lines.append("No capture site found (`torch.cuda.graph`, `capture_begin()`, `make_graphed_callables`, "
+                     "`torch.compile(mode=\"reduce-overhead\")`): no finding is in the captured tier.")
+    return lines
 
 
 def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: bool, runtime: bool,

@@ -26,6 +26,11 @@ class Family(str, Enum):
     RUNTIME = "runtime"  # GLRxxx: observed by the runtime harness on a real GPU
 
 
+# Where hot code runs (Finding.context), most constrained first: inside a captured CUDA graph (or a
+# graphed/compiled callable), in the eager per-step code around it (input preparation, sampling, output
+# handling), or only known to be reached from some `forward` / configured hot root.
+TIERS = ("captured", "step", "forward")
+
 SEVERITY_BY_FAMILY = {
     Family.META: "error",
     Family.HOST_SYNC: "error",
@@ -64,7 +69,7 @@ class Finding:
     via: tuple[str, ...] = ()
     fix: tuple[Edit, ...] = ()
     fix_applicability: str = "safe"  # of `fix`, ruff's classes: "unsafe" is applied only with --unsafe-fixes
-    # Where the code runs (graphlint.index.TIERS): "captured", "step" or "forward"; None when only
+    # Where the code runs (graphlint.diagnostics.TIERS): "captured", "step" or "forward"; None when only
     # `--scope all` reached it, and for findings that are not about hot code.
     context: str | None = None
     # Runtime cross-check: None = not checked, True = also seen at runtime.

@@ -45,6 +45,7 @@ class LintResult:
     functions: int = 0  # defined in the linted files
     checked: int = 0  # of those, checked: the hot path (`--scope all`: every function not cold)
     checkable: int = 0  # what `--scope all` checks: every function not cold
+    capture_sites: bool | None = None  # did the project capture anything (None: not computed)
     # The project the findings came from (for `via` chain locations: graphlint.chains).
     index: ProjectIndex | None = None
     hot: dict[str, HotInfo] = field(default_factory=dict)
@@ -174,7 +175,8 @@ class Linter:
 
         out = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
         out.findings.sort(key=lambda f: f.sort_key)
-        return LintResult(out.findings, len(sources), out.functions, out.checked, out.checkable, out.index, out.hot)
+        return LintResult(out.findings, len(sources), out.functions, out.checked, out.checkable,
+                          self.capture_sites, out.index, out.hot)
 
     def lint_one(self, src: SourceFile, summary: ModuleSummary, index: ProjectIndex,
                  hot: dict[str, HotInfo]) -> list[Finding]:

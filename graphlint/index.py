@@ -626,10 +626,6 @@ class Hop:
         return Hop.from_labels, (self.chain(),)
 
 
-# Where hot code runs, most constrained first: inside a captured CUDA graph (or a graphed/compiled callable),
-# in the eager per-step code around it (input preparation, sampling, output handling), or only known to be
-# reached from some `forward` / configured hot root.
-TIERS = ("captured", "step", "forward")
 # Methods whose call, resolved or not, makes the caller a step driver (`graph.replay()`).
 STEP_DRIVER_CALLS = ("replay",)
 
@@ -639,7 +635,7 @@ class HotInfo:
     hop: Hop | None  # the last call of the chain from the hot root (None: no chain, e.g. --scope all)
     whole: bool  # False: only the capture regions of the function are hot
     capture: bool = False  # config capture-region: allocation rules apply
-    tier: str | None = "forward"  # one of TIERS; None for functions linted only by `--scope all`
+    tier: str | None = "forward"  # one of diagnostics.TIERS; None for functions linted only by `--scope all`
 
     def __init__(self, via: "Hop | tuple[str, ...] | None" = None, whole: bool = True, capture: bool = False,
                  tier: str | None = "forward") -> None:
@@ -791,9 +787,11 @@ class ProjectIndex:
         return result
 
     # -- call resolution ----------------------------------------------------------------------
-    def resolve_call(self, caller: FunctionInfo | None, module: str, callee: str) -> list[FunctionInfo]:
-        """The project functions a call descriptor can reach (empty when unknown or external)."""
-        return [fn for fn, _how in self.call_edges(caller, module, callee)]
+    def resolve_call(self, caller: FunctionInfo | None, module: str, callee: str, *,
+                     dispatch: bool = True) -> list[FunctionInfo]:
+        """The project functions a call descriptor can reach (empty when unknown or external);
+        `dispatch=False`: direct calls only, no dynamic dispatch followed."""
+        return [fn for fn, how in self.call_edges(caller, module, callee) if dispatch or not how]
 
     def call_edges(self, caller: FunctionInfo | None, module: str, callee: str) -> list[tuple[FunctionInfo, str]]:
         """The project functions a call can reach, each with how: "" for a direct call, else the dynamic
@@ -1014,7 +1012,7 @@ class ProjectIndex:
     # -- hot path -----------------------------------------------------------------------------
     def hot_functions(self, hot_patterns: tuple[str, ...] = (), cold_patterns: tuple[str, ...] = (),
                       capture_patterns: tuple[str, ...] = ()) -> dict[str, HotInfo]:
-        """Every function the step runs, with the call chain from its root and its tier (TIERS).
+        """Every function the step runs, with the call chain from its root and its tier (diagnostics.TIERS).
 
         Tiers are filled most constrained first, so a function reached from a capture site and from a
         plain `forward` is `captured`, with the chain from the capture site."""
@@ -1110,18 +1108,22 @@ class ProjectIndex:
 
     def _step_roots(self, reached: dict[str, HotInfo], forward_roots: list[Seed]) -> list[Seed]:
         """Functions that drive a decode step from the host: they replay a CUDA graph, or call a module's
-        `forward` without being one. They and their callees run once per step, outside the graph."""
+        `forward` from outside the model (a method of an nn.Module that calls a submodule is model code:
+        a vision encoder's helper, a prefill path). They and their callees run once per step, outside
+        the graph."""
         forwards = {seed[0].key for seed in forward_roots}
         seeds = []
         for fn in self.functions.values():
             if fn.key in forwards or fn.parent_key is not None or (fn.key in reached and reached[fn.key].whole):
                 continue
+            cls = self.classes.get(fn.class_key) if fn.class_key else None
+            model_code = cls is not None and self.is_nn_module(cls)
             why = None
             for callee, _line in fn.calls:
                 if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
                     why = "replays a CUDA graph"
                     break
-                if any(t.key in forwards for t, _how in self.call_edges(fn, fn.module, callee)):
+                if not model_code and any(t.key in forwards for t, _how in self.call_edges(fn, fn.module, callee)):
                     why = "calls a forward"
                     break
             if why:

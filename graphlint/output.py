@@ -113,7 +113,7 @@ def _render_concise(findings: list[Finding], stream: TextIO) -> None:
         stream.write(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}\n")
 
 
-# How the full view names a finding's context (graphlint.index.TIERS).
+# How the full view names a finding's context (graphlint.diagnostics.TIERS).
 CONTEXT_WORDS = {
     "captured": "captured (inside a CUDA graph or a graphed/compiled callable)",
     "step": "step (eager code around the graph, every decode step)",

@@ -1,94 +1,39 @@
-"""Both engine phases over a process pool, with a per-file result cache.
+"""Both engine phases over a process pool, with a per-file result cache (graphlint/cache.py).
 
 Workers are forked after the shared state is set, so they inherit the sources, the project index and
 the hot map without pickling them; only summaries and findings travel back. A worker that dies (a
 crash in native code, an out-of-memory kill) costs only the file it was on: that file is retried once
 in a fresh process, then reported as an internal error (GL002), and the run goes on. Workers ignore
-Ctrl-C; the parent stops them and leaves no orphans. The cache keeps, per
-file, the phase-1 summary (keyed by content) and the findings (keyed by content, graphlint version,
-effective config, the file's hot-path entries and the interface of the modules it imports), so a warm
-run re-lints only what changed, and changing a helper's interface re-lints its importers.
+Ctrl-C; the parent stops them and leaves no orphans. The cache keeps, per file, the phase-1 summary
+(keyed by content) and the findings (keyed by content, settings, the file's hot-path entries and the
+interfaces of every project module it reaches through imports), so a warm run re-lints only what
+changed, and changing a helper's interface re-lints everything that can see it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing as mp
 import os
-import pickle
+import pickle  # only for the pipe to workers: fork-local objects, never a file
 import signal
-import tempfile
 import traceback
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from graphlint import __version__
+from graphlint.cache import Cache, Dependencies, content_hash, file_key
 from graphlint.diagnostics import INTERNAL_ERROR, Finding, describe, internal_error, internal_error_from
 from graphlint.index import FunctionInfo, HotInfo, ModuleSummary, ProjectIndex
 
 if TYPE_CHECKING:
     from graphlint.engine import Linter, SourceFile
 
-CACHE_FORMAT = 2  # 2: summaries carry `nesting`; hot-path keys use `via_key`
 SERIAL_BELOW = 24  # files; a pool costs more than it saves on small runs
 
 _STATE: dict = {}
-
-
-def content_hash(src: "SourceFile") -> str:
-    data = (src.text or "").encode("utf-8", "surrogatepass") + b"\0" + src.module.encode()
-    if src.error is not None:
-        data += repr((src.error.code, src.error.message)).encode()
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-def interface_digest(s: ModuleSummary) -> str:
-    """What other modules read from this one: definitions, returns, markers, classes, imports."""
-    parts = [s.module, repr(sorted(s.imports.items()))]
-    for f in sorted(s.functions.values(), key=lambda f: f.key):
-        parts.append(f"{f.key}|{f.returns}|{sorted(f.markers)}|{f.class_key}|{f.parent_key}")
-    for c in sorted(s.classes.values(), key=lambda c: c.key):
-        parts.append(f"{c.key}|{c.bases}|{sorted(c.methods.items())}|{sorted(c.attrs.items())}")
-    return hashlib.blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
-
-
-@dataclass
-class Cache:
-    path: Path | None
-    summaries: dict[str, tuple[str, ModuleSummary]] = field(default_factory=dict)
-    results: dict[str, tuple[str, list[Finding]]] = field(default_factory=dict)
-    dirty: bool = False
-
-    @classmethod
-    def load(cls, cache_dir: Path | None) -> "Cache":
-        if cache_dir is None:
-            return cls(None)
-        path = cache_dir / f"v{__version__}-{CACHE_FORMAT}.pickle"
-        try:
-            with open(path, "rb") as fh:
-                data = pickle.load(fh)
-            return cls(path, data["summaries"], data["results"])
-        except (OSError, EOFError, pickle.UnpicklingError, KeyError, AttributeError, ImportError, TypeError):
-            return cls(path)
-
-    def save(self) -> None:
-        if self.path is None or not self.dirty:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            ignore = self.path.parent / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# created by graphlint\n*\n")
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump({"summaries": self.summaries, "results": self.results}, fh, pickle.HIGHEST_PROTOCOL)
-            os.chmod(tmp, 0o644)  # mkstemp makes it 0600; the cache is shared like ruff's
-            os.replace(tmp, self.path)
-        except OSError:
-            pass  # a read-only tree still lints; it just stays cold
 
 
 def _jobs(requested: int | None, n: int) -> int:
@@ -278,24 +223,12 @@ def _lint_failed(i: int, why: str, tb: str) -> list[Finding]:
     return [internal_error(_STATE["sources"][i].path, "check", why, tb=tb)]
 
 
-def _file_key(prefix: str, summary: ModuleSummary, h: str, own_hot: list, digests: dict[str, str],
-              index: ProjectIndex) -> str:
-    deps = set()
-    for target in summary.imports.values():
-        split = index.split_dotted(target + ".x")
-        if split:
-            deps.add(split[0])
-    dep_digests = sorted((m, digests[m]) for m in deps if m in digests and m != summary.module)
-    payload = repr((prefix, h, own_hot, dep_digests))
-    return hashlib.blake2b(payload.encode(), digest_size=16).hexdigest()
-
-
 def _hot_by_path(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list]:
     out: dict[str, list] = {}
     for key, info in hot.items():
         fn = index.functions.get(key)
         if fn is not None:
-            out.setdefault(fn.path, []).append((key, info.via_key, info.whole, info.capture))
+            out.setdefault(fn.path, []).append((key, info.via_key, info.whole, info.capture, info.tier))
     for entries in out.values():
         entries.sort()
     return out
@@ -324,7 +257,7 @@ def _checked(index: ProjectIndex, hot: dict[str, HotInfo]) -> int:
 
 def index_only(sources: list["SourceFile"], cache_dir: Path | None, *, jobs: int | None = 1) -> list[ModuleSummary]:
     """Phase 1 alone (the editor server builds its in-memory project from it), through the cache."""
-    cache = Cache.load(cache_dir)
+    cache = Cache.open(cache_dir)
     summaries = _index_phase(sources, cache, _jobs(jobs, len(sources)), None)[1]
     cache.save()
     return summaries
@@ -339,22 +272,21 @@ def _index_phase(sources: list["SourceFile"], cache: Cache, workers: int,
     summaries: list[ModuleSummary | None] = [None] * len(sources)
     todo = []
     for i, (src, h) in enumerate(zip(sources, hashes)):
-        hit = cache.summaries.get(src.path)
-        if hit is not None and hit[0] == h:
-            summaries[i] = hit[1]
+        hit = cache.summary(src, h)
+        if hit is not None:
+            summaries[i] = hit
         else:
             todo.append(i)
     _STATE.clear()
     _STATE.update(sources=sources)
     tick = progress("index", len(todo)) if progress and todo else _noop
-    errors: dict[int, list[Finding]] = {}
+    errors: dict[int, list[Finding]] = {}  # internal errors before phase 2: the file is not linted
     for i, (summary, failed) in _map(_index_one, todo, workers, tick, _index_failed):
         summaries[i] = summary
         if failed:
             errors[i] = failed
             continue
-        cache.summaries[sources[i].path] = (hashes[i], summary)
-        cache.dirty = True
+        cache.put_summary(sources[i], hashes[i], summary)
     return hashes, summaries, errors  # type: ignore[return-value]
 
 
@@ -368,7 +300,7 @@ def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cach
 
     An exception in a phase becomes a GL002 finding for the file (the function, in the check phase);
     such results are never cached, so the next run tries again."""
-    cache = Cache.load(cache_dir)
+    cache = Cache.open(cache_dir)
     n = len(sources)
     workers = _jobs(jobs, n)
     noop: Callable[[], None] = lambda: None  # noqa: E731
@@ -382,23 +314,24 @@ def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cach
         for i, summary in enumerate(summaries):
             if summary.functions:  # type: ignore[union-attr]
                 errors.setdefault(i, []).append(internal_error_from(sources[i].path, "hot path", exc))
-    digests = {s.module: interface_digest(s) for s in summaries}  # type: ignore[union-attr]
+    deps = Dependencies(index, {s.module: cache.interface(src, s)  # type: ignore[union-attr]
+                                for src, s in zip(sources, summaries)})
 
     # Phase 2: findings, from the cache when nothing they depend on changed.
     results: list[list[Finding] | None] = [None] * n
     keys = []
     todo = []
-    prefix = repr((__version__, linter.config.fingerprint(), sorted(linter.enabled)))
+    prefix = repr((__version__, linter.config.fingerprint(), str(linter.config.root), sorted(linter.enabled)))
     hot_by_path = _hot_by_path(hot, index)
     for i, src in enumerate(sources):
-        key = _file_key(prefix, summaries[i], hashes[i], hot_by_path.get(src.path, []), digests,  # type: ignore[arg-type]
-                        index)
+        reach = deps.digest(summaries[i])  # type: ignore[arg-type]
+        key = file_key(prefix, hashes[i], hot_by_path.get(src.path, []), reach)
         keys.append(key)
-        hit = cache.results.get(src.path)
+        hit = cache.findings(src, key) if i not in errors else None
         if i in errors:
             results[i] = errors[i]
-        elif hit is not None and hit[0] == key:
-            results[i] = hit[1]
+        elif hit is not None:
+            results[i] = hit
         else:
             todo.append(i)
     _STATE.update(linter=linter, summaries=summaries, index=index, hot=hot)
@@ -407,15 +340,8 @@ def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cach
         results[i] = found
         if any(f.code == INTERNAL_ERROR for f in found):
             continue
-        cache.results[sources[i].path] = (keys[i], found)
-        cache.dirty = True
+        cache.put_findings(sources[i], keys[i], found)
     _STATE.clear()
-
-    # Forget files that are gone, so the cache does not grow without bound.
-    live = {s.path for s in sources}
-    if cache.path is not None and (set(cache.results) - live):
-        cache.results = {k: v for k, v in cache.results.items() if k in live}
-        cache.dirty = True
     cache.save()
     findings = [f for found in results for f in (found or [])]
     return RunResult(findings, len(index.functions), _checked(index, hot),

@@ -143,8 +143,10 @@ def test_full_plain_when_not_a_tty(proj, cli):
     # The caret underline starts under column 16 and spans the 14 characters of `x.sum().item()`.
     assert lines[i + 3] == "  | " + " " * 15 + "^" * 14 + " item-call"
     assert "  = via: M.forward" in lines
+    assert "  = runs: forward (reached from a forward or a configured hot root)" in lines
     assert f"  = help: {RULES_BY_CODE['GL101'].fix_hint}" in lines
-    assert lines[-1] == "Found 2 errors."
+    assert lines[-3:-1] == ["Found 2 errors.", "Where they run: 2 forward."]
+    assert lines[-1].startswith("No capture site found")
 
 
 def test_full_uses_rich_on_a_tty(proj, cli, monkeypatch):

@@ -418,3 +418,68 @@ def test_eager_guards_take_branches_out_of_the_captured_tier(tmp_path):
     }
     guarded = Linter(Config(root=tmp_path, eager_guards=())).lint_paths([tmp_path / "m.py"]).findings
     assert {(f.line, f.context) for f in guarded if f.line == 12} == {(12, "captured")}
+
+
+def test_capture_only_hazards_are_not_reported_in_the_step_driver(tmp_path):
+    """numpy and host RNG are hazards only where a graph freezes them; the eager step driver around the
+    graph runs them every step, as it should. A real sync there is still reported."""
+    (tmp_path / "m.py").write_text(textwrap.dedent("""
+        import random
+        import numpy as np
+        import torch
+        from torch import nn
+
+        class Decoder(nn.Module):
+            def forward(self, x):
+                return x * random.random()
+
+        class Runner:
+            def __init__(self):
+                self.model = Decoder()
+
+            def step(self, x, lens):
+                offsets = np.cumsum(lens)
+                temperature = random.random()
+                out = self.model(x)
+                return out.argmax().item(), offsets, temperature
+    """))
+    from graphlint.config import Config
+    from graphlint.engine import Linter
+
+    findings = Linter(Config(root=tmp_path)).lint_paths([tmp_path / "m.py"]).findings
+    assert {(f.code, f.line, f.context) for f in findings} == {
+        ("GL301", 9, "forward"),  # the same host RNG inside model code is reported
+        ("GL101", 19, "step"),
+    }
+
+
+def test_summary_counts_tiers_and_says_when_nothing_is_captured(tmp_path, capsys, monkeypatch):
+    from graphlint.cli import main
+
+    src = textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        class D(nn.Module):
+            def forward(self, x):
+                return x.sum().item()
+
+        class Runner:
+            def __init__(self):
+                self.model = D()
+                self.graph = torch.cuda.CUDAGraph()
+
+            def step(self, x):
+                return self.model(x).argmax().item()
+    """)
+    (tmp_path / "m.py").write_text(src)
+    monkeypatch.chdir(tmp_path)
+    assert main(["m.py", "--no-cache", "--output-format", "full", "--color", "never"]) == 1
+    out = capsys.readouterr().out
+    assert "Where they run: 1 step, 1 forward." in out and "No capture site found" in out
+    assert "= runs: step (eager code around the graph, every decode step)" in out
+    (tmp_path / "m.py").write_text(src + "\n    def capture(self, x):\n        with torch.cuda.graph(self.graph):\n"
+                                   "            self.out = self.model(x)\n")
+    assert main(["m.py", "--no-cache", "--output-format", "full", "--color", "never"]) == 1
+    out = capsys.readouterr().out
+    assert "Where they run: 1 captured, 1 step." in out and "No capture site found" not in out

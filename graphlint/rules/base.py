@@ -46,6 +46,10 @@ class Rule:
     fix_hint: ClassVar[str]
     # Only in `with torch.cuda.graph(...)` bodies and config capture regions.
     capture_only: ClassVar[bool] = False
+    # A hazard only because a graph captures the code (an op illegal under capture, a value frozen at
+    # capture, host work a replay skips): not reported in the eager per-step code around a graph
+    # (context "step"), which captures nothing. None: by family (capture-illegal, silent-frozen).
+    capture_hazard: ClassVar[bool | None] = None
     default_enabled: ClassVar[bool] = True
     # Snippets linted with `--scope all`; INVALID lines that must be reported end in `# <- CODE`.
     VALID: ClassVar[tuple[str, ...]] = ()
@@ -54,6 +58,14 @@ class Rule:
 
     def __init__(self, ctx: "Context") -> None:
         self.ctx = ctx
+
+    @classmethod
+    def applies_in(cls, context: str | None) -> bool:
+        """Whether the hazard exists in code that runs in `context` (graphlint.diagnostics.TIERS)."""
+        hazard = cls.capture_hazard
+        if hazard is None:
+            hazard = cls.family in (Family.CAPTURE_ILLEGAL, Family.SILENT_FROZEN)
+        return not (hazard and context == "step")
 
     @classmethod
     def fix_applicability(cls) -> str:

@@ -781,6 +781,7 @@ class NumpyInHotPath(Rule):
 
     code = "GL132"
     name = "numpy-in-hot-path"
+    capture_hazard = True  # per-step host compute is what the eager step driver is for
     family = Family.HOST_SYNC
     message = "`{call}` computes host data in the hot path (per-step host work; frozen in a captured graph)"
     fix_hint = "Use the torch equivalent on the device, or compute it once outside the step"

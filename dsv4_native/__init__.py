@@ -2,7 +2,17 @@
 
 Each module holds one kernel: a plain-PyTorch reference, the Triton kernel, and its registration as a
 `torch.library` custom op with a fake implementation.
+
+torch is required (the `kernels` extra pins it); Triton is optional: without it every kernel runs its
+PyTorch reference.
 """
+try:
+    import torch  # noqa: F401
+except ImportError as _exc:  # one actionable line instead of a traceback from deep inside a kernel module
+    raise ImportError(
+        f"dsv4_native needs PyTorch, which is not installed ({_exc}); "
+        'install the kernels extra: pip install "torch-graphlint[kernels]"'
+    ) from None
 from . import compressor  # noqa: F401,E402  (registers dsv4::compressor_update_emit)
 from . import indices  # noqa: F401,E402  (registers dsv4::build_attention_indices)
 from . import sparse_attention  # noqa: F401,E402  (registers dsv4::sparse_decode_attention)

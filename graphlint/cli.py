@@ -3,6 +3,7 @@
     graphlint [check] [PATH ...]          lint files and folders (default: .)
     graphlint rule CODE                   print a rule's documentation (also --explain CODE)
     graphlint capture module:factory      run the CUDA-graph capture harness (graphlint.runtime)
+    graphlint server                      the Language Server for editors (stdio; graphlint.lsp)
 
 Exit codes: 0 no findings, 1 findings (or `--diff` would change something), 2 usage or configuration
 error, or an internal error (a GL002 finding, even with other findings or `--exit-zero`). Every bad
@@ -40,7 +41,7 @@ ENV_OUTPUT_FORMAT = "GRAPHLINT_OUTPUT_FORMAT"
 ENV_CACHE_DIR = "GRAPHLINT_CACHE_DIR"
 DEFAULT_CACHE_DIR = ".graphlint_cache"  # under the config root, like ruff's .ruff_cache
 TEXT_FORMATS = ("full", "concise")  # the only formats that get notes and a summary line
-SUBCOMMANDS = ("check", "rule", "capture")
+SUBCOMMANDS = ("check", "rule", "capture", "server")
 # `--fix` re-lints after each round of edits (a fix can expose or overlap another); cap the rounds.
 MAX_FIX_PASSES = 10
 WATCH_INTERVAL = 0.5  # seconds between two looks at the files' modification times in --watch
@@ -79,7 +80,7 @@ def _check_parser() -> _Parser:
     p = _Parser(
         prog=PROG,
         description="Find hidden GPU->CPU syncs and CUDA-graph capture hazards in PyTorch hot paths.",
-        epilog="Other commands: `graphlint rule CODE`, `graphlint capture module:factory`. "
+        epilog="Other commands: `graphlint rule CODE`, `graphlint capture module:factory`, `graphlint server`. "
                "Exit codes: 0 clean, 1 findings, 2 usage, configuration or internal error.",
         allow_abbrev=False,
     )
@@ -122,6 +123,10 @@ def _check_parser() -> _Parser:
                        help="apply excludes to files named on the command line too (for pre-commit)")
     files.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
                        help="skip files that .gitignore ignores (default: on)")
+    files.add_argument("--changed", action="store_true",
+                       help="the PATHs are changed files (the pre-commit hook): lint the whole project (the "
+                            "configuration root) and report only the findings in them or reached through a "
+                            "function they define")
     files.add_argument("--stdin-filename", metavar="NAME",
                        help="the path of the file read from stdin (config, excludes, per-file-ignores)")
 
@@ -194,6 +199,12 @@ def _capture_parser() -> _Parser:
     return p
 
 
+def _server_parser() -> _Parser:
+    return _Parser(prog=f"{PROG} server", allow_abbrev=False,
+                   description="Run the graphlint Language Server on stdin/stdout (docs/editors.md). The "
+                               "workspace's [tool.graphlint] applies; the editor's settings layer on top.")
+
+
 # --- entry point ------------------------------------------------------------------------------------
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -260,6 +271,8 @@ def _dispatch(argv: list[str]) -> int:
         return EXIT_OK
     if argv and argv[0] == "capture":
         return _capture(_capture_parser().parse_args(argv[1:]))
+    if argv and argv[0] == "server":
+        return _server(_server_parser().parse_args(argv[1:]))
     if argv and argv[0] == "check":
         argv = argv[1:]
     args = _check_parser().parse_args(argv)
@@ -374,6 +387,8 @@ def _check(args: argparse.Namespace) -> int:
     if args.add_noqa and (args.fix or args.diff):
         raise UsageError(f"--add-noqa cannot be used with {'--fix' if args.fix else '--diff'}")
     stdin = _stdin_mode(args)
+    if args.changed and (stdin or args.fix or args.diff):
+        raise UsageError("--changed lints files on disk and reports only: not with stdin, --fix or --diff")
     if args.add_noqa and stdin:
         raise UsageError("--add-noqa rewrites files; it cannot read stdin")
     if args.list_rules or args.explain:
@@ -407,7 +422,11 @@ def _check(args: argparse.Namespace) -> int:
             sys.stdout.flush()
         return EXIT_OK
     report = _load_runtime_report(args.runtime_report) if args.runtime_report else None
-    targets = _stdin_targets(args, config) if stdin else _file_targets(args, config)
+    report_for: set[str] | None = None
+    if args.changed:
+        targets, report_for = _changed_targets(args, config)
+    else:
+        targets = _stdin_targets(args, config) if stdin else _file_targets(args, config)
     if not targets and not stdin and not args.quiet:
         sys.stderr.write("warning: No Python files found under the given path(s)\n")
 
@@ -421,6 +440,8 @@ def _check(args: argparse.Namespace) -> int:
             findings = result.findings
         else:
             findings = []
+    if report_for is not None and result is not None:
+        findings = _reported_for(result, report_for)
     # A file or function went unchecked: exit 2, never "clean" nor merely "findings".
     internal = any(f.code == INTERNAL_ERROR for f in findings)
     _print_tracebacks(findings, args.verbose)
@@ -519,15 +540,41 @@ def _stderr_ctx() -> Iterator[TextIO]:
 
 def _file_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     from graphlint.discovery import discover
-    from graphlint.engine import read_source
 
     paths = [Path(p) for p in (args.paths or ["."])]
-    files = discover(paths, config, force_exclude=args.force_exclude)
+    return _targets(discover(paths, config, force_exclude=args.force_exclude))
+
+
+def _targets(files: list[Path]) -> list[_Target]:
+    from graphlint.engine import read_source
+
     targets = []
     for path in files:
         src = read_source(path)
         targets.append(_Target(path, src, src.text))
     return targets
+
+
+def _changed_targets(args: argparse.Namespace, config: Config) -> tuple[list[_Target], set[str]]:
+    """`--changed`: every project file is linted (a changed helper is hot only through its unchanged
+    callers), and the displayed paths of the changed files are returned to filter the report."""
+    from graphlint.discovery import discover
+    from graphlint.engine import display_path
+
+    changed = discover([Path(p) for p in (args.paths or ["."])], config, force_exclude=args.force_exclude)
+    project = discover([config.root], config)
+    known = {p.resolve() for p in project}
+    files = project + [p for p in changed if p.resolve() not in known]
+    return _targets(files), {display_path(p) for p in changed}
+
+
+def _reported_for(result, report_for: set[str]) -> list[Finding]:
+    """`--changed`: the findings in, or reached through, the changed files; internal errors (GL002)
+    anywhere too, since an unchecked function may hide a finding reached through them."""
+    from graphlint.chains import Chains
+
+    chains = Chains(result.index, result.hot)
+    return [f for f in result.findings if f.code == INTERNAL_ERROR or chains.reaches_through(f, report_for)]
 
 
 def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
@@ -1064,6 +1111,19 @@ def _list_rules(out: TextIO, fmt: str) -> int:
     for row in (headers, *cells):
         out.write("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
     return EXIT_OK
+
+
+# --- server -------------------------------------------------------------------------------------------
+
+def _server(args: argparse.Namespace) -> int:
+    from graphlint.lsp import serve
+
+    try:
+        status = serve()
+    except ImportError as exc:
+        raise UsageError(str(exc)) from None
+    _silence_stdout()  # pygls closed stdout when the client said exit: main()'s final flush must not fail
+    return status
 
 
 # --- capture ----------------------------------------------------------------------------------------

@@ -46,6 +46,9 @@ class LintResult:
     checked: int = 0  # of those, checked: the hot path (`--scope all`: every function not cold)
     checkable: int = 0  # what `--scope all` checks: every function not cold
     capture_sites: bool | None = None  # did the project capture anything (None: not computed)
+    # The project the findings came from (for `via` chain locations: graphlint.chains).
+    index: ProjectIndex | None = None
+    hot: dict[str, HotInfo] = field(default_factory=dict)
 
 
 def read_source(path: Path, shown: str | None = None) -> SourceFile:
@@ -173,7 +176,7 @@ class Linter:
         out = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
         out.findings.sort(key=lambda f: f.sort_key)
         return LintResult(out.findings, len(sources), out.functions, out.checked, out.checkable,
-                          self.capture_sites)
+                          self.capture_sites, out.index, out.hot)
 
     def lint_one(self, src: SourceFile, summary: ModuleSummary, index: ProjectIndex,
                  hot: dict[str, HotInfo]) -> list[Finding]:
@@ -202,7 +205,7 @@ class Linter:
                                                           f"(graphlint checks up to {MAX_NESTING})"))
                 continue
             try:
-                findings.extend(analyze_unit(src.path, summary, index, unit, rules, self.config.eager_guards))
+                findings.extend(self.analyze_unit(src.path, summary, index, unit, rules))
             except Exception as exc:  # noqa: BLE001 - a bug in one rule must not cost the user the whole run
                 errors.append(_unit_error(src.path, unit, exc))
         if tiers is not None:  # a function's capture region is captured even when the function is not
@@ -216,6 +219,11 @@ class Linter:
         except Exception as exc:  # noqa: BLE001 - unsuppressed findings would be wrong: report none
             findings = [internal_error_from(src.path, "suppress", exc)]
         return _dedupe(findings) + errors
+
+    def analyze_unit(self, path: str, summary: ModuleSummary, index: ProjectIndex, unit: Unit,
+                     rules: list[type]) -> list[Finding]:
+        """One unit's findings (a method so that the editor server can memoize it per function)."""
+        return analyze_unit(path, summary, index, unit, rules, self.config.eager_guards)
 
     def lint_paths(self, files: list[Path]) -> LintResult:
         return self.lint_sources([read_source(p) for p in files])

@@ -15,6 +15,10 @@ What it does, and what it leaves to flake8:
   itself for the cross-module analysis.
 * A broken `[tool.graphlint]` cannot stop flake8 with exit 2 as the CLI does; it becomes one GL000
   finding on line 1 of each file, naming the problem, so that editors show it.
+* Not selected, it costs nothing: flake8 runs every registered plugin on every file and filters the
+  codes afterwards, so `parse_options` asks flake8's own decision engine whether any GL code can be
+  reported (`--select E,F,W` says no; flake8's default selection includes GL) and `run` returns at once
+  when none can; the engine (libcst) is imported only in `run`.
 """
 
 from __future__ import annotations
@@ -48,6 +52,37 @@ def _linter_for(config: "Config") -> "Linter":
     return Linter(config)
 
 
+def _any_gl_code_selected(options: Any) -> bool:
+    """Whether flake8's --select/--ignore (and their extend- forms and defaults) keep any GL code.
+
+    flake8 decides by prefix, so two codes that the same option strings are prefixes of get the same
+    decision: asking its decision engine about one code per such class of GL000-GL499 is exact, and
+    costs one question when no option names GL (`--select E,F,W`). Unknown flake8 internals: selected.
+    """
+    try:
+        from flake8.style_guide import Decision, DecisionEngine
+
+        engine = DecisionEngine(options)
+        names = [*engine.selected, *engine.selected_explicitly, *engine.ignored, *engine.ignored_explicitly]
+        return any(engine.decision_for(code) is Decision.Selected
+                   for code in _representatives("GL", [n for n in names if n.startswith("GL")]))
+    except Exception:  # a flake8 without these internals must still get findings
+        return True
+
+
+def _representatives(prefix: str, names: list[str]) -> Iterator[str]:
+    """One code per class of codes under `prefix` that `names` cannot tell apart: each digit a name
+    spells at that position, plus one it does not (graphlint's families are GL0-GL4)."""
+    if len(prefix) == 5:
+        yield prefix
+        return
+    allowed = "01234" if len(prefix) == 2 else "0123456789"
+    spelled = sorted({n[len(prefix)] for n in names if len(n) > len(prefix) and n.startswith(prefix)} & set(allowed))
+    other = next((d for d in allowed if d not in spelled), None)
+    for digit in spelled + ([other] if other else []):
+        yield from _representatives(prefix + digit, names)
+
+
 class GraphlintChecker:
     """A flake8 tree plugin; flake8 injects `tree`, `filename` and `lines` by parameter name."""
 
@@ -56,6 +91,7 @@ class GraphlintChecker:
     # Set from flake8's options (command line or setup.cfg/tox.ini/.flake8) in parse_options.
     config_path: str | None = None
     scope: str | None = None
+    selected: bool = True  # False when flake8's selection leaves out every GL code
 
     def __init__(self, tree: ast.AST, filename: str, lines: list[str]) -> None:
         # `tree` is unused (graphlint parses with libcst) but flake8 picks the plugin type by it.
@@ -76,11 +112,14 @@ class GraphlintChecker:
     def parse_options(cls, options: Any) -> None:
         cls.config_path = getattr(options, "graphlint_config", None)
         cls.scope = getattr(options, "graphlint_scope", None)
+        cls.selected = _any_gl_code_selected(options)
 
     def _path(self) -> Path | None:
         return None if self.filename in STDIN_NAMES else Path(self.filename)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
+        if not self.selected:
+            return
         from graphlint.config import ConfigError
         from graphlint.discovery import is_excluded
         from graphlint.index import module_name_for

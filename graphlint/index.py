@@ -626,6 +626,10 @@ class Hop:
         return Hop.from_labels, (self.chain(),)
 
 
+# Methods whose call, resolved or not, makes the caller a step driver (`graph.replay()`).
+STEP_DRIVER_CALLS = ("replay",)
+
+
 @dataclass(frozen=True, init=False)
 class HotInfo:
     hop: Hop | None  # the last call of the chain from the hot root (None: no chain, e.g. --scope all)
@@ -670,6 +674,31 @@ class ProjectIndex:
         self._class_cache: dict[str, ClassInfo | None] = {}
         self._function_cache: dict[str, FunctionInfo | None] = {}
         self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
+
+    def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
+        """Swap one file's summary in place (the editor server, after an edit), dropping what was
+        derived from the old one. False, changing nothing, when a rebuild is needed to match the
+        constructor: the module name changed or another file owns it or one of its definitions."""
+        if new.module != old.module or self.modules.get(old.module) is not old \
+                or any(self.functions.get(f.key) is not f for f in old.functions.values()) \
+                or any(self.classes.get(c.key) is not c for c in old.classes.values()):
+            return False
+        for f in old.functions.values():
+            del self.functions[f.key]
+        for c in old.classes.values():
+            del self.classes[c.key]
+        if any(f.key in self.functions for f in new.functions.values()) \
+                or any(c.key in self.classes for c in new.classes.values()):
+            self.functions.update({f.key: f for f in old.functions.values()})
+            self.classes.update({c.key: c for c in old.classes.values()})
+            return False
+        self.modules[new.module] = new
+        self.functions.update({f.key: f for f in new.functions.values()})
+        self.classes.update({c.key: c for c in new.classes.values()})
+        self._is_module_cache.clear()
+        self._class_cache.clear()
+        self._function_cache.clear()
+        return True
 
     # -- lookups ------------------------------------------------------------------------------
     def split_dotted(self, name: str) -> tuple[str, str] | None:
@@ -1097,7 +1126,7 @@ class ProjectIndex:
             model_code = cls is not None and self._is_model_code(cls, fn)
             why = None
             for callee, _line in fn.calls:
-                if callee.rpartition(".")[2] == "replay":
+                if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
                     why = "replays a CUDA graph"
                     break
                 if not model_code and any(t.key in forwards for t, _how in self.call_edges(fn, fn.module, callee)):

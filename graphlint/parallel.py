@@ -240,6 +240,8 @@ class RunResult:
     functions: int  # defined in the linted files
     checked: int  # of those, on the hot path (or every one not cold, with --scope all)
     checkable: int  # what --scope all would check: every function not cold
+    index: ProjectIndex  # the project the findings came from (`via` locations: graphlint.chains)
+    hot: dict[str, HotInfo]
 
 
 def _checked(index: ProjectIndex, hot: dict[str, HotInfo]) -> int:
@@ -253,6 +255,45 @@ def _checked(index: ProjectIndex, hot: dict[str, HotInfo]) -> int:
     return count
 
 
+def index_only(sources: list["SourceFile"], cache_dir: Path | None, *, jobs: int | None = 1) -> list[ModuleSummary]:
+    """Phase 1 alone (the editor server builds its in-memory project from it), through the cache."""
+    cache = Cache.open(cache_dir)
+    summaries = _index_phase(sources, cache, _jobs(jobs, len(sources)), None)[1]
+    cache.save()
+    return summaries
+
+
+def _index_phase(sources: list["SourceFile"], cache: Cache, workers: int,
+                 progress: Callable[[str, int], Callable[[], None]] | None
+                 ) -> tuple[list[str], list[ModuleSummary], dict[int, list[Finding]]]:
+    """Phase 1: content hashes, summaries (from the cache when the content is unchanged) and the
+    internal errors of files that could not be indexed (those are not linted)."""
+    hashes = [content_hash(s) for s in sources]
+    summaries: list[ModuleSummary | None] = [None] * len(sources)
+    todo = []
+    for i, (src, h) in enumerate(zip(sources, hashes)):
+        hit = cache.summary(src, h)
+        if hit is not None:
+            summaries[i] = hit
+        else:
+            todo.append(i)
+    _STATE.clear()
+    _STATE.update(sources=sources)
+    tick = progress("index", len(todo)) if progress and todo else _noop
+    errors: dict[int, list[Finding]] = {}  # internal errors before phase 2: the file is not linted
+    for i, (summary, failed) in _map(_index_one, todo, workers, tick, _index_failed):
+        summaries[i] = summary
+        if failed:
+            errors[i] = failed
+            continue
+        cache.put_summary(sources[i], hashes[i], summary)
+    return hashes, summaries, errors  # type: ignore[return-value]
+
+
+def _noop() -> None:
+    pass
+
+
 def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cache_dir: Path | None,
         progress: Callable[[str, int], Callable[[], None]] | None = None) -> RunResult:
     """Lint `sources`; `progress(phase, total)` returns a per-item tick callback.
@@ -263,27 +304,7 @@ def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cach
     n = len(sources)
     workers = _jobs(jobs, n)
     noop: Callable[[], None] = lambda: None  # noqa: E731
-
-    # Phase 1: summaries, from the cache when the content is unchanged.
-    hashes = [content_hash(s) for s in sources]
-    summaries: list[ModuleSummary | None] = [None] * n
-    todo = []
-    for i, (src, h) in enumerate(zip(sources, hashes)):
-        hit = cache.summary(src, h)
-        if hit is not None:
-            summaries[i] = hit
-        else:
-            todo.append(i)
-    _STATE.clear()
-    _STATE.update(sources=sources)
-    tick = progress("index", len(todo)) if progress and todo else noop
-    errors: dict[int, list[Finding]] = {}  # internal errors before phase 2: the file is not linted
-    for i, (summary, failed) in _map(_index_one, todo, workers, tick, _index_failed):
-        summaries[i] = summary
-        if failed:
-            errors[i] = failed
-            continue
-        cache.put_summary(sources[i], hashes[i], summary)
+    hashes, summaries, errors = _index_phase(sources, cache, workers, progress)
 
     index = ProjectIndex(summaries, linter.config.module_bases)  # type: ignore[arg-type]
     try:
@@ -324,4 +345,4 @@ def run(linter: "Linter", sources: list["SourceFile"], *, jobs: int | None, cach
     cache.save()
     findings = [f for found in results for f in (found or [])]
     return RunResult(findings, len(index.functions), _checked(index, hot),
-                     _checked(index, index.all_functions(linter.config.cold)))
+                     _checked(index, index.all_functions(linter.config.cold)), index, hot)

@@ -7,7 +7,9 @@ to the column a plugin yields, so an off-by-one in either direction breaks these
 
 from __future__ import annotations
 
+import argparse
 import ast
+import json
 import os
 import shutil
 import subprocess
@@ -177,3 +179,60 @@ def test_run_yields_zero_based_columns(tmp_path, monkeypatch):
     assert [(line, col, text.split()[0], kind) for line, col, text, kind in results] == [
         (6, 8, "GL140", GraphlintChecker), (7, 15, "GL101", GraphlintChecker)]
     assert GraphlintChecker.name == "graphlint" and GraphlintChecker.version
+
+
+def _flake8_options(select=None, ignore=None, extend_select=None, extend_ignore=None) -> argparse.Namespace:
+    # The fields flake8's DecisionEngine reads; extended_default_select holds the plugin entry names.
+    return argparse.Namespace(select=select, ignore=ignore, extend_select=extend_select, extend_ignore=extend_ignore,
+                              extended_default_select=["C90", "F", "E", "W", "GL"], extended_default_ignore=[],
+                              graphlint_config=None, graphlint_scope=None)
+
+
+@pytest.mark.parametrize(("options", "selected"), [
+    (_flake8_options(), True),  # flake8's default selection includes the GL entry point
+    (_flake8_options(select=["E", "F", "W"]), False),
+    (_flake8_options(select=["E"], extend_select=["GL1"]), True),
+    (_flake8_options(select=["GL101"]), True),
+    (_flake8_options(ignore=["GL"]), False),
+    (_flake8_options(select=["GL"], ignore=["GL0", "GL1", "GL2", "GL3", "GL4"]), False),
+    (_flake8_options(select=["GL"], ignore=["GL0", "GL1", "GL2", "GL3"]), True),  # GL4xx stays
+])
+def test_plugin_asks_flake8_whether_any_gl_code_is_selected(options, selected, tmp_path, monkeypatch):
+    monkeypatch.setattr(GraphlintChecker, "selected", True)  # parse_options sets the class attribute
+    GraphlintChecker.parse_options(options)
+    assert GraphlintChecker.selected is selected
+    monkeypatch.chdir(tmp_path)
+    checker = GraphlintChecker(ast.parse(MODEL), "m.py", MODEL.splitlines(keepends=True))
+    assert bool(list(checker.run())) is selected
+
+
+def test_not_selected_imports_no_libcst(tmp_path):
+    """`flake8 --select E,F,W`: the plugin is loaded but graphlint's engine (libcst) is never imported."""
+    (tmp_path / "one.py").write_text(MODEL)
+    script = ("import atexit, json, sys; from flake8.main.cli import main; "
+              "atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr)); "
+              "main(['--select', 'E,F,W', 'one.py'])")
+    p = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, env=_env(),
+                       timeout=120)
+    assert p.returncode == 0, p.stderr  # MODEL is clean for E, F and W
+    imported = json.loads(p.stderr.strip().splitlines()[-1])
+    assert "graphlint.flake8_plugin" in imported and "pyflakes.checker" in imported
+    assert [name for name in imported if name.split(".")[0] == "libcst" or name.startswith("graphlint.")] == [
+        "graphlint.flake8_plugin"]
+
+
+def test_selection_classes_agree_with_asking_about_every_code():
+    """One representative per class of codes is exact: it agrees with asking flake8 about all 500."""
+    from itertools import combinations
+
+    from flake8.style_guide import Decision, DecisionEngine
+
+    from graphlint.flake8_plugin import _any_gl_code_selected
+
+    names = ["GL", "GL1", "GL10", "GL101", "GL4", "GL40", "GL402", "E"]
+    for select in [None, *([list(c) for c in combinations(names, 1)]), ["E", "GL10"], ["GL1", "GL4"]]:
+        for ignore in [None, ["GL"], ["GL1"], ["GL10", "GL4"], ["GL101", "GL0", "GL2", "GL3"]]:
+            options = _flake8_options(select=select, ignore=ignore)
+            engine = DecisionEngine(options)
+            every = any(engine.decision_for(f"GL{n:03d}") is Decision.Selected for n in range(500))
+            assert _any_gl_code_selected(options) is every, (select, ignore)

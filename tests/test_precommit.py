@@ -10,12 +10,17 @@ pre-commit installs the hook into its own virtualenv with pip, so it needs libcs
 from wherever the environment's `PIP_*` variables point (`PIP_FIND_LINKS`, `PIP_INDEX_URL`,
 `PIP_NO_INDEX`, all passed through): with a local wheelhouse it runs offline. The test is skipped only
 when pre-commit or git is not installed.
+
+The `graphlint` hook runs `graphlint --changed`: the whole project is linted and the findings in, or
+reached through, the staged files are reported. `--changed` itself is tested in-process (fast); the
+try-repo tests (slow) prove the manifest wires both hooks.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,11 +28,32 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+from graphlint.chains import Chains
+from graphlint.cli import main
+from graphlint.config import Config
+from graphlint.engine import Linter, read_source
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 # What `pip install <repo>` needs from the checkout; README.md and LICENSE only when present.
 SNAPSHOT_ITEMS = ("pyproject.toml", ".pre-commit-hooks.yaml", "README.md", "LICENSE", "graphlint")
+# model.py's forward (a hot root) calls helper.helper: the helper is hot only through this caller.
+MODEL = """\
+import torch
+
+from helper import helper
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return helper(x)
+"""
+HELPER_CLEAN = """\
+def helper(x):
+    return x.sum()
+"""
+HELPER_SYNC = HELPER_CLEAN.replace("x.sum()", "x.sum().item()")  # GL101 at helper.py:2:12
+# Same qualname `helper` in another module, reached from another forward: a decoy for the chain match.
+DECOY_MODEL = MODEL.replace("from helper import", "from other_helper import").replace("class M(", "class N(")
 VIOLATION = """\
 import torch
 
@@ -77,18 +103,106 @@ def _snapshot(dest: Path) -> Path:
     return dest
 
 
-def _try_repo(cmd: list[str], hook_repo: Path, project: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([*cmd, "try-repo", str(hook_repo), "graphlint", "--all-files"], cwd=project,
+def _try_repo(cmd: list[str], hook_repo: Path, project: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*cmd, "try-repo", str(hook_repo), *args], cwd=project,
                           capture_output=True, text=True, env=_env(), timeout=600)
 
 
-def test_pre_commit_hook_fails_on_violation_then_passes(tmp_path):
+def _hooks(output: str) -> dict[str, tuple[str, str]]:
+    """pre-commit's report split per hook: {hook name: (Passed/Failed/Skipped, the hook's output)}."""
+    sections: dict[str, tuple[str, str]] = {}
+    name = None
+    for line in output.splitlines():
+        m = re.match(r"^(?P<name>\S.*?)\.{3,}(?:\(no files to check\))?(?P<status>Passed|Failed|Skipped)$", line)
+        if m:
+            name = m["name"]
+            sections[name] = (m["status"], "")
+        elif name is not None:
+            sections[name] = (sections[name][0], sections[name][1] + line + "\n")
+    return sections
+
+
+def _tools() -> list[str]:
     cmd = _pre_commit_cmd()
     if cmd is None:
         pytest.skip("pre-commit is not installed (pip install pre-commit)")
     if shutil.which("git") is None:
         pytest.skip("git is not installed; pre-commit needs it")
-    hook_repo = _snapshot(tmp_path / "hook-repo")
+    return cmd
+
+
+# --- `graphlint --changed`, in-process ----------------------------------------------------------
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("[tool.graphlint]\n")
+    (tmp_path / "model.py").write_text(MODEL)
+    (tmp_path / "helper.py").write_text(HELPER_SYNC)
+    (tmp_path / "decoy_model.py").write_text(DECOY_MODEL)
+    (tmp_path / "other_helper.py").write_text(HELPER_SYNC)
+    (tmp_path / "other.py").write_text(VIOLATION)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _changed(capsys, *args: str) -> tuple[int, list[str]]:
+    rc = main(["--output-format", "concise", "-q", "--no-cache", "--changed", *args])
+    return rc, [line.split(": ")[0] + " " + line.split()[1] for line in capsys.readouterr().out.splitlines()]
+
+
+def test_changed_helper_reports_its_finding_through_an_unchanged_caller(project, capsys):
+    assert main(["--output-format", "concise", "--no-cache", "helper.py"]) == 0  # alone it is not hot
+    capsys.readouterr()
+    assert _changed(capsys, "helper.py") == (1, ["helper.py:2:12 GL101"])
+
+
+def test_changed_caller_reports_the_finding_its_chain_reaches(project, capsys):
+    # model.py is clean itself; helper.py's GL101 is reported because its via chain starts in model.py.
+    assert _changed(capsys, "model.py") == (1, ["helper.py:2:12 GL101"])
+    # The decoy: other_helper.helper has the same qualname and chain names, but is reached from decoy_model.
+    assert _changed(capsys, "decoy_model.py") == (1, ["other_helper.py:2:12 GL101"])
+
+
+def test_changed_unrelated_file_reports_only_its_own(project, capsys):
+    assert _changed(capsys, "other.py") == (1, ["other.py:6:16 GL101"])
+    (project / "other.py").write_text(VIOLATION.replace(".item()", ""))
+    assert _changed(capsys, "other.py") == (0, [])
+
+
+def test_changed_without_paths_reports_the_whole_project(project, capsys):
+    rc, lines = _changed(capsys)
+    assert rc == 1 and sorted(lines) == ["helper.py:2:12 GL101", "other.py:6:16 GL101", "other_helper.py:2:12 GL101"]
+
+
+def test_changed_refuses_stdin_and_fixes(project, capsys):
+    for extra in (["--fix", "helper.py"], ["--diff", "helper.py"], ["-"]):
+        assert main(["--changed", *extra]) == 2
+        assert "--changed" in capsys.readouterr().err
+
+
+def test_chain_hops_point_at_each_call(project):
+    files = sorted(project.glob("*.py"))
+    result = Linter(Config(root=project)).lint_sources([read_source(p) for p in files])
+    chains = Chains(result.index, result.hot)
+    finding = next(f for f in result.findings if f.path == "helper.py")
+    hops = chains.hops(finding)
+    assert [(h.function.path, h.function.qualname, h.line) for h in hops] == [
+        ("model.py", "M.forward", 8), ("helper.py", "helper", 2)]
+    assert chains.reaches_through(finding, {"model.py"}) and not chains.reaches_through(finding, {"decoy_model.py"})
+
+
+# --- the hooks, through pre-commit ------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory) -> Path:
+    """One snapshot for the module: pre-commit then builds the hook's virtualenv once, not per test."""
+    _tools()
+    return _snapshot(tmp_path_factory.mktemp("hooks") / "hook-repo")
+
+
+@pytest.mark.slow
+def test_pre_commit_hook_fails_on_violation_then_passes(tmp_path, hook_repo):
+    cmd = _tools()
 
     project = tmp_path / "project"
     (project / "generated").mkdir(parents=True)
@@ -99,7 +213,7 @@ def test_pre_commit_hook_fails_on_violation_then_passes(tmp_path):
     _git("init", "-q", cwd=project)
     _git("add", "-A", cwd=project)
 
-    failed = _try_repo(cmd, hook_repo, project)
+    failed = _try_repo(cmd, hook_repo, project, "graphlint", "--all-files")
     output = failed.stdout + failed.stderr
     assert failed.returncode == 1, output
     assert "graphlint" in output and "Failed" in output, output
@@ -108,20 +222,51 @@ def test_pre_commit_hook_fails_on_violation_then_passes(tmp_path):
 
     (project / "model.py").write_text(FIXED)
     _git("add", "-A", cwd=project)
-    passed = _try_repo(cmd, hook_repo, project)
+    passed = _try_repo(cmd, hook_repo, project, "graphlint", "--all-files")
     output = passed.stdout + passed.stderr
     assert passed.returncode == 0, output
     assert "Passed" in output and "GL101" not in output, output
 
 
+@pytest.mark.slow
+def test_hooks_see_the_project_or_only_the_staged_files(tmp_path, hook_repo):
+    """Staging only a helper that an unchanged `forward` calls: `graphlint` fails, `graphlint-files`
+    (today's per-file behaviour) passes; staging only the caller reports the helper's finding."""
+    cmd = _tools()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[tool.graphlint]\n")
+    (project / "model.py").write_text(MODEL)
+    (project / "helper.py").write_text(HELPER_CLEAN)
+    _git("init", "-q", cwd=project)
+    _git("add", "-A", cwd=project)
+    _git("commit", "-q", "-m", "clean project", cwd=project)
+
+    (project / "helper.py").write_text(HELPER_SYNC)
+    _git("add", "helper.py", cwd=project)
+    both = _try_repo(cmd, hook_repo, project)  # no hook id: every hook of the manifest
+    hooks = _hooks(both.stdout + both.stderr)
+    assert both.returncode == 1, both.stdout + both.stderr
+    assert hooks["graphlint"][0] == "Failed" and "helper.py:2:12: GL101" in hooks["graphlint"][1], hooks
+    assert hooks["graphlint (staged files only)"][0] == "Passed", hooks
+
+    _git("commit", "-q", "-m", "helper syncs", cwd=project)
+    (project / "model.py").write_text(MODEL + "\n# an unrelated edit\n")
+    _git("add", "model.py", cwd=project)
+    caller = _try_repo(cmd, hook_repo, project, "graphlint")
+    output = caller.stdout + caller.stderr
+    assert caller.returncode == 1 and "helper.py:2:12: GL101" in output, output
+
+
 def test_manifest_matches_ruff_conventions():
-    """The manifest fields users and pre-commit rely on (the slow test proves the hook works)."""
+    """The manifest fields users and pre-commit rely on (the slow tests prove the hooks work)."""
     yaml = pytest.importorskip("yaml", reason="PyYAML comes with pre-commit")
 
-    hooks = yaml.safe_load((CHECKOUT / ".pre-commit-hooks.yaml").read_text())
-    hook = next(h for h in hooks if h["id"] == "graphlint")
-    assert hook["entry"] == "graphlint --force-exclude"
-    assert hook["language"] == "python"
-    assert hook["types_or"] == ["python", "pyi"]
-    assert hook["require_serial"] is True
-    assert hook["minimum_pre_commit_version"] == "2.9.2"
+    hooks = {h["id"]: h for h in yaml.safe_load((CHECKOUT / ".pre-commit-hooks.yaml").read_text())}
+    assert hooks["graphlint"]["entry"] == "graphlint --force-exclude --changed"
+    assert hooks["graphlint-files"]["entry"] == "graphlint --force-exclude"
+    for hook in hooks.values():
+        assert hook["language"] == "python"
+        assert hook["types_or"] == ["python", "pyi"]
+        assert hook["require_serial"] is True
+        assert hook["minimum_pre_commit_version"] == "2.9.2"

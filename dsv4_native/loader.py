@@ -255,8 +255,8 @@ def _load_official_experts(  # graphlint: cold
         if found - {None}:
             raise ValueError(
                 f"layers.{i}: routed experts stored as {sorted(str(f or 'dense') for f in found)}; a model with "
-                f"expert_format={cfg.expert_format!r} loads 4-bit experts only in its own format (build it with "
-                "the checkpoint's format, or 'bf16' to dequantise them)")
+                f"expert_format={cfg.expert_format!r} takes 4-bit experts as they are only when all are "
+                f"{cfg.expert_format} (build it with the checkpoint's format, or 'bf16' to dequantise them)")
     dense = {b: _dequant_entry(b + ".weight", sd, dequant_fp4) for b in bases}
     gate_up = torch.stack([torch.cat([dense[f"{pre}.{e}.w1"], dense[f"{pre}.{e}.w3"]]) for e in range(n)])
     down = torch.stack([dense[f"{pre}.{e}.w2"] for e in range(n)])

@@ -52,7 +52,8 @@ def _checkpoint(fmt: str, packed_dtype: torch.dtype, seed: int = 0) -> dict[str,
         for e in range(N_EXP):
             for w, (n, k) in PROJ.items():
                 base = f"layers.{i}.ffn.experts.{e}.{w}"
-                sd[base + ".weight"] = torch.randint(0, 256, (n, k // 2), generator=g, dtype=torch.uint8).view(packed_dtype)
+                packed = torch.randint(0, 256, (n, k // 2), generator=g, dtype=torch.uint8)
+                sd[base + ".weight"] = packed.view(packed_dtype)
                 if fmt == "mxfp4":
                     codes = torch.randint(112, 136, (n, k // 32), generator=g, dtype=torch.uint8)
                     sd[base + ".scale"] = codes.view(torch.float8_e8m0fnu)

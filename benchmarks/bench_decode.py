@@ -1,6 +1,7 @@
 """Decode-step latency per batch bucket: native graph replay, native eager, HF eager experts, HF grouped_mm.
 
     PYTHONPATH=$PWD python3 benchmarks/bench_decode.py --out $OUT/bench_decode.md [--configs tiny,mid]
+        [--expert-formats bf16,mxfp4,nvfp4]
 
 Setup per config (bf16 on the GPU):
 * HF: `DeepseekV4ForCausalLM` with random weights, prefilled with a `--ctx`-token prompt per row in one forward
@@ -10,6 +11,9 @@ Setup per config (bf16 on the GPU):
   random window/compressed caches and compressor states (the step's cost does not depend on the cached values,
   and a 8k-token eager prefill would cost minutes of device time), EOS disabled so no row stops. Graph
   replay = back-to-back replays of the bucket's graph; eager = back-to-back `decode_step` calls.
+* Native rows per `--expert-formats`: "bf16" keeps the experts in the model dtype (`DSV4MoE`); "mxfp4" /
+  "nvfp4" builds the same model with `DSV4Config.expert_format` set (`DSV4MoEW4`, packed W4A16 experts, the
+  HF weights quantised at load) and labels its rows "..., mxfp4 experts". HF has no 4-bit rows.
 Times are CUDA-event wall times per step (median of `--repeats` runs of `--iters` steps), so eager numbers
 include the host launch overhead, which is the point.
 """
@@ -32,6 +36,7 @@ from dsv4_native.runner import DSV4Runner  # noqa: E402
 
 CONFIGS = {"tiny": (TINY, 512), "mid": (MID, 8192)}  # sizes, context length
 BUCKETS = [1, 2, 4, 8]
+EXPERT_FORMATS = ("bf16", "mxfp4", "nvfp4")
 
 
 def time_steps(fn, iters: int, repeats: int) -> float:  # graphlint: cold
@@ -68,19 +73,28 @@ def place_rows_at(model, n: int, ctx: int) -> None:  # graphlint: cold
     io.input_ids[:n] = torch.randint(2, model.cfg.vocab, (n,), generator=g, device="cuda")
 
 
+def native_labels(expert_format: str) -> tuple[str, str]:  # graphlint: cold
+    """Row labels (replay, eager) of one expert format; bf16 keeps the unsuffixed names."""
+    tag = "" if expert_format == "bf16" else f", {expert_format} experts"
+    return f"native graph replay{tag}", f"native eager{tag}"
+
+
 @torch.no_grad()
-def bench_native(hf, ctx: int, iters: int, repeats: int) -> dict[str, dict[int, float]]:  # graphlint: cold
-    model = from_hf_model(hf, max_batch=max(BUCKETS), max_len=ctx + 1024, device="cuda", dtype=torch.bfloat16)
+def bench_native(hf, ctx: int, iters: int, repeats: int,  # graphlint: cold
+                 expert_format: str = "bf16") -> dict[str, dict[int, float]]:
+    model = from_hf_model(hf, max_batch=max(BUCKETS), max_len=ctx + 1024, device="cuda", dtype=torch.bfloat16,
+                          expert_format=expert_format)
     t0 = time.time()
     runner = DSV4Runner(model, BUCKETS).capture()
-    print(f"  capture of {len(BUCKETS)} buckets: {time.time() - t0:.1f} s", flush=True)
-    res: dict[str, dict[int, float]] = {"native graph replay": {}, "native eager": {}}
+    print(f"  {expert_format} experts: capture of {len(BUCKETS)} buckets: {time.time() - t0:.1f} s", flush=True)
+    replay, eager = native_labels(expert_format)
+    res: dict[str, dict[int, float]] = {replay: {}, eager: {}}
     for b in BUCKETS:
         place_rows_at(model, b, ctx)
-        res["native graph replay"][b] = time_steps(lambda: runner.graphs(b), iters, repeats)
+        res[replay][b] = time_steps(lambda: runner.graphs(b), iters, repeats)
         place_rows_at(model, b, ctx)
-        res["native eager"][b] = time_steps(lambda: model.decode_step(b), max(3, iters // 10), repeats)
-        print(f"  native b={b}: replay {res['native graph replay'][b]:.3f} ms, eager {res['native eager'][b]:.3f} ms",
+        res[eager][b] = time_steps(lambda: model.decode_step(b), max(3, iters // 10), repeats)
+        print(f"  native {expert_format} b={b}: replay {res[replay][b]:.3f} ms, eager {res[eager][b]:.3f} ms",
               flush=True)
     return res
 
@@ -113,11 +127,20 @@ def table(name: str, ctx: int, res: dict[str, dict[int, float]]) -> str:  # grap
     lines = [f"### {name} (context {ctx}, bf16)", "", header, "|---|" + "---|" * len(BUCKETS)]
     for label, row in res.items():
         lines.append(f"| {label} | " + " | ".join(f"{row[b]:.3f}" if b in row else "–" for b in BUCKETS) + " |")
-    rep, eag = res["native graph replay"], res["native eager"]
-    ratios = [f"replay vs native eager at B=1: {eag[1] / rep[1]:.1f}x"]
-    for label in ("HF eager experts", "HF grouped_mm"):
-        if 1 in res.get(label, {}):
-            ratios.append(f"replay vs {label} at B=1: {res[label][1] / rep[1]:.1f}x")
+    ratios = []
+    for fmt in EXPERT_FORMATS:
+        replay, eager = native_labels(fmt)
+        if 1 in res.get(replay, {}):
+            ratios.append(f"{replay} vs its eager at B=1: {res[eager][1] / res[replay][1]:.1f}x")
+    rep = res.get("native graph replay", {})
+    if 1 in rep:
+        for label in ("HF eager experts", "HF grouped_mm"):
+            if 1 in res.get(label, {}):
+                ratios.append(f"replay vs {label} at B=1: {res[label][1] / rep[1]:.1f}x")
+        for fmt in EXPERT_FORMATS[1:]:
+            label = native_labels(fmt)[0]
+            if 1 in res.get(label, {}):
+                ratios.append(f"{fmt} experts vs bf16 replay at B=1: {rep[1] / res[label][1]:.2f}x faster")
     return "\n".join(lines + ["", "; ".join(ratios), ""])
 
 
@@ -128,14 +151,24 @@ def main() -> None:  # graphlint: cold
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--hf-steps", type=int, default=4)
     ap.add_argument("--hf-buckets", default="1,2,4,8")
+    ap.add_argument("--expert-formats", default=",".join(EXPERT_FORMATS),
+                    help="native models to time, by expert storage: any of " + ", ".join(EXPERT_FORMATS))
     ap.add_argument("--out", default="")
     args = ap.parse_args()
+    formats = args.expert_formats.split(",")
+    if not set(formats) <= set(EXPERT_FORMATS):
+        ap.error(f"--expert-formats: a comma list of {', '.join(EXPERT_FORMATS)}, got {args.expert_formats!r}")
+    if not torch.cuda.is_available():
+        ap.error("needs a CUDA GPU (CUDA-event timing of graph replays)")
     report = [f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}", ""]
     for name in args.configs.split(","):
         sizes, ctx = CONFIGS[name]
         print(f"config {name}, context {ctx}", flush=True)
         hf = build_hf_model(sizes, seed=0, dtype=torch.bfloat16).cuda()
-        res = bench_native(hf, ctx, args.iters, args.repeats)
+        res: dict[str, dict[int, float]] = {}
+        for fmt in formats:
+            res.update(bench_native(hf, ctx, args.iters, args.repeats, fmt))
+            torch.cuda.empty_cache()
         res.update(bench_hf(hf, ctx, args.hf_steps, [int(b) for b in args.hf_buckets.split(",")]))
         report.append(table(name, ctx, res))
         del hf

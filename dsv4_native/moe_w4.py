@@ -919,8 +919,8 @@ def quantize_experts(  # graphlint: cold
     w13: torch.Tensor, w2: torch.Tensor, weight_format: str
 ) -> dict[str, torch.Tensor]:
     """Quantise stacked bf16/fp32 experts (w13[E+1, 2I, D], w2[E+1, D, I]) into packed tensors in checkpoint
-    layout (for tests and benchmarks; a real model passes the checkpoint's packed tensors to
-    `DSV4MoEW4.load_packed`)."""
+    layout (for dense checkpoints, tests and benchmarks; a 4-bit checkpoint's packed experts go to
+    `DSV4MoEW4.load_packed` as they are, `dsv4_native.checkpoint`)."""
     fmt, _ = _fmt(weight_format)
     n_exp, two_i, _ = w13.shape
     inter = two_i // 2
@@ -1045,18 +1045,21 @@ class DSV4MoEW4(nn.Module):
             self.register_buffer(name, buf, persistent=False)
 
     @torch.no_grad()
-    def load_packed(self, packed: dict[str, torch.Tensor]) -> None:  # graphlint: cold
+    def load_packed(self, packed: dict[str, torch.Tensor], start: int = 0) -> None:  # graphlint: cold
         """Copy checkpoint-layout packed experts (validated) into the module's buffers, the packed codes
-        permuted into the kernel byte order."""
+        permuted into the kernel byte order. `packed` holds n experts (all E+1 by default) that land in
+        experts start..start+n-1: a checkpoint loads expert by expert, with bounded temporaries."""
         validate_packed(packed, self.weight_format)
+        n = packed["w13_q"].shape[0]
         for name in ("w13_q", "w13_s", "gs13", "w2_q", "w2_s", "gs2"):
             src = to_kernel_order(packed[name]) if name.endswith("_q") else packed[name]
-            getattr(self, name).copy_(src)
+            getattr(self, name)[start:start + n].copy_(src)
 
     @torch.no_grad()
-    def load_dense(self, w13: torch.Tensor, w2: torch.Tensor) -> None:  # graphlint: cold
-        """Quantise dense experts (w13[E+1, 2I, D], w2[E+1, D, I]) into this module's format."""
-        self.load_packed(quantize_experts(w13, w2, self.weight_format))
+    def load_dense(self, w13: torch.Tensor, w2: torch.Tensor, start: int = 0) -> None:  # graphlint: cold
+        """Quantise dense experts (w13[n, 2I, D], w2[n, D, I], all E+1 by default) into this module's format,
+        as experts start..start+n-1."""
+        self.load_packed(quantize_experts(w13, w2, self.weight_format), start)
 
     @torch.no_grad()
     def load_experts(self, gate_up: torch.Tensor, down: torch.Tensor, shared_gate_up: torch.Tensor,  # graphlint: cold

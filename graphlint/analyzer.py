@@ -19,7 +19,7 @@ from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, class_annotation
 from graphlint.inference import (
     HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, dotted_name, is_cpu_name,
-    merge_envs,
+    items_val, merge_envs, narrowing,
 )
 
 if TYPE_CHECKING:
@@ -190,11 +190,6 @@ class Context:
                 extra={"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {},
             ))
         return out
-
-
-# isinstance() targets that make a tensor-valued name a sequence of tensors, or a host value, in that branch
-_SEQ_TYPES = frozenset({"tuple", "list", "typing.Tuple", "typing.List", "typing.Sequence", "collections.abc.Sequence"})
-_HOST_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "numbers.Number", "numbers.Integral", "numbers.Real"})
 
 
 def _host_literal_default(param: cst.Param) -> bool:
@@ -439,7 +434,7 @@ class Walker:
             self.walk_block(stmt.body)
             scope = inf.env.maps[0]
             inf.pop()
-            for name, val in merge_envs(base, [scope, {}]).items():
+            for name, val in merge_envs(base, [scope, {}], inf.initial).items():
                 inf.bind(name, val)
             if stmt.orelse:
                 self.walk_block(stmt.orelse.body)
@@ -489,6 +484,9 @@ class Walker:
         inf = self.ctx.inference
         base = dict(inf.env)
         scopes = []
+        # An arm that ends in `return`/`raise`/`continue`/`break` does not reach the code after the `if`; when
+        # only one arm does, its narrowing holds there (`if not isinstance(x, torch.Tensor): return x`).
+        orelse_exits = orelse is not None and _exits(orelse)
         for i, body in enumerate(bodies):
             inf.push(dict(narrowed[i]) if narrowed else {})
             if owner is not None:
@@ -498,7 +496,10 @@ class Walker:
             self.ctx.eager_depth -= eager == "body"
             if owner is not None:
                 self.ctx.if_stack.pop()
-            scopes.append({k: v for k, v in inf.env.maps[0].items() if not narrowed or narrowed[i].get(k) is not v})
+            if not _exits(body):
+                keep_narrowed = orelse_exits and len(bodies) == 1
+                scopes.append({k: v for k, v in inf.env.maps[0].items()
+                               if keep_narrowed or not narrowed or narrowed[i].get(k) is not v})
             inf.pop()
         inf.push(dict(orelse_narrowed or {}))
         self.ctx.eager_depth += eager == "orelse"
@@ -507,9 +508,14 @@ class Walker:
         elif isinstance(orelse, cst.Else):
             self.walk_block(orelse.body)
         self.ctx.eager_depth -= eager == "orelse"
-        scopes.append({k: v for k, v in inf.env.maps[0].items() if (orelse_narrowed or {}).get(k) is not v})
+        if not orelse_exits:
+            keep_narrowed = not scopes and len(bodies) == 1
+            scopes.append({k: v for k, v in inf.env.maps[0].items()
+                           if keep_narrowed or (orelse_narrowed or {}).get(k) is not v})
         inf.pop()
-        for name, val in merge_envs(base, scopes).items():
+        if not scopes:
+            return  # no arm falls through: what follows is unreachable from here
+        for name, val in merge_envs(base, scopes, inf.initial).items():
             inf.bind(name, val)
 
     def _eager_arm(self, test: cst.BaseExpression) -> str | None:
@@ -526,33 +532,8 @@ class Walker:
         return None
 
     def _isinstance_narrowing(self, test: cst.BaseExpression) -> tuple[dict[str, Val], dict[str, Val]]:
-        """Names an `if` test pins down, for its body and its else branch: `isinstance(out, tuple)` makes a
-        tensor-valued `out` a sequence of unknown elements (a model output that is "a tensor or a tuple of
-        tensors", a parameter that is "a tensor or a list of ints"), `isinstance(n, int)` a host value. Only
-        narrowings away from a tensor: they remove findings, never add them. `not` swaps the branches; `and`
-        narrows the body (and the operands after the isinstance) by each conjunct."""
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            when_true, when_false = self._isinstance_narrowing(test.expression)
-            return when_false, when_true
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-            left, _ = self._isinstance_narrowing(test.left)
-            right, _ = self._isinstance_narrowing(test.right)
-            return {**left, **right}, {}
-        if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance"
-                and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name)):
-            return {}, {}
-        name = test.args[0].value.value
-        current = self.ctx.inference.env.get(name)
-        if current is None or not current.is_tensor:
-            return {}, {}
-        types = test.args[1].value
-        elts = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
-        names = {self.ctx.qualname(e) for e in elts}
-        if names <= _SEQ_TYPES:  # of what is unknown: model outputs hold tensors, `grid: Tensor | list` ints
-            return {name: UNKNOWN}, {}
-        if names <= _HOST_TYPES:
-            return {name: HOST}, {}
-        return {}, {}
+        """Names an `if` test pins down, for its body and its else branch (graphlint.inference.narrowing)."""
+        return narrowing(self.ctx.inference, test)
 
     def _dry_run(self, body: cst.BaseSuite) -> None:
         """Walk `body` for its bindings only (no rule hooks), and join them into the environment."""
@@ -566,7 +547,7 @@ class Walker:
             scope = inf.env.maps[0]
             inf.pop()
             self.dry -= 1
-        for name, val in merge_envs(base, [scope, {}]).items():
+        for name, val in merge_envs(base, [scope, {}], inf.initial).items():
             inf.bind(name, val)
 
     def _loop(self, body: cst.BaseSuite, orelse: cst.Else | None) -> None:
@@ -576,7 +557,7 @@ class Walker:
         self.walk_block(body)
         scope = inf.env.maps[0]
         inf.pop()
-        for name, val in merge_envs(base, [scope, {}]).items():
+        for name, val in merge_envs(base, [scope, {}], inf.initial).items():
             inf.bind(name, val)
         if orelse is not None:
             self.walk_block(orelse.body)
@@ -610,6 +591,9 @@ class Walker:
                 local = alias.asname.name if alias.asname else alias.name
                 if isinstance(local, cst.Name):
                     self.ctx.module.imports.setdefault(local.value, dotted_name(alias.name) or local.value)
+        elif isinstance(small, cst.Assert):
+            for name, val in narrowing(inf, small.test)[0].items():  # the code after runs only when it held
+                inf.bind(name, val)
         elif isinstance(small, cst.Global) or isinstance(small, cst.Nonlocal):
             pass
         # Walrus targets inside expressions.
@@ -730,7 +714,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if kinds == {"host"}:
             return HOST
         if len(kinds) == 1 and next(iter(kinds)).startswith("items:"):
-            return Val(Kind.UNKNOWN, next(iter(kinds)))  # item kinds for `a, b = f(...)` (bind_targets)
+            return items_val(next(iter(kinds))[len("items:"):].split(","))  # for `a, b = f(...)` (bind_targets)
         return None
 
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr)
@@ -768,6 +752,24 @@ def _find_function(tree: cst.Module) -> cst.FunctionDef | None:
         if isinstance(first, cst.FunctionDef):
             return first
         node = first
+
+
+def _exits(block: cst.BaseSuite | cst.If | cst.Else) -> bool:
+    """The block never falls through: it ends in `return`, `raise`, `continue` or `break`, or in an
+    `if`/`elif`/`else` chain whose every arm does."""
+    if isinstance(block, cst.If):
+        return _exits(block.body) and block.orelse is not None and _exits(block.orelse)
+    if isinstance(block, cst.Else):
+        return _exits(block.body)
+    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    if isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
+        return True
+    return isinstance(last, cst.If) and _exits(last)
 
 
 def _guard_text(test: cst.BaseExpression) -> str | None:

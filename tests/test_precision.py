@@ -910,3 +910,75 @@ def test_one_host_naming_rule_for_parameters_fields_and_untyped_values():
                 return x, a, b, c, d
     """
     assert findings(src) == {(16, "GL102")}
+
+
+def test_data_flow_beats_annotations():
+    """Where a value demonstrably lives beats what its annotation says: `.cpu()`, `.to("cpu")`, a factory
+    without `device=`, `.tolist()` make host values from that point, also for `self.x` assigned in the
+    function; `assert t.device.type == "cpu"` and `if t.is_cuda:` pin the device down after them (or in each
+    arm); a path that returns does not reach the code after its `if`. Decoys: every read of those host
+    values (exllamav2's asserted CPU page tables, diffusers' `self.sigmas = sigmas.to("cpu")` then
+    `.item()`). Hits: the copies themselves, and reads where the value is still on the device."""
+    src = """
+        import torch
+
+
+        class Params:
+            def __init__(self, block_index: torch.Tensor, lens: torch.Tensor, sigmas: torch.Tensor, n: int):
+                self.block_index = block_index
+                assert self.block_index.device.type == "cpu"
+                first = self.block_index[0, 1].item()
+                self.sigmas = sigmas.to("cpu")
+                smin = self.sigmas[-1].item()
+                ones = torch.ones(n)
+                total = ones.sum().item()
+                grid = lens.cpu()
+                dims = grid.tolist()
+                if lens.is_cuda:
+                    return
+                last = lens[-1].item()
+
+
+        def pick(x: torch.Tensor, sizes: torch.Tensor, c: bool):
+            if not isinstance(sizes, torch.Tensor):
+                return x
+            parts = sizes.tolist()
+            held = None
+            if c:
+                held = torch.arange(4)
+            return held.tolist(), parts
+    """
+    assert findings(src, scope="all") == {(9, "GL103"), (13, "GL103"), (23, "GL102")}
+
+
+def test_device_kept_through_dtype_conversions_unpacking_and_iteration():
+    """`torch.as_tensor(t, dtype=...)`, `torch.tensor(t)`, `t.to(torch.float32)`, `t.float()` keep a device
+    tensor on the device (measured: `as_tensor(cuda_t, dtype=...)` does not move it); `a, b = t`, `for n in t`
+    and `zip(caches, lens)` yield device tensors (0-d when `t` is 1-d); `mask.to(dev)` stays a mask;
+    `topk(...).values` is a tensor. Decoys: the same shapes over host lists and `list[int]` parameters."""
+    src = """
+        import torch
+
+
+        def step(t: torch.Tensor, x: torch.Tensor, caches: list[torch.Tensor], lens: torch.Tensor, dev,
+                 sizes: list[int], ids: torch.Tensor):
+            u = torch.as_tensor(t, dtype=torch.float32)
+            a = u.item() + t.to(torch.float32).item()
+            lo, hi = t
+            if lo == 0:
+                x = x[:hi]
+            for c, n in zip(caches, lens):
+                x = c[:n]
+            for c, n in zip(caches, sizes):
+                x = c[:n]
+            p, q = sizes
+            if p == 0:
+                x = x[:q]
+            keep = ids > 0
+            emb = x[keep.to(dev), :]
+            if x.topk(2).values[0] > 0:
+                return emb
+            return x
+    """
+    assert findings(src, scope="all") == {(7, "GL101"), (9, "GL110"), (10, "GL126"), (12, "GL126"),
+                                          (19, "GL123"), (20, "GL110")}

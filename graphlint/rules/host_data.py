@@ -21,7 +21,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.inference import (
-    FACTORY_TORCH, Kind, bind_targets, dotted_name, in_config, is_mask_name,
+    FACTORY_TORCH, VIEW_METHODS, Kind, bind_targets, dotted_name, in_config, is_mask_name,
 )
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
@@ -31,14 +31,7 @@ if TYPE_CHECKING:
 
 CUDA_LEGACY_TENSOR_RE = re.compile(
     r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|Complex\w*)Tensor$")
-DEVICE_NAME_RE = re.compile(r"(^|_)(device|dev|gpu|cuda)(_|$)|device$", re.I)
-DTYPE_NAME_RE = re.compile(r"dtype", re.I)
 PINNED_NAME_RE = re.compile(r"(^|_)(pinned|pin)(_|$)|pinned", re.I)
-# Methods that keep the storage of the receiver (so they keep it pinned).
-VIEW_METHODS = frozenset({
-    "view", "reshape", "narrow", "flatten", "squeeze", "unsqueeze", "select", "expand", "view_as",
-    "reshape_as", "permute", "transpose", "t", "__getitem__", "as_strided", "unflatten", "detach",
-})
 HOST_DATA_FACTORIES = ("torch.tensor", "torch.as_tensor", "torch.asarray")
 
 
@@ -46,32 +39,7 @@ HOST_DATA_FACTORIES = ("torch.tensor", "torch.as_tensor", "torch.asarray")
 
 def device_arg_class(ctx, expr: cst.BaseExpression) -> str:
     """What a `.to(...)` / `device=` argument is: 'cpu', 'device', 'dtype' or 'unknown'."""
-    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
-        return "cpu" if ctx.inference.device_expr(expr) == "cpu" else "device"
-    if isinstance(expr, cst.Integer):
-        return "device"  # a CUDA ordinal
-    if isinstance(expr, cst.Name) and expr.value == "None":
-        return "cpu"  # device=None: the default device
-    if isinstance(expr, cst.Call) and (ctx.call_name(expr) or "") == "torch.device":
-        return "cpu" if ctx.inference.device_expr(expr) == "cpu" else "device"
-    text = code_of(expr)
-    if "cpu" in text.lower():
-        return "cpu"
-    qual = ctx.qualname(expr) or ""
-    if qual.startswith("torch.") and qual != "torch.device":
-        return "dtype"  # torch.float16, torch.bool, ...
-    if isinstance(expr, cst.Attribute) and expr.attr.value == "device":
-        return "device"  # other.device
-    if isinstance(expr, cst.Attribute) and expr.attr.value == "dtype":
-        return "dtype"
-    last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
-    if DTYPE_NAME_RE.search(last):
-        return "dtype"
-    if DEVICE_NAME_RE.search(last):
-        return "device"
-    if ctx.is_device_tensor(expr):
-        return "device"  # x.to(other): other's device and dtype
-    return "unknown"
+    return ctx.inference.device_arg(expr)
 
 
 def to_target(ctx, node: cst.Call) -> str:
@@ -468,7 +436,7 @@ class HostFacts(Rule):
         if origin is not None and origin.pinned:
             return True
         val = self.ctx.val(expr)
-        if val.kind is Kind.CPU_TENSOR and val.ref == "pinned":
+        if val.kind is Kind.CPU_TENSOR and val.pinned:
             return True
         base = _strip_views(expr)
         if isinstance(base, cst.Name):
@@ -920,7 +888,7 @@ class HostIndex(HostFacts):
                 continue  # `x[~m] = 0.0`: `~` of an index is a mask (a masked_fill), not integer indices
             val = ctx.val(idx)
             if val.kind is Kind.TENSOR and not val.weak and not is_mask_name(dotted_name(idx) or "") \
-                    and val.ref != "0d":  # 0-d: GL127
+                    and not val.is_0d:  # 0-d: GL127
                 return True
         return False
 

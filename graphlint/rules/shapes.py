@@ -343,7 +343,7 @@ class TensorAsIndex(Rule):
 
     def _zero_d(self, expr: cst.BaseExpression) -> bool:
         val = self.ctx.val(expr)
-        if val.kind is Kind.TENSOR and val.ref == "0d":
+        if val.kind is Kind.TENSOR and val.is_0d:
             return True
         if not isinstance(expr, cst.Call) or expr.args:
             return False

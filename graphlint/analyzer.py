@@ -19,8 +19,9 @@ from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, class_annotation
 from graphlint.inference import (
     HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, dotted_name, is_cpu_name,
-    items_val, merge_envs, narrowing,
+    kind_val, merge_envs, narrowing,
 )
+from graphlint._callsite_facts import join_kinds
 
 if TYPE_CHECKING:
     from graphlint.rules.base import Rule
@@ -359,6 +360,11 @@ class Walker:
     # -- entry points -------------------------------------------------------------------------
     def run_function(self, fn: cst.FunctionDef) -> None:
         self._bind_params(fn)
+        info, index = self.ctx.unit.function, self.ctx.index
+        if info is not None and index is not None:
+            # every call site in the project passes host data for these: data flow beats the annotation
+            for name, kind in index.call_facts.params(info).items():
+                self.ctx.inference.bind(name, kind_val(kind))
         self.walk_block(fn.body)
 
     def run_module(self, module: cst.Module) -> None:
@@ -617,7 +623,7 @@ class Walker:
                 if val.kind is Kind.UNKNOWN:
                     val = self._class_instance(text)
                 elif val.kind is Kind.TENSOR and is_cpu_name(name):
-                    val = Val(Kind.CPU_TENSOR)  # `seq_lens_cpu: torch.Tensor`, as for class fields
+                    val = Val(Kind.CPU_TENSOR, weak=True)  # `seq_lens_cpu: torch.Tensor`, as for class fields
             elif name in ("self", "cls"):
                 continue
             elif name.endswith(("_np", "_numpy")) or name.startswith("np_"):
@@ -638,7 +644,7 @@ def attr_val(kind: str | None) -> Val:
     if kind == "tensor":
         return TENSOR
     if kind == "cpu_tensor":
-        return Val(Kind.CPU_TENSOR)
+        return Val(Kind.CPU_TENSOR, weak=True)  # a `*_cpu` field: host by its name
     if kind == "tensor_seq":
         return Val(Kind.TENSOR_SEQ)
     if kind == "host":
@@ -703,19 +709,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         kinds = {t.returns for t in targets}
         if len(targets) == 1 and targets[0].returns.startswith("object:"):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns[len('object:'):]}")
-        if kinds == {"tensor"}:
-            return TENSOR
-        if kinds == {"bool_tensor"}:
-            return Val(Kind.BOOL_TENSOR)
-        if kinds and kinds <= {"tensor", "bool_tensor", "weak_tensor"}:  # some guessed from a method only
-            return Val(Kind.TENSOR, weak=True)
-        if kinds == {"tensor_seq"}:
-            return Val(Kind.TENSOR_SEQ)
-        if kinds == {"host"}:
-            return HOST
-        if len(kinds) == 1 and next(iter(kinds)).startswith("items:"):
-            return items_val(next(iter(kinds))[len("items:"):].split(","))  # for `a, b = f(...)` (bind_targets)
-        return None
+        if len(kinds) != 1 and kinds and kinds <= {"tensor", "bool_tensor", "weak_tensor"}:
+            return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
+        val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
+        return val if val != UNKNOWN else None
 
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr)
     inf_ref.append(inf)

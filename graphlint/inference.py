@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 from collections import ChainMap
-from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Callable, Mapping, MutableMapping
+from typing import Callable, Mapping, MutableMapping, NamedTuple
 
 import libcst as cst
 
@@ -40,9 +39,9 @@ TENSORS = frozenset({Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR})
 HOSTS = frozenset({Kind.HOST, Kind.HOST_SEQ})
 
 
-@dataclass(frozen=True)
-class Val:
-    """What the analysis knows about a value: its kind, plus typed facts that refine it."""
+class Val(NamedTuple):
+    """What the analysis knows about a value: its kind, plus typed facts that refine it. (A named tuple, not a
+    dataclass: values are built for every expression of every hot function, and tuples build fastest.)"""
 
     kind: Kind
     ref: str | None = None  # dotted class for MODULE / MODULE_SEQ (comma-separated) / OBJECT
@@ -59,9 +58,6 @@ class Val:
     @property
     def is_0d(self) -> bool:
         return self.kind in TENSORS and self.rank == 0
-
-    def with_rank(self, rank: int | None) -> "Val":
-        return replace(self, rank=rank) if rank is None or rank >= 0 else replace(self, rank=None)
 
 
 UNKNOWN = Val(Kind.UNKNOWN)
@@ -110,6 +106,8 @@ NON_TENSOR_TORCH_SUBMODULES = frozenset({
 NN_MODULE_SEQ_OUTPUT = frozenset({"LSTM", "GRU", "RNN", "MultiheadAttention", "TransformerDecoderLayer"})
 
 DIM_KEYWORDS = ("dim", "keepdim")
+JOIN_TORCH = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack",
+                        "torch.vstack", "torch.dstack"})
 # Factories that take data: `torch.tensor(t)` / `torch.as_tensor(t)` of a tensor keep its device.
 DATA_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray"})
 DEVICE_NAME_RE = re.compile(r"(^|_)(device|dev|gpu|cuda)(_|$)|device$", re.I)
@@ -145,7 +143,14 @@ def is_mask_name(name: str) -> bool:
 CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams", "settings", "params"})
 
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
-                    "cpu_tensor": CPU}
+                    "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True)}
+
+
+def kind_val(kind: str) -> Val:
+    """The `Val` of one of the index's kind strings (annotations, return kinds, call-site facts)."""
+    if kind.startswith("items:"):
+        return items_val(kind[len("items:"):].split(","))
+    return _ANNOTATION_VALS.get(kind, UNKNOWN)
 
 
 def annotation_val(text: str) -> Val:
@@ -287,6 +292,11 @@ class Inference:
         if not node.elements:
             return UNKNOWN  # `xs = []` is filled later, often with tensors
         vals = [self(el.value) for el in node.elements if isinstance(el, cst.Element)]
+        if vals and all(v.is_tensor for v in vals):
+            elem = vals[0]
+            for v in vals[1:]:
+                elem = join(elem, v)
+            return Val(Kind.TENSOR_SEQ, elem=elem if elem.kind is Kind.CPU_TENSOR else None)
         if vals and all(v.is_tensor or v.kind is Kind.TENSOR_SEQ for v in vals):
             return TSEQ
         if all(v.kind in HOSTS for v in vals):
@@ -300,8 +310,25 @@ class Inference:
     def _eval_Dict(self, node: cst.Dict) -> Val:
         return UNKNOWN
 
-    def _eval_ListComp(self, node: cst.ListComp) -> Val:
-        return UNKNOWN
+    def _eval_ListComp(self, node: cst.ListComp | cst.GeneratorExp) -> Val:
+        """A comprehension of tensors is a tensor sequence whose elements are what its element expression
+        gives with the loop targets bound (`[torch.arange(p, p + n) for p, n in zip(pos, lens)]`: host tensors)."""
+        elem = self.comprehension_element(node)
+        return Val(Kind.TENSOR_SEQ, elem=elem) if elem.is_tensor else UNKNOWN
+
+    _eval_GeneratorExp = _eval_ListComp
+
+    def comprehension_element(self, comp: cst.ListComp | cst.GeneratorExp | cst.SetComp) -> Val:
+        """The value of a comprehension's element, evaluated with its loop targets bound."""
+        self.push({})
+        try:
+            for_in = comp.for_in
+            while for_in is not None:
+                bind_targets(self, for_in.target, self(for_in.iter), iterate=True)
+                for_in = for_in.inner_for_in
+            return self(comp.elt)
+        finally:
+            self.pop()
 
     def _eval_Attribute(self, node: cst.Attribute) -> Val:
         attr = node.attr.value
@@ -441,7 +468,7 @@ class Inference:
             if recv.kind is Kind.UNKNOWN and qual is None and (
                     func.attr.value in TORCH_ONLY_METHODS or any(self._has_kw(node, k) for k in DIM_KEYWORDS)):
                 out = self._tensor_method(Val(Kind.TENSOR, weak=True), func.attr.value, node)
-                return replace(out, weak=True) if out.kind is Kind.TENSOR else out
+                return out._replace(weak=True) if out.kind is Kind.TENSOR else out
             if recv.kind is Kind.NDARRAY:
                 return HOST if func.attr.value in ("item", "tolist") else Val(Kind.NDARRAY)
             if recv.kind is Kind.UNKNOWN and func.attr.value == "numpy" and not node.args:
@@ -535,6 +562,13 @@ class Inference:
         is_bool = dtype is not None and (self.resolve(dtype.value) or "") == "torch.bool"
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return self._factory(qual, node, dtype, is_bool)
+        if qual in JOIN_TORCH and node.args:
+            # `torch.cat(parts)` lives where its parts live: host tensors joined on the host stay there
+            parts = self(node.args[0].value)
+            elems = parts.items if parts.items is not None else (element_of(parts),)
+            if elems and all(e.kind is Kind.CPU_TENSOR for e in elems) and self.device_of(node) is None:
+                return CPU
+            return TENSOR
         if qual in SEQ_TORCH:
             return TSEQ
         if qual in DIM_SEQ_TORCH:
@@ -767,9 +801,11 @@ def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpr
     elts = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
     names = {inf.resolve(e) for e in elts}
     if names <= TENSOR_TYPES:
-        # a tensor in the true arm (its device unknown: weak), not one in the false arm
-        when_true = current if current.is_tensor else Val(Kind.TENSOR, weak=True)
-        return {key: when_true}, ({key: UNKNOWN} if current.is_tensor else {})
+        # a tensor in the true arm (its device unknown: weak), not one in the false arm; a value known to be
+        # host data (every caller passes a list) stays what it is: that arm does not run for it
+        if current.kind is Kind.UNKNOWN:
+            return {key: Val(Kind.TENSOR, weak=True)}, {}
+        return {}, ({key: UNKNOWN} if current.is_tensor else {})
     if not current.is_tensor:
         return {}, {}
     if names <= SEQ_TYPES:  # of what is unknown: model outputs hold tensors, `grid: Tensor | list` ints
@@ -857,7 +893,8 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
 
 def items_val(kinds: list[str] | tuple[str, ...]) -> Val:
     """A fixed-length tuple of the index's item kinds (`-> tuple[Tensor, tuple[int, ...]]`, `return ids_cpu, n`)."""
-    return Val(Kind.UNKNOWN, items=tuple(_ANNOTATION_VALS.get(kind, UNKNOWN) for kind in kinds))
+    return Val(Kind.UNKNOWN, items=tuple(kind_val(kind) if not kind.startswith("items:") else UNKNOWN
+                                         for kind in kinds))
 
 
 def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -> bool:

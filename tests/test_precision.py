@@ -724,7 +724,8 @@ def test_rng_states_are_host_tensors():
     """A generator's state is a host ByteTensor, for CUDA generators too: `generator.get_state()` and
     `torch.cuda.get_rng_state()` read no device memory, so `.tolist()` / `.item()` of them is no sync.
     vLLM 0.33's XPU top-k/top-p sampler unpacks `state.view(torch.int64).tolist()`: -1 finding. A state
-    moved to the device is a device tensor again; `self.get_state()` keeps whatever the class returns."""
+    moved to the device is a device tensor again (and the move a host-to-device copy, GL131, since the data
+    flow is followed into the rules' host facts); `self.get_state()` keeps whatever the class returns."""
     src = """
         import torch
 
@@ -747,7 +748,7 @@ def test_rng_states_are_host_tensors():
             def get_state(self) -> torch.Tensor:
                 return torch.zeros(2, device="cuda")
     """
-    assert findings(src) == {(15, "GL101"), (16, "GL102")}
+    assert findings(src) == {(14, "GL131"), (15, "GL101"), (16, "GL102")}
 
 
 def test_synchronize_message_names_the_call():
@@ -982,3 +983,77 @@ def test_device_kept_through_dtype_conversions_unpacking_and_iteration():
     """
     assert findings(src, scope="all") == {(7, "GL101"), (9, "GL110"), (10, "GL126"), (12, "GL126"),
                                           (19, "GL123"), (20, "GL110")}
+
+
+def test_facts_cross_calls():
+    """An unannotated function's return facts come from its body (`sample()` builds its tuple on the CPU), and
+    what every call site passes flows into the callee: `split_sizes(x, sizes)` called only with lists, and
+    `read(grid)` called only with `.cpu()` copies, are not linted as if their tensor annotations held.
+    Decoys: those reads, and the sampled token's `.item()`. Hits: the caller's own copies, and a helper that
+    one call site passes a device tensor; a method called through `self` maps arguments past `self`."""
+    src = """
+        import torch
+
+
+        def split_sizes(x: torch.Tensor, sizes: torch.Tensor):
+            if isinstance(sizes, torch.Tensor):
+                sizes = sizes.tolist()
+            return torch.split(x, sizes)
+
+
+        def sample(n: int):
+            tokens = torch.empty((n, 1), dtype=torch.long)
+            return tokens, torch.empty((n, 1))
+
+
+        def read(grid: torch.Tensor):
+            return grid.tolist()
+
+
+        def mixed(t: torch.Tensor):
+            return t.tolist()
+
+
+        class Gen:
+            def step(self, x: torch.Tensor, lens: torch.Tensor):
+                parts = split_sizes(x, [1, 2])
+                n = lens.tolist()
+                more = split_sizes(x, n)
+                token, prob = sample(4)
+                if token[0, 0].item() == 2:
+                    return parts
+                dims = read(lens.cpu())
+                return mixed(lens), mixed([1]), self.count(n, x), more
+
+            def count(self, sizes: torch.Tensor, x: torch.Tensor):
+                a = sizes.tolist()
+                return a, x.tolist()
+    """
+    assert findings(src, scope="all") == {(20, "GL102"), (26, "GL102"), (31, "GL103"), (36, "GL102")}
+
+
+def test_host_facts_follow_the_data_flow():
+    """The host-to-device rules see host tensors the data flow shows, not only those built in view: a project
+    function that returns one, `torch.cat` of a comprehension of host `arange`s (mistral-inference's per-step
+    positions), a branch join. Hits: their copies to the device, and `.tolist()` of a field `__init__` only
+    set to `None` (a placeholder is no evidence of host data). Decoys: host reads of those host tensors."""
+    src = """
+        import torch
+
+
+        def grid(n: int):
+            return torch.arange(n)
+
+
+        class Cache:
+            def __init__(self):
+                self.lens = None
+
+            def build(self, seqpos: list[int], seqlens: list[int], dev):
+                pos = torch.cat([torch.arange(p, p + n) for p, n in zip(seqpos, seqlens)]).to(device=dev)
+                g = grid(4)
+                moved = g.to(dev)
+                total = g.sum().item() + len(g.tolist())
+                return self.lens.tolist(), pos, moved, total
+    """
+    assert findings(src, scope="all") == {(13, "GL131"), (15, "GL131"), (17, "GL102")}

@@ -21,7 +21,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.inference import (
-    FACTORY_TORCH, VIEW_METHODS, Kind, bind_targets, dotted_name, in_config, is_mask_name,
+    FACTORY_TORCH, VIEW_METHODS, Kind, dotted_name, in_config, is_mask_name,
 )
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
@@ -97,7 +97,8 @@ class Origin:
     dims: str = "unknown"  # "scalar" (0-d), "shaped" (>= 1 dim), "unknown"
     const: bool = False  # built from compile-time constants only (literals, config, shapes)
     # "factory"; "maybe" (`torch.tensor(v)` of a value not known to be host data: a tensor `v` keeps
-    # its device); "cpu" (a `.cpu()` of a device tensor); "numpy"
+    # its device); "cpu" (a `.cpu()` of a device tensor); "numpy"; "flow" (the inference's data flow, across
+    # statements, branches and calls: its dtype is not tracked)
     source: str = "factory"
 
     def but(self, **kw) -> "Origin":
@@ -191,7 +192,7 @@ class HostFacts(Rule):
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         if isinstance(target, cst.Name):
             name = target.value
-            origin = self.origin(value) if value is not None else None
+            origin = self._origin(value) if value is not None else None  # a flow fact is read when asked
             history = self.history.setdefault(name, [])
             if origin is not None:
                 for prev_node, prev in history:
@@ -263,6 +264,17 @@ class HostFacts(Rule):
 
     # -- origins ------------------------------------------------------------------------------
     def origin(self, expr: cst.BaseExpression) -> Origin | None:
+        found = self._origin(expr)
+        if found is None and isinstance(expr, (cst.Name, cst.Attribute, cst.Call)):
+            # what the inference's data flow shows (not what a `*_cpu` name suggests): a project function
+            # that returns a host tensor, a parameter every caller passes one, a value joined across branches
+            val = self.ctx.val(expr)
+            if val.kind is Kind.CPU_TENSOR and not val.weak:
+                dims = "unknown" if val.rank is None else "scalar" if val.rank == 0 else "shaped"
+                found = Origin(pinned=val.pinned, dims=dims, source="flow")
+        return found
+
+    def _origin(self, expr: cst.BaseExpression) -> Origin | None:
         ctx = self.ctx
         if isinstance(expr, cst.Name):
             return self.origins.get(expr.value)
@@ -490,22 +502,8 @@ def _tensor_elements(ctx, expr: cst.BaseExpression) -> bool:
     if isinstance(expr, (cst.List, cst.Tuple)):
         return any(_tensor_elements(ctx, e.value) for e in expr.elements)
     if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
-        return comprehension_element(ctx, expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR)
+        return ctx.inference.comprehension_element(expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR)
     return ctx.is_device_tensor(expr)
-
-
-def comprehension_element(ctx, comp: cst.ListComp | cst.GeneratorExp):
-    """The value of a comprehension's element, evaluated with its loop targets bound."""
-    inf = ctx.inference
-    inf.push({})
-    try:
-        for_in = comp.for_in
-        while for_in is not None:
-            bind_targets(inf, for_in.target, inf(for_in.iter), iterate=True)
-            for_in = for_in.inner_for_in
-        return inf(comp.elt)
-    finally:
-        inf.pop()
 
 
 def _host_data(rule: "HostFacts", expr: cst.BaseExpression) -> bool:
@@ -896,7 +894,8 @@ class HostIndex(HostFacts):
         ctx = self.ctx
         if host_list(ctx, idx) or self.has_tag(idx, "host_list"):
             return "Python list"
-        if self.is_cpu(idx) and not self.is_cpu_bool(idx):
+        origin = self.origin(idx)
+        if origin is not None and not origin.is_bool and origin.source != "flow":  # a flow fact's dtype is unknown
             return "CPU index tensor"
         return None
 

@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Callable
 from graphlint._annotations import annotation_kind
 from graphlint._torch_api import TENSOR_METHOD_NAMES
 from graphlint._torch_kinds import FACTORY_TORCH, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
+from graphlint.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS
+from graphlint.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
 if TYPE_CHECKING:
-    from graphlint.index import FunctionInfo, ProjectIndex
+    from graphlint.index import ClassInfo, FunctionInfo, ProjectIndex
 
 Resolve = Callable[[str | None], "str | None"]
 
@@ -33,6 +35,8 @@ HOST_RESULT_METHODS = {"tolist": "host_seq", "item": "host", "numpy": "ndarray",
 NOT_CPU_METHODS = frozenset({"cuda", "to", "type", "tolist", "item", "numpy", "size", "dim", "numel", "split",
                              "chunk", "unbind", "topk", "sort", "nonzero"})
 MAX_DEPTH = 4
+DEVICE_FAMILY = frozenset({"tensor", "weak_tensor", "bool_tensor"})
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
 
 
 @dataclass
@@ -42,10 +46,12 @@ class Scope:
     # every binding of each local name in the function's own body: the assigned expression, or None when
     # bound another way (a loop, `with`, augmented assignment, a tuple target)
     binds: dict[str, list[ast.expr | None]] = field(default_factory=dict)
-    # every parameter -> "host" / "host_seq" by its annotation, or "unknown"
+    # every parameter -> its annotation's kind ("host", "host_seq", "tensor", "bool_tensor") or "unknown"
     params: dict[str, str] = field(default_factory=dict)
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
     returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
+    # `self.x = value` assignments (None: rebound another way, `self.x += ...`, a tuple target)
+    self_assigns: list[tuple[str, ast.expr | None]] = field(default_factory=list)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -67,13 +73,20 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                 for target in sub.targets if isinstance(sub, ast.Assign) else [sub.target]:
                     if isinstance(target, ast.Name):
                         binds.setdefault(target.id, []).append(sub.value)
+                    elif (attr := _self_attr(target)) is not None:
+                        scope.self_assigns.append((attr, sub.value))
                     else:
                         for name in _bound_names(target):
                             binds.setdefault(name, []).append(None)
+                        if isinstance(target, (ast.Tuple, ast.List)):
+                            scope.self_assigns.extend((a, None) for e in target.elts
+                                                      if (a := _self_attr(e)) is not None)
             continue
         if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue  # their own scopes
         targets: list[ast.expr] = []
+        if isinstance(sub, ast.AugAssign) and (attr := _self_attr(sub.target)) is not None:
+            scope.self_assigns.append((attr, None))
         if isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor)):
             targets.append(sub.target)
         elif isinstance(sub, (ast.With, ast.AsyncWith)):
@@ -103,9 +116,24 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     return scope
 
 
+def _self_attr(target: ast.expr) -> str | None:
+    """`x` of a `self.x` target."""
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+        return target.attr
+    return None
+
+
+def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, str], ...]:
+    """(attribute, kind) of each `self.x = value` of the function; `self.x = None` placeholders are left out."""
+    return tuple((attr, expr_kind(value, resolve, scope) if value is not None else "unknown")
+                 for attr, value in scope.self_assigns
+                 if not (isinstance(value, ast.Constant) and value.value is None))
+
+
 def _host_annotation(ann: ast.expr | None) -> str:
-    """"host" / "host_seq" for `int`, `list[int]`, `Optional[int]`...; "unknown" otherwise (the common
-    shapes read without unparsing)."""
+    """"host" / "host_seq" for `int`, `list[int]`, `Optional[int]`..., "tensor" / "bool_tensor" for tensor
+    annotations (the prior a parameter starts with); "unknown" otherwise (common shapes read without
+    unparsing)."""
     if ann is None:
         return "unknown"
     if isinstance(ann, ast.Name):
@@ -117,7 +145,7 @@ def _host_annotation(ann: ast.expr | None) -> str:
     else:
         return "unknown"
     kind = annotation_kind(text)
-    return kind if kind in ("host", "host_seq") else "unknown"
+    return kind if kind in ("host", "host_seq", "tensor", "bool_tensor") else "unknown"
 
 
 # Calls into these packages (and builtins) never reach a project function: their arguments are not recorded.
@@ -191,15 +219,31 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
         left, right = again(value.left), again(value.right)
         if left == right == "host":
             return "host"
+        if isinstance(value.op, (ast.BitAnd, ast.BitOr)) and "bool_tensor" in (left, right):
+            return "bool_tensor"  # `mask & valid`
         if "host_seq" in (left, right) and isinstance(value.op, (ast.Add, ast.Mult)) \
                 and {left, right} <= {"host", "host_seq"}:
             return "host_seq"  # `[0] * n`, `a + [n]`
         if "cpu_tensor" in (left, right) and {left, right} <= {"host", "cpu_tensor"}:
             return "cpu_tensor"
+        if isinstance(value.op, ARITHMETIC) and {left, right} & DEVICE_FAMILY \
+                and {left, right} <= DEVICE_FAMILY | {"host"}:
+            return "weak_tensor" if "weak_tensor" in (left, right) else "tensor"  # `x * 2`, `a + b`
         return "unknown"
     if isinstance(value, ast.UnaryOp):
         inner = again(value.operand)
+        if isinstance(value.op, ast.Invert) and inner == "bool_tensor":
+            return inner  # `~mask`
         return "host" if isinstance(value.op, ast.Not) else inner if inner in ("host", "cpu_tensor") else "unknown"
+    if isinstance(value, ast.Compare) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn))
+                                                  for op in value.ops):
+        # a comparison with a tensor is a mask (`return lengths[:, None] > torch.arange(n, device=d)`)
+        kinds = {again(e) for e in (value.left, *value.comparators)}
+        if kinds & {"tensor", "bool_tensor", "weak_tensor"}:
+            return "bool_tensor"
+        if "cpu_tensor" in kinds and kinds <= {"cpu_tensor", "host"}:
+            return "cpu_tensor"
+        return "host" if kinds == {"host"} else "unknown"
     if isinstance(value, ast.IfExp):
         return join_kinds({again(value.body), again(value.orelse)})
     if isinstance(value, ast.Subscript):
@@ -244,8 +288,18 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
             return HOST_RESULT_METHODS[meth]
         if meth == "to" and _to_cpu(value):
             return "cpu_tensor"
-        if meth in TENSOR_METHOD_NAMES and meth not in NOT_CPU_METHODS and again(value.func.value) == "cpu_tensor":
+        receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else "unknown"
+        if receiver == "cpu_tensor" and meth not in NOT_CPU_METHODS:
             return "cpu_tensor"  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`
+        if receiver in DEVICE_FAMILY:  # a method of a tensor: host metadata, a mask, or a tensor
+            if meth in HOST_METHODS:
+                return "host"
+            if meth in BOOL_METHODS:
+                return "bool_tensor"
+            if meth in ("to", "type", "cuda"):  # the dtype may change
+                return "tensor" if receiver == "bool_tensor" else receiver
+            if meth not in NOT_CPU_METHODS and meth not in DIM_SEQ_METHODS and meth not in SEQ_RESULT_METHODS:
+                return "weak_tensor" if receiver == "weak_tensor" else "tensor"
         if meth in TORCH_ONLY_METHODS and meth not in SEQ_METHODS:
             return "weak_tensor"  # a method only tensors have, on a receiver of unknown type
     return "unknown"
@@ -257,7 +311,7 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str]) -
     device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
     if device is not None and not (isinstance(device, ast.Constant) and isinstance(device.value, str)
                                    and device.value.split(":")[0] == "cpu"):
-        return "unknown"
+        return "tensor"  # `device=x.device`: where the inference puts it too
     if qual in ("torch.tensor", "torch.as_tensor", "torch.asarray"):
         if call.args and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp)):
             return "cpu_tensor"  # a Python list is read element by element into a new CPU tensor
@@ -299,6 +353,8 @@ class CallFacts:
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._memo: dict[str, dict[str, str]] = {}
         self._referenced: set[str] | None = None
+        self._attrs: dict[tuple[str, str], str | None] = {}
+        self._family: dict[str, list["ClassInfo"]] = {}
 
     def params(self, fn: "FunctionInfo") -> dict[str, str]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
@@ -307,6 +363,28 @@ class CallFacts:
         found = self._memo.get(fn.key)
         if found is None:
             found = self._memo[fn.key] = self._compute(fn)
+        return found
+
+    def attr(self, cls: "ClassInfo", name: str) -> str | None:
+        """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
+        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`); None when any assignment
+        is not host data, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
+        key = (cls.key, name)
+        if key not in self._attrs:
+            kinds = {kind for c in self._class_family(cls) for meth in c.methods.values()
+                     for attr, kind in self.index.functions[meth].attr_sets if attr == name}
+            kind = join_kinds(kinds) if kinds else None
+            self._attrs[key] = kind if kind in HOST_FAMILY else None
+        return self._attrs[key]
+
+    def _class_family(self, cls: "ClassInfo") -> list["ClassInfo"]:
+        """The class, its project bases and its project subclasses: every method that can set `self.x`."""
+        found = self._family.get(cls.key)
+        if found is None:
+            seen = {c.key: c for c in self.index.mro(cls)}
+            for c in self.index.subclasses(cls):
+                seen.setdefault(c.key, c)
+            found = self._family[cls.key] = list(seen.values())
         return found
 
     def _compute(self, fn: "FunctionInfo") -> dict[str, str]:

@@ -597,6 +597,8 @@ class Walker:
                 local = alias.asname.name if alias.asname else alias.name
                 if isinstance(local, cst.Name):
                     self.ctx.module.imports.setdefault(local.value, dotted_name(alias.name) or local.value)
+        elif isinstance(small, cst.Expr):
+            inf.grow(small.value)  # `xs.append(t)`: a list of tensors from here on
         elif isinstance(small, cst.Assert):
             for name, val in narrowing(inf, small.test)[0].items():  # the code after runs only when it held
                 inf.bind(name, val)
@@ -677,7 +679,15 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return resolve_dotted(module, inf_ref[0].env, expr)
 
     def lookup_self(attr: str) -> Val:
-        return attr_val(index.attr(cls, attr)) if cls is not None else UNKNOWN
+        if cls is None:
+            return UNKNOWN
+        val = attr_val(index.attr(cls, attr))
+        if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(cls):
+            # every method of a plain class stores host data there (a module's buffers move with `.to()`)
+            fact = index.call_facts.attr(cls, attr)
+            if fact is not None:
+                return kind_val(fact)
+        return val
 
     def lookup_attr(ref: str, attr: str) -> Val:
         owner = index.class_by_dotted(ref)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from graphlint._annotations import annotation_kind, is_cpu_name, tuple_item_kinds
 from graphlint._callsite_facts import (
-    CallFacts, Scope, binding, call_arg_kinds, expr_kind, join_kinds, param_names, records_args, scope_of,
+    CallFacts, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_kinds, param_names, records_args,
+    scope_of,
 )
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -71,6 +72,7 @@ class FunctionInfo:
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
     call_args: list[tuple[str, int, tuple[str, ...], tuple[tuple[str, str], ...]]] = field(default_factory=list)
+    attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
 
     @property
     def display(self) -> str:
@@ -241,7 +243,7 @@ class _Indexer(ast.NodeVisitor):
             parent_key=parent.key if parent else None,
             markers=self._markers(node), returns=self._returns(node, scope), makes=self._makes(node),
             params=param_names(node),
-            binding=binding(node, cls is not None),
+            binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
         )
         self.s.functions[qual] = info
         if cls is not None:

@@ -14,7 +14,7 @@ from typing import Callable, Mapping, MutableMapping, NamedTuple
 
 import libcst as cst
 
-from graphlint._annotations import annotation_kind, is_cpu_name  # noqa: F401 - re-exported
+from graphlint._annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint._torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint._torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
@@ -36,7 +36,11 @@ class Kind(Enum):
 
 
 TENSORS = frozenset({Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR})
+LIST_GROWERS = frozenset({"append", "extend", "insert"})
 HOSTS = frozenset({Kind.HOST, Kind.HOST_SEQ})
+SEQS = frozenset({Kind.HOST_SEQ, Kind.TENSOR_SEQ})
+# Python sequences whose `in` compares every element with `==` (a set or dict hashes instead)
+COMPARING_SEQUENCES = frozenset({"list", "tuple", "sequence", "range"})
 
 
 class Val(NamedTuple):
@@ -61,6 +65,7 @@ class Val(NamedTuple):
 
 
 UNKNOWN = Val(Kind.UNKNOWN)
+EMPTY_LIST = Val(Kind.UNKNOWN, ref="list")  # `[]`: what it holds is what is appended to it later
 HOST = Val(Kind.HOST)
 HOST_SEQ = Val(Kind.HOST_SEQ)
 TENSOR = Val(Kind.TENSOR)
@@ -154,7 +159,10 @@ def kind_val(kind: str) -> Val:
 
 
 def annotation_val(text: str) -> Val:
-    return _ANNOTATION_VALS.get(annotation_kind(text), UNKNOWN)
+    val = _ANNOTATION_VALS.get(annotation_kind(text), UNKNOWN)
+    if val.kind is Kind.HOST_SEQ:
+        return Val(Kind.HOST_SEQ, ref=container_name(text))  # a list, tuple, set or dict: membership differs
+    return val
 
 
 def in_config(expr: cst.BaseExpression) -> bool:
@@ -189,6 +197,10 @@ def join(a: Val, b: Val) -> Val:
         # `x = None` / `x = 0` on one path and a tensor on another: an Optional tensor (of the kind it has).
         t = a if a.kind in TENSORS else b
         return Val(t.kind, weak=t.weak, rank=t.rank, pinned=t.pinned) if t.kind is not Kind.BOOL_TENSOR else TENSOR
+    if a == EMPTY_LIST and b.kind in SEQS or b == EMPTY_LIST and a.kind in SEQS:
+        return a if b == EMPTY_LIST else b  # a list filled on one path (a loop's body) and empty on the other
+    if a.kind is Kind.HOST_SEQ and b.kind is Kind.HOST_SEQ:
+        return Val(Kind.HOST_SEQ, ref=a.ref if a.ref == b.ref else None)
     if a.kind in HOSTS and b.kind in HOSTS:
         return HOST
     if a.items is not None and b.items is not None and len(a.items) == len(b.items):
@@ -238,6 +250,26 @@ class Inference:
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
         self._cache.clear()
+
+    def grow(self, call: cst.BaseExpression) -> None:
+        """`xs.append(v)` / `xs.insert(i, v)` / `xs.extend(vs)` on a local list: what it holds now."""
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+                and isinstance(call.func.value, cst.Name) and call.func.attr.value in LIST_GROWERS and call.args):
+            return
+        name, meth = call.func.value.value, call.func.attr.value
+        current = self.env.get(name)
+        if current is None or not (current == EMPTY_LIST or current.kind in SEQS and current.ref in (None, "list")):
+            return
+        arg = call.args[-1].value if meth == "insert" else call.args[0].value
+        item = element_of(self(arg)) if meth == "extend" else self(arg)
+        if item.is_tensor and current.kind is not Kind.HOST_SEQ:
+            held = item if current == EMPTY_LIST else join(current.elem or TENSOR, item)
+            new = Val(Kind.TENSOR_SEQ, ref="list", elem=held)
+        elif item.kind in HOSTS and current.kind is not Kind.TENSOR_SEQ:
+            new = Val(Kind.HOST_SEQ, ref="list")
+        else:
+            new = UNKNOWN  # a mix, or elements nothing says
+        self.bind(name, new)
 
     def initial(self, name: str) -> Val:
         """A name's value before the function bound it: `self.x` is what the class's `__init__` made it."""
@@ -290,7 +322,7 @@ class Inference:
 
     def _eval_List(self, node: cst.List | cst.Tuple | cst.Set) -> Val:
         if not node.elements:
-            return UNKNOWN  # `xs = []` is filled later, often with tensors
+            return EMPTY_LIST if isinstance(node, cst.List) else UNKNOWN  # `xs = []` is filled later (appended)
         vals = [self(el.value) for el in node.elements if isinstance(el, cst.Element)]
         if vals and all(v.is_tensor for v in vals):
             elem = vals[0]
@@ -300,7 +332,7 @@ class Inference:
         if vals and all(v.is_tensor or v.kind is Kind.TENSOR_SEQ for v in vals):
             return TSEQ
         if all(v.kind in HOSTS for v in vals):
-            return HOST_SEQ
+            return Val(Kind.HOST_SEQ, ref=type(node).__name__.lower())  # "list", "tuple", "set"
         if isinstance(node, cst.Tuple) and len(vals) == len(node.elements):
             return Val(Kind.UNKNOWN, items=tuple(vals))  # `pair = (t, n)`: unpacked item by item later
         return UNKNOWN
@@ -371,7 +403,7 @@ class Inference:
         if recv.kind is Kind.TENSOR_SEQ:
             # `parts[1:]` of `x.chunk(n)` is still a tuple of tensors; `parts[0]` is one tensor
             sliced = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
-            return TSEQ if sliced else TENSOR
+            return recv if sliced else recv.elem or TENSOR
         if recv.kind is Kind.MODULE_SEQ:
             return Val(Kind.MODULE, recv.ref)
         if recv.kind is Kind.NDARRAY:
@@ -404,6 +436,10 @@ class Inference:
     # -- operators ------------------------------------------------------------------------------
     def _eval_BinaryOperation(self, node: cst.BinaryOperation) -> Val:
         left, right = self(node.left), self(node.right)
+        if isinstance(node.operator, cst.Multiply) and (left.is_tensor or right.is_tensor):
+            seq = left if left.kind in SEQS else right if right.kind in SEQS else None
+            if seq is not None:
+                return seq  # `[v] * t`: a list repeated `int(t)` times (the count is read on the host)
         if left.is_tensor or right.is_tensor:
             rank = _broadcast_rank(left, right)  # `start_pos % W` keeps a 0-d tensor 0-d
             if left.kind is Kind.CPU_TENSOR and right.kind in (Kind.CPU_TENSOR, *HOSTS) or \
@@ -568,7 +604,8 @@ class Inference:
             elems = parts.items if parts.items is not None else (element_of(parts),)
             if elems and all(e.kind is Kind.CPU_TENSOR for e in elems) and self.device_of(node) is None:
                 return CPU
-            return TENSOR
+            # parts of unknown kind (`torch.cat(ids_list)`): a tensor, on a device nothing shows (weak)
+            return TENSOR if any(e.is_tensor for e in elems) or self.device_of(node) else Val(Kind.TENSOR, weak=True)
         if qual in SEQ_TORCH:
             return TSEQ
         if qual in DIM_SEQ_TORCH:
@@ -650,7 +687,7 @@ class Inference:
                     "id", "hash", "round", "format", "divmod", "ord", "chr", "type"):
             return HOST
         if qual == "range":
-            return HOST_SEQ
+            return Val(Kind.HOST_SEQ, ref="range")
         if qual in ("zip", "enumerate") and args and len(args) == len(node.args):
             # `for t, s in zip(caches, lens)`: each item is a tuple of the iterables' elements
             elems = [element_of(a) for a in args] if qual == "zip" else [HOST, element_of(args[0])]
@@ -663,7 +700,7 @@ class Inference:
             if args[0].is_tensor or args[0].kind is Kind.TENSOR_SEQ:
                 return Val(Kind.TENSOR_SEQ, elem=element_of(args[0]))
             if args[0].kind in HOSTS:
-                return HOST_SEQ
+                return Val(Kind.HOST_SEQ, ref="tuple" if qual == "tuple" else "list")
         if qual in ("any", "all"):
             return HOST
         return None
@@ -676,7 +713,7 @@ class Inference:
         if name in HOST_METHODS or name == "type" and nargs == 0:
             return HOST
         if name == "tolist":
-            return HOST_SEQ
+            return Val(Kind.HOST_SEQ, ref="list")
         if name in ("numpy",):
             return Val(Kind.NDARRAY)
         if name in BOOL_METHODS:

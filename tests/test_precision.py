@@ -1057,3 +1057,83 @@ def test_host_facts_follow_the_data_flow():
                 return self.lens.tolist(), pos, moved, total
     """
     assert findings(src, scope="all") == {(13, "GL131"), (15, "GL131"), (17, "GL102")}
+
+
+def test_fields_every_method_keeps_on_the_host():
+    """A field of a plain class (not an `nn.Module`, whose buffers move with `.to()`) that every
+    `self.x = ...` in the class, its bases and subclasses sets to host data is a host tensor: diffusers keeps
+    `sigmas` on the CPU on purpose, exllamav2 samples from CPU buffers. Decoy: reading such a field. Hits: a
+    blocking `copy_` of a device tensor into such a buffer, and a field one method moves to the device."""
+    src = """
+        import torch
+
+
+        class Scheduler:
+            def __init__(self, n: int):
+                self.sigmas = torch.linspace(0, 1, n)
+                self.buf = torch.empty(n)
+                self.steps = torch.arange(n)
+
+            def set_timesteps(self, sigmas: torch.Tensor, dev):
+                self.sigmas = sigmas.to("cpu")
+                self.steps = self.steps.to(dev)
+
+            def step(self, x: torch.Tensor, i: int):
+                s = self.sigmas[i].item()
+                self.buf.copy_(x)
+                self.buf.copy_(x, non_blocking=True)
+                return x * s, self.steps[i].item()
+    """
+    assert findings(src, scope="all") == {(11, "GL103"), (16, "GL103"), (18, "GL101")}
+
+
+def test_lists_hold_what_is_appended():
+    """`xs = []` filled by `xs.append(t)` (in a loop too) is a list of what was appended: litgpt's speculative
+    decoding branches on `draft_probs[i]`, a device tensor. Hit: that condition. Decoys: a list of host ints
+    filled the same way, and a list that mixes both (its elements are unknown)."""
+    src = """
+        import torch
+
+
+        def verify(draft: torch.Tensor, k: int):
+            probs, ids, mixed = [], [], []
+            for i in range(k):
+                probs.append(draft[i].softmax(-1))
+                ids.append(i)
+                mixed.append(i)
+                mixed.append(draft[i])
+            for i in range(k):
+                if probs[i].max() > 0.5:
+                    break
+            for i in ids:
+                if i > 2 or mixed[i] > 0:
+                    break
+            return torch.cat(probs)
+    """
+    assert findings(src, scope="all") == {(12, "GL110")}
+
+
+def test_masks_built_in_another_function():
+    """A helper that returns a comparison of tensors (or `&` / `~` of masks) returns a mask: indexing with it
+    selects a data-dependent count (hit). Decoys: a helper comparing host values, and masked scalar stores."""
+    src = """
+        import torch
+
+
+        def valid(x: torch.Tensor, n: int):
+            keep = x.sum(-1) > 0
+            return keep & (torch.arange(x.shape[0], device=x.device) < n)
+
+
+        def small(n: int, limit: int):
+            return n < limit
+
+
+        def step(x: torch.Tensor, n: int):
+            m = valid(x, n)
+            x[m] = 0.0
+            if small(n, 4):
+                return x[~m]
+            return x
+    """
+    assert findings(src, scope="all") == {(17, "GL123")}

@@ -606,6 +606,7 @@ class HostDataToDevice(HostFacts):
         "def step(x: torch.Tensor, n: int):\n    return torch.cuda.FloatTensor(n, 4)\n",
         "def step(x: torch.Tensor):\n    return x.new_tensor(x)\n",
         "def step(x: torch.Tensor):\n    return torch.full((4,), 2.0, device=x.device)\n",
+        "def step(x: torch.Tensor):\n    return torch.tensor([], dtype=torch.long, device=x.device)\n",
         "class M(torch.nn.Module):\n    def forward(self, x: torch.Tensor):\n        if self.table is None:\n"
         "            self.table = torch.tensor([1, 2, 3], device=x.device)\n        return x[self.table]\n",
     )
@@ -640,6 +641,8 @@ class HostDataToDevice(HostFacts):
                 return
             if factory_device_is_cpu(ctx, node) is not False:
                 return  # no device (a CPU tensor) or device="cpu"
+            if isinstance(data, (cst.List, cst.Tuple)) and not data.elements:
+                return  # `torch.tensor([], device=d)`: nothing to copy (measured: no wait, captures)
             if ctx.val(data).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
                 return
             if qual == "torch.tensor" or _host_data(self, data):

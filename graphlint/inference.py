@@ -631,9 +631,16 @@ class Inference:
             kind = Kind.BOOL_TENSOR if is_bool or (like.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
             return Val(kind, rank=like.rank)
         head = qual.split(".")[1]
-        if qual.startswith("torch.nn.functional."):
-            return TENSOR if qual.rpartition(".")[2] in FUNCTIONAL_NAMES else None
+        if qual.startswith("torch.nn.functional.") and qual.rpartition(".")[2] not in FUNCTIONAL_NAMES:
+            return None
         if qual.startswith(TENSOR_NAMESPACES):
+            # an op computes where its input lives: `F.pad(host_index, ...)` stays on the host (a host input of
+            # one or more dimensions cannot meet a device tensor without an error; a 0-d one can)
+            first = self(node.args[0].value) if node.args and node.args[0].keyword is None else UNKNOWN
+            rest = [self(a.value) for a in node.args[1:]]
+            if first.kind is Kind.CPU_TENSOR and first.rank != 0 and self.device_of(node) is None \
+                    and not any(v.kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ) for v in rest):
+                return Val(Kind.CPU_TENSOR, rank=first.rank if qual.endswith(".pad") else None)
             return TENSOR
         # Only real torch functions: an unknown name is more likely a mis-resolved local.
         if head in TORCH_FUNCTION_NAMES and head not in NON_TENSOR_TORCH_SUBMODULES and "." not in qual[len("torch."):]:

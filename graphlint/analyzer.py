@@ -114,6 +114,16 @@ class Context:
     def is_host(self, expr: cst.BaseExpression) -> bool:
         return self.inference(expr).kind in (Kind.HOST, Kind.HOST_SEQ)
 
+    def is_0d(self, expr: cst.BaseExpression) -> bool:
+        """A 0-d tensor, as far as the code shows its rank (a full reduction, an int index of a 1-d tensor)."""
+        return self.inference(expr).is_0d
+
+    def device(self, expr: cst.BaseExpression) -> str:
+        """Where a tensor lives: "device", "host" (a CPU tensor; by data flow or by a `*_cpu` name), or
+        "unknown" (not known to be a tensor)."""
+        kind = self.inference(expr).kind
+        return "device" if kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else "host" if kind is Kind.CPU_TENSOR else "unknown"
+
     def qualname(self, expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(self.module, self.inference.env, expr)
 

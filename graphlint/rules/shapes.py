@@ -346,8 +346,7 @@ class TensorAsIndex(Rule):
             self.report(node)
 
     def _zero_d(self, expr: cst.BaseExpression) -> bool:
-        val = self.ctx.val(expr)
-        if val.kind is Kind.TENSOR and val.is_0d:
+        if self.ctx.is_0d(expr) and self.ctx.val(expr).kind is Kind.TENSOR:  # a 0-d mask is GL123's
             return True
         if not isinstance(expr, cst.Call) or expr.args:
             return False

@@ -133,7 +133,7 @@ class CpuTransfer(Rule):
         flag = kwarg(node, "non_blocking").value if kwarg(node, "non_blocking") else args[1] if len(args) > 1 else None
         if dst is None or src is None or is_true(flag):
             return
-        if self.ctx.val(dst).kind is Kind.CPU_TENSOR and self.ctx.is_device_tensor(src) and not self.ctx.val(src).weak:
+        if self.ctx.device(dst) == "host" and self.ctx.is_device_tensor(src) and not self.ctx.val(src).weak:
             self.report(node, "`.copy_()` of a device tensor into host memory blocks until the GPU catches up")
 
 

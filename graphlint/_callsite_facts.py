@@ -43,9 +43,9 @@ ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Po
 class Scope:
     """A function's names, for reading its expressions by syntax (flow-insensitive)."""
 
-    # every binding of each local name in the function's own body: the assigned expression, or None when
-    # bound another way (a loop, `with`, augmented assignment, a tuple target)
-    binds: dict[str, list[ast.expr | None]] = field(default_factory=dict)
+    # every binding of each local name in the function's own body: the assigned expression, the augmented
+    # assignment (`n += 1`), or None when bound another way (a loop, `with`, a tuple target)
+    binds: dict[str, list[ast.expr | ast.AugAssign | None]] = field(default_factory=dict)
     # every parameter -> its annotation's kind ("host", "host_seq", "tensor", "bool_tensor") or "unknown"
     params: dict[str, str] = field(default_factory=dict)
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
@@ -87,7 +87,9 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         targets: list[ast.expr] = []
         if isinstance(sub, ast.AugAssign) and (attr := _self_attr(sub.target)) is not None:
             scope.self_assigns.append((attr, None))
-        if isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor)):
+        if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+            binds.setdefault(sub.target.id, []).append(sub)  # `n += 1` keeps what n is when the operand is host
+        elif isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor)):
             targets.append(sub.target)
         elif isinstance(sub, (ast.With, ast.AsyncWith)):
             targets.extend(item.optional_vars for item in sub.items if item.optional_vars is not None)
@@ -198,8 +200,9 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
     if isinstance(value, ast.Name):
         bound = scope.binds.get(value.id, [])
         if any(b is None for b in bound):
-            return "unknown"  # rebound by a loop, `with` or an augmented assignment
-        kinds = {again(b) for b in bound}  # type: ignore[arg-type]
+            return "unknown"  # rebound by a loop or `with`
+        kinds = {again(b) if not isinstance(b, ast.AugAssign) else "" if again(b.value) == "host" else "unknown"
+                 for b in bound} - {""}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
         return join_kinds(kinds) if kinds else "unknown"

@@ -1137,3 +1137,32 @@ def test_masks_built_in_another_function():
             return x
     """
     assert findings(src, scope="all") == {(17, "GL123")}
+
+
+def test_augmented_host_arithmetic_keeps_call_site_facts():
+    """`cache_seqlens += 1` on a host tensor keeps it a host tensor at the call site (exllamav2's draft loop
+    passes its CPU `cache_seqlens` to `get_paged_params`, which reads `cache_seqlens[0].item()`): decoy. Hit:
+    the same read when one caller adds a device tensor to it."""
+    src = """
+        import torch
+
+
+        def params(lens: torch.Tensor):
+            return lens[0].item()
+
+
+        def params2(lens: torch.Tensor):
+            return lens[0].item()
+
+
+        def loop(n: int, steps: int, x: torch.Tensor):
+            lens = torch.zeros(n, dtype=torch.int32)
+            other = torch.zeros(n, dtype=torch.int32)
+            for _ in range(steps):
+                a = params(lens)
+                b = params2(other)
+                lens += 1
+                other += x
+            return a, b
+    """
+    assert findings(src, scope="all") == {(9, "GL101")}

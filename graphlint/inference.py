@@ -567,7 +567,9 @@ class Inference:
             return "cpu"  # device=None: the default device
         if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device":
             return "cpu" if self.device_expr(expr) == "cpu" else "device"
-        if "cpu" in cst.Module([]).code_for_node(expr).lower():
+        text = dotted_name(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else \
+            cst.Module([]).code_for_node(expr) if isinstance(expr, cst.Call) else ""
+        if "cpu" in (text or "").lower():
             return "cpu"
         qual = self.resolve(expr) or ""
         if qual.startswith("torch.") and qual != "torch.device":

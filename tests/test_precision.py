@@ -1166,3 +1166,24 @@ def test_augmented_host_arithmetic_keeps_call_site_facts():
             return a, b
     """
     assert findings(src, scope="all") == {(9, "GL101")}
+
+
+def test_cached_results_follow_call_site_facts(tmp_path):
+    """Call-site facts come from other files: changing what a caller passes re-lints the callee even when
+    the callee's file and imports are unchanged (the facts are part of its cache key)."""
+    from graphlint.config import Config
+    from graphlint.engine import Linter
+
+    (tmp_path / "helper.py").write_text(
+        "import torch\n\n\ndef read(sizes: torch.Tensor):\n    return sizes.tolist()\n")
+    caller = tmp_path / "caller.py"
+
+    def run(arg: str) -> set[tuple[str, int, str]]:
+        caller.write_text(f"import torch\nfrom helper import read\n\n\ndef step(x: torch.Tensor):\n    return read({arg})\n")
+        result = Linter(Config(scope="all"), cache_dir=tmp_path / ".cache").lint_paths(
+            sorted(tmp_path.glob("*.py")))
+        return {(f.path.rpartition("/")[2], f.line, f.code) for f in result.findings}
+
+    assert run("[1, 2]") == set()
+    assert run("x") == {("helper.py", 5, "GL102")}
+    assert run("[3]") == set()

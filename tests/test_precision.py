@@ -1179,7 +1179,8 @@ def test_cached_results_follow_call_site_facts(tmp_path):
     caller = tmp_path / "caller.py"
 
     def run(arg: str) -> set[tuple[str, int, str]]:
-        caller.write_text(f"import torch\nfrom helper import read\n\n\ndef step(x: torch.Tensor):\n    return read({arg})\n")
+        caller.write_text("import torch\nfrom helper import read\n\n\n"
+                          f"def step(x: torch.Tensor):\n    return read({arg})\n")
         result = Linter(Config(scope="all"), cache_dir=tmp_path / ".cache").lint_paths(
             sorted(tmp_path.glob("*.py")))
         return {(f.path.rpartition("/")[2], f.line, f.code) for f in result.findings}

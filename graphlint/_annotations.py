@@ -39,7 +39,45 @@ def annotation_kind(text: str) -> str:
             if kind == "tensor_seq" and not _all_tensor_items(text):
                 return "unknown"
             return kind
+    if text[:1].isalpha() and "[" in text and container_name(text) is not None:
+        return "host_seq"  # `tuple[list[int], ...]`: containers of host scalars, however nested
     return "unknown"
+
+
+HOST_SCALARS = frozenset({"int", "float", "bool", "str", "bytes", "complex", "None"})
+CONTAINERS = {"tuple": "tuple", "Tuple": "tuple", "list": "list", "List": "list", "Sequence": "sequence",
+              "MutableSequence": "sequence", "set": "set", "Set": "set", "frozenset": "set", "FrozenSet": "set",
+              "dict": "dict", "Dict": "dict", "Mapping": "dict"}
+
+
+@functools.lru_cache(maxsize=4096)
+def container_name(text: str) -> str | None:
+    """"list", "tuple", "sequence", "set" or "dict" for an annotation of a container of host scalars (nested
+    containers, `Optional`/`| None` allowed: `tuple[list[int], ...]`); None for anything else."""
+    try:
+        node = ast.parse(text.strip().strip("'\""), mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant) and node.right.value is None:
+        node = node.left
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value).split(".")[-1] == "Optional":
+        node = node.slice
+    if not isinstance(node, ast.Subscript):
+        return None
+    name = CONTAINERS.get(ast.unparse(node.value).split(".")[-1])
+    return name if name is not None and _host_items(node.slice) else None
+
+
+def _host_items(node: ast.expr) -> bool:
+    if isinstance(node, ast.Tuple):
+        return all(_host_items(e) for e in node.elts)
+    if isinstance(node, ast.Constant):
+        return node.value is Ellipsis or node.value is None
+    if isinstance(node, ast.Name):
+        return node.id in HOST_SCALARS
+    if isinstance(node, ast.Subscript):
+        return CONTAINERS.get(ast.unparse(node.value).split(".")[-1]) is not None and _host_items(node.slice)
+    return False
 
 
 def _subscript_items(text: str) -> tuple[str, list[ast.expr]] | None:

@@ -19,8 +19,9 @@ from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, class_annotation
 from graphlint.inference import (
     HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, dotted_name, is_cpu_name,
-    merge_envs,
+    kind_val, merge_envs, narrowing,
 )
+from graphlint._callsite_facts import join_kinds
 
 if TYPE_CHECKING:
     from graphlint.rules.base import Rule
@@ -112,6 +113,16 @@ class Context:
 
     def is_host(self, expr: cst.BaseExpression) -> bool:
         return self.inference(expr).kind in (Kind.HOST, Kind.HOST_SEQ)
+
+    def is_0d(self, expr: cst.BaseExpression) -> bool:
+        """A 0-d tensor, as far as the code shows its rank (a full reduction, an int index of a 1-d tensor)."""
+        return self.inference(expr).is_0d
+
+    def device(self, expr: cst.BaseExpression) -> str:
+        """Where a tensor lives: "device", "host" (a CPU tensor; by data flow or by a `*_cpu` name), or
+        "unknown" (not known to be a tensor)."""
+        kind = self.inference(expr).kind
+        return "device" if kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else "host" if kind is Kind.CPU_TENSOR else "unknown"
 
     def qualname(self, expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(self.module, self.inference.env, expr)
@@ -206,11 +217,6 @@ class Context:
             return None
         off = self.unit.line_offset
         return dot.start.line + off, dot.start.column + 1, call.end.line + off, call.end.column + 1
-
-
-# isinstance() targets that make a tensor-valued name a sequence of tensors, or a host value, in that branch
-_SEQ_TYPES = frozenset({"tuple", "list", "typing.Tuple", "typing.List", "typing.Sequence", "collections.abc.Sequence"})
-_HOST_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "numbers.Number", "numbers.Integral", "numbers.Real"})
 
 
 def _host_literal_default(param: cst.Param) -> bool:
@@ -380,6 +386,11 @@ class Walker:
     # -- entry points -------------------------------------------------------------------------
     def run_function(self, fn: cst.FunctionDef) -> None:
         self._bind_params(fn)
+        info, index = self.ctx.unit.function, self.ctx.index
+        if info is not None and index is not None:
+            # every call site in the project passes host data for these: data flow beats the annotation
+            for name, kind in index.call_facts.params(info).items():
+                self.ctx.inference.bind(name, kind_val(kind))
         self.walk_block(fn.body)
 
     def run_module(self, module: cst.Module) -> None:
@@ -455,7 +466,7 @@ class Walker:
             self.walk_block(stmt.body)
             scope = inf.env.maps[0]
             inf.pop()
-            for name, val in merge_envs(base, [scope, {}]).items():
+            for name, val in merge_envs(base, [scope, {}], inf.initial).items():
                 inf.bind(name, val)
             if stmt.orelse:
                 self.walk_block(stmt.orelse.body)
@@ -505,6 +516,9 @@ class Walker:
         inf = self.ctx.inference
         base = dict(inf.env)
         scopes = []
+        # An arm that ends in `return`/`raise`/`continue`/`break` does not reach the code after the `if`; when
+        # only one arm does, its narrowing holds there (`if not isinstance(x, torch.Tensor): return x`).
+        orelse_exits = orelse is not None and _exits(orelse)
         for i, body in enumerate(bodies):
             inf.push(dict(narrowed[i]) if narrowed else {})
             if owner is not None:
@@ -514,7 +528,10 @@ class Walker:
             self.ctx.eager_depth -= eager == "body"
             if owner is not None:
                 self.ctx.if_stack.pop()
-            scopes.append({k: v for k, v in inf.env.maps[0].items() if not narrowed or narrowed[i].get(k) is not v})
+            if not _exits(body):
+                keep_narrowed = orelse_exits and len(bodies) == 1
+                scopes.append({k: v for k, v in inf.env.maps[0].items()
+                               if keep_narrowed or not narrowed or narrowed[i].get(k) is not v})
             inf.pop()
         inf.push(dict(orelse_narrowed or {}))
         self.ctx.eager_depth += eager == "orelse"
@@ -523,9 +540,14 @@ class Walker:
         elif isinstance(orelse, cst.Else):
             self.walk_block(orelse.body)
         self.ctx.eager_depth -= eager == "orelse"
-        scopes.append({k: v for k, v in inf.env.maps[0].items() if (orelse_narrowed or {}).get(k) is not v})
+        if not orelse_exits:
+            keep_narrowed = not scopes and len(bodies) == 1
+            scopes.append({k: v for k, v in inf.env.maps[0].items()
+                           if keep_narrowed or (orelse_narrowed or {}).get(k) is not v})
         inf.pop()
-        for name, val in merge_envs(base, scopes).items():
+        if not scopes:
+            return  # no arm falls through: what follows is unreachable from here
+        for name, val in merge_envs(base, scopes, inf.initial).items():
             inf.bind(name, val)
 
     def _eager_arm(self, test: cst.BaseExpression) -> str | None:
@@ -542,33 +564,8 @@ class Walker:
         return None
 
     def _isinstance_narrowing(self, test: cst.BaseExpression) -> tuple[dict[str, Val], dict[str, Val]]:
-        """Names an `if` test pins down, for its body and its else branch: `isinstance(out, tuple)` makes a
-        tensor-valued `out` a sequence of unknown elements (a model output that is "a tensor or a tuple of
-        tensors", a parameter that is "a tensor or a list of ints"), `isinstance(n, int)` a host value. Only
-        narrowings away from a tensor: they remove findings, never add them. `not` swaps the branches; `and`
-        narrows the body (and the operands after the isinstance) by each conjunct."""
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            when_true, when_false = self._isinstance_narrowing(test.expression)
-            return when_false, when_true
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-            left, _ = self._isinstance_narrowing(test.left)
-            right, _ = self._isinstance_narrowing(test.right)
-            return {**left, **right}, {}
-        if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance"
-                and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name)):
-            return {}, {}
-        name = test.args[0].value.value
-        current = self.ctx.inference.env.get(name)
-        if current is None or not current.is_tensor:
-            return {}, {}
-        types = test.args[1].value
-        elts = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
-        names = {self.ctx.qualname(e) for e in elts}
-        if names <= _SEQ_TYPES:  # of what is unknown: model outputs hold tensors, `grid: Tensor | list` ints
-            return {name: UNKNOWN}, {}
-        if names <= _HOST_TYPES:
-            return {name: HOST}, {}
-        return {}, {}
+        """Names an `if` test pins down, for its body and its else branch (graphlint.inference.narrowing)."""
+        return narrowing(self.ctx.inference, test)
 
     def _dry_run(self, body: cst.BaseSuite) -> None:
         """Walk `body` for its bindings only (no rule hooks), and join them into the environment."""
@@ -582,7 +579,7 @@ class Walker:
             scope = inf.env.maps[0]
             inf.pop()
             self.dry -= 1
-        for name, val in merge_envs(base, [scope, {}]).items():
+        for name, val in merge_envs(base, [scope, {}], inf.initial).items():
             inf.bind(name, val)
 
     def _loop(self, body: cst.BaseSuite, orelse: cst.Else | None) -> None:
@@ -592,7 +589,7 @@ class Walker:
         self.walk_block(body)
         scope = inf.env.maps[0]
         inf.pop()
-        for name, val in merge_envs(base, [scope, {}]).items():
+        for name, val in merge_envs(base, [scope, {}], inf.initial).items():
             inf.bind(name, val)
         if orelse is not None:
             self.walk_block(orelse.body)
@@ -626,6 +623,11 @@ class Walker:
                 local = alias.asname.name if alias.asname else alias.name
                 if isinstance(local, cst.Name):
                     self.ctx.module.imports.setdefault(local.value, dotted_name(alias.name) or local.value)
+        elif isinstance(small, cst.Expr):
+            inf.grow(small.value)  # `xs.append(t)`: a list of tensors from here on
+        elif isinstance(small, cst.Assert):
+            for name, val in narrowing(inf, small.test)[0].items():  # the code after runs only when it held
+                inf.bind(name, val)
         elif isinstance(small, cst.Global) or isinstance(small, cst.Nonlocal):
             pass
         # Walrus targets inside expressions.
@@ -649,7 +651,7 @@ class Walker:
                 if val.kind is Kind.UNKNOWN:
                     val = self._class_instance(text)
                 elif val.kind is Kind.TENSOR and is_cpu_name(name):
-                    val = Val(Kind.CPU_TENSOR)  # `seq_lens_cpu: torch.Tensor`, as for class fields
+                    val = Val(Kind.CPU_TENSOR, weak=True)  # `seq_lens_cpu: torch.Tensor`, as for class fields
             elif name in ("self", "cls"):
                 continue
             elif name.endswith(("_np", "_numpy")) or name.startswith("np_"):
@@ -670,7 +672,7 @@ def attr_val(kind: str | None) -> Val:
     if kind == "tensor":
         return TENSOR
     if kind == "cpu_tensor":
-        return Val(Kind.CPU_TENSOR)
+        return Val(Kind.CPU_TENSOR, weak=True)  # a `*_cpu` field: host by its name
     if kind == "tensor_seq":
         return Val(Kind.TENSOR_SEQ)
     if kind == "host":
@@ -703,7 +705,15 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return resolve_dotted(module, inf_ref[0].env, expr)
 
     def lookup_self(attr: str) -> Val:
-        return attr_val(index.attr(cls, attr)) if cls is not None else UNKNOWN
+        if cls is None:
+            return UNKNOWN
+        val = attr_val(index.attr(cls, attr))
+        if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(cls):
+            # every method of a plain class stores host data there (a module's buffers move with `.to()`)
+            fact = index.call_facts.attr(cls, attr)
+            if fact is not None:
+                return kind_val(fact)
+        return val
 
     def lookup_attr(ref: str, attr: str) -> Val:
         owner = index.class_by_dotted(ref)
@@ -737,19 +747,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         kinds = {t.returns for t in targets}
         if len(targets) == 1 and targets[0].returns.startswith("object:"):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns[len('object:'):]}")
-        if kinds == {"tensor"}:
-            return TENSOR
-        if kinds == {"bool_tensor"}:
-            return Val(Kind.BOOL_TENSOR)
-        if kinds and kinds <= {"tensor", "bool_tensor", "weak_tensor"}:  # some guessed from a method only
-            return Val(Kind.TENSOR, weak=True)
-        if kinds == {"tensor_seq"}:
-            return Val(Kind.TENSOR_SEQ)
-        if kinds == {"host"}:
-            return HOST
-        if len(kinds) == 1 and next(iter(kinds)).startswith("items:"):
-            return Val(Kind.UNKNOWN, next(iter(kinds)))  # item kinds for `a, b = f(...)` (bind_targets)
-        return None
+        if len(kinds) != 1 and kinds and kinds <= {"tensor", "bool_tensor", "weak_tensor"}:
+            return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
+        val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
+        return val if val != UNKNOWN else None
 
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr)
     inf_ref.append(inf)
@@ -786,6 +787,24 @@ def _find_function(tree: cst.Module) -> cst.FunctionDef | None:
         if isinstance(first, cst.FunctionDef):
             return first
         node = first
+
+
+def _exits(block: cst.BaseSuite | cst.If | cst.Else) -> bool:
+    """The block never falls through: it ends in `return`, `raise`, `continue` or `break`, or in an
+    `if`/`elif`/`else` chain whose every arm does."""
+    if isinstance(block, cst.If):
+        return _exits(block.body) and block.orelse is not None and _exits(block.orelse)
+    if isinstance(block, cst.Else):
+        return _exits(block.body)
+    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    if isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
+        return True
+    return isinstance(last, cst.If) and _exits(last)
 
 
 def _guard_text(test: cst.BaseExpression) -> str | None:

@@ -16,8 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphlint._annotations import annotation_kind, is_cpu_name, tuple_item_kinds
-from graphlint._torch_kinds import SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
 from graphlint.lines import source_lines
+from graphlint._callsite_facts import (
+    CallFacts, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_kinds, param_names, records_args,
+    scope_of,
+)
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
 SKIP_FILE_RE = re.compile(r"#\s*graphlint:\s*skip-file\b", re.IGNORECASE)
@@ -68,6 +71,11 @@ class FunctionInfo:
     # (`return Impl(...)`): what a factory can hand out, followed when its result is called.
     makes: list[str] = field(default_factory=list)
     nesting: int = 0  # deepest expression in its text (nested defs included): see engine.MAX_NESTING
+    params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
+    binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
+    # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
+    call_args: list[tuple[str, int, tuple[str, ...], tuple[tuple[str, str], ...]]] = field(default_factory=list)
+    attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
 
     @property
     def display(self) -> str:
@@ -157,6 +165,7 @@ class _Indexer(ast.NodeVisitor):
         self.class_stack: list[ClassInfo] = []
         self.func_stack: list[FunctionInfo] = []
         self.local_binds: list[dict[str, str]] = []
+        self.scopes: list[Scope] = []
         self.region_depth = 0
 
     # -- imports ------------------------------------------------------------------------------
@@ -242,13 +251,16 @@ class _Indexer(ast.NodeVisitor):
         parent = self.func_stack[-1] if self.func_stack else None
         prefix = parent.qualname if parent else (cls.qualname if cls else "")
         qual = f"{prefix}.{node.name}" if prefix else node.name
+        scope = scope_of(node)
         info = FunctionInfo(
             key=f"{self.s.module}:{qual}", module=self.s.module, qualname=qual, path=self.s.path,
             lineno=node.lineno, end_lineno=node.end_lineno or node.lineno,
             first_line=min([d.lineno for d in node.decorator_list] + [node.lineno]),
             class_key=cls.key if cls else (parent.class_key if parent else None),
             parent_key=parent.key if parent else None,
-            markers=self._markers(node), returns=self._returns(node), makes=self._makes(node),
+            markers=self._markers(node), returns=self._returns(node, scope), makes=self._makes(node),
+            params=param_names(node),
+            binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
         )
         self.s.functions[qual] = info
         self.local_binds.append(self._typed_params(node))
@@ -261,8 +273,10 @@ class _Indexer(ast.NodeVisitor):
         for part in (*node.decorator_list, node.args, node.returns):
             if part is not None:
                 self._walk_expr(part, record_calls=False)
+        self.scopes.append(scope)
         for stmt in node.body:
             self.visit(stmt)
+        self.scopes.pop()
         self.local_binds.pop()
         self.func_stack.pop()
         info.regions.extend(_begin_end_regions(info.calls))
@@ -271,7 +285,7 @@ class _Indexer(ast.NodeVisitor):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> str:
         if node.returns is not None:
             text = ast.unparse(node.returns)
             kind = _annotation_kind(text)
@@ -280,7 +294,7 @@ class _Indexer(ast.NodeVisitor):
             cls = class_annotation(node.returns) if kind is None else None
             # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
             return kind or (f"object:{cls}" if cls else "unknown")
-        return self._infer_returns(node)
+        return self._infer_returns(node, scope)
 
     def _typed_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
         """Parameters annotated with a project class (`model: Transformer`, `cache: Optional[BufferCache]`)
@@ -323,48 +337,11 @@ class _Indexer(ast.NodeVisitor):
                 out.append(name)
         return out
 
-    def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> str:
         """An unannotated function's return kind, when every value-returning `return` agrees by syntax
-        alone (docs/inference.md): a torch call, a tensor-only method, or a local bound once to one."""
-        binds: dict[str, list[ast.expr | None]] = {}
-        returns: list[ast.expr] = []
-        for sub in _own_nodes(node):
-            if isinstance(sub, ast.Return):
-                if sub.value is not None and not (isinstance(sub.value, ast.Constant) and sub.value.value is None):
-                    returns.append(sub.value)
-            elif isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
-                for target in sub.targets if isinstance(sub, ast.Assign) else [sub.target]:
-                    for name in _bound_names(target):
-                        binds.setdefault(name, []).append(sub.value if isinstance(target, ast.Name) else None)
-            elif isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr, ast.withitem)):
-                target = sub.optional_vars if isinstance(sub, ast.withitem) else sub.target
-                for name in _bound_names(target) if target is not None else ():
-                    binds.setdefault(name, []).append(None)  # rebound some other way: not followed
-        kinds = {self._return_kind(value, binds, 0) for value in returns}
-        if len(kinds) == 1:
-            return kinds.pop()
-        return "weak_tensor" if kinds == {"tensor", "weak_tensor"} else "unknown"
-
-    def _return_kind(self, value: ast.expr, binds: dict[str, list[ast.expr | None]], depth: int) -> str:
-        if isinstance(value, ast.Name) and depth < 4:
-            bound = binds.get(value.id, [])
-            if len(bound) == 1 and bound[0] is not None:  # parameters and multiply-bound names: unknown
-                return self._return_kind(bound[0], binds, depth + 1)
-            return "unknown"
-        if not isinstance(value, ast.Call):
-            return "unknown"
-        name = dotted(value.func)
-        qual = self.resolve(name) if name else None
-        if qual in ("len", "int", "float", "bool", "str"):
-            return "host"
-        if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
-            return "tensor"
-        if qual and qual.startswith("torch."):
-            return torch_return_kind(qual)
-        if isinstance(value.func, ast.Attribute) and value.func.attr in TORCH_ONLY_METHODS \
-                and value.func.attr not in SEQ_METHODS:
-            return "weak_tensor"  # a method only tensors have, on a receiver of unknown type
-        return "unknown"
+        alone (docs/inference.md, graphlint._callsite_facts.expr_kind)."""
+        kinds = {expr_kind(value, self.resolve, scope) for value in scope.returns}
+        return join_kinds(kinds) if kinds else "unknown"
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         local_calls = _local_calls(node)
@@ -411,7 +388,8 @@ class _Indexer(ast.NodeVisitor):
 
     def _attr_kind(self, value: ast.expr) -> str | None:
         if isinstance(value, ast.Constant):
-            return "host"
+            # `self.x = None` is a placeholder another method fills: no evidence of what x holds
+            return "host" if value.value is not None else None
         if not isinstance(value, ast.Call):
             return None
         name = self.resolve(dotted(value.func)) or ""
@@ -533,6 +511,10 @@ class _Indexer(ast.NodeVisitor):
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
+                if (node.args or node.keywords) and records_args(callee):
+                    kinds = call_arg_kinds(node, self.resolve, self.scopes[-1])
+                    if kinds is not None:
+                        self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
             elif self.region_depth:
                 self.s.module_region_calls.append((callee, node.lineno))
             if callee in COMPILE_CALLS and node.args:
@@ -674,6 +656,7 @@ class ProjectIndex:
         self._class_cache: dict[str, ClassInfo | None] = {}
         self._function_cache: dict[str, FunctionInfo | None] = {}
         self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
+        self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
         """Swap one file's summary in place (the editor server, after an edit), dropping what was
@@ -698,6 +681,8 @@ class ProjectIndex:
         self._is_module_cache.clear()
         self._class_cache.clear()
         self._function_cache.clear()
+        self._methods_by_name = None
+        self.call_facts = CallFacts(self)
         return True
 
     # -- lookups ------------------------------------------------------------------------------

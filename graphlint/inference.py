@@ -7,14 +7,14 @@ UNKNOWN otherwise. Rules that need a receiver type flag only TENSOR, so UNKNOWN 
 
 from __future__ import annotations
 
+import re
 from collections import ChainMap
-from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Mapping, MutableMapping
+from typing import Callable, Mapping, MutableMapping, NamedTuple
 
 import libcst as cst
 
-from graphlint._annotations import annotation_kind, is_cpu_name  # noqa: F401 - re-exported
+from graphlint._annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint._torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint._torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
@@ -36,21 +36,36 @@ class Kind(Enum):
 
 
 TENSORS = frozenset({Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR})
+LIST_GROWERS = frozenset({"append", "extend", "insert"})
 HOSTS = frozenset({Kind.HOST, Kind.HOST_SEQ})
+SEQS = frozenset({Kind.HOST_SEQ, Kind.TENSOR_SEQ})
+# Python sequences whose `in` compares every element with `==` (a set or dict hashes instead)
+COMPARING_SEQUENCES = frozenset({"list", "tuple", "sequence", "range"})
 
 
-@dataclass(frozen=True)
-class Val:
+class Val(NamedTuple):
+    """What the analysis knows about a value: its kind, plus typed facts that refine it. (A named tuple, not a
+    dataclass: values are built for every expression of every hot function, and tuples build fastest.)"""
+
     kind: Kind
-    ref: str | None = None  # dotted class for MODULE / MODULE_SEQ (comma-separated)
+    ref: str | None = None  # dotted class for MODULE / MODULE_SEQ (comma-separated) / OBJECT
     weak: bool = False  # inferred from a naming convention only
+    rank: int | None = None  # a tensor's number of dimensions, when the code shows it (0: a 0-d tensor)
+    pinned: bool = False  # a CPU tensor in pinned (page-locked) memory
+    items: tuple["Val", ...] | None = None  # the items of a fixed-length tuple (`-> tuple[Tensor, int]`, `(a, b)`)
+    elem: "Val | None" = None  # what iterating yields, when more is known than the kind says (`zip(a, b)`)
 
     @property
     def is_tensor(self) -> bool:
         return self.kind in TENSORS
 
+    @property
+    def is_0d(self) -> bool:
+        return self.kind in TENSORS and self.rank == 0
+
 
 UNKNOWN = Val(Kind.UNKNOWN)
+EMPTY_LIST = Val(Kind.UNKNOWN, ref="list")  # `[]`: what it holds is what is appended to it later
 HOST = Val(Kind.HOST)
 HOST_SEQ = Val(Kind.HOST_SEQ)
 TENSOR = Val(Kind.TENSOR)
@@ -85,7 +100,6 @@ DIM_SEQ_METHODS = frozenset({"max", "min", "median", "nanmedian", "cummax", "cum
 # Reductions that return a 0-d tensor when called without a dim: indexing with one reads it.
 FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "prod", "norm", "amax", "amin",
                              "std", "var", "median", "nansum", "nanmean", "count_nonzero"})
-ZERO_D = "0d"
 MODULE_TENSOR_METHODS = frozenset({"parameters", "buffers", "named_parameters", "state_dict"})
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.special.", "torch.linalg.", "torch.fft.", "torch.ops.")
 NON_TENSOR_TORCH_SUBMODULES = frozenset({
@@ -97,6 +111,33 @@ NON_TENSOR_TORCH_SUBMODULES = frozenset({
 NN_MODULE_SEQ_OUTPUT = frozenset({"LSTM", "GRU", "RNN", "MultiheadAttention", "TransformerDecoderLayer"})
 
 DIM_KEYWORDS = ("dim", "keepdim")
+JOIN_TORCH = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack",
+                        "torch.vstack", "torch.dstack"})
+# Factories that take data: `torch.tensor(t)` / `torch.as_tensor(t)` of a tensor keep its device.
+DATA_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray"})
+DEVICE_NAME_RE = re.compile(r"(^|_)(device|dev|gpu|cuda)(_|$)|device$", re.I)
+DTYPE_NAME_RE = re.compile(r"dtype", re.I)
+RANK_KEEPING_VIEWS = frozenset({"permute", "transpose", "t", "narrow", "index_select", "gather", "expand_as",
+                                "copy_", "view_as", "reshape_as"})
+# Methods that keep the storage of the receiver (so they keep it pinned).
+VIEW_METHODS = frozenset({
+    "view", "reshape", "narrow", "flatten", "squeeze", "unsqueeze", "select", "expand", "view_as",
+    "reshape_as", "permute", "transpose", "t", "__getitem__", "as_strided", "unflatten", "detach",
+})
+# Fields of torch's named-tuple results (`torch.return_types`): `topk(...).values`, `max(dim=...).indices`, ...
+RETURN_TYPE_FIELDS = frozenset({
+    "values", "indices", "min", "max", "mantissa", "exponent", "sign", "logabsdet", "eigenvalues", "eigenvectors",
+    "Q", "R", "U", "S", "Vh", "V", "L", "LU", "pivots", "info", "solution", "inverse", "LD",
+})
+# Methods that keep the receiver's shape (casts, copies, in-place fills, elementwise math).
+SHAPE_KEEPING_METHODS = frozenset({
+    "float", "half", "double", "long", "int", "bfloat16", "short", "char", "byte", "bool", "contiguous", "clone",
+    "detach", "masked_fill", "masked_fill_", "fill_", "zero_", "requires_grad_", "abs", "neg", "exp", "log", "sqrt",
+    "rsqrt", "sigmoid", "tanh", "relu", "clamp", "clamp_min", "clamp_max", "round", "floor", "ceil", "sign",
+    "add", "sub", "mul", "div", "remainder", "fmod", "pow", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
+    "isnan", "isinf", "isfinite", "to", "type", "cuda", "cpu", "pin_memory", "type_as", "cumsum", "cumprod",
+    "softmax", "log_softmax", "nan_to_num", "flip", "roll", "sort", "argsort",
+})
 
 def is_mask_name(name: str) -> bool:
     """Names that usually hold a boolean mask (`mask`, `*_mask`, `keep`, `valid`, `is_*`); weak evidence."""
@@ -106,11 +147,22 @@ def is_mask_name(name: str) -> bool:
 
 CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams", "settings", "params"})
 
-_ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ}
+_ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
+                    "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True)}
+
+
+def kind_val(kind: str) -> Val:
+    """The `Val` of one of the index's kind strings (annotations, return kinds, call-site facts)."""
+    if kind.startswith("items:"):
+        return items_val(kind[len("items:"):].split(","))
+    return _ANNOTATION_VALS.get(kind, UNKNOWN)
 
 
 def annotation_val(text: str) -> Val:
-    return _ANNOTATION_VALS.get(annotation_kind(text), UNKNOWN)
+    val = _ANNOTATION_VALS.get(annotation_kind(text), UNKNOWN)
+    if val.kind is Kind.HOST_SEQ:
+        return Val(Kind.HOST_SEQ, ref=container_name(text))  # a list, tuple, set or dict: membership differs
+    return val
 
 
 def in_config(expr: cst.BaseExpression) -> bool:
@@ -136,14 +188,40 @@ def join(a: Val, b: Val) -> Val:
     """Merge of two control-flow paths: keep what both agree on."""
     if a == b:
         return a
+    if a.kind is b.kind and a.kind in TENSORS:  # same kind: keep the facts both paths have
+        return Val(a.kind, weak=a.weak or b.weak, rank=a.rank if a.rank == b.rank else None,
+                   pinned=a.pinned and b.pinned)
     if a.kind in TENSORS and b.kind in TENSORS:
         return TENSOR
-    if a.kind in TENSORS and b == Val(Kind.HOST) or b.kind in TENSORS and a == Val(Kind.HOST):
-        # `x = None` / `x = 0` on one path and a tensor on another: an Optional tensor.
-        return TENSOR
+    if a.kind in TENSORS and b == HOST or b.kind in TENSORS and a == HOST:
+        # `x = None` / `x = 0` on one path and a tensor on another: an Optional tensor (of the kind it has).
+        t = a if a.kind in TENSORS else b
+        return Val(t.kind, weak=t.weak, rank=t.rank, pinned=t.pinned) if t.kind is not Kind.BOOL_TENSOR else TENSOR
+    if a == EMPTY_LIST and b.kind in SEQS or b == EMPTY_LIST and a.kind in SEQS:
+        return a if b == EMPTY_LIST else b  # a list filled on one path (a loop's body) and empty on the other
+    if a.kind is Kind.HOST_SEQ and b.kind is Kind.HOST_SEQ:
+        return Val(Kind.HOST_SEQ, ref=a.ref if a.ref == b.ref else None)
     if a.kind in HOSTS and b.kind in HOSTS:
         return HOST
+    if a.items is not None and b.items is not None and len(a.items) == len(b.items):
+        return Val(Kind.UNKNOWN, items=tuple(join(x, y) for x, y in zip(a.items, b.items)))
     return UNKNOWN
+
+
+def _int_literal(node: cst.BaseExpression) -> int | None:
+    """The value of `3` or `-1`; None for anything else."""
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
+            and isinstance(node.expression, cst.Integer):
+        return -int(node.expression.value, 0)
+    return None
+
+
+def _broadcast_rank(a: Val, b: Val) -> int | None:
+    """The rank of an elementwise result: the larger operand rank (a host scalar counts as 0-d)."""
+    ranks = [0 if v == HOST else v.rank if v.is_tensor else None for v in (a, b)]
+    return None if None in ranks else max(ranks)  # type: ignore[type-var]
 
 
 def _const_string(node: cst.BaseExpression) -> str | None:
@@ -172,6 +250,31 @@ class Inference:
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
         self._cache.clear()
+
+    def grow(self, call: cst.BaseExpression) -> None:
+        """`xs.append(v)` / `xs.insert(i, v)` / `xs.extend(vs)` on a local list: what it holds now."""
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+                and isinstance(call.func.value, cst.Name) and call.func.attr.value in LIST_GROWERS and call.args):
+            return
+        name, meth = call.func.value.value, call.func.attr.value
+        current = self.env.get(name)
+        if current is None or not (current == EMPTY_LIST or current.kind in SEQS and current.ref in (None, "list")):
+            return
+        arg = call.args[-1].value if meth == "insert" else call.args[0].value
+        item = element_of(self(arg)) if meth == "extend" else self(arg)
+        if item.is_tensor and current.kind is not Kind.HOST_SEQ:
+            held = item if current == EMPTY_LIST else join(current.elem or TENSOR, item)
+            new = Val(Kind.TENSOR_SEQ, ref="list", elem=held)
+        elif item.kind in HOSTS and current.kind is not Kind.TENSOR_SEQ:
+            new = Val(Kind.HOST_SEQ, ref="list")
+        else:
+            new = UNKNOWN  # a mix, or elements nothing says
+        self.bind(name, new)
+
+    def initial(self, name: str) -> Val:
+        """A name's value before the function bound it: `self.x` is what the class's `__init__` made it."""
+        head, _, attr = name.partition(".")
+        return self.lookup_self(attr) if head in ("self", "cls") and attr else UNKNOWN
 
     def bind(self, name: str, val: Val) -> None:
         self.env[name] = val
@@ -219,12 +322,19 @@ class Inference:
 
     def _eval_List(self, node: cst.List | cst.Tuple | cst.Set) -> Val:
         if not node.elements:
-            return UNKNOWN  # `xs = []` is filled later, often with tensors
+            return EMPTY_LIST if isinstance(node, cst.List) else UNKNOWN  # `xs = []` is filled later (appended)
         vals = [self(el.value) for el in node.elements if isinstance(el, cst.Element)]
+        if vals and all(v.is_tensor for v in vals):
+            elem = vals[0]
+            for v in vals[1:]:
+                elem = join(elem, v)
+            return Val(Kind.TENSOR_SEQ, elem=elem if elem.kind is Kind.CPU_TENSOR else None)
         if vals and all(v.is_tensor or v.kind is Kind.TENSOR_SEQ for v in vals):
             return TSEQ
         if all(v.kind in HOSTS for v in vals):
-            return HOST_SEQ
+            return Val(Kind.HOST_SEQ, ref=type(node).__name__.lower())  # "list", "tuple", "set"
+        if isinstance(node, cst.Tuple) and len(vals) == len(node.elements):
+            return Val(Kind.UNKNOWN, items=tuple(vals))  # `pair = (t, n)`: unpacked item by item later
         return UNKNOWN
 
     _eval_Tuple = _eval_Set = _eval_List
@@ -232,14 +342,32 @@ class Inference:
     def _eval_Dict(self, node: cst.Dict) -> Val:
         return UNKNOWN
 
-    def _eval_ListComp(self, node: cst.ListComp) -> Val:
-        return UNKNOWN
+    def _eval_ListComp(self, node: cst.ListComp | cst.GeneratorExp) -> Val:
+        """A comprehension of tensors is a tensor sequence whose elements are what its element expression
+        gives with the loop targets bound (`[torch.arange(p, p + n) for p, n in zip(pos, lens)]`: host tensors)."""
+        elem = self.comprehension_element(node)
+        return Val(Kind.TENSOR_SEQ, elem=elem) if elem.is_tensor else UNKNOWN
+
+    _eval_GeneratorExp = _eval_ListComp
+
+    def comprehension_element(self, comp: cst.ListComp | cst.GeneratorExp | cst.SetComp) -> Val:
+        """The value of a comprehension's element, evaluated with its loop targets bound."""
+        self.push({})
+        try:
+            for_in = comp.for_in
+            while for_in is not None:
+                bind_targets(self, for_in.target, self(for_in.iter), iterate=True)
+                for_in = for_in.inner_for_in
+            return self(comp.elt)
+        finally:
+            self.pop()
 
     def _eval_Attribute(self, node: cst.Attribute) -> Val:
         attr = node.attr.value
         base = node.value
         if isinstance(base, cst.Name) and base.value in ("self", "cls"):
-            return self.lookup_self(attr)
+            bound = self.env.get(f"{base.value}.{attr}")  # assigned earlier in this function (flow beats the index)
+            return bound if bound is not None else self.lookup_self(attr)
         qual = self.resolve(node)
         if qual is not None and qual.startswith("torch.") and not isinstance(base, cst.Call):
             # torch.float32, torch.cuda, torch.bool: module attributes are host values.
@@ -252,7 +380,10 @@ class Inference:
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
             return self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
         if recv.is_tensor and attr in TENSOR_ATTRS:
-            return Val(recv.kind if recv.kind is not Kind.BOOL_TENSOR or attr in ("T", "mT", "data") else Kind.TENSOR)
+            kind = recv.kind if recv.kind is not Kind.BOOL_TENSOR or attr in ("T", "mT", "data") else Kind.TENSOR
+            return Val(kind, weak=recv.weak, rank=recv.rank if attr in ("data", "real", "imag", "grad") else None)
+        if recv.kind is Kind.TENSOR_SEQ and attr in RETURN_TYPE_FIELDS:
+            return TENSOR  # `x.topk(k).values`, `x.max(dim=-1).indices`: fields of torch's named tuples
         # `self.config.hidden_size`, `args.batch`: attributes of config objects are host values.
         if in_config(base):
             return HOST
@@ -262,41 +393,62 @@ class Inference:
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)
-        items = items_of(recv)
-        if items is not None and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
-                and isinstance(node.slice[0].slice.value, cst.Integer):
-            i = int(node.slice[0].slice.value.value)
-            return items[i] if -len(items) <= i < len(items) else UNKNOWN
+        items = recv.items
+        if items is not None and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            i = _int_literal(node.slice[0].slice.value)
+            if i is not None:
+                return items[i] if -len(items) <= i < len(items) else UNKNOWN
         if recv.kind in HOSTS:
             return HOST
         if recv.kind is Kind.TENSOR_SEQ:
             # `parts[1:]` of `x.chunk(n)` is still a tuple of tensors; `parts[0]` is one tensor
             sliced = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
-            return TSEQ if sliced else TENSOR
+            return recv if sliced else recv.elem or TENSOR
         if recv.kind is Kind.MODULE_SEQ:
             return Val(Kind.MODULE, recv.ref)
         if recv.kind is Kind.NDARRAY:
             return recv
         if recv.is_tensor:
-            # Indexing keeps the dtype, the device and pinned-ness of the receiver.
-            return Val(recv.kind, recv.ref)
+            # Indexing keeps the dtype, the device and pinned-ness of the receiver; the rank is known when
+            # the receiver's is and every index is a host int, a slice, `None` or `...`.
+            return Val(recv.kind, weak=recv.weak, pinned=recv.pinned, rank=self._indexed_rank(recv, node))
         return UNKNOWN
+
+    def _indexed_rank(self, recv: Val, node: cst.Subscript) -> int | None:
+        if recv.rank is None:
+            return None
+        rank = recv.rank
+        for el in node.slice:
+            s = el.slice
+            if isinstance(s, cst.Slice):
+                continue
+            value = s.value
+            if isinstance(value, cst.Ellipsis):
+                continue
+            if isinstance(value, cst.Name) and value.value == "None":
+                rank += 1
+            elif self(value) == HOST:  # an int index drops a dimension
+                rank -= 1
+            else:
+                return None  # a tensor or list index gathers: its shape decides
+        return rank if rank >= 0 else None
 
     # -- operators ------------------------------------------------------------------------------
     def _eval_BinaryOperation(self, node: cst.BinaryOperation) -> Val:
         left, right = self(node.left), self(node.right)
+        if isinstance(node.operator, cst.Multiply) and (left.is_tensor or right.is_tensor):
+            seq = left if left.kind in SEQS else right if right.kind in SEQS else None
+            if seq is not None:
+                return seq  # `[v] * t`: a list repeated `int(t)` times (the count is read on the host)
         if left.is_tensor or right.is_tensor:
+            rank = _broadcast_rank(left, right)  # `start_pos % W` keeps a 0-d tensor 0-d
             if left.kind is Kind.CPU_TENSOR and right.kind in (Kind.CPU_TENSOR, *HOSTS) or \
                     right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
-                return CPU
+                return Val(Kind.CPU_TENSOR, rank=rank)
             bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
-                return BOOL
-            # `start_pos % W` keeps a 0-d tensor 0-d.
-            if (left.ref == ZERO_D and right.kind in HOSTS) or (right.ref == ZERO_D and left.kind in HOSTS) or \
-                    (left.ref == ZERO_D and right.ref == ZERO_D):
-                return Val(Kind.TENSOR, ZERO_D)
-            return TENSOR
+                return Val(Kind.BOOL_TENSOR, rank=rank)
+            return Val(Kind.TENSOR, rank=rank)
         if left.kind in HOSTS and right.kind in HOSTS:
             return HOST
         return UNKNOWN
@@ -305,10 +457,11 @@ class Inference:
         if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in node.comparisons):
             return HOST
         vals = [self(node.left)] + [self(t.comparator) for t in node.comparisons]
+        rank = _broadcast_rank(vals[0], vals[1]) if len(vals) == 2 else None
         if any(v.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) for v in vals):
-            return BOOL
+            return Val(Kind.BOOL_TENSOR, rank=rank)
         if any(v.kind is Kind.CPU_TENSOR for v in vals):
-            return CPU  # a host-side comparison: no device read
+            return Val(Kind.CPU_TENSOR, rank=rank)  # a host-side comparison: no device read
         if all(v.kind in HOSTS for v in vals):
             return HOST
         return UNKNOWN
@@ -318,9 +471,9 @@ class Inference:
             return HOST
         val = self(node.expression)
         if isinstance(node.operator, cst.BitInvert) and val.kind is Kind.BOOL_TENSOR:
-            return BOOL
+            return Val(Kind.BOOL_TENSOR, rank=val.rank)
         if val.is_tensor:
-            return TENSOR if val.kind is not Kind.CPU_TENSOR else CPU
+            return Val(Kind.TENSOR if val.kind is not Kind.CPU_TENSOR else Kind.CPU_TENSOR, rank=val.rank)
         return HOST if val.kind in HOSTS else UNKNOWN
 
     def _eval_BooleanOperation(self, node: cst.BooleanOperation) -> Val:
@@ -351,7 +504,7 @@ class Inference:
             if recv.kind is Kind.UNKNOWN and qual is None and (
                     func.attr.value in TORCH_ONLY_METHODS or any(self._has_kw(node, k) for k in DIM_KEYWORDS)):
                 out = self._tensor_method(Val(Kind.TENSOR, weak=True), func.attr.value, node)
-                return Val(out.kind, out.ref, weak=True) if out.kind is Kind.TENSOR else out
+                return out._replace(weak=True) if out.kind is Kind.TENSOR else out
             if recv.kind is Kind.NDARRAY:
                 return HOST if func.attr.value in ("item", "tolist") else Val(Kind.NDARRAY)
             if recv.kind is Kind.UNKNOWN and func.attr.value == "numpy" and not node.args:
@@ -404,6 +557,34 @@ class Inference:
             return "other"
         return "cpu" if text.split(":")[0] == "cpu" else "cuda"
 
+    def device_arg(self, expr: cst.BaseExpression) -> str:
+        """What a `.to(...)` / `device=` argument is: "cpu", "device", "dtype" or "unknown"."""
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
+            return "cpu" if self.device_expr(expr) == "cpu" else "device"
+        if isinstance(expr, cst.Integer):
+            return "device"  # a CUDA ordinal
+        if isinstance(expr, cst.Name) and expr.value == "None":
+            return "cpu"  # device=None: the default device
+        if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device":
+            return "cpu" if self.device_expr(expr) == "cpu" else "device"
+        text = dotted_name(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else \
+            cst.Module([]).code_for_node(expr) if isinstance(expr, cst.Call) else ""
+        if "cpu" in (text or "").lower():
+            return "cpu"
+        qual = self.resolve(expr) or ""
+        if qual.startswith("torch.") and qual != "torch.device":
+            return "dtype"  # torch.float16, torch.bool, ...
+        if isinstance(expr, cst.Attribute) and expr.attr.value in ("device", "dtype"):
+            return expr.attr.value  # other.device, other.dtype
+        last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
+        if DTYPE_NAME_RE.search(last):
+            return "dtype"
+        if DEVICE_NAME_RE.search(last):
+            return "device"
+        if self(expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
+            return "device"  # x.to(other): other's device and dtype
+        return "unknown"
+
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:
         if not qual.startswith("torch."):
             if qual.startswith(("numpy.", "np.")):
@@ -418,18 +599,21 @@ class Inference:
         dtype = self._has_kw(node, "dtype")
         is_bool = dtype is not None and (self.resolve(dtype.value) or "") == "torch.bool"
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
-            device = self.device_of(node)
-            if qual == "torch.from_numpy" or device == "cpu" or device is None:
-                pinned = self._has_kw(node, "pin_memory")
-                pinned_ok = pinned is not None and isinstance(pinned.value, cst.Name) and pinned.value.value == "True"
-                return Val(Kind.CPU_TENSOR, "pinned" if pinned_ok else None)
-            return BOOL if is_bool else TENSOR
+            return self._factory(qual, node, dtype, is_bool)
+        if qual in JOIN_TORCH and node.args:
+            # `torch.cat(parts)` lives where its parts live: host tensors joined on the host stay there
+            parts = self(node.args[0].value)
+            elems = parts.items if parts.items is not None else (element_of(parts),)
+            if elems and all(e.kind is Kind.CPU_TENSOR for e in elems) and self.device_of(node) is None:
+                return CPU
+            # parts of unknown kind (`torch.cat(ids_list)`): a tensor, on a device nothing shows (weak)
+            return TENSOR if any(e.is_tensor for e in elems) or self.device_of(node) else Val(Kind.TENSOR, weak=True)
         if qual in SEQ_TORCH:
             return TSEQ
         if qual in DIM_SEQ_TORCH:
-            return TSEQ if len(node.args) > 1 or self._has_kw(node, "dim") else Val(Kind.TENSOR, ZERO_D)
+            return TSEQ if len(node.args) > 1 or self._has_kw(node, "dim") else Val(Kind.TENSOR, rank=0)
         if qual.rpartition(".")[2] in FULL_REDUCTIONS and len(node.args) == 1 and qual.count(".") == 1:
-            return Val(Kind.TENSOR, ZERO_D)
+            return Val(Kind.TENSOR, rank=0)
         if qual in ("torch.where", "torch.nonzero") and (
             (qual == "torch.where" and len(node.args) == 1) or self._has_kw(node, "as_tuple")
         ):
@@ -445,12 +629,20 @@ class Inference:
             like = self(node.args[0].value) if node.args else UNKNOWN
             device = self.device_of(node)
             if device == "cpu" or (device is None and like.kind is Kind.CPU_TENSOR):
-                return CPU
-            return BOOL if is_bool or (like.kind is Kind.BOOL_TENSOR and dtype is None) else TENSOR
+                return Val(Kind.CPU_TENSOR, rank=like.rank)
+            kind = Kind.BOOL_TENSOR if is_bool or (like.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
+            return Val(kind, rank=like.rank)
         head = qual.split(".")[1]
-        if qual.startswith("torch.nn.functional."):
-            return TENSOR if qual.rpartition(".")[2] in FUNCTIONAL_NAMES else None
+        if qual.startswith("torch.nn.functional.") and qual.rpartition(".")[2] not in FUNCTIONAL_NAMES:
+            return None
         if qual.startswith(TENSOR_NAMESPACES):
+            # an op computes where its input lives: `F.pad(host_index, ...)` stays on the host (a host input of
+            # one or more dimensions cannot meet a device tensor without an error; a 0-d one can)
+            first = self(node.args[0].value) if node.args and node.args[0].keyword is None else UNKNOWN
+            rest = [self(a.value) for a in node.args[1:]]
+            if first.kind is Kind.CPU_TENSOR and first.rank != 0 and self.device_of(node) is None \
+                    and not any(v.kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ) for v in rest):
+                return Val(Kind.CPU_TENSOR, rank=first.rank if qual.endswith(".pad") else None)
             return TENSOR
         # Only real torch functions: an unknown name is more likely a mis-resolved local.
         if head in TORCH_FUNCTION_NAMES and head not in NON_TENSOR_TORCH_SUBMODULES and "." not in qual[len("torch."):]:
@@ -460,85 +652,268 @@ class Inference:
             return TENSOR
         return None
 
+    def _factory(self, qual: str, node: cst.Call, dtype: cst.Arg | None, is_bool: bool) -> Val:
+        """A factory builds on the CPU unless `device=` says otherwise; `torch.tensor(t)` / `as_tensor(t)` of a
+        device tensor copy or view it where it is (a dtype-only conversion, measured: no sync)."""
+        device = self.device_of(node)
+        data = node.args[0].value if node.args and node.args[0].keyword is None and not node.args[0].star else None
+        if qual in DATA_FACTORIES and data is not None and device is None:
+            d = self(data)
+            if d.kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
+                kind = Kind.BOOL_TENSOR if is_bool or (d.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
+                return Val(kind, weak=d.weak, rank=d.rank)
+        rank = self._factory_rank(qual, node, data)
+        if qual == "torch.from_numpy" or device == "cpu" or device is None:
+            pinned = self._has_kw(node, "pin_memory")
+            pinned_ok = pinned is not None and isinstance(pinned.value, cst.Name) and pinned.value.value == "True"
+            return Val(Kind.CPU_TENSOR, pinned=pinned_ok, rank=rank)
+        return Val(Kind.BOOL_TENSOR if is_bool else Kind.TENSOR, rank=rank)
+
+    def _factory_rank(self, qual: str, node: cst.Call, data: cst.BaseExpression | None) -> int | None:
+        """The rank a factory's arguments give its result, when they show it."""
+        if qual in DATA_FACTORIES:
+            return _literal_rank(data, self) if data is not None else None
+        if qual in ("torch.arange", "torch.linspace", "torch.logspace", "torch.randperm"):
+            return 1
+        if qual == "torch.eye":
+            return 2
+        sizes = [a.value for a in node.args if a.keyword is None]
+        if qual == "torch.randint":
+            sizes = sizes[-1:] if sizes else []
+        elif qual == "torch.full":
+            sizes = sizes[:1]
+        if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
+            elements = sizes[0].elements
+            return len(elements) if not any(isinstance(e, cst.StarredElement) for e in elements) else None
+        if sizes and all(self(s) == HOST and not isinstance(s, cst.StarredElement) for s in sizes) \
+                and not any(a.star for a in node.args):
+            return len(sizes)
+        return None
+
     def _builtin_call(self, qual: str, node: cst.Call) -> Val | None:
         args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
         if qual in ("len", "int", "float", "bool", "str", "repr", "isinstance", "hasattr", "callable",
                     "id", "hash", "round", "format", "divmod", "ord", "chr", "type"):
             return HOST
         if qual == "range":
-            return HOST_SEQ
+            return Val(Kind.HOST_SEQ, ref="range")
+        if qual in ("zip", "enumerate") and args and len(args) == len(node.args):
+            # `for t, s in zip(caches, lens)`: each item is a tuple of the iterables' elements
+            elems = [element_of(a) for a in args] if qual == "zip" else [HOST, element_of(args[0])]
+            return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=tuple(elems)))
         if qual in ("sum", "max", "min", "abs") and args and any(a.is_tensor or a.kind is Kind.TENSOR_SEQ for a in args):
             return TENSOR
         if qual in ("sum", "max", "min", "abs", "pow") and args and all(a.kind in HOSTS for a in args):
             return HOST
         if qual in ("list", "tuple", "sorted", "reversed") and args:
             if args[0].is_tensor or args[0].kind is Kind.TENSOR_SEQ:
-                return TSEQ
+                return Val(Kind.TENSOR_SEQ, elem=element_of(args[0]))
             if args[0].kind in HOSTS:
-                return HOST_SEQ
+                return Val(Kind.HOST_SEQ, ref="tuple" if qual == "tuple" else "list")
         if qual in ("any", "all"):
             return HOST
         return None
 
     def _tensor_method(self, recv: Val, name: str, node: cst.Call, unbound: bool = False) -> Val:
         nargs = len(node.args) - (1 if unbound else 0)
-        if name in FULL_REDUCTIONS and nargs == 0 and recv.kind is not Kind.CPU_TENSOR:
-            return Val(Kind.TENSOR, ZERO_D)
-        if name in HOST_METHODS:
+        cpu = recv.kind is Kind.CPU_TENSOR
+        if name in FULL_REDUCTIONS and nargs == 0:
+            return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, rank=0)
+        if name in HOST_METHODS or name == "type" and nargs == 0:
             return HOST
         if name == "tolist":
-            return HOST_SEQ
+            return Val(Kind.HOST_SEQ, ref="list")
         if name in ("numpy",):
             return Val(Kind.NDARRAY)
         if name in BOOL_METHODS:
-            return CPU if recv.kind is Kind.CPU_TENSOR else BOOL
+            rank = 0 if name in ("any", "all") and nargs == 0 else recv.rank if name in SHAPE_KEEPING_METHODS else None
+            return Val(Kind.CPU_TENSOR if cpu else Kind.BOOL_TENSOR, rank=rank)
         if name in SEQ_METHODS:
             return TSEQ
         if name in DIM_SEQ_METHODS:
             if nargs >= 1 and not self._has_kw(node, "other"):
                 return TSEQ
-            return CPU if recv.kind is Kind.CPU_TENSOR else TENSOR
+            return CPU if cpu else TENSOR
         if name == "nonzero" and self._has_kw(node, "as_tuple"):
             return TSEQ
         if name == "unique" and any(self._has_kw(node, k) for k in ("return_inverse", "return_counts")):
             return TSEQ
         if name == "cpu":
-            return CPU
+            return Val(Kind.CPU_TENSOR, rank=recv.rank)
         if name == "pin_memory":
-            return Val(Kind.CPU_TENSOR, "pinned")
-        if name in ("cuda",):
-            return TENSOR
+            return Val(Kind.CPU_TENSOR, pinned=True, rank=recv.rank)
+        if name == "cuda":
+            return Val(Kind.BOOL_TENSOR if recv.kind is Kind.BOOL_TENSOR else Kind.TENSOR, rank=recv.rank)
         if name in ("to", "type"):
             return self._to_kind(recv, node)
+        rank = self._method_rank(recv, name, node, nargs)
         if name in ("float", "half", "double", "long", "int", "bfloat16", "short", "char", "byte"):
-            return CPU if recv.kind is Kind.CPU_TENSOR else TENSOR
+            return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, rank=rank)
         if name in ("contiguous", "clone", "detach", "view", "reshape", "flatten", "squeeze",
                     "unsqueeze", "expand", "expand_as", "permute", "transpose", "t", "narrow", "select",
                     "index_select", "gather", "masked_fill", "masked_fill_", "fill_", "zero_", "copy_",
                     "requires_grad_", "share_memory_"):
             if recv.kind is Kind.BOOL_TENSOR and name not in ("fill_", "copy_"):
-                return BOOL
-            return CPU if recv.kind is Kind.CPU_TENSOR else TENSOR
+                return Val(Kind.BOOL_TENSOR, rank=rank)
+            return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, rank=rank, pinned=recv.pinned and name in VIEW_METHODS)
         if name not in TENSOR_METHOD_NAMES:
             # Not a Tensor method: the annotation was wrong (e.g. a cache object typed as Tensor).
             return UNKNOWN
-        return CPU if recv.kind is Kind.CPU_TENSOR else TENSOR
+        return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, rank=rank)
+
+    def _method_rank(self, recv: Val, name: str, node: cst.Call, nargs: int) -> int | None:
+        """The rank of `recv.name(...)` when the call shows it: shape-keeping methods keep it, `view(a, b)` has
+        two dimensions, `flatten()` one."""
+        args = [a.value for a in node.args if a.keyword is None]
+        if name in ("view", "reshape", "expand") and args and not any(a.star for a in node.args):
+            if len(args) == 1 and isinstance(args[0], (cst.Tuple, cst.List)):
+                return len(args[0].elements)
+            if all(self(a) == HOST for a in args):
+                return len(args)
+            return None
+        if name == "flatten" and nargs == 0:
+            return 1
+        if recv.rank is None:
+            return None
+        if name == "unsqueeze":
+            return recv.rank + 1
+        if name == "select":
+            return recv.rank - 1 if recv.rank > 0 else None
+        if name in SHAPE_KEEPING_METHODS or name in RANK_KEEPING_VIEWS:
+            return recv.rank
+        return None
 
     def _to_kind(self, recv: Val, node: cst.Call) -> Val:
+        """`t.to(...)` / `t.type(...)`: the device moves only with a device argument; a dtype-only cast keeps it."""
+        device, dtype = None, None
         for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value not in ("device", "dtype"):
+            kw = arg.keyword.value if arg.keyword is not None else None
+            if kw not in (None, "device", "dtype") or arg.star:
                 continue
-            value = arg.value
-            if arg.keyword is not None and arg.keyword.value == "dtype" or (self.resolve(value) or "").startswith("torch.") \
-                    and (self.resolve(value) or "") not in ("torch.device",):
-                if (self.resolve(value) or "") == "torch.bool":
-                    return BOOL
-                continue
-            device = self.device_expr(value)
-            if device == "cpu":
-                return CPU
-            return TENSOR
-        return recv
+            cls = "dtype" if kw == "dtype" else self.device_arg(arg.value)
+            if kw is None and cls == "device" and self(arg.value).is_tensor:
+                dtype = "other"  # `t.to(other)`: other's dtype too
+            if cls == "dtype":
+                dtype = "bool" if (self.resolve(arg.value) or "") == "torch.bool" else "other"
+            elif device is None:
+                device = cls
+        if device == "cpu":
+            return Val(Kind.CPU_TENSOR, rank=recv.rank)
+        if device is None and recv.kind in (Kind.CPU_TENSOR, Kind.UNKNOWN):
+            return recv if dtype is None or recv.kind is Kind.UNKNOWN else Val(Kind.CPU_TENSOR, rank=recv.rank)
+        is_bool = dtype == "bool" or dtype is None and device != "unknown" and recv.kind is Kind.BOOL_TENSOR
+        return Val(Kind.BOOL_TENSOR if is_bool else Kind.TENSOR, weak=recv.weak, rank=recv.rank)
+
+
+# isinstance() targets that make a tensor-valued name a sequence, a host value, or a tensor, in that branch
+SEQ_TYPES = frozenset({"tuple", "list", "typing.Tuple", "typing.List", "typing.Sequence", "collections.abc.Sequence"})
+HOST_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "numbers.Number", "numbers.Integral", "numbers.Real"})
+TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+Narrowing = tuple[dict[str, Val], dict[str, Val]]
+
+
+def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
+    """What a test pins down, for the code that runs when it holds and when it does not (an `if`'s arms; after
+    an `assert`): `isinstance(v, ...)` and device tests (`v.is_cuda`, `v.device.type == "cpu"`) of a local or
+    `self.x`. `not` swaps the arms; `and` narrows by each conjunct when true, `or` by each when false."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        when_true, when_false = narrowing(inf, test.expression)
+        return when_false, when_true
+    if isinstance(test, cst.BooleanOperation):
+        left, right = narrowing(inf, test.left), narrowing(inf, test.right)
+        if isinstance(test.operator, cst.And):
+            return {**left[0], **right[0]}, {}
+        return {}, {**left[1], **right[1]}
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" \
+            and len(test.args) == 2:
+        return _isinstance(inf, test.args[0].value, test.args[1].value)
+    return _device_test(inf, test)
+
+
+def _subject(inf: Inference, expr: cst.BaseExpression) -> tuple[str, Val] | None:
+    """The env key and current value of a narrowable expression: a local name or `self.x`."""
+    if isinstance(expr, cst.Name) and expr.value in inf.env:
+        return expr.value, inf(expr)
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+        return f"{expr.value.value}.{expr.attr.value}", inf(expr)
+    return None
+
+
+def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpression) -> Narrowing:
+    found = _subject(inf, subject)
+    if found is None:
+        return {}, {}
+    key, current = found
+    elts = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+    names = {inf.resolve(e) for e in elts}
+    if names <= TENSOR_TYPES:
+        # a tensor in the true arm (its device unknown: weak), not one in the false arm; a value known to be
+        # host data (every caller passes a list) stays what it is: that arm does not run for it
+        if current.kind is Kind.UNKNOWN:
+            return {key: Val(Kind.TENSOR, weak=True)}, {}
+        return {}, ({key: UNKNOWN} if current.is_tensor else {})
+    if not current.is_tensor:
+        return {}, {}
+    if names <= SEQ_TYPES:  # of what is unknown: model outputs hold tensors, `grid: Tensor | list` ints
+        return {key: UNKNOWN}, {}
+    if names <= HOST_TYPES:
+        return {key: HOST}, {}
+    return {}, {}
+
+
+def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
+    """`v.is_cuda`, `v.is_cpu`, `v.device.type == "cpu"`, `v.device == torch.device("cuda")`, `str(v.device) != "cpu"`:
+    the tensor `v` lives on the host in one arm and on the device in the other."""
+    on_cpu: bool | None = None
+    if isinstance(test, cst.Attribute) and test.attr.value in ("is_cpu", "is_cuda"):
+        subject, on_cpu = test.value, test.attr.value == "is_cpu"
+    elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        op = test.comparisons[0].operator
+        device = _device_of_expr(test.left)
+        other = test.comparisons[0].comparator
+        if device is None:
+            device, other = _device_of_expr(other), test.left
+        text = _const_string(other)
+        if text is None and isinstance(other, cst.Call) and (inf.resolve(other.func) or "") == "torch.device" \
+                and other.args:
+            text = _const_string(other.args[0].value)
+        if device is None or text is None or not isinstance(op, (cst.Equal, cst.NotEqual)):
+            return {}, {}
+        subject, on_cpu = device, text.split(":")[0] == "cpu"
+        if isinstance(op, cst.NotEqual):
+            on_cpu = not on_cpu
+        if text.split(":")[0] not in ("cpu", "cuda"):
+            return {}, {}
+    else:
+        return {}, {}
+    found = _subject(inf, subject)
+    if found is None or found[1].kind not in (*TENSORS, Kind.UNKNOWN):
+        return {}, {}
+    key, current = found
+    host = Val(Kind.CPU_TENSOR, rank=current.rank)
+    device_val = current if current.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Val(Kind.TENSOR, rank=current.rank)
+    return ({key: host}, {key: device_val}) if on_cpu else ({key: device_val}, {key: host})
+
+
+def _device_of_expr(expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`v` of `v.device.type`, `v.device` or `str(v.device)`; None for anything else."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "str" and expr.args:
+        expr = expr.args[0].value
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "type":
+        expr = expr.value
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "device":
+        return expr.value
+    return None
+
+
+def _literal_rank(data: cst.BaseExpression, inf: Inference) -> int | None:
+    """The rank of `torch.tensor(data)`: 0 for a host number, 1 for a flat list of them, deeper for nesting."""
+    if isinstance(data, (cst.List, cst.Tuple)):
+        if not data.elements or any(isinstance(e, cst.StarredElement) for e in data.elements):
+            return None
+        inner = {_literal_rank(e.value, inf) for e in data.elements}
+        return None if len(inner) != 1 or None in inner else 1 + inner.pop()  # type: ignore[operator]
+    return 0 if inf(data) == HOST else None
 
 
 def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: bool = False) -> None:
@@ -547,23 +922,25 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
         val = element_of(val)
     if isinstance(target, cst.Name):
         inf.bind(target.value, val)
+    elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+            and target.value.value in ("self", "cls"):
+        inf.bind(f"{target.value.value}.{target.attr.value}", val)  # `self.x = x.cpu()`: later reads see it
     elif isinstance(target, (cst.Tuple, cst.List)):
-        items = items_of(val)
-        if items is not None and bind_items(inf, target, items):  # `-> tuple[Tensor, tuple[int, ...]]`
+        if val.items is not None and bind_items(inf, target, list(val.items)):  # `-> tuple[Tensor, tuple[int, ...]]`
             return
-        inner = element_of(val) if val.kind in (Kind.TENSOR_SEQ, Kind.HOST_SEQ, Kind.MODULE_SEQ) else (
-            HOST if val.kind is Kind.HOST else UNKNOWN)
+        # `a, b = t` unpacks a tensor along its first dimension, `a, b = parts` a sequence
+        inner = element_of(val) if val.kind in (*TENSORS, Kind.TENSOR_SEQ, Kind.HOST_SEQ, Kind.MODULE_SEQ) \
+            or val.elem is not None else HOST if val.kind is Kind.HOST else UNKNOWN
         for el in target.elements:
-            bind_targets(inf, el.value, inner)
+            bind_targets(inf, el.value, inner if not isinstance(el, cst.StarredElement) else UNKNOWN)
     elif isinstance(target, cst.StarredElement):
         bind_targets(inf, target.value, UNKNOWN)
 
 
-def items_of(val: Val) -> list[Val] | None:
-    """Per-item values of a call annotated with a fixed tuple (ref "items:<kind>,<kind>", from the index)."""
-    if val.ref and val.ref.startswith("items:"):
-        return [_ANNOTATION_VALS.get(kind, UNKNOWN) for kind in val.ref[len("items:"):].split(",")]
-    return None
+def items_val(kinds: list[str] | tuple[str, ...]) -> Val:
+    """A fixed-length tuple of the index's item kinds (`-> tuple[Tensor, tuple[int, ...]]`, `return ids_cpu, n`)."""
+    return Val(Kind.UNKNOWN, items=tuple(kind_val(kind) if not kind.startswith("items:") else UNKNOWN
+                                         for kind in kinds))
 
 
 def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -> bool:
@@ -576,24 +953,35 @@ def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -
 
 
 def element_of(val: Val) -> Val:
-    """The value of one item when iterating over `val`."""
+    """The value of one item when iterating over `val` (or unpacking it): a tensor yields tensors of one
+    dimension less, of the same device and dtype."""
+    if val.elem is not None:
+        return val.elem
     if val.kind is Kind.TENSOR_SEQ:
         return TENSOR
-    if val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR):
-        return Val(val.kind)
+    if val.kind in TENSORS:
+        return Val(val.kind, weak=val.weak, rank=val.rank - 1 if val.rank else None)
     if val.kind in HOSTS:
         return HOST
     if val.kind is Kind.MODULE_SEQ:
         return Val(Kind.MODULE, val.ref)
+    if val.items:
+        first = val.items[0]
+        return first if all(i == first for i in val.items) else UNKNOWN
     return UNKNOWN
 
 
-def merge_envs(base: Mapping[str, Val], branches: list[Mapping[str, Val]]) -> dict[str, Val]:
-    """Join the environments at the end of branches (a name unbound on a path keeps its old value)."""
+def merge_envs(base: Mapping[str, Val], branches: list[Mapping[str, Val]],
+               default: Callable[[str], Val] | None = None) -> dict[str, Val]:
+    """Join the environments at the end of branches (a name unbound on a path keeps its old value, or
+    `default(name)`: what `self.x` was before this function assigned it)."""
     names = set().union(*branches) if branches else set()
     out: dict[str, Val] = {}
     for name in names:
-        vals = [b.get(name, base.get(name, UNKNOWN)) for b in branches]
+        old = base.get(name)
+        if old is None:
+            old = default(name) if default is not None else UNKNOWN
+        vals = [b.get(name, old) for b in branches]
         merged = vals[0]
         for v in vals[1:]:
             merged = join(merged, v)

@@ -228,7 +228,9 @@ def _hot_by_path(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list
     for key, info in hot.items():
         fn = index.functions.get(key)
         if fn is not None:
-            out.setdefault(fn.path, []).append((key, info.via_key, info.whole, info.capture, info.tier))
+            # call-site facts come from callers in other files: a changed caller re-lints the callee
+            facts = sorted(index.call_facts.params(fn).items())
+            out.setdefault(fn.path, []).append((key, info.via_key, info.whole, info.capture, info.tier, facts))
     for entries in out.values():
         entries.sort()
     return out

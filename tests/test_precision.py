@@ -705,7 +705,8 @@ def test_rng_states_are_host_tensors():
     """A generator's state is a host ByteTensor, for CUDA generators too: `generator.get_state()` and
     `torch.cuda.get_rng_state()` read no device memory, so `.tolist()` / `.item()` of them is no sync.
     vLLM 0.33's XPU top-k/top-p sampler unpacks `state.view(torch.int64).tolist()`: -1 finding. A state
-    moved to the device is a device tensor again; `self.get_state()` keeps whatever the class returns."""
+    moved to the device is a device tensor again (and the move a host-to-device copy, GL131, since the data
+    flow is followed into the rules' host facts); `self.get_state()` keeps whatever the class returns."""
     src = """
         import torch
 
@@ -728,7 +729,7 @@ def test_rng_states_are_host_tensors():
             def get_state(self) -> torch.Tensor:
                 return torch.zeros(2, device="cuda")
     """
-    assert findings(src) == {(15, "GL101"), (16, "GL102")}
+    assert findings(src) == {(14, "GL131"), (15, "GL101"), (16, "GL102")}
 
 
 def test_synchronize_message_names_the_call():
@@ -891,3 +892,280 @@ def test_one_host_naming_rule_for_parameters_fields_and_untyped_values():
                 return x, a, b, c, d
     """
     assert findings(src) == {(16, "GL102")}
+
+
+def test_data_flow_beats_annotations():
+    """Where a value demonstrably lives beats what its annotation says: `.cpu()`, `.to("cpu")`, a factory
+    without `device=`, `.tolist()` make host values from that point, also for `self.x` assigned in the
+    function; `assert t.device.type == "cpu"` and `if t.is_cuda:` pin the device down after them (or in each
+    arm); a path that returns does not reach the code after its `if`. Decoys: every read of those host
+    values (exllamav2's asserted CPU page tables, diffusers' `self.sigmas = sigmas.to("cpu")` then
+    `.item()`). Hits: the copies themselves, and reads where the value is still on the device."""
+    src = """
+        import torch
+
+
+        class Params:
+            def __init__(self, block_index: torch.Tensor, lens: torch.Tensor, sigmas: torch.Tensor, n: int):
+                self.block_index = block_index
+                assert self.block_index.device.type == "cpu"
+                first = self.block_index[0, 1].item()
+                self.sigmas = sigmas.to("cpu")
+                smin = self.sigmas[-1].item()
+                ones = torch.ones(n)
+                total = ones.sum().item()
+                grid = lens.cpu()
+                dims = grid.tolist()
+                if lens.is_cuda:
+                    return
+                last = lens[-1].item()
+
+
+        def pick(x: torch.Tensor, sizes: torch.Tensor, c: bool):
+            if not isinstance(sizes, torch.Tensor):
+                return x
+            parts = sizes.tolist()
+            held = None
+            if c:
+                held = torch.arange(4)
+            return held.tolist(), parts
+    """
+    assert findings(src, scope="all") == {(9, "GL103"), (13, "GL103"), (23, "GL102")}
+
+
+def test_device_kept_through_dtype_conversions_unpacking_and_iteration():
+    """`torch.as_tensor(t, dtype=...)`, `torch.tensor(t)`, `t.to(torch.float32)`, `t.float()` keep a device
+    tensor on the device (measured: `as_tensor(cuda_t, dtype=...)` does not move it); `a, b = t`, `for n in t`
+    and `zip(caches, lens)` yield device tensors (0-d when `t` is 1-d); `mask.to(dev)` stays a mask;
+    `topk(...).values` is a tensor. Decoys: the same shapes over host lists and `list[int]` parameters."""
+    src = """
+        import torch
+
+
+        def step(t: torch.Tensor, x: torch.Tensor, caches: list[torch.Tensor], lens: torch.Tensor, dev,
+                 sizes: list[int], ids: torch.Tensor):
+            u = torch.as_tensor(t, dtype=torch.float32)
+            a = u.item() + t.to(torch.float32).item()
+            lo, hi = t
+            if lo == 0:
+                x = x[:hi]
+            for c, n in zip(caches, lens):
+                x = c[:n]
+            for c, n in zip(caches, sizes):
+                x = c[:n]
+            p, q = sizes
+            if p == 0:
+                x = x[:q]
+            keep = ids > 0
+            emb = x[keep.to(dev), :]
+            if x.topk(2).values[0] > 0:
+                return emb
+            return x
+    """
+    assert findings(src, scope="all") == {(7, "GL101"), (9, "GL110"), (10, "GL126"), (12, "GL126"),
+                                          (19, "GL123"), (20, "GL110")}
+
+
+def test_facts_cross_calls():
+    """An unannotated function's return facts come from its body (`sample()` builds its tuple on the CPU), and
+    what every call site passes flows into the callee: `split_sizes(x, sizes)` called only with lists, and
+    `read(grid)` called only with `.cpu()` copies, are not linted as if their tensor annotations held.
+    Decoys: those reads, and the sampled token's `.item()`. Hits: the caller's own copies, and a helper that
+    one call site passes a device tensor; a method called through `self` maps arguments past `self`."""
+    src = """
+        import torch
+
+
+        def split_sizes(x: torch.Tensor, sizes: torch.Tensor):
+            if isinstance(sizes, torch.Tensor):
+                sizes = sizes.tolist()
+            return torch.split(x, sizes)
+
+
+        def sample(n: int):
+            tokens = torch.empty((n, 1), dtype=torch.long)
+            return tokens, torch.empty((n, 1))
+
+
+        def read(grid: torch.Tensor):
+            return grid.tolist()
+
+
+        def mixed(t: torch.Tensor):
+            return t.tolist()
+
+
+        class Gen:
+            def step(self, x: torch.Tensor, lens: torch.Tensor):
+                parts = split_sizes(x, [1, 2])
+                n = lens.tolist()
+                more = split_sizes(x, n)
+                token, prob = sample(4)
+                if token[0, 0].item() == 2:
+                    return parts
+                dims = read(lens.cpu())
+                return mixed(lens), mixed([1]), self.count(n, x), more
+
+            def count(self, sizes: torch.Tensor, x: torch.Tensor):
+                a = sizes.tolist()
+                return a, x.tolist()
+    """
+    assert findings(src, scope="all") == {(20, "GL102"), (26, "GL102"), (31, "GL103"), (36, "GL102")}
+
+
+def test_host_facts_follow_the_data_flow():
+    """The host-to-device rules see host tensors the data flow shows, not only those built in view: a project
+    function that returns one, `torch.cat` of a comprehension of host `arange`s (mistral-inference's per-step
+    positions), a branch join. Hits: their copies to the device, and `.tolist()` of a field `__init__` only
+    set to `None` (a placeholder is no evidence of host data). Decoys: host reads of those host tensors."""
+    src = """
+        import torch
+
+
+        def grid(n: int):
+            return torch.arange(n)
+
+
+        class Cache:
+            def __init__(self):
+                self.lens = None
+
+            def build(self, seqpos: list[int], seqlens: list[int], dev):
+                pos = torch.cat([torch.arange(p, p + n) for p, n in zip(seqpos, seqlens)]).to(device=dev)
+                g = grid(4)
+                moved = g.to(dev)
+                total = g.sum().item() + len(g.tolist())
+                return self.lens.tolist(), pos, moved, total
+    """
+    assert findings(src, scope="all") == {(13, "GL131"), (15, "GL131"), (17, "GL102")}
+
+
+def test_fields_every_method_keeps_on_the_host():
+    """A field of a plain class (not an `nn.Module`, whose buffers move with `.to()`) that every
+    `self.x = ...` in the class, its bases and subclasses sets to host data is a host tensor: diffusers keeps
+    `sigmas` on the CPU on purpose, exllamav2 samples from CPU buffers. Decoy: reading such a field. Hits: a
+    blocking `copy_` of a device tensor into such a buffer, and a field one method moves to the device."""
+    src = """
+        import torch
+
+
+        class Scheduler:
+            def __init__(self, n: int):
+                self.sigmas = torch.linspace(0, 1, n)
+                self.buf = torch.empty(n)
+                self.steps = torch.arange(n)
+
+            def set_timesteps(self, sigmas: torch.Tensor, dev):
+                self.sigmas = sigmas.to("cpu")
+                self.steps = self.steps.to(dev)
+
+            def step(self, x: torch.Tensor, i: int):
+                s = self.sigmas[i].item()
+                self.buf.copy_(x)
+                self.buf.copy_(x, non_blocking=True)
+                return x * s, self.steps[i].item()
+    """
+    assert findings(src, scope="all") == {(11, "GL103"), (16, "GL103"), (18, "GL101")}
+
+
+def test_lists_hold_what_is_appended():
+    """`xs = []` filled by `xs.append(t)` (in a loop too) is a list of what was appended: litgpt's speculative
+    decoding branches on `draft_probs[i]`, a device tensor. Hit: that condition. Decoys: a list of host ints
+    filled the same way, and a list that mixes both (its elements are unknown)."""
+    src = """
+        import torch
+
+
+        def verify(draft: torch.Tensor, k: int):
+            probs, ids, mixed = [], [], []
+            for i in range(k):
+                probs.append(draft[i].softmax(-1))
+                ids.append(i)
+                mixed.append(i)
+                mixed.append(draft[i])
+            for i in range(k):
+                if probs[i].max() > 0.5:
+                    break
+            for i in ids:
+                if i > 2 or mixed[i] > 0:
+                    break
+            return torch.cat(probs)
+    """
+    assert findings(src, scope="all") == {(12, "GL110")}
+
+
+def test_masks_built_in_another_function():
+    """A helper that returns a comparison of tensors (or `&` / `~` of masks) returns a mask: indexing with it
+    selects a data-dependent count (hit). Decoys: a helper comparing host values, and masked scalar stores."""
+    src = """
+        import torch
+
+
+        def valid(x: torch.Tensor, n: int):
+            keep = x.sum(-1) > 0
+            return keep & (torch.arange(x.shape[0], device=x.device) < n)
+
+
+        def small(n: int, limit: int):
+            return n < limit
+
+
+        def step(x: torch.Tensor, n: int):
+            m = valid(x, n)
+            x[m] = 0.0
+            if small(n, 4):
+                return x[~m]
+            return x
+    """
+    assert findings(src, scope="all") == {(17, "GL123")}
+
+
+def test_augmented_host_arithmetic_keeps_call_site_facts():
+    """`cache_seqlens += 1` on a host tensor keeps it a host tensor at the call site (exllamav2's draft loop
+    passes its CPU `cache_seqlens` to `get_paged_params`, which reads `cache_seqlens[0].item()`): decoy. Hit:
+    the same read when one caller adds a device tensor to it."""
+    src = """
+        import torch
+
+
+        def params(lens: torch.Tensor):
+            return lens[0].item()
+
+
+        def params2(lens: torch.Tensor):
+            return lens[0].item()
+
+
+        def loop(n: int, steps: int, x: torch.Tensor):
+            lens = torch.zeros(n, dtype=torch.int32)
+            other = torch.zeros(n, dtype=torch.int32)
+            for _ in range(steps):
+                a = params(lens)
+                b = params2(other)
+                lens += 1
+                other += x
+            return a, b
+    """
+    assert findings(src, scope="all") == {(9, "GL101")}
+
+
+def test_cached_results_follow_call_site_facts(tmp_path):
+    """Call-site facts come from other files: changing what a caller passes re-lints the callee even when
+    the callee's file and imports are unchanged (the facts are part of its cache key)."""
+    from graphlint.config import Config
+    from graphlint.engine import Linter
+
+    (tmp_path / "helper.py").write_text(
+        "import torch\n\n\ndef read(sizes: torch.Tensor):\n    return sizes.tolist()\n")
+    caller = tmp_path / "caller.py"
+
+    def run(arg: str) -> set[tuple[str, int, str]]:
+        caller.write_text("import torch\nfrom helper import read\n\n\n"
+                          f"def step(x: torch.Tensor):\n    return read({arg})\n")
+        result = Linter(Config(scope="all"), cache_dir=tmp_path / ".cache").lint_paths(
+            sorted(tmp_path.glob("*.py")))
+        return {(f.path.rpartition("/")[2], f.line, f.code) for f in result.findings}
+
+    assert run("[1, 2]") == set()
+    assert run("x") == {("helper.py", 5, "GL102")}
+    assert run("[3]") == set()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import Kind
+from graphlint.inference import COMPARING_SEQUENCES, Kind
 from graphlint.rules._util import method_call
 from graphlint.rules.base import Rule
 
@@ -83,11 +83,15 @@ class _ConditionRule(Rule):
 
 
 class TensorCondition(_ConditionRule):
-    """A tensor used as a condition (`if t:`, `while r > tol:`, `a if t else b`, `t and u`, `not t`).
+    """A tensor used as a condition (`if t:`, `while r > tol:`, `a if t else b`, `t and u`, `not t`, `t in (1, 2)`).
 
     Python calls `Tensor.__bool__`, which reads the value on the host: the host blocks, and capture
     fails (or, in a captured step, the branch taken at capture is frozen). Convergence loops that read
-    a device residual every iteration are the classic case. Branching on host-known ints (batch
+    a device residual every iteration are the classic case. Membership tests read too, wherever they
+    stand: `t in (1, 2)` / `t in stop_tokens` (a list or tuple) compare each element with `==` and call
+    `bool()` on the result, and `3 in t` is `Tensor.__contains__`, an `.item()` (both measured on an H200:
+    debug mode raises, the host waits for a queued 200 ms kernel, capture fails). `t in some_set` or a
+    dict hashes the tensor by identity and reads nothing: not reported. Branching on host-known ints (batch
     size, step, shape) is fine and not reported.
     """
 
@@ -101,12 +105,35 @@ class TensorCondition(_ConditionRule):
         "def step(x: torch.Tensor, n: int):\n    if x.shape[0] > n and x.dtype == torch.float16:\n        return x\n    return x * 2\n",
         "def step(x: torch.Tensor, mask: torch.Tensor | None):\n    if mask is not None:\n        x = x * mask\n    return x\n",
         "def step(x: torch.Tensor):\n    return torch.where(x > 0, x, 0.0)\n",
+        "def step(x: torch.Tensor, seen: set, cache: dict, ids: list[int]):\n"
+        "    if x in seen or x in cache or 3 in ids:\n        return x\n    return x * 2\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    if x.sum() > 0:  # <- GL110\n        return x\n    return -x\n",
         "def step(r: torch.Tensor, tol: float):\n    while r.norm() > tol:  # <- GL110\n        r = r / 2\n    return r\n",
         "def step(x: torch.Tensor, flag: bool):\n    return x if flag and (x > 0) else -x  # <- GL110\n",
+        "def step(tokens: torch.Tensor, stop: tuple[list[int], ...]):\n    for t in tokens:\n"
+        "        if t in stop:  # <- GL110\n            break\n    found = 2 in tokens  # <- GL110\n    return found\n",
     )
+    membership = "`in` compares a tensor element by element and reads the result on the host"
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        operands = [node.left] + [t.comparator for t in node.comparisons]
+        for i, target in enumerate(node.comparisons):
+            if isinstance(target.operator, (cst.In, cst.NotIn)) and self._reads(operands[i], operands[i + 1]):
+                self.report(node, self.membership)
+                return
+
+    def _reads(self, item: cst.BaseExpression, container: cst.BaseExpression) -> bool:
+        ctx = self.ctx
+        box = ctx.val(container)
+        if box.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not box.weak:
+            return True  # `Tensor.__contains__`
+        elem = ctx.val(item)
+        if elem.kind not in (Kind.TENSOR, Kind.BOOL_TENSOR) or elem.weak:
+            return False
+        return isinstance(container, (cst.List, cst.Tuple)) or box.kind is Kind.TENSOR_SEQ or (
+            box.kind is Kind.HOST_SEQ and box.ref in COMPARING_SEQUENCES)
 
 
 class AnyAllCondition(_ConditionRule):

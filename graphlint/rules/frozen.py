@@ -147,7 +147,7 @@ class CpuValueFrozen(HostFacts):
         # "device" side must really be on the CPU too: not this hazard.
         origin = self.origin(expr)
         return (origin is not None and not origin.is_bool and origin.dims != "shaped" and not origin.const
-                and origin.source not in ("cpu", "maybe"))
+                and origin.source not in ("cpu", "maybe", "flow"))
 
     def _device(self, expr: cst.BaseExpression) -> bool:
         return self.ctx.is_device_tensor(expr) and self.origin(expr) is None

@@ -21,7 +21,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.inference import (
-    FACTORY_TORCH, Kind, bind_targets, dotted_name, in_config, is_mask_name,
+    FACTORY_TORCH, VIEW_METHODS, Kind, dotted_name, in_config, is_mask_name,
 )
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
@@ -31,14 +31,7 @@ if TYPE_CHECKING:
 
 CUDA_LEGACY_TENSOR_RE = re.compile(
     r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|Complex\w*)Tensor$")
-DEVICE_NAME_RE = re.compile(r"(^|_)(device|dev|gpu|cuda)(_|$)|device$", re.I)
-DTYPE_NAME_RE = re.compile(r"dtype", re.I)
 PINNED_NAME_RE = re.compile(r"(^|_)(pinned|pin)(_|$)|pinned", re.I)
-# Methods that keep the storage of the receiver (so they keep it pinned).
-VIEW_METHODS = frozenset({
-    "view", "reshape", "narrow", "flatten", "squeeze", "unsqueeze", "select", "expand", "view_as",
-    "reshape_as", "permute", "transpose", "t", "__getitem__", "as_strided", "unflatten", "detach",
-})
 HOST_DATA_FACTORIES = ("torch.tensor", "torch.as_tensor", "torch.asarray")
 
 
@@ -46,32 +39,7 @@ HOST_DATA_FACTORIES = ("torch.tensor", "torch.as_tensor", "torch.asarray")
 
 def device_arg_class(ctx, expr: cst.BaseExpression) -> str:
     """What a `.to(...)` / `device=` argument is: 'cpu', 'device', 'dtype' or 'unknown'."""
-    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
-        return "cpu" if ctx.inference.device_expr(expr) == "cpu" else "device"
-    if isinstance(expr, cst.Integer):
-        return "device"  # a CUDA ordinal
-    if isinstance(expr, cst.Name) and expr.value == "None":
-        return "cpu"  # device=None: the default device
-    if isinstance(expr, cst.Call) and (ctx.call_name(expr) or "") == "torch.device":
-        return "cpu" if ctx.inference.device_expr(expr) == "cpu" else "device"
-    text = code_of(expr)
-    if "cpu" in text.lower():
-        return "cpu"
-    qual = ctx.qualname(expr) or ""
-    if qual.startswith("torch.") and qual != "torch.device":
-        return "dtype"  # torch.float16, torch.bool, ...
-    if isinstance(expr, cst.Attribute) and expr.attr.value == "device":
-        return "device"  # other.device
-    if isinstance(expr, cst.Attribute) and expr.attr.value == "dtype":
-        return "dtype"
-    last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
-    if DTYPE_NAME_RE.search(last):
-        return "dtype"
-    if DEVICE_NAME_RE.search(last):
-        return "device"
-    if ctx.is_device_tensor(expr):
-        return "device"  # x.to(other): other's device and dtype
-    return "unknown"
+    return ctx.inference.device_arg(expr)
 
 
 def to_target(ctx, node: cst.Call) -> str:
@@ -129,7 +97,8 @@ class Origin:
     dims: str = "unknown"  # "scalar" (0-d), "shaped" (>= 1 dim), "unknown"
     const: bool = False  # built from compile-time constants only (literals, config, shapes)
     # "factory"; "maybe" (`torch.tensor(v)` of a value not known to be host data: a tensor `v` keeps
-    # its device); "cpu" (a `.cpu()` of a device tensor); "numpy"
+    # its device); "cpu" (a `.cpu()` of a device tensor); "numpy"; "flow" (the inference's data flow, across
+    # statements, branches and calls: its dtype is not tracked)
     source: str = "factory"
 
     def but(self, **kw) -> "Origin":
@@ -223,7 +192,7 @@ class HostFacts(Rule):
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         if isinstance(target, cst.Name):
             name = target.value
-            origin = self.origin(value) if value is not None else None
+            origin = self._origin(value) if value is not None else None  # a flow fact is read when asked
             history = self.history.setdefault(name, [])
             if origin is not None:
                 for prev_node, prev in history:
@@ -295,6 +264,17 @@ class HostFacts(Rule):
 
     # -- origins ------------------------------------------------------------------------------
     def origin(self, expr: cst.BaseExpression) -> Origin | None:
+        found = self._origin(expr)
+        if found is None and isinstance(expr, (cst.Name, cst.Attribute, cst.Call)):
+            # what the inference's data flow shows (not what a `*_cpu` name suggests): a project function
+            # that returns a host tensor, a parameter every caller passes one, a value joined across branches
+            val = self.ctx.val(expr)
+            if val.kind is Kind.CPU_TENSOR and not val.weak:
+                dims = "unknown" if val.rank is None else "scalar" if val.rank == 0 else "shaped"
+                found = Origin(pinned=val.pinned, dims=dims, source="flow")
+        return found
+
+    def _origin(self, expr: cst.BaseExpression) -> Origin | None:
         ctx = self.ctx
         if isinstance(expr, cst.Name):
             return self.origins.get(expr.value)
@@ -468,7 +448,7 @@ class HostFacts(Rule):
         if origin is not None and origin.pinned:
             return True
         val = self.ctx.val(expr)
-        if val.kind is Kind.CPU_TENSOR and val.ref == "pinned":
+        if val.kind is Kind.CPU_TENSOR and val.pinned:
             return True
         base = _strip_views(expr)
         if isinstance(base, cst.Name):
@@ -522,22 +502,8 @@ def _tensor_elements(ctx, expr: cst.BaseExpression) -> bool:
     if isinstance(expr, (cst.List, cst.Tuple)):
         return any(_tensor_elements(ctx, e.value) for e in expr.elements)
     if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
-        return comprehension_element(ctx, expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR)
+        return ctx.inference.comprehension_element(expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR)
     return ctx.is_device_tensor(expr)
-
-
-def comprehension_element(ctx, comp: cst.ListComp | cst.GeneratorExp):
-    """The value of a comprehension's element, evaluated with its loop targets bound."""
-    inf = ctx.inference
-    inf.push({})
-    try:
-        for_in = comp.for_in
-        while for_in is not None:
-            bind_targets(inf, for_in.target, inf(for_in.iter), iterate=True)
-            for_in = for_in.inner_for_in
-        return inf(comp.elt)
-    finally:
-        inf.pop()
 
 
 def _host_data(rule: "HostFacts", expr: cst.BaseExpression) -> bool:
@@ -640,6 +606,7 @@ class HostDataToDevice(HostFacts):
         "def step(x: torch.Tensor, n: int):\n    return torch.cuda.FloatTensor(n, 4)\n",
         "def step(x: torch.Tensor):\n    return x.new_tensor(x)\n",
         "def step(x: torch.Tensor):\n    return torch.full((4,), 2.0, device=x.device)\n",
+        "def step(x: torch.Tensor):\n    return torch.tensor([], dtype=torch.long, device=x.device)\n",
         "class M(torch.nn.Module):\n    def forward(self, x: torch.Tensor):\n        if self.table is None:\n"
         "            self.table = torch.tensor([1, 2, 3], device=x.device)\n        return x[self.table]\n",
     )
@@ -674,6 +641,8 @@ class HostDataToDevice(HostFacts):
                 return
             if factory_device_is_cpu(ctx, node) is not False:
                 return  # no device (a CPU tensor) or device="cpu"
+            if isinstance(data, (cst.List, cst.Tuple)) and not data.elements:
+                return  # `torch.tensor([], device=d)`: nothing to copy (measured: no wait, captures)
             if ctx.val(data).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
                 return
             if qual == "torch.tensor" or _host_data(self, data):
@@ -921,7 +890,7 @@ class HostIndex(HostFacts):
                 continue  # `x[~m] = 0.0`: `~` of an index is a mask (a masked_fill), not integer indices
             val = ctx.val(idx)
             if val.kind is Kind.TENSOR and not val.weak and not is_mask_name(dotted_name(idx) or "") \
-                    and val.ref != "0d":  # 0-d: GL127
+                    and not val.is_0d:  # 0-d: GL127
                 return True
         return False
 
@@ -929,7 +898,8 @@ class HostIndex(HostFacts):
         ctx = self.ctx
         if host_list(ctx, idx) or self.has_tag(idx, "host_list"):
             return "Python list"
-        if self.is_cpu(idx) and not self.is_cpu_bool(idx):
+        origin = self.origin(idx)
+        if origin is not None and not origin.is_bool and origin.source != "flow":  # a flow fact's dtype is unknown
             return "CPU index tensor"
         return None
 

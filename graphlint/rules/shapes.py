@@ -305,9 +305,10 @@ class TensorShapeArgument(Rule):
 
 
 class TensorAsIndex(Rule):
-    """A device tensor used as a Python index: `lst[t]`, `range(t)`, `x[t.argmax()]`, `w[n]`.
+    """A device tensor used as a Python index: `lst[t]`, `range(t)`, `[v] * t`, `x[t.argmax()]`, `w[n]`.
 
-    Indexing a Python sequence with a tensor, or passing one to `range`, calls `__index__` (an
+    Indexing a Python sequence with a tensor, passing one to `range`, or repeating a list by one
+    (`[0] * t`, measured on an H200: debug mode raises, the host waits, capture fails) calls `__index__` (an
     implicit `.item()`). A 0-d integer tensor used as a tensor index is read on the host the same
     way: measured on an H200, `W[i]`, `x[:, i] = v` and `x[x.argmax()]` with a 0-d CUDA `i` all make
     debug mode raise, wait for a queued 200 ms kernel, and fail capture. graphlint knows a tensor is
@@ -323,6 +324,7 @@ class TensorAsIndex(Rule):
     VALID = (
         "def step(x: torch.Tensor, layers: list, i: int):\n    return layers[i](x), x[x.argmax(dim=-1, keepdim=True)]\n",
         "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x[idx]\n",
+        "def step(x: torch.Tensor, n: int):\n    return [x] * n, x * 2, (x, x) * 2\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, e: torch.Tensor):\n    experts = [x, x * 2]\n    return experts[e]  # <- GL127\n",
@@ -330,6 +332,8 @@ class TensorAsIndex(Rule):
         "def step(x: torch.Tensor):\n    return x[x.argmax()]  # <- GL127\n",
         "def step(w: torch.Tensor, scores: torch.Tensor, ring: torch.Tensor):\n    best = scores.argmax()\n"
         "    ring[:, best % 8] = 0  # <- GL127\n    return w[best]  # <- GL127\n",
+        "def step(x: torch.Tensor, counts: torch.Tensor):\n    n = counts.sum()\n"
+        "    pad = [0] * n  # <- GL127\n    return pad, x\n",
     )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -342,8 +346,7 @@ class TensorAsIndex(Rule):
             self.report(node)
 
     def _zero_d(self, expr: cst.BaseExpression) -> bool:
-        val = self.ctx.val(expr)
-        if val.kind is Kind.TENSOR and val.ref == "0d":
+        if self.ctx.is_0d(expr) and self.ctx.val(expr).kind is Kind.TENSOR:  # a 0-d mask is GL123's
             return True
         if not isinstance(expr, cst.Call) or expr.args:
             return False
@@ -351,6 +354,17 @@ class TensorAsIndex(Rule):
         return bool(m and m[1] in ("argmax", "argmin", "max", "min", "sum") and self.ctx.is_tensor(m[0]))
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.call_name(node) == "range" and any(
-                self.ctx.is_device_tensor(a.value) and not self.ctx.val(a.value).weak for a in node.args):
+        if self.ctx.call_name(node) == "range" and any(self._device_count(a.value) for a in node.args):
             self.report(node)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if not isinstance(node.operator, cst.Multiply):
+            return
+        for seq, count in ((node.left, node.right), (node.right, node.left)):
+            if (isinstance(seq, (cst.List, cst.Tuple)) or self.ctx.val(seq).kind in (Kind.HOST_SEQ, Kind.TENSOR_SEQ)) \
+                    and self._device_count(count):
+                self.report(node)
+                return
+
+    def _device_count(self, expr: cst.BaseExpression) -> bool:
+        return self.ctx.is_device_tensor(expr) and not self.ctx.val(expr).weak

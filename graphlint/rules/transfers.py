@@ -70,10 +70,13 @@ class TolistCall(Rule):
 
 
 class CpuTransfer(Rule):
-    """`.cpu()` / `.to("cpu")` is a blocking device-to-host copy.
+    """`.cpu()` / `.to("cpu")` / `host_buf.copy_(device_t)` is a blocking device-to-host copy.
 
-    Every spelling counts: `.cpu()`, `.to("cpu")`, `.to(device="cpu")`, `.to(torch.device("cpu"))`.
-    `.to("cpu", non_blocking=True)` does not wait (it races instead) and is not reported here.
+    Every spelling counts: `.cpu()`, `.to("cpu")`, `.to(device="cpu")`, `.to(torch.device("cpu"))`, and a
+    `copy_` of a device tensor into a host tensor (a buffer built without `device=`, a `.cpu()` copy, a
+    `*_cpu` field). Measured on an H200: `cpu_buf.copy_(cuda_t)` and `pinned_buf.copy_(cuda_t)` both make debug
+    mode raise, wait for a queued 200 ms kernel, and fail capture; `pinned_buf.copy_(cuda_t, non_blocking=True)`
+    does not wait (it races instead, like `.to("cpu", non_blocking=True)`), and neither is reported here.
     Modules (`model.cpu()`) are not tensors and are skipped.
     """
 
@@ -86,6 +89,9 @@ class CpuTransfer(Rule):
         "def step(x: torch.Tensor):\n    return x.to(torch.float16)\n",
         "def step(x: torch.Tensor, dev):\n    return x.to(dev)\n",
         "def step(x: torch.Tensor, buf):\n    return x.to('cpu', non_blocking=True)\n",
+        "def step(x: torch.Tensor, n: int):\n    buf = torch.empty(n, pin_memory=True)\n"
+        "    buf.copy_(x, non_blocking=True)\n    out = torch.empty_like(x)\n    out.copy_(x)\n"
+        "    host = torch.zeros(n)\n    host.copy_(torch.ones(n))\n    return buf, out, host\n",
         "class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        self.proj = torch.nn.Linear(2, 2)\n\n    def offload(self):\n        self.proj.cpu()\n",
     )
@@ -93,11 +99,17 @@ class CpuTransfer(Rule):
         "def step(x: torch.Tensor):\n    return x.cpu()  # <- GL103\n",
         "def step(x: torch.Tensor):\n    return x.to('cpu')  # <- GL103\n",
         "def step(x: torch.Tensor):\n    return x.to(device=torch.device('cpu'))  # <- GL103\n",
+        "class Gen:\n    def __init__(self, n: int):\n        self.logits_pinned = torch.empty(n, pin_memory=True)\n\n"
+        "    def step(self, logits: torch.Tensor):\n        out = self.logits_pinned[:4]\n"
+        "        out.copy_(logits, non_blocking=False)  # <- GL103\n        return out\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        m = tensor_method(self.ctx, node, ("cpu", "to"))
+        m = tensor_method(self.ctx, node, ("cpu", "to", "copy_"))
         if m is None:
+            return
+        if m[1] == "copy_":
+            self._copy_into_host(node, m[0])
             return
         recv, name = m
         if recv is not None and self.ctx.val(recv).kind is Kind.CPU_TENSOR:
@@ -113,6 +125,16 @@ class CpuTransfer(Rule):
             if isinstance(arg.value, (cst.SimpleString, cst.Call)) and self.ctx.inference.device_expr(arg.value) == "cpu":
                 self.report(node, self.message.format(call='.to("cpu")'))
                 return
+
+    def _copy_into_host(self, node: cst.Call, dst: cst.BaseExpression | None) -> None:
+        """`host_buf.copy_(device_t)` without `non_blocking=True`."""
+        args = positional(node)
+        src = kwarg(node, "src").value if kwarg(node, "src") else args[0] if args else None
+        flag = kwarg(node, "non_blocking").value if kwarg(node, "non_blocking") else args[1] if len(args) > 1 else None
+        if dst is None or src is None or is_true(flag):
+            return
+        if self.ctx.device(dst) == "host" and self.ctx.is_device_tensor(src) and not self.ctx.val(src).weak:
+            self.report(node, "`.copy_()` of a device tensor into host memory blocks until the GPU catches up")
 
 
 class NumpyCall(Rule):
@@ -195,7 +217,9 @@ class FormatTensor(Rule):
     """Formatting a tensor into a string reads its values on the host.
 
     f-strings (`f"{t}"`), `str(t)`/`repr(t)`, `"%s" % t` and `"{}".format(t)` all copy the data and
-    block. An f-string inside a logging call formats even when the level is disabled.
+    block. An f-string inside a logging call formats even when the level is disabled. So does a progress
+    bar's `set_postfix(loss=t)` (tqdm formats every value; measured on an H200 with a 0-d CUDA `t`: debug mode
+    raises, the host waits for a queued 200 ms kernel, capture fails).
     """
 
     code = "GL107"
@@ -206,12 +230,14 @@ class FormatTensor(Rule):
     VALID = (
         "def step(x: torch.Tensor):\n    msg = f'{x.shape} {x.dtype:}'\n    return msg\n",
         "def step(n: int):\n    return '%d tokens' % n\n",
+        "def step(x: torch.Tensor, bar):\n    bar.set_postfix(loss=x.mean().item(), step=3)\n    return x\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    msg = f'x={x}'  # <- GL107\n    return msg\n",
         "def step(x: torch.Tensor):\n    return 'sum {}'.format(x.sum())  # <- GL107\n",
         "def step(x: torch.Tensor):\n    return 'max %s' % x.max()  # <- GL107\n",
         "def step(x: torch.Tensor):\n    return str(x)  # <- GL107\n",
+        "def step(x: torch.Tensor, bar):\n    bar.set_postfix(loss=x.mean())  # <- GL107\n    return x\n",
     )
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
@@ -227,6 +253,14 @@ class FormatTensor(Rule):
         if m and m[1] == "format" and isinstance(m[0], (cst.SimpleString, cst.ConcatenatedString)):
             if any(self.ctx.is_device_tensor(a.value) for a in node.args):
                 self.report(node)
+        elif m and m[1] == "set_postfix" and any(self._formatted(a.value) for a in node.args):
+            self.report(node)
+
+    def _formatted(self, expr: cst.BaseExpression) -> bool:
+        """A device tensor, or a dict literal holding one (`set_postfix({"loss": t})`)."""
+        if isinstance(expr, cst.Dict):
+            return any(isinstance(e, cst.DictElement) and self.ctx.is_device_tensor(e.value) for e in expr.elements)
+        return self.ctx.is_device_tensor(expr)
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if not isinstance(node.operator, cst.Modulo) or not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)):

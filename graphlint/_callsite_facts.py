@@ -1,0 +1,472 @@
+"""Facts that cross calls, read by syntax in the phase-1 index (stdlib `ast`): what an unannotated function
+returns, what each call site passes, and what every call site of a function agrees a parameter holds.
+
+Kinds are the index's strings (picklable, cached per file): "tensor", "bool_tensor", "weak_tensor",
+"cpu_tensor", "tensor_seq", "host", "host_seq", "ndarray", "items:<kind>,<kind>" (a fixed-length tuple) and
+"unknown"; `graphlint.inference.kind_val` turns one into a `Val`. Only direct evidence counts (a literal, a
+factory without `device=`, `.tolist()`, `.cpu()`, a local bound to one of these on every assignment, a
+parameter annotated `int`): one mis-guessed helper would affect every call site.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from graphlint._annotations import annotation_kind
+from graphlint._torch_api import TENSOR_METHOD_NAMES
+from graphlint._torch_kinds import FACTORY_TORCH, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
+from graphlint.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS
+from graphlint.inference import SEQ_METHODS as SEQ_RESULT_METHODS
+
+if TYPE_CHECKING:
+    from graphlint.index import ClassInfo, FunctionInfo, ProjectIndex
+
+Resolve = Callable[[str | None], "str | None"]
+
+HOST_FAMILY = frozenset({"host", "host_seq", "cpu_tensor", "ndarray"})
+HOST_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "abs", "min", "max", "sum", "divmod"})
+SEQ_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
+# Tensor methods whose result is host data, whatever the receiver.
+HOST_RESULT_METHODS = {"tolist": "host_seq", "item": "host", "numpy": "ndarray", "cpu": "cpu_tensor",
+                       "pin_memory": "cpu_tensor"}
+# Methods of a CPU tensor that leave it on the CPU (everything but device moves and host reads).
+NOT_CPU_METHODS = frozenset({"cuda", "to", "type", "tolist", "item", "numpy", "size", "dim", "numel", "split",
+                             "chunk", "unbind", "topk", "sort", "nonzero"})
+MAX_DEPTH = 4
+DEVICE_FAMILY = frozenset({"tensor", "weak_tensor", "bool_tensor"})
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
+
+
+@dataclass
+class Scope:
+    """A function's names, for reading its expressions by syntax (flow-insensitive)."""
+
+    # every binding of each local name in the function's own body: the assigned expression, the augmented
+    # assignment (`n += 1`), or None when bound another way (a loop, `with`, a tuple target)
+    binds: dict[str, list[ast.expr | ast.AugAssign | None]] = field(default_factory=dict)
+    # every parameter -> its annotation's kind ("host", "host_seq", "tensor", "bool_tensor") or "unknown"
+    params: dict[str, str] = field(default_factory=dict)
+    top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
+    returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
+    # `self.x = value` assignments (None: rebound another way, `self.x += ...`, a tuple target)
+    self_assigns: list[tuple[str, ast.expr | None]] = field(default_factory=list)
+
+
+def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
+    """One walk of the function's own statements (not its expressions: cheap): its bindings, `return`
+    values and parameters. A walrus inside an expression is not seen (a rebinding the facts miss)."""
+    from graphlint.index import _bound_names
+
+    scope = Scope()
+    binds = scope.binds
+    stack: list[ast.stmt] = list(func.body)
+    while stack:
+        sub = stack.pop()
+        if isinstance(sub, ast.Return):
+            if sub.value is not None and not (isinstance(sub.value, ast.Constant) and sub.value.value is None):
+                scope.returns.append(sub.value)
+            continue
+        if isinstance(sub, (ast.Assign, ast.AnnAssign)):
+            if sub.value is not None:
+                for target in sub.targets if isinstance(sub, ast.Assign) else [sub.target]:
+                    if isinstance(target, ast.Name):
+                        binds.setdefault(target.id, []).append(sub.value)
+                    elif (attr := _self_attr(target)) is not None:
+                        scope.self_assigns.append((attr, sub.value))
+                    else:
+                        for name in _bound_names(target):
+                            binds.setdefault(name, []).append(None)
+                        if isinstance(target, (ast.Tuple, ast.List)):
+                            scope.self_assigns.extend((a, None) for e in target.elts
+                                                      if (a := _self_attr(e)) is not None)
+            continue
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue  # their own scopes
+        targets: list[ast.expr] = []
+        if isinstance(sub, ast.AugAssign) and (attr := _self_attr(sub.target)) is not None:
+            scope.self_assigns.append((attr, None))
+        if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+            binds.setdefault(sub.target.id, []).append(sub)  # `n += 1` keeps what n is when the operand is host
+        elif isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor)):
+            targets.append(sub.target)
+        elif isinstance(sub, (ast.With, ast.AsyncWith)):
+            targets.extend(item.optional_vars for item in sub.items if item.optional_vars is not None)
+        for target in targets:
+            for name in _bound_names(target):
+                binds.setdefault(name, []).append(None)
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(sub, name, None)
+            if block:
+                stack.extend(block)
+        for handler in getattr(sub, "handlers", ()):
+            stack.extend(handler.body)
+        for case in getattr(sub, "cases", ()):
+            stack.extend(case.body)
+    for stmt in func.body:
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                if isinstance(target, ast.Name):
+                    scope.top.add(target.id)
+    args = func.args
+    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+        scope.params[arg.arg] = _host_annotation(arg.annotation)
+    for arg in (args.vararg, args.kwarg):
+        if arg is not None:
+            scope.params[arg.arg] = "unknown"
+    return scope
+
+
+def _self_attr(target: ast.expr) -> str | None:
+    """`x` of a `self.x` target."""
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+        return target.attr
+    return None
+
+
+def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, str], ...]:
+    """(attribute, kind) of each `self.x = value` of the function; `self.x = None` placeholders are left out."""
+    return tuple((attr, expr_kind(value, resolve, scope) if value is not None else "unknown")
+                 for attr, value in scope.self_assigns
+                 if not (isinstance(value, ast.Constant) and value.value is None))
+
+
+def _host_annotation(ann: ast.expr | None) -> str:
+    """"host" / "host_seq" for `int`, `list[int]`, `Optional[int]`..., "tensor" / "bool_tensor" for tensor
+    annotations (the prior a parameter starts with); "unknown" otherwise (common shapes read without
+    unparsing)."""
+    if ann is None:
+        return "unknown"
+    if isinstance(ann, ast.Name):
+        text = ann.id
+    elif isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        text = ann.value
+    elif isinstance(ann, (ast.Subscript, ast.BinOp)):
+        text = ast.unparse(ann)
+    else:
+        return "unknown"
+    kind = annotation_kind(text)
+    return kind if kind in ("host", "host_seq", "tensor", "bool_tensor") else "unknown"
+
+
+# Calls into these packages (and builtins) never reach a project function: their arguments are not recorded.
+EXTERNAL_HEADS = frozenset({"torch", "numpy", "np", "math", "triton", "tl", "einops", "logging", "warnings",
+                            "itertools", "functools", "os", "sys", "typing", "re", "time", "collections", "json"})
+
+
+def records_args(callee: str) -> bool:
+    head, dot, _ = callee.partition(".")
+    return bool(dot) and head not in EXTERNAL_HEADS
+
+
+def param_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """Positional parameter names in order (`self` included); `*args` ends the positional ones."""
+    return tuple(a.arg for a in [*func.args.posonlyargs, *func.args.args])
+
+
+def binding(func: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> str:
+    """How a call passes the first parameter: "function", "method" (implicit self), "class" (cls), "static"."""
+    if not in_class:
+        return "function"
+    names = {d.id if isinstance(d, ast.Name) else d.attr if isinstance(d, ast.Attribute) else ""
+             for d in func.decorator_list}
+    return "static" if "staticmethod" in names else "class" if "classmethod" in names else "method"
+
+
+def join_kinds(kinds: set[str] | list[str]) -> str:
+    """The kind every path agrees on: equal kinds; a tensor and a method-guessed tensor are a weak tensor;
+    host data of different shapes is host data; fixed tuples of one arity join item by item."""
+    kinds = set(kinds)
+    if len(kinds) == 1:
+        return next(iter(kinds))
+    if kinds == {"tensor", "weak_tensor"}:
+        return "weak_tensor"
+    if kinds and kinds <= HOST_FAMILY:
+        return "cpu_tensor" if "cpu_tensor" in kinds else "host"
+    if kinds and all(k.startswith("items:") for k in kinds):
+        rows = [k[len("items:"):].split(",") for k in kinds]
+        if len({len(r) for r in rows}) == 1:
+            joined = [join_kinds({r[i] for r in rows}) for i in range(len(rows[0]))]
+            return "items:" + ",".join(joined) if any(k != "unknown" for k in joined) else "unknown"
+    return "unknown"
+
+
+def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -> str:
+    """What `value` is, by syntax: see the module docstring."""
+    if depth > MAX_DEPTH:
+        return "unknown"
+    again = lambda e: expr_kind(e, resolve, scope, depth + 1)  # noqa: E731
+    if isinstance(value, ast.Name):
+        bound = scope.binds.get(value.id, [])
+        if any(b is None for b in bound):
+            return "unknown"  # rebound by a loop or `with`
+        kinds = {again(b) if not isinstance(b, ast.AugAssign) else "" if again(b.value) == "host" else "unknown"
+                 for b in bound} - {""}
+        if value.id in scope.params and value.id not in scope.top:
+            kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
+        return join_kinds(kinds) if kinds else "unknown"
+    if isinstance(value, ast.Constant):
+        return "host" if value.value is not None and not isinstance(value.value, bytes) else "unknown"
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        kinds = [again(e) for e in value.elts if not isinstance(e, ast.Starred)]
+        if not value.elts or len(kinds) != len(value.elts):
+            return "unknown"  # `[]` is filled later
+        if all(k == "host" for k in kinds):
+            return "host_seq"
+        kinds = [k if not k.startswith("items:") else "unknown" for k in kinds]  # one level of items
+        if isinstance(value, ast.Tuple) and any(k != "unknown" for k in kinds):
+            return "items:" + ",".join(kinds)
+        return "unknown"
+    if isinstance(value, ast.BinOp):
+        left, right = again(value.left), again(value.right)
+        if left == right == "host":
+            return "host"
+        if isinstance(value.op, (ast.BitAnd, ast.BitOr)) and "bool_tensor" in (left, right):
+            return "bool_tensor"  # `mask & valid`
+        if "host_seq" in (left, right) and isinstance(value.op, (ast.Add, ast.Mult)) \
+                and {left, right} <= {"host", "host_seq"}:
+            return "host_seq"  # `[0] * n`, `a + [n]`
+        if "cpu_tensor" in (left, right) and {left, right} <= {"host", "cpu_tensor"}:
+            return "cpu_tensor"
+        if isinstance(value.op, ARITHMETIC) and {left, right} & DEVICE_FAMILY \
+                and {left, right} <= DEVICE_FAMILY | {"host"}:
+            return "weak_tensor" if "weak_tensor" in (left, right) else "tensor"  # `x * 2`, `a + b`
+        return "unknown"
+    if isinstance(value, ast.UnaryOp):
+        inner = again(value.operand)
+        if isinstance(value.op, ast.Invert) and inner == "bool_tensor":
+            return inner  # `~mask`
+        return "host" if isinstance(value.op, ast.Not) else inner if inner in ("host", "cpu_tensor") else "unknown"
+    if isinstance(value, ast.Compare) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn))
+                                                  for op in value.ops):
+        # a comparison with a tensor is a mask (`return lengths[:, None] > torch.arange(n, device=d)`)
+        kinds = {again(e) for e in (value.left, *value.comparators)}
+        if kinds & {"tensor", "bool_tensor", "weak_tensor"}:
+            return "bool_tensor"
+        if "cpu_tensor" in kinds and kinds <= {"cpu_tensor", "host"}:
+            return "cpu_tensor"
+        return "host" if kinds == {"host"} else "unknown"
+    if isinstance(value, ast.IfExp):
+        return join_kinds({again(value.body), again(value.orelse)})
+    if isinstance(value, ast.Subscript):
+        base = again(value.value)
+        if base == "cpu_tensor":
+            return base
+        if base == "host_seq":
+            return "host_seq" if isinstance(value.slice, ast.Slice) else "host"
+        return "unknown"
+    if isinstance(value, ast.Attribute):
+        if value.attr == "shape":
+            return "host_seq"
+        if value.attr in ("ndim", "dtype", "device", "is_cuda"):
+            return "host"
+        return "unknown"
+    if isinstance(value, ast.Call):
+        return _call_kind(value, resolve, again)
+    return "unknown"
+
+
+def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str]) -> str:
+    from graphlint.index import dotted
+
+    name = dotted(value.func)
+    qual = resolve(name) if name else None
+    if qual in HOST_BUILTINS:
+        return "host"
+    if qual == "range":
+        return "host_seq"
+    if qual in SEQ_BUILTINS and value.args:
+        inner = again(value.args[0])
+        return "host_seq" if inner in ("host_seq", "host") else "unknown"
+    if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
+        return "tensor"
+    if qual and qual.startswith("torch."):
+        if qual in FACTORY_TORCH or qual == "torch.from_numpy":
+            return _factory_kind(qual, value, again)
+        return torch_return_kind(qual)
+    if isinstance(value.func, ast.Attribute):
+        meth = value.func.attr
+        if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
+            return HOST_RESULT_METHODS[meth]
+        if meth == "to" and _to_cpu(value):
+            return "cpu_tensor"
+        receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else "unknown"
+        if receiver == "cpu_tensor" and meth not in NOT_CPU_METHODS:
+            return "cpu_tensor"  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`
+        if receiver in DEVICE_FAMILY:  # a method of a tensor: host metadata, a mask, or a tensor
+            if meth in HOST_METHODS:
+                return "host"
+            if meth in BOOL_METHODS:
+                return "bool_tensor"
+            if meth in ("to", "type", "cuda"):  # the dtype may change
+                return "tensor" if receiver == "bool_tensor" else receiver
+            if meth not in NOT_CPU_METHODS and meth not in DIM_SEQ_METHODS and meth not in SEQ_RESULT_METHODS:
+                return "weak_tensor" if receiver == "weak_tensor" else "tensor"
+        if meth in TORCH_ONLY_METHODS and meth not in SEQ_METHODS:
+            return "weak_tensor"  # a method only tensors have, on a receiver of unknown type
+    return "unknown"
+
+
+def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str]) -> str:
+    """A factory without `device=` (or with `device="cpu"`) builds on the CPU, unless it copies a tensor
+    (`torch.tensor(t)`, `as_tensor(t)` keep `t`'s device): then only host data counts."""
+    device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
+    if device is not None and not (isinstance(device, ast.Constant) and isinstance(device.value, str)
+                                   and device.value.split(":")[0] == "cpu"):
+        return "tensor"  # `device=x.device`: where the inference puts it too
+    if qual in ("torch.tensor", "torch.as_tensor", "torch.asarray"):
+        if call.args and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp)):
+            return "cpu_tensor"  # a Python list is read element by element into a new CPU tensor
+        data = again(call.args[0]) if call.args else "unknown"
+        return "cpu_tensor" if data in HOST_FAMILY else "unknown"
+    return "cpu_tensor"
+
+
+def _to_cpu(call: ast.Call) -> bool:
+    """`.to("cpu")` / `.to(device="cpu")` / `.to(torch.device("cpu"))`."""
+    for arg in [*call.args, *(kw.value for kw in call.keywords if kw.arg == "device")]:
+        if isinstance(arg, ast.Call) and arg.args:
+            arg = arg.args[0]
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            return arg.value.split(":")[0] == "cpu"
+    return False
+
+
+def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
+                   ) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]] | None:
+    """(positional kinds, keyword kinds) a call passes; None when none is known (nothing to record).
+    A `*args` ends the positional ones; `**kwargs` is ignored (the join treats missing ones as unknown)."""
+    positional = []
+    for arg in call.args:
+        if isinstance(arg, ast.Starred):
+            break
+        positional.append(expr_kind(arg, resolve, scope))
+    keywords = tuple((kw.arg, expr_kind(kw.value, resolve, scope)) for kw in call.keywords if kw.arg)
+    if all(k == "unknown" for k in positional) and all(k == "unknown" for _, k in keywords):
+        return None
+    return tuple(positional), keywords
+
+
+class CallFacts:
+    """What every resolved call site in the project passes for each parameter of a function."""
+
+    def __init__(self, index: "ProjectIndex") -> None:
+        self.index = index
+        self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
+        self._memo: dict[str, dict[str, str]] = {}
+        self._referenced: set[str] | None = None
+        self._attrs: dict[tuple[str, str], str | None] = {}
+        self._family: dict[str, list["ClassInfo"]] = {}
+
+    def params(self, fn: "FunctionInfo") -> dict[str, str]:
+        """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
+        Empty when the function has no resolved call site, is a root, or is passed around as a value
+        (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
+        found = self._memo.get(fn.key)
+        if found is None:
+            found = self._memo[fn.key] = self._compute(fn)
+        return found
+
+    def attr(self, cls: "ClassInfo", name: str) -> str | None:
+        """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
+        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`); None when any assignment
+        is not host data, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
+        key = (cls.key, name)
+        if key not in self._attrs:
+            kinds = {kind for c in self._class_family(cls) for meth in c.methods.values()
+                     for attr, kind in self.index.functions[meth].attr_sets if attr == name}
+            kind = join_kinds(kinds) if kinds else None
+            self._attrs[key] = kind if kind in HOST_FAMILY else None
+        return self._attrs[key]
+
+    def _class_family(self, cls: "ClassInfo") -> list["ClassInfo"]:
+        """The class, its project bases and its project subclasses: every method that can set `self.x`."""
+        found = self._family.get(cls.key)
+        if found is None:
+            seen = {c.key: c for c in self.index.mro(cls)}
+            for c in self.index.subclasses(cls):
+                seen.setdefault(c.key, c)
+            found = self._family[cls.key] = list(seen.values())
+        return found
+
+    def _compute(self, fn: "FunctionInfo") -> dict[str, str]:
+        if not fn.params or fn.parent_key is not None or fn.markers or fn.key in self._referenced_keys():
+            return {}
+        name = fn.qualname.rpartition(".")[2]
+        if name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
+            return {}  # called by the framework (module calls, construction) more often than seen
+        sites = []
+        for caller, callee, line in self._calls_named(name):
+            for target, how in self.index.call_edges(caller, caller.module, callee):
+                if target.key == fn.key:
+                    sites.append((caller, callee, line, how))
+        if not sites:
+            return {}
+        joined: dict[str, set[str]] = {p: set() for p in fn.params}
+        for caller, callee, line, how in sites:
+            if how.endswith(".apply"):
+                return {}  # `Fn.apply(x)` calls `forward(ctx, x)`: the arguments shift
+            kinds = self._site_kinds(fn, caller, callee, line)
+            for param in fn.params:
+                joined[param].add(kinds.get(param, "unknown"))
+        out = {}
+        for param, kinds in joined.items():
+            kind = join_kinds(kinds)
+            if kind in HOST_FAMILY:
+                out[param] = kind
+        return out
+
+    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int) -> dict[str, str]:
+        """Parameter -> kind at one call site. Calls of one callee on one line are told apart only when each
+        recorded its arguments (the index keeps lines, not columns): then they are joined."""
+        records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+        if not records or len(records) != caller.calls.count((callee, line)):
+            return {}
+        params = list(fn.params)
+        if fn.binding in ("method", "class"):
+            head = callee.rpartition(".")[0]
+            via_class = fn.binding == "method" and head and self.index.class_by_dotted(head) is not None
+            if not via_class:
+                params = params[1:]  # `self.m(a)`, `obj.m(a)`, `Cls.cm(a)`: the first parameter is implicit
+        out: dict[str, set[str]] = {}
+        for positional, keywords in records:
+            site = dict(zip(params, positional))
+            site.update((k, v) for k, v in keywords if k in fn.params)
+            for param in fn.params:
+                out.setdefault(param, set()).add(site.get(param, "unknown"))
+        return {param: join_kinds(kinds) for param, kinds in out.items()}
+
+    def _calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
+        if self._by_name is None:
+            table: dict[str, list[tuple["FunctionInfo", str, int]]] = {}
+            for caller in self.index.functions.values():
+                for callee, line in caller.calls:
+                    table.setdefault(callee.rpartition(".")[2], []).append((caller, callee, line))
+            self._by_name = table
+        return self._by_name.get(name, [])
+
+    def _referenced_keys(self) -> set[str]:
+        """Functions the project uses as values (not only calls), so that calls made elsewhere are unseen."""
+        if self._referenced is None:
+            refs: list[str] = []
+            for s in self.index.modules.values():
+                refs += [ref for values in s.registries.values() for ref in values]
+                refs += list(s.aliases.values())
+                refs += [ref for ref, _line in (*s.compile_roots, *s.graphed_roots)]
+                refs += [ref for ref, _line, _owner in s.hook_roots]
+                for c in s.classes.values():
+                    refs += c.registry + [ref for values in c.callables.values() for ref in values]
+            keys = set()
+            for ref in refs:
+                target = self.index.function_by_dotted(ref)
+                if target is not None:
+                    keys.add(target.key)
+                else:  # `Cls.method` references
+                    head, _, meth = ref.rpartition(".")
+                    owner = self.index.class_by_dotted(head) if head else None
+                    method = self.index.method(owner, meth) if owner is not None else None
+                    if method is not None:
+                        keys.add(method.key)
+            self._referenced = keys
+        return self._referenced

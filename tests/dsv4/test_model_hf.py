@@ -228,11 +228,26 @@ def test_loader_dequantises_mxfp4_experts_and_fp8_blocks(hf_model):
     assert (fp8 - dense).abs().max() <= 0.07 * dense.abs().max()  # FP8 E4M3: 3 mantissa bits
 
 
+def _interpreter_tiles(model) -> None:
+    """Wide expert tiles for the interpreter, which runs every program in Python: the batch-1 defaults (bf16
+    GEMV BLOCK_N 2, W4 BN 8) launch 16-32x the programs at these dims. Tiles are launch tuning only; the
+    shipped ones are pinned by test_moe.py (test_gemv_fused_slot_sum_is_bitwise_unfused[1]) and
+    test_moe_w4.py (the batch-1 case of test_layer_matches_bf16_moe_on_dequantized_weights)."""
+    from dsv4_native.moe_w4 import DSV4MoEW4
+
+    for layer in model.layers:
+        if isinstance(layer.moe, DSV4MoEW4):
+            layer.moe.kernel_cfg = (128, 512, 2, 2, 5)
+        else:
+            layer.moe.gemv_cfg = (64, 256, 4)
+
+
 def test_triton_interpreter_step_equals_reference_step(hf_model):
     """The Triton kernels (through the CPU interpreter) compose into the same step as the references: two
     steps at positions 127 and 128, where an HCA group and a CSA group close, from one prefilled state."""
     tokens = torch.randint(2, SIZES["vocab_size"], (130,), generator=torch.Generator().manual_seed(3)).tolist()
     model = _native(hf_model)
+    _interpreter_tiles(model)
     model.prefill([0], [tokens[:128]])  # reference path (module fixture), admitted at position 127
     snap = {k: v.clone() for k, v in model.named_buffers()}
     mp = pytest.MonkeyPatch()
@@ -295,14 +310,15 @@ def test_w4_expert_model_equals_dense_model_on_dequantised_experts(hf_model, fmt
     assert rel <= REL_TOL, f"W4 reference path vs dense model: {rel:.2e}"
     if fmt == "mxfp4":
         w4_fresh = from_hf_model(hf_model, max_batch=2, max_len=512, dtype=torch.float32, expert_format=fmt)
+        _interpreter_tiles(w4_fresh)
         tokens = tokens[:1]
         rel_k = (run(w4_fresh, "1") - ref[:1]).abs().amax() / ref[:1].abs().amax()
         assert rel_k <= 1e-2, f"W4 Triton kernels (interpreter) vs dense model: {rel_k:.2e}"
 
 
-def test_expert_format_is_checked():
+def test_expert_format_is_checked(hf_model):
     from dsv4_native.model import DSV4Config, check_config
 
-    cfg = DSV4Config.from_hf(build_hf_model(SIZES, seed=0).config, expert_format="int4")
+    cfg = DSV4Config.from_hf(hf_model.config, expert_format="int4")
     with pytest.raises(ValueError, match="expert_format"):
         check_config(cfg)

@@ -7,6 +7,9 @@ tolerance; the fp32 op-level checks are tight.
 
 from __future__ import annotations
 
+import copy
+import functools
+
 import pytest
 import torch
 
@@ -21,9 +24,18 @@ def _rel(a: torch.Tensor, b: torch.Tensor) -> float:
     return ((a.float() - b.float()).norm() / b.float().norm()).item()
 
 
-def _module(fmt: str, device: str, seed: int = 0, **kw) -> W.DSV4MoEW4:
+# Expert tiles (BLOCK_N, BLOCK_K, warps, stages): launch tuning only, so the interpreter (every program a
+# Python call) takes wide ones: the batch-1 default BN 8 runs 4x the programs of BN 32. BN 32 still splits the
+# MMA GEMMs and variant 5's GEMM1 into 2+ N-blocks at these dims; variant 5's GEMM2 (4 x BN wide) runs 4
+# N-blocks in the batch-1 case of test_layer_matches_bf16_moe_on_dequantized_weights (the shipped launch).
+WIDE = (32, 64, 4, 2)
+
+
+@functools.lru_cache(maxsize=None)
+def _pristine(fmt: str, seed: int, kw: tuple[tuple[str, object], ...]) -> W.DSV4MoEW4:
+    """Built (and quantised) once per argument set; tests get deep copies, so none sees another's state."""
     g = torch.Generator().manual_seed(seed)
-    m = W.DSV4MoEW4(D, INTER, E, fmt, top_k=K, vocab=64, max_tokens=24, **kw)
+    m = W.DSV4MoEW4(D, INTER, E, fmt, top_k=K, vocab=64, max_tokens=24, **dict(kw))
     with torch.no_grad():
         m.wg.copy_(torch.randn(E, D, generator=g) * D ** -0.5)
         m.bias.copy_(torch.randn(E, generator=g) * 0.1)
@@ -31,7 +43,11 @@ def _module(fmt: str, device: str, seed: int = 0, **kw) -> W.DSV4MoEW4:
     w13 = torch.randn(E + 1, 2 * INTER, D, generator=g) * D ** -0.5
     w2 = torch.randn(E + 1, D, INTER, generator=g) * INTER ** -0.5
     m.load_dense(w13, w2)
-    return m.to(device)
+    return m
+
+
+def _module(fmt: str, device: str, seed: int = 0, **kw) -> W.DSV4MoEW4:
+    return copy.deepcopy(_pristine(fmt, seed, tuple(sorted(kw.items())))).to(device)
 
 
 def _check_groups(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, n_exp: int, bm: int) -> None:
@@ -161,7 +177,7 @@ def test_fp16_variants_match_reference(device, fmt, variant):
     nibble order, variant 5's plane order and per-token scale, and both scale decodes."""
     m = _module(fmt, device, seed=6)
     g = torch.Generator().manual_seed(12)
-    n_tok = 3
+    n_tok = 2  # per-token planes and scales; the huge / tiny / zero token scales are the next test's
     ids = torch.randint(0, E + 1, (n_tok, K + 1), generator=g).to(torch.int32).to(device)
     w = torch.rand(n_tok, K + 1, generator=g).to(device)
     x = torch.randn(n_tok, D, generator=g).to(torch.float16).float().to(device)
@@ -176,7 +192,7 @@ def test_fp16_variants_match_reference(device, fmt, variant):
     x16 = torch.empty(n_tok, D, dtype=torch.float16, device=device)
     xs = torch.full((n_tok,), float("nan"), device=device)
     args = (x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, xs, h, y, out,
-            m.fmt, 16, 16, 64, 4, 2, variant)
+            m.fmt, 16, *WIDE, variant)
     if device == "cuda" and fmt == "nvfp4" and variant == 1:  # refused on the GPU (docs/kernels-fp4.md)
         with pytest.raises(ValueError, match="variant 1 with NVFP4"):
             W.moe_w4_experts(*args)
@@ -202,14 +218,23 @@ def test_fp16_variants_match_reference(device, fmt, variant):
     assert torch.isfinite(out).all() and _rel(out, ref) < 2e-3
 
 
-@pytest.mark.parametrize("variant", [0, 1, 5])
+# (n_tok, path, variant, tiles). Variant 5 reads the slot table directly (no grouping launch, so group and
+# align are one path for it): the batch-1 case on the shipped launch (default_config: BN 8, evict-first
+# weights) and a 4-token case with a padding row. The MMA variants 0 and 1 read the groups: the group path at
+# 4 tokens (groups of one to four slots, a padding row; a 1-token run adds nothing to it) and the align path.
+LAYER_CASES = [(1, "group", 5, None), (4, "group", 5, WIDE), (4, "group", 0, WIDE), (4, "group", 1, WIDE),
+               (6, "align", 0, WIDE), (6, "align", 1, WIDE)]
+
+
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
-@pytest.mark.parametrize("n_tok,path", [(1, "group"), (4, "group"), (6, "align")])
-def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path, variant):
-    """The W4 layer (both kernel variants) against the bf16 MoE (and the per-expert loop) run on the
+@pytest.mark.parametrize("n_tok,path,variant,tiles", LAYER_CASES,
+                         ids=[f"{n}tok-{p}-v{v}{'-default' if t is None else ''}" for n, p, v, t in LAYER_CASES])
+def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path, variant, tiles):
+    """The W4 layer (every kernel variant) against the bf16 MoE (and the per-expert loop) run on the
     load-time dequantised weights with the same router: equal to bf16 rounding."""
     m = _module(fmt, device, seed=2, group_max_slots=24 if path == "group" else 8)
-    m.kernel_cfg = (16, 64, 4, 2, variant)
+    m.kernel_cfg = None if tiles is None else (*tiles, variant)
+    assert m.default_config(n_tok)[4] == variant
     assert m.uses_group(n_tok) == (path == "group")
     g = torch.Generator().manual_seed(20 + n_tok)
     x = torch.randn(n_tok, D, generator=g).to(torch.bfloat16).to(device)
@@ -224,6 +249,7 @@ def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path,
     out = m(x, ids, active).clone()
     w13, w2 = m.dequantized_experts()
     bf = M.DSV4MoE(D, INTER, E, K, vocab=64, max_tokens=24, device=device)
+    bf.gemv_cfg = (64, 128, 8)  # its batch > 1 tile at every n_tok: its batch-1 BLOCK_N 2 is test_moe.py's
     with torch.no_grad():
         bf.wg.copy_(m.wg)
         bf.bias.copy_(m.bias)
@@ -237,14 +263,19 @@ def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path,
         assert out[1].abs().max().item() == 0.0
 
 
-def test_layer_deterministic_with_poisoned_workspaces(device):
+@pytest.mark.parametrize("variant", [5, 0])
+def test_layer_deterministic_with_poisoned_workspaces(device, variant):
+    """A second forward over every workspace poisoned (variant 5: the x planes, per-token scales, fp16 h and
+    y_slot; variant 0: the groups, bf16 h and y_slot) gives the bitwise same output: nothing is read before
+    this forward wrote it."""
     m = _module("mxfp4", device, seed=3)
+    m.kernel_cfg = (*WIDE, variant)
     g = torch.Generator().manual_seed(5)
     x = torch.randn(3, D, generator=g).to(torch.bfloat16).to(device)
     ids = torch.zeros(3, dtype=torch.long, device=device)
     active = torch.ones(3, dtype=torch.bool, device=device)
     first = m(x, ids, active).clone()
-    for name in ("h", "y_slot"):
+    for name in ("h", "h16", "x16", "xs", "y_slot"):
         getattr(m, name).fill_(float("nan"))
     m.members.fill_(12345)
     m.gexp.fill_(7)
@@ -253,6 +284,7 @@ def test_layer_deterministic_with_poisoned_workspaces(device):
 
 def test_hash_layer_and_compile(device, compile_backend):
     m = _module("nvfp4", device, seed=4, use_hash=True)
+    m.kernel_cfg = (*WIDE, 5)
     g = torch.Generator().manual_seed(9)
     x = torch.randn(2, D, generator=g).to(torch.bfloat16).to(device)
     ids = torch.tensor([3, 17], device=device)
@@ -413,7 +445,7 @@ def test_variant5_per_token_scale_keeps_huge_and_tiny_activations(device, fmt):
     x16 = torch.empty(n_tok, D, dtype=torch.float16, device=device)
     xs = torch.empty(n_tok, device=device)
     W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, xs, h, y, out,
-                     m.fmt, 16, 16, 64, 4, 2, 5)
+                     m.fmt, 16, *WIDE, 5)
     ref = torch.empty_like(out)
     W.w4_experts_reference(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, ref, m.fmt)
     assert torch.isfinite(out).all()

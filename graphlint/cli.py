@@ -669,11 +669,13 @@ def _write_fixes(targets: list[_Target], stdin: bool) -> bool:
     for t in targets:
         if t.path is None:
             if stdin:  # the whole buffer, fixed or not: never hand an editor an emptied one
-                data = _encoded(t.source) if t.source.text is not None else t.raw
+                # Unfixed: the bytes as they came (some codecs cannot encode what they decoded: idna).
+                unfixed = t.source.text is None or t.source.text == t.original
+                data = t.raw if unfixed else _encoded(t.source)
                 sys.stdout.flush()
                 buffer = getattr(sys.stdout, "buffer", None)
-                if buffer is None:
-                    sys.stdout.write(data.decode(t.source.encoding, "replace"))
+                if buffer is None:  # an in-memory stream: text (None: it did not decode, as UTF-8)
+                    sys.stdout.write(data.decode("utf-8", "replace") if t.source.text is None else t.source.text)
                 else:
                     buffer.write(data)
                     buffer.flush()

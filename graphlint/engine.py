@@ -79,17 +79,28 @@ def decode_source(data: bytes | str, shown: str, module: str, is_pkg: bool) -> S
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        before = source_lines(data[: exc.start].decode(encoding, "replace"), keepends=True)
+        before = source_lines(_decoded_prefix(data[: exc.start], encoding), keepends=True)
         line, col = _position_after(before)
         name = "UTF-8" if codecs.lookup(encoding).name.startswith("utf-8") else encoding
         err = Finding(path=shown, line=line, column=col, code="GL000", name="syntax-error",
                       message=f"File is not valid {name}: {exc.reason}")
         return SourceFile(shown, None, module, is_pkg, err)
+    except (LookupError, UnicodeError):  # a cookie naming a codec that is not for text: rot13, hex, undefined
+        problem = problem or f"{encoding!r} is not a text encoding"
     if problem is not None:
         err = Finding(path=shown, line=1, column=1, code="GL000", name="syntax-error",
                       message=f"Invalid encoding declaration: {problem}")
         return SourceFile(shown, None, module, is_pkg, err)
     return SourceFile(shown, text, module, is_pkg, encoding=encoding)
+
+
+def _decoded_prefix(data: bytes, encoding: str) -> str:
+    """The text before an undecodable byte, to place the finding; byte by byte for a codec without
+    error handlers (idna)."""
+    try:
+        return data.decode(encoding, "replace")
+    except UnicodeError:
+        return data.decode("latin-1")
 
 
 def _position_after(lines: list[str]) -> tuple[int, int]:

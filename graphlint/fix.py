@@ -38,8 +38,8 @@ def fixed_text_problem(text: str, original: str, encoding: str) -> str | None:
     """
     try:
         text.encode(encoding)
-    except UnicodeEncodeError as exc:
-        return f"cannot be encoded in {encoding} ({exc.reason})"
+    except UnicodeError as exc:  # UnicodeEncodeError, or a codec's own refusal (idna: "label too long")
+        return f"cannot be encoded in {encoding} ({getattr(exc, 'reason', exc)})"
     problem = _parse_problem(text, cpython=True)
     if problem is None:
         problem = _parse_problem(text, cpython=False)

@@ -19,12 +19,14 @@ import io
 import json
 import re
 import signal
+import sys
 import tempfile
 import tokenize
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
+from unittest import mock
 from xml.etree import ElementTree
 
 import hypothesmith
@@ -46,6 +48,8 @@ RUN_BOUND_S = 30
 # it. faulthandler's watchdog thread then dumps every stack and ends the process: CI fails, not hangs.
 NATIVE_GRACE_S = 60
 LINE_SEPARATORS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+# Characters that shift columns between tools (combining, zero-width, astral, a BOM mid-file).
+ODD_CHARACTERS = (*LINE_SEPARATORS, "\t", "\u00e9", "\u4e2d", "\U0001f600", "\u0301", "\ufeff", "\u200b")
 # Real codecs, codecs Python refuses for source (not text encodings, or undefined), and no codec.
 COOKIE_CODECS = ("utf-8", "latin-1", "ascii", "cp1252", "utf-16", "utf-32", "utf-7", "cp037", "shift_jis",
                  "euc-jp", "koi8-r", "utf-8-sig", "rot13", "hex", "base64", "zlib", "undefined", "idna",
@@ -130,6 +134,15 @@ def lint_files(files: dict[str, bytes], *args: str, fmt: str = "json") -> Run:
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_tree(Path(tmp), files)
         run = graphlint(*paths, "--output-format", fmt, *args)
+    check_contract(run, fmt)
+    return run
+
+
+def lint_stdin(files: dict[str, bytes], *args: str, fmt: str = "json") -> Run:
+    """An editor's run: the one file's bytes on stdin, named by --stdin-filename."""
+    [(name, data)] = files.items()
+    with mock.patch.object(sys, "stdin", io.TextIOWrapper(io.BytesIO(data))):
+        run = graphlint("-", "--stdin-filename", name, "--output-format", fmt, *args)
     check_contract(run, fmt)
     return run
 
@@ -317,9 +330,33 @@ def cookie(draw: st.DrawFn, data: bytes) -> bytes:
     return first + nl + line + rest  # the second line also counts (PEP 263)
 
 
-MUTATIONS = (flip, truncate, separator, separators_at_line_ends, nul, bom, line_endings, cookie)
-# Mutations that keep a fixable file fixable: they move and re-break lines, but leave the code.
-LAYOUT_MUTATIONS = (separators_at_line_ends, bom, line_endings, cookie)
+def in_comment_or_string(draw: st.DrawFn, data: bytes) -> bytes:
+    """Odd characters where they are legal: after a `#` or a quote (mostly inside comments and
+    strings), so that the file still parses and the findings and fixes around them must stay put."""
+    text = _text(data)
+    spots = [m.end() for m in re.finditer(r"#|[\"']", text)]
+    if not spots:
+        return data
+    i = draw(st.sampled_from(spots))
+    return _bytes(text[:i] + draw(st.text(st.sampled_from(ODD_CHARACTERS), min_size=1, max_size=3)) + text[i:])
+
+
+def form_feed_at_line_start(draw: st.DrawFn, data: bytes) -> bytes:
+    """A page break before a line's indentation: Python resets the indent count there."""
+    text = _text(data)
+    i = draw(st.sampled_from([0, *(m.end() for m in re.finditer("\n", text))]))
+    return _bytes(text[:i] + "\f" + text[i:])
+
+
+def tabs(draw: st.DrawFn, data: bytes) -> bytes:
+    """Indentation in tabs, one per four spaces: columns count a tab as one character."""
+    return re.sub(rb"(?m)^((?:    )+)", lambda m: b"\t" * (len(m[1]) // 4), data)
+
+
+# Mutations that keep a fixable file fixable: they move, re-break and re-encode lines, not the code.
+LAYOUT_MUTATIONS = (separators_at_line_ends, in_comment_or_string, form_feed_at_line_start, tabs, bom,
+                    line_endings, cookie)
+MUTATIONS = (flip, truncate, separator, nul, *LAYOUT_MUTATIONS)
 
 
 @st.composite
@@ -358,10 +395,12 @@ def test_hazards_spliced_into_generated_code(program):
 
 
 @settings(max_examples=budget(120))
-@given(file=mutated(REAL_SEEDS, EXAMPLE_SEEDS), fmt=st.sampled_from(FORMATS), scope=st.sampled_from(["all", "hot"]))
-def test_mutated_files_never_break_graphlint(file, fmt, scope):
+@given(file=mutated(REAL_SEEDS, EXAMPLE_SEEDS), fmt=st.sampled_from(FORMATS), scope=st.sampled_from(["all", "hot"]),
+       stdin=st.booleans())
+def test_mutated_files_never_break_graphlint(file, fmt, scope, stdin):
     name, data = file
-    event(f"exit {lint_files({name: data}, '--scope', scope, '--color', 'always', fmt=fmt).rc}")
+    lint = lint_stdin if stdin else lint_files
+    event(f"exit {lint({name: data}, '--scope', scope, '--color', 'always', fmt=fmt).rc}")
 
 
 FIX_SEEDS = [("example.py", example_source(s).encode()) for s in FIXABLE]
@@ -455,3 +494,29 @@ def test_stdin_fix_echoes_an_unfixed_buffer_as_it_came(monkeypatch, capsysbinary
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(source)))
     assert main(["-", "--fix", "--no-cache", "--isolated", "--output-format", "concise"]) == 0
     assert capsysbinary.readouterr().out == source
+
+
+def test_a_page_break_before_a_deeper_block_is_checked():
+    # Was: GL002 "ParserSyntaxError: no matching outer block for dedent" and exit 2: CPython resets
+    # the indentation count at a form feed, libcst's tokenizer does not.
+    source = b"import torch\ndef f(x: torch.Tensor, n: int):\n    if n:\n\x0c        return x.item()\n    return x\n"
+    run = lint_files({"a.py": source}, "--scope", "all", fmt="concise")
+    assert run.rc == 1 and ":4:17: GL101 " in run.out and "Found 1 error." in run.out
+
+
+def test_a_page_break_before_a_statement_keeps_its_columns_and_fixes(tmp_path):
+    # Was: libcst dropped the form feed, so the finding was one column early (6:12) and the fix,
+    # spliced one column early, broke the file and was rolled back.
+    source = b"import torch\ndef step(x: torch.Tensor):\n    y = 1\n\x0c    return sum(x)\n"
+    assert ":4:13: GL401 " in lint_files({"a.py": source}, "--scope", "all", fmt="concise").out
+    assert check_fixes({"a.py": source}) == 1
+
+
+def test_add_noqa_writes_a_file_only_libcst_cannot_tokenize(tmp_path, capsys):
+    # Was: "adding noqa directives broke the file (ParserSyntaxError); left it unchanged": the check
+    # after writing asked libcst alone, which rejects this valid file. CPython now judges, as for fixes.
+    source = b"import torch\ndef f(x: torch.Tensor, n: int):\n    if n:\n\x0c        return x.item()\n    return x\n"
+    (tmp_path / "a.py").write_bytes(source)
+    assert main([str(tmp_path / "a.py"), "--add-noqa", "--scope", "all", "--no-cache", "--isolated"]) == 0
+    assert capsys.readouterr().err == "Added 1 noqa directive.\n"
+    assert (tmp_path / "a.py").read_bytes() == source.replace(b".item()", b".item()  # noqa: GL101")

@@ -50,11 +50,14 @@ def fixed_text_problem(text: str, original: str, encoding: str) -> str | None:
 
 def _parse_problem(text: str, *, cpython: bool) -> str | None:
     import ast
+    import warnings
 
     import libcst
 
     try:
-        ast.parse(text) if cpython else libcst.parse_module(text)
+        with warnings.catch_warnings():  # SyntaxWarning for `"\d"` and the like: not ours to print
+            warnings.simplefilter("ignore")
+            ast.parse(text) if cpython else libcst.parse_module(text)
     except Exception as exc:  # SyntaxError, ParserSyntaxError, ValueError, RecursionError: all mean "no"
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         return f"{type(exc).__name__}: {first}"

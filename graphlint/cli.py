@@ -716,11 +716,13 @@ def _write_fixes(targets: list[_Target], stdin: bool) -> bool:
     for t in targets:
         if t.path is None:
             if stdin:  # the whole buffer, fixed or not: never hand an editor an emptied one
-                data = _encoded(t.source) if t.source.text is not None else t.raw
+                # Unfixed: the bytes as they came (some codecs cannot encode what they decoded: idna).
+                unfixed = t.source.text is None or t.source.text == t.original
+                data = t.raw if unfixed else _encoded(t.source)
                 sys.stdout.flush()
                 buffer = getattr(sys.stdout, "buffer", None)
-                if buffer is None:
-                    sys.stdout.write(data.decode(t.source.encoding, "replace"))
+                if buffer is None:  # an in-memory stream: text (None: it did not decode, as UTF-8)
+                    sys.stdout.write(data.decode("utf-8", "replace") if t.source.text is None else t.source.text)
                 else:
                     buffer.write(data)
                     buffer.flush()
@@ -778,10 +780,9 @@ def _diff_summary(fixed: int, hidden: int) -> str:
 # --- --add-noqa, --watch ----------------------------------------------------------------------------
 
 def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
-    """ruff's --add-noqa: a `# noqa: CODE` for each remaining finding. Each rewritten file is parsed
-    again from disk; one that no longer parses (which would be a bug) is put back as it was."""
-    import libcst
-
+    """ruff's --add-noqa: a `# noqa: CODE` for each remaining finding. Each new text is checked as a
+    fix is (graphlint.fix.fixed_text_problem) before it is written; one that would no longer parse
+    (which would be a bug) is not written."""
     from graphlint.suppression import add_noqa
 
     by_path: dict[str, list[Finding]] = {}
@@ -795,23 +796,19 @@ def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
         new_text, count = add_noqa(t.source.text, todo)
         if not count:
             continue
+        problem = _load_fixer().fixed_text_problem(new_text, t.source.text, t.source.encoding)
+        if problem is not None:
+            sys.stderr.write(f"{PROG}: warning: {t.source.path}: adding noqa directives broke the file (the "
+                             f"new code {problem}); left it unchanged, please report it\n")
+            continue
         try:
-            before = t.path.read_bytes()
             t.source = replace(t.source, text=new_text)
             if not _write_fixes([t], stdin=False):  # it has named the file it cannot write
                 unwritable += 1
                 continue
-            after = t.path.read_bytes()
         except OSError as exc:  # the other files still get theirs; the run ends with exit 2
             _error(f"cannot write {t.source.path}: {exc.strerror or exc}")
             unwritable += 1
-            continue
-        try:
-            libcst.parse_module(after)
-        except Exception as exc:  # noqa: BLE001 - whatever the parser says, the user's file comes back
-            t.path.write_bytes(before)
-            sys.stderr.write(f"{PROG}: warning: {t.source.path}: adding noqa directives broke the file "
-                             f"({type(exc).__name__}); left it unchanged, please report it\n")
             continue
         added += count
     sys.stderr.write(f"Added {_plural(added, 'noqa directive')}.\n")

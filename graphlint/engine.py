@@ -7,7 +7,7 @@ import errno
 import io
 import os
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from graphlint.analyzer import Unit, analyze_unit
@@ -82,17 +82,28 @@ def decode_source(data: bytes | str, shown: str, module: str, is_pkg: bool) -> S
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        before = source_lines(data[: exc.start].decode(encoding, "replace"), keepends=True)
+        before = source_lines(_decoded_prefix(data[: exc.start], encoding), keepends=True)
         line, col = _position_after(before)
         name = "UTF-8" if codecs.lookup(encoding).name.startswith("utf-8") else encoding
         err = Finding(path=shown, line=line, column=col, code="GL000", name="syntax-error",
                       message=f"File is not valid {name}: {exc.reason}")
         return SourceFile(shown, None, module, is_pkg, err)
+    except (LookupError, UnicodeError):  # a cookie naming a codec that is not for text: rot13, hex, undefined
+        problem = problem or f"{encoding!r} is not a text encoding"
     if problem is not None:
         err = Finding(path=shown, line=1, column=1, code="GL000", name="syntax-error",
                       message=f"Invalid encoding declaration: {problem}")
         return SourceFile(shown, None, module, is_pkg, err)
     return SourceFile(shown, text, module, is_pkg, encoding=encoding)
+
+
+def _decoded_prefix(data: bytes, encoding: str) -> str:
+    """The text before an undecodable byte, to place the finding; byte by byte for a codec without
+    error handlers (idna)."""
+    try:
+        return data.decode(encoding, "replace")
+    except UnicodeError:
+        return data.decode("latin-1")
 
 
 def _position_after(lines: list[str]) -> tuple[int, int]:
@@ -111,28 +122,53 @@ def build_summary(src: SourceFile) -> ModuleSummary:
     return index_source(src.text, src.path, src.module, src.is_package)
 
 
-def units_for(src: SourceFile, summary: ModuleSummary, hot: dict[str, HotInfo]) -> list[Unit]:
-    lines = source_lines(src.text, keepends=True) if src.text else []
+def units_for(summary: ModuleSummary, hot: dict[str, HotInfo], lines: list[str]) -> list[Unit]:
+    """The hot functions (and module-level capture regions) of a file, as libcst sources cut from
+    `lines` (the file's, from `libcst_lines`)."""
     units = []
     for fn in summary.functions.values():
         info = hot.get(fn.key)
         if info is None:
             continue
-        chunk = _without_leading_form_feed("".join(lines[fn.lineno - 1: fn.end_lineno]))
+        chunk = "".join(lines[fn.lineno - 1: fn.end_lineno])
         if chunk[:1] in (" ", "\t"):
             units.append(Unit(fn, info, "if 1:\n" + chunk, fn.lineno - 2))
         else:
             units.append(Unit(fn, info, chunk, fn.lineno - 1))
     if summary.module_regions:
-        units.append(Unit(None, HotInfo(via=("<module> (capture region)",), whole=False, tier="captured"), src.text or "", 0))
+        region = HotInfo(via=("<module> (capture region)",), whole=False, tier="captured")
+        units.append(Unit(None, region, "".join(lines), 0))
     return units
 
 
-def _without_leading_form_feed(chunk: str) -> str:
-    """A page break before an indented `def` (`\f    def f`): libcst's tokenizer rejects it, so it
-    becomes a space, which keeps every column and leaves the body deeper than the `def`."""
-    indent = chunk[: len(chunk) - len(chunk.lstrip(" \t\f"))]
-    return chunk.replace("\f", " ", indent.count("\f")) if "\f" in indent else chunk
+def libcst_lines(text: str) -> tuple[list[str], dict[int, int]]:
+    """The file's lines (ends kept) as libcst must see them, and {line: characters cut from its start}.
+
+    A form feed in a line's leading whitespace resets Python's indentation count; libcst's tokenizer
+    does not do that: it rejects a deeper block that starts after one, and elsewhere drops the form feed,
+    which shifts every column on the line. So the whitespace up to the last form feed goes, and
+    `unshift` moves findings on those lines back to the file's columns."""
+    lines = source_lines(text, keepends=True)
+    cuts = {}
+    for i, line in enumerate(lines):
+        cut = line[: len(line) - len(line.lstrip(" \t\f"))].rfind("\f") + 1
+        if cut:
+            lines[i] = line[cut:]
+            cuts[i + 1] = cut
+    return lines, cuts
+
+
+def unshift(f: Finding, cuts: dict[int, int]) -> Finding:
+    """`f` (and its fix and focus) in the file's columns, from those of `libcst_lines`."""
+    def col(line: int, column: int) -> int:
+        return column + cuts.get(line, 0)
+
+    fix = tuple(replace(e, column=col(e.line, e.column), end_column=col(e.end_line, e.end_column)) for e in f.fix)
+    extra = f.extra
+    if "focus" in extra:
+        line, column, end_line, end_column = extra["focus"]
+        extra = {**extra, "focus": (line, col(line, column), end_line, col(end_line, end_column))}
+    return replace(f, column=col(f.line, f.column), end_column=col(f.end_line, f.end_column), fix=fix, extra=extra)
 
 
 class Linter:
@@ -198,14 +234,16 @@ class Linter:
         tiers = SCOPE_TIERS.get(self.config.scope)
         errors: list[Finding] = []  # GL002: never selected away nor suppressed
         rules = self.rules_for(codes)
-        for unit in units_for(src, summary, hot):
+        lines, cuts = libcst_lines(src.text or "")
+        for unit in units_for(summary, hot, lines):
             nesting = unit.function.nesting if unit.function else summary.nesting
             if nesting > MAX_NESTING:
                 errors.append(_unit_error(src.path, unit, f"expression nested {nesting} levels deep "
                                                           f"(graphlint checks up to {MAX_NESTING})"))
                 continue
             try:
-                findings.extend(self.analyze_unit(src.path, summary, index, unit, rules))
+                found = self.analyze_unit(src.path, summary, index, unit, rules)
+                findings.extend(unshift(f, cuts) for f in found)
             except Exception as exc:  # noqa: BLE001 - a bug in one rule must not cost the user the whole run
                 errors.append(_unit_error(src.path, unit, exc))
         if tiers is not None:  # a function's capture region is captured even when the function is not

@@ -38,8 +38,8 @@ def fixed_text_problem(text: str, original: str, encoding: str) -> str | None:
     """
     try:
         text.encode(encoding)
-    except UnicodeEncodeError as exc:
-        return f"cannot be encoded in {encoding} ({exc.reason})"
+    except UnicodeError as exc:  # UnicodeEncodeError, or a codec's own refusal (idna: "label too long")
+        return f"cannot be encoded in {encoding} ({getattr(exc, 'reason', exc)})"
     problem = _parse_problem(text, cpython=True)
     if problem is None:
         problem = _parse_problem(text, cpython=False)
@@ -50,11 +50,14 @@ def fixed_text_problem(text: str, original: str, encoding: str) -> str | None:
 
 def _parse_problem(text: str, *, cpython: bool) -> str | None:
     import ast
+    import warnings
 
     import libcst
 
     try:
-        ast.parse(text) if cpython else libcst.parse_module(text)
+        with warnings.catch_warnings():  # SyntaxWarning for `"\d"` and the like: not ours to print
+            warnings.simplefilter("ignore")
+            ast.parse(text) if cpython else libcst.parse_module(text)
     except Exception as exc:  # SyntaxError, ParserSyntaxError, ValueError, RecursionError: all mean "no"
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         return f"{type(exc).__name__}: {first}"

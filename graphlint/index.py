@@ -11,6 +11,7 @@ import ast
 import fnmatch
 import hashlib
 import re
+import warnings
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -541,7 +542,9 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
     """Build the summary of one file. A syntax error is recorded, not raised."""
     lines = source_lines(source)
     try:
-        tree = ast.parse(source, filename=path)
+        with warnings.catch_warnings():  # the parser's opinions of the user's code (`"\d"`) are not ours to print
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
         s = ModuleSummary(module=module, path=path)
         s.syntax_error = (exc.lineno or 1, exc.offset or 1, exc.msg or "invalid syntax")

@@ -452,6 +452,12 @@ def mutated(draw: st.DrawFn, *seeds: list[tuple[str, bytes]], mutations=MUTATION
 
 # --- properties -------------------------------------------------------------------------------------
 
+def lint_and_fix(program: str) -> None:
+    """The contract on one generated file, then the fix properties on it."""
+    event(f"exit {lint_files({'gen.py': program.encode()}).rc}")
+    event(f"fixed files: {check_fixes({'gen.py': program.encode()})}")
+
+
 @settings(max_examples=budget(50))
 @given(code=generated, scope=st.sampled_from(["all", "hot"]))
 def test_generated_module_never_breaks_graphlint(code, scope):
@@ -473,8 +479,7 @@ def test_libcst_generated_module_never_breaks_graphlint(code):
 @settings(max_examples=budget(60))
 @given(program=nested_hazards())
 def test_nested_hazards_never_break_graphlint(program):
-    event(f"exit {lint_files({'gen.py': program.encode()}).rc}")
-    event(f"fixed files: {check_fixes({'gen.py': program.encode()})}")
+    lint_and_fix(program)
 
 
 @settings(max_examples=budget(80))
@@ -486,8 +491,7 @@ def test_torch_flavoured_generated_code_never_breaks_graphlint(code):
 @settings(max_examples=budget(40))
 @given(program=spliced())
 def test_hazards_spliced_into_generated_code(program):
-    event(f"exit {lint_files({'gen.py': program.encode()}).rc}")
-    event(f"fixed files: {check_fixes({'gen.py': program.encode()})}")
+    lint_and_fix(program)
 
 
 @settings(max_examples=budget(300))

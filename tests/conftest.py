@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, settings
 SCHEMAS = Path(__file__).parent / "fixtures" / "schemas"
 
 # Hypothesis budgets (tests/test_fuzz.py scales its examples by max_examples; docs/testing.md).
-# `ci`, the default: derandomized, so a CI failure reproduces; `nightly`: 50x the examples, random.
+# `ci`, the default: derandomized, so a CI failure reproduces; `nightly`: 20x the examples, random.
 _FUZZ = dict(deadline=None, print_blob=True,
              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 settings.register_profile("ci", max_examples=100, derandomize=True, database=None, **_FUZZ)
-settings.register_profile("nightly", max_examples=5000, **_FUZZ)
+settings.register_profile("nightly", max_examples=2000, **_FUZZ)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 

@@ -8,7 +8,7 @@ cookies). Everything runs in-process through `graphlint.cli.main`, under a per-r
 
 Budgets come from the hypothesis profile (tests/conftest.py, docs/testing.md): `ci` (the default) is
 derandomized and keeps this file near a minute on a 2-core box; `HYPOTHESIS_PROFILE=nightly` runs
-50 times as many examples. Each bug the fuzzer found is a plain example test at the end of the file.
+20 times as many examples. Each bug the fuzzer found is a plain example test at the end of the file.
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ import ast
 import faulthandler
 import io
 import json
+import keyword
 import re
 import signal
 import sys
 import tempfile
+import textwrap
 import tokenize
 import warnings
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
@@ -37,9 +39,14 @@ from hypothesis import strategies as st
 
 from graphlint import parallel
 from graphlint.cli import main
+from graphlint.lines import source_lines
 from graphlint.output import FORMATS
 from graphlint.rules import ALL_RULES
 from graphlint.testing import example_source
+
+# hypothesmith compiles what it generates, and CPython's compiler has opinions (`1()`: "'int' object is
+# not callable"). graphlint's own silence about them is a test of its own, below.
+pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
 
 REPO = Path(__file__).resolve().parent.parent
 # A run of graphlint on one generated example takes well under a second; a bound this far above it
@@ -58,7 +65,7 @@ COOKIE_CODECS = ("utf-8", "latin-1", "ascii", "cp1252", "utf-16", "utf-32", "utf
 
 
 def budget(examples: int) -> int:
-    """`examples` under the `ci` profile (max_examples=100), scaled with the profile (nightly: x50)."""
+    """`examples` under the `ci` profile (max_examples=100), scaled with the profile (nightly: x20)."""
     return max(1, examples * settings.default.max_examples // 100)
 
 
@@ -252,7 +259,7 @@ EXAMPLE_SEEDS = [("example.py", example_source(s).encode()) for s in SNIPPETS]
 
 
 def indent(code: str, prefix: str) -> str:
-    return "".join(prefix + line if line.strip() else line for line in code.splitlines(True))
+    return "".join(prefix + line if line.strip() else line for line in source_lines(code, keepends=True))
 
 
 def hot_module(module_chunks: list[str], forward_chunks: list[str]) -> str:
@@ -264,6 +271,31 @@ def hot_module(module_chunks: list[str], forward_chunks: list[str]) -> str:
 
 
 generated = hypothesmith.from_grammar()
+# Names the rules look for: generated code renamed with them reaches the rules' paths in every
+# syntactic position hypothesmith can think of (decorators, defaults, f-strings, patterns, ...).
+TORCH_NAMES = ("x", "torch", "self", "mask", "item", "tolist", "cpu", "cuda", "nonzero", "any", "all", "max",
+               "sum", "len", "print", "float", "int", "bool", "numpy", "synchronize", "shape", "size", "random",
+               "time", "graph", "tensor", "zeros", "empty", "to", "copy_", "nn", "Module", "forward", "range",
+               "logging", "info", "device", "where", "masked_select", "unique", "allow_sync", "graphlint")
+
+
+@st.composite
+def torch_flavoured(draw: st.DrawFn) -> str:
+    """Generated code whose identifiers are renamed to TORCH_NAMES (still valid to the parser)."""
+    code = draw(generated)
+    rnd = draw(st.randoms(use_true_random=False))
+    lines = source_lines(code, keepends=True)
+    try:
+        names = [t for t in tokenize.generate_tokens(io.StringIO(code).readline) if t.type == tokenize.NAME
+                 and not keyword.iskeyword(t.string) and not keyword.issoftkeyword(t.string)]
+    except (tokenize.TokenError, SyntaxError):
+        return code
+    for tok in reversed(names):  # from the end: earlier positions stay valid
+        (row, start), (_, end) = tok.start, tok.end
+        lines[row - 1] = lines[row - 1][:start] + rnd.choice(TORCH_NAMES) + lines[row - 1][end:]
+    return "".join(lines)
+
+
 # Hazards (the fixable ones again, so that fixes meet generated code) and generated code.
 chunk = st.one_of(st.sampled_from(SNIPPETS), st.sampled_from(FIXABLE), generated)
 
@@ -271,6 +303,54 @@ chunk = st.one_of(st.sampled_from(SNIPPETS), st.sampled_from(FIXABLE), generated
 @st.composite
 def spliced(draw: st.DrawFn) -> str:
     return hot_module(draw(st.lists(chunk, max_size=3)), draw(st.lists(chunk, min_size=1, max_size=3)))
+
+
+def _bodies() -> list[str]:
+    """The statements of every function in the rules' examples, dedented: hazards to nest anywhere."""
+    out = []
+    for snippet in SNIPPETS:
+        lines = source_lines(snippet, keepends=True)
+        for node in ast.parse(snippet).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out.append(textwrap.dedent("".join(lines[node.body[0].lineno - 1: node.end_lineno])))
+    return out
+
+
+BODIES = _bodies()
+STATEMENTS = ("y = x.item()\n", "step(x)\n", "x = x[x > 0]\n", "torch.cuda.synchronize()\n", "print(x)\n",
+              "z = [t.item() for t in x]\n", "self.g.replay()\n", "x.copy_(x * 2)\n", "n = int(x.sum())\n",
+              "y = (lambda t: t.tolist())(x)\n", "x = max(x)\n", "x = sum(x)\n", "return x\n", "pass\n",
+              "self.cache = torch.cat([self.cache, x])\n", "k = x.nonzero()\n", "yield x\n", "del x\n")
+# Block openers; `{}` is the indented body. Each reaches another corner of the walker and the tiers.
+BLOCKS = ("if x.any():\n{}", "for i in range(x.size(0)):\n{}", "while x.sum() > 0:\n{}",
+          "with torch.cuda.graph(self.g):\n{}", "with graphlint.allow_sync('one read'):\n{}",
+          "with torch.no_grad():\n{}", "try:\n{}except Exception:\n    pass\n", "if self.training:\n{}",
+          "def inner(x=x):\n{}", "async def inner(x):\n{}", "class Inner:\n{}",
+          "match x.shape:\n    case (n, *rest):\n{}", "if torch.cuda.is_current_stream_capturing():\n{}",
+          "x = [t for t in x if t]\nfor t in x:\n{}", "@torch.compile(mode='reduce-overhead')\ndef inner(x):\n{}")
+
+
+def nested_code(depth: int = 3) -> st.SearchStrategy[str]:
+    """Statements and rule-example bodies, nested in BLOCKS up to `depth` deep."""
+    leaf = st.one_of(st.sampled_from(STATEMENTS), st.sampled_from(BODIES))
+    if depth == 0:
+        return leaf
+    inner = st.lists(nested_code(depth - 1), min_size=1, max_size=3).map("".join)
+    block = st.tuples(st.sampled_from(BLOCKS), inner).map(
+        lambda b: b[0].format(indent(b[1], " " * (8 if b[0].startswith("match") else 4))))
+    return st.one_of(leaf, leaf, block)
+
+
+@st.composite
+def nested_hazards(draw: st.DrawFn) -> str:
+    """A model whose forward nests hazards in control flow, captured regions, allow_sync blocks and
+    nested defs, next to the rules' examples at module level (which define the `step` it calls)."""
+    defs = draw(st.lists(st.sampled_from(SNIPPETS), max_size=3))
+    body = draw(st.lists(nested_code(), min_size=1, max_size=4).map("".join))
+    return ("import torch\nimport graphlint\n" + "".join(defs)
+            + "\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n" + indent(body, " " * 8)
+            + "        return x\n\n    def capture(self, x):\n        with torch.cuda.graph(self.g):\n"
+            + "            self.forward(x)\n")
 
 
 def _at(draw: st.DrawFn, data: bytes) -> int:
@@ -372,13 +452,19 @@ def mutated(draw: st.DrawFn, *seeds: list[tuple[str, bytes]], mutations=MUTATION
 
 # --- properties -------------------------------------------------------------------------------------
 
-@settings(max_examples=budget(60))
+def lint_and_fix(program: str) -> None:
+    """The contract on one generated file, then the fix properties on it."""
+    event(f"exit {lint_files({'gen.py': program.encode()}).rc}")
+    event(f"fixed files: {check_fixes({'gen.py': program.encode()})}")
+
+
+@settings(max_examples=budget(50))
 @given(code=generated, scope=st.sampled_from(["all", "hot"]))
 def test_generated_module_never_breaks_graphlint(code, scope):
     lint_files({"gen.py": code.encode()}, "--scope", scope)
 
 
-@settings(max_examples=budget(60))
+@settings(max_examples=budget(50))
 @given(code=generated)
 def test_generated_code_in_a_forward_never_breaks_graphlint(code):
     lint_files({"gen.py": hot_module([], [code]).encode()})
@@ -390,14 +476,25 @@ def test_libcst_generated_module_never_breaks_graphlint(code):
     lint_files({"gen.py": hot_module([code], [code]).encode()}, "--scope", "all")
 
 
-@settings(max_examples=budget(50))
+@settings(max_examples=budget(60))
+@given(program=nested_hazards())
+def test_nested_hazards_never_break_graphlint(program):
+    lint_and_fix(program)
+
+
+@settings(max_examples=budget(80))
+@given(code=torch_flavoured())
+def test_torch_flavoured_generated_code_never_breaks_graphlint(code):
+    lint_files({"gen.py": hot_module([code], [code]).encode()}, "--scope", "all")
+
+
+@settings(max_examples=budget(40))
 @given(program=spliced())
 def test_hazards_spliced_into_generated_code(program):
-    event(f"exit {lint_files({'gen.py': program.encode()}).rc}")
-    event(f"fixed files: {check_fixes({'gen.py': program.encode()})}")
+    lint_and_fix(program)
 
 
-@settings(max_examples=budget(120))
+@settings(max_examples=budget(300))
 @given(file=mutated(REAL_SEEDS, EXAMPLE_SEEDS), fmt=st.sampled_from(FORMATS), scope=st.sampled_from(["all", "hot"]),
        stdin=st.booleans())
 def test_mutated_files_never_break_graphlint(file, fmt, scope, stdin):
@@ -409,7 +506,7 @@ def test_mutated_files_never_break_graphlint(file, fmt, scope, stdin):
 FIX_SEEDS = [("example.py", example_source(s).encode()) for s in FIXABLE]
 
 
-@settings(max_examples=budget(60))
+@settings(max_examples=budget(150))
 @given(file=mutated(FIX_SEEDS, mutations=LAYOUT_MUTATIONS), extra=mutated(FIX_SEEDS))
 def test_fixes_on_mutated_files_parse_and_match_the_diff(file, extra):
     event(f"fixed files: {check_fixes({'a.py': file[1], 'b.py': extra[1]})}")
@@ -417,13 +514,15 @@ def test_fixes_on_mutated_files_parse_and_match_the_diff(file, extra):
 
 @st.composite
 def trees(draw: st.DrawFn) -> dict[str, bytes]:
-    """3-6 modules that star-import each other in a ring: generated, spliced and mutated files."""
+    """3-6 modules that star-import each other in a ring: generated, spliced, nested and mutated files."""
     n = draw(st.integers(3, 6))
     files = {}
     for k in range(n):
-        kind = draw(st.sampled_from(["spliced", "mutated", "generated"]))
+        kind = draw(st.sampled_from(["spliced", "nested", "mutated", "generated"]))
         if kind == "spliced":
             data = draw(spliced()).encode()
+        elif kind == "nested":
+            data = draw(nested_hazards()).encode()
         elif kind == "mutated":
             data = draw(mutated(REAL_SEEDS, EXAMPLE_SEEDS))[1]
         else:
@@ -432,7 +531,7 @@ def trees(draw: st.DrawFn) -> dict[str, bytes]:
     return files
 
 
-@settings(max_examples=budget(20))
+@settings(max_examples=budget(25))
 @given(files=trees())
 def test_pool_and_cache_answer_like_one_process(files, monkeypatch_pool):
     with tempfile.TemporaryDirectory() as tmp:

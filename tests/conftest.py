@@ -7,17 +7,26 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
 
 SCHEMAS = Path(__file__).parent / "fixtures" / "schemas"
 
-# Hypothesis budgets (tests/test_fuzz.py scales its examples by max_examples; docs/testing.md).
-# `ci`, the default: derandomized, so a CI failure reproduces; `nightly`: 20x the examples, random.
-_FUZZ = dict(deadline=None, print_blob=True,
-             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
-settings.register_profile("ci", max_examples=100, derandomize=True, database=None, **_FUZZ)
-settings.register_profile("nightly", max_examples=2000, **_FUZZ)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+def _fuzz_profiles() -> None:
+    """Hypothesis budgets (tests/test_fuzz.py scales its examples by max_examples; docs/testing.md).
+    `ci`, the default: derandomized, so a CI failure reproduces; `nightly`: 20x the examples, random.
+    The GPU machine runs `pytest -m cuda` without the dev extra: no hypothesis there, no fuzzing."""
+    try:
+        from hypothesis import HealthCheck, settings
+    except ImportError:
+        return
+    fuzz = dict(deadline=None, print_blob=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+    settings.register_profile("ci", max_examples=100, derandomize=True, database=None, **fuzz)
+    settings.register_profile("nightly", max_examples=2000, **fuzz)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+_fuzz_profiles()
 
 
 def _cuda_available() -> bool:

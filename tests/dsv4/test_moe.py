@@ -310,7 +310,9 @@ def test_gemv_fused_slot_sum_is_bitwise_unfused(n_tok):
     torch.testing.assert_close(outs[0].float(), ref.float(), rtol=2e-2, atol=2e-2)
 
 
-@pytest.mark.parametrize("cfg", [(8, 512, 4), (8, 1024, 8), (64, 128, 8), (16, 256, 4)])
+# No (8, 1024, 8): at DIM 64 its BLOCK_K clamps to D, so it launched the tiles of (8, 512, 4) (warps are no-ops
+# in the interpreter); tests/gpu/test_dsv4_moe_gpu.py checks it against the per-expert loop at Flash dims
+@pytest.mark.parametrize("cfg", [(8, 512, 4), (64, 128, 8), (16, 256, 4)])
 @pytest.mark.parametrize("n_tok", [1, 3])
 def test_gemv_launch_configs_agree(cfg, n_tok):
     """The GEMV block sizes are launch tuning only: every config computes the same layer."""

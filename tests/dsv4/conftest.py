@@ -30,3 +30,15 @@ def compile_backend() -> str:
     if torch.cuda.is_available() or shutil.which(os.environ.get("CXX", "g++")):
         return "inductor"
     return "aot_eager"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_intra_op_thread():
+    """One torch intra-op thread for these tests. Their tensors are tiny, so a second thread buys nothing on
+    an idle 2-core CI box, while on a shared, oversubscribed machine every parallel op waits for a thread
+    that is not scheduled: on the shared dev box test_model_hf's HF stream fixture took 17-38 s with one
+    thread and 240-620 s with two."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

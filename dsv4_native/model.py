@@ -27,8 +27,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from ._attn_common import apply_rope_interleaved, rope_cos_sin_cache
+from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
+from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
+    RowFusedModule, linear_f32, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+)
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
 from .mhc import HyperConnection, hc_head, mix_workspace
@@ -126,6 +129,23 @@ class RopeTables:
         return (self.main, self.main_inv) if ratio == SWA else (self.compress, self.compress_inv)
 
 
+@dataclass
+class StepPositions:
+    """The step's positions, and what every layer derives from them, computed once per step (not per layer):
+    `clamped` to the tables (padding rows may hold any position), `n_valid_csa` = visible CSA indexer entries
+    (None without CSA layers)."""
+
+    raw: torch.Tensor
+    clamped: torch.Tensor
+    n_valid_csa: Optional[torch.Tensor]
+
+    @classmethod
+    def of(cls, pos: torch.Tensor, cfg: DSV4Config) -> "StepPositions":
+        clamped = pos.clamp(0, cfg.max_len - 1)
+        n_valid = (clamped + 1) // CSA if CSA in cfg.ratios else None  # host-known config fact
+        return cls(pos, clamped, n_valid)
+
+
 def build_rope_tables(cfg: DSV4Config, device: torch.device | str | None) -> RopeTables:  # graphlint: cold
     main = rope_cos_sin_cache(cfg.max_len, cfg.rope_dim, cfg.rope_theta, device)
     y = cfg.yarn
@@ -142,22 +162,7 @@ def build_rope_tables(cfg: DSV4Config, device: torch.device | str | None) -> Rop
     return RopeTables(main, inverse(main), compress, inverse(compress))
 
 
-def weighted_rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
-    """HF `DeepseekV4RMSNorm`: normalise in fp32, round to the input dtype, then scale."""
-    xf = x.float()
-    normed = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
-    return weight * normed
-
-
-def write_ring(ring: torch.Tensor, pos: torch.Tensor, value: torch.Tensor, active: torch.Tensor) -> None:
-    """`ring[b, pos[b] % W] = value[b]` for active rows; padding rows rewrite their old row (no branch)."""
-    n, window, width = ring.shape
-    slot = (pos.clamp(min=0) % window).view(n, 1, 1).expand(n, 1, width)
-    old = ring.gather(1, slot)
-    ring.scatter_(1, slot, torch.where(active.view(n, 1, 1), value.view(n, 1, width).to(ring.dtype), old))
-
-
-class DSV4Compressor(nn.Module):
+class DSV4Compressor(RowFusedModule):
     """Weights and state of one compressor (main: d = head_dim; indexer: d = index_dim)."""
 
     def __init__(self, cfg: DSV4Config, head_dim: int, ratio: int, device: torch.device | None) -> None:
@@ -172,18 +177,18 @@ class DSV4Compressor(nn.Module):
         self.norm = nn.Parameter(torch.ones(head_dim, device=device))
         self.register_buffer("state", compressor_state(cfg.max_batch, head_dim, ratio, overlap, device),
                              persistent=False)
+        self.fuse_rows("w_kvg", [(self, "wkv"), (self, "wgate")])  # both projections in one GEMV
 
     def step(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, cos_sin: torch.Tensor,
              cache: torch.Tensor, eps: float) -> None:
-        n = x.shape[0]
-        xf = x.float()
-        kv = F.linear(xf, self.wkv)
-        score = F.linear(xf, self.wgate)
-        compressor_update_emit(kv, score, self.ape, pos, active, self.norm, cos_sin, self.state[:n], cache,
+        n, width = x.shape[0], self.wkv.shape[0]
+        kvg = torch.empty(2, n, width, device=x.device)  # [kv, score], each contiguous
+        linear_f32(x, self.w_kvg, kvg)  # fp32 weights and accumulation, x as it is: no cast, no cuBLAS fp32
+        compressor_update_emit(kvg[0], kvg[1], self.ape, pos, active, self.norm, cos_sin, self.state[:n], cache,
                                self.ratio, eps)
 
 
-class DSV4Attention(nn.Module):
+class DSV4Attention(RowFusedModule):
     """MQA with a single 512-d latent (K = V), learned sinks, grouped output projection, and the layer's
     window ring / compressor / indexer state."""
 
@@ -227,43 +232,49 @@ class DSV4Attention(nn.Module):
             buf("index_kv", torch.zeros(b, n_comp, di, device=device, dtype=dtype))
             buf("index_scores", torch.zeros(b, n_comp, device=device))
             buf("topk", torch.full((b, self.n_topk), -1, dtype=torch.int32, device=device))
+        # projections of one input as one GEMM: x -> [q_lora | kv], qr -> [q | indexer q]
+        self.fuse_rows("w_x", [(self, "wq_a"), (self, "wkv")])
+        self.fuse_rows("w_qr", [(self, "wq_b")] + ([(self, "index_wq_b")] if ratio == CSA else []))
 
-    def forward(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, rope: RopeTables) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, pos: StepPositions, active: torch.Tensor, rope: RopeTables) -> torch.Tensor:
         cfg, n = self.cfg, x.shape[0]
         eps, d, h = cfg.rms_eps, cfg.head_dim, cfg.n_heads
         cos_sin, cos_sin_inv = rope.pick(self.ratio)
-        pos_c = pos.clamp(0, cfg.max_len - 1)  # padding rows may hold any position
+        pos_c = pos.clamped
 
-        qr = weighted_rms_norm(F.linear(x, self.wq_a), self.q_norm, eps).to(x.dtype)
-        q = F.linear(qr, self.wq_b).view(n, h, d)
-        q = q * torch.rsqrt(q.float().pow(2).mean(-1, keepdim=True) + eps).to(q.dtype)  # per-head, no weight
-        q_buf = self.q[:n]
-        q_buf.copy_(apply_rope_interleaved(q, cos_sin, pos_c))
-        kv = weighted_rms_norm(F.linear(x, self.wkv), self.kv_norm, eps).to(x.dtype)
-        kv = apply_rope_interleaved(kv.unsqueeze(1), cos_sin, pos_c).squeeze(1)
+        # each norm_rope is one launch: RMSNorm (+ RoPE) (+ the window-ring write of kv), fused.py
+        ql = cfg.q_lora
+        qkv = F.linear(x, self.w_x)
+        qr = torch.empty(n, ql, device=x.device, dtype=x.dtype)
+        norm_rope(qkv[:, :ql].unsqueeze(1), self.q_norm, None, pos_c, active, qr.unsqueeze(1), eps, True, False)
+        qq = F.linear(qr, self.w_qr)
+        q_buf = self.q[:n]  # per-head norm without a weight, then RoPE
+        norm_rope(qq[:, :h * d].view(n, h, d), None, cos_sin, pos_c, active, q_buf, eps, True, False)
+        win = self.win_kv[:n]  # kv_norm, RoPE, write win_kv[pos % W] (the indexer below does not read it)
+        norm_rope(qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, pos_c, active, win, eps, True, True)
 
         topk: Optional[torch.Tensor] = None
         if self.ratio == CSA:  # host-known layer type
-            self.index_compressor.step(x, pos, active, cos_sin, self.index_kv[:n], eps)
+            self.index_compressor.step(x, pos.raw, active, cos_sin, self.index_kv[:n], eps)
             di, hi = cfg.index_dim, cfg.index_heads
-            qi = F.linear(qr, self.index_wq_b).view(n, hi, di)
-            qi = apply_rope_interleaved(qi, cos_sin, pos_c).to(x.dtype).contiguous()
-            wi = F.linear(x.float(), self.index_wproj) * (di ** -0.5 * hi ** -0.5)
-            n_valid = (pos_c + 1) // self.ratio
+            qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype)
+            norm_rope(qq[:, h * d:].view(n, hi, di), None, cos_sin, pos_c, active, qi, eps, False, False)
+            wi = torch.empty(n, hi, device=x.device)
+            linear_f32(x, self.index_wproj, wi, di ** -0.5 * hi ** -0.5)
             topk = self.topk[:n]
-            indexer_topk_fixed(qi, wi, self.index_kv[:n], n_valid, active, self.index_scores[:n], topk)
+            indexer_topk_fixed(qi, wi, self.index_kv[:n], pos.n_valid_csa, active, self.index_scores[:n], topk)
 
-        win = self.win_kv[:n]
-        write_ring(win, pos_c, kv, active)
         comp = self.comp_kv[:n]
         if self.compressor is not None:
-            self.compressor.step(x, pos, active, cos_sin, comp, eps)
+            self.compressor.step(x, pos.raw, active, cos_sin, comp, eps)
         idx = self.idx[:n]
         build_attention_indices(pos_c, active, idx, topk, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5)
 
-        o = apply_rope_interleaved(o, cos_sin_inv, pos_c).to(x.dtype)  # de-rotate V's rope channels
+        o_rot = torch.empty_like(o)  # de-rotate V's rope channels
+        norm_rope(o, None, cos_sin_inv, pos_c, active, o_rot, eps, False, False)
+        o = o_rot
         groups = o.reshape(n, cfg.o_groups, -1)
         wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
         mid = torch.einsum("ngi,goi->ngo", groups, wa).reshape(n, -1)
@@ -286,15 +297,15 @@ class DSV4Block(nn.Module):
                             vocab=cfg.vocab if cfg.hash_layers[layer] else 0, max_tokens=cfg.max_batch,
                             dtype=dtype, device=device)
 
-    def forward(self, x: torch.Tensor, ids: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
+    def forward(self, x: torch.Tensor, ids: torch.Tensor, pos: StepPositions, active: torch.Tensor,
                 rope: RopeTables) -> torch.Tensor:
         eps = self.cfg.rms_eps
 
         def attention(y: torch.Tensor) -> torch.Tensor:
-            return self.attn(weighted_rms_norm(y, self.attn_norm, eps).to(y.dtype), pos, active, rope)
+            return self.attn(rms_norm_into_new(y, self.attn_norm, pos.raw, active, eps), pos, active, rope)
 
         def ffn(y: torch.Tensor) -> torch.Tensor:
-            return self.moe(weighted_rms_norm(y, self.ffn_norm, eps).to(y.dtype).contiguous(), ids, active)
+            return self.moe(rms_norm_into_new(y, self.ffn_norm, pos.raw, active, eps), ids, active)
 
         x = self.attn_hc(x, active, attention)
         return self.ffn_hc(x, active, ffn)
@@ -334,12 +345,13 @@ class DSV4Model(nn.Module):
         h = self.embed.index_select(0, ids.clamp(0, cfg.vocab - 1))
         x = self.x0[:n]
         x.copy_(h.unsqueeze(1).expand(n, 4, cfg.dim))
+        step_pos = StepPositions.of(pos, cfg)
         for layer in self.layers:
-            x = layer(x, ids, pos, active, self.rope)
+            x = layer(x, ids, step_pos, active, self.rope)
         z = self.head_out[:n]
         hc_head(x, self.hc_head_fn, self.hc_head_base, self.hc_head_scale, active, z, self.head_ws[:n],
                 cfg.rms_eps, cfg.hc_eps)
-        zn = weighted_rms_norm(z, self.norm, cfg.rms_eps).to(self.dtype)
+        zn = rms_norm_into_new(z, self.norm, pos, active, cfg.rms_eps)
         logits = self.logits[:n]
         logits.copy_(F.linear(zn, self.head).float())
         return logits

@@ -298,17 +298,19 @@ class DSV4Block(nn.Module):
                             dtype=dtype, device=device)
 
     def forward(self, x: torch.Tensor, ids: torch.Tensor, pos: StepPositions, active: torch.Tensor,
-                rope: RopeTables) -> torch.Tensor:
-        eps = self.cfg.rms_eps
-
+                rope: RopeTables, mixed: bool, next_mix: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+        """mixed: the previous hc_post wrote attn_hc's mix partials; next_mix: the next site after this block
+        (the next block's attn_hc, or hc_head), whose partials ffn_hc's hc_post writes."""
         def attention(y: torch.Tensor) -> torch.Tensor:
-            return self.attn(rms_norm_into_new(y, self.attn_norm, pos.raw, active, eps), pos, active, rope)
+            return self.attn(y, pos, active, rope)
 
         def ffn(y: torch.Tensor) -> torch.Tensor:
-            return self.moe(rms_norm_into_new(y, self.ffn_norm, pos.raw, active, eps), ids, active)
+            return self.moe(y, ids, active)
 
-        x = self.attn_hc(x, active, attention)
-        return self.ffn_hc(x, active, ffn)
+        # attn_norm / ffn_norm run inside hc_pre, each site's mix partials inside the previous hc_post
+        n = x.shape[0]
+        x = self.attn_hc(x, active, attention, self.attn_norm, mixed, self.ffn_hc.mix_target(n))
+        return self.ffn_hc(x, active, ffn, self.ffn_norm, True, next_mix)
 
 
 class DSV4Model(nn.Module):
@@ -346,11 +348,13 @@ class DSV4Model(nn.Module):
         x = self.x0[:n]
         x.copy_(h.unsqueeze(1).expand(n, 4, cfg.dim))
         step_pos = StepPositions.of(pos, cfg)
-        for layer in self.layers:
-            x = layer(x, ids, step_pos, active, self.rope)
+        head_mix = (self.hc_head_fn, self.head_ws[:n])
+        for i, layer in enumerate(self.layers):
+            nxt = self.layers[i + 1].attn_hc.mix_target(n) if i + 1 < len(self.layers) else head_mix
+            x = layer(x, ids, step_pos, active, self.rope, i > 0, nxt)
         z = self.head_out[:n]
         hc_head(x, self.hc_head_fn, self.hc_head_base, self.hc_head_scale, active, z, self.head_ws[:n],
-                cfg.rms_eps, cfg.hc_eps)
+                cfg.rms_eps, cfg.hc_eps, len(self.layers) > 0)
         zn = rms_norm_into_new(z, self.norm, pos, active, cfg.rms_eps)
         logits = self.logits[:n]
         logits.copy_(F.linear(zn, self.head).float())

@@ -208,8 +208,10 @@ def count_cuda(model: DSV4Model, n: int) -> list[Section]:  # graphlint: cold
     finally:
         sections.remove()
     events = prof.events()
-    windows = {e.name: e.time_range for e in events if e.name.startswith("count::")}
-    kernels = [e for e in events if e.device_type == DeviceType.CUDA]
+    windows = {e.name: e.time_range for e in events
+               if e.name.startswith("count::") and e.device_type == DeviceType.CPU}
+    # device events: kernels, memsets, copies; not the GPU-side copies of our ranges (user annotations)
+    kernels = [e for e in events if e.device_type == DeviceType.CUDA and not e.name.startswith("count::")]
     out = []
     for i, name in enumerate(ranges):
         tr = windows[f"count::{i}"]
@@ -219,9 +221,9 @@ def count_cuda(model: DSV4Model, n: int) -> list[Section]:  # graphlint: cold
         sec.triton.update(k.name for k in hits)
         sec.fp32_gemms = sum(is_fp32_gemm_kernel(k.name) for k in hits)
         out.append(sec)
-    attributed = sum(s.device for s in out)
-    if attributed != len(kernels):
-        raise RuntimeError(f"{len(kernels)} device kernels, {attributed} attributed to a section")
+    unattributed = len(kernels) - sum(s.device for s in out)
+    if unattributed:  # a kernel outside every window: the profiler's clocks disagree, not the step
+        out.append(Section("unattributed", device=unattributed))
     return _nonempty(out)
 
 

@@ -43,10 +43,16 @@ class StreamEventQuery(_StreamBindings):
         "def step(x: torch.Tensor, db):\n    return db.query('select 1')\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, done_event):\n    if done_event.query():  # <- GL201\n        return x\n    return x * 2\n",
-        "def step(x: torch.Tensor):\n    busy = not torch.cuda.current_stream().query()  # <- GL201\n    return x\n",
+        "def step(x: torch.Tensor, done_event):\n    if done_event.query():  # <- GL201\n"
+        "    #  ^^^^^^^^^^^^^^^^^^\n"
+        "        return x\n    return x * 2\n",
+        "def step(x: torch.Tensor):\n    busy = not torch.cuda.current_stream().query()  # <- GL201\n"
+        "    #          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
         "from torch.cuda import Stream\ndef step(x: torch.Tensor):\n    side = Stream()\n"
-        "    side.query()  # <- GL201\n    return x\n",
+        "    side.query()  # <- GL201\n"
+        "   #^^^^^^^^^^^^\n"
+        "    return x\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -101,12 +107,15 @@ class SideStreamWithoutJoin(Rule):
         "        q = x * 2\n        ev.record(s)\n    return q, ev\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, s):\n    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n"
+        "def step(x: torch.Tensor, s):\n    with torch.cuda.stream(s):  # <- GL202\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^\n        y = x * 2\n       #^^^^^^^^^\n"
         "    torch.cuda.current_stream().wait_stream(s)\n    return y\n",
         "def step(x: torch.Tensor, s, stats):\n    s.wait_stream(torch.cuda.current_stream())\n"
-        "    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n        stats.record(y)\n    return y\n",
+        "    with torch.cuda.stream(s):  # <- GL202\n   #^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "        y = x * 2\n        stats.record(y)\n       #^^^^^^^^^^^^^^^\n    return y\n",
         "def step(x: torch.Tensor, s):\n    s.wait_stream(torch.cuda.current_stream())\n"
-        "    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n    return y\n",
+        "    with torch.cuda.stream(s):  # <- GL202\n   #^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "        y = x * 2\n       #^^^^^^^^^\n    return y\n",
     )
 
     def visit_With(self, node: cst.With) -> None:
@@ -196,8 +205,11 @@ class GeneratorInCapture(Rule):
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    g = torch.Generator(device='cuda')  # <- GL203\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "    return torch.rand(x.shape, device=x.device, generator=g)\n",
-        "def step(x: torch.Tensor):\n    g = torch.Generator(x.device)  # <- GL203\n    return g\n",
+        "def step(x: torch.Tensor):\n    g = torch.Generator(x.device)  # <- GL203\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return g\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -237,8 +249,11 @@ class NonCapturableOptimizer(Rule):
     )
     INVALID = (
         "def step(model, loss):\n    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)  # <- GL204\n"
-        "    loss.backward()\n    opt.step()  # <- GL204\n",
-        "from torch.optim import Adam\ndef step(model):\n    return Adam(model.parameters(), capturable=False)  # <- GL204\n",
+        "    #     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    loss.backward()\n    opt.step()  # <- GL204\n"
+        "   #^^^^^^^^^^\n",
+        "from torch.optim import Adam\ndef step(model):\n    return Adam(model.parameters(), capturable=False)  # <- GL204\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def __init__(self, ctx) -> None:
@@ -300,9 +315,13 @@ class PinnedAllocInCapture(Rule):
     )
     INVALID = (
         "def run(g, model, inp: torch.Tensor, n: int):\n    with torch.cuda.graph(g):\n"
-        "        buf = torch.empty(n, pin_memory=True)  # <- GL205\n        out = model(inp)\n    return out\n",
+        "        buf = torch.empty(n, pin_memory=True)  # <- GL205\n"
+        "        #     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "        out = model(inp)\n    return out\n",
         "def run(g, inp: torch.Tensor, host: torch.Tensor):\n    with torch.cuda.graph(g):\n"
-        "        staged = host.pin_memory()  # <- GL205\n    return staged\n",
+        "        staged = host.pin_memory()  # <- GL205\n"
+        "        #        ^^^^^^^^^^^^^^^^^\n"
+        "    return staged\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -363,12 +382,18 @@ class AllocInCapture(Rule):
     )
     INVALID = (
         "def run(g, model, n: int):\n    with torch.cuda.graph(g):\n"
-        "        static_in = torch.zeros(n, device='cuda')  # <- GL307\n        out = model(static_in)\n"
+        "        static_in = torch.zeros(n, device='cuda')  # <- GL307\n"
+        "        #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "        out = model(static_in)\n"
         "    return static_in, out\n",
         "def run(g, model, inp: torch.Tensor):\n    with torch.cuda.graph(g):\n"
-        "        buf = torch.empty_like(inp)  # <- GL307\n        model(inp, out=buf)\n    return buf\n",
+        "        buf = torch.empty_like(inp)  # <- GL307\n"
+        "        #     ^^^^^^^^^^^^^^^^^^^^^\n"
+        "        model(inp, out=buf)\n    return buf\n",
         "def run(g, inp: torch.Tensor):\n    with torch.cuda.graph(g):\n"
-        "        pad = inp.new_zeros(4)  # <- GL307\n    return pad\n",
+        "        pad = inp.new_zeros(4)  # <- GL307\n"
+        "        #     ^^^^^^^^^^^^^^^^\n"
+        "    return pad\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:

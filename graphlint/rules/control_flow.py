@@ -109,11 +109,20 @@ class TensorCondition(_ConditionRule):
         "    if x in seen or x in cache or 3 in ids:\n        return x\n    return x * 2\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    if x.sum() > 0:  # <- GL110\n        return x\n    return -x\n",
-        "def step(r: torch.Tensor, tol: float):\n    while r.norm() > tol:  # <- GL110\n        r = r / 2\n    return r\n",
-        "def step(x: torch.Tensor, flag: bool):\n    return x if flag and (x > 0) else -x  # <- GL110\n",
+        "def step(x: torch.Tensor):\n    if x.sum() > 0:  # <- GL110\n"
+        "    #  ^^^^^^^^^^^\n"
+        "        return x\n    return -x\n",
+        "def step(r: torch.Tensor, tol: float):\n    while r.norm() > tol:  # <- GL110\n"
+        "    #     ^^^^^^^^^^^^^^\n"
+        "        r = r / 2\n    return r\n",
+        "def step(x: torch.Tensor, flag: bool):\n    return x if flag and (x > 0) else -x  # <- GL110\n"
+        "    #                     ^^^^^\n",
         "def step(tokens: torch.Tensor, stop: tuple[list[int], ...]):\n    for t in tokens:\n"
-        "        if t in stop:  # <- GL110\n            break\n    found = 2 in tokens  # <- GL110\n    return found\n",
+        "        if t in stop:  # <- GL110\n"
+        "        #  ^^^^^^^^^\n"
+        "            break\n    found = 2 in tokens  # <- GL110\n"
+        "    #       ^^^^^^^^^^^\n"
+        "    return found\n",
     )
     membership = "`in` compares a tensor element by element and reads the result on the host"
 
@@ -150,8 +159,12 @@ class AnyAllCondition(_ConditionRule):
     category = "any-all"
     VALID = ("def step(x: torch.Tensor, mask: torch.Tensor):\n    has = mask.any()\n    return torch.where(has, x, 0)\n",)
     INVALID = (
-        "def step(x: torch.Tensor, mask: torch.Tensor):\n    if mask.any():  # <- GL111\n        x = x * 2\n    return x\n",
-        "def step(x: torch.Tensor):\n    ok = True if (x > 0).all() else False  # <- GL111\n    return ok\n",
+        "def step(x: torch.Tensor, mask: torch.Tensor):\n    if mask.any():  # <- GL111\n"
+        "    #  ^^^^^^^^^^\n"
+        "        x = x * 2\n    return x\n",
+        "def step(x: torch.Tensor):\n    ok = True if (x > 0).all() else False  # <- GL111\n"
+        "    #            ^^^^^^^^^^^^^\n"
+        "    return ok\n",
     )
 
     def report(self, node, message=None, **kw):  # type: ignore[override]
@@ -175,8 +188,12 @@ class NanGuard(_ConditionRule):
     category = "nan-guard"
     VALID = ("def step(x: torch.Tensor):\n    return torch.nan_to_num(x)\n",)
     INVALID = (
-        "def step(x: torch.Tensor):\n    if torch.isnan(x).any():  # <- GL142\n        raise ValueError('nan')\n    return x\n",
-        "def step(x: torch.Tensor):\n    assert not x.isinf().any()  # <- GL142\n    return x\n",
+        "def step(x: torch.Tensor):\n    if torch.isnan(x).any():  # <- GL142\n"
+        "    #  ^^^^^^^^^^^^^^^^^^^^\n"
+        "        raise ValueError('nan')\n    return x\n",
+        "def step(x: torch.Tensor):\n    assert not x.isinf().any()  # <- GL142\n"
+        "    #          ^^^^^^^^^^^^^^^\n"
+        "    return x\n",
     )
 
     def visit_Assert(self, node: cst.Assert) -> None:

@@ -54,13 +54,20 @@ class HostRng(Rule):
         "import random\ndef step(x: torch.Tensor):\n    random.seed(0)\n    return x\n",
     )
     INVALID = (
-        "import random\ndef step(x: torch.Tensor):\n    return x * random.random()  # <- GL301\n",
-        "import numpy as np\ndef step(x: torch.Tensor):\n    k = np.random.randint(0, 4)  # <- GL301\n    return x[:, k]\n",
+        "import random\ndef step(x: torch.Tensor):\n    return x * random.random()  # <- GL301\n"
+        "    #          ^^^^^^^^^^^^^^^\n",
+        "import numpy as np\ndef step(x: torch.Tensor):\n    k = np.random.randint(0, 4)  # <- GL301\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x[:, k]\n",
         "import random as rnd\ndef step(x: torch.Tensor, p: float):\n    if rnd.uniform(0, 1) < p:  # <- GL301\n"
+        "    #  ^^^^^^^^^^^^^^^^^\n"
         "        x = x * 0\n    return x\n",
-        "from random import choice\ndef step(xs: list):\n    return choice(xs)  # <- GL301\n",
+        "from random import choice\ndef step(xs: list):\n    return choice(xs)  # <- GL301\n"
+        "    #      ^^^^^^^^^^\n",
         "import numpy as np\ndef step(x: torch.Tensor):\n    rng = np.random.default_rng()  # <- GL301\n"
-        "    return x * rng.normal()  # <- GL301\n",
+        "    #     ^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x * rng.normal()  # <- GL301\n"
+        "    #          ^^^^^^^^^^^^\n",
     )
 
     def __init__(self, ctx) -> None:
@@ -134,12 +141,18 @@ class CpuValueFrozen(HostFacts):
         "def step(x: torch.Tensor, n: int):\n    return torch.nonzero_static(x, size=n)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, scale: float):\n    return x * torch.tensor(scale)  # <- GL302\n",
-        "def step(x: torch.Tensor, temp: float):\n    t = torch.tensor(temp)\n    return x / t  # <- GL302\n",
+        "def step(x: torch.Tensor, scale: float):\n    return x * torch.tensor(scale)  # <- GL302\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, temp: float):\n    t = torch.tensor(temp)\n    return x / t  # <- GL302\n"
+        "    #      ^^^^^\n",
         "def step(x: torch.Tensor, n: int):\n    keep = torch.zeros(n, dtype=torch.bool)\n    keep[0] = True\n"
-        "    return x[keep]  # <- GL302\n",
-        "def step(x: torch.Tensor, lens: list):\n    m = torch.tensor(lens) > 0\n    x[m] = 0.0  # <- GL302\n    return x\n",
-        "def step(x: torch.Tensor, v: float):\n    return torch.where(x > 0, x, torch.tensor(v))  # <- GL302\n",
+        "    return x[keep]  # <- GL302\n"
+        "    #      ^^^^^^^\n",
+        "def step(x: torch.Tensor, lens: list):\n    m = torch.tensor(lens) > 0\n    x[m] = 0.0  # <- GL302\n"
+        "   #^^^^\n"
+        "    return x\n",
+        "def step(x: torch.Tensor, v: float):\n    return torch.where(x > 0, x, torch.tensor(v))  # <- GL302\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def _cpu_scalar(self, expr: cst.BaseExpression) -> bool:
@@ -219,9 +232,14 @@ class HostStateMutation(Rule):
     )
     INVALID = (
         "class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.step = 0\n\n"
-        "    def forward(self, x):\n        self.step += 1  # <- GL303\n        return x * self.step\n",
-        "CALLS = 0\ndef step(x: torch.Tensor):\n    global CALLS\n    CALLS += 1  # <- GL303\n    return x\n",
+        "    def forward(self, x):\n        self.step += 1  # <- GL303\n"
+        "       #^^^^^^^^^^^^^^\n"
+        "        return x * self.step\n",
+        "CALLS = 0\ndef step(x: torch.Tensor):\n    global CALLS\n    CALLS += 1  # <- GL303\n"
+        "   #^^^^^^^^^^\n"
+        "    return x\n",
         "class M(torch.nn.Module):\n    def forward(self, x):\n        self.pos = self.pos + x.shape[1]  # <- GL303\n"
+        "       #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "        return x\n",
     )
 
@@ -299,10 +317,14 @@ class WallClockInHotPath(Rule):
         "def step(x: torch.Tensor, time):\n    return x * time.time()\n",
     )
     INVALID = (
-        "import time\ndef step(x: torch.Tensor):\n    t0 = time.perf_counter()  # <- GL304\n    return x, t0\n",
+        "import time\ndef step(x: torch.Tensor):\n    t0 = time.perf_counter()  # <- GL304\n"
+        "    #    ^^^^^^^^^^^^^^^^^^^\n"
+        "    return x, t0\n",
         "from datetime import datetime\ndef step(x: torch.Tensor):\n    seed = datetime.now().microsecond  # <- GL304\n"
+        "    #      ^^^^^^^^^^^^^^\n"
         "    return x + seed\n",
-        "from time import monotonic as now\ndef step(x: torch.Tensor):\n    return x * now()  # <- GL304\n",
+        "from time import monotonic as now\ndef step(x: torch.Tensor):\n    return x * now()  # <- GL304\n"
+        "    #          ^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -339,10 +361,13 @@ class CaptureAwareBranch(Rule):
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    if torch.cuda.is_current_stream_capturing():  # <- GL305\n"
+        "    #  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "        return x * 2\n    return x * 3\n",
         "from torch.cuda import is_current_stream_capturing\ndef step(x: torch.Tensor):\n"
         "    capturing = is_current_stream_capturing()\n"
-        "    y = x if capturing else x.clone()  # <- GL305\n    return y\n",
+        "    y = x if capturing else x.clone()  # <- GL305\n"
+        "    #        ^^^^^^^^^\n"
+        "    return y\n",
     )
 
     def __init__(self, ctx) -> None:

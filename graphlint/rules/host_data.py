@@ -612,19 +612,32 @@ class HostDataToDevice(HostFacts):
     )
     INVALID = (
         "def step(x: torch.Tensor, ids: list[int]):\n"
-        "    t = torch.tensor(ids, device='cuda')  # <- GL130\n    return x[t]\n",
+        "    t = torch.tensor(ids, device='cuda')  # <- GL130\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x[t]\n",
         "def step(x: torch.Tensor, pos=None):\n    if pos is None:\n"
-        "        pos = torch.tensor([0, 1], device=x.device)  # <- GL130\n    return x[pos]\n",
-        "def step(x: torch.Tensor):\n    pos = torch.tensor(0, device=x.device)  # <- GL130\n    return x + pos\n",
+        "        pos = torch.tensor([0, 1], device=x.device)  # <- GL130\n"
+        "        #     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x[pos]\n",
+        "def step(x: torch.Tensor):\n    pos = torch.tensor(0, device=x.device)  # <- GL130\n"
+        "    #     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x + pos\n",
         "import numpy as np\ndef step(x: torch.Tensor, arr: np.ndarray):\n"
-        "    return torch.as_tensor(np.asarray(arr), device='cuda')  # <- GL130\n",
-        "def step(x: torch.Tensor):\n    return x.new_tensor([1.0, 2.0])  # <- GL130\n",
-        "def step(x: torch.Tensor):\n    return torch.cuda.BoolTensor([True, False])  # <- GL130\n",
-        "def step(x: torch.Tensor):\n    return torch.tensor([x[0], x[1]])  # <- GL130\n",
+        "    return torch.as_tensor(np.asarray(arr), device='cuda')  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.new_tensor([1.0, 2.0])  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return torch.cuda.BoolTensor([True, False])  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return torch.tensor([x[0], x[1]])  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor):\n    parts = x.split(2)\n    return torch.tensor([p.sum() for p in parts])  # <- GL130\n"
-        "def other(x: torch.Tensor):\n    return torch.tensor(x.unbind(0))  # <- GL130\n",
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "def other(x: torch.Tensor):\n    return torch.tensor(x.unbind(0))  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor, dev):\n    toks = []\n    toks.append(1)\n"
-        "    return torch.tensor(toks, device=dev, dtype=torch.long)  # <- GL130\n",
+        "    return torch.tensor(toks, device=dev, dtype=torch.long)  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -697,11 +710,16 @@ class CpuTensorToDevice(HostFacts):
         "        return x[self.idx]\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, n: int):\n    return x + torch.arange(n).cuda()  # <- GL131\n",
-        "def step(x: torch.Tensor, ids: list):\n    t = torch.tensor(ids)\n    return t.to(x.device)  # <- GL131\n",
-        "def step(x: torch.Tensor, n: int):\n    m = torch.ones(n)\n    x.copy_(m)  # <- GL131\n    return x\n",
+        "def step(x: torch.Tensor, n: int):\n    return x + torch.arange(n).cuda()  # <- GL131\n"
+        "    #          ^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, ids: list):\n    t = torch.tensor(ids)\n    return t.to(x.device)  # <- GL131\n"
+        "    #      ^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, n: int):\n    m = torch.ones(n)\n    x.copy_(m)  # <- GL131\n"
+        "   #^^^^^^^^^^\n"
+        "    return x\n",
         "def step(x: torch.Tensor, n: int):\n    buf = torch.empty(n, pin_memory=True)\n"
-        "    return buf.to('cuda')  # <- GL131\n",
+        "    return buf.to('cuda')  # <- GL131\n"
+        "    #      ^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -765,10 +783,15 @@ class NumpyInHotPath(Rule):
         "        t = 0.8 + 0.1 * np.exp(-4.0 * i / self.num_layers)\n        return q / np.sqrt(self.head_dim) * t\n",
     )
     INVALID = (
-        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.array(ids)  # <- GL132\n",
-        "import numpy\ndef step(x: torch.Tensor):\n    a = numpy.asarray(x)  # <- GL132\n    return a\n",
-        "from numpy import cumsum\ndef step(x: torch.Tensor, lens: list):\n    return cumsum(lens)  # <- GL132\n",
-        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.sqrt(np.array(ids))  # <- GL132\n",
+        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.array(ids)  # <- GL132\n"
+        "    #      ^^^^^^^^^^^^^\n",
+        "import numpy\ndef step(x: torch.Tensor):\n    a = numpy.asarray(x)  # <- GL132\n"
+        "    #   ^^^^^^^^^^^^^^^^\n"
+        "    return a\n",
+        "from numpy import cumsum\ndef step(x: torch.Tensor, lens: list):\n    return cumsum(lens)  # <- GL132\n"
+        "    #      ^^^^^^^^^^^^\n",
+        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.sqrt(np.array(ids))  # <- GL132\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^\n    #              ^^^^^^^^^^^^^\n",
     )
     EXEMPT = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.result_type", "numpy.promote_types",
                         "numpy.can_cast", "numpy.issubdtype"})
@@ -850,12 +873,20 @@ class HostIndex(HostFacts):
         "def step(x: torch.Tensor, mask: torch.Tensor):\n    return torch.where(mask, x, 0.0).cumsum(0)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x[[1, 2, 3]]  # <- GL133\n",
-        "def step(x: torch.Tensor, n: int):\n    return x[:, torch.arange(n)]  # <- GL133\n",
-        "def step(x: torch.Tensor, ids: list[int]):\n    idx = torch.tensor(ids)\n    return x[idx]  # <- GL133\n",
-        "def step(x: torch.Tensor, n: int):\n    keep = [i for i in range(n) if i % 2]\n    return x[keep]  # <- GL133\n",
-        "def step(x: torch.Tensor):\n    x[[0, 2]] = 1.0  # <- GL133\n    return x\n",
-        "def step(x: torch.Tensor, idx: torch.Tensor):\n    x[idx] = 0.0  # <- GL133\n    return x\n",
+        "def step(x: torch.Tensor):\n    return x[[1, 2, 3]]  # <- GL133\n"
+        "    #      ^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, n: int):\n    return x[:, torch.arange(n)]  # <- GL133\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, ids: list[int]):\n    idx = torch.tensor(ids)\n    return x[idx]  # <- GL133\n"
+        "    #      ^^^^^^\n",
+        "def step(x: torch.Tensor, n: int):\n    keep = [i for i in range(n) if i % 2]\n    return x[keep]  # <- GL133\n"
+        "    #      ^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    x[[0, 2]] = 1.0  # <- GL133\n"
+        "   #^^^^^^^^^\n"
+        "    return x\n",
+        "def step(x: torch.Tensor, idx: torch.Tensor):\n    x[idx] = 0.0  # <- GL133\n"
+        "   #^^^^^^\n"
+        "    return x\n",
     )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -933,10 +964,14 @@ class PageableNonBlockingCopy(HostFacts):
     )
     INVALID = (
         "import numpy as np\ndef step(x: torch.Tensor, a: np.ndarray):\n"
-        "    return torch.from_numpy(a).to(x.device, non_blocking=True)  # <- GL134\n",
+        "    return torch.from_numpy(a).to(x.device, non_blocking=True)  # <- GL134\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor, ids: list):\n    t = torch.tensor(ids)\n"
-        "    x.copy_(t, non_blocking=True)  # <- GL134\n    return x\n",
-        "def step(x: torch.Tensor, n: int):\n    return torch.zeros(n).cuda(non_blocking=True)  # <- GL134\n",
+        "    x.copy_(t, non_blocking=True)  # <- GL134\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
+        "def step(x: torch.Tensor, n: int):\n    return torch.zeros(n).cuda(non_blocking=True)  # <- GL134\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:

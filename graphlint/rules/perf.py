@@ -32,8 +32,10 @@ class BuiltinSum(Rule):
         "def step(x: torch.Tensor):\n    return sum(x.shape)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return sum(x)  # <- GL401\n",
-        "def step(a: torch.Tensor, b: torch.Tensor):\n    return sum(a * b)  # <- GL401\n",
+        "def step(x: torch.Tensor):\n    return sum(x)  # <- GL401\n"
+        "    #      ^^^^^^\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    return sum(a * b)  # <- GL401\n"
+        "    #      ^^^^^^^^^^\n",
     )
     FIXES = (
         Fix("def step(x: torch.Tensor):\n    return sum(x)\n", "def step(x: torch.Tensor):\n    return x.sum(0)\n",
@@ -71,9 +73,13 @@ class IterateTensor(Rule):
         "def step(x: torch.Tensor):\n    a, b = x.chunk(2)\n    for part in x.split(4):\n        pass\n    return a, b\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    for row in x:  # <- GL402\n        pass\n",
-        "def step(x: torch.Tensor):\n    return [r * 2 for r in x]  # <- GL402\n",
-        "def step(x: torch.Tensor):\n    return list(x)  # <- GL402\n",
+        "def step(x: torch.Tensor):\n    for row in x:  # <- GL402\n"
+        "    #          ^\n"
+        "        pass\n",
+        "def step(x: torch.Tensor):\n    return [r * 2 for r in x]  # <- GL402\n"
+        "    #                      ^\n",
+        "def step(x: torch.Tensor):\n    return list(x)  # <- GL402\n"
+        "    #      ^^^^^^^\n",
     )
 
     def visit_For(self, node: cst.For) -> None:

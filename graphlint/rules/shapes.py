@@ -35,9 +35,12 @@ class Nonzero(Rule):
         "def step(lens: list):\n    return torch.nonzero(torch.tensor(lens) > 0)\n",
     )
     INVALID = (
-        "def step(m: torch.Tensor):\n    return torch.nonzero(m)  # <- GL120\n",
-        "def step(m: torch.Tensor):\n    return (m > 0).nonzero(as_tuple=True)  # <- GL120\n",
-        "from torch import nonzero as nz\ndef step(m: torch.Tensor):\n    return nz(m)  # <- GL120\n",
+        "def step(m: torch.Tensor):\n    return torch.nonzero(m)  # <- GL120\n"
+        "    #      ^^^^^^^^^^^^^^^^\n",
+        "def step(m: torch.Tensor):\n    return (m > 0).nonzero(as_tuple=True)  # <- GL120\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "from torch import nonzero as nz\ndef step(m: torch.Tensor):\n    return nz(m)  # <- GL120\n"
+        "    #      ^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -64,7 +67,9 @@ class WhereOneArg(Rule):
         "def step(c: torch.Tensor, a: torch.Tensor):\n    return torch.where(c, a, 0.0)\n",
         "def step(c: torch.Tensor):\n    return torch.where(c.cpu())[0]  # the copy is GL103's\n",
     )
-    INVALID = ("def step(c: torch.Tensor):\n    idx = torch.where(c > 0)  # <- GL121\n    return idx\n",)
+    INVALID = ("def step(c: torch.Tensor):\n    idx = torch.where(c > 0)  # <- GL121\n"
+               "    #     ^^^^^^^^^^^^^^^^^^\n"
+               "    return idx\n",)
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.call_name(node) == "torch.where" and len(node.args) == 1 \
@@ -85,8 +90,10 @@ class Unique(Rule):
     fix_hint = "Precompute on the host, or use a fixed-size device histogram (`scatter_add_` into `num_classes` bins)"
     VALID = ("def step(x: torch.Tensor, names: list):\n    return sorted(set(names))\n",)
     INVALID = (
-        "def step(ids: torch.Tensor):\n    return torch.unique(ids)  # <- GL122\n",
-        "def step(ids: torch.Tensor):\n    return ids.unique_consecutive()  # <- GL122\n",
+        "def step(ids: torch.Tensor):\n    return torch.unique(ids)  # <- GL122\n"
+        "    #      ^^^^^^^^^^^^^^^^^\n",
+        "def step(ids: torch.Tensor):\n    return ids.unique_consecutive()  # <- GL122\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -132,10 +139,15 @@ class BooleanMaskIndex(Rule):
         "def step(x: torch.Tensor):\n    return x[:, 0], x[..., None]\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x[x > 0]  # <- GL123\n",
-        "def step(x: torch.Tensor, y: torch.Tensor):\n    keep = ~torch.isnan(y)\n    return x[keep]  # <- GL123\n",
-        "def step(x: torch.Tensor, y: torch.Tensor, mask: torch.Tensor):\n    x[mask] = y  # <- GL123\n    return x\n",
-        "def step(x: torch.Tensor, valid_mask):\n    return x[:, valid_mask].sum()  # <- GL123\n",
+        "def step(x: torch.Tensor):\n    return x[x > 0]  # <- GL123\n"
+        "    #      ^^^^^^^^\n",
+        "def step(x: torch.Tensor, y: torch.Tensor):\n    keep = ~torch.isnan(y)\n    return x[keep]  # <- GL123\n"
+        "    #      ^^^^^^^\n",
+        "def step(x: torch.Tensor, y: torch.Tensor, mask: torch.Tensor):\n    x[mask] = y  # <- GL123\n"
+        "   #^^^^^^^\n"
+        "    return x\n",
+        "def step(x: torch.Tensor, valid_mask):\n    return x[:, valid_mask].sum()  # <- GL123\n"
+        "    #      ^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -169,8 +181,10 @@ class MaskedSelect(Rule):
     message = "`masked_select` has a data-dependent output size: the host waits for the mask count"
     fix_hint = "Use `torch.where(mask, x, fill)` or `masked_fill` and keep the full shape"
     VALID = ("def step(x: torch.Tensor, m: torch.Tensor):\n    return x.masked_fill(~m, 0)\n",)
-    INVALID = ("def step(x: torch.Tensor, m: torch.Tensor):\n    return torch.masked_select(x, m)  # <- GL124\n",
-               "def step(x: torch.Tensor, m: torch.Tensor):\n    return x.masked_select(m)  # <- GL124\n")
+    INVALID = ("def step(x: torch.Tensor, m: torch.Tensor):\n    return torch.masked_select(x, m)  # <- GL124\n"
+               "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+               "def step(x: torch.Tensor, m: torch.Tensor):\n    return x.masked_select(m)  # <- GL124\n"
+               "    #      ^^^^^^^^^^^^^^^^^^\n")
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.call_name(node) == "torch.masked_select" or tensor_method(
@@ -200,11 +214,16 @@ class DynamicOutputOp(Rule):
         "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10, min=0.0, max=1.0)\n",
     )
     INVALID = (
-        "def step(ids: torch.Tensor):\n    return torch.bincount(ids, minlength=8)  # <- GL125\n",
-        "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(r, dim=0)  # <- GL125\n",
-        "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(repeats=r)  # <- GL125\n",
-        "import torch.nn.functional as F\ndef step(ids: torch.Tensor):\n    return F.one_hot(ids)  # <- GL125\n",
-        "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10)  # <- GL125\n",
+        "def step(ids: torch.Tensor):\n    return torch.bincount(ids, minlength=8)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(r, dim=0)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(repeats=r)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "import torch.nn.functional as F\ndef step(ids: torch.Tensor):\n    return F.one_hot(ids)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     TORCH_FNS = frozenset({"torch.bincount", "torch.repeat_interleave", "torch.nn.functional.one_hot", "torch.histc"})
@@ -269,10 +288,14 @@ class TensorShapeArgument(Rule):
         "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x.index_select(0, idx)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, lens: torch.Tensor):\n    n = lens.max()\n    return x[:n]  # <- GL126\n",
-        "def step(x: torch.Tensor, m: torch.Tensor):\n    n = m.sum()\n    return torch.zeros(n, device=x.device)  # <- GL126\n",
-        "def step(x: torch.Tensor, k: torch.Tensor):\n    return x.view(k, -1)  # <- GL126\n",
-        "def step(x: torch.Tensor, k: torch.Tensor):\n    return torch.topk(x, k)  # <- GL126\n",
+        "def step(x: torch.Tensor, lens: torch.Tensor):\n    n = lens.max()\n    return x[:n]  # <- GL126\n"
+        "    #        ^^\n",
+        "def step(x: torch.Tensor, m: torch.Tensor):\n    n = m.sum()\n    return torch.zeros(n, device=x.device)  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, k: torch.Tensor):\n    return x.view(k, -1)  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, k: torch.Tensor):\n    return torch.topk(x, k)  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -327,13 +350,22 @@ class TensorAsIndex(Rule):
         "def step(x: torch.Tensor, n: int):\n    return [x] * n, x * 2, (x, x) * 2\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, e: torch.Tensor):\n    experts = [x, x * 2]\n    return experts[e]  # <- GL127\n",
-        "def step(x: torch.Tensor, n: torch.Tensor):\n    for i in range(n):  # <- GL127\n        x = x * 2\n    return x\n",
-        "def step(x: torch.Tensor):\n    return x[x.argmax()]  # <- GL127\n",
+        "def step(x: torch.Tensor, e: torch.Tensor):\n    experts = [x, x * 2]\n    return experts[e]  # <- GL127\n"
+        "    #      ^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, n: torch.Tensor):\n    for i in range(n):  # <- GL127\n"
+        "    #        ^^^^^^^^\n"
+        "        x = x * 2\n    return x\n",
+        "def step(x: torch.Tensor):\n    return x[x.argmax()]  # <- GL127\n"
+        "    #      ^^^^^^^^^^^^^\n",
         "def step(w: torch.Tensor, scores: torch.Tensor, ring: torch.Tensor):\n    best = scores.argmax()\n"
-        "    ring[:, best % 8] = 0  # <- GL127\n    return w[best]  # <- GL127\n",
+        "    ring[:, best % 8] = 0  # <- GL127\n"
+        "   #^^^^^^^^^^^^^^^^^\n"
+        "    return w[best]  # <- GL127\n"
+        "    #      ^^^^^^^\n",
         "def step(x: torch.Tensor, counts: torch.Tensor):\n    n = counts.sum()\n"
-        "    pad = [0] * n  # <- GL127\n    return pad, x\n",
+        "    pad = [0] * n  # <- GL127\n"
+        "    #     ^^^^^^^\n"
+        "    return pad, x\n",
     )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:

@@ -34,9 +34,12 @@ class BuiltinReduction(Rule):
         "def step(x: torch.Tensor):\n    return max(x.shape[0], 4)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return max(x)  # <- GL160\n",
-        "def step(a: torch.Tensor, b: torch.Tensor):\n    return min(a.sum(), b.sum())  # <- GL160\n",
-        "def step(m: torch.Tensor):\n    return any(m)  # <- GL160\n",
+        "def step(x: torch.Tensor):\n    return max(x)  # <- GL160\n"
+        "    #      ^^^^^^\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    return min(a.sum(), b.sum())  # <- GL160\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(m: torch.Tensor):\n    return any(m)  # <- GL160\n"
+        "    #      ^^^^^^\n",
     )
     FIXES = (
         Fix("def step(x: torch.Tensor):\n    return max(x)\n", "def step(x: torch.Tensor):\n    return x.max()\n",

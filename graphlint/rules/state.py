@@ -31,8 +31,10 @@ class GrowingState(Rule):
         "def step(x: torch.Tensor, y: torch.Tensor):\n    z = torch.cat([x, y], dim=-1)\n    return z\n",
     )
     INVALID = (
-        "def step(self, k: torch.Tensor):\n    self.k_cache = torch.cat([self.k_cache, k], dim=1)  # <- GL306\n",
-        "def step(self, k: torch.Tensor):\n    self.cache[0] = torch.cat((self.cache[0], k))  # <- GL306\n",
+        "def step(self, k: torch.Tensor):\n    self.k_cache = torch.cat([self.k_cache, k], dim=1)  # <- GL306\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(self, k: torch.Tensor):\n    self.cache[0] = torch.cat((self.cache[0], k))  # <- GL306\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Assign(self, node: cst.Assign) -> None:

@@ -23,9 +23,12 @@ class CudaSynchronize(Rule):
     fix_hint = "Remove it; order streams with `stream.wait_stream()` / `wait_event()`, which do not block the host"
     VALID = ("def step(s, x: torch.Tensor):\n    torch.cuda.current_stream().wait_stream(s)\n",)
     INVALID = (
-        "def step(x: torch.Tensor):\n    torch.cuda.synchronize()  # <- GL140\n",
-        "from torch.cuda import synchronize as sync\ndef step(x: torch.Tensor):\n    sync()  # <- GL140\n",
-        "def step(x: torch.Tensor):\n    torch.accelerator.synchronize()  # <- GL140\n",
+        "def step(x: torch.Tensor):\n    torch.cuda.synchronize()  # <- GL140\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "from torch.cuda import synchronize as sync\ndef step(x: torch.Tensor):\n    sync()  # <- GL140\n"
+        "   #^^^^^^\n",
+        "def step(x: torch.Tensor):\n    torch.accelerator.synchronize()  # <- GL140\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -111,11 +114,18 @@ class StreamEventSynchronize(_StreamBindings):
         "def step(x: torch.Tensor, sync):\n    sync.synchronize()\n    return x\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    torch.cuda.current_stream().synchronize()  # <- GL141\n    return x\n",
+        "def step(x: torch.Tensor):\n    torch.cuda.current_stream().synchronize()  # <- GL141\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
         "from torch.cuda import Event\ndef step(x: torch.Tensor):\n    e = Event()\n    e.record()\n"
-        "    e.synchronize()  # <- GL141\n    return x\n",
-        "def step(x: torch.Tensor, s):\n    s.synchronize()  # <- GL141\n    return x\n",
+        "    e.synchronize()  # <- GL141\n"
+        "   #^^^^^^^^^^^^^^^\n"
+        "    return x\n",
+        "def step(x: torch.Tensor, s):\n    s.synchronize()  # <- GL141\n"
+        "   #^^^^^^^^^^^^^^^\n"
+        "    return x\n",
         "class M(torch.nn.Module):\n    def forward(self, x):\n        self.copy_event.synchronize()  # <- GL141\n"
+        "       #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "        return x\n",
     )
 
@@ -147,9 +157,13 @@ class BlockingCollective(Rule):
         "def step(x: torch.Tensor, pool):\n    pool.barrier()\n    return x\n",
     )
     INVALID = (
-        "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    dist.barrier()  # <- GL143\n    return x\n",
+        "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    dist.barrier()  # <- GL143\n"
+        "   #^^^^^^^^^^^^^^\n"
+        "    return x\n",
         "from torch.distributed import monitored_barrier\ndef step(x: torch.Tensor):\n"
-        "    monitored_barrier()  # <- GL143\n    return x\n",
+        "    monitored_barrier()  # <- GL143\n"
+        "   #^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -183,9 +197,14 @@ class HostBoolCompare(Rule):
         "def step(a: list, b: list):\n    return torch.equal(torch.tensor(a), torch.tensor(b))\n",
     )
     INVALID = (
-        "def step(a: torch.Tensor, b: torch.Tensor):\n    if torch.allclose(a, b):  # <- GL144\n        return a\n    return b\n",
-        "def step(a: torch.Tensor, b: torch.Tensor):\n    same = a.equal(b)  # <- GL144\n    return same\n",
-        "def step(a: torch.Tensor):\n    return torch.is_nonzero(a.sum())  # <- GL144\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    if torch.allclose(a, b):  # <- GL144\n"
+        "    #  ^^^^^^^^^^^^^^^^^^^^\n"
+        "        return a\n    return b\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    same = a.equal(b)  # <- GL144\n"
+        "    #      ^^^^^^^^^^\n"
+        "    return same\n",
+        "def step(a: torch.Tensor):\n    return torch.is_nonzero(a.sum())  # <- GL144\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -230,10 +249,14 @@ class LinalgErrorCheck(Rule):
         "def step(n: int):\n    return torch.linalg.inv(torch.eye(n))\n",
     )
     INVALID = (
-        "def step(a: torch.Tensor):\n    return torch.linalg.cholesky(a)  # <- GL150\n",
-        "def step(a: torch.Tensor, b: torch.Tensor):\n    return torch.linalg.solve(a, b)  # <- GL150\n",
-        "import torch.linalg as LA\ndef step(a: torch.Tensor):\n    return LA.inv(a)  # <- GL150\n",
-        "def step(a: torch.Tensor):\n    return a.inverse()  # <- GL150\n",
+        "def step(a: torch.Tensor):\n    return torch.linalg.cholesky(a)  # <- GL150\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    return torch.linalg.solve(a, b)  # <- GL150\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "import torch.linalg as LA\ndef step(a: torch.Tensor):\n    return LA.inv(a)  # <- GL150\n"
+        "    #      ^^^^^^^^^\n",
+        "def step(a: torch.Tensor):\n    return a.inverse()  # <- GL150\n"
+        "    #      ^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -280,10 +303,13 @@ class DistributionsValidateArgs(Rule):
     )
     INVALID = (
         "from torch.distributions import Categorical\ndef step(logits: torch.Tensor):\n"
-        "    return Categorical(logits=logits).sample()  # <- GL151\n",
+        "    return Categorical(logits=logits).sample()  # <- GL151\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "import torch.distributions as D\ndef step(mu: torch.Tensor, sd: torch.Tensor):\n"
-        "    return D.Normal(mu, sd).rsample()  # <- GL151\n",
+        "    return D.Normal(mu, sd).rsample()  # <- GL151\n"
+        "    #      ^^^^^^^^^^^^^^^^\n",
         "def step(p: torch.Tensor):\n    d = torch.distributions.Bernoulli(probs=p, validate_args=True)  # <- GL151\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "    return d.sample()\n",
     )
 
@@ -329,9 +355,11 @@ class ClipGradErrorIfNonfinite(Rule):
         "def step(model):\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=False)\n",
     )
     INVALID = (
-        "def step(model):\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=True)  # <- GL152\n",
+        "def step(model):\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=True)  # <- GL152\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "from torch.nn.utils import clip_grad_norm_\ndef step(model):\n"
-        "    clip_grad_norm_(model.parameters(), 1.0, 2.0, True)  # <- GL152\n",
+        "    clip_grad_norm_(model.parameters(), 1.0, 2.0, True)  # <- GL152\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -37,9 +37,12 @@ class ItemCall(Rule):
         "def step(x: torch.Tensor):\n    return x[: torch.tensor([2, 3]).max().item()]\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x.sum().item()  # <- GL101\n",
-        "import torch as th\ndef step(x):\n    return th.Tensor.item(x)  # <- GL101\n",
-        "def step(logits: torch.Tensor, out: list):\n    out.append(logits.argmax(-1).item())  # <- GL101\n",
+        "def step(x: torch.Tensor):\n    return x.sum().item()  # <- GL101\n"
+        "    #      ^^^^^^^^^^^^^^\n",
+        "import torch as th\ndef step(x):\n    return th.Tensor.item(x)  # <- GL101\n"
+        "    #      ^^^^^^^^^^^^^^^^^\n",
+        "def step(logits: torch.Tensor, out: list):\n    out.append(logits.argmax(-1).item())  # <- GL101\n"
+        "    #          ^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -61,7 +64,8 @@ class TolistCall(Rule):
     fix_hint = "Keep sizes on the host from the start, or use fixed-size device work (`output_size=`, masks)"
     VALID = ("def step(x: torch.Tensor, sizes: list[int]):\n    return torch.split(x, sizes)\n",)
     INVALID = (
-        "def step(x: torch.Tensor, counts: torch.Tensor):\n    return torch.split(x, counts.tolist())  # <- GL102\n",
+        "def step(x: torch.Tensor, counts: torch.Tensor):\n    return torch.split(x, counts.tolist())  # <- GL102\n"
+        "    #                     ^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -96,12 +100,17 @@ class CpuTransfer(Rule):
         "        self.proj = torch.nn.Linear(2, 2)\n\n    def offload(self):\n        self.proj.cpu()\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x.cpu()  # <- GL103\n",
-        "def step(x: torch.Tensor):\n    return x.to('cpu')  # <- GL103\n",
-        "def step(x: torch.Tensor):\n    return x.to(device=torch.device('cpu'))  # <- GL103\n",
+        "def step(x: torch.Tensor):\n    return x.cpu()  # <- GL103\n"
+        "    #      ^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.to('cpu')  # <- GL103\n"
+        "    #      ^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.to(device=torch.device('cpu'))  # <- GL103\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "class Gen:\n    def __init__(self, n: int):\n        self.logits_pinned = torch.empty(n, pin_memory=True)\n\n"
         "    def step(self, logits: torch.Tensor):\n        out = self.logits_pinned[:4]\n"
-        "        out.copy_(logits, non_blocking=False)  # <- GL103\n        return out\n",
+        "        out.copy_(logits, non_blocking=False)  # <- GL103\n"
+        "       #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "        return out\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -155,8 +164,10 @@ class NumpyCall(Rule):
         "def step(x: torch.Tensor):\n    return x.cpu().numpy()  # the copy is GL103's\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x.numpy()  # <- GL104\n",
-        "def step(x: torch.Tensor):\n    return x.detach().numpy()  # <- GL104\n",
+        "def step(x: torch.Tensor):\n    return x.numpy()  # <- GL104\n"
+        "    #      ^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.detach().numpy()  # <- GL104\n"
+        "    #      ^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -181,8 +192,11 @@ class ScalarConversion(Rule):
         "def step(n: int):\n    return float(n)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    n = int(x.sum())  # <- GL105\n    return n\n",
-        "def step(mask: torch.Tensor):\n    return bool(mask.any())  # <- GL105\n",
+        "def step(x: torch.Tensor):\n    n = int(x.sum())  # <- GL105\n"
+        "    #   ^^^^^^^^^^^^\n"
+        "    return n\n",
+        "def step(mask: torch.Tensor):\n    return bool(mask.any())  # <- GL105\n"
+        "    #      ^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -204,7 +218,8 @@ class PrintTensor(Rule):
     message = "`print()` of a tensor copies its values to the host and blocks"
     fix_hint = "Print after the step, outside the captured region, or print metadata (`t.shape`)"
     VALID = ("def step(x: torch.Tensor):\n    print(x.shape, x.dtype)\n",)
-    INVALID = ("def step(x: torch.Tensor):\n    print('x =', x)  # <- GL106\n",)
+    INVALID = ("def step(x: torch.Tensor):\n    print('x =', x)  # <- GL106\n"
+               "   #^^^^^^^^^^^^^^^\n",)
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.call_name(node) != "print":
@@ -233,11 +248,18 @@ class FormatTensor(Rule):
         "def step(x: torch.Tensor, bar):\n    bar.set_postfix(loss=x.mean().item(), step=3)\n    return x\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    msg = f'x={x}'  # <- GL107\n    return msg\n",
-        "def step(x: torch.Tensor):\n    return 'sum {}'.format(x.sum())  # <- GL107\n",
-        "def step(x: torch.Tensor):\n    return 'max %s' % x.max()  # <- GL107\n",
-        "def step(x: torch.Tensor):\n    return str(x)  # <- GL107\n",
-        "def step(x: torch.Tensor, bar):\n    bar.set_postfix(loss=x.mean())  # <- GL107\n    return x\n",
+        "def step(x: torch.Tensor):\n    msg = f'x={x}'  # <- GL107\n"
+        "    #         ^^^\n"
+        "    return msg\n",
+        "def step(x: torch.Tensor):\n    return 'sum {}'.format(x.sum())  # <- GL107\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return 'max %s' % x.max()  # <- GL107\n"
+        "    #      ^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return str(x)  # <- GL107\n"
+        "    #      ^^^^^^\n",
+        "def step(x: torch.Tensor, bar):\n    bar.set_postfix(loss=x.mean())  # <- GL107\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
     )
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
@@ -290,8 +312,10 @@ class LoggingTensor(Rule):
     )
     INVALID = (
         "import logging\nlogger = logging.getLogger(__name__)\n"
-        "def step(x: torch.Tensor):\n    logger.warning('max %s', x.max())  # <- GL108\n",
-        "import logging\ndef step(x: torch.Tensor):\n    logging.info('x: %s', x)  # <- GL108\n",
+        "def step(x: torch.Tensor):\n    logger.warning('max %s', x.max())  # <- GL108\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "import logging\ndef step(x: torch.Tensor):\n    logging.info('x: %s', x)  # <- GL108\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -329,7 +353,8 @@ class AssertTensor(Rule):
     VALID = (
         "def step(x: torch.Tensor):\n    assert x.dim() == 2\n    torch._assert_async((x > 0).all())\n",
     )
-    INVALID = ("def step(x: torch.Tensor):\n    assert (x > 0).all()  # <- GL109\n",)
+    INVALID = ("def step(x: torch.Tensor):\n    assert (x > 0).all()  # <- GL109\n"
+               "    #      ^^^^^^^^^^^^^\n",)
 
     def visit_Assert(self, node: cst.Assert) -> None:
         from graphlint.rules.control_flow import condition_category

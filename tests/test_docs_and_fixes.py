@@ -38,3 +38,15 @@ def test_apply_edits_skips_overlaps_and_keeps_order():
     text = "abcdef\nghij\n"
     edits = [Edit(1, 2, 1, 4, "X"), Edit(1, 3, 1, 5, "Y"), Edit(2, 1, 2, 2, "Z")]
     assert apply_edits(text, edits) == "aXdef\nZhij\n"
+
+
+def test_list_rules_and_the_rules_md_index_share_their_rows():
+    from graphlint.cli import _catalog
+    from graphlint.docs_gen import catalog_row
+
+    index = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    listed = {row["code"]: row for row in _catalog()}
+    for rule in ALL_RULES:
+        row = catalog_row(rule)
+        assert listed[rule.code] == row
+        assert f"| `{rule.name}` | {row['family']} | {row['default']} |" in index

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from graphlint.rules import ALL_RULES
 from graphlint.testing import ExampleError, expected_spans, lint_example, span, underline
 
-CASES_VALID = [(r, i, s) for r in ALL_RULES for i, s in enumerate(r.VALID)]
+# A rule's "Use instead" snippet is documentation a reader copies: it must be silent like a decoy.
+CASES_VALID = [(r, i, s) for r in ALL_RULES for i, s in enumerate((*r.VALID, r.use_instead)) if s]
 CASES_INVALID = [(r, i, s) for r in ALL_RULES for i, s in enumerate(r.INVALID)]
 
 
@@ -64,6 +67,33 @@ def test_every_rule_is_documented():
         assert rule.doc(), rule.code
         assert rule.fix_hint and rule.message and rule.name, rule.code
         assert rule.name == rule.name.lower() and " " not in rule.name
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
+def test_every_rule_page_has_the_required_sections(rule):
+    from graphlint.diagnostics import Family
+    from graphlint.docs_gen import sections
+    from graphlint.rules.hazards import HAZARDS
+
+    assert rule.why, f"{rule.code}: `why` (Why is this bad?) is missing"
+    if rule.family is not Family.META:
+        assert rule.hazard in HAZARDS, f"{rule.code}: `hazard` must name an entry of graphlint.rules.hazards"
+    if rule.hooks():
+        assert rule.use_instead or rule.FIXES, f"{rule.code}: `use_instead` (Use instead) is missing"
+    assert bool(rule.fix_safety) == bool(rule.FIXES), f"{rule.code}: `fix_safety` explains its FIXES, and only them"
+    required = {"What it does", "Why is this bad?", "Use instead", "Fix safety"}
+    required |= {"Example", "References"} if rule.family is not Family.META else set()
+    assert required <= set(sections(rule)), f"{rule.code} lacks {required - set(sections(rule))}"
+
+
+EXTERNAL_NUMBERS = re.compile(r"Section [A-D]\b|\b[Ii]ssue \d|\bC[1-7]\b|\b[Rr]ow \d+[a-z]?\b|seed's")
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
+def test_rule_docs_name_hazards_not_document_numbers(rule):
+    from graphlint.docs_gen import render_rule
+
+    assert not EXTERNAL_NUMBERS.findall(render_rule(rule) + rule.message), rule.code
 
 
 def test_code_prefix_tells_the_family():

@@ -100,6 +100,14 @@ class TensorCondition(_ConditionRule):
     family = Family.HOST_SYNC
     message = "Branching on a tensor value reads it on the host and blocks"
     fix_hint = "Compute both sides and select with `torch.where`, or run a fixed number of iterations"
+    why = (
+        "`Tensor.__bool__` copies the value to the host and waits for the GPU, so the branch is decided on the host "
+        "every step; capture is invalidated."
+    )
+    hazard = "tensor-condition"
+    use_instead = (
+        "def step(x: torch.Tensor, y: torch.Tensor):\n    return torch.where(x > 0, x, y)  # both sides, no branch\n"
+    )
     category = "tensor"
     VALID = (
         "def step(x: torch.Tensor, n: int):\n    if x.shape[0] > n and x.dtype == torch.float16:\n        return x\n    return x * 2\n",
@@ -156,6 +164,14 @@ class AnyAllCondition(_ConditionRule):
     family = Family.HOST_SYNC
     message = "`if ...{call}():` reads a device reduction on the host and blocks"
     fix_hint = "Do the work unconditionally with masking (`torch.where`, `masked_fill`), so no branch is needed"
+    why = (
+        "The reduction stays on the device, but the `if` reads it on the host: the host waits for the GPU, and "
+        "capture is invalidated."
+    )
+    hazard = "reduction-condition"
+    use_instead = (
+        "def step(x: torch.Tensor, mask: torch.Tensor):\n    return x.masked_fill(mask, 0.0)  # no branch needed\n"
+    )
     category = "any-all"
     VALID = ("def step(x: torch.Tensor, mask: torch.Tensor):\n    has = mask.any()\n    return torch.where(has, x, 0)\n",)
     INVALID = (
@@ -185,6 +201,12 @@ class NanGuard(_ConditionRule):
     family = Family.HOST_SYNC
     message = "NaN/Inf debug guard reads the device on the host every step"
     fix_hint = "Use `torch.nan_to_num`, `torch._assert_async`, or check once after the step behind a debug flag"
+    why = (
+        "The guard reads a device reduction on the host every step, a full pipeline stall for a condition that is "
+        "almost always false, and capture is invalidated."
+    )
+    hazard = "reduction-condition"
+    use_instead = "def step(x: torch.Tensor):\n    return torch.nan_to_num(x)  # no host check\n"
     category = "nan-guard"
     VALID = ("def step(x: torch.Tensor):\n    return torch.nan_to_num(x)\n",)
     INVALID = (

@@ -25,6 +25,7 @@ FAMILY_TITLES = {
 }
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options", "References")
 HAZARDS_TITLE = "Measured hazards"
+HAZARDS_ANCHOR = "measured-hazards"  # GitHub's slug of the title
 # The [tool.graphlint] keys a rule can read, by what the rule declares.
 CAPTURE_REGIONS = ("capture-regions", "functions whose bodies run under capture (`module:qualname` globs), besides "
                    "`with torch.cuda.graph(...)` bodies: this rule looks only inside those")
@@ -95,9 +96,9 @@ def sections(rule: type[Rule]) -> dict[str, str]:
     if _options(rule):
         out["Options"] = "\n".join(f"- `{key}` ([configuration](../README.md#configuration)): {what}"
                                    for key, what in _options(rule))
-    refs = [f"- Hazard: {hazard.name} (“{HAZARDS_TITLE}” in docs/rules.md)", *(f"- {s}" for s in hazard.sources)] \
-        if hazard else []
-    if refs:
+    if hazard:
+        refs = [f"- Hazard: {hazard.name} ([{HAZARDS_TITLE.lower()}](rules.md#{HAZARDS_ANCHOR}))",
+                *(f"- {source}" for source in hazard.sources)]
         out["References"] = "\n".join(refs)
     return out
 

@@ -50,3 +50,11 @@ def test_list_rules_and_the_rules_md_index_share_their_rows():
         row = catalog_row(rule)
         assert listed[rule.code] == row
         assert f"| `{rule.name}` | {row['family']} | {row['default']} |" in index
+
+
+def test_every_measured_hazard_is_detected_and_linked():
+    from graphlint.docs_gen import HAZARDS_ANCHOR, HAZARDS_TITLE
+    from graphlint.rules.hazards import HAZARDS
+
+    assert {r.hazard for r in ALL_RULES if r.hazard} == set(HAZARDS)  # no hazard without a rule, no typo
+    assert f"\n## {HAZARDS_TITLE}\n" in render() and HAZARDS_ANCHOR == HAZARDS_TITLE.lower().replace(" ", "-")

@@ -41,9 +41,11 @@ class Corpus:
     why: str  # what inference code it brings
     include: tuple[str, ...] = ()  # folders of the package to unpack (and lint); empty: all of it
     pip_args: tuple[str, ...] = ()  # extra `pip download` arguments (the platform of a binary wheel)
+    also: tuple[str, ...] = ()  # other top-level packages of the wheel unpacked whole (scripts that drive it)
 
     def prefixes(self) -> tuple[str, ...]:
-        return tuple(f"{self.package}/{sub}" for sub in self.include) or (self.package + "/",)
+        own = tuple(f"{self.package}/{sub}" for sub in self.include) or (self.package + "/",)
+        return own + tuple(pkg + "/" for pkg in self.also)
 
 
 CORPORA: tuple[Corpus, ...] = (
@@ -80,7 +82,8 @@ FRESH_CORPORA: tuple[Corpus, ...] = (
     Corpus("torchtune", "torchtune==0.6.1", "torchtune-0.6.1-py3-none-any.whl",
            "bcbc4ee9774b5c5829a5ff13df851e0b0e32416c018af8db53faa3472ac256e7", "torchtune",
            "generation loop with KV caches and masks, attention/MoE/vision modules, RLHF rollouts, "
-           "training utilities"),
+           "training utilities; its recipes compile generate_next_token with mode=\"max-autotune\" (a capture site)",
+           also=("recipes",)),
 )
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fetch import CORPORA, DEFAULT_DEST, FRESH_CORPORA, FRESH_DEST, corpus_root  # noqa: E402
+from fetch import CORPORA, DEFAULT_DEST, FRESH_CORPORA, FRESH_DEST, Corpus, corpus_root  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels.json"
@@ -262,7 +262,7 @@ def label_counts(labels: list[Label]) -> str:
     return "\n".join(rows + [f"{len(labels)} labels valid"])
 
 
-def labelled_corpora(labels: list[Label], known) -> list[str]:
+def labelled_corpora(labels: list[Label], known: tuple[Corpus, ...]) -> list[str]:
     """The corpora to lint, in fetch order; a label on a corpus of the other set is an error, not a skip."""
     names = [c.name for c in known]
     stray = sorted({lab.corpus for lab in labels} - set(names))

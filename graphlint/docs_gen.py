@@ -71,7 +71,7 @@ def _options(rule: type[Rule]) -> list[tuple[str, str]]:
 
 def _fix_safety(rule: type[Rule]) -> str:
     if not rule.FIXES:
-        return "No autofix: the right rewrite depends on how the value is used (see Use instead)."
+        return "No autofix: graphlint reports, the change is yours (see Use instead)."
     if rule.fix_applicability() == UNSAFE:
         return f"The fix is unsafe, applied only with `--fix --unsafe-fixes`: {rule.fix_safety}"
     return f"The fix is safe, applied by `--fix`: {rule.fix_safety}"
@@ -107,7 +107,8 @@ def render_rule(rule: type[Rule], level: int = 3) -> str:
     """The rule's page: a `level` heading, a facts line, then its sections one level down."""
     head = "#" * level
     default = "on" if rule.default_enabled else "off (opt-in)"
-    scope = "inside capture regions only" if rule.capture_only else "hot path"
+    scope = ("every checked file" if rule.family is Family.META else
+             "inside capture regions only" if rule.capture_only else "hot path")
     parts = [f"{head} {rule.code} `{rule.name}`",
              f"Family: {rule.family.value} · severity: {SEVERITY_BY_FAMILY[rule.family]} · default: {default} · "
              f"applies to: {scope} · fix: {fix_availability(rule)}"]

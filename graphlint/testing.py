@@ -111,13 +111,17 @@ def _caret_lines(indent: int, runs: list[tuple[int, int]]) -> list[str]:
     return lines
 
 
-def underline(snippet: str, spans: list[Span]) -> str:
-    """`snippet` with caret lines for `spans` (lines of `example_source(snippet)`) and no others.
+def underline(snippet: str, spans: list[Span], code: str | None = None) -> str:
+    """`snippet` with caret lines for `spans` (lines of `example_source(snippet)`) and no others, and a
+    `# <- code` marker on each first line that lacks one.
 
     The inverse of `expected_spans`: a failing example test prints what the rule reported this way.
     """
     offset = len(source_lines(example_source(snippet))) - len(source_lines(snippet))
     lines = source_lines(snippet)
+    for line, *_ in spans:
+        if code and not _marked(lines[line - offset - 1], code):
+            lines[line - offset - 1] += f"  # <- {code}"
     after: dict[int, list[tuple[int, int]]] = {}  # snippet line index -> caret runs under it
     for line, col, end_line, end_col in sorted(spans):
         first = line - offset - 1

@@ -25,7 +25,7 @@ def test_invalid_examples_report_the_underlined_ranges(rule, i, snippet):
     expected = expected_spans(snippet, rule.code)
     assert expected, f"{rule.code} INVALID example {i} has no `# <- {rule.code}` marker"
     found = sorted(span(f) for f in lint_example(snippet, rule.code))
-    assert sorted(expected) == found, f"{rule.code} reported these ranges:\n{underline(snippet, found)}"
+    assert sorted(expected) == found, f"{rule.code} reported these ranges:\n{underline(snippet, found, rule.code)}"
 
 
 UNDERLINED = """\
@@ -45,6 +45,9 @@ def test_caret_lines_round_trip_single_multi_line_and_two_runs():
     assert underline(UNDERLINED, sorted(spans)) == UNDERLINED
     bare = "".join(ln + "\n" for ln in UNDERLINED.splitlines() if "^" not in ln)
     assert underline(bare, [(3, 5, 4, 18)]).splitlines()[2] == "   #^^^^^^^^^^^^^^^^^^^^^^^^^^"
+    unmarked = "def step(x):\n    return x.item()\n"
+    assert underline(unmarked, [(3, 12, 3, 20)], "GL101") == \
+        "def step(x):\n    return x.item()  # <- GL101\n    #      ^^^^^^^^\n"
 
 
 @pytest.mark.parametrize("snippet,problem", [

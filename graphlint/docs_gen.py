@@ -26,7 +26,7 @@ FAMILY_TITLES = {
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options", "References")
 HAZARDS_TITLE = "Measured hazards"
 HAZARDS_ANCHOR = "measured-hazards"  # GitHub's slug of the title
-# The [tool.graphlint] keys a rule can read, by what the rule declares.
+# The [tool.graphlint] key that changes where a rule looks (Options): capture-only rules read it.
 CAPTURE_REGIONS = ("capture-regions", "functions whose bodies run under capture (`module:qualname` globs), besides "
                    "`with torch.cuda.graph(...)` bodies: this rule looks only inside those")
 

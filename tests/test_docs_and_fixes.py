@@ -58,3 +58,12 @@ def test_every_measured_hazard_is_detected_and_linked():
 
     assert {r.hazard for r in ALL_RULES if r.hazard} == set(HAZARDS)  # no hazard without a rule, no typo
     assert f"\n## {HAZARDS_TITLE}\n" in render() and HAZARDS_ANCHOR == HAZARDS_TITLE.lower().replace(" ", "-")
+
+
+def test_documented_options_are_config_keys():
+    from graphlint.config import _parse_table
+    from graphlint.docs_gen import CAPTURE_REGIONS
+
+    key = CAPTURE_REGIONS[0]
+    assert _parse_table({key: ["m:f"]}) == {key.replace("-", "_"): ("m:f",)}  # a real [tool.graphlint] key
+    assert any(r.capture_only and f"`{key}`" in render() for r in ALL_RULES)

@@ -75,7 +75,7 @@ def test_every_rule_is_documented():
 @pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
 def test_every_rule_page_has_the_required_sections(rule):
     from graphlint.diagnostics import Family
-    from graphlint.docs_gen import sections
+    from graphlint.docs_gen import SECTIONS, sections
     from graphlint.rules.hazards import HAZARDS
 
     assert rule.why, f"{rule.code}: `why` (Why is this bad?) is missing"
@@ -86,7 +86,9 @@ def test_every_rule_page_has_the_required_sections(rule):
     assert bool(rule.fix_safety) == bool(rule.FIXES), f"{rule.code}: `fix_safety` explains its FIXES, and only them"
     required = {"What it does", "Why is this bad?", "Use instead", "Fix safety"}
     required |= {"Example", "References"} if rule.family is not Family.META else set()
-    assert required <= set(sections(rule)), f"{rule.code} lacks {required - set(sections(rule))}"
+    page = list(sections(rule))
+    assert required <= set(page), f"{rule.code} lacks {required - set(page)}"
+    assert page == [title for title in SECTIONS if title in page]  # ruff's order
 
 
 EXTERNAL_NUMBERS = re.compile(r"Section [A-D]\b|\b[Ii]ssue \d|\bC[1-7]\b|\b[Rr]ow \d+[a-z]?\b|seed's")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from graphlint.config import Config
-from graphlint.docs_gen import render
-from graphlint.engine import Linter
-from graphlint.fix import apply_edits
+from graphlint.pipeline.config import Config
+from graphlint.report.docs import render
+from graphlint.pipeline.engine import Linter
+from graphlint.report.fix import apply_edits
 from graphlint.rules import ALL_RULES
 from graphlint.diagnostics import Edit
 from graphlint.testing import example_source
@@ -20,7 +20,7 @@ FIX_CASES = [(r, f) for r in ALL_RULES for f in r.FIXES]
 
 def test_rules_md_is_up_to_date():
     current = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    assert current == render(), "docs/rules.md is stale: run `python -m graphlint.docs_gen`"
+    assert current == render(), "docs/rules.md is stale: run `python -m graphlint.report.docs`"
 
 
 @pytest.mark.parametrize("rule,fix", FIX_CASES, ids=[f"{r.code}-fix{i}" for i, (r, _) in enumerate(FIX_CASES)])

@@ -1,6 +1,6 @@
 """Generate docs/rules.md from the rule classes (never edited by hand).
 
-Run `python -m graphlint.docs_gen` to rewrite it; a test fails when the file is stale.
+Run `python -m graphlint.report.docs` to rewrite it; a test fails when the file is stale.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from graphlint.diagnostics import Family
-from graphlint.output import rule_anchor
+from graphlint.report.output import rule_anchor
 from graphlint.rules import ALL_RULES
 
 FAMILY_TITLES = {
@@ -50,7 +50,7 @@ def render_rule(rule) -> str:
 def render() -> str:
     out = [
         "# graphlint rule catalog\n",
-        "Generated from the rule classes by `python -m graphlint.docs_gen`; do not edit by hand.",
+        "Generated from the rule classes by `python -m graphlint.report.docs`; do not edit by hand.",
         "Every example below is also a test case (`tests/test_rule_examples.py`).\n",
         "| Code | Name | Family | Summary |",
         "|---|---|---|---|",
@@ -68,7 +68,7 @@ def render() -> str:
 
 
 def main() -> int:
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "docs" / "rules.md"
     target.write_text(render(), encoding="utf-8")
     print(f"wrote {target}")
     return 0

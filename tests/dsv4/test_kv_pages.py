@@ -152,8 +152,7 @@ def test_indexer_reads_through_the_table(impl, device):
     for keys, tab in ((k, None), (pool, table)):
         scores = torch.full((batch, n_max), 123.0, device=device)
         ids = torch.full((batch, topk), 99, dtype=torch.int32, device=device)
-        fn(q, w, keys, n_valid, active, scores, ids, tab) if tab is not None else fn(q, w, keys, n_valid, active,
-                                                                                    scores, ids)
+        fn(q, w, keys, n_valid, active, scores, ids, *([tab] if tab is not None else []))
         out.append((scores, ids))
     assert torch.equal(out[0][0], out[1][0]) and torch.equal(out[0][1], out[1][1])
     assert (out[1][1][2] >= 0).all() and not torch.isnan(out[1][0]).any()
@@ -245,8 +244,8 @@ def _pair(positions: tuple[int, int]) -> tuple[DSV4Model, DSV4Model]:
     for name, buf in cont.named_buffers():
         leaf = name.split(".")[-1]
         if leaf in ("win_kv", "comp_kv", "index_kv", "state"):
-            buf.copy_(torch.randn(buf.shape, generator=g).abs() if leaf == "state" else torch.randn(buf.shape,
-                                                                                                     generator=g))
+            values = torch.randn(buf.shape, generator=g)
+            buf.copy_(values.abs() if leaf == "state" else values)  # online softmax sums stay positive
         mine = paged.get_buffer(name)
         if mine.shape == buf.shape:
             mine.copy_(buf)

@@ -64,6 +64,8 @@ def place_rows_at(model, n: int, ctx: int) -> None:  # graphlint: cold
             buf.copy_(torch.randn(buf.shape, generator=g, device="cuda", dtype=torch.float32).to(buf.dtype))
         elif name.endswith(".state"):
             buf.copy_(torch.randn(buf.shape, generator=g, device="cuda").abs())
+    for slot in range(n):  # the paged caches' blocks of positions [0, ctx]
+        model.reserve_kv(slot, ctx + 1)
     io = model.io
     io.eos_id.fill_(-1)
     io.active.zero_()

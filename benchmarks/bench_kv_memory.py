@@ -37,7 +37,7 @@ MiB = 2 ** 20
 
 
 def flash_config(max_batch: int, max_len: int) -> DSV4Config:  # graphlint: cold
-    """DeepSeek-V4-Flash shapes (dsv4-reference 1.1), without the MTP layer."""
+    """DeepSeek-V4-Flash shapes (its config.json), without the MTP layer."""
     return DSV4Config(
         vocab=129280, dim=4096, ratios=[0, 0] + [4, 128] * 20 + [4], hash_layers=[True] * 3 + [False] * 40,
         n_heads=64, head_dim=512, rope_dim=64, q_lora=1024, o_groups=8, o_lora=1024, window=128, index_heads=64,

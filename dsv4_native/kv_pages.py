@@ -1,6 +1,6 @@
 """Paged KV for the decode step: a host-side block allocator and the device block table.
 
-Layout (vLLM's DSV4 layout: one 256-token logical block for every cache, dsv4-reference 2.4):
+Layout (as vLLM's DSV4 layout: one 256-token logical block for every cache):
 
 * A *block* holds `block_tokens` (T, default 256) consecutive tokens of one request. Every compressed cache is
   a pool of physical blocks `[num_blocks, T // ratio, d]`: the CSA main and indexer caches hold 64 entries per

@@ -607,19 +607,30 @@ def test_rule_documentation(cli, args):
     r = cli(*args)
     rule = RULES_BY_CODE["GL101"]
     assert r.rc == 0
-    assert r.lines[0] == f"# {rule.name} (GL101)"
+    assert r.lines[0] == f"# GL101 `{rule.name}`"
     assert f"Family: {rule.family.value}" in r.out
-    assert rule.summary() in r.out
+    titles = [line[3:] for line in r.lines if line.startswith("## ")]
+    assert titles == ["What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "References"]
     assert rule.doc().split("\n\n")[1].splitlines()[0] in r.out  # the body, not only the summary
-    assert f"Message: {rule.message}" in r.out
-    assert f"Fix: {rule.fix_hint}" in r.out
-    assert "## Flagged" in r.out and "    " + rule.INVALID[0].splitlines()[1] in r.out
-    assert "## Not flagged" in r.out
+    assert rule.why in r.out and "202-211 ms" in r.out  # the measured H200 wait
+    assert rule.INVALID[0].splitlines()[1] in r.out and rule.use_instead.splitlines()[1] in r.out
+    assert r.lines[-1] == f"Docs: {rule_url('GL101')}"
+
+
+def test_explain_prints_the_page_of_docs_rules_md(cli):
+    """One renderer: `--explain` is the rule's section of docs/rules.md, two heading levels up."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    start = page.index("### GL205 `pinned-alloc-in-capture`")
+    end = re.compile(r"^#{2,3} ", re.M).search(page, start + 1).start()  # the next rule or family
+    section = page[start:end].rstrip("\n") + "\n"
+    out = cli("--explain", "GL205").out
+    explained = out[: out.rindex("\nDocs: ")]
+    assert re.sub(r"^#", "###", explained, flags=re.M) == section
 
 
 def test_rule_documentation_opt_in_rule(cli):
     r = cli("rule", "GL001")
-    assert r.rc == 0 and "Default: off (opt-in)" in r.out
+    assert r.rc == 0 and "default: off (opt-in)" in r.out
 
 
 def test_rule_documentation_runtime_code(cli):
@@ -628,7 +639,7 @@ def test_rule_documentation_runtime_code(cli):
     info = RUNTIME_CODES["GLR101"]
     r = cli("rule", "GLR101")
     assert r.rc == 0
-    assert r.lines[0] == f"# {info.name} (GLR101)"
+    assert r.lines[0] == f"# GLR101 `{info.name}`"
     assert info.summary in r.out and info.fix_hint in r.out
 
 

@@ -315,3 +315,34 @@ def test_model_paged_equals_contiguous_through_triton_kernels():
     runs every kernel of the step in Python (~1.5 s of CPU per model step)."""
     cont, paged = _pair((127, 255))
     assert _run_pair(cont, paged, [127, 255], 2, reuse_at=None) == [1]
+
+
+def test_paged_ops_schema_and_fake(device, reference_path):
+    """The three ops with a block table: schema, fake implementation and mutations agree (torch's opcheck;
+    the reference path: the check is about the op registration, the kernels are pinned above)."""
+    g = torch.Generator().manual_seed(4)
+    kv = _shuffled_pages(2, 64, 16, 9)
+    kv.reserve(0, 20)
+    kv.reserve(1, 64)
+    table = kv.table.to(device)
+    pos = torch.tensor([19, 63], device=device)
+    active = torch.ones(2, dtype=torch.bool, device=device)
+    checks = ("test_schema", "test_faketensor")
+    pool = torch.zeros(kv.num_blocks, 4, 32, device=device)
+    torch.library.opcheck(torch.ops.dsv4.compressor_update_emit.default, (
+        torch.randn(2, 64, generator=g).to(device), torch.randn(2, 64, generator=g).to(device),
+        torch.randn(4, 64, generator=g).to(device), pos, active, torch.ones(32, device=device),
+        rope_cos_sin_cache(64, 16, 1e4, device=device), C.compressor_state(2, 32, 4, True, device), pool, 4, EPS,
+        table), test_utils=checks)
+    scores = torch.zeros(2, 16, device=device)
+    topk = torch.zeros(2, 4, dtype=torch.int32, device=device)
+    torch.library.opcheck(torch.ops.dsv4.indexer_topk_fixed.default, (
+        torch.randn(2, 4, 32, generator=g).to(device), torch.randn(2, 4, generator=g).to(device),
+        torch.randn(kv.num_blocks, 4, 32, generator=g).to(device), (pos + 1) // 4, active, scores, topk, table),
+        test_utils=checks)
+    idx = torch.tensor([[0, 3, 9, -1], [1, 20, 8, 12]], dtype=torch.int32, device=device)
+    q = torch.randn(2, 4, 64, generator=g).to(device)
+    torch.library.opcheck(torch.ops.dsv4.sparse_decode_attention.default, (
+        q, torch.randn(2, 8, 64, generator=g).to(device), torch.randn(kv.num_blocks, 4, 64, generator=g).to(device),
+        idx, torch.zeros(4, device=device), active, torch.zeros_like(q), A.attention_workspace(2, 4, 64, 2, device),
+        0.125, table), test_utils=checks)

@@ -1,5 +1,5 @@
 """Decode runner: one CUDA graph per batch bucket, and a generation loop whose host work is only the stop
-check and detokenisation between replays.
+check, detokenisation and KV block reservation (`reserve_kv` / `release_kv`, kv_pages) between replays.
 
     model = loader.from_hf_model(hf, max_batch=8, max_len=4096, device="cuda")
     runner = DSV4Runner(model).capture()          # buckets 1, 2, 4, 8 (powers of two up to max_batch)

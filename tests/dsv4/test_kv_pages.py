@@ -346,3 +346,23 @@ def test_paged_ops_schema_and_fake(device, reference_path):
         q, torch.randn(2, 8, 64, generator=g).to(device), torch.randn(kv.num_blocks, 4, 64, generator=g).to(device),
         idx, torch.zeros(4, device=device), active, torch.zeros_like(q), A.attention_workspace(2, 4, 64, 2, device),
         0.125, table), test_utils=checks)
+
+
+@torch.no_grad()
+def test_generate_reserves_and_releases_through_a_tight_pool(reference_path):
+    """`DSV4Runner.generate` on a pool of 2 usable blocks for 2 slots: the same tokens as the slot layout, every
+    block back in the pool afterwards (so a second batch fits), and a batch that cannot fit is a clear error."""
+    from dsv4_native.runner import DSV4Runner
+
+    cont = DSV4Model(_config(kv_block_tokens=0), dtype=torch.float32)
+    _random_(cont, seed=3)
+    paged = DSV4Model(_config(kv_blocks=3), dtype=torch.float32)
+    paged.load_state_dict(cont.state_dict())
+    prompts = [[5, 17, 3, 99], [42, 7]]
+    want = DSV4Runner(cont).generate(prompts, max_new_tokens=6)
+    for _ in range(2):
+        assert DSV4Runner(paged).generate(prompts, max_new_tokens=6) == want
+        assert paged.kv.allocator.num_used == 0 and not paged.kv.table.any()
+    tight = DSV4Model(_config(kv_blocks=2), dtype=torch.float32)
+    with pytest.raises(KVPoolExhausted, match="slot 1"):
+        DSV4Runner(tight).generate(prompts, max_new_tokens=2)

@@ -12,7 +12,7 @@ Layout (as vLLM's DSV4 layout: one 256-token logical block for every cache):
   row `table[slot, e // (T/r)] * (T/r) + e % (T/r)`. Its address and shape never change, so capture is
   unaffected; only its values change, between steps.
 * Physical block 0 is the *null block* (as vLLM's `null_block`): never handed out, the value of every unused
-  table entry. Kernels never write it and never read it for a valid entry, so a padding row or an entry the
+  table entry. Kernels never change it and never read it for a valid entry, so a padding row or an entry the
   host did not reserve touches no request's memory.
 
 Why T = 256: T must be a multiple of both ratios (an HCA entry of 128 tokens is one row of one block). 256 makes
@@ -22,7 +22,8 @@ keeps the per-request waste below one block (< 256 tokens), and the table small 
 
 The sliding window stays a per-slot ring `[max_batch, W, d]` (W = 128): a request that holds >= W tokens needs
 exactly W rows in any layout, so paging it saves memory only for requests shorter than W
-(`benchmarks/bench_kv_memory.py` prints both numbers), and would cost a table lookup per window row.
+(`benchmarks/bench_kv_memory.py` prints both numbers), and would cost a table lookup per window row. The
+compressor states are per-slot constants too (`[max_batch, 2*ratio, 4d]` / `[max_batch, 3, d]`).
 
 Host protocol (never inside the step): before a step that processes position `p` of `slot`, call
 `reserve(slot, p + 1)` (a no-op unless `p` crosses into a new block); when the request finishes,

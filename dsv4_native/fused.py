@@ -16,10 +16,11 @@ Semantics (the reference is the torch code it replaces, op for op; `x.dtype` = t
 fp32 parity: the rope-only path is bitwise the reference on the interpreter (same products, no reduction);
 the norm's fp32 sum of squares is reduced in another order than torch's mean (a few ulp).
 
-`linear_f32` is `F.linear(x.float(), w)` for the fp32 weights HF keeps in fp32 (compressor wkv / wgate,
-indexer weights_proj): the router's fp32 GEMV kernel (`router._router_gemv_kernel`, one split) reads x in
-its own dtype and accumulates in fp32, so the step runs no x.float() cast and no cuBLAS fp32 GEMM (the
-H200 profile of issue 23 found `sm80_xmma_gemm_f32f32` at 302 us of a 1.81 ms step at batch 8).
+`linear_f32` is `F.linear(x.float(), w)` for all the fp32 weights HF keeps in fp32 that read one input (the
+compressors' wkv / wgate, the indexer's weights_proj: `F32Projections`), in one launch: the router's fp32
+GEMV kernel (`router._router_gemv_kernel`, one split) reads x in its own dtype, accumulates in fp32 and
+stores each projection as its own contiguous block, so the step runs no x.float() cast and no cuBLAS fp32
+GEMM (the H200 profile of issue 23 found `sm80_xmma_gemm_f32f32` at 302 us of a 1.81 ms step at batch 8).
 """
 
 from __future__ import annotations
@@ -79,12 +80,14 @@ def norm_rope_reference(x: torch.Tensor, weight: Optional[torch.Tensor], cos_sin
         out.copy_(v)
 
 
-def linear_f32_reference(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor, scale: float) -> None:
-    res = torch.nn.functional.linear(x.float(), w)
-    res = res * scale if scale != 1.0 else res
-    if out.dim() == 3:  # segment-major: out[s, t, j] = res[t, s * SEG + j]
-        res = res.view(res.shape[0], out.shape[0], out.shape[2]).transpose(0, 1)
-    out.copy_(res)
+def linear_f32_reference(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
+                         out: torch.Tensor) -> None:
+    """F.linear(x.float(), w) per row scaled, scattered through the row table (graph-safe: no host read)."""
+    res = torch.nn.functional.linear(x.float(), w) * row_scale
+    t = torch.arange(x.shape[0], device=x.device).view(-1, 1)
+    tab = table.long()
+    dst = x.shape[0] * tab[0] + t * tab[1] + tab[2]  # [T, N]
+    out.scatter_(0, dst.reshape(-1), res.reshape(-1))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -185,18 +188,18 @@ def _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps: float, norm: bo
     )
 
 
-def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor, scale: float) -> None:
+def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
+                       out: torch.Tensor) -> None:
     n_tok, dim = x.shape
     rows = w.shape[0]
     if not (x.is_contiguous() and w.is_contiguous() and out.is_contiguous()):
         raise ValueError("linear_f32: x, w and out must be contiguous")
-    seg = out.shape[2] if out.dim() == 3 else 0
     be = 16
     bk = min(256, triton.next_power_of_2(dim))
     chunk = triton.cdiv(dim, bk) * bk
-    # one split: the partials are the result
+    # one split: the partials are the result, stored through the row table
     _router_gemv_kernel[(triton.cdiv(rows, be), n_tok, 1)](
-        x, w, out, 0, scale, n_tok, D=dim, E=rows, CHUNK=chunk, BE=be, BK=bk, SEG=seg,
+        x, w, out, 0, 1.0, n_tok, table, row_scale, D=dim, E=rows, CHUNK=chunk, BE=be, BK=bk, TABLE=True,
     )
 
 
@@ -243,16 +246,56 @@ def rms_norm_into_new(y: torch.Tensor, weight: torch.Tensor, pos: torch.Tensor, 
 
 @torch.library.custom_op("dsv4::linear_f32", mutates_args=("out",))
 @graphlint.hot
-def linear_f32(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor, scale: float = 1.0) -> None:
-    """out[T, N] fp32 = scale * (x[T, D] @ w[N, D]^T) with fp32 products and accumulation; x in any float
-    dtype (read as it is), w fp32; all contiguous. With out[S, T, N/S] (segment-major) the rows of w are S
-    projections of N/S rows each and out[s] is projection s (each contiguous)."""
+def linear_f32(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
+               out: torch.Tensor) -> None:
+    """Several fp32-weight projections of x in one GEMV: w[N, D] fp32 holds them row after row, x[T, D] in any
+    float dtype (read as it is), fp32 products and accumulation. Projection s (rows [o, o + r)) lands in
+    out[T*o : T*(o + r)] as a contiguous [T, r] block, times its scale. table = [off | width | col] int32
+    [3, N] and row_scale fp32 [N] describe that per row (`F32Projections` builds them)."""
     if use_triton(x):
-        _linear_f32_triton(x, w, out, scale)
+        _linear_f32_triton(x, w, table, row_scale, out)
     else:
-        linear_f32_reference(x, w, out, scale)
+        linear_f32_reference(x, w, table, row_scale, out)
 
 
 @linear_f32.register_fake
-def _linear_f32_fake(x, w, out, scale=1.0) -> None:
+def _linear_f32_fake(x, w, table, row_scale, out) -> None:
     return None
+
+
+class F32Projections:
+    """The fp32-weight projections of one input (HF keeps them fp32: compressor wkv / wgate, indexer
+    weights_proj) as one `linear_f32` launch. `RowFusedModule.fuse_rows` makes the weights row views of
+    `owner.<name>`; the layout tables are buffers of the owner (`<name>_table`, `<name>_scale`)."""
+
+    def __init__(self, owner: RowFusedModule, name: str,  # graphlint: cold
+                 parts: list[tuple[torch.nn.Module, str, float]]) -> None:
+        owner.fuse_rows(name, [(m, p) for m, p, _ in parts])
+        self.owner, self.name = owner, name
+        self.rows = [getattr(m, p).shape[0] for m, p, _ in parts]
+        dev = getattr(owner, name).device
+        off, width, col, scale = [], [], [], []
+        start = 0
+        for r, (_, _, sc) in zip(self.rows, parts):
+            off += [start] * r
+            width += [r] * r
+            col += list(range(r))
+            scale += [sc] * r
+            start += r
+        owner.register_buffer(name + "_table", torch.tensor([off, width, col], dtype=torch.int32, device=dev),
+                              persistent=False)
+        owner.register_buffer(name + "_scale", torch.tensor(scale, dtype=torch.float32, device=dev),
+                              persistent=False)
+
+    def __call__(self, x: torch.Tensor) -> list[torch.Tensor]:
+        """[T, r_s] fp32 per projection, each contiguous."""
+        n = x.shape[0]
+        o = self.owner
+        out = torch.empty(n * sum(self.rows), device=x.device)
+        linear_f32(x, getattr(o, self.name), getattr(o, self.name + "_table"), getattr(o, self.name + "_scale"),
+                   out)
+        views, start = [], 0
+        for r in self.rows:
+            views.append(out[n * start:n * (start + r)].view(n, r))
+            start += r
+        return views

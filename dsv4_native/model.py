@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
-    RowFusedModule, linear_f32, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+    F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
 )
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
@@ -178,7 +178,7 @@ def build_rope_tables(cfg: DSV4Config, device: torch.device | str | None) -> Rop
     return RopeTables(main, inverse(main), compress, inverse(compress))
 
 
-class DSV4Compressor(RowFusedModule):
+class DSV4Compressor(nn.Module):
     """Weights and state of one compressor (main: d = head_dim; indexer: d = index_dim)."""
 
     def __init__(self, cfg: DSV4Config, head_dim: int, ratio: int, device: torch.device | None) -> None:
@@ -193,14 +193,12 @@ class DSV4Compressor(RowFusedModule):
         self.norm = nn.Parameter(torch.ones(head_dim, device=device))
         self.register_buffer("state", compressor_state(cfg.max_batch, head_dim, ratio, overlap, device),
                              persistent=False)
-        self.fuse_rows("w_kvg", [(self, "wkv"), (self, "wgate")])  # both projections in one GEMV
 
-    def step(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, cos_sin: torch.Tensor,
-             cache: torch.Tensor, eps: float, table: Optional[torch.Tensor]) -> None:
-        n, width = x.shape[0], self.wkv.shape[0]
-        kvg = torch.empty(2, n, width, device=x.device)  # [kv, score], each contiguous
-        linear_f32(x, self.w_kvg, kvg)  # fp32 weights and accumulation, x as it is: no cast, no cuBLAS fp32
-        compressor_update_emit(kvg[0], kvg[1], self.ape, pos, active, self.norm, cos_sin, self.state[:n], cache,
+    def step(self, kv: torch.Tensor, score: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
+             cos_sin: torch.Tensor, cache: torch.Tensor, eps: float, table: Optional[torch.Tensor]) -> None:
+        """kv = x wkv^T, score = x wgate^T in fp32 (the layer's `F32Projections` computes them)."""
+        n = kv.shape[0]
+        compressor_update_emit(kv, score, self.ape, pos, active, self.norm, cos_sin, self.state[:n], cache,
                                self.ratio, eps, table)
 
 
@@ -261,6 +259,14 @@ class DSV4Attention(RowFusedModule):
         # projections of one input as one GEMM: x -> [q_lora | kv], qr -> [q | indexer q]
         self.fuse_rows("w_x", [(self, "wq_a"), (self, "wkv")])
         self.fuse_rows("w_qr", [(self, "wq_b")] + ([(self, "index_wq_b")] if ratio == CSA else []))
+        # the fp32-weight projections of x (compressors' kv / score, indexer weights) as one fp32 GEMV
+        f32: list[tuple[nn.Module, str, float]] = []
+        if self.compressor is not None:
+            f32 += [(self.compressor, "wkv", 1.0), (self.compressor, "wgate", 1.0)]
+        if ratio == CSA:
+            f32 += [(self.index_compressor, "wkv", 1.0), (self.index_compressor, "wgate", 1.0),
+                    (self, "index_wproj", cfg.index_dim ** -0.5 * cfg.index_heads ** -0.5)]
+        self.f32_proj = F32Projections(self, "w_f32", f32) if f32 else None
 
     def forward(self, x: torch.Tensor, pos: StepPositions, active: torch.Tensor, rope: RopeTables,
                 block_table: Optional[torch.Tensor]) -> torch.Tensor:
@@ -282,21 +288,22 @@ class DSV4Attention(RowFusedModule):
         win = self.win_kv[:n]  # kv_norm, RoPE, write win_kv[pos % W] (the indexer below does not read it)
         norm_rope(qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, pos_c, active, win, eps, True, True)
 
+        # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
+        f32 = self.f32_proj(x) if self.f32_proj is not None else []
         topk: Optional[torch.Tensor] = None
         if self.ratio == CSA:  # host-known layer type
             index_kv = self.index_kv if self.paged else self.index_kv[:n]
-            self.index_compressor.step(x, pos.raw, active, cos_sin, index_kv, eps, table)
+            self.index_compressor.step(f32[2], f32[3], pos.raw, active, cos_sin, index_kv, eps, table)
             di, hi = cfg.index_dim, cfg.index_heads
             qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype)
             norm_rope(qq[:, h * d:].view(n, hi, di), None, cos_sin, pos_c, active, qi, eps, False, False)
-            wi = torch.empty(n, hi, device=x.device)
-            linear_f32(x, self.index_wproj, wi, di ** -0.5 * hi ** -0.5)
+            wi = f32[4]
             topk = self.topk[:n]
             indexer_topk_fixed(qi, wi, index_kv, pos.n_valid_csa, active, self.index_scores[:n], topk, table)
 
         comp = self.comp_kv if self.paged else self.comp_kv[:n]
         if self.compressor is not None:
-            self.compressor.step(x, pos.raw, active, cos_sin, comp, eps, table)
+            self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
         idx = self.idx[:n]
         build_attention_indices(pos_c, active, idx, topk, cfg.window, max(self.ratio, 1))
         o = self.o[:n]

@@ -79,31 +79,36 @@ def test_block_norm_of_a_wide_row_and_its_helper():
     torch.testing.assert_close(got, FU.weighted_rms_norm(y, w, 1e-6).to(y.dtype), **CLOSE)
 
 
+class _Proj(FU.RowFusedModule):
+    """Three fp32 projections of one input, of 24, 24 and 5 rows (the last scaled), like a CSA layer's."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        g = torch.Generator().manual_seed(5)
+        self.a = torch.nn.Parameter(torch.randn(24, dim, generator=g) * 0.05)
+        self.b = torch.nn.Parameter(torch.randn(24, dim, generator=g) * 0.05)
+        self.c = torch.nn.Parameter(torch.randn(5, dim, generator=g) * 0.05)
+        self.proj = FU.F32Projections(self, "w", [(self, "a", 1.0), (self, "b", 1.0), (self, "c", 0.125)])
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
-@pytest.mark.parametrize("scale", [1.0, 0.125])
-def test_linear_f32_matches_reference(dtype, scale):
-    """x in its own dtype (bf16 widens exactly to fp32), fp32 weights, fp32 out; rows not a multiple of the
-    16-row block and D not a multiple of the 256-wide K step."""
-    g = torch.Generator().manual_seed(5)
-    x = torch.randn(3, 320, generator=g).to(dtype)
-    w = torch.randn(40, 320, generator=g) * 0.05
-    got = torch.full((3, 40), float("nan"))
-    ref = torch.full((3, 40), float("nan"))
-    FU.linear_f32(x, w, got, scale)
-    FU.linear_f32_reference(x, w, ref, scale)
-    torch.testing.assert_close(got, ref, rtol=1e-5, atol=1e-6)
-
-
-def test_linear_f32_segment_major_output():
-    """Two projections in one GEMV (the compressor's kv and score): out[s] = projection s, each contiguous."""
-    g = torch.Generator().manual_seed(6)
-    x = torch.randn(3, 64, generator=g).to(torch.bfloat16)
-    w = torch.randn(2 * 24, 64, generator=g)
-    got = torch.full((2, 3, 24), float("nan"))
-    FU.linear_f32(x, w, got)
-    want = torch.nn.functional.linear(x.float(), w)
-    torch.testing.assert_close(got[0], want[:, :24], rtol=1e-5, atol=1e-6)
-    torch.testing.assert_close(got[1], want[:, 24:], rtol=1e-5, atol=1e-6)
+def test_f32_projections_in_one_gemv_match_reference(dtype):
+    """x in its own dtype (bf16 widens exactly to fp32), fp32 weights and outputs; each projection a contiguous
+    [T, r] block, scaled by its own factor; rows not a multiple of the 16-row block and D not of the 256-wide K
+    step. Kernel and graph-safe reference (a scatter through the row table) both against F.linear."""
+    m = _Proj(320)
+    x = torch.randn(3, 320, generator=torch.Generator().manual_seed(6)).to(dtype)
+    got = m.proj(x)
+    assert FU.use_triton(x) and all(v.is_contiguous() for v in got)
+    ref = torch.full((3 * 53,), float("nan"))
+    FU.linear_f32_reference(x, m.w, m.w_table, m.w_scale, ref)
+    want = [torch.nn.functional.linear(x.float(), p) * sc for p, sc in ((m.a, 1.0), (m.b, 1.0), (m.c, 0.125))]
+    start = 0
+    for v, w in zip(got, want):
+        torch.testing.assert_close(v, w, rtol=1e-5, atol=1e-6)
+        r = w.shape[1]
+        torch.testing.assert_close(ref[3 * start:3 * (start + r)].view(3, r), w, rtol=1e-5, atol=1e-6)
+        start += r
 
 
 def test_norm_rope_reads_a_column_slice_of_a_fused_projection():

@@ -129,15 +129,13 @@ class RowFusedModule(torch.nn.Module):
 if triton is not None:
 
     @triton.jit
-    def _norm_rope_kernel(
-        x_ptr, w_ptr, cs_ptr, pos_ptr, active_ptr, out_ptr, eps, MAX_POS, XS,
+    def _norm_rope_row(
+        x_ptr, w_ptr, cs_ptr, pos_ptr, active_ptr, out_ptr, eps, MAX_POS, XS, b, h,
         H: tl.constexpr, D: tl.constexpr, R: tl.constexpr, W: tl.constexpr,
         NORM: tl.constexpr, WEIGHTED: tl.constexpr, RING: tl.constexpr, BLOCK_P: tl.constexpr,
     ):
-        """Program (row b, head h): one head row of D channels as [D/2, 2] pairs (module docstring); x rows
-        XS apart (a column slice of a fused projection), heads dense."""
-        b = tl.program_id(0).to(tl.int64)
-        h = tl.program_id(1)
+        """One head row (row b, head h) of D channels as [D/2, 2] pairs (module docstring); x rows XS apart
+        (a column slice of a fused projection), heads dense."""
         offs_p = tl.arange(0, BLOCK_P)
         c = tl.arange(0, 2)
         p_ok = offs_p < D // 2
@@ -172,19 +170,56 @@ if triton is not None:
         else:
             tl.store(out_ptr + (b * H + h) * D + offs, v.to(out_ptr.dtype.element_ty), mask=ok)
 
+    @triton.jit
+    def _norm_rope_kernel(
+        x_ptr, w_ptr, cs_ptr, out_ptr, MAX_POS, XS,
+        x2_ptr, w2_ptr, cs2_ptr, out2_ptr, MAX_POS2, XS2,
+        pos_ptr, active_ptr, eps,
+        H: tl.constexpr, D: tl.constexpr, R: tl.constexpr, W: tl.constexpr,
+        NORM: tl.constexpr, WEIGHTED: tl.constexpr, RING: tl.constexpr, BLOCK_P: tl.constexpr,
+        H2: tl.constexpr, D2: tl.constexpr, R2: tl.constexpr, W2: tl.constexpr,
+        NORM2: tl.constexpr, WEIGHTED2: tl.constexpr, RING2: tl.constexpr, BLOCK_P2: tl.constexpr,
+    ):
+        """Program (row b, head h): heads [0, H) are the first task's, [H, H + H2) the second's (two
+        independent norm / RoPE / store tasks on one batch of rows, one launch)."""
+        b = tl.program_id(0).to(tl.int64)
+        h = tl.program_id(1)
+        if h < H:
+            _norm_rope_row(x_ptr, w_ptr, cs_ptr, pos_ptr, active_ptr, out_ptr, eps, MAX_POS, XS, b, h,
+                           H, D, R, W, NORM, WEIGHTED, RING, BLOCK_P)
+        else:
+            _norm_rope_row(x2_ptr, w2_ptr, cs2_ptr, pos_ptr, active_ptr, out2_ptr, eps, MAX_POS2, XS2, b, h - H,
+                           H2, D2, R2, W2, NORM2, WEIGHTED2, RING2, BLOCK_P2)
 
-def _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps: float, norm: bool, ring: bool) -> None:
+
+def _task_args(x, weight, cos_sin, out, norm: bool, ring: bool) -> tuple[tuple, dict]:
+    """Pointer / runtime and constexpr arguments of one norm_rope task."""
     n, heads, dim = x.shape
     if x.stride(2) != 1 or x.stride(1) != dim or not out.is_contiguous():
         raise ValueError("norm_rope: x needs dense head rows (strides (any, d, 1)), out must be contiguous")
     rope = cos_sin.shape[1] if cos_sin is not None else 0
     max_pos = cos_sin.shape[0] if cos_sin is not None else 1 << 30
-    w_arg = weight if weight is not None else x
-    cs_arg = cos_sin if cos_sin is not None else x
-    _norm_rope_kernel[(n, heads)](
-        x, w_arg, cs_arg, pos, active, out, eps, max_pos, x.stride(0),
-        H=heads, D=dim, R=rope, W=out.shape[1] if ring else 1, NORM=norm, WEIGHTED=weight is not None,
-        RING=ring, BLOCK_P=triton.next_power_of_2(dim // 2), num_warps=4 if dim >= 1024 else 1,
+    ptrs = (x, weight if weight is not None else x, cos_sin if cos_sin is not None else x, out, max_pos, x.stride(0))
+    const = dict(H=heads, D=dim, R=rope, W=out.shape[1] if ring else 1, NORM=norm, WEIGHTED=weight is not None,
+                 RING=ring, BLOCK_P=triton.next_power_of_2(dim // 2))
+    return ptrs, const
+
+
+def _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps: float, norm: bool, ring: bool,
+                      x2, weight2, cos_sin2, out2, norm2: bool, ring2: bool) -> None:
+    ptrs, const = _task_args(x, weight, cos_sin, out, norm, ring)
+    heads2 = 0
+    if x2 is not None:
+        if x2.shape[0] != x.shape[0]:
+            raise ValueError("norm_rope: both tasks run on the same rows")
+        ptrs2, const2 = _task_args(x2, weight2, cos_sin2, out2, norm2, ring2)
+        heads2 = const2["H"]
+    else:  # no second task: its arguments repeat the first's (never reached: the grid covers H heads)
+        ptrs2, const2 = ptrs, const
+    widest = max(const["D"], const2["D"])
+    _norm_rope_kernel[(x.shape[0], const["H"] + heads2)](
+        *ptrs, *ptrs2, pos, active, eps, **const, **{k + "2": v for k, v in const2.items()},
+        num_warps=4 if widest >= 1024 else 1,
     )
 
 
@@ -208,7 +243,7 @@ def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, ro
 # ----------------------------------------------------------------------------------------------
 
 
-@torch.library.custom_op("dsv4::norm_rope", mutates_args=("out",))
+@torch.library.custom_op("dsv4::norm_rope", mutates_args=("out", "out2"))
 @graphlint.hot
 def norm_rope(
     x: torch.Tensor,
@@ -220,19 +255,30 @@ def norm_rope(
     eps: float,
     norm: bool,
     ring: bool,
+    x2: Optional[torch.Tensor] = None,
+    weight2: Optional[torch.Tensor] = None,
+    cos_sin2: Optional[torch.Tensor] = None,
+    out2: Optional[torch.Tensor] = None,
+    norm2: bool = False,
+    ring2: bool = False,
 ) -> None:
     """x[B, H, d] (head rows dense, any row stride) -> out[B, H, d], or (ring) the window ring out[B, W, H*d]
     at pos % W for active rows. weight[d] fp32 (None: the unweighted per-head norm, when `norm`);
     cos_sin[max_pos, r] fp32 `[cos | sin]` (None: no RoPE); pos[B] int64 (clamped to the table); active[B]
-    bool. Semantics: module docstring."""
+    bool. Semantics: module docstring. x2 ... ring2: an optional second, independent task on the same rows
+    (e.g. q_norm and the latent kv of one projection), run in the same launch."""
     if use_triton(x):
-        _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps, norm, ring)
+        _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2,
+                          norm2, ring2)
     else:
         norm_rope_reference(x, weight, cos_sin, pos, active, out, eps, norm, ring)
+        if x2 is not None:
+            norm_rope_reference(x2, weight2, cos_sin2, pos, active, out2, eps, norm2, ring2)
 
 
 @norm_rope.register_fake
-def _norm_rope_fake(x, weight, cos_sin, pos, active, out, eps, norm, ring) -> None:
+def _norm_rope_fake(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2=None, weight2=None, cos_sin2=None,
+                    out2=None, norm2=False, ring2=False) -> None:
     return None
 
 

@@ -277,16 +277,18 @@ class DSV4Attention(RowFusedModule):
         cos_sin, cos_sin_inv = rope.pick(self.ratio)
         pos_c = pos.clamped
 
-        # each norm_rope is one launch: RMSNorm (+ RoPE) (+ the window-ring write of kv), fused.py
-        ql = cfg.q_lora
+        # each norm_rope is one launch of up to two tasks: RMSNorm (+ RoPE) (+ the window-ring write), fused.py
+        ql, di, hi = cfg.q_lora, cfg.index_dim, cfg.index_heads
         qkv = F.linear(x, self.w_x)
         qr = torch.empty(n, ql, device=x.device, dtype=x.dtype)
-        norm_rope(qkv[:, :ql].unsqueeze(1), self.q_norm, None, pos_c, active, qr.unsqueeze(1), eps, True, False)
+        win = self.win_kv[:n]  # q_norm; kv_norm + RoPE + write win_kv[pos % W] (the indexer does not read it)
+        norm_rope(qkv[:, :ql].unsqueeze(1), self.q_norm, None, pos_c, active, qr.unsqueeze(1), eps, True, False,
+                  qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, win, True, True)
         qq = F.linear(qr, self.w_qr)
-        q_buf = self.q[:n]  # per-head norm without a weight, then RoPE
-        norm_rope(qq[:, :h * d].view(n, h, d), None, cos_sin, pos_c, active, q_buf, eps, True, False)
-        win = self.win_kv[:n]  # kv_norm, RoPE, write win_kv[pos % W] (the indexer below does not read it)
-        norm_rope(qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, pos_c, active, win, eps, True, True)
+        q_buf = self.q[:n]  # per-head norm without a weight, then RoPE; CSA: the indexer q's RoPE too
+        qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype) if self.ratio == CSA else None
+        norm_rope(qq[:, :h * d].view(n, h, d), None, cos_sin, pos_c, active, q_buf, eps, True, False,
+                  qq[:, h * d:].view(n, hi, di) if qi is not None else None, None, cos_sin, qi, False, False)
 
         # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
         f32 = self.f32_proj(x) if self.f32_proj is not None else []
@@ -294,9 +296,6 @@ class DSV4Attention(RowFusedModule):
         if self.ratio == CSA:  # host-known layer type
             index_kv = self.index_kv if self.paged else self.index_kv[:n]
             self.index_compressor.step(f32[2], f32[3], pos.raw, active, cos_sin, index_kv, eps, table)
-            di, hi = cfg.index_dim, cfg.index_heads
-            qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype)
-            norm_rope(qq[:, h * d:].view(n, hi, di), None, cos_sin, pos_c, active, qi, eps, False, False)
             wi = f32[4]
             topk = self.topk[:n]
             indexer_topk_fixed(qi, wi, index_kv, pos.n_valid_csa, active, self.index_scores[:n], topk, table)
@@ -398,7 +397,7 @@ class DSV4Model(nn.Module):
                 cfg.rms_eps, cfg.hc_eps, len(self.layers) > 0)
         zn = rms_norm_into_new(z, self.norm, pos, active, cfg.rms_eps)
         logits = self.logits[:n]
-        logits.copy_(F.linear(zn, self.head).float())
+        logits.copy_(F.linear(zn, self.head))  # the copy widens to fp32 (exact), no separate cast launch
         return logits
 
     def decode_step(self, n: int) -> torch.Tensor:  # graphlint: hot

@@ -145,3 +145,27 @@ def test_row_fusion_follows_loading_and_conversion():
     with torch.no_grad():
         m.child.b.add_(1)
     assert m.ab.dtype == torch.float64 and torch.equal(m.ab[3:], sd["child.b"].double() + 1)
+
+
+def test_two_tasks_in_one_launch_equal_two_launches():
+    """q_norm (weighted, no RoPE, d = 64) and the latent kv (weighted, RoPE, ring write, d = 32) of one fused
+    projection's output in one launch: bitwise what two single-task launches write."""
+    g = torch.Generator().manual_seed(11)
+    qkv = torch.randn(B, 64 + 32, generator=g) * 2
+    w1, w2 = torch.rand(64, generator=g) + 0.5, torch.rand(32, generator=g) + 0.5
+    cs = rope_cos_sin_cache(64, R, 1e4)
+    pos, active = torch.tensor([5, 63, 17]), torch.tensor([True, False, True])
+    ring0 = torch.randn(B, W, 32, generator=g)
+    outs = []
+    for together in (True, False):
+        qr, ring = torch.full((B, 1, 64), float("nan")), ring0.clone()
+        a = (qkv[:, :64].unsqueeze(1), w1, None, pos, active, qr, 1e-6, True, False)
+        b = (qkv[:, 64:].unsqueeze(1), w2, cs, ring, True, True)
+        if together:
+            FU.norm_rope(*a, *b)
+        else:
+            FU.norm_rope(*a)
+            FU.norm_rope(b[0], b[1], b[2], pos, active, b[3], 1e-6, b[4], b[5])
+        outs.append((qr, ring))
+    assert torch.equal(outs[0][0], outs[1][0]) and torch.equal(outs[0][1], outs[1][1])
+    assert not torch.isnan(outs[0][0]).any() and not torch.equal(outs[0][1], ring0)

@@ -2,7 +2,8 @@
 
 The Triton kernels (interpreter on CPU) against the sort-based reference (`thresholds_reference`), against
 Hugging Face's logits processors (repetition penalty, temperature, top-k, top-p, min-p), and, for the
-frequency / presence penalties, which HF lacks, against a loop written from OpenAI's definition."""
+frequency / presence penalties, which HF lacks, against a loop written from OpenAI's definition; over several
+steps too, as the in-graph bitset and counts grow; and `SamplingParams` validation."""
 
 from __future__ import annotations
 

@@ -9,6 +9,8 @@ The sampler kernels themselves are compared with the same oracle step by step in
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import torch
 
@@ -35,8 +37,24 @@ def model(tiny_hf_model):
     return from_hf_model(tiny_hf_model, max_batch=len(PARAMS), max_len=256, dtype=torch.float32)
 
 
+FAVOURITES = {5: 8.0, 6: 7.5, 7: 7.0, 8: 6.5}  # logit boosts (the tiny model's logits have std ~1)
+
+
+def _with_favourites(model) -> None:
+    """Boost a few tokens in the step's logits, in place, before the sampler reads them: a random tiny model
+    never repeats a token in 8 steps, so without this no penalty would ever bind."""
+    forward_logits = model.forward_logits
+    bias = torch.zeros(model.cfg.vocab)
+    bias[list(FAVOURITES)] = torch.tensor(list(FAVOURITES.values()))
+    model.forward_logits = lambda n: forward_logits(n).add_(bias)
+
+
 def test_decode_steps_sample_like_hf_processors(model):
+    """Every token equals the oracle; and the penalties bind: at some steps the oracle without the repetition
+    penalty, or without frequency / presence, picks another token (so the in-graph bitset and counts
+    decide tokens, not just end states)."""
     n, io = len(PARAMS), model.io
+    _with_favourites(model)
     g = torch.Generator().manual_seed(21)
     prompts = [torch.randint(2, model.cfg.vocab, (length,), generator=g).tolist() for length in (9, 14, 6, 11)]
     prompts[0][3] = prompts[0][5]  # a repeated prompt token: HF's penalty counts it once, as the bitset does
@@ -46,6 +64,7 @@ def test_decode_steps_sample_like_hf_processors(model):
         model.configure_sampling(slot, prompt, params)
     model.prefill(list(range(n)), prompts)
     outputs: list[list[int]] = [[] for _ in PARAMS]
+    binds = {"repetition": 0, "frequency / presence": 0}
     with torch.no_grad():
         for _ in range(STEPS):
             pos = io.pos[:n].tolist()
@@ -56,11 +75,17 @@ def test_decode_steps_sample_like_hf_processors(model):
             for slot, params in enumerate(PARAMS):
                 want, _ = expected_token(logits[slot], prompts[slot], outputs[slot], params, pos[slot])
                 assert tok[slot] == want, (len(outputs[slot]), slot)
+                for name, off in (("repetition", {"repetition_penalty": 1.0}),
+                                  ("frequency / presence", {"frequency_penalty": 0.0, "presence_penalty": 0.0})):
+                    other, _ = expected_token(logits[slot], prompts[slot], outputs[slot], replace(params, **off),
+                                              pos[slot])
+                    binds[name] += other != want
                 outputs[slot].append(want)
     for slot, out in enumerate(outputs):
         assert torch.equal(model.sampler.counts[slot], torch.bincount(torch.tensor(out), minlength=model.cfg.vocab)
                            .int())
     assert len({tuple(o) for o in outputs}) == n
+    assert all(binds.values()), binds
 
 
 def test_configure_sampling_fields_and_errors(model):

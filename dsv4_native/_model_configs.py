@@ -144,9 +144,9 @@ def _randomize_w4_experts_(moe: torch.nn.Module, g: torch.Generator) -> None:  #
 @torch.no_grad()
 def randomize_native_(model: torch.nn.Module, seed: int = 0) -> torch.nn.Module:  # graphlint: cold
     """Random values, generated in place on the model's own device, for every weight of a native
-    `DSV4Model` (the rules of `randomize_hf_` by native name; 4-bit experts as `_randomize_w4_experts_`).
-    Decode state and I/O buffers are left alone."""
-    dev = model.embed.device
+    `DSV4Model` or one of its modules (the rules of `randomize_hf_` by native name; 4-bit experts as
+    `_randomize_w4_experts_`). Decode state and I/O buffers are left alone."""
+    dev = next(model.parameters()).device
     g = torch.Generator(device=dev).manual_seed(seed)
     for name, p in model.named_parameters():
         leaf = name.split(".")[-1]

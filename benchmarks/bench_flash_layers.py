@@ -142,9 +142,12 @@ def weight_bytes(module: nn.Module, moe: nn.Module) -> WeightBytes:  # graphlint
 
 
 def state_bytes(module: nn.Module) -> int:  # graphlint: cold
-    """Decode state and workspaces: the buffers a state_dict leaves out."""
+    """Decode state and workspaces: the buffers a state_dict leaves out, but for those that hold weights
+    (a buffer some parameters are row views of)."""
     saved = module.state_dict()
-    return sum(b.nbytes for name, b in module.named_buffers() if name not in saved)
+    weights = {p.untyped_storage().data_ptr() for p in module.parameters()}
+    return sum(b.nbytes for name, b in module.named_buffers()
+               if name not in saved and b.untyped_storage().data_ptr() not in weights)
 
 
 def expected_experts(n_experts: int, top_k: int, batch: int) -> float:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 
-from graphlint.config import Config
+from graphlint.pipeline.config import Config
 from graphlint.diagnostics import Finding
-from graphlint.engine import Linter
+from graphlint.pipeline.engine import Linter
 from graphlint.lines import source_lines
 
 MARKER_RE = re.compile(r"#\s*<-\s*((?:GL[0-9]+[,\s]*)+)")

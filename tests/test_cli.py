@@ -21,7 +21,7 @@ import pytest
 from graphlint import __version__
 from graphlint.cli import main
 from graphlint.diagnostics import Edit, Finding
-from graphlint.output import rule_url
+from graphlint.report.output import rule_url
 from graphlint.rules import ALL_RULES, RULES_BY_CODE
 
 # GL140 at 6:9-6:33 and GL101 at 7:16-7:30; `forward` of an nn.Module is a hot root by itself.
@@ -774,7 +774,7 @@ def test_machine_formats_keep_stdout_clean(tmp_path, sarif_validator):
 # --- fixes ------------------------------------------------------------------------------------------
 
 def _fake_apply_edits(text: str, edits: list[Edit]) -> str:
-    """Reference semantics of graphlint.fix.apply_edits: 1-based positions, end exclusive."""
+    """Reference semantics of graphlint.report.fix.apply_edits: 1-based positions, end exclusive."""
     lines = text.splitlines(keepends=True)
     starts = [0]
     for line in lines:
@@ -791,13 +791,13 @@ def _fake_apply_edits(text: str, edits: list[Edit]) -> str:
 
 @pytest.fixture
 def item_fix(monkeypatch):
-    """GL101 findings carry a fix that drops `.item()`; graphlint.fix is faked only if it is missing."""
-    import graphlint.engine as engine
+    """GL101 findings carry a fix that drops `.item()`; graphlint.report.fix is faked only if it is missing."""
+    import graphlint.pipeline.engine as engine
 
     try:
-        import graphlint.fix  # noqa: F401 - the lead's real implementation, when it exists
+        import graphlint.report.fix  # noqa: F401 - the lead's real implementation, when it exists
     except ImportError:
-        monkeypatch.setitem(sys.modules, "graphlint.fix",
+        monkeypatch.setitem(sys.modules, "graphlint.report.fix",
                             types.SimpleNamespace(apply_edits=_fake_apply_edits))
     original = engine.Linter.lint_sources
 
@@ -865,7 +865,7 @@ def test_fix_stdin_undecodable_is_echoed_back(tmp_path):
 
 
 def test_fix_without_fixable_findings_needs_no_fixer(proj, cli, monkeypatch):
-    monkeypatch.setitem(sys.modules, "graphlint.fix", None)  # importing it now raises ImportError
+    monkeypatch.setitem(sys.modules, "graphlint.report.fix", None)  # importing it now raises ImportError
     write(proj, {"m.py": MODEL})
     r = concise(cli, "--fix", "m.py")
     assert r.rc == 1 and r.lines[-1] == "Found 2 errors."
@@ -873,7 +873,7 @@ def test_fix_without_fixable_findings_needs_no_fixer(proj, cli, monkeypatch):
 
 
 def test_fix_missing_fixer_is_a_usage_error(proj, cli, item_fix, monkeypatch):
-    monkeypatch.setitem(sys.modules, "graphlint.fix", None)
+    monkeypatch.setitem(sys.modules, "graphlint.report.fix", None)
     write(proj, {"m.py": MODEL})
     r = cli("--fix", "m.py")
     assert r.rc == 2 and r.err.startswith("graphlint: error: fixes are not available")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from graphlint.config import Config
-from graphlint.docs_gen import render
-from graphlint.engine import Linter
-from graphlint.fix import apply_edits
+from graphlint.pipeline.config import Config
+from graphlint.report.docs import render
+from graphlint.pipeline.engine import Linter
+from graphlint.report.fix import apply_edits
 from graphlint.rules import ALL_RULES
 from graphlint.diagnostics import Edit
 from graphlint.testing import example_source
@@ -20,7 +20,7 @@ FIX_CASES = [(r, f) for r in ALL_RULES for f in r.FIXES]
 
 def test_rules_md_is_up_to_date():
     current = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    assert current == render(), "docs/rules.md is stale: run `python -m graphlint.docs_gen`"
+    assert current == render(), "docs/rules.md is stale: run `python -m graphlint.report.docs`"
 
 
 @pytest.mark.parametrize("rule,fix", FIX_CASES, ids=[f"{r.code}-fix{i}" for i, (r, _) in enumerate(FIX_CASES)])
@@ -42,7 +42,7 @@ def test_apply_edits_skips_overlaps_and_keeps_order():
 
 def test_list_rules_and_the_rules_md_index_share_their_rows():
     from graphlint.cli import _catalog
-    from graphlint.docs_gen import catalog_row
+    from graphlint.report.docs import catalog_row
 
     index = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     listed = {row["code"]: row for row in _catalog()}
@@ -53,7 +53,7 @@ def test_list_rules_and_the_rules_md_index_share_their_rows():
 
 
 def test_every_measured_hazard_is_detected_and_linked():
-    from graphlint.docs_gen import HAZARDS_ANCHOR, HAZARDS_TITLE
+    from graphlint.report.docs import HAZARDS_ANCHOR, HAZARDS_TITLE
     from graphlint.rules.hazards import HAZARDS
 
     assert {r.hazard for r in ALL_RULES if r.hazard} == set(HAZARDS)  # no hazard without a rule, no typo
@@ -61,8 +61,8 @@ def test_every_measured_hazard_is_detected_and_linked():
 
 
 def test_documented_options_are_config_keys():
-    from graphlint.config import _parse_table
-    from graphlint.docs_gen import CAPTURE_REGIONS
+    from graphlint.pipeline.config import _parse_table
+    from graphlint.report.docs import CAPTURE_REGIONS
 
     key = CAPTURE_REGIONS[0]
     assert _parse_table({key: ["m:f"]}) == {key.replace("-", "_"): ("m:f",)}  # a real [tool.graphlint] key

@@ -75,7 +75,7 @@ def test_every_rule_is_documented():
 @pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
 def test_every_rule_page_has_the_required_sections(rule):
     from graphlint.diagnostics import Family
-    from graphlint.docs_gen import SECTIONS, sections
+    from graphlint.report.docs import SECTIONS, sections
     from graphlint.rules.hazards import HAZARDS
 
     assert rule.why, f"{rule.code}: `why` (Why is this bad?) is missing"
@@ -96,7 +96,7 @@ EXTERNAL_NUMBERS = re.compile(r"Section [A-D]\b|\b[Ii]ssue \d|\bC[1-7]\b|\b[Rr]o
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
 def test_rule_docs_name_hazards_not_document_numbers(rule):
-    from graphlint.docs_gen import render_rule
+    from graphlint.report.docs import render_rule
 
     assert not EXTERNAL_NUMBERS.findall(render_rule(rule) + rule.message), rule.code
 

@@ -336,8 +336,8 @@ EDITS = [  # (file, new text or None to delete); each is applied to the state le
 
 
 def test_incremental_project_matches_a_fresh_run(tmp_path, monkeypatch):
-    from graphlint.config import Config
-    from graphlint.engine import Linter, read_source
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter, read_source
     from graphlint.lsp.project import Project
 
     for name, text in (("model.py", MODEL), ("helper.py", HELPER), ("step.py", STEP)):
@@ -365,7 +365,7 @@ def test_safe_fix_is_the_preferred_quick_fix(tmp_path):
     """Every shipped fix is unsafe today, so the safe path is checked on a finding built here."""
     from pygls.workspace import Workspace
 
-    from graphlint.config import Config
+    from graphlint.pipeline.config import Config
     from graphlint.diagnostics import Edit, Finding
     from graphlint.lsp.project import Project
     from graphlint.lsp.server import GraphlintServer

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# The measurement, stated once: docs_gen prints it with every measured hazard.
+# The measurement, stated once: report.docs prints it with every measured hazard.
 SETUP = "torch 2.11.0+cu130 on one H200, each pattern in a fresh process"
 WAIT_FIGURES = "behind a queued ~200 ms kernel, calls that waited returned after 202-211 ms, the others within 16 ms"
 WAITED = "yes: behind a queued ~200 ms kernel, the call returned after 202-211 ms (the measured range of waiting calls)"

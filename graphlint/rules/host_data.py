@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import (
+from graphlint.facts.inference import (
     FACTORY_TORCH, VIEW_METHODS, Kind, dotted_name, in_config, is_mask_name,
 )
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
-    from graphlint.analyzer import Context
+    from graphlint.check.walker import Context
 
 CUDA_LEGACY_TENSOR_RE = re.compile(
     r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|Complex\w*)Tensor$")

@@ -51,7 +51,7 @@ class CudaSynchronize(Rule):
 
 import re  # noqa: E402
 
-from graphlint.inference import Kind  # noqa: E402
+from graphlint.facts.inference import Kind  # noqa: E402
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method  # noqa: E402
 
 # Calls that return a stream or an event.

@@ -2,7 +2,7 @@
 
 Every rule page has ruff's sections, in this order: What it does, Why is this bad? (with the hazard's
 measured H200 facts), Example, Use instead, Fix safety, Options (when the rule reads any), References.
-Run `python -m graphlint.docs_gen` to rewrite docs/rules.md; a test fails when the file is stale.
+Run `python -m graphlint.report.docs` to rewrite docs/rules.md; a test fails when the file is stale.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Family
-from graphlint.output import rule_anchor
+from graphlint.report.output import rule_anchor
 from graphlint.rules import ALL_RULES
 from graphlint.rules.base import UNSAFE, Rule
 from graphlint.rules.hazards import HAZARDS, NOT_WAITED, SETUP, WAIT_FIGURES, WAITED, Hazard
@@ -132,7 +132,7 @@ def _hazard_table() -> list[str]:
 def render() -> str:
     out = [
         "# graphlint rule catalog\n",
-        "Generated from the rule classes by `python -m graphlint.docs_gen`; do not edit by hand.",
+        "Generated from the rule classes by `python -m graphlint.report.docs`; do not edit by hand.",
         "Every example below is also a test case (`tests/test_rule_examples.py`): an INVALID example's",
         "carets underline the exact range graphlint reports.\n",
         "| Code | Name | Family | Default | Fix | Summary |",
@@ -153,7 +153,7 @@ def render() -> str:
 
 
 def main() -> int:
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "docs" / "rules.md"
     target.write_text(render(), encoding="utf-8")
     print(f"wrote {target}")
     return 0

@@ -128,12 +128,11 @@ def _randomize_w4_experts_(moe: torch.nn.Module, g: torch.Generator) -> None:  #
     rms = fp4.e2m1_table().pow(2).mean().sqrt().item()
     for q_name, s_name, gs_name, fan_in in (("w13_q", "w13_s", "gs13", moe.dim), ("w2_q", "w2_s", "gs2", moe.inter)):
         q, s, gs = getattr(moe, q_name), getattr(moe, s_name), getattr(moe, gs_name)
-        q.copy_(torch.randint(0, 256, q.shape, generator=g, device=q.device, dtype=torch.int32).to(torch.uint8))
+        q.random_(0, 256, generator=g)  # in place: no temporary the size of the experts
         target = fan_in ** -0.5 / rms
         if moe.weight_format == "mxfp4":
             code = round(math.log2(target)) + 127
-            s.copy_(torch.randint(code - 1, code + 2, s.shape, generator=g, device=s.device,
-                                  dtype=torch.int32).to(torch.uint8))
+            s.random_(code - 1, code + 2, generator=g)
             gs.fill_(1.0)
         else:
             block = torch.rand(s.shape, generator=g, device=s.device) * 1.5 + 0.5

@@ -241,7 +241,7 @@ Key = tuple[str, int, int]  # (subset, batch, context)
 
 
 @torch.no_grad()
-def time_subsets(model: DSV4Model, st: Setup, label: str) -> tuple[dict[Key, float], dict[Key, int]]:
+def time_subsets(model: DSV4Model, st: Setup, label: str) -> tuple[dict[Key, float], dict[Key, int]]:  # graphlint: cold
     """Median step time (us) of every layer subset, batch and context, each subset with its own runner
     (captured on the cut-down model), and the distinct experts the timed layer routed."""
     runners = {}

@@ -195,9 +195,11 @@ class PromptSlice:
 class ChunkPrefill(Protocol):
     """Writes every slice into its slot's state exactly as token-by-token decode would; other rows' state and
     the decode I/O (`input_ids`, `pos`, `active`) are left as they were. `rows`: how many requests one call may
-    take (None: any; a chunk then costs the same whatever the number of rows)."""
+    take (None: any; a chunk then costs the same whatever the number of rows); `default_chunk`: the engine's
+    `chunk_tokens` unless given (what one call should cost: a decoding request waits that long per token)."""
 
     rows: Optional[int]
+    default_chunk: int
 
     def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None: ...
 
@@ -216,6 +218,7 @@ class TokenLoopPrefill:
     the same state, so the state equals token-by-token decode by construction (model.prefill's method)."""
 
     rows: Optional[int] = None
+    default_chunk = 16  # 16 eager forwards (~0.3 s on the H200) per iteration
 
     @torch.no_grad()
     def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None:
@@ -237,6 +240,33 @@ class TokenLoopPrefill:
             model.forward_logits(n)
         for b, old in zip(bufs, saved):
             b.copy_(old)
+
+
+class ChunkForwardPrefill:
+    """One forward per slice (`dsv4_native.prefill.forward_chunk`: the chunk's positions as rows of one
+    sequence), one request per call so a call costs one chunk."""
+
+    rows: Optional[int] = 1
+    default_chunk = 512
+
+    def __init__(self, forward_chunk: Callable[..., None]) -> None:
+        self.forward_chunk = forward_chunk
+
+    @torch.no_grad()
+    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None:
+        dev = model.io.input_ids.device
+        for s in slices:
+            ids = _to_device(torch.tensor(list(s.tokens), dtype=torch.int64), dev)
+            self.forward_chunk(model, s.slot, ids, s.start, dev.type != "cuda")  # exact (bitwise) on CPU
+
+
+def default_prefill() -> ChunkPrefill:
+    """The chunked prefill where this checkout has it (dsv4_native/prefill.py), else the token loop."""
+    try:
+        from .prefill import forward_chunk
+    except ImportError:
+        return TokenLoopPrefill()
+    return ChunkForwardPrefill(forward_chunk)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -276,15 +306,16 @@ class DSV4Engine:
     """Continuous batching over a `DSV4Runner` (module docstring). The runner owns the graphs; the engine owns
     the slots, the stop check and the model's decode I/O while it exists."""
 
-    def __init__(self, runner: DSV4Runner, *, chunk_tokens: int = 512, prefill: Optional[ChunkPrefill] = None,
-                 cache: Optional[CacheManager] = None, detokenize: Optional[Detokenize] = None,
-                 seed: int = 0, clock: Callable[[], float] = time.perf_counter) -> None:
-        if chunk_tokens < 1:
+    def __init__(self, runner: DSV4Runner, *, chunk_tokens: Optional[int] = None,
+                 prefill: Optional[ChunkPrefill] = None, cache: Optional[CacheManager] = None,
+                 detokenize: Optional[Detokenize] = None, seed: int = 0,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.prefill = prefill if prefill is not None else default_prefill()
+        self.chunk_tokens = self.prefill.default_chunk if chunk_tokens is None else chunk_tokens
+        if self.chunk_tokens < 1:
             raise ValueError(f"chunk_tokens must be positive, got {chunk_tokens}")
         self.runner, self.model = runner, runner.model
         cfg, io = self.model.cfg, self.model.io
-        self.chunk_tokens = chunk_tokens
-        self.prefill = prefill if prefill is not None else TokenLoopPrefill()
         self.cache = cache if cache is not None else default_cache_manager(self.model)
         self.detokenize, self.seed, self.clock = detokenize, seed, clock
         self.max_slots = max(runner.buckets)

@@ -19,13 +19,7 @@ VOCAB = 256
 SLOTS = 4
 
 
-@pytest.fixture(scope="module", autouse=True)
-def reference_path():
-    """The kernels' plain-PyTorch references (the interpreter would take minutes for these steps)."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("TRITON_INTERPRET", "0")
-    yield
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("reference_path")  # conftest: the references, not the interpreter
 
 
 @torch.no_grad()
@@ -230,3 +224,25 @@ def test_bad_requests_are_refused(model, prompt, kw, stop, message):
         engine.add_request(prompt, SamplingParams(**kw), stop)
     assert not engine.has_unfinished()
     engine.close()
+
+
+def test_paged_pool_admits_only_what_fits(model):
+    """A paged model whose pool holds two requests' blocks (of four slots): the engine admits the others as
+    blocks come back, never more than two at once, every request gets its alone tokens and the pool ends
+    empty. (Runs where the checkout has the paged layout, dsv4_native/kv_pages.py.)"""
+    pytest.importorskip("dsv4_native.kv_pages")
+    cfg = DSV4Config(**{**model.cfg.__dict__, "kv_block_tokens": 128, "kv_blocks": 3})  # null block + 2
+    paged = DSV4Model(cfg, dtype=torch.float32)
+    paged.load_state_dict(model.state_dict())
+    prompts = [_prompt(n, seed=40 + n) for n in (6, 11, 3, 8, 5)]
+    engine = DSV4Engine(DSV4Runner(paged), chunk_tokens=4)
+    for p in prompts:
+        engine.add_request(p, None, StopConditions(max_tokens=4, eos_ids=()))
+    outs, most = [], 0
+    while engine.has_unfinished():
+        outs += engine.step()
+        most = max(most, engine.num_running)
+    engine.close()
+    assert most == 2 and paged.kv.peak_used == 2 and paged.kv.allocator.num_used == 0
+    assert [o.token_ids for o in sorted(outs, key=lambda o: int(o.request_id))] == [
+        _alone(model, p, 4) for p in prompts]

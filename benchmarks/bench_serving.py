@@ -39,7 +39,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
-from dsv4_native.engine import DSV4Engine, StopConditions  # noqa: E402
+from dsv4_native.engine import DSV4Engine, StopConditions, default_prefill  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 
@@ -187,8 +187,8 @@ def speedups(results: list[Result]) -> str:  # graphlint: cold
     tps = {(r.system, r.pattern): r.tokens / r.wall for r in results}
     out = []
     for pattern in ("burst", "poisson"):
-        if ("engine", pattern) in tps and ("static", pattern) in tps:
-            ratio = tps["engine", pattern] / tps["static", pattern]
+        if ("engine", pattern) in tps and ("static runner", pattern) in tps:
+            ratio = tps["engine", pattern] / tps["static runner", pattern]
             out.append(f"engine / static throughput, {pattern}: **{ratio:.2f}x**")
     return "\n".join(out)
 
@@ -238,39 +238,47 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     systems, patterns = args.systems.split(","), args.patterns.split(",")
     base = workload(args, sizes["vocab_size"])
 
-    # warm-up: Triton compiles the prefill / decode shapes once, outside the timings
-    warm = [Request(0.0, r.prompt[:16], 2) for r in base[:2]]
-    run_engine(runner, warm, args.chunk)
-    if "static" in systems:
-        model.io.eos_id.fill_(-1)
-        run_static(runner_generate(runner), warm, args.slots, device)
-    if "hf" in systems:
-        run_static(hf_generate(hf, device), warm, args.hf_batch, device)
+    def engine(reqs: list[Request]) -> Result:
+        wall, lat, ttft = run_engine(runner, reqs, args.chunk)
+        return Result("engine", "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft)
 
+    def static(reqs: list[Request]) -> Result:
+        model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
+        wall, lat = run_static(runner_generate(runner), reqs, args.slots, device)
+        return Result("static runner", "", len(reqs), sum(r.out_len for r in reqs), wall, lat)
+
+    def hf_static(reqs: list[Request]) -> Result:
+        sub = reqs[:args.hf_requests]
+        wall, lat = run_static(hf_generate(hf, device), sub, args.hf_batch, device)
+        return Result(f"hf generate (first {len(sub)})", "", len(sub), sum(r.out_len for r in sub), wall, lat)
+
+    runs = {"engine": engine, "static": static, "hf": hf_static}
+    unknown = [name for name in systems if name not in runs]
+    if unknown:
+        raise SystemExit(f"unknown --systems {unknown}; choose from {sorted(runs)}")
+    # warm-up outside the timings: Triton compiles the chunk / row-count variants of the prefill once
+    lengths = sorted({min(args.prompt_max, 2 ** k + 1) for k in range(11)})
+    warm = [Request(0.0, (base[0].prompt * (n // len(base[0].prompt) + 1))[:n], 2) for n in lengths]
+    for name in systems:
+        runs[name](warm)
     results = []
     for pattern in patterns:
         reqs = with_arrivals(base, pattern, args.rate, args.seed)
-        tokens = sum(r.out_len for r in reqs)
-        if "engine" in systems:
-            wall, lat, ttft = run_engine(runner, reqs, args.chunk)
-            results.append(Result("engine", pattern, len(reqs), tokens, wall, lat, ttft))
-            print(table(results[-1:]).splitlines()[-1], flush=True)
-        if "static" in systems:
-            model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
-            wall, lat = run_static(runner_generate(runner), reqs, args.slots, device)
-            results.append(Result("static", pattern, len(reqs), tokens, wall, lat))
-            print(table(results[-1:]).splitlines()[-1], flush=True)
-        if "hf" in systems:
-            sub = reqs[:args.hf_requests]
-            wall, lat = run_static(hf_generate(hf, device), sub, args.hf_batch, device)
-            results.append(Result(f"hf generate (first {len(sub)})", pattern, len(sub), sum(r.out_len for r in sub),
-                                  wall, lat))
+        for name in systems:
+            try:
+                result = runs[name](reqs)
+            except Exception as exc:  # report and go on: one failing system must not waste the device run
+                print(f"| {name} | {pattern} | failed: {type(exc).__name__}: {exc} |", flush=True)
+                continue
+            result.pattern = pattern
+            results.append(result)
             print(table(results[-1:]).splitlines()[-1], flush=True)
 
     name = torch.cuda.get_device_name() if device == "cuda" else "cpu"
     head = (f"## Serving: {args.size}, {device} ({name}), {dtype}\n\n"
             f"{args.requests} requests, prompts {args.prompt_min}-{args.prompt_max}, outputs {args.out_min}-"
-            f"{args.out_max} tokens (seed {args.seed}); {args.slots} slots / static batch; prefill chunk {args.chunk};"
+            f"{args.out_max} tokens (seed {args.seed}); {args.slots} slots / static batch; engine prefill "
+            f"{type(default_prefill()).__name__}, chunk {args.chunk or default_prefill().default_chunk};"
             f" Poisson rate {args.rate}/s; max_len {max_len}; graph capture {capture_s:.1f} s\n")
     report = "\n".join([head, table(results), "", speedups(results), ""])
     print("\n" + report)

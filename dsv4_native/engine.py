@@ -124,10 +124,12 @@ class _Request:
 
 
 class CacheManager(Protocol):
-    """What the engine asks of the KV layout. `commit` admission control (reserve the worst case up front, so a
-    running request never runs out of blocks and nothing is ever preempted), `reserve` before a step that
-    processes position `length - 1`, `release` when the request leaves its slot."""
+    """What the engine asks of the KV layout. `fits`: a request of this worst-case length can ever run;
+    `can_admit` / `commit`: admission control (the worst case is committed up front, so a running request
+    never runs out of blocks and nothing is ever preempted); `reserve` before a step that processes position
+    `length - 1`; `release` when the request leaves its slot."""
 
+    def fits(self, length: int) -> bool: ...
     def can_admit(self, length: int) -> bool: ...
     def commit(self, slot: int, length: int) -> None: ...
     def reserve(self, slot: int, length: int) -> None: ...
@@ -136,6 +138,9 @@ class CacheManager(Protocol):
 
 class SlotCacheManager:
     """The slot-major layout: every slot owns `max_len` tokens of every cache, nothing to hand out."""
+
+    def fits(self, length: int) -> bool:
+        return True
 
     def can_admit(self, length: int) -> bool:
         return True
@@ -159,6 +164,9 @@ class PagedCacheManager:
         self.kv = kv
         self.capacity = kv.allocator.num_blocks - 1  # block 0 is the null block
         self.committed: dict[int, int] = {}
+
+    def fits(self, length: int) -> bool:
+        return self.kv.blocks_for(length) <= self.capacity
 
     def can_admit(self, length: int) -> bool:
         return sum(self.committed.values()) + self.kv.blocks_for(length) <= self.capacity
@@ -361,6 +369,8 @@ class DSV4Engine:
             problems.append("stop strings need the engine's detokenize callback")
         if any(not s for s in stop.stop):
             problems.append("an empty stop string")
+        if prompt and not self.cache.fits(len(prompt) + min(stop.max_tokens, cfg.max_len - len(prompt))):
+            problems.append("its prompt and max_tokens need more KV blocks than the whole pool holds")
         if rid in self._requests:
             problems.append(f"request id {rid!r} is in use")
         if problems:
@@ -432,16 +442,14 @@ class DSV4Engine:
                 presence_penalty=p.presence_penalty)
 
     def _prefill_chunk(self) -> None:
-        todo = [r for r in self._slots.values() if not r.decoding]
-        todo.sort(key=lambda r: r.arrival)
-        todo = todo[:self.prefill.rows] if self.prefill.rows is not None else todo
+        todo = sorted((r for r in self._slots.values() if not r.decoding), key=lambda r: r.arrival)
+        work = [r for r in todo if r.prefilled < len(r.prompt) - 1]  # (a one-token prompt has none)
         slices = []
-        for req in todo:
+        for req in work[:self.prefill.rows] if self.prefill.rows is not None else work:
             end = min(req.prefilled + self.chunk_tokens, len(req.prompt) - 1)
-            if end > req.prefilled:
-                self.cache.reserve(req.slot, end)
-                slices.append(PromptSlice(req.slot, req.prefilled, req.prompt[req.prefilled:end]))
-                req.prefilled = end
+            self.cache.reserve(req.slot, end)
+            slices.append(PromptSlice(req.slot, req.prefilled, req.prompt[req.prefilled:end]))
+            req.prefilled = end
         if slices:
             self.prefill(self.model, slices)
         io = self.model.io

@@ -246,3 +246,14 @@ def test_paged_pool_admits_only_what_fits(model):
     assert most == 2 and paged.kv.peak_used == 2 and paged.kv.allocator.num_used == 0
     assert [o.token_ids for o in sorted(outs, key=lambda o: int(o.request_id))] == [
         _alone(model, p, 4) for p in prompts]
+
+
+def test_request_larger_than_the_pool_is_refused(model):
+    """A request whose prompt + max_tokens needs more blocks than the pool holds would wait forever: refused."""
+    pytest.importorskip("dsv4_native.kv_pages")
+    cfg = DSV4Config(**{**model.cfg.__dict__, "max_len": 256, "kv_block_tokens": 128, "kv_blocks": 2})  # 1 block
+    engine = DSV4Engine(DSV4Runner(DSV4Model(cfg, dtype=torch.float32)))
+    engine.add_request([3] * 100, None, StopConditions(max_tokens=28))  # 128 tokens: one block
+    with pytest.raises(ValueError, match="more KV blocks than the whole pool"):
+        engine.add_request([3] * 100, None, StopConditions(max_tokens=29))
+    engine.close()

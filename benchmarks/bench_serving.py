@@ -3,6 +3,18 @@
     PYTHONPATH=$PWD python3 benchmarks/bench_serving.py --out $OUT/bench_serving.md          # H200, mid size
     PYTHONPATH=$PWD python3 benchmarks/bench_serving.py --smoke                               # CPU, seconds
 
+Sizes for the H200 (estimates from the decode benchmarks: ~2-5 ms per replayed step, ~20 ms per eager forward,
+HF ~40 ms per step; not measured here). The issue's workload is the default (256 requests, prompts 64-4,096,
+outputs 16-1,024): run one pattern per call, each ~3-5 min once the chunked prefill (dsv4_native/prefill.py)
+is in the checkout, with HF on a subset:
+
+    ... bench_serving.py --patterns burst   --hf-requests 16 --hf-batch 16 --out $OUT/serving_burst.md
+    ... bench_serving.py --patterns poisson --hf-requests 16 --hf-batch 16 --out $OUT/serving_poisson.md
+
+A first check in ~1-2 min: `--requests 64 --prompt-max 1024 --out-max 512 --hf-requests 8 --hf-batch 8`. With
+only the token-loop prefill (16 eager forwards per chunk) keep prompts short (`--prompt-max 512`): a 4,096-token
+prompt is then ~80 s of eager forwards.
+
 Workload (seeded): `--requests` requests, prompt lengths uniform in [--prompt-min, --prompt-max], output
 lengths uniform in [--out-min, --out-max], random token ids; EOS ignored, so every request generates exactly
 its output length (the vLLM benchmark's `ignore_eos`). Two arrival patterns: all at t=0 ("burst"), and a

@@ -62,17 +62,20 @@ def _prompt(n: int, seed: int) -> list[int]:
     return torch.randint(2, VOCAB, (n,), generator=torch.Generator().manual_seed(seed)).tolist()
 
 
-_ALONE: dict[tuple[int, ...], list[int]] = {}
+_ALONE: dict[tuple, list[int]] = {}
 
 
-def _alone(model: DSV4Model, prompt: list[int], n: int) -> list[int]:
-    """Greedy tokens of `prompt` run alone through the runner's static loop, EOS off (memoised)."""
-    key = tuple(prompt)
+def _alone(model: DSV4Model, prompt: list[int], n: int, temperature: float = 0.0, rep_penalty: float = 1.0,
+           seed: int = 0) -> list[int]:
+    """Tokens of `prompt` run alone through the runner's static loop (slot 0, sampler seed `seed`), EOS off
+    (memoised)."""
+    key = (tuple(prompt), temperature, rep_penalty, seed)
     if len(_ALONE.get(key, ())) < n:
         io = model.io
         saved = io.eos_id.clone()
         io.eos_id.fill_(-1)
-        _ALONE[key] = DSV4Runner(model).generate([prompt], max_new_tokens=n)[0]
+        _ALONE[key] = DSV4Runner(model).generate([prompt], max_new_tokens=n, temperature=temperature,
+                                                 rep_penalty=rep_penalty, seed=seed)[0]
         io.eos_id.copy_(saved)
     return _ALONE[key][:n]
 
@@ -102,17 +105,22 @@ def _run(engine: DSV4Engine, clock: StepClock, joins: dict[int, list[tuple]] = N
 def test_requests_joining_mid_run_get_their_alone_tokens(model):
     """Six requests on four slots, three joining while others decode, prompts prefilled in chunks of 4 tokens
     (1 to 22 tokens: one-token prompts skip the prefill, long ones cross CSA groups and the indexer's top-k):
-    every request's greedy tokens equal its alone run, a freed slot serves the next request, and a decoding
+    every request's tokens equal its alone run (greedy, and one sampled request: the sampler is keyed by seed
+    and position, its bitset by the slot's prompt), a freed slot serves the next request, and a decoding
     request gets one token per step however many prompts are being prefilled (no stall beyond one chunk)."""
     specs = {"a": (13, 9), "b": (1, 6), "c": (22, 8), "d": (6, 12), "e": (17, 5), "f": (9, 7)}
+    sampled = {"d": SamplingParams(temperature=0.9, repetition_penalty=1.3, seed=5)}
     prompts = {rid: _prompt(n, seed=i) for i, (rid, (n, _)) in enumerate(specs.items())}
-    expected = {rid: _alone(model, prompts[rid], specs[rid][1]) for rid in specs}
+    expected = {rid: _alone(model, prompts[rid], m) for rid, (_, m) in specs.items()}
+    expected["d"] = _alone(model, prompts["d"], specs["d"][1], temperature=0.9, rep_penalty=1.3, seed=5)
+    assert expected["d"] != _alone(model, prompts["d"], specs["d"][1])  # the sampling matters
 
     clock = StepClock()
     engine = DSV4Engine(DSV4Runner(model), chunk_tokens=4, clock=clock)
 
     def req(rid):
-        return (prompts[rid], SamplingParams(), StopConditions(max_tokens=specs[rid][1], eos_ids=()), rid)
+        params = sampled.get(rid, SamplingParams())
+        return (prompts[rid], params, StopConditions(max_tokens=specs[rid][1], eos_ids=()), rid)
 
     outs = _run(engine, clock, {0: [req("a"), req("b")], 3: [req("c"), req("d")], 6: [req("e"), req("f")]})
     engine.close()

@@ -41,6 +41,7 @@ from typing import Callable, Iterator, Optional, Protocol, Sequence
 
 import torch
 
+from .kv_pages import PagedKV
 from .model import DSV4Model
 from .runner import DSV4Runner
 from .sampler import sampling_errors
@@ -156,13 +157,13 @@ class SlotCacheManager:
 
 
 class PagedCacheManager:
-    """A block pool behind a block table (`kv_pages.PagedKV`: `reserve`, `release`, `blocks_for`,
-    `allocator.num_blocks`): admits a request only if the blocks of its worst case (prompt + max new tokens)
-    fit beside the worst cases already admitted; blocks are then taken as positions cross into them."""
+    """A block pool behind a block table (`kv_pages.PagedKV`): admits a request only if the blocks of its worst
+    case (prompt + max new tokens) fit beside the worst cases already admitted; blocks are then taken as
+    positions cross into them and all come back at retirement."""
 
-    def __init__(self, kv) -> None:
+    def __init__(self, kv: PagedKV) -> None:
         self.kv = kv
-        self.capacity = kv.allocator.num_blocks - 1  # block 0 is the null block
+        self.capacity = kv.allocator.num_blocks - 1  # kv_pages.NULL_BLOCK is never handed out
         self.committed: dict[int, int] = {}
 
     def fits(self, length: int) -> bool:
@@ -183,8 +184,7 @@ class PagedCacheManager:
 
 
 def default_cache_manager(model: DSV4Model) -> CacheManager:
-    kv = getattr(model, "kv", None)  # the paged layout's table and allocator, where the model has one
-    return PagedCacheManager(kv) if kv is not None else SlotCacheManager()
+    return PagedCacheManager(model.kv) if model.kv is not None else SlotCacheManager()
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -237,8 +237,7 @@ def test_bad_requests_are_refused(model, prompt, kw, stop, message):
 def test_paged_pool_admits_only_what_fits(model):
     """A paged model whose pool holds two requests' blocks (of four slots): the engine admits the others as
     blocks come back, never more than two at once, every request gets its alone tokens and the pool ends
-    empty. (Runs where the checkout has the paged layout, dsv4_native/kv_pages.py.)"""
-    pytest.importorskip("dsv4_native.kv_pages")
+    empty."""
     cfg = DSV4Config(**{**model.cfg.__dict__, "kv_block_tokens": 128, "kv_blocks": 3})  # null block + 2
     paged = DSV4Model(cfg, dtype=torch.float32)
     paged.load_state_dict(model.state_dict())
@@ -258,7 +257,6 @@ def test_paged_pool_admits_only_what_fits(model):
 
 def test_request_larger_than_the_pool_is_refused(model):
     """A request whose prompt + max_tokens needs more blocks than the pool holds would wait forever: refused."""
-    pytest.importorskip("dsv4_native.kv_pages")
     cfg = DSV4Config(**{**model.cfg.__dict__, "max_len": 256, "kv_block_tokens": 128, "kv_blocks": 2})  # 1 block
     engine = DSV4Engine(DSV4Runner(DSV4Model(cfg, dtype=torch.float32)))
     engine.add_request([3] * 100, None, StopConditions(max_tokens=28))  # 128 tokens: one block

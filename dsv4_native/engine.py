@@ -6,7 +6,8 @@
         print(out.request_id, out.token_ids, out.finish_reason)
 
 One engine iteration (`step`):
-1. admit waiting requests into free slots (lowest first), configure their sampler rows, reserve their KV;
+1. admit waiting requests into free slots (lowest first, FIFO, while their worst-case KV fits), configure
+   their sampler rows;
 2. prefill ONE chunk (`chunk_tokens` prompt tokens per request, `prefill.rows` requests at most); a request
    whose prompt is in its slot's state is admitted at its last prompt token (`StaticDecodeIO.admit`);
 3. launch one decode step for rows [0, n) (n = highest decoding slot + 1; the runner replays the graph of the
@@ -21,8 +22,8 @@ next admission). On CPU the same code runs with synchronous copies.
 
 Rows are NOT compacted: a request keeps its slot for life and freed slots become padding rows (`active`
 False, skipped by every kernel) until the next admission takes the lowest free slot. Compacting would move a
-request's whole per-slot state (window ring, compressor and indexer state, sampler bitset and counts, and the
-slot-major caches) on every departure; with the mask a departure costs one flag write and padding rows cost
+request's whole per-slot state (window ring, compressor and indexer state and scores, sampler bitset and
+counts, its block-table row) on every departure; with the mask a departure costs one flag write and padding rows cost
 only their share of the dense GEMMs until the hole is refilled. No graph is recaptured: every n maps to a
 captured bucket.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 import torch
 
+from dsv4_native._model_configs import randomize_native_
 from dsv4_native.engine import DSV4Engine, SamplingParams, StopConditions
 from dsv4_native.model import DSV4Config, DSV4Model
 from dsv4_native.runner import DSV4Runner
@@ -22,40 +23,13 @@ SLOTS = 4
 pytestmark = pytest.mark.usefixtures("reference_path")  # conftest: the references, not the interpreter
 
 
-@torch.no_grad()
-def _randomize(model: DSV4Model, seed: int) -> DSV4Model:
-    """Random weights in sane ranges (the ranges of `_model_configs.randomize_hf_`, by native names)."""
-    g = torch.Generator().manual_seed(seed)
-    for name, p in model.named_parameters():
-        leaf = name.split(".")[-1]
-        if "norm" in leaf:
-            p.copy_(torch.rand(p.shape, generator=g) + 0.5)
-        elif leaf in ("fn", "hc_head_fn"):
-            p.copy_(torch.randn(p.shape, generator=g) * 0.05)
-        elif leaf in ("base", "hc_head_base"):
-            p.copy_(torch.randn(p.shape, generator=g) * 0.5)
-        elif leaf in ("scale", "hc_head_scale"):
-            p.copy_(torch.rand(p.shape, generator=g) * 0.5 + 0.75)
-        elif p.dim() >= 2 and leaf != "ape":
-            p.copy_(torch.randn(p.shape, generator=g) * p.shape[-1] ** -0.5)
-        else:  # sinks, APEs
-            p.copy_(torch.randn(p.shape, generator=g))
-    for name, b in model.named_buffers():
-        if name.endswith("moe.bias"):
-            b.copy_(torch.randn(b.shape, generator=g) * 0.1)
-        elif name.endswith("tid2eid"):  # distinct random experts per token
-            perm = torch.rand(b.shape[0], model.cfg.n_experts, generator=g).argsort(dim=1)
-            b.copy_(perm[:, : b.shape[1]])
-    return model
-
-
 @pytest.fixture(scope="module")
 def model() -> DSV4Model:
     torch.manual_seed(0)
     cfg = DSV4Config(vocab=VOCAB, dim=64, ratios=[0, 4, 128], hash_layers=[True, False, False], n_heads=2,
                      head_dim=64, rope_dim=16, q_lora=32, o_groups=2, o_lora=32, window=8, index_heads=4,
                      index_dim=32, index_topk=4, n_experts=4, top_k=2, inter=64, max_batch=SLOTS, max_len=128)
-    return _randomize(DSV4Model(cfg, dtype=torch.float32), seed=0)
+    return randomize_native_(DSV4Model(cfg, dtype=torch.float32), seed=0)
 
 
 def _prompt(n: int, seed: int) -> list[int]:

@@ -856,7 +856,7 @@ class DeviceSampler(torch.nn.Module):
         for name, value in zip(SETTINGS, params.device_values()):
             getattr(self, name)[slot] = value
         bits = mark_seen_host(prompt_ids, self.vocab)
-        cuda = self.seen.is_cuda
+        cuda = self.seen.is_cuda  # pinned + non-blocking: no host wait for the step in flight
         self.seen[slot].copy_(bits.pin_memory() if cuda else bits, non_blocking=cuda)
         self.counts[slot].zero_()
 

@@ -60,9 +60,9 @@ def tiny_hf_model():
 
 
 @pytest.fixture(scope="module")
-def reference_kernels():
-    """Run the kernels' plain-PyTorch references for a module (the op dispatch reads TRITON_INTERPRET at call
-    time): whole-model tests, where the interpreter would take minutes."""
+def reference_path():
+    """Run the kernels' plain-PyTorch references (the op dispatch reads TRITON_INTERPRET at call time): for
+    whole-model tests, where the interpreter would take minutes. Use with `pytest.mark.usefixtures`."""
     mp = pytest.MonkeyPatch()
     mp.setenv("TRITON_INTERPRET", "0")
     yield

@@ -32,7 +32,9 @@ STREAM = 300
 SNAPSHOT = 150  # prefill test: states after this many tokens
 REL_TOL = 1e-4
 SIZES = dict(TINY, index_n_heads=16)
-pytestmark = pytest.mark.usefixtures("reference_kernels")
+
+
+pytestmark = pytest.mark.usefixtures("reference_path")  # conftest: the references, not the interpreter
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,7 @@ PARAMS = [  # penalties in binary fractions: exact products, HF's scores and our
                    frequency_penalty=0.25, presence_penalty=0.25, seed=13),
 ]
 STEPS = 8
-pytestmark = pytest.mark.usefixtures("reference_kernels")  # the interpreter would take minutes a step
+pytestmark = pytest.mark.usefixtures("reference_path")  # the interpreter would take minutes a step
 
 
 @pytest.fixture(scope="module")

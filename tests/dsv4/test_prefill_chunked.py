@@ -1,0 +1,141 @@
+"""Chunked prefill (`dsv4_native.prefill`) against token-by-token decode, bitwise in fp32 on CPU.
+
+The oracle of every prompt is decode in slot 0 of a fresh model, one token per `decode_step(1)` (teacher
+forcing): on CPU a GEMM's bits depend on its row count, so one-row decode is the only batch-independent
+oracle, and the exact prefill reproduces it (`rowwise_linear`). Every decode-state buffer of the slot (window
+ring, compressed caches, compressor states, indexer keys, StaticDecodeIO) must be equal, and the other slots
+and the sampler untouched.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+pytest.importorskip("transformers")
+
+from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
+from dsv4_native.loader import from_hf_model  # noqa: E402
+from dsv4_native.model import DSV4Model  # noqa: E402
+
+MAX_BATCH = 4
+LONG = 151  # 150 prefilled positions: HCA group 0 closes at 127, CSA groups every 4
+CHUNK = 37  # > window (16), not a multiple of 4 or 128: chunks end mid-group for both compressors
+
+
+@pytest.fixture(scope="module", autouse=True)
+def reference_path():
+    """Run the kernels' plain-PyTorch references (the op dispatch reads TRITON_INTERPRET at call time)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TRITON_INTERPRET", "0")
+    yield
+    mp.undo()
+
+
+@pytest.fixture(scope="module")
+def hf_model():
+    return build_hf_model(TINY, seed=0)
+
+
+@pytest.fixture(scope="module")
+def prompts() -> dict[str, list[int]]:
+    g = torch.Generator().manual_seed(11)
+    return {name: torch.randint(2, TINY["vocab_size"], (n,), generator=g).tolist()
+            for name, n in (("long", LONG), ("mid", 42), ("short", 9), ("one", 1))}
+
+
+def _native(hf_model) -> DSV4Model:
+    model = from_hf_model(hf_model, max_batch=MAX_BATCH, max_len=512, dtype=torch.float32)
+    model.io.eos_id.fill_(-1)  # no row stops on a sampled EOS while teacher forcing
+    return model
+
+
+def _slot_state(model: DSV4Model, slot: int) -> dict[str, torch.Tensor]:
+    return {k: v[slot].clone() for k, v in model.state_tensors().items()}
+
+
+@pytest.fixture(scope="module")
+def oracle(hf_model, prompts):
+    """Per prompt: slot-0 state after token-by-token decode of all but its last token, admitted at the last
+    one, and the logits of the next decode step."""
+    out = {}
+    for name, prompt in prompts.items():
+        model = _native(hf_model)
+        io = model.io
+        io.admit(0, prompt[0], 0, 1)
+        with torch.no_grad():
+            for tok in prompt[:-1]:
+                io.input_ids[0] = tok
+                model.decode_step(1)
+        io.input_ids[0] = prompt[-1]
+        state = _slot_state(model, 0)
+        with torch.no_grad():
+            model.decode_step(1)
+        out[name] = (state, model.logits[0].clone())
+    return out
+
+
+def _assert_state(got: dict[str, torch.Tensor], want: dict[str, torch.Tensor], what: str) -> None:
+    assert got.keys() == want.keys()
+    for name, ref in want.items():
+        assert torch.equal(got[name], ref), f"{what}: {name} differs"
+
+
+def test_long_prompt_over_several_chunks_is_bitwise_decode(hf_model, prompts, oracle):
+    """150 positions in chunks of 37 (an HCA close at 127 inside a chunk, CSA groups split across chunks),
+    then the next decode step: state and logits bitwise equal to token-by-token decode."""
+    model = _native(hf_model)
+    sampler = {k: v.clone() for k, v in model.sampler.named_buffers()}
+    model.prefill([0], [prompts["long"]], chunk=CHUNK)
+    want_state, want_logits = oracle["long"]
+    _assert_state(_slot_state(model, 0), want_state, "long prompt")
+    for k, v in model.sampler.named_buffers():
+        assert torch.equal(v, sampler[k]), f"sampler.{k} changed"
+    # the compressed paths were really exercised: an HCA entry and CSA entries were emitted
+    assert model.layers[2].attn.comp_kv[0, 0].abs().sum() > 0
+    assert model.layers[1].attn.index_kv[0, LONG // 4 - 1].abs().sum() > 0
+    with torch.no_grad():
+        model.decode_step(1)
+    assert torch.equal(model.logits[0], want_logits)
+
+
+def test_slots_of_different_lengths_and_a_later_slot_leaves_others_untouched(hf_model, prompts, oracle):
+    """Three slots in one call (one prompt shorter than the default chunk, one shorter than the window, a
+    one-token prompt), then a long prompt into slot 1 while the others hold state."""
+    model = _native(hf_model)
+    model.prefill([3, 0, 2], [prompts["mid"], prompts["short"], prompts["one"]])
+    for slot, name in ((3, "mid"), (0, "short"), (2, "one")):
+        _assert_state(_slot_state(model, slot), oracle[name][0], f"slot {slot} ({name})")
+    held = {s: _slot_state(model, s) for s in (0, 2, 3)}
+    model.prefill([1], [prompts["long"]], chunk=7)  # chunks smaller than the window
+    _assert_state(_slot_state(model, 1), oracle["long"][0], "slot 1 (long, chunk 7)")
+    for slot, state in held.items():
+        _assert_state(_slot_state(model, slot), state, f"slot {slot} after prefilling slot 1")
+
+
+def test_fast_path_matches_to_rounding(hf_model, prompts, oracle):
+    """`exact=False` (the CUDA path: batched GEMMs, closed-form ratio-128 pooling) on CPU: same state to fp32
+    rounding."""
+    model = _native(hf_model)
+    model.prefill([0], [prompts["long"]], chunk=64)  # warm-up free: prefill builds nothing lazily
+    exact = _slot_state(model, 0)
+    from dsv4_native.prefill import prefill_chunked
+
+    prefill_chunked(model, [0], [prompts["long"]], chunk=64, exact=False)
+    fast = _slot_state(model, 0)
+    for name, ref in exact.items():
+        scale = ref.float().abs().max().clamp(min=1.0)
+        diff = (fast[name].float() - ref.float()).abs().max() / scale
+        assert diff <= 1e-4, f"{name}: fast path differs by {diff:.2e}"
+
+
+@pytest.mark.parametrize("slots, prompts_, match", [
+    ([0, 0], [[5, 6], [7, 8]], "distinct"),
+    ([MAX_BATCH], [[5, 6]], "distinct"),
+    ([0], [[]], "non-empty"),
+    ([0], [[5] * 513], "max_len"),
+])
+def test_bad_requests_raise(hf_model, slots, prompts_, match):
+    model = _native(hf_model)
+    with pytest.raises(ValueError, match=match):
+        model.prefill(slots, prompts_)

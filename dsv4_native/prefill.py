@@ -191,7 +191,7 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, pos: torch.Tensor, active: 
         qi = lin(qr, attn.index_wq_b).view(n_tok, hi, di)
         qi = apply_rope_interleaved(qi, cos_sin, pos).to(x.dtype).contiguous()
         wi = lin(x.float(), attn.index_wproj) * (di ** -0.5 * hi ** -0.5)
-        keys = read_rows(attn.index_kv, slot)
+        keys = read_rows(attn.index_kv, slot).float()  # fp32 before the expand: no [T, Nmax, Di] copy
         scores = torch.empty(n_tok, keys.shape[0], dtype=torch.float32, device=x.device)
         topk = torch.empty(n_tok, attn.n_topk, dtype=torch.int32, device=x.device)
         indexer_topk_fixed_ref(qi, wi, keys.unsqueeze(0).expand(n_tok, -1, -1), (pos + 1) // attn.ratio, active,

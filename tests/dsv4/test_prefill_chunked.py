@@ -17,6 +17,7 @@ pytest.importorskip("transformers")
 from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
+from dsv4_native.prefill import prefill_chunked  # noqa: E402
 
 MAX_BATCH = 4
 LONG = 151  # 150 prefilled positions: HCA group 0 closes at 127, CSA groups every 4
@@ -38,10 +39,17 @@ def hf_model():
 
 
 @pytest.fixture(scope="module")
-def prompts() -> dict[str, list[int]]:
-    g = torch.Generator().manual_seed(11)
-    return {name: torch.randint(2, TINY["vocab_size"], (n,), generator=g).tolist()
-            for name, n in (("long", LONG), ("mid", 42), ("short", 9), ("one", 1))}
+def tokens() -> list[int]:
+    return torch.randint(2, TINY["vocab_size"], (LONG,), generator=torch.Generator().manual_seed(11)).tolist()
+
+
+# prompts are prefixes of one token stream, so one decode pass is the oracle of all of them
+PROMPT_LENS = {"long": LONG, "mid": 42, "short": 9, "one": 1}
+
+
+@pytest.fixture(scope="module")
+def prompts(tokens) -> dict[str, list[int]]:
+    return {name: tokens[:n] for name, n in PROMPT_LENS.items()}
 
 
 def _native(hf_model) -> DSV4Model:
@@ -55,24 +63,21 @@ def _slot_state(model: DSV4Model, slot: int) -> dict[str, torch.Tensor]:
 
 
 @pytest.fixture(scope="module")
-def oracle(hf_model, prompts):
-    """Per prompt: slot-0 state after token-by-token decode of all but its last token, admitted at the last
-    one, and the logits of the next decode step."""
+def oracle(hf_model, tokens):
+    """Per prompt length n: the slot-0 state after token-by-token decode of tokens[:n-1], admitted at token
+    n-1 (the teacher-forced input), and for the long prompt the logits of the next decode step."""
+    model = _native(hf_model)
+    io = model.io
+    io.admit(0, tokens[0], 0, 1)
+    at = {n - 1: name for name, n in PROMPT_LENS.items()}
     out = {}
-    for name, prompt in prompts.items():
-        model = _native(hf_model)
-        io = model.io
-        io.admit(0, prompt[0], 0, 1)
-        with torch.no_grad():
-            for tok in prompt[:-1]:
-                io.input_ids[0] = tok
-                model.decode_step(1)
-        io.input_ids[0] = prompt[-1]
-        state = _slot_state(model, 0)
-        with torch.no_grad():
+    with torch.no_grad():
+        for t, tok in enumerate(tokens):
+            io.input_ids[0] = tok
+            if t in at:
+                out[at[t]] = _slot_state(model, 0)
             model.decode_step(1)
-        out[name] = (state, model.logits[0].clone())
-    return out
+    return out, model.logits[0].clone()
 
 
 def _assert_state(got: dict[str, torch.Tensor], want: dict[str, torch.Tensor], what: str) -> None:
@@ -87,8 +92,8 @@ def test_long_prompt_over_several_chunks_is_bitwise_decode(hf_model, prompts, or
     model = _native(hf_model)
     sampler = {k: v.clone() for k, v in model.sampler.named_buffers()}
     model.prefill([0], [prompts["long"]], chunk=CHUNK)
-    want_state, want_logits = oracle["long"]
-    _assert_state(_slot_state(model, 0), want_state, "long prompt")
+    states, want_logits = oracle
+    _assert_state(_slot_state(model, 0), states["long"], "long prompt")
     for k, v in model.sampler.named_buffers():
         assert torch.equal(v, sampler[k]), f"sampler.{k} changed"
     # the compressed paths were really exercised: an HCA entry and CSA entries were emitted
@@ -100,30 +105,31 @@ def test_long_prompt_over_several_chunks_is_bitwise_decode(hf_model, prompts, or
 
 
 def test_slots_of_different_lengths_and_a_later_slot_leaves_others_untouched(hf_model, prompts, oracle):
-    """Three slots in one call (one prompt shorter than the default chunk, one shorter than the window, a
-    one-token prompt), then a long prompt into slot 1 while the others hold state."""
+    """Three slots in one call (prompts shorter than the default chunk and than the window, a one-token
+    prompt), then another prompt into slot 1 while the others hold state: they stay as they were, and slot 1
+    ends as the same prompt prefilled alone into slot 0 (chunks of 7, smaller than the window)."""
+    states, _ = oracle
     model = _native(hf_model)
     model.prefill([3, 0, 2], [prompts["mid"], prompts["short"], prompts["one"]])
     for slot, name in ((3, "mid"), (0, "short"), (2, "one")):
-        _assert_state(_slot_state(model, slot), oracle[name][0], f"slot {slot} ({name})")
+        _assert_state(_slot_state(model, slot), states[name], f"slot {slot} ({name})")
     held = {s: _slot_state(model, s) for s in (0, 2, 3)}
-    model.prefill([1], [prompts["long"]], chunk=7)  # chunks smaller than the window
-    _assert_state(_slot_state(model, 1), oracle["long"][0], "slot 1 (long, chunk 7)")
+    other = torch.randint(2, TINY["vocab_size"], (60,), generator=torch.Generator().manual_seed(12)).tolist()
+    model.prefill([1], [other], chunk=7)
     for slot, state in held.items():
         _assert_state(_slot_state(model, slot), state, f"slot {slot} after prefilling slot 1")
+    alone = _native(hf_model)
+    alone.prefill([0], [other], chunk=7)
+    _assert_state(_slot_state(model, 1), _slot_state(alone, 0), "slot 1 against slot 0 alone")
 
 
 def test_fast_path_matches_to_rounding(hf_model, prompts, oracle):
-    """`exact=False` (the CUDA path: batched GEMMs, closed-form ratio-128 pooling) on CPU: same state to fp32
-    rounding."""
+    """`exact=False` (the CUDA path: batched GEMMs, closed-form ratio-128 pooling) on CPU: the decode state
+    to fp32 rounding."""
     model = _native(hf_model)
-    model.prefill([0], [prompts["long"]], chunk=64)  # warm-up free: prefill builds nothing lazily
-    exact = _slot_state(model, 0)
-    from dsv4_native.prefill import prefill_chunked
-
     prefill_chunked(model, [0], [prompts["long"]], chunk=64, exact=False)
     fast = _slot_state(model, 0)
-    for name, ref in exact.items():
+    for name, ref in oracle[0]["long"].items():
         scale = ref.float().abs().max().clamp(min=1.0)
         diff = (fast[name].float() - ref.float()).abs().max() / scale
         assert diff <= 1e-4, f"{name}: fast path differs by {diff:.2e}"

@@ -193,7 +193,7 @@ def compressor_update_emit_ref(
 
 
 # ----------------------------------------------------------------------------------------------------
-# whole-sequence compression (prefill, and the oracle for the step tests)
+# whole-sequence compression (the oracle for the step tests) and the chunked prefill's compressor
 
 
 def compress_sequence(
@@ -208,8 +208,8 @@ def compress_sequence(
 ) -> torch.Tensor:
     """Compress every complete group of `kv/score[B, T, coff*d]` at once: returns `[B, T // ratio, d]` fp32.
 
-    A direct transcription of dsv4-reference 1.4 (no state): used by `compressor_prefill` and as the
-    independent oracle the step kernels are tested against. T is a host int (a shape).
+    A direct transcription of dsv4-reference 1.4 (no state): the independent oracle the step kernels and
+    `compress_chunk` are tested against. T is a host int (a shape).
     """
     batch, length, width = kv.shape
     groups = length // ratio
@@ -231,44 +231,6 @@ def compress_sequence(
     starts = torch.arange(groups, device=kv.device) * ratio
     rotated = apply_rope_interleaved(normed.transpose(0, 1), cos_sin, starts)  # group-major
     return rotated.transpose(0, 1).contiguous()
-
-
-def compressor_prefill(  # graphlint: cold
-    kv: torch.Tensor,
-    score: torch.Tensor,
-    ape: torch.Tensor,
-    norm_w: torch.Tensor,
-    cos_sin: torch.Tensor,
-    state: torch.Tensor,
-    comp_cache: torch.Tensor,
-    ratio: int,
-    eps: float = 1e-6,
-) -> None:
-    """Fill `comp_cache` and `state` from a prompt of T tokens (positions 0..T-1) for every batch row.
-
-    Runs outside the decode graph (prefill). Leaves the state exactly as T decode steps would have, so
-    decoding continues at position T with `compressor_update_emit`.
-    """
-    batch, length, width = kv.shape
-    head_dim = comp_cache.shape[-1]
-    entries = compress_sequence(kv, score, ape, norm_w, cos_sin, ratio, head_dim, eps)
-    comp_cache[:, : entries.shape[1]] = entries.to(comp_cache.dtype)
-    positions = torch.arange(length, device=kv.device)
-    sc = score.float() + ape.float().index_select(0, positions % ratio)
-    if _is_overlap(kv, comp_cache):
-        rows = state.shape[1]
-        first = max(0, length - rows)
-        slots = positions[first:] % rows
-        state[:, slots] = torch.cat([kv[:, first:].float(), sc[:, first:]], dim=-1)
-        return
-    start = (length // ratio) * ratio  # the open group; if empty the next step resets anyway
-    if start == length:
-        return
-    m = sc[:, start:].amax(dim=1)
-    e = torch.exp(sc[:, start:] - m[:, None])
-    state[:, 0] = m
-    state[:, 1] = e.sum(dim=1)
-    state[:, 2] = (e * kv[:, start:].float()).sum(dim=1)
 
 
 def compress_chunk(  # graphlint: cold

@@ -63,6 +63,9 @@ def token_loop_prefill(model: DSV4Model, slots: Sequence[int],  # graphlint: col
     its last token through the eager step, one token per step, other rows inactive; then admit."""
     io, dev = model.io, model.io.input_ids.device
     n = max(slots) + 1
+    for s, p in zip(slots, prompts):  # a new request per slot: its old blocks go, the prompt's come
+        model.release_kv(s)
+        model.reserve_kv(s, len(p))
     saved_active = io.active.clone()
     ids = torch.zeros(n, dtype=torch.int64)
     pos = torch.zeros(n, dtype=torch.int64)

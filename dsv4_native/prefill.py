@@ -19,7 +19,8 @@ op reproduces the one-row decode step's bits (`rowwise_linear`), so the end stat
 decode bitwise in fp32; on CUDA the GEMMs are plain batched ones and the ratio-128 pooling is closed-form.
 
 The cache reads and writes go through `read_rows` / `write_rows` / `write_window`, the one place that knows
-the slot-major layout (a paged layout swaps those three).
+the layouts: the compressed caches paged through the model's block table (`kv_pages`) or slot-major, the window
+ring slot-major. The prompt's blocks are reserved (the slot's old ones released) before its first chunk.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ._backend import rowwise_linear
 from .compressor import compress_chunk
 from .indexer import indexer_topk_fixed_ref
 from .indices import build_attention_indices_ref
+from .kv_pages import gather_logical
 from .mhc import HC, HyperConnection, hc_post, hc_pre, mix_workspace
 from .model import CSA, DSV4Attention, DSV4Compressor, DSV4Model, RopeTables, weighted_rms_norm
 from .moe import DSV4MoE, align_sizes, moe_align, moe_experts_grouped
@@ -45,24 +47,33 @@ Linear = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 
 
 # ----------------------------------------------------------------------------------------------------
-# cache access (slot-major today; the paged layout replaces these three)
+# cache access: `table` is the model's block table for a paged cache, None for a slot-major one
 
 
-def read_rows(cache: torch.Tensor, slot: int) -> torch.Tensor:
-    """All rows of one slot's cache (`win_kv`: ring order, `comp_kv` / `index_kv`: entry order)."""
-    return cache[slot]
+def read_rows(cache: torch.Tensor, slot: int, table: Optional[torch.Tensor], n: int) -> torch.Tensor:
+    """Logical rows `[0, n)` of one slot's cache, `[n, d]` (the decode references read the same values)."""
+    if table is None:
+        return cache[slot, :n]
+    return gather_logical(cache, table[slot:slot + 1], n)[0]
 
 
-def write_rows(cache: torch.Tensor, slot: int, rows: torch.Tensor, values: torch.Tensor) -> None:
-    """`cache[slot, rows[i]] = values[i]` in the cache dtype (compressed entries, indexer keys)."""
-    cache[slot, rows] = values.to(cache.dtype)
+def write_rows(cache: torch.Tensor, slot: int, table: Optional[torch.Tensor], rows: torch.Tensor,
+               values: torch.Tensor) -> None:
+    """Logical `cache[slot, rows[i]] = values[i]` in the cache dtype (compressed entries, indexer keys,
+    ring slots). Paged rows must lie in reserved blocks."""
+    if table is None:
+        cache[slot, rows] = values.to(cache.dtype)
+        return
+    rpb = cache.shape[1]
+    phys = table[slot].long().index_select(0, rows // rpb) * rpb + rows % rpb
+    cache.view(-1, cache.shape[-1])[phys] = values.to(cache.dtype)
 
 
 def write_window(win_kv: torch.Tensor, slot: int, pos: torch.Tensor, kv: torch.Tensor) -> None:
     """The window ring after the chunk: its last W positions at slots `pos % W` (older ones are overwritten
     in decode too)."""
     window = win_kv.shape[1]
-    write_rows(win_kv, slot, pos[-window:] % window, kv[-window:])
+    write_rows(win_kv, slot, None, pos[-window:] % window, kv[-window:])
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -83,6 +94,9 @@ def prefill_chunked(model: DSV4Model, slots: Sequence[int], prompts: Sequence[Se
     if exact is None:
         exact = not model.embed.is_cuda
     dev = model.embed.device
+    for slot, prompt in zip(slots, prompts):  # a new request per slot: its old blocks go, the prompt's come
+        model.release_kv(slot)
+        model.reserve_kv(slot, len(prompt))
     for slot, prompt in zip(slots, prompts):
         ids = torch.tensor([int(t) for t in prompt[:-1]], dtype=torch.int64).to(dev)
         for start in range(0, ids.numel(), chunk):
@@ -114,10 +128,11 @@ def forward_chunk(model: DSV4Model, slot: int, ids: torch.Tensor, start: int,  #
     active = torch.ones(n_tok, dtype=torch.bool, device=ids.device)
     h = model.embed.index_select(0, ids.clamp(0, cfg.vocab - 1))
     x = h.unsqueeze(1).expand(n_tok, HC, cfg.dim).contiguous()
+    table = model.kv.table if model.kv is not None else None
     for layer in model.layers:
         attn_in = _normed(layer.attn_norm, eps)
         x = _hc_site(layer.attn_hc, x, active, lambda y: _attention(
-            layer.attn, attn_in(y), pos, active, slot, start, model.rope, exact))
+            layer.attn, attn_in(y), pos, active, slot, start, model.rope, table, exact))
         ffn_in = _normed(layer.ffn_norm, eps)
         x = _hc_site(layer.ffn_hc, x, active, lambda y: _moe(layer.moe, ffn_in(y).contiguous(), ids, active))
 
@@ -170,12 +185,13 @@ def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch
 
 
 def _attention(attn: DSV4Attention, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, slot: int,
-               start: int, rope: RopeTables, exact: bool) -> torch.Tensor:
+               start: int, rope: RopeTables, kv_table: Optional[torch.Tensor], exact: bool) -> torch.Tensor:
     """`DSV4Attention.forward` for the chunk's rows (same op order; see the module docstring)."""
     cfg = attn.cfg
     n_tok, eps, d, h = x.shape[0], cfg.rms_eps, cfg.head_dim, cfg.n_heads
     lin: Linear = rowwise_linear if exact else F.linear
     cos_sin, cos_sin_inv = rope.pick(attn.ratio)
+    table = kv_table if attn.paged else None
 
     qr = weighted_rms_norm(lin(x, attn.wq_a), attn.q_norm, eps).to(x.dtype)
     q = lin(qr, attn.wq_b).view(n_tok, h, d)
@@ -186,22 +202,26 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, pos: torch.Tensor, active: 
 
     topk: Optional[torch.Tensor] = None
     if attn.ratio == CSA:
-        _compress(attn.index_compressor, x, slot, start, cos_sin, attn.index_kv, eps, lin, exact)
+        _compress(attn.index_compressor, x, slot, start, cos_sin, attn.index_kv, table, eps, lin, exact)
         di, hi = cfg.index_dim, cfg.index_heads
         qi = lin(qr, attn.index_wq_b).view(n_tok, hi, di)
         qi = apply_rope_interleaved(qi, cos_sin, pos).to(x.dtype).contiguous()
         wi = lin(x.float(), attn.index_wproj) * (di ** -0.5 * hi ** -0.5)
-        keys = read_rows(attn.index_kv, slot).float()  # fp32 before the expand: no [T, Nmax, Di] copy
-        scores = torch.empty(n_tok, keys.shape[0], dtype=torch.float32, device=x.device)
+        n_comp = attn.index_scores.shape[1]
+        keys = read_rows(attn.index_kv, slot, table, n_comp).float()  # fp32 before the expand: no [T, N, Di] copy
+        scores = torch.empty(n_tok, n_comp, dtype=torch.float32, device=x.device)
         topk = torch.empty(n_tok, attn.n_topk, dtype=torch.int32, device=x.device)
         indexer_topk_fixed_ref(qi, wi, keys.unsqueeze(0).expand(n_tok, -1, -1), (pos + 1) // attn.ratio, active,
                                scores, topk)
     if attn.compressor is not None:
-        _compress(attn.compressor, x, slot, start, cos_sin, attn.comp_kv, eps, lin, exact)
+        _compress(attn.compressor, x, slot, start, cos_sin, attn.comp_kv, table, eps, lin, exact)
 
     idx = torch.empty(n_tok, attn.idx.shape[1], dtype=torch.int32, device=x.device)
     build_attention_indices_ref(pos, active, idx, topk, cfg.window, max(attn.ratio, 1))
-    source = torch.cat([read_rows(attn.win_kv, slot), kv, read_rows(attn.comp_kv, slot)]).float()
+    # the compressed part as the decode reference sees it: the slot's whole logical capacity
+    n_comp = attn.comp_kv.shape[1] * (table.shape[1] if table is not None else 1)
+    source = torch.cat([read_rows(attn.win_kv, slot, None, cfg.window), kv,
+                        read_rows(attn.comp_kv, slot, table, n_comp)]).float()
     rows = _source_rows(idx, pos, start, cfg.window)
     gathered = source.index_select(0, rows.clamp(min=0).reshape(-1)).view(n_tok, -1, d)
     o = attend_gathered_ref(q, gathered, rows >= 0, attn.sink, d ** -0.5).to(attn.o.dtype)
@@ -236,9 +256,9 @@ def _grouped_proj(groups: torch.Tensor, wa: torch.Tensor, exact: bool) -> torch.
 
 
 def _compress(comp: DSV4Compressor, x: torch.Tensor, slot: int, start: int, cos_sin: torch.Tensor,
-              cache: torch.Tensor, eps: float, lin: Linear, exact: bool) -> None:
+              cache: torch.Tensor, table: Optional[torch.Tensor], eps: float, lin: Linear, exact: bool) -> None:
     """`DSV4Compressor.step` over the chunk: entries of the groups closing in it into the slot's cache."""
     xf = x.float()
     rows, entries = compress_chunk(lin(xf, comp.wkv), lin(xf, comp.wgate), comp.ape, comp.norm, cos_sin,
                                    comp.state[slot], start, comp.ratio, cache.shape[-1], eps, exact)
-    write_rows(cache, slot, rows, entries)
+    write_rows(cache, slot, table, rows, entries)

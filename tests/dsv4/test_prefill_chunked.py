@@ -4,7 +4,9 @@ The oracle of every prompt is decode in slot 0 of a fresh model, one token per `
 forcing): on CPU a GEMM's bits depend on its row count, so one-row decode is the only batch-independent
 oracle, and the exact prefill reproduces it (`rowwise_linear`). Every decode-state buffer of the slot (window
 ring, compressed caches, compressor states, indexer keys, StaticDecodeIO) must be equal, and the other slots
-and the sampler untouched.
+and the sampler untouched. The compressed caches are compared as the slot's logical rows (paged: through its
+block table, 128-token blocks so the long prompt spans two), so a paged prefill, a contiguous one and the
+paged decode oracle compare directly.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import torch
 pytest.importorskip("transformers")
 
 from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
+from dsv4_native.kv_pages import gather_logical  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
 from dsv4_native.prefill import prefill_chunked  # noqa: E402
@@ -52,14 +55,24 @@ def prompts(tokens) -> dict[str, list[int]]:
     return {name: tokens[:n] for name, n in PROMPT_LENS.items()}
 
 
-def _native(hf_model) -> DSV4Model:
-    model = from_hf_model(hf_model, max_batch=MAX_BATCH, max_len=512, dtype=torch.float32)
+def _native(hf_model, kv_block_tokens: int = 128) -> DSV4Model:
+    model = from_hf_model(hf_model, max_batch=MAX_BATCH, max_len=512, dtype=torch.float32,
+                          kv_block_tokens=kv_block_tokens)
     model.io.eos_id.fill_(-1)  # no row stops on a sampled EOS while teacher forcing
     return model
 
 
 def _slot_state(model: DSV4Model, slot: int) -> dict[str, torch.Tensor]:
-    return {k: v[slot].clone() for k, v in model.state_tensors().items()}
+    """Every decode-state buffer of one slot; paged caches as the slot's logical rows (the physical block
+    ids depend on the allocation order, not on the prefill)."""
+    out = {k: v[slot].clone() for k, v in model.state_tensors().items() if k != "kv.table"}
+    for i, layer in enumerate(model.layers):
+        for name in ("comp_kv", "index_kv"):
+            pool = getattr(layer.attn, name, None)
+            if layer.attn.paged and pool is not None:
+                n = model.kv.max_blocks * pool.shape[1]
+                out[f"layers.{i}.attn.{name}"] = gather_logical(pool, model.kv.table[slot:slot + 1], n)[0].clone()
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +89,7 @@ def oracle(hf_model, tokens):
             io.input_ids[0] = tok
             if t in at:
                 out[at[t]] = _slot_state(model, 0)
+            model.reserve_kv(0, t + 1)  # the KV block of position t
             model.decode_step(1)
     return out, model.logits[0].clone()
 
@@ -86,19 +100,21 @@ def _assert_state(got: dict[str, torch.Tensor], want: dict[str, torch.Tensor], w
         assert torch.equal(got[name], ref), f"{what}: {name} differs"
 
 
-def test_long_prompt_over_several_chunks_is_bitwise_decode(hf_model, prompts, oracle):
-    """150 positions in chunks of 37 (an HCA close at 127 inside a chunk, CSA groups split across chunks),
-    then the next decode step: state and logits bitwise equal to token-by-token decode."""
-    model = _native(hf_model)
+@pytest.mark.parametrize("kv_block_tokens", [128, 0], ids=["paged", "contiguous"])
+def test_long_prompt_over_several_chunks_is_bitwise_decode(hf_model, prompts, oracle, kv_block_tokens):
+    """150 positions in chunks of 37 (an HCA close at 127 inside a chunk, CSA groups split across chunks, two
+    KV blocks), then the next decode step: state and logits bitwise equal to token-by-token decode."""
+    model = _native(hf_model, kv_block_tokens)
     sampler = {k: v.clone() for k, v in model.sampler.named_buffers()}
     model.prefill([0], [prompts["long"]], chunk=CHUNK)
     states, want_logits = oracle
-    _assert_state(_slot_state(model, 0), states["long"], "long prompt")
+    got = _slot_state(model, 0)
+    _assert_state(got, states["long"], "long prompt")
     for k, v in model.sampler.named_buffers():
         assert torch.equal(v, sampler[k]), f"sampler.{k} changed"
     # the compressed paths were really exercised: an HCA entry and CSA entries were emitted
-    assert model.layers[2].attn.comp_kv[0, 0].abs().sum() > 0
-    assert model.layers[1].attn.index_kv[0, LONG // 4 - 1].abs().sum() > 0
+    assert got["layers.2.attn.comp_kv"][0].abs().sum() > 0
+    assert got["layers.1.attn.index_kv"][(LONG - 1) // 4 - 1].abs().sum() > 0
     with torch.no_grad():
         model.decode_step(1)
     assert torch.equal(model.logits[0], want_logits)

@@ -903,19 +903,27 @@ class DeviceSampler(torch.nn.Module):
         """Between replays: set one slot's settings, seed its bitset with the prompt, zero its counts.
 
         top_k = 0 and top_p = 1 switch those filters off; min_p = 0 too. Ranges follow HF / OpenAI."""
-        checks = ((temperature >= 0, "temperature must be >= 0"), (rep_penalty > 0, "rep_penalty must be > 0"),
-                  (top_k >= 0, "top_k must be >= 0"), (0 <= top_p <= 1, "top_p must be in [0, 1]"),
-                  (0 <= min_p <= 1, "min_p must be in [0, 1]"),
-                  (-2 <= frequency_penalty <= 2, "frequency_penalty must be in [-2, 2]"),
-                  (-2 <= presence_penalty <= 2, "presence_penalty must be in [-2, 2]"))
-        for ok, message in checks:
-            if not ok:
-                raise ValueError(f"slot {slot}: {message}")
+        problems = sampling_errors(temperature, rep_penalty, top_k, top_p, min_p, frequency_penalty, presence_penalty)
+        if problems:
+            raise ValueError(f"slot {slot}: {problems[0]}")
         values = (temperature, rep_penalty, frequency_penalty, presence_penalty, top_k, top_p, min_p, seed)
         for name, value in zip(SETTINGS, values):
             getattr(self, name)[slot] = value
-        self.seen[slot].copy_(mark_seen_host(prompt_ids, self.vocab).to(self.seen.device))
+        bits = mark_seen_host(prompt_ids, self.vocab)
+        cuda = self.seen.is_cuda  # pinned + non-blocking: no host wait for the step in flight
+        self.seen[slot].copy_(bits.pin_memory() if cuda else bits, non_blocking=cuda)
         self.counts[slot].zero_()
+
+
+def sampling_errors(temperature: float, rep_penalty: float, top_k: int, top_p: float, min_p: float,
+                    frequency_penalty: float, presence_penalty: float) -> list[str]:
+    """What is wrong with a set of sampling settings (ranges of HF / OpenAI); empty when valid."""
+    checks = ((temperature >= 0, "temperature must be >= 0"), (rep_penalty > 0, "rep_penalty must be > 0"),
+              (top_k >= 0, "top_k must be >= 0"), (0 <= top_p <= 1, "top_p must be in [0, 1]"),
+              (0 <= min_p <= 1, "min_p must be in [0, 1]"),
+              (-2 <= frequency_penalty <= 2, "frequency_penalty must be in [-2, 2]"),
+              (-2 <= presence_penalty <= 2, "presence_penalty must be in [-2, 2]"))
+    return [message for ok, message in checks if not ok]
 
 
 def mark_seen_host(token_ids: torch.Tensor, vocab: int) -> torch.Tensor:  # graphlint: cold

@@ -42,3 +42,13 @@ def one_intra_op_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def reference_path():
+    """Run the kernels' plain-PyTorch references (the op dispatch reads TRITON_INTERPRET at call time): for
+    whole-model tests, where the interpreter would take minutes. Use with `pytest.mark.usefixtures`."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TRITON_INTERPRET", "0")
+    yield
+    mp.undo()

@@ -34,13 +34,7 @@ REL_TOL = 1e-4
 SIZES = dict(TINY, index_n_heads=16)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def reference_path():
-    """Run the kernels' plain-PyTorch references (the op dispatch reads TRITON_INTERPRET at call time)."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("TRITON_INTERPRET", "0")
-    yield
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("reference_path")  # conftest: the references, not the interpreter
 
 
 @pytest.fixture(scope="module")

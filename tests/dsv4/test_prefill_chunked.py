@@ -26,14 +26,7 @@ MAX_BATCH = 4
 LONG = 151  # 150 prefilled positions: HCA group 0 closes at 127, CSA groups every 4
 CHUNK = 37  # > window (16), not a multiple of 4 or 128: chunks end mid-group for both compressors
 
-
-@pytest.fixture(scope="module", autouse=True)
-def reference_path():
-    """Run the kernels' plain-PyTorch references (the op dispatch reads TRITON_INTERPRET at call time)."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("TRITON_INTERPRET", "0")
-    yield
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("reference_path")  # conftest: the kernels' plain-PyTorch references
 
 
 @pytest.fixture(scope="module")

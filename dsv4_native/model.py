@@ -23,7 +23,7 @@ leaving the states token-by-token decode would leave (bitwise in fp32 on CPU).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Sequence
 
 import torch
@@ -38,7 +38,7 @@ from .kv_pages import DEFAULT_BLOCK_TOKENS, PagedKV
 from .mhc import HyperConnection, hc_head, mix_workspace
 from .moe import SWIGLU_LIMIT
 from .moe_w4 import FORMATS, make_moe
-from .sampler import DeviceSampler
+from .sampler import DeviceSampler, SamplingParams
 from .sparse_attention import attention_workspace, default_num_splits, sparse_decode_attention
 from .static_io import StaticDecodeIO, decode_epilogue
 
@@ -409,9 +409,19 @@ class DSV4Model(nn.Module):
         if self.kv is not None:
             self.kv.release(slot)
 
-    def configure_sampling(self, slot: int, prompt: Sequence[int], temperature: float = 0.0,  # graphlint: cold
-                           rep_penalty: float = 1.0, seed: int = 0) -> None:
-        self.sampler.configure_slot(slot, temperature, rep_penalty, seed, torch.tensor(list(prompt)))
+    def configure_sampling(self, slot: int, prompt: Sequence[int],  # graphlint: cold
+                           params: Optional[SamplingParams] = None, **fields: Any) -> None:
+        """Between steps, before the slot's prefill: the new request's sampling settings for `slot`, its
+        repetition-penalty set seeded with `prompt`, its output counts zeroed. `fields` override fields of
+        `params` (default: greedy), e.g. `configure_sampling(0, ids, temperature=0.8, top_p=0.9, seed=7)`."""
+        if params is not None and not isinstance(params, SamplingParams):
+            raise TypeError(f"params must be a SamplingParams, got {type(params).__name__}")
+        unknown = sorted(set(fields) - set(SamplingParams.__dataclass_fields__))
+        if unknown:
+            raise TypeError(f"unknown sampling fields {unknown}; SamplingParams has "
+                            f"{list(SamplingParams.__dataclass_fields__)}")
+        params = replace(params or SamplingParams(), **fields)
+        self.sampler.configure_slot(slot, torch.tensor(list(prompt), dtype=torch.long), params)
 
     def state_tensors(self) -> dict[str, torch.Tensor]:  # graphlint: cold
         """Every piece of decode state (for tests: prefill vs token-by-token, replay vs eager)."""

@@ -31,7 +31,7 @@ import torch.nn as nn
 
 import graphlint
 
-from dsv4_native._backend import use_triton
+from dsv4_native._backend import rowwise_linear, rowwise_unary, use_triton
 from dsv4_native.fused import weighted_rms_norm
 
 try:
@@ -65,10 +65,10 @@ def hc_pre_reference(x, fn, base, scale, active, y, post, comb, rms_eps: float, 
     n_tok = x.shape[0]
     xf = x.float().reshape(n_tok, -1)
     r = torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + rms_eps)
-    mixes = (xf @ fn.float().t()) * r
+    mixes = rowwise_linear(xf, fn.float()) * r
     sc, bs = scale.float(), base.float()
-    pre = torch.sigmoid(mixes[:, 0:HC] * sc[0] + bs[0:HC]) + hc_eps
-    pst = 2.0 * torch.sigmoid(mixes[:, HC:2 * HC] * sc[1] + bs[HC:2 * HC])
+    pre = rowwise_unary(torch.sigmoid, mixes[:, 0:HC] * sc[0] + bs[0:HC]) + hc_eps
+    pst = 2.0 * rowwise_unary(torch.sigmoid, mixes[:, HC:2 * HC] * sc[1] + bs[HC:2 * HC])
     m = mixes[:, 2 * HC:].reshape(n_tok, HC, HC) * sc[2] + bs[2 * HC:].reshape(HC, HC)
     m = sinkhorn_reference(m, iters, hc_eps)
     yv = (pre[:, :, None] * x.float()).sum(dim=1)
@@ -88,7 +88,7 @@ def hc_head_reference(x, fn, base, scale, active, out, rms_eps: float, hc_eps: f
     n_tok = x.shape[0]
     xf = x.float().reshape(n_tok, -1)
     r = torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + rms_eps)
-    pre = torch.sigmoid((xf @ fn.float().t()) * r * scale.float()[0] + base.float()) + hc_eps
+    pre = torch.sigmoid(rowwise_linear(xf, fn.float()) * r * scale.float()[0] + base.float()) + hc_eps
     z = (pre[:, :, None] * x.float()).sum(dim=1)
     out.copy_(torch.where(active.bool()[:, None], z, torch.zeros_like(z)).to(out.dtype))
 

@@ -17,8 +17,8 @@ Per-layer step order (dsv4-reference, end of section 8):
     -> wo_a / wo_b -> hc_post -> hc_pre(ffn) -> ffn_norm -> MoE (C4) -> hc_post.
 After the layers: hc_head -> norm -> lm_head (fp32 logits) -> device sampler (C7) -> epilogue (C5).
 
-Prefill (`prefill`) runs outside the graph: it teacher-forces the prompt through the same eager step, so
-the states it leaves are, by construction, the ones token-by-token decode would leave.
+Prefill (`prefill`, `prefill.py`) runs outside the graph: one forward per prompt chunk on the step's ops,
+leaving the states token-by-token decode would leave (bitwise in fp32 on CPU).
 """
 
 from __future__ import annotations
@@ -413,39 +413,13 @@ class DSV4Model(nn.Module):
     # ------------------------------------------------------------------------------------------
     # host side, between replays
 
-    @torch.no_grad()
-    def prefill(self, slots: Sequence[int], prompts: Sequence[Sequence[int]]) -> None:  # graphlint: cold
-        """Run each prompt but its last token through the eager step (teacher forcing, no sampling), then
-        admit the slot at its last prompt token so the next decode step samples the first new token.
+    def prefill(self, slots: Sequence[int], prompts: Sequence[Sequence[int]],  # graphlint: cold
+                chunk: int = 512) -> None:
+        """Chunked prefill of each prompt but its last token into its slot, then admit the slot at its last
+        prompt token so the next decode step samples the first new token (`dsv4_native.prefill`)."""
+        from .prefill import prefill_chunked  # prefill builds on this module
 
-        Rows not in `slots` are inactive during the prefill steps (their state is untouched) and keep
-        their active flag afterwards. Because the same step code writes the same state, every buffer ends
-        exactly where token-by-token decode would leave it.
-        """
-        io, dev = self.io, self.io.input_ids.device
-        if len(slots) != len(prompts) or any(len(p) < 1 for p in prompts):
-            raise ValueError("one non-empty prompt per slot")
-        n = max(slots) + 1
-        for s, p in zip(slots, prompts):  # a new request per slot: its old blocks go, the prompt's come
-            self.release_kv(s)
-            self.reserve_kv(s, len(p))
-        saved_active = io.active.clone()
-        steps = max(len(p) for p in prompts) - 1
-        ids = torch.zeros(n, dtype=torch.int64)
-        pos = torch.zeros(n, dtype=torch.int64)
-        act = torch.zeros(n, dtype=torch.bool)
-        for t in range(steps):
-            act.zero_()
-            for s, p in zip(slots, prompts):
-                if t < len(p) - 1:
-                    ids[s], pos[s], act[s] = p[t], t, True
-            io.input_ids[:n].copy_(ids.to(dev))
-            io.pos[:n].copy_(pos.to(dev))
-            io.active[:n].copy_(act.to(dev))
-            self.forward_logits(n)
-        io.active.copy_(saved_active)
-        for s, p in zip(slots, prompts):
-            io.admit(s, int(p[-1]), len(p) - 1, len(p))
+        prefill_chunked(self, slots, prompts, chunk)
 
     def reserve_kv(self, slot: int, length: int) -> None:  # graphlint: cold
         """Between steps: the slot's block table covers tokens [0, length) (call with pos + 1 before the step

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import interpreting, use_triton
+from dsv4_native._backend import interpreting, rowwise_unary, use_triton
 from dsv4_native.router import moe_route, router_splits
 
 try:
@@ -109,7 +109,7 @@ def experts_reference(
     gu = torch.bmm(w13.index_select(0, safe).float(), xs[:, :, None]).squeeze(-1)
     gate = gu[:, :inter].clamp(max=SWIGLU_LIMIT)
     up = gu[:, inter:].clamp(-SWIGLU_LIMIT, SWIGLU_LIMIT)
-    h = (F.silu(gate) * up).to(x.dtype).float()
+    h = (rowwise_unary(F.silu, gate) * up).to(x.dtype).float()
     y = torch.bmm(w2.index_select(0, safe).float(), h[:, :, None]).squeeze(-1)
     y = y * slot_w.reshape(-1, 1).float()
     y = torch.where(valid[:, None], y, torch.zeros_like(y))

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import pdl_available, use_triton
+from dsv4_native._backend import pdl_available, rowwise_linear, rowwise_unary, use_triton
 
 try:
     import triton
@@ -54,8 +54,8 @@ def router_reference(
 ) -> None:
     """Plain-PyTorch router; writes slot_ids/slot_w in place. Graph-safe (no host reads)."""
     n_exp = wg.shape[0]
-    logits = x.float() @ wg.float().t()
-    s = torch.sqrt(F.softplus(logits))
+    logits = rowwise_linear(x.float(), wg.float())
+    s = torch.sqrt(rowwise_unary(F.softplus, logits))
     if use_hash:  # host-known layer property, not a tensor value
         # Padding rows may hold any id: clamp so the gather stays in bounds (their result is masked).
         safe_ids = input_ids.long().clamp(0, tid2eid.shape[0] - 1)

@@ -252,16 +252,14 @@ if triton is not None:
 
 
 def _launch_config(
-    dtype: torch.dtype, head_dim: int, block_h: int | None, block_n: int | None, num_warps: int | None,
-    num_stages: int | None,
-) -> tuple[int | None, int, int, int]:
-    """Fill unset tile knobs: `DEFAULT_CONFIG` for bf16; fp32 rows are twice as wide, so half the entries
-    per stage keep the pipeline in shared memory; 4 warps for narrow heads. block_h stays None (= default)."""
+    dtype: torch.dtype, head_dim: int, block_n: int | None, num_warps: int | None, num_stages: int | None,
+) -> tuple[int, int, int]:
+    """Unset knobs: `DEFAULT_CONFIG` for bf16; fp32 rows are twice as wide, so a quarter of the entries per
+    stage keeps the pipeline (plus the fp32 q tile) in shared memory; 4 warps for narrow heads."""
     _, cfg_n, cfg_w, cfg_s = DEFAULT_CONFIG
     wide = torch.empty((), dtype=dtype).element_size() > 2
-    block_n = block_n or (cfg_n // 4 if wide else cfg_n)
-    num_warps = num_warps or (4 if head_dim <= 128 else cfg_w)
-    return block_h, block_n, num_warps, num_stages or cfg_s
+    return block_n or (cfg_n // 4 if wide else cfg_n), num_warps or (4 if head_dim <= 128 else cfg_w), \
+        num_stages or cfg_s
 
 
 def sparse_decode_attention_triton(
@@ -294,8 +292,7 @@ def sparse_decode_attention_triton(
         n_comp = rpb * max_blocks
         tensors["block_table"] = block_table
     check_kernel_inputs("sparse_decode_attention", tensors, {"head_dim": head_dim})
-    block_h, block_n, num_warps, num_stages = _launch_config(q.dtype, head_dim, block_h, block_n, num_warps,
-                                                             num_stages)
+    block_n, num_warps, num_stages = _launch_config(q.dtype, head_dim, block_n, num_warps, num_stages)
     block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
     kmax = idx.shape[1]
     splits = workspace.shape[1]

@@ -45,28 +45,13 @@ import torch
 from .kv_pages import PagedKV
 from .model import DSV4Model
 from .runner import DSV4Runner
-from .sampler import sampling_errors
+from .sampler import SamplingParams
 
 Detokenize = Callable[[Sequence[int]], str]
 
 
 # ----------------------------------------------------------------------------------------------------
 # requests
-
-
-@dataclass(frozen=True)
-class SamplingParams:
-    """Per-request device sampler settings (`DeviceSampler.configure_slot`); seed None: the engine's seed plus
-    the request's index, so a run is reproducible given the engine seed and the submission order."""
-
-    temperature: float = 0.0
-    top_k: int = 0
-    top_p: float = 1.0
-    min_p: float = 0.0
-    repetition_penalty: float = 1.0
-    frequency_penalty: float = 0.0
-    presence_penalty: float = 0.0
-    seed: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -354,8 +339,10 @@ class DSV4Engine:
         prompt = [int(t) for t in prompt_ids]
         index = next(self._ids)
         rid = str(index) if request_id is None else request_id
-        problems = sampling_errors(params.temperature, params.repetition_penalty, params.top_k, params.top_p,
-                                   params.min_p, params.frequency_penalty, params.presence_penalty)
+        # SamplingParams checks its own ranges on construction; seed None: the engine's seed plus the request's
+        # index, so a run is reproducible given the engine seed and the submission order
+        problems = [] if isinstance(params, SamplingParams) else [
+            f"params must be a SamplingParams, got {type(params).__name__}"]
         if not prompt:
             problems.append("the prompt is empty")
         elif not len(prompt) < cfg.max_len:
@@ -436,11 +423,7 @@ class DSV4Engine:
             req.slot = heapq.heappop(self._free)
             self._slots[req.slot] = req
             self.cache.commit(req.slot, len(req.prompt) + req.max_new)
-            p = req.params
-            self.model.sampler.configure_slot(
-                req.slot, p.temperature, p.repetition_penalty, req.seed, torch.tensor(req.prompt), top_k=p.top_k,
-                top_p=p.top_p, min_p=p.min_p, frequency_penalty=p.frequency_penalty,
-                presence_penalty=p.presence_penalty)
+            self.model.configure_sampling(req.slot, req.prompt, req.params, seed=req.seed)
 
     def _prefill_chunk(self) -> None:
         todo = sorted((r for r in self._slots.values() if not r.decoding), key=lambda r: r.arrival)

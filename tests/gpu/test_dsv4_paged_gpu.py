@@ -74,7 +74,7 @@ def _prompts(n: int, seed: int) -> list[list[int]]:
 def _start(model, prompts: list[list[int]]) -> None:
     model.io.active.zero_()
     for s, p in enumerate(prompts):
-        model.configure_sampling(s, p, temperature=0.0 if s % 2 == 0 else 0.8, rep_penalty=1.1, seed=s)
+        model.configure_sampling(s, p, temperature=0.0 if s % 2 == 0 else 0.8, repetition_penalty=1.1, seed=s)
     model.prefill(list(range(len(prompts))), prompts)
 
 

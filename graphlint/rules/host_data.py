@@ -27,7 +27,7 @@ from graphlint.rules._util import code_of, is_true, kwarg, method_call, position
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
-    from graphlint.check.walker import Context
+    from graphlint.check.context import Context
 
 CUDA_LEGACY_TENSOR_RE = re.compile(
     r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|Complex\w*)Tensor$")

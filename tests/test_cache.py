@@ -231,7 +231,7 @@ def test_entries_of_another_environment_are_never_served(proj, monkeypatch, chan
         elif change == "libcst":
             m.setattr("libcst._version.__version__", "0.0.1")
         else:
-            m.setattr(gcache, "__file__", str(proj / "elsewhere" / "cache.py"))
+            m.setattr(gcache, "__file__", str(proj / "elsewhere" / "pipeline" / "cache.py"))
         entry.env = gcache.environment()
     gcache.environment.cache_clear()
 

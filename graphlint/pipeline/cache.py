@@ -55,9 +55,10 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from graphlint import __version__
 from graphlint.diagnostics import Finding
-from graphlint.index.project import ModuleSummary, ProjectIndex
+from graphlint.index.project import HotInfo, ModuleSummary, ProjectIndex
 
 if TYPE_CHECKING:
+    from graphlint.pipeline.config import Config
     from graphlint.pipeline.engine import SourceFile
 
 try:
@@ -375,6 +376,25 @@ def _components(graph: dict[str, list[str]]) -> list[list[str]]:
                     if member == node:
                         break
                 out.append(component)
+    return out
+
+
+def settings_key(config: "Config", enabled: set[str]) -> str:
+    """The `prefix` of every file key: what the whole run's findings depend on besides the files."""
+    return repr((__version__, config.fingerprint(), str(config.root), sorted(enabled)))
+
+
+def hot_entries(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list]:
+    """{path: the file's hot-path entries}, the `own_hot` part of its key."""
+    out: dict[str, list] = {}
+    for key, info in hot.items():
+        fn = index.functions.get(key)
+        if fn is not None:
+            # call-site facts come from callers in other files: a changed caller re-lints the callee
+            facts = sorted(index.call_facts.params(fn).items())
+            out.setdefault(fn.path, []).append((key, info.via_key, info.whole, info.capture, info.tier, facts))
+    for entries in out.values():
+        entries.sort()
     return out
 
 

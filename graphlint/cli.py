@@ -32,7 +32,8 @@ from graphlint.diagnostics import INTERNAL_ERROR, SEVERITY_BY_FAMILY, TIERS, Edi
 from graphlint.report.output import COLOR_MODES, FORMATS
 
 if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage errors stay fast
-    from graphlint.pipeline.engine import LintResult, SourceFile
+    from graphlint.pipeline.engine import LintResult
+    from graphlint.pipeline.sources import SourceFile
 
 PROG = "graphlint"
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -546,7 +547,7 @@ def _file_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
 
 
 def _targets(files: list[Path]) -> list[_Target]:
-    from graphlint.pipeline.engine import read_source
+    from graphlint.pipeline.sources import read_source
 
     targets = []
     for path in files:
@@ -559,7 +560,7 @@ def _changed_targets(args: argparse.Namespace, config: Config) -> tuple[list[_Ta
     """`--changed`: every project file is linted (a changed helper is hot only through its unchanged
     callers), and the displayed paths of the changed files are returned to filter the report."""
     from graphlint.pipeline.discovery import discover
-    from graphlint.pipeline.engine import display_path
+    from graphlint.pipeline.discovery import display_path
 
     changed = discover([Path(p) for p in (args.paths or ["."])], config, force_exclude=args.force_exclude)
     project = discover([config.root], config)
@@ -579,7 +580,8 @@ def _reported_for(result, report_for: set[str]) -> list[Finding]:
 
 def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     from graphlint.pipeline.discovery import is_excluded
-    from graphlint.pipeline.engine import decode_source, display_path
+    from graphlint.pipeline.discovery import display_path
+    from graphlint.pipeline.sources import decode_source
     from graphlint.index.project import module_name_for
 
     data = _read_stdin()
@@ -1011,7 +1013,7 @@ def _show_settings(config: Config, linter, fmt: str, out: TextIO) -> int:
 
 def _show_files(args: argparse.Namespace, config: Config, stdin: bool, out: TextIO) -> int:
     from graphlint.pipeline.discovery import discover
-    from graphlint.pipeline.engine import display_path
+    from graphlint.pipeline.discovery import display_path
 
     if stdin:
         out.write((args.stdin_filename or "-") + "\n")

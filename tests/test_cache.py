@@ -23,7 +23,8 @@ from graphlint import __version__
 from graphlint.cli import main
 from graphlint.pipeline.config import Config, load_file
 from graphlint.diagnostics import Finding
-from graphlint.pipeline.engine import Linter, build_summary, read_source
+from graphlint.pipeline.engine import Linter, build_summary
+from graphlint.pipeline.sources import read_source
 from graphlint.index.project import ModuleSummary
 
 # C2: `a.py` reads `helper` through the package's re-export and `flag` from its grandparent class.

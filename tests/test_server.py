@@ -337,7 +337,8 @@ EDITS = [  # (file, new text or None to delete); each is applied to the state le
 
 def test_incremental_project_matches_a_fresh_run(tmp_path, monkeypatch):
     from graphlint.pipeline.config import Config
-    from graphlint.pipeline.engine import Linter, read_source
+    from graphlint.pipeline.engine import Linter
+    from graphlint.pipeline.sources import read_source
     from graphlint.lsp.project import Project
 
     for name, text in (("model.py", MODEL), ("helper.py", HELPER), ("step.py", STEP)):

@@ -21,7 +21,8 @@ from graphlint.index.chains import Chains, Link
 from graphlint.pipeline.config import Config
 from graphlint.diagnostics import Edit, Finding
 from graphlint.pipeline.discovery import discover
-from graphlint.pipeline.engine import Linter, SourceFile, build_summary, decode_source, index_only, read_source
+from graphlint.pipeline.engine import Linter, build_summary, index_only
+from graphlint.pipeline.sources import SourceFile, decode_source, read_source
 from graphlint.index.project import STEP_DRIVER_CALLS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, module_name_for
 
 # Finding.extra entries that hold file positions: (line, column, end line, end column) or (first, last).

@@ -43,7 +43,7 @@ from graphlint import __version__
 from graphlint.pipeline.config import Config, ConfigError, SCOPES
 from graphlint.pipeline.config import load as load_config
 from graphlint.diagnostics import Edit, Finding
-from graphlint.pipeline.engine import read_source
+from graphlint.pipeline.sources import read_source
 from graphlint.lsp.project import Project, Reached, cold_marker_edit
 
 log = logging.getLogger("graphlint.lsp")

@@ -59,7 +59,7 @@ from graphlint.index.project import HotInfo, ModuleSummary, ProjectIndex
 
 if TYPE_CHECKING:
     from graphlint.pipeline.config import Config
-    from graphlint.pipeline.engine import SourceFile
+    from graphlint.pipeline.sources import SourceFile
 
 try:
     import msgpack

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TextIO
 from graphlint import __version__
 from graphlint.pipeline.config import SCOPES, Config, ConfigError
 from graphlint.pipeline.config import load as load_config
-from graphlint.diagnostics import INTERNAL_ERROR, SEVERITY_BY_FAMILY, TIERS, Edit, Finding
+from graphlint.diagnostics import INTERNAL_ERROR, TIERS, Edit, Finding
 from graphlint.report.output import COLOR_MODES, FORMATS
 
 if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage errors stay fast
@@ -1025,72 +1025,20 @@ def _show_files(args: argparse.Namespace, config: Config, stdin: bool, out: Text
 
 # --- rule documentation and catalog -----------------------------------------------------------------
 
-def _indent(text: str, prefix: str = "    ") -> str:
-    return "".join(prefix + line if line.strip() else line for line in text.rstrip("\n").splitlines(True))
-
-
 def _explain(code: str, out: TextIO) -> int:
-    from graphlint.report.output import code_info, rule_url
-    from graphlint.rules import RULES_BY_CODE
+    from graphlint.report.docs import explain
 
-    code = code.strip().upper()
-    rule = RULES_BY_CODE.get(code)
-    if rule is not None:
-        out.write(_rule_doc(rule))
-        out.write(f"\nDocs: {rule_url(code)}\n")
-        return EXIT_OK
-    info = code_info(code)
-    if info is None:
-        raise UsageError(f"unknown rule code {code!r} (see `graphlint --list-rules`)")
-    out.write(f"# {info.name} ({info.code})\n\n")
-    out.write(f"Family: {info.family} (reported by `graphlint capture` on a GPU)\n\n")
-    out.write(f"{info.summary}\n\n")
-    if info.fix_hint:
-        out.write(f"Fix: {info.fix_hint}\n")
-    out.write(f"\nDocs: {rule_url(code)}\n")
+    text = explain(code)
+    if text is None:
+        raise UsageError(f"unknown rule code {code.strip().upper()!r} (see `graphlint --list-rules`)")
+    out.write(text)
     return EXIT_OK
 
 
-def _rule_doc(rule) -> str:
-    parts = [
-        f"# {rule.name} ({rule.code})\n",
-        f"Family: {rule.family.value}    Severity: {SEVERITY_BY_FAMILY[rule.family]}    "
-        f"Default: {'on' if rule.default_enabled else 'off (opt-in)'}    "
-        f"Fixable: {f'yes ({rule.fix_applicability()})' if rule.FIXES else 'no'}"
-        f"{'    Only inside capture regions' if getattr(rule, 'capture_only', False) else ''}\n",
-        f"{rule.summary()}\n",
-    ]
-    body = rule.doc().split("\n\n", 1)
-    if len(body) > 1 and body[1].strip():
-        parts.append(body[1].strip() + "\n")
-    parts.append(f"Message: {rule.message}\n")
-    if rule.fix_hint:
-        parts.append(f"Fix: {rule.fix_hint}\n")
-    if rule.INVALID:
-        parts.append("## Flagged\n\n" + "\n\n".join(_indent(s) for s in rule.INVALID) + "\n")
-    if rule.VALID:
-        parts.append("## Not flagged\n\n" + "\n\n".join(_indent(s) for s in rule.VALID) + "\n")
-    for fix in rule.FIXES:
-        parts.append("## Fix\n\nBefore:\n\n" + _indent(fix.before) + "\n\nAfter:\n\n" + _indent(fix.after) + "\n")
-    return "\n".join(parts)
-
-
-def _catalog() -> list[dict]:
-    from graphlint.rules import ALL_RULES
-
-    rows = [{"code": r.code, "name": r.name, "family": r.family.value,
-             "default": "on" if r.default_enabled else "off", "fixable": bool(r.FIXES)} for r in ALL_RULES]
-    try:
-        from graphlint.runtime.codes import RUNTIME_CODES
-    except ImportError:  # the runtime table is optional: the static catalog stands alone
-        RUNTIME_CODES = {}
-    rows += [{"code": c.code, "name": c.name, "family": c.family, "default": "runtime", "fixable": False}
-             for c in RUNTIME_CODES.values()]
-    return rows
-
-
 def _list_rules(out: TextIO, fmt: str) -> int:
-    rows = _catalog()
+    from graphlint.report.docs import catalog
+
+    rows = catalog()
     if fmt == "json":
         json.dump(rows, out, indent=2)
         out.write("\n")

@@ -21,8 +21,11 @@ import pytest
 from graphlint import __version__
 from graphlint.cli import main
 from graphlint.diagnostics import Edit, Finding
+from graphlint.report.docs import render_rule
 from graphlint.report.output import rule_url
 from graphlint.rules import ALL_RULES, RULES_BY_CODE
+
+DOCS_RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 
 # GL140 at 6:9-6:33 and GL101 at 7:16-7:30; `forward` of an nn.Module is a hot root by itself.
 MODEL = """\
@@ -604,22 +607,19 @@ def test_stdin_cannot_mix_with_paths(proj, cli):
 @pytest.mark.parametrize("args", [["rule", "GL101"], ["rule", "gl101"], ["--explain", "GL101"],
                                   ["check", "--explain", "GL101"]])
 def test_rule_documentation(cli, args):
+    """`graphlint rule CODE` prints the rule's docs/rules.md section (one renderer) and its URL."""
     r = cli(*args)
     rule = RULES_BY_CODE["GL101"]
     assert r.rc == 0
-    assert r.lines[0] == f"# {rule.name} (GL101)"
-    assert f"Family: {rule.family.value}" in r.out
-    assert rule.summary() in r.out
-    assert rule.doc().split("\n\n")[1].splitlines()[0] in r.out  # the body, not only the summary
-    assert f"Message: {rule.message}" in r.out
-    assert f"Fix: {rule.fix_hint}" in r.out
-    assert "## Flagged" in r.out and "    " + rule.INVALID[0].splitlines()[1] in r.out
-    assert "## Not flagged" in r.out
+    assert r.out == render_rule(rule) + f"\nDocs: {rule_url('GL101')}\n"
+    assert render_rule(rule) in DOCS_RULES_MD.read_text(encoding="utf-8")
+    for text in (rule.summary(), rule.message, rule.fix_hint, rule.INVALID[0].splitlines()[1], rule.VALID[0].strip()):
+        assert text in r.out
 
 
 def test_rule_documentation_opt_in_rule(cli):
     r = cli("rule", "GL001")
-    assert r.rc == 0 and "Default: off (opt-in)" in r.out
+    assert r.rc == 0 and "default: off (opt-in)" in r.out
 
 
 def test_rule_documentation_runtime_code(cli):
@@ -628,7 +628,7 @@ def test_rule_documentation_runtime_code(cli):
     info = RUNTIME_CODES["GLR101"]
     r = cli("rule", "GLR101")
     assert r.rc == 0
-    assert r.lines[0] == f"# {info.name} (GLR101)"
+    assert r.lines[0] == f"### GLR101 `{info.name}`"
     assert info.summary in r.out and info.fix_hint in r.out
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import io
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -465,7 +464,7 @@ class GraphlintServer(LanguageServer):
 
     # -- hover ------------------------------------------------------------------------------------------
     def hover(self, params: lsp.HoverParams) -> lsp.Hover | None:
-        from graphlint.cli import _explain
+        from graphlint.report.docs import explain
 
         shown = self.shown(params.text_document.uri)
         pub = self.published.get(shown) if shown else None
@@ -477,11 +476,7 @@ class GraphlintServer(LanguageServer):
                 codes.append(diag.code)
         if not codes:
             return None
-        texts = []
-        for code in codes:
-            out = io.StringIO()
-            _explain(str(code), out)  # exactly `graphlint rule CODE`
-            texts.append(out.getvalue())
+        texts = [text for text in map(explain, map(str, codes)) if text]  # exactly `graphlint rule CODE`
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value="\n---\n".join(texts)))
 
 

@@ -1,6 +1,7 @@
-"""Generate docs/rules.md from the rule classes (never edited by hand).
+"""The one rule-doc renderer: docs/rules.md, `graphlint rule CODE` / `--explain`, the editor's hover
+and the `--list-rules` catalog all come from here.
 
-Run `python -m graphlint.report.docs` to rewrite it; a test fails when the file is stale.
+Run `python -m graphlint.report.docs` to rewrite docs/rules.md; a test fails when the file is stale.
 """
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ import sys
 from pathlib import Path
 
 from graphlint.diagnostics import Family
-from graphlint.report.output import rule_anchor
-from graphlint.rules import ALL_RULES
+from graphlint.report.output import code_info, rule_anchor, rule_url
+from graphlint.rules import ALL_RULES, RULES_BY_CODE
 
 FAMILY_TITLES = {
     Family.META: "GL0xx — meta",
@@ -45,6 +46,36 @@ def render_rule(rule) -> str:
         parts.append(f"**Autofix ({fx.applicability}):**\n")
         parts.append(_code_block(fx.before) + "becomes\n" + _code_block(fx.after))
     return "\n".join(parts)
+
+
+def explain(code: str) -> str | None:
+    """A rule's page as `graphlint rule CODE` prints it (its docs/rules.md section and its URL); runtime
+    codes (GLRxxx) get their summary. None for an unknown code."""
+    code = code.strip().upper()
+    rule = RULES_BY_CODE.get(code)
+    if rule is not None:
+        return render_rule(rule) + f"\nDocs: {rule_url(code)}\n"
+    info = code_info(code)
+    if info is None:
+        return None
+    text = (f"### {info.code} `{info.name}`\n\nFamily: {info.family} (reported by `graphlint capture` on a GPU)"
+            f"\n\n{info.summary}\n\n")
+    if info.fix_hint:
+        text += f"**Fix:** {info.fix_hint}\n"
+    return text + f"\nDocs: {rule_url(code)}\n"
+
+
+def catalog() -> list[dict]:
+    """`--list-rules`: one row per static rule, then the runtime codes when their module loads."""
+    rows = [{"code": r.code, "name": r.name, "family": r.family.value,
+             "default": "on" if r.default_enabled else "off", "fixable": bool(r.FIXES)} for r in ALL_RULES]
+    try:
+        from graphlint.runtime.codes import RUNTIME_CODES
+    except ImportError:  # the runtime table is optional: the static catalog stands alone
+        RUNTIME_CODES = {}
+    rows += [{"code": c.code, "name": c.name, "family": c.family, "default": "runtime", "fixable": False}
+             for c in RUNTIME_CODES.values()]
+    return rows
 
 
 def render() -> str:

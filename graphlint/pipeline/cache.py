@@ -71,6 +71,8 @@ MAX_ENTRY_BYTES = 64 << 20  # larger than any real entry: a planted huge file is
 STALE_AFTER = 30 * 86400  # seconds without a hit before an entry is deleted
 TOUCH_AFTER = 86400  # a hit refreshes the entry's mtime at most once a day
 GITIGNORE = "# created by graphlint\n*\n"
+ENV_CACHE_DIR = "GRAPHLINT_CACHE_DIR"
+DEFAULT_CACHE_DIR = ".graphlint_cache"  # under the config root, like ruff's .ruff_cache
 # What a graphlint cache directory holds: version folders (and old pickles) that may be pruned.
 _VERSIONED = re.compile(r"v[0-9][0-9A-Za-z.+!_-]*-[0-9]+(\.pickle|-py[0-9]+\.[0-9]+)")
 _ENTRY = re.compile(r"[0-9a-f]{32}\.(msgpack|json)")
@@ -402,6 +404,14 @@ def file_key(prefix: str, h: str, own_hot: list, deps: str) -> str:
     """What a file's findings depend on: the settings (`prefix`), its content `h`, its own hot-path
     entries and `deps`, the `Dependencies.digest` of every module its lookups can reach."""
     return _digest(repr((prefix, h, own_hot, deps)))
+
+
+def cache_dir_for(config: "Config", flag: str | None = None) -> Path:
+    """Flag, then environment (both relative to the current directory), then config (relative to it)."""
+    explicit = flag or os.environ.get(ENV_CACHE_DIR, "").strip()
+    if explicit:
+        return Path(explicit).resolve()
+    return (config.root / (config.cache_dir or DEFAULT_CACHE_DIR)).resolve()
 
 
 @functools.cache

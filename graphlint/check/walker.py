@@ -16,10 +16,11 @@ import libcst as cst
 from graphlint.diagnostics import Finding
 from graphlint.index.project import CAPTURE_CONTEXTS, FunctionInfo, ModuleSummary, ProjectIndex, class_annotation
 from graphlint.facts.inference import (
-    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, dotted_name, is_cpu_name,
+    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, is_cpu_name,
     kind_val, merge_envs, narrowing,
 )
 from graphlint.facts.callsite import join_kinds
+from graphlint.facts.names import dotted_name
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 
 if TYPE_CHECKING:

@@ -21,8 +21,9 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import (
-    FACTORY_TORCH, VIEW_METHODS, Kind, dotted_name, in_config, is_mask_name,
+    FACTORY_TORCH, VIEW_METHODS, Kind, in_config, is_mask_name,
 )
+from graphlint.facts.names import dotted_name
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 

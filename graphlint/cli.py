@@ -669,7 +669,7 @@ def _diff_summary(fixed: int, hidden: int) -> str:
 
 def _add_noqa(targets: list[Target], findings: list[Finding]) -> int:
     """ruff's --add-noqa: a `# noqa: CODE` for each remaining finding. Each new text is checked as a
-    fix is (graphlint.fix.fixed_text_problem) before it is written; one that would no longer parse
+    fix is (graphlint.report.fix.fixed_text_problem) before it is written; one that would no longer parse
     (which would be a bug) is not written."""
     from graphlint.report.suppression import add_noqa
 

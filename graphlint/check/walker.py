@@ -374,7 +374,7 @@ class Walker:
         return None
 
     def _isinstance_narrowing(self, test: cst.BaseExpression) -> tuple[dict[str, Val], dict[str, Val]]:
-        """Names an `if` test pins down, for its body and its else branch (graphlint.inference.narrowing)."""
+        """Names an `if` test pins down, for its body and its else branch (graphlint.facts.inference.narrowing)."""
         return narrowing(self.ctx.inference, test)
 
     def _dry_run(self, body: cst.BaseSuite) -> None:

@@ -32,8 +32,8 @@ from graphlint.report.suppression import apply_noqa, parse_noqa, unused_noqa
 Progress = Callable[[str, int], Callable[[], None]]  # progress(phase, total) -> a per-item tick
 
 
-# The deepest expression (in libcst nodes, as graphlint.index measures it) a function may hold to be
-# checked. The analyzer recurses per level and runs out of Python stack from ~240 levels; libcst's
+# The deepest expression (in libcst nodes, as graphlint.index.project measures it) a function may hold to be
+# checked. The walker (graphlint.check) recurses per level and runs out of Python stack from ~240 levels; libcst's
 # native parser overflows the C stack (a segfault, not an exception) from ~5,000. Deeper functions are
 # reported as GL002 without being parsed.
 MAX_NESTING = 200
@@ -47,7 +47,7 @@ class LintResult:
     checked: int = 0  # of those, checked: the hot path (`--scope all`: every function not cold)
     checkable: int = 0  # what `--scope all` checks: every function not cold
     capture_sites: bool | None = None  # did the project capture anything (None: not computed)
-    # The project the findings came from (for `via` chain locations: graphlint.chains).
+    # The project the findings came from (for `via` chain locations: graphlint.index.chains).
     index: ProjectIndex | None = None
     hot: dict[str, HotInfo] = field(default_factory=dict)
 

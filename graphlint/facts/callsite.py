@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from graphlint.facts.annotations import annotation_kind
+from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import FACTORY_TORCH, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
 from graphlint.facts.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS
 from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
-
-if TYPE_CHECKING:
-    from graphlint.index.project import ClassInfo, FunctionInfo, ProjectIndex
 
 Resolve = Callable[[str | None], "str | None"]
 
@@ -57,8 +55,6 @@ class Scope:
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     """One walk of the function's own statements (not its expressions: cheap): its bindings, `return`
     values and parameters. A walrus inside an expression is not seen (a rebinding the facts miss)."""
-    from graphlint.index.project import _bound_names
-
     scope = Scope()
     binds = scope.binds
     stack: list[ast.stmt] = list(func.body)
@@ -76,7 +72,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
                     else:
-                        for name in _bound_names(target):
+                        for name in bound_names(target):
                             binds.setdefault(name, []).append(None)
                         if isinstance(target, (ast.Tuple, ast.List)):
                             scope.self_assigns.extend((a, None) for e in target.elts
@@ -94,7 +90,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         elif isinstance(sub, (ast.With, ast.AsyncWith)):
             targets.extend(item.optional_vars for item in sub.items if item.optional_vars is not None)
         for target in targets:
-            for name in _bound_names(target):
+            for name in bound_names(target):
                 binds.setdefault(name, []).append(None)
         for name in ("body", "orelse", "finalbody"):
             block = getattr(sub, name, None)
@@ -268,8 +264,6 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str]) -> str:
-    from graphlint.index.project import dotted
-
     name = dotted(value.func)
     qual = resolve(name) if name else None
     if qual in HOST_BUILTINS:
@@ -346,127 +340,3 @@ def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
     if all(k == "unknown" for k in positional) and all(k == "unknown" for _, k in keywords):
         return None
     return tuple(positional), keywords
-
-
-class CallFacts:
-    """What every resolved call site in the project passes for each parameter of a function."""
-
-    def __init__(self, index: "ProjectIndex") -> None:
-        self.index = index
-        self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
-        self._memo: dict[str, dict[str, str]] = {}
-        self._referenced: set[str] | None = None
-        self._attrs: dict[tuple[str, str], str | None] = {}
-        self._family: dict[str, list["ClassInfo"]] = {}
-
-    def params(self, fn: "FunctionInfo") -> dict[str, str]:
-        """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
-        Empty when the function has no resolved call site, is a root, or is passed around as a value
-        (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
-        found = self._memo.get(fn.key)
-        if found is None:
-            found = self._memo[fn.key] = self._compute(fn)
-        return found
-
-    def attr(self, cls: "ClassInfo", name: str) -> str | None:
-        """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
-        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`); None when any assignment
-        is not host data, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
-        key = (cls.key, name)
-        if key not in self._attrs:
-            kinds = {kind for c in self._class_family(cls) for meth in c.methods.values()
-                     for attr, kind in self.index.functions[meth].attr_sets if attr == name}
-            kind = join_kinds(kinds) if kinds else None
-            self._attrs[key] = kind if kind in HOST_FAMILY else None
-        return self._attrs[key]
-
-    def _class_family(self, cls: "ClassInfo") -> list["ClassInfo"]:
-        """The class, its project bases and its project subclasses: every method that can set `self.x`."""
-        found = self._family.get(cls.key)
-        if found is None:
-            seen = {c.key: c for c in self.index.mro(cls)}
-            for c in self.index.subclasses(cls):
-                seen.setdefault(c.key, c)
-            found = self._family[cls.key] = list(seen.values())
-        return found
-
-    def _compute(self, fn: "FunctionInfo") -> dict[str, str]:
-        if not fn.params or fn.parent_key is not None or fn.markers or fn.key in self._referenced_keys():
-            return {}
-        name = fn.qualname.rpartition(".")[2]
-        if name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
-            return {}  # called by the framework (module calls, construction) more often than seen
-        sites = []
-        for caller, callee, line in self._calls_named(name):
-            for target, how in self.index.call_edges(caller, caller.module, callee):
-                if target.key == fn.key:
-                    sites.append((caller, callee, line, how))
-        if not sites:
-            return {}
-        joined: dict[str, set[str]] = {p: set() for p in fn.params}
-        for caller, callee, line, how in sites:
-            if how.endswith(".apply"):
-                return {}  # `Fn.apply(x)` calls `forward(ctx, x)`: the arguments shift
-            kinds = self._site_kinds(fn, caller, callee, line)
-            for param in fn.params:
-                joined[param].add(kinds.get(param, "unknown"))
-        out = {}
-        for param, kinds in joined.items():
-            kind = join_kinds(kinds)
-            if kind in HOST_FAMILY:
-                out[param] = kind
-        return out
-
-    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int) -> dict[str, str]:
-        """Parameter -> kind at one call site. Calls of one callee on one line are told apart only when each
-        recorded its arguments (the index keeps lines, not columns): then they are joined."""
-        records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
-        if not records or len(records) != caller.calls.count((callee, line)):
-            return {}
-        params = list(fn.params)
-        if fn.binding in ("method", "class"):
-            head = callee.rpartition(".")[0]
-            via_class = fn.binding == "method" and head and self.index.class_by_dotted(head) is not None
-            if not via_class:
-                params = params[1:]  # `self.m(a)`, `obj.m(a)`, `Cls.cm(a)`: the first parameter is implicit
-        out: dict[str, set[str]] = {}
-        for positional, keywords in records:
-            site = dict(zip(params, positional))
-            site.update((k, v) for k, v in keywords if k in fn.params)
-            for param in fn.params:
-                out.setdefault(param, set()).add(site.get(param, "unknown"))
-        return {param: join_kinds(kinds) for param, kinds in out.items()}
-
-    def _calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
-        if self._by_name is None:
-            table: dict[str, list[tuple["FunctionInfo", str, int]]] = {}
-            for caller in self.index.functions.values():
-                for callee, line in caller.calls:
-                    table.setdefault(callee.rpartition(".")[2], []).append((caller, callee, line))
-            self._by_name = table
-        return self._by_name.get(name, [])
-
-    def _referenced_keys(self) -> set[str]:
-        """Functions the project uses as values (not only calls), so that calls made elsewhere are unseen."""
-        if self._referenced is None:
-            refs: list[str] = []
-            for s in self.index.modules.values():
-                refs += [ref for values in s.registries.values() for ref in values]
-                refs += list(s.aliases.values())
-                refs += [ref for ref, _line in (*s.compile_roots, *s.graphed_roots)]
-                refs += [ref for ref, _line, _owner in s.hook_roots]
-                for c in s.classes.values():
-                    refs += c.registry + [ref for values in c.callables.values() for ref in values]
-            keys = set()
-            for ref in refs:
-                target = self.index.function_by_dotted(ref)
-                if target is not None:
-                    keys.add(target.key)
-                else:  # `Cls.method` references
-                    head, _, meth = ref.rpartition(".")
-                    owner = self.index.class_by_dotted(head) if head else None
-                    method = self.index.method(owner, meth) if owner is not None else None
-                    if method is not None:
-                        keys.add(method.key)
-            self._referenced = keys
-        return self._referenced

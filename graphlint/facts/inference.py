@@ -15,6 +15,7 @@ from typing import Callable, Mapping, MutableMapping, NamedTuple
 import libcst as cst
 
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
+from graphlint.facts.names import dotted_name
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
@@ -173,15 +174,6 @@ def in_config(expr: cst.BaseExpression) -> bool:
             return True
         root = root.value
     return isinstance(root, cst.Name) and root.value in CONFIG_NAMES
-
-
-def dotted_name(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        base = dotted_name(node.value)
-        return f"{base}.{node.attr.value}" if base else None
-    return None
 
 
 def join(a: Val, b: Val) -> Val:

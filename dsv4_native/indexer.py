@@ -51,12 +51,17 @@ def indexer_scores_ref(
     scores.copy_(torch.where(active.view(-1, 1), s, scores))
 
 
-def _select_topk(scores: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor) -> None:
-    """Static-k top-k over the masked scores; ids at or past the device count (and padding rows) -> -1.
+def _topk_ids(scores: torch.Tensor, k: int) -> torch.Tensor:
+    """Static-k top-k ids (int64) over the masked scores, unsorted: the contract is a set (the attention sums
+    over it in any order) and on CUDA a sorted top-k launches a sort after the selection."""
+    return torch.topk(scores, k, dim=1, sorted=False).indices
+
+
+def _mask_ids_ref(ids: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor) -> None:
+    """ids at or past the device count (and padding rows) -> -1, cast into `topk_idx`.
 
     Masking by id, not by score: when n_valid < K, topk still returns -inf ties with arbitrary ids.
     """
-    ids = torch.topk(scores, topk_idx.shape[1], dim=1).indices
     ok = (ids < n_valid.view(-1, 1)) & active.view(-1, 1)
     topk_idx.copy_(torch.where(ok, ids, -1).to(topk_idx.dtype))
 
@@ -74,7 +79,7 @@ def indexer_topk_fixed_ref(
     if block_table is not None:  # the contiguous view of the paged keys, then the contiguous oracle
         k = gather_logical(k, block_table, scores.shape[1])
     indexer_scores_ref(q, w, k, n_valid, active, scores)
-    _select_topk(scores, n_valid, active, topk_idx)
+    _mask_ids_ref(_topk_ids(scores, topk_idx.shape[1]), n_valid, active, topk_idx)
 
 
 if triton is not None:
@@ -125,6 +130,17 @@ if triton is not None:
         s = tl.where(offs_n < n_valid, s, float("-inf"))
         tl.store(scores_ptr + b * N_MAX + offs_n, s, mask=(offs_n < N_MAX) & active)
 
+    @triton.jit
+    def _mask_ids_kernel(ids_ptr, n_valid_ptr, active_ptr, out_ptr, K, BLOCK: tl.constexpr):
+        """`_mask_ids_ref` for one row in one launch (replaces compare, and, where and the int32 cast)."""
+        b = tl.program_id(0).to(tl.int64)
+        ok_row = tl.load(active_ptr + b) != 0
+        n_valid = tl.load(n_valid_ptr + b)
+        j = tl.arange(0, BLOCK)
+        ids = tl.load(ids_ptr + b * K + j, mask=j < K, other=-1)
+        ids = tl.where((ids < n_valid) & ok_row, ids, -1)
+        tl.store(out_ptr + b * K + j, ids.to(out_ptr.dtype.element_ty), mask=j < K)
+
 
 def indexer_topk_fixed_triton(
     q: torch.Tensor,
@@ -152,7 +168,10 @@ def indexer_topk_fixed_triton(
         UPCAST=interpreting(), PRECISION="ieee" if q.dtype == torch.float32 else None,
         RPB=k.shape[1] if block_table is not None else 1, PAGED=block_table is not None, num_warps=4,
     )
-    _select_topk(scores, n_valid, active, topk_idx)
+    k_top = topk_idx.shape[1]
+    ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]
+    _mask_ids_kernel[(batch,)](ids, n_valid, active, topk_idx, k_top, BLOCK=triton.next_power_of_2(k_top),
+                               num_warps=1 if k_top <= 256 else 4)
 
 
 @torch.library.custom_op("dsv4::indexer_topk_fixed", mutates_args=("scores", "topk_idx"))

@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
-    NO_SECOND_TASK, F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+    F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
 )
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
@@ -306,15 +306,17 @@ class DSV4Attention(RowFusedModule):
         idx = self.idx[:n]
         build_attention_indices(pos_c, active, idx, topk, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
-        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table)
-
-        o_rot = torch.empty_like(o)  # de-rotate V's rope channels
-        norm_rope(o, None, cos_sin_inv, pos_c, active, o_rot, eps, False, False, *NO_SECOND_TASK)
-        o = o_rot
+        # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c)
+        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table,
+                                cos_sin_inv, pos_c)
+        # the grouped wo_a, einsum("ngi,goi->ngo") as one bmm over the groups written through a transposed
+        # view of the [n, g, o] result: at n > 1 the einsum copied its [g, n, o] output back (one launch more).
+        # out= refuses operands that require grad; the step has no autograd anyway (its custom ops have none)
         groups = o.reshape(n, cfg.o_groups, -1)
-        wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
-        mid = torch.einsum("ngi,goi->ngo", groups, wa).reshape(n, -1)
-        return F.linear(mid, self.wo_b)
+        wa = self.wo_a.detach().view(cfg.o_groups, cfg.o_lora, -1)
+        mid = torch.empty(n, cfg.o_groups, cfg.o_lora, device=x.device, dtype=x.dtype)
+        torch.bmm(groups.transpose(0, 1), wa.transpose(1, 2), out=mid.transpose(0, 1))
+        return F.linear(mid.view(n, -1), self.wo_b)
 
 
 class DSV4Block(nn.Module):

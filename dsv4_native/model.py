@@ -292,19 +292,20 @@ class DSV4Attention(RowFusedModule):
 
         # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
         f32 = self.f32_proj(x) if self.f32_proj is not None else []
-        topk: Optional[torch.Tensor] = None
         if self.ratio == CSA:  # host-known layer type
             index_kv = self.index_kv if self.paged else self.index_kv[:n]
             self.index_compressor.step(f32[2], f32[3], pos.raw, active, cos_sin, index_kv, eps, table)
             wi = f32[4]
-            topk = self.topk[:n]
-            indexer_topk_fixed(qi, wi, index_kv, pos.n_valid_csa, active, self.index_scores[:n], topk, table)
+            # the top-k's masking launch also writes the layer's attention index list (no index builder)
+            indexer_topk_fixed(qi, wi, index_kv, pos.n_valid_csa, active, self.index_scores[:n], self.topk[:n], table,
+                               self.idx[:n], pos_c)
 
         comp = self.comp_kv if self.paged else self.comp_kv[:n]
         if self.compressor is not None:
             self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
         idx = self.idx[:n]
-        build_attention_indices(pos_c, active, idx, topk, cfg.window, max(self.ratio, 1))
+        if self.ratio != CSA:  # host-known layer type
+            build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
         # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c)
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table,

@@ -69,6 +69,11 @@ def _mask_ids_ref(ids: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor
     topk_idx.copy_(torch.where(ok, ids, -1).to(topk_idx.dtype))
 
 
+def _select_topk(scores: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor) -> None:
+    """The reference selection: static-k top-k of the masked scores into `topk_idx` (-1 past the count)."""
+    _mask_ids_ref(_topk_ids(scores, topk_idx.shape[1]), n_valid, active, topk_idx)
+
+
 def indexer_topk_fixed_ref(
     q: torch.Tensor,
     w: torch.Tensor,
@@ -84,7 +89,7 @@ def indexer_topk_fixed_ref(
     if block_table is not None:  # the contiguous view of the paged keys, then the contiguous oracle
         k = gather_logical(k, block_table, scores.shape[1])
     indexer_scores_ref(q, w, k, n_valid, active, scores)
-    _mask_ids_ref(_topk_ids(scores, topk_idx.shape[1]), n_valid, active, topk_idx)
+    _select_topk(scores, n_valid, active, topk_idx)
     if idx is not None:  # the CSA attention index list (the ratio only matters without a top-k)
         build_attention_indices_ref(_pos_for_idx(pos), active, idx, topk_idx, _window(idx, topk_idx), 4)
 

@@ -195,11 +195,15 @@ class DSV4Compressor(nn.Module):
                              persistent=False)
 
     def step(self, kv: torch.Tensor, score: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
-             cos_sin: torch.Tensor, cache: torch.Tensor, eps: float, table: Optional[torch.Tensor]) -> None:
-        """kv = x wkv^T, score = x wgate^T in fp32 (the layer's `F32Projections` computes them)."""
+             cos_sin: torch.Tensor, cache: torch.Tensor, eps: float, table: Optional[torch.Tensor],
+             second: Optional[tuple[DSV4Compressor, torch.Tensor, torch.Tensor, torch.Tensor]] = None) -> None:
+        """kv = x wkv^T, score = x wgate^T in fp32 (the layer's `F32Projections` computes them); `second` =
+        (compressor, kv, score, cache) of another overlapping compressor stepped in the same launch."""
         n = kv.shape[0]
+        more = () if second is None else (second[1], second[2], second[0].ape, second[0].norm,
+                                          second[0].state[:n], second[3])
         compressor_update_emit(kv, score, self.ape, pos, active, self.norm, cos_sin, self.state[:n], cache,
-                               self.ratio, eps, table)
+                               self.ratio, eps, table, *more)
 
 
 class DSV4Attention(RowFusedModule):
@@ -292,19 +296,19 @@ class DSV4Attention(RowFusedModule):
 
         # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
         f32 = self.f32_proj(x) if self.f32_proj is not None else []
+        comp = self.comp_kv if self.paged else self.comp_kv[:n]
+        idx = self.idx[:n]
         if self.ratio == CSA:  # host-known layer type
             index_kv = self.index_kv if self.paged else self.index_kv[:n]
-            self.index_compressor.step(f32[2], f32[3], pos.raw, active, cos_sin, index_kv, eps, table)
-            wi = f32[4]
+            # the main and indexer compressors in one launch
+            self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table,
+                                 (self.index_compressor, f32[2], f32[3], index_kv))
             # the top-k's masking launch also writes the layer's attention index list (no index builder)
-            indexer_topk_fixed(qi, wi, index_kv, pos.n_valid_csa, active, self.index_scores[:n], self.topk[:n], table,
-                               self.idx[:n], pos_c)
-
-        comp = self.comp_kv if self.paged else self.comp_kv[:n]
-        if self.compressor is not None:
-            self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
-        idx = self.idx[:n]
-        if self.ratio != CSA:  # host-known layer type
+            indexer_topk_fixed(qi, f32[4], index_kv, pos.n_valid_csa, active, self.index_scores[:n], self.topk[:n],
+                               table, idx, pos_c)
+        else:
+            if self.compressor is not None:
+                self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
             build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
         # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c)

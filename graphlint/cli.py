@@ -967,6 +967,9 @@ def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: boo
     if skipped and (checked or findings):
         lines.append(f"Checked {checked} of {_plural(functions, 'function')} (the hot path); "
                      f"`--scope all` checks {skipped} more.")
+    elif coverage is not None and coverage.unrooted and checked:
+        lines.append(f"No hot path found: checked all {_plural(checked, 'function')} as `--scope all` would "
+                     f"(`# graphlint: hot` or config `hot = [...]` marks the roots that narrow it).")
     fixable = sum(1 for f in findings if _applicable(f, unsafe))
     hidden = _hidden_fixes(findings, unsafe)
     hint = f"{hidden} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the `--unsafe-fixes` option"

@@ -49,6 +49,7 @@ class LintResult:
     # The project the findings came from (for `via` chain locations: graphlint.chains).
     index: ProjectIndex | None = None
     hot: dict[str, HotInfo] = field(default_factory=dict)
+    unrooted: bool | None = None  # no hot root: every function was checked, as with `--scope all`
 
 
 def read_source(path: Path, shown: str | None = None) -> SourceFile:
@@ -175,9 +176,11 @@ class Linter:
     """Holds the configuration and the enabled rules; lints a set of files or one source text."""
 
     def __init__(self, config: Config, *, jobs: int | None = 1, cache_dir: Path | None = None,
-                 progress=None) -> None:
+                 progress=None, unrooted_fallback: bool = True) -> None:
         """`jobs=None` uses every core; `cache_dir` enables the result cache; `progress(phase, total)`
-        returns a tick callback (the CLI passes a rich progress bar on terminals)."""
+        returns a tick callback (the CLI passes a rich progress bar on terminals); `unrooted_fallback=False`
+        keeps a project without any hot root unchecked (the flake8 plugin, which sees one file at a time,
+        where a file without a root is usually reached from another)."""
         self.config = config
         self.jobs = jobs
         self.cache_dir = cache_dir
@@ -185,6 +188,8 @@ class Linter:
         known = {r.code: r.default_enabled for r in ALL_RULES}
         self.enabled = enabled_codes(config, known)
         self.capture_sites: bool | None = None  # set by hot_map: did the project capture anything?
+        self.unrooted_fallback = unrooted_fallback
+        self.unrooted: bool | None = None  # set by hot_map: no hot root, every function checked instead
         self.known = set(known)
 
     def rules_for(self, codes: frozenset[str]) -> list[type]:
@@ -194,7 +199,10 @@ class Linter:
         cfg = self.config
         hot = index.hot_functions(cfg.hot, cfg.cold, cfg.capture_regions)
         self.capture_sites = any(info.tier == "captured" for info in hot.values())
-        if cfg.scope == "all":
+        # No root at all (a library whose callers live outside the linted tree: schedulers, samplers, kernel
+        # wrappers): the default scope would check nothing, so it checks every function, as `--scope all`.
+        self.unrooted = cfg.scope == "hot" and self.unrooted_fallback and not any(i.whole for i in hot.values())
+        if cfg.scope == "all" or self.unrooted:
             everything = index.all_functions(cfg.cold)
             # Reached functions keep their chain, tier and capture flag; a function that is hot only in its
             # capture regions is linted whole, its other lines without a tier.
@@ -212,7 +220,7 @@ class Linter:
         out = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
         out.findings.sort(key=lambda f: f.sort_key)
         return LintResult(out.findings, len(sources), out.functions, out.checked, out.checkable,
-                          self.capture_sites, out.index, out.hot)
+                          self.capture_sites, out.index, out.hot, self.unrooted)
 
     def lint_one(self, src: SourceFile, summary: ModuleSummary, index: ProjectIndex,
                  hot: dict[str, HotInfo]) -> list[Finding]:

@@ -412,7 +412,10 @@ def _check(args: argparse.Namespace) -> int:
     cache_dir = None if stdin else _cache_dir(args, config)
     bar = _ProgressBar() if _wants_progress(args) else None
     # Raises ConfigError for unknown selectors in the config.
-    linter = Linter(config, jobs=args.jobs, cache_dir=cache_dir, progress=bar)
+    # A folder (or the project, with --changed) is a tree: with no root in it, every function is checked.
+    # Files named one by one (pre-commit's staged files, stdin) are a selection whose roots may be elsewhere.
+    tree = not stdin and (args.changed or any(Path(p).is_dir() for p in (args.paths or ["."])))
+    linter = Linter(config, jobs=args.jobs, cache_dir=cache_dir, progress=bar, unrooted_fallback=tree)
     if args.show_settings or args.show_files:
         with _reader_may_leave():
             if args.show_settings:

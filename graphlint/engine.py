@@ -176,11 +176,12 @@ class Linter:
     """Holds the configuration and the enabled rules; lints a set of files or one source text."""
 
     def __init__(self, config: Config, *, jobs: int | None = 1, cache_dir: Path | None = None,
-                 progress=None, unrooted_fallback: bool = True) -> None:
+                 progress=None, unrooted_fallback: bool = False) -> None:
         """`jobs=None` uses every core; `cache_dir` enables the result cache; `progress(phase, total)`
-        returns a tick callback (the CLI passes a rich progress bar on terminals); `unrooted_fallback=False`
-        keeps a project without any hot root unchecked (the flake8 plugin, which sees one file at a time,
-        where a file without a root is usually reached from another)."""
+        returns a tick callback (the CLI passes a rich progress bar on terminals); `unrooted_fallback=True`
+        checks every function when nothing is a hot root, for callers that lint a tree (the CLI on a
+        folder, the editor's workspace); files named one by one, a buffer, or the flake8 plugin's one file
+        at a time are a selection whose roots may be elsewhere."""
         self.config = config
         self.jobs = jobs
         self.cache_dir = cache_dir

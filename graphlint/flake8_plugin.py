@@ -49,7 +49,7 @@ def _config_for(folder: str, explicit: str | None, scope: str | None) -> "Config
 def _linter_for(config: "Config") -> "Linter":
     from graphlint.engine import Linter
 
-    return Linter(config, unrooted_fallback=False)  # one file is not the project: its roots may be elsewhere
+    return Linter(config)
 
 
 def _any_gl_code_selected(options: Any) -> bool:

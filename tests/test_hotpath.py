@@ -19,10 +19,11 @@ def write(root: Path, files: dict[str, str]) -> list[Path]:
     return paths
 
 
-def lint(root: Path, files: dict[str, str], **cfg) -> list:
+def lint(root: Path, files: dict[str, str], *, tree: bool = False, **cfg) -> list:
+    """`tree`: lint as the CLI lints a folder (a tree without any root is checked whole)."""
     paths = write(root, files)
     cfg.setdefault("root", root)
-    return Linter(Config(**cfg)).lint_paths(paths).findings
+    return Linter(Config(**cfg), unrooted_fallback=tree).lint_paths(paths).findings
 
 
 def where(findings, code=None) -> set[tuple[str, int]]:
@@ -145,8 +146,7 @@ def test_cold_markers_and_config_cold_stop_propagation(tmp_path):
 
 
 def test_unreachable_functions_are_not_linted_unless_scope_all(tmp_path):
-    src = {"m.py": "import torch\n\ndef loader(x: torch.Tensor):\n    return x.item()\n",
-           "model.py": "from torch import nn\n\nclass M(nn.Module):\n    def forward(self, x):\n        return x\n"}
+    src = {"m.py": "import torch\n\ndef loader(x: torch.Tensor):\n    return x.item()\n"}
     assert lint(tmp_path, src) == []
     findings = lint(tmp_path, src, scope="all")
     assert where(findings, "GL101") == {("m.py", 4)}
@@ -165,27 +165,23 @@ SCHEDULER = """
 
 def test_a_project_without_any_root_is_checked_whole(tmp_path, capsys):
     """A library whose callers live outside the linted tree (schedulers, samplers) has no root: the
-    default scope checks every function, says so once, and the findings carry no tier."""
+    default scope checks every function of the folder, says so once, and the findings carry no tier."""
     from graphlint.cli import main
 
-    findings = lint(tmp_path, {"sched.py": SCHEDULER})
+    findings = lint(tmp_path, {"sched.py": SCHEDULER}, tree=True)
     assert where(findings, "GL101") == {("sched.py", 5)}
     assert {f.context for f in findings} == {None}
-    assert main([str(tmp_path / "sched.py"), "--isolated", "--no-cache", "--output-format", "concise"]) == 1
+    assert main([str(tmp_path), "--isolated", "--no-cache", "--output-format", "concise"]) == 1
     assert "No hot path found: checked all 1 function as `--scope all` would" in capsys.readouterr().out
-    # Decoys: one root anywhere in the tree, and the narrower scopes, keep the hot path.
+    # Decoys: a file named alone is a selection (pre-commit's staged files, the flake8 plugin): its roots
+    # may be elsewhere; one root anywhere in the tree, and the narrower scopes, keep the hot path.
+    assert main([str(tmp_path / "sched.py"), "--isolated", "--no-cache", "--output-format", "concise"]) == 0
+    assert lint(tmp_path, {"sched.py": SCHEDULER}) == []
     rooted = {"sched.py": SCHEDULER, "model.py": "from torch import nn\n\nclass M(nn.Module):\n"
                                                   "    def forward(self, x):\n        return x\n"}
-    assert lint(tmp_path / "rooted", rooted) == []
-    assert lint(tmp_path, {"sched.py": SCHEDULER}, scope="step") == []
+    assert lint(tmp_path / "rooted", rooted, tree=True) == []
+    assert lint(tmp_path, {"sched.py": SCHEDULER}, scope="step", tree=True) == []
 
-
-def test_the_flake8_plugin_keeps_a_rootless_file_unchecked(tmp_path):
-    """flake8 hands over one file at a time: a file without a root is usually reached from another."""
-    from graphlint.flake8_plugin import _linter_for
-
-    path = write(tmp_path, {"sched.py": SCHEDULER})[0]
-    assert _linter_for(Config(root=tmp_path)).lint_paths([path]).findings == []
 
 
 def test_roots_from_markers_decorators_compile_and_config(tmp_path):

@@ -89,9 +89,6 @@ DECOYS = {
     """,
     "not_on_hot_path": """
         import torch
-        class M(torch.nn.Module):  # a root, so that the project is not checked whole
-            def forward(self, x):
-                return x
         def load_weights(w: torch.Tensor):
             print(w.sum().item(), w.tolist())
             if w.any():

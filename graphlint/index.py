@@ -79,7 +79,7 @@ class FunctionInfo:
     attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
     loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
-    tensor_params: bool = False  # some parameter is annotated as a tensor (`x: torch.Tensor`, `Optional[...]`)
+    tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
 
     @property
     def display(self) -> str:
@@ -267,7 +267,8 @@ class _Indexer(ast.NodeVisitor):
             markers=self._markers(node), returns=self._returns(node, scope), makes=self._makes(node),
             params=param_names(node),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
-            abstract=_is_abstract(node), tensor_params=_has_tensor_param(node),
+            abstract=_is_abstract(node),
+            tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
         )
         self.s.functions[qual] = info
         self.local_binds.append(self._typed_params(node))
@@ -1072,6 +1073,7 @@ class ProjectIndex:
 
         def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset()) -> None:
             queue: deque[str] = deque()
+            rank = TIER_RANK[tier]
 
             def add(fn: FunctionInfo, label: str, parent: Hop | None, capture: bool = False) -> None:
                 if fn.key in cold or fn.key in stop:
@@ -1094,7 +1096,9 @@ class ProjectIndex:
                 hop = result[fn.key].hop
                 for callee, _line in fn.calls:
                     for target, how in self.call_edges(fn, fn.module, callee):
-                        add(target, _hop(target, how), hop)
+                        prev = result.get(target.key)
+                        if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
+                            add(target, _hop(target, how), hop)
 
         roots = self._roots(matches, hot_patterns, capture_patterns)
         # Capture regions: the body of `with torch.cuda.graph(...)` (or `capture_begin()`...`capture_end()`)

@@ -1,7 +1,7 @@
 """Decode-step latency per batch bucket: native graph replay, native eager, HF eager experts, HF grouped_mm.
 
     PYTHONPATH=$PWD python3 benchmarks/bench_decode.py --out $OUT/bench_decode.md [--configs tiny,mid]
-        [--expert-formats bf16,mxfp4,nvfp4]
+        [--expert-formats bf16,mxfp4,nvfp4] [--kv-slots]
 
 Setup per config (bf16 on the GPU):
 * HF: `DeepseekV4ForCausalLM` with random weights, prefilled with a `--ctx`-token prompt per row in one forward
@@ -14,6 +14,8 @@ Setup per config (bf16 on the GPU):
 * Native rows per `--expert-formats`: "bf16" keeps the experts in the model dtype (`DSV4MoE`); "mxfp4" /
   "nvfp4" builds the same model with `DSV4Config.expert_format` set (`DSV4MoEW4`, packed W4A16 experts, the
   HF weights quantised at load) and labels its rows "..., mxfp4 experts". HF has no 4-bit rows.
+* The native model uses the default paged KV (256-token blocks, `kv_pages`); `--kv-slots` adds bf16 rows of the
+  slot layout (`kv_block_tokens=0`, "..., slot KV"): what the block-table indirection costs.
 Times are CUDA-event wall times per step (median of `--repeats` runs of `--iters` steps), so eager numbers
 include the host launch overhead, which is the point.
 """
@@ -37,11 +39,15 @@ from dsv4_native.runner import DSV4Runner  # noqa: E402
 CONFIGS = {"tiny": (TINY, 512), "mid": (MID, 8192)}  # sizes, context length
 BUCKETS = [1, 2, 4, 8]
 EXPERT_FORMATS = ("bf16", "mxfp4", "nvfp4")
+SLOT_KV = ", slot KV"
 
 
 def time_steps(fn, iters: int, repeats: int) -> float:  # graphlint: cold
-    """Median over `repeats` of the mean per-call time (ms) of `iters` back-to-back calls."""
+    """Median over `repeats` of the mean per-call time (ms) of `iters` back-to-back calls (CUDA events; a host
+    clock without a GPU, for the CPU smoke runs of the benchmarks)."""
     fn()
+    if not torch.cuda.is_available():
+        return statistics.median(_host_ms(fn, iters) for _ in range(repeats))
     torch.cuda.synchronize()
     out = []
     for _ in range(repeats):
@@ -55,22 +61,32 @@ def time_steps(fn, iters: int, repeats: int) -> float:  # graphlint: cold
     return statistics.median(out)
 
 
+def _host_ms(fn, iters: int) -> float:  # graphlint: cold
+    t0 = time.perf_counter()
+    for _ in range(iters):
+        fn()
+    return (time.perf_counter() - t0) * 1e3 / iters
+
+
 @torch.no_grad()
 def place_rows_at(model, n: int, ctx: int) -> None:  # graphlint: cold
     """Synthetic long-context state: rows [0, n) live at position ctx, caches and states random."""
-    g = torch.Generator(device="cuda").manual_seed(0)
+    dev = model.io.input_ids.device
+    g = torch.Generator(device=dev).manual_seed(0)
     for name, buf in model.named_buffers():
         if name.endswith(("win_kv", "comp_kv", "index_kv")):
-            buf.copy_(torch.randn(buf.shape, generator=g, device="cuda", dtype=torch.float32).to(buf.dtype))
+            buf.copy_(torch.randn(buf.shape, generator=g, device=dev, dtype=torch.float32).to(buf.dtype))
         elif name.endswith(".state"):
-            buf.copy_(torch.randn(buf.shape, generator=g, device="cuda").abs())
+            buf.copy_(torch.randn(buf.shape, generator=g, device=dev).abs())
+    for slot in range(n):  # the paged caches' blocks of positions [0, max_len): ctx and the timed steps after it
+        model.reserve_kv(slot, model.cfg.max_len)
     io = model.io
     io.eos_id.fill_(-1)
     io.active.zero_()
     io.active[:n] = True
     io.pos[:n] = ctx
     io.seq_len[:n] = ctx + 1
-    io.input_ids[:n] = torch.randint(2, model.cfg.vocab, (n,), generator=g, device="cuda")
+    io.input_ids[:n] = torch.randint(2, model.cfg.vocab, (n,), generator=g, device=dev)
 
 
 def native_labels(expert_format: str) -> tuple[str, str]:  # graphlint: cold
@@ -81,13 +97,15 @@ def native_labels(expert_format: str) -> tuple[str, str]:  # graphlint: cold
 
 @torch.no_grad()
 def bench_native(hf, ctx: int, iters: int, repeats: int,  # graphlint: cold
-                 expert_format: str = "bf16") -> dict[str, dict[int, float]]:
+                 expert_format: str = "bf16", kv_block_tokens: int = 256) -> dict[str, dict[int, float]]:
     model = from_hf_model(hf, max_batch=max(BUCKETS), max_len=ctx + 1024, device="cuda", dtype=torch.bfloat16,
-                          expert_format=expert_format)
+                          expert_format=expert_format, kv_block_tokens=kv_block_tokens)
     t0 = time.time()
     runner = DSV4Runner(model, BUCKETS).capture()
     print(f"  {expert_format} experts: capture of {len(BUCKETS)} buckets: {time.time() - t0:.1f} s", flush=True)
     replay, eager = native_labels(expert_format)
+    if not kv_block_tokens:
+        replay, eager = replay + SLOT_KV, eager + SLOT_KV
     res: dict[str, dict[int, float]] = {replay: {}, eager: {}}
     for b in BUCKETS:
         place_rows_at(model, b, ctx)
@@ -133,6 +151,10 @@ def table(name: str, ctx: int, res: dict[str, dict[int, float]]) -> str:  # grap
         if 1 in res.get(replay, {}):
             ratios.append(f"{replay} vs its eager at B=1: {res[eager][1] / res[replay][1]:.1f}x")
     rep = res.get("native graph replay", {})
+    slots = res.get("native graph replay" + SLOT_KV, {})
+    for b in (1, max(BUCKETS)):
+        if b in rep and b in slots:
+            ratios.append(f"paged vs slot KV replay at B={b}: {rep[b] / slots[b]:.3f}x the time")
     if 1 in rep:
         for label in ("HF eager experts", "HF grouped_mm"):
             if 1 in res.get(label, {}):
@@ -153,6 +175,7 @@ def main() -> None:  # graphlint: cold
     ap.add_argument("--hf-buckets", default="1,2,4,8")
     ap.add_argument("--expert-formats", default=",".join(EXPERT_FORMATS),
                     help="native models to time, by expert storage: any of " + ", ".join(EXPERT_FORMATS))
+    ap.add_argument("--kv-slots", action="store_true", help="also time the bf16 model with the slot KV layout")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     formats = args.expert_formats.split(",")
@@ -168,6 +191,9 @@ def main() -> None:  # graphlint: cold
         res: dict[str, dict[int, float]] = {}
         for fmt in formats:
             res.update(bench_native(hf, ctx, args.iters, args.repeats, fmt))
+            torch.cuda.empty_cache()
+        if args.kv_slots:
+            res.update(bench_native(hf, ctx, args.iters, args.repeats, "bf16", kv_block_tokens=0))
             torch.cuda.empty_cache()
         res.update(bench_hf(hf, ctx, args.hf_steps, [int(b) for b in args.hf_buckets.split(",")]))
         report.append(table(name, ctx, res))

@@ -235,7 +235,7 @@ def _interpreter_tiles(model) -> None:
 
     for layer in model.layers:
         if isinstance(layer.moe, DSV4MoEW4):
-            layer.moe.kernel_cfg = (128, 512, 2, 2, 5)
+            layer.moe.kernel_cfg = (128, 512, 2, 2)
         else:
             layer.moe.gemv_cfg = (64, 256, 4)
 

@@ -250,6 +250,6 @@ def test_w4_expert_model_graphs_and_moe_outputs(hf_model, fmt):
     et, el = _run(model, model.decode_step, 4, 16)
     bitwise = torch.equal(rt, et) and torch.equal(rl, el)
     _report(f"{fmt} experts: MoE layers on the dense model's inputs vs the dense MoE on the dequantised experts, "
-            f"max rel {worst[1]:.2e} (batch 1, by-slot GEMV) / {worst[4]:.2e} (batch 4, grouped GEMV); buckets "
+            f"max rel {worst[1]:.2e} (batch 1) / {worst[4]:.2e} (batch 4), one GEMV per slot; buckets "
             f"{BUCKETS} captured under sync-debug 'error'; 16 replays vs eager bitwise {bitwise}")
     assert worst[1] <= 1e-2 and worst[4] <= 1e-2 and bitwise

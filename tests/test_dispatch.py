@@ -620,3 +620,39 @@ def test_the_loop_around_a_one_step_driver_is_a_step_driver():
     assert found["generate"] == ("step", ("generate (step: decode loop)",))
     # Decoys: a loop around a whole decode loop runs once per request; a call outside any loop is no loop.
     assert "serve" not in found and "build" not in found
+
+
+def test_only_an_abstract_method_fans_out_to_the_overrides():
+    found = hot({"pkg.m": """
+        import torch
+        from abc import ABC, abstractmethod
+        from torch import nn
+
+        class Bias(ABC):
+            def __call__(self, x):
+                return self.prepare(x)
+
+            @abstractmethod
+            def prepare(self, x):
+                ...
+
+            def scale(self, x):
+                return x
+
+        class Horizontal(Bias):
+            def prepare(self, x):
+                return x.max().item()
+
+            def scale(self, x):
+                return x.sum().item()
+
+        class Block(nn.Module):
+            bias: Bias
+
+            def forward(self, x):
+                return self.bias(x) + self.bias.scale(x)
+    """})
+    # `self.prepare(x)` in the base lands on an abstract method: the override runs.
+    assert found["Horizontal.prepare"][1][-2:] == ("Bias.__call__ [self.bias: Bias]", "Horizontal.prepare")
+    # Decoy: `scale` is concrete in the annotated class, so the call is that method, not every override.
+    assert "Bias.scale" in found and "Horizontal.scale" not in found and "Bias.prepare" not in found

@@ -1042,10 +1042,14 @@ class ProjectIndex:
         out: list[tuple[FunctionInfo, str]] = []
         for c in self.mro(cls):
             for desc in c.factories.get(name, ()):
+                # A class here is an annotation (`cache: BufferCache`, `layers: list[Layer]`): `__init__`
+                # assignments of a class call are module attributes, not factories.
+                typed = self.class_by_dotted(desc) is not None
                 for target, how in self._denotes(f"{desc}()" if not desc.endswith("()") else desc, 0):
-                    label = how or f"factory {desc.rpartition('.')[2]}"
+                    label = f"self.{name}: {desc.rpartition('.')[2]}" if typed else \
+                        f"self.{name} = {how or 'factory ' + desc.rpartition('.')[2]}"
                     if isinstance(target, ClassInfo):
-                        out.extend((fn, f"self.{name} = {label}")
+                        out.extend((fn, label)
                                    for fn in (self.methods(target, meth) if meth else self._call_target(target)))
             for desc in c.callables.get(name, ()):
                 for target, how in self._denotes(desc, 0):

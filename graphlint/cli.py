@@ -971,7 +971,7 @@ def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: boo
         lines.append(f"Checked {checked} of {_plural(functions, 'function')} (the hot path); "
                      f"`--scope all` checks {skipped} more.")
     elif coverage is not None and coverage.unrooted and checked:
-        lines.append(f"No hot path found: checked all {_plural(checked, 'function')} as `--scope all` would "
+        lines.append(f"No hot path found: checked all {_plural(checked, 'function')}, in the `unrooted` context "
                      f"(`# graphlint: hot` or config `hot = [...]` marks the roots that narrow it).")
     fixable = sum(1 for f in findings if _applicable(f, unsafe))
     hidden = _hidden_fixes(findings, unsafe)

@@ -163,16 +163,29 @@ SCHEDULER = """
 """
 
 
+NUMPY_STEP = """
+    import numpy as np
+    import torch
+
+    def timesteps(x: torch.Tensor, ids: list[int]):
+        return np.array(ids)
+"""
+
+
 def test_a_project_without_any_root_is_checked_whole(tmp_path, capsys):
     """A library whose callers live outside the linted tree (schedulers, samplers) has no root: the
-    default scope checks every function of the folder, says so once, and the findings carry no tier."""
+    default scope checks every function of the folder, says so once, and the findings say `unrooted`."""
     from graphlint.cli import main
 
-    findings = lint(tmp_path, {"sched.py": SCHEDULER}, tree=True)
+    findings = lint(tmp_path, {"sched.py": SCHEDULER, "io.py": NUMPY_STEP}, tree=True)
     assert where(findings, "GL101") == {("sched.py", 5)}
-    assert {f.context for f in findings} == {None}
+    assert {f.context for f in findings} == {"unrooted"}
+    # Decoy: where the code runs is unknown, so capture-only hazards (per-step NumPy) are not claimed;
+    # `--scope all` still reports every rule, with no tier.
+    assert not where(findings, "GL132")
+    assert where(lint(tmp_path, {"io.py": NUMPY_STEP}, scope="all"), "GL132") == {("io.py", 5)}
     assert main([str(tmp_path), "--isolated", "--no-cache", "--output-format", "concise"]) == 1
-    assert "No hot path found: checked all 1 function as `--scope all` would" in capsys.readouterr().out
+    assert "No hot path found: checked all 2 functions, in the `unrooted` context" in capsys.readouterr().out
     # Decoys: a file named alone is a selection (pre-commit's staged files, the flake8 plugin): its roots
     # may be elsewhere; one root anywhere in the tree, and the narrower scopes, keep the hot path.
     assert main([str(tmp_path / "sched.py"), "--isolated", "--no-cache", "--output-format", "concise"]) == 0

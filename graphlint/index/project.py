@@ -642,7 +642,7 @@ class HotInfo:
     hop: Hop | None  # the last call of the chain from the hot root (None: no chain, e.g. --scope all)
     whole: bool  # False: only the capture regions of the function are hot
     capture: bool = False  # config capture-region: allocation rules apply
-    tier: str | None = "forward"  # one of diagnostics.TIERS; None for functions linted only by `--scope all`
+    tier: str | None = "forward"  # diagnostics.TIERS or UNROOTED; None for functions linted only by `--scope all`
 
     def __init__(self, via: "Hop | tuple[str, ...] | None" = None, whole: bool = True, capture: bool = False,
                  tier: str | None = "forward") -> None:
@@ -1244,8 +1244,9 @@ class ProjectIndex:
             return [self.functions[c.methods[name]] for c in s.classes.values() if name in c.methods]
         return []
 
-    def all_functions(self, cold_patterns: tuple[str, ...] = ()) -> dict[str, HotInfo]:
-        """`--scope all`: every function that is not marked cold, outermost defs only."""
+    def all_functions(self, cold_patterns: tuple[str, ...] = (), tier: str | None = None) -> dict[str, HotInfo]:
+        """`--scope all`: every function that is not marked cold, outermost defs only, in `tier` (None:
+        no tier; diagnostics.UNROOTED: the default scope of a tree without any hot root)."""
         out = {}
         for fn in self.functions.values():
             full = f"{fn.module}:{fn.qualname}"
@@ -1253,7 +1254,7 @@ class ProjectIndex:
                                            for p in cold_patterns):
                 continue
             if fn.parent_key is None:
-                out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=None)
+                out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=tier)
         return out
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from graphlint.check.walker import Unit, analyze_unit
 from graphlint.pipeline.config import SCOPE_TIERS, Config
-from graphlint.diagnostics import Finding, internal_error, internal_error_from
+from graphlint.diagnostics import UNROOTED, Finding, internal_error, internal_error_from
 from graphlint.pipeline.discovery import display_path  # noqa: F401 - re-exported: the CLI shows paths with it
 from graphlint.index.project import HotInfo, ModuleSummary, ProjectIndex, index_source, module_name_for
 from graphlint.lines import source_lines
@@ -204,7 +204,7 @@ class Linter:
         # wrappers): the default scope would check nothing, so it checks every function, as `--scope all`.
         self.unrooted = cfg.scope == "hot" and self.unrooted_fallback and not any(i.whole for i in hot.values())
         if cfg.scope == "all" or self.unrooted:
-            everything = index.all_functions(cfg.cold)
+            everything = index.all_functions(cfg.cold, tier=UNROOTED if self.unrooted else None)
             # Reached functions keep their chain, tier and capture flag; a function that is hot only in its
             # capture regions is linted whole, its other lines without a tier.
             for key, info in hot.items():

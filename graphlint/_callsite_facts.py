@@ -36,6 +36,8 @@ NOT_CPU_METHODS = frozenset({"cuda", "to", "type", "tolist", "item", "numpy", "s
                              "chunk", "unbind", "topk", "sort", "nonzero"})
 MAX_DEPTH = 4
 DEVICE_FAMILY = frozenset({"tensor", "weak_tensor", "bool_tensor"})
+COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match,
+            getattr(ast, "TryStar", ast.Try))
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
 
 
@@ -50,7 +52,8 @@ class Scope:
     params: dict[str, str] = field(default_factory=dict)
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
     returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
-    # `self.x = value` assignments (None: rebound another way, `self.x += ...`, a tuple target)
+    # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
+    # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
     self_assigns: list[tuple[str, ast.expr | None]] = field(default_factory=list)
 
 
@@ -109,6 +112,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if isinstance(target, ast.Name):
                     scope.top.add(target.id)
+    scope.self_assigns = _left_in_self(func.body, scope.self_assigns)
     args = func.args
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
         scope.params[arg.arg] = _host_annotation(arg.annotation)
@@ -116,6 +120,28 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if arg is not None:
             scope.params[arg.arg] = "unknown"
     return scope
+
+
+def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None]]
+                  ) -> list[tuple[str, ast.expr | None]]:
+    """The `self.x` assignments whose value can outlive the function: an assignment that a later statement of
+    the body's top level replaces (`self.sigmas = torch.cat(...)` then `self.sigmas = self.sigmas.to("cpu")`)
+    never reaches the end of the function, so it says nothing about what other methods read. A `return`
+    between the two keeps the first: it may be what the function leaves."""
+    last_top: dict[str, int] = {}  # attribute -> line of its last plain assignment at the top level
+    returning: list[tuple[int, int]] = []  # line spans of top-level statements that contain a `return`
+    for stmt in body:
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                if (attr := _self_attr(target)) is not None:
+                    last_top[attr] = stmt.lineno
+        elif isinstance(stmt, COMPOUND) and any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
+            returning.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
+
+    def replaced(attr: str, value: ast.expr) -> bool:
+        line, last = value.lineno, last_top.get(attr, 0)
+        return line < last and not any(hi >= line and lo < last for lo, hi in returning)
+    return [(attr, value) for attr, value in assigns if value is None or not replaced(attr, value)]
 
 
 def _self_attr(target: ast.expr) -> str | None:

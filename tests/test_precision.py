@@ -1068,6 +1068,34 @@ def test_fields_every_method_keeps_on_the_host():
     assert findings(src, scope="all") == {(11, "GL103"), (16, "GL103"), (18, "GL101")}
 
 
+def test_fields_take_the_value_a_method_leaves():
+    """An assignment to `self.x` that a later top-level statement of the same method replaces never reaches
+    another method: diffusers builds `self.sigmas = torch.cat(...)` and moves it with `self.sigmas =
+    self.sigmas.to("cpu")` on the next line, so `sigmas` is a host field and `add_noise`'s
+    `self.sigmas.to(device=...)` a pageable host-to-device copy (hit). Decoys: a field an early `return` may
+    leave on the device (the assignment before the return reaches the caller), read the same way. The two
+    `.to("cpu")` of device tensors are real copies."""
+    src = """
+        import torch
+
+
+        class Scheduler:
+            def __init__(self, n: int, dev):
+                self.sigmas = torch.linspace(0, 1, n, device=dev)
+                self.sigmas = self.sigmas.to("cpu")
+                self.table = torch.linspace(0, 1, n, device=dev)
+                if n > 4:
+                    return
+                self.table = self.table.to("cpu")
+
+            def add_noise(self, x: torch.Tensor):
+                sigmas = self.sigmas.to(device=x.device, dtype=x.dtype)
+                table = self.table.to(device=x.device, dtype=x.dtype)
+                return x * sigmas[0], x * table[0]
+    """
+    assert findings(src, scope="all") == {(7, "GL103"), (11, "GL103"), (14, "GL131")}
+
+
 def test_lists_hold_what_is_appended():
     """`xs = []` filled by `xs.append(t)` (in a loop too) is a list of what was appended: litgpt's speculative
     decoding branches on `draft_probs[i]`, a device tensor. Hit: that condition. Decoys: a list of host ints

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Callable
 
 from graphlint._annotations import annotation_kind
 from graphlint._torch_api import TENSOR_METHOD_NAMES
-from graphlint._torch_kinds import FACTORY_TORCH, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
+from graphlint._torch_kinds import (
+    FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
+)
 from graphlint.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS
 from graphlint.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
@@ -331,7 +333,21 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
                 return "weak_tensor" if receiver == "weak_tensor" else "tensor"
         if meth in TORCH_ONLY_METHODS and meth not in SEQ_METHODS:
             return "weak_tensor"  # a method only tensors have, on a receiver of unknown type
+        if meth == "to" and receiver in ("unknown", "cpu_tensor") and _non_float_cast(value, resolve):
+            # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
+            return "weak_tensor" if receiver == "unknown" else receiver
     return "unknown"
+
+
+def _non_float_cast(call: ast.Call, resolve: Resolve) -> bool:
+    """`.to(torch.long)` / `.to(dtype=torch.bool)`: one integer or bool dtype (graphlint._torch_kinds)."""
+    from graphlint.index import dotted
+
+    args = [*call.args, *(kw.value for kw in call.keywords if kw.arg == "dtype")]
+    if len(args) != 1 or len(call.args) + len(call.keywords) != 1:
+        return False
+    name = dotted(args[0])
+    return (resolve(name) if name else None) in NON_FLOAT_DTYPES
 
 
 def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str]) -> str:

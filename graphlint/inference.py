@@ -17,7 +17,8 @@ import libcst as cst
 from graphlint._annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint._torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint._torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
+    BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    TORCH_ONLY_METHODS,
 )
 
 
@@ -511,6 +512,11 @@ class Inference:
                 return Val(Kind.NDARRAY)  # whatever `x` was, `x.numpy()` (of `x.cpu()`) is a numpy array
             if recv.kind is Kind.UNKNOWN and self._to_host(func.attr.value, node):
                 return CPU  # `batch.lens.cpu()`: whatever `batch.lens` was, the result is on the host
+            if recv.kind is Kind.UNKNOWN and func.attr.value == "to" and len(node.args) == 1 \
+                    and (node.args[0].keyword is None or node.args[0].keyword.value == "dtype"):
+                dtype = self.resolve(node.args[0].value) or ""
+                if dtype in NON_FLOAT_DTYPES:  # only a tensor converts to an integer dtype (where it is)
+                    return Val(Kind.BOOL_TENSOR if dtype == "torch.bool" else Kind.TENSOR, weak=True)
             if func.attr.value == "get_state" and not node.args and recv.kind in (Kind.UNKNOWN, Kind.HOST) \
                     and not (isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")):
                 return CPU  # `generator.get_state()`: a host ByteTensor, for CUDA generators too

@@ -1096,6 +1096,31 @@ def test_fields_take_the_value_a_method_leaves():
     assert findings(src, scope="all") == {(7, "GL103"), (11, "GL103"), (14, "GL131")}
 
 
+def test_integer_dtype_casts_are_tensors():
+    """`v.to(torch.long)` on a value of unknown type: `nn.Module.to` accepts only floating point and complex
+    dtypes and NumPy arrays have no `.to`, so `v` is a tensor (fla's `(cu_seqlens[1:] - cu_seqlens[:-1])
+    .to(torch.long)` repeats). Hits: those repeats without `output_size`, also returned by a helper. Decoys: a
+    floating cast (a module's `.to(torch.float16)` returns the module) and Python-int repeats."""
+    src = """
+        import torch
+
+
+        def lens_of(cu):
+            return (cu[1:] - cu[:-1]).to(torch.long)
+
+
+        def expand(z, cu, n_rep, model):
+            lens = (cu[1:] - cu[:-1]).to(dtype=torch.int32)
+            a = z.repeat_interleave(lens, dim=0)
+            b = torch.repeat_interleave(torch.arange(4, device="cuda"), lens_of(cu))
+            half = model.to(torch.float16)
+            if half:
+                return z.repeat_interleave(n_rep, dim=1)
+            return a, b
+    """
+    assert findings(src, scope="all") == {(10, "GL125"), (11, "GL125")}
+
+
 def test_lists_hold_what_is_appended():
     """`xs = []` filled by `xs.append(t)` (in a loop too) is a list of what was appended: litgpt's speculative
     decoding branches on `draft_probs[i]`, a device tensor. Hit: that condition. Decoys: a list of host ints

@@ -482,7 +482,18 @@ class Inference:
         return left if left == right else UNKNOWN
 
     def _eval_IfExp(self, node: cst.IfExp) -> Val:
-        return join(self(node.body), self(node.orelse))
+        """Each arm evaluated where the test narrows it: `t.item() if torch.is_tensor(t) else t` is host data."""
+        arms = []
+        for arm, facts in zip((node.body, node.orelse), narrowing(self, node.test)):
+            if facts:
+                self.push(dict(facts))
+                try:
+                    arms.append(self._eval(arm))
+                finally:
+                    self.pop()
+            else:
+                arms.append(self(arm))
+        return join(*arms)
 
     def _eval_NamedExpr(self, node: cst.NamedExpr) -> Val:
         return self(node.value)
@@ -833,6 +844,8 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" \
             and len(test.args) == 2:
         return _isinstance(inf, test.args[0].value, test.args[1].value)
+    if isinstance(test, cst.Call) and len(test.args) == 1 and inf.resolve(test.func) == "torch.is_tensor":
+        return _tensor_test(inf, test.args[0].value)
     return _device_test(inf, test)
 
 
@@ -853,11 +866,7 @@ def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpr
     elts = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
     names = {inf.resolve(e) for e in elts}
     if names <= TENSOR_TYPES:
-        # a tensor in the true arm (its device unknown: weak), not one in the false arm; a value known to be
-        # host data (every caller passes a list) stays what it is: that arm does not run for it
-        if current.kind is Kind.UNKNOWN:
-            return {key: Val(Kind.TENSOR, weak=True)}, {}
-        return {}, ({key: UNKNOWN} if current.is_tensor else {})
+        return _tensor_test(inf, subject)
     if not current.is_tensor:
         return {}, {}
     if names <= SEQ_TYPES:  # of what is unknown: model outputs hold tensors, `grid: Tensor | list` ints
@@ -865,6 +874,19 @@ def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpr
     if names <= HOST_TYPES:
         return {key: HOST}, {}
     return {}, {}
+
+
+def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:
+    """`isinstance(v, torch.Tensor)` / `torch.is_tensor(v)`: a tensor in the true arm (its device unknown: weak),
+    not one in the false arm; a value known to be host data (every caller passes a list) stays what it is:
+    that arm does not run for it."""
+    found = _subject(inf, subject)
+    if found is None:
+        return {}, {}
+    key, current = found
+    if current.kind is Kind.UNKNOWN:
+        return {key: Val(Kind.TENSOR, weak=True)}, {}
+    return {}, ({key: UNKNOWN} if current.is_tensor else {})
 
 
 def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:

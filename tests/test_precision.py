@@ -1121,6 +1121,33 @@ def test_integer_dtype_casts_are_tensors():
     assert findings(src, scope="all") == {(10, "GL125"), (11, "GL125")}
 
 
+def test_number_or_tensor_unions_are_tensors_until_narrowed():
+    """`timestep: int | torch.Tensor` (or a `-> int | torch.Tensor` return) may hold a tensor, like
+    `Optional[Tensor]`: where the code reads one, it reads the device (diffusers' `previous_timestep` returns a
+    0-d CUDA timestep the scheduler branches on). Hits: a branch and an `int()` of such values. Decoys: the arms
+    `torch.is_tensor(t)` / `isinstance(t, torch.Tensor)` rule out, in an `if` and in a conditional expression,
+    and unions with non-numbers."""
+    src = """
+        import torch
+
+
+        def previous(t: int) -> int | torch.Tensor:
+            return t - 1
+
+
+        def step(x: torch.Tensor, t: int | torch.Tensor, name: str | torch.Tensor):
+            prev = previous(3)
+            y = x if prev >= 0 else -x
+            k = int(t)
+            v = float(t.flatten()[0]) if torch.is_tensor(t) else float(t)
+            w = t if isinstance(t, torch.Tensor) else int(t)
+            if not torch.is_tensor(t):
+                k = int(t) + 1
+            return y, k, v, w, str(name) == "a"
+    """
+    assert findings(src, scope="all") == {(10, "GL110"), (11, "GL105"), (12, "GL105")}
+
+
 def test_lists_hold_what_is_appended():
     """`xs = []` filled by `xs.append(t)` (in a loop too) is a list of what was appended: litgpt's speculative
     decoding branches on `draft_probs[i]`, a device tensor. Hit: that condition. Decoys: a list of host ints

@@ -1,7 +1,7 @@
 """Decode-step latency per batch bucket: native graph replay, native eager, HF eager experts, HF grouped_mm.
 
     PYTHONPATH=$PWD python3 benchmarks/bench_decode.py --out $OUT/bench_decode.md [--configs tiny,mid]
-        [--expert-formats bf16,mxfp4,nvfp4]
+        [--expert-formats bf16,mxfp4,nvfp4] [--kv-slots]
 
 Setup per config (bf16 on the GPU):
 * HF: `DeepseekV4ForCausalLM` with random weights, prefilled with a `--ctx`-token prompt per row in one forward
@@ -14,6 +14,8 @@ Setup per config (bf16 on the GPU):
 * Native rows per `--expert-formats`: "bf16" keeps the experts in the model dtype (`DSV4MoE`); "mxfp4" /
   "nvfp4" builds the same model with `DSV4Config.expert_format` set (`DSV4MoEW4`, packed W4A16 experts, the
   HF weights quantised at load) and labels its rows "..., mxfp4 experts". HF has no 4-bit rows.
+* The native model uses the default paged KV (256-token blocks, `kv_pages`); `--kv-slots` adds bf16 rows of the
+  slot layout (`kv_block_tokens=0`, "..., slot KV"): what the block-table indirection costs.
 Times are CUDA-event wall times per step (median of `--repeats` runs of `--iters` steps), so eager numbers
 include the host launch overhead, which is the point.
 """
@@ -37,6 +39,7 @@ from dsv4_native.runner import DSV4Runner  # noqa: E402
 CONFIGS = {"tiny": (TINY, 512), "mid": (MID, 8192)}  # sizes, context length
 BUCKETS = [1, 2, 4, 8]
 EXPERT_FORMATS = ("bf16", "mxfp4", "nvfp4")
+SLOT_KV = ", slot KV"
 
 
 def time_steps(fn, iters: int, repeats: int) -> float:  # graphlint: cold
@@ -64,6 +67,8 @@ def place_rows_at(model, n: int, ctx: int) -> None:  # graphlint: cold
             buf.copy_(torch.randn(buf.shape, generator=g, device="cuda", dtype=torch.float32).to(buf.dtype))
         elif name.endswith(".state"):
             buf.copy_(torch.randn(buf.shape, generator=g, device="cuda").abs())
+    for slot in range(n):  # the paged caches' blocks of positions [0, ctx]
+        model.reserve_kv(slot, ctx + 1)
     io = model.io
     io.eos_id.fill_(-1)
     io.active.zero_()
@@ -81,13 +86,15 @@ def native_labels(expert_format: str) -> tuple[str, str]:  # graphlint: cold
 
 @torch.no_grad()
 def bench_native(hf, ctx: int, iters: int, repeats: int,  # graphlint: cold
-                 expert_format: str = "bf16") -> dict[str, dict[int, float]]:
+                 expert_format: str = "bf16", kv_block_tokens: int = 256) -> dict[str, dict[int, float]]:
     model = from_hf_model(hf, max_batch=max(BUCKETS), max_len=ctx + 1024, device="cuda", dtype=torch.bfloat16,
-                          expert_format=expert_format)
+                          expert_format=expert_format, kv_block_tokens=kv_block_tokens)
     t0 = time.time()
     runner = DSV4Runner(model, BUCKETS).capture()
     print(f"  {expert_format} experts: capture of {len(BUCKETS)} buckets: {time.time() - t0:.1f} s", flush=True)
     replay, eager = native_labels(expert_format)
+    if not kv_block_tokens:
+        replay, eager = replay + SLOT_KV, eager + SLOT_KV
     res: dict[str, dict[int, float]] = {replay: {}, eager: {}}
     for b in BUCKETS:
         place_rows_at(model, b, ctx)
@@ -133,6 +140,10 @@ def table(name: str, ctx: int, res: dict[str, dict[int, float]]) -> str:  # grap
         if 1 in res.get(replay, {}):
             ratios.append(f"{replay} vs its eager at B=1: {res[eager][1] / res[replay][1]:.1f}x")
     rep = res.get("native graph replay", {})
+    slots = res.get("native graph replay" + SLOT_KV, {})
+    for b in (1, max(BUCKETS)):
+        if b in rep and b in slots:
+            ratios.append(f"paged vs slot KV replay at B={b}: {rep[b] / slots[b]:.3f}x the time")
     if 1 in rep:
         for label in ("HF eager experts", "HF grouped_mm"):
             if 1 in res.get(label, {}):
@@ -153,6 +164,7 @@ def main() -> None:  # graphlint: cold
     ap.add_argument("--hf-buckets", default="1,2,4,8")
     ap.add_argument("--expert-formats", default=",".join(EXPERT_FORMATS),
                     help="native models to time, by expert storage: any of " + ", ".join(EXPERT_FORMATS))
+    ap.add_argument("--kv-slots", action="store_true", help="also time the bf16 model with the slot KV layout")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     formats = args.expert_formats.split(",")
@@ -168,6 +180,9 @@ def main() -> None:  # graphlint: cold
         res: dict[str, dict[int, float]] = {}
         for fmt in formats:
             res.update(bench_native(hf, ctx, args.iters, args.repeats, fmt))
+            torch.cuda.empty_cache()
+        if args.kv_slots:
+            res.update(bench_native(hf, ctx, args.iters, args.repeats, "bf16", kv_block_tokens=0))
             torch.cuda.empty_cache()
         res.update(bench_hf(hf, ctx, args.hf_steps, [int(b) for b in args.hf_buckets.split(",")]))
         report.append(table(name, ctx, res))

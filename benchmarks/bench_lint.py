@@ -187,9 +187,9 @@ def flake8_rows(work: Path, one: Path, runs: int) -> list[dict]:
 def edit_site(path: Path) -> tuple[int, str]:
     """(line, indentation) of the first statement of the first hot function in `path`: an inserted
     `torch.cuda.synchronize()` there is a finding (GL140), so every edit changes the diagnostics."""
-    from graphlint.config import Config
-    from graphlint.engine import Linter, read_source
-    from graphlint.index import ProjectIndex, index_source
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter, read_source
+    from graphlint.index.project import ProjectIndex, index_source
 
     src = read_source(path)
     index = ProjectIndex([index_source(src.text, src.path, src.module)])

@@ -24,10 +24,13 @@ Padding rows (`active[b] == False`) are skipped: neither state nor cache is touc
 
 from __future__ import annotations
 
+from typing import Optional
+
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs, rms_norm
 from ._backend import use_triton
+from .kv_pages import NULL_BLOCK
 
 try:
     import triton
@@ -70,18 +73,37 @@ def _emit_entry_ref(
     comp_cache: torch.Tensor,
     ratio: int,
     eps: float,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
-    """RMSNorm + RoPE at the group start, then store row `pos // ratio` where the step closes a group."""
-    batch, n_max, head_dim = comp_cache.shape
+    """RMSNorm + RoPE at the group start, then store row `pos // ratio` where the step closes a group.
+
+    With a block table, `comp_cache` is a pool `[num_blocks, rows_per_block, d]` and the row goes to its
+    physical row; rows that do not emit rewrite the null block's row 0 with its own value (no branch)."""
     group_start = (pos + 1 - ratio).clamp(0, cos_sin.shape[0] - 1)
     entry = rms_norm(pooled, norm_w, eps)
     entry = apply_rope_interleaved(entry, cos_sin, group_start)
     row = pos // ratio
+    if block_table is not None:
+        _emit_paged_ref(entry, row, active & ((pos + 1) % ratio == 0), comp_cache, block_table)
+        return
+    batch, n_max, head_dim = comp_cache.shape
     emit = active & ((pos + 1) % ratio == 0) & (row < n_max)
     index = row.clamp(0, n_max - 1).view(batch, 1, 1).expand(batch, 1, head_dim)
     old = comp_cache.gather(1, index)
     new = torch.where(emit.view(batch, 1, 1), entry.unsqueeze(1).to(comp_cache.dtype), old)
     comp_cache.scatter_(1, index, new)
+
+
+def _emit_paged_ref(
+    entry: torch.Tensor, row: torch.Tensor, emit: torch.Tensor, pool: torch.Tensor, block_table: torch.Tensor
+) -> None:
+    rpb, head_dim = pool.shape[1], pool.shape[2]
+    max_blocks = block_table.shape[1]
+    blk = block_table.long().gather(1, (row // rpb).clamp(0, max_blocks - 1).view(-1, 1)).view(-1)
+    emit = emit & (row < max_blocks * rpb) & (blk != NULL_BLOCK)
+    dst = torch.where(emit, blk * rpb + row % rpb, NULL_BLOCK * rpb)
+    flat = pool.view(-1, head_dim)
+    flat.index_copy_(0, dst, torch.where(emit.view(-1, 1), entry.to(pool.dtype), flat.index_select(0, dst)))
 
 
 def _ring_step_ref(
@@ -90,15 +112,11 @@ def _ring_step_ref(
     ape: torch.Tensor,
     pos: torch.Tensor,
     active: torch.Tensor,
-    norm_w: torch.Tensor,
-    cos_sin: torch.Tensor,
     state: torch.Tensor,
-    comp_cache: torch.Tensor,
     ratio: int,
-    eps: float,
-) -> None:
+) -> torch.Tensor:
     batch, width = kv_new.shape  # width = 2d
-    head_dim = comp_cache.shape[-1]
+    head_dim = width // 2
     rows = state.shape[1]  # 2 * ratio
     # 1) write this token's [kv | score + ape] row into ring slot pos % rows
     row_new = torch.cat([kv_new.float(), score_new.float() + ape.index_select(0, pos % ratio)], dim=-1)
@@ -116,8 +134,7 @@ def _ring_step_ref(
     score_rows = torch.where(valid, score_rows, NEG_INF)
     kv_rows = torch.where(valid, kv_rows, 0.0)
     # 3) channel-wise softmax pooling over the rows
-    pooled = (torch.softmax(score_rows, dim=1) * kv_rows).sum(dim=1)
-    _emit_entry_ref(pooled, pos, active, norm_w, cos_sin, comp_cache, ratio, eps)
+    return (torch.softmax(score_rows, dim=1) * kv_rows).sum(dim=1)
 
 
 def _online_step_ref(
@@ -126,13 +143,9 @@ def _online_step_ref(
     ape: torch.Tensor,
     pos: torch.Tensor,
     active: torch.Tensor,
-    norm_w: torch.Tensor,
-    cos_sin: torch.Tensor,
     state: torch.Tensor,
-    comp_cache: torch.Tensor,
     ratio: int,
-    eps: float,
-) -> None:
+) -> torch.Tensor:
     batch = kv_new.shape[0]
     kv = kv_new.float()
     score = score_new.float() + ape.index_select(0, pos % ratio)
@@ -148,7 +161,7 @@ def _online_step_ref(
     w_new = w_old * alpha + p * kv
     new_state = torch.stack([m_new, l_new, w_new], dim=1)
     state.copy_(torch.where(active.view(batch, 1, 1), new_state, state))
-    _emit_entry_ref(w_new / l_new, pos, active, norm_w, cos_sin, comp_cache, ratio, eps)
+    return w_new / l_new
 
 
 def compressor_update_emit_ref(
@@ -163,13 +176,13 @@ def compressor_update_emit_ref(
     comp_cache: torch.Tensor,
     ratio: int,
     eps: float = 1e-6,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
     """Reference for one decode step; mutates `state` and `comp_cache` exactly like the kernel."""
     pos = pos.clamp(min=0)  # padding rows may carry any position; keep their addresses in range
-    if _is_overlap(kv_new, comp_cache):
-        _ring_step_ref(kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps)
-    else:
-        _online_step_ref(kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps)
+    step = _ring_step_ref if _is_overlap(kv_new, comp_cache) else _online_step_ref
+    pooled = step(kv_new, score_new, ape, pos, active, state, ratio)
+    _emit_entry_ref(pooled, pos, active, norm_w, cos_sin, comp_cache, ratio, eps, block_table)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -292,6 +305,16 @@ if triton is not None:
         tl.store(cache_row_ptr + ch, y.to(cache_row_ptr.dtype.element_ty), mask=emit)
 
     @triton.jit
+    def _entry_row(cache_ptr, table_ptr, b, pos, emit, n_max, max_blocks,
+                   D: tl.constexpr, RATIO: tl.constexpr, RPB: tl.constexpr, PAGED: tl.constexpr):
+        """Address of entry `pos // RATIO` of row b, and the emit flag (paged: never into the null block)."""
+        row = tl.minimum(pos // RATIO, n_max - 1)
+        if PAGED:
+            blk = tl.load(table_ptr + b * max_blocks + row // RPB).to(tl.int64)
+            return cache_ptr + (blk * RPB + row % RPB) * D, emit & (blk != 0)
+        return cache_ptr + (b * n_max + row) * D, emit
+
+    @triton.jit
     def _compress_ring_kernel(
         kv_new_ptr,
         score_new_ptr,
@@ -302,12 +325,16 @@ if triton is not None:
         cos_sin_ptr,
         state_ptr,
         cache_ptr,
+        table_ptr,
         n_max,
+        max_blocks,
         max_pos,
         eps,
         D: tl.constexpr,
         RATIO: tl.constexpr,
         ROPE: tl.constexpr,
+        RPB: tl.constexpr,
+        PAGED: tl.constexpr,
     ):
         ROWS: tl.constexpr = 2 * RATIO
         C: tl.constexpr = 2 * D  # token row width (coff * d)
@@ -329,6 +356,7 @@ if triton is not None:
         #    channels [0, D), the last RATIO (current group) read [D, 2D). The current row comes from
         #    the inputs, not the ring, so no load depends on the store above.
         emit = active & ((pos + 1) % RATIO == 0) & (pos // RATIO < n_max)
+        dst, emit = _entry_row(cache_ptr, table_ptr, b, pos, emit, n_max, max_blocks, D, RATIO, RPB, PAGED)
         k = tl.arange(0, ROWS)[:, None, None]
         ch = 2 * tl.arange(0, D // 2)[None, :, None] + tl.arange(0, 2)[None, None, :]
         row_pos = pos - (ROWS - 1) + k
@@ -348,9 +376,7 @@ if triton is not None:
         m = tl.max(sc_rows, axis=0)
         e = tl.exp(sc_rows - m[None, :, :])
         pooled = tl.sum(e * kv_rows, axis=0) / tl.sum(e, axis=0)
-        row = tl.minimum(pos // RATIO, n_max - 1)
-        _store_entry(pooled, pos, emit, norm_w_ptr, cos_sin_ptr, cache_ptr + (b * n_max + row) * D,
-                     max_pos, eps, D, RATIO, ROPE)
+        _store_entry(pooled, pos, emit, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
 
     @triton.jit
     def _compress_online_kernel(
@@ -363,12 +389,16 @@ if triton is not None:
         cos_sin_ptr,
         state_ptr,
         cache_ptr,
+        table_ptr,
         n_max,
+        max_blocks,
         max_pos,
         eps,
         D: tl.constexpr,
         RATIO: tl.constexpr,
         ROPE: tl.constexpr,
+        RPB: tl.constexpr,
+        PAGED: tl.constexpr,
     ):
         b = tl.program_id(0).to(tl.int64)
         active = tl.load(active_ptr + b) != 0
@@ -391,9 +421,8 @@ if triton is not None:
         tl.store(st + D + ch, l_new, mask=active)
         tl.store(st + 2 * D + ch, w_new, mask=active)
         emit = active & ((pos + 1) % RATIO == 0) & (pos // RATIO < n_max)
-        row = tl.minimum(pos // RATIO, n_max - 1)
-        _store_entry(w_new / l_new, pos, emit, norm_w_ptr, cos_sin_ptr, cache_ptr + (b * n_max + row) * D,
-                     max_pos, eps, D, RATIO, ROPE)
+        dst, emit = _entry_row(cache_ptr, table_ptr, b, pos, emit, n_max, max_blocks, D, RATIO, RPB, PAGED)
+        _store_entry(w_new / l_new, pos, emit, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
 
 
 def compressor_update_emit_triton(
@@ -408,21 +437,27 @@ def compressor_update_emit_triton(
     comp_cache: torch.Tensor,
     ratio: int,
     eps: float = 1e-6,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
     """Launch the Triton step kernel: fixed grid (B,), every decision taken in kernel from `pos`."""
-    batch, n_max, head_dim = comp_cache.shape
+    batch, head_dim = kv_new.shape[0], comp_cache.shape[-1]
     overlap = _is_overlap(kv_new, comp_cache)
+    tensors = {"kv_new": kv_new, "score_new": score_new, "ape": ape, "cos_sin": cos_sin, "state": state,
+               "comp_cache": comp_cache}
+    if block_table is None:  # contiguous `[B, Nmax, d]`; the table argument is an unused stand-in
+        n_max, rpb, max_blocks, table = comp_cache.shape[1], 1, 1, pos
+    else:  # pool `[num_blocks, rows_per_block, d]`: logical capacity = the table's width in rows
+        rpb, max_blocks, table = comp_cache.shape[1], block_table.shape[1], block_table
+        n_max = max_blocks * rpb
+        tensors["block_table"] = block_table
     check_kernel_inputs(
-        "compressor_update_emit",
-        {"kv_new": kv_new, "score_new": score_new, "ape": ape, "cos_sin": cos_sin, "state": state,
-         "comp_cache": comp_cache},
-        {"head_dim": head_dim, "2*ratio (ring rows)": 2 * ratio if overlap else 1},
+        "compressor_update_emit", tensors, {"head_dim": head_dim, "2*ratio (ring rows)": 2 * ratio if overlap else 1},
     )
     kernel = _compress_ring_kernel if overlap else _compress_online_kernel
     kernel[(batch,)](
-        kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache,
-        n_max, cos_sin.shape[0], eps,
-        D=head_dim, RATIO=ratio, ROPE=cos_sin.shape[1],
+        kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, table,
+        n_max, max_blocks, cos_sin.shape[0], eps,
+        D=head_dim, RATIO=ratio, ROPE=cos_sin.shape[1], RPB=rpb, PAGED=block_table is not None,
         num_warps=4 if head_dim <= 128 else 8,
     )
 
@@ -444,20 +479,22 @@ def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
     comp_cache: torch.Tensor,
     ratio: int,
     eps: float = 1e-6,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
     """One compressor decode step for every batch row (contract C1); mutates `state` and `comp_cache`.
 
     kv_new/score_new `[B, coff*d]` fp32, ape `[ratio, coff*d]` fp32, pos `[B]` int64, active `[B]` bool,
-    norm_w `[d]`, cos_sin `[max_pos, r]` fp32, state from `compressor_state`, comp_cache `[B, Nmax, d]`.
-    Inputs must be contiguous.
+    norm_w `[d]`, cos_sin `[max_pos, r]` fp32, state from `compressor_state`, comp_cache `[B, Nmax, d]`, or,
+    with `block_table [B, max_blocks]` int32 (kv_pages), a pool `[num_blocks, rows_per_block, d]` written at
+    the entry's physical row (never the null block). Inputs must be contiguous.
     """
     if use_triton(kv_new):
         compressor_update_emit_triton(
-            kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps
+            kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps, block_table
         )
     else:
         compressor_update_emit_ref(
-            kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps
+            kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps, block_table
         )
 
 
@@ -465,7 +502,7 @@ def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
 def _(
     kv_new: torch.Tensor, score_new: torch.Tensor, ape: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
     norm_w: torch.Tensor, cos_sin: torch.Tensor, state: torch.Tensor, comp_cache: torch.Tensor, ratio: int,
-    eps: float = 1e-6,
+    eps: float = 1e-6, block_table: Optional[torch.Tensor] = None,
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate
 

@@ -14,10 +14,13 @@ valid, the row holds all valid ids and -1 elsewhere. Padding rows (`active[b] ==
 
 from __future__ import annotations
 
+from typing import Optional
+
 import torch
 
 from ._attn_common import check_kernel_inputs
 from ._backend import interpreting, use_triton
+from .kv_pages import gather_logical
 
 try:
     import triton
@@ -66,7 +69,10 @@ def indexer_topk_fixed_ref(
     active: torch.Tensor,
     scores: torch.Tensor,
     topk_idx: torch.Tensor,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
+    if block_table is not None:  # the contiguous view of the paged keys, then the contiguous oracle
+        k = gather_logical(k, block_table, scores.shape[1])
     indexer_scores_ref(q, w, k, n_valid, active, scores)
     _select_topk(scores, n_valid, active, topk_idx)
 
@@ -81,13 +87,17 @@ if triton is not None:
         n_valid_ptr,
         active_ptr,
         scores_ptr,
+        table_ptr,
         HI,
         N_MAX,
+        MAX_BLOCKS,
         DI: tl.constexpr,
         BLOCK_HI: tl.constexpr,
         BLOCK_N: tl.constexpr,
         UPCAST: tl.constexpr,
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32)
+        RPB: tl.constexpr,  # paged: entries per block
+        PAGED: tl.constexpr,
     ):
         b = tl.program_id(0).to(tl.int64)
         nb = tl.program_id(1)
@@ -100,7 +110,12 @@ if triton is not None:
         # entries past the device count are neither loaded nor scored
         nmask = (offs_n < n_valid) & (offs_n < N_MAX) & active
         q = tl.load(q_ptr + (b * HI + heads[:, None]) * DI + offs_d[None, :], mask=hmask[:, None], other=0.0)
-        kt = tl.load(k_ptr + (b * N_MAX + offs_n[:, None]) * DI + offs_d[None, :], mask=nmask[:, None], other=0.0)
+        if PAGED:  # logical entry -> physical pool row through the block table
+            blk = tl.load(table_ptr + b * MAX_BLOCKS + offs_n // RPB, mask=nmask, other=0).to(tl.int64)
+            krow = blk * RPB + offs_n % RPB
+        else:
+            krow = b * N_MAX + offs_n
+        kt = tl.load(k_ptr + krow[:, None] * DI + offs_d[None, :], mask=nmask[:, None], other=0.0)
         if UPCAST:  # the interpreter's bf16 tl.dot is wrong
             q = q.to(tl.float32)
             kt = kt.to(tl.float32)
@@ -119,14 +134,23 @@ def indexer_topk_fixed_triton(
     active: torch.Tensor,
     scores: torch.Tensor,
     topk_idx: torch.Tensor,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
     batch, heads, head_dim = q.shape
-    n_max = k.shape[1]
-    check_kernel_inputs("indexer_topk_fixed", {"q": q, "w": w, "k": k, "scores": scores}, {"index head_dim": head_dim})
+    n_max = scores.shape[1]
+    tensors = {"q": q, "w": w, "k": k, "scores": scores}
+    if block_table is not None:
+        tensors["block_table"] = block_table
+        if block_table.shape[1] * k.shape[1] < n_max:
+            raise ValueError(f"indexer_topk_fixed: the block table covers {block_table.shape[1] * k.shape[1]} "
+                             f"entries, the scores {n_max}")
+    check_kernel_inputs("indexer_topk_fixed", tensors, {"index head_dim": head_dim})
     _indexer_scores_kernel[(batch, triton.cdiv(n_max, BLOCK_N))](
-        q, w, k, n_valid, active, scores, heads, n_max,
+        q, w, k, n_valid, active, scores, block_table if block_table is not None else n_valid, heads, n_max,
+        block_table.shape[1] if block_table is not None else 1,
         DI=head_dim, BLOCK_HI=max(16, triton.next_power_of_2(heads)), BLOCK_N=BLOCK_N,
-        UPCAST=interpreting(), PRECISION="ieee" if q.dtype == torch.float32 else None, num_warps=4,
+        UPCAST=interpreting(), PRECISION="ieee" if q.dtype == torch.float32 else None,
+        RPB=k.shape[1] if block_table is not None else 1, PAGED=block_table is not None, num_warps=4,
     )
     _select_topk(scores, n_valid, active, topk_idx)
 
@@ -140,20 +164,23 @@ def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
     active: torch.Tensor,
     scores: torch.Tensor,
     topk_idx: torch.Tensor,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
     """Contract C3: q `[B, Hi, Di]` (after RoPE), w `[B, Hi]` fp32, k `[B, Nmax, Di]` (C1 output, d=128),
     n_valid `[B]` int (= (pos+1)//4), active `[B]` bool; fills `scores[B, Nmax]` fp32 (workspace) and
     `topk_idx[B, K]` int32 entry ids (-1 = none). K is `topk_idx.shape[1]`, a static shape. Contiguous.
+    With `block_table [B, max_blocks]` int32 (kv_pages), k is a pool `[num_blocks, rows_per_block, Di]` and
+    entry t of row b is read from its physical row; Nmax is then `scores.shape[1]`.
     """
     if use_triton(q):
-        indexer_topk_fixed_triton(q, w, k, n_valid, active, scores, topk_idx)
+        indexer_topk_fixed_triton(q, w, k, n_valid, active, scores, topk_idx, block_table)
     else:
-        indexer_topk_fixed_ref(q, w, k, n_valid, active, scores, topk_idx)
+        indexer_topk_fixed_ref(q, w, k, n_valid, active, scores, topk_idx, block_table)
 
 
 @indexer_topk_fixed.register_fake
 def _(
     q: torch.Tensor, w: torch.Tensor, k: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor,
-    scores: torch.Tensor, topk_idx: torch.Tensor,
+    scores: torch.Tensor, topk_idx: torch.Tensor, block_table: Optional[torch.Tensor] = None,
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate

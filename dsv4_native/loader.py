@@ -274,12 +274,14 @@ def load_checkpoint(model: DSV4Model, path: str | Path, dequant_fp4: Optional[Fp
 
 def from_hf_model(hf_model: torch.nn.Module, max_batch: int = 8, max_len: int = 1024,  # graphlint: cold
                   device: torch.device | str | None = None, dtype: torch.dtype = torch.bfloat16,
-                  expert_format: str = "bf16") -> DSV4Model:
+                  expert_format: str = "bf16", **kv_layout: int) -> DSV4Model:
     """Build a native model with the HF model's config and weights. expert_format "mxfp4" / "nvfp4" keeps
-    the experts packed (W4A16), quantised from the HF weights at load."""
+    the experts packed (W4A16), quantised from the HF weights at load. `kv_layout`: `kv_block_tokens`,
+    `kv_blocks` (DSV4Config)."""
     from .model import check_config
 
-    cfg = DSV4Config.from_hf(hf_model.config, max_batch=max_batch, max_len=max_len, expert_format=expert_format)
+    cfg = DSV4Config.from_hf(hf_model.config, max_batch=max_batch, max_len=max_len, expert_format=expert_format,
+                             **kv_layout)
     check_config(cfg)
     model = DSV4Model(cfg, device=device, dtype=dtype)
     unused = load_state_dict(model, hf_model.state_dict())

@@ -1,11 +1,14 @@
 """A whole DeepSeek-V4 decode step built from the dsv4_native kernels, gpt-fast style.
 
-One `DSV4Model` owns every weight and every piece of per-layer decode state as preallocated, slot-major
-buffers (`[max_batch, ...]`): the window ring, the compressed caches, the compressor states, the indexer
-caches and scores, the attention index lists and workspaces, the mHC and MoE workspaces, the logits and the
-static I/O (`StaticDecodeIO`) and sampler (`DeviceSampler`) buffers. A decode step for a batch bucket of
-`n` rows works on the first `n` rows of those buffers (contiguous views), so one captured CUDA graph per
-bucket replays on the same memory every time. Inside the step there is no host read and no branch on a
+One `DSV4Model` owns every weight and every piece of per-layer decode state as preallocated buffers: the
+compressed caches (CSA main and indexer, HCA) as pools of fixed-size blocks behind one block table
+(`kv_pages.PagedKV`, the default; `kv_block_tokens=0` keeps slot-major `[max_batch, max_len/ratio, d]`), and
+slot-major (`[max_batch, ...]`) the window ring, the compressor states, the indexer scores, the attention
+index lists and workspaces, the mHC and MoE workspaces, the logits and the static I/O (`StaticDecodeIO`) and
+sampler (`DeviceSampler`) buffers. A decode step for a batch bucket of `n` rows works on the first `n` rows of
+the slot-major buffers (contiguous views) and of the block table, and on the whole pools, so one captured
+CUDA graph per bucket replays on the same memory every time; the host allocates blocks between steps
+(`reserve_kv` / `release_kv`). Inside the step there is no host read and no branch on a
 device value: the only branches are on host-known facts (layer type, `n`, dtypes).
 
 Per-layer step order (dsv4-reference, end of section 8):
@@ -31,6 +34,7 @@ from ._attn_common import apply_rope_interleaved, rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
+from .kv_pages import DEFAULT_BLOCK_TOKENS, PagedKV
 from .mhc import HyperConnection, hc_head, mix_workspace
 from .moe import SWIGLU_LIMIT
 from .moe_w4 import FORMATS, make_moe
@@ -74,6 +78,16 @@ class DSV4Config:
     max_len: int = 1024
     # expert storage: "bf16" (the model dtype, DSV4MoE) or "mxfp4" / "nvfp4" (packed W4A16, DSV4MoEW4)
     expert_format: str = "bf16"
+    # compressed KV layout (kv_pages): blocks of kv_block_tokens tokens from a pool of kv_blocks blocks (the
+    # null block included; 0 = enough for every slot at max_len); kv_block_tokens = 0: contiguous slot caches
+    kv_block_tokens: int = DEFAULT_BLOCK_TOKENS
+    kv_blocks: int = 0
+
+    @property
+    def num_kv_blocks(self) -> int:
+        if not self.kv_block_tokens:
+            return 0
+        return self.kv_blocks or 1 + self.max_batch * -(-self.max_len // self.kv_block_tokens)
 
     @property
     def n_layers(self) -> int:
@@ -81,7 +95,8 @@ class DSV4Config:
 
     @classmethod
     def from_hf(cls, hf: Any, max_batch: int = 8, max_len: int = 1024,  # graphlint: cold
-                expert_format: str = "bf16") -> "DSV4Config":
+                expert_format: str = "bf16", kv_block_tokens: int = DEFAULT_BLOCK_TOKENS,
+                kv_blocks: int = 0) -> "DSV4Config":
         """Read a transformers `DeepseekV4Config` (or anything with the same attributes)."""
         kind = {"sliding_attention": SWA, "compressed_sparse_attention": CSA,
                 "heavily_compressed_attention": HCA}
@@ -109,6 +124,7 @@ class DSV4Config:
             hc_iters=int(hf.hc_sinkhorn_iters), rope_theta=float(main.get("rope_theta", hf.rope_theta)),
             compress_theta=float(comp.get("rope_theta", hf.compress_rope_theta)), yarn=yarn,
             eos_id=int(eos), max_batch=max_batch, max_len=max_len, expert_format=expert_format,
+            kv_block_tokens=kv_block_tokens, kv_blocks=kv_blocks,
         )
 
 
@@ -174,18 +190,22 @@ class DSV4Compressor(nn.Module):
                              persistent=False)
 
     def step(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, cos_sin: torch.Tensor,
-             cache: torch.Tensor, eps: float) -> None:
+             cache: torch.Tensor, eps: float, table: Optional[torch.Tensor]) -> None:
         n = x.shape[0]
         xf = x.float()
         kv = F.linear(xf, self.wkv)
         score = F.linear(xf, self.wgate)
         compressor_update_emit(kv, score, self.ape, pos, active, self.norm, cos_sin, self.state[:n], cache,
-                               self.ratio, eps)
+                               self.ratio, eps, table)
 
 
 class DSV4Attention(nn.Module):
     """MQA with a single 512-d latent (K = V), learned sinks, grouped output projection, and the layer's
-    window ring / compressor / indexer state."""
+    window ring / compressor / indexer state.
+
+    Compressed caches (`comp_kv`, `index_kv`): paged (`cfg.kv_block_tokens > 0`), a pool
+    `[num_kv_blocks, kv_block_tokens // ratio, d]` addressed through the model's block table; else slot-major
+    `[max_batch, max_len // ratio, d]`. The window ring is slot-major in both (kv_pages explains why)."""
 
     def __init__(self, cfg: DSV4Config, ratio: int, device: torch.device | None, dtype: torch.dtype) -> None:
         super().__init__()
@@ -208,7 +228,13 @@ class DSV4Attention(nn.Module):
 
         buf("win_kv", torch.zeros(b, cfg.window, d, device=device, dtype=dtype))
         n_comp = cfg.max_len // ratio if ratio else 1  # SWA: a 1-row stand-in that no index reaches
-        buf("comp_kv", torch.zeros(b, n_comp, d, device=device, dtype=dtype))
+        self.paged = bool(ratio and cfg.kv_block_tokens)
+
+        def cache(width: int) -> torch.Tensor:
+            shape = (cfg.num_kv_blocks, cfg.kv_block_tokens // ratio) if self.paged else (b, n_comp)
+            return torch.zeros(*shape, width, device=device, dtype=dtype)
+
+        buf("comp_kv", cache(d))
         self.n_topk = min(cfg.index_topk, n_comp) if ratio == CSA else 0
         kmax = cfg.window + (self.n_topk if ratio == CSA else (n_comp if ratio == HCA else 0))
         buf("idx", torch.full((b, kmax), -1, dtype=torch.int32, device=device))
@@ -224,12 +250,15 @@ class DSV4Attention(nn.Module):
             self.index_compressor = DSV4Compressor(cfg, di, ratio, device)
             self.index_wq_b = w(hi * di, cfg.q_lora)
             self.index_wproj = nn.Parameter(torch.zeros(hi, cfg.dim, device=device))  # fp32 in HF
-            buf("index_kv", torch.zeros(b, n_comp, di, device=device, dtype=dtype))
+            buf("index_kv", cache(di))
             buf("index_scores", torch.zeros(b, n_comp, device=device))
             buf("topk", torch.full((b, self.n_topk), -1, dtype=torch.int32, device=device))
 
-    def forward(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, rope: RopeTables) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, rope: RopeTables,
+                block_table: Optional[torch.Tensor]) -> torch.Tensor:
         cfg, n = self.cfg, x.shape[0]
+        # paged: whole pools and the table rows of this bucket; contiguous: the bucket's slot rows
+        table = block_table if self.paged else None
         eps, d, h = cfg.rms_eps, cfg.head_dim, cfg.n_heads
         cos_sin, cos_sin_inv = rope.pick(self.ratio)
         pos_c = pos.clamp(0, cfg.max_len - 1)  # padding rows may hold any position
@@ -244,24 +273,25 @@ class DSV4Attention(nn.Module):
 
         topk: Optional[torch.Tensor] = None
         if self.ratio == CSA:  # host-known layer type
-            self.index_compressor.step(x, pos, active, cos_sin, self.index_kv[:n], eps)
+            index_kv = self.index_kv if self.paged else self.index_kv[:n]
+            self.index_compressor.step(x, pos, active, cos_sin, index_kv, eps, table)
             di, hi = cfg.index_dim, cfg.index_heads
             qi = F.linear(qr, self.index_wq_b).view(n, hi, di)
             qi = apply_rope_interleaved(qi, cos_sin, pos_c).to(x.dtype).contiguous()
             wi = F.linear(x.float(), self.index_wproj) * (di ** -0.5 * hi ** -0.5)
             n_valid = (pos_c + 1) // self.ratio
             topk = self.topk[:n]
-            indexer_topk_fixed(qi, wi, self.index_kv[:n], n_valid, active, self.index_scores[:n], topk)
+            indexer_topk_fixed(qi, wi, index_kv, n_valid, active, self.index_scores[:n], topk, table)
 
         win = self.win_kv[:n]
         write_ring(win, pos_c, kv, active)
-        comp = self.comp_kv[:n]
+        comp = self.comp_kv if self.paged else self.comp_kv[:n]
         if self.compressor is not None:
-            self.compressor.step(x, pos, active, cos_sin, comp, eps)
+            self.compressor.step(x, pos, active, cos_sin, comp, eps, table)
         idx = self.idx[:n]
         build_attention_indices(pos_c, active, idx, topk, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
-        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5)
+        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table)
 
         o = apply_rope_interleaved(o, cos_sin_inv, pos_c).to(x.dtype)  # de-rotate V's rope channels
         groups = o.reshape(n, cfg.o_groups, -1)
@@ -287,11 +317,11 @@ class DSV4Block(nn.Module):
                             dtype=dtype, device=device)
 
     def forward(self, x: torch.Tensor, ids: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
-                rope: RopeTables) -> torch.Tensor:
+                rope: RopeTables, block_table: Optional[torch.Tensor] = None) -> torch.Tensor:
         eps = self.cfg.rms_eps
 
         def attention(y: torch.Tensor) -> torch.Tensor:
-            return self.attn(weighted_rms_norm(y, self.attn_norm, eps).to(y.dtype), pos, active, rope)
+            return self.attn(weighted_rms_norm(y, self.attn_norm, eps).to(y.dtype), pos, active, rope, block_table)
 
         def ffn(y: torch.Tensor) -> torch.Tensor:
             return self.moe(weighted_rms_norm(y, self.ffn_norm, eps).to(y.dtype).contiguous(), ids, active)
@@ -322,6 +352,8 @@ class DSV4Model(nn.Module):
         self.register_buffer("head_ws", mix_workspace(b, cfg.dim, device=dev), persistent=False)
         self.register_buffer("logits", torch.zeros(b, cfg.vocab, device=dev), persistent=False)
         self.io = StaticDecodeIO(b, cfg.eos_id, cfg.max_len, device=dev)
+        # the block table of every paged cache and its host allocator (None: contiguous slot caches)
+        self.kv = PagedKV(b, cfg.max_len, cfg.kv_block_tokens, cfg.num_kv_blocks, dev) if cfg.kv_block_tokens else None
         self.sampler = DeviceSampler(b, cfg.vocab, device=dev)
 
     # ------------------------------------------------------------------------------------------
@@ -334,8 +366,9 @@ class DSV4Model(nn.Module):
         h = self.embed.index_select(0, ids.clamp(0, cfg.vocab - 1))
         x = self.x0[:n]
         x.copy_(h.unsqueeze(1).expand(n, 4, cfg.dim))
+        table = self.kv.table[:n] if self.kv is not None else None
         for layer in self.layers:
-            x = layer(x, ids, pos, active, self.rope)
+            x = layer(x, ids, pos, active, self.rope, table)
         z = self.head_out[:n]
         hc_head(x, self.hc_head_fn, self.hc_head_base, self.hc_head_scale, active, z, self.head_ws[:n],
                 cfg.rms_eps, cfg.hc_eps)
@@ -370,6 +403,9 @@ class DSV4Model(nn.Module):
         if len(slots) != len(prompts) or any(len(p) < 1 for p in prompts):
             raise ValueError("one non-empty prompt per slot")
         n = max(slots) + 1
+        for s, p in zip(slots, prompts):  # a new request per slot: its old blocks go, the prompt's come
+            self.release_kv(s)
+            self.reserve_kv(s, len(p))
         saved_active = io.active.clone()
         steps = max(len(p) for p in prompts) - 1
         ids = torch.zeros(n, dtype=torch.int64)
@@ -388,6 +424,17 @@ class DSV4Model(nn.Module):
         for s, p in zip(slots, prompts):
             io.admit(s, int(p[-1]), len(p) - 1, len(p))
 
+    def reserve_kv(self, slot: int, length: int) -> None:  # graphlint: cold
+        """Between steps: the slot's block table covers tokens [0, length) (call with pos + 1 before the step
+        that processes position pos). No-op for the contiguous layout."""
+        if self.kv is not None:
+            self.kv.reserve(slot, length)
+
+    def release_kv(self, slot: int) -> None:  # graphlint: cold
+        """Between steps: the slot's request is done; its blocks return to the pool."""
+        if self.kv is not None:
+            self.kv.release(slot)
+
     def configure_sampling(self, slot: int, prompt: Sequence[int], temperature: float = 0.0,  # graphlint: cold
                            rep_penalty: float = 1.0, seed: int = 0) -> None:
         self.sampler.configure_slot(slot, temperature, rep_penalty, seed, torch.tensor(list(prompt)))
@@ -398,6 +445,8 @@ class DSV4Model(nn.Module):
         out = {k: v for k, v in self.named_buffers() if k.split(".")[-1] in names}
         for k in ("input_ids", "pos", "active", "seq_len"):
             out["io." + k] = getattr(self.io, k)
+        if self.kv is not None:
+            out["kv.table"] = self.kv.table
         return out
 
 
@@ -412,6 +461,9 @@ def check_config(cfg: DSV4Config) -> None:  # graphlint: cold
             raise ValueError(f"{what} must be a power of two, got {v}")
     if cfg.max_len % 128:
         raise ValueError("max_len must be a multiple of 128")
+    if cfg.kv_block_tokens % 128 or cfg.kv_block_tokens < 0:
+        raise ValueError(f"kv_block_tokens must be 0 (contiguous) or a multiple of 128 (a block holds whole CSA and "
+                         f"HCA entries), got {cfg.kv_block_tokens}")
     if cfg.expert_format != "bf16":
         if cfg.expert_format not in FORMATS:
             raise ValueError(f"expert_format must be 'bf16' or one of {sorted(FORMATS)}, got {cfg.expert_format!r}")

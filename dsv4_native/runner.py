@@ -1,5 +1,5 @@
 """Decode runner: one CUDA graph per batch bucket, and a generation loop whose host work is only the stop
-check and detokenisation between replays.
+check, detokenisation and KV block reservation (`reserve_kv` / `release_kv`, kv_pages) between replays.
 
     model = loader.from_hf_model(hf, max_batch=8, max_len=4096, device="cuda")
     runner = DSV4Runner(model).capture()          # buckets 1, 2, 4, 8 (powers of two up to max_batch)
@@ -83,8 +83,9 @@ class DSV4Runner:
 
         Between replays the host only (1) waits for the D2H copy of next_tok/active and appends the
         tokens of rows that were live (the stop check: EOS and max_len are applied on device by the
-        epilogue, the host just reads the `active` flags), and (2) calls `on_tokens(slot, token)` to
-        detokenise/stream. Nothing is written to the device between replays.
+        epilogue, the host just reads the `active` flags), (2) calls `on_tokens(slot, token)` to
+        detokenise/stream, and (3) grows the block tables of live rows that cross into a new KV block
+        (host-known positions; a table write only then) and frees the blocks of rows that stopped.
         """
         model, io = self.model, self.model.io
         n = len(prompts)
@@ -96,7 +97,11 @@ class DSV4Runner:
         model.prefill(list(range(n)), prompts)
         live = [True] * n
         outputs: list[list[int]] = [[] for _ in range(n)]
-        for _ in range(max_new_tokens):
+        max_len = model.cfg.max_len
+        for step in range(max_new_tokens):
+            for slot in range(n):  # the step processes position len(prompt) - 1 + step
+                if live[slot]:
+                    model.reserve_kv(slot, min(len(prompts[slot]) + step, max_len))
             self.step(n)
             io.fetch_next_tokens()
             tokens, active = io.wait_next_tokens()
@@ -108,7 +113,11 @@ class DSV4Runner:
                 if on_tokens is not None:
                     on_tokens(slot, tok)
                 live[slot] = bool(active[slot])
+                if not live[slot]:
+                    model.release_kv(slot)
             if not any(live):
                 break
         io.active.zero_()  # leave every slot free for the next batch
+        for slot in range(n):
+            model.release_kv(slot)
         return outputs

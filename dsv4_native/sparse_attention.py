@@ -19,10 +19,13 @@ partials. The number of splits is the workspace's (host-known) shape, chosen onc
 
 from __future__ import annotations
 
+from typing import Optional
+
 import torch
 
 from ._attn_common import check_kernel_inputs
 from ._backend import interpreting, use_triton
+from .kv_pages import gather_logical
 
 try:
     import triton
@@ -81,8 +84,12 @@ def sparse_decode_attention_ref(
     active: torch.Tensor,
     out: torch.Tensor,
     scale: float,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
-    """Reference: gather rows of the virtual KV by index, softmax with the sink column, write active rows."""
+    """Reference: gather rows of the virtual KV by index, softmax with the sink column, write active rows.
+    A paged `comp_kv` is first gathered into its contiguous view through the block table."""
+    if block_table is not None:
+        comp_kv = gather_logical(comp_kv, block_table, block_table.shape[1] * comp_kv.shape[1])
     batch, heads, head_dim = q.shape
     window = win_kv.shape[1]
     total = window + comp_kv.shape[1]
@@ -114,10 +121,12 @@ if triton is not None:
         active_ptr,
         out_ptr,
         part_ptr,
+        table_ptr,
         H,
         W,
         N_COMP,
         K,
+        MAX_BLOCKS,
         scale,
         CHUNK: tl.constexpr,  # index-list entries per split (a multiple of BLOCK_N)
         D: tl.constexpr,
@@ -126,6 +135,8 @@ if triton is not None:
         SPLITS: tl.constexpr,
         UPCAST: tl.constexpr,
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32); None = default
+        RPB: tl.constexpr,  # paged: compressed entries per block
+        PAGED: tl.constexpr,
     ):
         b = tl.program_id(0).to(tl.int64)
         hb = tl.program_id(1)
@@ -147,7 +158,6 @@ if triton is not None:
             l_i = tl.zeros([BLOCK_H], tl.float32)
         acc = tl.zeros([BLOCK_H, D], tl.float32)
         win_b = win_ptr + b * W * D
-        comp_b = comp_ptr + b * N_COMP * D
         start = sp * CHUNK
         for it in range(0, CHUNK, BLOCK_N):
             offs_n = start + it + tl.arange(0, BLOCK_N)
@@ -156,7 +166,13 @@ if triton is not None:
             in_comp = (ix >= W) & (ix < W + N_COMP)
             # K = V rows: one masked load from each source; an invalid index touches no memory
             kw = tl.load(win_b + ix[:, None] * D + offs_d[None, :], mask=in_win[:, None], other=0.0)
-            kc = tl.load(comp_b + (ix - W)[:, None] * D + offs_d[None, :], mask=in_comp[:, None], other=0.0)
+            e = ix - W
+            if PAGED:  # logical entry -> physical pool row through the block table
+                blk = tl.load(table_ptr + b * MAX_BLOCKS + e // RPB, mask=in_comp, other=0).to(tl.int64)
+                crow = blk * RPB + e % RPB
+            else:
+                crow = b * N_COMP + e
+            kc = tl.load(comp_ptr + crow[:, None] * D + offs_d[None, :], mask=in_comp[:, None], other=0.0)
             kv = tl.where(in_win[:, None], kw, kc)  # select, not add: keeps the load dtype
             if UPCAST:
                 kv = kv.to(tl.float32)
@@ -231,6 +247,7 @@ def sparse_decode_attention_triton(
     block_h: int | None = None,
     block_n: int | None = None,
     num_warps: int | None = None,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H) merge.
 
@@ -238,11 +255,14 @@ def sparse_decode_attention_triton(
     function, only the reduction order (and so the last bits) differs.
     """
     batch, heads, head_dim = q.shape
-    check_kernel_inputs(
-        "sparse_decode_attention",
-        {"q": q, "win_kv": win_kv, "comp_kv": comp_kv, "idx": idx, "out": out, "workspace": workspace},
-        {"head_dim": head_dim},
-    )
+    tensors = {"q": q, "win_kv": win_kv, "comp_kv": comp_kv, "idx": idx, "out": out, "workspace": workspace}
+    if block_table is None:  # contiguous `[B, Nmax, d]`; the table argument is an unused stand-in
+        n_comp, rpb, max_blocks, table = comp_kv.shape[1], 1, 1, idx
+    else:  # pool `[num_blocks, rows_per_block, d]`: logical capacity = the table's width in rows
+        rpb, max_blocks, table = comp_kv.shape[1], block_table.shape[1], block_table
+        n_comp = rpb * max_blocks
+        tensors["block_table"] = block_table
+    check_kernel_inputs("sparse_decode_attention", tensors, {"head_dim": head_dim})
     cfg_h, cfg_n, cfg_w = DEFAULT_CONFIG
     block_h = _head_block(heads, block_h or cfg_h)
     block_n = block_n or cfg_n
@@ -252,10 +272,11 @@ def sparse_decode_attention_triton(
     chunk = triton.cdiv(triton.cdiv(kmax, block_n), splits) * block_n
     n_hblk = triton.cdiv(heads, block_h)
     _sparse_attn_kernel[(batch, n_hblk, splits)](
-        q, win_kv, comp_kv, idx, sink, active, out, workspace,
-        heads, win_kv.shape[1], comp_kv.shape[1], kmax, scale,
+        q, win_kv, comp_kv, idx, sink, active, out, workspace, table,
+        heads, win_kv.shape[1], n_comp, kmax, max_blocks, scale,
         CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, SPLITS=splits, UPCAST=interpreting(),
-        PRECISION="ieee" if q.dtype == torch.float32 else None, num_warps=num_warps,
+        PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
+        num_warps=num_warps,
     )
     if splits > 1:
         _merge_splits_kernel[(batch, heads)](
@@ -280,20 +301,25 @@ def sparse_decode_attention(  # graphlint: hot  (decode-step entry point)
     out: torch.Tensor,
     workspace: torch.Tensor,
     scale: float,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
     """Contract C2: q `[B, H, d]`, win_kv `[B, W, d]`, comp_kv `[B, Nmax, d]` (same dtype), idx `[B, Kmax]`
     int32 virtual ids (-1 invalid), sink `[H]` fp32, active `[B]` bool; writes `out[B, H, d]` for active rows.
     `workspace` comes from `attention_workspace` (its dim 1 is the split count). All contiguous.
+    With `block_table [B, max_blocks]` int32 (kv_pages), comp_kv is a pool `[num_blocks, rows_per_block, d]`
+    and compressed entry e of row b is read from its physical row.
     """
     if use_triton(q):
-        sparse_decode_attention_triton(q, win_kv, comp_kv, idx, sink, active, out, workspace, scale)
+        sparse_decode_attention_triton(q, win_kv, comp_kv, idx, sink, active, out, workspace, scale,
+                                       block_table=block_table)
     else:
-        sparse_decode_attention_ref(q, win_kv, comp_kv, idx, sink, active, out, scale)
+        sparse_decode_attention_ref(q, win_kv, comp_kv, idx, sink, active, out, scale, block_table)
 
 
 @sparse_decode_attention.register_fake
 def _(
     q: torch.Tensor, win_kv: torch.Tensor, comp_kv: torch.Tensor, idx: torch.Tensor, sink: torch.Tensor,
     active: torch.Tensor, out: torch.Tensor, workspace: torch.Tensor, scale: float,
+    block_table: Optional[torch.Tensor] = None,
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate

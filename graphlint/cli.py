@@ -26,13 +26,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TextIO
 
 from graphlint import __version__
-from graphlint.config import SCOPES, Config, ConfigError
-from graphlint.config import load as load_config
-from graphlint.diagnostics import INTERNAL_ERROR, SEVERITY_BY_FAMILY, TIERS, Edit, Finding
-from graphlint.output import COLOR_MODES, FORMATS
+from graphlint.pipeline.config import SCOPES, Config, ConfigError
+from graphlint.pipeline.config import load as load_config
+from graphlint.diagnostics import INTERNAL_ERROR, TIERS, Edit, Finding
+from graphlint.report.output import COLOR_MODES, FORMATS
 
 if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage errors stay fast
-    from graphlint.engine import LintResult, SourceFile
+    from graphlint.pipeline.engine import LintResult, SourceFile
 
 PROG = "graphlint"
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -303,7 +303,7 @@ def _apply_selection(config: Config, args: argparse.Namespace) -> Config:
     list so that the engine sees one flat selection.
     """
     from graphlint.rules import ALL_RULES
-    from graphlint.selection import enabled_codes, extend_selection, validate_selectors
+    from graphlint.pipeline.selection import enabled_codes, extend_selection, validate_selectors
 
     extend = list(args.extend_select) + (["GL001"] if args.warn_unused_noqa else [])
     ignore = list(args.ignore) + list(args.extend_ignore)
@@ -404,7 +404,7 @@ def _check(args: argparse.Namespace) -> int:
     config = _build_config(args, first)
     fmt = _output_format(args.output_format, config)
 
-    from graphlint.engine import Linter
+    from graphlint.pipeline.engine import Linter
 
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
@@ -539,14 +539,14 @@ def _stderr_ctx() -> Iterator[TextIO]:
 
 
 def _file_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
-    from graphlint.discovery import discover
+    from graphlint.pipeline.discovery import discover
 
     paths = [Path(p) for p in (args.paths or ["."])]
     return _targets(discover(paths, config, force_exclude=args.force_exclude))
 
 
 def _targets(files: list[Path]) -> list[_Target]:
-    from graphlint.engine import read_source
+    from graphlint.pipeline.engine import read_source
 
     targets = []
     for path in files:
@@ -558,8 +558,8 @@ def _targets(files: list[Path]) -> list[_Target]:
 def _changed_targets(args: argparse.Namespace, config: Config) -> tuple[list[_Target], set[str]]:
     """`--changed`: every project file is linted (a changed helper is hot only through its unchanged
     callers), and the displayed paths of the changed files are returned to filter the report."""
-    from graphlint.discovery import discover
-    from graphlint.engine import display_path
+    from graphlint.pipeline.discovery import discover
+    from graphlint.pipeline.engine import display_path
 
     changed = discover([Path(p) for p in (args.paths or ["."])], config, force_exclude=args.force_exclude)
     project = discover([config.root], config)
@@ -571,16 +571,16 @@ def _changed_targets(args: argparse.Namespace, config: Config) -> tuple[list[_Ta
 def _reported_for(result, report_for: set[str]) -> list[Finding]:
     """`--changed`: the findings in, or reached through, the changed files; internal errors (GL002)
     anywhere too, since an unchecked function may hide a finding reached through them."""
-    from graphlint.chains import Chains
+    from graphlint.index.chains import Chains
 
     chains = Chains(result.index, result.hot)
     return [f for f in result.findings if f.code == INTERNAL_ERROR or chains.reaches_through(f, report_for)]
 
 
 def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
-    from graphlint.discovery import is_excluded
-    from graphlint.engine import decode_source, display_path
-    from graphlint.index import module_name_for
+    from graphlint.pipeline.discovery import is_excluded
+    from graphlint.pipeline.engine import decode_source, display_path
+    from graphlint.index.project import module_name_for
 
     data = _read_stdin()
     name = args.stdin_filename
@@ -629,7 +629,7 @@ def _runtime_module():
 
 def _load_fixer():
     try:
-        import graphlint.fix as fixer
+        import graphlint.report.fix as fixer
     except ImportError as exc:
         raise UsageError(f"fixes are not available in this installation (graphlint.fix: {exc})") from None
     return fixer
@@ -783,7 +783,7 @@ def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
     """ruff's --add-noqa: a `# noqa: CODE` for each remaining finding. Each new text is checked as a
     fix is (graphlint.fix.fixed_text_problem) before it is written; one that would no longer parse
     (which would be a bug) is not written."""
-    from graphlint.suppression import add_noqa
+    from graphlint.report.suppression import add_noqa
 
     by_path: dict[str, list[Finding]] = {}
     for f in findings:
@@ -865,8 +865,8 @@ def _watch_list(args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
     whose mtimes change when a file in them is added, removed or renamed, and their .gitignore).
     Discovery costs ~1 s on 2,700 files, so it runs once per lint and when a folder changes, never on
     every poll; a poll stats ~3,800 paths in ~25 ms."""
-    from graphlint.config import find_config
-    from graphlint.discovery import discover
+    from graphlint.pipeline.config import find_config
+    from graphlint.pipeline.discovery import discover
 
     first = Path(args.paths[0]) if args.paths else None
     try:
@@ -909,7 +909,7 @@ def _plural(n: int, word: str) -> str:
 
 def _report(findings: list[Finding], fmt: str, out: TextIO, args: argparse.Namespace, *, fixed: int,
             sources: dict[str, str], runtime: bool, coverage: LintResult | None = None) -> None:
-    from graphlint.output import render, render_statistics, statistics, use_color
+    from graphlint.report.output import render, render_statistics, statistics, use_color
 
     if args.statistics:
         if fmt == "json":
@@ -1010,8 +1010,8 @@ def _show_settings(config: Config, linter, fmt: str, out: TextIO) -> int:
 
 
 def _show_files(args: argparse.Namespace, config: Config, stdin: bool, out: TextIO) -> int:
-    from graphlint.discovery import discover
-    from graphlint.engine import display_path
+    from graphlint.pipeline.discovery import discover
+    from graphlint.pipeline.engine import display_path
 
     if stdin:
         out.write((args.stdin_filename or "-") + "\n")
@@ -1023,24 +1023,21 @@ def _show_files(args: argparse.Namespace, config: Config, stdin: bool, out: Text
 
 # --- rule documentation and catalog -----------------------------------------------------------------
 
-def _indent(text: str, prefix: str = "    ") -> str:
-    return "".join(prefix + line if line.strip() else line for line in text.rstrip("\n").splitlines(True))
-
-
 def _explain(code: str, out: TextIO) -> int:
-    from graphlint.output import code_info, rule_url
+    from graphlint.report.docs import render_rule
+    from graphlint.report.output import code_info, rule_url
     from graphlint.rules import RULES_BY_CODE
 
     code = code.strip().upper()
     rule = RULES_BY_CODE.get(code)
     if rule is not None:
-        out.write(_rule_doc(rule))
+        out.write(render_rule(rule, level=1))
         out.write(f"\nDocs: {rule_url(code)}\n")
         return EXIT_OK
     info = code_info(code)
     if info is None:
         raise UsageError(f"unknown rule code {code!r} (see `graphlint --list-rules`)")
-    out.write(f"# {info.name} ({info.code})\n\n")
+    out.write(f"# {info.code} `{info.name}`\n\n")
     out.write(f"Family: {info.family} (reported by `graphlint capture` on a GPU)\n\n")
     out.write(f"{info.summary}\n\n")
     if info.fix_hint:
@@ -1049,35 +1046,11 @@ def _explain(code: str, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _rule_doc(rule) -> str:
-    parts = [
-        f"# {rule.name} ({rule.code})\n",
-        f"Family: {rule.family.value}    Severity: {SEVERITY_BY_FAMILY[rule.family]}    "
-        f"Default: {'on' if rule.default_enabled else 'off (opt-in)'}    "
-        f"Fixable: {f'yes ({rule.fix_applicability()})' if rule.FIXES else 'no'}"
-        f"{'    Only inside capture regions' if getattr(rule, 'capture_only', False) else ''}\n",
-        f"{rule.summary()}\n",
-    ]
-    body = rule.doc().split("\n\n", 1)
-    if len(body) > 1 and body[1].strip():
-        parts.append(body[1].strip() + "\n")
-    parts.append(f"Message: {rule.message}\n")
-    if rule.fix_hint:
-        parts.append(f"Fix: {rule.fix_hint}\n")
-    if rule.INVALID:
-        parts.append("## Flagged\n\n" + "\n\n".join(_indent(s) for s in rule.INVALID) + "\n")
-    if rule.VALID:
-        parts.append("## Not flagged\n\n" + "\n\n".join(_indent(s) for s in rule.VALID) + "\n")
-    for fix in rule.FIXES:
-        parts.append("## Fix\n\nBefore:\n\n" + _indent(fix.before) + "\n\nAfter:\n\n" + _indent(fix.after) + "\n")
-    return "\n".join(parts)
-
-
 def _catalog() -> list[dict]:
+    from graphlint.report.docs import catalog_row
     from graphlint.rules import ALL_RULES
 
-    rows = [{"code": r.code, "name": r.name, "family": r.family.value,
-             "default": "on" if r.default_enabled else "off", "fixable": bool(r.FIXES)} for r in ALL_RULES]
+    rows = [catalog_row(r) for r in ALL_RULES]
     try:
         from graphlint.runtime.codes import RUNTIME_CODES
     except ImportError:  # the runtime table is optional: the static catalog stands alone

@@ -31,15 +31,15 @@ from typing import TYPE_CHECKING, Any, Iterator
 from graphlint import __version__
 
 if TYPE_CHECKING:
-    from graphlint.config import Config
-    from graphlint.engine import Linter
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
 
 STDIN_NAMES = ("-", "stdin")  # what flake8 passes for stdin without --stdin-display-name
 
 
 @lru_cache(maxsize=64)
 def _config_for(folder: str, explicit: str | None, scope: str | None) -> "Config":
-    from graphlint.config import load
+    from graphlint.pipeline.config import load
 
     config = load(Path(folder), Path(explicit) if explicit else None)
     return config.with_overrides(scope=scope)
@@ -47,7 +47,7 @@ def _config_for(folder: str, explicit: str | None, scope: str | None) -> "Config
 
 @lru_cache(maxsize=64)
 def _linter_for(config: "Config") -> "Linter":
-    from graphlint.engine import Linter
+    from graphlint.pipeline.engine import Linter
 
     return Linter(config)
 
@@ -120,9 +120,9 @@ class GraphlintChecker:
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         if not self.selected:
             return
-        from graphlint.config import ConfigError
-        from graphlint.discovery import is_excluded
-        from graphlint.index import module_name_for
+        from graphlint.pipeline.config import ConfigError
+        from graphlint.pipeline.discovery import is_excluded
+        from graphlint.index.project import module_name_for
 
         path = self._path()
         folder = str((path.parent if path is not None else Path.cwd()).resolve())

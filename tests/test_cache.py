@@ -1,4 +1,4 @@
-"""The result cache (graphlint/cache.py): data only, never stale, never a traceback, never evicting.
+"""The result cache (graphlint/pipeline/cache.py): data only, never stale, never a traceback, never evicting.
 
 Each defect of docs/defects.md's "Cache" section has its reproducer here (C1-C5), all in-process on
 tiny projects. What entries hold is checked by re-running with `--no-cache`: a warm run must print
@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-import graphlint.cache as gcache
+import graphlint.pipeline.cache as gcache
 from graphlint import __version__
 from graphlint.cli import main
-from graphlint.config import Config, load_file
+from graphlint.pipeline.config import Config, load_file
 from graphlint.diagnostics import Finding
-from graphlint.engine import Linter, build_summary, read_source
-from graphlint.index import ModuleSummary
+from graphlint.pipeline.engine import Linter, build_summary, read_source
+from graphlint.index.project import ModuleSummary
 
 # C2: `a.py` reads `helper` through the package's re-export and `flag` from its grandparent class.
 PROJECT = {

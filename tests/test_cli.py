@@ -21,7 +21,7 @@ import pytest
 from graphlint import __version__
 from graphlint.cli import main
 from graphlint.diagnostics import Edit, Finding
-from graphlint.output import rule_url
+from graphlint.report.output import rule_url
 from graphlint.rules import ALL_RULES, RULES_BY_CODE
 
 # GL140 at 6:9-6:33 and GL101 at 7:16-7:30; `forward` of an nn.Module is a hot root by itself.
@@ -607,19 +607,30 @@ def test_rule_documentation(cli, args):
     r = cli(*args)
     rule = RULES_BY_CODE["GL101"]
     assert r.rc == 0
-    assert r.lines[0] == f"# {rule.name} (GL101)"
+    assert r.lines[0] == f"# GL101 `{rule.name}`"
     assert f"Family: {rule.family.value}" in r.out
-    assert rule.summary() in r.out
+    titles = [line[3:] for line in r.lines if line.startswith("## ")]
+    assert titles == ["What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "References"]
     assert rule.doc().split("\n\n")[1].splitlines()[0] in r.out  # the body, not only the summary
-    assert f"Message: {rule.message}" in r.out
-    assert f"Fix: {rule.fix_hint}" in r.out
-    assert "## Flagged" in r.out and "    " + rule.INVALID[0].splitlines()[1] in r.out
-    assert "## Not flagged" in r.out
+    assert rule.why in r.out and "202-211 ms" in r.out  # the measured H200 wait
+    assert rule.INVALID[0].splitlines()[1] in r.out and rule.use_instead.splitlines()[1] in r.out
+    assert r.lines[-1] == f"Docs: {rule_url('GL101')}"
+
+
+def test_explain_prints_the_page_of_docs_rules_md(cli):
+    """One renderer: `--explain` is the rule's section of docs/rules.md, two heading levels up."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    start = page.index("### GL205 `pinned-alloc-in-capture`")
+    end = re.compile(r"^#{2,3} ", re.M).search(page, start + 1).start()  # the next rule or family
+    section = page[start:end].rstrip("\n") + "\n"
+    out = cli("--explain", "GL205").out
+    explained = out[: out.rindex("\nDocs: ")]
+    assert re.sub(r"^#", "###", explained, flags=re.M) == section
 
 
 def test_rule_documentation_opt_in_rule(cli):
     r = cli("rule", "GL001")
-    assert r.rc == 0 and "Default: off (opt-in)" in r.out
+    assert r.rc == 0 and "default: off (opt-in)" in r.out
 
 
 def test_rule_documentation_runtime_code(cli):
@@ -628,7 +639,7 @@ def test_rule_documentation_runtime_code(cli):
     info = RUNTIME_CODES["GLR101"]
     r = cli("rule", "GLR101")
     assert r.rc == 0
-    assert r.lines[0] == f"# {info.name} (GLR101)"
+    assert r.lines[0] == f"# GLR101 `{info.name}`"
     assert info.summary in r.out and info.fix_hint in r.out
 
 
@@ -763,7 +774,7 @@ def test_machine_formats_keep_stdout_clean(tmp_path, sarif_validator):
 # --- fixes ------------------------------------------------------------------------------------------
 
 def _fake_apply_edits(text: str, edits: list[Edit]) -> str:
-    """Reference semantics of graphlint.fix.apply_edits: 1-based positions, end exclusive."""
+    """Reference semantics of graphlint.report.fix.apply_edits: 1-based positions, end exclusive."""
     lines = text.splitlines(keepends=True)
     starts = [0]
     for line in lines:
@@ -780,13 +791,13 @@ def _fake_apply_edits(text: str, edits: list[Edit]) -> str:
 
 @pytest.fixture
 def item_fix(monkeypatch):
-    """GL101 findings carry a fix that drops `.item()`; graphlint.fix is faked only if it is missing."""
-    import graphlint.engine as engine
+    """GL101 findings carry a fix that drops `.item()`; graphlint.report.fix is faked only if it is missing."""
+    import graphlint.pipeline.engine as engine
 
     try:
-        import graphlint.fix  # noqa: F401 - the lead's real implementation, when it exists
+        import graphlint.report.fix  # noqa: F401 - the lead's real implementation, when it exists
     except ImportError:
-        monkeypatch.setitem(sys.modules, "graphlint.fix",
+        monkeypatch.setitem(sys.modules, "graphlint.report.fix",
                             types.SimpleNamespace(apply_edits=_fake_apply_edits))
     original = engine.Linter.lint_sources
 
@@ -854,7 +865,7 @@ def test_fix_stdin_undecodable_is_echoed_back(tmp_path):
 
 
 def test_fix_without_fixable_findings_needs_no_fixer(proj, cli, monkeypatch):
-    monkeypatch.setitem(sys.modules, "graphlint.fix", None)  # importing it now raises ImportError
+    monkeypatch.setitem(sys.modules, "graphlint.report.fix", None)  # importing it now raises ImportError
     write(proj, {"m.py": MODEL})
     r = concise(cli, "--fix", "m.py")
     assert r.rc == 1 and r.lines[-1] == "Found 2 errors."
@@ -862,7 +873,7 @@ def test_fix_without_fixable_findings_needs_no_fixer(proj, cli, monkeypatch):
 
 
 def test_fix_missing_fixer_is_a_usage_error(proj, cli, item_fix, monkeypatch):
-    monkeypatch.setitem(sys.modules, "graphlint.fix", None)
+    monkeypatch.setitem(sys.modules, "graphlint.report.fix", None)
     write(proj, {"m.py": MODEL})
     r = cli("--fix", "m.py")
     assert r.rc == 2 and r.err.startswith("graphlint: error: fixes are not available")

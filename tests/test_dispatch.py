@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from graphlint.index import ProjectIndex, index_source
+from graphlint.index.project import ProjectIndex, index_source
 
 
 def hot(files: dict[str, str], **kw) -> dict[str, tuple[str | None, tuple[str, ...]]]:
@@ -369,8 +369,8 @@ def test_name_dispatch_on_unknown_receivers_is_bounded():
 
 
 def test_findings_carry_their_context(tmp_path):
-    from graphlint.config import Config
-    from graphlint.engine import Linter
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
 
     (tmp_path / "m.py").write_text(textwrap.dedent("""
         import torch
@@ -435,8 +435,8 @@ def test_eager_guards_take_branches_out_of_the_captured_tier(tmp_path):
                 with torch.cuda.graph(self.graph):
                     self.out = self.model(x, meta)
     """))
-    from graphlint.config import Config
-    from graphlint.engine import Linter
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
 
     findings = Linter(Config(root=tmp_path)).lint_paths([tmp_path / "m.py"]).findings
     assert {(f.line, f.context) for f in findings} == {
@@ -471,8 +471,8 @@ def test_capture_only_hazards_are_not_reported_in_the_step_driver(tmp_path):
                 out = self.model(x)
                 return out.argmax().item(), offsets, temperature
     """))
-    from graphlint.config import Config
-    from graphlint.engine import Linter
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
 
     findings = Linter(Config(root=tmp_path)).lint_paths([tmp_path / "m.py"]).findings
     assert {(f.code, f.line, f.context) for f in findings} == {

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from graphlint.config import Config
-from graphlint.engine import Linter
+from graphlint.pipeline.config import Config
+from graphlint.pipeline.engine import Linter
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 EXPECT_RE = re.compile(r"#\s*expect:\s*(.+)$")
@@ -37,7 +37,7 @@ def test_graph_safe_decode_is_clean():
 
 def test_dsv4_native_is_clean():
     root = Path(__file__).resolve().parents[1]
-    from graphlint.discovery import discover
+    from graphlint.pipeline.discovery import discover
 
     files = discover([root / "dsv4_native"], Config(root=root))
     findings = Linter(Config(root=root)).lint_paths(files).findings

@@ -37,10 +37,10 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from graphlint import parallel
+from graphlint.pipeline import workers
 from graphlint.cli import main
 from graphlint.lines import source_lines
-from graphlint.output import FORMATS
+from graphlint.report.output import FORMATS
 from graphlint.rules import ALL_RULES
 from graphlint.testing import example_source
 
@@ -548,11 +548,11 @@ def test_pool_and_cache_answer_like_one_process(files, monkeypatch_pool):
 
 @pytest.fixture(scope="module")
 def monkeypatch_pool():
-    """A pool from 2 files (graphlint.parallel.SERIAL_BELOW): a tree of a few files runs in workers."""
-    if parallel._jobs(2, 1000) < 2:
+    """A pool from 2 files (graphlint.pipeline.workers.SERIAL_BELOW): a tree of a few files runs in workers."""
+    if workers._jobs(2, 1000) < 2:
         pytest.skip("one core: graphlint runs no pool here")
     mp = pytest.MonkeyPatch()
-    mp.setattr(parallel, "SERIAL_BELOW", 2)
+    mp.setattr(workers, "SERIAL_BELOW", 2)
     yield
     mp.undo()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from graphlint.config import Config
-from graphlint.engine import Linter
+from graphlint.pipeline.config import Config
+from graphlint.pipeline.engine import Linter
 
 
 def write(root: Path, files: dict[str, str]) -> list[Path]:
@@ -249,7 +249,7 @@ def test_via_chain_is_in_json(tmp_path, capsys):
     import json
     import sys
 
-    from graphlint.output import render
+    from graphlint.report.output import render
 
     findings = lint(tmp_path, {
         "m.py": """

@@ -20,7 +20,7 @@ import pytest
 
 import graphlint.cli as cli_module
 from graphlint.cli import main
-from graphlint.output import FORMATS, rule_url
+from graphlint.report.output import FORMATS, rule_url
 from graphlint.rules import ALL_RULES, RULES_BY_CODE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -278,7 +278,7 @@ def test_noqa_inside_a_string_does_not_suppress(proj, run):
 
 
 def test_noqa_after_a_tokenizer_error_falls_back_to_text():
-    from graphlint.suppression import parse_noqa
+    from graphlint.report.suppression import parse_noqa
 
     # An unterminated triple quote stops the tokenizer; the directive before it is still read.
     noqa = parse_noqa(["a = 1  # noqa: GL101", 's = """never closed', "b = 2  # noqa"])
@@ -424,7 +424,7 @@ def test_add_noqa_skips_syntax_errors_and_respects_selection(proj, run):
 
 
 def test_add_noqa_puts_back_a_file_it_would_break(proj, run, monkeypatch):
-    import graphlint.suppression as suppression
+    import graphlint.report.suppression as suppression
 
     (proj / "m.py").write_text(MODEL)
     monkeypatch.setattr(suppression, "add_noqa", lambda text, findings: (text + "def (:\n", 1))

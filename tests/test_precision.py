@@ -9,8 +9,8 @@ import textwrap
 
 import pytest
 
-from graphlint.config import Config
-from graphlint.engine import Linter
+from graphlint.pipeline.config import Config
+from graphlint.pipeline.engine import Linter
 
 
 def findings(src: str, scope: str = "hot") -> set[tuple[int, str]]:
@@ -1232,8 +1232,8 @@ def test_augmented_host_arithmetic_keeps_call_site_facts():
 def test_cached_results_follow_call_site_facts(tmp_path):
     """Call-site facts come from other files: changing what a caller passes re-lints the callee even when
     the callee's file and imports are unchanged (the facts are part of its cache key)."""
-    from graphlint.config import Config
-    from graphlint.engine import Linter
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
 
     (tmp_path / "helper.py").write_text(
         "import torch\n\n\ndef read(sizes: torch.Tensor):\n    return sizes.tolist()\n")

@@ -28,10 +28,10 @@ from pathlib import Path
 
 import pytest
 
-from graphlint.chains import Chains
+from graphlint.index.chains import Chains
 from graphlint.cli import main
-from graphlint.config import Config
-from graphlint.engine import Linter, read_source
+from graphlint.pipeline.config import Config
+from graphlint.pipeline.engine import Linter, read_source
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 # What `pip install <repo>` needs from the checkout; README.md and LICENSE only when present.

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from graphlint import parallel
+from graphlint.pipeline import workers
 from graphlint.cli import main
-from graphlint.index import ProjectIndex, index_source
+from graphlint.index.project import ProjectIndex, index_source
 
 GOOD = """\
 import torch
@@ -118,7 +118,7 @@ def test_crashing_rule_is_a_gl002_finding_and_the_run_exits_2(proj, cli, monkeyp
 
 
 def test_internal_error_in_the_index_phase(proj, cli, monkeypatch):
-    import graphlint.engine as engine
+    import graphlint.pipeline.engine as engine
 
     real = engine.build_summary
 
@@ -136,7 +136,7 @@ def test_internal_error_in_the_index_phase(proj, cli, monkeypatch):
 
 
 def test_internal_error_in_the_hot_path_phase(proj, cli, monkeypatch):
-    from graphlint.engine import Linter
+    from graphlint.pipeline.engine import Linter
 
     def hot_map(self, index):
         raise RuntimeError("hot path bug")
@@ -153,7 +153,7 @@ def test_internal_error_in_the_hot_path_phase(proj, cli, monkeypatch):
 
 
 def test_internal_error_in_the_suppress_phase(proj, cli, monkeypatch):
-    import graphlint.engine as engine
+    import graphlint.pipeline.engine as engine
 
     def parse_noqa(lines):
         raise IndexError("noqa bug")
@@ -166,7 +166,7 @@ def test_internal_error_in_the_suppress_phase(proj, cli, monkeypatch):
 
 
 def test_an_error_outside_the_phases_is_one_line_and_exit_2(proj, cli, monkeypatch):
-    import graphlint.engine as engine
+    import graphlint.pipeline.engine as engine
 
     def lint_sources(self, sources):
         raise AttributeError("engine bug")
@@ -203,7 +203,7 @@ def test_a_dead_worker_is_retried_once_then_reported(tmp_path):
         return -1
 
     with deadline(60):
-        out = parallel._map(work, list(range(40)), 3, lambda: ticks.append(1), fail)
+        out = workers._map(work, list(range(40)), 3, lambda: ticks.append(1), fail)
     assert out == [(i, -1 if i == 3 else i * 10) for i in range(40)]
     assert failed == [(3, "the worker process died twice (killed by SIGKILL)")]
     assert len(ticks) == 40 and once.exists()
@@ -216,7 +216,7 @@ def test_a_segfaulting_worker_does_not_hang_the_run(tmp_path):
     (tmp_path / "bad.py").write_text(BAD)
     script = textwrap.dedent("""
         import ctypes, sys
-        import graphlint.engine as engine
+        import graphlint.pipeline.engine as engine
         real = engine.analyze_unit
         def analyze_unit(path, *args):
             if path == "bad.py":
@@ -287,7 +287,7 @@ def test_chains_that_crash_libcst_are_never_parsed(tmp_path):
 # --- Ctrl-C and closed pipes ------------------------------------------------------------------------
 
 def test_ctrl_c_serial_is_one_line_and_130(proj, cli, monkeypatch):
-    import graphlint.engine as engine
+    import graphlint.pipeline.engine as engine
 
     def analyze_unit(*args):
         raise KeyboardInterrupt
@@ -304,7 +304,7 @@ def test_ctrl_c_in_a_pool_run_leaves_no_workers_and_no_tracebacks(tmp_path):
     pids.mkdir()
     script = textwrap.dedent(f"""
         import os, sys, time
-        import graphlint.engine as engine
+        import graphlint.pipeline.engine as engine
         def analyze_unit(*args):
             open(os.path.join({str(pids)!r}, str(os.getpid())), "w").close()
             time.sleep(60)
@@ -320,8 +320,8 @@ def test_ctrl_c_in_a_pool_run_leaves_no_workers_and_no_tracebacks(tmp_path):
             if len(list(pids.iterdir())) >= 2:
                 break
             time.sleep(0.05)
-        workers = [int(f.name) for f in pids.iterdir()]
-        assert len(workers) == 2, "the workers never started"
+        pool_pids = [int(f.name) for f in pids.iterdir()]
+        assert len(pool_pids) == 2, "the workers never started"
         os.killpg(p.pid, signal.SIGINT)
         out, err = p.communicate(timeout=60)
     finally:
@@ -329,7 +329,7 @@ def test_ctrl_c_in_a_pool_run_leaves_no_workers_and_no_tracebacks(tmp_path):
             os.killpg(p.pid, signal.SIGKILL)
     assert (p.returncode, out, err) == (130, "", "graphlint: interrupted\n")
     time.sleep(0.2)
-    for pid in workers:
+    for pid in pool_pids:
         assert not _alive(pid), f"worker {pid} outlived the run"
 
 

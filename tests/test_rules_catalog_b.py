@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from graphlint.config import Config
-from graphlint.engine import Linter
+from graphlint.pipeline.config import Config
+from graphlint.pipeline.engine import Linter
 
 MINE = frozenset({
     "GL130", "GL131", "GL132", "GL133", "GL134", "GL141", "GL143", "GL144", "GL150", "GL151", "GL152",

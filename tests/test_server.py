@@ -241,7 +241,7 @@ async def test_apply_fixes_command_and_hover(client: LanguageClient, project: Pa
     found = await diagnostics(client, doc.uri, lambda d: codes(d) == ["GL101", "GL160"])
     hover = await client.text_document_hover_async(lsp.HoverParams(
         text_document=lsp.TextDocumentIdentifier(uri=doc.uri), position=found[0].range.start))
-    assert hover.contents.value.startswith("# item-call (GL101)")
+    assert hover.contents.value.startswith("# GL101 `item-call`")
 
     fix_all = lsp.CodeActionParams(text_document=lsp.TextDocumentIdentifier(uri=doc.uri), range=found[0].range,
                                    context=lsp.CodeActionContext(diagnostics=[], only=[lsp.CodeActionKind.SourceFixAll]))
@@ -336,8 +336,8 @@ EDITS = [  # (file, new text or None to delete); each is applied to the state le
 
 
 def test_incremental_project_matches_a_fresh_run(tmp_path, monkeypatch):
-    from graphlint.config import Config
-    from graphlint.engine import Linter, read_source
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter, read_source
     from graphlint.lsp.project import Project
 
     for name, text in (("model.py", MODEL), ("helper.py", HELPER), ("step.py", STEP)):
@@ -365,7 +365,7 @@ def test_safe_fix_is_the_preferred_quick_fix(tmp_path):
     """Every shipped fix is unsafe today, so the safe path is checked on a finding built here."""
     from pygls.workspace import Workspace
 
-    from graphlint.config import Config
+    from graphlint.pipeline.config import Config
     from graphlint.diagnostics import Edit, Finding
     from graphlint.lsp.project import Project
     from graphlint.lsp.server import GraphlintServer

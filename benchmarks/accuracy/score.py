@@ -4,6 +4,8 @@
     python benchmarks/accuracy/fetch.py            # once: the pinned corpora
     python benchmarks/accuracy/score.py            # dev labels, default scope and --scope all
     python benchmarks/accuracy/score.py --heldout  # the held-back third: only at the very end
+    python benchmarks/accuracy/fetch.py --fresh    # once: the untouched test set's corpora
+    python benchmarks/accuracy/score.py --fresh    # the untouched test set: once, by the lead, at the end
 
 graphlint runs (as `python -m graphlint`, JSON output, no cache, no configuration file) over every
 fetched corpus once per scope. A finding matches a label when it is a host-sync finding (a GL1xx
@@ -11,7 +13,8 @@ code) on any line of the labelled statement (for `if`/`while`/`for`/`with`, the 
 the share of `sync` labels that at least one finding matches. Precision: of the findings that land
 on labelled statements, the share whose label is `sync`; findings on unlabelled lines are counted
 (and listed with --list-unlabelled) for later labelling, never in precision. Findings on labels of
-the other split are ignored. Exit 0 after printing the report, 2 on a usage, label or corpus error.
+the other split are ignored. `--fresh` scores labels_fresh.json (split "fresh") on the fresh corpora
+the same way. Exit 0 after printing the report, 2 on a usage, label or corpus error.
 """
 
 from __future__ import annotations
@@ -27,10 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fetch import CORPORA, DEFAULT_DEST, corpus_root  # noqa: E402
+from fetch import CORPORA, DEFAULT_DEST, FRESH_CORPORA, FRESH_DEST, Corpus, corpus_root  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels.json"
+FRESH_LABELS = HERE / "labels_fresh.json"
+FRESH = "fresh"  # the split of every label in labels_fresh.json
 KINDS = ("item", "tolist", "cpu", "scalar-conversion", "condition", "mask-index", "zero-d-as-int", "h2d-copy",
          "nonzero", "dynamic-shape", "synchronize", "format", "builtin-reduction", "host-bool")
 TIERS = ("captured", "step", "forward", "other")
@@ -67,11 +72,18 @@ class Label:
         return f"{self.corpus}/{self.file}:{self.line}"
 
 
-def load_labels(path: Path) -> list[Label]:
+def expected_split(corpus: str, file: str, line: int, fresh: bool) -> str:
+    """The split a label must carry: the fresh file is all one split, the dev file splits by hash."""
+    return FRESH if fresh else split_of(corpus, file, line)
+
+
+def load_labels(path: Path, fresh: bool = False) -> list[Label]:
     try:
         raw = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise ScoreError(f"cannot read labels {path}: {exc}") from exc
+    if not isinstance(raw, list) or not all(isinstance(item, dict) for item in raw):
+        raise ScoreError(f"labels {path}: expected a JSON list of objects")
     labels = []
     for i, item in enumerate(raw):
         missing = [k for k in REQUIRED if k not in item]
@@ -80,8 +92,9 @@ def load_labels(path: Path) -> list[Label]:
         where = f"label {item['corpus']}/{item['file']}:{item['line']}"
         if item["kind"] not in KINDS or item["tier"] not in TIERS or item["verdict"] not in ("sync", "host"):
             raise ScoreError(f"{where}: kind/tier/verdict outside the vocabulary (README.md)")
-        if item["split"] != split_of(item["corpus"], item["file"], item["line"]):
-            raise ScoreError(f"{where}: split {item['split']!r} does not match its hash")
+        want = expected_split(item["corpus"], item["file"], item["line"], fresh)
+        if item["split"] != want:
+            raise ScoreError(f"{where}: split {item['split']!r}, expected {want!r}")
         labels.append(Label(item["corpus"], item["file"], item["line"], item["kind"], item["verdict"],
                             item["tier"], item["reason"], item["split"], item["match"]))
     return labels
@@ -240,21 +253,49 @@ def details(labels: list[Label]) -> list[str]:
     return out
 
 
+def label_counts(labels: list[Label]) -> str:
+    """One line per corpus: how many sync and host labels passed validation."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for lab in labels:
+        counts[lab.corpus][lab.verdict == "host"] += 1
+    rows = [f"{corpus}: {n_sync} sync, {n_host} host" for corpus, (n_sync, n_host) in sorted(counts.items())]
+    return "\n".join(rows + [f"{len(labels)} labels valid"])
+
+
+def labelled_corpora(labels: list[Label], known: tuple[Corpus, ...]) -> list[str]:
+    """The corpora to lint, in fetch order; a label on a corpus of the other set is an error, not a skip."""
+    names = [c.name for c in known]
+    stray = sorted({lab.corpus for lab in labels} - set(names))
+    if stray:
+        raise ScoreError(f"labels name corpora this mode does not fetch: {', '.join(stray)}")
+    return [n for n in names if any(lab.corpus == n for lab in labels)]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--heldout", action="store_true", help="score the held-back third instead of dev")
-    ap.add_argument("--corpora", type=Path, default=DEFAULT_DEST, help="fetched corpora (default: %(default)s)")
-    ap.add_argument("--labels", type=Path, default=LABELS)
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--heldout", action="store_true", help="score the held-back third instead of dev")
+    which.add_argument("--fresh", action="store_true",
+                       help="score the untouched test set (labels_fresh.json on the fresh corpora)")
+    ap.add_argument("--corpora", type=Path,
+                    help=f"fetched corpora (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST})")
+    ap.add_argument("--labels", type=Path, help=f"labels (default: {LABELS}, with --fresh {FRESH_LABELS})")
     ap.add_argument("--details", action="store_true", help="list every scored label with the codes that hit it")
     ap.add_argument("--list-unlabelled", action="store_true", help="print findings on unlabelled lines")
     ap.add_argument("--json", type=Path, help="also write the raw outcome per label to this file")
+    ap.add_argument("--check-labels", action="store_true",
+                    help="only validate the labels against the fetched corpora (no graphlint run) and count them")
     args = ap.parse_args(argv)
-    split = "heldout" if args.heldout else "dev"
+    split = FRESH if args.fresh else "heldout" if args.heldout else "dev"
+    root = args.corpora or (FRESH_DEST if args.fresh else DEFAULT_DEST)
     try:
-        labels = load_labels(args.labels)
-        attach_spans(labels, args.corpora)
-        corpora = [c.name for c in CORPORA if any(lab.corpus == c.name for lab in labels)]
-        findings = {s: {c: run_graphlint(args.corpora, c, s) for c in corpora} for s in SCOPES}
+        labels = load_labels(args.labels or (FRESH_LABELS if args.fresh else LABELS), fresh=args.fresh)
+        corpora = labelled_corpora(labels, FRESH_CORPORA if args.fresh else CORPORA)
+        attach_spans(labels, root)
+        if args.check_labels:
+            print(label_counts(labels))
+            return 0
+        findings = {s: {c: run_graphlint(root, c, s) for c in corpora} for s in SCOPES}
     except (ScoreError, RuntimeError) as exc:  # RuntimeError: fetch.corpus_root, a corpus not fetched
         print(f"error: {exc}", file=sys.stderr)
         return 2

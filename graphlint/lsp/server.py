@@ -40,10 +40,10 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import PositionCodec
 
 from graphlint import __version__
-from graphlint.config import Config, ConfigError, SCOPES
-from graphlint.config import load as load_config
+from graphlint.pipeline.config import Config, ConfigError, SCOPES
+from graphlint.pipeline.config import load as load_config
 from graphlint.diagnostics import Edit, Finding
-from graphlint.engine import read_source
+from graphlint.pipeline.engine import read_source
 from graphlint.lsp.project import Project, Reached, cold_marker_edit
 
 log = logging.getLogger("graphlint.lsp")
@@ -156,7 +156,7 @@ class GraphlintServer(LanguageServer):
     def lintable(self, uri: str) -> str | None:
         """The displayed path of a Python document the configuration does not exclude, else None
         (a library file opened by go-to-definition gets no diagnostics, as with `--force-exclude`)."""
-        from graphlint.discovery import is_excluded
+        from graphlint.pipeline.discovery import is_excluded
 
         shown = self.shown(uri)
         if shown is None or not shown.endswith((".py", ".pyi")):
@@ -332,7 +332,7 @@ class GraphlintServer(LanguageServer):
         return out
 
     def diagnostic(self, project: Project, f: Finding, lines: list[str]) -> lsp.Diagnostic:
-        from graphlint.output import rule_url
+        from graphlint.report.output import rule_url
 
         url = rule_url(f.code)
         data: dict[str, Any] = {"fixable": bool(f.fix)}
@@ -349,7 +349,7 @@ class GraphlintServer(LanguageServer):
             related_information=self.related(project, f) or None, data=data)
 
     def reached_diagnostic(self, project: Project, r: Reached, lines: list[str]) -> lsp.Diagnostic:
-        from graphlint.output import rule_url
+        from graphlint.report.output import rule_url
 
         f, target = r.finding, r.hops[-1].function
         url = rule_url(f.code)
@@ -401,7 +401,7 @@ class GraphlintServer(LanguageServer):
 
     def finding_actions(self, uri: str, version: int | None, lines: list[str], diag: lsp.Diagnostic,
                         f: Finding) -> list[lsp.CodeAction]:
-        from graphlint.suppression import add_noqa
+        from graphlint.report.suppression import add_noqa
 
         assert self.project is not None
         out = []
@@ -492,7 +492,7 @@ class _ProjectLinter:
         self.project, self.shown = project, shown
 
     def lint_sources(self, sources):
-        from graphlint.engine import LintResult
+        from graphlint.pipeline.engine import LintResult
 
         (src,) = sources
         self.project.update(self.shown, src.text)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from graphlint.inference import Kind
+from graphlint.facts.inference import Kind
 
 if False:  # typing only
-    from graphlint.analyzer import Context
+    from graphlint.check.walker import Context
 
 HOST_LIKE = (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY, Kind.MODULE, Kind.MODULE_SEQ)
 

@@ -18,7 +18,7 @@ from graphlint.diagnostics import Edit, Family
 if TYPE_CHECKING:
     import libcst as cst
 
-    from graphlint.analyzer import Context
+    from graphlint.check.walker import Context
 
 
 SAFE, UNSAFE = "safe", "unsafe"  # ruff's fix applicability classes
@@ -55,6 +55,15 @@ class Rule:
     VALID: ClassVar[tuple[str, ...]] = ()
     INVALID: ClassVar[tuple[str, ...]] = ()
     FIXES: ClassVar[tuple[Fix, ...]] = ()
+    # Documentation in ruff's sections (graphlint.report.docs renders them; tests require each one).
+    # "What it does" is the docstring. "Why is this bad?" is `why`, then the measured facts of `hazard`, a
+    # key of graphlint.rules.hazards.HAZARDS that "References" names. "Use instead" is `fix_hint` with the
+    # `use_instead` snippet (linted like a VALID example) or the FIXES. `fix_safety` says why the FIXES
+    # are safe or unsafe.
+    why: ClassVar[str] = ""
+    hazard: ClassVar[str] = ""
+    use_instead: ClassVar[str] = ""
+    fix_safety: ClassVar[str] = ""
 
     def __init__(self, ctx: "Context") -> None:
         self.ctx = ctx

@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import Kind
+from graphlint.facts.inference import Kind
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 from graphlint.rules.host_data import device_arg_class, factory_device_is_cpu
@@ -38,15 +38,30 @@ class StreamEventQuery(_StreamBindings):
     family = Family.CAPTURE_ILLEGAL
     message = "`{recv}.query()` is illegal during CUDA-graph capture (and its answer would be frozen)"
     fix_hint = "Query streams/events outside the captured step; order work with `wait_stream` / `wait_event`"
+    why = (
+        "Asking the driver whether work has finished is forbidden during capture and invalidates it; in a replayed "
+        "step the answer would be the one from capture time anyway."
+    )
+    hazard = "stream-query"
+    use_instead = (
+        "def step(x: torch.Tensor, ev: torch.cuda.Event):\n"
+        "    torch.cuda.current_stream().wait_event(ev)  # order, do not poll\n    return x * 2\n"
+    )
     VALID = (
         "def step(x: torch.Tensor, ev):\n    torch.cuda.current_stream().wait_event(ev)\n    return x\n",
         "def step(x: torch.Tensor, db):\n    return db.query('select 1')\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, done_event):\n    if done_event.query():  # <- GL201\n        return x\n    return x * 2\n",
-        "def step(x: torch.Tensor):\n    busy = not torch.cuda.current_stream().query()  # <- GL201\n    return x\n",
+        "def step(x: torch.Tensor, done_event):\n    if done_event.query():  # <- GL201\n"
+        "    #  ^^^^^^^^^^^^^^^^^^\n"
+        "        return x\n    return x * 2\n",
+        "def step(x: torch.Tensor):\n    busy = not torch.cuda.current_stream().query()  # <- GL201\n"
+        "    #          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
         "from torch.cuda import Stream\ndef step(x: torch.Tensor):\n    side = Stream()\n"
-        "    side.query()  # <- GL201\n    return x\n",
+        "    side.query()  # <- GL201\n"
+        "   #^^^^^^^^^^^^\n"
+        "    return x\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -85,6 +100,16 @@ class SideStreamWithoutJoin(Rule):
     message = "Side stream `{stream}` is used without {missing} (capture fails: unjoined or racy work)"
     fix_hint = ("Fork and join: `s.wait_stream(torch.cuda.current_stream())` before the block, "
                 "`torch.cuda.current_stream().wait_stream(s)` after it")
+    why = (
+        "Side-stream work that does not wait for the capturing stream invalidates the capture, and work that is not "
+        "joined back leaves it unfinished (error 904); in eager mode the missing order is a data race."
+    )
+    hazard = "side-stream"
+    use_instead = (
+        "def step(x: torch.Tensor, s):\n    s.wait_stream(torch.cuda.current_stream())\n"
+        "    with torch.cuda.stream(s):\n        y = x * 2\n    torch.cuda.current_stream().wait_stream(s)\n"
+        "    return y\n"
+    )
     VALID = (
         "def step(x: torch.Tensor, s):\n    cur = torch.cuda.current_stream()\n    s.wait_stream(cur)\n"
         "    with torch.cuda.stream(s):\n        y = x * 2\n    cur.wait_stream(s)\n    return y\n",
@@ -101,12 +126,15 @@ class SideStreamWithoutJoin(Rule):
         "        q = x * 2\n        ev.record(s)\n    return q, ev\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, s):\n    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n"
+        "def step(x: torch.Tensor, s):\n    with torch.cuda.stream(s):  # <- GL202\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^\n        y = x * 2\n       #^^^^^^^^^\n"
         "    torch.cuda.current_stream().wait_stream(s)\n    return y\n",
         "def step(x: torch.Tensor, s, stats):\n    s.wait_stream(torch.cuda.current_stream())\n"
-        "    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n        stats.record(y)\n    return y\n",
+        "    with torch.cuda.stream(s):  # <- GL202\n   #^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "        y = x * 2\n        stats.record(y)\n       #^^^^^^^^^^^^^^^\n    return y\n",
         "def step(x: torch.Tensor, s):\n    s.wait_stream(torch.cuda.current_stream())\n"
-        "    with torch.cuda.stream(s):  # <- GL202\n        y = x * 2\n    return y\n",
+        "    with torch.cuda.stream(s):  # <- GL202\n   #^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "        y = x * 2\n       #^^^^^^^^^\n    return y\n",
     )
 
     def visit_With(self, node: cst.With) -> None:
@@ -190,14 +218,25 @@ class GeneratorInCapture(Rule):
     family = Family.CAPTURE_ILLEGAL
     message = "A CUDA `torch.Generator` is created in the hot path (fails in capture; its state is not graph-registered)"
     fix_hint = "Create the generator once at setup and register it with `graph.register_generator_state(gen)`"
+    why = (
+        "Constructing a CUDA generator inside capture fails; one made per step is unknown to the graph, so replays "
+        "reuse the seed and offset of capture time."
+    )
+    hazard = "generator"
+    use_instead = (
+        "def step(p: torch.Tensor):\n    return torch.multinomial(p, 1)  # the default CUDA generator is graph-safe\n"
+    )
     VALID = (
         "def step(x: torch.Tensor, gen: torch.Generator):\n    return torch.rand(x.shape, device=x.device, generator=gen)\n",
         "def step(x: torch.Tensor):\n    g = torch.Generator()\n    g.manual_seed(0)\n    return x\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    g = torch.Generator(device='cuda')  # <- GL203\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "    return torch.rand(x.shape, device=x.device, generator=g)\n",
-        "def step(x: torch.Tensor):\n    g = torch.Generator(x.device)  # <- GL203\n    return g\n",
+        "def step(x: torch.Tensor):\n    g = torch.Generator(x.device)  # <- GL203\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return g\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -229,6 +268,14 @@ class NonCapturableOptimizer(Rule):
     family = Family.CAPTURE_ILLEGAL
     message = "`{opt}` without `capturable=True` cannot be captured (its `step()` raises under capture)"
     fix_hint = "Pass `capturable=True` (and keep LR/step as device tensors), and build the optimizer before capture"
+    why = (
+        "Without `capturable=True` the optimizer keeps its step counter on the host, and `step()` under capture "
+        "raises."
+    )
+    hazard = "optimizer"
+    use_instead = (
+        "def build(model: torch.nn.Module):\n    return torch.optim.Adam(model.parameters(), capturable=True)\n"
+    )
     VALID = (
         "def step(model, loss):\n    opt = torch.optim.Adam(model.parameters(), lr=1e-3, capturable=True)\n"
         "    loss.backward()\n    opt.step()\n",
@@ -237,8 +284,11 @@ class NonCapturableOptimizer(Rule):
     )
     INVALID = (
         "def step(model, loss):\n    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)  # <- GL204\n"
-        "    loss.backward()\n    opt.step()  # <- GL204\n",
-        "from torch.optim import Adam\ndef step(model):\n    return Adam(model.parameters(), capturable=False)  # <- GL204\n",
+        "    #     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    loss.backward()\n    opt.step()  # <- GL204\n"
+        "   #^^^^^^^^^^\n",
+        "from torch.optim import Adam\ndef step(model):\n    return Adam(model.parameters(), capturable=False)  # <- GL204\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def __init__(self, ctx) -> None:
@@ -292,6 +342,17 @@ class PinnedAllocInCapture(Rule):
     family = Family.CAPTURE_ILLEGAL
     message = "Pinned host memory is allocated inside a capture region (`{call}`): intermittent capture failure"
     fix_hint = "Allocate pinned staging buffers once, before capture, and reuse them"
+    why = (
+        "Allocating or freeing pinned memory calls `cudaHostAlloc`/`cudaFreeHost` or queries events, which "
+        "global-mode capture forbids; whether that happens depends on the caching allocator, so capture fails only "
+        "sometimes."
+    )
+    hazard = "pinned-alloc"
+    use_instead = (
+        "def step(x: torch.Tensor, staging: torch.Tensor, g: torch.cuda.CUDAGraph):\n    with torch.cuda.graph(g):\n"
+        "        y = x * 2\n    staging.copy_(y, non_blocking=True)  # pinned once, before capture\n"
+        "    return staging\n"
+    )
     capture_only = True
     VALID = (
         "def run(g, model, inp: torch.Tensor, n: int):\n    buf = torch.empty(n, pin_memory=True)\n"
@@ -300,9 +361,13 @@ class PinnedAllocInCapture(Rule):
     )
     INVALID = (
         "def run(g, model, inp: torch.Tensor, n: int):\n    with torch.cuda.graph(g):\n"
-        "        buf = torch.empty(n, pin_memory=True)  # <- GL205\n        out = model(inp)\n    return out\n",
+        "        buf = torch.empty(n, pin_memory=True)  # <- GL205\n"
+        "        #     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "        out = model(inp)\n    return out\n",
         "def run(g, inp: torch.Tensor, host: torch.Tensor):\n    with torch.cuda.graph(g):\n"
-        "        staged = host.pin_memory()  # <- GL205\n    return staged\n",
+        "        staged = host.pin_memory()  # <- GL205\n"
+        "        #        ^^^^^^^^^^^^^^^^^\n"
+        "    return staged\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -339,9 +404,8 @@ class AllocInCapture(Rule):
     `replay()` is overwritten; its address is only valid for this graph, a tensor re-created between
     replays is never read by the graph (stale address), and outputs are overwritten by each replay.
 
-    Family: silent-frozen, not capture-illegal, although the code sits in the GL2xx capture block
-    (the catalog's codes are fixed): capture succeeds and nothing errors, the replay just reads or
-    keeps stale data - the catalog's design section files row 14a under silent-frozen.
+    Family: silent-frozen, not capture-illegal, although the class sits with the GL2xx capture rules:
+    capture succeeds and nothing errors, the replay just reads or keeps stale data.
     Not reported: CPU factories (no device), `torch.tensor(..., device=...)` (GL130), allocations
     outside capture regions (`with torch.cuda.graph(...)` bodies and config capture-region functions).
     """
@@ -353,6 +417,16 @@ class AllocInCapture(Rule):
                "is re-initialised on every replay and must not be used as a graph input or kept across replays")
     fix_hint = ("Allocate static inputs/outputs once before capture and update them with `copy_()`/`fill_()`; "
                 "`.clone()` outputs that must survive the next replay")
+    why = (
+        "The memory comes from the graph's private pool and its fill kernels replay too: a buffer created here and "
+        "used as a graph input is reset on every replay, and a tensor re-created between replays is never read by "
+        "the graph."
+    )
+    hazard = "alloc-in-capture"
+    use_instead = (
+        "def capture(g: torch.cuda.CUDAGraph, static_in: torch.Tensor):\n    with torch.cuda.graph(g):\n"
+        "        out = static_in * 2  # static_in allocated once, before capture\n    return out\n"
+    )
     capture_only = True
     VALID = (
         "def run(g, model, n: int):\n    static_in = torch.zeros(n, device='cuda')\n"
@@ -363,12 +437,18 @@ class AllocInCapture(Rule):
     )
     INVALID = (
         "def run(g, model, n: int):\n    with torch.cuda.graph(g):\n"
-        "        static_in = torch.zeros(n, device='cuda')  # <- GL307\n        out = model(static_in)\n"
+        "        static_in = torch.zeros(n, device='cuda')  # <- GL307\n"
+        "        #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "        out = model(static_in)\n"
         "    return static_in, out\n",
         "def run(g, model, inp: torch.Tensor):\n    with torch.cuda.graph(g):\n"
-        "        buf = torch.empty_like(inp)  # <- GL307\n        model(inp, out=buf)\n    return buf\n",
+        "        buf = torch.empty_like(inp)  # <- GL307\n"
+        "        #     ^^^^^^^^^^^^^^^^^^^^^\n"
+        "        model(inp, out=buf)\n    return buf\n",
         "def run(g, inp: torch.Tensor):\n    with torch.cuda.graph(g):\n"
-        "        pad = inp.new_zeros(4)  # <- GL307\n    return pad\n",
+        "        pad = inp.new_zeros(4)  # <- GL307\n"
+        "        #     ^^^^^^^^^^^^^^^^\n"
+        "    return pad\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import COMPARING_SEQUENCES, Kind
+from graphlint.facts.inference import COMPARING_SEQUENCES, Kind
 from graphlint.rules._util import method_call
 from graphlint.rules.base import Rule
 
@@ -100,6 +100,14 @@ class TensorCondition(_ConditionRule):
     family = Family.HOST_SYNC
     message = "Branching on a tensor value reads it on the host and blocks"
     fix_hint = "Compute both sides and select with `torch.where`, or run a fixed number of iterations"
+    why = (
+        "`Tensor.__bool__` copies the value to the host and waits for the GPU, so the branch is decided on the host "
+        "every step; capture is invalidated."
+    )
+    hazard = "tensor-condition"
+    use_instead = (
+        "def step(x: torch.Tensor, y: torch.Tensor):\n    return torch.where(x > 0, x, y)  # both sides, no branch\n"
+    )
     category = "tensor"
     VALID = (
         "def step(x: torch.Tensor, n: int):\n    if x.shape[0] > n and x.dtype == torch.float16:\n        return x\n    return x * 2\n",
@@ -109,11 +117,20 @@ class TensorCondition(_ConditionRule):
         "    if x in seen or x in cache or 3 in ids:\n        return x\n    return x * 2\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    if x.sum() > 0:  # <- GL110\n        return x\n    return -x\n",
-        "def step(r: torch.Tensor, tol: float):\n    while r.norm() > tol:  # <- GL110\n        r = r / 2\n    return r\n",
-        "def step(x: torch.Tensor, flag: bool):\n    return x if flag and (x > 0) else -x  # <- GL110\n",
+        "def step(x: torch.Tensor):\n    if x.sum() > 0:  # <- GL110\n"
+        "    #  ^^^^^^^^^^^\n"
+        "        return x\n    return -x\n",
+        "def step(r: torch.Tensor, tol: float):\n    while r.norm() > tol:  # <- GL110\n"
+        "    #     ^^^^^^^^^^^^^^\n"
+        "        r = r / 2\n    return r\n",
+        "def step(x: torch.Tensor, flag: bool):\n    return x if flag and (x > 0) else -x  # <- GL110\n"
+        "    #                     ^^^^^\n",
         "def step(tokens: torch.Tensor, stop: tuple[list[int], ...]):\n    for t in tokens:\n"
-        "        if t in stop:  # <- GL110\n            break\n    found = 2 in tokens  # <- GL110\n    return found\n",
+        "        if t in stop:  # <- GL110\n"
+        "        #  ^^^^^^^^^\n"
+        "            break\n    found = 2 in tokens  # <- GL110\n"
+        "    #       ^^^^^^^^^^^\n"
+        "    return found\n",
     )
     membership = "`in` compares a tensor element by element and reads the result on the host"
 
@@ -147,11 +164,23 @@ class AnyAllCondition(_ConditionRule):
     family = Family.HOST_SYNC
     message = "`if ...{call}():` reads a device reduction on the host and blocks"
     fix_hint = "Do the work unconditionally with masking (`torch.where`, `masked_fill`), so no branch is needed"
+    why = (
+        "The reduction stays on the device, but the `if` reads it on the host: the host waits for the GPU, and "
+        "capture is invalidated."
+    )
+    hazard = "reduction-condition"
+    use_instead = (
+        "def step(x: torch.Tensor, mask: torch.Tensor):\n    return x.masked_fill(mask, 0.0)  # no branch needed\n"
+    )
     category = "any-all"
     VALID = ("def step(x: torch.Tensor, mask: torch.Tensor):\n    has = mask.any()\n    return torch.where(has, x, 0)\n",)
     INVALID = (
-        "def step(x: torch.Tensor, mask: torch.Tensor):\n    if mask.any():  # <- GL111\n        x = x * 2\n    return x\n",
-        "def step(x: torch.Tensor):\n    ok = True if (x > 0).all() else False  # <- GL111\n    return ok\n",
+        "def step(x: torch.Tensor, mask: torch.Tensor):\n    if mask.any():  # <- GL111\n"
+        "    #  ^^^^^^^^^^\n"
+        "        x = x * 2\n    return x\n",
+        "def step(x: torch.Tensor):\n    ok = True if (x > 0).all() else False  # <- GL111\n"
+        "    #            ^^^^^^^^^^^^^\n"
+        "    return ok\n",
     )
 
     def report(self, node, message=None, **kw):  # type: ignore[override]
@@ -172,11 +201,21 @@ class NanGuard(_ConditionRule):
     family = Family.HOST_SYNC
     message = "NaN/Inf debug guard reads the device on the host every step"
     fix_hint = "Use `torch.nan_to_num`, `torch._assert_async`, or check once after the step behind a debug flag"
+    why = (
+        "The guard reads a device reduction on the host every step, a full pipeline stall for a condition that is "
+        "almost always false, and capture is invalidated."
+    )
+    hazard = "reduction-condition"
+    use_instead = "def step(x: torch.Tensor):\n    return torch.nan_to_num(x)  # no host check\n"
     category = "nan-guard"
     VALID = ("def step(x: torch.Tensor):\n    return torch.nan_to_num(x)\n",)
     INVALID = (
-        "def step(x: torch.Tensor):\n    if torch.isnan(x).any():  # <- GL142\n        raise ValueError('nan')\n    return x\n",
-        "def step(x: torch.Tensor):\n    assert not x.isinf().any()  # <- GL142\n    return x\n",
+        "def step(x: torch.Tensor):\n    if torch.isnan(x).any():  # <- GL142\n"
+        "    #  ^^^^^^^^^^^^^^^^^^^^\n"
+        "        raise ValueError('nan')\n    return x\n",
+        "def step(x: torch.Tensor):\n    assert not x.isinf().any()  # <- GL142\n"
+        "    #          ^^^^^^^^^^^^^^^\n"
+        "    return x\n",
     )
 
     def visit_Assert(self, node: cst.Assert) -> None:

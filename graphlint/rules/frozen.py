@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import Kind, dotted_name
+from graphlint.facts.inference import Kind, dotted_name
 from graphlint.rules._util import code_of, method_call, positional
 from graphlint.rules.base import Rule
 from graphlint.rules.host_data import HostFacts
@@ -47,6 +47,15 @@ class HostRng(Rule):
     family = Family.SILENT_FROZEN
     message = "Host RNG `{call}` in the hot path: a captured graph replays the value drawn at capture"
     fix_hint = "Sample on the device (`torch.rand(..., device=)`, `torch.multinomial`); the default CUDA generator is graph-safe"
+    why = (
+        "A host random value becomes a kernel argument, so a captured graph replays the value drawn at capture: "
+        "every replay gets the same \"random\" number, silently."
+    )
+    hazard = "host-rng"
+    use_instead = (
+        "def step(p: torch.Tensor):\n    u = torch.rand(p.shape, device=p.device)  # device RNG: graph-safe\n"
+        "    return p > u\n"
+    )
     VALID = (
         "def step(probs: torch.Tensor):\n    return torch.multinomial(probs, 1)\n",
         "def step(x: torch.Tensor):\n    noise = torch.rand(x.shape, device=x.device)\n    return x + noise\n",
@@ -54,13 +63,20 @@ class HostRng(Rule):
         "import random\ndef step(x: torch.Tensor):\n    random.seed(0)\n    return x\n",
     )
     INVALID = (
-        "import random\ndef step(x: torch.Tensor):\n    return x * random.random()  # <- GL301\n",
-        "import numpy as np\ndef step(x: torch.Tensor):\n    k = np.random.randint(0, 4)  # <- GL301\n    return x[:, k]\n",
+        "import random\ndef step(x: torch.Tensor):\n    return x * random.random()  # <- GL301\n"
+        "    #          ^^^^^^^^^^^^^^^\n",
+        "import numpy as np\ndef step(x: torch.Tensor):\n    k = np.random.randint(0, 4)  # <- GL301\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x[:, k]\n",
         "import random as rnd\ndef step(x: torch.Tensor, p: float):\n    if rnd.uniform(0, 1) < p:  # <- GL301\n"
+        "    #  ^^^^^^^^^^^^^^^^^\n"
         "        x = x * 0\n    return x\n",
-        "from random import choice\ndef step(xs: list):\n    return choice(xs)  # <- GL301\n",
+        "from random import choice\ndef step(xs: list):\n    return choice(xs)  # <- GL301\n"
+        "    #      ^^^^^^^^^^\n",
         "import numpy as np\ndef step(x: torch.Tensor):\n    rng = np.random.default_rng()  # <- GL301\n"
-        "    return x * rng.normal()  # <- GL301\n",
+        "    #     ^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x * rng.normal()  # <- GL301\n"
+        "    #          ^^^^^^^^^^^^\n",
     )
 
     def __init__(self, ctx) -> None:
@@ -110,7 +126,7 @@ class CpuValueFrozen(HostFacts):
     without `device=`, then casts, views, host arithmetic), mixed with a device tensor. Not reported:
     a CPU scalar built from compile-time constants only (`x * torch.tensor(2.0)`,
     `torch.tensor(config.hidden_size ** 0.5)`, shapes): its frozen value is the eager value, so the
-    replay is right (the catalog's row 17 hazard is a value "changed between steps"); a CPU tensor with
+    replay is right (the frozen-operand hazard is a value that changes between steps); a CPU tensor with
     dimensions (mixing it with a CUDA tensor raises, so the other side is on the CPU too); `.cpu()`
     results (GL103); `type_as`/`.to(device)` results; device masks (`x[mask_gpu] = 0.0`) and device
     scalars.
@@ -121,6 +137,15 @@ class CpuValueFrozen(HostFacts):
     family = Family.SILENT_FROZEN
     message = "A CPU {what} is read on the host when the kernel launches: a captured graph freezes its value"
     fix_hint = "Keep the scalar or mask on the device (`device=`), updated in place with `fill_()`/`copy_()` before replay"
+    why = (
+        "The CPU value is read on the host when the kernel is launched and passed as an argument: a captured graph "
+        "keeps the value from capture, and later changes to the CPU tensor have no effect."
+    )
+    hazard = "cpu-value-operand"
+    use_instead = (
+        "def step(x: torch.Tensor, scale: torch.Tensor):\n"
+        "    return x * scale  # scale lives on the device, updated with fill_() before replay\n"
+    )
     VALID = (
         "def step(x: torch.Tensor, mask: torch.Tensor):\n    x[mask] = 0.0\n    return x.masked_fill(mask, 1.0)\n",
         "def step(x: torch.Tensor):\n    scale = torch.tensor(2.0, device=x.device)\n    return x * scale\n",
@@ -134,12 +159,18 @@ class CpuValueFrozen(HostFacts):
         "def step(x: torch.Tensor, n: int):\n    return torch.nonzero_static(x, size=n)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, scale: float):\n    return x * torch.tensor(scale)  # <- GL302\n",
-        "def step(x: torch.Tensor, temp: float):\n    t = torch.tensor(temp)\n    return x / t  # <- GL302\n",
+        "def step(x: torch.Tensor, scale: float):\n    return x * torch.tensor(scale)  # <- GL302\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, temp: float):\n    t = torch.tensor(temp)\n    return x / t  # <- GL302\n"
+        "    #      ^^^^^\n",
         "def step(x: torch.Tensor, n: int):\n    keep = torch.zeros(n, dtype=torch.bool)\n    keep[0] = True\n"
-        "    return x[keep]  # <- GL302\n",
-        "def step(x: torch.Tensor, lens: list):\n    m = torch.tensor(lens) > 0\n    x[m] = 0.0  # <- GL302\n    return x\n",
-        "def step(x: torch.Tensor, v: float):\n    return torch.where(x > 0, x, torch.tensor(v))  # <- GL302\n",
+        "    return x[keep]  # <- GL302\n"
+        "    #      ^^^^^^^\n",
+        "def step(x: torch.Tensor, lens: list):\n    m = torch.tensor(lens) > 0\n    x[m] = 0.0  # <- GL302\n"
+        "   #^^^^\n"
+        "    return x\n",
+        "def step(x: torch.Tensor, v: float):\n    return torch.where(x > 0, x, torch.tensor(v))  # <- GL302\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def _cpu_scalar(self, expr: cst.BaseExpression) -> bool:
@@ -207,6 +238,17 @@ class HostStateMutation(Rule):
     family = Family.SILENT_FROZEN
     message = "Host state `{target}` is updated in the hot path: a captured graph never replays this update"
     fix_hint = "Keep counters on the device (a buffer updated with `add_`/`copy_`), or update them outside the captured step"
+    why = (
+        "A CUDA graph replays kernels only: the Python update runs once, at capture, so the counter and everything "
+        "computed from it stay frozen on replay."
+    )
+    hazard = "host-state"
+    use_instead = (
+        "class Decoder(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.register_buffer('steps', torch.zeros((), dtype=torch.long))\n\n"
+        "    def forward(self, x: torch.Tensor):\n        self.steps.add_(1)  # a device counter: replayed\n"
+        "        return x\n"
+    )
     VALID = (
         "class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        self.register_buffer('buf', torch.zeros(1))\n\n    def forward(self, x):\n"
@@ -219,9 +261,14 @@ class HostStateMutation(Rule):
     )
     INVALID = (
         "class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.step = 0\n\n"
-        "    def forward(self, x):\n        self.step += 1  # <- GL303\n        return x * self.step\n",
-        "CALLS = 0\ndef step(x: torch.Tensor):\n    global CALLS\n    CALLS += 1  # <- GL303\n    return x\n",
+        "    def forward(self, x):\n        self.step += 1  # <- GL303\n"
+        "       #^^^^^^^^^^^^^^\n"
+        "        return x * self.step\n",
+        "CALLS = 0\ndef step(x: torch.Tensor):\n    global CALLS\n    CALLS += 1  # <- GL303\n"
+        "   #^^^^^^^^^^\n"
+        "    return x\n",
         "class M(torch.nn.Module):\n    def forward(self, x):\n        self.pos = self.pos + x.shape[1]  # <- GL303\n"
+        "       #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "        return x\n",
     )
 
@@ -293,16 +340,29 @@ class WallClockInHotPath(Rule):
     family = Family.SILENT_FROZEN
     message = "`{call}()` reads the host clock in the hot path: a captured graph keeps the capture-time value"
     fix_hint = "Time outside the captured step (or with `torch.cuda.Event(enable_timing=True)`), and keep time-dependent values on the device"
+    why = (
+        "The clock is read on the host once, at capture, and every value computed from it is frozen on replay; host "
+        "timings of an asynchronous step measure the launch, not the GPU."
+    )
+    hazard = "host-state"
+    use_instead = (
+        "def step(x: torch.Tensor, start: torch.cuda.Event, end: torch.cuda.Event):\n    start.record()\n"
+        "    y = x * 2\n    end.record()  # start.elapsed_time(end) after the step\n    return y\n"
+    )
     VALID = (
         "import time\ndef step(x: torch.Tensor):\n    return x * 2\n\n"
         "def bench(fn, x):  # graphlint: cold\n    t0 = time.perf_counter()\n    fn(x)\n    return time.perf_counter() - t0\n",
         "def step(x: torch.Tensor, time):\n    return x * time.time()\n",
     )
     INVALID = (
-        "import time\ndef step(x: torch.Tensor):\n    t0 = time.perf_counter()  # <- GL304\n    return x, t0\n",
+        "import time\ndef step(x: torch.Tensor):\n    t0 = time.perf_counter()  # <- GL304\n"
+        "    #    ^^^^^^^^^^^^^^^^^^^\n"
+        "    return x, t0\n",
         "from datetime import datetime\ndef step(x: torch.Tensor):\n    seed = datetime.now().microsecond  # <- GL304\n"
+        "    #      ^^^^^^^^^^^^^^\n"
         "    return x + seed\n",
-        "from time import monotonic as now\ndef step(x: torch.Tensor):\n    return x * now()  # <- GL304\n",
+        "from time import monotonic as now\ndef step(x: torch.Tensor):\n    return x * now()  # <- GL304\n"
+        "    #          ^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -332,6 +392,15 @@ class CaptureAwareBranch(Rule):
     family = Family.SILENT_FROZEN
     message = "Branching on `is_current_stream_capturing()`: the captured graph runs different code than eager mode"
     fix_hint = "Keep the same math in both paths; only the implementation (e.g. a static buffer) may differ under capture"
+    why = (
+        "The branch taken during capture is the one every replay runs, so math that differs under capture makes the "
+        "graph silently disagree with eager mode."
+    )
+    hazard = "capture-aware-branch"
+    use_instead = (
+        "def step(x: torch.Tensor):\n    if torch.cuda.is_current_stream_capturing():\n"
+        "        assert x.is_cuda  # checks only: the math is the same\n    return x * 2\n"
+    )
     VALID = (
         "def step(x: torch.Tensor):\n    if not torch.cuda.is_current_stream_capturing():\n"
         "        assert x.dim() == 2, 'bad rank'\n    return x * 2\n",
@@ -339,10 +408,13 @@ class CaptureAwareBranch(Rule):
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    if torch.cuda.is_current_stream_capturing():  # <- GL305\n"
+        "    #  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "        return x * 2\n    return x * 3\n",
         "from torch.cuda import is_current_stream_capturing\ndef step(x: torch.Tensor):\n"
         "    capturing = is_current_stream_capturing()\n"
-        "    y = x if capturing else x.clone()  # <- GL305\n    return y\n",
+        "    y = x if capturing else x.clone()  # <- GL305\n"
+        "    #        ^^^^^^^^^\n"
+        "    return y\n",
     )
 
     def __init__(self, ctx) -> None:

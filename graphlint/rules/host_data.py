@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import (
+from graphlint.facts.inference import (
     FACTORY_TORCH, VIEW_METHODS, Kind, dotted_name, in_config, is_mask_name,
 )
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
-    from graphlint.analyzer import Context
+    from graphlint.check.walker import Context
 
 CUDA_LEGACY_TENSOR_RE = re.compile(
     r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|Complex\w*)Tensor$")
@@ -459,7 +459,7 @@ class HostFacts(Rule):
 
 
 def _int_params(ctx) -> list[str]:
-    """Parameters annotated `int` (host-known integers: static per captured graph, Section B)."""
+    """Parameters annotated `int` (host-known integers: static per captured graph)."""
     node = getattr(ctx, "tree", None)
     while node is not None and not isinstance(node, cst.FunctionDef):
         body = getattr(node, "body", None)
@@ -596,6 +596,16 @@ class HostDataToDevice(HostFacts):
     message = "`{call}` copies host data to the device every step (pageable copy: the host blocks, capture fails)"
     fix_hint = ("Preallocate a static device buffer once and `copy_()` into it from a pinned staging buffer, "
                 "or build the value on the device; stack CUDA scalars with `torch.stack`")
+    why = (
+        "The data is copied from pageable host memory every step: the host waits for the copy, and during capture "
+        "torch refuses a copy from unpinned memory."
+    )
+    hazard = "host-data-to-device"
+    use_instead = (
+        "class Step:\n    def __init__(self, n: int):\n"
+        "        self.pos = torch.arange(n, device='cuda')  # built once\n\n"
+        "    def __call__(self, x: torch.Tensor):\n        return x + self.pos\n"
+    )
     message_elements = ("`{call}` of tensor elements reads every element on the host "
                         "(an implicit `.item()` each) and blocks")
     VALID = (
@@ -612,19 +622,32 @@ class HostDataToDevice(HostFacts):
     )
     INVALID = (
         "def step(x: torch.Tensor, ids: list[int]):\n"
-        "    t = torch.tensor(ids, device='cuda')  # <- GL130\n    return x[t]\n",
+        "    t = torch.tensor(ids, device='cuda')  # <- GL130\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x[t]\n",
         "def step(x: torch.Tensor, pos=None):\n    if pos is None:\n"
-        "        pos = torch.tensor([0, 1], device=x.device)  # <- GL130\n    return x[pos]\n",
-        "def step(x: torch.Tensor):\n    pos = torch.tensor(0, device=x.device)  # <- GL130\n    return x + pos\n",
+        "        pos = torch.tensor([0, 1], device=x.device)  # <- GL130\n"
+        "        #     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x[pos]\n",
+        "def step(x: torch.Tensor):\n    pos = torch.tensor(0, device=x.device)  # <- GL130\n"
+        "    #     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x + pos\n",
         "import numpy as np\ndef step(x: torch.Tensor, arr: np.ndarray):\n"
-        "    return torch.as_tensor(np.asarray(arr), device='cuda')  # <- GL130\n",
-        "def step(x: torch.Tensor):\n    return x.new_tensor([1.0, 2.0])  # <- GL130\n",
-        "def step(x: torch.Tensor):\n    return torch.cuda.BoolTensor([True, False])  # <- GL130\n",
-        "def step(x: torch.Tensor):\n    return torch.tensor([x[0], x[1]])  # <- GL130\n",
+        "    return torch.as_tensor(np.asarray(arr), device='cuda')  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.new_tensor([1.0, 2.0])  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return torch.cuda.BoolTensor([True, False])  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return torch.tensor([x[0], x[1]])  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor):\n    parts = x.split(2)\n    return torch.tensor([p.sum() for p in parts])  # <- GL130\n"
-        "def other(x: torch.Tensor):\n    return torch.tensor(x.unbind(0))  # <- GL130\n",
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "def other(x: torch.Tensor):\n    return torch.tensor(x.unbind(0))  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor, dev):\n    toks = []\n    toks.append(1)\n"
-        "    return torch.tensor(toks, device=dev, dtype=torch.long)  # <- GL130\n",
+        "    return torch.tensor(toks, device=dev, dtype=torch.long)  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -685,6 +708,12 @@ class CpuTensorToDevice(HostFacts):
     message = "A CPU tensor is copied to the device every step (`{call}`): the host blocks, capture fails"
     fix_hint = ("Create the tensor on the device (`device=`), or stage it in a pinned buffer allocated once "
                 "and copy with `non_blocking=True`")
+    why = "A copy from pageable host memory blocks the host until it is done, and during capture torch refuses it."
+    hazard = "h2d-copy"
+    use_instead = (
+        "def step(x: torch.Tensor, n: int):\n    idx = torch.arange(n, device=x.device)  # made on the device\n"
+        "    return x[idx]\n"
+    )
     VALID = (
         "def step(x: torch.Tensor, dev):\n    return x.to(dev)\n",
         "def step(x: torch.Tensor, n: int):\n    return torch.arange(n, device=x.device)\n",
@@ -697,11 +726,16 @@ class CpuTensorToDevice(HostFacts):
         "        return x[self.idx]\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, n: int):\n    return x + torch.arange(n).cuda()  # <- GL131\n",
-        "def step(x: torch.Tensor, ids: list):\n    t = torch.tensor(ids)\n    return t.to(x.device)  # <- GL131\n",
-        "def step(x: torch.Tensor, n: int):\n    m = torch.ones(n)\n    x.copy_(m)  # <- GL131\n    return x\n",
+        "def step(x: torch.Tensor, n: int):\n    return x + torch.arange(n).cuda()  # <- GL131\n"
+        "    #          ^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, ids: list):\n    t = torch.tensor(ids)\n    return t.to(x.device)  # <- GL131\n"
+        "    #      ^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, n: int):\n    m = torch.ones(n)\n    x.copy_(m)  # <- GL131\n"
+        "   #^^^^^^^^^^\n"
+        "    return x\n",
         "def step(x: torch.Tensor, n: int):\n    buf = torch.empty(n, pin_memory=True)\n"
-        "    return buf.to('cuda')  # <- GL131\n",
+        "    return buf.to('cuda')  # <- GL131\n"
+        "    #      ^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -739,8 +773,8 @@ class NumpyInHotPath(Rule):
 
     NumPy only runs on the host. It cannot read a CUDA tensor (that raises); what it computes per step
     is host data (masks, index tables, offsets) that then has to reach the device (a pageable copy,
-    GL130) and that a captured graph bakes in at capture (frozen at replay). Section B: "np.* anywhere
-    on the path". `numpy.random.*` is GL301 (host RNG).
+    GL130) and that a captured graph bakes in at capture (frozen at replay): any NumPy call on the path
+    is host work. `numpy.random.*` is GL301 (host RNG).
 
     Not reported, for precision: dtype metadata (`np.dtype`, `np.finfo`, `np.iinfo`); scalar math on
     host scalars (`np.sqrt(self.head_dim)`, `np.log(...)`, `np.exp(...)` of numbers: constants per
@@ -754,6 +788,15 @@ class NumpyInHotPath(Rule):
     family = Family.HOST_SYNC
     message = "`{call}` computes host data in the hot path (per-step host work; frozen in a captured graph)"
     fix_hint = "Use the torch equivalent on the device, or compute it once outside the step"
+    why = (
+        "NumPy runs on the host: its per-step results have to be copied to the device, and a captured graph replays "
+        "none of it, so what it computed at capture is frozen."
+    )
+    hazard = "host-state"
+    use_instead = (
+        "def step(x: torch.Tensor, lens: torch.Tensor):\n"
+        "    return torch.cumsum(lens, 0)  # the torch op, on the device\n"
+    )
     VALID = (
         "import numpy as np\ndef step(x: torch.Tensor):\n    return x.to(torch.float32)\n",
         "import numpy as np\ndef step(x: torch.Tensor):\n    eps = np.finfo(np.float32).eps\n    return x + eps\n",
@@ -765,10 +808,15 @@ class NumpyInHotPath(Rule):
         "        t = 0.8 + 0.1 * np.exp(-4.0 * i / self.num_layers)\n        return q / np.sqrt(self.head_dim) * t\n",
     )
     INVALID = (
-        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.array(ids)  # <- GL132\n",
-        "import numpy\ndef step(x: torch.Tensor):\n    a = numpy.asarray(x)  # <- GL132\n    return a\n",
-        "from numpy import cumsum\ndef step(x: torch.Tensor, lens: list):\n    return cumsum(lens)  # <- GL132\n",
-        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.sqrt(np.array(ids))  # <- GL132\n",
+        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.array(ids)  # <- GL132\n"
+        "    #      ^^^^^^^^^^^^^\n",
+        "import numpy\ndef step(x: torch.Tensor):\n    a = numpy.asarray(x)  # <- GL132\n"
+        "    #   ^^^^^^^^^^^^^^^^\n"
+        "    return a\n",
+        "from numpy import cumsum\ndef step(x: torch.Tensor, lens: list):\n    return cumsum(lens)  # <- GL132\n"
+        "    #      ^^^^^^^^^^^^\n",
+        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.sqrt(np.array(ids))  # <- GL132\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^\n    #              ^^^^^^^^^^^^^\n",
     )
     EXEMPT = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.result_type", "numpy.promote_types",
                         "numpy.can_cast", "numpy.issubdtype"})
@@ -840,6 +888,15 @@ class HostIndex(HostFacts):
     family = Family.HOST_SYNC
     message = "Indexing a device tensor with a {what} copies the index from host memory every step"
     fix_hint = "Keep index tensors on the device (`device=`), or use `index_select`/`gather` with a device index"
+    why = (
+        "The index (or a scalar written through a device index) is copied from pageable host memory every step: the "
+        "host waits, and capture fails."
+    )
+    hazard = "host-index"
+    use_instead = (
+        "def step(x: torch.Tensor, idx: torch.Tensor):\n"
+        "    return x.index_select(0, idx)  # idx lives on the device\n"
+    )
     VALID = (
         "def step(x: torch.Tensor, idx: torch.Tensor, mask: torch.Tensor):\n    x.index_fill_(0, idx, 0.0)\n"
         "    x[mask] = 0.0\n    x[x > 1] = 1.0\n    return x.index_select(0, idx), x[idx]\n",
@@ -850,12 +907,20 @@ class HostIndex(HostFacts):
         "def step(x: torch.Tensor, mask: torch.Tensor):\n    return torch.where(mask, x, 0.0).cumsum(0)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x[[1, 2, 3]]  # <- GL133\n",
-        "def step(x: torch.Tensor, n: int):\n    return x[:, torch.arange(n)]  # <- GL133\n",
-        "def step(x: torch.Tensor, ids: list[int]):\n    idx = torch.tensor(ids)\n    return x[idx]  # <- GL133\n",
-        "def step(x: torch.Tensor, n: int):\n    keep = [i for i in range(n) if i % 2]\n    return x[keep]  # <- GL133\n",
-        "def step(x: torch.Tensor):\n    x[[0, 2]] = 1.0  # <- GL133\n    return x\n",
-        "def step(x: torch.Tensor, idx: torch.Tensor):\n    x[idx] = 0.0  # <- GL133\n    return x\n",
+        "def step(x: torch.Tensor):\n    return x[[1, 2, 3]]  # <- GL133\n"
+        "    #      ^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, n: int):\n    return x[:, torch.arange(n)]  # <- GL133\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, ids: list[int]):\n    idx = torch.tensor(ids)\n    return x[idx]  # <- GL133\n"
+        "    #      ^^^^^^\n",
+        "def step(x: torch.Tensor, n: int):\n    keep = [i for i in range(n) if i % 2]\n    return x[keep]  # <- GL133\n"
+        "    #      ^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    x[[0, 2]] = 1.0  # <- GL133\n"
+        "   #^^^^^^^^^\n"
+        "    return x\n",
+        "def step(x: torch.Tensor, idx: torch.Tensor):\n    x[idx] = 0.0  # <- GL133\n"
+        "   #^^^^^^\n"
+        "    return x\n",
     )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -920,6 +985,16 @@ class PageableNonBlockingCopy(HostFacts):
     family = Family.HOST_SYNC
     message = "`non_blocking=True` copy from pageable host memory still blocks the host (debug mode misses it)"
     fix_hint = "Copy from a pinned buffer allocated once (`pin_memory=True`), e.g. vLLM's `async_tensor_h2d` pattern"
+    why = (
+        "`non_blocking=True` does not help from pageable memory: the driver stages the data and the host waits, "
+        "torch's debug mode stays silent, and capture fails on the unpinned copy."
+    )
+    hazard = "pageable-non-blocking"
+    use_instead = (
+        "class Stager:\n    def __init__(self, n: int):\n"
+        "        self.pinned = torch.empty(n, pin_memory=True)  # once\n\n    def step(self, dev: torch.Tensor):\n"
+        "        dev.copy_(self.pinned, non_blocking=True)\n        return dev\n"
+    )
     VALID = (
         "def step(x: torch.Tensor, n: int):\n    buf = torch.empty(n, pin_memory=True)\n"
         "    x.copy_(buf, non_blocking=True)\n    return x\n",
@@ -933,10 +1008,14 @@ class PageableNonBlockingCopy(HostFacts):
     )
     INVALID = (
         "import numpy as np\ndef step(x: torch.Tensor, a: np.ndarray):\n"
-        "    return torch.from_numpy(a).to(x.device, non_blocking=True)  # <- GL134\n",
+        "    return torch.from_numpy(a).to(x.device, non_blocking=True)  # <- GL134\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor, ids: list):\n    t = torch.tensor(ids)\n"
-        "    x.copy_(t, non_blocking=True)  # <- GL134\n    return x\n",
-        "def step(x: torch.Tensor, n: int):\n    return torch.zeros(n).cuda(non_blocking=True)  # <- GL134\n",
+        "    x.copy_(t, non_blocking=True)  # <- GL134\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
+        "def step(x: torch.Tensor, n: int):\n    return torch.zeros(n).cuda(non_blocking=True)  # <- GL134\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:

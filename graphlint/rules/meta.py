@@ -18,6 +18,10 @@ class SyntaxErrorRule(Rule):
     family = Family.META
     message = "SyntaxError"
     fix_hint = "Fix the syntax error (or the encoding) so that the file can be checked"
+    why = (
+        "Nothing in a file that cannot be parsed is checked: without this finding a syntax error would hide every "
+        "hazard in the file behind a clean run."
+    )
 
 
 class UnusedNoqa(Rule):
@@ -33,6 +37,10 @@ class UnusedNoqa(Rule):
     family = Family.META
     message = "Unused `noqa` directive"
     fix_hint = "Remove the directive or the codes it no longer needs"
+    why = (
+        "A stale `# noqa` hides the next real finding on its line and tells readers that a sync is deliberate where "
+        "there is none."
+    )
     default_enabled = False
 
 
@@ -51,3 +59,7 @@ class InternalError(Rule):
     family = Family.META
     message = "Internal error"
     fix_hint = "Please report it with the file (`--verbose` prints the traceback); the rest of the run is unaffected"
+    why = (
+        "Code that was not analysed must not look clean: a crash that skipped a file would otherwise hide its "
+        "findings."
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import Kind
+from graphlint.facts.inference import Kind
 from graphlint.rules._util import positional, receiver_text
 from graphlint.rules.base import UNSAFE, Fix, Rule
 
@@ -16,10 +16,7 @@ class BuiltinSum(Rule):
     Folklore says it syncs; the measurement says it does not: it iterates into 0-d tensors and adds
     them on the GPU, so it captures, but a length-N tensor costs N launches (~10 µs each eagerly).
     `t.sum(0)` adds them in one kernel. The autofix rewrites `sum(t)` to `t.sum(0)` (builtin
-    `sum` adds the rows, i.e. reduces dimension 0). It is unsafe (applied only with `--unsafe-fixes`):
-    the results can differ. `t.sum(0)` accumulates in a wider type and promotes integers to int64
-    (4096 fp16 values of 0.1: 409.5 instead of 256; uint8 `[200, 100]`: 300 instead of 44), and an
-    empty `t` gives an empty or zero tensor where builtin `sum` returned the int `0`.
+    `sum` adds the rows, i.e. reduces dimension 0).
     """
 
     code = "GL401"
@@ -27,13 +24,25 @@ class BuiltinSum(Rule):
     family = Family.PERF
     message = "Builtin `sum()` over a tensor launches one kernel per row; use `t.sum(0)`"
     fix_hint = "Replace `sum(t)` with `t.sum(0)` (or `torch.stack(list).sum(0)` for a list of tensors)"
+    why = (
+        "A length-N tensor costs N kernel launches instead of one: no sync, and it captures, but the step becomes "
+        "launch-bound."
+    )
+    hazard = "iterate-tensor"
+    fix_safety = (
+        "the results can differ. `t.sum(0)` accumulates in a wider type and promotes integers to int64 (4096 fp16 "
+        "values of 0.1: 409.5 instead of 256; uint8 `[200, 100]`: 300 instead of 44), and an empty `t` gives an "
+        "empty or zero tensor where builtin `sum` returned the int `0`."
+    )
     VALID = (
         "def step(x: torch.Tensor, sizes: list):\n    return sum(sizes), x.sum()\n",
         "def step(x: torch.Tensor):\n    return sum(x.shape)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return sum(x)  # <- GL401\n",
-        "def step(a: torch.Tensor, b: torch.Tensor):\n    return sum(a * b)  # <- GL401\n",
+        "def step(x: torch.Tensor):\n    return sum(x)  # <- GL401\n"
+        "    #      ^^^^^^\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    return sum(a * b)  # <- GL401\n"
+        "    #      ^^^^^^^^^^\n",
     )
     FIXES = (
         Fix("def step(x: torch.Tensor):\n    return sum(x)\n", "def step(x: torch.Tensor):\n    return x.sum(0)\n",
@@ -66,14 +75,24 @@ class IterateTensor(Rule):
     family = Family.PERF
     message = "Python iteration over a tensor runs a host loop with one kernel per row"
     fix_hint = "Vectorise over the dimension (broadcasting, `torch.bmm`, `index_select`, `scatter`)"
+    why = (
+        "Iterating unbinds the tensor into one view per row: a host loop as long as the first dimension, one kernel "
+        "or more per row, and a short step from a read (`if row.any():`) that does sync."
+    )
+    hazard = "iterate-tensor"
+    use_instead = "def step(x: torch.Tensor, w: torch.Tensor):\n    return x @ w  # one kernel over all rows\n"
     VALID = (
         "def step(xs: list, x: torch.Tensor):\n    for i in range(x.shape[0]):\n        pass\n    return [y for y in xs]\n",
         "def step(x: torch.Tensor):\n    a, b = x.chunk(2)\n    for part in x.split(4):\n        pass\n    return a, b\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    for row in x:  # <- GL402\n        pass\n",
-        "def step(x: torch.Tensor):\n    return [r * 2 for r in x]  # <- GL402\n",
-        "def step(x: torch.Tensor):\n    return list(x)  # <- GL402\n",
+        "def step(x: torch.Tensor):\n    for row in x:  # <- GL402\n"
+        "    #          ^\n"
+        "        pass\n",
+        "def step(x: torch.Tensor):\n    return [r * 2 for r in x]  # <- GL402\n"
+        "    #                      ^\n",
+        "def step(x: torch.Tensor):\n    return list(x)  # <- GL402\n"
+        "    #      ^^^^^^^\n",
     )
 
     def visit_For(self, node: cst.For) -> None:

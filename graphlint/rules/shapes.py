@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import Kind, is_mask_name
+from graphlint.facts.inference import Kind, is_mask_name
 from graphlint.rules._util import kwarg, method_call, on_host, positional, tensor_method
 from graphlint.rules.base import Rule
 
@@ -29,15 +29,24 @@ class Nonzero(Rule):
     family = Family.HOST_SYNC
     message = "`{fn}` has a data-dependent output size: the host waits for the count"
     fix_hint = "Use `torch.nonzero_static(x, size=N, fill_value=-1)` or fixed-shape masking"
+    why = (
+        "The host must read the number of non-zeros before it can allocate the output: it waits for the GPU, and "
+        "capture is invalidated because the shape follows the data."
+    )
+    hazard = "nonzero"
+    use_instead = "def step(m: torch.Tensor):\n    return torch.nonzero_static(m, size=16, fill_value=-1)\n"
     VALID = (
         "def step(m: torch.Tensor):\n    return torch.nonzero_static(m, size=8)\n",
         "def step(m: torch.Tensor):\n    return torch.count_nonzero(m)\n",
         "def step(lens: list):\n    return torch.nonzero(torch.tensor(lens) > 0)\n",
     )
     INVALID = (
-        "def step(m: torch.Tensor):\n    return torch.nonzero(m)  # <- GL120\n",
-        "def step(m: torch.Tensor):\n    return (m > 0).nonzero(as_tuple=True)  # <- GL120\n",
-        "from torch import nonzero as nz\ndef step(m: torch.Tensor):\n    return nz(m)  # <- GL120\n",
+        "def step(m: torch.Tensor):\n    return torch.nonzero(m)  # <- GL120\n"
+        "    #      ^^^^^^^^^^^^^^^^\n",
+        "def step(m: torch.Tensor):\n    return (m > 0).nonzero(as_tuple=True)  # <- GL120\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "from torch import nonzero as nz\ndef step(m: torch.Tensor):\n    return nz(m)  # <- GL120\n"
+        "    #      ^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -60,11 +69,19 @@ class WhereOneArg(Rule):
     family = Family.HOST_SYNC
     message = "One-argument `torch.where(cond)` returns data-dependent indices: the host waits for the count"
     fix_hint = "Use the three-argument `torch.where(cond, a, b)` or `nonzero_static`"
+    why = (
+        "It is `nonzero(cond, as_tuple=True)`: the output size follows the data, so the host waits for the count, "
+        "and capture is invalidated."
+    )
+    hazard = "where-one-arg"
+    use_instead = "def step(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor):\n    return torch.where(c, a, b)\n"
     VALID = (
         "def step(c: torch.Tensor, a: torch.Tensor):\n    return torch.where(c, a, 0.0)\n",
         "def step(c: torch.Tensor):\n    return torch.where(c.cpu())[0]  # the copy is GL103's\n",
     )
-    INVALID = ("def step(c: torch.Tensor):\n    idx = torch.where(c > 0)  # <- GL121\n    return idx\n",)
+    INVALID = ("def step(c: torch.Tensor):\n    idx = torch.where(c > 0)  # <- GL121\n"
+               "    #     ^^^^^^^^^^^^^^^^^^\n"
+               "    return idx\n",)
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.call_name(node) == "torch.where" and len(node.args) == 1 \
@@ -83,10 +100,22 @@ class Unique(Rule):
     family = Family.HOST_SYNC
     message = "`{fn}` has a data-dependent output size: the host waits for the count"
     fix_hint = "Precompute on the host, or use a fixed-size device histogram (`scatter_add_` into `num_classes` bins)"
+    why = (
+        "The number of distinct values is known only on the device: the host waits for it to size the output, and "
+        "capture is invalidated."
+    )
+    hazard = "unique"
+    use_instead = (
+        "def step(ids: torch.Tensor, num_classes: int):\n"
+        "    counts = torch.zeros(num_classes, dtype=torch.long, device=ids.device)\n"
+        "    return counts.scatter_add_(0, ids, torch.ones_like(ids))  # a fixed-size histogram\n"
+    )
     VALID = ("def step(x: torch.Tensor, names: list):\n    return sorted(set(names))\n",)
     INVALID = (
-        "def step(ids: torch.Tensor):\n    return torch.unique(ids)  # <- GL122\n",
-        "def step(ids: torch.Tensor):\n    return ids.unique_consecutive()  # <- GL122\n",
+        "def step(ids: torch.Tensor):\n    return torch.unique(ids)  # <- GL122\n"
+        "    #      ^^^^^^^^^^^^^^^^^\n",
+        "def step(ids: torch.Tensor):\n    return ids.unique_consecutive()  # <- GL122\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -125,6 +154,12 @@ class BooleanMaskIndex(Rule):
     family = Family.HOST_SYNC
     message = "Boolean-mask indexing has a data-dependent size: the host waits for the mask count"
     fix_hint = "Use `torch.where(mask, x, 0)`, `masked_fill`, or `nonzero_static` with a fixed size"
+    why = (
+        "The result has as many elements as the mask has `True`s, so the host waits for an implicit `nonzero`; "
+        "capture is invalidated."
+    )
+    hazard = "boolean-mask"
+    use_instead = "def step(x: torch.Tensor):\n    return torch.where(x > 0, x, 0.0)  # full shape\n"
     VALID = (
         "def step(x: torch.Tensor, mask: torch.Tensor):\n    x[mask] = 0.0\n    return x\n",
         "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x[idx]\n",
@@ -132,10 +167,15 @@ class BooleanMaskIndex(Rule):
         "def step(x: torch.Tensor):\n    return x[:, 0], x[..., None]\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x[x > 0]  # <- GL123\n",
-        "def step(x: torch.Tensor, y: torch.Tensor):\n    keep = ~torch.isnan(y)\n    return x[keep]  # <- GL123\n",
-        "def step(x: torch.Tensor, y: torch.Tensor, mask: torch.Tensor):\n    x[mask] = y  # <- GL123\n    return x\n",
-        "def step(x: torch.Tensor, valid_mask):\n    return x[:, valid_mask].sum()  # <- GL123\n",
+        "def step(x: torch.Tensor):\n    return x[x > 0]  # <- GL123\n"
+        "    #      ^^^^^^^^\n",
+        "def step(x: torch.Tensor, y: torch.Tensor):\n    keep = ~torch.isnan(y)\n    return x[keep]  # <- GL123\n"
+        "    #      ^^^^^^^\n",
+        "def step(x: torch.Tensor, y: torch.Tensor, mask: torch.Tensor):\n    x[mask] = y  # <- GL123\n"
+        "   #^^^^^^^\n"
+        "    return x\n",
+        "def step(x: torch.Tensor, valid_mask):\n    return x[:, valid_mask].sum()  # <- GL123\n"
+        "    #      ^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -168,9 +208,14 @@ class MaskedSelect(Rule):
     family = Family.HOST_SYNC
     message = "`masked_select` has a data-dependent output size: the host waits for the mask count"
     fix_hint = "Use `torch.where(mask, x, fill)` or `masked_fill` and keep the full shape"
+    why = "The output has as many elements as the mask selects: the host waits for the count, and capture fails."
+    hazard = "dynamic-output"
+    use_instead = "def step(x: torch.Tensor, mask: torch.Tensor):\n    return x.masked_fill(~mask, 0.0)  # full shape\n"
     VALID = ("def step(x: torch.Tensor, m: torch.Tensor):\n    return x.masked_fill(~m, 0)\n",)
-    INVALID = ("def step(x: torch.Tensor, m: torch.Tensor):\n    return torch.masked_select(x, m)  # <- GL124\n",
-               "def step(x: torch.Tensor, m: torch.Tensor):\n    return x.masked_select(m)  # <- GL124\n")
+    INVALID = ("def step(x: torch.Tensor, m: torch.Tensor):\n    return torch.masked_select(x, m)  # <- GL124\n"
+               "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+               "def step(x: torch.Tensor, m: torch.Tensor):\n    return x.masked_select(m)  # <- GL124\n"
+               "    #      ^^^^^^^^^^^^^^^^^^\n")
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.call_name(node) == "torch.masked_select" or tensor_method(
@@ -192,6 +237,15 @@ class DynamicOutputOp(Rule):
     family = Family.HOST_SYNC
     message = "`{fn}` sizes its output from device data: {why}"
     fix_hint = "Pass the static size (`output_size=`, `num_classes=`, `min=`/`max=`) or use fixed-size device work"
+    why = (
+        "Without a static size the op reads a device value on the host to size its output: the host waits, and "
+        "capture fails."
+    )
+    hazard = "dynamic-output"
+    use_instead = (
+        "import torch.nn.functional as F\n\ndef step(labels: torch.Tensor, n: int):\n"
+        "    return F.one_hot(labels, num_classes=n)\n"
+    )
     VALID = (
         "def step(x: torch.Tensor, r: torch.Tensor, n: int):\n    return x.repeat_interleave(r, dim=0, output_size=n)\n",
         "def step(counts: list):\n    c = torch.tensor(counts, device='cpu')\n    return torch.arange(4, device='cpu').repeat_interleave(c)\n",
@@ -201,13 +255,19 @@ class DynamicOutputOp(Rule):
         "def step(x, n_rep, model):\n    m = model.to(torch.float16)\n    return x.repeat_interleave(n_rep, dim=1), m\n",
     )
     INVALID = (
-        "def step(ids: torch.Tensor):\n    return torch.bincount(ids, minlength=8)  # <- GL125\n",
-        "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(r, dim=0)  # <- GL125\n",
-        "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(repeats=r)  # <- GL125\n",
-        "import torch.nn.functional as F\ndef step(ids: torch.Tensor):\n    return F.one_hot(ids)  # <- GL125\n",
-        "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10)  # <- GL125\n",
+        "def step(ids: torch.Tensor):\n    return torch.bincount(ids, minlength=8)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(r, dim=0)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, r: torch.Tensor):\n    return x.repeat_interleave(repeats=r)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "import torch.nn.functional as F\ndef step(ids: torch.Tensor):\n    return F.one_hot(ids)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(z, cu_seqlens):\n    lens = (cu_seqlens[1:] - cu_seqlens[:-1]).to(torch.long)\n"
-        "    return z.squeeze(1).repeat_interleave(lens, dim=0)  # <- GL125\n",
+        "    return z.squeeze(1).repeat_interleave(lens, dim=0)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     TORCH_FNS = frozenset({"torch.bincount", "torch.repeat_interleave", "torch.nn.functional.one_hot", "torch.histc"})
@@ -269,15 +329,25 @@ class TensorShapeArgument(Rule):
     family = Family.HOST_SYNC
     message = "A tensor used as a shape, size or slice bound is read on the host (implicit `.item()`)"
     fix_hint = "Use host ints (`x.shape`, config values); keep data-dependent extents as masks over a static maximum"
+    why = (
+        "Python needs an int, so `__index__` reads the tensor on the host (an implicit `.item()`): the host waits "
+        "for the GPU, and capture is invalidated."
+    )
+    hazard = "tensor-as-int"
+    use_instead = "def step(x: torch.Tensor, n: int):\n    return x[:n].view(n, -1)  # n is a host int\n"
     VALID = (
         "def step(x: torch.Tensor, n: int):\n    b = x.shape[0]\n    return x.view(b, -1)[:n], torch.arange(b, device=x.device)\n",
         "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x.index_select(0, idx)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, lens: torch.Tensor):\n    n = lens.max()\n    return x[:n]  # <- GL126\n",
-        "def step(x: torch.Tensor, m: torch.Tensor):\n    n = m.sum()\n    return torch.zeros(n, device=x.device)  # <- GL126\n",
-        "def step(x: torch.Tensor, k: torch.Tensor):\n    return x.view(k, -1)  # <- GL126\n",
-        "def step(x: torch.Tensor, k: torch.Tensor):\n    return torch.topk(x, k)  # <- GL126\n",
+        "def step(x: torch.Tensor, lens: torch.Tensor):\n    n = lens.max()\n    return x[:n]  # <- GL126\n"
+        "    #        ^^\n",
+        "def step(x: torch.Tensor, m: torch.Tensor):\n    n = m.sum()\n    return torch.zeros(n, device=x.device)  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, k: torch.Tensor):\n    return x.view(k, -1)  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, k: torch.Tensor):\n    return torch.topk(x, k)  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -326,19 +396,37 @@ class TensorAsIndex(Rule):
     family = Family.HOST_SYNC
     message = "A device tensor used as a Python index is read on the host (implicit `.item()`)"
     fix_hint = "Index on the device (`index_select`, `gather`, `take`), or keep host indices as Python ints"
+    why = (
+        "Indexing a sequence with a tensor, or repeating one by a tensor, calls `__index__`, an implicit `.item()`: "
+        "the host waits for the GPU, and capture is invalidated."
+    )
+    hazard = "tensor-as-int"
+    use_instead = (
+        "def step(w: torch.Tensor, i: torch.Tensor):\n"
+        "    return w.index_select(0, i.view(1))  # index on the device\n"
+    )
     VALID = (
         "def step(x: torch.Tensor, layers: list, i: int):\n    return layers[i](x), x[x.argmax(dim=-1, keepdim=True)]\n",
         "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x[idx]\n",
         "def step(x: torch.Tensor, n: int):\n    return [x] * n, x * 2, (x, x) * 2\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor, e: torch.Tensor):\n    experts = [x, x * 2]\n    return experts[e]  # <- GL127\n",
-        "def step(x: torch.Tensor, n: torch.Tensor):\n    for i in range(n):  # <- GL127\n        x = x * 2\n    return x\n",
-        "def step(x: torch.Tensor):\n    return x[x.argmax()]  # <- GL127\n",
+        "def step(x: torch.Tensor, e: torch.Tensor):\n    experts = [x, x * 2]\n    return experts[e]  # <- GL127\n"
+        "    #      ^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, n: torch.Tensor):\n    for i in range(n):  # <- GL127\n"
+        "    #        ^^^^^^^^\n"
+        "        x = x * 2\n    return x\n",
+        "def step(x: torch.Tensor):\n    return x[x.argmax()]  # <- GL127\n"
+        "    #      ^^^^^^^^^^^^^\n",
         "def step(w: torch.Tensor, scores: torch.Tensor, ring: torch.Tensor):\n    best = scores.argmax()\n"
-        "    ring[:, best % 8] = 0  # <- GL127\n    return w[best]  # <- GL127\n",
+        "    ring[:, best % 8] = 0  # <- GL127\n"
+        "   #^^^^^^^^^^^^^^^^^\n"
+        "    return w[best]  # <- GL127\n"
+        "    #      ^^^^^^^\n",
         "def step(x: torch.Tensor, counts: torch.Tensor):\n    n = counts.sum()\n"
-        "    pad = [0] * n  # <- GL127\n    return pad, x\n",
+        "    pad = [0] * n  # <- GL127\n"
+        "    #     ^^^^^^^\n"
+        "    return pad, x\n",
     )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:

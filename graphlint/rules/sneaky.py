@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import Kind
+from graphlint.facts.inference import Kind
 from graphlint.rules._util import positional, receiver_text
 from graphlint.rules.base import UNSAFE, Fix, Rule
 
@@ -18,10 +18,6 @@ class BuiltinReduction(Rule):
     They iterate the tensor and compare elements with Python: every comparison calls `__bool__`, so
     the host blocks (measured: syncs, capture fails). `max(a, b)` of two tensors does the same. Use
     the tensor methods, which stay on the device. (Builtin `sum(t)` does not sync: it is GL401.)
-
-    The autofix is unsafe (applied only with `--unsafe-fixes`): `t.any()`/`t.all()` return a tensor
-    where the builtins returned a bool, and `t.max()`/`t.min()` propagate NaN and reduce every
-    dimension where the builtins compared rows in order.
     """
 
     code = "GL160"
@@ -29,14 +25,26 @@ class BuiltinReduction(Rule):
     family = Family.HOST_SYNC
     message = "Builtin `{fn}()` over a tensor compares elements on the host and blocks"
     fix_hint = "Use the tensor method (`t.max()`, `t.any()`, `torch.maximum(a, b)`, `t.sort()`)"
+    why = (
+        "Python's builtins compare the elements one by one, and each comparison calls `Tensor.__bool__`: a host "
+        "read that waits for the GPU, and capture is invalidated."
+    )
+    hazard = "builtin-minmax"
+    fix_safety = (
+        "`t.any()`/`t.all()` return a tensor where the builtins returned a bool, and `t.max()`/`t.min()` propagate "
+        "NaN and reduce every dimension where the builtins compared rows in order."
+    )
     VALID = (
         "def step(x: torch.Tensor, sizes: list):\n    return max(sizes), x.max(), torch.maximum(x, x)\n",
         "def step(x: torch.Tensor):\n    return max(x.shape[0], 4)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return max(x)  # <- GL160\n",
-        "def step(a: torch.Tensor, b: torch.Tensor):\n    return min(a.sum(), b.sum())  # <- GL160\n",
-        "def step(m: torch.Tensor):\n    return any(m)  # <- GL160\n",
+        "def step(x: torch.Tensor):\n    return max(x)  # <- GL160\n"
+        "    #      ^^^^^^\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    return min(a.sum(), b.sum())  # <- GL160\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(m: torch.Tensor):\n    return any(m)  # <- GL160\n"
+        "    #      ^^^^^^\n",
     )
     FIXES = (
         Fix("def step(x: torch.Tensor):\n    return max(x)\n", "def step(x: torch.Tensor):\n    return x.max()\n",

@@ -26,13 +26,25 @@ class GrowingState(Rule):
     family = Family.SILENT_FROZEN
     message = "`{target}` grows by concatenation every step: shapes change and a captured step freezes it"
     fix_hint = "Preallocate the state at its maximum size and write in place (`index_copy_`, ring buffer)"
+    why = (
+        "The shape changes every step, so no single graph can be replayed; under capture the attribute is rebound "
+        "once, and replays keep reading the pre-capture tensor: the cache silently stops growing."
+    )
+    hazard = "graph-io-lifetime"
+    use_instead = (
+        "class Cache:\n    def __init__(self, n: int, d: int):\n        self.kv = torch.zeros(n, d, device='cuda')\n"
+        "\n    def append(self, pos: torch.Tensor, k: torch.Tensor):\n"
+        "        self.kv.index_copy_(0, pos, k)  # in place\n"
+    )
     VALID = (
         "def step(self, k: torch.Tensor, pos: torch.Tensor):\n    self.k_cache.index_copy_(0, pos, k)\n",
         "def step(x: torch.Tensor, y: torch.Tensor):\n    z = torch.cat([x, y], dim=-1)\n    return z\n",
     )
     INVALID = (
-        "def step(self, k: torch.Tensor):\n    self.k_cache = torch.cat([self.k_cache, k], dim=1)  # <- GL306\n",
-        "def step(self, k: torch.Tensor):\n    self.cache[0] = torch.cat((self.cache[0], k))  # <- GL306\n",
+        "def step(self, k: torch.Tensor):\n    self.k_cache = torch.cat([self.k_cache, k], dim=1)  # <- GL306\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(self, k: torch.Tensor):\n    self.cache[0] = torch.cat((self.cache[0], k))  # <- GL306\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Assign(self, node: cst.Assign) -> None:

@@ -21,11 +21,23 @@ class CudaSynchronize(Rule):
     family = Family.HOST_SYNC
     message = "`{call}` blocks the host until the device is idle (debug mode misses it)"
     fix_hint = "Remove it; order streams with `stream.wait_stream()` / `wait_event()`, which do not block the host"
+    why = (
+        "The host stops until every stream on the device is idle, which removes all CPU/GPU overlap; torch's debug "
+        "mode does not report it, and it invalidates a capture."
+    )
+    hazard = "device-synchronize"
+    use_instead = (
+        "def step(x: torch.Tensor, side: torch.cuda.Stream):\n"
+        "    torch.cuda.current_stream().wait_stream(side)  # ordered on the device\n    return x * 2\n"
+    )
     VALID = ("def step(s, x: torch.Tensor):\n    torch.cuda.current_stream().wait_stream(s)\n",)
     INVALID = (
-        "def step(x: torch.Tensor):\n    torch.cuda.synchronize()  # <- GL140\n",
-        "from torch.cuda import synchronize as sync\ndef step(x: torch.Tensor):\n    sync()  # <- GL140\n",
-        "def step(x: torch.Tensor):\n    torch.accelerator.synchronize()  # <- GL140\n",
+        "def step(x: torch.Tensor):\n    torch.cuda.synchronize()  # <- GL140\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "from torch.cuda import synchronize as sync\ndef step(x: torch.Tensor):\n    sync()  # <- GL140\n"
+        "   #^^^^^^\n",
+        "def step(x: torch.Tensor):\n    torch.accelerator.synchronize()  # <- GL140\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -39,7 +51,7 @@ class CudaSynchronize(Rule):
 
 import re  # noqa: E402
 
-from graphlint.inference import Kind  # noqa: E402
+from graphlint.facts.inference import Kind  # noqa: E402
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method  # noqa: E402
 
 # Calls that return a stream or an event.
@@ -103,6 +115,12 @@ class StreamEventSynchronize(_StreamBindings):
     message = "`{recv}.synchronize()` blocks the host until the stream/event's work is done"
     fix_hint = ("Order the streams on the device instead: `stream.wait_stream(other)` / `stream.wait_event(ev)` / "
                 "`ev.wait()` (no host wait, they capture)")
+    why = "The host waits until that stream's or event's work is done, and the wait invalidates a capture."
+    hazard = "stream-synchronize"
+    use_instead = (
+        "def step(x: torch.Tensor, ev: torch.cuda.Event):\n"
+        "    torch.cuda.current_stream().wait_event(ev)  # ordered on the device\n    return x * 2\n"
+    )
     VALID = (
         "def step(x: torch.Tensor, s):\n    cur = torch.cuda.current_stream()\n    s.wait_stream(cur)\n"
         "    with torch.cuda.stream(s):\n        y = x * 2\n    cur.wait_stream(s)\n    return y\n",
@@ -111,11 +129,18 @@ class StreamEventSynchronize(_StreamBindings):
         "def step(x: torch.Tensor, sync):\n    sync.synchronize()\n    return x\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    torch.cuda.current_stream().synchronize()  # <- GL141\n    return x\n",
+        "def step(x: torch.Tensor):\n    torch.cuda.current_stream().synchronize()  # <- GL141\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
         "from torch.cuda import Event\ndef step(x: torch.Tensor):\n    e = Event()\n    e.record()\n"
-        "    e.synchronize()  # <- GL141\n    return x\n",
-        "def step(x: torch.Tensor, s):\n    s.synchronize()  # <- GL141\n    return x\n",
+        "    e.synchronize()  # <- GL141\n"
+        "   #^^^^^^^^^^^^^^^\n"
+        "    return x\n",
+        "def step(x: torch.Tensor, s):\n    s.synchronize()  # <- GL141\n"
+        "   #^^^^^^^^^^^^^^^\n"
+        "    return x\n",
         "class M(torch.nn.Module):\n    def forward(self, x):\n        self.copy_event.synchronize()  # <- GL141\n"
+        "       #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "        return x\n",
     )
 
@@ -141,15 +166,28 @@ class BlockingCollective(Rule):
     family = Family.HOST_SYNC
     message = "`{call}()` blocks the host on every rank"
     fix_hint = "Remove the barrier from the step; order work with collectives on the device (`async_op=True`, late `wait()`)"
+    why = (
+        "A barrier makes the host wait for every rank, so each step runs at the pace of the slowest rank, and it "
+        "cannot be captured."
+    )
+    hazard = "blocking-collective"
+    use_instead = (
+        "import torch.distributed as dist\n\ndef step(x: torch.Tensor):\n"
+        "    work = dist.all_reduce(x, async_op=True)\n    work.wait()  # as late as possible\n    return x\n"
+    )
     VALID = (
         "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    dist.all_reduce(x)\n    return x\n",
         "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    w = dist.barrier(async_op=True)\n    return x\n",
         "def step(x: torch.Tensor, pool):\n    pool.barrier()\n    return x\n",
     )
     INVALID = (
-        "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    dist.barrier()  # <- GL143\n    return x\n",
+        "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    dist.barrier()  # <- GL143\n"
+        "   #^^^^^^^^^^^^^^\n"
+        "    return x\n",
         "from torch.distributed import monitored_barrier\ndef step(x: torch.Tensor):\n"
-        "    monitored_barrier()  # <- GL143\n    return x\n",
+        "    monitored_barrier()  # <- GL143\n"
+        "   #^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -176,6 +214,15 @@ class HostBoolCompare(Rule):
     family = Family.HOST_SYNC
     message = "`{call}` returns a Python bool: it reads device values on the host and blocks"
     fix_hint = "Keep the comparison on the device (`torch.isclose(...).all()`, `torch.eq`) and use it with `torch.where`"
+    why = (
+        "The answer is a Python bool, so the device result is copied to the host and the host waits; capture is "
+        "invalidated."
+    )
+    hazard = "host-checked-result"
+    use_instead = (
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    same = torch.isclose(a, b).all()  # a device bool\n"
+        "    return torch.where(same, a, b)\n"
+    )
     FUNCS = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
     VALID = (
         "def step(a: torch.Tensor, b: torch.Tensor):\n    ok = torch.isclose(a, b).all()\n    return torch.where(ok, a, b)\n",
@@ -183,9 +230,14 @@ class HostBoolCompare(Rule):
         "def step(a: list, b: list):\n    return torch.equal(torch.tensor(a), torch.tensor(b))\n",
     )
     INVALID = (
-        "def step(a: torch.Tensor, b: torch.Tensor):\n    if torch.allclose(a, b):  # <- GL144\n        return a\n    return b\n",
-        "def step(a: torch.Tensor, b: torch.Tensor):\n    same = a.equal(b)  # <- GL144\n    return same\n",
-        "def step(a: torch.Tensor):\n    return torch.is_nonzero(a.sum())  # <- GL144\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    if torch.allclose(a, b):  # <- GL144\n"
+        "    #  ^^^^^^^^^^^^^^^^^^^^\n"
+        "        return a\n    return b\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    same = a.equal(b)  # <- GL144\n"
+        "    #      ^^^^^^^^^^\n"
+        "    return same\n",
+        "def step(a: torch.Tensor):\n    return torch.is_nonzero(a.sum())  # <- GL144\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -224,16 +276,29 @@ class LinalgErrorCheck(Rule):
     message = "`{call}` checks for errors on the host (reads `info`) and blocks; use the `_ex` variant"
     fix_hint = ("Use the `_ex` variant (`cholesky_ex`, `inv_ex`, `solve_ex`, `lu_factor_ex`, `ldl_factor_ex`: no sync) "
                 "and check `info` on the device or after the step")
+    why = (
+        "The op reads its `info` flag on the host to raise on bad input: a device-to-host copy and a wait on every "
+        "call, and capture is invalidated."
+    )
+    hazard = "host-checked-result"
+    use_instead = (
+        "def step(a: torch.Tensor):\n    l, info = torch.linalg.cholesky_ex(a)\n"
+        "    return l, info  # check info on the device, or after the step\n"
+    )
     VALID = (
         "def step(a: torch.Tensor):\n    L, info = torch.linalg.cholesky_ex(a)\n    return L\n",
         "def step(a: torch.Tensor, b: torch.Tensor):\n    x, info = torch.linalg.solve_ex(a, b)\n    return x\n",
         "def step(n: int):\n    return torch.linalg.inv(torch.eye(n))\n",
     )
     INVALID = (
-        "def step(a: torch.Tensor):\n    return torch.linalg.cholesky(a)  # <- GL150\n",
-        "def step(a: torch.Tensor, b: torch.Tensor):\n    return torch.linalg.solve(a, b)  # <- GL150\n",
-        "import torch.linalg as LA\ndef step(a: torch.Tensor):\n    return LA.inv(a)  # <- GL150\n",
-        "def step(a: torch.Tensor):\n    return a.inverse()  # <- GL150\n",
+        "def step(a: torch.Tensor):\n    return torch.linalg.cholesky(a)  # <- GL150\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    return torch.linalg.solve(a, b)  # <- GL150\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "import torch.linalg as LA\ndef step(a: torch.Tensor):\n    return LA.inv(a)  # <- GL150\n"
+        "    #      ^^^^^^^^^\n",
+        "def step(a: torch.Tensor):\n    return a.inverse()  # <- GL150\n"
+        "    #      ^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -271,6 +336,15 @@ class DistributionsValidateArgs(Rule):
     family = Family.HOST_SYNC
     message = "`{call}(...)` validates its arguments on the host (a sync) unless `validate_args=False`"
     fix_hint = "Pass `validate_args=False`, or sample on the device directly (`torch.multinomial`, Gumbel-max)"
+    why = (
+        "The constraint check (`if not valid.all(): raise`) reads a device value on the host whenever a "
+        "distribution is built: the host waits, and capture is invalidated."
+    )
+    hazard = "host-checked-result"
+    use_instead = (
+        "def step(logits: torch.Tensor):\n"
+        "    return torch.distributions.Categorical(logits=logits, validate_args=False).sample()\n"
+    )
     VALID = (
         "from torch.distributions import Categorical\ndef step(logits: torch.Tensor):\n"
         "    return Categorical(logits=logits, validate_args=False).sample()\n",
@@ -280,10 +354,13 @@ class DistributionsValidateArgs(Rule):
     )
     INVALID = (
         "from torch.distributions import Categorical\ndef step(logits: torch.Tensor):\n"
-        "    return Categorical(logits=logits).sample()  # <- GL151\n",
+        "    return Categorical(logits=logits).sample()  # <- GL151\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "import torch.distributions as D\ndef step(mu: torch.Tensor, sd: torch.Tensor):\n"
-        "    return D.Normal(mu, sd).rsample()  # <- GL151\n",
+        "    return D.Normal(mu, sd).rsample()  # <- GL151\n"
+        "    #      ^^^^^^^^^^^^^^^^\n",
         "def step(p: torch.Tensor):\n    d = torch.distributions.Bernoulli(probs=p, validate_args=True)  # <- GL151\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "    return d.sample()\n",
     )
 
@@ -321,6 +398,14 @@ class ClipGradErrorIfNonfinite(Rule):
     family = Family.HOST_SYNC
     message = "`clip_grad_norm_(..., error_if_nonfinite=True)` reads the norm on the host every step"
     fix_hint = "Drop `error_if_nonfinite=True`; check the returned norm on the device or after the step"
+    why = (
+        "The non-finite check reads the total norm on the host every step: the host waits, and capture is "
+        "invalidated."
+    )
+    hazard = "host-checked-result"
+    use_instead = (
+        "def step(model: torch.nn.Module):\n    return torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n"
+    )
     FUNCS = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
                        "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.get_total_norm",
                        "torch.nn.utils.clip_grad.get_total_norm"})
@@ -329,9 +414,11 @@ class ClipGradErrorIfNonfinite(Rule):
         "def step(model):\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=False)\n",
     )
     INVALID = (
-        "def step(model):\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=True)  # <- GL152\n",
+        "def step(model):\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=True)  # <- GL152\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "from torch.nn.utils import clip_grad_norm_\ndef step(model):\n"
-        "    clip_grad_norm_(model.parameters(), 1.0, 2.0, True)  # <- GL152\n",
+        "    clip_grad_norm_(model.parameters(), 1.0, 2.0, True)  # <- GL152\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.inference import Kind
+from graphlint.facts.inference import Kind
 from graphlint.rules._util import is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
@@ -30,6 +30,12 @@ class ItemCall(Rule):
     family = Family.HOST_SYNC
     message = "`.item()` copies a device value to the host and blocks until the GPU catches up"
     fix_hint = "Keep the value on the device (use the 0-d tensor), or read it after the step, outside the graph"
+    why = (
+        "The host stops queuing work until the GPU has finished everything queued before it, so CPU and GPU take "
+        "turns instead of overlapping; under CUDA graph capture the read invalidates the capture."
+    )
+    hazard = "item"
+    use_instead = "def step(x: torch.Tensor):\n    return x.sum()  # a 0-d device tensor: read it after the step\n"
     VALID = (
         "def step(x: torch.Tensor):\n    return x.sum()\n",
         "def step(x: torch.Tensor):\n    n = x.size(0)\n    return x.view(n, -1)\n",
@@ -37,9 +43,12 @@ class ItemCall(Rule):
         "def step(x: torch.Tensor):\n    return x[: torch.tensor([2, 3]).max().item()]\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x.sum().item()  # <- GL101\n",
-        "import torch as th\ndef step(x):\n    return th.Tensor.item(x)  # <- GL101\n",
-        "def step(logits: torch.Tensor, out: list):\n    out.append(logits.argmax(-1).item())  # <- GL101\n",
+        "def step(x: torch.Tensor):\n    return x.sum().item()  # <- GL101\n"
+        "    #      ^^^^^^^^^^^^^^\n",
+        "import torch as th\ndef step(x):\n    return th.Tensor.item(x)  # <- GL101\n"
+        "    #      ^^^^^^^^^^^^^^^^^\n",
+        "def step(logits: torch.Tensor, out: list):\n    out.append(logits.argmax(-1).item())  # <- GL101\n"
+        "    #          ^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -59,9 +68,18 @@ class TolistCall(Rule):
     family = Family.HOST_SYNC
     message = "`.tolist()` copies a device tensor to the host and blocks until the GPU catches up"
     fix_hint = "Keep sizes on the host from the start, or use fixed-size device work (`output_size=`, masks)"
+    why = (
+        "The whole tensor crosses to the host and the host waits for the GPU first; sizes read this way change with "
+        "the data, so no captured graph can depend on them."
+    )
+    hazard = "tolist"
+    use_instead = (
+        "def step(x: torch.Tensor, sizes: list[int]):\n    return torch.split(x, sizes)  # sizes known on the host\n"
+    )
     VALID = ("def step(x: torch.Tensor, sizes: list[int]):\n    return torch.split(x, sizes)\n",)
     INVALID = (
-        "def step(x: torch.Tensor, counts: torch.Tensor):\n    return torch.split(x, counts.tolist())  # <- GL102\n",
+        "def step(x: torch.Tensor, counts: torch.Tensor):\n    return torch.split(x, counts.tolist())  # <- GL102\n"
+        "    #                     ^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -85,6 +103,15 @@ class CpuTransfer(Rule):
     family = Family.HOST_SYNC
     message = "`{call}` copies a device tensor to the host and blocks until the GPU catches up"
     fix_hint = "Keep the data on the device; if the host needs it, copy once after the step into a pinned buffer"
+    why = (
+        "The host waits for all queued GPU work before the copy, and during capture torch refuses a copy between "
+        "CPU and CUDA memory unless the CPU side is pinned."
+    )
+    hazard = "d2h-copy"
+    use_instead = (
+        "def step(x: torch.Tensor, host_buf: torch.Tensor):\n"
+        "    host_buf.copy_(x, non_blocking=True)  # host_buf pinned once, read after an event\n    return host_buf\n"
+    )
     VALID = (
         "def step(x: torch.Tensor):\n    return x.to(torch.float16)\n",
         "def step(x: torch.Tensor, dev):\n    return x.to(dev)\n",
@@ -96,12 +123,17 @@ class CpuTransfer(Rule):
         "        self.proj = torch.nn.Linear(2, 2)\n\n    def offload(self):\n        self.proj.cpu()\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x.cpu()  # <- GL103\n",
-        "def step(x: torch.Tensor):\n    return x.to('cpu')  # <- GL103\n",
-        "def step(x: torch.Tensor):\n    return x.to(device=torch.device('cpu'))  # <- GL103\n",
+        "def step(x: torch.Tensor):\n    return x.cpu()  # <- GL103\n"
+        "    #      ^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.to('cpu')  # <- GL103\n"
+        "    #      ^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.to(device=torch.device('cpu'))  # <- GL103\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "class Gen:\n    def __init__(self, n: int):\n        self.logits_pinned = torch.empty(n, pin_memory=True)\n\n"
         "    def step(self, logits: torch.Tensor):\n        out = self.logits_pinned[:4]\n"
-        "        out.copy_(logits, non_blocking=False)  # <- GL103\n        return out\n",
+        "        out.copy_(logits, non_blocking=False)  # <- GL103\n"
+        "       #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "        return out\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -150,13 +182,21 @@ class NumpyCall(Rule):
     family = Family.HOST_SYNC
     message = "`.numpy()` reads tensor data on the host (after a blocking device-to-host copy)"
     fix_hint = "Stay in torch on the device; convert to NumPy only after the step"
+    why = (
+        "NumPy only reads host memory, so a device tensor must first come back through a blocking copy; the NumPy "
+        "work that follows runs on the host every step and is not part of a captured graph."
+    )
+    hazard = "d2h-copy"
+    use_instead = "def step(x: torch.Tensor):\n    return x.float().mean()  # stay in torch, on the device\n"
     VALID = (
         "def step(x: torch.Tensor):\n    return x.float()\n",
         "def step(x: torch.Tensor):\n    return x.cpu().numpy()  # the copy is GL103's\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x.numpy()  # <- GL104\n",
-        "def step(x: torch.Tensor):\n    return x.detach().numpy()  # <- GL104\n",
+        "def step(x: torch.Tensor):\n    return x.numpy()  # <- GL104\n"
+        "    #      ^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.detach().numpy()  # <- GL104\n"
+        "    #      ^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -176,13 +216,19 @@ class ScalarConversion(Rule):
     family = Family.HOST_SYNC
     message = "`{fn}()` of a tensor reads its value on the host (implicit `.item()`)"
     fix_hint = "Keep the value as a tensor (`t.to(torch.int64)`), or pass a host int from the caller"
+    why = "The conversion is an implicit `.item()`: the host waits for every queued kernel, and capture is invalidated."
+    hazard = "scalar-conversion"
+    use_instead = "def step(x: torch.Tensor):\n    return x.sum().to(torch.int64)  # stays a device tensor\n"
     VALID = (
         "def step(x: torch.Tensor):\n    return int(x.shape[0])\n",
         "def step(n: int):\n    return float(n)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    n = int(x.sum())  # <- GL105\n    return n\n",
-        "def step(mask: torch.Tensor):\n    return bool(mask.any())  # <- GL105\n",
+        "def step(x: torch.Tensor):\n    n = int(x.sum())  # <- GL105\n"
+        "    #   ^^^^^^^^^^^^\n"
+        "    return n\n",
+        "def step(mask: torch.Tensor):\n    return bool(mask.any())  # <- GL105\n"
+        "    #      ^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -203,8 +249,15 @@ class PrintTensor(Rule):
     family = Family.HOST_SYNC
     message = "`print()` of a tensor copies its values to the host and blocks"
     fix_hint = "Print after the step, outside the captured region, or print metadata (`t.shape`)"
+    why = (
+        "Printing needs the values on the host: a blocking copy every step, and capture is invalidated. In a "
+        "captured step it would print once, at capture, and never on replay."
+    )
+    hazard = "format-tensor"
+    use_instead = "def step(x: torch.Tensor):\n    print('x:', x.shape)  # metadata is host data\n    return x\n"
     VALID = ("def step(x: torch.Tensor):\n    print(x.shape, x.dtype)\n",)
-    INVALID = ("def step(x: torch.Tensor):\n    print('x =', x)  # <- GL106\n",)
+    INVALID = ("def step(x: torch.Tensor):\n    print('x =', x)  # <- GL106\n"
+               "   #^^^^^^^^^^^^^^^\n",)
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.call_name(node) != "print":
@@ -227,17 +280,33 @@ class FormatTensor(Rule):
     family = Family.HOST_SYNC
     message = "Formatting a tensor into a string copies its values to the host and blocks"
     fix_hint = "Format metadata only (`t.shape`), or log after the step; use lazy `%s` logging arguments"
+    why = (
+        "Formatting reads every formatted value on the host: the host waits for the GPU, and capture is "
+        "invalidated. An f-string passed to logging is formatted even when the level is disabled."
+    )
+    hazard = "format-tensor"
+    use_instead = (
+        "import logging\nlogger = logging.getLogger(__name__)\n\ndef step(x: torch.Tensor):\n"
+        "    logger.debug('x: %s', x.shape)  # metadata, formatted lazily\n    return x\n"
+    )
     VALID = (
         "def step(x: torch.Tensor):\n    msg = f'{x.shape} {x.dtype:}'\n    return msg\n",
         "def step(n: int):\n    return '%d tokens' % n\n",
         "def step(x: torch.Tensor, bar):\n    bar.set_postfix(loss=x.mean().item(), step=3)\n    return x\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    msg = f'x={x}'  # <- GL107\n    return msg\n",
-        "def step(x: torch.Tensor):\n    return 'sum {}'.format(x.sum())  # <- GL107\n",
-        "def step(x: torch.Tensor):\n    return 'max %s' % x.max()  # <- GL107\n",
-        "def step(x: torch.Tensor):\n    return str(x)  # <- GL107\n",
-        "def step(x: torch.Tensor, bar):\n    bar.set_postfix(loss=x.mean())  # <- GL107\n    return x\n",
+        "def step(x: torch.Tensor):\n    msg = f'x={x}'  # <- GL107\n"
+        "    #         ^^^\n"
+        "    return msg\n",
+        "def step(x: torch.Tensor):\n    return 'sum {}'.format(x.sum())  # <- GL107\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return 'max %s' % x.max()  # <- GL107\n"
+        "    #      ^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return str(x)  # <- GL107\n"
+        "    #      ^^^^^^\n",
+        "def step(x: torch.Tensor, bar):\n    bar.set_postfix(loss=x.mean())  # <- GL107\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
     )
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
@@ -284,14 +353,25 @@ class LoggingTensor(Rule):
     family = Family.HOST_SYNC
     message = "Logging a tensor formats its values on the host and blocks (silently: debug mode misses it)"
     fix_hint = "Log metadata, or collect metrics on the device and log them after the step"
+    why = (
+        "When the record is emitted, logging formats the tensor on the host and waits for the GPU; torch's sync "
+        "debug mode misses it, because logging swallows the error the debug mode raises."
+    )
+    hazard = "logging-tensor"
+    use_instead = (
+        "import logging\nlogger = logging.getLogger(__name__)\n\ndef step(x: torch.Tensor):\n"
+        "    logger.info('x: %s', tuple(x.shape))  # metadata only\n    return x\n"
+    )
     VALID = (
         "import logging\nlogger = logging.getLogger(__name__)\n"
         "def step(x: torch.Tensor):\n    logger.debug('shape %s', x.shape)\n",
     )
     INVALID = (
         "import logging\nlogger = logging.getLogger(__name__)\n"
-        "def step(x: torch.Tensor):\n    logger.warning('max %s', x.max())  # <- GL108\n",
-        "import logging\ndef step(x: torch.Tensor):\n    logging.info('x: %s', x)  # <- GL108\n",
+        "def step(x: torch.Tensor):\n    logger.warning('max %s', x.max())  # <- GL108\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "import logging\ndef step(x: torch.Tensor):\n    logging.info('x: %s', x)  # <- GL108\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -326,10 +406,19 @@ class AssertTensor(Rule):
     family = Family.HOST_SYNC
     message = "`assert` on a tensor condition reads it on the host and blocks"
     fix_hint = "Use `torch._assert_async(cond)`, or guard the check behind a debug flag outside the captured step"
+    why = (
+        "`assert` calls `bool()` on the device tensor: the host waits for the GPU on every step, and capture is "
+        "invalidated."
+    )
+    hazard = "assert-tensor"
+    use_instead = (
+        "def step(x: torch.Tensor):\n    torch._assert_async((x > 0).all())  # checked on the device\n    return x\n"
+    )
     VALID = (
         "def step(x: torch.Tensor):\n    assert x.dim() == 2\n    torch._assert_async((x > 0).all())\n",
     )
-    INVALID = ("def step(x: torch.Tensor):\n    assert (x > 0).all()  # <- GL109\n",)
+    INVALID = ("def step(x: torch.Tensor):\n    assert (x > 0).all()  # <- GL109\n"
+               "    #      ^^^^^^^^^^^^^\n",)
 
     def visit_Assert(self, node: cst.Assert) -> None:
         from graphlint.rules.control_flow import condition_category

@@ -87,7 +87,7 @@ def _render(findings: list[Finding], fmt: str, stream: TextIO) -> None:
     """graphlint.output's renderer; concise lines when it cannot load (GPU machines may lack the
     static linter's dependencies, which some formats look rule metadata up in)."""
     try:
-        from graphlint.output import render
+        from graphlint.report.output import render
 
         render(findings, fmt, stream)
     except ImportError as e:
@@ -167,7 +167,7 @@ def write_error(message: str, output_format: str, stream: TextIO, err: TextIO | 
 def _sarif_error(message: str) -> dict:
     """An empty SARIF run whose invocation failed, with the reason as a tool notification."""
     try:
-        from graphlint.output import build_sarif
+        from graphlint.report.output import build_sarif
 
         log = build_sarif([])
     except ImportError:  # the static linter's dependencies are missing on this machine

@@ -7,7 +7,7 @@ Three sources feed one event list:
   not) and checks what debug mode misses: pageable non_blocking copies, host data turned into device
   tensors, CPU tensors fed to device ops, host reads of CPU tensors (frozen under capture);
 - wrappers around torch.cuda.synchronize / Event.synchronize / Stream.synchronize (not instrumented by
-  debug mode; hazard catalog row 15).
+  debug mode; hazard "waiting for the whole device" in docs/rules.md).
 When a sync warning fires inside a call already recorded as a hazard (torch.tensor(list, device=cuda)
 syncs too) the warning is folded into that event instead of producing a second one.
 

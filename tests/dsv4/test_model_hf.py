@@ -24,6 +24,7 @@ import torch
 transformers = pytest.importorskip("transformers", minversion="5.8")
 
 from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
+from dsv4_native.kv_pages import gather_logical  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 
@@ -75,6 +76,7 @@ def stream_run(hf_model):
             if t == SNAPSHOT:
                 snapshot = {k: v.clone() for k, v in model.state_tensors().items()}
             io.input_ids[0] = tokens[t]  # teacher forcing: overwrite the sampled token between steps
+            model.reserve_kv(0, t + 1)  # the KV block of position t (allocated as t crosses 256)
             model.decode_step(1)
             ours.append(model.logits[0].clone())
     return tokens, hf_logits, torch.stack(ours), snapshot, model
@@ -91,7 +93,8 @@ def test_logits_match_hf_token_by_token(stream_run):
     assert STREAM > 2 * 128 and STREAM > 4 * cfg.index_topk
     for layer in model.layers:
         if layer.attn.ratio == 128:  # two HCA entries emitted, and both in the attended index list
-            assert int(model.io.pos[0]) >= 2 * 128 and layer.attn.comp_kv[0, :2].abs().sum(-1).gt(0).all()
+            entries = gather_logical(layer.attn.comp_kv, model.kv.table[:1], 2)[0]
+            assert int(model.io.pos[0]) >= 2 * 128 and entries.abs().sum(-1).gt(0).all()
             assert ((layer.attn.idx[0] >= cfg.window).sum()) == 2
         if layer.attn.ratio == 4:
             topk = layer.attn.topk[0]
@@ -250,6 +253,7 @@ def test_triton_interpreter_step_equals_reference_step(hf_model):
     model = _native(hf_model)
     _interpreter_tiles(model)
     model.prefill([0], [tokens[:128]])  # reference path (module fixture), admitted at position 127
+    model.reserve_kv(0, 129)  # position 128 opens the second KV block
     snap = {k: v.clone() for k, v in model.named_buffers()}
     mp = pytest.MonkeyPatch()
     results = {}
@@ -296,6 +300,7 @@ def test_w4_expert_model_equals_dense_model_on_dequantised_experts(hf_model, fmt
         mp.setenv("TRITON_INTERPRET", interpret)
         try:
             model.io.admit(0, tokens[0], 0, 1)
+            model.reserve_kv(0, len(tokens))
             logits = []
             with torch.no_grad():
                 for tok in tokens:

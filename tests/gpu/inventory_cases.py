@@ -1,4 +1,4 @@
-"""Section A inventories: the two decode steps the requirements document asks the harness to run first.
+"""Sync inventories: the two decode steps the harness runs first, before any fix.
 
     graphlint capture tests/gpu/inventory_cases.py:hf_decode --report hf.json          # on a GPU
     graphlint capture tests/gpu/inventory_cases.py:naive_decode --report naive.json

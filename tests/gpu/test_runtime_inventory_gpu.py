@@ -1,6 +1,6 @@
-"""Section A inventories on a real GPU: HF DeepseekV4ForCausalLM decode and examples/dsv4_naive_step.py.
+"""Sync inventories on a real GPU: HF DeepseekV4ForCausalLM decode and examples/dsv4_naive_step.py.
 
-docs/runtime.md ("Section A inventories") publishes what these tests print. With GRAPHLINT_GPU_OUT=<dir>
+docs/runtime.md ("Sync inventories of two decode steps") publishes what these tests print. With GRAPHLINT_GPU_OUT=<dir>
 each report is appended to <dir>/reports.jsonl and its inventory table written to <dir>/inventory_<name>.md.
 """
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graphlint.diagnostics import Finding
-from graphlint.index import FunctionInfo, Hop, HotInfo, ProjectIndex
+from graphlint.index.project import FunctionInfo, Hop, HotInfo, ProjectIndex
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ phase-1 index (stdlib `ast`, return-kind guesses for unannotated functions) and 
 
 from __future__ import annotations
 
-from graphlint._torch_api import FUNCTIONAL_NAMES, TORCH_FUNCTION_NAMES
+from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TORCH_FUNCTION_NAMES
 
 HOST_TORCH = frozenset({
     "torch.is_tensor", "torch.numel", "torch.is_floating_point", "torch.is_complex",

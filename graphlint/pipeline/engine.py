@@ -10,15 +10,15 @@ import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from graphlint.analyzer import Unit, analyze_unit
-from graphlint.config import SCOPE_TIERS, Config
+from graphlint.check.walker import Unit, analyze_unit
+from graphlint.pipeline.config import SCOPE_TIERS, Config
 from graphlint.diagnostics import Finding, internal_error, internal_error_from
-from graphlint.discovery import display_path  # noqa: F401 - re-exported: the CLI shows paths with it
-from graphlint.index import HotInfo, ModuleSummary, ProjectIndex, index_source, module_name_for
+from graphlint.pipeline.discovery import display_path  # noqa: F401 - re-exported: the CLI shows paths with it
+from graphlint.index.project import HotInfo, ModuleSummary, ProjectIndex, index_source, module_name_for
 from graphlint.lines import source_lines
 from graphlint.rules import ALL_RULES
-from graphlint.selection import enabled_codes, file_codes
-from graphlint.suppression import apply_noqa, parse_noqa, unused_noqa
+from graphlint.pipeline.selection import enabled_codes, file_codes
+from graphlint.report.suppression import apply_noqa, parse_noqa, unused_noqa
 
 
 # The deepest expression (in libcst nodes, as graphlint.index measures it) a function may hold to be
@@ -207,7 +207,7 @@ class Linter:
         return hot
 
     def lint_sources(self, sources: list[SourceFile]) -> LintResult:
-        from graphlint.parallel import run
+        from graphlint.pipeline.workers import run
 
         out = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
         out.findings.sort(key=lambda f: f.sort_key)

@@ -14,9 +14,9 @@ from typing import Callable, Mapping, MutableMapping, NamedTuple
 
 import libcst as cst
 
-from graphlint._annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
-from graphlint._torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
-from graphlint._torch_kinds import (  # noqa: F401 - re-exported for the rules
+from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
+from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
+from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS,
 )

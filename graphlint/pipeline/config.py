@@ -100,7 +100,7 @@ def _string(key: str, value: Any) -> str:
 
 
 def _parse_table(table: dict[str, Any]) -> dict[str, Any]:
-    from graphlint.output import FORMATS
+    from graphlint.report.output import FORMATS
 
     parsers = {
         "select": ("select", _str_list),

@@ -16,12 +16,12 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
-from graphlint.index import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, class_annotation
-from graphlint.inference import (
+from graphlint.index.project import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, class_annotation
+from graphlint.facts.inference import (
     HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, dotted_name, is_cpu_name,
     kind_val, merge_envs, narrowing,
 )
-from graphlint._callsite_facts import join_kinds
+from graphlint.facts.callsite import join_kinds
 
 if TYPE_CHECKING:
     from graphlint.rules.base import Rule

@@ -14,16 +14,16 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from graphlint._annotations import annotation_kind
-from graphlint._torch_api import TENSOR_METHOD_NAMES
-from graphlint._torch_kinds import (
+from graphlint.facts.annotations import annotation_kind
+from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
+from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
 )
-from graphlint.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS
-from graphlint.inference import SEQ_METHODS as SEQ_RESULT_METHODS
+from graphlint.facts.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS
+from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
 if TYPE_CHECKING:
-    from graphlint.index import ClassInfo, FunctionInfo, ProjectIndex
+    from graphlint.index.project import ClassInfo, FunctionInfo, ProjectIndex
 
 Resolve = Callable[[str | None], "str | None"]
 
@@ -62,7 +62,7 @@ class Scope:
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     """One walk of the function's own statements (not its expressions: cheap): its bindings, `return`
     values and parameters. A walrus inside an expression is not seen (a rebinding the facts miss)."""
-    from graphlint.index import _bound_names
+    from graphlint.index.project import _bound_names
 
     scope = Scope()
     binds = scope.binds
@@ -296,7 +296,7 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str]) -> str:
-    from graphlint.index import dotted
+    from graphlint.index.project import dotted
 
     name = dotted(value.func)
     qual = resolve(name) if name else None
@@ -341,7 +341,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
 
 def _non_float_cast(call: ast.Call, resolve: Resolve) -> bool:
     """`.to(torch.long)` / `.to(dtype=torch.bool)`: one integer or bool dtype (graphlint._torch_kinds)."""
-    from graphlint.index import dotted
+    from graphlint.index.project import dotted
 
     args = [*call.args, *(kw.value for kw in call.keywords if kw.arg == "dtype")]
     if len(args) != 1 or len(call.args) + len(call.keywords) != 1:

@@ -55,10 +55,10 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from graphlint import __version__
 from graphlint.diagnostics import Finding
-from graphlint.index import ModuleSummary, ProjectIndex
+from graphlint.index.project import ModuleSummary, ProjectIndex
 
 if TYPE_CHECKING:
-    from graphlint.engine import SourceFile
+    from graphlint.pipeline.engine import SourceFile
 
 try:
     import msgpack
@@ -394,7 +394,7 @@ def environment() -> str:
         from importlib.metadata import version
         cst_version = version("libcst")
     code = []
-    root = Path(__file__).parent
+    root = Path(__file__).parent.parent  # the graphlint package, not this subpackage
     for path in sorted(root.rglob("*.py")):  # an edited checkout of graphlint is a new environment
         st = path.stat()
         code.append(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")

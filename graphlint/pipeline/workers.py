@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from graphlint import __version__
-from graphlint.cache import Cache, Dependencies, content_hash, file_key
+from graphlint.pipeline.cache import Cache, Dependencies, content_hash, file_key
 from graphlint.diagnostics import INTERNAL_ERROR, Finding, describe, internal_error, internal_error_from
-from graphlint.index import FunctionInfo, HotInfo, ModuleSummary, ProjectIndex
+from graphlint.index.project import FunctionInfo, HotInfo, ModuleSummary, ProjectIndex
 
 if TYPE_CHECKING:
-    from graphlint.engine import Linter, SourceFile
+    from graphlint.pipeline.engine import Linter, SourceFile
 
 SERIAL_BELOW = 24  # files; a pool costs more than it saves on small runs
 
@@ -196,7 +196,7 @@ def _how(exitcode: int | None) -> str:
 
 
 def _index_one(i: int) -> tuple[ModuleSummary, list[Finding]]:
-    from graphlint.engine import build_summary
+    from graphlint.pipeline.engine import build_summary
 
     src = _STATE["sources"][i]
     try:

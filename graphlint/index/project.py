@@ -16,9 +16,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphlint._annotations import annotation_kind, is_cpu_name, tuple_item_kinds
+from graphlint.facts.annotations import annotation_kind, is_cpu_name, tuple_item_kinds
 from graphlint.lines import source_lines
-from graphlint._callsite_facts import (
+from graphlint.facts.callsite import (
     CallFacts, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_kinds, param_names, records_args,
     scope_of,
 )

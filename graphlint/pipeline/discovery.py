@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 
 import pathspec
 
-from graphlint.config import Config, ConfigError
+from graphlint.pipeline.config import Config, ConfigError
 from graphlint.lines import source_lines
 
 PY_SUFFIXES = (".py", ".pyi")

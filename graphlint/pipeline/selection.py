@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from graphlint.config import Config, ConfigError
-from graphlint.discovery import glob_spec, matches, relative_posix
+from graphlint.pipeline.config import Config, ConfigError
+from graphlint.pipeline.discovery import glob_spec, matches, relative_posix
 
 
 def validate_selectors(selectors: Iterable[str], known: set[str], what: str) -> None:

@@ -1,0 +1,1 @@
+"""After the check: suppression comments, output formats, the fix loop and the rule-doc renderer."""

@@ -333,21 +333,19 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
                 return "weak_tensor" if receiver == "weak_tensor" else "tensor"
         if meth in TORCH_ONLY_METHODS and meth not in SEQ_METHODS:
             return "weak_tensor"  # a method only tensors have, on a receiver of unknown type
-        if meth == "to" and receiver in ("unknown", "cpu_tensor") and _non_float_cast(value, resolve):
+        if meth == "to" and receiver in ("unknown", "cpu_tensor") \
+                and _non_float_cast(value, lambda e: resolve(dotted(e))):
             # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
             return "weak_tensor" if receiver == "unknown" else receiver
     return "unknown"
 
 
-def _non_float_cast(call: ast.Call, resolve: Resolve) -> bool:
-    """`.to(torch.long)` / `.to(dtype=torch.bool)`: one integer or bool dtype (graphlint._torch_kinds)."""
-    from graphlint.index.project import dotted
-
+def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:
+    """`.to(torch.long)` / `.to(dtype=torch.bool)`: one integer or bool dtype (graphlint.facts.torch_kinds)."""
     args = [*call.args, *(kw.value for kw in call.keywords if kw.arg == "dtype")]
     if len(args) != 1 or len(call.args) + len(call.keywords) != 1:
         return False
-    name = dotted(args[0])
-    return (resolve(name) if name else None) in NON_FLOAT_DTYPES
+    return qualify(args[0]) in NON_FLOAT_DTYPES
 
 
 def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str]) -> str:

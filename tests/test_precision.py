@@ -1148,6 +1148,28 @@ def test_number_or_tensor_unions_are_tensors_until_narrowed():
     assert findings(src, scope="all") == {(10, "GL110"), (11, "GL105"), (12, "GL105")}
 
 
+def test_joins_live_where_a_known_part_lives():
+    """`torch.cat` / `torch.stack` need every part on one device, so one part known to be on the host (and none
+    known on the device) puts the result there: exllamav2 joins tokenizer ids with a CPU `arange` of image ids.
+    Decoys: reading such joins, also returned by a helper. Hit: a join with a part known on the device."""
+    src = """
+        import torch
+
+
+        def image_ids(pre, n: int):
+            return torch.cat((pre, torch.arange(n).unsqueeze(0)), dim=-1)
+
+
+        def step(x: torch.Tensor, pre, post, n: int):
+            ids = torch.cat((pre, torch.arange(n).unsqueeze(0), post), dim=-1)
+            first = ids[0, 0].item()
+            tail = image_ids(pre, n)[:, -1:].tolist()
+            both = torch.cat([pre, torch.arange(n, device=x.device)]).tolist()
+            return first, tail, both
+    """
+    assert findings(src, scope="all") == {(12, "GL102")}
+
+
 def test_lists_hold_what_is_appended():
     """`xs = []` filled by `xs.append(t)` (in a loop too) is a list of what was appended: litgpt's speculative
     decoding branches on `draft_probs[i]`, a device tensor. Hit: that condition. Decoys: a list of host ints

@@ -19,7 +19,7 @@ from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
 )
-from graphlint.facts.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS
+from graphlint.facts.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH
 from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
 if TYPE_CHECKING:
@@ -309,6 +309,11 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         return "host_seq" if inner in ("host_seq", "host") else "unknown"
     if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
         return "tensor"
+    if qual in JOIN_TORCH and value.args and isinstance(value.args[0], (ast.List, ast.Tuple)):
+        # every part must live on one device: a host part (and none on the device) puts the result there
+        parts = {again(e) for e in value.args[0].elts}
+        if "cpu_tensor" in parts and not parts & DEVICE_FAMILY - {"weak_tensor"}:
+            return "cpu_tensor"
     if qual and qual.startswith("torch."):
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return _factory_kind(qual, value, again)

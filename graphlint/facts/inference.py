@@ -621,7 +621,9 @@ class Inference:
             # `torch.cat(parts)` lives where its parts live: host tensors joined on the host stay there
             parts = self(node.args[0].value)
             elems = parts.items if parts.items is not None else (element_of(parts),)
-            if elems and all(e.kind is Kind.CPU_TENSOR for e in elems) and self.device_of(node) is None:
+            # every part must live on one device: a known host part (and none known on the device) puts it there
+            if any(e.kind is Kind.CPU_TENSOR for e in elems) and self.device_of(node) is None \
+                    and not any(e.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not e.weak for e in elems):
                 return CPU
             # parts of unknown kind (`torch.cat(ids_list)`): a tensor, on a device nothing shows (weak)
             return TENSOR if any(e.is_tensor for e in elems) or self.device_of(node) else Val(Kind.TENSOR, weak=True)

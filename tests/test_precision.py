@@ -1126,13 +1126,16 @@ def test_number_or_tensor_unions_are_tensors_until_narrowed():
     `Optional[Tensor]`: where the code reads one, it reads the device (diffusers' `previous_timestep` returns a
     0-d CUDA timestep the scheduler branches on). Hits: a branch and an `int()` of such values. Decoys: the arms
     `torch.is_tensor(t)` / `isinstance(t, torch.Tensor)` rule out, in an `if` and in a conditional expression,
-    and unions with non-numbers."""
+    unions with non-numbers, and a union return that follows a union argument (phi4mm's
+    `int(self.compute_lens_change(x.shape[1]))` gets back the int it passed)."""
     src = """
         import torch
 
 
         def previous(t: int) -> int | torch.Tensor:
             return t - 1
+        def lens_change(n: int | torch.Tensor) -> int | torch.Tensor:
+            return n // 2
 
 
         def step(x: torch.Tensor, t: int | torch.Tensor, name: str | torch.Tensor):
@@ -1143,9 +1146,9 @@ def test_number_or_tensor_unions_are_tensors_until_narrowed():
             w = t if isinstance(t, torch.Tensor) else int(t)
             if not torch.is_tensor(t):
                 k = int(t) + 1
-            return y, k, v, w, str(name) == "a"
+            return y, k, v, w, str(name) == "a", int(lens_change(x.shape[1]))
     """
-    assert findings(src, scope="all") == {(10, "GL110"), (11, "GL105"), (12, "GL105")}
+    assert findings(src, scope="all") == {(12, "GL110"), (13, "GL105"), (14, "GL105")}
 
 
 def test_joins_live_where_a_known_part_lives():

@@ -46,6 +46,13 @@ def annotation_kind(text: str) -> str:
     return "unknown"
 
 
+def follows_an_argument(returns: str, params: list[str]) -> bool:
+    """`def f(n: int | Tensor) -> int | Tensor`: a number-or-tensor return of a function that takes one gives
+    back what the caller passed (phi4mm's `compute_lens_change(x.shape[1])` returns an int), so it says nothing
+    by itself; `def previous(t: int) -> int | Tensor` does."""
+    return _scalar_or_tensor(returns) and any(_scalar_or_tensor(p) for p in params)
+
+
 def _union_members(node: ast.expr) -> list[ast.expr]:
     """The alternatives of `A | B`, `Union[A, B]` and `Optional[A]`, flattened."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):

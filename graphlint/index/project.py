@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphlint.facts.annotations import annotation_kind, is_cpu_name, tuple_item_kinds
+from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     CallFacts, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_kinds, param_names, records_args,
@@ -290,6 +290,10 @@ class _Indexer(ast.NodeVisitor):
         if node.returns is not None:
             text = ast.unparse(node.returns)
             kind = _annotation_kind(text)
+            args = node.args
+            if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
+                    *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
+                return "unknown"  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
             if kind is None and (items := tuple_item_kinds(text)):
                 return "items:" + ",".join(items)  # `-> tuple[Tensor, tuple[int, ...]]`: unpacked item by item
             cls = class_annotation(node.returns) if kind is None else None

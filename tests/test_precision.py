@@ -1173,6 +1173,32 @@ def test_joins_live_where_a_known_part_lives():
     assert findings(src, scope="all") == {(12, "GL102")}
 
 
+def test_return_annotations_say_a_tensor_the_body_says_where():
+    """`-> tuple[torch.Tensor, int]` names a tensor, not its device: fla's `_interval_cp_meta` returns a slice of
+    its `cu_seqlens_cpu` argument, so the caller's `.to(device, non_blocking=True)` is a pageable copy (GL134)
+    and its `.tolist()` reads host memory. Decoy: that `.tolist()`. Hits: the copy, and a helper annotated
+    `-> torch.Tensor` whose body keeps the data on the device."""
+    src = """
+        import torch
+
+
+        def local_bounds(cu_seqlens_cpu: torch.Tensor, start: int) -> tuple[torch.Tensor, int]:
+            local = (cu_seqlens_cpu[1:].clamp(min=start) - start).to(torch.int32)
+            return local, start + 1
+
+
+        def lens(cu_seqlens: torch.Tensor) -> torch.Tensor:
+            return cu_seqlens[1:] - cu_seqlens[:-1]
+
+
+        def step(x: torch.Tensor, cu_seqlens: torch.Tensor):
+            local, n = local_bounds(cu_seqlens.cpu(), 4)
+            bounds = local.tolist()
+            return local.to(device=x.device, non_blocking=True), bounds, lens(cu_seqlens).tolist()
+    """
+    assert findings(src, scope="all") == {(14, "GL103"), (16, "GL134"), (16, "GL102")}
+
+
 def test_lists_hold_what_is_appended():
     """`xs = []` filled by `xs.append(t)` (in a loop too) is a list of what was appended: litgpt's speculative
     decoding branches on `draft_probs[i]`, a device tensor. Hit: that condition. Decoys: a list of host ints

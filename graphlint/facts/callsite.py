@@ -14,7 +14,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from graphlint.facts.annotations import annotation_kind
+from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
@@ -117,7 +117,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     scope.self_assigns = _left_in_self(func.body, scope.self_assigns)
     args = func.args
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-        scope.params[arg.arg] = _host_annotation(arg.annotation)
+        scope.params[arg.arg] = _host_annotation(arg.annotation, arg.arg)
     for arg in (args.vararg, args.kwarg):
         if arg is not None:
             scope.params[arg.arg] = "unknown"
@@ -160,22 +160,36 @@ def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, str], ...]:
                  if not (isinstance(value, ast.Constant) and value.value is None))
 
 
-def _host_annotation(ann: ast.expr | None) -> str:
+def _host_annotation(ann: ast.expr | None, name: str) -> str:
     """"host" / "host_seq" for `int`, `list[int]`, `Optional[int]`..., "tensor" / "bool_tensor" for tensor
-    annotations (the prior a parameter starts with); "unknown" otherwise (common shapes read without
-    unparsing)."""
+    annotations (the prior a parameter starts with; "cpu_tensor" for a tensor named `*_cpu`, as the inference
+    reads parameters); "unknown" otherwise (common shapes read without unparsing)."""
     if ann is None:
         return "unknown"
     if isinstance(ann, ast.Name):
         text = ann.id
     elif isinstance(ann, ast.Constant) and isinstance(ann.value, str):
         text = ann.value
-    elif isinstance(ann, (ast.Subscript, ast.BinOp)):
+    elif isinstance(ann, (ast.Subscript, ast.BinOp, ast.Attribute)):
         text = ast.unparse(ann)
     else:
         return "unknown"
     kind = annotation_kind(text)
+    if kind == "tensor" and is_cpu_name(name):
+        return "cpu_tensor"
     return kind if kind in ("host", "host_seq", "tensor", "bool_tensor") else "unknown"
+
+
+def refine_returns(annotated: str, inferred: str) -> str:
+    """A return annotation says a tensor, not where it lives: where the body shows a host tensor
+    (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item."""
+    if annotated == "tensor" and inferred == "cpu_tensor":
+        return inferred
+    if annotated.startswith("items:") and inferred.startswith("items:"):
+        pairs = list(zip(annotated[6:].split(","), inferred[6:].split(",")))
+        if len(pairs) == len(annotated[6:].split(",")) == len(inferred[6:].split(",")):
+            return "items:" + ",".join(refine_returns(a, i) for a, i in pairs)
+    return annotated
 
 
 # Calls into these packages (and builtins) never reach a project function: their arguments are not recorded.
@@ -224,12 +238,15 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
     """What `value` is, by syntax: see the module docstring."""
     if depth > MAX_DEPTH:
         return "unknown"
-    again = lambda e: expr_kind(e, resolve, scope, depth + 1)  # noqa: E731
+    # depth counts the names followed to their bindings (what can cycle: `x = x + 1`), not the nesting of one
+    # expression, which its size bounds: `(cu_cpu[1:].clamp(min=s) - s).to(torch.int32)` is read to its root
+    again = lambda e: expr_kind(e, resolve, scope, depth)  # noqa: E731
     if isinstance(value, ast.Name):
         bound = scope.binds.get(value.id, [])
         if any(b is None for b in bound):
             return "unknown"  # rebound by a loop or `with`
-        kinds = {again(b) if not isinstance(b, ast.AugAssign) else "" if again(b.value) == "host" else "unknown"
+        hop = lambda e: expr_kind(e, resolve, scope, depth + 1)  # noqa: E731
+        kinds = {hop(b) if not isinstance(b, ast.AugAssign) else "" if hop(b.value) == "host" else "unknown"
                  for b in bound} - {""}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it

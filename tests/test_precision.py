@@ -1199,6 +1199,30 @@ def test_return_annotations_say_a_tensor_the_body_says_where():
     assert findings(src, scope="all") == {(14, "GL103"), (16, "GL134"), (16, "GL102")}
 
 
+def test_call_sites_unpacking_shapes_pass_host_ints():
+    """`b, c, h, w = x.shape` binds host ints item by item, so a helper typed `height: int | torch.Tensor` that
+    every call site passes such ints (or literals) is linted with ints (transformers' efficientloftr
+    `create_meshgrid`). Decoy: its `torch.linspace(0, w - 1, w)`. Hit: the same helper called with a tensor."""
+    src = """
+        import torch
+
+
+        def grid(height: int | torch.Tensor, width: int | torch.Tensor):
+            return torch.linspace(0, width - 1, width), torch.zeros(height)
+
+
+        def mesh(height: int | torch.Tensor):
+            return torch.zeros(height)
+
+
+        def step(x: torch.Tensor, n: torch.Tensor):
+            b, c, h, w = x.shape
+            h2, w2 = 3, 3
+            return grid(h, w), grid(h2, w2), mesh(n.sum())
+    """
+    assert findings(src, scope="all") == {(9, "GL126")}
+
+
 def test_lists_hold_what_is_appended():
     """`xs = []` filled by `xs.append(t)` (in a loop too) is a list of what was appended: litgpt's speculative
     decoding branches on `draft_probs[i]`, a device tensor. Hit: that condition. Decoys: a list of host ints

@@ -80,6 +80,9 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         binds.setdefault(target.id, []).append(sub.value)
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
+                    elif (items := _unpacked(target, sub.value)) is not None:
+                        for name, item in items:
+                            binds.setdefault(name, []).append(item)
                     else:
                         for name in _bound_names(target):
                             binds.setdefault(name, []).append(None)
@@ -122,6 +125,17 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if arg is not None:
             scope.params[arg.arg] = "unknown"
     return scope
+
+
+def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] | None:
+    """`b, h, w = x.shape`: each name bound to its item (`x.shape[1]`, or the literal's element); None for
+    targets that are not a flat tuple of names."""
+    if not isinstance(target, (ast.Tuple, ast.List)) or not all(isinstance(e, ast.Name) for e in target.elts):
+        return None
+    literal = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
+        and not any(isinstance(e, ast.Starred) for e in value.elts)
+    return [(e.id, value.elts[i] if literal else ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load()))
+            for i, e in enumerate(target.elts)]
 
 
 def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None]]

@@ -43,8 +43,11 @@ SLOT_KV = ", slot KV"
 
 
 def time_steps(fn, iters: int, repeats: int) -> float:  # graphlint: cold
-    """Median over `repeats` of the mean per-call time (ms) of `iters` back-to-back calls."""
+    """Median over `repeats` of the mean per-call time (ms) of `iters` back-to-back calls (CUDA events; a host
+    clock without a GPU, for the CPU smoke runs of the benchmarks)."""
     fn()
+    if not torch.cuda.is_available():
+        return statistics.median(_host_ms(fn, iters) for _ in range(repeats))
     torch.cuda.synchronize()
     out = []
     for _ in range(repeats):
@@ -58,24 +61,32 @@ def time_steps(fn, iters: int, repeats: int) -> float:  # graphlint: cold
     return statistics.median(out)
 
 
+def _host_ms(fn, iters: int) -> float:  # graphlint: cold
+    t0 = time.perf_counter()
+    for _ in range(iters):
+        fn()
+    return (time.perf_counter() - t0) * 1e3 / iters
+
+
 @torch.no_grad()
 def place_rows_at(model, n: int, ctx: int) -> None:  # graphlint: cold
     """Synthetic long-context state: rows [0, n) live at position ctx, caches and states random."""
-    g = torch.Generator(device="cuda").manual_seed(0)
+    dev = model.io.input_ids.device
+    g = torch.Generator(device=dev).manual_seed(0)
     for name, buf in model.named_buffers():
         if name.endswith(("win_kv", "comp_kv", "index_kv")):
-            buf.copy_(torch.randn(buf.shape, generator=g, device="cuda", dtype=torch.float32).to(buf.dtype))
+            buf.copy_(torch.randn(buf.shape, generator=g, device=dev, dtype=torch.float32).to(buf.dtype))
         elif name.endswith(".state"):
-            buf.copy_(torch.randn(buf.shape, generator=g, device="cuda").abs())
-    for slot in range(n):  # the paged caches' blocks of positions [0, ctx]
-        model.reserve_kv(slot, ctx + 1)
+            buf.copy_(torch.randn(buf.shape, generator=g, device=dev).abs())
+    for slot in range(n):  # the paged caches' blocks of positions [0, max_len): ctx and the timed steps after it
+        model.reserve_kv(slot, model.cfg.max_len)
     io = model.io
     io.eos_id.fill_(-1)
     io.active.zero_()
     io.active[:n] = True
     io.pos[:n] = ctx
     io.seq_len[:n] = ctx + 1
-    io.input_ids[:n] = torch.randint(2, model.cfg.vocab, (n,), generator=g, device="cuda")
+    io.input_ids[:n] = torch.randint(2, model.cfg.vocab, (n,), generator=g, device=dev)
 
 
 def native_labels(expert_format: str) -> tuple[str, str]:  # graphlint: cold

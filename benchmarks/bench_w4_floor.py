@@ -89,7 +89,7 @@ def packed_module(fmt: str) -> W.DSV4MoEW4:  # graphlint: cold
 def rows_for(fmt: str, big, sink, nw: int = 64) -> list[str]:  # graphlint: cold
     fm, group = W.FORMATS[fmt]
     m = packed_module(fmt)
-    bn, _, warps, _, _ = m.default_config(1)
+    bn, _, warps, _ = m.default_config(1)
     tile1, tile2 = W.variant5_tiles(bn, warps)  # the shipped batch-1 launch
     slots = torch.randperm(N_EXP, device=DEV)[:TOP_K].to(torch.int32)
     slots = torch.cat([slots, torch.tensor([N_EXP], dtype=torch.int32, device=DEV)])  # + shared expert

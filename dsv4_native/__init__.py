@@ -18,4 +18,5 @@ from . import indices  # noqa: F401,E402  (registers dsv4::build_attention_indic
 from . import sparse_attention  # noqa: F401,E402  (registers dsv4::sparse_decode_attention)
 from . import indexer  # noqa: F401,E402  (registers dsv4::indexer_topk_fixed)
 from . import mhc, moe, router, sampler, static_io  # noqa: F401,E402  (registers the C4-C7 dsv4:: ops)
-from . import fp4, moe_w4  # noqa: F401,E402  (registers dsv4::moe_w4_group, dsv4::moe_w4_experts)
+from . import fused  # noqa: F401,E402  (registers dsv4::norm_rope, dsv4::linear_f32)
+from . import fp4, moe_w4  # noqa: F401,E402  (registers dsv4::moe_w4_experts)

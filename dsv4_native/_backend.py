@@ -10,7 +10,10 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+from typing import Callable
+
 import torch
+import torch.nn.functional as F
 
 
 @lru_cache(maxsize=None)
@@ -38,3 +41,33 @@ def use_triton(t: torch.Tensor) -> bool:
     if t.is_cuda:
         return True
     return interpreting()
+
+
+def rowwise_linear(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """`F.linear(x, w)` (x `[T, K]`, w `[N, K]`) where, on CPU, every row carries the bits of a one-row call.
+
+    MKL's GEMM picks its reduction order by the row count (a row of a 300-row product differs in the last
+    bits from the same row alone), so a batched CPU reference would depend on which rows share a call. One
+    M=1 GEMM per row (a batched GEMM over a stride-0 weight) reproduces the one-row result exactly, which is
+    what lets a chunked prefill equal token-by-token decode bitwise in fp32 on CPU. CUDA takes the plain
+    GEMM: there the contract is rounding-level agreement, and speed matters.
+    """
+    if x.is_cuda:
+        return F.linear(x, w)
+    n = x.shape[0]
+    return torch.bmm(x.unsqueeze(1), w.t().unsqueeze(0).expand(n, -1, -1)).squeeze(1)
+
+
+def rowwise_unary(fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -> torch.Tensor:
+    """`fn(x)` for an elementwise `fn` where, on CPU, every row (last dim) gets the bits of a one-row call.
+
+    Torch's CPU elementwise loop vectorises a contiguous run and finishes its tail with the scalar function
+    (another exp / log1p for sigmoid, softplus, silu), so an element's bits depend on its offset in the
+    whole tensor. Over a padded row stride the loop restarts at every row, exactly as in a one-row call.
+    """
+    if x.is_cuda:
+        return fn(x)
+    rows = x.reshape(-1, x.shape[-1])
+    padded = rows.new_empty(rows.shape[0], rows.shape[1] + 1)[:, :-1]
+    padded.copy_(rows)
+    return fn(padded).reshape(x.shape)

@@ -64,6 +64,14 @@ def _is_overlap(kv_new: torch.Tensor, comp_cache: torch.Tensor) -> bool:
 # plain-PyTorch reference of one step (graph-safe: masks instead of branches, no host reads)
 
 
+def _entry_ref(
+    pooled: torch.Tensor, pos: torch.Tensor, norm_w: torch.Tensor, cos_sin: torch.Tensor, ratio: int, eps: float
+) -> torch.Tensor:
+    """The entry a group closing at `pos[B]` emits: RMSNorm, then RoPE at the group start (fp32 `[B, d]`)."""
+    group_start = (pos + 1 - ratio).clamp(0, cos_sin.shape[0] - 1)
+    return apply_rope_interleaved(rms_norm(pooled, norm_w, eps), cos_sin, group_start)
+
+
 def _emit_entry_ref(
     pooled: torch.Tensor,
     pos: torch.Tensor,
@@ -79,9 +87,7 @@ def _emit_entry_ref(
 
     With a block table, `comp_cache` is a pool `[num_blocks, rows_per_block, d]` and the row goes to its
     physical row; rows that do not emit rewrite the null block's row 0 with its own value (no branch)."""
-    group_start = (pos + 1 - ratio).clamp(0, cos_sin.shape[0] - 1)
-    entry = rms_norm(pooled, norm_w, eps)
-    entry = apply_rope_interleaved(entry, cos_sin, group_start)
+    entry = _entry_ref(pooled, pos, norm_w, cos_sin, ratio, eps)
     row = pos // ratio
     if block_table is not None:
         _emit_paged_ref(entry, row, active & ((pos + 1) % ratio == 0), comp_cache, block_table)
@@ -126,6 +132,15 @@ def _ring_step_ref(
     # 2) gather the 2*ratio rows ending at pos (oldest first); rows before position 0 are masked
     row_pos = pos.view(batch, 1) - (rows - 1) + torch.arange(rows, device=pos.device).view(1, rows)
     ring = state.gather(1, (row_pos % rows).view(batch, rows, 1).expand(batch, rows, 2 * width))
+    return _ring_pool(ring, row_pos, ratio, head_dim)
+
+
+def _ring_pool(ring: torch.Tensor, row_pos: torch.Tensor, ratio: int, head_dim: int) -> torch.Tensor:
+    """Channel-wise softmax pooling of the 2*ratio ring rows `ring[B, 2*ratio, 4d]` (oldest first) at
+    positions `row_pos[B, 2*ratio]`: previous group channels [0, d), current group [d, 2d); rows at
+    positions < 0 are masked. Returns `[B, d]` fp32."""
+    batch, rows, _ = ring.shape
+    width = 2 * head_dim
     kv_rows = torch.cat([ring[:, :ratio, :head_dim], ring[:, ratio:, head_dim:width]], dim=1)
     score_rows = torch.cat(
         [ring[:, :ratio, width : width + head_dim], ring[:, ratio:, width + head_dim :]], dim=1
@@ -133,8 +148,17 @@ def _ring_step_ref(
     valid = (row_pos >= 0).view(batch, rows, 1)
     score_rows = torch.where(valid, score_rows, NEG_INF)
     kv_rows = torch.where(valid, kv_rows, 0.0)
-    # 3) channel-wise softmax pooling over the rows
     return (torch.softmax(score_rows, dim=1) * kv_rows).sum(dim=1)
+
+
+def _online_update(
+    m_old: torch.Tensor, l_old: torch.Tensor, w_old: torch.Tensor, score: torch.Tensor, kv: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """One online-softmax step: running (max, sum of exp, exp-weighted kv sum) after one more row."""
+    m_new = torch.maximum(m_old, score)
+    alpha = torch.exp(m_old - m_new)
+    p = torch.exp(score - m_new)
+    return m_new, l_old * alpha + p, w_old * alpha + p * kv
 
 
 def _online_step_ref(
@@ -154,11 +178,7 @@ def _online_step_ref(
     m_old = torch.where(start, NEG_INF, state[:, 0])
     l_old = torch.where(start, 0.0, state[:, 1])
     w_old = torch.where(start, 0.0, state[:, 2])
-    m_new = torch.maximum(m_old, score)
-    alpha = torch.exp(m_old - m_new)
-    p = torch.exp(score - m_new)
-    l_new = l_old * alpha + p
-    w_new = w_old * alpha + p * kv
+    m_new, l_new, w_new = _online_update(m_old, l_old, w_old, score, kv)
     new_state = torch.stack([m_new, l_new, w_new], dim=1)
     state.copy_(torch.where(active.view(batch, 1, 1), new_state, state))
     return w_new / l_new
@@ -186,7 +206,7 @@ def compressor_update_emit_ref(
 
 
 # ----------------------------------------------------------------------------------------------------
-# whole-sequence compression (prefill, and the oracle for the step tests)
+# whole-sequence compression (the oracle for the step tests) and the chunked prefill's compressor
 
 
 def compress_sequence(
@@ -201,8 +221,8 @@ def compress_sequence(
 ) -> torch.Tensor:
     """Compress every complete group of `kv/score[B, T, coff*d]` at once: returns `[B, T // ratio, d]` fp32.
 
-    A direct transcription of dsv4-reference 1.4 (no state): used by `compressor_prefill` and as the
-    independent oracle the step kernels are tested against. T is a host int (a shape).
+    A direct transcription of dsv4-reference 1.4 (no state): the independent oracle the step kernels and
+    `compress_chunk` are tested against. T is a host int (a shape).
     """
     batch, length, width = kv.shape
     groups = length // ratio
@@ -226,42 +246,92 @@ def compress_sequence(
     return rotated.transpose(0, 1).contiguous()
 
 
-def compressor_prefill(  # graphlint: cold
+def compress_chunk(  # graphlint: cold
     kv: torch.Tensor,
     score: torch.Tensor,
     ape: torch.Tensor,
     norm_w: torch.Tensor,
     cos_sin: torch.Tensor,
     state: torch.Tensor,
-    comp_cache: torch.Tensor,
+    start: int,
     ratio: int,
+    head_dim: int,
     eps: float = 1e-6,
-) -> None:
-    """Fill `comp_cache` and `state` from a prompt of T tokens (positions 0..T-1) for every batch row.
+    exact: bool = True,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """One sequence's compressor over a prompt chunk: positions `start .. start+T-1`, `kv/score[T, coff*d]`.
 
-    Runs outside the decode graph (prefill). Leaves the state exactly as T decode steps would have, so
-    decoding continues at position T with `compressor_update_emit`.
+    `state` is that sequence's state row (`compressor_state(...)[b]`), carried in from the previous chunk
+    (or decode) and left exactly where T decode steps would leave it. Returns `(ids [G], entries [G, d]
+    fp32)` for the groups that close inside the chunk; the caller stores them (cache layout is its business).
+    Every entry is computed with the decode step's own ops on a batch of closing groups, so it is bitwise
+    the decode step's. For ratio 128, `exact` keeps the decode step's sequential online softmax (one
+    vectorised update per position *within* a group, over all groups at once: `ratio` updates per chunk);
+    `exact=False` folds each group in closed form (same math, fp32 rounding-level difference, no loop).
     """
-    batch, length, width = kv.shape
-    head_dim = comp_cache.shape[-1]
-    entries = compress_sequence(kv, score, ape, norm_w, cos_sin, ratio, head_dim, eps)
-    comp_cache[:, : entries.shape[1]] = entries.to(comp_cache.dtype)
-    positions = torch.arange(length, device=kv.device)
-    sc = score.float() + ape.float().index_select(0, positions % ratio)
-    if _is_overlap(kv, comp_cache):
-        rows = state.shape[1]
-        first = max(0, length - rows)
-        slots = positions[first:] % rows
-        state[:, slots] = torch.cat([kv[:, first:].float(), sc[:, first:]], dim=-1)
-        return
-    start = (length // ratio) * ratio  # the open group; if empty the next step resets anyway
-    if start == length:
-        return
-    m = sc[:, start:].amax(dim=1)
-    e = torch.exp(sc[:, start:] - m[:, None])
-    state[:, 0] = m
-    state[:, 1] = e.sum(dim=1)
-    state[:, 2] = (e * kv[:, start:].float()).sum(dim=1)
+    length = kv.shape[0]
+    dev = kv.device
+    pos = torch.arange(start, start + length, device=dev)
+    sc = score.float() + ape.index_select(0, pos % ratio)
+    first_close = start + (ratio - 1 - start % ratio)  # first position p >= start with (p+1) % ratio == 0
+    n_close = max(0, (start + length - first_close + ratio - 1) // ratio)
+    close = first_close + ratio * torch.arange(n_close, device=dev)
+    if kv.shape[-1] == 2 * head_dim:
+        pooled = _ring_chunk(kv.float(), sc, state, start, close, ratio, head_dim)
+    else:
+        pooled = _online_chunk(kv.float(), sc, state, start, ratio, exact)[: close.numel()]
+    return close // ratio, _entry_ref(pooled, close, norm_w, cos_sin, ratio, eps)
+
+
+def _ring_chunk(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, start: int, close: torch.Tensor,
+                ratio: int, head_dim: int) -> torch.Tensor:
+    """Overlap compressor over a chunk: pool the 2*ratio rows ending at every closing position (the rows
+    before the chunk come from the ring), then leave the chunk's last rows in the ring."""
+    rows = state.shape[0]  # 2 * ratio
+    new = torch.cat([kv, sc], dim=-1)  # [T, 4d]: what the decode step writes into the ring
+    history = state.index_select(0, torch.arange(start - rows, start, device=kv.device) % rows)
+    ext = torch.cat([history, new])  # positions start-rows .. start+T-1
+    row_pos = close.view(-1, 1) - (rows - 1) + torch.arange(rows, device=kv.device).view(1, rows)
+    pooled = _ring_pool(ext[row_pos - (start - rows)], row_pos, ratio, head_dim)
+    keep = torch.arange(start, start + kv.shape[0], device=kv.device)[-rows:]
+    state[keep % rows] = new[-rows:]
+    return pooled
+
+
+def _online_chunk(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, start: int, ratio: int,
+                  exact: bool) -> torch.Tensor:
+    """No-overlap compressor over a chunk: the groups it touches side by side (`[G, ratio]` position grid),
+    the first one resumed from `state` when it began before the chunk. Returns the closing groups' pooled
+    rows (every group but an open last one, in order) and leaves the last group's running (max, sum,
+    weighted sum) in `state`."""
+    length, dim = kv.shape
+    g0 = start // ratio
+    n_groups = (start + length - 1) // ratio - g0 + 1
+    grid = (g0 * ratio + torch.arange(n_groups * ratio, device=kv.device)).view(n_groups, ratio) - start
+    inside = (grid >= 0) & (grid < length)
+    at = grid.clamp(0, length - 1)
+    s_g, kv_g = sc[at], kv[at]  # [G, ratio, d]
+    resumed = start % ratio != 0  # host int: the first group's opening rows went through decode / a chunk
+    m0 = torch.full((n_groups, dim), NEG_INF, device=kv.device)
+    l0 = torch.zeros(n_groups, dim, device=kv.device)
+    w0 = torch.zeros(n_groups, dim, device=kv.device)
+    if resumed:
+        m0[0], l0[0], w0[0] = state[0], state[1], state[2]
+    if exact:
+        m, l_, w = m0, l0, w0
+        for k in range(ratio):  # the decode step's update order; k == 0 is a group start (reset)
+            ok = inside[:, k : k + 1]
+            m_new, l_new, w_new = _online_update(m, l_, w, s_g[:, k], kv_g[:, k])
+            m, l_, w = torch.where(ok, m_new, m), torch.where(ok, l_new, l_), torch.where(ok, w_new, w)
+    else:
+        s_in = torch.where(inside.unsqueeze(-1), s_g, NEG_INF)
+        m = torch.maximum(m0, s_in.amax(dim=1))
+        e = torch.exp(s_in - m.unsqueeze(1))
+        alpha = torch.exp(m0 - m)
+        l_ = l0 * alpha + e.sum(dim=1)
+        w = w0 * alpha + (e * kv_g).sum(dim=1)
+    state.copy_(torch.stack([m[-1], l_[-1], w[-1]]))
+    return w / l_
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -505,46 +575,3 @@ def _(
     eps: float = 1e-6, block_table: Optional[torch.Tensor] = None,
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate
-
-
-class StatefulCompressor(torch.nn.Module):
-    """One compressor instance (CSA main d=512 / CSA indexer d=128 / HCA main d=512) with its buffers.
-
-    The state and the compressed cache are preallocated buffers updated in place (gpt-fast style), so
-    `forward` is one fixed-shape custom-op call per step.
-    """
-
-    def __init__(
-        self,
-        batch: int,
-        head_dim: int,
-        ratio: int,
-        max_len: int,
-        overlap: bool,
-        cos_sin: torch.Tensor,
-        eps: float = 1e-6,
-        cache_dtype: torch.dtype = torch.bfloat16,
-        device: torch.device | str | None = None,
-    ) -> None:
-        super().__init__()
-        self.ratio = ratio
-        self.eps = eps
-        width = (2 if overlap else 1) * head_dim
-        self.ape = torch.nn.Parameter(torch.zeros(ratio, width, device=device))
-        self.norm_w = torch.nn.Parameter(torch.ones(head_dim, device=device))
-        self.register_buffer("cos_sin", cos_sin.to(device=device, dtype=torch.float32), persistent=False)
-        self.register_buffer("state", compressor_state(batch, head_dim, ratio, overlap, device), persistent=False)
-        self.register_buffer(
-            "comp_cache",
-            torch.zeros(batch, max_len // ratio, head_dim, dtype=cache_dtype, device=device),
-            persistent=False,
-        )
-
-    def forward(
-        self, kv_new: torch.Tensor, score_new: torch.Tensor, pos: torch.Tensor, active: torch.Tensor
-    ) -> torch.Tensor:
-        torch.ops.dsv4.compressor_update_emit(
-            kv_new, score_new, self.ape, pos, active, self.norm_w, self.cos_sin,
-            self.state, self.comp_cache, self.ratio, self.eps,
-        )
-        return self.comp_cache

@@ -1,6 +1,7 @@
 """GPU timing helpers shared by the GPU test suites and the benchmarks: capture one call in a CUDA graph
-(warm-up on a side stream), time its replays, and measure the device read bandwidth the floors are computed
-from. Host-side measurement code, never part of a captured step."""
+(warm-up on a side stream), time its replays, measure the device read bandwidth the floors are computed
+from, and the torch `grouped_mm` MoE the MoE layer is compared with. Host-side measurement code, never part
+of a captured step."""
 
 from __future__ import annotations
 
@@ -77,3 +78,31 @@ def read_bandwidth(rep: int = 50) -> float:  # graphlint: cold
     x = torch.randn(2 ** 29, device="cuda")
     t = triton.testing.do_bench(lambda: x.sum(), warmup=5, rep=rep, return_mode="median") * 1e-3
     return x.numel() * 4 / t
+
+
+def grouped_mm_moe(w13: torch.Tensor, w2: torch.Tensor, x: torch.Tensor, slot_ids: torch.Tensor,  # graphlint: cold
+                   slot_w: torch.Tensor) -> Callable[[], torch.Tensor]:
+    """HF-style torch grouped_mm MoE on a routed slot table (sort + histc + cumsum + 2 grouped GEMMs),
+    graph-capturable: the baseline of the MoE timings. w13 [E, 2I, D], w2 [E, D, I] (the shared expert as
+    one of the E), slot_ids / slot_w [T, S]; returns a callable giving out [T, D] in x's dtype."""
+    gmm = getattr(torch.nn.functional, "grouped_mm", None) or torch._grouped_mm
+    n_tok, n_slot = slot_ids.shape
+    n_exp = w13.shape[0]
+    w13_t = w13.transpose(1, 2)  # [E, D, 2I] as a strided view
+    w2_t = w2.transpose(1, 2)  # [E, I, D]
+
+    def run() -> torch.Tensor:
+        flat = slot_ids.reshape(-1)
+        order = torch.sort(flat.long(), stable=True).indices
+        counts = torch.histc(flat.float(), bins=n_exp, min=0, max=n_exp - 1)
+        offs = torch.cumsum(counts, 0).to(torch.int32)
+        xs = x.index_select(0, order // n_slot)
+        gu = gmm(xs, w13_t, offs=offs)
+        inter = gu.shape[1] // 2
+        h = torch.nn.functional.silu(gu[:, :inter].clamp(max=10)) * gu[:, inter:].clamp(-10, 10)
+        y = gmm(h.to(x.dtype), w2_t, offs=offs).float() * slot_w.reshape(-1)[order][:, None]
+        out = torch.zeros(n_tok * n_slot, x.shape[1], device=x.device)
+        out.index_copy_(0, order, y)
+        return out.view(n_tok, n_slot, -1).sum(1).to(x.dtype)
+
+    return run

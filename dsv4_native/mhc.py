@@ -24,12 +24,15 @@ the partials in a fixed order (deterministic), runs the 4x4 Sinkhorn in register
 
 from __future__ import annotations
 
+from typing import Optional
+
 import torch
 import torch.nn as nn
 
 import graphlint
 
-from dsv4_native._backend import use_triton
+from dsv4_native._backend import rowwise_linear, rowwise_unary, use_triton
+from dsv4_native.fused import weighted_rms_norm
 
 try:
     import triton
@@ -62,10 +65,10 @@ def hc_pre_reference(x, fn, base, scale, active, y, post, comb, rms_eps: float, 
     n_tok = x.shape[0]
     xf = x.float().reshape(n_tok, -1)
     r = torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + rms_eps)
-    mixes = (xf @ fn.float().t()) * r
+    mixes = rowwise_linear(xf, fn.float()) * r
     sc, bs = scale.float(), base.float()
-    pre = torch.sigmoid(mixes[:, 0:HC] * sc[0] + bs[0:HC]) + hc_eps
-    pst = 2.0 * torch.sigmoid(mixes[:, HC:2 * HC] * sc[1] + bs[HC:2 * HC])
+    pre = rowwise_unary(torch.sigmoid, mixes[:, 0:HC] * sc[0] + bs[0:HC]) + hc_eps
+    pst = 2.0 * rowwise_unary(torch.sigmoid, mixes[:, HC:2 * HC] * sc[1] + bs[HC:2 * HC])
     m = mixes[:, 2 * HC:].reshape(n_tok, HC, HC) * sc[2] + bs[2 * HC:].reshape(HC, HC)
     m = sinkhorn_reference(m, iters, hc_eps)
     yv = (pre[:, :, None] * x.float()).sum(dim=1)
@@ -85,7 +88,7 @@ def hc_head_reference(x, fn, base, scale, active, out, rms_eps: float, hc_eps: f
     n_tok = x.shape[0]
     xf = x.float().reshape(n_tok, -1)
     r = torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + rms_eps)
-    pre = torch.sigmoid((xf @ fn.float().t()) * r * scale.float()[0] + base.float()) + hc_eps
+    pre = torch.sigmoid(rowwise_linear(xf, fn.float()) * r * scale.float()[0] + base.float()) + hc_eps
     z = (pre[:, :, None] * x.float()).sum(dim=1)
     out.copy_(torch.where(active.bool()[:, None], z, torch.zeros_like(z)).to(out.dtype))
 
@@ -94,12 +97,13 @@ def hc_head_reference(x, fn, base, scale, active, out, rms_eps: float, hc_eps: f
 # Triton
 # ----------------------------------------------------------------------------------------------
 
-MIX_BLOCK = 256  # elements of the flattened [4D] stream per split program
+MIX_BLOCK = 64  # channels of each of the 4 streams per split program (and per hc_post program)
 
 
 def mix_splits(dim: int) -> int:
-    """Static number of split programs per token for the mixes GEMV over 4D."""
-    return (HC * dim + MIX_BLOCK - 1) // MIX_BLOCK
+    """Static number of split programs per token for the mixes GEMV over 4D: one per MIX_BLOCK channels of
+    all 4 streams, the partition hc_post uses when it computes the next site's partials."""
+    return (dim + MIX_BLOCK - 1) // MIX_BLOCK
 
 
 def mix_workspace(n_tok: int, dim: int, device=None) -> torch.Tensor:
@@ -110,26 +114,38 @@ def mix_workspace(n_tok: int, dim: int, device=None) -> torch.Tensor:
 if triton is not None:
 
     @triton.jit
+    def _store_mix_partial(xv, fn_ptr, ws_ptr, t, sp, ok, NROWS: tl.constexpr, D: tl.constexpr,
+                           NSPLIT: tl.constexpr, BLOCK: tl.constexpr):
+        """ws[t, sp] = partial fn . x over channels [sp*BLOCK, +BLOCK) of the 4 streams (xv [4, BLOCK] fp32,
+        zeros where masked), col 31 = partial sum x^2. One helper for both producers (the split kernel and
+        hc_post), so the partials, hence the next site's mixes, are bitwise the same either way."""
+        r4 = tl.arange(0, 4)
+        r32 = tl.arange(0, 32)
+        offs = r4[:, None] * D + sp * BLOCK + tl.arange(0, BLOCK)[None, :]  # flattened [4D] index
+        f = tl.load(fn_ptr + r32[:, None, None] * (4 * D) + offs[None, :, :],
+                    mask=(r32 < NROWS)[:, None, None] & ok[None, :, :], other=0.0)
+        part = tl.sum(tl.sum(f * xv[None, :, :], axis=2), axis=1)
+        part = tl.where(r32 == 31, tl.sum(tl.sum(xv * xv, axis=1), axis=0), part)
+        tl.store(ws_ptr + (t * NSPLIT + sp) * 32 + r32, part)
+
+    @triton.jit
     def _mix_partial_kernel(
         x_ptr, fn_ptr, ws_ptr, active_ptr,
         NROWS: tl.constexpr, D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK: tl.constexpr,
     ):
-        """Program (token, split): partial fn . x over one BLOCK of the 4D stream, and partial sum x^2.
+        """Program (token, split): partial fn . x over one BLOCK of channels of the 4 streams, and partial
+        sum x^2.
 
         Splitting the 24 x 4D GEMV over many programs is what makes batch 1 fast (one program per
         token would read all of fn from one SM)."""
         t = tl.program_id(0).to(tl.int64)
         sp = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
-        HD: tl.constexpr = 4 * D
-        offs = sp * BLOCK + tl.arange(0, BLOCK)
-        ok = (offs < HD) & act
-        xv = tl.load(x_ptr + t * HD + offs, mask=ok, other=0.0).to(tl.float32)
-        r32 = tl.arange(0, 32)
-        f = tl.load(fn_ptr + r32[:, None] * HD + offs[None, :], mask=(r32 < NROWS)[:, None] & ok[None, :], other=0.0)
-        part = tl.sum(f * xv[None, :], axis=1)
-        part = tl.where(r32 == 31, tl.sum(xv * xv, axis=0), part)
-        tl.store(ws_ptr + (t * NSPLIT + sp) * 32 + r32, part)
+        r4 = tl.arange(0, 4)
+        offs_d = sp * BLOCK + tl.arange(0, BLOCK)
+        ok = (r4[:, None] < 4) & (offs_d < D)[None, :] & act
+        xv = tl.load(x_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], mask=ok, other=0.0).to(tl.float32)
+        _store_mix_partial(xv, fn_ptr, ws_ptr, t, sp, ok, NROWS, D, NSPLIT, BLOCK)
 
     @triton.jit
     def _mix_totals(ws_ptr, t, rms_eps, D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr):
@@ -150,26 +166,52 @@ if triton is not None:
         return tl.sum(tl.where(r32[None, :] == first + r4[:, None], mixes[None, :], 0.0), axis=1)
 
     @triton.jit
-    def _collapse_block(x_ptr, out_ptr, t, db, pre, act, D: tl.constexpr, BLOCK_D: tl.constexpr):
-        """out[t, block] = sum_k pre[k] * x[t, k, block] (zeros for padding rows)."""
+    def _collapse_values(x_ptr, t, db, pre, act, D: tl.constexpr, BLOCK_D: tl.constexpr):
+        """sum_k pre[k] * x[t, k, block] in fp32 (zeros for padding rows and past D)."""
         r4 = tl.arange(0, 4)
         offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
         d_ok = offs_d < D
         xv = tl.load(x_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], mask=d_ok[None, :] & act,
                      other=0.0).to(tl.float32)
-        yv = tl.where(act, tl.sum(pre[:, None] * xv, axis=0), 0.0)
-        tl.store(out_ptr + t * D + offs_d, yv.to(out_ptr.dtype.element_ty), mask=d_ok)
+        return tl.where(act, tl.sum(pre[:, None] * xv, axis=0), 0.0)
+
+    @triton.jit
+    def _collapse_block(x_ptr, out_ptr, t, db, pre, act, D: tl.constexpr, BLOCK_D: tl.constexpr):
+        """out[t, block] = sum_k pre[k] * x[t, k, block] (zeros for padding rows)."""
+        offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
+        yv = _collapse_values(x_ptr, t, db, pre, act, D, BLOCK_D)
+        tl.store(out_ptr + t * D + offs_d, yv.to(out_ptr.dtype.element_ty), mask=offs_d < D)
+
+    @triton.jit
+    def _collapse_normed(x_ptr, nw_ptr, out_ptr, t, pre, act, rms_eps, D: tl.constexpr, BLOCK_D: tl.constexpr):
+        """out[t] = RMSNorm(collapse) with weight nw, over the whole row: one pass for the sum of squares of
+        the collapse rounded to out's dtype (what the unfused norm read), one that recomputes it (x from L2,
+        no store-then-load across threads) and stores the normed row."""
+        NDB: tl.constexpr = (D + BLOCK_D - 1) // BLOCK_D
+        ss = 0.0
+        for db in range(NDB):
+            yr = _collapse_values(x_ptr, t, db, pre, act, D, BLOCK_D).to(out_ptr.dtype.element_ty).to(tl.float32)
+            ss += tl.sum(yr * yr, axis=0)
+        r = 1.0 / tl.sqrt(ss / D + rms_eps)
+        for db in range(NDB):
+            offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
+            d_ok = offs_d < D
+            yr = _collapse_values(x_ptr, t, db, pre, act, D, BLOCK_D).to(out_ptr.dtype.element_ty).to(tl.float32)
+            v = (yr * r).to(out_ptr.dtype.element_ty).to(tl.float32)
+            w = tl.load(nw_ptr + offs_d, mask=d_ok, other=0.0).to(tl.float32)
+            tl.store(out_ptr + t * D + offs_d, (w * v).to(out_ptr.dtype.element_ty), mask=d_ok)
 
     @triton.jit
     def _hc_pre_kernel(
-        ws_ptr, x_ptr, base_ptr, scale_ptr, active_ptr, y_ptr, post_ptr, comb_ptr,
+        ws_ptr, x_ptr, base_ptr, scale_ptr, active_ptr, y_ptr, post_ptr, comb_ptr, nw_ptr,
         rms_eps, hc_eps,
         D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr, ITERS: tl.constexpr,
-        BLOCK_D: tl.constexpr,
+        BLOCK_D: tl.constexpr, NORM: tl.constexpr = False,
     ):
         """Program (token, D-block): mixes from the partials, Sinkhorn in registers, collapse a block.
 
-        Every D-block program recomputes the (tiny) 4x4 Sinkhorn; only block 0 stores post/comb."""
+        Every D-block program recomputes the (tiny) 4x4 Sinkhorn; only block 0 stores post/comb. NORM: one
+        program per token collapses the whole row and applies the block's RMSNorm (weight nw) to it."""
         t = tl.program_id(0).to(tl.int64)
         db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
@@ -192,7 +234,10 @@ if triton is not None:
         tl.store(post_ptr + t * 4 + r4, tl.where(act, post, 0.0), mask=(r4 < 4) & first)
         tl.store(comb_ptr + t * 16 + 4 * r4[:, None] + r4[None, :], tl.where(act, m, 0.0),
                  mask=(r4[:, None] < 4) & first)
-        _collapse_block(x_ptr, y_ptr, t, db, pre, act, D, BLOCK_D)
+        if NORM:
+            _collapse_normed(x_ptr, nw_ptr, y_ptr, t, pre, act, rms_eps, D, BLOCK_D)
+        else:
+            _collapse_block(x_ptr, y_ptr, t, db, pre, act, D, BLOCK_D)
 
     @triton.jit
     def _hc_head_kernel(
@@ -210,9 +255,11 @@ if triton is not None:
 
     @triton.jit
     def _hc_post_kernel(
-        f_ptr, x_ptr, post_ptr, comb_ptr, active_ptr, out_ptr,
-        D: tl.constexpr, BLOCK_D: tl.constexpr,
+        f_ptr, x_ptr, post_ptr, comb_ptr, active_ptr, out_ptr, nfn_ptr, nws_ptr,
+        D: tl.constexpr, BLOCK_D: tl.constexpr, NEXT_ROWS: tl.constexpr = 0,
     ):
+        """Program (token, D-block). NEXT_ROWS > 0: also the next site's mix partials of this block (fn
+        nfn[NEXT_ROWS, 4D], workspace nws), from out as stored: the next hc_pre skips its split launch."""
         t = tl.program_id(0).to(tl.int64)
         db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
@@ -226,9 +273,12 @@ if triton is not None:
                      mask=d_ok[None, :] & act, other=0.0).to(tl.float32)
         mixed = tl.sum(c[:, :, None] * xv[:, None, :], axis=0)  # [k, BLOCK_D]
         res = p[:, None] * fv[None, :] + mixed
-        res = tl.where(act, res, 0.0)
-        tl.store(out_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], res.to(out_ptr.dtype.element_ty),
-                 mask=d_ok[None, :])
+        res = tl.where(act, res, 0.0).to(out_ptr.dtype.element_ty)
+        tl.store(out_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], res, mask=d_ok[None, :])
+        if NEXT_ROWS > 0:
+            ok = (r4[:, None] < 4) & d_ok[None, :] & act
+            _store_mix_partial(tl.where(ok, res.to(tl.float32), 0.0), nfn_ptr, nws_ptr, t, db, ok, NEXT_ROWS, D,
+                               (D + BLOCK_D - 1) // BLOCK_D, BLOCK_D)
 
 
 def _block_d(dim: int) -> int:
@@ -263,27 +313,37 @@ def hc_pre(
     rms_eps: float,
     hc_eps: float,
     iters: int = SINKHORN_ITERS,
+    norm_w: Optional[torch.Tensor] = None,
+    mixed: bool = False,
 ) -> None:
     """x[T, 4, D] -> y[T, D] (x.dtype), post[T, 4] fp32, comb[T, 4, 4] fp32. fn[24, 4D], base[24],
-    scale[3] fp32; ws = mix_workspace(T, D). `iters` is a compile-time constant (20 for DSV4)."""
+    scale[3] fp32; ws = mix_workspace(T, D). `iters` is a compile-time constant (20 for DSV4). With norm_w[D]
+    (fp32), y is the collapse after the block's RMSNorm (eps rms_eps), in the same launch. mixed: ws already
+    holds the partials (the previous site's hc_post wrote them)."""
     if use_triton(x):
         dim = x.shape[2]
-        _mix_triton(x, fn, ws, active, 24)
+        if not mixed:
+            _mix_triton(x, fn, ws, active, 24)
         nsplit = mix_splits(dim)
-        _hc_pre_kernel[(x.shape[0], triton.cdiv(dim, _block_d(dim)))](
-            ws, x, base, scale, active, y, post, comb, rms_eps, hc_eps,
+        norm = norm_w is not None
+        _hc_pre_kernel[(x.shape[0], 1 if norm else triton.cdiv(dim, _block_d(dim)))](
+            ws, x, base, scale, active, y, post, comb, norm_w if norm else base, rms_eps, hc_eps,
             D=dim, NSPLIT=nsplit, BLOCK_SP=triton.next_power_of_2(nsplit), ITERS=iters, BLOCK_D=_block_d(dim),
+            NORM=norm, num_warps=8 if norm and dim >= 2048 else 4,
         )
     else:
         hc_pre_reference(x, fn, base, scale, active, y, post, comb, rms_eps, hc_eps, iters)
+        if norm_w is not None:  # the block's RMSNorm of y, as the unfused step ran it
+            y.copy_(weighted_rms_norm(y, norm_w, rms_eps).to(y.dtype))
 
 
 @hc_pre.register_fake
-def _hc_pre_fake(x, fn, base, scale, active, y, post, comb, ws, rms_eps, hc_eps, iters=SINKHORN_ITERS) -> None:
+def _hc_pre_fake(x, fn, base, scale, active, y, post, comb, ws, rms_eps, hc_eps, iters=SINKHORN_ITERS,
+                 norm_w=None, mixed=False) -> None:
     return None
 
 
-@torch.library.custom_op("dsv4::hc_post", mutates_args=("out",))
+@torch.library.custom_op("dsv4::hc_post", mutates_args=("out", "next_ws"))
 @graphlint.hot
 def hc_post(
     f: torch.Tensor,
@@ -292,19 +352,26 @@ def hc_post(
     comb: torch.Tensor,
     active: torch.Tensor,
     out: torch.Tensor,
+    next_fn: Optional[torch.Tensor] = None,
+    next_ws: Optional[torch.Tensor] = None,
 ) -> None:
-    """out[T, 4, D] = post_k * f + sum_j comb[j, k] x_j. `out` must not alias `x`."""
+    """out[T, 4, D] = post_k * f + sum_j comb[j, k] x_j. `out` must not alias `x`. With next_fn[R, 4D] /
+    next_ws (the next site's fn, R = 24 or hc_head's 4, and workspace), the kernel path also writes the next
+    site's mix partials of `out`, which then runs with `mixed=True` (one launch fewer per site)."""
     if use_triton(x):
         dim = x.shape[2]
-        _hc_post_kernel[(x.shape[0], triton.cdiv(dim, _block_d(dim)))](
-            f, x, post, comb, active, out, D=dim, BLOCK_D=_block_d(dim),
+        rows = next_fn.shape[0] if next_fn is not None else 0
+        block = MIX_BLOCK if rows else _block_d(dim)  # the partials' partition is mix_splits'
+        _hc_post_kernel[(x.shape[0], triton.cdiv(dim, block))](
+            f, x, post, comb, active, out, next_fn if rows else x, next_ws if rows else x, D=dim, BLOCK_D=block,
+            NEXT_ROWS=rows,
         )
     else:
         hc_post_reference(f, x, post, comb, active, out)
 
 
 @hc_post.register_fake
-def _hc_post_fake(f, x, post, comb, active, out) -> None:
+def _hc_post_fake(f, x, post, comb, active, out, next_fn=None, next_ws=None) -> None:
     return None
 
 
@@ -320,12 +387,14 @@ def hc_head(
     ws: torch.Tensor,
     rms_eps: float,
     hc_eps: float,
+    mixed: bool = False,
 ) -> None:
     """x[T, 4, D] -> out[T, D]: sigmoid-weighted collapse of the streams (fn[4, 4D], base[4], scale[1]);
-    ws = mix_workspace(T, D)."""
+    ws = mix_workspace(T, D). mixed: ws already holds the partials (the last hc_post wrote them)."""
     if use_triton(x):
         dim = x.shape[2]
-        _mix_triton(x, fn, ws, active, 4)
+        if not mixed:
+            _mix_triton(x, fn, ws, active, 4)
         nsplit = mix_splits(dim)
         _hc_head_kernel[(x.shape[0], triton.cdiv(dim, _block_d(dim)))](
             ws, x, base, scale, active, out, rms_eps, hc_eps,
@@ -336,7 +405,7 @@ def hc_head(
 
 
 @hc_head.register_fake
-def _hc_head_fake(x, fn, base, scale, active, out, ws, rms_eps, hc_eps) -> None:
+def _hc_head_fake(x, fn, base, scale, active, out, ws, rms_eps, hc_eps, mixed=False) -> None:
     return None
 
 
@@ -360,12 +429,22 @@ class HyperConnection(nn.Module):
                              persistent=False)
         self.register_buffer("ws", mix_workspace(max_tokens, dim, device=device), persistent=False)
 
-    def forward(self, x: torch.Tensor, active: torch.Tensor, sublayer: nn.Module) -> torch.Tensor:
-        """x' = hc_post(sublayer(hc_pre(x)), x): one residual site, all on preallocated buffers."""
+    def forward(self, x: torch.Tensor, active: torch.Tensor, sublayer: nn.Module,
+                norm_w: Optional[torch.Tensor] = None, mixed: bool = False,
+                next_mix: Optional[tuple[torch.Tensor, torch.Tensor]] = None) -> torch.Tensor:
+        """x' = hc_post(sublayer(hc_pre(x)), x): one residual site, all on preallocated buffers. norm_w: the
+        sublayer's input RMSNorm weight, applied inside hc_pre. mixed: the previous site's hc_post wrote this
+        site's mix partials; next_mix = (fn, ws[:T]) of the next site (or hc_head), whose partials this
+        site's hc_post writes. Each saves a launch."""
         n = x.shape[0]
         y, post, comb, x_out, ws = self.y[:n], self.post[:n], self.comb[:n], self.x_out[:n], self.ws[:n]
         hc_pre(x, self.fn, self.base, self.scale, active, y, post, comb, ws, self.rms_eps, self.hc_eps,
-               self.iters)
+               self.iters, norm_w, mixed)
         f = sublayer(y)
-        hc_post(f, x, post, comb, active, x_out)
+        next_fn, next_ws = next_mix if next_mix is not None else (None, None)
+        hc_post(f, x, post, comb, active, x_out, next_fn, next_ws)
         return x_out
+
+    def mix_target(self, n: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """(fn, ws[:n]): what the previous site's hc_post needs to write this site's partials."""
+        return self.fn, self.ws[:n]

@@ -17,28 +17,31 @@ Per-layer step order (dsv4-reference, end of section 8):
     -> wo_a / wo_b -> hc_post -> hc_pre(ffn) -> ffn_norm -> MoE (C4) -> hc_post.
 After the layers: hc_head -> norm -> lm_head (fp32 logits) -> device sampler (C7) -> epilogue (C5).
 
-Prefill (`prefill`) runs outside the graph: it teacher-forces the prompt through the same eager step, so
-the states it leaves are, by construction, the ones token-by-token decode would leave.
+Prefill (`prefill`, `prefill.py`) runs outside the graph: one forward per prompt chunk on the step's ops,
+leaving the states token-by-token decode would leave (bitwise in fp32 on CPU).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Sequence
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from ._attn_common import apply_rope_interleaved, rope_cos_sin_cache
+from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
+from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
+    F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+)
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
 from .kv_pages import DEFAULT_BLOCK_TOKENS, PagedKV
 from .mhc import HyperConnection, hc_head, mix_workspace
 from .moe import SWIGLU_LIMIT
 from .moe_w4 import FORMATS, make_moe
-from .sampler import DeviceSampler
+from .sampler import DeviceSampler, SamplingParams
 from .sparse_attention import attention_workspace, default_num_splits, sparse_decode_attention
 from .static_io import StaticDecodeIO, decode_epilogue
 
@@ -142,6 +145,23 @@ class RopeTables:
         return (self.main, self.main_inv) if ratio == SWA else (self.compress, self.compress_inv)
 
 
+@dataclass
+class StepPositions:
+    """The step's positions, and what every layer derives from them, computed once per step (not per layer):
+    `clamped` to the tables (padding rows may hold any position), `n_valid_csa` = visible CSA indexer entries
+    (None without CSA layers)."""
+
+    raw: torch.Tensor
+    clamped: torch.Tensor
+    n_valid_csa: Optional[torch.Tensor]
+
+    @classmethod
+    def of(cls, pos: torch.Tensor, cfg: DSV4Config) -> "StepPositions":
+        clamped = pos.clamp(0, cfg.max_len - 1)
+        n_valid = (clamped + 1) // CSA if CSA in cfg.ratios else None  # host-known config fact
+        return cls(pos, clamped, n_valid)
+
+
 def build_rope_tables(cfg: DSV4Config, device: torch.device | str | None) -> RopeTables:  # graphlint: cold
     main = rope_cos_sin_cache(cfg.max_len, cfg.rope_dim, cfg.rope_theta, device)
     y = cfg.yarn
@@ -156,21 +176,6 @@ def build_rope_tables(cfg: DSV4Config, device: torch.device | str | None) -> Rop
         return torch.cat([t[:, :half], -t[:, half:]], dim=1).contiguous()
 
     return RopeTables(main, inverse(main), compress, inverse(compress))
-
-
-def weighted_rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
-    """HF `DeepseekV4RMSNorm`: normalise in fp32, round to the input dtype, then scale."""
-    xf = x.float()
-    normed = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
-    return weight * normed
-
-
-def write_ring(ring: torch.Tensor, pos: torch.Tensor, value: torch.Tensor, active: torch.Tensor) -> None:
-    """`ring[b, pos[b] % W] = value[b]` for active rows; padding rows rewrite their old row (no branch)."""
-    n, window, width = ring.shape
-    slot = (pos.clamp(min=0) % window).view(n, 1, 1).expand(n, 1, width)
-    old = ring.gather(1, slot)
-    ring.scatter_(1, slot, torch.where(active.view(n, 1, 1), value.view(n, 1, width).to(ring.dtype), old))
 
 
 class DSV4Compressor(nn.Module):
@@ -189,17 +194,15 @@ class DSV4Compressor(nn.Module):
         self.register_buffer("state", compressor_state(cfg.max_batch, head_dim, ratio, overlap, device),
                              persistent=False)
 
-    def step(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, cos_sin: torch.Tensor,
-             cache: torch.Tensor, eps: float, table: Optional[torch.Tensor]) -> None:
-        n = x.shape[0]
-        xf = x.float()
-        kv = F.linear(xf, self.wkv)
-        score = F.linear(xf, self.wgate)
+    def step(self, kv: torch.Tensor, score: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
+             cos_sin: torch.Tensor, cache: torch.Tensor, eps: float, table: Optional[torch.Tensor]) -> None:
+        """kv = x wkv^T, score = x wgate^T in fp32 (the layer's `F32Projections` computes them)."""
+        n = kv.shape[0]
         compressor_update_emit(kv, score, self.ape, pos, active, self.norm, cos_sin, self.state[:n], cache,
                                self.ratio, eps, table)
 
 
-class DSV4Attention(nn.Module):
+class DSV4Attention(RowFusedModule):
     """MQA with a single 512-d latent (K = V), learned sinks, grouped output projection, and the layer's
     window ring / compressor / indexer state.
 
@@ -253,47 +256,61 @@ class DSV4Attention(nn.Module):
             buf("index_kv", cache(di))
             buf("index_scores", torch.zeros(b, n_comp, device=device))
             buf("topk", torch.full((b, self.n_topk), -1, dtype=torch.int32, device=device))
+        # projections of one input as one GEMM: x -> [q_lora | kv], qr -> [q | indexer q]
+        self.fuse_rows("w_x", [(self, "wq_a"), (self, "wkv")])
+        self.fuse_rows("w_qr", [(self, "wq_b")] + ([(self, "index_wq_b")] if ratio == CSA else []))
+        # the fp32-weight projections of x (compressors' kv / score, indexer weights) as one fp32 GEMV
+        f32: list[tuple[nn.Module, str, float]] = []
+        if self.compressor is not None:
+            f32 += [(self.compressor, "wkv", 1.0), (self.compressor, "wgate", 1.0)]
+        if ratio == CSA:
+            f32 += [(self.index_compressor, "wkv", 1.0), (self.index_compressor, "wgate", 1.0),
+                    (self, "index_wproj", cfg.index_dim ** -0.5 * cfg.index_heads ** -0.5)]
+        self.f32_proj = F32Projections(self, "w_f32", f32) if f32 else None
 
-    def forward(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, rope: RopeTables,
+    def forward(self, x: torch.Tensor, pos: StepPositions, active: torch.Tensor, rope: RopeTables,
                 block_table: Optional[torch.Tensor]) -> torch.Tensor:
         cfg, n = self.cfg, x.shape[0]
         # paged: whole pools and the table rows of this bucket; contiguous: the bucket's slot rows
         table = block_table if self.paged else None
         eps, d, h = cfg.rms_eps, cfg.head_dim, cfg.n_heads
         cos_sin, cos_sin_inv = rope.pick(self.ratio)
-        pos_c = pos.clamp(0, cfg.max_len - 1)  # padding rows may hold any position
+        pos_c = pos.clamped
 
-        qr = weighted_rms_norm(F.linear(x, self.wq_a), self.q_norm, eps).to(x.dtype)
-        q = F.linear(qr, self.wq_b).view(n, h, d)
-        q = q * torch.rsqrt(q.float().pow(2).mean(-1, keepdim=True) + eps).to(q.dtype)  # per-head, no weight
-        q_buf = self.q[:n]
-        q_buf.copy_(apply_rope_interleaved(q, cos_sin, pos_c))
-        kv = weighted_rms_norm(F.linear(x, self.wkv), self.kv_norm, eps).to(x.dtype)
-        kv = apply_rope_interleaved(kv.unsqueeze(1), cos_sin, pos_c).squeeze(1)
+        # each norm_rope is one launch of up to two tasks: RMSNorm (+ RoPE) (+ the window-ring write), fused.py
+        ql, di, hi = cfg.q_lora, cfg.index_dim, cfg.index_heads
+        qkv = F.linear(x, self.w_x)
+        qr = torch.empty(n, ql, device=x.device, dtype=x.dtype)
+        win = self.win_kv[:n]  # q_norm; kv_norm + RoPE + write win_kv[pos % W] (the indexer does not read it)
+        norm_rope(qkv[:, :ql].unsqueeze(1), self.q_norm, None, pos_c, active, qr.unsqueeze(1), eps, True, False,
+                  qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, win, True, True)
+        qq = F.linear(qr, self.w_qr)
+        q_buf = self.q[:n]  # per-head norm without a weight, then RoPE; CSA: the indexer q's RoPE too
+        qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype) if self.ratio == CSA else None
+        norm_rope(qq[:, :h * d].view(n, h, d), None, cos_sin, pos_c, active, q_buf, eps, True, False,
+                  qq[:, h * d:].view(n, hi, di) if qi is not None else None, None, cos_sin, qi, False, False)
 
+        # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
+        f32 = self.f32_proj(x) if self.f32_proj is not None else []
         topk: Optional[torch.Tensor] = None
         if self.ratio == CSA:  # host-known layer type
             index_kv = self.index_kv if self.paged else self.index_kv[:n]
-            self.index_compressor.step(x, pos, active, cos_sin, index_kv, eps, table)
-            di, hi = cfg.index_dim, cfg.index_heads
-            qi = F.linear(qr, self.index_wq_b).view(n, hi, di)
-            qi = apply_rope_interleaved(qi, cos_sin, pos_c).to(x.dtype).contiguous()
-            wi = F.linear(x.float(), self.index_wproj) * (di ** -0.5 * hi ** -0.5)
-            n_valid = (pos_c + 1) // self.ratio
+            self.index_compressor.step(f32[2], f32[3], pos.raw, active, cos_sin, index_kv, eps, table)
+            wi = f32[4]
             topk = self.topk[:n]
-            indexer_topk_fixed(qi, wi, index_kv, n_valid, active, self.index_scores[:n], topk, table)
+            indexer_topk_fixed(qi, wi, index_kv, pos.n_valid_csa, active, self.index_scores[:n], topk, table)
 
-        win = self.win_kv[:n]
-        write_ring(win, pos_c, kv, active)
         comp = self.comp_kv if self.paged else self.comp_kv[:n]
         if self.compressor is not None:
-            self.compressor.step(x, pos, active, cos_sin, comp, eps, table)
+            self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
         idx = self.idx[:n]
         build_attention_indices(pos_c, active, idx, topk, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table)
 
-        o = apply_rope_interleaved(o, cos_sin_inv, pos_c).to(x.dtype)  # de-rotate V's rope channels
+        o_rot = torch.empty_like(o)  # de-rotate V's rope channels
+        norm_rope(o, None, cos_sin_inv, pos_c, active, o_rot, eps, False, False)
+        o = o_rot
         groups = o.reshape(n, cfg.o_groups, -1)
         wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
         mid = torch.einsum("ngi,goi->ngo", groups, wa).reshape(n, -1)
@@ -316,18 +333,21 @@ class DSV4Block(nn.Module):
                             vocab=cfg.vocab if cfg.hash_layers[layer] else 0, max_tokens=cfg.max_batch,
                             dtype=dtype, device=device)
 
-    def forward(self, x: torch.Tensor, ids: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
-                rope: RopeTables, block_table: Optional[torch.Tensor] = None) -> torch.Tensor:
-        eps = self.cfg.rms_eps
-
+    def forward(self, x: torch.Tensor, ids: torch.Tensor, pos: StepPositions, active: torch.Tensor,
+                rope: RopeTables, mixed: bool, next_mix: tuple[torch.Tensor, torch.Tensor],
+                block_table: Optional[torch.Tensor] = None) -> torch.Tensor:
+        """mixed: the previous hc_post wrote attn_hc's mix partials; next_mix: the next site after this block
+        (the next block's attn_hc, or hc_head), whose partials ffn_hc's hc_post writes."""
         def attention(y: torch.Tensor) -> torch.Tensor:
-            return self.attn(weighted_rms_norm(y, self.attn_norm, eps).to(y.dtype), pos, active, rope, block_table)
+            return self.attn(y, pos, active, rope, block_table)
 
         def ffn(y: torch.Tensor) -> torch.Tensor:
-            return self.moe(weighted_rms_norm(y, self.ffn_norm, eps).to(y.dtype).contiguous(), ids, active)
+            return self.moe(y, ids, active)
 
-        x = self.attn_hc(x, active, attention)
-        return self.ffn_hc(x, active, ffn)
+        # attn_norm / ffn_norm run inside hc_pre, each site's mix partials inside the previous hc_post
+        n = x.shape[0]
+        x = self.attn_hc(x, active, attention, self.attn_norm, mixed, self.ffn_hc.mix_target(n))
+        return self.ffn_hc(x, active, ffn, self.ffn_norm, True, next_mix)
 
 
 class DSV4Model(nn.Module):
@@ -367,14 +387,17 @@ class DSV4Model(nn.Module):
         x = self.x0[:n]
         x.copy_(h.unsqueeze(1).expand(n, 4, cfg.dim))
         table = self.kv.table[:n] if self.kv is not None else None
-        for layer in self.layers:
-            x = layer(x, ids, pos, active, self.rope, table)
+        step_pos = StepPositions.of(pos, cfg)
+        head_mix = (self.hc_head_fn, self.head_ws[:n])
+        for i, layer in enumerate(self.layers):
+            nxt = self.layers[i + 1].attn_hc.mix_target(n) if i + 1 < len(self.layers) else head_mix
+            x = layer(x, ids, step_pos, active, self.rope, i > 0, nxt, table)
         z = self.head_out[:n]
         hc_head(x, self.hc_head_fn, self.hc_head_base, self.hc_head_scale, active, z, self.head_ws[:n],
-                cfg.rms_eps, cfg.hc_eps)
-        zn = weighted_rms_norm(z, self.norm, cfg.rms_eps).to(self.dtype)
+                cfg.rms_eps, cfg.hc_eps, len(self.layers) > 0)
+        zn = rms_norm_into_new(z, self.norm, pos, active, cfg.rms_eps)
         logits = self.logits[:n]
-        logits.copy_(F.linear(zn, self.head).float())
+        logits.copy_(F.linear(zn, self.head))  # the copy widens to fp32 (exact), no separate cast launch
         return logits
 
     def decode_step(self, n: int) -> torch.Tensor:  # graphlint: hot
@@ -390,39 +413,13 @@ class DSV4Model(nn.Module):
     # ------------------------------------------------------------------------------------------
     # host side, between replays
 
-    @torch.no_grad()
-    def prefill(self, slots: Sequence[int], prompts: Sequence[Sequence[int]]) -> None:  # graphlint: cold
-        """Run each prompt but its last token through the eager step (teacher forcing, no sampling), then
-        admit the slot at its last prompt token so the next decode step samples the first new token.
+    def prefill(self, slots: Sequence[int], prompts: Sequence[Sequence[int]],  # graphlint: cold
+                chunk: int = 512) -> None:
+        """Chunked prefill of each prompt but its last token into its slot, then admit the slot at its last
+        prompt token so the next decode step samples the first new token (`dsv4_native.prefill`)."""
+        from .prefill import prefill_chunked  # prefill builds on this module
 
-        Rows not in `slots` are inactive during the prefill steps (their state is untouched) and keep
-        their active flag afterwards. Because the same step code writes the same state, every buffer ends
-        exactly where token-by-token decode would leave it.
-        """
-        io, dev = self.io, self.io.input_ids.device
-        if len(slots) != len(prompts) or any(len(p) < 1 for p in prompts):
-            raise ValueError("one non-empty prompt per slot")
-        n = max(slots) + 1
-        for s, p in zip(slots, prompts):  # a new request per slot: its old blocks go, the prompt's come
-            self.release_kv(s)
-            self.reserve_kv(s, len(p))
-        saved_active = io.active.clone()
-        steps = max(len(p) for p in prompts) - 1
-        ids = torch.zeros(n, dtype=torch.int64)
-        pos = torch.zeros(n, dtype=torch.int64)
-        act = torch.zeros(n, dtype=torch.bool)
-        for t in range(steps):
-            act.zero_()
-            for s, p in zip(slots, prompts):
-                if t < len(p) - 1:
-                    ids[s], pos[s], act[s] = p[t], t, True
-            io.input_ids[:n].copy_(ids.to(dev))
-            io.pos[:n].copy_(pos.to(dev))
-            io.active[:n].copy_(act.to(dev))
-            self.forward_logits(n)
-        io.active.copy_(saved_active)
-        for s, p in zip(slots, prompts):
-            io.admit(s, int(p[-1]), len(p) - 1, len(p))
+        prefill_chunked(self, slots, prompts, chunk)
 
     def reserve_kv(self, slot: int, length: int) -> None:  # graphlint: cold
         """Between steps: the slot's block table covers tokens [0, length) (call with pos + 1 before the step
@@ -435,9 +432,19 @@ class DSV4Model(nn.Module):
         if self.kv is not None:
             self.kv.release(slot)
 
-    def configure_sampling(self, slot: int, prompt: Sequence[int], temperature: float = 0.0,  # graphlint: cold
-                           rep_penalty: float = 1.0, seed: int = 0) -> None:
-        self.sampler.configure_slot(slot, temperature, rep_penalty, seed, torch.tensor(list(prompt)))
+    def configure_sampling(self, slot: int, prompt: Sequence[int],  # graphlint: cold
+                           params: Optional[SamplingParams] = None, **fields: Any) -> None:
+        """Between steps, before the slot's prefill: the new request's sampling settings for `slot`, its
+        repetition-penalty set seeded with `prompt`, its output counts zeroed. `fields` override fields of
+        `params` (default: greedy), e.g. `configure_sampling(0, ids, temperature=0.8, top_p=0.9, seed=7)`."""
+        if params is not None and not isinstance(params, SamplingParams):
+            raise TypeError(f"params must be a SamplingParams, got {type(params).__name__}")
+        unknown = sorted(set(fields) - set(SamplingParams.__dataclass_fields__))
+        if unknown:
+            raise TypeError(f"unknown sampling fields {unknown}; SamplingParams has "
+                            f"{list(SamplingParams.__dataclass_fields__)}")
+        params = replace(params or SamplingParams(), **fields)
+        self.sampler.configure_slot(slot, torch.tensor(list(prompt), dtype=torch.long), params)
 
     def state_tensors(self) -> dict[str, torch.Tensor]:  # graphlint: cold
         """Every piece of decode state (for tests: prefill vs token-by-token, replay vs eager)."""

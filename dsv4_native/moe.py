@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import interpreting, use_triton
+from dsv4_native._backend import interpreting, rowwise_unary, use_triton
 from dsv4_native.router import moe_route, router_splits
 
 try:
@@ -109,7 +109,7 @@ def experts_reference(
     gu = torch.bmm(w13.index_select(0, safe).float(), xs[:, :, None]).squeeze(-1)
     gate = gu[:, :inter].clamp(max=SWIGLU_LIMIT)
     up = gu[:, inter:].clamp(-SWIGLU_LIMIT, SWIGLU_LIMIT)
-    h = (F.silu(gate) * up).to(x.dtype).float()
+    h = (rowwise_unary(F.silu, gate) * up).to(x.dtype).float()
     y = torch.bmm(w2.index_select(0, safe).float(), h[:, :, None]).squeeze(-1)
     y = y * slot_w.reshape(-1, 1).float()
     y = torch.where(valid[:, None], y, torch.zeros_like(y))
@@ -417,8 +417,8 @@ def _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts: int
     )
 
 
-def _slot_sum_triton(y_slot, slot_ids, out, num_experts: int, pdl: bool = False, block_d: int = 1024,
-                     num_warps: int = 4) -> None:
+def slot_sum_triton(y_slot, slot_ids, out, num_experts: int, pdl: bool = False, block_d: int = 1024,
+                    num_warps: int = 4) -> None:
     n_tok, n_slot = slot_ids.shape
     dim = out.shape[1]
     block_d = _pow2_at_most(dim, block_d)
@@ -452,7 +452,7 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
         h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=warps2,
     )
-    _slot_sum_triton(y_slot, slot_ids, out, n_exp)
+    slot_sum_triton(y_slot, slot_ids, out, n_exp)
 
 
 def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post_pad, h, y_slot, out,
@@ -474,7 +474,7 @@ def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post
         h, sorted_ids, expert_ids, n_post_pad, slot_w, w2, y_slot, n, em, D=dim, INTER=inter,
         BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, num_warps=4, num_stages=3,
     )
-    _slot_sum_triton(y_slot, slot_ids, out, n_exp)
+    slot_sum_triton(y_slot, slot_ids, out, n_exp)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -577,40 +577,56 @@ def _moe_experts_grouped_fake(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_i
 # ----------------------------------------------------------------------------------------------
 
 
-def init_router_state(mod: nn.Module, dim: int, n_experts: int, top_k: int, vocab: int,  # graphlint: cold
-                      max_tokens: int, device: Optional[torch.device]) -> None:
-    """Router weights (wg fp32, bias, tid2eid) and the slot-table workspaces, shared by every MoE layer
-    type (bf16 `DSV4MoE`, 4-bit `DSV4MoEW4`)."""
-    mod.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
-    mod.register_buffer("bias", torch.zeros(n_experts, dtype=torch.float32, device=device))
-    mod.register_buffer("tid2eid", torch.zeros(max(vocab, 1), top_k, dtype=torch.int32, device=device))
-    n_slot = top_k + 1
-    ws = {
-        "slot_ids": torch.zeros(max_tokens, n_slot, dtype=torch.int32, device=device),
-        "slot_w": torch.zeros(max_tokens, n_slot, dtype=torch.float32, device=device),
-        "logits_ws": torch.zeros(router_splits(dim), max_tokens * n_experts, dtype=torch.float32, device=device),
-    }
-    for name, buf in ws.items():
-        mod.register_buffer(name, buf, persistent=False)
+class MoELayer(nn.Module):
+    """What every MoE layer type (bf16 `DSV4MoE`, 4-bit `moe_w4.DSV4MoEW4`) shares: the router weights (wg[E, D]
+    fp32 gate, bias[E] fp32 for score layers, tid2eid[V, K] int32 for hash layers), the slot table and router
+    workspaces, the y_slot / out workspaces, and `forward` = route, then the subclass's `experts_forward`.
+    Workspaces are sized for `max_tokens`; a call with T tokens uses the first T rows."""
+
+    def __init__(self, dim: int, inter: int, n_experts: int, top_k: int, scale: float, use_hash: bool, vocab: int,
+                 max_tokens: int, dtype: torch.dtype, device: Optional[torch.device]) -> None:
+        super().__init__()
+        self.dim, self.inter, self.n_experts, self.top_k = dim, inter, n_experts, top_k
+        self.scale, self.use_hash = scale, use_hash
+        self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
+        self.register_buffer("bias", torch.zeros(n_experts, dtype=torch.float32, device=device))
+        self.register_buffer("tid2eid", torch.zeros(max(vocab, 1), top_k, dtype=torch.int32, device=device))
+        n_slot = top_k + 1
+        n = max_tokens * n_slot
+        ws = {
+            "slot_ids": torch.zeros(max_tokens, n_slot, dtype=torch.int32, device=device),
+            "slot_w": torch.zeros(max_tokens, n_slot, dtype=torch.float32, device=device),
+            "logits_ws": torch.zeros(router_splits(dim), max_tokens * n_experts, dtype=torch.float32, device=device),
+            "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
+            "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),
+        }
+        for name, buf in ws.items():
+            self.register_buffer(name, buf, persistent=False)
+
+    def route(self, x: torch.Tensor, input_ids: torch.Tensor,
+              active: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The router on the first T rows: (slot_ids, slot_w)."""
+        n_tok = x.shape[0]
+        slot_ids, slot_w = self.slot_ids[:n_tok], self.slot_w[:n_tok]
+        logits_ws = self.logits_ws[:, : n_tok * self.n_experts].view(-1, n_tok, self.n_experts)
+        moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
+                  self.top_k, self.scale, self.use_hash, logits_ws)
+        return slot_ids, slot_w
+
+    def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
+        slot_ids, slot_w = self.route(x, input_ids, active)
+        return self.experts_forward(x, slot_ids, slot_w, after_router=True)
+
+    def experts_forward(self, x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor,
+                        after_router: bool = False) -> torch.Tensor:
+        """The expert half of the layer on a slot table the router wrote (also timed alone). after_router: the
+        router's kernel was the previous launch (a 4-bit layer overlaps it)."""
+        raise NotImplementedError
 
 
-def route_tokens(mod: nn.Module, x: torch.Tensor, input_ids: torch.Tensor,
-                 active: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Run the router of a layer set up by `init_router_state` on the first T rows: (slot_ids, slot_w)."""
-    n_tok = x.shape[0]
-    slot_ids, slot_w = mod.slot_ids[:n_tok], mod.slot_w[:n_tok]
-    logits_ws = mod.logits_ws[:, : n_tok * mod.n_experts].view(-1, n_tok, mod.n_experts)
-    moe_route(x, mod.wg, mod.bias, mod.tid2eid, input_ids, active, slot_ids, slot_w,
-              mod.top_k, mod.scale, mod.use_hash, logits_ws)
-    return slot_ids, slot_w
-
-
-class DSV4MoE(nn.Module):
-    """One DSV4 MoE layer (routed top-k + shared expert) with every workspace preallocated.
-
-    Weights: wg[E, D] fp32 gate, bias[E] fp32 (score layers), tid2eid[V, K] int32 (hash layers),
-    w13[E+1, 2I, D] (gate rows then up rows; index E = shared expert), w2[E+1, D, I].
-    Workspaces are sized for `max_tokens`; a call with T tokens uses the first T rows, and the path
+class DSV4MoE(MoELayer):
+    """One DSV4 MoE layer (routed top-k + shared expert), bf16 (the model dtype) experts, every workspace
+    preallocated: w13[E+1, 2I, D] (gate rows then up rows; index E = shared expert), w2[E+1, D, I]. The path
     (GEMV or grouped) is picked from the static T, so each captured batch bucket has one fixed path.
     """
 
@@ -629,16 +645,14 @@ class DSV4MoE(nn.Module):
         dtype: torch.dtype = torch.bfloat16,
         device: Optional[torch.device] = None,
     ) -> None:
-        super().__init__()
-        self.dim, self.inter, self.n_experts, self.top_k = dim, inter, n_experts, top_k
-        self.scale, self.use_hash, self.block_m, self.gemv_max_slots = scale, use_hash, block_m, gemv_max_slots
+        super().__init__(dim, inter, n_experts, top_k, scale, use_hash, vocab, max_tokens, dtype, device)
+        self.block_m, self.gemv_max_slots = block_m, gemv_max_slots
         # (BLOCK_N, BLOCK_K, num_warps) of the GEMV path; None = the per-batch default of gemv_config.
         self.gemv_cfg: Optional[tuple[int, int, int]] = None
         # GEMV path: slot sum fused into the down-projection kernel or not; None = per-batch default.
         self.gemv_fuse_sum: Optional[bool] = None
         # (BLOCK_N, BLOCK_K, num_warps) of the GEMV path's down projection; None = gemv2_config's default.
         self.gemv2_cfg: Optional[tuple[int, int, int]] = None
-        init_router_state(self, dim, n_experts, top_k, vocab, max_tokens, device)
         self.w13 = nn.Parameter(torch.empty(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
         self.w2 = nn.Parameter(torch.empty(n_experts + 1, dim, inter, dtype=dtype, device=device))
         n = max_tokens * (top_k + 1)
@@ -648,8 +662,6 @@ class DSV4MoE(nn.Module):
             "expert_ids": torch.zeros(n_blocks, dtype=torch.int32, device=device),
             "n_post_pad": torch.zeros(1, dtype=torch.int32, device=device),
             "h": torch.zeros(n, inter, dtype=dtype, device=device),
-            "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
-            "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),
         }
         for name, buf in ws.items():
             self.register_buffer(name, buf, persistent=False)
@@ -703,12 +715,8 @@ class DSV4MoE(nn.Module):
         """Static path choice: GEMV per token-slot while T*(K+1) is small."""
         return n_tok * (self.top_k + 1) <= self.gemv_max_slots
 
-    def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
-        slot_ids, slot_w = route_tokens(self, x, input_ids, active)
-        return self.experts_forward(x, slot_ids, slot_w)
-
-    def experts_forward(self, x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor) -> torch.Tensor:
-        """The expert half of the layer on a slot table the router wrote (also timed alone)."""
+    def experts_forward(self, x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor,
+                        after_router: bool = False) -> torch.Tensor:
         n_tok = x.shape[0]
         n = n_tok * (self.top_k + 1)
         em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)

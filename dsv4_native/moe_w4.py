@@ -3,25 +3,20 @@
 Hopper has no FP4 tensor cores, so each program loads packed bytes + block scales and decodes E2M1 in
 registers. Decode is exact: E2M1 code x E8M0 (a power of two) or x E4M3 (<= 6 significant bits) fits
 bf16, and the codes alone fit fp16; the NVFP4 per-expert fp32 global scale is applied in fp32. So the
-kernels compute the function of a bf16 MoE over the dequantised weights, up to summation order (fp32,
-except variant 5's fp16 sums of 4 products before its fp32 accumulation).
+kernels compute the function of a bf16 MoE over the dequantised weights, up to summation order (fp16 sums
+of 4 products before the fp32 accumulation).
 
 Routing and graph safety are those of the bf16 MoE (`moe.py`): `moe_route` writes the fixed
 [T, K+1] slot table (column K = shared expert E), every launch has a grid fixed by static sizes,
 dead programs skip by masks / a scalar device branch, the slot sum is a fixed-order loop (no atomics).
 
-Small batches (variant 5, the default at T <= 64) need no grouping: `moe_w4_experts` runs one CUDA-core
-GEMV per (slot, N-block) program straight from the slot table; an expert picked by several slots (the
-shared one at T > 1) is read once per slot, the later reads mostly from L2. Its PTX routine decodes one
-int32 word of 8 codes and does its fp16x2 multiply-adds. Larger batches group work by expert so each
-expert's weights are read and decoded once per group of BM slots, and run fp16/bf16 MMA tiles (variants
-0-1):
-  * T*(K+1) <= group_max_slots: `moe_w4_group`, one program, writes at most N = T*(K+1) groups of up to
-    BM slots in order of first appearance (no padding blocks for absent experts);
-  * larger batch: the bf16 MoE's `moe_align` (BM-padded, expert-sorted), whose output has the same
-    (group expert, BM members) shape.
-Every path runs GEMM1 (gate/up, fused clamp + SwiGLU), GEMM2 (down, x routed weight), then the bf16 MoE's
-slot-sum kernel.
+`moe_w4_experts` (the kernels-fp4.md "variant 5") needs no grouping: it runs one CUDA-core GEMV per
+(slot, N-block) program straight from the slot table; an expert picked by several slots (the shared one at
+T > 1) is read once per slot, the later reads mostly from L2. Its PTX routine decodes one int32 word of 8
+codes and does its fp16x2 multiply-adds. Launches: x pair planes, GEMM1 (gate/up, fused clamp + SwiGLU),
+GEMM2 (down, x routed weight), then the bf16 MoE's slot-sum kernel. The MMA variants 0 and 1 with their
+expert grouping were removed (issue 23): the GEMV beat them at every batch measured, 1 to 64
+(docs/kernels-fp4.md §11), and no shipped configuration ran them.
 
 Packed layout (per expert, stacked [E+1, ...], shared expert last), K = reduction dim:
   w13_q uint8 [E+1, 2I, D/2], w13_s uint8 [E+1, 2I, D/G], gs13 fp32 [E+1, 2] (gate, up global scales)
@@ -30,7 +25,7 @@ with G = 32 (MXFP4, scale = raw E8M0 code, global scales 1) or 16 (NVFP4, scale 
 Checkpoints hold byte j of a row as (code k=2j in the low nibble, k=2j+1 in the high one), each code
 s E1 E0 M. The module's buffers hold the kernel byte order instead (`to_kernel_order`, applied by
 `load_packed`): code 2j at bits 7 | 4 3 2 and code 2j+1 at bits 5 | 6 | 1 0 (s | E1 | E0 M), which lets
-variant 5 turn a word into E4M3 bytes with 5 integer ops instead of 7 (docs/kernels-fp4.md §11).
+the GEMV turn a word into E4M3 bytes with 5 integer ops instead of 7 (docs/kernels-fp4.md §11).
 """
 
 from __future__ import annotations
@@ -45,9 +40,7 @@ import graphlint
 
 from dsv4_native import fp4
 from dsv4_native._backend import interpreting, pdl_available, use_triton
-from dsv4_native.moe import (
-    DSV4MoE, SWIGLU_LIMIT, _slot_sum_triton, align_sizes, init_router_state, moe_align, route_tokens,
-)
+from dsv4_native.moe import DSV4MoE, SWIGLU_LIMIT, MoELayer, slot_sum_triton
 
 try:
     import triton
@@ -58,10 +51,6 @@ except Exception:  # pragma: no cover - triton is optional on CPU-only installs
     tl = None
 
 FORMATS = {"mxfp4": (0, fp4.MX_GROUP), "nvfp4": (1, fp4.NV_GROUP)}
-# Expert-kernel variants (docs/kernels-fp4.md): 0 bf16 MMA on scaled weights, 1 fp16 MMA per scale group,
-# 5 CUDA-core GEMV with a PTX word decode. Removed after H200 measurements: 2 (SWAR decode into MMAs) and
-# 3 (PTX decode into MMAs), slower than 1; 4 (the first CUDA-core GEMV), slower than 5 at every batch.
-VARIANTS = (0, 1, 5)
 # The kernel builds 2^(s-127) * 2^14 as fp32 bits (s + 14) << 23: valid for E8M0 codes <= 240; codes
 # below 2 would make fp32 subnormal products (flushed on some paths). Real weights sit near 100..130.
 MX_KERNEL_MIN_CODE, MX_KERNEL_MAX_CODE = 2, 240
@@ -76,36 +65,6 @@ def _fmt(weight_format: str) -> tuple[int, int]:
 # ----------------------------------------------------------------------------------------------
 # References (plain PyTorch, graph-safe)
 # ----------------------------------------------------------------------------------------------
-
-
-def group_reference(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, num_experts: int,
-                    block_m: int) -> None:
-    """Groups of slots by expert, in order of first appearance, chunks of at most BM slots.
-
-    gexp[G] = expert of group g (-1 unused), members[G*BM] = flat slot ids (sentinel N = T*S).
-    Slots with an id outside [0, num_experts) (padding rows) belong to no group.
-    """
-    flat = slot_ids.reshape(-1).long()
-    n = flat.numel()
-    idx = torch.arange(n, device=flat.device)
-    valid = (flat >= 0) & (flat < num_experts)
-    same = (flat[:, None] == flat[None, :]) & valid[:, None] & valid[None, :]
-    before = idx[None, :] < idx[:, None]
-    rank = (same & before).long().sum(1)
-    start = valid & (rank % block_m == 0)
-    gidx = (start[None, :] & before).long().sum(1)
-    base = rank - rank % block_m
-    match = same & (rank[None, :] == base[:, None])
-    g = torch.where(match, gidx[None, :], torch.zeros_like(match, dtype=torch.long)).sum(1)
-    cells = members.shape[0]
-    dest = torch.where(valid, g * block_m + rank % block_m, torch.full_like(g, cells))
-    buf = torch.full((cells + 1,), n, dtype=torch.long, device=flat.device)
-    buf.scatter_(0, dest, idx)
-    members.copy_(buf[:cells].to(members.dtype))
-    gbuf = torch.full((gexp.shape[0] + 1,), -1, dtype=torch.long, device=flat.device)
-    gdest = torch.where(start, g, torch.full_like(g, gexp.shape[0]))
-    gbuf.scatter_(0, gdest, flat)
-    gexp.copy_(gbuf[:-1].to(gexp.dtype))
 
 
 def to_kernel_order(q: torch.Tensor) -> torch.Tensor:
@@ -171,36 +130,6 @@ def w4_experts_reference(
 if triton is not None:
 
     @triton.jit
-    def _w4_group_kernel(
-        ids_ptr, gexp_ptr, members_ptr,
-        N: tl.constexpr, E: tl.constexpr, G: tl.constexpr, BM: tl.constexpr,
-        BLOCK: tl.constexpr, BLOCK_C: tl.constexpr,
-    ):
-        """Single program: pre-fill, barrier, then one scatter per valid slot (same result as
-        group_reference). Rank = earlier slots with the same expert; a slot whose rank is a multiple
-        of BM opens a group; groups are numbered by the count of earlier openers."""
-        for c0 in range(0, G * BM, BLOCK_C):
-            offs_c = c0 + tl.arange(0, BLOCK_C)
-            tl.store(members_ptr + offs_c, tl.zeros_like(offs_c) + N, mask=offs_c < G * BM)
-        for c0 in range(0, G, BLOCK_C):
-            offs_c = c0 + tl.arange(0, BLOCK_C)
-            tl.store(gexp_ptr + offs_c, tl.zeros_like(offs_c) - 1, mask=offs_c < G)
-        tl.debug_barrier()  # the scatter below overwrites cells the pre-fill wrote (other threads)
-        offs = tl.arange(0, BLOCK)
-        ids = tl.load(ids_ptr + offs, mask=offs < N, other=-1)
-        valid = (ids >= 0) & (ids < E) & (offs < N)
-        same = (ids[:, None] == ids[None, :]) & valid[:, None] & valid[None, :]
-        before = offs[None, :] < offs[:, None]
-        rank = tl.sum((same & before).to(tl.int32), axis=1)
-        start = valid & ((rank % BM) == 0)
-        gidx = tl.sum((start[None, :] & before).to(tl.int32), axis=1)
-        base = rank - rank % BM
-        match = same & (rank[None, :] == base[:, None])
-        g = tl.sum(tl.where(match, gidx[None, :], 0), axis=1)
-        tl.store(members_ptr + g * BM + rank % BM, offs, mask=valid)
-        tl.store(gexp_ptr + g, ids, mask=start)
-
-    @triton.jit
     def _even_f16_bits(b):
         """Kernel-order byte -> fp16 bits of its even code * 2^-14: s (bit 7) to 15, E1 E0 M (4 3 2) to 11:9."""
         return ((b & 0x80) << 8) | ((b & 0x1C) << 7)
@@ -209,267 +138,6 @@ if triton is not None:
     def _odd_f16_bits(b):
         """The odd code: s (bit 5) to 15, E1 (bit 6) to 11, E0 M (bits 1 0) to 10:9."""
         return ((b & 0x20) << 10) | ((b & 0x40) << 5) | ((b & 0x3) << 9)
-
-    @triton.jit
-    def _w4_dequant_tile(q_ptrs, s_ptrs, row_ok, FMT: tl.constexpr, BN: tl.constexpr, BK2: tl.constexpr,
-                         UPCAST: tl.constexpr):
-        """Packed bytes [BN, GPT, GB] + scale codes [BN, GPT] -> (even-k, odd-k) operands [BN, BK2].
-
-        E2M1 -> fp16 bits: sign to bit 15, the 3 magnitude bits to bits 11:9 (exponent low bits +
-        top mantissa bit), from the kernel byte order. That fp16 equals value * 2^-14 exactly, subnormal
-        codes included, so no table and no branch. The 2^14 goes into the scale.
-        """
-        b = tl.load(q_ptrs, mask=row_ok[:, None, None], other=0).to(tl.int32)
-        sc = tl.load(s_ptrs, mask=row_ok[:, None], other=0).to(tl.int32)
-        if FMT == 0:  # E8M0: 2^(s-127) * 2^14 as fp32 bits
-            s = ((sc + 14) << 23).to(tl.float32, bitcast=True)
-        else:  # E4M3 -> fp16 bits (value * 2^-8, subnormals exact), then * 2^8 * 2^14
-            s16 = ((sc & 0x80) << 8) | ((sc & 0x7F) << 7)
-            s = s16.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 4194304.0
-        lo = _even_f16_bits(b).to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
-        hi = _odd_f16_bits(b).to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32)
-        lo = tl.reshape(lo * s[:, :, None], (BN, BK2))
-        hi = tl.reshape(hi * s[:, :, None], (BN, BK2))
-        if not UPCAST:  # bf16 holds these values exactly; UPCAST (interpreter) keeps fp32 for tl.dot
-            lo = lo.to(tl.bfloat16)
-            hi = hi.to(tl.bfloat16)
-        return lo, hi
-
-    @triton.jit
-    def _w4_gemm1_kernel(
-        x_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
-        N, S,
-        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
-    ):
-        """Program (group, N-block): gate/up rows of one expert for all of the group's slots, fused
-        clamp + SwiGLU; h[slot, n] stored in x.dtype."""
-        grp = tl.program_id(0)
-        nb = tl.program_id(1)
-        e = tl.load(gexp_ptr + grp)
-        if e >= 0:  # dead groups (fixed grid, data-dependent count) exit without touching memory
-            e64 = e.to(tl.int64)
-            offs_m = tl.arange(0, BM)
-            sid = tl.load(members_ptr + grp * BM + offs_m)
-            m_ok = sid < N
-            tok = tl.where(m_ok, sid // S, 0).to(tl.int64)
-            offs_n = nb * BN + tl.arange(0, BN)
-            n_ok = offs_n < INTER
-            rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
-            rows_u = rows_g + INTER
-            GPT: tl.constexpr = BK // GROUP
-            GB: tl.constexpr = GROUP // 2
-            KB: tl.constexpr = D // 2
-            KS: tl.constexpr = D // GROUP
-            gi = tl.arange(0, GPT)
-            jj = tl.arange(0, GB)
-            kk = tl.arange(0, BK // 2)
-            acc_g = tl.zeros([BN, BM], dtype=tl.float32)
-            acc_u = tl.zeros([BN, BM], dtype=tl.float32)
-            for k0 in range(0, D, BK):
-                boff = k0 // 2 + gi[None, :, None] * GB + jj[None, None, :]
-                soff = k0 // GROUP + gi[None, :]
-                g_lo, g_hi = _w4_dequant_tile(wq_ptr + rows_g[:, None, None] * KB + boff,
-                                              ws_ptr + rows_g[:, None] * KS + soff, n_ok, FMT, BN, BK // 2, UPCAST)
-                u_lo, u_hi = _w4_dequant_tile(wq_ptr + rows_u[:, None, None] * KB + boff,
-                                              ws_ptr + rows_u[:, None] * KS + soff, n_ok, FMT, BN, BK // 2, UPCAST)
-                xp = x_ptr + tok[None, :] * D + k0 + 2 * kk[:, None]
-                xe = tl.load(xp, mask=m_ok[None, :], other=0.0)
-                xo = tl.load(xp + 1, mask=m_ok[None, :], other=0.0)
-                if UPCAST:
-                    xe = xe.to(tl.float32)
-                    xo = xo.to(tl.float32)
-                else:  # bf16 MMA: an fp32 model's activations are rounded to bf16 (W4A16)
-                    xe = xe.to(tl.bfloat16)
-                    xo = xo.to(tl.bfloat16)
-                acc_g = tl.dot(g_lo, xe, acc_g)
-                acc_g = tl.dot(g_hi, xo, acc_g)
-                acc_u = tl.dot(u_lo, xe, acc_u)
-                acc_u = tl.dot(u_hi, xo, acc_u)
-            gate = tl.minimum(acc_g * tl.load(gs_ptr + e64 * 2), 10.0)
-            up = acc_u * tl.load(gs_ptr + e64 * 2 + 1)
-            up = tl.minimum(tl.maximum(up, -10.0), 10.0)
-            h = gate / (1.0 + tl.exp(-gate)) * up
-            srow = tl.where(m_ok, sid, 0).to(tl.int64)
-            ptrs = h_ptr + srow[None, :] * INTER + offs_n[:, None]
-            tl.store(ptrs, h.to(h_ptr.dtype.element_ty), mask=n_ok[:, None] & m_ok[None, :])
-
-    @triton.jit
-    def _w4_gemm2_kernel(
-        h_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
-        N,
-        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
-    ):
-        """Program (group, N-block): down rows of one expert for the group's slots, times the global
-        scale and the routed weight; y_slot[slot, n] fp32."""
-        grp = tl.program_id(0)
-        nb = tl.program_id(1)
-        e = tl.load(gexp_ptr + grp)
-        if e >= 0:
-            e64 = e.to(tl.int64)
-            offs_m = tl.arange(0, BM)
-            sid = tl.load(members_ptr + grp * BM + offs_m)
-            m_ok = sid < N
-            srow = tl.where(m_ok, sid, 0).to(tl.int64)
-            offs_n = nb * BN + tl.arange(0, BN)
-            n_ok = offs_n < D
-            rows = e64 * D + tl.where(n_ok, offs_n, 0)
-            GPT: tl.constexpr = BK // GROUP
-            GB: tl.constexpr = GROUP // 2
-            KB: tl.constexpr = INTER // 2
-            KS: tl.constexpr = INTER // GROUP
-            gi = tl.arange(0, GPT)
-            jj = tl.arange(0, GB)
-            kk = tl.arange(0, BK // 2)
-            acc = tl.zeros([BN, BM], dtype=tl.float32)
-            for k0 in range(0, INTER, BK):
-                boff = k0 // 2 + gi[None, :, None] * GB + jj[None, None, :]
-                soff = k0 // GROUP + gi[None, :]
-                w_lo, w_hi = _w4_dequant_tile(wq_ptr + rows[:, None, None] * KB + boff,
-                                              ws_ptr + rows[:, None] * KS + soff, n_ok, FMT, BN, BK // 2, UPCAST)
-                hp = h_ptr + srow[None, :] * INTER + k0 + 2 * kk[:, None]
-                he = tl.load(hp, mask=m_ok[None, :], other=0.0)
-                ho = tl.load(hp + 1, mask=m_ok[None, :], other=0.0)
-                if UPCAST:
-                    he = he.to(tl.float32)
-                    ho = ho.to(tl.float32)
-                else:
-                    he = he.to(tl.bfloat16)
-                    ho = ho.to(tl.bfloat16)
-                acc = tl.dot(w_lo, he, acc)
-                acc = tl.dot(w_hi, ho, acc)
-            rw = tl.load(rw_ptr + srow, mask=m_ok, other=0.0)
-            y = acc * tl.load(gs_ptr + e64) * rw[None, :]
-            tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
-
-
-if triton is not None:
-
-    @triton.jit
-    def _w4_codes_f16(q_ptrs, row_ok, BN: tl.constexpr, GROUP: tl.constexpr):
-        """Packed bytes [BN, GROUP/2] -> E2M1 codes as fp16 [BN, GROUP] in k order (value * 2^-14,
-        exact), by integer ops only; the caller folds 2^14 into the group scale."""
-        b = tl.load(q_ptrs, mask=row_ok[:, None], other=0).to(tl.int32)
-        lo = _even_f16_bits(b).to(tl.int16).to(tl.float16, bitcast=True)
-        hi = _odd_f16_bits(b).to(tl.int16).to(tl.float16, bitcast=True)
-        return tl.reshape(tl.join(lo, hi), (BN, GROUP))  # even k, odd k
-
-    @triton.jit
-    def _w4_codes(wq_ptr, rows, kg, row_ok, KB: tl.constexpr, BN: tl.constexpr, GROUP: tl.constexpr):
-        jj = tl.arange(0, GROUP // 2)
-        return _w4_codes_f16(wq_ptr + rows[:, None] * KB + kg // 2 + jj[None, :], row_ok, BN, GROUP)
-
-    @triton.jit
-    def _as_f16(v):
-        """MMA operand: fp16 as is; other dtypes saturated to the fp16 range, then rounded."""
-        out = v
-        if v.dtype != tl.float16:
-            out = tl.minimum(tl.maximum(v.to(tl.float32), -65504.0), 65504.0).to(tl.float16)
-        return out
-
-    @triton.jit
-    def _w4_group_scale(s_ptrs, row_ok, FMT: tl.constexpr):
-        """Scale codes [BN] -> fp32 scale * 2^14 (E8M0: bits (s + 14) << 23; E4M3 via fp16 bits * 2^22)."""
-        sc = tl.load(s_ptrs, mask=row_ok, other=0).to(tl.int32)
-        if FMT == 0:
-            s = ((sc + 14) << 23).to(tl.float32, bitcast=True)
-        else:
-            s16 = ((sc & 0x80) << 8) | ((sc & 0x7F) << 7)
-            s = s16.to(tl.int16).to(tl.float16, bitcast=True).to(tl.float32) * 4194304.0
-        return s
-
-    @triton.jit
-    def _x_to_f16_kernel(x_ptr, y_ptr, NUMEL: tl.constexpr, BLOCK: tl.constexpr):
-        """x -> fp16 saturated to +-65504 (the MMA operand of variant 1), once per layer instead of once
-        per (group, N-block) program."""
-        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-        ok = offs < NUMEL
-        v = tl.load(x_ptr + offs, mask=ok, other=0.0)
-        tl.store(y_ptr + offs, _as_f16(v), mask=ok)
-
-    @triton.jit
-    def _w4_gemm1_pg_kernel(
-        x_ptr, gexp_ptr, members_ptr, wq_ptr, ws_ptr, gs_ptr, h_ptr,
-        N, S,
-        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr,
-    ):
-        """Variant 1 of GEMM1: fp16 MMA on the raw codes of one scale group, the group scale applied
-        to the [BN, BM] product (BM/GROUP multiplies per weight instead of one, no fp32 round trip of the
-        weights). x is an fp16 copy (or saturated to the fp16 range here)."""
-        grp = tl.program_id(0)
-        nb = tl.program_id(1)
-        e = tl.load(gexp_ptr + grp)
-        if e >= 0:
-            e64 = e.to(tl.int64)
-            offs_m = tl.arange(0, BM)
-            sid = tl.load(members_ptr + grp * BM + offs_m)
-            m_ok = sid < N
-            tok = tl.where(m_ok, sid // S, 0).to(tl.int64)
-            offs_n = nb * BN + tl.arange(0, BN)
-            n_ok = offs_n < INTER
-            rows_g = e64 * 2 * INTER + tl.where(n_ok, offs_n, 0)
-            rows_u = rows_g + INTER
-            KB: tl.constexpr = D // 2
-            KS: tl.constexpr = D // GROUP
-            kk = tl.arange(0, GROUP)
-            acc_g = tl.zeros([BN, BM], dtype=tl.float32)
-            acc_u = tl.zeros([BN, BM], dtype=tl.float32)
-            for k0 in range(0, D, GROUP * UNROLL):
-                for u in tl.static_range(UNROLL):
-                    kg = k0 + u * GROUP
-                    cg = _w4_codes(wq_ptr, rows_g, kg, n_ok, KB, BN, GROUP)
-                    cu = _w4_codes(wq_ptr, rows_u, kg, n_ok, KB, BN, GROUP)
-                    xv = _as_f16(tl.load(x_ptr + tok[None, :] * D + kg + kk[:, None], mask=m_ok[None, :], other=0.0))
-                    sg = _w4_group_scale(ws_ptr + rows_g * KS + kg // GROUP, n_ok, FMT)
-                    su = _w4_group_scale(ws_ptr + rows_u * KS + kg // GROUP, n_ok, FMT)
-                    acc_g += tl.dot(cg, xv) * sg[:, None]
-                    acc_u += tl.dot(cu, xv) * su[:, None]
-            gate = tl.minimum(acc_g * tl.load(gs_ptr + e64 * 2), 10.0)
-            up = acc_u * tl.load(gs_ptr + e64 * 2 + 1)
-            up = tl.minimum(tl.maximum(up, -10.0), 10.0)
-            h = gate / (1.0 + tl.exp(-gate)) * up
-            srow = tl.where(m_ok, sid, 0).to(tl.int64)
-            ptrs = h_ptr + srow[None, :] * INTER + offs_n[:, None]
-            tl.store(ptrs, h.to(h_ptr.dtype.element_ty), mask=n_ok[:, None] & m_ok[None, :])
-
-    @triton.jit
-    def _w4_gemm2_pg_kernel(
-        h_ptr, gexp_ptr, members_ptr, rw_ptr, wq_ptr, ws_ptr, gs_ptr, y_ptr,
-        N,
-        D: tl.constexpr, INTER: tl.constexpr, FMT: tl.constexpr, GROUP: tl.constexpr,
-        BM: tl.constexpr, BN: tl.constexpr, UNROLL: tl.constexpr,
-    ):
-        """Variant 1 of GEMM2 (see _w4_gemm1_pg_kernel); |h| <= 100 by the clamps, fp16-safe."""
-        grp = tl.program_id(0)
-        nb = tl.program_id(1)
-        e = tl.load(gexp_ptr + grp)
-        if e >= 0:
-            e64 = e.to(tl.int64)
-            offs_m = tl.arange(0, BM)
-            sid = tl.load(members_ptr + grp * BM + offs_m)
-            m_ok = sid < N
-            srow = tl.where(m_ok, sid, 0).to(tl.int64)
-            offs_n = nb * BN + tl.arange(0, BN)
-            n_ok = offs_n < D
-            rows = e64 * D + tl.where(n_ok, offs_n, 0)
-            KB: tl.constexpr = INTER // 2
-            KS: tl.constexpr = INTER // GROUP
-            kk = tl.arange(0, GROUP)
-            acc = tl.zeros([BN, BM], dtype=tl.float32)
-            for k0 in range(0, INTER, GROUP * UNROLL):
-                for u in tl.static_range(UNROLL):
-                    kg = k0 + u * GROUP
-                    cw = _w4_codes(wq_ptr, rows, kg, n_ok, KB, BN, GROUP)
-                    hv = _as_f16(tl.load(h_ptr + srow[None, :] * INTER + kg + kk[:, None], mask=m_ok[None, :],
-                                         other=0.0))
-                    sw = _w4_group_scale(ws_ptr + rows * KS + kg // GROUP, n_ok, FMT)
-                    acc += tl.dot(cw, hv) * sw[:, None]
-            rw = tl.load(rw_ptr + srow, mask=m_ok, other=0.0)
-            y = acc * tl.load(gs_ptr + e64) * rw[None, :]
-            tl.store(y_ptr + srow[None, :] * D + offs_n[:, None], y, mask=n_ok[:, None] & m_ok[None, :])
-
 
 # Variant 5 (GEMV on CUDA cores, small batch). One int32 word = 8 codes, byte j = k 8w+2j and 8w+2j+1 in the
 # kernel byte order. Five integer ops turn the word into 8 E4M3 bytes (s00EEM00: the E2M1 value * 2^-6,
@@ -733,15 +401,6 @@ if triton is not None:
             tl.store(y_ptr + sid * D + offs_n, y, mask=n_ok)
 
 
-def _group_triton(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, num_experts: int,
-                  block_m: int) -> None:
-    n = slot_ids.numel()
-    _w4_group_kernel[(1,)](
-        slot_ids, gexp, members, N=n, E=num_experts, G=gexp.shape[0], BM=block_m,
-        BLOCK=triton.next_power_of_2(n), BLOCK_C=256, num_warps=8,
-    )
-
-
 def variant5_tiles(block_n: int, num_warps: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """(BN, warps) of the variant-5 GEMM1 and GEMM2 launches from a config's (block_n, num_warps): GEMM2 takes
     4x taller tiles with 2x the warps. At batch 1, 7 * D/32 GEMM2 programs at 72 registers are one resident
@@ -749,113 +408,51 @@ def variant5_tiles(block_n: int, num_warps: int) -> tuple[tuple[int, int], tuple
     return (block_n, num_warps), (4 * block_n, 2 * num_warps)
 
 
-def _check_tiles(dim: int, inter: int, group: int, block_n: int, block_k: int) -> None:
-    if block_k % group or block_k < 32 or dim % block_k or inter % block_k:
-        raise ValueError(f"block_k={block_k} must be a multiple of {group} and of 32 and divide D={dim} and I={inter}")
-    if block_n < 16:
-        raise ValueError(f"block_n={block_n} must be >= 16 (tl.dot)")
-
-
-def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h, y_slot,
-                       out, fmt: int, block_m: int, block_n: int, block_k: int, num_warps: int, num_stages: int,
-                       variant: int, after_router: bool = False) -> None:
+def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, x16, xs, h, y_slot, out, fmt: int,
+                       block_n: int, block_k: int, num_warps: int, num_stages: int, after_router: bool = False) -> None:
     n_tok, n_slot = slot_ids.shape
     n_exp, two_i, _ = w13_q.shape
     inter = two_i // 2
     dim = x.shape[1]
     group = fp4.MX_GROUP if fmt == 0 else fp4.NV_GROUP
-    while block_k > 32 and (dim % block_k or inter % block_k):  # small test dims: shrink, never grow
-        block_k //= 2
-    if variant != 5:  # variant 5 has no tl.dot: any power-of-two block_n
-        _check_tiles(dim, inter, group, block_n, block_k)
+    if dim % 64 or inter % 64 or dim & (dim - 1):
+        raise ValueError(f"moe_w4_experts needs D={dim} (a power of two) and I={inter} to be multiples of 64")
+    if h.dtype != torch.float16:
+        raise ValueError("moe_w4_experts keeps h in fp16 (GEMM1 writes GEMM2's plane order)")
     n = n_tok * n_slot
-    n_groups = gexp.shape[0]
-    if variant not in VARIANTS:
-        raise ValueError(f"moe_w4_experts: variant must be one of {VARIANTS}, got {variant}")
-    if variant == 1 and fmt == 1 and x.is_cuda:
-        # Measured on the H200 (tests/dsv4/test_moe_w4.py, D=128 I=64 BN=16): rel err 3.6 against the bf16
-        # MoE, while the interpreter and the other variants agree with the reference. Not root-caused; refuse.
-        raise ValueError("moe_w4_experts: variant 1 with NVFP4 produced wrong results on the H200; use 0 or 5")
-    if variant == 5:  # GEMV on CUDA cores: block_k = values per loop step (8 per int32 word)
-        if dim % 64 or inter % 64 or dim & (dim - 1):
-            raise ValueError(f"variant 5 needs D={dim} (a power of two) and I={inter} to be multiples of 64")
-        if h.dtype != torch.float16:
-            raise ValueError("variant 5 keeps h in fp16 (GEMM1 writes GEMM2's plane order)")
-        nw = max(group // 8, min(block_k // 8, dim // 8, inter // 8))  # whole scale blocks per step
-        use_asm = not interpreting()
-        # programmatic dependent launch (planes, GEMM1, GEMM2, slot sum): each kernel is scheduled while the
-        # previous one drains and waits on-device (griddepcontrol.wait) before its first dependent load;
-        # graph capture keeps the edges
-        pdl = pdl_available(x)
-        # after the router (the layer's forward) the planes overlap its select kernel, which triggers early
-        _x_planes_kernel[(n_tok,)](x, x16, xs, D=dim, PDL=pdl, AFTER_ROUTER=after_router, launch_pdl=pdl)
-        # one program per (slot, N-block) straight from the slot table: no grouping launch. An expert picked by
-        # several slots (the shared one at batch > 1) is read once per slot, the later reads mostly from L2.
-        # H200, experts do_bench / read flush, MXFP4 batch 2: 72.0 / 65.5 us with BM-2 groups and member
-        # pairs -> 62.1 / 56.7; batch 8 203.5 / 198.9 -> 189.7 / 187.1; NVFP4 batch 2 79.4 / 72.7 -> 66.4 /
-        # 59.7 (docs/kernels-fp4.md §10: the pair kernel's 130 registers halved its occupancy).
-        # Batch 1 reads every expert exactly once: its weights stream evict_first (keeps the L2's other lines).
-        # Batch > 1 shares the shared expert between programs: evict_first would spoil that reuse.
-        flat = slot_ids.reshape(-1)
-        (bn1, w1), (bn2, w2) = variant5_tiles(block_n, num_warps)
-        common = dict(FMT=fmt, GROUP=group, NW=nw, USE_ASM=use_asm, PDL=pdl, EVF=n_tok == 1, launch_pdl=pdl,
-                      num_stages=num_stages)
-        _w4_gemv1_kernel[(n, triton.cdiv(inter, bn1))](
-            x16.view(torch.int32), xs, flat, w13_q.view(torch.int32), w13_s, gs13, h, n_slot, n_exp,
-            D=dim, INTER=inter, BN=bn1, num_warps=w1, **common,
-        )
-        _w4_gemv2_kernel[(n, triton.cdiv(dim, bn2))](
-            h.view(torch.int32), flat, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n_exp,
-            D=dim, INTER=inter, BN=bn2, num_warps=w2, **common,
-        )
-        # 32 one-warp programs per token add its slots: a shorter chain after GEMM2 than 4 of 4 warps
-        _slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl, block_d=128, num_warps=1)
-        return
-    if variant == 1:  # block_k = values per loop step, unrolled over scale groups
-        numel = x.numel()
-        _x_to_f16_kernel[(triton.cdiv(numel, 1024),)](x, x16, NUMEL=numel, BLOCK=1024)
-        common = dict(FMT=fmt, GROUP=group, BM=block_m, UNROLL=max(1, block_k // group),
-                      num_warps=num_warps, num_stages=num_stages)
-        _w4_gemm1_pg_kernel[(n_groups, triton.cdiv(inter, block_n))](
-            x16, gexp, members, w13_q, w13_s, gs13, h, n, n_slot, D=dim, INTER=inter, BN=block_n, **common,
-        )
-        _w4_gemm2_pg_kernel[(n_groups, triton.cdiv(dim, block_n))](
-            h, gexp, members, slot_w, w2_q, w2_s, gs2, y_slot, n, D=dim, INTER=inter, BN=block_n, **common,
-        )
-        _slot_sum_triton(y_slot, slot_ids, out, n_exp)
-        return
-    upcast = interpreting()
-    common = dict(FMT=fmt, GROUP=group, BM=block_m, BK=block_k, UPCAST=upcast, num_warps=num_warps,
+    # block_k = values per loop step (8 per int32 word), whole scale blocks per step
+    nw = max(group // 8, min(block_k // 8, dim // 8, inter // 8))
+    use_asm = not interpreting()
+    # programmatic dependent launch (planes, GEMM1, GEMM2, slot sum): each kernel is scheduled while the
+    # previous one drains and waits on-device (griddepcontrol.wait) before its first dependent load;
+    # graph capture keeps the edges
+    pdl = pdl_available(x)
+    # after the router (the layer's forward) the planes overlap its select kernel, which triggers early
+    _x_planes_kernel[(n_tok,)](x, x16, xs, D=dim, PDL=pdl, AFTER_ROUTER=after_router, launch_pdl=pdl)
+    # one program per (slot, N-block) straight from the slot table: no grouping launch. An expert picked by
+    # several slots (the shared one at batch > 1) is read once per slot, the later reads mostly from L2
+    # (docs/kernels-fp4.md §10). Batch 1 reads every expert exactly once: its weights stream evict_first
+    # (keeps the L2's other lines); batch > 1 shares the shared expert between programs, which evict_first
+    # would spoil.
+    flat = slot_ids.reshape(-1)
+    (bn1, w1), (bn2, w2) = variant5_tiles(block_n, num_warps)
+    common = dict(FMT=fmt, GROUP=group, NW=nw, USE_ASM=use_asm, PDL=pdl, EVF=n_tok == 1, launch_pdl=pdl,
                   num_stages=num_stages)
-    _w4_gemm1_kernel[(n_groups, triton.cdiv(inter, block_n))](
-        x, gexp, members, w13_q, w13_s, gs13, h, n, n_slot, D=dim, INTER=inter, BN=block_n, **common,
+    _w4_gemv1_kernel[(n, triton.cdiv(inter, bn1))](
+        x16.view(torch.int32), xs, flat, w13_q.view(torch.int32), w13_s, gs13, h, n_slot, n_exp,
+        D=dim, INTER=inter, BN=bn1, num_warps=w1, **common,
     )
-    _w4_gemm2_kernel[(n_groups, triton.cdiv(dim, block_n))](
-        h, gexp, members, slot_w, w2_q, w2_s, gs2, y_slot, n, D=dim, INTER=inter, BN=block_n, **common,
+    _w4_gemv2_kernel[(n, triton.cdiv(dim, bn2))](
+        h.view(torch.int32), flat, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n_exp,
+        D=dim, INTER=inter, BN=bn2, num_warps=w2, **common,
     )
-    _slot_sum_triton(y_slot, slot_ids, out, n_exp)
+    # 32 one-warp programs per token add its slots: a shorter chain after GEMM2 than 4 of 4 warps
+    slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl, block_d=128, num_warps=1)
 
 
 # ----------------------------------------------------------------------------------------------
 # Custom ops
 # ----------------------------------------------------------------------------------------------
-
-
-@torch.library.custom_op("dsv4::moe_w4_group", mutates_args=("gexp", "members"))
-@graphlint.hot
-def moe_w4_group(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, num_experts: int,
-                 block_m: int) -> None:
-    """Group slots by expert on device: slot_ids[T, S] int32 -> gexp[G] int32 (expert per group, -1
-    unused), members[G*BM] int32 (flat slot ids, sentinel T*S). G >= T*S always suffices."""
-    if use_triton(slot_ids):
-        _group_triton(slot_ids, gexp, members, num_experts, block_m)
-    else:
-        group_reference(slot_ids, gexp, members, num_experts, block_m)
-
-
-@moe_w4_group.register_fake
-def _moe_w4_group_fake(slot_ids, gexp, members, num_experts, block_m) -> None:
-    return None
 
 
 @torch.library.custom_op("dsv4::moe_w4_experts", mutates_args=("x16", "xs", "h", "y_slot", "out"))
@@ -870,43 +467,34 @@ def moe_w4_experts(
     w2_q: torch.Tensor,
     w2_s: torch.Tensor,
     gs2: torch.Tensor,
-    gexp: torch.Tensor,
-    members: torch.Tensor,
     x16: torch.Tensor,
     xs: torch.Tensor,
     h: torch.Tensor,
     y_slot: torch.Tensor,
     out: torch.Tensor,
     fmt: int,
-    block_m: int = 16,
-    block_n: int = 32,
-    block_k: int = 128,
-    num_warps: int = 4,
-    num_stages: int = 4,
-    variant: int = 0,
+    block_n: int = 8,
+    block_k: int = 512,
+    num_warps: int = 2,
+    num_stages: int = 2,
     after_router: bool = False,
 ) -> None:
-    """W4A16 expert MLPs. fmt 0 = MXFP4, 1 = NVFP4 (layouts in the module docstring). Variants 0 and 1 run
-    over expert groups (gexp / members from moe_w4_group or moe_align); variant 5 runs one GEMV per slot
-    straight from slot_ids and ignores gexp / members. Workspaces x16[T, D] fp16 (variants 1 and 5; variant
-    5 stores pair planes scaled per token), xs[T] fp32 (variant 5: the per-token descale), h[T*S, I] (bf16,
-    or fp16 for variants 1 and 5; variant 5 needs fp16), y_slot[T*S, D] fp32; result out[T, D]. Block sizes
-    / warps / stages are launch tuning only. variant 0: weights scaled in fp32 and fed to bf16 MMAs;
-    variant 1: raw codes to fp16 MMAs per scale group, scale on the product, x saturated to the fp16 range
-    (+-65504); variant 5 (small-batch default): CUDA-core GEMV per slot, one PTX routine per int32 word
-    (decode through the e4m3x2 conversion + fp16x2 FMAs), x and h in fp16 pair planes. after_router
-    (variant 5): the previous kernel is `moe_route`'s, so the x planes may overlap it."""
+    """W4A16 expert MLPs, one CUDA-core GEMV per (slot, N-block) straight from the slot table. fmt 0 = MXFP4,
+    1 = NVFP4 (layouts in the module docstring). Workspaces x16[T, D] fp16 (x in pair planes scaled per
+    token), xs[T] fp32 (the per-token descale), h[T*S, I] fp16 (pair planes), y_slot[T*S, D] fp32; result
+    out[T, D]. Block sizes / warps / stages are launch tuning only. Each int32 word of 8 codes is decoded by
+    one PTX routine (the e4m3x2 conversion + fp16x2 FMAs). after_router: the previous kernel is
+    `moe_route`'s, so the x planes may overlap it."""
     if use_triton(x):
-        _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h,
-                           y_slot, out, fmt, block_m, block_n, block_k, num_warps, num_stages, variant, after_router)
+        _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, x16, xs, h, y_slot, out, fmt,
+                           block_n, block_k, num_warps, num_stages, after_router)
     else:
         w4_experts_reference(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, out, fmt)
 
 
 @moe_w4_experts.register_fake
-def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, gexp, members, x16, xs, h, y_slot,
-                         out, fmt, block_m=16, block_n=32, block_k=128, num_warps=4, num_stages=4,
-                         variant=0, after_router=False) -> None:
+def _moe_w4_experts_fake(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2, x16, xs, h, y_slot, out, fmt,
+                         block_n=8, block_k=512, num_warps=2, num_stages=2, after_router=False) -> None:
     return None
 
 
@@ -971,7 +559,7 @@ def validate_packed(packed: dict[str, torch.Tensor], weight_format: str) -> None
 # ----------------------------------------------------------------------------------------------
 
 
-class DSV4MoEW4(nn.Module):
+class DSV4MoEW4(MoELayer):
     """One DSV4 MoE layer with MXFP4 or NVFP4 experts kept packed (W4A16), every workspace preallocated.
 
     Same router weights, slot table and batch-static path choice as `DSV4MoE`; the experts live in the
@@ -1002,18 +590,14 @@ class DSV4MoEW4(nn.Module):
         use_hash: bool = False,
         vocab: int = 0,
         max_tokens: int = 64,
-        block_m: int = 16,
-        group_max_slots: int = 128,
         dtype: torch.dtype = torch.bfloat16,
         device: Optional[torch.device] = None,
     ) -> None:
-        super().__init__()
-        self.fmt, group = _fmt(weight_format)
-        self.weight_format = weight_format
-        self.dim, self.inter, self.n_experts, self.top_k = dim, inter, n_experts, top_k
-        self.scale, self.use_hash, self.block_m, self.group_max_slots = scale, use_hash, block_m, group_max_slots
-        # (BLOCK_N, BLOCK_K, num_warps, num_stages, variant) of the expert kernels; None = default_config.
-        self.kernel_cfg: Optional[tuple[int, int, int, int, int]] = None
+        self_fmt, group = _fmt(weight_format)  # before any allocation: a bad format is a ValueError
+        super().__init__(dim, inter, n_experts, top_k, scale, use_hash, vocab, max_tokens, dtype, device)
+        self.fmt, self.weight_format = self_fmt, weight_format
+        # (BLOCK_N, BLOCK_K, num_warps, num_stages) of the expert kernels; None = default_config.
+        self.kernel_cfg: Optional[tuple[int, int, int, int]] = None
         n_exp1 = n_experts + 1
         u8 = dict(dtype=torch.uint8, device=device)
         bufs = {
@@ -1026,20 +610,11 @@ class DSV4MoEW4(nn.Module):
         }
         for name, buf in bufs.items():
             self.register_buffer(name, buf)
-        init_router_state(self, dim, n_experts, top_k, vocab, max_tokens, device)
         n = max_tokens * (top_k + 1)
-        em, n_blocks = align_sizes(n, n_exp1, block_m)
         ws = {
-            # groups: G = N (own grouping) or align's blocks; members: G*BM (or EM) slot ids
-            "gexp": torch.zeros(max(n, n_blocks), dtype=torch.int32, device=device),
-            "members": torch.zeros(max(n * block_m, em), dtype=torch.int32, device=device),
-            "n_post_pad": torch.zeros(1, dtype=torch.int32, device=device),
-            "h": torch.zeros(n, inter, dtype=dtype, device=device),
-            "h16": torch.zeros(n, inter, dtype=torch.float16, device=device),  # variants 1 and 5
-            "x16": torch.zeros(max_tokens, dim, dtype=torch.float16, device=device),
-            "xs": torch.zeros(max_tokens, dtype=torch.float32, device=device),  # variant 5
-            "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
-            "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),
+            "h16": torch.zeros(n, inter, dtype=torch.float16, device=device),  # pair planes
+            "x16": torch.zeros(max_tokens, dim, dtype=torch.float16, device=device),  # pair planes
+            "xs": torch.zeros(max_tokens, dtype=torch.float32, device=device),  # per-token descale
         }
         for name, buf in ws.items():
             self.register_buffer(name, buf, persistent=False)
@@ -1088,54 +663,24 @@ class DSV4MoEW4(nn.Module):
         fp4.check_finite_dequant(w2, "w2")
         return w13, w2
 
-    def default_config(self, n_tok: int) -> tuple[int, int, int, int, int]:
-        """(BLOCK_N, BLOCK_K, num_warps, num_stages, variant) per static batch bucket.
-
-        From the H200 sweeps (docs/kernels-fp4.md §7, §10, §11, experts us): batch <= 64 takes the
-        variant-5 GEMV in (8, 512, 2 warps) (MXFP4 batch 1 / 8: 43.0 / 249.4 in the §7 sweep, against
-        129.1 / 511.2 for variant 1; at batch 2-8 it beat (16, 512, 4 warps) by 3-9% in §10; batch 16 / 64:
-        331 / 1287 against 854 / 2059 for variant 1, NVFP4 351 / 1376 against 2089 / 5217 for variant 0 in
-        §11). Larger batches (not measured) keep MMA tiles: MXFP4 variant 1; NVFP4 variant 0 (variant 1
-        gave wrong NVFP4 results on the H200 at BN 16 and is refused there).
-        """
+    def default_config(self, n_tok: int) -> tuple[int, int, int, int]:
+        """(BLOCK_N, BLOCK_K, num_warps, num_stages) per static batch bucket: (8, 512, 2 warps) from the H200
+        sweeps (docs/kernels-fp4.md §7, §10, §11). The GEMV beat the MMA variants, since removed, at every
+        batch measured (1-64); larger batches were not measured."""
         if self.kernel_cfg is not None:
             return self.kernel_cfg
-        if n_tok <= 64:
-            return (8, 512, 2, 2, 5)
-        return (64, 128, 4, 3, 1) if self.fmt == 0 else (32, 128, 4, 4, 0)
-
-    def uses_group(self, n_tok: int) -> bool:
-        """Static path choice: own single-program grouping while T*(K+1) is small, else moe_align."""
-        return n_tok * (self.top_k + 1) <= self.group_max_slots
-
-    def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
-        slot_ids, slot_w = route_tokens(self, x, input_ids, active)
-        return self.experts_forward(x, slot_ids, slot_w, after_router=True)
+        return (8, 512, 2, 2)
 
     def experts_forward(self, x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor,
                         after_router: bool = False) -> torch.Tensor:
-        """The expert half of the layer (grouping + W4 kernels + slot sum) on the router's slot table.
+        """The expert half of the layer (W4 GEMVs + slot sum) on the router's slot table.
         after_router: `moe_route` was the previous launch (the x planes may overlap it)."""
         n_tok = x.shape[0]
         n = n_tok * (self.top_k + 1)
-        h, y_slot, out = self.h[:n], self.y_slot[:n], self.out[:n_tok]
-        bn, bk, warps, stages, variant = self.default_config(n_tok)
-        # host-known ints: one path per captured batch bucket. Variant 5 reads the slot table directly (one
-        # GEMV per slot, no grouping launch); the MMA variants' M tile is block_m, and so is moe_align's block
-        if variant == 5:
-            gexp, members = self.gexp[:0], self.members[:0]
-        elif self.uses_group(n_tok):
-            gexp, members = self.gexp[:n], self.members[: n * self.block_m]
-            moe_w4_group(slot_ids, gexp, members, self.n_experts + 1, self.block_m)
-        else:
-            em, n_blocks = align_sizes(n, self.n_experts + 1, self.block_m)
-            gexp, members = self.gexp[:n_blocks], self.members[:em]
-            moe_align(slot_ids, members, gexp, self.n_post_pad, self.n_experts + 1, self.block_m)
-        if variant != 0:  # fp16 MMA variants keep h in fp16 (|h| <= 100, 3 more mantissa bits than bf16)
-            h = self.h16[:n]
+        out = self.out[:n_tok]
         moe_w4_experts(x, slot_ids, slot_w, self.w13_q, self.w13_s, self.gs13, self.w2_q, self.w2_s, self.gs2,
-                       gexp, members, self.x16[:n_tok], self.xs[:n_tok], h, y_slot, out, self.fmt, self.block_m,
-                       bn, bk, warps, stages, variant, after_router)
+                       self.x16[:n_tok], self.xs[:n_tok], self.h16[:n], self.y_slot[:n], out, self.fmt,
+                       *self.default_config(n_tok), after_router)
         return out
 
 

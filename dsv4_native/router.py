@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import pdl_available, use_triton
+from dsv4_native._backend import pdl_available, rowwise_linear, rowwise_unary, use_triton
 
 try:
     import triton
@@ -54,8 +54,8 @@ def router_reference(
 ) -> None:
     """Plain-PyTorch router; writes slot_ids/slot_w in place. Graph-safe (no host reads)."""
     n_exp = wg.shape[0]
-    logits = x.float() @ wg.float().t()
-    s = torch.sqrt(F.softplus(logits))
+    logits = rowwise_linear(x.float(), wg.float())
+    s = torch.sqrt(rowwise_unary(F.softplus, logits))
     if use_hash:  # host-known layer property, not a tensor value
         # Padding rows may hold any id: clamp so the gather stays in bounds (their result is masked).
         safe_ids = input_ids.long().clamp(0, tid2eid.shape[0] - 1)
@@ -81,53 +81,21 @@ def router_splits(dim: int) -> int:
     return max(1, min(16, dim // 256))
 
 
-# Up to this many tokens the gate logits use the per-token GEMV kernel (no tensor-core dot: at T = 1 a
-# 16-row dot tile wastes 15/16 of its work and serialises the D loop); above it the dot kernel reads
-# each Wg tile once per 16-token block. Static: chosen from the shape, one path per captured batch.
-ROUTER_GEMV_MAX_T = 8
-
-
 if triton is not None:
 
     @triton.jit
-    def _router_logits_kernel(
-        x_ptr, wg_ptr, part_ptr, T, SPS,
-        D: tl.constexpr, E: tl.constexpr, CHUNK: tl.constexpr,
-        BT: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr,
-    ):
-        """Program (expert block, token block, D split): partial gate logits, fp32 (IEEE dot).
-
-        Each Wg tile is read once for a whole token block, and the D split spreads a batch-1 GEMV
-        over many SMs. Partials go to part[split, T, E]; the select kernel sums them in order.
-        """
-        eb = tl.program_id(0)
-        tb = tl.program_id(1)
-        sp = tl.program_id(2)
-        offs_e = eb * BE + tl.arange(0, BE)
-        offs_t = tb * BT + tl.arange(0, BT)
-        e_ok = offs_e < E
-        t_ok = offs_t < T
-        acc = tl.zeros([BT, BE], dtype=tl.float32)
-        for kk in range(0, CHUNK, BK):  # constexpr bounds (the interpreter needs them)
-            offs_k = sp * CHUNK + kk + tl.arange(0, BK)
-            k_ok = offs_k < D
-            xv = tl.load(x_ptr + offs_t[:, None] * D + offs_k[None, :], mask=t_ok[:, None] & k_ok[None, :],
-                         other=0.0).to(tl.float32)
-            wv = tl.load(wg_ptr + offs_e[None, :] * D + offs_k[:, None], mask=k_ok[:, None] & e_ok[None, :],
-                         other=0.0).to(tl.float32)
-            acc = tl.dot(xv, wv, acc, input_precision="ieee")
-        ptrs = part_ptr + sp * SPS + offs_t[:, None] * E + offs_e[None, :]
-        tl.store(ptrs, acc, mask=t_ok[:, None] & e_ok[None, :])
-
-    @triton.jit
     def _router_gemv_kernel(
-        x_ptr, wg_ptr, part_ptr, SPS,
+        x_ptr, wg_ptr, part_ptr, SPS, scale, T, tab_ptr, rscale_ptr,
         D: tl.constexpr, E: tl.constexpr, CHUNK: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr,
+        TABLE: tl.constexpr = False,
     ):
-        """Program (expert block, token, D split): partial gate logits of one token, fp32 FMA.
-
-        Same partial layout as the dot kernel (part[split, T, E]), so the select kernel is shared.
-        """
+        """Program (expert block, token, D split): partial gate logits of one token, fp32 FMA, into
+        part[split, T, E], times `scale` (1 here); the select kernel sums the splits in order. No tensor-core
+        dot: at decode batch sizes a 16-row dot tile would waste most of its work (the tiled-dot kernel for
+        batch > 8 was removed in issue 23: no shipped configuration ran it). `fused.linear_f32` reuses the
+        kernel with one split and TABLE: row e goes to part[T * off[e] + t * width[e] + col[e]] times
+        rscale[e] (tab = [off | width | col] int32 [3, E]): several projections in one GEMV, each output
+        a contiguous [T, width] block."""
         eb = tl.program_id(0)
         t = tl.program_id(1)
         sp = tl.program_id(2)
@@ -141,7 +109,16 @@ if triton is not None:
             wv = tl.load(wg_ptr + offs_e[:, None] * D + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :],
                          other=0.0).to(tl.float32)
             acc += wv * xv[None, :]
-        tl.store(part_ptr + sp * SPS + t * E + offs_e, tl.sum(acc, axis=1), mask=e_ok)
+        res = tl.sum(acc, axis=1) * scale
+        if TABLE:
+            off = tl.load(tab_ptr + offs_e, mask=e_ok, other=0).to(tl.int64)
+            width = tl.load(tab_ptr + E + offs_e, mask=e_ok, other=0).to(tl.int64)
+            col = tl.load(tab_ptr + 2 * E + offs_e, mask=e_ok, other=0).to(tl.int64)
+            dst = part_ptr + T * off + t * width + col
+            res = res * tl.load(rscale_ptr + offs_e, mask=e_ok, other=0.0)
+        else:
+            dst = part_ptr + sp * SPS + t * E + offs_e
+        tl.store(dst, res, mask=e_ok)
 
     @triton.jit
     def _router_select_kernel(
@@ -219,18 +196,11 @@ def _router_triton(
     n_exp = wg.shape[0]
     splits = logits_ws.shape[0]
     be = 16
-    if n_tok <= ROUTER_GEMV_MAX_T:  # static shape: one kernel per captured batch bucket
-        bk = min(256, triton.next_power_of_2(triton.cdiv(dim, splits)))
-        chunk = triton.cdiv(triton.cdiv(dim, splits), bk) * bk
-        _router_gemv_kernel[(triton.cdiv(n_exp, be), n_tok, splits)](
-            x, wg, logits_ws, logits_ws.stride(0), D=dim, E=n_exp, CHUNK=chunk, BE=be, BK=bk,
-        )
-    else:
-        bk = 64
-        chunk = triton.cdiv(triton.cdiv(dim, splits), bk) * bk
-        _router_logits_kernel[(triton.cdiv(n_exp, be), triton.cdiv(n_tok, 16), splits)](
-            x, wg, logits_ws, n_tok, logits_ws.stride(0), D=dim, E=n_exp, CHUNK=chunk, BT=16, BE=be, BK=bk,
-        )
+    bk = min(256, triton.next_power_of_2(triton.cdiv(dim, splits)))
+    chunk = triton.cdiv(triton.cdiv(dim, splits), bk) * bk
+    _router_gemv_kernel[(triton.cdiv(n_exp, be), n_tok, splits)](
+        x, wg, logits_ws, logits_ws.stride(0), 1.0, n_tok, x, x, D=dim, E=n_exp, CHUNK=chunk, BE=be, BK=bk,
+    )
     # Unused pointer arguments get a valid tensor; the constexpr flag keeps them unread.
     bias_arg = bias if bias is not None else slot_w
     tid_arg = tid2eid if tid2eid is not None else slot_ids

@@ -93,7 +93,8 @@ class DSV4Runner:
             raise ValueError(f"{n} prompts exceed the largest bucket {max(self.buckets)}")
         io.active.zero_()
         for slot, prompt in enumerate(prompts):
-            model.configure_sampling(slot, prompt, temperature, rep_penalty, seed + slot)
+            model.configure_sampling(slot, prompt, temperature=temperature, repetition_penalty=rep_penalty,
+                                     seed=seed + slot)
         model.prefill(list(range(n)), prompts)
         live = [True] * n
         outputs: list[list[int]] = [[] for _ in range(n)]

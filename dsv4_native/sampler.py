@@ -42,8 +42,8 @@ count (top-k) or mass (top-p) of scores >= it, added to the exact totals above t
 the target: all candidate pairs compared, masses summed as int64 fixed point (2^-40), so the atomic
 fill order of the buffer does not matter. Cost: fixed and data-independent (no loop runs a
 data-dependent number of times): 5 + NPASS = 9 launches, each pass one read of the fp32 scores. A row
-with no filter and no frequency / presence penalty exits every filter kernel at once, and the draw
-scores it from the logits, as the lean op does.
+with no filter and no frequency / presence penalty (greedy, plain temperature) exits every filter kernel
+at once, and the draw scores it from the logits (repetition penalty, temperature) in its first pass.
 
 Where the Triton path deliberately differs from the sort-based definition (`thresholds_reference`):
   * a threshold that lies more than WINDOW nats below the row max is taken as -inf (keep all). Such
@@ -63,6 +63,10 @@ token in any batch and any slot.
 """
 
 from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional
 
 import torch
 
@@ -216,22 +220,6 @@ def _draw_reference(s: torch.Tensor, tau: torch.Tensor, temperature: torch.Tenso
         counts.scatter_add_(1, tok.clamp(0, s.shape[1] - 1)[:, None], act[:, None].to(counts.dtype))
 
 
-def sample_reference(
-    logits: torch.Tensor,
-    temperature: torch.Tensor,
-    rep_penalty: torch.Tensor,
-    seen: torch.Tensor,
-    seed: torch.Tensor,
-    pos: torch.Tensor,
-    active: torch.Tensor,
-    next_tok: torch.Tensor,
-) -> None:
-    """Plain-PyTorch lean sampler (repetition penalty + temperature); writes next_tok and seen (active rows)."""
-    s = scores_reference(logits, temperature, rep_penalty, seen)
-    tau = torch.full_like(temperature, float("-inf"), dtype=torch.float32)
-    _draw_reference(s, tau, temperature, seed, pos, active, next_tok, seen, None)
-
-
 def sample_full_reference(
     logits: torch.Tensor,
     temperature: torch.Tensor,
@@ -308,10 +296,11 @@ if triton is not None:
         logits_ptr, scores_ptr, temp_ptr, pen_ptr, seen_ptr, seed_ptr, pos_ptr, active_ptr, row_ptr, pval_ptr,
         pidx_ptr,
         V, W, NB, ROW_STRIDE,
-        BLOCK_V: tl.constexpr, FULL: tl.constexpr,
+        BLOCK_V: tl.constexpr,
     ):
-        """Penalty (lean rows) + noise + this block's argmax. FULL: rows whose `use scores` flag is set (a
-        filter, or frequency / presence penalties) read the filter kernels' scores and threshold instead."""
+        """Noise + this block's argmax. Rows whose `use scores` flag is set (a filter, or frequency /
+        presence penalties) read the filter kernels' scores and threshold; the others (greedy, plain
+        temperature) score their logits here: repetition penalty and temperature, no threshold."""
         b = tl.program_id(0)
         vb = tl.program_id(1)
         act = tl.load(active_ptr + b).to(tl.int1)
@@ -319,19 +308,14 @@ if triton is not None:
         ok = (offs < V) & act
         row = b.to(tl.int64)
         t = tl.load(temp_ptr + b).to(tl.float32)
-        if FULL:
-            tau = tl.load(row_ptr + b * ROW_STRIDE)
-            use = tl.load(row_ptr + b * ROW_STRIDE + 3) != 0.0
-            from_logits = tl.where(use, False, ok)  # where, not &: see _penalized
-            stored = tl.load(scores_ptr + row * V + offs, mask=tl.where(use, ok, False), other=0.0)
-        else:  # lean op: no filter
-            tau = float("-inf")
-            from_logits = ok
+        tau = tl.load(row_ptr + b * ROW_STRIDE)
+        use = tl.load(row_ptr + b * ROW_STRIDE + 3) != 0.0
+        from_logits = tl.where(use, False, ok)  # where, not &: see _penalized
+        stored = tl.load(scores_ptr + row * V + offs, mask=tl.where(use, ok, False), other=0.0)
         lg = tl.load(logits_ptr + row * V + offs, mask=from_logits, other=0.0).to(tl.float32)
         p = tl.load(pen_ptr + b).to(tl.float32)
         s = _scaled(_penalized(lg, seen_ptr, seen_ptr, row, offs, ok, V, W, p, 0.0, 0.0, False), t)
-        if FULL:
-            s = tl.where(use, stored, s)
+        s = tl.where(use, stored, s)
         seed = tl.load(seed_ptr + b).to(tl.int64)
         pos = tl.load(pos_ptr + b).to(tl.int64)
         g = _gumbel(seed, offs, pos, BLOCK_V)
@@ -347,7 +331,7 @@ if triton is not None:
     def _sample_reduce_kernel(
         pval_ptr, pidx_ptr, active_ptr, next_ptr, seen_ptr, counts_ptr,
         V, W, NB,
-        BLOCK_NB: tl.constexpr, HAS_COUNTS: tl.constexpr,
+        BLOCK_NB: tl.constexpr,
     ):
         b = tl.program_id(0)
         act = tl.load(active_ptr + b).to(tl.int1)
@@ -361,9 +345,8 @@ if triton is not None:
         wptr = seen_ptr + b.to(tl.int64) * W + (tok >> 5)
         old = tl.load(wptr, mask=act, other=0)
         tl.store(wptr, old | (1 << (tok & 31)), mask=act)
-        if HAS_COUNTS:
-            cptr = counts_ptr + b.to(tl.int64) * V + tok
-            tl.store(cptr, tl.load(cptr, mask=act, other=0) + 1, mask=act)
+        cptr = counts_ptr + b.to(tl.int64) * V + tok
+        tl.store(cptr, tl.load(cptr, mask=act, other=0) + 1, mask=act)
 
     # ---- filters ------------------------------------------------------------------------------
 
@@ -696,22 +679,19 @@ def filter_geometry(vocab: int, n_split: int) -> tuple[int, int]:
     return chunk, -(-per // chunk)
 
 
-def _draw_triton(logits, temperature, rep_penalty, seen, seed, pos, active, next_tok, pval, pidx,
-                 scores=None, row_state=None, counts=None) -> None:
-    """Draw stage: lean (scores None: every row from the logits) or the full op's (rows flagged in row_state
-    read the scores and the threshold)."""
+def _draw_triton(logits, temperature, rep_penalty, seen, seed, pos, active, next_tok, pval, pidx, scores, row_state,
+                 counts) -> None:
+    """Draw stage: rows flagged in row_state read the scores and the threshold, the others their logits."""
     n_rows, vocab = logits.shape
     n_blocks = pval.shape[1]
     block_v = triton.next_power_of_2(triton.cdiv(vocab, n_blocks))
-    full = scores is not None
     _sample_partial_kernel[(n_rows, n_blocks)](
-        logits, scores if full else logits, temperature, rep_penalty, seen, seed, pos, active,
-        row_state if full else temperature, pval, pidx, vocab, seen.shape[1], n_blocks,
-        row_state.stride(0) if full else 0, BLOCK_V=block_v, FULL=full,
+        logits, scores, temperature, rep_penalty, seen, seed, pos, active, row_state, pval, pidx, vocab,
+        seen.shape[1], n_blocks, row_state.stride(0), BLOCK_V=block_v,
     )
     _sample_reduce_kernel[(n_rows,)](
-        pval, pidx, active, next_tok, seen, next_tok if counts is None else counts, vocab, seen.shape[1], n_blocks,
-        BLOCK_NB=triton.next_power_of_2(n_blocks), HAS_COUNTS=counts is not None,
+        pval, pidx, active, next_tok, seen, counts, vocab, seen.shape[1], n_blocks,
+        BLOCK_NB=triton.next_power_of_2(n_blocks),
     )
 
 
@@ -747,37 +727,6 @@ def _sample_full_triton(logits, temperature, rep_penalty, freq_penalty, pres_pen
     )
     _draw_triton(logits, temperature, rep_penalty, seen, seed, pos, active, next_tok, pval, pidx, scores,
                  state[:, npass, STATE_TAU:], counts)
-
-
-@torch.library.custom_op("dsv4::device_sample", mutates_args=("seen", "next_tok", "pval", "pidx"))
-@graphlint.hot
-def device_sample(
-    logits: torch.Tensor,
-    temperature: torch.Tensor,
-    rep_penalty: torch.Tensor,
-    seen: torch.Tensor,
-    seed: torch.Tensor,
-    pos: torch.Tensor,
-    active: torch.Tensor,
-    next_tok: torch.Tensor,
-    pval: torch.Tensor,
-    pidx: torch.Tensor,
-) -> None:
-    """Lean sampler (repetition penalty + temperature, 2 launches): next_tok[B] int64 in place, its bit set
-    in seen[B, ceil(V/32)] int32.
-
-    logits[B, V] fp32, temperature/rep_penalty[B] fp32, seed/pos[B] int64, active[B] bool;
-    workspaces pval[B, NB] fp32 and pidx[B, NB] int32 with NB = partial_blocks(V).
-    """
-    if use_triton(logits):
-        _draw_triton(logits, temperature, rep_penalty, seen, seed, pos, active, next_tok, pval, pidx)
-    else:
-        sample_reference(logits, temperature, rep_penalty, seen, seed, pos, active, next_tok)
-
-
-@device_sample.register_fake
-def _device_sample_fake(logits, temperature, rep_penalty, seen, seed, pos, active, next_tok, pval, pidx) -> None:
-    return None
 
 
 WORKSPACE = ("scores", "pstat", "part", "piv", "state", "cand", "cand_n", "pval", "pidx")
@@ -897,25 +846,83 @@ class DeviceSampler(torch.nn.Module):
         return next_tok
 
     @torch.no_grad()
-    def configure_slot(self, slot: int, temperature: float, rep_penalty: float, seed: int,  # graphlint: cold
-                       prompt_ids: torch.Tensor, *, top_k: int = 0, top_p: float = 1.0, min_p: float = 0.0,
-                       frequency_penalty: float = 0.0, presence_penalty: float = 0.0) -> None:
-        """Between replays: set one slot's settings, seed its bitset with the prompt, zero its counts.
-
-        top_k = 0 and top_p = 1 switch those filters off; min_p = 0 too. Ranges follow HF / OpenAI."""
-        checks = ((temperature >= 0, "temperature must be >= 0"), (rep_penalty > 0, "rep_penalty must be > 0"),
-                  (top_k >= 0, "top_k must be >= 0"), (0 <= top_p <= 1, "top_p must be in [0, 1]"),
-                  (0 <= min_p <= 1, "min_p must be in [0, 1]"),
-                  (-2 <= frequency_penalty <= 2, "frequency_penalty must be in [-2, 2]"),
-                  (-2 <= presence_penalty <= 2, "presence_penalty must be in [-2, 2]"))
-        for ok, message in checks:
-            if not ok:
-                raise ValueError(f"slot {slot}: {message}")
-        values = (temperature, rep_penalty, frequency_penalty, presence_penalty, top_k, top_p, min_p, seed)
-        for name, value in zip(SETTINGS, values):
+    def configure_slot(self, slot: int, prompt_ids: torch.Tensor,  # graphlint: cold
+                       params: "SamplingParams") -> None:
+        """Between replays: set one slot's settings, seed its bitset with the prompt (the repetition penalty
+        covers prompt and output, as HF's does), zero its output counts. Never waits for the step in flight:
+        the settings are device-side fills and the bitset a pinned, non-blocking copy."""
+        if not isinstance(params, SamplingParams):
+            raise TypeError(f"slot {slot}: params must be a SamplingParams, got {type(params).__name__}")
+        for name, value in zip(SETTINGS, params.device_values()):
             getattr(self, name)[slot] = value
-        self.seen[slot].copy_(mark_seen_host(prompt_ids, self.vocab).to(self.seen.device))
+        bits = mark_seen_host(prompt_ids, self.vocab)
+        cuda = self.seen.is_cuda  # pinned + non-blocking: no host wait for the step in flight
+        self.seen[slot].copy_(bits.pin_memory() if cuda else bits, non_blocking=cuda)
         self.counts[slot].zero_()
+
+
+_FLOAT_RANGES = {  # field: (low, high, low inclusive, high inclusive); HF / vLLM / OpenAI ranges
+    "temperature": (0.0, float("inf"), True, False),
+    "top_p": (0.0, 1.0, False, True),
+    "min_p": (0.0, 1.0, True, True),
+    "repetition_penalty": (0.0, float("inf"), False, False),
+    "frequency_penalty": (-2.0, 2.0, True, True),
+    "presence_penalty": (-2.0, 2.0, True, True),
+}
+
+
+def _range_text(low: float, high: float, low_in: bool, high_in: bool) -> str:
+    if high == float("inf"):
+        return f"a finite number {'>=' if low_in else '>'} {low:g}"
+    return f"in {'[' if low_in else '('}{low:g}, {high:g}{']' if high_in else ')'}"
+
+
+@dataclass(frozen=True)
+class SamplingParams:
+    """One request's sampling settings, checked on construction (ValueError naming every bad field).
+
+    temperature 0 is greedy (argmax of the penalised logits; no filter, no noise, as HF without
+    do_sample). top_k = 0, top_p = 1 and min_p = 0 switch those filters off; repetition_penalty = 1 and
+    frequency / presence = 0 switch the penalties off. The repetition penalty counts prompt and output
+    tokens (HF `RepetitionPenaltyLogitsProcessor`), frequency / presence only sampled ones (OpenAI / vLLM).
+    seed keys the Gumbel noise with the position, so a request's tokens are a function of (seed, its
+    tokens so far, position) whatever batch or slot it runs in. None: the caller picks (the engine
+    derives one per request); `DeviceSampler.configure_slot` uses 0."""
+
+    temperature: float = 0.0
+    top_k: int = 0
+    top_p: float = 1.0
+    min_p: float = 0.0
+    repetition_penalty: float = 1.0
+    frequency_penalty: float = 0.0
+    presence_penalty: float = 0.0
+    seed: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        problems = self.errors()
+        if problems:
+            raise ValueError("invalid sampling parameters: " + "; ".join(problems))
+
+    def errors(self) -> list[str]:
+        """What is wrong with these settings (empty when valid)."""
+        out = []
+        for name, (low, high, low_in, high_in) in _FLOAT_RANGES.items():
+            v = getattr(self, name)
+            ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and (
+                (v >= low if low_in else v > low) and (v <= high if high_in else v < high))
+            if not ok:
+                out.append(f"{name} must be {_range_text(low, high, low_in, high_in)}, got {v!r}")
+        if not isinstance(self.top_k, int) or isinstance(self.top_k, bool) or not 0 <= self.top_k < 2 ** 31:
+            out.append(f"top_k must be an int >= 0 (0 = off), got {self.top_k!r}")
+        seed_ok = isinstance(self.seed, int) and not isinstance(self.seed, bool) and 0 <= self.seed < 2 ** 63
+        if self.seed is not None and not seed_ok:
+            out.append(f"seed must be None or an int in [0, 2**63), got {self.seed!r}")
+        return out
+
+    def device_values(self) -> tuple:
+        """The values of the DeviceSampler buffers named in SETTINGS, in that order."""
+        return (float(self.temperature), float(self.repetition_penalty), float(self.frequency_penalty),
+                float(self.presence_penalty), self.top_k, float(self.top_p), float(self.min_p), self.seed or 0)
 
 
 def mark_seen_host(token_ids: torch.Tensor, vocab: int) -> torch.Tensor:  # graphlint: cold

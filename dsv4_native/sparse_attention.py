@@ -97,13 +97,23 @@ def sparse_decode_attention_ref(
     ids = idx.long()
     valid = (ids >= 0) & (ids < total)
     rows = virtual.gather(1, ids.clamp(0, total - 1).unsqueeze(-1).expand(-1, -1, head_dim))  # [B, K, d]
+    o = attend_gathered_ref(q, rows, valid, sink, scale)
+    out.copy_(torch.where(active.view(batch, 1, 1), o.to(out.dtype), out))
+
+
+def attend_gathered_ref(
+    q: torch.Tensor, rows: torch.Tensor, valid: torch.Tensor, sink: torch.Tensor, scale: float
+) -> torch.Tensor:
+    """The softmax-with-sink over already gathered fp32 K = V rows `[B, K, d]` (`valid[B, K]`); returns the
+    fp32 output `[B, H, d]`. Shared by the decode reference and the chunked prefill, whose query rows are
+    the chunk's positions over one sequence's KV."""
+    batch, heads, _ = q.shape
     rows = torch.where(valid.unsqueeze(-1), rows, 0.0)  # a clamped -1 must not bring in its row (0 * nan)
     scores = torch.einsum("bhd,bkd->bhk", q.float(), rows) * scale
     scores = torch.where(valid.unsqueeze(1), scores, float("-inf"))
     sink_col = sink.float().view(1, heads, 1).expand(batch, heads, 1)
     probs = torch.softmax(torch.cat([scores, sink_col], dim=-1), dim=-1)[..., :-1]
-    o = torch.einsum("bhk,bkd->bhd", probs, rows)
-    out.copy_(torch.where(active.view(batch, 1, 1), o.to(out.dtype), out))
+    return torch.einsum("bhk,bkd->bhd", probs, rows)
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -42,3 +42,28 @@ def one_intra_op_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="session")
+def tiny_hf_model():
+    """transformers' DeepseekV4ForCausalLM at the TINY sizes with 16 indexer heads (test_model_hf.py says why),
+    built once per session: building it costs several seconds, and the tests only read it."""
+    pytest.importorskip("transformers", minversion="5.8")
+    from dsv4_native._model_configs import TINY, build_hf_model
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)  # set up before the module-scoped one_intra_op_thread: see there
+    try:
+        return build_hf_model(dict(TINY, index_n_heads=16), seed=0)
+    finally:
+        torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def reference_path():
+    """Run the kernels' plain-PyTorch references (the op dispatch reads TRITON_INTERPRET at call time): for
+    whole-model tests, where the interpreter would take minutes. Use with `pytest.mark.usefixtures`."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TRITON_INTERPRET", "0")
+    yield
+    mp.undo()

@@ -15,17 +15,23 @@ from transformers import (
 
 
 def hf_warp(logits: torch.Tensor, history: torch.Tensor, temperature: float, top_k: int = 0, top_p: float = 1.0,
-            min_p: float = 0.0, rep_penalty: float = 1.0) -> torch.Tensor:
-    """One row [V] through the processor chain `generate` builds, in its order (repetition penalty,
-    temperature, top-k, top-p, min-p); removed tokens are -inf."""
+            min_p: float = 0.0, rep_penalty: float = 1.0, output_ids: list[int] | None = None,
+            frequency: float = 0.0, presence: float = 0.0) -> torch.Tensor:
+    """One row [V] through the processor chain `generate` builds, in its order (repetition penalty over
+    `history` = prompt + output, temperature, top-k, top-p, min-p); removed tokens are -inf. With
+    `output_ids`, OpenAI's frequency / presence penalties go after the repetition penalty, where vLLM
+    applies them. temperature 0: the penalised logits, no warper (HF's greedy search)."""
     chain = [RepetitionPenaltyLogitsProcessor(rep_penalty)] if rep_penalty != 1.0 else []
-    chain.append(TemperatureLogitsWarper(temperature))
-    if top_k:
-        chain.append(TopKLogitsWarper(top_k))
-    if top_p < 1.0:
-        chain.append(TopPLogitsWarper(top_p))
-    if min_p > 0.0:
-        chain.append(MinPLogitsWarper(min_p))
+    if output_ids is not None:
+        chain.append(lambda ids, scores: openai_penalties(scores[0], output_ids, frequency, presence)[None])
+    if temperature > 0.0:
+        chain.append(TemperatureLogitsWarper(temperature))
+        if top_k:
+            chain.append(TopKLogitsWarper(top_k))
+        if top_p < 1.0:
+            chain.append(TopPLogitsWarper(top_p))
+        if min_p > 0.0:
+            chain.append(MinPLogitsWarper(min_p))
     ids, scores = history[None].long(), logits[None].float().clone()
     for proc in chain:
         scores = proc(ids, scores)
@@ -76,3 +82,18 @@ def _mass_above(s64: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     out = torch.empty_like(w)
     out[order] = strictly
     return out
+
+
+def expected_token(logits: torch.Tensor, prompt: list[int], output: list[int], params, pos: int
+                   ) -> tuple[int, torch.Tensor]:
+    """The token one row [V] should draw at position `pos` after `output` (HF chain + OpenAI penalties, then
+    argmax when greedy, else the Gumbel-max with the sampler's noise for (seed, pos)), and the processed
+    scores (-inf = removed). `params` is a `SamplingParams`."""
+    from dsv4_native.sampler import gumbel_reference
+
+    hf = hf_warp(logits.cpu(), torch.tensor(prompt + output), params.temperature, params.top_k, params.top_p,
+                 params.min_p, params.repetition_penalty, output, params.frequency_penalty, params.presence_penalty)
+    if params.temperature == 0.0:
+        return int(hf.argmax()), hf
+    noise = gumbel_reference(torch.tensor([params.seed or 0]), torch.tensor([pos]), logits.numel())[0]
+    return int((hf + noise).argmax()), hf

@@ -96,15 +96,27 @@ def test_triton_step_matches_reference(ratio, overlap, d, rope, device):
     assert torch.equal(outs[1][1][5], cache[5]) and torch.equal(outs[1][0][5], state[5])  # padding row
 
 
+def _chunked(kv, score, ape, norm_w, cos_sin, state, cache, ratio, bounds, exact):
+    """`compress_chunk` over every batch row, chunk by chunk (`bounds` = chunk starts and the end)."""
+    d = cache.shape[-1]
+    for b in range(kv.shape[0]):
+        for lo, hi in zip(bounds, bounds[1:]):
+            rows, entries = C.compress_chunk(kv[b, lo:hi], score[b, lo:hi], ape, norm_w, cos_sin, state[b], lo,
+                                             ratio, d, EPS, exact)
+            cache[b, rows] = entries.to(cache.dtype)
+
+
 @pytest.mark.parametrize("ratio,overlap,prompt,length", [(4, True, 13, 30), (16, False, 37, 70)])
-def test_prefill_then_decode(ratio, overlap, prompt, length, device):
-    """Prefill leaves state and cache so that decode steps continue exactly where a full run would be."""
+def test_chunked_prefill_then_decode(ratio, overlap, prompt, length, device):
+    """A prompt compressed in two chunks that split a group (the ring / online state carried across) leaves
+    state and cache so that decode steps continue where a full run would be. `exact=False` (the CUDA path's
+    closed-form pooling); the exact path is pinned bitwise below."""
     d, rope, batch = 32, 16, 2
     ape, norm_w, cos_sin = _params(ratio, overlap, d, rope, 128, device)
     kv, score = _tokens(batch, length, (2 if overlap else 1) * d, device)
     state = C.compressor_state(batch, d, ratio, overlap, device)
     cache = torch.zeros(batch, 128 // ratio, d, device=device)
-    C.compressor_prefill(kv[:, :prompt], score[:, :prompt], ape, norm_w, cos_sin, state, cache, ratio, EPS)
+    _chunked(kv, score, ape, norm_w, cos_sin, state, cache, ratio, (0, ratio + ratio // 2 + 1, prompt), False)
     active = torch.ones(batch, dtype=torch.bool, device=device)
     for t in range(prompt, length):
         pos = torch.full((batch,), t, device=device)
@@ -112,6 +124,28 @@ def test_prefill_then_decode(ratio, overlap, prompt, length, device):
                                  cos_sin, state, cache, ratio, EPS)
     want = C.compress_sequence(kv, score, ape, norm_w, cos_sin, ratio, d, EPS)
     torch.testing.assert_close(cache[:, : want.shape[1]], want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("ratio,overlap", [(4, True), (16, False)])
+def test_exact_chunks_equal_reference_steps_bitwise(ratio, overlap):
+    """`compress_chunk(exact=True)` in chunks of 5 leaves the state and cache of the reference step run
+    token by token, bit for bit (fp32): the chunked model prefill's contract."""
+    d, rope, batch, length = 32, 16, 2, 3 * ratio + 3
+    ape, norm_w, cos_sin = _params(ratio, overlap, d, rope, 128, "cpu")
+    kv, score = _tokens(batch, length, (2 if overlap else 1) * d, "cpu")
+    runs = []
+    for chunked in (False, True):
+        state = C.compressor_state(batch, d, ratio, overlap, "cpu")
+        cache = torch.zeros(batch, 128 // ratio, d)
+        if chunked:
+            _chunked(kv, score, ape, norm_w, cos_sin, state, cache, ratio, (*range(0, length, 5), length), True)
+        else:
+            active = torch.ones(batch, dtype=torch.bool)
+            for t in range(length):
+                C.compressor_update_emit_ref(kv[:, t], score[:, t], ape, torch.full((batch,), t), active, norm_w,
+                                             cos_sin, state, cache, ratio, EPS)
+        runs.append((state, cache))
+    assert torch.equal(runs[0][0], runs[1][0]) and torch.equal(runs[0][1], runs[1][1])
 
 
 def _op_args(device: str, ratio: int = 4, overlap: bool = True, d: int = 32):

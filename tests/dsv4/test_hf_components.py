@@ -285,8 +285,11 @@ def test_greedy_sample_matches_hf_repetition_penalty(penalty):
     want = RepetitionPenaltyLogitsProcessor(penalty=penalty)(history, logits.clone()).argmax(dim=1)
     seen = torch.stack([S.mark_seen_host(h, vocab) for h in history])
     next_tok = torch.full((batch,), -1, dtype=torch.int64)
-    S.sample_reference(logits, torch.zeros(batch), torch.full((batch,), penalty), seen.clone(),
-                       torch.zeros(batch, dtype=torch.int64), torch.zeros(batch, dtype=torch.int64),
-                       torch.ones(batch, dtype=torch.bool), next_tok)
+    zeros = torch.zeros(batch)
+    S.sample_full_reference(logits, zeros, torch.full((batch,), penalty), zeros, zeros,
+                            torch.zeros(batch, dtype=torch.int32), torch.ones(batch), zeros,
+                            torch.zeros(batch, dtype=torch.int64), torch.zeros(batch, dtype=torch.int64),
+                            torch.ones(batch, dtype=torch.bool), seen.clone(),
+                            torch.zeros(batch, vocab, dtype=torch.int32), next_tok)
     assert torch.equal(next_tok, want)
     assert not torch.equal(want, logits.argmax(dim=1)), "the penalty must change the pick"

@@ -35,6 +35,62 @@ def _x(n_tok: int, dim: int, seed: int, inactive=(1,)):
     return x.to(DEV), active.to(DEV)
 
 
+@pytest.mark.parametrize("dim", [64, 1024], ids=["one-block", "2-blocks"])
+def test_hc_pre_with_the_block_norm_matches_reference(dim):
+    """hc_pre with norm_w (issue 23: the block's RMSNorm in the same launch) equals the unfused reference in
+    fp32 (a few ulp: the sum of squares is reduced in another order); padding rows stay zero; post and comb
+    are those of the plain call."""
+    fn, base, scale = _params(dim, seed=4)
+    x, active = _x(3, dim, seed=5)
+    x = x.float()
+    nw = (torch.rand(dim, generator=torch.Generator().manual_seed(6)) + 0.5).to(DEV)
+    outs = []
+    for use_kernel in (True, False):
+        y = torch.full((3, dim), 9.0, device=DEV)
+        post, comb = torch.full((3, 4), 9.0, device=DEV), torch.full((3, 4, 4), 9.0, device=DEV)
+        ws = H.mix_workspace(3, dim, device=DEV).fill_(float("nan"))
+        if use_kernel:
+            H.hc_pre(x, fn, base, scale, active, y, post, comb, ws, EPS, EPS, 20, nw)
+        else:
+            H.hc_pre_reference(x, fn, base, scale, active, y, post, comb, EPS, EPS, 20)
+            y.copy_(H.weighted_rms_norm(y, nw, EPS))
+        outs.append((y, post, comb))
+    (y, post, comb), (ry, rpost, rcomb) = outs
+    torch.testing.assert_close(y, ry, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(comb, rcomb, rtol=1e-5, atol=1e-6)
+    assert y[1].abs().max().item() == 0.0 and y[0].abs().max().item() > 0.1
+
+
+@pytest.mark.parametrize("rows", [24, 4], ids=["next-site", "hc-head"])
+def test_hc_post_writes_the_next_sites_partials_bitwise(rows):
+    """hc_post with the next site's fn writes exactly the partials the split kernel computes from its output
+    (one helper, one partition), so the next hc_pre with mixed=True equals the unfused pair bitwise."""
+    dim = 128
+    fn, base, scale = _params(dim, seed=7)
+    nfn = _params(dim, seed=8)[0][:rows].contiguous()
+    x, active = _x(3, dim, seed=9)
+    g = torch.Generator().manual_seed(10)
+    f = torch.randn(3, dim, generator=g).to(torch.bfloat16).to(DEV)
+    post = torch.rand(3, 4, generator=g).to(DEV)
+    comb = torch.rand(3, 4, 4, generator=g).to(DEV)
+    out, out2 = torch.empty_like(x), torch.empty_like(x)
+    fused_ws = H.mix_workspace(3, dim, device=DEV).fill_(float("nan"))
+    H.hc_post(f, x, post, comb, active, out, nfn, fused_ws)
+    H.hc_post(f, x, post, comb, active, out2)
+    assert torch.equal(out, out2)
+    split_ws = H.mix_workspace(3, dim, device=DEV).fill_(float("nan"))
+    H._mix_triton(out, nfn, split_ws, active, rows)
+    assert torch.equal(fused_ws, split_ws)
+    if rows == 24:
+        ys = []
+        for ws, mixed in ((fused_ws, True), (split_ws.clone(), False)):
+            y = torch.empty(3, dim, dtype=x.dtype, device=DEV)
+            H.hc_pre(out, nfn, base, scale, active, y, torch.empty(3, 4, device=DEV),
+                     torch.empty(3, 4, 4, device=DEV), ws, EPS, EPS, 20, None, mixed)
+            ys.append(y)
+        assert torch.equal(ys[0], ys[1])
+
+
 def _pre(x, fn, base, scale, active, impl, iters: int = 20):
     n, _, dim = x.shape
     y = torch.full((n, dim), 9.0, dtype=x.dtype, device=DEV)

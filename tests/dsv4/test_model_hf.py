@@ -23,7 +23,7 @@ import torch
 
 transformers = pytest.importorskip("transformers", minversion="5.8")
 
-from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
+from dsv4_native._model_configs import TINY  # noqa: E402
 from dsv4_native.kv_pages import gather_logical  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
@@ -34,18 +34,12 @@ REL_TOL = 1e-4
 SIZES = dict(TINY, index_n_heads=16)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def reference_path():
-    """Run the kernels' plain-PyTorch references (the op dispatch reads TRITON_INTERPRET at call time)."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("TRITON_INTERPRET", "0")
-    yield
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("reference_path")  # conftest: the references, not the interpreter
 
 
 @pytest.fixture(scope="module")
-def hf_model():
-    return build_hf_model(SIZES, seed=0)
+def hf_model(tiny_hf_model):
+    return tiny_hf_model  # built with SIZES (conftest), shared with test_model_sampling.py
 
 
 def _native(hf_model, max_batch: int = 2):
@@ -241,7 +235,7 @@ def _interpreter_tiles(model) -> None:
 
     for layer in model.layers:
         if isinstance(layer.moe, DSV4MoEW4):
-            layer.moe.kernel_cfg = (128, 512, 2, 2, 5)
+            layer.moe.kernel_cfg = (128, 512, 2, 2)
         else:
             layer.moe.gemv_cfg = (64, 256, 4)
 

@@ -63,7 +63,7 @@ def _route(m: M.DSV4MoE, x, ids, active, impl):
 
 @pytest.mark.parametrize("use_hash", [False, True])
 @pytest.mark.parametrize("dim", [DIM, 1536], ids=["one-split", "six-splits"])
-@pytest.mark.parametrize("n_tok", [5, R.ROUTER_GEMV_MAX_T + 4], ids=["gemv-logits", "dot-logits"])
+@pytest.mark.parametrize("n_tok", [5, 12], ids=["5tok", "12tok"])
 def test_router_kernel_matches_reference(use_hash, dim, n_tok):
     m = _module(use_hash, dim=dim, max_tokens=n_tok)
     x, ids, active = _inputs(n_tok, seed=1, dim=dim)

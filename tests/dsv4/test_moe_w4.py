@@ -1,4 +1,4 @@
-"""W4A16 MoE (moe_w4.py): grouping kernel, in-kernel MXFP4/NVFP4 decode, module paths, load-time checks.
+"""W4A16 MoE (moe_w4.py): in-kernel MXFP4/NVFP4 decode, the GEMV kernels, the module, load-time checks.
 
 On CPU the Triton kernels run in the interpreter (conftest sets TRITON_INTERPRET=1). The interpreter
 rounds fp32 -> bf16 toward zero (the GPU rounds to nearest even), so bf16 layer checks use a bf16-level
@@ -25,9 +25,9 @@ def _rel(a: torch.Tensor, b: torch.Tensor) -> float:
 
 
 # Expert tiles (BLOCK_N, BLOCK_K, warps, stages): launch tuning only, so the interpreter (every program a
-# Python call) takes wide ones: the batch-1 default BN 8 runs 4x the programs of BN 32. BN 32 still splits the
-# MMA GEMMs and variant 5's GEMM1 into 2+ N-blocks at these dims; variant 5's GEMM2 (4 x BN wide) runs 4
-# N-blocks in the MXFP4 batch-1 case of test_layer_matches_bf16_moe_on_dequantized_weights (the shipped launch).
+# Python call) takes wide ones: the batch-1 default BN 8 runs 4x the programs of BN 32. BN 32 still splits
+# GEMM1 into 2 N-blocks at these dims; GEMM2 (4 x BN wide) runs 4 N-blocks in the MXFP4 batch-1 case of
+# test_layer_matches_bf16_moe_on_dequantized_weights (the shipped launch).
 WIDE = (32, 64, 4, 2)
 
 
@@ -48,51 +48,6 @@ def _pristine(fmt: str, seed: int, kw: tuple[tuple[str, object], ...]) -> W.DSV4
 
 def _module(fmt: str, device: str, seed: int = 0, **kw) -> W.DSV4MoEW4:
     return copy.deepcopy(_pristine(fmt, seed, tuple(sorted(kw.items())))).to(device)
-
-
-def _check_groups(slot_ids: torch.Tensor, gexp: torch.Tensor, members: torch.Tensor, n_exp: int, bm: int) -> None:
-    """Independent invariants: every valid slot in exactly one group of its expert, groups <= BM,
-    groups numbered by first appearance, unused cells = sentinel."""
-    flat = slot_ids.reshape(-1).tolist()
-    n = len(flat)
-    mem = members.view(-1, bm).tolist()
-    seen = []
-    for g, e in enumerate(gexp.tolist()):
-        row = [s for s in mem[g] if s != n]
-        if e < 0:
-            assert row == [], (g, mem[g])
-            continue
-        assert row and all(flat[s] == e for s in row)
-        assert row == sorted(row) and mem[g][: len(row)] == row  # members packed at the front, slot order
-        seen += row
-    valid = [i for i, e in enumerate(flat) if 0 <= e < n_exp]
-    assert sorted(seen) == valid
-    firsts = [mem[g][0] for g, e in enumerate(gexp.tolist()) if e >= 0]
-    assert firsts == sorted(firsts)
-
-
-@pytest.mark.parametrize("bm", [2, 16])
-@pytest.mark.parametrize("kind", ["random", "dense", "padding"])
-def test_group_kernel_matches_reference_and_invariants(device, kind, bm):
-    g = torch.Generator().manual_seed(7)
-    n_tok, n_slot, n_exp = 9, 4, 6
-    if kind == "random":
-        ids = torch.randint(0, n_exp, (n_tok, n_slot), generator=g)
-    elif kind == "dense":  # every token on the same experts: groups of > BM slots are chunked
-        ids = torch.tensor([[0, 3, 5, 1]]).repeat(n_tok, 1)
-    else:
-        ids = torch.randint(0, n_exp, (n_tok, n_slot), generator=g)
-        ids[2] = n_exp + 1  # padding row sentinel
-        ids[5, 1] = -1
-    ids = ids.to(torch.int32).to(device)
-    n = n_tok * n_slot
-    gexp = torch.full((n,), 99, dtype=torch.int32, device=device)
-    members = torch.full((n * bm,), 99, dtype=torch.int32, device=device)
-    W.moe_w4_group(ids, gexp, members, n_exp, bm)
-    gexp_r, members_r = torch.empty_like(gexp), torch.empty_like(members)
-    W.group_reference(ids, gexp_r, members_r, n_exp, bm)
-    assert torch.equal(gexp.cpu(), gexp_r.cpu()) and torch.equal(members.cpu(), members_r.cpu())
-    _check_groups(ids.cpu(), gexp.cpu(), members.cpu(), n_exp, bm)
 
 
 if W.triton is not None:
@@ -140,41 +95,10 @@ def test_word_routine_every_code_at_every_nibble(device):
 
 
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
-def test_experts_op_fp32_matches_reference(device, fmt):
-    """Op level in fp32 activations (interpreter only: the GPU kernel takes bf16): the decode, scales,
-    global scales, grouping and epilogues equal the torch dequant reference to fp32 rounding."""
-    if device != "cpu":
-        pytest.skip("fp32 activations are an interpreter-only check")
-    m = _module(fmt, device, seed=1)
-    g = torch.Generator().manual_seed(11)
-    n_tok = 5
-    ids = torch.randint(0, E + 1, (n_tok, K + 1), generator=g).to(torch.int32)
-    ids[3] = E + 2  # padding row
-    w = torch.rand(n_tok, K + 1, generator=g)
-    x = torch.randn(n_tok, D, generator=g)
-    n = n_tok * (K + 1)
-    gexp = torch.zeros(n, dtype=torch.int32)
-    members = torch.zeros(n * 16, dtype=torch.int32)
-    W.moe_w4_group(ids, gexp, members, E + 1, 16)
-    h = torch.full((n, INTER), float("nan"))
-    y = torch.full((n, D), float("nan"))
-    out = torch.full((n_tok, D), float("nan"))
-    x16 = torch.empty(n_tok, D, dtype=torch.float16)
-    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16,
-                     torch.empty(n_tok), h, y, out, m.fmt, 16, 16, 64, 4, 2, 0)
-    ref = torch.empty_like(out)
-    W.w4_experts_reference(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, ref, m.fmt)
-    assert torch.isfinite(out).all()
-    assert _rel(out, ref) < 1e-5
-    assert out[3].abs().max().item() == 0.0
-
-
-@pytest.mark.parametrize("variant", [1, 5])
-@pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
-def test_fp16_variants_match_reference(device, fmt, variant):
-    """Variants 1 (fp16 MMA on raw codes, group scale on the product) and 5 (CUDA-core GEMV, fp16 pair
-    planes): with x exact in fp16, equal to the dequant reference to fp32/fp16 rounding, which pins the
-    nibble order, variant 5's plane order and per-token scale, and both scale decodes."""
+def test_experts_op_matches_reference(device, fmt):
+    """The GEMVs (fp16 pair planes, per-token power-of-two scale): with x exact in fp16, equal to the dequant
+    reference to fp32/fp16 rounding, which pins the nibble order, the plane order and per-token scale, and
+    both scale decodes."""
     m = _module(fmt, device, seed=6)
     g = torch.Generator().manual_seed(12)
     n_tok = 2  # per-token planes and scales; the huge / tiny / zero token scales are the next test's
@@ -182,71 +106,45 @@ def test_fp16_variants_match_reference(device, fmt, variant):
     w = torch.rand(n_tok, K + 1, generator=g).to(device)
     x = torch.randn(n_tok, D, generator=g).to(torch.float16).float().to(device)
     n = n_tok * (K + 1)
-    gexp = torch.zeros(n, dtype=torch.int32, device=device)
-    members = torch.zeros(n * 16, dtype=torch.int32, device=device)
-    W.moe_w4_group(ids, gexp, members, E + 1, 16)
-    # variant 5 keeps h as fp16 planes (GEMM1 writes the order GEMM2 reads); variant 1 rounds h on load
-    h = torch.full((n, INTER), float("nan"), device=device, dtype=torch.float16 if variant == 5 else torch.float32)
+    # h is kept as fp16 planes (GEMM1 writes the order GEMM2 reads)
+    h = torch.full((n, INTER), float("nan"), device=device, dtype=torch.float16)
     y = torch.full((n, D), float("nan"), device=device)
     out = torch.full((n_tok, D), float("nan"), device=device)
     x16 = torch.empty(n_tok, D, dtype=torch.float16, device=device)
     xs = torch.full((n_tok,), float("nan"), device=device)
-    args = (x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, xs, h, y, out,
-            m.fmt, 16, *WIDE, variant)
-    if device == "cuda" and fmt == "nvfp4" and variant == 1:  # refused on the GPU (docs/kernels-fp4.md)
-        with pytest.raises(ValueError, match="variant 1 with NVFP4"):
-            W.moe_w4_experts(*args)
-        return
-    W.moe_w4_experts(*args)
-    if variant == 5:  # planes (k0,k2) (k4,k6) (k1,k3) (k5,k7) of each word, scaled by a power of two per token
-        p = torch.arange(D)
-        plane, qq = p // (D // 4), p % (D // 4)
-        src = 8 * (qq // 2) + plane // 2 + 4 * (plane % 2) + 2 * (qq % 2)
-        assert torch.equal(x16.float() * xs[:, None], x[:, src])
-        amax = (x16.float().abs().amax(1)).cpu()
-        assert ((amax >= 1024) & (amax < 2048)).all()
-        # one GEMV per slot straight from the slot table: the group tables are not read
-        again = torch.full_like(out, float("nan"))
-        W.moe_w4_experts(*args[:9], torch.full_like(gexp, -7), torch.full_like(members, 10 ** 6), *args[11:15], again,
-                         *args[16:])
-        assert torch.equal(again, out)
-    else:
-        assert torch.equal(x16.float(), x)
+    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, x16, xs, h, y, out, m.fmt, *WIDE)
+    # planes (k0,k2) (k4,k6) (k1,k3) (k5,k7) of each word, scaled by a power of two per token
+    p = torch.arange(D)
+    plane, qq = p // (D // 4), p % (D // 4)
+    src = 8 * (qq // 2) + plane // 2 + 4 * (plane % 2) + 2 * (qq % 2)
+    assert torch.equal(x16.float() * xs[:, None], x[:, src])
+    amax = (x16.float().abs().amax(1)).cpu()
+    assert ((amax >= 1024) & (amax < 2048)).all()
     # the reference with h in fp32 (x.dtype): the kernel's GEMM2 reads h rounded to fp16
     ref = torch.empty_like(out)
     W.w4_experts_reference(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, ref, m.fmt)
     assert torch.isfinite(out).all() and _rel(out, ref) < 2e-3
 
 
-# (fmt, n_tok, path, variant, tiles). Variant 5 reads the slot table directly (no grouping launch, so group and
-# align are one path for it): a batch-1 case and a 4-token case with a padding row. The MXFP4 batch-1 case
-# runs the shipped launch (tiles None: default_config, BN 8, evict-first weights); the host picks it the same
-# way for NVFP4, whose batch-1 case takes WIDE. The MMA variants 0 and 1 read the groups: the group path at 4
-# tokens (groups of one to four slots, a padding row; a 1-token run adds nothing to it) and the align path.
-LAYER_CASES = [(fmt, n, path, v, tiles) for fmt in ("mxfp4", "nvfp4") for n, path, v, tiles in (
-    (1, "group", 5, None if fmt == "mxfp4" else WIDE), (4, "group", 5, WIDE), (4, "group", 0, WIDE),
-    (4, "group", 1, WIDE), (6, "align", 0, WIDE), (6, "align", 1, WIDE))]
+# (fmt, n_tok, tiles): a batch-1 case and a 4-token case with a padding row. The MXFP4 batch-1 case runs the
+# shipped launch (tiles None: default_config, BN 8, evict-first weights); NVFP4's batch-1 case takes WIDE.
+LAYER_CASES = [(fmt, n, tiles) for fmt in ("mxfp4", "nvfp4")
+               for n, tiles in ((1, None if fmt == "mxfp4" else WIDE), (4, WIDE))]
 
 
-@pytest.mark.parametrize("fmt,n_tok,path,variant,tiles", LAYER_CASES,
-                         ids=[f"{n}tok-{p}-v{v}{'-shipped' if t is None else ''}-{f}" for f, n, p, v, t in LAYER_CASES])
-def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path, variant, tiles):
-    """The W4 layer (every kernel variant) against the bf16 MoE (and the per-expert loop) run on the
-    load-time dequantised weights with the same router: equal to bf16 rounding."""
-    m = _module(fmt, device, seed=2, group_max_slots=24 if path == "group" else 8)
-    m.kernel_cfg = None if tiles is None else (*tiles, variant)
-    assert m.default_config(n_tok)[4] == variant
-    assert m.uses_group(n_tok) == (path == "group")
+@pytest.mark.parametrize("fmt,n_tok,tiles", LAYER_CASES,
+                         ids=[f"{n}tok{'-shipped' if t is None else ''}-{f}" for f, n, t in LAYER_CASES])
+def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, tiles):
+    """The W4 layer against the bf16 MoE (and the per-expert loop) run on the load-time dequantised weights
+    with the same router: equal to bf16 rounding."""
+    m = _module(fmt, device, seed=2)
+    m.kernel_cfg = tiles
     g = torch.Generator().manual_seed(20 + n_tok)
     x = torch.randn(n_tok, D, generator=g).to(torch.bfloat16).to(device)
     ids = torch.randint(0, 64, (n_tok,), generator=g).to(device)
     active = torch.ones(n_tok, dtype=torch.bool, device=device)
     if n_tok > 1:
         active[1] = False
-    if device == "cuda" and fmt == "nvfp4" and variant == 1:  # wrong on the H200 (docs/kernels-fp4.md)
-        with pytest.raises(ValueError, match="variant 1 with NVFP4"):
-            m(x, ids, active)
-        return
     out = m(x, ids, active).clone()
     w13, w2 = m.dequantized_experts()
     bf = M.DSV4MoE(D, INTER, E, K, vocab=64, max_tokens=24, device=device)
@@ -264,28 +162,24 @@ def test_layer_matches_bf16_moe_on_dequantized_weights(device, fmt, n_tok, path,
         assert out[1].abs().max().item() == 0.0
 
 
-@pytest.mark.parametrize("variant", [5, 0])
-def test_layer_deterministic_with_poisoned_workspaces(device, variant):
-    """A second forward over every workspace poisoned (variant 5: the x planes, per-token scales, fp16 h and
-    y_slot; variant 0: the groups, bf16 h and y_slot) gives the bitwise same output: nothing is read before
-    this forward wrote it."""
+def test_layer_deterministic_with_poisoned_workspaces(device):
+    """A second forward over every workspace poisoned (the x planes, per-token scales, fp16 h and y_slot)
+    gives the bitwise same output: nothing is read before this forward wrote it."""
     m = _module("mxfp4", device, seed=3)
-    m.kernel_cfg = (*WIDE, variant)
+    m.kernel_cfg = WIDE
     g = torch.Generator().manual_seed(5)
     x = torch.randn(2, D, generator=g).to(torch.bfloat16).to(device)
     ids = torch.zeros(2, dtype=torch.long, device=device)
     active = torch.ones(2, dtype=torch.bool, device=device)
     first = m(x, ids, active).clone()
-    for name in ("h", "h16", "x16", "xs", "y_slot"):
+    for name in ("h16", "x16", "xs", "y_slot"):
         getattr(m, name).fill_(float("nan"))
-    m.members.fill_(12345)
-    m.gexp.fill_(7)
     assert torch.equal(m(x, ids, active), first)
 
 
 def test_hash_layer_and_compile(device, compile_backend):
     m = _module("nvfp4", device, seed=4, use_hash=True)
-    m.kernel_cfg = (*WIDE, 5)
+    m.kernel_cfg = WIDE
     g = torch.Generator().manual_seed(9)
     x = torch.randn(2, D, generator=g).to(torch.bfloat16).to(device)
     ids = torch.tensor([3, 17], device=device)
@@ -408,20 +302,9 @@ def test_make_moe_and_load_validation():
     assert _rel(d13, w13) < 0.15 and _rel(d2, w2) < 0.15
 
 
-@pytest.mark.parametrize("variant", [2, 3, 4])
-def test_removed_variants_are_refused(device, variant):
-    """Variants 2-4 were removed (slower than 1, resp. 5, on the H200)."""
-    m = _module("mxfp4", device, seed=1)
-    n_tok = 1
-    m.kernel_cfg = (16, 64, 4, 2, variant)
-    x = torch.randn(n_tok, D).to(torch.bfloat16).to(device)
-    with pytest.raises(ValueError, match="variant must be one of"):
-        m(x, torch.zeros(n_tok, dtype=torch.long, device=device), torch.ones(n_tok, dtype=torch.bool, device=device))
-
-
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
-def test_variant5_per_token_scale_keeps_huge_and_tiny_activations(device, fmt):
-    """Variant 5 scales x per token by a power of two before its fp16 products: a token at |x| ~ 3e4 (past
+def test_per_token_scale_keeps_huge_and_tiny_activations(device, fmt):
+    """The GEMV scales x per token by a power of two before its fp16 products: a token at |x| ~ 3e4 (past
     where fixed fp16 sums of products would overflow) and one at |x| ~ 1e-2 (fp16 subnormal products
     otherwise) both match the dequant reference; an all-zero token gives exactly 0. The limit is h, stored
     as fp16 * 2^6 with a fixed scale: at |x| ~ 1e-3 (h <= 2e-6 at these dims) an fp16 emulation of the GPU
@@ -437,16 +320,12 @@ def test_variant5_per_token_scale_keeps_huge_and_tiny_activations(device, fmt):
     x[2] = 0.0
     x = x.to(torch.float16).float().to(device)
     n = n_tok * (K + 1)
-    gexp = torch.zeros(n, dtype=torch.int32, device=device)
-    members = torch.zeros(n * 16, dtype=torch.int32, device=device)
-    W.moe_w4_group(ids, gexp, members, E + 1, 16)
     h = torch.full((n, INTER), float("nan"), device=device, dtype=torch.float16)
     y = torch.full((n, D), float("nan"), device=device)
     out = torch.full((n_tok, D), float("nan"), device=device)
     x16 = torch.empty(n_tok, D, dtype=torch.float16, device=device)
     xs = torch.empty(n_tok, device=device)
-    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, gexp, members, x16, xs, h, y, out,
-                     m.fmt, 16, *WIDE, 5)
+    W.moe_w4_experts(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, x16, xs, h, y, out, m.fmt, *WIDE)
     ref = torch.empty_like(out)
     W.w4_experts_reference(x, ids, w, m.w13_q, m.w13_s, m.gs13, m.w2_q, m.w2_s, m.gs2, ref, m.fmt)
     assert torch.isfinite(out).all()

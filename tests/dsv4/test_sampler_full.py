@@ -2,11 +2,13 @@
 
 The Triton kernels (interpreter on CPU) against the sort-based reference (`thresholds_reference`), against
 Hugging Face's logits processors (repetition penalty, temperature, top-k, top-p, min-p), and, for the
-frequency / presence penalties, which HF lacks, against a loop written from OpenAI's definition."""
+frequency / presence penalties, which HF lacks, against a loop written from OpenAI's definition; over several
+steps too, as the in-graph bitset and counts grow; and `SamplingParams` validation."""
 
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 import torch
@@ -16,7 +18,7 @@ if not torch.cuda.is_available():
 
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
-from sampler_oracles import boundary_tokens, hf_warp, openai_penalties  # noqa: E402
+from sampler_oracles import boundary_tokens, expected_token, hf_warp, openai_penalties  # noqa: E402
 
 from dsv4_native import sampler as S  # noqa: E402
 
@@ -165,36 +167,59 @@ def test_frequency_presence_match_openai_definition():
         assert max(batch["outputs"][b].count(j) for j in batch["outputs"][b]) >= 2  # frequency != presence here
 
 
-def test_counts_seen_and_tokens_over_steps():
-    """DeviceSampler over 3 steps: the output counts grow in-graph at the sampled ids, configure_slot
-    zeroes them, and each step equals the reference step."""
-    vocab = 300
-    sampler = S.DeviceSampler(3, vocab).to(DEV)
-    sampler.configure_slot(0, 0.9, 1.2, 5, torch.tensor([1, 2]), top_k=20, frequency_penalty=0.8,
-                           presence_penalty=0.4)
-    sampler.configure_slot(1, 1.1, 1.0, 6, torch.tensor([3]), top_p=0.7, min_p=0.02)
-    sampler.counts[2].fill_(7)  # an idle slot: untouched
-    active = torch.tensor([True, True, False], device=DEV)
+STEP_ROWS = [  # penalties in binary fractions: c * penalty is exact, so HF's and our scores match bit for bit
+    {"repetition_penalty": 1.25, "frequency_penalty": 0.5, "top_k": 3},  # greedy: penalties apply, filters not
+    {"temperature": 0.9, "repetition_penalty": 1.2, "top_k": 20, "frequency_penalty": 0.75,
+     "presence_penalty": 0.5, "seed": 5},
+    {"temperature": 1.1, "top_p": 0.7, "min_p": 0.02, "presence_penalty": 1.5, "seed": 6},
+    {"temperature": 1.0, "top_k": 30, "top_p": 0.9, "min_p": 0.01, "repetition_penalty": 0.8, "seed": 7},
+]
+
+
+def test_steps_match_hf_chain_as_state_grows():
+    """DeviceSampler over 4 steps, as the model step calls it: every step's kept set, surviving scores and
+    token equal HF's processors (repetition penalty over prompt + output so far) with OpenAI's frequency /
+    presence penalties over the output so far, so the bitset and counts grow in-graph as HF's input_ids
+    do. An idle slot stays untouched; configure_slot resets the state."""
+    vocab, steps = 400, 4
+    params = [S.SamplingParams(**r) for r in STEP_ROWS]
+    n = len(params) + 1  # the last slot is idle
+    sampler = S.DeviceSampler(n, vocab).to(DEV)
     g = torch.Generator().manual_seed(3)
-    ref_seen, ref_counts = sampler.seen.clone(), sampler.counts.clone()
-    history = [[], []]
-    for step in range(3):
-        logits = (torch.randn(3, vocab, generator=g) * 2).to(DEV)
-        pos = torch.tensor([10 + step, 20 + step, 0], device=DEV)
-        tok = sampler(logits, pos, active, torch.full((3,), -1, dtype=torch.int64, device=DEV)).clone()
-        want = torch.full((3,), -1, dtype=torch.int64, device=DEV)
-        S.sample_full_reference(logits, *(getattr(sampler, k) for k in S.SETTINGS), pos, active, ref_seen,
-                                ref_counts, want)
-        assert torch.equal(tok, want) and torch.equal(sampler.seen, ref_seen)
-        assert torch.equal(sampler.counts, ref_counts)
-        for b in range(2):
-            history[b].append(int(tok[b]))
-    for b in range(2):
-        assert int(sampler.counts[b].sum()) == 3
-        assert all(int(sampler.counts[b, t]) == history[b].count(t) for t in history[b])
-    assert bool((sampler.counts[2] == 7).all())
-    sampler.configure_slot(0, 0.0, 1.0, 0, torch.tensor([0]))
-    assert int(sampler.counts[0].sum()) == 0
+    prompts = [torch.randint(0, vocab, (12,), generator=g).tolist() for _ in params]
+    for b, (p, prompt) in enumerate(zip(params, prompts)):
+        sampler.configure_slot(b, torch.tensor(prompt), p)
+    sampler.counts[n - 1].fill_(7)
+    idle_seen = sampler.seen[n - 1].clone()
+    active = torch.tensor([True] * (n - 1) + [False], device=DEV)
+    base = torch.randn(n, vocab, generator=g) * 2  # the same favourites every step: penalties must steer
+    outputs: list[list[int]] = [[] for _ in params]
+    for step in range(steps):
+        logits = (base + 0.3 * torch.randn(n, vocab, generator=g)).to(DEV)
+        pos = torch.tensor([40 + step, 7 + step, 300 + step, 2 + step, 0], device=DEV)
+        tok = sampler(logits, pos, active, torch.full((n,), -1, dtype=torch.int64, device=DEV)).cpu()
+        kept = (sampler.scores >= sampler.state[:, S.NPASS, S.STATE_TAU][:, None]).cpu()
+        for b, p in enumerate(params):
+            want, hf = expected_token(logits[b], prompts[b], outputs[b], p, int(pos[b]))
+            if p.temperature > 0:
+                hf_kept = torch.isfinite(hf)
+                assert 0 < int(hf_kept.sum()) < vocab, (step, b)
+                assert not boundary_tokens(hf.where(hf_kept, sampler.scores[b].cpu()), p.top_k, p.top_p,
+                                           p.min_p).any()
+                assert torch.equal(kept[b], hf_kept), (step, b)
+                assert torch.equal(sampler.scores[b].cpu()[hf_kept], hf[hf_kept]), (step, b)
+            assert int(tok[b]) == want, (step, b)
+            outputs[b].append(want)
+    assert int(tok[n - 1]) == -1
+    assert len(set(outputs[0])) > 1  # without the in-graph penalty state greedy would repeat its favourite
+    for b, prompt in enumerate(prompts):
+        want_counts = torch.bincount(torch.tensor(outputs[b]), minlength=vocab).int()
+        assert torch.equal(sampler.counts[b].cpu(), want_counts)
+        assert torch.equal(sampler.seen[b].cpu(), S.mark_seen_host(torch.tensor(prompt + outputs[b]), vocab))
+    assert bool((sampler.counts[n - 1] == 7).all()) and torch.equal(sampler.seen[n - 1], idle_seen)
+    sampler.configure_slot(0, torch.tensor([0]), S.SamplingParams())
+    assert int(sampler.counts[0].sum()) == 0 and float(sampler.rep_penalty[0]) == 1.0
+    assert torch.equal(sampler.seen[0].cpu(), S.mark_seen_host(torch.tensor([0]), vocab))
 
 
 def test_token_does_not_depend_on_the_batch():
@@ -287,8 +312,10 @@ def test_filtered_draws_follow_the_renormalised_softmax(setting, kept):
 def test_sampler_with_filters_compiles_fullgraph():
     vocab = 100
     sampler = S.DeviceSampler(2, vocab).to(DEV)
-    sampler.configure_slot(0, 0.8, 1.2, 11, torch.tensor([1, 2, 3]), top_k=10, top_p=0.9, frequency_penalty=0.2)
-    sampler.configure_slot(1, 1.0, 1.0, 12, torch.tensor([4]), min_p=0.05, presence_penalty=0.5)
+    sampler.configure_slot(0, torch.tensor([1, 2, 3]), S.SamplingParams(
+        temperature=0.8, repetition_penalty=1.2, seed=11, top_k=10, top_p=0.9, frequency_penalty=0.2))
+    sampler.configure_slot(1, torch.tensor([4]), S.SamplingParams(temperature=1.0, seed=12, min_p=0.05,
+                                                                  presence_penalty=0.5))
     logits = torch.randn(2, vocab, device=DEV)
     pos = torch.tensor([5, 6], device=DEV)
     active = torch.ones(2, dtype=torch.bool, device=DEV)
@@ -301,12 +328,37 @@ def test_sampler_with_filters_compiles_fullgraph():
     assert torch.equal(got, eager)
 
 
-@pytest.mark.parametrize("bad", [{"temperature": -1.0}, {"rep_penalty": 0.0}, {"top_k": -1}, {"top_p": 1.5},
-                                 {"min_p": -0.1}, {"frequency_penalty": 2.5}, {"presence_penalty": -3.0}])
-def test_configure_slot_rejects_out_of_range_settings(bad):
-    sampler = S.DeviceSampler(1, 64)
-    base = {"temperature": 1.0, "rep_penalty": 1.0}
-    base.update({k: bad[k] for k in ("temperature", "rep_penalty") if k in bad})
-    extra = {k: v for k, v in bad.items() if k not in base}
-    with pytest.raises(ValueError, match="slot 0"):
-        sampler.configure_slot(0, base["temperature"], base["rep_penalty"], 0, torch.tensor([1]), **extra)
+BAD_PARAMS = [
+    ({"temperature": -1.0}, "temperature must be a finite number >= 0, got -1.0"),
+    ({"temperature": float("nan")}, "temperature must be"),
+    ({"temperature": float("inf")}, "temperature must be"),
+    ({"repetition_penalty": 0.0}, "repetition_penalty must be a finite number > 0, got 0.0"),
+    ({"top_k": -1}, "top_k must be an int >= 0 (0 = off), got -1"),
+    ({"top_k": 2.5}, "top_k must be an int"),
+    ({"top_p": 0.0}, r"top_p must be in (0, 1], got 0.0"),
+    ({"top_p": 1.5}, r"top_p must be in (0, 1], got 1.5"),
+    ({"min_p": -0.1}, r"min_p must be in [0, 1], got -0.1"),
+    ({"frequency_penalty": 2.5}, r"frequency_penalty must be in [-2, 2], got 2.5"),
+    ({"presence_penalty": -3.0}, r"presence_penalty must be in [-2, 2], got -3.0"),
+    ({"presence_penalty": "0.5"}, "presence_penalty must be"),
+    ({"seed": -1}, r"seed must be None or an int in [0, 2**63), got -1"),
+    ({"seed": 2 ** 63}, "seed must be"),
+]
+
+
+@pytest.mark.parametrize("bad, message", BAD_PARAMS, ids=[str(b) for b, _ in BAD_PARAMS])
+def test_sampling_params_reject_out_of_range_settings(bad, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        S.SamplingParams(**bad)
+
+
+def test_sampling_params_name_every_bad_field_and_accept_the_edges():
+    with pytest.raises(ValueError) as err:
+        S.SamplingParams(temperature=-1, top_p=2.0, top_k=-3)
+    assert all(f in str(err.value) for f in ("temperature", "top_p", "top_k"))
+    edges = S.SamplingParams(temperature=0, top_k=0, top_p=1, min_p=1.0, repetition_penalty=1e-3,
+                             frequency_penalty=-2, presence_penalty=2, seed=2 ** 63 - 1)
+    assert edges.device_values() == (0.0, 1e-3, -2.0, 2.0, 0, 1.0, 1.0, 2 ** 63 - 1)
+    assert S.SamplingParams().device_values()[-1] == 0  # seed None: 0
+    with pytest.raises(TypeError, match="SamplingParams"):
+        S.DeviceSampler(1, 64).configure_slot(0, torch.tensor([1]), {"temperature": 1.0})

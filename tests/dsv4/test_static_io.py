@@ -77,7 +77,8 @@ def _setup(seed: int = 0):
     io = _io()
     sampler = S.DeviceSampler(5, VOCAB).to(DEV)
     for slot, temp in [(0, 0.0), (1, 0.9), (3, 1.0), (4, 0.7)]:
-        sampler.configure_slot(slot, temp, 1.3, 100 + slot, torch.tensor([slot, slot + 1]))
+        sampler.configure_slot(slot, torch.tensor([slot, slot + 1]),
+                               S.SamplingParams(temperature=temp, repetition_penalty=1.3, seed=100 + slot))
     return table, io, sampler
 
 
@@ -141,7 +142,8 @@ def test_gpu_decode_graph_replays_with_host_io_between():
         if step == 3:  # host I/O between replays: a new request in the padding slot
             for target, smp in ((io, sampler), (io2, sampler2)):
                 target.admit(2, 9, 4, 5)
-                smp.configure_slot(2, 0.8, 1.1, 77, torch.tensor([9]))
+                params = S.SamplingParams(temperature=0.8, repetition_penalty=1.1, seed=77)
+                smp.configure_slot(2, torch.tensor([9]), params)
         torch.cuda.set_sync_debug_mode("error")
         try:
             graph.replay()

@@ -13,7 +13,7 @@ import tempfile
 
 import pytest
 import torch
-from dsv4_native.gpu_timing import bench_graph, read_bandwidth
+from dsv4_native.gpu_timing import bench_graph, grouped_mm_moe, read_bandwidth
 
 pytestmark = pytest.mark.cuda
 
@@ -47,31 +47,6 @@ def _moe(dim: int, inter: int, n_exp: int, max_tokens: int, gemv_max_slots: int 
     return m
 
 
-def _grouped_mm_baseline(m: "M.DSV4MoE", x, slot_ids, slot_w):
-    """HF-style torch grouped_mm MoE (sort + histc + cumsum + 2 grouped GEMMs), graph-capturable."""
-    gmm = getattr(torch.nn.functional, "grouped_mm", None) or torch._grouped_mm
-    n_tok, n_slot = slot_ids.shape
-    n_exp = m.w13.shape[0]
-    w13_t = m.w13.transpose(1, 2)  # [E, D, 2I] as a strided view
-    w2_t = m.w2.transpose(1, 2)  # [E, I, D]
-
-    def run():
-        flat = slot_ids.reshape(-1)
-        order = torch.sort(flat.long(), stable=True).indices
-        counts = torch.histc(flat.float(), bins=n_exp, min=0, max=n_exp - 1)
-        offs = torch.cumsum(counts, 0).to(torch.int32)
-        xs = x.index_select(0, order // n_slot)
-        gu = gmm(xs, w13_t, offs=offs)
-        inter = gu.shape[1] // 2
-        h = torch.nn.functional.silu(gu[:, :inter].clamp(max=10)) * gu[:, inter:].clamp(-10, 10)
-        y = gmm(h.to(x.dtype), w2_t, offs=offs).float() * slot_w.reshape(-1)[order][:, None]
-        out = torch.zeros(n_tok * n_slot, x.shape[1], device=DEV)
-        out.index_copy_(0, order, y)
-        return out.view(n_tok, n_slot, -1).sum(1).to(x.dtype)
-
-    return run
-
-
 def test_moe_flash_dims_vs_loop_and_timings():
     rows = []
     bw = read_bandwidth()
@@ -100,7 +75,7 @@ def test_moe_flash_dims_vs_loop_and_timings():
             rows.append(f"| MoE layer | {name} D={dim} I={inter} E={n_exp} | {n_tok} | {path} | {t_ours:.1f} "
                         f"| per-expert loop (eager) | {t_loop:.1f} | {floor:.1f} | {rel:.1e} |")
             try:
-                run = _grouped_mm_baseline(m, x, slot_ids, slot_w)
+                run = grouped_mm_moe(m.w13, m.w2, x, slot_ids, slot_w)
                 ref_gmm = run()
                 rel_g = ((ref_gmm.float() - loop.float()).norm() / loop.float().norm()).item()
                 t_gmm = _bench_graph(run)
@@ -236,7 +211,7 @@ def test_moe_flash_batch_speed():
         slot_ids, slot_w = m.slot_ids[:n_tok].clone(), m.slot_w[:n_tok].clone()
         loop = M.moe_naive_loop(x, slot_ids, slot_w, m.w13, m.w2).float()
         floor = len(set(slot_ids.reshape(-1).tolist())) * 3 * dim * inter * 2 / bw * 1e6
-        run = _grouped_mm_baseline(m, x, slot_ids, slot_w)
+        run = grouped_mm_moe(m.w13, m.w2, x, slot_ids, slot_w)
         try:
             t_gmm = f"{_bench_graph(run):.1f}"
         except Exception as exc:  # noqa: BLE001 - report, do not fail the table

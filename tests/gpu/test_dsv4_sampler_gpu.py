@@ -1,21 +1,18 @@
 """The full device sampler on the H200 at V = 129,280: parity with Hugging Face's logits processors and the
-sort-based reference, replay == eager under CUDA-graph capture, and a timing table.
+sort-based reference, and replay == eager under CUDA-graph capture. Timings: benchmarks/bench_sampler.py.
 
 Run: PYTHONPATH=$PWD python3 -m pytest -q -s -p no:cacheprovider tests/gpu/test_dsv4_sampler_gpu.py -m cuda
-The timing test prints a Markdown table (and writes it to $OUT/dsv4_sampler_timings.md when OUT is set).
-Times are medians of CUDA-graph replays (`gpu_timing.bench_graph`: triton's do_bench, L2 flushed).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import pytest
 import torch
 
-from dsv4_native.gpu_timing import bench_graph, capture_graph
+from dsv4_native.gpu_timing import capture_graph
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dsv4"))  # the shared oracles
 from sampler_oracles import boundary_tokens, hf_warp  # noqa: E402
@@ -28,17 +25,17 @@ if torch.cuda.is_available():
 DEV = "cuda"
 VOCAB = 129280
 ROWS = [
-    {"temperature": 0.0, "rep_penalty": 1.2},
+    {"temperature": 0.0, "repetition_penalty": 1.2},
     {"temperature": 0.7, "top_k": 50},
     {"temperature": 1.0, "top_p": 0.9},
     {"temperature": 1.0, "top_p": 0.95, "top_k": 20000},  # top-p over the top-k survivors, deep in the row
     {"temperature": 0.8, "min_p": 0.05},
-    {"temperature": 1.2, "top_k": 400, "top_p": 0.8, "min_p": 0.01, "rep_penalty": 1.3},
+    {"temperature": 1.2, "top_k": 400, "top_p": 0.8, "min_p": 0.01, "repetition_penalty": 1.3},
     {"temperature": 1.5, "top_k": 64000},  # k in the bulk of the distribution
-    {"temperature": 0.6, "top_p": 0.5, "rep_penalty": 1.1},
+    {"temperature": 0.6, "top_p": 0.5, "repetition_penalty": 1.1},
     {"temperature": 2.5, "top_p": 0.9},  # a flat row: a nucleus of thousands of tokens
 ]
-ALL_ON = {"temperature": 0.8, "rep_penalty": 1.1, "frequency_penalty": 0.2, "presence_penalty": 0.1, "top_k": 50,
+ALL_ON = {"temperature": 0.8, "repetition_penalty": 1.1, "frequency_penalty": 0.2, "presence_penalty": 0.1, "top_k": 50,
           "top_p": 0.9, "min_p": 0.05}
 
 
@@ -57,9 +54,7 @@ def _sampler(rows: list[dict], seed: int) -> tuple["S.DeviceSampler", list[torch
     for b, row in enumerate(rows):
         prompt = torch.randint(0, VOCAB, (300,), generator=g)
         history.append(prompt)
-        settings = {k: v for k, v in row.items() if k not in ("temperature", "rep_penalty")}
-        sampler.configure_slot(b, row.get("temperature", 0.0), row.get("rep_penalty", 1.0), 1000 + b, prompt,
-                               **settings)
+        sampler.configure_slot(b, prompt, S.SamplingParams(**{**row, "seed": 1000 + b}))
     return sampler, history
 
 
@@ -94,7 +89,7 @@ def test_full_vocab_matches_hf_processors_and_sort_reference():
             assert float(tau[b]) == float("-inf") and int(tok[b]) == int(ref_s[b].argmax())
             continue
         hf = hf_warp(logits[b], history[b].to(DEV), t, row["top_k"], row.get("top_p", 1.0), row.get("min_p", 0.0),
-                     row.get("rep_penalty", 1.0))
+                     row.get("repetition_penalty", 1.0))
         hf_kept = torch.isfinite(hf)
         near = boundary_tokens(s[b], row["top_k"], row.get("top_p", 1.0), row.get("min_p", 0.0))
         diff_hf = kept ^ hf_kept
@@ -162,38 +157,3 @@ def test_full_sampler_replay_equals_eager():
     assert not all(torch.equal(outs[0], o) for o in outs[1:])
     assert int((sampler.counts - counts).sum()) == 4 * 7 and torch.equal(sampler.counts[6], counts[6])
     assert not torch.equal(sampler.seen, seen)
-
-
-def test_sampler_timing_table():
-    """Graph-replay medians at V = 129,280: the lean sampler (penalty + temperature, the previous
-    DeviceSampler), the full sampler with no filter set, top-p only and everything on, and the sort-based
-    reference with everything on, whole and its thresholds alone (sort + softmax + cumsum, without the
-    reference's torch-int64 Philox)."""
-    lines = ["| batch | lean sampler (rep + temp) µs | full, no filter µs | full, top-p only µs "
-             "| full, all on µs | torch.sort reference, all on µs | its thresholds alone µs |",
-             "|---|---|---|---|---|---|---|"]
-    for n in (1, 8, 64):
-        logits = _logits(n, seed=n)
-        pos = torch.arange(n, device=DEV)
-        active = torch.ones(n, dtype=torch.bool, device=DEV)
-        nt = torch.zeros(n, dtype=torch.int64, device=DEV)
-        times = []
-        plain = {"temperature": 0.8, "rep_penalty": 1.1}
-        lean, _ = _sampler([plain] * n, seed=3)
-        times.append(bench_graph(lambda: S.device_sample(logits, lean.temperature, lean.rep_penalty, lean.seen,
-                                                         lean.seed, pos, active, nt, lean.pval, lean.pidx)))
-        for row in (plain, {"temperature": 1.0, "top_p": 0.95}, ALL_ON):
-            full, _ = _sampler([row] * n, seed=3)
-            times.append(bench_graph(lambda: full(logits, pos, active, nt)))
-        ref, _ = _sampler([ALL_ON] * n, seed=3)
-        times.append(bench_graph(lambda: S.sample_full_reference(
-            logits, *(getattr(ref, k) for k in S.SETTINGS), pos, active, ref.seen, ref.counts, nt)))
-        times.append(bench_graph(lambda: S.thresholds_reference(logits, ref.temperature, ref.top_k, ref.top_p,
-                                                                ref.min_p)))
-        lines.append(f"| {n} | " + " | ".join(f"{t:.1f}" for t in times) + " |")
-        torch.cuda.empty_cache()
-    table = "\n".join(lines)
-    print(f"\nsampler timings, V = {VOCAB}, {torch.cuda.get_device_name()}\n{table}")
-    if os.environ.get("OUT"):
-        Path(os.environ["OUT"], "dsv4_sampler_timings.md").write_text(table + "\n")
-    assert all("nan" not in line for line in lines)

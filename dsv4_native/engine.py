@@ -1,0 +1,519 @@
+"""Continuous batching over `DSV4Runner`: requests join and leave between decode replays, stops are host-side.
+
+    engine = DSV4Engine(DSV4Runner(model), detokenize=tok.decode)
+    rid = engine.add_request(prompt_ids, SamplingParams(temperature=0.7), StopConditions(max_tokens=256))
+    for out in engine.iter_outputs():          # or: engine.step() in your own loop, engine.run_until_done()
+        print(out.request_id, out.token_ids, out.finish_reason)
+
+One engine iteration (`step`):
+1. admit waiting requests into free slots (lowest first, FIFO, while their worst-case KV fits), configure
+   their sampler rows;
+2. prefill ONE chunk (`chunk_tokens` prompt tokens per request, `prefill.rows` requests at most); a request
+   whose prompt is in its slot's state is admitted at its last prompt token (`StaticDecodeIO.admit`);
+3. launch one decode step for rows [0, n) (n = highest decoding slot + 1; the runner replays the graph of the
+   smallest bucket >= n) and queue a non-blocking D2H copy of `next_tok` into a pinned ring + a CUDA event;
+4. read the ring entry of the PREVIOUS step (its event is done or nearly: the device is busy with this one),
+   append tokens, run the stop check, retire finished requests (slot inactive, KV released).
+
+So running requests wait at most one prefill chunk per token, and the host never waits for the step it just
+launched. The stop decision lags one step: the row of a request that stopped at step k-1 is still active in
+step k; that token is discarded and the slot retired before step k+1 (its device state is overwritten by the
+next admission). On CPU the same code runs with synchronous copies.
+
+Rows are NOT compacted: a request keeps its slot for life and freed slots become padding rows (`active`
+False, skipped by every kernel) until the next admission takes the lowest free slot. Compacting would move a
+request's whole per-slot state (window ring, compressor and indexer state and scores, sampler bitset and
+counts, its block-table row) on every departure; with the mask a departure costs one flag write and padding rows cost
+only their share of the dense GEMMs until the hole is refilled. No graph is recaptured: every n maps to a
+captured bucket.
+
+EOS is decided here, not in the graph: the engine sets the epilogue's single `eos_id` to -1 (never sampled),
+keeping only its max_len guard, which the host mirrors by capping `max_tokens` at `max_len - len(prompt)`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Optional, Protocol, Sequence
+
+import torch
+
+from .kv_pages import PagedKV
+from .model import DSV4Model
+from .runner import DSV4Runner
+from .sampler import SamplingParams
+
+Detokenize = Callable[[Sequence[int]], str]
+
+
+# ----------------------------------------------------------------------------------------------------
+# requests
+
+
+@dataclass(frozen=True)
+class StopConditions:
+    """When a request stops (checked on the host after every token, in this order): a token in `eos_ids`
+    (None: the model's EOS; () : never), the output ending with a sequence of `stop_token_ids`, the decoded
+    output containing a string of `stop` (needs the engine's `detokenize`), `max_tokens` new tokens (capped
+    at `max_len - len(prompt)`). The stopping token stays in `token_ids`; `text` ends before a stop string."""
+
+    max_tokens: int = 16
+    eos_ids: Optional[tuple[int, ...]] = None
+    stop_token_ids: tuple[tuple[int, ...], ...] = ()
+    stop: tuple[str, ...] = ()
+
+
+@dataclass
+class RequestOutput:
+    request_id: str
+    prompt_token_ids: list[int]
+    token_ids: list[int]
+    finish_reason: str  # "stop" | "length" | "abort"
+    stop_reason: object  # the EOS id, the token sequence or the string that matched; None otherwise
+    text: Optional[str]
+    arrival_time: float
+    first_token_time: Optional[float]
+    finish_time: float
+
+    @property
+    def latency(self) -> float:
+        return self.finish_time - self.arrival_time
+
+
+@dataclass
+class _Request:
+    rid: str
+    prompt: list[int]
+    params: SamplingParams
+    seed: int
+    eos: frozenset[int]
+    stop_seqs: tuple[tuple[int, ...], ...]
+    stop_strs: tuple[str, ...]
+    max_new: int
+    arrival: float
+    slot: int = -1
+    prefilled: int = 0  # prompt tokens [0, prefilled) are in the slot's state (the last one never is)
+    decoding: bool = False
+    launched: int = 0  # decode steps launched for it: the next one processes position len(prompt) - 1 + launched
+    tokens: list[int] = field(default_factory=list)
+    text: Optional[str] = None
+    searched: int = 0  # stop strings: text[:searched] holds no match
+    first_token: Optional[float] = None
+    done: bool = False
+
+
+# ----------------------------------------------------------------------------------------------------
+# KV cache management (host side, between steps)
+
+
+class CacheManager(Protocol):
+    """What the engine asks of the KV layout. `fits`: a request of this worst-case length can ever run;
+    `can_admit` / `commit`: admission control (the worst case is committed up front, so a running request
+    never runs out of blocks and nothing is ever preempted); `reserve` before a step that processes position
+    `length - 1`; `release` when the request leaves its slot."""
+
+    def fits(self, length: int) -> bool: ...
+    def can_admit(self, length: int) -> bool: ...
+    def commit(self, slot: int, length: int) -> None: ...
+    def reserve(self, slot: int, length: int) -> None: ...
+    def release(self, slot: int) -> None: ...
+
+
+class SlotCacheManager:
+    """The slot-major layout: every slot owns `max_len` tokens of every cache, nothing to hand out."""
+
+    def fits(self, length: int) -> bool:
+        return True
+
+    def can_admit(self, length: int) -> bool:
+        return True
+
+    def commit(self, slot: int, length: int) -> None:
+        pass
+
+    def reserve(self, slot: int, length: int) -> None:
+        pass
+
+    def release(self, slot: int) -> None:
+        pass
+
+
+class PagedCacheManager:
+    """A block pool behind a block table (`kv_pages.PagedKV`): admits a request only if the blocks of its worst
+    case (prompt + max new tokens) fit beside the worst cases already admitted; blocks are then taken as
+    positions cross into them and all come back at retirement."""
+
+    def __init__(self, kv: PagedKV) -> None:
+        self.kv = kv
+        self.capacity = kv.allocator.num_blocks - 1  # kv_pages.NULL_BLOCK is never handed out
+        self.committed: dict[int, int] = {}
+
+    def fits(self, length: int) -> bool:
+        return self.kv.blocks_for(length) <= self.capacity
+
+    def can_admit(self, length: int) -> bool:
+        return sum(self.committed.values()) + self.kv.blocks_for(length) <= self.capacity
+
+    def commit(self, slot: int, length: int) -> None:
+        self.committed[slot] = self.kv.blocks_for(length)
+
+    def reserve(self, slot: int, length: int) -> None:
+        self.kv.reserve(slot, length)
+
+    def release(self, slot: int) -> None:
+        self.committed.pop(slot, None)
+        self.kv.release(slot)
+
+
+def default_cache_manager(model: DSV4Model) -> CacheManager:
+    return PagedCacheManager(model.kv) if model.kv is not None else SlotCacheManager()
+
+
+# ----------------------------------------------------------------------------------------------------
+# prefill of prompt slices
+
+
+@dataclass(frozen=True)
+class PromptSlice:
+    """Prompt tokens `tokens` at positions `start ..` of `slot` (all earlier positions already prefilled)."""
+
+    slot: int
+    start: int
+    tokens: Sequence[int]
+
+
+class ChunkPrefill(Protocol):
+    """Writes every slice into its slot's state exactly as token-by-token decode would; other rows' state and
+    the decode I/O (`input_ids`, `pos`, `active`) are left as they were. `rows`: how many requests one call may
+    take (None: any; a chunk then costs the same whatever the number of rows); `default_chunk`: the engine's
+    `chunk_tokens` unless given (what one call should cost: a decoding request waits that long per token)."""
+
+    rows: Optional[int]
+    default_chunk: int
+
+    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None: ...
+
+
+def _to_device(host: torch.Tensor, device: torch.device) -> torch.Tensor:
+    """A host tensor on `device` without a host wait: pinned + non-blocking on CUDA (the caching host
+    allocator keeps the pinned block alive until the copy ran)."""
+    if device.type != "cuda":
+        return host.to(device)
+    return host.pin_memory().to(device, non_blocking=True)
+
+
+class TokenLoopPrefill:
+    """The slices' tokens one position per eager `forward_logits` call, every slice in its own row (a chunk of
+    T tokens is T forwards whatever the number of slices), the other rows inactive: the same step code writes
+    the same state, so the state equals token-by-token decode by construction (model.prefill's method)."""
+
+    rows: Optional[int] = None
+    default_chunk = 16  # 16 eager forwards (~0.3 s on the H200) per iteration
+
+    @torch.no_grad()
+    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None:
+        io = model.io
+        n = max(s.slot for s in slices) + 1
+        steps = max(len(s.tokens) for s in slices)
+        plan = torch.zeros(steps, 3, n, dtype=torch.int64)  # (token, position, active) per step and row
+        for s in slices:
+            t = len(s.tokens)
+            plan[:t, 0, s.slot] = torch.as_tensor(list(s.tokens), dtype=torch.int64)
+            plan[:t, 1, s.slot] = torch.arange(s.start, s.start + t)
+            plan[:t, 2, s.slot] = 1
+        plan = _to_device(plan, io.input_ids.device)
+        bufs = (io.input_ids[:n], io.pos[:n], io.active[:n])
+        saved = [b.clone() for b in bufs]
+        for t in range(steps):
+            for i, b in enumerate(bufs):
+                b.copy_(plan[t, i])
+            model.forward_logits(n)
+        for b, old in zip(bufs, saved):
+            b.copy_(old)
+
+
+class ChunkForwardPrefill:
+    """One forward per slice (`dsv4_native.prefill.forward_chunk`: the chunk's positions as rows of one
+    sequence), one request per call so a call costs one chunk."""
+
+    rows: Optional[int] = 1
+    default_chunk = 512
+
+    def __init__(self, forward_chunk: Callable[..., None]) -> None:
+        self.forward_chunk = forward_chunk
+
+    @torch.no_grad()
+    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None:
+        dev = model.io.input_ids.device
+        for s in slices:
+            ids = _to_device(torch.tensor(list(s.tokens), dtype=torch.int64), dev)
+            self.forward_chunk(model, s.slot, ids, s.start, dev.type != "cuda")  # exact (bitwise) on CPU
+
+
+def default_prefill() -> ChunkPrefill:
+    """The chunked prefill where this checkout has it (dsv4_native/prefill.py), else the token loop."""
+    try:
+        from .prefill import forward_chunk
+    except ImportError:
+        return TokenLoopPrefill()
+    return ChunkForwardPrefill(forward_chunk)
+
+
+# ----------------------------------------------------------------------------------------------------
+# the pinned token ring
+
+
+class TokenRing:
+    """Each decode step's `next_tok` copied (non-blocking, fixed shape) into a pinned host row, with a CUDA
+    event recorded after the copy. Step k's row is read once its event has completed."""
+
+    def __init__(self, batch: int, depth: int, device: torch.device) -> None:
+        self.cuda = device.type == "cuda"
+        self.host = torch.zeros(depth, batch, dtype=torch.int64, pin_memory=self.cuda)
+        self.events = [torch.cuda.Event() for _ in range(depth)] if self.cuda else []
+        self.depth = depth
+
+    def push(self, k: int, next_tok: torch.Tensor) -> None:
+        self.host[k % self.depth].copy_(next_tok, non_blocking=True)  # pinned on CUDA; a plain copy on CPU
+        if self.cuda:
+            self.events[k % self.depth].record()
+
+    def read(self, k: int) -> list[int]:
+        """Step k's tokens. The host's one wait of the loop, outside any graph: on the event of a step the
+        device is past or about to finish (the next step is already queued), never on the whole stream."""
+        if self.cuda:
+            event = self.events[k % self.depth]
+            while not event.query():  # noqa: GL201 -- host loop, never captured; a spin on one event
+                time.sleep(0)
+        return self.host[k % self.depth].tolist()
+
+
+# ----------------------------------------------------------------------------------------------------
+# the engine
+
+
+class DSV4Engine:
+    """Continuous batching over a `DSV4Runner` (module docstring). The runner owns the graphs; the engine owns
+    the slots, the stop check and the model's decode I/O while it exists."""
+
+    def __init__(self, runner: DSV4Runner, *, chunk_tokens: Optional[int] = None,
+                 prefill: Optional[ChunkPrefill] = None, cache: Optional[CacheManager] = None,
+                 detokenize: Optional[Detokenize] = None, seed: int = 0,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.prefill = prefill if prefill is not None else default_prefill()
+        self.chunk_tokens = self.prefill.default_chunk if chunk_tokens is None else chunk_tokens
+        if self.chunk_tokens < 1:
+            raise ValueError(f"chunk_tokens must be positive, got {chunk_tokens}")
+        self.runner, self.model = runner, runner.model
+        cfg, io = self.model.cfg, self.model.io
+        self.cache = cache if cache is not None else default_cache_manager(self.model)
+        self.detokenize, self.seed, self.clock = detokenize, seed, clock
+        self.max_slots = max(runner.buckets)
+        self._saved_eos = io.eos_id.clone()
+        io.eos_id.fill_(-1)  # the stop check is host-side; the epilogue keeps only its max_len guard
+        io.active.zero_()
+        if runner.use_graphs and runner.graphs is None:
+            runner.capture()
+        self.ring = TokenRing(cfg.max_batch, 2, io.next_tok.device)  # one step in flight + the one being read
+        self._pending: deque[tuple[int, list[tuple[int, _Request]]]] = deque()  # (step k, [(slot, request)])
+        self._steps = 0
+        self._waiting: deque[_Request] = deque()
+        self._free = list(range(self.max_slots))  # a heap: the lowest free slot first keeps n small
+        self._slots: dict[int, _Request] = {}
+        self._ids = itertools.count()
+        self._requests: dict[str, _Request] = {}
+
+    # -- submission --------------------------------------------------------------------------------
+
+    def add_request(self, prompt_ids: Sequence[int], params: Optional[SamplingParams] = None,  # graphlint: cold
+                    stop: Optional[StopConditions] = None, request_id: Optional[str] = None,
+                    arrival_time: Optional[float] = None) -> str:
+        """Queue a request (admitted at the next `step` with a free slot); returns its id."""
+        params = params or SamplingParams()
+        stop = stop or StopConditions()
+        cfg = self.model.cfg
+        prompt = [int(t) for t in prompt_ids]
+        index = next(self._ids)
+        rid = str(index) if request_id is None else request_id
+        # SamplingParams checks its own ranges on construction; seed None: the engine's seed plus the request's
+        # index, so a run is reproducible given the engine seed and the submission order
+        problems = [] if isinstance(params, SamplingParams) else [
+            f"params must be a SamplingParams, got {type(params).__name__}"]
+        if not prompt:
+            problems.append("the prompt is empty")
+        elif not len(prompt) < cfg.max_len:
+            problems.append(f"a prompt of {len(prompt)} tokens leaves no room below max_len {cfg.max_len}")
+        if any(not 0 <= t < cfg.vocab for t in prompt):
+            problems.append(f"prompt token ids must be in [0, {cfg.vocab})")
+        if stop.max_tokens < 1:
+            problems.append(f"max_tokens must be >= 1, got {stop.max_tokens}")
+        if any(not seq for seq in stop.stop_token_ids):
+            problems.append("an empty stop token sequence")
+        if stop.stop and self.detokenize is None:
+            problems.append("stop strings need the engine's detokenize callback")
+        if any(not s for s in stop.stop):
+            problems.append("an empty stop string")
+        if prompt and not self.cache.fits(len(prompt) + min(stop.max_tokens, cfg.max_len - len(prompt))):
+            problems.append("its prompt and max_tokens need more KV blocks than the whole pool holds")
+        if rid in self._requests:
+            problems.append(f"request id {rid!r} is in use")
+        if problems:
+            raise ValueError(f"request {rid}: " + "; ".join(problems))
+        eos = (cfg.eos_id,) if stop.eos_ids is None else stop.eos_ids
+        req = _Request(rid, prompt, params, self.seed + index if params.seed is None else params.seed,
+                       frozenset(int(e) for e in eos), tuple(tuple(int(t) for t in s) for s in stop.stop_token_ids),
+                       tuple(stop.stop), min(stop.max_tokens, cfg.max_len - len(prompt)),
+                       self.clock() if arrival_time is None else arrival_time)
+        self._requests[rid] = req
+        self._waiting.append(req)
+        return rid
+
+    def abort(self, request_id: str) -> Optional[RequestOutput]:  # graphlint: cold
+        """Drop a request wherever it is; returns its output (finish_reason "abort") or None if unknown/done."""
+        req = self._requests.get(request_id)
+        if req is None or req.done:
+            return None
+        if req.slot < 0:
+            self._waiting.remove(req)
+        return self._finish(req, "abort", None)
+
+    def has_unfinished(self) -> bool:
+        return bool(self._waiting or self._slots or self._pending)
+
+    @property
+    def num_running(self) -> int:
+        return len(self._slots)
+
+    # -- the iteration -------------------------------------------------------------------------------
+
+    @torch.no_grad()
+    def step(self) -> list[RequestOutput]:  # graphlint: hot
+        """One iteration (module docstring): admit, one prefill chunk, one decode launch, read the previous
+        step. Returns the requests that finished in it."""
+        self._admit()
+        self._prefill_chunk()
+        launched = self._launch_decode()
+        return self._drain(keep=1 if launched else 0)
+
+    def run_until_done(self) -> list[RequestOutput]:  # graphlint: cold
+        """Step until every submitted request finished; outputs in finishing order."""
+        return list(self.iter_outputs())
+
+    def iter_outputs(self) -> Iterator[RequestOutput]:  # graphlint: cold
+        while self.has_unfinished():
+            yield from self.step()
+
+    def close(self) -> None:  # graphlint: cold
+        """Give the model back to static use: abort what is left, restore the epilogue's EOS id."""
+        for rid in [r.rid for r in self._requests.values() if not r.done]:
+            self.abort(rid)
+        self._drain(keep=0)
+        self.model.io.eos_id.copy_(self._saved_eos)
+
+    def _admit(self) -> None:
+        while self._waiting and self._free:
+            req = self._waiting[0]
+            if not self.cache.can_admit(len(req.prompt) + req.max_new):
+                break  # FIFO: a large request is not overtaken (no starvation); it waits for blocks
+            self._waiting.popleft()
+            req.slot = heapq.heappop(self._free)
+            self._slots[req.slot] = req
+            self.cache.commit(req.slot, len(req.prompt) + req.max_new)
+            self.model.configure_sampling(req.slot, req.prompt, req.params, seed=req.seed)
+
+    def _prefill_chunk(self) -> None:
+        todo = sorted((r for r in self._slots.values() if not r.decoding), key=lambda r: r.arrival)
+        work = [r for r in todo if r.prefilled < len(r.prompt) - 1]  # (a one-token prompt has none)
+        slices = []
+        for req in work[:self.prefill.rows] if self.prefill.rows is not None else work:
+            end = min(req.prefilled + self.chunk_tokens, len(req.prompt) - 1)
+            self.cache.reserve(req.slot, end)
+            slices.append(PromptSlice(req.slot, req.prefilled, req.prompt[req.prefilled:end]))
+            req.prefilled = end
+        if slices:
+            self.prefill(self.model, slices)
+        io = self.model.io
+        for req in todo:
+            if req.prefilled == len(req.prompt) - 1:
+                req.decoding = True
+                io.admit(req.slot, req.prompt[-1], len(req.prompt) - 1, len(req.prompt))
+
+    def _launch_decode(self) -> bool:
+        rows = [(slot, req) for slot, req in self._slots.items() if req.decoding]
+        if not rows:
+            return False
+        if len(self._pending) == self.ring.depth:  # cannot happen with keep=1, but never overwrite unread rows
+            self._drain(keep=self.ring.depth - 1)
+        for slot, req in rows:
+            self.cache.reserve(slot, len(req.prompt) + req.launched)
+            req.launched += 1
+        n = max(slot for slot, _ in rows) + 1
+        self.runner.step(n)
+        self.ring.push(self._steps, self.model.io.next_tok)
+        self._pending.append((self._steps, rows))
+        self._steps += 1  # noqa: GL303 -- host loop state: the engine's step is never captured
+        return True
+
+    def _drain(self, keep: int) -> list[RequestOutput]:
+        finished: list[RequestOutput] = []
+        while len(self._pending) > keep:
+            k, rows = self._pending.popleft()
+            tokens = self.ring.read(k)
+            now = self.clock()
+            for slot, req in rows:
+                if req.done:
+                    continue  # the one-step lag: generated after its stop, discarded
+                out = self._append(req, tokens[slot], now)
+                if out is not None:
+                    finished.append(out)
+        return finished
+
+    def _append(self, req: _Request, token: int, now: float) -> Optional[RequestOutput]:  # graphlint: cold
+        """The host-side stop check of one new token."""
+        req.tokens.append(token)
+        if req.first_token is None:
+            req.first_token = now
+        if token in req.eos:
+            return self._finish(req, "stop", token)
+        for seq in req.stop_seqs:
+            if tuple(req.tokens[-len(seq):]) == seq:
+                return self._finish(req, "stop", seq)
+        if self.detokenize is not None:
+            req.text = self.detokenize(req.tokens)
+            hit = self._find_stop_string(req)
+            if hit is not None:
+                return self._finish(req, "stop", hit)
+        if len(req.tokens) >= req.max_new:
+            return self._finish(req, "length", None)
+        return None
+
+    @staticmethod
+    def _find_stop_string(req: _Request) -> Optional[str]:  # graphlint: cold
+        """The first stop string in the text not searched yet (from `searched` minus the longest stop, so a
+        string split across tokens is found); cuts the text before it."""
+        if not req.stop_strs or req.text is None:
+            return None
+        start = max(0, req.searched - max(len(s) for s in req.stop_strs) + 1)
+        hits = [(req.text.find(s, start), s) for s in req.stop_strs]
+        hits = [(i, s) for i, s in hits if i >= 0]
+        req.searched = len(req.text)
+        if not hits:
+            return None
+        i, s = min(hits)
+        req.text = req.text[:i]
+        return s
+
+    def _finish(self, req: _Request, reason: str, stop_reason: object) -> RequestOutput:  # graphlint: cold
+        req.done = True
+        if req.slot >= 0:
+            self.model.io.retire(req.slot)  # queued after the launched step: the next replay skips the row
+            self.cache.release(req.slot)
+            del self._slots[req.slot]
+            heapq.heappush(self._free, req.slot)
+        del self._requests[req.rid]
+        return RequestOutput(req.rid, req.prompt, req.tokens, reason, stop_reason, req.text, req.arrival,
+                             req.first_token, self.clock())

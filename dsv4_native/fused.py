@@ -1,0 +1,347 @@
+"""Fused glue of the decode step (issue 23): RMSNorm + interleaved RoPE + ring write in one launch, and the
+fp32 projections (compressor, indexer weights) as one GEMV launch on the activations as they are.
+
+`norm_rope` replaces, per call site of `DSV4Attention` / `DSV4Block`, the ~10 ATen launches of a
+`weighted_rms_norm` (cast, pow, mean, add, rsqrt, mul, cast, mul, cast) and the ~10 of an
+`apply_rope_interleaved` (cast, index_select, 4 mul, sub, add, stack, cat) and, for the latent kv, the
+~6 of `write_ring` (clamp, remainder, gather, where, scatter, cast). One program per (row, head) holds the
+whole head row (RMSNorm needs it) as `[d/2, 2]` pairs, so the interleaved RoPE pairs sit in one tile row.
+
+Semantics (the reference is the torch code it replaces, op for op; `x.dtype` = the model dtype):
+  norm with a weight:    v = (w * (x * r).to(x.dtype)).to(x.dtype),  r = rsqrt(mean(x^2) + eps) in fp32
+  norm without a weight: v = x * r.to(x.dtype)                        (DSV4's per-head q norm)
+  rope (cos_sin given):  the last r channels rotated by interleaved pairs at pos, in fp32
+  store:                 out[b, h] = v  (cast to out.dtype), or with `ring`: out[b, pos[b] % W] = v for
+                         active rows only (out is the window ring [B, W, H*d]; padding rows keep theirs).
+fp32 parity: the rope-only path is bitwise the reference on the interpreter (same products, no reduction);
+the norm's fp32 sum of squares is reduced in another order than torch's mean (a few ulp).
+
+`linear_f32` is `F.linear(x.float(), w)` for all the fp32 weights HF keeps in fp32 that read one input (the
+compressors' wkv / wgate, the indexer's weights_proj: `F32Projections`), in one launch: the router's fp32
+GEMV kernel (`router._router_gemv_kernel`, one split) reads x in its own dtype, accumulates in fp32 and
+stores each projection as its own contiguous block, so the step runs no x.float() cast and no cuBLAS fp32
+GEMM (the H200 profile of issue 23 found `sm80_xmma_gemm_f32f32` at 302 us of a 1.81 ms step at batch 8).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+
+import graphlint
+
+from dsv4_native._attn_common import apply_rope_interleaved
+from dsv4_native._backend import use_triton
+
+try:
+    import triton
+    import triton.language as tl
+
+    from dsv4_native.router import _router_gemv_kernel
+except Exception:  # pragma: no cover - triton is optional on CPU-only installs
+    triton = None
+    tl = None
+
+
+# ----------------------------------------------------------------------------------------------
+# References (plain PyTorch, graph-safe): the step's code before the fusion
+# ----------------------------------------------------------------------------------------------
+
+
+def weighted_rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+    """HF `DeepseekV4RMSNorm`: normalise in fp32, round to the input dtype, then scale."""
+    xf = x.float()
+    normed = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
+    return weight * normed
+
+
+def write_ring(ring: torch.Tensor, pos: torch.Tensor, value: torch.Tensor, active: torch.Tensor) -> None:
+    """`ring[b, pos[b] % W] = value[b]` for active rows; padding rows rewrite their old row (no branch)."""
+    n, window, width = ring.shape
+    slot = (pos.clamp(min=0) % window).view(n, 1, 1).expand(n, 1, width)
+    old = ring.gather(1, slot)
+    ring.scatter_(1, slot, torch.where(active.view(n, 1, 1), value.view(n, 1, width).to(ring.dtype), old))
+
+
+def norm_rope_reference(x: torch.Tensor, weight: Optional[torch.Tensor], cos_sin: Optional[torch.Tensor],
+                        pos: torch.Tensor, active: torch.Tensor, out: torch.Tensor, eps: float, norm: bool,
+                        ring: bool) -> None:
+    v = x
+    if norm and weight is not None:
+        v = weighted_rms_norm(x, weight, eps).to(x.dtype)
+    elif norm:
+        v = x * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps).to(x.dtype)
+    if cos_sin is not None:
+        v = apply_rope_interleaved(v, cos_sin, pos)
+    if ring:
+        write_ring(out, pos, v, active)
+    else:
+        out.copy_(v)
+
+
+def linear_f32_reference(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
+                         out: torch.Tensor) -> None:
+    """F.linear(x.float(), w) per row scaled, scattered through the row table (graph-safe: no host read)."""
+    res = torch.nn.functional.linear(x.float(), w) * row_scale
+    t = torch.arange(x.shape[0], device=x.device).view(-1, 1)
+    tab = table.long()
+    dst = x.shape[0] * tab[0] + t * tab[1] + tab[2]  # [T, N]
+    out.scatter_(0, dst.reshape(-1), res.reshape(-1))
+
+
+# ----------------------------------------------------------------------------------------------
+# Projections that read the same input, as one weight (host side, cold)
+# ----------------------------------------------------------------------------------------------
+
+
+class RowFusedModule(torch.nn.Module):
+    """A module some of whose parameters (its own or its children's) are row slices of one buffer, so the step
+    runs their projections as one GEMM (`fuse_rows`). Loading copies into the parameters in place (the
+    loader's `copy_`), which keeps the sharing; `.to()` / `.cuda()` convert parameters and buffer apart, so
+    `_apply` fuses them again."""
+
+    def fuse_rows(self, name: str, parts: list[tuple[torch.nn.Module, str]]) -> None:  # graphlint: cold
+        """Buffer `name` = the parts' rows back to back; each part becomes a parameter view of its rows."""
+        if not hasattr(self, "_row_fusions"):
+            self._row_fusions: dict[str, list[tuple[torch.nn.Module, str]]] = {}
+        self._row_fusions[name] = parts
+        whole = torch.cat([getattr(m, p).detach() for m, p in parts])
+        self.register_buffer(name, whole, persistent=False)
+        start = 0
+        for mod, pname in parts:
+            param = getattr(mod, pname)
+            rows = param.shape[0]
+            param.data = whole[start:start + rows]
+            start += rows
+
+    def _apply(self, fn, recurse=True):  # graphlint: cold
+        super()._apply(fn, recurse)
+        for name, parts in getattr(self, "_row_fusions", {}).items():
+            self.fuse_rows(name, parts)
+        return self
+
+
+# ----------------------------------------------------------------------------------------------
+# Triton
+# ----------------------------------------------------------------------------------------------
+
+if triton is not None:
+
+    @triton.jit
+    def _norm_rope_row(
+        x_ptr, w_ptr, cs_ptr, pos_ptr, active_ptr, out_ptr, eps, MAX_POS, XS, b, h,
+        H: tl.constexpr, D: tl.constexpr, R: tl.constexpr, W: tl.constexpr,
+        NORM: tl.constexpr, WEIGHTED: tl.constexpr, RING: tl.constexpr, BLOCK_P: tl.constexpr,
+    ):
+        """One head row (row b, head h) of D channels as [D/2, 2] pairs (module docstring); x rows XS apart
+        (a column slice of a fused projection), heads dense."""
+        offs_p = tl.arange(0, BLOCK_P)
+        c = tl.arange(0, 2)
+        p_ok = offs_p < D // 2
+        offs = offs_p[:, None] * 2 + c[None, :]
+        ok = p_ok[:, None] & (c[None, :] < 2)
+        xr = tl.load(x_ptr + b * XS + h * D + offs, mask=ok, other=0.0)
+        v = xr.to(tl.float32)
+        if NORM:
+            r = 1.0 / tl.sqrt(tl.sum(tl.sum(v * v, axis=1), axis=0) / D + eps)
+            if WEIGHTED:
+                wv = tl.load(w_ptr + offs, mask=ok, other=0.0).to(tl.float32)
+                v = (v * r).to(xr.dtype).to(tl.float32)
+                v = (wv * v).to(xr.dtype).to(tl.float32)
+            else:
+                v = (v * r.to(xr.dtype).to(tl.float32)).to(xr.dtype).to(tl.float32)
+        p = tl.minimum(tl.maximum(tl.load(pos_ptr + b), 0), MAX_POS - 1)
+        if R > 0:
+            j = offs_p - (D - R) // 2  # frequency index of the pair; < 0: a no-rope pair
+            rot = (j >= 0) & p_ok
+            jj = tl.where(rot, j, 0)
+            cos = tl.load(cs_ptr + p * R + jj, mask=rot, other=1.0)
+            sin = tl.load(cs_ptr + p * R + R // 2 + jj, mask=rot, other=0.0)
+            x0 = tl.sum(tl.where(c[None, :] == 0, v, 0.0), axis=1)
+            x1 = tl.sum(tl.where(c[None, :] == 1, v, 0.0), axis=1)
+            n0 = tl.where(rot, x0 * cos - x1 * sin, x0)
+            n1 = tl.where(rot, x0 * sin + x1 * cos, x1)
+            v = tl.where(c[None, :] == 0, n0[:, None], n1[:, None])
+        if RING:
+            act = tl.load(active_ptr + b).to(tl.int1)
+            dst = out_ptr + (b * W + p % W) * (H * D) + h * D + offs
+            tl.store(dst, v.to(out_ptr.dtype.element_ty), mask=ok & act)
+        else:
+            tl.store(out_ptr + (b * H + h) * D + offs, v.to(out_ptr.dtype.element_ty), mask=ok)
+
+    @triton.jit
+    def _norm_rope_kernel(
+        x_ptr, w_ptr, cs_ptr, out_ptr, MAX_POS, XS,
+        x2_ptr, w2_ptr, cs2_ptr, out2_ptr, MAX_POS2, XS2,
+        pos_ptr, active_ptr, eps,
+        H: tl.constexpr, D: tl.constexpr, R: tl.constexpr, W: tl.constexpr,
+        NORM: tl.constexpr, WEIGHTED: tl.constexpr, RING: tl.constexpr, BLOCK_P: tl.constexpr,
+        H2: tl.constexpr, D2: tl.constexpr, R2: tl.constexpr, W2: tl.constexpr,
+        NORM2: tl.constexpr, WEIGHTED2: tl.constexpr, RING2: tl.constexpr, BLOCK_P2: tl.constexpr,
+    ):
+        """Program (row b, head h): heads [0, H) are the first task's, [H, H + H2) the second's (two
+        independent norm / RoPE / store tasks on one batch of rows, one launch)."""
+        b = tl.program_id(0).to(tl.int64)
+        h = tl.program_id(1)
+        if h < H:
+            _norm_rope_row(x_ptr, w_ptr, cs_ptr, pos_ptr, active_ptr, out_ptr, eps, MAX_POS, XS, b, h,
+                           H, D, R, W, NORM, WEIGHTED, RING, BLOCK_P)
+        else:
+            _norm_rope_row(x2_ptr, w2_ptr, cs2_ptr, pos_ptr, active_ptr, out2_ptr, eps, MAX_POS2, XS2, b, h - H,
+                           H2, D2, R2, W2, NORM2, WEIGHTED2, RING2, BLOCK_P2)
+
+
+def _task_args(x, weight, cos_sin, out, norm: bool, ring: bool) -> tuple[tuple, dict]:
+    """Pointer / runtime and constexpr arguments of one norm_rope task."""
+    n, heads, dim = x.shape
+    if x.stride(2) != 1 or x.stride(1) != dim or not out.is_contiguous():
+        raise ValueError("norm_rope: x needs dense head rows (strides (any, d, 1)), out must be contiguous")
+    rope = cos_sin.shape[1] if cos_sin is not None else 0
+    max_pos = cos_sin.shape[0] if cos_sin is not None else 1 << 30
+    ptrs = (x, weight if weight is not None else x, cos_sin if cos_sin is not None else x, out, max_pos, x.stride(0))
+    const = dict(H=heads, D=dim, R=rope, W=out.shape[1] if ring else 1, NORM=norm, WEIGHTED=weight is not None,
+                 RING=ring, BLOCK_P=triton.next_power_of_2(dim // 2))
+    return ptrs, const
+
+
+def _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps: float, norm: bool, ring: bool,
+                      x2, weight2, cos_sin2, out2, norm2: bool, ring2: bool) -> None:
+    ptrs, const = _task_args(x, weight, cos_sin, out, norm, ring)
+    heads2 = 0
+    if x2 is not None:
+        if x2.shape[0] != x.shape[0]:
+            raise ValueError("norm_rope: both tasks run on the same rows")
+        ptrs2, const2 = _task_args(x2, weight2, cos_sin2, out2, norm2, ring2)
+        heads2 = const2["H"]
+    else:  # no second task: its arguments repeat the first's (never reached: the grid covers H heads)
+        ptrs2, const2 = ptrs, const
+    widest = max(const["D"], const2["D"])
+    _norm_rope_kernel[(x.shape[0], const["H"] + heads2)](
+        *ptrs, *ptrs2, pos, active, eps, **const, **{k + "2": v for k, v in const2.items()},
+        num_warps=4 if widest >= 1024 else 1,
+    )
+
+
+def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
+                       out: torch.Tensor) -> None:
+    n_tok, dim = x.shape
+    rows = w.shape[0]
+    if not (x.is_contiguous() and w.is_contiguous() and out.is_contiguous()):
+        raise ValueError("linear_f32: x, w and out must be contiguous")
+    be = 16
+    bk = min(256, triton.next_power_of_2(dim))
+    chunk = triton.cdiv(dim, bk) * bk
+    # one split: the partials are the result, stored through the row table
+    _router_gemv_kernel[(triton.cdiv(rows, be), n_tok, 1)](
+        x, w, out, 0, 1.0, n_tok, table, row_scale, D=dim, E=rows, CHUNK=chunk, BE=be, BK=bk, TABLE=True,
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Custom ops
+# ----------------------------------------------------------------------------------------------
+
+
+@torch.library.custom_op("dsv4::norm_rope", mutates_args=("out", "out2"))
+@graphlint.hot
+def norm_rope(
+    x: torch.Tensor,
+    weight: Optional[torch.Tensor],
+    cos_sin: Optional[torch.Tensor],
+    pos: torch.Tensor,
+    active: torch.Tensor,
+    out: torch.Tensor,
+    eps: float,
+    norm: bool,
+    ring: bool,
+    x2: Optional[torch.Tensor] = None,
+    weight2: Optional[torch.Tensor] = None,
+    cos_sin2: Optional[torch.Tensor] = None,
+    out2: Optional[torch.Tensor] = None,
+    norm2: bool = False,
+    ring2: bool = False,
+) -> None:
+    """x[B, H, d] (head rows dense, any row stride) -> out[B, H, d], or (ring) the window ring out[B, W, H*d]
+    at pos % W for active rows. weight[d] fp32 (None: the unweighted per-head norm, when `norm`);
+    cos_sin[max_pos, r] fp32 `[cos | sin]` (None: no RoPE); pos[B] int64 (clamped to the table); active[B]
+    bool. Semantics: module docstring. x2 ... ring2: an optional second, independent task on the same rows
+    (e.g. q_norm and the latent kv of one projection), run in the same launch."""
+    if use_triton(x):
+        _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2,
+                          norm2, ring2)
+    else:
+        norm_rope_reference(x, weight, cos_sin, pos, active, out, eps, norm, ring)
+        if x2 is not None:
+            norm_rope_reference(x2, weight2, cos_sin2, pos, active, out2, eps, norm2, ring2)
+
+
+@norm_rope.register_fake
+def _norm_rope_fake(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2=None, weight2=None, cos_sin2=None,
+                    out2=None, norm2=False, ring2=False) -> None:
+    return None
+
+
+def rms_norm_into_new(y: torch.Tensor, weight: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
+                      eps: float) -> torch.Tensor:
+    """`weighted_rms_norm(y, weight, eps).to(y.dtype)` of y[B, D] in one launch, into a new tensor."""
+    out = torch.empty_like(y)
+    norm_rope(y.unsqueeze(1), weight, None, pos, active, out.unsqueeze(1), eps, True, False)
+    return out
+
+
+@torch.library.custom_op("dsv4::linear_f32", mutates_args=("out",))
+@graphlint.hot
+def linear_f32(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
+               out: torch.Tensor) -> None:
+    """Several fp32-weight projections of x in one GEMV: w[N, D] fp32 holds them row after row, x[T, D] in any
+    float dtype (read as it is), fp32 products and accumulation. Projection s (rows [o, o + r)) lands in
+    out[T*o : T*(o + r)] as a contiguous [T, r] block, times its scale. table = [off | width | col] int32
+    [3, N] and row_scale fp32 [N] describe that per row (`F32Projections` builds them)."""
+    if use_triton(x):
+        _linear_f32_triton(x, w, table, row_scale, out)
+    else:
+        linear_f32_reference(x, w, table, row_scale, out)
+
+
+@linear_f32.register_fake
+def _linear_f32_fake(x, w, table, row_scale, out) -> None:
+    return None
+
+
+class F32Projections:
+    """The fp32-weight projections of one input (HF keeps them fp32: compressor wkv / wgate, indexer
+    weights_proj) as one `linear_f32` launch. `RowFusedModule.fuse_rows` makes the weights row views of
+    `owner.<name>`; the layout tables are buffers of the owner (`<name>_table`, `<name>_scale`)."""
+
+    def __init__(self, owner: RowFusedModule, name: str,  # graphlint: cold
+                 parts: list[tuple[torch.nn.Module, str, float]]) -> None:
+        owner.fuse_rows(name, [(m, p) for m, p, _ in parts])
+        self.owner, self.name = owner, name
+        self.rows = [getattr(m, p).shape[0] for m, p, _ in parts]
+        dev = getattr(owner, name).device
+        off, width, col, scale = [], [], [], []
+        start = 0
+        for r, (_, _, sc) in zip(self.rows, parts):
+            off += [start] * r
+            width += [r] * r
+            col += list(range(r))
+            scale += [sc] * r
+            start += r
+        owner.register_buffer(name + "_table", torch.tensor([off, width, col], dtype=torch.int32, device=dev),
+                              persistent=False)
+        owner.register_buffer(name + "_scale", torch.tensor(scale, dtype=torch.float32, device=dev),
+                              persistent=False)
+
+    def __call__(self, x: torch.Tensor) -> list[torch.Tensor]:
+        """[T, r_s] fp32 per projection, each contiguous."""
+        n = x.shape[0]
+        o = self.owner
+        out = torch.empty(n * sum(self.rows), device=x.device)
+        linear_f32(x, getattr(o, self.name), getattr(o, self.name + "_table"), getattr(o, self.name + "_scale"),
+                   out)
+        views, start = [], 0
+        for r in self.rows:
+            views.append(out[n * start:n * (start + r)].view(n, r))
+            start += r
+        return views

@@ -1,0 +1,239 @@
+"""DSV4Engine on CPU: continuous batching gives every request the tokens it gets alone, host-side stops.
+
+A small native model (SWA, CSA with indexer, HCA layer types; hash and score MoE; 4 slots, window 8, top-4
+indexer so prompts past 16 tokens really select) with random weights, fp32, the kernels' plain-PyTorch
+references. The oracle for "alone" is the runner's static `generate` of one prompt (EOS off), a different
+loop (model.prefill, bucket 1) from the engine's (chunked token-loop prefill into a slot, mixed rows).
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from dsv4_native._model_configs import randomize_native_
+from dsv4_native.engine import DSV4Engine, SamplingParams, StopConditions
+from dsv4_native.model import DSV4Config, DSV4Model
+from dsv4_native.runner import DSV4Runner
+
+VOCAB = 256
+SLOTS = 4
+
+
+pytestmark = pytest.mark.usefixtures("reference_path")  # conftest: the references, not the interpreter
+
+
+@pytest.fixture(scope="module")
+def model() -> DSV4Model:
+    torch.manual_seed(0)
+    cfg = DSV4Config(vocab=VOCAB, dim=64, ratios=[0, 4, 128], hash_layers=[True, False, False], n_heads=2,
+                     head_dim=64, rope_dim=16, q_lora=32, o_groups=2, o_lora=32, window=8, index_heads=4,
+                     index_dim=32, index_topk=4, n_experts=4, top_k=2, inter=64, max_batch=SLOTS, max_len=128)
+    return randomize_native_(DSV4Model(cfg, dtype=torch.float32), seed=0)
+
+
+def _prompt(n: int, seed: int) -> list[int]:
+    return torch.randint(2, VOCAB, (n,), generator=torch.Generator().manual_seed(seed)).tolist()
+
+
+_ALONE: dict[tuple, list[int]] = {}
+
+
+def _alone(model: DSV4Model, prompt: list[int], n: int, temperature: float = 0.0, rep_penalty: float = 1.0,
+           seed: int = 0) -> list[int]:
+    """Tokens of `prompt` run alone through the runner's static loop (slot 0, sampler seed `seed`), EOS off
+    (memoised)."""
+    key = (tuple(prompt), temperature, rep_penalty, seed)
+    if len(_ALONE.get(key, ())) < n:
+        io = model.io
+        saved = io.eos_id.clone()
+        io.eos_id.fill_(-1)
+        _ALONE[key] = DSV4Runner(model).generate([prompt], max_new_tokens=n, temperature=temperature,
+                                                 rep_penalty=rep_penalty, seed=seed)[0]
+        io.eos_id.copy_(saved)
+    return _ALONE[key][:n]
+
+
+class StepClock:
+    """The engine's clock reads the number of `step` calls: token and finish times become step indices."""
+
+    def __init__(self) -> None:
+        self.now = 0
+
+    def __call__(self) -> float:
+        return float(self.now)
+
+
+def _run(engine: DSV4Engine, clock: StepClock, joins: dict[int, list[tuple]] = None) -> dict:
+    """Step until done, adding `joins[i]` (add_request argument tuples) before step i; outputs by id."""
+    joins = joins or {}
+    outs = {}
+    while engine.has_unfinished() or any(i >= clock.now for i in joins):
+        for args in joins.get(clock.now, []):
+            engine.add_request(*args)
+        outs.update({o.request_id: o for o in engine.step()})
+        clock.now += 1
+    return outs
+
+
+def test_requests_joining_mid_run_get_their_alone_tokens(model):
+    """Six requests on four slots, three joining while others decode, prompts prefilled in chunks of 4 tokens
+    (1 to 22 tokens: one-token prompts skip the prefill, long ones cross CSA groups and the indexer's top-k):
+    every request's tokens equal its alone run (greedy, and one sampled request: the sampler is keyed by seed
+    and position, its bitset by the slot's prompt), a freed slot serves the next request, and a decoding
+    request gets one token per step however many prompts are being prefilled (no stall beyond one chunk)."""
+    specs = {"a": (13, 9), "b": (1, 6), "c": (22, 8), "d": (6, 12), "e": (17, 5), "f": (9, 7)}
+    sampled = {"d": SamplingParams(temperature=0.9, repetition_penalty=1.3, seed=5)}
+    prompts = {rid: _prompt(n, seed=i) for i, (rid, (n, _)) in enumerate(specs.items())}
+    expected = {rid: _alone(model, prompts[rid], m) for rid, (_, m) in specs.items()}
+    expected["d"] = _alone(model, prompts["d"], specs["d"][1], temperature=0.9, rep_penalty=1.3, seed=5)
+    assert expected["d"] != _alone(model, prompts["d"], specs["d"][1])  # the sampling matters
+
+    clock = StepClock()
+    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=4, clock=clock)
+
+    def req(rid):
+        params = sampled.get(rid, SamplingParams())
+        return (prompts[rid], params, StopConditions(max_tokens=specs[rid][1], eos_ids=()), rid)
+
+    outs = _run(engine, clock, {0: [req("a"), req("b")], 3: [req("c"), req("d")], 6: [req("e"), req("f")]})
+    engine.close()
+    assert set(outs) == set(specs)
+    for rid, out in outs.items():
+        assert out.token_ids == expected[rid], rid
+        assert out.finish_reason == "length"
+        assert out.finish_time - out.first_token_time == len(out.token_ids) - 1, rid  # a token every step
+    assert engine.num_running == 0 and sorted(engine._free) == list(range(SLOTS))
+
+
+def test_stop_conditions(model):
+    """Several EOS ids, a stop token sequence, a stop string over decoded text, max_tokens, EOS ignored."""
+    prompt = _prompt(7, seed=11)
+    ref = _alone(model, prompt, 12)
+
+    def first(pred) -> int:
+        return next(i for i in range(len(ref)) if pred(i))
+
+    def detok(ids) -> str:
+        return "".join(chr(ord("a") + t % 26) for t in ids)
+
+    eos = (ref[5], VOCAB - 1)
+    seq = (ref[3], ref[4])
+    text = detok(ref)
+    stop_str = text[6:8]
+    cases = {
+        "eos": (StopConditions(max_tokens=12, eos_ids=eos), first(lambda i: ref[i] in eos) + 1, "stop", ref[5]),
+        "seq": (StopConditions(max_tokens=12, eos_ids=(), stop_token_ids=((VOCAB - 1, 0), seq)),
+                first(lambda i: i >= 1 and tuple(ref[i - 1:i + 1]) == seq) + 1, "stop", seq),
+        "str": (StopConditions(max_tokens=12, eos_ids=(), stop=(stop_str, "zzzzzzzz")),
+                first(lambda i: stop_str in detok(ref[:i + 1])) + 1, "stop", stop_str),
+        "len": (StopConditions(max_tokens=3, eos_ids=()), 3, "length", None),
+        "noeos": (StopConditions(max_tokens=12, eos_ids=()), 12, "length", None),
+    }
+    clock = StepClock()
+    engine = DSV4Engine(DSV4Runner(model), clock=clock, detokenize=detok)
+    outs = _run(engine, clock, {0: [(prompt, None, stop, rid) for rid, (stop, *_rest) in cases.items()]})
+    engine.close()
+    for rid, (_stop, n, reason, why) in cases.items():
+        out = outs[rid]
+        assert out.token_ids == ref[:n], rid
+        assert (out.finish_reason, out.stop_reason) == (reason, why), rid
+    assert outs["str"].text == text[:text.index(stop_str)]
+    assert outs["noeos"].text == text
+
+
+def test_one_step_lag_token_is_discarded_and_slot_reused(model):
+    """A request that stops at step k still has its row computed in step k+1 (the host learns of the stop one
+    step late): that token is dropped, the row is inactive for the next step and the next request admitted
+    into the slot overwrites its state and gets its alone tokens."""
+    long_p, short_p, next_p = _prompt(5, seed=21), _prompt(4, seed=22), _prompt(10, seed=23)
+    short_ref = _alone(model, short_p, 6)
+    clock = StepClock()
+    engine = DSV4Engine(DSV4Runner(model), clock=clock)
+    engine.add_request(long_p, None, StopConditions(max_tokens=12, eos_ids=()), "long")
+    engine.add_request(short_p, None, StopConditions(max_tokens=6, eos_ids=(short_ref[2],)), "short")
+    outs = {}
+    while "short" not in outs:
+        outs.update({o.request_id: o for o in engine.step()})
+        clock.now += 1
+    stop_at = short_ref.index(short_ref[2]) + 1
+    assert outs["short"].token_ids == short_ref[:stop_at]
+    io = model.io
+    # slot 1's row ran once more than the tokens kept: the lagged step advanced its position
+    assert int(io.pos[1]) == len(short_p) - 1 + stop_at + 1
+    assert not bool(io.active[1]) and bool(io.active[0])
+    engine.add_request(next_p, None, StopConditions(max_tokens=7, eos_ids=()), "next")
+    outs.update({o.request_id: o for o in engine.run_until_done()})
+    engine.close()
+    assert outs["next"].token_ids == _alone(model, next_p, 7)
+    assert outs["long"].token_ids == _alone(model, long_p, 12)
+
+
+def test_step_never_reads_the_device(model, monkeypatch):
+    """No .item(), bool/int/float of a tensor or synchronize anywhere under engine.step (graphlint checks
+    the source: tests/test_examples.py::test_dsv4_native_is_clean)."""
+    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=3)
+    for i, (n, m) in enumerate([(5, 4), (8, 3), (1, 5), (4, 2), (6, 3)]):
+        engine.add_request(_prompt(n, seed=30 + i), None, StopConditions(max_tokens=m, eos_ids=()))
+
+    def forbidden(*_a, **_k):
+        raise AssertionError("device read in the engine's step path")
+
+    for name in ("item", "__bool__", "__int__", "__float__", "numpy"):  # (.cpu() of a host prompt is fine)
+        monkeypatch.setattr(torch.Tensor, name, forbidden)
+    monkeypatch.setattr(torch.cuda, "synchronize", forbidden)
+    monkeypatch.setattr(torch.cuda.Event, "synchronize", forbidden)
+    outs = []
+    while engine.has_unfinished():
+        outs += engine.step()
+    monkeypatch.undo()
+    engine.close()
+    assert sorted(len(o.token_ids) for o in outs) == [2, 3, 3, 4, 5]
+
+
+@pytest.mark.parametrize("prompt, kw, stop, message", [
+    ([], {}, StopConditions(), "empty"),
+    ([3] * 128, {}, StopConditions(), "max_len"),
+    ([VOCAB], {}, StopConditions(), "token ids"),
+    ([3], {"temperature": -1.0}, StopConditions(), "temperature"),
+    ([3], {}, StopConditions(max_tokens=0), "max_tokens"),
+    ([3], {}, StopConditions(stop=("x",)), "detokenize"),
+    ([3], {}, StopConditions(stop_token_ids=((),)), "empty stop token sequence"),
+])
+def test_bad_requests_are_refused(model, prompt, kw, stop, message):
+    engine = DSV4Engine(DSV4Runner(model))
+    with pytest.raises(ValueError, match=message):
+        engine.add_request(prompt, SamplingParams(**kw), stop)
+    assert not engine.has_unfinished()
+    engine.close()
+
+
+def test_paged_pool_admits_only_what_fits(model):
+    """A paged model whose pool holds two requests' blocks (of four slots): the engine admits the others as
+    blocks come back, never more than two at once, every request gets its alone tokens and the pool ends
+    empty."""
+    cfg = DSV4Config(**{**model.cfg.__dict__, "kv_block_tokens": 128, "kv_blocks": 3})  # null block + 2
+    paged = DSV4Model(cfg, dtype=torch.float32)
+    paged.load_state_dict(model.state_dict())
+    prompts = [_prompt(n, seed=40 + n) for n in (6, 11, 3, 8, 5)]
+    engine = DSV4Engine(DSV4Runner(paged), chunk_tokens=4)
+    for p in prompts:
+        engine.add_request(p, None, StopConditions(max_tokens=4, eos_ids=()))
+    outs, most = [], 0
+    while engine.has_unfinished():
+        outs += engine.step()
+        most = max(most, engine.num_running)
+    engine.close()
+    assert most == 2 and paged.kv.peak_used == 2 and paged.kv.allocator.num_used == 0
+    assert [o.token_ids for o in sorted(outs, key=lambda o: int(o.request_id))] == [
+        _alone(model, p, 4) for p in prompts]
+
+
+def test_request_larger_than_the_pool_is_refused(model):
+    """A request whose prompt + max_tokens needs more blocks than the pool holds would wait forever: refused."""
+    cfg = DSV4Config(**{**model.cfg.__dict__, "max_len": 256, "kv_block_tokens": 128, "kv_blocks": 2})  # 1 block
+    engine = DSV4Engine(DSV4Runner(DSV4Model(cfg, dtype=torch.float32)))
+    engine.add_request([3] * 100, None, StopConditions(max_tokens=28))  # 128 tokens: one block
+    with pytest.raises(ValueError, match="more KV blocks than the whole pool"):
+        engine.add_request([3] * 100, None, StopConditions(max_tokens=29))
+    engine.close()

@@ -1,0 +1,171 @@
+"""Fused decode-step glue (fused.py): each Triton kernel against its torch reference (the step's code before
+the fusion), in fp32 on CPU (the interpreter's bf16 rounding is toward zero, the GPU's to nearest even).
+
+Bitwise where nothing is reduced (RoPE: the same products and sums per element); where the kernel reduces
+(the RMSNorm's sum of squares, the GEMV's dot products), within a few fp32 ulp: the order differs from
+torch's `mean` / `F.linear`.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from dsv4_native import fused as FU
+from dsv4_native._attn_common import rope_cos_sin_cache
+
+B, H, D, R, W = 3, 4, 64, 16, 8
+CLOSE = dict(rtol=2e-6, atol=2e-6)  # a few fp32 ulp: reduction order (module docstring)
+
+
+def _inputs(seed: int = 0):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(B, H, D, generator=g) * 3
+    w = torch.rand(D, generator=g) + 0.5
+    cs = rope_cos_sin_cache(64, R, 1e4)
+    pos = torch.tensor([5, 63, 17])
+    active = torch.tensor([True, False, True])
+    return x, w, cs, pos, active
+
+
+def _both(x, w, cs, pos, active, norm: bool, ring: bool, out_shape):
+    g = torch.Generator().manual_seed(9)
+    start = torch.randn(out_shape, generator=g)  # the ring's old rows must survive where nothing is written
+    got, ref = start.clone(), start.clone()
+    FU.norm_rope(x, w, cs, pos, active, got, 1e-6, norm, ring)
+    FU.norm_rope_reference(x, w, cs, pos, active, ref, 1e-6, norm, ring)
+    return got, ref, start
+
+
+@pytest.mark.parametrize("weighted", [True, False], ids=["weighted", "per-head"])
+@pytest.mark.parametrize("rope", [True, False], ids=["rope", "no-rope"])
+def test_norm_rope_matches_reference(weighted, rope):
+    x, w, cs, pos, active = _inputs()
+    assert FU.use_triton(x)  # the kernel path runs (conftest: the interpreter on CPU)
+    got, ref, _ = _both(x, w if weighted else None, cs if rope else None, pos, active, True, False, (B, H, D))
+    torch.testing.assert_close(got, ref, **CLOSE)
+    assert not torch.equal(got, x)
+
+
+def test_rope_only_is_bitwise_and_keeps_the_nope_channels():
+    x, _, cs, pos, active = _inputs(1)
+    got, ref, _ = _both(x, None, cs, pos, active, False, False, (B, H, D))
+    assert torch.equal(got, ref)
+    assert torch.equal(got[..., : D - R], x[..., : D - R])
+    # pairs rotate: the norm of every (even, odd) pair is kept
+    pairs = lambda t: t[..., D - R:].unflatten(-1, (R // 2, 2)).norm(dim=-1)  # noqa: E731
+    torch.testing.assert_close(pairs(got), pairs(x))
+
+
+def test_ring_write_lands_at_pos_mod_window_for_active_rows_only():
+    x, w, cs, pos, active = _inputs(2)
+    x = x[:, :1].contiguous()  # the latent kv: one head
+    got, ref, start = _both(x, w, cs, pos, active, True, True, (B, W, D))
+    torch.testing.assert_close(got, ref, **CLOSE)
+    for b in range(B):
+        slot = int(pos[b]) % W
+        others = [s for s in range(W) if s != slot or not active[b]]
+        assert torch.equal(got[b, others], start[b, others]), b  # nothing else touched, padding row intact
+        if active[b]:
+            assert not torch.equal(got[b, slot], start[b, slot])
+
+
+def test_block_norm_of_a_wide_row_and_its_helper():
+    g = torch.Generator().manual_seed(4)
+    y = torch.randn(2, 1024, generator=g)
+    w = torch.rand(1024, generator=g) + 0.5
+    pos, active = torch.tensor([3, 4]), torch.tensor([True, True])
+    got = FU.rms_norm_into_new(y, w, pos, active, 1e-6)
+    torch.testing.assert_close(got, FU.weighted_rms_norm(y, w, 1e-6).to(y.dtype), **CLOSE)
+
+
+class _Proj(FU.RowFusedModule):
+    """Three fp32 projections of one input, of 24, 24 and 5 rows (the last scaled), like a CSA layer's."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        g = torch.Generator().manual_seed(5)
+        self.a = torch.nn.Parameter(torch.randn(24, dim, generator=g) * 0.05)
+        self.b = torch.nn.Parameter(torch.randn(24, dim, generator=g) * 0.05)
+        self.c = torch.nn.Parameter(torch.randn(5, dim, generator=g) * 0.05)
+        self.proj = FU.F32Projections(self, "w", [(self, "a", 1.0), (self, "b", 1.0), (self, "c", 0.125)])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_f32_projections_in_one_gemv_match_reference(dtype):
+    """x in its own dtype (bf16 widens exactly to fp32), fp32 weights and outputs; each projection a contiguous
+    [T, r] block, scaled by its own factor; rows not a multiple of the 16-row block and D not of the 256-wide K
+    step. Kernel and graph-safe reference (a scatter through the row table) both against F.linear."""
+    m = _Proj(320)
+    x = torch.randn(3, 320, generator=torch.Generator().manual_seed(6)).to(dtype)
+    got = m.proj(x)
+    assert FU.use_triton(x) and all(v.is_contiguous() for v in got)
+    ref = torch.full((3 * 53,), float("nan"))
+    FU.linear_f32_reference(x, m.w, m.w_table, m.w_scale, ref)
+    want = [torch.nn.functional.linear(x.float(), p) * sc for p, sc in ((m.a, 1.0), (m.b, 1.0), (m.c, 0.125))]
+    start = 0
+    for v, w in zip(got, want):
+        torch.testing.assert_close(v, w, rtol=1e-5, atol=1e-6)
+        r = w.shape[1]
+        torch.testing.assert_close(ref[3 * start:3 * (start + r)].view(3, r), w, rtol=1e-5, atol=1e-6)
+        start += r
+
+
+def test_norm_rope_reads_a_column_slice_of_a_fused_projection():
+    """x rows a fused projection's row apart (strides (S, d, 1)): the same result as the contiguous copy."""
+    x, w, cs, pos, active = _inputs(7)
+    wide = torch.cat([x.reshape(B, H * D), torch.randn(B, 40)], dim=1)
+    view = wide[:, : H * D].view(B, H, D)
+    assert not view.is_contiguous()
+    got = torch.empty(B, H, D)
+    FU.norm_rope(view, None, cs, pos, active, got, 1e-6, True, False)
+    ref = torch.empty(B, H, D)
+    FU.norm_rope(x, None, cs, pos, active, ref, 1e-6, True, False)
+    assert torch.equal(got, ref)
+
+
+class _Two(FU.RowFusedModule):
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = torch.nn.Parameter(torch.zeros(3, 4))
+        self.child = torch.nn.Module()
+        self.child.b = torch.nn.Parameter(torch.zeros(2, 4))
+        self.fuse_rows("ab", [(self, "a"), (self.child, "b")])
+
+
+def test_row_fusion_follows_loading_and_conversion():
+    """The fused buffer is the parameters' storage: an in-place load (the loader's copy_) shows in it, and
+    after a dtype conversion (`_apply`) it is fused again, not a stale copy."""
+    m = _Two()
+    sd = {"a": torch.arange(12.0).view(3, 4), "child.b": -torch.arange(8.0).view(2, 4)}
+    m.load_state_dict(sd)
+    assert torch.equal(m.ab, torch.cat([sd["a"], sd["child.b"]]))
+    assert "ab" not in m.state_dict() and len(list(m.parameters())) == 2
+    m = m.double()
+    with torch.no_grad():
+        m.child.b.add_(1)
+    assert m.ab.dtype == torch.float64 and torch.equal(m.ab[3:], sd["child.b"].double() + 1)
+
+
+def test_two_tasks_in_one_launch_equal_two_launches():
+    """q_norm (weighted, no RoPE, d = 64) and the latent kv (weighted, RoPE, ring write, d = 32) of one fused
+    projection's output in one launch: bitwise what two single-task launches write."""
+    g = torch.Generator().manual_seed(11)
+    qkv = torch.randn(B, 64 + 32, generator=g) * 2
+    w1, w2 = torch.rand(64, generator=g) + 0.5, torch.rand(32, generator=g) + 0.5
+    cs = rope_cos_sin_cache(64, R, 1e4)
+    pos, active = torch.tensor([5, 63, 17]), torch.tensor([True, False, True])
+    ring0 = torch.randn(B, W, 32, generator=g)
+    outs = []
+    for together in (True, False):
+        qr, ring = torch.full((B, 1, 64), float("nan")), ring0.clone()
+        a = (qkv[:, :64].unsqueeze(1), w1, None, pos, active, qr, 1e-6, True, False)
+        b = (qkv[:, 64:].unsqueeze(1), w2, cs, ring, True, True)
+        if together:
+            FU.norm_rope(*a, *b)
+        else:
+            FU.norm_rope(*a)
+            FU.norm_rope(b[0], b[1], b[2], pos, active, b[3], 1e-6, b[4], b[5])
+        outs.append((qr, ring))
+    assert torch.equal(outs[0][0], outs[1][0]) and torch.equal(outs[0][1], outs[1][1])
+    assert not torch.isnan(outs[0][0]).any() and not torch.equal(outs[0][1], ring0)

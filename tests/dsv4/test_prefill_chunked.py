@@ -1,0 +1,156 @@
+"""Chunked prefill (`dsv4_native.prefill`) against token-by-token decode, bitwise in fp32 on CPU.
+
+The oracle of every prompt is decode in slot 0 of a fresh model, one token per `decode_step(1)` (teacher
+forcing): on CPU a GEMM's bits depend on its row count, so one-row decode is the only batch-independent
+oracle, and the exact prefill reproduces it (`rowwise_linear`). Every decode-state buffer of the slot (window
+ring, compressed caches, compressor states, indexer keys, StaticDecodeIO) must be equal, and the other slots
+and the sampler untouched. The compressed caches are compared as the slot's logical rows (paged: through its
+block table, 128-token blocks so the long prompt spans two), so a paged prefill, a contiguous one and the
+paged decode oracle compare directly.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+pytest.importorskip("transformers")
+
+from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
+from dsv4_native.kv_pages import gather_logical  # noqa: E402
+from dsv4_native.loader import from_hf_model  # noqa: E402
+from dsv4_native.model import DSV4Model  # noqa: E402
+from dsv4_native.prefill import prefill_chunked  # noqa: E402
+
+MAX_BATCH = 4
+LONG = 151  # 150 prefilled positions: HCA group 0 closes at 127, CSA groups every 4
+CHUNK = 37  # > window (16), not a multiple of 4 or 128: chunks end mid-group for both compressors
+
+pytestmark = pytest.mark.usefixtures("reference_path")  # conftest: the kernels' plain-PyTorch references
+
+
+@pytest.fixture(scope="module")
+def hf_model():
+    return build_hf_model(TINY, seed=0)
+
+
+@pytest.fixture(scope="module")
+def tokens() -> list[int]:
+    return torch.randint(2, TINY["vocab_size"], (LONG,), generator=torch.Generator().manual_seed(11)).tolist()
+
+
+# prompts are prefixes of one token stream, so one decode pass is the oracle of all of them
+PROMPT_LENS = {"long": LONG, "mid": 42, "short": 9, "one": 1}
+
+
+@pytest.fixture(scope="module")
+def prompts(tokens) -> dict[str, list[int]]:
+    return {name: tokens[:n] for name, n in PROMPT_LENS.items()}
+
+
+def _native(hf_model, kv_block_tokens: int = 128) -> DSV4Model:
+    model = from_hf_model(hf_model, max_batch=MAX_BATCH, max_len=512, dtype=torch.float32,
+                          kv_block_tokens=kv_block_tokens)
+    model.io.eos_id.fill_(-1)  # no row stops on a sampled EOS while teacher forcing
+    return model
+
+
+def _slot_state(model: DSV4Model, slot: int) -> dict[str, torch.Tensor]:
+    """Every decode-state buffer of one slot; paged caches as the slot's logical rows (the physical block
+    ids depend on the allocation order, not on the prefill)."""
+    out = {k: v[slot].clone() for k, v in model.state_tensors().items() if k != "kv.table"}
+    for i, layer in enumerate(model.layers):
+        for name in ("comp_kv", "index_kv"):
+            pool = getattr(layer.attn, name, None)
+            if layer.attn.paged and pool is not None:
+                n = model.kv.max_blocks * pool.shape[1]
+                out[f"layers.{i}.attn.{name}"] = gather_logical(pool, model.kv.table[slot:slot + 1], n)[0].clone()
+    return out
+
+
+@pytest.fixture(scope="module")
+def oracle(hf_model, tokens):
+    """Per prompt length n: the slot-0 state after token-by-token decode of tokens[:n-1], admitted at token
+    n-1 (the teacher-forced input), and for the long prompt the logits of the next decode step."""
+    model = _native(hf_model)
+    io = model.io
+    io.admit(0, tokens[0], 0, 1)
+    at = {n - 1: name for name, n in PROMPT_LENS.items()}
+    out = {}
+    with torch.no_grad():
+        for t, tok in enumerate(tokens):
+            io.input_ids[0] = tok
+            if t in at:
+                out[at[t]] = _slot_state(model, 0)
+            model.reserve_kv(0, t + 1)  # the KV block of position t
+            model.decode_step(1)
+    return out, model.logits[0].clone()
+
+
+def _assert_state(got: dict[str, torch.Tensor], want: dict[str, torch.Tensor], what: str) -> None:
+    assert got.keys() == want.keys()
+    for name, ref in want.items():
+        assert torch.equal(got[name], ref), f"{what}: {name} differs"
+
+
+@pytest.mark.parametrize("kv_block_tokens", [128, 0], ids=["paged", "contiguous"])
+def test_long_prompt_over_several_chunks_is_bitwise_decode(hf_model, prompts, oracle, kv_block_tokens):
+    """150 positions in chunks of 37 (an HCA close at 127 inside a chunk, CSA groups split across chunks, two
+    KV blocks), then the next decode step: state and logits bitwise equal to token-by-token decode."""
+    model = _native(hf_model, kv_block_tokens)
+    sampler = {k: v.clone() for k, v in model.sampler.named_buffers()}
+    model.prefill([0], [prompts["long"]], chunk=CHUNK)
+    states, want_logits = oracle
+    got = _slot_state(model, 0)
+    _assert_state(got, states["long"], "long prompt")
+    for k, v in model.sampler.named_buffers():
+        assert torch.equal(v, sampler[k]), f"sampler.{k} changed"
+    # the compressed paths were really exercised: an HCA entry and CSA entries were emitted
+    assert got["layers.2.attn.comp_kv"][0].abs().sum() > 0
+    assert got["layers.1.attn.index_kv"][(LONG - 1) // 4 - 1].abs().sum() > 0
+    with torch.no_grad():
+        model.decode_step(1)
+    assert torch.equal(model.logits[0], want_logits)
+
+
+def test_slots_of_different_lengths_and_a_later_slot_leaves_others_untouched(hf_model, prompts, oracle):
+    """Three slots in one call (prompts shorter than the default chunk and than the window, a one-token
+    prompt), then another prompt into slot 1 while the others hold state: they stay as they were, and slot 1
+    ends as the same prompt prefilled alone into slot 0 (chunks of 7, smaller than the window)."""
+    states, _ = oracle
+    model = _native(hf_model)
+    model.prefill([3, 0, 2], [prompts["mid"], prompts["short"], prompts["one"]])
+    for slot, name in ((3, "mid"), (0, "short"), (2, "one")):
+        _assert_state(_slot_state(model, slot), states[name], f"slot {slot} ({name})")
+    held = {s: _slot_state(model, s) for s in (0, 2, 3)}
+    other = torch.randint(2, TINY["vocab_size"], (60,), generator=torch.Generator().manual_seed(12)).tolist()
+    model.prefill([1], [other], chunk=7)
+    for slot, state in held.items():
+        _assert_state(_slot_state(model, slot), state, f"slot {slot} after prefilling slot 1")
+    alone = _native(hf_model)
+    alone.prefill([0], [other], chunk=7)
+    _assert_state(_slot_state(model, 1), _slot_state(alone, 0), "slot 1 against slot 0 alone")
+
+
+def test_fast_path_matches_to_rounding(hf_model, prompts, oracle):
+    """`exact=False` (the CUDA path: batched GEMMs, closed-form ratio-128 pooling) on CPU: the decode state
+    to fp32 rounding."""
+    model = _native(hf_model)
+    prefill_chunked(model, [0], [prompts["long"]], chunk=64, exact=False)
+    fast = _slot_state(model, 0)
+    for name, ref in oracle[0]["long"].items():
+        scale = ref.float().abs().max().clamp(min=1.0)
+        diff = (fast[name].float() - ref.float()).abs().max() / scale
+        assert diff <= 1e-4, f"{name}: fast path differs by {diff:.2e}"
+
+
+@pytest.mark.parametrize("slots, prompts_, match", [
+    ([0, 0], [[5, 6], [7, 8]], "distinct"),
+    ([MAX_BATCH], [[5, 6]], "distinct"),
+    ([0], [[]], "non-empty"),
+    ([0], [[5] * 513], "max_len"),
+])
+def test_bad_requests_raise(hf_model, slots, prompts_, match):
+    model = _native(hf_model)
+    with pytest.raises(ValueError, match=match):
+        model.prefill(slots, prompts_)

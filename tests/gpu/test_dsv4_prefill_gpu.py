@@ -1,0 +1,82 @@
+"""GPU check of the chunked prefill (H200): the CUDA path (`exact=False`: batched GEMMs, Triton mHC / router /
+experts, closed-form ratio-128 pooling) against token-by-token decode through the Triton step, fp32.
+
+    PYTHONPATH=$PWD DSV4_REPORT=$OUT/prefill.txt \
+        python3 -m pytest -q -p no:cacheprovider tests/gpu/test_dsv4_prefill_gpu.py
+
+Bitwise equality is the CPU contract (tests/dsv4/test_prefill_chunked.py); here the two paths reduce in other
+orders, so the state and the next step's logits agree to fp32 rounding.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+pytestmark = pytest.mark.cuda
+if not torch.cuda.is_available():
+    pytest.skip("needs a CUDA GPU", allow_module_level=True)
+pytest.importorskip("transformers", minversion="5.8")
+
+from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
+from dsv4_native.kv_pages import gather_logical  # noqa: E402
+from dsv4_native.loader import from_hf_model  # noqa: E402
+
+from test_dsv4_model_gpu import DEV, REL_TOL, SIZES, _report  # noqa: E402
+
+PROMPT = 300  # two HCA closes (127, 255), CSA groups across chunk ends
+
+
+@pytest.fixture(scope="module")
+def hf_model():
+    return build_hf_model(SIZES, seed=0).to(DEV)
+
+
+def _native(hf_model):
+    model = from_hf_model(hf_model, max_batch=2, max_len=512, device=DEV, dtype=torch.float32)
+    model.io.eos_id.fill_(-1)
+    return model
+
+
+def _slot0(model) -> dict[str, torch.Tensor]:
+    """Slot 0's decode state, paged caches as its logical rows."""
+    out = {k: v[0] for k, v in model.state_tensors().items() if k != "kv.table"}
+    for i, layer in enumerate(model.layers):
+        for name in ("comp_kv", "index_kv"):
+            pool = getattr(layer.attn, name, None)
+            if layer.attn.paged and pool is not None:
+                n = model.kv.max_blocks * pool.shape[1]
+                out[f"layers.{i}.attn.{name}"] = gather_logical(pool, model.kv.table[:1], n)[0]
+    return out
+
+
+@pytest.mark.parametrize("chunk", [100, 512])
+def test_chunked_prefill_matches_token_decode(hf_model, chunk):
+    prompt = torch.randint(2, TINY["vocab_size"], (PROMPT,), generator=torch.Generator().manual_seed(4)).tolist()
+    ref = _native(hf_model)
+    io = ref.io
+    io.admit(0, prompt[0], 0, 1)
+    ref.reserve_kv(0, PROMPT)
+    with torch.no_grad():
+        for tok in prompt[:-1]:
+            io.input_ids[0] = tok
+            ref.decode_step(1)
+        io.input_ids[0] = prompt[-1]
+    ours = _native(hf_model)
+    ours.prefill([0], [prompt], chunk=chunk)
+    worst, where = 0.0, ""
+    got, want_state = _slot0(ours), _slot0(ref)
+    for name, want in want_state.items():
+        a, b = got[name].double(), want.double()
+        err = ((a - b).abs().max() / b.abs().max().clamp(min=1.0)).item()
+        if err > worst:
+            worst, where = err, name
+    with torch.no_grad():
+        ref.decode_step(1)
+        ours.decode_step(1)
+    want_logits, got_logits = ref.logits[0], ours.logits[0]
+    rel = ((got_logits - want_logits).abs().max() / want_logits.abs().max()).item()
+    _report(f"chunked prefill (chunk {chunk}, {PROMPT} tokens, fp32) vs token decode: max state err {worst:.2e} "
+            f"({where}), next-step logits rel err {rel:.2e}")
+    assert worst <= REL_TOL, where
+    assert rel <= REL_TOL and int(got_logits.argmax()) == int(want_logits.argmax())

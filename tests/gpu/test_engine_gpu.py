@@ -1,0 +1,72 @@
+"""DSV4Engine on the GPU (H200): graphs replayed for changing batches, no host sync in the step, alone tokens.
+
+    PYTHONPATH=$PWD python3 -m pytest -q -p no:cacheprovider tests/gpu/test_engine_gpu.py
+
+Twelve requests (prompts 1-300 tokens, 3-40 new tokens) on eight slots, six at the start and six joining
+while the others decode, greedy, EOS off: each request's tokens equal its alone run through the runner's
+static `generate`, and every `engine.step` runs under `torch.cuda.set_sync_debug_mode("error")` (a blocking
+D2H copy, `.item()` or a synchronize anywhere under it raises), for both prefill backends.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+pytestmark = pytest.mark.cuda
+if not torch.cuda.is_available():
+    pytest.skip("needs a CUDA GPU", allow_module_level=True)
+pytest.importorskip("transformers", minversion="5.8")
+
+from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
+from dsv4_native.engine import DSV4Engine, StopConditions, TokenLoopPrefill, default_prefill  # noqa: E402
+from dsv4_native.loader import from_hf_model  # noqa: E402
+from dsv4_native.runner import DSV4Runner  # noqa: E402
+
+SIZES = dict(TINY, index_n_heads=16)  # no exact-zero indexer ties (tests/dsv4/test_model_hf.py)
+PROMPT_LENS = (1, 7, 40, 129, 300, 17, 64, 5, 250, 33, 90, 12)
+NEW_TOKENS = (3, 40, 9, 25, 12, 30, 7, 18, 5, 22, 14, 35)
+SPECS = list(zip(PROMPT_LENS, NEW_TOKENS))
+
+
+@pytest.fixture(scope="module")
+def model():
+    hf = build_hf_model(SIZES, seed=0).to("cuda")
+    return from_hf_model(hf, max_batch=8, max_len=512, device="cuda", dtype=torch.float32)
+
+
+@pytest.fixture(scope="module")
+def prompts():
+    g = torch.Generator().manual_seed(3)
+    return [torch.randint(2, SIZES["vocab_size"], (n,), generator=g).tolist() for n, _ in SPECS]
+
+
+@pytest.fixture(scope="module")
+def alone(model, prompts):
+    model.io.eos_id.fill_(-1)
+    runner = DSV4Runner(model).capture()
+    out = [runner.generate([p], max_new_tokens=m)[0] for p, (_, m) in zip(prompts, SPECS)]
+    model.io.eos_id.fill_(model.cfg.eos_id)
+    return out
+
+
+@pytest.mark.parametrize("backend", ["token_loop", "default"])
+def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, backend):
+    prefill = TokenLoopPrefill() if backend == "token_loop" else default_prefill()
+    engine = DSV4Engine(DSV4Runner(model), prefill=prefill)
+    outs, steps = {}, 0
+    while steps == 0 or engine.has_unfinished():
+        if steps in (0, 10):  # half at the start, half while the first half decodes
+            first = 0 if steps == 0 else len(SPECS) // 2
+            for i in range(first, first + len(SPECS) // 2):
+                engine.add_request(prompts[i], None, StopConditions(max_tokens=SPECS[i][1], eos_ids=()), str(i))
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            finished = engine.step()
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+        outs.update({int(o.request_id): o.token_ids for o in finished})
+        steps += 1
+    engine.close()
+    print(f"{backend} ({type(prefill).__name__}): {steps} engine steps, {len(outs)} requests")
+    assert [outs[i] for i in range(len(SPECS))] == alone

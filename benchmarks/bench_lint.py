@@ -188,7 +188,8 @@ def edit_site(path: Path) -> tuple[int, str]:
     """(line, indentation) of the first statement of the first hot function in `path`: an inserted
     `torch.cuda.synchronize()` there is a finding (GL140), so every edit changes the diagnostics."""
     from graphlint.pipeline.config import Config
-    from graphlint.pipeline.engine import Linter, read_source
+    from graphlint.pipeline.engine import Linter
+    from graphlint.pipeline.sources import read_source
     from graphlint.index.project import ProjectIndex, index_source
 
     src = read_source(path)

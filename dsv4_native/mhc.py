@@ -352,8 +352,8 @@ def hc_post(
     comb: torch.Tensor,
     active: torch.Tensor,
     out: torch.Tensor,
-    next_fn: Optional[torch.Tensor] = None,
-    next_ws: Optional[torch.Tensor] = None,
+    next_fn: Optional[torch.Tensor],
+    next_ws: Optional[torch.Tensor],
 ) -> None:
     """out[T, 4, D] = post_k * f + sum_j comb[j, k] x_j. `out` must not alias `x`. With next_fn[R, 4D] /
     next_ws (the next site's fn, R = 24 or hc_head's 4, and workspace), the kernel path also writes the next
@@ -371,7 +371,7 @@ def hc_post(
 
 
 @hc_post.register_fake
-def _hc_post_fake(f, x, post, comb, active, out, next_fn=None, next_ws=None) -> None:
+def _hc_post_fake(f, x, post, comb, active, out, next_fn, next_ws) -> None:
     return None
 
 

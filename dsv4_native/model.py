@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
-    F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+    NO_SECOND_TASK, F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
 )
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
@@ -309,7 +309,7 @@ class DSV4Attention(RowFusedModule):
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table)
 
         o_rot = torch.empty_like(o)  # de-rotate V's rope channels
-        norm_rope(o, None, cos_sin_inv, pos_c, active, o_rot, eps, False, False)
+        norm_rope(o, None, cos_sin_inv, pos_c, active, o_rot, eps, False, False, *NO_SECOND_TASK)
         o = o_rot
         groups = o.reshape(n, cfg.o_groups, -1)
         wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)

@@ -151,7 +151,7 @@ def _hc_site(hc: HyperConnection, x: torch.Tensor, active: torch.Tensor,
     hc_pre(x, hc.fn, hc.base, hc.scale, active, y, post, comb, mix_workspace(n_tok, dim, device=x.device),
            hc.rms_eps, hc.hc_eps, hc.iters)
     out = torch.empty_like(x)
-    hc_post(sublayer(y), x, post, comb, active, out)
+    hc_post(sublayer(y), x, post, comb, active, out, None, None)
     return out
 
 

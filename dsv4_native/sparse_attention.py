@@ -34,9 +34,10 @@ except ImportError:  # pragma: no cover
     triton = None
     tl = None
 
-BLOCK_N = 32  # index-list entries per inner iteration (default)
-# (heads per program, index entries per iteration, warps for d=512): host-known tuning, see docs
-DEFAULT_CONFIG = (16, 32, 8)
+# (heads per program, index entries per iteration, warps, pipeline stages) for d = 512 bf16: all 64 heads in
+# one program, so every gathered KV row is read once for all heads (host-known tuning, see docs)
+DEFAULT_CONFIG = (64, 64, 8, 2)
+LOG2E = 1.4426950408889634  # the kernels run the softmax in base 2 (exp2), scores pre-scaled by log2(e)
 # Empty splits start their running max at the finite -1e30 (PARTIAL_INIT_MAX in the kernels' comments),
 # so exp(m - m_new) never meets inf - inf = nan.
 
@@ -53,15 +54,29 @@ def _head_block(heads: int, block_h: int) -> int:
 
 def default_num_splits(
     batch: int, heads: int, kmax: int, block_h: int | None = None, block_n: int | None = None,
-    waves: float = 2.0, sm_count: int = 132,
+    per_sm: int = 1, sm_count: int = 132,
 ) -> int:
-    """Host-side choice of split-K: about `waves` programs per SM, at most one split per index block."""
+    """Host-side split-K count that minimises a per-SM cost model, in units of gathered KV rows.
+
+    A program costs its index blocks plus its q tile (`block_h` rows' worth) plus, when split, its fp32
+    partial (`2 * block_h` rows' worth); programs run in waves of `per_sm * sm_count` (the default tile
+    holds one program per SM); the merge reads `2 * splits` rows' worth per head. A partial weighs 128
+    KV rows at 64 heads, so long lists get few long splits that fill one wave (B=32: 4 x 32 = 128
+    programs) instead of many short ones, and short lists stay latency-bound whatever the choice.
+    """
     block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
     block_n = block_n or DEFAULT_CONFIG[1]
-    n_hblk = -(-heads // block_h)
+    progs = batch * -(-heads // block_h)
     n_blocks = -(-kmax // block_n)
-    want = -(-int(waves * sm_count) // max(1, batch * n_hblk))
-    return max(1, min(want, n_blocks))
+    slots = per_sm * sm_count
+
+    def cost(s: int) -> float:
+        waves = -(-progs * s // slots)
+        per_prog = -(-n_blocks // s) * block_n + block_h + (2 * block_h if s > 1 else 0)
+        merge = 2 * s * -(-batch * heads // (8 * sm_count)) if s > 1 else 0
+        return waves * per_prog + merge
+
+    return min(range(1, n_blocks + 1), key=lambda s: (cost(s), s))
 
 
 def attention_workspace(
@@ -137,12 +152,13 @@ if triton is not None:
         N_COMP,
         K,
         MAX_BLOCKS,
-        scale,
+        SPLITS,
+        qk_scale,  # scale * log2(e)
         CHUNK: tl.constexpr,  # index-list entries per split (a multiple of BLOCK_N)
         D: tl.constexpr,
         BLOCK_H: tl.constexpr,
         BLOCK_N: tl.constexpr,
-        SPLITS: tl.constexpr,
+        ONE_SPLIT: tl.constexpr,
         UPCAST: tl.constexpr,
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32); None = default
         RPB: tl.constexpr,  # paged: compressed entries per block
@@ -158,8 +174,8 @@ if triton is not None:
         q = tl.load(q_ptr + (b * H + heads[:, None]) * D + offs_d[None, :], mask=hmask[:, None], other=0.0)
         if UPCAST:  # the interpreter's bf16 tl.dot is wrong; fp32 operands are exact for bf16 inputs
             q = q.to(tl.float32)
-        sink = tl.load(sink_ptr + heads, mask=heads < H, other=0.0).to(tl.float32)
-        if SPLITS == 1:
+        sink = tl.load(sink_ptr + heads, mask=heads < H, other=0.0).to(tl.float32) * 1.4426950408889634
+        if ONE_SPLIT:
             # the sink starts the running softmax: m = sink, sum = exp(sink - m) = 1, so m is always finite
             m_i = sink
             l_i = tl.full([BLOCK_H], 1.0, tl.float32)
@@ -169,39 +185,40 @@ if triton is not None:
         acc = tl.zeros([BLOCK_H, D], tl.float32)
         win_b = win_ptr + b * W * D
         start = sp * CHUNK
-        for it in range(0, CHUNK, BLOCK_N):
+        for it in range(0, CHUNK, BLOCK_N):  # a padding row's loads are all masked: it reads no KV
             offs_n = start + it + tl.arange(0, BLOCK_N)
             ix = tl.load(idx_ptr + b * K + offs_n, mask=(offs_n < K) & active, other=-1).to(tl.int64)
             in_win = (ix >= 0) & (ix < W)
             in_comp = (ix >= W) & (ix < W + N_COMP)
-            # K = V rows: one masked load from each source; an invalid index touches no memory
-            kw = tl.load(win_b + ix[:, None] * D + offs_d[None, :], mask=in_win[:, None], other=0.0)
             e = ix - W
             if PAGED:  # logical entry -> physical pool row through the block table
                 blk = tl.load(table_ptr + b * MAX_BLOCKS + e // RPB, mask=in_comp, other=0).to(tl.int64)
                 crow = blk * RPB + e % RPB
             else:
                 crow = b * N_COMP + e
-            kc = tl.load(comp_ptr + crow[:, None] * D + offs_d[None, :], mask=in_comp[:, None], other=0.0)
-            kv = tl.where(in_win[:, None], kw, kc)  # select, not add: keeps the load dtype
+            # K = V rows: ONE gather per entry through a row-pointer select (two masked loads would each
+            # take a pipeline buffer); an invalid index touches no memory
+            rows = tl.where(in_win, win_b + ix * D, comp_ptr + crow * D)
+            valid = in_win | in_comp
+            kv = tl.load(rows[:, None] + offs_d[None, :], mask=valid[:, None], other=0.0)
             if UPCAST:
                 kv = kv.to(tl.float32)
-            s = tl.dot(q, tl.trans(kv), input_precision=PRECISION) * scale  # [BLOCK_H, BLOCK_N]
-            s = tl.where((in_win | in_comp)[None, :], s, float("-inf"))
+            s = tl.dot(q, tl.trans(kv), input_precision=PRECISION) * qk_scale  # [BLOCK_H, BLOCK_N], base 2
+            s = tl.where(valid[None, :], s, float("-inf"))
             m_new = tl.maximum(m_i, tl.max(s, axis=1))
-            alpha = tl.exp(m_i - m_new)
-            p = tl.exp(s - m_new[:, None])
+            alpha = tl.exp2(m_i - m_new)
+            p = tl.exp2(s - m_new[:, None])
             l_i = l_i * alpha + tl.sum(p, axis=1)
             acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
             m_i = m_new
-        if SPLITS == 1:
+        if ONE_SPLIT:
             o = acc / l_i[:, None]
             tl.store(out_ptr + (b * H + heads[:, None]) * D + offs_d[None, :], o.to(out_ptr.dtype.element_ty),
                      mask=hmask[:, None])
         else:
             part = part_ptr + ((b * SPLITS + sp) * H + heads) * (D + 2)  # [BLOCK_H] row starts
             tl.store(part[:, None] + offs_d[None, :], acc, mask=hmask[:, None])
-            tl.store(part + D, m_i, mask=hmask)
+            tl.store(part + D, m_i, mask=hmask)  # base-2 max
             tl.store(part + D + 1, l_i, mask=hmask)
 
     @triton.jit
@@ -221,7 +238,7 @@ if triton is not None:
         b = tl.program_id(0).to(tl.int64)
         h = tl.program_id(1)
         active = tl.load(active_ptr + b) != 0
-        sink = tl.load(sink_ptr + h).to(tl.float32)
+        sink = tl.load(sink_ptr + h).to(tl.float32) * 1.4426950408889634  # base 2, like the partial maxima
         stride_s = H * (D + 2)
         base = part_ptr + (b * SPLITS * H + h) * (D + 2)
         # pass 1: global max and denominator over the splits and the sink
@@ -230,18 +247,29 @@ if triton is not None:
         m_s = tl.load(base + s_all * stride_s + D, mask=s_ok, other=-1.0e30)
         l_s = tl.load(base + s_all * stride_s + D + 1, mask=s_ok, other=0.0)
         m_all = tl.maximum(tl.max(m_s, axis=0), sink)
-        l_all = tl.sum(l_s * tl.exp(m_s - m_all), axis=0) + tl.exp(sink - m_all)  # sink: denominator only
+        l_all = tl.sum(l_s * tl.exp2(m_s - m_all), axis=0) + tl.exp2(sink - m_all)  # sink: denominator only
         # pass 2: rescaled sum of the partial accumulators
         offs_d = tl.arange(0, D)
         acc = tl.zeros([D], tl.float32)
         for s0 in range(0, SPLITS, BLOCK_S):
             s = s0 + tl.arange(0, BLOCK_S)
             ok = (s < SPLITS) & active
-            w = tl.exp(tl.load(base + s * stride_s + D, mask=ok, other=-1.0e30) - m_all)
+            w = tl.exp2(tl.load(base + s * stride_s + D, mask=ok, other=-1.0e30) - m_all)
             tile = tl.load(base + s[:, None] * stride_s + offs_d[None, :], mask=ok[:, None], other=0.0)
             acc += tl.sum(tile * w[:, None], axis=0)
         o = acc / l_all
         tl.store(out_ptr + (b * H + h) * D + offs_d, o.to(out_ptr.dtype.element_ty), mask=active)
+
+
+def _launch_config(
+    dtype: torch.dtype, head_dim: int, block_n: int | None, num_warps: int | None, num_stages: int | None,
+) -> tuple[int, int, int]:
+    """Unset knobs: `DEFAULT_CONFIG` for bf16; fp32 rows are twice as wide, so a quarter of the entries per
+    stage keeps the pipeline (plus the fp32 q tile) in shared memory; 4 warps for narrow heads."""
+    _, cfg_n, cfg_w, cfg_s = DEFAULT_CONFIG
+    wide = torch.empty((), dtype=dtype).element_size() > 2
+    return block_n or (cfg_n // 4 if wide else cfg_n), num_warps or (4 if head_dim <= 128 else cfg_w), \
+        num_stages or cfg_s
 
 
 def sparse_decode_attention_triton(
@@ -258,6 +286,7 @@ def sparse_decode_attention_triton(
     block_n: int | None = None,
     num_warps: int | None = None,
     block_table: Optional[torch.Tensor] = None,
+    num_stages: int | None = None,
 ) -> None:
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H) merge.
 
@@ -273,20 +302,18 @@ def sparse_decode_attention_triton(
         n_comp = rpb * max_blocks
         tensors["block_table"] = block_table
     check_kernel_inputs("sparse_decode_attention", tensors, {"head_dim": head_dim})
-    cfg_h, cfg_n, cfg_w = DEFAULT_CONFIG
-    block_h = _head_block(heads, block_h or cfg_h)
-    block_n = block_n or cfg_n
-    num_warps = num_warps or (4 if head_dim <= 128 else cfg_w)
+    block_n, num_warps, num_stages = _launch_config(q.dtype, head_dim, block_n, num_warps, num_stages)
+    block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
     kmax = idx.shape[1]
     splits = workspace.shape[1]
     chunk = triton.cdiv(triton.cdiv(kmax, block_n), splits) * block_n
     n_hblk = triton.cdiv(heads, block_h)
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace, table,
-        heads, win_kv.shape[1], n_comp, kmax, max_blocks, scale,
-        CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, SPLITS=splits, UPCAST=interpreting(),
+        heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E,
+        CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, ONE_SPLIT=splits == 1, UPCAST=interpreting(),
         PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
-        num_warps=num_warps,
+        num_warps=num_warps, num_stages=num_stages,
     )
     if splits > 1:
         _merge_splits_kernel[(batch, heads)](

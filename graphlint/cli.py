@@ -21,29 +21,28 @@ import json
 import os
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TextIO
 
 from graphlint import __version__
 from graphlint.pipeline.config import SCOPES, Config, ConfigError
 from graphlint.pipeline.config import load as load_config
-from graphlint.diagnostics import INTERNAL_ERROR, TIERS, Edit, Finding
+from graphlint.diagnostics import INTERNAL_ERROR, TIERS, Finding
+from graphlint.report.fix import Target, applicable, fix_rounds, fixed_text_problem, hidden_fixes
+from graphlint.pipeline.cache import DEFAULT_CACHE_DIR, ENV_CACHE_DIR
 from graphlint.report.output import COLOR_MODES, FORMATS
 
 if TYPE_CHECKING:  # the engine (libcst) loads lazily: `--version` and usage errors stay fast
-    from graphlint.pipeline.engine import LintResult, SourceFile
+    from graphlint.pipeline.engine import LintResult
+    from graphlint.pipeline.sources import SourceFile
 
 PROG = "graphlint"
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 ENV_OUTPUT_FORMAT = "GRAPHLINT_OUTPUT_FORMAT"
-ENV_CACHE_DIR = "GRAPHLINT_CACHE_DIR"
-DEFAULT_CACHE_DIR = ".graphlint_cache"  # under the config root, like ruff's .ruff_cache
 TEXT_FORMATS = ("full", "concise")  # the only formats that get notes and a summary line
 SUBCOMMANDS = ("check", "rule", "capture", "server")
-# `--fix` re-lints after each round of edits (a fix can expose or overlap another); cap the rounds.
-MAX_FIX_PASSES = 10
 WATCH_INTERVAL = 0.5  # seconds between two looks at the files' modification times in --watch
 
 
@@ -295,31 +294,11 @@ def _output_format(cli_value: str | None, config: Config | None) -> str:
 
 
 def _apply_selection(config: Config, args: argparse.Namespace) -> Config:
-    """Layer the command-line selection on top of the config's, as ruff does.
-
-    `--select` starts a fresh selection (the config's select/extend-select/ignore no longer apply);
-    otherwise `--extend-select`/`--ignore` adjust the configured set. Within the command-line layer the
-    most specific selector wins and an ignore wins a tie. The result is pinned as an exact `select`
-    list so that the engine sees one flat selection.
-    """
-    from graphlint.rules import ALL_RULES
-    from graphlint.pipeline.selection import enabled_codes, extend_selection, validate_selectors
+    """The command line's selection layered on the config's (pipeline/selection.py)."""
+    from graphlint.pipeline.selection import command_line_layer
 
     extend = list(args.extend_select) + (["GL001"] if args.warn_unused_noqa else [])
-    ignore = list(args.ignore) + list(args.extend_ignore)
-    if args.select is None and not extend and not ignore:
-        return config
-    known = {rule.code: rule.default_enabled for rule in ALL_RULES}
-    validate_selectors(args.select or (), set(known), "--select")
-    validate_selectors(extend, set(known), "--extend-select")
-    validate_selectors(ignore, set(known), "--ignore")
-    if args.select is not None:
-        # One fresh layer: the engine's specificity rule decides between select, extend and ignore.
-        final = enabled_codes(replace(config, select=tuple(args.select), extend_select=tuple(extend),
-                                      ignore=tuple(ignore)), known)
-    else:
-        final = extend_selection(enabled_codes(config, known), known, extend, ignore)
-    return replace(config, select=tuple(sorted(final)), extend_select=(), ignore=())
+    return command_line_layer(config, args.select, extend, list(args.ignore) + list(args.extend_ignore))
 
 
 def _build_config(args: argparse.Namespace, first_path: Path | None) -> Config:
@@ -349,16 +328,6 @@ def _build_config(args: argparse.Namespace, first_path: Path | None) -> Config:
 
 
 # --- check ------------------------------------------------------------------------------------------
-
-@dataclass
-class _Target:
-    """One linted input: a file on disk, or stdin (path None)."""
-
-    path: Path | None
-    source: SourceFile
-    original: str | None
-    raw: bytes = b""  # stdin only: echoed back unchanged by --fix when it cannot be decoded
-
 
 @contextlib.contextmanager
 def _open_output(path: str | None) -> Iterator[TextIO]:
@@ -437,7 +406,7 @@ def _check(args: argparse.Namespace) -> int:
     result = None
     with bar or contextlib.nullcontext():
         if args.fix or args.diff:
-            findings, fixed = _fix_rounds(linter, targets, unsafe=args.unsafe_fixes)
+            findings, fixed = fix_rounds(linter, targets, unsafe=args.unsafe_fixes)
         elif targets:
             result = linter.lint_sources([t.source for t in targets])
             findings = result.findings
@@ -485,13 +454,9 @@ def _print_tracebacks(findings: list[Finding], verbose: bool) -> None:
 
 
 def _cache_dir(args: argparse.Namespace, config: Config) -> Path | None:
-    """Flag, then environment (both relative to the current directory), then config (relative to it)."""
-    if args.no_cache:
-        return None
-    explicit = args.cache_dir or os.environ.get(ENV_CACHE_DIR, "").strip()
-    if explicit:
-        return Path(explicit).resolve()
-    return (config.root / (config.cache_dir or DEFAULT_CACHE_DIR)).resolve()
+    from graphlint.pipeline.cache import cache_dir_for
+
+    return None if args.no_cache else cache_dir_for(config, args.cache_dir)
 
 
 def _wants_progress(args: argparse.Namespace) -> bool:
@@ -541,28 +506,28 @@ def _stderr_ctx() -> Iterator[TextIO]:
     yield sys.stderr
 
 
-def _file_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
+def _file_targets(args: argparse.Namespace, config: Config) -> list[Target]:
     from graphlint.pipeline.discovery import discover
 
     paths = [Path(p) for p in (args.paths or ["."])]
     return _targets(discover(paths, config, force_exclude=args.force_exclude))
 
 
-def _targets(files: list[Path]) -> list[_Target]:
-    from graphlint.pipeline.engine import read_source
+def _targets(files: list[Path]) -> list[Target]:
+    from graphlint.pipeline.sources import read_source
 
     targets = []
     for path in files:
         src = read_source(path)
-        targets.append(_Target(path, src, src.text))
+        targets.append(Target(path, src, src.text))
     return targets
 
 
-def _changed_targets(args: argparse.Namespace, config: Config) -> tuple[list[_Target], set[str]]:
+def _changed_targets(args: argparse.Namespace, config: Config) -> tuple[list[Target], set[str]]:
     """`--changed`: every project file is linted (a changed helper is hot only through its unchanged
     callers), and the displayed paths of the changed files are returned to filter the report."""
     from graphlint.pipeline.discovery import discover
-    from graphlint.pipeline.engine import display_path
+    from graphlint.pipeline.discovery import display_path
 
     changed = discover([Path(p) for p in (args.paths or ["."])], config, force_exclude=args.force_exclude)
     project = discover([config.root], config)
@@ -580,9 +545,10 @@ def _reported_for(result, report_for: set[str]) -> list[Finding]:
     return [f for f in result.findings if f.code == INTERNAL_ERROR or chains.reaches_through(f, report_for)]
 
 
-def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
+def _stdin_targets(args: argparse.Namespace, config: Config) -> list[Target]:
     from graphlint.pipeline.discovery import is_excluded
-    from graphlint.pipeline.engine import decode_source, display_path
+    from graphlint.pipeline.discovery import display_path
+    from graphlint.pipeline.sources import decode_source
     from graphlint.index.project import module_name_for
 
     data = _read_stdin()
@@ -595,7 +561,7 @@ def _stdin_targets(args: argparse.Namespace, config: Config) -> list[_Target]:
     shown = display_path(Path(name)) if name else "-"
     module = module_name_for(Path(name)) if name else "stdin"
     src = decode_source(data, shown, module, shown.endswith("__init__.py"))
-    return [_Target(None, src, src.text, data)]
+    return [Target(None, src, src.text, data)]
 
 
 def _read_stdin() -> bytes:
@@ -630,90 +596,12 @@ def _runtime_module():
 
 # --- fixes ------------------------------------------------------------------------------------------
 
-def _load_fixer():
-    try:
-        import graphlint.report.fix as fixer
-    except ImportError as exc:
-        raise UsageError(f"fixes are not available in this installation (graphlint.fix: {exc})") from None
-    return fixer
-
-
-def _span(edit: Edit) -> tuple[tuple[int, int], tuple[int, int]]:
-    return (edit.line, edit.column), (edit.end_line, edit.end_column)
-
-
-def _non_overlapping(findings: list[Finding]) -> list[Finding]:
-    """Findings whose edits touch disjoint spans; the rest wait for the next round (after a re-lint)."""
-    taken: list[tuple[tuple[int, int], tuple[int, int]]] = []
-    chosen = []
-    for f in sorted(findings, key=lambda f: min(_span(e)[0] for e in f.fix)):
-        spans = [_span(e) for e in f.fix]
-        clash = any(a0 < b1 and b0 < a1 or a0 == b0 for a0, a1 in spans for b0, b1 in taken)
-        if not clash:
-            taken.extend(spans)
-            chosen.append(f)
-    return chosen
-
-
-def _applicable(f: Finding, unsafe: bool) -> bool:
-    """Whether `--fix` applies this finding's fix: safe ones always, unsafe ones with --unsafe-fixes."""
-    return bool(f.fix) and (unsafe or f.fix_applicability == "safe")
-
-
-def _hidden_fixes(findings: list[Finding], unsafe: bool) -> int:
-    return sum(1 for f in findings if f.fix and not _applicable(f, unsafe))
-
-
-def _fix_rounds(linter, targets: list[_Target], *, unsafe: bool) -> tuple[list[Finding], int]:
-    """Apply fixes in memory until none is left (or MAX_FIX_PASSES); returns (remaining, fixed count).
-
-    Each round's result must parse (and encode back): a file whose fixes break it gets all of them
-    rolled back, is named on stderr and is not fixed further, as ruff does.
-    """
-    if not targets:
-        return [], 0
-    fixer = None  # graphlint.fix, loaded on the first fix: a run without fixes does not need it
-    fixed: dict[int, int] = {}
-    broken: set[int] = set()
-    result = linter.lint_sources([t.source for t in targets])
-    for _ in range(MAX_FIX_PASSES):
-        fixable: dict[str, list[Finding]] = {}
-        for f in result.findings:
-            if _applicable(f, unsafe):
-                fixable.setdefault(f.path, []).append(f)
-        changed = False
-        for i, t in enumerate(targets):
-            todo = fixable.get(t.source.path)
-            if i in broken or not todo or t.source.text is None:
-                continue
-            fixer = fixer or _load_fixer()
-            chosen = _non_overlapping(todo)
-            new_text = fixer.apply_edits(t.source.text, [e for f in chosen for e in f.fix])
-            if new_text == t.source.text:
-                continue
-            changed = True
-            problem = fixer.fixed_text_problem(new_text, t.original, t.source.encoding)
-            if problem is not None:
-                sys.stderr.write(f"{PROG}: warning: fixes to {t.source.path} rolled back: the fixed code "
-                                 f"{problem}; please report it\n")
-                t.source = replace(t.source, text=t.original)
-                fixed.pop(i, None)
-                broken.add(i)
-                continue
-            t.source = replace(t.source, text=new_text)
-            fixed[i] = fixed.get(i, 0) + len(chosen)
-        if not changed:
-            break
-        result = linter.lint_sources([t.source for t in targets])
-    return result.findings, sum(fixed.values())
-
-
 def _encoded(src: SourceFile) -> bytes:
     """The text in the file's own encoding; "utf-8-sig" puts the BOM back."""
     return src.text.encode(src.encoding)  # type: ignore[union-attr]
 
 
-def _write_fixes(targets: list[_Target], stdin: bool) -> bool:
+def _write_fixes(targets: list[Target], stdin: bool) -> bool:
     """Write the fixed files (stdin: the source to stdout); False after a one-line error per failure."""
     ok = True
     for t in targets:
@@ -748,7 +636,7 @@ def _diff_lines(src: SourceFile, text: str) -> list[str]:
     return io.StringIO(bom + text, newline="\n").readlines()
 
 
-def _emit_diff(targets: list[_Target], fixed: int, remaining: list[Finding], args: argparse.Namespace) -> int:
+def _emit_diff(targets: list[Target], fixed: int, remaining: list[Finding], args: argparse.Namespace) -> int:
     changed = False
     with _open_output(args.output_file) as out:
         for t in targets:
@@ -761,7 +649,7 @@ def _emit_diff(targets: list[_Target], fixed: int, remaining: list[Finding], arg
                                              fromfile=f"a/{name}", tofile=f"b/{name}"):
                 out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     if not args.quiet:
-        hidden = _hidden_fixes(remaining, args.unsafe_fixes)
+        hidden = hidden_fixes(remaining, args.unsafe_fixes)
         sys.stderr.write(_diff_summary(fixed if changed else 0, hidden) + "\n")
     if args.exit_zero:
         return EXIT_OK
@@ -782,9 +670,9 @@ def _diff_summary(fixed: int, hidden: int) -> str:
 
 # --- --add-noqa, --watch ----------------------------------------------------------------------------
 
-def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
+def _add_noqa(targets: list[Target], findings: list[Finding]) -> int:
     """ruff's --add-noqa: a `# noqa: CODE` for each remaining finding. Each new text is checked as a
-    fix is (graphlint.fix.fixed_text_problem) before it is written; one that would no longer parse
+    fix is (graphlint.report.fix.fixed_text_problem) before it is written; one that would no longer parse
     (which would be a bug) is not written."""
     from graphlint.report.suppression import add_noqa
 
@@ -799,7 +687,7 @@ def _add_noqa(targets: list[_Target], findings: list[Finding]) -> int:
         new_text, count = add_noqa(t.source.text, todo)
         if not count:
             continue
-        problem = _load_fixer().fixed_text_problem(new_text, t.source.text, t.source.encoding)
+        problem = fixed_text_problem(new_text, t.source.text, t.source.encoding)
         if problem is not None:
             sys.stderr.write(f"{PROG}: warning: {t.source.path}: adding noqa directives broke the file (the "
                              f"new code {problem}); left it unchanged, please report it\n")
@@ -973,8 +861,8 @@ def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: boo
     elif coverage is not None and coverage.unrooted and checked:
         lines.append(f"No hot path found: checked all {_plural(checked, 'function')}, in the `unrooted` context "
                      f"(`# graphlint: hot` or config `hot = [...]` marks the roots that narrow it).")
-    fixable = sum(1 for f in findings if _applicable(f, unsafe))
-    hidden = _hidden_fixes(findings, unsafe)
+    fixable = sum(1 for f in findings if applicable(f, unsafe))
+    hidden = hidden_fixes(findings, unsafe)
     hint = f"{hidden} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the `--unsafe-fixes` option"
     if fixable and not fix_mode:
         lines.append(f"[*] {fixable} fixable with the `--fix` option" + (f" ({hint})." if hidden else "."))
@@ -1017,7 +905,7 @@ def _show_settings(config: Config, linter, fmt: str, out: TextIO) -> int:
 
 def _show_files(args: argparse.Namespace, config: Config, stdin: bool, out: TextIO) -> int:
     from graphlint.pipeline.discovery import discover
-    from graphlint.pipeline.engine import display_path
+    from graphlint.pipeline.discovery import display_path
 
     if stdin:
         out.write((args.stdin_filename or "-") + "\n")
@@ -1030,44 +918,19 @@ def _show_files(args: argparse.Namespace, config: Config, stdin: bool, out: Text
 # --- rule documentation and catalog -----------------------------------------------------------------
 
 def _explain(code: str, out: TextIO) -> int:
-    from graphlint.report.docs import render_rule
-    from graphlint.report.output import code_info, rule_url
-    from graphlint.rules import RULES_BY_CODE
+    from graphlint.report.docs import explain
 
-    code = code.strip().upper()
-    rule = RULES_BY_CODE.get(code)
-    if rule is not None:
-        out.write(render_rule(rule, level=1))
-        out.write(f"\nDocs: {rule_url(code)}\n")
-        return EXIT_OK
-    info = code_info(code)
-    if info is None:
-        raise UsageError(f"unknown rule code {code!r} (see `graphlint --list-rules`)")
-    out.write(f"# {info.code} `{info.name}`\n\n")
-    out.write(f"Family: {info.family} (reported by `graphlint capture` on a GPU)\n\n")
-    out.write(f"{info.summary}\n\n")
-    if info.fix_hint:
-        out.write(f"Fix: {info.fix_hint}\n")
-    out.write(f"\nDocs: {rule_url(code)}\n")
+    text = explain(code)
+    if text is None:
+        raise UsageError(f"unknown rule code {code.strip().upper()!r} (see `graphlint --list-rules`)")
+    out.write(text)
     return EXIT_OK
 
 
-def _catalog() -> list[dict]:
-    from graphlint.report.docs import catalog_row
-    from graphlint.rules import ALL_RULES
-
-    rows = [catalog_row(r) for r in ALL_RULES]
-    try:
-        from graphlint.runtime.codes import RUNTIME_CODES
-    except ImportError:  # the runtime table is optional: the static catalog stands alone
-        RUNTIME_CODES = {}
-    rows += [{"code": c.code, "name": c.name, "family": c.family, "default": "runtime", "fixable": False}
-             for c in RUNTIME_CODES.values()]
-    return rows
-
-
 def _list_rules(out: TextIO, fmt: str) -> int:
-    rows = _catalog()
+    from graphlint.report.docs import catalog
+
+    rows = catalog()
     if fmt == "json":
         json.dump(rows, out, indent=2)
         out.write("\n")

@@ -23,7 +23,8 @@ from graphlint import __version__
 from graphlint.cli import main
 from graphlint.pipeline.config import Config, load_file
 from graphlint.diagnostics import Finding
-from graphlint.pipeline.engine import Linter, build_summary, read_source
+from graphlint.pipeline.engine import Linter, build_summary
+from graphlint.pipeline.sources import read_source
 from graphlint.index.project import ModuleSummary
 
 # C2: `a.py` reads `helper` through the package's re-export and `flag` from its grandparent class.
@@ -231,7 +232,7 @@ def test_entries_of_another_environment_are_never_served(proj, monkeypatch, chan
         elif change == "libcst":
             m.setattr("libcst._version.__version__", "0.0.1")
         else:
-            m.setattr(gcache, "__file__", str(proj / "elsewhere" / "cache.py"))
+            m.setattr(gcache, "__file__", str(proj / "elsewhere" / "pipeline" / "cache.py"))
         entry.env = gcache.environment()
     gcache.environment.cache_clear()
 

@@ -12,7 +12,6 @@ import re
 import shutil
 import subprocess
 import sys
-import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -773,32 +772,11 @@ def test_machine_formats_keep_stdout_clean(tmp_path, sarif_validator):
 
 # --- fixes ------------------------------------------------------------------------------------------
 
-def _fake_apply_edits(text: str, edits: list[Edit]) -> str:
-    """Reference semantics of graphlint.report.fix.apply_edits: 1-based positions, end exclusive."""
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-
-    def offset(line: int, col: int) -> int:
-        return starts[line - 1] + col - 1
-
-    for e in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
-        a, b = offset(e.line, e.column), offset(e.end_line, e.end_column)
-        text = text[:a] + e.replacement + text[b:]
-    return text
-
-
 @pytest.fixture
 def item_fix(monkeypatch):
-    """GL101 findings carry a fix that drops `.item()`; graphlint.report.fix is faked only if it is missing."""
+    """GL101 findings carry a fix that drops `.item()`."""
     import graphlint.pipeline.engine as engine
 
-    try:
-        import graphlint.report.fix  # noqa: F401 - the lead's real implementation, when it exists
-    except ImportError:
-        monkeypatch.setitem(sys.modules, "graphlint.report.fix",
-                            types.SimpleNamespace(apply_edits=_fake_apply_edits))
     original = engine.Linter.lint_sources
 
     def lint_sources(self, sources):
@@ -862,21 +840,6 @@ def test_fix_stdin_undecodable_is_echoed_back(tmp_path):
                        cwd=tmp_path, input=data, capture_output=True, timeout=120)
     assert r.stdout == data
     assert r.returncode == 1 and b"GL000" in r.stderr
-
-
-def test_fix_without_fixable_findings_needs_no_fixer(proj, cli, monkeypatch):
-    monkeypatch.setitem(sys.modules, "graphlint.report.fix", None)  # importing it now raises ImportError
-    write(proj, {"m.py": MODEL})
-    r = concise(cli, "--fix", "m.py")
-    assert r.rc == 1 and r.lines[-1] == "Found 2 errors."
-    assert (proj / "m.py").read_text() == MODEL
-
-
-def test_fix_missing_fixer_is_a_usage_error(proj, cli, item_fix, monkeypatch):
-    monkeypatch.setitem(sys.modules, "graphlint.report.fix", None)
-    write(proj, {"m.py": MODEL})
-    r = cli("--fix", "m.py")
-    assert r.rc == 2 and r.err.startswith("graphlint: error: fixes are not available")
 
 
 # --- runtime cross-check and capture ----------------------------------------------------------------

@@ -549,7 +549,7 @@ def test_pool_and_cache_answer_like_one_process(files, monkeypatch_pool):
 @pytest.fixture(scope="module")
 def monkeypatch_pool():
     """A pool from 2 files (graphlint.pipeline.workers.SERIAL_BELOW): a tree of a few files runs in workers."""
-    if workers._jobs(2, 1000) < 2:
+    if workers.pool_size(2, 1000) < 2:
         pytest.skip("one core: graphlint runs no pool here")
     mp = pytest.MonkeyPatch()
     mp.setattr(workers, "SERIAL_BELOW", 2)

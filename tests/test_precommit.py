@@ -31,7 +31,8 @@ import pytest
 from graphlint.index.chains import Chains
 from graphlint.cli import main
 from graphlint.pipeline.config import Config
-from graphlint.pipeline.engine import Linter, read_source
+from graphlint.pipeline.engine import Linter
+from graphlint.pipeline.sources import read_source
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 # What `pip install <repo>` needs from the checkout; README.md and LICENSE only when present.

@@ -203,7 +203,7 @@ def test_a_dead_worker_is_retried_once_then_reported(tmp_path):
         return -1
 
     with deadline(60):
-        out = workers._map(work, list(range(40)), 3, lambda: ticks.append(1), fail)
+        out = workers.map_items(work, list(range(40)), 3, lambda: ticks.append(1), fail)
     assert out == [(i, -1 if i == 3 else i * 10) for i in range(40)]
     assert failed == [(3, "the worker process died twice (killed by SIGKILL)")]
     assert len(ticks) == 40 and once.exists()

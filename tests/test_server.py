@@ -337,7 +337,8 @@ EDITS = [  # (file, new text or None to delete); each is applied to the state le
 
 def test_incremental_project_matches_a_fresh_run(tmp_path, monkeypatch):
     from graphlint.pipeline.config import Config
-    from graphlint.pipeline.engine import Linter, read_source
+    from graphlint.pipeline.engine import Linter
+    from graphlint.pipeline.sources import read_source
     from graphlint.lsp.project import Project
 
     for name, text in (("model.py", MODEL), ("helper.py", HELPER), ("step.py", STEP)):
@@ -383,3 +384,14 @@ def test_safe_fix_is_the_preferred_quick_fix(tmp_path):
         assert fix.is_preferred is preferred and fix.title.endswith(suffix)
         (change,) = fix.edit.document_changes
         assert change.edits[0].new_text == "x.max()" and change.edits[0].range.start.character == 4
+
+
+def test_settings_selection_errors_name_the_setting(tmp_path):
+    """An unknown selector in the editor's settings is reported as the setting, not as a CLI flag."""
+    from graphlint.lsp.server import Settings
+    from graphlint.pipeline.config import Config, ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        Settings.parse({"extendSelect": ["GL9"]}).apply(Config(root=tmp_path))
+    assert "in setting graphlint.extendSelect (see `graphlint --list-rules`)" in str(err.value)
+    assert Settings.parse({"select": ["GL101"]}).apply(Config(root=tmp_path)).select == ("GL101",)

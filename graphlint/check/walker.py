@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
-from graphlint.index.project import CAPTURE_CONTEXTS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, class_annotation
+from graphlint.diagnostics import Finding
+from graphlint.index.project import CAPTURE_CONTEXTS, FunctionInfo, ModuleSummary, ProjectIndex, class_annotation
 from graphlint.facts.inference import (
-    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, dotted_name, is_cpu_name,
+    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, is_cpu_name,
     kind_val, merge_envs, narrowing,
 )
 from graphlint.facts.callsite import join_kinds
+from graphlint.facts.names import dotted_name
+from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 
 if TYPE_CHECKING:
     from graphlint.rules.base import Rule
@@ -32,34 +32,6 @@ TENSOR_PARAM_NAMES = frozenset({
     "key", "value", "q", "k", "v", "attn_weights", "attn_output", "scores", "residual", "x",
     "input_tensor", "router_logits", "topk_ids", "topk_weights", "token_ids", "kv_cache",
 })
-
-
-@dataclass
-class Unit:
-    """What to analyse: a function (or `<module>`) and why it is hot."""
-
-    function: FunctionInfo | None  # None: module top level
-    hot: HotInfo
-    source: str  # the unit's source (a function, possibly wrapped to parse at its indentation)
-    line_offset: int  # add to libcst's 1-based lines to get the file's lines
-
-
-@dataclass(frozen=True)
-class PendingEdit:
-    """An autofix whose position is resolved only if the finding survives (positions are costly)."""
-
-    node: cst.CSTNode
-    replacement: str
-
-
-@dataclass
-class _Pending:
-    rule: "Rule"
-    node: cst.CSTNode
-    message: str
-    fix: tuple
-    statement: cst.CSTNode | None
-    context: str | None
 
 
 # True exactly while a CUDA graph is being captured (or a region compiled): the other arm is eager.
@@ -77,148 +49,6 @@ def _allows_sync(qual: str | None, func: cst.BaseExpression) -> bool:
     return tail in ALLOW_SYNC_NAMES
 
 
-@dataclass
-class Context:
-    path: str
-    index: ProjectIndex | None
-    module: ModuleSummary
-    unit: Unit
-    inference: Inference
-    tree: cst.Module | None = None
-    _positions: dict | None = None
-    _call_names: dict = field(default_factory=dict)
-    pending: list[_Pending] = field(default_factory=list)
-    parents: list[cst.CSTNode] = field(default_factory=list)
-    if_stack: list[cst.If] = field(default_factory=list)  # the `if`s whose body is being walked, outermost first
-    capture_depth: int = 0
-    eager_depth: int = 0  # inside a branch that never runs while capturing (`if is_prefill:`)
-    eager_guards: tuple[str, ...] = ()
-    allow_sync_depth: int = 0  # inside `with graphlint.allow_sync(...)` / vLLM's `gpu_sync_allowed()`
-    statement: cst.CSTNode | None = None
-    enabled_capture_rules: bool = True
-
-    # -- questions rules ask ---------------------------------------------------------------------
-    def val(self, expr: cst.BaseExpression) -> Val:
-        return self.inference(expr)
-
-    def is_tensor(self, expr: cst.BaseExpression) -> bool:
-        return self.inference(expr).is_tensor
-
-    def is_device_tensor(self, expr: cst.BaseExpression) -> bool:
-        kind = self.inference(expr).kind
-        return kind in (Kind.TENSOR, Kind.BOOL_TENSOR)
-
-    def is_bool_tensor(self, expr: cst.BaseExpression) -> bool:
-        return self.inference(expr).kind is Kind.BOOL_TENSOR
-
-    def is_host(self, expr: cst.BaseExpression) -> bool:
-        return self.inference(expr).kind in (Kind.HOST, Kind.HOST_SEQ)
-
-    def is_0d(self, expr: cst.BaseExpression) -> bool:
-        """A 0-d tensor, as far as the code shows its rank (a full reduction, an int index of a 1-d tensor)."""
-        return self.inference(expr).is_0d
-
-    def device(self, expr: cst.BaseExpression) -> str:
-        """Where a tensor lives: "device", "host" (a CPU tensor; by data flow or by a `*_cpu` name), or
-        "unknown" (not known to be a tensor)."""
-        kind = self.inference(expr).kind
-        return "device" if kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else "host" if kind is Kind.CPU_TENSOR else "unknown"
-
-    def qualname(self, expr: cst.BaseExpression) -> str | None:
-        return resolve_dotted(self.module, self.inference.env, expr)
-
-    def call_name(self, call: cst.Call) -> str | None:
-        # Every rule asks this for every call: cache it per node for the current statement.
-        key = id(call)
-        cache = self._call_names
-        if key in cache:
-            return cache[key]
-        name = cache[key] = resolve_dotted(self.module, self.inference.env, call.func)
-        return name
-
-    @property
-    def in_capture(self) -> bool:
-        return self.capture_depth > 0 or self.unit.hot.capture
-
-    def parent(self, node: cst.CSTNode, level: int = 1) -> cst.CSTNode | None:
-        try:
-            idx = len(self.parents) - 1 - self.parents[::-1].index(node)
-        except ValueError:
-            return None
-        return self.parents[idx - level] if idx - level >= 0 else None
-
-    @property
-    def positions(self) -> dict:
-        """Node -> CodeRange for the unit, computed on first use (it costs a full codegen pass)."""
-        if self._positions is None:
-            self._positions = MetadataWrapper(self.tree, unsafe_skip_copy=True).resolve(PositionProvider) \
-                if self.tree is not None else {}
-        return self._positions
-
-    def position(self, node: cst.CSTNode) -> CodeRange | None:
-        return self.positions.get(node)
-
-    def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple = ()) -> None:
-        if self.allow_sync_depth and rule.family is Family.HOST_SYNC and not self.in_capture:
-            return  # a sync the author declared deliberate; inside a captured region it would still break capture
-        if not rule.applies_in(self.context):
-            return  # e.g. numpy or host RNG in the step driver: nothing there is captured
-        self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement,
-                                     self.context))
-
-    @property
-    def context(self) -> str | None:
-        """Where the code being walked runs (graphlint.diagnostics.TIERS); a branch taken only on the eager
-        path of captured code runs from `forward`, not in the graph."""
-        tier = "captured" if self.capture_depth > 0 else self.unit.hot.tier
-        return "forward" if tier == "captured" and self.eager_depth > 0 else tier
-
-    def edit(self, node: cst.CSTNode, replacement: str) -> PendingEdit:
-        return PendingEdit(node, replacement)
-
-    def _edit(self, e: PendingEdit | Edit) -> Edit | None:
-        if isinstance(e, Edit):
-            return e
-        pos = self.positions.get(e.node)
-        if pos is None:
-            return None
-        off = self.unit.line_offset
-        return Edit(pos.start.line + off, pos.start.column + 1, pos.end.line + off, pos.end.column + 1, e.replacement)
-
-    def findings(self) -> list[Finding]:
-        out = []
-        off = self.unit.line_offset
-        for p in self.pending:
-            pos = self.positions.get(p.node)
-            if pos is None:
-                continue
-            stmt_pos = self.positions.get(p.statement) if p.statement is not None else None
-            fix = tuple(e for e in (self._edit(x) for x in p.fix) if e is not None)
-            extra = {"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {}
-            focus = self._trigger(p.node)
-            if focus:
-                extra["focus"] = focus
-            out.append(Finding(
-                path=self.path, line=pos.start.line + off, column=pos.start.column + 1,
-                end_line=pos.end.line + off, end_column=pos.end.column + 1,
-                code=p.rule.code, name=p.rule.name, message=p.message,
-                severity=SEVERITY_BY_FAMILY[p.rule.family], fix_hint=p.rule.fix_hint, via=self.unit.hot.via,
-                fix=fix, fix_applicability=p.rule.fix_applicability(), context=p.context, extra=extra,
-            ))
-        return out
-
-    def _trigger(self, node: cst.CSTNode) -> tuple[int, int, int, int] | None:
-        """Where a method call chain broken across lines triggers: `.item()` of `(x.sum()\n .item())`.
-        The full view underlines it instead of the receiver's lines; the finding's span stays the call."""
-        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
-            return None
-        dot, call, receiver = (self.positions.get(n) for n in (node.func.dot, node, node.func.value))
-        if dot is None or call is None or receiver is None or receiver.end.line == dot.start.line:
-            return None
-        off = self.unit.line_offset
-        return dot.start.line + off, dot.start.column + 1, call.end.line + off, call.end.column + 1
-
-
 def _host_literal_default(param: cst.Param) -> bool:
     """`k=False`, `x=0`, `q="mean"`: a flag or setting that merely shares a tensor's usual name."""
     d = param.default
@@ -233,26 +63,6 @@ def _literal_pairs(value: cst.BaseExpression) -> list[cst.BaseExpression] | None
     if isinstance(value, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in value.elements):
         return [e.value for e in value.elements]
     return None
-
-
-def resolve_dotted(module: ModuleSummary, env, expr: cst.BaseExpression) -> str | None:
-    """Qualified name of a Name/Attribute chain via the module's imports; None for local values."""
-    name = dotted_name(expr)
-    return resolve_name(module, env, name) if name is not None else None
-
-
-def resolve_name(module: ModuleSummary, env, name: str) -> str | None:
-    """Qualified name of a dotted name written in `module` (see resolve_dotted)."""
-    head, _, rest = name.partition(".")
-    if head in env:
-        return None
-    target = module.imports.get(head)
-    if target is None:
-        if head in module.functions or head in module.classes:
-            target = f"{module.module}.{head}"
-        else:
-            return name  # a builtin, or a global we know nothing about
-    return f"{target}.{rest}" if rest else target
 
 
 # Fields that only hold whitespace, punctuation or comments: never walked.
@@ -306,6 +116,9 @@ class _Dispatcher:
             self.walk(node.args[0])
             self.on_leave(node)
             return
+        if node.__class__ is cst.IfExp:
+            self._walk_if_exp(node)
+            return
         self.on_visit(node)
         for name in _child_fields(type(node)):
             value = getattr(node, name)
@@ -316,6 +129,17 @@ class _Dispatcher:
                         self.walk(item)
             elif _is_node(cls):
                 self.walk(value)
+        self.on_leave(node)
+
+    def _walk_if_exp(self, node: cst.IfExp) -> None:
+        """`a if test else b`: each arm under what the test narrows (`t.item() if torch.is_tensor(t) else int(t)`)."""
+        self.on_visit(node)
+        self.walk(node.test)
+        inf = self.ctx.inference
+        for arm, facts in zip((node.body, node.orelse), narrowing(inf, node.test)):
+            inf.push(dict(facts))
+            self.walk(arm)
+            inf.pop()
         self.on_leave(node)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -564,7 +388,7 @@ class Walker:
         return None
 
     def _isinstance_narrowing(self, test: cst.BaseExpression) -> tuple[dict[str, Val], dict[str, Val]]:
-        """Names an `if` test pins down, for its body and its else branch (graphlint.inference.narrowing)."""
+        """Names an `if` test pins down, for its body and its else branch (graphlint.facts.inference.narrowing)."""
         return narrowing(self.ctx.inference, test)
 
     def _dry_run(self, body: cst.BaseSuite) -> None:

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
-from graphlint.facts.annotations import annotation_kind
+from graphlint.facts.annotations import annotation_kind, is_cpu_name
+from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
-from graphlint.facts.torch_kinds import FACTORY_TORCH, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
-from graphlint.facts.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS
+from graphlint.facts.torch_kinds import (
+    FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
+)
+from graphlint.facts.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH
 from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
-
-if TYPE_CHECKING:
-    from graphlint.index.project import ClassInfo, FunctionInfo, ProjectIndex
 
 Resolve = Callable[[str | None], "str | None"]
 
@@ -36,6 +36,8 @@ NOT_CPU_METHODS = frozenset({"cuda", "to", "type", "tolist", "item", "numpy", "s
                              "chunk", "unbind", "topk", "sort", "nonzero"})
 MAX_DEPTH = 4
 DEVICE_FAMILY = frozenset({"tensor", "weak_tensor", "bool_tensor"})
+COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match,
+            getattr(ast, "TryStar", ast.Try))
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
 
 
@@ -50,15 +52,14 @@ class Scope:
     params: dict[str, str] = field(default_factory=dict)
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
     returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
-    # `self.x = value` assignments (None: rebound another way, `self.x += ...`, a tuple target)
+    # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
+    # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
     self_assigns: list[tuple[str, ast.expr | None]] = field(default_factory=list)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     """One walk of the function's own statements (not its expressions: cheap): its bindings, `return`
     values and parameters. A walrus inside an expression is not seen (a rebinding the facts miss)."""
-    from graphlint.index.project import _bound_names
-
     scope = Scope()
     binds = scope.binds
     stack: list[ast.stmt] = list(func.body)
@@ -75,8 +76,11 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         binds.setdefault(target.id, []).append(sub.value)
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
+                    elif (items := _unpacked(target, sub.value)) is not None:
+                        for name, item in items:
+                            binds.setdefault(name, []).append(item)
                     else:
-                        for name in _bound_names(target):
+                        for name in bound_names(target):
                             binds.setdefault(name, []).append(None)
                         if isinstance(target, (ast.Tuple, ast.List)):
                             scope.self_assigns.extend((a, None) for e in target.elts
@@ -94,7 +98,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         elif isinstance(sub, (ast.With, ast.AsyncWith)):
             targets.extend(item.optional_vars for item in sub.items if item.optional_vars is not None)
         for target in targets:
-            for name in _bound_names(target):
+            for name in bound_names(target):
                 binds.setdefault(name, []).append(None)
         for name in ("body", "orelse", "finalbody"):
             block = getattr(sub, name, None)
@@ -109,13 +113,47 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if isinstance(target, ast.Name):
                     scope.top.add(target.id)
+    scope.self_assigns = _left_in_self(func.body, scope.self_assigns)
     args = func.args
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-        scope.params[arg.arg] = _host_annotation(arg.annotation)
+        scope.params[arg.arg] = _host_annotation(arg.annotation, arg.arg)
     for arg in (args.vararg, args.kwarg):
         if arg is not None:
             scope.params[arg.arg] = "unknown"
     return scope
+
+
+def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] | None:
+    """`b, h, w = x.shape`: each name bound to its item (`x.shape[1]`, or the literal's element); None for
+    targets that are not a flat tuple of names."""
+    if not isinstance(target, (ast.Tuple, ast.List)) or not all(isinstance(e, ast.Name) for e in target.elts):
+        return None
+    literal = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
+        and not any(isinstance(e, ast.Starred) for e in value.elts)
+    return [(e.id, value.elts[i] if literal else ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load()))
+            for i, e in enumerate(target.elts)]
+
+
+def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None]]
+                  ) -> list[tuple[str, ast.expr | None]]:
+    """The `self.x` assignments whose value can outlive the function: an assignment that a later statement of
+    the body's top level replaces (`self.sigmas = torch.cat(...)` then `self.sigmas = self.sigmas.to("cpu")`)
+    never reaches the end of the function, so it says nothing about what other methods read. A `return`
+    between the two keeps the first: it may be what the function leaves."""
+    last_top: dict[str, int] = {}  # attribute -> line of its last plain assignment at the top level
+    returning: list[tuple[int, int]] = []  # line spans of top-level statements that contain a `return`
+    for stmt in body:
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                if (attr := _self_attr(target)) is not None:
+                    last_top[attr] = stmt.lineno
+        elif isinstance(stmt, COMPOUND) and any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
+            returning.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
+
+    def replaced(attr: str, value: ast.expr) -> bool:
+        line, last = value.lineno, last_top.get(attr, 0)
+        return line < last and not any(hi >= line and lo < last for lo, hi in returning)
+    return [(attr, value) for attr, value in assigns if value is None or not replaced(attr, value)]
 
 
 def _self_attr(target: ast.expr) -> str | None:
@@ -132,22 +170,36 @@ def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, str], ...]:
                  if not (isinstance(value, ast.Constant) and value.value is None))
 
 
-def _host_annotation(ann: ast.expr | None) -> str:
+def _host_annotation(ann: ast.expr | None, name: str) -> str:
     """"host" / "host_seq" for `int`, `list[int]`, `Optional[int]`..., "tensor" / "bool_tensor" for tensor
-    annotations (the prior a parameter starts with); "unknown" otherwise (common shapes read without
-    unparsing)."""
+    annotations (the prior a parameter starts with; "cpu_tensor" for a tensor named `*_cpu`, as the inference
+    reads parameters); "unknown" otherwise (common shapes read without unparsing)."""
     if ann is None:
         return "unknown"
     if isinstance(ann, ast.Name):
         text = ann.id
     elif isinstance(ann, ast.Constant) and isinstance(ann.value, str):
         text = ann.value
-    elif isinstance(ann, (ast.Subscript, ast.BinOp)):
+    elif isinstance(ann, (ast.Subscript, ast.BinOp, ast.Attribute)):
         text = ast.unparse(ann)
     else:
         return "unknown"
     kind = annotation_kind(text)
+    if kind == "tensor" and is_cpu_name(name):
+        return "cpu_tensor"
     return kind if kind in ("host", "host_seq", "tensor", "bool_tensor") else "unknown"
+
+
+def refine_returns(annotated: str, inferred: str) -> str:
+    """A return annotation says a tensor, not where it lives: where the body shows a host tensor
+    (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item."""
+    if annotated == "tensor" and inferred == "cpu_tensor":
+        return inferred
+    if annotated.startswith("items:") and inferred.startswith("items:"):
+        pairs = list(zip(annotated[6:].split(","), inferred[6:].split(",")))
+        if len(pairs) == len(annotated[6:].split(",")) == len(inferred[6:].split(",")):
+            return "items:" + ",".join(refine_returns(a, i) for a, i in pairs)
+    return annotated
 
 
 # Calls into these packages (and builtins) never reach a project function: their arguments are not recorded.
@@ -196,12 +248,15 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
     """What `value` is, by syntax: see the module docstring."""
     if depth > MAX_DEPTH:
         return "unknown"
-    again = lambda e: expr_kind(e, resolve, scope, depth + 1)  # noqa: E731
+    # depth counts the names followed to their bindings (what can cycle: `x = x + 1`), not the nesting of one
+    # expression, which its size bounds: `(cu_cpu[1:].clamp(min=s) - s).to(torch.int32)` is read to its root
+    again = lambda e: expr_kind(e, resolve, scope, depth)  # noqa: E731
     if isinstance(value, ast.Name):
         bound = scope.binds.get(value.id, [])
         if any(b is None for b in bound):
             return "unknown"  # rebound by a loop or `with`
-        kinds = {again(b) if not isinstance(b, ast.AugAssign) else "" if again(b.value) == "host" else "unknown"
+        hop = lambda e: expr_kind(e, resolve, scope, depth + 1)  # noqa: E731
+        kinds = {hop(b) if not isinstance(b, ast.AugAssign) else "" if hop(b.value) == "host" else "unknown"
                  for b in bound} - {""}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
@@ -268,8 +323,6 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str]) -> str:
-    from graphlint.index.project import dotted
-
     name = dotted(value.func)
     qual = resolve(name) if name else None
     if qual in HOST_BUILTINS:
@@ -281,6 +334,11 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         return "host_seq" if inner in ("host_seq", "host") else "unknown"
     if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
         return "tensor"
+    if qual in JOIN_TORCH and value.args and isinstance(value.args[0], (ast.List, ast.Tuple)):
+        # every part must live on one device: a host part (and none on the device) puts the result there
+        parts = {again(e) for e in value.args[0].elts}
+        if "cpu_tensor" in parts and not parts & DEVICE_FAMILY - {"weak_tensor"}:
+            return "cpu_tensor"
     if qual and qual.startswith("torch."):
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return _factory_kind(qual, value, again)
@@ -305,7 +363,19 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
                 return "weak_tensor" if receiver == "weak_tensor" else "tensor"
         if meth in TORCH_ONLY_METHODS and meth not in SEQ_METHODS:
             return "weak_tensor"  # a method only tensors have, on a receiver of unknown type
+        if meth == "to" and receiver in ("unknown", "cpu_tensor") \
+                and _non_float_cast(value, lambda e: resolve(dotted(e))):
+            # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
+            return "weak_tensor" if receiver == "unknown" else receiver
     return "unknown"
+
+
+def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:
+    """`.to(torch.long)` / `.to(dtype=torch.bool)`: one integer or bool dtype (graphlint.facts.torch_kinds)."""
+    args = [*call.args, *(kw.value for kw in call.keywords if kw.arg == "dtype")]
+    if len(args) != 1 or len(call.args) + len(call.keywords) != 1:
+        return False
+    return qualify(args[0]) in NON_FLOAT_DTYPES
 
 
 def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str]) -> str:
@@ -346,127 +416,3 @@ def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
     if all(k == "unknown" for k in positional) and all(k == "unknown" for _, k in keywords):
         return None
     return tuple(positional), keywords
-
-
-class CallFacts:
-    """What every resolved call site in the project passes for each parameter of a function."""
-
-    def __init__(self, index: "ProjectIndex") -> None:
-        self.index = index
-        self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
-        self._memo: dict[str, dict[str, str]] = {}
-        self._referenced: set[str] | None = None
-        self._attrs: dict[tuple[str, str], str | None] = {}
-        self._family: dict[str, list["ClassInfo"]] = {}
-
-    def params(self, fn: "FunctionInfo") -> dict[str, str]:
-        """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
-        Empty when the function has no resolved call site, is a root, or is passed around as a value
-        (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
-        found = self._memo.get(fn.key)
-        if found is None:
-            found = self._memo[fn.key] = self._compute(fn)
-        return found
-
-    def attr(self, cls: "ClassInfo", name: str) -> str | None:
-        """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
-        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`); None when any assignment
-        is not host data, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
-        key = (cls.key, name)
-        if key not in self._attrs:
-            kinds = {kind for c in self._class_family(cls) for meth in c.methods.values()
-                     for attr, kind in self.index.functions[meth].attr_sets if attr == name}
-            kind = join_kinds(kinds) if kinds else None
-            self._attrs[key] = kind if kind in HOST_FAMILY else None
-        return self._attrs[key]
-
-    def _class_family(self, cls: "ClassInfo") -> list["ClassInfo"]:
-        """The class, its project bases and its project subclasses: every method that can set `self.x`."""
-        found = self._family.get(cls.key)
-        if found is None:
-            seen = {c.key: c for c in self.index.mro(cls)}
-            for c in self.index.subclasses(cls):
-                seen.setdefault(c.key, c)
-            found = self._family[cls.key] = list(seen.values())
-        return found
-
-    def _compute(self, fn: "FunctionInfo") -> dict[str, str]:
-        if not fn.params or fn.parent_key is not None or fn.markers or fn.key in self._referenced_keys():
-            return {}
-        name = fn.qualname.rpartition(".")[2]
-        if name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
-            return {}  # called by the framework (module calls, construction) more often than seen
-        sites = []
-        for caller, callee, line in self._calls_named(name):
-            for target, how in self.index.call_edges(caller, caller.module, callee):
-                if target.key == fn.key:
-                    sites.append((caller, callee, line, how))
-        if not sites:
-            return {}
-        joined: dict[str, set[str]] = {p: set() for p in fn.params}
-        for caller, callee, line, how in sites:
-            if how.endswith(".apply"):
-                return {}  # `Fn.apply(x)` calls `forward(ctx, x)`: the arguments shift
-            kinds = self._site_kinds(fn, caller, callee, line)
-            for param in fn.params:
-                joined[param].add(kinds.get(param, "unknown"))
-        out = {}
-        for param, kinds in joined.items():
-            kind = join_kinds(kinds)
-            if kind in HOST_FAMILY:
-                out[param] = kind
-        return out
-
-    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int) -> dict[str, str]:
-        """Parameter -> kind at one call site. Calls of one callee on one line are told apart only when each
-        recorded its arguments (the index keeps lines, not columns): then they are joined."""
-        records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
-        if not records or len(records) != caller.calls.count((callee, line)):
-            return {}
-        params = list(fn.params)
-        if fn.binding in ("method", "class"):
-            head = callee.rpartition(".")[0]
-            via_class = fn.binding == "method" and head and self.index.class_by_dotted(head) is not None
-            if not via_class:
-                params = params[1:]  # `self.m(a)`, `obj.m(a)`, `Cls.cm(a)`: the first parameter is implicit
-        out: dict[str, set[str]] = {}
-        for positional, keywords in records:
-            site = dict(zip(params, positional))
-            site.update((k, v) for k, v in keywords if k in fn.params)
-            for param in fn.params:
-                out.setdefault(param, set()).add(site.get(param, "unknown"))
-        return {param: join_kinds(kinds) for param, kinds in out.items()}
-
-    def _calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
-        if self._by_name is None:
-            table: dict[str, list[tuple["FunctionInfo", str, int]]] = {}
-            for caller in self.index.functions.values():
-                for callee, line in caller.calls:
-                    table.setdefault(callee.rpartition(".")[2], []).append((caller, callee, line))
-            self._by_name = table
-        return self._by_name.get(name, [])
-
-    def _referenced_keys(self) -> set[str]:
-        """Functions the project uses as values (not only calls), so that calls made elsewhere are unseen."""
-        if self._referenced is None:
-            refs: list[str] = []
-            for s in self.index.modules.values():
-                refs += [ref for values in s.registries.values() for ref in values]
-                refs += list(s.aliases.values())
-                refs += [ref for ref, _line in (*s.compile_roots, *s.graphed_roots)]
-                refs += [ref for ref, _line, _owner in s.hook_roots]
-                for c in s.classes.values():
-                    refs += c.registry + [ref for values in c.callables.values() for ref in values]
-            keys = set()
-            for ref in refs:
-                target = self.index.function_by_dotted(ref)
-                if target is not None:
-                    keys.add(target.key)
-                else:  # `Cls.method` references
-                    head, _, meth = ref.rpartition(".")
-                    owner = self.index.class_by_dotted(head) if head else None
-                    method = self.index.method(owner, meth) if owner is not None else None
-                    if method is not None:
-                        keys.add(method.key)
-            self._referenced = keys
-        return self._referenced

@@ -16,11 +16,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphlint.facts.annotations import annotation_kind, is_cpu_name, tuple_item_kinds
+from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
+from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    CallFacts, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_kinds, param_names, records_args,
-    scope_of,
+    HOST_FAMILY, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_kinds, param_names, records_args,
+    refine_returns, scope_of,
 )
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -133,26 +134,6 @@ def module_name_for(path: Path) -> str:
         parts.insert(0, folder.name)
         folder = folder.parent
     return ".".join(parts) or path.stem
-
-
-def dotted(node: ast.AST) -> str | None:
-    """`a.b.c` for Name/Attribute chains; `super().x` for super calls; None otherwise."""
-    suffixes: list[str] = []  # a loop, not recursion: generated code has chains thousands long
-    while True:
-        if isinstance(node, ast.Attribute):
-            suffixes.append("." + node.attr)
-        elif isinstance(node, ast.Subscript):
-            suffixes.append("[]")
-        else:
-            break
-        node = node.value
-    if isinstance(node, ast.Name):
-        head = node.id
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
-        head = "super()"
-    else:
-        return None
-    return head + "".join(reversed(suffixes))
 
 
 _CONTEXTS = {ast.Load, ast.Store, ast.Del}  # a Name's `ctx`: a child node, but no level of nesting
@@ -297,8 +278,13 @@ class _Indexer(ast.NodeVisitor):
         if node.returns is not None:
             text = ast.unparse(node.returns)
             kind = _annotation_kind(text)
-            if kind is None and (items := tuple_item_kinds(text)):
-                return "items:" + ",".join(items)  # `-> tuple[Tensor, tuple[int, ...]]`: unpacked item by item
+            args = node.args
+            if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
+                    *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
+                return "unknown"  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
+            if kind == "tensor" or kind is None and tuple_item_kinds(text):  # where the body shows it lives
+                annotated = kind or "items:" + ",".join(tuple_item_kinds(text) or ())
+                return refine_returns(annotated, self._infer_returns(node, scope))
             cls = class_annotation(node.returns) if kind is None else None
             # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
             return kind or (f"object:{cls}" if cls else "unknown")
@@ -1269,16 +1255,6 @@ def _own_nodes(func: ast.FunctionDef | ast.AsyncFunctionDef):
                 stack.append(child)
 
 
-def _bound_names(target: ast.expr) -> list[str]:
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return [n for elt in target.elts for n in _bound_names(elt)]
-    if isinstance(target, ast.Starred):
-        return _bound_names(target.value)
-    return []
-
-
 def class_annotation(node: ast.expr | str) -> str | None:
     """The dotted class name of an annotation (node or source text) that names one class: `Meta`,
     `mod.Meta`, `"Meta"`, `Optional[Meta]`, `Meta | None`; None for anything else."""
@@ -1400,3 +1376,127 @@ def _local_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.
                     value = sub.value if isinstance(target, ast.Name) and isinstance(sub.value, ast.Call) else None
                     seen[name] = value if name not in seen else None
     return {k: v for k, v in seen.items() if v is not None}
+
+
+class CallFacts:
+    """What every resolved call site in the project passes for each parameter of a function."""
+
+    def __init__(self, index: "ProjectIndex") -> None:
+        self.index = index
+        self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
+        self._memo: dict[str, dict[str, str]] = {}
+        self._referenced: set[str] | None = None
+        self._attrs: dict[tuple[str, str], str | None] = {}
+        self._family: dict[str, list["ClassInfo"]] = {}
+
+    def params(self, fn: "FunctionInfo") -> dict[str, str]:
+        """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
+        Empty when the function has no resolved call site, is a root, or is passed around as a value
+        (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
+        found = self._memo.get(fn.key)
+        if found is None:
+            found = self._memo[fn.key] = self._compute(fn)
+        return found
+
+    def attr(self, cls: "ClassInfo", name: str) -> str | None:
+        """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
+        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`); None when any assignment
+        is not host data, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
+        key = (cls.key, name)
+        if key not in self._attrs:
+            kinds = {kind for c in self._class_family(cls) for meth in c.methods.values()
+                     for attr, kind in self.index.functions[meth].attr_sets if attr == name}
+            kind = join_kinds(kinds) if kinds else None
+            self._attrs[key] = kind if kind in HOST_FAMILY else None
+        return self._attrs[key]
+
+    def _class_family(self, cls: "ClassInfo") -> list["ClassInfo"]:
+        """The class, its project bases and its project subclasses: every method that can set `self.x`."""
+        found = self._family.get(cls.key)
+        if found is None:
+            seen = {c.key: c for c in self.index.mro(cls)}
+            for c in self.index.subclasses(cls):
+                seen.setdefault(c.key, c)
+            found = self._family[cls.key] = list(seen.values())
+        return found
+
+    def _compute(self, fn: "FunctionInfo") -> dict[str, str]:
+        if not fn.params or fn.parent_key is not None or fn.markers or fn.key in self._referenced_keys():
+            return {}
+        name = fn.qualname.rpartition(".")[2]
+        if name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
+            return {}  # called by the framework (module calls, construction) more often than seen
+        sites = []
+        for caller, callee, line in self._calls_named(name):
+            for target, how in self.index.call_edges(caller, caller.module, callee):
+                if target.key == fn.key:
+                    sites.append((caller, callee, line, how))
+        if not sites:
+            return {}
+        joined: dict[str, set[str]] = {p: set() for p in fn.params}
+        for caller, callee, line, how in sites:
+            if how.endswith(".apply"):
+                return {}  # `Fn.apply(x)` calls `forward(ctx, x)`: the arguments shift
+            kinds = self._site_kinds(fn, caller, callee, line)
+            for param in fn.params:
+                joined[param].add(kinds.get(param, "unknown"))
+        out = {}
+        for param, kinds in joined.items():
+            kind = join_kinds(kinds)
+            if kind in HOST_FAMILY:
+                out[param] = kind
+        return out
+
+    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int) -> dict[str, str]:
+        """Parameter -> kind at one call site. Calls of one callee on one line are told apart only when each
+        recorded its arguments (the index keeps lines, not columns): then they are joined."""
+        records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+        if not records or len(records) != caller.calls.count((callee, line)):
+            return {}
+        params = list(fn.params)
+        if fn.binding in ("method", "class"):
+            head = callee.rpartition(".")[0]
+            via_class = fn.binding == "method" and head and self.index.class_by_dotted(head) is not None
+            if not via_class:
+                params = params[1:]  # `self.m(a)`, `obj.m(a)`, `Cls.cm(a)`: the first parameter is implicit
+        out: dict[str, set[str]] = {}
+        for positional, keywords in records:
+            site = dict(zip(params, positional))
+            site.update((k, v) for k, v in keywords if k in fn.params)
+            for param in fn.params:
+                out.setdefault(param, set()).add(site.get(param, "unknown"))
+        return {param: join_kinds(kinds) for param, kinds in out.items()}
+
+    def _calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
+        if self._by_name is None:
+            table: dict[str, list[tuple["FunctionInfo", str, int]]] = {}
+            for caller in self.index.functions.values():
+                for callee, line in caller.calls:
+                    table.setdefault(callee.rpartition(".")[2], []).append((caller, callee, line))
+            self._by_name = table
+        return self._by_name.get(name, [])
+
+    def _referenced_keys(self) -> set[str]:
+        """Functions the project uses as values (not only calls), so that calls made elsewhere are unseen."""
+        if self._referenced is None:
+            refs: list[str] = []
+            for s in self.index.modules.values():
+                refs += [ref for values in s.registries.values() for ref in values]
+                refs += list(s.aliases.values())
+                refs += [ref for ref, _line in (*s.compile_roots, *s.graphed_roots)]
+                refs += [ref for ref, _line, _owner in s.hook_roots]
+                for c in s.classes.values():
+                    refs += c.registry + [ref for values in c.callables.values() for ref in values]
+            keys = set()
+            for ref in refs:
+                target = self.index.function_by_dotted(ref)
+                if target is not None:
+                    keys.add(target.key)
+                else:  # `Cls.method` references
+                    head, _, meth = ref.rpartition(".")
+                    owner = self.index.class_by_dotted(head) if head else None
+                    method = self.index.method(owner, meth) if owner is not None else None
+                    if method is not None:
+                        keys.add(method.key)
+            self._referenced = keys
+        return self._referenced

@@ -16,14 +16,14 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphlint.check.walker import Unit
+from graphlint.check.context import Unit
 from graphlint.index.chains import Chains, Link
 from graphlint.pipeline.config import Config
 from graphlint.diagnostics import Edit, Finding
 from graphlint.pipeline.discovery import discover
-from graphlint.pipeline.engine import Linter, SourceFile, build_summary, decode_source, read_source
+from graphlint.pipeline.engine import Linter, build_summary, index_only
+from graphlint.pipeline.sources import SourceFile, decode_source, read_source
 from graphlint.index.project import STEP_DRIVER_CALLS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, module_name_for
-from graphlint.pipeline.workers import index_only
 
 # Finding.extra entries that hold file positions: (line, column, end line, end column) or (first, last).
 _LINE_PAIRS = {"stmt_lines": (0, 1), "focus": (0, 2)}

@@ -23,10 +23,8 @@ the project state (graphlint.lsp.project) is touched from that thread only.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
-import io
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -43,7 +41,7 @@ from graphlint import __version__
 from graphlint.pipeline.config import Config, ConfigError, SCOPES
 from graphlint.pipeline.config import load as load_config
 from graphlint.diagnostics import Edit, Finding
-from graphlint.pipeline.engine import read_source
+from graphlint.pipeline.sources import read_source
 from graphlint.lsp.project import Project, Reached, cold_marker_edit
 
 log = logging.getLogger("graphlint.lsp")
@@ -98,17 +96,17 @@ class Settings:
                    unsafe_fixes=bool(raw.get("unsafeFixes", False)), show_reached=bool(raw.get("showReached", True)))
 
     def apply(self, config: Config) -> Config:
-        from graphlint.cli import UsageError, _apply_selection
+        from graphlint.pipeline.selection import command_line_layer
 
         config = config.with_overrides(scope=self.scope, hot=config.hot + self.hot if self.hot else None,
                                        cold=config.cold + self.cold if self.cold else None)
-        flags = argparse.Namespace(select=list(self.select) if self.select is not None else None,
-                                   extend_select=list(self.extend_select), ignore=list(self.ignore),
-                                   extend_ignore=[], warn_unused_noqa=False)
         try:  # the command line's layering, so a setting means what the same flag means
-            return _apply_selection(config, flags)
-        except UsageError as exc:
-            raise ConfigError(str(exc).replace("--", "setting graphlint.")) from None
+            return command_line_layer(config, self.select, self.extend_select, self.ignore)
+        except ConfigError as exc:
+            message = str(exc)
+            for flag, setting in (("--select", "select"), ("--extend-select", "extendSelect"), ("--ignore", "ignore")):
+                message = message.replace(f" in {flag} ", f" in setting graphlint.{setting} ")
+            raise ConfigError(message) from None
 
 
 @dataclass
@@ -189,10 +187,10 @@ class GraphlintServer(LanguageServer):
             if self.project is not None:
                 return
             config = Config(root=self.root)
-        from graphlint.cli import _cache_dir
+        from graphlint.pipeline.cache import cache_dir_for
 
         # The CLI's cache (GRAPHLINT_CACHE_DIR, then config cache-dir, then .graphlint_cache): a warm start.
-        cache_dir = _cache_dir(argparse.Namespace(no_cache=False, cache_dir=None), config)
+        cache_dir = cache_dir_for(config)
         project = Project(config, cache_dir=cache_dir)
         try:
             await self.run(project.load)
@@ -430,15 +428,15 @@ class GraphlintServer(LanguageServer):
 
     def fixed_text(self, project: Project, shown: str) -> str | None:
         """The file with every applicable fix applied (the CLI's fix rounds, in the project context)."""
-        from graphlint.cli import _fix_rounds, _Target
+        from graphlint.report.fix import Target, fix_rounds
 
         src = project.sources.get(shown)
         if src is None or src.text is None:
             return None
         original = src.text
-        target = _Target(None, src, original)
+        target = Target(None, src, original)
         try:
-            _fix_rounds(_ProjectLinter(project, shown), [target], unsafe=self.settings.unsafe_fixes)
+            fix_rounds(_ProjectLinter(project, shown), [target], unsafe=self.settings.unsafe_fixes)
         finally:
             project.update(shown, original)  # the buffer is the truth until the client applies the edit
         return target.source.text
@@ -465,7 +463,7 @@ class GraphlintServer(LanguageServer):
 
     # -- hover ------------------------------------------------------------------------------------------
     def hover(self, params: lsp.HoverParams) -> lsp.Hover | None:
-        from graphlint.cli import _explain
+        from graphlint.report.docs import explain
 
         shown = self.shown(params.text_document.uri)
         pub = self.published.get(shown) if shown else None
@@ -477,11 +475,7 @@ class GraphlintServer(LanguageServer):
                 codes.append(diag.code)
         if not codes:
             return None
-        texts = []
-        for code in codes:
-            out = io.StringIO()
-            _explain(str(code), out)  # exactly `graphlint rule CODE`
-            texts.append(out.getvalue())
+        texts = [text for text in map(explain, map(str, codes)) if text]  # exactly `graphlint rule CODE`
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value="\n---\n".join(texts)))
 
 

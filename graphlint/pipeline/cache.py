@@ -55,10 +55,11 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from graphlint import __version__
 from graphlint.diagnostics import Finding
-from graphlint.index.project import ModuleSummary, ProjectIndex
+from graphlint.index.project import HotInfo, ModuleSummary, ProjectIndex
 
 if TYPE_CHECKING:
-    from graphlint.pipeline.engine import SourceFile
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.sources import SourceFile
 
 try:
     import msgpack
@@ -70,6 +71,8 @@ MAX_ENTRY_BYTES = 64 << 20  # larger than any real entry: a planted huge file is
 STALE_AFTER = 30 * 86400  # seconds without a hit before an entry is deleted
 TOUCH_AFTER = 86400  # a hit refreshes the entry's mtime at most once a day
 GITIGNORE = "# created by graphlint\n*\n"
+ENV_CACHE_DIR = "GRAPHLINT_CACHE_DIR"
+DEFAULT_CACHE_DIR = ".graphlint_cache"  # under the config root, like ruff's .ruff_cache
 # What a graphlint cache directory holds: version folders (and old pickles) that may be pruned.
 _VERSIONED = re.compile(r"v[0-9][0-9A-Za-z.+!_-]*-[0-9]+(\.pickle|-py[0-9]+\.[0-9]+)")
 _ENTRY = re.compile(r"[0-9a-f]{32}\.(msgpack|json)")
@@ -378,10 +381,37 @@ def _components(graph: dict[str, list[str]]) -> list[list[str]]:
     return out
 
 
+def settings_key(config: "Config", enabled: set[str]) -> str:
+    """The `prefix` of every file key: what the whole run's findings depend on besides the files."""
+    return repr((__version__, config.fingerprint(), str(config.root), sorted(enabled)))
+
+
+def hot_entries(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list]:
+    """{path: the file's hot-path entries}, the `own_hot` part of its key."""
+    out: dict[str, list] = {}
+    for key, info in hot.items():
+        fn = index.functions.get(key)
+        if fn is not None:
+            # call-site facts come from callers in other files: a changed caller re-lints the callee
+            facts = sorted(index.call_facts.params(fn).items())
+            out.setdefault(fn.path, []).append((key, info.via_key, info.whole, info.capture, info.tier, facts))
+    for entries in out.values():
+        entries.sort()
+    return out
+
+
 def file_key(prefix: str, h: str, own_hot: list, deps: str) -> str:
     """What a file's findings depend on: the settings (`prefix`), its content `h`, its own hot-path
     entries and `deps`, the `Dependencies.digest` of every module its lookups can reach."""
     return _digest(repr((prefix, h, own_hot, deps)))
+
+
+def cache_dir_for(config: "Config", flag: str | None = None) -> Path:
+    """Flag, then environment (both relative to the current directory), then config (relative to it)."""
+    explicit = flag or os.environ.get(ENV_CACHE_DIR, "").strip()
+    if explicit:
+        return Path(explicit).resolve()
+    return (config.root / (config.cache_dir or DEFAULT_CACHE_DIR)).resolve()
 
 
 @functools.cache

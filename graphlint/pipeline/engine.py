@@ -1,41 +1,42 @@
-"""Run graphlint: discover, index (phase 1), find the hot path, lint hot units (phase 2), suppress."""
+"""Run graphlint over a set of files: `Linter.lint_sources` runs the phases in order.
+
+The caller discovers the files (graphlint/pipeline/discovery.py) and reads them (`read_source`). Then:
+index each file (phase 1, per file, cached by content) -> resolve names across the project
+(`ProjectIndex`) -> find the hot path (`Linter.hot_map`) -> check each file's hot functions and apply its
+suppressions (phase 2, per file, cached by `file_key`) -> sort the findings for the reporters
+(graphlint/report/). The per-file phases run in forked workers (graphlint/pipeline/workers.py) that
+inherit `_STATE`; an exception in a phase becomes a GL002 finding for the file (the function, in the check
+phase), and such results are never cached, so the next run tries again.
+"""
 
 from __future__ import annotations
 
-import codecs
-import errno
-import io
-import os
-import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from graphlint.check.walker import Unit, analyze_unit
+from typing import Callable
+
+from graphlint.check.context import Unit
+from graphlint.check.walker import analyze_unit
+from graphlint.pipeline.cache import Cache, Dependencies, content_hash, file_key, hot_entries, settings_key
 from graphlint.pipeline.config import SCOPE_TIERS, Config
-from graphlint.diagnostics import UNROOTED, Finding, internal_error, internal_error_from
-from graphlint.pipeline.discovery import display_path  # noqa: F401 - re-exported: the CLI shows paths with it
-from graphlint.index.project import HotInfo, ModuleSummary, ProjectIndex, index_source, module_name_for
+from graphlint.diagnostics import INTERNAL_ERROR, UNROOTED, Finding, internal_error, internal_error_from
+from graphlint.index.project import FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, index_source
 from graphlint.lines import source_lines
 from graphlint.rules import ALL_RULES
 from graphlint.pipeline.selection import enabled_codes, file_codes
+from graphlint.pipeline.sources import SourceFile, decode_source, read_source
+from graphlint.pipeline.workers import map_items, pool_size
 from graphlint.report.suppression import apply_noqa, parse_noqa, unused_noqa
 
+Progress = Callable[[str, int], Callable[[], None]]  # progress(phase, total) -> a per-item tick
 
-# The deepest expression (in libcst nodes, as graphlint.index measures it) a function may hold to be
-# checked. The analyzer recurses per level and runs out of Python stack from ~240 levels; libcst's
+
+# The deepest expression (in libcst nodes, as graphlint.index.project measures it) a function may hold to be
+# checked. The walker (graphlint.check) recurses per level and runs out of Python stack from ~240 levels; libcst's
 # native parser overflows the C stack (a segfault, not an exception) from ~5,000. Deeper functions are
 # reported as GL002 without being parsed.
 MAX_NESTING = 200
-
-
-@dataclass
-class SourceFile:
-    path: str  # as displayed (relative to cwd when possible)
-    text: str | None
-    module: str
-    is_package: bool
-    error: Finding | None = None
-    encoding: str = "utf-8"  # of the bytes read (PEP 263; "utf-8-sig": a BOM): fixes are written back in it
 
 
 @dataclass
@@ -46,75 +47,10 @@ class LintResult:
     checked: int = 0  # of those, checked: the hot path (`--scope all`: every function not cold)
     checkable: int = 0  # what `--scope all` checks: every function not cold
     capture_sites: bool | None = None  # did the project capture anything (None: not computed)
-    # The project the findings came from (for `via` chain locations: graphlint.chains).
+    # The project the findings came from (for `via` chain locations: graphlint.index.chains).
     index: ProjectIndex | None = None
     hot: dict[str, HotInfo] = field(default_factory=dict)
     unrooted: bool | None = None  # no hot root: every function was checked, as with `--scope all`
-
-
-def read_source(path: Path, shown: str | None = None) -> SourceFile:
-    shown = shown or display_path(path)
-    is_pkg = path.name == "__init__.py"
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        # No module_name_for here: it resolves the path, which raises on a symlink loop.
-        return SourceFile(shown, None, path.stem, is_pkg, _unreadable(path, shown, exc))
-    return decode_source(data, shown, module_name_for(path), is_pkg)
-
-
-def _unreadable(path: Path, shown: str, exc: OSError) -> Finding:
-    why = exc.strerror or str(exc)
-    if os.path.islink(path) and not os.path.exists(path) and exc.errno != errno.ELOOP:
-        why = f"broken symbolic link to {os.readlink(path)!r}"
-    return Finding(path=shown, line=1, column=1, code="GL000", name="unreadable-file",
-                   message=f"Cannot read file: {why}")
-
-
-def decode_source(data: bytes | str, shown: str, module: str, is_pkg: bool) -> SourceFile:
-    """Decode as Python does (PEP 263: a BOM or a coding cookie, else UTF-8); text is taken as is."""
-    if isinstance(data, str):
-        return SourceFile(shown, data, module, is_pkg)
-    problem = None
-    try:
-        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-    except SyntaxError as exc:  # unknown codec, BOM with another cookie, or undecodable first lines
-        encoding, problem = "utf-8-sig", exc.msg
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        before = source_lines(_decoded_prefix(data[: exc.start], encoding), keepends=True)
-        line, col = _position_after(before)
-        name = "UTF-8" if codecs.lookup(encoding).name.startswith("utf-8") else encoding
-        err = Finding(path=shown, line=line, column=col, code="GL000", name="syntax-error",
-                      message=f"File is not valid {name}: {exc.reason}")
-        return SourceFile(shown, None, module, is_pkg, err)
-    except (LookupError, UnicodeError):  # a cookie naming a codec that is not for text: rot13, hex, undefined
-        problem = problem or f"{encoding!r} is not a text encoding"
-    if problem is not None:
-        err = Finding(path=shown, line=1, column=1, code="GL000", name="syntax-error",
-                      message=f"Invalid encoding declaration: {problem}")
-        return SourceFile(shown, None, module, is_pkg, err)
-    return SourceFile(shown, text, module, is_pkg, encoding=encoding)
-
-
-def _decoded_prefix(data: bytes, encoding: str) -> str:
-    """The text before an undecodable byte, to place the finding; byte by byte for a codec without
-    error handlers (idna)."""
-    try:
-        return data.decode(encoding, "replace")
-    except UnicodeError:
-        return data.decode("latin-1")
-
-
-def _position_after(lines: list[str]) -> tuple[int, int]:
-    """1-based (line, column) of the character that follows `lines` (split with keepends)."""
-    if not lines:
-        return 1, 1
-    last = lines[-1]
-    if last.endswith(("\n", "\r")):
-        return len(lines) + 1, 1
-    return len(lines), len(last) + 1
 
 
 def build_summary(src: SourceFile) -> ModuleSummary:
@@ -216,12 +152,36 @@ class Linter:
         return hot
 
     def lint_sources(self, sources: list[SourceFile]) -> LintResult:
-        from graphlint.pipeline.workers import run
+        """The pipeline, phase by phase (README: "How it works")."""
+        cache = Cache.open(self.cache_dir)
+        jobs = pool_size(self.jobs, len(sources))
+        # 1. Index: each file's summary (functions, calls, imports, markers), from the cache when unchanged.
+        hashes, summaries, errors = _index_phase(sources, cache, jobs, self.progress)
+        # 2. Resolve names across the project: imports, re-exports, classes, attribute types.
+        index = ProjectIndex(summaries, self.config.module_bases)
+        # 3. Hot path: the functions reached from the roots, with the chain and tier of each.
+        hot = self._hot_path(index, sources, summaries, errors)
+        # 4 + 5. Check each file's hot functions, then apply its suppressions (`lint_one`), from the cache
+        # when nothing the file's findings depend on changed.
+        keys = _finding_keys(self, sources, summaries, hashes, index, hot, cache)
+        findings = _check_phase(self, sources, summaries, index, hot, keys, errors, cache, jobs)
+        cache.save()
+        # 6. Report: sorted findings and the counts the summary line shows (graphlint/report/).
+        findings.sort(key=lambda f: f.sort_key)
+        return LintResult(findings, len(sources), len(index.functions), _checked(index, hot),
+                          _checked(index, index.all_functions(self.config.cold)), self.capture_sites, index, hot,
+                          self.unrooted)
 
-        out = run(self, sources, jobs=self.jobs, cache_dir=self.cache_dir, progress=self.progress)
-        out.findings.sort(key=lambda f: f.sort_key)
-        return LintResult(out.findings, len(sources), out.functions, out.checked, out.checkable,
-                          self.capture_sites, out.index, out.hot, self.unrooted)
+    def _hot_path(self, index: ProjectIndex, sources: list[SourceFile], summaries: list[ModuleSummary],
+                  errors: dict[int, list[Finding]]) -> dict[str, HotInfo]:
+        """`hot_map`, or no hot path (every file with functions unchecked, GL002) when it fails."""
+        try:
+            return self.hot_map(index)
+        except Exception as exc:  # noqa: BLE001 - no hot path: every file with functions goes unchecked
+            for i, summary in enumerate(summaries):
+                if summary.functions:
+                    errors.setdefault(i, []).append(internal_error_from(sources[i].path, "hot path", exc))
+            return {}
 
     def lint_one(self, src: SourceFile, summary: ModuleSummary, index: ProjectIndex,
                  hot: dict[str, HotInfo]) -> list[Finding]:
@@ -298,3 +258,117 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
             seen.add(key)
             out.append(f)
     return out
+
+
+# --- the per-file phases, over the worker pool --------------------------------------------------------
+
+_STATE: dict = {}  # what forked workers inherit: sources, summaries, the index, the hot map, the linter
+
+
+def _noop() -> None:
+    pass
+
+
+def index_only(sources: list[SourceFile], cache_dir: Path | None, *, jobs: int | None = 1) -> list[ModuleSummary]:
+    """Phase 1 alone (the editor server builds its in-memory project from it), through the cache."""
+    cache = Cache.open(cache_dir)
+    summaries = _index_phase(sources, cache, pool_size(jobs, len(sources)), None)[1]
+    cache.save()
+    return summaries
+
+
+def _index_phase(sources: list[SourceFile], cache: Cache, jobs: int, progress: Progress | None
+                 ) -> tuple[list[str], list[ModuleSummary], dict[int, list[Finding]]]:
+    """Content hashes, summaries (from the cache when the content is unchanged) and the internal errors
+    of files that could not be indexed (those are not checked)."""
+    hashes = [content_hash(s) for s in sources]
+    summaries: list[ModuleSummary | None] = [None] * len(sources)
+    todo = []
+    for i, (src, h) in enumerate(zip(sources, hashes)):
+        hit = cache.summary(src, h)
+        if hit is not None:
+            summaries[i] = hit
+        else:
+            todo.append(i)
+    _STATE.clear()
+    _STATE.update(sources=sources)
+    tick = progress("index", len(todo)) if progress and todo else _noop
+    errors: dict[int, list[Finding]] = {}
+    for i, (summary, failed) in map_items(_index_one, todo, jobs, tick, _index_failed):
+        summaries[i] = summary
+        if failed:
+            errors[i] = failed
+            continue
+        cache.put_summary(sources[i], hashes[i], summary)
+    return hashes, summaries, errors  # type: ignore[return-value]
+
+
+def _index_one(i: int) -> tuple[ModuleSummary, list[Finding]]:
+    src = _STATE["sources"][i]
+    try:
+        return build_summary(src), []
+    except Exception as exc:  # noqa: BLE001 - one file's failure must not end the run
+        return ModuleSummary(module=src.module, path=src.path), [internal_error_from(src.path, "index", exc)]
+
+
+def _index_failed(i: int, why: str, tb: str) -> tuple[ModuleSummary, list[Finding]]:
+    src = _STATE["sources"][i]
+    return ModuleSummary(module=src.module, path=src.path), [internal_error(src.path, "index", why, tb=tb)]
+
+
+def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[ModuleSummary], hashes: list[str],
+                  index: ProjectIndex, hot: dict[str, HotInfo], cache: Cache) -> list[str]:
+    """Each file's findings key (graphlint/pipeline/cache.py: settings, content, own hot entries, reach)."""
+    deps = Dependencies(index, {s.module: cache.interface(src, s) for src, s in zip(sources, summaries)})
+    prefix = settings_key(linter.config, linter.enabled)
+    own_hot = hot_entries(hot, index)
+    return [file_key(prefix, h, own_hot.get(src.path, []), deps.digest(summary))
+            for src, summary, h in zip(sources, summaries, hashes)]
+
+
+def _check_phase(linter: Linter, sources: list[SourceFile], summaries: list[ModuleSummary], index: ProjectIndex,
+                 hot: dict[str, HotInfo], keys: list[str], errors: dict[int, list[Finding]], cache: Cache,
+                 jobs: int) -> list[Finding]:
+    """Every file's findings: its earlier internal errors, a cache hit, or `lint_one` in a worker."""
+    results: list[list[Finding]] = [[] for _ in sources]
+    todo = []
+    for i, src in enumerate(sources):
+        hit = cache.findings(src, keys[i]) if i not in errors else None
+        if i in errors:
+            results[i] = errors[i]
+        elif hit is not None:
+            results[i] = hit
+        else:
+            todo.append(i)
+    _STATE.update(linter=linter, summaries=summaries, index=index, hot=hot)
+    tick = linter.progress("lint", len(todo)) if linter.progress and todo else _noop
+    for i, found in map_items(_lint_one, todo, jobs, tick, _lint_failed):
+        results[i] = found
+        if not any(f.code == INTERNAL_ERROR for f in found):
+            cache.put_findings(sources[i], keys[i], found)
+    _STATE.clear()
+    return [f for found in results for f in found]
+
+
+def _lint_one(i: int) -> list[Finding]:
+    linter: Linter = _STATE["linter"]
+    src = _STATE["sources"][i]
+    try:
+        return linter.lint_one(src, _STATE["summaries"][i], _STATE["index"], _STATE["hot"])
+    except Exception as exc:  # noqa: BLE001 - lint_one guards each function; this is the rest of it
+        return [internal_error_from(src.path, "check", exc)]
+
+
+def _lint_failed(i: int, why: str, tb: str) -> list[Finding]:
+    return [internal_error(_STATE["sources"][i].path, "check", why, tb=tb)]
+
+
+def _checked(index: ProjectIndex, hot: dict[str, HotInfo]) -> int:
+    """Functions in the hot map, and nested defs checked inline with a wholly hot ancestor."""
+    count = 0
+    for fn in index.functions.values():
+        cur: FunctionInfo | None = fn
+        while cur is not None and not (cur.key in hot and (cur is fn or hot[cur.key].whole)):
+            cur = index.functions.get(cur.parent_key) if cur.parent_key else None
+        count += cur is not None
+    return count

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
@@ -82,3 +83,31 @@ def file_codes(config: Config, enabled: set[str], path: str | Path) -> frozenset
     """The codes reported in one file: the enabled ones minus its per-file-ignores."""
     ignored = per_file_ignored(config, path)
     return frozenset(code for code in enabled if not code.startswith(ignored))
+
+
+def command_line_layer(config: Config, select: Iterable[str] | None, extend: Iterable[str],
+                       ignore: Iterable[str]) -> Config:
+    """Layer a command line's selection on top of the config's, as ruff does (the editor's settings
+    use it too, so that a setting means what the same flag means).
+
+    `select` starts a fresh selection (the config's select/extend-select/ignore no longer apply);
+    otherwise `extend`/`ignore` adjust the configured set. Within the command-line layer the most
+    specific selector wins and an ignore wins a tie. The result is pinned as an exact `select` list so
+    that the engine sees one flat selection.
+    """
+    from graphlint.rules import ALL_RULES
+
+    extend, ignore = list(extend), list(ignore)
+    if select is None and not extend and not ignore:
+        return config
+    known = {rule.code: rule.default_enabled for rule in ALL_RULES}
+    validate_selectors(select or (), set(known), "--select")
+    validate_selectors(extend, set(known), "--extend-select")
+    validate_selectors(ignore, set(known), "--ignore")
+    if select is not None:
+        # One fresh layer: the specificity rule decides between select, extend and ignore.
+        final = enabled_codes(replace(config, select=tuple(select), extend_select=tuple(extend),
+                                      ignore=tuple(ignore)), known)
+    else:
+        final = extend_selection(enabled_codes(config, known), known, extend, ignore)
+    return replace(config, select=tuple(sorted(final)), extend_select=(), ignore=())

@@ -1,4 +1,5 @@
-"""The one renderer of rule documentation: docs/rules.md, `graphlint --explain` and `--list-rules`.
+"""The one renderer of rule documentation: docs/rules.md, `graphlint rule CODE` / `--explain`, the
+editor's hover and `--list-rules`.
 
 Every rule page has ruff's sections, in this order: What it does, Why is this bad? (with the hazard's
 measured H200 facts), Example, Use instead, Fix safety, Options (when the rule reads any), References.
@@ -11,8 +12,8 @@ import sys
 from pathlib import Path
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Family
-from graphlint.report.output import rule_anchor
-from graphlint.rules import ALL_RULES
+from graphlint.report.output import code_info, rule_anchor, rule_url
+from graphlint.rules import ALL_RULES, RULES_BY_CODE
 from graphlint.rules.base import UNSAFE, Rule
 from graphlint.rules.hazards import HAZARDS, NOT_WAITED, SETUP, WAIT_FIGURES, WAITED, Hazard
 
@@ -114,6 +115,35 @@ def render_rule(rule: type[Rule], level: int = 3) -> str:
              f"applies to: {scope} · fix: {fix_availability(rule)}"]
     parts += [f"{head}# {title}\n\n{body}" for title, body in sections(rule).items()]
     return "\n\n".join(parts) + "\n"
+
+
+def explain(code: str) -> str | None:
+    """A code's page as `graphlint rule CODE` prints it: a rule's page and URL; a runtime code's (GLRxxx)
+    summary. None for an unknown code."""
+    code = code.strip().upper()
+    rule = RULES_BY_CODE.get(code)
+    if rule is not None:
+        return render_rule(rule, level=1) + f"\nDocs: {rule_url(code)}\n"
+    info = code_info(code)
+    if info is None:
+        return None
+    text = (f"# {info.code} `{info.name}`\n\nFamily: {info.family} (reported by `graphlint capture` on a GPU)"
+            f"\n\n{info.summary}\n\n")
+    if info.fix_hint:
+        text += f"Fix: {info.fix_hint}\n"
+    return text + f"\nDocs: {rule_url(code)}\n"
+
+
+def catalog() -> list[dict]:
+    """`--list-rules`: one row per static rule, then the runtime codes when their module loads."""
+    rows = [catalog_row(r) for r in ALL_RULES]
+    try:
+        from graphlint.runtime.codes import RUNTIME_CODES
+    except ImportError:  # the runtime table is optional: the static catalog stands alone
+        RUNTIME_CODES = {}
+    rows += [{"code": c.code, "name": c.name, "family": c.family, "default": "runtime", "fixable": False}
+             for c in RUNTIME_CODES.values()]
+    return rows
 
 
 def _hazard_table() -> list[str]:

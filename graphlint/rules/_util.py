@@ -7,7 +7,7 @@ import libcst as cst
 from graphlint.facts.inference import Kind
 
 if False:  # typing only
-    from graphlint.check.walker import Context
+    from graphlint.check.context import Context
 
 HOST_LIKE = (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY, Kind.MODULE, Kind.MODULE_SEQ)
 

@@ -18,7 +18,7 @@ from graphlint.diagnostics import UNROOTED, Edit, Family
 if TYPE_CHECKING:
     import libcst as cst
 
-    from graphlint.check.walker import Context
+    from graphlint.check.context import Context
 
 
 SAFE, UNSAFE = "safe", "unsafe"  # ruff's fix applicability classes

@@ -13,8 +13,8 @@ from graphlint.diagnostics import Family
 from graphlint.facts.inference import Kind
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
-from graphlint.rules.host_data import device_arg_class, factory_device_is_cpu
-from graphlint.rules.sync import _StreamBindings, stream_like
+from graphlint.rules._host_facts import device_arg_class, factory_device_is_cpu
+from graphlint.rules._streams import StreamBindings, stream_like
 
 STREAM_CONTEXTS = ("torch.cuda.stream", "torch.cuda.StreamContext", "torch.cuda.streams.StreamContext",
                    "torch.accelerator.stream")
@@ -25,7 +25,7 @@ _CURRENT = "torch.cuda.current_stream()"
 CAPTURABLE_OPTIMIZERS = frozenset({"Adam", "AdamW", "Adamax", "ASGD", "NAdam", "RAdam", "Adadelta", "RMSprop", "Rprop"})
 
 
-class StreamEventQuery(_StreamBindings):
+class StreamEventQuery(StreamBindings):
     """`stream.query()` / `event.query()` is forbidden while a graph is being captured.
 
     A query asks the driver whether work has finished (`cudaStreamQuery`/`cudaEventQuery`). It does

@@ -11,10 +11,11 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.inference import Kind, dotted_name
+from graphlint.facts.inference import Kind
+from graphlint.facts.names import dotted_name
 from graphlint.rules._util import code_of, method_call, positional
 from graphlint.rules.base import Rule
-from graphlint.rules.host_data import HostFacts
+from graphlint.rules._host_facts import HostFacts
 
 NOT_TENSOR_STATE = (Kind.HOST, Kind.HOST_SEQ, Kind.UNKNOWN)
 

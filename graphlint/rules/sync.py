@@ -49,57 +49,12 @@ class CudaSynchronize(Rule):
 # ---------------------------------------------------------------------------------------------
 # GL141-GL152 (host_data/capture helpers live in their own modules).
 
-import re  # noqa: E402
-
 from graphlint.facts.inference import Kind  # noqa: E402
+from graphlint.rules._streams import StreamBindings, stream_like  # noqa: E402
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method  # noqa: E402
 
-# Calls that return a stream or an event.
-STREAM_CTORS = frozenset({
-    "torch.cuda.current_stream", "torch.cuda.default_stream", "torch.cuda.Stream", "torch.cuda.Event",
-    "torch.cuda.ExternalStream", "torch.cuda.streams.Stream", "torch.cuda.streams.Event",
-    "torch.Stream", "torch.Event", "torch.accelerator.current_stream",
-})
-# `stream`, `aux_stream`, `copy_event`, `evt`, `s`, `s2`, `ev`: names that hold a stream or an event.
-STREAM_NAME_RE = re.compile(r"(stream|event|evt)s?(_?\d+)?$|^(s|s\d+|ev|evs)$", re.IGNORECASE)
 
-
-def stream_like(ctx, expr: cst.BaseExpression, bound: dict[str, str] | None = None) -> bool:
-    """An expression holding a CUDA stream or event (by construction, binding or naming)."""
-    while isinstance(expr, cst.Subscript):  # self.events[i]
-        expr = expr.value
-    if isinstance(expr, cst.Call):
-        return (ctx.call_name(expr) or "") in STREAM_CTORS
-    qual = ctx.qualname(expr) or ""
-    if qual.startswith("torch.") and qual.count(".") <= 2 and qual.rpartition(".")[2][:1].islower():
-        return False  # a torch module (`torch.cuda.synchronize()` is GL140)
-    if isinstance(expr, cst.Name):
-        if bound is not None and expr.value in bound:
-            return True
-        return bool(STREAM_NAME_RE.search(expr.value))
-    if isinstance(expr, cst.Attribute):
-        return bool(STREAM_NAME_RE.search(expr.attr.value))
-    return False
-
-
-class _StreamBindings(Rule):
-    """Mixin: local names bound to `torch.cuda.Stream()` / `Event()` / `current_stream()`."""
-
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.streams: dict[str, str] = {}
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        is_stream = isinstance(node.value, cst.Call) and (self.ctx.call_name(node.value) or "") in STREAM_CTORS
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                if is_stream:
-                    self.streams[target.target.value] = "stream"
-                else:
-                    self.streams.pop(target.target.value, None)
-
-
-class StreamEventSynchronize(_StreamBindings):
+class StreamEventSynchronize(StreamBindings):
     """`stream.synchronize()` / `event.synchronize()` blocks the host until that work is done.
 
     Measured on an H200: `torch.cuda.current_stream().synchronize()` blocks (debug mode flags it) and

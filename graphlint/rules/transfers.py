@@ -8,6 +8,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import Kind
+from graphlint.rules._conditions import condition_category
 from graphlint.rules._util import is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
@@ -421,7 +422,5 @@ class AssertTensor(Rule):
                "    #      ^^^^^^^^^^^^^\n",)
 
     def visit_Assert(self, node: cst.Assert) -> None:
-        from graphlint.rules.control_flow import condition_category
-
         if condition_category(self.ctx, node.test) in ("tensor", "any-all"):
             self.report(node.test)

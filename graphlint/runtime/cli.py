@@ -84,7 +84,7 @@ def _cuda_problem() -> str | None:
 
 
 def _render(findings: list[Finding], fmt: str, stream: TextIO) -> None:
-    """graphlint.output's renderer; concise lines when it cannot load (GPU machines may lack the
+    """graphlint.report.output's renderer; concise lines when it cannot load (GPU machines may lack the
     static linter's dependencies, which some formats look rule metadata up in)."""
     try:
         from graphlint.report.output import render

@@ -198,3 +198,16 @@ def test_launcher_rejects_strided_inputs(device):
     with pytest.raises(ValueError, match="contiguous"):
         A.sparse_decode_attention_triton(strided, win, comp, idx, sink, torch.ones(2, dtype=torch.bool, device=device),
                                          torch.zeros_like(q), ws, 0.125)
+
+
+def test_split_count_fills_one_wave_on_long_lists():
+    """The cost model: long lists at batch 32 get one full wave of programs (not 3 splits = 96 of 132 SMs,
+    nor 2 waves), a list of one index block is never split, and the count never exceeds the index blocks."""
+    assert A.default_num_splits(32, 64, 8320, sm_count=132) == 4  # 128 programs of 132
+    assert A.default_num_splits(32, 64, 2176, sm_count=132) == 4
+    assert A.default_num_splits(1, 64, 64, sm_count=132) == 1
+    for batch in (1, 2, 8, 32, 128):
+        for kmax in (128, 640, 8320):
+            s = A.default_num_splits(batch, 64, kmax, sm_count=132)
+            assert 1 <= s <= -(-kmax // A.DEFAULT_CONFIG[1])
+            assert s == 1 or batch * s <= 2 * 132  # splitting never queues more than two waves

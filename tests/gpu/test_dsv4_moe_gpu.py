@@ -115,7 +115,7 @@ def test_moe_flash_dims_vs_loop_and_timings():
                                                         1e-6, 1e-6, 20))
         f = torch.randn(n_tok, dim, device=DEV).to(torch.bfloat16)
         out = site.x_out[:n_tok]
-        t_post = _bench_graph(lambda: H.hc_post(f, x, post, comb, active, out))
+        t_post = _bench_graph(lambda: H.hc_post(f, x, post, comb, active, out, None, None))
         floor = (24 * 4 * dim * 4 + n_tok * 4 * dim * 2) / bw * 1e6
         rows.append(f"| hc_pre | D={dim} | {n_tok} | fused | {t_pre:.1f} | torch reference (graph) | {t_ref:.1f} "
                     f"| {floor:.1f} | |")

@@ -1,0 +1,224 @@
+"""What a rule may ask about the code it is looking at: `Context`, one per unit the walker checks.
+
+Rules receive a `Context` in every hook (graphlint/rules/base.py) and ask it questions (`val`, `is_tensor`,
+`device`, `is_0d`, `call_name`, `in_capture`, `context`, `parent`, `position`) and report through it
+(`report`, `edit`). The walker (graphlint/check/walker.py) keeps its state (the environment, the capture
+and eager depths, the statement being walked) up to date; rules only read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
+from graphlint.facts.inference import Inference, Kind, Val
+from graphlint.facts.names import dotted_name
+from graphlint.index.project import FunctionInfo, HotInfo, ModuleSummary, ProjectIndex
+
+
+class Rule(Protocol):
+    """What `Context.report` reads of a rule (graphlint.rules.base.Rule has it): the check layer does not
+    import the rules."""
+
+    code: str
+    name: str
+    family: Family
+    fix_hint: str
+
+    def applies_in(self, context: str | None) -> bool: ...
+
+    def fix_applicability(self) -> str | None: ...
+
+
+@dataclass
+class Unit:
+    """What to analyse: a function (or `<module>`) and why it is hot."""
+
+    function: FunctionInfo | None  # None: module top level
+    hot: HotInfo
+    source: str  # the unit's source (a function, possibly wrapped to parse at its indentation)
+    line_offset: int  # add to libcst's 1-based lines to get the file's lines
+
+
+@dataclass(frozen=True)
+class PendingEdit:
+    """An autofix whose position is resolved only if the finding survives (positions are costly)."""
+
+    node: cst.CSTNode
+    replacement: str
+
+
+@dataclass
+class _Pending:
+    rule: "Rule"
+    node: cst.CSTNode
+    message: str
+    fix: tuple
+    statement: cst.CSTNode | None
+    context: str | None
+
+
+@dataclass
+class Context:
+    path: str
+    index: ProjectIndex | None
+    module: ModuleSummary
+    unit: Unit
+    inference: Inference
+    tree: cst.Module | None = None
+    _positions: dict | None = None
+    _call_names: dict = field(default_factory=dict)
+    pending: list[_Pending] = field(default_factory=list)
+    parents: list[cst.CSTNode] = field(default_factory=list)
+    if_stack: list[cst.If] = field(default_factory=list)  # the `if`s whose body is being walked, outermost first
+    capture_depth: int = 0
+    eager_depth: int = 0  # inside a branch that never runs while capturing (`if is_prefill:`)
+    eager_guards: tuple[str, ...] = ()
+    allow_sync_depth: int = 0  # inside `with graphlint.allow_sync(...)` / vLLM's `gpu_sync_allowed()`
+    statement: cst.CSTNode | None = None
+    enabled_capture_rules: bool = True
+
+    # -- questions rules ask ---------------------------------------------------------------------
+    def val(self, expr: cst.BaseExpression) -> Val:
+        return self.inference(expr)
+
+    def is_tensor(self, expr: cst.BaseExpression) -> bool:
+        return self.inference(expr).is_tensor
+
+    def is_device_tensor(self, expr: cst.BaseExpression) -> bool:
+        kind = self.inference(expr).kind
+        return kind in (Kind.TENSOR, Kind.BOOL_TENSOR)
+
+    def is_bool_tensor(self, expr: cst.BaseExpression) -> bool:
+        return self.inference(expr).kind is Kind.BOOL_TENSOR
+
+    def is_host(self, expr: cst.BaseExpression) -> bool:
+        return self.inference(expr).kind in (Kind.HOST, Kind.HOST_SEQ)
+
+    def is_0d(self, expr: cst.BaseExpression) -> bool:
+        """A 0-d tensor, as far as the code shows its rank (a full reduction, an int index of a 1-d tensor)."""
+        return self.inference(expr).is_0d
+
+    def device(self, expr: cst.BaseExpression) -> str:
+        """Where a tensor lives: "device", "host" (a CPU tensor; by data flow or by a `*_cpu` name), or
+        "unknown" (not known to be a tensor)."""
+        kind = self.inference(expr).kind
+        return "device" if kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else "host" if kind is Kind.CPU_TENSOR else "unknown"
+
+    def qualname(self, expr: cst.BaseExpression) -> str | None:
+        return resolve_dotted(self.module, self.inference.env, expr)
+
+    def call_name(self, call: cst.Call) -> str | None:
+        # Every rule asks this for every call: cache it per node for the current statement.
+        key = id(call)
+        cache = self._call_names
+        if key in cache:
+            return cache[key]
+        name = cache[key] = resolve_dotted(self.module, self.inference.env, call.func)
+        return name
+
+    @property
+    def in_capture(self) -> bool:
+        return self.capture_depth > 0 or self.unit.hot.capture
+
+    def parent(self, node: cst.CSTNode, level: int = 1) -> cst.CSTNode | None:
+        try:
+            idx = len(self.parents) - 1 - self.parents[::-1].index(node)
+        except ValueError:
+            return None
+        return self.parents[idx - level] if idx - level >= 0 else None
+
+    @property
+    def positions(self) -> dict:
+        """Node -> CodeRange for the unit, computed on first use (it costs a full codegen pass)."""
+        if self._positions is None:
+            self._positions = MetadataWrapper(self.tree, unsafe_skip_copy=True).resolve(PositionProvider) \
+                if self.tree is not None else {}
+        return self._positions
+
+    def position(self, node: cst.CSTNode) -> CodeRange | None:
+        return self.positions.get(node)
+
+    def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple = ()) -> None:
+        if self.allow_sync_depth and rule.family is Family.HOST_SYNC and not self.in_capture:
+            return  # a sync the author declared deliberate; inside a captured region it would still break capture
+        if not rule.applies_in(self.context):
+            return  # e.g. numpy or host RNG in the step driver: nothing there is captured
+        self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement,
+                                     self.context))
+
+    @property
+    def context(self) -> str | None:
+        """Where the code being walked runs (graphlint.diagnostics.TIERS); a branch taken only on the eager
+        path of captured code runs from `forward`, not in the graph."""
+        tier = "captured" if self.capture_depth > 0 else self.unit.hot.tier
+        return "forward" if tier == "captured" and self.eager_depth > 0 else tier
+
+    def edit(self, node: cst.CSTNode, replacement: str) -> PendingEdit:
+        return PendingEdit(node, replacement)
+
+    def _edit(self, e: PendingEdit | Edit) -> Edit | None:
+        if isinstance(e, Edit):
+            return e
+        pos = self.positions.get(e.node)
+        if pos is None:
+            return None
+        off = self.unit.line_offset
+        return Edit(pos.start.line + off, pos.start.column + 1, pos.end.line + off, pos.end.column + 1, e.replacement)
+
+    def findings(self) -> list[Finding]:
+        out = []
+        off = self.unit.line_offset
+        for p in self.pending:
+            pos = self.positions.get(p.node)
+            if pos is None:
+                continue
+            stmt_pos = self.positions.get(p.statement) if p.statement is not None else None
+            fix = tuple(e for e in (self._edit(x) for x in p.fix) if e is not None)
+            extra = {"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {}
+            focus = self._trigger(p.node)
+            if focus:
+                extra["focus"] = focus
+            out.append(Finding(
+                path=self.path, line=pos.start.line + off, column=pos.start.column + 1,
+                end_line=pos.end.line + off, end_column=pos.end.column + 1,
+                code=p.rule.code, name=p.rule.name, message=p.message,
+                severity=SEVERITY_BY_FAMILY[p.rule.family], fix_hint=p.rule.fix_hint, via=self.unit.hot.via,
+                fix=fix, fix_applicability=p.rule.fix_applicability(), context=p.context, extra=extra,
+            ))
+        return out
+
+    def _trigger(self, node: cst.CSTNode) -> tuple[int, int, int, int] | None:
+        """Where a method call chain broken across lines triggers: `.item()` of `(x.sum()\n .item())`.
+        The full view underlines it instead of the receiver's lines; the finding's span stays the call."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None
+        dot, call, receiver = (self.positions.get(n) for n in (node.func.dot, node, node.func.value))
+        if dot is None or call is None or receiver is None or receiver.end.line == dot.start.line:
+            return None
+        off = self.unit.line_offset
+        return dot.start.line + off, dot.start.column + 1, call.end.line + off, call.end.column + 1
+
+
+def resolve_dotted(module: ModuleSummary, env, expr: cst.BaseExpression) -> str | None:
+    """Qualified name of a Name/Attribute chain via the module's imports; None for local values."""
+    name = dotted_name(expr)
+    return resolve_name(module, env, name) if name is not None else None
+
+
+def resolve_name(module: ModuleSummary, env, name: str) -> str | None:
+    """Qualified name of a dotted name written in `module` (see resolve_dotted)."""
+    head, _, rest = name.partition(".")
+    if head in env:
+        return None
+    target = module.imports.get(head)
+    if target is None:
+        if head in module.functions or head in module.classes:
+            target = f"{module.module}.{head}"
+        else:
+            return name  # a builtin, or a global we know nothing about
+    return f"{target}.{rest}" if rest else target

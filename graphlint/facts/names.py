@@ -1,0 +1,59 @@
+"""Names in source trees: the dotted name an expression spells, the names an assignment binds.
+
+One parser for both trees graphlint reads: the index walks `ast` (fast, per file) and the check walks
+libcst (positions and fixes), and both ask "which dotted name is this?" the same way.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+
+def dotted(node: ast.AST | cst.CSTNode, *, plain: bool = False) -> str | None:
+    """`a.b.c` for a Name/Attribute chain (an `ast` or a libcst node). Unless `plain`, a subscript reads
+    as `[]` (`self.layers[].forward`) and a `super()` call as the head (`super().forward`); with `plain`
+    those are None, as is anything else that is not a name."""
+    suffixes: list[str] = []  # a loop, not recursion: generated code has chains thousands long
+    while True:
+        if isinstance(node, ast.Attribute):
+            suffixes.append("." + node.attr)
+        elif isinstance(node, cst.Attribute):
+            suffixes.append("." + node.attr.value)
+        elif not plain and isinstance(node, (ast.Subscript, cst.Subscript)):
+            suffixes.append("[]")
+        else:
+            break
+        node = node.value
+    if isinstance(node, ast.Name):
+        head = node.id
+    elif isinstance(node, cst.Name):
+        head = node.value
+    elif not plain and _is_super_call(node):
+        head = "super()"
+    else:
+        return None
+    return head + "".join(reversed(suffixes))
+
+
+def dotted_name(node: cst.BaseExpression) -> str | None:
+    """`dotted(node, plain=True)`: the check phase resolves plain names only."""
+    return dotted(node, plain=True)
+
+
+def _is_super_call(node: ast.AST | cst.CSTNode) -> bool:
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id == "super"
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "super"
+
+
+def bound_names(target: ast.expr) -> list[str]:
+    """The names an assignment target binds: `a`, `a, (b, *c)`; none for attributes and subscripts."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for elt in target.elts for n in bound_names(elt)]
+    if isinstance(target, ast.Starred):
+        return bound_names(target.value)
+    return []

@@ -1,0 +1,49 @@
+"""How a condition reads the device (`if t:`, `if x.isnan().any():`): shared by GL11x and GL109."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphlint.facts.inference import Kind
+from graphlint.rules._util import method_call
+
+NAN_CHECKS = frozenset({"isnan", "isinf", "isfinite", "isposinf", "isneginf"})
+
+
+def _unwrap_any_all(ctx, expr: cst.BaseExpression) -> cst.Call | None:
+    """The `.any()` / `.all()` / `torch.any(...)` call at the top of a condition, if any."""
+    if not isinstance(expr, cst.Call):
+        return None
+    m = method_call(expr)
+    # `.any()`/`.all()` in a condition is a tensor reduction unless the receiver is known otherwise
+    # (ndarrays are reported by the NumPy rule, not here).
+    if m and m[1] in ("any", "all") and not m[0].__class__.__name__.endswith("String") and \
+            ctx.val(m[0]).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.UNKNOWN) and \
+            (ctx.qualname(m[0]) or "").split(".")[0] not in ("numpy", "torch"):
+        return expr
+    if ctx.call_name(expr) in ("torch.any", "torch.all"):
+        return expr
+    return None
+
+
+def _is_nan_guard(ctx, call: cst.Call) -> bool:
+    m = method_call(call)
+    inner = m[0] if m and m[1] in ("any", "all") else (call.args[0].value if call.args else None)
+    if not isinstance(inner, cst.Call):
+        return False
+    qual = ctx.call_name(inner) or ""
+    if qual.startswith("torch.") and qual.rpartition(".")[2] in NAN_CHECKS:
+        return True
+    mm = method_call(inner)
+    return bool(mm and mm[1] in NAN_CHECKS)
+
+
+def condition_category(ctx, expr: cst.BaseExpression) -> str | None:
+    """How a condition reads the device: 'nan-guard', 'any-all', 'tensor', or None (host value)."""
+    call = _unwrap_any_all(ctx, expr)
+    if call is not None:
+        return "nan-guard" if _is_nan_guard(ctx, call) else "any-all"
+    val = ctx.val(expr)
+    if val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
+        return "tensor"
+    return None

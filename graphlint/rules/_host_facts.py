@@ -1,0 +1,564 @@
+"""Where host data comes from, for the rules that ask (GL13x, GL3xx): `HostFacts` and the small shared facts.
+
+Which tensors live on the host is decided by `HostFacts`, from the origin visible in the unit (a factory
+without `device=`, `torch.from_numpy`, `.cpu()`, `.pin_memory()`, then views, casts and host arithmetic),
+not from the inference's guesses: it also carries what the inference does not (pinned-ness through
+slicing, CPU boolean masks, 0-d vs shaped, constant data).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from graphlint.facts.inference import (
+    FACTORY_TORCH, VIEW_METHODS, Kind, in_config,
+)
+from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional
+from graphlint.rules.base import Rule
+
+if TYPE_CHECKING:
+    from graphlint.check.context import Context
+
+CUDA_LEGACY_TENSOR_RE = re.compile(
+    r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|Complex\w*)Tensor$")
+PINNED_NAME_RE = re.compile(r"(^|_)(pinned|pin)(_|$)|pinned", re.I)
+HOST_DATA_FACTORIES = ("torch.tensor", "torch.as_tensor", "torch.asarray")
+
+
+# -- small shared facts -------------------------------------------------------------------------
+
+def device_arg_class(ctx, expr: cst.BaseExpression) -> str:
+    """What a `.to(...)` / `device=` argument is: 'cpu', 'device', 'dtype' or 'unknown'."""
+    return ctx.inference.device_arg(expr)
+
+
+def to_target(ctx, node: cst.Call) -> str:
+    """Where `t.to(...)` sends its receiver: 'cpu', 'device' or 'unknown' (dtype-only casts: 'none')."""
+    found = "none"
+    for arg in node.args:
+        if arg.keyword is not None:
+            if arg.keyword.value == "device":
+                cls = device_arg_class(ctx, arg.value)
+                return "cpu" if cls == "cpu" else "device" if cls in ("device", "unknown") else "unknown"
+            continue
+        if arg.star:
+            return "unknown"
+        cls = device_arg_class(ctx, arg.value)
+        if cls in ("cpu", "device"):
+            return cls
+        if cls == "unknown":
+            found = "unknown"
+    return found
+
+
+def non_blocking(node: cst.Call) -> bool:
+    arg = kwarg(node, "non_blocking")
+    return arg is not None and is_true(arg.value)
+
+
+def factory_device_is_cpu(ctx, node: cst.Call) -> bool | None:
+    """True/False for a call's `device=` (cpu or not); None when absent."""
+    arg = kwarg(node, "device")
+    if arg is None:
+        return None
+    return device_arg_class(ctx, arg.value) == "cpu"
+
+
+def _strip_views(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`buf[:n].view(-1)` -> `buf`: expressions that share the receiver's storage."""
+    while True:
+        if isinstance(expr, cst.Subscript):
+            expr = expr.value
+            continue
+        if isinstance(expr, cst.Call):
+            m = method_call(expr)
+            if m and m[1] in VIEW_METHODS:
+                expr = m[0]
+                continue
+        return expr
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a CPU tensor comes from, as far as the unit's source shows."""
+
+    pinned: bool = False
+    is_bool: bool = False
+    dims: str = "unknown"  # "scalar" (0-d), "shaped" (>= 1 dim), "unknown"
+    const: bool = False  # built from compile-time constants only (literals, config, shapes)
+    # "factory"; "maybe" (`torch.tensor(v)` of a value not known to be host data: a tensor `v` keeps
+    # its device); "cpu" (a `.cpu()` of a device tensor); "numpy"; "flow" (the inference's data flow, across
+    # statements, branches and calls: its dtype is not tracked)
+    source: str = "factory"
+
+    def but(self, **kw) -> "Origin":
+        return replace(self, **kw)
+
+
+CAST_METHODS = frozenset({"float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte"})
+MATH_METHODS = frozenset({
+    "exp", "log", "sqrt", "rsqrt", "sin", "cos", "abs", "neg", "pow", "sign", "floor", "ceil", "round", "clamp",
+    "clamp_min", "clamp_max", "reciprocal", "add", "sub", "mul", "div", "log1p", "expm1", "sigmoid", "tanh",
+})
+REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "amax", "amin", "norm", "std", "var", "all", "any"})
+MATH_TORCH = frozenset(f"torch.{n}" for n in MATH_METHODS | {"log2", "log10", "exp2", "erf"})
+SCALAR_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.scalar_tensor"})
+# Torch functions whose result has the shape of their first argument.
+SHAPE_KEEPING_TORCH = frozenset({
+    "torch.bucketize", "torch.nan_to_num", "torch.clip", "torch.clamp_min", "torch.clamp_max", "torch.cumsum",
+    "torch.cumprod", "torch.flip", "torch.roll", "torch.argsort", "torch.isfinite", "torch.isnan", "torch.isinf",
+})
+# Methods whose result is not a CPU tensor of the receiver (device moves, host values, sequences).
+NOT_CPU_METHODS = frozenset({
+    "cuda", "to", "type_as", "item", "tolist", "numpy", "cpu", "pin_memory", "split", "chunk", "unbind",
+    "topk", "sort", "__len__", "size", "dim", "numel", "data_ptr", "nonzero",
+})
+CONST_ATTRS = frozenset({"shape", "ndim", "dtype", "min", "max", "eps", "tiny", "bits", "resolution"})
+
+
+class HostFacts(Rule):
+    """Mixin: what the unit's source says about CPU tensors, tracked syntactically from their origin.
+
+    The tensor inference's CPU facts are used only through this: a CPU tensor is one built here by a
+    factory without `device=` (or `device="cpu"`), `torch.from_numpy`, `.cpu()` or `.pin_memory()`,
+    then viewed, cast, indexed or combined with host values; a local name carries the origin of its
+    last assignment (textual order, not flow-sensitive). Anything else (lists of tensors concatenated,
+    attributes, parameters) is *not* taken for a CPU tensor: a rule built on this stays quiet rather
+    than guess. Also tracked: `host_list` (a Python list, as opposed to a tuple).
+    """
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.origins: dict[str, Origin] = {}
+        self.lists: set[str] = set()
+        self._consts: set[str] | None = None
+        self.history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = {}
+        self._arms: dict[int, tuple[tuple[int, str], ...]] | None = None
+
+    @property
+    def consts(self) -> set[str]:
+        if self._consts is None:
+            self._consts = set(_int_params(self.ctx))
+        return self._consts
+
+    def report_per_step(self, node: cst.CSTNode, message: str) -> None:
+        """Report a host-to-device copy that runs every step; one in lazy initialisation of module state
+        runs once, on the first call, which warm-up makes before capture (asked only when reporting)."""
+        if not lazy_init(self.ctx):
+            self.report(node, message)
+
+    # -- bindings ---------------------------------------------------------------------------
+    def _arm_path(self, node: cst.CSTNode) -> tuple[tuple[int, str], ...]:
+        """The (if, arm) pairs enclosing an assignment target, from the unit's tree."""
+        if self._arms is None:
+            arms: dict[int, tuple[tuple[int, str], ...]] = {}
+            stack: list[tuple[int, str]] = []
+
+            class V(cst.CSTVisitor):
+                def visit_If(self, n: cst.If) -> bool:
+                    stack.append((id(n), "body"))
+                    n.body.visit(self)
+                    stack[-1] = (id(n), "else")
+                    if n.orelse is not None:
+                        n.orelse.visit(self)
+                    stack.pop()
+                    n.test.visit(self)
+                    return False
+
+                def visit_Name(self, n: cst.Name) -> None:
+                    arms[id(n)] = tuple(stack)
+
+            tree = getattr(self.ctx, "tree", None)
+            if tree is not None:
+                tree.visit(V())
+            self._arms = arms
+        return self._arms.get(id(node), ())
+
+    def _siblings(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+        """`a` and `b` lie in different arms of one `if`/`else` (so neither follows the other)."""
+        pa = dict(self._arm_path(a))
+        return any(arm != pa[key] for key, arm in self._arm_path(b) if key in pa)
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        if isinstance(target, cst.Name):
+            name = target.value
+            origin = self._origin(value) if value is not None else None  # a flow fact is read when asked
+            history = self.history.setdefault(name, [])
+            if origin is not None:
+                for prev_node, prev in history:
+                    if (prev is None or prev.is_bool != origin.is_bool) and self._siblings(prev_node, target):
+                        origin = None  # the arms disagree: after the `if`, the value may be either
+                        break
+            history.append((target, origin))
+            if origin is not None:
+                self.origins[name] = origin
+            else:
+                self.origins.pop(name, None)
+            is_list = value is not None and host_list(self.ctx, value)
+            (self.lists.add if is_list else self.lists.discard)(name)
+            is_const = value is not None and self.is_const(value)
+            (self.consts.add if is_const else self.consts.discard)(name)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._bind(el.value, None)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._bind(target.target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._bind(node.target, node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.target.value in self.origins and self.origin(node.value) is None \
+                and not self._hostish(node.value):
+            self.origins.pop(node.target.value, None)
+
+    def has_tag(self, expr: cst.BaseExpression, tag: str) -> bool:
+        return tag == "host_list" and isinstance(expr, cst.Name) and expr.value in self.lists
+
+    # -- constants ----------------------------------------------------------------------------
+    def is_const(self, expr: cst.BaseExpression) -> bool:
+        """Built from compile-time constants only: literals, config attributes, shapes, finfo/math."""
+        ctx = self.ctx
+        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
+            return True
+        if isinstance(expr, cst.Name):
+            return expr.value in ("True", "False", "None") or expr.value in self.consts
+        if isinstance(expr, cst.UnaryOperation):
+            return self.is_const(expr.expression)
+        if isinstance(expr, cst.BinaryOperation):
+            return self.is_const(expr.left) and self.is_const(expr.right)
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            return all(self.is_const(e.value) for e in expr.elements)
+        if isinstance(expr, cst.Subscript):
+            return self.is_const(expr.value)
+        if isinstance(expr, cst.Attribute):
+            if expr.attr.value in CONST_ATTRS or in_config(expr):
+                return True
+            return (ctx.qualname(expr) or "").startswith(("math.", "torch.", "numpy."))
+        if isinstance(expr, cst.Call):
+            qual = ctx.call_name(expr) or ""
+            m = method_call(expr)
+            if m and m[1] in ("size", "dim", "numel") and not any(
+                    not self.is_const(a.value) for a in expr.args):
+                return True
+            if qual in ("float", "int", "len", "abs", "min", "max", "round", "torch.finfo", "torch.iinfo") \
+                    or qual.startswith("math."):
+                return all(self.is_const(a.value) or (qual == "len") for a in expr.args)
+        return False
+
+    def _hostish(self, expr: cst.BaseExpression) -> bool:
+        return self.is_const(expr) or self.ctx.val(expr).kind in (Kind.HOST, Kind.HOST_SEQ)
+
+    # -- origins ------------------------------------------------------------------------------
+    def origin(self, expr: cst.BaseExpression) -> Origin | None:
+        found = self._origin(expr)
+        if found is None and isinstance(expr, (cst.Name, cst.Attribute, cst.Call)):
+            # what the inference's data flow shows (not what a `*_cpu` name suggests): a project function
+            # that returns a host tensor, a parameter every caller passes one, a value joined across branches
+            val = self.ctx.val(expr)
+            if val.kind is Kind.CPU_TENSOR and not val.weak:
+                dims = "unknown" if val.rank is None else "scalar" if val.rank == 0 else "shaped"
+                found = Origin(pinned=val.pinned, dims=dims, source="flow")
+        return found
+
+    def _origin(self, expr: cst.BaseExpression) -> Origin | None:
+        ctx = self.ctx
+        if isinstance(expr, cst.Name):
+            return self.origins.get(expr.value)
+        if isinstance(expr, cst.Subscript):
+            base = self.origin(expr.value)
+            if base is None:
+                return None
+            if any(isinstance(el.slice, cst.Index) and ctx.is_device_tensor(el.slice.value) and self.origin(
+                    el.slice.value) is None for el in expr.slice):
+                return None  # indexed with a device tensor: the result is moved to the device
+            # Slices, `None` and `...` keep every dimension; an integer index may drop the last one.
+            keeps = all(isinstance(el.slice, cst.Slice) or (isinstance(el.slice, cst.Index) and (
+                isinstance(el.slice.value, cst.Ellipsis) or (isinstance(el.slice.value, cst.Name)
+                                                             and el.slice.value.value == "None")))
+                        for el in expr.slice)
+            return base.but(dims="shaped" if keeps and base.dims == "shaped" else "unknown")
+        if isinstance(expr, cst.UnaryOperation):
+            base = self.origin(expr.expression)
+            return base.but(pinned=False) if base is not None and not isinstance(expr.operator, cst.Not) else None
+        if isinstance(expr, cst.BinaryOperation):
+            left, right = self.origin(expr.left), self.origin(expr.right)
+            if left is None and right is None:
+                return None
+            if left is None and not self._hostish(expr.left) or right is None and not self._hostish(expr.right):
+                return None
+            parts = [o for o in (left, right) if o is not None]
+            bitwise = isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
+            return Origin(is_bool=bitwise and all(o.is_bool for o in parts),
+                          dims="shaped" if any(o.dims == "shaped" for o in parts) else parts[0].dims,
+                          const=all(o.const for o in parts) and all(
+                              self.is_const(e) for e, o in ((expr.left, left), (expr.right, right)) if o is None),
+                          source=parts[0].source)
+        if isinstance(expr, cst.Comparison):
+            if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in expr.comparisons):
+                return None
+            ops = [expr.left] + [t.comparator for t in expr.comparisons]
+            origins = [self.origin(o) for o in ops]
+            if not any(origins) or any(o is None and not self._hostish(e) for o, e in zip(origins, ops)):
+                return None
+            first = next(o for o in origins if o is not None)
+            return Origin(is_bool=True, dims=first.dims, source=first.source)
+        if isinstance(expr, cst.Call):
+            return self._call_origin(expr)
+        return None
+
+    def _call_origin(self, expr: cst.Call) -> Origin | None:
+        ctx = self.ctx
+        qual = ctx.call_name(expr) or ""
+        if qual in FACTORY_TORCH or qual in ("torch.from_numpy", "torch.scalar_tensor"):
+            if factory_device_is_cpu(ctx, expr) is False:
+                return None
+            pm = kwarg(expr, "pin_memory")
+            # `pin_memory=is_pin_memory_available()`: pinned where it can be (vLLM's async_tensor_h2d).
+            pinned = pm is not None and not (isinstance(pm.value, cst.Name) and pm.value.value in ("False", "None"))
+            dtype = kwarg(expr, "dtype")
+            is_bool = dtype is not None and (ctx.qualname(dtype.value) or "") == "torch.bool"
+            data = positional(expr)
+            if qual == "torch.from_numpy":
+                return Origin(source="numpy")
+            if qual in SCALAR_FACTORIES:
+                if not data:
+                    return None
+                d = data[0]
+                if isinstance(d, (cst.List, cst.Tuple, cst.ListComp)) or ctx.val(d).kind in (
+                        Kind.HOST_SEQ, Kind.NDARRAY, Kind.TENSOR_SEQ):
+                    return Origin(is_bool=is_bool or _all_bool_literals(d), dims="shaped", const=self.is_const(d),
+                                  pinned=pinned)
+                if ctx.is_device_tensor(d):
+                    return None  # torch.tensor(cuda_t): a device copy
+                known = self._hostish(d) or isinstance(d, (cst.Integer, cst.Float, cst.BinaryOperation,
+                                                           cst.UnaryOperation)) and ctx.val(d).kind is not Kind.TENSOR
+                if not known and qual != "torch.tensor":
+                    return None  # `torch.as_tensor(t)`: a no-op on a tensor, wherever it lives
+                return Origin(is_bool=is_bool or _all_bool_literals(d), pinned=pinned,
+                              dims="scalar" if known else "unknown", const=self.is_const(d),
+                              source="factory" if known else "maybe")
+            scalar = qual == "torch.full" and data and isinstance(data[0], cst.Tuple) and not data[0].elements
+            return Origin(pinned=pinned, is_bool=is_bool,
+                          dims="scalar" if scalar else "shaped",
+                          const=bool(scalar) and len(data) > 1 and self.is_const(data[1]))
+        if qual in ("torch.cat", "torch.stack", "torch.concat", "torch.concatenate"):
+            data = positional(expr)
+            if data and isinstance(data[0], (cst.List, cst.Tuple)) and data[0].elements:
+                parts = [self.origin(e.value) for e in data[0].elements]
+                if all(parts):
+                    return Origin(is_bool=all(p.is_bool for p in parts), dims="shaped")
+            return None
+        if qual in MATH_TORCH:
+            args = positional(expr)
+            if args:
+                first = self.origin(args[0])
+                if first is not None and all(self.origin(a) is not None or self._hostish(a) for a in args[1:]):
+                    return first.but(pinned=False, const=first.const and all(
+                        self.origin(a) is not None or self.is_const(a) for a in args[1:]))
+            return None
+        if qual.startswith("torch.") and qual.count(".") == 1 and self._tensor_result(expr):
+            # Any other torch op on CPU inputs (no `device=`) returns a CPU tensor.
+            args = [a.value for a in expr.args if a.keyword is None or a.keyword.value not in ("dim", "dtype")]
+            origins = [self.origin(a) for a in args]
+            if args and origins[0] is not None and kwarg(expr, "device") is None and all(
+                    o is not None or self._hostish(a) for o, a in zip(origins, args)):
+                # an elementwise op keeps its input's shape: `torch.bucketize(coords_cpu, b)` is no scalar
+                dims = origins[0].dims if qual in SHAPE_KEEPING_TORCH else "unknown"
+                return Origin(is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR, dims=dims, source=origins[0].source)
+            return None
+        m = method_call(expr)
+        if m is None:
+            return None
+        recv, name = m
+        if name == "cpu":
+            base = self.origin(recv)
+            if base is not None:
+                return base
+            if ctx.is_device_tensor(recv):
+                return Origin(is_bool=ctx.is_bool_tensor(recv), source="cpu")
+            return None
+        if name == "pin_memory":
+            base = self.origin(recv)
+            return (base or Origin()).but(pinned=True)
+        base = self.origin(recv)
+        if base is None:
+            return None
+        if name in ("view", "reshape", "flatten", "unsqueeze", "expand", "unflatten", "repeat") and not (
+                name in ("view", "reshape") and len(expr.args) == 1 and isinstance(expr.args[0].value, cst.Tuple)
+                and not expr.args[0].value.elements):
+            return base.but(dims="shaped")  # at least one dimension after these
+        if name in VIEW_METHODS or name in ("contiguous", "__getitem__"):
+            return base.but(dims="shaped" if base.dims == "shaped" else "unknown") if name != "detach" else base
+        if name in CAST_METHODS or name == "bool":
+            return base.but(pinned=False, is_bool=name == "bool")
+        if name == "clone":
+            return base.but(pinned=False)
+        if name in ("to", "type"):
+            target = to_target(ctx, expr)
+            if target in ("device", "unknown"):
+                return None
+            to_bool = any((ctx.qualname(a.value) or "") == "torch.bool" for a in expr.args)
+            return base.but(pinned=False, is_bool=to_bool or (base.is_bool and not expr.args))
+        if name in MATH_METHODS and all(self.origin(a.value) is not None or self._hostish(a.value) for a in expr.args):
+            return base.but(pinned=False)
+        if name in REDUCTIONS and not expr.args:
+            return base.but(pinned=False, dims="scalar", is_bool=name in ("all", "any"))
+        if name in ("logical_not", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or") and all(
+                self.origin(a.value) is not None or self._hostish(a.value) for a in expr.args):
+            return base.but(pinned=False, is_bool=True)
+        if name not in NOT_CPU_METHODS and not name.startswith("new_") and self._tensor_result(expr) and all(
+                self.origin(a.value) is not None or self._hostish(a.value)
+                for a in expr.args if a.keyword is None or a.keyword.value not in ("dim", "dtype")):
+            # Any other tensor method of a CPU tensor with host arguments stays on the CPU.
+            return base.but(pinned=False, dims="unknown", const=False,
+                            is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR)
+        return None
+
+    def _tensor_result(self, expr: cst.Call) -> bool:
+        """The inference does not call the result a host value (`.item()`, `.tolist()`, `.numpy()`, sizes)."""
+        return self.ctx.val(expr).kind not in (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY, Kind.MODULE,
+                                                Kind.MODULE_SEQ, Kind.UNKNOWN, Kind.TENSOR_SEQ)
+
+    # -- facts ------------------------------------------------------------------------------
+    def is_cpu(self, expr: cst.BaseExpression) -> bool:
+        return self.origin(expr) is not None
+
+    def is_cpu_bool(self, expr: cst.BaseExpression) -> bool:
+        origin = self.origin(expr)
+        return origin is not None and origin.is_bool
+
+    def is_pinned(self, expr: cst.BaseExpression) -> bool:
+        """Known to live in pinned host memory: `.pin_memory()`, `pin_memory=True`, views of them,
+        names that say so (`pinned_ids`, `self.pinned_buf`)."""
+        origin = self.origin(expr)
+        if origin is not None and origin.pinned:
+            return True
+        val = self.ctx.val(expr)
+        if val.kind is Kind.CPU_TENSOR and val.pinned:
+            return True
+        base = _strip_views(expr)
+        if isinstance(base, cst.Name):
+            return bool(PINNED_NAME_RE.search(base.value))
+        if isinstance(base, cst.Attribute):
+            return bool(PINNED_NAME_RE.search(base.attr.value))
+        return False
+
+
+def _int_params(ctx) -> list[str]:
+    """Parameters annotated `int` (host-known integers: static per captured graph)."""
+    node = getattr(ctx, "tree", None)
+    while node is not None and not isinstance(node, cst.FunctionDef):
+        body = getattr(node, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            body = body.body
+        node = body[0] if body else None
+    if node is None:
+        return []
+    params = node.params
+    out = []
+    for p in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        if p.annotation is not None and code_of(p.annotation.annotation).replace(" ", "") in (
+                "int", "Optional[int]", "int|None", "bool"):
+            out.append(p.name.value)
+    return out
+
+
+def _all_bool_literals(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Name):
+        return expr.value in ("True", "False")
+    if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
+        return all(_all_bool_literals(e.value) for e in expr.elements)
+    return False
+
+
+def host_list(ctx, expr: cst.BaseExpression) -> bool:
+    """A Python list of host values (not a tuple: `x[(0, 1)]` is plain multi-dimensional indexing)."""
+    if isinstance(expr, cst.List):
+        kinds = [ctx.val(e.value).kind for e in expr.elements if isinstance(e, cst.Element)]
+        return bool(kinds) and all(k in (Kind.HOST, Kind.HOST_SEQ) for k in kinds)
+    if isinstance(expr, cst.ListComp):
+        return ctx.val(expr.for_in.iter).kind in (Kind.HOST, Kind.HOST_SEQ)
+    if isinstance(expr, cst.Call) and ctx.call_name(expr) == "list" and expr.args:
+        return ctx.val(expr.args[0].value).kind in (Kind.HOST, Kind.HOST_SEQ)
+    return False
+
+
+def tensor_elements(ctx, expr: cst.BaseExpression) -> bool:
+    """A (nested) list/tuple literal or comprehension holding device tensors: each is read on the host."""
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return any(tensor_elements(ctx, e.value) for e in expr.elements)
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        return ctx.inference.comprehension_element(expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR)
+    return ctx.is_device_tensor(expr)
+
+
+def is_host_data(rule: "HostFacts", expr: cst.BaseExpression) -> bool:
+    """Data that certainly lives on the host: literals, host values, lists, arrays, CPU tensors."""
+    ctx = rule.ctx
+    if isinstance(expr, (cst.List, cst.Tuple, cst.ListComp, cst.Integer, cst.Float, cst.UnaryOperation)):
+        return not tensor_elements(ctx, expr) if not isinstance(expr, cst.UnaryOperation) else \
+            ctx.val(expr).kind is Kind.HOST
+    return ctx.val(expr).kind in (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY) or rule.is_cpu(expr)
+
+
+def _state_target(test: cst.BaseExpression) -> str | None:
+    """The persistent state an `if` test asks to be missing, as the code of what would be assigned:
+    `self.x is None` -> "self.x"; `not hasattr(self, "x")` -> "self.x"; `key not in self.cache` ->
+    "self.cache[key]". Only state of `self` / `cls` persists across steps; a local or parameter that is
+    None is None again on the next call."""
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        left = code_of(test.left)
+        if isinstance(op, cst.Is) and isinstance(right, cst.Name) and right.value == "None":
+            target = left
+        elif isinstance(op, cst.NotIn):
+            target = f"{code_of(right)}[{left}]"
+        else:
+            return None
+    elif (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+          and isinstance(test.expression, cst.Call) and code_of(test.expression.func) == "hasattr"
+          and len(test.expression.args) == 2 and isinstance(test.expression.args[1].value, cst.SimpleString)):
+        obj, name = test.expression.args
+        target = f"{code_of(obj.value)}.{name.value.evaluated_value}"
+    else:
+        return None
+    return target if target.startswith(("self.", "cls.")) or target.isidentifier() else None
+
+
+def _assignments(body: cst.BaseSuite) -> Iterator[tuple[str, str]]:
+    """(target code, value code) of the block's own assignments (not nested)."""
+    for stmt in getattr(body, "body", ()):
+        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    yield code_of(t.target).replace(" ", ""), code_of(small.value)
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                yield code_of(small.target).replace(" ", ""), code_of(small.value)
+
+
+def _assigns(body: cst.BaseSuite, target: str) -> bool:
+    """The block sets `target` (module state), or, for a local tested for None, stores that local into
+    `self` / `cls` state (the memo pattern `m = self.cache.get(k)`, `if m is None: ...; self.cache[k] = m`)."""
+    if target.isidentifier():
+        return any(t.startswith(("self.", "cls.")) and v == target for t, v in _assignments(body))
+    return any(t == target.replace(" ", "") for t, _ in _assignments(body))
+
+
+def lazy_init(ctx: "Context") -> bool:
+    """The statement being visited sits in the body of `if <state> is missing:` that assigns that state
+    (`if self.buf is None: self.buf = torch.tensor(..., device=d)`, `hasattr` and cache-miss forms alike):
+    it runs on the first step, which warm-up runs before capture, not every step."""
+    for node in reversed(ctx.if_stack):
+        target = _state_target(node.test)
+        if target is not None and _assigns(node.body, target):
+            return True
+    return False

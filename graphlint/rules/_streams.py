@@ -1,0 +1,53 @@
+"""Streams and events as rules see them: which expressions hold one, and the names a unit binds to one."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from graphlint.rules.base import Rule
+
+# Calls that return a stream or an event.
+STREAM_CTORS = frozenset({
+    "torch.cuda.current_stream", "torch.cuda.default_stream", "torch.cuda.Stream", "torch.cuda.Event",
+    "torch.cuda.ExternalStream", "torch.cuda.streams.Stream", "torch.cuda.streams.Event",
+    "torch.Stream", "torch.Event", "torch.accelerator.current_stream",
+})
+# `stream`, `aux_stream`, `copy_event`, `evt`, `s`, `s2`, `ev`: names that hold a stream or an event.
+STREAM_NAME_RE = re.compile(r"(stream|event|evt)s?(_?\d+)?$|^(s|s\d+|ev|evs)$", re.IGNORECASE)
+
+
+def stream_like(ctx, expr: cst.BaseExpression, bound: dict[str, str] | None = None) -> bool:
+    """An expression holding a CUDA stream or event (by construction, binding or naming)."""
+    while isinstance(expr, cst.Subscript):  # self.events[i]
+        expr = expr.value
+    if isinstance(expr, cst.Call):
+        return (ctx.call_name(expr) or "") in STREAM_CTORS
+    qual = ctx.qualname(expr) or ""
+    if qual.startswith("torch.") and qual.count(".") <= 2 and qual.rpartition(".")[2][:1].islower():
+        return False  # a torch module (`torch.cuda.synchronize()` is GL140)
+    if isinstance(expr, cst.Name):
+        if bound is not None and expr.value in bound:
+            return True
+        return bool(STREAM_NAME_RE.search(expr.value))
+    if isinstance(expr, cst.Attribute):
+        return bool(STREAM_NAME_RE.search(expr.attr.value))
+    return False
+
+
+class StreamBindings(Rule):
+    """Mixin: local names bound to `torch.cuda.Stream()` / `Event()` / `current_stream()`."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.streams: dict[str, str] = {}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        is_stream = isinstance(node.value, cst.Call) and (self.ctx.call_name(node.value) or "") in STREAM_CTORS
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                if is_stream:
+                    self.streams[target.target.value] = "stream"
+                else:
+                    self.streams.pop(target.target.value, None)

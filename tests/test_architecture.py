@@ -1,0 +1,125 @@
+"""The layers of graphlint stay apart (ARCHITECTURE.md): no import circles, rules ask only the check
+layer, and the facts and the index know nothing of rules.
+
+Every import counts, wherever it stands: at module level, inside a function, or under
+`if TYPE_CHECKING:` (a type-only import still ties the two modules' designs together).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from graphlint.rules import FAMILY_MODULES
+
+PACKAGE = Path(__file__).resolve().parents[1] / "graphlint"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(module: str) -> set[str]:
+    """The graphlint modules `module` imports (`from pkg import sub` counts as importing `pkg.sub`)."""
+    out = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [f"{node.module}.{a.name}" for a in node.names]
+            names = [n for n in names if n in MODULES] or [node.module]
+        else:
+            continue
+        out.update(n for n in names if n in MODULES and n != module)
+    return out
+
+
+GRAPH = {m: _imports(m) for m in MODULES}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    out.append(sorted(component))
+    return out
+
+
+def test_the_import_graph_is_read_whole():
+    """The checks below see the real graph: the engine's known edges are in it."""
+    assert "graphlint.pipeline.workers" in GRAPH["graphlint.pipeline.engine"]
+    assert "graphlint.check.context" in GRAPH["graphlint.rules.base"]  # a TYPE_CHECKING import
+    assert "graphlint.report.fix" in GRAPH["graphlint.lsp.server"]  # a function-level import
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_circles():
+    assert _cycles(GRAPH) == []
+
+
+def test_rules_import_only_base_context_facts_and_their_helpers():
+    """A rule module asks the check layer (`Context`) and the facts, never another rule module, the
+    index, the pipeline or the reporters; shared code goes into a `rules/_*.py` helper."""
+    helpers = {m for m in MODULES if m.startswith("graphlint.rules._")}
+    allowed = {"graphlint.rules.base", "graphlint.check.context", "graphlint.diagnostics", *helpers}
+    families = {f"graphlint.rules.{name}" for name in FAMILY_MODULES}
+    assert families <= set(MODULES)
+    for module in sorted(families | helpers):
+        bad = {m for m in GRAPH[module] if m not in allowed and not m.startswith("graphlint.facts.")}
+        assert not bad, f"{module} imports {sorted(bad)}"
+
+
+def test_facts_and_index_import_no_rule_and_nothing_above_them():
+    """facts/ < index/ < check/ < pipeline/: a lower layer imports no higher one and no rule."""
+    above = {
+        "graphlint.facts.": ("graphlint.index", "graphlint.check", "graphlint.pipeline", "graphlint.report"),
+        "graphlint.index.": ("graphlint.check", "graphlint.pipeline", "graphlint.report"),
+        "graphlint.check.": ("graphlint.pipeline", "graphlint.report"),
+    }
+    for module, imported in GRAPH.items():
+        for layer, forbidden in above.items():
+            if module.startswith(layer):
+                bad = {m for m in imported if m.startswith((*forbidden, "graphlint.cli", "graphlint.lsp"))}
+                if layer != "graphlint.check.":  # the walker names rules.base's Rule type, and only that
+                    bad |= {m for m in imported if m.startswith("graphlint.rules")}
+                else:
+                    bad |= {m for m in imported if m.startswith("graphlint.rules") and m != "graphlint.rules.base"}
+                assert not bad, f"{module} imports {sorted(bad)}"

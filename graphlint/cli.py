@@ -383,7 +383,7 @@ def _check(args: argparse.Namespace) -> int:
     # Raises ConfigError for unknown selectors in the config.
     # A folder (or the project, with --changed) is a tree: with no root in it, every function is checked.
     # Files named one by one (pre-commit's staged files, stdin) are a selection whose roots may be elsewhere.
-    tree = not stdin and (args.changed or any(Path(p).is_dir() for p in (args.paths or ["."])))
+    tree = not stdin and (args.changed or any(os.path.isdir(p) for p in (args.paths or ["."])))  # never raises
     linter = Linter(config, jobs=args.jobs, cache_dir=cache_dir, progress=bar, unrooted_fallback=tree)
     if args.show_settings or args.show_files:
         with _reader_may_leave():

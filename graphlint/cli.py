@@ -381,7 +381,10 @@ def _check(args: argparse.Namespace) -> int:
     cache_dir = None if stdin else _cache_dir(args, config)
     bar = _ProgressBar() if _wants_progress(args) else None
     # Raises ConfigError for unknown selectors in the config.
-    linter = Linter(config, jobs=args.jobs, cache_dir=cache_dir, progress=bar)
+    # A folder (or the project, with --changed) is a tree: with no root in it, every function is checked.
+    # Files named one by one (pre-commit's staged files, stdin) are a selection whose roots may be elsewhere.
+    tree = not stdin and (args.changed or any(os.path.isdir(p) for p in (args.paths or ["."])))  # never raises
+    linter = Linter(config, jobs=args.jobs, cache_dir=cache_dir, progress=bar, unrooted_fallback=tree)
     if args.show_settings or args.show_files:
         with _reader_may_leave():
             if args.show_settings:
@@ -855,6 +858,9 @@ def _summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: boo
     if skipped and (checked or findings):
         lines.append(f"Checked {checked} of {_plural(functions, 'function')} (the hot path); "
                      f"`--scope all` checks {skipped} more.")
+    elif coverage is not None and coverage.unrooted and checked:
+        lines.append(f"No hot path found: checked all {_plural(checked, 'function')}, in the `unrooted` context "
+                     f"(`# graphlint: hot` or config `hot = [...]` marks the roots that narrow it).")
     fixable = sum(1 for f in findings if applicable(f, unsafe))
     hidden = hidden_fixes(findings, unsafe)
     hint = f"{hidden} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the `--unsafe-fixes` option"

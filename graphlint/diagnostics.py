@@ -30,6 +30,9 @@ class Family(str, Enum):
 # graphed/compiled callable), in the eager per-step code around it (input preparation, sampling, output
 # handling), or only known to be reached from some `forward` / configured hot root.
 TIERS = ("captured", "step", "forward")
+# The context of code checked only because the linted tree has no hot root at all (docs/inference.md):
+# where it runs is unknown, so capture-only hazards are not claimed there.
+UNROOTED = "unrooted"
 
 SEVERITY_BY_FAMILY = {
     Family.META: "error",

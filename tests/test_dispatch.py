@@ -63,8 +63,9 @@ LAYER = """
 @pytest.mark.parametrize("init, reached", [
     # vLLM's shape: the backend hands out an impl class, the layer builds it.
     ("b = get_backend(); impl_cls = b.get_impl_cls(); self.impl = impl_cls()", {"FlashImpl.forward"}),
-    # a builder annotated with the base class: every project subclass can come back.
-    ('self.impl = backend.build_op("flash")', {"FlashImpl.forward", "AttentionImpl.forward"}),
+    # a builder annotated with the base class: every project subclass can come back (the base's abstract
+    # `forward` only raises, so its overrides are what runs).
+    ('self.impl = backend.build_op("flash")', {"FlashImpl.forward"}),
 ])
 def test_factory_built_attribute_reaches_the_impl_classes(init, reached):
     found = hot({"pkg.backend": BACKEND, "pkg.layer": LAYER.replace("{init}", init)})
@@ -511,3 +512,147 @@ def test_summary_counts_tiers_and_says_when_nothing_is_captured(tmp_path, capsys
     assert main(["m.py", "--no-cache", "--output-format", "full", "--color", "never"]) == 1
     out = capsys.readouterr().out
     assert "Where they run: 1 captured, 1 step." in out and "No capture site found" not in out
+
+
+# A model stack written without nn.Module, driven by a generator: exllamav2's shape.
+PLAIN_MODEL = """
+    import torch
+
+    class Layer:
+        def forward(self, hidden_states):
+            raise NotImplementedError
+
+        def load(self):
+            return torch.load("w").item()
+
+    class Attention(Layer):
+        def forward(self, hidden_states):
+            return hidden_states.sum().item()
+
+    class Norm(Layer):
+        def forward(self, hidden_states):
+            return hidden_states
+
+    class Model:
+        layers: list[Layer]
+
+        def __init__(self):
+            self.layers = []
+
+        def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
+            return self.forward_chunk(input_ids)
+
+        def forward_chunk(self, x: torch.Tensor) -> torch.Tensor:
+            for layer in self.layers:
+                x = layer.forward(x)
+            return x
+
+        def load(self):
+            for layer in self.layers:
+                layer.load()
+
+    class Tokenizer:
+        def forward(self, text):
+            return text.encode()
+
+    class Generator:
+        model: Model
+
+        def iterate(self, ids):
+            return self.model.forward_chunk(ids).argmax(-1).item()
+
+        def warm_up(self):
+            self.model.load()
+"""
+
+
+def test_plain_class_forward_taking_tensors_is_a_root_and_reaches_its_layers():
+    found = hot({"pkg.model": PLAIN_MODEL})
+    assert found["Model.forward"][0] == "forward"
+    # `layers: list[Layer]` and the abstract `Layer.forward`: every override the project defines runs.
+    assert found["Attention.forward"][1][:2] == ("Model.forward", "Model.forward_chunk")
+    assert {"Norm.forward", "Model.forward_chunk"} <= set(found)
+    # Decoys: an abstract method only raises; a `forward` without tensor parameters (a tokenizer) is no
+    # root; loading is not reached from any forward.
+    assert not {"Layer.forward", "Tokenizer.forward", "Layer.load", "Model.load"} & set(found)
+
+
+def test_a_generator_that_calls_a_method_the_forward_pass_runs_is_a_step_driver():
+    found = hot({"pkg.model": PLAIN_MODEL})
+    tier, via = found["Generator.iterate"]
+    assert tier == "step" and via == ("Generator.iterate (step: calls the model)",)
+    # The model method it enters keeps its own tier: it is model code.
+    assert found["Model.forward_chunk"][0] == "forward"
+    # Decoy: calling a model method no forward runs (loading) makes no step driver.
+    assert "Generator.warm_up" not in found
+
+
+DECODE_LOOP = """
+    import torch
+    from torch import nn
+
+    class GPT(nn.Module):
+        def forward(self, x):
+            return x
+
+    def next_token(model: GPT, x):
+        return model(x).argmax(-1)
+
+    def generate(model: GPT, x, n):
+        out = []
+        for _ in range(n):
+            x = next_token(model, x)
+            out.append(x.item())
+        return out
+
+    def serve(model: GPT, prompts):
+        for p in prompts:
+            yield generate(model, p, 8)
+
+    def build(model: GPT, x):
+        return next_token(model, x)
+"""
+
+
+def test_the_loop_around_a_one_step_driver_is_a_step_driver():
+    found = hot({"pkg.gen": DECODE_LOOP})
+    assert found["next_token"][0] == "step"
+    assert found["generate"] == ("step", ("generate (step: decode loop)",))
+    # Decoys: a loop around a whole decode loop runs once per request; a call outside any loop is no loop.
+    assert "serve" not in found and "build" not in found
+
+
+def test_only_an_abstract_method_fans_out_to_the_overrides():
+    found = hot({"pkg.m": """
+        import torch
+        from abc import ABC, abstractmethod
+        from torch import nn
+
+        class Bias(ABC):
+            def __call__(self, x):
+                return self.prepare(x)
+
+            @abstractmethod
+            def prepare(self, x):
+                ...
+
+            def scale(self, x):
+                return x
+
+        class Horizontal(Bias):
+            def prepare(self, x):
+                return x.max().item()
+
+            def scale(self, x):
+                return x.sum().item()
+
+        class Block(nn.Module):
+            bias: Bias
+
+            def forward(self, x):
+                return self.bias(x) + self.bias.scale(x)
+    """})
+    # `self.prepare(x)` in the base lands on an abstract method: the override runs.
+    assert found["Horizontal.prepare"][1][-2:] == ("Bias.__call__ [self.bias: Bias]", "Horizontal.prepare")
+    # Decoy: `scale` is concrete in the annotated class, so the call is that method, not every override.
+    assert "Bias.scale" in found and "Horizontal.scale" not in found and "Bias.prepare" not in found

@@ -19,10 +19,11 @@ def write(root: Path, files: dict[str, str]) -> list[Path]:
     return paths
 
 
-def lint(root: Path, files: dict[str, str], **cfg) -> list:
+def lint(root: Path, files: dict[str, str], *, tree: bool = False, **cfg) -> list:
+    """`tree`: lint as the CLI lints a folder (a tree without any root is checked whole)."""
     paths = write(root, files)
     cfg.setdefault("root", root)
-    return Linter(Config(**cfg)).lint_paths(paths).findings
+    return Linter(Config(**cfg), unrooted_fallback=tree).lint_paths(paths).findings
 
 
 def where(findings, code=None) -> set[tuple[str, int]]:
@@ -149,7 +150,51 @@ def test_unreachable_functions_are_not_linted_unless_scope_all(tmp_path):
     assert lint(tmp_path, src) == []
     findings = lint(tmp_path, src, scope="all")
     assert where(findings, "GL101") == {("m.py", 4)}
-    assert findings[0].via == ()
+    assert findings[0].via == () and findings[0].context is None
+
+
+SCHEDULER = """
+    import torch
+
+    class Scheduler:
+        def step(self, model_output: torch.Tensor, timestep: torch.Tensor) -> torch.Tensor:
+            index = (self.timesteps == timestep).nonzero()[0].item()
+            return model_output * index
+"""
+
+
+NUMPY_STEP = """
+    import numpy as np
+    import torch
+
+    def timesteps(x: torch.Tensor, ids: list[int]):
+        return np.array(ids)
+"""
+
+
+def test_a_project_without_any_root_is_checked_whole(tmp_path, capsys):
+    """A library whose callers live outside the linted tree (schedulers, samplers) has no root: the
+    default scope checks every function of the folder, says so once, and the findings say `unrooted`."""
+    from graphlint.cli import main
+
+    findings = lint(tmp_path, {"sched.py": SCHEDULER, "io.py": NUMPY_STEP}, tree=True)
+    assert where(findings, "GL101") == {("sched.py", 5)}
+    assert {f.context for f in findings} == {"unrooted"}
+    # Decoy: where the code runs is unknown, so capture-only hazards (per-step NumPy) are not claimed;
+    # `--scope all` still reports every rule, with no tier.
+    assert not where(findings, "GL132")
+    assert where(lint(tmp_path, {"io.py": NUMPY_STEP}, scope="all"), "GL132") == {("io.py", 5)}
+    assert main([str(tmp_path), "--isolated", "--no-cache", "--output-format", "concise"]) == 1
+    assert "No hot path found: checked all 2 functions, in the `unrooted` context" in capsys.readouterr().out
+    # Decoys: a file named alone is a selection (pre-commit's staged files, the flake8 plugin): its roots
+    # may be elsewhere; one root anywhere in the tree, and the narrower scopes, keep the hot path.
+    assert main([str(tmp_path / "sched.py"), "--isolated", "--no-cache", "--output-format", "concise"]) == 0
+    assert lint(tmp_path, {"sched.py": SCHEDULER}) == []
+    rooted = {"sched.py": SCHEDULER, "model.py": "from torch import nn\n\nclass M(nn.Module):\n"
+                                                  "    def forward(self, x):\n        return x\n"}
+    assert lint(tmp_path / "rooted", rooted, tree=True) == []
+    assert lint(tmp_path, {"sched.py": SCHEDULER}, scope="step", tree=True) == []
+
 
 
 def test_roots_from_markers_decorators_compile_and_config(tmp_path):

@@ -186,7 +186,7 @@ def match(labels: list[Label], findings: dict[str, list[dict]], scope: str, spli
             if not is_sync_claim(f):
                 continue
             res.claims += 1
-            res.contexts[f.get("context", "(none)")] += 1
+            res.contexts[f.get("context") or "(none)"] += 1  # null: no tier (--scope all, a rootless tree)
             hit = [lab for lab in index.get((corpus, f["path"]), []) if lab.span[0] <= f["line"] <= lab.span[1]]
             if not hit:
                 res.unlabelled.append({**f, "corpus": corpus})

@@ -16,12 +16,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphlint.facts.annotations import annotation_kind, is_cpu_name, tuple_item_kinds
+from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     HOST_FAMILY, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_kinds, param_names, records_args,
-    scope_of,
+    refine_returns, scope_of,
 )
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -78,6 +78,9 @@ class FunctionInfo:
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
     call_args: list[tuple[str, int, tuple[str, ...], tuple[tuple[str, str], ...]]] = field(default_factory=list)
     attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
+    loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
+    abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
+    tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
 
     @property
     def display(self) -> str:
@@ -209,8 +212,10 @@ class _Indexer(ast.NodeVisitor):
                     kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
                 if kind:
                     info.attrs.setdefault(stmt.target.id, kind)
-                elif (name := class_annotation(stmt.annotation)) and name.rpartition(".")[2][:1].isupper():
-                    info.factories.setdefault(stmt.target.id, [self.resolve(name) or name])  # `cache: BufferCache`
+                elif (name := class_annotation(stmt.annotation) or element_class_annotation(stmt.annotation)) \
+                        and name.rpartition(".")[2][:1].isupper():
+                    # `cache: BufferCache`; `layers: list[Block]` (an element, `self.layers[i]`, is a Block)
+                    info.factories.setdefault(stmt.target.id, [self.resolve(name) or name])
 
     def _markers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
@@ -243,6 +248,8 @@ class _Indexer(ast.NodeVisitor):
             markers=self._markers(node), returns=self._returns(node, scope), makes=self._makes(node),
             params=param_names(node),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
+            abstract=_is_abstract(node),
+            tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
         )
         self.s.functions[qual] = info
         self.local_binds.append(self._typed_params(node))
@@ -271,8 +278,13 @@ class _Indexer(ast.NodeVisitor):
         if node.returns is not None:
             text = ast.unparse(node.returns)
             kind = _annotation_kind(text)
-            if kind is None and (items := tuple_item_kinds(text)):
-                return "items:" + ",".join(items)  # `-> tuple[Tensor, tuple[int, ...]]`: unpacked item by item
+            args = node.args
+            if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
+                    *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
+                return "unknown"  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
+            if kind == "tensor" or kind is None and tuple_item_kinds(text):  # where the body shows it lives
+                annotated = kind or "items:" + ",".join(tuple_item_kinds(text) or ())
+                return refine_returns(annotated, self._infer_returns(node, scope))
             cls = class_annotation(node.returns) if kind is None else None
             # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
             return kind or (f"object:{cls}" if cls else "unknown")
@@ -402,7 +414,20 @@ class _Indexer(ast.NodeVisitor):
             target = node.target
         if it and isinstance(target, ast.Name) and self.local_binds:
             self.local_binds[-1][target.id] = f"{self.resolve(it)}[]"
+        self._loop(node)
         self.generic_visit(node)
+
+    def visit_While(self, node: ast.While) -> None:
+        self._loop(node)
+        self.generic_visit(node)
+
+    visit_AsyncFor = visit_For
+
+    def _loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        """The body's lines: a call there runs once per iteration (the header's iterable runs once)."""
+        if self.func_stack and node.body:
+            self.func_stack[-1].loops.append((node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno)
+                                                                        for s in node.body)))
 
     def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -592,6 +617,8 @@ class Hop:
         return Hop.from_labels, (self.chain(),)
 
 
+# Tiers, most constrained first (diagnostics.TIERS): a function reached from several keeps the first.
+TIER_RANK = {"captured": 0, "step": 1, "forward": 2, None: 3}
 # Methods whose call, resolved or not, makes the caller a step driver (`graph.replay()`).
 STEP_DRIVER_CALLS = ("replay",)
 
@@ -601,7 +628,7 @@ class HotInfo:
     hop: Hop | None  # the last call of the chain from the hot root (None: no chain, e.g. --scope all)
     whole: bool  # False: only the capture regions of the function are hot
     capture: bool = False  # config capture-region: allocation rules apply
-    tier: str | None = "forward"  # one of diagnostics.TIERS; None for functions linted only by `--scope all`
+    tier: str | None = "forward"  # diagnostics.TIERS or UNROOTED; None for functions linted only by `--scope all`
 
     def __init__(self, via: "Hop | tuple[str, ...] | None" = None, whole: bool = True, capture: bool = False,
                  tier: str | None = "forward") -> None:
@@ -640,6 +667,7 @@ class ProjectIndex:
         self._class_cache: dict[str, ClassInfo | None] = {}
         self._function_cache: dict[str, FunctionInfo | None] = {}
         self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
+        self._children: dict[str, list[ClassInfo]] | None = None  # class key -> direct project subclasses
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
@@ -666,6 +694,7 @@ class ProjectIndex:
         self._class_cache.clear()
         self._function_cache.clear()
         self._methods_by_name = None
+        self._children = None
         self.call_facts = CallFacts(self)
         return True
 
@@ -729,6 +758,41 @@ class ProjectIndex:
             if key:
                 return self.functions[key]
         return None
+
+    def methods(self, cls: ClassInfo, name: str) -> list[FunctionInfo]:
+        """What `obj.name(...)` can run on an instance of `cls` or of a project subclass: the method `cls`
+        resolves to, or, when that is abstract (`raise NotImplementedError`, `@abstractmethod`) or missing,
+        the overrides in project subclasses (a base-class annotation or an abstract template method
+        stands for every implementation the project defines)."""
+        fn = self.method(cls, name)
+        if fn is not None and not fn.abstract:
+            return [fn]
+        out, seen = [], {fn.key} if fn else set()
+        for sub in self._descendants(cls):
+            impl = self.method(sub, name)
+            if impl is not None and not impl.abstract and impl.key not in seen:
+                seen.add(impl.key)
+                out.append(impl)
+        return out or ([fn] if fn else [])
+
+    def _descendants(self, cls: ClassInfo) -> list[ClassInfo]:
+        """Project subclasses of `cls` at any depth (not `cls`), breadth first."""
+        if self._children is None:
+            children: dict[str, list[ClassInfo]] = {}
+            for c in self.classes.values():
+                for base in c.bases:
+                    b = self.class_by_dotted(base)
+                    if b is not None and b.key != c.key:
+                        children.setdefault(b.key, []).append(c)
+            self._children = children
+        out, queue, seen = [], deque([cls]), {cls.key}
+        while queue:
+            for sub in self._children.get(queue.popleft().key, ()):
+                if sub.key not in seen:
+                    seen.add(sub.key)
+                    out.append(sub)
+                    queue.append(sub)
+        return out
 
     def attr(self, cls: ClassInfo, name: str) -> str | None:
         for c in self.mro(cls):
@@ -798,7 +862,7 @@ class ProjectIndex:
         head, _, meth = callee.rpartition(".")
         if head.endswith(("()", "[]")):
             return [(fn, how) for target, how in self._denotes(head, depth) if isinstance(target, ClassInfo)
-                    for fn in [self.method(target, meth)] if fn is not None]
+                    for fn in self.methods(target, meth)]
         alias = self._module_attr(callee, "aliases")
         if alias:
             return [(fn, how or f"alias {callee.rpartition('.')[2]}")
@@ -809,9 +873,7 @@ class ProjectIndex:
         """What calling a denoted value runs: a function, or an instance's `forward` / `__call__`."""
         if isinstance(target, FunctionInfo):
             return [target]
-        name = "forward" if self.is_nn_module(target) else "__call__"
-        fn = self.method(target, name)
-        return [fn] if fn else []
+        return self.methods(target, "forward" if self.is_nn_module(target) else "__call__")
 
     def _denotes(self, desc: str, depth: int) -> list[tuple["ClassInfo | FunctionInfo", str]]:
         """The project classes (instances) and functions a value descriptor can stand for:
@@ -940,9 +1002,9 @@ class ProjectIndex:
         parts = rest.split(".")
         first = parts[0]
         if len(parts) == 1 and not first.endswith("[]"):
-            fn = self.method(cls, first)
-            if fn is not None:
-                return [(fn, "")]
+            fns = self.methods(cls, first)  # an abstract template method runs the subclass's override
+            if fns:
+                return [(fn, "") for fn in fns]
         name = first.rstrip("[]").rstrip("[")
         attr = self.attr(cls, name)
         if attr is None:
@@ -957,9 +1019,7 @@ class ProjectIndex:
             owner = self.class_by_dotted(t)
             if owner is None:
                 continue
-            fn = self.method(owner, parts[1]) if len(parts) > 1 else next(iter(self._call_target(owner)), None)
-            if fn:
-                out.append((fn, ""))
+            out.extend((fn, "") for fn in (self.methods(owner, parts[1]) if len(parts) > 1 else self._call_target(owner)))
         return out
 
     def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None) -> list[tuple[FunctionInfo, str]]:
@@ -968,18 +1028,21 @@ class ProjectIndex:
         out: list[tuple[FunctionInfo, str]] = []
         for c in self.mro(cls):
             for desc in c.factories.get(name, ()):
+                # A class here is an annotation (`cache: BufferCache`, `layers: list[Layer]`): `__init__`
+                # assignments of a class call are module attributes, not factories.
+                typed = self.class_by_dotted(desc) is not None
                 for target, how in self._denotes(f"{desc}()" if not desc.endswith("()") else desc, 0):
-                    label = how or f"factory {desc.rpartition('.')[2]}"
+                    label = f"self.{name}: {desc.rpartition('.')[2]}" if typed else \
+                        f"self.{name} = {how or 'factory ' + desc.rpartition('.')[2]}"
                     if isinstance(target, ClassInfo):
-                        fn = self.method(target, meth) if meth else next(iter(self._call_target(target)), None)
-                        if fn is not None:
-                            out.append((fn, f"self.{name} = {label}"))
+                        out.extend((fn, label)
+                                   for fn in (self.methods(target, meth) if meth else self._call_target(target)))
             for desc in c.callables.get(name, ()):
                 for target, how in self._denotes(desc, 0):
                     if meth is None:
                         out.extend((fn, how or f"self.{name}") for fn in self._call_target(target))
-                    elif isinstance(target, ClassInfo) and (fn := self.method(target, meth)) is not None:
-                        out.append((fn, how or f"self.{name}"))
+                    elif isinstance(target, ClassInfo):
+                        out.extend((fn, how or f"self.{name}") for fn in self.methods(target, meth))
             if out:
                 break
         return out
@@ -1000,14 +1063,17 @@ class ProjectIndex:
 
         def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset()) -> None:
             queue: deque[str] = deque()
+            rank = TIER_RANK[tier]
 
             def add(fn: FunctionInfo, label: str, parent: Hop | None, capture: bool = False) -> None:
                 if fn.key in cold or fn.key in stop:
                     return
                 prev = result.get(fn.key)
-                if prev is not None and prev.whole and (prev.capture or not capture):
+                # A whole function keeps its chain and tier unless this tier is more constrained (step
+                # code the forward pass reached first); it may still gain the capture flag.
+                keep = prev is not None and prev.whole and TIER_RANK[prev.tier] <= TIER_RANK[tier]
+                if keep and (prev.capture or not capture):
                     return
-                keep = prev is not None and prev.whole
                 result[fn.key] = HotInfo(prev.hop if keep else Hop(label, parent), whole=True,
                                          capture=capture or (prev.capture if prev else False),
                                          tier=prev.tier if keep else tier)
@@ -1020,7 +1086,8 @@ class ProjectIndex:
                 hop = result[fn.key].hop
                 for callee, _line in fn.calls:
                     for target, how in self.call_edges(fn, fn.module, callee):
-                        if target.key not in result or not result[target.key].whole:
+                        prev = result.get(target.key)
+                        if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                             add(target, _hop(target, how), hop)
 
         roots = self._roots(matches, hot_patterns, capture_patterns)
@@ -1042,10 +1109,12 @@ class ProjectIndex:
                 for target, how in self.call_edges(None, s.module, callee):
                     captured.append((target, _hop(target, how), module_region, False))
         propagate("captured", captured)
-        # A module's forward called eagerly by the step driver keeps its own tier: it is model code.
-        propagate("step", self._step_roots(result, roots["forward"]),
-                  stop=frozenset(seed[0].key for seed in roots["forward"]))
+        # The forward pass first, so that step drivers can be told by what they call (a method the model
+        # runs); then the step tier takes over what the drivers reach. A module's forward called eagerly
+        # by a step driver keeps its own tier: it is model code.
         propagate("forward", roots["forward"])
+        model = self._model_entries(result, roots["forward"])
+        propagate("step", self._step_roots(result, model, roots["captured"]), stop=model)
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]
@@ -1064,7 +1133,8 @@ class ProjectIndex:
             # `forward` of an nn.Module, or of a custom autograd op (`Function.forward` runs inside the
             # forward pass of whatever model applies it, whether or not the project holds that model).
             is_hot_method = (cls is not None and fn.parent_key is None and name in HOT_METHOD_NAMES
-                             and (self.is_nn_module(cls) or (name == "forward" and self._is_autograd_function(cls))))
+                             and (self.is_nn_module(cls) or (name == "forward" and self._is_autograd_function(cls))
+                                  or (name == "forward" and self._duck_forward(fn))))
             capture = "capture" in fn.markers or matches(fn, capture_patterns)
             if capture or "graphed" in fn.markers:
                 roots["captured"].append((fn, fn.display, None, capture))
@@ -1081,28 +1151,69 @@ class ProjectIndex:
                     roots["forward"].append((fn, f"{fn.display} (forward hook)", None, False))
         return roots
 
-    def _step_roots(self, reached: dict[str, HotInfo], forward_roots: list[Seed]) -> list[Seed]:
-        """Functions that drive a decode step from the host: they replay a CUDA graph, or call a module's
-        `forward` from outside the model (a method of an nn.Module that calls a submodule is model code:
-        a vision encoder's helper, a prefill path). They and their callees run once per step, outside
-        the graph."""
-        forwards = {seed[0].key for seed in forward_roots}
-        seeds = []
+    @staticmethod
+    def _duck_forward(fn: FunctionInfo) -> bool:
+        """`forward` of a plain class (no nn.Module in its project bases) that takes tensors: model code
+        written without nn.Module (a hand-rolled layer stack whose generator calls `model.forward(ids)`).
+        The annotation is the evidence that tensors flow through; an abstract one is a protocol, reached
+        through its overrides."""
+        return fn.tensor_params and not fn.abstract
+
+    def _model_entries(self, reached: dict[str, HotInfo], forward_roots: list[Seed]) -> frozenset[str]:
+        """Where host code enters the model: the forward roots, and the methods of model classes (nn.Module,
+        or a class with a `forward`) that the forward pass runs (`model.forward_chunk(...)`, called by a
+        generator instead of `forward`). Calling one makes a step driver; they keep the `forward` tier."""
+        out = {seed[0].key for seed in forward_roots}
+        for key, info in reached.items():
+            fn = self.functions[key]
+            if info.tier == "forward" and fn.class_key and fn.parent_key is None:
+                cls = self.classes.get(fn.class_key)
+                if cls is not None and self._is_model_code(cls, fn):
+                    out.add(key)
+        return frozenset(out)
+
+    def _step_roots(self, reached: dict[str, HotInfo], model: frozenset[str], captured_roots: list[Seed]
+                    ) -> list[Seed]:
+        """Functions that drive a decode step from the host: they replay a CUDA graph, or call into the
+        model (`_model_entries`) from outside it (a method of a model class that calls a submodule is model
+        code: a vision encoder's helper, a prefill path); and the decode loops around those: a function
+        that calls one of them, or a graphed callable, in the body of a loop (`for _ in range(n): tok =
+        next_token(model, ...)`). They and their callees run once per step, outside the graph."""
+        candidates = []
         for fn in self.functions.values():
-            if fn.key in forwards or fn.parent_key is not None or (fn.key in reached and reached[fn.key].whole):
+            if fn.key in model or fn.parent_key is not None \
+                    or (fn.key in reached and reached[fn.key].whole and reached[fn.key].tier == "captured"):
                 continue
             cls = self.classes.get(fn.class_key) if fn.class_key else None
-            model_code = cls is not None and self._is_model_code(cls, fn)
-            why = None
+            if cls is None or not self._is_model_code(cls, fn):
+                candidates.append(fn)
+        seeds: list[Seed] = []
+        drivers = {seed[0].key for seed in captured_roots}  # a graphed callable replays one step
+        for fn in candidates:
             for callee, _line in fn.calls:
                 if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
                     why = "replays a CUDA graph"
-                    break
-                if not model_code and any(t.key in forwards for t, _how in self.call_edges(fn, fn.module, callee)):
-                    why = "calls a forward"
-                    break
-            if why:
+                elif any(t.key in model for t, _how in self.call_edges(fn, fn.module, callee)):
+                    why = "calls the model"
+                else:
+                    continue
                 seeds.append((fn, f"{fn.display} (step: {why})", None, False))
+                drivers.add(fn.key)
+                break
+
+        def steps_in_loop(fn: FunctionInfo, targets: "set[str] | frozenset[str]") -> bool:
+            return any(any(a <= line <= b for a, b in fn.loops)
+                       and (callee.rpartition(".")[2] in STEP_DRIVER_CALLS
+                            or any(t.key in targets for t, _how in self.call_edges(fn, fn.module, callee)))
+                       for callee, line in fn.calls)
+
+        # The loop around a driver that runs one step per call (`for _ in range(n): tok = next_token(...)`).
+        # One level only: a driver with a step loop of its own is a whole decode loop, and a loop around
+        # it (`for prompt in prompts: generate(...)`) runs once per request.
+        single = {key for key in drivers if not steps_in_loop(self.functions[key], model | drivers)}
+        for fn in candidates:
+            if fn.key not in drivers and fn.loops and steps_in_loop(fn, single):
+                seeds.append((fn, f"{fn.display} (step: decode loop)", None, False))
         return seeds
 
     def _compile_targets(self, s: ModuleSummary, ref: str) -> list[FunctionInfo]:
@@ -1119,8 +1230,9 @@ class ProjectIndex:
             return [self.functions[c.methods[name]] for c in s.classes.values() if name in c.methods]
         return []
 
-    def all_functions(self, cold_patterns: tuple[str, ...] = ()) -> dict[str, HotInfo]:
-        """`--scope all`: every function that is not marked cold, outermost defs only."""
+    def all_functions(self, cold_patterns: tuple[str, ...] = (), tier: str | None = None) -> dict[str, HotInfo]:
+        """`--scope all`: every function that is not marked cold, outermost defs only, in `tier` (None:
+        no tier; diagnostics.UNROOTED: the default scope of a tree without any hot root)."""
         out = {}
         for fn in self.functions.values():
             full = f"{fn.module}:{fn.qualname}"
@@ -1128,7 +1240,7 @@ class ProjectIndex:
                                            for p in cold_patterns):
                 continue
             if fn.parent_key is None:
-                out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers)
+                out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=tier)
         return out
 
 
@@ -1160,6 +1272,58 @@ def class_annotation(node: ast.expr | str) -> str | None:
         node = node.left
     name = dotted(node)
     return name if name and name.replace(".", "").isidentifier() else None
+
+
+ELEMENT_CONTAINERS = ("list", "List", "typing.List", "Sequence", "typing.Sequence", "collections.abc.Sequence",
+                      "tuple", "Tuple", "typing.Tuple")
+
+
+def element_class_annotation(node: ast.expr) -> str | None:
+    """The element class of a homogeneous container annotation: `list[Block]`, `Sequence[Block]`,
+    `tuple[Block, ...]`, `Optional[list[Block]]`; None for anything else."""
+    if isinstance(node, ast.Subscript) and dotted(node.value) in ("Optional", "typing.Optional"):
+        node = node.slice
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) \
+            and isinstance(node.right, ast.Constant) and node.right.value is None:
+        node = node.left
+    if not isinstance(node, ast.Subscript) or dotted(node.value) not in ELEMENT_CONTAINERS:
+        return None
+    item = node.slice
+    if isinstance(item, ast.Tuple):  # only `tuple[Block, ...]`: a fixed tuple mixes kinds
+        if len(item.elts) != 2 or not (isinstance(item.elts[1], ast.Constant) and item.elts[1].value is Ellipsis):
+            return None
+        item = item.elts[0]
+    return class_annotation(item)
+
+
+def _is_abstract(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A method that cannot be what runs: `@abstractmethod`, or a body (after its docstring) of only
+    `pass`, `...` or `raise NotImplementedError`. A call to it on an instance of its class runs an override."""
+    if any((dotted(d) or "").rpartition(".")[2] == "abstractmethod" for d in func.decorator_list):
+        return True
+    body = func.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if not body:
+        return True
+    for stmt in body:
+        if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+                                          and stmt.value.value is Ellipsis):
+            continue
+        exc = stmt.exc.func if isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call) else \
+            stmt.exc if isinstance(stmt, ast.Raise) else None
+        if not (isinstance(exc, ast.Name) and exc.id == "NotImplementedError"):
+            return False
+    return True
+
+
+def _has_tensor_param(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Some parameter is annotated as a tensor (or a tensor sequence): tensors flow through the function."""
+    args = func.args
+    return any(a.annotation is not None and annotation_kind(ast.unparse(a.annotation)) in
+               ("tensor", "bool_tensor", "tensor_seq")
+               for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
 
 
 def _annotation_kind(annotation: str) -> str | None:

@@ -53,7 +53,7 @@ class MemoLinter(Linter):
     """
 
     def __init__(self, config: Config) -> None:
-        super().__init__(config)
+        super().__init__(config, unrooted_fallback=True)  # the workspace is a tree, as the CLI on a folder
         self.memo: dict[str, dict[tuple, tuple[int, list[Finding]]]] = {}
         self._used: dict[tuple, tuple[int, list[Finding]]] = {}
 

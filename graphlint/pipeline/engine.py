@@ -20,7 +20,7 @@ from graphlint.check.context import Unit
 from graphlint.check.walker import analyze_unit
 from graphlint.pipeline.cache import Cache, Dependencies, content_hash, file_key, hot_entries, settings_key
 from graphlint.pipeline.config import SCOPE_TIERS, Config
-from graphlint.diagnostics import INTERNAL_ERROR, Finding, internal_error, internal_error_from
+from graphlint.diagnostics import INTERNAL_ERROR, UNROOTED, Finding, internal_error, internal_error_from
 from graphlint.index.project import FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, index_source
 from graphlint.lines import source_lines
 from graphlint.rules import ALL_RULES
@@ -50,6 +50,7 @@ class LintResult:
     # The project the findings came from (for `via` chain locations: graphlint.index.chains).
     index: ProjectIndex | None = None
     hot: dict[str, HotInfo] = field(default_factory=dict)
+    unrooted: bool | None = None  # no hot root: every function was checked, as with `--scope all`
 
 
 def build_summary(src: SourceFile) -> ModuleSummary:
@@ -111,9 +112,12 @@ class Linter:
     """Holds the configuration and the enabled rules; lints a set of files or one source text."""
 
     def __init__(self, config: Config, *, jobs: int | None = 1, cache_dir: Path | None = None,
-                 progress=None) -> None:
+                 progress=None, unrooted_fallback: bool = False) -> None:
         """`jobs=None` uses every core; `cache_dir` enables the result cache; `progress(phase, total)`
-        returns a tick callback (the CLI passes a rich progress bar on terminals)."""
+        returns a tick callback (the CLI passes a rich progress bar on terminals); `unrooted_fallback=True`
+        checks every function when nothing is a hot root, for callers that lint a tree (the CLI on a
+        folder, the editor's workspace); files named one by one, a buffer, or the flake8 plugin's one file
+        at a time are a selection whose roots may be elsewhere."""
         self.config = config
         self.jobs = jobs
         self.cache_dir = cache_dir
@@ -121,6 +125,8 @@ class Linter:
         known = {r.code: r.default_enabled for r in ALL_RULES}
         self.enabled = enabled_codes(config, known)
         self.capture_sites: bool | None = None  # set by hot_map: did the project capture anything?
+        self.unrooted_fallback = unrooted_fallback
+        self.unrooted: bool | None = None  # set by hot_map: no hot root, every function checked instead
         self.known = set(known)
 
     def rules_for(self, codes: frozenset[str]) -> list[type]:
@@ -130,8 +136,11 @@ class Linter:
         cfg = self.config
         hot = index.hot_functions(cfg.hot, cfg.cold, cfg.capture_regions)
         self.capture_sites = any(info.tier == "captured" for info in hot.values())
-        if cfg.scope == "all":
-            everything = index.all_functions(cfg.cold)
+        # No root at all (a library whose callers live outside the linted tree: schedulers, samplers, kernel
+        # wrappers): the default scope would check nothing, so it checks every function, as `--scope all`.
+        self.unrooted = cfg.scope == "hot" and self.unrooted_fallback and not any(i.whole for i in hot.values())
+        if cfg.scope == "all" or self.unrooted:
+            everything = index.all_functions(cfg.cold, tier=UNROOTED if self.unrooted else None)
             # Reached functions keep their chain, tier and capture flag; a function that is hot only in its
             # capture regions is linted whole, its other lines without a tier.
             for key, info in hot.items():
@@ -160,7 +169,8 @@ class Linter:
         # 6. Report: sorted findings and the counts the summary line shows (graphlint/report/).
         findings.sort(key=lambda f: f.sort_key)
         return LintResult(findings, len(sources), len(index.functions), _checked(index, hot),
-                          _checked(index, index.all_functions(self.config.cold)), self.capture_sites, index, hot)
+                          _checked(index, index.all_functions(self.config.cold)), self.capture_sites, index, hot,
+                          self.unrooted)
 
     def _hot_path(self, index: ProjectIndex, sources: list[SourceFile], summaries: list[ModuleSummary],
                   errors: dict[int, list[Finding]]) -> dict[str, HotInfo]:

@@ -118,6 +118,7 @@ CONTEXT_WORDS = {
     "captured": "captured (inside a CUDA graph or a graphed/compiled callable)",
     "step": "step (eager code around the graph, every decode step)",
     "forward": "forward (reached from a forward or a configured hot root)",
+    "unrooted": "unrooted (no hot root in the linted tree: every function is checked)",
 }
 
 

@@ -13,7 +13,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, ClassVar
 
-from graphlint.diagnostics import Edit, Family
+from graphlint.diagnostics import UNROOTED, Edit, Family
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -74,7 +74,7 @@ class Rule:
         hazard = cls.capture_hazard
         if hazard is None:
             hazard = cls.family in (Family.CAPTURE_ILLEGAL, Family.SILENT_FROZEN)
-        return not (hazard and context == "step")
+        return not (hazard and context in ("step", UNROOTED))  # nothing shows either is captured
 
     @classmethod
     def fix_applicability(cls) -> str:

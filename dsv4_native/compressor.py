@@ -578,8 +578,6 @@ def compressor_update_emit_triton(
 # custom op
 
 
-@torch.library.custom_op("dsv4::compressor_update_emit",
-                         mutates_args=("state", "comp_cache", "state2", "comp_cache2"))
 def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
     kv_new: torch.Tensor,
     score_new: torch.Tensor,
@@ -609,6 +607,21 @@ def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
     The `*2` arguments (all or none) step a second overlapping compressor on the same rows, positions and
     cache geometry in the same launch (a CSA layer's indexer compressor next to its main one).
     """
+    _compressor_update_emit_op(kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps,
+                               block_table, kv_new2, score_new2, ape2, norm_w2, state2, comp_cache2)
+
+
+# The op's schema has no defaults: torch <= 2.11 finds a mutated argument by its position under autograd, so
+# an omitted state2 / comp_cache2 raised IndexError on the H200. The wrapper above supplies them.
+@torch.library.custom_op("dsv4::compressor_update_emit",
+                         mutates_args=("state", "comp_cache", "state2", "comp_cache2"))
+def _compressor_update_emit_op(  # graphlint: hot
+    kv_new: torch.Tensor, score_new: torch.Tensor, ape: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
+    norm_w: torch.Tensor, cos_sin: torch.Tensor, state: torch.Tensor, comp_cache: torch.Tensor, ratio: int,
+    eps: float, block_table: Optional[torch.Tensor], kv_new2: Optional[torch.Tensor],
+    score_new2: Optional[torch.Tensor], ape2: Optional[torch.Tensor], norm_w2: Optional[torch.Tensor],
+    state2: Optional[torch.Tensor], comp_cache2: Optional[torch.Tensor],
+) -> None:
     second = _second(kv_new2, score_new2, ape2, norm_w2, state2, comp_cache2)
     if use_triton(kv_new):
         compressor_update_emit_triton(
@@ -634,13 +647,12 @@ def _second(*args: Optional[torch.Tensor]) -> Optional[SecondCompressor]:
     return tuple(args)  # type: ignore[return-value]
 
 
-@compressor_update_emit.register_fake
+@_compressor_update_emit_op.register_fake
 def _(
     kv_new: torch.Tensor, score_new: torch.Tensor, ape: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
     norm_w: torch.Tensor, cos_sin: torch.Tensor, state: torch.Tensor, comp_cache: torch.Tensor, ratio: int,
-    eps: float = 1e-6, block_table: Optional[torch.Tensor] = None, kv_new2: Optional[torch.Tensor] = None,
-    score_new2: Optional[torch.Tensor] = None, ape2: Optional[torch.Tensor] = None,
-    norm_w2: Optional[torch.Tensor] = None, state2: Optional[torch.Tensor] = None,
-    comp_cache2: Optional[torch.Tensor] = None,
+    eps: float, block_table: Optional[torch.Tensor], kv_new2: Optional[torch.Tensor],
+    score_new2: Optional[torch.Tensor], ape2: Optional[torch.Tensor], norm_w2: Optional[torch.Tensor],
+    state2: Optional[torch.Tensor], comp_cache2: Optional[torch.Tensor],
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate

@@ -219,7 +219,6 @@ def indexer_topk_fixed_triton(
     )
 
 
-@torch.library.custom_op("dsv4::indexer_topk_fixed", mutates_args=("scores", "topk_idx", "idx"))
 def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
     q: torch.Tensor,
     w: torch.Tensor,
@@ -240,16 +239,27 @@ def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
     With `idx [B, W + K]` int32 and `pos [B]` int64 it also fills the CSA layer's attention index list, as
     `build_attention_indices(pos, active, idx, topk_idx, W, 4)` would (one launch less per CSA layer).
     """
+    _indexer_topk_fixed_op(q, w, k, n_valid, active, scores, topk_idx, block_table, idx, pos)
+
+
+# No defaults in the op's schema: torch <= 2.11 finds a mutated argument (idx) by its position under
+# autograd, so omitting it raised IndexError on the H200. The wrapper above supplies them.
+@torch.library.custom_op("dsv4::indexer_topk_fixed", mutates_args=("scores", "topk_idx", "idx"))
+def _indexer_topk_fixed_op(  # graphlint: hot
+    q: torch.Tensor, w: torch.Tensor, k: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor,
+    scores: torch.Tensor, topk_idx: torch.Tensor, block_table: Optional[torch.Tensor],
+    idx: Optional[torch.Tensor], pos: Optional[torch.Tensor],
+) -> None:
     if use_triton(q):
         indexer_topk_fixed_triton(q, w, k, n_valid, active, scores, topk_idx, block_table, idx, pos)
     else:
         indexer_topk_fixed_ref(q, w, k, n_valid, active, scores, topk_idx, block_table, idx, pos)
 
 
-@indexer_topk_fixed.register_fake
+@_indexer_topk_fixed_op.register_fake
 def _(
     q: torch.Tensor, w: torch.Tensor, k: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor,
-    scores: torch.Tensor, topk_idx: torch.Tensor, block_table: Optional[torch.Tensor] = None,
-    idx: Optional[torch.Tensor] = None, pos: Optional[torch.Tensor] = None,
+    scores: torch.Tensor, topk_idx: torch.Tensor, block_table: Optional[torch.Tensor],
+    idx: Optional[torch.Tensor], pos: Optional[torch.Tensor],
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate

@@ -193,7 +193,7 @@ def test_second_compressor_in_one_launch_equals_two_steps(use_triton, device, mo
 
 def test_custom_op_registration(device):
     """Schema, fake (meta) implementation and mutation declarations are consistent (torch's opcheck)."""
-    torch.library.opcheck(torch.ops.dsv4.compressor_update_emit.default, _op_args(device),
+    torch.library.opcheck(torch.ops.dsv4.compressor_update_emit.default, _op_args(device) + (None,) * 7,
                           test_utils=("test_schema", "test_faketensor"))
     second = _op_args(device, d=16)  # a second (indexer-width) compressor stepped in the same launch
     torch.library.opcheck(torch.ops.dsv4.compressor_update_emit.default,
@@ -206,7 +206,8 @@ def test_torch_compile_fullgraph(device, compile_backend):
     args = _op_args(device)
 
     def step(kv, score, ape, pos, active, norm_w, cos_sin, state, cache):
-        torch.ops.dsv4.compressor_update_emit(kv, score, ape, pos, active, norm_w, cos_sin, state, cache, 4, EPS)
+        torch.ops.dsv4.compressor_update_emit(kv, score, ape, pos, active, norm_w, cos_sin, state, cache, 4, EPS,
+                                              *(None,) * 7)
         return cache
 
     compiled = torch.compile(step, fullgraph=True, backend=compile_backend)

@@ -89,7 +89,7 @@ def test_custom_op_registration_and_compile(device, compile_backend):
     active = torch.ones(2, dtype=torch.bool, device=device)
     scores = torch.zeros(2, 40, device=device)
     ids = torch.zeros(2, 8, dtype=torch.int32, device=device)
-    torch.library.opcheck(torch.ops.dsv4.indexer_topk_fixed.default, (q, w, k, n_valid, active, scores, ids),
+    torch.library.opcheck(torch.ops.dsv4.indexer_topk_fixed.default, (q, w, k, n_valid, active, scores, ids, None, None, None),
                           test_utils=("test_schema", "test_faketensor"))
     idx = torch.zeros(2, 4 + 8, dtype=torch.int32, device=device)
     torch.library.opcheck(torch.ops.dsv4.indexer_topk_fixed.default,
@@ -97,7 +97,7 @@ def test_custom_op_registration_and_compile(device, compile_backend):
                           test_utils=("test_schema", "test_faketensor"))
 
     def step(q, w, k, n_valid, active, scores, ids):
-        torch.ops.dsv4.indexer_topk_fixed(q, w, k, n_valid, active, scores, ids)
+        torch.ops.dsv4.indexer_topk_fixed(q, w, k, n_valid, active, scores, ids, None, None, None)
         return ids
 
     compiled = torch.compile(step, fullgraph=True, backend=compile_backend)

@@ -1068,6 +1068,161 @@ def test_fields_every_method_keeps_on_the_host():
     assert findings(src, scope="all") == {(11, "GL103"), (16, "GL103"), (18, "GL101")}
 
 
+def test_fields_take_the_value_a_method_leaves():
+    """An assignment to `self.x` that a later top-level statement of the same method replaces never reaches
+    another method: diffusers builds `self.sigmas = torch.cat(...)` and moves it with `self.sigmas =
+    self.sigmas.to("cpu")` on the next line, so `sigmas` is a host field and `add_noise`'s
+    `self.sigmas.to(device=...)` a pageable host-to-device copy (hit). Decoys: a field an early `return` may
+    leave on the device (the assignment before the return reaches the caller), read the same way. The two
+    `.to("cpu")` of device tensors are real copies."""
+    src = """
+        import torch
+
+
+        class Scheduler:
+            def __init__(self, n: int, dev):
+                self.sigmas = torch.linspace(0, 1, n, device=dev)
+                self.sigmas = self.sigmas.to("cpu")
+                self.table = torch.linspace(0, 1, n, device=dev)
+                if n > 4:
+                    return
+                self.table = self.table.to("cpu")
+
+            def add_noise(self, x: torch.Tensor):
+                sigmas = self.sigmas.to(device=x.device, dtype=x.dtype)
+                table = self.table.to(device=x.device, dtype=x.dtype)
+                return x * sigmas[0], x * table[0]
+    """
+    assert findings(src, scope="all") == {(7, "GL103"), (11, "GL103"), (14, "GL131")}
+
+
+def test_integer_dtype_casts_are_tensors():
+    """`v.to(torch.long)` on a value of unknown type: `nn.Module.to` accepts only floating point and complex
+    dtypes and NumPy arrays have no `.to`, so `v` is a tensor (fla's `(cu_seqlens[1:] - cu_seqlens[:-1])
+    .to(torch.long)` repeats). Hits: those repeats without `output_size`, also returned by a helper. Decoys: a
+    floating cast (a module's `.to(torch.float16)` returns the module) and Python-int repeats."""
+    src = """
+        import torch
+
+
+        def lens_of(cu):
+            return (cu[1:] - cu[:-1]).to(torch.long)
+
+
+        def expand(z, cu, n_rep, model):
+            lens = (cu[1:] - cu[:-1]).to(dtype=torch.int32)
+            a = z.repeat_interleave(lens, dim=0)
+            b = torch.repeat_interleave(torch.arange(4, device="cuda"), lens_of(cu))
+            half = model.to(torch.float16)
+            if half:
+                return z.repeat_interleave(n_rep, dim=1)
+            return a, b
+    """
+    assert findings(src, scope="all") == {(10, "GL125"), (11, "GL125")}
+
+
+def test_number_or_tensor_unions_are_tensors_until_narrowed():
+    """`timestep: int | torch.Tensor` (or a `-> int | torch.Tensor` return) may hold a tensor, like
+    `Optional[Tensor]`: where the code reads one, it reads the device (diffusers' `previous_timestep` returns a
+    0-d CUDA timestep the scheduler branches on). Hits: a branch and an `int()` of such values. Decoys: the arms
+    `torch.is_tensor(t)` / `isinstance(t, torch.Tensor)` rule out, in an `if` and in a conditional expression,
+    unions with non-numbers, and a union return that follows a union argument (phi4mm's
+    `int(self.compute_lens_change(x.shape[1]))` gets back the int it passed)."""
+    src = """
+        import torch
+
+
+        def previous(t: int) -> int | torch.Tensor:
+            return t - 1
+        def lens_change(n: int | torch.Tensor) -> int | torch.Tensor:
+            return n // 2
+
+
+        def step(x: torch.Tensor, t: int | torch.Tensor, name: str | torch.Tensor):
+            prev = previous(3)
+            y = x if prev >= 0 else -x
+            k = int(t)
+            v = float(t.flatten()[0]) if torch.is_tensor(t) else float(t)
+            w = t if isinstance(t, torch.Tensor) else int(t)
+            if not torch.is_tensor(t):
+                k = int(t) + 1
+            return y, k, v, w, str(name) == "a", int(lens_change(x.shape[1]))
+    """
+    assert findings(src, scope="all") == {(12, "GL110"), (13, "GL105"), (14, "GL105")}
+
+
+def test_joins_live_where_a_known_part_lives():
+    """`torch.cat` / `torch.stack` need every part on one device, so one part known to be on the host (and none
+    known on the device) puts the result there: exllamav2 joins tokenizer ids with a CPU `arange` of image ids.
+    Decoys: reading such joins, also returned by a helper. Hit: a join with a part known on the device."""
+    src = """
+        import torch
+
+
+        def image_ids(pre, n: int):
+            return torch.cat((pre, torch.arange(n).unsqueeze(0)), dim=-1)
+
+
+        def step(x: torch.Tensor, pre, post, n: int):
+            ids = torch.cat((pre, torch.arange(n).unsqueeze(0), post), dim=-1)
+            first = ids[0, 0].item()
+            tail = image_ids(pre, n)[:, -1:].tolist()
+            both = torch.cat([pre, torch.arange(n, device=x.device)]).tolist()
+            return first, tail, both
+    """
+    assert findings(src, scope="all") == {(12, "GL102")}
+
+
+def test_return_annotations_say_a_tensor_the_body_says_where():
+    """`-> tuple[torch.Tensor, int]` names a tensor, not its device: fla's `_interval_cp_meta` returns a slice of
+    its `cu_seqlens_cpu` argument, so the caller's `.to(device, non_blocking=True)` is a pageable copy (GL134)
+    and its `.tolist()` reads host memory. Decoy: that `.tolist()`. Hits: the copy, and a helper annotated
+    `-> torch.Tensor` whose body keeps the data on the device."""
+    src = """
+        import torch
+
+
+        def local_bounds(cu_seqlens_cpu: torch.Tensor, start: int) -> tuple[torch.Tensor, int]:
+            local = (cu_seqlens_cpu[1:].clamp(min=start) - start).to(torch.int32)
+            return local, start + 1
+
+
+        def lens(cu_seqlens: torch.Tensor) -> torch.Tensor:
+            return cu_seqlens[1:] - cu_seqlens[:-1]
+
+
+        def step(x: torch.Tensor, cu_seqlens: torch.Tensor):
+            local, n = local_bounds(cu_seqlens.cpu(), 4)
+            bounds = local.tolist()
+            return local.to(device=x.device, non_blocking=True), bounds, lens(cu_seqlens).tolist()
+    """
+    assert findings(src, scope="all") == {(14, "GL103"), (16, "GL134"), (16, "GL102")}
+
+
+def test_call_sites_unpacking_shapes_pass_host_ints():
+    """`b, c, h, w = x.shape` binds host ints item by item, so a helper typed `height: int | torch.Tensor` that
+    every call site passes such ints (or literals) is linted with ints (transformers' efficientloftr
+    `create_meshgrid`). Decoy: its `torch.linspace(0, w - 1, w)`. Hit: the same helper called with a tensor."""
+    src = """
+        import torch
+
+
+        def grid(height: int | torch.Tensor, width: int | torch.Tensor):
+            return torch.linspace(0, width - 1, width), torch.zeros(height)
+
+
+        def mesh(height: int | torch.Tensor):
+            return torch.zeros(height)
+
+
+        def step(x: torch.Tensor, n: torch.Tensor):
+            b, c, h, w = x.shape
+            h2, w2 = 3, 3
+            return grid(h, w), grid(h2, w2), mesh(n.sum())
+    """
+    assert findings(src, scope="all") == {(9, "GL126")}
+
+
 def test_lists_hold_what_is_appended():
     """`xs = []` filled by `xs.append(t)` (in a loop too) is a list of what was appended: litgpt's speculative
     decoding branches on `draft_probs[i]`, a device tensor. Hit: that condition. Decoys: a list of host ints

@@ -116,6 +116,9 @@ class _Dispatcher:
             self.walk(node.args[0])
             self.on_leave(node)
             return
+        if node.__class__ is cst.IfExp:
+            self._walk_if_exp(node)
+            return
         self.on_visit(node)
         for name in _child_fields(type(node)):
             value = getattr(node, name)
@@ -126,6 +129,17 @@ class _Dispatcher:
                         self.walk(item)
             elif _is_node(cls):
                 self.walk(value)
+        self.on_leave(node)
+
+    def _walk_if_exp(self, node: cst.IfExp) -> None:
+        """`a if test else b`: each arm under what the test narrows (`t.item() if torch.is_tensor(t) else int(t)`)."""
+        self.on_visit(node)
+        self.walk(node.test)
+        inf = self.ctx.inference
+        for arm, facts in zip((node.body, node.orelse), narrowing(inf, node.test)):
+            inf.push(dict(facts))
+            self.walk(arm)
+            inf.pop()
         self.on_leave(node)
 
     def on_visit(self, node: cst.CSTNode) -> bool:

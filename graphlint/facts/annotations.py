@@ -41,9 +41,44 @@ def annotation_kind(text: str) -> str:
             return kind
     if text[:1].isalpha() and "[" in text and container_name(text) is not None:
         return "host_seq"  # `tuple[list[int], ...]`: containers of host scalars, however nested
+    if ("|" in text or "Union" in text) and _scalar_or_tensor(text):
+        return "tensor"
     return "unknown"
 
 
+def follows_an_argument(returns: str, params: list[str]) -> bool:
+    """`def f(n: int | Tensor) -> int | Tensor`: a number-or-tensor return of a function that takes one gives
+    back what the caller passed (phi4mm's `compute_lens_change(x.shape[1])` returns an int), so it says nothing
+    by itself; `def previous(t: int) -> int | Tensor` does."""
+    return _scalar_or_tensor(returns) and any(_scalar_or_tensor(p) for p in params)
+
+
+def _union_members(node: ast.expr) -> list[ast.expr]:
+    """The alternatives of `A | B`, `Union[A, B]` and `Optional[A]`, flattened."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _union_members(node.left) + _union_members(node.right)
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value).split(".")[-1] in ("Union", "Optional"):
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return [m for item in items for m in _union_members(item)]
+    return [node]
+
+
+def _scalar_or_tensor(text: str) -> bool:
+    """`int | torch.Tensor`, `Union[float, Tensor]`: a Python number or a tensor. The function must handle the
+    tensor (an `Optional[Tensor]` is one too): where it reads one, it reads the device."""
+    try:
+        members = _union_members(ast.parse(text, mode="eval").body)
+    except SyntaxError:
+        return False
+    if len(members) < 2:
+        return False  # not a union at the top (`dict[str, int | Tensor]`): each member is smaller than the text
+    kinds = {"none" if isinstance(m, ast.Constant) and m.value is None else
+             "number" if isinstance(m, ast.Name) and m.id in NUMBERS else annotation_kind(ast.unparse(m))
+             for m in members}
+    return "tensor" in kinds and "number" in kinds and kinds <= {"tensor", "number", "none"}
+
+
+NUMBERS = frozenset({"int", "float", "bool", "complex"})
 HOST_SCALARS = frozenset({"int", "float", "bool", "str", "bytes", "complex", "None"})
 CONTAINERS = {"tuple": "tuple", "Tuple": "tuple", "list": "list", "List": "list", "Sequence": "sequence",
               "MutableSequence": "sequence", "set": "set", "Set": "set", "frozenset": "set", "FrozenSet": "set",

@@ -14,11 +14,13 @@ import ast
 from dataclasses import dataclass, field
 from typing import Callable
 
-from graphlint.facts.annotations import annotation_kind
+from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
-from graphlint.facts.torch_kinds import FACTORY_TORCH, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind
-from graphlint.facts.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS
+from graphlint.facts.torch_kinds import (
+    FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
+)
+from graphlint.facts.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH
 from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
 Resolve = Callable[[str | None], "str | None"]
@@ -34,6 +36,8 @@ NOT_CPU_METHODS = frozenset({"cuda", "to", "type", "tolist", "item", "numpy", "s
                              "chunk", "unbind", "topk", "sort", "nonzero"})
 MAX_DEPTH = 4
 DEVICE_FAMILY = frozenset({"tensor", "weak_tensor", "bool_tensor"})
+COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match,
+            getattr(ast, "TryStar", ast.Try))
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
 
 
@@ -48,7 +52,8 @@ class Scope:
     params: dict[str, str] = field(default_factory=dict)
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
     returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
-    # `self.x = value` assignments (None: rebound another way, `self.x += ...`, a tuple target)
+    # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
+    # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
     self_assigns: list[tuple[str, ast.expr | None]] = field(default_factory=list)
 
 
@@ -71,6 +76,9 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         binds.setdefault(target.id, []).append(sub.value)
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
+                    elif (items := _unpacked(target, sub.value)) is not None:
+                        for name, item in items:
+                            binds.setdefault(name, []).append(item)
                     else:
                         for name in bound_names(target):
                             binds.setdefault(name, []).append(None)
@@ -105,13 +113,47 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if isinstance(target, ast.Name):
                     scope.top.add(target.id)
+    scope.self_assigns = _left_in_self(func.body, scope.self_assigns)
     args = func.args
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-        scope.params[arg.arg] = _host_annotation(arg.annotation)
+        scope.params[arg.arg] = _host_annotation(arg.annotation, arg.arg)
     for arg in (args.vararg, args.kwarg):
         if arg is not None:
             scope.params[arg.arg] = "unknown"
     return scope
+
+
+def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] | None:
+    """`b, h, w = x.shape`: each name bound to its item (`x.shape[1]`, or the literal's element); None for
+    targets that are not a flat tuple of names."""
+    if not isinstance(target, (ast.Tuple, ast.List)) or not all(isinstance(e, ast.Name) for e in target.elts):
+        return None
+    literal = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
+        and not any(isinstance(e, ast.Starred) for e in value.elts)
+    return [(e.id, value.elts[i] if literal else ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load()))
+            for i, e in enumerate(target.elts)]
+
+
+def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None]]
+                  ) -> list[tuple[str, ast.expr | None]]:
+    """The `self.x` assignments whose value can outlive the function: an assignment that a later statement of
+    the body's top level replaces (`self.sigmas = torch.cat(...)` then `self.sigmas = self.sigmas.to("cpu")`)
+    never reaches the end of the function, so it says nothing about what other methods read. A `return`
+    between the two keeps the first: it may be what the function leaves."""
+    last_top: dict[str, int] = {}  # attribute -> line of its last plain assignment at the top level
+    returning: list[tuple[int, int]] = []  # line spans of top-level statements that contain a `return`
+    for stmt in body:
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                if (attr := _self_attr(target)) is not None:
+                    last_top[attr] = stmt.lineno
+        elif isinstance(stmt, COMPOUND) and any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
+            returning.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
+
+    def replaced(attr: str, value: ast.expr) -> bool:
+        line, last = value.lineno, last_top.get(attr, 0)
+        return line < last and not any(hi >= line and lo < last for lo, hi in returning)
+    return [(attr, value) for attr, value in assigns if value is None or not replaced(attr, value)]
 
 
 def _self_attr(target: ast.expr) -> str | None:
@@ -128,22 +170,36 @@ def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, str], ...]:
                  if not (isinstance(value, ast.Constant) and value.value is None))
 
 
-def _host_annotation(ann: ast.expr | None) -> str:
+def _host_annotation(ann: ast.expr | None, name: str) -> str:
     """"host" / "host_seq" for `int`, `list[int]`, `Optional[int]`..., "tensor" / "bool_tensor" for tensor
-    annotations (the prior a parameter starts with); "unknown" otherwise (common shapes read without
-    unparsing)."""
+    annotations (the prior a parameter starts with; "cpu_tensor" for a tensor named `*_cpu`, as the inference
+    reads parameters); "unknown" otherwise (common shapes read without unparsing)."""
     if ann is None:
         return "unknown"
     if isinstance(ann, ast.Name):
         text = ann.id
     elif isinstance(ann, ast.Constant) and isinstance(ann.value, str):
         text = ann.value
-    elif isinstance(ann, (ast.Subscript, ast.BinOp)):
+    elif isinstance(ann, (ast.Subscript, ast.BinOp, ast.Attribute)):
         text = ast.unparse(ann)
     else:
         return "unknown"
     kind = annotation_kind(text)
+    if kind == "tensor" and is_cpu_name(name):
+        return "cpu_tensor"
     return kind if kind in ("host", "host_seq", "tensor", "bool_tensor") else "unknown"
+
+
+def refine_returns(annotated: str, inferred: str) -> str:
+    """A return annotation says a tensor, not where it lives: where the body shows a host tensor
+    (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item."""
+    if annotated == "tensor" and inferred == "cpu_tensor":
+        return inferred
+    if annotated.startswith("items:") and inferred.startswith("items:"):
+        pairs = list(zip(annotated[6:].split(","), inferred[6:].split(",")))
+        if len(pairs) == len(annotated[6:].split(",")) == len(inferred[6:].split(",")):
+            return "items:" + ",".join(refine_returns(a, i) for a, i in pairs)
+    return annotated
 
 
 # Calls into these packages (and builtins) never reach a project function: their arguments are not recorded.
@@ -192,12 +248,15 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
     """What `value` is, by syntax: see the module docstring."""
     if depth > MAX_DEPTH:
         return "unknown"
-    again = lambda e: expr_kind(e, resolve, scope, depth + 1)  # noqa: E731
+    # depth counts the names followed to their bindings (what can cycle: `x = x + 1`), not the nesting of one
+    # expression, which its size bounds: `(cu_cpu[1:].clamp(min=s) - s).to(torch.int32)` is read to its root
+    again = lambda e: expr_kind(e, resolve, scope, depth)  # noqa: E731
     if isinstance(value, ast.Name):
         bound = scope.binds.get(value.id, [])
         if any(b is None for b in bound):
             return "unknown"  # rebound by a loop or `with`
-        kinds = {again(b) if not isinstance(b, ast.AugAssign) else "" if again(b.value) == "host" else "unknown"
+        hop = lambda e: expr_kind(e, resolve, scope, depth + 1)  # noqa: E731
+        kinds = {hop(b) if not isinstance(b, ast.AugAssign) else "" if hop(b.value) == "host" else "unknown"
                  for b in bound} - {""}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
@@ -275,6 +334,11 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         return "host_seq" if inner in ("host_seq", "host") else "unknown"
     if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
         return "tensor"
+    if qual in JOIN_TORCH and value.args and isinstance(value.args[0], (ast.List, ast.Tuple)):
+        # every part must live on one device: a host part (and none on the device) puts the result there
+        parts = {again(e) for e in value.args[0].elts}
+        if "cpu_tensor" in parts and not parts & DEVICE_FAMILY - {"weak_tensor"}:
+            return "cpu_tensor"
     if qual and qual.startswith("torch."):
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return _factory_kind(qual, value, again)
@@ -299,7 +363,19 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
                 return "weak_tensor" if receiver == "weak_tensor" else "tensor"
         if meth in TORCH_ONLY_METHODS and meth not in SEQ_METHODS:
             return "weak_tensor"  # a method only tensors have, on a receiver of unknown type
+        if meth == "to" and receiver in ("unknown", "cpu_tensor") \
+                and _non_float_cast(value, lambda e: resolve(dotted(e))):
+            # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
+            return "weak_tensor" if receiver == "unknown" else receiver
     return "unknown"
+
+
+def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:
+    """`.to(torch.long)` / `.to(dtype=torch.bool)`: one integer or bool dtype (graphlint.facts.torch_kinds)."""
+    args = [*call.args, *(kw.value for kw in call.keywords if kw.arg == "dtype")]
+    if len(args) != 1 or len(call.args) + len(call.keywords) != 1:
+        return False
+    return qualify(args[0]) in NON_FLOAT_DTYPES
 
 
 def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str]) -> str:

@@ -18,7 +18,8 @@ from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_
 from graphlint.facts.names import dotted_name
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
+    BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    TORCH_ONLY_METHODS,
 )
 
 
@@ -473,7 +474,18 @@ class Inference:
         return left if left == right else UNKNOWN
 
     def _eval_IfExp(self, node: cst.IfExp) -> Val:
-        return join(self(node.body), self(node.orelse))
+        """Each arm evaluated where the test narrows it: `t.item() if torch.is_tensor(t) else t` is host data."""
+        arms = []
+        for arm, facts in zip((node.body, node.orelse), narrowing(self, node.test)):
+            if facts:
+                self.push(dict(facts))
+                try:
+                    arms.append(self._eval(arm))
+                finally:
+                    self.pop()
+            else:
+                arms.append(self(arm))
+        return join(*arms)
 
     def _eval_NamedExpr(self, node: cst.NamedExpr) -> Val:
         return self(node.value)
@@ -503,6 +515,11 @@ class Inference:
                 return Val(Kind.NDARRAY)  # whatever `x` was, `x.numpy()` (of `x.cpu()`) is a numpy array
             if recv.kind is Kind.UNKNOWN and self._to_host(func.attr.value, node):
                 return CPU  # `batch.lens.cpu()`: whatever `batch.lens` was, the result is on the host
+            if recv.kind is Kind.UNKNOWN and func.attr.value == "to" and len(node.args) == 1 \
+                    and (node.args[0].keyword is None or node.args[0].keyword.value == "dtype"):
+                dtype = self.resolve(node.args[0].value) or ""
+                if dtype in NON_FLOAT_DTYPES:  # only a tensor converts to an integer dtype (where it is)
+                    return Val(Kind.BOOL_TENSOR if dtype == "torch.bool" else Kind.TENSOR, weak=True)
             if func.attr.value == "get_state" and not node.args and recv.kind in (Kind.UNKNOWN, Kind.HOST) \
                     and not (isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")):
                 return CPU  # `generator.get_state()`: a host ByteTensor, for CUDA generators too
@@ -596,7 +613,9 @@ class Inference:
             # `torch.cat(parts)` lives where its parts live: host tensors joined on the host stay there
             parts = self(node.args[0].value)
             elems = parts.items if parts.items is not None else (element_of(parts),)
-            if elems and all(e.kind is Kind.CPU_TENSOR for e in elems) and self.device_of(node) is None:
+            # every part must live on one device: a known host part (and none known on the device) puts it there
+            if any(e.kind is Kind.CPU_TENSOR for e in elems) and self.device_of(node) is None \
+                    and not any(e.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not e.weak for e in elems):
                 return CPU
             # parts of unknown kind (`torch.cat(ids_list)`): a tensor, on a device nothing shows (weak)
             return TENSOR if any(e.is_tensor for e in elems) or self.device_of(node) else Val(Kind.TENSOR, weak=True)
@@ -819,6 +838,8 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" \
             and len(test.args) == 2:
         return _isinstance(inf, test.args[0].value, test.args[1].value)
+    if isinstance(test, cst.Call) and len(test.args) == 1 and inf.resolve(test.func) == "torch.is_tensor":
+        return _tensor_test(inf, test.args[0].value)
     return _device_test(inf, test)
 
 
@@ -839,11 +860,7 @@ def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpr
     elts = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
     names = {inf.resolve(e) for e in elts}
     if names <= TENSOR_TYPES:
-        # a tensor in the true arm (its device unknown: weak), not one in the false arm; a value known to be
-        # host data (every caller passes a list) stays what it is: that arm does not run for it
-        if current.kind is Kind.UNKNOWN:
-            return {key: Val(Kind.TENSOR, weak=True)}, {}
-        return {}, ({key: UNKNOWN} if current.is_tensor else {})
+        return _tensor_test(inf, subject)
     if not current.is_tensor:
         return {}, {}
     if names <= SEQ_TYPES:  # of what is unknown: model outputs hold tensors, `grid: Tensor | list` ints
@@ -851,6 +868,19 @@ def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpr
     if names <= HOST_TYPES:
         return {key: HOST}, {}
     return {}, {}
+
+
+def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:
+    """`isinstance(v, torch.Tensor)` / `torch.is_tensor(v)`: a tensor in the true arm (its device unknown: weak),
+    not one in the false arm; a value known to be host data (every caller passes a list) stays what it is:
+    that arm does not run for it."""
+    found = _subject(inf, subject)
+    if found is None:
+        return {}, {}
+    key, current = found
+    if current.kind is Kind.UNKNOWN:
+        return {key: Val(Kind.TENSOR, weak=True)}, {}
+    return {}, ({key: UNKNOWN} if current.is_tensor else {})
 
 
 def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:

@@ -52,6 +52,12 @@ TORCH_ONLY_METHODS = frozenset({
     "new_zeros", "new_ones", "new_full", "new_empty", "repeat_interleave", "narrow", "unbind", "eq", "ne",
     "gt", "ge", "lt", "le", "masked_scatter", "index_add", "index_add_", "index_copy_", "unflatten",
 })
+# Integer and bool dtypes: `nn.Module.to(dtype)` accepts only floating point and complex dtypes, and NumPy
+# arrays have no `.to`, so `v.to(torch.long)` on a value of unknown type makes it a tensor.
+NON_FLOAT_DTYPES = frozenset({
+    f"torch.{name}" for name in ("long", "int", "int64", "int32", "int16", "int8", "uint8", "uint16", "uint32",
+                                 "uint64", "short", "bool")
+})
 # Methods in TORCH_ONLY_METHODS whose result is a sequence of tensors, not one.
 SEQ_METHODS = frozenset({"topk", "unbind"})
 # torch functions whose return shape depends on arguments (one-arg where, as_tuple, return_inverse).

@@ -16,12 +16,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphlint.facts.annotations import annotation_kind, is_cpu_name, tuple_item_kinds
+from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     HOST_FAMILY, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_kinds, param_names, records_args,
-    scope_of,
+    refine_returns, scope_of,
 )
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -271,8 +271,13 @@ class _Indexer(ast.NodeVisitor):
         if node.returns is not None:
             text = ast.unparse(node.returns)
             kind = _annotation_kind(text)
-            if kind is None and (items := tuple_item_kinds(text)):
-                return "items:" + ",".join(items)  # `-> tuple[Tensor, tuple[int, ...]]`: unpacked item by item
+            args = node.args
+            if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
+                    *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
+                return "unknown"  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
+            if kind == "tensor" or kind is None and tuple_item_kinds(text):  # where the body shows it lives
+                annotated = kind or "items:" + ",".join(tuple_item_kinds(text) or ())
+                return refine_returns(annotated, self._infer_returns(node, scope))
             cls = class_annotation(node.returns) if kind is None else None
             # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
             return kind or (f"object:{cls}" if cls else "unknown")

@@ -252,6 +252,7 @@ class DynamicOutputOp(Rule):
         "def step(x: torch.Tensor):\n    return x.repeat_interleave(2, dim=0)\n",
         "import torch.nn.functional as F\ndef step(ids: torch.Tensor):\n    return F.one_hot(ids, num_classes=8)\n",
         "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10, min=0.0, max=1.0)\n",
+        "def step(x, n_rep, model):\n    m = model.to(torch.float16)\n    return x.repeat_interleave(n_rep, dim=1), m\n",
     )
     INVALID = (
         "def step(ids: torch.Tensor):\n    return torch.bincount(ids, minlength=8)  # <- GL125\n"
@@ -264,6 +265,9 @@ class DynamicOutputOp(Rule):
         "    #      ^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10)  # <- GL125\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(z, cu_seqlens):\n    lens = (cu_seqlens[1:] - cu_seqlens[:-1]).to(torch.long)\n"
+        "    return z.squeeze(1).repeat_interleave(lens, dim=0)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     TORCH_FNS = frozenset({"torch.bincount", "torch.repeat_interleave", "torch.nn.functional.one_hot", "torch.histc"})
@@ -276,7 +280,9 @@ class DynamicOutputOp(Rule):
         # every hot function passes here)
         if qual not in self.TORCH_FNS and not (m and m[1] in self.METHODS and not qual.startswith("torch.")):
             return
-        meth = m[1] if m and qual not in self.TORCH_FNS and self.ctx.is_tensor(m[0]) else None
+        # every method here is a tensor's only (NumPy has functions): a receiver of unknown type is a tensor
+        meth = m[1] if m and qual not in self.TORCH_FNS and (
+            self.ctx.is_tensor(m[0]) or self.ctx.val(m[0]).kind is Kind.UNKNOWN) else None
         if on_host(self.ctx, m[0] if meth else _first_arg(node)):
             return  # sized from host memory (`torch.arange(n, device="cpu").repeat_interleave(counts_cpu)`)
         if qual == "torch.bincount" or meth == "bincount":

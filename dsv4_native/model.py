@@ -421,12 +421,13 @@ class DSV4Model(nn.Module):
     # host side, between replays
 
     def prefill(self, slots: Sequence[int], prompts: Sequence[Sequence[int]],  # graphlint: cold
-                chunk: int = 512) -> None:
+                chunk: Optional[int] = None) -> None:
         """Chunked prefill of each prompt but its last token into its slot, then admit the slot at its last
-        prompt token so the next decode step samples the first new token (`dsv4_native.prefill`)."""
-        from .prefill import prefill_chunked  # prefill builds on this module
+        prompt token so the next decode step samples the first new token (`dsv4_native.prefill`; chunk None:
+        its `DEFAULT_CHUNK`)."""
+        from .prefill import DEFAULT_CHUNK, prefill_chunked  # prefill builds on this module
 
-        prefill_chunked(self, slots, prompts, chunk)
+        prefill_chunked(self, slots, prompts, DEFAULT_CHUNK if chunk is None else chunk)
 
     def reserve_kv(self, slot: int, length: int) -> None:  # graphlint: cold
         """Between steps: the slot's block table covers tokens [0, length) (call with pos + 1 before the step

@@ -854,7 +854,9 @@ class DeviceSampler(torch.nn.Module):
         if not isinstance(params, SamplingParams):
             raise TypeError(f"slot {slot}: params must be a SamplingParams, got {type(params).__name__}")
         for name, value in zip(SETTINGS, params.device_values()):
-            getattr(self, name)[slot] = value
+            # fill_ takes the scalar as a kernel argument; `t[slot] = value` copies a pageable CPU scalar
+            # tensor, which waits for the step in flight (the H200 engine test caught it in sync debug mode)
+            getattr(self, name)[slot].fill_(value)
         bits = mark_seen_host(prompt_ids, self.vocab)
         cuda = self.seen.is_cuda  # pinned + non-blocking: no host wait for the step in flight
         self.seen[slot].copy_(bits.pin_memory() if cuda else bits, non_blocking=cuda)

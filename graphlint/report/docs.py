@@ -188,7 +188,7 @@ def render() -> str:
     out = [
         "# graphlint rule catalog\n",
         "Generated from the rule classes by `python -m graphlint.report.docs`; do not edit by hand.",
-        "Every example below is also a test case (`tests/test_rule_examples.py`): an INVALID example's",
+        "Every example below is also a test case (`tests/rules/test_rule_examples.py`): an INVALID example's",
         "carets underline the exact range graphlint reports.\n",
         "| Code | Name | Family | Default | Fix | Summary |",
         "|---|---|---|---|---|---|",

@@ -24,7 +24,7 @@ from graphlint.cli import main
 from graphlint.report.output import FORMATS, rule_url
 from graphlint.rules import ALL_RULES, RULES_BY_CODE
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # GL140 at 6:9 and GL101 at 7:16 (the same model as tests/test_cli.py).
 MODEL = """\

@@ -49,18 +49,6 @@ def test_decoy_host_int_branching_and_shape_dispatch():
     """) == set()
 
 
-def test_decoy_optional_tensor_none_checks():
-    assert findings("""
-        import torch
-        class M(torch.nn.Module):
-            def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None, bias=None):
-                if mask is None or bias is not None:
-                    return x
-                out = x if mask is None else x * mask
-                return out
-    """) == set()
-
-
 def test_untyped_values_become_tensors_through_torch_only_methods():
     src = """
         import torch

@@ -13,7 +13,7 @@ from graphlint.pipeline.config import Config, ConfigError, UsageError
 
 WATCH_INTERVAL = 0.5  # seconds between two looks at the files' modification times
 
-Inputs = Callable[[], "tuple[list[Path], list[Path]]"]
+Inputs = Callable[[], tuple[list[Path], list[Path]]]  # () -> (files and config, folders)
 
 
 def sleep(seconds: float) -> None:

@@ -1,4 +1,4 @@
-"""Helpers to run a rule's embedded examples (tests/test_rule_examples.py).
+"""Helpers to run a rule's embedded examples (tests/rules/test_rule_examples.py).
 
 An INVALID example marks each reported range like a ruff snapshot: the line ends in `# <- CODE` and the
 comment line below it underlines the range with carets. A range that ends on a later line is closed by

@@ -123,3 +123,10 @@ def test_facts_and_index_import_no_rule_and_nothing_above_them():
                 else:
                     bad |= {m for m in imported if m.startswith("graphlint.rules") and m != "graphlint.rules.base"}
                 assert not bad, f"{module} imports {sorted(bad)}"
+
+
+def test_nothing_imports_the_command_line():
+    """cli.py is argparse and exit codes over the packages: what it runs lives below it, so only the
+    entry points (`python -m graphlint`) import it."""
+    importers = {m for m, imported in GRAPH.items() if "graphlint.cli" in imported}
+    assert importers <= {"graphlint.__main__"}, sorted(importers)

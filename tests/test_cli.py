@@ -760,7 +760,7 @@ def test_stdin_through_subprocess(tmp_path):
 
 def test_machine_formats_keep_stdout_clean(tmp_path, sarif_validator):
     """Notes and summaries never reach stdout in json/sarif/github, even with zero files (gitlab and
-    junit: tests/test_output_formats.py)."""
+    junit: tests/report/test_output_formats.py)."""
     write(tmp_path, {"empty/readme.txt": "x"})
     for fmt, check in (("json", json.loads), ("sarif", lambda s: sarif_validator.validate(json.loads(s))),
                        ("github", lambda s: s == "")):

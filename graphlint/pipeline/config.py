@@ -18,6 +18,10 @@ class ConfigError(Exception):
     """A usage or configuration problem: reported in one line, exit code 2."""
 
 
+class UsageError(Exception):
+    """Bad command-line input (flags, stdin, output file): one line on stderr, exit code 2."""
+
+
 DEFAULT_EXCLUDES = (
     ".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".env", "env", ".tox", ".nox", ".eggs",
     "*.egg-info", "build", "dist", "__pycache__", "site-packages", "node_modules",

@@ -8,8 +8,10 @@ Run `python -m graphlint.report.docs` to rewrite docs/rules.md; a test fails whe
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Family
 from graphlint.report.output import code_info, rule_anchor, rule_url
@@ -146,6 +148,29 @@ def catalog() -> list[dict]:
     return rows
 
 
+def list_rules(out: TextIO, fmt: str) -> None:
+    """`--list-rules`: the catalog as JSON, a rich table on a terminal, or aligned plain columns."""
+    rows = catalog()
+    if fmt == "json":
+        json.dump(rows, out, indent=2)
+        out.write("\n")
+        return
+    headers = ("CODE", "NAME", "FAMILY", "DEFAULT", "FIXABLE")
+    cells = [(r["code"], r["name"], r["family"], r["default"], "yes" if r["fixable"] else "no") for r in rows]
+    if getattr(out, "isatty", lambda: False)():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(*headers, title="graphlint rules")
+        for row in cells:
+            table.add_row(*row)
+        Console(file=out).print(table)
+        return
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(headers)]
+    for row in (headers, *cells):
+        out.write("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
+
+
 def _hazard_table() -> list[str]:
     out = [f"## {HAZARDS_TITLE}\n",
            f"What each hazard did when measured ({SETUP}). Host waits: {WAIT_FIGURES}. Debug mode: "
@@ -163,7 +188,7 @@ def render() -> str:
     out = [
         "# graphlint rule catalog\n",
         "Generated from the rule classes by `python -m graphlint.report.docs`; do not edit by hand.",
-        "Every example below is also a test case (`tests/test_rule_examples.py`): an INVALID example's",
+        "Every example below is also a test case (`tests/rules/test_rule_examples.py`): an INVALID example's",
         "carets underline the exact range graphlint reports.\n",
         "| Code | Name | Family | Default | Fix | Summary |",
         "|---|---|---|---|---|---|",

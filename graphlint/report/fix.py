@@ -3,13 +3,16 @@ that `--fix` and the editor's "fix all" run (apply, re-lint, until nothing appli
 
 from __future__ import annotations
 
+import difflib
+import io
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from graphlint.diagnostics import Edit, Finding
 from graphlint.lines import line_starts
+from graphlint.report.output import PROG, error, plural
 
 if TYPE_CHECKING:
     from graphlint.pipeline.engine import Linter
@@ -153,3 +156,96 @@ def fix_rounds(linter: "Linter", targets: list[Target], *, unsafe: bool) -> tupl
             break
         result = linter.lint_sources([t.source for t in targets])
     return result.findings, sum(fixed.values())
+
+
+# --- writing the fixes: --fix, --diff, --add-noqa ----------------------------------------------------
+
+def _encoded(src: SourceFile) -> bytes:
+    """The text in the file's own encoding; "utf-8-sig" puts the BOM back."""
+    return src.text.encode(src.encoding)  # type: ignore[union-attr]
+
+
+def write_fixes(targets: list[Target], stdin: bool) -> bool:
+    """Write the fixed files (stdin: the source to stdout); False after a one-line error per failure."""
+    ok = True
+    for t in targets:
+        if t.path is None:
+            if stdin:  # the whole buffer, fixed or not: never hand an editor an emptied one
+                # Unfixed: the bytes as they came (some codecs cannot encode what they decoded: idna).
+                unfixed = t.source.text is None or t.source.text == t.original
+                data = t.raw if unfixed else _encoded(t.source)
+                sys.stdout.flush()
+                buffer = getattr(sys.stdout, "buffer", None)
+                if buffer is None:  # an in-memory stream: text (None: it did not decode, as UTF-8)
+                    sys.stdout.write(data.decode("utf-8", "replace") if t.source.text is None else t.source.text)
+                else:
+                    buffer.write(data)
+                    buffer.flush()
+            continue
+        if t.source.text is None or t.source.text == t.original:
+            continue
+        try:
+            # Bytes, not text mode: keep the file's own line endings (the text still holds them).
+            t.path.write_bytes(_encoded(t.source))
+        except OSError as exc:
+            error(f"cannot write {t.source.path}: {exc.strerror or exc}")
+            ok = False
+    return ok
+
+
+def _diff_lines(src: SourceFile, text: str) -> list[str]:
+    """`text` as `--fix` would write it, in diff lines: split at LF only (what patch and git apply
+    read), with the BOM a utf-8-sig file starts with."""
+    bom = "\ufeff" if src.encoding == "utf-8-sig" else ""
+    return io.StringIO(bom + text, newline="\n").readlines()
+
+
+def write_diff(targets: list[Target], out: TextIO) -> bool:
+    """`--diff`: the fixes as one unified diff per changed file; whether any file changed."""
+    changed = False
+    for t in targets:
+        before, after = t.original, t.source.text
+        if before is None or after is None or before == after:
+            continue
+        changed = True
+        name = t.source.path
+        for line in difflib.unified_diff(_diff_lines(t.source, before), _diff_lines(t.source, after),
+                                         fromfile=f"a/{name}", tofile=f"b/{name}"):
+            out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return changed
+
+
+def add_noqa(targets: list[Target], findings: list[Finding]) -> bool:
+    """ruff's --add-noqa: a `# noqa: CODE` for each remaining finding. Each new text is checked as a
+    fix is (fixed_text_problem) before it is written; one that would no longer parse (which would be a
+    bug) is not written. False when a file could not be written (named on stderr)."""
+    from graphlint.report import suppression
+
+    by_path: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    added, unwritable = 0, 0
+    for t in targets:
+        todo = by_path.get(t.source.path)
+        if not todo or t.path is None or t.source.text is None:
+            continue
+        new_text, count = suppression.add_noqa(t.source.text, todo)
+        if not count:
+            continue
+        problem = fixed_text_problem(new_text, t.source.text, t.source.encoding)
+        if problem is not None:
+            sys.stderr.write(f"{PROG}: warning: {t.source.path}: adding noqa directives broke the file (the "
+                             f"new code {problem}); left it unchanged, please report it\n")
+            continue
+        try:
+            t.source = replace(t.source, text=new_text)
+            if not write_fixes([t], stdin=False):  # it has named the file it cannot write
+                unwritable += 1
+                continue
+        except OSError as exc:  # the other files still get theirs; the run ends with exit 2
+            error(f"cannot write {t.source.path}: {exc.strerror or exc}")
+            unwritable += 1
+            continue
+        added += count
+    sys.stderr.write(f"Added {plural(added, 'noqa directive')}.\n")
+    return not unwritable

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -21,12 +22,23 @@ if TYPE_CHECKING:  # loaded by the junit renderer only
 
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
 COLOR_MODES = ("auto", "always", "never")
+PROG = "graphlint"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 # Where the repository's docs/ folder is published. Every rule URL (SARIF helpUri, the JSON `url`, JUnit,
 # `graphlint rule`; editors' diagnostics should use it too) is built from it by rule_url().
 DOCS_URL = "https://github.com/torch-graphlint/graphlint/blob/main/docs/"
 # GitHub's anchor for docs/runtime.md's "## Codes (`graphlint/runtime/codes.py`, `RUNTIME_CODES`)" table.
 RUNTIME_CODES_ANCHOR = "codes-graphlintruntimecodespy-runtime_codes"
+
+
+def error(message: str) -> None:
+    """`graphlint: error: ...` on stderr, in one line whatever the message holds: editors and CI logs
+    show the first line only."""
+    sys.stderr.write(f"{PROG}: error: {' '.join(message.split())}\n")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,12 @@ class TensorCondition(_ConditionRule):
         "def step(x: torch.Tensor):\n    return torch.where(x > 0, x, 0.0)\n",
         "def step(x: torch.Tensor, seen: set, cache: dict, ids: list[int]):\n"
         "    if x in seen or x in cache or 3 in ids:\n        return x\n    return x * 2\n",
+        "class M(torch.nn.Module):\n"
+        "    def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None, bias=None):\n"
+        "        if mask is None or bias is not None:\n"
+        "            return x\n"
+        "        out = x if mask is None else x * mask\n"
+        "        return out\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    if x.sum() > 0:  # <- GL110\n"

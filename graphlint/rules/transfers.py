@@ -223,6 +223,10 @@ class ScalarConversion(Rule):
     VALID = (
         "def step(x: torch.Tensor):\n    return int(x.shape[0])\n",
         "def step(n: int):\n    return float(n)\n",
+        "class M(torch.nn.Module):\n"
+        "    def forward(self, x: torch.Tensor, n: torch.Tensor):\n"
+        "        torch._check(x.shape[0] > 0, lambda: f\"got {int(n)}\")\n"
+        "        return x\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    n = int(x.sum())  # <- GL105\n"
@@ -294,6 +298,11 @@ class FormatTensor(Rule):
         "def step(x: torch.Tensor):\n    msg = f'{x.shape} {x.dtype:}'\n    return msg\n",
         "def step(n: int):\n    return '%d tokens' % n\n",
         "def step(x: torch.Tensor, bar):\n    bar.set_postfix(loss=x.mean().item(), step=3)\n    return x\n",
+        "class M(torch.nn.Module):\n"
+        "    def forward(self, x: torch.Tensor, n: int):\n"
+        "        if x.shape[0] != n:\n"
+        "            raise ValueError(f\"bad {x.sum()} {x}\")\n"
+        "        return x\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    msg = f'x={x}'  # <- GL107\n"

@@ -18,12 +18,13 @@ from urllib.parse import unquote
 
 import pytest
 
-import graphlint.cli as cli_module
+import graphlint.pipeline.watch as watch_module
+import graphlint.report.fix as fix_module
 from graphlint.cli import main
 from graphlint.report.output import FORMATS, rule_url
 from graphlint.rules import ALL_RULES, RULES_BY_CODE
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # GL140 at 6:9 and GL101 at 7:16 (the same model as tests/test_cli.py).
 MODEL = """\
@@ -436,14 +437,14 @@ def test_add_noqa_puts_back_a_file_it_would_break(proj, run, monkeypatch):
 def test_add_noqa_unwritable_file_is_one_error_line(proj, run, monkeypatch):
     (proj / "a.py").write_text(MODEL)
     (proj / "b.py").write_text(MODEL)
-    real_write = cli_module._write_fixes
+    real_write = fix_module.write_fixes
 
     def write(targets, stdin):
         if targets[0].path.name == "a.py":
             raise PermissionError(13, "Permission denied")
         return real_write(targets, stdin)  # False when it could not write (it says so itself)
 
-    monkeypatch.setattr(cli_module, "_write_fixes", write)
+    monkeypatch.setattr(fix_module, "write_fixes", write)
     rc, _, err = run("--add-noqa", ".")
     assert rc == 2
     assert err == "graphlint: error: cannot write a.py: Permission denied\nAdded 2 noqa directives.\n"
@@ -490,10 +491,10 @@ def test_watch_reruns_on_changes_and_ctrl_c_exits_0(proj, run, monkeypatch):
             for changed in (target, target.parent):
                 os.utime(changed, ns=(changed.stat().st_mtime_ns + 10**9,) * 2)
 
-    monkeypatch.setattr(cli_module, "_sleep", fake_sleep)
+    monkeypatch.setattr(watch_module, "sleep", fake_sleep)
     rc, out, err = run("--watch", "--output-format", "concise", ".")
     assert rc == 0
-    assert sleeps == [cli_module.WATCH_INTERVAL] * 7
+    assert sleeps == [watch_module.WATCH_INTERVAL] * 7
     assert [line.split(": ")[1].split()[0] for line in out.splitlines() if ": GL" in line] == \
         ["GL140", "GL101", "GL101", "GL101", "GL101"]
     # "Found 2 errors.", "Found 1 error.", "Found 2 errors."; a clean concise run prints nothing.

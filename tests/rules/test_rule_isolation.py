@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-RULES = Path(__file__).resolve().parents[1] / "graphlint" / "rules"
+RULES = Path(__file__).resolve().parents[2] / "graphlint" / "rules"
 # Modules every rule may import: the base class, shared matchers, the hazard catalog, the package itself.
 SHARED = frozenset({"base", "_util", "hazards", "__init__"})
 # Methods that change the receiver (the inference environment, the index's tables, Context's lists).

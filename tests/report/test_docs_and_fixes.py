@@ -14,7 +14,7 @@ from graphlint.rules import ALL_RULES
 from graphlint.diagnostics import Edit
 from graphlint.testing import example_source
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIX_CASES = [(r, f) for r in ALL_RULES for f in r.FIXES]
 
 

@@ -14,7 +14,7 @@ from graphlint.runtime import pytest_plugin
 from graphlint.runtime.report import ReplayResult, RuntimeReport
 from graphlint.diagnostics import Finding
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 USER_TESTS = """
 import pytest

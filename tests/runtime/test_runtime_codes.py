@@ -9,7 +9,7 @@ from pathlib import Path
 
 from graphlint.runtime.codes import RUNTIME_CODES, RuntimeCode, code_info
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_table_is_keyed_by_code_and_well_formed():

@@ -22,7 +22,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 pytest.importorskip("pygls", reason="graphlint server needs the lsp extra")
 
-CHECKOUT = Path(__file__).resolve().parents[1]
+CHECKOUT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "graphlint", "server"], server_env=ENV)
 TIMEOUT = 30  # seconds; the first lint imports libcst and parses the rules

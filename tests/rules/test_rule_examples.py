@@ -8,6 +8,7 @@ import pytest
 
 from graphlint.rules import ALL_RULES
 from graphlint.testing import ExampleError, expected_spans, lint_example, span, underline
+from snippets import MINE
 
 # A rule's "Use instead" snippet is documentation a reader copies: it must be silent like a decoy.
 CASES_VALID = [(r, i, s) for r in ALL_RULES for i, s in enumerate((*r.VALID, r.use_instead)) if s]
@@ -108,3 +109,11 @@ def test_code_prefix_tells_the_family():
               Family.SILENT_FROZEN: "GL3", Family.PERF: "GL4"}
     for rule in ALL_RULES:
         assert rule.code.startswith(prefix[rule.family]), f"{rule.code} is {rule.family.value}"
+
+
+@pytest.mark.parametrize("code", sorted(MINE))
+def test_rule_is_registered(code):
+    """The codes the decoy files' `check` compares (tests/rules/snippets.py) all name a rule."""
+    from graphlint.rules import RULES_BY_CODE
+
+    assert code in RULES_BY_CODE

@@ -380,7 +380,7 @@ def test_codec_rejects_wrong_shapes():
 
 def test_codec_round_trips_real_summaries_and_findings():
     """Every summary and finding of the examples (fix edits, `via` chains, markers) comes back equal."""
-    root = Path(__file__).resolve().parents[1] / "examples"
+    root = Path(__file__).resolve().parents[2] / "examples"
     sources = [read_source(p) for p in sorted(root.glob("*.py"))]
     findings = Linter(Config(), cache_dir=None).lint_sources(sources).findings
     assert any(f.fix for f in findings) and any(f.via for f in findings)

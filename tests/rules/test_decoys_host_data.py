@@ -1,0 +1,231 @@
+"""Decoys and hits for host data on the hot path (GL13x: numpy, Python lists, pageable copies, CPU
+tensors), beyond the rules' embedded examples.
+"""
+
+from __future__ import annotations
+
+from snippets import check, findings
+
+
+def test_scalar_store_through_inverted_or_mask_named_index_is_a_masked_fill():
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, h: torch.Tensor, attention_mask: torch.Tensor, ids: torch.Tensor):
+                pad = attention_mask.unsqueeze(-1).repeat(1, 1, 4)
+                h[~pad] = 0.0
+                h[self.padding_mask] = 0.0
+                h[ids] = 0.0
+                return h
+    """
+    assert findings(src) == {(7, "GL133")}
+
+
+def test_rng_states_are_host_tensors():
+    """A generator's state is a host ByteTensor, for CUDA generators too: `generator.get_state()` and
+    `torch.cuda.get_rng_state()` read no device memory, so `.tolist()` / `.item()` of them is no sync.
+    vLLM 0.33's XPU top-k/top-p sampler unpacks `state.view(torch.int64).tolist()`: -1 finding. A state
+    moved to the device is a device tensor again (and the move a host-to-device copy, GL131, since the data
+    flow is followed into the rules' host facts); `self.get_state()` keeps whatever the class returns."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, generators: dict, device_index: int):
+                generator = torch.xpu.default_generators[device_index]
+                state = generator.get_state()
+                seed, offset = state.view(torch.int64).tolist()
+                for i, gen in generators.items():
+                    s0 = gen.get_state()[0].item()
+                rng = torch.cuda.get_rng_state()
+                first = rng[:8].tolist()
+                again = torch.get_rng_state().view(torch.int64)[0].item()
+                moved = state.cuda()
+                bad = moved.sum().item()
+                mine = self.get_state().tolist()
+                return x, seed, offset, s0, first, again, bad, mine
+
+            def get_state(self) -> torch.Tensor:
+                return torch.zeros(2, device="cuda")
+    """
+    assert findings(src) == {(14, "GL131"), (15, "GL101"), (16, "GL102")}
+
+
+def test_lazy_initialisation_of_module_state_is_not_per_step():
+    """GL130 / GL131 said "every step" for state built once: `if self.x is None: self.x = torch.tensor(...,
+    device=d)` (and the `hasattr` / `key not in self.cache` forms, and sglang qwen2_moe's memo: a local read
+    from a cache, built when None and stored back) runs on the first call, which warm-up makes before
+    capture. A parameter or local tested for None is per call; a body that does not assign
+    the tested state, and the `else` branch, run every step: all stay hits."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: list[int], n: int, pos=None):
+                if self.table is None:
+                    self.table = torch.tensor([1, 2, 3], device=x.device)
+                if not hasattr(self, "idx"):
+                    self.idx = torch.arange(n).cuda()
+                if n not in self.masks:
+                    for _ in range(2):
+                        m = torch.tensor(ids, device=x.device)
+                    self.masks[n] = m
+                if pos is None:
+                    pos = torch.tensor([0, 1], device=x.device)
+                if self.other is None:
+                    t = torch.tensor(ids, device=x.device)
+                if self.cached is None:
+                    self.cached = x.new_zeros(3)
+                else:
+                    u = torch.tensor(ids, device=x.device)
+                memo = self.memo.get(n)
+                if memo is None:
+                    memo = torch.tensor(ids, device=x.device)
+                    self.memo[n] = memo
+                return x[self.table] + x[self.idx] + x[pos] + t + u + memo
+    """
+    assert findings(src) == {(15, "GL130"), (17, "GL130"), (21, "GL130")}
+
+
+def test_host_facts_follow_the_data_flow():
+    """The host-to-device rules see host tensors the data flow shows, not only those built in view: a project
+    function that returns one, `torch.cat` of a comprehension of host `arange`s (mistral-inference's per-step
+    positions), a branch join. Hits: their copies to the device, and `.tolist()` of a field `__init__` only
+    set to `None` (a placeholder is no evidence of host data). Decoys: host reads of those host tensors."""
+    src = """
+        import torch
+
+
+        def grid(n: int):
+            return torch.arange(n)
+
+
+        class Cache:
+            def __init__(self):
+                self.lens = None
+
+            def build(self, seqpos: list[int], seqlens: list[int], dev):
+                pos = torch.cat([torch.arange(p, p + n) for p, n in zip(seqpos, seqlens)]).to(device=dev)
+                g = grid(4)
+                moved = g.to(dev)
+                total = g.sum().item() + len(g.tolist())
+                return self.lens.tolist(), pos, moved, total
+    """
+    assert findings(src, scope="all") == {(13, "GL131"), (15, "GL131"), (17, "GL102")}
+
+
+def test_numpy_alias_and_from_import():
+    check("""
+        import numpy as np
+        from numpy import asarray
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, lens: list):
+                a = np.cumsum(lens)  # <- GL132
+                b = asarray(lens)  # <- GL132
+                n = int(np.prod(x.shape[1:]))
+                eps = np.finfo(np.float32).eps
+                return x.view(-1, n) + eps
+    """)
+
+
+def test_numpy_not_imported_is_not_numpy():
+    check("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, np):
+                return np.cumsum(x)
+    """)
+
+
+def test_torch_alias_for_host_data():
+    check("""
+        import torch as th
+        import torch.distributed as dist
+
+        class M(th.nn.Module):
+            def forward(self, x):
+                pos = th.tensor([0, 1, 2], device=x.device)  # <- GL130
+                dist.barrier()  # <- GL143
+                dist.barrier(async_op=True)
+                return x[pos]
+    """)
+
+
+def test_pinned_staging_buffer_is_fine():
+    check("""
+        import torch
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.staging = torch.empty(64, dtype=torch.long, pin_memory=True)
+
+            def forward(self, x, n: int):
+                pinned = torch.empty(n, pin_memory=True)
+                a = pinned[:n].view(-1).to(x.device, non_blocking=True)
+                b = self.staging[:n].to(x.device, non_blocking=True)
+                host = torch.tensor([1, 2], device="cpu")
+                c = host.to(torch.float32)
+                x.copy_(pinned, non_blocking=True)
+                return a, b, c
+    """)
+
+
+def test_pageable_copies():
+    check("""
+        import numpy as np
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, arr: np.ndarray, n: int):
+                a = torch.from_numpy(arr)
+                b = a.to(x.device, non_blocking=True)  # <- GL134
+                c = a.to(x.device)  # <- GL131
+                d = torch.arange(n)
+                x.copy_(d)  # <- GL131
+                x.copy_(d, non_blocking=True)  # <- GL134
+                e = d.pin_memory()
+                f = e.cuda(non_blocking=True)
+                return b, c, f
+    """)
+
+
+def test_host_index_variants():
+    check("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, idx: torch.Tensor, n: int):
+                a = x[[0, 2]]  # <- GL133
+                rows = list(range(n))
+                b = x[rows]  # <- GL133
+                c = x[(0, 1)]
+                cpu_idx = torch.arange(n)
+                d = x[cpu_idx]  # <- GL133
+                e = x[idx]
+                x[idx] = 0.0  # <- GL133
+                keep_cpu = torch.zeros(n, dtype=torch.bool)
+                f = x[keep_cpu]  # <- GL302
+                return a, b, c, d, e, f
+    """)
+
+
+def test_host_data_elements_and_legacy_constructors():
+    check("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, lens: list[int]):
+                firsts = torch.tensor([x[0, 0], x[1, 0]])  # <- GL130
+                table = torch.cuda.LongTensor(lens)  # <- GL130
+                sizes = torch.cuda.LongTensor(4, 2)
+                host_only = torch.tensor(lens)
+                n = host_only.numel()
+                same = torch.as_tensor(x, device=x.device)
+                return firsts, table, sizes, n, same
+    """)

@@ -1,0 +1,239 @@
+"""Decoys and hits for data-dependent shapes (GL12x: boolean masks, `nonzero`, `repeat_interleave`, tensor
+sizes), beyond the rules' embedded examples.
+"""
+
+from __future__ import annotations
+
+from snippets import check, findings
+
+
+def test_decoy_torch_div_of_ints_is_host():
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, hidden_states: torch.Tensor, w: int):
+                return hidden_states.view(hidden_states.size(0), torch.div(hidden_states.size(1), w, rounding_mode="trunc"), w)
+    """) == set()
+
+
+def test_decoy_unknown_names_ending_in_s():
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, routing_weights, token_idx: torch.Tensor):
+                return routing_weights[token_idx, 0, None] * x
+    """) == set()
+
+
+def test_decoy_masked_scalar_store_and_int_index():
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: torch.Tensor):
+                x[x > 0] = 0.0
+                x.index_fill_(0, ids, 1.0)
+                return x.index_select(0, ids), x[ids]
+    """) == set()
+
+
+def test_decoy_device_safe_ops_from_catalog():
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, logits: torch.Tensor, m: torch.Tensor):
+                a = torch.multinomial(logits.softmax(-1), 1)
+                b = torch.topk(logits, 4).indices
+                c = torch.nonzero_static(m, size=4)
+                d = torch.count_nonzero(m)
+                e = logits.cumsum(-1).sort().values
+                f = torch.stack([logits.max(), logits.min()])
+                g = torch.where(m, logits, 0.0)
+                return a, b, c, d, e, f, g
+    """) == set()
+
+
+def test_hit_expert_loop_mixtral_style():
+    src, expected = ("""
+        import torch
+        class Experts(torch.nn.Module):
+            def forward(self, hidden_states: torch.Tensor, top_k_index: torch.Tensor):
+                mask = torch.nn.functional.one_hot(top_k_index, num_classes=8).permute(2, 1, 0)
+                hit = torch.greater(mask.sum(dim=(-1, -2)), 0).nonzero()
+                for expert_idx in hit:
+                    expert_idx = expert_idx[0]
+                    if expert_idx == 8:
+                        continue
+                    pos, tok = torch.where(mask[expert_idx])
+                return hidden_states
+    """, {(5, "GL120"), (6, "GL402"), (8, "GL110"), (10, "GL121")})
+    assert findings(src) == expected
+
+
+def test_hit_arange_with_tensor_bounds():
+    src, expected = ("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, pos: torch.Tensor):
+                hi = pos[0] + 4
+                return torch.arange(hi, device=pos.device)
+    """, {(5, "GL126")})
+    assert findings(src) == expected
+
+
+def test_host_operands_do_not_size_outputs_from_device_data():
+    """The data-dependent-size rules (GL120-GL122, GL125) skip operands that live on the host: their count
+    is host work. Host by kind (`torch.tensor(..., device="cpu")`, `x.cpu()`) or, for values the inference
+    cannot type, by name (`*_cpu` / `cpu_*`: vLLM's `pooling_cursor.num_scheduled_tokens_cpu`, a
+    `prompt_token_ids_cpu` returned by an untyped call and its loop variable). vLLM 0.33: -6 findings
+    (rejection_sampler, siglip, cosmos3_edge, jina, the token pooler). Device operands stay hits."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, mask: torch.Tensor, counts: list, meta, cursor, lens_cpu):
+                c = torch.tensor(counts, device="cpu")
+                rep = torch.arange(4, device="cpu").repeat_interleave(c)
+                mid = torch.where(mask.cpu())[0]
+                uniq = torch.unique(c)
+                ids_cpu = meta.get_prompt_token_ids_cpu()
+                for tok_cpu in ids_cpu:
+                    docs = torch.where(torch.eq(tok_cpu, 3))[0]
+                parts = torch.split(x, cursor.num_scheduled_tokens_cpu.tolist())
+                rows = lens_cpu.nonzero()
+                dev = torch.where(mask)
+                r2 = x.repeat_interleave(mask.long())
+                return rep, mid, uniq, docs, parts, rows, dev, r2
+    """
+    assert findings(src) == {(8, "GL103"), (15, "GL121"), (16, "GL125")}
+
+
+def test_device_kept_through_dtype_conversions_unpacking_and_iteration():
+    """`torch.as_tensor(t, dtype=...)`, `torch.tensor(t)`, `t.to(torch.float32)`, `t.float()` keep a device
+    tensor on the device (measured: `as_tensor(cuda_t, dtype=...)` does not move it); `a, b = t`, `for n in t`
+    and `zip(caches, lens)` yield device tensors (0-d when `t` is 1-d); `mask.to(dev)` stays a mask;
+    `topk(...).values` is a tensor. Decoys: the same shapes over host lists and `list[int]` parameters."""
+    src = """
+        import torch
+
+
+        def step(t: torch.Tensor, x: torch.Tensor, caches: list[torch.Tensor], lens: torch.Tensor, dev,
+                 sizes: list[int], ids: torch.Tensor):
+            u = torch.as_tensor(t, dtype=torch.float32)
+            a = u.item() + t.to(torch.float32).item()
+            lo, hi = t
+            if lo == 0:
+                x = x[:hi]
+            for c, n in zip(caches, lens):
+                x = c[:n]
+            for c, n in zip(caches, sizes):
+                x = c[:n]
+            p, q = sizes
+            if p == 0:
+                x = x[:q]
+            keep = ids > 0
+            emb = x[keep.to(dev), :]
+            if x.topk(2).values[0] > 0:
+                return emb
+            return x
+    """
+    assert findings(src, scope="all") == {(7, "GL101"), (9, "GL110"), (10, "GL126"), (12, "GL126"),
+                                          (19, "GL123"), (20, "GL110")}
+
+
+def test_integer_dtype_casts_are_tensors():
+    """`v.to(torch.long)` on a value of unknown type: `nn.Module.to` accepts only floating point and complex
+    dtypes and NumPy arrays have no `.to`, so `v` is a tensor (fla's `(cu_seqlens[1:] - cu_seqlens[:-1])
+    .to(torch.long)` repeats). Hits: those repeats without `output_size`, also returned by a helper. Decoys: a
+    floating cast (a module's `.to(torch.float16)` returns the module) and Python-int repeats."""
+    src = """
+        import torch
+
+
+        def lens_of(cu):
+            return (cu[1:] - cu[:-1]).to(torch.long)
+
+
+        def expand(z, cu, n_rep, model):
+            lens = (cu[1:] - cu[:-1]).to(dtype=torch.int32)
+            a = z.repeat_interleave(lens, dim=0)
+            b = torch.repeat_interleave(torch.arange(4, device="cuda"), lens_of(cu))
+            half = model.to(torch.float16)
+            if half:
+                return z.repeat_interleave(n_rep, dim=1)
+            return a, b
+    """
+    assert findings(src, scope="all") == {(10, "GL125"), (11, "GL125")}
+
+
+def test_call_sites_unpacking_shapes_pass_host_ints():
+    """`b, c, h, w = x.shape` binds host ints item by item, so a helper typed `height: int | torch.Tensor` that
+    every call site passes such ints (or literals) is linted with ints (transformers' efficientloftr
+    `create_meshgrid`). Decoy: its `torch.linspace(0, w - 1, w)`. Hit: the same helper called with a tensor."""
+    src = """
+        import torch
+
+
+        def grid(height: int | torch.Tensor, width: int | torch.Tensor):
+            return torch.linspace(0, width - 1, width), torch.zeros(height)
+
+
+        def mesh(height: int | torch.Tensor):
+            return torch.zeros(height)
+
+
+        def step(x: torch.Tensor, n: torch.Tensor):
+            b, c, h, w = x.shape
+            h2, w2 = 3, 3
+            return grid(h, w), grid(h2, w2), mesh(n.sum())
+    """
+    assert findings(src, scope="all") == {(9, "GL126")}
+
+
+def test_masks_built_in_another_function():
+    """A helper that returns a comparison of tensors (or `&` / `~` of masks) returns a mask: indexing with it
+    selects a data-dependent count (hit). Decoys: a helper comparing host values, and masked scalar stores."""
+    src = """
+        import torch
+
+
+        def valid(x: torch.Tensor, n: int):
+            keep = x.sum(-1) > 0
+            return keep & (torch.arange(x.shape[0], device=x.device) < n)
+
+
+        def small(n: int, limit: int):
+            return n < limit
+
+
+        def step(x: torch.Tensor, n: int):
+            m = valid(x, n)
+            x[m] = 0.0
+            if small(n, 4):
+                return x[~m]
+            return x
+    """
+    assert findings(src, scope="all") == {(17, "GL123")}
+
+
+def test_sampler_decoys_do_not_fire():
+    check("""
+        import torch
+
+        class Sampler(torch.nn.Module):
+            def forward(self, logits, k: int, n: int):
+                probs = torch.softmax(logits, -1)
+                nxt = torch.multinomial(probs, 1)
+                vals, idx = torch.topk(logits, k)
+                s, order = torch.sort(logits, descending=True)
+                picked = logits.index_select(0, idx[0])
+                keep = logits > 0
+                logits[keep] = 0.0
+                logits = logits.masked_fill(~keep, -1.0)
+                nz = torch.nonzero_static(keep, size=n)
+                cnt = torch.count_nonzero(keep)
+                c = probs.cumsum(-1)
+                both = torch.stack([vals.sum(), s.sum()])
+                logits.index_fill_(-1, idx[0], 0.0)
+                return nxt, picked, nz, cnt, c, both
+    """)

@@ -1,0 +1,437 @@
+"""Decoys and hits for device-to-host transfers (GL10x: `.item()`, `.tolist()`, `.cpu()`, tensors read by
+the host), beyond the rules' embedded examples.
+"""
+
+from __future__ import annotations
+
+from snippets import findings
+
+
+def test_hit_tokens_count_item():
+    src, expected = ("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, input_ids: torch.Tensor, feats: torch.Tensor):
+                n = (input_ids == 7).sum().item()
+                idx = (input_ids == 7)
+                return feats[idx], n
+    """, {(4, "GL101"), (6, "GL123")})
+    assert findings(src) == expected
+
+
+def test_numpy_values_are_not_tensors():
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: torch.Tensor):
+                lens_np = lens.cpu().numpy()
+                n = lens_np[0].item()
+                return x[:n]
+    """
+    assert findings(src) == {(4, "GL103")}
+
+
+def test_numpy_of_an_unknown_value_is_an_array():
+    """`grid_thw.cpu().numpy()` of an unannotated `grid_thw` is a numpy array whatever `grid_thw` was, so
+    its `.tolist()` (whole or sliced; sglang's qwen3_vl `fast_pos_embed_interpolate`) is host work (decoys);
+    the `.cpu()` / `.numpy()` themselves and the `.tolist()` of a tensor or of the unknown value stay hits."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, grid_thw, counts: torch.Tensor):
+                grid_thw_cpu = grid_thw.cpu().numpy()
+                a = grid_thw_cpu[:, 0].tolist()
+                b = grid_thw_cpu.tolist()
+                c = counts.tolist()
+                d = grid_thw.tolist()
+                return a, b, c, d
+    """
+    assert findings(src) == {(6, "GL103"), (9, "GL102"), (10, "GL102")}
+
+
+def test_numpy_named_parameters_are_arrays():
+    """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
+    mindspore backend: `create_mask(self, query_lens_np, seq_lens_np)` gets `.cpu().numpy()` copies), so their
+    `.item()` is host work (decoys); an unknown `lens` and a tensor `x` stay hits."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, seq_lens_np, np_offsets, lens):
+                max_len = seq_lens_np.max().item()
+                first = np_offsets[0].item()
+                n = lens.max().item()
+                m = x.sum().item()
+                return max_len + first + n + m
+    """
+    assert findings(src) == {(8, "GL101"), (9, "GL101")}
+
+
+def test_host_reads_of_host_tensors_are_not_device_syncs():
+    """`.item()` / `.tolist()` / `.numpy()` of a tensor known to live on the host read host memory: a
+    `torch.tensor([...])` without a device (sglang's beam: a gloo all-reduce flag), a reduction of one, a
+    `from_numpy`. After `x.cpu()` / `x.to("cpu")` the sync is the copy's, reported once as GL103 (sglang:
+    15 positions carried GL103 and a second code for the same sync), also when `x` is an unknown object's
+    attribute. Device tensors stay hits."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: torch.Tensor, batch):
+                ready = torch.tensor([1], dtype=torch.int32, device="cpu")
+                a = ready.item()
+                b = torch.tensor([0, 4, 8]).max().item()
+                c = torch.from_numpy(np.arange(3)).tolist()
+                d = lens.cpu().numpy()
+                e = lens.to("cpu").max().item()
+                f = batch.extend_start_loc.cpu().numpy()
+                g = batch.seq_lens.to(device="cpu").tolist()
+                h = lens.max().item()
+                i = x.tolist()
+                return a, b, c, d, e, f, g, h, i
+    """
+    assert findings(src) == {(11, "GL103"), (12, "GL103"), (13, "GL103"), (14, "GL103"), (15, "GL101"),
+                             (16, "GL102")}
+
+
+def test_allow_sync_regions_silence_host_syncs_outside_capture():
+    """`with graphlint.allow_sync("why"):` and vLLM's `with gpu_sync_allowed():` (its runtime sync checker's
+    allow-region, any import path) mark deliberate syncs: no GL1xx inside (vLLM 0.33 `model_executor/`: 11
+    findings in such blocks). The same sync outside the block, or inside a captured region, stays a hit, and
+    other families are still reported inside (GL301 on `random`)."""
+    src = """
+        import random
+        import torch
+        import graphlint
+        from vllm.utils.gpu_sync_debug import gpu_sync_allowed
+        import vllm.utils.gpu_sync_debug as gsd
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, mask: torch.Tensor, g):
+                with gpu_sync_allowed():
+                    a = x.sum().item()
+                    idx = mask.nonzero()
+                with gsd.gpu_sync_allowed(first_only=True):
+                    b = x.tolist()
+                with graphlint.allow_sync("one-shot scale save"):
+                    c = x.max().item()
+                    if random.random() < 0.5:
+                        c = 0
+                d = x.min().item()
+                with torch.cuda.graph(g):
+                    with gpu_sync_allowed():
+                        e = x.mean().item()
+                return a, idx, b, c, d, e
+    """
+    assert findings(src) == {(17, "GL301"), (19, "GL101"), (22, "GL101")}
+
+
+def test_allow_sync_is_a_runtime_no_op():
+    import graphlint
+
+    with graphlint.allow_sync("warm-up read") as region:
+        value = 3
+    assert value == 3 and region.reason == "warm-up read"
+
+
+def test_one_host_naming_rule_for_parameters_fields_and_untyped_values():
+    """Parameters, class fields and untyped values share one reading of names: "cpu" as a word of the name
+    (`*_cpu`, `cpu_*`, vLLM's `seq_lens_cpu_upper_bound`) is host data. Fields used a substring test and
+    parameters a prefix/suffix test before; a `positions_gpu` tensor stays a device tensor."""
+    src = """
+        import torch
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Meta:
+            seq_lens_cpu_upper_bound: torch.Tensor
+            positions: torch.Tensor
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, meta: Meta, bound_cpu_tensor: torch.Tensor, batch):
+                a = meta.seq_lens_cpu_upper_bound.tolist()
+                b = bound_cpu_tensor.tolist()
+                c = batch.num_tokens_cpu_tensor.tolist()
+                d = meta.positions.tolist()
+                return x, a, b, c, d
+    """
+    assert findings(src) == {(16, "GL102")}
+
+
+def test_data_flow_beats_annotations():
+    """Where a value demonstrably lives beats what its annotation says: `.cpu()`, `.to("cpu")`, a factory
+    without `device=`, `.tolist()` make host values from that point, also for `self.x` assigned in the
+    function; `assert t.device.type == "cpu"` and `if t.is_cuda:` pin the device down after them (or in each
+    arm); a path that returns does not reach the code after its `if`. Decoys: every read of those host
+    values (exllamav2's asserted CPU page tables, diffusers' `self.sigmas = sigmas.to("cpu")` then
+    `.item()`). Hits: the copies themselves, and reads where the value is still on the device."""
+    src = """
+        import torch
+
+
+        class Params:
+            def __init__(self, block_index: torch.Tensor, lens: torch.Tensor, sigmas: torch.Tensor, n: int):
+                self.block_index = block_index
+                assert self.block_index.device.type == "cpu"
+                first = self.block_index[0, 1].item()
+                self.sigmas = sigmas.to("cpu")
+                smin = self.sigmas[-1].item()
+                ones = torch.ones(n)
+                total = ones.sum().item()
+                grid = lens.cpu()
+                dims = grid.tolist()
+                if lens.is_cuda:
+                    return
+                last = lens[-1].item()
+
+
+        def pick(x: torch.Tensor, sizes: torch.Tensor, c: bool):
+            if not isinstance(sizes, torch.Tensor):
+                return x
+            parts = sizes.tolist()
+            held = None
+            if c:
+                held = torch.arange(4)
+            return held.tolist(), parts
+    """
+    assert findings(src, scope="all") == {(9, "GL103"), (13, "GL103"), (23, "GL102")}
+
+
+def test_facts_cross_calls():
+    """An unannotated function's return facts come from its body (`sample()` builds its tuple on the CPU), and
+    what every call site passes flows into the callee: `split_sizes(x, sizes)` called only with lists, and
+    `read(grid)` called only with `.cpu()` copies, are not linted as if their tensor annotations held.
+    Decoys: those reads, and the sampled token's `.item()`. Hits: the caller's own copies, and a helper that
+    one call site passes a device tensor; a method called through `self` maps arguments past `self`."""
+    src = """
+        import torch
+
+
+        def split_sizes(x: torch.Tensor, sizes: torch.Tensor):
+            if isinstance(sizes, torch.Tensor):
+                sizes = sizes.tolist()
+            return torch.split(x, sizes)
+
+
+        def sample(n: int):
+            tokens = torch.empty((n, 1), dtype=torch.long)
+            return tokens, torch.empty((n, 1))
+
+
+        def read(grid: torch.Tensor):
+            return grid.tolist()
+
+
+        def mixed(t: torch.Tensor):
+            return t.tolist()
+
+
+        class Gen:
+            def step(self, x: torch.Tensor, lens: torch.Tensor):
+                parts = split_sizes(x, [1, 2])
+                n = lens.tolist()
+                more = split_sizes(x, n)
+                token, prob = sample(4)
+                if token[0, 0].item() == 2:
+                    return parts
+                dims = read(lens.cpu())
+                return mixed(lens), mixed([1]), self.count(n, x), more
+
+            def count(self, sizes: torch.Tensor, x: torch.Tensor):
+                a = sizes.tolist()
+                return a, x.tolist()
+    """
+    assert findings(src, scope="all") == {(20, "GL102"), (26, "GL102"), (31, "GL103"), (36, "GL102")}
+
+
+def test_fields_every_method_keeps_on_the_host():
+    """A field of a plain class (not an `nn.Module`, whose buffers move with `.to()`) that every
+    `self.x = ...` in the class, its bases and subclasses sets to host data is a host tensor: diffusers keeps
+    `sigmas` on the CPU on purpose, exllamav2 samples from CPU buffers. Decoy: reading such a field. Hits: a
+    blocking `copy_` of a device tensor into such a buffer, and a field one method moves to the device."""
+    src = """
+        import torch
+
+
+        class Scheduler:
+            def __init__(self, n: int):
+                self.sigmas = torch.linspace(0, 1, n)
+                self.buf = torch.empty(n)
+                self.steps = torch.arange(n)
+
+            def set_timesteps(self, sigmas: torch.Tensor, dev):
+                self.sigmas = sigmas.to("cpu")
+                self.steps = self.steps.to(dev)
+
+            def step(self, x: torch.Tensor, i: int):
+                s = self.sigmas[i].item()
+                self.buf.copy_(x)
+                self.buf.copy_(x, non_blocking=True)
+                return x * s, self.steps[i].item()
+    """
+    assert findings(src, scope="all") == {(11, "GL103"), (16, "GL103"), (18, "GL101")}
+
+
+def test_fields_take_the_value_a_method_leaves():
+    """An assignment to `self.x` that a later top-level statement of the same method replaces never reaches
+    another method: diffusers builds `self.sigmas = torch.cat(...)` and moves it with `self.sigmas =
+    self.sigmas.to("cpu")` on the next line, so `sigmas` is a host field and `add_noise`'s
+    `self.sigmas.to(device=...)` a pageable host-to-device copy (hit). Decoys: a field an early `return` may
+    leave on the device (the assignment before the return reaches the caller), read the same way. The two
+    `.to("cpu")` of device tensors are real copies."""
+    src = """
+        import torch
+
+
+        class Scheduler:
+            def __init__(self, n: int, dev):
+                self.sigmas = torch.linspace(0, 1, n, device=dev)
+                self.sigmas = self.sigmas.to("cpu")
+                self.table = torch.linspace(0, 1, n, device=dev)
+                if n > 4:
+                    return
+                self.table = self.table.to("cpu")
+
+            def add_noise(self, x: torch.Tensor):
+                sigmas = self.sigmas.to(device=x.device, dtype=x.dtype)
+                table = self.table.to(device=x.device, dtype=x.dtype)
+                return x * sigmas[0], x * table[0]
+    """
+    assert findings(src, scope="all") == {(7, "GL103"), (11, "GL103"), (14, "GL131")}
+
+
+def test_number_or_tensor_unions_are_tensors_until_narrowed():
+    """`timestep: int | torch.Tensor` (or a `-> int | torch.Tensor` return) may hold a tensor, like
+    `Optional[Tensor]`: where the code reads one, it reads the device (diffusers' `previous_timestep` returns a
+    0-d CUDA timestep the scheduler branches on). Hits: a branch and an `int()` of such values. Decoys: the arms
+    `torch.is_tensor(t)` / `isinstance(t, torch.Tensor)` rule out, in an `if` and in a conditional expression,
+    unions with non-numbers, and a union return that follows a union argument (phi4mm's
+    `int(self.compute_lens_change(x.shape[1]))` gets back the int it passed)."""
+    src = """
+        import torch
+
+
+        def previous(t: int) -> int | torch.Tensor:
+            return t - 1
+        def lens_change(n: int | torch.Tensor) -> int | torch.Tensor:
+            return n // 2
+
+
+        def step(x: torch.Tensor, t: int | torch.Tensor, name: str | torch.Tensor):
+            prev = previous(3)
+            y = x if prev >= 0 else -x
+            k = int(t)
+            v = float(t.flatten()[0]) if torch.is_tensor(t) else float(t)
+            w = t if isinstance(t, torch.Tensor) else int(t)
+            if not torch.is_tensor(t):
+                k = int(t) + 1
+            return y, k, v, w, str(name) == "a", int(lens_change(x.shape[1]))
+    """
+    assert findings(src, scope="all") == {(12, "GL110"), (13, "GL105"), (14, "GL105")}
+
+
+def test_joins_live_where_a_known_part_lives():
+    """`torch.cat` / `torch.stack` need every part on one device, so one part known to be on the host (and none
+    known on the device) puts the result there: exllamav2 joins tokenizer ids with a CPU `arange` of image ids.
+    Decoys: reading such joins, also returned by a helper. Hit: a join with a part known on the device."""
+    src = """
+        import torch
+
+
+        def image_ids(pre, n: int):
+            return torch.cat((pre, torch.arange(n).unsqueeze(0)), dim=-1)
+
+
+        def step(x: torch.Tensor, pre, post, n: int):
+            ids = torch.cat((pre, torch.arange(n).unsqueeze(0), post), dim=-1)
+            first = ids[0, 0].item()
+            tail = image_ids(pre, n)[:, -1:].tolist()
+            both = torch.cat([pre, torch.arange(n, device=x.device)]).tolist()
+            return first, tail, both
+    """
+    assert findings(src, scope="all") == {(12, "GL102")}
+
+
+def test_return_annotations_say_a_tensor_the_body_says_where():
+    """`-> tuple[torch.Tensor, int]` names a tensor, not its device: fla's `_interval_cp_meta` returns a slice of
+    its `cu_seqlens_cpu` argument, so the caller's `.to(device, non_blocking=True)` is a pageable copy (GL134)
+    and its `.tolist()` reads host memory. Decoy: that `.tolist()`. Hits: the copy, and a helper annotated
+    `-> torch.Tensor` whose body keeps the data on the device."""
+    src = """
+        import torch
+
+
+        def local_bounds(cu_seqlens_cpu: torch.Tensor, start: int) -> tuple[torch.Tensor, int]:
+            local = (cu_seqlens_cpu[1:].clamp(min=start) - start).to(torch.int32)
+            return local, start + 1
+
+
+        def lens(cu_seqlens: torch.Tensor) -> torch.Tensor:
+            return cu_seqlens[1:] - cu_seqlens[:-1]
+
+
+        def step(x: torch.Tensor, cu_seqlens: torch.Tensor):
+            local, n = local_bounds(cu_seqlens.cpu(), 4)
+            bounds = local.tolist()
+            return local.to(device=x.device, non_blocking=True), bounds, lens(cu_seqlens).tolist()
+    """
+    assert findings(src, scope="all") == {(14, "GL103"), (16, "GL134"), (16, "GL102")}
+
+
+def test_augmented_host_arithmetic_keeps_call_site_facts():
+    """`cache_seqlens += 1` on a host tensor keeps it a host tensor at the call site (exllamav2's draft loop
+    passes its CPU `cache_seqlens` to `get_paged_params`, which reads `cache_seqlens[0].item()`): decoy. Hit:
+    the same read when one caller adds a device tensor to it."""
+    src = """
+        import torch
+
+
+        def params(lens: torch.Tensor):
+            return lens[0].item()
+
+
+        def params2(lens: torch.Tensor):
+            return lens[0].item()
+
+
+        def loop(n: int, steps: int, x: torch.Tensor):
+            lens = torch.zeros(n, dtype=torch.int32)
+            other = torch.zeros(n, dtype=torch.int32)
+            for _ in range(steps):
+                a = params(lens)
+                b = params2(other)
+                lens += 1
+                other += x
+            return a, b
+    """
+    assert findings(src, scope="all") == {(9, "GL101")}
+
+
+def test_cached_results_follow_call_site_facts(tmp_path):
+    """Call-site facts come from other files: changing what a caller passes re-lints the callee even when
+    the callee's file and imports are unchanged (the facts are part of its cache key)."""
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
+
+    (tmp_path / "helper.py").write_text(
+        "import torch\n\n\ndef read(sizes: torch.Tensor):\n    return sizes.tolist()\n")
+    caller = tmp_path / "caller.py"
+
+    def run(arg: str) -> set[tuple[str, int, str]]:
+        caller.write_text("import torch\nfrom helper import read\n\n\n"
+                          f"def step(x: torch.Tensor):\n    return read({arg})\n")
+        result = Linter(Config(scope="all"), cache_dir=tmp_path / ".cache").lint_paths(
+            sorted(tmp_path.glob("*.py")))
+        return {(f.path.rpartition("/")[2], f.line, f.code) for f in result.findings}
+
+    assert run("[1, 2]") == set()
+    assert run("x") == {("helper.py", 5, "GL102")}
+    assert run("[3]") == set()

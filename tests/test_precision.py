@@ -1324,3 +1324,51 @@ def test_cached_results_follow_call_site_facts(tmp_path):
     assert run("[1, 2]") == set()
     assert run("x") == {("helper.py", 5, "GL102")}
     assert run("[3]") == set()
+
+
+def test_tuple_items_of_project_calls_flow_into_callees():
+    """Values unpacked from a project function's returned tuple carry its items' facts into the functions they
+    are passed to, through a wrapper that forwards the tuple and through `pool.submit(f, ...).result()`:
+    `sample()` builds its token on the CPU, so `receive(token)` reads a host tensor whatever its annotation
+    says. Decoys: the `.item()` reads in `receive`. Hits: the same reads in `consume`, whose one caller passes
+    the device item of the tuple, and in `drain`, whose callers disagree."""
+    src = """
+        import torch
+        from collections import deque
+
+
+        def sample(logits: torch.Tensor):
+            token = torch.multinomial(logits.float().cpu().softmax(-1), 1)
+            return token, logits.argmax(-1)
+
+
+        def forward_sample(logits: torch.Tensor):
+            token, best = sample(logits)
+            return token, best
+
+
+        def receive(token: torch.Tensor, n: int):
+            return token.item() + n
+
+
+        def consume(best: torch.Tensor):
+            return best.item()
+
+
+        def drain(token: torch.Tensor):
+            return token.item()
+
+
+        class Gen:
+            def step(self, logits: torch.Tensor, pool):
+                futures = deque()
+                futures.append(pool.submit(forward_sample, logits))
+                token, best = futures.popleft().result()
+                receive(token, 1)
+                again, _ = forward_sample(logits)
+                receive(again, 2)
+                consume(best)
+                drain(token)
+                drain(best)
+    """
+    assert findings(src, scope="all") == {(6, "GL103"), (20, "GL101"), (24, "GL101")}

@@ -1372,3 +1372,62 @@ def test_tuple_items_of_project_calls_flow_into_callees():
                 drain(best)
     """
     assert findings(src, scope="all") == {(6, "GL103"), (20, "GL101"), (24, "GL101")}
+
+
+def test_optional_host_returns_and_left_out_none_defaults():
+    """A helper that returns a `torch.cat` of CPU parts appended to a local list, or None, and a method that
+    returns a plain class's CPU buffer, or None, both hand the caller host data; a call that leaves the
+    parameter out passes its None default. So `verify(draft)` reads host ids. Decoy: that `.item()`. Hits: the
+    same read in `check`, whose other call site passes a device tensor, and in `fed`, fed a module's buffer
+    (a module's buffers move with `.to()`)."""
+    src = """
+        import torch
+
+
+        class Gen:
+            def __init__(self, n: int):
+                self.ids_pinned = torch.empty((n, 4), dtype=torch.long, pin_memory=True)
+
+            def ngram_draft(self, rows: list):
+                parts = []
+                for row in rows:
+                    parts.append(torch.tensor([row], dtype=torch.long))
+                return torch.cat(parts, dim=0) if len(parts) > 0 else None
+
+            def model_draft(self, n: int):
+                if n == 0:
+                    return None
+                return self.ids_pinned
+
+            def verify(self, rows: list, draft: torch.Tensor | None = None):
+                return draft[0, 0].item() if draft is not None else 0
+
+            def check(self, draft: torch.Tensor | None = None):
+                return draft[0, 0].item()
+
+            def step(self, rows: list, logits: torch.Tensor, use_model: bool):
+                if use_model:
+                    draft = self.model_draft(len(rows))
+                    self.verify(rows, draft)
+                elif rows:
+                    draft = self.ngram_draft(rows)
+                    self.verify(rows, draft)
+                else:
+                    self.verify(rows)
+                self.check(self.ngram_draft(rows))
+                self.check(logits.argmax(-1))
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("ids", torch.zeros(4, dtype=torch.long))
+                self.table = torch.zeros(4, dtype=torch.long)
+
+            def fed(self, ids: torch.Tensor):
+                return ids[0].item()
+
+            def run(self):
+                return self.fed(self.table)
+    """
+    assert findings(src, scope="all") == {(23, "GL101"), (45, "GL101")}

@@ -389,26 +389,49 @@ if triton is not None:
         kv_new_ptr,
         score_new_ptr,
         ape_ptr,
-        pos_ptr,
-        active_ptr,
         norm_w_ptr,
-        cos_sin_ptr,
         state_ptr,
         cache_ptr,
+        kv_new2_ptr,  # the second compressor (same rows, positions, ratio and cache geometry)
+        score_new2_ptr,
+        ape2_ptr,
+        norm_w2_ptr,
+        state2_ptr,
+        cache2_ptr,
+        pos_ptr,
+        active_ptr,
+        cos_sin_ptr,
         table_ptr,
         n_max,
         max_blocks,
         max_pos,
         eps,
         D: tl.constexpr,
+        D2: tl.constexpr,
         RATIO: tl.constexpr,
         ROPE: tl.constexpr,
         RPB: tl.constexpr,
         PAGED: tl.constexpr,
     ):
+        """Program (row b, task t): t = 0 steps the first compressor, t = 1 the second (a CSA layer's main
+        and indexer compressors in one launch; the grid has one task column when there is no second)."""
+        b = tl.program_id(0).to(tl.int64)
+        if tl.program_id(1) == 0:
+            _compress_ring_row(b, kv_new_ptr, score_new_ptr, ape_ptr, pos_ptr, active_ptr, norm_w_ptr, cos_sin_ptr,
+                               state_ptr, cache_ptr, table_ptr, n_max, max_blocks, max_pos, eps, D, RATIO, ROPE, RPB,
+                               PAGED)
+        else:
+            _compress_ring_row(b, kv_new2_ptr, score_new2_ptr, ape2_ptr, pos_ptr, active_ptr, norm_w2_ptr,
+                               cos_sin_ptr, state2_ptr, cache2_ptr, table_ptr, n_max, max_blocks, max_pos, eps, D2,
+                               RATIO, ROPE, RPB, PAGED)
+
+    @triton.jit
+    def _compress_ring_row(b, kv_new_ptr, score_new_ptr, ape_ptr, pos_ptr, active_ptr, norm_w_ptr, cos_sin_ptr,
+                           state_ptr, cache_ptr, table_ptr, n_max, max_blocks, max_pos, eps, D: tl.constexpr,
+                           RATIO: tl.constexpr, ROPE: tl.constexpr, RPB: tl.constexpr, PAGED: tl.constexpr):
+        """One batch row of one overlapping compressor (module docstring)."""
         ROWS: tl.constexpr = 2 * RATIO
         C: tl.constexpr = 2 * D  # token row width (coff * d)
-        b = tl.program_id(0).to(tl.int64)
         active = tl.load(active_ptr + b) != 0
         pos = tl.maximum(tl.load(pos_ptr + b).to(tl.int64), 0)
         state_b = state_ptr + b * (ROWS * 2 * C)
@@ -495,6 +518,11 @@ if triton is not None:
         _store_entry(w_new / l_new, pos, emit, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
 
 
+# a second overlapping compressor stepped in the same launch (`compressor_update_emit`'s `*2` arguments)
+SECOND_NAMES = ("kv_new", "score_new", "ape", "norm_w", "state", "comp_cache")
+SecondCompressor = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]
+
+
 def compressor_update_emit_triton(
     kv_new: torch.Tensor,
     score_new: torch.Tensor,
@@ -508,27 +536,41 @@ def compressor_update_emit_triton(
     ratio: int,
     eps: float = 1e-6,
     block_table: Optional[torch.Tensor] = None,
+    second: Optional[SecondCompressor] = None,
 ) -> None:
-    """Launch the Triton step kernel: fixed grid (B,), every decision taken in kernel from `pos`."""
+    """Launch the Triton step kernel: fixed grid (B,) (ring with a second compressor: (B, 2)), every
+    decision taken in kernel from `pos`."""
     batch, head_dim = kv_new.shape[0], comp_cache.shape[-1]
     overlap = _is_overlap(kv_new, comp_cache)
     tensors = {"kv_new": kv_new, "score_new": score_new, "ape": ape, "cos_sin": cos_sin, "state": state,
                "comp_cache": comp_cache}
+    if second is not None:
+        if not (overlap and _is_overlap(second[0], second[5])) or second[5].shape[:-1] != comp_cache.shape[:-1] \
+                or second[0].shape[0] != batch:
+            raise ValueError("compressor_update_emit: the second compressor must be an overlapping (ratio-4) one on "
+                             "the same rows with the same cache geometry")
+        tensors.update({f"{name}2": t for name, t in zip(SECOND_NAMES, second)})
     if block_table is None:  # contiguous `[B, Nmax, d]`; the table argument is an unused stand-in
         n_max, rpb, max_blocks, table = comp_cache.shape[1], 1, 1, pos
     else:  # pool `[num_blocks, rows_per_block, d]`: logical capacity = the table's width in rows
         rpb, max_blocks, table = comp_cache.shape[1], block_table.shape[1], block_table
         n_max = max_blocks * rpb
         tensors["block_table"] = block_table
-    check_kernel_inputs(
-        "compressor_update_emit", tensors, {"head_dim": head_dim, "2*ratio (ring rows)": 2 * ratio if overlap else 1},
-    )
-    kernel = _compress_ring_kernel if overlap else _compress_online_kernel
-    kernel[(batch,)](
-        kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, table,
-        n_max, max_blocks, cos_sin.shape[0], eps,
-        D=head_dim, RATIO=ratio, ROPE=cos_sin.shape[1], RPB=rpb, PAGED=block_table is not None,
-        num_warps=4 if head_dim <= 128 else 8,
+    head_dim2 = second[5].shape[-1] if second is not None else head_dim
+    check_kernel_inputs("compressor_update_emit", tensors, {
+        "head_dim": head_dim, "second head_dim": head_dim2, "2*ratio (ring rows)": 2 * ratio if overlap else 1})
+    geometry = dict(RATIO=ratio, ROPE=cos_sin.shape[1], RPB=rpb, PAGED=block_table is not None,
+                    num_warps=4 if max(head_dim, head_dim2) <= 128 else 8)
+    if not overlap:
+        _compress_online_kernel[(batch,)](
+            kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, table,
+            n_max, max_blocks, cos_sin.shape[0], eps, D=head_dim, **geometry,
+        )
+        return
+    first = (kv_new, score_new, ape, norm_w, state, comp_cache)
+    _compress_ring_kernel[(batch, 1 if second is None else 2)](
+        *first, *(second if second is not None else first), pos, active, cos_sin, table,
+        n_max, max_blocks, cos_sin.shape[0], eps, D=head_dim, D2=head_dim2, **geometry,
     )
 
 
@@ -536,7 +578,6 @@ def compressor_update_emit_triton(
 # custom op
 
 
-@torch.library.custom_op("dsv4::compressor_update_emit", mutates_args=("state", "comp_cache"))
 def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
     kv_new: torch.Tensor,
     score_new: torch.Tensor,
@@ -550,6 +591,12 @@ def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
     ratio: int,
     eps: float = 1e-6,
     block_table: Optional[torch.Tensor] = None,
+    kv_new2: Optional[torch.Tensor] = None,
+    score_new2: Optional[torch.Tensor] = None,
+    ape2: Optional[torch.Tensor] = None,
+    norm_w2: Optional[torch.Tensor] = None,
+    state2: Optional[torch.Tensor] = None,
+    comp_cache2: Optional[torch.Tensor] = None,
 ) -> None:
     """One compressor decode step for every batch row (contract C1); mutates `state` and `comp_cache`.
 
@@ -557,21 +604,55 @@ def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
     norm_w `[d]`, cos_sin `[max_pos, r]` fp32, state from `compressor_state`, comp_cache `[B, Nmax, d]`, or,
     with `block_table [B, max_blocks]` int32 (kv_pages), a pool `[num_blocks, rows_per_block, d]` written at
     the entry's physical row (never the null block). Inputs must be contiguous.
+    The `*2` arguments (all or none) step a second overlapping compressor on the same rows, positions and
+    cache geometry in the same launch (a CSA layer's indexer compressor next to its main one).
     """
+    _compressor_update_emit_op(kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps,
+                               block_table, kv_new2, score_new2, ape2, norm_w2, state2, comp_cache2)
+
+
+# The op's schema has no defaults: torch <= 2.11 finds a mutated argument by its position under autograd, so
+# an omitted state2 / comp_cache2 raised IndexError on the H200. The wrapper above supplies them.
+@torch.library.custom_op("dsv4::compressor_update_emit",
+                         mutates_args=("state", "comp_cache", "state2", "comp_cache2"))
+def _compressor_update_emit_op(  # graphlint: hot
+    kv_new: torch.Tensor, score_new: torch.Tensor, ape: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
+    norm_w: torch.Tensor, cos_sin: torch.Tensor, state: torch.Tensor, comp_cache: torch.Tensor, ratio: int,
+    eps: float, block_table: Optional[torch.Tensor], kv_new2: Optional[torch.Tensor],
+    score_new2: Optional[torch.Tensor], ape2: Optional[torch.Tensor], norm_w2: Optional[torch.Tensor],
+    state2: Optional[torch.Tensor], comp_cache2: Optional[torch.Tensor],
+) -> None:
+    second = _second(kv_new2, score_new2, ape2, norm_w2, state2, comp_cache2)
     if use_triton(kv_new):
         compressor_update_emit_triton(
-            kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps, block_table
+            kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps, block_table, second
         )
-    else:
-        compressor_update_emit_ref(
-            kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps, block_table
-        )
+        return
+    compressor_update_emit_ref(
+        kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, ratio, eps, block_table
+    )
+    if second is not None:
+        kv2, sc2, ape2_, nw2, st2, cache2 = second
+        compressor_update_emit_ref(kv2, sc2, ape2_, pos, active, nw2, cos_sin, st2, cache2, ratio, eps, block_table)
 
 
-@compressor_update_emit.register_fake
+def _second(*args: Optional[torch.Tensor]) -> Optional[SecondCompressor]:
+    """The second compressor's tensors, or None; a partial set is a usage error, not a silent skip."""
+    given = [a is not None for a in args]
+    if not any(given):
+        return None
+    if not all(given):
+        missing = [f"{n}2" for n, g in zip(SECOND_NAMES, given) if not g]
+        raise ValueError(f"compressor_update_emit: the second compressor misses {', '.join(missing)}")
+    return tuple(args)  # type: ignore[return-value]
+
+
+@_compressor_update_emit_op.register_fake
 def _(
     kv_new: torch.Tensor, score_new: torch.Tensor, ape: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
     norm_w: torch.Tensor, cos_sin: torch.Tensor, state: torch.Tensor, comp_cache: torch.Tensor, ratio: int,
-    eps: float = 1e-6, block_table: Optional[torch.Tensor] = None,
+    eps: float, block_table: Optional[torch.Tensor], kv_new2: Optional[torch.Tensor],
+    score_new2: Optional[torch.Tensor], ape2: Optional[torch.Tensor], norm_w2: Optional[torch.Tensor],
+    state2: Optional[torch.Tensor], comp_cache2: Optional[torch.Tensor],
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate

@@ -20,11 +20,14 @@ import torch
 
 from ._attn_common import check_kernel_inputs
 from ._backend import interpreting, use_triton
+from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
 try:
     import triton
     import triton.language as tl
+
+    from .indices import _window_ids
 except ImportError:  # pragma: no cover
     triton = None
     tl = None
@@ -51,14 +54,24 @@ def indexer_scores_ref(
     scores.copy_(torch.where(active.view(-1, 1), s, scores))
 
 
-def _select_topk(scores: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor) -> None:
-    """Static-k top-k over the masked scores; ids at or past the device count (and padding rows) -> -1.
+def _topk_ids(scores: torch.Tensor, k: int) -> torch.Tensor:
+    """Static-k top-k ids (int64) over the masked scores, unsorted: the contract is a set (the attention sums
+    over it in any order) and on CUDA a sorted top-k launches a sort after the selection."""
+    return torch.topk(scores, k, dim=1, sorted=False).indices
+
+
+def _mask_ids_ref(ids: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor) -> None:
+    """ids at or past the device count (and padding rows) -> -1, cast into `topk_idx`.
 
     Masking by id, not by score: when n_valid < K, topk still returns -inf ties with arbitrary ids.
     """
-    ids = torch.topk(scores, topk_idx.shape[1], dim=1).indices
     ok = (ids < n_valid.view(-1, 1)) & active.view(-1, 1)
     topk_idx.copy_(torch.where(ok, ids, -1).to(topk_idx.dtype))
+
+
+def _select_topk(scores: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor) -> None:
+    """The reference selection: static-k top-k of the masked scores into `topk_idx` (-1 past the count)."""
+    _mask_ids_ref(_topk_ids(scores, topk_idx.shape[1]), n_valid, active, topk_idx)
 
 
 def indexer_topk_fixed_ref(
@@ -70,11 +83,30 @@ def indexer_topk_fixed_ref(
     scores: torch.Tensor,
     topk_idx: torch.Tensor,
     block_table: Optional[torch.Tensor] = None,
+    idx: Optional[torch.Tensor] = None,
+    pos: Optional[torch.Tensor] = None,
 ) -> None:
     if block_table is not None:  # the contiguous view of the paged keys, then the contiguous oracle
         k = gather_logical(k, block_table, scores.shape[1])
     indexer_scores_ref(q, w, k, n_valid, active, scores)
     _select_topk(scores, n_valid, active, topk_idx)
+    if idx is not None:  # the CSA attention index list (the ratio only matters without a top-k)
+        build_attention_indices_ref(_pos_for_idx(pos), active, idx, topk_idx, _window(idx, topk_idx), 4)
+
+
+def _pos_for_idx(pos: Optional[torch.Tensor]) -> torch.Tensor:
+    if pos is None:
+        raise ValueError("indexer_topk_fixed: filling idx needs pos")
+    return pos
+
+
+def _window(idx: torch.Tensor, topk_idx: torch.Tensor) -> int:
+    """The window width W of an index list `idx[B, W + K]` (a static shape)."""
+    window = idx.shape[1] - topk_idx.shape[1]
+    if window <= 0 or idx.shape[0] != topk_idx.shape[0]:
+        raise ValueError(f"indexer_topk_fixed: idx {tuple(idx.shape)} is not [B, W + K] for topk_idx "
+                         f"{tuple(topk_idx.shape)}")
+    return window
 
 
 if triton is not None:
@@ -125,6 +157,26 @@ if triton is not None:
         s = tl.where(offs_n < n_valid, s, float("-inf"))
         tl.store(scores_ptr + b * N_MAX + offs_n, s, mask=(offs_n < N_MAX) & active)
 
+    @triton.jit
+    def _mask_ids_kernel(ids_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, K, W,
+                         BLOCK: tl.constexpr, BLOCK_W: tl.constexpr, IDX: tl.constexpr):
+        """`_mask_ids_ref` for one row in one launch (replaces compare, and, where and the int32 cast); with
+        IDX also the row's attention index list `[window | W + id]` (`indices.build_attention_indices`'s
+        CSA row), which saves the index builder's launch."""
+        b = tl.program_id(0).to(tl.int64)
+        ok_row = tl.load(active_ptr + b) != 0
+        n_valid = tl.load(n_valid_ptr + b)
+        j = tl.arange(0, BLOCK)
+        ids = tl.load(ids_ptr + b * K + j, mask=j < K, other=-1)
+        ids = tl.where((ids < n_valid) & ok_row, ids, -1)
+        tl.store(out_ptr + b * K + j, ids.to(out_ptr.dtype.element_ty), mask=j < K)
+        if IDX:
+            row = idx_ptr + b * (W + K)
+            jw = tl.arange(0, BLOCK_W)
+            win = tl.where(ok_row, _window_ids(tl.load(pos_ptr + b).to(tl.int64), jw, W), -1)
+            tl.store(row + jw, win.to(idx_ptr.dtype.element_ty), mask=jw < W)
+            tl.store(row + W + j, tl.where(ids >= 0, ids + W, -1).to(idx_ptr.dtype.element_ty), mask=j < K)
+
 
 def indexer_topk_fixed_triton(
     q: torch.Tensor,
@@ -135,6 +187,8 @@ def indexer_topk_fixed_triton(
     scores: torch.Tensor,
     topk_idx: torch.Tensor,
     block_table: Optional[torch.Tensor] = None,
+    idx: Optional[torch.Tensor] = None,
+    pos: Optional[torch.Tensor] = None,
 ) -> None:
     batch, heads, head_dim = q.shape
     n_max = scores.shape[1]
@@ -152,10 +206,19 @@ def indexer_topk_fixed_triton(
         UPCAST=interpreting(), PRECISION="ieee" if q.dtype == torch.float32 else None,
         RPB=k.shape[1] if block_table is not None else 1, PAGED=block_table is not None, num_warps=4,
     )
-    _select_topk(scores, n_valid, active, topk_idx)
+    k_top = topk_idx.shape[1]
+    window = _window(idx, topk_idx) if idx is not None else 1
+    if idx is not None:
+        pos = _pos_for_idx(pos)
+        check_kernel_inputs("indexer_topk_fixed", {"idx": idx, "topk_idx": topk_idx}, {})
+    ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]
+    _mask_ids_kernel[(batch,)](
+        ids, n_valid, active, topk_idx, pos if idx is not None else n_valid, idx if idx is not None else topk_idx,
+        k_top, window, BLOCK=triton.next_power_of_2(k_top), BLOCK_W=triton.next_power_of_2(window),
+        IDX=idx is not None, num_warps=1 if k_top <= 256 else 4,
+    )
 
 
-@torch.library.custom_op("dsv4::indexer_topk_fixed", mutates_args=("scores", "topk_idx"))
 def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
     q: torch.Tensor,
     w: torch.Tensor,
@@ -165,22 +228,38 @@ def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
     scores: torch.Tensor,
     topk_idx: torch.Tensor,
     block_table: Optional[torch.Tensor] = None,
+    idx: Optional[torch.Tensor] = None,
+    pos: Optional[torch.Tensor] = None,
 ) -> None:
     """Contract C3: q `[B, Hi, Di]` (after RoPE), w `[B, Hi]` fp32, k `[B, Nmax, Di]` (C1 output, d=128),
     n_valid `[B]` int (= (pos+1)//4), active `[B]` bool; fills `scores[B, Nmax]` fp32 (workspace) and
     `topk_idx[B, K]` int32 entry ids (-1 = none). K is `topk_idx.shape[1]`, a static shape. Contiguous.
     With `block_table [B, max_blocks]` int32 (kv_pages), k is a pool `[num_blocks, rows_per_block, Di]` and
     entry t of row b is read from its physical row; Nmax is then `scores.shape[1]`.
+    With `idx [B, W + K]` int32 and `pos [B]` int64 it also fills the CSA layer's attention index list, as
+    `build_attention_indices(pos, active, idx, topk_idx, W, 4)` would (one launch less per CSA layer).
     """
+    _indexer_topk_fixed_op(q, w, k, n_valid, active, scores, topk_idx, block_table, idx, pos)
+
+
+# No defaults in the op's schema: torch <= 2.11 finds a mutated argument (idx) by its position under
+# autograd, so omitting it raised IndexError on the H200. The wrapper above supplies them.
+@torch.library.custom_op("dsv4::indexer_topk_fixed", mutates_args=("scores", "topk_idx", "idx"))
+def _indexer_topk_fixed_op(  # graphlint: hot
+    q: torch.Tensor, w: torch.Tensor, k: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor,
+    scores: torch.Tensor, topk_idx: torch.Tensor, block_table: Optional[torch.Tensor],
+    idx: Optional[torch.Tensor], pos: Optional[torch.Tensor],
+) -> None:
     if use_triton(q):
-        indexer_topk_fixed_triton(q, w, k, n_valid, active, scores, topk_idx, block_table)
+        indexer_topk_fixed_triton(q, w, k, n_valid, active, scores, topk_idx, block_table, idx, pos)
     else:
-        indexer_topk_fixed_ref(q, w, k, n_valid, active, scores, topk_idx, block_table)
+        indexer_topk_fixed_ref(q, w, k, n_valid, active, scores, topk_idx, block_table, idx, pos)
 
 
-@indexer_topk_fixed.register_fake
+@_indexer_topk_fixed_op.register_fake
 def _(
     q: torch.Tensor, w: torch.Tensor, k: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor,
-    scores: torch.Tensor, topk_idx: torch.Tensor, block_table: Optional[torch.Tensor] = None,
+    scores: torch.Tensor, topk_idx: torch.Tensor, block_table: Optional[torch.Tensor],
+    idx: Optional[torch.Tensor], pos: Optional[torch.Tensor],
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate

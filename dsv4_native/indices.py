@@ -62,6 +62,14 @@ def build_attention_indices_ref(
 if triton is not None:
 
     @triton.jit
+    def _window_ids(p, j, W):
+        """Columns j < W of a row at position p: the ring slots of positions p-W+1 .. p once the window is
+        full, else 0 .. p then -1 (the module docstring's layout)."""
+        wrapped = (p - W + 1 + j + W) % W  # +W keeps the operand non-negative for C-style %
+        early = tl.where(j <= p, j, -1)
+        return tl.where(p >= W - 1, wrapped, early)
+
+    @triton.jit
     def _build_indices_kernel(
         pos_ptr,
         active_ptr,
@@ -78,9 +86,7 @@ if triton is not None:
         p = tl.load(pos_ptr + b).to(tl.int64)
         j = tl.arange(0, BLOCK)
         in_win = j < W
-        wrapped = (p - W + 1 + j + W) % W  # +W keeps the operand non-negative for C-style %
-        early = tl.where(j <= p, j, -1)
-        ids = tl.where(p >= W - 1, wrapped, early)
+        ids = _window_ids(p, j, W)
         e = j - W
         if MODE == 1:
             comp = tl.where(e < (p + 1) // RATIO, j, -1)

@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
-    NO_SECOND_TASK, F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+    F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
 )
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
@@ -195,11 +195,15 @@ class DSV4Compressor(nn.Module):
                              persistent=False)
 
     def step(self, kv: torch.Tensor, score: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
-             cos_sin: torch.Tensor, cache: torch.Tensor, eps: float, table: Optional[torch.Tensor]) -> None:
-        """kv = x wkv^T, score = x wgate^T in fp32 (the layer's `F32Projections` computes them)."""
+             cos_sin: torch.Tensor, cache: torch.Tensor, eps: float, table: Optional[torch.Tensor],
+             second: Optional[tuple[DSV4Compressor, torch.Tensor, torch.Tensor, torch.Tensor]] = None) -> None:
+        """kv = x wkv^T, score = x wgate^T in fp32 (the layer's `F32Projections` computes them); `second` =
+        (compressor, kv, score, cache) of another overlapping compressor stepped in the same launch."""
         n = kv.shape[0]
+        more = () if second is None else (second[1], second[2], second[0].ape, second[0].norm,
+                                          second[0].state[:n], second[3])
         compressor_update_emit(kv, score, self.ape, pos, active, self.norm, cos_sin, self.state[:n], cache,
-                               self.ratio, eps, table)
+                               self.ratio, eps, table, *more)
 
 
 class DSV4Attention(RowFusedModule):
@@ -292,29 +296,32 @@ class DSV4Attention(RowFusedModule):
 
         # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
         f32 = self.f32_proj(x) if self.f32_proj is not None else []
-        topk: Optional[torch.Tensor] = None
+        comp = self.comp_kv if self.paged else self.comp_kv[:n]
+        idx = self.idx[:n]
         if self.ratio == CSA:  # host-known layer type
             index_kv = self.index_kv if self.paged else self.index_kv[:n]
-            self.index_compressor.step(f32[2], f32[3], pos.raw, active, cos_sin, index_kv, eps, table)
-            wi = f32[4]
-            topk = self.topk[:n]
-            indexer_topk_fixed(qi, wi, index_kv, pos.n_valid_csa, active, self.index_scores[:n], topk, table)
-
-        comp = self.comp_kv if self.paged else self.comp_kv[:n]
-        if self.compressor is not None:
-            self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
-        idx = self.idx[:n]
-        build_attention_indices(pos_c, active, idx, topk, cfg.window, max(self.ratio, 1))
+            # the main and indexer compressors in one launch
+            self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table,
+                                 (self.index_compressor, f32[2], f32[3], index_kv))
+            # the top-k's masking launch also writes the layer's attention index list (no index builder)
+            indexer_topk_fixed(qi, f32[4], index_kv, pos.n_valid_csa, active, self.index_scores[:n], self.topk[:n],
+                               table, idx, pos_c)
+        else:
+            if self.compressor is not None:
+                self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
+            build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
-        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table)
-
-        o_rot = torch.empty_like(o)  # de-rotate V's rope channels
-        norm_rope(o, None, cos_sin_inv, pos_c, active, o_rot, eps, False, False, *NO_SECOND_TASK)
-        o = o_rot
+        # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c)
+        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table,
+                                cos_sin_inv, pos_c)
+        # the grouped wo_a, einsum("ngi,goi->ngo") as one bmm over the groups written through a transposed
+        # view of the [n, g, o] result: at n > 1 the einsum copied its [g, n, o] output back (one launch more).
+        # out= refuses operands that require grad; the step has no autograd anyway (its custom ops have none)
         groups = o.reshape(n, cfg.o_groups, -1)
-        wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
-        mid = torch.einsum("ngi,goi->ngo", groups, wa).reshape(n, -1)
-        return F.linear(mid, self.wo_b)
+        wa = self.wo_a.detach().view(cfg.o_groups, cfg.o_lora, -1)
+        mid = torch.empty(n, cfg.o_groups, cfg.o_lora, device=x.device, dtype=x.dtype)
+        torch.bmm(groups.transpose(0, 1), wa.transpose(1, 2), out=mid.transpose(0, 1))
+        return F.linear(mid.view(n, -1), self.wo_b)
 
 
 class DSV4Block(nn.Module):
@@ -414,12 +421,13 @@ class DSV4Model(nn.Module):
     # host side, between replays
 
     def prefill(self, slots: Sequence[int], prompts: Sequence[Sequence[int]],  # graphlint: cold
-                chunk: int = 512) -> None:
+                chunk: Optional[int] = None) -> None:
         """Chunked prefill of each prompt but its last token into its slot, then admit the slot at its last
-        prompt token so the next decode step samples the first new token (`dsv4_native.prefill`)."""
-        from .prefill import prefill_chunked  # prefill builds on this module
+        prompt token so the next decode step samples the first new token (`dsv4_native.prefill`; chunk None:
+        its `DEFAULT_CHUNK`)."""
+        from .prefill import DEFAULT_CHUNK, prefill_chunked  # prefill builds on this module
 
-        prefill_chunked(self, slots, prompts, chunk)
+        prefill_chunked(self, slots, prompts, DEFAULT_CHUNK if chunk is None else chunk)
 
     def reserve_kv(self, slot: int, length: int) -> None:  # graphlint: cold
         """Between steps: the slot's block table covers tokens [0, length) (call with pos + 1 before the step

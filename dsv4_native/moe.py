@@ -297,6 +297,7 @@ if triton is not None:
         N, S, EM,
         D: tl.constexpr, INTER: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
+        PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32); None = default
     ):
         """Program (M-block, N-block) of GEMM1 over expert-sorted rows."""
         pid_m = tl.program_id(0)
@@ -330,8 +331,8 @@ if triton is not None:
             else:
                 bg = bg.to(a.dtype)
                 bu = bu.to(a.dtype)
-            acc_g = tl.dot(a, bg, acc_g)
-            acc_u = tl.dot(a, bu, acc_u)
+            acc_g = tl.dot(a, bg, acc_g, input_precision=PRECISION)
+            acc_u = tl.dot(a, bu, acc_u, input_precision=PRECISION)
         gate = tl.minimum(acc_g, 10.0)
         up = tl.minimum(tl.maximum(acc_u, -10.0), 10.0)
         h = gate / (1.0 + tl.exp(-gate)) * up
@@ -344,6 +345,7 @@ if triton is not None:
         N, EM,
         D: tl.constexpr, INTER: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
+        PRECISION: tl.constexpr,
     ):
         """Program (M-block, N-block) of GEMM2; epilogue multiplies by the routed weight (fp32 out)."""
         pid_m = tl.program_id(0)
@@ -373,7 +375,7 @@ if triton is not None:
                 b = b.to(tl.float32)
             else:
                 b = b.to(a.dtype)
-            acc = tl.dot(a, b, acc)
+            acc = tl.dot(a, b, acc, input_precision=PRECISION)
         rw = tl.load(w_ptr + srow, mask=row_ok, other=0.0)
         y = acc * rw[:, None]
         tl.store(y_ptr + srow[:, None] * D + offs_n[None, :], y, mask=row_ok[:, None] & n_ok[None, :])
@@ -464,15 +466,18 @@ def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post
     em = sorted_ids.shape[0]
     n_blocks = expert_ids.shape[0]
     upcast = interpreting()
+    # fp32 operands: IEEE products; the default (tf32) rounds them to 10 mantissa bits on the GPU, which
+    # put the fp32 prefill 5e-2 off token decode (the GEMV path never rounds)
+    precision = "ieee" if x.dtype == torch.float32 else None
     bn1, bk = _pow2_at_most(inter, 64), _pow2_at_most(dim, 64)
     _grouped13_kernel[(n_blocks, triton.cdiv(inter, bn1))](
         x, sorted_ids, expert_ids, n_post_pad, w13, h, n, n_slot, em, D=dim, INTER=inter,
-        BM=block_m, BN=bn1, BK=bk, UPCAST=upcast, num_warps=4, num_stages=3,
+        BM=block_m, BN=bn1, BK=bk, UPCAST=upcast, PRECISION=precision, num_warps=4, num_stages=3,
     )
     bn2, bk2 = _pow2_at_most(dim, 64), _pow2_at_most(inter, 64)
     _grouped2_kernel[(n_blocks, triton.cdiv(dim, bn2))](
         h, sorted_ids, expert_ids, n_post_pad, slot_w, w2, y_slot, n, em, D=dim, INTER=inter,
-        BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, num_warps=4, num_stages=3,
+        BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, PRECISION=precision, num_warps=4, num_stages=3,
     )
     slot_sum_triton(y_slot, slot_ids, out, n_exp)
 

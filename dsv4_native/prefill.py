@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from ._attn_common import apply_rope_interleaved
 from ._backend import rowwise_linear
 from .compressor import compress_chunk
-from .indexer import indexer_topk_fixed_ref
+from .indexer import _select_topk, indexer_scores_ref
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 from .mhc import HC, HyperConnection, hc_post, hc_pre, mix_workspace
@@ -42,7 +42,9 @@ from .moe import DSV4MoE, align_sizes, moe_align, moe_experts_grouped
 from .router import moe_route, router_splits
 from .sparse_attention import attend_gathered_ref
 
-DEFAULT_CHUNK = 512
+# tokens per forward: 2048 runs a 4k prompt on `mid` in 187 ms vs 251 ms at 512 (H200, docs/dsv4-model.md);
+# the transient workspaces grow with chunk x max_len (the indexer scores, the HCA gather: see there)
+DEFAULT_CHUNK = 2048
 Linear = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 
 
@@ -207,12 +209,15 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, pos: torch.Tensor, active: 
         qi = lin(qr, attn.index_wq_b).view(n_tok, hi, di)
         qi = apply_rope_interleaved(qi, cos_sin, pos).to(x.dtype).contiguous()
         wi = lin(x.float(), attn.index_wproj) * (di ** -0.5 * hi ** -0.5)
-        n_comp = attn.index_scores.shape[1]
-        keys = read_rows(attn.index_kv, slot, table, n_comp).float()  # fp32 before the expand: no [T, N, Di] copy
-        scores = torch.empty(n_tok, n_comp, dtype=torch.float32, device=x.device)
+        # scores over the entries the chunk can see (its [T, Hi, N] logits would otherwise scale with max_len);
+        # the rest stay -inf, as the decode step masks them, so the top-k runs on the decode step's row
+        n_comp, n_seen = attn.index_scores.shape[1], (start + n_tok) // attn.ratio
+        keys = read_rows(attn.index_kv, slot, table, n_seen).float()  # fp32 before the expand: no [T, N, Di] copy
+        scores = torch.full((n_tok, n_comp), float("-inf"), device=x.device)
         topk = torch.empty(n_tok, attn.n_topk, dtype=torch.int32, device=x.device)
-        indexer_topk_fixed_ref(qi, wi, keys.unsqueeze(0).expand(n_tok, -1, -1), (pos + 1) // attn.ratio, active,
-                               scores, topk)
+        n_valid = (pos + 1) // attn.ratio
+        indexer_scores_ref(qi, wi, keys.unsqueeze(0).expand(n_tok, -1, -1), n_valid, active, scores[:, :n_seen])
+        _select_topk(scores, n_valid, active, topk)
     if attn.compressor is not None:
         _compress(attn.compressor, x, slot, start, cos_sin, attn.comp_kv, table, eps, lin, exact)
 

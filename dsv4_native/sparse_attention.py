@@ -9,8 +9,10 @@ SWA (Kmax = W), CSA (W + topk) and HCA (W + Nmax) layers all run the same captur
 Semantics (dsv4-reference 1.3, contract C2), K = V (one latent row serves as key and value):
     s_j = scale * q_h . kv_j  over the valid j,
     o_h = sum_j exp(s_j - m) kv_j / (sum_j exp(s_j - m) + exp(sink_h - m)),
-i.e. the learned per-head sink enters the denominator only. The caller applies the inverse RoPE on the
-last r channels of `o`. Padding rows (`active[b] == False`) are skipped (`o[b]` is not written).
+i.e. the learned per-head sink enters the denominator only. With `cos_sin_inv [P, r]` and `pos [B]` the
+epilogue also de-rotates V's RoPE channels: the last r channels of the stored (rounded) `o` are rotated by
+interleaved pairs at `pos` in fp32 and stored again, as the step's separate inverse-RoPE launch did (one
+launch less per layer). Padding rows (`active[b] == False`) are skipped (`o[b]` is not written).
 
 Split-K: with `splits > 1` each program reduces one contiguous chunk of the index list to a partial
 (acc, max, sum) in a preallocated fp32 workspace, and a fixed merge kernel adds the sink and combines the
@@ -23,7 +25,7 @@ from typing import Optional
 
 import torch
 
-from ._attn_common import check_kernel_inputs
+from ._attn_common import apply_rope_interleaved, check_kernel_inputs
 from ._backend import interpreting, use_triton
 from .kv_pages import gather_logical
 
@@ -100,9 +102,12 @@ def sparse_decode_attention_ref(
     out: torch.Tensor,
     scale: float,
     block_table: Optional[torch.Tensor] = None,
+    cos_sin_inv: Optional[torch.Tensor] = None,
+    pos: Optional[torch.Tensor] = None,
 ) -> None:
-    """Reference: gather rows of the virtual KV by index, softmax with the sink column, write active rows.
-    A paged `comp_kv` is first gathered into its contiguous view through the block table."""
+    """Reference: gather rows of the virtual KV by index, softmax with the sink column, write active rows,
+    then (`cos_sin_inv` given) de-rotate their RoPE channels at `pos`. A paged `comp_kv` is first gathered
+    into its contiguous view through the block table."""
     if block_table is not None:
         comp_kv = gather_logical(comp_kv, block_table, block_table.shape[1] * comp_kv.shape[1])
     batch, heads, head_dim = q.shape
@@ -112,8 +117,16 @@ def sparse_decode_attention_ref(
     ids = idx.long()
     valid = (ids >= 0) & (ids < total)
     rows = virtual.gather(1, ids.clamp(0, total - 1).unsqueeze(-1).expand(-1, -1, head_dim))  # [B, K, d]
-    o = attend_gathered_ref(q, rows, valid, sink, scale)
-    out.copy_(torch.where(active.view(batch, 1, 1), o.to(out.dtype), out))
+    o = attend_gathered_ref(q, rows, valid, sink, scale).to(out.dtype)
+    if cos_sin_inv is not None:  # on the rounded output, as the kernel's epilogue reads it back
+        o = apply_rope_interleaved(o, cos_sin_inv, _pos_or_raise(pos)).to(out.dtype)
+    out.copy_(torch.where(active.view(batch, 1, 1), o, out))
+
+
+def _pos_or_raise(pos: Optional[torch.Tensor]) -> torch.Tensor:
+    if pos is None:
+        raise ValueError("sparse_decode_attention: cos_sin_inv needs pos")
+    return pos
 
 
 def attend_gathered_ref(
@@ -137,6 +150,26 @@ def attend_gathered_ref(
 if triton is not None:
 
     @triton.jit
+    def _derotate_stored(out_ptr, rows, ok, cs_ptr, pos_ptr, b, MAX_POS, D: tl.constexpr, R: tl.constexpr,
+                         BLOCK_R: tl.constexpr):
+        """Inverse RoPE in place on the last R channels of the output rows just stored at `rows` (element
+        offsets, [M]) where `ok`: read back as interleaved pairs (the rounded values the step's separate
+        launch read), rotated in fp32 at pos (clamped like `fused.norm_rope`), stored again."""
+        tl.debug_barrier()  # the rows were stored by other threads of this program
+        p = tl.minimum(tl.maximum(tl.load(pos_ptr + b), 0), MAX_POS - 1)
+        j = tl.arange(0, BLOCK_R)
+        jm = j < R // 2
+        cos = tl.load(cs_ptr + p * R + j, mask=jm, other=1.0)[None, :]
+        sin = tl.load(cs_ptr + p * R + R // 2 + j, mask=jm, other=0.0)[None, :]
+        at = out_ptr + rows[:, None] + (D - R + 2 * j)[None, :]  # the even channel of each pair
+        m = ok[:, None] & jm[None, :]
+        x0 = tl.load(at, mask=m, other=0.0).to(tl.float32)
+        x1 = tl.load(at + 1, mask=m, other=0.0).to(tl.float32)
+        tl.debug_barrier()  # a pair held by several threads (replicated layout) is read by all before written
+        tl.store(at, (x0 * cos - x1 * sin).to(out_ptr.dtype.element_ty), mask=m)
+        tl.store(at + 1, (x0 * sin + x1 * cos).to(out_ptr.dtype.element_ty), mask=m)
+
+    @triton.jit
     def _sparse_attn_kernel(
         q_ptr,
         win_ptr,
@@ -154,11 +187,16 @@ if triton is not None:
         MAX_BLOCKS,
         SPLITS,
         qk_scale,  # scale * log2(e)
+        cs_ptr,  # inverse RoPE table [MAX_POS, R] (R = 0: none; a stand-in pointer)
+        pos_ptr,
+        MAX_POS,
         CHUNK: tl.constexpr,  # index-list entries per split (a multiple of BLOCK_N)
         D: tl.constexpr,
         BLOCK_H: tl.constexpr,
         BLOCK_N: tl.constexpr,
         ONE_SPLIT: tl.constexpr,
+        R: tl.constexpr,
+        BLOCK_R: tl.constexpr,
         UPCAST: tl.constexpr,
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32); None = default
         RPB: tl.constexpr,  # paged: compressed entries per block
@@ -215,6 +253,8 @@ if triton is not None:
             o = acc / l_i[:, None]
             tl.store(out_ptr + (b * H + heads[:, None]) * D + offs_d[None, :], o.to(out_ptr.dtype.element_ty),
                      mask=hmask[:, None])
+            if R > 0:
+                _derotate_stored(out_ptr, (b * H + heads) * D, hmask, cs_ptr, pos_ptr, b, MAX_POS, D, R, BLOCK_R)
         else:
             part = part_ptr + ((b * SPLITS + sp) * H + heads) * (D + 2)  # [BLOCK_H] row starts
             tl.store(part[:, None] + offs_d[None, :], acc, mask=hmask[:, None])
@@ -228,10 +268,15 @@ if triton is not None:
         active_ptr,
         out_ptr,
         H,
+        cs_ptr,
+        pos_ptr,
+        MAX_POS,
         D: tl.constexpr,
         SPLITS: tl.constexpr,
         SPLITS_P2: tl.constexpr,
         BLOCK_S: tl.constexpr,
+        R: tl.constexpr,
+        BLOCK_R: tl.constexpr,
     ):
         # one program per (row, head): the partials of all splits are read in [BLOCK_S, D] tiles, so the
         # merge is spread over B*H programs instead of serialising SPLITS loads in a few programs
@@ -259,6 +304,10 @@ if triton is not None:
             acc += tl.sum(tile * w[:, None], axis=0)
         o = acc / l_all
         tl.store(out_ptr + (b * H + h) * D + offs_d, o.to(out_ptr.dtype.element_ty), mask=active)
+        if R > 0:
+            row = (b * H + h) * D + tl.zeros([1], tl.int64)
+            _derotate_stored(out_ptr, row, tl.full([1], 1, tl.int1) & active, cs_ptr, pos_ptr, b, MAX_POS, D, R,
+                             BLOCK_R)
 
 
 def _launch_config(
@@ -287,6 +336,8 @@ def sparse_decode_attention_triton(
     num_warps: int | None = None,
     block_table: Optional[torch.Tensor] = None,
     num_stages: int | None = None,
+    cos_sin_inv: Optional[torch.Tensor] = None,
+    pos: Optional[torch.Tensor] = None,
 ) -> None:
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H) merge.
 
@@ -301,6 +352,13 @@ def sparse_decode_attention_triton(
         rpb, max_blocks, table = comp_kv.shape[1], block_table.shape[1], block_table
         n_comp = rpb * max_blocks
         tensors["block_table"] = block_table
+    if cos_sin_inv is not None:
+        pos = _pos_or_raise(pos)
+        tensors["cos_sin_inv"] = cos_sin_inv
+        rope = {"R": cos_sin_inv.shape[1], "BLOCK_R": triton.next_power_of_2(max(cos_sin_inv.shape[1] // 2, 1))}
+        rope_args = (cos_sin_inv, pos, cos_sin_inv.shape[0])
+    else:  # no epilogue: stand-in pointers, never read
+        rope, rope_args = {"R": 0, "BLOCK_R": 1}, (idx, active, 1)
     check_kernel_inputs("sparse_decode_attention", tensors, {"head_dim": head_dim})
     block_n, num_warps, num_stages = _launch_config(q.dtype, head_dim, block_n, num_warps, num_stages)
     block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
@@ -310,16 +368,16 @@ def sparse_decode_attention_triton(
     n_hblk = triton.cdiv(heads, block_h)
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace, table,
-        heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E,
+        heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E, *rope_args,
         CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, ONE_SPLIT=splits == 1, UPCAST=interpreting(),
         PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
-        num_warps=num_warps, num_stages=num_stages,
+        num_warps=num_warps, num_stages=num_stages, **rope,
     )
     if splits > 1:
         _merge_splits_kernel[(batch, heads)](
-            workspace, sink, active, out, heads, D=head_dim, SPLITS=splits,
+            workspace, sink, active, out, heads, *rope_args, D=head_dim, SPLITS=splits,
             SPLITS_P2=triton.next_power_of_2(splits), BLOCK_S=min(8, triton.next_power_of_2(splits)),
-            num_warps=4,
+            num_warps=4, **rope,
         )
 
 
@@ -339,24 +397,29 @@ def sparse_decode_attention(  # graphlint: hot  (decode-step entry point)
     workspace: torch.Tensor,
     scale: float,
     block_table: Optional[torch.Tensor] = None,
+    cos_sin_inv: Optional[torch.Tensor] = None,
+    pos: Optional[torch.Tensor] = None,
 ) -> None:
     """Contract C2: q `[B, H, d]`, win_kv `[B, W, d]`, comp_kv `[B, Nmax, d]` (same dtype), idx `[B, Kmax]`
     int32 virtual ids (-1 invalid), sink `[H]` fp32, active `[B]` bool; writes `out[B, H, d]` for active rows.
     `workspace` comes from `attention_workspace` (its dim 1 is the split count). All contiguous.
     With `block_table [B, max_blocks]` int32 (kv_pages), comp_kv is a pool `[num_blocks, rows_per_block, d]`
-    and compressed entry e of row b is read from its physical row.
+    and compressed entry e of row b is read from its physical row. With `cos_sin_inv [P, r]` fp32 and `pos
+    [B]` int64 (in `[0, P)`) the epilogue de-rotates the last r channels of `out` (module docstring).
     """
     if use_triton(q):
         sparse_decode_attention_triton(q, win_kv, comp_kv, idx, sink, active, out, workspace, scale,
-                                       block_table=block_table)
+                                       block_table=block_table, cos_sin_inv=cos_sin_inv, pos=pos)
     else:
-        sparse_decode_attention_ref(q, win_kv, comp_kv, idx, sink, active, out, scale, block_table)
+        sparse_decode_attention_ref(q, win_kv, comp_kv, idx, sink, active, out, scale, block_table, cos_sin_inv,
+                                    pos)
 
 
 @sparse_decode_attention.register_fake
 def _(
     q: torch.Tensor, win_kv: torch.Tensor, comp_kv: torch.Tensor, idx: torch.Tensor, sink: torch.Tensor,
     active: torch.Tensor, out: torch.Tensor, workspace: torch.Tensor, scale: float,
-    block_table: Optional[torch.Tensor] = None,
+    block_table: Optional[torch.Tensor] = None, cos_sin_inv: Optional[torch.Tensor] = None,
+    pos: Optional[torch.Tensor] = None,
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate

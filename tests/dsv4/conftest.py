@@ -67,3 +67,37 @@ def reference_path():
     mp.setenv("TRITON_INTERPRET", "0")
     yield
     mp.undo()
+
+
+def _round_to_tf32(a):
+    """fp32 numpy array rounded to TF32 (10 mantissa bits, nearest): what an MMA reads of an fp32 operand."""
+    import numpy as np
+
+    bits = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32)
+    return ((bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000)).view(np.float32)
+
+
+@pytest.fixture
+def gpu_dot_precision():
+    """The Triton interpreter's `tl.dot` with the GPU's operand precision: on CUDA a dot of fp32 operands at the
+    default `input_precision` ("tf32") rounds them to 10 mantissa bits, where the interpreter multiplies them
+    in full fp32, so an fp32 kernel test on CPU cannot see a dot that forgot `input_precision="ieee"`. With
+    this fixture it can (the fp32 MoE grouped kernels did: the prefill went 5e-2 off token decode on the H200)."""
+    if torch.cuda.is_available():
+        yield  # compiled kernels: the real precision
+        return
+    from triton._C.libtriton import ir
+    from triton.runtime import interpreter
+
+    plain = interpreter.InterpreterBuilder.create_dot
+
+    def create_dot(self, a, b, d, input_precision, max_num_imprecise_acc):
+        if input_precision == ir.INPUT_PRECISION.TF32 and a.data.dtype.name == "float32":
+            a = interpreter.TensorHandle(_round_to_tf32(a.data), a.dtype)
+            b = interpreter.TensorHandle(_round_to_tf32(b.data), b.dtype)
+        return plain(self, a, b, d, input_precision, max_num_imprecise_acc)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(interpreter.InterpreterBuilder, "create_dot", create_dot)
+    yield
+    mp.undo()

@@ -159,9 +159,45 @@ def _op_args(device: str, ratio: int = 4, overlap: bool = True, d: int = 32):
     return (kv[:, 0].contiguous(), score[:, 0].contiguous(), ape, pos, active, norm_w, cos_sin, state, cache, ratio, EPS)
 
 
+@pytest.mark.parametrize("use_triton", [False, True], ids=["ref", "triton"])
+def test_second_compressor_in_one_launch_equals_two_steps(use_triton, device, monkeypatch):
+    """The op's `*2` arguments (a CSA layer's indexer compressor, narrower d) = two separate steps, bitwise,
+    over 9 steps that emit twice; a padding row untouched; a partial second set is a usage error."""
+    ratio, d1, d2, rope, batch, length = 4, 64, 32, 16, 3, 9
+    monkeypatch.setattr(C, "use_triton", lambda t: use_triton)
+    ape1, nw1, cos_sin = _params(ratio, True, d1, rope, 32, device, seed=2)
+    ape2, nw2, _ = _params(ratio, True, d2, rope, 32, device, seed=3)
+    kv1, sc1 = _tokens(batch, length, 2 * d1, device, seed=4)
+    kv2, sc2 = _tokens(batch, length, 2 * d2, device, seed=5)
+    active = torch.tensor([True, False, True], device=device)
+
+    def fresh():
+        return [C.compressor_state(batch, d, ratio, True, device) for d in (d1, d2)] + \
+            [torch.full((batch, 32 // ratio, d), float("nan"), device=device) for d in (d1, d2)]
+
+    pair, apart = fresh(), fresh()
+    for t in range(length):
+        pos = torch.tensor([t, 5, t + 2], device=device)
+        a1 = (kv1[:, t].contiguous(), sc1[:, t].contiguous())
+        a2 = (kv2[:, t].contiguous(), sc2[:, t].contiguous())
+        C.compressor_update_emit(*a1, ape1, pos, active, nw1, cos_sin, pair[0], pair[2], ratio, EPS, None,
+                                 *a2, ape2, nw2, pair[1], pair[3])
+        C.compressor_update_emit(*a1, ape1, pos, active, nw1, cos_sin, apart[0], apart[2], ratio, EPS)
+        C.compressor_update_emit(*a2, ape2, pos, active, nw2, cos_sin, apart[1], apart[3], ratio, EPS)
+    for got, want in zip(pair, apart):
+        assert torch.equal(got.nan_to_num(-7.0), want.nan_to_num(-7.0))
+    assert torch.isfinite(pair[3][0, :2]).all() and torch.isnan(pair[3][1]).all()  # emitted; padding row
+    with pytest.raises(ValueError, match="misses"):
+        C.compressor_update_emit(*a1, ape1, pos, active, nw1, cos_sin, pair[0], pair[2], ratio, EPS, None, *a2)
+
+
 def test_custom_op_registration(device):
     """Schema, fake (meta) implementation and mutation declarations are consistent (torch's opcheck)."""
-    torch.library.opcheck(torch.ops.dsv4.compressor_update_emit.default, _op_args(device),
+    torch.library.opcheck(torch.ops.dsv4.compressor_update_emit.default, _op_args(device) + (None,) * 7,
+                          test_utils=("test_schema", "test_faketensor"))
+    second = _op_args(device, d=16)  # a second (indexer-width) compressor stepped in the same launch
+    torch.library.opcheck(torch.ops.dsv4.compressor_update_emit.default,
+                          _op_args(device) + (None, *second[:3], second[5], second[7], second[8]),
                           test_utils=("test_schema", "test_faketensor"))
 
 
@@ -170,7 +206,8 @@ def test_torch_compile_fullgraph(device, compile_backend):
     args = _op_args(device)
 
     def step(kv, score, ape, pos, active, norm_w, cos_sin, state, cache):
-        torch.ops.dsv4.compressor_update_emit(kv, score, ape, pos, active, norm_w, cos_sin, state, cache, 4, EPS)
+        torch.ops.dsv4.compressor_update_emit(kv, score, ape, pos, active, norm_w, cos_sin, state, cache, 4, EPS,
+                                              *(None,) * 7)
         return cache
 
     compiled = torch.compile(step, fullgraph=True, backend=compile_backend)

@@ -59,17 +59,45 @@ def test_topk_semantics_brute_force(device):
             assert torch.isinf(scores[b, n:]).all() and (scores[b, n:] < 0).all()
 
 
+@pytest.mark.parametrize("impl", ["ref", "triton"])
+def test_index_list_fill_equals_the_index_builder(impl, device):
+    """With `idx` and `pos` the masking launch also writes the CSA attention index list, equal to
+    `build_attention_indices` on the masked ids (window columns, W + id, -1 holes, padding row all -1)."""
+    from dsv4_native import indices as I
+
+    batch, heads, d, n_max, topk, window = 4, 4, 32, 40, 8, 16
+    q, w, k = _inputs(batch, heads, d, n_max, device, dtype=torch.float32, seed=5)
+    pos = torch.tensor([3, 40, 150, 99], device=device)
+    n_valid = (pos + 1) // 4
+    active = torch.tensor([True, True, True, False], device=device)
+    scores = torch.zeros(batch, n_max, device=device)
+    ids = torch.zeros(batch, topk, dtype=torch.int32, device=device)
+    idx = torch.full((batch, window + topk), 77, dtype=torch.int32, device=device)
+    fn = X.indexer_topk_fixed_ref if impl == "ref" else X.indexer_topk_fixed_triton
+    fn(q, w, k, n_valid, active, scores, ids, None, idx, pos)
+    want = torch.zeros_like(idx)
+    I.build_attention_indices_ref(pos, active, want, ids, window, 4)
+    assert torch.equal(idx, want)
+    assert (ids[0] == -1).sum() == topk - 1 and (idx[3] == -1).all()  # n_valid 1 < K; padding row
+    with pytest.raises(ValueError, match="pos"):
+        fn(q, w, k, n_valid, active, scores, ids, None, idx, None)
+
+
 def test_custom_op_registration_and_compile(device, compile_backend):
     q, w, k = _inputs(2, 4, 32, 40, device)
     n_valid = torch.tensor([3, 40], device=device)
     active = torch.ones(2, dtype=torch.bool, device=device)
     scores = torch.zeros(2, 40, device=device)
     ids = torch.zeros(2, 8, dtype=torch.int32, device=device)
-    torch.library.opcheck(torch.ops.dsv4.indexer_topk_fixed.default, (q, w, k, n_valid, active, scores, ids),
+    torch.library.opcheck(torch.ops.dsv4.indexer_topk_fixed.default, (q, w, k, n_valid, active, scores, ids, None, None, None),
+                          test_utils=("test_schema", "test_faketensor"))
+    idx = torch.zeros(2, 4 + 8, dtype=torch.int32, device=device)
+    torch.library.opcheck(torch.ops.dsv4.indexer_topk_fixed.default,
+                          (q, w, k, n_valid, active, scores, ids, None, idx, torch.tensor([13, 170], device=device)),
                           test_utils=("test_schema", "test_faketensor"))
 
     def step(q, w, k, n_valid, active, scores, ids):
-        torch.ops.dsv4.indexer_topk_fixed(q, w, k, n_valid, active, scores, ids)
+        torch.ops.dsv4.indexer_topk_fixed(q, w, k, n_valid, active, scores, ids, None, None, None)
         return ids
 
     compiled = torch.compile(step, fullgraph=True, backend=compile_backend)

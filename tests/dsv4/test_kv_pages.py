@@ -333,13 +333,13 @@ def test_paged_ops_schema_and_fake(device, reference_path):
         torch.randn(2, 64, generator=g).to(device), torch.randn(2, 64, generator=g).to(device),
         torch.randn(4, 64, generator=g).to(device), pos, active, torch.ones(32, device=device),
         rope_cos_sin_cache(64, 16, 1e4, device=device), C.compressor_state(2, 32, 4, True, device), pool, 4, EPS,
-        table), test_utils=checks)
+        table, *(None,) * 6), test_utils=checks)
     scores = torch.zeros(2, 16, device=device)
     topk = torch.zeros(2, 4, dtype=torch.int32, device=device)
     torch.library.opcheck(torch.ops.dsv4.indexer_topk_fixed.default, (
         torch.randn(2, 4, 32, generator=g).to(device), torch.randn(2, 4, generator=g).to(device),
-        torch.randn(kv.num_blocks, 4, 32, generator=g).to(device), (pos + 1) // 4, active, scores, topk, table),
-        test_utils=checks)
+        torch.randn(kv.num_blocks, 4, 32, generator=g).to(device), (pos + 1) // 4, active, scores, topk, table,
+        None, None), test_utils=checks)
     idx = torch.tensor([[0, 3, 9, -1], [1, 20, 8, 12]], dtype=torch.int32, device=device)
     q = torch.randn(2, 4, 64, generator=g).to(device)
     torch.library.opcheck(torch.ops.dsv4.sparse_decode_attention.default, (

@@ -195,6 +195,19 @@ def test_layer_matches_reference_and_naive_loop(use_hash, gemv_max_slots):
 
 
 @pytest.mark.parametrize("gemv_max_slots", [10_000, 0], ids=["gemv", "grouped"])
+def test_fp32_layer_is_fp32_exact(gpu_dot_precision, gemv_max_slots):
+    """fp32 experts (the fp32 model, its chunked prefill on the grouped path) reduce fp32 products: within
+    summation-order rounding of the reference, with tl.dot at the GPU's operand precision (conftest). A
+    tf32 dot is ~1e-3 off here."""
+    m = _module(False, gemv_max_slots=gemv_max_slots, dtype=torch.float32)
+    x, ids, active = _inputs(6, seed=4)
+    out = m(x.float(), ids, active).clone()
+    ref = torch.empty_like(out)
+    M.experts_reference(x.float(), m.slot_ids[:6], m.slot_w[:6], m.w13, m.w2, ref)
+    torch.testing.assert_close(out, ref, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("gemv_max_slots", [10_000, 0], ids=["gemv", "grouped"])
 def test_layer_is_deterministic(gemv_max_slots):
     m = _module(False, gemv_max_slots=gemv_max_slots)
     x, ids, active = _inputs(6, seed=5)

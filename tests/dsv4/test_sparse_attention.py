@@ -50,6 +50,40 @@ def test_triton_matches_reference(layer, splits, device):
     assert (got[2] == 7.0).all()  # padding row skipped
 
 
+@pytest.mark.parametrize("splits", [1, 3])
+def test_inverse_rope_epilogue_equals_the_separate_launch(splits, device):
+    """The fused de-rotation (`cos_sin_inv`, `pos`) = the attention, then the step's former separate
+    `norm_rope_reference` inverse RoPE on the rounded output; padding rows untouched. fp32: exact on the
+    interpreter up to the attention's own tolerance; bf16 reference vs reference is bitwise."""
+    from dsv4_native.fused import norm_rope_reference
+
+    batch, heads, d, window, n_comp, rope = 3, 4, 64, 16, 40, 16
+    pos = torch.tensor([9, 130, 77], device=device)
+    active = torch.tensor([True, True, False], device=device)
+    idx = torch.empty(batch, window + n_comp, dtype=torch.int32, device=device)
+    I.build_attention_indices(pos, active, idx, None, window, 4)
+    ang = torch.arange(200, dtype=torch.float64)[:, None] * (1e4 ** (-torch.arange(rope // 2) / (rope // 2)))[None]
+    inv = torch.cat([ang.cos(), -ang.sin()], 1).float().to(device)  # the inverse rotation's table
+    for dtype, tol in ((torch.float32, 1e-5), (torch.bfloat16, 2e-2)):
+        q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=dtype)
+        scale = d ** -0.5
+        want = torch.full(q.shape, 7.0, dtype=dtype, device=device)
+        A.sparse_decode_attention_ref(q, win, comp, idx, sink, active, want, scale)
+        two_step = want.clone()
+        norm_rope_reference(want, None, inv, pos, active, two_step, 1e-6, False, False)
+        two_step[2] = 7.0
+        fused_ref = torch.full(q.shape, 7.0, dtype=dtype, device=device)
+        A.sparse_decode_attention_ref(q, win, comp, idx, sink, active, fused_ref, scale, None, inv, pos)
+        assert torch.equal(fused_ref, two_step), dtype
+        got = torch.full(q.shape, 7.0, dtype=dtype, device=device)
+        ws = A.attention_workspace(batch, heads, d, splits, device)
+        A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, got, ws, scale, cos_sin_inv=inv, pos=pos)
+        torch.testing.assert_close(got.float(), two_step.float(), rtol=tol, atol=tol)
+        assert not torch.equal(got[:2, :, d - rope:], want[:2, :, d - rope:])  # the rope channels did move
+        torch.testing.assert_close(got[:2, :, :d - rope].float(), want[:2, :, :d - rope].float(), rtol=tol, atol=tol)
+        assert (got[2] == 7.0).all()
+
+
 def test_invalid_indices_contribute_nothing(device):
     """-1 entries anywhere in the list, and rows nobody indexes (poisoned with NaN), do not change o."""
     batch, heads, d, window, n_comp = 2, 4, 64, 16, 24

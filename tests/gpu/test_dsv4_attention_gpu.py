@@ -205,7 +205,7 @@ def test_graph_compressor(ratio, overlap, d):
 
     def step(t: dict[str, torch.Tensor]) -> None:
         torch.ops.dsv4.compressor_update_emit(t["kv"], t["score"], ape, t["pos"], t["active"], norm_w, cos_sin,
-                                              t["state"], t["cache"], ratio, EPS)
+                                              t["state"], t["cache"], ratio, EPS, *(None,) * 7)
 
     _check_bitwise(f"C1 compressor {'ring' if overlap else 'online'} d={d}", _graph_replays_match_eager(static, fresh, step))
 
@@ -273,7 +273,8 @@ def test_graph_indexer():
                   ids=torch.zeros(batch, TOPK, dtype=torch.int32, device=DEV))
 
     def step(t: dict[str, torch.Tensor]) -> None:
-        torch.ops.dsv4.indexer_topk_fixed(t["q"], t["w"], t["k"], t["n_valid"], t["active"], t["scores"], t["ids"])
+        torch.ops.dsv4.indexer_topk_fixed(t["q"], t["w"], t["k"], t["n_valid"], t["active"], t["scores"], t["ids"],
+                                          None, None, None)
 
     _check_bitwise("C3 indexer top-k", _graph_replays_match_eager(static, [inputs() for _ in range(3)], step))
 
@@ -314,11 +315,14 @@ def test_graph_decode_attention_step():
     def step(t: dict[str, torch.Tensor]) -> None:
         ops = torch.ops.dsv4
         pos, active = t["pos"], t["active"]
-        ops.compressor_update_emit(t["kv_i"], t["sc_i"], ape_i, pos, active, nw_i, cos_sin, t["st_i"], t["cache_i"], 4, EPS)
-        ops.indexer_topk_fixed(t["q_i"], t["w_i"], t["cache_i"], (pos + 1) // 4, active, t["scores"], t["topk"])
+        ops.compressor_update_emit(t["kv_i"], t["sc_i"], ape_i, pos, active, nw_i, cos_sin, t["st_i"], t["cache_i"], 4, EPS,
+                                   *(None,) * 7)
+        ops.indexer_topk_fixed(t["q_i"], t["w_i"], t["cache_i"], (pos + 1) // 4, active, t["scores"], t["topk"],
+                               None, None, None)
         slot = (pos % W).view(batch, 1, 1).expand(batch, 1, D)  # window ring write, padding rows keep theirs
         t["win"].scatter_(1, slot, torch.where(active.view(batch, 1, 1), t["kv_win"].unsqueeze(1), t["win"].gather(1, slot)))
-        ops.compressor_update_emit(t["kv_m"], t["sc_m"], ape_m, pos, active, nw_m, cos_sin, t["st_m"], t["cache_m"], 4, EPS)
+        ops.compressor_update_emit(t["kv_m"], t["sc_m"], ape_m, pos, active, nw_m, cos_sin, t["st_m"], t["cache_m"], 4, EPS,
+                                   *(None,) * 7)
         ops.build_attention_indices(pos, active, t["idx"], t["topk"], W, 4)
         ops.sparse_decode_attention(t["q"], t["win"], t["cache_m"], t["idx"], sink, active, t["out"], t["ws"], D**-0.5)
         pos.add_(active.long())  # the C5 epilogue's device-side position increment

@@ -1431,3 +1431,41 @@ def test_optional_host_returns_and_left_out_none_defaults():
                 return self.fed(self.table)
     """
     assert findings(src, scope="all") == {(23, "GL101"), (45, "GL101")}
+
+
+def test_lists_filled_another_way_are_not_read_from_their_appends():
+    """`torch.cat(parts)` is read from the parts appended to a local list only when nothing else fills it: a
+    list also extended with device tensors joins on the device. Decoy: `first` of a list of CPU parts. Hit:
+    `first` of a list a device part was inserted into."""
+    src = """
+        import torch
+
+
+        def host_ids(rows: list):
+            parts = []
+            for row in rows:
+                parts.append(torch.tensor([row]))
+            return torch.cat(parts)
+
+
+        def mixed_ids(rows: list, extra: torch.Tensor):
+            parts = []
+            for row in rows:
+                parts.append(torch.tensor([row]))
+            parts.insert(0, extra)
+            return torch.cat(parts)
+
+
+        def first(ids: torch.Tensor):
+            return ids[0].item()
+
+
+        def other(ids: torch.Tensor):
+            return ids[0].item()
+
+
+        def run(rows: list, extra: torch.Tensor):
+            first(host_ids(rows))
+            other(mixed_ids(rows, extra))
+    """
+    assert findings(src, scope="all") == {(24, "GL101")}

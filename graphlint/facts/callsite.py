@@ -55,8 +55,9 @@ class Scope:
     # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
     # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
     self_assigns: list[tuple[str, ast.expr | None]] = field(default_factory=list)
-    # what each local list/deque is filled with by `name.append(v)` / `name.appendleft(v)` statements
-    appends: dict[str, list[ast.expr]] = field(default_factory=dict)
+    # what each local list/deque is filled with by `name.append(v)` / `name.appendleft(v)` statements (None:
+    # filled another way, `name.extend(...)` / `name.insert(i, v)`)
+    appends: dict[str, list[ast.expr | None]] = field(default_factory=dict)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -139,12 +140,15 @@ def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] |
             for i, e in enumerate(target.elts)]
 
 
-def _appended(call: ast.expr) -> tuple[str, ast.expr] | None:
-    """(name, value) of a `name.append(value)` / `name.appendleft(value)` statement."""
-    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and len(call.args) == 1 \
-            and call.func.attr in ("append", "appendleft") and isinstance(call.func.value, ast.Name):
+def _appended(call: ast.expr) -> tuple[str, ast.expr | None] | None:
+    """(name, value) of a `name.append(value)` / `name.appendleft(value)` statement; (name, None) for the other
+    ways of filling a list (`extend`, `insert`)."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name)):
+        return None
+    if call.func.attr in ("append", "appendleft") and len(call.args) == 1:
         return call.func.value.id, call.args[0]
-    return None
+    return (call.func.value.id, None) if call.func.attr in ("extend", "extendleft", "insert") else None
 
 
 def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None]]
@@ -406,7 +410,8 @@ def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
         return list(value.elts)
     if isinstance(value, ast.Name) and all(isinstance(b, ast.List) and not b.elts
                                            for b in scope.binds.get(value.id, [None])):
-        return scope.appends.get(value.id, [])
+        parts = scope.appends.get(value.id, [])
+        return [p for p in parts if p is not None] if None not in parts else []
     return []
 
 

@@ -19,7 +19,7 @@ from graphlint.facts.inference import (
     HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, is_cpu_name,
     kind_val, merge_envs, narrowing,
 )
-from graphlint.facts.callsite import join_kinds
+from graphlint.facts.callsite import join_kinds, settled
 from graphlint.facts.names import dotted_name
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 
@@ -568,7 +568,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 # Direct calls only: a return kind read through dynamic dispatch would depend on modules
                 # this one does not import, which the result cache does not key on.
                 targets = index.resolve_call(function, module.module, descriptor, dispatch=False)
-        kinds = {t.returns for t in targets}
+        kinds = {settled(t.returns) for t in targets}  # direct returns only: see above
         if len(targets) == 1 and targets[0].returns.startswith("object:"):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns[len('object:'):]}")
         if len(kinds) != 1 and kinds and kinds <= {"tensor", "bool_tensor", "weak_tensor"}:

@@ -55,6 +55,9 @@ class Scope:
     # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
     # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
     self_assigns: list[tuple[str, ast.expr | None]] = field(default_factory=list)
+    # what each local list/deque is filled with by `name.append(v)` / `name.appendleft(v)` statements (None:
+    # filled another way, `name.extend(...)` / `name.insert(i, v)`)
+    appends: dict[str, list[ast.expr | None]] = field(default_factory=dict)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -88,6 +91,9 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             continue
         if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue  # their own scopes
+        if isinstance(sub, ast.Expr) and (filled := _appended(sub.value)) is not None:
+            scope.appends.setdefault(filled[0], []).append(filled[1])
+            continue
         targets: list[ast.expr] = []
         if isinstance(sub, ast.AugAssign) and (attr := _self_attr(sub.target)) is not None:
             scope.self_assigns.append((attr, None))
@@ -132,6 +138,17 @@ def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] |
         and not any(isinstance(e, ast.Starred) for e in value.elts)
     return [(e.id, value.elts[i] if literal else ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load()))
             for i, e in enumerate(target.elts)]
+
+
+def _appended(call: ast.expr) -> tuple[str, ast.expr | None] | None:
+    """(name, value) of a `name.append(value)` / `name.appendleft(value)` statement; (name, None) for the other
+    ways of filling a list (`extend`, `insert`)."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name)):
+        return None
+    if call.func.attr in ("append", "appendleft") and len(call.args) == 1:
+        return call.func.value.id, call.args[0]
+    return (call.func.value.id, None) if call.func.attr in ("extend", "extendleft", "insert") else None
 
 
 def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None]]
@@ -217,6 +234,15 @@ def param_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
     return tuple(a.arg for a in [*func.args.posonlyargs, *func.args.args])
 
 
+def none_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """Parameters whose default is `None` (positional and keyword-only)."""
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+             *zip(args.kwonlyargs, args.kw_defaults)]
+    return tuple(a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is None)
+
+
 def binding(func: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> str:
     """How a call passes the first parameter: "function", "method" (implicit self), "class" (cls), "static"."""
     if not in_class:
@@ -244,6 +270,54 @@ def join_kinds(kinds: set[str] | list[str]) -> str:
     return "unknown"
 
 
+# Kinds the phase-1 index cannot settle alone (the index's return kinds are not known yet): what a project call
+# returns, "ret:<callee>" (item i: "ret:<callee>#<i>"), and a join of such kinds, "join:<kind>|<kind>". The
+# call-site facts settle them against the whole index (`CallFacts.settle`); every other reader sees "unknown".
+# `self.x` of a plain class is "self:x", settled by what every method stores there (`CallFacts.attr`).
+RET, JOIN, SELF = "ret:", "join:", "self:"
+
+
+def deferred(kind: str) -> bool:
+    return kind.startswith((RET, JOIN, SELF)) or kind.startswith("items:") and any(
+        tag in kind for tag in (RET, JOIN, SELF))
+
+
+def join_later(kinds: set[str] | list[str]) -> str:
+    """`join_kinds`, kept for the call-site facts when some kinds are still deferred project returns."""
+    kinds = set(kinds)
+    if len(kinds) > 1 and any(deferred(k) for k in kinds):
+        rows = [k[len("items:"):].split(",") for k in kinds if k.startswith("items:")]
+        if len(rows) == len(kinds) and len({len(r) for r in rows}) == 1:  # fixed tuples: item by item
+            joined = [join_later({r[i] for r in rows}) for i in range(len(rows[0]))]
+            return "items:" + ",".join(joined) if any(k != "unknown" for k in joined) else "unknown"
+        if "unknown" in kinds or any("|" in k or "," in k for k in kinds):
+            return "unknown"
+        return JOIN + "|".join(sorted(kinds))
+    return join_kinds(kinds)
+
+
+def item_of(kind: str, index: int) -> str:
+    """Item `index` of a kind: a fixed tuple's item, or the deferred item of a project call's return."""
+    if kind.startswith("items:"):
+        items = kind[len("items:"):].split(",")
+        return items[index] if -len(items) <= index < len(items) else "unknown"
+    if kind.startswith(RET) and "#" not in kind:
+        return f"{kind}#{index}"
+    if kind.startswith(JOIN):
+        return join_later({item_of(k, index) for k in kind[len(JOIN):].split("|")})
+    return "unknown"
+
+
+def settled(kind: str) -> str:
+    """The kind with what is still deferred read as unknown (the checker reads direct returns only)."""
+    if not deferred(kind):
+        return kind
+    if kind.startswith("items:"):
+        items = ["unknown" if deferred(k) else k for k in kind[len("items:"):].split(",")]
+        return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
+    return "unknown"
+
+
 def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -> str:
     """What `value` is, by syntax: see the module docstring."""
     if depth > MAX_DEPTH:
@@ -260,7 +334,7 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
                  for b in bound} - {""}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
-        return join_kinds(kinds) if kinds else "unknown"
+        return join_later(kinds) if kinds else "unknown"
     if isinstance(value, ast.Constant):
         return "host" if value.value is not None and not isinstance(value.value, bytes) else "unknown"
     if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
@@ -269,7 +343,7 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
             return "unknown"  # `[]` is filled later
         if all(k == "host" for k in kinds):
             return "host_seq"
-        kinds = [k if not k.startswith("items:") else "unknown" for k in kinds]  # one level of items
+        kinds = [k if not k.startswith("items:") and "," not in k else "unknown" for k in kinds]  # one level
         if isinstance(value, ast.Tuple) and any(k != "unknown" for k in kinds):
             return "items:" + ",".join(kinds)
         return "unknown"
@@ -302,10 +376,15 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
         if "cpu_tensor" in kinds and kinds <= {"cpu_tensor", "host"}:
             return "cpu_tensor"
         return "host" if kinds == {"host"} else "unknown"
-    if isinstance(value, ast.IfExp):
-        return join_kinds({again(value.body), again(value.orelse)})
+    if isinstance(value, ast.IfExp):  # `t if cond else None`: an optional value is what it holds when set
+        arms = [a for a in (value.body, value.orelse) if not (isinstance(a, ast.Constant) and a.value is None)]
+        return join_later({again(a) for a in arms}) if arms else "unknown"
     if isinstance(value, ast.Subscript):
         base = again(value.value)
+        if deferred(base) or base.startswith("items:"):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
+            index = value.slice
+            literal = isinstance(index, ast.Constant) and type(index.value) is int
+            return item_of(base, index.value) if literal else "unknown"  # type: ignore[union-attr]
         if base == "cpu_tensor":
             return base
         if base == "host_seq":
@@ -316,13 +395,51 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
             return "host_seq"
         if value.attr in ("ndim", "dtype", "device", "is_cuda"):
             return "host"
+        if isinstance(value.value, ast.Name) and value.value.id == "self":
+            return SELF + value.attr
         return "unknown"
     if isinstance(value, ast.Call):
-        return _call_kind(value, resolve, again)
+        return _call_kind(value, resolve, again, scope)
     return "unknown"
 
 
-def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str]) -> str:
+def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
+    """The parts a `torch.cat` joins: a literal list or tuple, or a local list bound only to `[]` and filled by
+    `parts.append(t)` statements."""
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return list(value.elts)
+    if isinstance(value, ast.Name) and all(isinstance(b, ast.List) and not b.elts
+                                           for b in scope.binds.get(value.id, [None])):
+        parts = scope.appends.get(value.id, [])
+        return [p for p in parts if p is not None] if None not in parts else []
+    return []
+
+
+def _submitted(value: ast.expr, resolve: Resolve, scope: Scope) -> list[str] | None:
+    """The functions whose futures `value` holds: `pool.submit(f, ...)`, a name bound only to such calls, or an
+    element (`q.popleft()`, `q.pop()`, `q[i]`) of a local list/deque filled only with them. None otherwise."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "submit":
+        fn = resolve(dotted(value.args[0])) if value.args else None
+        return [fn] if fn else None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and not value.args \
+            and value.func.attr in ("popleft", "pop") and isinstance(value.func.value, ast.Name):
+        sources: list = scope.appends.get(value.func.value.id, [])
+    elif isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+        sources = scope.appends.get(value.value.id, [])
+    elif isinstance(value, ast.Name):
+        sources = scope.binds.get(value.id, [])
+    else:
+        return None
+    out: list[str] = []
+    for source in sources:
+        inner = _submitted(source, resolve, scope) if isinstance(source, ast.Call) else None
+        if inner is None:
+            return None
+        out += inner
+    return out or None
+
+
+def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str], scope: Scope) -> str:
     name = dotted(value.func)
     qual = resolve(name) if name else None
     if qual in HOST_BUILTINS:
@@ -334,22 +451,32 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         return "host_seq" if inner in ("host_seq", "host") else "unknown"
     if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
         return "tensor"
-    if qual in JOIN_TORCH and value.args and isinstance(value.args[0], (ast.List, ast.Tuple)):
+    if qual in JOIN_TORCH and value.args and (elts := _parts(value.args[0], scope)):
         # every part must live on one device: a host part (and none on the device) puts the result there
-        parts = {again(e) for e in value.args[0].elts}
+        parts = {again(e) for e in elts}
         if "cpu_tensor" in parts and not parts & DEVICE_FAMILY - {"weak_tensor"}:
             return "cpu_tensor"
     if qual and qual.startswith("torch."):
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return _factory_kind(qual, value, again)
-        return torch_return_kind(qual)
+        kind = torch_return_kind(qual)
+        if kind in ("tensor", "bool_tensor") and not any(kw.arg == "device" for kw in value.keywords):
+            # an op computes where its inputs live: `torch.multinomial(probs_cpu, 1)` stays on the host
+            parts = {again(a) for a in value.args if not isinstance(a, ast.Starred)}
+            if "cpu_tensor" in parts and parts <= {"cpu_tensor", "host", "host_seq"}:
+                return "cpu_tensor"
+        return kind
     if isinstance(value.func, ast.Attribute):
         meth = value.func.attr
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
         if meth == "to" and _to_cpu(value):
             return "cpu_tensor"
+        if meth == "result" and not value.args and not value.keywords \
+                and (fns := _submitted(value.func.value, resolve, scope)) is not None:
+            return join_later({RET + fn for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns
         receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else "unknown"
+        receiver = "unknown" if deferred(receiver) else receiver
         if receiver == "cpu_tensor" and meth not in NOT_CPU_METHODS:
             return "cpu_tensor"  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`
         if receiver in DEVICE_FAMILY:  # a method of a tensor: host metadata, a mask, or a tensor
@@ -367,7 +494,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
                 and _non_float_cast(value, lambda e: resolve(dotted(e))):
             # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
             return "weak_tensor" if receiver == "unknown" else receiver
-    return "unknown"
+    return RET + qual if qual and records_args(qual) else "unknown"  # a project function, settled later
 
 
 def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:
@@ -405,14 +532,11 @@ def _to_cpu(call: ast.Call) -> bool:
 
 def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
                    ) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]] | None:
-    """(positional kinds, keyword kinds) a call passes; None when none is known (nothing to record).
-    A `*args` ends the positional ones; `**kwargs` is ignored (the join treats missing ones as unknown)."""
-    positional = []
-    for arg in call.args:
-        if isinstance(arg, ast.Starred):
-            break
-        positional.append(expr_kind(arg, resolve, scope))
-    keywords = tuple((kw.arg, expr_kind(kw.value, resolve, scope)) for kw in call.keywords if kw.arg)
-    if all(k == "unknown" for k in positional) and all(k == "unknown" for _, k in keywords):
+    """(positional kinds, keyword kinds) a call passes, recorded even when none is known: which arguments a call
+    leaves out tells a None default from a value. A `*args` or `**kwargs` call records nothing (it may pass
+    any parameter)."""
+    if any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return None
-    return tuple(positional), keywords
+    positional = tuple(expr_kind(arg, resolve, scope) for arg in call.args)
+    keywords = tuple((kw.arg, expr_kind(kw.value, resolve, scope)) for kw in call.keywords if kw.arg)
+    return positional, keywords

@@ -20,7 +20,8 @@ from graphlint.facts.annotations import annotation_kind, follows_an_argument, is
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    HOST_FAMILY, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_kinds, param_names, records_args,
+    HOST_FAMILY, JOIN, RET, SELF, Scope, attr_sets, binding, call_arg_kinds, deferred, expr_kind, item_of, join_kinds,
+    join_later, none_defaults, param_names, records_args,
     refine_returns, scope_of,
 )
 
@@ -75,6 +76,7 @@ class FunctionInfo:
     nesting: int = 0  # deepest expression in its text (nested defs included): see engine.MAX_NESTING
     params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
+    none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
     call_args: list[tuple[str, int, tuple[str, ...], tuple[tuple[str, str], ...]]] = field(default_factory=list)
     attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
@@ -246,7 +248,7 @@ class _Indexer(ast.NodeVisitor):
             class_key=cls.key if cls else (parent.class_key if parent else None),
             parent_key=parent.key if parent else None,
             markers=self._markers(node), returns=self._returns(node, scope), makes=self._makes(node),
-            params=param_names(node),
+            params=param_names(node), none_defaults=none_defaults(node),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             abstract=_is_abstract(node),
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
@@ -335,7 +337,7 @@ class _Indexer(ast.NodeVisitor):
         """An unannotated function's return kind, when every value-returning `return` agrees by syntax
         alone (docs/inference.md, graphlint._callsite_facts.expr_kind)."""
         kinds = {expr_kind(value, self.resolve, scope) for value in scope.returns}
-        return join_kinds(kinds) if kinds else "unknown"
+        return join_later(kinds) if kinds else "unknown"
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         local_calls = _local_calls(node)
@@ -1378,6 +1380,9 @@ def _local_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.
     return {k: v for k, v in seen.items() if v is not None}
 
 
+MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
+
+
 class CallFacts:
     """What every resolved call site in the project passes for each parameter of a function."""
 
@@ -1404,11 +1409,41 @@ class CallFacts:
         is not host data, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
         key = (cls.key, name)
         if key not in self._attrs:
-            kinds = {kind for c in self._class_family(cls) for meth in c.methods.values()
-                     for attr, kind in self.index.functions[meth].attr_sets if attr == name}
+            self._attrs[key] = None  # `self.a = self.b` and `self.b = self.a`: a cycle is no evidence
+            # calls are not followed here: the checker's cache keys a file on the modules it imports only
+            kinds = {self.settle(kind, self.index.functions[meth], calls=False) for c in self._class_family(cls)
+                     for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets
+                     if attr == name}
             kind = join_kinds(kinds) if kinds else None
             self._attrs[key] = kind if kind in HOST_FAMILY else None
         return self._attrs[key]
+
+    def settle(self, kind: str, caller: "FunctionInfo", depth: int = 0, calls: bool = True) -> str:
+        """A phase-1 kind with its deferred project returns read from the index (callsite.RET): what `f(x)`
+        returns, item by item, through every function the call can reach (dispatch included: call-site facts
+        are part of the callee's cache key). Depth-limited, so that recursive helpers end as unknown."""
+        if not deferred(kind):
+            return kind
+        if depth > MAX_SETTLE_DEPTH:
+            return "unknown"
+        if kind.startswith("items:"):
+            items = [self.settle(k, caller, depth, calls) for k in kind[len("items:"):].split(",")]
+            return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
+        if kind.startswith(JOIN):
+            return join_kinds({self.settle(k, caller, depth, calls) for k in kind[len(JOIN):].split("|")})
+        if kind.startswith(SELF):  # `self.x` of a plain class: what its methods store (a module's buffers move)
+            cls = self.index.classes.get(caller.class_key) if caller.class_key else None
+            if cls is None or self.index.is_nn_module(cls):
+                return "unknown"
+            return self.attr(cls, kind[len(SELF):]) or "unknown"
+        if not calls:
+            return "unknown"
+        callee, _, item = kind[len(RET):].partition("#")
+        targets = self.index.call_edges(caller, caller.module, callee)
+        if not targets:
+            return "unknown"
+        returns = join_kinds({self.settle(t.returns, t, depth + 1) for t, _how in targets})
+        return item_of(returns, int(item)) if item else returns
 
     def _class_family(self, cls: "ClassInfo") -> list["ClassInfo"]:
         """The class, its project bases and its project subclasses: every method that can set `self.x`."""
@@ -1439,20 +1474,23 @@ class CallFacts:
                 return {}  # `Fn.apply(x)` calls `forward(ctx, x)`: the arguments shift
             kinds = self._site_kinds(fn, caller, callee, line)
             for param in fn.params:
-                joined[param].add(kinds.get(param, "unknown"))
+                if kinds is None or param in kinds:  # absent: a None default the call left out
+                    joined[param].add(kinds[param] if kinds is not None else "unknown")
         out = {}
         for param, kinds in joined.items():
-            kind = join_kinds(kinds)
+            kind = join_kinds(kinds) if kinds else "unknown"
             if kind in HOST_FAMILY:
                 out[param] = kind
         return out
 
-    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int) -> dict[str, str]:
-        """Parameter -> kind at one call site. Calls of one callee on one line are told apart only when each
+    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int
+                    ) -> dict[str, str] | None:
+        """Parameter -> kind at one call site (a parameter left out with a None default is absent); None when
+        the site recorded no arguments. Calls of one callee on one line are told apart only when each
         recorded its arguments (the index keeps lines, not columns): then they are joined."""
         records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
         if not records or len(records) != caller.calls.count((callee, line)):
-            return {}
+            return None
         params = list(fn.params)
         if fn.binding in ("method", "class"):
             head = callee.rpartition(".")[0]
@@ -1464,8 +1502,9 @@ class CallFacts:
             site = dict(zip(params, positional))
             site.update((k, v) for k, v in keywords if k in fn.params)
             for param in fn.params:
-                out.setdefault(param, set()).add(site.get(param, "unknown"))
-        return {param: join_kinds(kinds) for param, kinds in out.items()}
+                if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
+                    out.setdefault(param, set()).add(site.get(param, "unknown"))
+        return {param: self.settle(join_later(kinds), caller) for param, kinds in out.items()}
 
     def _calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
         if self._by_name is None:

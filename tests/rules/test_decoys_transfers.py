@@ -435,3 +435,148 @@ def test_cached_results_follow_call_site_facts(tmp_path):
     assert run("[1, 2]") == set()
     assert run("x") == {("helper.py", 5, "GL102")}
     assert run("[3]") == set()
+
+
+def test_tuple_items_of_project_calls_flow_into_callees():
+    """Values unpacked from a project function's returned tuple carry its items' facts into the functions they
+    are passed to, through a wrapper that forwards the tuple and through `pool.submit(f, ...).result()`:
+    `sample()` builds its token on the CPU, so `receive(token)` reads a host tensor whatever its annotation
+    says. Decoys: the `.item()` reads in `receive`. Hits: the same reads in `consume`, whose one caller passes
+    the device item of the tuple, and in `drain`, whose callers disagree."""
+    src = """
+        import torch
+        from collections import deque
+
+
+        def sample(logits: torch.Tensor):
+            token = torch.multinomial(logits.float().cpu().softmax(-1), 1)
+            return token, logits.argmax(-1)
+
+
+        def forward_sample(logits: torch.Tensor):
+            token, best = sample(logits)
+            return token, best
+
+
+        def receive(token: torch.Tensor, n: int):
+            return token.item() + n
+
+
+        def consume(best: torch.Tensor):
+            return best.item()
+
+
+        def drain(token: torch.Tensor):
+            return token.item()
+
+
+        class Gen:
+            def step(self, logits: torch.Tensor, pool):
+                futures = deque()
+                futures.append(pool.submit(forward_sample, logits))
+                token, best = futures.popleft().result()
+                receive(token, 1)
+                again, _ = forward_sample(logits)
+                receive(again, 2)
+                consume(best)
+                drain(token)
+                drain(best)
+    """
+    assert findings(src, scope="all") == {(6, "GL103"), (20, "GL101"), (24, "GL101")}
+
+
+def test_optional_host_returns_and_left_out_none_defaults():
+    """A helper that returns a `torch.cat` of CPU parts appended to a local list, or None, and a method that
+    returns a plain class's CPU buffer, or None, both hand the caller host data; a call that leaves the
+    parameter out passes its None default. So `verify(draft)` reads host ids. Decoy: that `.item()`. Hits: the
+    same read in `check`, whose other call site passes a device tensor, and in `fed`, fed a module's buffer
+    (a module's buffers move with `.to()`)."""
+    src = """
+        import torch
+
+
+        class Gen:
+            def __init__(self, n: int):
+                self.ids_pinned = torch.empty((n, 4), dtype=torch.long, pin_memory=True)
+
+            def ngram_draft(self, rows: list):
+                parts = []
+                for row in rows:
+                    parts.append(torch.tensor([row], dtype=torch.long))
+                return torch.cat(parts, dim=0) if len(parts) > 0 else None
+
+            def model_draft(self, n: int):
+                if n == 0:
+                    return None
+                return self.ids_pinned
+
+            def verify(self, rows: list, draft: torch.Tensor | None = None):
+                return draft[0, 0].item() if draft is not None else 0
+
+            def check(self, draft: torch.Tensor | None = None):
+                return draft[0, 0].item()
+
+            def step(self, rows: list, logits: torch.Tensor, use_model: bool):
+                if use_model:
+                    draft = self.model_draft(len(rows))
+                    self.verify(rows, draft)
+                elif rows:
+                    draft = self.ngram_draft(rows)
+                    self.verify(rows, draft)
+                else:
+                    self.verify(rows)
+                self.check(self.ngram_draft(rows))
+                self.check(logits.argmax(-1))
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("ids", torch.zeros(4, dtype=torch.long))
+                self.table = torch.zeros(4, dtype=torch.long)
+
+            def fed(self, ids: torch.Tensor):
+                return ids[0].item()
+
+            def run(self):
+                return self.fed(self.table)
+    """
+    assert findings(src, scope="all") == {(23, "GL101"), (45, "GL101")}
+
+
+def test_lists_filled_another_way_are_not_read_from_their_appends():
+    """`torch.cat(parts)` is read from the parts appended to a local list only when nothing else fills it: a
+    list also extended with device tensors joins on the device. Decoy: `first` of a list of CPU parts. Hit:
+    `first` of a list a device part was inserted into."""
+    src = """
+        import torch
+
+
+        def host_ids(rows: list):
+            parts = []
+            for row in rows:
+                parts.append(torch.tensor([row]))
+            return torch.cat(parts)
+
+
+        def mixed_ids(rows: list, extra: torch.Tensor):
+            parts = []
+            for row in rows:
+                parts.append(torch.tensor([row]))
+            parts.insert(0, extra)
+            return torch.cat(parts)
+
+
+        def first(ids: torch.Tensor):
+            return ids[0].item()
+
+
+        def other(ids: torch.Tensor):
+            return ids[0].item()
+
+
+        def run(rows: list, extra: torch.Tensor):
+            first(host_ids(rows))
+            other(mixed_ids(rows, extra))
+    """
+    assert findings(src, scope="all") == {(24, "GL101")}

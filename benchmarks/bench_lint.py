@@ -190,7 +190,8 @@ def edit_site(path: Path) -> tuple[int, str]:
     from graphlint.pipeline.config import Config
     from graphlint.pipeline.engine import Linter
     from graphlint.pipeline.sources import read_source
-    from graphlint.index.project import ProjectIndex, index_source
+    from graphlint.index.summary import index_source
+    from graphlint.index.project import ProjectIndex
 
     src = read_source(path)
     index = ProjectIndex([index_source(src.text, src.path, src.module)])

@@ -122,7 +122,7 @@ class GraphlintChecker:
             return
         from graphlint.pipeline.config import ConfigError
         from graphlint.pipeline.discovery import is_excluded
-        from graphlint.index.project import module_name_for
+        from graphlint.index.summary import module_name_for
 
         path = self._path()
         folder = str((path.parent if path is not None else Path.cwd()).resolve())

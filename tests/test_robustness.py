@@ -22,7 +22,8 @@ import pytest
 
 from graphlint.pipeline import workers
 from graphlint.cli import main
-from graphlint.index.project import ProjectIndex, index_source
+from graphlint.index.summary import index_source
+from graphlint.index.project import ProjectIndex
 
 GOOD = """\
 import torch

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import libcst as cst
 
 from graphlint.diagnostics import Finding
-from graphlint.index.project import CAPTURE_CONTEXTS, FunctionInfo, ModuleSummary, ProjectIndex, class_annotation
+from graphlint.index.summary import CAPTURE_CONTEXTS, FunctionInfo, ModuleSummary, class_annotation
+from graphlint.index.project import ProjectIndex
 from graphlint.facts.inference import (
     HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, is_cpu_name,
     kind_val, merge_envs, narrowing,

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graphlint.diagnostics import Finding
-from graphlint.index.project import FunctionInfo, Hop, HotInfo, ProjectIndex
+from graphlint.index.project import Hop, HotInfo, ProjectIndex
+from graphlint.index.summary import FunctionInfo
 
 
 @dataclass(frozen=True)

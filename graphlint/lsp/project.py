@@ -23,7 +23,8 @@ from graphlint.diagnostics import Edit, Finding
 from graphlint.pipeline.discovery import discover
 from graphlint.pipeline.engine import Linter, build_summary, index_only
 from graphlint.pipeline.sources import SourceFile, decode_source, read_source
-from graphlint.index.project import STEP_DRIVER_CALLS, FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, module_name_for
+from graphlint.index.summary import FunctionInfo, ModuleSummary, module_name_for
+from graphlint.index.project import STEP_DRIVER_CALLS, HotInfo, ProjectIndex
 
 # Finding.extra entries that hold file positions: (line, column, end line, end column) or (first, last).
 _LINE_PAIRS = {"stmt_lines": (0, 1), "focus": (0, 2)}

@@ -55,7 +55,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from graphlint import __version__
 from graphlint.diagnostics import Finding
-from graphlint.index.project import HotInfo, ModuleSummary, ProjectIndex
+from graphlint.index.summary import ModuleSummary
+from graphlint.index.project import HotInfo, ProjectIndex
 
 if TYPE_CHECKING:
     from graphlint.pipeline.config import Config

@@ -21,7 +21,8 @@ from graphlint.check.walker import analyze_unit
 from graphlint.pipeline.cache import Cache, Dependencies, content_hash, file_key, hot_entries, settings_key
 from graphlint.pipeline.config import SCOPE_TIERS, Config
 from graphlint.diagnostics import INTERNAL_ERROR, UNROOTED, Finding, internal_error, internal_error_from
-from graphlint.index.project import FunctionInfo, HotInfo, ModuleSummary, ProjectIndex, index_source
+from graphlint.index.summary import FunctionInfo, ModuleSummary, index_source
+from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.lines import source_lines
 from graphlint.rules import ALL_RULES
 from graphlint.pipeline.selection import enabled_codes, file_codes

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphlint.diagnostics import Finding
-from graphlint.index.project import module_name_for
+from graphlint.index.summary import module_name_for
 from graphlint.lines import source_lines
 from graphlint.pipeline.discovery import display_path
 

@@ -63,7 +63,7 @@ def stdin_targets(name: str | None, config: Config, *, force_exclude: bool, fix:
     from graphlint.pipeline.discovery import is_excluded
     from graphlint.pipeline.discovery import display_path
     from graphlint.pipeline.sources import decode_source
-    from graphlint.index.project import module_name_for
+    from graphlint.index.summary import module_name_for
 
     data = read_stdin()
     if name and force_exclude and is_excluded(Path(name), config):

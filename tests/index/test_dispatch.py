@@ -7,7 +7,8 @@ import textwrap
 
 import pytest
 
-from graphlint.index.project import ProjectIndex, index_source
+from graphlint.index.summary import index_source
+from graphlint.index.project import ProjectIndex
 
 
 def hot(files: dict[str, str], **kw) -> dict[str, tuple[str | None, tuple[str, ...]]]:

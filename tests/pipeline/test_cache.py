@@ -25,7 +25,7 @@ from graphlint.pipeline.config import Config, load_file
 from graphlint.diagnostics import Finding
 from graphlint.pipeline.engine import Linter, build_summary
 from graphlint.pipeline.sources import read_source
-from graphlint.index.project import ModuleSummary
+from graphlint.index.summary import ModuleSummary
 
 # C2: `a.py` reads `helper` through the package's re-export and `flag` from its grandparent class.
 PROJECT = {

@@ -1,0 +1,701 @@
+"""Phase 1a: a cheap index of one file (definitions, imports, classes, call sites, markers).
+
+The index uses the stdlib `ast` (about 7x cheaper than a libcst parse, positions included). Summaries are
+plain data so that they can be built in worker processes and cached per file; `index.project` joins them.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
+from graphlint.facts.names import bound_names as _bound_names, dotted
+from graphlint.lines import source_lines
+from graphlint.facts.callsite import (
+    Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names, records_args,
+    refine_returns, scope_of,
+)
+
+
+MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
+SKIP_FILE_RE = re.compile(r"#\s*graphlint:\s*skip-file\b", re.IGNORECASE)
+
+# Bases that are nn.Module subclasses although they are defined outside the linted files.
+DEFAULT_MODULE_BASES = (
+    "torch.nn.Module", "torch.nn.modules.module.Module", "PreTrainedModel", "*PreTrainedModel",
+    "GradientCheckpointingLayer", "ModelMixin", "LightningModule", "CustomOp", "torch.nn.Sequential",
+)
+# Methods that run per step besides `forward` (vLLM's CustomOp dispatches to these).
+HOT_METHOD_NAMES = ("forward", "forward_cuda", "forward_native", "forward_hip", "forward_xpu")
+CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
+GRAPHED_CALLS = ("torch.cuda.make_graphed_callables", "torch.cuda.graphs.make_graphed_callables")
+COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
+# `torch.compile` options under which the compiled region is replayed as a CUDA graph (or must be one graph).
+GRAPHED_COMPILE_MODES = ("reduce-overhead", "max-autotune")
+PARTIAL_CALLS = ("functools.partial", "partial")
+HOOK_METHODS = ("register_forward_hook", "register_forward_pre_hook")
+# Registry getters: `REG.get(key)`, `ALL_ATTENTION_FUNCTIONS.get_interface(key, default)`.
+REGISTRY_GETTERS = ("get", "get_interface", "__getitem__")
+AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
+# A method called on a receiver of unknown class is followed only when at most this many project
+# classes define a method of that name: `build_op` names one operation, `update` names nothing.
+MAX_NAME_DISPATCH = 8
+MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
+HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_callables")
+COLD_DECORATORS = ("graphlint.cold",)
+MODULE_LIST_CALLS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
+PARAMETER_CALLS = ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer")
+
+
+@dataclass
+class FunctionInfo:
+    key: str  # "module:qualname"
+    module: str
+    qualname: str
+    path: str
+    lineno: int  # the `def` line
+    end_lineno: int
+    first_line: int  # first decorator line (or the def line)
+    class_key: str | None
+    parent_key: str | None  # enclosing function, for nested defs
+    markers: set[str] = field(default_factory=set)  # hot / cold / capture
+    calls: list[tuple[str, int]] = field(default_factory=list)  # (callee descriptor, line)
+    regions: list[tuple[int, int]] = field(default_factory=list)  # `with torch.cuda.graph` bodies
+    returns: str = "unknown"  # tensor / bool_tensor / weak_tensor / tensor_seq / host / items:<k>,<k> / unknown
+    # Dotted names of the classes or functions this function returns, itself (`return Impl`) or built
+    # (`return Impl(...)`): what a factory can hand out, followed when its result is called.
+    makes: list[str] = field(default_factory=list)
+    nesting: int = 0  # deepest expression in its text (nested defs included): see engine.MAX_NESTING
+    params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
+    binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
+    none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
+    # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
+    call_args: list[tuple[str, int, tuple[str, ...], tuple[tuple[str, str], ...]]] = field(default_factory=list)
+    attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
+    loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
+    abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
+    tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
+
+    @property
+    def display(self) -> str:
+        return self.qualname
+
+
+@dataclass
+class ClassInfo:
+    key: str
+    module: str
+    qualname: str
+    bases: list[str]
+    methods: dict[str, str] = field(default_factory=dict)  # name -> function key
+    # attribute -> "tensor" | "host" | "module:<dotted class>" | "modules:<dotted>,<dotted>"
+    attrs: dict[str, str] = field(default_factory=dict)
+    # attribute -> call descriptors whose result `__init__` stored there (`self.impl = backend.build(...)`)
+    factories: dict[str, list[str]] = field(default_factory=dict)
+    # attribute -> callables stored there (`self.act = F.silu`, `self.fn = partial(f, ...)`)
+    callables: dict[str, list[str]] = field(default_factory=dict)
+    # functions held in class-level dicts/lists (`_global_mapping = {"sdpa": sdpa_mask, ...}`)
+    registry: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ModuleSummary:
+    module: str
+    path: str
+    imports: dict[str, str] = field(default_factory=dict)
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    compile_roots: list[tuple[str, int]] = field(default_factory=list)  # descriptors passed to compile
+    graphed_roots: list[tuple[str, int]] = field(default_factory=list)  # ... that replay as a CUDA graph
+    hook_roots: list[tuple[str, int, str | None]] = field(default_factory=list)  # (hook, line, registering fn)
+    # module-level containers of callables (`HANDLERS = {"a": f, "b": g}`) -> the callables' descriptors
+    registries: dict[str, list[str]] = field(default_factory=dict)
+    # module-level aliases (`my_op = MyFn.apply`, `REG = Registry()` -> "pkg.Registry()")
+    aliases: dict[str, str] = field(default_factory=dict)
+    module_regions: list[tuple[int, int]] = field(default_factory=list)
+    module_region_calls: list[tuple[str, int]] = field(default_factory=list)
+    skip_file: bool = False
+    syntax_error: tuple[int, int, str] | None = None
+    nesting: int = 0  # deepest expression anywhere in the file
+
+
+def module_name_for(path: Path) -> str:
+    """Dotted module name: climb while the folder is a package (has __init__.py)."""
+    path = path.resolve()
+    parts = [path.stem] if path.stem != "__init__" else []
+    folder = path.parent
+    while (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(parts) or path.stem
+
+
+_CONTEXTS = {ast.Load, ast.Store, ast.Del}  # a Name's `ctx`: a child node, but no level of nesting
+
+
+class _Indexer(ast.NodeVisitor):
+    """Statements are visited recursively (Python caps block nesting at 100 levels); expressions, which
+    have no such cap (`a + b + ...` with 10,000 terms is valid), are walked with an explicit stack."""
+
+    def __init__(self, module: str, path: str, lines: list[str], is_package: bool) -> None:
+        self.s = ModuleSummary(module=module, path=path)
+        self.lines = lines
+        self.package = module if is_package else module.rpartition(".")[0]
+        self.class_stack: list[ClassInfo] = []
+        self.func_stack: list[FunctionInfo] = []
+        self.local_binds: list[dict[str, str]] = []
+        self.scopes: list[Scope] = []
+        self.region_depth = 0
+
+    # -- imports ------------------------------------------------------------------------------
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.s.imports[alias.asname] = alias.name
+            else:
+                head = alias.name.split(".")[0]
+                self.s.imports[head] = head
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        base = node.module or ""
+        if node.level:
+            pkg = self.package.split(".") if self.package else []
+            pkg = pkg[: len(pkg) - (node.level - 1)] if node.level > 1 else pkg
+            base = ".".join([*pkg, base] if base else pkg)
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            self.s.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+
+    def resolve(self, name: str | None) -> str | None:
+        """Resolve the head of a dotted name through imports and module-level definitions."""
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        head_base = head.split("[")[0]
+        for binds in reversed(self.local_binds):
+            if head_base in binds:
+                target = binds[head_base] + head[len(head_base):]
+                return f"{target}.{rest}" if rest else target
+        if head_base in self.s.imports:
+            target = self.s.imports[head_base] + head[len(head_base):]
+        elif head_base in ("self", "cls") or head.startswith("super()"):
+            return name
+        else:  # a module-level name (or an unknown local: it simply won't resolve in the index)
+            target = f"{self.s.module}.{head}"
+        return f"{target}.{rest}" if rest else target
+
+    # -- definitions --------------------------------------------------------------------------
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        qual = ".".join([c.qualname for c in self.class_stack[-1:]] + [node.name])
+        info = ClassInfo(
+            key=f"{self.s.module}:{qual}", module=self.s.module, qualname=qual,
+            bases=[b for b in (self.resolve(dotted(base)) for base in node.bases) if b],
+        )
+        self.s.classes[qual] = info
+        self.class_stack.append(info)
+        self.generic_visit(node)
+        self.class_stack.pop()
+        for stmt in node.body:  # `_global_mapping = {"sdpa": sdpa_mask, ...}`: a registry class
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+                info.registry.extend(self._callables_in(stmt.value))
+        for stmt in node.body:  # dataclass-style fields (`seq_lens: torch.Tensor`); __init__ wins
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                kind = _annotation_kind(ast.unparse(stmt.annotation))
+                if kind == "tensor" and is_cpu_name(stmt.target.id):
+                    kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
+                if kind:
+                    info.attrs.setdefault(stmt.target.id, kind)
+                elif (name := class_annotation(stmt.annotation) or element_class_annotation(stmt.annotation)) \
+                        and name.rpartition(".")[2][:1].isupper():
+                    # `cache: BufferCache`; `layers: list[Block]` (an element, `self.layers[i]`, is a Block)
+                    info.factories.setdefault(stmt.target.id, [self.resolve(name) or name])
+
+    def _markers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+        found = set()
+        for line in self.lines[first - 1: node.lineno]:
+            found.update(m.group(1).lower() for m in MARKER_RE.finditer(line))
+        for deco in node.decorator_list:
+            target = deco.func if isinstance(deco, ast.Call) else deco
+            name = self.resolve(dotted(target)) or ""
+            if name in HOT_DECORATORS:
+                found.add("hot")
+                if name in GRAPHED_CALLS or (isinstance(deco, ast.Call) and _graphed_compile(deco)):
+                    found.add("graphed")
+            elif name in COLD_DECORATORS:
+                found.add("cold")
+        return found
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        cls = self.class_stack[-1] if self.class_stack and not self.func_stack else None
+        parent = self.func_stack[-1] if self.func_stack else None
+        prefix = parent.qualname if parent else (cls.qualname if cls else "")
+        qual = f"{prefix}.{node.name}" if prefix else node.name
+        scope = scope_of(node)
+        info = FunctionInfo(
+            key=f"{self.s.module}:{qual}", module=self.s.module, qualname=qual, path=self.s.path,
+            lineno=node.lineno, end_lineno=node.end_lineno or node.lineno,
+            first_line=min([d.lineno for d in node.decorator_list] + [node.lineno]),
+            class_key=cls.key if cls else (parent.class_key if parent else None),
+            parent_key=parent.key if parent else None,
+            markers=self._markers(node), returns=self._returns(node, scope), makes=self._makes(node),
+            params=param_names(node), none_defaults=none_defaults(node),
+            binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
+            abstract=_is_abstract(node),
+            tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
+        )
+        self.s.functions[qual] = info
+        self.local_binds.append(self._typed_params(node))
+        if cls is not None:
+            cls.methods[node.name] = info.key
+            if node.name == "__init__":
+                self._init_attrs(node, cls)
+        self.func_stack.append(info)
+        # Decorators, defaults and annotations: measured for nesting only (their calls are not the body's).
+        for part in (*node.decorator_list, node.args, node.returns):
+            if part is not None:
+                self._walk_expr(part, record_calls=False)
+        self.scopes.append(scope)
+        for stmt in node.body:
+            self.visit(stmt)
+        self.scopes.pop()
+        self.local_binds.pop()
+        self.func_stack.pop()
+        info.regions.extend(_begin_end_regions(info.calls))
+        if parent is not None:
+            parent.nesting = max(parent.nesting, info.nesting)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> str:
+        if node.returns is not None:
+            text = ast.unparse(node.returns)
+            kind = _annotation_kind(text)
+            args = node.args
+            if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
+                    *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
+                return "unknown"  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
+            if kind == "tensor" or kind is None and tuple_item_kinds(text):  # where the body shows it lives
+                annotated = kind or "items:" + ",".join(tuple_item_kinds(text) or ())
+                return refine_returns(annotated, self._infer_returns(node, scope))
+            cls = class_annotation(node.returns) if kind is None else None
+            # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
+            return kind or (f"object:{cls}" if cls else "unknown")
+        return self._infer_returns(node, scope)
+
+    def _typed_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+        """Parameters annotated with a project class (`model: Transformer`, `cache: Optional[BufferCache]`)
+        stand for an instance of it, so `model.forward(...)` resolves to `Transformer.forward`."""
+        binds = {}
+        args = node.args
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+            name = class_annotation(arg.annotation) if arg.annotation is not None else None
+            qual = self.resolve(name) if name and name.rpartition(".")[2][:1].isupper() else None
+            if qual and not qual.startswith(("torch.", "typing.", "collections.")):
+                binds[arg.arg] = f"{qual}()"
+        return binds
+
+    def _makes(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+        """What a factory hands out: `return Impl(...)` and `return Impl` both name `Impl`."""
+        out = []
+        for sub in _own_nodes(node):
+            if isinstance(sub, ast.Return) and sub.value is not None:
+                value = sub.value.func if isinstance(sub.value, ast.Call) else sub.value
+                name = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
+                if name and name not in out:
+                    out.append(name)
+        return out
+
+    def _callables_in(self, value: ast.expr) -> list[str]:
+        """Descriptors of the named callables held by a dict/list/tuple/set literal (a registry)."""
+        if isinstance(value, ast.Dict):
+            items = value.values
+        elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+            items = value.elts
+        else:
+            return []
+        out = []
+        for item in items:
+            if isinstance(item, ast.Call) and (self.resolve(dotted(item.func)) or "") in PARTIAL_CALLS \
+                    and item.args:
+                item = item.args[0]
+            name = self.resolve(dotted(item)) if isinstance(item, (ast.Name, ast.Attribute)) else None
+            if name:
+                out.append(name)
+        return out
+
+    def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> str:
+        """An unannotated function's return kind, when every value-returning `return` agrees by syntax
+        alone (docs/inference.md, graphlint._callsite_facts.expr_kind)."""
+        kinds = {expr_kind(value, self.resolve, scope) for value in scope.returns}
+        return join_later(kinds) if kinds else "unknown"
+
+    def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
+        local_calls = _local_calls(node)
+        for sub in ast.walk(node):
+            if isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
+                targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+                for target in targets:
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                            and target.value.id == "self":
+                        kind = self._attr_kind(sub.value)
+                        if kind:
+                            cls.attrs[target.attr] = kind
+                        else:
+                            self._dispatch_attr(cls, target.attr, sub.value, local_calls)
+            elif isinstance(sub, ast.Call):
+                name = dotted(sub.func) or ""
+                if name.endswith(("register_buffer", "register_parameter")) and sub.args \
+                        and isinstance(sub.args[0], ast.Constant) and isinstance(sub.args[0].value, str):
+                    cls.attrs[sub.args[0].value] = "tensor"
+
+    def _dispatch_attr(self, cls: ClassInfo, attr: str, value: ast.expr, local_calls: dict[str, ast.Call]) -> None:
+        """Record what an attribute that is not a tensor or a known module holds, for dispatch:
+        the result of a factory call (`self.impl = backend.build_op(...)`, `self.impl = impl_cls(...)`
+        with `impl_cls = backend.get_impl_cls()`), or a callable (`self.fn = partial(f, ...)`,
+        `self.act = ACT2FN[name]`)."""
+        if isinstance(value, ast.Call):
+            callee = self.resolve(dotted(value.func))
+            if callee in PARTIAL_CALLS or callee == "functools.partial":
+                if value.args and (ref := self.resolve(dotted(value.args[0]))):
+                    cls.callables.setdefault(attr, []).append(ref)
+                return
+            if isinstance(value.func, ast.Name) and value.func.id in local_calls:
+                inner = self.resolve(dotted(local_calls[value.func.id].func))
+                callee = f"{inner}()" if inner else None
+            if callee and not callee.startswith("torch."):
+                cls.factories.setdefault(attr, []).append(callee)
+        elif isinstance(value, (ast.Name, ast.Attribute, ast.Subscript)):
+            ref = self.resolve(dotted(value))
+            if ref and not ref.startswith(("self.", "cls.")):
+                cls.callables.setdefault(attr, []).append(ref)
+        elif isinstance(value, (ast.List, ast.Tuple)):  # `self.processors = [Clamp(), Scale()]`
+            for item in value.elts:
+                self._dispatch_attr(cls, attr, item, local_calls)
+
+    def _attr_kind(self, value: ast.expr) -> str | None:
+        if isinstance(value, ast.Constant):
+            # `self.x = None` is a placeholder another method fills: no evidence of what x holds
+            return "host" if value.value is not None else None
+        if not isinstance(value, ast.Call):
+            return None
+        name = self.resolve(dotted(value.func)) or ""
+        if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()
+                                       and not name.startswith(("torch.nn.", "torch.cuda."))):
+            return "tensor"
+        if name in MODULE_LIST_CALLS:
+            classes = []
+            for sub in ast.walk(value):
+                if isinstance(sub, ast.Call) and sub is not value:
+                    cname = self.resolve(dotted(sub.func))
+                    if cname and cname.rpartition(".")[2][:1].isupper():
+                        classes.append(cname)
+            return "modules:" + ",".join(classes)
+        tail = name.rpartition(".")[2]
+        if tail[:1].isupper():
+            return f"module:{name}"
+        return None
+
+    # -- bodies -------------------------------------------------------------------------------
+    def visit_For(self, node: ast.For) -> None:
+        it = dotted(node.iter)
+        if isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name) \
+                and node.iter.func.id in ("enumerate", "zip", "reversed") and node.iter.args:
+            it = dotted(node.iter.args[-1])
+            target = node.target.elts[-1] if isinstance(node.target, ast.Tuple) and node.target.elts else node.target
+        else:
+            target = node.target
+        if it and isinstance(target, ast.Name) and self.local_binds:
+            self.local_binds[-1][target.id] = f"{self.resolve(it)}[]"
+        self._loop(node)
+        self.generic_visit(node)
+
+    def visit_While(self, node: ast.While) -> None:
+        self._loop(node)
+        self.generic_visit(node)
+
+    visit_AsyncFor = visit_For
+
+    def _loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        """The body's lines: a call there runs once per iteration (the header's iterable runs once)."""
+        if self.func_stack and node.body:
+            self.func_stack[-1].loops.append((node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno)
+                                                                        for s in node.body)))
+
+    def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
+            if self.local_binds:
+                self._bind_local(targets[0].id, node.value)
+            elif not self.class_stack:
+                self._module_value(targets[0].id, node.value)
+        self.generic_visit(node)
+
+    visit_AnnAssign = visit_Assign
+
+    def _bind_local(self, name: str, value: ast.expr) -> None:
+        src = dotted(value)
+        if src and src.startswith("self."):
+            self.local_binds[-1][name] = src
+        elif isinstance(value, ast.Subscript) and (base := self.resolve(dotted(value.value))):
+            self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
+        elif isinstance(value, ast.Call):
+            cname = self.resolve(dotted(value.func))
+            if not cname:
+                return
+            head, _, meth = cname.rpartition(".")
+            if cname.rpartition(".")[2][:1].isupper():
+                # `model = Block(...)`: later `torch.compile(model)` roots Block.forward.
+                self.local_binds[-1][name] = f"{cname}()"
+            elif head and meth in REGISTRY_GETTERS:
+                self.local_binds[-1][name] = f"{head}[]"  # `fn = REGISTRY.get(key)`
+
+    def _module_value(self, name: str, value: ast.expr) -> None:
+        """Module-level registries (`HANDLERS = {"a": f}`) and aliases (`op = MyFn.apply`, `REG = Reg()`)."""
+        found = self._callables_in(value)
+        if found:
+            self.s.registries[name] = found
+        elif isinstance(value, (ast.Name, ast.Attribute)) and (ref := self.resolve(dotted(value))):
+            self.s.aliases[name] = ref
+        elif isinstance(value, ast.Call) and not value.args and not value.keywords \
+                and (ref := self.resolve(dotted(value.func))):
+            self.s.aliases[name] = f"{ref}()"
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        is_capture = any(
+            isinstance(item.context_expr, ast.Call)
+            and (self.resolve(dotted(item.context_expr.func)) or "") in CAPTURE_CONTEXTS
+            for item in node.items
+        )
+        if is_capture and node.body:
+            region = (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body))
+            (self.func_stack[-1].regions if self.func_stack else self.s.module_regions).append(region)
+            self.region_depth += 1
+            self.generic_visit(node)
+            self.region_depth -= 1
+        else:
+            self.generic_visit(node)
+
+    visit_AsyncWith = visit_With
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self._walk_expr(child)
+            else:
+                self.visit(child)
+
+    def _walk_expr(self, root: ast.AST, record_calls: bool = True) -> None:
+        """Pre-order walk of an expression (the order `generic_visit` would take): record its calls and
+        its nesting depth as libcst will build it (a BoolOp of n values is n - 1 nested operations)."""
+        stack: list[tuple[ast.AST, int]] = [(root, 1)]
+        deepest = 0
+        while stack:
+            node, depth = stack.pop()
+            if depth > deepest:
+                deepest = depth
+            cls = node.__class__
+            if cls is ast.Call and record_calls:
+                self._record_call(node)  # type: ignore[arg-type]
+            step = len(node.values) - 1 if cls is ast.BoolOp else 1  # type: ignore[attr-defined]
+            for child in reversed(list(ast.iter_child_nodes(node))):
+                if child.__class__ not in _CONTEXTS:
+                    stack.append((child, depth + step))
+        if self.func_stack and deepest > self.func_stack[-1].nesting:
+            self.func_stack[-1].nesting = deepest
+        if deepest > self.s.nesting:
+            self.s.nesting = deepest
+
+    def _record_call(self, node: ast.Call) -> None:
+        callee = self.resolve(dotted(node.func))
+        if callee:
+            if self.func_stack:
+                self.func_stack[-1].calls.append((callee, node.lineno))
+                if (node.args or node.keywords) and records_args(callee):
+                    kinds = call_arg_kinds(node, self.resolve, self.scopes[-1])
+                    if kinds is not None:
+                        self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
+            elif self.region_depth:
+                self.s.module_region_calls.append((callee, node.lineno))
+            if callee in COMPILE_CALLS and node.args:
+                first = node.args[0]
+                items = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
+                graphed = callee in GRAPHED_CALLS or _graphed_compile(node)
+                for item in items:
+                    ref = self.resolve(dotted(item))
+                    if ref:
+                        (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno))
+            elif callee in PARTIAL_CALLS and node.args and self.func_stack:
+                # `partial(f, ...)` in a function: the partial is built to be called there, so f runs too.
+                ref = self.resolve(dotted(node.args[0]))
+                if ref:
+                    self.func_stack[-1].calls.append((ref, node.lineno))
+            elif callee.rpartition(".")[2] in HOOK_METHODS and node.args:
+                ref = self.resolve(dotted(node.args[0]))
+                if ref:
+                    self.s.hook_roots.append((ref, node.lineno, self.func_stack[-1].key if self.func_stack else None))
+        self.generic_visit(node)
+
+
+def index_source(source: str, path: str, module: str, is_package: bool = False) -> ModuleSummary:
+    """Build the summary of one file. A syntax error is recorded, not raised."""
+    lines = source_lines(source)
+    try:
+        with warnings.catch_warnings():  # the parser's opinions of the user's code (`"\d"`) are not ours to print
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source, filename=path)
+    except SyntaxError as exc:
+        s = ModuleSummary(module=module, path=path)
+        s.syntax_error = (exc.lineno or 1, exc.offset or 1, exc.msg or "invalid syntax")
+        return s
+    except ValueError as exc:  # e.g. null bytes
+        s = ModuleSummary(module=module, path=path)
+        s.syntax_error = (1, 1, str(exc))
+        return s
+    except (RecursionError, MemoryError) as exc:  # CPython cannot compile it either
+        s = ModuleSummary(module=module, path=path)
+        s.syntax_error = (1, 1, f"too deeply nested for Python's parser ({type(exc).__name__})")
+        return s
+    indexer = _Indexer(module, path, lines, is_package)
+    indexer.visit(tree)
+    indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
+    return indexer.s
+
+
+def _own_nodes(func: ast.FunctionDef | ast.AsyncFunctionDef):
+    """Nodes of a function's own body: nested functions, lambdas and classes are not entered."""
+    stack: list[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                stack.append(child)
+
+
+def class_annotation(node: ast.expr | str) -> str | None:
+    """The dotted class name of an annotation (node or source text) that names one class: `Meta`,
+    `mod.Meta`, `"Meta"`, `Optional[Meta]`, `Meta | None`; None for anything else."""
+    if isinstance(node, str):
+        node = ast.Constant(node)
+    while isinstance(node, ast.Constant) and isinstance(node.value, str):  # source text, or a quoted name
+        try:
+            node = ast.parse(node.value.strip(), mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.Subscript) and dotted(node.value) in ("Optional", "typing.Optional"):
+        node = node.slice
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) \
+            and isinstance(node.right, ast.Constant) and node.right.value is None:
+        node = node.left
+    name = dotted(node)
+    return name if name and name.replace(".", "").isidentifier() else None
+
+
+ELEMENT_CONTAINERS = ("list", "List", "typing.List", "Sequence", "typing.Sequence", "collections.abc.Sequence",
+                      "tuple", "Tuple", "typing.Tuple")
+
+
+def element_class_annotation(node: ast.expr) -> str | None:
+    """The element class of a homogeneous container annotation: `list[Block]`, `Sequence[Block]`,
+    `tuple[Block, ...]`, `Optional[list[Block]]`; None for anything else."""
+    if isinstance(node, ast.Subscript) and dotted(node.value) in ("Optional", "typing.Optional"):
+        node = node.slice
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) \
+            and isinstance(node.right, ast.Constant) and node.right.value is None:
+        node = node.left
+    if not isinstance(node, ast.Subscript) or dotted(node.value) not in ELEMENT_CONTAINERS:
+        return None
+    item = node.slice
+    if isinstance(item, ast.Tuple):  # only `tuple[Block, ...]`: a fixed tuple mixes kinds
+        if len(item.elts) != 2 or not (isinstance(item.elts[1], ast.Constant) and item.elts[1].value is Ellipsis):
+            return None
+        item = item.elts[0]
+    return class_annotation(item)
+
+
+def _is_abstract(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A method that cannot be what runs: `@abstractmethod`, or a body (after its docstring) of only
+    `pass`, `...` or `raise NotImplementedError`. A call to it on an instance of its class runs an override."""
+    if any((dotted(d) or "").rpartition(".")[2] == "abstractmethod" for d in func.decorator_list):
+        return True
+    body = func.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if not body:
+        return True
+    for stmt in body:
+        if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+                                          and stmt.value.value is Ellipsis):
+            continue
+        exc = stmt.exc.func if isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call) else \
+            stmt.exc if isinstance(stmt, ast.Raise) else None
+        if not (isinstance(exc, ast.Name) and exc.id == "NotImplementedError"):
+            return False
+    return True
+
+
+def _has_tensor_param(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Some parameter is annotated as a tensor (or a tensor sequence): tensors flow through the function."""
+    args = func.args
+    return any(a.annotation is not None and annotation_kind(ast.unparse(a.annotation)) in
+               ("tensor", "bool_tensor", "tensor_seq")
+               for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
+
+
+def _annotation_kind(annotation: str) -> str | None:
+    """Kind named by a return or field annotation: "tensor" (bool tensors included), "tensor_seq", "host",
+    or None."""
+    kind = annotation_kind(annotation)
+    if kind == "bool_tensor":
+        return "tensor"
+    return kind if kind in ("tensor", "tensor_seq", "host") else None
+
+
+def _hop(target: FunctionInfo, how: str) -> str:
+    """One `via` entry: the function, and the dynamic dispatch that reached it, if any."""
+    return f"{target.display} [{how}]" if how else target.display
+
+
+def _graphed_compile(call: ast.Call) -> bool:
+    """`torch.compile(..., mode="reduce-overhead" | "max-autotune")` replays CUDA graphs; `fullgraph=True`
+    must compile to one graph: a sync or graph break inside either is an error, not a slowdown."""
+    for kw in call.keywords:
+        if not isinstance(kw.value, ast.Constant):
+            continue
+        if kw.arg == "mode" and isinstance(kw.value.value, str) and kw.value.value.startswith(GRAPHED_COMPILE_MODES):
+            return True
+        if kw.arg == "fullgraph" and kw.value.value is True:
+            return True
+    return False
+
+
+def _begin_end_regions(calls: list[tuple[str, int]]) -> list[tuple[int, int]]:
+    """`g.capture_begin()` ... `g.capture_end()` in one function: the lines between are captured."""
+    regions, start = [], None
+    for callee, line in sorted(calls, key=lambda c: c[1]):
+        tail = callee.rpartition(".")[2]
+        if tail == "capture_begin" and start is None:
+            start = line
+        elif tail == "capture_end" and start is not None:
+            regions.append((start, line))
+            start = None
+    return regions
+
+
+def _local_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.Call]:
+    """Locals of `func` bound exactly once, to a call (`impl_cls = backend.get_impl_cls()`)."""
+    seen: dict[str, ast.Call | None] = {}
+    for sub in _own_nodes(func):
+        if isinstance(sub, ast.Assign):
+            for target in sub.targets:
+                for name in _bound_names(target):
+                    value = sub.value if isinstance(target, ast.Name) and isinstance(sub.value, ast.Call) else None
+                    seen[name] = value if name not in seen else None
+    return {k: v for k, v in seen.items() if v is not None}

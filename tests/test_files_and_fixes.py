@@ -230,10 +230,10 @@ def test_rule_fix_examples_declare_their_applicability():
 
 def _broken_receiver(monkeypatch, marker: str) -> None:
     """Make GL160's fix produce invalid code where its argument reads `marker`."""
-    import graphlint.rules.sneaky as sneaky
+    import graphlint.rules.builtin_reads as builtin_reads
 
-    original = sneaky.receiver_text
-    monkeypatch.setattr(sneaky, "receiver_text",
+    original = builtin_reads.receiver_text
+    monkeypatch.setattr(builtin_reads, "receiver_text",
                         lambda expr: "(" if original(expr) == marker else original(expr))
 
 

@@ -8,8 +8,8 @@ import inspect
 from graphlint.rules.base import Fix, Rule
 
 FAMILY_MODULES = (
-    "meta", "transfers", "control_flow", "shapes", "host_data", "sync", "sneaky", "capture", "frozen", "state",
-    "perf",
+    "meta", "transfers", "control_flow", "shapes", "host_data", "sync", "builtin_reads", "capture", "frozen",
+    "growing_state", "perf",
 )
 
 

@@ -15,7 +15,8 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
-from graphlint.facts.inference import Inference, Kind, Val
+from graphlint.facts.inference import Inference
+from graphlint.facts.values import Kind, Val
 from graphlint.facts.names import dotted_name
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex

@@ -17,9 +17,9 @@ from graphlint.diagnostics import Finding
 from graphlint.index.summary import CAPTURE_CONTEXTS, FunctionInfo, ModuleSummary, class_annotation
 from graphlint.index.project import ProjectIndex
 from graphlint.facts.inference import (
-    HOST, TENSOR, UNKNOWN, Inference, Kind, Val, annotation_val, bind_items, bind_targets, is_cpu_name,
-    kind_val, merge_envs, narrowing,
+    Inference, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
 )
+from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Kind, Val
 from graphlint.facts.callsite import join_kinds, settled
 from graphlint.facts.names import dotted_name
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name

@@ -9,71 +9,21 @@ from __future__ import annotations
 
 import re
 from collections import ChainMap
-from enum import Enum
-from typing import Callable, Mapping, MutableMapping, NamedTuple
+from typing import Callable, Mapping, MutableMapping
 
 import libcst as cst
 
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint.facts.names import dotted_name
+from graphlint.facts.values import (
+    BOOL, CPU, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS, TSEQ, UNKNOWN, Val, join,
+)
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS,
 )
 
-
-class Kind(Enum):
-    UNKNOWN = "unknown"
-    HOST = "host"  # Python scalar, string, shape, dtype, device, config value
-    HOST_SEQ = "host_seq"  # list/tuple/range of host values
-    TENSOR = "tensor"
-    BOOL_TENSOR = "bool_tensor"
-    CPU_TENSOR = "cpu_tensor"  # a tensor known to live on the host (.cpu(), from_numpy, no device)
-    TENSOR_SEQ = "tensor_seq"  # tuple/list of tensors (topk, chunk, split, ...)
-    MODULE = "module"  # an nn.Module instance
-    MODULE_SEQ = "module_seq"  # nn.ModuleList
-    NDARRAY = "ndarray"
-    OBJECT = "object"  # an instance of a project class that is not an nn.Module (ref = its dotted name)
-
-
-TENSORS = frozenset({Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR})
-LIST_GROWERS = frozenset({"append", "extend", "insert"})
-HOSTS = frozenset({Kind.HOST, Kind.HOST_SEQ})
-SEQS = frozenset({Kind.HOST_SEQ, Kind.TENSOR_SEQ})
-# Python sequences whose `in` compares every element with `==` (a set or dict hashes instead)
-COMPARING_SEQUENCES = frozenset({"list", "tuple", "sequence", "range"})
-
-
-class Val(NamedTuple):
-    """What the analysis knows about a value: its kind, plus typed facts that refine it. (A named tuple, not a
-    dataclass: values are built for every expression of every hot function, and tuples build fastest.)"""
-
-    kind: Kind
-    ref: str | None = None  # dotted class for MODULE / MODULE_SEQ (comma-separated) / OBJECT
-    weak: bool = False  # inferred from a naming convention only
-    rank: int | None = None  # a tensor's number of dimensions, when the code shows it (0: a 0-d tensor)
-    pinned: bool = False  # a CPU tensor in pinned (page-locked) memory
-    items: tuple["Val", ...] | None = None  # the items of a fixed-length tuple (`-> tuple[Tensor, int]`, `(a, b)`)
-    elem: "Val | None" = None  # what iterating yields, when more is known than the kind says (`zip(a, b)`)
-
-    @property
-    def is_tensor(self) -> bool:
-        return self.kind in TENSORS
-
-    @property
-    def is_0d(self) -> bool:
-        return self.kind in TENSORS and self.rank == 0
-
-
-UNKNOWN = Val(Kind.UNKNOWN)
-EMPTY_LIST = Val(Kind.UNKNOWN, ref="list")  # `[]`: what it holds is what is appended to it later
-HOST = Val(Kind.HOST)
-HOST_SEQ = Val(Kind.HOST_SEQ)
-TENSOR = Val(Kind.TENSOR)
-BOOL = Val(Kind.BOOL_TENSOR)
-CPU = Val(Kind.CPU_TENSOR)
-TSEQ = Val(Kind.TENSOR_SEQ)
 
 # --- facts about torch --------------------------------------------------------------------------
 
@@ -141,6 +91,7 @@ SHAPE_KEEPING_METHODS = frozenset({
     "softmax", "log_softmax", "nan_to_num", "flip", "roll", "sort", "argsort",
 })
 
+
 def is_mask_name(name: str) -> bool:
     """Names that usually hold a boolean mask (`mask`, `*_mask`, `keep`, `valid`, `is_*`); weak evidence."""
     last = name.rpartition(".")[2]
@@ -175,30 +126,6 @@ def in_config(expr: cst.BaseExpression) -> bool:
             return True
         root = root.value
     return isinstance(root, cst.Name) and root.value in CONFIG_NAMES
-
-
-def join(a: Val, b: Val) -> Val:
-    """Merge of two control-flow paths: keep what both agree on."""
-    if a == b:
-        return a
-    if a.kind is b.kind and a.kind in TENSORS:  # same kind: keep the facts both paths have
-        return Val(a.kind, weak=a.weak or b.weak, rank=a.rank if a.rank == b.rank else None,
-                   pinned=a.pinned and b.pinned)
-    if a.kind in TENSORS and b.kind in TENSORS:
-        return TENSOR
-    if a.kind in TENSORS and b == HOST or b.kind in TENSORS and a == HOST:
-        # `x = None` / `x = 0` on one path and a tensor on another: an Optional tensor (of the kind it has).
-        t = a if a.kind in TENSORS else b
-        return Val(t.kind, weak=t.weak, rank=t.rank, pinned=t.pinned) if t.kind is not Kind.BOOL_TENSOR else TENSOR
-    if a == EMPTY_LIST and b.kind in SEQS or b == EMPTY_LIST and a.kind in SEQS:
-        return a if b == EMPTY_LIST else b  # a list filled on one path (a loop's body) and empty on the other
-    if a.kind is Kind.HOST_SEQ and b.kind is Kind.HOST_SEQ:
-        return Val(Kind.HOST_SEQ, ref=a.ref if a.ref == b.ref else None)
-    if a.kind in HOSTS and b.kind in HOSTS:
-        return HOST
-    if a.items is not None and b.items is not None and len(a.items) == len(b.items):
-        return Val(Kind.UNKNOWN, items=tuple(join(x, y) for x, y in zip(a.items, b.items)))
-    return UNKNOWN
 
 
 def _int_literal(node: cst.BaseExpression) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from graphlint.facts.inference import Kind
+from graphlint.facts.values import Kind
 from graphlint.rules._util import method_call
 
 NAN_CHECKS = frozenset({"isnan", "isinf", "isfinite", "isposinf", "isneginf"})

@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from graphlint.facts.inference import (
-    FACTORY_TORCH, VIEW_METHODS, Kind, in_config,
-)
+from graphlint.facts.inference import FACTORY_TORCH, VIEW_METHODS, in_config
+from graphlint.facts.values import Kind
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional
 from graphlint.rules.base import Rule
 

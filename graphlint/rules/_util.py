@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from graphlint.facts.inference import Kind
+from graphlint.facts.values import Kind
 
 if False:  # typing only
     from graphlint.check.context import Context

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.inference import Kind
+from graphlint.facts.values import Kind
 from graphlint.rules._util import positional, receiver_text
 from graphlint.rules.base import UNSAFE, Fix, Rule
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.inference import Kind
+from graphlint.facts.values import Kind
 from graphlint.facts.names import dotted_name
 from graphlint.rules._util import code_of, method_call, positional
 from graphlint.rules.base import Rule

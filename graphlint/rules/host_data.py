@@ -15,7 +15,8 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.inference import Kind, is_mask_name
+from graphlint.facts.inference import is_mask_name
+from graphlint.facts.values import Kind
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, factory_device_is_cpu, host_list, is_host_data, non_blocking,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.inference import Kind, is_mask_name
+from graphlint.facts.inference import is_mask_name
+from graphlint.facts.values import Kind
 from graphlint.rules._util import kwarg, method_call, on_host, positional, tensor_method
 from graphlint.rules.base import Rule
 

@@ -49,7 +49,7 @@ class CudaSynchronize(Rule):
 # ---------------------------------------------------------------------------------------------
 # GL141-GL152 (host_data/capture helpers live in their own modules).
 
-from graphlint.facts.inference import Kind  # noqa: E402
+from graphlint.facts.values import Kind
 from graphlint.rules._streams import StreamBindings, stream_like  # noqa: E402
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method  # noqa: E402
 

@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.inference import Kind
+from graphlint.facts.values import Kind
 from graphlint.rules._conditions import condition_category
 from graphlint.rules._util import is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule

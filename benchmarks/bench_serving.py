@@ -216,7 +216,7 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
     p.add_argument("--out-max", type=int, default=1024)
     p.add_argument("--slots", type=int, default=64, help="engine slots = static batch size (largest graph bucket)")
     p.add_argument("--chunk", type=int, default=None,
-                   help="engine prefill chunk, tokens (default: 512 for the chunked prefill, 16 for the token loop)")
+                   help="engine prefill chunk, tokens (default: 512)")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,static,hf")

@@ -206,36 +206,6 @@ def _to_device(host: torch.Tensor, device: torch.device) -> torch.Tensor:
     return host.pin_memory().to(device, non_blocking=True)
 
 
-class TokenLoopPrefill:
-    """The slices' tokens one position per eager `forward_logits` call, every slice in its own row (a chunk of
-    T tokens is T forwards whatever the number of slices), the other rows inactive: the same step code writes
-    the same state, so the state equals token-by-token decode by construction (model.prefill's method)."""
-
-    rows: Optional[int] = None
-    default_chunk = 16  # 16 eager forwards (~0.3 s on the H200) per iteration
-
-    @torch.no_grad()
-    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None:
-        io = model.io
-        n = max(s.slot for s in slices) + 1
-        steps = max(len(s.tokens) for s in slices)
-        plan = torch.zeros(steps, 3, n, dtype=torch.int64)  # (token, position, active) per step and row
-        for s in slices:
-            t = len(s.tokens)
-            plan[:t, 0, s.slot] = torch.as_tensor(list(s.tokens), dtype=torch.int64)
-            plan[:t, 1, s.slot] = torch.arange(s.start, s.start + t)
-            plan[:t, 2, s.slot] = 1
-        plan = _to_device(plan, io.input_ids.device)
-        bufs = (io.input_ids[:n], io.pos[:n], io.active[:n])
-        saved = [b.clone() for b in bufs]
-        for t in range(steps):
-            for i, b in enumerate(bufs):
-                b.copy_(plan[t, i])
-            model.forward_logits(n)
-        for b, old in zip(bufs, saved):
-            b.copy_(old)
-
-
 class ChunkForwardPrefill:
     """One forward per slice (`dsv4_native.prefill.forward_chunk`: the chunk's positions as rows of one
     sequence), one request per call so a call costs one chunk."""
@@ -255,11 +225,9 @@ class ChunkForwardPrefill:
 
 
 def default_prefill() -> ChunkPrefill:
-    """The chunked prefill where this checkout has it (dsv4_native/prefill.py), else the token loop."""
-    try:
-        from .prefill import forward_chunk
-    except ImportError:
-        return TokenLoopPrefill()
+    """The chunked prefill (dsv4_native/prefill.py): one forward per prompt slice."""
+    from .prefill import forward_chunk
+
     return ChunkForwardPrefill(forward_chunk)
 
 

@@ -3,7 +3,7 @@
 A small native model (SWA, CSA with indexer, HCA layer types; hash and score MoE; 4 slots, window 8, top-4
 indexer so prompts past 16 tokens really select) with random weights, fp32, the kernels' plain-PyTorch
 references. The oracle for "alone" is the runner's static `generate` of one prompt (EOS off), a different
-loop (model.prefill, bucket 1) from the engine's (chunked token-loop prefill into a slot, mixed rows).
+loop (model.prefill, bucket 1) from the engine's (prompt slices prefilled chunk by chunk into a slot, mixed rows).
 """
 
 from __future__ import annotations

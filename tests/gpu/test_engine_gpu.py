@@ -5,7 +5,7 @@
 Twelve requests (prompts 1-300 tokens, 3-40 new tokens) on eight slots, six at the start and six joining
 while the others decode, greedy, EOS off: each request's tokens equal its alone run through the runner's
 static `generate`, and every `engine.step` runs under `torch.cuda.set_sync_debug_mode("error")` (a blocking
-D2H copy, `.item()` or a synchronize anywhere under it raises), for both prefill backends.
+D2H copy, `.item()` or a synchronize anywhere under it raises), with the chunked prefill.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ if not torch.cuda.is_available():
 pytest.importorskip("transformers", minversion="5.8")
 
 from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
-from dsv4_native.engine import DSV4Engine, StopConditions, TokenLoopPrefill, default_prefill  # noqa: E402
+from dsv4_native.engine import DSV4Engine, StopConditions, default_prefill  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 
@@ -50,9 +50,8 @@ def alone(model, prompts):
     return out
 
 
-@pytest.mark.parametrize("backend", ["token_loop", "default"])
-def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, backend):
-    prefill = TokenLoopPrefill() if backend == "token_loop" else default_prefill()
+def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone):
+    prefill = default_prefill()
     engine = DSV4Engine(DSV4Runner(model), prefill=prefill)
     outs, steps = {}, 0
     while steps == 0 or engine.has_unfinished():
@@ -68,5 +67,5 @@ def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, backend
         outs.update({int(o.request_id): o.token_ids for o in finished})
         steps += 1
     engine.close()
-    print(f"{backend} ({type(prefill).__name__}): {steps} engine steps, {len(outs)} requests")
+    print(f"{type(prefill).__name__}: {steps} engine steps, {len(outs)} requests")
     assert [outs[i] for i in range(len(SPECS))] == alone

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from graphlint.pipeline.cache import _components
 from graphlint.rules import FAMILY_MODULES
 
 PACKAGE = Path(__file__).resolve().parents[1] / "graphlint"
@@ -42,45 +43,9 @@ GRAPH = {m: _imports(m) for m in MODULES}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    out = []
-    for root in graph:
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph[child]))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    out.append(sorted(component))
-    return out
+    """The strongly connected components of more than one module (the cache's Tarjan, which orders
+    dependencies first, so the answer is stable)."""
+    return [sorted(c) for c in _components({m: sorted(deps) for m, deps in graph.items()}) if len(c) > 1]
 
 
 def test_the_import_graph_is_read_whole():

@@ -10,7 +10,6 @@ smaller than `max_batch x max_len` (so the allocator really shares it), with a s
 from __future__ import annotations
 
 import copy
-import os
 
 import pytest
 import torch
@@ -23,20 +22,13 @@ pytest.importorskip("transformers", minversion="5.8")
 from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
+from test_dsv4_model_gpu import _report  # noqa: E402
 
 DEV = "cuda"
 SIZES = dict(TINY, index_n_heads=16)
 STEPS = 64
 MAX_BATCH, MAX_LEN, BLOCK, POOL = 8, 512, 128, 1 + 8 * 3  # 3 of the 4 blocks a slot could need, per slot
 BF16_TOL = 2e-2  # relative to the max |logit|: a few bf16 ulps (8 mantissa bits)
-
-
-def _report(line: str) -> None:  # graphlint: cold
-    print(line)
-    path = os.environ.get("DSV4_REPORT")
-    if path:
-        with open(path, "a") as f:
-            f.write(line + "\n")
 
 
 @pytest.fixture(scope="module")

@@ -316,9 +316,9 @@ class DSV4Attention(RowFusedModule):
                                 cos_sin_inv, pos_c)
         # the grouped wo_a, einsum("ngi,goi->ngo") as one bmm over the groups written through a transposed
         # view of the [n, g, o] result: at n > 1 the einsum copied its [g, n, o] output back (one launch more).
-        # out= refuses operands that require grad; the step has no autograd anyway (its custom ops have none)
+        # (out= needs grad mode off: forward_logits runs under no_grad)
         groups = o.reshape(n, cfg.o_groups, -1)
-        wa = self.wo_a.detach().view(cfg.o_groups, cfg.o_lora, -1)
+        wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
         mid = torch.empty(n, cfg.o_groups, cfg.o_lora, device=x.device, dtype=x.dtype)
         torch.bmm(groups.transpose(0, 1), wa.transpose(1, 2), out=mid.transpose(0, 1))
         return F.linear(mid.view(n, -1), self.wo_b)
@@ -386,6 +386,7 @@ class DSV4Model(nn.Module):
     # ------------------------------------------------------------------------------------------
     # the decode step (captured once per bucket n)
 
+    @torch.no_grad()  # the step never needs autograd: no graph recorded, and `out=` ops accept parameters
     def forward_logits(self, n: int) -> torch.Tensor:  # graphlint: hot
         """All layers for rows [0, n) of the static buffers; writes and returns `logits[:n]` (fp32)."""
         cfg, io = self.cfg, self.io
@@ -407,6 +408,7 @@ class DSV4Model(nn.Module):
         logits.copy_(F.linear(zn, self.head))  # the copy widens to fp32 (exact), no separate cast launch
         return logits
 
+    @torch.no_grad()
     def decode_step(self, n: int) -> torch.Tensor:  # graphlint: hot
         """One decode step for rows [0, n): logits, device sampling, in-graph epilogue. Returns next_tok[:n]."""
         io = self.io

@@ -70,6 +70,11 @@ class Hop:
 TIER_RANK = {"captured": 0, "step": 1, "forward": 2, None: 3}
 # Methods whose call, resolved or not, makes the caller a step driver (`graph.replay()`).
 STEP_DRIVER_CALLS = ("replay",)
+# `via` labels of calls resolved by the method's name alone, not by what the receiver is.
+BY_NAME = ("method ", "model method ")
+# nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
+MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules",
+              "register_forward_hook", "register_forward_pre_hook")
 
 
 @dataclass(frozen=True, init=False)
@@ -117,6 +122,7 @@ class ProjectIndex:
         self._function_cache: dict[str, FunctionInfo | None] = {}
         self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
         self._children: dict[str, list[ClassInfo]] | None = None  # class key -> direct project subclasses
+        self._protocol_cache: dict[str, bool] = {}
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
@@ -316,6 +322,8 @@ class ProjectIndex:
         if alias:
             return [(fn, how or f"alias {callee.rpartition('.')[2]}")
                     for fn, how in self.call_edges(None, "", alias) or self._dispatch(alias, depth + 1)]
+        if head and "[" not in head and self._unknown_receiver(head):  # `model.prepare_inputs(...)`, a parameter
+            return self._protocol_methods(meth)
         return []
 
     def _call_target(self, target: "ClassInfo | FunctionInfo") -> list[FunctionInfo]:
@@ -396,16 +404,40 @@ class ProjectIndex:
         """A method called on a receiver of unknown class (`backend.get_impl_cls()`): every project
         method of that name. Only for names rare enough to identify the operation: dunders and names
         defined by many classes resolve to nothing (a miss, not a guess)."""
-        if name.startswith("__") or name in HOT_METHOD_NAMES:
-            return []
         if self._methods_by_name is None:
             table: dict[str, list[FunctionInfo]] = {}
             for c in self.classes.values():
                 for meth, key in c.methods.items():
                     table.setdefault(meth, []).append(self.functions[key])
             self._methods_by_name = table
+        if name.startswith("__") or name in HOT_METHOD_NAMES:
+            return []
         found = self._methods_by_name.get(name, [])
-        return found if len(found) <= MAX_NAME_DISPATCH else []
+        return found if len(found) <= MAX_NAME_DISPATCH or self.model_protocol(name) else []
+
+    def model_protocol(self, name: str) -> bool:
+        """A method name the project's model classes define (`prepare_inputs_for_generation`,
+        `update_model_metas`, `setup_caches`): at least three in four of the classes defining it (wrappers
+        that delegate it to the object they hold left out) are model classes (nn.Module, or a class with a
+        `forward`).
+        An engine loads one of many models by name and calls this protocol on whichever it got, so a call
+        of it on a receiver of unknown class runs one of them, however many define it."""
+        if name.startswith("__") or name in HOT_METHOD_NAMES:
+            return False
+        cached = self._protocol_cache.get(name)
+        if cached is None:
+            self._methods_named("__")  # builds the table
+            # A wrapper that delegates the method to the object it holds (`return self.model.m(...)`) is
+            # not a definer: it forwards the protocol.
+            owners = [self.classes.get(fn.class_key) for fn in (self._methods_by_name or {}).get(name, [])
+                      if fn.class_key and not any(c.startswith("self.") and c.count(".") == 2
+                                                  and c.endswith(f".{name}") for c, _line in fn.calls)]
+            models = sum(1 for c in owners if c is not None and self._is_model_class(c))
+            cached = self._protocol_cache[name] = bool(owners) and models * 4 >= len(owners) * 3
+        return cached
+
+    def _is_model_class(self, cls: ClassInfo) -> bool:
+        return self.is_nn_module(cls) or any("forward" in c.methods for c in self.mro(cls))
 
     def _registry_entries(self, base: str, depth: int) -> list[str]:
         """Entries of a registry: a module-level container, or an instance of a class holding one."""
@@ -441,8 +473,7 @@ class ProjectIndex:
     def _is_model_code(self, cls: ClassInfo, fn: FunctionInfo) -> bool:
         """A method of a model class: an nn.Module, or a class with a `forward` of its own (a module whose
         base is defined outside the linted files), or a forward-like method itself (`forward_cuda`)."""
-        return (self.is_nn_module(cls) or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES
-                or any("forward" in c.methods for c in self.mro(cls)))
+        return self._is_model_class(cls) or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES
 
     def _is_autograd_function(self, cls: ClassInfo) -> bool:
         return any(base in AUTOGRAD_FUNCTION_BASES for c in self.mro(cls) for base in c.bases)
@@ -457,7 +488,7 @@ class ProjectIndex:
         name = first.rstrip("[]").rstrip("[")
         attr = self.attr(cls, name)
         if attr is None:
-            return self._resolve_dynamic_attr(cls, name, parts[1] if len(parts) > 1 else None)
+            return self._resolve_dynamic_attr(cls, name, parts[1] if len(parts) > 1 else None, first)
         targets = []
         if attr.startswith("module:"):
             targets = [attr[len("module:"):]]
@@ -471,7 +502,8 @@ class ProjectIndex:
             out.extend((fn, "") for fn in (self.methods(owner, parts[1]) if len(parts) > 1 else self._call_target(owner)))
         return out
 
-    def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None) -> list[tuple[FunctionInfo, str]]:
+    def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None, element: str = ""
+                              ) -> list[tuple[FunctionInfo, str]]:
         """`self.impl.forward(...)` where `__init__` built `self.impl` with a factory, or `self.fn(...)`
         where it stored a callable."""
         out: list[tuple[FunctionInfo, str]] = []
@@ -494,7 +526,23 @@ class ProjectIndex:
                         out.extend((fn, how or f"self.{name}") for fn in self.methods(target, meth))
             if out:
                 break
+        if not out and meth is not None and "[" not in element and not self._known_attr(cls, name):
+            # `self.model.update_model_metas(...)` where nothing says what `model` holds (a constructor
+            # parameter, a model loaded by name): a model protocol method on a receiver of unknown class.
+            out = self._protocol_methods(meth)
         return out
+
+    def _protocol_methods(self, meth: str) -> list[tuple[FunctionInfo, str]]:
+        """Every project definition of a model protocol method (`model_protocol`); nothing for other names."""
+        if not self.model_protocol(meth):
+            return []
+        return [(fn, f"model method {meth}") for fn in self._methods_named(meth)]
+
+    def _known_attr(self, cls: ClassInfo, name: str) -> bool:
+        """`self.name` holds an object whose class the index knows (a module, a factory's product)."""
+        return any(c.attrs.get(name, "").startswith("module") or any(
+            self._denotes(d if d.endswith("()") else f"{d}()", 0) for d in c.factories.get(name, ()))
+            for c in self.mro(cls))
 
     # -- hot path -----------------------------------------------------------------------------
     def hot_functions(self, hot_patterns: tuple[str, ...] = (), cold_patterns: tuple[str, ...] = (),
@@ -624,10 +672,13 @@ class ProjectIndex:
     def _step_roots(self, reached: dict[str, HotInfo], model: frozenset[str], captured_roots: list[Seed]
                     ) -> list[Seed]:
         """Functions that drive a decode step from the host: they replay a CUDA graph, or call into the
-        model (`_model_entries`) from outside it (a method of a model class that calls a submodule is model
-        code: a vision encoder's helper, a prefill path); and the decode loops around those: a function
-        that calls one of them, or a graphed callable, in the body of a loop (`for _ in range(n): tok =
-        next_token(model, ...)`). They and their callees run once per step, outside the graph."""
+        model (`_model_entries`, or a receiver `_model_receivers` shows to be a model) from outside it (a
+        method of a model class that calls a submodule is model code: a vision encoder's helper, a prefill
+        path); and the decode loops around those. A function that calls a one-step driver outside any loop
+        runs one step per call too (`_async_step -> _forward_impl -> model_forward`), and the first caller
+        up that chain that calls it in a loop body is the decode loop (`while True: await
+        self._async_step()`). A chain no loop calls (a profiling run, `main`) is not step code. The drivers,
+        the loops and their callees run once per step, outside the graph."""
         candidates = []
         for fn in self.functions.values():
             if fn.key in model or fn.parent_key is not None \
@@ -638,32 +689,65 @@ class ProjectIndex:
                 candidates.append(fn)
         seeds: list[Seed] = []
         drivers = {seed[0].key for seed in captured_roots}  # a graphed callable replays one step
+        # callee key -> (caller, in a loop of the caller): the call graph among host functions, built once
+        callers: dict[str, list[tuple[FunctionInfo, bool]]] = {}
+        looping: set[str] = set()  # drivers that step inside a loop of their own: whole decode loops
         for fn in candidates:
-            for callee, _line in fn.calls:
+            why = ""
+            receivers = self._model_receivers(fn)
+            for callee, line in fn.calls:
+                in_loop = any(a <= line <= b for a, b in fn.loops)
+                targets = self.call_edges(fn, fn.module, callee)
                 if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
-                    why = "replays a CUDA graph"
-                elif any(t.key in model for t, _how in self.call_edges(fn, fn.module, callee)):
-                    why = "calls the model"
+                    hit = "replays a CUDA graph"
+                elif any(t.key in model and not how.startswith(BY_NAME) for t, how in targets) \
+                        or (callee in receivers and all(how.startswith(BY_NAME) for _t, how in targets)):
+                    # A method found by name only (`method m`) is no evidence of which object is called:
+                    # set-up code calls `model.get_input_embeddings()` too.
+                    hit = "calls the model"
                 else:
-                    continue
+                    hit = ""
+                    for t, _how in targets:
+                        callers.setdefault(t.key, []).append((fn, in_loop))
+                why = why or hit
+                if hit and in_loop:
+                    looping.add(fn.key)
+            if why:
                 seeds.append((fn, f"{fn.display} (step: {why})", None, False))
                 drivers.add(fn.key)
-                break
-
-        def steps_in_loop(fn: FunctionInfo, targets: "set[str] | frozenset[str]") -> bool:
-            return any(any(a <= line <= b for a, b in fn.loops)
-                       and (callee.rpartition(".")[2] in STEP_DRIVER_CALLS
-                            or any(t.key in targets for t, _how in self.call_edges(fn, fn.module, callee)))
-                       for callee, line in fn.calls)
-
-        # The loop around a driver that runs one step per call (`for _ in range(n): tok = next_token(...)`).
-        # One level only: a driver with a step loop of its own is a whole decode loop, and a loop around
-        # it (`for prompt in prompts: generate(...)`) runs once per request.
-        single = {key for key in drivers if not steps_in_loop(self.functions[key], model | drivers)}
-        for fn in candidates:
-            if fn.key not in drivers and fn.loops and steps_in_loop(fn, single):
-                seeds.append((fn, f"{fn.display} (step: decode loop)", None, False))
+        # Up the chain of one-step drivers, to the loops that call them.
+        one_step = [key for key in drivers if key not in looping]
+        seen = set(one_step)
+        loops: dict[str, FunctionInfo] = {}
+        while one_step:
+            for caller, in_loop in callers.get(one_step.pop(), ()):
+                if in_loop:
+                    loops.setdefault(caller.key, caller)
+                elif caller.key not in seen:
+                    seen.add(caller.key)
+                    one_step.append(caller.key)
+        seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
+                     for key, fn in loops.items() if key not in drivers)
         return seeds
+
+    def _model_receivers(self, fn: FunctionInfo) -> frozenset[str]:
+        """Receivers of unknown class that `fn` calls and that are models by what is done with them: a model
+        protocol method (`model_protocol`) or nn.Module's own API (`parameters()`) is called on them, in `fn`
+        or, for `self.x`, in any method of its class. Calling one (`model(**inputs)`, `self.model(tok)`)
+        runs a model's forward."""
+        heads = {callee for callee, _line in fn.calls}
+        pool = list(fn.calls)
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if cls is not None and any(h.startswith("self.") for h in heads):
+            pool += [c for c2 in self.mro(cls) for key in c2.methods.values() for c in self.functions[key].calls]
+        out = set()
+        for callee, _line in pool:
+            head, _, meth = callee.rpartition(".")
+            last = head.rpartition(".")[2]
+            if head in heads and (meth in MODULE_API or self.model_protocol(meth)) \
+                    and not (last[:1].isupper() or last.endswith(("cls", "class"))):
+                out.add(head)  # (`model_cls(...)`, `Model(...)` construct a model: PEP 8 class names)
+        return frozenset(out)
 
     def _compile_targets(self, s: ModuleSummary, ref: str) -> list[FunctionInfo]:
         if ref.endswith("()"):

@@ -134,7 +134,8 @@ def module_name_for(path: Path) -> str:
     return ".".join(parts) or path.stem
 
 
-_CONTEXTS = {ast.Load, ast.Store, ast.Del}  # a Name's `ctx`: a child node, but no level of nesting
+_CONTEXTS = {ast.Load, ast.Store, ast.Del}
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)  # a Name's `ctx`: a child node, but no level of nesting
 
 
 class _Indexer(ast.NodeVisitor):
@@ -150,6 +151,7 @@ class _Indexer(ast.NodeVisitor):
         self.local_binds: list[dict[str, str]] = []
         self.scopes: list[Scope] = []
         self.region_depth = 0
+        self.top_level: frozenset[str] = frozenset()  # module-level defs, known before any body is visited
 
     # -- imports ------------------------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
@@ -255,6 +257,8 @@ class _Indexer(ast.NodeVisitor):
             cls.methods[node.name] = info.key
             if node.name == "__init__":
                 self._init_attrs(node, cls)
+            else:
+                self._lazy_attrs(node, cls)
         self.func_stack.append(info)
         # Decorators, defaults and annotations: measured for nesting only (their calls are not the body's).
         for part in (*node.decorator_list, node.args, node.returns):
@@ -354,6 +358,26 @@ class _Indexer(ast.NodeVisitor):
                         and isinstance(sub.args[0], ast.Constant) and isinstance(sub.args[0].value, str):
                     cls.attrs[sub.args[0].value] = "tensor"
 
+    def _lazy_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
+        """Objects another method builds (`def setup_caches(self): self.kv_cache = KVCache(...)`,
+        `def build_model(self): self.runner = backend.build_runner(...)`): engines create their
+        sub-objects after construction. Recorded for dispatch only (modules, factories, callables), and
+        only where `__init__` assigned nothing more specific; tensor and host kinds stay `__init__`'s."""
+        local_calls = _local_calls(node)
+        for sub in _own_nodes(node):
+            if not isinstance(sub, (ast.Assign, ast.AnnAssign)) or sub.value is None:
+                continue
+            for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
+                if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id == "self") or target.attr in cls.attrs:
+                    continue
+                kind = self._attr_kind(sub.value)
+                if kind and kind.startswith("module"):
+                    if target.attr not in cls.factories and target.attr not in cls.callables:
+                        cls.attrs[target.attr] = kind
+                elif kind is None:
+                    self._dispatch_attr(cls, target.attr, sub.value, local_calls)
+
     def _dispatch_attr(self, cls: ClassInfo, attr: str, value: ast.expr, local_calls: dict[str, ast.Call]) -> None:
         """Record what an attribute that is not a tensor or a known module holds, for dispatch:
         the result of a factory call (`self.impl = backend.build_op(...)`, `self.impl = impl_cls(...)`
@@ -442,6 +466,11 @@ class _Indexer(ast.NodeVisitor):
         src = dotted(value)
         if src and src.startswith("self."):
             self.local_binds[-1][name] = src
+        elif isinstance(value, ast.Name) and (value.id in self.s.imports or value.id in self.top_level):
+            # `step_fn = generate_next_token` (often in `if step_fn is None:`): a local alias of a function
+            # or class, so `step_fn(...)` calls what it names. Only module-level names: a local or
+            # parameter copied into another local says nothing.
+            self.local_binds[-1][name] = self.resolve(value.id) or value.id
         elif isinstance(value, ast.Subscript) and (base := self.resolve(dotted(value.value))):
             self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
         elif isinstance(value, ast.Call):
@@ -562,6 +591,7 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         s.syntax_error = (1, 1, f"too deeply nested for Python's parser ({type(exc).__name__})")
         return s
     indexer = _Indexer(module, path, lines, is_package)
+    indexer.top_level = frozenset(n.name for n in tree.body if isinstance(n, _DEFS))
     indexer.visit(tree)
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
     return indexer.s

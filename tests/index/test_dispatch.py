@@ -657,3 +657,161 @@ def test_only_an_abstract_method_fans_out_to_the_overrides():
     assert found["Horizontal.prepare"][1][-2:] == ("Bias.__call__ [self.bias: Bias]", "Horizontal.prepare")
     # Decoy: `scale` is concrete in the annotated class, so the call is that method, not every override.
     assert "Bias.scale" in found and "Horizontal.scale" not in found and "Bias.prepare" not in found
+
+
+ENGINE = """
+    import torch
+    from torch import nn
+
+    class LlamaForCausalLM(nn.Module):
+        def forward(self, ids):
+            return ids
+
+        def prepare_inputs(self, ctx):
+            return {"ids": ctx.ids}
+
+        def update_metas(self, ctx):
+            return torch.tensor(ctx.lens, device="cuda")
+
+    class QwenForCausalLM(nn.Module):
+        def forward(self, ids):
+            return ids
+
+        def prepare_inputs(self, ctx):
+            return {"ids": ctx.ids.cpu()}
+
+    class GraphRunner:
+        def __init__(self, model: nn.Module):
+            self.model = model  # whichever model the engine loaded by name
+
+        def __call__(self, **kwargs):
+            return self.model(**kwargs)
+
+        def prepare_inputs(self, ctx):
+            return self.model.prepare_inputs(ctx)
+
+    def model_forward(model, ctx):
+        model.update_metas(ctx)
+        inputs = model.prepare_inputs(ctx)
+        return model(**inputs)
+
+    class Agent:
+        def __init__(self, runner):
+            self.runner = runner
+
+        def _forward(self, ctx):
+            return model_forward(self.runner, ctx)
+
+        async def _step(self, ctx):
+            out = self._forward(ctx)
+            return self._postprocess(out)
+
+        def _postprocess(self, out):
+            return out.tolist()
+
+        async def loop(self, queue):
+            while True:
+                await self._step(await queue.get())
+
+        def profile(self, ctx):
+            return self._forward(ctx)  # once, at start-up: no loop calls it
+
+        def start(self, ctx):
+            return self.profile(ctx)
+
+    def build(model_cls, config):
+        model = model_cls(config)  # constructs a model: not a step
+        model_cls.update_metas(config)
+        return model
+"""
+
+
+def test_engine_step_chain_reaches_the_loop_and_the_model_protocol():
+    found = hot({"pkg.engine": ENGINE})
+    # `model(**inputs)` where `model.prepare_inputs(...)` (a method only model classes define) is called on
+    # the same receiver: the function calls a model, so it drives a step.
+    assert found["model_forward"] == ("step", ("model_forward (step: calls the model)",))
+    assert found["GraphRunner.__call__"][0] == "step"
+    # The protocol call on a receiver of unknown class reaches every model's implementation.
+    qwen = found["QwenForCausalLM.prepare_inputs"][1][-1]
+    assert qwen == "QwenForCausalLM.prepare_inputs [model method prepare_inputs]"
+    assert {"LlamaForCausalLM.prepare_inputs", "LlamaForCausalLM.update_metas"} <= set(found)
+    # Up the chain of one-step drivers to the loop that calls one every iteration.
+    assert found["Agent.loop"] == ("step", ("Agent.loop (step: decode loop)",))
+    assert found["Agent._postprocess"][1] == ("Agent.loop (step: decode loop)", "Agent._step", "Agent._postprocess")
+    # Decoys: a one-step chain no loop calls (start-up profiling) is not step code, and constructing a
+    # model from a class object (`model_cls(config)`) is not calling one.
+    assert "Agent.profile" not in found and "Agent.start" not in found and "build" not in found
+
+
+def test_model_protocol_needs_model_classes():
+    """A name most of whose definers are plain classes (`update`) says nothing about the receiver: no edge,
+    and calling the receiver is not calling a model."""
+    plain = "\n".join(f"""
+    class Plain{i}:
+        def update(self, x):
+            return x.item()
+    """ for i in range(10))
+    found = hot({"pkg.m": plain + """
+    def step(obj, x):
+        obj.update(x)
+        return obj(x)
+
+    def loop(obj, xs):
+        for x in xs:
+            step(obj, x)
+    """})
+    assert found == {}
+
+
+def test_local_alias_of_a_function_and_lazily_built_attributes():
+    found = hot({"pkg.gen": """
+        import torch
+        from torch import nn
+
+        class KVCache(nn.Module):
+            def size(self):
+                return self.pos[0].item()
+
+            def unused(self):
+                return self.pos.item()
+
+        class Decoder(nn.Module):
+            def setup_caches(self):
+                self.kv_cache = KVCache()  # built after construction
+
+            def forward(self, x):
+                return x[: self.kv_cache.size()]
+
+        def next_token(model: Decoder, x):
+            return model(x).argmax(-1)
+
+        def generate(model: Decoder, x, n, step_fn=None):
+            if step_fn is None:
+                step_fn = next_token
+            for _ in range(n):
+                x = step_fn(model, x)
+            return x
+    """})
+    assert found["KVCache.size"][1] == ("Decoder.forward", "KVCache.size")
+    assert found["generate"] == ("step", ("generate (step: decode loop)",))
+    assert "KVCache.unused" not in found  # decoy: a method of the lazily built object nobody calls
+
+
+def test_a_loop_over_graph_pieces_is_not_name_dispatched():
+    """`for piece in self._pieces: piece.run()`: the element's class is unknown and `run` names many
+    unrelated things (threads, tasks): no edge."""
+    found = hot({"pkg.m": """
+        class Thread:
+            def run(self):
+                return self.x.item()
+
+        class Plan:
+            def __init__(self, pieces):
+                self._pieces = pieces
+
+            def replay(self):
+                for piece in self._pieces:
+                    piece.run()
+    """})
+    assert "Thread.run" not in found

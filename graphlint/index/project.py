@@ -8,6 +8,7 @@ import fnmatch
 import hashlib
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 
 from graphlint.facts.callsite import (
     HOST_FAMILY, JOIN, RET, SELF, deferred, item_of, join_kinds, join_later,
@@ -123,6 +124,9 @@ class ProjectIndex:
         self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
         self._children: dict[str, list[ClassInfo]] | None = None  # class key -> direct project subclasses
         self._protocol_cache: dict[str, bool] = {}
+        # (folder, package) of each top-level package whose folder has no `__init__.py` above it
+        # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
+        self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
@@ -149,6 +153,8 @@ class ProjectIndex:
         self._class_cache.clear()
         self._function_cache.clear()
         self._methods_by_name = None
+        self._protocol_cache.clear()
+        self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._children = None
         self.call_facts = CallFacts(self)
         return True
@@ -161,6 +167,8 @@ class ProjectIndex:
             mod = ".".join(parts[:i])
             if mod in self.modules:
                 return mod, ".".join(parts[i:])
+        if len(parts) > 2 and (parts[0], parts[1]) in self._namespaces:
+            return self.split_dotted(".".join(parts[1:]))  # `lmdeploy.pytorch.x` names module `pytorch.x`
         return None
 
     def class_by_dotted(self, name: str) -> ClassInfo | None:
@@ -318,6 +326,10 @@ class ProjectIndex:
         if head.endswith(("()", "[]")):
             return [(fn, how) for target, how in self._denotes(head, depth) if isinstance(target, ClassInfo)
                     for fn in self.methods(target, meth)]
+        owner, _, field = head.rpartition(".")
+        if owner.endswith("()") and field:  # `inputs.vision.get(...)`, `inputs: ModelInputs` with `vision: Vision`
+            return [(fn, how or h.replace("self.", ".", 1)) for target, how in self._denotes(owner, depth)
+                    if isinstance(target, ClassInfo) for fn, h in self._resolve_self(target, f"{field}.{meth}")]
         alias = self._module_attr(callee, "aliases")
         if alias:
             return [(fn, how or f"alias {callee.rpartition('.')[2]}")
@@ -775,6 +787,16 @@ class ProjectIndex:
             if fn.parent_key is None:
                 out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=tier)
         return out
+
+
+def _namespace_parent(s: ModuleSummary) -> tuple[str, str] | None:
+    """(folder, top-level package) when the folder holding the package has no `__init__.py` (the module
+    name stops at the package, `index.summary.module_name_for`), from the file's path."""
+    mod = s.module.split(".")
+    path = Path(s.path).absolute()  # relative paths name no folder above the package
+    dirs = path.parent.parts
+    depth = len(mod) - (0 if path.name == "__init__.py" else 1)  # folders the module name spans
+    return (dirs[-depth - 1], mod[0]) if len(dirs) > depth else None
 
 
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)

@@ -38,6 +38,9 @@ COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
 GRAPHED_COMPILE_MODES = ("reduce-overhead", "max-autotune")
 PARTIAL_CALLS = ("functools.partial", "partial")
 HOOK_METHODS = ("register_forward_hook", "register_forward_pre_hook")
+# Calls that run the callable they are given, now or on another thread: name -> its positional index
+# (`target=` for threads). `map` is left out: too many unrelated APIs share the name.
+CALLBACK_RUNNERS = {"to_thread": 0, "submit": 0, "run_in_executor": 1, "apply_async": 0, "Thread": None}
 # Registry getters: `REG.get(key)`, `ALL_ATTENTION_FUNCTIONS.get_interface(key, default)`.
 REGISTRY_GETTERS = ("get", "get_interface", "__getitem__")
 AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
@@ -559,15 +562,19 @@ class _Indexer(ast.NodeVisitor):
                     ref = self.resolve(dotted(item))
                     if ref:
                         (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno))
-            elif callee in PARTIAL_CALLS and node.args and self.func_stack:
-                # `partial(f, ...)` in a function: the partial is built to be called there, so f runs too.
-                ref = self.resolve(dotted(node.args[0]))
-                if ref:
-                    self.func_stack[-1].calls.append((ref, node.lineno))
             elif callee.rpartition(".")[2] in HOOK_METHODS and node.args:
                 ref = self.resolve(dotted(node.args[0]))
                 if ref:
                     self.s.hook_roots.append((ref, node.lineno, self.func_stack[-1].key if self.func_stack else None))
+        tail = node.func.attr if isinstance(node.func, ast.Attribute) else dotted(node.func) or ""
+        if self.func_stack and (tail in CALLBACK_RUNNERS or (callee or "") in PARTIAL_CALLS):
+            # `partial(f, ...)` in a function: the partial is built to be called there, so f runs too; so
+            # does the callable handed to a thread or an executor (`asyncio.to_thread(f, ...)`,
+            # `pool.submit(f, ...)`, `loop.run_in_executor(None, f, ...)`, `Thread(target=f)`), whatever
+            # the receiver (`asyncio.get_running_loop().run_in_executor(...)`).
+            ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
+            if ref:
+                self.func_stack[-1].calls.append((ref, node.lineno))
         self.generic_visit(node)
 
 
@@ -704,6 +711,17 @@ def _graphed_compile(call: ast.Call) -> bool:
         if kw.arg == "fullgraph" and kw.value.value is True:
             return True
     return False
+
+
+def _callback_arg(call: ast.Call, callee: str) -> ast.expr | None:
+    """The callable a partial (`callee` its qualified name), an executor or a thread (the called method's
+    name) is given."""
+    if callee in PARTIAL_CALLS:
+        return call.args[0] if call.args else None
+    pos = CALLBACK_RUNNERS[callee]
+    if pos is None:
+        return next((kw.value for kw in call.keywords if kw.arg == "target"), None)
+    return call.args[pos] if len(call.args) > pos else None
 
 
 def _begin_end_regions(calls: list[tuple[str, int]]) -> list[tuple[int, int]]:

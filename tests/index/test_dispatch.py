@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from graphlint.index.summary import index_source
+from graphlint.index.summary import index_source, module_name_for
 from graphlint.index.project import ProjectIndex
 
 
@@ -815,3 +815,82 @@ def test_a_loop_over_graph_pieces_is_not_name_dispatched():
                     piece.run()
     """})
     assert "Thread.run" not in found
+
+
+def test_callables_handed_to_threads_and_executors_run():
+    found = hot({"pkg.m": """
+        import asyncio
+        import threading
+        from torch import nn
+
+        class Sampler(nn.Module):
+            async def forward(self, ids):
+                await asyncio.to_thread(self._accept, ids)
+                self.pool.submit(match, ids)
+                threading.Thread(target=watch, args=(ids,))
+                asyncio.get_running_loop().run_in_executor(None, drain, ids)
+                register(never_called)
+
+            def _accept(self, ids):
+                return ids.tolist()
+
+        def match(ids):
+            return ids.tolist()
+
+        def watch(ids):
+            return ids
+
+        def drain(ids):
+            return ids
+
+        def register(fn):
+            return fn
+
+        def never_called(ids):
+            return ids.item()
+    """})
+    assert {"Sampler._accept", "match", "watch", "drain"} <= set(found)
+    # Decoy: a function handed to anything else (a registration) is not run by the call.
+    assert "never_called" not in found
+
+
+def test_a_typed_parameters_field_and_a_namespace_package(tmp_path):
+    """`inputs.vision.get_inputs(...)` where `inputs: ModelInputs` declares `vision: VisionInputs`; and a
+    package whose folder has no `__init__.py` above it (PEP 420) imported by its full name."""
+    files = {
+        "eng/pkg/__init__.py": "",
+        "eng/pkg/inputs.py": """
+            import torch
+
+            class VisionInputs:
+                def get_inputs(self):
+                    return self.lens.max().item()
+
+                def unused(self):
+                    return self.lens.item()
+
+            class ModelInputs:
+                vision: VisionInputs | None = None
+        """,
+        "eng/pkg/model.py": """
+            from torch import nn
+            from eng.pkg.inputs import ModelInputs
+
+            class M(nn.Module):
+                def forward(self, inputs: ModelInputs):
+                    return inputs.vision.get_inputs()
+        """,
+    }
+    summaries = []
+    for rel, src in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(src))
+        summaries.append(index_source(path.read_text(), str(path), module_name_for(path), path.name == "__init__.py"))
+    assert {s.module for s in summaries} >= {"pkg.inputs", "pkg.model"}  # `eng/` has no __init__.py
+    index = ProjectIndex(summaries)
+    found = {index.functions[k].qualname: v.via for k, v in index.hot_functions().items()}
+    assert found["VisionInputs.get_inputs"] == ("M.forward", "VisionInputs.get_inputs [.vision: VisionInputs]")
+    assert "VisionInputs.unused" not in found  # decoy
+    # Decoy: an external dotted name whose second part happens to be a project package stays external.
+    assert index.split_dotted("torch.pkg.inputs.VisionInputs") is None

@@ -124,6 +124,7 @@ class ProjectIndex:
         self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
         self._children: dict[str, list[ClassInfo]] | None = None  # class key -> direct project subclasses
         self._protocol_cache: dict[str, bool] = {}
+        self._top_models_cache: list[FunctionInfo] | None = None
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
@@ -154,6 +155,7 @@ class ProjectIndex:
         self._function_cache.clear()
         self._methods_by_name = None
         self._protocol_cache.clear()
+        self._top_models_cache = None
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._children = None
         self.call_facts = CallFacts(self)
@@ -610,8 +612,12 @@ class ProjectIndex:
             result.setdefault(fn.key, HotInfo(region, whole=False, tier="captured"))
             for callee, line in fn.calls:
                 if any(a <= line <= b for a, b in fn.regions):
-                    for target, how in self.call_edges(fn, fn.module, callee):
+                    edges = self.call_edges(fn, fn.module, callee)
+                    for target, how in edges:
                         captured.append((target, _hop(target, how), region, False))
+                    if not edges and self._calls_a_value(fn, callee):
+                        captured.extend((target, f"{target.display} [the captured model]", region, False)
+                                        for target in self._top_models(roots["forward"]))
         module_region = Hop("<module> (capture region)")
         for s in self.modules.values():
             for callee, _line in s.module_region_calls:
@@ -659,6 +665,36 @@ class ProjectIndex:
                 for fn, _how in self.call_edges(caller, s.module, ref):
                     roots["forward"].append((fn, f"{fn.display} (forward hook)", None, False))
         return roots
+
+    def _calls_a_value(self, fn: FunctionInfo, callee: str) -> bool:
+        """`self._model_forward(**inputs)`, `decode_fn(ids, state)`, `self.model.forward(ids)`: a call of an
+        object the function was handed (a parameter, an attribute of unknown class), not of a method on it
+        (`self.out.copy_(x)`) nor of anything named at module level or outside the project."""
+        head, _, meth = callee.rpartition(".")
+        value = head if meth in ("forward", "__call__") else callee
+        if value.startswith("self."):
+            return "." not in value[len("self."):] and "[" not in value
+        split = self.split_dotted(value)
+        if split is None or split[0] != fn.module or "." in split[1] or "[" in split[1]:
+            return False
+        return self._unknown_receiver(value)
+
+    def _top_models(self, forward_roots: list[Seed]) -> list[FunctionInfo]:
+        """The `forward` of every model class no other model code calls: the whole models a runner can be
+        handed. A capture region that calls a value it was given (`with torch.cuda.graph(g): out =
+        self.model_fn(**inputs)`) captures one of them; which one is decided at run time. Computed only for
+        projects with such a region (it reads the call edges of all model code)."""
+        if self._top_models_cache is None:
+            models = [seed[0] for seed in forward_roots if seed[0].qualname.rpartition(".")[2] == "forward"
+                      and seed[0].class_key in self.classes and self._is_model_class(self.classes[seed[0].class_key])]
+            called = set()
+            for fn in self.functions.values():
+                cls = self.classes.get(fn.class_key) if fn.class_key else None
+                if cls is not None and self._is_model_class(cls):
+                    called.update(t.key for callee, _line in fn.calls
+                                  for t, how in self.call_edges(fn, fn.module, callee) if not how.startswith(BY_NAME))
+            self._top_models_cache = [fn for fn in models if fn.key not in called]
+        return self._top_models_cache
 
     @staticmethod
     def _duck_forward(fn: FunctionInfo) -> bool:

@@ -894,3 +894,44 @@ def test_a_typed_parameters_field_and_a_namespace_package(tmp_path):
     assert "VisionInputs.unused" not in found  # decoy
     # Decoy: an external dotted name whose second part happens to be a project package stays external.
     assert index.split_dotted("torch.pkg.inputs.VisionInputs") is None
+
+
+RUNNER = """
+    import torch
+    from torch import nn
+
+    class Block(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+    class CausalLM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.block = Block()
+
+        def forward(self, x):
+            return self.block(x)
+
+    class GraphRunner:
+        def __init__(self, model: nn.Module, model_fn=None):
+            self.model_fn = model if model_fn is None else model_fn
+            self.graph = torch.cuda.CUDAGraph()
+
+        def capture(self, x):
+            with torch.cuda.graph(self.graph):
+                {call}
+"""
+
+
+def test_a_capture_region_calling_the_model_it_was_handed_captures_the_whole_models():
+    found = hot({"pkg.m": RUNNER.replace("{call}", "self.out = self.model_fn(x)")})
+    assert found["CausalLM.forward"] == ("captured", ("GraphRunner.capture (capture region)",
+                                                      "CausalLM.forward [the captured model]"))
+    assert found["Block.forward"][0] == "captured"  # what the captured model runs
+
+
+@pytest.mark.parametrize("call", ["self.out.copy_(x)", "torch.cuda.synchronize()"])
+def test_a_capture_region_calling_methods_of_its_buffers_captures_no_model(call):
+    # Decoys: a method of a value (a buffer's `copy_`) or an external function is not the model.
+    found = hot({"pkg.m": RUNNER.replace("{call}", call)})
+    assert found["CausalLM.forward"][0] == "forward"

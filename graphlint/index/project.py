@@ -125,6 +125,7 @@ class ProjectIndex:
         self._children: dict[str, list[ClassInfo]] | None = None  # class key -> direct project subclasses
         self._protocol_cache: dict[str, bool] = {}
         self._top_models_cache: list[FunctionInfo] | None = None
+        self._decorated_cache: dict[str, list[str]] | None = None
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
@@ -156,6 +157,7 @@ class ProjectIndex:
         self._methods_by_name = None
         self._protocol_cache.clear()
         self._top_models_cache = None
+        self._decorated_cache = None
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._children = None
         self.call_facts = CallFacts(self)
@@ -458,11 +460,42 @@ class ProjectIndex:
         entries = self._module_attr(base, "registries")
         if entries:
             return entries
+        # A registry object filled by decorators, read directly or through its table (`REG.module_dict`).
+        for name in (base, base.rpartition(".")[0]):
+            if name and (entries := self._decorated().get(self._canonical(name))):
+                return entries
         for target, _how in self._denotes(base, depth + 1):
             if isinstance(target, ClassInfo):
                 return [ref if "." in ref else f"{target.module}.{ref}"
                         for c in self.mro(target) for ref in c.registry]
         return []
+
+    def _decorated(self) -> dict[str, list[str]]:
+        """Registry (canonical dotted name) -> the entries decorators register in it, over all modules."""
+        if self._decorated_cache is None:
+            table: dict[str, list[str]] = {}
+            for s in self.modules.values():
+                for registry, entry in s.registered:
+                    table.setdefault(self._canonical(registry), []).append(entry)
+            self._decorated_cache = table
+        return self._decorated_cache
+
+    def _canonical(self, name: str) -> str:
+        """`pkg.mod.NAME` spelled through its defining module: an import of it from elsewhere, a re-export
+        or a namespace-package spelling all name the same object."""
+        current, seen = name, set()
+        while current not in seen:
+            seen.add(current)
+            split = self.split_dotted(current)
+            if split is None:
+                return current
+            mod, qual = split
+            head = qual.split(".")[0]
+            target = self.modules[mod].imports.get(head)
+            if not target:
+                return f"{mod}.{qual}"
+            current = target + qual[len(head):]
+        return current
 
     def _module_attr(self, name: str, table: str):
         """A module-level registry or alias by dotted name, following re-exports like `_by_dotted`."""

@@ -117,6 +117,8 @@ class ModuleSummary:
     hook_roots: list[tuple[str, int, str | None]] = field(default_factory=list)  # (hook, line, registering fn)
     # module-level containers of callables (`HANDLERS = {"a": f, "b": g}`) -> the callables' descriptors
     registries: dict[str, list[str]] = field(default_factory=dict)
+    # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
+    registered: list[tuple[str, str]] = field(default_factory=list)
     # module-level aliases (`my_op = MyFn.apply`, `REG = Registry()` -> "pkg.Registry()")
     aliases: dict[str, str] = field(default_factory=dict)
     module_regions: list[tuple[int, int]] = field(default_factory=list)
@@ -202,6 +204,7 @@ class _Indexer(ast.NodeVisitor):
             bases=[b for b in (self.resolve(dotted(base)) for base in node.bases) if b],
         )
         self.s.classes[qual] = info
+        self._registrations(node, f"{self.s.module}.{qual}")
         self.class_stack.append(info)
         self.generic_visit(node)
         self.class_stack.pop()
@@ -219,6 +222,16 @@ class _Indexer(ast.NodeVisitor):
                         and name.rpartition(".")[2][:1].isupper():
                     # `cache: BufferCache`; `layers: list[Block]` (an element, `self.layers[i]`, is a Block)
                     info.factories.setdefault(stmt.target.id, [self.resolve(name) or name])
+
+    def _registrations(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, entry: str) -> None:
+        """`@MODELS.register_module(name="x")`, `@REG.register`: the decorated class or function is an entry
+        of the registry the decorator's receiver names, looked up later by key (`MODELS.get(name)`,
+        `MODELS.module_dict[name]`)."""
+        for deco in node.decorator_list:
+            target = deco.func if isinstance(deco, ast.Call) else deco
+            if isinstance(target, ast.Attribute) and target.attr.startswith("register") \
+                    and (registry := self.resolve(dotted(target.value))):
+                self.s.registered.append((registry, entry))
 
     def _markers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
@@ -248,13 +261,15 @@ class _Indexer(ast.NodeVisitor):
             first_line=min([d.lineno for d in node.decorator_list] + [node.lineno]),
             class_key=cls.key if cls else (parent.class_key if parent else None),
             parent_key=parent.key if parent else None,
-            markers=self._markers(node), returns=self._returns(node, scope), makes=self._makes(node),
+            markers=self._markers(node), returns=self._returns(node, scope),
             params=param_names(node), none_defaults=none_defaults(node),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             abstract=_is_abstract(node),
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
         )
         self.s.functions[qual] = info
+        if cls is None and parent is None:
+            self._registrations(node, f"{self.s.module}.{qual}")
         self.local_binds.append(self._typed_params(node))
         if cls is not None:
             cls.methods[node.name] = info.key
@@ -270,6 +285,7 @@ class _Indexer(ast.NodeVisitor):
         self.scopes.append(scope)
         for stmt in node.body:
             self.visit(stmt)
+        info.makes = self._makes(node)  # after the body: `cls = REG[name]; return cls(...)` reads the local
         self.scopes.pop()
         self.local_binds.pop()
         self.func_stack.pop()
@@ -481,8 +497,9 @@ class _Indexer(ast.NodeVisitor):
             if not cname:
                 return
             head, _, meth = cname.rpartition(".")
-            if cname.rpartition(".")[2][:1].isupper():
-                # `model = Block(...)`: later `torch.compile(model)` roots Block.forward.
+            if cname.rpartition(".")[2][:1].isupper() or cname.endswith("[]"):
+                # `model = Block(...)`: later `torch.compile(model)` roots Block.forward; `obj = cls(...)`
+                # with `cls = REGISTRY[name]` is an instance of an entry.
                 self.local_binds[-1][name] = f"{cname}()"
             elif head and meth in REGISTRY_GETTERS:
                 self.local_binds[-1][name] = f"{head}[]"  # `fn = REGISTRY.get(key)`

@@ -935,3 +935,51 @@ def test_a_capture_region_calling_methods_of_its_buffers_captures_no_model(call)
     # Decoys: a method of a value (a buffer's `copy_`) or an external function is not the model.
     found = hot({"pkg.m": RUNNER.replace("{call}", call)})
     assert found["CausalLM.forward"][0] == "forward"
+
+
+def test_decorator_registry_entries_built_by_key():
+    """mmengine-style registries: `@PROPOSERS.register_module(name=...)` in one module, `cls =
+    PROPOSERS.module_dict[name]; obj = cls(...); return obj` in the builder, `self.proposer.propose()`
+    in the engine step."""
+    found = hot({
+        "pkg.base": """
+            class Registry:
+                def register_module(self, name=None):
+                    return lambda cls: cls
+
+            PROPOSERS = Registry()
+            HELPERS = Registry()
+
+            def build_proposer(name):
+                cls = PROPOSERS.module_dict[name]
+                obj = cls()
+                return obj
+        """,
+        "pkg.mtp": """
+            from pkg.base import PROPOSERS, HELPERS
+
+            @PROPOSERS.register_module(name="mtp")
+            class MTP:
+                def propose(self, ids):
+                    return ids.tolist()
+
+            @HELPERS.register_module(name="other")
+            class Other:
+                def propose(self, ids):
+                    return ids.item()
+        """,
+        "pkg.engine": """
+            from torch import nn
+            from pkg.base import build_proposer
+
+            class Drafter(nn.Module):
+                def __init__(self, name):
+                    super().__init__()
+                    self.proposer = build_proposer(name)
+
+                def forward(self, ids):
+                    return self.proposer.propose(ids)
+        """,
+    })
+    assert found["MTP.propose"][1] == ("Drafter.forward", "MTP.propose [self.proposer = factory build_proposer]")
+    assert "Other.propose" not in found  # decoy: an entry of another registry

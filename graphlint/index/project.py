@@ -187,21 +187,8 @@ class ProjectIndex:
         if name in cache:
             return cache[name]
         cache[name] = None  # cycle guard while resolving
-        result, seen, current = None, set(), name
-        while current not in seen:
-            seen.add(current)
-            split = self.split_dotted(current)
-            if split is None:
-                break
-            mod, qual = split
-            result = table.get(f"{mod}:{qual}")
-            if result is not None:
-                break
-            head = qual.split(".")[0]
-            target = self.modules[mod].imports.get(head)
-            if not target:
-                break
-            current = target + qual[len(head):]
+        result = next((found for mod, qual in self._reexports(name)
+                       if (found := table.get(f"{mod}:{qual}")) is not None), None)
         cache[name] = result
         return result
 
@@ -480,41 +467,37 @@ class ProjectIndex:
             self._decorated_cache = table
         return self._decorated_cache
 
-    def _canonical(self, name: str) -> str:
-        """`pkg.mod.NAME` spelled through its defining module: an import of it from elsewhere, a re-export
-        or a namespace-package spelling all name the same object."""
+    def _reexports(self, name: str):
+        """(module, qualname) of each spelling of a dotted name, following imports and re-exports (`from .x
+        import y` in a package `__init__`) towards the defining module; a cycle ends the walk."""
         current, seen = name, set()
         while current not in seen:
             seen.add(current)
             split = self.split_dotted(current)
             if split is None:
-                return current
+                return
+            yield split
             mod, qual = split
             head = qual.split(".")[0]
             target = self.modules[mod].imports.get(head)
             if not target:
-                return f"{mod}.{qual}"
+                return
             current = target + qual[len(head):]
-        return current
+
+    def _canonical(self, name: str) -> str:
+        """`pkg.mod.NAME` spelled through its defining module: an import of it from elsewhere, a re-export
+        or a namespace-package spelling all name the same object."""
+        last = None
+        for last in self._reexports(name):
+            pass
+        return f"{last[0]}.{last[1]}" if last else name
 
     def _module_attr(self, name: str, table: str):
         """A module-level registry or alias by dotted name, following re-exports like `_by_dotted`."""
-        current, seen = name, set()
-        while current not in seen:
-            seen.add(current)
-            split = self.split_dotted(current)
-            if split is None:
-                return None
-            mod, qual = split
-            summary = self.modules[mod]
-            value = getattr(summary, table).get(qual)
+        for mod, qual in self._reexports(name):
+            value = getattr(self.modules[mod], table).get(qual)
             if value:
                 return value
-            head = qual.split(".")[0]
-            target = summary.imports.get(head)
-            if not target:
-                return None
-            current = target + qual[len(head):]
         return None
 
     def _is_model_code(self, cls: ClassInfo, fn: FunctionInfo) -> bool:

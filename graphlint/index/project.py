@@ -305,7 +305,17 @@ class ProjectIndex:
                 fn = self.method(owner, "forward")
                 return [(fn, f"{owner.qualname}.apply")] if fn else []
             return [(fn, "")] if fn else []
-        return self._dispatch(callee, 0)
+        edges = self._dispatch(callee, 0)
+        if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
+            return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
+        return edges
+
+    def _in_model(self, fn: FunctionInfo | None) -> bool:
+        """`fn` is model code: a method of a model class. A model protocol method called there on a receiver
+        of unknown class is a call on one of its own parts (`self.language_model.embed(...)`, built by an
+        unresolved factory), not on whichever model the engine loaded: it is not fanned out."""
+        cls = self.classes.get(fn.class_key) if fn is not None and fn.class_key else None
+        return cls is not None and self._is_model_class(cls)
 
     def _dispatch(self, callee: str, depth: int) -> list[tuple[FunctionInfo, str]]:
         """Calls through values: `REG[key](...)`, `make_op()(...)`, `Impl().method(...)`, module aliases."""
@@ -325,8 +335,6 @@ class ProjectIndex:
         if alias:
             return [(fn, how or f"alias {callee.rpartition('.')[2]}")
                     for fn, how in self.call_edges(None, "", alias) or self._dispatch(alias, depth + 1)]
-        if head and "[" not in head and self._unknown_receiver(head):  # `model.prepare_inputs(...)`, a parameter
-            return self._protocol_methods(meth)
         return []
 
     def _call_target(self, target: "ClassInfo | FunctionInfo") -> list[FunctionInfo]:
@@ -556,7 +564,8 @@ class ProjectIndex:
                         out.extend((fn, how or f"self.{name}") for fn in self.methods(target, meth))
             if out:
                 break
-        if not out and meth is not None and "[" not in element and not self._known_attr(cls, name):
+        if not out and meth is not None and "[" not in element and not self._is_model_class(cls) \
+                and not self._known_attr(cls, name):
             # `self.model.update_model_metas(...)` where nothing says what `model` holds (a constructor
             # parameter, a model loaded by name): a model protocol method on a receiver of unknown class.
             out = self._protocol_methods(meth)

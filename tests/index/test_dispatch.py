@@ -983,3 +983,27 @@ def test_decorator_registry_entries_built_by_key():
     })
     assert found["MTP.propose"][1] == ("Drafter.forward", "MTP.propose [self.proposer = factory build_proposer]")
     assert "Other.propose" not in found  # decoy: an entry of another registry
+
+
+def test_model_code_does_not_fan_a_protocol_call_out_to_every_model():
+    """Inside a model, `self.language_model.embed(ids)` (a part built by an unresolved factory) is a call on
+    one of its own parts, not on whichever model an engine loaded: no edge to other models' `embed`."""
+    found = hot({"pkg.m": """
+        from torch import nn
+
+        class TextModel(nn.Module):
+            def forward(self, ids):
+                return ids
+
+            def embed(self, ids):
+                return ids.tolist()
+
+        class VisionLM(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.language_model = build_part(config)
+
+            def forward(self, ids):
+                return self.language_model.embed(ids)
+    """})
+    assert "TextModel.embed" not in found

@@ -126,6 +126,7 @@ class ProjectIndex:
         self._protocol_cache: dict[str, bool] = {}
         self._top_models_cache: list[FunctionInfo] | None = None
         self._decorated_cache: dict[str, list[str]] | None = None
+        self._mixin_cache: dict[str, bool] = {}
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
@@ -158,6 +159,7 @@ class ProjectIndex:
         self._protocol_cache.clear()
         self._top_models_cache = None
         self._decorated_cache = None
+        self._mixin_cache.clear()
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._children = None
         self.call_facts = CallFacts(self)
@@ -510,8 +512,18 @@ class ProjectIndex:
 
     def _is_model_code(self, cls: ClassInfo, fn: FunctionInfo) -> bool:
         """A method of a model class: an nn.Module, or a class with a `forward` of its own (a module whose
-        base is defined outside the linted files), or a forward-like method itself (`forward_cuda`)."""
-        return self._is_model_class(cls) or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES
+        base is defined outside the linted files), or a forward-like method itself (`forward_cuda`); or of a
+        mixin only model classes inherit (`class AudioEncoderMixin` used by `class Model(nn.Module,
+        AudioEncoderMixin)`): its methods run on a model."""
+        return self._is_model_class(cls) or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES \
+            or self._model_mixin(cls)
+
+    def _model_mixin(self, cls: ClassInfo) -> bool:
+        cached = self._mixin_cache.get(cls.key)
+        if cached is None:
+            subs = self._descendants(cls)
+            cached = self._mixin_cache[cls.key] = bool(subs) and all(self._is_model_class(c) for c in subs)
+        return cached
 
     def _is_autograd_function(self, cls: ClassInfo) -> bool:
         return any(base in AUTOGRAD_FUNCTION_BASES for c in self.mro(cls) for base in c.bases)

@@ -1007,3 +1007,27 @@ def test_model_code_does_not_fan_a_protocol_call_out_to_every_model():
                 return self.language_model.embed(ids)
     """})
     assert "TextModel.embed" not in found
+
+
+def test_a_mixin_only_models_inherit_is_model_code_not_a_step_driver():
+    found = hot({"pkg.m": """
+        from torch import nn
+
+        class AudioMixin:
+            def get_audio_feature(self, x):
+                self.audio_tower.load_weights(x)
+                return self.audio_tower(x)
+
+        class Tower(nn.Module):
+            def forward(self, x):
+                return x
+
+            def load_weights(self, w):
+                return w
+
+        class Model(nn.Module, AudioMixin):
+            def forward(self, x):
+                return x
+    """})
+    # `self.audio_tower(...)` is a model call by the receiver rule, but the mixin runs on a model: no driver.
+    assert "AudioMixin.get_audio_feature" not in found

@@ -106,6 +106,30 @@ def test_requests_joining_mid_run_get_their_alone_tokens(model):
     assert engine.num_running == 0 and sorted(engine._free) == list(range(SLOTS))
 
 
+def test_burst_is_prefilled_in_packed_forwards(model):
+    """Four requests arriving at once, 16-token budget: each iteration packs slices of several prompts into
+    ONE prefill forward (a long prompt continues across iterations beside the others), the burst is admitted
+    in ceil(prompt tokens / budget) forwards, every request gets its alone tokens, and a request that is
+    already decoding gets a token every step while the others are packed."""
+    lens, new = (13, 22, 17, 9), (6, 5, 7, 8)
+    prompts = [_prompt(n, seed=60 + n) for n in lens]
+    clock = StepClock()
+    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=16, clock=clock)
+    outs = _run(engine, clock, {0: [(p, None, StopConditions(max_tokens=m, eos_ids=()), str(i))
+                                    for i, (p, m) in enumerate(zip(prompts, new))]})
+    engine.close()
+    st = engine.stats
+    to_prefill = sum(n - 1 for n in lens)
+    assert st.prefill_tokens == to_prefill and st.prefill_calls == -(-to_prefill // 16)
+    assert st.prefill_slices > st.prefill_calls  # several requests per forward
+    for i, (p, m) in enumerate(zip(prompts, new)):
+        out = outs[str(i)]
+        assert out.token_ids == _alone(model, p, m), i
+        assert out.finish_time - out.first_token_time == m - 1, i  # a token every step once decoding
+    assert st.decode_rows <= st.decode_bucket_rows
+    assert st.decode_steps == st.iterations - 1  # a decode launch in every iteration but the last (it reads)
+
+
 def test_stop_conditions(model):
     """Several EOS ids, a stop token sequence, a stop string over decoded text, max_tokens, EOS ignored."""
     prompt = _prompt(7, seed=11)

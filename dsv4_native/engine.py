@@ -15,18 +15,25 @@ One engine iteration (`step`):
    sum(prompt tokens) / budget iterations, not one forward per request and chunk;
 3. launch one decode step for rows [0, n) (n = highest decoding slot + 1; the runner replays the graph of the
    smallest bucket >= n) and queue a non-blocking D2H copy of `next_tok` into a pinned ring + a CUDA event;
-4. read the ring entry of the PREVIOUS step (its event is done or nearly: the device is busy with this one),
-   append tokens, run the stop check, retire finished requests (slot inactive, KV released).
+4. read the ring entries of every step launched before this one (their events are done or nearly: the device
+   is busy with this one), append tokens, run the stop check, retire finished requests (slot inactive, KV released).
 
 The decode rows are not part of the prefill forward (they replay their own graph), so they do not use the
-budget: running requests wait at most one budget-sized forward per token, and the host never waits for the
-step it just launched. Per-request host work per iteration is only the token append and stop check of each
-live row; KV blocks are reserved only for the requests whose next position crosses into a new block (a heap
-keyed by that step), and `stats` (`EngineStats`) counts forwards, tokens, rows and host time per phase.
+budget. The eager prefill forward is launch-bound (the host issues ~1,600 ops for 6 layers and one slice,
+counted on the CPU reference path, while the device idles),
+so the engine also launches up to `overlap` decode steps *between the forward's layers* (default: one between
+each two layers; they touch no slot being prefilled): decode fills the device while the host launches the
+prefill, and running requests get several tokens per prefill iteration instead of waiting a whole forward
+per token. The host never waits for the step it just launched. Per-request host work per iteration is only
+the token append and stop check of each live row; KV blocks are reserved only for the requests whose next
+position crosses into a new block (a heap keyed by that step), and `stats` (`EngineStats`) counts forwards,
+tokens, rows and host time per phase.
 
-The stop decision lags one step: the row of a request that stopped at step k-1 is still active in step k;
-that token is discarded and the slot retired before step k+1 (its device state is overwritten by the next
-admission). On CPU the same code runs with synchronous copies.
+A `max_tokens` stop is known in advance: the row is retired (a queued flag write) right after the launch
+of its last token. Other stops (EOS, stop sequences and strings) are decided when the tokens are read, one
+iteration late: the row of a request that stopped at step k is still active in the steps launched before
+that read; those tokens are discarded and the slot retired before the next launch (its device state is
+overwritten by the next admission). On CPU the same code runs with synchronous copies.
 
 Rows are NOT compacted: a request keeps its slot for life and freed slots become padding rows (`active`
 False, skipped by every kernel) until the next admission takes the lowest free slot. Compacting would move a
@@ -200,7 +207,8 @@ class ChunkPrefill(Protocol):
     rows: Optional[int]
     default_chunk: int
 
-    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None: ...
+    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
+                 between_layers: Optional[Callable[[], None]] = None) -> None: ...
 
 
 class PackedPrefill:
@@ -211,8 +219,9 @@ class PackedPrefill:
     default_chunk = DEFAULT_CHUNK
 
     @torch.no_grad()
-    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None:
-        forward_chunks(model, slices, not model.embed.is_cuda)  # exact (bitwise) on CPU
+    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
+                 between_layers: Optional[Callable[[], None]] = None) -> None:
+        forward_chunks(model, slices, not model.embed.is_cuda, between_layers)  # exact (bitwise) on CPU
 
 
 def default_prefill() -> ChunkPrefill:
@@ -265,6 +274,7 @@ class EngineStats:
     prefill_slices: int = 0
     prefill_tokens: int = 0
     decode_steps: int = 0
+    overlapped_steps: int = 0  # of them launched between the layers of a prefill forward
     decode_rows: int = 0  # live rows summed over the decode steps
     decode_bucket_rows: int = 0  # rows of the replayed buckets summed (live + padding)
     prefill_s: float = 0.0
@@ -276,8 +286,8 @@ class EngineStats:
         steps, calls = max(self.decode_steps, 1), max(self.prefill_calls, 1)
         return (f"{self.iterations} iterations; {self.prefill_calls} prefill forwards ({self.prefill_tokens} tokens, "
                 f"{self.prefill_slices / calls:.1f} slices and {self.prefill_tokens / calls:.0f} tokens per forward, "
-                f"{self.prefill_s:.2f} s host); {self.decode_steps} decode steps ({self.decode_rows / steps:.1f} live "
-                f"rows of {self.decode_bucket_rows / steps:.1f} replayed per step, {self.decode_s:.2f} s launching); "
+                f"{self.prefill_s:.2f} s host); {self.decode_steps} decode steps ({self.overlapped_steps} inside "
+                f"prefill forwards, {self.decode_rows / steps:.1f} live rows of {self.decode_bucket_rows / steps:.1f} replayed per step, {self.decode_s:.2f} s launching); "
                 f"drain {self.drain_s:.2f} s, of it {self.wait_s:.2f} s waiting on the device")
 
 
@@ -291,12 +301,17 @@ class DSV4Engine:
 
     def __init__(self, runner: DSV4Runner, *, chunk_tokens: Optional[int] = None,
                  prefill: Optional[ChunkPrefill] = None, cache: Optional[CacheManager] = None,
-                 detokenize: Optional[Detokenize] = None, seed: int = 0,
+                 detokenize: Optional[Detokenize] = None, seed: int = 0, overlap: Optional[int] = None,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.prefill = prefill if prefill is not None else default_prefill()
         self.chunk_tokens = self.prefill.default_chunk if chunk_tokens is None else chunk_tokens
         if self.chunk_tokens < 1:
             raise ValueError(f"chunk_tokens must be positive, got {chunk_tokens}")
+        # decode steps launched between the layers of a prefill forward (module docstring); None: one between
+        # each two layers
+        self.overlap = max(len(runner.model.layers) - 1, 0) if overlap is None else overlap
+        if self.overlap < 0:
+            raise ValueError(f"overlap must be >= 0, got {overlap}")
         self.runner, self.model = runner, runner.model
         cfg, io = self.model.cfg, self.model.io
         self.cache = cache if cache is not None else default_cache_manager(self.model)
@@ -307,7 +322,8 @@ class DSV4Engine:
         io.active.zero_()
         if runner.use_graphs and runner.graphs is None:
             runner.capture()
-        self.ring = TokenRing(cfg.max_batch, 2, io.next_tok.device)  # one step in flight + the one being read
+        # the steps of one iteration (the overlapped ones + its own) in flight + the one being read
+        self.ring = TokenRing(cfg.max_batch, self.overlap + 2, io.next_tok.device)
         self._pending: deque[tuple[int, list[tuple[int, _Request]]]] = deque()  # (step k, [(slot, request)])
         self._steps = 0
         self._waiting: deque[_Request] = deque()
@@ -318,6 +334,9 @@ class DSV4Engine:
         # (step, tie, request): the first step whose position the request's KV blocks do not cover yet, so
         # the decode launch touches only the requests crossing into a new block
         self._reserve_due: list[tuple[int, int, _Request]] = []
+        # (step, tie, request): the step that launches the request's last token (max_tokens): its row is
+        # retired right after that launch, so no row runs past a length stop
+        self._last_due: list[tuple[int, int, _Request]] = []
         self._ids = itertools.count()
         self._requests: dict[str, _Request] = {}
         self.stats = EngineStats()
@@ -441,8 +460,16 @@ class DSV4Engine:
             return
         for req, _, end in plan:
             self.cache.reserve(req.slot, end)
-        self.prefill(self.model, [PromptSlice(req.slot, a, req.prompt[a:b]) for req, a, b in plan])
+        overlapped = 0
+
+        def between_layers() -> None:  # decode steps fill the device while the host launches the forward
+            nonlocal overlapped
+            if overlapped < self.overlap and self._launch_decode():
+                overlapped += 1
+
+        self.prefill(self.model, [PromptSlice(req.slot, a, req.prompt[a:b]) for req, a, b in plan], between_layers)
         st = self.stats
+        st.overlapped_steps += overlapped
         st.prefill_calls += 1
         st.prefill_slices += len(plan)
         st.prefill_tokens += sum(b - a for _, a, b in plan)
@@ -455,7 +482,9 @@ class DSV4Engine:
         req.decoding = True
         req.first_step = self._steps
         self._decoding[req.slot] = req
-        heapq.heappush(self._reserve_due, (self._steps, next(self._ids), req))
+        tie = next(self._ids)
+        heapq.heappush(self._reserve_due, (self._steps, tie, req))
+        heapq.heappush(self._last_due, (self._steps + req.max_new - 1, tie, req))
         self.model.io.admit(req.slot, req.prompt[-1], len(req.prompt) - 1, len(req.prompt))
 
     def _launch_decode(self) -> bool:
@@ -466,7 +495,7 @@ class DSV4Engine:
         due, k = self._reserve_due, self._steps
         while due and due[0][0] <= k:  # requests whose next position crosses into a new KV block
             _, tie, req = heapq.heappop(due)
-            if req.done:
+            if req.done or not req.decoding:
                 continue
             length = len(req.prompt) + k - req.first_step  # step k processes position length - 1
             covered = self.cache.reserve(req.slot, length)
@@ -477,6 +506,13 @@ class DSV4Engine:
         self.runner.step(n)
         self.ring.push(k, self.model.io.next_tok)
         self._pending.append((k, rows))
+        last = self._last_due
+        while last and last[0][0] <= k:  # launched their max_tokens-th token: inactive from the next replay
+            _, _, req = heapq.heappop(last)
+            if req.decoding and not req.done:
+                req.decoding = False
+                del self._decoding[req.slot]
+                self.model.io.retire(req.slot)
         self._steps += 1  # noqa: GL303 -- host loop state: the engine's step is never captured
         st = self.stats
         st.decode_steps += 1
@@ -540,7 +576,7 @@ class DSV4Engine:
         if req.slot >= 0:
             if req.decoding:
                 del self._decoding[req.slot]
-            elif req in self._prefilling:
+            elif req.prefilled < len(req.prompt) - 1:
                 self._prefilling.remove(req)
             self.model.io.retire(req.slot)  # queued after the launched step: the next replay skips the row
             self.cache.release(req.slot)

@@ -210,12 +210,15 @@ def _check_request(max_batch: int, max_len: int, slots: Sequence[int], prompts: 
         raise ValueError(f"chunk must be positive, got {chunk}")
 
 
-def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool) -> None:  # graphlint: cold
+def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,  # graphlint: cold
+                   between_layers: Optional[Callable[[], None]] = None) -> None:
     """Every slice's tokens through every layer in ONE forward (rows = the slices side by side, distinct
     slots): fills each slot's caches and compressor states as token-by-token decode would (no logits: the
     last prompt token goes through the next decode step). The row-wise parts (embedding, mHC, projections,
     RoPE, router, experts) run once over all rows; the per-sequence parts (compressors, indexer scores) once
-    per slice; the attention gathers every row's decode index list from one packed KV source."""
+    per slice; the attention gathers every row's decode index list from one packed KV source.
+    `between_layers` is called after every layer but the last (the engine launches decode steps there: they
+    touch no slot being prefilled)."""
     if not slices:
         return
     cfg = model.cfg
@@ -224,7 +227,9 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool)
     h = model.embed.index_select(0, rows.ids.clamp(0, cfg.vocab - 1))
     x = h.unsqueeze(1).expand(rows.n_rows, HC, cfg.dim).contiguous()
     table = model.kv.table if model.kv is not None else None
-    for layer in model.layers:
+    for i, layer in enumerate(model.layers):
+        if i and between_layers is not None:
+            between_layers()
         attn_in = _normed(layer.attn_norm, eps)
         x = _hc_site(layer.attn_hc, x, rows.active, lambda y: _attention(
             layer.attn, attn_in(y), rows, model.rope, table, exact))

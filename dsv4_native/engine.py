@@ -287,7 +287,8 @@ class EngineStats:
         return (f"{self.iterations} iterations; {self.prefill_calls} prefill forwards ({self.prefill_tokens} tokens, "
                 f"{self.prefill_slices / calls:.1f} slices and {self.prefill_tokens / calls:.0f} tokens per forward, "
                 f"{self.prefill_s:.2f} s host); {self.decode_steps} decode steps ({self.overlapped_steps} inside "
-                f"prefill forwards, {self.decode_rows / steps:.1f} live rows of {self.decode_bucket_rows / steps:.1f} replayed per step, {self.decode_s:.2f} s launching); "
+                f"prefill forwards, {self.decode_rows / steps:.1f} live rows of {self.decode_bucket_rows / steps:.1f} "
+                f"replayed per step, {self.decode_s:.2f} s launching); "
                 f"drain {self.drain_s:.2f} s, of it {self.wait_s:.2f} s waiting on the device")
 
 
@@ -460,16 +461,15 @@ class DSV4Engine:
             return
         for req, _, end in plan:
             self.cache.reserve(req.slot, end)
-        overlapped = 0
+        st = self.stats
+        before = st.decode_steps
 
         def between_layers() -> None:  # decode steps fill the device while the host launches the forward
-            nonlocal overlapped
-            if overlapped < self.overlap and self._launch_decode():
-                overlapped += 1
+            if st.decode_steps - before < self.overlap:
+                self._launch_decode()
 
         self.prefill(self.model, [PromptSlice(req.slot, a, req.prompt[a:b]) for req, a, b in plan], between_layers)
-        st = self.stats
-        st.overlapped_steps += overlapped
+        st.overlapped_steps += st.decode_steps - before
         st.prefill_calls += 1
         st.prefill_slices += len(plan)
         st.prefill_tokens += sum(b - a for _, a, b in plan)

@@ -297,19 +297,16 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTabl
     table = kv_table if attn.paged else None
     pos, active = rows.pos, rows.active
 
-    qr = weighted_rms_norm(lin(x, attn.wq_a), attn.q_norm, eps).to(x.dtype)
-    q = lin(qr, attn.wq_b).view(n_tok, h, d)
-    q = q * torch.rsqrt(q.float().pow(2).mean(-1, keepdim=True) + eps).to(q.dtype)  # per-head, no weight
-    q = apply_rope_interleaved(q, cos_sin, pos).to(attn.q.dtype)
-    kv = weighted_rms_norm(lin(x, attn.wkv), attn.kv_norm, eps).to(x.dtype)
-    kv = apply_rope_interleaved(kv.unsqueeze(1), cos_sin, pos).squeeze(1).to(attn.win_kv.dtype)
+    # the decode step's own projections (q, the latent kv row for row instead of into the ring, indexer q)
+    q = torch.empty(n_tok, h, d, device=x.device, dtype=attn.q.dtype)
+    kv = torch.empty(n_tok, 1, d, device=x.device, dtype=attn.win_kv.dtype)
+    _, qi = attn.project(x, pos, active, cos_sin, lin, q, kv, False)
+    kv = kv.view(n_tok, d)
 
     topk: Optional[torch.Tensor] = None
     if attn.ratio == CSA:
         _compress(attn.index_compressor, x, rows, cos_sin, attn.index_kv, table, eps, lin, exact)
         di, hi = cfg.index_dim, cfg.index_heads
-        qi = lin(qr, attn.index_wq_b).view(n_tok, hi, di)
-        qi = apply_rope_interleaved(qi, cos_sin, pos).to(x.dtype).contiguous()
         wi = lin(x.float(), attn.index_wproj) * (di ** -0.5 * hi ** -0.5)
         # per slice, scores over the entries it can see (its [T, Hi, N] logits would otherwise scale with
         # max_len); the rest stay -inf, as the decode step masks them, so the top-k runs on the decode step's row

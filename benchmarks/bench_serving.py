@@ -5,9 +5,12 @@
 
 The default is the issue's full workload (256 requests, prompts 64-4,096, outputs 16-1,024, burst and Poisson
 at 8 requests/s) on the `mid` model with 64 slots, HF on the first 4 requests of the burst only (eager HF is
-~40-60 ms per step): one device command, estimated ~4 min on the H200 (setup ~30 s, engine ~25 + ~35 s,
-static ~35 + ~45 s, HF ~50 s). Rows are printed as each run ends; `--deadline S` skips the runs that would
-start after S seconds (the table is still printed), so a time-limited device command keeps what it measured.
+~40-60 ms per step), run last: one device command, estimated ~4 min on the H200 (setup ~30 s, engine ~20 +
+~35 s, static ~30 + ~45 s, HF ~50 s; estimates from the decode and prefill benchmarks, not measured). Rows are
+printed as each run ends; `--deadline S` skips the runs that would start after S seconds (the table is still
+printed), so a time-limited device command keeps what it measured:
+
+    PYTHONPATH=$PWD timeout 350 python3 benchmarks/bench_serving.py --deadline 250 --out $OUT/bench_serving.md
 
 Workload (seeded): `--requests` requests, prompt lengths uniform in [--prompt-min, --prompt-max], output
 lengths uniform in [--out-min, --out-max], random token ids; EOS ignored, so every request generates exactly
@@ -351,25 +354,23 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     if parts:
         print(parts, flush=True)
     results, skipped = [], []
-    hf_patterns = args.hf_patterns.split(",")
-    for pattern in patterns:
-        reqs = with_arrivals(base, pattern, args.rate, args.seed)
-        for name in systems:
-            if name == "hf" and pattern not in hf_patterns:
-                continue
-            if args.deadline is not None and time.perf_counter() - start > args.deadline:
-                skipped.append(f"{name} {pattern}")
-                continue
-            try:
-                result = runs[name](reqs)
-            except Exception as exc:  # report and go on: one failing system must not waste the device run
-                print(f"| {name} | {pattern} | failed: {type(exc).__name__}: {exc} |", flush=True)
-                continue
-            result.pattern = pattern
-            results.append(result)
-            print(table(results[-1:]).splitlines()[-1], flush=True)
-            if result.notes:
-                print(f"  {result.notes}", flush=True)
+    # engine and static for every pattern first, HF (the slowest, on a subset) last
+    plan = [(p, n) for p in patterns for n in systems if n != "hf"]
+    plan += [(p, "hf") for p in args.hf_patterns.split(",") if "hf" in systems and p in patterns]
+    for pattern, name in plan:
+        if args.deadline is not None and time.perf_counter() - start > args.deadline:
+            skipped.append(f"{name} {pattern}")
+            continue
+        try:
+            result = runs[name](with_arrivals(base, pattern, args.rate, args.seed))
+        except Exception as exc:  # report and go on: one failing system must not waste the device run
+            print(f"| {name} | {pattern} | failed: {type(exc).__name__}: {exc} |", flush=True)
+            continue
+        result.pattern = pattern
+        results.append(result)
+        print(table(results[-1:]).splitlines()[-1], flush=True)
+        if result.notes:
+            print(f"  {result.notes}", flush=True)
 
     name = torch.cuda.get_device_name() if device == "cuda" else "cpu"
     head = (f"## Serving: {args.size}, {device} ({name}), {dtype}\n\n"

@@ -42,7 +42,7 @@ from .indexer import _select_topk, indexer_scores_ref
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 from .mhc import HC, HyperConnection, hc_post, hc_pre, mix_workspace
-from .model import CSA, DSV4Attention, DSV4Compressor, DSV4Model, RopeTables, weighted_rms_norm
+from .model import CSA, DSV4Attention, DSV4Compressor, DSV4Model, RopeTables
 from .moe import DSV4MoE, align_reference, align_sizes, moe_experts_grouped
 from .router import moe_route, router_splits
 from .sparse_attention import attend_gathered_ref
@@ -222,37 +222,34 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
     if not slices:
         return
     cfg = model.cfg
-    eps = cfg.rms_eps
     rows = _Rows.build(slices, cfg.window, model.embed.device)
     h = model.embed.index_select(0, rows.ids.clamp(0, cfg.vocab - 1))
     x = h.unsqueeze(1).expand(rows.n_rows, HC, cfg.dim).contiguous()
     table = model.kv.table if model.kv is not None else None
+    # as in the decode step: each block norm runs inside its site's hc_pre, and each site's mix partials are
+    # written by the previous site's hc_post (into one workspace: the stream orders the read before the write)
+    ws = mix_workspace(rows.n_rows, cfg.dim, device=x.device)
     for i, layer in enumerate(model.layers):
         if i and between_layers is not None:
             between_layers()
-        attn_in = _normed(layer.attn_norm, eps)
-        x = _hc_site(layer.attn_hc, x, rows.active, lambda y: _attention(
-            layer.attn, attn_in(y), rows, model.rope, table, exact))
-        ffn_in = _normed(layer.ffn_norm, eps)
-        x = _hc_site(layer.ffn_hc, x, rows.active,
-                     lambda y: _moe(layer.moe, ffn_in(y).contiguous(), rows.ids, rows.active))
+        x = _hc_site(layer.attn_hc, layer.attn_norm, x, rows.active, ws, i > 0, layer.ffn_hc.fn,
+                     lambda y: _attention(layer.attn, y, rows, model.rope, table, exact))
+        nxt = model.layers[i + 1].attn_hc.fn if i + 1 < len(model.layers) else None
+        x = _hc_site(layer.ffn_hc, layer.ffn_norm, x, rows.active, ws, True, nxt,
+                     lambda y: _moe(layer.moe, y.contiguous(), rows.ids, rows.active))
 
 
-def _normed(weight: torch.Tensor, eps: float) -> Callable[[torch.Tensor], torch.Tensor]:
-    return lambda y: weighted_rms_norm(y, weight, eps).to(y.dtype)
-
-
-def _hc_site(hc: HyperConnection, x: torch.Tensor, active: torch.Tensor,
-             sublayer: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
+def _hc_site(hc: HyperConnection, norm_w: torch.Tensor, x: torch.Tensor, active: torch.Tensor, ws: torch.Tensor,
+             mixed: bool, next_fn: Optional[torch.Tensor], sublayer: Callable[[torch.Tensor], torch.Tensor]
+             ) -> torch.Tensor:
     """`HyperConnection.forward` on chunk-sized outputs (the module's own are sized for max_batch rows)."""
     n_tok, _, dim = x.shape
     f32 = dict(dtype=torch.float32, device=x.device)
     y = x.new_empty(n_tok, dim)
     post, comb = torch.empty(n_tok, HC, **f32), torch.empty(n_tok, HC, HC, **f32)
-    hc_pre(x, hc.fn, hc.base, hc.scale, active, y, post, comb, mix_workspace(n_tok, dim, device=x.device),
-           hc.rms_eps, hc.hc_eps, hc.iters)
+    hc_pre(x, hc.fn, hc.base, hc.scale, active, y, post, comb, ws, hc.rms_eps, hc.hc_eps, hc.iters, norm_w, mixed)
     out = torch.empty_like(x)
-    hc_post(sublayer(y), x, post, comb, active, out, None, None)
+    hc_post(sublayer(y), x, post, comb, active, out, next_fn, ws if next_fn is not None else None)
     return out
 
 

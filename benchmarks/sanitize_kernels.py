@@ -59,7 +59,7 @@ PARAMS = (
     SamplingParams(temperature=0.8, top_k=5, top_p=0.9, min_p=0.05, repetition_penalty=1.2,
                    frequency_penalty=0.5, presence_penalty=0.3, seed=7),
 )
-# slot -> position of a batch-4 decode: an HCA emit (128 % 128), a CSA emit two steps on (303 + 1 = 4 * 76),
+# slot -> position of a batch-4 decode: an HCA emit (127 + 1 = 128), a CSA emit at the second step (303 + 1 = 4 * 76),
 # a row before the 16-token window fills, then a padding row
 ROWS4 = {0: 127, 1: 302, 2: 7}
 

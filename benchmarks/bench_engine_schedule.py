@@ -13,9 +13,9 @@ without and with decode steps between the forward's layers, and packed at 4096 w
 through the runner: prefill forwards (one prompt per forward as before, or packed) and decode steps at the
 full bucket with their live rows.
 
-Ops: ATen ops dispatched by `prefill.forward_chunks` on the CPU reference path (6 layers, fast path as on
-CUDA) for one 100-token slice, the same 8 slices as 8 forwards, and packed into one: a proxy of the launches
-(on CUDA the dsv4 custom ops are one launch each where the reference issues several).
+Launches: `count_kernels.py`'s CPU proxy (every launching ATen op plus every Triton launch, caught in the
+interpreter and skipped) of one `prefill.forward_chunks` (the fast path CUDA runs) on the `mid` model for one
+200-token slice, and for 2 and 8 such slices packed into one forward vs as separate forwards.
 """
 
 from __future__ import annotations
@@ -27,13 +27,12 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from count_kernels import _ProxyMode, _Sections, _triton_launches, build_model  # noqa: E402  (sets the interpreter)
 from bench_serving import Request, static_utilisation, workload  # noqa: E402
-from dsv4_native._model_configs import randomize_native_  # noqa: E402
 from dsv4_native.engine import DSV4Engine, EngineStats, StopConditions  # noqa: E402
 from dsv4_native.model import DSV4Config, DSV4Model  # noqa: E402
 from dsv4_native.prefill import PromptSlice, forward_chunks  # noqa: E402
@@ -79,26 +78,16 @@ def schedule(model: DSV4Model, reqs: list[Request], chunk: int, rows: Optional[i
     return engine.stats, host
 
 
-class OpCount(TorchDispatchMode):
-    """ATen ops that would launch a kernel (views and allocations excluded)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.n = 0
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        name = func.__name__
-        if not (func.is_view or "view" in name or name.startswith(("empty", "detach", "_to_copy", "lift", "alias"))):
-            self.n += 1
-        return func(*args, **(kwargs or {}))
-
-
 @torch.no_grad()
-def prefill_ops(slices: list[PromptSlice], model: DSV4Model) -> int:  # graphlint: cold
-    counter = OpCount()
-    with counter:
-        forward_chunks(model, slices, exact=False)
-    return counter.n
+def prefill_launches(model: DSV4Model, slices: list[PromptSlice]) -> int:  # graphlint: cold
+    """Proxy launches of one packed forward (count_kernels: ATen ops that launch + Triton launches)."""
+    sections = _Sections(model)
+    try:
+        with _triton_launches(sections), _ProxyMode(sections):
+            forward_chunks(model, slices, exact=False)
+    finally:
+        sections.remove()
+    return sum(sec.proxy for sec in sections.items)
 
 
 def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
@@ -130,13 +119,16 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     packed = sum(-(-sum(len(r.prompt) - 1 for r in g) // 2048) for g in groups)
     print(f"\nstatic batches of {args.slots}: prefill forwards {one_each} (one prompt per forward, chunk 2048) / "
           f"{packed} (packed, 2048); decode: {static_utilisation(reqs, args.slots)}")
-    small = randomize_native_(DSV4Model(tiny_config(8, 1024), dtype=torch.float32), seed=0)
-    slices = [PromptSlice(s, 0, [7] * 100) for s in range(8)]
-    one = prefill_ops(slices[:1], small)
-    apart = sum(prefill_ops([s], small) for s in slices)
-    together = prefill_ops(slices, small)
-    print(f"\nATen ops per prefill forward (CPU reference path, 6 layers): one 100-token slice {one}; 8 such slices "
-          f"as 8 forwards {apart}; packed into one {together} (+{(together - one) / 7:.0f} per extra slice)")
+    mid = build_model("mid", batch=8, device="cpu")
+    mid.io.active.zero_()
+    slices = [PromptSlice(s, 0, [7] * 200) for s in range(8)]
+    for s in slices:
+        mid.reserve_kv(s.slot, 200)
+    one = prefill_launches(mid, slices[:1])
+    two = prefill_launches(mid, slices[:2])
+    eight = prefill_launches(mid, slices)
+    print(f"\nlaunches per prefill forward (count_kernels' CPU proxy, mid, 6 layers): one 200-token slice {one}; "
+          f"2 slices packed {two} (as 2 forwards {2 * one}); 8 packed {eight} (as 8 forwards {8 * one})")
     return 0
 
 

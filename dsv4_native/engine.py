@@ -19,8 +19,8 @@ One engine iteration (`step`):
    is busy with this one), append tokens, run the stop check, retire finished requests (slot inactive, KV released).
 
 The decode rows are not part of the prefill forward (they replay their own graph), so they do not use the
-budget. The eager prefill forward is launch-bound (the host issues ~1,600 ops for 6 layers and one slice,
-counted on the CPU reference path, while the device idles),
+budget. The eager prefill forward is launch-bound (the host issues ~1,460 launches for 6 layers and one
+slice, `benchmarks/bench_engine_schedule.py`, while the device mostly idles),
 so the engine also launches up to `overlap` decode steps *between the forward's layers* (default: one between
 each two layers; they touch no slot being prefilled): decode fills the device while the host launches the
 prefill, and running requests get several tokens per prefill iteration instead of waiting a whole forward

@@ -241,7 +241,8 @@ def _timed(fn: Callable[[], object], device: str, repeats: int) -> float:  # gra
 def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: int,  # graphlint: cold
                   device: str) -> str:
     """Decode step ms per bucket with every row of it active at ~`prompt_len` positions, and prefill forward ms
-    for one slice of `chunk` tokens vs the same tokens as 4 packed slices vs one of those slices alone."""
+    for one slice of 2 x `chunk` and of `chunk` tokens vs the same tokens as 4 packed slices vs one of those
+    slices alone."""
     slots = max(runner.buckets)
     io = model.io
     io.eos_id.fill_(-1)
@@ -258,7 +259,8 @@ def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: 
         model.release_kv(slot)
     parts = min(4, slots)
     share = max(chunk // parts, 1)
-    cases = {f"prefill forward, 1 slice x {chunk} tokens": [chunk],
+    cases = {f"prefill forward, 1 slice x {2 * chunk} tokens": [2 * chunk],
+             f"prefill forward, 1 slice x {chunk} tokens": [chunk],
              f"prefill forward, {parts} slices x {share} tokens (packed)": [share] * parts,
              f"prefill forward, 1 slice x {share} tokens": [share]}
     for name, lens in cases.items():

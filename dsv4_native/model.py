@@ -326,14 +326,25 @@ class DSV4Attention(RowFusedModule):
         # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c)
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table,
                                 cos_sin_inv, pos_c)
-        # the grouped wo_a, einsum("ngi,goi->ngo") as one bmm over the groups written through a transposed
-        # view of the [n, g, o] result: at n > 1 the einsum copied its [g, n, o] output back (one launch more).
-        # (out= needs grad mode off: forward_logits runs under no_grad)
+        return self.project_out(o, x.dtype, F.linear, False)
+
+    def project_out(self, o: torch.Tensor, dtype: torch.dtype,
+                    lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], rowwise: bool) -> torch.Tensor:
+        """The output projection of attention rows `o[n, H, d]` (V's rope channels de-rotated): the grouped
+        wo_a, einsum("ngi,goi->ngo"), as one bmm over the groups written through a transposed view of the
+        [n, g, o] result (at n > 1 the einsum copied its [g, n, o] output back: one launch more), then wo_b
+        with `lin`. `rowwise` (the CPU-exact prefill): one M=1 GEMM per (row, group), the bits of the
+        one-row decode step. out= needs grad mode off (the step and the prefill run under no_grad)."""
+        cfg, n = self.cfg, o.shape[0]
         groups = o.reshape(n, cfg.o_groups, -1)
         wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
-        mid = torch.empty(n, cfg.o_groups, cfg.o_lora, device=x.device, dtype=x.dtype)
-        torch.bmm(groups.transpose(0, 1), wa.transpose(1, 2), out=mid.transpose(0, 1))
-        return F.linear(mid.view(n, -1), self.wo_b)
+        mid = torch.empty(n, cfg.o_groups, cfg.o_lora, device=o.device, dtype=dtype)
+        if rowwise:
+            w = wa.unsqueeze(0).expand(n, -1, -1, -1).reshape(n * cfg.o_groups, cfg.o_lora, -1)
+            torch.bmm(groups.reshape(n * cfg.o_groups, 1, -1), w.transpose(1, 2), out=mid.view(-1, 1, cfg.o_lora))
+        else:
+            torch.bmm(groups.transpose(0, 1), wa.transpose(1, 2), out=mid.transpose(0, 1))
+        return lin(mid.view(n, -1), self.wo_b)
 
 
 class DSV4Block(nn.Module):

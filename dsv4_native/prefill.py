@@ -37,7 +37,7 @@ import torch.nn.functional as F
 
 from ._attn_common import apply_rope_interleaved
 from ._backend import rowwise_linear
-from .compressor import compress_chunk
+from .compressor import _entry_ref, pool_chunk
 from .indexer import _select_topk, indexer_scores_ref
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
@@ -64,15 +64,15 @@ def read_rows(cache: torch.Tensor, slot: int, table: Optional[torch.Tensor], n: 
     return gather_logical(cache, table[slot:slot + 1], n)[0]
 
 
-def write_rows(cache: torch.Tensor, slot: int, table: Optional[torch.Tensor], rows: torch.Tensor,
+def write_rows(cache: torch.Tensor, slot: int | torch.Tensor, table: Optional[torch.Tensor], rows: torch.Tensor,
                values: torch.Tensor) -> None:
     """Logical `cache[slot, rows[i]] = values[i]` in the cache dtype (compressed entries, indexer keys,
-    ring slots). Paged rows must lie in reserved blocks."""
+    ring slots); `slot` one slot or one per row. Paged rows must lie in reserved blocks."""
     if table is None:
         cache[slot, rows] = values.to(cache.dtype)
         return
     rpb = cache.shape[1]
-    phys = table[slot].long().index_select(0, rows // rpb) * rpb + rows % rpb
+    phys = table[slot, rows // rpb].long() * rpb + rows % rpb
     cache.view(-1, cache.shape[-1])[phys] = values.to(cache.dtype)
 
 
@@ -122,8 +122,9 @@ class _Rows:
     """Where each row of a packed forward comes from: the slices' tokens side by side (slice i at rows
     `bounds[i]`). Device tensors `[R]`: `ids`, `pos`, the row's slice `start` and `first` row and slice
     index `part`; `slots [S]`; the window-ring write after the forward, `ring_rows` of the chunk kv into
-    `win_kv[ring_slots, ring_at]` (the last W positions of each slice). One host-built int64 tensor, one
-    non-blocking copy."""
+    `win_kv[ring_slots, ring_at]` (the last W positions of each slice); per compress ratio, the slot of each
+    entry the forward emits (`entry_slots[ratio]`, slice by slice: a slice of T tokens from `start` closes
+    (start+T)//ratio - start//ratio groups). One host-built int64 tensor, one non-blocking copy."""
 
     slices: Sequence[PromptSlice]
     bounds: list[tuple[int, int]]
@@ -136,10 +137,12 @@ class _Rows:
     ring_rows: torch.Tensor
     ring_slots: torch.Tensor
     ring_at: torch.Tensor
+    entry_slots: dict[int, torch.Tensor]
     active: torch.Tensor
 
     @classmethod
-    def build(cls, slices: Sequence[PromptSlice], window: int, device: torch.device) -> "_Rows":  # graphlint: cold
+    def build(cls, slices: Sequence[PromptSlice], window: int, ratios: Sequence[int],  # graphlint: cold
+              device: torch.device) -> "_Rows":
         cols: list[list[int]] = [[] for _ in range(5)]  # ids, pos, start, first, part
         ring: list[list[int]] = [[], [], []]
         bounds, row = [], 0
@@ -153,11 +156,15 @@ class _Rows:
             ring[1].extend([s.slot] * len(keep))
             ring[2].extend((s.start + t) % window for t in keep)
             row += n
+        entries = {ratio: [s.slot for s in slices
+                           for _ in range((s.start + len(s.tokens)) // ratio - s.start // ratio)] for ratio in ratios}
         flat = [v for col in cols for v in col] + [s.slot for s in slices] + [v for col in ring for v in col]
+        flat += [v for ratio in ratios for v in entries[ratio]]
         dev = to_device(torch.tensor(flat, dtype=torch.int64), device)
         r, n_slice, m = row, len(slices), len(ring[0])
-        parts = dev.split([r] * 5 + [n_slice] + [m] * 3)
-        return cls(slices, bounds, *parts, torch.ones(r, dtype=torch.bool, device=device))
+        parts = dev.split([r] * 5 + [n_slice] + [m] * 3 + [len(entries[ratio]) for ratio in ratios])
+        return cls(slices, bounds, *parts[:9], dict(zip(ratios, parts[9:])),
+                   torch.ones(r, dtype=torch.bool, device=device))
 
     @property
     def n_rows(self) -> int:
@@ -210,6 +217,7 @@ def _check_request(max_batch: int, max_len: int, slots: Sequence[int], prompts: 
         raise ValueError(f"chunk must be positive, got {chunk}")
 
 
+@torch.no_grad()
 def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,  # graphlint: cold
                    between_layers: Optional[Callable[[], None]] = None) -> None:
     """Every slice's tokens through every layer in ONE forward (rows = the slices side by side, distinct
@@ -222,7 +230,7 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
     if not slices:
         return
     cfg = model.cfg
-    rows = _Rows.build(slices, cfg.window, model.embed.device)
+    rows = _Rows.build(slices, cfg.window, sorted({r for r in cfg.ratios if r}), model.embed.device)
     h = model.embed.index_select(0, rows.ids.clamp(0, cfg.vocab - 1))
     x = h.unsqueeze(1).expand(rows.n_rows, HC, cfg.dim).contiguous()
     table = model.kv.table if model.kv is not None else None
@@ -337,9 +345,7 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTabl
     attn.win_kv[rows.ring_slots, rows.ring_at] = kv.index_select(0, rows.ring_rows)  # each slice's last W
 
     o = apply_rope_interleaved(o, cos_sin_inv, pos).to(x.dtype)  # de-rotate V's rope channels
-    groups = o.reshape(n_tok, cfg.o_groups, -1)
-    wa = attn.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
-    return lin(_grouped_proj(groups, wa, exact).reshape(n_tok, -1), attn.wo_b)
+    return attn.project_out(o, x.dtype, lin, exact)
 
 
 def _source_rows(idx: torch.Tensor, rows: _Rows, window: int, n_comp: int) -> torch.Tensor:
@@ -358,23 +364,19 @@ def _source_rows(idx: torch.Tensor, rows: _Rows, window: int, n_comp: int) -> to
     return torch.where(in_win, win_row, torch.where(ids >= window, comp_row, -1))
 
 
-def _grouped_proj(groups: torch.Tensor, wa: torch.Tensor, exact: bool) -> torch.Tensor:
-    """The grouped `wo_a`: `einsum("ngi,goi->ngo")`; `exact` as one M=1 GEMM per (row, group), which is
-    what the one-row decode step's einsum runs on CPU."""
-    if not exact:
-        return torch.einsum("ngi,goi->ngo", groups, wa)
-    n_tok, n_grp, width = groups.shape
-    w = wa.unsqueeze(0).expand(n_tok, -1, -1, -1).reshape(n_tok * n_grp, wa.shape[1], width)
-    return torch.bmm(groups.reshape(n_tok * n_grp, 1, width), w.transpose(1, 2)).view(n_tok, n_grp, -1)
-
-
 def _compress(comp: DSV4Compressor, x: torch.Tensor, rows: _Rows, cos_sin: torch.Tensor, cache: torch.Tensor,
               table: Optional[torch.Tensor], eps: float, lin: Linear, exact: bool) -> None:
-    """`DSV4Compressor.step` over each slice: entries of the groups closing in it into its slot's cache (the
-    projections once over all rows)."""
+    """`DSV4Compressor.step` over each slice: entries of the groups closing in it into its slot's cache. The
+    projections run once over all rows, the pooling (per-slot state) per slice, the entries (RMSNorm + RoPE,
+    row by row) and the cache write once for all slices."""
     xf = x.float()
     kv, score = lin(xf, comp.wkv), lin(xf, comp.wgate)
+    closes, pooled = [], []
     for s, (a, b) in zip(rows.slices, rows.bounds):
-        ids, entries = compress_chunk(kv[a:b], score[a:b], comp.ape, comp.norm, cos_sin, comp.state[s.slot],
-                                      s.start, comp.ratio, cache.shape[-1], eps, exact)
-        write_rows(cache, s.slot, table, ids, entries)
+        close, rows_pooled = pool_chunk(kv[a:b], score[a:b], comp.ape, comp.state[s.slot], s.start, comp.ratio,
+                                        cache.shape[-1], exact)
+        closes.append(close)
+        pooled.append(rows_pooled)
+    close = torch.cat(closes)
+    entries = _entry_ref(torch.cat(pooled), close, comp.norm, cos_sin, comp.ratio, eps)
+    write_rows(cache, rows.entry_slots[comp.ratio], table, close // comp.ratio, entries)

@@ -19,7 +19,7 @@ One engine iteration (`step`):
    is busy with this one), append tokens, run the stop check, retire finished requests (slot inactive, KV released).
 
 The decode rows are not part of the prefill forward (they replay their own graph), so they do not use the
-budget. The eager prefill forward is launch-bound (the host issues ~1,460 launches for 6 layers and one
+budget. The eager prefill forward is launch-bound (the host issues ~1,470 launches for 6 layers and one
 slice, `benchmarks/bench_engine_schedule.py`, while the device mostly idles),
 so the engine also launches up to `overlap` decode steps *between the forward's layers* (default: one between
 each two layers; they touch no slot being prefilled): decode fills the device while the host launches the

@@ -169,12 +169,13 @@ def decode_nan_logits(device: str) -> None:  # graphlint: cold
 
 
 def prefill_chunked(device: str) -> None:  # graphlint: cold
-    """Two prompts in 32-token chunks (grouped MoE over 32 * 7 slots), then the first decode step."""
+    """Two prompts in 64-token chunks (grouped MoE over 64 * 7 slots; the longer one crosses a KV block and
+    closes an HCA group), then the first decode step."""
     model = _model(device, 4, paged=True)
-    prompts = [[(7 * i + 3) % 2000 + 2 for i in range(n)] for n in (40, 150)]
+    prompts = [[(7 * i + 3) % 2000 + 2 for i in range(n)] for n in (20, 140)]
     for slot, prompt in enumerate(prompts):
         model.configure_sampling(slot, prompt, PARAMS[2 * slot % len(PARAMS)])
-    model.prefill([0, 1], prompts, chunk=32)  # admits both rows at their last prompt token, KV reserved
+    model.prefill([0, 1], prompts, chunk=64)  # admits both rows at their last prompt token, KV reserved
     model.decode_step(model.cfg.max_batch)
     _check_tokens(model.io.next_tok, model.cfg.vocab)
 
@@ -183,7 +184,7 @@ def engine_steps(device: str) -> None:  # graphlint: cold
     """Three requests through the engine (eager steps: the sanitizer's uncached allocator cannot capture)."""
     model = _model(device, 4, paged=True)
     engine = DSV4Engine(DSV4Runner(model, use_graphs=False), chunk_tokens=16)
-    for n, params in zip((3, 20, 36), PARAMS):
+    for n, params in zip((3, 9, 20), PARAMS):
         engine.add_request([(5 * i + 1) % 2000 + 2 for i in range(n)], params, StopConditions(max_tokens=2, eos_ids=()))
     outs = engine.run_until_done()
     engine.close()

@@ -207,7 +207,8 @@ def prefill_chunked(t: Target) -> None:  # graphlint: cold
 
 
 def engine_steps(t: Target) -> None:  # graphlint: cold
-    """Three requests through the engine (eager steps: the sanitizer's uncached allocator cannot capture)."""
+    """Three requests through the engine, eager steps: memcheck runs without the caching allocator, whose
+    private pools graph capture allocates from (a replay launches the same kernels)."""
     model = _model(t, 4, paged=True)
     engine = DSV4Engine(DSV4Runner(model, use_graphs=False), chunk_tokens=16)
     for n, params in zip((3, 9, 20), PARAMS):

@@ -29,6 +29,7 @@ slot-major. The prompt's blocks are reserved (the slot's old ones released) befo
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Sequence, TypeVar
 
@@ -149,8 +150,9 @@ class _Rows:
         for i, s in enumerate(slices):
             n = len(s.tokens)
             bounds.append((row, row + n))
-            for col, vals in zip(cols, (s.tokens, range(s.start, s.start + n), [s.start] * n, [row] * n, [i] * n)):
-                col.extend(int(v) for v in vals)
+            for col, vals in zip(cols, (map(int, s.tokens), range(s.start, s.start + n), [s.start] * n, [row] * n,
+                                        [i] * n)):
+                col.extend(vals)
             keep = range(max(0, n - window), n)
             ring[0].extend(row + t for t in keep)
             ring[1].extend([s.slot] * len(keep))
@@ -160,7 +162,8 @@ class _Rows:
                            for _ in range((s.start + len(s.tokens)) // ratio - s.start // ratio)] for ratio in ratios}
         flat = [v for col in cols for v in col] + [s.slot for s in slices] + [v for col in ring for v in col]
         flat += [v for ratio in ratios for v in entries[ratio]]
-        dev = to_device(torch.tensor(flat, dtype=torch.int64), device)
+        # array -> frombuffer converts in C (torch.tensor of a Python list took 1.3 ms for 11k ints)
+        dev = to_device(torch.frombuffer(array("q", flat), dtype=torch.int64), device)
         r, n_slice, m = row, len(slices), len(ring[0])
         parts = dev.split([r] * 5 + [n_slice] + [m] * 3 + [len(entries[ratio]) for ratio in ratios])
         return cls(slices, bounds, *parts[:9], dict(zip(ratios, parts[9:])),

@@ -528,9 +528,16 @@ class ProjectIndex:
     def _is_autograd_function(self, cls: ClassInfo) -> bool:
         return any(base in AUTOGRAD_FUNCTION_BASES for c in self.mro(cls) for base in c.bases)
 
-    def _resolve_self(self, cls: ClassInfo, rest: str) -> list[tuple[FunctionInfo, str]]:
+    def _resolve_self(self, cls: ClassInfo, rest: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         parts = rest.split(".")
         first = parts[0]
+        getter = self.method(cls, first) if depth < MAX_DISPATCH_DEPTH and not first.endswith("]") else None
+        if getter is not None and getter.is_property:
+            # `self.model(x)` / `self.model.generate(x)` with `@property def model(self): return self._model`:
+            # reading the property runs the getter, and the call is on what the getter returns.
+            inner = [ref[len("self."):] for ref in getter.makes if ref.startswith("self.")]
+            return [(getter, "")] + [edge for ref in inner
+                                     for edge in self._resolve_self(cls, ref + rest[len(first):], depth + 1)]
         if len(parts) == 1 and not first.endswith("[]"):
             fns = self.methods(cls, first)  # an abstract template method runs the subclass's override
             if fns:

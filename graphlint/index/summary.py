@@ -82,6 +82,7 @@ class FunctionInfo:
     loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
+    is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
 
     @property
     def display(self) -> str:
@@ -266,6 +267,8 @@ class _Indexer(ast.NodeVisitor):
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             abstract=_is_abstract(node),
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
+            is_property=cls is not None and any(dotted(d) in ("property", "functools.cached_property",
+                                                               "cached_property") for d in node.decorator_list),
         )
         self.s.functions[qual] = info
         if cls is None and parent is None:

@@ -1031,3 +1031,35 @@ def test_a_mixin_only_models_inherit_is_model_code_not_a_step_driver():
     """})
     # `self.audio_tower(...)` is a model call by the receiver rule, but the mixin runs on a model: no driver.
     assert "AudioMixin.get_audio_feature" not in found
+
+
+def test_a_property_returning_an_attribute_is_called_through():
+    found = hot({"pkg.m": """
+        from torch import nn
+
+        class Decoder(nn.Module):
+            def forward(self, x):
+                return x
+
+        class EvalWrapper:
+            def __init__(self, model: Decoder):
+                self._model = model
+
+            @property
+            def model(self):
+                return self._model
+
+            @property
+            def device(self):
+                return "cuda"
+
+            def generate(self, tok, n):
+                for _ in range(n):
+                    tok = self.model(tok)
+                    if tok.item() == 0:
+                        break
+                return tok
+    """})
+    # `self.model(tok)` runs the getter, then calls the Decoder it returns: a model call in a loop.
+    assert found["EvalWrapper.generate"] == ("step", ("EvalWrapper.generate (step: calls the model)",))
+    assert "EvalWrapper.device" not in found  # decoy: a property nobody reads from hot code

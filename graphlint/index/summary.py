@@ -48,6 +48,7 @@ AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.F
 # classes define a method of that name: `build_op` names one operation, `update` names nothing.
 MAX_NAME_DISPATCH = 8
 MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
+PROPERTY_DECORATORS = ("property", "functools.cached_property", "cached_property")
 HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_callables")
 COLD_DECORATORS = ("graphlint.cold",)
 MODULE_LIST_CALLS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
@@ -267,8 +268,7 @@ class _Indexer(ast.NodeVisitor):
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             abstract=_is_abstract(node),
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
-            is_property=cls is not None and any(dotted(d) in ("property", "functools.cached_property",
-                                                               "cached_property") for d in node.decorator_list),
+            is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
         )
         self.s.functions[qual] = info
         if cls is None and parent is None:

@@ -755,7 +755,8 @@ class ProjectIndex:
         out = {seed[0].key for seed in forward_roots}
         for key, info in reached.items():
             fn = self.functions[key]
-            if info.tier == "forward" and fn.class_key and fn.parent_key is None:
+            # (captured too: a model a capture region runs is still the model)
+            if info.tier in ("forward", "captured") and info.whole and fn.class_key and fn.parent_key is None:
                 cls = self.classes.get(fn.class_key)
                 if cls is not None and self._is_model_code(cls, fn):
                     out.add(key)

@@ -1063,3 +1063,26 @@ def test_a_property_returning_an_attribute_is_called_through():
     # `self.model(tok)` runs the getter, then calls the Decoder it returns: a model call in a loop.
     assert found["EvalWrapper.generate"] == ("step", ("EvalWrapper.generate (step: calls the model)",))
     assert "EvalWrapper.device" not in found  # decoy: a property nobody reads from hot code
+
+
+def test_a_method_of_a_captured_model_still_makes_a_step_driver():
+    """The runner captures the whole model; a host function calling one of its methods (a sampler's
+    `compute_logprobs`) still calls into the model."""
+    src = RUNNER.replace("{call}", "self.out = self.model_fn(x)") + """
+    class Sampler(nn.Module):
+        def forward(self, x):
+            return self.logprobs(x)
+
+        def logprobs(self, x):
+            return x.log_softmax(-1)
+
+    class Worker:
+        def __init__(self):
+            self.sampler = Sampler()
+
+        def prompt_logprobs(self, x):
+            return self.sampler.logprobs(x).tolist()
+    """
+    found = hot({"pkg.m": src})
+    assert found["Sampler.logprobs"][0] == "captured"
+    assert found["Worker.prompt_logprobs"] == ("step", ("Worker.prompt_logprobs (step: calls the model)",))

@@ -51,6 +51,25 @@ def test_numpy_of_an_unknown_value_is_an_array():
     assert findings(src) == {(6, "GL103"), (9, "GL102"), (10, "GL102")}
 
 
+def test_plain_numpy_reads_a_host_tensor():
+    """`.numpy()` raises on a CUDA tensor, so where code calls it the receiver is on the host, whatever its
+    annotation says (lmdeploy's scheduler reads its CPU batched outputs with `next_token_ids.numpy()`; vLLM's
+    CPU attention backend `attn_metadata.query_start_loc.numpy()`): decoys. `.numpy(force=True)` copies a
+    device tensor itself (hit), and the `.cpu()` before a `.numpy()` stays GL103's."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: torch.Tensor, meta):
+                a = ids.numpy()
+                b = ids.view(2, -1).detach().numpy()
+                c = meta.query_start_loc.numpy()
+                d = x.numpy(force=True)
+                e = x.cpu().numpy()
+                return a, b, c, d, e
+    """
+    assert findings(src) == {(7, "GL104"), (8, "GL103")}
+
+
 def test_numpy_named_parameters_are_arrays():
     """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
     mindspore backend: `create_mask(self, query_lens_np, seq_lens_np)` gets `.cpu().numpy()` copies), so their

@@ -70,6 +70,36 @@ def test_plain_numpy_reads_a_host_tensor():
     assert findings(src) == {(7, "GL104"), (8, "GL103")}
 
 
+def test_closures_read_free_variables_when_called():
+    """A nested function reads its enclosing function's names when it runs, not where it is defined: lmdeploy's
+    `__slice_and_gather()` closure reads `tp_sizes`, bound to `torch.tensor(sizes)` (a CPU tensor) after the
+    `def`, so its `.tolist()` is host work (decoy). A closure branching on a device sum bound after the `def`
+    is a hit it was not before (the name was unbound where the `def` stands); one never called is walked with
+    the names the function ends with."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, sizes: list):
+                def _take():
+                    cur = tp.minimum(cap)
+                    return cur.tolist()
+                def _check():
+                    if total > 0:
+                        return 1
+                    return 0
+                def _later():
+                    return total.tolist()
+                tp = torch.tensor(sizes)
+                cap = tp.new_tensor(4)
+                total = x.sum()
+                out = _take()
+                while tp.sum() > 0:
+                    out = _take()
+                return out, _check(), _later
+    """
+    assert findings(src) == {(8, "GL110"), (12, "GL102")}
+
+
 def test_numpy_named_parameters_are_arrays():
     """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
     mindspore backend: `create_mask(self, query_lens_np, seq_lens_np)` gets `.cpu().numpy()` copies), so their

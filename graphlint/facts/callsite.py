@@ -51,6 +51,7 @@ class Scope:
     # every parameter -> its annotation's kind ("host", "host_seq", "tensor", "bool_tensor") or "unknown"
     params: dict[str, str] = field(default_factory=dict)
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
+    top_values: set[int] = field(default_factory=set)  # id() of the values those top-level statements assign
     returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
     # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
     # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
@@ -119,6 +120,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if isinstance(target, ast.Name):
                     scope.top.add(target.id)
+                    scope.top_values.add(id(stmt.value))
     scope.self_assigns = _left_in_self(func.body, scope.self_assigns)
     args = func.args
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
@@ -537,6 +539,31 @@ def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
     any parameter)."""
     if any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return None
-    positional = tuple(expr_kind(arg, resolve, scope) for arg in call.args)
-    keywords = tuple((kw.arg, expr_kind(kw.value, resolve, scope)) for kw in call.keywords if kw.arg)
+    positional = tuple(_arg_kind(arg, call.lineno, resolve, scope) for arg in call.args)
+    keywords = tuple((kw.arg, _arg_kind(kw.value, call.lineno, resolve, scope)) for kw in call.keywords if kw.arg)
     return positional, keywords
+
+
+def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope) -> str:
+    """What an argument passes at the call on `line`: a name reads the binding that reaches the call when one
+    does for sure (`lengths = lengths // 256` then `lengths = ones.repeat_interleave(1)` then `f(lengths)`);
+    otherwise the join of every binding (`expr_kind`)."""
+    if isinstance(arg, ast.Name):
+        reaching = _reaching(arg.id, line, scope)
+        if reaching is not None:
+            return expr_kind(reaching, resolve, scope, depth=1)
+    return expr_kind(arg, resolve, scope)
+
+
+def _reaching(name: str, line: int, scope: Scope) -> ast.expr | None:
+    """The value a name holds at `line` when one binding decides it: the last binding before the line is a
+    statement of the body's own top level (so it runs before anything below it), and no binding follows it (a
+    later one could reach the line through a loop). None when that is not certain."""
+    binds = scope.binds.get(name)
+    if not binds:
+        return None
+    lines = [getattr(b, "end_lineno", None) if isinstance(b, ast.expr) else None for b in binds]
+    if None in lines or max(lines) >= line:  # type: ignore[type-var]
+        return None
+    last = binds[lines.index(max(lines))]  # type: ignore[type-var]
+    return last if id(last) in scope.top_values else None  # type: ignore[return-value]

@@ -100,6 +100,33 @@ def test_closures_read_free_variables_when_called():
     assert findings(src) == {(8, "GL110"), (12, "GL102")}
 
 
+def test_call_sites_pass_the_binding_that_reaches_them():
+    """A call site passes the value its argument's name holds there: lmdeploy's internvl rebinds `lengths`
+    three times and passes the last one, `torch.ones(n).repeat_interleave(1)` (a CPU tensor), so the callee's
+    `lengths.tolist()` is host work (decoy). Where the last binding sits in a branch (`sizes`), every binding
+    counts, as before, and the callee's `.tolist()` of the device sum stays a hit; so does the `.item()`."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def feats(self, x: torch.Tensor, lengths: torch.Tensor):
+                return x[: lengths.tolist()[0]]
+
+            def split(self, x: torch.Tensor, sizes: torch.Tensor):
+                return x[: sizes.tolist()[0]]
+
+            def forward(self, x: torch.Tensor, ids: torch.Tensor, flag: bool):
+                lengths = (ids == 3).sum(-1)
+                lengths = lengths // 256
+                ones = torch.ones(int(lengths.sum().item()), dtype=torch.int64)
+                lengths = ones.repeat_interleave(1)
+                sizes = torch.ones(4)
+                if flag:
+                    sizes = ids.sum(-1)
+                return self.feats(x, lengths), self.split(x, sizes)
+    """
+    assert findings(src) == {(7, "GL102"), (12, "GL101")}
+
+
 def test_numpy_named_parameters_are_arrays():
     """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
     mindspore backend: `create_mask(self, query_lens_np, seq_lens_np)` gets `.cpu().numpy()` copies), so their

@@ -395,6 +395,8 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
     if isinstance(value, ast.Attribute):
         if value.attr == "shape":
             return "host_seq"
+        if value.attr in ("T", "mT", "H", "mH", "data") and again(value.value) == "cpu_tensor":
+            return "cpu_tensor"  # a transposed view (or the data) of a host tensor stays where it is
         if value.attr in ("ndim", "dtype", "device", "is_cuda"):
             return "host"
         if isinstance(value.value, ast.Name) and value.value.id == "self":
@@ -511,13 +513,16 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str]) -
     """A factory without `device=` (or with `device="cpu"`) builds on the CPU, unless it copies a tensor
     (`torch.tensor(t)`, `as_tensor(t)` keep `t`'s device): then only host data counts."""
     device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
-    if device is not None and not (isinstance(device, ast.Constant) and isinstance(device.value, str)
-                                   and device.value.split(":")[0] == "cpu"):
+    if device is not None and not _cpu_device(device):
         return "tensor"  # `device=x.device`: where the inference puts it too
     if qual in ("torch.tensor", "torch.as_tensor", "torch.asarray"):
         if call.args and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp)):
             return "cpu_tensor"  # a Python list is read element by element into a new CPU tensor
         data = again(call.args[0]) if call.args else "unknown"
+        if qual == "torch.tensor" and data not in DEVICE_FAMILY:
+            # `torch.tensor(data)` copies its data to the default device; only a device tensor would keep its own
+            # (torch warns against that spelling: `t.clone().detach()`), as the inference reads it too
+            return "cpu_tensor"
         return "cpu_tensor" if data in HOST_FAMILY else "unknown"
     return "cpu_tensor"
 
@@ -530,6 +535,13 @@ def _to_cpu(call: ast.Call) -> bool:
         if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
             return arg.value.split(":")[0] == "cpu"
     return False
+
+
+def _cpu_device(device: ast.expr) -> bool:
+    """A `device=` argument naming the host: `"cpu"`, `"cpu:0"`, `torch.device("cpu")`."""
+    if isinstance(device, ast.Call) and dotted(device.func) in ("torch.device", "device") and device.args:
+        device = device.args[0]
+    return isinstance(device, ast.Constant) and isinstance(device.value, str) and device.value.split(":")[0] == "cpu"
 
 
 def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope

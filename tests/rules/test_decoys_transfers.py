@@ -127,6 +127,47 @@ def test_call_sites_pass_the_binding_that_reaches_them():
     assert findings(src) == {(7, "GL102"), (12, "GL101")}
 
 
+def test_host_tensors_through_views_and_copies_cross_calls():
+    """What a call site passes is a host tensor when it is `torch.tensor(data)` of anything but a device tensor
+    (it copies to the default device: torchtune's `torch.tensor(possible_resolutions)` field, exllamav2's
+    `torch.tensor(list(grid))`), a transposed view of one (`.T`, `.mT`), or a factory on `torch.device("cpu")`
+    (lmdeploy's expert order `torch.arange(n, device=torch.device("cpu")).reshape(-1, k).T.ravel()`): the
+    callees' `.tolist()` / `.item()` are host reads (decoys). `torch.as_tensor` of a value nothing types and
+    `torch.tensor` of a device tensor keep their hits."""
+    src = """
+        import torch
+
+        class Disp:
+            def __init__(self, n: int, k: int):
+                idx = torch.arange(n, device=torch.device("cpu"))
+                self.order = idx.reshape(-1, k).T.ravel()
+
+            def sort(self, x: torch.Tensor, order: torch.Tensor):
+                return torch.cat([x[i] for i in order.tolist()])
+
+            def forward(self, x: torch.Tensor):
+                return self.sort(x, self.order)
+
+        def window(grid):
+            out = 0
+            for t, h, w in grid:
+                out += (t * h * w).item()
+            return out
+
+        def first(sizes: torch.Tensor):
+            return sizes.tolist()
+
+        def second(sizes: torch.Tensor):
+            return sizes.tolist()
+
+        class Tower(torch.nn.Module):
+            def forward(self, x: torch.Tensor, grid: list, ids):
+                g = torch.tensor(list(grid), dtype=torch.int).unsqueeze(0)
+                return window(g), first(torch.as_tensor(ids)), second(torch.tensor(x.sum(0)))
+    """
+    assert findings(src, scope="all") == {(21, "GL102"), (24, "GL102")}
+
+
 def test_numpy_named_parameters_are_arrays():
     """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
     mindspore backend: `create_mask(self, query_lens_np, seq_lens_np)` gets `.cpu().numpy()` copies), so their

@@ -138,7 +138,8 @@ def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] |
         return None
     literal = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
         and not any(isinstance(e, ast.Starred) for e in value.elts)
-    return [(e.id, value.elts[i] if literal else ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load()))
+    return [(e.id, value.elts[i] if literal
+             else ast.copy_location(ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load()), value))
             for i, e in enumerate(target.elts)]
 
 

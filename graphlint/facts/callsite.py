@@ -463,7 +463,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
             return "cpu_tensor"
     if qual and qual.startswith("torch."):
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
-            return _factory_kind(qual, value, again)
+            return _factory_kind(qual, value, again, scope)
         kind = torch_return_kind(qual)
         if kind in ("tensor", "bool_tensor") and not any(kw.arg == "device" for kw in value.keywords):
             # an op computes where its inputs live: `torch.multinomial(probs_cpu, 1)` stays on the host
@@ -510,11 +510,11 @@ def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -
     return qualify(args[0]) in NON_FLOAT_DTYPES
 
 
-def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str]) -> str:
+def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str], scope: Scope) -> str:
     """A factory without `device=` (or with `device="cpu"`) builds on the CPU, unless it copies a tensor
     (`torch.tensor(t)`, `as_tensor(t)` keep `t`'s device): then only host data counts."""
     device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
-    if device is not None and not _cpu_device(device):
+    if device is not None and not _cpu_device(device, scope):
         return "tensor"  # `device=x.device`: where the inference puts it too
     if qual in ("torch.tensor", "torch.as_tensor", "torch.asarray"):
         if call.args and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp)):
@@ -538,10 +538,14 @@ def _to_cpu(call: ast.Call) -> bool:
     return False
 
 
-def _cpu_device(device: ast.expr) -> bool:
-    """A `device=` argument naming the host: `"cpu"`, `"cpu:0"`, `torch.device("cpu")`."""
+def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
+    """A `device=` argument naming the host: `"cpu"`, `"cpu:0"`, `torch.device("cpu")`, or a local bound only to
+    those (`device = "cpu"`; not a parameter: its callers decide)."""
     if isinstance(device, ast.Call) and dotted(device.func) in ("torch.device", "device") and device.args:
         device = device.args[0]
+    if isinstance(device, ast.Name) and scope is not None and device.id not in scope.params:
+        binds = scope.binds.get(device.id)
+        return bool(binds) and all(isinstance(b, ast.expr) and _cpu_device(b) for b in binds)
     return isinstance(device, ast.Constant) and isinstance(device.value, str) and device.value.split(":")[0] == "cpu"
 
 

@@ -144,6 +144,15 @@ def _broadcast_rank(a: Val, b: Val) -> int | None:
     return None if None in ranks else max(ranks)  # type: ignore[type-var]
 
 
+# A host value that names the CPU as a device (`"cpu"`, `torch.device("cpu")`): a device argument bound to one
+# puts a factory's result on the host. Joined with any other host value it is plain host data.
+CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
+
+
+def _device_type(text: str | None) -> str | None:
+    return text.split(":")[0] if text is not None else None
+
+
 def _const_string(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString):
         return node.evaluated_value if isinstance(node.evaluated_value, str) else None
@@ -234,8 +243,13 @@ class Inference:
     def _eval_Integer(self, node: cst.BaseExpression) -> Val:
         return HOST
 
-    _eval_Float = _eval_Imaginary = _eval_SimpleString = _eval_ConcatenatedString = _eval_Integer
+    _eval_Float = _eval_Imaginary = _eval_ConcatenatedString = _eval_Integer
     _eval_FormattedString = _eval_Integer
+
+    def _eval_SimpleString(self, node: cst.SimpleString) -> Val:
+        """A string; `"cpu"` / `"cpu:0"` is also a device name, so that `device = "cpu"` then
+        `torch.zeros(n, device=device)` is a host tensor."""
+        return CPU_DEVICE if _device_type(_const_string(node)) == "cpu" else HOST
 
     def _eval_Ellipsis(self, node: cst.Ellipsis) -> Val:
         return HOST
@@ -486,11 +500,11 @@ class Inference:
         return self.device_expr(arg.value)
 
     def device_expr(self, expr: cst.BaseExpression) -> str:
+        if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device" and expr.args:
+            return self.device_expr(expr.args[0].value)
         text = _const_string(expr)
-        if text is None and isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device" and expr.args:
-            text = _const_string(expr.args[0].value)
         if text is None:
-            return "other"
+            return "cpu" if self(expr) == CPU_DEVICE else "other"
         return "cpu" if text.split(":")[0] == "cpu" else "cuda"
 
     def device_arg(self, expr: cst.BaseExpression) -> str:
@@ -503,6 +517,8 @@ class Inference:
             return "cpu"  # device=None: the default device
         if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device":
             return "cpu" if self.device_expr(expr) == "cpu" else "device"
+        if self(expr) == CPU_DEVICE:
+            return "cpu"  # `device = "cpu"` earlier in the function
         text = dotted_name(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else \
             cst.Module([]).code_for_node(expr) if isinstance(expr, cst.Call) else ""
         if "cpu" in (text or "").lower():
@@ -526,6 +542,8 @@ class Inference:
             if qual.startswith(("numpy.", "np.")):
                 return Val(Kind.NDARRAY)
             return None
+        if qual == "torch.device" and node.args and self.device_expr(node) == "cpu":
+            return CPU_DEVICE
         if qual in HOST_TORCH:
             return HOST
         if qual in RNG_STATE_TORCH:

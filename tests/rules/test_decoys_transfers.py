@@ -171,6 +171,30 @@ def test_host_tensors_through_views_and_copies_cross_calls():
     assert findings(src, scope="all") == {(21, "GL102"), (24, "GL102")}
 
 
+def test_a_device_variable_bound_to_the_cpu_builds_host_tensors():
+    """`device = "cpu"` (or `torch.device("cpu")`) then a factory on `device=device` builds a host tensor, in the
+    function and in what a helper returns: its `.tolist()` / `.item()` and the factory are host work (decoys).
+    A device taken from a tensor stays the device: copy and read are hits."""
+    src = """
+        import torch
+
+        def gather_sizes(vals: list):
+            device = "cpu"
+            return torch.tensor(vals, device=device)
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, vals: list, n: int):
+                device = "cpu"
+                a = torch.tensor(vals, device=device)
+                host = torch.device("cpu")
+                b = torch.zeros(n, device=torch.device(device)) + torch.arange(n, device=host)
+                dev = x.device
+                d = torch.tensor(vals, device=dev)
+                return a.tolist(), b.sum().item(), gather_sizes(vals).tolist(), d.tolist()
+    """
+    assert findings(src) == {(14, "GL130"), (15, "GL102")}
+
+
 def test_numpy_named_parameters_are_arrays():
     """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
     mindspore backend: `create_mask(self, query_lens_np, seq_lens_np)` gets `.cpu().numpy()` copies), so their

@@ -108,7 +108,8 @@ class _Dispatcher:
         self.hooks = hooks
         self.active = active
         self.walrus: list[cst.NamedExpr] = []
-        self.nested: list[dict[str, cst.FunctionDef]] = []  # nested defs not walked yet, per enclosing function
+        # nested defs not walked yet, per enclosing function, by name (`if c: def f(): ... else: def f(): ...`)
+        self.nested: list[dict[str, list[cst.FunctionDef]]] = []
         self.called: list[str] = []  # the nested defs a statement calls by name
 
     def walk(self, node: cst.CSTNode) -> None:
@@ -228,21 +229,20 @@ class Walker:
         nested = self.dispatcher.nested
         nested.append({})
         self.walk_block(body)
-        for fn in list(nested[-1].values()):  # never called here: a callback, returned or passed on
-            self._nested_def(fn)
+        for name in list(nested[-1]):  # never called here: a callback, returned or passed on
+            self._nested_defs(nested[-1], name)
         nested.pop()
 
-    def _nested_def(self, fn: cst.FunctionDef) -> None:
-        """A closure reads its free variables when it is called, not where it is defined: walk it with the
-        environment of its first call (`tp_sizes = torch.tensor(sizes)` after `def _slice(): ...tp_sizes...`)."""
-        for defs in self.dispatcher.nested:
-            if defs.get(fn.name.value) is fn:
-                del defs[fn.name.value]
+    def _nested_defs(self, defs: dict[str, list[cst.FunctionDef]], name: str) -> None:
+        """A closure reads its free variables when it is called, not where it is defined: walk the defs of
+        `name` with the environment of their first call (`tp_sizes = torch.tensor(sizes)` after
+        `def _slice(): ...tp_sizes...`)."""
         inf = self.ctx.inference
-        inf.push({})
-        self._bind_params(fn)
-        self._function_body(fn.body)
-        inf.pop()
+        for fn in defs.pop(name, ()):
+            inf.push({})
+            self._bind_params(fn)
+            self._function_body(fn.body)
+            inf.pop()
 
     def _run_called(self) -> None:
         """After a statement: walk the nested defs it called (in a dry run only forget them)."""
@@ -250,9 +250,9 @@ class Walker:
         if self.dry:
             return
         for name in called:
-            fn = next((defs[name] for defs in reversed(self.dispatcher.nested) if name in defs), None)
-            if fn is not None:
-                self._nested_def(fn)
+            defs = next((defs for defs in reversed(self.dispatcher.nested) if name in defs), None)
+            if defs is not None:
+                self._nested_defs(defs, name)
 
     def run_module(self, module: cst.Module) -> None:
         # Top-level code: functions and classes are their own units, skip their bodies here.
@@ -361,7 +361,7 @@ class Walker:
             # A nested def runs with its enclosing function, in a child scope, where it is first called.
             inf.bind(stmt.name.value, UNKNOWN)
             if self.dispatcher.nested and not self.dry:
-                self.dispatcher.nested[-1][stmt.name.value] = stmt
+                self.dispatcher.nested[-1].setdefault(stmt.name.value, []).append(stmt)
         elif isinstance(stmt, cst.ClassDef):
             inf.bind(stmt.name.value, UNKNOWN)
         elif isinstance(stmt, cst.Match):

@@ -100,6 +100,24 @@ def test_closures_read_free_variables_when_called():
     assert findings(src) == {(8, "GL110"), (12, "GL102")}
 
 
+def test_closures_of_one_name_in_both_arms_are_each_walked():
+    """`if c: def f(): ... else: def f(): ...` (vLLM's causal_conv1d `num_program`): both defs run, each is
+    walked (the device read in the first arm stays a hit)."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, flag: bool):
+                if flag:
+                    def count(t):
+                        return t.sum().item()
+                else:
+                    def count(t):
+                        return 0
+                return count(x)
+    """
+    assert findings(src) == {(6, "GL101")}
+
+
 def test_call_sites_pass_the_binding_that_reaches_them():
     """A call site passes the value its argument's name holds there: lmdeploy's internvl rebinds `lengths`
     three times and passes the last one, `torch.ones(n).repeat_interleave(1)` (a CPU tensor), so the callee's

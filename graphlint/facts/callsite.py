@@ -157,23 +157,42 @@ def _appended(call: ast.expr) -> tuple[str, ast.expr | None] | None:
 def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None]]
                   ) -> list[tuple[str, ast.expr | None]]:
     """The `self.x` assignments whose value can outlive the function: an assignment that a later statement of
-    the body's top level replaces (`self.sigmas = torch.cat(...)` then `self.sigmas = self.sigmas.to("cpu")`)
-    never reaches the end of the function, so it says nothing about what other methods read. A `return`
-    between the two keeps the first: it may be what the function leaves."""
-    last_top: dict[str, int] = {}  # attribute -> line of its last plain assignment at the top level
-    returning: list[tuple[int, int]] = []  # line spans of top-level statements that contain a `return`
+    the same block replaces (`self.sigmas = torch.cat(...)` then `self.sigmas = self.sigmas.to("cpu")`, at the
+    body's top level or inside one branch) never reaches the end of that block, so it says nothing about what
+    other methods read. A `return` between the two keeps the first: it may be what the function leaves."""
+    blocks = list(_blocks(body))
+
+    def replaced(attr: str, value: ast.expr) -> bool:
+        line = value.lineno
+        for block, last, returning in blocks:
+            end = last.get(attr, 0)
+            if block[0].lineno <= line < end and not any(hi >= line and lo < end for lo, hi in returning):
+                return True
+        return False
+    return [(attr, value) for attr, value in assigns if value is None or not replaced(attr, value)]
+
+
+def _blocks(body: list[ast.stmt]):
+    """Each block of statements in a function body (the body, branches, loop and `with` bodies, handlers), with
+    the line of its last plain `self.x = ...` per attribute and the spans of its statements that `return`."""
+    last: dict[str, int] = {}  # attribute -> line of its last plain assignment directly in this block
+    returning: list[tuple[int, int]] = []  # line spans of compound statements of the block that contain a `return`
     for stmt in body:
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if (attr := _self_attr(target)) is not None:
-                    last_top[attr] = stmt.lineno
-        elif isinstance(stmt, COMPOUND) and any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
-            returning.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
-
-    def replaced(attr: str, value: ast.expr) -> bool:
-        line, last = value.lineno, last_top.get(attr, 0)
-        return line < last and not any(hi >= line and lo < last for lo, hi in returning)
-    return [(attr, value) for attr, value in assigns if value is None or not replaced(attr, value)]
+                    last[attr] = stmt.lineno
+        elif isinstance(stmt, COMPOUND):
+            if any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
+                returning.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, name, None)
+                if inner:
+                    yield from _blocks(inner)
+            for inner in [*(h.body for h in getattr(stmt, "handlers", ())), *(c.body for c in getattr(stmt, "cases", ()))]:
+                yield from _blocks(inner)
+    if body:
+        yield body, last, returning
 
 
 def _self_attr(target: ast.expr) -> str | None:

@@ -470,6 +470,39 @@ def test_fields_take_the_value_a_method_leaves():
     assert findings(src, scope="all") == {(7, "GL103"), (11, "GL103"), (14, "GL131")}
 
 
+def test_fields_replaced_in_the_same_branch_take_the_last_value():
+    """`self.x = dev` then `self.x = dev.to("cpu", ...)` in one branch (lmdeploy's all-to-all dispatcher keeps its
+    split sizes on the host that way): only the last assignment leaves the block, so the field is a host tensor
+    and the callee's `.tolist()` of it is host work (decoy). A `return` between the two keeps the first value
+    possible: the `.tolist()` of that field stays a hit."""
+    src = """
+        import torch
+
+        class Disp:
+            def __init__(self, n: int):
+                self.splits = None
+                self.other = None
+
+            def prep(self, counts: torch.Tensor, k: int):
+                if k > 1:
+                    self.splits = counts.view(-1, k)
+                    self.splits = counts.to(torch.device("cpu"), non_blocking=True)
+                    self.other = counts.view(-1, k)
+                    if k > 2:
+                        return counts
+                    self.other = counts.to("cpu", non_blocking=True)
+                return counts
+
+            def sort(self, x: torch.Tensor, sizes: torch.Tensor):
+                return torch.split(x, sizes.tolist())
+
+            def forward(self, x: torch.Tensor):
+                self.prep(x, 2)
+                return self.sort(x, self.splits), self.other.tolist()
+    """
+    assert findings(src) == {(23, "GL102")}
+
+
 def test_number_or_tensor_unions_are_tensors_until_narrowed():
     """`timestep: int | torch.Tensor` (or a `-> int | torch.Tensor` return) may hold a tensor, like
     `Optional[Tensor]`: where the code reads one, it reads the device (diffusers' `previous_timestep` returns a

@@ -494,8 +494,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         meth = value.func.attr
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
-        if meth == "to" and _to_cpu(value):
-            return "cpu_tensor"
+        if meth == "to" and (_to_cpu(value) or any(_host_device(a, again) or again(a) == "cpu_tensor"
+                                                   for a in value.args[:1])):
+            return "cpu_tensor"  # `.to("cpu")`, `.to(lens_cpu.device)`, `.to(lens_cpu)`
         if meth == "result" and not value.args and not value.keywords \
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
             return join_later({RET + fn for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns
@@ -533,7 +534,7 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str], s
     """A factory without `device=` (or with `device="cpu"`) builds on the CPU, unless it copies a tensor
     (`torch.tensor(t)`, `as_tensor(t)` keep `t`'s device): then only host data counts."""
     device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
-    if device is not None and not _cpu_device(device, scope):
+    if device is not None and not _cpu_device(device, scope) and not _host_device(device, again):
         return "tensor"  # `device=x.device`: where the inference puts it too
     if qual in ("torch.tensor", "torch.as_tensor", "torch.asarray"):
         if call.args and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp)):
@@ -555,6 +556,11 @@ def _to_cpu(call: ast.Call) -> bool:
         if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
             return arg.value.split(":")[0] == "cpu"
     return False
+
+
+def _host_device(device: ast.expr, again: Callable[[ast.expr], str]) -> bool:
+    """`t.device` of a host tensor (`torch.arange(n, device=lens_cpu.device)`)."""
+    return isinstance(device, ast.Attribute) and device.attr == "device" and again(device.value) == "cpu_tensor"
 
 
 def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:

@@ -504,8 +504,13 @@ class Inference:
             return self.device_expr(expr.args[0].value)
         text = _const_string(expr)
         if text is None:
-            return "cpu" if self(expr) == CPU_DEVICE else "other"
+            return "cpu" if self(expr) == CPU_DEVICE or self._host_device(expr) else "other"
         return "cpu" if text.split(":")[0] == "cpu" else "cuda"
+
+    def _host_device(self, expr: cst.BaseExpression) -> bool:
+        """`t.device` of a host tensor: `torch.arange(n, device=lens_cpu.device)` builds on the host too."""
+        return isinstance(expr, cst.Attribute) and expr.attr.value == "device" \
+            and self(expr.value).kind is Kind.CPU_TENSOR
 
     def device_arg(self, expr: cst.BaseExpression) -> str:
         """What a `.to(...)` / `device=` argument is: "cpu", "device", "dtype" or "unknown"."""
@@ -526,6 +531,8 @@ class Inference:
         qual = self.resolve(expr) or ""
         if qual.startswith("torch.") and qual != "torch.device":
             return "dtype"  # torch.float16, torch.bool, ...
+        if self._host_device(expr) or self(expr).kind is Kind.CPU_TENSOR:
+            return "cpu"  # `x.to(lens_cpu.device)`, `x.to(lens_cpu)`: where the host tensor is
         if isinstance(expr, cst.Attribute) and expr.attr.value in ("device", "dtype"):
             return expr.attr.value  # other.device, other.dtype
         last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""

@@ -9,7 +9,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Kind
 from graphlint.rules._conditions import condition_category
-from graphlint.rules._util import is_true, kwarg, method_call, positional, tensor_method
+from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
@@ -157,6 +157,11 @@ class CpuTransfer(Rule):
                 continue
             if isinstance(arg.value, (cst.SimpleString, cst.Call)) and self.ctx.inference.device_expr(arg.value) == "cpu":
                 self.report(node, self.message.format(call='.to("cpu")'))
+                return
+            # `t.to(device)` after `device = "cpu"`, `t.to(lens_cpu.device)`: a device tensor moved to the host
+            if recv is not None and self.ctx.is_device_tensor(recv) and not self.ctx.val(recv).weak \
+                    and self.ctx.inference.device_arg(arg.value) == "cpu":
+                self.report(node, self.message.format(call=f".to({code_of(arg.value)})"))
                 return
 
     def _copy_into_host(self, node: cst.Call, dst: cst.BaseExpression | None) -> None:

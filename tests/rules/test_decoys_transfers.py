@@ -213,6 +213,32 @@ def test_a_device_variable_bound_to_the_cpu_builds_host_tensors():
     assert findings(src) == {(14, "GL130"), (15, "GL102")}
 
 
+def test_the_device_of_a_host_tensor_is_the_host():
+    """`torch.arange(n, device=lens.device)` with `lens` a host tensor builds on the host, in the function and in
+    what a helper returns: its `.tolist()` is host work (decoys). Moving a device tensor there (`x.to(lens.device)`,
+    `x.to(device)` after `device = "cpu"`) is the blocking device-to-host copy (GL103 hits), and what it gives
+    is a host tensor; a factory on `x.device` stays on the device (hit)."""
+    src = """
+        import torch
+
+        def steps(lens: list):
+            t = torch.tensor(lens)
+            return torch.arange(4, device=t.device)
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: list, n: int):
+                lens_t = torch.tensor(lens, dtype=torch.int32)
+                r = torch.arange(n, device=lens_t.device)
+                a = (r < lens_t[0]).tolist()
+                b = x.to(lens_t.device)
+                device = "cpu"
+                c = x.to(device)
+                d = torch.zeros(n, device=x.device)
+                return a, b.sum().item(), c.tolist(), d.tolist(), steps(lens).tolist()
+    """
+    assert findings(src) == {(12, "GL103"), (14, "GL103"), (16, "GL102")}
+
+
 def test_numpy_named_parameters_are_arrays():
     """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
     mindspore backend: `create_mask(self, query_lens_np, seq_lens_np)` gets `.cpu().numpy()` copies), so their

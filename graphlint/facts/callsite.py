@@ -494,9 +494,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         meth = value.func.attr
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
-        if meth == "to" and (_to_cpu(value) or any(_host_device(a, again) or again(a) == "cpu_tensor"
-                                                   for a in value.args[:1])):
-            return "cpu_tensor"  # `.to("cpu")`, `.to(lens_cpu.device)`, `.to(lens_cpu)`
+        if meth == "to" and (_to_cpu(value) or any(_host_device(a, again) for a in value.args[:1])):
+            return "cpu_tensor"  # `.to("cpu")`, `.to(lens_cpu.device)`
         if meth == "result" and not value.args and not value.keywords \
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
             return join_later({RET + fn for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns

@@ -379,6 +379,11 @@ class Inference:
             if left.kind is Kind.CPU_TENSOR and right.kind in (Kind.CPU_TENSOR, *HOSTS) or \
                     right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
                 return Val(Kind.CPU_TENSOR, rank=rank)
+            host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
+            if host is not None and Kind.UNKNOWN in (left.kind, right.kind):
+                # a host tensor of one or more dimensions meets only host operands (a device one would raise); a
+                # 0-d one also meets device tensors: where the result lives is what the unknown operand decides
+                return Val(Kind.CPU_TENSOR) if host.rank is not None and host.rank > 0 else UNKNOWN
             bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return Val(Kind.BOOL_TENSOR, rank=rank)
@@ -531,8 +536,8 @@ class Inference:
         qual = self.resolve(expr) or ""
         if qual.startswith("torch.") and qual != "torch.device":
             return "dtype"  # torch.float16, torch.bool, ...
-        if self._host_device(expr) or self(expr).kind is Kind.CPU_TENSOR:
-            return "cpu"  # `x.to(lens_cpu.device)`, `x.to(lens_cpu)`: where the host tensor is
+        if self._host_device(expr):
+            return "cpu"  # `x.to(lens_cpu.device)`: where the host tensor is
         if isinstance(expr, cst.Attribute) and expr.attr.value in ("device", "dtype"):
             return expr.attr.value  # other.device, other.dtype
         last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
@@ -542,6 +547,8 @@ class Inference:
             return "device"
         if self(expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
             return "device"  # x.to(other): other's device and dtype
+        if self(expr).kind is Kind.CPU_TENSOR and not self(expr).weak:
+            return "cpu"  # `x.to(lens_cpu)`
         return "unknown"
 
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:

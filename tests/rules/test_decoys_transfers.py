@@ -239,6 +239,29 @@ def test_the_device_of_a_host_tensor_is_the_host():
     assert findings(src) == {(12, "GL103"), (14, "GL103"), (16, "GL102")}
 
 
+def test_host_tensors_meeting_unknown_operands():
+    """A 0-d host tensor combined with a value nothing types may meet a device tensor or a Python number: the result
+    is unknown, not a device tensor, so a slice bound built from `torch.tensor(min(...))` (transformers' deberta
+    `compute_attention_span`) is no device read (decoy). A `.to(target_dtype)` whose dtype a torch getter returns
+    is a cast, not a move to the host (decoy: gptj). A device sum in the bound stays a hit."""
+    src = """
+        import torch
+
+        def span(q: torch.Tensor, k: torch.Tensor, m: int):
+            return torch.tensor(min(max(q.size(-2), k.size(-2)), m))
+
+        class M(torch.nn.Module):
+            def forward(self, q: torch.Tensor, k: torch.Tensor, emb: torch.Tensor):
+                s = span(q, k, 8)
+                rel = emb[self.max_pos - s : self.max_pos + s, :]
+                target_dtype = torch.get_autocast_dtype("cuda")
+                q = q.to(target_dtype)
+                n = q.sum()
+                return rel, q, emb[: self.max_pos - n]
+    """
+    assert findings(src) == {(13, "GL126")}
+
+
 def test_numpy_named_parameters_are_arrays():
     """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
     mindspore backend: `create_mask(self, query_lens_np, seq_lens_np)` gets `.cpu().numpy()` copies), so their

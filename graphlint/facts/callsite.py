@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.names import bound_names, dotted
@@ -160,6 +160,8 @@ def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None
     the same block replaces (`self.sigmas = torch.cat(...)` then `self.sigmas = self.sigmas.to("cpu")`, at the
     body's top level or inside one branch) never reaches the end of that block, so it says nothing about what
     other methods read. A `return` between the two keeps the first: it may be what the function leaves."""
+    if not any(value is not None for _attr, value in assigns):
+        return assigns
     blocks = list(_blocks(body))
 
     def replaced(attr: str, value: ast.expr) -> bool:
@@ -172,26 +174,28 @@ def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None
     return [(attr, value) for attr, value in assigns if value is None or not replaced(attr, value)]
 
 
-def _blocks(body: list[ast.stmt]):
+def _blocks(body: list[ast.stmt]) -> Iterator[tuple[list[ast.stmt], dict[str, int], list[tuple[int, int]]]]:
     """Each block of statements in a function body (the body, branches, loop and `with` bodies, handlers), with
     the line of its last plain `self.x = ...` per attribute and the spans of its statements that `return`."""
     last: dict[str, int] = {}  # attribute -> line of its last plain assignment directly in this block
-    returning: list[tuple[int, int]] = []  # line spans of compound statements of the block that contain a `return`
+    compound: list[ast.stmt] = []
     for stmt in body:
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if (attr := _self_attr(target)) is not None:
                     last[attr] = stmt.lineno
         elif isinstance(stmt, COMPOUND):
-            if any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
-                returning.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
+            compound.append(stmt)
             for name in ("body", "orelse", "finalbody"):
                 inner = getattr(stmt, name, None)
                 if inner:
                     yield from _blocks(inner)
-            for inner in [*(h.body for h in getattr(stmt, "handlers", ())), *(c.body for c in getattr(stmt, "cases", ()))]:
+            for inner in [*(h.body for h in getattr(stmt, "handlers", ())),
+                          *(c.body for c in getattr(stmt, "cases", ()))]:
                 yield from _blocks(inner)
-    if body:
+    if body and last:  # the spans of compound statements that `return`, only where a field is replaced
+        returning = [(c.lineno, c.end_lineno or c.lineno) for c in compound
+                     if any(isinstance(n, ast.Return) for n in ast.walk(c))]
         yield body, last, returning
 
 

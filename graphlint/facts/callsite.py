@@ -299,13 +299,20 @@ def join_kinds(kinds: set[str] | list[str]) -> str:
 # Kinds the phase-1 index cannot settle alone (the index's return kinds are not known yet): what a project call
 # returns, "ret:<callee>" (item i: "ret:<callee>#<i>"), and a join of such kinds, "join:<kind>|<kind>". The
 # call-site facts settle them against the whole index (`CallFacts.settle`); every other reader sees "unknown".
-# `self.x` of a plain class is "self:x", settled by what every method stores there (`CallFacts.attr`).
-RET, JOIN, SELF = "ret:", "join:", "self:"
+# `self.x` of a plain class is "self:x", settled by what every method stores there (`CallFacts.attr`). A view,
+# slice or method that keeps a tensor where it is, of such a field, is "hostif:<kind>": a host tensor when the
+# field settles to one (`self.splits.mT.ravel()`, `self.buf[:n]`), else unknown.
+RET, JOIN, SELF, HOSTIF = "ret:", "join:", "self:", "hostif:"
 
 
 def deferred(kind: str) -> bool:
-    return kind.startswith((RET, JOIN, SELF)) or kind.startswith("items:") and any(
-        tag in kind for tag in (RET, JOIN, SELF))
+    return kind.startswith((RET, JOIN, SELF, HOSTIF)) or kind.startswith("items:") and any(
+        tag in kind for tag in (RET, JOIN, SELF, HOSTIF))
+
+
+def host_if(kind: str) -> str:
+    """What a device-keeping view or method of a deferred `kind` is (one level of tuple items at most)."""
+    return HOSTIF + kind if not kind.startswith("items:") and "," not in kind else "unknown"
 
 
 def join_later(kinds: set[str] | list[str]) -> str:
@@ -407,6 +414,8 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
         return join_later({again(a) for a in arms}) if arms else "unknown"
     if isinstance(value, ast.Subscript):
         base = again(value.value)
+        if base.startswith((SELF, HOSTIF)):
+            return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
         if deferred(base) or base.startswith("items:"):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
             index = value.slice
             literal = isinstance(index, ast.Constant) and type(index.value) is int
@@ -419,8 +428,10 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
     if isinstance(value, ast.Attribute):
         if value.attr == "shape":
             return "host_seq"
-        if value.attr in ("T", "mT", "H", "mH", "data") and again(value.value) == "cpu_tensor":
-            return "cpu_tensor"  # a transposed view (or the data) of a host tensor stays where it is
+        if value.attr in ("T", "mT", "H", "mH", "data"):
+            inner = again(value.value)  # a transposed view (or the data) of a host tensor stays where it is
+            return "cpu_tensor" if inner == "cpu_tensor" else host_if(inner) if inner.startswith((SELF, HOSTIF)) \
+                else "unknown"
         if value.attr in ("ndim", "dtype", "device", "is_cuda"):
             return "host"
         if isinstance(value.value, ast.Name) and value.value.id == "self":
@@ -504,6 +515,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
             return join_later({RET + fn for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns
         receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else "unknown"
+        if receiver.startswith((SELF, HOSTIF)) and meth not in NOT_CPU_METHODS:
+            return host_if(receiver)  # `self.splits.ravel()`: where the field is, once settled
         receiver = "unknown" if deferred(receiver) else receiver
         if receiver == "cpu_tensor" and meth not in NOT_CPU_METHODS:
             return "cpu_tensor"  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`

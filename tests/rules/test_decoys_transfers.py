@@ -552,6 +552,43 @@ def test_fields_replaced_in_the_same_branch_take_the_last_value():
     assert findings(src) == {(23, "GL102")}
 
 
+def test_views_and_methods_of_host_fields_cross_calls():
+    """A slice, `.mT` view or device-keeping method of a field every method keeps on the host is passed as a host
+    tensor (lmdeploy's dispatcher passes `self.num_global_tokens_per_local_expert.mT.ravel()`; a pinned staging
+    buffer's `self.buf[:n]`): the callees' `.tolist()` are host work (decoys). The same of a device field
+    stays a hit."""
+    src = """
+        import torch
+
+        class Disp:
+            def __init__(self, n: int):
+                self.splits = None
+                self.buf = torch.zeros(n, dtype=torch.int32, pin_memory=True)
+                self.dev = None
+
+            def prep(self, counts: torch.Tensor, k: int):
+                if k > 1:
+                    self.splits = counts.view(-1, k)
+                    self.splits = counts.to(torch.device("cpu"), non_blocking=True)
+                self.dev = counts.view(-1)
+                return counts
+
+            def sort(self, x: torch.Tensor, sizes: torch.Tensor):
+                return torch.split(x, sizes.tolist())
+
+            def head(self, lens: torch.Tensor):
+                return lens.tolist()
+
+            def tail(self, lens: torch.Tensor):
+                return lens.tolist()
+
+            def forward(self, x: torch.Tensor):
+                self.prep(x, 2)
+                return self.sort(x, self.splits.mT.ravel()), self.head(self.buf[:4]), self.tail(self.dev.long())
+    """
+    assert findings(src) == {(23, "GL102")}
+
+
 def test_number_or_tensor_unions_are_tensors_until_narrowed():
     """`timestep: int | torch.Tensor` (or a `-> int | torch.Tensor` return) may hold a tensor, like
     `Optional[Tensor]`: where the code reads one, it reads the device (diffusers' `previous_timestep` returns a

@@ -380,10 +380,10 @@ class Inference:
                     right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
                 return Val(Kind.CPU_TENSOR, rank=rank)
             host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
-            if host is not None and Kind.UNKNOWN in (left.kind, right.kind):
+            if host is not None and host.rank is not None and host.rank > 0 and Kind.UNKNOWN in (left.kind, right.kind):
                 # a host tensor of one or more dimensions meets only host operands (a device one would raise); a
-                # 0-d one also meets device tensors: where the result lives is what the unknown operand decides
-                return Val(Kind.CPU_TENSOR) if host.rank is not None and host.rank > 0 else UNKNOWN
+                # 0-d one also meets device tensors, and is read as one as before (where it lives is unknown)
+                return Val(Kind.CPU_TENSOR)
             bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return Val(Kind.BOOL_TENSOR, rank=rank)

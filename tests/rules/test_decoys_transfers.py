@@ -240,26 +240,26 @@ def test_the_device_of_a_host_tensor_is_the_host():
 
 
 def test_host_tensors_meeting_unknown_operands():
-    """A 0-d host tensor combined with a value nothing types may meet a device tensor or a Python number: the result
-    is unknown, not a device tensor, so a slice bound built from `torch.tensor(min(...))` (transformers' deberta
-    `compute_attention_span`) is no device read (decoy). A `.to(target_dtype)` whose dtype a torch getter returns
-    is a cast, not a move to the host (decoy: gptj). A device sum in the bound stays a hit."""
+    """A host tensor of one or more dimensions combined with a value nothing types can only have met host operands
+    (a device one would raise), so `torch.arange(n) * self.unit + offsets[-1]` (vLLM's and SGLang's
+    `get_window_index`) stays on the host and its `.tolist()` is host work (decoy). A 0-d host tensor may meet a
+    device tensor: combined with an unknown value it is read as a device tensor as before (hit, GL126). A
+    `.to(target_dtype)` whose dtype a torch getter returns is a cast, not a move to the host (decoy: gptj)."""
     src = """
         import torch
 
-        def span(q: torch.Tensor, k: torch.Tensor, m: int):
-            return torch.tensor(min(max(q.size(-2), k.size(-2)), m))
-
         class M(torch.nn.Module):
-            def forward(self, q: torch.Tensor, k: torch.Tensor, emb: torch.Tensor):
-                s = span(q, k, 8)
-                rel = emb[self.max_pos - s : self.max_pos + s, :]
+            def forward(self, q: torch.Tensor, emb: torch.Tensor, n: int):
+                offsets = [0]
+                cu = torch.arange(1, n + 1) * self.unit + offsets[-1]
+                offsets.extend(cu.tolist())
+                s = torch.tensor(n)
+                rel = emb[self.max_pos - s :, :]
                 target_dtype = torch.get_autocast_dtype("cuda")
                 q = q.to(target_dtype)
-                n = q.sum()
-                return rel, q, emb[: self.max_pos - n]
+                return rel, q, offsets
     """
-    assert findings(src) == {(13, "GL126")}
+    assert findings(src) == {(9, "GL126")}
 
 
 def test_numpy_named_parameters_are_arrays():

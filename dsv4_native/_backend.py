@@ -3,6 +3,13 @@
 A kernel runs its Triton implementation on CUDA tensors, and on CPU tensors when the Triton
 interpreter is on (TRITON_INTERPRET=1, used by CI); otherwise it falls back to the reference. The
 choice depends only on host-known facts (device type, environment), so it is graph-safe.
+
+Custom-op schemas (one pattern for every dsv4 op): a `torch.library.custom_op` never gives a default to an
+argument it mutates. torch <= 2.11 (the H200's) finds a mutated argument by its schema position under
+autograd, so an omitted optional output raised IndexError there. Where callers may leave such an argument
+out, the op is the private `_<name>_op` with no defaults at all, and the public `<name>` is a plain Python
+wrapper with the defaults that calls it (`torch.ops.dsv4.<name>` stays the op).
+`tests/dsv4/test_fused.py::test_no_op_mutates_an_argument_with_a_default` checks every op.
 """
 
 from __future__ import annotations

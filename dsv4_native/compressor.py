@@ -611,8 +611,7 @@ def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
                                block_table, kv_new2, score_new2, ape2, norm_w2, state2, comp_cache2)
 
 
-# The op's schema has no defaults: torch <= 2.11 finds a mutated argument by its position under autograd, so
-# an omitted state2 / comp_cache2 raised IndexError on the H200. The wrapper above supplies them.
+# no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
 @torch.library.custom_op("dsv4::compressor_update_emit",
                          mutates_args=("state", "comp_cache", "state2", "comp_cache2"))
 def _compressor_update_emit_op(  # graphlint: hot

@@ -243,10 +243,6 @@ def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, ro
 # ----------------------------------------------------------------------------------------------
 
 
-NO_SECOND_TASK = (None, None, None, None, False, False)  # norm_rope's x2 ... ring2 when it runs one task
-
-
-@torch.library.custom_op("dsv4::norm_rope", mutates_args=("out", "out2"))
 @graphlint.hot
 def norm_rope(
     x: torch.Tensor,
@@ -258,20 +254,30 @@ def norm_rope(
     eps: float,
     norm: bool,
     ring: bool,
-    x2: Optional[torch.Tensor],
-    weight2: Optional[torch.Tensor],
-    cos_sin2: Optional[torch.Tensor],
-    out2: Optional[torch.Tensor],
-    norm2: bool,
-    ring2: bool,
+    x2: Optional[torch.Tensor] = None,
+    weight2: Optional[torch.Tensor] = None,
+    cos_sin2: Optional[torch.Tensor] = None,
+    out2: Optional[torch.Tensor] = None,
+    norm2: bool = False,
+    ring2: bool = False,
 ) -> None:
     """x[B, H, d] (head rows dense, any row stride) -> out[B, H, d], or (ring) the window ring out[B, W, H*d]
     at pos % W for active rows. weight[d] fp32 (None: the unweighted per-head norm, when `norm`);
     cos_sin[max_pos, r] fp32 `[cos | sin]` (None: no RoPE); pos[B] int64 (clamped to the table); active[B]
     bool. Semantics: module docstring. x2 ... ring2: an optional second, independent task on the same rows
-    (e.g. q_norm and the latent kv of one projection), run in the same launch; pass None / False for none.
-    No argument has a default: torch <= 2.11 indexes a mutated argument by its schema position, so an omitted
-    `out2` raised IndexError under autograd (test_fused.py checks every dsv4 op for this)."""
+    (e.g. q_norm and the latent kv of one projection), run in the same launch; omitted: none."""
+    _norm_rope_op(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2, norm2, ring2)
+
+
+# no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@torch.library.custom_op("dsv4::norm_rope", mutates_args=("out", "out2"))
+@graphlint.hot
+def _norm_rope_op(
+    x: torch.Tensor, weight: Optional[torch.Tensor], cos_sin: Optional[torch.Tensor], pos: torch.Tensor,
+    active: torch.Tensor, out: torch.Tensor, eps: float, norm: bool, ring: bool, x2: Optional[torch.Tensor],
+    weight2: Optional[torch.Tensor], cos_sin2: Optional[torch.Tensor], out2: Optional[torch.Tensor], norm2: bool,
+    ring2: bool,
+) -> None:
     if use_triton(x):
         _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2,
                           norm2, ring2)
@@ -281,7 +287,7 @@ def norm_rope(
             norm_rope_reference(x2, weight2, cos_sin2, pos, active, out2, eps, norm2, ring2)
 
 
-@norm_rope.register_fake
+@_norm_rope_op.register_fake
 def _norm_rope_fake(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2, norm2,
                     ring2) -> None:
     return None
@@ -291,7 +297,7 @@ def rms_norm_into_new(y: torch.Tensor, weight: torch.Tensor, pos: torch.Tensor, 
                       eps: float) -> torch.Tensor:
     """`weighted_rms_norm(y, weight, eps).to(y.dtype)` of y[B, D] in one launch, into a new tensor."""
     out = torch.empty_like(y)
-    norm_rope(y.unsqueeze(1), weight, None, pos, active, out.unsqueeze(1), eps, True, False, *NO_SECOND_TASK)
+    norm_rope(y.unsqueeze(1), weight, None, pos, active, out.unsqueeze(1), eps, True, False)
     return out
 
 

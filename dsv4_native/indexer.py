@@ -242,8 +242,7 @@ def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
     _indexer_topk_fixed_op(q, w, k, n_valid, active, scores, topk_idx, block_table, idx, pos)
 
 
-# No defaults in the op's schema: torch <= 2.11 finds a mutated argument (idx) by its position under
-# autograd, so omitting it raised IndexError on the H200. The wrapper above supplies them.
+# no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
 @torch.library.custom_op("dsv4::indexer_topk_fixed", mutates_args=("scores", "topk_idx", "idx"))
 def _indexer_topk_fixed_op(  # graphlint: hot
     q: torch.Tensor, w: torch.Tensor, k: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor,

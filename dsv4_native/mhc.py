@@ -343,7 +343,6 @@ def _hc_pre_fake(x, fn, base, scale, active, y, post, comb, ws, rms_eps, hc_eps,
     return None
 
 
-@torch.library.custom_op("dsv4::hc_post", mutates_args=("out", "next_ws"))
 @graphlint.hot
 def hc_post(
     f: torch.Tensor,
@@ -352,12 +351,20 @@ def hc_post(
     comb: torch.Tensor,
     active: torch.Tensor,
     out: torch.Tensor,
-    next_fn: Optional[torch.Tensor],
-    next_ws: Optional[torch.Tensor],
+    next_fn: Optional[torch.Tensor] = None,
+    next_ws: Optional[torch.Tensor] = None,
 ) -> None:
     """out[T, 4, D] = post_k * f + sum_j comb[j, k] x_j. `out` must not alias `x`. With next_fn[R, 4D] /
     next_ws (the next site's fn, R = 24 or hc_head's 4, and workspace), the kernel path also writes the next
     site's mix partials of `out`, which then runs with `mixed=True` (one launch fewer per site)."""
+    _hc_post_op(f, x, post, comb, active, out, next_fn, next_ws)
+
+
+# no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@torch.library.custom_op("dsv4::hc_post", mutates_args=("out", "next_ws"))
+@graphlint.hot
+def _hc_post_op(f: torch.Tensor, x: torch.Tensor, post: torch.Tensor, comb: torch.Tensor, active: torch.Tensor,
+                out: torch.Tensor, next_fn: Optional[torch.Tensor], next_ws: Optional[torch.Tensor]) -> None:
     if use_triton(x):
         dim = x.shape[2]
         rows = next_fn.shape[0] if next_fn is not None else 0
@@ -370,7 +377,7 @@ def hc_post(
         hc_post_reference(f, x, post, comb, active, out)
 
 
-@hc_post.register_fake
+@_hc_post_op.register_fake
 def _hc_post_fake(f, x, post, comb, active, out, next_fn, next_ws) -> None:
     return None
 

@@ -32,7 +32,7 @@ def _both(x, w, cs, pos, active, norm: bool, ring: bool, out_shape):
     g = torch.Generator().manual_seed(9)
     start = torch.randn(out_shape, generator=g)  # the ring's old rows must survive where nothing is written
     got, ref = start.clone(), start.clone()
-    FU.norm_rope(x, w, cs, pos, active, got, 1e-6, norm, ring, *FU.NO_SECOND_TASK)
+    FU.norm_rope(x, w, cs, pos, active, got, 1e-6, norm, ring)
     FU.norm_rope_reference(x, w, cs, pos, active, ref, 1e-6, norm, ring)
     return got, ref, start
 
@@ -118,9 +118,9 @@ def test_norm_rope_reads_a_column_slice_of_a_fused_projection():
     view = wide[:, : H * D].view(B, H, D)
     assert not view.is_contiguous()
     got = torch.empty(B, H, D)
-    FU.norm_rope(view, None, cs, pos, active, got, 1e-6, True, False, *FU.NO_SECOND_TASK)
+    FU.norm_rope(view, None, cs, pos, active, got, 1e-6, True, False)
     ref = torch.empty(B, H, D)
-    FU.norm_rope(x, None, cs, pos, active, ref, 1e-6, True, False, *FU.NO_SECOND_TASK)
+    FU.norm_rope(x, None, cs, pos, active, ref, 1e-6, True, False)
     assert torch.equal(got, ref)
 
 
@@ -164,17 +164,16 @@ def test_two_tasks_in_one_launch_equal_two_launches():
         if together:
             FU.norm_rope(*a, *b)
         else:
-            FU.norm_rope(*a, *FU.NO_SECOND_TASK)
-            FU.norm_rope(b[0], b[1], b[2], pos, active, b[3], 1e-6, b[4], b[5], *FU.NO_SECOND_TASK)
+            FU.norm_rope(*a)
+            FU.norm_rope(b[0], b[1], b[2], pos, active, b[3], 1e-6, b[4], b[5])
         outs.append((qr, ring))
     assert torch.equal(outs[0][0], outs[1][0]) and torch.equal(outs[0][1], outs[1][1])
     assert not torch.isnan(outs[0][0]).any() and not torch.equal(outs[0][1], ring0)
 
 
 def test_no_op_mutates_an_argument_with_a_default():
-    """torch <= 2.11 (the H200's) finds a mutated argument by its schema position under autograd: an omitted
-    optional output raised IndexError in the first device run of the fused step. So no dsv4 op may give one
-    a default."""
+    """The one custom-op pattern (`dsv4_native/_backend.py`, "Custom-op schemas"): no dsv4 op gives a mutated
+    argument a default (torch <= 2.11 raised IndexError under autograd for an omitted one on the H200)."""
     import importlib
     for m in ("compressor", "fused", "indexer", "indices", "mhc", "moe", "moe_w4", "router", "sampler",
               "sparse_attention", "static_io"):

@@ -182,7 +182,6 @@ if triton is not None:
             tl.store(row + jw, win.to(idx_ptr.dtype.element_ty), mask=jw < W)
             tl.store(row + W + j, tl.where(ids >= 0, ids + W, -1).to(idx_ptr.dtype.element_ty), mask=j < K)
 
-
     @triton.jit
     def _row_keys(row_ptr, t, n_valid):
         """Scores t of one row as int32 keys in the scores' order (the fp32 bits with the magnitude of negatives

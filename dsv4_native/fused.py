@@ -17,10 +17,13 @@ fp32 parity: the rope-only path is bitwise the reference on the interpreter (sam
 the norm's fp32 sum of squares is reduced in another order than torch's mean (a few ulp).
 
 `linear_f32` is `F.linear(x.float(), w)` for all the fp32 weights HF keeps in fp32 that read one input (the
-compressors' wkv / wgate, the indexer's weights_proj: `F32Projections`), in one launch: the router's fp32
-GEMV kernel (`router._router_gemv_kernel`, one split) reads x in its own dtype, accumulates in fp32 and
-stores each projection as its own contiguous block, so the step runs no x.float() cast and no cuBLAS fp32
-GEMM (the H200 profile of issue 23 found `sm80_xmma_gemm_f32f32` at 302 us of a 1.81 ms step at batch 8).
+compressors' wkv / wgate, the indexer's weights_proj: `F32Projections`), in one launch: an fp32 FMA GEMV
+(`_linear_f32_kernel`) reads x in its own dtype, accumulates in fp32 and stores each projection as its own
+contiguous block, so the step runs no x.float() cast and no cuBLAS fp32 GEMM (the H200 profile of issue 23
+found `sm80_xmma_gemm_f32f32` at 302 us of a 1.81 ms step at batch 8). Each program reads a few whole rows
+(up to 4096 wide) in one load wave: these weights are the largest of an attention layer at Flash dims (43 MB
+in a CSA layer), and the router kernel it first ran on walked them in 256-wide steps, one DRAM round trip
+per step, on a quarter of the SMs (mid CSA: 49 programs of 4 steps; Flash: 164 programs of 16).
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ try:
     import triton
     import triton.language as tl
 
-    from dsv4_native.router import _router_gemv_kernel
 except Exception:  # pragma: no cover - triton is optional on CPU-only installs
     triton = None
     tl = None
@@ -192,6 +194,31 @@ if triton is not None:
                            H2, D2, R2, W2, NORM2, WEIGHTED2, RING2, BLOCK_P2)
 
 
+    @triton.jit
+    def _linear_f32_kernel(x_ptr, w_ptr, out_ptr, tab_ptr, rscale_ptr, T, N,
+                           D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr):
+        """Program (token t, block of BE rows): fp32 products and sum of the rows with x[t]; row e's result, times
+        rscale[e], lands in out[T * off[e] + t * width[e] + col[e]] (tab = [off | width | col] int32 [3, N]).
+        The token is the fastest grid axis, so the programs of one row block run together and the block comes
+        from DRAM once at batch > 1."""
+        t = tl.program_id(0).to(tl.int64)
+        offs_e = tl.program_id(1) * BE + tl.arange(0, BE)
+        e_ok = offs_e < N
+        acc = tl.zeros([BE, BK], dtype=tl.float32)
+        for k0 in range(0, D, BK):  # one pass while D <= BK (every shipped config)
+            offs_k = k0 + tl.arange(0, BK)
+            k_ok = offs_k < D
+            xv = tl.load(x_ptr + t * D + offs_k, mask=k_ok, other=0.0).to(tl.float32)
+            wv = tl.load(w_ptr + offs_e[:, None].to(tl.int64) * D + offs_k[None, :],
+                         mask=e_ok[:, None] & k_ok[None, :], other=0.0)
+            acc += wv * xv[None, :]
+        off = tl.load(tab_ptr + offs_e, mask=e_ok, other=0).to(tl.int64)
+        width = tl.load(tab_ptr + N + offs_e, mask=e_ok, other=0).to(tl.int64)
+        col = tl.load(tab_ptr + 2 * N + offs_e, mask=e_ok, other=0).to(tl.int64)
+        res = tl.sum(acc, axis=1) * tl.load(rscale_ptr + offs_e, mask=e_ok, other=0.0)
+        tl.store(out_ptr + T * off + t * width + col, res, mask=e_ok)
+
+
 def _task_args(x, weight, cos_sin, out, norm: bool, ring: bool) -> tuple[tuple, dict]:
     """Pointer / runtime and constexpr arguments of one norm_rope task."""
     n, heads, dim = x.shape
@@ -223,18 +250,19 @@ def _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps: float, norm: bo
     )
 
 
+LINEAR_F32_TILE = 4096  # weight elements per program of `_linear_f32_kernel` (16 KB of fp32: one load wave)
+
+
 def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
-                       out: torch.Tensor) -> None:
+                       out: torch.Tensor, tile: int = LINEAR_F32_TILE) -> None:
     n_tok, dim = x.shape
     rows = w.shape[0]
     if not (x.is_contiguous() and w.is_contiguous() and out.is_contiguous()):
         raise ValueError("linear_f32: x, w and out must be contiguous")
-    be = 16
-    bk = min(256, triton.next_power_of_2(dim))
-    chunk = triton.cdiv(dim, bk) * bk
-    # one split: the partials are the result, stored through the row table
-    _router_gemv_kernel[(triton.cdiv(rows, be), n_tok, 1)](
-        x, w, out, 0, 1.0, n_tok, table, row_scale, D=dim, E=rows, CHUNK=chunk, BE=be, BK=bk, TABLE=True,
+    bk = min(tile, triton.next_power_of_2(dim))
+    be = max(2, min(16, tile // bk))
+    _linear_f32_kernel[(n_tok, triton.cdiv(rows, be))](
+        x, w, out, table, row_scale, n_tok, rows, D=dim, BE=be, BK=bk, num_warps=4,
     )
 
 

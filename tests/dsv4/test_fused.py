@@ -94,8 +94,8 @@ class _Proj(FU.RowFusedModule):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_f32_projections_in_one_gemv_match_reference(dtype):
     """x in its own dtype (bf16 widens exactly to fp32), fp32 weights and outputs; each projection a contiguous
-    [T, r] block, scaled by its own factor; rows not a multiple of the 16-row block and D not of the 256-wide K
-    step. Kernel and graph-safe reference (a scatter through the row table) both against F.linear."""
+    [T, r] block, scaled by its own factor; rows not a multiple of the row block and D not of the K tile.
+    Kernel and graph-safe reference (a scatter through the row table) both against F.linear."""
     m = _Proj(320)
     x = torch.randn(3, 320, generator=torch.Generator().manual_seed(6)).to(dtype)
     got = m.proj(x)
@@ -104,10 +104,13 @@ def test_f32_projections_in_one_gemv_match_reference(dtype):
     FU.linear_f32_reference(x, m.w, m.w_table, m.w_scale, ref)
     want = [torch.nn.functional.linear(x.float(), p) * sc for p, sc in ((m.a, 1.0), (m.b, 1.0), (m.c, 0.125))]
     start = 0
+    looped = torch.full((3 * 53,), float("nan"))  # 128-wide tiles: three K passes, the last one masked
+    FU._linear_f32_triton(x, m.w, m.w_table, m.w_scale, looped, tile=128)
     for v, w in zip(got, want):
         torch.testing.assert_close(v, w, rtol=1e-5, atol=1e-6)
         r = w.shape[1]
         torch.testing.assert_close(ref[3 * start:3 * (start + r)].view(3, r), w, rtol=1e-5, atol=1e-6)
+        torch.testing.assert_close(looped[3 * start:3 * (start + r)].view(3, r), w, rtol=1e-5, atol=1e-6)
         start += r
 
 

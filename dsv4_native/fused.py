@@ -193,7 +193,6 @@ if triton is not None:
             _norm_rope_row(x2_ptr, w2_ptr, cs2_ptr, pos_ptr, active_ptr, out2_ptr, eps, MAX_POS2, XS2, b, h - H,
                            H2, D2, R2, W2, NORM2, WEIGHTED2, RING2, BLOCK_P2)
 
-
     @triton.jit
     def _linear_f32_kernel(x_ptr, w_ptr, out_ptr, tab_ptr, rscale_ptr, T, N,
                            D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr):

@@ -39,6 +39,9 @@ except ImportError:  # pragma: no cover
 # (heads per program, index entries per iteration, warps, pipeline stages) for d = 512 bf16: all 64 heads in
 # one program, so every gathered KV row is read once for all heads (host-known tuning, see docs)
 DEFAULT_CONFIG = (64, 64, 8, 2)
+# p.V one block late (the kernel's DEFER; `_pv_block` says why); off until a device run shows it faster
+# (benchmarks/bench_kernel_ab.py times both)
+DEFAULT_DEFER = False
 LOG2E = 1.4426950408889634  # the kernels run the softmax in base 2 (exp2), scores pre-scaled by log2(e)
 # Empty splits start their running max at the finite -1e30 (PARTIAL_INIT_MAX in the kernels' comments),
 # so exp(m - m_new) never meets inf - inf = nan.
@@ -170,6 +173,17 @@ if triton is not None:
         tl.store(at + 1, (x0 * sin + x1 * cos).to(out_ptr.dtype.element_ty), mask=m)
 
     @triton.jit
+    def _pv_block(acc, alpha, p, rows, valid, offs_d, UPCAST: tl.constexpr, PRECISION: tl.constexpr):
+        """acc * alpha + p . V of one block whose rows are gathered (again) here. The DEFER variant runs it one
+        iteration late on the carried (p, alpha, rows), so no dot in the loop body reads the score dot's
+        result: Triton then gives the score dot warps on N (each warpgroup half the entries) instead of the
+        chained-dot layout, where both warpgroups compute the whole score tile."""
+        kv = tl.load(rows[:, None] + offs_d[None, :], mask=valid[:, None], other=0.0)
+        if UPCAST:
+            kv = kv.to(tl.float32)
+        return acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
+
+    @triton.jit
     def _sparse_attn_kernel(
         q_ptr,
         win_ptr,
@@ -201,6 +215,7 @@ if triton is not None:
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32); None = default
         RPB: tl.constexpr,  # paged: compressed entries per block
         PAGED: tl.constexpr,
+        DEFER: tl.constexpr = False,  # p.V one block late (`_pv_block`)
     ):
         b = tl.program_id(0).to(tl.int64)
         hb = tl.program_id(1)
@@ -223,6 +238,11 @@ if triton is not None:
         acc = tl.zeros([BLOCK_H, D], tl.float32)
         win_b = win_ptr + b * W * D
         start = sp * CHUNK
+        if DEFER:  # the previous block's (p, alpha, rows): nothing yet
+            p_prev = tl.zeros([BLOCK_H, BLOCK_N], q.dtype)
+            a_prev = tl.full([BLOCK_H], 1.0, tl.float32)
+            r_prev = win_b + tl.zeros([BLOCK_N], tl.int64)
+            v_prev = tl.zeros([BLOCK_N], tl.int1)
         for it in range(0, CHUNK, BLOCK_N):  # a padding row's loads are all masked: it reads no KV
             offs_n = start + it + tl.arange(0, BLOCK_N)
             ix = tl.load(idx_ptr + b * K + offs_n, mask=(offs_n < K) & active, other=-1).to(tl.int64)
@@ -247,8 +267,14 @@ if triton is not None:
             alpha = tl.exp2(m_i - m_new)
             p = tl.exp2(s - m_new[:, None])
             l_i = l_i * alpha + tl.sum(p, axis=1)
-            acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
+            if DEFER:  # p.V of the previous block, its rows gathered again (from L2): no dot reads this s
+                acc = _pv_block(acc, a_prev, p_prev, r_prev, v_prev, offs_d, UPCAST, PRECISION)
+                p_prev, a_prev, r_prev, v_prev = p.to(kv.dtype), alpha, rows, valid
+            else:
+                acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
             m_i = m_new
+        if DEFER:
+            acc = _pv_block(acc, a_prev, p_prev, r_prev, v_prev, offs_d, UPCAST, PRECISION)
         if ONE_SPLIT:
             o = acc / l_i[:, None]
             tl.store(out_ptr + (b * H + heads[:, None]) * D + offs_d[None, :], o.to(out_ptr.dtype.element_ty),
@@ -338,6 +364,7 @@ def sparse_decode_attention_triton(
     num_stages: int | None = None,
     cos_sin_inv: Optional[torch.Tensor] = None,
     pos: Optional[torch.Tensor] = None,
+    defer: bool = DEFAULT_DEFER,
 ) -> None:
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H) merge.
 
@@ -371,7 +398,7 @@ def sparse_decode_attention_triton(
         heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E, *rope_args,
         CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, ONE_SPLIT=splits == 1, UPCAST=interpreting(),
         PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
-        num_warps=num_warps, num_stages=num_stages, **rope,
+        DEFER=defer, num_warps=num_warps, num_stages=num_stages, **rope,
     )
     if splits > 1:
         _merge_splits_kernel[(batch, heads)](

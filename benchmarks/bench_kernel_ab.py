@@ -13,6 +13,8 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
 * attention: `sparse_decode_attention_triton` knobs (entries per block, pipeline stages, DEFER) on
   bench_flash_layers' long index lists; the split count stays the model's. Decides `DEFAULT_CONFIG` /
   `DEFAULT_DEFER`.
+* attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
+  96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
 * moe: the grouped MoE path at Flash dims, batch 16 and 32 (router + align + grouped GEMMs) per
   `moe.GROUPED_TILES` variant, against torch grouped_mm (goal: 1.3x faster).
 * moe_mid: the GEMV launch configs (`DSV4MoE.gemv_config`) at the mid model's dims, batch 1, six layers' weights
@@ -27,6 +29,7 @@ import argparse
 import os
 import sys
 import time
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Callable
@@ -46,10 +49,10 @@ from dsv4_native import indexer as X  # noqa: E402
 from dsv4_native import moe as M  # noqa: E402
 from dsv4_native import sparse_attention as A  # noqa: E402
 from dsv4_native._model_configs import MID, randomize_native_  # noqa: E402
-from dsv4_native.model import CSA  # noqa: E402
+from dsv4_native.model import CSA, HCA  # noqa: E402
 from dsv4_native.moe_w4 import make_moe  # noqa: E402
 
-SECTIONS = ("topk", "linear_f32", "attention", "moe", "moe_mid")
+SECTIONS = ("topk", "linear_f32", "attention", "attention_mid", "moe", "moe_mid")
 ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("default (64, 64, 8 warps, 2 stages)", {}),
     ("3 stages", dict(num_stages=3)),
@@ -185,6 +188,35 @@ def ab_attention(st, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
     return rows + [""]
 
 
+def ab_attention_mid(st, smoke: bool) -> list[str]:  # graphlint: cold
+    mid = dict(st.sizes, n_heads=16, head_dim=128, window=32, index_topk=64)
+    if smoke:
+        mid.update(n_heads=2, head_dim=64, window=8, index_topk=8)
+    sub = replace(st, sizes=mid)
+    h, d = mid["n_heads"], mid["head_dim"]
+    rows = [f"Sparse attention at the mid dims ({h} x {d} heads, window {mid['window']}), six calls per graph; "
+            f"default_num_splits picks the shipped count", "",
+            "| case | batch | splits | us per call | rel diff vs 1 split |", "|---|---|---|---|---|"]
+    for label, ratio, n_comp in (("mid CSA top-64", CSA, 2304), ("mid HCA", HCA, 72)):
+        for b in (1, 8):
+            sets = [list(BFL.attention_inputs(sub, ratio, n_comp, b, seed)) for seed in range(6)]
+            kmax = sets[0][3].shape[1]
+            chosen = A.default_num_splits(b, h, kmax, head_dim=d)
+            times, ref = {}, None
+            for splits in (1, 2, 3):
+                for a in sets:
+                    a[7] = A.attention_workspace(b, h, d, splits, st.device)
+                A.sparse_decode_attention_triton(*sets[0])
+                out = sets[0][6].clone()
+                ref = out if ref is None else ref
+                times[f"{splits} splits"] = timed([partial(A.sparse_decode_attention_triton, *a) for a in sets])
+                rows.append(f"| {label} | {b} | {splits}{' (shipped)' if splits == chosen else ''} | "
+                            f"{times[f'{splits} splits']} | {rel(out, ref):.1e} |")
+                BFL.log(rows[-1])
+            rows.append(f"| {label} | {b} | **winner: {winner(times)}** | | |")
+    return rows + [""]
+
+
 def _moe_inputs(dim: int, b: int, dev: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     g = torch.Generator(device=dev).manual_seed(100 + b)
     x = torch.randn(b, dim, generator=g, device=dev).to(torch.bfloat16)
@@ -277,6 +309,7 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
     jobs = {"topk": lambda: ab_topk(st.device, args.smoke),
             "linear_f32": lambda: ab_linear_f32(st.device, bw, args.smoke),
             "attention": lambda: ab_attention(st, bw, args.smoke),
+            "attention_mid": lambda: ab_attention_mid(st, args.smoke),
             "moe": lambda: ab_moe(st, args.smoke),
             "moe_mid": lambda: ab_moe_mid(st.device, args.smoke)}
     for name in sections:

@@ -249,7 +249,7 @@ class DSV4Attention(RowFusedModule):
         buf("o", torch.zeros(b, h, d, device=device, dtype=dtype))
         sm = torch.cuda.get_device_properties(device).multi_processor_count if torch.device(
             device or "cpu").type == "cuda" else 132
-        self.splits = default_num_splits(b, h, kmax, sm_count=sm)
+        self.splits = default_num_splits(b, h, kmax, sm_count=sm, head_dim=d)
         buf("attn_ws", attention_workspace(b, h, d, self.splits, device))
         self.compressor = DSV4Compressor(cfg, d, ratio, device) if ratio else None
         if ratio == CSA:

@@ -41,6 +41,20 @@ def pdl_available(t: torch.Tensor) -> bool:
     return t.is_cuda and not interpreting()
 
 
+# Programmatic dependent launch between the decode step's Triton kernels: each one is launched with the PDL
+# attribute and starts with `pdl_wait` (wait for the previous grid, then let the next one launch), so its
+# launch and prologue overlap the previous kernel's drain (the mid batch-1 step is ~130 dependent launches).
+# Reads before the wait touch only weights, never another kernel's output, and nothing is written before it.
+# Off until a device run shows it faster and bitwise equal (`bench_decode.py --pdl-ab`); read at launch time,
+# so a runner captured after setting it replays with it.
+STEP_PDL = False
+
+
+def step_pdl(t: torch.Tensor) -> bool:
+    """Launch this step kernel with programmatic dependent launch (`STEP_PDL`, CUDA, not the interpreter)."""
+    return STEP_PDL and pdl_available(t)
+
+
 def use_triton(t: torch.Tensor) -> bool:
     """True when the Triton path can run on tensors living where `t` lives."""
     if not triton_available():
@@ -78,3 +92,19 @@ def rowwise_unary(fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -
     padded = rows.new_empty(rows.shape[0], rows.shape[1] + 1)[:, :-1]
     padded.copy_(rows)
     return fn(padded).reshape(x.shape)
+
+
+try:
+    import triton
+    import triton.language as tl
+    from triton.language.extra.cuda import gdc_launch_dependents, gdc_wait
+
+    @triton.jit
+    def pdl_wait(PDL: tl.constexpr):
+        """With PDL: wait until the previous grid has completed (its writes visible), then let the next grid
+        launch (`STEP_PDL`). Without: nothing."""
+        if PDL:
+            gdc_wait()
+            gdc_launch_dependents()
+except Exception:  # pragma: no cover - triton is optional on CPU-only installs
+    pdl_wait = None

@@ -35,7 +35,7 @@ import torch
 import graphlint
 
 from dsv4_native._attn_common import apply_rope_interleaved
-from dsv4_native._backend import use_triton
+from dsv4_native._backend import pdl_wait, step_pdl, use_triton
 
 try:
     import triton
@@ -181,9 +181,11 @@ if triton is not None:
         NORM: tl.constexpr, WEIGHTED: tl.constexpr, RING: tl.constexpr, BLOCK_P: tl.constexpr,
         H2: tl.constexpr, D2: tl.constexpr, R2: tl.constexpr, W2: tl.constexpr,
         NORM2: tl.constexpr, WEIGHTED2: tl.constexpr, RING2: tl.constexpr, BLOCK_P2: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (row b, head h): heads [0, H) are the first task's, [H, H + H2) the second's (two
         independent norm / RoPE / store tasks on one batch of rows, one launch)."""
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         h = tl.program_id(1)
         if h < H:
@@ -195,21 +197,26 @@ if triton is not None:
 
     @triton.jit
     def _linear_f32_kernel(x_ptr, w_ptr, out_ptr, tab_ptr, rscale_ptr, T, N,
-                           D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr):
+                           D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr, PDL: tl.constexpr = False):
         """Program (token t, block of BE rows): fp32 products and sum of the rows with x[t]; row e's result, times
         rscale[e], lands in out[T * off[e] + t * width[e] + col[e]] (tab = [off | width | col] int32 [3, N]).
         The token is the fastest grid axis, so the programs of one row block run together and the block comes
-        from DRAM once at batch > 1."""
+        from DRAM once at batch > 1. PDL: the first weight tile is loaded before the wait (weights are no
+        kernel's output), x after it."""
         t = tl.program_id(0).to(tl.int64)
         offs_e = tl.program_id(1) * BE + tl.arange(0, BE)
         e_ok = offs_e < N
+        offs_k = tl.arange(0, BK)
+        w_rows = w_ptr + offs_e[:, None].to(tl.int64) * D
+        wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & (offs_k < D)[None, :], other=0.0)
+        pdl_wait(PDL)
         acc = tl.zeros([BE, BK], dtype=tl.float32)
         for k0 in range(0, D, BK):  # one pass while D <= BK (every shipped config)
             offs_k = k0 + tl.arange(0, BK)
             k_ok = offs_k < D
+            if k0 > 0:
+                wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :], other=0.0)
             xv = tl.load(x_ptr + t * D + offs_k, mask=k_ok, other=0.0).to(tl.float32)
-            wv = tl.load(w_ptr + offs_e[:, None].to(tl.int64) * D + offs_k[None, :],
-                         mask=e_ok[:, None] & k_ok[None, :], other=0.0)
             acc += wv * xv[None, :]
         off = tl.load(tab_ptr + offs_e, mask=e_ok, other=0).to(tl.int64)
         width = tl.load(tab_ptr + N + offs_e, mask=e_ok, other=0).to(tl.int64)
@@ -245,7 +252,7 @@ def _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps: float, norm: bo
     widest = max(const["D"], const2["D"])
     _norm_rope_kernel[(x.shape[0], const["H"] + heads2)](
         *ptrs, *ptrs2, pos, active, eps, **const, **{k + "2": v for k, v in const2.items()},
-        num_warps=4 if widest >= 1024 else 1,
+        PDL=step_pdl(x), launch_pdl=step_pdl(x), num_warps=4 if widest >= 1024 else 1,
     )
 
 
@@ -261,7 +268,8 @@ def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, ro
     bk = min(tile, triton.next_power_of_2(dim))
     be = max(2, min(16, tile // bk))
     _linear_f32_kernel[(n_tok, triton.cdiv(rows, be))](
-        x, w, out, table, row_scale, n_tok, rows, D=dim, BE=be, BK=bk, num_warps=4,
+        x, w, out, table, row_scale, n_tok, rows, D=dim, BE=be, BK=bk, PDL=step_pdl(x), launch_pdl=step_pdl(x),
+        num_warps=4,
     )
 
 

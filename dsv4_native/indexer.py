@@ -19,7 +19,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import check_kernel_inputs
-from ._backend import interpreting, use_triton
+from ._backend import interpreting, pdl_wait, step_pdl, use_triton
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
@@ -135,7 +135,9 @@ if triton is not None:
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32)
         RPB: tl.constexpr,  # paged: entries per block
         PAGED: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         nb = tl.program_id(1)
         active = tl.load(active_ptr + b) != 0
@@ -164,10 +166,11 @@ if triton is not None:
 
     @triton.jit
     def _mask_ids_kernel(ids_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, K, W,
-                         BLOCK: tl.constexpr, BLOCK_W: tl.constexpr, IDX: tl.constexpr):
+                         BLOCK: tl.constexpr, BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False):
         """`_mask_ids_ref` for one row in one launch (replaces compare, and, where and the int32 cast); with
         IDX also the row's attention index list `[window | W + id]` (`indices.build_attention_indices`'s
         CSA row), which saves the index builder's launch."""
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         ok_row = tl.load(active_ptr + b) != 0
         n_valid = tl.load(n_valid_ptr + b)
@@ -195,11 +198,12 @@ if triton is not None:
     @triton.jit
     def _topk_select_kernel(scores_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, N_MAX, K, W,
                             CHUNK: tl.constexpr, NCH: tl.constexpr, BLOCK_K: tl.constexpr,
-                            BLOCK_W: tl.constexpr, IDX: tl.constexpr):
+                            BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False):
         """torch.topk + `_mask_ids_kernel` in one program per row, without a sort: the K-th largest valid key T
         by bisection over the 2^32 keys (32 counting passes; T stays INT32_MIN when fewer than K are valid),
         then every valid id with key > T and the lowest-id ties at T, in ascending id order, -1 after them.
         NCH == 1: the row stays in registers; else each pass re-reads it in CHUNK pieces (from L1 / L2)."""
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         ok_row = tl.load(active_ptr + b) != 0
         n_valid = tl.where(ok_row, tl.minimum(tl.load(n_valid_ptr + b).to(tl.int64), N_MAX), 0)
@@ -269,7 +273,8 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
         raise ValueError(f"select must be 'auto', 'kernel' or 'torch', got {select!r}")
     pos_arg = pos if idx is not None else n_valid
     idx_arg = idx if idx is not None else topk_idx
-    consts = dict(BLOCK_K=triton.next_power_of_2(k_top), BLOCK_W=triton.next_power_of_2(window), IDX=idx is not None)
+    consts = dict(BLOCK_K=triton.next_power_of_2(k_top), BLOCK_W=triton.next_power_of_2(window), IDX=idx is not None,
+                  PDL=step_pdl(scores), launch_pdl=step_pdl(scores))
     if select == "kernel" or (select == "auto" and n_max <= SELECT_MAX_N):
         chunk = min(chunk, triton.next_power_of_2(n_max))
         _topk_select_kernel[(batch,)](
@@ -280,7 +285,8 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
     ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]
     _mask_ids_kernel[(batch,)](
         ids, n_valid, active, topk_idx, pos_arg, idx_arg, k_top, window, BLOCK=consts["BLOCK_K"],
-        BLOCK_W=consts["BLOCK_W"], IDX=consts["IDX"], num_warps=1 if k_top <= 256 else 4,
+        BLOCK_W=consts["BLOCK_W"], IDX=consts["IDX"], PDL=consts["PDL"], launch_pdl=consts["launch_pdl"],
+        num_warps=1 if k_top <= 256 else 4,
     )
 
 
@@ -312,7 +318,8 @@ def indexer_topk_fixed_triton(
         block_table.shape[1] if block_table is not None else 1,
         DI=head_dim, BLOCK_HI=max(16, triton.next_power_of_2(heads)), BLOCK_N=BLOCK_N,
         UPCAST=interpreting(), PRECISION="ieee" if q.dtype == torch.float32 else None,
-        RPB=k.shape[1] if block_table is not None else 1, PAGED=block_table is not None, num_warps=4,
+        RPB=k.shape[1] if block_table is not None else 1, PAGED=block_table is not None, PDL=step_pdl(q),
+        launch_pdl=step_pdl(q), num_warps=4,
     )
     select_topk_triton(scores, n_valid, active, topk_idx, idx, pos, select)
 

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import interpreting, rowwise_unary, use_triton
+from dsv4_native._backend import interpreting, pdl_wait, rowwise_unary, step_pdl, use_triton
 from dsv4_native.router import moe_route, router_splits
 
 try:
@@ -201,8 +201,10 @@ if triton is not None:
         x_ptr, ids_ptr, w13_ptr, h_ptr,
         E, S,
         D: tl.constexpr, INTER: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (slot, N-block): gate/up GEMV for one token-slot, fused clamp + SwiGLU."""
+        pdl_wait(PDL)
         sid = tl.program_id(0)
         nb = tl.program_id(1)
         e = tl.load(ids_ptr + sid)
@@ -233,8 +235,10 @@ if triton is not None:
         h_ptr, ids_ptr, w_ptr, w2_ptr, y_ptr,
         E,
         D: tl.constexpr, INTER: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (slot, N-block): down GEMV for one token-slot, times the routed weight (fp32 out)."""
+        pdl_wait(PDL)
         sid = tl.program_id(0)
         nb = tl.program_id(1)
         e = tl.load(ids_ptr + sid)
@@ -260,6 +264,7 @@ if triton is not None:
         h_ptr, ids_ptr, w_ptr, w2_ptr, out_ptr,
         E,
         D: tl.constexpr, INTER: tl.constexpr, S: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (token, N-block): down GEMV of every slot of one token, summed in slot order.
 
@@ -267,6 +272,7 @@ if triton is not None:
         arithmetic is the unfused pair's: y_s = (W2 h_s) * w_s per slot, then 0 + y_0 + y_1 + ... over
         the valid slots, so the result is bitwise the same and still has one writer per element.
         """
+        pdl_wait(PDL)
         t = tl.program_id(0)
         nb = tl.program_id(1)
         offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -464,8 +470,10 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     inter = two_i // 2
     n = n_tok * n_slot
     bn1, bk1 = _pow2_at_most(inter, block_n, 1), _pow2_at_most(dim, block_k)
+    pdl = step_pdl(x)
     _gemv13_kernel[(n, triton.cdiv(inter, bn1))](
-        x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, num_warps=warps,
+        x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, PDL=pdl, launch_pdl=pdl,
+        num_warps=warps,
     )
     # GEMM2's own tiles (0 = GEMM1's): its K is I, not D, so the best tile differs
     bn2 = _pow2_at_most(dim, block_n2 or block_n, 1)
@@ -474,13 +482,14 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     if fuse_sum:  # host-known launch option: GEMM2 + slot sum in one kernel
         _gemv2_sum_kernel[(n_tok, triton.cdiv(dim, bn2))](
             h, slot_ids, slot_w, w2, out, n_exp, D=dim, INTER=inter, S=n_slot, BLOCK_N=bn2, BLOCK_K=bk2,
-            num_warps=warps2,
+            PDL=pdl, launch_pdl=pdl, num_warps=warps2,
         )
         return
     _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
-        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=warps2,
+        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, PDL=pdl,
+        launch_pdl=pdl, num_warps=warps2,
     )
-    slot_sum_triton(y_slot, slot_ids, out, n_exp)
+    slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl)
 
 
 # (GEMM1 BN, BK, GEMM2 BN, BK, warps, pipeline stages, dead blocks skip their K loop) of the grouped path

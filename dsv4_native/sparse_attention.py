@@ -26,7 +26,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs
-from ._backend import interpreting, use_triton
+from ._backend import interpreting, pdl_wait, step_pdl, use_triton
 from .kv_pages import gather_logical
 
 try:
@@ -221,7 +221,9 @@ if triton is not None:
         RPB: tl.constexpr,  # paged: compressed entries per block
         PAGED: tl.constexpr,
         DEFER: tl.constexpr = False,  # p.V one block late (`_pv_block`)
+        PDL: tl.constexpr = False,
     ):
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         hb = tl.program_id(1)
         sp = tl.program_id(2)
@@ -308,9 +310,11 @@ if triton is not None:
         BLOCK_S: tl.constexpr,
         R: tl.constexpr,
         BLOCK_R: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         # one program per (row, head): the partials of all splits are read in [BLOCK_S, D] tiles, so the
         # merge is spread over B*H programs instead of serialising SPLITS loads in a few programs
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         h = tl.program_id(1)
         active = tl.load(active_ptr + b) != 0
@@ -403,13 +407,13 @@ def sparse_decode_attention_triton(
         heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E, *rope_args,
         CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, ONE_SPLIT=splits == 1, UPCAST=interpreting(),
         PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
-        DEFER=defer, num_warps=num_warps, num_stages=num_stages, **rope,
+        DEFER=defer, PDL=step_pdl(q), launch_pdl=step_pdl(q), num_warps=num_warps, num_stages=num_stages, **rope,
     )
     if splits > 1:
         _merge_splits_kernel[(batch, heads)](
             workspace, sink, active, out, heads, *rope_args, D=head_dim, SPLITS=splits,
             SPLITS_P2=triton.next_power_of_2(splits), BLOCK_S=min(8, triton.next_power_of_2(splits)),
-            num_warps=4, **rope,
+            PDL=step_pdl(q), launch_pdl=step_pdl(q), num_warps=4, **rope,
         )
 
 

@@ -1,5 +1,6 @@
-"""Fused glue of the decode step (issue 23): RMSNorm + interleaved RoPE + ring write in one launch, and the
-fp32 projections (compressor, indexer weights) as one GEMV launch on the activations as they are.
+"""Fused glue of the decode step (issue 23): RMSNorm + interleaved RoPE + ring write in one launch, the
+fp32 projections (compressor, indexer weights) as one GEMV launch on the activations as they are, and the
+step's prologue (embedding into the 4 streams, clamped positions, visible CSA entries) as one launch.
 
 `norm_rope` replaces, per call site of `DSV4Attention` / `DSV4Block`, the ~10 ATen launches of a
 `weighted_rms_norm` (cast, pow, mean, add, rsqrt, mul, cast, mul, cast) and the ~10 of an
@@ -90,6 +91,16 @@ def linear_f32_reference(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, 
     tab = table.long()
     dst = x.shape[0] * tab[0] + t * tab[1] + tab[2]  # [T, N]
     out.scatter_(0, dst.reshape(-1), res.reshape(-1))
+
+
+def embed_step_reference(ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: torch.Tensor,
+                         pos_c: torch.Tensor, n_valid: torch.Tensor, max_len: int, ratio: int) -> None:
+    """The step's prologue as the torch code ran it: x[b, k] = embed[clamp(ids[b])] for the 4 streams,
+    pos_c = clamp(pos, 0, max_len - 1), n_valid = (pos_c + 1) // ratio."""
+    h = embed.index_select(0, ids.clamp(0, embed.shape[0] - 1))
+    x.copy_(h.unsqueeze(1).expand_as(x))
+    pos_c.copy_(pos.clamp(0, max_len - 1))
+    n_valid.copy_((pos_c + 1) // ratio)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -224,6 +235,25 @@ if triton is not None:
         res = tl.sum(acc, axis=1) * tl.load(rscale_ptr + offs_e, mask=e_ok, other=0.0)
         tl.store(out_ptr + T * off + t * width + col, res, mask=e_ok)
 
+    @triton.jit
+    def _embed_step_kernel(ids_ptr, pos_ptr, embed_ptr, x_ptr, pos_c_ptr, n_valid_ptr, V, MAX_LEN,
+                           D: tl.constexpr, RATIO: tl.constexpr, BLOCK_D: tl.constexpr, PDL: tl.constexpr = False):
+        """Program (row b, D block): the row's embedding block into its 4 residual streams; block 0 also
+        writes the clamped position and the visible CSA entries."""
+        pdl_wait(PDL)
+        b = tl.program_id(0).to(tl.int64)
+        db = tl.program_id(1)
+        tok = tl.minimum(tl.maximum(tl.load(ids_ptr + b), 0), V - 1).to(tl.int64)
+        offs = db * BLOCK_D + tl.arange(0, BLOCK_D)
+        ok = offs < D
+        v = tl.load(embed_ptr + tok * D + offs, mask=ok, other=0.0)
+        for k in tl.static_range(4):
+            tl.store(x_ptr + (b * 4 + k) * D + offs, v, mask=ok)
+        if db == 0:
+            p = tl.minimum(tl.maximum(tl.load(pos_ptr + b), 0), MAX_LEN - 1)
+            tl.store(pos_c_ptr + b, p)
+            tl.store(n_valid_ptr + b, (p + 1) // RATIO)
+
 
 def _task_args(x, weight, cos_sin, out, norm: bool, ring: bool) -> tuple[tuple, dict]:
     """Pointer / runtime and constexpr arguments of one norm_rope task."""
@@ -352,6 +382,29 @@ def linear_f32(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale:
 
 @linear_f32.register_fake
 def _linear_f32_fake(x, w, table, row_scale, out) -> None:
+    return None
+
+
+@torch.library.custom_op("dsv4::embed_step", mutates_args=("x", "pos_c", "n_valid"))
+@graphlint.hot
+def embed_step(ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: torch.Tensor, pos_c: torch.Tensor,
+               n_valid: torch.Tensor, max_len: int, ratio: int) -> None:
+    """The step's prologue in one launch (it was six: two clamps, the gather, the stream copy, add and floor
+    divide): ids[B] / pos[B] int64, embed[V, D] -> x[B, 4, D] (every stream the embedding row of the clamped
+    id), pos_c[B] = pos clamped to [0, max_len), n_valid[B] = (pos_c + 1) // ratio. All contiguous."""
+    if use_triton(x):
+        n, _, dim = x.shape
+        block = min(1024, triton.next_power_of_2(dim))
+        _embed_step_kernel[(n, triton.cdiv(dim, block))](
+            ids, pos, embed, x, pos_c, n_valid, embed.shape[0], max_len, D=dim, RATIO=ratio, BLOCK_D=block,
+            PDL=step_pdl(x), launch_pdl=step_pdl(x), num_warps=4,
+        )
+    else:
+        embed_step_reference(ids, pos, embed, x, pos_c, n_valid, max_len, ratio)
+
+
+@embed_step.register_fake
+def _embed_step_fake(ids, pos, embed, x, pos_c, n_valid, max_len, ratio) -> None:
     return None
 
 

@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
-    F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+    F32Projections, RowFusedModule, embed_step, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
 )
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
@@ -156,10 +156,13 @@ class StepPositions:
     n_valid_csa: Optional[torch.Tensor]
 
     @classmethod
-    def of(cls, pos: torch.Tensor, cfg: DSV4Config) -> "StepPositions":
-        clamped = pos.clamp(0, cfg.max_len - 1)
-        n_valid = (clamped + 1) // CSA if CSA in cfg.ratios else None  # host-known config fact
-        return cls(pos, clamped, n_valid)
+    def embed(cls, ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: torch.Tensor,
+              cfg: DSV4Config) -> "StepPositions":
+        """The step's prologue (`fused.embed_step`, one launch): x = the embedding of the clamped ids in its
+        4 streams, and the positions."""
+        clamped, n_valid = torch.empty_like(pos), torch.empty_like(pos)
+        embed_step(ids, pos, embed, x, clamped, n_valid, cfg.max_len, CSA)
+        return cls(pos, clamped, n_valid if CSA in cfg.ratios else None)  # host-known config fact
 
 
 def build_rope_tables(cfg: DSV4Config, device: torch.device | str | None) -> RopeTables:  # graphlint: cold
@@ -391,11 +394,9 @@ class DSV4Model(nn.Module):
         """All layers for rows [0, n) of the static buffers; writes and returns `logits[:n]` (fp32)."""
         cfg, io = self.cfg, self.io
         ids, pos, active = io.input_ids[:n], io.pos[:n], io.active[:n]
-        h = self.embed.index_select(0, ids.clamp(0, cfg.vocab - 1))
         x = self.x0[:n]
-        x.copy_(h.unsqueeze(1).expand(n, 4, cfg.dim))
+        step_pos = StepPositions.embed(ids, pos, self.embed, x, cfg)
         table = self.kv.table[:n] if self.kv is not None else None
-        step_pos = StepPositions.of(pos, cfg)
         head_mix = (self.hc_head_fn, self.head_ws[:n])
         for i, layer in enumerate(self.layers):
             nxt = self.layers[i + 1].attn_hc.mix_target(n) if i + 1 < len(self.layers) else head_mix

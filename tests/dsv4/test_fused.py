@@ -186,3 +186,25 @@ def test_no_op_mutates_an_argument_with_a_default():
            for a in op.default._schema.arguments
            if a.alias_info is not None and a.alias_info.is_write and a.has_default_value()]
     assert not bad
+
+
+def test_embed_step_equals_the_torch_prologue():
+    """The one-launch prologue = the six torch ops it replaced, bitwise: ids clamped into the vocabulary
+    (padding rows may hold anything), every stream the embedding row, positions clamped to [0, max_len),
+    n_valid = (pos_c + 1) // 4; the rows past the batch keep their values."""
+    g = torch.Generator().manual_seed(3)
+    embed = torch.randn(50, 96, generator=g).to(torch.bfloat16)
+    ids = torch.tensor([3, -5, 49, 77])
+    pos = torch.tensor([0, -2, 130, 999])
+    outs = []
+    for fn in (FU.embed_step, FU.embed_step_reference):
+        x = torch.full((5, 4, 96), 7.0).to(torch.bfloat16)
+        pos_c, n_valid = torch.full((4,), -9), torch.full((4,), -9)
+        fn(ids, pos, embed, x[:4], pos_c, n_valid, 512, 4)
+        outs.append((x, pos_c, n_valid))
+    assert FU.use_triton(embed)
+    for got, want in zip(*outs):
+        assert torch.equal(got, want)
+    x, pos_c, n_valid = outs[0]
+    assert torch.equal(x[1, 2], embed[0]) and torch.equal(x[3, 0], embed[49]) and (x[4] == 7.0).all()
+    assert pos_c.tolist() == [0, 0, 130, 511] and n_valid.tolist() == [0, 0, 32, 128]

@@ -636,7 +636,9 @@ class MoELayer(nn.Module):
         super().__init__()
         self.dim, self.inter, self.n_experts, self.top_k = dim, inter, n_experts, top_k
         self.scale, self.use_hash = scale, use_hash
-        self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
+        # zeros like every weight of DSV4Model: a model built without a checkpoint (the kernel counter, the
+        # sanitizer driver) holds no recycled memory (torch.empty gave NaN logits and a wild sampler token)
+        self.wg = nn.Parameter(torch.zeros(n_experts, dim, dtype=torch.float32, device=device))
         self.register_buffer("bias", torch.zeros(n_experts, dtype=torch.float32, device=device))
         self.register_buffer("tid2eid", torch.zeros(max(vocab, 1), top_k, dtype=torch.int32, device=device))
         n_slot = top_k + 1
@@ -701,8 +703,8 @@ class DSV4MoE(MoELayer):
         self.gemv_fuse_sum: Optional[bool] = None
         # (BLOCK_N, BLOCK_K, num_warps) of the GEMV path's down projection; None = gemv2_config's default.
         self.gemv2_cfg: Optional[tuple[int, int, int]] = None
-        self.w13 = nn.Parameter(torch.empty(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
-        self.w2 = nn.Parameter(torch.empty(n_experts + 1, dim, inter, dtype=dtype, device=device))
+        self.w13 = nn.Parameter(torch.zeros(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
+        self.w2 = nn.Parameter(torch.zeros(n_experts + 1, dim, inter, dtype=dtype, device=device))
         n = max_tokens * (top_k + 1)
         em, n_blocks = align_sizes(n, n_experts + 1, block_m)
         ws = {

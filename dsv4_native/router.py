@@ -113,7 +113,7 @@ if triton is not None:
     @triton.jit
     def _router_select_kernel(
         part_ptr, bias_ptr, tid2eid_ptr, ids_ptr, active_ptr, slot_ids_ptr, slot_w_ptr,
-        T, SPS, scale,
+        T, SPS, scale, NV,
         E: tl.constexpr, SPLITS: tl.constexpr,
         TOP_K: tl.constexpr, USE_HASH: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_S: tl.constexpr,
         TRIGGER: tl.constexpr = False, PDL: tl.constexpr = False,
@@ -138,7 +138,8 @@ if triton is not None:
         offs_s = tl.arange(0, BLOCK_S)
         sel = tl.zeros([BLOCK_S], dtype=tl.int32)
         if USE_HASH:
-            tok = tl.load(ids_ptr + t).to(tl.int64)
+            # clamped like the embedding lookup and the reference: an id outside [0, NV) reads no wild row
+            tok = tl.minimum(tl.maximum(tl.load(ids_ptr + t).to(tl.int64), 0), NV - 1)
             sel = tl.load(tid2eid_ptr + tok * TOP_K + offs_s, mask=(offs_s < TOP_K) & act, other=0)
             sel = sel.to(tl.int32)
         else:
@@ -199,6 +200,7 @@ def _router_triton(
     tid_arg = tid2eid if tid2eid is not None else slot_ids
     _router_select_kernel[(n_tok,)](
         logits_ws, bias_arg, tid_arg, input_ids, active, slot_ids, slot_w, n_tok, logits_ws.stride(0), scale,
+        tid2eid.shape[0] if tid2eid is not None else 1,
         E=n_exp, SPLITS=splits, TOP_K=top_k, USE_HASH=use_hash,
         BLOCK_E=triton.next_power_of_2(n_exp), BLOCK_S=triton.next_power_of_2(top_k + 1),
         TRIGGER=pdl_available(x), PDL=step_pdl(x), launch_pdl=step_pdl(x),

@@ -49,7 +49,9 @@ from dsv4_native.engine import DSV4Engine, StopConditions  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 from dsv4_native.sampler import DeviceSampler, SamplingParams  # noqa: E402
-from dsv4_native.sparse_attention import attention_workspace, sparse_decode_attention  # noqa: E402
+from dsv4_native.indexer import select_topk_triton  # noqa: E402
+from dsv4_native.sparse_attention import (  # noqa: E402
+    attention_workspace, sparse_decode_attention, sparse_decode_attention_triton)
 
 Case = Callable[[str], None]
 # three sampling set-ups, cycled over a model's rows: greedy, plain temperature, every filter and penalty
@@ -222,6 +224,31 @@ def attention_split_k(device: str) -> None:  # graphlint: cold
                                 cos_sin_inv=cos_sin, pos=pos)
 
 
+def kernel_variants(device: str) -> None:  # graphlint: cold
+    """Launch paths the tiny model does not take: the indexer top-k through torch.topk + the masking kernel
+    (wider score rows) and the selection kernel's chunked passes, each with the CSA index list, n_valid below
+    K, past the row and a padding row; the sparse attention's DEFER variant with splits."""
+    g = torch.Generator().manual_seed(1)
+    batch, n_max, k, window = 4, 300, 16, 16
+    scores = torch.randn(batch, n_max, generator=g).to(device)
+    n_valid = torch.tensor([5, 300, 999, 40], device=device)
+    active = torch.tensor([True, True, True, False], device=device)
+    pos = torch.tensor([21, 1203, 3999, 163], device=device)
+    for select, chunk in (("torch", 4096), ("kernel", 64)):
+        ids = torch.empty(batch, k, dtype=torch.int32, device=device)
+        idx = torch.empty(batch, window + k, dtype=torch.int32, device=device)
+        select_topk_triton(scores, n_valid, active, ids, idx, pos, select, chunk)
+    heads, dim, n_comp = 16, 64, 40
+    q = torch.randn(batch, heads, dim, generator=g).to(device, torch.bfloat16)
+    win = torch.randn(batch, window, dim, generator=g).to(device, torch.bfloat16)
+    comp = torch.randn(batch, n_comp, dim, generator=g).to(device, torch.bfloat16)
+    att_idx = torch.randint(-1, window + n_comp + 8, (batch, 80), generator=g, dtype=torch.int32).to(device)
+    sink = torch.randn(heads, generator=g).to(device)
+    out = torch.zeros_like(q)
+    ws = attention_workspace(batch, heads, dim, splits=2, device=device)
+    sparse_decode_attention_triton(q, win, comp, att_idx, sink, active, out, ws, dim ** -0.5, block_n=32, defer=True)
+
+
 def sampler_filters(device: str) -> None:  # graphlint: cold
     """The full sampler on V = 9000 (three 4096-token slices): every filter and penalty, NaN rows, an all -inf
     row, a row of equal scores (more candidates than CAND) and a padding row; two steps (counts grow)."""
@@ -249,7 +276,7 @@ def sampler_filters(device: str) -> None:  # graphlint: cold
 
 CASES: dict[str, Case] = {fn.__name__: fn for fn in (
     decode_b1_contiguous, decode_b1_paged, decode_b4_contiguous, decode_b4_paged, decode_mxfp4, decode_nvfp4,
-    decode_nan_logits, prefill_chunked, engine_steps, attention_split_k, sampler_filters,
+    decode_nan_logits, prefill_chunked, engine_steps, attention_split_k, kernel_variants, sampler_filters,
 )}
 
 

@@ -1,8 +1,8 @@
 """A/B of kernel choices that were made without a device run: each table times the shipped choice against its
 alternatives on the same inputs and names the winner, so one H200 run settles them.
 
-    PYTHONPATH=$PWD python3 benchmarks/bench_kernel_ab.py [--sections topk,linear_f32,attention,moe,moe_mid]
-        [--out FILE]
+    PYTHONPATH=$PWD python3 benchmarks/bench_kernel_ab.py [--sections attention,moe,topk,attention_mid,linear_f32,
+        moe_mid] [--out FILE]    (every table row also goes to stderr as it is measured)
     PYTHONPATH=$PWD python3 benchmarks/bench_kernel_ab.py --smoke   # CPU, Triton interpreter: checks the code
 
 * topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one bisection program per row) against
@@ -52,7 +52,7 @@ from dsv4_native._model_configs import MID, randomize_native_  # noqa: E402
 from dsv4_native.model import CSA, HCA  # noqa: E402
 from dsv4_native.moe_w4 import make_moe  # noqa: E402
 
-SECTIONS = ("topk", "linear_f32", "attention", "attention_mid", "moe", "moe_mid")
+SECTIONS = ("attention", "moe", "topk", "attention_mid", "linear_f32", "moe_mid")  # most decisive first
 ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("default (64, 64, 8 warps, 2 stages)", {}),
     ("3 stages", dict(num_stages=3)),

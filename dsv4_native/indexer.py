@@ -209,10 +209,10 @@ if triton is not None:
         n_valid = tl.where(ok_row, tl.minimum(tl.load(n_valid_ptr + b).to(tl.int64), N_MAX), 0)
         row = scores_ptr + b * N_MAX
         offs = tl.arange(0, CHUNK)
-        key0, _ = _row_keys(row, offs, n_valid)
+        key0, valid0 = _row_keys(row, offs, n_valid)
         lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or no valid key beats it)
         hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
-        for _ in range(32):
+        for _step in range(32):
             mid = lo + (hi - lo) // 2
             m32 = mid.to(tl.int32)
             if NCH == 1:
@@ -220,7 +220,7 @@ if triton is not None:
             else:
                 cnt = 0
                 for c in range(NCH):
-                    key, _ = _row_keys(row, c * CHUNK + offs, n_valid)
+                    key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
                     cnt += tl.sum((key >= m32).to(tl.int32), axis=0)
             up = cnt >= K
             lo = tl.where(up, mid, lo)
@@ -228,7 +228,7 @@ if triton is not None:
         thr = lo.to(tl.int32)
         n_gt = 0
         for c in range(NCH):
-            key, _ = _row_keys(row, c * CHUNK + offs, n_valid)
+            key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
             n_gt += tl.sum((key > thr).to(tl.int32), axis=0)
         room = K - n_gt  # ties at the threshold still taken
         base = 0

@@ -58,6 +58,7 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("3 stages", dict(num_stages=3)),
     ("32 entries, 3 stages", dict(block_n=32, num_stages=3)),
     ("defer, 32 entries", dict(defer=True, block_n=32)),
+    ("defer, 32 entries, 3 stages", dict(defer=True, block_n=32, num_stages=3)),
     ("defer, 64 entries, 1 stage", dict(defer=True, num_stages=1)),
 ]
 MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); the first is the shipped default

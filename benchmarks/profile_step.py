@@ -36,7 +36,7 @@ from dsv4_native.runner import DSV4Runner  # noqa: E402
 
 def build(config: str, batch: int) -> tuple[DSV4Model, int]:  # graphlint: cold
     sizes, ctx = CONFIGS[config]
-    cfg = DSV4Config.from_hf(hf_config(sizes), max_batch=max(batch, 1), max_len=ctx + 1024)
+    cfg = DSV4Config.from_hf(hf_config(sizes), max_batch=max(batch, 8), max_len=ctx + 1024)  # as bench_decode
     model = DSV4Model(cfg, device="cuda", dtype=torch.bfloat16)
     randomize_native_(model)
     return model, ctx

@@ -95,7 +95,7 @@ def record(path: str) -> None:  # graphlint: cold
                     model.reserve_kv(slot, 512)
                 with torch.no_grad():
                     model.decode_step(n)
-        sanitize_kernels.kernel_variants("cpu")
+        sanitize_kernels.kernel_variants(sanitize_kernels.Target("cpu", check=False))  # outputs are garbage
     Path(path).write_text(json.dumps(sorted(seen)))
 
 

@@ -12,7 +12,9 @@ a few steps, the split-K attention and its merge (contiguous and paged, ids out 
 with every filter on a 3-slice vocabulary (NaN rows, an all -inf row, a candidate overflow, a padding row),
 and a decode step whose logits are NaN (the H200 gate's crash). Everything runs with
 `torch.utils.deterministic.fill_uninitialized_memory` (NaN / int max in every `torch.empty`), so a kernel
-that reads memory nobody wrote, or forms an address from it, shows.
+that forms an address from memory nobody wrote faults under memcheck, and one that reads such memory puts
+NaN in its output: the cases check that the live rows' logits and the split-K output are finite and that
+every sampled id is in [0, V) (an AssertionError ends the run).
 
 The run hooks every Triton launch and ends with `sanitize_kernels: PASS: N launches of K/K kernels`, or exits 1
 naming each `@triton.jit` kernel of dsv4_native that no case launched (`all_kernels` finds them by
@@ -30,6 +32,7 @@ import pkgutil
 import sys
 import warnings
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
@@ -53,7 +56,17 @@ from dsv4_native.indexer import select_topk_triton  # noqa: E402
 from dsv4_native.sparse_attention import (  # noqa: E402
     attention_workspace, sparse_decode_attention, sparse_decode_attention_triton)
 
-Case = Callable[[str], None]
+
+@dataclass(frozen=True)
+class Target:
+    """Where the cases run, and whether they check the values the kernels wrote (not when the kernels are
+    skipped: the CPU coverage test)."""
+
+    device: str
+    check: bool = True
+
+
+Case = Callable[[Target], None]
 # three sampling set-ups, cycled over a model's rows: greedy, plain temperature, every filter and penalty
 PARAMS = (
     SamplingParams(),
@@ -107,10 +120,10 @@ def fill_uninitialized() -> Iterator[None]:
 # the model cases
 
 
-def _model(device: str, batch: int, paged: bool, expert_format: str = "bf16") -> DSV4Model:  # graphlint: cold
-    """The tiny model with random weights and random (never prefilled) caches; paged: 128-token KV blocks
-    (a row at position 302 spans three)."""
-    model = ck.build_model("tiny", batch, device=device, expert_format=expert_format,
+def _model(t: Target, batch: int, paged: bool, expert_format: str = "bf16") -> DSV4Model:  # graphlint: cold
+    """The tiny model with random weights and random (never prefilled) caches, EOS off (every admitted row
+    stays live); paged: 128-token KV blocks (a row at position 302 spans three)."""
+    model = ck.build_model("tiny", batch, device=t.device, expert_format=expert_format,
                            kv_block_tokens=128 if paged else 0)
     randomize_native_(model, seed=0)
     with torch.no_grad():
@@ -118,85 +131,100 @@ def _model(device: str, batch: int, paged: bool, expert_format: str = "bf16") ->
             if name.split(".")[-1] in ("win_kv", "comp_kv", "index_kv"):
                 buf.normal_()
     model.io.active.zero_()
+    model.io.eos_id.fill_(-1)
     return model
 
 
-def _decode(model: DSV4Model, rows: dict[int, int], steps: int = 2) -> None:  # graphlint: cold
-    """Admit `rows` (slot -> position, PARAMS cycled), then `steps` eager decode steps over every slot."""
+def _decode(t: Target, model: DSV4Model, rows: dict[int, int], steps: int = 2,  # graphlint: cold
+            finite: bool = True) -> None:
+    """Admit `rows` (slot -> position, PARAMS cycled), then `steps` eager decode steps over every slot; the
+    live rows' logits must be finite (finite=False: the case feeds NaN) and the tokens in range."""
     for slot, pos in rows.items():
         model.configure_sampling(slot, [slot + 2, 5, 9, 5], PARAMS[slot % len(PARAMS)])
         model.reserve_kv(slot, pos + steps)
         model.io.admit(slot, 11 + slot, pos, pos + 1)
     for _ in range(steps):
         model.decode_step(model.cfg.max_batch)
-    _check_tokens(model.io.next_tok, model.cfg.vocab)
+    if finite:
+        _check_finite(t, model.logits[list(rows)], "logits")
+    _check_tokens(t, model.io.next_tok, model.cfg.vocab)
 
 
-def _check_tokens(tok: torch.Tensor, vocab: int) -> None:  # graphlint: cold
+def _check_finite(t: Target, x: torch.Tensor, what: str) -> None:  # graphlint: cold
+    """No NaN / inf in outputs computed from defined inputs: under fill_uninitialized_memory a kernel that
+    reads memory nobody wrote gets NaN (or a huge int), and this is where it shows without a bad address."""
+    if t.check and not torch.isfinite(x).all():
+        raise AssertionError(f"{what}: {int((~torch.isfinite(x)).sum())} of {x.numel()} values are not finite")
+
+
+def _check_tokens(t: Target, tok: torch.Tensor, vocab: int) -> None:  # graphlint: cold
     """Sampled ids stay in [0, V) whatever the logits (memcheck sees the address, this the value)."""
-    if not ((tok >= 0) & (tok < vocab)).all():
+    if t.check and not ((tok >= 0) & (tok < vocab)).all():
         raise AssertionError(f"sampled ids out of [0, {vocab}): {tok.tolist()}")
 
 
-def decode_b1_contiguous(device: str) -> None:  # graphlint: cold
-    _decode(_model(device, 1, paged=False), {0: 302})
+def decode_b1_contiguous(t: Target) -> None:  # graphlint: cold
+    _decode(t, _model(t, 1, paged=False), {0: 302})
 
 
-def decode_b1_paged(device: str) -> None:  # graphlint: cold
-    _decode(_model(device, 1, paged=True), {0: 127})
+def decode_b1_paged(t: Target) -> None:  # graphlint: cold
+    _decode(t, _model(t, 1, paged=True), {0: 127})
 
 
-def decode_b4_contiguous(device: str) -> None:  # graphlint: cold
-    _decode(_model(device, 4, paged=False), ROWS4)
+def decode_b4_contiguous(t: Target) -> None:  # graphlint: cold
+    _decode(t, _model(t, 4, paged=False), ROWS4)
 
 
-def decode_b4_paged(device: str) -> None:  # graphlint: cold
-    _decode(_model(device, 4, paged=True), ROWS4)
+def decode_b4_paged(t: Target) -> None:  # graphlint: cold
+    _decode(t, _model(t, 4, paged=True), ROWS4)
 
 
-def decode_mxfp4(device: str) -> None:  # graphlint: cold
-    _decode(_model(device, 2, paged=True, expert_format="mxfp4"), {0: 127, 1: 7}, steps=1)
+def decode_mxfp4(t: Target) -> None:  # graphlint: cold
+    _decode(t, _model(t, 2, paged=True, expert_format="mxfp4"), {0: 127, 1: 7}, steps=1)
 
 
-def decode_nvfp4(device: str) -> None:  # graphlint: cold
-    _decode(_model(device, 2, paged=False, expert_format="nvfp4"), {0: 127, 1: 7}, steps=1)
+def decode_nvfp4(t: Target) -> None:  # graphlint: cold
+    _decode(t, _model(t, 2, paged=False, expert_format="nvfp4"), {0: 127, 1: 7}, steps=1)
 
 
-def decode_nan_logits(device: str) -> None:  # graphlint: cold
+def decode_nan_logits(t: Target) -> None:  # graphlint: cold
     """NaN logits (a NaN head row: an fp16 overflow, a bad checkpoint) through the greedy and sampled rows."""
-    model = _model(device, 4, paged=False)
+    model = _model(t, 4, paged=False)
     with torch.no_grad():
         model.head[::7] = float("nan")
-    _decode(model, ROWS4, steps=1)
+    _decode(t, model, ROWS4, steps=1, finite=False)
 
 
-def prefill_chunked(device: str) -> None:  # graphlint: cold
-    """Two prompts in 32-token chunks (grouped MoE over 32 * 7 slots), then the first decode step."""
-    model = _model(device, 4, paged=True)
-    prompts = [[(7 * i + 3) % 2000 + 2 for i in range(n)] for n in (40, 150)]
+def prefill_chunked(t: Target) -> None:  # graphlint: cold
+    """Two prompts in 64-token chunks (grouped MoE over 64 * 7 slots; the longer one crosses a KV block and
+    closes an HCA group), then the first decode step."""
+    model = _model(t, 4, paged=True)
+    prompts = [[(7 * i + 3) % 2000 + 2 for i in range(n)] for n in (20, 140)]
     for slot, prompt in enumerate(prompts):
         model.configure_sampling(slot, prompt, PARAMS[2 * slot % len(PARAMS)])
-    model.prefill([0, 1], prompts, chunk=32)  # admits both rows at their last prompt token, KV reserved
+    model.prefill([0, 1], prompts, chunk=64)  # admits both rows at their last prompt token, KV reserved
     model.decode_step(model.cfg.max_batch)
-    _check_tokens(model.io.next_tok, model.cfg.vocab)
+    _check_finite(t, model.logits[:2], "logits")
+    _check_tokens(t, model.io.next_tok, model.cfg.vocab)
 
 
-def engine_steps(device: str) -> None:  # graphlint: cold
-    """Three requests through the engine (eager steps: the sanitizer's uncached allocator cannot capture)."""
-    model = _model(device, 4, paged=True)
+def engine_steps(t: Target) -> None:  # graphlint: cold
+    """Three requests through the engine, eager steps: memcheck runs without the caching allocator, whose
+    private pools graph capture allocates from (a replay launches the same kernels)."""
+    model = _model(t, 4, paged=True)
     engine = DSV4Engine(DSV4Runner(model, use_graphs=False), chunk_tokens=16)
-    for n, params in zip((3, 20, 36), PARAMS):
+    for n, params in zip((3, 9, 20), PARAMS):
         engine.add_request([(5 * i + 1) % 2000 + 2 for i in range(n)], params, StopConditions(max_tokens=2, eos_ids=()))
     outs = engine.run_until_done()
     engine.close()
-    _check_tokens(torch.tensor([t for o in outs for t in o.token_ids]), model.cfg.vocab)
+    _check_tokens(t, torch.tensor([tok for o in outs for tok in o.token_ids]), model.cfg.vocab)
 
 
 # ----------------------------------------------------------------------------------------------------
 # direct kernel cases (what the tiny model does not reach)
 
 
-def attention_split_k(device: str) -> None:  # graphlint: cold
+def attention_split_k(t: Target) -> None:  # graphlint: cold
     """Split-K sparse attention and its merge (the tiny model's lists fit one split), contiguous and paged, with
     the inverse-RoPE epilogue; index lists hold -1, ids past the cache and a padding row."""
     g = torch.Generator().manual_seed(0)
@@ -204,57 +232,61 @@ def attention_split_k(device: str) -> None:  # graphlint: cold
     kmax = window + 48
 
     def rnd(*shape: int) -> torch.Tensor:
-        return torch.randn(*shape, generator=g).to(device, torch.bfloat16)
+        return torch.randn(*shape, generator=g).to(t.device, torch.bfloat16)
 
     q, win = rnd(batch, heads, dim), rnd(batch, window, dim)
-    idx = torch.randint(-1, window + n_comp + 8, (batch, kmax), generator=g, dtype=torch.int32).to(device)
-    sink = torch.randn(heads, generator=g).to(device)
-    active = torch.tensor([True, False, True], device=device)
-    cos_sin = torch.randn(64, rope, generator=g).to(device)
-    pos = torch.tensor([5, 63, 40], device=device)
+    idx = torch.randint(-1, window + n_comp + 8, (batch, kmax), generator=g, dtype=torch.int32).to(t.device)
+    sink = torch.randn(heads, generator=g).to(t.device)
+    active = torch.tensor([True, False, True], device=t.device)
+    cos_sin = torch.randn(64, rope, generator=g).to(t.device)
+    pos = torch.tensor([5, 63, 40], device=t.device)
     for paged in (False, True):
         if paged:  # 8-entry blocks; unreserved entries point at the null block 0
             comp = rnd(12, 8, dim)
-            table = torch.tensor([[1, 2, 3, 4, 5], [0, 0, 0, 0, 0], [6, 7, 0, 0, 0]], dtype=torch.int32).to(device)
+            table = torch.tensor([[1, 2, 3, 4, 5], [0, 0, 0, 0, 0], [6, 7, 0, 0, 0]], dtype=torch.int32).to(t.device)
         else:
             comp, table = rnd(batch, n_comp, dim), None
-        out = torch.zeros(batch, heads, dim, dtype=torch.bfloat16, device=device)
-        ws = attention_workspace(batch, heads, dim, splits=3, device=device)
+        out = torch.zeros(batch, heads, dim, dtype=torch.bfloat16, device=t.device)
+        ws = attention_workspace(batch, heads, dim, splits=3, device=t.device)
         sparse_decode_attention(q, win, comp, idx, sink, active, out, ws, dim ** -0.5, block_table=table,
                                 cos_sin_inv=cos_sin, pos=pos)
+        _check_finite(t, out[active], f"split-K attention ({'paged' if paged else 'contiguous'})")
 
 
-def kernel_variants(device: str) -> None:  # graphlint: cold
+def kernel_variants(t: Target) -> None:  # graphlint: cold
     """Launch paths the tiny model does not take: the indexer top-k through torch.topk + the masking kernel
     (wider score rows) and the selection kernel's chunked passes, each with the CSA index list, n_valid below
     K, past the row and a padding row; the sparse attention's DEFER variant with splits."""
     g = torch.Generator().manual_seed(1)
     batch, n_max, k, window = 4, 300, 16, 16
-    scores = torch.randn(batch, n_max, generator=g).to(device)
-    n_valid = torch.tensor([5, 300, 999, 40], device=device)
-    active = torch.tensor([True, True, True, False], device=device)
-    pos = torch.tensor([21, 1203, 3999, 163], device=device)
+    scores = torch.randn(batch, n_max, generator=g).to(t.device)
+    n_valid = torch.tensor([5, 300, 999, 40], device=t.device)
+    active = torch.tensor([True, True, True, False], device=t.device)
+    pos = torch.tensor([21, 1203, 3999, 163], device=t.device)
     for select, chunk in (("torch", 4096), ("kernel", 64)):
-        ids = torch.empty(batch, k, dtype=torch.int32, device=device)
-        idx = torch.empty(batch, window + k, dtype=torch.int32, device=device)
+        ids = torch.empty(batch, k, dtype=torch.int32, device=t.device)
+        idx = torch.empty(batch, window + k, dtype=torch.int32, device=t.device)
         select_topk_triton(scores, n_valid, active, ids, idx, pos, select, chunk)
+        if t.check and not ((ids >= -1) & (ids < n_max)).all():
+            raise AssertionError(f"top-k ({select}) ids out of [-1, {n_max}): {ids.tolist()}")
     heads, dim, n_comp = 16, 64, 40
-    q = torch.randn(batch, heads, dim, generator=g).to(device, torch.bfloat16)
-    win = torch.randn(batch, window, dim, generator=g).to(device, torch.bfloat16)
-    comp = torch.randn(batch, n_comp, dim, generator=g).to(device, torch.bfloat16)
-    att_idx = torch.randint(-1, window + n_comp + 8, (batch, 80), generator=g, dtype=torch.int32).to(device)
-    sink = torch.randn(heads, generator=g).to(device)
+    q = torch.randn(batch, heads, dim, generator=g).to(t.device, torch.bfloat16)
+    win = torch.randn(batch, window, dim, generator=g).to(t.device, torch.bfloat16)
+    comp = torch.randn(batch, n_comp, dim, generator=g).to(t.device, torch.bfloat16)
+    att_idx = torch.randint(-1, window + n_comp + 8, (batch, 80), generator=g, dtype=torch.int32).to(t.device)
+    sink = torch.randn(heads, generator=g).to(t.device)
     out = torch.zeros_like(q)
-    ws = attention_workspace(batch, heads, dim, splits=2, device=device)
+    ws = attention_workspace(batch, heads, dim, splits=2, device=t.device)
     sparse_decode_attention_triton(q, win, comp, att_idx, sink, active, out, ws, dim ** -0.5, block_n=32, defer=True)
+    _check_finite(t, out[active], "deferred split-K attention")
 
 
-def sampler_filters(device: str) -> None:  # graphlint: cold
+def sampler_filters(t: Target) -> None:  # graphlint: cold
     """The full sampler on V = 9000 (three 4096-token slices): every filter and penalty, NaN rows, an all -inf
     row, a row of equal scores (more candidates than CAND) and a padding row; two steps (counts grow)."""
     vocab, rows = 9000, 8
     g = torch.Generator().manual_seed(0)
-    sampler = DeviceSampler(rows, vocab, device=device)
+    sampler = DeviceSampler(rows, vocab, device=t.device)
     settings = [SamplingParams(), PARAMS[1], SamplingParams(temperature=0.7, top_k=40, seed=1),
                 SamplingParams(temperature=0.9, top_p=0.8, seed=2), PARAMS[2], PARAMS[2],
                 SamplingParams(temperature=1.0, top_k=5, top_p=0.5, seed=4), PARAMS[0]]
@@ -265,13 +297,13 @@ def sampler_filters(device: str) -> None:  # graphlint: cold
     logits[5] = float("-inf")
     logits[6] = 1.5  # 9000 equal scores: the candidate buffers overflow
     logits[7, 100:200] = float("nan")  # a greedy NaN row
-    logits = logits.to(device)
-    active = torch.tensor([True, True, True, False, True, True, True, True], device=device)
-    pos = torch.arange(rows, device=device) + 40
-    next_tok = torch.zeros(rows, dtype=torch.int64, device=device)
+    logits = logits.to(t.device)
+    active = torch.tensor([True, True, True, False, True, True, True, True], device=t.device)
+    pos = torch.arange(rows, device=t.device) + 40
+    next_tok = torch.zeros(rows, dtype=torch.int64, device=t.device)
     for _ in range(2):
         sampler(logits, pos, active, next_tok)
-    _check_tokens(next_tok, vocab)
+    _check_tokens(t, next_tok, vocab)
 
 
 CASES: dict[str, Case] = {fn.__name__: fn for fn in (
@@ -288,7 +320,7 @@ def run(device: str, names: Optional[list[str]] = None, execute: bool = True) ->
             torch.no_grad():
         for name in names or list(CASES):
             print(f"sanitize_kernels: {name}", flush=True)
-            CASES[name](device)
+            CASES[name](Target(device, check=execute))
         if device == "cuda":
             torch.cuda.synchronize()
     return launches

@@ -6,11 +6,17 @@ proxy does): the test costs the driver's host work, about 3 s.
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 import torch
 from bench_loader import load_benchmark
 
 pytest.importorskip("transformers")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _sanity_helper(x):  # module level: a kernel calls a helper by its global name
@@ -71,3 +77,52 @@ def test_build_model_holds_no_uninitialised_memory(driver, expert_format):
             assert torch.isfinite(t).all(), name
         elif t.dtype in (torch.int32, torch.int64):
             assert (t != torch.iinfo(t.dtype).max).all(), name
+
+
+# scripts/sanitize.sh's verdict, with stand-ins for python and compute-sanitizer (no GPU here): each stand-in
+# prints what the real one prints at the end of a run
+FAKE_PY = """#!/usr/bin/env bash
+[ "$1" = -c ] && exit 0
+echo "sanitize_kernels: decode_b1_contiguous"
+[ "$FAKE_CRASH" = 1 ] && { echo "RuntimeError: CUDA error: an illegal memory access"; exit 1; }
+echo "sanitize_kernels: PASS: 2452 launches of 31/31 kernels on cuda"
+"""
+FAKE_SANITIZER = """#!/usr/bin/env bash
+tool=$2
+while [ "$1" != "$FAKE_PY" ]; do shift; done
+"$@"
+rc=$?
+n=0
+[ "$tool" = "$FAKE_BAD" ] && { echo "========= Invalid __global__ read of size 4 bytes"; n=1; }
+echo "========= ERROR SUMMARY: $n errors"
+[ "$n" = 0 ] && exit "$rc"
+exit 99
+"""
+
+
+@pytest.mark.skipif(shutil.which("bash") is None or shutil.which("timeout") is None, reason="needs bash, timeout")
+@pytest.mark.parametrize("bad, crash, rc", [("", "", 0), ("racecheck", "", 1), ("", "1", 1)],
+                         ids=["clean", "a-tool-reports", "driver-dies"])
+def test_sanitize_script_verdict(tmp_path, bad, crash, rc):
+    fake_py, fake_san = tmp_path / "python", tmp_path / "compute-sanitizer"
+    for path, text in ((fake_py, FAKE_PY), (fake_san, FAKE_SANITIZER)):
+        path.write_text(text)
+        path.chmod(0o755)
+    env = dict(os.environ, PYTHON=str(fake_py), COMPUTE_SANITIZER=str(fake_san), FAKE_PY=str(fake_py),
+               FAKE_BAD=bad, FAKE_CRASH=crash, SANITIZE_OUT=str(tmp_path / "out"))
+    res = subprocess.run(["bash", str(ROOT / "scripts" / "sanitize.sh")], env=env, capture_output=True, text=True)
+    lines = res.stdout.splitlines()
+    assert res.returncode == rc, res
+    assert lines[-1].startswith(f"sanitize: {'PASS' if rc == 0 else 'FAIL'} in "), res.stdout
+    summaries = [line for line in lines if "ERROR SUMMARY" in line]
+    assert [s.split(":")[0] for s in summaries] == ["memcheck", "racecheck", "synccheck"], res.stdout
+    if bad:
+        assert f"{bad}: ========= ERROR SUMMARY: 1 errors" in res.stdout
+        assert "Invalid __global__ read" in res.stdout  # the failing tool's first report
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_sanitize_script_without_the_tool_exits_2(tmp_path):
+    env = dict(os.environ, COMPUTE_SANITIZER=str(tmp_path / "missing"))
+    res = subprocess.run(["bash", str(ROOT / "scripts" / "sanitize.sh")], env=env, capture_output=True, text=True)
+    assert res.returncode == 2 and "compute-sanitizer not found" in res.stderr, res

@@ -11,7 +11,8 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
 * linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
 * attention: `sparse_decode_attention_triton` knobs (entries per block, pipeline stages, DEFER) on
-  bench_flash_layers' long index lists; the split count stays the model's. Decides `DEFAULT_CONFIG` /
+  bench_flash_layers' long index lists, and for HCA the list computed from pos (`index_ratio`, what the model's
+  HCA layers run: no id load before each gather); the split count stays the model's. Decides `DEFAULT_CONFIG` /
   `DEFAULT_DEFER`.
 * attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
   96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
@@ -60,6 +61,7 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("defer, 32 entries", dict(defer=True, block_n=32)),
     ("defer, 32 entries, 3 stages", dict(defer=True, block_n=32, num_stages=3)),
     ("defer, 64 entries, 1 stage", dict(defer=True, num_stages=1)),
+    ("HCA list computed from pos (the model's path)", dict(index_ratio=None)),  # HCA cases only
 ]
 MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); the first is the shipped default
     M.GROUPED_TILES,
@@ -171,6 +173,10 @@ def ab_attention(st, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
         sets = [BFL.attention_inputs(st, ratio, n_comp, b, seed) for seed in range(BFL.copies_beyond_l2(nbytes, mem))]
         times, ref = {}, None
         for name, kw in ATTN_VARIANTS:
+            if "index_ratio" in kw:  # the list from pos: every entry visible at pos = n_comp * ratio - 1
+                if ratio == CSA:
+                    continue
+                kw = dict(index_ratio=ratio, pos=torch.full((b,), n_comp * ratio - 1, device=st.device))
             try:
                 A.sparse_decode_attention_triton(*sets[0], **kw)
                 out = sets[0][6].clone()

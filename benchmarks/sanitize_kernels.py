@@ -53,6 +53,7 @@ from dsv4_native.model import DSV4Model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 from dsv4_native.sampler import DeviceSampler, SamplingParams  # noqa: E402
 from dsv4_native.indexer import select_topk_triton  # noqa: E402
+from dsv4_native.indices import build_attention_indices  # noqa: E402
 from dsv4_native.sparse_attention import (  # noqa: E402
     attention_workspace, sparse_decode_attention, sparse_decode_attention_triton)
 
@@ -256,7 +257,8 @@ def attention_split_k(t: Target) -> None:  # graphlint: cold
 def kernel_variants(t: Target) -> None:  # graphlint: cold
     """Launch paths the tiny model does not take: the indexer top-k through torch.topk + the masking kernel
     (wider score rows) and the selection kernel's chunked passes, each with the CSA index list, n_valid below
-    K, past the row and a padding row; the sparse attention's DEFER variant with splits."""
+    K, past the row and a padding row; the index builder (the step computes SWA / HCA lists inside the
+    attention) for an HCA list, which the sparse attention's DEFER variant then reads with splits."""
     g = torch.Generator().manual_seed(1)
     batch, n_max, k, window = 4, 300, 16, 16
     scores = torch.randn(batch, n_max, generator=g).to(t.device)
@@ -273,7 +275,8 @@ def kernel_variants(t: Target) -> None:  # graphlint: cold
     q = torch.randn(batch, heads, dim, generator=g).to(t.device, torch.bfloat16)
     win = torch.randn(batch, window, dim, generator=g).to(t.device, torch.bfloat16)
     comp = torch.randn(batch, n_comp, dim, generator=g).to(t.device, torch.bfloat16)
-    att_idx = torch.randint(-1, window + n_comp + 8, (batch, 80), generator=g, dtype=torch.int32).to(t.device)
+    att_idx = torch.empty(batch, window + n_comp, dtype=torch.int32, device=t.device)
+    build_attention_indices(pos // 40, active, att_idx, None, window, 4)  # rows see 0 to 25 of the 40 entries
     sink = torch.randn(heads, generator=g).to(t.device)
     out = torch.zeros_like(q)
     ws = attention_workspace(batch, heads, dim, splits=2, device=t.device)

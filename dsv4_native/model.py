@@ -13,7 +13,8 @@ device value: the only branches are on host-known facts (layer type, `n`, dtypes
 
 Per-layer step order (dsv4-reference, end of section 8):
     hc_pre(attn) -> attn_norm -> q / kv / indexer projections -> [CSA: indexer compressor (C1) -> C3]
-    -> write win_kv[pos % W] -> [CSA/HCA: main compressor (C1)] -> index builder -> C2 -> inverse RoPE
+    -> write win_kv[pos % W] -> [CSA/HCA: main compressor (C1)] -> index list (CSA: the top-k launch; SWA /
+    HCA: computed inside C2) -> C2 -> inverse RoPE
     -> wo_a / wo_b -> hc_post -> hc_pre(ffn) -> ffn_norm -> MoE (C4) -> hc_post.
 After the layers: hc_head -> norm -> lm_head (fp32 logits) -> device sampler (C7) -> epilogue (C5).
 
@@ -36,7 +37,6 @@ from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
     F32Projections, RowFusedModule, embed_step, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
 )
 from .indexer import indexer_topk_fixed
-from .indices import build_attention_indices
 from .kv_pages import DEFAULT_BLOCK_TOKENS, PagedKV
 from .mhc import HyperConnection, hc_head, mix_workspace
 from .moe import SWIGLU_LIMIT
@@ -309,14 +309,14 @@ class DSV4Attention(RowFusedModule):
             # the top-k's masking launch also writes the layer's attention index list (no index builder)
             indexer_topk_fixed(qi, f32[4], index_kv, pos.n_valid_csa, active, self.index_scores[:n], self.topk[:n],
                                table, idx, pos_c)
-        else:
-            if self.compressor is not None:
-                self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
-            build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
+        elif self.compressor is not None:
+            self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
         o = self.o[:n]
-        # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c)
+        # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c); SWA / HCA: the kernel computes the
+        # index list from pos_c (index_ratio), as the index builder would write it, so idx is not read
+        listed = 0 if self.ratio == CSA else max(self.ratio, 1)
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table,
-                                cos_sin_inv, pos_c)
+                                cos_sin_inv, pos_c, listed)
         # the grouped wo_a, einsum("ngi,goi->ngo") as one bmm over the groups written through a transposed
         # view of the [n, g, o] result: at n > 1 the einsum copied its [g, n, o] output back (one launch more).
         # (out= needs grad mode off: forward_logits runs under no_grad)

@@ -84,6 +84,38 @@ def test_inverse_rope_epilogue_equals_the_separate_launch(splits, device):
         assert (got[2] == 7.0).all()
 
 
+@pytest.mark.parametrize("layer,ratio", [("swa", 1), ("hca", 4)])
+@pytest.mark.parametrize("splits", [1, 3])
+def test_list_computed_from_positions_equals_the_built_list(layer, ratio, splits, device):
+    """index_ratio > 0: the kernel (and the reference) compute the SWA / HCA list from pos instead of reading
+    idx (poisoned here): bitwise the result of the list the index builder writes, the inverse-RoPE epilogue
+    on; rows before the window fills, after it wraps, with 0 and many visible entries, and a padding row."""
+    batch, heads, d, window, n_comp, rope = 4, 4, 64, 16, 40, 16
+    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32, seed=11)
+    pos = torch.tensor([2, 40, 130, 9], device=device)
+    active = torch.tensor([True, True, True, False], device=device)
+    kmax = window if layer == "swa" else window + n_comp
+    built = torch.empty(batch, kmax, dtype=torch.int32, device=device)
+    I.build_attention_indices(pos, active, built, None, window, ratio)
+    poisoned = torch.full_like(built, 12345)
+    cs = torch.randn(256, rope, generator=torch.Generator().manual_seed(2)).to(device)
+    outs = {}
+    for name, idx, r in (("built", built, 0), ("computed", poisoned, ratio)):
+        for impl in ("ref", "triton"):
+            out = torch.full(q.shape, 7.0, device=device)
+            ws = A.attention_workspace(batch, heads, d, splits, device)
+            args = (q, win, comp, idx, sink, active, out)
+            if impl == "ref":
+                A.sparse_decode_attention_ref(*args, d ** -0.5, None, cs, pos, r)
+            else:
+                A.sparse_decode_attention_triton(*args, ws, d ** -0.5, cos_sin_inv=cs, pos=pos, index_ratio=r)
+            outs[name, impl] = out
+    for impl in ("ref", "triton"):
+        assert torch.equal(outs["computed", impl], outs["built", impl]), impl
+    torch.testing.assert_close(outs["computed", "triton"], outs["computed", "ref"], rtol=1e-5, atol=1e-5)
+    assert (outs["computed", "triton"][3] == 7.0).all()  # padding row skipped
+
+
 def test_invalid_indices_contribute_nothing(device):
     """-1 entries anywhere in the list, and rows nobody indexes (poisoned with NaN), do not change o."""
     batch, heads, d, window, n_comp = 2, 4, 64, 16, 24

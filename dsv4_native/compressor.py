@@ -269,6 +269,15 @@ def compress_chunk(  # graphlint: cold
     vectorised update per position *within* a group, over all groups at once: `ratio` updates per chunk);
     `exact=False` folds each group in closed form (same math, fp32 rounding-level difference, no loop).
     """
+    close, pooled = pool_chunk(kv, score, ape, state, start, ratio, head_dim, exact)
+    return close // ratio, _entry_ref(pooled, close, norm_w, cos_sin, ratio, eps)
+
+
+def pool_chunk(kv: torch.Tensor, score: torch.Tensor, ape: torch.Tensor, state: torch.Tensor,  # graphlint: cold
+               start: int, ratio: int, head_dim: int, exact: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+    """`compress_chunk` up to the pooling: `(close [G] positions, pooled [G, d] fp32)` of the groups closing in
+    the chunk, the state advanced. The entries are `_entry_ref(pooled, close, ...)`, row by row, so a caller
+    with several sequences' chunks can finish them in one batch."""
     length = kv.shape[0]
     dev = kv.device
     pos = torch.arange(start, start + length, device=dev)
@@ -277,10 +286,8 @@ def compress_chunk(  # graphlint: cold
     n_close = max(0, (start + length - first_close + ratio - 1) // ratio)
     close = first_close + ratio * torch.arange(n_close, device=dev)
     if kv.shape[-1] == 2 * head_dim:
-        pooled = _ring_chunk(kv.float(), sc, state, start, close, ratio, head_dim)
-    else:
-        pooled = _online_chunk(kv.float(), sc, state, start, ratio, exact)[: close.numel()]
-    return close // ratio, _entry_ref(pooled, close, norm_w, cos_sin, ratio, eps)
+        return close, _ring_chunk(kv.float(), sc, state, start, close, ratio, head_dim)
+    return close, _online_chunk(kv.float(), sc, state, start, ratio, exact)[: close.numel()]
 
 
 def _ring_chunk(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, start: int, close: torch.Tensor,

@@ -25,7 +25,7 @@ leaving the states token-by-token decode would leave (bitwise in fp32 on CPU).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import torch
 import torch.nn as nn
@@ -275,27 +275,39 @@ class DSV4Attention(RowFusedModule):
                     (self, "index_wproj", cfg.index_dim ** -0.5 * cfg.index_heads ** -0.5)]
         self.f32_proj = F32Projections(self, "w_f32", f32) if f32 else None
 
+    def project(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, cos_sin: torch.Tensor,
+                lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], q_out: torch.Tensor, kv_out: torch.Tensor,
+                ring: bool) -> tuple[torch.Tensor, Optional[torch.Tensor]]:
+        """The per-position projections of rows `x` at positions `pos` (the decode step's slots, or the
+        chunked prefill's positions, `lin` its GEMM): q_lora -> q_norm; the latent kv -> kv_norm + RoPE into
+        `kv_out` (the window ring at pos % W when `ring`, else row for row); q -> per-head norm without a weight
+        + RoPE into `q_out`; CSA: the indexer's q -> RoPE. Returns (qr, the indexer q or None). Each norm_rope is
+        one launch of up to two tasks: RMSNorm (+ RoPE) (+ the window-ring write), fused.py."""
+        cfg, n = self.cfg, x.shape[0]
+        eps, d, h = cfg.rms_eps, cfg.head_dim, cfg.n_heads
+        ql, di, hi = cfg.q_lora, cfg.index_dim, cfg.index_heads
+        qkv = lin(x, self.w_x)
+        qr = torch.empty(n, ql, device=x.device, dtype=x.dtype)
+        norm_rope(qkv[:, :ql].unsqueeze(1), self.q_norm, None, pos, active, qr.unsqueeze(1), eps, True, False,
+                  qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, kv_out, True, ring)
+        qq = lin(qr, self.w_qr)
+        qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype) if self.ratio == CSA else None
+        norm_rope(qq[:, :h * d].view(n, h, d), None, cos_sin, pos, active, q_out, eps, True, False,
+                  qq[:, h * d:].view(n, hi, di) if qi is not None else None, None, cos_sin, qi, False, False)
+        return qr, qi
+
     def forward(self, x: torch.Tensor, pos: StepPositions, active: torch.Tensor, rope: RopeTables,
                 block_table: Optional[torch.Tensor]) -> torch.Tensor:
         cfg, n = self.cfg, x.shape[0]
         # paged: whole pools and the table rows of this bucket; contiguous: the bucket's slot rows
         table = block_table if self.paged else None
-        eps, d, h = cfg.rms_eps, cfg.head_dim, cfg.n_heads
+        eps, d = cfg.rms_eps, cfg.head_dim
         cos_sin, cos_sin_inv = rope.pick(self.ratio)
         pos_c = pos.clamped
 
-        # each norm_rope is one launch of up to two tasks: RMSNorm (+ RoPE) (+ the window-ring write), fused.py
-        ql, di, hi = cfg.q_lora, cfg.index_dim, cfg.index_heads
-        qkv = F.linear(x, self.w_x)
-        qr = torch.empty(n, ql, device=x.device, dtype=x.dtype)
-        win = self.win_kv[:n]  # q_norm; kv_norm + RoPE + write win_kv[pos % W] (the indexer does not read it)
-        norm_rope(qkv[:, :ql].unsqueeze(1), self.q_norm, None, pos_c, active, qr.unsqueeze(1), eps, True, False,
-                  qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, win, True, True)
-        qq = F.linear(qr, self.w_qr)
-        q_buf = self.q[:n]  # per-head norm without a weight, then RoPE; CSA: the indexer q's RoPE too
-        qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype) if self.ratio == CSA else None
-        norm_rope(qq[:, :h * d].view(n, h, d), None, cos_sin, pos_c, active, q_buf, eps, True, False,
-                  qq[:, h * d:].view(n, hi, di) if qi is not None else None, None, cos_sin, qi, False, False)
+        win = self.win_kv[:n]  # the latent kv goes straight into the window ring (the indexer does not read it)
+        q_buf = self.q[:n]
+        _, qi = self.project(x, pos_c, active, cos_sin, F.linear, q_buf, win, True)
 
         # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
         f32 = self.f32_proj(x) if self.f32_proj is not None else []
@@ -317,14 +329,25 @@ class DSV4Attention(RowFusedModule):
         listed = 0 if self.ratio == CSA else max(self.ratio, 1)
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table,
                                 cos_sin_inv, pos_c, listed)
-        # the grouped wo_a, einsum("ngi,goi->ngo") as one bmm over the groups written through a transposed
-        # view of the [n, g, o] result: at n > 1 the einsum copied its [g, n, o] output back (one launch more).
-        # (out= needs grad mode off: forward_logits runs under no_grad)
+        return self.project_out(o, x.dtype, F.linear, False)
+
+    def project_out(self, o: torch.Tensor, dtype: torch.dtype,
+                    lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], rowwise: bool) -> torch.Tensor:
+        """The output projection of attention rows `o[n, H, d]` (V's rope channels de-rotated): the grouped
+        wo_a, einsum("ngi,goi->ngo"), as one bmm over the groups written through a transposed view of the
+        [n, g, o] result (at n > 1 the einsum copied its [g, n, o] output back: one launch more), then wo_b
+        with `lin`. `rowwise` (the CPU-exact prefill): one M=1 GEMM per (row, group), the bits of the
+        one-row decode step. out= needs grad mode off (the step and the prefill run under no_grad)."""
+        cfg, n = self.cfg, o.shape[0]
         groups = o.reshape(n, cfg.o_groups, -1)
         wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
-        mid = torch.empty(n, cfg.o_groups, cfg.o_lora, device=x.device, dtype=x.dtype)
-        torch.bmm(groups.transpose(0, 1), wa.transpose(1, 2), out=mid.transpose(0, 1))
-        return F.linear(mid.view(n, -1), self.wo_b)
+        mid = torch.empty(n, cfg.o_groups, cfg.o_lora, device=o.device, dtype=dtype)
+        if rowwise:
+            w = wa.unsqueeze(0).expand(n, -1, -1, -1).reshape(n * cfg.o_groups, cfg.o_lora, -1)
+            torch.bmm(groups.reshape(n * cfg.o_groups, 1, -1), w.transpose(1, 2), out=mid.view(-1, 1, cfg.o_lora))
+        else:
+            torch.bmm(groups.transpose(0, 1), wa.transpose(1, 2), out=mid.transpose(0, 1))
+        return lin(mid.view(n, -1), self.wo_b)
 
 
 class DSV4Block(nn.Module):

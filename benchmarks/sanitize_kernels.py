@@ -54,6 +54,7 @@ from dsv4_native.runner import DSV4Runner  # noqa: E402
 from dsv4_native.sampler import DeviceSampler, SamplingParams  # noqa: E402
 from dsv4_native.indexer import select_topk_triton  # noqa: E402
 from dsv4_native.indices import build_attention_indices  # noqa: E402
+from dsv4_native.moe import DSV4MoE  # noqa: E402
 from dsv4_native.sparse_attention import (  # noqa: E402
     attention_workspace, sparse_decode_attention, sparse_decode_attention_triton)
 
@@ -258,7 +259,8 @@ def kernel_variants(t: Target) -> None:  # graphlint: cold
     """Launch paths the tiny model does not take: the indexer top-k through torch.topk + the masking kernel
     (wider score rows) and the selection kernel's chunked passes, each with the CSA index list, n_valid below
     K, past the row and a padding row; the index builder (the step computes SWA / HCA lists inside the
-    attention) for an HCA list, which the sparse attention's DEFER variant then reads with splits."""
+    attention) for an HCA list, which the sparse attention's DEFER variant then reads with splits; the grouped
+    MoE path (align, both grouped GEMMs with dead blocks, the slot sum) at 12 tokens, one a padding row."""
     g = torch.Generator().manual_seed(1)
     batch, n_max, k, window = 4, 300, 16, 16
     scores = torch.randn(batch, n_max, generator=g).to(t.device)
@@ -282,6 +284,12 @@ def kernel_variants(t: Target) -> None:  # graphlint: cold
     ws = attention_workspace(batch, heads, dim, splits=2, device=t.device)
     sparse_decode_attention_triton(q, win, comp, att_idx, sink, active, out, ws, dim ** -0.5, block_n=32, defer=True)
     _check_finite(t, out[active], "deferred split-K attention")
+    moe = randomize_native_(DSV4MoE(64, 32, 8, 6, max_tokens=12, gemv_max_slots=0, device=t.device))
+    tok_active = torch.ones(12, dtype=torch.bool, device=t.device)
+    tok_active[5] = False
+    x = torch.randn(12, 64, generator=g).to(t.device, torch.bfloat16)
+    y = moe(x, torch.zeros(12, dtype=torch.int64, device=t.device), tok_active)
+    _check_finite(t, y, "grouped MoE")
 
 
 def sampler_filters(t: Target) -> None:  # graphlint: cold

@@ -45,9 +45,10 @@ def pdl_available(t: torch.Tensor) -> bool:
 # attribute and starts with `pdl_wait` (wait for the previous grid, then let the next one launch), so its
 # launch and prologue overlap the previous kernel's drain (the mid batch-1 step is ~130 dependent launches).
 # Reads before the wait touch only weights, never another kernel's output, and nothing is written before it.
-# Off until a device run shows it faster and bitwise equal (`bench_decode.py --pdl-ab`); read at launch time,
-# so a runner captured after setting it replays with it.
-STEP_PDL = False
+# On: H200, bench_decode.py --pdl-ab, replay at B=1 tiny 0.330 -> 0.297 ms, mid 0.548 -> 0.510 ms, bitwise
+# equal at every bucket (docs/benchmarks-decode.md). Read at launch time, so a runner captured after changing
+# it replays with the new setting.
+STEP_PDL = True
 
 
 def step_pdl(t: torch.Tensor) -> bool:

@@ -52,7 +52,11 @@ from dsv4_native.engine import DSV4Engine, StopConditions  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 from dsv4_native.sampler import DeviceSampler, SamplingParams  # noqa: E402
-from dsv4_native.sparse_attention import attention_workspace, sparse_decode_attention  # noqa: E402
+from dsv4_native.indexer import select_topk_triton  # noqa: E402
+from dsv4_native.indices import build_attention_indices  # noqa: E402
+from dsv4_native.moe import DSV4MoE  # noqa: E402
+from dsv4_native.sparse_attention import (  # noqa: E402
+    attention_workspace, sparse_decode_attention, sparse_decode_attention_triton)
 
 
 @dataclass(frozen=True)
@@ -251,6 +255,43 @@ def attention_split_k(t: Target) -> None:  # graphlint: cold
         _check_finite(t, out[active], f"split-K attention ({'paged' if paged else 'contiguous'})")
 
 
+def kernel_variants(t: Target) -> None:  # graphlint: cold
+    """Launch paths the tiny model does not take: the indexer top-k through torch.topk + the masking kernel
+    (wider score rows) and the selection kernel's chunked passes, each with the CSA index list, n_valid below
+    K, past the row and a padding row; the index builder (the step computes SWA / HCA lists inside the
+    attention) for an HCA list, which the sparse attention's DEFER variant then reads with splits; the grouped
+    MoE path (align, both grouped GEMMs with dead blocks, the slot sum) at 12 tokens, one a padding row."""
+    g = torch.Generator().manual_seed(1)
+    batch, n_max, k, window = 4, 300, 16, 16
+    scores = torch.randn(batch, n_max, generator=g).to(t.device)
+    n_valid = torch.tensor([5, 300, 999, 40], device=t.device)
+    active = torch.tensor([True, True, True, False], device=t.device)
+    pos = torch.tensor([21, 1203, 3999, 163], device=t.device)
+    for select, chunk in (("torch", 4096), ("kernel", 64)):
+        ids = torch.empty(batch, k, dtype=torch.int32, device=t.device)
+        idx = torch.empty(batch, window + k, dtype=torch.int32, device=t.device)
+        select_topk_triton(scores, n_valid, active, ids, idx, pos, select, chunk)
+        if t.check and not ((ids >= -1) & (ids < n_max)).all():
+            raise AssertionError(f"top-k ({select}) ids out of [-1, {n_max}): {ids.tolist()}")
+    heads, dim, n_comp = 16, 64, 40
+    q = torch.randn(batch, heads, dim, generator=g).to(t.device, torch.bfloat16)
+    win = torch.randn(batch, window, dim, generator=g).to(t.device, torch.bfloat16)
+    comp = torch.randn(batch, n_comp, dim, generator=g).to(t.device, torch.bfloat16)
+    att_idx = torch.empty(batch, window + n_comp, dtype=torch.int32, device=t.device)
+    build_attention_indices(pos // 40, active, att_idx, None, window, 4)  # rows see 0 to 25 of the 40 entries
+    sink = torch.randn(heads, generator=g).to(t.device)
+    out = torch.zeros_like(q)
+    ws = attention_workspace(batch, heads, dim, splits=2, device=t.device)
+    sparse_decode_attention_triton(q, win, comp, att_idx, sink, active, out, ws, dim ** -0.5, block_n=32, defer=True)
+    _check_finite(t, out[active], "deferred split-K attention")
+    moe = randomize_native_(DSV4MoE(64, 32, 8, 6, max_tokens=12, gemv_max_slots=0, device=t.device))
+    tok_active = torch.ones(12, dtype=torch.bool, device=t.device)
+    tok_active[5] = False
+    x = torch.randn(12, 64, generator=g).to(t.device, torch.bfloat16)
+    y = moe(x, torch.zeros(12, dtype=torch.int64, device=t.device), tok_active)
+    _check_finite(t, y, "grouped MoE")
+
+
 def sampler_filters(t: Target) -> None:  # graphlint: cold
     """The full sampler on V = 9000 (three 4096-token slices): every filter and penalty, NaN rows, an all -inf
     row, a row of equal scores (more candidates than CAND) and a padding row; two steps (counts grow)."""
@@ -278,7 +319,7 @@ def sampler_filters(t: Target) -> None:  # graphlint: cold
 
 CASES: dict[str, Case] = {fn.__name__: fn for fn in (
     decode_b1_contiguous, decode_b1_paged, decode_b4_contiguous, decode_b4_paged, decode_mxfp4, decode_nvfp4,
-    decode_nan_logits, prefill_chunked, engine_steps, attention_split_k, sampler_filters,
+    decode_nan_logits, prefill_chunked, engine_steps, attention_split_k, kernel_variants, sampler_filters,
 )}
 
 

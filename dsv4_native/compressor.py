@@ -29,7 +29,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs, rms_norm
-from ._backend import use_triton
+from ._backend import pdl_wait, step_pdl, use_triton
 from .kv_pages import NULL_BLOCK
 
 try:
@@ -419,9 +419,11 @@ if triton is not None:
         ROPE: tl.constexpr,
         RPB: tl.constexpr,
         PAGED: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (row b, task t): t = 0 steps the first compressor, t = 1 the second (a CSA layer's main
         and indexer compressors in one launch; the grid has one task column when there is no second)."""
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         if tl.program_id(1) == 0:
             _compress_ring_row(b, kv_new_ptr, score_new_ptr, ape_ptr, pos_ptr, active_ptr, norm_w_ptr, cos_sin_ptr,
@@ -499,7 +501,9 @@ if triton is not None:
         ROPE: tl.constexpr,
         RPB: tl.constexpr,
         PAGED: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         active = tl.load(active_ptr + b) != 0
         pos = tl.maximum(tl.load(pos_ptr + b).to(tl.int64), 0)
@@ -567,6 +571,7 @@ def compressor_update_emit_triton(
     check_kernel_inputs("compressor_update_emit", tensors, {
         "head_dim": head_dim, "second head_dim": head_dim2, "2*ratio (ring rows)": 2 * ratio if overlap else 1})
     geometry = dict(RATIO=ratio, ROPE=cos_sin.shape[1], RPB=rpb, PAGED=block_table is not None,
+                    PDL=step_pdl(kv_new), launch_pdl=step_pdl(kv_new),
                     num_warps=4 if max(head_dim, head_dim2) <= 128 else 8)
     if not overlap:
         _compress_online_kernel[(batch,)](
@@ -618,8 +623,7 @@ def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
                                block_table, kv_new2, score_new2, ape2, norm_w2, state2, comp_cache2)
 
 
-# The op's schema has no defaults: torch <= 2.11 finds a mutated argument by its position under autograd, so
-# an omitted state2 / comp_cache2 raised IndexError on the H200. The wrapper above supplies them.
+# no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
 @torch.library.custom_op("dsv4::compressor_update_emit",
                          mutates_args=("state", "comp_cache", "state2", "comp_cache2"))
 def _compressor_update_emit_op(  # graphlint: hot

@@ -13,7 +13,8 @@ device value: the only branches are on host-known facts (layer type, `n`, dtypes
 
 Per-layer step order (dsv4-reference, end of section 8):
     hc_pre(attn) -> attn_norm -> q / kv / indexer projections -> [CSA: indexer compressor (C1) -> C3]
-    -> write win_kv[pos % W] -> [CSA/HCA: main compressor (C1)] -> index builder -> C2 -> inverse RoPE
+    -> write win_kv[pos % W] -> [CSA/HCA: main compressor (C1)] -> index list (CSA: the top-k launch; SWA /
+    HCA: computed inside C2) -> C2 -> inverse RoPE
     -> wo_a / wo_b -> hc_post -> hc_pre(ffn) -> ffn_norm -> MoE (C4) -> hc_post.
 After the layers: hc_head -> norm -> lm_head (fp32 logits) -> device sampler (C7) -> epilogue (C5).
 
@@ -33,7 +34,7 @@ import torch.nn.functional as F
 from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
-    F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+    F32Projections, RowFusedModule, embed_step, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
 )
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
@@ -44,6 +45,10 @@ from .moe_w4 import FORMATS, make_moe
 from .sampler import DeviceSampler, SamplingParams
 from .sparse_attention import attention_workspace, default_num_splits, sparse_decode_attention
 from .static_io import StaticDecodeIO, decode_epilogue
+
+# The widest SWA / HCA index list the attention kernel computes from the position instead of reading it
+# (DSV4Attention.forward). Flash at 64k context lists 641 entries; 1M context lists 8,320.
+COMPUTED_LIST_MAX = 2048
 
 SWA, CSA, HCA = 0, 4, 128  # compress ratio per layer type (0 = sliding window only)
 
@@ -156,10 +161,13 @@ class StepPositions:
     n_valid_csa: Optional[torch.Tensor]
 
     @classmethod
-    def of(cls, pos: torch.Tensor, cfg: DSV4Config) -> "StepPositions":
-        clamped = pos.clamp(0, cfg.max_len - 1)
-        n_valid = (clamped + 1) // CSA if CSA in cfg.ratios else None  # host-known config fact
-        return cls(pos, clamped, n_valid)
+    def embed(cls, ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: torch.Tensor,
+              cfg: DSV4Config) -> "StepPositions":
+        """The step's prologue (`fused.embed_step`, one launch): x = the embedding of the clamped ids in its
+        4 streams, and the positions."""
+        clamped, n_valid = torch.empty_like(pos), torch.empty_like(pos)
+        embed_step(ids, pos, embed, x, clamped, n_valid, cfg.max_len, CSA)
+        return cls(pos, clamped, n_valid if CSA in cfg.ratios else None)  # host-known config fact
 
 
 def build_rope_tables(cfg: DSV4Config, device: torch.device | str | None) -> RopeTables:  # graphlint: cold
@@ -249,7 +257,7 @@ class DSV4Attention(RowFusedModule):
         buf("o", torch.zeros(b, h, d, device=device, dtype=dtype))
         sm = torch.cuda.get_device_properties(device).multi_processor_count if torch.device(
             device or "cpu").type == "cuda" else 132
-        self.splits = default_num_splits(b, h, kmax, sm_count=sm)
+        self.splits = default_num_splits(b, h, kmax, sm_count=sm, head_dim=d)
         buf("attn_ws", attention_workspace(b, h, d, self.splits, device))
         self.compressor = DSV4Compressor(cfg, d, ratio, device) if ratio else None
         if ratio == CSA:
@@ -318,14 +326,22 @@ class DSV4Attention(RowFusedModule):
             # the top-k's masking launch also writes the layer's attention index list (no index builder)
             indexer_topk_fixed(qi, f32[4], index_kv, pos.n_valid_csa, active, self.index_scores[:n], self.topk[:n],
                                table, idx, pos_c)
-        else:
-            if self.compressor is not None:
-                self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
-            build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
+        elif self.compressor is not None:
+            self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
+        # SWA / HCA with a short list: the attention kernel computes it from pos_c (index_ratio), as the index
+        # builder would write it, and idx is not read (one launch less). Past COMPUTED_LIST_MAX entries the
+        # builder's list is faster to gather from: HCA at 1M context (8,320 entries), batch 32, 190 us read
+        # against 473 us computed on the H200 (bench_kernel_ab.py).
+        listed = 0
+        if self.ratio != CSA:
+            if idx.shape[1] <= COMPUTED_LIST_MAX:
+                listed = max(self.ratio, 1)
+            else:
+                build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
         # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c)
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table,
-                                cos_sin_inv, pos_c)
+                                cos_sin_inv, pos_c, listed)
         return self.project_out(o, x.dtype, F.linear, False)
 
     def project_out(self, o: torch.Tensor, dtype: torch.dtype,
@@ -414,11 +430,9 @@ class DSV4Model(nn.Module):
         """All layers for rows [0, n) of the static buffers; writes and returns `logits[:n]` (fp32)."""
         cfg, io = self.cfg, self.io
         ids, pos, active = io.input_ids[:n], io.pos[:n], io.active[:n]
-        h = self.embed.index_select(0, ids.clamp(0, cfg.vocab - 1))
         x = self.x0[:n]
-        x.copy_(h.unsqueeze(1).expand(n, 4, cfg.dim))
+        step_pos = StepPositions.embed(ids, pos, self.embed, x, cfg)
         table = self.kv.table[:n] if self.kv is not None else None
-        step_pos = StepPositions.of(pos, cfg)
         head_mix = (self.hc_head_fn, self.head_ws[:n])
         for i, layer in enumerate(self.layers):
             nxt = self.layers[i + 1].attn_hc.mix_target(n) if i + 1 < len(self.layers) else head_mix

@@ -108,6 +108,9 @@ class _Dispatcher:
         self.hooks = hooks
         self.active = active
         self.walrus: list[cst.NamedExpr] = []
+        # nested defs not walked yet, per enclosing function, by name (`if c: def f(): ... else: def f(): ...`)
+        self.nested: list[dict[str, list[cst.FunctionDef]]] = []
+        self.called: list[str] = []  # the nested defs a statement calls by name
 
     def walk(self, node: cst.CSTNode) -> None:
         if node.__class__ is cst.Call and node.args and (self.ctx.call_name(node) or "").startswith(LAZY_MESSAGE_CALLS):
@@ -146,6 +149,9 @@ class _Dispatcher:
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
             self.walrus.append(node)
+        elif node.__class__ is cst.Call and self.nested and node.func.__class__ is cst.Name \
+                and any(node.func.value in defs for defs in self.nested):
+            self.called.append(node.func.value)
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
             self._enter_comprehension(node.for_in)
         elif isinstance(node, cst.Lambda):
@@ -216,7 +222,37 @@ class Walker:
             # every call site in the project passes host data for these: data flow beats the annotation
             for name, kind in index.call_facts.params(info).items():
                 self.ctx.inference.bind(name, kind_val(kind))
-        self.walk_block(fn.body)
+        self._function_body(fn.body)
+
+    def _function_body(self, body: cst.BaseSuite) -> None:
+        """Walk a function's body; its nested defs run when the body first calls them (else at its end)."""
+        nested = self.dispatcher.nested
+        nested.append({})
+        self.walk_block(body)
+        for name in list(nested[-1]):  # never called here: a callback, returned or passed on
+            self._nested_defs(nested[-1], name)
+        nested.pop()
+
+    def _nested_defs(self, defs: dict[str, list[cst.FunctionDef]], name: str) -> None:
+        """A closure reads its free variables when it is called, not where it is defined: walk the defs of
+        `name` with the environment of their first call (`tp_sizes = torch.tensor(sizes)` after
+        `def _slice(): ...tp_sizes...`)."""
+        inf = self.ctx.inference
+        for fn in defs.pop(name, ()):
+            inf.push({})
+            self._bind_params(fn)
+            self._function_body(fn.body)
+            inf.pop()
+
+    def _run_called(self) -> None:
+        """After a statement: walk the nested defs it called (in a dry run only forget them)."""
+        called, self.dispatcher.called = self.dispatcher.called, []
+        if self.dry:
+            return
+        for name in called:
+            defs = next((defs for defs in reversed(self.dispatcher.nested) if name in defs), None)
+            if defs is not None:
+                self._nested_defs(defs, name)
 
     def run_module(self, module: cst.Module) -> None:
         # Top-level code: functions and classes are their own units, skip their bodies here.
@@ -237,6 +273,8 @@ class Walker:
     def walk_body(self, body: Iterable[cst.BaseStatement]) -> None:
         for stmt in body:
             self.statement(stmt)
+            if self.dispatcher.called:
+                self._run_called()
 
     def header(self, stmt: cst.CSTNode, *exprs: cst.CSTNode | None) -> None:
         self.ctx.statement = stmt
@@ -320,12 +358,10 @@ class Walker:
             if stmt.finalbody:
                 self.walk_block(stmt.finalbody.body)
         elif isinstance(stmt, cst.FunctionDef):
-            # A nested def runs with its enclosing function: analyse it inline, in a child scope.
+            # A nested def runs with its enclosing function, in a child scope, where it is first called.
             inf.bind(stmt.name.value, UNKNOWN)
-            inf.push({})
-            self._bind_params(stmt)
-            self.walk_block(stmt.body)
-            inf.pop()
+            if self.dispatcher.nested and not self.dry:
+                self.dispatcher.nested[-1].setdefault(stmt.name.value, []).append(stmt)
         elif isinstance(stmt, cst.ClassDef):
             inf.bind(stmt.name.value, UNKNOWN)
         elif isinstance(stmt, cst.Match):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.names import bound_names, dotted
@@ -51,6 +51,7 @@ class Scope:
     # every parameter -> its annotation's kind ("host", "host_seq", "tensor", "bool_tensor") or "unknown"
     params: dict[str, str] = field(default_factory=dict)
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
+    top_values: set[int] = field(default_factory=set)  # id() of the values those top-level statements assign
     returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
     # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
     # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
@@ -119,6 +120,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if isinstance(target, ast.Name):
                     scope.top.add(target.id)
+                    scope.top_values.add(id(stmt.value))
     scope.self_assigns = _left_in_self(func.body, scope.self_assigns)
     args = func.args
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
@@ -136,7 +138,8 @@ def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] |
         return None
     literal = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
         and not any(isinstance(e, ast.Starred) for e in value.elts)
-    return [(e.id, value.elts[i] if literal else ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load()))
+    return [(e.id, value.elts[i] if literal
+             else ast.copy_location(ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load()), value))
             for i, e in enumerate(target.elts)]
 
 
@@ -154,23 +157,46 @@ def _appended(call: ast.expr) -> tuple[str, ast.expr | None] | None:
 def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None]]
                   ) -> list[tuple[str, ast.expr | None]]:
     """The `self.x` assignments whose value can outlive the function: an assignment that a later statement of
-    the body's top level replaces (`self.sigmas = torch.cat(...)` then `self.sigmas = self.sigmas.to("cpu")`)
-    never reaches the end of the function, so it says nothing about what other methods read. A `return`
-    between the two keeps the first: it may be what the function leaves."""
-    last_top: dict[str, int] = {}  # attribute -> line of its last plain assignment at the top level
-    returning: list[tuple[int, int]] = []  # line spans of top-level statements that contain a `return`
+    the same block replaces (`self.sigmas = torch.cat(...)` then `self.sigmas = self.sigmas.to("cpu")`, at the
+    body's top level or inside one branch) never reaches the end of that block, so it says nothing about what
+    other methods read. A `return` between the two keeps the first: it may be what the function leaves."""
+    if not any(value is not None for _attr, value in assigns):
+        return assigns
+    blocks = list(_blocks(body))
+
+    def replaced(attr: str, value: ast.expr) -> bool:
+        line = value.lineno
+        for block, last, returning in blocks:
+            end = last.get(attr, 0)
+            if block[0].lineno <= line < end and not any(hi >= line and lo < end for lo, hi in returning):
+                return True
+        return False
+    return [(attr, value) for attr, value in assigns if value is None or not replaced(attr, value)]
+
+
+def _blocks(body: list[ast.stmt]) -> Iterator[tuple[list[ast.stmt], dict[str, int], list[tuple[int, int]]]]:
+    """Each block of statements in a function body (the body, branches, loop and `with` bodies, handlers), with
+    the line of its last plain `self.x = ...` per attribute and the spans of its statements that `return`."""
+    last: dict[str, int] = {}  # attribute -> line of its last plain assignment directly in this block
+    compound: list[ast.stmt] = []
     for stmt in body:
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if (attr := _self_attr(target)) is not None:
-                    last_top[attr] = stmt.lineno
-        elif isinstance(stmt, COMPOUND) and any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
-            returning.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
-
-    def replaced(attr: str, value: ast.expr) -> bool:
-        line, last = value.lineno, last_top.get(attr, 0)
-        return line < last and not any(hi >= line and lo < last for lo, hi in returning)
-    return [(attr, value) for attr, value in assigns if value is None or not replaced(attr, value)]
+                    last[attr] = stmt.lineno
+        elif isinstance(stmt, COMPOUND):
+            compound.append(stmt)
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, name, None)
+                if inner:
+                    yield from _blocks(inner)
+            for inner in [*(h.body for h in getattr(stmt, "handlers", ())),
+                          *(c.body for c in getattr(stmt, "cases", ()))]:
+                yield from _blocks(inner)
+    if body and last:  # the spans of compound statements that `return`, only where a field is replaced
+        returning = [(c.lineno, c.end_lineno or c.lineno) for c in compound
+                     if any(isinstance(n, ast.Return) for n in ast.walk(c))]
+        yield body, last, returning
 
 
 def _self_attr(target: ast.expr) -> str | None:
@@ -273,13 +299,20 @@ def join_kinds(kinds: set[str] | list[str]) -> str:
 # Kinds the phase-1 index cannot settle alone (the index's return kinds are not known yet): what a project call
 # returns, "ret:<callee>" (item i: "ret:<callee>#<i>"), and a join of such kinds, "join:<kind>|<kind>". The
 # call-site facts settle them against the whole index (`CallFacts.settle`); every other reader sees "unknown".
-# `self.x` of a plain class is "self:x", settled by what every method stores there (`CallFacts.attr`).
-RET, JOIN, SELF = "ret:", "join:", "self:"
+# `self.x` of a plain class is "self:x", settled by what every method stores there (`CallFacts.attr`). A view,
+# slice or method that keeps a tensor where it is, of such a field, is "hostif:<kind>": a host tensor when the
+# field settles to one (`self.splits.mT.ravel()`, `self.buf[:n]`), else unknown.
+RET, JOIN, SELF, HOSTIF = "ret:", "join:", "self:", "hostif:"
 
 
 def deferred(kind: str) -> bool:
-    return kind.startswith((RET, JOIN, SELF)) or kind.startswith("items:") and any(
-        tag in kind for tag in (RET, JOIN, SELF))
+    return kind.startswith((RET, JOIN, SELF, HOSTIF)) or kind.startswith("items:") and any(
+        tag in kind for tag in (RET, JOIN, SELF, HOSTIF))
+
+
+def host_if(kind: str) -> str:
+    """What a device-keeping view or method of a deferred `kind` is (one level of tuple items at most)."""
+    return HOSTIF + kind if not kind.startswith("items:") and "," not in kind else "unknown"
 
 
 def join_later(kinds: set[str] | list[str]) -> str:
@@ -381,6 +414,8 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
         return join_later({again(a) for a in arms}) if arms else "unknown"
     if isinstance(value, ast.Subscript):
         base = again(value.value)
+        if base.startswith((SELF, HOSTIF)):
+            return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
         if deferred(base) or base.startswith("items:"):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
             index = value.slice
             literal = isinstance(index, ast.Constant) and type(index.value) is int
@@ -393,6 +428,10 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
     if isinstance(value, ast.Attribute):
         if value.attr == "shape":
             return "host_seq"
+        if value.attr in ("T", "mT", "H", "mH", "data"):
+            inner = again(value.value)  # a transposed view (or the data) of a host tensor stays where it is
+            return "cpu_tensor" if inner == "cpu_tensor" else host_if(inner) if inner.startswith((SELF, HOSTIF)) \
+                else "unknown"
         if value.attr in ("ndim", "dtype", "device", "is_cuda"):
             return "host"
         if isinstance(value.value, ast.Name) and value.value.id == "self":
@@ -458,7 +497,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
             return "cpu_tensor"
     if qual and qual.startswith("torch."):
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
-            return _factory_kind(qual, value, again)
+            return _factory_kind(qual, value, again, scope)
         kind = torch_return_kind(qual)
         if kind in ("tensor", "bool_tensor") and not any(kw.arg == "device" for kw in value.keywords):
             # an op computes where its inputs live: `torch.multinomial(probs_cpu, 1)` stays on the host
@@ -470,12 +509,14 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         meth = value.func.attr
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
-        if meth == "to" and _to_cpu(value):
-            return "cpu_tensor"
+        if meth == "to" and (_to_cpu(value) or any(_host_device(a, again) for a in value.args[:1])):
+            return "cpu_tensor"  # `.to("cpu")`, `.to(lens_cpu.device)`
         if meth == "result" and not value.args and not value.keywords \
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
             return join_later({RET + fn for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns
         receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else "unknown"
+        if receiver.startswith((SELF, HOSTIF)) and meth not in NOT_CPU_METHODS:
+            return host_if(receiver)  # `self.splits.ravel()`: where the field is, once settled
         receiver = "unknown" if deferred(receiver) else receiver
         if receiver == "cpu_tensor" and meth not in NOT_CPU_METHODS:
             return "cpu_tensor"  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`
@@ -505,17 +546,20 @@ def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -
     return qualify(args[0]) in NON_FLOAT_DTYPES
 
 
-def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str]) -> str:
+def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str], scope: Scope) -> str:
     """A factory without `device=` (or with `device="cpu"`) builds on the CPU, unless it copies a tensor
     (`torch.tensor(t)`, `as_tensor(t)` keep `t`'s device): then only host data counts."""
     device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
-    if device is not None and not (isinstance(device, ast.Constant) and isinstance(device.value, str)
-                                   and device.value.split(":")[0] == "cpu"):
+    if device is not None and not _cpu_device(device, scope) and not _host_device(device, again):
         return "tensor"  # `device=x.device`: where the inference puts it too
     if qual in ("torch.tensor", "torch.as_tensor", "torch.asarray"):
         if call.args and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp)):
             return "cpu_tensor"  # a Python list is read element by element into a new CPU tensor
         data = again(call.args[0]) if call.args else "unknown"
+        if qual == "torch.tensor" and data not in DEVICE_FAMILY:
+            # `torch.tensor(data)` copies its data to the default device; only a device tensor would keep its own
+            # (torch warns against that spelling: `t.clone().detach()`), as the inference reads it too
+            return "cpu_tensor"
         return "cpu_tensor" if data in HOST_FAMILY else "unknown"
     return "cpu_tensor"
 
@@ -530,6 +574,22 @@ def _to_cpu(call: ast.Call) -> bool:
     return False
 
 
+def _host_device(device: ast.expr, again: Callable[[ast.expr], str]) -> bool:
+    """`t.device` of a host tensor (`torch.arange(n, device=lens_cpu.device)`)."""
+    return isinstance(device, ast.Attribute) and device.attr == "device" and again(device.value) == "cpu_tensor"
+
+
+def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
+    """A `device=` argument naming the host: `"cpu"`, `"cpu:0"`, `torch.device("cpu")`, or a local bound only to
+    those (`device = "cpu"`; not a parameter: its callers decide)."""
+    if isinstance(device, ast.Call) and dotted(device.func) in ("torch.device", "device") and device.args:
+        device = device.args[0]
+    if isinstance(device, ast.Name) and scope is not None and device.id not in scope.params:
+        binds = scope.binds.get(device.id)
+        return bool(binds) and all(isinstance(b, ast.expr) and _cpu_device(b) for b in binds)
+    return isinstance(device, ast.Constant) and isinstance(device.value, str) and device.value.split(":")[0] == "cpu"
+
+
 def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
                    ) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]] | None:
     """(positional kinds, keyword kinds) a call passes, recorded even when none is known: which arguments a call
@@ -537,6 +597,31 @@ def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
     any parameter)."""
     if any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return None
-    positional = tuple(expr_kind(arg, resolve, scope) for arg in call.args)
-    keywords = tuple((kw.arg, expr_kind(kw.value, resolve, scope)) for kw in call.keywords if kw.arg)
+    positional = tuple(_arg_kind(arg, call.lineno, resolve, scope) for arg in call.args)
+    keywords = tuple((kw.arg, _arg_kind(kw.value, call.lineno, resolve, scope)) for kw in call.keywords if kw.arg)
     return positional, keywords
+
+
+def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope) -> str:
+    """What an argument passes at the call on `line`: a name reads the binding that reaches the call when one
+    does for sure (`lengths = lengths // 256` then `lengths = ones.repeat_interleave(1)` then `f(lengths)`);
+    otherwise the join of every binding (`expr_kind`)."""
+    if isinstance(arg, ast.Name):
+        reaching = _reaching(arg.id, line, scope)
+        if reaching is not None:
+            return expr_kind(reaching, resolve, scope, depth=1)
+    return expr_kind(arg, resolve, scope)
+
+
+def _reaching(name: str, line: int, scope: Scope) -> ast.expr | None:
+    """The value a name holds at `line` when one binding decides it: the last binding before the line is a
+    statement of the body's own top level (so it runs before anything below it), and no binding follows it (a
+    later one could reach the line through a loop). None when that is not certain."""
+    binds = scope.binds.get(name)
+    if not binds:
+        return None
+    lines = [getattr(b, "end_lineno", None) if isinstance(b, ast.expr) else None for b in binds]
+    if None in lines or max(lines) >= line:  # type: ignore[type-var]
+        return None
+    last = binds[lines.index(max(lines))]  # type: ignore[type-var]
+    return last if id(last) in scope.top_values else None  # type: ignore[return-value]

@@ -144,6 +144,15 @@ def _broadcast_rank(a: Val, b: Val) -> int | None:
     return None if None in ranks else max(ranks)  # type: ignore[type-var]
 
 
+# A host value that names the CPU as a device (`"cpu"`, `torch.device("cpu")`): a device argument bound to one
+# puts a factory's result on the host. Joined with any other host value it is plain host data.
+CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
+
+
+def _device_type(text: str | None) -> str | None:
+    return text.split(":")[0] if text is not None else None
+
+
 def _const_string(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString):
         return node.evaluated_value if isinstance(node.evaluated_value, str) else None
@@ -234,8 +243,15 @@ class Inference:
     def _eval_Integer(self, node: cst.BaseExpression) -> Val:
         return HOST
 
-    _eval_Float = _eval_Imaginary = _eval_SimpleString = _eval_ConcatenatedString = _eval_Integer
+    _eval_Float = _eval_Imaginary = _eval_ConcatenatedString = _eval_Integer
     _eval_FormattedString = _eval_Integer
+
+    def _eval_SimpleString(self, node: cst.SimpleString) -> Val:
+        """A string; `"cpu"` / `"cpu:0"` is also a device name, so that `device = "cpu"` then
+        `torch.zeros(n, device=device)` is a host tensor."""
+        if "cpu" not in node.value:  # the raw token: evaluating every string literal would cost lint time
+            return HOST
+        return CPU_DEVICE if _device_type(_const_string(node)) == "cpu" else HOST
 
     def _eval_Ellipsis(self, node: cst.Ellipsis) -> Val:
         return HOST
@@ -365,6 +381,11 @@ class Inference:
             if left.kind is Kind.CPU_TENSOR and right.kind in (Kind.CPU_TENSOR, *HOSTS) or \
                     right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
                 return Val(Kind.CPU_TENSOR, rank=rank)
+            host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
+            if host is not None and host.rank is not None and host.rank > 0 and Kind.UNKNOWN in (left.kind, right.kind):
+                # a host tensor of one or more dimensions meets only host operands (a device one would raise); a
+                # 0-d one also meets device tensors, and is read as one as before (where it lives is unknown)
+                return Val(Kind.CPU_TENSOR)
             bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return Val(Kind.BOOL_TENSOR, rank=rank)
@@ -486,12 +507,17 @@ class Inference:
         return self.device_expr(arg.value)
 
     def device_expr(self, expr: cst.BaseExpression) -> str:
+        if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device" and expr.args:
+            return self.device_expr(expr.args[0].value)
         text = _const_string(expr)
-        if text is None and isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device" and expr.args:
-            text = _const_string(expr.args[0].value)
         if text is None:
-            return "other"
+            return "cpu" if self(expr) == CPU_DEVICE or self._host_device(expr) else "other"
         return "cpu" if text.split(":")[0] == "cpu" else "cuda"
+
+    def _host_device(self, expr: cst.BaseExpression) -> bool:
+        """`t.device` of a host tensor: `torch.arange(n, device=lens_cpu.device)` builds on the host too."""
+        return isinstance(expr, cst.Attribute) and expr.attr.value == "device" \
+            and self(expr.value).kind is Kind.CPU_TENSOR
 
     def device_arg(self, expr: cst.BaseExpression) -> str:
         """What a `.to(...)` / `device=` argument is: "cpu", "device", "dtype" or "unknown"."""
@@ -503,6 +529,8 @@ class Inference:
             return "cpu"  # device=None: the default device
         if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device":
             return "cpu" if self.device_expr(expr) == "cpu" else "device"
+        if self(expr) == CPU_DEVICE:
+            return "cpu"  # `device = "cpu"` earlier in the function
         text = dotted_name(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else \
             cst.Module([]).code_for_node(expr) if isinstance(expr, cst.Call) else ""
         if "cpu" in (text or "").lower():
@@ -510,6 +538,8 @@ class Inference:
         qual = self.resolve(expr) or ""
         if qual.startswith("torch.") and qual != "torch.device":
             return "dtype"  # torch.float16, torch.bool, ...
+        if self._host_device(expr):
+            return "cpu"  # `x.to(lens_cpu.device)`: where the host tensor is
         if isinstance(expr, cst.Attribute) and expr.attr.value in ("device", "dtype"):
             return expr.attr.value  # other.device, other.dtype
         last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
@@ -519,6 +549,8 @@ class Inference:
             return "device"
         if self(expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
             return "device"  # x.to(other): other's device and dtype
+        if self(expr).kind is Kind.CPU_TENSOR and not self(expr).weak:
+            return "cpu"  # `x.to(lens_cpu)`
         return "unknown"
 
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:
@@ -526,6 +558,8 @@ class Inference:
             if qual.startswith(("numpy.", "np.")):
                 return Val(Kind.NDARRAY)
             return None
+        if qual == "torch.device" and node.args and self.device_expr(node) == "cpu":
+            return CPU_DEVICE
         if qual in HOST_TORCH:
             return HOST
         if qual in RNG_STATE_TORCH:

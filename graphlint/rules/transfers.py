@@ -9,7 +9,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Kind
 from graphlint.rules._conditions import condition_category
-from graphlint.rules._util import is_true, kwarg, method_call, positional, tensor_method
+from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
@@ -158,6 +158,11 @@ class CpuTransfer(Rule):
             if isinstance(arg.value, (cst.SimpleString, cst.Call)) and self.ctx.inference.device_expr(arg.value) == "cpu":
                 self.report(node, self.message.format(call='.to("cpu")'))
                 return
+            # `t.to(device)` after `device = "cpu"`, `t.to(lens_cpu.device)`: a device tensor moved to the host
+            if recv is not None and self.ctx.is_device_tensor(recv) and not self.ctx.val(recv).weak \
+                    and self.ctx.inference.device_arg(arg.value) == "cpu":
+                self.report(node, self.message.format(call=f".to({code_of(arg.value)})"))
+                return
 
     def _copy_into_host(self, node: cst.Call, dst: cst.BaseExpression | None) -> None:
         """`host_buf.copy_(device_t)` without `non_blocking=True`."""
@@ -171,20 +176,20 @@ class CpuTransfer(Rule):
 
 
 class NumpyCall(Rule):
-    """`.numpy()` needs the data on the host: it fails on CUDA tensors.
+    """`.numpy(force=True)` copies a device tensor to the host, a blocking device-to-host copy.
 
-    In a hot path it means a device-to-host copy happened (or is about to). On a tensor known to live on
-    the host (`x.cpu().numpy()`, `torch.arange(4).numpy()`) it is not reported: the copy, if any, is
-    the `.cpu()`'s (GL103).
+    A plain `.numpy()` is not reported: it raises on a CUDA tensor (`can't convert cuda:0 device type tensor
+    to numpy`), so where code calls it the receiver already lives on the host, and the copy that put it
+    there, if any, is the `.cpu()`'s (GL103). Only `force=True` makes `.numpy()` move device data itself.
     """
 
     code = "GL104"
     name = "numpy-call"
     family = Family.HOST_SYNC
-    message = "`.numpy()` reads tensor data on the host (after a blocking device-to-host copy)"
+    message = "`.numpy(force=True)` copies a device tensor to the host and blocks until the GPU catches up"
     fix_hint = "Stay in torch on the device; convert to NumPy only after the step"
     why = (
-        "NumPy only reads host memory, so a device tensor must first come back through a blocking copy; the NumPy "
+        "With `force=True` a device tensor is first copied back to the host through a blocking copy; the NumPy "
         "work that follows runs on the host every step and is not part of a captured graph."
     )
     hazard = "d2h-copy"
@@ -192,16 +197,20 @@ class NumpyCall(Rule):
     VALID = (
         "def step(x: torch.Tensor):\n    return x.float()\n",
         "def step(x: torch.Tensor):\n    return x.cpu().numpy()  # the copy is GL103's\n",
+        # a CUDA tensor would raise here: what `.numpy()` reads is already on the host
+        "def step(x: torch.Tensor):\n    return x.detach().numpy()\n",
+        "def step(x: torch.Tensor):\n    return x.numpy(force=False)\n",
     )
     INVALID = (
-        "def step(x: torch.Tensor):\n    return x.numpy()  # <- GL104\n"
-        "    #      ^^^^^^^^^\n",
-        "def step(x: torch.Tensor):\n    return x.detach().numpy()  # <- GL104\n"
-        "    #      ^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.numpy(force=True)  # <- GL104\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.detach().numpy(force=True)  # <- GL104\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if tensor_method(self.ctx, node, ("numpy",), on_device=True):
+        force = kwarg(node, "force")
+        if force is not None and is_true(force.value) and tensor_method(self.ctx, node, ("numpy",), on_device=True):
             self.report(node)
 
 

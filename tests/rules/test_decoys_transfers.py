@@ -51,6 +51,217 @@ def test_numpy_of_an_unknown_value_is_an_array():
     assert findings(src) == {(6, "GL103"), (9, "GL102"), (10, "GL102")}
 
 
+def test_plain_numpy_reads_a_host_tensor():
+    """`.numpy()` raises on a CUDA tensor, so where code calls it the receiver is on the host, whatever its
+    annotation says (lmdeploy's scheduler reads its CPU batched outputs with `next_token_ids.numpy()`; vLLM's
+    CPU attention backend `attn_metadata.query_start_loc.numpy()`): decoys. `.numpy(force=True)` copies a
+    device tensor itself (hit), and the `.cpu()` before a `.numpy()` stays GL103's."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: torch.Tensor, meta):
+                a = ids.numpy()
+                b = ids.view(2, -1).detach().numpy()
+                c = meta.query_start_loc.numpy()
+                d = x.numpy(force=True)
+                e = x.cpu().numpy()
+                return a, b, c, d, e
+    """
+    assert findings(src) == {(7, "GL104"), (8, "GL103")}
+
+
+def test_closures_read_free_variables_when_called():
+    """A nested function reads its enclosing function's names when it runs, not where it is defined: lmdeploy's
+    `__slice_and_gather()` closure reads `tp_sizes`, bound to `torch.tensor(sizes)` (a CPU tensor) after the
+    `def`, so its `.tolist()` is host work (decoy). A closure branching on a device sum bound after the `def`
+    is a hit it was not before (the name was unbound where the `def` stands); one never called is walked with
+    the names the function ends with."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, sizes: list):
+                def _take():
+                    cur = tp.minimum(cap)
+                    return cur.tolist()
+                def _check():
+                    if total > 0:
+                        return 1
+                    return 0
+                def _later():
+                    return total.tolist()
+                tp = torch.tensor(sizes)
+                cap = tp.new_tensor(4)
+                total = x.sum()
+                out = _take()
+                while tp.sum() > 0:
+                    out = _take()
+                return out, _check(), _later
+    """
+    assert findings(src) == {(8, "GL110"), (12, "GL102")}
+
+
+def test_closures_of_one_name_in_both_arms_are_each_walked():
+    """`if c: def f(): ... else: def f(): ...` (vLLM's causal_conv1d `num_program`): both defs run, each is
+    walked (the device read in the first arm stays a hit)."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, flag: bool):
+                if flag:
+                    def count(t):
+                        return t.sum().item()
+                else:
+                    def count(t):
+                        return 0
+                return count(x)
+    """
+    assert findings(src) == {(6, "GL101")}
+
+
+def test_call_sites_pass_the_binding_that_reaches_them():
+    """A call site passes the value its argument's name holds there: lmdeploy's internvl rebinds `lengths`
+    three times and passes the last one, `torch.ones(n).repeat_interleave(1)` (a CPU tensor), so the callee's
+    `lengths.tolist()` is host work (decoy). Where the last binding sits in a branch (`sizes`), every binding
+    counts, as before, and the callee's `.tolist()` of the device sum stays a hit; so does the `.item()`."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def feats(self, x: torch.Tensor, lengths: torch.Tensor):
+                return x[: lengths.tolist()[0]]
+
+            def split(self, x: torch.Tensor, sizes: torch.Tensor):
+                return x[: sizes.tolist()[0]]
+
+            def counts(self, ids: torch.Tensor):
+                return (ids == 3).sum(-1), ids
+
+            def forward(self, x: torch.Tensor, ids: torch.Tensor, flag: bool):
+                lengths, _ = self.counts(ids)
+                lengths = lengths // 256
+                ones = torch.ones(int(lengths.sum().item()), dtype=torch.int64)
+                lengths = ones.repeat_interleave(1)
+                sizes = torch.ones(4)
+                if flag:
+                    sizes = ids.sum(-1)
+                return self.feats(x, lengths), self.split(x, sizes)
+    """
+    assert findings(src) == {(7, "GL102"), (15, "GL101")}
+
+
+def test_host_tensors_through_views_and_copies_cross_calls():
+    """What a call site passes is a host tensor when it is `torch.tensor(data)` of anything but a device tensor
+    (it copies to the default device: torchtune's `torch.tensor(possible_resolutions)` field, exllamav2's
+    `torch.tensor(list(grid))`), a transposed view of one (`.T`, `.mT`), or a factory on `torch.device("cpu")`
+    (lmdeploy's expert order `torch.arange(n, device=torch.device("cpu")).reshape(-1, k).T.ravel()`): the
+    callees' `.tolist()` / `.item()` are host reads (decoys). `torch.as_tensor` of a value nothing types and
+    `torch.tensor` of a device tensor keep their hits."""
+    src = """
+        import torch
+
+        class Disp:
+            def __init__(self, n: int, k: int):
+                idx = torch.arange(n, device=torch.device("cpu"))
+                self.order = idx.reshape(-1, k).T.ravel()
+
+            def sort(self, x: torch.Tensor, order: torch.Tensor):
+                return torch.cat([x[i] for i in order.tolist()])
+
+            def forward(self, x: torch.Tensor):
+                return self.sort(x, self.order)
+
+        def window(grid):
+            out = 0
+            for t, h, w in grid:
+                out += (t * h * w).item()
+            return out
+
+        def first(sizes: torch.Tensor):
+            return sizes.tolist()
+
+        def second(sizes: torch.Tensor):
+            return sizes.tolist()
+
+        class Tower(torch.nn.Module):
+            def forward(self, x: torch.Tensor, grid: list, ids):
+                g = torch.tensor(list(grid), dtype=torch.int).unsqueeze(0)
+                return window(g), first(torch.as_tensor(ids)), second(torch.tensor(x.sum(0)))
+    """
+    assert findings(src, scope="all") == {(21, "GL102"), (24, "GL102")}
+
+
+def test_a_device_variable_bound_to_the_cpu_builds_host_tensors():
+    """`device = "cpu"` (or `torch.device("cpu")`) then a factory on `device=device` builds a host tensor, in the
+    function and in what a helper returns: its `.tolist()` / `.item()` and the factory are host work (decoys).
+    A device taken from a tensor stays the device: copy and read are hits."""
+    src = """
+        import torch
+
+        def gather_sizes(vals: list):
+            device = "cpu"
+            return torch.tensor(vals, device=device)
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, vals: list, n: int):
+                device = "cpu"
+                a = torch.tensor(vals, device=device)
+                host = torch.device("cpu")
+                b = torch.zeros(n, device=torch.device(device)) + torch.arange(n, device=host)
+                dev = x.device
+                d = torch.tensor(vals, device=dev)
+                return a.tolist(), b.sum().item(), gather_sizes(vals).tolist(), d.tolist()
+    """
+    assert findings(src) == {(14, "GL130"), (15, "GL102")}
+
+
+def test_the_device_of_a_host_tensor_is_the_host():
+    """`torch.arange(n, device=lens.device)` with `lens` a host tensor builds on the host, in the function and in
+    what a helper returns: its `.tolist()` is host work (decoys). Moving a device tensor there (`x.to(lens.device)`,
+    `x.to(device)` after `device = "cpu"`) is the blocking device-to-host copy (GL103 hits), and what it gives
+    is a host tensor; a factory on `x.device` stays on the device (hit)."""
+    src = """
+        import torch
+
+        def steps(lens: list):
+            t = torch.tensor(lens)
+            return torch.arange(4, device=t.device)
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: list, n: int):
+                lens_t = torch.tensor(lens, dtype=torch.int32)
+                r = torch.arange(n, device=lens_t.device)
+                a = (r < lens_t[0]).tolist()
+                b = x.to(lens_t.device)
+                device = "cpu"
+                c = x.to(device)
+                d = torch.zeros(n, device=x.device)
+                return a, b.sum().item(), c.tolist(), d.tolist(), steps(lens).tolist()
+    """
+    assert findings(src) == {(12, "GL103"), (14, "GL103"), (16, "GL102")}
+
+
+def test_host_tensors_meeting_unknown_operands():
+    """A host tensor of one or more dimensions combined with a value nothing types can only have met host operands
+    (a device one would raise), so `torch.arange(n) * self.unit + offsets[-1]` (vLLM's and SGLang's
+    `get_window_index`) stays on the host and its `.tolist()` is host work (decoy). A 0-d host tensor may meet a
+    device tensor: combined with an unknown value it is read as a device tensor as before (hit, GL126). A
+    `.to(target_dtype)` whose dtype a torch getter returns is a cast, not a move to the host (decoy: gptj)."""
+    src = """
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, q: torch.Tensor, emb: torch.Tensor, n: int):
+                offsets = [0]
+                cu = torch.arange(1, n + 1) * self.unit + offsets[-1]
+                offsets.extend(cu.tolist())
+                s = torch.tensor(n)
+                rel = emb[self.max_pos - s :, :]
+                target_dtype = torch.get_autocast_dtype("cuda")
+                q = q.to(target_dtype)
+                return rel, q, offsets
+    """
+    assert findings(src) == {(9, "GL126")}
+
+
 def test_numpy_named_parameters_are_arrays():
     """Unannotated parameters named `*_np`, `*_numpy` or `np_*` hold numpy arrays by convention (sglang's
     mindspore backend: `create_mask(self, query_lens_np, seq_lens_np)` gets `.cpu().numpy()` copies), so their
@@ -306,6 +517,76 @@ def test_fields_take_the_value_a_method_leaves():
                 return x * sigmas[0], x * table[0]
     """
     assert findings(src, scope="all") == {(7, "GL103"), (11, "GL103"), (14, "GL131")}
+
+
+def test_fields_replaced_in_the_same_branch_take_the_last_value():
+    """`self.x = dev` then `self.x = dev.to("cpu", ...)` in one branch (lmdeploy's all-to-all dispatcher keeps its
+    split sizes on the host that way): only the last assignment leaves the block, so the field is a host tensor
+    and the callee's `.tolist()` of it is host work (decoy). A `return` between the two keeps the first value
+    possible: the `.tolist()` of that field stays a hit."""
+    src = """
+        import torch
+
+        class Disp:
+            def __init__(self, n: int):
+                self.splits = None
+                self.other = None
+
+            def prep(self, counts: torch.Tensor, k: int):
+                if k > 1:
+                    self.splits = counts.view(-1, k)
+                    self.splits = counts.to(torch.device("cpu"), non_blocking=True)
+                    self.other = counts.view(-1, k)
+                    if k > 2:
+                        return counts
+                    self.other = counts.to("cpu", non_blocking=True)
+                return counts
+
+            def sort(self, x: torch.Tensor, sizes: torch.Tensor):
+                return torch.split(x, sizes.tolist())
+
+            def forward(self, x: torch.Tensor):
+                self.prep(x, 2)
+                return self.sort(x, self.splits), self.other.tolist()
+    """
+    assert findings(src) == {(23, "GL102")}
+
+
+def test_views_and_methods_of_host_fields_cross_calls():
+    """A slice, `.mT` view or device-keeping method of a field every method keeps on the host is passed as a host
+    tensor (lmdeploy's dispatcher passes `self.num_global_tokens_per_local_expert.mT.ravel()`; a pinned staging
+    buffer's `self.buf[:n]`): the callees' `.tolist()` are host work (decoys). The same of a device field
+    stays a hit."""
+    src = """
+        import torch
+
+        class Disp:
+            def __init__(self, n: int):
+                self.splits = None
+                self.buf = torch.zeros(n, dtype=torch.int32, pin_memory=True)
+                self.dev = None
+
+            def prep(self, counts: torch.Tensor, k: int):
+                if k > 1:
+                    self.splits = counts.view(-1, k)
+                    self.splits = counts.to(torch.device("cpu"), non_blocking=True)
+                self.dev = counts.view(-1)
+                return counts
+
+            def sort(self, x: torch.Tensor, sizes: torch.Tensor):
+                return torch.split(x, sizes.tolist())
+
+            def head(self, lens: torch.Tensor):
+                return lens.tolist()
+
+            def tail(self, lens: torch.Tensor):
+                return lens.tolist()
+
+            def forward(self, x: torch.Tensor):
+                self.prep(x, 2)
+                return self.sort(x, self.splits.mT.ravel()), self.head(self.buf[:4]), self.tail(self.dev.long())
+    """
+    assert findings(src) == {(23, "GL102")}
 
 
 def test_number_or_tensor_unions_are_tensors_until_narrowed():

@@ -539,7 +539,6 @@ class _Indexer(ast.NodeVisitor):
                 ref = self.resolve(dotted(node.args[0]))
                 if ref:
                     self.s.hook_roots.append((ref, node.lineno, self.func_stack[-1].key if self.func_stack else None))
-        self.generic_visit(node)
 
 
 def index_source(source: str, path: str, module: str, is_package: bool = False) -> ModuleSummary:

@@ -182,7 +182,8 @@ def _self_attr(target: ast.expr) -> str | None:
 
 def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, str], ...]:
     """(attribute, kind) of each `self.x = value` of the function; `self.x = None` placeholders are left out."""
-    return tuple((attr, expr_kind(value, resolve, scope) if value is not None else "unknown")
+    memo: Memo = {}
+    return tuple((attr, expr_kind(value, resolve, scope, memo=memo) if value is not None else "unknown")
                  for attr, value in scope.self_assigns
                  if not (isinstance(value, ast.Constant) and value.value is None))
 
@@ -318,18 +319,33 @@ def settled(kind: str) -> str:
     return "unknown"
 
 
-def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -> str:
-    """What `value` is, by syntax: see the module docstring."""
+Memo = dict[tuple[ast.expr, int], str]
+
+
+def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, memo: Memo | None = None) -> str:
+    """What `value` is, by syntax: see the module docstring. `memo` shares the kinds already read between the
+    calls of one question (one call's arguments, one function's returns): `h = h + r` rebound ten times would
+    otherwise be read 10**MAX_DEPTH times. It is valid only while `resolve` answers the same."""
+    if memo is None:
+        memo = {}
+    key = (value, depth)  # the node itself, not its id: the memo keeps it alive, so no id is reused
+    kind = memo.get(key)
+    if kind is None:
+        kind = memo[key] = _expr_kind(value, resolve, scope, depth, memo)
+    return kind
+
+
+def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> str:
     if depth > MAX_DEPTH:
         return "unknown"
     # depth counts the names followed to their bindings (what can cycle: `x = x + 1`), not the nesting of one
     # expression, which its size bounds: `(cu_cpu[1:].clamp(min=s) - s).to(torch.int32)` is read to its root
-    again = lambda e: expr_kind(e, resolve, scope, depth)  # noqa: E731
+    again = lambda e: expr_kind(e, resolve, scope, depth, memo)  # noqa: E731
     if isinstance(value, ast.Name):
         bound = scope.binds.get(value.id, [])
         if any(b is None for b in bound):
             return "unknown"  # rebound by a loop or `with`
-        hop = lambda e: expr_kind(e, resolve, scope, depth + 1)  # noqa: E731
+        hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
         kinds = {hop(b) if not isinstance(b, ast.AugAssign) else "" if hop(b.value) == "host" else "unknown"
                  for b in bound} - {""}
         if value.id in scope.params and value.id not in scope.top:
@@ -537,6 +553,7 @@ def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
     any parameter)."""
     if any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return None
-    positional = tuple(expr_kind(arg, resolve, scope) for arg in call.args)
-    keywords = tuple((kw.arg, expr_kind(kw.value, resolve, scope)) for kw in call.keywords if kw.arg)
+    memo: Memo = {}
+    positional = tuple(expr_kind(arg, resolve, scope, memo=memo) for arg in call.args)
+    keywords = tuple((kw.arg, expr_kind(kw.value, resolve, scope, memo=memo)) for kw in call.keywords if kw.arg)
     return positional, keywords

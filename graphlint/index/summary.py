@@ -16,8 +16,8 @@ from graphlint.facts.annotations import annotation_kind, follows_an_argument, is
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names, records_args,
-    refine_returns, scope_of,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names,
+    records_args, refine_returns, scope_of,
 )
 
 
@@ -332,7 +332,8 @@ class _Indexer(ast.NodeVisitor):
     def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> str:
         """An unannotated function's return kind, when every value-returning `return` agrees by syntax
         alone (docs/inference.md, graphlint._callsite_facts.expr_kind)."""
-        kinds = {expr_kind(value, self.resolve, scope) for value in scope.returns}
+        memo: Memo = {}
+        kinds = {expr_kind(value, self.resolve, scope, memo=memo) for value in scope.returns}
         return join_later(kinds) if kinds else "unknown"
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.names import bound_names, dotted
@@ -129,6 +129,25 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     return scope
 
 
+BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")  # the fields that hold statements, in `_fields` order
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def statements(body: list[ast.stmt], *, nested: bool = False) -> Iterator[ast.AST]:
+    """The statements of `body` and of the blocks under them (except handlers and match cases included), in the
+    order a pre-order walk of every node from the last statement meets them; functions and classes defined
+    there are neither yielded nor entered unless `nested`. Expressions hold no statements (a lambda's body is
+    one expression), so they are not walked: a tenth of the index went to walking them for this."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in BLOCKS:
+            for child in getattr(node, name, ()):
+                if nested or not isinstance(child, SCOPES):
+                    stack.append(child)
+
+
 def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] | None:
     """`b, h, w = x.shape`: each name bound to its item (`x.shape[1]`, or the literal's element); None for
     targets that are not a flat tuple of names."""
@@ -164,7 +183,7 @@ def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if (attr := _self_attr(target)) is not None:
                     last_top[attr] = stmt.lineno
-        elif isinstance(stmt, COMPOUND) and any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
+        elif isinstance(stmt, COMPOUND) and any(isinstance(n, ast.Return) for n in statements([stmt], nested=True)):
             returning.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
 
     def replaced(attr: str, value: ast.expr) -> bool:

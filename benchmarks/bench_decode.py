@@ -1,7 +1,7 @@
 """Decode-step latency per batch bucket: native graph replay, native eager, HF eager experts, HF grouped_mm.
 
     PYTHONPATH=$PWD python3 benchmarks/bench_decode.py --out $OUT/bench_decode.md [--configs tiny,mid]
-        [--expert-formats bf16,mxfp4,nvfp4] [--kv-slots]
+        [--expert-formats bf16,mxfp4,nvfp4] [--kv-slots] [--pdl-ab]
 
 Setup per config (bf16 on the GPU):
 * HF: `DeepseekV4ForCausalLM` with random weights, prefilled with a `--ctx`-token prompt per row in one forward
@@ -16,6 +16,9 @@ Setup per config (bf16 on the GPU):
   HF weights quantised at load) and labels its rows "..., mxfp4 experts". HF has no 4-bit rows.
 * The native model uses the default paged KV (256-token blocks, `kv_pages`); `--kv-slots` adds bf16 rows of the
   slot layout (`kv_block_tokens=0`, "..., slot KV"): what the block-table indirection costs.
+* `--pdl-ab` adds bf16 rows of the same model's step captured with `_backend.STEP_PDL` flipped (it ships on, so
+  the rows are "..., step PDL off"; each bucket's replay checked bitwise against the default graphs' from the
+  same state).
 Times are CUDA-event wall times per step (median of `--repeats` runs of `--iters` steps), so eager numbers
 include the host launch overhead, which is the point.
 """
@@ -40,6 +43,7 @@ CONFIGS = {"tiny": (TINY, 512), "mid": (MID, 8192)}  # sizes, context length
 BUCKETS = [1, 2, 4, 8]
 EXPERT_FORMATS = ("bf16", "mxfp4", "nvfp4")
 SLOT_KV = ", slot KV"
+PDL_EQUAL: dict[int, bool] = {}  # bucket -> every --pdl-ab replay was bitwise the plain one
 
 
 def time_steps(fn, iters: int, repeats: int) -> float:  # graphlint: cold
@@ -97,7 +101,8 @@ def native_labels(expert_format: str) -> tuple[str, str]:  # graphlint: cold
 
 @torch.no_grad()
 def bench_native(hf, ctx: int, iters: int, repeats: int,  # graphlint: cold
-                 expert_format: str = "bf16", kv_block_tokens: int = 256) -> dict[str, dict[int, float]]:
+                 expert_format: str = "bf16", kv_block_tokens: int = 256,
+                 pdl_ab: bool = False) -> dict[str, dict[int, float]]:
     model = from_hf_model(hf, max_batch=max(BUCKETS), max_len=ctx + 1024, device="cuda", dtype=torch.bfloat16,
                           expert_format=expert_format, kv_block_tokens=kv_block_tokens)
     t0 = time.time()
@@ -114,7 +119,39 @@ def bench_native(hf, ctx: int, iters: int, repeats: int,  # graphlint: cold
         res[eager][b] = time_steps(lambda: model.decode_step(b), max(3, iters // 10), repeats)
         print(f"  native {expert_format} b={b}: replay {res[replay][b]:.3f} ms, eager {res[eager][b]:.3f} ms",
               flush=True)
+    if pdl_ab:
+        res.update(bench_step_pdl(model, runner, ctx, iters, repeats, replay))
     return res
+
+
+@torch.no_grad()
+def bench_step_pdl(model, plain: DSV4Runner, ctx: int, iters: int, repeats: int,  # graphlint: cold
+                   label: str) -> dict[str, dict[int, float]]:
+    """The same model's step captured with `_backend.STEP_PDL` flipped (the shipped default is on, so the rows
+    time it off): its replay times, and whether each bucket's replay from the same placed state gives bitwise
+    the logits and tokens of the default graphs."""
+    from dsv4_native import _backend
+
+    shipped = _backend.STEP_PDL
+    _backend.STEP_PDL = not shipped
+    try:
+        runner = DSV4Runner(model, BUCKETS).capture()
+    finally:
+        _backend.STEP_PDL = shipped
+    row: dict[int, float] = {}
+    for b in BUCKETS:
+        outs = []
+        for r in (plain, runner):
+            place_rows_at(model, b, ctx)
+            r.graphs(b)
+            outs.append((model.logits[:b].clone(), model.io.next_tok[:b].clone()))
+        same = all(torch.equal(x, y) for x, y in zip(*outs))
+        place_rows_at(model, b, ctx)
+        row[b] = time_steps(lambda: runner.graphs(b), iters, repeats)
+        print(f"  step PDL {'off' if shipped else 'on'} b={b}: replay {row[b]:.3f} ms, logits and tokens bitwise "
+              f"equal to the default replay: {same}", flush=True)
+        PDL_EQUAL[b] = PDL_EQUAL.get(b, True) and same
+    return {label + (", step PDL off" if shipped else ", step PDL"): row}
 
 
 @torch.no_grad()
@@ -151,6 +188,11 @@ def table(name: str, ctx: int, res: dict[str, dict[int, float]]) -> str:  # grap
         if 1 in res.get(replay, {}):
             ratios.append(f"{replay} vs its eager at B=1: {res[eager][1] / res[replay][1]:.1f}x")
     rep = res.get("native graph replay", {})
+    off = res.get("native graph replay, step PDL off", {})
+    for b in (1, max(BUCKETS)):
+        if b in rep and b in off:
+            ratios.append(f"step PDL (shipped) vs PDL off at B={b}: {off[b] / rep[b]:.3f}x faster, bitwise equal at "
+                          f"every bucket: {all(PDL_EQUAL.values())}")
     slots = res.get("native graph replay" + SLOT_KV, {})
     for b in (1, max(BUCKETS)):
         if b in rep and b in slots:
@@ -176,6 +218,8 @@ def main() -> None:  # graphlint: cold
     ap.add_argument("--expert-formats", default=",".join(EXPERT_FORMATS),
                     help="native models to time, by expert storage: any of " + ", ".join(EXPERT_FORMATS))
     ap.add_argument("--kv-slots", action="store_true", help="also time the bf16 model with the slot KV layout")
+    ap.add_argument("--pdl-ab", action="store_true",
+                    help="also time the bf16 step captured with _backend.STEP_PDL off (rows '..., step PDL off')")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     formats = args.expert_formats.split(",")
@@ -190,7 +234,7 @@ def main() -> None:  # graphlint: cold
         hf = build_hf_model(sizes, seed=0, dtype=torch.bfloat16).cuda()
         res: dict[str, dict[int, float]] = {}
         for fmt in formats:
-            res.update(bench_native(hf, ctx, args.iters, args.repeats, fmt))
+            res.update(bench_native(hf, ctx, args.iters, args.repeats, fmt, pdl_ab=args.pdl_ab and fmt == "bf16"))
             torch.cuda.empty_cache()
         if args.kv_slots:
             res.update(bench_native(hf, ctx, args.iters, args.repeats, "bf16", kv_block_tokens=0))

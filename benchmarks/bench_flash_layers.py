@@ -41,7 +41,8 @@ MoE alone (bf16, Flash dims, batch 1 / 16 / 32): our layer (router included) aga
 `gpu_timing.grouped_mm_moe` on the same slot table (no router), and the weight-read floor of the experts it
 routed plus the router. Sparse attention (`dsv4::sparse_decode_attention`, the model's split choice) on long
 index lists: bytes (KV rows gathered once, the index list, q read, o written) per second over the measured
-bandwidth. Both are timed as one graph of back-to-back calls (`gpu_timing.bench_graph_chain`) over inputs that
+bandwidth (HCA lists computed from the position, `index_ratio`, as the model's HCA layers run them; CSA's
+read). Both are timed as one graph of back-to-back calls (`gpu_timing.bench_graph_chain`) over inputs that
 together exceed the L2 several times, as inside a step.
 
 `--smoke` runs the same code on the CPU at tiny dims (host clock, eager steps; the kernels' PyTorch references
@@ -398,7 +399,10 @@ def attention_table(st: Setup, bw: float) -> list[str]:  # graphlint: cold
             nbytes = b * (kmax * d * 2 + kmax * 4 + 2 * h * d * 2)
             mem = b * (n_comp + w) * d * 2
             sets = [attention_inputs(st, ratio, n_comp, b, seed) for seed in range(copies_beyond_l2(nbytes, mem))]
-            t = time_us([partial(sparse_decode_attention, *a) for a in sets])
+            # as the model runs it: an HCA list is computed from the position (every entry visible), CSA's is read
+            listed = {} if ratio == CSA else dict(pos=torch.full((b,), n_comp * ratio - 1, device=st.device),
+                                                  index_ratio=ratio)
+            t = time_us([partial(sparse_decode_attention, *a, **listed) for a in sets])
             rate = nbytes / t * 1e6
             rows.append(f"| {label} | {b} | {kmax} | {sets[0][7].shape[1]} | {t:.1f} | {nbytes / 1e6:.2f} | "
                         f"{rate / 1e12:.3f} | {rate / bw:.0%} |")

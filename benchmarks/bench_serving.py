@@ -3,36 +3,38 @@
     PYTHONPATH=$PWD python3 benchmarks/bench_serving.py --out $OUT/bench_serving.md          # H200, mid size
     PYTHONPATH=$PWD python3 benchmarks/bench_serving.py --smoke                               # CPU, seconds
 
-Sizes for the H200 (estimates from the decode benchmarks: ~2-5 ms per replayed step, ~20 ms per eager forward,
-HF ~40 ms per step; not measured here). The issue's workload is the default (256 requests, prompts 64-4,096,
-outputs 16-1,024): run one pattern per call, each ~3-5 min once the chunked prefill (dsv4_native/prefill.py)
-is in the checkout, with HF on a subset:
+The default is the issue's full workload (256 requests, prompts 64-4,096, outputs 16-1,024, burst and Poisson
+at 8 requests/s) on the `mid` model with 64 slots, HF on the first 4 requests of the burst only (eager HF is
+~40-60 ms per step), run last: one device command, estimated ~4 min on the H200 (setup ~30 s, engine ~20 +
+~35 s, static ~30 + ~45 s, HF ~50 s; estimates from the decode and prefill benchmarks, not measured). Rows are
+printed as each run ends; `--deadline S` skips the runs that would start after S seconds (the table is still
+printed), so a time-limited device command keeps what it measured:
 
-    ... bench_serving.py --patterns burst   --hf-requests 16 --hf-batch 16 --out $OUT/serving_burst.md
-    ... bench_serving.py --patterns poisson --hf-requests 16 --hf-batch 16 --out $OUT/serving_poisson.md
-
-A first check in ~1-2 min: `--requests 64 --prompt-max 1024 --out-max 512 --hf-requests 8 --hf-batch 8`. With
-only the token-loop prefill (16 eager forwards per chunk) keep prompts short (`--prompt-max 512`): a 4,096-token
-prompt is then ~80 s of eager forwards.
+    PYTHONPATH=$PWD timeout 350 python3 benchmarks/bench_serving.py --deadline 250 --out $OUT/bench_serving.md
 
 Workload (seeded): `--requests` requests, prompt lengths uniform in [--prompt-min, --prompt-max], output
 lengths uniform in [--out-min, --out-max], random token ids; EOS ignored, so every request generates exactly
 its output length (the vLLM benchmark's `ignore_eos`). Two arrival patterns: all at t=0 ("burst"), and a
 Poisson process of `--rate` requests/s ("poisson").
 
-Systems, all on the same random weights (`_model_configs`, bf16 on the GPU):
-* engine: `DSV4Engine` over `DSV4Runner` (one CUDA graph per bucket 1, 2, 4, ... `--slots`), `--chunk`-token
-  prefill chunks interleaved with decode steps; a request is handed back when its stop is read;
-* static: the requests in arrival order, in batches of `--slots`, each through `DSV4Runner.generate` (prefill
-  of the batch, then replays until the batch's longest output is done); a batch starts when its last request
-  has arrived and the previous batch is done; a request is handed back when its batch returns;
+Systems, all on the same random weights (`_model_configs`, bf16 on the GPU), the same `--slots`:
+* engine: `DSV4Engine` over `DSV4Runner` (one CUDA graph per bucket 1, 2, 4, ... `--slots`): per iteration one
+  packed prefill forward of <= `--chunk` prompt tokens from as many requests as fit, up to `--overlap` decode
+  steps launched between its layers, one decode step; a request is handed back when its last token is read;
+* static: the requests in arrival order, in batches of `--slots`, each through `DSV4Runner.generate` (its own
+  best prefill: `model.prefill` packs the batch's prompts into 2048-token forwards; then replays until the
+  batch's longest output is done); a batch starts when its last request has arrived and the previous batch
+  is done; a request is handed back when its batch returns;
 * hf: `DeepseekV4ForCausalLM.generate` (greedy, left-padded static batches of `--hf-batch`, `min_new_tokens`
-  = `max_new_tokens` = the batch's longest output) over the first `--hf-requests` requests only (eager HF is
-  ~40 ms per step); same batching and hand-back rule as static.
+  = `max_new_tokens` = the batch's longest output) over the first `--hf-requests` requests only, for the
+  `--hf-patterns`; same batching and hand-back rule as static.
 
 Reported per system and pattern: output tokens/s (requested output tokens / wall time from the first arrival
 to the last hand-back), per-request latency (hand-back - arrival) p50 / p99, and time to first token p50 for
-the engine (when its first token was read on the host). Markdown tables on stdout and in `--out`.
+the engine (when its first token was read on the host). Then the parts that explain the ratio: the engine's
+`EngineStats` (forwards, tokens per forward, decode steps, live rows per step, host time per phase), the
+static batches' decode utilisation (live rows / slots over their steps), and device timings of one decode
+step per bucket (rows active) and of packed prefill forwards. Markdown on stdout and in `--out`.
 """
 
 from __future__ import annotations
@@ -51,8 +53,10 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
-from dsv4_native.engine import DSV4Engine, StopConditions, default_prefill  # noqa: E402
+from dsv4_native.engine import DSV4Engine, EngineStats, StopConditions  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
+from dsv4_native.model import DSV4Model  # noqa: E402
+from dsv4_native.prefill import DEFAULT_CHUNK, PromptSlice, forward_chunks  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 
 SIZES = {"tiny": TINY, "mid": MID}
@@ -74,6 +78,7 @@ class Result:
     wall: float
     latencies: list[float]
     ttft: Optional[list[float]] = None
+    notes: str = ""  # what explains the number (engine stats, static utilisation)
 
 
 def workload(args, vocab: int) -> list[Request]:  # graphlint: cold
@@ -116,10 +121,10 @@ def wait_until(t0: float, t: float) -> None:  # graphlint: cold
 # the three systems
 
 
-def run_engine(runner: DSV4Runner, reqs: list[Request],  # graphlint: cold
-               chunk: Optional[int]) -> tuple[float, list[float], list[float]]:
-    """Wall time, latencies and TTFTs of the engine fed at the arrival times."""
-    engine = DSV4Engine(runner, chunk_tokens=chunk)
+def run_engine(runner: DSV4Runner, reqs: list[Request], chunk: Optional[int],  # graphlint: cold
+               overlap: Optional[int]) -> tuple[float, list[float], list[float], EngineStats]:
+    """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times."""
+    engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap)
     t0 = time.perf_counter()
     order = sorted(range(len(reqs)), key=lambda i: reqs[i].arrival)
     outs, nxt = [], 0
@@ -140,7 +145,7 @@ def run_engine(runner: DSV4Runner, reqs: list[Request],  # graphlint: cold
         want = reqs[int(o.request_id)].out_len
         if len(o.token_ids) != want:
             raise RuntimeError(f"request {o.request_id}: {len(o.token_ids)} tokens, wanted {want}")
-    return wall, [o.latency for o in outs], [o.first_token_time - o.arrival_time for o in outs]
+    return wall, [o.latency for o in outs], [o.first_token_time - o.arrival_time for o in outs], engine.stats
 
 
 def run_static(generate: Callable[[list[Request]], None], reqs: list[Request], batch: int,
@@ -156,6 +161,16 @@ def run_static(generate: Callable[[list[Request]], None], reqs: list[Request], b
         done = time.perf_counter() - t0
         lat += [done - r.arrival for r in group]
     return time.perf_counter() - t0, lat
+
+
+def static_utilisation(reqs: list[Request], batch: int) -> str:  # graphlint: cold
+    """Decode steps of static batches (each runs its longest output) and their live rows per step."""
+    order = sorted(reqs, key=lambda r: r.arrival)
+    groups = [order[i:i + batch] for i in range(0, len(order), batch)]
+    steps = sum(max(r.out_len for r in g) for g in groups)
+    live = sum(r.out_len for r in reqs) / steps
+    return (f"{len(groups)} batches, {steps} decode steps, {live:.1f} live rows of {batch} per step "
+            f"(utilisation {live / batch:.0%})")
 
 
 def runner_generate(runner: DSV4Runner) -> Callable[[list[Request]], None]:  # graphlint: cold
@@ -205,6 +220,61 @@ def speedups(results: list[Result]) -> str:  # graphlint: cold
     return "\n".join(out)
 
 
+# ----------------------------------------------------------------------------------------------------
+# the parts: one decode step per bucket, packed prefill forwards (device timings, rows really active)
+
+
+def _timed(fn: Callable[[], object], device: str, repeats: int) -> float:  # graphlint: cold
+    """Median wall ms of `fn` with a device sync, after one untimed run (compiles)."""
+    fn()
+    sync(device)
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        sync(device)
+        out.append((time.perf_counter() - t) * 1e3)
+    return sorted(out)[len(out) // 2]
+
+
+@torch.no_grad()
+def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: int,  # graphlint: cold
+                  device: str) -> str:
+    """Decode step ms per bucket with every row of it active at ~`prompt_len` positions, and prefill forward ms
+    for one slice of 2 x `chunk` and of `chunk` tokens vs the same tokens as 4 packed slices vs one of those
+    slices alone."""
+    slots = max(runner.buckets)
+    io = model.io
+    io.eos_id.fill_(-1)
+    prompt = [7 + i % 50 for i in range(prompt_len)]
+    model.prefill(list(range(slots)), [prompt] * slots)
+    lines = ["| part | ms |", "|---|---|"]
+    for bucket in sorted({min(runner.buckets), 8 if 8 in runner.buckets else slots, slots}):
+        io.active.zero_()
+        io.active[:bucket].fill_(True)
+        ms = _timed(lambda: runner.step(bucket), device, 20)
+        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {ms:.2f} |")
+    io.active.zero_()
+    for slot in range(slots):
+        model.release_kv(slot)
+    parts = min(4, slots)
+    share = max(chunk // parts, 1)
+    cases = {f"prefill forward, 1 slice x {2 * chunk} tokens": [2 * chunk],
+             f"prefill forward, 1 slice x {chunk} tokens": [chunk],
+             f"prefill forward, {parts} slices x {share} tokens (packed)": [share] * parts,
+             f"prefill forward, 1 slice x {share} tokens": [share]}
+    for name, lens in cases.items():
+        for slot, n in enumerate(lens):
+            model.reserve_kv(slot, n)
+        slices = [PromptSlice(slot, 0, prompt[:n] if n <= len(prompt) else (prompt * (n // len(prompt) + 1))[:n])
+                  for slot, n in enumerate(lens)]
+        ms = _timed(lambda: forward_chunks(model, slices, exact=device != "cuda"), device, 3)
+        lines.append(f"| {name} | {ms:.1f} |")
+        for slot in range(len(lens)):
+            model.release_kv(slot)
+    return "\n".join(lines)
+
+
 def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint: cold
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--smoke", action="store_true", help="CPU-sized run: tiny model, 6 short requests, 2 slots")
@@ -216,12 +286,18 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
     p.add_argument("--out-max", type=int, default=1024)
     p.add_argument("--slots", type=int, default=64, help="engine slots = static batch size (largest graph bucket)")
     p.add_argument("--chunk", type=int, default=None,
-                   help="engine prefill chunk, tokens (default: 512)")
+                   help=f"engine prefill token budget per iteration (default: {DEFAULT_CHUNK})")
+    p.add_argument("--overlap", type=int, default=None,
+                   help="decode steps launched inside a prefill forward (default: one between each two layers)")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,static,hf")
-    p.add_argument("--hf-requests", type=int, default=32, help="HF runs only the first N requests")
-    p.add_argument("--hf-batch", type=int, default=32)
+    p.add_argument("--hf-requests", type=int, default=4, help="HF runs only the first N requests")
+    p.add_argument("--hf-batch", type=int, default=4)
+    p.add_argument("--hf-patterns", default="burst", help="patterns HF runs (a few requests: Poisson means little)")
+    p.add_argument("--no-parts", action="store_true", help="skip the decode-step / prefill-forward timings")
+    p.add_argument("--deadline", type=float, default=None,
+                   help="seconds after the start: runs that would start later are skipped (reported)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
@@ -235,6 +311,7 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
 
 
 def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
+    start = time.perf_counter()
     args = parse(argv)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     dtype = torch.bfloat16 if device == "cuda" else torch.float32
@@ -249,15 +326,17 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     capture_s = time.perf_counter() - t
     systems, patterns = args.systems.split(","), args.patterns.split(",")
     base = workload(args, sizes["vocab_size"])
+    chunk = args.chunk or DEFAULT_CHUNK
 
     def engine(reqs: list[Request]) -> Result:
-        wall, lat, ttft = run_engine(runner, reqs, args.chunk)
-        return Result("engine", "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft)
+        wall, lat, ttft, stats = run_engine(runner, reqs, chunk, args.overlap)
+        return Result("engine", "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft, stats.summary())
 
     def static(reqs: list[Request]) -> Result:
         model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
         wall, lat = run_static(runner_generate(runner), reqs, args.slots, device)
-        return Result("static runner", "", len(reqs), sum(r.out_len for r in reqs), wall, lat)
+        return Result("static runner", "", len(reqs), sum(r.out_len for r in reqs), wall, lat,
+                      notes=static_utilisation(reqs, args.slots))
 
     def hf_static(reqs: list[Request]) -> Result:
         sub = reqs[:args.hf_requests]
@@ -268,31 +347,47 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     unknown = [name for name in systems if name not in runs]
     if unknown:
         raise SystemExit(f"unknown --systems {unknown}; choose from {sorted(runs)}")
-    # warm-up outside the timings: Triton compiles the chunk / row-count variants of the prefill once
-    lengths = sorted({min(args.prompt_max, 2 ** k + 1) for k in range(11)})
+    # warm-up outside the timings: Triton specialises integer arguments on == 1 and % 16 == 0, so the prefill
+    # kernels are compiled for forwards of 1, 16 and 99 rows (one request at a time: one forward each)
+    lengths = sorted({min(args.prompt_max, n) for n in (2, 17, 100)})
     warm = [Request(0.0, (base[0].prompt * (n // len(base[0].prompt) + 1))[:n], 2) for n in lengths]
     for name in systems:
-        runs[name](warm)
-    results = []
-    for pattern in patterns:
-        reqs = with_arrivals(base, pattern, args.rate, args.seed)
-        for name in systems:
-            try:
-                result = runs[name](reqs)
-            except Exception as exc:  # report and go on: one failing system must not waste the device run
-                print(f"| {name} | {pattern} | failed: {type(exc).__name__}: {exc} |", flush=True)
-                continue
-            result.pattern = pattern
-            results.append(result)
-            print(table(results[-1:]).splitlines()[-1], flush=True)
+        for request in warm:
+            runs[name]([request])
+    parts = "" if args.no_parts else measure_parts(model, runner, min(1024, args.prompt_max), chunk, device)
+    if parts:
+        print(parts, flush=True)
+    results, skipped = [], []
+    # engine and static for every pattern first, HF (the slowest, on a subset) last
+    plan = [(p, n) for p in patterns for n in systems if n != "hf"]
+    plan += [(p, "hf") for p in args.hf_patterns.split(",") if "hf" in systems and p in patterns]
+    for pattern, name in plan:
+        if args.deadline is not None and time.perf_counter() - start > args.deadline:
+            skipped.append(f"{name} {pattern}")
+            continue
+        try:
+            result = runs[name](with_arrivals(base, pattern, args.rate, args.seed))
+        except Exception as exc:  # report and go on: one failing system must not waste the device run
+            print(f"| {name} | {pattern} | failed: {type(exc).__name__}: {exc} |", flush=True)
+            continue
+        result.pattern = pattern
+        results.append(result)
+        print(table(results[-1:]).splitlines()[-1], flush=True)
+        if result.notes:
+            print(f"  {result.notes}", flush=True)
 
     name = torch.cuda.get_device_name() if device == "cuda" else "cpu"
     head = (f"## Serving: {args.size}, {device} ({name}), {dtype}\n\n"
             f"{args.requests} requests, prompts {args.prompt_min}-{args.prompt_max}, outputs {args.out_min}-"
-            f"{args.out_max} tokens (seed {args.seed}); {args.slots} slots / static batch; engine prefill "
-            f"{type(default_prefill()).__name__}, chunk {args.chunk or default_prefill().default_chunk};"
-            f" Poisson rate {args.rate}/s; max_len {max_len}; graph capture {capture_s:.1f} s\n")
-    report = "\n".join([head, table(results), "", speedups(results), ""])
+            f"{args.out_max} tokens (seed {args.seed}); {args.slots} slots / static batch; engine prefill budget "
+            f"{chunk} tokens per forward, overlap {'default' if args.overlap is None else args.overlap}; Poisson "
+            f"rate {args.rate}/s; max_len {max_len}; graph capture {capture_s:.1f} s; HF on the first "
+            f"{args.hf_requests} requests ({args.hf_patterns})\n")
+    notes = [f"* {r.system}, {r.pattern}: {r.notes}" for r in results if r.notes]
+    report = "\n".join([head, table(results), "", speedups(results), "", *notes, "",
+                        *(["### parts (device timings)", "", parts, ""] if parts else []),
+                        *([f"skipped (past --deadline): {', '.join(skipped)}", ""] if skipped else []),
+                        f"total {time.perf_counter() - start:.0f} s", ""])
     print("\n" + report)
     if args.out:
         args.out.write_text(report)

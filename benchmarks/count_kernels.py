@@ -125,30 +125,49 @@ class _ProxyMode(TorchDispatchMode):
 
 
 @contextlib.contextmanager
-def _triton_launches(sections: _Sections) -> Iterator[None]:
-    """Record (and skip) every Triton launch of the interpreter."""
+def triton_launches(on_launch: Callable[[str], None], execute: bool = True) -> Iterator[None]:
+    """Call `on_launch(kernel name)` at every Triton launch, compiled (JITFunction) or interpreted;
+    execute=False skips the kernel (nothing compiles, nothing runs: the CPU proxy count, the sanitizer
+    driver's coverage test)."""
     from triton.runtime.interpreter import InterpretedFunction
+    from triton.runtime.jit import JITFunction
 
-    original = InterpretedFunction.run
+    originals = {cls: cls.run for cls in (JITFunction, InterpretedFunction)}
 
-    def record(self, *args, grid, warmup, **kwargs):  # graphlint: cold
-        if not warmup:
-            sections.current.triton[self.fn.__name__] += 1
+    def hooked(original: Callable) -> Callable:
+        def run(self, *args, grid, warmup, **kwargs):  # graphlint: cold
+            if not warmup:
+                on_launch(self.fn.__name__)
+            if execute:
+                return original(self, *args, grid=grid, warmup=warmup, **kwargs)
+            return None
 
-    InterpretedFunction.run = record
+        return run
+
+    for cls, original in originals.items():
+        cls.run = hooked(original)
     try:
         yield
     finally:
-        InterpretedFunction.run = original
+        for cls, original in originals.items():
+            cls.run = original
+
+
+def _triton_launches(sections: _Sections) -> contextlib.AbstractContextManager:
+    """Record (and skip) every Triton launch into the current section."""
+    return triton_launches(lambda name: sections.current.triton.update([name]), execute=False)
 
 
 def build_model(config: str = "tiny", batch: int = 1, device: Optional[str] = None,  # graphlint: cold
-                dtype: torch.dtype = torch.bfloat16, expert_format: str = "bf16") -> DSV4Model:
+                dtype: torch.dtype = torch.bfloat16, expert_format: str = "bf16", **cfg: int) -> DSV4Model:
     """A zero-weight model of one of the test sizes with `batch` live rows at position 7 (launches do not
-    depend on the weights or the position)."""
+    depend on the weights or the position); `cfg`: more `DSV4Config.from_hf` arguments (kv_block_tokens).
+    Every weight, cache and workspace of `DSV4Model` starts defined (zeros), so neither the count nor a
+    kernel's addresses can depend on recycled memory: the GPU gate's first count died when the MoE weights
+    were `torch.empty` (NaN logits sent the sampler's token out of range)."""
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     cfg = DSV4Config.from_hf(hf_config(CONFIGS[config]), max_batch=batch, max_len=512,
-                             expert_format=expert_format)
+                             expert_format=expert_format, **cfg)
     model = DSV4Model(cfg, device=device, dtype=dtype)
     io = model.io
     io.active[:batch] = True

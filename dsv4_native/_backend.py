@@ -3,6 +3,13 @@
 A kernel runs its Triton implementation on CUDA tensors, and on CPU tensors when the Triton
 interpreter is on (TRITON_INTERPRET=1, used by CI); otherwise it falls back to the reference. The
 choice depends only on host-known facts (device type, environment), so it is graph-safe.
+
+Custom-op schemas (one pattern for every dsv4 op): a `torch.library.custom_op` never gives a default to an
+argument it mutates. torch <= 2.11 (the H200's) finds a mutated argument by its schema position under
+autograd, so an omitted optional output raised IndexError there. Where callers may leave such an argument
+out, the op is the private `_<name>_op` with no defaults at all, and the public `<name>` is a plain Python
+wrapper with the defaults that calls it (`torch.ops.dsv4.<name>` stays the op).
+`tests/dsv4/test_fused.py::test_no_op_mutates_an_argument_with_a_default` checks every op.
 """
 
 from __future__ import annotations
@@ -32,6 +39,21 @@ def interpreting() -> bool:
 def pdl_available(t: torch.Tensor) -> bool:
     """Programmatic dependent launch (griddepcontrol PTX) can be compiled in: CUDA tensors, not the interpreter."""
     return t.is_cuda and not interpreting()
+
+
+# Programmatic dependent launch between the decode step's Triton kernels: each one is launched with the PDL
+# attribute and starts with `pdl_wait` (wait for the previous grid, then let the next one launch), so its
+# launch and prologue overlap the previous kernel's drain (the mid batch-1 step is ~130 dependent launches).
+# Reads before the wait touch only weights, never another kernel's output, and nothing is written before it.
+# On: H200, bench_decode.py --pdl-ab, replay at B=1 tiny 0.330 -> 0.297 ms, mid 0.548 -> 0.510 ms, bitwise
+# equal at every bucket (docs/benchmarks-decode.md). Read at launch time, so a runner captured after changing
+# it replays with the new setting.
+STEP_PDL = True
+
+
+def step_pdl(t: torch.Tensor) -> bool:
+    """Launch this step kernel with programmatic dependent launch (`STEP_PDL`, CUDA, not the interpreter)."""
+    return STEP_PDL and pdl_available(t)
 
 
 def use_triton(t: torch.Tensor) -> bool:
@@ -71,3 +93,19 @@ def rowwise_unary(fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -
     padded = rows.new_empty(rows.shape[0], rows.shape[1] + 1)[:, :-1]
     padded.copy_(rows)
     return fn(padded).reshape(x.shape)
+
+
+try:
+    import triton
+    import triton.language as tl
+    from triton.language.extra.cuda import gdc_launch_dependents, gdc_wait
+
+    @triton.jit
+    def pdl_wait(PDL: tl.constexpr):
+        """With PDL: wait until the previous grid has completed (its writes visible), then let the next grid
+        launch (`STEP_PDL`). Without: nothing."""
+        if PDL:
+            gdc_wait()
+            gdc_launch_dependents()
+except Exception:  # pragma: no cover - triton is optional on CPU-only installs
+    pdl_wait = None

@@ -29,7 +29,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs, rms_norm
-from ._backend import use_triton
+from ._backend import pdl_wait, step_pdl, use_triton
 from .kv_pages import NULL_BLOCK
 
 try:
@@ -269,6 +269,15 @@ def compress_chunk(  # graphlint: cold
     vectorised update per position *within* a group, over all groups at once: `ratio` updates per chunk);
     `exact=False` folds each group in closed form (same math, fp32 rounding-level difference, no loop).
     """
+    close, pooled = pool_chunk(kv, score, ape, state, start, ratio, head_dim, exact)
+    return close // ratio, _entry_ref(pooled, close, norm_w, cos_sin, ratio, eps)
+
+
+def pool_chunk(kv: torch.Tensor, score: torch.Tensor, ape: torch.Tensor, state: torch.Tensor,  # graphlint: cold
+               start: int, ratio: int, head_dim: int, exact: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+    """`compress_chunk` up to the pooling: `(close [G] positions, pooled [G, d] fp32)` of the groups closing in
+    the chunk, the state advanced. The entries are `_entry_ref(pooled, close, ...)`, row by row, so a caller
+    with several sequences' chunks can finish them in one batch."""
     length = kv.shape[0]
     dev = kv.device
     pos = torch.arange(start, start + length, device=dev)
@@ -277,10 +286,8 @@ def compress_chunk(  # graphlint: cold
     n_close = max(0, (start + length - first_close + ratio - 1) // ratio)
     close = first_close + ratio * torch.arange(n_close, device=dev)
     if kv.shape[-1] == 2 * head_dim:
-        pooled = _ring_chunk(kv.float(), sc, state, start, close, ratio, head_dim)
-    else:
-        pooled = _online_chunk(kv.float(), sc, state, start, ratio, exact)[: close.numel()]
-    return close // ratio, _entry_ref(pooled, close, norm_w, cos_sin, ratio, eps)
+        return close, _ring_chunk(kv.float(), sc, state, start, close, ratio, head_dim)
+    return close, _online_chunk(kv.float(), sc, state, start, ratio, exact)[: close.numel()]
 
 
 def _ring_chunk(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, start: int, close: torch.Tensor,
@@ -412,9 +419,11 @@ if triton is not None:
         ROPE: tl.constexpr,
         RPB: tl.constexpr,
         PAGED: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (row b, task t): t = 0 steps the first compressor, t = 1 the second (a CSA layer's main
         and indexer compressors in one launch; the grid has one task column when there is no second)."""
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         if tl.program_id(1) == 0:
             _compress_ring_row(b, kv_new_ptr, score_new_ptr, ape_ptr, pos_ptr, active_ptr, norm_w_ptr, cos_sin_ptr,
@@ -492,7 +501,9 @@ if triton is not None:
         ROPE: tl.constexpr,
         RPB: tl.constexpr,
         PAGED: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         active = tl.load(active_ptr + b) != 0
         pos = tl.maximum(tl.load(pos_ptr + b).to(tl.int64), 0)
@@ -560,6 +571,7 @@ def compressor_update_emit_triton(
     check_kernel_inputs("compressor_update_emit", tensors, {
         "head_dim": head_dim, "second head_dim": head_dim2, "2*ratio (ring rows)": 2 * ratio if overlap else 1})
     geometry = dict(RATIO=ratio, ROPE=cos_sin.shape[1], RPB=rpb, PAGED=block_table is not None,
+                    PDL=step_pdl(kv_new), launch_pdl=step_pdl(kv_new),
                     num_warps=4 if max(head_dim, head_dim2) <= 128 else 8)
     if not overlap:
         _compress_online_kernel[(batch,)](
@@ -611,8 +623,7 @@ def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
                                block_table, kv_new2, score_new2, ape2, norm_w2, state2, comp_cache2)
 
 
-# The op's schema has no defaults: torch <= 2.11 finds a mutated argument by its position under autograd, so
-# an omitted state2 / comp_cache2 raised IndexError on the H200. The wrapper above supplies them.
+# no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
 @torch.library.custom_op("dsv4::compressor_update_emit",
                          mutates_args=("state", "comp_cache", "state2", "comp_cache2"))
 def _compressor_update_emit_op(  # graphlint: hot

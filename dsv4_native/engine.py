@@ -8,17 +8,32 @@
 One engine iteration (`step`):
 1. admit waiting requests into free slots (lowest first, FIFO, while their worst-case KV fits), configure
    their sampler rows;
-2. prefill ONE chunk (`chunk_tokens` prompt tokens per request, `prefill.rows` requests at most); a request
-   whose prompt is in its slot's state is admitted at its last prompt token (`StaticDecodeIO.admit`);
+2. one prefill forward of at most `chunk_tokens` prompt tokens (the token budget, 2048 by default), packed
+   from as many prefilling requests as fit, oldest first (vLLM's chunked-prefill rule: the last one may take
+   a partial slice and continue next iteration); a request whose prompt is in its slot's state is admitted
+   at its last prompt token (`StaticDecodeIO.admit`). A burst of requests is thus admitted in
+   sum(prompt tokens) / budget iterations, not one forward per request and chunk;
 3. launch one decode step for rows [0, n) (n = highest decoding slot + 1; the runner replays the graph of the
    smallest bucket >= n) and queue a non-blocking D2H copy of `next_tok` into a pinned ring + a CUDA event;
-4. read the ring entry of the PREVIOUS step (its event is done or nearly: the device is busy with this one),
-   append tokens, run the stop check, retire finished requests (slot inactive, KV released).
+4. read the ring entries of every step launched before this one (their events are done or nearly: the device
+   is busy with this one), append tokens, run the stop check, retire finished requests (slot inactive, KV released).
 
-So running requests wait at most one prefill chunk per token, and the host never waits for the step it just
-launched. The stop decision lags one step: the row of a request that stopped at step k-1 is still active in
-step k; that token is discarded and the slot retired before step k+1 (its device state is overwritten by the
-next admission). On CPU the same code runs with synchronous copies.
+The decode rows are not part of the prefill forward (they replay their own graph), so they do not use the
+budget. The eager prefill forward is launch-bound (the host issues ~1,470 launches for 6 layers and one
+slice, `benchmarks/bench_engine_schedule.py`, while the device mostly idles),
+so the engine also launches up to `overlap` decode steps *between the forward's layers* (default: one between
+each two layers; they touch no slot being prefilled): decode fills the device while the host launches the
+prefill, and running requests get several tokens per prefill iteration instead of waiting a whole forward
+per token. The host never waits for the step it just launched. Per-request host work per iteration is only
+the token append and stop check of each live row; KV blocks are reserved only for the requests whose next
+position crosses into a new block (a heap keyed by that step), and `stats` (`EngineStats`) counts forwards,
+tokens, rows and host time per phase.
+
+A `max_tokens` stop is known in advance: the row is retired (a queued flag write) right after the launch
+of its last token. Other stops (EOS, stop sequences and strings) are decided when the tokens are read, one
+iteration late: the row of a request that stopped at step k is still active in the steps launched before
+that read; those tokens are discarded and the slot retired before the next launch (its device state is
+overwritten by the next admission). On CPU the same code runs with synchronous copies.
 
 Rows are NOT compacted: a request keeps its slot for life and freed slots become padding rows (`active`
 False, skipped by every kernel) until the next admission takes the lowest free slot. Compacting would move a
@@ -35,6 +50,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -44,6 +60,7 @@ import torch
 
 from .kv_pages import PagedKV
 from .model import DSV4Model
+from .prefill import DEFAULT_CHUNK, PromptSlice, fill_budget, forward_chunks
 from .runner import DSV4Runner
 from .sampler import SamplingParams
 
@@ -84,7 +101,7 @@ class RequestOutput:
         return self.finish_time - self.arrival_time
 
 
-@dataclass
+@dataclass(eq=False)  # identity: a request is found in the queues by itself, not by its fields
 class _Request:
     rid: str
     prompt: list[int]
@@ -98,7 +115,8 @@ class _Request:
     slot: int = -1
     prefilled: int = 0  # prompt tokens [0, prefilled) are in the slot's state (the last one never is)
     decoding: bool = False
-    launched: int = 0  # decode steps launched for it: the next one processes position len(prompt) - 1 + launched
+    first_step: int = 0  # the engine step of its first decode launch: step k processes position
+    #                       len(prompt) - 1 + k - first_step
     tokens: list[int] = field(default_factory=list)
     text: Optional[str] = None
     searched: int = 0  # stop strings: text[:searched] holds no match
@@ -114,12 +132,13 @@ class CacheManager(Protocol):
     """What the engine asks of the KV layout. `fits`: a request of this worst-case length can ever run;
     `can_admit` / `commit`: admission control (the worst case is committed up front, so a running request
     never runs out of blocks and nothing is ever preempted); `reserve` before a step that processes position
-    `length - 1`; `release` when the request leaves its slot."""
+    `length - 1`, returning the length the slot's KV now covers (>= length: the engine calls again only
+    past it); `release` when the request leaves its slot."""
 
     def fits(self, length: int) -> bool: ...
     def can_admit(self, length: int) -> bool: ...
     def commit(self, slot: int, length: int) -> None: ...
-    def reserve(self, slot: int, length: int) -> None: ...
+    def reserve(self, slot: int, length: int) -> int: ...
     def release(self, slot: int) -> None: ...
 
 
@@ -135,8 +154,8 @@ class SlotCacheManager:
     def commit(self, slot: int, length: int) -> None:
         pass
 
-    def reserve(self, slot: int, length: int) -> None:
-        pass
+    def reserve(self, slot: int, length: int) -> int:
+        return sys.maxsize  # every length is held already
 
     def release(self, slot: int) -> None:
         pass
@@ -161,8 +180,9 @@ class PagedCacheManager:
     def commit(self, slot: int, length: int) -> None:
         self.committed[slot] = self.kv.blocks_for(length)
 
-    def reserve(self, slot: int, length: int) -> None:
+    def reserve(self, slot: int, length: int) -> int:
         self.kv.reserve(slot, length)
+        return len(self.kv.blocks[slot]) * self.kv.block_tokens
 
     def release(self, slot: int) -> None:
         self.committed.pop(slot, None)
@@ -177,58 +197,36 @@ def default_cache_manager(model: DSV4Model) -> CacheManager:
 # prefill of prompt slices
 
 
-@dataclass(frozen=True)
-class PromptSlice:
-    """Prompt tokens `tokens` at positions `start ..` of `slot` (all earlier positions already prefilled)."""
-
-    slot: int
-    start: int
-    tokens: Sequence[int]
-
-
 class ChunkPrefill(Protocol):
-    """Writes every slice into its slot's state exactly as token-by-token decode would; other rows' state and
-    the decode I/O (`input_ids`, `pos`, `active`) are left as they were. `rows`: how many requests one call may
-    take (None: any; a chunk then costs the same whatever the number of rows); `default_chunk`: the engine's
-    `chunk_tokens` unless given (what one call should cost: a decoding request waits that long per token)."""
+    """Writes every slice (`prefill.PromptSlice`, distinct slots) into its slot's state exactly as
+    token-by-token decode would; other rows' state and the decode I/O (`input_ids`, `pos`, `active`) are left
+    as they were. One call per engine iteration. `rows`: how many slices one call may take (None: any);
+    `default_chunk`: the engine's `chunk_tokens` unless given, the token budget of one call (a decoding
+    request waits one call per token while prompts are prefilled)."""
 
     rows: Optional[int]
     default_chunk: int
 
-    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None: ...
+    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
+                 between_layers: Optional[Callable[[], None]] = None) -> None: ...
 
 
-def _to_device(host: torch.Tensor, device: torch.device) -> torch.Tensor:
-    """A host tensor on `device` without a host wait: pinned + non-blocking on CUDA (the caching host
-    allocator keeps the pinned block alive until the copy ran)."""
-    if device.type != "cuda":
-        return host.to(device)
-    return host.pin_memory().to(device, non_blocking=True)
+class PackedPrefill:
+    """All slices of an iteration in one forward (`dsv4_native.prefill.forward_chunks`): the row-wise work
+    (projections, mHC, experts) and the launches once for every request being prefilled."""
 
-
-class ChunkForwardPrefill:
-    """One forward per slice (`dsv4_native.prefill.forward_chunk`: the chunk's positions as rows of one
-    sequence), one request per call so a call costs one chunk."""
-
-    rows: Optional[int] = 1
-    default_chunk = 512
-
-    def __init__(self, forward_chunk: Callable[..., None]) -> None:
-        self.forward_chunk = forward_chunk
+    rows: Optional[int] = None
+    default_chunk = DEFAULT_CHUNK
 
     @torch.no_grad()
-    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice]) -> None:
-        dev = model.io.input_ids.device
-        for s in slices:
-            ids = _to_device(torch.tensor(list(s.tokens), dtype=torch.int64), dev)
-            self.forward_chunk(model, s.slot, ids, s.start, dev.type != "cuda")  # exact (bitwise) on CPU
+    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
+                 between_layers: Optional[Callable[[], None]] = None) -> None:
+        forward_chunks(model, slices, not model.embed.is_cuda, between_layers)  # exact (bitwise) on CPU
 
 
 def default_prefill() -> ChunkPrefill:
-    """The chunked prefill (dsv4_native/prefill.py): one forward per prompt slice."""
-    from .prefill import forward_chunk
-
-    return ChunkForwardPrefill(forward_chunk)
+    """The chunked prefill (dsv4_native/prefill.py): an iteration's prompt slices packed into one forward."""
+    return PackedPrefill()
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -261,6 +259,40 @@ class TokenRing:
 
 
 # ----------------------------------------------------------------------------------------------------
+# where an engine's iterations went
+
+
+@dataclass
+class EngineStats:
+    """Counters of a `DSV4Engine` since it was built (host side; plain ints and floats). Times are host wall
+    seconds per phase of `step`: `prefill_s` admission + the prefill call (on CUDA its launches: the eager
+    forward is launch-bound), `decode_s` the replay launch, `drain_s` reading the previous step (`wait_s` of
+    it spent waiting on the device) + the stop checks."""
+
+    iterations: int = 0
+    prefill_calls: int = 0
+    prefill_slices: int = 0
+    prefill_tokens: int = 0
+    decode_steps: int = 0
+    overlapped_steps: int = 0  # of them launched between the layers of a prefill forward
+    decode_rows: int = 0  # live rows summed over the decode steps
+    decode_bucket_rows: int = 0  # rows of the replayed buckets summed (live + padding)
+    prefill_s: float = 0.0
+    decode_s: float = 0.0
+    drain_s: float = 0.0
+    wait_s: float = 0.0
+
+    def summary(self) -> str:  # graphlint: cold
+        steps, calls = max(self.decode_steps, 1), max(self.prefill_calls, 1)
+        return (f"{self.iterations} iterations; {self.prefill_calls} prefill forwards ({self.prefill_tokens} tokens, "
+                f"{self.prefill_slices / calls:.1f} slices and {self.prefill_tokens / calls:.0f} tokens per forward, "
+                f"{self.prefill_s:.2f} s host); {self.decode_steps} decode steps ({self.overlapped_steps} inside "
+                f"prefill forwards, {self.decode_rows / steps:.1f} live rows of {self.decode_bucket_rows / steps:.1f} "
+                f"replayed per step, {self.decode_s:.2f} s launching); "
+                f"drain {self.drain_s:.2f} s, of it {self.wait_s:.2f} s waiting on the device")
+
+
+# ----------------------------------------------------------------------------------------------------
 # the engine
 
 
@@ -270,12 +302,17 @@ class DSV4Engine:
 
     def __init__(self, runner: DSV4Runner, *, chunk_tokens: Optional[int] = None,
                  prefill: Optional[ChunkPrefill] = None, cache: Optional[CacheManager] = None,
-                 detokenize: Optional[Detokenize] = None, seed: int = 0,
+                 detokenize: Optional[Detokenize] = None, seed: int = 0, overlap: Optional[int] = None,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.prefill = prefill if prefill is not None else default_prefill()
         self.chunk_tokens = self.prefill.default_chunk if chunk_tokens is None else chunk_tokens
         if self.chunk_tokens < 1:
             raise ValueError(f"chunk_tokens must be positive, got {chunk_tokens}")
+        # decode steps launched between the layers of a prefill forward (module docstring); None: one between
+        # each two layers
+        self.overlap = max(len(runner.model.layers) - 1, 0) if overlap is None else overlap
+        if self.overlap < 0:
+            raise ValueError(f"overlap must be >= 0, got {overlap}")
         self.runner, self.model = runner, runner.model
         cfg, io = self.model.cfg, self.model.io
         self.cache = cache if cache is not None else default_cache_manager(self.model)
@@ -286,14 +323,24 @@ class DSV4Engine:
         io.active.zero_()
         if runner.use_graphs and runner.graphs is None:
             runner.capture()
-        self.ring = TokenRing(cfg.max_batch, 2, io.next_tok.device)  # one step in flight + the one being read
+        # the steps of one iteration (the overlapped ones + its own) in flight + the one being read
+        self.ring = TokenRing(cfg.max_batch, self.overlap + 2, io.next_tok.device)
         self._pending: deque[tuple[int, list[tuple[int, _Request]]]] = deque()  # (step k, [(slot, request)])
         self._steps = 0
         self._waiting: deque[_Request] = deque()
         self._free = list(range(self.max_slots))  # a heap: the lowest free slot first keeps n small
         self._slots: dict[int, _Request] = {}
+        self._prefilling: deque[_Request] = deque()  # admitted, prompt not all in the slot yet; FIFO
+        self._decoding: dict[int, _Request] = {}  # slot -> request
+        # (step, tie, request): the first step whose position the request's KV blocks do not cover yet, so
+        # the decode launch touches only the requests crossing into a new block
+        self._reserve_due: list[tuple[int, int, _Request]] = []
+        # (step, tie, request): the step that launches the request's last token (max_tokens): its row is
+        # retired right after that launch, so no row runs past a length stop
+        self._last_due: list[tuple[int, int, _Request]] = []
         self._ids = itertools.count()
         self._requests: dict[str, _Request] = {}
+        self.stats = EngineStats()
 
     # -- submission --------------------------------------------------------------------------------
 
@@ -360,12 +407,20 @@ class DSV4Engine:
 
     @torch.no_grad()
     def step(self) -> list[RequestOutput]:  # graphlint: hot
-        """One iteration (module docstring): admit, one prefill chunk, one decode launch, read the previous
-        step. Returns the requests that finished in it."""
+        """One iteration (module docstring): admit, one packed prefill forward, one decode launch, read the
+        previous step. Returns the requests that finished in it."""
+        st, t0 = self.stats, time.perf_counter()  # noqa: GL304 -- host phase timing, never captured
         self._admit()
         self._prefill_chunk()
+        t1 = time.perf_counter()  # noqa: GL304 -- as above
         launched = self._launch_decode()
-        return self._drain(keep=1 if launched else 0)
+        t2 = time.perf_counter()  # noqa: GL304 -- as above
+        finished = self._drain(keep=1 if launched else 0)
+        st.iterations += 1  # noqa: GL303 -- host counters: the engine's step is never captured
+        st.prefill_s += t1 - t0
+        st.decode_s += t2 - t1
+        st.drain_s += time.perf_counter() - t2  # noqa: GL304 -- as above
+        return finished
 
     def run_until_done(self) -> list[RequestOutput]:  # graphlint: cold
         """Step until every submitted request finished; outputs in finishing order."""
@@ -392,45 +447,86 @@ class DSV4Engine:
             self._slots[req.slot] = req
             self.cache.commit(req.slot, len(req.prompt) + req.max_new)
             self.model.configure_sampling(req.slot, req.prompt, req.params, seed=req.seed)
+            if len(req.prompt) > 1:
+                self._prefilling.append(req)
+            else:  # a one-token prompt has nothing to prefill
+                self._start_decode(req)
 
     def _prefill_chunk(self) -> None:
-        todo = sorted((r for r in self._slots.values() if not r.decoding), key=lambda r: r.arrival)
-        work = [r for r in todo if r.prefilled < len(r.prompt) - 1]  # (a one-token prompt has none)
-        slices = []
-        for req in work[:self.prefill.rows] if self.prefill.rows is not None else work:
-            end = min(req.prefilled + self.chunk_tokens, len(req.prompt) - 1)
+        """One forward of at most `chunk_tokens` prompt tokens, from as many prefilling requests as fit (oldest
+        first; the last one may take a partial slice and continue next iteration)."""
+        plan = fill_budget(((r, r.prefilled, len(r.prompt) - 1) for r in self._prefilling), self.chunk_tokens,
+                           self.prefill.rows)
+        if not plan:
+            return
+        for req, _, end in plan:
             self.cache.reserve(req.slot, end)
-            slices.append(PromptSlice(req.slot, req.prefilled, req.prompt[req.prefilled:end]))
+        st = self.stats
+        before = st.decode_steps
+
+        def between_layers() -> None:  # decode steps fill the device while the host launches the forward
+            if st.decode_steps - before < self.overlap:
+                self._launch_decode()
+
+        self.prefill(self.model, [PromptSlice(req.slot, a, req.prompt[a:b]) for req, a, b in plan], between_layers)
+        st.overlapped_steps += st.decode_steps - before
+        st.prefill_calls += 1
+        st.prefill_slices += len(plan)
+        st.prefill_tokens += sum(b - a for _, a, b in plan)
+        for req, _, end in plan:
             req.prefilled = end
-        if slices:
-            self.prefill(self.model, slices)
-        io = self.model.io
-        for req in todo:
-            if req.prefilled == len(req.prompt) - 1:
-                req.decoding = True
-                io.admit(req.slot, req.prompt[-1], len(req.prompt) - 1, len(req.prompt))
+        while self._prefilling and self._prefilling[0].prefilled == len(self._prefilling[0].prompt) - 1:
+            self._start_decode(self._prefilling.popleft())  # (fill_budget finishes requests in FIFO order)
+
+    def _start_decode(self, req: _Request) -> None:
+        req.decoding = True
+        req.first_step = self._steps
+        self._decoding[req.slot] = req
+        tie = next(self._ids)
+        heapq.heappush(self._reserve_due, (self._steps, tie, req))
+        heapq.heappush(self._last_due, (self._steps + req.max_new - 1, tie, req))
+        self.model.io.admit(req.slot, req.prompt[-1], len(req.prompt) - 1, len(req.prompt))
 
     def _launch_decode(self) -> bool:
-        rows = [(slot, req) for slot, req in self._slots.items() if req.decoding]
-        if not rows:
+        if not self._decoding:
             return False
         if len(self._pending) == self.ring.depth:  # cannot happen with keep=1, but never overwrite unread rows
             self._drain(keep=self.ring.depth - 1)
-        for slot, req in rows:
-            self.cache.reserve(slot, len(req.prompt) + req.launched)
-            req.launched += 1
-        n = max(slot for slot, _ in rows) + 1
+        due, k = self._reserve_due, self._steps
+        while due and due[0][0] <= k:  # requests whose next position crosses into a new KV block
+            _, tie, req = heapq.heappop(due)
+            if req.done or not req.decoding:
+                continue
+            length = len(req.prompt) + k - req.first_step  # step k processes position length - 1
+            covered = self.cache.reserve(req.slot, length)
+            if covered < sys.maxsize:
+                heapq.heappush(due, (req.first_step + covered - len(req.prompt) + 1, tie, req))
+        rows = list(self._decoding.items())
+        n = max(self._decoding) + 1
         self.runner.step(n)
-        self.ring.push(self._steps, self.model.io.next_tok)
-        self._pending.append((self._steps, rows))
+        self.ring.push(k, self.model.io.next_tok)
+        self._pending.append((k, rows))
+        last = self._last_due
+        while last and last[0][0] <= k:  # launched their max_tokens-th token: inactive from the next replay
+            _, _, req = heapq.heappop(last)
+            if req.decoding and not req.done:
+                req.decoding = False
+                del self._decoding[req.slot]
+                self.model.io.retire(req.slot)
         self._steps += 1  # noqa: GL303 -- host loop state: the engine's step is never captured
+        st = self.stats
+        st.decode_steps += 1
+        st.decode_rows += len(rows)
+        st.decode_bucket_rows += self.runner.bucket_for(n)
         return True
 
     def _drain(self, keep: int) -> list[RequestOutput]:
         finished: list[RequestOutput] = []
         while len(self._pending) > keep:
             k, rows = self._pending.popleft()
+            t = time.perf_counter()  # noqa: GL304 -- host-side wait timing (EngineStats), never captured
             tokens = self.ring.read(k)
+            self.stats.wait_s += time.perf_counter() - t  # noqa: GL304 -- as above
             now = self.clock()
             for slot, req in rows:
                 if req.done:
@@ -478,6 +574,10 @@ class DSV4Engine:
     def _finish(self, req: _Request, reason: str, stop_reason: object) -> RequestOutput:  # graphlint: cold
         req.done = True
         if req.slot >= 0:
+            if req.decoding:
+                del self._decoding[req.slot]
+            elif req.prefilled < len(req.prompt) - 1:
+                self._prefilling.remove(req)
             self.model.io.retire(req.slot)  # queued after the launched step: the next replay skips the row
             self.cache.release(req.slot)
             del self._slots[req.slot]

@@ -1,5 +1,6 @@
-"""Fused glue of the decode step (issue 23): RMSNorm + interleaved RoPE + ring write in one launch, and the
-fp32 projections (compressor, indexer weights) as one GEMV launch on the activations as they are.
+"""Fused glue of the decode step (issue 23): RMSNorm + interleaved RoPE + ring write in one launch, the
+fp32 projections (compressor, indexer weights) as one GEMV launch on the activations as they are, and the
+step's prologue (embedding into the 4 streams, clamped positions, visible CSA entries) as one launch.
 
 `norm_rope` replaces, per call site of `DSV4Attention` / `DSV4Block`, the ~10 ATen launches of a
 `weighted_rms_norm` (cast, pow, mean, add, rsqrt, mul, cast, mul, cast) and the ~10 of an
@@ -17,10 +18,13 @@ fp32 parity: the rope-only path is bitwise the reference on the interpreter (sam
 the norm's fp32 sum of squares is reduced in another order than torch's mean (a few ulp).
 
 `linear_f32` is `F.linear(x.float(), w)` for all the fp32 weights HF keeps in fp32 that read one input (the
-compressors' wkv / wgate, the indexer's weights_proj: `F32Projections`), in one launch: the router's fp32
-GEMV kernel (`router._router_gemv_kernel`, one split) reads x in its own dtype, accumulates in fp32 and
-stores each projection as its own contiguous block, so the step runs no x.float() cast and no cuBLAS fp32
-GEMM (the H200 profile of issue 23 found `sm80_xmma_gemm_f32f32` at 302 us of a 1.81 ms step at batch 8).
+compressors' wkv / wgate, the indexer's weights_proj: `F32Projections`), in one launch: an fp32 FMA GEMV
+(`_linear_f32_kernel`) reads x in its own dtype, accumulates in fp32 and stores each projection as its own
+contiguous block, so the step runs no x.float() cast and no cuBLAS fp32 GEMM (the H200 profile of issue 23
+found `sm80_xmma_gemm_f32f32` at 302 us of a 1.81 ms step at batch 8). Each program reads a few whole rows
+(up to 4096 wide) in one load wave: these weights are the largest of an attention layer at Flash dims (43 MB
+in a CSA layer), and the router kernel it first ran on walked them in 256-wide steps, one DRAM round trip
+per step, on a quarter of the SMs (mid CSA: 49 programs of 4 steps; Flash: 164 programs of 16).
 """
 
 from __future__ import annotations
@@ -32,13 +36,12 @@ import torch
 import graphlint
 
 from dsv4_native._attn_common import apply_rope_interleaved
-from dsv4_native._backend import use_triton
+from dsv4_native._backend import pdl_wait, step_pdl, use_triton
 
 try:
     import triton
     import triton.language as tl
 
-    from dsv4_native.router import _router_gemv_kernel
 except Exception:  # pragma: no cover - triton is optional on CPU-only installs
     triton = None
     tl = None
@@ -88,6 +91,16 @@ def linear_f32_reference(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, 
     tab = table.long()
     dst = x.shape[0] * tab[0] + t * tab[1] + tab[2]  # [T, N]
     out.scatter_(0, dst.reshape(-1), res.reshape(-1))
+
+
+def embed_step_reference(ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: torch.Tensor,
+                         pos_c: torch.Tensor, n_valid: torch.Tensor, max_len: int, ratio: int) -> None:
+    """The step's prologue as the torch code ran it: x[b, k] = embed[clamp(ids[b])] for the 4 streams,
+    pos_c = clamp(pos, 0, max_len - 1), n_valid = (pos_c + 1) // ratio."""
+    h = embed.index_select(0, ids.clamp(0, embed.shape[0] - 1))
+    x.copy_(h.unsqueeze(1).expand_as(x))
+    pos_c.copy_(pos.clamp(0, max_len - 1))
+    n_valid.copy_((pos_c + 1) // ratio)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -179,9 +192,11 @@ if triton is not None:
         NORM: tl.constexpr, WEIGHTED: tl.constexpr, RING: tl.constexpr, BLOCK_P: tl.constexpr,
         H2: tl.constexpr, D2: tl.constexpr, R2: tl.constexpr, W2: tl.constexpr,
         NORM2: tl.constexpr, WEIGHTED2: tl.constexpr, RING2: tl.constexpr, BLOCK_P2: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (row b, head h): heads [0, H) are the first task's, [H, H + H2) the second's (two
         independent norm / RoPE / store tasks on one batch of rows, one launch)."""
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         h = tl.program_id(1)
         if h < H:
@@ -190,6 +205,54 @@ if triton is not None:
         else:
             _norm_rope_row(x2_ptr, w2_ptr, cs2_ptr, pos_ptr, active_ptr, out2_ptr, eps, MAX_POS2, XS2, b, h - H,
                            H2, D2, R2, W2, NORM2, WEIGHTED2, RING2, BLOCK_P2)
+
+    @triton.jit
+    def _linear_f32_kernel(x_ptr, w_ptr, out_ptr, tab_ptr, rscale_ptr, T, N,
+                           D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr, PDL: tl.constexpr = False):
+        """Program (token t, block of BE rows): fp32 products and sum of the rows with x[t]; row e's result, times
+        rscale[e], lands in out[T * off[e] + t * width[e] + col[e]] (tab = [off | width | col] int32 [3, N]).
+        The token is the fastest grid axis, so the programs of one row block run together and the block comes
+        from DRAM once at batch > 1. PDL: the first weight tile is loaded before the wait (weights are no
+        kernel's output), x after it."""
+        t = tl.program_id(0).to(tl.int64)
+        offs_e = tl.program_id(1) * BE + tl.arange(0, BE)
+        e_ok = offs_e < N
+        offs_k = tl.arange(0, BK)
+        w_rows = w_ptr + offs_e[:, None].to(tl.int64) * D
+        wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & (offs_k < D)[None, :], other=0.0)
+        pdl_wait(PDL)
+        acc = tl.zeros([BE, BK], dtype=tl.float32)
+        for k0 in range(0, D, BK):  # one pass while D <= BK (every shipped config)
+            offs_k = k0 + tl.arange(0, BK)
+            k_ok = offs_k < D
+            if k0 > 0:
+                wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :], other=0.0)
+            xv = tl.load(x_ptr + t * D + offs_k, mask=k_ok, other=0.0).to(tl.float32)
+            acc += wv * xv[None, :]
+        off = tl.load(tab_ptr + offs_e, mask=e_ok, other=0).to(tl.int64)
+        width = tl.load(tab_ptr + N + offs_e, mask=e_ok, other=0).to(tl.int64)
+        col = tl.load(tab_ptr + 2 * N + offs_e, mask=e_ok, other=0).to(tl.int64)
+        res = tl.sum(acc, axis=1) * tl.load(rscale_ptr + offs_e, mask=e_ok, other=0.0)
+        tl.store(out_ptr + T * off + t * width + col, res, mask=e_ok)
+
+    @triton.jit
+    def _embed_step_kernel(ids_ptr, pos_ptr, embed_ptr, x_ptr, pos_c_ptr, n_valid_ptr, V, MAX_LEN,
+                           D: tl.constexpr, RATIO: tl.constexpr, BLOCK_D: tl.constexpr, PDL: tl.constexpr = False):
+        """Program (row b, D block): the row's embedding block into its 4 residual streams; block 0 also
+        writes the clamped position and the visible CSA entries."""
+        pdl_wait(PDL)
+        b = tl.program_id(0).to(tl.int64)
+        db = tl.program_id(1)
+        tok = tl.minimum(tl.maximum(tl.load(ids_ptr + b), 0), V - 1).to(tl.int64)
+        offs = db * BLOCK_D + tl.arange(0, BLOCK_D)
+        ok = offs < D
+        v = tl.load(embed_ptr + tok * D + offs, mask=ok, other=0.0)
+        for k in tl.static_range(4):
+            tl.store(x_ptr + (b * 4 + k) * D + offs, v, mask=ok)
+        if db == 0:
+            p = tl.minimum(tl.maximum(tl.load(pos_ptr + b), 0), MAX_LEN - 1)
+            tl.store(pos_c_ptr + b, p)
+            tl.store(n_valid_ptr + b, (p + 1) // RATIO)
 
 
 def _task_args(x, weight, cos_sin, out, norm: bool, ring: bool) -> tuple[tuple, dict]:
@@ -219,22 +282,24 @@ def _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps: float, norm: bo
     widest = max(const["D"], const2["D"])
     _norm_rope_kernel[(x.shape[0], const["H"] + heads2)](
         *ptrs, *ptrs2, pos, active, eps, **const, **{k + "2": v for k, v in const2.items()},
-        num_warps=4 if widest >= 1024 else 1,
+        PDL=step_pdl(x), launch_pdl=step_pdl(x), num_warps=4 if widest >= 1024 else 1,
     )
 
 
+LINEAR_F32_TILE = 4096  # weight elements per program of `_linear_f32_kernel` (16 KB of fp32: one load wave)
+
+
 def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
-                       out: torch.Tensor) -> None:
+                       out: torch.Tensor, tile: int = LINEAR_F32_TILE) -> None:
     n_tok, dim = x.shape
     rows = w.shape[0]
     if not (x.is_contiguous() and w.is_contiguous() and out.is_contiguous()):
         raise ValueError("linear_f32: x, w and out must be contiguous")
-    be = 16
-    bk = min(256, triton.next_power_of_2(dim))
-    chunk = triton.cdiv(dim, bk) * bk
-    # one split: the partials are the result, stored through the row table
-    _router_gemv_kernel[(triton.cdiv(rows, be), n_tok, 1)](
-        x, w, out, 0, 1.0, n_tok, table, row_scale, D=dim, E=rows, CHUNK=chunk, BE=be, BK=bk, TABLE=True,
+    bk = min(tile, triton.next_power_of_2(dim))
+    be = max(2, min(16, tile // bk))
+    _linear_f32_kernel[(n_tok, triton.cdiv(rows, be))](
+        x, w, out, table, row_scale, n_tok, rows, D=dim, BE=be, BK=bk, PDL=step_pdl(x), launch_pdl=step_pdl(x),
+        num_warps=4,
     )
 
 
@@ -243,10 +308,6 @@ def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, ro
 # ----------------------------------------------------------------------------------------------
 
 
-NO_SECOND_TASK = (None, None, None, None, False, False)  # norm_rope's x2 ... ring2 when it runs one task
-
-
-@torch.library.custom_op("dsv4::norm_rope", mutates_args=("out", "out2"))
 @graphlint.hot
 def norm_rope(
     x: torch.Tensor,
@@ -258,20 +319,30 @@ def norm_rope(
     eps: float,
     norm: bool,
     ring: bool,
-    x2: Optional[torch.Tensor],
-    weight2: Optional[torch.Tensor],
-    cos_sin2: Optional[torch.Tensor],
-    out2: Optional[torch.Tensor],
-    norm2: bool,
-    ring2: bool,
+    x2: Optional[torch.Tensor] = None,
+    weight2: Optional[torch.Tensor] = None,
+    cos_sin2: Optional[torch.Tensor] = None,
+    out2: Optional[torch.Tensor] = None,
+    norm2: bool = False,
+    ring2: bool = False,
 ) -> None:
     """x[B, H, d] (head rows dense, any row stride) -> out[B, H, d], or (ring) the window ring out[B, W, H*d]
     at pos % W for active rows. weight[d] fp32 (None: the unweighted per-head norm, when `norm`);
     cos_sin[max_pos, r] fp32 `[cos | sin]` (None: no RoPE); pos[B] int64 (clamped to the table); active[B]
     bool. Semantics: module docstring. x2 ... ring2: an optional second, independent task on the same rows
-    (e.g. q_norm and the latent kv of one projection), run in the same launch; pass None / False for none.
-    No argument has a default: torch <= 2.11 indexes a mutated argument by its schema position, so an omitted
-    `out2` raised IndexError under autograd (test_fused.py checks every dsv4 op for this)."""
+    (e.g. q_norm and the latent kv of one projection), run in the same launch; omitted: none."""
+    _norm_rope_op(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2, norm2, ring2)
+
+
+# no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@torch.library.custom_op("dsv4::norm_rope", mutates_args=("out", "out2"))
+@graphlint.hot
+def _norm_rope_op(
+    x: torch.Tensor, weight: Optional[torch.Tensor], cos_sin: Optional[torch.Tensor], pos: torch.Tensor,
+    active: torch.Tensor, out: torch.Tensor, eps: float, norm: bool, ring: bool, x2: Optional[torch.Tensor],
+    weight2: Optional[torch.Tensor], cos_sin2: Optional[torch.Tensor], out2: Optional[torch.Tensor], norm2: bool,
+    ring2: bool,
+) -> None:
     if use_triton(x):
         _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2,
                           norm2, ring2)
@@ -281,7 +352,7 @@ def norm_rope(
             norm_rope_reference(x2, weight2, cos_sin2, pos, active, out2, eps, norm2, ring2)
 
 
-@norm_rope.register_fake
+@_norm_rope_op.register_fake
 def _norm_rope_fake(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2, norm2,
                     ring2) -> None:
     return None
@@ -291,7 +362,7 @@ def rms_norm_into_new(y: torch.Tensor, weight: torch.Tensor, pos: torch.Tensor, 
                       eps: float) -> torch.Tensor:
     """`weighted_rms_norm(y, weight, eps).to(y.dtype)` of y[B, D] in one launch, into a new tensor."""
     out = torch.empty_like(y)
-    norm_rope(y.unsqueeze(1), weight, None, pos, active, out.unsqueeze(1), eps, True, False, *NO_SECOND_TASK)
+    norm_rope(y.unsqueeze(1), weight, None, pos, active, out.unsqueeze(1), eps, True, False)
     return out
 
 
@@ -311,6 +382,29 @@ def linear_f32(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale:
 
 @linear_f32.register_fake
 def _linear_f32_fake(x, w, table, row_scale, out) -> None:
+    return None
+
+
+@torch.library.custom_op("dsv4::embed_step", mutates_args=("x", "pos_c", "n_valid"))
+@graphlint.hot
+def embed_step(ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: torch.Tensor, pos_c: torch.Tensor,
+               n_valid: torch.Tensor, max_len: int, ratio: int) -> None:
+    """The step's prologue in one launch (it was six: two clamps, the gather, the stream copy, add and floor
+    divide): ids[B] / pos[B] int64, embed[V, D] -> x[B, 4, D] (every stream the embedding row of the clamped
+    id), pos_c[B] = pos clamped to [0, max_len), n_valid[B] = (pos_c + 1) // ratio. All contiguous."""
+    if use_triton(x):
+        n, _, dim = x.shape
+        block = min(1024, triton.next_power_of_2(dim))
+        _embed_step_kernel[(n, triton.cdiv(dim, block))](
+            ids, pos, embed, x, pos_c, n_valid, embed.shape[0], max_len, D=dim, RATIO=ratio, BLOCK_D=block,
+            PDL=step_pdl(x), launch_pdl=step_pdl(x), num_warps=4,
+        )
+    else:
+        embed_step_reference(ids, pos, embed, x, pos_c, n_valid, max_len, ratio)
+
+
+@embed_step.register_fake
+def _embed_step_fake(ids, pos, embed, x, pos_c, n_valid, max_len, ratio) -> None:
     return None
 
 

@@ -19,7 +19,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import check_kernel_inputs
-from ._backend import interpreting, use_triton
+from ._backend import interpreting, pdl_wait, step_pdl, use_triton
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
@@ -33,6 +33,11 @@ except ImportError:  # pragma: no cover
     tl = None
 
 BLOCK_N = 64  # compressed entries per program
+# The top-k of the Triton path: `_topk_select_kernel` (one program per row, exact threshold by bisection) up to
+# this many scores per row, `torch.topk` + `_mask_ids_kernel` above it (a host-known shape choice; benchmarks/
+# bench_kernel_ab.py times both). SELECT_CHUNK: scores one pass of the kernel holds in registers.
+SELECT_MAX_N = 8192
+SELECT_CHUNK = 4096
 
 
 def indexer_scores_ref(
@@ -130,7 +135,9 @@ if triton is not None:
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32)
         RPB: tl.constexpr,  # paged: entries per block
         PAGED: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         nb = tl.program_id(1)
         active = tl.load(active_ptr + b) != 0
@@ -159,10 +166,11 @@ if triton is not None:
 
     @triton.jit
     def _mask_ids_kernel(ids_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, K, W,
-                         BLOCK: tl.constexpr, BLOCK_W: tl.constexpr, IDX: tl.constexpr):
+                         BLOCK: tl.constexpr, BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False):
         """`_mask_ids_ref` for one row in one launch (replaces compare, and, where and the int32 cast); with
         IDX also the row's attention index list `[window | W + id]` (`indices.build_attention_indices`'s
         CSA row), which saves the index builder's launch."""
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         ok_row = tl.load(active_ptr + b) != 0
         n_valid = tl.load(n_valid_ptr + b)
@@ -177,6 +185,110 @@ if triton is not None:
             tl.store(row + jw, win.to(idx_ptr.dtype.element_ty), mask=jw < W)
             tl.store(row + W + j, tl.where(ids >= 0, ids + W, -1).to(idx_ptr.dtype.element_ty), mask=j < K)
 
+    @triton.jit
+    def _row_keys(row_ptr, t, n_valid):
+        """Scores t of one row as int32 keys in the scores' order (the fp32 bits with the magnitude of negatives
+        flipped, `router`'s packing), and their validity t < n_valid; invalid keys are INT32_MIN, below every
+        finite or infinite score's key."""
+        valid = t < n_valid
+        bits = tl.load(row_ptr + t, mask=valid, other=0.0).to(tl.int32, bitcast=True)
+        key = bits ^ ((bits >> 31) & 0x7FFFFFFF)
+        return tl.where(valid, key, -2147483648), valid
+
+    @triton.jit
+    def _topk_select_kernel(scores_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, N_MAX, K, W,
+                            CHUNK: tl.constexpr, NCH: tl.constexpr, BLOCK_K: tl.constexpr,
+                            BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False):
+        """torch.topk + `_mask_ids_kernel` in one program per row, without a sort: the K-th largest valid key T
+        by bisection over the 2^32 keys (32 counting passes; T stays INT32_MIN when fewer than K are valid),
+        then every valid id with key > T and the lowest-id ties at T, in ascending id order, -1 after them.
+        NCH == 1: the row stays in registers; else each pass re-reads it in CHUNK pieces (from L1 / L2)."""
+        pdl_wait(PDL)
+        b = tl.program_id(0).to(tl.int64)
+        ok_row = tl.load(active_ptr + b) != 0
+        n_valid = tl.where(ok_row, tl.minimum(tl.load(n_valid_ptr + b).to(tl.int64), N_MAX), 0)
+        row = scores_ptr + b * N_MAX
+        offs = tl.arange(0, CHUNK)
+        key0, valid0 = _row_keys(row, offs, n_valid)
+        lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or no valid key beats it)
+        hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
+        for _step in range(32):
+            mid = lo + (hi - lo) // 2
+            m32 = mid.to(tl.int32)
+            if NCH == 1:
+                cnt = tl.sum((key0 >= m32).to(tl.int32), axis=0)
+            else:
+                cnt = 0
+                for c in range(NCH):
+                    key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
+                    cnt += tl.sum((key >= m32).to(tl.int32), axis=0)
+            up = cnt >= K
+            lo = tl.where(up, mid, lo)
+            hi = tl.where(up, hi, mid)
+        thr = lo.to(tl.int32)
+        n_gt = 0
+        for c in range(NCH):
+            key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
+            n_gt += tl.sum((key > thr).to(tl.int32), axis=0)
+        room = K - n_gt  # ties at the threshold still taken
+        base = 0
+        ties = 0
+        out_row = out_ptr + b * K
+        idx_row = idx_ptr + b * (W + K)
+        for c in range(NCH):
+            t = c * CHUNK + offs
+            key, valid = _row_keys(row, t, n_valid)
+            tie = ((key == thr) & valid).to(tl.int32)
+            sel = (key > thr) | ((tie != 0) & (ties + tl.cumsum(tie, axis=0) - tie < room))
+            at = base + tl.cumsum(sel.to(tl.int32), axis=0) - 1
+            tl.store(out_row + at, t.to(out_ptr.dtype.element_ty), mask=sel)
+            if IDX:
+                tl.store(idx_row + W + at, (t + W).to(idx_ptr.dtype.element_ty), mask=sel)
+            base += tl.sum(sel.to(tl.int32), axis=0)
+            ties += tl.sum(tie, axis=0)
+        j = tl.arange(0, BLOCK_K)
+        rest = (j >= base) & (j < K)
+        tl.store(out_row + j, tl.full([BLOCK_K], -1, tl.int32).to(out_ptr.dtype.element_ty), mask=rest)
+        if IDX:
+            tl.store(idx_row + W + j, tl.full([BLOCK_K], -1, tl.int32).to(idx_ptr.dtype.element_ty), mask=rest)
+            jw = tl.arange(0, BLOCK_W)
+            win = tl.where(ok_row, _window_ids(tl.load(pos_ptr + b).to(tl.int64), jw, W), -1)
+            tl.store(idx_row + jw, win.to(idx_ptr.dtype.element_ty), mask=jw < W)
+
+
+def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor,
+                       idx: Optional[torch.Tensor] = None, pos: Optional[torch.Tensor] = None,
+                       select: str = "auto", chunk: int = SELECT_CHUNK) -> None:
+    """`_select_topk` (+ the CSA index list of `idx`, `pos`) on the masked scores of the Triton path. select:
+    "kernel" (`_topk_select_kernel`), "torch" (torch.topk + `_mask_ids_kernel`) or "auto" (the kernel up to
+    SELECT_MAX_N scores per row). Both give the same id set up to ties at the K-th score; the kernel lists
+    ids in ascending order, torch.topk(sorted=False) in its own."""
+    batch, n_max = scores.shape
+    k_top = topk_idx.shape[1]
+    window = _window(idx, topk_idx) if idx is not None else 1
+    if idx is not None:
+        pos = _pos_for_idx(pos)
+        check_kernel_inputs("indexer_topk_fixed", {"idx": idx, "topk_idx": topk_idx}, {})
+    if select not in ("auto", "kernel", "torch"):
+        raise ValueError(f"select must be 'auto', 'kernel' or 'torch', got {select!r}")
+    pos_arg = pos if idx is not None else n_valid
+    idx_arg = idx if idx is not None else topk_idx
+    consts = dict(BLOCK_K=triton.next_power_of_2(k_top), BLOCK_W=triton.next_power_of_2(window), IDX=idx is not None,
+                  PDL=step_pdl(scores), launch_pdl=step_pdl(scores))
+    if select == "kernel" or (select == "auto" and n_max <= SELECT_MAX_N):
+        chunk = min(chunk, triton.next_power_of_2(n_max))
+        _topk_select_kernel[(batch,)](
+            scores, n_valid, active, topk_idx, pos_arg, idx_arg, n_max, k_top, window, CHUNK=chunk,
+            NCH=triton.cdiv(n_max, chunk), num_warps=8 if chunk >= 2048 else 4, **consts,
+        )
+        return
+    ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]
+    _mask_ids_kernel[(batch,)](
+        ids, n_valid, active, topk_idx, pos_arg, idx_arg, k_top, window, BLOCK=consts["BLOCK_K"],
+        BLOCK_W=consts["BLOCK_W"], IDX=consts["IDX"], PDL=consts["PDL"], launch_pdl=consts["launch_pdl"],
+        num_warps=1 if k_top <= 256 else 4,
+    )
+
 
 def indexer_topk_fixed_triton(
     q: torch.Tensor,
@@ -189,7 +301,9 @@ def indexer_topk_fixed_triton(
     block_table: Optional[torch.Tensor] = None,
     idx: Optional[torch.Tensor] = None,
     pos: Optional[torch.Tensor] = None,
+    select: str = "auto",
 ) -> None:
+    """The Triton path of `indexer_topk_fixed`; select: the top-k implementation (`select_topk_triton`)."""
     batch, heads, head_dim = q.shape
     n_max = scores.shape[1]
     tensors = {"q": q, "w": w, "k": k, "scores": scores}
@@ -204,19 +318,10 @@ def indexer_topk_fixed_triton(
         block_table.shape[1] if block_table is not None else 1,
         DI=head_dim, BLOCK_HI=max(16, triton.next_power_of_2(heads)), BLOCK_N=BLOCK_N,
         UPCAST=interpreting(), PRECISION="ieee" if q.dtype == torch.float32 else None,
-        RPB=k.shape[1] if block_table is not None else 1, PAGED=block_table is not None, num_warps=4,
+        RPB=k.shape[1] if block_table is not None else 1, PAGED=block_table is not None, PDL=step_pdl(q),
+        launch_pdl=step_pdl(q), num_warps=4,
     )
-    k_top = topk_idx.shape[1]
-    window = _window(idx, topk_idx) if idx is not None else 1
-    if idx is not None:
-        pos = _pos_for_idx(pos)
-        check_kernel_inputs("indexer_topk_fixed", {"idx": idx, "topk_idx": topk_idx}, {})
-    ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]
-    _mask_ids_kernel[(batch,)](
-        ids, n_valid, active, topk_idx, pos if idx is not None else n_valid, idx if idx is not None else topk_idx,
-        k_top, window, BLOCK=triton.next_power_of_2(k_top), BLOCK_W=triton.next_power_of_2(window),
-        IDX=idx is not None, num_warps=1 if k_top <= 256 else 4,
-    )
+    select_topk_triton(scores, n_valid, active, topk_idx, idx, pos, select)
 
 
 def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
@@ -242,8 +347,7 @@ def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
     _indexer_topk_fixed_op(q, w, k, n_valid, active, scores, topk_idx, block_table, idx, pos)
 
 
-# No defaults in the op's schema: torch <= 2.11 finds a mutated argument (idx) by its position under
-# autograd, so omitting it raised IndexError on the H200. The wrapper above supplies them.
+# no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
 @torch.library.custom_op("dsv4::indexer_topk_fixed", mutates_args=("scores", "topk_idx", "idx"))
 def _indexer_topk_fixed_op(  # graphlint: hot
     q: torch.Tensor, w: torch.Tensor, k: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor,

@@ -21,7 +21,7 @@ from typing import Optional
 
 import torch
 
-from ._backend import use_triton
+from ._backend import pdl_wait, step_pdl, use_triton
 
 try:
     import triton
@@ -80,7 +80,9 @@ if triton is not None:
         RATIO,
         BLOCK: tl.constexpr,
         MODE: tl.constexpr,  # 0 = SWA, 1 = HCA (all visible entries), 2 = CSA (indexer top-k)
+        PDL: tl.constexpr = False,
     ):
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         active = tl.load(active_ptr + b) != 0
         p = tl.load(pos_ptr + b).to(tl.int64)
@@ -110,7 +112,7 @@ def build_attention_indices_triton(
     mode = 0 if kmax == window else (2 if topk is not None else 1)
     _build_indices_kernel[(batch,)](
         pos, active, topk if topk is not None else idx, idx, kmax, window, max(ratio, 1),
-        BLOCK=triton.next_power_of_2(kmax), MODE=mode,
+        BLOCK=triton.next_power_of_2(kmax), MODE=mode, PDL=step_pdl(idx), launch_pdl=step_pdl(idx),
     )
 
 

@@ -31,7 +31,7 @@ import torch.nn as nn
 
 import graphlint
 
-from dsv4_native._backend import rowwise_linear, rowwise_unary, use_triton
+from dsv4_native._backend import pdl_wait, rowwise_linear, rowwise_unary, step_pdl, use_triton
 from dsv4_native.fused import weighted_rms_norm
 
 try:
@@ -132,12 +132,14 @@ if triton is not None:
     def _mix_partial_kernel(
         x_ptr, fn_ptr, ws_ptr, active_ptr,
         NROWS: tl.constexpr, D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (token, split): partial fn . x over one BLOCK of channels of the 4 streams, and partial
         sum x^2.
 
         Splitting the 24 x 4D GEMV over many programs is what makes batch 1 fast (one program per
         token would read all of fn from one SM)."""
+        pdl_wait(PDL)
         t = tl.program_id(0).to(tl.int64)
         sp = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
@@ -206,12 +208,13 @@ if triton is not None:
         ws_ptr, x_ptr, base_ptr, scale_ptr, active_ptr, y_ptr, post_ptr, comb_ptr, nw_ptr,
         rms_eps, hc_eps,
         D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr, ITERS: tl.constexpr,
-        BLOCK_D: tl.constexpr, NORM: tl.constexpr = False,
+        BLOCK_D: tl.constexpr, NORM: tl.constexpr = False, PDL: tl.constexpr = False,
     ):
         """Program (token, D-block): mixes from the partials, Sinkhorn in registers, collapse a block.
 
         Every D-block program recomputes the (tiny) 4x4 Sinkhorn; only block 0 stores post/comb. NORM: one
         program per token collapses the whole row and applies the block's RMSNorm (weight nw) to it."""
+        pdl_wait(PDL)
         t = tl.program_id(0).to(tl.int64)
         db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
@@ -244,7 +247,9 @@ if triton is not None:
         ws_ptr, x_ptr, base_ptr, scale_ptr, active_ptr, out_ptr,
         rms_eps, hc_eps,
         D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr, BLOCK_D: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
+        pdl_wait(PDL)
         t = tl.program_id(0).to(tl.int64)
         db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
@@ -256,10 +261,11 @@ if triton is not None:
     @triton.jit
     def _hc_post_kernel(
         f_ptr, x_ptr, post_ptr, comb_ptr, active_ptr, out_ptr, nfn_ptr, nws_ptr,
-        D: tl.constexpr, BLOCK_D: tl.constexpr, NEXT_ROWS: tl.constexpr = 0,
+        D: tl.constexpr, BLOCK_D: tl.constexpr, NEXT_ROWS: tl.constexpr = 0, PDL: tl.constexpr = False,
     ):
         """Program (token, D-block). NEXT_ROWS > 0: also the next site's mix partials of this block (fn
         nfn[NEXT_ROWS, 4D], workspace nws), from out as stored: the next hc_pre skips its split launch."""
+        pdl_wait(PDL)
         t = tl.program_id(0).to(tl.int64)
         db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
@@ -289,7 +295,8 @@ def _mix_triton(x, fn, ws, active, n_rows: int) -> None:
     n_tok, _, dim = x.shape
     nsplit = mix_splits(dim)
     _mix_partial_kernel[(n_tok, nsplit)](
-        x, fn, ws, active, NROWS=n_rows, D=dim, NSPLIT=nsplit, BLOCK=MIX_BLOCK,
+        x, fn, ws, active, NROWS=n_rows, D=dim, NSPLIT=nsplit, BLOCK=MIX_BLOCK, PDL=step_pdl(x),
+        launch_pdl=step_pdl(x),
     )
 
 
@@ -329,7 +336,7 @@ def hc_pre(
         _hc_pre_kernel[(x.shape[0], 1 if norm else triton.cdiv(dim, _block_d(dim)))](
             ws, x, base, scale, active, y, post, comb, norm_w if norm else base, rms_eps, hc_eps,
             D=dim, NSPLIT=nsplit, BLOCK_SP=triton.next_power_of_2(nsplit), ITERS=iters, BLOCK_D=_block_d(dim),
-            NORM=norm, num_warps=8 if norm and dim >= 2048 else 4,
+            NORM=norm, PDL=step_pdl(x), launch_pdl=step_pdl(x), num_warps=8 if norm and dim >= 2048 else 4,
         )
     else:
         hc_pre_reference(x, fn, base, scale, active, y, post, comb, rms_eps, hc_eps, iters)
@@ -343,7 +350,6 @@ def _hc_pre_fake(x, fn, base, scale, active, y, post, comb, ws, rms_eps, hc_eps,
     return None
 
 
-@torch.library.custom_op("dsv4::hc_post", mutates_args=("out", "next_ws"))
 @graphlint.hot
 def hc_post(
     f: torch.Tensor,
@@ -352,25 +358,33 @@ def hc_post(
     comb: torch.Tensor,
     active: torch.Tensor,
     out: torch.Tensor,
-    next_fn: Optional[torch.Tensor],
-    next_ws: Optional[torch.Tensor],
+    next_fn: Optional[torch.Tensor] = None,
+    next_ws: Optional[torch.Tensor] = None,
 ) -> None:
     """out[T, 4, D] = post_k * f + sum_j comb[j, k] x_j. `out` must not alias `x`. With next_fn[R, 4D] /
     next_ws (the next site's fn, R = 24 or hc_head's 4, and workspace), the kernel path also writes the next
     site's mix partials of `out`, which then runs with `mixed=True` (one launch fewer per site)."""
+    _hc_post_op(f, x, post, comb, active, out, next_fn, next_ws)
+
+
+# no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@torch.library.custom_op("dsv4::hc_post", mutates_args=("out", "next_ws"))
+@graphlint.hot
+def _hc_post_op(f: torch.Tensor, x: torch.Tensor, post: torch.Tensor, comb: torch.Tensor, active: torch.Tensor,
+                out: torch.Tensor, next_fn: Optional[torch.Tensor], next_ws: Optional[torch.Tensor]) -> None:
     if use_triton(x):
         dim = x.shape[2]
         rows = next_fn.shape[0] if next_fn is not None else 0
         block = MIX_BLOCK if rows else _block_d(dim)  # the partials' partition is mix_splits'
         _hc_post_kernel[(x.shape[0], triton.cdiv(dim, block))](
             f, x, post, comb, active, out, next_fn if rows else x, next_ws if rows else x, D=dim, BLOCK_D=block,
-            NEXT_ROWS=rows,
+            NEXT_ROWS=rows, PDL=step_pdl(x), launch_pdl=step_pdl(x),
         )
     else:
         hc_post_reference(f, x, post, comb, active, out)
 
 
-@hc_post.register_fake
+@_hc_post_op.register_fake
 def _hc_post_fake(f, x, post, comb, active, out, next_fn, next_ws) -> None:
     return None
 
@@ -399,6 +413,7 @@ def hc_head(
         _hc_head_kernel[(x.shape[0], triton.cdiv(dim, _block_d(dim)))](
             ws, x, base, scale, active, out, rms_eps, hc_eps,
             D=dim, NSPLIT=nsplit, BLOCK_SP=triton.next_power_of_2(nsplit), BLOCK_D=_block_d(dim),
+            PDL=step_pdl(x), launch_pdl=step_pdl(x),
         )
     else:
         hc_head_reference(x, fn, base, scale, active, out, rms_eps, hc_eps)

@@ -13,7 +13,8 @@ device value: the only branches are on host-known facts (layer type, `n`, dtypes
 
 Per-layer step order (dsv4-reference, end of section 8):
     hc_pre(attn) -> attn_norm -> q / kv / indexer projections -> [CSA: indexer compressor (C1) -> C3]
-    -> write win_kv[pos % W] -> [CSA/HCA: main compressor (C1)] -> index builder -> C2 -> inverse RoPE
+    -> write win_kv[pos % W] -> [CSA/HCA: main compressor (C1)] -> index list (CSA: the top-k launch; SWA /
+    HCA: computed inside C2) -> C2 -> inverse RoPE
     -> wo_a / wo_b -> hc_post -> hc_pre(ffn) -> ffn_norm -> MoE (C4) -> hc_post.
 After the layers: hc_head -> norm -> lm_head (fp32 logits) -> device sampler (C7) -> epilogue (C5).
 
@@ -24,7 +25,7 @@ leaving the states token-by-token decode would leave (bitwise in fp32 on CPU).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import torch
 import torch.nn as nn
@@ -33,7 +34,7 @@ import torch.nn.functional as F
 from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
-    F32Projections, RowFusedModule, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+    F32Projections, RowFusedModule, embed_step, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
 )
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
@@ -44,6 +45,10 @@ from .moe_w4 import FORMATS, make_moe
 from .sampler import DeviceSampler, SamplingParams
 from .sparse_attention import attention_workspace, default_num_splits, sparse_decode_attention
 from .static_io import StaticDecodeIO, decode_epilogue
+
+# The widest SWA / HCA index list the attention kernel computes from the position instead of reading it
+# (DSV4Attention.forward). Flash at 64k context lists 641 entries; 1M context lists 8,320.
+COMPUTED_LIST_MAX = 2048
 
 SWA, CSA, HCA = 0, 4, 128  # compress ratio per layer type (0 = sliding window only)
 
@@ -156,10 +161,13 @@ class StepPositions:
     n_valid_csa: Optional[torch.Tensor]
 
     @classmethod
-    def of(cls, pos: torch.Tensor, cfg: DSV4Config) -> "StepPositions":
-        clamped = pos.clamp(0, cfg.max_len - 1)
-        n_valid = (clamped + 1) // CSA if CSA in cfg.ratios else None  # host-known config fact
-        return cls(pos, clamped, n_valid)
+    def embed(cls, ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: torch.Tensor,
+              cfg: DSV4Config) -> "StepPositions":
+        """The step's prologue (`fused.embed_step`, one launch): x = the embedding of the clamped ids in its
+        4 streams, and the positions."""
+        clamped, n_valid = torch.empty_like(pos), torch.empty_like(pos)
+        embed_step(ids, pos, embed, x, clamped, n_valid, cfg.max_len, CSA)
+        return cls(pos, clamped, n_valid if CSA in cfg.ratios else None)  # host-known config fact
 
 
 def build_rope_tables(cfg: DSV4Config, device: torch.device | str | None) -> RopeTables:  # graphlint: cold
@@ -249,7 +257,7 @@ class DSV4Attention(RowFusedModule):
         buf("o", torch.zeros(b, h, d, device=device, dtype=dtype))
         sm = torch.cuda.get_device_properties(device).multi_processor_count if torch.device(
             device or "cpu").type == "cuda" else 132
-        self.splits = default_num_splits(b, h, kmax, sm_count=sm)
+        self.splits = default_num_splits(b, h, kmax, sm_count=sm, head_dim=d)
         buf("attn_ws", attention_workspace(b, h, d, self.splits, device))
         self.compressor = DSV4Compressor(cfg, d, ratio, device) if ratio else None
         if ratio == CSA:
@@ -272,27 +280,39 @@ class DSV4Attention(RowFusedModule):
                     (self, "index_wproj", cfg.index_dim ** -0.5 * cfg.index_heads ** -0.5)]
         self.f32_proj = F32Projections(self, "w_f32", f32) if f32 else None
 
+    def project(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, cos_sin: torch.Tensor,
+                lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], q_out: torch.Tensor, kv_out: torch.Tensor,
+                ring: bool) -> tuple[torch.Tensor, Optional[torch.Tensor]]:
+        """The per-position projections of rows `x` at positions `pos` (the decode step's slots, or the
+        chunked prefill's positions, `lin` its GEMM): q_lora -> q_norm; the latent kv -> kv_norm + RoPE into
+        `kv_out` (the window ring at pos % W when `ring`, else row for row); q -> per-head norm without a weight
+        + RoPE into `q_out`; CSA: the indexer's q -> RoPE. Returns (qr, the indexer q or None). Each norm_rope is
+        one launch of up to two tasks: RMSNorm (+ RoPE) (+ the window-ring write), fused.py."""
+        cfg, n = self.cfg, x.shape[0]
+        eps, d, h = cfg.rms_eps, cfg.head_dim, cfg.n_heads
+        ql, di, hi = cfg.q_lora, cfg.index_dim, cfg.index_heads
+        qkv = lin(x, self.w_x)
+        qr = torch.empty(n, ql, device=x.device, dtype=x.dtype)
+        norm_rope(qkv[:, :ql].unsqueeze(1), self.q_norm, None, pos, active, qr.unsqueeze(1), eps, True, False,
+                  qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, kv_out, True, ring)
+        qq = lin(qr, self.w_qr)
+        qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype) if self.ratio == CSA else None
+        norm_rope(qq[:, :h * d].view(n, h, d), None, cos_sin, pos, active, q_out, eps, True, False,
+                  qq[:, h * d:].view(n, hi, di) if qi is not None else None, None, cos_sin, qi, False, False)
+        return qr, qi
+
     def forward(self, x: torch.Tensor, pos: StepPositions, active: torch.Tensor, rope: RopeTables,
                 block_table: Optional[torch.Tensor]) -> torch.Tensor:
         cfg, n = self.cfg, x.shape[0]
         # paged: whole pools and the table rows of this bucket; contiguous: the bucket's slot rows
         table = block_table if self.paged else None
-        eps, d, h = cfg.rms_eps, cfg.head_dim, cfg.n_heads
+        eps, d = cfg.rms_eps, cfg.head_dim
         cos_sin, cos_sin_inv = rope.pick(self.ratio)
         pos_c = pos.clamped
 
-        # each norm_rope is one launch of up to two tasks: RMSNorm (+ RoPE) (+ the window-ring write), fused.py
-        ql, di, hi = cfg.q_lora, cfg.index_dim, cfg.index_heads
-        qkv = F.linear(x, self.w_x)
-        qr = torch.empty(n, ql, device=x.device, dtype=x.dtype)
-        win = self.win_kv[:n]  # q_norm; kv_norm + RoPE + write win_kv[pos % W] (the indexer does not read it)
-        norm_rope(qkv[:, :ql].unsqueeze(1), self.q_norm, None, pos_c, active, qr.unsqueeze(1), eps, True, False,
-                  qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, win, True, True)
-        qq = F.linear(qr, self.w_qr)
-        q_buf = self.q[:n]  # per-head norm without a weight, then RoPE; CSA: the indexer q's RoPE too
-        qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype) if self.ratio == CSA else None
-        norm_rope(qq[:, :h * d].view(n, h, d), None, cos_sin, pos_c, active, q_buf, eps, True, False,
-                  qq[:, h * d:].view(n, hi, di) if qi is not None else None, None, cos_sin, qi, False, False)
+        win = self.win_kv[:n]  # the latent kv goes straight into the window ring (the indexer does not read it)
+        q_buf = self.q[:n]
+        _, qi = self.project(x, pos_c, active, cos_sin, F.linear, q_buf, win, True)
 
         # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
         f32 = self.f32_proj(x) if self.f32_proj is not None else []
@@ -306,22 +326,41 @@ class DSV4Attention(RowFusedModule):
             # the top-k's masking launch also writes the layer's attention index list (no index builder)
             indexer_topk_fixed(qi, f32[4], index_kv, pos.n_valid_csa, active, self.index_scores[:n], self.topk[:n],
                                table, idx, pos_c)
-        else:
-            if self.compressor is not None:
-                self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
-            build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
+        elif self.compressor is not None:
+            self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
+        # SWA / HCA with a short list: the attention kernel computes it from pos_c (index_ratio), as the index
+        # builder would write it, and idx is not read (one launch less). Past COMPUTED_LIST_MAX entries the
+        # builder's list is faster to gather from: HCA at 1M context (8,320 entries), batch 32, 190 us read
+        # against 473 us computed on the H200 (bench_kernel_ab.py).
+        listed = 0
+        if self.ratio != CSA:
+            if idx.shape[1] <= COMPUTED_LIST_MAX:
+                listed = max(self.ratio, 1)
+            else:
+                build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
         # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c)
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table,
-                                cos_sin_inv, pos_c)
-        # the grouped wo_a, einsum("ngi,goi->ngo") as one bmm over the groups written through a transposed
-        # view of the [n, g, o] result: at n > 1 the einsum copied its [g, n, o] output back (one launch more).
-        # (out= needs grad mode off: forward_logits runs under no_grad)
+                                cos_sin_inv, pos_c, listed)
+        return self.project_out(o, x.dtype, F.linear, False)
+
+    def project_out(self, o: torch.Tensor, dtype: torch.dtype,
+                    lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], rowwise: bool) -> torch.Tensor:
+        """The output projection of attention rows `o[n, H, d]` (V's rope channels de-rotated): the grouped
+        wo_a, einsum("ngi,goi->ngo"), as one bmm over the groups written through a transposed view of the
+        [n, g, o] result (at n > 1 the einsum copied its [g, n, o] output back: one launch more), then wo_b
+        with `lin`. `rowwise` (the CPU-exact prefill): one M=1 GEMM per (row, group), the bits of the
+        one-row decode step. out= needs grad mode off (the step and the prefill run under no_grad)."""
+        cfg, n = self.cfg, o.shape[0]
         groups = o.reshape(n, cfg.o_groups, -1)
         wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
-        mid = torch.empty(n, cfg.o_groups, cfg.o_lora, device=x.device, dtype=x.dtype)
-        torch.bmm(groups.transpose(0, 1), wa.transpose(1, 2), out=mid.transpose(0, 1))
-        return F.linear(mid.view(n, -1), self.wo_b)
+        mid = torch.empty(n, cfg.o_groups, cfg.o_lora, device=o.device, dtype=dtype)
+        if rowwise:
+            w = wa.unsqueeze(0).expand(n, -1, -1, -1).reshape(n * cfg.o_groups, cfg.o_lora, -1)
+            torch.bmm(groups.reshape(n * cfg.o_groups, 1, -1), w.transpose(1, 2), out=mid.view(-1, 1, cfg.o_lora))
+        else:
+            torch.bmm(groups.transpose(0, 1), wa.transpose(1, 2), out=mid.transpose(0, 1))
+        return lin(mid.view(n, -1), self.wo_b)
 
 
 class DSV4Block(nn.Module):
@@ -391,11 +430,9 @@ class DSV4Model(nn.Module):
         """All layers for rows [0, n) of the static buffers; writes and returns `logits[:n]` (fp32)."""
         cfg, io = self.cfg, self.io
         ids, pos, active = io.input_ids[:n], io.pos[:n], io.active[:n]
-        h = self.embed.index_select(0, ids.clamp(0, cfg.vocab - 1))
         x = self.x0[:n]
-        x.copy_(h.unsqueeze(1).expand(n, 4, cfg.dim))
+        step_pos = StepPositions.embed(ids, pos, self.embed, x, cfg)
         table = self.kv.table[:n] if self.kv is not None else None
-        step_pos = StepPositions.of(pos, cfg)
         head_mix = (self.hc_head_fn, self.head_ws[:n])
         for i, layer in enumerate(self.layers):
             nxt = self.layers[i + 1].attn_hc.mix_target(n) if i + 1 < len(self.layers) else head_mix

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import interpreting, rowwise_unary, use_triton
+from dsv4_native._backend import interpreting, pdl_wait, rowwise_unary, step_pdl, use_triton
 from dsv4_native.router import moe_route, router_splits
 
 try:
@@ -201,8 +201,10 @@ if triton is not None:
         x_ptr, ids_ptr, w13_ptr, h_ptr,
         E, S,
         D: tl.constexpr, INTER: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (slot, N-block): gate/up GEMV for one token-slot, fused clamp + SwiGLU."""
+        pdl_wait(PDL)
         sid = tl.program_id(0)
         nb = tl.program_id(1)
         e = tl.load(ids_ptr + sid)
@@ -233,8 +235,10 @@ if triton is not None:
         h_ptr, ids_ptr, w_ptr, w2_ptr, y_ptr,
         E,
         D: tl.constexpr, INTER: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (slot, N-block): down GEMV for one token-slot, times the routed weight (fp32 out)."""
+        pdl_wait(PDL)
         sid = tl.program_id(0)
         nb = tl.program_id(1)
         e = tl.load(ids_ptr + sid)
@@ -260,6 +264,7 @@ if triton is not None:
         h_ptr, ids_ptr, w_ptr, w2_ptr, out_ptr,
         E,
         D: tl.constexpr, INTER: tl.constexpr, S: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         """Program (token, N-block): down GEMV of every slot of one token, summed in slot order.
 
@@ -267,6 +272,7 @@ if triton is not None:
         arithmetic is the unfused pair's: y_s = (W2 h_s) * w_s per slot, then 0 + y_0 + y_1 + ... over
         the valid slots, so the result is bitwise the same and still has one writer per element.
         """
+        pdl_wait(PDL)
         t = tl.program_id(0)
         nb = tl.program_id(1)
         offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -292,12 +298,54 @@ if triton is not None:
         tl.store(out_ptr + t.to(tl.int64) * D + offs_n, total.to(out_ptr.dtype.element_ty), mask=n_ok)
 
     @triton.jit
+    def _gemm1_loop(x_ptr, tok, row_ok, wbase, offs_n, n_ok, acc_g, acc_u, live, D: tl.constexpr,
+                    INTER: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr, PRECISION: tl.constexpr):
+        """GEMM1's K loop of one block: the gate and up accumulators."""
+        for k0 in range(0, D, BK):
+            offs_k = k0 + tl.arange(0, BK)
+            k_ok = (offs_k < D) & live
+            a = tl.load(x_ptr + tok[:, None] * D + offs_k[None, :], mask=row_ok[:, None] & k_ok[None, :], other=0.0)
+            bmask = k_ok[:, None] & n_ok[None, :]
+            bg = tl.load(wbase + offs_n[None, :].to(tl.int64) * D + offs_k[:, None], mask=bmask, other=0.0)
+            bu = tl.load(wbase + (INTER + offs_n[None, :]).to(tl.int64) * D + offs_k[:, None], mask=bmask, other=0.0)
+            if UPCAST:  # the interpreter's bf16 tl.dot is broken; compile-time flag
+                a = a.to(tl.float32)
+                bg = bg.to(tl.float32)
+                bu = bu.to(tl.float32)
+            else:
+                bg = bg.to(a.dtype)
+                bu = bu.to(a.dtype)
+            acc_g = tl.dot(a, bg, acc_g, input_precision=PRECISION)
+            acc_u = tl.dot(a, bu, acc_u, input_precision=PRECISION)
+        return acc_g, acc_u
+
+    @triton.jit
+    def _gemm2_loop(h_ptr, srow, row_ok, wbase, offs_n, n_ok, acc, live, D: tl.constexpr, INTER: tl.constexpr,
+                    BK: tl.constexpr, UPCAST: tl.constexpr, PRECISION: tl.constexpr):
+        """GEMM2's K loop of one block."""
+        for k0 in range(0, INTER, BK):
+            offs_k = k0 + tl.arange(0, BK)
+            k_ok = (offs_k < INTER) & live
+            a = tl.load(h_ptr + srow[:, None] * INTER + offs_k[None, :], mask=row_ok[:, None] & k_ok[None, :],
+                        other=0.0)
+            b = tl.load(wbase + offs_n[None, :].to(tl.int64) * INTER + offs_k[:, None],
+                        mask=k_ok[:, None] & n_ok[None, :], other=0.0)
+            if UPCAST:
+                a = a.to(tl.float32)
+                b = b.to(tl.float32)
+            else:
+                b = b.to(a.dtype)
+            acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        return acc
+
+    @triton.jit
     def _grouped13_kernel(
         x_ptr, sorted_ptr, expert_ids_ptr, npad_ptr, w13_ptr, h_ptr,
         N, S, EM,
         D: tl.constexpr, INTER: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32); None = default
+        SKIP_DEAD: tl.constexpr = True,
     ):
         """Program (M-block, N-block) of GEMM1 over expert-sorted rows."""
         pid_m = tl.program_id(0)
@@ -316,23 +364,15 @@ if triton is not None:
         wbase = w13_ptr + e64 * 2 * INTER * D
         acc_g = tl.zeros([BM, BN], dtype=tl.float32)
         acc_u = tl.zeros([BM, BN], dtype=tl.float32)
-        # Dead blocks (past the device count) keep every load predicated off, so they move no bytes.
-        for k0 in range(0, D, BK):
-            offs_k = k0 + tl.arange(0, BK)
-            k_ok = (offs_k < D) & live
-            a = tl.load(x_ptr + tok[:, None] * D + offs_k[None, :], mask=row_ok[:, None] & k_ok[None, :], other=0.0)
-            bmask = k_ok[:, None] & n_ok[None, :]
-            bg = tl.load(wbase + offs_n[None, :].to(tl.int64) * D + offs_k[:, None], mask=bmask, other=0.0)
-            bu = tl.load(wbase + (INTER + offs_n[None, :]).to(tl.int64) * D + offs_k[:, None], mask=bmask, other=0.0)
-            if UPCAST:  # the interpreter's bf16 tl.dot is broken; compile-time flag
-                a = a.to(tl.float32)
-                bg = bg.to(tl.float32)
-                bu = bu.to(tl.float32)
-            else:
-                bg = bg.to(a.dtype)
-                bu = bu.to(a.dtype)
-            acc_g = tl.dot(a, bg, acc_g, input_precision=PRECISION)
-            acc_u = tl.dot(a, bu, acc_u, input_precision=PRECISION)
+        # Dead blocks (past the device count: most blocks at batch <= 32) move no bytes (every load is
+        # predicated off); with SKIP_DEAD they also skip the K loop's dots.
+        if SKIP_DEAD:
+            if live:
+                acc_g, acc_u = _gemm1_loop(x_ptr, tok, row_ok, wbase, offs_n, n_ok, acc_g, acc_u, live, D, INTER, BK,
+                                           UPCAST, PRECISION)
+        else:
+            acc_g, acc_u = _gemm1_loop(x_ptr, tok, row_ok, wbase, offs_n, n_ok, acc_g, acc_u, live, D, INTER, BK,
+                                       UPCAST, PRECISION)
         gate = tl.minimum(acc_g, 10.0)
         up = tl.minimum(tl.maximum(acc_u, -10.0), 10.0)
         h = gate / (1.0 + tl.exp(-gate)) * up
@@ -345,7 +385,7 @@ if triton is not None:
         N, EM,
         D: tl.constexpr, INTER: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
-        PRECISION: tl.constexpr,
+        PRECISION: tl.constexpr, SKIP_DEAD: tl.constexpr = True,
     ):
         """Program (M-block, N-block) of GEMM2; epilogue multiplies by the routed weight (fp32 out)."""
         pid_m = tl.program_id(0)
@@ -363,19 +403,11 @@ if triton is not None:
         n_ok = offs_n < D
         wbase = w2_ptr + e64 * D * INTER
         acc = tl.zeros([BM, BN], dtype=tl.float32)
-        for k0 in range(0, INTER, BK):
-            offs_k = k0 + tl.arange(0, BK)
-            k_ok = (offs_k < INTER) & live
-            a = tl.load(h_ptr + srow[:, None] * INTER + offs_k[None, :], mask=row_ok[:, None] & k_ok[None, :],
-                        other=0.0)
-            b = tl.load(wbase + offs_n[None, :].to(tl.int64) * INTER + offs_k[:, None],
-                        mask=k_ok[:, None] & n_ok[None, :], other=0.0)
-            if UPCAST:
-                a = a.to(tl.float32)
-                b = b.to(tl.float32)
-            else:
-                b = b.to(a.dtype)
-            acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        if SKIP_DEAD:  # GEMM1's comment
+            if live:
+                acc = _gemm2_loop(h_ptr, srow, row_ok, wbase, offs_n, n_ok, acc, live, D, INTER, BK, UPCAST, PRECISION)
+        else:
+            acc = _gemm2_loop(h_ptr, srow, row_ok, wbase, offs_n, n_ok, acc, live, D, INTER, BK, UPCAST, PRECISION)
         rw = tl.load(w_ptr + srow, mask=row_ok, other=0.0)
         y = acc * rw[:, None]
         tl.store(y_ptr + srow[:, None] * D + offs_n[None, :], y, mask=row_ok[:, None] & n_ok[None, :])
@@ -438,8 +470,10 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     inter = two_i // 2
     n = n_tok * n_slot
     bn1, bk1 = _pow2_at_most(inter, block_n, 1), _pow2_at_most(dim, block_k)
+    pdl = step_pdl(x)
     _gemv13_kernel[(n, triton.cdiv(inter, bn1))](
-        x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, num_warps=warps,
+        x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, PDL=pdl, launch_pdl=pdl,
+        num_warps=warps,
     )
     # GEMM2's own tiles (0 = GEMM1's): its K is I, not D, so the best tile differs
     bn2 = _pow2_at_most(dim, block_n2 or block_n, 1)
@@ -448,17 +482,23 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     if fuse_sum:  # host-known launch option: GEMM2 + slot sum in one kernel
         _gemv2_sum_kernel[(n_tok, triton.cdiv(dim, bn2))](
             h, slot_ids, slot_w, w2, out, n_exp, D=dim, INTER=inter, S=n_slot, BLOCK_N=bn2, BLOCK_K=bk2,
-            num_warps=warps2,
+            PDL=pdl, launch_pdl=pdl, num_warps=warps2,
         )
         return
     _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
-        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, num_warps=warps2,
+        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, PDL=pdl,
+        launch_pdl=pdl, num_warps=warps2,
     )
-    slot_sum_triton(y_slot, slot_ids, out, n_exp)
+    slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl)
+
+
+# (GEMM1 BN, BK, GEMM2 BN, BK, warps, pipeline stages, dead blocks skip their K loop) of the grouped path
+# (benchmarks/bench_kernel_ab.py times alternatives at Flash dims, batch 16 and 32)
+GROUPED_TILES = (64, 64, 64, 64, 4, 3, True)
 
 
 def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post_pad, h, y_slot, out,
-                    block_m: int) -> None:
+                    block_m: int, tiles: tuple[int, int, int, int, int, int, bool] = GROUPED_TILES) -> None:
     n_tok, n_slot = slot_ids.shape
     n_exp, two_i, dim = w13.shape
     inter = two_i // 2
@@ -469,15 +509,18 @@ def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post
     # fp32 operands: IEEE products; the default (tf32) rounds them to 10 mantissa bits on the GPU, which
     # put the fp32 prefill 5e-2 off token decode (the GEMV path never rounds)
     precision = "ieee" if x.dtype == torch.float32 else None
-    bn1, bk = _pow2_at_most(inter, 64), _pow2_at_most(dim, 64)
+    tn1, tk1, tn2, tk2, warps, stages, skip_dead = tiles
+    bn1, bk = _pow2_at_most(inter, tn1), _pow2_at_most(dim, tk1)
     _grouped13_kernel[(n_blocks, triton.cdiv(inter, bn1))](
         x, sorted_ids, expert_ids, n_post_pad, w13, h, n, n_slot, em, D=dim, INTER=inter,
-        BM=block_m, BN=bn1, BK=bk, UPCAST=upcast, PRECISION=precision, num_warps=4, num_stages=3,
+        BM=block_m, BN=bn1, BK=bk, UPCAST=upcast, PRECISION=precision, SKIP_DEAD=skip_dead, num_warps=warps,
+        num_stages=stages,
     )
-    bn2, bk2 = _pow2_at_most(dim, 64), _pow2_at_most(inter, 64)
+    bn2, bk2 = _pow2_at_most(dim, tn2), _pow2_at_most(inter, tk2)
     _grouped2_kernel[(n_blocks, triton.cdiv(dim, bn2))](
         h, sorted_ids, expert_ids, n_post_pad, slot_w, w2, y_slot, n, em, D=dim, INTER=inter,
-        BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, PRECISION=precision, num_warps=4, num_stages=3,
+        BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, PRECISION=precision, SKIP_DEAD=skip_dead, num_warps=warps,
+        num_stages=stages,
     )
     slot_sum_triton(y_slot, slot_ids, out, n_exp)
 
@@ -593,7 +636,9 @@ class MoELayer(nn.Module):
         super().__init__()
         self.dim, self.inter, self.n_experts, self.top_k = dim, inter, n_experts, top_k
         self.scale, self.use_hash = scale, use_hash
-        self.wg = nn.Parameter(torch.empty(n_experts, dim, dtype=torch.float32, device=device))
+        # zeros like every weight of DSV4Model: a model built without a checkpoint (the kernel counter, the
+        # sanitizer driver) holds no recycled memory (torch.empty gave NaN logits and a wild sampler token)
+        self.wg = nn.Parameter(torch.zeros(n_experts, dim, dtype=torch.float32, device=device))
         self.register_buffer("bias", torch.zeros(n_experts, dtype=torch.float32, device=device))
         self.register_buffer("tid2eid", torch.zeros(max(vocab, 1), top_k, dtype=torch.int32, device=device))
         n_slot = top_k + 1
@@ -658,8 +703,8 @@ class DSV4MoE(MoELayer):
         self.gemv_fuse_sum: Optional[bool] = None
         # (BLOCK_N, BLOCK_K, num_warps) of the GEMV path's down projection; None = gemv2_config's default.
         self.gemv2_cfg: Optional[tuple[int, int, int]] = None
-        self.w13 = nn.Parameter(torch.empty(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
-        self.w2 = nn.Parameter(torch.empty(n_experts + 1, dim, inter, dtype=dtype, device=device))
+        self.w13 = nn.Parameter(torch.zeros(n_experts + 1, 2 * inter, dim, dtype=dtype, device=device))
+        self.w2 = nn.Parameter(torch.zeros(n_experts + 1, dim, inter, dtype=dtype, device=device))
         n = max_tokens * (top_k + 1)
         em, n_blocks = align_sizes(n, n_experts + 1, block_m)
         ws = {

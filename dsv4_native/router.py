@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import pdl_available, rowwise_linear, rowwise_unary, use_triton
+from dsv4_native._backend import pdl_available, pdl_wait, rowwise_linear, rowwise_unary, step_pdl, use_triton
 
 try:
     import triton
@@ -85,17 +85,15 @@ if triton is not None:
 
     @triton.jit
     def _router_gemv_kernel(
-        x_ptr, wg_ptr, part_ptr, SPS, scale, T, tab_ptr, rscale_ptr,
+        x_ptr, wg_ptr, part_ptr, SPS,
         D: tl.constexpr, E: tl.constexpr, CHUNK: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr,
-        TABLE: tl.constexpr = False,
+        PDL: tl.constexpr = False,
     ):
         """Program (expert block, token, D split): partial gate logits of one token, fp32 FMA, into
-        part[split, T, E], times `scale` (1 here); the select kernel sums the splits in order. No tensor-core
+        part[split, T, E]; the select kernel sums the splits in order. No tensor-core
         dot: at decode batch sizes a 16-row dot tile would waste most of its work (the tiled-dot kernel for
-        batch > 8 was removed in issue 23: no shipped configuration ran it). `fused.linear_f32` reuses the
-        kernel with one split and TABLE: row e goes to part[T * off[e] + t * width[e] + col[e]] times
-        rscale[e] (tab = [off | width | col] int32 [3, E]): several projections in one GEMV, each output
-        a contiguous [T, width] block."""
+        batch > 8 was removed in issue 23: no shipped configuration ran it)."""
+        pdl_wait(PDL)
         eb = tl.program_id(0)
         t = tl.program_id(1)
         sp = tl.program_id(2)
@@ -109,29 +107,23 @@ if triton is not None:
             wv = tl.load(wg_ptr + offs_e[:, None] * D + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :],
                          other=0.0).to(tl.float32)
             acc += wv * xv[None, :]
-        res = tl.sum(acc, axis=1) * scale
-        if TABLE:
-            off = tl.load(tab_ptr + offs_e, mask=e_ok, other=0).to(tl.int64)
-            width = tl.load(tab_ptr + E + offs_e, mask=e_ok, other=0).to(tl.int64)
-            col = tl.load(tab_ptr + 2 * E + offs_e, mask=e_ok, other=0).to(tl.int64)
-            dst = part_ptr + T * off + t * width + col
-            res = res * tl.load(rscale_ptr + offs_e, mask=e_ok, other=0.0)
-        else:
-            dst = part_ptr + sp * SPS + t * E + offs_e
-        tl.store(dst, res, mask=e_ok)
+        res = tl.sum(acc, axis=1)
+        tl.store(part_ptr + sp * SPS + t * E + offs_e, res, mask=e_ok)
 
     @triton.jit
     def _router_select_kernel(
         part_ptr, bias_ptr, tid2eid_ptr, ids_ptr, active_ptr, slot_ids_ptr, slot_w_ptr,
-        T, SPS, scale,
+        T, SPS, scale, NV,
         E: tl.constexpr, SPLITS: tl.constexpr,
         TOP_K: tl.constexpr, USE_HASH: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_S: tl.constexpr,
-        TRIGGER: tl.constexpr = False,
+        TRIGGER: tl.constexpr = False, PDL: tl.constexpr = False,
     ):
         """One program per token: sum the partials in split order, sqrt-softplus, top-k by packed-key max rounds.
         TRIGGER: a successor launched with programmatic dependent launch may start at once (it waits on-device
         before reading the slot table; moe_w4's x planes run meanwhile); other successors are unaffected."""
-        if TRIGGER:
+        if PDL:  # launched as a dependent itself: wait for the logits, then trigger
+            pdl_wait(PDL)
+        elif TRIGGER:
             gdc_launch_dependents()
         t = tl.program_id(0)
         act = tl.load(active_ptr + t).to(tl.int1)
@@ -146,7 +138,8 @@ if triton is not None:
         offs_s = tl.arange(0, BLOCK_S)
         sel = tl.zeros([BLOCK_S], dtype=tl.int32)
         if USE_HASH:
-            tok = tl.load(ids_ptr + t).to(tl.int64)
+            # clamped like the embedding lookup and the reference: an id outside [0, NV) reads no wild row
+            tok = tl.minimum(tl.maximum(tl.load(ids_ptr + t).to(tl.int64), 0), NV - 1)
             sel = tl.load(tid2eid_ptr + tok * TOP_K + offs_s, mask=(offs_s < TOP_K) & act, other=0)
             sel = sel.to(tl.int32)
         else:
@@ -199,16 +192,18 @@ def _router_triton(
     bk = min(256, triton.next_power_of_2(triton.cdiv(dim, splits)))
     chunk = triton.cdiv(triton.cdiv(dim, splits), bk) * bk
     _router_gemv_kernel[(triton.cdiv(n_exp, be), n_tok, splits)](
-        x, wg, logits_ws, logits_ws.stride(0), 1.0, n_tok, x, x, D=dim, E=n_exp, CHUNK=chunk, BE=be, BK=bk,
+        x, wg, logits_ws, logits_ws.stride(0), D=dim, E=n_exp, CHUNK=chunk, BE=be, BK=bk, PDL=step_pdl(x),
+        launch_pdl=step_pdl(x),
     )
     # Unused pointer arguments get a valid tensor; the constexpr flag keeps them unread.
     bias_arg = bias if bias is not None else slot_w
     tid_arg = tid2eid if tid2eid is not None else slot_ids
     _router_select_kernel[(n_tok,)](
         logits_ws, bias_arg, tid_arg, input_ids, active, slot_ids, slot_w, n_tok, logits_ws.stride(0), scale,
+        tid2eid.shape[0] if tid2eid is not None else 1,
         E=n_exp, SPLITS=splits, TOP_K=top_k, USE_HASH=use_hash,
         BLOCK_E=triton.next_power_of_2(n_exp), BLOCK_S=triton.next_power_of_2(top_k + 1),
-        TRIGGER=pdl_available(x),
+        TRIGGER=pdl_available(x), PDL=step_pdl(x), launch_pdl=step_pdl(x),
         # one warp: the top-k rounds reduce with shuffles only (H200, batch 1: 8.6 us vs 12.0 at 4 warps)
         num_warps=1,
     )

@@ -27,6 +27,9 @@ Semantics, per active row b (padding rows are skipped: nothing of theirs is read
      Then next = argmax over kept v of (s_v + g_v), g_v = -log(-log(u_v)),
      u_v = ((philox(seed, v, pos) >> 9) + 0.5) * 2^-23 in [2^-24, 1 - 2^-24]: the Gumbel-max trick,
      an exact draw from softmax(s) restricted to the kept set. Ties -> lowest id.
+     NaN logits (an fp16 / bf16 overflow, a bad checkpoint) give a defined, in-range token: a greedy row
+     follows torch.argmax (a NaN is the maximum, the first one wins); a sampled row treats its NaN scores as
+     -inf (never drawn). A row with nothing above -inf draws id 0.
   4. next_tok[b] = the chosen id; its bit is set in seen[b] and counts[b, id] += 1 (one writer per row).
 
 Thresholds without a sort (the Triton path): the scores s are written once, then NPASS bracket passes
@@ -166,13 +169,15 @@ def scores_reference(logits: torch.Tensor, temperature: torch.Tensor, rep_penalt
                      freq_penalty: torch.Tensor | None = None, pres_penalty: torch.Tensor | None = None
                      ) -> torch.Tensor:
     """s [B, V] fp32: repetition penalty, then frequency / presence penalties (when counts is given), then
-    division by the temperature for sampled rows (greedy rows keep the penalised logits)."""
+    division by the temperature for sampled rows (greedy rows keep the penalised logits). A sampled row's NaN
+    scores become -inf: never kept, and the thresholds stay those of its other tokens."""
     lg = penalize_reference(logits, seen, rep_penalty)
     if counts is not None:
         lg = lg - freq_penalty.float()[:, None] * counts.float()
         lg = lg - pres_penalty.float()[:, None] * (counts > 0).float()
     t = temperature.float()[:, None]
-    return torch.where(t > 0, lg / torch.where(t > 0, t, torch.ones_like(t)), lg)
+    s = torch.where(t > 0, lg / torch.where(t > 0, t, torch.ones_like(t)), lg)
+    return torch.where((t > 0) & s.isnan(), torch.full_like(s, float("-inf")), s)
 
 
 def thresholds_reference(s: torch.Tensor, temperature: torch.Tensor, top_k: torch.Tensor, top_p: torch.Tensor,
@@ -285,6 +290,19 @@ if triton is not None:
         return tl.exp(x - tl.where(top == float("-inf"), 0.0, top))
 
     @triton.jit
+    def _argmax_first(vals, idxs):
+        """(max, its index) as torch.argmax defines them: a NaN is the maximum, and among equal maxima (or NaNs)
+        the lowest index wins. The NaN test is explicit because tl.max drops NaNs (max.f32 on the GPU, nanmax in
+        the interpreter): `vals == max` then held nowhere on a row whose max is NaN, the index stayed at the
+        2^31 - 1 sentinel, and the reduce kernel wrote the bitset and counts there, far out of bounds."""
+        nan = vals != vals
+        has_nan = tl.max(nan.to(tl.int32), axis=0) > 0
+        best = tl.max(tl.where(nan, float("-inf"), vals), axis=0)
+        hit = tl.where(has_nan, nan, vals == best)
+        idx = tl.min(tl.where(hit, idxs, 2147483647), axis=0)
+        return tl.where(has_nan, float("nan"), best), idx
+
+    @triton.jit
     def _needs_filter(temp_ptr, topk_ptr, topp_ptr, minp_ptr, b, V):
         """A sampled row with top-k, top-p or min-p: the filter kernels work on it (others exit at once)."""
         k = tl.load(topk_ptr + b)
@@ -321,9 +339,7 @@ if triton is not None:
         g = _gumbel(seed, offs, pos, BLOCK_V)
         score = tl.where(t > 0, tl.where(s >= tau, s + g, float("-inf")), s)
         score = tl.where(offs < V, score, float("-inf"))
-        best = tl.max(score, axis=0)
-        # lowest index among the maxima, like torch.argmax
-        idx = tl.min(tl.where(score == best, offs, 2147483647), axis=0)
+        best, idx = _argmax_first(score, offs)
         tl.store(pval_ptr + b * NB + vb, best)
         tl.store(pidx_ptr + b * NB + vb, idx)
 
@@ -339,8 +355,8 @@ if triton is not None:
         ok = offs < NB
         vals = tl.load(pval_ptr + b * NB + offs, mask=ok, other=float("-inf"))
         idxs = tl.load(pidx_ptr + b * NB + offs, mask=ok, other=2147483647)
-        best = tl.max(vals, axis=0)
-        tok = tl.min(tl.where(vals == best, idxs, 2147483647), axis=0)
+        _, tok = _argmax_first(vals, idxs)  # blocks in index order: the first NaN block holds the first NaN
+        tok = tl.minimum(tl.maximum(tok, 0), V - 1)  # never form an address outside the row, whatever pidx holds
         tl.store(next_ptr + b, tok.to(next_ptr.dtype.element_ty), mask=act)
         wptr = seen_ptr + b.to(tl.int64) * W + (tok >> 5)
         old = tl.load(wptr, mask=act, other=0)
@@ -468,6 +484,7 @@ if triton is not None:
                 lg = tl.load(logits_ptr + row * V + offs, mask=ok, other=0.0).to(tl.float32)
                 lg = _penalized(lg, seen_ptr, counts_ptr, row, offs, ok, V, W, rep, freq, pres, True)
                 s = tl.where(t > 0, tl.div_rn(lg, tl.where(t > 0, t, 1.0)), lg)  # _scaled, inlined
+                s = tl.where(s != s, tl.where(t > 0, float("-inf"), s), s)  # a sampled row never keeps a NaN
                 tl.store(scores_ptr + row * V + offs, s, mask=ok)
                 sv = tl.where(ok, s, float("-inf"))
                 new = tl.maximum(mx, tl.max(sv, axis=0))

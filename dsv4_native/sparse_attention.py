@@ -26,12 +26,15 @@ from typing import Optional
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs
-from ._backend import interpreting, use_triton
+from ._backend import interpreting, pdl_wait, step_pdl, use_triton
+from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
 try:
     import triton
     import triton.language as tl
+
+    from .indices import _window_ids
 except ImportError:  # pragma: no cover
     triton = None
     tl = None
@@ -39,6 +42,9 @@ except ImportError:  # pragma: no cover
 # (heads per program, index entries per iteration, warps, pipeline stages) for d = 512 bf16: all 64 heads in
 # one program, so every gathered KV row is read once for all heads (host-known tuning, see docs)
 DEFAULT_CONFIG = (64, 64, 8, 2)
+# p.V one block late (the kernel's DEFER; `_pv_block` says why); off until a device run shows it faster
+# (benchmarks/bench_kernel_ab.py times both)
+DEFAULT_DEFER = False
 LOG2E = 1.4426950408889634  # the kernels run the softmax in base 2 (exp2), scores pre-scaled by log2(e)
 # Empty splits start their running max at the finite -1e30 (PARTIAL_INIT_MAX in the kernels' comments),
 # so exp(m - m_new) never meets inf - inf = nan.
@@ -54,17 +60,22 @@ def _head_block(heads: int, block_h: int) -> int:
     return min(block_h, need)
 
 
+MERGE_LAUNCH_ROWS = 32 * 512  # the merge launch's fixed cost, in gathered rows x head_dim (see below)
+
+
 def default_num_splits(
     batch: int, heads: int, kmax: int, block_h: int | None = None, block_n: int | None = None,
-    per_sm: int = 1, sm_count: int = 132,
+    per_sm: int = 1, sm_count: int = 132, head_dim: int = 512,
 ) -> int:
     """Host-side split-K count that minimises a per-SM cost model, in units of gathered KV rows.
 
     A program costs its index blocks plus its q tile (`block_h` rows' worth) plus, when split, its fp32
     partial (`2 * block_h` rows' worth); programs run in waves of `per_sm * sm_count` (the default tile
-    holds one program per SM); the merge reads `2 * splits` rows' worth per head. A partial weighs 128
-    KV rows at 64 heads, so long lists get few long splits that fill one wave (B=32: 4 x 32 = 128
-    programs) instead of many short ones, and short lists stay latency-bound whatever the choice.
+    holds one program per SM); the merge reads `2 * splits` rows' worth per head, and its launch costs
+    a fixed `MERGE_LAUNCH_ROWS / head_dim` rows (the dependent launch's ~2-3 us gap inside a graph, about
+    32 rows of 512 at 64 heads). A partial weighs 128 KV rows at 64 heads, so long lists get few long splits
+    that fill one wave (B=32: 4 x 32 = 128 programs) instead of many short ones; a list of two or three
+    blocks of narrow rows (the mid model's CSA / HCA lists, 96 / 104 rows of 128) stays in one program.
     """
     block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
     block_n = block_n or DEFAULT_CONFIG[1]
@@ -75,7 +86,7 @@ def default_num_splits(
     def cost(s: int) -> float:
         waves = -(-progs * s // slots)
         per_prog = -(-n_blocks // s) * block_n + block_h + (2 * block_h if s > 1 else 0)
-        merge = 2 * s * -(-batch * heads // (8 * sm_count)) if s > 1 else 0
+        merge = 2 * s * -(-batch * heads // (8 * sm_count)) + MERGE_LAUNCH_ROWS / head_dim if s > 1 else 0
         return waves * per_prog + merge
 
     return min(range(1, n_blocks + 1), key=lambda s: (cost(s), s))
@@ -104,10 +115,14 @@ def sparse_decode_attention_ref(
     block_table: Optional[torch.Tensor] = None,
     cos_sin_inv: Optional[torch.Tensor] = None,
     pos: Optional[torch.Tensor] = None,
+    index_ratio: int = 0,
 ) -> None:
     """Reference: gather rows of the virtual KV by index, softmax with the sink column, write active rows,
     then (`cos_sin_inv` given) de-rotate their RoPE channels at `pos`. A paged `comp_kv` is first gathered
-    into its contiguous view through the block table."""
+    into its contiguous view through the block table. index_ratio > 0: the list is the one
+    `build_attention_indices(pos, active, ., None, W, index_ratio)` writes (`idx` gives its width only)."""
+    if index_ratio:
+        idx = _built_list(idx, pos, active, win_kv.shape[1], index_ratio)
     if block_table is not None:
         comp_kv = gather_logical(comp_kv, block_table, block_table.shape[1] * comp_kv.shape[1])
     batch, heads, head_dim = q.shape
@@ -121,6 +136,14 @@ def sparse_decode_attention_ref(
     if cos_sin_inv is not None:  # on the rounded output, as the kernel's epilogue reads it back
         o = apply_rope_interleaved(o, cos_sin_inv, _pos_or_raise(pos)).to(out.dtype)
     out.copy_(torch.where(active.view(batch, 1, 1), o, out))
+
+
+def _built_list(idx: torch.Tensor, pos: Optional[torch.Tensor], active: torch.Tensor, window: int,
+                ratio: int) -> torch.Tensor:
+    """The SWA / HCA index list of width idx.shape[1] the index builder writes for these positions."""
+    built = torch.empty_like(idx)
+    build_attention_indices_ref(_pos_or_raise(pos), active, built, None, window, ratio)
+    return built
 
 
 def _pos_or_raise(pos: Optional[torch.Tensor]) -> torch.Tensor:
@@ -170,6 +193,26 @@ if triton is not None:
         tl.store(at + 1, (x0 * sin + x1 * cos).to(out_ptr.dtype.element_ty), mask=m)
 
     @triton.jit
+    def _list_ids(p, j, W, K, RATIO: tl.constexpr, active):
+        """Entries j of the list `indices.build_attention_indices` writes for a row at position p without a
+        top-k: window slots (`_window_ids`) in [0, W), then compressed entry j - W while j - W < (p + 1) //
+        RATIO; -1 elsewhere, past the width K and for padding rows."""
+        comp = tl.where(j - W < (p + 1) // RATIO, j, -1)
+        ids = tl.where(j < W, _window_ids(p, j, W), comp)
+        return tl.where((j < K) & active, ids, -1)
+
+    @triton.jit
+    def _pv_block(acc, alpha, p, rows, valid, offs_d, UPCAST: tl.constexpr, PRECISION: tl.constexpr):
+        """acc * alpha + p . V of one block whose rows are gathered (again) here. The DEFER variant runs it one
+        iteration late on the carried (p, alpha, rows), so no dot in the loop body reads the score dot's
+        result: Triton then gives the score dot warps on N (each warpgroup half the entries) instead of the
+        chained-dot layout, where both warpgroups compute the whole score tile."""
+        kv = tl.load(rows[:, None] + offs_d[None, :], mask=valid[:, None], other=0.0)
+        if UPCAST:
+            kv = kv.to(tl.float32)
+        return acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
+
+    @triton.jit
     def _sparse_attn_kernel(
         q_ptr,
         win_ptr,
@@ -201,7 +244,11 @@ if triton is not None:
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32); None = default
         RPB: tl.constexpr,  # paged: compressed entries per block
         PAGED: tl.constexpr,
+        DEFER: tl.constexpr = False,  # p.V one block late (`_pv_block`)
+        PDL: tl.constexpr = False,
+        IDS: tl.constexpr = 0,  # 0: read idx; r > 0: the SWA / HCA list of ratio r, computed from pos
     ):
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         hb = tl.program_id(1)
         sp = tl.program_id(2)
@@ -223,9 +270,19 @@ if triton is not None:
         acc = tl.zeros([BLOCK_H, D], tl.float32)
         win_b = win_ptr + b * W * D
         start = sp * CHUNK
+        if IDS != 0:
+            p_row = tl.load(pos_ptr + b).to(tl.int64)
+        if DEFER:  # the previous block's (p, alpha, rows): nothing yet
+            p_prev = tl.zeros([BLOCK_H, BLOCK_N], q.dtype)
+            a_prev = tl.full([BLOCK_H], 1.0, tl.float32)
+            r_prev = win_b + tl.zeros([BLOCK_N], tl.int64)
+            v_prev = tl.zeros([BLOCK_N], tl.int1)
         for it in range(0, CHUNK, BLOCK_N):  # a padding row's loads are all masked: it reads no KV
             offs_n = start + it + tl.arange(0, BLOCK_N)
-            ix = tl.load(idx_ptr + b * K + offs_n, mask=(offs_n < K) & active, other=-1).to(tl.int64)
+            if IDS == 0:
+                ix = tl.load(idx_ptr + b * K + offs_n, mask=(offs_n < K) & active, other=-1).to(tl.int64)
+            else:  # no id load: the addresses are known at once (and the index builder's launch goes)
+                ix = _list_ids(p_row, offs_n.to(tl.int64), W, K, IDS, active)
             in_win = (ix >= 0) & (ix < W)
             in_comp = (ix >= W) & (ix < W + N_COMP)
             e = ix - W
@@ -247,8 +304,14 @@ if triton is not None:
             alpha = tl.exp2(m_i - m_new)
             p = tl.exp2(s - m_new[:, None])
             l_i = l_i * alpha + tl.sum(p, axis=1)
-            acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
+            if DEFER:  # p.V of the previous block, its rows gathered again (from L2): no dot reads this s
+                acc = _pv_block(acc, a_prev, p_prev, r_prev, v_prev, offs_d, UPCAST, PRECISION)
+                p_prev, a_prev, r_prev, v_prev = p.to(kv.dtype), alpha, rows, valid
+            else:
+                acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
             m_i = m_new
+        if DEFER:
+            acc = _pv_block(acc, a_prev, p_prev, r_prev, v_prev, offs_d, UPCAST, PRECISION)
         if ONE_SPLIT:
             o = acc / l_i[:, None]
             tl.store(out_ptr + (b * H + heads[:, None]) * D + offs_d[None, :], o.to(out_ptr.dtype.element_ty),
@@ -277,9 +340,11 @@ if triton is not None:
         BLOCK_S: tl.constexpr,
         R: tl.constexpr,
         BLOCK_R: tl.constexpr,
+        PDL: tl.constexpr = False,
     ):
         # one program per (row, head): the partials of all splits are read in [BLOCK_S, D] tiles, so the
         # merge is spread over B*H programs instead of serialising SPLITS loads in a few programs
+        pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         h = tl.program_id(1)
         active = tl.load(active_ptr + b) != 0
@@ -338,6 +403,8 @@ def sparse_decode_attention_triton(
     num_stages: int | None = None,
     cos_sin_inv: Optional[torch.Tensor] = None,
     pos: Optional[torch.Tensor] = None,
+    defer: bool = DEFAULT_DEFER,
+    index_ratio: int = 0,
 ) -> None:
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H) merge.
 
@@ -357,8 +424,8 @@ def sparse_decode_attention_triton(
         tensors["cos_sin_inv"] = cos_sin_inv
         rope = {"R": cos_sin_inv.shape[1], "BLOCK_R": triton.next_power_of_2(max(cos_sin_inv.shape[1] // 2, 1))}
         rope_args = (cos_sin_inv, pos, cos_sin_inv.shape[0])
-    else:  # no epilogue: stand-in pointers, never read
-        rope, rope_args = {"R": 0, "BLOCK_R": 1}, (idx, active, 1)
+    else:  # no epilogue: stand-in pointers, never read (pos is read for a computed list)
+        rope, rope_args = {"R": 0, "BLOCK_R": 1}, (idx, _pos_or_raise(pos) if index_ratio else active, 1)
     check_kernel_inputs("sparse_decode_attention", tensors, {"head_dim": head_dim})
     block_n, num_warps, num_stages = _launch_config(q.dtype, head_dim, block_n, num_warps, num_stages)
     block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
@@ -371,13 +438,14 @@ def sparse_decode_attention_triton(
         heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E, *rope_args,
         CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, ONE_SPLIT=splits == 1, UPCAST=interpreting(),
         PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
-        num_warps=num_warps, num_stages=num_stages, **rope,
+        DEFER=defer, PDL=step_pdl(q), launch_pdl=step_pdl(q), IDS=index_ratio, num_warps=num_warps,
+        num_stages=num_stages, **rope,
     )
     if splits > 1:
         _merge_splits_kernel[(batch, heads)](
             workspace, sink, active, out, heads, *rope_args, D=head_dim, SPLITS=splits,
             SPLITS_P2=triton.next_power_of_2(splits), BLOCK_S=min(8, triton.next_power_of_2(splits)),
-            num_warps=4, **rope,
+            PDL=step_pdl(q), launch_pdl=step_pdl(q), num_warps=4, **rope,
         )
 
 
@@ -399,6 +467,7 @@ def sparse_decode_attention(  # graphlint: hot  (decode-step entry point)
     block_table: Optional[torch.Tensor] = None,
     cos_sin_inv: Optional[torch.Tensor] = None,
     pos: Optional[torch.Tensor] = None,
+    index_ratio: int = 0,
 ) -> None:
     """Contract C2: q `[B, H, d]`, win_kv `[B, W, d]`, comp_kv `[B, Nmax, d]` (same dtype), idx `[B, Kmax]`
     int32 virtual ids (-1 invalid), sink `[H]` fp32, active `[B]` bool; writes `out[B, H, d]` for active rows.
@@ -406,13 +475,17 @@ def sparse_decode_attention(  # graphlint: hot  (decode-step entry point)
     With `block_table [B, max_blocks]` int32 (kv_pages), comp_kv is a pool `[num_blocks, rows_per_block, d]`
     and compressed entry e of row b is read from its physical row. With `cos_sin_inv [P, r]` fp32 and `pos
     [B]` int64 (in `[0, P)`) the epilogue de-rotates the last r channels of `out` (module docstring).
+    index_ratio > 0 (SWA / HCA layers): idx is not read; the list is the one `build_attention_indices(pos,
+    active, idx, None, W, index_ratio)` would write (same entries, same order, so the same result), computed
+    in the kernel from `pos`: no index-builder launch, and no id load before each gather.
     """
     if use_triton(q):
         sparse_decode_attention_triton(q, win_kv, comp_kv, idx, sink, active, out, workspace, scale,
-                                       block_table=block_table, cos_sin_inv=cos_sin_inv, pos=pos)
+                                       block_table=block_table, cos_sin_inv=cos_sin_inv, pos=pos,
+                                       index_ratio=index_ratio)
     else:
         sparse_decode_attention_ref(q, win_kv, comp_kv, idx, sink, active, out, scale, block_table, cos_sin_inv,
-                                    pos)
+                                    pos, index_ratio)
 
 
 @sparse_decode_attention.register_fake
@@ -420,6 +493,6 @@ def _(
     q: torch.Tensor, win_kv: torch.Tensor, comp_kv: torch.Tensor, idx: torch.Tensor, sink: torch.Tensor,
     active: torch.Tensor, out: torch.Tensor, workspace: torch.Tensor, scale: float,
     block_table: Optional[torch.Tensor] = None, cos_sin_inv: Optional[torch.Tensor] = None,
-    pos: Optional[torch.Tensor] = None,
+    pos: Optional[torch.Tensor] = None, index_ratio: int = 0,
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate

@@ -76,12 +76,15 @@ def _run(engine: DSV4Engine, clock: StepClock, joins: dict[int, list[tuple]] = N
     return outs
 
 
-def test_requests_joining_mid_run_get_their_alone_tokens(model):
+@pytest.mark.parametrize("overlap", [0, None], ids=["no-overlap", "overlap"])
+def test_requests_joining_mid_run_get_their_alone_tokens(model, overlap):
     """Six requests on four slots, three joining while others decode, prompts prefilled in chunks of 4 tokens
     (1 to 22 tokens: one-token prompts skip the prefill, long ones cross CSA groups and the indexer's top-k):
     every request's tokens equal its alone run (greedy, and one sampled request: the sampler is keyed by seed
     and position, its bitset by the slot's prompt), a freed slot serves the next request, and a decoding
-    request gets one token per step however many prompts are being prefilled (no stall beyond one chunk)."""
+    request gets a token every iteration however many prompts are being prefilled (no stall beyond one
+    chunk): exactly one without overlap; with decode steps launched between the prefill forward's layers
+    (the default), more during the iterations that prefill, the slots being prefilled untouched by them."""
     specs = {"a": (13, 9), "b": (1, 6), "c": (22, 8), "d": (6, 12), "e": (17, 5), "f": (9, 7)}
     sampled = {"d": SamplingParams(temperature=0.9, repetition_penalty=1.3, seed=5)}
     prompts = {rid: _prompt(n, seed=i) for i, (rid, (n, _)) in enumerate(specs.items())}
@@ -90,7 +93,7 @@ def test_requests_joining_mid_run_get_their_alone_tokens(model):
     assert expected["d"] != _alone(model, prompts["d"], specs["d"][1])  # the sampling matters
 
     clock = StepClock()
-    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=4, clock=clock)
+    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=4, clock=clock, overlap=overlap)
 
     def req(rid):
         params = sampled.get(rid, SamplingParams())
@@ -102,8 +105,37 @@ def test_requests_joining_mid_run_get_their_alone_tokens(model):
     for rid, out in outs.items():
         assert out.token_ids == expected[rid], rid
         assert out.finish_reason == "length"
-        assert out.finish_time - out.first_token_time == len(out.token_ids) - 1, rid  # a token every step
+        between = out.finish_time - out.first_token_time  # iterations from its first to its last token
+        if overlap == 0:
+            assert between == len(out.token_ids) - 1, rid  # one token every iteration
+        else:
+            assert between <= len(out.token_ids) - 1, rid
     assert engine.num_running == 0 and sorted(engine._free) == list(range(SLOTS))
+    assert (engine.stats.overlapped_steps > 0) == (overlap != 0)
+
+
+def test_burst_is_prefilled_in_packed_forwards(model):
+    """Four requests arriving at once, 16-token budget: each iteration packs slices of several prompts into
+    ONE prefill forward (a long prompt continues across iterations beside the others), the burst is admitted
+    in ceil(prompt tokens / budget) forwards, every request gets its alone tokens, and a request that is
+    already decoding gets a token every step while the others are packed."""
+    lens, new = (13, 22, 17, 9), (6, 5, 7, 8)
+    prompts = [_prompt(n, seed=60 + n) for n in lens]
+    clock = StepClock()
+    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=16, clock=clock, overlap=0)
+    outs = _run(engine, clock, {0: [(p, None, StopConditions(max_tokens=m, eos_ids=()), str(i))
+                                    for i, (p, m) in enumerate(zip(prompts, new))]})
+    engine.close()
+    st = engine.stats
+    to_prefill = sum(n - 1 for n in lens)
+    assert st.prefill_tokens == to_prefill and st.prefill_calls == -(-to_prefill // 16)
+    assert st.prefill_slices > st.prefill_calls  # several requests per forward
+    for i, (p, m) in enumerate(zip(prompts, new)):
+        out = outs[str(i)]
+        assert out.token_ids == _alone(model, p, m), i
+        assert out.finish_time - out.first_token_time == m - 1, i  # a token every step once decoding
+    assert st.decode_rows <= st.decode_bucket_rows
+    assert st.decode_steps == st.iterations - 1  # a decode launch in every iteration but the last (it reads)
 
 
 def test_stop_conditions(model):

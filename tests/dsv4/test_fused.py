@@ -32,7 +32,7 @@ def _both(x, w, cs, pos, active, norm: bool, ring: bool, out_shape):
     g = torch.Generator().manual_seed(9)
     start = torch.randn(out_shape, generator=g)  # the ring's old rows must survive where nothing is written
     got, ref = start.clone(), start.clone()
-    FU.norm_rope(x, w, cs, pos, active, got, 1e-6, norm, ring, *FU.NO_SECOND_TASK)
+    FU.norm_rope(x, w, cs, pos, active, got, 1e-6, norm, ring)
     FU.norm_rope_reference(x, w, cs, pos, active, ref, 1e-6, norm, ring)
     return got, ref, start
 
@@ -94,8 +94,8 @@ class _Proj(FU.RowFusedModule):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_f32_projections_in_one_gemv_match_reference(dtype):
     """x in its own dtype (bf16 widens exactly to fp32), fp32 weights and outputs; each projection a contiguous
-    [T, r] block, scaled by its own factor; rows not a multiple of the 16-row block and D not of the 256-wide K
-    step. Kernel and graph-safe reference (a scatter through the row table) both against F.linear."""
+    [T, r] block, scaled by its own factor; rows not a multiple of the row block and D not of the K tile.
+    Kernel and graph-safe reference (a scatter through the row table) both against F.linear."""
     m = _Proj(320)
     x = torch.randn(3, 320, generator=torch.Generator().manual_seed(6)).to(dtype)
     got = m.proj(x)
@@ -104,10 +104,13 @@ def test_f32_projections_in_one_gemv_match_reference(dtype):
     FU.linear_f32_reference(x, m.w, m.w_table, m.w_scale, ref)
     want = [torch.nn.functional.linear(x.float(), p) * sc for p, sc in ((m.a, 1.0), (m.b, 1.0), (m.c, 0.125))]
     start = 0
+    looped = torch.full((3 * 53,), float("nan"))  # 128-wide tiles: three K passes, the last one masked
+    FU._linear_f32_triton(x, m.w, m.w_table, m.w_scale, looped, tile=128)
     for v, w in zip(got, want):
         torch.testing.assert_close(v, w, rtol=1e-5, atol=1e-6)
         r = w.shape[1]
         torch.testing.assert_close(ref[3 * start:3 * (start + r)].view(3, r), w, rtol=1e-5, atol=1e-6)
+        torch.testing.assert_close(looped[3 * start:3 * (start + r)].view(3, r), w, rtol=1e-5, atol=1e-6)
         start += r
 
 
@@ -118,9 +121,9 @@ def test_norm_rope_reads_a_column_slice_of_a_fused_projection():
     view = wide[:, : H * D].view(B, H, D)
     assert not view.is_contiguous()
     got = torch.empty(B, H, D)
-    FU.norm_rope(view, None, cs, pos, active, got, 1e-6, True, False, *FU.NO_SECOND_TASK)
+    FU.norm_rope(view, None, cs, pos, active, got, 1e-6, True, False)
     ref = torch.empty(B, H, D)
-    FU.norm_rope(x, None, cs, pos, active, ref, 1e-6, True, False, *FU.NO_SECOND_TASK)
+    FU.norm_rope(x, None, cs, pos, active, ref, 1e-6, True, False)
     assert torch.equal(got, ref)
 
 
@@ -164,17 +167,16 @@ def test_two_tasks_in_one_launch_equal_two_launches():
         if together:
             FU.norm_rope(*a, *b)
         else:
-            FU.norm_rope(*a, *FU.NO_SECOND_TASK)
-            FU.norm_rope(b[0], b[1], b[2], pos, active, b[3], 1e-6, b[4], b[5], *FU.NO_SECOND_TASK)
+            FU.norm_rope(*a)
+            FU.norm_rope(b[0], b[1], b[2], pos, active, b[3], 1e-6, b[4], b[5])
         outs.append((qr, ring))
     assert torch.equal(outs[0][0], outs[1][0]) and torch.equal(outs[0][1], outs[1][1])
     assert not torch.isnan(outs[0][0]).any() and not torch.equal(outs[0][1], ring0)
 
 
 def test_no_op_mutates_an_argument_with_a_default():
-    """torch <= 2.11 (the H200's) finds a mutated argument by its schema position under autograd: an omitted
-    optional output raised IndexError in the first device run of the fused step. So no dsv4 op may give one
-    a default."""
+    """The one custom-op pattern (`dsv4_native/_backend.py`, "Custom-op schemas"): no dsv4 op gives a mutated
+    argument a default (torch <= 2.11 raised IndexError under autograd for an omitted one on the H200)."""
     import importlib
     for m in ("compressor", "fused", "indexer", "indices", "mhc", "moe", "moe_w4", "router", "sampler",
               "sparse_attention", "static_io"):
@@ -184,3 +186,25 @@ def test_no_op_mutates_an_argument_with_a_default():
            for a in op.default._schema.arguments
            if a.alias_info is not None and a.alias_info.is_write and a.has_default_value()]
     assert not bad
+
+
+def test_embed_step_equals_the_torch_prologue():
+    """The one-launch prologue = the six torch ops it replaced, bitwise: ids clamped into the vocabulary
+    (padding rows may hold anything), every stream the embedding row, positions clamped to [0, max_len),
+    n_valid = (pos_c + 1) // 4; the rows past the batch keep their values."""
+    g = torch.Generator().manual_seed(3)
+    embed = torch.randn(50, 96, generator=g).to(torch.bfloat16)
+    ids = torch.tensor([3, -5, 49, 77])
+    pos = torch.tensor([0, -2, 130, 999])
+    outs = []
+    for fn in (FU.embed_step, FU.embed_step_reference):
+        x = torch.full((5, 4, 96), 7.0).to(torch.bfloat16)
+        pos_c, n_valid = torch.full((4,), -9), torch.full((4,), -9)
+        fn(ids, pos, embed, x[:4], pos_c, n_valid, 512, 4)
+        outs.append((x, pos_c, n_valid))
+    assert FU.use_triton(embed)
+    for got, want in zip(*outs):
+        assert torch.equal(got, want)
+    x, pos_c, n_valid = outs[0]
+    assert torch.equal(x[1, 2], embed[0]) and torch.equal(x[3, 0], embed[49]) and (x[4] == 7.0).all()
+    assert pos_c.tolist() == [0, 0, 130, 511] and n_valid.tolist() == [0, 0, 32, 128]

@@ -59,6 +59,37 @@ def test_topk_semantics_brute_force(device):
             assert torch.isinf(scores[b, n:]).all() and (scores[b, n:] < 0).all()
 
 
+@pytest.mark.parametrize("chunk", [4096, 16], ids=["registers", "chunked"])
+def test_topk_select_kernel_semantics(chunk, device):
+    """The bisection top-k (`_topk_select_kernel`), with the row held in registers and re-read in 16-score
+    chunks: the ids whose score beats the K-th valid score plus the lowest-id ties at it, ascending, then -1;
+    entries at or past n_valid are never picked (even with larger scores), padding rows are all -1. torch.topk
+    (the other `select`) picks the same scores."""
+    batch, n_max, k = 6, 70, 8
+    g = torch.Generator().manual_seed(7)
+    scores = torch.randint(-3, 4, (batch, n_max), generator=g).float()  # many ties at the K-th score
+    scores[1] = torch.randn(n_max, generator=g)
+    scores[2, 10] = float("inf")
+    scores[3, :40] = float("-inf")  # valid -inf scores still rank (below every finite one)
+    n_valid = torch.tensor([0, 60, 5, 70, 33, 70])
+    active = torch.tensor([True, True, True, True, True, False])
+    masked = scores.clone()
+    for b, n in enumerate(n_valid.tolist()):
+        masked[b, n:] = float("-inf")
+    scores[4, 33:] = 100.0  # past n_valid: the kernel masks by id, whatever the score
+    got = {}
+    for select, src in (("kernel", scores), ("torch", masked)):
+        ids = torch.full((batch, k), 99, dtype=torch.int32, device=device)
+        X.select_topk_triton(src.to(device), n_valid.to(device), active.to(device), ids, select=select, chunk=chunk)
+        got[select] = ids.cpu()
+    for b, n in enumerate(n_valid.tolist()):
+        n = n if active[b] else 0
+        want = sorted(sorted(range(n), key=lambda t: (-masked[b, t].item(), t))[:k])
+        assert got["kernel"][b].tolist() == want + [-1] * (k - len(want)), b
+        picked = [t for t in got["torch"][b].tolist() if t >= 0]
+        assert sorted(masked[b, picked].tolist()) == sorted(masked[b, want].tolist()), b
+
+
 @pytest.mark.parametrize("impl", ["ref", "triton"])
 def test_index_list_fill_equals_the_index_builder(impl, device):
     """With `idx` and `pos` the masking launch also writes the CSA attention index list, equal to

@@ -7,24 +7,15 @@ CUDA test counts real kernels with the torch profiler.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 import torch
+from bench_loader import load_benchmark
 
 pytest.importorskip("transformers")
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "count_kernels.py"
-
 
 def _counter():
-    spec = importlib.util.spec_from_file_location("count_kernels", _PATH)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("count_kernels", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("count_kernels")
 
 
 # CPU proxy launches per layer of the tiny bf16 model, per batch, set to the measured counts after issue 23's

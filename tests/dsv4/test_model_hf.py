@@ -23,7 +23,9 @@ import torch
 
 transformers = pytest.importorskip("transformers", minversion="5.8")
 
+from dsv4_native import model as dsv4_model  # noqa: E402
 from dsv4_native._model_configs import TINY  # noqa: E402
+from dsv4_native.indices import build_attention_indices_ref  # noqa: E402
 from dsv4_native.kv_pages import gather_logical  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
@@ -89,7 +91,11 @@ def test_logits_match_hf_token_by_token(stream_run):
         if layer.attn.ratio == 128:  # two HCA entries emitted, and both in the attended index list
             entries = gather_logical(layer.attn.comp_kv, model.kv.table[:1], 2)[0]
             assert int(model.io.pos[0]) >= 2 * 128 and entries.abs().sum(-1).gt(0).all()
-            assert ((layer.attn.idx[0] >= cfg.window).sum()) == 2
+            # the list the attention kernel computes from the last step's position (index_ratio: the
+            # builder's list, tests/dsv4/test_sparse_attention.py) holds both
+            listed = torch.empty_like(layer.attn.idx[:1])
+            build_attention_indices_ref(model.io.pos[:1] - 1, model.io.active[:1], listed, None, cfg.window, 128)
+            assert ((listed[0] >= cfg.window).sum()) == 2
         if layer.attn.ratio == 4:
             topk = layer.attn.topk[0]
             assert (topk >= 0).all() and topk.unique().numel() == topk.numel()  # 16 distinct of 75
@@ -242,7 +248,8 @@ def _interpreter_tiles(model) -> None:
 
 def test_triton_interpreter_step_equals_reference_step(hf_model):
     """The Triton kernels (through the CPU interpreter) compose into the same step as the references: two
-    steps at positions 127 and 128, where an HCA group and a CSA group close, from one prefilled state."""
+    steps at positions 127 and 128, where an HCA group and a CSA group close, from one prefilled state; and
+    the SWA / HCA lists computed inside the attention kernel give bitwise the step of the builder's lists."""
     tokens = torch.randint(2, SIZES["vocab_size"], (130,), generator=torch.Generator().manual_seed(3)).tolist()
     model = _native(hf_model)
     _interpreter_tiles(model)
@@ -251,10 +258,13 @@ def test_triton_interpreter_step_equals_reference_step(hf_model):
     snap = {k: v.clone() for k, v in model.named_buffers()}
     mp = pytest.MonkeyPatch()
     results = {}
-    for mode in ("0", "1"):
+    # "built": the SWA / HCA lists come from the index builder, as past model.COMPUTED_LIST_MAX entries
+    for mode, listed in (("0", None), ("1", None), ("1", "built")):
         for k, v in model.named_buffers():
             v.copy_(snap[k])
         mp.setenv("TRITON_INTERPRET", mode)
+        if listed:
+            mp.setattr(dsv4_model, "COMPUTED_LIST_MAX", 0)
         try:
             with torch.no_grad():
                 steps = []
@@ -264,8 +274,10 @@ def test_triton_interpreter_step_equals_reference_step(hf_model):
                     steps.append(model.logits[0].clone())
         finally:
             mp.setenv("TRITON_INTERPRET", "0")
-        results[mode] = torch.stack(steps)
+            mp.undo()
+        results[listed or mode] = torch.stack(steps)
     ref, tri = results["0"], results["1"]
+    assert torch.equal(results["built"], tri), "the builder's list and the computed list differ"
     rel = (tri - ref).abs().amax() / ref.abs().amax()
     assert rel <= REL_TOL, f"interpreter vs reference: {rel:.2e}"
     assert torch.equal(tri.argmax(1), ref.argmax(1))

@@ -323,6 +323,26 @@ def test_gemv_fused_slot_sum_is_bitwise_unfused(n_tok):
     torch.testing.assert_close(outs[0].float(), ref.float(), rtol=2e-2, atol=2e-2)
 
 
+def test_grouped_dead_blocks_skipping_is_bitwise():
+    """Dead M-blocks (past the padded count) skipping their K loop change no bit of the layer: every live
+    block runs the same loop either way, and a dead block's stores are masked off."""
+    m = _module(False, gemv_max_slots=0)
+    x, ids, active = _inputs(6, seed=12)
+    m(x, ids, active)
+    slot_ids, slot_w = m.slot_ids[:6], m.slot_w[:6]
+    n = 6 * (TOP_K + 1)
+    em, n_blocks = M.align_sizes(n, N_EXP + 1, m.block_m)
+    assert (m.expert_ids[:n_blocks] < 0).any()  # some blocks are dead
+    outs = []
+    for skip in (True, False):
+        out = torch.full_like(m.out[:6], float("nan"))
+        M._grouped_triton(x, slot_ids, slot_w, m.w13, m.w2, m.sorted_ids[:em], m.expert_ids[:n_blocks],
+                          m.n_post_pad, m.h[:n].clone(), m.y_slot[:n].clone(), out, m.block_m,
+                          M.GROUPED_TILES[:-1] + (skip,))
+        outs.append(out)
+    assert not torch.isnan(outs[0]).any() and torch.equal(outs[0], outs[1])
+
+
 # No (8, 1024, 8): at DIM 64 its BLOCK_K clamps to D, so it launched the tiles of (8, 512, 4) (warps are no-ops
 # in the interpreter); tests/gpu/test_dsv4_moe_gpu.py checks it against the per-expert loop at Flash dims
 @pytest.mark.parametrize("cfg", [(8, 512, 4), (64, 128, 8), (16, 256, 4)])

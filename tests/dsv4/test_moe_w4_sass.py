@@ -109,7 +109,8 @@ for after in (False, True):
                                     "trigger": ptx.find("griddepcontrol.launch_dependents")}
 from dsv4_native import router as R
 SELECT = {"part_ptr": "*fp32", "bias_ptr": "*fp32", "tid2eid_ptr": "*i32", "ids_ptr": "*i64", "active_ptr": "*i1",
-          "slot_ids_ptr": "*i32", "slot_w_ptr": "*fp32", "T": "i32", "SPS": "i32", "scale": "fp32"}
+          "slot_ids_ptr": "*i32", "slot_w_ptr": "*fp32", "T": "i32", "SPS": "i32", "scale": "fp32",
+          "NV": "i32"}
 ptx = ptx_of(R._router_select_kernel, SELECT, {"E": 256, "SPLITS": 16, "TOP_K": 6, "USE_HASH": False,
                                                "BLOCK_E": 256, "BLOCK_S": 8, "TRIGGER": True}, 1)
 res["select"] = {"first_load": ptx.find("ld.global"), "trigger": ptx.find("griddepcontrol.launch_dependents")}

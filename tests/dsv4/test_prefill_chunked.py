@@ -20,7 +20,7 @@ from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
 from dsv4_native.kv_pages import gather_logical  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
-from dsv4_native.prefill import prefill_chunked  # noqa: E402
+from dsv4_native.prefill import fill_budget, prefill_chunked  # noqa: E402
 
 MAX_BATCH = 4
 LONG = 151  # 150 prefilled positions: HCA group 0 closes at 127, CSA groups every 4
@@ -130,6 +130,24 @@ def test_slots_of_different_lengths_and_a_later_slot_leaves_others_untouched(hf_
     alone = _native(hf_model)
     alone.prefill([0], [other], chunk=7)
     _assert_state(_slot_state(model, 1), _slot_state(alone, 0), "slot 1 against slot 0 alone")
+
+
+def test_prompts_packed_into_shared_forwards_are_bitwise_decode(hf_model, prompts, oracle):
+    """Three prompts packed into 37-token forwards (`fill_budget`: a forward holds the end of one prompt and
+    the start of the next, the long one continues across forwards beside the others): every slot ends
+    bitwise as the same prompt decoded token by token."""
+    states, _ = oracle
+    model = _native(hf_model)
+    model.prefill([2, 0, 1], [prompts["mid"], prompts["long"], prompts["short"]], chunk=CHUNK)
+    for slot, name in ((2, "mid"), (0, "long"), (1, "short")):
+        _assert_state(_slot_state(model, slot), states[name], f"slot {slot} ({name})")
+
+
+def test_fill_budget_takes_items_in_order_up_to_the_budget():
+    work = [("a", 0, 10), ("b", 4, 4), ("c", 2, 30), ("d", 0, 5)]
+    assert fill_budget(work, 16) == [("a", 0, 10), ("c", 2, 8)]
+    assert fill_budget(work, 100, max_slices=2) == [("a", 0, 10), ("c", 2, 30)]
+    assert fill_budget(work, 0) == [] and fill_budget([], 8) == []
 
 
 def test_fast_path_matches_to_rounding(hf_model, prompts, oracle):

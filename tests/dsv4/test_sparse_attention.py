@@ -84,6 +84,38 @@ def test_inverse_rope_epilogue_equals_the_separate_launch(splits, device):
         assert (got[2] == 7.0).all()
 
 
+@pytest.mark.parametrize("layer,ratio", [("swa", 1), ("hca", 4)])
+@pytest.mark.parametrize("splits", [1, 3])
+def test_list_computed_from_positions_equals_the_built_list(layer, ratio, splits, device):
+    """index_ratio > 0: the kernel (and the reference) compute the SWA / HCA list from pos instead of reading
+    idx (poisoned here): bitwise the result of the list the index builder writes, the inverse-RoPE epilogue
+    on; rows before the window fills, after it wraps, with 0 and many visible entries, and a padding row."""
+    batch, heads, d, window, n_comp, rope = 4, 4, 64, 16, 40, 16
+    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32, seed=11)
+    pos = torch.tensor([2, 40, 130, 9], device=device)
+    active = torch.tensor([True, True, True, False], device=device)
+    kmax = window if layer == "swa" else window + n_comp
+    built = torch.empty(batch, kmax, dtype=torch.int32, device=device)
+    I.build_attention_indices(pos, active, built, None, window, ratio)
+    poisoned = torch.full_like(built, 12345)
+    cs = torch.randn(256, rope, generator=torch.Generator().manual_seed(2)).to(device)
+    outs = {}
+    for name, idx, r in (("built", built, 0), ("computed", poisoned, ratio)):
+        for impl in ("ref", "triton"):
+            out = torch.full(q.shape, 7.0, device=device)
+            ws = A.attention_workspace(batch, heads, d, splits, device)
+            args = (q, win, comp, idx, sink, active, out)
+            if impl == "ref":
+                A.sparse_decode_attention_ref(*args, d ** -0.5, None, cs, pos, r)
+            else:
+                A.sparse_decode_attention_triton(*args, ws, d ** -0.5, cos_sin_inv=cs, pos=pos, index_ratio=r)
+            outs[name, impl] = out
+    for impl in ("ref", "triton"):
+        assert torch.equal(outs["computed", impl], outs["built", impl]), impl
+    torch.testing.assert_close(outs["computed", "triton"], outs["computed", "ref"], rtol=1e-5, atol=1e-5)
+    assert (outs["computed", "triton"][3] == 7.0).all()  # padding row skipped
+
+
 def test_invalid_indices_contribute_nothing(device):
     """-1 entries anywhere in the list, and rows nobody indexes (poisoned with NaN), do not change o."""
     batch, heads, d, window, n_comp = 2, 4, 64, 16, 24
@@ -207,9 +239,11 @@ def test_reference_matches_hf_eager_attention():
     torch.testing.assert_close(ours, hf_out[:, 0].detach(), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("block_h,block_n,splits", [(16, 32, 1), (32, 64, 3), (64, 16, 11)])
-def test_tile_configs_compute_the_same_function(block_h, block_n, splits, device):
-    """Every tuning config (heads per program, entries per iteration, split count) matches the reference."""
+@pytest.mark.parametrize("block_h,block_n,splits,defer", [(16, 32, 1, False), (32, 64, 3, False),
+                                                          (64, 16, 11, False), (64, 16, 1, True), (16, 32, 3, True)])
+def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer, device):
+    """Every tuning config (heads per program, entries per iteration, split count, p.V one block late) matches
+    the reference (11 splits of 120 entries leave some splits empty)."""
     batch, heads, d, window, n_comp = 2, 64, 32, 16, 100
     q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32, seed=7)
     g = torch.Generator().manual_seed(8)
@@ -219,7 +253,7 @@ def test_tile_configs_compute_the_same_function(block_h, block_n, splits, device
     out = torch.zeros_like(q)
     ws = A.attention_workspace(batch, heads, d, splits, device)
     A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, d**-0.5, block_h=block_h,
-                                     block_n=block_n)
+                                     block_n=block_n, defer=defer)
     torch.testing.assert_close(out, want, rtol=1e-5, atol=1e-5)
 
 
@@ -236,10 +270,14 @@ def test_launcher_rejects_strided_inputs(device):
 
 def test_split_count_fills_one_wave_on_long_lists():
     """The cost model: long lists at batch 32 get one full wave of programs (not 3 splits = 96 of 132 SMs,
-    nor 2 waves), a list of one index block is never split, and the count never exceeds the index blocks."""
+    nor 2 waves), a list of one index block is never split, nor one of two blocks of narrow rows (the merge
+    launch), and the count never exceeds the index blocks."""
     assert A.default_num_splits(32, 64, 8320, sm_count=132) == 4  # 128 programs of 132
     assert A.default_num_splits(32, 64, 2176, sm_count=132) == 4
     assert A.default_num_splits(1, 64, 64, sm_count=132) == 1
+    for batch in (1, 8):  # the mid model's CSA / HCA lists of 128-wide rows: a merge launch costs more than it saves
+        assert A.default_num_splits(batch, 16, 96, sm_count=132, head_dim=128) == 1
+        assert A.default_num_splits(batch, 16, 104, sm_count=132, head_dim=128) == 1
     for batch in (1, 2, 8, 32, 128):
         for kmax in (128, 640, 8320):
             s = A.default_num_splits(batch, 64, kmax, sm_count=132)

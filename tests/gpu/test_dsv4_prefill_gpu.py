@@ -50,8 +50,11 @@ def _slot0(model) -> dict[str, torch.Tensor]:
     return out
 
 
-@pytest.mark.parametrize("chunk", [100, 512])
-def test_chunked_prefill_matches_token_decode(hf_model, chunk):
+@pytest.mark.parametrize("chunk, packed", [(100, False), (512, False), (100, True)],
+                         ids=["chunk100", "chunk512", "chunk100-packed"])
+def test_chunked_prefill_matches_token_decode(hf_model, chunk, packed):
+    """packed: a 150-token prompt for slot 1 goes first, so the forwards hold the end of it and the start of
+    slot 0's prompt side by side (one packed forward, `prefill.forward_chunks`)."""
     prompt = torch.randint(2, TINY["vocab_size"], (PROMPT,), generator=torch.Generator().manual_seed(4)).tolist()
     ref = _native(hf_model)
     io = ref.io
@@ -63,7 +66,11 @@ def test_chunked_prefill_matches_token_decode(hf_model, chunk):
             ref.decode_step(1)
         io.input_ids[0] = prompt[-1]
     ours = _native(hf_model)
-    ours.prefill([0], [prompt], chunk=chunk)
+    if packed:
+        other = torch.randint(2, TINY["vocab_size"], (150,), generator=torch.Generator().manual_seed(5)).tolist()
+        ours.prefill([1, 0], [other, prompt], chunk=chunk)
+    else:
+        ours.prefill([0], [prompt], chunk=chunk)
     worst, where = 0.0, ""
     got, want_state = _slot0(ours), _slot0(ref)
     for name, want in want_state.items():
@@ -76,7 +83,8 @@ def test_chunked_prefill_matches_token_decode(hf_model, chunk):
         ours.decode_step(1)
     want_logits, got_logits = ref.logits[0], ours.logits[0]
     rel = ((got_logits - want_logits).abs().max() / want_logits.abs().max()).item()
-    _report(f"chunked prefill (chunk {chunk}, {PROMPT} tokens, fp32) vs token decode: max state err {worst:.2e} "
+    _report(f"chunked prefill (chunk {chunk}{', packed beside another prompt' if packed else ''}, {PROMPT} tokens, "
+            f"fp32) vs token decode: max state err {worst:.2e} "
             f"({where}), next-step logits rel err {rel:.2e}")
     assert worst <= REL_TOL, where
     assert rel <= REL_TOL and int(got_logits.argmax()) == int(want_logits.argmax())

@@ -5,7 +5,9 @@
 Twelve requests (prompts 1-300 tokens, 3-40 new tokens) on eight slots, six at the start and six joining
 while the others decode, greedy, EOS off: each request's tokens equal its alone run through the runner's
 static `generate`, and every `engine.step` runs under `torch.cuda.set_sync_debug_mode("error")` (a blocking
-D2H copy, `.item()` or a synchronize anywhere under it raises), with the chunked prefill.
+D2H copy, `.item()` or a synchronize anywhere under it raises), with the packed chunked prefill (several
+requests' slices per forward; a 2048- and a 128-token budget) and decode steps launched between the prefill
+forward's layers (on and off).
 """
 
 from __future__ import annotations
@@ -50,9 +52,14 @@ def alone(model, prompts):
     return out
 
 
-def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone):
+@pytest.mark.parametrize("chunk_tokens, overlap", [(None, 0), (None, None), (128, None)],
+                         ids=["packed-2048", "packed-2048-overlap", "packed-128-overlap"])
+def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_tokens, overlap):
+    """Prefill slices of several requests packed into one forward per iteration (at a 128-token budget a
+    long prompt continues across forwards beside the others), with and without decode steps launched
+    between the forward's layers: every request's tokens equal its alone run, no sync in any step."""
     prefill = default_prefill()
-    engine = DSV4Engine(DSV4Runner(model), prefill=prefill)
+    engine = DSV4Engine(DSV4Runner(model), prefill=prefill, chunk_tokens=chunk_tokens, overlap=overlap)
     outs, steps = {}, 0
     while steps == 0 or engine.has_unfinished():
         if steps in (0, 10):  # half at the start, half while the first half decodes
@@ -67,5 +74,8 @@ def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone):
         outs.update({int(o.request_id): o.token_ids for o in finished})
         steps += 1
     engine.close()
-    print(f"{type(prefill).__name__}: {steps} engine steps, {len(outs)} requests")
+    print(f"{type(prefill).__name__}, budget {engine.chunk_tokens}, overlap {engine.overlap}: {steps} engine steps, "
+          f"{len(outs)} requests; {engine.stats.summary()}")
+    assert engine.stats.prefill_slices > engine.stats.prefill_calls  # several requests per forward
+    assert (engine.stats.overlapped_steps > 0) == (engine.overlap > 0)
     assert [outs[i] for i in range(len(SPECS))] == alone

@@ -1,0 +1,338 @@
+"""A/B of kernel choices that were made without a device run: each table times the shipped choice against its
+alternatives on the same inputs and names the winner, so one H200 run settles them.
+
+    PYTHONPATH=$PWD python3 benchmarks/bench_kernel_ab.py [--sections attention,moe,topk,attention_mid,linear_f32,
+        moe_mid] [--out FILE]    (every table row also goes to stderr as it is measured)
+    PYTHONPATH=$PWD python3 benchmarks/bench_kernel_ab.py --smoke   # CPU, Triton interpreter: checks the code
+
+* topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one bisection program per row) against
+  "torch" (torch.topk + the masking launch), at the tiny / mid / Flash-64k CSA score widths. Decides
+  `indexer.SELECT_MAX_N` (the kernel up to that width).
+* linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
+  on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
+* attention: `sparse_decode_attention_triton` knobs (entries per block, pipeline stages, DEFER) on
+  bench_flash_layers' long index lists, and for HCA the list computed from pos (`index_ratio`, what the model's
+  HCA layers run: no id load before each gather); the split count stays the model's. Decides `DEFAULT_CONFIG` /
+  `DEFAULT_DEFER`.
+* attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
+  96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
+* moe: the grouped MoE path at Flash dims, batch 16 and 32 (router + align + grouped GEMMs) per
+  `moe.GROUPED_TILES` variant, against torch grouped_mm (goal: 1.3x faster).
+* moe_mid: the GEMV launch configs (`DSV4MoE.gemv_config`) at the mid model's dims, batch 1, six layers' weights
+  in one graph (cold, as in the step).
+Timing: `gpu_timing.bench_graph_chain` over input sets that together exceed the L2 (bench_flash_layers'
+`copies_beyond_l2`); every variant's output is compared with the shipped one's (relative difference).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import Callable
+
+import torch
+
+if not torch.cuda.is_available():  # the *_triton launchers run on the CPU through the interpreter (--smoke)
+    os.environ.setdefault("TRITON_INTERPRET", "1")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_flash_layers as BFL  # noqa: E402
+
+from dsv4_native import fused as FU  # noqa: E402
+from dsv4_native import indexer as X  # noqa: E402
+from dsv4_native import moe as M  # noqa: E402
+from dsv4_native import sparse_attention as A  # noqa: E402
+from dsv4_native._model_configs import MID, randomize_native_  # noqa: E402
+from dsv4_native.model import CSA, HCA  # noqa: E402
+from dsv4_native.moe_w4 import make_moe  # noqa: E402
+
+SECTIONS = ("attention", "moe", "topk", "attention_mid", "linear_f32", "moe_mid")  # most decisive first
+ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
+    ("default (64, 64, 8 warps, 2 stages)", {}),
+    ("3 stages", dict(num_stages=3)),
+    ("32 entries, 3 stages", dict(block_n=32, num_stages=3)),
+    ("defer, 32 entries", dict(defer=True, block_n=32)),
+    ("defer, 32 entries, 3 stages", dict(defer=True, block_n=32, num_stages=3)),
+    ("defer, 64 entries, 1 stage", dict(defer=True, num_stages=1)),
+    ("HCA list computed from pos (the model's path)", dict(index_ratio=None)),  # HCA cases only
+]
+MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); the first is the shipped default
+    M.GROUPED_TILES,
+    (64, 64, 64, 64, 4, 3, False),
+    (128, 64, 128, 64, 4, 3, True),
+    (64, 128, 64, 128, 4, 3, True),
+    (128, 64, 128, 64, 8, 4, True),
+]
+GEMV_CFGS = [None, (8, 1024, 8), (4, 1024, 4), (8, 512, 4), (16, 256, 4), (64, 128, 8)]  # None: shipped default
+
+
+def rel(a: torch.Tensor, b: torch.Tensor) -> float:
+    a, b = a.float(), b.float()
+    return ((a - b).norm() / b.norm().clamp_min(1e-30)).item()
+
+
+def timed(fns: list[Callable[[], object]]) -> str:  # graphlint: cold
+    """Microseconds per call, or why the variant did not run (a config that does not compile or launch)."""
+    try:
+        return f"{BFL.time_us(fns):.1f}"
+    except Exception as exc:  # e.g. triton OutOfResources: report it, time the others
+        return f"failed: {type(exc).__name__}"
+
+
+def winner(times: dict[str, str]) -> str:
+    ok = {k: float(v) for k, v in times.items() if not v.startswith("failed")}
+    return min(ok, key=ok.get) if ok else "none"
+
+
+def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
+    cases = [("smoke", 300, 16, 4096), ("smoke chunked", 300, 16, 64)] if smoke else \
+        [("tiny CSA", 384, 16, X.SELECT_CHUNK), ("mid CSA", 2304, 64, X.SELECT_CHUNK),
+         ("Flash CSA, 64k", 16416, 512, X.SELECT_CHUNK)]
+    window = 128
+    rows = ["Indexer top-k: bisection kernel vs torch.topk + mask (sets compared)", "",
+            "| case | batch | scores | K | kernel us | torch us | winner | same ids |",
+            "|---|---|---|---|---|---|---|---|"]
+    kernel_wins: dict[int, bool] = {}
+    for label, n_max, k, chunk in cases:
+        for b in ((1, 2) if smoke else (1, 8)):
+            g = torch.Generator(device=dev).manual_seed(n_max + b)
+            scores = torch.randn(b, n_max, generator=g, device=dev)
+            n_valid = torch.full((b,), n_max, device=dev)
+            active = torch.ones(b, dtype=torch.bool, device=dev)
+            pos = torch.full((b,), 4 * n_max - 1, device=dev)
+            times, sets = {}, {}
+            for sel in ("kernel", "torch"):
+                ids = torch.empty(b, k, dtype=torch.int32, device=dev)
+                idx = torch.empty(b, window + k, dtype=torch.int32, device=dev)
+                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk)
+                fn()
+                sets[sel] = ids.sort(dim=1).values
+                times[sel] = timed([fn] * 8)
+            best = winner(times)
+            kernel_wins[n_max] = kernel_wins.get(n_max, True) and best == "kernel"
+            rows.append(f"| {label} | {b} | {n_max} | {k} | {times['kernel']} | {times['torch']} | {best} | "
+                        f"{torch.equal(sets['kernel'], sets['torch'])} |")
+            BFL.log(rows[-1])
+    widest = max([n for n, won in kernel_wins.items() if won], default=0)
+    rows += ["", f"SELECT_MAX_N is {X.SELECT_MAX_N}; the kernel won at every batch up to {widest} scores "
+             f"(widths tried: {sorted(kernel_wins)})", ""]
+    return rows
+
+
+def ab_linear_f32(dev: str, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
+    shapes = [("smoke", 40, 320)] if smoke else \
+        [("mid CSA", 776, 1024), ("mid HCA", 256, 1024), ("Flash CSA", 2624, 4096), ("Flash HCA", 1024, 4096)]
+    tiles = (128, FU.LINEAR_F32_TILE) if smoke else (2048, FU.LINEAR_F32_TILE, 8192)
+    rows = [f"fp32 projections (linear_f32), weight elements per program; floor = weight bytes / {bw / 1e12:.2f} TB/s",
+            "", "| shape | batch | rows x D | " + " | ".join(f"tile {t} us" for t in tiles) +
+            " | floor us | best | max rel diff |", "|---|---|---|" + "---|" * len(tiles) + "---|---|---|"]
+    for label, n_rows, dim in shapes:
+        for b in ((1, 2) if smoke else (1, 8)):
+            nbytes = n_rows * dim * 4
+            table = torch.tensor([[0] * n_rows, [n_rows] * n_rows, list(range(n_rows))], dtype=torch.int32,
+                                 device=dev)
+            scale = torch.ones(n_rows, device=dev)
+            sets = []
+            for seed in range(BFL.copies_beyond_l2(nbytes, nbytes)):
+                g = torch.Generator(device=dev).manual_seed(seed)
+                sets.append((torch.randn(b, dim, generator=g, device=dev).to(torch.bfloat16),
+                             torch.randn(n_rows, dim, generator=g, device=dev) * dim ** -0.5, table, scale,
+                             torch.empty(b * n_rows, device=dev)))
+            times, outs = {}, {}
+            for t in tiles:
+                FU._linear_f32_triton(*sets[0], tile=t)
+                outs[t] = sets[0][4].clone()
+                times[f"tile {t}"] = timed([partial(FU._linear_f32_triton, *s, tile=t) for s in sets])
+            diff = max(rel(outs[t], outs[FU.LINEAR_F32_TILE]) for t in tiles)
+            rows.append(f"| {label} | {b} | {n_rows} x {dim} | " + " | ".join(times.values()) +
+                        f" | {nbytes / bw * 1e6:.1f} | {winner(times)} | {diff:.1e} |")
+            BFL.log(rows[-1])
+            del sets
+    return rows + [""]
+
+
+def ab_attention(st, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
+    s = st.sizes
+    h, d, w = s["n_heads"], s["head_dim"], s["window"]
+    cases = [(label, ratio, n_comp, b) for label, ratio, n_comp in st.attn_cases[:1] for b in st.attn_batches[::-1]]
+    cases += [(label, ratio, n_comp, max(st.attn_batches)) for label, ratio, n_comp in st.attn_cases[2:]]
+    rows = [f"Sparse attention launch variants (the model's split count); measured read bandwidth {bw / 1e12:.2f} "
+            "TB/s", "", "| case | batch | variant | us | achieved TB/s | of bandwidth | rel diff vs default |",
+            "|---|---|---|---|---|---|---|"]
+    for label, ratio, n_comp, b in cases:
+        kmax = w + (s["index_topk"] if ratio == CSA else n_comp)
+        nbytes = b * (kmax * d * 2 + kmax * 4 + 2 * h * d * 2)
+        mem = b * (n_comp + w) * d * 2
+        sets = [BFL.attention_inputs(st, ratio, n_comp, b, seed) for seed in range(BFL.copies_beyond_l2(nbytes, mem))]
+        times, ref = {}, None
+        for name, kw in ATTN_VARIANTS:
+            if "index_ratio" in kw:  # the list from pos: every entry visible at pos = n_comp * ratio - 1
+                if ratio == CSA:
+                    continue
+                kw = dict(index_ratio=ratio, pos=torch.full((b,), n_comp * ratio - 1, device=st.device))
+            try:
+                A.sparse_decode_attention_triton(*sets[0], **kw)
+                out = sets[0][6].clone()
+            except Exception as exc:
+                times[name] = f"failed: {type(exc).__name__}"
+                rows.append(f"| {label} | {b} | {name} | {times[name]} | – | – | – |")
+                continue
+            ref = out if ref is None else ref
+            times[name] = timed([partial(A.sparse_decode_attention_triton, *a, **kw) for a in sets])
+            rate = nbytes / float(times[name]) * 1e6 if not times[name].startswith("failed") else 0.0
+            rows.append(f"| {label} | {b} | {name} | {times[name]} | {rate / 1e12:.3f} | {rate / bw:.0%} | "
+                        f"{rel(out, ref):.1e} |")
+            BFL.log(rows[-1])
+        rows.append(f"| {label} | {b} | **winner: {winner(times)}** | | | | |")
+        del sets
+    return rows + [""]
+
+
+def ab_attention_mid(st, smoke: bool) -> list[str]:  # graphlint: cold
+    mid = dict(st.sizes, n_heads=16, head_dim=128, window=32, index_topk=64)
+    if smoke:
+        mid.update(n_heads=2, head_dim=64, window=8, index_topk=8)
+    sub = replace(st, sizes=mid)
+    h, d = mid["n_heads"], mid["head_dim"]
+    rows = [f"Sparse attention at the mid dims ({h} x {d} heads, window {mid['window']}), six calls per graph; "
+            f"default_num_splits picks the shipped count", "",
+            "| case | batch | splits | us per call | rel diff vs 1 split |", "|---|---|---|---|---|"]
+    for label, ratio, n_comp in (("mid CSA top-64", CSA, 2304), ("mid HCA", HCA, 72)):
+        for b in (1, 8):
+            sets = [list(BFL.attention_inputs(sub, ratio, n_comp, b, seed)) for seed in range(6)]
+            kmax = sets[0][3].shape[1]
+            chosen = A.default_num_splits(b, h, kmax, head_dim=d)
+            times, ref = {}, None
+            for splits in (1, 2, 3):
+                for a in sets:
+                    a[7] = A.attention_workspace(b, h, d, splits, st.device)
+                A.sparse_decode_attention_triton(*sets[0])
+                out = sets[0][6].clone()
+                ref = out if ref is None else ref
+                times[f"{splits} splits"] = timed([partial(A.sparse_decode_attention_triton, *a) for a in sets])
+                rows.append(f"| {label} | {b} | {splits}{' (shipped)' if splits == chosen else ''} | "
+                            f"{times[f'{splits} splits']} | {rel(out, ref):.1e} |")
+                BFL.log(rows[-1])
+            rows.append(f"| {label} | {b} | **winner: {winner(times)}** | | |")
+    return rows + [""]
+
+
+def _moe_inputs(dim: int, b: int, dev: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    g = torch.Generator(device=dev).manual_seed(100 + b)
+    x = torch.randn(b, dim, generator=g, device=dev).to(torch.bfloat16)
+    return x, torch.zeros(b, dtype=torch.int64, device=dev), torch.ones(b, dtype=torch.bool, device=dev)
+
+
+@torch.no_grad()
+def ab_moe(st, smoke: bool) -> list[str]:  # graphlint: cold
+    s, dev = st.sizes, st.device
+    batches = (4,) if smoke else (16, 32)
+    moe = make_moe("bf16", dim=s["dim"], inter=s["inter"], n_experts=s["n_experts"], top_k=s["top_k"],
+                   scale=s["route_scale"], max_tokens=max(batches), dtype=torch.bfloat16, device=dev)
+    randomize_native_(moe, seed=1)
+    moe.gemv_max_slots = 0  # the grouped path at every batch here
+    rows = [f"Grouped MoE at D {s['dim']}, I {s['inter']}, {s['n_experts']} experts (router + align + grouped "
+            "GEMMs + slot sum) per GROUPED_TILES variant (BN1, BK1, BN2, BK2, warps, stages, skip dead); the "
+            "first is shipped", "", "| batch | tiles | us | grouped_mm us | grouped_mm / ours | rel diff vs shipped |",
+            "|---|---|---|---|---|---|"]
+    for b in batches:
+        x, ids, active = _moe_inputs(s["dim"], b, dev)
+        n = b * (moe.top_k + 1)
+        em, n_blocks = M.align_sizes(n, moe.n_experts + 1, moe.block_m)
+
+        def layer(tiles) -> torch.Tensor:
+            slot_ids, slot_w = moe.route(x, ids, active)
+            sorted_ids, expert_ids = moe.sorted_ids[:em], moe.expert_ids[:n_blocks]
+            M.moe_align(slot_ids, sorted_ids, expert_ids, moe.n_post_pad, moe.n_experts + 1, moe.block_m)
+            M._grouped_triton(x, slot_ids, slot_w, moe.w13, moe.w2, sorted_ids, expert_ids, moe.n_post_pad,
+                              moe.h[:n], moe.y_slot[:n], moe.out[:b], moe.block_m, tiles)
+            return moe.out[:b]
+
+        shipped = layer(MOE_TILES[0]).clone()
+        gmm = BFL.grouped_mm_moe(moe.w13, moe.w2, x, moe.slot_ids[:b].clone(), moe.slot_w[:b].clone())
+        t_g = timed([gmm] * 4)
+        times = {}
+        for tiles in MOE_TILES:
+            try:
+                diff = f"{rel(layer(tiles), shipped):.1e}"
+            except Exception as exc:
+                times[str(tiles)], diff = f"failed: {type(exc).__name__}", "–"
+            else:
+                times[str(tiles)] = timed([partial(layer, tiles)] * 4)
+            ratio = "–" if times[str(tiles)].startswith("failed") or t_g.startswith("failed") else \
+                f"{float(t_g) / float(times[str(tiles)]):.2f}x"
+            rows.append(f"| {b} | {tiles} | {times[str(tiles)]} | {t_g} | {ratio} | {diff} |")
+            BFL.log(rows[-1])
+        rows.append(f"| {b} | **winner: {winner(times)}** | | | | |")
+    return rows + [""]
+
+
+@torch.no_grad()
+def ab_moe_mid(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
+    sizes = (MID["hidden_size"], MID["moe_intermediate_size"], MID["n_routed_experts"])
+    dim, inter, n_exp = (64, 32, 8) if smoke else sizes
+    layers = []
+    for i in range(2 if smoke else 6):
+        m = make_moe("bf16", dim=dim, inter=inter, n_experts=n_exp, top_k=MID["num_experts_per_tok"], scale=1.5,
+                     max_tokens=1, dtype=torch.bfloat16, device=dev)
+        layers.append(randomize_native_(m, seed=10 + i))
+    x, ids, active = _moe_inputs(dim, 1, dev)
+    rows = [f"MoE GEMV configs at the mid dims (D {dim}, I {inter}, {n_exp} experts), batch 1, {len(layers)} layers "
+            "per graph; None = the shipped default", "", "| (BLOCK_N, BLOCK_K, warps) | us per layer | rel diff |",
+            "|---|---|---|"]
+    times, ref = {}, None
+    for cfg in GEMV_CFGS:
+        for m in layers:
+            m.gemv_cfg = cfg
+        out = layers[0](x, ids, active).clone()
+        ref = out if ref is None else ref
+        times[str(cfg)] = timed([partial(m, x, ids, active) for m in layers])
+        rows.append(f"| {cfg} | {times[str(cfg)]} | {rel(out, ref):.1e} |")
+        BFL.log(rows[-1])
+    return rows + ["", f"winner: {winner(times)}", ""]
+
+
+def main(argv: list[str] | None = None) -> str:  # graphlint: cold
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--smoke", action="store_true", help="CPU, tiny sizes, Triton interpreter: checks the code")
+    ap.add_argument("--sections", default=",".join(SECTIONS), help="any of " + ", ".join(SECTIONS))
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args(argv)
+    sections = args.sections.split(",")
+    if not set(sections) <= set(SECTIONS):
+        ap.error(f"--sections: a comma list of {', '.join(SECTIONS)}, got {args.sections!r}")
+    st, _ = BFL.parse_args(["--smoke"] if args.smoke else [])
+    t0 = time.time()
+    bw = BFL.measure_bandwidth()
+    report = [f"device: {torch.cuda.get_device_name() if st.device == 'cuda' else 'CPU (smoke)'}, "
+              f"torch {torch.__version__}", ""]
+    jobs = {"topk": lambda: ab_topk(st.device, args.smoke),
+            "linear_f32": lambda: ab_linear_f32(st.device, bw, args.smoke),
+            "attention": lambda: ab_attention(st, bw, args.smoke),
+            "attention_mid": lambda: ab_attention_mid(st, args.smoke),
+            "moe": lambda: ab_moe(st, args.smoke),
+            "moe_mid": lambda: ab_moe_mid(st.device, args.smoke)}
+    for name in sections:
+        try:
+            report += jobs[name]()
+        except Exception as exc:  # one failed section must not cost the others' tables (one device run)
+            report += [f"section {name} failed: {type(exc).__name__}: {exc}", ""]
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+    report.append(f"total time {time.time() - t0:.0f} s")
+    text = "\n".join(report)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+    return text
+
+
+if __name__ == "__main__":
+    main()

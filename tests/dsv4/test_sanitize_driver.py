@@ -1,0 +1,128 @@
+"""The compute-sanitizer driver (`benchmarks/sanitize_kernels.py`, run by `scripts/sanitize.sh` on the GPU)
+launches every `@triton.jit` kernel of dsv4_native, found by introspection, so a new kernel without a sanitizer
+case fails here. The kernels are skipped (their launches recorded at the launcher, as the kernel counter's CPU
+proxy does): the test costs the driver's host work, about 3 s.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import torch
+from bench_loader import load_benchmark
+
+pytest.importorskip("transformers")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sanity_helper(x):  # module level: a kernel calls a helper by its global name
+    return x + 1
+
+
+def _sanity_kernel(p):
+    import triton.language as tl
+
+    tl.store(p, _sanity_helper(tl.load(p)))
+
+
+@pytest.fixture(scope="module")
+def driver():
+    return load_benchmark("sanitize_kernels")
+
+
+@pytest.fixture(scope="module")
+def launches(driver):
+    return driver.run("cpu", execute=False)
+
+
+def test_every_kernel_has_a_sanitizer_case(driver, launches):
+    kernels = driver.all_kernels()
+    # the introspection finds kernels, not the device helpers they inline
+    assert {"_sample_reduce_kernel", "_merge_splits_kernel", "_w4_gemv1_kernel", "_grouped2_kernel"} <= set(kernels)
+    assert not {"_argmax_first", "_penalized", "_derotate_stored", "_window_ids"} & set(kernels)
+    assert driver.verdict(kernels, launches)[0] == 0, driver.verdict(kernels, launches)[1]
+
+
+def test_a_kernel_without_a_case_fails_the_run(driver, launches, monkeypatch):
+    """A kernel added to a dsv4_native module is listed (its helper is not), and the run then fails naming it."""
+    import triton
+
+    from dsv4_native import sampler
+
+    for fn in (_sanity_helper, _sanity_kernel):
+        fn.__module__ = sampler.__name__
+        monkeypatch.setattr(sampler, fn.__name__, triton.jit(fn), raising=False)
+    kernels = driver.all_kernels()
+    assert "_sanity_kernel" in kernels and "_sanity_helper" not in kernels
+    rc, line = driver.verdict(kernels, launches)
+    assert rc == 1 and line.endswith("no case launches _sanity_kernel"), line
+
+
+@pytest.mark.parametrize("expert_format", ["bf16", "nvfp4"])
+def test_build_model_holds_no_uninitialised_memory(driver, expert_format):
+    """The kernel counter's model (which the driver also builds on) is defined everywhere: under
+    fill_uninitialized_memory an unwritten `torch.empty` holds NaN or the int max. The MoE weights were
+    `torch.empty`: recycled GPU memory gave NaN logits and the sampler's out-of-bounds token (the gate crash)."""
+    ck = load_benchmark("count_kernels")  # the module the driver imported
+    with driver.fill_uninitialized():
+        model = ck.build_model("tiny", 2, device="cpu", expert_format=expert_format)
+    for name, t in [*model.named_parameters(), *model.named_buffers()]:
+        if name.endswith("_ws"):  # split-K partials, written before read in a step (the driver checks that)
+            continue
+        if t.is_floating_point():
+            assert torch.isfinite(t).all(), name
+        elif t.dtype in (torch.int32, torch.int64):
+            assert (t != torch.iinfo(t.dtype).max).all(), name
+
+
+# scripts/sanitize.sh's verdict, with stand-ins for python and compute-sanitizer (no GPU here): each stand-in
+# prints what the real one prints at the end of a run
+FAKE_PY = """#!/usr/bin/env bash
+[ "$1" = -c ] && exit 0
+echo "sanitize_kernels: decode_b1_contiguous"
+[ "$FAKE_CRASH" = 1 ] && { echo "RuntimeError: CUDA error: an illegal memory access"; exit 1; }
+echo "sanitize_kernels: PASS: 2452 launches of 31/31 kernels on cuda"
+"""
+FAKE_SANITIZER = """#!/usr/bin/env bash
+tool=$2
+while [ "$1" != "$FAKE_PY" ]; do shift; done
+"$@"
+rc=$?
+n=0
+[ "$tool" = "$FAKE_BAD" ] && { echo "========= Invalid __global__ read of size 4 bytes"; n=1; }
+echo "========= ERROR SUMMARY: $n errors"
+[ "$n" = 0 ] && exit "$rc"
+exit 99
+"""
+
+
+@pytest.mark.skipif(shutil.which("bash") is None or shutil.which("timeout") is None, reason="needs bash, timeout")
+@pytest.mark.parametrize("bad, crash, rc", [("", "", 0), ("racecheck", "", 1), ("", "1", 1)],
+                         ids=["clean", "a-tool-reports", "driver-dies"])
+def test_sanitize_script_verdict(tmp_path, bad, crash, rc):
+    fake_py, fake_san = tmp_path / "python", tmp_path / "compute-sanitizer"
+    for path, text in ((fake_py, FAKE_PY), (fake_san, FAKE_SANITIZER)):
+        path.write_text(text)
+        path.chmod(0o755)
+    env = dict(os.environ, PYTHON=str(fake_py), COMPUTE_SANITIZER=str(fake_san), FAKE_PY=str(fake_py),
+               FAKE_BAD=bad, FAKE_CRASH=crash, SANITIZE_OUT=str(tmp_path / "out"))
+    res = subprocess.run(["bash", str(ROOT / "scripts" / "sanitize.sh")], env=env, capture_output=True, text=True)
+    lines = res.stdout.splitlines()
+    assert res.returncode == rc, res
+    assert lines[-1].startswith(f"sanitize: {'PASS' if rc == 0 else 'FAIL'} in "), res.stdout
+    summaries = [line for line in lines if "ERROR SUMMARY" in line]
+    assert [s.split(":")[0] for s in summaries] == ["memcheck", "racecheck", "synccheck"], res.stdout
+    if bad:
+        assert f"{bad}: ========= ERROR SUMMARY: 1 errors" in res.stdout
+        assert "Invalid __global__ read" in res.stdout  # the failing tool's first report
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_sanitize_script_without_the_tool_exits_2(tmp_path):
+    env = dict(os.environ, COMPUTE_SANITIZER=str(tmp_path / "missing"))
+    res = subprocess.run(["bash", str(ROOT / "scripts" / "sanitize.sh")], env=env, capture_output=True, text=True)
+    assert res.returncode == 2 and "compute-sanitizer not found" in res.stderr, res

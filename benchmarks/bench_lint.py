@@ -15,7 +15,12 @@ times, in the same run on the same machine, with `/usr/bin/time -v` (wall time, 
 - `flake8 --select E,F,W one.py` with and without graphlint installed (the plugin must cost nothing
   when no GL code is selected), each flake8 in its own virtualenv.
 
-`--editor-only` runs just the editor rows. Every ratio is against graphlint on the same files. The peers are installed into their own
+`--editor-only` runs just the editor rows. `--baseline REF` (a commit or tag of this repository, e.g.
+`2b01db9`, release 0.1.22) times only a regression check: a cold single-process (`-j 1`) lint of the whole
+`models/` folder by graphlint at REF and by this checkout, interleaved run by run, in user CPU seconds (what
+a shared machine measures best) and peak RSS.
+
+Every ratio is against graphlint on the same files. The peers are installed into their own
 virtualenv under the work folder. Results go to stdout as a Markdown table (paste into
 docs/benchmarks.md); raw numbers to `<workdir>/results.json`.
 """
@@ -25,6 +30,7 @@ from __future__ import annotations
 import argparse
 import ast
 import asyncio
+import io
 import json
 import os
 import re
@@ -32,6 +38,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import time
 import zipfile
 from pathlib import Path
@@ -75,7 +82,13 @@ def peers_venv(work: Path) -> Path:
 
 def timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
     """(wall seconds, peak RSS in MB) of one whole-process run, via GNU time."""
-    proc = subprocess.run(["/usr/bin/time", "-v", *cmd], cwd=cwd, text=True, capture_output=True)
+    wall, _user, rss = timed_cpu(cmd, cwd)
+    return wall, rss
+
+
+def timed_cpu(cmd: list[str], cwd: Path | None = None, env: dict | None = None) -> tuple[float, float, int]:
+    """(wall seconds, user CPU seconds, peak RSS in MB) of one whole-process run, via GNU time."""
+    proc = subprocess.run(["/usr/bin/time", "-v", *cmd], cwd=cwd, env=env, text=True, capture_output=True)
     err = proc.stderr
     if "Traceback (most recent call last)" in err or proc.returncode not in (0, 1):
         # A crashed run would otherwise be timed as a fast one.
@@ -86,7 +99,8 @@ def timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
         raise RuntimeError(f"{cmd[0]} failed: {err[-2000:]}")
     h, m, s = wall.groups()
     seconds = int(h or 0) * 3600 + int(m) * 60 + float(s)
-    return seconds, int(rss.group(1)) // 1024 if rss else 0
+    user = re.search(r"User time \(seconds\): ([\d.]+)", err)
+    return seconds, float(user.group(1)) if user else 0.0, int(rss.group(1)) // 1024 if rss else 0
 
 
 def measure(name: str, cmd: list[str], runs: int, before=None, cwd: Path | None = None) -> dict:
@@ -142,6 +156,50 @@ def suite(label: str, target: Path, bins: Path, work: Path, runs: int, slow: boo
         rows.append(measure("TorchFix", [str(bins / "torchfix"), str(target)], 1))
         rows.append(measure("Fixit (built-in rules)", [str(bins / "fixit"), "lint", str(target)], 1))
     return rows
+
+
+# --- against an earlier release ---------------------------------------------------------------------
+
+def release_tree(work: Path, ref: str) -> tuple[Path, str]:
+    """The `graphlint` package of this repository at `ref`, unpacked under the work folder, and its version."""
+    checkout = Path(__file__).resolve().parents[1]
+    tree = work / f"graphlint-{ref}"
+    if not (tree / "graphlint").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(checkout), "archive", "--format=tar", ref, "graphlint"],
+                                 check=True, capture_output=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tree)
+    pyproject = sh(["git", "-C", str(checkout), "show", f"{ref}:pyproject.toml"]).stdout
+    version = re.search(r'^version = "([^"]+)"', pyproject, re.M)
+    return tree, version.group(1) if version else ref
+
+
+def baseline_rows(models: Path, work: Path, ref: str, runs: int) -> list[dict]:
+    """Cold `-j 1` default-scope lint of `models/`, graphlint at `ref` then this checkout, `runs` times
+    interleaved (load drift hits both alike); each imported from its own tree through PYTHONPATH."""
+    old, version = release_tree(work, ref)
+    trees = {f"graphlint {version} ({ref})": old, "graphlint (this checkout)": Path(__file__).resolve().parents[1]}
+    cmd = [sys.executable, "-P", "-m", "graphlint", "models", "--no-cache", "-j", "1", "--output-format", "concise",
+           "--exit-zero", "-q"]
+    got: dict[str, list[tuple[float, float, int]]] = {name: [] for name in trees}
+    for _ in range(runs):
+        for name, tree in trees.items():
+            got[name].append(timed_cpu(cmd, cwd=models.parent, env={**os.environ, "PYTHONPATH": str(tree)}))
+            print(f"  {name}: {got[name][-1][1]:.1f} s user CPU, {got[name][-1][2]} MB", file=sys.stderr)
+    return [{"tool": name, "median_s": statistics.median(r[1] for r in rows), "runs": [r[1] for r in rows],
+             "wall": [r[0] for r in rows], "peak_rss_mb": max(r[2] for r in rows)} for name, rows in got.items()]
+
+
+def baseline_table(models: Path, rows: list[dict]) -> str:
+    files, lines = count(models)
+    base = rows[0]["median_s"]
+    out = [f"### Cold `-j 1` lint of transformers/models against {rows[0]['tool']}: {files} files, {lines:,} lines\n",
+           "| graphlint | Median user CPU s | Runs | × first row | Peak RSS MB |", "|---|---|---|---|---|"]
+    for r in rows:
+        runs = ", ".join(f"{u:.1f}" for u in r["runs"])
+        out.append(f"| {r['tool']} | {r['median_s']:.1f} | {runs} | {r['median_s'] / base:.2f} | {r['peak_rss_mb']} |")
+    return "\n".join(out) + "\n"
 
 
 # --- the editor route -------------------------------------------------------------------------------
@@ -315,9 +373,16 @@ def main() -> int:
     ap.add_argument("--skip-slow", action="store_true", help="skip TorchFix and Fixit")
     ap.add_argument("--skip-full", action="store_true", help="only the every-10th-file sample")
     ap.add_argument("--editor-only", action="store_true", help="only the editor rows (server, flake8 plugin)")
+    ap.add_argument("--baseline", metavar="REF", help="only the regression check against graphlint at REF "
+                    "(a commit or tag of this repository, e.g. 2b01db9 = 0.1.22)")
     args = ap.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     models, sample = prepare(args.workdir)
+    if args.baseline:
+        rows = baseline_rows(models, args.workdir, args.baseline, args.runs)
+        (args.workdir / "results-baseline.json").write_text(json.dumps(rows, indent=2))
+        print(baseline_table(models, rows))
+        return 0
     if args.editor_only:
         targets = [("Sample", sample)] + ([] if args.skip_full else [("Full transformers/models", models)])
         results = {label: editor_suite(label.split()[0].lower(), target, args.workdir, args.runs)

@@ -131,6 +131,25 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     return scope
 
 
+BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")  # the fields that hold statements, in `_fields` order
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def statements(body: list[ast.stmt], *, nested: bool = False) -> Iterator[ast.AST]:
+    """The statements of `body` and of the blocks under them (except handlers and match cases included), in the
+    order a pre-order walk of every node from the last statement meets them; functions and classes defined
+    there are neither yielded nor entered unless `nested`. Expressions hold no statements (a lambda's body is
+    one expression), so they are not walked: a tenth of the index went to walking them for this."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in BLOCKS:
+            for child in getattr(node, name, ()):
+                if nested or not isinstance(child, SCOPES):
+                    stack.append(child)
+
+
 def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] | None:
     """`b, h, w = x.shape`: each name bound to its item (`x.shape[1]`, or the literal's element); None for
     targets that are not a flat tuple of names."""
@@ -208,7 +227,8 @@ def _self_attr(target: ast.expr) -> str | None:
 
 def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, str], ...]:
     """(attribute, kind) of each `self.x = value` of the function; `self.x = None` placeholders are left out."""
-    return tuple((attr, expr_kind(value, resolve, scope) if value is not None else "unknown")
+    memo: Memo = {}
+    return tuple((attr, expr_kind(value, resolve, scope, memo=memo) if value is not None else "unknown")
                  for attr, value in scope.self_assigns
                  if not (isinstance(value, ast.Constant) and value.value is None))
 
@@ -351,18 +371,33 @@ def settled(kind: str) -> str:
     return "unknown"
 
 
-def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -> str:
-    """What `value` is, by syntax: see the module docstring."""
+Memo = dict[tuple[ast.expr, int], str]
+
+
+def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, memo: Memo | None = None) -> str:
+    """What `value` is, by syntax: see the module docstring. `memo` shares the kinds already read between the
+    calls of one question (one call's arguments, one function's returns): `h = h + r` rebound ten times would
+    otherwise be read 10**MAX_DEPTH times. It is valid only while `resolve` answers the same."""
+    if memo is None:
+        memo = {}
+    key = (value, depth)  # the node itself, not its id: the memo keeps it alive, so no id is reused
+    kind = memo.get(key)
+    if kind is None:
+        kind = memo[key] = _expr_kind(value, resolve, scope, depth, memo)
+    return kind
+
+
+def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> str:
     if depth > MAX_DEPTH:
         return "unknown"
     # depth counts the names followed to their bindings (what can cycle: `x = x + 1`), not the nesting of one
     # expression, which its size bounds: `(cu_cpu[1:].clamp(min=s) - s).to(torch.int32)` is read to its root
-    again = lambda e: expr_kind(e, resolve, scope, depth)  # noqa: E731
+    again = lambda e: expr_kind(e, resolve, scope, depth, memo)  # noqa: E731
     if isinstance(value, ast.Name):
         bound = scope.binds.get(value.id, [])
         if any(b is None for b in bound):
             return "unknown"  # rebound by a loop or `with`
-        hop = lambda e: expr_kind(e, resolve, scope, depth + 1)  # noqa: E731
+        hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
         kinds = {hop(b) if not isinstance(b, ast.AugAssign) else "" if hop(b.value) == "host" else "unknown"
                  for b in bound} - {""}
         if value.id in scope.params and value.id not in scope.top:
@@ -597,20 +632,22 @@ def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
     any parameter)."""
     if any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return None
-    positional = tuple(_arg_kind(arg, call.lineno, resolve, scope) for arg in call.args)
-    keywords = tuple((kw.arg, _arg_kind(kw.value, call.lineno, resolve, scope)) for kw in call.keywords if kw.arg)
+    memo: Memo = {}
+    positional = tuple(_arg_kind(arg, call.lineno, resolve, scope, memo) for arg in call.args)
+    keywords = tuple((kw.arg, _arg_kind(kw.value, call.lineno, resolve, scope, memo))
+                     for kw in call.keywords if kw.arg)
     return positional, keywords
 
 
-def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope) -> str:
+def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope, memo: Memo) -> str:
     """What an argument passes at the call on `line`: a name reads the binding that reaches the call when one
     does for sure (`lengths = lengths // 256` then `lengths = ones.repeat_interleave(1)` then `f(lengths)`);
     otherwise the join of every binding (`expr_kind`)."""
     if isinstance(arg, ast.Name):
         reaching = _reaching(arg.id, line, scope)
         if reaching is not None:
-            return expr_kind(reaching, resolve, scope, depth=1)
-    return expr_kind(arg, resolve, scope)
+            return expr_kind(reaching, resolve, scope, depth=1, memo=memo)
+    return expr_kind(arg, resolve, scope, memo=memo)
 
 
 def _reaching(name: str, line: int, scope: Scope) -> ast.expr | None:

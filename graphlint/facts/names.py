@@ -16,12 +16,12 @@ def dotted(node: ast.AST | cst.CSTNode, *, plain: bool = False) -> str | None:
     as `[]` (`self.layers[].forward`) and a `super()` call as the head (`super().forward`); with `plain`
     those are None, as is anything else that is not a name."""
     suffixes: list[str] = []  # a loop, not recursion: generated code has chains thousands long
+    is_ast = isinstance(node, ast.AST)  # one tree's classes only: libcst's are ABCs, slow to test against
+    attribute, subscript = (ast.Attribute, ast.Subscript) if is_ast else (cst.Attribute, cst.Subscript)
     while True:
-        if isinstance(node, ast.Attribute):
-            suffixes.append("." + node.attr)
-        elif isinstance(node, cst.Attribute):
-            suffixes.append("." + node.attr.value)
-        elif not plain and isinstance(node, (ast.Subscript, cst.Subscript)):
+        if isinstance(node, attribute):
+            suffixes.append("." + (node.attr if is_ast else node.attr.value))
+        elif not plain and isinstance(node, subscript):
             suffixes.append("[]")
         else:
             break

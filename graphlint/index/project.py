@@ -130,6 +130,8 @@ class ProjectIndex:
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
+        self._mros: dict[int, tuple[ClassInfo, list[ClassInfo]]] = {}  # id(cls) -> (cls, its MRO)
+        self._subclasses: dict[str, list[ClassInfo]] | None = None  # class key -> classes with it in their MRO
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
@@ -162,6 +164,8 @@ class ProjectIndex:
         self._mixin_cache.clear()
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._children = None
+        self._mros.clear()
+        self._subclasses = None
         self.call_facts = CallFacts(self)
         return True
 
@@ -195,6 +199,16 @@ class ProjectIndex:
         return result
 
     def mro(self, cls: ClassInfo) -> list[ClassInfo]:
+        """`cls` and its project bases, breadth first (shared: callers must not change the list). Memoized
+        by identity, not key: two files can define one key, and each keeps its own bases."""
+        hit = self._mros.get(id(cls))
+        if hit is not None and hit[0] is cls:
+            return hit[1]
+        out = self._mro(cls)
+        self._mros[id(cls)] = (cls, out)  # holding `cls` keeps its id from being reused
+        return out
+
+    def _mro(self, cls: ClassInfo) -> list[ClassInfo]:
         out, queue, seen = [], deque([cls]), set()
         while queue:
             c = queue.popleft()
@@ -410,8 +424,14 @@ class ProjectIndex:
         return []
 
     def subclasses(self, base: ClassInfo) -> list[ClassInfo]:
-        """`base` and every project class that has it in its MRO."""
-        return [c for c in self.classes.values() if any(b.key == base.key for b in self.mro(c))]
+        """`base` and every project class that has it in its MRO (shared: callers must not change the list)."""
+        if self._subclasses is None:
+            table: dict[str, list[ClassInfo]] = {}
+            for c in self.classes.values():
+                for b in self.mro(c):
+                    table.setdefault(b.key, []).append(c)
+            self._subclasses = table
+        return self._subclasses.get(base.key, [])
 
     def _methods_named(self, name: str) -> list[FunctionInfo]:
         """A method called on a receiver of unknown class (`backend.get_impl_cls()`): every project

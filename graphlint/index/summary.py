@@ -16,8 +16,8 @@ from graphlint.facts.annotations import annotation_kind, follows_an_argument, is
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names, records_args,
-    refine_returns, scope_of,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names,
+    records_args, refine_returns, scope_of, statements,
 )
 
 
@@ -141,8 +141,17 @@ def module_name_for(path: Path) -> str:
     return ".".join(parts) or path.stem
 
 
-_CONTEXTS = {ast.Load, ast.Store, ast.Del}
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)  # a Name's `ctx`: a child node, but no level of nesting
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a node class that can hold child nodes; not `ctx` (Load/Store: a node, but no level of
+    nesting)."""
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f != "ctx")
+    return fields
 
 
 class _Indexer(ast.NodeVisitor):
@@ -329,7 +338,7 @@ class _Indexer(ast.NodeVisitor):
     def _makes(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """What a factory hands out: `return Impl(...)` and `return Impl` both name `Impl`."""
         out = []
-        for sub in _own_nodes(node):
+        for sub in statements(node.body):
             if isinstance(sub, ast.Return) and sub.value is not None:
                 value = sub.value.func if isinstance(sub.value, ast.Call) else sub.value
                 name = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
@@ -358,7 +367,8 @@ class _Indexer(ast.NodeVisitor):
     def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> str:
         """An unannotated function's return kind, when every value-returning `return` agrees by syntax
         alone (docs/inference.md, graphlint._callsite_facts.expr_kind)."""
-        kinds = {expr_kind(value, self.resolve, scope) for value in scope.returns}
+        memo: Memo = {}
+        kinds = {expr_kind(value, self.resolve, scope, memo=memo) for value in scope.returns}
         return join_later(kinds) if kinds else "unknown"
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
@@ -386,7 +396,7 @@ class _Indexer(ast.NodeVisitor):
         sub-objects after construction. Recorded for dispatch only (modules, factories, callables), and
         only where `__init__` assigned nothing more specific; tensor and host kinds stay `__init__`'s."""
         local_calls = _local_calls(node)
-        for sub in _own_nodes(node):
+        for sub in statements(node.body):
             if not isinstance(sub, (ast.Assign, ast.AnnAssign)) or sub.value is None:
                 continue
             for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
@@ -555,9 +565,13 @@ class _Indexer(ast.NodeVisitor):
             if cls is ast.Call and record_calls:
                 self._record_call(node)  # type: ignore[arg-type]
             step = len(node.values) - 1 if cls is ast.BoolOp else 1  # type: ignore[attr-defined]
-            for child in reversed(list(ast.iter_child_nodes(node))):
-                if child.__class__ not in _CONTEXTS:
-                    stack.append((child, depth + step))
+            deeper = depth + step
+            for name in reversed(_child_fields(cls)):  # `ast.iter_child_nodes`, reversed, inlined: the index's
+                value = getattr(node, name, None)      # busiest loop
+                if isinstance(value, list):
+                    stack.extend((child, deeper) for child in reversed(value) if isinstance(child, ast.AST))
+                elif isinstance(value, ast.AST):
+                    stack.append((value, deeper))
         if self.func_stack and deepest > self.func_stack[-1].nesting:
             self.func_stack[-1].nesting = deepest
         if deepest > self.s.nesting:
@@ -595,7 +609,6 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
-        self.generic_visit(node)
 
 
 def index_source(source: str, path: str, module: str, is_package: bool = False) -> ModuleSummary:
@@ -622,17 +635,6 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
     indexer.visit(tree)
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
     return indexer.s
-
-
-def _own_nodes(func: ast.FunctionDef | ast.AsyncFunctionDef):
-    """Nodes of a function's own body: nested functions, lambdas and classes are not entered."""
-    stack: list[ast.AST] = list(func.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                stack.append(child)
 
 
 def class_annotation(node: ast.expr | str) -> str | None:
@@ -760,7 +762,7 @@ def _begin_end_regions(calls: list[tuple[str, int]]) -> list[tuple[int, int]]:
 def _local_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.Call]:
     """Locals of `func` bound exactly once, to a call (`impl_cls = backend.get_impl_cls()`)."""
     seen: dict[str, ast.Call | None] = {}
-    for sub in _own_nodes(func):
+    for sub in statements(func.body):
         if isinstance(sub, ast.Assign):
             for target in sub.targets:
                 for name in _bound_names(target):

@@ -11,6 +11,7 @@ phase), and such results are never cached, so the next run tries again.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -163,9 +164,15 @@ class Linter:
         # 3. Hot path: the functions reached from the roots, with the chain and tier of each.
         hot = self._hot_path(index, sources, summaries, errors)
         # 4 + 5. Check each file's hot functions, then apply its suppressions (`lint_one`), from the cache
-        # when nothing the file's findings depend on changed.
-        keys = _finding_keys(self, sources, summaries, hashes, index, hot, cache)
-        findings = _check_phase(self, sources, summaries, index, hot, keys, errors, cache, jobs)
+        # when nothing the file's findings depend on changed. What exists now (sources, summaries, the index)
+        # lives to the end of the run: frozen, the collector's full passes stop re-walking it (they were a
+        # seventh of a cold run of transformers/models), and forked workers touch fewer shared pages.
+        gc.freeze()
+        try:
+            keys = _finding_keys(self, sources, summaries, hashes, index, hot, cache)
+            findings = _check_phase(self, sources, summaries, index, hot, keys, errors, cache, jobs)
+        finally:
+            gc.unfreeze()  # a long-lived caller (the editor server) gets them collectable again
         cache.save()
         # 6. Report: sorted findings and the counts the summary line shows (graphlint/report/).
         findings.sort(key=lambda f: f.sort_key)

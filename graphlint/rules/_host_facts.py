@@ -465,8 +465,11 @@ def _int_params(ctx) -> list[str]:
     params = node.params
     out = []
     for p in [*params.posonly_params, *params.params, *params.kwonly_params]:
-        if p.annotation is not None and code_of(p.annotation.annotation).replace(" ", "") in (
-                "int", "Optional[int]", "int|None", "bool"):
+        ann = p.annotation.annotation if p.annotation is not None else None
+        if ann is None or isinstance(ann, cst.Attribute):
+            continue  # `torch.Tensor`: no dotted name is one of these, and codegen is dear (5 rules, every param)
+        text = ann.value if isinstance(ann, cst.Name) and not ann.lpar else code_of(ann).replace(" ", "")
+        if text in ("int", "Optional[int]", "int|None", "bool"):
             out.append(p.name.value)
     return out
 

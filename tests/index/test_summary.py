@@ -1,0 +1,32 @@
+"""The per-file index (phase 1a): what it records of each function's calls."""
+
+from __future__ import annotations
+
+from graphlint.index.summary import index_source
+
+
+def test_each_call_is_recorded_once_however_deeply_nested():
+    """An enclosing call's walk once re-walked its arguments: 2**depth records (and as much work)."""
+    fn = index_source("def f(x):\n    return a(b(c(d(x)), 1))\n", "m.py", "m").functions["f"]
+    assert fn.calls == [("m.a", 2), ("m.b", 2), ("m.c", 2), ("m.d", 2)]
+    assert [(callee, line) for callee, line, _pos, _kw in fn.call_args] == fn.calls
+
+
+def test_two_calls_of_one_callee_on_one_line_stay_two():
+    """The decoy: separate calls of the same function on one line are separate call sites."""
+    fn = index_source("def f(x, y):\n    return a(x) + a(b(y))\n", "m.py", "m").functions["f"]
+    assert fn.calls == [("m.a", 2), ("m.a", 2), ("m.b", 2)]
+
+
+def test_a_name_rebound_many_times_is_read_once_per_binding(monkeypatch):
+    """`h = h + r` rebound n times: each name read follows every binding, so without the memo one argument
+    costs n**MAX_DEPTH reads (transformers' forward passes spent a third of the index there)."""
+    from graphlint.facts import callsite
+
+    reads = []
+    inner = callsite._expr_kind
+    monkeypatch.setattr(callsite, "_expr_kind", lambda *a: reads.append(a[0]) or inner(*a))
+    body = "".join(f"    h = h + {i}\n" for i in range(12))
+    fn = index_source(f"def f(h: int):\n{body}    return g(h)\n", "m.py", "m").functions["f"]
+    assert fn.call_args == [("m.g", 14, ("unknown",), ())]  # `h` depends on itself past MAX_DEPTH
+    assert len(reads) <= 3 * 12 * (callsite.MAX_DEPTH + 2)  # each node (`h`, `h + i`, `i`) once per depth

@@ -256,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"cache folder (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST}, "
                          f"with --unseen {UNSEEN_DEST})")
     ap.add_argument("--mirror", type=Path,
-                    help="with --unseen: a folder of local git mirrors (<owner>+<repo>/repo) used instead of the network")
+                    help="with --unseen: a folder of local git mirrors (<owner>+<repo>/repo) "
+                         "used instead of the network")
     args = ap.parse_args(argv)
     if args.mirror and not args.unseen:
         ap.error("--mirror applies to --unseen only")

@@ -67,7 +67,7 @@ def test_fresh_labels_load_and_get_statement_spans(tmp_path, corpus):
         _label(2, "x.sum().item()"),
         _label(4, "x.tolist()", kind="tolist"),
         _label(6, "if mask.any():", kind="condition", verdict="host"),
-    ]), fresh=True)
+    ]), whole=score.FRESH)
     score.attach_spans(labels, corpus)
     assert [lab.span for lab in labels] == [(2, 2), (3, 5), (6, 6)]  # call statement; `if` header only
 
@@ -80,31 +80,31 @@ def test_fresh_labels_load_and_get_statement_spans(tmp_path, corpus):
 ])
 def test_fresh_labels_reject_bad_fields(tmp_path, bad, message):
     with pytest.raises(score.ScoreError, match=message):
-        score.load_labels(_write(tmp_path, [_label(2, "item()", **bad)]), fresh=True)
+        score.load_labels(_write(tmp_path, [_label(2, "item()", **bad)]), whole=score.FRESH)
 
 
 def test_missing_field_and_non_list_are_errors(tmp_path):
     item = _label(2, "item()")
     del item["reason"]
     with pytest.raises(score.ScoreError, match="missing reason"):
-        score.load_labels(_write(tmp_path, [item]), fresh=True)
+        score.load_labels(_write(tmp_path, [item]), whole=score.FRESH)
     with pytest.raises(score.ScoreError, match="JSON list of objects"):
-        score.load_labels(_write(tmp_path, {"labels": []}), fresh=True)  # type: ignore[arg-type]
+        score.load_labels(_write(tmp_path, {"labels": []}), whole=score.FRESH)  # type: ignore[arg-type]
 
 
 def test_fresh_split_is_rejected_in_the_dev_file(tmp_path):
     with pytest.raises(score.ScoreError, match="does not match|expected"):
-        score.load_labels(_write(tmp_path, [_label(2, "item()")]), fresh=False)
+        score.load_labels(_write(tmp_path, [_label(2, "item()")]))
 
 
 def test_match_snippet_must_be_on_the_line(tmp_path, corpus):
-    labels = score.load_labels(_write(tmp_path, [_label(3, "x.sum().item()")]), fresh=True)
+    labels = score.load_labels(_write(tmp_path, [_label(3, "x.sum().item()")]), whole=score.FRESH)
     with pytest.raises(score.ScoreError, match="no longer contains the labelled code"):
         score.attach_spans(labels, corpus)
 
 
 def test_label_on_a_corpus_outside_the_mode_is_an_error(tmp_path):
-    labels = score.load_labels(_write(tmp_path, [_label(2, "item()", corpus="litgpt")]), fresh=True)
+    labels = score.load_labels(_write(tmp_path, [_label(2, "item()", corpus="litgpt")]), whole=score.FRESH)
     with pytest.raises(score.ScoreError, match="litgpt"):
         score.labelled_corpora(labels, fetch.FRESH_CORPORA)
 
@@ -151,10 +151,153 @@ def test_check_labels_validates_without_linting(tmp_path, corpus, monkeypatch, c
 
 
 def test_shipped_fresh_labels_are_valid_and_apart_from_the_dev_set():
-    labels = score.load_labels(score.FRESH_LABELS, fresh=True)
+    labels = score.load_labels(score.FRESH_LABELS, whole=score.FRESH)
     assert len({lab.key for lab in labels}) == len(labels)
     fresh_names = {c.name for c in fetch.FRESH_CORPORA}
     assert {lab.corpus for lab in labels} == fresh_names
     assert not fresh_names & {c.name for c in fetch.CORPORA}
     assert not {c.requirement.split("==")[0] for c in fetch.FRESH_CORPORA} & {
         c.requirement.split("==")[0] for c in fetch.CORPORA}
+
+
+# --- the git-pinned unseen set (fetch.py --unseen, score.py --unseen) ---------------------------------
+
+
+def _git(repo: Path, *args: str) -> str:
+    import subprocess
+    env_args = ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false"]
+    return subprocess.run(["git", *env_args, *args], cwd=repo, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+@pytest.fixture
+def upstream(tmp_path: Path) -> tuple[Path, str]:
+    """A tiny repository: the pinned commit has srv/pkg/mod.py; a later commit changes it."""
+    repo = tmp_path / "owner+proj" / "repo"
+    (repo / "srv" / "pkg" / "sub").mkdir(parents=True)
+    _git(repo, "init", "-q")
+    (repo / "srv" / "pkg" / "mod.py").write_text(SOURCE)
+    (repo / "srv" / "pkg" / "sub" / "deep.py").write_text("x = 1\n")
+    (repo / "srv" / "pkg" / "notes.md").write_text("not python\n")
+    (repo / "top.py").write_text("outside = True\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "pinned")
+    pinned = _git(repo, "rev-parse", "HEAD")
+    (repo / "srv" / "pkg" / "mod.py").write_text("changed = True\n")
+    _git(repo, "commit", "-qam", "later")
+    return repo, pinned
+
+
+def _git_corpus(commit: str, folder: str = "srv/pkg") -> "fetch.GitCorpus":
+    return fetch.GitCorpus("proj", "https://github.com/owner/proj", commit, folder, "synthetic")
+
+
+def test_unseen_fetch_checks_out_the_pinned_commit_from_a_mirror(tmp_path, upstream):
+    repo, pinned = upstream
+    root = tmp_path / "unseen"
+    msg = fetch.fetch_git(_git_corpus(pinned), root, mirror=tmp_path)  # finds <mirror>/owner+proj/repo
+    assert "2 files" in msg and "commit verified" in msg
+    assert (root / "proj" / "pkg" / "mod.py").read_text() == SOURCE  # the pinned version, not HEAD
+    assert (root / "proj" / "pkg" / "sub" / "deep.py").is_file()
+    assert not (root / "proj" / "pkg" / "notes.md").exists() and not (root / "proj" / "top.py").exists()
+    assert fetch.corpus_root(root, "proj") == root / "proj"
+    assert "present" in fetch.fetch_git(_git_corpus(pinned), root, mirror=tmp_path)
+
+
+def test_unseen_fetch_clones_from_a_url_without_a_mirror(tmp_path, upstream):
+    repo, pinned = upstream
+    corpus = fetch.GitCorpus("proj", repo.as_uri(), pinned, "srv/pkg", "synthetic")
+    fetch.fetch_git(corpus, tmp_path / "unseen")
+    assert (tmp_path / "unseen" / "proj" / "pkg" / "mod.py").read_text() == SOURCE
+
+
+@pytest.mark.parametrize("commit, folder, message", [
+    ("0" * 40, "srv/pkg", "git fetch failed"),  # not in the repository
+    ("abc123", "srv/pkg", "not a full 40-hex hash"),
+    (None, "srv/missing", "is not in commit"),
+])
+def test_unseen_fetch_errors_leave_nothing_behind(tmp_path, upstream, commit, folder, message):
+    repo, pinned = upstream
+    root = tmp_path / "unseen"
+    with pytest.raises(RuntimeError, match=message):
+        fetch.fetch_git(_git_corpus(commit or pinned, folder), root, mirror=tmp_path)
+    assert not (root / "proj").exists()
+
+
+def test_unseen_fetch_refuses_a_stale_checkout_and_a_missing_mirror(tmp_path, upstream):
+    repo, pinned = upstream
+    (tmp_path / "unseen" / "proj").mkdir(parents=True)
+    with pytest.raises(RuntimeError, match="was not fetched from"):
+        fetch.fetch_git(_git_corpus(pinned), tmp_path / "unseen", mirror=tmp_path)
+    with pytest.raises(RuntimeError, match="no git mirror"):
+        fetch.fetch_git(_git_corpus(pinned), tmp_path / "other", mirror=tmp_path / "nowhere")
+
+
+def test_unseen_fetch_cli_exit_codes(tmp_path, upstream, monkeypatch, capsys):
+    repo, pinned = upstream
+    monkeypatch.setattr(fetch, "UNSEEN_CORPORA", (_git_corpus(pinned), _git_corpus("0" * 40, "srv")))
+    assert fetch.main(["--unseen", "--mirror", str(tmp_path), "--dest", str(tmp_path / "u")]) == 2
+    assert "proj: 2 files" in capsys.readouterr().out  # the good corpus is fetched, the bad one reported
+    with pytest.raises(SystemExit) as exc:
+        fetch.main(["--mirror", str(tmp_path)])  # --mirror without --unseen: a usage error
+    assert exc.value.code == 2
+
+
+def _unseen_corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "unseen"
+    for name in ("tgi", "lightllm"):
+        (root / name / "pkg").mkdir(parents=True)
+        (root / name / "pkg" / "mod.py").write_text(SOURCE)
+        (root / name / fetch.STAMP).write_text("synthetic\n")
+    return root
+
+
+def test_unseen_run_scores_the_union_of_label_files(tmp_path, monkeypatch, capsys):
+    root = _unseen_corpus(tmp_path)
+    files = []
+    for name, labs in (("tgi", [_label(2, "x.sum().item()"), _label(6, "if mask.any()", verdict="host")]),
+                       ("lightllm", [_label(4, "x.tolist()", kind="tolist", tier="captured")])):
+        path = tmp_path / f"labels_unseen_{name}.json"
+        path.write_text(json.dumps([{**lab, "corpus": name, "split": "unseen"} for lab in labs]))
+        files.append(path)
+    monkeypatch.setattr(score, "HERE", tmp_path)  # the default label files: labels_unseen_*.json there
+    monkeypatch.setattr(score, "UNSEEN_DEST", root)
+    findings = {"tgi": [{"code": "GL101", "path": "pkg/mod.py", "line": 2, "column": 9, "context": "captured"},
+                        {"code": "GL105", "path": "pkg/mod.py", "line": 6, "column": 8, "context": "unrooted"}],
+                "lightllm": []}
+    calls = []
+
+    def fake_run(corpora: Path, name: str, scope: str) -> list[dict]:
+        calls.append((name, scope))
+        return findings[name]
+
+    monkeypatch.setattr(score, "run_graphlint", fake_run)
+    assert score.main(["--unseen"]) == 0
+    out = capsys.readouterr().out
+    assert sorted(calls) == sorted((n, s) for n in ("tgi", "lightllm") for s in ("hot", "all"))
+    assert "on the unseen labels: 2 sync sites, 1 host look-alikes" in out
+    assert "| all | 2 | 0.50 (1/2) | 0.50 (1/2) | 1.00 (1/1) | 0.50 (1/2) | 0.50 (1/2) |" in out
+    assert "| lightllm | 1 | 0.00 (0/1) |" in out and "| tgi | 1 | 1.00 (1/1) |" in out
+    # every context tier is listed, those without findings at 0
+    assert "- captured: 0.50 (1/2)" in out and "- step: 0.00 (0/2)" in out and "- unrooted: 0.50 (1/2)" in out
+    dup = tmp_path / "labels_unseen_dup.json"
+    dup.write_text(files[0].read_text())
+    assert score.main(["--unseen", "--check-labels"]) == 2  # the same site in two files
+    assert "labelled twice" in capsys.readouterr().err
+
+
+def test_unseen_labels_need_the_unseen_split_and_a_file(tmp_path, monkeypatch, capsys):
+    with pytest.raises(score.ScoreError, match="expected 'unseen'"):
+        score.load_labels(_write(tmp_path, [_label(2, "item()")]), whole=score.UNSEEN)
+    monkeypatch.setattr(score, "HERE", tmp_path / "empty")
+    assert score.main(["--unseen", "--check-labels"]) == 2
+    assert "no label file" in capsys.readouterr().err
+
+
+def test_shipped_unseen_labels_are_valid_and_name_unseen_corpora():
+    paths = sorted(score.HERE.glob(score.UNSEEN_GLOB))
+    if not paths:
+        pytest.skip("no unseen label file yet")
+    labels = score.load_label_files(paths, whole=score.UNSEEN)
+    assert {lab.corpus for lab in labels} <= {c.name for c in fetch.UNSEEN_CORPORA}
+    assert not {c.name for c in fetch.UNSEEN_CORPORA} & {c.name for c in fetch.CORPORA + fetch.FRESH_CORPORA}

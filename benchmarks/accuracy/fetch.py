@@ -3,6 +3,7 @@
 
     python benchmarks/accuracy/fetch.py [--dest benchmarks/accuracy/.corpora]
     python benchmarks/accuracy/fetch.py --fresh [--dest benchmarks/accuracy/.fresh]
+    python benchmarks/accuracy/fetch.py --unseen [--dest benchmarks/accuracy/.unseen] [--mirror DIR]
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -10,7 +11,11 @@ checked against the sha256 pinned below (a mismatch is an error: labels point at
 the `.py` files of the labelled package subtree unpacked into `<dest>/<name>/` (the wheel's own layout,
 so `<dest>/litgpt/litgpt/generate/base.py`). A corpus already unpacked from the pinned file is left
 alone. `--fresh` fetches the untouched test set (labels_fresh.json) into its own folder, apart from
-the dev corpora that graphlint work looks at. Exit 0 when every corpus is in place, 2 when one could
+the dev corpora that graphlint work looks at. `--unseen` fetches the second untouched set
+(labels_unseen_*.json): each corpus is a public git repository pinned at a commit; its sub-folder is
+checked out at exactly that commit (the hash verified) into `<dest>/<name>/<last part of the folder>/`.
+With `--mirror DIR` a bare mirror under DIR (`DIR/<owner>+<repo>/repo`, or DIR itself) replaces the
+network. Exit 0 when every corpus is in place, 2 when one could
 not be fetched or verified.
 """
 
@@ -18,8 +23,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
+import re
+import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import zipfile
 from dataclasses import dataclass
@@ -28,6 +37,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DEFAULT_DEST = HERE / ".corpora"
 FRESH_DEST = HERE / ".fresh"  # kept apart: nothing but the final scoring run should lint it
+UNSEEN_DEST = HERE / ".unseen"  # the same, for the git-pinned unseen set
 STAMP = ".fetched-sha256"
 
 
@@ -87,6 +97,33 @@ FRESH_CORPORA: tuple[Corpus, ...] = (
 )
 
 
+@dataclass(frozen=True)
+class GitCorpus:
+    name: str  # the key labels use (`"corpus"`) and the folder under <dest>
+    url: str  # the public repository
+    commit: str  # the full 40-hex commit the labels were made on
+    folder: str  # the sub-folder kept; labels' `file` starts with its last part
+    why: str  # what inference code it brings
+
+    def mirror_name(self) -> str:
+        """`owner+repo`, the folder name a local mirror of the repository uses."""
+        owner, repo = self.url.rstrip("/").removesuffix(".git").split("/")[-2:]
+        return f"{owner}+{repo}"
+
+
+# The second untouched set: labelled by reading code only, scored once at the end (score.py --unseen).
+UNSEEN_CORPORA: tuple[GitCorpus, ...] = (
+    GitCorpus("tgi", "https://github.com/huggingface/text-generation-inference",
+              "db931fcf42da018a3657580c64bf2720f167f9ab", "server/text_generation_server",
+              "Hugging Face text-generation-inference's server: CUDA-graph capture and replay of the decode "
+              "forward (flash_causal_lm.py), batch filtering, next-token choosers, stopping criteria, layers"),
+    GitCorpus("lightllm", "https://github.com/ModelTC/lightllm",
+              "fc72ffab9a3455cfb571f22d45ab777cc29de0de", "lightllm",
+              "LightLLM's serving engine: model runners with CUDA graphs, router, post-processing, "
+              "Triton kernels and their wrappers"),
+)
+
+
 def sha256(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as f:
@@ -119,18 +156,87 @@ def unpack(wheel: Path, corpus: Corpus, dest: Path) -> int:
     return len(names)
 
 
+def already_fetched(dest: Path, pin: str, source: str) -> bool:
+    """True when dest was fetched at the pin (a wheel's sha256, a commit); an error when it holds anything else."""
+    stamp = dest / STAMP
+    if stamp.is_file() and stamp.read_text().strip() == pin:
+        return True
+    if dest.exists():
+        # An older or half-written fetch: labels would point at the wrong lines.
+        raise RuntimeError(f"{dest} exists but was not fetched from {source}; remove it and rerun")
+    return False
+
+
 def fetch(corpus: Corpus, root: Path) -> str:
     dest = root / corpus.name
-    stamp = dest / STAMP
-    if stamp.is_file() and stamp.read_text().strip() == corpus.sha256:
+    if already_fetched(dest, corpus.sha256, corpus.wheel):
         return f"{corpus.name}: present ({corpus.requirement})"
-    if dest.exists():
-        # An older or half-written unpack: labels would point at the wrong lines.
-        raise RuntimeError(f"{dest} exists but was not unpacked from {corpus.wheel}; remove it and rerun")
     with tempfile.TemporaryDirectory() as tmp:
         wheel = download(corpus, Path(tmp))
         n = unpack(wheel, corpus, dest)
     return f"{corpus.name}: {n} files from {corpus.wheel} (sha256 ok)"
+
+
+def git(*args: str, cwd: Path | None = None) -> str:
+    """Run git quietly; its stdout, or a RuntimeError with its stderr."""
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"git {args[0]} failed: {proc.stderr.decode(errors='replace').strip()[-800:]}")
+    return proc.stdout.decode(errors="replace")
+
+
+def git_source(corpus: GitCorpus, mirror: Path | None) -> str:
+    """Where to fetch the commit from: the local mirror when one is given, else the public URL."""
+    if mirror is None:
+        return corpus.url
+    for candidate in (mirror / corpus.mirror_name() / "repo", mirror / corpus.mirror_name(), mirror):
+        if (candidate / "HEAD").is_file() or (candidate / ".git").exists():
+            return str(candidate)
+    raise RuntimeError(f"no git mirror of {corpus.url} under {mirror}")
+
+
+def checkout(corpus: GitCorpus, source: str, dest: Path) -> int:
+    """Fetch exactly the pinned commit, verify it, write its folder's .py files to dest; return how many."""
+    if not re.fullmatch(r"[0-9a-f]{40}", corpus.commit):
+        raise RuntimeError(f"{corpus.name}: commit {corpus.commit!r} is not a full 40-hex hash")
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Path(tmp)
+        git("init", "-q", cwd=repo)
+        git("fetch", "-q", "--depth", "1", source, corpus.commit, cwd=repo)
+        got = git("rev-parse", "--verify", "FETCH_HEAD^{commit}", cwd=repo).strip()
+        if got != corpus.commit:
+            raise RuntimeError(f"{corpus.name}: fetched commit {got}, not the pinned {corpus.commit}")
+        folder = corpus.folder.strip("/")
+        tar = subprocess.run(["git", "archive", "--format=tar", got, "--", folder], cwd=repo, capture_output=True)
+        if tar.returncode != 0 or not tar.stdout:
+            raise RuntimeError(f"{corpus.name}: folder {folder!r} is not in commit {got}")
+    keep = folder.rsplit("/", 1)[0] + "/" if "/" in folder else ""
+    count = 0
+    with tarfile.open(fileobj=io.BytesIO(tar.stdout)) as tf:
+        for member in tf.getmembers():
+            if not (member.isfile() and member.name.endswith(".py") and member.name.startswith(keep)):
+                continue
+            out = dest / member.name[len(keep):]
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(tf.extractfile(member).read())  # type: ignore[union-attr]
+            count += 1
+    if not count:
+        raise RuntimeError(f"{corpus.name}: no .py file under {folder!r} in commit {corpus.commit}")
+    (dest / STAMP).write_text(corpus.commit + "\n")
+    return count
+
+
+def fetch_git(corpus: GitCorpus, root: Path, mirror: Path | None = None) -> str:
+    dest = root / corpus.name
+    if already_fetched(dest, corpus.commit, f"{corpus.url} at {corpus.commit}"):
+        return f"{corpus.name}: present ({corpus.commit[:12]})"
+    try:
+        n = checkout(corpus, git_source(corpus, mirror), dest)
+    except BaseException:
+        if dest.exists():  # half-written: would otherwise block the next run
+            shutil.rmtree(dest)
+        raise
+    return f"{corpus.name}: {n} files of {corpus.folder} at {corpus.commit[:12]} (commit verified)"
 
 
 def corpus_root(root: Path, name: str) -> Path:
@@ -143,16 +249,29 @@ def corpus_root(root: Path, name: str) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--fresh", action="store_true", help="fetch the untouched test set instead of the dev corpora")
-    ap.add_argument("--dest", type=Path, help=f"cache folder (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST})")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--fresh", action="store_true", help="fetch the untouched test set instead of the dev corpora")
+    which.add_argument("--unseen", action="store_true", help="fetch the git-pinned unseen test set")
+    ap.add_argument("--dest", type=Path,
+                    help=f"cache folder (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST}, "
+                         f"with --unseen {UNSEEN_DEST})")
+    ap.add_argument("--mirror", type=Path,
+                    help="with --unseen: a folder of local git mirrors (<owner>+<repo>/repo) "
+                         "used instead of the network")
     args = ap.parse_args(argv)
-    dest = args.dest or (FRESH_DEST if args.fresh else DEFAULT_DEST)
+    if args.mirror and not args.unseen:
+        ap.error("--mirror applies to --unseen only")
+    dest = args.dest or (UNSEEN_DEST if args.unseen else FRESH_DEST if args.fresh else DEFAULT_DEST)
     dest.mkdir(parents=True, exist_ok=True)
+    if args.unseen:
+        jobs = [lambda c=c: fetch_git(c, dest, args.mirror) for c in UNSEEN_CORPORA]
+    else:
+        jobs = [lambda c=c: fetch(c, dest) for c in (FRESH_CORPORA if args.fresh else CORPORA)]
     status = 0
-    for corpus in FRESH_CORPORA if args.fresh else CORPORA:
+    for job in jobs:
         try:
-            print(fetch(corpus, dest))
-        except (RuntimeError, OSError, zipfile.BadZipFile) as exc:
+            print(job())
+        except (RuntimeError, OSError, zipfile.BadZipFile, tarfile.TarError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             status = 2
     return status

@@ -6,6 +6,8 @@
     python benchmarks/accuracy/score.py --heldout  # the held-back third: only at the very end
     python benchmarks/accuracy/fetch.py --fresh    # once: the untouched test set's corpora
     python benchmarks/accuracy/score.py --fresh    # the untouched test set: once, by the lead, at the end
+    python benchmarks/accuracy/fetch.py --unseen   # once: the git-pinned unseen set's corpora
+    python benchmarks/accuracy/score.py --unseen   # the unseen set: once, by the lead, at the very end
 
 graphlint runs (as `python -m graphlint`, JSON output, no cache, no configuration file) over every
 fetched corpus once per scope. A finding matches a label when it is a host-sync finding (a GL1xx
@@ -14,7 +16,8 @@ the share of `sync` labels that at least one finding matches. Precision: of the 
 on labelled statements, the share whose label is `sync`; findings on unlabelled lines are counted
 (and listed with --list-unlabelled) for later labelling, never in precision. Findings on labels of
 the other split are ignored. `--fresh` scores labels_fresh.json (split "fresh") on the fresh corpora
-the same way. Exit 0 after printing the report, 2 on a usage, label or corpus error.
+the same way; `--unseen` scores the union of labels_unseen_*.json (split "unseen") on the
+git-pinned corpora in .unseen/. Exit 0 after printing the report, 2 on a usage, label or corpus error.
 """
 
 from __future__ import annotations
@@ -30,16 +33,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fetch import CORPORA, DEFAULT_DEST, FRESH_CORPORA, FRESH_DEST, Corpus, corpus_root  # noqa: E402
+from fetch import (CORPORA, DEFAULT_DEST, FRESH_CORPORA, FRESH_DEST, UNSEEN_CORPORA, UNSEEN_DEST,  # noqa: E402
+                   Corpus, GitCorpus, corpus_root)
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels.json"
 FRESH_LABELS = HERE / "labels_fresh.json"
 FRESH = "fresh"  # the split of every label in labels_fresh.json
+UNSEEN = "unseen"  # the split of every label in labels_unseen_*.json (one file per corpus, one labeller each)
+UNSEEN_GLOB = "labels_unseen_*.json"
 KINDS = ("item", "tolist", "cpu", "scalar-conversion", "condition", "mask-index", "zero-d-as-int", "h2d-copy",
          "nonzero", "dynamic-shape", "synchronize", "format", "builtin-reduction", "host-bool")
 TIERS = ("captured", "step", "forward", "other")
 HOT_TIERS = ("captured", "step", "forward")
+CONTEXTS = ("captured", "step", "forward", "unrooted")  # graphlint's `context` values, always reported
 SCOPES = ("hot", "all")
 REQUIRED = ("corpus", "file", "line", "match", "kind", "verdict", "tier", "reason", "split")
 
@@ -72,12 +79,9 @@ class Label:
         return f"{self.corpus}/{self.file}:{self.line}"
 
 
-def expected_split(corpus: str, file: str, line: int, fresh: bool) -> str:
-    """The split a label must carry: the fresh file is all one split, the dev file splits by hash."""
-    return FRESH if fresh else split_of(corpus, file, line)
-
-
-def load_labels(path: Path, fresh: bool = False) -> list[Label]:
+def load_labels(path: Path, whole: str | None = None) -> list[Label]:
+    """Validated labels of one file; `whole` is the split every label of a test-set file carries
+    (fresh, unseen), None for the dev file, which splits by hash."""
     try:
         raw = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
@@ -92,11 +96,24 @@ def load_labels(path: Path, fresh: bool = False) -> list[Label]:
         where = f"label {item['corpus']}/{item['file']}:{item['line']}"
         if item["kind"] not in KINDS or item["tier"] not in TIERS or item["verdict"] not in ("sync", "host"):
             raise ScoreError(f"{where}: kind/tier/verdict outside the vocabulary (README.md)")
-        want = expected_split(item["corpus"], item["file"], item["line"], fresh)
+        want = whole or split_of(item["corpus"], item["file"], item["line"])
         if item["split"] != want:
             raise ScoreError(f"{where}: split {item['split']!r}, expected {want!r}")
         labels.append(Label(item["corpus"], item["file"], item["line"], item["kind"], item["verdict"],
                             item["tier"], item["reason"], item["split"], item["match"]))
+    return labels
+
+
+def load_label_files(paths: list[Path], whole: str | None = None) -> list[Label]:
+    """The union of several label files (the unseen set has one per corpus); a site labelled twice is an error."""
+    if not paths:
+        raise ScoreError("no label file to score")
+    labels = [lab for path in paths for lab in load_labels(path, whole)]
+    seen: set[str] = set()
+    for lab in labels:
+        if lab.key in seen:
+            raise ScoreError(f"label {lab.key}: labelled twice")
+        seen.add(lab.key)
     return labels
 
 
@@ -241,7 +258,8 @@ def report(labels: list[Label], res: dict[str, ScopeResult], split: str) -> list
         out.append("- findings carry no `context` field yet: the share per tier cannot be measured")
     else:
         total = sum(contexts.values())
-        out += [f"- {ctx}: {ratio(n, total)}" for ctx, n in sorted(contexts.items())]
+        names = list(CONTEXTS) + sorted(set(contexts) - set(CONTEXTS))
+        out += [f"- {ctx}: {ratio(contexts.get(ctx, 0), total)}" for ctx in names]
     return out
 
 
@@ -262,7 +280,7 @@ def label_counts(labels: list[Label]) -> str:
     return "\n".join(rows + [f"{len(labels)} labels valid"])
 
 
-def labelled_corpora(labels: list[Label], known: tuple[Corpus, ...]) -> list[str]:
+def labelled_corpora(labels: list[Label], known: tuple[Corpus | GitCorpus, ...]) -> list[str]:
     """The corpora to lint, in fetch order; a label on a corpus of the other set is an error, not a skip."""
     names = [c.name for c in known]
     stray = sorted({lab.corpus for lab in labels} - set(names))
@@ -271,26 +289,48 @@ def labelled_corpora(labels: list[Label], known: tuple[Corpus, ...]) -> list[str
     return [n for n in names if any(lab.corpus == n for lab in labels)]
 
 
+@dataclass(frozen=True)
+class Mode:
+    split: str  # the split scored
+    whole: str | None  # the split every label must carry (None: the dev file's hash split)
+    root: Path  # the fetched corpora
+    labels: tuple[Path, ...]  # default label files
+    corpora: tuple[Corpus | GitCorpus, ...]
+
+
+def mode_of(args: argparse.Namespace) -> Mode:
+    if args.unseen:
+        return Mode(UNSEEN, UNSEEN, UNSEEN_DEST, tuple(sorted(HERE.glob(UNSEEN_GLOB))), UNSEEN_CORPORA)
+    if args.fresh:
+        return Mode(FRESH, FRESH, FRESH_DEST, (FRESH_LABELS,), FRESH_CORPORA)
+    return Mode("heldout" if args.heldout else "dev", None, DEFAULT_DEST, (LABELS,), CORPORA)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     which = ap.add_mutually_exclusive_group()
     which.add_argument("--heldout", action="store_true", help="score the held-back third instead of dev")
     which.add_argument("--fresh", action="store_true",
                        help="score the untouched test set (labels_fresh.json on the fresh corpora)")
+    which.add_argument("--unseen", action="store_true",
+                       help=f"score the unseen test set ({UNSEEN_GLOB} on the git-pinned corpora)")
     ap.add_argument("--corpora", type=Path,
-                    help=f"fetched corpora (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST})")
-    ap.add_argument("--labels", type=Path, help=f"labels (default: {LABELS}, with --fresh {FRESH_LABELS})")
+                    help=f"fetched corpora (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST}, "
+                         f"with --unseen {UNSEEN_DEST})")
+    ap.add_argument("--labels", type=Path, action="append",
+                    help=f"a label file, repeatable (default: {LABELS}, with --fresh {FRESH_LABELS}, "
+                         f"with --unseen every {UNSEEN_GLOB})")
     ap.add_argument("--details", action="store_true", help="list every scored label with the codes that hit it")
     ap.add_argument("--list-unlabelled", action="store_true", help="print findings on unlabelled lines")
     ap.add_argument("--json", type=Path, help="also write the raw outcome per label to this file")
     ap.add_argument("--check-labels", action="store_true",
                     help="only validate the labels against the fetched corpora (no graphlint run) and count them")
     args = ap.parse_args(argv)
-    split = FRESH if args.fresh else "heldout" if args.heldout else "dev"
-    root = args.corpora or (FRESH_DEST if args.fresh else DEFAULT_DEST)
+    mode = mode_of(args)
+    split, root = mode.split, args.corpora or mode.root
     try:
-        labels = load_labels(args.labels or (FRESH_LABELS if args.fresh else LABELS), fresh=args.fresh)
-        corpora = labelled_corpora(labels, FRESH_CORPORA if args.fresh else CORPORA)
+        labels = load_label_files(args.labels or list(mode.labels), mode.whole)
+        corpora = labelled_corpora(labels, mode.corpora)
         attach_spans(labels, root)
         if args.check_labels:
             print(label_counts(labels))

@@ -303,8 +303,11 @@ def test_ctrl_c_in_a_pool_run_leaves_no_workers_and_no_tracebacks(tmp_path):
         (tmp_path / f"m{k:02d}.py").write_text(GOOD)
     pids = tmp_path / "pids"
     pids.mkdir()
+    # A terminal's foreground job takes SIGINT; a background job of a non-interactive shell (a CI runner
+    # script) inherits it ignored, and so would the linted process: start it from the terminal's state.
     script = textwrap.dedent(f"""
-        import os, sys, time
+        import os, signal, sys, time
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         import graphlint.pipeline.engine as engine
         def analyze_unit(*args):
             open(os.path.join({str(pids)!r}, str(os.getpid())), "w").close()

@@ -214,7 +214,7 @@ def _blocks(body: list[ast.stmt]) -> Iterator[tuple[list[ast.stmt], dict[str, in
                 yield from _blocks(inner)
     if body and last:  # the spans of compound statements that `return`, only where a field is replaced
         returning = [(c.lineno, c.end_lineno or c.lineno) for c in compound
-                     if any(isinstance(n, ast.Return) for n in ast.walk(c))]
+                     if any(isinstance(n, ast.Return) for n in statements([c], nested=True))]
         yield body, last, returning
 
 

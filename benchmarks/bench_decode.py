@@ -35,6 +35,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from dsv4_native._backend import choice_table  # noqa: E402
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
@@ -44,6 +45,9 @@ BUCKETS = [1, 2, 4, 8]
 EXPERT_FORMATS = ("bf16", "mxfp4", "nvfp4")
 SLOT_KV = ", slot KV"
 PDL_EQUAL: dict[int, bool] = {}  # bucket -> every --pdl-ab replay was bitwise the plain one
+# issue 23's step goals: replay at B=1 at most this many ms, and at least 100x faster than HF eager experts
+REPLAY_GOAL_MS = {"tiny": 0.35, "mid": 0.5}
+HF_RATIO_GOAL = 100.0
 
 
 def time_steps(fn, iters: int, repeats: int) -> float:  # graphlint: cold
@@ -208,6 +212,25 @@ def table(name: str, ctx: int, res: dict[str, dict[int, float]]) -> str:  # grap
     return "\n".join(lines + ["", "; ".join(ratios), ""])
 
 
+def goals_table(results: dict[str, dict[str, dict[int, float]]]) -> str:  # graphlint: cold
+    """Issue 23's decode-step goals per config, from the rows of this run: the shipped replay at B=1 against
+    `REPLAY_GOAL_MS`, and HF eager experts / that replay against `HF_RATIO_GOAL` ("–" where not timed)."""
+    lines = ["### Issue-23 step goals (this run, shipped configuration: bf16 experts, paged KV, step PDL)", "",
+             "| config | replay B=1 ms | goal | met | HF eager experts / replay, B=1 | goal | met |",
+             "|---|---|---|---|---|---|---|"]
+    for name, res in results.items():
+        rep = res.get("native graph replay", {}).get(1)
+        hf = res.get("HF eager experts", {}).get(1)
+        goal = REPLAY_GOAL_MS.get(name)
+        ratio = hf / rep if rep and hf else None
+        lines.append(
+            f"| {name} | {f'{rep:.3f}' if rep else '–'} | {f'<= {goal}' if goal else '–'} | "
+            f"{'–' if rep is None or goal is None else ('yes' if rep <= goal else 'no')} | "
+            f"{f'{ratio:.1f}x' if ratio else '–'} | >= {HF_RATIO_GOAL:.0f}x | "
+            f"{'–' if ratio is None else ('yes' if ratio >= HF_RATIO_GOAL else 'no')} |")
+    return "\n".join(lines + [""])
+
+
 def main() -> None:  # graphlint: cold
     ap = argparse.ArgumentParser()
     ap.add_argument("--configs", default="tiny,mid")
@@ -227,7 +250,9 @@ def main() -> None:  # graphlint: cold
         ap.error(f"--expert-formats: a comma list of {', '.join(EXPERT_FORMATS)}, got {args.expert_formats!r}")
     if not torch.cuda.is_available():
         ap.error("needs a CUDA GPU (CUDA-event timing of graph replays)")
-    report = [f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}", ""]
+    report = [f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}", "",
+              "Per-batch launch choices in effect (`_backend.STEP_CHOICES`):", "", choice_table(), ""]
+    results: dict[str, dict[str, dict[int, float]]] = {}
     for name in args.configs.split(","):
         sizes, ctx = CONFIGS[name]
         print(f"config {name}, context {ctx}", flush=True)
@@ -241,10 +266,12 @@ def main() -> None:  # graphlint: cold
             torch.cuda.empty_cache()
         res.update(bench_hf(hf, ctx, args.hf_steps, [int(b) for b in args.hf_buckets.split(",")]))
         report.append(table(name, ctx, res))
+        results[name] = res
         del hf
         torch.cuda.empty_cache()
         if args.out:
-            Path(args.out).write_text("\n".join(report))
+            Path(args.out).write_text("\n".join(report + [goals_table(results)]))
+    report.append(goals_table(results))
     print("\n".join(report))
 
 

@@ -17,7 +17,7 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
 * attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
   96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
 * moe: the grouped MoE path at Flash dims, batch 16 and 32 (router + align + grouped GEMMs) per
-  `moe.GROUPED_TILES` variant, against torch grouped_mm (goal: 1.3x faster).
+  `STEP_CHOICES["moe_grouped_tiles"]` variant, against torch grouped_mm (goal: 1.3x faster).
 * moe_mid: the GEMV launch configs (`DSV4MoE.gemv_config`) at the mid model's dims, batch 1, six layers' weights
   in one graph (cold, as in the step).
 Timing: `gpu_timing.bench_graph_chain` over input sets that together exceed the L2 (bench_flash_layers'
@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_flash_layers as BFL  # noqa: E402
 
 from dsv4_native import fused as FU  # noqa: E402
+from dsv4_native._backend import choose  # noqa: E402
 from dsv4_native import indexer as X  # noqa: E402
 from dsv4_native import moe as M  # noqa: E402
 from dsv4_native import sparse_attention as A  # noqa: E402
@@ -63,14 +64,15 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("defer, 64 entries, 1 stage", dict(defer=True, num_stages=1)),
     ("HCA list computed from pos (the model's path)", dict(index_ratio=None)),  # HCA cases only
 ]
-MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); the first is the shipped default
-    M.GROUPED_TILES,
-    (64, 64, 64, 64, 4, 3, False),
+MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); the first is the shipped choice
+    choose("moe_grouped_tiles", 16),
+    (64, 64, 64, 64, 4, 3, True),
+    (64, 128, 64, 128, 4, 3, False),
+    (128, 128, 128, 128, 8, 3, True),
+    (64, 128, 64, 128, 4, 4, True),
     (128, 64, 128, 64, 4, 3, True),
-    (64, 128, 64, 128, 4, 3, True),
-    (128, 64, 128, 64, 8, 4, True),
 ]
-GEMV_CFGS = [None, (8, 1024, 8), (4, 1024, 4), (8, 512, 4), (16, 256, 4), (64, 128, 8)]  # None: shipped default
+GEMV_CFGS = [None, (2, 2048, 4), (8, 1024, 8), (4, 512, 4), (8, 512, 4), (64, 128, 8)]  # None: shipped default
 
 
 def rel(a: torch.Tensor, b: torch.Tensor) -> float:
@@ -239,7 +241,7 @@ def ab_moe(st, smoke: bool) -> list[str]:  # graphlint: cold
     randomize_native_(moe, seed=1)
     moe.gemv_max_slots = 0  # the grouped path at every batch here
     rows = [f"Grouped MoE at D {s['dim']}, I {s['inter']}, {s['n_experts']} experts (router + align + grouped "
-            "GEMMs + slot sum) per GROUPED_TILES variant (BN1, BK1, BN2, BK2, warps, stages, skip dead); the "
+            "GEMMs + slot sum) per moe_grouped_tiles variant (BN1, BK1, BN2, BK2, warps, stages, skip dead); the "
             "first is shipped", "", "| batch | tiles | us | grouped_mm us | grouped_mm / ours | rel diff vs shipped |",
             "|---|---|---|---|---|---|"]
     for b in batches:

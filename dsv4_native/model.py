@@ -257,8 +257,11 @@ class DSV4Attention(RowFusedModule):
         buf("o", torch.zeros(b, h, d, device=device, dtype=dtype))
         sm = torch.cuda.get_device_properties(device).multi_processor_count if torch.device(
             device or "cpu").type == "cuda" else 132
-        self.splits = default_num_splits(b, h, kmax, sm_count=sm, head_dim=d)
-        buf("attn_ws", attention_workspace(b, h, d, self.splits, device))
+        # split-K count per batch bucket (index n; host-known), all buckets' partials in one flat buffer
+        self.attn_splits = (0,) + tuple(default_num_splits(n, h, kmax, sm_count=sm, head_dim=d)
+                                        for n in range(1, b + 1))
+        ws_rows = max(n * s for n, s in enumerate(self.attn_splits))
+        buf("attn_ws", attention_workspace(1, h, d, ws_rows, device).view(-1))
         self.compressor = DSV4Compressor(cfg, d, ratio, device) if ratio else None
         if ratio == CSA:
             di, hi = cfg.index_dim, cfg.index_heads
@@ -340,7 +343,9 @@ class DSV4Attention(RowFusedModule):
                 build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
         # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c)
-        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table,
+        splits = self.attn_splits[n]
+        ws = self.attn_ws[:n * splits * cfg.n_heads * (d + 2)].view(n, splits, cfg.n_heads, d + 2)
+        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, ws, d ** -0.5, table,
                                 cos_sin_inv, pos_c, listed)
         return self.project_out(o, x.dtype, F.linear, False)
 

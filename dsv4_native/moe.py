@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import interpreting, pdl_wait, rowwise_unary, step_pdl, use_triton
+from dsv4_native._backend import choose, interpreting, pdl_wait, rowwise_unary, step_pdl, use_triton
 from dsv4_native.router import moe_route, router_splits
 
 try:
@@ -492,14 +492,12 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl)
 
 
-# (GEMM1 BN, BK, GEMM2 BN, BK, warps, pipeline stages, dead blocks skip their K loop) of the grouped path
-# (benchmarks/bench_kernel_ab.py times alternatives at Flash dims, batch 16 and 32)
-GROUPED_TILES = (64, 64, 64, 64, 4, 3, True)
-
-
 def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post_pad, h, y_slot, out,
-                    block_m: int, tiles: tuple[int, int, int, int, int, int, bool] = GROUPED_TILES) -> None:
+                    block_m: int, tiles: Optional[tuple[int, int, int, int, int, int, bool]] = None) -> None:
+    """tiles: (GEMM1 BN, BK, GEMM2 BN, BK, warps, pipeline stages, dead blocks skip their K loop); None = the
+    step's choice table (`_backend.STEP_CHOICES["moe_grouped_tiles"]`)."""
     n_tok, n_slot = slot_ids.shape
+    tiles = tiles or choose("moe_grouped_tiles", n_tok)
     n_exp, two_i, dim = w13.shape
     inter = two_i // 2
     n = n_tok * n_slot
@@ -740,12 +738,11 @@ class DSV4MoE(MoELayer):
         self.w2[e].copy_(shared_down.to(self.w2.dtype))
 
     def gemv_config(self, n_tok: int) -> tuple[int, int, int]:
-        """Static GEMV launch config per batch bucket. Defaults from the H200 sweeps at DSV4-Flash dims
-        (docs/kernels-moe-sampling.md): batch 1 -> (2, 2048, 4) for both GEMMs (layer 105.0 us against
-        111.6 us at the earlier (8, 1024, 8)), larger -> (64, 128, 8)."""
+        """Static GEMV launch config per batch bucket: `gemv_cfg`, else the step's choice table
+        (`_backend.STEP_CHOICES["moe_gemv"]`, by batch and model width)."""
         if self.gemv_cfg is not None:
             return self.gemv_cfg
-        return (2, 2048, 4) if n_tok == 1 else (64, 128, 8)
+        return choose("moe_gemv", n_tok, self.dim)
 
     def gemv2_config(self, n_tok: int) -> tuple[int, int, int]:
         """Static launch config of the GEMV path's GEMM2 ((0, 0, 0) = the same as GEMM1's)."""
@@ -754,12 +751,12 @@ class DSV4MoE(MoELayer):
         return (0, 0, 0)
 
     def gemv_fused(self, n_tok: int) -> bool:
-        """Static choice of the fused GEMM2 + slot sum. It wins at batch 1 (one launch fewer: 115.4 vs
-        118.5 us) and loses at batch 8 (620 vs 596 us: T programs per N-block each run S slots in
-        sequence, fewer and longer programs than the per-slot grid), so it is the batch-1 default."""
+        """Static choice of the fused GEMM2 + slot sum (`_backend.STEP_CHOICES["moe_gemv_fused_sum"]`): one
+        launch fewer, but T programs per N-block each run S slots in sequence, fewer and longer programs than
+        the per-slot grid, so it pays at batch 1 only."""
         if self.gemv_fuse_sum is not None:
             return self.gemv_fuse_sum
-        return n_tok == 1
+        return choose("moe_gemv_fused_sum", n_tok)
 
     def uses_gemv(self, n_tok: int) -> bool:
         """Static path choice: GEMV per token-slot while T*(K+1) is small."""

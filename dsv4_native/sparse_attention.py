@@ -26,7 +26,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs
-from ._backend import interpreting, pdl_wait, step_pdl, use_triton
+from ._backend import choose, interpreting, pdl_wait, step_pdl, use_triton
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
@@ -60,9 +60,6 @@ def _head_block(heads: int, block_h: int) -> int:
     return min(block_h, need)
 
 
-MERGE_LAUNCH_ROWS = 32 * 512  # the merge launch's fixed cost, in gathered rows x head_dim (see below)
-
-
 def default_num_splits(
     batch: int, heads: int, kmax: int, block_h: int | None = None, block_n: int | None = None,
     per_sm: int = 1, sm_count: int = 132, head_dim: int = 512,
@@ -72,21 +69,22 @@ def default_num_splits(
     A program costs its index blocks plus its q tile (`block_h` rows' worth) plus, when split, its fp32
     partial (`2 * block_h` rows' worth); programs run in waves of `per_sm * sm_count` (the default tile
     holds one program per SM); the merge reads `2 * splits` rows' worth per head, and its launch costs
-    a fixed `MERGE_LAUNCH_ROWS / head_dim` rows (the dependent launch's ~2-3 us gap inside a graph, about
-    32 rows of 512 at 64 heads). A partial weighs 128 KV rows at 64 heads, so long lists get few long splits
-    that fill one wave (B=32: 4 x 32 = 128 programs) instead of many short ones; a list of two or three
-    blocks of narrow rows (the mid model's CSA / HCA lists, 96 / 104 rows of 128) stays in one program.
+    a fixed number of rows by head_dim (`_backend.STEP_CHOICES["attention_merge_rows"]`, measured: 32 rows
+    of 512 at 64 heads, 8 of 128 at 16 heads). A partial weighs 128 KV rows at 64 heads, so long lists get
+    few long splits that fill one wave (B=32: 4 x 32 = 128 programs) instead of many short ones; a list of
+    two blocks of narrow rows (the mid model's CSA / HCA lists, 96 / 104 rows of 128) takes two splits.
     """
     block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
     block_n = block_n or DEFAULT_CONFIG[1]
     progs = batch * -(-heads // block_h)
     n_blocks = -(-kmax // block_n)
     slots = per_sm * sm_count
+    launch_rows = choose("attention_merge_rows", batch, head_dim)
 
     def cost(s: int) -> float:
         waves = -(-progs * s // slots)
         per_prog = -(-n_blocks // s) * block_n + block_h + (2 * block_h if s > 1 else 0)
-        merge = 2 * s * -(-batch * heads // (8 * sm_count)) + MERGE_LAUNCH_ROWS / head_dim if s > 1 else 0
+        merge = 2 * s * -(-batch * heads // (8 * sm_count)) + launch_rows if s > 1 else 0
         return waves * per_prog + merge
 
     return min(range(1, n_blocks + 1), key=lambda s: (cost(s), s))

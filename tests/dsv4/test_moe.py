@@ -17,7 +17,7 @@ if not torch.cuda.is_available():
 
 from dsv4_native import moe as M  # noqa: E402
 from dsv4_native import router as R  # noqa: E402
-from dsv4_native._backend import use_triton  # noqa: E402
+from dsv4_native._backend import choose, use_triton  # noqa: E402
 
 DEV = "cuda" if torch.cuda.is_available() else "cpu"
 # Tiny config (reference doc §1.9 shrunk further for the interpreter).
@@ -338,7 +338,7 @@ def test_grouped_dead_blocks_skipping_is_bitwise():
         out = torch.full_like(m.out[:6], float("nan"))
         M._grouped_triton(x, slot_ids, slot_w, m.w13, m.w2, m.sorted_ids[:em], m.expert_ids[:n_blocks],
                           m.n_post_pad, m.h[:n].clone(), m.y_slot[:n].clone(), out, m.block_m,
-                          M.GROUPED_TILES[:-1] + (skip,))
+                          choose("moe_grouped_tiles", 6)[:-1] + (skip,))
         outs.append(out)
     assert not torch.isnan(outs[0]).any() and torch.equal(outs[0], outs[1])
 

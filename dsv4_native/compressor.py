@@ -574,6 +574,11 @@ def compressor_update_emit_triton(
                     PDL=step_pdl(kv_new), launch_pdl=step_pdl(kv_new),
                     num_warps=4 if max(head_dim, head_dim2) <= 128 else 8)
     if not overlap:
+        # at most one warp per 32 channels: the kernel's [D/2, 2] tile (16 x 2 threads a warp) is then never
+        # replicated across warps. 4 warps at D 64 replicated it, and the RMSNorm's tl.sum stored every row's
+        # partial from 4 threads, two warps apart, to one shared-memory word: racecheck's WAW hazards
+        # (docs/testing.md, "racecheck and the compressor's reduction")
+        geometry["num_warps"] = max(1, min(8, head_dim // 32))
         _compress_online_kernel[(batch,)](
             kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, table,
             n_max, max_blocks, cos_sin.shape[0], eps, D=head_dim, **geometry,

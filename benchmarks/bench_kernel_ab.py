@@ -16,6 +16,12 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
   `DEFAULT_DEFER`.
 * attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
   96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
+* attention_split: split-K at batch 1 and 8 on the long lists (HCA 1M / 256k / 64k, CSA top-512 at 64k;
+  built lists past `COMPUTED_LIST_MAX`, as the model runs them): the model's split count with the merge in
+  `merge_chunk` channel chunks (shipped) and in whole rows (before), other split counts, and 16 / 32 heads per
+  program (4 / 2 programs per split share each gathered row through L2, so batch 1 fills the SMs with fewer
+  fp32 partials). Decides `default_num_splits` / the head block at small batch and
+  `STEP_CHOICES["attention_merge_programs"]` (goal: 50% of the measured bandwidth).
 * moe: the grouped MoE path at Flash dims, batch 16 and 32 (router + align + grouped GEMMs) per
   `STEP_CHOICES["moe_grouped_tiles"]` variant, against torch grouped_mm (goal: 1.3x faster).
 * moe_mid: the GEMV launch configs (`DSV4MoE.gemv_config`) at the mid model's dims, batch 1, six layers' weights
@@ -54,7 +60,19 @@ from dsv4_native._model_configs import MID, randomize_native_  # noqa: E402
 from dsv4_native.model import CSA, HCA  # noqa: E402
 from dsv4_native.moe_w4 import make_moe  # noqa: E402
 
-SECTIONS = ("attention", "moe", "topk", "attention_mid", "linear_f32", "moe_mid")  # most decisive first
+# most decisive first
+SECTIONS = ("attention_split", "attention", "moe", "topk", "attention_mid", "linear_f32", "moe_mid")
+SPLIT_VARIANTS = [  # label, (splits or None = the model's, heads per program, merge channels or None = merge_chunk)
+    ("model's splits, chunked merge (shipped)", (None, 64, None)),
+    ("model's splits, whole-row merge (before)", (None, 64, 0)),
+    ("8 splits", (8, 64, None)),
+    ("16 splits", (16, 64, None)),
+    ("32 splits", (32, 64, None)),
+    ("16 splits, 32 heads per program", (16, 32, None)),
+    ("32 splits, 32 heads per program", (32, 32, None)),
+    ("16 splits, 16 heads per program", (16, 16, None)),
+    ("33 splits, 16 heads per program", (33, 16, None)),
+]
 ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("default (64, 64, 8 warps, 2 stages)", {}),
     ("3 stages", dict(num_stages=3)),
@@ -160,40 +178,72 @@ def ab_linear_f32(dev: str, bw: float, smoke: bool) -> list[str]:  # graphlint: 
     return rows + [""]
 
 
+def _attention_sets(st, ratio: int, n_comp: int, b: int) -> tuple[int, int, list[list]]:
+    """(index list width, bytes a call reads, input sets that together exceed the L2) of one long-list case."""
+    kmax, nbytes, mem = BFL.attention_case(st, ratio, n_comp, b)
+    return kmax, nbytes, [list(BFL.attention_inputs(st, ratio, n_comp, b, seed))
+                          for seed in range(BFL.copies_beyond_l2(nbytes, mem))]
+
+
+def _time_attention(sets: list[list], kw: dict, nbytes: int, bw: float,
+                    ref: torch.Tensor | None) -> tuple[str, str, torch.Tensor | None]:
+    """One launcher variant over the sets: (us or why it failed, its "us | TB/s | of bandwidth | rel diff" cells,
+    the reference for the next variants: `ref`, or this output when it is the first that ran)."""
+    try:
+        A.sparse_decode_attention_triton(*sets[0], **kw)
+    except Exception as exc:  # e.g. triton OutOfResources: report it, time the others
+        t = f"failed: {type(exc).__name__}"
+        return t, f"{t} | – | – | –", ref
+    out = sets[0][6].clone()
+    ref = out if ref is None else ref
+    t = timed([partial(A.sparse_decode_attention_triton, *a, **kw) for a in sets])
+    rate = nbytes / float(t) * 1e6 if not t.startswith("failed") else 0.0
+    return t, f"{t} | {rate / 1e12:.3f} | {rate / bw:.0%} | {rel(out, ref):.1e}", ref
+
+
 def ab_attention(st, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
-    s = st.sizes
-    h, d, w = s["n_heads"], s["head_dim"], s["window"]
     cases = [(label, ratio, n_comp, b) for label, ratio, n_comp in st.attn_cases[:1] for b in st.attn_batches[::-1]]
     cases += [(label, ratio, n_comp, max(st.attn_batches)) for label, ratio, n_comp in st.attn_cases[2:]]
     rows = [f"Sparse attention launch variants (the model's split count); measured read bandwidth {bw / 1e12:.2f} "
             "TB/s", "", "| case | batch | variant | us | achieved TB/s | of bandwidth | rel diff vs default |",
             "|---|---|---|---|---|---|---|"]
     for label, ratio, n_comp, b in cases:
-        kmax = w + (s["index_topk"] if ratio == CSA else n_comp)
-        nbytes = b * (kmax * d * 2 + kmax * 4 + 2 * h * d * 2)
-        mem = b * (n_comp + w) * d * 2
-        sets = [BFL.attention_inputs(st, ratio, n_comp, b, seed) for seed in range(BFL.copies_beyond_l2(nbytes, mem))]
+        kmax, nbytes, sets = _attention_sets(st, ratio, n_comp, b)
         times, ref = {}, None
         for name, kw in ATTN_VARIANTS:
             if "index_ratio" in kw:  # the list from pos: every entry visible at pos = n_comp * ratio - 1
                 if ratio == CSA:
                     continue
                 kw = dict(index_ratio=ratio, pos=torch.full((b,), n_comp * ratio - 1, device=st.device))
-            try:
-                A.sparse_decode_attention_triton(*sets[0], **kw)
-                out = sets[0][6].clone()
-            except Exception as exc:
-                times[name] = f"failed: {type(exc).__name__}"
-                rows.append(f"| {label} | {b} | {name} | {times[name]} | – | – | – |")
-                continue
-            ref = out if ref is None else ref
-            times[name] = timed([partial(A.sparse_decode_attention_triton, *a, **kw) for a in sets])
-            rate = nbytes / float(times[name]) * 1e6 if not times[name].startswith("failed") else 0.0
-            rows.append(f"| {label} | {b} | {name} | {times[name]} | {rate / 1e12:.3f} | {rate / bw:.0%} | "
-                        f"{rel(out, ref):.1e} |")
+            times[name], cells, ref = _time_attention(sets, kw, nbytes, bw, ref)
+            rows.append(f"| {label} | {b} | {name} | {cells} |")
             BFL.log(rows[-1])
         rows.append(f"| {label} | {b} | **winner: {winner(times)}** | | | | |")
         del sets
+    return rows + [""]
+
+
+def ab_attention_split(st, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
+    h, d = st.sizes["n_heads"], st.sizes["head_dim"]
+    rows = [f"Sparse attention split-K at small batch ({h} x {d} heads); bytes = KV rows gathered once + index "
+            f"list + q + o; measured read bandwidth {bw / 1e12:.2f} TB/s", "",
+            "| case | batch | index list | variant | splits | us | achieved TB/s | of bandwidth | rel diff vs "
+            "shipped |", "|---|---|---|---|---|---|---|---|---|"]
+    for label, ratio, n_comp in st.attn_cases:
+        for b in (1, 2) if smoke else (1, 8):
+            kmax, nbytes, sets = _attention_sets(st, ratio, n_comp, b)
+            listed = BFL.model_list(st, ratio, n_comp, b, kmax)
+            times, ref = {}, None
+            for name, (splits, block_h, chunk) in SPLIT_VARIANTS:
+                splits = min(splits or A.default_num_splits(b, h, kmax), -(-kmax // A.DEFAULT_CONFIG[1]))
+                kw = dict(listed, block_h=block_h, merge_block_d=d if chunk == 0 else chunk)
+                for a in sets:
+                    a[7] = A.attention_workspace(b, h, d, splits, st.device)
+                times[name], cells, ref = _time_attention(sets, kw, nbytes, bw, ref)
+                rows.append(f"| {label} | {b} | {kmax} | {name} | {splits} | {cells} |")
+                BFL.log(rows[-1])
+            rows.append(f"| {label} | {b} | {kmax} | **winner: {winner(times)}** | | | | | |")
+            del sets
     return rows + [""]
 
 
@@ -318,6 +368,7 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
     jobs = {"topk": lambda: ab_topk(st.device, args.smoke),
             "linear_f32": lambda: ab_linear_f32(st.device, bw, args.smoke),
             "attention": lambda: ab_attention(st, bw, args.smoke),
+            "attention_split": lambda: ab_attention_split(st, bw, args.smoke),
             "attention_mid": lambda: ab_attention_mid(st, args.smoke),
             "moe": lambda: ab_moe(st, args.smoke),
             "moe_mid": lambda: ab_moe_mid(st.device, args.smoke)}

@@ -16,6 +16,8 @@ Setup per config (bf16 on the GPU):
   HF weights quantised at load) and labels its rows "..., mxfp4 experts". HF has no 4-bit rows.
 * The native model uses the default paged KV (256-token blocks, `kv_pages`); `--kv-slots` adds bf16 rows of the
   slot layout (`kv_block_tokens=0`, "..., slot KV"): what the block-table indirection costs.
+* `--gemv-ab` adds bf16 rows of the same model's step captured with every projection on cuBLAS
+  (`STEP_CHOICES["step_gemv"]` off: "..., cuBLAS projections"), with each bucket's logits difference.
 * `--pdl-ab` adds bf16 rows of the same model's step captured with `_backend.STEP_PDL` flipped (it ships on, so
   the rows are "..., step PDL off"; each bucket's replay checked bitwise against the default graphs' from the
   same state).
@@ -106,7 +108,7 @@ def native_labels(expert_format: str) -> tuple[str, str]:  # graphlint: cold
 @torch.no_grad()
 def bench_native(hf, ctx: int, iters: int, repeats: int,  # graphlint: cold
                  expert_format: str = "bf16", kv_block_tokens: int = 256,
-                 pdl_ab: bool = False) -> dict[str, dict[int, float]]:
+                 pdl_ab: bool = False, gemv_ab: bool = False) -> dict[str, dict[int, float]]:
     model = from_hf_model(hf, max_batch=max(BUCKETS), max_len=ctx + 1024, device="cuda", dtype=torch.bfloat16,
                           expert_format=expert_format, kv_block_tokens=kv_block_tokens)
     t0 = time.time()
@@ -125,6 +127,8 @@ def bench_native(hf, ctx: int, iters: int, repeats: int,  # graphlint: cold
               flush=True)
     if pdl_ab:
         res.update(bench_step_pdl(model, runner, ctx, iters, repeats, replay))
+    if gemv_ab:
+        res.update(bench_step_cublas(model, runner, ctx, iters, repeats, replay))
     return res
 
 
@@ -156,6 +160,35 @@ def bench_step_pdl(model, plain: DSV4Runner, ctx: int, iters: int, repeats: int,
               f"equal to the default replay: {same}", flush=True)
         PDL_EQUAL[b] = PDL_EQUAL.get(b, True) and same
     return {label + (", step PDL off" if shipped else ", step PDL"): row}
+
+
+@torch.no_grad()
+def bench_step_cublas(model, plain: DSV4Runner, ctx: int, iters: int, repeats: int,  # graphlint: cold
+                      label: str) -> dict[str, dict[int, float]]:
+    """The same model's step captured with every step projection on cuBLAS (`STEP_CHOICES["step_gemv"]` off):
+    its replay times, and per bucket the largest relative difference of its logits from the default graphs'
+    (the GEMV kernel and cuBLAS round differently)."""
+    from dsv4_native import _backend
+
+    shipped = _backend.STEP_CHOICES["step_gemv"]
+    _backend.STEP_CHOICES["step_gemv"] = ((_backend.ANY, _backend.ANY, False),)
+    try:
+        runner = DSV4Runner(model, BUCKETS).capture()
+    finally:
+        _backend.STEP_CHOICES["step_gemv"] = shipped
+    row: dict[int, float] = {}
+    for b in BUCKETS:
+        outs = []
+        for r in (plain, runner):
+            place_rows_at(model, b, ctx)
+            r.graphs(b)
+            outs.append(model.logits[:b].clone().float())
+        diff = ((outs[0] - outs[1]).abs().max() / outs[1].abs().max()).item()
+        place_rows_at(model, b, ctx)
+        row[b] = time_steps(lambda: runner.graphs(b), iters, repeats)
+        print(f"  cuBLAS projections b={b}: replay {row[b]:.3f} ms, logits max rel diff from the default replay "
+              f"{diff:.1e}", flush=True)
+    return {label + ", cuBLAS projections": row}
 
 
 @torch.no_grad()
@@ -197,6 +230,10 @@ def table(name: str, ctx: int, res: dict[str, dict[int, float]]) -> str:  # grap
         if b in rep and b in off:
             ratios.append(f"step PDL (shipped) vs PDL off at B={b}: {off[b] / rep[b]:.3f}x faster, bitwise equal at "
                           f"every bucket: {all(PDL_EQUAL.values())}")
+    cublas = res.get("native graph replay, cuBLAS projections", {})
+    for b in (1, max(BUCKETS)):
+        if b in rep and b in cublas:
+            ratios.append(f"shipped projections vs all cuBLAS at B={b}: {cublas[b] / rep[b]:.3f}x faster")
     slots = res.get("native graph replay" + SLOT_KV, {})
     for b in (1, max(BUCKETS)):
         if b in rep and b in slots:
@@ -243,6 +280,8 @@ def main() -> None:  # graphlint: cold
     ap.add_argument("--kv-slots", action="store_true", help="also time the bf16 model with the slot KV layout")
     ap.add_argument("--pdl-ab", action="store_true",
                     help="also time the bf16 step captured with _backend.STEP_PDL off (rows '..., step PDL off')")
+    ap.add_argument("--gemv-ab", action="store_true",
+                    help="also time the bf16 step captured with every projection on cuBLAS (step_gemv off)")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     formats = args.expert_formats.split(",")
@@ -259,7 +298,8 @@ def main() -> None:  # graphlint: cold
         hf = build_hf_model(sizes, seed=0, dtype=torch.bfloat16).cuda()
         res: dict[str, dict[int, float]] = {}
         for fmt in formats:
-            res.update(bench_native(hf, ctx, args.iters, args.repeats, fmt, pdl_ab=args.pdl_ab and fmt == "bf16"))
+            res.update(bench_native(hf, ctx, args.iters, args.repeats, fmt, pdl_ab=args.pdl_ab and fmt == "bf16",
+                                    gemv_ab=args.gemv_ab and fmt == "bf16"))
             torch.cuda.empty_cache()
         if args.kv_slots:
             res.update(bench_native(hf, ctx, args.iters, args.repeats, "bf16", kv_block_tokens=0))

@@ -22,6 +22,9 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
   program (4 / 2 programs per split share each gathered row through L2, so batch 1 fills the SMs with fewer
   fp32 partials). Decides `default_num_splits` / the head block at small batch and
   `STEP_CHOICES["attention_merge_programs"]` (goal: 50% of the measured bandwidth).
+* gemv: the decode step's bf16 projections (x -> [q_lora | kv], qr -> [q | indexer q], wo_b at the mid and
+  Flash dims), cuBLAS (`F.linear`) against the GEMV kernel (`fused.linear_gemv`), batch 1 / 2 / 8, against
+  bytes / bandwidth. Decides `STEP_CHOICES["step_gemv"]`.
 * moe: the grouped MoE path at Flash dims, batch 16 and 32 (router + align + grouped GEMMs) per
   `STEP_CHOICES["moe_grouped_tiles"]` variant, against torch grouped_mm (goal: 1.3x faster).
 * moe_mid: the GEMV launch configs (`DSV4MoE.gemv_config`) at the mid model's dims, batch 1, six layers' weights
@@ -61,7 +64,12 @@ from dsv4_native.model import CSA, HCA  # noqa: E402
 from dsv4_native.moe_w4 import make_moe  # noqa: E402
 
 # most decisive first
-SECTIONS = ("attention_split", "attention", "moe", "topk", "attention_mid", "linear_f32", "moe_mid")
+SECTIONS = ("attention_split", "gemv", "attention", "moe", "topk", "attention_mid", "linear_f32", "moe_mid")
+GEMV_SHAPES = [  # label, rows N, input width D of the step's bf16 projections
+    ("mid x -> [q_lora | kv]", 384, 1024), ("mid qr -> [q | indexer q]", 2560, 256), ("mid wo_b", 1024, 1024),
+    ("Flash x -> [q_lora | kv]", 1536, 4096), ("Flash qr -> [q | indexer q]", 40960, 1024),
+    ("Flash wo_b", 4096, 8192),
+]
 SPLIT_VARIANTS = [  # label, (splits or None = the model's, heads per program, merge channels or None = merge_chunk)
     ("model's splits, chunked merge (shipped)", (None, 64, None)),
     ("model's splits, whole-row merge (before)", (None, 64, 0)),
@@ -144,6 +152,33 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
     rows += ["", f"SELECT_MAX_N is {X.SELECT_MAX_N}; the kernel won at every batch up to {widest} scores "
              f"(widths tried: {sorted(kernel_wins)})", ""]
     return rows
+
+
+def ab_gemv(dev: str, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
+    shapes = [("smoke", 53, 320)] if smoke else GEMV_SHAPES
+    rows = [f"Step projections, bf16: cuBLAS (F.linear) vs the GEMV kernel (linear_gemv); floor = weight bytes / "
+            f"{bw / 1e12:.2f} TB/s; step_gemv = the shipped choice", "",
+            "| shape | batch | N x D | cuBLAS us | kernel us | floor us | winner | step_gemv | rel diff |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for label, n_rows, dim in shapes:
+        for b in (1, 2) if smoke else (1, 2, 8):
+            nbytes = n_rows * dim * 2
+            sets = []
+            for seed in range(BFL.copies_beyond_l2(nbytes, nbytes)):
+                g = torch.Generator(device=dev).manual_seed(seed)
+                sets.append((torch.randn(b, dim, generator=g, device=dev).to(torch.bfloat16),
+                             (torch.randn(n_rows, dim, generator=g, device=dev) * dim ** -0.5).to(torch.bfloat16),
+                             torch.empty(b, n_rows, device=dev, dtype=torch.bfloat16)))
+            x, w, out = sets[0]
+            FU.linear_gemv(x, w, out)
+            times = {"cuBLAS": timed([partial(torch.nn.functional.linear, x, w) for x, w, _ in sets]),
+                     "kernel": timed([partial(FU.linear_gemv, *s) for s in sets])}
+            rows.append(f"| {label} | {b} | {n_rows} x {dim} | {times['cuBLAS']} | {times['kernel']} | "
+                        f"{nbytes / bw * 1e6:.1f} | {winner(times)} | {choose('step_gemv', b, dim)} | "
+                        f"{rel(out, torch.nn.functional.linear(x, w)):.1e} |")
+            BFL.log(rows[-1])
+            del sets
+    return rows + [""]
 
 
 def ab_linear_f32(dev: str, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
@@ -367,6 +402,7 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
               f"torch {torch.__version__}", ""]
     jobs = {"topk": lambda: ab_topk(st.device, args.smoke),
             "linear_f32": lambda: ab_linear_f32(st.device, bw, args.smoke),
+            "gemv": lambda: ab_gemv(st.device, bw, args.smoke),
             "attention": lambda: ab_attention(st, bw, args.smoke),
             "attention_split": lambda: ab_attention_split(st, bw, args.smoke),
             "attention_mid": lambda: ab_attention_mid(st, args.smoke),

@@ -83,6 +83,10 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # x 128 heads, lists of 96 / 104) two splits beat one by 0.3-0.5 us per call at batch 1 and 8, so the
     # merge is worth less than the half list it takes off; 32 rows of 512 at Flash dims
     "attention_merge_rows": ((ANY, 128, 8), (ANY, ANY, 32)),
+    # the decode step's bf16 projections (x -> [q_lora | kv], qr -> [q | indexer q], wo_b) by input width: the
+    # GEMV kernel (True) or cuBLAS (False). Batch 1: the kernel, not measured yet (bench_kernel_ab.py --sections
+    # gemv, bench_decode.py --gemv-ab); cuBLAS's GEMVs were 72 + 24 us of the mid batch-1 replay's 509 busy us
+    "step_gemv": ((1, ANY, True), (ANY, ANY, False)),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
     # (two per SM of the H200's 132). Not measured yet: bench_kernel_ab.py --sections attention_split
     "attention_merge_programs": ((ANY, ANY, 256),),

@@ -34,7 +34,8 @@ import torch.nn.functional as F
 from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
-    F32Projections, RowFusedModule, embed_step, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+    F32Projections, RowFusedModule, embed_step, norm_rope, rms_norm_into_new, step_linear, weighted_rms_norm,
+    write_ring,
 )
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
@@ -315,7 +316,7 @@ class DSV4Attention(RowFusedModule):
 
         win = self.win_kv[:n]  # the latent kv goes straight into the window ring (the indexer does not read it)
         q_buf = self.q[:n]
-        _, qi = self.project(x, pos_c, active, cos_sin, F.linear, q_buf, win, True)
+        _, qi = self.project(x, pos_c, active, cos_sin, step_linear, q_buf, win, True)
 
         # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
         f32 = self.f32_proj(x) if self.f32_proj is not None else []
@@ -347,7 +348,7 @@ class DSV4Attention(RowFusedModule):
         ws = self.attn_ws[:n * splits * cfg.n_heads * (d + 2)].view(n, splits, cfg.n_heads, d + 2)
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, ws, d ** -0.5, table,
                                 cos_sin_inv, pos_c, listed)
-        return self.project_out(o, x.dtype, F.linear, False)
+        return self.project_out(o, x.dtype, step_linear, False)
 
     def project_out(self, o: torch.Tensor, dtype: torch.dtype,
                     lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], rowwise: bool) -> torch.Tensor:

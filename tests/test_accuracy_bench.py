@@ -209,10 +209,19 @@ def test_unseen_fetch_clones_from_a_url_without_a_mirror(tmp_path, upstream):
     corpus = fetch.GitCorpus("proj", repo.as_uri(), pinned, "srv/pkg", "synthetic")
     fetch.fetch_git(corpus, tmp_path / "unseen")
     assert (tmp_path / "unseen" / "proj" / "pkg" / "mod.py").read_text() == SOURCE
+    with pytest.raises(RuntimeError, match="git fetch failed"):  # a commit the URL does not have
+        fetch.fetch_git(fetch.GitCorpus("proj", repo.as_uri(), "0" * 40, "srv/pkg", "x"), tmp_path / "u2")
+
+
+def test_git_fetch_reads_a_mirror_that_lacks_blobs_outside_the_folder(tmp_path, upstream):
+    repo, pinned = upstream
+    blob = _git(repo, "rev-parse", f"{pinned}:top.py")
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()  # as a mirror without its large files
+    assert "2 files" in fetch.fetch_git(_git_corpus(pinned), tmp_path / "blind", mirror=tmp_path)
 
 
 @pytest.mark.parametrize("commit, folder, message", [
-    ("0" * 40, "srv/pkg", "git fetch failed"),  # not in the repository
+    ("0" * 40, "srv/pkg", "is not in .*owner\\+proj"),  # not in the mirror
     ("abc123", "srv/pkg", "not a full 40-hex hash"),
     (None, "srv/missing", "is not in commit"),
 ])

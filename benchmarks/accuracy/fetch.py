@@ -146,6 +146,14 @@ GIT_SETS: dict[str, GitSet] = {
                   include=("core/__init__.py", "core/inference/", "core/transformer/", "core/models/gpt/",
                            "core/models/common/", "core/inference_params.py", "core/full_cuda_graph.py",
                            "core/utils.py")),
+        GitCorpus("ktransformers", "https://github.com/kvcache-ai/ktransformers",
+                  "95009ea6856c0799e517e93cb12be5e8494bc7ce", "archive/ktransformers",
+                  "KTransformers: CPU/GPU hybrid MoE inference, balance_serve runner and batch builder, "
+                  "CUDA-graph capture, dynamic attention, injected operators, weight loaders"),
+        GitCorpus("nanovllm", "https://github.com/GeeeekExplorer/nano-vllm",
+                  "bb823b3e06983d71485a8e1f23715ebd87d98ef8", "nanovllm",
+                  "nano-vllm: a small vLLM-style engine with a scheduler, block manager, CUDA-graph "
+                  "model runner and sampler"),
     ), "the third untouched set, labelled in session 5"),
 }
 
@@ -221,25 +229,51 @@ def git_source(corpus: GitCorpus, mirror: Path | None) -> str:
     raise RuntimeError(f"no git mirror of {corpus.url} under {mirror}")
 
 
-def checkout(corpus: GitCorpus, source: str, dest: Path) -> int:
-    """Fetch exactly the pinned commit, verify it, write its folder's .py files to dest; return how many."""
+def verified_commit(repo: Path, rev: str, corpus: GitCorpus) -> str:
+    """The commit `rev` names in repo, which must be the pinned one."""
+    try:
+        got = git("rev-parse", "--verify", "--quiet", rev, cwd=repo).strip()
+    except RuntimeError as exc:
+        raise RuntimeError(f"{corpus.name}: commit {corpus.commit} is not in {repo}") from exc
+    if got != corpus.commit:
+        raise RuntimeError(f"{corpus.name}: fetched commit {got}, not the pinned {corpus.commit}")
+    return got
+
+
+def archive(repo: Path, commit: str, corpus: GitCorpus) -> bytes:
+    """A tar of the kept paths at commit. git archive reads only their blobs, so a mirror whose
+    large files (media, PDFs) are absent still serves them."""
+    folder = corpus.folder.strip("/")
+    paths = [f"{folder}/{sub}" for sub in corpus.include] or [folder]
+    tar = subprocess.run(["git", "archive", "--format=tar", commit, "--", *paths], cwd=repo, capture_output=True)
+    if tar.returncode != 0 or not tar.stdout:
+        raise RuntimeError(f"{corpus.name}: {' '.join(paths)!r} is not in commit {commit}")
+    return tar.stdout
+
+
+def pinned_tar(corpus: GitCorpus, source: str) -> bytes:
+    """The kept paths at the pinned commit: read straight from a local repository (a mirror), else
+    fetched alone (`--depth 1`) from the URL into a scratch repository."""
     if not re.fullmatch(r"[0-9a-f]{40}", corpus.commit):
         raise RuntimeError(f"{corpus.name}: commit {corpus.commit!r} is not a full 40-hex hash")
+    if Path(source).is_dir():
+        # No fetch: a shallow fetch packs the commit's whole tree, which fails on a mirror
+        # that lacks some blobs outside the kept folder.
+        return archive(Path(source), verified_commit(Path(source), corpus.commit + "^{commit}", corpus), corpus)
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp)
         git("init", "-q", cwd=repo)
         git("fetch", "-q", "--depth", "1", source, corpus.commit, cwd=repo)
-        got = git("rev-parse", "--verify", "FETCH_HEAD^{commit}", cwd=repo).strip()
-        if got != corpus.commit:
-            raise RuntimeError(f"{corpus.name}: fetched commit {got}, not the pinned {corpus.commit}")
-        folder = corpus.folder.strip("/")
-        paths = [f"{folder}/{sub}" for sub in corpus.include] or [folder]
-        tar = subprocess.run(["git", "archive", "--format=tar", got, "--", *paths], cwd=repo, capture_output=True)
-        if tar.returncode != 0 or not tar.stdout:
-            raise RuntimeError(f"{corpus.name}: {' '.join(paths)!r} is not in commit {got}")
+        return archive(repo, verified_commit(repo, "FETCH_HEAD^{commit}", corpus), corpus)
+
+
+def checkout(corpus: GitCorpus, source: str, dest: Path) -> int:
+    """Write the .py files of the corpus's kept paths at the pinned commit to dest; return how many."""
+    tar = pinned_tar(corpus, source)
+    folder = corpus.folder.strip("/")
     keep = folder.rsplit("/", 1)[0] + "/" if "/" in folder else ""
     count = 0
-    with tarfile.open(fileobj=io.BytesIO(tar.stdout)) as tf:
+    with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
         for member in tf.getmembers():
             if not (member.isfile() and member.name.endswith(".py") and member.name.startswith(keep)):
                 continue

@@ -229,7 +229,8 @@ def engine_steps(t: Target) -> None:  # graphlint: cold
 
 def attention_split_k(t: Target) -> None:  # graphlint: cold
     """Split-K sparse attention and its merge (the tiny model's lists fit one split), contiguous and paged, with
-    the inverse-RoPE epilogue; index lists hold -1, ids past the cache and a padding row."""
+    the inverse-RoPE epilogue, the merge over whole rows and in channel chunks; index lists hold -1, ids past
+    the cache and a padding row."""
     g = torch.Generator().manual_seed(0)
     batch, heads, dim, window, n_comp, rope = 3, 4, 64, 16, 40, 16
     kmax = window + 48
@@ -254,6 +255,10 @@ def attention_split_k(t: Target) -> None:  # graphlint: cold
         sparse_decode_attention(q, win, comp, idx, sink, active, out, ws, dim ** -0.5, block_table=table,
                                 cos_sin_inv=cos_sin, pos=pos)
         _check_finite(t, out[active], f"split-K attention ({'paged' if paged else 'contiguous'})")
+        # the merge in two channel chunks (batch 1 at Flash dims merges in chunks), the last one de-rotating
+        sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, dim ** -0.5, block_table=table,
+                                       cos_sin_inv=cos_sin, pos=pos, merge_block_d=dim // 2)
+        _check_finite(t, out[active], f"split-K attention, chunked merge ({'paged' if paged else 'contiguous'})")
 
 
 def kernel_variants(t: Target) -> None:  # graphlint: cold

@@ -306,10 +306,13 @@ def test_gpu_layer_graph_replay_new_routing(use_hash, n_tok):
     assert not torch.equal(history[0][1], history[1][1])  # the replays really saw new routings
 
 
-@pytest.mark.parametrize("n_tok", [1, 3])
-def test_gemv_fused_slot_sum_is_bitwise_unfused(n_tok):
-    """GEMM2 with the slot sum fused in computes exactly the unfused GEMM2 + slot-sum pair."""
+@pytest.mark.parametrize("n_tok,gemv2_cfg", [(1, None), (3, None), (1, (8, 16, 4))], ids=["1", "3", "1-k-loop"])
+def test_gemv_fused_slot_sum_is_bitwise_unfused(n_tok, gemv2_cfg):
+    """GEMM2 with the slot sum fused in computes exactly the unfused GEMM2 + slot-sum pair: with every slot's
+    tile loaded up front (one K pass, small tiles: the shipped batch-1 case at mid dims) and through the K loop
+    (BLOCK_K 16 < I: two passes, as wide tiles at Flash dims run slot by slot)."""
     m = _module(False)
+    m.gemv2_cfg = gemv2_cfg
     x, ids, active = _inputs(n_tok, seed=10)
     outs = []
     for fuse in (True, False):

@@ -114,16 +114,23 @@ def mix_workspace(n_tok: int, dim: int, device=None) -> torch.Tensor:
 if triton is not None:
 
     @triton.jit
-    def _store_mix_partial(xv, fn_ptr, ws_ptr, t, sp, ok, NROWS: tl.constexpr, D: tl.constexpr,
-                           NSPLIT: tl.constexpr, BLOCK: tl.constexpr):
-        """ws[t, sp] = partial fn . x over channels [sp*BLOCK, +BLOCK) of the 4 streams (xv [4, BLOCK] fp32,
-        zeros where masked), col 31 = partial sum x^2. One helper for both producers (the split kernel and
-        hc_post), so the partials, hence the next site's mixes, are bitwise the same either way."""
+    def _load_mix_fn(fn_ptr, sp, NROWS: tl.constexpr, D: tl.constexpr, BLOCK: tl.constexpr):
+        """fn over channels [sp*BLOCK, +BLOCK) of the 4 streams as [32, 4, BLOCK] fp32 (rows past NROWS and
+        channels past D zero). Weights, read by no kernel's output: a kernel loads them before its PDL wait,
+        under the previous kernel's drain."""
         r4 = tl.arange(0, 4)
         r32 = tl.arange(0, 32)
-        offs = r4[:, None] * D + sp * BLOCK + tl.arange(0, BLOCK)[None, :]  # flattened [4D] index
-        f = tl.load(fn_ptr + r32[:, None, None] * (4 * D) + offs[None, :, :],
-                    mask=(r32 < NROWS)[:, None, None] & ok[None, :, :], other=0.0)
+        cols = sp * BLOCK + tl.arange(0, BLOCK)
+        offs = r4[:, None] * D + cols[None, :]  # flattened [4D] index
+        return tl.load(fn_ptr + r32[:, None, None] * (4 * D) + offs[None, :, :],
+                       mask=(r32 < NROWS)[:, None, None] & (cols < D)[None, None, :], other=0.0)
+
+    @triton.jit
+    def _store_mix_partial(xv, f, ws_ptr, t, sp, NSPLIT: tl.constexpr):
+        """ws[t, sp] = partial fn . x over one block of channels of the 4 streams (xv [4, BLOCK] fp32, zeros
+        where masked; f its `_load_mix_fn` tile), col 31 = partial sum x^2. One helper for both producers (the
+        split kernel and hc_post), so the partials, hence the next site's mixes, are bitwise the same."""
+        r32 = tl.arange(0, 32)
         part = tl.sum(tl.sum(f * xv[None, :, :], axis=2), axis=1)
         part = tl.where(r32 == 31, tl.sum(tl.sum(xv * xv, axis=1), axis=0), part)
         tl.store(ws_ptr + (t * NSPLIT + sp) * 32 + r32, part)
@@ -139,15 +146,16 @@ if triton is not None:
 
         Splitting the 24 x 4D GEMV over many programs is what makes batch 1 fast (one program per
         token would read all of fn from one SM)."""
+        sp = tl.program_id(1)
+        f = _load_mix_fn(fn_ptr, sp, NROWS, D, BLOCK)
         pdl_wait(PDL)
         t = tl.program_id(0).to(tl.int64)
-        sp = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
         r4 = tl.arange(0, 4)
         offs_d = sp * BLOCK + tl.arange(0, BLOCK)
         ok = (r4[:, None] < 4) & (offs_d < D)[None, :] & act
         xv = tl.load(x_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], mask=ok, other=0.0).to(tl.float32)
-        _store_mix_partial(xv, fn_ptr, ws_ptr, t, sp, ok, NROWS, D, NSPLIT, BLOCK)
+        _store_mix_partial(xv, f, ws_ptr, t, sp, NSPLIT)
 
     @triton.jit
     def _mix_totals(ws_ptr, t, rms_eps, D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr):
@@ -269,9 +277,11 @@ if triton is not None:
     ):
         """Program (token, D-block). NEXT_ROWS > 0: also the next site's mix partials of this block (fn
         nfn[NEXT_ROWS, 4D], workspace nws), from out as stored: the next hc_pre skips its split launch."""
+        db = tl.program_id(1)
+        if NEXT_ROWS > 0:  # the next site's fn tile: weights, loaded under the previous kernel's drain
+            nf = _load_mix_fn(nfn_ptr, db, NEXT_ROWS, D, BLOCK_D)
         pdl_wait(PDL)
         t = tl.program_id(0).to(tl.int64)
-        db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
         r4 = tl.arange(0, 4)
         offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
@@ -287,8 +297,7 @@ if triton is not None:
         tl.store(out_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], res, mask=d_ok[None, :])
         if NEXT_ROWS > 0:
             ok = (r4[:, None] < 4) & d_ok[None, :] & act
-            _store_mix_partial(tl.where(ok, res.to(tl.float32), 0.0), nfn_ptr, nws_ptr, t, db, ok, NEXT_ROWS, D,
-                               (D + BLOCK_D - 1) // BLOCK_D, BLOCK_D)
+            _store_mix_partial(tl.where(ok, res.to(tl.float32), 0.0), nf, nws_ptr, t, db, (D + BLOCK_D - 1) // BLOCK_D)
 
 
 def _block_d(dim: int) -> int:

@@ -196,7 +196,7 @@ def test_pageable_copies():
 
 
 def test_pageable_copies_are_a_capture_hazard_not_a_sync_in_the_step_driver():
-    """GL206 is capture-illegal (GL134 before 0.4.1): measured on the H200, a pageable `non_blocking=True` copy of
+    """GL206 (formerly GL134) is capture-illegal: measured on the H200, a pageable `non_blocking=True` copy of
     up to 2 MB does not make the host wait, so the eager step driver around a graph (tier "step": it calls the
     model) copying its per-step metadata that way is no finding. Hit: the same copy in model code (`forward`),
     which a graph may capture. The blocking copy in the driver stays a host sync (GL131)."""

@@ -145,9 +145,10 @@ def test_prompts_packed_into_shared_forwards_are_bitwise_decode(hf_model, prompt
 
 def test_many_odd_slices_per_forward_are_bitwise_decode(hf_model, prompts, oracle):
     """Six prompts (1 to 151 tokens) into six slots (paged, 128-token blocks), every forward taking a slice
-    of odd length from each unfinished prompt (lengths cycling 1..37: slices start and end mid-group, shorter and longer than the
-    window, an HCA group closing inside one, slots out of order): every slot ends bitwise as the same prompt
-    decoded token by token, though one pass of each compressor and one indexer call serve all slices."""
+    of odd length from each unfinished prompt (lengths cycling 1..37: slices start and end mid-group, shorter
+    and longer than the window, an HCA group closing inside one, slots out of order): every slot ends bitwise
+    as the same prompt decoded token by token, though one pass of each compressor and one indexer call serve
+    all slices."""
     states, _ = oracle
     names = ["long", "mid", "win", "short", "two", "one"]
     slots = [5, 0, 2, 1, 3, 4]

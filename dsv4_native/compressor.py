@@ -450,6 +450,26 @@ def _online_packed(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, plan
     return (w / l_).index_select(0, plan.closed)
 
 
+def emit_entries(pooled: torch.Tensor, close: torch.Tensor, dst: torch.Tensor, norm_w: torch.Tensor,
+                 cos_sin: torch.Tensor, cache: torch.Tensor, ratio: int, eps: float, exact: bool) -> None:
+    """The entries of a packed pass (`pool_packed`'s rows, closing at `close [G]`) into `cache.view(-1, d)` rows
+    `dst [G]`: exact (or without Triton), `_entry_ref` and one indexed copy (the decode reference's bits); else
+    one launch of the decode kernel's own norm + RoPE + store per entry."""
+    if pooled.shape[0] == 0:  # host-known: no group closes in this forward
+        return
+    if exact or not use_triton(pooled):
+        entries = _entry_ref(pooled, close, norm_w, cos_sin, ratio, eps)
+        cache.view(-1, cache.shape[-1]).index_copy_(0, dst, entries.to(cache.dtype))
+        return
+    head_dim = cache.shape[-1]
+    check_kernel_inputs("emit_entries", {"pooled": pooled, "cache": cache, "cos_sin": cos_sin},
+                        {"head_dim": head_dim})
+    _emit_entries_kernel[(pooled.shape[0],)](
+        pooled, close, dst, norm_w, cos_sin, cache, cos_sin.shape[0], eps, D=head_dim, RATIO=ratio,
+        ROPE=cos_sin.shape[1], num_warps=4 if head_dim <= 128 else 8,
+    )
+
+
 # ----------------------------------------------------------------------------------------------------
 # Triton kernels: grid (B,), one program owns one batch row's whole entry (RMSNorm needs the full row).
 # Channels are held as [d/2, 2] tiles so RoPE's interleaved pairs sit in one row of the tile.
@@ -636,6 +656,18 @@ if triton is not None:
         emit = active & ((pos + 1) % RATIO == 0) & (pos // RATIO < n_max)
         dst, emit = _entry_row(cache_ptr, table_ptr, b, pos, emit, n_max, max_blocks, D, RATIO, RPB, PAGED)
         _store_entry(w_new / l_new, pos, emit, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
+
+    @triton.jit
+    def _emit_entries_kernel(pooled_ptr, close_ptr, dst_ptr, norm_w_ptr, cos_sin_ptr, cache_ptr, max_pos, eps,
+                             D: tl.constexpr, RATIO: tl.constexpr, ROPE: tl.constexpr):
+        """Program g: entry g of a packed prefill pass (pooled row g, its closing position, its flat cache row)
+        through the decode step's own RMSNorm + RoPE + store."""
+        g = tl.program_id(0).to(tl.int64)
+        ch = 2 * tl.arange(0, D // 2)[:, None] + tl.arange(0, 2)[None, :]
+        pooled = tl.load(pooled_ptr + g * D + ch)
+        dst = cache_ptr + tl.load(dst_ptr + g) * D
+        _store_entry(pooled, tl.load(close_ptr + g), g >= 0, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO,
+                     ROPE)
 
 
 # a second overlapping compressor stepped in the same launch (`compressor_update_emit`'s `*2` arguments)

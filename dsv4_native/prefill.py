@@ -44,7 +44,7 @@ import torch.nn.functional as F
 
 from ._attn_common import apply_rope_interleaved
 from ._backend import rowwise_linear
-from .compressor import ChunkPlan, _entry_ref, chunk_plan, closes, pack_ints, pool_packed
+from .compressor import ChunkPlan, chunk_plan, closes, emit_entries, pack_ints, pool_packed
 from .indexer import indexer_topk_fixed, indexer_topk_fixed_ref
 from .kv_pages import PagedKV, physical_rows
 from .mhc import HC, HyperConnection, hc_post, hc_pre, mix_workspace
@@ -321,20 +321,21 @@ def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch
     n_slot = moe.top_k + 1
     n = n_tok * n_slot
     dev = x.device
-    slot_ids = torch.zeros(n_tok, n_slot, dtype=torch.int32, device=dev)
-    slot_w = torch.zeros(n_tok, n_slot, dtype=torch.float32, device=dev)
-    logits_ws = torch.zeros(router_splits(dim), n_tok, moe.n_experts, dtype=torch.float32, device=dev)
+    # every workspace is written before it is read (the decode step reuses its own without clearing them)
+    slot_ids = torch.empty(n_tok, n_slot, dtype=torch.int32, device=dev)
+    slot_w = torch.empty(n_tok, n_slot, dtype=torch.float32, device=dev)
+    logits_ws = torch.empty(router_splits(dim), n_tok, moe.n_experts, dtype=torch.float32, device=dev)
     moe_route(x, moe.wg, moe.bias, moe.tid2eid, ids, active, slot_ids, slot_w, moe.top_k, moe.scale,
               moe.use_hash, logits_ws)
     em, n_blocks = align_sizes(n, moe.n_experts + 1, moe.block_m)
-    sorted_ids = torch.zeros(em, dtype=torch.int32, device=dev)
-    expert_ids = torch.zeros(n_blocks, dtype=torch.int32, device=dev)
-    n_post_pad = torch.zeros(1, dtype=torch.int32, device=dev)
+    sorted_ids = torch.empty(em, dtype=torch.int32, device=dev)
+    expert_ids = torch.empty(n_blocks, dtype=torch.int32, device=dev)
+    n_post_pad = torch.empty(1, dtype=torch.int32, device=dev)
     # the plain-PyTorch align on every device: the Triton one is a single program whose slot count is a
     # constexpr (a compile per new chunk length) and whose stable ranking is quadratic in the slot count
     align_reference(slot_ids, sorted_ids, expert_ids, n_post_pad, moe.n_experts + 1, moe.block_m)
-    h = torch.zeros(n, moe.inter, dtype=x.dtype, device=dev)
-    y_slot = torch.zeros(n, dim, dtype=torch.float32, device=dev)
+    h = torch.empty(n, moe.inter, dtype=x.dtype, device=dev)
+    y_slot = torch.empty(n, dim, dtype=torch.float32, device=dev)
     out = torch.empty_like(x)
     moe_experts_grouped(x, slot_ids, slot_w, moe.w13, moe.w2, sorted_ids, expert_ids, n_post_pad, h, y_slot,
                         out, moe.block_m)
@@ -422,8 +423,7 @@ def _indexer_topk(attn: DSV4Attention, qi: torch.Tensor, wi: torch.Tensor, rows:
 def _compress(comp: DSV4Compressor, kv: torch.Tensor, score: torch.Tensor, rows: _Rows, cos_sin: torch.Tensor,
               cache: torch.Tensor, eps: float, exact: bool) -> None:
     """`DSV4Compressor.step` over every slice in one pass (`compressor.pool_packed`): the entries of the groups
-    closing in the forward, RMSNorm + RoPE row by row, written into their slots' caches."""
+    closing in the forward, RMSNorm + RoPE row by row, written into their slots' caches (`emit_entries`)."""
     plan = rows.plans[comp.ratio]
     pooled = pool_packed(kv, score, comp.ape, comp.state, plan, comp.ratio, exact)
-    entries = _entry_ref(pooled, plan.close, comp.norm, cos_sin, comp.ratio, eps)
-    cache.view(-1, cache.shape[-1]).index_copy_(0, rows.entry_dst[comp.ratio], entries.to(cache.dtype))
+    emit_entries(pooled, plan.close, rows.entry_dst[comp.ratio], comp.norm, cos_sin, cache, comp.ratio, eps, exact)

@@ -7,12 +7,12 @@ The default is the issue's full workload (256 requests, prompts 64-4,096, output
 at 8 requests/s) on the `mid` model with 64 slots, HF on the first 4 requests of the burst only (eager HF is
 ~40-60 ms per step; each HF batch stops after `--hf-max-time` seconds and its row counts the tokens made). Order:
 every system's burst run, then HF's, then the Poisson runs (arrival-bound: ~32 s each whatever the system).
-One device command, estimated ~5 min on the H200 (setup and capture ~45 s, parts ~15 s, bursts ~12-20 s each,
+One device command, estimated ~4.5 min on the H200 (setup and capture ~45 s, parts ~15 s, bursts ~12-20 s each,
 HF <= 60 s, Poisson ~32-36 s each; estimates, not measured). Rows are printed as each run ends; `--deadline S`
 skips the runs that would start after S seconds (the table is still printed), so a time-limited device
 command keeps what it measured:
 
-    PYTHONPATH=$PWD timeout 500 python3 benchmarks/bench_serving.py --deadline 420 --out $OUT/serving.md
+    PYTHONPATH=$PWD timeout 380 python3 benchmarks/bench_serving.py --deadline 300 --out $OUT/serving.md
 
 Workload (seeded): `--requests` requests, prompt lengths uniform in [--prompt-min, --prompt-max], output
 lengths uniform in [--out-min, --out-max], random token ids; EOS ignored, so every request generates exactly

@@ -288,7 +288,9 @@ def pack_ints(lists: dict[str, list[int]], device: torch.device) -> dict[str, to
     """Host int lists as int64 device tensors by name: one host tensor, one copy (non-blocking from pinned
     memory on CUDA: the caching host allocator keeps the pinned block alive until the copy ran)."""
     # array -> frombuffer converts in C (torch.tensor of a Python list took 1.3 ms for 11k ints)
-    flat = array("q", [v for vals in lists.values() for v in vals])
+    flat = array("q")
+    for vals in lists.values():
+        flat.extend(vals)
     host = torch.frombuffer(flat, dtype=torch.int64) if flat else torch.zeros(0, dtype=torch.int64)
     dev = host.pin_memory().to(device, non_blocking=True) if device.type == "cuda" else host.to(device)
     return dict(zip(lists, dev.split([len(v) for v in lists.values()])))
@@ -349,10 +351,12 @@ def _online_lists(segments: Sequence[Segment], ratio: int) -> dict[str, list[int
             if a <= lo and lo + ratio <= a + n:
                 grid.extend(range(f + lo - a, f + lo - a + ratio))
                 inside.extend([1] * ratio)
-            else:
-                ps = range(lo, lo + ratio)
-                grid.extend(f + min(max(p - a, 0), n - 1) for p in ps)
-                inside.extend(int(a <= p < a + n) for p in ps)
+            else:  # positions before the segment read its first row, after it its last (masked either way)
+                lo_in, hi_in = max(lo, a), min(lo + ratio, a + n)
+                grid.extend([f] * (lo_in - lo))
+                grid.extend(range(f + lo_in - a, f + hi_in - a))
+                grid.extend([f + n - 1] * (lo + ratio - hi_in))
+                inside.extend([0] * (lo_in - lo) + [1] * (hi_in - lo_in) + [0] * (lo + ratio - hi_in))
             resume.append(slot if g == g0 and a % ratio else -1)
             if lo + ratio <= a + n:
                 closed.append(len(resume) - 1)

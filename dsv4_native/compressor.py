@@ -338,12 +338,15 @@ def _online_lists(segments: Sequence[Segment], ratio: int) -> dict[str, list[int
     """No overlap: every group a segment touches as a row of a `[G, ratio]` grid of packed rows (`grid`,
     clamped into the segment; `inside` 1 where the position is in it), `resume` = the state row a group's
     running state starts from (its segment's first group when that began before the segment) or -1, `closed`
-    the groups that close (in order), `last` each segment's last group (its running state is left in state)."""
+    the groups that close (in order), `last` each segment's last group (its running state is left in state);
+    the same per group for the kernel: `group_close` (closing position or -1), `keep` (state row or -1)."""
     grid: list[int] = []
     inside: list[int] = []
     resume: list[int] = []
     closed: list[int] = []
     last: list[int] = []
+    group_close: list[int] = []  # per group: its closing position, or -1 (the kernel path's per-group view)
+    keep: list[int] = []  # per group: the state row it is left in (its segment's last group), or -1
     for slot, a, n, f in segments:
         g0, g1 = a // ratio, (a + n - 1) // ratio
         for g in range(g0, g1 + 1):
@@ -358,16 +361,20 @@ def _online_lists(segments: Sequence[Segment], ratio: int) -> dict[str, list[int
                 grid.extend([f + n - 1] * (lo + ratio - hi_in))
                 inside.extend([0] * (lo_in - lo) + [1] * (hi_in - lo_in) + [0] * (lo + ratio - hi_in))
             resume.append(slot if g == g0 and a % ratio else -1)
-            if lo + ratio <= a + n:
+            closes_here = lo + ratio <= a + n
+            if closes_here:
                 closed.append(len(resume) - 1)
+            group_close.append(lo + ratio - 1 if closes_here else -1)
+            keep.append(slot if g == g1 else -1)
         last.append(len(resume) - 1)
-    return {"grid": grid, "inside": inside, "resume": resume, "closed": closed, "last": last}
+    return {"grid": grid, "inside": inside, "resume": resume, "closed": closed, "last": last,
+            "group_close": group_close, "keep": keep}
 
 
 @dataclass
 class ChunkPlan:
-    """`chunk_plan`'s lists on the device (unused ones empty), plus `ape_at [R]` = each packed row's
-    position % ratio."""
+    """`chunk_plan`'s lists on the device (those of the other kind None), plus `ape_at [R]` = each packed row's
+    position % ratio and, for the no-overlap kernel path, `group_dst`."""
 
     close: torch.Tensor
     slots: torch.Tensor
@@ -381,6 +388,9 @@ class ChunkPlan:
     resume: Optional[torch.Tensor] = None
     closed: Optional[torch.Tensor] = None
     last: Optional[torch.Tensor] = None
+    group_close: Optional[torch.Tensor] = None
+    keep: Optional[torch.Tensor] = None
+    group_dst: Optional[torch.Tensor] = None  # per group: its entry's flat cache row, or -1 (the caller's)
 
     @classmethod
     def from_device(cls, tensors: dict[str, torch.Tensor]) -> "ChunkPlan":
@@ -454,24 +464,41 @@ def _online_packed(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, plan
     return (w / l_).index_select(0, plan.closed)
 
 
-def emit_entries(pooled: torch.Tensor, close: torch.Tensor, dst: torch.Tensor, norm_w: torch.Tensor,
-                 cos_sin: torch.Tensor, cache: torch.Tensor, ratio: int, eps: float, exact: bool) -> None:
-    """The entries of a packed pass (`pool_packed`'s rows, closing at `close [G]`) into `cache.view(-1, d)` rows
-    `dst [G]`: exact (or without Triton), `_entry_ref` and one indexed copy (the decode reference's bits); else
-    one launch of the decode kernel's own norm + RoPE + store per entry."""
-    if pooled.shape[0] == 0:  # host-known: no group closes in this forward
-        return
-    if exact or not use_triton(pooled):
-        entries = _entry_ref(pooled, close, norm_w, cos_sin, ratio, eps)
-        cache.view(-1, cache.shape[-1]).index_copy_(0, dst, entries.to(cache.dtype))
+def compress_packed(kv: torch.Tensor, score: torch.Tensor, ape: torch.Tensor, norm_w: torch.Tensor,
+                    cos_sin: torch.Tensor, state: torch.Tensor, cache: torch.Tensor, plan: ChunkPlan,
+                    dst: torch.Tensor, ratio: int, eps: float, exact: bool) -> None:
+    """A packed compressor pass (`pool_packed`) and its entries (closing at `plan.close`) written into
+    `cache.view(-1, d)` rows `dst`: exact (or without Triton), `pool_packed` + `_entry_ref` + one indexed copy
+    (the decode reference's bits); else one kernel for the pooling and the entries (the decode kernel's entry
+    code; the ratio-128 fold BLOCK_R rows at a time), plus the ring / state bookkeeping."""
+    if exact or not use_triton(kv):
+        pooled = pool_packed(kv, score, ape, state, plan, ratio, exact)
+        if plan.close.numel():  # host-known: a group closes in this pass
+            entries = _entry_ref(pooled, plan.close, norm_w, cos_sin, ratio, eps)
+            cache.view(-1, cache.shape[-1]).index_copy_(0, dst, entries.to(cache.dtype))
         return
     head_dim = cache.shape[-1]
-    check_kernel_inputs("emit_entries", {"pooled": pooled, "cache": cache, "cos_sin": cos_sin},
+    sc = score.float() + ape.index_select(0, plan.ape_at)
+    check_kernel_inputs("compress_packed", {"cache": cache, "cos_sin": cos_sin, "state": state, "sc": sc},
                         {"head_dim": head_dim})
-    _emit_entries_kernel[(pooled.shape[0],)](
-        pooled, close, dst, norm_w, cos_sin, cache, cos_sin.shape[0], eps, D=head_dim, RATIO=ratio,
-        ROPE=cos_sin.shape[1], num_warps=4 if head_dim <= 128 else 8,
-    )
+    geometry = dict(D=head_dim, RATIO=ratio, ROPE=cos_sin.shape[1], num_warps=4 if head_dim <= 128 else 8)
+    if plan.ring_src is not None:
+        width = 2 * sc.shape[1]
+        new = torch.cat([kv.float(), sc], dim=-1)  # [R, 4d]: what the decode step writes into the ring
+        if plan.close.numel():
+            _ring_packed_kernel[(plan.close.numel(),)](
+                new, state, plan.slots, plan.ring_src, plan.row_pos, plan.close, dst, norm_w, cos_sin, cache,
+                plan.slots.numel() * state.shape[1], cos_sin.shape[0], eps, **geometry)
+        state.view(-1, width).index_copy_(0, plan.keep_dst, new.index_select(0, plan.keep_src))
+        return
+    assert plan.resume is not None and plan.group_close is not None and plan.keep is not None
+    kv = kv.float()
+    if kv.stride(1) != 1:
+        raise ValueError("compress_packed: kv rows must have unit column stride")
+    old = state.index_select(0, plan.resume.clamp(min=0))  # read before any program writes a state row
+    _online_packed_kernel[(plan.resume.numel(),)](
+        kv, kv.stride(0), sc, plan.grid, plan.inside, old, plan.resume, plan.group_close, plan.group_dst,
+        plan.keep, state, norm_w, cos_sin, cache, cos_sin.shape[0], eps, BLOCK_R=min(16, ratio), **geometry)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -662,16 +689,70 @@ if triton is not None:
         _store_entry(w_new / l_new, pos, emit, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
 
     @triton.jit
-    def _emit_entries_kernel(pooled_ptr, close_ptr, dst_ptr, norm_w_ptr, cos_sin_ptr, cache_ptr, max_pos, eps,
-                             D: tl.constexpr, RATIO: tl.constexpr, ROPE: tl.constexpr):
-        """Program g: entry g of a packed prefill pass (pooled row g, its closing position, its flat cache row)
-        through the decode step's own RMSNorm + RoPE + store."""
+    def _ring_packed_kernel(new_ptr, state_ptr, slots_ptr, src_ptr, row_pos_ptr, close_ptr, dst_ptr, norm_w_ptr,
+                            cos_sin_ptr, cache_ptr, n_hist, max_pos, eps, D: tl.constexpr, RATIO: tl.constexpr,
+                            ROPE: tl.constexpr):
+        """Program g: the entry closing at close[g] of a packed overlap pass (`pool_packed`'s ring plan). Its
+        2*RATIO rows are `src` rows of [each segment's ring | the packed new rows `new`] (a ring row as
+        (segment, ring slot), read from the segment's slot of `state`), `[kv | score + ape]` like the ring;
+        pooled and stored with the decode kernel's code."""
         g = tl.program_id(0).to(tl.int64)
-        ch = 2 * tl.arange(0, D // 2)[:, None] + tl.arange(0, 2)[None, :]
-        pooled = tl.load(pooled_ptr + g * D + ch)
+        ROWS: tl.constexpr = 2 * RATIO
+        C: tl.constexpr = 2 * D
+        k = tl.arange(0, ROWS)[:, None, None]
+        ch = 2 * tl.arange(0, D // 2)[None, :, None] + tl.arange(0, 2)[None, None, :]
+        src = tl.load(src_ptr + g * ROWS + k)
+        ok = tl.load(row_pos_ptr + g * ROWS + k) >= 0  # rows before position 0 are masked
+        hist = src < n_hist
+        slot = tl.load(slots_ptr + src // ROWS, mask=ok & hist, other=0)
+        at = (slot * ROWS + src % ROWS) * (2 * C) + tl.where(k >= RATIO, D, 0) + ch  # previous / current group
+        at_new = (src - n_hist) * (2 * C) + tl.where(k >= RATIO, D, 0) + ch
+        kv = tl.where(hist, tl.load(state_ptr + at, mask=ok & hist, other=0.0),
+                      tl.load(new_ptr + at_new, mask=ok & (src >= n_hist), other=0.0))
+        sc = tl.where(hist, tl.load(state_ptr + at + C, mask=ok & hist, other=float("-inf")),
+                      tl.load(new_ptr + at_new + C, mask=ok & (src >= n_hist), other=float("-inf")))
+        m = tl.max(sc, axis=0)  # the closing row is always there: finite
+        e = tl.exp(sc - m[None, :, :])
+        pooled = tl.sum(e * kv, axis=0) / tl.sum(e, axis=0)
         dst = cache_ptr + tl.load(dst_ptr + g) * D
         _store_entry(pooled, tl.load(close_ptr + g), g >= 0, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO,
                      ROPE)
+
+    @triton.jit
+    def _online_packed_kernel(kv_ptr, kv_stride, sc_ptr, grid_ptr, inside_ptr, old_ptr, resume_ptr, close_ptr,
+                              dst_ptr, keep_ptr, state_ptr, norm_w_ptr, cos_sin_ptr, cache_ptr, max_pos, eps,
+                              D: tl.constexpr, RATIO: tl.constexpr, ROPE: tl.constexpr, BLOCK_R: tl.constexpr):
+        """Program g: group g of a packed no-overlap pass (`pool_packed`'s grid plan): the running (max, sum,
+        weighted sum) from `old[g]` when the group resumes (`resume[g] >= 0`), else empty, folded over its
+        inside rows BLOCK_R at a time; its entry stored when it closes (`close[g] >= 0`, at cache row
+        `dst[g]`), the running state left in state row `keep[g]` when it is its segment's last group."""
+        g = tl.program_id(0).to(tl.int64)
+        ch = 2 * tl.arange(0, D // 2)[:, None] + tl.arange(0, 2)[None, :]
+        resumed = tl.load(resume_ptr + g) >= 0
+        m = tl.where(resumed, tl.load(old_ptr + g * 3 * D + ch), float("-inf"))
+        l_ = tl.where(resumed, tl.load(old_ptr + g * 3 * D + D + ch), 0.0)
+        w = tl.where(resumed, tl.load(old_ptr + g * 3 * D + 2 * D + ch), 0.0)
+        for r0 in range(0, RATIO, BLOCK_R):
+            r = r0 + tl.arange(0, BLOCK_R)[:, None, None]
+            row = tl.load(grid_ptr + g * RATIO + r)
+            ok = tl.load(inside_ptr + g * RATIO + r) != 0
+            s = tl.load(sc_ptr + row * D + ch[None, :, :], mask=ok, other=float("-inf"))
+            x = tl.load(kv_ptr + row * kv_stride + ch[None, :, :], mask=ok, other=0.0)
+            m_new = tl.maximum(m, tl.max(s, axis=0))
+            base = tl.where(m_new == float("-inf"), 0.0, m_new)  # no row yet: keep (-inf, 0, 0), no nan
+            alpha = tl.exp(m - base)
+            p = tl.where(ok, tl.exp(s - base[None, :, :]), 0.0)
+            l_ = l_ * alpha + tl.sum(p, axis=0)
+            w = w * alpha + tl.sum(p * x, axis=0)
+            m = m_new
+        close = tl.load(close_ptr + g)
+        dst = cache_ptr + tl.maximum(tl.load(dst_ptr + g), 0) * D
+        _store_entry(w / l_, close, close >= 0, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
+        keep = tl.load(keep_ptr + g)
+        st = state_ptr + tl.maximum(keep, 0) * 3 * D
+        tl.store(st + ch, m, mask=keep >= 0)
+        tl.store(st + D + ch, l_, mask=keep >= 0)
+        tl.store(st + 2 * D + ch, w, mask=keep >= 0)
 
 
 # a second overlapping compressor stepped in the same launch (`compressor_update_emit`'s `*2` arguments)

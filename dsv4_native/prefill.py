@@ -26,8 +26,8 @@ taken in order (a long prompt continues next time). No Python loop runs over tok
 exact ratio-128 compressor is over the position inside a group, `ratio` steps vectorised over all groups).
 On CPU (`exact=True`, the default there) every op reproduces the one-row decode step's bits
 (`rowwise_linear`), so the end state equals token-by-token decode bitwise in fp32 however the prompt was
-sliced and packed; on CUDA the GEMMs are plain batched ones (the fp32 projections one GEMM per layer), the
-ratio-128 pooling is closed-form and the indexer is the decode step's kernels.
+sliced and packed; on CUDA the GEMMs are plain batched ones (the fp32 projections one GEMM per layer), a
+compressor pass is one kernel (`compressor.compress_packed`) and the indexer is the decode step's kernels.
 
 `_Rows` is the one place that knows the cache layouts: the compressed caches paged through the model's block
 table (`kv_pages`, the host copy for the writes) or slot-major, the window ring slot-major. The prompt's
@@ -44,7 +44,7 @@ import torch.nn.functional as F
 
 from ._attn_common import apply_rope_interleaved
 from ._backend import rowwise_linear
-from .compressor import ChunkPlan, chunk_plan, closes, emit_entries, pack_ints, pool_packed
+from .compressor import ChunkPlan, chunk_plan, closes, compress_packed, pack_ints
 from .indexer import indexer_topk_fixed, indexer_topk_fixed_ref
 from .kv_pages import PagedKV, physical_rows
 from .mhc import HC, HyperConnection, hc_post, hc_pre, mix_workspace
@@ -150,7 +150,12 @@ class _Rows:
         for ratio in ratios:
             plan = chunk_plan(segments, ratio, ratio == CSA)
             lists.update({f"{ratio}.{k}": v for k, v in plan.items()})
-            lists[f"{ratio}.entry_dst"] = _entry_rows(slices, ratio, cfg.max_len, kv)
+            lists[f"{ratio}.entry_dst"] = dst = _entry_rows(slices, ratio, cfg.max_len, kv)
+            if "closed" in plan:  # no overlap: the entries' rows per group too (the kernel path's view)
+                group_dst = [-1] * len(plan["resume"])
+                for gi, row in zip(plan["closed"], dst):
+                    group_dst[gi] = row
+                lists[f"{ratio}.group_dst"] = group_dst
         t = pack_ints(lists, device)
         n_rows = len(lists["ids"])
         rows = cls(slices, bounds, t["ids"], t["pos"], t["slots"], t["ring_rows"], t["ring_dst"],
@@ -423,8 +428,7 @@ def _indexer_topk(attn: DSV4Attention, qi: torch.Tensor, wi: torch.Tensor, rows:
 
 def _compress(comp: DSV4Compressor, kv: torch.Tensor, score: torch.Tensor, rows: _Rows, cos_sin: torch.Tensor,
               cache: torch.Tensor, eps: float, exact: bool) -> None:
-    """`DSV4Compressor.step` over every slice in one pass (`compressor.pool_packed`): the entries of the groups
-    closing in the forward, RMSNorm + RoPE row by row, written into their slots' caches (`emit_entries`)."""
-    plan = rows.plans[comp.ratio]
-    pooled = pool_packed(kv, score, comp.ape, comp.state, plan, comp.ratio, exact)
-    emit_entries(pooled, plan.close, rows.entry_dst[comp.ratio], comp.norm, cos_sin, cache, comp.ratio, eps, exact)
+    """`DSV4Compressor.step` over every slice in one pass (`compressor.compress_packed`): the entries of the
+    groups closing in the forward, RMSNorm + RoPE row by row, written into their slots' caches."""
+    compress_packed(kv, score, comp.ape, comp.norm, cos_sin, comp.state, cache, rows.plans[comp.ratio],
+                    rows.entry_dst[comp.ratio], comp.ratio, eps, exact)

@@ -4,8 +4,9 @@ with `benchmarks/count_kernels.py`'s proxy (launching ATen ops + Triton launches
 The forward's per-slice work (compressors, indexer, index lists) runs once for all slices, so the count must
 not grow with the number of slices packed; the budget holds it at the measured count so it cannot regress.
 Before the packed passes: 1,470 for one slice, 2,412 for 4, 4,924 for 12 (tiny, 6 layers); 985 for any count
-with them, 785 with the entries' kernel and uncleared workspaces. Also here: the pieces of the CUDA path the
-whole-model CPU tests (reference ops) do not run, against their references in the Triton interpreter.
+with them, 785 with the entries' kernel and uncleared workspaces, 649 with the packed passes' kernels. Also
+here: the pieces of the CUDA path that the whole-model CPU tests (reference ops) do not run, against their
+references in the Triton interpreter.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bench_loader import load_benchmark
 
 from dsv4_native.prefill import PromptSlice
 
-PROXY_BUDGET = 785  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
+PROXY_BUDGET = 649  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
 
 
 @pytest.fixture(scope="module")
@@ -49,24 +50,47 @@ def test_launches_do_not_grow_with_the_slices_packed(count):
     assert PROXY_BUDGET // 2 < many <= PROXY_BUDGET, many  # the lower bound: the proxy saw the forward
 
 
-@pytest.mark.parametrize("ratio", [4, 128])
-def test_entries_kernel_equals_the_reference(ratio, device):
-    """`compressor.emit_entries`' kernel (the decode step's norm + RoPE + store, one program per entry) against
-    `_entry_ref` + an indexed copy: the same rows written, to fp32 rounding; the other rows untouched."""
+@pytest.mark.parametrize("ratio, segments", [
+    (4, [(2, 3, 9, 0), (0, 0, 2, 9), (1, 13, 6, 11), (3, 5, 1, 17)]),
+    (16, [(2, 3, 40, 0), (0, 0, 16, 40), (1, 20, 5, 56), (3, 47, 1, 61)]),
+], ids=["ring", "online"])
+def test_packed_pass_kernel_equals_the_reference(ratio, segments, device):
+    """`compressor.compress_packed`'s kernel path (one program per close / group: pooling, the decode kernel's
+    norm + RoPE + store, the state bookkeeping) against its reference path on the same packed segments (slots
+    out of order, resumed mid-group, one-token and group-sized segments): the same state and cache to fp32
+    rounding, the other rows untouched."""
     from dsv4_native import compressor as C
 
-    g = torch.Generator().manual_seed(3)
-    d, rope, n = 64, 16, 5
-    pooled = torch.randn(n, d, generator=g).to(device)
-    close = torch.tensor([ratio - 1, 3 * ratio - 1, 2 * ratio - 1, 5 * ratio - 1, 7 * ratio - 1], device=device)
-    dst = torch.tensor([7, 0, 12, 3, 9], device=device)
-    norm_w = (1 + 0.1 * torch.randn(d, generator=g)).to(device)
-    cos_sin = torch.randn(8 * ratio, rope, generator=g).to(device)
-    caches = [torch.randn(4, 4, d, generator=g).to(device) for _ in range(2)]
-    caches[1].copy_(caches[0])
-    C.emit_entries(pooled, close, dst, norm_w, cos_sin, caches[0], ratio, 1e-6, exact=True)
-    C.emit_entries(pooled, close, dst, norm_w, cos_sin, caches[1], ratio, 1e-6, exact=False)
-    torch.testing.assert_close(caches[1], caches[0], rtol=1e-5, atol=1e-5)
+    g = torch.Generator().manual_seed(7)
+    d, rope, overlap = 32, 16, ratio == 4
+    width = (2 if overlap else 1) * d
+    n_rows = sum(n for _, _, n, _ in segments)
+    kv, score = torch.randn(n_rows, width, generator=g), torch.randn(n_rows, width, generator=g)
+    ape = 0.1 * torch.randn(ratio, width, generator=g)
+    norm_w, cos_sin = 1 + 0.1 * torch.randn(d, generator=g), torch.randn(128, rope, generator=g)
+    state = C.compressor_state(4, d, ratio, overlap)
+    state.copy_(torch.randn(state.shape, generator=g))
+    state[:, 1].abs_() if not overlap else None  # a running sum of exps is positive
+    cache = torch.randn(4, 128 // ratio, d, generator=g)
+    lists = C.chunk_plan(segments, ratio, overlap)
+    lists["ape_at"] = [p % ratio for _, a, n, _ in segments for p in range(a, a + n)]
+    dst = [slot * cache.shape[1] + c // ratio for slot, a, n, _ in segments for c in C.closes(a, n, ratio)]
+    if not overlap:
+        lists["group_dst"] = [-1] * len(lists["resume"])
+        for gi, row in zip(lists["closed"], dst):
+            lists["group_dst"][gi] = row
+    dev = torch.device(device)
+    plan = C.ChunkPlan.from_device(C.pack_ints(lists, dev))
+    dst_t = torch.tensor(dst, dtype=torch.int64, device=dev)
+    runs = []
+    for exact in (True, False):
+        st, ca = state.clone().to(dev), cache.clone().to(dev)
+        C.compress_packed(kv.to(dev), score.to(dev), ape.to(dev), norm_w.to(dev), cos_sin.to(dev), st, ca, plan,
+                          dst_t, ratio, 1e-6, exact)
+        runs.append((st.cpu(), ca.cpu()))
+    assert len(dst) >= 3 and not torch.equal(runs[0][1], cache)  # entries were written
+    torch.testing.assert_close(runs[1][0], runs[0][0], rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(runs[1][1], runs[0][1], rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("paged", [True, False], ids=["paged", "slot-major"])

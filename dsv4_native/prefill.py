@@ -27,7 +27,8 @@ exact ratio-128 compressor is over the position inside a group, `ratio` steps ve
 On CPU (`exact=True`, the default there) every op reproduces the one-row decode step's bits
 (`rowwise_linear`), so the end state equals token-by-token decode bitwise in fp32 however the prompt was
 sliced and packed; on CUDA the GEMMs are plain batched ones (the fp32 projections one GEMM per layer), a
-compressor pass is one kernel (`compressor.compress_packed`) and the indexer is the decode step's kernels.
+compressor pass is one kernel (`compressor.compress_packed`), and the indexer and the attention are the decode
+step's kernels (the attention over per-row window rings, `_attend_kernel`).
 
 `_Rows` is the one place that knows the cache layouts: the compressed caches paged through the model's block
 table (`kv_pages`, the host copy for the writes) or slot-major, the window ring slot-major. The prompt's
@@ -43,15 +44,16 @@ import torch
 import torch.nn.functional as F
 
 from ._attn_common import apply_rope_interleaved
-from ._backend import rowwise_linear
+from ._backend import rowwise_linear, use_triton
 from .compressor import ChunkPlan, chunk_plan, closes, compress_packed, pack_ints
 from .indexer import indexer_topk_fixed, indexer_topk_fixed_ref
 from .kv_pages import PagedKV, physical_rows
 from .mhc import HC, HyperConnection, hc_post, hc_pre, mix_workspace
-from .model import CSA, DSV4Attention, DSV4Compressor, DSV4Model, RopeTables
+from .indices import build_attention_indices
+from .model import COMPUTED_LIST_MAX, CSA, DSV4Attention, DSV4Compressor, DSV4Model, RopeTables
 from .moe import DSV4MoE, align_reference, align_sizes, moe_experts_grouped
 from .router import moe_route, router_splits
-from .sparse_attention import attend_gathered_ref
+from .sparse_attention import attend_gathered_ref, attention_workspace, default_num_splits, sparse_decode_attention
 
 # tokens per forward: 2048 runs a 4k prompt on `mid` in 187 ms vs 251 ms at 512 (H200, docs/dsv4-model.md);
 # the transient workspaces grow with chunk x max_len (the indexer scores, the HCA gather: see there)
@@ -100,14 +102,15 @@ class _Rows:
     (host ints -> one int64 tensor -> one copy, then a few device ops): the slices side by side (slice i at
     rows `bounds[i]`) with their token `ids`, positions `pos`, `active`; the window-ring write after each
     layer's attention (`ring_rows` of the chunk kv into flat ring rows `ring_dst`); per compress ratio, the
-    compressor pass (`plans`, `compressor.ChunkPlan`), the flat cache rows its entries go to (`entry_dst`), the
-    flat cache rows of every slice's visible compressed entries `[0, n_src)` (`comp_src`: the attention's KV
-    source) and where they start in that source (`comp_base [R, 1]`); the attention source rows of the window
-    (`win_src [R, W]`) and the whole lists of SWA (ratio 0) and HCA layers (`lists`: flat source rows, valid);
-    for CSA, the indexer's counts `n_valid` and per-row block table `row_table`.
+    compressor pass (`plans`, `compressor.ChunkPlan`) and the flat cache rows its entries go to (`entry_dst`);
+    each row's block-table row (`row_table`) and, for CSA, its visible indexer entries (`n_valid`).
 
-    The attention's KV source of a layer is `[every slice's old ring (S*W) | the chunk kv (R) | every slice's
-    entries 0 .. n_src-1 (S*n_src)]`."""
+    The attention reads, per layer, either (the CUDA path) per-row window rings as decode holds them
+    (`decode_rings`) and the compressed caches through `row_table`, or (the reference path) one KV source
+    `[every slice's old ring (S*W) | the chunk kv (R) | every slice's entries 0 .. n_src-1 (S*n_src)]` through
+    `gathered_lists`: the flat cache rows of the slices' visible entries (`comp_src`), where they start in the
+    source (`comp_base [R, 1]`), the window's source rows (`win_src [R, W]`) and the whole lists of SWA
+    (ratio 0) and HCA layers (`lists`: flat source rows, valid). Both are built on first use."""
 
     slices: Sequence[PromptSlice]
     bounds: list[tuple[int, int]]
@@ -125,6 +128,9 @@ class _Rows:
     lists: dict[int, tuple[torch.Tensor, torch.Tensor]] = field(default_factory=dict)
     n_valid: Optional[torch.Tensor] = None
     row_table: Optional[torch.Tensor] = None
+    _row_meta: tuple[torch.Tensor, ...] = ()  # pos, start, first, part [R]
+    _rings: Optional[torch.Tensor] = None
+    _model: Optional[DSV4Model] = None
 
     @classmethod
     def build(cls, slices: Sequence[PromptSlice], model: DSV4Model) -> "_Rows":  # graphlint: cold
@@ -164,22 +170,35 @@ class _Rows:
             plan_t = {k.split(".", 1)[1]: v for k, v in t.items() if k.startswith(f"{ratio}.")}
             rows.entry_dst[ratio] = plan_t.pop("entry_dst")
             rows.plans[ratio] = ChunkPlan.from_device(dict(plan_t, ape_at=rows.pos % ratio))
-        rows._source_rows(model, t["start"], t["first"], t["part"], ratios)
+        rows._row_meta, rows._model = (rows.pos, t["start"], t["first"], t["part"]), model
+        rows._row_tables(model, t["part"], ratios)
         return rows
 
-    def _source_rows(self, model: DSV4Model, start: torch.Tensor, first: torch.Tensor,  # graphlint: cold
-                     part: torch.Tensor, ratios: Sequence[int]) -> None:
-        """The attention's source rows (class docstring). Window column j of row t (position p) holds position
-        q = max(p - W + 1, 0) + j when q <= p (the decode step's list, oldest first): in the slice's old ring
-        before its start, else a chunk row."""
-        cfg, kv = model.cfg, model.kv
+    def _row_tables(self, model: DSV4Model, part: torch.Tensor, ratios: Sequence[int]) -> None:  # graphlint: cold
+        """Each row's block-table row (a slot-major cache is a pool of one-block rows: block = slot) and, with
+        CSA layers, its visible indexer entries."""
+        if not ratios:
+            return
+        row_slot = self.slots.index_select(0, part)
+        kv = model.kv
+        self.row_table = kv.table.index_select(0, row_slot) if kv is not None else row_slot.view(-1, 1).to(torch.int32)
+        if CSA in ratios:
+            self.n_valid = (self.pos + 1) // CSA
+
+    def gathered_lists(self) -> None:  # graphlint: cold
+        """The gathered attention's source rows (class docstring), built on first use, once per forward. Window
+        column j of row t (position p) holds position q = max(p - W + 1, 0) + j when q <= p (the decode step's
+        list, oldest first): in the slice's old ring before its start, else a chunk row."""
+        if self.win_src is not None:
+            return
+        cfg, kv = self._model.cfg, self._model.kv
         window, n_rows, n_slices = cfg.window, self.n_rows, len(self.slices)
-        p, start, first, part = self.pos.view(-1, 1), start.view(-1, 1), first.view(-1, 1), part.view(-1, 1)
+        p, start, first, part = (t.view(-1, 1) for t in self._row_meta)
         q = (p - window + 1).clamp(min=0) + torch.arange(window, device=p.device)
         win = torch.where(q < start, part * window + q % window, n_slices * window + first + q - start)
         self.win_src = torch.where(q <= p, win, -1)
         self.lists[0] = _flat_list(self.win_src)
-        for ratio in ratios:
+        for ratio in self.plans:
             n_src = max(1, max((s.start + len(s.tokens)) // ratio for s in self.slices))
             e = torch.arange(n_src, device=p.device)
             if kv is not None:
@@ -188,13 +207,7 @@ class _Rows:
             else:
                 self.comp_src[ratio] = (self.slots.view(-1, 1) * (cfg.max_len // ratio) + e).view(-1)
             self.comp_base[ratio] = n_slices * window + n_rows + part * n_src
-            if ratio == CSA:
-                self.n_valid = (self.pos + 1) // ratio
-                row_slot = self.slots.index_select(0, part.view(-1))
-                # a slot-major cache is a pool of one-block rows: block = slot
-                self.row_table = kv.table.index_select(0, row_slot) if kv is not None else \
-                    row_slot.view(-1, 1).to(torch.int32)
-            else:  # HCA: every visible entry, in the decode list's width (W + max_len // ratio)
+            if ratio != CSA:  # HCA: every visible entry, in the decode list's width (W + max_len // ratio)
                 cols = torch.arange(cfg.max_len // ratio, device=p.device)
                 comp = torch.where(cols < (p + 1) // ratio, self.comp_base[ratio] + cols, -1)
                 self.lists[ratio] = _flat_list(torch.cat([self.win_src, comp], dim=1))
@@ -202,6 +215,23 @@ class _Rows:
     @property
     def n_rows(self) -> int:
         return self.ids.numel()
+
+    def decode_rings(self) -> torch.Tensor:  # graphlint: cold
+        """`[R * W]` rows of the attention source `[old rings | chunk kv]`: row t's window ring as decode at its
+        position p holds it (slot s: position p - (p - s) % W, in the slice's old ring before its start, else a
+        chunk row; a slot never written yet is not in the decode list). Built on first use, once per forward."""
+        if self._rings is None:
+            window, n_slices = self._model.cfg.window, len(self.slices)
+            p, start, first, part = (t.view(-1, 1) for t in self._row_meta)
+            slot = torch.arange(window, device=p.device)
+            held = p - (p - slot) % window
+            self._rings = torch.where(held < start, part * window + slot,
+                                      n_slices * window + first + held - start).view(-1)
+        return self._rings
+
+    def row_table_zero(self) -> torch.Tensor:  # graphlint: cold
+        """A `[R, 1]` block table of zeros (for SWA's never-read stand-in cache)."""
+        return torch.zeros(self.n_rows, 1, dtype=torch.int32, device=self.pos.device)
 
 
 def _flat_list(src: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -363,27 +393,63 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTabl
     kv = kv.view(n_tok, d)
     f32 = _f32_projections(attn, x, exact)
 
+    kernel = not exact and use_triton(q)  # the decode step's attention kernel over per-row rings (below)
+    idx = torch.empty(n_tok, attn.idx.shape[1], dtype=torch.int32, device=x.device) if kernel else None
+    topk: Optional[torch.Tensor] = None
     if attn.ratio == CSA:
         _compress(attn.index_compressor, f32[2], f32[3], rows, cos_sin, attn.index_kv, eps, exact)
-        topk = _indexer_topk(attn, qi, f32[4], rows, exact)
-        comp_rows = torch.where(topk >= 0, rows.comp_base[CSA] + topk, -1)
-        flat, valid = _flat_list(torch.cat([rows.win_src, comp_rows], dim=1))
-    else:
-        flat, valid = rows.lists[attn.ratio]
+        topk = _indexer_topk(attn, qi, f32[4], rows, exact, idx)
     if attn.compressor is not None:
         _compress(attn.compressor, f32[0], f32[1], rows, cos_sin, attn.comp_kv, eps, exact)
 
-    # one KV source for all rows (`_Rows`), each row's decode list gathered from it in the decode order (the
-    # softmax's sum order): row t attends to exactly the rows decode at its position would read
-    parts = [attn.win_kv.index_select(0, rows.slots).view(-1, d), kv]
-    if attn.ratio:
-        parts.append(attn.comp_kv.view(-1, d).index_select(0, rows.comp_src[attn.ratio]))
-    gathered = torch.cat(parts).float().index_select(0, flat).view(n_tok, -1, d)
-    o = attend_gathered_ref(q, gathered, valid, attn.sink, d ** -0.5).to(attn.o.dtype)
+    if kernel:
+        o = _attend_kernel(attn, q, kv, rows, cos_sin_inv, idx)  # de-rotated in the kernel's epilogue
+    else:
+        # one KV source for all rows (`_Rows`), each row's decode list gathered from it in the decode order
+        # (the softmax's sum order): row t attends to exactly the rows decode at its position would read
+        rows.gathered_lists()
+        if topk is not None:
+            comp_rows = torch.where(topk >= 0, rows.comp_base[CSA] + topk, -1)
+            flat, valid = _flat_list(torch.cat([rows.win_src, comp_rows], dim=1))
+        else:
+            flat, valid = rows.lists[attn.ratio]
+        parts = [attn.win_kv.index_select(0, rows.slots).view(-1, d), kv]
+        if attn.ratio:
+            parts.append(attn.comp_kv.view(-1, d).index_select(0, rows.comp_src[attn.ratio]))
+        gathered = torch.cat(parts).float().index_select(0, flat).view(n_tok, -1, d)
+        o = attend_gathered_ref(q, gathered, valid, attn.sink, d ** -0.5).to(attn.o.dtype)
+        o = apply_rope_interleaved(o, cos_sin_inv, pos).to(x.dtype)  # de-rotate V's rope channels
     attn.win_kv.view(-1, d).index_copy_(0, rows.ring_dst, kv.index_select(0, rows.ring_rows))  # each slice's last W
-
-    o = apply_rope_interleaved(o, cos_sin_inv, pos).to(x.dtype)  # de-rotate V's rope channels
     return attn.project_out(o, x.dtype, lin, exact)
+
+
+def _attend_kernel(attn: DSV4Attention, q: torch.Tensor, kv: torch.Tensor, rows: _Rows, cos_sin_inv: torch.Tensor,
+                   idx: torch.Tensor) -> torch.Tensor:
+    """The decode step's `sparse_decode_attention` over the packed rows: row t gets its own window ring as
+    decode at its position holds it (`_Rows.decode_rings`: ring slot s = the newest position <= pos with that
+    slot, from its slot's old ring or the chunk kv), its slot's compressed entries through its block-table row,
+    and the decode list (CSA: `idx` from the indexer; SWA / HCA: computed in the kernel from pos, as in
+    decode). Returns `o [R, H, d]`, de-rotated."""
+    cfg = attn.cfg
+    n_tok, heads, d = q.shape
+    rings = torch.cat([attn.win_kv.index_select(0, rows.slots).view(-1, d), kv]).index_select(
+        0, rows.decode_rings()).view(n_tok, cfg.window, d)
+    listed = 0
+    if attn.ratio != CSA:
+        if idx.shape[1] <= COMPUTED_LIST_MAX:
+            listed = max(attn.ratio, 1)
+        else:
+            build_attention_indices(rows.pos, rows.active, idx, None, cfg.window, max(attn.ratio, 1))
+    # SWA's 1-row stand-in cache is never read (its list has no entries): any table row will do
+    table = rows.row_table if attn.ratio else rows.row_table_zero()
+    device = q.device
+    sm = torch.cuda.get_device_properties(device).multi_processor_count if device.type == "cuda" else 132
+    splits = default_num_splits(n_tok, heads, idx.shape[1], sm_count=sm, head_dim=d)
+    workspace = attention_workspace(n_tok, heads, d, splits, device)
+    o = torch.empty(n_tok, heads, d, dtype=attn.o.dtype, device=device)
+    sparse_decode_attention(q, rings, attn.comp_kv, idx, attn.sink, rows.active, o, workspace, d ** -0.5, table,
+                            cos_sin_inv, rows.pos, listed)
+    return o
 
 
 def _f32_projections(attn: DSV4Attention, x: torch.Tensor, exact: bool) -> list[torch.Tensor]:
@@ -405,11 +471,13 @@ def _f32_projections(attn: DSV4Attention, x: torch.Tensor, exact: bool) -> list[
     return out
 
 
-def _indexer_topk(attn: DSV4Attention, qi: torch.Tensor, wi: torch.Tensor, rows: _Rows, exact: bool) -> torch.Tensor:
+def _indexer_topk(attn: DSV4Attention, qi: torch.Tensor, wi: torch.Tensor, rows: _Rows, exact: bool,
+                  idx: Optional[torch.Tensor] = None) -> torch.Tensor:
     """The decode step's indexer for every row at once (each row's slot through its block-table row, after
     this forward's entries were written: row t sees entries < (pos+1) // 4): its scores over the layer's whole
-    entry width and its static-k top-k ids `[R, K]` (-1 past the count). Exact: the plain-PyTorch reference,
-    in row blocks (it gathers `[rows, entries, Di]` keys); else the decode step's kernels."""
+    entry width and its static-k top-k ids `[R, K]` (-1 past the count); with `idx` also the rows' CSA
+    attention lists (not exact). Exact: the plain-PyTorch reference, in row blocks (it gathers `[rows,
+    entries, Di]` keys); else the decode step's kernels."""
     n_tok = qi.shape[0]
     scores = torch.empty(n_tok, attn.index_scores.shape[1], device=qi.device)
     # filled by every path; -1 first so that ids never index out of the source (the CPU launch count skips
@@ -417,7 +485,8 @@ def _indexer_topk(attn: DSV4Attention, qi: torch.Tensor, wi: torch.Tensor, rows:
     topk = torch.full((n_tok, attn.n_topk), -1, dtype=torch.int32, device=qi.device)
     assert rows.n_valid is not None and rows.row_table is not None
     if not exact:
-        indexer_topk_fixed(qi, wi, attn.index_kv, rows.n_valid, rows.active, scores, topk, rows.row_table)
+        indexer_topk_fixed(qi, wi, attn.index_kv, rows.n_valid, rows.active, scores, topk, rows.row_table, idx,
+                           None if idx is None else rows.pos)
         return topk
     for a in range(0, n_tok, EXACT_INDEXER_ROWS):
         b = a + EXACT_INDEXER_ROWS

@@ -4,7 +4,8 @@ with `benchmarks/count_kernels.py`'s proxy (launching ATen ops + Triton launches
 The forward's per-slice work (compressors, indexer, index lists) runs once for all slices, so the count must
 not grow with the number of slices packed; the budget holds it at the measured count so it cannot regress.
 Before the packed passes: 1,470 for one slice, 2,412 for 4, 4,924 for 12 (tiny, 6 layers); 985 for any count
-with them, 785 with the entries' kernel and uncleared workspaces, 649 with the packed passes' kernels. Also
+with them, 785 with the entries' kernel and uncleared workspaces, 649 with the packed passes' kernels, 453
+with the decode step's attention kernel over per-row rings. Also
 here: the pieces of the CUDA path that the whole-model CPU tests (reference ops) do not run, against their
 references in the Triton interpreter.
 """
@@ -17,7 +18,7 @@ from bench_loader import load_benchmark
 
 from dsv4_native.prefill import PromptSlice
 
-PROXY_BUDGET = 649  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
+PROXY_BUDGET = 453  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
 
 
 @pytest.fixture(scope="module")
@@ -131,3 +132,52 @@ def test_indexer_over_rows_of_several_slots(paged, device):
     picked = [outs[0][0].gather(1, ids.clamp(min=0)).where(ids >= 0, float("-inf")).sort(dim=1).values
               for _, ids in outs]
     torch.testing.assert_close(picked[1], picked[0], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("kv_block_tokens", [128, 0], ids=["paged", "slot-major"])
+def test_attention_kernel_path_equals_the_gathered_path(tiny_hf_model, kv_block_tokens, monkeypatch):
+    """A packed forward's attention layer (SWA, CSA, HCA) through the decode step's attention kernel over
+    per-row rings (the CUDA path) and through the gathered reference source: the same output and window
+    rings to fp32 rounding, on three slices (one continuing at position 124 over an HCA close and a block
+    boundary, one from position 0, one mid-group) over random prior state."""
+    from dsv4_native import fused, indexer
+    from dsv4_native import prefill as P
+    from dsv4_native.loader import from_hf_model
+
+    def model():
+        m = from_hf_model(tiny_hf_model, max_batch=4, max_len=512, dtype=torch.float32,
+                          kv_block_tokens=kv_block_tokens)
+        g = torch.Generator().manual_seed(9)
+        for s, n in ((2, 133), (0, 5), (1, 16)):
+            m.reserve_kv(s, n)
+        for layer in m.layers:
+            attn = layer.attn.requires_grad_(False)
+            for buf in (attn.win_kv, attn.comp_kv, getattr(attn, "index_kv", None)):
+                if buf is not None:
+                    buf.copy_(torch.randn(buf.shape, generator=g))
+            for comp in (attn.compressor, getattr(attn, "index_compressor", None)):
+                if comp is not None:
+                    comp.state.copy_(torch.randn(comp.state.shape, generator=g))
+                    if comp.ratio != 4:
+                        comp.state[:, 1].abs_().add_(0.5)  # a running sum of exps is positive
+        return m
+
+    slices = [P.PromptSlice(2, 124, list(range(5, 14))), P.PromptSlice(0, 0, list(range(7, 12))),
+              P.PromptSlice(1, 13, list(range(3, 6)))]
+    x = torch.randn(17, tiny_hf_model.config.hidden_size, generator=torch.Generator().manual_seed(2))
+    # the projections and the indexer as references in both runs (not under test here, and slow interpreted)
+    monkeypatch.setattr(fused, "use_triton", lambda t: False)
+    monkeypatch.setattr(indexer, "use_triton", lambda t: False)
+    for i in (0, 1, 2):  # SWA, CSA, HCA
+        outs = []
+        for kernel in (True, False):
+            m = model()
+            with monkeypatch.context() as mp:
+                if not kernel:
+                    mp.setattr(P, "use_triton", lambda t: False)
+                with torch.no_grad():
+                    rows = P._Rows.build(slices, m)
+                    out = P._attention(m.layers[i].attn, x, rows, m.rope, exact=False)
+            outs.append((out, m.layers[i].attn.win_kv.clone()))
+        torch.testing.assert_close(outs[0][0], outs[1][0], rtol=1e-4, atol=1e-4, msg=f"layer {i} output")
+        torch.testing.assert_close(outs[0][1], outs[1][1], rtol=0, atol=0, msg=f"layer {i} rings")

@@ -16,7 +16,8 @@ import libcst as cst
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
-    BOOL, CPU, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS, TSEQ, UNKNOWN, Val, join,
+    BOOL, CPU, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS, TSEQ, UNKNOWN, Val,
+    join,
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
@@ -187,17 +188,20 @@ class Inference:
             return
         name, meth = call.func.value.value, call.func.attr.value
         current = self.env.get(name)
-        if current is None or not (current == EMPTY_LIST or current.kind in SEQS and current.ref in (None, "list")):
+        if current is None or not (current in (EMPTY_LIST, LIST)
+                                   or current.kind in SEQS and current.ref in (None, "list")):
             return
         arg = call.args[-1].value if meth == "insert" else call.args[0].value
         item = element_of(self(arg)) if meth == "extend" else self(arg)
-        if item.is_tensor and current.kind is not Kind.HOST_SEQ:
+        if item.is_tensor and current.kind is not Kind.HOST_SEQ and current != LIST:
             held = item if current == EMPTY_LIST else join(current.elem or TENSOR, item)
             new = Val(Kind.TENSOR_SEQ, ref="list", elem=held)
         elif item.kind in HOSTS and current.kind is not Kind.TENSOR_SEQ:
-            new = Val(Kind.HOST_SEQ, ref="list")
+            new = LIST if current == LIST else Val(Kind.HOST_SEQ, ref="list")
+        elif item == UNKNOWN and current.kind is not Kind.TENSOR_SEQ and (current.ref == "list" or current == LIST):
+            new = LIST  # a Python list of values nothing types (ints from a dict, as often as not)
         else:
-            new = UNKNOWN  # a mix, or elements nothing says
+            new = UNKNOWN  # a mix of tensors and other values
         self.bind(name, new)
 
     def initial(self, name: str) -> Val:
@@ -382,10 +386,10 @@ class Inference:
                     right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
                 return Val(Kind.CPU_TENSOR, rank=rank)
             host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
-            if host is not None and host.rank is not None and host.rank > 0 and Kind.UNKNOWN in (left.kind, right.kind):
+            if host is not None and Kind.UNKNOWN in (left.kind, right.kind):
                 # a host tensor of one or more dimensions meets only host operands (a device one would raise); a
-                # 0-d one also meets device tensors, and is read as one as before (where it lives is unknown)
-                return Val(Kind.CPU_TENSOR)
+                # 0-d one (or one of unknown rank) also meets device tensors: where the result lives is unknown
+                return Val(Kind.CPU_TENSOR) if host.rank is not None and host.rank > 0 else UNKNOWN
             bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return Val(Kind.BOOL_TENSOR, rank=rank)

@@ -229,3 +229,65 @@ def test_host_data_elements_and_legacy_constructors():
                 same = torch.as_tensor(x, device=x.device)
                 return firsts, table, sizes, n, same
     """)
+
+
+def test_python_list_index_from_the_data_flow():
+    """A Python list indexes a device tensor by copying it over (catalog row 19), wherever the list comes from:
+    an annotation (`keep: list[int]`), `.tolist()`, or a local list filled by `append` with values nothing types
+    (TGI's batch `filter`: `indices.append(self.requests_idx_mapping[r])`, then `self.input_ids[indices]`). A list
+    of tensors, a tuple, a `Sequence` (may be a tuple), a list that may hold tensors and one never filled stay
+    silent."""
+    check("""
+        import torch
+        from typing import List, Sequence
+
+        class Batch:
+            ids: torch.Tensor
+
+            def filter(self, request_ids: List[int], keep: list[int], both: Sequence[int], t: torch.Tensor):
+                indices = []
+                for r in request_ids:
+                    idx = self.mapping[r]
+                    indices.append(idx)
+                a = self.ids[indices]  # <- GL133
+                b = self.ids[keep]  # <- GL133
+                c = self.ids[t.tolist()]  # <- GL133
+                d = self.ids[both]
+                parts = []
+                for r in request_ids:
+                    parts.append(t[r:r + 1])
+                e = self.ids[parts]
+                mixed = []
+                mixed.append(self.mapping[0])
+                mixed.append(t[0:1])
+                f = self.ids[mixed]
+                never = []
+                g = self.ids[never]
+                pair = (keep[0], keep[1])
+                h = self.ids[pair]
+                return a, b, c, d, e, f, g, h
+    """, scope="all")
+
+
+def test_untyped_list_joins_across_branches_and_loops():
+    """A list filled with untyped values in a loop body or one arm stays a Python list after it; joined with
+    something that is not a list (a tensor on the other arm), it is unknown and stays silent."""
+    check("""
+        import torch
+
+        class Batch:
+            ids: torch.Tensor
+
+            def pick(self, rows, flag: bool, t: torch.Tensor):
+                keep = []
+                if flag:
+                    keep.append(self.mapping[0])
+                a = self.ids[keep]  # <- GL133
+                other = []
+                if flag:
+                    other.append(self.mapping[0])
+                else:
+                    other = t
+                b = self.ids[other]
+                return a, b
+    """, scope="all")

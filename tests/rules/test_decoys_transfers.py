@@ -243,8 +243,10 @@ def test_host_tensors_meeting_unknown_operands():
     """A host tensor of one or more dimensions combined with a value nothing types can only have met host operands
     (a device one would raise), so `torch.arange(n) * self.unit + offsets[-1]` (vLLM's and SGLang's
     `get_window_index`) stays on the host and its `.tolist()` is host work (decoy). A 0-d host tensor may meet a
-    device tensor: combined with an unknown value it is read as a device tensor as before (hit, GL126). A
-    `.to(target_dtype)` whose dtype a torch getter returns is a cast, not a move to the host (decoy: gptj)."""
+    device tensor or a Python number: combined with an unknown value, where the result lives is unknown (decoy:
+    transformers' deberta, `self.max_relative_positions - att_span` with `att_span = torch.tensor(int)`, a host
+    slice bound); combined with a device tensor it is one (hit, GL126). A `.to(target_dtype)` whose dtype a torch
+    getter returns is a cast, not a move to the host (decoy: gptj)."""
     src = """
         import torch
 
@@ -255,11 +257,12 @@ def test_host_tensors_meeting_unknown_operands():
                 offsets.extend(cu.tolist())
                 s = torch.tensor(n)
                 rel = emb[self.max_pos - s :, :]
+                far = emb[q.sum() - s :, :]
                 target_dtype = torch.get_autocast_dtype("cuda")
                 q = q.to(target_dtype)
-                return rel, q, offsets
+                return rel, far, q, offsets
     """
-    assert findings(src) == {(9, "GL126")}
+    assert findings(src) == {(10, "GL126")}
 
 
 def test_numpy_named_parameters_are_arrays():

@@ -444,6 +444,8 @@ class Inference:
 
     # -- calls ----------------------------------------------------------------------------------
     def _eval_Call(self, node: cst.Call) -> Val:
+        if self._host_batch(node):
+            return CPU
         func = node.func
         qual = self.resolve(func)
         if qual is not None:
@@ -502,6 +504,13 @@ class Inference:
             if arg.keyword is not None and arg.keyword.value == name:
                 return arg
         return None
+
+    def _host_batch(self, node: cst.Call) -> bool:
+        """`tokenizer(text, return_tensors="pt")`, `processor(images, return_tensors="pt")`: Hugging Face
+        tokenizers and processors build their tensors on the host unless told a `device=` (fast image
+        processors take one). The result (a dict of CPU tensors, or one) reads as a host tensor."""
+        arg = self._has_kw(node, "return_tensors")
+        return arg is not None and _const_string(arg.value) == "pt" and self._has_kw(node, "device") is None
 
     def device_of(self, node: cst.Call) -> str | None:
         """'cpu', 'cuda' or 'other' for a factory's device= argument; None when absent."""

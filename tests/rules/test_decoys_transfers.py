@@ -864,3 +864,30 @@ def test_lists_filled_another_way_are_not_read_from_their_appends():
             other(mixed_ids(rows, extra))
     """
     assert findings(src, scope="all") == {(24, "GL101")}
+
+
+def test_tokenizer_and_processor_outputs_live_on_the_host():
+    """`tokenizer(text, return_tensors="pt")` (and processors) build CPU tensors: moving the batch to the device
+    is a pageable copy (GL131: TGI's `from_pb` of the eager CausalLM/Seq2Seq/Mamba/Idefics batches, five unseen
+    labels), also through a helper that returns one; reading it back (`.tolist()`) is host work (decoy: GL102
+    used to report it). `return_tensors="np"` and a fast processor told a `device=` say nothing (decoys)."""
+    src = """
+        import torch
+
+        def from_pb(tokenizer, texts: list, x: torch.Tensor):
+            enc = tokenizer(texts, return_tensors="pt", padding=True).to(x.device)
+            other = tokenizer(texts, return_tensors="pt")
+            ids = other["input_ids"].to(x.device)
+            n = other["input_ids"].tolist()
+            fast = tokenizer(texts, return_tensors="pt", device=x.device)
+            kept = fast["input_ids"].to(x.device)
+            arrays = tokenizer(texts, return_tensors="np")
+            return enc, ids, n, kept, arrays, helper(tokenizer).tolist()
+
+        def helper(tokenizer):
+            return tokenizer("a", return_tensors="pt")["input_ids"]
+
+        def user(tokenizer, x: torch.Tensor):
+            return helper(tokenizer).to(x.device)
+    """
+    assert findings(src, scope="all") == {(4, "GL131"), (6, "GL131"), (17, "GL131")}

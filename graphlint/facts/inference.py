@@ -556,6 +556,8 @@ class Inference:
         if isinstance(expr, cst.Attribute) and expr.attr.value in ("device", "dtype"):
             return expr.attr.value  # other.device, other.dtype
         last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
+        if isinstance(expr, cst.Call) and not expr.args:
+            last = (dotted_name(expr.func) or "").rpartition(".")[2]  # `get_current_device_id()`, `get_dtype()`
         if DTYPE_NAME_RE.search(last):
             return "dtype"
         if DEVICE_NAME_RE.search(last):

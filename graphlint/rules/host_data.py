@@ -388,7 +388,7 @@ class HostIndex(HostFacts):
             if not isinstance(el.slice, cst.Index):
                 continue
             idx = el.slice.value
-            what = self._host_index(idx)
+            what = self._host_index(idx, len(node.slice) > 1)
             if what:
                 self.report(node, self.message.format(what=what))
                 return
@@ -416,9 +416,13 @@ class HostIndex(HostFacts):
                 return True
         return False
 
-    def _host_index(self, idx: cst.BaseExpression) -> str | None:
+    def _host_index(self, idx: cst.BaseExpression, multi: bool) -> str | None:
+        """`multi`: one of several indices (`mask[i, ids]`), where a tuple or any sequence of ints is an advanced
+        index too; alone, a tuple is multi-dimensional indexing (`x[(0, 1)]` is `x[0, 1]`)."""
         ctx = self.ctx
-        if host_list(ctx, idx) or self.has_tag(idx, "host_list") or is_python_list(ctx.val(idx)):
+        val = ctx.val(idx)
+        if host_list(ctx, idx) or self.has_tag(idx, "host_list") or is_python_list(val) or (
+                multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict")):
             return "Python list"
         origin = self.origin(idx)
         if origin is not None and not origin.is_bool and origin.source != "flow":  # a flow fact's dtype is unknown

@@ -261,9 +261,9 @@ def test_host_data_elements_and_legacy_constructors():
 def test_python_list_index_from_the_data_flow():
     """A Python list indexes a device tensor by copying it over (catalog row 19), wherever the list comes from:
     an annotation (`keep: list[int]`), `.tolist()`, or a local list filled by `append` with values nothing types
-    (TGI's batch `filter`: `indices.append(self.requests_idx_mapping[r])`, then `self.input_ids[indices]`). A list
-    of tensors, a tuple, a `Sequence` (may be a tuple), a list that may hold tensors and one never filled stay
-    silent."""
+    (TGI's batch `filter`: `indices.append(self.requests_idx_mapping[r])`, then `self.input_ids[indices]`); next to
+    another index any sequence of ints is one (`self.ids[0, both]`). A list of tensors, a tuple or a `Sequence`
+    alone (multi-dimensional indexing), a list that may hold tensors and one never filled stay silent."""
     check("""
         import torch
         from typing import List, Sequence
@@ -280,6 +280,7 @@ def test_python_list_index_from_the_data_flow():
                 b = self.ids[keep]  # <- GL133
                 c = self.ids[t.tolist()]  # <- GL133
                 d = self.ids[both]
+                self.ids[0, both] = 0  # <- GL133
                 parts = []
                 for r in request_ids:
                     parts.append(t[r:r + 1])

@@ -972,14 +972,16 @@ def element_of(val: Val) -> Val:
 def merge_envs(base: Mapping[str, Val], branches: list[Mapping[str, Val]],
                default: Callable[[str], Val] | None = None) -> dict[str, Val]:
     """Join the environments at the end of branches (a name unbound on a path keeps its old value, or
-    `default(name)`: what `self.x` was before this function assigned it)."""
+    `default(name)`: what `self.x` was before this function assigned it). A local bound on some paths only, and
+    not before, is what those paths bound: where the others reach its use, Python raises (UnboundLocalError)."""
     names = set().union(*branches) if branches else set()
     out: dict[str, Val] = {}
     for name in names:
         old = base.get(name)
+        unbound = old is None and "." not in name
         if old is None:
             old = default(name) if default is not None else UNKNOWN
-        vals = [b.get(name, old) for b in branches]
+        vals = [b[name] for b in branches if name in b] if unbound else [b.get(name, old) for b in branches]
         merged = vals[0]
         for v in vals[1:]:
             merged = join(merged, v)

@@ -891,3 +891,26 @@ def test_tokenizer_and_processor_outputs_live_on_the_host():
             return helper(tokenizer).to(x.device)
     """
     assert findings(src, scope="all") == {(4, "GL131"), (6, "GL131"), (17, "GL131")}
+
+
+def test_a_local_bound_on_one_path_only_is_what_that_path_bound():
+    """A name bound in one arm (or a loop body) and not before is, where it is used after the join, what that arm
+    bound: the other path would raise UnboundLocalError there. TGI's batch filter builds a device mask under `if
+    not has_triton():` and reads it under a second such `if` (GL123; a CPU mask built the same way is GL302, not a
+    device read). A name bound before the `if` keeps joining with its old value (decoy: a mask that may still be the
+    host list it started as)."""
+    src = """
+        import torch
+
+        def filt(slots: torch.Tensor, n: int, flag: bool, rows: list):
+            if flag:
+                dev_filter = torch.zeros(n, dtype=torch.bool, device=slots.device)
+                cpu_filter = torch.zeros(n, dtype=torch.bool)
+            maybe = rows
+            if flag:
+                maybe = slots > 0
+            if flag:
+                return slots[dev_filter], slots[cpu_filter], slots[maybe]
+            return slots
+    """
+    assert findings(src, scope="all") == {(11, "GL123"), (11, "GL302")}

@@ -19,9 +19,9 @@ One engine iteration (`step`):
    is busy with this one), append tokens, run the stop check, retire finished requests (slot inactive, KV released).
 
 The decode rows are not part of the prefill forward (they replay their own graph), so they do not use the
-budget. The eager prefill forward is launch-bound (the host issues ~1,470 launches for 6 layers and one
-slice, `benchmarks/bench_engine_schedule.py`, while the device mostly idles),
-so the engine also launches up to `overlap` decode steps *between the forward's layers* (default: one between
+budget. The eager prefill forward was launch-bound (~1,470 launches for 6 layers and one slice, +314 per
+slice; 649 for any slice count now, `benchmarks/bench_engine_schedule.py`), and a short forward still leaves
+the device idle while the host issues it, so the engine also launches up to `overlap` decode steps *between the forward's layers* (default: one between
 each two layers; they touch no slot being prefilled): decode fills the device while the host launches the
 prefill, and running requests get several tokens per prefill iteration instead of waiting a whole forward
 per token. The host never waits for the step it just launched. Per-request host work per iteration is only

@@ -72,6 +72,8 @@ def cases() -> dict[str, Callable[[], object]]:
     t1 = torch.zeros(64, dtype=torch.int32, device=d)
     t2 = torch.zeros(4, 64, dtype=torch.long, device=d)
     zero_d = torch.tensor(5, device=d)
+    mask = torch.zeros(64, 64, dtype=torch.bool, device=d)
+    rows = torch.tensor([1, 5, 9], device=d)
     out: dict[str, Callable[[], object]] = {
         "torch.tensor([], device=cuda)": lambda: torch.tensor([], device=d, dtype=torch.int32),
         "t[1] = 1 (Python int into a CUDA element)": lambda: t1.__setitem__(1, 1),
@@ -83,6 +85,10 @@ def cases() -> dict[str, Callable[[], object]]:
         "big[cpu LongTensor]": lambda: big[torch.tensor([1, 2, 3])],
         "big[numpy array]": lambda: big[np.array([1, 2, 3])],
         "big[[1, 2, 3]] = 0 (list index write)": lambda: big.__setitem__([1, 2, 3], 0.0),
+        "t2[1, [1, 2]] = 0 (int and list index write)": lambda: t2.__setitem__((1, [1, 2]), 0),
+        "m[rows, cols] = True (CUDA index tensors, bool store)": lambda: mask.__setitem__((rows, rows), True),
+        "big[idx] = 0.0 (CUDA index tensor, float store)": lambda: big.__setitem__(rows, 0.0),
+        "big[cpu bool mask] (read)": lambda: big[torch.arange(1 << 20) % 2 == 0],
         "torch.multinomial (CUDA probs)": lambda: torch.multinomial(torch.ones(4, 100, device=d), 1),
         "torch.tensor(list, device=cuda)": lambda: torch.tensor([1, 2, 3], device=d),
         "big[1:zero_d] (control: sync)": lambda: big[1:zero_d],

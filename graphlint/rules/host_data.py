@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
-from graphlint.facts.values import Kind
+from graphlint.facts.values import LIST, Kind, Val
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, factory_device_is_cpu, host_list, is_host_data, non_blocking,
@@ -388,7 +388,7 @@ class HostIndex(HostFacts):
             if not isinstance(el.slice, cst.Index):
                 continue
             idx = el.slice.value
-            what = self._host_index(idx)
+            what = self._host_index(idx, len(node.slice) > 1)
             if what:
                 self.report(node, self.message.format(what=what))
                 return
@@ -416,14 +416,24 @@ class HostIndex(HostFacts):
                 return True
         return False
 
-    def _host_index(self, idx: cst.BaseExpression) -> str | None:
+    def _host_index(self, idx: cst.BaseExpression, multi: bool) -> str | None:
+        """`multi`: one of several indices (`mask[i, ids]`), where a tuple or any sequence of ints is an advanced
+        index too; alone, a tuple is multi-dimensional indexing (`x[(0, 1)]` is `x[0, 1]`)."""
         ctx = self.ctx
-        if host_list(ctx, idx) or self.has_tag(idx, "host_list"):
+        val = ctx.val(idx)
+        if host_list(ctx, idx) or self.has_tag(idx, "host_list") or is_python_list(val) or (
+                multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict")):
             return "Python list"
         origin = self.origin(idx)
         if origin is not None and not origin.is_bool and origin.source != "flow":  # a flow fact's dtype is unknown
             return "CPU index tensor"
         return None
+
+
+def is_python_list(val: Val) -> bool:
+    """A Python list of host values, or of values nothing types (never of tensors): `keep: list[int]`,
+    `t.tolist()`, `idx = []` filled with `idx.append(mapping[r])`. A tuple is plain multi-dimensional indexing."""
+    return val == LIST or val.kind is Kind.HOST_SEQ and val.ref == "list"
 
 
 class PageableNonBlockingCopy(HostFacts):

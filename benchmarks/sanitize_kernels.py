@@ -51,6 +51,7 @@ import dsv4_native  # noqa: E402
 from dsv4_native._model_configs import randomize_native_  # noqa: E402
 from dsv4_native.engine import DSV4Engine, StopConditions  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
+from dsv4_native.prefill import prefill_chunked as run_prefill  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 from dsv4_native.sampler import DeviceSampler, SamplingParams  # noqa: E402
 from dsv4_native.indexer import select_topk_triton  # noqa: E402
@@ -205,7 +206,8 @@ def prefill_chunked(t: Target) -> None:  # graphlint: cold
     prompts = [[(7 * i + 3) % 2000 + 2 for i in range(n)] for n in (20, 140)]
     for slot, prompt in enumerate(prompts):
         model.configure_sampling(slot, prompt, PARAMS[2 * slot % len(PARAMS)])
-    model.prefill([0, 1], prompts, chunk=64)  # admits both rows at their last prompt token, KV reserved
+    # exact=False: the CUDA prefill path (packed compressor kernels, the step's attention) on every device
+    run_prefill(model, [0, 1], prompts, chunk=64, exact=False)  # admits both rows at their last prompt token
     model.decode_step(model.cfg.max_batch)
     _check_finite(t, model.logits[:2], "logits")
     _check_tokens(t, model.io.next_tok, model.cfg.vocab)

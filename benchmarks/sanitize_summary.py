@@ -37,7 +37,8 @@ def parse_log(path: Path) -> ToolRun:
     text = path.read_text(errors="replace")
     tool, _, case = path.stem.partition(".")
     end = re.findall(r"sanitize\.sh: \S+ took (\d+) s, exit (\d+)", text)
-    errors = re.findall(r"ERROR SUMMARY: (\d+) error", text)
+    # racecheck prints no ERROR SUMMARY: its count is in the RACECHECK SUMMARY's "(N errors, M warnings)"
+    errors = re.findall(r"ERROR SUMMARY: (\d+) error", text) or re.findall(r"RACECHECK SUMMARY: .*\((\d+) error", text)
     hazards = re.findall(r"RACECHECK SUMMARY: (.*)", text)
     return ToolRun(tool, case or "all", int(end[-1][1]) if end else None, int(end[-1][0]) if end else None,
                    int(errors[-1]) if errors else None, hazards[-1].strip() if hazards else "",

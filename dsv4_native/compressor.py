@@ -496,7 +496,6 @@ def compress_packed(kv: torch.Tensor, score: torch.Tensor, ape: torch.Tensor, no
     if kv.stride(1) != 1:
         raise ValueError("compress_packed: kv rows must have unit column stride")
     old = state.index_select(0, plan.resume.clamp(min=0))  # read before any program writes a state row
-    geometry["num_warps"] = max(1, min(8, head_dim // 32))  # an unreplicated tile, as `_compress_online_kernel`
     _online_packed_kernel[(plan.resume.numel(),)](
         kv, kv.stride(0), sc, plan.grid, plan.inside, old, plan.resume, plan.group_close, plan.group_dst,
         plan.keep, state, norm_w, cos_sin, cache, cos_sin.shape[0], eps, BLOCK_R=min(16, ratio), **geometry)

@@ -793,6 +793,8 @@ class ProjectIndex:
         self._async_step()`). A chain no loop calls (a profiling run, `main`) is not step code. The drivers,
         the loops and their callees run once per step, outside the graph."""
         candidates = []
+        seeds: list[Seed] = []
+        replays: list[FunctionInfo] = []  # every function that replays a graph: the climb below starts there
         for fn in self.functions.values():
             if fn.key in model or fn.parent_key is not None \
                     or (fn.key in reached and reached[fn.key].whole and reached[fn.key].tier == "captured"):
@@ -800,7 +802,12 @@ class ProjectIndex:
             cls = self.classes.get(fn.class_key) if fn.class_key else None
             if cls is None or not self._is_model_code(cls, fn):
                 candidates.append(fn)
-        seeds: list[Seed] = []
+            elif _replays(fn):
+                # Model code the forward pass does not run that replays a graph: the engine's model wrapper
+                # (TGI's `FlashCausalLM.forward(batch)`, LightLLM's `TpPartBaseModel._decode`). A replay is
+                # one step whoever calls it.
+                seeds.append((fn, f"{fn.display} (step: replays a CUDA graph)", None, False))
+                replays.append(fn)
         drivers = {seed[0].key for seed in captured_roots}  # a graphed callable replays one step
         # callee key -> (caller, in a loop of the caller): the call graph among host functions, built once
         callers: dict[str, list[tuple[FunctionInfo, bool]]] = {}
@@ -813,6 +820,8 @@ class ProjectIndex:
                 targets = self.call_edges(fn, fn.module, callee)
                 if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
                     hit = "replays a CUDA graph"
+                    if not replays or replays[-1] is not fn:
+                        replays.append(fn)
                 elif any(t.key in model and not how.startswith(BY_NAME) for t, how in targets) \
                         or (callee in receivers and all(how.startswith(BY_NAME) for _t, how in targets)):
                     # A method found by name only (`method m`) is no evidence of which object is called:
@@ -840,8 +849,73 @@ class ProjectIndex:
                     seen.add(caller.key)
                     one_step.append(caller.key)
         seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
-                     for key, fn in loops.items() if key not in drivers)
+                     for key, fn in loops.items() if key not in drivers and not self._captures(fn))
+        drivers.update(loops)
+        chain, loops_up = self._replay_callers(replays, model)
+        seeds.extend((fn, f"{fn.display} (step: calls a graph replay)", None, False)
+                     for fn in chain if fn.key not in drivers)
+        seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
+                     for fn in loops_up if fn.key not in drivers)
         return seeds
+
+    def _replay_callers(self, replays: list[FunctionInfo], model: frozenset[str]
+                        ) -> tuple[list[FunctionInfo], list[FunctionInfo]]:
+        """The callers of graph replays that run once per replay: a replay is one decode step, so every
+        function that calls one outside a loop runs once per step too, up to an entry point (nothing in the
+        project calls it: an RPC handler such as TGI's `Decode`, called by a Rust router once per step) or
+        a loop (the decode loop, seeded by the caller). A function that captures graphs (a capture region
+        of its own, or a call of a function that has one) is warm-up, and so is what only it calls: a chain
+        ends there, and counts only when some path up from it ends at an entry point or a decode loop. The
+        climb stops at model code the forward pass runs (its callers are step drivers already).
+        Returns the chains' functions and the decode loops above them."""
+        parents: dict[str, list[FunctionInfo]] = {}  # function -> its one-step callers on the climb
+        loops: dict[str, FunctionInfo] = {}
+        good: set[str] = set()  # functions whose chain ends at an entry point or a decode loop
+        queue, seen = deque(replays), {fn.key for fn in replays}
+        while queue:
+            fn = queue.popleft()
+            callers = self._callers(fn)
+            if not callers:
+                good.add(fn.key)
+            for caller, in_loop in callers:
+                if caller.key in model or self._captures(caller):
+                    continue
+                if in_loop:
+                    good.add(fn.key)
+                    loops.setdefault(caller.key, caller)
+                    continue
+                parents.setdefault(fn.key, []).append(caller)
+                if caller.key not in seen:
+                    seen.add(caller.key)
+                    queue.append(caller)
+        # Down from the good ends: a function is on a step chain when one of its callers is.
+        children: dict[str, list[str]] = {}
+        for key, ups in parents.items():
+            for up in ups:
+                children.setdefault(up.key, []).append(key)
+        stack = list(good)
+        while stack:
+            for key in children.get(stack.pop(), ()):
+                if key not in good:
+                    good.add(key)
+                    stack.append(key)
+        starts = {fn.key for fn in replays}
+        return [self.functions[key] for key in good if key not in starts], list(loops.values())
+
+    def _callers(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, bool]]:
+        """(caller, in a loop of the caller) of each call the index resolves to `fn`, among calls spelt with
+        its name (`self.generate_token(b)`, `self.model.forward(x)`; not `self(x)` or a registry entry)."""
+        out = []
+        for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
+            if caller.parent_key is None and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
+                out.append((caller, any(a <= line <= b for a, b in caller.loops)))
+        return out
+
+    def _captures(self, fn: FunctionInfo) -> bool:
+        """`fn` captures CUDA graphs: it has a capture region, or calls a function that has one (a warm-up
+        loop over batch sizes calling `capture_one(bs)`): not a decode step, though it runs the model."""
+        return bool(fn.regions) or any(t.regions for callee, _line in fn.calls
+                                       for t, _how in self.call_edges(fn, fn.module, callee))
 
     def _model_receivers(self, fn: FunctionInfo) -> frozenset[str]:
         """Receivers of unknown class that `fn` calls and that are models by what is done with them: a model
@@ -888,6 +962,10 @@ class ProjectIndex:
             if fn.parent_key is None:
                 out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=tier)
         return out
+
+
+def _replays(fn: FunctionInfo) -> bool:
+    return any(callee.rpartition(".")[2] in STEP_DRIVER_CALLS for callee, _line in fn.calls)
 
 
 def _namespace_parent(s: ModuleSummary) -> tuple[str, str] | None:
@@ -985,7 +1063,7 @@ class CallFacts:
         if name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
             return {}  # called by the framework (module calls, construction) more often than seen
         sites = []
-        for caller, callee, line in self._calls_named(name):
+        for caller, callee, line in self.calls_named(name):
             for target, how in self.index.call_edges(caller, caller.module, callee):
                 if target.key == fn.key:
                     sites.append((caller, callee, line, how))
@@ -1029,7 +1107,7 @@ class CallFacts:
                     out.setdefault(param, set()).add(site.get(param, "unknown"))
         return {param: self.settle(join_later(kinds), caller) for param, kinds in out.items()}
 
-    def _calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
+    def calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
         if self._by_name is None:
             table: dict[str, list[tuple["FunctionInfo", str, int]]] = {}
             for caller in self.index.functions.values():

@@ -1086,3 +1086,94 @@ def test_a_method_of_a_captured_model_still_makes_a_step_driver():
     found = hot({"pkg.m": src})
     assert found["Sampler.logprobs"][0] == "captured"
     assert found["Worker.prompt_logprobs"] == ("step", ("Worker.prompt_logprobs (step: calls the model)",))
+
+
+SERVER = """
+    import torch
+
+    class Model:
+        def forward(self, batch):
+            raise NotImplementedError
+
+        def generate_token(self, batch):
+            raise NotImplementedError
+
+    class FlashModel(Model):
+        def forward(self, batch):  # the engine's model wrapper: no tensor annotation, not an nn.Module
+            if batch.graph is None:
+                return batch.eager()
+            batch.graph.replay()
+            return batch.out
+
+        def generate_token(self, batch):
+            out = self.forward(batch)
+            return choose(out)
+
+        def capture_one(self, bs):
+            with torch.cuda.graph(self.g):
+                self.out = self.net(bs)
+
+        def tune(self, bs):
+            return self.forward(bs)  # start-up autotuning: only the capturing warm-up calls it
+
+        def warmup(self, batch, sizes):
+            self.generate_token(batch)
+            for bs in sizes:
+                self.capture_one(bs)
+                self.tune(bs)
+
+    def choose(out):
+        return out.argmax(-1).item()
+
+    class Service:
+        def __init__(self, model: Model):
+            self.model = model
+
+        async def Decode(self, request):  # called once per step by a router outside the project
+            return self.model.generate_token(request.batch)
+"""
+
+
+def test_callers_of_a_graph_replay_run_once_per_step_up_to_the_entry_point():
+    """A replay is one decode step: its callers outside loops run once per step up to an entry point that
+    nothing in the project calls (an RPC handler); the decode loop lives outside the linted code."""
+    found = hot({"pkg.server": SERVER})
+    assert found["FlashModel.forward"] == ("step", ("FlashModel.forward (step: replays a CUDA graph)",))
+    assert found["FlashModel.generate_token"][0] == "step"
+    assert found["Service.Decode"] == ("step", ("Service.Decode (step: calls a graph replay)",))
+    assert found["choose"][0] == "step"
+    # Decoys: a function that captures graphs is warm-up, not a step, even with the model call in its loop;
+    # what only it calls is warm-up too.
+    assert "FlashModel.warmup" not in found and "FlashModel.tune" not in found
+
+
+def test_a_capture_loop_over_batch_sizes_is_no_decode_loop():
+    found = hot({"pkg.m": """
+        import torch
+
+        def run(model, x):
+            model.prepare_inputs(x)
+            return model(x)
+
+        class Llama(torch.nn.Module):
+            def prepare_inputs(self, x):
+                return x
+
+            def forward(self, x):
+                return x
+
+        def capture(model, g, x):
+            with torch.cuda.graph(g):
+                model.forward(x)
+
+        def capture_all(model, graphs, sizes):
+            for bs in sizes:
+                capture(model, graphs[bs], bs)
+                run(model, bs)  # a warm-up run before each capture
+
+        def generate(model, x, n):
+            for _ in range(n):
+                x = run(model, x)
+    """})
+    assert found["generate"] == ("step", ("generate (step: decode loop)",))
+    assert "capture_all" not in found  # decoy: it captures graphs

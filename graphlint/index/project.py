@@ -15,7 +15,7 @@ from graphlint.facts.callsite import (
 )
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, ModuleSummary, _hop,
 )
 
 
@@ -551,6 +551,9 @@ class ProjectIndex:
     def _resolve_self(self, cls: ClassInfo, rest: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         parts = rest.split(".")
         first = parts[0]
+        if first.endswith("()"):  # `state = self.state_class(); state.init(...)`: an instance of what it holds
+            return [(fn, f"self.{first[:-2]}: {c.qualname}") for c in self._class_values(cls, first[:-2])
+                    for fn in (self.methods(c, parts[1]) if len(parts) > 1 else self._call_target(c))]
         getter = self.method(cls, first) if depth < MAX_DISPATCH_DEPTH and not first.endswith("]") else None
         if getter is not None and getter.is_property:
             # `self.model(x)` / `self.model.generate(x)` with `@property def model(self): return self._model`:
@@ -586,6 +589,11 @@ class ProjectIndex:
         out: list[tuple[FunctionInfo, str]] = []
         for c in self.mro(cls):
             for desc in c.factories.get(name, ()):
+                if desc.startswith("self."):  # `self.infer = self.infer_class(...)`: the classes it holds
+                    attr = desc[len("self."):].removesuffix("()")
+                    out.extend((fn, f"self.{name} = self.{attr}: {k.qualname}") for k in self._class_values(cls, attr)
+                               for fn in (self.methods(k, meth) if meth else self._call_target(k)))
+                    continue
                 # A class here is an annotation (`cache: BufferCache`, `layers: list[Layer]`): `__init__`
                 # assignments of a class call are module attributes, not factories.
                 typed = self.class_by_dotted(desc) is not None
@@ -609,6 +617,18 @@ class ProjectIndex:
             # parameter, a model loaded by name): a model protocol method on a receiver of unknown class.
             out = self._protocol_methods(meth)
         return out
+
+    def _class_values(self, cls: ClassInfo, attr: str) -> list[ClassInfo]:
+        """The project classes a class-valued attribute can hold on an instance of `cls`: what `cls`, its bases
+        and its subclasses assign it (`pre_infer_class = LlamaPreInfer` at class level in each model, `None`
+        in the base whose methods instantiate it)."""
+        out: dict[str, ClassInfo] = {}
+        for c in (*self.mro(cls), *self._descendants(cls)):
+            for ref in c.callables.get(attr, ()):
+                target = self.class_by_dotted(ref)
+                if target is not None:
+                    out.setdefault(target.key, target)
+        return list(out.values())
 
     def _protocol_methods(self, meth: str) -> list[tuple[FunctionInfo, str]]:
         """Every project definition of a model protocol method (`model_protocol`); nothing for other names."""
@@ -680,8 +700,12 @@ class ProjectIndex:
                     for target, how in edges:
                         captured.append((target, _hop(target, how), region, False))
                     if not edges and self._calls_a_value(fn, callee):
-                        captured.extend((target, f"{target.display} [the captured model]", region, False)
-                                        for target in self._top_models(roots["forward"]))
+                        # what the callers pass for the parameter it calls; else whichever model it was handed
+                        passed = self._passed_callables(fn, callee)
+                        captured.extend((target, _hop(target, how), region, False) for target, how in passed)
+                        if not passed:
+                            captured.extend((target, f"{target.display} [the captured model]", region, False)
+                                            for target in self._top_models(roots["forward"]))
         module_region = Hop("<module> (capture region)")
         for s in self.modules.values():
             for callee, _line in s.module_region_calls:
@@ -729,6 +753,43 @@ class ProjectIndex:
                 for fn, _how in self.call_edges(caller, s.module, ref):
                     roots["forward"].append((fn, f"{fn.display} (forward hook)", None, False))
         return roots
+
+    def call_params(self, fn: FunctionInfo, callee: str) -> list[str]:
+        """The parameters of `fn` that a call spelt `callee` fills positionally, in order."""
+        params = list(fn.params)
+        if fn.binding in ("method", "class"):
+            head = callee.rpartition(".")[0]
+            via_class = fn.binding == "method" and head and self.class_by_dotted(head) is not None
+            if not via_class:
+                params = params[1:]  # `self.m(a)`, `obj.m(a)`, `Cls.cm(a)`: the first parameter is implicit
+        return params
+
+    def _passed_callables(self, fn: FunctionInfo, callee: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
+        """`decode_fn(ids, state)` where `decode_fn` is a parameter of `fn`: the functions and methods the
+        project's calls of `fn` pass for it (`graph.capture(self._token_forward, ids)`), also through a caller
+        that hands its own parameter on (`capture(fn, ...)` calling `self._capture(fn, ...)`)."""
+        if depth > MAX_SETTLE_DEPTH:
+            return []
+        head, _, meth = callee.rpartition(".")
+        value = head if meth in ("forward", "__call__") else callee
+        param = value.rpartition(".")[2]
+        if value != f"{fn.module}.{param}" or param not in fn.params:
+            return []
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for caller, desc, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
+            if not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
+                continue
+            params = self.call_params(fn, desc)
+            slots = {param} | ({str(params.index(param))} if param in params else set())
+            for c, ln, slot, ref in caller.callable_args:
+                if c == desc and ln == line and slot in slots:
+                    if ref.startswith(PARAM):
+                        for target, how in self._passed_callables(caller, f"{caller.module}.{ref[len(PARAM):]}", depth + 1):
+                            out.setdefault(target.key, (target, how))
+                        continue
+                    for target, _how in self.call_edges(caller, caller.module, ref):
+                        out.setdefault(target.key, (target, f"passed as {param} by {caller.display}"))
+        return list(out.values())
 
     def _calls_a_value(self, fn: FunctionInfo, callee: str) -> bool:
         """`self._model_forward(**inputs)`, `decode_fn(ids, state)`, `self.model.forward(ids)`: a call of an
@@ -802,7 +863,7 @@ class ProjectIndex:
             cls = self.classes.get(fn.class_key) if fn.class_key else None
             if cls is None or not self._is_model_code(cls, fn):
                 candidates.append(fn)
-            elif _replays(fn):
+            elif _replays(fn) and not fn.regions:
                 # Model code the forward pass does not run that replays a graph: the engine's model wrapper
                 # (TGI's `FlashCausalLM.forward(batch)`, LightLLM's `TpPartBaseModel._decode`). A replay is
                 # one step whoever calls it.
@@ -818,7 +879,8 @@ class ProjectIndex:
             for callee, line in fn.calls:
                 in_loop = any(a <= line <= b for a, b in fn.loops)
                 targets = self.call_edges(fn, fn.module, callee)
-                if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
+                if callee.rpartition(".")[2] in STEP_DRIVER_CALLS and not fn.regions:
+                    # (a capture function that replays its fresh graph once runs at warm-up, not per step)
                     hit = "replays a CUDA graph"
                     if not replays or replays[-1] is not fn:
                         replays.append(fn)
@@ -849,7 +911,7 @@ class ProjectIndex:
                     seen.add(caller.key)
                     one_step.append(caller.key)
         seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
-                     for key, fn in loops.items() if key not in drivers and not self._captures(fn))
+                     for key, fn in loops.items() if key not in drivers and not self._captures(fn, True))
         drivers.update(loops)
         chain, loops_up = self._replay_callers(replays, model)
         seeds.extend((fn, f"{fn.display} (step: calls a graph replay)", None, False)
@@ -878,8 +940,8 @@ class ProjectIndex:
             if not callers:
                 good.add(fn.key)
             for caller, in_loop in callers:
-                if caller.key in model or self._captures(caller):
-                    continue
+                if caller.key in model or self._captures(caller, in_loop) or caller.qualname.endswith(".__init__"):
+                    continue  # (constructing an object is set-up: model loading profiles and warms up)
                 if in_loop:
                     good.add(fn.key)
                     loops.setdefault(caller.key, caller)
@@ -911,11 +973,17 @@ class ProjectIndex:
                 out.append((caller, any(a <= line <= b for a, b in caller.loops)))
         return out
 
-    def _captures(self, fn: FunctionInfo) -> bool:
+    def _captures(self, fn: FunctionInfo, loop: bool = False) -> bool:
         """`fn` captures CUDA graphs: it has a capture region, or calls a function that has one (a warm-up
-        loop over batch sizes calling `capture_one(bs)`): not a decode step, though it runs the model."""
-        return bool(fn.regions) or any(t.regions for callee, _line in fn.calls
-                                       for t, _how in self.call_edges(fn, fn.module, callee))
+        loop over batch sizes calling `capture_one(bs)`): not a decode step, though it runs the model. With
+        `loop`, for a function that calls a step in a loop: also a method of a class that captures graphs
+        (a graph runner's warm-up over batch sizes, whose callee captures lazily on its first call): engines
+        keep their decode loop elsewhere."""
+        if fn.regions or any(t.regions for callee, _line in fn.calls
+                             for t, _how in self.call_edges(fn, fn.module, callee)):
+            return True
+        cls = self.classes.get(fn.class_key) if loop and fn.class_key else None
+        return cls is not None and any(self.functions[key].regions for c in self.mro(cls) for key in c.methods.values())
 
     def _model_receivers(self, fn: FunctionInfo) -> frozenset[str]:
         """Receivers of unknown class that `fn` calls and that are models by what is done with them: a model
@@ -1092,12 +1160,7 @@ class CallFacts:
         records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
         if not records or len(records) != caller.calls.count((callee, line)):
             return None
-        params = list(fn.params)
-        if fn.binding in ("method", "class"):
-            head = callee.rpartition(".")[0]
-            via_class = fn.binding == "method" and head and self.index.class_by_dotted(head) is not None
-            if not via_class:
-                params = params[1:]  # `self.m(a)`, `obj.m(a)`, `Cls.cm(a)`: the first parameter is implicit
+        params = self.index.call_params(fn, callee)
         out: dict[str, set[str]] = {}
         for positional, keywords in records:
             site = dict(zip(params, positional))

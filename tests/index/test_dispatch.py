@@ -1177,3 +1177,105 @@ def test_a_capture_loop_over_batch_sizes_is_no_decode_loop():
     """})
     assert found["generate"] == ("step", ("generate (step: decode loop)",))
     assert "capture_all" not in found  # decoy: it captures graphs
+
+
+LAYER_INFER = """
+    import torch
+
+    class LayerInferTpl:
+        def token_forward(self, x, state):
+            return self._ffn(x)
+
+        def tp_token_forward(self, x, state):
+            return self._ffn(x)
+
+        def load(self, path):  # not in the step: loading
+            return torch.load(path).item()
+
+        def _ffn(self, x):
+            raise NotImplementedError
+
+    class LlamaLayerInfer(LayerInferTpl):
+        def _ffn(self, x):
+            return x.sum().item()
+
+    class UnusedLayerInfer(LayerInferTpl):  # no model names it
+        def token_forward(self, x, state):
+            return x.max().item()
+
+    class StateInfo:
+        def init_state(self, ids):
+            return ids.tolist()
+
+    class CudaGraph:
+        def capture(self, decode_func, ids, state):
+            return self._capture(decode_func, ids, state)
+
+        def _capture(self, decode_func, ids, state):
+            with torch.cuda.graph(self.g):
+                self.out = decode_func(ids, state)
+            return self.out
+
+        def replay(self, ids, state):
+            self.g.replay()
+            return self.out
+
+    class BaseModel:
+        layer_infer_class = None
+        state_class = StateInfo
+
+        def __init__(self, n, graphs):
+            self.layers = [self.layer_infer_class(i) for i in range(n)]
+            self.graph = CudaGraph() if graphs else None
+
+        def forward(self, batch):
+            state = self.state_class()
+            state.init_state(batch.ids)
+            if self.graph.need_capture(batch):
+                return self.graph.capture(self._token_forward, batch.ids, state)
+            return self.graph.replay(batch.ids, state)
+
+        def _token_forward(self, ids, state):
+            for i in range(len(self.layers)):
+                layer = self.layers[i]
+                method = (layer.token_forward, layer.tp_token_forward)[self.mode]
+                ids = method(ids, state)
+            return ids
+
+        def _eager_only(self, ids):  # passed to no capture
+            return ids.item()
+
+    class LlamaModel(BaseModel):
+        layer_infer_class = LlamaLayerInfer
+
+    class VisionTower(torch.nn.Module):  # a model no capture region is handed
+        def forward(self, pixels):
+            return pixels.nonzero()
+
+    class Backend:
+        def init_model(self):
+            self.model = load_model()
+            self.model: BaseModel = self.model  # typing what a loader returned
+
+        def decode(self, batch):
+            return self.model.forward(batch)
+"""
+
+
+def test_callables_passed_to_a_graph_helper_and_class_valued_attributes():
+    """A capture region calling a parameter captures what the callers pass for it (through a helper that hands
+    it on); class-valued attributes that subclasses set, the lists built from them and a tuple of bound
+    methods picked by index resolve to those classes' methods; `self.x: Cls = ...` types the attribute."""
+    found = hot({"pkg.model": LAYER_INFER})
+    via = found["BaseModel._token_forward"]
+    assert via[0] == "captured" and via[1][-1] == "BaseModel._token_forward [passed as decode_func by BaseModel.forward]"
+    assert found["LayerInferTpl.token_forward"][0] == "captured"
+    assert found["LayerInferTpl.tp_token_forward"][0] == "captured"
+    assert found["LlamaLayerInfer._ffn"][0] == "captured"
+    assert found["StateInfo.init_state"][0] == "step"  # `self.state_class()`: an instance of StateInfo
+    assert found["BaseModel.forward"][0] == "step" and found["Backend.decode"][0] == "step"
+    # Decoys: a layer class no model names, a method of the layer no call picks, a method nobody passes to
+    # the capture helper; and no top-level model is assumed captured once the passed callables are known.
+    assert "UnusedLayerInfer.token_forward" not in found and "LayerInferTpl.load" not in found
+    assert "BaseModel._eager_only" not in found
+    assert found["VisionTower.forward"][0] == "forward"

@@ -302,6 +302,9 @@ class ProjectIndex:
         cls = self.classes.get(caller.class_key) if caller and caller.class_key else None
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
             return [(fn, "") for fn in self._call_target(cls)]
+        if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
+            init = self.method(cls, "__init__")
+            return [(init, f"new {cls.qualname}")] if init is not None else []
         if callee.startswith(("self.", "cls.")):
             return self._resolve_self(cls, callee.split(".", 1)[1]) if cls is not None else []
         if callee.startswith("super()."):
@@ -312,6 +315,10 @@ class ProjectIndex:
         fn = self.function_by_dotted(callee)
         if fn is not None:
             return [(fn, "")]
+        made = self.class_by_dotted(callee)
+        if made is not None:  # `Cls(...)` runs its `__init__` (TGI builds its logits warpers once per batch)
+            init = self.method(made, "__init__")
+            return [(init, f"new {made.qualname}")] if init is not None else []
         # `Cls.method(...)`, `Fn.apply(...)`, or calling a module instance held in a module-level name.
         head, _, meth = callee.rpartition(".")
         owner = self.class_by_dotted(head) if head else None
@@ -470,7 +477,14 @@ class ProjectIndex:
         return cached
 
     def _is_model_class(self, cls: ClassInfo) -> bool:
-        return self.is_nn_module(cls) or any("forward" in c.methods for c in self.mro(cls))
+        """An nn.Module, or a plain class with a `forward` that replays no CUDA graph: a class whose methods
+        replay one is the engine's runner around the model (TGI's `FlashCausalLM.forward(batch)`, LightLLM's
+        `TpPartBaseModel`), whose calls on objects of unknown class are calls on the model it loaded."""
+        if self.is_nn_module(cls):
+            return True
+        mro = self.mro(cls)
+        return any("forward" in c.methods for c in mro) \
+            and not any(_replays(self.functions[key]) for c in mro for key in c.methods.values())
 
     def _registry_entries(self, base: str, depth: int) -> list[str]:
         """Entries of a registry: a module-level container, or an instance of a class holding one."""
@@ -549,18 +563,30 @@ class ProjectIndex:
         return any(base in AUTOGRAD_FUNCTION_BASES for c in self.mro(cls) for base in c.bases)
 
     def _resolve_self(self, cls: ClassInfo, rest: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
+        edges = self._resolve_attr_call(cls, rest, depth)
+        parts = rest.split(".")
+        if len(parts) == 3 and not parts[0].endswith(("()", "]")):
+            # `self.model.batch_type.from_pb(...)` with `@property def batch_type(self): return FlashBatch`: the
+            # getter runs, then the method of the class it returns
+            edges += [(fn, how) for getter, how in edges if getter.is_property for ref in self._made_by(getter)
+                      if (made := self.class_by_dotted(ref)) is not None for fn in self.methods(made, parts[2])]
+        return edges
+
+    def _resolve_attr_call(self, cls: ClassInfo, rest: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         parts = rest.split(".")
         first = parts[0]
-        if first.endswith("()"):  # `state = self.state_class(); state.init(...)`: an instance of what it holds
-            return [(fn, f"self.{first[:-2]}: {c.qualname}") for c in self._class_values(cls, first[:-2])
-                    for fn in (self.methods(c, parts[1]) if len(parts) > 1 else self._call_target(c))]
+        if first.endswith("()"):
+            return self._resolve_made(cls, first[:-2], parts[1:], depth)
         getter = self.method(cls, first) if depth < MAX_DISPATCH_DEPTH and not first.endswith("]") else None
         if getter is not None and getter.is_property:
             # `self.model(x)` / `self.model.generate(x)` with `@property def model(self): return self._model`:
             # reading the property runs the getter, and the call is on what the getter returns.
             inner = [ref[len("self."):] for ref in getter.makes if ref.startswith("self.")]
-            return [(getter, "")] + [edge for ref in inner
-                                     for edge in self._resolve_self(cls, ref + rest[len(first):], depth + 1)]
+            # (`@property def batch_type(self): return Batch`, then `self.batch_type.from_pb(...)`)
+            made = [fn for ref in self._made_by(getter) if len(parts) == 2 and not ref.startswith("self.")
+                    and (c := self.class_by_dotted(ref)) is not None for fn in self.methods(c, parts[1])]
+            return [(getter, "")] + [(fn, "") for fn in made] + [
+                edge for ref in inner for edge in self._resolve_self(cls, ref + rest[len(first):], depth + 1)]
         if len(parts) == 1 and not first.endswith("[]"):
             fns = self.methods(cls, first)  # an abstract template method runs the subclass's override
             if fns:
@@ -616,6 +642,25 @@ class ProjectIndex:
             # `self.model.update_model_metas(...)` where nothing says what `model` holds (a constructor
             # parameter, a model loaded by name): a model protocol method on a receiver of unknown class.
             out = self._protocol_methods(meth)
+        return out
+
+    def _resolve_made(self, cls: ClassInfo, name: str, rest: list[str], depth: int) -> list[tuple[FunctionInfo, str]]:
+        """`obj = self.name(...)`, then `obj.meth(...)` (`rest`: the names after it): an instance of the class a
+        class-valued attribute holds (`self.state_class()`), or what the method `name` returns
+        (`self._create_state(batch)`, itself returning `self.state_class()`). Nothing known: a model protocol
+        method, as on any receiver of unknown class."""
+        classes = self._class_values(cls, name)
+        out = [(fn, f"self.{name}: {c.qualname}") for c in classes
+               for fn in (self.methods(c, rest[0]) if rest else self._call_target(c))]
+        maker = self.method(cls, name) if not classes and depth < MAX_DISPATCH_DEPTH else None
+        if maker is not None:
+            for ref in self._made_by(maker):
+                if ref.startswith("self."):
+                    out.extend(self._resolve_self(cls, ".".join([ref[len("self."):], *rest]), depth + 1))
+                elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
+                    out.extend((fn, "") for fn in (self.methods(made, rest[0]) if rest else self._call_target(made)))
+        if not out and len(rest) == 1 and not self._is_model_class(cls):
+            out = self._protocol_methods(rest[0])
         return out
 
     def _class_values(self, cls: ClassInfo, attr: str) -> list[ClassInfo]:
@@ -784,7 +829,8 @@ class ProjectIndex:
             for c, ln, slot, ref in caller.callable_args:
                 if c == desc and ln == line and slot in slots:
                     if ref.startswith(PARAM):
-                        for target, how in self._passed_callables(caller, f"{caller.module}.{ref[len(PARAM):]}", depth + 1):
+                        handed = f"{caller.module}.{ref[len(PARAM):]}"
+                        for target, how in self._passed_callables(caller, handed, depth + 1):
                             out.setdefault(target.key, (target, how))
                         continue
                     for target, _how in self.call_edges(caller, caller.module, ref):
@@ -969,7 +1015,8 @@ class ProjectIndex:
         its name (`self.generate_token(b)`, `self.model.forward(x)`; not `self(x)` or a registry entry)."""
         out = []
         for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
-            if caller.parent_key is None and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
+            if caller.parent_key is None \
+                    and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
                 out.append((caller, any(a <= line <= b for a, b in caller.loops)))
         return out
 

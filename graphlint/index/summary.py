@@ -543,9 +543,9 @@ class _Indexer(ast.NodeVisitor):
                 self.local_binds[-1][name] = ALTERNATIVES + "|".join(alts)
             return
         if isinstance(value, ast.Call) and (func := dotted(value.func)) and func.startswith("self.") \
-                and func.count(".") == 1 and func.endswith(("cls", "class")):
-            # `state = self.infer_state_class()`: an instance of the class that attribute holds (PEP 8 names a
-            # class-valued attribute `*_cls` / `*_class`)
+                and func.count(".") == 1:
+            # `state = self.state_class()`, `state = self._create_state(batch)`: what that attribute builds or
+            # that method returns (`index.project` reads which)
             self.local_binds[-1][name] = f"{func}()"
             return
         if src and src.startswith("self."):
@@ -631,7 +631,8 @@ class _Indexer(ast.NodeVisitor):
 
     def _record_call(self, node: ast.Call) -> None:
         callee = self.resolve(dotted(node.func))
-        bound = self.local_binds[-1].get(node.func.id, "") if self.local_binds and isinstance(node.func, ast.Name) else ""
+        func = node.func
+        bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
         if bound.startswith(ALTERNATIVES) and self.func_stack:
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
         if callee:
@@ -667,11 +668,11 @@ class _Indexer(ast.NodeVisitor):
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
 
-
     def _callable_args(self, node: ast.Call, callee: str) -> None:
         """Record the arguments that name a callable: a module-level function or class, an import, a method
         of the enclosing class (`self._token_forward`), the function of a `partial(f, ...)`."""
-        slots = [(str(i), arg) for i, arg in enumerate(node.args)] + [(kw.arg, kw.value) for kw in node.keywords if kw.arg]
+        slots = [(str(i), arg) for i, arg in enumerate(node.args)]
+        slots += [(kw.arg, kw.value) for kw in node.keywords if kw.arg]
         for slot, arg in slots:
             if isinstance(arg, ast.Call) and (self.resolve(dotted(arg.func)) or "") in PARTIAL_CALLS and arg.args:
                 arg = arg.args[0]

@@ -1268,7 +1268,8 @@ def test_callables_passed_to_a_graph_helper_and_class_valued_attributes():
     methods picked by index resolve to those classes' methods; `self.x: Cls = ...` types the attribute."""
     found = hot({"pkg.model": LAYER_INFER})
     via = found["BaseModel._token_forward"]
-    assert via[0] == "captured" and via[1][-1] == "BaseModel._token_forward [passed as decode_func by BaseModel.forward]"
+    assert via == ("captured", ("CudaGraph._capture (capture region)",
+                                "BaseModel._token_forward [passed as decode_func by BaseModel.forward]"))
     assert found["LayerInferTpl.token_forward"][0] == "captured"
     assert found["LayerInferTpl.tp_token_forward"][0] == "captured"
     assert found["LlamaLayerInfer._ffn"][0] == "captured"
@@ -1279,3 +1280,77 @@ def test_callables_passed_to_a_graph_helper_and_class_valued_attributes():
     assert "UnusedLayerInfer.token_forward" not in found and "LayerInferTpl.load" not in found
     assert "BaseModel._eager_only" not in found
     assert found["VisionTower.forward"][0] == "forward"
+
+
+def test_per_batch_objects_properties_returning_classes_and_the_runner_around_the_model():
+    """A step that builds an object runs its `__init__`; `self.model.batch_type.from_pb(...)` runs the getter
+    and the classmethod of the class it returns; a local bound to what a method returns (`state =
+    self._make_state()`) has that method's classes; a plain class with a `forward` that replays a graph is the
+    engine's runner, whose `self.model.<protocol>()` calls reach every model's implementation."""
+    found = hot({"pkg.engine": """
+        import torch
+        from torch import nn
+
+        class Warper:
+            def __init__(self, temps):
+                self.temps = torch.tensor(temps, device="cuda")
+
+        class Unbuilt:
+            def __init__(self, temps):
+                self.temps = torch.tensor(temps, device="cuda")
+
+        class Batch:
+            @classmethod
+            def from_pb(cls, pb):
+                return cls(pb.ids)
+
+            def __init__(self, ids):
+                self.ids = torch.tensor(ids, device="cuda")
+
+        class State:
+            def init(self, ids):
+                return ids.tolist()
+
+        class Qwen(nn.Module):
+            def get_position_ids(self, ids):
+                return ids.nonzero()
+
+            def forward(self, x):
+                return x
+
+        class Llama(nn.Module):
+            def get_position_ids(self, ids):
+                return ids.nonzero()
+
+            def forward(self, x):
+                return x
+
+        class Runner:
+            def __init__(self, model_cls):
+                self.model = model_cls()
+
+            @property
+            def batch_type(self):
+                return Batch
+
+            def _make_state(self):
+                return State()
+
+            def forward(self, batch):
+                pos = self.model.get_position_ids(batch.ids)
+                self.graph.replay()
+                return pos
+
+            def generate_token(self, pb):
+                batch = self.batch_type.from_pb(pb)
+                state = self._make_state()
+                state.init(batch.ids)
+                Warper(pb.temps)
+                return self.forward(batch)
+    """})
+    assert found["Warper.__init__"][1][-1] == "Warper.__init__ [new Warper]"
+    assert found["Batch.from_pb"][0] == "step" and found["Batch.__init__"][0] == "step"
+    assert found["State.init"][0] == "step"
+    assert found["Qwen.get_position_ids"][1][-1] == "Qwen.get_position_ids [model method get_position_ids]"
+    assert found["Llama.get_position_ids"][0] == "step"
+    assert "Unbuilt.__init__" not in found and "Runner.__init__" not in found  # decoys: nothing builds them per step

@@ -127,6 +127,7 @@ class ProjectIndex:
         self._top_models_cache: list[FunctionInfo] | None = None
         self._decorated_cache: dict[str, list[str]] | None = None
         self._mixin_cache: dict[str, bool] = {}
+        self._runner_cache: dict[str, bool] = {}
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
@@ -162,6 +163,7 @@ class ProjectIndex:
         self._top_models_cache = None
         self._decorated_cache = None
         self._mixin_cache.clear()
+        self._runner_cache.clear()
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._children = None
         self._mros.clear()
@@ -348,8 +350,9 @@ class ProjectIndex:
             return [(fn, how) for target, how in self._denotes(callee, depth) for fn in self._call_target(target)]
         head, _, meth = callee.rpartition(".")
         if head.endswith(("()", "[]")):
+            # a method, else a callable field (`batch.chooser(logits)` with `chooser: Chooser` on the class)
             return [(fn, how) for target, how in self._denotes(head, depth) if isinstance(target, ClassInfo)
-                    for fn in self.methods(target, meth)]
+                    for fn in (self.methods(target, meth) or [f for f, _h in self._resolve_self(target, meth)])]
         owner, _, field = head.rpartition(".")
         if owner.endswith("()") and field:  # `inputs.vision.get(...)`, `inputs: ModelInputs` with `vision: Vision`
             return [(fn, how or h.replace("self.", ".", 1)) for target, how in self._denotes(owner, depth)
@@ -469,10 +472,12 @@ class ProjectIndex:
             self._methods_named("__")  # builds the table
             # A wrapper that delegates the method to the object it holds (`return self.model.m(...)`) is
             # not a definer: it forwards the protocol.
-            owners = [self.classes.get(fn.class_key) for fn in (self._methods_by_name or {}).get(name, [])
+            # So is the engine's runner around the model (`_runner`), which mirrors the model's interface.
+            owners = [c for fn in (self._methods_by_name or {}).get(name, [])
                       if fn.class_key and not any(c.startswith("self.") and c.count(".") == 2
-                                                  and c.endswith(f".{name}") for c, _line in fn.calls)]
-            models = sum(1 for c in owners if c is not None and self._is_model_class(c))
+                                                  and c.endswith(f".{name}") for c, _line in fn.calls)
+                      and (c := self.classes.get(fn.class_key)) is not None and not self._runner(c)]
+            models = sum(1 for c in owners if self._is_model_class(c))
             cached = self._protocol_cache[name] = bool(owners) and models * 4 >= len(owners) * 3
         return cached
 
@@ -480,11 +485,16 @@ class ProjectIndex:
         """An nn.Module, or a plain class with a `forward` that replays no CUDA graph: a class whose methods
         replay one is the engine's runner around the model (TGI's `FlashCausalLM.forward(batch)`, LightLLM's
         `TpPartBaseModel`), whose calls on objects of unknown class are calls on the model it loaded."""
-        if self.is_nn_module(cls):
-            return True
-        mro = self.mro(cls)
-        return any("forward" in c.methods for c in mro) \
-            and not any(_replays(self.functions[key]) for c in mro for key in c.methods.values())
+        return self.is_nn_module(cls) or (any("forward" in c.methods for c in self.mro(cls)) and not self._runner(cls))
+
+    def _runner(self, cls: ClassInfo) -> bool:
+        """A plain class some of whose methods (its bases' included) replay a CUDA graph: the engine's runner
+        around the model."""
+        cached = self._runner_cache.get(cls.key)
+        if cached is None:
+            cached = self._runner_cache[cls.key] = not self.is_nn_module(cls) and any(
+                _replays(self.functions[key]) for c in self.mro(cls) for key in c.methods.values())
+        return cached
 
     def _registry_entries(self, base: str, depth: int) -> list[str]:
         """Entries of a registry: a module-level container, or an instance of a class holding one."""

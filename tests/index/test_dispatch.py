@@ -1286,7 +1286,8 @@ def test_per_batch_objects_properties_returning_classes_and_the_runner_around_th
     """A step that builds an object runs its `__init__`; `self.model.batch_type.from_pb(...)` runs the getter
     and the classmethod of the class it returns; a local bound to what a method returns (`state =
     self._make_state()`) has that method's classes; a plain class with a `forward` that replays a graph is the
-    engine's runner, whose `self.model.<protocol>()` calls reach every model's implementation."""
+    engine's runner, whose `self.model.<protocol>()` calls reach every model's implementation (a runner mirroring
+    the protocol does not count against it); a typed parameter's callable field runs its `__call__`."""
     found = hot({"pkg.engine": """
         import torch
         from torch import nn
@@ -1299,7 +1300,13 @@ def test_per_batch_objects_properties_returning_classes_and_the_runner_around_th
             def __init__(self, temps):
                 self.temps = torch.tensor(temps, device="cuda")
 
+        class Chooser:
+            def __call__(self, logits):
+                return logits.argmax(-1).tolist()
+
         class Batch:
+            chooser: Chooser
+
             @classmethod
             def from_pb(cls, pb):
                 return cls(pb.ids)
@@ -1336,6 +1343,12 @@ def test_per_batch_objects_properties_returning_classes_and_the_runner_around_th
             def _make_state(self):
                 return State()
 
+            def get_position_ids(self, ids):  # mirrors the models' interface: not a model class
+                return ids.cumsum(-1)
+
+            def choose(self, batch: Batch, logits):
+                return batch.chooser(logits)
+
             def forward(self, batch):
                 pos = self.model.get_position_ids(batch.ids)
                 self.graph.replay()
@@ -1346,11 +1359,12 @@ def test_per_batch_objects_properties_returning_classes_and_the_runner_around_th
                 state = self._make_state()
                 state.init(batch.ids)
                 Warper(pb.temps)
-                return self.forward(batch)
+                return self.choose(batch, self.forward(batch))
     """})
     assert found["Warper.__init__"][1][-1] == "Warper.__init__ [new Warper]"
     assert found["Batch.from_pb"][0] == "step" and found["Batch.__init__"][0] == "step"
     assert found["State.init"][0] == "step"
     assert found["Qwen.get_position_ids"][1][-1] == "Qwen.get_position_ids [model method get_position_ids]"
     assert found["Llama.get_position_ids"][0] == "step"
+    assert found["Chooser.__call__"][0] == "step"  # a callable field of a typed parameter
     assert "Unbuilt.__init__" not in found and "Runner.__init__" not in found  # decoys: nothing builds them per step

@@ -1185,10 +1185,17 @@ class CallFacts:
         if not fn.params or fn.parent_key is not None or fn.markers or fn.key in self._referenced_keys():
             return {}
         name = fn.qualname.rpartition(".")[2]
-        if name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
+        names: tuple[str, ...] = (name,)
+        cls = self.index.classes.get(fn.class_key) if fn.class_key else None
+        if name == "__init__" and cls is not None and not self.index.is_nn_module(cls):
+            # Constructions, which the index follows (`ProjectIndex.call_edges`): `Cls(...)`, `Sub(...)` of a
+            # subclass that inherits it, `cls(...)` in a classmethod, `super().__init__(...)`. A module is built
+            # by the framework (from a config, by name) more often than seen.
+            names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
+        elif name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
             return {}  # called by the framework (module calls, construction) more often than seen
         sites = []
-        for caller, callee, line in self.calls_named(name):
+        for caller, callee, line in (site for n in names for site in self.calls_named(n)):
             for target, how in self.index.call_edges(caller, caller.module, callee):
                 if target.key == fn.key:
                     sites.append((caller, callee, line, how))
@@ -1248,8 +1255,20 @@ class CallFacts:
                 for c in s.classes.values():
                     refs += c.registry + [ref for values in c.callables.values() for ref in values]
             keys = set()
+            for fn in self.index.functions.values():  # handed to a call (`graph.capture(self._step, ids)`)
+                for _callee, _line, _slot, ref in fn.callable_args:
+                    if ref.startswith(("self.", "cls.")):
+                        keys.update(t.key for t, _how in self.index.call_edges(fn, fn.module, ref))
+                    elif not ref.startswith(PARAM):
+                        refs.append(ref)
+                # `return Impl`: the class object, built where the index cannot see (`return f(x)` calls f)
+                keys.update(init.key for ref in fn.makes if (made := self.index.class_by_dotted(ref)) is not None
+                            and (init := self.index.method(made, "__init__")) is not None)
             for ref in refs:
                 target = self.index.function_by_dotted(ref)
+                made = self.index.class_by_dotted(ref) if target is None else None
+                if made is not None:  # a class used as a value: constructed where the index cannot see
+                    target = self.index.method(made, "__init__")
                 if target is not None:
                     keys.add(target.key)
                 else:  # `Cls.method` references

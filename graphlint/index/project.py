@@ -71,8 +71,11 @@ class Hop:
 TIER_RANK = {"captured": 0, "step": 1, "forward": 2, None: 3}
 # Methods whose call, resolved or not, makes the caller a step driver (`graph.replay()`).
 STEP_DRIVER_CALLS = ("replay",)
+# Names of start-up work that runs the model or replays graphs once (`_warms_up`).
+WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
 BY_NAME = ("method ", "model method ")
+NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
 MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules",
               "register_forward_hook", "register_forward_pre_hook")
@@ -305,8 +308,7 @@ class ProjectIndex:
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
             return [(fn, "") for fn in self._call_target(cls)]
         if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
-            init = self.method(cls, "__init__")
-            return [(init, f"new {cls.qualname}")] if init is not None else []
+            return self._construct(cls)
         if callee.startswith(("self.", "cls.")):
             return self._resolve_self(cls, callee.split(".", 1)[1]) if cls is not None else []
         if callee.startswith("super()."):
@@ -318,9 +320,8 @@ class ProjectIndex:
         if fn is not None:
             return [(fn, "")]
         made = self.class_by_dotted(callee)
-        if made is not None:  # `Cls(...)` runs its `__init__` (TGI builds its logits warpers once per batch)
-            init = self.method(made, "__init__")
-            return [(init, f"new {made.qualname}")] if init is not None else []
+        if made is not None:
+            return self._construct(made)
         # `Cls.method(...)`, `Fn.apply(...)`, or calling a module instance held in a module-level name.
         head, _, meth = callee.rpartition(".")
         owner = self.class_by_dotted(head) if head else None
@@ -334,6 +335,13 @@ class ProjectIndex:
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
             return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
         return edges
+
+    def _construct(self, cls: ClassInfo) -> list[tuple[FunctionInfo, str]]:
+        """`Cls(...)` runs `Cls.__init__` (TGI builds its logits warpers and batches once per step). Not for
+        modules and parameters: a model builds its parts once, at load time, and a forward that builds one
+        builds it lazily."""
+        init = self.method(cls, "__init__") if not self.is_nn_module(cls) else None
+        return [(init, f"{NEW}{cls.qualname}")] if init is not None else []
 
     def _in_model(self, fn: FunctionInfo | None) -> bool:
         """`fn` is model code: a method of a model class. A model protocol method called there on a receiver
@@ -940,7 +948,7 @@ class ProjectIndex:
                     hit = "replays a CUDA graph"
                     if not replays or replays[-1] is not fn:
                         replays.append(fn)
-                elif any(t.key in model and not how.startswith(BY_NAME) for t, how in targets) \
+                elif any(t.key in model and not how.startswith((*BY_NAME, NEW)) for t, how in targets) \
                         or (callee in receivers and all(how.startswith(BY_NAME) for _t, how in targets)):
                     # A method found by name only (`method m`) is no evidence of which object is called:
                     # set-up code calls `model.get_input_embeddings()` too.
@@ -961,33 +969,31 @@ class ProjectIndex:
         loops: dict[str, FunctionInfo] = {}
         while one_step:
             for caller, in_loop in callers.get(one_step.pop(), ()):
+                if self._warms_up(caller):
+                    continue
                 if in_loop:
                     loops.setdefault(caller.key, caller)
                 elif caller.key not in seen:
                     seen.add(caller.key)
                     one_step.append(caller.key)
         seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
-                     for key, fn in loops.items() if key not in drivers and not self._captures(fn, True))
+                     for key, fn in loops.items() if key not in drivers)
         drivers.update(loops)
-        chain, loops_up = self._replay_callers(replays, model)
         seeds.extend((fn, f"{fn.display} (step: calls a graph replay)", None, False)
-                     for fn in chain if fn.key not in drivers)
-        seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
-                     for fn in loops_up if fn.key not in drivers)
+                     for fn in self._replay_callers(replays, model) if fn.key not in drivers)
         return seeds
 
-    def _replay_callers(self, replays: list[FunctionInfo], model: frozenset[str]
-                        ) -> tuple[list[FunctionInfo], list[FunctionInfo]]:
+    def _replay_callers(self, replays: list[FunctionInfo], model: frozenset[str]) -> list[FunctionInfo]:
         """The callers of graph replays that run once per replay: a replay is one decode step, so every
         function that calls one outside a loop runs once per step too, up to an entry point (nothing in the
         project calls it: an RPC handler such as TGI's `Decode`, called by a Rust router once per step) or
         a loop (the decode loop, seeded by the caller). A function that captures graphs (a capture region
         of its own, or a call of a function that has one) is warm-up, and so is what only it calls: a chain
         ends there, and counts only when some path up from it ends at an entry point or a decode loop. The
-        climb stops at model code the forward pass runs (its callers are step drivers already).
-        Returns the chains' functions and the decode loops above them."""
+        climb stops at model code the forward pass runs (its callers are step drivers already), at
+        constructors and at warm-up (`_warms_up`). A decode loop above is seeded by the climb over drivers
+        that are not model code."""
         parents: dict[str, list[FunctionInfo]] = {}  # function -> its one-step callers on the climb
-        loops: dict[str, FunctionInfo] = {}
         good: set[str] = set()  # functions whose chain ends at an entry point or a decode loop
         queue, seen = deque(replays), {fn.key for fn in replays}
         while queue:
@@ -996,11 +1002,10 @@ class ProjectIndex:
             if not callers:
                 good.add(fn.key)
             for caller, in_loop in callers:
-                if caller.key in model or self._captures(caller, in_loop) or caller.qualname.endswith(".__init__"):
+                if caller.key in model or self._warms_up(caller) or caller.qualname.endswith(".__init__"):
                     continue  # (constructing an object is set-up: model loading profiles and warms up)
                 if in_loop:
                     good.add(fn.key)
-                    loops.setdefault(caller.key, caller)
                     continue
                 parents.setdefault(fn.key, []).append(caller)
                 if caller.key not in seen:
@@ -1018,7 +1023,7 @@ class ProjectIndex:
                     good.add(key)
                     stack.append(key)
         starts = {fn.key for fn in replays}
-        return [self.functions[key] for key in good if key not in starts], list(loops.values())
+        return [self.functions[key] for key in good if key not in starts]
 
     def _callers(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, bool]]:
         """(caller, in a loop of the caller) of each call the index resolves to `fn`, among calls spelt with
@@ -1030,17 +1035,21 @@ class ProjectIndex:
                 out.append((caller, any(a <= line <= b for a, b in caller.loops)))
         return out
 
-    def _captures(self, fn: FunctionInfo, loop: bool = False) -> bool:
+    def _warms_up(self, fn: FunctionInfo) -> bool:
+        """Start-up work that runs the model or replays graphs without being a decode step: a function that
+        captures graphs (`_captures`), or one whose name says it warms up, profiles, captures, autotunes or
+        benchmarks (`warmup`, `profile_run`, `capture_model`: the vocabulary engines share). It is no decode
+        loop and ends a climb to one."""
+        name = fn.qualname.rpartition(".")[2].lower()
+        return any(word in name for word in WARMUP_WORDS) or self._captures(fn)
+
+    def _captures(self, fn: FunctionInfo) -> bool:
         """`fn` captures CUDA graphs: it has a capture region, or calls a function that has one (a warm-up
-        loop over batch sizes calling `capture_one(bs)`): not a decode step, though it runs the model. With
-        `loop`, for a function that calls a step in a loop: also a method of a class that captures graphs
-        (a graph runner's warm-up over batch sizes, whose callee captures lazily on its first call): engines
-        keep their decode loop elsewhere."""
-        if fn.regions or any(t.regions for callee, _line in fn.calls
-                             for t, _how in self.call_edges(fn, fn.module, callee)):
-            return True
-        cls = self.classes.get(fn.class_key) if loop and fn.class_key else None
-        return cls is not None and any(self.functions[key].regions for c in self.mro(cls) for key in c.methods.values())
+        loop over batch sizes calling `capture_one(bs)`): not a decode step, though it runs the model. A
+        warm-up loop whose callee captures lazily, on its first call for a size, is not told apart from a
+        decode loop (nor is vLLM's encoder graph manager looping over a step's images)."""
+        return bool(fn.regions) or any(t.regions for callee, _line in fn.calls
+                                       for t, _how in self.call_edges(fn, fn.module, callee))
 
     def _model_receivers(self, fn: FunctionInfo) -> frozenset[str]:
         """Receivers of unknown class that `fn` calls and that are models by what is done with them: a model

@@ -1109,17 +1109,17 @@ SERVER = """
             out = self.forward(batch)
             return choose(out)
 
-        def capture_one(self, bs):
+        def record(self, bs):
             with torch.cuda.graph(self.g):
                 self.out = self.net(bs)
 
         def tune(self, bs):
-            return self.forward(bs)  # start-up autotuning: only the capturing warm-up calls it
+            return self.forward(bs)  # start-up tuning: only the capturing set-up calls it
 
-        def warmup(self, batch, sizes):
+        def prepare(self, batch, sizes):
             self.generate_token(batch)
             for bs in sizes:
-                self.capture_one(bs)
+                self.record(bs)
                 self.tune(bs)
 
     def choose(out):
@@ -1131,6 +1131,13 @@ SERVER = """
 
         async def Decode(self, request):  # called once per step by a router outside the project
             return self.model.generate_token(request.batch)
+
+        async def Warmup(self, request):  # called once, at start-up: its name says so
+            return self.model.generate_token(request.batch)
+
+        def profile_steps(self, batches):
+            for batch in batches:
+                self.model.generate_token(batch)
 """
 
 
@@ -1143,8 +1150,9 @@ def test_callers_of_a_graph_replay_run_once_per_step_up_to_the_entry_point():
     assert found["Service.Decode"] == ("step", ("Service.Decode (step: calls a graph replay)",))
     assert found["choose"][0] == "step"
     # Decoys: a function that captures graphs is warm-up, not a step, even with the model call in its loop;
-    # what only it calls is warm-up too.
-    assert "FlashModel.warmup" not in found and "FlashModel.tune" not in found
+    # what only it calls is warm-up too; so is a function whose name says it warms up or profiles, loop or not.
+    assert "FlashModel.prepare" not in found and "FlashModel.tune" not in found
+    assert "Service.Warmup" not in found and "Service.profile_steps" not in found
 
 
 def test_a_capture_loop_over_batch_sizes_is_no_decode_loop():
@@ -1166,7 +1174,7 @@ def test_a_capture_loop_over_batch_sizes_is_no_decode_loop():
             with torch.cuda.graph(g):
                 model.forward(x)
 
-        def capture_all(model, graphs, sizes):
+        def prepare_all(model, graphs, sizes):
             for bs in sizes:
                 capture(model, graphs[bs], bs)
                 run(model, bs)  # a warm-up run before each capture
@@ -1176,7 +1184,7 @@ def test_a_capture_loop_over_batch_sizes_is_no_decode_loop():
                 x = run(model, x)
     """})
     assert found["generate"] == ("step", ("generate (step: decode loop)",))
-    assert "capture_all" not in found  # decoy: it captures graphs
+    assert "prepare_all" not in found  # decoy: it captures graphs
 
 
 LAYER_INFER = """

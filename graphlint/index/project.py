@@ -927,7 +927,7 @@ class ProjectIndex:
             cls = self.classes.get(fn.class_key) if fn.class_key else None
             if cls is None or not self._is_model_code(cls, fn):
                 candidates.append(fn)
-            elif _replays(fn) and not fn.regions:
+            elif _replays(fn):
                 # Model code the forward pass does not run that replays a graph: the engine's model wrapper
                 # (TGI's `FlashCausalLM.forward(batch)`, LightLLM's `TpPartBaseModel._decode`). A replay is
                 # one step whoever calls it.
@@ -943,8 +943,8 @@ class ProjectIndex:
             for callee, line in fn.calls:
                 in_loop = any(a <= line <= b for a, b in fn.loops)
                 targets = self.call_edges(fn, fn.module, callee)
-                if callee.rpartition(".")[2] in STEP_DRIVER_CALLS and not fn.regions:
-                    # (a capture function that replays its fresh graph once runs at warm-up, not per step)
+                if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
+                    # (also next to a capture region: a wrapper capturing on its first call replays on the next)
                     hit = "replays a CUDA graph"
                     if not replays or replays[-1] is not fn:
                         replays.append(fn)

@@ -674,7 +674,8 @@ class _Indexer(ast.NodeVisitor):
         slots = [(str(i), arg) for i, arg in enumerate(node.args)]
         slots += [(kw.arg, kw.value) for kw in node.keywords if kw.arg]
         for slot, arg in slots:
-            if isinstance(arg, ast.Call) and (self.resolve(dotted(arg.func)) or "") in PARTIAL_CALLS and arg.args:
+            if isinstance(arg, ast.Call) and arg.args and (dotted(arg.func) or "").endswith("partial") \
+                    and (self.resolve(dotted(arg.func)) or "") in PARTIAL_CALLS:
                 arg = arg.args[0]
             if isinstance(arg, ast.Name) and arg.id in self.func_stack[-1].params[:MAX_FORWARDED_PARAMS]:
                 # a parameter handed on (`self._capture(decode_fn, ids)`): kept only where graphs are captured

@@ -16,6 +16,8 @@ Setup per config (bf16 on the GPU):
   HF weights quantised at load) and labels its rows "..., mxfp4 experts". HF has no 4-bit rows.
 * The native model uses the default paged KV (256-token blocks, `kv_pages`); `--kv-slots` adds bf16 rows of the
   slot layout (`kv_block_tokens=0`, "..., slot KV"): what the block-table indirection costs.
+* `--gemv-ab` adds bf16 rows of the same model's step captured with every projection on cuBLAS
+  (`STEP_CHOICES["step_gemv"]` off: "..., cuBLAS projections"), with each bucket's logits difference.
 * `--pdl-ab` adds bf16 rows of the same model's step captured with `_backend.STEP_PDL` flipped (it ships on, so
   the rows are "..., step PDL off"; each bucket's replay checked bitwise against the default graphs' from the
   same state).
@@ -35,6 +37,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from dsv4_native._backend import choice_table  # noqa: E402
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
@@ -44,6 +47,9 @@ BUCKETS = [1, 2, 4, 8]
 EXPERT_FORMATS = ("bf16", "mxfp4", "nvfp4")
 SLOT_KV = ", slot KV"
 PDL_EQUAL: dict[int, bool] = {}  # bucket -> every --pdl-ab replay was bitwise the plain one
+# issue 23's step goals: replay at B=1 at most this many ms, and at least 100x faster than HF eager experts
+REPLAY_GOAL_MS = {"tiny": 0.35, "mid": 0.5}
+HF_RATIO_GOAL = 100.0
 
 
 def time_steps(fn, iters: int, repeats: int) -> float:  # graphlint: cold
@@ -102,7 +108,7 @@ def native_labels(expert_format: str) -> tuple[str, str]:  # graphlint: cold
 @torch.no_grad()
 def bench_native(hf, ctx: int, iters: int, repeats: int,  # graphlint: cold
                  expert_format: str = "bf16", kv_block_tokens: int = 256,
-                 pdl_ab: bool = False) -> dict[str, dict[int, float]]:
+                 pdl_ab: bool = False, gemv_ab: bool = False) -> dict[str, dict[int, float]]:
     model = from_hf_model(hf, max_batch=max(BUCKETS), max_len=ctx + 1024, device="cuda", dtype=torch.bfloat16,
                           expert_format=expert_format, kv_block_tokens=kv_block_tokens)
     t0 = time.time()
@@ -121,6 +127,8 @@ def bench_native(hf, ctx: int, iters: int, repeats: int,  # graphlint: cold
               flush=True)
     if pdl_ab:
         res.update(bench_step_pdl(model, runner, ctx, iters, repeats, replay))
+    if gemv_ab:
+        res.update(bench_step_cublas(model, runner, ctx, iters, repeats, replay))
     return res
 
 
@@ -152,6 +160,35 @@ def bench_step_pdl(model, plain: DSV4Runner, ctx: int, iters: int, repeats: int,
               f"equal to the default replay: {same}", flush=True)
         PDL_EQUAL[b] = PDL_EQUAL.get(b, True) and same
     return {label + (", step PDL off" if shipped else ", step PDL"): row}
+
+
+@torch.no_grad()
+def bench_step_cublas(model, plain: DSV4Runner, ctx: int, iters: int, repeats: int,  # graphlint: cold
+                      label: str) -> dict[str, dict[int, float]]:
+    """The same model's step captured with every step projection on cuBLAS (`STEP_CHOICES["step_gemv"]` off):
+    its replay times, and per bucket the largest relative difference of its logits from the default graphs'
+    (the GEMV kernel and cuBLAS round differently)."""
+    from dsv4_native import _backend
+
+    shipped = _backend.STEP_CHOICES["step_gemv"]
+    _backend.STEP_CHOICES["step_gemv"] = ((_backend.ANY, _backend.ANY, False),)
+    try:
+        runner = DSV4Runner(model, BUCKETS).capture()
+    finally:
+        _backend.STEP_CHOICES["step_gemv"] = shipped
+    row: dict[int, float] = {}
+    for b in BUCKETS:
+        outs = []
+        for r in (plain, runner):
+            place_rows_at(model, b, ctx)
+            r.graphs(b)
+            outs.append(model.logits[:b].clone().float())
+        diff = ((outs[0] - outs[1]).abs().max() / outs[1].abs().max()).item()
+        place_rows_at(model, b, ctx)
+        row[b] = time_steps(lambda: runner.graphs(b), iters, repeats)
+        print(f"  cuBLAS projections b={b}: replay {row[b]:.3f} ms, logits max rel diff from the default replay "
+              f"{diff:.1e}", flush=True)
+    return {label + ", cuBLAS projections": row}
 
 
 @torch.no_grad()
@@ -193,6 +230,10 @@ def table(name: str, ctx: int, res: dict[str, dict[int, float]]) -> str:  # grap
         if b in rep and b in off:
             ratios.append(f"step PDL (shipped) vs PDL off at B={b}: {off[b] / rep[b]:.3f}x faster, bitwise equal at "
                           f"every bucket: {all(PDL_EQUAL.values())}")
+    cublas = res.get("native graph replay, cuBLAS projections", {})
+    for b in (1, max(BUCKETS)):
+        if b in rep and b in cublas:
+            ratios.append(f"shipped projections vs all cuBLAS at B={b}: {cublas[b] / rep[b]:.3f}x faster")
     slots = res.get("native graph replay" + SLOT_KV, {})
     for b in (1, max(BUCKETS)):
         if b in rep and b in slots:
@@ -208,6 +249,25 @@ def table(name: str, ctx: int, res: dict[str, dict[int, float]]) -> str:  # grap
     return "\n".join(lines + ["", "; ".join(ratios), ""])
 
 
+def goals_table(results: dict[str, dict[str, dict[int, float]]]) -> str:  # graphlint: cold
+    """Issue 23's decode-step goals per config, from the rows of this run: the shipped replay at B=1 against
+    `REPLAY_GOAL_MS`, and HF eager experts / that replay against `HF_RATIO_GOAL` ("–" where not timed)."""
+    lines = ["### Issue-23 step goals (this run, shipped configuration: bf16 experts, paged KV, step PDL)", "",
+             "| config | replay B=1 ms | goal | met | HF eager experts / replay, B=1 | goal | met |",
+             "|---|---|---|---|---|---|---|"]
+    for name, res in results.items():
+        rep = res.get("native graph replay", {}).get(1)
+        hf = res.get("HF eager experts", {}).get(1)
+        goal = REPLAY_GOAL_MS.get(name)
+        ratio = hf / rep if rep and hf else None
+        lines.append(
+            f"| {name} | {f'{rep:.3f}' if rep else '–'} | {f'<= {goal}' if goal else '–'} | "
+            f"{'–' if rep is None or goal is None else ('yes' if rep <= goal else 'no')} | "
+            f"{f'{ratio:.1f}x' if ratio else '–'} | >= {HF_RATIO_GOAL:.0f}x | "
+            f"{'–' if ratio is None else ('yes' if ratio >= HF_RATIO_GOAL else 'no')} |")
+    return "\n".join(lines + [""])
+
+
 def main() -> None:  # graphlint: cold
     ap = argparse.ArgumentParser()
     ap.add_argument("--configs", default="tiny,mid")
@@ -220,6 +280,8 @@ def main() -> None:  # graphlint: cold
     ap.add_argument("--kv-slots", action="store_true", help="also time the bf16 model with the slot KV layout")
     ap.add_argument("--pdl-ab", action="store_true",
                     help="also time the bf16 step captured with _backend.STEP_PDL off (rows '..., step PDL off')")
+    ap.add_argument("--gemv-ab", action="store_true",
+                    help="also time the bf16 step captured with every projection on cuBLAS (step_gemv off)")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     formats = args.expert_formats.split(",")
@@ -227,24 +289,29 @@ def main() -> None:  # graphlint: cold
         ap.error(f"--expert-formats: a comma list of {', '.join(EXPERT_FORMATS)}, got {args.expert_formats!r}")
     if not torch.cuda.is_available():
         ap.error("needs a CUDA GPU (CUDA-event timing of graph replays)")
-    report = [f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}", ""]
+    report = [f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}", "",
+              "Per-batch launch choices in effect (`_backend.STEP_CHOICES`):", "", choice_table(), ""]
+    results: dict[str, dict[str, dict[int, float]]] = {}
     for name in args.configs.split(","):
         sizes, ctx = CONFIGS[name]
         print(f"config {name}, context {ctx}", flush=True)
         hf = build_hf_model(sizes, seed=0, dtype=torch.bfloat16).cuda()
         res: dict[str, dict[int, float]] = {}
         for fmt in formats:
-            res.update(bench_native(hf, ctx, args.iters, args.repeats, fmt, pdl_ab=args.pdl_ab and fmt == "bf16"))
+            res.update(bench_native(hf, ctx, args.iters, args.repeats, fmt, pdl_ab=args.pdl_ab and fmt == "bf16",
+                                    gemv_ab=args.gemv_ab and fmt == "bf16"))
             torch.cuda.empty_cache()
         if args.kv_slots:
             res.update(bench_native(hf, ctx, args.iters, args.repeats, "bf16", kv_block_tokens=0))
             torch.cuda.empty_cache()
         res.update(bench_hf(hf, ctx, args.hf_steps, [int(b) for b in args.hf_buckets.split(",")]))
         report.append(table(name, ctx, res))
+        results[name] = res
         del hf
         torch.cuda.empty_cache()
         if args.out:
-            Path(args.out).write_text("\n".join(report))
+            Path(args.out).write_text("\n".join(report + [goals_table(results)]))
+    report.append(goals_table(results))
     print("\n".join(report))
 
 

@@ -73,7 +73,7 @@ from dsv4_native._model_configs import (  # noqa: E402
     FLASH, FLASH_HASH_LAYERS, FLASH_RATIOS, native_config, randomize_native_)
 from dsv4_native.gpu_timing import bench_graph_chain, grouped_mm_moe, read_bandwidth  # noqa: E402
 from dsv4_native.indices import build_attention_indices  # noqa: E402
-from dsv4_native.model import CSA, HCA, SWA, DSV4Model  # noqa: E402
+from dsv4_native.model import COMPUTED_LIST_MAX, CSA, HCA, SWA, DSV4Model  # noqa: E402
 from dsv4_native.moe_w4 import make_moe  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 from dsv4_native.sparse_attention import attention_workspace, default_num_splits, sparse_decode_attention  # noqa
@@ -385,6 +385,23 @@ def attention_inputs(st: Setup, ratio: int, n_comp: int, batch: int, seed: int) 
     return q, win, comp, idx, sink, act, torch.empty_like(q), ws, d ** -0.5
 
 
+def attention_case(st: Setup, ratio: int, n_comp: int, batch: int) -> tuple[int, int, int]:
+    """(index list width, bytes a call reads: KV rows gathered once + index list + q + o, bytes of its KV
+    caches) of one long-list case."""
+    s = st.sizes
+    h, d, w = s["n_heads"], s["head_dim"], s["window"]
+    kmax = w + (s["index_topk"] if ratio == CSA else n_comp)
+    return kmax, batch * (kmax * d * 2 + kmax * 4 + 2 * h * d * 2), batch * (n_comp + w) * d * 2
+
+
+def model_list(st: Setup, ratio: int, n_comp: int, batch: int, kmax: int) -> dict:
+    """The launcher arguments of the list as the model runs it: an SWA / HCA list up to COMPUTED_LIST_MAX
+    entries is computed from the position (every entry visible), a longer one (and CSA's) is read."""
+    if ratio == CSA or kmax > COMPUTED_LIST_MAX:
+        return {}
+    return dict(pos=torch.full((batch,), n_comp * ratio - 1, device=st.device), index_ratio=ratio)
+
+
 @torch.no_grad()
 def attention_table(st: Setup, bw: float) -> list[str]:  # graphlint: cold
     s = st.sizes
@@ -395,13 +412,9 @@ def attention_table(st: Setup, bw: float) -> list[str]:  # graphlint: cold
             "|---|---|---|---|---|---|---|---|"]
     for label, ratio, n_comp in st.attn_cases:
         for b in st.attn_batches:
-            kmax = w + (s["index_topk"] if ratio == CSA else n_comp)
-            nbytes = b * (kmax * d * 2 + kmax * 4 + 2 * h * d * 2)
-            mem = b * (n_comp + w) * d * 2
+            kmax, nbytes, mem = attention_case(st, ratio, n_comp, b)
             sets = [attention_inputs(st, ratio, n_comp, b, seed) for seed in range(copies_beyond_l2(nbytes, mem))]
-            # as the model runs it: an HCA list is computed from the position (every entry visible), CSA's is read
-            listed = {} if ratio == CSA else dict(pos=torch.full((b,), n_comp * ratio - 1, device=st.device),
-                                                  index_ratio=ratio)
+            listed = model_list(st, ratio, n_comp, b, kmax)
             t = time_us([partial(sparse_decode_attention, *a, **listed) for a in sets])
             rate = nbytes / t * 1e6
             rows.append(f"| {label} | {b} | {kmax} | {sets[0][7].shape[1]} | {t:.1f} | {nbytes / 1e6:.2f} | "
@@ -469,7 +482,8 @@ def parse_args(argv: list[str] | None) -> tuple[Setup, argparse.Namespace]:  # g
         batches=ints(args.batches, "1,2" if smoke else "1,8"), formats=formats,
         moe_batches=ints(args.moe_batches, "1,4" if smoke else "1,16,32"),
         attn_cases=[("HCA, 2k context", HCA, 16), ("CSA top-8, 1k context", CSA, 256)] if smoke else
-        [("HCA, 1M context", HCA, 8192), ("HCA, 256k context", HCA, 2048), ("CSA top-512, 64k context", CSA, 16384)],
+        [("HCA, 1M context", HCA, 8192), ("HCA, 256k context", HCA, 2048), ("HCA, 64k context", HCA, 512),
+         ("CSA top-512, 64k context", CSA, 16384)],
         attn_batches=[1, 2] if smoke else [1, 8, 32],
         iters=args.iters or (1 if smoke else 10), repeats=args.repeats or (1 if smoke else 5), tables=tables)
     return st, args

@@ -16,8 +16,17 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
   `DEFAULT_DEFER`.
 * attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
   96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
+* attention_split: split-K at batch 1 and 8 on the long lists (HCA 1M / 256k / 64k, CSA top-512 at 64k;
+  built lists past `COMPUTED_LIST_MAX`, as the model runs them): the model's split count with the merge in
+  `merge_chunk` channel chunks (shipped) and in whole rows (before), other split counts, and 16 / 32 heads per
+  program (4 / 2 programs per split share each gathered row through L2, so batch 1 fills the SMs with fewer
+  fp32 partials). Decides `default_num_splits` / the head block at small batch and
+  `STEP_CHOICES["attention_merge_programs"]` (goal: 50% of the measured bandwidth).
+* gemv: the decode step's bf16 projections (x -> [q_lora | kv], qr -> [q | indexer q], wo_b at the mid and
+  Flash dims), cuBLAS (`F.linear`) against the GEMV kernel (`fused.linear_gemv`), batch 1 / 2 / 8, against
+  bytes / bandwidth. Decides `STEP_CHOICES["step_gemv"]`.
 * moe: the grouped MoE path at Flash dims, batch 16 and 32 (router + align + grouped GEMMs) per
-  `moe.GROUPED_TILES` variant, against torch grouped_mm (goal: 1.3x faster).
+  `STEP_CHOICES["moe_grouped_tiles"]` variant, against torch grouped_mm (goal: 1.3x faster).
 * moe_mid: the GEMV launch configs (`DSV4MoE.gemv_config`) at the mid model's dims, batch 1, six layers' weights
   in one graph (cold, as in the step).
 Timing: `gpu_timing.bench_graph_chain` over input sets that together exceed the L2 (bench_flash_layers'
@@ -46,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_flash_layers as BFL  # noqa: E402
 
 from dsv4_native import fused as FU  # noqa: E402
+from dsv4_native._backend import choose  # noqa: E402
 from dsv4_native import indexer as X  # noqa: E402
 from dsv4_native import moe as M  # noqa: E402
 from dsv4_native import sparse_attention as A  # noqa: E402
@@ -53,7 +63,24 @@ from dsv4_native._model_configs import MID, randomize_native_  # noqa: E402
 from dsv4_native.model import CSA, HCA  # noqa: E402
 from dsv4_native.moe_w4 import make_moe  # noqa: E402
 
-SECTIONS = ("attention", "moe", "topk", "attention_mid", "linear_f32", "moe_mid")  # most decisive first
+# most decisive first
+SECTIONS = ("attention_split", "gemv", "attention", "moe", "topk", "attention_mid", "linear_f32", "moe_mid")
+GEMV_SHAPES = [  # label, rows N, input width D of the step's bf16 projections
+    ("mid x -> [q_lora | kv]", 384, 1024), ("mid qr -> [q | indexer q]", 2560, 256), ("mid wo_b", 1024, 1024),
+    ("Flash x -> [q_lora | kv]", 1536, 4096), ("Flash qr -> [q | indexer q]", 40960, 1024),
+    ("Flash wo_b", 4096, 8192),
+]
+SPLIT_VARIANTS = [  # label, (splits or None = the model's, heads per program, merge channels or None = merge_chunk)
+    ("model's splits, chunked merge (shipped)", (None, 64, None)),
+    ("model's splits, whole-row merge (before)", (None, 64, 0)),
+    ("8 splits", (8, 64, None)),
+    ("16 splits", (16, 64, None)),
+    ("32 splits", (32, 64, None)),
+    ("16 splits, 32 heads per program", (16, 32, None)),
+    ("32 splits, 32 heads per program", (32, 32, None)),
+    ("16 splits, 16 heads per program", (16, 16, None)),
+    ("33 splits, 16 heads per program", (33, 16, None)),
+]
 ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("default (64, 64, 8 warps, 2 stages)", {}),
     ("3 stages", dict(num_stages=3)),
@@ -63,14 +90,15 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("defer, 64 entries, 1 stage", dict(defer=True, num_stages=1)),
     ("HCA list computed from pos (the model's path)", dict(index_ratio=None)),  # HCA cases only
 ]
-MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); the first is the shipped default
-    M.GROUPED_TILES,
-    (64, 64, 64, 64, 4, 3, False),
+MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); the first is the shipped choice
+    choose("moe_grouped_tiles", 16),
+    (64, 64, 64, 64, 4, 3, True),
+    (64, 128, 64, 128, 4, 3, False),
+    (128, 128, 128, 128, 8, 3, True),
+    (64, 128, 64, 128, 4, 4, True),
     (128, 64, 128, 64, 4, 3, True),
-    (64, 128, 64, 128, 4, 3, True),
-    (128, 64, 128, 64, 8, 4, True),
 ]
-GEMV_CFGS = [None, (8, 1024, 8), (4, 1024, 4), (8, 512, 4), (16, 256, 4), (64, 128, 8)]  # None: shipped default
+GEMV_CFGS = [None, (2, 2048, 4), (8, 1024, 8), (4, 512, 4), (8, 512, 4), (64, 128, 8)]  # None: shipped default
 
 
 def rel(a: torch.Tensor, b: torch.Tensor) -> float:
@@ -126,6 +154,33 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
     return rows
 
 
+def ab_gemv(dev: str, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
+    shapes = [("smoke", 53, 320)] if smoke else GEMV_SHAPES
+    rows = [f"Step projections, bf16: cuBLAS (F.linear) vs the GEMV kernel (linear_gemv); floor = weight bytes / "
+            f"{bw / 1e12:.2f} TB/s; step_gemv = the shipped choice", "",
+            "| shape | batch | N x D | cuBLAS us | kernel us | floor us | winner | step_gemv | rel diff |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for label, n_rows, dim in shapes:
+        for b in (1, 2) if smoke else (1, 2, 8):
+            nbytes = n_rows * dim * 2
+            sets = []
+            for seed in range(BFL.copies_beyond_l2(nbytes, nbytes)):
+                g = torch.Generator(device=dev).manual_seed(seed)
+                sets.append((torch.randn(b, dim, generator=g, device=dev).to(torch.bfloat16),
+                             (torch.randn(n_rows, dim, generator=g, device=dev) * dim ** -0.5).to(torch.bfloat16),
+                             torch.empty(b, n_rows, device=dev, dtype=torch.bfloat16)))
+            x, w, out = sets[0]
+            FU.linear_gemv(x, w, out)
+            times = {"cuBLAS": timed([partial(torch.nn.functional.linear, x, w) for x, w, _ in sets]),
+                     "kernel": timed([partial(FU.linear_gemv, *s) for s in sets])}
+            rows.append(f"| {label} | {b} | {n_rows} x {dim} | {times['cuBLAS']} | {times['kernel']} | "
+                        f"{nbytes / bw * 1e6:.1f} | {winner(times)} | {choose('step_gemv', b, dim)} | "
+                        f"{rel(out, torch.nn.functional.linear(x, w)):.1e} |")
+            BFL.log(rows[-1])
+            del sets
+    return rows + [""]
+
+
 def ab_linear_f32(dev: str, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
     shapes = [("smoke", 40, 320)] if smoke else \
         [("mid CSA", 776, 1024), ("mid HCA", 256, 1024), ("Flash CSA", 2624, 4096), ("Flash HCA", 1024, 4096)]
@@ -158,40 +213,72 @@ def ab_linear_f32(dev: str, bw: float, smoke: bool) -> list[str]:  # graphlint: 
     return rows + [""]
 
 
+def _attention_sets(st, ratio: int, n_comp: int, b: int) -> tuple[int, int, list[list]]:
+    """(index list width, bytes a call reads, input sets that together exceed the L2) of one long-list case."""
+    kmax, nbytes, mem = BFL.attention_case(st, ratio, n_comp, b)
+    return kmax, nbytes, [list(BFL.attention_inputs(st, ratio, n_comp, b, seed))
+                          for seed in range(BFL.copies_beyond_l2(nbytes, mem))]
+
+
+def _time_attention(sets: list[list], kw: dict, nbytes: int, bw: float,
+                    ref: torch.Tensor | None) -> tuple[str, str, torch.Tensor | None]:
+    """One launcher variant over the sets: (us or why it failed, its "us | TB/s | of bandwidth | rel diff" cells,
+    the reference for the next variants: `ref`, or this output when it is the first that ran)."""
+    try:
+        A.sparse_decode_attention_triton(*sets[0], **kw)
+    except Exception as exc:  # e.g. triton OutOfResources: report it, time the others
+        t = f"failed: {type(exc).__name__}"
+        return t, f"{t} | – | – | –", ref
+    out = sets[0][6].clone()
+    ref = out if ref is None else ref
+    t = timed([partial(A.sparse_decode_attention_triton, *a, **kw) for a in sets])
+    rate = nbytes / float(t) * 1e6 if not t.startswith("failed") else 0.0
+    return t, f"{t} | {rate / 1e12:.3f} | {rate / bw:.0%} | {rel(out, ref):.1e}", ref
+
+
 def ab_attention(st, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
-    s = st.sizes
-    h, d, w = s["n_heads"], s["head_dim"], s["window"]
     cases = [(label, ratio, n_comp, b) for label, ratio, n_comp in st.attn_cases[:1] for b in st.attn_batches[::-1]]
     cases += [(label, ratio, n_comp, max(st.attn_batches)) for label, ratio, n_comp in st.attn_cases[2:]]
     rows = [f"Sparse attention launch variants (the model's split count); measured read bandwidth {bw / 1e12:.2f} "
             "TB/s", "", "| case | batch | variant | us | achieved TB/s | of bandwidth | rel diff vs default |",
             "|---|---|---|---|---|---|---|"]
     for label, ratio, n_comp, b in cases:
-        kmax = w + (s["index_topk"] if ratio == CSA else n_comp)
-        nbytes = b * (kmax * d * 2 + kmax * 4 + 2 * h * d * 2)
-        mem = b * (n_comp + w) * d * 2
-        sets = [BFL.attention_inputs(st, ratio, n_comp, b, seed) for seed in range(BFL.copies_beyond_l2(nbytes, mem))]
+        kmax, nbytes, sets = _attention_sets(st, ratio, n_comp, b)
         times, ref = {}, None
         for name, kw in ATTN_VARIANTS:
             if "index_ratio" in kw:  # the list from pos: every entry visible at pos = n_comp * ratio - 1
                 if ratio == CSA:
                     continue
                 kw = dict(index_ratio=ratio, pos=torch.full((b,), n_comp * ratio - 1, device=st.device))
-            try:
-                A.sparse_decode_attention_triton(*sets[0], **kw)
-                out = sets[0][6].clone()
-            except Exception as exc:
-                times[name] = f"failed: {type(exc).__name__}"
-                rows.append(f"| {label} | {b} | {name} | {times[name]} | – | – | – |")
-                continue
-            ref = out if ref is None else ref
-            times[name] = timed([partial(A.sparse_decode_attention_triton, *a, **kw) for a in sets])
-            rate = nbytes / float(times[name]) * 1e6 if not times[name].startswith("failed") else 0.0
-            rows.append(f"| {label} | {b} | {name} | {times[name]} | {rate / 1e12:.3f} | {rate / bw:.0%} | "
-                        f"{rel(out, ref):.1e} |")
+            times[name], cells, ref = _time_attention(sets, kw, nbytes, bw, ref)
+            rows.append(f"| {label} | {b} | {name} | {cells} |")
             BFL.log(rows[-1])
         rows.append(f"| {label} | {b} | **winner: {winner(times)}** | | | | |")
         del sets
+    return rows + [""]
+
+
+def ab_attention_split(st, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
+    h, d = st.sizes["n_heads"], st.sizes["head_dim"]
+    rows = [f"Sparse attention split-K at small batch ({h} x {d} heads); bytes = KV rows gathered once + index "
+            f"list + q + o; measured read bandwidth {bw / 1e12:.2f} TB/s", "",
+            "| case | batch | index list | variant | splits | us | achieved TB/s | of bandwidth | rel diff vs "
+            "shipped |", "|---|---|---|---|---|---|---|---|---|"]
+    for label, ratio, n_comp in st.attn_cases:
+        for b in (1, 2) if smoke else (1, 8):
+            kmax, nbytes, sets = _attention_sets(st, ratio, n_comp, b)
+            listed = BFL.model_list(st, ratio, n_comp, b, kmax)
+            times, ref = {}, None
+            for name, (splits, block_h, chunk) in SPLIT_VARIANTS:
+                splits = min(splits or A.default_num_splits(b, h, kmax), -(-kmax // A.DEFAULT_CONFIG[1]))
+                kw = dict(listed, block_h=block_h, merge_block_d=d if chunk == 0 else chunk)
+                for a in sets:
+                    a[7] = A.attention_workspace(b, h, d, splits, st.device)
+                times[name], cells, ref = _time_attention(sets, kw, nbytes, bw, ref)
+                rows.append(f"| {label} | {b} | {kmax} | {name} | {splits} | {cells} |")
+                BFL.log(rows[-1])
+            rows.append(f"| {label} | {b} | {kmax} | **winner: {winner(times)}** | | | | | |")
+            del sets
     return rows + [""]
 
 
@@ -239,7 +326,7 @@ def ab_moe(st, smoke: bool) -> list[str]:  # graphlint: cold
     randomize_native_(moe, seed=1)
     moe.gemv_max_slots = 0  # the grouped path at every batch here
     rows = [f"Grouped MoE at D {s['dim']}, I {s['inter']}, {s['n_experts']} experts (router + align + grouped "
-            "GEMMs + slot sum) per GROUPED_TILES variant (BN1, BK1, BN2, BK2, warps, stages, skip dead); the "
+            "GEMMs + slot sum) per moe_grouped_tiles variant (BN1, BK1, BN2, BK2, warps, stages, skip dead); the "
             "first is shipped", "", "| batch | tiles | us | grouped_mm us | grouped_mm / ours | rel diff vs shipped |",
             "|---|---|---|---|---|---|"]
     for b in batches:
@@ -315,7 +402,9 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
               f"torch {torch.__version__}", ""]
     jobs = {"topk": lambda: ab_topk(st.device, args.smoke),
             "linear_f32": lambda: ab_linear_f32(st.device, bw, args.smoke),
+            "gemv": lambda: ab_gemv(st.device, bw, args.smoke),
             "attention": lambda: ab_attention(st, bw, args.smoke),
+            "attention_split": lambda: ab_attention_split(st, bw, args.smoke),
             "attention_mid": lambda: ab_attention_mid(st, args.smoke),
             "moe": lambda: ab_moe(st, args.smoke),
             "moe_mid": lambda: ab_moe_mid(st.device, args.smoke)}

@@ -5,36 +5,48 @@
 
 The default is the issue's full workload (256 requests, prompts 64-4,096, outputs 16-1,024, burst and Poisson
 at 8 requests/s) on the `mid` model with 64 slots, HF on the first 4 requests of the burst only (eager HF is
-~40-60 ms per step), run last: one device command, estimated ~4 min on the H200 (setup ~30 s, engine ~20 +
-~35 s, static ~30 + ~45 s, HF ~50 s; estimates from the decode and prefill benchmarks, not measured). Rows are
-printed as each run ends; `--deadline S` skips the runs that would start after S seconds (the table is still
-printed), so a time-limited device command keeps what it measured:
+~40-60 ms per step; each HF batch stops after `--hf-max-time` seconds and its row counts the tokens made). Order:
+every system's burst run, then HF's, then the Poisson runs (arrival-bound: ~32 s each whatever the system).
+One device command, estimated ~4.5 min on the H200 (setup and capture ~45 s, parts ~15 s, bursts ~12-20 s each,
+HF <= 60 s, Poisson ~32-36 s each; estimates, not measured). Rows are printed as each run ends; `--deadline S`
+skips the runs that would start after S seconds (the table is still printed), so a time-limited device
+command keeps what it measured:
 
-    PYTHONPATH=$PWD timeout 350 python3 benchmarks/bench_serving.py --deadline 250 --out $OUT/bench_serving.md
+    PYTHONPATH=$PWD timeout 380 python3 benchmarks/bench_serving.py --deadline 300 --out $OUT/serving.md
 
 Workload (seeded): `--requests` requests, prompt lengths uniform in [--prompt-min, --prompt-max], output
 lengths uniform in [--out-min, --out-max], random token ids; EOS ignored, so every request generates exactly
 its output length (the vLLM benchmark's `ignore_eos`). Two arrival patterns: all at t=0 ("burst"), and a
 Poisson process of `--rate` requests/s ("poisson").
 
-Systems, all on the same random weights (`_model_configs`, bf16 on the GPU), the same `--slots`:
+Systems, all on the same random weights (`_model_configs`, bf16 on the GPU):
 * engine: `DSV4Engine` over `DSV4Runner` (one CUDA graph per bucket 1, 2, 4, ... `--slots`): per iteration one
   packed prefill forward of <= `--chunk` prompt tokens from as many requests as fit, up to `--overlap` decode
   steps launched between its layers, one decode step; a request is handed back when its last token is read;
+* engine-kv: the same engine at equal KV memory instead of equal slots. The static runner holds `--slots` x
+  max_len tokens of KV whatever its requests need (a batch runs until its longest request ends, and every slot
+  must fit the longest request); the paged engine holds only the blocks of its admitted requests' worst cases
+  (prompt + max tokens). Given the same pool (`--kv-budget`, default `static`: `--slots` x max_len tokens in
+  256-token blocks), it can keep more requests live: its slots (graph buckets up to them) are the power of two
+  covering budget / mean worst case, at most `--max-engine-slots`, and admission control keeps the pool from
+  overflowing. The per-slot state that does not scale with tokens (window ring, compressor states, indexer
+  scores, workspaces) grows with the slots: the header prints both models' memory;
 * static: the requests in arrival order, in batches of `--slots`, each through `DSV4Runner.generate` (its own
   best prefill: `model.prefill` packs the batch's prompts into 2048-token forwards; then replays until the
   batch's longest output is done); a batch starts when its last request has arrived and the previous batch
   is done; a request is handed back when its batch returns;
 * hf: `DeepseekV4ForCausalLM.generate` (greedy, left-padded static batches of `--hf-batch`, `min_new_tokens`
-  = `max_new_tokens` = the batch's longest output) over the first `--hf-requests` requests only, for the
-  `--hf-patterns`; same batching and hand-back rule as static.
+  = `max_new_tokens` = the batch's longest output, `max_time` = `--hf-max-time`) over the first
+  `--hf-requests` requests only, for the `--hf-patterns`; same batching and hand-back rule as static.
 
-Reported per system and pattern: output tokens/s (requested output tokens / wall time from the first arrival
-to the last hand-back), per-request latency (hand-back - arrival) p50 / p99, and time to first token p50 for
-the engine (when its first token was read on the host). Then the parts that explain the ratio: the engine's
-`EngineStats` (forwards, tokens per forward, decode steps, live rows per step, host time per phase), the
-static batches' decode utilisation (live rows / slots over their steps), and device timings of one decode
-step per bucket (rows active) and of packed prefill forwards. Markdown on stdout and in `--out`.
+Reported per system and pattern: output tokens/s (output tokens made / wall time from the first arrival to
+the last hand-back), per-request latency (hand-back - arrival) p50 / p99, time to first token p50 for the
+engine (when its first token was read on the host), and decode rows live per step (of the slots). Then the
+parts that explain the ratio: the engine's `EngineStats` (forwards, tokens per forward, decode steps, live
+rows per step, host time per phase), the static batches' decode utilisation (live rows / slots over their
+steps), and wall and host ms of one decode step per bucket (rows active) and of prefill forwards (one slice,
+and the same tokens as 4 and 12 packed slices: the host time should not grow with the slices). Markdown on
+stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule allows.
 """
 
 from __future__ import annotations
@@ -54,6 +66,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
 from dsv4_native.engine import DSV4Engine, EngineStats, StopConditions  # noqa: E402
+from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
 from dsv4_native.prefill import DEFAULT_CHUNK, PromptSlice, forward_chunks  # noqa: E402
@@ -79,6 +92,8 @@ class Result:
     latencies: list[float]
     ttft: Optional[list[float]] = None
     notes: str = ""  # what explains the number (engine stats, static utilisation)
+    live_rows: Optional[float] = None  # decode rows live per step (mean), of `slots`
+    slots: Optional[int] = None
 
 
 def workload(args, vocab: int) -> list[Request]:  # graphlint: cold
@@ -148,29 +163,60 @@ def run_engine(runner: DSV4Runner, reqs: list[Request], chunk: Optional[int],  #
     return wall, [o.latency for o in outs], [o.first_token_time - o.arrival_time for o in outs], engine.stats
 
 
-def run_static(generate: Callable[[list[Request]], None], reqs: list[Request], batch: int,
-               device: str) -> tuple[float, list[float]]:  # graphlint: cold
-    """Static batches in arrival order: a batch starts when its last request arrived and the previous one ended."""
+def run_static(generate: Callable[[list[Request]], Optional[int]], reqs: list[Request], batch: int,
+               device: str) -> tuple[float, list[float], int]:  # graphlint: cold
+    """Static batches in arrival order: a batch starts when its last request arrived and the previous one ended.
+    Returns wall, latencies and the output tokens produced (`generate` returns a batch's, or None: all)."""
     order = sorted(reqs, key=lambda r: r.arrival)
-    t0, lat = time.perf_counter(), []
+    t0, lat, tokens = time.perf_counter(), [], 0
     for i in range(0, len(order), batch):
         group = order[i:i + batch]
         wait_until(t0, group[-1].arrival)
-        generate(group)
+        made = generate(group)
         sync(device)
         done = time.perf_counter() - t0
         lat += [done - r.arrival for r in group]
-    return time.perf_counter() - t0, lat
+        tokens += sum(r.out_len for r in group) if made is None else made
+    return time.perf_counter() - t0, lat, tokens
+
+
+def static_batches(reqs: list[Request], batch: int) -> list[list[Request]]:  # graphlint: cold
+    order = sorted(reqs, key=lambda r: r.arrival)
+    return [order[i:i + batch] for i in range(0, len(order), batch)]
+
+
+def static_live_rows(reqs: list[Request], batch: int) -> tuple[int, float]:  # graphlint: cold
+    """Decode steps of static batches (each runs its longest output) and their mean live rows per step."""
+    steps = sum(max(r.out_len for r in g) for g in static_batches(reqs, batch))
+    return steps, sum(r.out_len for r in reqs) / steps
 
 
 def static_utilisation(reqs: list[Request], batch: int) -> str:  # graphlint: cold
-    """Decode steps of static batches (each runs its longest output) and their live rows per step."""
-    order = sorted(reqs, key=lambda r: r.arrival)
-    groups = [order[i:i + batch] for i in range(0, len(order), batch)]
-    steps = sum(max(r.out_len for r in g) for g in groups)
-    live = sum(r.out_len for r in reqs) / steps
-    return (f"{len(groups)} batches, {steps} decode steps, {live:.1f} live rows of {batch} per step "
-            f"(utilisation {live / batch:.0%})")
+    steps, live = static_live_rows(reqs, batch)
+    return (f"{len(static_batches(reqs, batch))} batches, {steps} decode steps, {live:.1f} live rows of {batch} "
+            f"per step (utilisation {live / batch:.0%})")
+
+
+def kv_budget_layout(reqs: list[Request], budget: int, max_len: int, block_tokens: int,  # graphlint: cold
+                     max_slots: int) -> tuple[int, int]:
+    """(engine slots, pool blocks) for a paged engine holding `budget` KV tokens: the pool is the budget in
+    blocks (+ the null block); the slots, the power of two that covers the requests whose worst case
+    (prompt + output, what admission commits) fits in the budget on average, at most `max_slots`. The engine's
+    admission control keeps the pool from overflowing whatever the slot count."""
+    mean = sum(min(len(r.prompt) + r.out_len, max_len) for r in reqs) / len(reqs)
+    want, slots = budget / mean, 1
+    while slots < min(want, max_slots):
+        slots *= 2
+    return min(slots, max_slots), budget // block_tokens + 1
+
+
+def state_bytes(model: DSV4Model) -> int:  # graphlint: cold
+    """Bytes of every parameter and buffer of the model (shared storages once: fused weights are views)."""
+    seen = {}
+    for t in [*model.parameters(), *model.buffers()]:
+        st = t.untyped_storage()
+        seen[st.data_ptr()] = st.nbytes()
+    return sum(seen.values())
 
 
 def runner_generate(runner: DSV4Runner) -> Callable[[list[Request]], None]:  # graphlint: cold
@@ -181,8 +227,11 @@ def runner_generate(runner: DSV4Runner) -> Callable[[list[Request]], None]:  # g
     return generate
 
 
-def hf_generate(hf, device: str) -> Callable[[list[Request]], None]:  # graphlint: cold
-    def generate(group: list[Request]) -> None:
+def hf_generate(hf, device: str, max_time: Optional[float]) -> Callable[[list[Request]], int]:  # graphlint: cold
+    """HF `generate` on a left-padded batch, at most `max_time` seconds per batch (HF's own `max_time` stop: the
+    row counts the tokens it produced, each request's capped at its output length)."""
+
+    def generate(group: list[Request]) -> int:
         width = max(len(r.prompt) for r in group)
         ids = torch.zeros(len(group), width, dtype=torch.long)
         mask = torch.zeros(len(group), width, dtype=torch.long)
@@ -191,8 +240,10 @@ def hf_generate(hf, device: str) -> Callable[[list[Request]], None]:  # graphlin
             mask[i, width - len(r.prompt):] = 1
         n_new = max(r.out_len for r in group)
         with torch.no_grad():
-            hf.generate(input_ids=ids.to(device), attention_mask=mask.to(device), max_new_tokens=n_new,
-                        min_new_tokens=n_new, do_sample=False, pad_token_id=0)
+            out = hf.generate(input_ids=ids.to(device), attention_mask=mask.to(device), max_new_tokens=n_new,
+                              min_new_tokens=n_new, do_sample=False, pad_token_id=0, max_time=max_time)
+        made = out.shape[1] - width
+        return sum(min(made, r.out_len) for r in group)
     return generate
 
 
@@ -201,12 +252,13 @@ def hf_generate(hf, device: str) -> Callable[[list[Request]], None]:  # graphlin
 
 def table(results: list[Result]) -> str:  # graphlint: cold
     lines = ["| system | arrivals | requests | output tokens | wall s | tokens/s | latency p50 s | latency p99 s "
-             "| TTFT p50 s |", "|---|---|---|---|---|---|---|---|---|"]
+             "| TTFT p50 s | live rows / step (slots) |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         ttft = f"{percentile(r.ttft, 50):.2f}" if r.ttft else "-"
+        live = f"{r.live_rows:.1f} ({r.slots})" if r.live_rows is not None else "-"
         lines.append(f"| {r.system} | {r.pattern} | {r.requests} | {r.tokens} | {r.wall:.2f} "
                      f"| {r.tokens / r.wall:.1f} | {percentile(r.latencies, 50):.2f} "
-                     f"| {percentile(r.latencies, 99):.2f} | {ttft} |")
+                     f"| {percentile(r.latencies, 99):.2f} | {ttft} | {live} |")
     return "\n".join(lines)
 
 
@@ -214,9 +266,10 @@ def speedups(results: list[Result]) -> str:  # graphlint: cold
     tps = {(r.system, r.pattern): r.tokens / r.wall for r in results}
     out = []
     for pattern in ("burst", "poisson"):
-        if ("engine", pattern) in tps and ("static runner", pattern) in tps:
-            ratio = tps["engine", pattern] / tps["static runner", pattern]
-            out.append(f"engine / static throughput, {pattern}: **{ratio:.2f}x**")
+        for system in sorted({r.system for r in results if r.system.startswith("engine")}):
+            if (system, pattern) in tps and ("static runner", pattern) in tps:
+                ratio = tps[system, pattern] / tps["static runner", pattern]
+                out.append(f"{system} / static throughput, {pattern}: **{ratio:.2f}x**")
     return "\n".join(out)
 
 
@@ -224,52 +277,52 @@ def speedups(results: list[Result]) -> str:  # graphlint: cold
 # the parts: one decode step per bucket, packed prefill forwards (device timings, rows really active)
 
 
-def _timed(fn: Callable[[], object], device: str, repeats: int) -> float:  # graphlint: cold
-    """Median wall ms of `fn` with a device sync, after one untimed run (compiles)."""
+def _timed(fn: Callable[[], object], device: str, repeats: int) -> tuple[float, float]:  # graphlint: cold
+    """Median (wall, host) ms of `fn` after one untimed run (compiles): wall up to a device sync, host up to
+    `fn`'s return (what the host spent issuing it)."""
     fn()
     sync(device)
-    out = []
+    walls, hosts = [], []
     for _ in range(repeats):
         t = time.perf_counter()
         fn()
+        hosts.append((time.perf_counter() - t) * 1e3)
         sync(device)
-        out.append((time.perf_counter() - t) * 1e3)
-    return sorted(out)[len(out) // 2]
+        walls.append((time.perf_counter() - t) * 1e3)
+    return sorted(walls)[len(walls) // 2], sorted(hosts)[len(hosts) // 2]
 
 
 @torch.no_grad()
 def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: int,  # graphlint: cold
                   device: str) -> str:
     """Decode step ms per bucket with every row of it active at ~`prompt_len` positions, and prefill forward ms
-    for one slice of 2 x `chunk` and of `chunk` tokens vs the same tokens as 4 packed slices vs one of those
-    slices alone."""
+    (wall and host) for one slice of 2 x `chunk` and of `chunk` tokens, the same tokens as 4 and as 12 packed
+    slices, and one of the 4 alone: the host time of a forward should not grow with its slices."""
     slots = max(runner.buckets)
     io = model.io
     io.eos_id.fill_(-1)
     prompt = [7 + i % 50 for i in range(prompt_len)]
     model.prefill(list(range(slots)), [prompt] * slots)
-    lines = ["| part | ms |", "|---|---|"]
+    lines = ["| part | wall ms | host ms |", "|---|---|---|"]
     for bucket in sorted({min(runner.buckets), 8 if 8 in runner.buckets else slots, slots}):
         io.active.zero_()
         io.active[:bucket].fill_(True)
-        ms = _timed(lambda: runner.step(bucket), device, 20)
-        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {ms:.2f} |")
+        wall, host = _timed(lambda: runner.step(bucket), device, 20)
+        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {wall:.2f} | {host:.2f} |")
     io.active.zero_()
     for slot in range(slots):
         model.release_kv(slot)
-    parts = min(4, slots)
-    share = max(chunk // parts, 1)
     cases = {f"prefill forward, 1 slice x {2 * chunk} tokens": [2 * chunk],
-             f"prefill forward, 1 slice x {chunk} tokens": [chunk],
-             f"prefill forward, {parts} slices x {share} tokens (packed)": [share] * parts,
-             f"prefill forward, 1 slice x {share} tokens": [share]}
+             f"prefill forward, 1 slice x {chunk} tokens": [chunk]}
+    for parts in sorted({min(4, slots), min(12, slots)} - {1}):
+        cases[f"prefill forward, {parts} slices x {chunk // parts} tokens (packed)"] = [max(chunk // parts, 1)] * parts
+    cases[f"prefill forward, 1 slice x {max(chunk // 4, 1)} tokens"] = [max(chunk // 4, 1)]
     for name, lens in cases.items():
         for slot, n in enumerate(lens):
             model.reserve_kv(slot, n)
-        slices = [PromptSlice(slot, 0, prompt[:n] if n <= len(prompt) else (prompt * (n // len(prompt) + 1))[:n])
-                  for slot, n in enumerate(lens)]
-        ms = _timed(lambda: forward_chunks(model, slices, exact=device != "cuda"), device, 3)
-        lines.append(f"| {name} | {ms:.1f} |")
+        slices = [PromptSlice(slot, 0, (prompt * (n // len(prompt) + 1))[:n]) for slot, n in enumerate(lens)]
+        wall, host = _timed(lambda: forward_chunks(model, slices, exact=device != "cuda"), device, 3)
+        lines.append(f"| {name} | {wall:.1f} | {host:.1f} |")
         for slot in range(len(lens)):
             model.release_kv(slot)
     return "\n".join(lines)
@@ -285,15 +338,21 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
     p.add_argument("--out-min", type=int, default=16)
     p.add_argument("--out-max", type=int, default=1024)
     p.add_argument("--slots", type=int, default=64, help="engine slots = static batch size (largest graph bucket)")
+    p.add_argument("--kv-budget", default="static",
+                   help="KV tokens of the 'engine-kv' system's pool: 'static' (= --slots x max_len, what the static "
+                        "runner holds), a number, or 'off' (no engine-kv run)")
+    p.add_argument("--max-engine-slots", type=int, default=256, help="cap on the engine-kv system's slots")
     p.add_argument("--chunk", type=int, default=None,
                    help=f"engine prefill token budget per iteration (default: {DEFAULT_CHUNK})")
     p.add_argument("--overlap", type=int, default=None,
                    help="decode steps launched inside a prefill forward (default: one between each two layers)")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
-    p.add_argument("--systems", default="engine,static,hf")
+    p.add_argument("--systems", default="engine,engine-kv,static,hf")
     p.add_argument("--hf-requests", type=int, default=4, help="HF runs only the first N requests")
     p.add_argument("--hf-batch", type=int, default=4)
+    p.add_argument("--hf-max-time", type=float, default=60.0,
+                   help="seconds per HF batch (HF's max_time: the row counts the tokens made by then)")
     p.add_argument("--hf-patterns", default="burst", help="patterns HF runs (a few requests: Poisson means little)")
     p.add_argument("--no-parts", action="store_true", help="skip the decode-step / prefill-forward timings")
     p.add_argument("--deadline", type=float, default=None,
@@ -304,9 +363,11 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
     if args.smoke:
         args.size, args.requests, args.slots, args.chunk = "tiny", 6, 2, 8
         args.prompt_min, args.prompt_max, args.out_min, args.out_max = 3, 12, 2, 6
-        args.rate, args.hf_requests, args.hf_batch = 50.0, 4, 2
+        args.rate, args.hf_requests, args.hf_batch, args.max_engine_slots = 50.0, 4, 2, 4
     if not (0 < args.prompt_min <= args.prompt_max and 0 < args.out_min <= args.out_max and args.requests > 0):
         p.error("need 0 < prompt-min <= prompt-max, 0 < out-min <= out-max and requests > 0")
+    if args.kv_budget not in ("static", "off") and not args.kv_budget.isdigit():
+        p.error(f"--kv-budget must be 'static', 'off' or a token count, got {args.kv_budget!r}")
     return args
 
 
@@ -327,23 +388,46 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     systems, patterns = args.systems.split(","), args.patterns.split(",")
     base = workload(args, sizes["vocab_size"])
     chunk = args.chunk or DEFAULT_CHUNK
+    layout = ""
+    if args.kv_budget == "off":
+        systems = [name for name in systems if name != "engine-kv"]
+    if "engine-kv" in systems:
+        # equal KV memory: the pool holds what the static runner reserves (max_len per slot), the slots follow
+        budget = args.slots * max_len if args.kv_budget == "static" else int(args.kv_budget)
+        kv_slots, blocks = kv_budget_layout(base, budget, max_len, DEFAULT_BLOCK_TOKENS, args.max_engine_slots)
+        kv_model = from_hf_model(hf, max_batch=kv_slots, max_len=max_len, device=device, dtype=dtype,
+                                 kv_blocks=blocks)
+        kv_runner = DSV4Runner(kv_model).capture()
+        layout = (f"engine-kv: {kv_slots} slots over a pool of {blocks - 1} blocks of {DEFAULT_BLOCK_TOKENS} tokens "
+                  f"= {budget} KV tokens (the static runner's {args.slots} x {max_len}); all state "
+                  f"{state_bytes(kv_model) / 2**20:.0f} MiB against {state_bytes(model) / 2**20:.0f} MiB for "
+                  f"{args.slots} slots (weights included; the rest is per-slot state: window ring, compressor "
+                  f"states, indexer scores, workspaces)")
 
-    def engine(reqs: list[Request]) -> Result:
-        wall, lat, ttft, stats = run_engine(runner, reqs, chunk, args.overlap)
-        return Result("engine", "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft, stats.summary())
+    def engine_on(name: str, run: DSV4Runner) -> Callable[[list[Request]], Result]:
+        def engine(reqs: list[Request]) -> Result:
+            wall, lat, ttft, stats = run_engine(run, reqs, chunk, args.overlap)
+            return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft, stats.summary(),
+                          stats.decode_rows / max(stats.decode_steps, 1), max(run.buckets))
+        return engine
 
     def static(reqs: list[Request]) -> Result:
         model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
-        wall, lat = run_static(runner_generate(runner), reqs, args.slots, device)
-        return Result("static runner", "", len(reqs), sum(r.out_len for r in reqs), wall, lat,
-                      notes=static_utilisation(reqs, args.slots))
+        wall, lat, tokens = run_static(runner_generate(runner), reqs, args.slots, device)
+        return Result("static runner", "", len(reqs), tokens, wall, lat, notes=static_utilisation(reqs, args.slots),
+                      live_rows=static_live_rows(reqs, args.slots)[1], slots=args.slots)
 
     def hf_static(reqs: list[Request]) -> Result:
         sub = reqs[:args.hf_requests]
-        wall, lat = run_static(hf_generate(hf, device), sub, args.hf_batch, device)
-        return Result(f"hf generate (first {len(sub)})", "", len(sub), sum(r.out_len for r in sub), wall, lat)
+        wall, lat, tokens = run_static(hf_generate(hf, device, args.hf_max_time), sub, args.hf_batch, device)
+        want = sum(r.out_len for r in sub)
+        note = "" if tokens == want else f"stopped by --hf-max-time {args.hf_max_time:.0f} s: {tokens} of {want} tokens"
+        return Result(f"hf generate (first {len(sub)})", "", len(sub), tokens, wall, lat, notes=note,
+                      slots=args.hf_batch)
 
-    runs = {"engine": engine, "static": static, "hf": hf_static}
+    runs = {"engine": engine_on("engine", runner), "static": static, "hf": hf_static}
+    if "engine-kv" in systems:
+        runs["engine-kv"] = engine_on("engine-kv", kv_runner)
     unknown = [name for name in systems if name not in runs]
     if unknown:
         raise SystemExit(f"unknown --systems {unknown}; choose from {sorted(runs)}")
@@ -357,10 +441,16 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     parts = "" if args.no_parts else measure_parts(model, runner, min(1024, args.prompt_max), chunk, device)
     if parts:
         print(parts, flush=True)
+    if layout:
+        print(layout, flush=True)
     results, skipped = [], []
-    # engine and static for every pattern first, HF (the slowest, on a subset) last
-    plan = [(p, n) for p in patterns for n in systems if n != "hf"]
-    plan += [(p, "hf") for p in args.hf_patterns.split(",") if "hf" in systems and p in patterns]
+    # every system's burst first, HF (the slowest, on a subset, time-capped) right after them, then Poisson
+    # (arrival-bound: ~requests / rate seconds per run whatever the system)
+    hf_patterns = [p for p in args.hf_patterns.split(",") if "hf" in systems and p in patterns]
+    plan = []
+    for pattern in patterns:
+        plan += [(pattern, n) for n in systems if n != "hf"]
+        plan += [(pattern, "hf")] if pattern in hf_patterns else []
     for pattern, name in plan:
         if args.deadline is not None and time.perf_counter() - start > args.deadline:
             skipped.append(f"{name} {pattern}")
@@ -382,7 +472,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
             f"{args.out_max} tokens (seed {args.seed}); {args.slots} slots / static batch; engine prefill budget "
             f"{chunk} tokens per forward, overlap {'default' if args.overlap is None else args.overlap}; Poisson "
             f"rate {args.rate}/s; max_len {max_len}; graph capture {capture_s:.1f} s; HF on the first "
-            f"{args.hf_requests} requests ({args.hf_patterns})\n")
+            f"{args.hf_requests} requests ({args.hf_patterns}, batches of {args.hf_batch}, at most "
+            f"{args.hf_max_time:.0f} s each)\n" + (f"\n{layout}\n" if layout else ""))
     notes = [f"* {r.system}, {r.pattern}: {r.notes}" for r in results if r.notes]
     report = "\n".join([head, table(results), "", speedups(results), "", *notes, "",
                         *(["### parts (device timings)", "", parts, ""] if parts else []),

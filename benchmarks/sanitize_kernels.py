@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import json
 import os
 import pkgutil
 import sys
@@ -50,6 +51,7 @@ import dsv4_native  # noqa: E402
 from dsv4_native._model_configs import randomize_native_  # noqa: E402
 from dsv4_native.engine import DSV4Engine, StopConditions  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
+from dsv4_native.prefill import prefill_chunked as run_prefill  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 from dsv4_native.sampler import DeviceSampler, SamplingParams  # noqa: E402
 from dsv4_native.indexer import select_topk_triton  # noqa: E402
@@ -204,7 +206,8 @@ def prefill_chunked(t: Target) -> None:  # graphlint: cold
     prompts = [[(7 * i + 3) % 2000 + 2 for i in range(n)] for n in (20, 140)]
     for slot, prompt in enumerate(prompts):
         model.configure_sampling(slot, prompt, PARAMS[2 * slot % len(PARAMS)])
-    model.prefill([0, 1], prompts, chunk=64)  # admits both rows at their last prompt token, KV reserved
+    # exact=False: the CUDA prefill path (packed compressor kernels, the step's attention) on every device
+    run_prefill(model, [0, 1], prompts, chunk=64, exact=False)  # admits both rows at their last prompt token
     model.decode_step(model.cfg.max_batch)
     _check_finite(t, model.logits[:2], "logits")
     _check_tokens(t, model.io.next_tok, model.cfg.vocab)
@@ -228,7 +231,8 @@ def engine_steps(t: Target) -> None:  # graphlint: cold
 
 def attention_split_k(t: Target) -> None:  # graphlint: cold
     """Split-K sparse attention and its merge (the tiny model's lists fit one split), contiguous and paged, with
-    the inverse-RoPE epilogue; index lists hold -1, ids past the cache and a padding row."""
+    the inverse-RoPE epilogue, the merge over whole rows and in channel chunks; index lists hold -1, ids past
+    the cache and a padding row."""
     g = torch.Generator().manual_seed(0)
     batch, heads, dim, window, n_comp, rope = 3, 4, 64, 16, 40, 16
     kmax = window + 48
@@ -253,6 +257,10 @@ def attention_split_k(t: Target) -> None:  # graphlint: cold
         sparse_decode_attention(q, win, comp, idx, sink, active, out, ws, dim ** -0.5, block_table=table,
                                 cos_sin_inv=cos_sin, pos=pos)
         _check_finite(t, out[active], f"split-K attention ({'paged' if paged else 'contiguous'})")
+        # the merge in two channel chunks (batch 1 at Flash dims merges in chunks), the last one de-rotating
+        sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, dim ** -0.5, block_table=table,
+                                       cos_sin_inv=cos_sin, pos=pos, merge_block_d=dim // 2)
+        _check_finite(t, out[active], f"split-K attention, chunked merge ({'paged' if paged else 'contiguous'})")
 
 
 def kernel_variants(t: Target) -> None:  # graphlint: cold
@@ -323,15 +331,25 @@ CASES: dict[str, Case] = {fn.__name__: fn for fn in (
 )}
 
 
-def run(device: str, names: Optional[list[str]] = None, execute: bool = True) -> Counter:  # graphlint: cold
-    """Run the cases (all by default) with uninitialised memory filled; returns launches per kernel name.
-    execute=False records the launches and skips the kernels (the CPU coverage test)."""
+def run(device: str, names: Optional[list[str]] = None, execute: bool = True,  # graphlint: cold
+        per_case: Optional[dict[str, set[str]]] = None) -> Counter:
+    """Run the cases (all by default) with uninitialised memory filled; returns launches per kernel name, and
+    fills `per_case` (case -> the kernels it launched) when given. execute=False records the launches and
+    skips the kernels (the CPU coverage test)."""
     launches: Counter = Counter()
-    with fill_uninitialized(), ck.triton_launches(lambda name: launches.update([name]), execute=execute), \
-            torch.no_grad():
+    seen: set[str] = set()
+
+    def on_launch(kernel: str) -> None:
+        launches.update([kernel])
+        seen.add(kernel)
+
+    with fill_uninitialized(), ck.triton_launches(on_launch, execute=execute), torch.no_grad():
         for name in names or list(CASES):
             print(f"sanitize_kernels: {name}", flush=True)
+            seen.clear()
             CASES[name](Target(device, check=execute))
+            if per_case is not None:
+                per_case[name] = set(seen)
         if device == "cuda":
             torch.cuda.synchronize()
     return launches
@@ -349,6 +367,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--case", action="append", choices=sorted(CASES), help="run only these cases (repeatable)")
     ap.add_argument("--list", action="store_true", help="list the kernels and the cases, run nothing")
+    ap.add_argument("--coverage", type=Path, help="write {case: [kernels it launched]} as JSON here")
     args = ap.parse_args(argv)
     kernels = all_kernels()
     if args.list:
@@ -356,7 +375,10 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         print("cases:", " ".join(CASES))
         return 0
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    launches = run(device, args.case)
+    per_case: dict[str, set[str]] = {}
+    launches = run(device, args.case, per_case=per_case)
+    if args.coverage:
+        args.coverage.write_text(json.dumps({k: sorted(v) for k, v in per_case.items()}, indent=1))
     if args.case:  # a partial run covers what it covers
         print(f"sanitize_kernels: done: {sum(launches.values())} launches of {len(launches)} kernels")
         return 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-from typing import Callable
+from typing import Any, Callable
 
 import torch
 import torch.nn.functional as F
@@ -54,6 +54,62 @@ STEP_PDL = True
 def step_pdl(t: torch.Tensor) -> bool:
     """Launch this step kernel with programmatic dependent launch (`STEP_PDL`, CUDA, not the interpreter)."""
     return STEP_PDL and pdl_available(t)
+
+
+# ----------------------------------------------------------------------------------------------------
+# The decode step's per-batch launch choices: ONE table (issue 23: "per-batch choices go into one table in
+# one place, not four modules"). Each knob is a list of rules (largest batch, largest width, value); the
+# first rule whose batch and width bounds hold wins, the last rule of a knob catches all. "width" is the
+# dimension the knob's measurements were taken at (named per knob). Every value is an H200 A/B winner of
+# benchmarks/bench_kernel_ab.py (docs/benchmarks-decode.md, "Kernel A/B"); the choices are tuning only:
+# every value computes the same function (only the reduction order, so the last bits, may differ).
+ANY = 1 << 62
+Rule = tuple[int, int, Any]
+STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
+    # bf16 MoE GEMV path (BLOCK_N, BLOCK_K, warps) by model width D. Batch 1: (2, 2048, 4) at Flash's D 4096
+    # (105.0 against 111.6 us), (4, 1024, 4) at mid's D 1024 (16.2 against 16.5 us per layer); larger batches
+    # (64, 128, 8)
+    "moe_gemv": ((1, 1024, (4, 1024, 4)), (1, ANY, (2, 2048, 4)), (ANY, ANY, (64, 128, 8))),
+    # GEMV path: GEMM2 and the slot sum in one kernel at batch 1 (115.4 against 118.5 us at Flash dims); it
+    # loses at batch 8 (620 against 596 us)
+    "moe_gemv_fused_sum": ((1, ANY, True), (ANY, ANY, False)),
+    # grouped MoE path (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, dead blocks skip their K loop): BK 128 won
+    # at Flash dims, batch 16 (883 against 927 us) and 32 (1375 against 1442 us)
+    "moe_grouped_tiles": ((ANY, ANY, (64, 128, 64, 128, 4, 3, True)),),
+    # W4 experts (BLOCK_N, BLOCK_K, warps, stages) at every batch measured (1-64, docs/kernels-fp4.md)
+    "moe_w4_gemv": ((ANY, ANY, (8, 512, 2, 2)),),
+    # sparse attention split-K: the merge launch's fixed cost in KV rows of the layer's head_dim, the term
+    # of `sparse_attention.default_num_splits` that keeps short lists in one split. At head_dim 128 (mid: 16
+    # x 128 heads, lists of 96 / 104) two splits beat one by 0.3-0.5 us per call at batch 1 and 8, so the
+    # merge is worth less than the half list it takes off; 32 rows of 512 at Flash dims
+    "attention_merge_rows": ((ANY, 128, 8), (ANY, ANY, 32)),
+    # the decode step's bf16 projections (x -> [q_lora | kv], qr -> [q | indexer q], wo_b) by input width: the
+    # GEMV kernel (True) or cuBLAS (False). Batch 1: the kernel, not measured yet (bench_kernel_ab.py --sections
+    # gemv, bench_decode.py --gemv-ab); cuBLAS's GEMVs were 72 + 24 us of the mid batch-1 replay's 509 busy us
+    "step_gemv": ((1, ANY, True), (ANY, ANY, False)),
+    # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
+    # (two per SM of the H200's 132). Not measured yet: bench_kernel_ab.py --sections attention_split
+    "attention_merge_programs": ((ANY, ANY, 256),),
+}
+
+
+def choose(knob: str, batch: int, width: int = 0) -> Any:
+    """The `STEP_CHOICES` value of `knob` at a (host-known, static) batch bucket and width."""
+    for max_batch, max_width, value in STEP_CHOICES[knob]:
+        if batch <= max_batch and width <= max_width:
+            return value
+    raise KeyError(f"STEP_CHOICES[{knob!r}] has no rule for batch {batch}, width {width}")
+
+
+def choice_table() -> str:
+    """`STEP_CHOICES` as a markdown table (bench_decode.py prints it beside the timings it produced)."""
+    def bound(n: int) -> str:
+        return "any" if n >= ANY else f"<= {n}"
+
+    rows = ["| knob | batch | width | value |", "|---|---|---|---|"]
+    for knob, rules in STEP_CHOICES.items():
+        rows += [f"| {knob} | {bound(b)} | {bound(w)} | {v} |" for b, w, v in rules]
+    return "\n".join(rows)
 
 
 def use_triton(t: torch.Tensor) -> bool:

@@ -24,7 +24,9 @@ Padding rows (`active[b] == False`) are skipped: neither state nor cache is touc
 
 from __future__ import annotations
 
-from typing import Optional
+from array import array
+from dataclasses import dataclass
+from typing import Optional, Sequence
 
 import torch
 
@@ -264,66 +266,187 @@ def compress_chunk(  # graphlint: cold
     `state` is that sequence's state row (`compressor_state(...)[b]`), carried in from the previous chunk
     (or decode) and left exactly where T decode steps would leave it. Returns `(ids [G], entries [G, d]
     fp32)` for the groups that close inside the chunk; the caller stores them (cache layout is its business).
-    Every entry is computed with the decode step's own ops on a batch of closing groups, so it is bitwise
-    the decode step's. For ratio 128, `exact` keeps the decode step's sequential online softmax (one
-    vectorised update per position *within* a group, over all groups at once: `ratio` updates per chunk);
-    `exact=False` folds each group in closed form (same math, fp32 rounding-level difference, no loop).
-    """
-    close, pooled = pool_chunk(kv, score, ape, state, start, ratio, head_dim, exact)
-    return close // ratio, _entry_ref(pooled, close, norm_w, cos_sin, ratio, eps)
-
-
-def pool_chunk(kv: torch.Tensor, score: torch.Tensor, ape: torch.Tensor, state: torch.Tensor,  # graphlint: cold
-               start: int, ratio: int, head_dim: int, exact: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
-    """`compress_chunk` up to the pooling: `(close [G] positions, pooled [G, d] fp32)` of the groups closing in
-    the chunk, the state advanced. The entries are `_entry_ref(pooled, close, ...)`, row by row, so a caller
-    with several sequences' chunks can finish them in one batch."""
+    The one-segment case of `pool_packed` (see there for `exact`)."""
     length = kv.shape[0]
-    dev = kv.device
-    pos = torch.arange(start, start + length, device=dev)
-    sc = score.float() + ape.index_select(0, pos % ratio)
-    first_close = start + (ratio - 1 - start % ratio)  # first position p >= start with (p+1) % ratio == 0
-    n_close = max(0, (start + length - first_close + ratio - 1) // ratio)
-    close = first_close + ratio * torch.arange(n_close, device=dev)
-    if kv.shape[-1] == 2 * head_dim:
-        return close, _ring_chunk(kv.float(), sc, state, start, close, ratio, head_dim)
-    return close, _online_chunk(kv.float(), sc, state, start, ratio, exact)[: close.numel()]
+    lists = chunk_plan([(0, start, length, 0)], ratio, kv.shape[-1] == 2 * head_dim)
+    lists["ape_at"] = [p % ratio for p in range(start, start + length)]
+    plan = ChunkPlan.from_device(pack_ints(lists, kv.device))
+    pooled = pool_packed(kv, score, ape, state.unsqueeze(0), plan, ratio, exact)
+    return plan.close // ratio, _entry_ref(pooled, plan.close, norm_w, cos_sin, ratio, eps)
 
 
-def _ring_chunk(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, start: int, close: torch.Tensor,
-                ratio: int, head_dim: int) -> torch.Tensor:
-    """Overlap compressor over a chunk: pool the 2*ratio rows ending at every closing position (the rows
-    before the chunk come from the ring), then leave the chunk's last rows in the ring."""
-    rows = state.shape[0]  # 2 * ratio
-    new = torch.cat([kv, sc], dim=-1)  # [T, 4d]: what the decode step writes into the ring
-    history = state.index_select(0, torch.arange(start - rows, start, device=kv.device) % rows)
-    ext = torch.cat([history, new])  # positions start-rows .. start+T-1
-    row_pos = close.view(-1, 1) - (rows - 1) + torch.arange(rows, device=kv.device).view(1, rows)
-    pooled = _ring_pool(ext[row_pos - (start - rows)], row_pos, ratio, head_dim)
-    keep = torch.arange(start, start + kv.shape[0], device=kv.device)[-rows:]
-    state[keep % rows] = new[-rows:]
+# A packed forward's segments: (state row, start position, length, first packed row) each, distinct state rows.
+Segment = tuple[int, int, int, int]
+
+
+def closes(start: int, length: int, ratio: int) -> range:
+    """Positions p in `[start, start + length)` that close a group ((p + 1) % ratio == 0)."""
+    return range(start + (ratio - 1 - start % ratio), start + length, ratio)
+
+
+def pack_ints(lists: dict[str, list[int]], device: torch.device) -> dict[str, torch.Tensor]:  # graphlint: cold
+    """Host int lists as int64 device tensors by name: one host tensor, one copy (non-blocking from pinned
+    memory on CUDA: the caching host allocator keeps the pinned block alive until the copy ran)."""
+    # array -> frombuffer converts in C (torch.tensor of a Python list took 1.3 ms for 11k ints)
+    flat = array("q")
+    for vals in lists.values():
+        flat.extend(vals)
+    host = torch.frombuffer(flat, dtype=torch.int64) if flat else torch.zeros(0, dtype=torch.int64)
+    dev = host.pin_memory().to(device, non_blocking=True) if device.type == "cuda" else host.to(device)
+    return dict(zip(lists, dev.split([len(v) for v in lists.values()])))
+
+
+def chunk_plan(segments: Sequence[Segment], ratio: int, overlap: bool) -> dict[str, list[int]]:  # graphlint: cold
+    """Host index lists of one compressor pass over packed rows (`ChunkPlan`), built from host ints only: the
+    same for every layer of this ratio, so a forward builds them once. `ape_at` (the rows' `pos % ratio`) is
+    the caller's."""
+    close = [c for _, a, n, _ in segments for c in closes(a, n, ratio)]
+    lists: dict[str, list[int]] = {"close": close, "slots": [s for s, _, _, _ in segments]}
+    if overlap:
+        lists.update(_ring_lists(segments, ratio))
+    else:
+        lists.update(_online_lists(segments, ratio))
+    return lists
+
+
+def _ring_lists(segments: Sequence[Segment], ratio: int) -> dict[str, list[int]]:
+    """Overlap: the 2*ratio rows pooled at each close, as rows of `[each segment's ring (2*ratio rows, by
+    ring slot) | the packed new rows]` (`ring_src`) and their positions (`row_pos`, < 0 masked); the ring
+    writes after the pass (`keep_dst` flat state rows <- `keep_src` new rows)."""
+    rows = 2 * ratio
+    n_hist = len(segments) * rows
+    src: list[int] = []
+    row_pos: list[int] = []
+    keep_dst: list[int] = []
+    keep_src: list[int] = []
+    for i, (slot, a, n, f) in enumerate(segments):
+        new0 = n_hist + f - a  # + position = the packed new row of a position >= a
+        for c in closes(a, n, ratio):
+            lo = c - rows + 1
+            row_pos.extend(range(lo, c + 1))
+            if lo >= a:
+                src.extend(range(new0 + lo, new0 + c + 1))
+            else:
+                src.extend(i * rows + j % rows if j < a else new0 + j for j in range(lo, c + 1))
+        kept = range(max(a, a + n - rows), a + n)
+        keep_dst.extend(slot * rows + p % rows for p in kept)
+        keep_src.extend(range(f + kept.start - a, f + kept.stop - a))
+    return {"ring_src": src, "row_pos": row_pos, "keep_dst": keep_dst, "keep_src": keep_src}
+
+
+def _online_lists(segments: Sequence[Segment], ratio: int) -> dict[str, list[int]]:
+    """No overlap: every group a segment touches as a row of a `[G, ratio]` grid of packed rows (`grid`,
+    clamped into the segment; `inside` 1 where the position is in it), `resume` = the state row a group's
+    running state starts from (its segment's first group when that began before the segment) or -1, `closed`
+    the groups that close (in order), `last` each segment's last group (its running state is left in state);
+    the same per group for the kernel: `group_close` (closing position or -1), `keep` (state row or -1)."""
+    grid: list[int] = []
+    inside: list[int] = []
+    resume: list[int] = []
+    closed: list[int] = []
+    last: list[int] = []
+    group_close: list[int] = []  # per group: its closing position, or -1 (the kernel path's per-group view)
+    keep: list[int] = []  # per group: the state row it is left in (its segment's last group), or -1
+    for slot, a, n, f in segments:
+        g0, g1 = a // ratio, (a + n - 1) // ratio
+        for g in range(g0, g1 + 1):
+            lo = g * ratio
+            if a <= lo and lo + ratio <= a + n:
+                grid.extend(range(f + lo - a, f + lo - a + ratio))
+                inside.extend([1] * ratio)
+            else:  # positions before the segment read its first row, after it its last (masked either way)
+                lo_in, hi_in = max(lo, a), min(lo + ratio, a + n)
+                grid.extend([f] * (lo_in - lo))
+                grid.extend(range(f + lo_in - a, f + hi_in - a))
+                grid.extend([f + n - 1] * (lo + ratio - hi_in))
+                inside.extend([0] * (lo_in - lo) + [1] * (hi_in - lo_in) + [0] * (lo + ratio - hi_in))
+            resume.append(slot if g == g0 and a % ratio else -1)
+            closes_here = lo + ratio <= a + n
+            if closes_here:
+                closed.append(len(resume) - 1)
+            group_close.append(lo + ratio - 1 if closes_here else -1)
+            keep.append(slot if g == g1 else -1)
+        last.append(len(resume) - 1)
+    return {"grid": grid, "inside": inside, "resume": resume, "closed": closed, "last": last,
+            "group_close": group_close, "keep": keep}
+
+
+@dataclass
+class ChunkPlan:
+    """`chunk_plan`'s lists on the device (those of the other kind None), plus `ape_at [R]` = each packed row's
+    position % ratio and, for the no-overlap kernel path, `group_dst`."""
+
+    close: torch.Tensor
+    slots: torch.Tensor
+    ape_at: torch.Tensor
+    ring_src: Optional[torch.Tensor] = None
+    row_pos: Optional[torch.Tensor] = None
+    keep_dst: Optional[torch.Tensor] = None
+    keep_src: Optional[torch.Tensor] = None
+    grid: Optional[torch.Tensor] = None
+    inside: Optional[torch.Tensor] = None
+    resume: Optional[torch.Tensor] = None
+    closed: Optional[torch.Tensor] = None
+    last: Optional[torch.Tensor] = None
+    group_close: Optional[torch.Tensor] = None
+    keep: Optional[torch.Tensor] = None
+    group_dst: Optional[torch.Tensor] = None  # per group: its entry's flat cache row, or -1 (the caller's)
+
+    @classmethod
+    def from_device(cls, tensors: dict[str, torch.Tensor]) -> "ChunkPlan":
+        plan = cls(**tensors)
+        if plan.inside is not None:
+            plan.inside = plan.inside.bool()
+        return plan
+
+
+def pool_packed(kv: torch.Tensor, score: torch.Tensor, ape: torch.Tensor, state: torch.Tensor,  # graphlint: cold
+                plan: ChunkPlan, ratio: int, exact: bool = True) -> torch.Tensor:
+    """The compressor over packed rows `kv/score[R, coff*d]` of several segments (`plan`), each carrying its
+    state row of `state` in and leaving it where its T decode steps would: the pooled rows `[G, d]` fp32 of
+    every closing group (segment by segment, in order; the entries are `_entry_ref(pooled, plan.close, ...)`).
+    One set of launches for all segments. Every value is computed with the decode step's own ops on a batch
+    of closing groups, so it is bitwise the decode step's. For ratio 128, `exact` keeps the decode step's
+    sequential online softmax (one vectorised update per position *within* a group, over all groups at once:
+    `ratio` updates per pass); `exact=False` folds each group in closed form (same math, fp32 rounding-level
+    difference, no loop)."""
+    sc = score.float() + ape.index_select(0, plan.ape_at)
+    if plan.ring_src is not None:
+        return _ring_packed(kv.float(), sc, state, plan, ratio)
+    return _online_packed(kv.float(), sc, state, plan, ratio, exact)
+
+
+def _ring_packed(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, plan: ChunkPlan,
+                 ratio: int) -> torch.Tensor:
+    """Overlap compressor: pool the 2*ratio rows ending at every close (the rows before a segment come from
+    its ring), then leave each segment's last rows in its ring."""
+    rows, width = state.shape[1], 2 * kv.shape[1]
+    new = torch.cat([kv, sc], dim=-1)  # [R, 4d]: what the decode step writes into the ring
+    source = torch.cat([state.index_select(0, plan.slots).view(-1, width), new])
+    assert plan.row_pos is not None and plan.keep_dst is not None and plan.keep_src is not None
+    n_close = plan.close.numel()
+    ring = source.index_select(0, plan.ring_src).view(n_close, rows, width)
+    pooled = _ring_pool(ring, plan.row_pos.view(n_close, rows), ratio, kv.shape[1] // 2)
+    state.view(-1, width).index_copy_(0, plan.keep_dst, new.index_select(0, plan.keep_src))
     return pooled
 
 
-def _online_chunk(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, start: int, ratio: int,
-                  exact: bool) -> torch.Tensor:
-    """No-overlap compressor over a chunk: the groups it touches side by side (`[G, ratio]` position grid),
-    the first one resumed from `state` when it began before the chunk. Returns the closing groups' pooled
-    rows (every group but an open last one, in order) and leaves the last group's running (max, sum,
-    weighted sum) in `state`."""
-    length, dim = kv.shape
-    g0 = start // ratio
-    n_groups = (start + length - 1) // ratio - g0 + 1
-    grid = (g0 * ratio + torch.arange(n_groups * ratio, device=kv.device)).view(n_groups, ratio) - start
-    inside = (grid >= 0) & (grid < length)
-    at = grid.clamp(0, length - 1)
-    s_g, kv_g = sc[at], kv[at]  # [G, ratio, d]
-    resumed = start % ratio != 0  # host int: the first group's opening rows went through decode / a chunk
-    m0 = torch.full((n_groups, dim), NEG_INF, device=kv.device)
-    l0 = torch.zeros(n_groups, dim, device=kv.device)
-    w0 = torch.zeros(n_groups, dim, device=kv.device)
-    if resumed:
-        m0[0], l0[0], w0[0] = state[0], state[1], state[2]
+def _online_packed(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, plan: ChunkPlan, ratio: int,
+                   exact: bool) -> torch.Tensor:
+    """No-overlap compressor: the touched groups side by side (`[G, ratio]` grid), a group resumed from its
+    state row when it began before its segment; leaves each segment's last group's running (max, sum,
+    weighted sum) in its state row."""
+    assert plan.grid is not None and plan.inside is not None and plan.resume is not None
+    assert plan.closed is not None and plan.last is not None
+    n_groups, dim = plan.resume.numel(), kv.shape[1]
+    s_g = sc.index_select(0, plan.grid).view(n_groups, ratio, dim)
+    kv_g = kv.index_select(0, plan.grid).view(n_groups, ratio, dim)
+    inside = plan.inside.view(n_groups, ratio)
+    resumed = (plan.resume >= 0).view(n_groups, 1)
+    old = state.index_select(0, plan.resume.clamp(min=0))  # [G, 3, d]
+    m0 = torch.where(resumed, old[:, 0], NEG_INF)
+    l0 = torch.where(resumed, old[:, 1], 0.0)
+    w0 = torch.where(resumed, old[:, 2], 0.0)
     if exact:
         m, l_, w = m0, l0, w0
         for k in range(ratio):  # the decode step's update order; k == 0 is a group start (reset)
@@ -337,8 +460,45 @@ def _online_chunk(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, start
         alpha = torch.exp(m0 - m)
         l_ = l0 * alpha + e.sum(dim=1)
         w = w0 * alpha + (e * kv_g).sum(dim=1)
-    state.copy_(torch.stack([m[-1], l_[-1], w[-1]]))
-    return w / l_
+    state.index_copy_(0, plan.slots, torch.stack([m, l_, w], dim=1).index_select(0, plan.last))
+    return (w / l_).index_select(0, plan.closed)
+
+
+def compress_packed(kv: torch.Tensor, score: torch.Tensor, ape: torch.Tensor, norm_w: torch.Tensor,
+                    cos_sin: torch.Tensor, state: torch.Tensor, cache: torch.Tensor, plan: ChunkPlan,
+                    dst: torch.Tensor, ratio: int, eps: float, exact: bool) -> None:
+    """A packed compressor pass (`pool_packed`) and its entries (closing at `plan.close`) written into
+    `cache.view(-1, d)` rows `dst`: exact (or without Triton), `pool_packed` + `_entry_ref` + one indexed copy
+    (the decode reference's bits); else one kernel for the pooling and the entries (the decode kernel's entry
+    code; the ratio-128 fold BLOCK_R rows at a time), plus the ring / state bookkeeping."""
+    if exact or not use_triton(kv):
+        pooled = pool_packed(kv, score, ape, state, plan, ratio, exact)
+        if plan.close.numel():  # host-known: a group closes in this pass
+            entries = _entry_ref(pooled, plan.close, norm_w, cos_sin, ratio, eps)
+            cache.view(-1, cache.shape[-1]).index_copy_(0, dst, entries.to(cache.dtype))
+        return
+    head_dim = cache.shape[-1]
+    sc = score.float() + ape.index_select(0, plan.ape_at)
+    check_kernel_inputs("compress_packed", {"cache": cache, "cos_sin": cos_sin, "state": state, "sc": sc},
+                        {"head_dim": head_dim})
+    geometry = dict(D=head_dim, RATIO=ratio, ROPE=cos_sin.shape[1], num_warps=4 if head_dim <= 128 else 8)
+    if plan.ring_src is not None:
+        width = 2 * sc.shape[1]
+        new = torch.cat([kv.float(), sc], dim=-1)  # [R, 4d]: what the decode step writes into the ring
+        if plan.close.numel():
+            _ring_packed_kernel[(plan.close.numel(),)](
+                new, state, plan.slots, plan.ring_src, plan.row_pos, plan.close, dst, norm_w, cos_sin, cache,
+                plan.slots.numel() * state.shape[1], cos_sin.shape[0], eps, **geometry)
+        state.view(-1, width).index_copy_(0, plan.keep_dst, new.index_select(0, plan.keep_src))
+        return
+    assert plan.resume is not None and plan.group_close is not None and plan.keep is not None
+    kv = kv.float()
+    if kv.stride(1) != 1:
+        raise ValueError("compress_packed: kv rows must have unit column stride")
+    old = state.index_select(0, plan.resume.clamp(min=0))  # read before any program writes a state row
+    _online_packed_kernel[(plan.resume.numel(),)](
+        kv, kv.stride(0), sc, plan.grid, plan.inside, old, plan.resume, plan.group_close, plan.group_dst,
+        plan.keep, state, norm_w, cos_sin, cache, cos_sin.shape[0], eps, BLOCK_R=min(16, ratio), **geometry)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -528,6 +688,72 @@ if triton is not None:
         dst, emit = _entry_row(cache_ptr, table_ptr, b, pos, emit, n_max, max_blocks, D, RATIO, RPB, PAGED)
         _store_entry(w_new / l_new, pos, emit, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
 
+    @triton.jit
+    def _ring_packed_kernel(new_ptr, state_ptr, slots_ptr, src_ptr, row_pos_ptr, close_ptr, dst_ptr, norm_w_ptr,
+                            cos_sin_ptr, cache_ptr, n_hist, max_pos, eps, D: tl.constexpr, RATIO: tl.constexpr,
+                            ROPE: tl.constexpr):
+        """Program g: the entry closing at close[g] of a packed overlap pass (`pool_packed`'s ring plan). Its
+        2*RATIO rows are `src` rows of [each segment's ring | the packed new rows `new`] (a ring row as
+        (segment, ring slot), read from the segment's slot of `state`), `[kv | score + ape]` like the ring;
+        pooled and stored with the decode kernel's code."""
+        g = tl.program_id(0).to(tl.int64)
+        ROWS: tl.constexpr = 2 * RATIO
+        C: tl.constexpr = 2 * D
+        k = tl.arange(0, ROWS)[:, None, None]
+        ch = 2 * tl.arange(0, D // 2)[None, :, None] + tl.arange(0, 2)[None, None, :]
+        src = tl.load(src_ptr + g * ROWS + k)
+        ok = tl.load(row_pos_ptr + g * ROWS + k) >= 0  # rows before position 0 are masked
+        hist = src < n_hist
+        slot = tl.load(slots_ptr + src // ROWS, mask=ok & hist, other=0)
+        at = (slot * ROWS + src % ROWS) * (2 * C) + tl.where(k >= RATIO, D, 0) + ch  # previous / current group
+        at_new = (src - n_hist) * (2 * C) + tl.where(k >= RATIO, D, 0) + ch
+        kv = tl.where(hist, tl.load(state_ptr + at, mask=ok & hist, other=0.0),
+                      tl.load(new_ptr + at_new, mask=ok & (src >= n_hist), other=0.0))
+        sc = tl.where(hist, tl.load(state_ptr + at + C, mask=ok & hist, other=float("-inf")),
+                      tl.load(new_ptr + at_new + C, mask=ok & (src >= n_hist), other=float("-inf")))
+        m = tl.max(sc, axis=0)  # the closing row is always there: finite
+        e = tl.exp(sc - m[None, :, :])
+        pooled = tl.sum(e * kv, axis=0) / tl.sum(e, axis=0)
+        dst = cache_ptr + tl.load(dst_ptr + g) * D
+        _store_entry(pooled, tl.load(close_ptr + g), g >= 0, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO,
+                     ROPE)
+
+    @triton.jit
+    def _online_packed_kernel(kv_ptr, kv_stride, sc_ptr, grid_ptr, inside_ptr, old_ptr, resume_ptr, close_ptr,
+                              dst_ptr, keep_ptr, state_ptr, norm_w_ptr, cos_sin_ptr, cache_ptr, max_pos, eps,
+                              D: tl.constexpr, RATIO: tl.constexpr, ROPE: tl.constexpr, BLOCK_R: tl.constexpr):
+        """Program g: group g of a packed no-overlap pass (`pool_packed`'s grid plan): the running (max, sum,
+        weighted sum) from `old[g]` when the group resumes (`resume[g] >= 0`), else empty, folded over its
+        inside rows BLOCK_R at a time; its entry stored when it closes (`close[g] >= 0`, at cache row
+        `dst[g]`), the running state left in state row `keep[g]` when it is its segment's last group."""
+        g = tl.program_id(0).to(tl.int64)
+        ch = 2 * tl.arange(0, D // 2)[:, None] + tl.arange(0, 2)[None, :]
+        resumed = tl.load(resume_ptr + g) >= 0
+        m = tl.where(resumed, tl.load(old_ptr + g * 3 * D + ch), float("-inf"))
+        l_ = tl.where(resumed, tl.load(old_ptr + g * 3 * D + D + ch), 0.0)
+        w = tl.where(resumed, tl.load(old_ptr + g * 3 * D + 2 * D + ch), 0.0)
+        for r0 in range(0, RATIO, BLOCK_R):
+            r = r0 + tl.arange(0, BLOCK_R)[:, None, None]
+            row = tl.load(grid_ptr + g * RATIO + r)
+            ok = tl.load(inside_ptr + g * RATIO + r) != 0
+            s = tl.load(sc_ptr + row * D + ch[None, :, :], mask=ok, other=float("-inf"))
+            x = tl.load(kv_ptr + row * kv_stride + ch[None, :, :], mask=ok, other=0.0)
+            m_new = tl.maximum(m, tl.max(s, axis=0))
+            base = tl.where(m_new == float("-inf"), 0.0, m_new)  # no row yet: keep (-inf, 0, 0), no nan
+            alpha = tl.exp(m - base)
+            p = tl.where(ok, tl.exp(s - base[None, :, :]), 0.0)
+            l_ = l_ * alpha + tl.sum(p, axis=0)
+            w = w * alpha + tl.sum(p * x, axis=0)
+            m = m_new
+        close = tl.load(close_ptr + g)
+        dst = cache_ptr + tl.maximum(tl.load(dst_ptr + g), 0) * D
+        _store_entry(w / l_, close, close >= 0, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
+        keep = tl.load(keep_ptr + g)
+        st = state_ptr + tl.maximum(keep, 0) * 3 * D
+        tl.store(st + ch, m, mask=keep >= 0)
+        tl.store(st + D + ch, l_, mask=keep >= 0)
+        tl.store(st + 2 * D + ch, w, mask=keep >= 0)
+
 
 # a second overlapping compressor stepped in the same launch (`compressor_update_emit`'s `*2` arguments)
 SECOND_NAMES = ("kv_new", "score_new", "ape", "norm_w", "state", "comp_cache")
@@ -574,6 +800,11 @@ def compressor_update_emit_triton(
                     PDL=step_pdl(kv_new), launch_pdl=step_pdl(kv_new),
                     num_warps=4 if max(head_dim, head_dim2) <= 128 else 8)
     if not overlap:
+        # at most one warp per 32 channels: the kernel's [D/2, 2] tile (16 x 2 threads a warp) is then never
+        # replicated across warps. 4 warps at D 64 replicated it, and the RMSNorm's tl.sum stored every row's
+        # partial from 4 threads, two warps apart, to one shared-memory word: racecheck's WAW hazards
+        # (docs/testing.md, "racecheck and the compressor's reduction")
+        geometry["num_warps"] = max(1, min(8, head_dim // 32))
         _compress_online_kernel[(batch,)](
             kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, table,
             n_max, max_blocks, cos_sin.shape[0], eps, D=head_dim, **geometry,

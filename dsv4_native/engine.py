@@ -19,15 +19,15 @@ One engine iteration (`step`):
    is busy with this one), append tokens, run the stop check, retire finished requests (slot inactive, KV released).
 
 The decode rows are not part of the prefill forward (they replay their own graph), so they do not use the
-budget. The eager prefill forward is launch-bound (the host issues ~1,470 launches for 6 layers and one
-slice, `benchmarks/bench_engine_schedule.py`, while the device mostly idles),
-so the engine also launches up to `overlap` decode steps *between the forward's layers* (default: one between
-each two layers; they touch no slot being prefilled): decode fills the device while the host launches the
-prefill, and running requests get several tokens per prefill iteration instead of waiting a whole forward
-per token. The host never waits for the step it just launched. Per-request host work per iteration is only
-the token append and stop check of each live row; KV blocks are reserved only for the requests whose next
-position crosses into a new block (a heap keyed by that step), and `stats` (`EngineStats`) counts forwards,
-tokens, rows and host time per phase.
+budget. The eager prefill forward was launch-bound (~1,470 launches for 6 layers and one slice, +314 per
+slice; 453 for any slice count now, `benchmarks/bench_engine_schedule.py`), and a short forward still leaves
+the device idle while the host issues it, so the engine also launches up to `overlap` decode steps *between
+the forward's layers* (default: one between each two layers; they touch no slot being prefilled): decode fills
+the device while the host launches the prefill, and running requests get several tokens per prefill
+iteration instead of waiting a whole forward per token. The host never waits for the step it just
+launched. Per-request host work per iteration is only the token append and stop check of each live row; KV
+blocks are reserved only for the requests whose next position crosses into a new block (a heap keyed by that
+step), and `stats` (`EngineStats`) counts forwards, tokens, rows and host time per phase.
 
 A `max_tokens` stop is known in advance: the row is retired (a queued flag write) right after the launch
 of its last token. Other stops (EOS, stop sequences and strings) are decided when the tokens are read, one

@@ -36,7 +36,7 @@ import torch
 import graphlint
 
 from dsv4_native._attn_common import apply_rope_interleaved
-from dsv4_native._backend import pdl_wait, step_pdl, use_triton
+from dsv4_native._backend import choose, pdl_wait, step_pdl, use_triton
 
 try:
     import triton
@@ -208,9 +208,11 @@ if triton is not None:
 
     @triton.jit
     def _linear_f32_kernel(x_ptr, w_ptr, out_ptr, tab_ptr, rscale_ptr, T, N,
-                           D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr, PDL: tl.constexpr = False):
+                           D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr, PDL: tl.constexpr = False,
+                           TABLE: tl.constexpr = True):
         """Program (token t, block of BE rows): fp32 products and sum of the rows with x[t]; row e's result, times
         rscale[e], lands in out[T * off[e] + t * width[e] + col[e]] (tab = [off | width | col] int32 [3, N]).
+        TABLE=False: a plain GEMV (w of any float dtype), row e's result in out[t * N + e], no scale.
         The token is the fastest grid axis, so the programs of one row block run together and the block comes
         from DRAM once at batch > 1. PDL: the first weight tile is loaded before the wait (weights are no
         kernel's output), x after it."""
@@ -229,11 +231,14 @@ if triton is not None:
                 wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :], other=0.0)
             xv = tl.load(x_ptr + t * D + offs_k, mask=k_ok, other=0.0).to(tl.float32)
             acc += wv * xv[None, :]
-        off = tl.load(tab_ptr + offs_e, mask=e_ok, other=0).to(tl.int64)
-        width = tl.load(tab_ptr + N + offs_e, mask=e_ok, other=0).to(tl.int64)
-        col = tl.load(tab_ptr + 2 * N + offs_e, mask=e_ok, other=0).to(tl.int64)
-        res = tl.sum(acc, axis=1) * tl.load(rscale_ptr + offs_e, mask=e_ok, other=0.0)
-        tl.store(out_ptr + T * off + t * width + col, res, mask=e_ok)
+        if TABLE:
+            off = tl.load(tab_ptr + offs_e, mask=e_ok, other=0).to(tl.int64)
+            width = tl.load(tab_ptr + N + offs_e, mask=e_ok, other=0).to(tl.int64)
+            col = tl.load(tab_ptr + 2 * N + offs_e, mask=e_ok, other=0).to(tl.int64)
+            res = tl.sum(acc, axis=1) * tl.load(rscale_ptr + offs_e, mask=e_ok, other=0.0)
+            tl.store(out_ptr + T * off + t * width + col, res, mask=e_ok)
+        else:
+            tl.store(out_ptr + t * N + offs_e, tl.sum(acc, axis=1).to(out_ptr.dtype.element_ty), mask=e_ok)
 
     @triton.jit
     def _embed_step_kernel(ids_ptr, pos_ptr, embed_ptr, x_ptr, pos_c_ptr, n_valid_ptr, V, MAX_LEN,
@@ -289,17 +294,19 @@ def _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps: float, norm: bo
 LINEAR_F32_TILE = 4096  # weight elements per program of `_linear_f32_kernel` (16 KB of fp32: one load wave)
 
 
-def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
-                       out: torch.Tensor, tile: int = LINEAR_F32_TILE) -> None:
+def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: Optional[torch.Tensor],
+                       row_scale: Optional[torch.Tensor], out: torch.Tensor, tile: int = LINEAR_F32_TILE) -> None:
+    """table / row_scale None: the plain GEMV out[T, N] = x @ w.T (`linear_gemv`)."""
     n_tok, dim = x.shape
     rows = w.shape[0]
     if not (x.is_contiguous() and w.is_contiguous() and out.is_contiguous()):
         raise ValueError("linear_f32: x, w and out must be contiguous")
     bk = min(tile, triton.next_power_of_2(dim))
     be = max(2, min(16, tile // bk))
+    plain = table is None
     _linear_f32_kernel[(n_tok, triton.cdiv(rows, be))](
-        x, w, out, table, row_scale, n_tok, rows, D=dim, BE=be, BK=bk, PDL=step_pdl(x), launch_pdl=step_pdl(x),
-        num_warps=4,
+        x, w, out, x if plain else table, x if plain else row_scale, n_tok, rows, D=dim, BE=be, BK=bk,
+        PDL=step_pdl(x), launch_pdl=step_pdl(x), TABLE=not plain, num_warps=4,
     )
 
 
@@ -383,6 +390,34 @@ def linear_f32(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale:
 @linear_f32.register_fake
 def _linear_f32_fake(x, w, table, row_scale, out) -> None:
     return None
+
+
+@torch.library.custom_op("dsv4::linear_gemv", mutates_args=("out",))
+@graphlint.hot
+def linear_gemv(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor) -> None:
+    """out[T, N] = x[T, D] @ w[N, D].T in out's dtype, fp32 products and accumulation (`_linear_f32_kernel`
+    without its row table). All contiguous."""
+    if use_triton(x):
+        _linear_f32_triton(x, w, None, None, out)
+    else:
+        out.copy_(torch.nn.functional.linear(x, w))
+
+
+@linear_gemv.register_fake
+def _linear_gemv_fake(x, w, out) -> None:
+    return None
+
+
+@graphlint.hot
+def step_linear(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """`F.linear(x, w)` of the decode step's projections: the GEMV kernel at the batches
+    `_backend.STEP_CHOICES["step_gemv"]` gives it (its weight tile loads before the PDL wait, under the previous
+    kernel's drain; cuBLAS's GEMV at batch 1 ran 4-6 us on 0.8-1.3 MB at mid dims), else cuBLAS."""
+    if use_triton(x) and choose("step_gemv", x.shape[0], x.shape[1]):
+        out = torch.empty(x.shape[0], w.shape[0], device=x.device, dtype=x.dtype)
+        linear_gemv(x, w, out)
+        return out
+    return torch.nn.functional.linear(x, w)
 
 
 @torch.library.custom_op("dsv4::embed_step", mutates_args=("x", "pos_c", "n_valid"))

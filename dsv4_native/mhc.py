@@ -114,16 +114,23 @@ def mix_workspace(n_tok: int, dim: int, device=None) -> torch.Tensor:
 if triton is not None:
 
     @triton.jit
-    def _store_mix_partial(xv, fn_ptr, ws_ptr, t, sp, ok, NROWS: tl.constexpr, D: tl.constexpr,
-                           NSPLIT: tl.constexpr, BLOCK: tl.constexpr):
-        """ws[t, sp] = partial fn . x over channels [sp*BLOCK, +BLOCK) of the 4 streams (xv [4, BLOCK] fp32,
-        zeros where masked), col 31 = partial sum x^2. One helper for both producers (the split kernel and
-        hc_post), so the partials, hence the next site's mixes, are bitwise the same either way."""
+    def _load_mix_fn(fn_ptr, sp, NROWS: tl.constexpr, D: tl.constexpr, BLOCK: tl.constexpr):
+        """fn over channels [sp*BLOCK, +BLOCK) of the 4 streams as [32, 4, BLOCK] fp32 (rows past NROWS and
+        channels past D zero). Weights, read by no kernel's output: a kernel loads them before its PDL wait,
+        under the previous kernel's drain."""
         r4 = tl.arange(0, 4)
         r32 = tl.arange(0, 32)
-        offs = r4[:, None] * D + sp * BLOCK + tl.arange(0, BLOCK)[None, :]  # flattened [4D] index
-        f = tl.load(fn_ptr + r32[:, None, None] * (4 * D) + offs[None, :, :],
-                    mask=(r32 < NROWS)[:, None, None] & ok[None, :, :], other=0.0)
+        cols = sp * BLOCK + tl.arange(0, BLOCK)
+        offs = r4[:, None] * D + cols[None, :]  # flattened [4D] index
+        return tl.load(fn_ptr + r32[:, None, None] * (4 * D) + offs[None, :, :],
+                       mask=(r32 < NROWS)[:, None, None] & (cols < D)[None, None, :], other=0.0)
+
+    @triton.jit
+    def _store_mix_partial(xv, f, ws_ptr, t, sp, NSPLIT: tl.constexpr):
+        """ws[t, sp] = partial fn . x over one block of channels of the 4 streams (xv [4, BLOCK] fp32, zeros
+        where masked; f its `_load_mix_fn` tile), col 31 = partial sum x^2. One helper for both producers (the
+        split kernel and hc_post), so the partials, hence the next site's mixes, are bitwise the same."""
+        r32 = tl.arange(0, 32)
         part = tl.sum(tl.sum(f * xv[None, :, :], axis=2), axis=1)
         part = tl.where(r32 == 31, tl.sum(tl.sum(xv * xv, axis=1), axis=0), part)
         tl.store(ws_ptr + (t * NSPLIT + sp) * 32 + r32, part)
@@ -139,15 +146,16 @@ if triton is not None:
 
         Splitting the 24 x 4D GEMV over many programs is what makes batch 1 fast (one program per
         token would read all of fn from one SM)."""
+        sp = tl.program_id(1)
+        f = _load_mix_fn(fn_ptr, sp, NROWS, D, BLOCK)
         pdl_wait(PDL)
         t = tl.program_id(0).to(tl.int64)
-        sp = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
         r4 = tl.arange(0, 4)
         offs_d = sp * BLOCK + tl.arange(0, BLOCK)
         ok = (r4[:, None] < 4) & (offs_d < D)[None, :] & act
         xv = tl.load(x_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], mask=ok, other=0.0).to(tl.float32)
-        _store_mix_partial(xv, fn_ptr, ws_ptr, t, sp, ok, NROWS, D, NSPLIT, BLOCK)
+        _store_mix_partial(xv, f, ws_ptr, t, sp, NSPLIT)
 
     @triton.jit
     def _mix_totals(ws_ptr, t, rms_eps, D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr):
@@ -168,40 +176,40 @@ if triton is not None:
         return tl.sum(tl.where(r32[None, :] == first + r4[:, None], mixes[None, :], 0.0), axis=1)
 
     @triton.jit
-    def _collapse_values(x_ptr, t, db, pre, act, D: tl.constexpr, BLOCK_D: tl.constexpr):
-        """sum_k pre[k] * x[t, k, block] in fp32 (zeros for padding rows and past D)."""
+    def _load_streams(x_ptr, t, db, act, D: tl.constexpr, BLOCK_D: tl.constexpr):
+        """x[t, :, block] as stored ([4, BLOCK_D], zeros for padding rows and past D)."""
         r4 = tl.arange(0, 4)
         offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
-        d_ok = offs_d < D
-        xv = tl.load(x_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], mask=d_ok[None, :] & act,
-                     other=0.0).to(tl.float32)
-        return tl.where(act, tl.sum(pre[:, None] * xv, axis=0), 0.0)
+        return tl.load(x_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], mask=(offs_d < D)[None, :] & act,
+                       other=0.0)
+
+    @triton.jit
+    def _collapse_loaded(xv, pre, act):
+        """sum_k pre[k] * xv[k] in fp32 (zeros for padding rows)."""
+        return tl.where(act, tl.sum(pre[:, None] * xv.to(tl.float32), axis=0), 0.0)
+
+    @triton.jit
+    def _store_block(yv, out_ptr, t, db, D: tl.constexpr, BLOCK_D: tl.constexpr):
+        offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
+        tl.store(out_ptr + t * D + offs_d, yv.to(out_ptr.dtype.element_ty), mask=offs_d < D)
 
     @triton.jit
     def _collapse_block(x_ptr, out_ptr, t, db, pre, act, D: tl.constexpr, BLOCK_D: tl.constexpr):
         """out[t, block] = sum_k pre[k] * x[t, k, block] (zeros for padding rows)."""
-        offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
-        yv = _collapse_values(x_ptr, t, db, pre, act, D, BLOCK_D)
-        tl.store(out_ptr + t * D + offs_d, yv.to(out_ptr.dtype.element_ty), mask=offs_d < D)
+        yv = _collapse_loaded(_load_streams(x_ptr, t, db, act, D, BLOCK_D), pre, act)
+        _store_block(yv, out_ptr, t, db, D, BLOCK_D)
 
     @triton.jit
-    def _collapse_normed(x_ptr, nw_ptr, out_ptr, t, pre, act, rms_eps, D: tl.constexpr, BLOCK_D: tl.constexpr):
-        """out[t] = RMSNorm(collapse) with weight nw, over the whole row: one pass for the sum of squares of
-        the collapse rounded to out's dtype (what the unfused norm read), one that recomputes it (x from L2,
-        no store-then-load across threads) and stores the normed row."""
-        NDB: tl.constexpr = (D + BLOCK_D - 1) // BLOCK_D
-        ss = 0.0
-        for db in range(NDB):
-            yr = _collapse_values(x_ptr, t, db, pre, act, D, BLOCK_D).to(out_ptr.dtype.element_ty).to(tl.float32)
-            ss += tl.sum(yr * yr, axis=0)
-        r = 1.0 / tl.sqrt(ss / D + rms_eps)
-        for db in range(NDB):
-            offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
-            d_ok = offs_d < D
-            yr = _collapse_values(x_ptr, t, db, pre, act, D, BLOCK_D).to(out_ptr.dtype.element_ty).to(tl.float32)
-            v = (yr * r).to(out_ptr.dtype.element_ty).to(tl.float32)
-            w = tl.load(nw_ptr + offs_d, mask=d_ok, other=0.0).to(tl.float32)
-            tl.store(out_ptr + t * D + offs_d, (w * v).to(out_ptr.dtype.element_ty), mask=d_ok)
+    def _store_normed(y, nw_ptr, out_ptr, t, rms_eps, D: tl.constexpr, BLOCK_D: tl.constexpr):
+        """out[t] = RMSNorm(y) with weight nw, y the whole collapsed row ([BLOCK_D] >= D, fp32, zeros past D):
+        the sum of squares of y rounded to out's dtype (what the unfused norm read), then the normed row."""
+        offs_d = tl.arange(0, BLOCK_D)
+        d_ok = offs_d < D
+        yr = y.to(out_ptr.dtype.element_ty).to(tl.float32)
+        r = 1.0 / tl.sqrt(tl.sum(yr * yr, axis=0) / D + rms_eps)
+        v = (yr * r).to(out_ptr.dtype.element_ty).to(tl.float32)
+        w = tl.load(nw_ptr + offs_d, mask=d_ok, other=0.0).to(tl.float32)
+        tl.store(out_ptr + t * D + offs_d, (w * v).to(out_ptr.dtype.element_ty), mask=d_ok)
 
     @triton.jit
     def _hc_pre_kernel(
@@ -213,11 +221,14 @@ if triton is not None:
         """Program (token, D-block): mixes from the partials, Sinkhorn in registers, collapse a block.
 
         Every D-block program recomputes the (tiny) 4x4 Sinkhorn; only block 0 stores post/comb. NORM: one
-        program per token collapses the whole row and applies the block's RMSNorm (weight nw) to it."""
+        program per token collapses the whole row (BLOCK_D >= D) and applies the block's RMSNorm (weight nw).
+        The streams are loaded first: their DRAM round trip overlaps the Sinkhorn's 40 dependent reductions,
+        which do not read them (a warp issues in order: loaded after the chain, x waited for all of it)."""
         pdl_wait(PDL)
         t = tl.program_id(0).to(tl.int64)
         db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
+        xv = _load_streams(x_ptr, t, db, act, D, BLOCK_D)
         mixes = _mix_totals(ws_ptr, t, rms_eps, D, NSPLIT, BLOCK_SP)
         r4 = tl.arange(0, 4)
         pre = tl.sigmoid(_pick4(mixes, 0) * tl.load(scale_ptr) + tl.load(base_ptr + r4)) + hc_eps
@@ -237,10 +248,11 @@ if triton is not None:
         tl.store(post_ptr + t * 4 + r4, tl.where(act, post, 0.0), mask=(r4 < 4) & first)
         tl.store(comb_ptr + t * 16 + 4 * r4[:, None] + r4[None, :], tl.where(act, m, 0.0),
                  mask=(r4[:, None] < 4) & first)
+        yv = _collapse_loaded(xv, pre, act)
         if NORM:
-            _collapse_normed(x_ptr, nw_ptr, y_ptr, t, pre, act, rms_eps, D, BLOCK_D)
+            _store_normed(yv, nw_ptr, y_ptr, t, rms_eps, D, BLOCK_D)
         else:
-            _collapse_block(x_ptr, y_ptr, t, db, pre, act, D, BLOCK_D)
+            _store_block(yv, y_ptr, t, db, D, BLOCK_D)
 
     @triton.jit
     def _hc_head_kernel(
@@ -265,9 +277,11 @@ if triton is not None:
     ):
         """Program (token, D-block). NEXT_ROWS > 0: also the next site's mix partials of this block (fn
         nfn[NEXT_ROWS, 4D], workspace nws), from out as stored: the next hc_pre skips its split launch."""
+        db = tl.program_id(1)
+        if NEXT_ROWS > 0:  # the next site's fn tile: weights, loaded under the previous kernel's drain
+            nf = _load_mix_fn(nfn_ptr, db, NEXT_ROWS, D, BLOCK_D)
         pdl_wait(PDL)
         t = tl.program_id(0).to(tl.int64)
-        db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
         r4 = tl.arange(0, 4)
         offs_d = db * BLOCK_D + tl.arange(0, BLOCK_D)
@@ -283,8 +297,7 @@ if triton is not None:
         tl.store(out_ptr + t * 4 * D + r4[:, None] * D + offs_d[None, :], res, mask=d_ok[None, :])
         if NEXT_ROWS > 0:
             ok = (r4[:, None] < 4) & d_ok[None, :] & act
-            _store_mix_partial(tl.where(ok, res.to(tl.float32), 0.0), nfn_ptr, nws_ptr, t, db, ok, NEXT_ROWS, D,
-                               (D + BLOCK_D - 1) // BLOCK_D, BLOCK_D)
+            _store_mix_partial(tl.where(ok, res.to(tl.float32), 0.0), nf, nws_ptr, t, db, (D + BLOCK_D - 1) // BLOCK_D)
 
 
 def _block_d(dim: int) -> int:
@@ -333,9 +346,10 @@ def hc_pre(
             _mix_triton(x, fn, ws, active, 24)
         nsplit = mix_splits(dim)
         norm = norm_w is not None
-        _hc_pre_kernel[(x.shape[0], 1 if norm else triton.cdiv(dim, _block_d(dim)))](
+        block = triton.next_power_of_2(dim) if norm else _block_d(dim)  # NORM: the whole row in one program
+        _hc_pre_kernel[(x.shape[0], triton.cdiv(dim, block))](
             ws, x, base, scale, active, y, post, comb, norm_w if norm else base, rms_eps, hc_eps,
-            D=dim, NSPLIT=nsplit, BLOCK_SP=triton.next_power_of_2(nsplit), ITERS=iters, BLOCK_D=_block_d(dim),
+            D=dim, NSPLIT=nsplit, BLOCK_SP=triton.next_power_of_2(nsplit), ITERS=iters, BLOCK_D=block,
             NORM=norm, PDL=step_pdl(x), launch_pdl=step_pdl(x), num_warps=8 if norm and dim >= 2048 else 4,
         )
     else:

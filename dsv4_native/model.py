@@ -34,7 +34,8 @@ import torch.nn.functional as F
 from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
-    F32Projections, RowFusedModule, embed_step, norm_rope, rms_norm_into_new, weighted_rms_norm, write_ring,
+    F32Projections, RowFusedModule, embed_step, norm_rope, rms_norm_into_new, step_linear, weighted_rms_norm,
+    write_ring,
 )
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
@@ -257,8 +258,11 @@ class DSV4Attention(RowFusedModule):
         buf("o", torch.zeros(b, h, d, device=device, dtype=dtype))
         sm = torch.cuda.get_device_properties(device).multi_processor_count if torch.device(
             device or "cpu").type == "cuda" else 132
-        self.splits = default_num_splits(b, h, kmax, sm_count=sm, head_dim=d)
-        buf("attn_ws", attention_workspace(b, h, d, self.splits, device))
+        # split-K count per batch bucket (index n; host-known), all buckets' partials in one flat buffer
+        self.attn_splits = (0,) + tuple(default_num_splits(n, h, kmax, sm_count=sm, head_dim=d)
+                                        for n in range(1, b + 1))
+        ws_rows = max(n * s for n, s in enumerate(self.attn_splits))
+        buf("attn_ws", attention_workspace(1, h, d, ws_rows, device).view(-1))
         self.compressor = DSV4Compressor(cfg, d, ratio, device) if ratio else None
         if ratio == CSA:
             di, hi = cfg.index_dim, cfg.index_heads
@@ -312,7 +316,7 @@ class DSV4Attention(RowFusedModule):
 
         win = self.win_kv[:n]  # the latent kv goes straight into the window ring (the indexer does not read it)
         q_buf = self.q[:n]
-        _, qi = self.project(x, pos_c, active, cos_sin, F.linear, q_buf, win, True)
+        _, qi = self.project(x, pos_c, active, cos_sin, step_linear, q_buf, win, True)
 
         # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
         f32 = self.f32_proj(x) if self.f32_proj is not None else []
@@ -340,9 +344,11 @@ class DSV4Attention(RowFusedModule):
                 build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
         o = self.o[:n]
         # the epilogue de-rotates V's rope channels (cos_sin_inv at pos_c)
-        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, self.attn_ws[:n], d ** -0.5, table,
+        splits = self.attn_splits[n]
+        ws = self.attn_ws[:n * splits * cfg.n_heads * (d + 2)].view(n, splits, cfg.n_heads, d + 2)
+        sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, ws, d ** -0.5, table,
                                 cos_sin_inv, pos_c, listed)
-        return self.project_out(o, x.dtype, F.linear, False)
+        return self.project_out(o, x.dtype, step_linear, False)
 
     def project_out(self, o: torch.Tensor, dtype: torch.dtype,
                     lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], rowwise: bool) -> torch.Tensor:

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import interpreting, pdl_wait, rowwise_unary, step_pdl, use_triton
+from dsv4_native._backend import choose, interpreting, pdl_wait, rowwise_unary, step_pdl, use_triton
 from dsv4_native.router import moe_route, router_splits
 
 try:
@@ -264,7 +264,7 @@ if triton is not None:
         h_ptr, ids_ptr, w_ptr, w2_ptr, out_ptr,
         E,
         D: tl.constexpr, INTER: tl.constexpr, S: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-        PDL: tl.constexpr = False,
+        PDL: tl.constexpr = False, HOIST: tl.constexpr = False,
     ):
         """Program (token, N-block): down GEMV of every slot of one token, summed in slot order.
 
@@ -278,23 +278,48 @@ if triton is not None:
         offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
         n_ok = offs_n < D
         total = tl.zeros([BLOCK_N], dtype=tl.float32)
-        for s in tl.static_range(S):
-            sid = t * S + s
-            e = tl.load(ids_ptr + sid)
-            valid = (e >= 0) & (e < E)
-            e64 = tl.where(valid, e, 0).to(tl.int64)
-            rw = tl.load(w_ptr + sid)
-            wbase = w2_ptr + e64 * D * INTER
-            ok = n_ok & valid
-            acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32)
-            for k0 in range(0, INTER, BLOCK_K):
-                offs_k = k0 + tl.arange(0, BLOCK_K)
-                k_ok = offs_k < INTER
-                hv = tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
-                wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
-                             mask=ok[:, None] & k_ok[None, :], other=0.0)
-                acc += wv.to(tl.float32) * hv[None, :]
-            total += tl.where(valid, tl.sum(acc, axis=1) * rw, 0.0)
+        if HOIST:  # one K pass and small tiles: all S slots' loads first, then the products (slot by slot, a
+            # slot's products waited for its weight tile before the next slot's load issued: S DRAM round trips in
+            # series, 6.5 us of the mid batch-1 layer); the same arithmetic as the loop below
+            offs_k = tl.arange(0, BLOCK_K)
+            k_ok = offs_k < INTER
+            valids = ()
+            rws = ()
+            hvs = ()
+            wvs = ()
+            for s in tl.static_range(S):
+                sid = t * S + s
+                e = tl.load(ids_ptr + sid)
+                valid = (e >= 0) & (e < E)
+                wbase = w2_ptr + tl.where(valid, e, 0).to(tl.int64) * D * INTER
+                valids = valids + (valid,)
+                rws = rws + (tl.load(w_ptr + sid),)
+                hvs = hvs + (tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0),)
+                wvs = wvs + (tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
+                                     mask=(n_ok & valid)[:, None] & k_ok[None, :], other=0.0),)
+            for s in tl.static_range(S):
+                acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32) + wvs[s].to(tl.float32) * \
+                    hvs[s].to(tl.float32)[None, :]
+                total += tl.where(valids[s], tl.sum(acc, axis=1) * rws[s], 0.0)
+        else:
+            for s in tl.static_range(S):
+                sid = t * S + s
+                e = tl.load(ids_ptr + sid)
+                valid = (e >= 0) & (e < E)
+                e64 = tl.where(valid, e, 0).to(tl.int64)
+                rw = tl.load(w_ptr + sid)
+                wbase = w2_ptr + e64 * D * INTER
+                ok = n_ok & valid
+                acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32)
+                for k0 in range(0, INTER, BLOCK_K):
+                    offs_k = k0 + tl.arange(0, BLOCK_K)
+                    k_ok = offs_k < INTER
+                    hv = tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid,
+                                 other=0.0).to(tl.float32)
+                    wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
+                                 mask=ok[:, None] & k_ok[None, :], other=0.0)
+                    acc += wv.to(tl.float32) * hv[None, :]
+                total += tl.where(valid, tl.sum(acc, axis=1) * rw, 0.0)
         tl.store(out_ptr + t.to(tl.int64) * D + offs_n, total.to(out_ptr.dtype.element_ty), mask=n_ok)
 
     @triton.jit
@@ -480,9 +505,11 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     bk2 = _pow2_at_most(inter, block_k2 or block_k)
     warps2 = warps2 or warps
     if fuse_sum:  # host-known launch option: GEMM2 + slot sum in one kernel
+        # every slot's tile loaded up front while that is at most 64 weights a thread (mid: 56; Flash's 224 spill)
+        hoist = inter <= bk2 and n_slot * bn2 * bk2 <= 64 * 32 * warps2
         _gemv2_sum_kernel[(n_tok, triton.cdiv(dim, bn2))](
             h, slot_ids, slot_w, w2, out, n_exp, D=dim, INTER=inter, S=n_slot, BLOCK_N=bn2, BLOCK_K=bk2,
-            PDL=pdl, launch_pdl=pdl, num_warps=warps2,
+            PDL=pdl, HOIST=hoist, launch_pdl=pdl, num_warps=warps2,
         )
         return
     _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
@@ -492,14 +519,12 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl)
 
 
-# (GEMM1 BN, BK, GEMM2 BN, BK, warps, pipeline stages, dead blocks skip their K loop) of the grouped path
-# (benchmarks/bench_kernel_ab.py times alternatives at Flash dims, batch 16 and 32)
-GROUPED_TILES = (64, 64, 64, 64, 4, 3, True)
-
-
 def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post_pad, h, y_slot, out,
-                    block_m: int, tiles: tuple[int, int, int, int, int, int, bool] = GROUPED_TILES) -> None:
+                    block_m: int, tiles: Optional[tuple[int, int, int, int, int, int, bool]] = None) -> None:
+    """tiles: (GEMM1 BN, BK, GEMM2 BN, BK, warps, pipeline stages, dead blocks skip their K loop); None = the
+    step's choice table (`_backend.STEP_CHOICES["moe_grouped_tiles"]`)."""
     n_tok, n_slot = slot_ids.shape
+    tiles = tiles or choose("moe_grouped_tiles", n_tok)
     n_exp, two_i, dim = w13.shape
     inter = two_i // 2
     n = n_tok * n_slot
@@ -740,12 +765,11 @@ class DSV4MoE(MoELayer):
         self.w2[e].copy_(shared_down.to(self.w2.dtype))
 
     def gemv_config(self, n_tok: int) -> tuple[int, int, int]:
-        """Static GEMV launch config per batch bucket. Defaults from the H200 sweeps at DSV4-Flash dims
-        (docs/kernels-moe-sampling.md): batch 1 -> (2, 2048, 4) for both GEMMs (layer 105.0 us against
-        111.6 us at the earlier (8, 1024, 8)), larger -> (64, 128, 8)."""
+        """Static GEMV launch config per batch bucket: `gemv_cfg`, else the step's choice table
+        (`_backend.STEP_CHOICES["moe_gemv"]`, by batch and model width)."""
         if self.gemv_cfg is not None:
             return self.gemv_cfg
-        return (2, 2048, 4) if n_tok == 1 else (64, 128, 8)
+        return choose("moe_gemv", n_tok, self.dim)
 
     def gemv2_config(self, n_tok: int) -> tuple[int, int, int]:
         """Static launch config of the GEMV path's GEMM2 ((0, 0, 0) = the same as GEMM1's)."""
@@ -754,12 +778,12 @@ class DSV4MoE(MoELayer):
         return (0, 0, 0)
 
     def gemv_fused(self, n_tok: int) -> bool:
-        """Static choice of the fused GEMM2 + slot sum. It wins at batch 1 (one launch fewer: 115.4 vs
-        118.5 us) and loses at batch 8 (620 vs 596 us: T programs per N-block each run S slots in
-        sequence, fewer and longer programs than the per-slot grid), so it is the batch-1 default."""
+        """Static choice of the fused GEMM2 + slot sum (`_backend.STEP_CHOICES["moe_gemv_fused_sum"]`): one
+        launch fewer, but T programs per N-block each run S slots in sequence, fewer and longer programs than
+        the per-slot grid, so it pays at batch 1 only."""
         if self.gemv_fuse_sum is not None:
             return self.gemv_fuse_sum
-        return n_tok == 1
+        return choose("moe_gemv_fused_sum", n_tok)
 
     def uses_gemv(self, n_tok: int) -> bool:
         """Static path choice: GEMV per token-slot while T*(K+1) is small."""

@@ -39,7 +39,7 @@ import torch.nn.functional as F
 import graphlint
 
 from dsv4_native import fp4
-from dsv4_native._backend import interpreting, pdl_available, use_triton
+from dsv4_native._backend import choose, interpreting, pdl_available, use_triton
 from dsv4_native.moe import DSV4MoE, SWIGLU_LIMIT, MoELayer, slot_sum_triton
 
 try:
@@ -664,12 +664,11 @@ class DSV4MoEW4(MoELayer):
         return w13, w2
 
     def default_config(self, n_tok: int) -> tuple[int, int, int, int]:
-        """(BLOCK_N, BLOCK_K, num_warps, num_stages) per static batch bucket: (8, 512, 2 warps) from the H200
-        sweeps (docs/kernels-fp4.md §7, §10, §11). The GEMV beat the MMA variants, since removed, at every
-        batch measured (1-64); larger batches were not measured."""
+        """(BLOCK_N, BLOCK_K, num_warps, num_stages) per static batch bucket: `kernel_cfg`, else the step's
+        choice table (`_backend.STEP_CHOICES["moe_w4_gemv"]`; docs/kernels-fp4.md §7, §10, §11)."""
         if self.kernel_cfg is not None:
             return self.kernel_cfg
-        return (8, 512, 2, 2)
+        return choose("moe_w4_gemv", n_tok, self.dim)
 
     def experts_forward(self, x: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor,
                         after_router: bool = False) -> torch.Tensor:

@@ -5,76 +5,62 @@ slots) side by side as its R = sum T_i rows, like a decode step whose rows are t
 mHC, the q / kv / indexer projections with RoPE at each row's position, router and experts run once over all
 rows. Only the stateful parts differ from the step:
 
-* compressors (`compress_chunk`, per slice): the entries of every group closing in the slice, from the ring /
-  online state carried in from the slot's previous chunk, which is left where T decode steps would leave it;
-* the caches: all of a slice's entries are written first (the indexer keys too); each row then sees only
-  its own prefix through the decode step's index builder (`n_valid = (pos+1) // ratio` and the window);
-  the indexer scores each slice's rows against its own keys;
+* compressors (`compressor.pool_packed`, all slices in one pass): the entries of every group closing in the
+  forward, each slice from the ring / online state carried in from its slot's previous chunk, which is left
+  where T decode steps would leave it;
+* the caches: all of the forward's entries are written first (the indexer keys too); each row then sees only
+  its own prefix, as the decode step's lists do (`n_valid = (pos+1) // ratio` and the window); the indexer
+  runs the decode step's scoring over all rows at once, each row reading its slot's keys through its row of
+  the block table;
 * attention: row t's decode index list (window ring slots, compressed entries) is remapped onto one packed
-  KV source `[every slice's old ring | all chunk kv | every slice's compressed cache]`, so row t attends to
+  KV source `[every slice's old ring | all chunk kv | every slice's visible entries]`, so row t attends to
   exactly the rows, in exactly the order, that decode at its position would read; each slice's last W kv
   rows then go into its ring.
 
-`fill_budget` packs: a token budget per forward, slices taken in order (a long prompt continues next time).
-No Python loop runs over tokens (the only loop of the exact ratio-128 compressor is over the position inside
-a group, `ratio` steps vectorised over the chunk's groups); the loops over slices issue a few ops each. On
-CPU (`exact=True`, the default there) every op reproduces the one-row decode step's bits (`rowwise_linear`),
-so the end state equals token-by-token decode bitwise in fp32 however the prompt was sliced and packed; on
-CUDA the GEMMs are plain batched ones and the ratio-128 pooling is closed-form.
+A forward's launches do not depend on how many slices it packs: everything that depends only on the slices
+(positions, the compressors' gather / scatter plans, the entries' cache rows, the window and HCA source
+lists, the indexer's per-row block table) is built once per forward in `_Rows.build` (host ints, one copy,
+a few device ops), not per layer and not per slice; per layer and compressor a fixed set of ops remains
+(`tests/dsv4/test_prefill_chunked.py` counts them). `fill_budget` packs: a token budget per forward, slices
+taken in order (a long prompt continues next time). No Python loop runs over tokens (the only loop of the
+exact ratio-128 compressor is over the position inside a group, `ratio` steps vectorised over all groups).
+On CPU (`exact=True`, the default there) every op reproduces the one-row decode step's bits
+(`rowwise_linear`), so the end state equals token-by-token decode bitwise in fp32 however the prompt was
+sliced and packed; on CUDA the GEMMs are plain batched ones (the fp32 projections one GEMM per layer), a
+compressor pass is one kernel (`compressor.compress_packed`), and the indexer and the attention are the decode
+step's kernels (the attention over per-row window rings, `_attend_kernel`).
 
-The cache reads and writes go through `read_rows` / `write_rows`, the one place that knows the layouts: the
-compressed caches paged through the model's block table (`kv_pages`) or slot-major, the window ring
-slot-major. The prompt's blocks are reserved (the slot's old ones released) before its first chunk.
+`_Rows` is the one place that knows the cache layouts: the compressed caches paged through the model's block
+table (`kv_pages`, the host copy for the writes) or slot-major, the window ring slot-major. The prompt's
+blocks are reserved (the slot's old ones released) before its first chunk.
 """
 
 from __future__ import annotations
 
-from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, TypeVar
 
 import torch
 import torch.nn.functional as F
 
 from ._attn_common import apply_rope_interleaved
-from ._backend import rowwise_linear
-from .compressor import _entry_ref, pool_chunk
-from .indexer import _select_topk, indexer_scores_ref
-from .indices import build_attention_indices_ref
-from .kv_pages import gather_logical
+from ._backend import rowwise_linear, use_triton
+from .compressor import ChunkPlan, chunk_plan, closes, compress_packed, pack_ints
+from .indexer import indexer_topk_fixed, indexer_topk_fixed_ref
+from .kv_pages import PagedKV, physical_rows
 from .mhc import HC, HyperConnection, hc_post, hc_pre, mix_workspace
-from .model import CSA, DSV4Attention, DSV4Compressor, DSV4Model, RopeTables
+from .indices import build_attention_indices
+from .model import COMPUTED_LIST_MAX, CSA, DSV4Attention, DSV4Compressor, DSV4Model, RopeTables
 from .moe import DSV4MoE, align_reference, align_sizes, moe_experts_grouped
 from .router import moe_route, router_splits
-from .sparse_attention import attend_gathered_ref
+from .sparse_attention import attend_gathered_ref, attention_workspace, default_num_splits, sparse_decode_attention
 
 # tokens per forward: 2048 runs a 4k prompt on `mid` in 187 ms vs 251 ms at 512 (H200, docs/dsv4-model.md);
 # the transient workspaces grow with chunk x max_len (the indexer scores, the HCA gather: see there)
 DEFAULT_CHUNK = 2048
+# rows per call of the exact (CPU) indexer reference, which gathers [rows, entries, Di] keys
+EXACT_INDEXER_ROWS = 256
 Linear = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
-
-
-# ----------------------------------------------------------------------------------------------------
-# cache access: `table` is the model's block table for a paged cache, None for a slot-major one
-
-
-def read_rows(cache: torch.Tensor, slot: int, table: Optional[torch.Tensor], n: int) -> torch.Tensor:
-    """Logical rows `[0, n)` of one slot's cache, `[n, d]` (the decode references read the same values)."""
-    if table is None:
-        return cache[slot, :n]
-    return gather_logical(cache, table[slot:slot + 1], n)[0]
-
-
-def write_rows(cache: torch.Tensor, slot: int | torch.Tensor, table: Optional[torch.Tensor], rows: torch.Tensor,
-               values: torch.Tensor) -> None:
-    """Logical `cache[slot, rows[i]] = values[i]` in the cache dtype (compressed entries, indexer keys,
-    ring slots); `slot` one slot or one per row. Paged rows must lie in reserved blocks."""
-    if table is None:
-        cache[slot, rows] = values.to(cache.dtype)
-        return
-    rpb = cache.shape[1]
-    phys = table[slot, rows // rpb].long() * rpb + rows % rpb
-    cache.view(-1, cache.shape[-1])[phys] = values.to(cache.dtype)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -110,68 +96,165 @@ def fill_budget(work: Iterable[tuple[Key, int, int]], budget: int,
     return out
 
 
-def to_device(host: torch.Tensor, device: torch.device) -> torch.Tensor:
-    """A host tensor on `device` without a host wait: pinned + non-blocking on CUDA (the caching host
-    allocator keeps the pinned block alive until the copy ran)."""
-    if device.type != "cuda":
-        return host.to(device)
-    return host.pin_memory().to(device, non_blocking=True)
-
-
 @dataclass
 class _Rows:
-    """Where each row of a packed forward comes from: the slices' tokens side by side (slice i at rows
-    `bounds[i]`). Device tensors `[R]`: `ids`, `pos`, the row's slice `start` and `first` row and slice
-    index `part`; `slots [S]`; the window-ring write after the forward, `ring_rows` of the chunk kv into
-    `win_kv[ring_slots, ring_at]` (the last W positions of each slice); per compress ratio, the slot of each
-    entry the forward emits (`entry_slots[ratio]`, slice by slice: a slice of T tokens from `start` closes
-    (start+T)//ratio - start//ratio groups). One host-built int64 tensor, one non-blocking copy."""
+    """Everything about a packed forward that does not depend on a layer's weights, built once per forward
+    (host ints -> one int64 tensor -> one copy, then a few device ops): the slices side by side (slice i at
+    rows `bounds[i]`) with their token `ids`, positions `pos`, `active`; the window-ring write after each
+    layer's attention (`ring_rows` of the chunk kv into flat ring rows `ring_dst`); per compress ratio, the
+    compressor pass (`plans`, `compressor.ChunkPlan`) and the flat cache rows its entries go to (`entry_dst`);
+    each row's block-table row (`row_table`) and, for CSA, its visible indexer entries (`n_valid`).
+
+    The attention reads, per layer, either (the CUDA path) per-row window rings as decode holds them
+    (`decode_rings`) and the compressed caches through `row_table`, or (the reference path) one KV source
+    `[every slice's old ring (S*W) | the chunk kv (R) | every slice's entries 0 .. n_src-1 (S*n_src)]` through
+    `gathered_lists`: the flat cache rows of the slices' visible entries (`comp_src`), where they start in the
+    source (`comp_base [R, 1]`), the window's source rows (`win_src [R, W]`) and the whole lists of SWA
+    (ratio 0) and HCA layers (`lists`: flat source rows, valid). Both are built on first use."""
 
     slices: Sequence[PromptSlice]
     bounds: list[tuple[int, int]]
     ids: torch.Tensor
     pos: torch.Tensor
-    start: torch.Tensor
-    first: torch.Tensor
-    part: torch.Tensor
     slots: torch.Tensor
     ring_rows: torch.Tensor
-    ring_slots: torch.Tensor
-    ring_at: torch.Tensor
-    entry_slots: dict[int, torch.Tensor]
+    ring_dst: torch.Tensor
     active: torch.Tensor
+    plans: dict[int, ChunkPlan] = field(default_factory=dict)
+    entry_dst: dict[int, torch.Tensor] = field(default_factory=dict)
+    comp_src: dict[int, torch.Tensor] = field(default_factory=dict)
+    comp_base: dict[int, torch.Tensor] = field(default_factory=dict)
+    win_src: Optional[torch.Tensor] = None
+    lists: dict[int, tuple[torch.Tensor, torch.Tensor]] = field(default_factory=dict)
+    n_valid: Optional[torch.Tensor] = None
+    row_table: Optional[torch.Tensor] = None
+    _row_meta: tuple[torch.Tensor, ...] = ()  # pos, start, first, part [R]
+    _rings: Optional[torch.Tensor] = None
+    _model: Optional[DSV4Model] = None
 
     @classmethod
-    def build(cls, slices: Sequence[PromptSlice], window: int, ratios: Sequence[int],  # graphlint: cold
-              device: torch.device) -> "_Rows":
-        cols: list[list[int]] = [[] for _ in range(5)]  # ids, pos, start, first, part
-        ring: list[list[int]] = [[], [], []]
+    def build(cls, slices: Sequence[PromptSlice], model: DSV4Model) -> "_Rows":  # graphlint: cold
+        cfg, kv = model.cfg, model.kv
+        window, device = cfg.window, model.embed.device
+        ratios = sorted({r for r in cfg.ratios if r})
         bounds, row = [], 0
-        for i, s in enumerate(slices):
-            n = len(s.tokens)
-            bounds.append((row, row + n))
-            for col, vals in zip(cols, (map(int, s.tokens), range(s.start, s.start + n), [s.start] * n, [row] * n,
-                                        [i] * n)):
-                col.extend(vals)
-            keep = range(max(0, n - window), n)
-            ring[0].extend(row + t for t in keep)
-            ring[1].extend([s.slot] * len(keep))
-            ring[2].extend((s.start + t) % window for t in keep)
-            row += n
-        entries = {ratio: [s.slot for s in slices
-                           for _ in range((s.start + len(s.tokens)) // ratio - s.start // ratio)] for ratio in ratios}
-        flat = [v for col in cols for v in col] + [s.slot for s in slices] + [v for col in ring for v in col]
-        flat += [v for ratio in ratios for v in entries[ratio]]
-        # array -> frombuffer converts in C (torch.tensor of a Python list took 1.3 ms for 11k ints)
-        dev = to_device(torch.frombuffer(array("q", flat), dtype=torch.int64), device)
-        r, n_slice, m = row, len(slices), len(ring[0])
-        parts = dev.split([r] * 5 + [n_slice] + [m] * 3 + [len(entries[ratio]) for ratio in ratios])
-        return cls(slices, bounds, *parts[:9], dict(zip(ratios, parts[9:])),
-                   torch.ones(r, dtype=torch.bool, device=device))
+        for s in slices:
+            bounds.append((row, row + len(s.tokens)))
+            row += len(s.tokens)
+        segments = [(s.slot, s.start, b - a, a) for s, (a, b) in zip(slices, bounds)]
+        lists: dict[str, list[int]] = {name: [] for name in ("ids", "pos", "start", "first", "part")}
+        for i, (s, (a, b)) in enumerate(zip(slices, bounds)):  # C-speed extends: this runs every forward
+            lists["ids"].extend(s.tokens)
+            lists["pos"].extend(range(s.start, s.start + b - a))
+            lists["start"].extend([s.start] * (b - a))
+            lists["first"].extend([a] * (b - a))
+            lists["part"].extend([i] * (b - a))
+        lists["slots"] = [s.slot for s in slices]
+        kept = [(s, range(max(0, b - a - window), b - a), a) for s, (a, b) in zip(slices, bounds)]
+        lists["ring_rows"] = [a + t for _, keep, a in kept for t in keep]
+        lists["ring_dst"] = [s.slot * window + (s.start + t) % window for s, keep, _ in kept for t in keep]
+        for ratio in ratios:
+            plan = chunk_plan(segments, ratio, ratio == CSA)
+            lists.update({f"{ratio}.{k}": v for k, v in plan.items()})
+            lists[f"{ratio}.entry_dst"] = dst = _entry_rows(slices, ratio, cfg.max_len, kv)
+            if "closed" in plan:  # no overlap: the entries' rows per group too (the kernel path's view)
+                group_dst = [-1] * len(plan["resume"])
+                for gi, row in zip(plan["closed"], dst):
+                    group_dst[gi] = row
+                lists[f"{ratio}.group_dst"] = group_dst
+        t = pack_ints(lists, device)
+        n_rows = len(lists["ids"])
+        rows = cls(slices, bounds, t["ids"], t["pos"], t["slots"], t["ring_rows"], t["ring_dst"],
+                   torch.ones(n_rows, dtype=torch.bool, device=device))
+        for ratio in ratios:
+            plan_t = {k.split(".", 1)[1]: v for k, v in t.items() if k.startswith(f"{ratio}.")}
+            rows.entry_dst[ratio] = plan_t.pop("entry_dst")
+            rows.plans[ratio] = ChunkPlan.from_device(dict(plan_t, ape_at=rows.pos % ratio))
+        rows._row_meta, rows._model = (rows.pos, t["start"], t["first"], t["part"]), model
+        rows._row_tables(model, t["part"], ratios)
+        return rows
+
+    def _row_tables(self, model: DSV4Model, part: torch.Tensor, ratios: Sequence[int]) -> None:  # graphlint: cold
+        """Each row's block-table row (a slot-major cache is a pool of one-block rows: block = slot) and, with
+        CSA layers, its visible indexer entries."""
+        if not ratios:
+            return
+        row_slot = self.slots.index_select(0, part)
+        kv = model.kv
+        self.row_table = kv.table.index_select(0, row_slot) if kv is not None else row_slot.view(-1, 1).to(torch.int32)
+        if CSA in ratios:
+            self.n_valid = (self.pos + 1) // CSA
+
+    def gathered_lists(self) -> None:  # graphlint: cold
+        """The gathered attention's source rows (class docstring), built on first use, once per forward. Window
+        column j of row t (position p) holds position q = max(p - W + 1, 0) + j when q <= p (the decode step's
+        list, oldest first): in the slice's old ring before its start, else a chunk row."""
+        if self.win_src is not None:
+            return
+        cfg, kv = self._model.cfg, self._model.kv
+        window, n_rows, n_slices = cfg.window, self.n_rows, len(self.slices)
+        p, start, first, part = (t.view(-1, 1) for t in self._row_meta)
+        q = (p - window + 1).clamp(min=0) + torch.arange(window, device=p.device)
+        win = torch.where(q < start, part * window + q % window, n_slices * window + first + q - start)
+        self.win_src = torch.where(q <= p, win, -1)
+        self.lists[0] = _flat_list(self.win_src)
+        for ratio in self.plans:
+            n_src = max(1, max((s.start + len(s.tokens)) // ratio for s in self.slices))
+            e = torch.arange(n_src, device=p.device)
+            if kv is not None:
+                rpb = kv.rows_per_block(ratio)
+                self.comp_src[ratio] = physical_rows(kv.table.index_select(0, self.slots), rpb, n_src).view(-1)
+            else:
+                self.comp_src[ratio] = (self.slots.view(-1, 1) * (cfg.max_len // ratio) + e).view(-1)
+            self.comp_base[ratio] = n_slices * window + n_rows + part * n_src
+            if ratio != CSA:  # HCA: every visible entry, in the decode list's width (W + max_len // ratio)
+                cols = torch.arange(cfg.max_len // ratio, device=p.device)
+                comp = torch.where(cols < (p + 1) // ratio, self.comp_base[ratio] + cols, -1)
+                self.lists[ratio] = _flat_list(torch.cat([self.win_src, comp], dim=1))
 
     @property
     def n_rows(self) -> int:
         return self.ids.numel()
+
+    def decode_rings(self) -> torch.Tensor:  # graphlint: cold
+        """`[R * W]` rows of the attention source `[old rings | chunk kv]`: row t's window ring as decode at its
+        position p holds it (slot s: position p - (p - s) % W, in the slice's old ring before its start, else a
+        chunk row; a slot never written yet is not in the decode list). Built on first use, once per forward."""
+        if self._rings is None:
+            window, n_slices = self._model.cfg.window, len(self.slices)
+            p, start, first, part = (t.view(-1, 1) for t in self._row_meta)
+            slot = torch.arange(window, device=p.device)
+            held = p - (p - slot) % window
+            self._rings = torch.where(held < start, part * window + slot,
+                                      n_slices * window + first + held - start).view(-1)
+        return self._rings
+
+    def row_table_zero(self) -> torch.Tensor:  # graphlint: cold
+        """A `[R, 1]` block table of zeros (for SWA's never-read stand-in cache)."""
+        return torch.zeros(self.n_rows, 1, dtype=torch.int32, device=self.pos.device)
+
+
+def _flat_list(src: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Source rows `[R, K]` (-1: none) as (flat gather index, valid mask)."""
+    return src.clamp(min=0).view(-1), src >= 0
+
+
+def _entry_rows(slices: Sequence[PromptSlice], ratio: int, max_len: int,  # graphlint: cold
+                kv: Optional[PagedKV]) -> list[int]:
+    """The flat cache row (`cache.view(-1, d)`) of every entry the slices close, in `chunk_plan` order: paged
+    through the host copy of the block table (the blocks must be reserved), else slot-major."""
+    out: list[int] = []
+    for s in slices:
+        entries = [c // ratio for c in closes(s.start, len(s.tokens), ratio)]
+        if kv is None:
+            out.extend(s.slot * (max_len // ratio) + e for e in entries)
+            continue
+        rpb, blocks = kv.rows_per_block(ratio), kv.blocks[s.slot]
+        if entries and entries[-1] // rpb >= len(blocks):
+            raise ValueError(f"slot {s.slot}: positions up to {s.start + len(s.tokens) - 1} are not in reserved KV "
+                             f"blocks (reserve_kv before the forward)")
+        out.extend(blocks[e // rpb] * rpb + e % rpb for e in entries)
+    return out
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -233,10 +316,9 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
     if not slices:
         return
     cfg = model.cfg
-    rows = _Rows.build(slices, cfg.window, sorted({r for r in cfg.ratios if r}), model.embed.device)
+    rows = _Rows.build(slices, model)
     h = model.embed.index_select(0, rows.ids.clamp(0, cfg.vocab - 1))
     x = h.unsqueeze(1).expand(rows.n_rows, HC, cfg.dim).contiguous()
-    table = model.kv.table if model.kv is not None else None
     # as in the decode step: each block norm runs inside its site's hc_pre, and each site's mix partials are
     # written by the previous site's hc_post (into one workspace: the stream orders the read before the write)
     ws = mix_workspace(rows.n_rows, cfg.dim, device=x.device)
@@ -244,7 +326,7 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
         if i and between_layers is not None:
             between_layers()
         x = _hc_site(layer.attn_hc, layer.attn_norm, x, rows.active, ws, i > 0, layer.ffn_hc.fn,
-                     lambda y: _attention(layer.attn, y, rows, model.rope, table, exact))
+                     lambda y: _attention(layer.attn, y, rows, model.rope, exact))
         nxt = model.layers[i + 1].attn_hc.fn if i + 1 < len(model.layers) else None
         x = _hc_site(layer.ffn_hc, layer.ffn_norm, x, rows.active, ws, True, nxt,
                      lambda y: _moe(layer.moe, y.contiguous(), rows.ids, rows.active))
@@ -275,34 +357,33 @@ def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch
     n_slot = moe.top_k + 1
     n = n_tok * n_slot
     dev = x.device
-    slot_ids = torch.zeros(n_tok, n_slot, dtype=torch.int32, device=dev)
-    slot_w = torch.zeros(n_tok, n_slot, dtype=torch.float32, device=dev)
-    logits_ws = torch.zeros(router_splits(dim), n_tok, moe.n_experts, dtype=torch.float32, device=dev)
+    # every workspace is written before it is read (the decode step reuses its own without clearing them)
+    slot_ids = torch.empty(n_tok, n_slot, dtype=torch.int32, device=dev)
+    slot_w = torch.empty(n_tok, n_slot, dtype=torch.float32, device=dev)
+    logits_ws = torch.empty(router_splits(dim), n_tok, moe.n_experts, dtype=torch.float32, device=dev)
     moe_route(x, moe.wg, moe.bias, moe.tid2eid, ids, active, slot_ids, slot_w, moe.top_k, moe.scale,
               moe.use_hash, logits_ws)
     em, n_blocks = align_sizes(n, moe.n_experts + 1, moe.block_m)
-    sorted_ids = torch.zeros(em, dtype=torch.int32, device=dev)
-    expert_ids = torch.zeros(n_blocks, dtype=torch.int32, device=dev)
-    n_post_pad = torch.zeros(1, dtype=torch.int32, device=dev)
+    sorted_ids = torch.empty(em, dtype=torch.int32, device=dev)
+    expert_ids = torch.empty(n_blocks, dtype=torch.int32, device=dev)
+    n_post_pad = torch.empty(1, dtype=torch.int32, device=dev)
     # the plain-PyTorch align on every device: the Triton one is a single program whose slot count is a
     # constexpr (a compile per new chunk length) and whose stable ranking is quadratic in the slot count
     align_reference(slot_ids, sorted_ids, expert_ids, n_post_pad, moe.n_experts + 1, moe.block_m)
-    h = torch.zeros(n, moe.inter, dtype=x.dtype, device=dev)
-    y_slot = torch.zeros(n, dim, dtype=torch.float32, device=dev)
+    h = torch.empty(n, moe.inter, dtype=x.dtype, device=dev)
+    y_slot = torch.empty(n, dim, dtype=torch.float32, device=dev)
     out = torch.empty_like(x)
     moe_experts_grouped(x, slot_ids, slot_w, moe.w13, moe.w2, sorted_ids, expert_ids, n_post_pad, h, y_slot,
                         out, moe.block_m)
     return out
 
 
-def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTables,
-               kv_table: Optional[torch.Tensor], exact: bool) -> torch.Tensor:
+def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTables, exact: bool) -> torch.Tensor:
     """`DSV4Attention.forward` for the packed rows (same op order; see the module docstring)."""
     cfg = attn.cfg
     n_tok, eps, d, h = x.shape[0], cfg.rms_eps, cfg.head_dim, cfg.n_heads
     lin: Linear = rowwise_linear if exact else F.linear
     cos_sin, cos_sin_inv = rope.pick(attn.ratio)
-    table = kv_table if attn.paged else None
     pos, active = rows.pos, rows.active
 
     # the decode step's own projections (q, the latent kv row for row instead of into the ring, indexer q)
@@ -310,76 +391,113 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTabl
     kv = torch.empty(n_tok, 1, d, device=x.device, dtype=attn.win_kv.dtype)
     _, qi = attn.project(x, pos, active, cos_sin, lin, q, kv, False)
     kv = kv.view(n_tok, d)
+    f32 = _f32_projections(attn, x, exact)
 
+    kernel = not exact and use_triton(q)  # the decode step's attention kernel over per-row rings (below)
+    idx = torch.empty(n_tok, attn.idx.shape[1], dtype=torch.int32, device=x.device) if kernel else None
     topk: Optional[torch.Tensor] = None
     if attn.ratio == CSA:
-        _compress(attn.index_compressor, x, rows, cos_sin, attn.index_kv, table, eps, lin, exact)
-        di, hi = cfg.index_dim, cfg.index_heads
-        wi = lin(x.float(), attn.index_wproj) * (di ** -0.5 * hi ** -0.5)
-        # per slice, scores over the entries it can see (its [T, Hi, N] logits would otherwise scale with
-        # max_len); the rest stay -inf, as the decode step masks them, so the top-k runs on the decode step's row
-        scores = torch.full((n_tok, attn.index_scores.shape[1]), float("-inf"), device=x.device)
-        n_valid = (pos + 1) // attn.ratio
-        for s, (a, b) in zip(rows.slices, rows.bounds):
-            n_seen = (s.start + b - a) // attn.ratio
-            keys = read_rows(attn.index_kv, s.slot, table, n_seen).float()  # fp32 before the expand: no [T, N, Di] copy
-            indexer_scores_ref(qi[a:b], wi[a:b], keys.unsqueeze(0).expand(b - a, -1, -1), n_valid[a:b],
-                               active[a:b], scores[a:b, :n_seen])
-        topk = torch.empty(n_tok, attn.n_topk, dtype=torch.int32, device=x.device)
-        _select_topk(scores, n_valid, active, topk)
+        _compress(attn.index_compressor, f32[2], f32[3], rows, cos_sin, attn.index_kv, eps, exact)
+        topk = _indexer_topk(attn, qi, f32[4], rows, exact, idx)
     if attn.compressor is not None:
-        _compress(attn.compressor, x, rows, cos_sin, attn.comp_kv, table, eps, lin, exact)
+        _compress(attn.compressor, f32[0], f32[1], rows, cos_sin, attn.comp_kv, eps, exact)
 
-    idx = torch.empty(n_tok, attn.idx.shape[1], dtype=torch.int32, device=x.device)
-    build_attention_indices_ref(pos, active, idx, topk, cfg.window, max(attn.ratio, 1))
-    # one KV source for all rows: [every slice's ring | the chunk kv | every slice's compressed part, as the
-    # decode reference sees it: the slot's whole logical capacity]
-    n_slices, window = len(rows.slices), cfg.window
-    n_comp = attn.comp_kv.shape[1] * (table.shape[1] if table is not None else 1)
-    rings = attn.win_kv.index_select(0, rows.slots).view(n_slices * window, d)
-    if table is not None:
-        comp = gather_logical(attn.comp_kv, table.index_select(0, rows.slots), n_comp)
+    if kernel:
+        o = _attend_kernel(attn, q, kv, rows, cos_sin_inv, idx)  # de-rotated in the kernel's epilogue
     else:
-        comp = attn.comp_kv.index_select(0, rows.slots)
-    source = torch.cat([rings, kv, comp.view(n_slices * n_comp, d)]).float()
-    src = _source_rows(idx, rows, window, n_comp)
-    gathered = source.index_select(0, src.clamp(min=0).reshape(-1)).view(n_tok, -1, d)
-    o = attend_gathered_ref(q, gathered, src >= 0, attn.sink, d ** -0.5).to(attn.o.dtype)
-    attn.win_kv[rows.ring_slots, rows.ring_at] = kv.index_select(0, rows.ring_rows)  # each slice's last W
-
-    o = apply_rope_interleaved(o, cos_sin_inv, pos).to(x.dtype)  # de-rotate V's rope channels
+        # one KV source for all rows (`_Rows`), each row's decode list gathered from it in the decode order
+        # (the softmax's sum order): row t attends to exactly the rows decode at its position would read
+        rows.gathered_lists()
+        if topk is not None:
+            comp_rows = torch.where(topk >= 0, rows.comp_base[CSA] + topk, -1)
+            flat, valid = _flat_list(torch.cat([rows.win_src, comp_rows], dim=1))
+        else:
+            flat, valid = rows.lists[attn.ratio]
+        parts = [attn.win_kv.index_select(0, rows.slots).view(-1, d), kv]
+        if attn.ratio:
+            parts.append(attn.comp_kv.view(-1, d).index_select(0, rows.comp_src[attn.ratio]))
+        gathered = torch.cat(parts).float().index_select(0, flat).view(n_tok, -1, d)
+        o = attend_gathered_ref(q, gathered, valid, attn.sink, d ** -0.5).to(attn.o.dtype)
+        o = apply_rope_interleaved(o, cos_sin_inv, pos).to(x.dtype)  # de-rotate V's rope channels
+    attn.win_kv.view(-1, d).index_copy_(0, rows.ring_dst, kv.index_select(0, rows.ring_rows))  # each slice's last W
     return attn.project_out(o, x.dtype, lin, exact)
 
 
-def _source_rows(idx: torch.Tensor, rows: _Rows, window: int, n_comp: int) -> torch.Tensor:
-    """Decode index lists `idx[R, Kmax]` (ring slot `< W`, `W + entry`, -1) as rows of the packed KV source
-    `[S rings (S*W) | chunk kv (R) | S compressed parts (S*n_comp)]`, column order kept (it is the softmax's
-    sum order). A ring slot holds, at step p, the newest position <= p with that slot: before the slice's
-    start it is in the slot's old ring, else it is a chunk row."""
-    n_rows, n_slices = idx.shape[0], len(rows.slices)
-    ids = idx.long()
-    p, start = rows.pos.view(-1, 1), rows.start.view(-1, 1)
-    part, first = rows.part.view(-1, 1), rows.first.view(-1, 1)
-    held = p - (p - ids) % window
-    win_row = torch.where(held < start, part * window + held % window, n_slices * window + first + held - start)
-    comp_row = n_slices * window + n_rows + part * n_comp + ids - window
-    in_win = (ids >= 0) & (ids < window)
-    return torch.where(in_win, win_row, torch.where(ids >= window, comp_row, -1))
+def _attend_kernel(attn: DSV4Attention, q: torch.Tensor, kv: torch.Tensor, rows: _Rows, cos_sin_inv: torch.Tensor,
+                   idx: torch.Tensor) -> torch.Tensor:
+    """The decode step's `sparse_decode_attention` over the packed rows: row t gets its own window ring as
+    decode at its position holds it (`_Rows.decode_rings`: ring slot s = the newest position <= pos with that
+    slot, from its slot's old ring or the chunk kv), its slot's compressed entries through its block-table row,
+    and the decode list (CSA: `idx` from the indexer; SWA / HCA: computed in the kernel from pos, as in
+    decode). Returns `o [R, H, d]`, de-rotated."""
+    cfg = attn.cfg
+    n_tok, heads, d = q.shape
+    rings = torch.cat([attn.win_kv.index_select(0, rows.slots).view(-1, d), kv]).index_select(
+        0, rows.decode_rings()).view(n_tok, cfg.window, d)
+    listed = 0
+    if attn.ratio != CSA:
+        if idx.shape[1] <= COMPUTED_LIST_MAX:
+            listed = max(attn.ratio, 1)
+        else:
+            build_attention_indices(rows.pos, rows.active, idx, None, cfg.window, max(attn.ratio, 1))
+    # SWA's 1-row stand-in cache is never read (its list has no entries): any table row will do
+    table = rows.row_table if attn.ratio else rows.row_table_zero()
+    device = q.device
+    sm = torch.cuda.get_device_properties(device).multi_processor_count if device.type == "cuda" else 132
+    splits = default_num_splits(n_tok, heads, idx.shape[1], sm_count=sm, head_dim=d)
+    workspace = attention_workspace(n_tok, heads, d, splits, device)
+    o = torch.empty(n_tok, heads, d, dtype=attn.o.dtype, device=device)
+    sparse_decode_attention(q, rings, attn.comp_kv, idx, attn.sink, rows.active, o, workspace, d ** -0.5, table,
+                            cos_sin_inv, rows.pos, listed)
+    return o
 
 
-def _compress(comp: DSV4Compressor, x: torch.Tensor, rows: _Rows, cos_sin: torch.Tensor, cache: torch.Tensor,
-              table: Optional[torch.Tensor], eps: float, lin: Linear, exact: bool) -> None:
-    """`DSV4Compressor.step` over each slice: entries of the groups closing in it into its slot's cache. The
-    projections run once over all rows, the pooling (per-slot state) per slice, the entries (RMSNorm + RoPE,
-    row by row) and the cache write once for all slices."""
+def _f32_projections(attn: DSV4Attention, x: torch.Tensor, exact: bool) -> list[torch.Tensor]:
+    """The layer's fp32-weight projections of x (compressors' kv / score; CSA: the indexer's too and its head
+    weights, scaled): exact, one row-wise GEMM per weight (`rowwise_linear`); else one GEMM over the fused
+    weight (`DSV4Attention.w_f32`), split into column views."""
+    if attn.f32_proj is None:
+        return []
     xf = x.float()
-    kv, score = lin(xf, comp.wkv), lin(xf, comp.wgate)
-    closes, pooled = [], []
-    for s, (a, b) in zip(rows.slices, rows.bounds):
-        close, rows_pooled = pool_chunk(kv[a:b], score[a:b], comp.ape, comp.state[s.slot], s.start, comp.ratio,
-                                        cache.shape[-1], exact)
-        closes.append(close)
-        pooled.append(rows_pooled)
-    close = torch.cat(closes)
-    entries = _entry_ref(torch.cat(pooled), close, comp.norm, cos_sin, comp.ratio, eps)
-    write_rows(cache, rows.entry_slots[comp.ratio], table, close // comp.ratio, entries)
+    if exact:
+        weights = [attn.compressor.wkv, attn.compressor.wgate]
+        if attn.ratio == CSA:
+            weights += [attn.index_compressor.wkv, attn.index_compressor.wgate, attn.index_wproj]
+        out = [rowwise_linear(xf, w) for w in weights]
+    else:
+        out = list(F.linear(xf, attn.w_f32).split(attn.f32_proj.rows, dim=1))
+    if attn.ratio == CSA:
+        out[4] = out[4] * (attn.cfg.index_dim ** -0.5 * attn.cfg.index_heads ** -0.5)
+    return out
+
+
+def _indexer_topk(attn: DSV4Attention, qi: torch.Tensor, wi: torch.Tensor, rows: _Rows, exact: bool,
+                  idx: Optional[torch.Tensor] = None) -> torch.Tensor:
+    """The decode step's indexer for every row at once (each row's slot through its block-table row, after
+    this forward's entries were written: row t sees entries < (pos+1) // 4): its scores over the layer's whole
+    entry width and its static-k top-k ids `[R, K]` (-1 past the count); with `idx` also the rows' CSA
+    attention lists (not exact). Exact: the plain-PyTorch reference, in row blocks (it gathers `[rows,
+    entries, Di]` keys); else the decode step's kernels."""
+    n_tok = qi.shape[0]
+    scores = torch.empty(n_tok, attn.index_scores.shape[1], device=qi.device)
+    # filled by every path; -1 first so that ids never index out of the source (the CPU launch count skips
+    # the kernels)
+    topk = torch.full((n_tok, attn.n_topk), -1, dtype=torch.int32, device=qi.device)
+    assert rows.n_valid is not None and rows.row_table is not None
+    if not exact:
+        indexer_topk_fixed(qi, wi, attn.index_kv, rows.n_valid, rows.active, scores, topk, rows.row_table, idx,
+                           None if idx is None else rows.pos)
+        return topk
+    for a in range(0, n_tok, EXACT_INDEXER_ROWS):
+        b = a + EXACT_INDEXER_ROWS
+        indexer_topk_fixed_ref(qi[a:b], wi[a:b], attn.index_kv, rows.n_valid[a:b], rows.active[a:b], scores[a:b],
+                               topk[a:b], rows.row_table[a:b])
+    return topk
+
+
+def _compress(comp: DSV4Compressor, kv: torch.Tensor, score: torch.Tensor, rows: _Rows, cos_sin: torch.Tensor,
+              cache: torch.Tensor, eps: float, exact: bool) -> None:
+    """`DSV4Compressor.step` over every slice in one pass (`compressor.compress_packed`): the entries of the
+    groups closing in the forward, RMSNorm + RoPE row by row, written into their slots' caches."""
+    compress_packed(kv, score, comp.ape, comp.norm, cos_sin, comp.state, cache, rows.plans[comp.ratio],
+                    rows.entry_dst[comp.ratio], comp.ratio, eps, exact)

@@ -92,21 +92,26 @@ if triton is not None:
         """Program (expert block, token, D split): partial gate logits of one token, fp32 FMA, into
         part[split, T, E]; the select kernel sums the splits in order. No tensor-core
         dot: at decode batch sizes a 16-row dot tile would waste most of its work (the tiled-dot kernel for
-        batch > 8 was removed in issue 23: no shipped configuration ran it)."""
-        pdl_wait(PDL)
+        batch > 8 was removed in issue 23: no shipped configuration ran it). PDL: the first Wg tile (a weight,
+        no kernel's output) is loaded before the wait, under the previous kernel's drain; x after it."""
         eb = tl.program_id(0)
         t = tl.program_id(1)
         sp = tl.program_id(2)
         offs_e = eb * BE + tl.arange(0, BE)
         e_ok = offs_e < E
+        offs_k = sp * CHUNK + tl.arange(0, BK)
+        wv = tl.load(wg_ptr + offs_e[:, None] * D + offs_k[None, :], mask=e_ok[:, None] & (offs_k < D)[None, :],
+                     other=0.0)
+        pdl_wait(PDL)
         acc = tl.zeros([BE, BK], dtype=tl.float32)
-        for kk in range(0, CHUNK, BK):  # constexpr bounds (the interpreter needs them)
+        for kk in range(0, CHUNK, BK):  # constexpr bounds (the interpreter needs them); one pass at D <= 16 x 256
             offs_k = sp * CHUNK + kk + tl.arange(0, BK)
             k_ok = offs_k < D
             xv = tl.load(x_ptr + t * D + offs_k, mask=k_ok, other=0.0).to(tl.float32)
-            wv = tl.load(wg_ptr + offs_e[:, None] * D + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :],
-                         other=0.0).to(tl.float32)
-            acc += wv * xv[None, :]
+            if kk > 0:
+                wv = tl.load(wg_ptr + offs_e[:, None] * D + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :],
+                             other=0.0)
+            acc += wv.to(tl.float32) * xv[None, :]
         res = tl.sum(acc, axis=1)
         tl.store(part_ptr + sp * SPS + t * E + offs_e, res, mask=e_ok)
 

@@ -26,7 +26,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs
-from ._backend import interpreting, pdl_wait, step_pdl, use_triton
+from ._backend import choose, interpreting, pdl_wait, step_pdl, use_triton
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
@@ -60,9 +60,6 @@ def _head_block(heads: int, block_h: int) -> int:
     return min(block_h, need)
 
 
-MERGE_LAUNCH_ROWS = 32 * 512  # the merge launch's fixed cost, in gathered rows x head_dim (see below)
-
-
 def default_num_splits(
     batch: int, heads: int, kmax: int, block_h: int | None = None, block_n: int | None = None,
     per_sm: int = 1, sm_count: int = 132, head_dim: int = 512,
@@ -72,24 +69,39 @@ def default_num_splits(
     A program costs its index blocks plus its q tile (`block_h` rows' worth) plus, when split, its fp32
     partial (`2 * block_h` rows' worth); programs run in waves of `per_sm * sm_count` (the default tile
     holds one program per SM); the merge reads `2 * splits` rows' worth per head, and its launch costs
-    a fixed `MERGE_LAUNCH_ROWS / head_dim` rows (the dependent launch's ~2-3 us gap inside a graph, about
-    32 rows of 512 at 64 heads). A partial weighs 128 KV rows at 64 heads, so long lists get few long splits
-    that fill one wave (B=32: 4 x 32 = 128 programs) instead of many short ones; a list of two or three
-    blocks of narrow rows (the mid model's CSA / HCA lists, 96 / 104 rows of 128) stays in one program.
+    a fixed number of rows by head_dim (`_backend.STEP_CHOICES["attention_merge_rows"]`, measured: 32 rows
+    of 512 at 64 heads, 8 of 128 at 16 heads). A partial weighs 128 KV rows at 64 heads, so long lists get
+    few long splits that fill one wave (B=32: 4 x 32 = 128 programs) instead of many short ones; a list of
+    two blocks of narrow rows (the mid model's CSA / HCA lists, 96 / 104 rows of 128) takes two splits.
     """
     block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
     block_n = block_n or DEFAULT_CONFIG[1]
     progs = batch * -(-heads // block_h)
     n_blocks = -(-kmax // block_n)
     slots = per_sm * sm_count
+    launch_rows = choose("attention_merge_rows", batch, head_dim)
 
     def cost(s: int) -> float:
         waves = -(-progs * s // slots)
         per_prog = -(-n_blocks // s) * block_n + block_h + (2 * block_h if s > 1 else 0)
-        merge = 2 * s * -(-batch * heads // (8 * sm_count)) + MERGE_LAUNCH_ROWS / head_dim if s > 1 else 0
+        merge = 2 * s * -(-batch * heads // (8 * sm_count)) + launch_rows if s > 1 else 0
         return waves * per_prog + merge
 
     return min(range(1, n_blocks + 1), key=lambda s: (cost(s), s))
+
+
+MERGE_TILE = 4096  # partial elements per merge tile ([8, 512] or [32, 128] fp32: 32 registers a thread)
+
+
+def merge_chunk(batch: int, heads: int, head_dim: int, rope: int = 0) -> int:
+    """Channels per merge program: halve the head (down to 128 channels, and never below the rope slice,
+    which one program de-rotates) until the B*H*(D / chunk) programs reach
+    `_backend.STEP_CHOICES["attention_merge_programs"]` (batch 1 at Flash dims: 64 rows, 256 programs)."""
+    want = choose("attention_merge_programs", batch, head_dim)
+    chunk = head_dim
+    while batch * heads * (head_dim // chunk) < want and chunk // 2 >= max(128, rope):
+        chunk //= 2
+    return chunk
 
 
 def attention_workspace(
@@ -340,13 +352,17 @@ if triton is not None:
         BLOCK_S: tl.constexpr,
         R: tl.constexpr,
         BLOCK_R: tl.constexpr,
+        BLOCK_D: tl.constexpr = 0,  # channels per program (0: all D); the last chunk holds the R rope channels
         PDL: tl.constexpr = False,
     ):
-        # one program per (row, head): the partials of all splits are read in [BLOCK_S, D] tiles, so the
-        # merge is spread over B*H programs instead of serialising SPLITS loads in a few programs
+        # one program per (row, head, channel chunk): the partials of all splits are read in [BLOCK_S,
+        # BLOCK_D] tiles, so the merge is spread over B*H*(D / BLOCK_D) programs instead of serialising SPLITS
+        # loads in a few programs (batch 1 has only H rows to merge: chunks keep the SMs busy)
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         h = tl.program_id(1)
+        dc = tl.program_id(2)
+        CH: tl.constexpr = D if BLOCK_D == 0 else BLOCK_D
         active = tl.load(active_ptr + b) != 0
         sink = tl.load(sink_ptr + h).to(tl.float32) * 1.4426950408889634  # base 2, like the partial maxima
         stride_s = H * (D + 2)
@@ -358,9 +374,9 @@ if triton is not None:
         l_s = tl.load(base + s_all * stride_s + D + 1, mask=s_ok, other=0.0)
         m_all = tl.maximum(tl.max(m_s, axis=0), sink)
         l_all = tl.sum(l_s * tl.exp2(m_s - m_all), axis=0) + tl.exp2(sink - m_all)  # sink: denominator only
-        # pass 2: rescaled sum of the partial accumulators
-        offs_d = tl.arange(0, D)
-        acc = tl.zeros([D], tl.float32)
+        # pass 2: rescaled sum of the partial accumulators over this program's channels
+        offs_d = dc * CH + tl.arange(0, CH)
+        acc = tl.zeros([CH], tl.float32)
         for s0 in range(0, SPLITS, BLOCK_S):
             s = s0 + tl.arange(0, BLOCK_S)
             ok = (s < SPLITS) & active
@@ -369,10 +385,11 @@ if triton is not None:
             acc += tl.sum(tile * w[:, None], axis=0)
         o = acc / l_all
         tl.store(out_ptr + (b * H + h) * D + offs_d, o.to(out_ptr.dtype.element_ty), mask=active)
-        if R > 0:
+        if R > 0:  # the last chunk stored all R rope channels (the host keeps CH >= R)
             row = (b * H + h) * D + tl.zeros([1], tl.int64)
-            _derotate_stored(out_ptr, row, tl.full([1], 1, tl.int1) & active, cs_ptr, pos_ptr, b, MAX_POS, D, R,
-                             BLOCK_R)
+            last = dc == D // CH - 1
+            _derotate_stored(out_ptr, row, tl.full([1], 1, tl.int1) & active & last, cs_ptr, pos_ptr, b, MAX_POS, D,
+                             R, BLOCK_R)
 
 
 def _launch_config(
@@ -405,8 +422,10 @@ def sparse_decode_attention_triton(
     pos: Optional[torch.Tensor] = None,
     defer: bool = DEFAULT_DEFER,
     index_ratio: int = 0,
+    merge_block_d: int | None = None,
 ) -> None:
-    """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H) merge.
+    """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H, D / chunk)
+    merge (chunk: `merge_block_d`, default `merge_chunk`).
 
     The tile sizes are host-known tuning knobs (defaults: `DEFAULT_CONFIG`); every choice computes the same
     function, only the reduction order (and so the last bits) differs.
@@ -442,9 +461,14 @@ def sparse_decode_attention_triton(
         num_stages=num_stages, **rope,
     )
     if splits > 1:
-        _merge_splits_kernel[(batch, heads)](
+        chunk = merge_chunk(batch, heads, head_dim, rope["R"]) if merge_block_d is None else merge_block_d
+        if head_dim % chunk or chunk < rope["R"] or chunk & (chunk - 1):
+            raise ValueError(f"sparse_decode_attention: merge_block_d {chunk} must be a power of two dividing "
+                             f"head_dim {head_dim}, at least the rope width {rope['R']}")
+        _merge_splits_kernel[(batch, heads, head_dim // chunk)](
             workspace, sink, active, out, heads, *rope_args, D=head_dim, SPLITS=splits,
-            SPLITS_P2=triton.next_power_of_2(splits), BLOCK_S=min(8, triton.next_power_of_2(splits)),
+            SPLITS_P2=triton.next_power_of_2(splits),
+            BLOCK_S=min(MERGE_TILE // chunk, triton.next_power_of_2(splits)), BLOCK_D=chunk,
             PDL=step_pdl(q), launch_pdl=step_pdl(q), num_warps=4, **rope,
         )
 

@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Sequence, TextIO
 
 from graphlint import __version__
-from graphlint.pipeline.config import SCOPES, Config, ConfigError, UsageError
+from graphlint.pipeline.config import (
+    SCOPES, Config, ConfigError, UsageError, forget_redirect_warnings, redirect_selectors,
+)
 from graphlint.pipeline.config import load as load_config
 from graphlint.diagnostics import INTERNAL_ERROR
 from graphlint.report.fix import fix_rounds
@@ -59,7 +61,7 @@ def _per_file_ignore(value: str) -> tuple[str, tuple[str, ...]]:
     glob, sep, codes = value.rpartition(":")
     if not sep or not glob or not codes.strip():
         raise argparse.ArgumentTypeError(f"expected GLOB:CODES (e.g. 'tests/*:GL1'), got {value!r}")
-    return glob, tuple(_comma_list(codes))
+    return glob, redirect_selectors(_comma_list(codes))
 
 
 # --- argument parsers -------------------------------------------------------------------------------
@@ -197,6 +199,7 @@ def _server_parser() -> _Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    forget_redirect_warnings()  # one warning per moved code and run, also for in-process callers
     try:
         status = _dispatch(args)
         with _reader_may_leave():

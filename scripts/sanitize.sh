@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
-# compute-sanitizer over every Triton kernel of dsv4_native (issue 23), at small sizes, on a CUDA GPU:
-# benchmarks/sanitize_kernels.py (it fails if a kernel of dsv4_native has no case) runs four times at once,
-# one process each on the GPU: plain (tells a driver failure from a sanitizer finding), and under memcheck,
-# racecheck and synccheck. memcheck runs with PyTorch's caching allocator off, so every tensor is its own
-# allocation and an access past its end is out of bounds, not inside a cached segment.
+# compute-sanitizer over every Triton kernel of dsv4_native (issue 23), at small sizes, on a CUDA GPU.
 #
 #   scripts/sanitize.sh [driver args]       e.g. scripts/sanitize.sh --case sampler_filters
 #
-# SANITIZE_OUT=DIR keeps the logs (plain.log, memcheck.log, racecheck.log, synccheck.log); COMPUTE_SANITIZER
-# names the binary; SANITIZE_TIMEOUT caps each run (default 480 s). Prints each tool's ERROR SUMMARY line and a last line `sanitize: PASS` (exit 0) only when
-# the plain run passed and every tool finished the driver with 0 errors; FAIL is exit 1, no GPU or no
-# compute-sanitizer exit 2.
+# 1. benchmarks/sanitize_kernels.py runs once plain: it compiles every kernel into Triton's on-disk cache (the
+#    tools then do not compile under instrumentation), fails if a kernel of dsv4_native has no case, and writes
+#    which kernels each case launches (coverage.json).
+# 2. Then, all at once, one process each: memcheck and synccheck over every case, and racecheck once PER CASE
+#    (racecheck is the slow tool: over all cases it ran past any cap; per case each process has its own).
+#    memcheck runs with PyTorch's caching allocator off, so every tensor is its own allocation and an access
+#    past its end is out of bounds, not inside a cached segment.
+# 3. benchmarks/sanitize_summary.py prints one row per process (exit, seconds, ERROR SUMMARY, racecheck
+#    hazards, whether the driver reached its end) and per tool the kernels its finished, clean runs covered,
+#    then `sanitize: PASS` (exit 0) or `sanitize: FAIL` (exit 1). No GPU or no compute-sanitizer: exit 2.
+#
+# SANITIZE_OUT=DIR keeps the logs (plain.log, memcheck.log, racecheck.<case>.log, synccheck.log, summary.md);
+# COMPUTE_SANITIZER names the binary; SANITIZE_TIMEOUT caps each tool process (default 270 s: plain ~30 s +
+# 270 s + start-up stays under 6 minutes); SANITIZE_PER_CASE lists the tools split per case (default
+# "racecheck"; "racecheck memcheck" splits memcheck too). With driver args (--case) nothing is split.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 OUT=${SANITIZE_OUT:-$(mktemp -d)}
 SAN=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
 TOOLS=(memcheck racecheck synccheck)
-LIMIT=${SANITIZE_TIMEOUT:-480}  # seconds per run: a hung tool still leaves a report (exit 124)
+LIMIT=${SANITIZE_TIMEOUT:-270}  # seconds per tool process: a hung tool still leaves a report (exit 124)
+PER_CASE=${SANITIZE_PER_CASE:-racecheck}
 mkdir -p "$OUT"
+rm -f "$OUT"/*.log "$OUT"/coverage.json
 
 if [ ! -x "$SAN" ]; then
     echo "sanitize: error: compute-sanitizer not found at $SAN (set COMPUTE_SANITIZER)" >&2
@@ -28,47 +37,51 @@ fi
     || exit 2
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 DRIVER=(benchmarks/sanitize_kernels.py "$@")
-
 start=$SECONDS
-declare -A pid
+pids=()
 
-launch() {  # launch NAME CMD...: in the background, output to NAME.log, its time appended
+launch() {  # launch NAME CMD...: in the background, output to NAME.log, its time and exit code appended
     local name=$1
     shift
     {
+        local t0=$SECONDS
         timeout "$LIMIT" "$@" >"$OUT/$name.log" 2>&1
         local rc=$?
-        echo "sanitize.sh: $name took $((SECONDS - start)) s, exit $rc" >>"$OUT/$name.log"
-        exit "$rc"
+        echo "sanitize.sh: $name took $((SECONDS - t0)) s, exit $rc" >>"$OUT/$name.log"
     } &
-    pid[$name]=$!
+    pids+=($!)
 }
 
-launch plain "$PY" "${DRIVER[@]}"
+launch plain "$PY" "${DRIVER[@]}" --coverage "$OUT/coverage.json"
+wait "${pids[@]}"
+pids=()
+# the cases the plain run ran, from its coverage.json (one `"case": [` line each)
+cases=$(sed -n 's/^ "\([A-Za-z0-9_]*\)": \[.*/\1/p' "$OUT/coverage.json" 2>/dev/null)
 for tool in "${TOOLS[@]}"; do
     cache=()
     [ "$tool" = memcheck ] && cache=(PYTORCH_NO_CUDA_MEMORY_CACHING=1)
-    launch "$tool" env "${cache[@]}" "$SAN" --tool "$tool" --report-api-errors no --print-limit 20 \
-        --error-exitcode 99 "$PY" "${DRIVER[@]}"
-done
-
-wait "${pid[plain]}"
-plain_rc=$?
-echo "plain: $(grep -h "^sanitize_kernels: \(PASS\|FAIL\|done\)" "$OUT/plain.log" | tail -n 1) ($(tail -n 1 "$OUT/plain.log"))"
-ok=$((plain_rc == 0))
-for tool in "${TOOLS[@]}"; do
-    wait "${pid[$tool]}"
-    rc=$?
-    summary=$(grep -h "ERROR SUMMARY" "$OUT/$tool.log" | tail -n 1)
-    # the driver's own last line: it got through every case (a kernel fault aborts it before)
-    echo "$tool: ${summary:-no ERROR SUMMARY (see $OUT/$tool.log)} ($(tail -n 1 "$OUT/$tool.log"))"
-    if ! grep -q "^sanitize_kernels: \(PASS\|done\)" "$OUT/$tool.log" || [ "$rc" -ne 0 ] \
-            || ! grep -q "ERROR SUMMARY: 0 errors" <<<"$summary"; then
-        ok=0
-        grep -h "^=========" "$OUT/$tool.log" | grep -v "SUMMARY" | head -n 12  # the first report
-        grep -h "Error\|error:" "$OUT/$tool.log" | grep -v "^=========" | tail -n 3  # a Python traceback's end
+    cmd=(env "${cache[@]}" "$SAN" --tool "$tool" --report-api-errors no --print-limit 20 --error-exitcode 99 "$PY")
+    if [ $# -eq 0 ] && [[ " $PER_CASE " == *" $tool "* ]]; then
+        for case in $cases; do
+            launch "$tool.$case" "${cmd[@]}" "${DRIVER[@]}" --case "$case"
+        done
+    else
+        launch "$tool" "${cmd[@]}" "${DRIVER[@]}"
     fi
-    grep -h "RACECHECK SUMMARY" "$OUT/$tool.log" | tail -n 1
 done
-echo "sanitize: $([ "$ok" = 1 ] && echo PASS || echo FAIL) in $((SECONDS - start)) s (logs in $OUT)"
-[ "$ok" = 1 ]
+wait "${pids[@]}"
+
+# the first report of each failing process, then the table
+for log in "$OUT"/memcheck*.log "$OUT"/racecheck*.log "$OUT"/synccheck*.log; do
+    [ -e "$log" ] || continue
+    if ! grep -q "ERROR SUMMARY: 0 errors" "$log" || ! grep -q "^sanitize_kernels: \(PASS\|done\)" "$log"; then
+        echo "--- $(basename "$log")"
+        grep -h "^=========" "$log" | grep -v "SUMMARY" | head -n 8
+        grep -h "Error\|error:" "$log" | grep -v "^=========" | tail -n 3  # a Python traceback's end
+    fi
+done
+tools=$(IFS=,; echo "${TOOLS[*]}")
+"$PY" benchmarks/sanitize_summary.py "$OUT" --tools "$tools" | tee "$OUT/summary.md"
+rc=${PIPESTATUS[0]}
+echo "sanitize: done in $((SECONDS - start)) s (logs in $OUT)"
+exit "$rc"

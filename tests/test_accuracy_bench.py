@@ -209,10 +209,19 @@ def test_unseen_fetch_clones_from_a_url_without_a_mirror(tmp_path, upstream):
     corpus = fetch.GitCorpus("proj", repo.as_uri(), pinned, "srv/pkg", "synthetic")
     fetch.fetch_git(corpus, tmp_path / "unseen")
     assert (tmp_path / "unseen" / "proj" / "pkg" / "mod.py").read_text() == SOURCE
+    with pytest.raises(RuntimeError, match="git fetch failed"):  # a commit the URL does not have
+        fetch.fetch_git(fetch.GitCorpus("proj", repo.as_uri(), "0" * 40, "srv/pkg", "x"), tmp_path / "u2")
+
+
+def test_git_fetch_reads_a_mirror_that_lacks_blobs_outside_the_folder(tmp_path, upstream):
+    repo, pinned = upstream
+    blob = _git(repo, "rev-parse", f"{pinned}:top.py")
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()  # as a mirror without its large files
+    assert "2 files" in fetch.fetch_git(_git_corpus(pinned), tmp_path / "blind", mirror=tmp_path)
 
 
 @pytest.mark.parametrize("commit, folder, message", [
-    ("0" * 40, "srv/pkg", "git fetch failed"),  # not in the repository
+    ("0" * 40, "srv/pkg", "is not in .*owner\\+proj"),  # not in the mirror
     ("abc123", "srv/pkg", "not a full 40-hex hash"),
     (None, "srv/missing", "is not in commit"),
 ])
@@ -235,12 +244,26 @@ def test_unseen_fetch_refuses_a_stale_checkout_and_a_missing_mirror(tmp_path, up
 
 def test_unseen_fetch_cli_exit_codes(tmp_path, upstream, monkeypatch, capsys):
     repo, pinned = upstream
-    monkeypatch.setattr(fetch, "UNSEEN_CORPORA", (_git_corpus(pinned), _git_corpus("0" * 40, "srv")))
-    assert fetch.main(["--unseen", "--mirror", str(tmp_path), "--dest", str(tmp_path / "u")]) == 2
+    monkeypatch.setitem(fetch.GIT_SETS, "blind", fetch.GitSet(
+        tmp_path / "b", (_git_corpus(pinned), _git_corpus("0" * 40, "srv")), "synthetic"))
+    assert fetch.main(["--blind", "--mirror", str(tmp_path)]) == 2  # into the set's own folder
     assert "proj: 2 files" in capsys.readouterr().out  # the good corpus is fetched, the bad one reported
-    with pytest.raises(SystemExit) as exc:
-        fetch.main(["--mirror", str(tmp_path)])  # --mirror without --unseen: a usage error
-    assert exc.value.code == 2
+    assert (tmp_path / "b" / "proj" / "pkg" / "mod.py").is_file()
+    for argv in (["--mirror", str(tmp_path)], ["--unseen", "--blind"]):  # --mirror without a git set; two sets
+        with pytest.raises(SystemExit) as exc:
+            fetch.main(argv)
+        assert exc.value.code == 2
+
+
+def test_git_fetch_keeps_only_the_included_paths(tmp_path, upstream):
+    repo, pinned = upstream
+    corpus = fetch.GitCorpus("proj", "https://github.com/owner/proj", pinned, "srv/pkg", "synthetic",
+                             include=("sub/",))
+    assert "1 files" in fetch.fetch_git(corpus, tmp_path / "blind", mirror=tmp_path)
+    assert (tmp_path / "blind" / "proj" / "pkg" / "sub" / "deep.py").is_file()
+    assert not (tmp_path / "blind" / "proj" / "pkg" / "mod.py").exists()
+    with pytest.raises(RuntimeError, match="was not fetched from"):  # the same commit with other paths is stale
+        fetch.fetch_git(_git_corpus(pinned), tmp_path / "blind", mirror=tmp_path)
 
 
 def _unseen_corpus(tmp_path: Path) -> Path:
@@ -261,7 +284,7 @@ def test_unseen_run_scores_the_union_of_label_files(tmp_path, monkeypatch, capsy
         path.write_text(json.dumps([{**lab, "corpus": name, "split": "unseen"} for lab in labs]))
         files.append(path)
     monkeypatch.setattr(score, "HERE", tmp_path)  # the default label files: labels_unseen_*.json there
-    monkeypatch.setattr(score, "UNSEEN_DEST", root)
+    monkeypatch.setitem(fetch.GIT_SETS, "unseen", fetch.GitSet(root, fetch.GIT_SETS["unseen"].corpora, "test"))
     findings = {"tgi": [{"code": "GL101", "path": "pkg/mod.py", "line": 2, "column": 9, "context": "captured"},
                         {"code": "GL105", "path": "pkg/mod.py", "line": 6, "column": 8, "context": "unrooted"}],
                 "lightllm": []}
@@ -288,16 +311,20 @@ def test_unseen_run_scores_the_union_of_label_files(tmp_path, monkeypatch, capsy
 
 def test_unseen_labels_need_the_unseen_split_and_a_file(tmp_path, monkeypatch, capsys):
     with pytest.raises(score.ScoreError, match="expected 'unseen'"):
-        score.load_labels(_write(tmp_path, [_label(2, "item()")]), whole=score.UNSEEN)
+        score.load_labels(_write(tmp_path, [_label(2, "item()")]), whole="unseen")
     monkeypatch.setattr(score, "HERE", tmp_path / "empty")
     assert score.main(["--unseen", "--check-labels"]) == 2
     assert "no label file" in capsys.readouterr().err
 
 
-def test_shipped_unseen_labels_are_valid_and_name_unseen_corpora():
-    paths = sorted(score.HERE.glob(score.UNSEEN_GLOB))
+@pytest.mark.parametrize("key", sorted(fetch.GIT_SETS))
+def test_shipped_git_set_labels_are_valid_and_name_their_own_corpora(key):
+    paths = sorted(score.HERE.glob(score.label_glob(key)))
     if not paths:
-        pytest.skip("no unseen label file yet")
-    labels = score.load_label_files(paths, whole=score.UNSEEN)
-    assert {lab.corpus for lab in labels} <= {c.name for c in fetch.UNSEEN_CORPORA}
-    assert not {c.name for c in fetch.UNSEEN_CORPORA} & {c.name for c in fetch.CORPORA + fetch.FRESH_CORPORA}
+        pytest.skip(f"no {key} label file yet")
+    labels = score.load_label_files(paths, whole=key)
+    own = {c.name for c in fetch.GIT_SETS[key].corpora}
+    assert {lab.corpus for lab in labels} <= own
+    others = [c.name for c in fetch.CORPORA + fetch.FRESH_CORPORA]
+    others += [c.name for k, s in fetch.GIT_SETS.items() if k != key for c in s.corpora]
+    assert not own & set(others)

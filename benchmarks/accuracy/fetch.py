@@ -4,6 +4,7 @@
     python benchmarks/accuracy/fetch.py [--dest benchmarks/accuracy/.corpora]
     python benchmarks/accuracy/fetch.py --fresh [--dest benchmarks/accuracy/.fresh]
     python benchmarks/accuracy/fetch.py --unseen [--dest benchmarks/accuracy/.unseen] [--mirror DIR]
+    python benchmarks/accuracy/fetch.py --blind [--dest benchmarks/accuracy/.blind] [--mirror DIR]
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -11,8 +12,8 @@ checked against the sha256 pinned below (a mismatch is an error: labels point at
 the `.py` files of the labelled package subtree unpacked into `<dest>/<name>/` (the wheel's own layout,
 so `<dest>/litgpt/litgpt/generate/base.py`). A corpus already unpacked from the pinned file is left
 alone. `--fresh` fetches the untouched test set (labels_fresh.json) into its own folder, apart from
-the dev corpora that graphlint work looks at. `--unseen` fetches the second untouched set
-(labels_unseen_*.json): each corpus is a public git repository pinned at a commit; its sub-folder is
+the dev corpora that graphlint work looks at. The git-pinned test sets (GIT_SETS: `--unseen`, `--blind`,
+labels_<set>_*.json) are public git repositories pinned at a commit; each corpus's sub-folder is
 checked out at exactly that commit (the hash verified) into `<dest>/<name>/<last part of the folder>/`.
 With `--mirror DIR` a bare mirror under DIR (`DIR/<owner>+<repo>/repo`, or DIR itself) replaces the
 network. Exit 0 when every corpus is in place, 2 when one could
@@ -37,7 +38,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DEFAULT_DEST = HERE / ".corpora"
 FRESH_DEST = HERE / ".fresh"  # kept apart: nothing but the final scoring run should lint it
-UNSEEN_DEST = HERE / ".unseen"  # the same, for the git-pinned unseen set
 STAMP = ".fetched-sha256"
 
 
@@ -104,6 +104,12 @@ class GitCorpus:
     commit: str  # the full 40-hex commit the labels were made on
     folder: str  # the sub-folder kept; labels' `file` starts with its last part
     why: str  # what inference code it brings
+    include: tuple[str, ...] = ()  # paths under the folder to keep (prefixes, as `file` spells them); empty: all
+
+    @property
+    def pin(self) -> str:
+        """What the fetch stamp records: the commit, and the kept paths when only some are kept."""
+        return " ".join((self.commit, *self.include))
 
     def mirror_name(self) -> str:
         """`owner+repo`, the folder name a local mirror of the repository uses."""
@@ -111,17 +117,45 @@ class GitCorpus:
         return f"{owner}+{repo}"
 
 
-# The second untouched set: labelled by reading code only, scored once at the end (score.py --unseen).
-UNSEEN_CORPORA: tuple[GitCorpus, ...] = (
-    GitCorpus("tgi", "https://github.com/huggingface/text-generation-inference",
-              "db931fcf42da018a3657580c64bf2720f167f9ab", "server/text_generation_server",
-              "Hugging Face text-generation-inference's server: CUDA-graph capture and replay of the decode "
-              "forward (flash_causal_lm.py), batch filtering, next-token choosers, stopping criteria, layers"),
-    GitCorpus("lightllm", "https://github.com/ModelTC/lightllm",
-              "fc72ffab9a3455cfb571f22d45ab777cc29de0de", "lightllm",
-              "LightLLM's serving engine: model runners with CUDA graphs, router, post-processing, "
-              "Triton kernels and their wrappers"),
-)
+@dataclass(frozen=True)
+class GitSet:
+    """A test set of git-pinned corpora: `fetch.py --<key>`, labels in labels_<key>_*.json (split `<key>`)."""
+    dest: Path  # its own folder, so a linked dev `.corpora` never exposes it
+    corpora: tuple[GitCorpus, ...]
+    why: str
+
+
+# The untouched test sets pinned at git commits, labelled by reading code only and scored once, at the end.
+GIT_SETS: dict[str, GitSet] = {
+    "unseen": GitSet(HERE / ".unseen", (
+        GitCorpus("tgi", "https://github.com/huggingface/text-generation-inference",
+                  "db931fcf42da018a3657580c64bf2720f167f9ab", "server/text_generation_server",
+                  "Hugging Face text-generation-inference's server: CUDA-graph capture and replay of the decode "
+                  "forward (flash_causal_lm.py), batch filtering, next-token choosers, stopping criteria, layers"),
+        GitCorpus("lightllm", "https://github.com/ModelTC/lightllm",
+                  "fc72ffab9a3455cfb571f22d45ab777cc29de0de", "lightllm",
+                  "LightLLM's serving engine: model runners with CUDA graphs, router, post-processing, "
+                  "Triton kernels and their wrappers"),
+    ), "the second untouched set (TGI, LightLLM)"),
+    "blind": GitSet(HERE / ".blind", (
+        GitCorpus("megatron", "https://github.com/NVIDIA/Megatron-LM",
+                  "d98e8a64ddf34856e74b24714e3bedb2f5a39553", "megatron",
+                  "Megatron Core's inference engine: dynamic engine and context (paged KV cache, request "
+                  "bookkeeping), CUDA-graphed decode steps, text-generation controller (sampling, speculative "
+                  "MTP), inference MoE, and the transformer/GPT model code the graphs record",
+                  include=("core/__init__.py", "core/inference/", "core/transformer/", "core/models/gpt/",
+                           "core/models/common/", "core/inference_params.py", "core/full_cuda_graph.py",
+                           "core/utils.py")),
+        GitCorpus("ktransformers", "https://github.com/kvcache-ai/ktransformers",
+                  "95009ea6856c0799e517e93cb12be5e8494bc7ce", "archive/ktransformers",
+                  "KTransformers: CPU/GPU hybrid MoE inference, balance_serve runner and batch builder, "
+                  "CUDA-graph capture, dynamic attention, injected operators, weight loaders"),
+        GitCorpus("nanovllm", "https://github.com/GeeeekExplorer/nano-vllm",
+                  "bb823b3e06983d71485a8e1f23715ebd87d98ef8", "nanovllm",
+                  "nano-vllm: a small vLLM-style engine with a scheduler, block manager, CUDA-graph "
+                  "model runner and sampler"),
+    ), "the third untouched set, labelled in session 5"),
+}
 
 
 def sha256(path: Path) -> str:
@@ -195,24 +229,51 @@ def git_source(corpus: GitCorpus, mirror: Path | None) -> str:
     raise RuntimeError(f"no git mirror of {corpus.url} under {mirror}")
 
 
-def checkout(corpus: GitCorpus, source: str, dest: Path) -> int:
-    """Fetch exactly the pinned commit, verify it, write its folder's .py files to dest; return how many."""
+def verified_commit(repo: Path, rev: str, corpus: GitCorpus) -> str:
+    """The commit `rev` names in repo, which must be the pinned one."""
+    try:
+        got = git("rev-parse", "--verify", "--quiet", rev, cwd=repo).strip()
+    except RuntimeError as exc:
+        raise RuntimeError(f"{corpus.name}: commit {corpus.commit} is not in {repo}") from exc
+    if got != corpus.commit:
+        raise RuntimeError(f"{corpus.name}: fetched commit {got}, not the pinned {corpus.commit}")
+    return got
+
+
+def archive(repo: Path, commit: str, corpus: GitCorpus) -> bytes:
+    """A tar of the kept paths at commit. git archive reads only their blobs, so a mirror whose
+    large files (media, PDFs) are absent still serves them."""
+    folder = corpus.folder.strip("/")
+    paths = [f"{folder}/{sub}" for sub in corpus.include] or [folder]
+    tar = subprocess.run(["git", "archive", "--format=tar", commit, "--", *paths], cwd=repo, capture_output=True)
+    if tar.returncode != 0 or not tar.stdout:
+        raise RuntimeError(f"{corpus.name}: {' '.join(paths)!r} is not in commit {commit}")
+    return tar.stdout
+
+
+def pinned_tar(corpus: GitCorpus, source: str) -> bytes:
+    """The kept paths at the pinned commit: read straight from a local repository (a mirror), else
+    fetched alone (`--depth 1`) from the URL into a scratch repository."""
     if not re.fullmatch(r"[0-9a-f]{40}", corpus.commit):
         raise RuntimeError(f"{corpus.name}: commit {corpus.commit!r} is not a full 40-hex hash")
+    if Path(source).is_dir():
+        # No fetch: a shallow fetch packs the commit's whole tree, which fails on a mirror
+        # that lacks some blobs outside the kept folder.
+        return archive(Path(source), verified_commit(Path(source), corpus.commit + "^{commit}", corpus), corpus)
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp)
         git("init", "-q", cwd=repo)
         git("fetch", "-q", "--depth", "1", source, corpus.commit, cwd=repo)
-        got = git("rev-parse", "--verify", "FETCH_HEAD^{commit}", cwd=repo).strip()
-        if got != corpus.commit:
-            raise RuntimeError(f"{corpus.name}: fetched commit {got}, not the pinned {corpus.commit}")
-        folder = corpus.folder.strip("/")
-        tar = subprocess.run(["git", "archive", "--format=tar", got, "--", folder], cwd=repo, capture_output=True)
-        if tar.returncode != 0 or not tar.stdout:
-            raise RuntimeError(f"{corpus.name}: folder {folder!r} is not in commit {got}")
+        return archive(repo, verified_commit(repo, "FETCH_HEAD^{commit}", corpus), corpus)
+
+
+def checkout(corpus: GitCorpus, source: str, dest: Path) -> int:
+    """Write the .py files of the corpus's kept paths at the pinned commit to dest; return how many."""
+    tar = pinned_tar(corpus, source)
+    folder = corpus.folder.strip("/")
     keep = folder.rsplit("/", 1)[0] + "/" if "/" in folder else ""
     count = 0
-    with tarfile.open(fileobj=io.BytesIO(tar.stdout)) as tf:
+    with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
         for member in tf.getmembers():
             if not (member.isfile() and member.name.endswith(".py") and member.name.startswith(keep)):
                 continue
@@ -222,13 +283,13 @@ def checkout(corpus: GitCorpus, source: str, dest: Path) -> int:
             count += 1
     if not count:
         raise RuntimeError(f"{corpus.name}: no .py file under {folder!r} in commit {corpus.commit}")
-    (dest / STAMP).write_text(corpus.commit + "\n")
+    (dest / STAMP).write_text(corpus.pin + "\n")
     return count
 
 
 def fetch_git(corpus: GitCorpus, root: Path, mirror: Path | None = None) -> str:
     dest = root / corpus.name
-    if already_fetched(dest, corpus.commit, f"{corpus.url} at {corpus.commit}"):
+    if already_fetched(dest, corpus.pin, f"{corpus.url} at {corpus.pin}"):
         return f"{corpus.name}: present ({corpus.commit[:12]})"
     try:
         n = checkout(corpus, git_source(corpus, mirror), dest)
@@ -251,20 +312,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     which = ap.add_mutually_exclusive_group()
     which.add_argument("--fresh", action="store_true", help="fetch the untouched test set instead of the dev corpora")
-    which.add_argument("--unseen", action="store_true", help="fetch the git-pinned unseen test set")
-    ap.add_argument("--dest", type=Path,
-                    help=f"cache folder (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST}, "
-                         f"with --unseen {UNSEEN_DEST})")
+    for key, git_set in GIT_SETS.items():
+        which.add_argument(f"--{key}", action="store_const", const=key, dest="git_set",
+                           help=f"fetch the git-pinned {key} set: {git_set.why} (default dest {git_set.dest})")
+    ap.add_argument("--dest", type=Path, help=f"cache folder (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST})")
     ap.add_argument("--mirror", type=Path,
-                    help="with --unseen: a folder of local git mirrors (<owner>+<repo>/repo) "
-                         "used instead of the network")
+                    help=f"with {', '.join('--' + k for k in GIT_SETS)}: a folder of local git mirrors "
+                         "(<owner>+<repo>/repo) used instead of the network")
     args = ap.parse_args(argv)
-    if args.mirror and not args.unseen:
-        ap.error("--mirror applies to --unseen only")
-    dest = args.dest or (UNSEEN_DEST if args.unseen else FRESH_DEST if args.fresh else DEFAULT_DEST)
+    if args.mirror and not args.git_set:
+        ap.error("--mirror applies to a git-pinned set only")
+    git_set = GIT_SETS.get(args.git_set or "")
+    dest = args.dest or (git_set.dest if git_set else FRESH_DEST if args.fresh else DEFAULT_DEST)
     dest.mkdir(parents=True, exist_ok=True)
-    if args.unseen:
-        jobs = [lambda c=c: fetch_git(c, dest, args.mirror) for c in UNSEEN_CORPORA]
+    if git_set:
+        jobs = [lambda c=c: fetch_git(c, dest, args.mirror) for c in git_set.corpora]
     else:
         jobs = [lambda c=c: fetch(c, dest) for c in (FRESH_CORPORA if args.fresh else CORPORA)]
     status = 0

@@ -8,6 +8,7 @@
     python benchmarks/accuracy/score.py --fresh    # the untouched test set: once, by the lead, at the end
     python benchmarks/accuracy/fetch.py --unseen   # once: the git-pinned unseen set's corpora
     python benchmarks/accuracy/score.py --unseen   # the unseen set: once, by the lead, at the very end
+    python benchmarks/accuracy/score.py --blind    # the same for the blind set (fetch.py --blind)
 
 graphlint runs (as `python -m graphlint`, JSON output, no cache, no configuration file) over every
 fetched corpus once per scope. A finding matches a label when it is a host-sync finding (a GL1xx
@@ -16,8 +17,9 @@ the share of `sync` labels that at least one finding matches. Precision: of the 
 on labelled statements, the share whose label is `sync`; findings on unlabelled lines are counted
 (and listed with --list-unlabelled) for later labelling, never in precision. Findings on labels of
 the other split are ignored. `--fresh` scores labels_fresh.json (split "fresh") on the fresh corpora
-the same way; `--unseen` scores the union of labels_unseen_*.json (split "unseen") on the
-git-pinned corpora in .unseen/. Exit 0 after printing the report, 2 on a usage, label or corpus error.
+the same way; each git-pinned set of fetch.GIT_SETS (`--unseen`, `--blind`) scores the union of its
+labels_<set>_*.json (split "<set>") on its corpora (.unseen/, .blind/). Exit 0 after printing the
+report, 2 on a usage, label or corpus error.
 """
 
 from __future__ import annotations
@@ -33,15 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fetch import (CORPORA, DEFAULT_DEST, FRESH_CORPORA, FRESH_DEST, UNSEEN_CORPORA, UNSEEN_DEST,  # noqa: E402
-                   Corpus, GitCorpus, corpus_root)
+from fetch import (CORPORA, DEFAULT_DEST, FRESH_CORPORA, FRESH_DEST, GIT_SETS, Corpus, GitCorpus,  # noqa: E402
+                   corpus_root)
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels.json"
 FRESH_LABELS = HERE / "labels_fresh.json"
 FRESH = "fresh"  # the split of every label in labels_fresh.json
-UNSEEN = "unseen"  # the split of every label in labels_unseen_*.json (one file per corpus, one labeller each)
-UNSEEN_GLOB = "labels_unseen_*.json"
 KINDS = ("item", "tolist", "cpu", "scalar-conversion", "condition", "mask-index", "zero-d-as-int", "h2d-copy",
          "nonzero", "dynamic-shape", "synchronize", "format", "builtin-reduction", "host-bool")
 TIERS = ("captured", "step", "forward", "other")
@@ -53,6 +53,11 @@ REQUIRED = ("corpus", "file", "line", "match", "kind", "verdict", "tier", "reaso
 
 class ScoreError(Exception):
     """A label, corpus or graphlint problem: reported in one line, exit 2."""
+
+
+def label_glob(git_set: str) -> str:
+    """A git-pinned set's label files: one per corpus (one labeller each), every label of split `git_set`."""
+    return f"labels_{git_set}_*.json"
 
 
 def split_of(corpus: str, file: str, line: int) -> str:
@@ -81,7 +86,7 @@ class Label:
 
 def load_labels(path: Path, whole: str | None = None) -> list[Label]:
     """Validated labels of one file; `whole` is the split every label of a test-set file carries
-    (fresh, unseen), None for the dev file, which splits by hash."""
+    (fresh, unseen, blind), None for the dev file, which splits by hash."""
     try:
         raw = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
@@ -105,7 +110,7 @@ def load_labels(path: Path, whole: str | None = None) -> list[Label]:
 
 
 def load_label_files(paths: list[Path], whole: str | None = None) -> list[Label]:
-    """The union of several label files (the unseen set has one per corpus); a site labelled twice is an error."""
+    """The union of several label files (a git-pinned set has one per corpus); a site labelled twice is an error."""
     if not paths:
         raise ScoreError("no label file to score")
     labels = [lab for path in paths for lab in load_labels(path, whole)]
@@ -299,8 +304,10 @@ class Mode:
 
 
 def mode_of(args: argparse.Namespace) -> Mode:
-    if args.unseen:
-        return Mode(UNSEEN, UNSEEN, UNSEEN_DEST, tuple(sorted(HERE.glob(UNSEEN_GLOB))), UNSEEN_CORPORA)
+    if args.git_set:
+        git_set = GIT_SETS[args.git_set]
+        return Mode(args.git_set, args.git_set, git_set.dest, tuple(sorted(HERE.glob(label_glob(args.git_set)))),
+                    git_set.corpora)
     if args.fresh:
         return Mode(FRESH, FRESH, FRESH_DEST, (FRESH_LABELS,), FRESH_CORPORA)
     return Mode("heldout" if args.heldout else "dev", None, DEFAULT_DEST, (LABELS,), CORPORA)
@@ -312,14 +319,15 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument("--heldout", action="store_true", help="score the held-back third instead of dev")
     which.add_argument("--fresh", action="store_true",
                        help="score the untouched test set (labels_fresh.json on the fresh corpora)")
-    which.add_argument("--unseen", action="store_true",
-                       help=f"score the unseen test set ({UNSEEN_GLOB} on the git-pinned corpora)")
+    for key, git_set in GIT_SETS.items():
+        which.add_argument(f"--{key}", action="store_const", const=key, dest="git_set",
+                           help=f"score the {key} test set (every {label_glob(key)} on the corpora in {git_set.dest})")
     ap.add_argument("--corpora", type=Path,
-                    help=f"fetched corpora (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST}, "
-                         f"with --unseen {UNSEEN_DEST})")
+                    help=f"fetched corpora (default: {DEFAULT_DEST}, with --fresh {FRESH_DEST}, with a git-pinned "
+                         "set its own folder)")
     ap.add_argument("--labels", type=Path, action="append",
-                    help=f"a label file, repeatable (default: {LABELS}, with --fresh {FRESH_LABELS}, "
-                         f"with --unseen every {UNSEEN_GLOB})")
+                    help=f"a label file, repeatable (default: {LABELS}, with --fresh {FRESH_LABELS}, with a "
+                         "git-pinned set every labels_<set>_*.json)")
     ap.add_argument("--details", action="store_true", help="list every scored label with the codes that hit it")
     ap.add_argument("--list-unlabelled", action="store_true", help="print findings on unlabelled lines")
     ap.add_argument("--json", type=Path, help="also write the raw outcome per label to this file")

@@ -514,6 +514,8 @@ def _submitted(value: ast.expr, resolve: Resolve, scope: Scope) -> list[str] | N
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str], scope: Scope) -> str:
+    if host_batch(value):
+        return "cpu_tensor"
     name = dotted(value.func)
     qual = resolve(name) if name else None
     if qual in HOST_BUILTINS:
@@ -571,6 +573,13 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
             # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
             return "weak_tensor" if receiver == "unknown" else receiver
     return RET + qual if qual and records_args(qual) else "unknown"  # a project function, settled later
+
+
+def host_batch(call: ast.Call) -> bool:
+    """`tokenizer(text, return_tensors="pt")` without `device=`: host tensors (as `Inference._host_batch`)."""
+    kws = {kw.arg: kw.value for kw in call.keywords if kw.arg}
+    pt = kws.get("return_tensors")
+    return isinstance(pt, ast.Constant) and pt.value == "pt" and "device" not in kws
 
 
 def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:

@@ -16,7 +16,8 @@ import libcst as cst
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
-    BOOL, CPU, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS, TSEQ, UNKNOWN, Val, join,
+    BOOL, CPU, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS, TSEQ, UNKNOWN, Val,
+    join,
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
@@ -187,17 +188,20 @@ class Inference:
             return
         name, meth = call.func.value.value, call.func.attr.value
         current = self.env.get(name)
-        if current is None or not (current == EMPTY_LIST or current.kind in SEQS and current.ref in (None, "list")):
+        if current is None or not (current in (EMPTY_LIST, LIST)
+                                   or current.kind in SEQS and current.ref in (None, "list")):
             return
         arg = call.args[-1].value if meth == "insert" else call.args[0].value
         item = element_of(self(arg)) if meth == "extend" else self(arg)
-        if item.is_tensor and current.kind is not Kind.HOST_SEQ:
+        if item.is_tensor and current.kind is not Kind.HOST_SEQ and current != LIST:
             held = item if current == EMPTY_LIST else join(current.elem or TENSOR, item)
             new = Val(Kind.TENSOR_SEQ, ref="list", elem=held)
         elif item.kind in HOSTS and current.kind is not Kind.TENSOR_SEQ:
-            new = Val(Kind.HOST_SEQ, ref="list")
+            new = LIST if current == LIST else Val(Kind.HOST_SEQ, ref="list")
+        elif item == UNKNOWN and current.kind is not Kind.TENSOR_SEQ and (current.ref == "list" or current == LIST):
+            new = LIST  # a Python list of values nothing types (ints from a dict, as often as not)
         else:
-            new = UNKNOWN  # a mix, or elements nothing says
+            new = UNKNOWN  # a mix of tensors and other values
         self.bind(name, new)
 
     def initial(self, name: str) -> Val:
@@ -382,10 +386,10 @@ class Inference:
                     right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
                 return Val(Kind.CPU_TENSOR, rank=rank)
             host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
-            if host is not None and host.rank is not None and host.rank > 0 and Kind.UNKNOWN in (left.kind, right.kind):
+            if host is not None and Kind.UNKNOWN in (left.kind, right.kind):
                 # a host tensor of one or more dimensions meets only host operands (a device one would raise); a
-                # 0-d one also meets device tensors, and is read as one as before (where it lives is unknown)
-                return Val(Kind.CPU_TENSOR)
+                # 0-d one (or one of unknown rank) also meets device tensors: where the result lives is unknown
+                return Val(Kind.CPU_TENSOR) if host.rank is not None and host.rank > 0 else UNKNOWN
             bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return Val(Kind.BOOL_TENSOR, rank=rank)
@@ -440,6 +444,8 @@ class Inference:
 
     # -- calls ----------------------------------------------------------------------------------
     def _eval_Call(self, node: cst.Call) -> Val:
+        if self._host_batch(node):
+            return CPU
         func = node.func
         qual = self.resolve(func)
         if qual is not None:
@@ -499,6 +505,13 @@ class Inference:
                 return arg
         return None
 
+    def _host_batch(self, node: cst.Call) -> bool:
+        """`tokenizer(text, return_tensors="pt")`, `processor(images, return_tensors="pt")`: Hugging Face
+        tokenizers and processors build their tensors on the host unless told a `device=` (fast image
+        processors take one). The result (a dict of CPU tensors, or one) reads as a host tensor."""
+        arg = self._has_kw(node, "return_tensors")
+        return arg is not None and _const_string(arg.value) == "pt" and self._has_kw(node, "device") is None
+
     def device_of(self, node: cst.Call) -> str | None:
         """'cpu', 'cuda' or 'other' for a factory's device= argument; None when absent."""
         arg = self._has_kw(node, "device")
@@ -543,6 +556,8 @@ class Inference:
         if isinstance(expr, cst.Attribute) and expr.attr.value in ("device", "dtype"):
             return expr.attr.value  # other.device, other.dtype
         last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
+        if isinstance(expr, cst.Call) and not expr.args:
+            last = (dotted_name(expr.func) or "").rpartition(".")[2]  # `get_current_device_id()`, `get_dtype()`
         if DTYPE_NAME_RE.search(last):
             return "dtype"
         if DEVICE_NAME_RE.search(last):
@@ -957,14 +972,16 @@ def element_of(val: Val) -> Val:
 def merge_envs(base: Mapping[str, Val], branches: list[Mapping[str, Val]],
                default: Callable[[str], Val] | None = None) -> dict[str, Val]:
     """Join the environments at the end of branches (a name unbound on a path keeps its old value, or
-    `default(name)`: what `self.x` was before this function assigned it)."""
+    `default(name)`: what `self.x` was before this function assigned it). A local bound on some paths only, and
+    not before, is what those paths bound: where the others reach its use, Python raises (UnboundLocalError)."""
     names = set().union(*branches) if branches else set()
     out: dict[str, Val] = {}
     for name in names:
         old = base.get(name)
+        unbound = old is None and "." not in name
         if old is None:
             old = default(name) if default is not None else UNKNOWN
-        vals = [b.get(name, old) for b in branches]
+        vals = [b[name] for b in branches if name in b] if unbound else [b.get(name, old) for b in branches]
         merged = vals[0]
         for v in vals[1:]:
             merged = join(merged, v)

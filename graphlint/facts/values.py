@@ -54,6 +54,9 @@ class Val(NamedTuple):
 
 UNKNOWN = Val(Kind.UNKNOWN)
 EMPTY_LIST = Val(Kind.UNKNOWN, ref="list")  # `[]`: what it holds is what is appended to it later
+# A Python list filled with values nothing types (`idx.append(mapping[r])`): a host container whatever it holds,
+# so indexing a device tensor with it copies it over (when it holds no tensors).
+LIST = Val(Kind.UNKNOWN, ref="list", elem=UNKNOWN)
 HOST = Val(Kind.HOST)
 HOST_SEQ = Val(Kind.HOST_SEQ)
 TENSOR = Val(Kind.TENSOR)
@@ -77,6 +80,8 @@ def join(a: Val, b: Val) -> Val:
         return Val(t.kind, weak=t.weak, rank=t.rank, pinned=t.pinned) if t.kind is not Kind.BOOL_TENSOR else TENSOR
     if a == EMPTY_LIST and b.kind in SEQS or b == EMPTY_LIST and a.kind in SEQS:
         return a if b == EMPTY_LIST else b  # a list filled on one path (a loop's body) and empty on the other
+    if LIST in (a, b) and all(v in (LIST, EMPTY_LIST) or v.kind is Kind.HOST_SEQ and v.ref == "list" for v in (a, b)):
+        return LIST  # a list on both paths, with untyped elements on one
     if a.kind is Kind.HOST_SEQ and b.kind is Kind.HOST_SEQ:
         return Val(Kind.HOST_SEQ, ref=a.ref if a.ref == b.ref else None)
     if a.kind in HOSTS and b.kind in HOSTS:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
+from graphlint.diagnostics import redirected
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
@@ -20,6 +22,30 @@ class ConfigError(Exception):
 
 class UsageError(Exception):
     """Bad command-line input (flags, stdin, output file): one line on stderr, exit code 2."""
+
+
+# Moved codes already warned about in this run (graphlint.cli.main starts a run afresh).
+_REDIRECTS_WARNED: set[str] = set()
+
+
+def forget_redirect_warnings() -> None:
+    _REDIRECTS_WARNED.clear()
+
+
+def redirect_selectors(selectors: Iterable[str]) -> tuple[str, ...]:
+    """`selectors` with moved codes (graphlint.diagnostics.REDIRECTS) replaced by their new codes, as
+    ruff remaps redirected rules; one warning on stderr per moved code and run."""
+    out = []
+    for sel in selectors:
+        new = redirected(sel)
+        old = sel.strip().upper()
+        if new != old and old not in _REDIRECTS_WARNED:
+            from graphlint.report.docs import redirect_note  # only for a moved code: it loads the catalog
+
+            _REDIRECTS_WARNED.add(old)
+            sys.stderr.write(f"graphlint: warning: {redirect_note(old)} Name {new} instead.\n")
+        out.append(new if new != old else sel)
+    return tuple(out)
 
 
 DEFAULT_EXCLUDES = (
@@ -78,10 +104,14 @@ def _str_list(key: str, value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _selectors(key: str, value: Any) -> tuple[str, ...]:
+    return redirect_selectors(_str_list(key, value))
+
+
 def _per_file_ignores(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not isinstance(value, dict):
         raise ConfigError(f"[tool.graphlint] per-file-ignores must be a table, got {value!r}")
-    return tuple((glob, _str_list(f"per-file-ignores.{glob!r}", codes)) for glob, codes in value.items())
+    return tuple((glob, _selectors(f"per-file-ignores.{glob!r}", codes)) for glob, codes in value.items())
 
 
 def _bool(key: str, value: Any) -> bool:
@@ -107,10 +137,10 @@ def _parse_table(table: dict[str, Any]) -> dict[str, Any]:
     from graphlint.report.output import FORMATS
 
     parsers = {
-        "select": ("select", _str_list),
-        "extend-select": ("extend_select", _str_list),
-        "ignore": ("ignore", _str_list),
-        "extend-ignore": ("ignore", _str_list),
+        "select": ("select", _selectors),
+        "extend-select": ("extend_select", _selectors),
+        "ignore": ("ignore", _selectors),
+        "extend-ignore": ("ignore", _selectors),
         "per-file-ignores": ("per_file_ignores", lambda k, v: _per_file_ignores(v)),
         "exclude": ("exclude", _str_list),
         "extend-exclude": ("extend_exclude", _str_list),

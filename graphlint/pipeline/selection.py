@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
-from graphlint.pipeline.config import Config, ConfigError
+from graphlint.pipeline.config import Config, ConfigError, redirect_selectors
 from graphlint.pipeline.discovery import glob_spec, matches, relative_posix
 
 
@@ -97,7 +97,8 @@ def command_line_layer(config: Config, select: Iterable[str] | None, extend: Ite
     """
     from graphlint.rules import ALL_RULES
 
-    extend, ignore = list(extend), list(ignore)
+    extend, ignore = redirect_selectors(extend), redirect_selectors(ignore)
+    select = None if select is None else redirect_selectors(select)
     if select is None and not extend and not ignore:
         return config
     known = {rule.code: rule.default_enabled for rule in ALL_RULES}

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from graphlint.diagnostics import SEVERITY_BY_FAMILY, Family
+from graphlint.diagnostics import REDIRECTS, SEVERITY_BY_FAMILY, Family, redirected
 from graphlint.report.output import code_info, rule_anchor, rule_url
 from graphlint.rules import ALL_RULES, RULES_BY_CODE
 from graphlint.rules.base import UNSAFE, Rule
@@ -38,7 +38,10 @@ def _code_block(snippet: str) -> str:
     return "```python\n" + snippet.rstrip("\n") + "\n```"
 
 
-def _yes_no(value: bool | None) -> str:
+def _yes_no(value: bool | str | None) -> str:
+    """A measured column; a string is a qualified answer (a size threshold), printed as it is."""
+    if isinstance(value, str):
+        return value
     return "not measured" if value is None else "yes" if value else "no"
 
 
@@ -59,7 +62,8 @@ def measured_facts(hazard: Hazard) -> list[str]:
         return ["Not measured on the H200: documented by the references below, not reproduced here."]
     lines = [f"Measured ({SETUP}) for {hazard.pattern}:"]
     if hazard.waits is not None:
-        lines.append(f"- the host waits for the GPU: {WAITED if hazard.waits else NOT_WAITED}")
+        waits = hazard.waits if isinstance(hazard.waits, str) else WAITED if hazard.waits else NOT_WAITED
+        lines.append(f"- the host waits for the GPU: {waits}")
     if hazard.debug_mode is not None:
         lines.append(f"- `torch.cuda.set_sync_debug_mode(\"error\")` raises: {_yes_no(hazard.debug_mode)}")
     if hazard.capture is not None:
@@ -112,20 +116,29 @@ def render_rule(rule: type[Rule], level: int = 3) -> str:
     default = "on" if rule.default_enabled else "off (opt-in)"
     scope = ("every checked file" if rule.family is Family.META else
              "inside capture regions only" if rule.capture_only else "hot path")
+    formerly = "".join(f" · formerly: {old}" for old, new in REDIRECTS.items() if new == rule.code)
     parts = [f"{head} {rule.code} `{rule.name}`",
              f"Family: {rule.family.value} · severity: {SEVERITY_BY_FAMILY[rule.family]} · default: {default} · "
-             f"applies to: {scope} · fix: {fix_availability(rule)}"]
+             f"applies to: {scope} · fix: {fix_availability(rule)}{formerly}"]
     parts += [f"{head}# {title}\n\n{body}" for title, body in sections(rule).items()]
     return "\n\n".join(parts) + "\n"
 
 
+def redirect_note(old: str) -> str:
+    """Where a moved code went (graphlint.diagnostics.REDIRECTS), in one sentence."""
+    new = REDIRECTS[old]
+    return (f"{old} is now {new} (`{RULES_BY_CODE[new].name}`, family {RULES_BY_CODE[new].family.value}): "
+            f"selectors and `# noqa` comments naming {old} act on {new}.")
+
+
 def explain(code: str) -> str | None:
-    """A code's page as `graphlint rule CODE` prints it: a rule's page and URL; a runtime code's (GLRxxx)
-    summary. None for an unknown code."""
+    """A code's page as `graphlint rule CODE` prints it: a rule's page and URL (a moved code's note, then
+    its new rule's page); a runtime code's (GLRxxx) summary. None for an unknown code."""
     code = code.strip().upper()
-    rule = RULES_BY_CODE.get(code)
+    rule = RULES_BY_CODE.get(redirected(code))
     if rule is not None:
-        return render_rule(rule, level=1) + f"\nDocs: {rule_url(code)}\n"
+        moved = f"{redirect_note(code)}\n\n" if code in REDIRECTS else ""
+        return moved + render_rule(rule, level=1) + f"\nDocs: {rule_url(rule.code)}\n"
     info = code_info(code)
     if info is None:
         return None
@@ -137,8 +150,11 @@ def explain(code: str) -> str | None:
 
 
 def catalog() -> list[dict]:
-    """`--list-rules`: one row per static rule, then the runtime codes when their module loads."""
+    """`--list-rules`: one row per static rule, one per moved code ("moved to GLxxx"), then the runtime
+    codes when their module loads."""
     rows = [catalog_row(r) for r in ALL_RULES]
+    rows += [{**catalog_row(RULES_BY_CODE[new]), "code": old, "default": f"moved to {new}"}
+             for old, new in REDIRECTS.items()]
     try:
         from graphlint.runtime.codes import RUNTIME_CODES
     except ImportError:  # the runtime table is optional: the static catalog stands alone
@@ -198,6 +214,10 @@ def render() -> str:
         out.append(f"| [{r.code}](#{rule_anchor(r.code, r.name)}) | `{r.name}` | {row['family']} | {row['default']} "
                    f"| {fix_availability(r)} | {r.summary()} |")
     out.append("")
+    if REDIRECTS:
+        out.append("Moved codes (as ruff's rule redirects):\n")
+        out.extend(f"- {redirect_note(old)}" for old in REDIRECTS)
+        out.append("")
     for family, title in FAMILY_TITLES.items():
         rules = [r for r in ALL_RULES if r.family is family]
         if rules:

@@ -10,7 +10,7 @@ import tokenize
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from graphlint.diagnostics import Finding
+from graphlint.diagnostics import Finding, redirected
 
 NOQA_RE = re.compile(
     r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
@@ -72,7 +72,8 @@ def _suppresses(noqa: Noqa, code: str) -> bool:
         noqa.used_blanket = True
         return True
     for c in noqa.codes:
-        if code == c or (code.startswith(c) and len(c) < len(code)):
+        current = redirected(c)  # `# noqa: GL134` suppresses GL206, the code GL134 moved to
+        if code == current or (code.startswith(current) and len(current) < len(code)):
             noqa.used.add(c)
             return True
     return False
@@ -101,8 +102,8 @@ def unused_noqa(path: str, noqa: dict[int, Noqa], known_codes: set[str], enabled
         if n.codes is None:
             continue
         ours = [c for c in n.codes if c.startswith("GL")]
-        unknown = [c for c in ours if not any(k == c or k.startswith(c) for k in known_codes)]
-        disabled = [c for c in ours if c not in unknown and not any(e == c or e.startswith(c) for e in enabled)]
+        unknown = [c for c in ours if not any(k.startswith(redirected(c)) for k in known_codes)]
+        disabled = [c for c in ours if c not in unknown and not any(e.startswith(redirected(c)) for e in enabled)]
         unused = [c for c in ours if c not in n.used and c not in unknown and c not in disabled]
         parts = []
         if unused:

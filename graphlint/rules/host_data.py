@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
-from graphlint.facts.values import Kind
+from graphlint.facts.values import LIST, Kind, Val
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, factory_device_is_cpu, host_list, is_host_data, non_blocking,
@@ -388,7 +388,7 @@ class HostIndex(HostFacts):
             if not isinstance(el.slice, cst.Index):
                 continue
             idx = el.slice.value
-            what = self._host_index(idx)
+            what = self._host_index(idx, len(node.slice) > 1)
             if what:
                 self.report(node, self.message.format(what=what))
                 return
@@ -416,9 +416,13 @@ class HostIndex(HostFacts):
                 return True
         return False
 
-    def _host_index(self, idx: cst.BaseExpression) -> str | None:
+    def _host_index(self, idx: cst.BaseExpression, multi: bool) -> str | None:
+        """`multi`: one of several indices (`mask[i, ids]`), where a tuple or any sequence of ints is an advanced
+        index too; alone, a tuple is multi-dimensional indexing (`x[(0, 1)]` is `x[0, 1]`)."""
         ctx = self.ctx
-        if host_list(ctx, idx) or self.has_tag(idx, "host_list"):
+        val = ctx.val(idx)
+        if host_list(ctx, idx) or self.has_tag(idx, "host_list") or is_python_list(val) or (
+                multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict")):
             return "Python list"
         origin = self.origin(idx)
         if origin is not None and not origin.is_bool and origin.source != "flow":  # a flow fact's dtype is unknown
@@ -426,25 +430,36 @@ class HostIndex(HostFacts):
         return None
 
 
-class PageableNonBlockingCopy(HostFacts):
-    """`non_blocking=True` from pageable (unpinned) memory still blocks the host, silently.
+def is_python_list(val: Val) -> bool:
+    """A Python list of host values, or of values nothing types (never of tensors): `keep: list[int]`,
+    `t.tolist()`, `idx = []` filled with `idx.append(mapping[r])`. A tuple is plain multi-dimensional indexing."""
+    return val == LIST or val.kind is Kind.HOST_SEQ and val.ref == "list"
 
-    `torch.from_numpy(a).to(dev, non_blocking=True)` or `x.copy_(cpu_t, non_blocking=True)` looks
-    asynchronous, but the driver stages pageable memory and the host waits for the copy. Measured on
-    an H200: the host blocks and torch's sync debug mode stays silent (vLLM #53491); capture fails
-    (unpinned copy). Sources known to be pageable: `torch.from_numpy`, `torch.tensor(...)`, factories
-    without `pin_memory=True`, `.cpu()` results. Sources known pinned (`.pin_memory()`,
-    `pin_memory=True`, views of those, names containing "pinned") are fine.
+
+class PageableNonBlockingCopy(HostFacts):
+    """`non_blocking=True` from pageable (unpinned) host memory cannot be captured.
+
+    `torch.from_numpy(a).to(dev, non_blocking=True)` or `x.copy_(cpu_t, non_blocking=True)` from memory
+    that is not pinned fails capture at any size (torch's pinned-memory guard). It is not a host sync:
+    eagerly the driver stages small pageable copies and the host waits only above its staging size
+    (measured on an H200, see below: about 2 MB, far above per-step metadata), so like the other GL2xx
+    rules it is not reported in the eager step code around a graph. Sources known to be pageable:
+    `torch.from_numpy`, `torch.tensor(...)`, factories without `pin_memory=True`, `.cpu()` results.
+    Sources known pinned (`.pin_memory()`, `pin_memory=True`, views of those, names containing
+    "pinned") are fine.
     """
 
-    code = "GL134"
+    code = "GL206"
     name = "pageable-non-blocking-copy"
-    family = Family.HOST_SYNC
-    message = "`non_blocking=True` copy from pageable host memory still blocks the host (debug mode misses it)"
-    fix_hint = "Copy from a pinned buffer allocated once (`pin_memory=True`), e.g. vLLM's `async_tensor_h2d` pattern"
+    family = Family.CAPTURE_ILLEGAL
+    message = ("`non_blocking=True` copy from pageable host memory: capture refuses it (eagerly the host waits "
+               "above ~2 MB; debug mode is silent)")
+    fix_hint = ("Copy through a pinned staging buffer allocated once (`pin_memory=True`), e.g. vLLM's "
+                "`async_tensor_h2d` pattern")
     why = (
-        "`non_blocking=True` does not help from pageable memory: the driver stages the data and the host waits, "
-        "torch's debug mode stays silent, and capture fails on the unpinned copy."
+        "Capture refuses a copy from unpinned host memory, whatever its size. Eagerly, `non_blocking=True` from "
+        "pageable memory is asynchronous only up to the driver's staging size: larger copies make the host wait, and "
+        "torch's sync debug mode reports neither."
     )
     hazard = "pageable-non-blocking"
     use_instead = (
@@ -465,13 +480,13 @@ class PageableNonBlockingCopy(HostFacts):
     )
     INVALID = (
         "import numpy as np\ndef step(x: torch.Tensor, a: np.ndarray):\n"
-        "    return torch.from_numpy(a).to(x.device, non_blocking=True)  # <- GL134\n"
+        "    return torch.from_numpy(a).to(x.device, non_blocking=True)  # <- GL206\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor, ids: list):\n    t = torch.tensor(ids)\n"
-        "    x.copy_(t, non_blocking=True)  # <- GL134\n"
+        "    x.copy_(t, non_blocking=True)  # <- GL206\n"
         "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "    return x\n",
-        "def step(x: torch.Tensor, n: int):\n    return torch.zeros(n).cuda(non_blocking=True)  # <- GL134\n"
+        "def step(x: torch.Tensor, n: int):\n    return torch.zeros(n).cuda(non_blocking=True)  # <- GL206\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 

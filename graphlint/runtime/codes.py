@@ -107,7 +107,9 @@ RUNTIME_CODES: dict[str, RuntimeCode] = _table(
         "GLR401",
         "pageable-nonblocking-copy",
         "A non_blocking copy between the host and the device used pageable (non-pinned) host "
-        "memory: the host blocks anyway and torch's sync debug mode says nothing.",
+        "memory: CUDA-graph capture refuses it and torch's sync debug mode says nothing. The host "
+        "waits for a host-to-device copy only above the driver's staging size (~2 MB on an H200), "
+        "for a copy into pageable memory always.",
         "Pin the host buffer once (pin_memory=True) and reuse it; or keep the data on the device.",
     ),
     RuntimeCode(

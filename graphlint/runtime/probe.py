@@ -108,6 +108,13 @@ def _shape(t: Any) -> str:
     return f"[{', '.join(str(s) for s in t.shape)}]"
 
 
+def _nbytes(t: Any) -> str:
+    try:
+        return f"{t.numel() * t.element_size()} B"
+    except Exception:  # a tensor subclass that will not say: the shape is enough
+        return "size unknown"
+
+
 def _index_detail(op: str, args: tuple) -> str:
     """Explain why indexing synced: a device bool mask, or a host index copied to the device."""
     import torch
@@ -364,11 +371,15 @@ class Probe:
         cpu_side, _, direction, non_blocking = parts
         if not non_blocking or _is_pinned(cpu_side):
             return None  # blocking copies are debug mode's job (reported as GLR101)
+        # Measured on an H200 (docs/rules.md, measured hazards): the driver stages small host-to-device
+        # copies; CUDA documents copies into pageable memory as synchronous.
+        waits = ("the host waits only above the driver's staging size (~2 MB)" if direction == "host-to-device"
+                 else "the host waits for it (CUDA copies into pageable memory synchronously)")
         return self._record(
             "GLR401",
             op,
             f"non_blocking {direction} copy via {op}() with pageable host memory "
-            f"(shape {_shape(cpu_side)}): the host blocks anyway, and capture refuses it",
+            f"(shape {_shape(cpu_side)}, {_nbytes(cpu_side)}): capture refuses it; {waits}",
         )
 
     def _check_mixed(self, op: str, args: tuple, kwargs: dict) -> Event | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 import torch
 
+from dsv4_native import _backend
 from dsv4_native import fused as FU
 from dsv4_native._attn_common import rope_cos_sin_cache
 
@@ -112,6 +113,26 @@ def test_f32_projections_in_one_gemv_match_reference(dtype):
         torch.testing.assert_close(ref[3 * start:3 * (start + r)].view(3, r), w, rtol=1e-5, atol=1e-6)
         torch.testing.assert_close(looped[3 * start:3 * (start + r)].view(3, r), w, rtol=1e-5, atol=1e-6)
         start += r
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_step_linear_gemv_matches_f_linear(dtype, monkeypatch):
+    """The decode step's projections through the GEMV kernel (`step_linear` where STEP_CHOICES["step_gemv"]
+    says so): out[T, N] in x's dtype with fp32 accumulation, = F.linear up to rounding; rows not a multiple of
+    the row block, one K pass and three (the last one masked); past the knob's batches it is F.linear itself."""
+    g = torch.Generator().manual_seed(11)
+    x = torch.randn(1, 320, generator=g).to(dtype)
+    w = (torch.randn(53, 320, generator=g) * 0.05).to(dtype)
+    want = torch.nn.functional.linear(x.float(), w.float())
+    tol = 1e-5 if dtype == torch.float32 else 1e-2
+    got = FU.step_linear(x, w)
+    assert got.dtype == dtype and got.shape == (1, 53)
+    torch.testing.assert_close(got.float(), want, rtol=tol, atol=tol)
+    looped = torch.full((1, 53), float("nan"), dtype=dtype)
+    FU._linear_f32_triton(x, w, None, None, looped, tile=128)
+    torch.testing.assert_close(looped.float(), want, rtol=tol, atol=tol)
+    monkeypatch.setitem(_backend.STEP_CHOICES, "step_gemv", ((_backend.ANY, _backend.ANY, False),))
+    assert torch.equal(FU.step_linear(x, w), torch.nn.functional.linear(x, w))
 
 
 def test_norm_rope_reads_a_column_slice_of_a_fused_projection():

@@ -249,7 +249,9 @@ def _interpreter_tiles(model) -> None:
 def test_triton_interpreter_step_equals_reference_step(hf_model):
     """The Triton kernels (through the CPU interpreter) compose into the same step as the references: two
     steps at positions 127 and 128, where an HCA group and a CSA group close, from one prefilled state; and
-    the SWA / HCA lists computed inside the attention kernel give bitwise the step of the builder's lists."""
+    the SWA / HCA lists computed inside the attention kernel give bitwise the step of the builder's lists; and
+    the step with two attention splits at batch 1 (the per-bucket split-K count, its partials in a view of
+    the layer's one flat workspace) agrees with the one-split step to rounding."""
     tokens = torch.randint(2, SIZES["vocab_size"], (130,), generator=torch.Generator().manual_seed(3)).tolist()
     model = _native(hf_model)
     _interpreter_tiles(model)
@@ -259,12 +261,15 @@ def test_triton_interpreter_step_equals_reference_step(hf_model):
     mp = pytest.MonkeyPatch()
     results = {}
     # "built": the SWA / HCA lists come from the index builder, as past model.COMPUTED_LIST_MAX entries
-    for mode, listed in (("0", None), ("1", None), ("1", "built")):
+    for mode, listed in (("0", None), ("1", None), ("1", "built"), ("1", "split")):
         for k, v in model.named_buffers():
             v.copy_(snap[k])
         mp.setenv("TRITON_INTERPRET", mode)
-        if listed:
+        if listed == "built":
             mp.setattr(dsv4_model, "COMPUTED_LIST_MAX", 0)
+        if listed == "split":  # batch 1 in two splits: 2 x 1 partial rows fit the workspace of 2 buckets x 1
+            for layer in model.layers:
+                mp.setattr(layer.attn, "attn_splits", (0, 2) + layer.attn.attn_splits[2:])
         try:
             with torch.no_grad():
                 steps = []
@@ -278,6 +283,8 @@ def test_triton_interpreter_step_equals_reference_step(hf_model):
         results[listed or mode] = torch.stack(steps)
     ref, tri = results["0"], results["1"]
     assert torch.equal(results["built"], tri), "the builder's list and the computed list differ"
+    split_rel = (results["split"] - tri).abs().amax() / tri.abs().amax()
+    assert 0 < split_rel <= 1e-5, f"two splits vs one: {split_rel:.2e}"  # fp32: reduction order only
     rel = (tri - ref).abs().amax() / ref.abs().amax()
     assert rel <= REL_TOL, f"interpreter vs reference: {rel:.2e}"
     assert torch.equal(tri.argmax(1), ref.argmax(1))

@@ -17,7 +17,7 @@ if not torch.cuda.is_available():
 
 from dsv4_native import moe as M  # noqa: E402
 from dsv4_native import router as R  # noqa: E402
-from dsv4_native._backend import use_triton  # noqa: E402
+from dsv4_native._backend import choose, use_triton  # noqa: E402
 
 DEV = "cuda" if torch.cuda.is_available() else "cpu"
 # Tiny config (reference doc §1.9 shrunk further for the interpreter).
@@ -43,13 +43,15 @@ def _inputs(n_tok: int, seed: int, dim: int = DIM, inactive: tuple[int, ...] = (
     return x.to(DEV), ids.to(DEV), active.to(DEV)
 
 
-def _route(m: M.DSV4MoE, x, ids, active, impl):
+def _route(m: M.DSV4MoE, x, ids, active, impl, splits: int | None = None):
+    """The slot table by `impl`; `splits`: the router kernel's D splits (the workspace's rows), default
+    router_splits."""
     n = x.shape[0]
     slot_ids = torch.full((n, TOP_K + 1), -7, dtype=torch.int32, device=DEV)
     slot_w = torch.full((n, TOP_K + 1), -7.0, device=DEV)
     args = (x, m.wg, m.bias, m.tid2eid, ids, active, slot_ids, slot_w, TOP_K, 1.5, m.use_hash)
     if impl is R.moe_route:
-        ws = torch.full((R.router_splits(x.shape[1]), n, m.wg.shape[0]), float("nan"), device=DEV)
+        ws = torch.full((splits or R.router_splits(x.shape[1]), n, m.wg.shape[0]), float("nan"), device=DEV)
         impl(*args, ws)
     else:
         impl(*args)
@@ -62,12 +64,15 @@ def _route(m: M.DSV4MoE, x, ids, active, impl):
 
 
 @pytest.mark.parametrize("use_hash", [False, True])
-@pytest.mark.parametrize("dim", [DIM, 1536], ids=["one-split", "six-splits"])
+@pytest.mark.parametrize("dim,splits", [(DIM, None), (1536, None), (1536, 1)],
+                         ids=["one-split", "six-splits", "one-split-six-passes"])
 @pytest.mark.parametrize("n_tok", [5, 12], ids=["5tok", "12tok"])
-def test_router_kernel_matches_reference(use_hash, dim, n_tok):
+def test_router_kernel_matches_reference(use_hash, dim, splits, n_tok):
+    """The gate GEMV (first Wg tile loaded before the PDL wait, later K passes in the loop) and the selection
+    against the reference."""
     m = _module(use_hash, dim=dim, max_tokens=n_tok)
     x, ids, active = _inputs(n_tok, seed=1, dim=dim)
-    got_ids, got_w = _route(m, x, ids, active, R.moe_route)
+    got_ids, got_w = _route(m, x, ids, active, R.moe_route, splits)
     ref_ids, ref_w = _route(m, x, ids, active, R.router_reference)
     assert use_triton(x)  # the kernel path really ran
     assert torch.equal(got_ids, ref_ids)
@@ -306,10 +311,13 @@ def test_gpu_layer_graph_replay_new_routing(use_hash, n_tok):
     assert not torch.equal(history[0][1], history[1][1])  # the replays really saw new routings
 
 
-@pytest.mark.parametrize("n_tok", [1, 3])
-def test_gemv_fused_slot_sum_is_bitwise_unfused(n_tok):
-    """GEMM2 with the slot sum fused in computes exactly the unfused GEMM2 + slot-sum pair."""
+@pytest.mark.parametrize("n_tok,gemv2_cfg", [(1, None), (3, None), (1, (8, 16, 4))], ids=["1", "3", "1-k-loop"])
+def test_gemv_fused_slot_sum_is_bitwise_unfused(n_tok, gemv2_cfg):
+    """GEMM2 with the slot sum fused in computes exactly the unfused GEMM2 + slot-sum pair: with every slot's
+    tile loaded up front (one K pass, small tiles: the shipped batch-1 case at mid dims) and through the K loop
+    (BLOCK_K 16 < I: two passes, as wide tiles at Flash dims run slot by slot)."""
     m = _module(False)
+    m.gemv2_cfg = gemv2_cfg
     x, ids, active = _inputs(n_tok, seed=10)
     outs = []
     for fuse in (True, False):
@@ -338,7 +346,7 @@ def test_grouped_dead_blocks_skipping_is_bitwise():
         out = torch.full_like(m.out[:6], float("nan"))
         M._grouped_triton(x, slot_ids, slot_w, m.w13, m.w2, m.sorted_ids[:em], m.expert_ids[:n_blocks],
                           m.n_post_pad, m.h[:n].clone(), m.y_slot[:n].clone(), out, m.block_m,
-                          M.GROUPED_TILES[:-1] + (skip,))
+                          choose("moe_grouped_tiles", 6)[:-1] + (skip,))
         outs.append(out)
     assert not torch.isnan(outs[0]).any() and torch.equal(outs[0], outs[1])
 

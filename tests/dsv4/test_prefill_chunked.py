@@ -20,7 +20,7 @@ from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
 from dsv4_native.kv_pages import gather_logical  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
-from dsv4_native.prefill import fill_budget, prefill_chunked  # noqa: E402
+from dsv4_native.prefill import PromptSlice, fill_budget, forward_chunks, prefill_chunked  # noqa: E402
 
 MAX_BATCH = 4
 LONG = 151  # 150 prefilled positions: HCA group 0 closes at 127, CSA groups every 4
@@ -40,7 +40,7 @@ def tokens() -> list[int]:
 
 
 # prompts are prefixes of one token stream, so one decode pass is the oracle of all of them
-PROMPT_LENS = {"long": LONG, "mid": 42, "short": 9, "one": 1}
+PROMPT_LENS = {"long": LONG, "mid": 42, "short": 9, "one": 1, "win": 17, "two": 2}
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +48,8 @@ def prompts(tokens) -> dict[str, list[int]]:
     return {name: tokens[:n] for name, n in PROMPT_LENS.items()}
 
 
-def _native(hf_model, kv_block_tokens: int = 128) -> DSV4Model:
-    model = from_hf_model(hf_model, max_batch=MAX_BATCH, max_len=512, dtype=torch.float32,
+def _native(hf_model, kv_block_tokens: int = 128, max_batch: int = MAX_BATCH) -> DSV4Model:
+    model = from_hf_model(hf_model, max_batch=max_batch, max_len=512, dtype=torch.float32,
                           kv_block_tokens=kv_block_tokens)
     model.io.eos_id.fill_(-1)  # no row stops on a sampled EOS while teacher forcing
     return model
@@ -140,6 +140,38 @@ def test_prompts_packed_into_shared_forwards_are_bitwise_decode(hf_model, prompt
     model = _native(hf_model)
     model.prefill([2, 0, 1], [prompts["mid"], prompts["long"], prompts["short"]], chunk=CHUNK)
     for slot, name in ((2, "mid"), (0, "long"), (1, "short")):
+        _assert_state(_slot_state(model, slot), states[name], f"slot {slot} ({name})")
+
+
+def test_many_odd_slices_per_forward_are_bitwise_decode(hf_model, prompts, oracle):
+    """Six prompts (1 to 151 tokens) into six slots (paged, 128-token blocks), every forward taking a slice
+    of odd length from each unfinished prompt (lengths cycling 1..37: slices start and end mid-group, shorter
+    and longer than the window, an HCA group closing inside one, slots out of order): every slot ends bitwise
+    as the same prompt decoded token by token, though one pass of each compressor and one indexer call serve
+    all slices."""
+    states, _ = oracle
+    names = ["long", "mid", "win", "short", "two", "one"]
+    slots = [5, 0, 2, 1, 3, 4]
+    model = _native(hf_model, max_batch=6)
+    todo = {slot: prompts[name] for slot, name in zip(slots, names)}
+    for slot, prompt in todo.items():
+        model.reserve_kv(slot, len(prompt))
+    done = dict.fromkeys(todo, 0)
+    lengths, forwards = [3, 17, 1, 37, 5, 11, 29], 0
+    while any(done[s] < len(p) - 1 for s, p in todo.items()):
+        plan = []
+        for i, (slot, prompt) in enumerate(todo.items()):
+            a = done[slot]
+            b = min(len(prompt) - 1, a + lengths[(forwards + i) % len(lengths)])
+            if b > a:
+                plan.append(PromptSlice(slot, a, prompt[a:b]))
+                done[slot] = b
+        forward_chunks(model, plan, exact=True)
+        forwards += 1
+    assert forwards >= 7  # several forwards of several slices each
+    for slot, prompt in todo.items():
+        model.io.admit(slot, prompt[-1], len(prompt) - 1, len(prompt))
+    for slot, name in zip(slots, names):
         _assert_state(_slot_state(model, slot), states[name], f"slot {slot} ({name})")
 
 

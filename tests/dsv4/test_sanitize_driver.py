@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -80,12 +81,22 @@ def test_build_model_holds_no_uninitialised_memory(driver, expert_format):
 
 
 # scripts/sanitize.sh's verdict, with stand-ins for python and compute-sanitizer (no GPU here): each stand-in
-# prints what the real one prints at the end of a run
+# prints what the real one prints at the end of a run; the plain run's coverage.json names two cases and three
+# kernels, and the summary runs for real (sanitize_summary.py is standard library only)
 FAKE_PY = """#!/usr/bin/env bash
 [ "$1" = -c ] && exit 0
-echo "sanitize_kernels: decode_b1_contiguous"
+case "$*" in *sanitize_summary.py*) exec "$REAL_PY" "$@";; esac
+case=""
+while [ $# -gt 0 ]; do
+    [ "$1" = --case ] && case=$2
+    [ "$1" = --coverage ] && printf '{\\n "case_a": [\\n  "k1",\\n  "k2"\\n ],\\n "case_b": [\\n  "k3"\\n ]\\n}' >"$2"
+    shift
+done
+echo "sanitize_kernels: ${case:-case_a}"
 [ "$FAKE_CRASH" = 1 ] && { echo "RuntimeError: CUDA error: an illegal memory access"; exit 1; }
-echo "sanitize_kernels: PASS: 2452 launches of 31/31 kernels on cuda"
+[ -n "$case" ] && [ "$case" = "$FAKE_SLOW" ] && sleep 5
+[ -n "$case" ] && { echo "sanitize_kernels: done: 9 launches of 2 kernels"; exit 0; }
+echo "sanitize_kernels: PASS: 2452 launches of 3/3 kernels on cuda"
 """
 FAKE_SANITIZER = """#!/usr/bin/env bash
 tool=$2
@@ -94,6 +105,7 @@ while [ "$1" != "$FAKE_PY" ]; do shift; done
 rc=$?
 n=0
 [ "$tool" = "$FAKE_BAD" ] && { echo "========= Invalid __global__ read of size 4 bytes"; n=1; }
+[ "$tool" = racecheck ] && echo "========= RACECHECK SUMMARY: $n hazards displayed ($n errors, 0 warnings)"
 echo "========= ERROR SUMMARY: $n errors"
 [ "$n" = 0 ] && exit "$rc"
 exit 99
@@ -101,24 +113,33 @@ exit 99
 
 
 @pytest.mark.skipif(shutil.which("bash") is None or shutil.which("timeout") is None, reason="needs bash, timeout")
-@pytest.mark.parametrize("bad, crash, rc", [("", "", 0), ("racecheck", "", 1), ("", "1", 1)],
-                         ids=["clean", "a-tool-reports", "driver-dies"])
-def test_sanitize_script_verdict(tmp_path, bad, crash, rc):
+@pytest.mark.parametrize("bad, crash, slow, rc", [("", "", "", 0), ("racecheck", "", "", 1), ("", "1", "", 1),
+                                                  ("", "", "case_b", 1)],
+                         ids=["clean", "a-tool-reports", "driver-dies", "a-racecheck-case-hits-the-cap"])
+def test_sanitize_script_verdict(tmp_path, bad, crash, slow, rc):
+    """Racecheck runs once per case of the plain run, each process under its own cap; the table has a row per
+    process, and a case cut by the cap leaves its kernels uncovered, which fails the run."""
     fake_py, fake_san = tmp_path / "python", tmp_path / "compute-sanitizer"
     for path, text in ((fake_py, FAKE_PY), (fake_san, FAKE_SANITIZER)):
         path.write_text(text)
         path.chmod(0o755)
     env = dict(os.environ, PYTHON=str(fake_py), COMPUTE_SANITIZER=str(fake_san), FAKE_PY=str(fake_py),
-               FAKE_BAD=bad, FAKE_CRASH=crash, SANITIZE_OUT=str(tmp_path / "out"))
+               REAL_PY=sys.executable, FAKE_BAD=bad, FAKE_CRASH=crash, FAKE_SLOW=slow,
+               SANITIZE_OUT=str(tmp_path / "out"), SANITIZE_TIMEOUT="2" if slow else "60")
     res = subprocess.run(["bash", str(ROOT / "scripts" / "sanitize.sh")], env=env, capture_output=True, text=True)
-    lines = res.stdout.splitlines()
     assert res.returncode == rc, res
-    assert lines[-1].startswith(f"sanitize: {'PASS' if rc == 0 else 'FAIL'} in "), res.stdout
-    summaries = [line for line in lines if "ERROR SUMMARY" in line]
-    assert [s.split(":")[0] for s in summaries] == ["memcheck", "racecheck", "synccheck"], res.stdout
+    assert f"sanitize: {'PASS' if rc == 0 else 'FAIL'}" in res.stdout.splitlines(), res.stdout
+    rows = [line.split(" | ")[:2] for line in res.stdout.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[1:] == [["| plain", "all"], ["| memcheck", "all"], ["| racecheck", "case_a"],
+                        ["| racecheck", "case_b"], ["| synccheck", "all"]], res.stdout
+    if rc == 0:
+        assert "racecheck: 3/3 kernels in finished clean runs" in res.stdout
     if bad:
-        assert f"{bad}: ========= ERROR SUMMARY: 1 errors" in res.stdout
-        assert "Invalid __global__ read" in res.stdout  # the failing tool's first report
+        assert "Invalid __global__ read" in res.stdout  # the failing process's first report
+        assert "| racecheck | case_a | 99 |" in res.stdout
+    if slow:
+        assert "| racecheck | case_b | 124 |" in res.stdout
+        assert "racecheck: 2/3 kernels in finished clean runs (not: k3)" in res.stdout
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")

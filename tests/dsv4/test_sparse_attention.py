@@ -50,11 +50,12 @@ def test_triton_matches_reference(layer, splits, device):
     assert (got[2] == 7.0).all()  # padding row skipped
 
 
-@pytest.mark.parametrize("splits", [1, 3])
-def test_inverse_rope_epilogue_equals_the_separate_launch(splits, device):
+@pytest.mark.parametrize("splits,chunk", [(1, None), (3, None), (3, 32), (3, 16)])
+def test_inverse_rope_epilogue_equals_the_separate_launch(splits, chunk, device):
     """The fused de-rotation (`cos_sin_inv`, `pos`) = the attention, then the step's former separate
     `norm_rope_reference` inverse RoPE on the rounded output; padding rows untouched. fp32: exact on the
-    interpreter up to the attention's own tolerance; bf16 reference vs reference is bitwise."""
+    interpreter up to the attention's own tolerance; bf16 reference vs reference is bitwise. With splits, the
+    merge in channel chunks (`merge_block_d`: 2 or 4 programs per head, the last one de-rotating) is the same."""
     from dsv4_native.fused import norm_rope_reference
 
     batch, heads, d, window, n_comp, rope = 3, 4, 64, 16, 40, 16
@@ -77,7 +78,8 @@ def test_inverse_rope_epilogue_equals_the_separate_launch(splits, device):
         assert torch.equal(fused_ref, two_step), dtype
         got = torch.full(q.shape, 7.0, dtype=dtype, device=device)
         ws = A.attention_workspace(batch, heads, d, splits, device)
-        A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, got, ws, scale, cos_sin_inv=inv, pos=pos)
+        A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, got, ws, scale, cos_sin_inv=inv, pos=pos,
+                                         merge_block_d=chunk)
         torch.testing.assert_close(got.float(), two_step.float(), rtol=tol, atol=tol)
         assert not torch.equal(got[:2, :, d - rope:], want[:2, :, d - rope:])  # the rope channels did move
         torch.testing.assert_close(got[:2, :, :d - rope].float(), want[:2, :, :d - rope].float(), rtol=tol, atol=tol)
@@ -239,11 +241,13 @@ def test_reference_matches_hf_eager_attention():
     torch.testing.assert_close(ours, hf_out[:, 0].detach(), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("block_h,block_n,splits,defer", [(16, 32, 1, False), (32, 64, 3, False),
-                                                          (64, 16, 11, False), (64, 16, 1, True), (16, 32, 3, True)])
-def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer, device):
-    """Every tuning config (heads per program, entries per iteration, split count, p.V one block late) matches
-    the reference (11 splits of 120 entries leave some splits empty)."""
+@pytest.mark.parametrize("block_h,block_n,splits,defer,chunk", [
+    (16, 32, 1, False, None), (32, 64, 3, False, None), (64, 16, 11, False, None), (64, 16, 1, True, None),
+    (16, 32, 3, True, None), (16, 16, 8, False, 8)])
+def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer, chunk, device):
+    """Every tuning config (heads per program, entries per iteration, split count, p.V one block late, merge
+    channels per program) matches the reference (11 splits of 120 entries leave some splits empty; the last
+    case is batch 1's flash-decoding shape: 4 head blocks x 8 splits, the merge in 4 channel chunks)."""
     batch, heads, d, window, n_comp = 2, 64, 32, 16, 100
     q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32, seed=7)
     g = torch.Generator().manual_seed(8)
@@ -253,8 +257,25 @@ def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer,
     out = torch.zeros_like(q)
     ws = A.attention_workspace(batch, heads, d, splits, device)
     A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, d**-0.5, block_h=block_h,
-                                     block_n=block_n, defer=defer)
+                                     block_n=block_n, defer=defer, merge_block_d=chunk)
     torch.testing.assert_close(out, want, rtol=1e-5, atol=1e-5)
+
+
+def test_merge_chunks_fill_the_gpu_at_small_batch(device):
+    """Batch 1 at Flash dims (64 heads x 512, rope 64) merges in 128-channel chunks (256 programs); batch 8 and
+    narrow heads keep whole rows; a chunk narrower than the rope slice is refused."""
+    assert A.merge_chunk(1, 64, 512, 64) == 128
+    assert A.merge_chunk(8, 64, 512, 64) == 512
+    assert A.merge_chunk(1, 16, 128, 64) == 128
+    assert A.merge_chunk(1, 2, 512, 512) == 512  # never below the rope slice
+    q, win, comp, sink = _inputs(1, 4, 64, 16, 8, device)
+    idx = torch.zeros(1, 24, dtype=torch.int32, device=device)
+    inv = torch.ones(64, 16, device=device)
+    with pytest.raises(ValueError, match="merge_block_d 8"):
+        A.sparse_decode_attention_triton(q, win, comp, idx, sink, torch.ones(1, dtype=torch.bool, device=device),
+                                         torch.zeros_like(q), A.attention_workspace(1, 4, 64, 2, device), 0.1,
+                                         cos_sin_inv=inv, pos=torch.zeros(1, dtype=torch.int64, device=device),
+                                         merge_block_d=8)
 
 
 def test_launcher_rejects_strided_inputs(device):
@@ -270,14 +291,15 @@ def test_launcher_rejects_strided_inputs(device):
 
 def test_split_count_fills_one_wave_on_long_lists():
     """The cost model: long lists at batch 32 get one full wave of programs (not 3 splits = 96 of 132 SMs,
-    nor 2 waves), a list of one index block is never split, nor one of two blocks of narrow rows (the merge
-    launch), and the count never exceeds the index blocks."""
+    nor 2 waves), a list of one index block is never split, one of two blocks of narrow rows takes two (the
+    H200 A/B: the merge launch costs less than the half list it takes off), and the count never exceeds the
+    index blocks."""
     assert A.default_num_splits(32, 64, 8320, sm_count=132) == 4  # 128 programs of 132
     assert A.default_num_splits(32, 64, 2176, sm_count=132) == 4
     assert A.default_num_splits(1, 64, 64, sm_count=132) == 1
-    for batch in (1, 8):  # the mid model's CSA / HCA lists of 128-wide rows: a merge launch costs more than it saves
-        assert A.default_num_splits(batch, 16, 96, sm_count=132, head_dim=128) == 1
-        assert A.default_num_splits(batch, 16, 104, sm_count=132, head_dim=128) == 1
+    for batch in (1, 8):  # the mid model's CSA / HCA lists of 128-wide rows: measured faster in two splits
+        assert A.default_num_splits(batch, 16, 96, sm_count=132, head_dim=128) == 2
+        assert A.default_num_splits(batch, 16, 104, sm_count=132, head_dim=128) == 2
     for batch in (1, 2, 8, 32, 128):
         for kmax in (128, 640, 8320):
             s = A.default_num_splits(batch, 64, kmax, sm_count=132)

@@ -109,6 +109,57 @@ def test_attention_bf16(layer, n_comp, splits):
     assert err < 1e-2 and (out[3] == 3.0).all()
 
 
+@pytest.mark.parametrize("splits,block_h,chunk", [(34, 64, None), (34, 64, D), (16, 16, None), (33, 32, 256)])
+def test_attention_batch1_split_k_bf16(splits, block_h, chunk):
+    """Batch 1 on an HCA 256k list (2,176 entries) as flash-decoding: many splits, 64 / 32 / 16 heads per program,
+    the merge in 128-channel chunks (the default at batch 1, `merge_chunk`), whole rows, or 256 channels, with
+    the inverse-RoPE epilogue on the last chunk: each against the reference, and the chunked merge against the
+    whole-row one to merge rounding."""
+    g = _gen(4)
+    n_comp = 2048
+    q = torch.randn(1, H, D, device=DEV, generator=g).bfloat16()
+    win = torch.randn(1, W, D, device=DEV, generator=g).bfloat16()
+    comp = torch.randn(1, n_comp, D, device=DEV, generator=g).bfloat16()
+    sink = torch.randn(H, device=DEV, generator=g)
+    pos = torch.tensor([n_comp * 128 - 1], device=DEV)
+    active = torch.ones(1, dtype=torch.bool, device=DEV)
+    idx = torch.empty(1, W + n_comp, dtype=torch.int32, device=DEV)
+    I.build_attention_indices(pos, active, idx, None, W, 128)
+    tab = rope_cos_sin_cache(n_comp * 128, ROPE, 1e4, device=DEV)
+    cs = torch.cat([tab[:, :ROPE // 2], -tab[:, ROPE // 2:]], 1).contiguous()  # the inverse rotation
+    ref = torch.zeros_like(q)
+    A.sparse_decode_attention_ref(q, win, comp, idx, sink, active, ref, D**-0.5, None, cs, pos)
+    outs = []
+    for merge in (chunk, D):
+        out = torch.zeros_like(q)
+        ws = A.attention_workspace(1, H, D, splits, DEV)
+        A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, D**-0.5, block_h=block_h,
+                                         cos_sin_inv=cs, pos=pos, merge_block_d=merge)
+        outs.append(out)
+    err = _rel(outs[0], ref)
+    _report(f"C2 attention batch 1, HCA 2176 entries, {splits} splits x {block_h} heads, merge chunk "
+            f"{chunk or A.merge_chunk(1, H, D, ROPE)}: rel err (bf16) {err:.2e}")
+    assert err < 1e-2
+    assert _rel(outs[0], outs[1]) < 4e-3  # chunked vs whole-row merge: the same partials, bf16 output rounding
+
+
+def test_step_gemv_bf16_matches_cublas():
+    """The decode step's projections through the GEMV kernel (`fused.linear_gemv`) at the mid and Flash shapes,
+    batch 1 and 8, against cuBLAS's F.linear: fp32 accumulation both, bf16 output rounding apart."""
+    from dsv4_native import fused as FU
+
+    g = _gen(5)
+    for n_rows, dim in ((384, 1024), (2560, 256), (1536, 4096), (4096, 8192)):
+        for batch in (1, 8):
+            x = torch.randn(batch, dim, device=DEV, generator=g).bfloat16()
+            w = (torch.randn(n_rows, dim, device=DEV, generator=g) * dim ** -0.5).bfloat16()
+            out = torch.empty(batch, n_rows, device=DEV, dtype=torch.bfloat16)
+            FU.linear_gemv(x, w, out)
+            err = _rel(out, torch.nn.functional.linear(x, w))
+            _report(f"step GEMV {n_rows} x {dim} batch {batch}: rel err vs cuBLAS {err:.2e}")
+            assert err < 8e-3
+
+
 def test_indexer_bf16():
     batch, n_max = 4, 4096
     g = _gen(2)

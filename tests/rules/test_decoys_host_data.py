@@ -184,15 +184,42 @@ def test_pageable_copies():
         class M(torch.nn.Module):
             def forward(self, x, arr: np.ndarray, n: int):
                 a = torch.from_numpy(arr)
-                b = a.to(x.device, non_blocking=True)  # <- GL134
+                b = a.to(x.device, non_blocking=True)  # <- GL206
                 c = a.to(x.device)  # <- GL131
                 d = torch.arange(n)
                 x.copy_(d)  # <- GL131
-                x.copy_(d, non_blocking=True)  # <- GL134
+                x.copy_(d, non_blocking=True)  # <- GL206
                 e = d.pin_memory()
                 f = e.cuda(non_blocking=True)
                 return b, c, f
     """)
+
+
+def test_pageable_copies_are_a_capture_hazard_not_a_sync_in_the_step_driver():
+    """GL206 (formerly GL134) is capture-illegal: measured on the H200, a pageable `non_blocking=True` copy of
+    up to 2 MB does not make the host wait, so the eager step driver around a graph (tier "step": it calls the
+    model) copying its per-step metadata that way is no finding. Hit: the same copy in model code (`forward`),
+    which a graph may capture. The blocking copy in the driver stays a host sync (GL131)."""
+    src = """
+        import numpy as np
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, arr: np.ndarray):
+                return x + torch.from_numpy(arr).to(x.device, non_blocking=True)
+
+        class Runner:
+            def __init__(self):
+                self.model = M()
+
+            def step(self, x, ids: list, arr: np.ndarray):
+                ids_dev = torch.empty(len(ids), dtype=torch.long, device="cuda")
+                ids_dev.copy_(torch.tensor(ids), non_blocking=True)
+                lens = torch.from_numpy(arr).to(x.device, non_blocking=True)
+                ids_dev.copy_(torch.tensor(ids))
+                return self.model(x, arr), lens
+    """
+    assert findings(src) == {(6, "GL206"), (16, "GL131")}
 
 
 def test_host_index_variants():
@@ -229,3 +256,80 @@ def test_host_data_elements_and_legacy_constructors():
                 same = torch.as_tensor(x, device=x.device)
                 return firsts, table, sizes, n, same
     """)
+
+
+def test_python_list_index_from_the_data_flow():
+    """A Python list indexes a device tensor by copying it over (catalog row 19), wherever the list comes from:
+    an annotation (`keep: list[int]`), `.tolist()`, or a local list filled by `append` with values nothing types
+    (TGI's batch `filter`: `indices.append(self.requests_idx_mapping[r])`, then `self.input_ids[indices]`); next to
+    another index any sequence of ints is one (`self.ids[0, both]`). A list of tensors, a tuple or a `Sequence`
+    alone (multi-dimensional indexing), a list that may hold tensors and one never filled stay silent."""
+    check("""
+        import torch
+        from typing import List, Sequence
+
+        class Batch:
+            ids: torch.Tensor
+
+            def filter(self, request_ids: List[int], keep: list[int], both: Sequence[int], t: torch.Tensor):
+                indices = []
+                for r in request_ids:
+                    idx = self.mapping[r]
+                    indices.append(idx)
+                a = self.ids[indices]  # <- GL133
+                b = self.ids[keep]  # <- GL133
+                c = self.ids[t.tolist()]  # <- GL133
+                d = self.ids[both]
+                self.ids[0, both] = 0  # <- GL133
+                parts = []
+                for r in request_ids:
+                    parts.append(t[r:r + 1])
+                e = self.ids[parts]
+                mixed = []
+                mixed.append(self.mapping[0])
+                mixed.append(t[0:1])
+                f = self.ids[mixed]
+                never = []
+                g = self.ids[never]
+                pair = (keep[0], keep[1])
+                h = self.ids[pair]
+                return a, b, c, d, e, f, g, h
+    """, scope="all")
+
+
+def test_untyped_list_joins_across_branches_and_loops():
+    """A list filled with untyped values in a loop body or one arm stays a Python list after it; joined with
+    something that is not a list (a tensor on the other arm), it is unknown and stays silent."""
+    check("""
+        import torch
+
+        class Batch:
+            ids: torch.Tensor
+
+            def pick(self, rows, flag: bool, t: torch.Tensor):
+                keep = []
+                if flag:
+                    keep.append(self.mapping[0])
+                a = self.ids[keep]  # <- GL133
+                other = []
+                if flag:
+                    other.append(self.mapping[0])
+                else:
+                    other = t
+                b = self.ids[other]
+                return a, b
+    """, scope="all")
+
+
+def test_device_from_a_getter_call():
+    """`.to(get_current_device_id())` (LightLLM's class-level buffers) names a device as `.to(device)` does: a CPU
+    `torch.empty` moved there is a blocking copy. A getter named for a dtype, or for neither, says nothing."""
+    check("""
+        import torch
+
+        def build(n: int):
+            a = torch.empty(n, dtype=torch.int32).to(get_current_device_id())  # <- GL131
+            b = torch.empty(n).to(get_default_dtype())
+            c = torch.empty(n).to(pick())
+            return a, b, c
+    """, scope="all")

@@ -243,8 +243,10 @@ def test_host_tensors_meeting_unknown_operands():
     """A host tensor of one or more dimensions combined with a value nothing types can only have met host operands
     (a device one would raise), so `torch.arange(n) * self.unit + offsets[-1]` (vLLM's and SGLang's
     `get_window_index`) stays on the host and its `.tolist()` is host work (decoy). A 0-d host tensor may meet a
-    device tensor: combined with an unknown value it is read as a device tensor as before (hit, GL126). A
-    `.to(target_dtype)` whose dtype a torch getter returns is a cast, not a move to the host (decoy: gptj)."""
+    device tensor or a Python number: combined with an unknown value, where the result lives is unknown (decoy:
+    transformers' deberta, `self.max_relative_positions - att_span` with `att_span = torch.tensor(int)`, a host
+    slice bound); combined with a device tensor it is one (hit, GL126). A `.to(target_dtype)` whose dtype a torch
+    getter returns is a cast, not a move to the host (decoy: gptj)."""
     src = """
         import torch
 
@@ -255,11 +257,12 @@ def test_host_tensors_meeting_unknown_operands():
                 offsets.extend(cu.tolist())
                 s = torch.tensor(n)
                 rel = emb[self.max_pos - s :, :]
+                far = emb[q.sum() - s :, :]
                 target_dtype = torch.get_autocast_dtype("cuda")
                 q = q.to(target_dtype)
-                return rel, q, offsets
+                return rel, far, q, offsets
     """
-    assert findings(src) == {(9, "GL126")}
+    assert findings(src) == {(10, "GL126")}
 
 
 def test_numpy_named_parameters_are_arrays():
@@ -643,7 +646,7 @@ def test_joins_live_where_a_known_part_lives():
 
 def test_return_annotations_say_a_tensor_the_body_says_where():
     """`-> tuple[torch.Tensor, int]` names a tensor, not its device: fla's `_interval_cp_meta` returns a slice of
-    its `cu_seqlens_cpu` argument, so the caller's `.to(device, non_blocking=True)` is a pageable copy (GL134)
+    its `cu_seqlens_cpu` argument, so the caller's `.to(device, non_blocking=True)` is a pageable copy (GL206)
     and its `.tolist()` reads host memory. Decoy: that `.tolist()`. Hits: the copy, and a helper annotated
     `-> torch.Tensor` whose body keeps the data on the device."""
     src = """
@@ -664,7 +667,7 @@ def test_return_annotations_say_a_tensor_the_body_says_where():
             bounds = local.tolist()
             return local.to(device=x.device, non_blocking=True), bounds, lens(cu_seqlens).tolist()
     """
-    assert findings(src, scope="all") == {(14, "GL103"), (16, "GL134"), (16, "GL102")}
+    assert findings(src, scope="all") == {(14, "GL103"), (16, "GL206"), (16, "GL102")}
 
 
 def test_augmented_host_arithmetic_keeps_call_site_facts():
@@ -861,3 +864,53 @@ def test_lists_filled_another_way_are_not_read_from_their_appends():
             other(mixed_ids(rows, extra))
     """
     assert findings(src, scope="all") == {(24, "GL101")}
+
+
+def test_tokenizer_and_processor_outputs_live_on_the_host():
+    """`tokenizer(text, return_tensors="pt")` (and processors) build CPU tensors: moving the batch to the device
+    is a pageable copy (GL131: TGI's `from_pb` of the eager CausalLM/Seq2Seq/Mamba/Idefics batches, five unseen
+    labels), also through a helper that returns one; reading it back (`.tolist()`) is host work (decoy: GL102
+    used to report it). `return_tensors="np"` and a fast processor told a `device=` say nothing (decoys)."""
+    src = """
+        import torch
+
+        def from_pb(tokenizer, texts: list, x: torch.Tensor):
+            enc = tokenizer(texts, return_tensors="pt", padding=True).to(x.device)
+            other = tokenizer(texts, return_tensors="pt")
+            ids = other["input_ids"].to(x.device)
+            n = other["input_ids"].tolist()
+            fast = tokenizer(texts, return_tensors="pt", device=x.device)
+            kept = fast["input_ids"].to(x.device)
+            arrays = tokenizer(texts, return_tensors="np")
+            return enc, ids, n, kept, arrays, helper(tokenizer).tolist()
+
+        def helper(tokenizer):
+            return tokenizer("a", return_tensors="pt")["input_ids"]
+
+        def user(tokenizer, x: torch.Tensor):
+            return helper(tokenizer).to(x.device)
+    """
+    assert findings(src, scope="all") == {(4, "GL131"), (6, "GL131"), (17, "GL131")}
+
+
+def test_a_local_bound_on_one_path_only_is_what_that_path_bound():
+    """A name bound in one arm (or a loop body) and not before is, where it is used after the join, what that arm
+    bound: the other path would raise UnboundLocalError there. TGI's batch filter builds a device mask under `if
+    not has_triton():` and reads it under a second such `if` (GL123; a CPU mask built the same way is GL302, not a
+    device read). A name bound before the `if` keeps joining with its old value (decoy: a mask that may still be the
+    host list it started as)."""
+    src = """
+        import torch
+
+        def filt(slots: torch.Tensor, n: int, flag: bool, rows: list):
+            if flag:
+                dev_filter = torch.zeros(n, dtype=torch.bool, device=slots.device)
+                cpu_filter = torch.zeros(n, dtype=torch.bool)
+            maybe = rows
+            if flag:
+                maybe = slots > 0
+            if flag:
+                return slots[dev_filter], slots[cpu_filter], slots[maybe]
+            return slots
+    """
+    assert findings(src, scope="all") == {(11, "GL123"), (11, "GL302")}

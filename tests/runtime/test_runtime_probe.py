@@ -61,6 +61,9 @@ def test_each_hazard_at_its_line():
         assert found[key].path.endswith("test_runtime_probe.py")
         assert found[key].via[-1].endswith(" hazards")
     assert "0-d CPU tensor" in found[("GLR403", _line_of(hazards, "CPU-OPERAND"))].message
+    # A capture hazard; the host waits only above the staging size (measured on the H200), so the size is shown.
+    assert found[("GLR401", _line_of(hazards, "PAGEABLE"))].message.endswith(
+        "(shape [3], 12 B): capture refuses it; the host waits only above the driver's staging size (~2 MB)")
 
 
 def clean(x, n: int):

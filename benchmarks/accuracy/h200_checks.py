@@ -1,0 +1,125 @@
+"""Does an operation make the host wait for the GPU? The measurements behind the labels marked `uncertain`.
+
+    python3 benchmarks/accuracy/h200_checks.py        # on a CUDA machine; prints one Markdown table
+
+Wait test: queue ~200 ms of GPU work (`torch.cuda._sleep`), run the operation once and time the host; a
+host time near the queued time means the host waited. The sync-debug-mode column says whether torch's
+`set_sync_debug_mode("warn")` notices it. The capture column says whether the operation can be recorded
+in a CUDA graph (`torch.cuda.graph`, in a fresh process), for the copies and the controls.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import warnings
+from typing import Callable
+
+import numpy as np
+import torch
+
+SLEEP_CYCLES = int(4e8)  # ~200 ms at the H200's 1.98 GHz
+WAIT_MS = 20.0
+
+
+def host_ms(fn: Callable[[], object]) -> float:
+    fn()
+    torch.cuda.synchronize()
+    torch.cuda._sleep(SLEEP_CYCLES)
+    t = time.perf_counter()
+    fn()
+    ms = (time.perf_counter() - t) * 1e3
+    torch.cuda.synchronize()
+    return ms
+
+
+def debug_mode_flags(fn: Callable[[], object]) -> bool:
+    torch.cuda.set_sync_debug_mode("warn")
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            fn()
+    finally:
+        torch.cuda.set_sync_debug_mode(0)
+    torch.cuda.synchronize()
+    return any("synchroniz" in str(w.message) for w in seen)
+
+
+def captures(name: str) -> str:
+    """Capture `name` in a fresh process: a failed capture can leave the CUDA context unusable."""
+    proc = subprocess.run([sys.executable, __file__, "--capture", name], capture_output=True, text=True, timeout=120)
+    return proc.stdout.strip() or "no: " + (proc.stderr.strip().splitlines() or ["crashed"])[-1][:70]
+
+
+def capture_one(name: str) -> int:
+    fn = cases()[name]
+    fn()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    try:
+        with torch.cuda.graph(graph):
+            fn()
+        print("yes")
+    except Exception as exc:  # noqa: BLE001 - any failure is the answer
+        print("no: " + str(exc).splitlines()[0][:70])
+    return 0
+
+
+def cases() -> dict[str, Callable[[], object]]:
+    d = "cuda"
+    big = torch.zeros(1 << 20, device=d)
+    t1 = torch.zeros(64, dtype=torch.int32, device=d)
+    t2 = torch.zeros(4, 64, dtype=torch.long, device=d)
+    zero_d = torch.tensor(5, device=d)
+    mask = torch.zeros(64, 64, dtype=torch.bool, device=d)
+    rows = torch.tensor([1, 5, 9], device=d)
+    out: dict[str, Callable[[], object]] = {
+        "torch.tensor([], device=cuda)": lambda: torch.tensor([], device=d, dtype=torch.int32),
+        "t[1] = 1 (Python int into a CUDA element)": lambda: t1.__setitem__(1, 1),
+        "t2[0, 5] = 7 (2-d element, Python int)": lambda: t2.__setitem__((0, 5), 7),
+        "t[1] = zero_d (0-d CUDA value)": lambda: t1.__setitem__(1, zero_d),
+        "t.fill_(zero_d) (0-d CUDA value)": lambda: t1.fill_(zero_d),
+        "big[[1, 2, 3]] (Python list index)": lambda: big[[1, 2, 3]],
+        "t2[:, [1, 2]] (list index, dim 1)": lambda: t2[:, [1, 2]],
+        "big[cpu LongTensor]": lambda: big[torch.tensor([1, 2, 3])],
+        "big[numpy array]": lambda: big[np.array([1, 2, 3])],
+        "big[[1, 2, 3]] = 0 (list index write)": lambda: big.__setitem__([1, 2, 3], 0.0),
+        "t2[1, [1, 2]] = 0 (int and list index write)": lambda: t2.__setitem__((1, [1, 2]), 0),
+        "m[rows, cols] = True (CUDA index tensors, bool store)": lambda: mask.__setitem__((rows, rows), True),
+        "big[idx] = 0.0 (CUDA index tensor, float store)": lambda: big.__setitem__(rows, 0.0),
+        "big[cpu bool mask] (read)": lambda: big[torch.arange(1 << 20) % 2 == 0],
+        "torch.multinomial (CUDA probs)": lambda: torch.multinomial(torch.ones(4, 100, device=d), 1),
+        "torch.tensor(list, device=cuda)": lambda: torch.tensor([1, 2, 3], device=d),
+        "big[1:zero_d] (control: sync)": lambda: big[1:zero_d],
+        "big + 1 (control: async)": lambda: big + 1,
+    }
+    for n_bytes in (64, 1 << 16, 1 << 20, 1 << 21, 1 << 22, 1 << 24):
+        n = n_bytes // 4
+        src, pinned = torch.arange(n, dtype=torch.int32), torch.arange(n, dtype=torch.int32).pin_memory()
+        dst = torch.empty(n, dtype=torch.int32, device=d)
+        out[f"dst.copy_(pageable {n_bytes} B, non_blocking=True)"] = \
+            lambda dst=dst, src=src: dst.copy_(src, non_blocking=True)
+        out[f"pageable {n_bytes} B .to(cuda, non_blocking=True)"] = lambda src=src: src.to(d, non_blocking=True)
+        out[f"dst.copy_(pinned {n_bytes} B) blocking"] = lambda dst=dst, src=pinned: dst.copy_(src)
+        out[f"dst.copy_(pinned {n_bytes} B, non_blocking=True)"] = \
+            lambda dst=dst, src=pinned: dst.copy_(src, non_blocking=True)
+    return out
+
+
+def main() -> int:
+    if sys.argv[1:2] == ["--capture"]:
+        return capture_one(sys.argv[2])
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print("| operation | host ms with ~200 ms queued | host waits | sync debug mode | captures |")
+    print("|---|---|---|---|---|")
+    for name, fn in cases().items():
+        ms = host_ms(fn)
+        flagged = debug_mode_flags(fn)
+        print(f"| {name} | {ms:.2f} | {'yes' if ms > WAIT_MS else 'no'} | {'warns' if flagged else 'silent'} "
+              f"| {captures(name) if 'non_blocking' in name or 'control' in name else '-'} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

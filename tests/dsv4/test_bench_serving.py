@@ -1,0 +1,27 @@
+"""The serving benchmark's equal-KV-memory layout and static-batch accounting (benchmarks/bench_serving.py)."""
+
+from __future__ import annotations
+
+from bench_loader import load_benchmark
+
+
+def _reqs(lengths: list[tuple[int, int]]):
+    bs = load_benchmark("bench_serving")
+    return [bs.Request(0.0, [5] * p, o) for p, o in lengths]
+
+
+def test_kv_budget_layout_sizes_the_pool_and_the_slots_from_the_budget():
+    bs = load_benchmark("bench_serving")
+    reqs = _reqs([(1000, 24), (3000, 1000)])  # worst cases 1,024 and 4,000 tokens: mean 2,512
+    # the static runner's 4 slots x 4,096 tokens: 16,384 tokens = 64 blocks of 256 (+ the null block); 6.5
+    # worst cases fit on average -> 8 slots
+    assert bs.kv_budget_layout(reqs, 4 * 4096, 4096, 256, 256) == (8, 65)
+    assert bs.kv_budget_layout(reqs, 4 * 4096, 4096, 256, 4) == (4, 65)  # capped
+    assert bs.kv_budget_layout(reqs, 2512, 4096, 256, 256) == (1, 10)
+
+
+def test_static_batches_run_their_longest_output():
+    bs = load_benchmark("bench_serving")
+    reqs = _reqs([(10, 4), (10, 8), (10, 2)])
+    steps, live = bs.static_live_rows(reqs, 2)  # batches (4, 8) and (2): 8 + 2 steps for 14 tokens
+    assert (steps, live) == (10, 1.4)

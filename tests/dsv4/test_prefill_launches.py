@@ -1,0 +1,183 @@
+"""Launches of one packed prefill forward (`prefill.forward_chunks`, the CUDA path: exact=False), counted on CPU
+with `benchmarks/count_kernels.py`'s proxy (launching ATen ops + Triton launches, the kernels skipped).
+
+The forward's per-slice work (compressors, indexer, index lists) runs once for all slices, so the count must
+not grow with the number of slices packed; the budget holds it at the measured count so it cannot regress.
+Before the packed passes: 1,470 for one slice, 2,412 for 4, 4,924 for 12 (tiny, 6 layers); 985 for any count
+with them, 785 with the entries' kernel and uncleared workspaces, 649 with the packed passes' kernels, 453
+with the decode step's attention kernel over per-row rings. Also
+here: the pieces of the CUDA path that the whole-model CPU tests (reference ops) do not run, against their
+references in the Triton interpreter.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from bench_loader import load_benchmark
+
+from dsv4_native.prefill import PromptSlice
+
+PROXY_BUDGET = 453  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
+
+
+@pytest.fixture(scope="module")
+def count():
+    ck = load_benchmark("count_kernels")
+    sched = load_benchmark("bench_engine_schedule")
+    model = ck.build_model("tiny", batch=12, device="cpu")
+    model.io.active.zero_()
+
+    def launches(slices: list[PromptSlice]) -> int:
+        for s in slices:
+            model.reserve_kv(s.slot, s.start + len(s.tokens))
+        try:
+            return sched.prefill_launches(model, slices)
+        finally:
+            for s in slices:
+                model.release_kv(s.slot)
+
+    return launches
+
+
+def test_launches_do_not_grow_with_the_slices_packed(count):
+    """One 130-token slice (past an HCA close), and twelve slices of odd lengths at odd starts (mid-group, past
+    an HCA close, shorter and longer than the window): the same launches, within the budget."""
+    one = count([PromptSlice(0, 0, [7] * 130)])
+    starts = [3, 0, 129, 7, 0, 1, 5, 250, 16, 0, 33, 1]
+    lengths = [37, 5, 130, 9, 64, 3, 1, 77, 16, 20, 41, 2]
+    many = count([PromptSlice(s, a, [7 + s] * n) for s, (a, n) in enumerate(zip(starts, lengths))])
+    assert one == many, f"{one} launches for one slice, {many} for twelve"
+    assert PROXY_BUDGET // 2 < many <= PROXY_BUDGET, many  # the lower bound: the proxy saw the forward
+
+
+@pytest.mark.parametrize("ratio, segments", [
+    (4, [(2, 3, 9, 0), (0, 0, 2, 9), (1, 13, 6, 11), (3, 5, 1, 17)]),
+    (16, [(2, 3, 40, 0), (0, 0, 16, 40), (1, 20, 5, 56), (3, 47, 1, 61)]),
+], ids=["ring", "online"])
+def test_packed_pass_kernel_equals_the_reference(ratio, segments, device):
+    """`compressor.compress_packed`'s kernel path (one program per close / group: pooling, the decode kernel's
+    norm + RoPE + store, the state bookkeeping) against its reference path on the same packed segments (slots
+    out of order, resumed mid-group, one-token and group-sized segments): the same state and cache to fp32
+    rounding, the other rows untouched."""
+    from dsv4_native import compressor as C
+
+    g = torch.Generator().manual_seed(7)
+    d, rope, overlap = 32, 16, ratio == 4
+    width = (2 if overlap else 1) * d
+    n_rows = sum(n for _, _, n, _ in segments)
+    kv, score = torch.randn(n_rows, width, generator=g), torch.randn(n_rows, width, generator=g)
+    ape = 0.1 * torch.randn(ratio, width, generator=g)
+    norm_w, cos_sin = 1 + 0.1 * torch.randn(d, generator=g), torch.randn(128, rope, generator=g)
+    state = C.compressor_state(4, d, ratio, overlap)
+    state.copy_(torch.randn(state.shape, generator=g))
+    state[:, 1].abs_() if not overlap else None  # a running sum of exps is positive
+    cache = torch.randn(4, 128 // ratio, d, generator=g)
+    lists = C.chunk_plan(segments, ratio, overlap)
+    lists["ape_at"] = [p % ratio for _, a, n, _ in segments for p in range(a, a + n)]
+    dst = [slot * cache.shape[1] + c // ratio for slot, a, n, _ in segments for c in C.closes(a, n, ratio)]
+    if not overlap:
+        lists["group_dst"] = [-1] * len(lists["resume"])
+        for gi, row in zip(lists["closed"], dst):
+            lists["group_dst"][gi] = row
+    dev = torch.device(device)
+    plan = C.ChunkPlan.from_device(C.pack_ints(lists, dev))
+    dst_t = torch.tensor(dst, dtype=torch.int64, device=dev)
+    runs = []
+    for exact in (True, False):
+        st, ca = state.clone().to(dev), cache.clone().to(dev)
+        C.compress_packed(kv.to(dev), score.to(dev), ape.to(dev), norm_w.to(dev), cos_sin.to(dev), st, ca, plan,
+                          dst_t, ratio, 1e-6, exact)
+        runs.append((st.cpu(), ca.cpu()))
+    assert len(dst) >= 3 and not torch.equal(runs[0][1], cache)  # entries were written
+    torch.testing.assert_close(runs[1][0], runs[0][0], rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(runs[1][1], runs[0][1], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("paged", [True, False], ids=["paged", "slot-major"])
+def test_indexer_over_rows_of_several_slots(paged, device):
+    """The prefill's indexer call: `indexer_topk_fixed` over rows of different slots, each through its own row
+    of a block table (slot-major: the cache as a pool of one-block rows, block = slot), Triton against the
+    reference: the same scores, and top-k sets of the same scores (ids may differ at near-ties)."""
+    from dsv4_native.indexer import indexer_topk_fixed, indexer_topk_fixed_ref
+
+    g = torch.Generator().manual_seed(5)
+    heads, di, n_max, k, rows = 4, 32, 48, 8, 6
+    slots = torch.tensor([2, 2, 0, 1, 1, 1])
+    n_valid = torch.tensor([3, 20, 48, 1, 9, 31])
+    if paged:  # 16 entries per block, three slots of three blocks in a shuffled pool
+        keys = torch.randn(10, 16, di, generator=g)
+        table = torch.tensor([[4, 1, 7], [2, 9, 5], [8, 3, 6]], dtype=torch.int32)[slots]
+    else:
+        keys = torch.randn(3, n_max, di, generator=g)
+        table = slots.view(-1, 1).to(torch.int32)
+    q = torch.randn(rows, heads, di, generator=g)
+    w = torch.randn(rows, heads, generator=g)
+    active = torch.ones(rows, dtype=torch.bool)
+    args = [t.to(device) for t in (q, w, keys, n_valid, active)]
+    outs = []
+    for fn in (indexer_topk_fixed_ref, indexer_topk_fixed):
+        scores = torch.empty(rows, n_max, device=device)
+        topk = torch.full((rows, k), -1, dtype=torch.int32, device=device)
+        fn(*args, scores, topk, table.to(device))
+        outs.append((scores, topk.long()))
+    torch.testing.assert_close(outs[1][0], outs[0][0], rtol=1e-5, atol=1e-5)
+    # the keys each row must read: its slot's logical entries
+    e = torch.arange(n_max)
+    logical = keys[table.long()[:, 0]] if not paged else keys[table.long()[:, e // 16], e % 16]  # [rows, n_max, di]
+    want = (torch.relu(torch.einsum("rhd,rtd->rht", q, logical)) * w.unsqueeze(-1)).sum(1)
+    want = want.where(e < n_valid.view(-1, 1), float("-inf"))
+    torch.testing.assert_close(outs[1][0].cpu(), want, rtol=1e-5, atol=1e-5)
+    assert torch.equal((outs[1][1] >= 0).sum(1), (outs[0][1] >= 0).sum(1))  # min(K, n_valid) ids per row
+    picked = [outs[0][0].gather(1, ids.clamp(min=0)).where(ids >= 0, float("-inf")).sort(dim=1).values
+              for _, ids in outs]
+    torch.testing.assert_close(picked[1], picked[0], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("kv_block_tokens", [128, 0], ids=["paged", "slot-major"])
+def test_attention_kernel_path_equals_the_gathered_path(tiny_hf_model, kv_block_tokens, monkeypatch):
+    """A packed forward's attention layer (SWA, CSA, HCA) through the decode step's attention kernel over
+    per-row rings (the CUDA path) and through the gathered reference source: the same output and window
+    rings to fp32 rounding, on three slices (one continuing at position 124 over an HCA close and a block
+    boundary, one from position 0, one mid-group) over random prior state."""
+    from dsv4_native import fused, indexer
+    from dsv4_native import prefill as P
+    from dsv4_native.loader import from_hf_model
+
+    def model():
+        m = from_hf_model(tiny_hf_model, max_batch=4, max_len=512, dtype=torch.float32,
+                          kv_block_tokens=kv_block_tokens)
+        g = torch.Generator().manual_seed(9)
+        for s, n in ((2, 133), (0, 5), (1, 16)):
+            m.reserve_kv(s, n)
+        for layer in m.layers:
+            attn = layer.attn.requires_grad_(False)
+            for buf in (attn.win_kv, attn.comp_kv, getattr(attn, "index_kv", None)):
+                if buf is not None:
+                    buf.copy_(torch.randn(buf.shape, generator=g))
+            for comp in (attn.compressor, getattr(attn, "index_compressor", None)):
+                if comp is not None:
+                    comp.state.copy_(torch.randn(comp.state.shape, generator=g))
+                    if comp.ratio != 4:
+                        comp.state[:, 1].abs_().add_(0.5)  # a running sum of exps is positive
+        return m
+
+    slices = [P.PromptSlice(2, 124, list(range(5, 14))), P.PromptSlice(0, 0, list(range(7, 12))),
+              P.PromptSlice(1, 13, list(range(3, 6)))]
+    x = torch.randn(17, tiny_hf_model.config.hidden_size, generator=torch.Generator().manual_seed(2))
+    # the projections and the indexer as references in both runs (not under test here, and slow interpreted)
+    monkeypatch.setattr(fused, "use_triton", lambda t: False)
+    monkeypatch.setattr(indexer, "use_triton", lambda t: False)
+    for i in (0, 1, 2):  # SWA, CSA, HCA
+        outs = []
+        for kernel in (True, False):
+            m = model()
+            with monkeypatch.context() as mp:
+                if not kernel:
+                    mp.setattr(P, "use_triton", lambda t: False)
+                with torch.no_grad():
+                    rows = P._Rows.build(slices, m)
+                    out = P._attention(m.layers[i].attn, x, rows, m.rope, exact=False)
+            outs.append((out, m.layers[i].attn.win_kv.clone()))
+        torch.testing.assert_close(outs[0][0], outs[1][0], rtol=1e-4, atol=1e-4, msg=f"layer {i} output")
+        torch.testing.assert_close(outs[0][1], outs[1][1], rtol=0, atol=0, msg=f"layer {i} rings")

@@ -15,7 +15,7 @@ from graphlint.facts.callsite import (
 )
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, ModuleSummary, _hop,
 )
 
 
@@ -71,8 +71,11 @@ class Hop:
 TIER_RANK = {"captured": 0, "step": 1, "forward": 2, None: 3}
 # Methods whose call, resolved or not, makes the caller a step driver (`graph.replay()`).
 STEP_DRIVER_CALLS = ("replay",)
+# Names of start-up work that runs the model or replays graphs once (`_warms_up`).
+WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
 BY_NAME = ("method ", "model method ")
+NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
 MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules",
               "register_forward_hook", "register_forward_pre_hook")
@@ -127,6 +130,7 @@ class ProjectIndex:
         self._top_models_cache: list[FunctionInfo] | None = None
         self._decorated_cache: dict[str, list[str]] | None = None
         self._mixin_cache: dict[str, bool] = {}
+        self._runner_cache: dict[str, bool] = {}
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
@@ -162,6 +166,7 @@ class ProjectIndex:
         self._top_models_cache = None
         self._decorated_cache = None
         self._mixin_cache.clear()
+        self._runner_cache.clear()
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._children = None
         self._mros.clear()
@@ -302,6 +307,8 @@ class ProjectIndex:
         cls = self.classes.get(caller.class_key) if caller and caller.class_key else None
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
             return [(fn, "") for fn in self._call_target(cls)]
+        if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
+            return self._construct(cls)
         if callee.startswith(("self.", "cls.")):
             return self._resolve_self(cls, callee.split(".", 1)[1]) if cls is not None else []
         if callee.startswith("super()."):
@@ -312,6 +319,9 @@ class ProjectIndex:
         fn = self.function_by_dotted(callee)
         if fn is not None:
             return [(fn, "")]
+        made = self.class_by_dotted(callee)
+        if made is not None:
+            return self._construct(made)
         # `Cls.method(...)`, `Fn.apply(...)`, or calling a module instance held in a module-level name.
         head, _, meth = callee.rpartition(".")
         owner = self.class_by_dotted(head) if head else None
@@ -325,6 +335,13 @@ class ProjectIndex:
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
             return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
         return edges
+
+    def _construct(self, cls: ClassInfo) -> list[tuple[FunctionInfo, str]]:
+        """`Cls(...)` runs `Cls.__init__` (TGI builds its logits warpers and batches once per step). Not for
+        modules and parameters: a model builds its parts once, at load time, and a forward that builds one
+        builds it lazily."""
+        init = self.method(cls, "__init__") if not self.is_nn_module(cls) else None
+        return [(init, f"{NEW}{cls.qualname}")] if init is not None else []
 
     def _in_model(self, fn: FunctionInfo | None) -> bool:
         """`fn` is model code: a method of a model class. A model protocol method called there on a receiver
@@ -341,8 +358,9 @@ class ProjectIndex:
             return [(fn, how) for target, how in self._denotes(callee, depth) for fn in self._call_target(target)]
         head, _, meth = callee.rpartition(".")
         if head.endswith(("()", "[]")):
+            # a method, else a callable field (`batch.chooser(logits)` with `chooser: Chooser` on the class)
             return [(fn, how) for target, how in self._denotes(head, depth) if isinstance(target, ClassInfo)
-                    for fn in self.methods(target, meth)]
+                    for fn in (self.methods(target, meth) or [f for f, _h in self._resolve_self(target, meth)])]
         owner, _, field = head.rpartition(".")
         if owner.endswith("()") and field:  # `inputs.vision.get(...)`, `inputs: ModelInputs` with `vision: Vision`
             return [(fn, how or h.replace("self.", ".", 1)) for target, how in self._denotes(owner, depth)
@@ -462,15 +480,29 @@ class ProjectIndex:
             self._methods_named("__")  # builds the table
             # A wrapper that delegates the method to the object it holds (`return self.model.m(...)`) is
             # not a definer: it forwards the protocol.
-            owners = [self.classes.get(fn.class_key) for fn in (self._methods_by_name or {}).get(name, [])
+            # So is the engine's runner around the model (`_runner`), which mirrors the model's interface.
+            owners = [c for fn in (self._methods_by_name or {}).get(name, [])
                       if fn.class_key and not any(c.startswith("self.") and c.count(".") == 2
-                                                  and c.endswith(f".{name}") for c, _line in fn.calls)]
-            models = sum(1 for c in owners if c is not None and self._is_model_class(c))
+                                                  and c.endswith(f".{name}") for c, _line in fn.calls)
+                      and (c := self.classes.get(fn.class_key)) is not None and not self._runner(c)]
+            models = sum(1 for c in owners if self._is_model_class(c))
             cached = self._protocol_cache[name] = bool(owners) and models * 4 >= len(owners) * 3
         return cached
 
     def _is_model_class(self, cls: ClassInfo) -> bool:
-        return self.is_nn_module(cls) or any("forward" in c.methods for c in self.mro(cls))
+        """An nn.Module, or a plain class with a `forward` that replays no CUDA graph: a class whose methods
+        replay one is the engine's runner around the model (TGI's `FlashCausalLM.forward(batch)`, LightLLM's
+        `TpPartBaseModel`), whose calls on objects of unknown class are calls on the model it loaded."""
+        return self.is_nn_module(cls) or (any("forward" in c.methods for c in self.mro(cls)) and not self._runner(cls))
+
+    def _runner(self, cls: ClassInfo) -> bool:
+        """A plain class some of whose methods (its bases' included) replay a CUDA graph: the engine's runner
+        around the model."""
+        cached = self._runner_cache.get(cls.key)
+        if cached is None:
+            cached = self._runner_cache[cls.key] = not self.is_nn_module(cls) and any(
+                _replays(self.functions[key]) for c in self.mro(cls) for key in c.methods.values())
+        return cached
 
     def _registry_entries(self, base: str, depth: int) -> list[str]:
         """Entries of a registry: a module-level container, or an instance of a class holding one."""
@@ -549,15 +581,30 @@ class ProjectIndex:
         return any(base in AUTOGRAD_FUNCTION_BASES for c in self.mro(cls) for base in c.bases)
 
     def _resolve_self(self, cls: ClassInfo, rest: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
+        edges = self._resolve_attr_call(cls, rest, depth)
+        parts = rest.split(".")
+        if len(parts) == 3 and not parts[0].endswith(("()", "]")):
+            # `self.model.batch_type.from_pb(...)` with `@property def batch_type(self): return FlashBatch`: the
+            # getter runs, then the method of the class it returns
+            edges += [(fn, how) for getter, how in edges if getter.is_property for ref in self._made_by(getter)
+                      if (made := self.class_by_dotted(ref)) is not None for fn in self.methods(made, parts[2])]
+        return edges
+
+    def _resolve_attr_call(self, cls: ClassInfo, rest: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         parts = rest.split(".")
         first = parts[0]
+        if first.endswith("()"):
+            return self._resolve_made(cls, first[:-2], parts[1:], depth)
         getter = self.method(cls, first) if depth < MAX_DISPATCH_DEPTH and not first.endswith("]") else None
         if getter is not None and getter.is_property:
             # `self.model(x)` / `self.model.generate(x)` with `@property def model(self): return self._model`:
             # reading the property runs the getter, and the call is on what the getter returns.
             inner = [ref[len("self."):] for ref in getter.makes if ref.startswith("self.")]
-            return [(getter, "")] + [edge for ref in inner
-                                     for edge in self._resolve_self(cls, ref + rest[len(first):], depth + 1)]
+            # (`@property def batch_type(self): return Batch`, then `self.batch_type.from_pb(...)`)
+            made = [fn for ref in self._made_by(getter) if len(parts) == 2 and not ref.startswith("self.")
+                    and (c := self.class_by_dotted(ref)) is not None for fn in self.methods(c, parts[1])]
+            return [(getter, "")] + [(fn, "") for fn in made] + [
+                edge for ref in inner for edge in self._resolve_self(cls, ref + rest[len(first):], depth + 1)]
         if len(parts) == 1 and not first.endswith("[]"):
             fns = self.methods(cls, first)  # an abstract template method runs the subclass's override
             if fns:
@@ -586,6 +633,11 @@ class ProjectIndex:
         out: list[tuple[FunctionInfo, str]] = []
         for c in self.mro(cls):
             for desc in c.factories.get(name, ()):
+                if desc.startswith("self."):  # `self.infer = self.infer_class(...)`: the classes it holds
+                    attr = desc[len("self."):].removesuffix("()")
+                    out.extend((fn, f"self.{name} = self.{attr}: {k.qualname}") for k in self._class_values(cls, attr)
+                               for fn in (self.methods(k, meth) if meth else self._call_target(k)))
+                    continue
                 # A class here is an annotation (`cache: BufferCache`, `layers: list[Layer]`): `__init__`
                 # assignments of a class call are module attributes, not factories.
                 typed = self.class_by_dotted(desc) is not None
@@ -609,6 +661,37 @@ class ProjectIndex:
             # parameter, a model loaded by name): a model protocol method on a receiver of unknown class.
             out = self._protocol_methods(meth)
         return out
+
+    def _resolve_made(self, cls: ClassInfo, name: str, rest: list[str], depth: int) -> list[tuple[FunctionInfo, str]]:
+        """`obj = self.name(...)`, then `obj.meth(...)` (`rest`: the names after it): an instance of the class a
+        class-valued attribute holds (`self.state_class()`), or what the method `name` returns
+        (`self._create_state(batch)`, itself returning `self.state_class()`). Nothing known: a model protocol
+        method, as on any receiver of unknown class."""
+        classes = self._class_values(cls, name)
+        out = [(fn, f"self.{name}: {c.qualname}") for c in classes
+               for fn in (self.methods(c, rest[0]) if rest else self._call_target(c))]
+        maker = self.method(cls, name) if not classes and depth < MAX_DISPATCH_DEPTH else None
+        if maker is not None:
+            for ref in self._made_by(maker):
+                if ref.startswith("self."):
+                    out.extend(self._resolve_self(cls, ".".join([ref[len("self."):], *rest]), depth + 1))
+                elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
+                    out.extend((fn, "") for fn in (self.methods(made, rest[0]) if rest else self._call_target(made)))
+        if not out and len(rest) == 1 and not self._is_model_class(cls):
+            out = self._protocol_methods(rest[0])
+        return out
+
+    def _class_values(self, cls: ClassInfo, attr: str) -> list[ClassInfo]:
+        """The project classes a class-valued attribute can hold on an instance of `cls`: what `cls`, its bases
+        and its subclasses assign it (`pre_infer_class = LlamaPreInfer` at class level in each model, `None`
+        in the base whose methods instantiate it)."""
+        out: dict[str, ClassInfo] = {}
+        for c in (*self.mro(cls), *self._descendants(cls)):
+            for ref in c.callables.get(attr, ()):
+                target = self.class_by_dotted(ref)
+                if target is not None:
+                    out.setdefault(target.key, target)
+        return list(out.values())
 
     def _protocol_methods(self, meth: str) -> list[tuple[FunctionInfo, str]]:
         """Every project definition of a model protocol method (`model_protocol`); nothing for other names."""
@@ -680,8 +763,12 @@ class ProjectIndex:
                     for target, how in edges:
                         captured.append((target, _hop(target, how), region, False))
                     if not edges and self._calls_a_value(fn, callee):
-                        captured.extend((target, f"{target.display} [the captured model]", region, False)
-                                        for target in self._top_models(roots["forward"]))
+                        # what the callers pass for the parameter it calls; else whichever model it was handed
+                        passed = self._passed_callables(fn, callee)
+                        captured.extend((target, _hop(target, how), region, False) for target, how in passed)
+                        if not passed:
+                            captured.extend((target, f"{target.display} [the captured model]", region, False)
+                                            for target in self._top_models(roots["forward"]))
         module_region = Hop("<module> (capture region)")
         for s in self.modules.values():
             for callee, _line in s.module_region_calls:
@@ -729,6 +816,44 @@ class ProjectIndex:
                 for fn, _how in self.call_edges(caller, s.module, ref):
                     roots["forward"].append((fn, f"{fn.display} (forward hook)", None, False))
         return roots
+
+    def call_params(self, fn: FunctionInfo, callee: str) -> list[str]:
+        """The parameters of `fn` that a call spelt `callee` fills positionally, in order."""
+        params = list(fn.params)
+        if fn.binding in ("method", "class"):
+            head = callee.rpartition(".")[0]
+            via_class = fn.binding == "method" and head and self.class_by_dotted(head) is not None
+            if not via_class:
+                params = params[1:]  # `self.m(a)`, `obj.m(a)`, `Cls.cm(a)`: the first parameter is implicit
+        return params
+
+    def _passed_callables(self, fn: FunctionInfo, callee: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
+        """`decode_fn(ids, state)` where `decode_fn` is a parameter of `fn`: the functions and methods the
+        project's calls of `fn` pass for it (`graph.capture(self._token_forward, ids)`), also through a caller
+        that hands its own parameter on (`capture(fn, ...)` calling `self._capture(fn, ...)`)."""
+        if depth > MAX_SETTLE_DEPTH:
+            return []
+        head, _, meth = callee.rpartition(".")
+        value = head if meth in ("forward", "__call__") else callee
+        param = value.rpartition(".")[2]
+        if value != f"{fn.module}.{param}" or param not in fn.params:
+            return []
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for caller, desc, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
+            if not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
+                continue
+            params = self.call_params(fn, desc)
+            slots = {param} | ({str(params.index(param))} if param in params else set())
+            for c, ln, slot, ref in caller.callable_args:
+                if c == desc and ln == line and slot in slots:
+                    if ref.startswith(PARAM):
+                        handed = f"{caller.module}.{ref[len(PARAM):]}"
+                        for target, how in self._passed_callables(caller, handed, depth + 1):
+                            out.setdefault(target.key, (target, how))
+                        continue
+                    for target, _how in self.call_edges(caller, caller.module, ref):
+                        out.setdefault(target.key, (target, f"passed as {param} by {caller.display}"))
+        return list(out.values())
 
     def _calls_a_value(self, fn: FunctionInfo, callee: str) -> bool:
         """`self._model_forward(**inputs)`, `decode_fn(ids, state)`, `self.model.forward(ids)`: a call of an
@@ -793,6 +918,8 @@ class ProjectIndex:
         self._async_step()`). A chain no loop calls (a profiling run, `main`) is not step code. The drivers,
         the loops and their callees run once per step, outside the graph."""
         candidates = []
+        seeds: list[Seed] = []
+        replays: list[FunctionInfo] = []  # every function that replays a graph: the climb below starts there
         for fn in self.functions.values():
             if fn.key in model or fn.parent_key is not None \
                     or (fn.key in reached and reached[fn.key].whole and reached[fn.key].tier == "captured"):
@@ -800,7 +927,12 @@ class ProjectIndex:
             cls = self.classes.get(fn.class_key) if fn.class_key else None
             if cls is None or not self._is_model_code(cls, fn):
                 candidates.append(fn)
-        seeds: list[Seed] = []
+            elif _replays(fn):
+                # Model code the forward pass does not run that replays a graph: the engine's model wrapper
+                # (TGI's `FlashCausalLM.forward(batch)`, LightLLM's `TpPartBaseModel._decode`). A replay is
+                # one step whoever calls it.
+                seeds.append((fn, f"{fn.display} (step: replays a CUDA graph)", None, False))
+                replays.append(fn)
         drivers = {seed[0].key for seed in captured_roots}  # a graphed callable replays one step
         # callee key -> (caller, in a loop of the caller): the call graph among host functions, built once
         callers: dict[str, list[tuple[FunctionInfo, bool]]] = {}
@@ -812,8 +944,11 @@ class ProjectIndex:
                 in_loop = any(a <= line <= b for a, b in fn.loops)
                 targets = self.call_edges(fn, fn.module, callee)
                 if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
+                    # (also next to a capture region: a wrapper capturing on its first call replays on the next)
                     hit = "replays a CUDA graph"
-                elif any(t.key in model and not how.startswith(BY_NAME) for t, how in targets) \
+                    if not replays or replays[-1] is not fn:
+                        replays.append(fn)
+                elif any(t.key in model and not how.startswith((*BY_NAME, NEW)) for t, how in targets) \
                         or (callee in receivers and all(how.startswith(BY_NAME) for _t, how in targets)):
                     # A method found by name only (`method m`) is no evidence of which object is called:
                     # set-up code calls `model.get_input_embeddings()` too.
@@ -834,6 +969,8 @@ class ProjectIndex:
         loops: dict[str, FunctionInfo] = {}
         while one_step:
             for caller, in_loop in callers.get(one_step.pop(), ()):
+                if self._warms_up(caller):
+                    continue
                 if in_loop:
                     loops.setdefault(caller.key, caller)
                 elif caller.key not in seen:
@@ -841,7 +978,78 @@ class ProjectIndex:
                     one_step.append(caller.key)
         seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
                      for key, fn in loops.items() if key not in drivers)
+        drivers.update(loops)
+        seeds.extend((fn, f"{fn.display} (step: calls a graph replay)", None, False)
+                     for fn in self._replay_callers(replays, model) if fn.key not in drivers)
         return seeds
+
+    def _replay_callers(self, replays: list[FunctionInfo], model: frozenset[str]) -> list[FunctionInfo]:
+        """The callers of graph replays that run once per replay: a replay is one decode step, so every
+        function that calls one outside a loop runs once per step too, up to an entry point (nothing in the
+        project calls it: an RPC handler such as TGI's `Decode`, called by a Rust router once per step) or
+        a loop (the decode loop, seeded by the caller). A function that captures graphs (a capture region
+        of its own, or a call of a function that has one) is warm-up, and so is what only it calls: a chain
+        ends there, and counts only when some path up from it ends at an entry point or a decode loop. The
+        climb stops at model code the forward pass runs (its callers are step drivers already), at
+        constructors and at warm-up (`_warms_up`). A decode loop above is seeded by the climb over drivers
+        that are not model code."""
+        parents: dict[str, list[FunctionInfo]] = {}  # function -> its one-step callers on the climb
+        good: set[str] = set()  # functions whose chain ends at an entry point or a decode loop
+        queue, seen = deque(replays), {fn.key for fn in replays}
+        while queue:
+            fn = queue.popleft()
+            callers = self._callers(fn)
+            if not callers:
+                good.add(fn.key)
+            for caller, in_loop in callers:
+                if caller.key in model or self._warms_up(caller) or caller.qualname.endswith(".__init__"):
+                    continue  # (constructing an object is set-up: model loading profiles and warms up)
+                if in_loop:
+                    good.add(fn.key)
+                    continue
+                parents.setdefault(fn.key, []).append(caller)
+                if caller.key not in seen:
+                    seen.add(caller.key)
+                    queue.append(caller)
+        # Down from the good ends: a function is on a step chain when one of its callers is.
+        children: dict[str, list[str]] = {}
+        for key, ups in parents.items():
+            for up in ups:
+                children.setdefault(up.key, []).append(key)
+        stack = list(good)
+        while stack:
+            for key in children.get(stack.pop(), ()):
+                if key not in good:
+                    good.add(key)
+                    stack.append(key)
+        starts = {fn.key for fn in replays}
+        return [self.functions[key] for key in good if key not in starts]
+
+    def _callers(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, bool]]:
+        """(caller, in a loop of the caller) of each call the index resolves to `fn`, among calls spelt with
+        its name (`self.generate_token(b)`, `self.model.forward(x)`; not `self(x)` or a registry entry)."""
+        out = []
+        for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
+            if caller.parent_key is None \
+                    and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
+                out.append((caller, any(a <= line <= b for a, b in caller.loops)))
+        return out
+
+    def _warms_up(self, fn: FunctionInfo) -> bool:
+        """Start-up work that runs the model or replays graphs without being a decode step: a function that
+        captures graphs (`_captures`), or one whose name says it warms up, profiles, captures, autotunes or
+        benchmarks (`warmup`, `profile_run`, `capture_model`: the vocabulary engines share). It is no decode
+        loop and ends a climb to one."""
+        name = fn.qualname.rpartition(".")[2].lower()
+        return any(word in name for word in WARMUP_WORDS) or self._captures(fn)
+
+    def _captures(self, fn: FunctionInfo) -> bool:
+        """`fn` captures CUDA graphs: it has a capture region, or calls a function that has one (a warm-up
+        loop over batch sizes calling `capture_one(bs)`): not a decode step, though it runs the model. A
+        warm-up loop whose callee captures lazily, on its first call for a size, is not told apart from a
+        decode loop (nor is vLLM's encoder graph manager looping over a step's images)."""
+        return bool(fn.regions) or any(t.regions for callee, _line in fn.calls
+                                       for t, _how in self.call_edges(fn, fn.module, callee))
 
     def _model_receivers(self, fn: FunctionInfo) -> frozenset[str]:
         """Receivers of unknown class that `fn` calls and that are models by what is done with them: a model
@@ -888,6 +1096,10 @@ class ProjectIndex:
             if fn.parent_key is None:
                 out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=tier)
         return out
+
+
+def _replays(fn: FunctionInfo) -> bool:
+    return any(callee.rpartition(".")[2] in STEP_DRIVER_CALLS for callee, _line in fn.calls)
 
 
 def _namespace_parent(s: ModuleSummary) -> tuple[str, str] | None:
@@ -982,10 +1194,17 @@ class CallFacts:
         if not fn.params or fn.parent_key is not None or fn.markers or fn.key in self._referenced_keys():
             return {}
         name = fn.qualname.rpartition(".")[2]
-        if name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
+        names: tuple[str, ...] = (name,)
+        cls = self.index.classes.get(fn.class_key) if fn.class_key else None
+        if name == "__init__" and cls is not None and not self.index.is_nn_module(cls):
+            # Constructions, which the index follows (`ProjectIndex.call_edges`): `Cls(...)`, `Sub(...)` of a
+            # subclass that inherits it, `cls(...)` in a classmethod, `super().__init__(...)`. A module is built
+            # by the framework (from a config, by name) more often than seen.
+            names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
+        elif name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
             return {}  # called by the framework (module calls, construction) more often than seen
         sites = []
-        for caller, callee, line in self._calls_named(name):
+        for caller, callee, line in (site for n in names for site in self.calls_named(n)):
             for target, how in self.index.call_edges(caller, caller.module, callee):
                 if target.key == fn.key:
                     sites.append((caller, callee, line, how))
@@ -1014,12 +1233,7 @@ class CallFacts:
         records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
         if not records or len(records) != caller.calls.count((callee, line)):
             return None
-        params = list(fn.params)
-        if fn.binding in ("method", "class"):
-            head = callee.rpartition(".")[0]
-            via_class = fn.binding == "method" and head and self.index.class_by_dotted(head) is not None
-            if not via_class:
-                params = params[1:]  # `self.m(a)`, `obj.m(a)`, `Cls.cm(a)`: the first parameter is implicit
+        params = self.index.call_params(fn, callee)
         out: dict[str, set[str]] = {}
         for positional, keywords in records:
             site = dict(zip(params, positional))
@@ -1029,7 +1243,7 @@ class CallFacts:
                     out.setdefault(param, set()).add(site.get(param, "unknown"))
         return {param: self.settle(join_later(kinds), caller) for param, kinds in out.items()}
 
-    def _calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
+    def calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
         if self._by_name is None:
             table: dict[str, list[tuple["FunctionInfo", str, int]]] = {}
             for caller in self.index.functions.values():
@@ -1050,8 +1264,20 @@ class CallFacts:
                 for c in s.classes.values():
                     refs += c.registry + [ref for values in c.callables.values() for ref in values]
             keys = set()
+            for fn in self.index.functions.values():  # handed to a call (`graph.capture(self._step, ids)`)
+                for _callee, _line, _slot, ref in fn.callable_args:
+                    if ref.startswith(("self.", "cls.")):
+                        keys.update(t.key for t, _how in self.index.call_edges(fn, fn.module, ref))
+                    elif not ref.startswith(PARAM):
+                        refs.append(ref)
+                # `return Impl`: the class object, built where the index cannot see (`return f(x)` calls f)
+                keys.update(init.key for ref in fn.makes if (made := self.index.class_by_dotted(ref)) is not None
+                            and (init := self.index.method(made, "__init__")) is not None)
             for ref in refs:
                 target = self.index.function_by_dotted(ref)
+                made = self.index.class_by_dotted(ref) if target is None else None
+                if made is not None:  # a class used as a value: constructed where the index cannot see
+                    target = self.index.method(made, "__init__")
                 if target is not None:
                     keys.add(target.key)
                 else:  # `Cls.method` references

@@ -47,6 +47,10 @@ AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.F
 # A method called on a receiver of unknown class is followed only when at most this many project
 # classes define a method of that name: `build_op` names one operation, `update` names nothing.
 MAX_NAME_DISPATCH = 8
+PARAM = "param:"  # a callable argument that is a parameter of the calling function, handed on
+MAX_FORWARDED_PARAMS = 8  # the first positional parameters (`self` included) that can carry a callable
+# A local bound to one of several callables (`m = (a.f, a.g)[i]`): the prefix of its joined descriptors
+ALTERNATIVES = "alternatives:"
 MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
 PROPERTY_DECORATORS = ("property", "functools.cached_property", "cached_property")
 HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_callables")
@@ -80,6 +84,9 @@ class FunctionInfo:
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
     call_args: list[tuple[str, int, tuple[str, ...], tuple[tuple[str, str], ...]]] = field(default_factory=list)
     attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
+    # (callee descriptor, line, position or keyword, callable) of calls passing a function or a method of the
+    # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
+    callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
     loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
@@ -168,6 +175,7 @@ class _Indexer(ast.NodeVisitor):
         self.scopes: list[Scope] = []
         self.region_depth = 0
         self.top_level: frozenset[str] = frozenset()  # module-level defs, known before any body is visited
+        self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
 
     # -- imports ------------------------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
@@ -197,6 +205,8 @@ class _Indexer(ast.NodeVisitor):
         head_base = head.split("[")[0]
         for binds in reversed(self.local_binds):
             if head_base in binds:
+                if binds[head_base].startswith(ALTERNATIVES):  # one of several: only a call reads it
+                    return None
                 target = binds[head_base] + head[len(head_base):]
                 return f"{target}.{rest}" if rest else target
         if head_base in self.s.imports:
@@ -217,11 +227,20 @@ class _Indexer(ast.NodeVisitor):
         self.s.classes[qual] = info
         self._registrations(node, f"{self.s.module}.{qual}")
         self.class_stack.append(info)
+        self.class_defs.append(frozenset(n.name for n in node.body if isinstance(n, _DEFS)))
         self.generic_visit(node)
+        self.class_defs.pop()
         self.class_stack.pop()
         for stmt in node.body:  # `_global_mapping = {"sdpa": sdpa_mask, ...}`: a registry class
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
                 info.registry.extend(self._callables_in(stmt.value))
+                target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else \
+                    getattr(stmt, "target", None)
+                ref = self.resolve(dotted(stmt.value)) if isinstance(stmt.value, (ast.Name, ast.Attribute)) else None
+                if isinstance(target, ast.Name) and ref and ref.rpartition(".")[2][:1].isupper():
+                    # `layer_infer_class = LlamaLayerInfer`: a class-valued attribute, which subclasses set and
+                    # the base's methods instantiate (`self.layer_infer_class(i)`)
+                    info.callables.setdefault(target.id, []).append(ref)
         for stmt in node.body:  # dataclass-style fields (`seq_lens: torch.Tensor`); __init__ wins
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 kind = _annotation_kind(ast.unparse(stmt.annotation))
@@ -379,6 +398,8 @@ class _Indexer(ast.NodeVisitor):
                 for target in targets:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
+                        if self._annotated_attr(cls, target.attr, sub):
+                            continue
                         kind = self._attr_kind(sub.value)
                         if kind:
                             cls.attrs[target.attr] = kind
@@ -401,7 +422,8 @@ class _Indexer(ast.NodeVisitor):
                 continue
             for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                        and target.value.id == "self") or target.attr in cls.attrs:
+                        and target.value.id == "self") or target.attr in cls.attrs \
+                        or self._annotated_attr(cls, target.attr, sub):
                     continue
                 kind = self._attr_kind(sub.value)
                 if kind and kind.startswith("module"):
@@ -409,6 +431,19 @@ class _Indexer(ast.NodeVisitor):
                         cls.attrs[target.attr] = kind
                 elif kind is None:
                     self._dispatch_attr(cls, target.attr, sub.value, local_calls)
+
+    def _annotated_attr(self, cls: ClassInfo, attr: str, stmt: ast.Assign | ast.AnnAssign) -> bool:
+        """`self.model: TpPartBaseModel = self.model` (an engine typing what a loader returned): the attribute
+        holds an instance of the annotated project class, as a class-level annotation says (recorded once)."""
+        if not isinstance(stmt, ast.AnnAssign):
+            return False
+        name = class_annotation(stmt.annotation)
+        if not name or not name.rpartition(".")[2][:1].isupper():
+            return False
+        ref = self.resolve(name) or name
+        if ref not in cls.factories.get(attr, ()):
+            cls.factories.setdefault(attr, []).append(ref)
+        return True
 
     def _dispatch_attr(self, cls: ClassInfo, attr: str, value: ast.expr, local_calls: dict[str, ast.Call]) -> None:
         """Record what an attribute that is not a tensor or a known module holds, for dispatch:
@@ -433,6 +468,11 @@ class _Indexer(ast.NodeVisitor):
         elif isinstance(value, (ast.List, ast.Tuple)):  # `self.processors = [Clamp(), Scale()]`
             for item in value.elts:
                 self._dispatch_attr(cls, attr, item, local_calls)
+        elif isinstance(value, ast.ListComp):  # `self.layers = [self.layer_class(i) for i in range(n)]`
+            self._dispatch_attr(cls, attr, value.elt, local_calls)
+        elif isinstance(value, ast.IfExp):  # `self.graph = None if disabled else CudaGraph(...)`: either arm
+            self._dispatch_attr(cls, attr, value.body, local_calls)
+            self._dispatch_attr(cls, attr, value.orelse, local_calls)
 
     def _attr_kind(self, value: ast.expr) -> str | None:
         if isinstance(value, ast.Constant):
@@ -496,6 +536,18 @@ class _Indexer(ast.NodeVisitor):
 
     def _bind_local(self, name: str, value: ast.expr) -> None:
         src = dotted(value)
+        if isinstance(value, ast.Subscript) and isinstance(value.value, (ast.Tuple, ast.List)):
+            # `method = (layer.forward, layer.tp_forward)[mode]`: a call of `method` calls one of them
+            alts = [ref for elt in value.value.elts if (ref := self.resolve(dotted(elt)))]
+            if alts:
+                self.local_binds[-1][name] = ALTERNATIVES + "|".join(alts)
+            return
+        if isinstance(value, ast.Call) and (func := dotted(value.func)) and func.startswith("self.") \
+                and func.count(".") == 1:
+            # `state = self.state_class()`, `state = self._create_state(batch)`: what that attribute builds or
+            # that method returns (`index.project` reads which)
+            self.local_binds[-1][name] = f"{func}()"
+            return
         if src and src.startswith("self."):
             self.local_binds[-1][name] = src
         elif isinstance(value, ast.Name) and (value.id in self.s.imports or value.id in self.top_level):
@@ -579,9 +631,15 @@ class _Indexer(ast.NodeVisitor):
 
     def _record_call(self, node: ast.Call) -> None:
         callee = self.resolve(dotted(node.func))
+        func = node.func
+        bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
+        if bound.startswith(ALTERNATIVES) and self.func_stack:
+            self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
+                if node.args or node.keywords:
+                    self._callable_args(node, callee)
                 if (node.args or node.keywords) and records_args(callee):
                     kinds = call_arg_kinds(node, self.resolve, self.scopes[-1])
                     if kinds is not None:
@@ -610,6 +668,29 @@ class _Indexer(ast.NodeVisitor):
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
 
+    def _callable_args(self, node: ast.Call, callee: str) -> None:
+        """Record the arguments that name a callable: a module-level function or class, an import, a method
+        of the enclosing class (`self._token_forward`), the function of a `partial(f, ...)`."""
+        slots = [(str(i), arg) for i, arg in enumerate(node.args)]
+        slots += [(kw.arg, kw.value) for kw in node.keywords if kw.arg]
+        for slot, arg in slots:
+            if isinstance(arg, ast.Call) and arg.args and (dotted(arg.func) or "").endswith("partial") \
+                    and (self.resolve(dotted(arg.func)) or "") in PARTIAL_CALLS:
+                arg = arg.args[0]
+            if isinstance(arg, ast.Name) and arg.id in self.func_stack[-1].params[:MAX_FORWARDED_PARAMS]:
+                # a parameter handed on (`self._capture(decode_fn, ids)`): kept only where graphs are captured
+                self.func_stack[-1].callable_args.append((callee, node.lineno, slot, PARAM + arg.id))
+                continue
+            if isinstance(arg, ast.Name):
+                named = arg.id in self.top_level or arg.id in self.s.imports
+            elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id in ("self", "cls"):
+                named = bool(self.class_defs) and arg.attr in self.class_defs[-1]
+            else:
+                named = False
+            ref = self.resolve(dotted(arg)) if named else None
+            if ref and not ref.startswith("torch."):
+                self.func_stack[-1].callable_args.append((callee, node.lineno, slot, ref))
+
 
 def index_source(source: str, path: str, module: str, is_package: bool = False) -> ModuleSummary:
     """Build the summary of one file. A syntax error is recorded, not raised."""
@@ -633,6 +714,10 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
     indexer = _Indexer(module, path, lines, is_package)
     indexer.top_level = frozenset(n.name for n in tree.body if isinstance(n, _DEFS))
     indexer.visit(tree)
+    if not any(f.regions for f in indexer.s.functions.values()):
+        for f in indexer.s.functions.values():  # parameters handed on matter only next to a capture region
+            if f.callable_args:
+                f.callable_args = [rec for rec in f.callable_args if not rec[3].startswith(PARAM)]
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
     return indexer.s
 

@@ -1086,3 +1086,293 @@ def test_a_method_of_a_captured_model_still_makes_a_step_driver():
     found = hot({"pkg.m": src})
     assert found["Sampler.logprobs"][0] == "captured"
     assert found["Worker.prompt_logprobs"] == ("step", ("Worker.prompt_logprobs (step: calls the model)",))
+
+
+SERVER = """
+    import torch
+
+    class Model:
+        def forward(self, batch):
+            raise NotImplementedError
+
+        def generate_token(self, batch):
+            raise NotImplementedError
+
+    class FlashModel(Model):
+        def forward(self, batch):  # the engine's model wrapper: no tensor annotation, not an nn.Module
+            if batch.graph is None:
+                return batch.eager()
+            batch.graph.replay()
+            return batch.out
+
+        def generate_token(self, batch):
+            out = self.forward(batch)
+            return choose(out)
+
+        def record(self, bs):
+            with torch.cuda.graph(self.g):
+                self.out = self.net(bs)
+
+        def tune(self, bs):
+            return self.forward(bs)  # start-up tuning: only the capturing set-up calls it
+
+        def prepare(self, batch, sizes):
+            self.generate_token(batch)
+            for bs in sizes:
+                self.record(bs)
+                self.tune(bs)
+
+    def choose(out):
+        return out.argmax(-1).item()
+
+    class Service:
+        def __init__(self, model: Model):
+            self.model = model
+
+        async def Decode(self, request):  # called once per step by a router outside the project
+            return self.model.generate_token(request.batch)
+
+        async def Warmup(self, request):  # called once, at start-up: its name says so
+            return self.model.generate_token(request.batch)
+
+        def profile_steps(self, batches):
+            for batch in batches:
+                self.model.generate_token(batch)
+"""
+
+
+def test_callers_of_a_graph_replay_run_once_per_step_up_to_the_entry_point():
+    """A replay is one decode step: its callers outside loops run once per step up to an entry point that
+    nothing in the project calls (an RPC handler); the decode loop lives outside the linted code."""
+    found = hot({"pkg.server": SERVER})
+    assert found["FlashModel.forward"] == ("step", ("FlashModel.forward (step: replays a CUDA graph)",))
+    assert found["FlashModel.generate_token"][0] == "step"
+    assert found["Service.Decode"] == ("step", ("Service.Decode (step: calls a graph replay)",))
+    assert found["choose"][0] == "step"
+    # Decoys: a function that captures graphs is warm-up, not a step, even with the model call in its loop;
+    # what only it calls is warm-up too; so is a function whose name says it warms up or profiles, loop or not.
+    assert "FlashModel.prepare" not in found and "FlashModel.tune" not in found
+    assert "Service.Warmup" not in found and "Service.profile_steps" not in found
+
+
+def test_a_capture_loop_over_batch_sizes_is_no_decode_loop():
+    found = hot({"pkg.m": """
+        import torch
+
+        def run(model, x):
+            model.prepare_inputs(x)
+            return model(x)
+
+        class Llama(torch.nn.Module):
+            def prepare_inputs(self, x):
+                return x
+
+            def forward(self, x):
+                return x
+
+        def capture(model, g, x):
+            with torch.cuda.graph(g):
+                model.forward(x)
+
+        def prepare_all(model, graphs, sizes):
+            for bs in sizes:
+                capture(model, graphs[bs], bs)
+                run(model, bs)  # a warm-up run before each capture
+
+        def generate(model, x, n):
+            for _ in range(n):
+                x = run(model, x)
+    """})
+    assert found["generate"] == ("step", ("generate (step: decode loop)",))
+    assert "prepare_all" not in found  # decoy: it captures graphs
+
+
+LAYER_INFER = """
+    import torch
+
+    class LayerInferTpl:
+        def token_forward(self, x, state):
+            return self._ffn(x)
+
+        def tp_token_forward(self, x, state):
+            return self._ffn(x)
+
+        def load(self, path):  # not in the step: loading
+            return torch.load(path).item()
+
+        def _ffn(self, x):
+            raise NotImplementedError
+
+    class LlamaLayerInfer(LayerInferTpl):
+        def _ffn(self, x):
+            return x.sum().item()
+
+    class UnusedLayerInfer(LayerInferTpl):  # no model names it
+        def token_forward(self, x, state):
+            return x.max().item()
+
+    class StateInfo:
+        def init_state(self, ids):
+            return ids.tolist()
+
+    class CudaGraph:
+        def capture(self, decode_func, ids, state):
+            return self._capture(decode_func, ids, state)
+
+        def _capture(self, decode_func, ids, state):
+            with torch.cuda.graph(self.g):
+                self.out = decode_func(ids, state)
+            return self.out
+
+        def replay(self, ids, state):
+            self.g.replay()
+            return self.out
+
+    class BaseModel:
+        layer_infer_class = None
+        state_class = StateInfo
+
+        def __init__(self, n, graphs):
+            self.layers = [self.layer_infer_class(i) for i in range(n)]
+            self.graph = CudaGraph() if graphs else None
+
+        def forward(self, batch):
+            state = self.state_class()
+            state.init_state(batch.ids)
+            if self.graph.need_capture(batch):
+                return self.graph.capture(self._token_forward, batch.ids, state)
+            return self.graph.replay(batch.ids, state)
+
+        def _token_forward(self, ids, state):
+            for i in range(len(self.layers)):
+                layer = self.layers[i]
+                method = (layer.token_forward, layer.tp_token_forward)[self.mode]
+                ids = method(ids, state)
+            return ids
+
+        def _eager_only(self, ids):  # passed to no capture
+            return ids.item()
+
+    class LlamaModel(BaseModel):
+        layer_infer_class = LlamaLayerInfer
+
+    class VisionTower(torch.nn.Module):  # a model no capture region is handed
+        def forward(self, pixels):
+            return pixels.nonzero()
+
+    class Backend:
+        def init_model(self):
+            self.model = load_model()
+            self.model: BaseModel = self.model  # typing what a loader returned
+
+        def decode(self, batch):
+            return self.model.forward(batch)
+"""
+
+
+def test_callables_passed_to_a_graph_helper_and_class_valued_attributes():
+    """A capture region calling a parameter captures what the callers pass for it (through a helper that hands
+    it on); class-valued attributes that subclasses set, the lists built from them and a tuple of bound
+    methods picked by index resolve to those classes' methods; `self.x: Cls = ...` types the attribute."""
+    found = hot({"pkg.model": LAYER_INFER})
+    via = found["BaseModel._token_forward"]
+    assert via == ("captured", ("CudaGraph._capture (capture region)",
+                                "BaseModel._token_forward [passed as decode_func by BaseModel.forward]"))
+    assert found["LayerInferTpl.token_forward"][0] == "captured"
+    assert found["LayerInferTpl.tp_token_forward"][0] == "captured"
+    assert found["LlamaLayerInfer._ffn"][0] == "captured"
+    assert found["StateInfo.init_state"][0] == "step"  # `self.state_class()`: an instance of StateInfo
+    assert found["BaseModel.forward"][0] == "step" and found["Backend.decode"][0] == "step"
+    # Decoys: a layer class no model names, a method of the layer no call picks, a method nobody passes to
+    # the capture helper; and no top-level model is assumed captured once the passed callables are known.
+    assert "UnusedLayerInfer.token_forward" not in found and "LayerInferTpl.load" not in found
+    assert "BaseModel._eager_only" not in found
+    assert found["VisionTower.forward"][0] == "forward"
+
+
+def test_per_batch_objects_properties_returning_classes_and_the_runner_around_the_model():
+    """A step that builds an object runs its `__init__`; `self.model.batch_type.from_pb(...)` runs the getter
+    and the classmethod of the class it returns; a local bound to what a method returns (`state =
+    self._make_state()`) has that method's classes; a plain class with a `forward` that replays a graph is the
+    engine's runner, whose `self.model.<protocol>()` calls reach every model's implementation (a runner mirroring
+    the protocol does not count against it); a typed parameter's callable field runs its `__call__`."""
+    found = hot({"pkg.engine": """
+        import torch
+        from torch import nn
+
+        class Warper:
+            def __init__(self, temps):
+                self.temps = torch.tensor(temps, device="cuda")
+
+        class Unbuilt:
+            def __init__(self, temps):
+                self.temps = torch.tensor(temps, device="cuda")
+
+        class Chooser:
+            def __call__(self, logits):
+                return logits.argmax(-1).tolist()
+
+        class Batch:
+            chooser: Chooser
+
+            @classmethod
+            def from_pb(cls, pb):
+                return cls(pb.ids)
+
+            def __init__(self, ids):
+                self.ids = torch.tensor(ids, device="cuda")
+
+        class State:
+            def init(self, ids):
+                return ids.tolist()
+
+        class Qwen(nn.Module):
+            def get_position_ids(self, ids):
+                return ids.nonzero()
+
+            def forward(self, x):
+                return x
+
+        class Llama(nn.Module):
+            def get_position_ids(self, ids):
+                return ids.nonzero()
+
+            def forward(self, x):
+                return x
+
+        class Runner:
+            def __init__(self, model_cls):
+                self.model = model_cls()
+
+            @property
+            def batch_type(self):
+                return Batch
+
+            def _make_state(self):
+                return State()
+
+            def get_position_ids(self, ids):  # mirrors the models' interface: not a model class
+                return ids.cumsum(-1)
+
+            def choose(self, batch: Batch, logits):
+                return batch.chooser(logits)
+
+            def forward(self, batch):
+                pos = self.model.get_position_ids(batch.ids)
+                self.graph.replay()
+                return pos
+
+            def generate_token(self, pb):
+                batch = self.batch_type.from_pb(pb)
+                state = self._make_state()
+                state.init(batch.ids)
+                Warper(pb.temps)
+                return self.choose(batch, self.forward(batch))
+    """})
+    assert found["Warper.__init__"][1][-1] == "Warper.__init__ [new Warper]"
+    assert found["Batch.from_pb"][0] == "step" and found["Batch.__init__"][0] == "step"
+    assert found["State.init"][0] == "step"
+    assert found["Qwen.get_position_ids"][1][-1] == "Qwen.get_position_ids [model method get_position_ids]"
+    assert found["Llama.get_position_ids"][0] == "step"
+    assert found["Chooser.__call__"][0] == "step"  # a callable field of a typed parameter
+    assert "Unbuilt.__init__" not in found and "Runner.__init__" not in found  # decoys: nothing builds them per step

@@ -16,7 +16,8 @@ import libcst as cst
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
-    BOOL, CPU, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS, TSEQ, UNKNOWN, Val,
+    BOOL, CPU, CPU_TSEQ, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS, TSEQ,
+    UNKNOWN, Val,
     join,
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
@@ -595,18 +596,24 @@ class Inference:
                 return CPU
             # parts of unknown kind (`torch.cat(ids_list)`): a tensor, on a device nothing shows (weak)
             return TENSOR if any(e.is_tensor for e in elems) or self.device_of(node) else Val(Kind.TENSOR, weak=True)
+        # `torch.split(host, n)`, `torch.count_nonzero(host)`, `torch.where(host_mask)`: computed where the
+        # (first) input lives, so a host input gives host results
+        host_in = self._host_input(node)
+        tseq = CPU_TSEQ if host_in else TSEQ
         if qual in SEQ_TORCH:
-            return TSEQ
+            return tseq
         if qual in DIM_SEQ_TORCH:
-            return TSEQ if len(node.args) > 1 or self._has_kw(node, "dim") else Val(Kind.TENSOR, rank=0)
+            if len(node.args) > 1 or self._has_kw(node, "dim"):
+                return tseq
+            return Val(Kind.CPU_TENSOR if host_in else Kind.TENSOR, rank=0)
         if qual.rpartition(".")[2] in FULL_REDUCTIONS and len(node.args) == 1 and qual.count(".") == 1:
-            return Val(Kind.TENSOR, rank=0)
+            return Val(Kind.CPU_TENSOR if host_in else Kind.TENSOR, rank=0)
         if qual in ("torch.where", "torch.nonzero") and (
             (qual == "torch.where" and len(node.args) == 1) or self._has_kw(node, "as_tuple")
         ):
-            return TSEQ
+            return tseq
         if qual == "torch.unique" and any(self._has_kw(node, k) for k in ("return_inverse", "return_counts")):
-            return TSEQ
+            return tseq
         if qual in BOOL_TORCH or is_bool:
             args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
             if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None:
@@ -638,6 +645,15 @@ class Inference:
                 return CPU  # `torch.div(n, 2)` of Python numbers makes a host tensor
             return TENSOR
         return None
+
+    def _host_input(self, node: cst.Call) -> bool:
+        """A torch function's first argument is a host tensor and nothing moves the result to a device: no
+        `device=`, no device tensor among the other arguments."""
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return False
+        if self(node.args[0].value).kind is not Kind.CPU_TENSOR or self.device_of(node) is not None:
+            return False
+        return not any(self(a.value).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ) for a in node.args[1:])
 
     def _factory(self, qual: str, node: cst.Call, dtype: cst.Arg | None, is_bool: bool) -> Val:
         """A factory builds on the CPU unless `device=` says otherwise; `torch.tensor(t)` / `as_tensor(t)` of a
@@ -715,16 +731,17 @@ class Inference:
         if name in BOOL_METHODS:
             rank = 0 if name in ("any", "all") and nargs == 0 else recv.rank if name in SHAPE_KEEPING_METHODS else None
             return Val(Kind.CPU_TENSOR if cpu else Kind.BOOL_TENSOR, rank=rank)
+        tseq = CPU_TSEQ if cpu else TSEQ  # `host.split(n)`: pieces of a host tensor stay on the host
         if name in SEQ_METHODS:
-            return TSEQ
+            return tseq
         if name in DIM_SEQ_METHODS:
             if nargs >= 1 and not self._has_kw(node, "other"):
-                return TSEQ
+                return tseq
             return CPU if cpu else TENSOR
         if name == "nonzero" and self._has_kw(node, "as_tuple"):
-            return TSEQ
+            return tseq
         if name == "unique" and any(self._has_kw(node, k) for k in ("return_inverse", "return_counts")):
-            return TSEQ
+            return tseq
         if name == "cpu":
             return Val(Kind.CPU_TENSOR, rank=recv.rank)
         if name == "pin_memory":

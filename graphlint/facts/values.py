@@ -63,6 +63,7 @@ TENSOR = Val(Kind.TENSOR)
 BOOL = Val(Kind.BOOL_TENSOR)
 CPU = Val(Kind.CPU_TENSOR)
 TSEQ = Val(Kind.TENSOR_SEQ)
+CPU_TSEQ = Val(Kind.TENSOR_SEQ, elem=CPU)  # `host.split(n)`, `torch.where(host_mask)`: host tensors
 
 
 def join(a: Val, b: Val) -> Val:

@@ -9,7 +9,7 @@ import textwrap
 from graphlint.pipeline.config import Config
 from graphlint.pipeline.engine import Linter
 
-from snippets import check
+from snippets import check, findings, marked
 
 
 def test_synchronize_message_names_the_call():
@@ -79,3 +79,39 @@ def test_error_checking_ops():
                 torch.nn.utils.clip_grad_norm_(self.parameters(), 1.0, error_if_nonfinite=True)  # <- GL152
                 return L, L2, d, d2, ok, close, g
     """)
+
+
+def test_torch_functions_of_a_host_tensor_stay_on_the_host():
+    """Megatron-LM's dynamic inference context keeps per-request bookkeeping in pinned CPU tensors (set up in
+    `initialize_all_tensors`, not `__init__`) and reads them with `torch.count_nonzero(...)`, `torch.where(mask)[0]`
+    and `.split(...)` before `.item()` / `.tolist()`: the reductions and index/split sequences of a host tensor are
+    host tensors (blind set, GL101/GL102 false claims). The same calls on a device tensor (or a host tensor moved
+    to the device first) stay hits."""
+    src = """
+        import torch
+
+        class Ctx:
+            def __init__(self, n: int):
+                self.n = n
+                self.rid = -1
+                self.initialize_all_tensors()
+
+            def initialize_all_tensors(self):
+                self.counts = torch.empty(self.n, dtype=torch.int32, device="cpu", pin_memory=True)
+                self.dev_counts = torch.empty(self.n, dtype=torch.int32, device="cuda")
+
+            def step(self, budget: int, dev: torch.device):
+                a = torch.count_nonzero(self.counts[: self.n].cumsum(dim=0) <= budget).item()
+                m = torch.where(self.counts == self.rid)[0]
+                b = m[0].item()
+                first, rest = self.counts.split([1, self.n - 1])
+                c = first.tolist()
+                d = torch.max(self.counts, dim=0)[0].item()
+                e = torch.count_nonzero(self.dev_counts).item()  # <- GL101
+                f = torch.where(self.dev_counts == self.rid)[0][0].item()  # <- GL101
+                g = torch.count_nonzero(self.counts.to(dev)).item()  # <- GL101
+                h = self.dev_counts.split([1, self.n - 1])[0].tolist()  # <- GL102
+                return a, b, c, d, e, f, g, h
+    """
+    got = {hit for hit in findings(src, scope="all") if hit[1] in ("GL101", "GL102")}
+    assert got == marked(src.lstrip("\n"))

@@ -20,7 +20,7 @@ from graphlint.facts.inference import (
     Inference, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
 )
 from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Kind, Val
-from graphlint.facts.callsite import join_kinds, settled
+from graphlint.facts.callsite import RET, join_kinds, settled
 from graphlint.facts.names import dotted_name
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 
@@ -584,6 +584,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         targets: list[FunctionInfo] = []
         func = call.func
         recv = None
+        own = False
         if isinstance(func, cst.Name) and func.value in inf_ref[0].env:
             recv = inf_ref[0].env[func.value]
         if recv is not None and recv.kind is Kind.MODULE and recv.ref:
@@ -595,6 +596,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if name is None:
                 return None
             head = name.partition(".")[0]
+            own = head in ("self", "cls")
             if head in inf_ref[0].env and head not in ("self", "cls"):
                 return None
             descriptor = name if head in ("self", "cls") else resolve(func)
@@ -605,7 +607,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 # Direct calls only: a return kind read through dynamic dispatch would depend on modules
                 # this one does not import, which the result cache does not key on.
                 targets = index.resolve_call(function, module.module, descriptor, dispatch=False)
-        kinds = {settled(t.returns) for t in targets}  # direct returns only: see above
+        # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
+        # settles as `self.buf` itself does (lookup_self: calls not followed)
+        kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and RET not in t.returns
+                 else settled(t.returns) for t in targets}
         if len(targets) == 1 and targets[0].returns.startswith("object:"):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns[len('object:'):]}")
         if len(kinds) != 1 and kinds and kinds <= {"tensor", "bool_tensor", "weak_tensor"}:

@@ -426,6 +426,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return "host_seq"  # `[0] * n`, `a + [n]`
         if "cpu_tensor" in (left, right) and {left, right} <= {"host", "cpu_tensor"}:
             return "cpu_tensor"
+        if (field := _field_with_host({left, right})) is not None:
+            return field
         if isinstance(value.op, ARITHMETIC) and {left, right} & DEVICE_FAMILY \
                 and {left, right} <= DEVICE_FAMILY | {"host"}:
             return "weak_tensor" if "weak_tensor" in (left, right) else "tensor"  # `x * 2`, `a + b`
@@ -443,6 +445,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return "bool_tensor"
         if "cpu_tensor" in kinds and kinds <= {"cpu_tensor", "host"}:
             return "cpu_tensor"
+        if (field := _field_with_host(kinds)) is not None:
+            return field
         return "host" if kinds == {"host"} else "unknown"
     if isinstance(value, ast.IfExp):  # `t if cond else None`: an optional value is what it holds when set
         arms = [a for a in (value.body, value.orelse) if not (isinstance(a, ast.Constant) and a.value is None)]
@@ -475,6 +479,17 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
     if isinstance(value, ast.Call):
         return _call_kind(value, resolve, again, scope)
     return "unknown"
+
+
+def _field_with_host(kinds: set[str]) -> str | None:
+    """`self.offs[:n] + 1 >= self.block_size`: fields of `self` met with host operands, deferred as a join: a host
+    tensor when the fields settle to host tensors and host numbers, else unknown. None when no field takes part
+    or another operand is not host data."""
+    flat = {k for kind in kinds for k in (kind[len(JOIN):].split("|") if kind.startswith(JOIN) else (kind,))}
+    fields = {k for k in flat if k.startswith((SELF, HOSTIF)) and "," not in k}
+    if not fields or not flat - fields <= {"host", "cpu_tensor"}:
+        return None
+    return join_later(flat)
 
 
 def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:

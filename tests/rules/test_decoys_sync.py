@@ -115,3 +115,47 @@ def test_torch_functions_of_a_host_tensor_stay_on_the_host():
     """
     got = {hit for hit in findings(src, scope="all") if hit[1] in ("GL101", "GL102")}
     assert got == marked(src.lstrip("\n"))
+
+
+def test_a_method_returning_a_host_field_expression_is_host_data():
+    """Megatron's `_get_async_sched_rows_requiring_new_block()` returns
+    `self.request_last_kv_block_offset[active_slice] + n >= self.block_size_tokens` of a pinned CPU field set in
+    `initialize_all_tensors`; `rows.sum().item()` on it is host work (blind set). The call's deferred return (a
+    field's view met with host numbers) settles as the field does; the same expression over a device field, or
+    over a field that one method stores on the device, stays a hit."""
+    src = """
+        import torch
+
+        class Ctx:
+            def __init__(self, n: int):
+                self.n = n
+                self.bs = 16
+                self.initialize_all_tensors()
+
+            def initialize_all_tensors(self):
+                self.offs = torch.empty(self.n, dtype=torch.int32, device="cpu", pin_memory=True)
+                self.dev = torch.empty(self.n, dtype=torch.int32, device="cuda")
+                self.mixed = torch.empty(self.n, dtype=torch.int32, device="cpu")
+
+            def move(self):
+                self.mixed = self.mixed.cuda()
+
+            def rows(self):
+                active = slice(0, self.n)
+                return self.offs[active] + 1 >= self.bs
+
+            def dev_rows(self):
+                return self.dev[: self.n] + 1 >= self.bs
+
+            def mixed_rows(self):
+                return self.mixed[: self.n] + 1
+
+            def step(self):
+                a = self.rows().sum().item()
+                b = self.rows().tolist()
+                c = self.dev_rows().sum().item()  # <- GL101
+                d = self.mixed_rows().tolist()  # <- GL102
+                return a, b, c, d
+    """
+    got = {hit for hit in findings(src, scope="all") if hit[1] in ("GL101", "GL102")}
+    assert got == marked(src.lstrip("\n"))

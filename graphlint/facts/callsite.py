@@ -489,6 +489,10 @@ def _field_with_host(kinds: set[str]) -> str | None:
     fields = {k for k in flat if k.startswith((SELF, HOSTIF)) and "," not in k}
     if not fields or not flat - fields <= {"host", "cpu_tensor"}:
         return None
+    if any(k.startswith(HOSTIF) or k == "cpu_tensor" for k in flat):
+        # a tensor operand decides the device (as the inference reads `host_t + x`): a plain field next to it
+        # (`self.num_tokens`) is a number, or a 0-d tensor that cannot move it
+        flat = {k for k in flat if not k.startswith(SELF)}
     return join_later(flat)
 
 

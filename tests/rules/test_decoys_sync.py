@@ -127,9 +127,10 @@ def test_a_method_returning_a_host_field_expression_is_host_data():
         import torch
 
         class Ctx:
-            def __init__(self, n: int):
+            def __init__(self, n: int, cfg):
                 self.n = n
-                self.bs = 16
+                self.bs = cfg.block_size
+                self.spec = cfg.num_speculative_tokens
                 self.initialize_all_tensors()
 
             def initialize_all_tensors(self):
@@ -142,13 +143,14 @@ def test_a_method_returning_a_host_field_expression_is_host_data():
 
             def rows(self):
                 active = slice(0, self.n)
-                return self.offs[active] + 1 >= self.bs
+                tokens = self.spec + 1
+                return self.offs[active] + tokens >= self.bs
 
             def dev_rows(self):
                 return self.dev[: self.n] + 1 >= self.bs
 
             def mixed_rows(self):
-                return self.mixed[: self.n] + 1
+                return self.mixed[: self.n] + self.spec
 
             def step(self):
                 a = self.rows().sum().item()

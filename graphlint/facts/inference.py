@@ -313,6 +313,8 @@ class Inference:
         if qual is not None and qual.startswith("torch.") and not isinstance(base, cst.Call):
             # torch.float32, torch.cuda, torch.bool: module attributes are host values.
             return HOST
+        if attr == "device" and self(base).kind is Kind.CPU_TENSOR:
+            return CPU_DEVICE  # `device = self.ids_cpu.device`, then `torch.tensor(x, device=device)`: the host
         if attr in HOST_ATTRS:
             return HOST
         recv = self(base)

@@ -161,3 +161,30 @@ def test_a_method_returning_a_host_field_expression_is_host_data():
     """
     got = {hit for hit in findings(src, scope="all") if hit[1] in ("GL101", "GL102")}
     assert got == marked(src.lstrip("\n"))
+
+
+def test_a_device_bound_from_a_host_tensor_builds_on_the_host():
+    """Megatron's `add_request` binds `device = self.request_ids.device` (a pinned CPU field) and builds
+    `lengths_tensor = torch.tensor(lengths, device=device)`, then reads `lengths_tensor.max().item()`: all on the
+    host (blind set). A device bound from a device tensor still builds on the device."""
+    src = """
+        import torch
+
+        class Ctx:
+            def __init__(self, n: int):
+                self.n = n
+                self.setup()
+
+            def setup(self):
+                self.ids = torch.empty(self.n, dtype=torch.int32, device="cpu", pin_memory=True)
+                self.dev = torch.empty(self.n, dtype=torch.int32, device="cuda")
+
+            def add(self, lengths: list):
+                device = self.ids.device
+                a = int(torch.tensor(lengths, dtype=self.ids.dtype, device=device).max().item())
+                ddev = self.dev.device
+                b = int(torch.tensor(lengths, device=ddev).max().item())  # <- GL101
+                return a, b
+    """
+    got = {hit for hit in findings(src, scope="all") if hit[1] in ("GL101", "GL102")}
+    assert got == marked(src.lstrip("\n"))

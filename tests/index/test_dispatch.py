@@ -1376,3 +1376,63 @@ def test_per_batch_objects_properties_returning_classes_and_the_runner_around_th
     assert found["Llama.get_position_ids"][0] == "step"
     assert found["Chooser.__call__"][0] == "step"  # a callable field of a typed parameter
     assert "Unbuilt.__init__" not in found and "Runner.__init__" not in found  # decoys: nothing builds them per step
+
+
+def test_a_union_typed_model_in_a_namespace_folder_inside_a_package(tmp_path):
+    """Megatron's shape: the model wrapper's constructor takes `model: Union['LegacyGPTModel', GPTModel]` (a quoted
+    name the file never imports, and the model class), and `GPTModel` lives in `core/models/gpt/`, a package under
+    a folder without `__init__.py` (`core/models/`) inside the package `core`, imported as
+    `megatron.core.models.gpt.gpt_model`. `self.model(...)` then runs the model, so the wrapper drives a step and
+    the loop around it is the decode loop."""
+    files = {
+        "megatron/core/__init__.py": "",
+        "megatron/core/models/gpt/__init__.py": "",
+        "megatron/core/models/gpt/gpt_model.py": """
+            from torch import nn
+
+            class GPTModel(nn.Module):
+                def forward(self, tokens):
+                    return tokens
+
+            class B:
+                def evict(self):
+                    return self.lens.item()
+        """,
+        "megatron/core/wrapper.py": """
+            from typing import Union
+            from megatron.core.models.gpt.gpt_model import GPTModel
+
+            class Wrapper:
+                def __init__(self, model: Union['LegacyGPTModel', GPTModel], cache: Union['A', 'B']):
+                    self.model = model
+                    self.cache = cache
+
+                def run_one_step(self, tokens):
+                    return self.model(tokens)
+
+                def evict(self):
+                    return self.cache.evict()  # decoy: no member of the union resolves
+
+            def serve(wrapper: Wrapper, requests):
+                for tokens in requests:
+                    out = wrapper.run_one_step(tokens)
+                    wrapper.evict()
+                    out.item()
+        """,
+    }
+    summaries = []
+    for rel, src in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(src))
+        summaries.append(index_source(path.read_text(), str(path), module_name_for(path), path.name == "__init__.py"))
+    assert {s.module for s in summaries} >= {"gpt.gpt_model", "core.wrapper"}
+    index = ProjectIndex(summaries)
+    assert index.class_by_dotted("megatron.core.models.gpt.gpt_model.GPTModel").qualname == "GPTModel"
+    # Decoy: the same path under a package that is not the namespace folder's stays unresolved.
+    assert index.class_by_dotted("megatron.core.layers.gpt.gpt_model.GPTModel") is None
+    found = {index.functions[k].qualname: (v.tier, v.via) for k, v in index.hot_functions().items()}
+    assert found["Wrapper.run_one_step"] == ("step", ("Wrapper.run_one_step (step: calls the model)",))
+    assert found["serve"] == ("step", ("serve (step: decode loop)",))
+    # Decoy: a union of names the file never imports binds nothing (`B` elsewhere is not `self.cache`).
+    assert found["Wrapper.evict"][0] == "step" and "B.evict" not in found

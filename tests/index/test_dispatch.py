@@ -854,6 +854,17 @@ def test_callables_handed_to_threads_and_executors_run():
     assert "never_called" not in found
 
 
+def summarise_tree(root, files: dict[str, str]) -> list:
+    """Write `files` under `root` and index each with the module name its folders give it."""
+    summaries = []
+    for rel, src in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(src))
+        summaries.append(index_source(path.read_text(), str(path), module_name_for(path), path.name == "__init__.py"))
+    return summaries
+
+
 def test_a_typed_parameters_field_and_a_namespace_package(tmp_path):
     """`inputs.vision.get_inputs(...)` where `inputs: ModelInputs` declares `vision: VisionInputs`; and a
     package whose folder has no `__init__.py` above it (PEP 420) imported by its full name."""
@@ -881,12 +892,7 @@ def test_a_typed_parameters_field_and_a_namespace_package(tmp_path):
                     return inputs.vision.get_inputs()
         """,
     }
-    summaries = []
-    for rel, src in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(src))
-        summaries.append(index_source(path.read_text(), str(path), module_name_for(path), path.name == "__init__.py"))
+    summaries = summarise_tree(tmp_path, files)
     assert {s.module for s in summaries} >= {"pkg.inputs", "pkg.model"}  # `eng/` has no __init__.py
     index = ProjectIndex(summaries)
     found = {index.functions[k].qualname: v.via for k, v in index.hot_functions().items()}
@@ -1420,12 +1426,7 @@ def test_a_union_typed_model_in_a_namespace_folder_inside_a_package(tmp_path):
                     out.item()
         """,
     }
-    summaries = []
-    for rel, src in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(src))
-        summaries.append(index_source(path.read_text(), str(path), module_name_for(path), path.name == "__init__.py"))
+    summaries = summarise_tree(tmp_path, files)
     assert {s.module for s in summaries} >= {"gpt.gpt_model", "core.wrapper"}
     index = ProjectIndex(summaries)
     assert index.class_by_dotted("megatron.core.models.gpt.gpt_model.GPTModel").qualname == "GPTModel"

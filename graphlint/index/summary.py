@@ -248,6 +248,11 @@ class _Indexer(ast.NodeVisitor):
                     kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
                 if kind:
                     info.attrs.setdefault(stmt.target.id, kind)
+                elif members := union_members(stmt.annotation):
+                    # `minibatch: Union[SplitBatch, CombineBatch]`: it holds one of them, so each one's methods
+                    names = [n for m in members if (n := class_annotation(m)) and n.rpartition(".")[2][:1].isupper()]
+                    if names:
+                        info.factories.setdefault(stmt.target.id, [self.resolve(n) or n for n in names])
                 elif (name := class_annotation(stmt.annotation) or element_class_annotation(stmt.annotation)) \
                         and name.rpartition(".")[2][:1].isupper():
                     # `cache: BufferCache`; `layers: list[Block]` (an element, `self.layers[i]`, is a Block)

@@ -1437,3 +1437,42 @@ def test_a_union_typed_model_in_a_namespace_folder_inside_a_package(tmp_path):
     assert found["serve"] == ("step", ("serve (step: decode loop)",))
     # Decoy: a union of names the file never imports binds nothing (`B` elsewhere is not `self.cache`).
     assert found["Wrapper.evict"][0] == "step" and "B.evict" not in found
+
+
+UNION_FIELD = """
+    from typing import Union
+    import torch
+    from torch import nn
+
+    class SplitBatch:
+        def fill(self, ids):
+            self.lens = torch.tensor(ids, device="cuda")
+
+    class CombineBatch:
+        def fill(self, ids):
+            self.lens = torch.tensor(ids, device="cuda")
+
+    class OtherBatch:
+        def fill(self, ids):  # decoy: not a member of the union
+            self.lens = torch.tensor(ids, device="cuda")
+
+    class BatchInput:
+        minibatch: Union[SplitBatch, CombineBatch]
+        size: Union[int, str]
+
+        def fill(self, ids):
+            self.minibatch.fill(ids)
+
+    class Model(nn.Module):
+        def forward(self, batch: BatchInput):
+            batch.fill([1, 2])
+"""
+
+
+def test_a_union_annotated_field_holds_each_member():
+    """ktransformers' `minibatch: Union[ForwardMiniBatchSplit, ForwardMiniBatchCombine]` at class level: the
+    field holds one of them, so `self.minibatch.fill(...)` reaches both `fill`s."""
+    found = hot({"pkg.batch": UNION_FIELD})
+    assert found["SplitBatch.fill"][1][-1] == "SplitBatch.fill [self.minibatch: SplitBatch]"
+    assert found["CombineBatch.fill"][1][-1] == "CombineBatch.fill [self.minibatch: CombineBatch]"
+    assert "OtherBatch.fill" not in found

@@ -182,8 +182,11 @@ class ProjectIndex:
             mod = ".".join(parts[:i])
             if mod in self.modules:
                 return mod, ".".join(parts[i:])
+        # a top-level folder without `__init__.py` starts the module names below it: `lmdeploy.pytorch.x`
+        # names module `pytorch.x`. Deeper namespace folders are not cut: on SGLang that tripled the hot path
+        # (2,518 -> 8,108 functions, 409 -> 1,227 findings) with nobody to vet the new findings.
         if len(parts) > 2 and (parts[0], parts[1]) in self._namespaces:
-            return self.split_dotted(".".join(parts[1:]))  # `lmdeploy.pytorch.x` names module `pytorch.x`
+            return self.split_dotted(".".join(parts[1:]))
         return None
 
     def class_by_dotted(self, name: str) -> ClassInfo | None:

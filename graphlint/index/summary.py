@@ -248,6 +248,11 @@ class _Indexer(ast.NodeVisitor):
                     kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
                 if kind:
                     info.attrs.setdefault(stmt.target.id, kind)
+                elif members := union_members(stmt.annotation):
+                    # `minibatch: Union[SplitBatch, CombineBatch]`: it holds one of them, so each one's methods
+                    names = [n for m in members if (n := class_annotation(m)) and n.rpartition(".")[2][:1].isupper()]
+                    if names:
+                        info.factories.setdefault(stmt.target.id, [self.resolve(n) or n for n in names])
                 elif (name := class_annotation(stmt.annotation) or element_class_annotation(stmt.annotation)) \
                         and name.rpartition(".")[2][:1].isupper():
                     # `cache: BufferCache`; `layers: list[Block]` (an element, `self.layers[i]`, is a Block)
@@ -348,11 +353,21 @@ class _Indexer(ast.NodeVisitor):
         binds = {}
         args = node.args
         for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-            name = class_annotation(arg.annotation) if arg.annotation is not None else None
+            name = self._annotated_class(arg.annotation) if arg.annotation is not None else None
             qual = self.resolve(name) if name and name.rpartition(".")[2][:1].isupper() else None
             if qual and not qual.startswith(("torch.", "typing.", "collections.")):
                 binds[arg.arg] = f"{qual}()"
         return binds
+
+    def _annotated_class(self, node: ast.expr) -> str | None:
+        """The class an annotation names; of a union (`Union[A, B]`, `A | B`), the first member the file
+        imports: a quoted name it never imports (`Union['LegacyGPTModel', GPTModel]`) is a type-checking
+        alias that resolves nowhere, and any member is a class the value may be."""
+        members = union_members(node)
+        if members is None:
+            return class_annotation(node)
+        names = [name for m in members if (name := class_annotation(m))]
+        return next((n for n in names if n.partition(".")[0] in self.s.imports), names[0] if names else None)
 
     def _makes(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """What a factory hands out: `return Impl(...)` and `return Impl` both name `Impl`."""
@@ -739,6 +754,29 @@ def class_annotation(node: ast.expr | str) -> str | None:
         node = node.left
     name = dotted(node)
     return name if name and name.replace(".", "").isidentifier() else None
+
+
+def union_members(node: ast.expr) -> list[ast.expr] | None:
+    """The members other than None of `Union[A, B, ...]` or `A | B | ...` (None: not a union of two or more)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value.strip(), mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.Subscript) and dotted(node.value) in ("Union", "typing.Union"):
+        members = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        members, stack = [], [node]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.BitOr):
+                stack += [sub.right, sub.left]
+            else:
+                members.append(sub)
+    else:
+        return None
+    members = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
+    return members if len(members) > 1 else None
 
 
 ELEMENT_CONTAINERS = ("list", "List", "typing.List", "Sequence", "typing.Sequence", "collections.abc.Sequence",

@@ -854,6 +854,17 @@ def test_callables_handed_to_threads_and_executors_run():
     assert "never_called" not in found
 
 
+def summarise_tree(root, files: dict[str, str]) -> list:
+    """Write `files` under `root` and index each with the module name its folders give it."""
+    summaries = []
+    for rel, src in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(src))
+        summaries.append(index_source(path.read_text(), str(path), module_name_for(path), path.name == "__init__.py"))
+    return summaries
+
+
 def test_a_typed_parameters_field_and_a_namespace_package(tmp_path):
     """`inputs.vision.get_inputs(...)` where `inputs: ModelInputs` declares `vision: VisionInputs`; and a
     package whose folder has no `__init__.py` above it (PEP 420) imported by its full name."""
@@ -881,12 +892,7 @@ def test_a_typed_parameters_field_and_a_namespace_package(tmp_path):
                     return inputs.vision.get_inputs()
         """,
     }
-    summaries = []
-    for rel, src in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(src))
-        summaries.append(index_source(path.read_text(), str(path), module_name_for(path), path.name == "__init__.py"))
+    summaries = summarise_tree(tmp_path, files)
     assert {s.module for s in summaries} >= {"pkg.inputs", "pkg.model"}  # `eng/` has no __init__.py
     index = ProjectIndex(summaries)
     found = {index.functions[k].qualname: v.via for k, v in index.hot_functions().items()}
@@ -1376,3 +1382,102 @@ def test_per_batch_objects_properties_returning_classes_and_the_runner_around_th
     assert found["Llama.get_position_ids"][0] == "step"
     assert found["Chooser.__call__"][0] == "step"  # a callable field of a typed parameter
     assert "Unbuilt.__init__" not in found and "Runner.__init__" not in found  # decoys: nothing builds them per step
+
+
+def test_a_union_typed_model_parameter(tmp_path):
+    """Megatron's shape: the model wrapper's constructor takes `model: Union['LegacyGPTModel', GPTModel]` (a quoted
+    name the file never imports, and the model class). `self.model(...)` then runs the model, so the wrapper
+    drives a step and the loop around it is the decode loop."""
+    files = {
+        "megatron/__init__.py": "",
+        "megatron/core/__init__.py": "",
+        "megatron/core/gpt_model.py": """
+            from torch import nn
+
+            class GPTModel(nn.Module):
+                def forward(self, tokens):
+                    return tokens
+
+            class B:
+                def evict(self):
+                    return self.lens.item()
+        """,
+        "megatron/core/wrapper.py": """
+            from typing import Union
+            from megatron.core.gpt_model import GPTModel
+
+            class Wrapper:
+                def __init__(self, model: Union['LegacyGPTModel', GPTModel], cache: Union['A', 'B']):
+                    self.model = model
+                    self.cache = cache
+
+                def run_one_step(self, tokens):
+                    return self.model(tokens)
+
+                def evict(self):
+                    return self.cache.evict()  # decoy: no member of the union resolves
+
+            def serve(wrapper: Wrapper, requests):
+                for tokens in requests:
+                    out = wrapper.run_one_step(tokens)
+                    wrapper.evict()
+                    out.item()
+        """,
+    }
+    index = ProjectIndex(summarise_tree(tmp_path, files))
+    found = {index.functions[k].qualname: (v.tier, v.via) for k, v in index.hot_functions().items()}
+    assert found["Wrapper.run_one_step"] == ("step", ("Wrapper.run_one_step (step: calls the model)",))
+    assert found["serve"] == ("step", ("serve (step: decode loop)",))
+    # Decoy: a union of names the file never imports binds nothing (`B` elsewhere is not `self.cache`).
+    assert found["Wrapper.evict"][0] == "step" and "B.evict" not in found
+
+
+def test_a_namespace_folder_inside_a_package_is_not_cut(tmp_path):
+    """Only a top-level folder without `__init__.py` starts module names; a deeper one (`core/models/` inside the
+    package `core`) is not cut, a measured trade-off: cutting it tripled SGLang's hot path."""
+    files = {
+        "megatron/core/__init__.py": "",
+        "megatron/core/models/gpt/__init__.py": "",
+        "megatron/core/models/gpt/gpt_model.py": "class GPTModel:\n    pass\n",
+    }
+    index = ProjectIndex(summarise_tree(tmp_path, files))
+    assert index.class_by_dotted("megatron.core.models.gpt.gpt_model.GPTModel") is None
+
+
+UNION_FIELD = """
+    from typing import Union
+    import torch
+    from torch import nn
+
+    class SplitBatch:
+        def fill(self, ids):
+            self.lens = torch.tensor(ids, device="cuda")
+
+    class CombineBatch:
+        def fill(self, ids):
+            self.lens = torch.tensor(ids, device="cuda")
+
+    class OtherBatch:
+        def fill(self, ids):  # decoy: not a member of the union
+            self.lens = torch.tensor(ids, device="cuda")
+
+    class BatchInput:
+        minibatch: Union[SplitBatch, CombineBatch]
+        size: Union[int, str]
+
+        def fill(self, ids):
+            self.minibatch.fill(ids)
+
+    class Model(nn.Module):
+        def forward(self, batch: BatchInput):
+            batch.fill([1, 2])
+"""
+
+
+def test_a_union_annotated_field_holds_each_member():
+    """ktransformers' `minibatch: Union[ForwardMiniBatchSplit, ForwardMiniBatchCombine]` at class level: the
+    field holds one of them, so `self.minibatch.fill(...)` reaches both `fill`s."""
+    found = hot({"pkg.batch": UNION_FIELD})
+    assert found["SplitBatch.fill"][1][-1] == "SplitBatch.fill [self.minibatch: SplitBatch]"
+    assert found["CombineBatch.fill"][1][-1] == "CombineBatch.fill [self.minibatch: CombineBatch]"
+    assert "OtherBatch.fill" not in found

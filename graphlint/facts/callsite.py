@@ -482,18 +482,20 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
 
 
 def _field_with_host(kinds: set[str]) -> str | None:
-    """`self.offs[:n] + 1 >= self.block_size`: fields of `self` met with host operands, deferred as a join: a host
-    tensor when the fields settle to host tensors and host numbers, else unknown. None when no field takes part
-    or another operand is not host data."""
+    """`self.offs[:n] + 1 >= self.block_size`: a view of a `self` field met with host operands, deferred as a join:
+    a host tensor when the viewed fields settle to host tensors, else unknown. None when no view of a field takes
+    part or another operand is not host data."""
     flat = {k for kind in kinds for k in (kind[len(JOIN):].split("|") if kind.startswith(JOIN) else (kind,))}
     fields = {k for k in flat if k.startswith((SELF, HOSTIF)) and "," not in k}
-    if not fields or not flat - fields <= {"host", "cpu_tensor"}:
+    if not any(k.startswith(HOSTIF) for k in fields):
+        # `self.spec + 1`: what the fields settle to; a factory's tensor (`torch.arange(n) / self.dim`) is left
+        # out, as it may follow a default device
+        return join_later(flat) if fields and flat - fields <= {"host"} else None
+    if not flat - fields <= {"host", "cpu_tensor"}:
         return None
-    if any(k.startswith(HOSTIF) or k == "cpu_tensor" for k in flat):
-        # a tensor operand decides the device (as the inference reads `host_t + x`): a plain field next to it
-        # (`self.num_tokens`) is a number, or a 0-d tensor that cannot move it
-        flat = {k for k in flat if not k.startswith(SELF)}
-    return join_later(flat)
+    # the view decides the device (as the inference reads `host_t + x`): a plain field next to it
+    # (`self.num_tokens`) is a number, or a 0-d tensor that cannot move it
+    return join_later({k for k in flat if not k.startswith(SELF)})
 
 
 def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:

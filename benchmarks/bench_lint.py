@@ -192,14 +192,8 @@ def baseline_rows(models: Path, work: Path, ref: str, runs: int) -> list[dict]:
 
 
 def baseline_table(models: Path, rows: list[dict]) -> str:
-    files, lines = count(models)
-    base = rows[0]["median_s"]
-    out = [f"### Cold `-j 1` lint of transformers/models against {rows[0]['tool']}: {files} files, {lines:,} lines\n",
-           "| graphlint | Median user CPU s | Runs | × first row | Peak RSS MB |", "|---|---|---|---|---|"]
-    for r in rows:
-        runs = ", ".join(f"{u:.1f}" for u in r["runs"])
-        out.append(f"| {r['tool']} | {r['median_s']:.1f} | {runs} | {r['median_s'] / base:.2f} | {r['peak_rss_mb']} |")
-    return "\n".join(out) + "\n"
+    return table(f"Cold `-j 1` lint of transformers/models against {rows[0]['tool']}", models, rows,
+                 ("graphlint", "Median user CPU s", "× first row"), digits=1)
 
 
 # --- the editor route -------------------------------------------------------------------------------
@@ -355,14 +349,18 @@ def editor_table(label: str, rows: list[dict]) -> str:
     return "\n".join(out) + "\n"
 
 
-def table(label: str, target: Path, rows: list[dict]) -> str:
+def table(label: str, target: Path, rows: list[dict],
+          heads: tuple[str, str, str] = ("Tool", "Median wall s", "× graphlint cold"), digits: int = 2) -> str:
+    """Median, runs, ratio to the first row and peak RSS per tool; `heads` names the tool, median and ratio
+    columns."""
     files, lines = count(target)
     base = rows[0]["median_s"]
     out = [f"### {label}: {files} files, {lines:,} lines\n",
-           "| Tool | Median wall s | Runs | × graphlint cold | Peak RSS MB |", "|---|---|---|---|---|"]
+           f"| {heads[0]} | {heads[1]} | Runs | {heads[2]} | Peak RSS MB |", "|---|---|---|---|---|"]
     for r in rows:
         runs = ", ".join(f"{w:.1f}" for w in r["runs"])
-        out.append(f"| {r['tool']} | {r['median_s']:.2f} | {runs} | {r['median_s'] / base:.2f} | {r['peak_rss_mb']} |")
+        out.append(f"| {r['tool']} | {r['median_s']:.{digits}f} | {runs} | {r['median_s'] / base:.2f} | "
+                   f"{r['peak_rss_mb']} |")
     return "\n".join(out) + "\n"
 
 

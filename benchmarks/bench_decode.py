@@ -32,6 +32,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
+from unittest import mock
 
 import torch
 
@@ -132,6 +134,19 @@ def bench_native(hf, ctx: int, iters: int, repeats: int,  # graphlint: cold
     return res
 
 
+def _replay_both(model, plain: DSV4Runner, variant: DSV4Runner, b: int, ctx: int,
+                 read: Callable[[int], object]) -> list:
+    """`read(b)` after one replay of bucket `b` by each runner from the same placed state (the state is placed
+    again afterwards, for timing)."""
+    outs = []
+    for r in (plain, variant):
+        place_rows_at(model, b, ctx)
+        r.graphs(b)
+        outs.append(read(b))
+    place_rows_at(model, b, ctx)
+    return outs
+
+
 @torch.no_grad()
 def bench_step_pdl(model, plain: DSV4Runner, ctx: int, iters: int, repeats: int,  # graphlint: cold
                    label: str) -> dict[str, dict[int, float]]:
@@ -141,20 +156,13 @@ def bench_step_pdl(model, plain: DSV4Runner, ctx: int, iters: int, repeats: int,
     from dsv4_native import _backend
 
     shipped = _backend.STEP_PDL
-    _backend.STEP_PDL = not shipped
-    try:
+    with mock.patch.object(_backend, "STEP_PDL", not shipped):
         runner = DSV4Runner(model, BUCKETS).capture()
-    finally:
-        _backend.STEP_PDL = shipped
     row: dict[int, float] = {}
     for b in BUCKETS:
-        outs = []
-        for r in (plain, runner):
-            place_rows_at(model, b, ctx)
-            r.graphs(b)
-            outs.append((model.logits[:b].clone(), model.io.next_tok[:b].clone()))
+        outs = _replay_both(model, plain, runner, b, ctx,
+                            lambda n: (model.logits[:n].clone(), model.io.next_tok[:n].clone()))
         same = all(torch.equal(x, y) for x, y in zip(*outs))
-        place_rows_at(model, b, ctx)
         row[b] = time_steps(lambda: runner.graphs(b), iters, repeats)
         print(f"  step PDL {'off' if shipped else 'on'} b={b}: replay {row[b]:.3f} ms, logits and tokens bitwise "
               f"equal to the default replay: {same}", flush=True)
@@ -170,21 +178,12 @@ def bench_step_cublas(model, plain: DSV4Runner, ctx: int, iters: int, repeats: i
     (the GEMV kernel and cuBLAS round differently)."""
     from dsv4_native import _backend
 
-    shipped = _backend.STEP_CHOICES["step_gemv"]
-    _backend.STEP_CHOICES["step_gemv"] = ((_backend.ANY, _backend.ANY, False),)
-    try:
+    with mock.patch.dict(_backend.STEP_CHOICES, step_gemv=((_backend.ANY, _backend.ANY, False),)):
         runner = DSV4Runner(model, BUCKETS).capture()
-    finally:
-        _backend.STEP_CHOICES["step_gemv"] = shipped
     row: dict[int, float] = {}
     for b in BUCKETS:
-        outs = []
-        for r in (plain, runner):
-            place_rows_at(model, b, ctx)
-            r.graphs(b)
-            outs.append(model.logits[:b].clone().float())
-        diff = ((outs[0] - outs[1]).abs().max() / outs[1].abs().max()).item()
-        place_rows_at(model, b, ctx)
+        shipped_logits, cublas = _replay_both(model, plain, runner, b, ctx, lambda n: model.logits[:n].clone().float())
+        diff = ((shipped_logits - cublas).abs().max() / cublas.abs().max()).item()
         row[b] = time_steps(lambda: runner.graphs(b), iters, repeats)
         print(f"  cuBLAS projections b={b}: replay {row[b]:.3f} ms, logits max rel diff from the default replay "
               f"{diff:.1e}", flush=True)

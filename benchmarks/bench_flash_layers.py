@@ -60,7 +60,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Optional
 
 import torch
 import torch.nn as nn
@@ -489,6 +489,17 @@ def parse_args(argv: list[str] | None) -> tuple[Setup, argparse.Namespace]:  # g
     return st, args
 
 
+
+def finish_report(report: list[str], t0: float, out: Optional[Path]) -> str:  # graphlint: cold
+    """The report with its total time: printed, written to `out` when given, returned."""
+    report.append(f"total time {time.time() - t0:.0f} s")
+    text = "\n".join(report)
+    print(text)
+    if out:
+        out.write_text(text + "\n")
+    return text
+
+
 def main(argv: list[str] | None = None) -> str:  # graphlint: cold
     st, args = parse_args(argv)
     t0 = time.time()
@@ -503,12 +514,7 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
         report += moe_table(st, bw) + [""]
     if "attention" in st.tables:
         report += attention_table(st, bw) + [""]
-    report.append(f"total time {time.time() - t0:.0f} s")
-    text = "\n".join(report)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n")
-    return text
+    return finish_report(report, t0, args.out)
 
 
 if __name__ == "__main__":

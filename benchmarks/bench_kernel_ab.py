@@ -415,12 +415,7 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
             report += [f"section {name} failed: {type(exc).__name__}: {exc}", ""]
         if torch.cuda.is_available():
             torch.cuda.empty_cache()
-    report.append(f"total time {time.time() - t0:.0f} s")
-    text = "\n".join(report)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n")
-    return text
+    return BFL.finish_report(report, t0, args.out)
 
 
 if __name__ == "__main__":

@@ -266,6 +266,17 @@ def test_git_fetch_keeps_only_the_included_paths(tmp_path, upstream):
         fetch.fetch_git(_git_corpus(pinned), tmp_path / "blind", mirror=tmp_path)
 
 
+def test_git_fetch_keeps_a_repository_root_under_the_repository_name(tmp_path, upstream):
+    repo, pinned = upstream
+    whole = fetch.fetch_git(_git_corpus(pinned, "."), tmp_path / "root", mirror=tmp_path)
+    assert "3 files" in whole  # top.py and srv/pkg's two: every .py file of the commit
+    assert (tmp_path / "root" / "proj" / "proj" / "top.py").is_file()
+    assert (tmp_path / "root" / "proj" / "proj" / "srv" / "pkg" / "mod.py").read_text() == SOURCE
+    corpus = fetch.GitCorpus("proj", "https://github.com/owner/proj", pinned, ".", "synthetic", include=("top.py",))
+    assert "1 files" in fetch.fetch_git(corpus, tmp_path / "some", mirror=tmp_path)
+    assert [p.name for p in (tmp_path / "some" / "proj" / "proj").iterdir()] == ["top.py"]
+
+
 def _unseen_corpus(tmp_path: Path) -> Path:
     root = tmp_path / "unseen"
     for name in ("tgi", "lightllm"):

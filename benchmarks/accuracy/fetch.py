@@ -5,6 +5,7 @@
     python benchmarks/accuracy/fetch.py --fresh [--dest benchmarks/accuracy/.fresh]
     python benchmarks/accuracy/fetch.py --unseen [--dest benchmarks/accuracy/.unseen] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --blind [--dest benchmarks/accuracy/.blind] [--mirror DIR]
+    python benchmarks/accuracy/fetch.py --sealed [--dest benchmarks/accuracy/.sealed] [--mirror DIR]
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -12,9 +13,10 @@ checked against the sha256 pinned below (a mismatch is an error: labels point at
 the `.py` files of the labelled package subtree unpacked into `<dest>/<name>/` (the wheel's own layout,
 so `<dest>/litgpt/litgpt/generate/base.py`). A corpus already unpacked from the pinned file is left
 alone. `--fresh` fetches the untouched test set (labels_fresh.json) into its own folder, apart from
-the dev corpora that graphlint work looks at. The git-pinned test sets (GIT_SETS: `--unseen`, `--blind`,
+the dev corpora that graphlint work looks at. The git-pinned test sets (GIT_SETS: `--unseen`, `--blind`, `--sealed`,
 labels_<set>_*.json) are public git repositories pinned at a commit; each corpus's sub-folder is
-checked out at exactly that commit (the hash verified) into `<dest>/<name>/<last part of the folder>/`.
+checked out at exactly that commit (the hash verified) into `<dest>/<name>/<last part of the folder>/`
+(a repository root, folder ".", into `<dest>/<name>/<repository name>/`).
 With `--mirror DIR` a bare mirror under DIR (`DIR/<owner>+<repo>/repo`, or DIR itself) replaces the
 network. Exit 0 when every corpus is in place, 2 when one could
 not be fetched or verified.
@@ -102,7 +104,7 @@ class GitCorpus:
     name: str  # the key labels use (`"corpus"`) and the folder under <dest>
     url: str  # the public repository
     commit: str  # the full 40-hex commit the labels were made on
-    folder: str  # the sub-folder kept; labels' `file` starts with its last part
+    folder: str  # the sub-folder kept; labels' `file` starts with its last part ("." the root: the repo's name)
     why: str  # what inference code it brings
     include: tuple[str, ...] = ()  # paths under the folder to keep (prefixes, as `file` spells them); empty: all
 
@@ -115,6 +117,15 @@ class GitCorpus:
         """`owner+repo`, the folder name a local mirror of the repository uses."""
         owner, repo = self.url.rstrip("/").removesuffix(".git").split("/")[-2:]
         return f"{owner}+{repo}"
+
+    def tree_paths(self) -> tuple[str, str]:
+        """(the kept folder as git names it, "" for the root; the folder its files go to under <dest>/<name>/):
+        a sub-folder keeps its last part, the root takes the repository's name, so a corpus's files always
+        sit in one folder that score.py can lint."""
+        folder = self.folder.strip("/")
+        if folder in ("", "."):
+            return "", self.mirror_name().split("+", 1)[1]
+        return folder, folder.rsplit("/", 1)[-1]
 
 
 @dataclass(frozen=True)
@@ -155,6 +166,29 @@ GIT_SETS: dict[str, GitSet] = {
                   "nano-vllm: a small vLLM-style engine with a scheduler, block manager, CUDA-graph "
                   "model runner and sampler"),
     ), "the third untouched set, labelled in session 5"),
+    "sealed": GitSet(HERE / ".sealed", (
+        GitCorpus("lmdeploy_git", "https://github.com/InternLM/lmdeploy",
+                  "1263d5cd889b7ad500e85b8eb20401327a4516ab", "lmdeploy",
+                  "lmdeploy's PyTorch engine from git (0.16.0 dev line; `lmdeploy` names the 0.18.0 wheel of the "
+                  "fresh set): CUDA-graph runner, model agent and inputs maker, sampling and logits processing, "
+                  "speculative decoding, attention/MoE backends, nn layers, Triton kernel wrappers and the "
+                  "decoder models that matter (Llama, Qwen2/3/3.5, DeepSeek V2/V4 and MTP, Qwen2.5-VL)",
+                  include=("__init__.py", "pytorch/__init__.py", "pytorch/engine/", "pytorch/backends/cuda/",
+                           "pytorch/backends/default/", "pytorch/backends/graph_runner.py",
+                           "pytorch/backends/attention.py", "pytorch/backends/moe.py",
+                           "pytorch/backends/token_dispatcher.py", "pytorch/nn/", "pytorch/kernels/cuda/",
+                           "pytorch/model_inputs.py", "pytorch/strategies/", "pytorch/spec_decode/",
+                           "pytorch/distributed.py", "pytorch/multimodal/", "pytorch/models/utils/",
+                           "pytorch/models/patch.py", "pytorch/models/llama.py", "pytorch/models/qwen2.py",
+                           "pytorch/models/qwen3.py", "pytorch/models/qwen3_moe.py", "pytorch/models/qwen3_5.py",
+                           "pytorch/models/qwen2_5_vl.py", "pytorch/models/deepseek_v2.py",
+                           "pytorch/models/deepseek_v4.py", "pytorch/models/deepseek_mtp.py")),
+        GitCorpus("gptfast", "https://github.com/pytorch-labs/gpt-fast",
+                  "32971d3129541c5bfb4f715abc33d1c5f408d204", ".",
+                  "gpt-fast (its repository root, kept as `gpt-fast/`): decode loop with `decode_one_token` "
+                  "compiled `mode=\"reduce-overhead\"` (a CUDA-graph capture site), speculative decoding, static "
+                  "KV cache, tensor parallelism, the Mixtral MoE variant, int8/int4/GPTQ quantization"),
+    ), "the fourth untouched set, labelled in session 6 (lmdeploy from git, gpt-fast)"),
 }
 
 
@@ -243,8 +277,8 @@ def verified_commit(repo: Path, rev: str, corpus: GitCorpus) -> str:
 def archive(repo: Path, commit: str, corpus: GitCorpus) -> bytes:
     """A tar of the kept paths at commit. git archive reads only their blobs, so a mirror whose
     large files (media, PDFs) are absent still serves them."""
-    folder = corpus.folder.strip("/")
-    paths = [f"{folder}/{sub}" for sub in corpus.include] or [folder]
+    folder = corpus.tree_paths()[0]
+    paths = [f"{folder}/{sub}".lstrip("/") for sub in corpus.include] or [folder or "."]
     tar = subprocess.run(["git", "archive", "--format=tar", commit, "--", *paths], cwd=repo, capture_output=True)
     if tar.returncode != 0 or not tar.stdout:
         raise RuntimeError(f"{corpus.name}: {' '.join(paths)!r} is not in commit {commit}")
@@ -270,19 +304,19 @@ def pinned_tar(corpus: GitCorpus, source: str) -> bytes:
 def checkout(corpus: GitCorpus, source: str, dest: Path) -> int:
     """Write the .py files of the corpus's kept paths at the pinned commit to dest; return how many."""
     tar = pinned_tar(corpus, source)
-    folder = corpus.folder.strip("/")
-    keep = folder.rsplit("/", 1)[0] + "/" if "/" in folder else ""
+    folder, top = corpus.tree_paths()
+    keep = folder + "/" if folder else ""
     count = 0
     with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
         for member in tf.getmembers():
             if not (member.isfile() and member.name.endswith(".py") and member.name.startswith(keep)):
                 continue
-            out = dest / member.name[len(keep):]
+            out = dest / top / member.name[len(keep):]
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(tf.extractfile(member).read())  # type: ignore[union-attr]
             count += 1
     if not count:
-        raise RuntimeError(f"{corpus.name}: no .py file under {folder!r} in commit {corpus.commit}")
+        raise RuntimeError(f"{corpus.name}: no .py file under {corpus.folder!r} in commit {corpus.commit}")
     (dest / STAMP).write_text(corpus.pin + "\n")
     return count
 

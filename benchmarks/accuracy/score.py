@@ -9,6 +9,7 @@
     python benchmarks/accuracy/fetch.py --unseen   # once: the git-pinned unseen set's corpora
     python benchmarks/accuracy/score.py --unseen   # the unseen set: once, by the lead, at the very end
     python benchmarks/accuracy/score.py --blind    # the same for the blind set (fetch.py --blind)
+    python benchmarks/accuracy/score.py --sealed   # the same for the sealed set (fetch.py --sealed)
 
 graphlint runs (as `python -m graphlint`, JSON output, no cache, no configuration file) over every
 fetched corpus once per scope. A finding matches a label when it is a host-sync finding (a GL1xx
@@ -17,8 +18,8 @@ the share of `sync` labels that at least one finding matches. Precision: of the 
 on labelled statements, the share whose label is `sync`; findings on unlabelled lines are counted
 (and listed with --list-unlabelled) for later labelling, never in precision. Findings on labels of
 the other split are ignored. `--fresh` scores labels_fresh.json (split "fresh") on the fresh corpora
-the same way; each git-pinned set of fetch.GIT_SETS (`--unseen`, `--blind`) scores the union of its
-labels_<set>_*.json (split "<set>") on its corpora (.unseen/, .blind/). Exit 0 after printing the
+the same way; each git-pinned set of fetch.GIT_SETS (`--unseen`, `--blind`, `--sealed`) scores the union of its
+labels_<set>_*.json (split "<set>") on its corpora (.unseen/, .blind/, .sealed/). Exit 0 after printing the
 report, 2 on a usage, label or corpus error.
 """
 

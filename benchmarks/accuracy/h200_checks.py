@@ -74,6 +74,8 @@ def cases() -> dict[str, Callable[[], object]]:
     zero_d = torch.tensor(5, device=d)
     mask = torch.zeros(64, 64, dtype=torch.bool, device=d)
     rows = torch.tensor([1, 5, 9], device=d)
+    sq = torch.zeros(64, 64, device=d)
+    bm = torch.arange(64, device=d) % 3 == 0
     out: dict[str, Callable[[], object]] = {
         "torch.tensor([], device=cuda)": lambda: torch.tensor([], device=d, dtype=torch.int32),
         "t[1] = 1 (Python int into a CUDA element)": lambda: t1.__setitem__(1, 1),
@@ -89,6 +91,10 @@ def cases() -> dict[str, Callable[[], object]]:
         "m[rows, cols] = True (CUDA index tensors, bool store)": lambda: mask.__setitem__((rows, rows), True),
         "big[idx] = 0.0 (CUDA index tensor, float store)": lambda: big.__setitem__(rows, 0.0),
         "big[cpu bool mask] (read)": lambda: big[torch.arange(1 << 20) % 2 == 0],
+        # sealed set: scalar stores that may or may not take the masked_fill / fill_ fast paths
+        "sq[bm, bm] = 1.0 (two CUDA bool masks, scalar)": lambda: sq.__setitem__((bm, bm), 1.0),
+        "sq[:, bm] = 0.0 (slice then CUDA bool mask, scalar)": lambda: sq.__setitem__((slice(None), bm), 0.0),
+        "t[5:] = 0 (Python int into a CUDA slice)": lambda: t1.__setitem__(slice(5, None), 0),
         "torch.multinomial (CUDA probs)": lambda: torch.multinomial(torch.ones(4, 100, device=d), 1),
         "torch.tensor(list, device=cuda)": lambda: torch.tensor([1, 2, 3], device=d),
         "big[1:zero_d] (control: sync)": lambda: big[1:zero_d],

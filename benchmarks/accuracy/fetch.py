@@ -188,7 +188,20 @@ GIT_SETS: dict[str, GitSet] = {
                   "gpt-fast (its repository root, kept as `gpt-fast/`): decode loop with `decode_one_token` "
                   "compiled `mode=\"reduce-overhead\"` (a CUDA-graph capture site), speculative decoding, static "
                   "KV cache, tensor parallelism, the Mixtral MoE variant, int8/int4/GPTQ quantization"),
-    ), "the fourth untouched set, labelled in session 6 (lmdeploy from git, gpt-fast)"),
+        GitCorpus("mamba", "https://github.com/state-spaces/mamba",
+                  "e9594ce1c732d97440f0332fdc43170a2294dbfa", "mamba_ssm",
+                  "Mamba (mamba_ssm): decode loop with `torch.cuda.graph` capture and replay of the decode step, "
+                  "the Mamba/Mamba2/Mamba3/MHA mixers whose `step()` the graph records, the selective-scan and "
+                  "SSD Triton wrappers (seq_idx/cu_seqlens handling), layer norms, tensor-parallel layers",
+                  include=("__init__.py", "utils/", "models/", "modules/", "distributed/",
+                           "ops/__init__.py", "ops/selective_scan_interface.py", "ops/triton/")),
+        GitCorpus("eagle", "https://github.com/SafeAILab/EAGLE",
+                  "cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b", "eagle",
+                  "EAGLE speculative decoding: the generate loops of EaModel, tree decoding and posterior "
+                  "evaluation run every step, the draft model's topK_genrate, the KV cache, and the "
+                  "HF-derived base models with KV-cache forwards",
+                  include=("__init__.py", "model/")),
+    ), "the fourth untouched set, labelled in session 6 (lmdeploy from git, gpt-fast, mamba, EAGLE)"),
 }
 
 

@@ -199,8 +199,8 @@ GIT_SETS: dict[str, GitSet] = {
                   "cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b", "eagle",
                   "EAGLE speculative decoding: the generate loops of EaModel, tree decoding and posterior "
                   "evaluation run every step, the draft model's topK_genrate, the KV cache, and the "
-                  "HF-derived base models with KV-cache forwards",
-                  include=("__init__.py", "model/")),
+                  "HF-derived base models with KV-cache forwards, and the Gradio demo that streams from them",
+                  include=("__init__.py", "model/", "application/")),
     ), "the fourth untouched set, labelled in session 6 (lmdeploy from git, gpt-fast, mamba, EAGLE)"),
 }
 

@@ -33,7 +33,7 @@ print("" if any(e.value == "graphlint.runtime.pytest_plugin" for e in eps) else 
 
 # shellcheck disable=SC2086  # PLUGIN is empty or two words
 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" GRAPHLINT_GPU_OUT="$OUT" DSV4_REPORT="$OUT/dsv4.txt" \
-    "$PY" -m pytest -m cuda -p no:cacheprovider $PLUGIN -rfEs --junitxml="$OUT/gate.xml" \
+    "$PY" -m pytest -m cuda -n 0 -p no:cacheprovider $PLUGIN -rfEs --junitxml="$OUT/gate.xml" \
     tests/gpu tests/dsv4 "$@"
 RC=$?
 

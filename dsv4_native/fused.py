@@ -36,7 +36,7 @@ import torch
 import graphlint
 
 from dsv4_native._attn_common import apply_rope_interleaved
-from dsv4_native._backend import choose, pdl_wait, step_pdl, use_triton
+from dsv4_native._backend import choose, eager_direct, pdl_wait, step_pdl, use_triton
 
 try:
     import triton
@@ -342,6 +342,7 @@ def norm_rope(
 
 
 # no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@eager_direct
 @torch.library.custom_op("dsv4::norm_rope", mutates_args=("out", "out2"))
 @graphlint.hot
 def _norm_rope_op(
@@ -373,6 +374,7 @@ def rms_norm_into_new(y: torch.Tensor, weight: torch.Tensor, pos: torch.Tensor, 
     return out
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::linear_f32", mutates_args=("out",))
 @graphlint.hot
 def linear_f32(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
@@ -392,6 +394,7 @@ def _linear_f32_fake(x, w, table, row_scale, out) -> None:
     return None
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::linear_gemv", mutates_args=("out",))
 @graphlint.hot
 def linear_gemv(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor) -> None:
@@ -420,6 +423,7 @@ def step_linear(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     return torch.nn.functional.linear(x, w)
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::embed_step", mutates_args=("x", "pos_c", "n_valid"))
 @graphlint.hot
 def embed_step(ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: torch.Tensor, pos_c: torch.Tensor,

@@ -19,7 +19,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import check_kernel_inputs
-from ._backend import interpreting, pdl_wait, step_pdl, use_triton
+from ._backend import eager_direct, interpreting, pdl_wait, step_pdl, use_triton
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
@@ -348,6 +348,7 @@ def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
 
 
 # no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@eager_direct
 @torch.library.custom_op("dsv4::indexer_topk_fixed", mutates_args=("scores", "topk_idx", "idx"))
 def _indexer_topk_fixed_op(  # graphlint: hot
     q: torch.Tensor, w: torch.Tensor, k: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor,

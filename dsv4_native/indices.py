@@ -21,7 +21,7 @@ from typing import Optional
 
 import torch
 
-from ._backend import pdl_wait, step_pdl, use_triton
+from ._backend import eager_direct, pdl_wait, step_pdl, use_triton
 
 try:
     import triton
@@ -116,6 +116,7 @@ def build_attention_indices_triton(
     )
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::build_attention_indices", mutates_args=("idx",))
 def build_attention_indices(  # graphlint: hot  (decode-step entry point)
     pos: torch.Tensor,

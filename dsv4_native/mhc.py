@@ -31,7 +31,7 @@ import torch.nn as nn
 
 import graphlint
 
-from dsv4_native._backend import pdl_wait, rowwise_linear, rowwise_unary, step_pdl, use_triton
+from dsv4_native._backend import eager_direct, pdl_wait, rowwise_linear, rowwise_unary, step_pdl, use_triton
 from dsv4_native.fused import weighted_rms_norm
 
 try:
@@ -318,6 +318,7 @@ def _mix_triton(x, fn, ws, active, n_rows: int) -> None:
 # ----------------------------------------------------------------------------------------------
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::hc_pre", mutates_args=("y", "post", "comb", "ws"))
 @graphlint.hot
 def hc_pre(
@@ -382,6 +383,7 @@ def hc_post(
 
 
 # no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@eager_direct
 @torch.library.custom_op("dsv4::hc_post", mutates_args=("out", "next_ws"))
 @graphlint.hot
 def _hc_post_op(f: torch.Tensor, x: torch.Tensor, post: torch.Tensor, comb: torch.Tensor, active: torch.Tensor,
@@ -403,6 +405,7 @@ def _hc_post_fake(f, x, post, comb, active, out, next_fn, next_ws) -> None:
     return None
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::hc_head", mutates_args=("out", "ws"))
 @graphlint.hot
 def hc_head(

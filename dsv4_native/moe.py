@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import choose, interpreting, pdl_wait, rowwise_unary, step_pdl, use_triton
+from dsv4_native._backend import choose, eager_direct, interpreting, pdl_wait, rowwise_unary, step_pdl, use_triton
 from dsv4_native.router import moe_route, router_splits
 
 try:
@@ -555,6 +555,7 @@ def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post
 # ----------------------------------------------------------------------------------------------
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::moe_align", mutates_args=("sorted_ids", "expert_ids", "n_post_pad"))
 @graphlint.hot
 def moe_align(
@@ -578,6 +579,7 @@ def _moe_align_fake(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, b
     return None
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::moe_experts_gemv", mutates_args=("h", "y_slot", "out"))
 @graphlint.hot
 def moe_experts_gemv(
@@ -615,6 +617,7 @@ def _moe_experts_gemv_fake(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n
     return None
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::moe_experts_grouped", mutates_args=("h", "y_slot", "out"))
 @graphlint.hot
 def moe_experts_grouped(

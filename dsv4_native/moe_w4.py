@@ -39,7 +39,7 @@ import torch.nn.functional as F
 import graphlint
 
 from dsv4_native import fp4
-from dsv4_native._backend import choose, interpreting, pdl_available, use_triton
+from dsv4_native._backend import choose, eager_direct, interpreting, pdl_available, use_triton
 from dsv4_native.moe import DSV4MoE, SWIGLU_LIMIT, MoELayer, slot_sum_triton
 
 try:
@@ -455,6 +455,7 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
 # ----------------------------------------------------------------------------------------------
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::moe_w4_experts", mutates_args=("x16", "xs", "h", "y_slot", "out"))
 @graphlint.hot
 def moe_w4_experts(

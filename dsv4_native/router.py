@@ -25,7 +25,8 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import pdl_available, pdl_wait, rowwise_linear, rowwise_unary, step_pdl, use_triton
+from dsv4_native._backend import (eager_direct, pdl_available, pdl_wait, rowwise_linear, rowwise_unary, step_pdl,
+                                   use_triton)
 
 try:
     import triton
@@ -214,6 +215,7 @@ def _router_triton(
     )
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::moe_route", mutates_args=("slot_ids", "slot_w", "logits_ws"))
 @graphlint.hot
 def moe_route(

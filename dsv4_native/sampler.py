@@ -75,7 +75,7 @@ import torch
 
 import graphlint
 
-from dsv4_native._backend import use_triton
+from dsv4_native._backend import eager_direct, use_triton
 
 try:
     import triton
@@ -749,6 +749,7 @@ def _sample_full_triton(logits, temperature, rep_penalty, freq_penalty, pres_pen
 WORKSPACE = ("scores", "pstat", "part", "piv", "state", "cand", "cand_n", "pval", "pidx")
 
 
+@eager_direct
 @torch.library.custom_op(
     "dsv4::device_sample_full",
     mutates_args=("seen", "counts", "next_tok") + WORKSPACE,

@@ -26,7 +26,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs
-from ._backend import choose, interpreting, pdl_wait, step_pdl, use_triton
+from ._backend import choose, eager_direct, interpreting, pdl_wait, step_pdl, use_triton
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
@@ -477,6 +477,7 @@ def sparse_decode_attention_triton(
 # custom op
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::sparse_decode_attention", mutates_args=("out", "workspace"))
 def sparse_decode_attention(  # graphlint: hot  (decode-step entry point)
     q: torch.Tensor,

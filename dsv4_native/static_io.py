@@ -20,7 +20,7 @@ import torch.nn as nn
 
 import graphlint
 
-from dsv4_native._backend import use_triton
+from dsv4_native._backend import eager_direct, use_triton
 
 try:
     import triton
@@ -68,6 +68,7 @@ if triton is not None:
         tl.store(step_ptr + offs * 0, st + 1, mask=step_ok)
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::decode_epilogue", mutates_args=("input_ids", "pos", "seq_len", "active", "step"))
 @graphlint.hot
 def decode_epilogue(

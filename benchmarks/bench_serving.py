@@ -452,7 +452,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         for request in warm:
             runs[name]([request])
     parts = "" if args.no_parts else measure_parts(model, runner, min(1024, args.prompt_max), chunk, device,
-                                                    args.dispatch_ab)
+                                                   args.dispatch_ab)
     if parts:
         print(parts, flush=True)
     if layout:

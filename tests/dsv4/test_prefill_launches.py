@@ -12,6 +12,8 @@ references in the Triton interpreter.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 import torch
 from bench_loader import load_benchmark
@@ -21,34 +23,79 @@ from dsv4_native.prefill import PromptSlice
 PROXY_BUDGET = 453  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
 
 
+# twelve slices of odd lengths at odd starts (mid-group, past an HCA close, shorter and longer than the window)
+STARTS = [3, 0, 129, 7, 0, 1, 5, 250, 16, 0, 33, 1]
+LENGTHS = [37, 5, 130, 9, 64, 3, 1, 77, 16, 20, 41, 2]
+TWELVE = [PromptSlice(s, a, [7 + s] * n) for s, (a, n) in enumerate(zip(STARTS, LENGTHS))]
+
+
 @pytest.fixture(scope="module")
-def count():
+def proxy():
+    """count_kernels' CPU proxy of one packed forward of the tiny model: its sections (launches, syncs)."""
     ck = load_benchmark("count_kernels")
     sched = load_benchmark("bench_engine_schedule")
     model = ck.build_model("tiny", batch=12, device="cpu")
     model.io.active.zero_()
 
-    def launches(slices: list[PromptSlice]) -> int:
+    def sections(slices: list[PromptSlice]):
         for s in slices:
             model.reserve_kv(s.slot, s.start + len(s.tokens))
         try:
-            return sched.prefill_launches(model, slices)
+            return sched.prefill_proxy(model, slices)
         finally:
             for s in slices:
                 model.release_kv(s.slot)
 
-    return launches
+    return sections
+
+
+@pytest.fixture(scope="module")
+def count(proxy):
+    return lambda slices: sum(sec.proxy for sec in proxy(slices))
+
+
+def _syncs(sections) -> Counter:
+    return sum((sec.syncs for sec in sections), Counter())
 
 
 def test_launches_do_not_grow_with_the_slices_packed(count):
-    """One 130-token slice (past an HCA close), and twelve slices of odd lengths at odd starts (mid-group, past
-    an HCA close, shorter and longer than the window): the same launches, within the budget."""
+    """One 130-token slice (past an HCA close), and the twelve slices: the same launches, within the budget."""
     one = count([PromptSlice(0, 0, [7] * 130)])
-    starts = [3, 0, 129, 7, 0, 1, 5, 250, 16, 0, 33, 1]
-    lengths = [37, 5, 130, 9, 64, 3, 1, 77, 16, 20, 41, 2]
-    many = count([PromptSlice(s, a, [7 + s] * n) for s, (a, n) in enumerate(zip(starts, lengths))])
+    many = count(TWELVE)
     assert one == many, f"{one} launches for one slice, {many} for twelve"
     assert PROXY_BUDGET // 2 < many <= PROXY_BUDGET, many  # the lower bound: the proxy saw the forward
+
+
+def _forbidden(*_a, **_k):
+    raise AssertionError("a tensor was read on the host in the prefill forward")
+
+
+def test_the_forward_never_waits_on_the_device(proxy, monkeypatch):
+    """No op of the packed forward's CUDA path would make the host wait for the device: no scalar read
+    (.item(), bool / int / float of a tensor), no output sized by the data (nonzero, a boolean-mask index, ...;
+    `count_kernels.would_sync`), no .tolist() / .numpy(). Its metadata comes from host ints."""
+    for name in ("tolist", "numpy", "__array__"):
+        monkeypatch.setattr(torch.Tensor, name, _forbidden)
+    assert _syncs(proxy(TWELVE)) == Counter()
+
+
+def test_a_sync_slipped_into_the_forward_is_caught(proxy, monkeypatch):
+    """The check above can fail: a scalar read and a boolean-mask index in every MoE layer are reported, and a
+    .tolist() raises."""
+    from dsv4_native import prefill as P
+
+    moe = P._moe
+
+    def leaky(layer, x, ids, active):
+        float(x[active].sum())
+        return moe(layer, x, ids, active)
+
+    monkeypatch.setattr(P, "_moe", leaky)
+    assert _syncs(proxy(TWELVE)) == Counter({"index": 6, "_local_scalar_dense": 6})
+    monkeypatch.setattr(P, "_moe", lambda layer, x, ids, active: moe(layer, x, ids, active.tolist() and active))
+    monkeypatch.setattr(torch.Tensor, "tolist", _forbidden)
+    with pytest.raises(AssertionError, match="read on the host"):
+        proxy(TWELVE)
 
 
 @pytest.mark.parametrize("ratio, segments", [

@@ -25,7 +25,8 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import choose, eager_direct, interpreting, pdl_wait, rowwise_unary, step_pdl, use_triton
+from dsv4_native._backend import (cdiv, choose, eager_direct, interpreting, next_power_of_2, pdl_wait, rowwise_unary,
+                                  step_pdl, use_triton)
 from dsv4_native.router import moe_route, router_splits
 
 try:
@@ -62,29 +63,28 @@ def align_reference(
     """Stable sort of the flat slot ids by expert, each expert's segment padded to a multiple of BM.
 
     Slots whose id is outside [0, num_experts) (padding rows) are dropped. Sentinel = N (slot count).
-    Blocks past the padded total get expert id -1.
+    Blocks past the padded total get expert id -1. The eager prefill runs it per layer, so its launches are
+    host time: 28 whatever N (39 with a separate count, validity mask and block search).
     """
-    flat = slot_ids.reshape(-1).long()
-    n = flat.numel()
-    em = sorted_ids.shape[0]
-    experts = torch.arange(num_experts, device=flat.device)
-    onehot = (flat[:, None] == experts[None, :]).long()  # [N, E]; invalid ids match nothing
-    counts = onehot.sum(0)
+    n, em = slot_ids.numel(), sorted_ids.shape[0]
+    dev = slot_ids.device
+    # ids outside [0, E) become E, a last group whose slots are dropped (written past em, cut off)
+    key = slot_ids.reshape(-1).long().clamp(-1, num_experts).remainder(num_experts + 1)
+    rank = (key[:, None] == torch.arange(num_experts + 1, device=dev)).cumsum(0)  # [N, E+1]: 1-based rank
+    counts = rank[-1, :num_experts]
     padded = (counts + block_m - 1) // block_m * block_m
     pend = padded.cumsum(0)
-    pstart = pend - padded
-    valid = (flat >= 0) & (flat < num_experts)
-    safe = flat.clamp(0, num_experts - 1)
-    rank = (onehot.cumsum(0) - 1).gather(1, safe[:, None]).squeeze(1)
-    dest = torch.where(valid, pstart.index_select(0, safe) + rank, torch.full_like(rank, em))
-    buf = torch.full((em + 1,), n, dtype=torch.long, device=flat.device)
-    buf.scatter_(0, dest, torch.arange(n, device=flat.device))
-    sorted_ids.copy_(buf[:em].to(sorted_ids.dtype))
-    starts = torch.arange(expert_ids.shape[0], device=flat.device) * block_m
+    # slot i of expert e (rank r) goes to row pstart[e] + r - 1; the dropped group's to em + r - 1 < em + N
+    base = F.pad(pend - padded - 1, (0, 1), value=em - 1)
+    dest = base.index_select(0, key) + rank.gather(1, key[:, None]).squeeze(1)
+    buf = torch.full((em + n,), n, dtype=torch.long, device=dev)
+    buf.scatter_(0, dest, torch.arange(n, device=dev))
+    sorted_ids.copy_(buf[:em])
+    starts = torch.arange(0, expert_ids.shape[0] * block_m, block_m, device=dev)
     total = pend[-1:]
-    eb = (pend[None, :] <= starts[:, None]).long().sum(1)
-    expert_ids.copy_(torch.where(starts < total, eb, torch.full_like(eb, -1)).to(expert_ids.dtype))
-    n_post_pad.copy_(total.to(n_post_pad.dtype))
+    # block b belongs to the first expert whose padded segment ends past its start
+    expert_ids.copy_(torch.where(starts < total, torch.searchsorted(pend, starts, right=True), -1))
+    n_post_pad.copy_(total)
 
 
 def experts_reference(
@@ -463,7 +463,7 @@ if triton is not None:
 
 
 def _pow2_at_most(n: int, cap: int, floor: int = 16) -> int:
-    return max(floor, min(cap, triton.next_power_of_2(n)))
+    return max(floor, min(cap, next_power_of_2(n)))
 
 
 def _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts: int, block_m: int) -> None:
@@ -471,7 +471,7 @@ def _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts: int
     _align_kernel[(1,)](
         slot_ids, sorted_ids, expert_ids, n_post_pad,
         N=n, E=num_experts, NBLK=expert_ids.shape[0],
-        BM=block_m, BLOCK_E=triton.next_power_of_2(num_experts), BLOCK_N=32, BLOCK_B=32,
+        BM=block_m, BLOCK_E=next_power_of_2(num_experts), BLOCK_N=32, BLOCK_B=32,
         num_warps=8,
     )
 
@@ -481,9 +481,9 @@ def slot_sum_triton(y_slot, slot_ids, out, num_experts: int, pdl: bool = False, 
     n_tok, n_slot = slot_ids.shape
     dim = out.shape[1]
     block_d = _pow2_at_most(dim, block_d)
-    _slot_sum_kernel[(n_tok, triton.cdiv(dim, block_d))](
+    _slot_sum_kernel[(n_tok, cdiv(dim, block_d))](
         y_slot, slot_ids, out, dim, num_experts,
-        S=n_slot, BLOCK_S=triton.next_power_of_2(n_slot), BLOCK_D=block_d, PDL=pdl, launch_pdl=pdl,
+        S=n_slot, BLOCK_S=next_power_of_2(n_slot), BLOCK_D=block_d, PDL=pdl, launch_pdl=pdl,
         num_warps=num_warps,
     )
 
@@ -496,7 +496,7 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     n = n_tok * n_slot
     bn1, bk1 = _pow2_at_most(inter, block_n, 1), _pow2_at_most(dim, block_k)
     pdl = step_pdl(x)
-    _gemv13_kernel[(n, triton.cdiv(inter, bn1))](
+    _gemv13_kernel[(n, cdiv(inter, bn1))](
         x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, PDL=pdl, launch_pdl=pdl,
         num_warps=warps,
     )
@@ -507,12 +507,12 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     if fuse_sum:  # host-known launch option: GEMM2 + slot sum in one kernel
         # every slot's tile loaded up front while that is at most 64 weights a thread (mid: 56; Flash's 224 spill)
         hoist = inter <= bk2 and n_slot * bn2 * bk2 <= 64 * 32 * warps2
-        _gemv2_sum_kernel[(n_tok, triton.cdiv(dim, bn2))](
+        _gemv2_sum_kernel[(n_tok, cdiv(dim, bn2))](
             h, slot_ids, slot_w, w2, out, n_exp, D=dim, INTER=inter, S=n_slot, BLOCK_N=bn2, BLOCK_K=bk2,
             PDL=pdl, HOIST=hoist, launch_pdl=pdl, num_warps=warps2,
         )
         return
-    _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
+    _gemv2_kernel[(n, cdiv(dim, bn2))](
         h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, PDL=pdl,
         launch_pdl=pdl, num_warps=warps2,
     )
@@ -536,13 +536,13 @@ def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post
     precision = "ieee" if x.dtype == torch.float32 else None
     tn1, tk1, tn2, tk2, warps, stages, skip_dead = tiles
     bn1, bk = _pow2_at_most(inter, tn1), _pow2_at_most(dim, tk1)
-    _grouped13_kernel[(n_blocks, triton.cdiv(inter, bn1))](
+    _grouped13_kernel[(n_blocks, cdiv(inter, bn1))](
         x, sorted_ids, expert_ids, n_post_pad, w13, h, n, n_slot, em, D=dim, INTER=inter,
         BM=block_m, BN=bn1, BK=bk, UPCAST=upcast, PRECISION=precision, SKIP_DEAD=skip_dead, num_warps=warps,
         num_stages=stages,
     )
     bn2, bk2 = _pow2_at_most(dim, tn2), _pow2_at_most(inter, tk2)
-    _grouped2_kernel[(n_blocks, triton.cdiv(dim, bn2))](
+    _grouped2_kernel[(n_blocks, cdiv(dim, bn2))](
         h, sorted_ids, expert_ids, n_post_pad, slot_w, w2, y_slot, n, em, D=dim, INTER=inter,
         BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, PRECISION=precision, SKIP_DEAD=skip_dead, num_warps=warps,
         num_stages=stages,

@@ -196,6 +196,70 @@ if triton is not None:
             ok = (offs_i < N) & (ids_i >= 0) & (ids_i < E)
             tl.store(sorted_ptr + start_i + rank, offs_i, mask=ok)
 
+    @triton.jit(do_not_specialize=["N"])
+    def _align_count_kernel(ids_ptr, counts_ptr, rank_ptr, N, E: tl.constexpr, BLOCK_N: tl.constexpr,
+                            BLOCK_E: tl.constexpr):
+        """Program p, slots [p * BLOCK_N, (p + 1) * BLOCK_N): each slot's rank among the block's earlier slots of
+        its expert, and the block's count per expert (row p of counts [P, BLOCK_E]; invalid ids count nowhere)."""
+        pid = tl.program_id(0)
+        offs = pid * BLOCK_N + tl.arange(0, BLOCK_N)
+        ok = offs < N
+        ids = tl.load(ids_ptr + offs, mask=ok, other=-1)
+        offs_e = tl.arange(0, BLOCK_E)
+        hit = ((ids[:, None] == offs_e[None, :]) & (offs_e < E)[None, :]).to(tl.int32)
+        tl.store(rank_ptr + offs, tl.sum(hit * tl.cumsum(hit, axis=0), axis=1) - 1, mask=ok)
+        tl.store(counts_ptr + pid * BLOCK_E + offs_e, tl.sum(hit, axis=0))
+
+    @triton.jit(do_not_specialize=["N", "P", "NBLK"])
+    def _align_place_kernel(ids_ptr, counts_ptr, rank_ptr, sorted_ptr, expert_ids_ptr, npad_ptr, N, P, NBLK,
+                            E: tl.constexpr, BM: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_E: tl.constexpr,
+                            BLOCK_P: tl.constexpr, BLOCK_B: tl.constexpr):
+        """Program p: the padded segments from every block's counts, then its slots to their rows (segment start
+        + the earlier blocks' slots of the expert + the rank in the block), and blocks p, p + P, ... of the
+        output: their expert (-1 past the padded total) and their pad rows (sentinel N; disjoint from the slots'
+        rows, so no program waits for another)."""
+        pid = tl.program_id(0)
+        offs_e = tl.arange(0, BLOCK_E)
+        e_ok = offs_e < E
+        counts = tl.zeros([BLOCK_E], dtype=tl.int32)
+        before = tl.zeros([BLOCK_E], dtype=tl.int32)
+        p0 = pid * 0  # runtime trip counts as while loops (the interpreter cannot range() over a runtime bound)
+        while p0 < P:
+            offs_p = p0 + tl.arange(0, BLOCK_P)
+            c = tl.load(counts_ptr + offs_p[:, None] * BLOCK_E + offs_e[None, :], mask=(offs_p < P)[:, None],
+                        other=0)
+            counts += tl.sum(c, axis=0)
+            before += tl.sum(tl.where((offs_p < pid)[:, None], c, 0), axis=0)
+            p0 += BLOCK_P
+        padded = (counts + BM - 1) // BM * BM
+        pend = tl.cumsum(padded, axis=0)
+        pstart = pend - padded
+        total = tl.sum(padded, axis=0)
+        offs = pid * BLOCK_N + tl.arange(0, BLOCK_N)
+        ok = offs < N
+        ids = tl.load(ids_ptr + offs, mask=ok, other=-1)
+        base = tl.sum(tl.where(ids[:, None] == offs_e[None, :], (pstart + before)[None, :], 0), axis=1)
+        rank = tl.load(rank_ptr + offs, mask=ok, other=0)
+        tl.store(sorted_ptr + base + rank, offs, mask=ok & (ids >= 0) & (ids < E))
+        if pid == 0:
+            tl.store(npad_ptr, total)
+        offs_r = tl.arange(0, BM)
+        b0 = pid * BLOCK_B
+        while b0 < NBLK:
+            offs_b = b0 + tl.arange(0, BLOCK_B)
+            b_ok = offs_b < NBLK
+            start = offs_b * BM
+            dead = start >= total
+            eb = tl.sum(((pend[None, :] <= start[:, None]) & e_ok[None, :]).to(tl.int32), axis=1)
+            tl.store(expert_ids_ptr + offs_b, tl.where(dead, -1, eb), mask=b_ok)
+            sel = offs_e[None, :] == eb[:, None]
+            cnt_b = tl.sum(tl.where(sel, counts[None, :], 0), axis=1)
+            ps_b = tl.sum(tl.where(sel, pstart[None, :], 0), axis=1)
+            m = start[:, None] + offs_r[None, :]
+            is_pad = ((m - ps_b[:, None]) >= cnt_b[:, None]) | dead[:, None]
+            tl.store(sorted_ptr + m, tl.zeros_like(m) + N, mask=is_pad & b_ok[:, None])
+            b0 += P * BLOCK_B
+
     @triton.jit
     def _gemv13_kernel(
         x_ptr, ids_ptr, w13_ptr, h_ptr,
@@ -473,6 +537,27 @@ def _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts: int
         N=n, E=num_experts, NBLK=expert_ids.shape[0],
         BM=block_m, BLOCK_E=next_power_of_2(num_experts), BLOCK_N=32, BLOCK_B=32,
         num_warps=8,
+    )
+
+
+def align_any_n(slot_ids: torch.Tensor, sorted_ids: torch.Tensor, expert_ids: torch.Tensor, n_post_pad: torch.Tensor,
+                num_experts: int, block_m: int, block_n: int = 256, block_p: int = 64) -> None:
+    """`align_reference`'s outputs for any slot count in two launches (Triton; else the reference): the eager
+    prefill's align, once per layer at a new slot count each forward. `moe_align`'s kernel takes the slot count
+    as a constexpr (a compile per chunk length) and ranks quadratically in one program; here the slot count is
+    a runtime argument, blocks of `block_n` slots are ranked in parallel and placed from every block's counts
+    (`block_p` rows of them per load). slot_ids must be contiguous."""
+    if not use_triton(slot_ids):
+        align_reference(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, block_m)
+        return
+    n, dev = slot_ids.numel(), slot_ids.device
+    programs, block_e = cdiv(n, block_n), next_power_of_2(num_experts)
+    counts = torch.empty(programs, block_e, dtype=torch.int32, device=dev)
+    rank = torch.empty(n, dtype=torch.int32, device=dev)
+    _align_count_kernel[(programs,)](slot_ids, counts, rank, n, E=num_experts, BLOCK_N=block_n, BLOCK_E=block_e)
+    _align_place_kernel[(programs,)](
+        slot_ids, counts, rank, sorted_ids, expert_ids, n_post_pad, n, programs, expert_ids.shape[0],
+        E=num_experts, BM=block_m, BLOCK_N=block_n, BLOCK_E=block_e, BLOCK_P=block_p, BLOCK_B=32,
     )
 
 

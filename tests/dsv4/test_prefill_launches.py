@@ -5,7 +5,8 @@ The forward's per-slice work (compressors, indexer, index lists) runs once for a
 not grow with the number of slices packed; the budget holds it at the measured count so it cannot regress.
 Before the packed passes: 1,470 for one slice, 2,412 for 4, 4,924 for 12 (tiny, 6 layers); 985 for any count
 with them, 785 with the entries' kernel and uncleared workspaces, 649 with the packed passes' kernels, 453
-with the decode step's attention kernel over per-row rings, 387 with the leaner expert align. Also
+with the decode step's attention kernel over per-row rings, 387 with the leaner expert align, 231 with the
+two-launch align kernel (`moe.align_any_n`). Also
 here: the pieces of the CUDA path that the whole-model CPU tests (reference ops) do not run, against their
 references in the Triton interpreter.
 """
@@ -20,7 +21,7 @@ from bench_loader import load_benchmark
 
 from dsv4_native.prefill import PromptSlice
 
-PROXY_BUDGET = 387  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
+PROXY_BUDGET = 231  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
 
 
 # twelve slices of odd lengths at odd starts (mid-group, past an HCA close, shorter and longer than the window)
@@ -86,16 +87,40 @@ def test_a_sync_slipped_into_the_forward_is_caught(proxy, monkeypatch):
 
     moe = P._moe
 
-    def leaky(layer, x, ids, active):
+    def leaky(layer, x, ids, active, *rest):
         float(x[active].sum())
-        return moe(layer, x, ids, active)
+        return moe(layer, x, ids, active, *rest)
 
     monkeypatch.setattr(P, "_moe", leaky)
     assert _syncs(proxy(TWELVE)) == Counter({"index": 6, "_local_scalar_dense": 6})
-    monkeypatch.setattr(P, "_moe", lambda layer, x, ids, active: moe(layer, x, ids, active.tolist() and active))
+    monkeypatch.setattr(P, "_moe", lambda layer, x, ids, active, *rest: moe(layer, x, ids, active.tolist(), *rest))
     monkeypatch.setattr(torch.Tensor, "tolist", _forbidden)
     with pytest.raises(AssertionError, match="read on the host"):
         proxy(TWELVE)
+
+
+@pytest.mark.parametrize("n_tok, slots, experts, block_m", [(37, 7, 9, 4), (20, 3, 5, 16), (6, 2, 3, 1)])
+def test_align_kernel_equals_the_reference(n_tok, slots, experts, block_m, device):
+    """`moe.align_any_n` (the prefill's align: two launches, the slot count a runtime argument) against
+    `align_reference`: the same integers, with blocks of 16 slots placed from 4 count rows per load (several
+    programs, several loads, each program writing every P-th output block), ids out of range (dropped), an
+    expert with no slot and a row of sentinels."""
+    from dsv4_native import moe as M
+
+    g = torch.Generator().manual_seed(n_tok)
+    ids = torch.randint(-1, experts + 1, (n_tok, slots), generator=g, dtype=torch.int32)
+    ids[ids == 1] = 2  # expert 1 gets no slot
+    ids[n_tok // 2] = experts
+    em, n_blocks = M.align_sizes(ids.numel(), experts, block_m)
+    outs = []
+    for align, kw in ((M.align_reference, {}), (M.align_any_n, dict(block_n=16, block_p=4))):
+        out = (torch.full((em,), -5, dtype=torch.int32, device=device),
+               torch.full((n_blocks,), -5, dtype=torch.int32, device=device),
+               torch.zeros(1, dtype=torch.int32, device=device))
+        align(ids.to(device), *out, experts, block_m, **kw)
+        outs.append([t.cpu() for t in out])
+    for got, want in zip(outs[1], outs[0]):
+        assert torch.equal(got, want)
 
 
 @pytest.mark.parametrize("ratio, segments", [

@@ -146,6 +146,24 @@ def moe_naive_loop(  # graphlint: cold
 if triton is not None:
 
     @triton.jit
+    def _align_blocks(sorted_ptr, expert_ids_ptr, b0, NBLK, N, counts, pstart, pend, total, offs_e, e_ok,
+                      BM: tl.constexpr, BLOCK_B: tl.constexpr):
+        """Output blocks b0 .. b0 + BLOCK_B - 1 of the align: each one's expert (-1 past the padded `total`) and
+        its pad rows (sentinel N), from the experts' `counts` and padded segments `[pstart, pend)`."""
+        offs_b = b0 + tl.arange(0, BLOCK_B)
+        b_ok = offs_b < NBLK
+        start = offs_b * BM
+        dead = start >= total
+        eb = tl.sum(((pend[None, :] <= start[:, None]) & e_ok[None, :]).to(tl.int32), axis=1)
+        tl.store(expert_ids_ptr + offs_b, tl.where(dead, -1, eb), mask=b_ok)
+        sel = offs_e[None, :] == eb[:, None]
+        cnt_b = tl.sum(tl.where(sel, counts[None, :], 0), axis=1)
+        ps_b = tl.sum(tl.where(sel, pstart[None, :], 0), axis=1)
+        m = start[:, None] + tl.arange(0, BM)[None, :]
+        is_pad = ((m - ps_b[:, None]) >= cnt_b[:, None]) | dead[:, None]
+        tl.store(sorted_ptr + m, tl.zeros_like(m) + N, mask=is_pad & b_ok[:, None])
+
+    @triton.jit
     def _align_kernel(
         ids_ptr, sorted_ptr, expert_ids_ptr, npad_ptr,
         N: tl.constexpr, E: tl.constexpr, NBLK: tl.constexpr,
@@ -168,21 +186,9 @@ if triton is not None:
         pstart = pend - padded
         total = tl.sum(padded, axis=0)
         tl.store(npad_ptr, total)
-        offs_r = tl.arange(0, BM)
         for b0 in range(0, NBLK, BLOCK_B):
-            offs_b = b0 + tl.arange(0, BLOCK_B)
-            b_ok = offs_b < NBLK
-            start = offs_b * BM
-            live = start < total
-            dead = start >= total
-            eb = tl.sum(((pend[None, :] <= start[:, None]) & e_ok[None, :]).to(tl.int32), axis=1)
-            tl.store(expert_ids_ptr + offs_b, tl.where(live, eb, -1), mask=b_ok)
-            sel = offs_e[None, :] == eb[:, None]
-            cnt_b = tl.sum(tl.where(sel, counts[None, :], 0), axis=1)
-            ps_b = tl.sum(tl.where(sel, pstart[None, :], 0), axis=1)
-            m = start[:, None] + offs_r[None, :]
-            is_pad = ((m - ps_b[:, None]) >= cnt_b[:, None]) | dead[:, None]
-            tl.store(sorted_ptr + m, tl.zeros_like(m) + N, mask=is_pad & b_ok[:, None])
+            _align_blocks(sorted_ptr, expert_ids_ptr, b0, NBLK, N, counts, pstart, pend, total, offs_e, e_ok, BM,
+                          BLOCK_B)
         for i0 in range(0, N, BLOCK_N):
             offs_i = i0 + tl.arange(0, BLOCK_N)
             ids_i = tl.load(ids_ptr + offs_i, mask=offs_i < N, other=-1)
@@ -243,21 +249,10 @@ if triton is not None:
         tl.store(sorted_ptr + base + rank, offs, mask=ok & (ids >= 0) & (ids < E))
         if pid == 0:
             tl.store(npad_ptr, total)
-        offs_r = tl.arange(0, BM)
         b0 = pid * BLOCK_B
         while b0 < NBLK:
-            offs_b = b0 + tl.arange(0, BLOCK_B)
-            b_ok = offs_b < NBLK
-            start = offs_b * BM
-            dead = start >= total
-            eb = tl.sum(((pend[None, :] <= start[:, None]) & e_ok[None, :]).to(tl.int32), axis=1)
-            tl.store(expert_ids_ptr + offs_b, tl.where(dead, -1, eb), mask=b_ok)
-            sel = offs_e[None, :] == eb[:, None]
-            cnt_b = tl.sum(tl.where(sel, counts[None, :], 0), axis=1)
-            ps_b = tl.sum(tl.where(sel, pstart[None, :], 0), axis=1)
-            m = start[:, None] + offs_r[None, :]
-            is_pad = ((m - ps_b[:, None]) >= cnt_b[:, None]) | dead[:, None]
-            tl.store(sorted_ptr + m, tl.zeros_like(m) + N, mask=is_pad & b_ok[:, None])
+            _align_blocks(sorted_ptr, expert_ids_ptr, b0, NBLK, N, counts, pstart, pend, total, offs_e, e_ok, BM,
+                          BLOCK_B)
             b0 += P * BLOCK_B
 
     @triton.jit

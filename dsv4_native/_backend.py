@@ -52,9 +52,15 @@ def next_power_of_2(n: int) -> int:
     return 1 << (n - 1).bit_length() if n > 0 else 0
 
 
+# Triton picks the interpreter or the compiler when a kernel is decorated (at its module's import, which imports
+# this module first), so whether the kernels are compiled is fixed then; read once, not per launch (an
+# environment lookup per launch cost ~5 us on the dev box, twice per launch of the eager prefill).
+_KERNELS_COMPILED = not interpreting()
+
+
 def pdl_available(t: torch.Tensor) -> bool:
-    """Programmatic dependent launch (griddepcontrol PTX) can be compiled in: CUDA tensors, not the interpreter."""
-    return t.is_cuda and not interpreting()
+    """Programmatic dependent launch (griddepcontrol PTX) can be compiled in: CUDA tensors, compiled kernels."""
+    return t.is_cuda and _KERNELS_COMPILED
 
 
 # Programmatic dependent launch between the decode step's Triton kernels: each one is launched with the PDL

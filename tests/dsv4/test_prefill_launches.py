@@ -31,12 +31,18 @@ TWELVE = [PromptSlice(s, a, [7 + s] * n) for s, (a, n) in enumerate(zip(STARTS, 
 
 
 @pytest.fixture(scope="module")
-def proxy():
-    """count_kernels' CPU proxy of one packed forward of the tiny model: its sections (launches, syncs)."""
-    ck = load_benchmark("count_kernels")
-    sched = load_benchmark("bench_engine_schedule")
-    model = ck.build_model("tiny", batch=12, device="cpu")
+def tiny():
+    """count_kernels' zero-weight tiny model (bf16, 12 slots), no row active."""
+    model = load_benchmark("count_kernels").build_model("tiny", batch=12, device="cpu")
     model.io.active.zero_()
+    return model
+
+
+@pytest.fixture(scope="module")
+def proxy(tiny):
+    """count_kernels' CPU proxy of one packed forward of the tiny model: its sections (launches, syncs)."""
+    sched = load_benchmark("bench_engine_schedule")
+    model = tiny
 
     def sections(slices: list[PromptSlice]):
         for s in slices:
@@ -97,6 +103,32 @@ def test_a_sync_slipped_into_the_forward_is_caught(proxy, monkeypatch):
     monkeypatch.setattr(torch.Tensor, "tolist", _forbidden)
     with pytest.raises(AssertionError, match="read on the host"):
         proxy(TWELVE)
+
+
+def test_the_forward_calls_no_op_through_the_dispatcher_and_no_constexpr_function(tiny, monkeypatch):
+    """Host time: an eager packed forward (the CUDA path, Triton launches skipped) calls every dsv4 op's body
+    directly (`_backend.eager_direct`: ~70-150 us of dispatcher Python a call otherwise) and no triton
+    constexpr function from host code (`triton.cdiv` / `next_power_of_2`: ~5-9 us a call; `_backend` has
+    host versions)."""
+    from torch._library.custom_ops import CustomOpDef
+    from triton.runtime.jit import ConstexprFunction
+
+    from dsv4_native.prefill import forward_chunks
+
+    calls = []
+    for cls in (CustomOpDef, ConstexprFunction):
+        real = cls.__call__
+        monkeypatch.setattr(cls, "__call__", lambda self, *a, _f=real, **k: calls.append(self) or _f(self, *a, **k))
+    launches = []
+    for sl in TWELVE:
+        tiny.reserve_kv(sl.slot, sl.start + len(sl.tokens))
+    try:
+        with load_benchmark("count_kernels").triton_launches(launches.append, execute=False), torch.no_grad():
+            forward_chunks(tiny, TWELVE, exact=False)
+    finally:
+        for sl in TWELVE:
+            tiny.release_kv(sl.slot)
+    assert launches and calls == []
 
 
 @pytest.mark.parametrize("n_tok, slots, experts, block_m", [(37, 7, 9, 4), (20, 3, 5, 16), (6, 2, 3, 1)])

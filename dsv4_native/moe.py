@@ -63,8 +63,8 @@ def align_reference(
     """Stable sort of the flat slot ids by expert, each expert's segment padded to a multiple of BM.
 
     Slots whose id is outside [0, num_experts) (padding rows) are dropped. Sentinel = N (slot count).
-    Blocks past the padded total get expert id -1. The eager prefill runs it per layer, so its launches are
-    host time: 28 whatever N (39 with a separate count, validity mask and block search).
+    Blocks past the padded total get expert id -1. 28 launches whatever N (39 with a separate count, validity
+    mask and block search): the CPU path of the step and of the exact prefill (CUDA: `align_any_n`).
     """
     n, em = slot_ids.numel(), sorted_ids.shape[0]
     dev = slot_ids.device

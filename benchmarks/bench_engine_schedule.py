@@ -44,7 +44,8 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from count_kernels import _ProxyMode, _Sections, _triton_launches, build_model  # noqa: E402  (sets the interpreter)
+# (count_kernels sets the interpreter)
+from count_kernels import Section, _ProxyMode, _Sections, _triton_launches, build_model  # noqa: E402
 from bench_serving import (Request, kv_budget_layout, static_batches, static_utilisation,  # noqa: E402
                            workload)
 from dsv4_native.engine import DSV4Engine, EngineStats, StopConditions  # noqa: E402
@@ -168,15 +169,21 @@ def static_seconds(reqs: list[Request], slots: int, costs: DeviceCosts, setting:
 
 
 @torch.no_grad()
-def prefill_launches(model: DSV4Model, slices: list[PromptSlice]) -> int:  # graphlint: cold
-    """Proxy launches of one packed forward (count_kernels: ATen ops that launch + Triton launches)."""
+def prefill_proxy(model: DSV4Model, slices: list[PromptSlice]) -> list[Section]:  # graphlint: cold
+    """count_kernels' CPU proxy of one packed forward (the CUDA path): its sections' launches and the ops that
+    would sync on CUDA."""
     sections = _Sections(model)
     try:
         with _triton_launches(sections), _ProxyMode(sections):
             forward_chunks(model, slices, exact=False)
     finally:
         sections.remove()
-    return sum(sec.proxy for sec in sections.items)
+    return sections.items
+
+
+def prefill_launches(model: DSV4Model, slices: list[PromptSlice]) -> int:  # graphlint: cold
+    """Proxy launches of one packed forward (count_kernels: ATen ops that launch + Triton launches)."""
+    return sum(sec.proxy for sec in prefill_proxy(model, slices))
 
 
 def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold

@@ -8,9 +8,9 @@ at 8 requests/s) on the `mid` model with 64 slots, HF on the first 4 requests of
 ~40-60 ms per step; each HF batch stops after `--hf-max-time` seconds and its row counts the tokens made). Order:
 every system's burst run, then HF's, then the Poisson runs (arrival-bound: ~32 s each whatever the system).
 One device command, estimated ~4.5 min on the H200 (setup and capture ~45 s, parts ~15 s, bursts ~12-20 s each,
-HF <= 60 s, Poisson ~32-36 s each; estimates, not measured). Rows are printed as each run ends; `--deadline S`
-skips the runs that would start after S seconds (the table is still printed), so a time-limited device
-command keeps what it measured:
+HF <= 60 s, Poisson ~32-36 s each; estimates, not measured); `--parts-only` times just the parts (below).
+Rows are printed as each run ends; `--deadline S` skips the runs that would start after S seconds (the table
+is still printed), so a time-limited device command keeps what it measured:
 
     PYTHONPATH=$PWD timeout 380 python3 benchmarks/bench_serving.py --deadline 300 --out $OUT/serving.md
 
@@ -64,6 +64,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from dsv4_native import _backend  # noqa: E402
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
 from dsv4_native.engine import DSV4Engine, EngineStats, StopConditions  # noqa: E402
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
@@ -294,10 +295,11 @@ def _timed(fn: Callable[[], object], device: str, repeats: int) -> tuple[float, 
 
 @torch.no_grad()
 def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: int,  # graphlint: cold
-                  device: str) -> str:
+                  device: str, dispatch_ab: bool = False) -> str:
     """Decode step ms per bucket with every row of it active at ~`prompt_len` positions, and prefill forward ms
     (wall and host) for one slice of 2 x `chunk` and of `chunk` tokens, the same tokens as 4 and as 12 packed
-    slices, and one of the 4 alone: the host time of a forward should not grow with its slices."""
+    slices, and one of the 4 alone: the host time of a forward should not grow with its slices. `dispatch_ab`:
+    each forward also with the custom ops called through the dispatcher (`_backend.EAGER_DIRECT` off)."""
     slots = max(runner.buckets)
     io = model.io
     io.eos_id.fill_(-1)
@@ -321,8 +323,11 @@ def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: 
         for slot, n in enumerate(lens):
             model.reserve_kv(slot, n)
         slices = [PromptSlice(slot, 0, (prompt * (n // len(prompt) + 1))[:n]) for slot, n in enumerate(lens)]
-        wall, host = _timed(lambda: forward_chunks(model, slices, exact=device != "cuda"), device, 3)
-        lines.append(f"| {name} | {wall:.1f} | {host:.1f} |")
+        for direct in (False, True) if dispatch_ab else (True,):
+            _backend.EAGER_DIRECT = direct
+            wall, host = _timed(lambda: forward_chunks(model, slices, exact=device != "cuda"), device, 3)
+            label = name if direct or not dispatch_ab else f"{name}, ops dispatched"
+            lines.append(f"| {label} | {wall:.1f} | {host:.1f} |")
         for slot in range(len(lens)):
             model.release_kv(slot)
     return "\n".join(lines)
@@ -355,6 +360,10 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                    help="seconds per HF batch (HF's max_time: the row counts the tokens made by then)")
     p.add_argument("--hf-patterns", default="burst", help="patterns HF runs (a few requests: Poisson means little)")
     p.add_argument("--no-parts", action="store_true", help="skip the decode-step / prefill-forward timings")
+    p.add_argument("--dispatch-ab", action="store_true",
+                   help="parts: each prefill forward also with the custom ops through the dispatcher (A/B)")
+    p.add_argument("--parts-only", action="store_true",
+                   help="only the decode-step / prefill-forward timings (no serving runs: ~1 min on the H200)")
     p.add_argument("--deadline", type=float, default=None,
                    help="seconds after the start: runs that would start later are skipped (reported)")
     p.add_argument("--seed", type=int, default=0)
@@ -366,6 +375,10 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
         args.rate, args.hf_requests, args.hf_batch, args.max_engine_slots = 50.0, 4, 2, 4
     if not (0 < args.prompt_min <= args.prompt_max and 0 < args.out_min <= args.out_max and args.requests > 0):
         p.error("need 0 < prompt-min <= prompt-max, 0 < out-min <= out-max and requests > 0")
+    if args.parts_only and args.no_parts:
+        p.error("--parts-only and --no-parts exclude each other")
+    if args.parts_only:
+        args.systems = ""
     if args.kv_budget not in ("static", "off") and not args.kv_budget.isdigit():
         p.error(f"--kv-budget must be 'static', 'off' or a token count, got {args.kv_budget!r}")
     return args
@@ -385,7 +398,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     t = time.perf_counter()
     runner = DSV4Runner(model).capture()
     capture_s = time.perf_counter() - t
-    systems, patterns = args.systems.split(","), args.patterns.split(",")
+    systems, patterns = [n for n in args.systems.split(",") if n], args.patterns.split(",")
     base = workload(args, sizes["vocab_size"])
     chunk = args.chunk or DEFAULT_CHUNK
     layout = ""
@@ -438,7 +451,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     for name in systems:
         for request in warm:
             runs[name]([request])
-    parts = "" if args.no_parts else measure_parts(model, runner, min(1024, args.prompt_max), chunk, device)
+    parts = "" if args.no_parts else measure_parts(model, runner, min(1024, args.prompt_max), chunk, device,
+                                                   args.dispatch_ab)
     if parts:
         print(parts, flush=True)
     if layout:
@@ -475,7 +489,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
             f"{args.hf_requests} requests ({args.hf_patterns}, batches of {args.hf_batch}, at most "
             f"{args.hf_max_time:.0f} s each)\n" + (f"\n{layout}\n" if layout else ""))
     notes = [f"* {r.system}, {r.pattern}: {r.notes}" for r in results if r.notes]
-    report = "\n".join([head, table(results), "", speedups(results), "", *notes, "",
+    runs_report = [table(results), "", speedups(results), "", *notes, ""] if systems else []
+    report = "\n".join([head, *runs_report,
                         *(["### parts (device timings)", "", parts, ""] if parts else []),
                         *([f"skipped (past --deadline): {', '.join(skipped)}", ""] if skipped else []),
                         f"total {time.perf_counter() - start:.0f} s", ""])

@@ -51,6 +51,13 @@ VIEW_OPS = frozenset({
     "new_empty_strided", "_reshape_alias", "unfold", "diagonal",
 })
 GEMMS = frozenset({"mm", "addmm", "bmm", "baddbmm", "matmul", "linear"})
+# ATen ops that make the host wait for the device on CUDA: a scalar read (.item(), bool / int / float of a
+# tensor) or an output sized by the data. Index ops with a boolean mask and repeat_interleave without
+# output_size size their output by the data too (`would_sync`).
+SYNC_OPS = frozenset({
+    "_local_scalar_dense", "nonzero", "masked_select", "_unique", "_unique2", "unique_dim", "unique_consecutive",
+    "unique_dim_consecutive", "bincount", "equal",
+})
 
 
 @dataclass
@@ -62,6 +69,7 @@ class Section:
     triton: Counter = field(default_factory=Counter)  # kernel name -> launches
     fp32_gemms: int = 0
     device: int = -1  # real CUDA kernels (-1: not measured)
+    syncs: Counter = field(default_factory=Counter)  # op name -> ops that would sync on CUDA (`would_sync`)
 
     @property
     def proxy(self) -> int:
@@ -116,12 +124,24 @@ class _ProxyMode(TorchDispatchMode):
                 raise ValueError(f"cannot count inside {func}: not a torch.library.custom_op")
             with self:  # the op's Python body, under the mode again
                 return opdef._init_fn(*args, **kwargs)
+        if would_sync(name, args, kwargs):
+            self.sections.current.syncs[name] += 1
         if name not in VIEW_OPS and not func.is_view:
             sec = self.sections.current
             sec.aten[name] += 1
             if name in GEMMS and any(isinstance(a, torch.Tensor) and a.dtype == torch.float32 for a in args):
                 sec.fp32_gemms += 1
         return func(*args, **kwargs)
+
+
+def would_sync(name: str, args: tuple, kwargs: dict) -> bool:
+    """The ATen op `name` would make the host wait for the device on CUDA (`SYNC_OPS`, a boolean-mask index,
+    repeat_interleave without output_size)."""
+    if name in SYNC_OPS:
+        return True
+    if name in ("index", "index_put", "index_put_", "_index_put_impl_") and len(args) > 1:
+        return any(isinstance(t, torch.Tensor) and t.dtype == torch.bool for t in args[1] or ())
+    return name == "repeat_interleave" and isinstance(args[0], torch.Tensor) and kwargs.get("output_size") is None
 
 
 @contextlib.contextmanager

@@ -31,7 +31,7 @@ from typing import Optional, Sequence
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs, rms_norm
-from ._backend import pdl_wait, step_pdl, use_triton
+from ._backend import eager_direct, pdl_wait, step_pdl, use_triton
 from .kv_pages import NULL_BLOCK
 
 try:
@@ -855,6 +855,7 @@ def compressor_update_emit(  # graphlint: hot  (decode-step entry point)
 
 
 # no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@eager_direct
 @torch.library.custom_op("dsv4::compressor_update_emit",
                          mutates_args=("state", "comp_cache", "state2", "comp_cache2"))
 def _compressor_update_emit_op(  # graphlint: hot

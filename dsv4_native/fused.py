@@ -36,7 +36,7 @@ import torch
 import graphlint
 
 from dsv4_native._attn_common import apply_rope_interleaved
-from dsv4_native._backend import choose, pdl_wait, step_pdl, use_triton
+from dsv4_native._backend import cdiv, choose, eager_direct, next_power_of_2, pdl_wait, step_pdl, use_triton
 
 try:
     import triton
@@ -269,7 +269,7 @@ def _task_args(x, weight, cos_sin, out, norm: bool, ring: bool) -> tuple[tuple, 
     max_pos = cos_sin.shape[0] if cos_sin is not None else 1 << 30
     ptrs = (x, weight if weight is not None else x, cos_sin if cos_sin is not None else x, out, max_pos, x.stride(0))
     const = dict(H=heads, D=dim, R=rope, W=out.shape[1] if ring else 1, NORM=norm, WEIGHTED=weight is not None,
-                 RING=ring, BLOCK_P=triton.next_power_of_2(dim // 2))
+                 RING=ring, BLOCK_P=next_power_of_2(dim // 2))
     return ptrs, const
 
 
@@ -301,10 +301,10 @@ def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: Optional[torch.T
     rows = w.shape[0]
     if not (x.is_contiguous() and w.is_contiguous() and out.is_contiguous()):
         raise ValueError("linear_f32: x, w and out must be contiguous")
-    bk = min(tile, triton.next_power_of_2(dim))
+    bk = min(tile, next_power_of_2(dim))
     be = max(2, min(16, tile // bk))
     plain = table is None
-    _linear_f32_kernel[(n_tok, triton.cdiv(rows, be))](
+    _linear_f32_kernel[(n_tok, cdiv(rows, be))](
         x, w, out, x if plain else table, x if plain else row_scale, n_tok, rows, D=dim, BE=be, BK=bk,
         PDL=step_pdl(x), launch_pdl=step_pdl(x), TABLE=not plain, num_warps=4,
     )
@@ -342,6 +342,7 @@ def norm_rope(
 
 
 # no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@eager_direct
 @torch.library.custom_op("dsv4::norm_rope", mutates_args=("out", "out2"))
 @graphlint.hot
 def _norm_rope_op(
@@ -373,6 +374,7 @@ def rms_norm_into_new(y: torch.Tensor, weight: torch.Tensor, pos: torch.Tensor, 
     return out
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::linear_f32", mutates_args=("out",))
 @graphlint.hot
 def linear_f32(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
@@ -392,6 +394,7 @@ def _linear_f32_fake(x, w, table, row_scale, out) -> None:
     return None
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::linear_gemv", mutates_args=("out",))
 @graphlint.hot
 def linear_gemv(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor) -> None:
@@ -420,6 +423,7 @@ def step_linear(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     return torch.nn.functional.linear(x, w)
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::embed_step", mutates_args=("x", "pos_c", "n_valid"))
 @graphlint.hot
 def embed_step(ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: torch.Tensor, pos_c: torch.Tensor,
@@ -429,8 +433,8 @@ def embed_step(ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: tor
     id), pos_c[B] = pos clamped to [0, max_len), n_valid[B] = (pos_c + 1) // ratio. All contiguous."""
     if use_triton(x):
         n, _, dim = x.shape
-        block = min(1024, triton.next_power_of_2(dim))
-        _embed_step_kernel[(n, triton.cdiv(dim, block))](
+        block = min(1024, next_power_of_2(dim))
+        _embed_step_kernel[(n, cdiv(dim, block))](
             ids, pos, embed, x, pos_c, n_valid, embed.shape[0], max_len, D=dim, RATIO=ratio, BLOCK_D=block,
             PDL=step_pdl(x), launch_pdl=step_pdl(x), num_warps=4,
         )

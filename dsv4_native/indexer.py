@@ -19,7 +19,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import check_kernel_inputs
-from ._backend import interpreting, pdl_wait, step_pdl, use_triton
+from ._backend import cdiv, eager_direct, interpreting, next_power_of_2, pdl_wait, step_pdl, use_triton
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
@@ -273,13 +273,13 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
         raise ValueError(f"select must be 'auto', 'kernel' or 'torch', got {select!r}")
     pos_arg = pos if idx is not None else n_valid
     idx_arg = idx if idx is not None else topk_idx
-    consts = dict(BLOCK_K=triton.next_power_of_2(k_top), BLOCK_W=triton.next_power_of_2(window), IDX=idx is not None,
+    consts = dict(BLOCK_K=next_power_of_2(k_top), BLOCK_W=next_power_of_2(window), IDX=idx is not None,
                   PDL=step_pdl(scores), launch_pdl=step_pdl(scores))
     if select == "kernel" or (select == "auto" and n_max <= SELECT_MAX_N):
-        chunk = min(chunk, triton.next_power_of_2(n_max))
+        chunk = min(chunk, next_power_of_2(n_max))
         _topk_select_kernel[(batch,)](
             scores, n_valid, active, topk_idx, pos_arg, idx_arg, n_max, k_top, window, CHUNK=chunk,
-            NCH=triton.cdiv(n_max, chunk), num_warps=8 if chunk >= 2048 else 4, **consts,
+            NCH=cdiv(n_max, chunk), num_warps=8 if chunk >= 2048 else 4, **consts,
         )
         return
     ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]
@@ -313,10 +313,10 @@ def indexer_topk_fixed_triton(
             raise ValueError(f"indexer_topk_fixed: the block table covers {block_table.shape[1] * k.shape[1]} "
                              f"entries, the scores {n_max}")
     check_kernel_inputs("indexer_topk_fixed", tensors, {"index head_dim": head_dim})
-    _indexer_scores_kernel[(batch, triton.cdiv(n_max, BLOCK_N))](
+    _indexer_scores_kernel[(batch, cdiv(n_max, BLOCK_N))](
         q, w, k, n_valid, active, scores, block_table if block_table is not None else n_valid, heads, n_max,
         block_table.shape[1] if block_table is not None else 1,
-        DI=head_dim, BLOCK_HI=max(16, triton.next_power_of_2(heads)), BLOCK_N=BLOCK_N,
+        DI=head_dim, BLOCK_HI=max(16, next_power_of_2(heads)), BLOCK_N=BLOCK_N,
         UPCAST=interpreting(), PRECISION="ieee" if q.dtype == torch.float32 else None,
         RPB=k.shape[1] if block_table is not None else 1, PAGED=block_table is not None, PDL=step_pdl(q),
         launch_pdl=step_pdl(q), num_warps=4,
@@ -348,6 +348,7 @@ def indexer_topk_fixed(  # graphlint: hot  (decode-step entry point)
 
 
 # no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@eager_direct
 @torch.library.custom_op("dsv4::indexer_topk_fixed", mutates_args=("scores", "topk_idx", "idx"))
 def _indexer_topk_fixed_op(  # graphlint: hot
     q: torch.Tensor, w: torch.Tensor, k: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor,

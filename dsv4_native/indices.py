@@ -21,7 +21,7 @@ from typing import Optional
 
 import torch
 
-from ._backend import pdl_wait, step_pdl, use_triton
+from ._backend import eager_direct, next_power_of_2, pdl_wait, step_pdl, use_triton
 
 try:
     import triton
@@ -112,10 +112,11 @@ def build_attention_indices_triton(
     mode = 0 if kmax == window else (2 if topk is not None else 1)
     _build_indices_kernel[(batch,)](
         pos, active, topk if topk is not None else idx, idx, kmax, window, max(ratio, 1),
-        BLOCK=triton.next_power_of_2(kmax), MODE=mode, PDL=step_pdl(idx), launch_pdl=step_pdl(idx),
+        BLOCK=next_power_of_2(kmax), MODE=mode, PDL=step_pdl(idx), launch_pdl=step_pdl(idx),
     )
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::build_attention_indices", mutates_args=("idx",))
 def build_attention_indices(  # graphlint: hot  (decode-step entry point)
     pos: torch.Tensor,

@@ -31,7 +31,8 @@ import torch.nn as nn
 
 import graphlint
 
-from dsv4_native._backend import pdl_wait, rowwise_linear, rowwise_unary, step_pdl, use_triton
+from dsv4_native._backend import (cdiv, eager_direct, next_power_of_2, pdl_wait, rowwise_linear, rowwise_unary,
+                                  step_pdl, use_triton)
 from dsv4_native.fused import weighted_rms_norm
 
 try:
@@ -301,7 +302,7 @@ if triton is not None:
 
 
 def _block_d(dim: int) -> int:
-    return min(512, triton.next_power_of_2(dim))
+    return min(512, next_power_of_2(dim))
 
 
 def _mix_triton(x, fn, ws, active, n_rows: int) -> None:
@@ -318,6 +319,7 @@ def _mix_triton(x, fn, ws, active, n_rows: int) -> None:
 # ----------------------------------------------------------------------------------------------
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::hc_pre", mutates_args=("y", "post", "comb", "ws"))
 @graphlint.hot
 def hc_pre(
@@ -346,10 +348,10 @@ def hc_pre(
             _mix_triton(x, fn, ws, active, 24)
         nsplit = mix_splits(dim)
         norm = norm_w is not None
-        block = triton.next_power_of_2(dim) if norm else _block_d(dim)  # NORM: the whole row in one program
-        _hc_pre_kernel[(x.shape[0], triton.cdiv(dim, block))](
+        block = next_power_of_2(dim) if norm else _block_d(dim)  # NORM: the whole row in one program
+        _hc_pre_kernel[(x.shape[0], cdiv(dim, block))](
             ws, x, base, scale, active, y, post, comb, norm_w if norm else base, rms_eps, hc_eps,
-            D=dim, NSPLIT=nsplit, BLOCK_SP=triton.next_power_of_2(nsplit), ITERS=iters, BLOCK_D=block,
+            D=dim, NSPLIT=nsplit, BLOCK_SP=next_power_of_2(nsplit), ITERS=iters, BLOCK_D=block,
             NORM=norm, PDL=step_pdl(x), launch_pdl=step_pdl(x), num_warps=8 if norm and dim >= 2048 else 4,
         )
     else:
@@ -382,6 +384,7 @@ def hc_post(
 
 
 # no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
+@eager_direct
 @torch.library.custom_op("dsv4::hc_post", mutates_args=("out", "next_ws"))
 @graphlint.hot
 def _hc_post_op(f: torch.Tensor, x: torch.Tensor, post: torch.Tensor, comb: torch.Tensor, active: torch.Tensor,
@@ -390,7 +393,7 @@ def _hc_post_op(f: torch.Tensor, x: torch.Tensor, post: torch.Tensor, comb: torc
         dim = x.shape[2]
         rows = next_fn.shape[0] if next_fn is not None else 0
         block = MIX_BLOCK if rows else _block_d(dim)  # the partials' partition is mix_splits'
-        _hc_post_kernel[(x.shape[0], triton.cdiv(dim, block))](
+        _hc_post_kernel[(x.shape[0], cdiv(dim, block))](
             f, x, post, comb, active, out, next_fn if rows else x, next_ws if rows else x, D=dim, BLOCK_D=block,
             NEXT_ROWS=rows, PDL=step_pdl(x), launch_pdl=step_pdl(x),
         )
@@ -403,6 +406,7 @@ def _hc_post_fake(f, x, post, comb, active, out, next_fn, next_ws) -> None:
     return None
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::hc_head", mutates_args=("out", "ws"))
 @graphlint.hot
 def hc_head(
@@ -424,9 +428,9 @@ def hc_head(
         if not mixed:
             _mix_triton(x, fn, ws, active, 4)
         nsplit = mix_splits(dim)
-        _hc_head_kernel[(x.shape[0], triton.cdiv(dim, _block_d(dim)))](
+        _hc_head_kernel[(x.shape[0], cdiv(dim, _block_d(dim)))](
             ws, x, base, scale, active, out, rms_eps, hc_eps,
-            D=dim, NSPLIT=nsplit, BLOCK_SP=triton.next_power_of_2(nsplit), BLOCK_D=_block_d(dim),
+            D=dim, NSPLIT=nsplit, BLOCK_SP=next_power_of_2(nsplit), BLOCK_D=_block_d(dim),
             PDL=step_pdl(x), launch_pdl=step_pdl(x),
         )
     else:

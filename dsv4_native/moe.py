@@ -25,7 +25,8 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import choose, interpreting, pdl_wait, rowwise_unary, step_pdl, use_triton
+from dsv4_native._backend import (cdiv, choose, eager_direct, interpreting, next_power_of_2, pdl_wait, rowwise_unary,
+                                  step_pdl, use_triton)
 from dsv4_native.router import moe_route, router_splits
 
 try:
@@ -62,29 +63,28 @@ def align_reference(
     """Stable sort of the flat slot ids by expert, each expert's segment padded to a multiple of BM.
 
     Slots whose id is outside [0, num_experts) (padding rows) are dropped. Sentinel = N (slot count).
-    Blocks past the padded total get expert id -1.
+    Blocks past the padded total get expert id -1. 28 launches whatever N (39 with a separate count, validity
+    mask and block search): the CPU path of the step and of the exact prefill (CUDA: `align_any_n`).
     """
-    flat = slot_ids.reshape(-1).long()
-    n = flat.numel()
-    em = sorted_ids.shape[0]
-    experts = torch.arange(num_experts, device=flat.device)
-    onehot = (flat[:, None] == experts[None, :]).long()  # [N, E]; invalid ids match nothing
-    counts = onehot.sum(0)
+    n, em = slot_ids.numel(), sorted_ids.shape[0]
+    dev = slot_ids.device
+    # ids outside [0, E) become E, a last group whose slots are dropped (written past em, cut off)
+    key = slot_ids.reshape(-1).long().clamp(-1, num_experts).remainder(num_experts + 1)
+    rank = (key[:, None] == torch.arange(num_experts + 1, device=dev)).cumsum(0)  # [N, E+1]: 1-based rank
+    counts = rank[-1, :num_experts]
     padded = (counts + block_m - 1) // block_m * block_m
     pend = padded.cumsum(0)
-    pstart = pend - padded
-    valid = (flat >= 0) & (flat < num_experts)
-    safe = flat.clamp(0, num_experts - 1)
-    rank = (onehot.cumsum(0) - 1).gather(1, safe[:, None]).squeeze(1)
-    dest = torch.where(valid, pstart.index_select(0, safe) + rank, torch.full_like(rank, em))
-    buf = torch.full((em + 1,), n, dtype=torch.long, device=flat.device)
-    buf.scatter_(0, dest, torch.arange(n, device=flat.device))
-    sorted_ids.copy_(buf[:em].to(sorted_ids.dtype))
-    starts = torch.arange(expert_ids.shape[0], device=flat.device) * block_m
+    # slot i of expert e (rank r) goes to row pstart[e] + r - 1; the dropped group's to em + r - 1 < em + N
+    base = F.pad(pend - padded - 1, (0, 1), value=em - 1)
+    dest = base.index_select(0, key) + rank.gather(1, key[:, None]).squeeze(1)
+    buf = torch.full((em + n,), n, dtype=torch.long, device=dev)
+    buf.scatter_(0, dest, torch.arange(n, device=dev))
+    sorted_ids.copy_(buf[:em])
+    starts = torch.arange(0, expert_ids.shape[0] * block_m, block_m, device=dev)
     total = pend[-1:]
-    eb = (pend[None, :] <= starts[:, None]).long().sum(1)
-    expert_ids.copy_(torch.where(starts < total, eb, torch.full_like(eb, -1)).to(expert_ids.dtype))
-    n_post_pad.copy_(total.to(n_post_pad.dtype))
+    # block b belongs to the first expert whose padded segment ends past its start
+    expert_ids.copy_(torch.where(starts < total, torch.searchsorted(pend, starts, right=True), -1))
+    n_post_pad.copy_(total)
 
 
 def experts_reference(
@@ -146,6 +146,24 @@ def moe_naive_loop(  # graphlint: cold
 if triton is not None:
 
     @triton.jit
+    def _align_blocks(sorted_ptr, expert_ids_ptr, b0, NBLK, N, counts, pstart, pend, total, offs_e, e_ok,
+                      BM: tl.constexpr, BLOCK_B: tl.constexpr):
+        """Output blocks b0 .. b0 + BLOCK_B - 1 of the align: each one's expert (-1 past the padded `total`) and
+        its pad rows (sentinel N), from the experts' `counts` and padded segments `[pstart, pend)`."""
+        offs_b = b0 + tl.arange(0, BLOCK_B)
+        b_ok = offs_b < NBLK
+        start = offs_b * BM
+        dead = start >= total
+        eb = tl.sum(((pend[None, :] <= start[:, None]) & e_ok[None, :]).to(tl.int32), axis=1)
+        tl.store(expert_ids_ptr + offs_b, tl.where(dead, -1, eb), mask=b_ok)
+        sel = offs_e[None, :] == eb[:, None]
+        cnt_b = tl.sum(tl.where(sel, counts[None, :], 0), axis=1)
+        ps_b = tl.sum(tl.where(sel, pstart[None, :], 0), axis=1)
+        m = start[:, None] + tl.arange(0, BM)[None, :]
+        is_pad = ((m - ps_b[:, None]) >= cnt_b[:, None]) | dead[:, None]
+        tl.store(sorted_ptr + m, tl.zeros_like(m) + N, mask=is_pad & b_ok[:, None])
+
+    @triton.jit
     def _align_kernel(
         ids_ptr, sorted_ptr, expert_ids_ptr, npad_ptr,
         N: tl.constexpr, E: tl.constexpr, NBLK: tl.constexpr,
@@ -168,21 +186,9 @@ if triton is not None:
         pstart = pend - padded
         total = tl.sum(padded, axis=0)
         tl.store(npad_ptr, total)
-        offs_r = tl.arange(0, BM)
         for b0 in range(0, NBLK, BLOCK_B):
-            offs_b = b0 + tl.arange(0, BLOCK_B)
-            b_ok = offs_b < NBLK
-            start = offs_b * BM
-            live = start < total
-            dead = start >= total
-            eb = tl.sum(((pend[None, :] <= start[:, None]) & e_ok[None, :]).to(tl.int32), axis=1)
-            tl.store(expert_ids_ptr + offs_b, tl.where(live, eb, -1), mask=b_ok)
-            sel = offs_e[None, :] == eb[:, None]
-            cnt_b = tl.sum(tl.where(sel, counts[None, :], 0), axis=1)
-            ps_b = tl.sum(tl.where(sel, pstart[None, :], 0), axis=1)
-            m = start[:, None] + offs_r[None, :]
-            is_pad = ((m - ps_b[:, None]) >= cnt_b[:, None]) | dead[:, None]
-            tl.store(sorted_ptr + m, tl.zeros_like(m) + N, mask=is_pad & b_ok[:, None])
+            _align_blocks(sorted_ptr, expert_ids_ptr, b0, NBLK, N, counts, pstart, pend, total, offs_e, e_ok, BM,
+                          BLOCK_B)
         for i0 in range(0, N, BLOCK_N):
             offs_i = i0 + tl.arange(0, BLOCK_N)
             ids_i = tl.load(ids_ptr + offs_i, mask=offs_i < N, other=-1)
@@ -195,6 +201,59 @@ if triton is not None:
             start_i = tl.sum(tl.where(offs_e[None, :] == ids_i[:, None], pstart[None, :], 0), axis=1)
             ok = (offs_i < N) & (ids_i >= 0) & (ids_i < E)
             tl.store(sorted_ptr + start_i + rank, offs_i, mask=ok)
+
+    @triton.jit(do_not_specialize=["N"])
+    def _align_count_kernel(ids_ptr, counts_ptr, rank_ptr, N, E: tl.constexpr, BLOCK_N: tl.constexpr,
+                            BLOCK_E: tl.constexpr):
+        """Program p, slots [p * BLOCK_N, (p + 1) * BLOCK_N): each slot's rank among the block's earlier slots of
+        its expert, and the block's count per expert (row p of counts [P, BLOCK_E]; invalid ids count nowhere)."""
+        pid = tl.program_id(0)
+        offs = pid * BLOCK_N + tl.arange(0, BLOCK_N)
+        ok = offs < N
+        ids = tl.load(ids_ptr + offs, mask=ok, other=-1)
+        offs_e = tl.arange(0, BLOCK_E)
+        hit = ((ids[:, None] == offs_e[None, :]) & (offs_e < E)[None, :]).to(tl.int32)
+        tl.store(rank_ptr + offs, tl.sum(hit * tl.cumsum(hit, axis=0), axis=1) - 1, mask=ok)
+        tl.store(counts_ptr + pid * BLOCK_E + offs_e, tl.sum(hit, axis=0))
+
+    @triton.jit(do_not_specialize=["N", "P", "NBLK"])
+    def _align_place_kernel(ids_ptr, counts_ptr, rank_ptr, sorted_ptr, expert_ids_ptr, npad_ptr, N, P, NBLK,
+                            E: tl.constexpr, BM: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_E: tl.constexpr,
+                            BLOCK_P: tl.constexpr, BLOCK_B: tl.constexpr):
+        """Program p: the padded segments from every block's counts, then its slots to their rows (segment start
+        + the earlier blocks' slots of the expert + the rank in the block), and blocks p, p + P, ... of the
+        output: their expert (-1 past the padded total) and their pad rows (sentinel N; disjoint from the slots'
+        rows, so no program waits for another)."""
+        pid = tl.program_id(0)
+        offs_e = tl.arange(0, BLOCK_E)
+        e_ok = offs_e < E
+        counts = tl.zeros([BLOCK_E], dtype=tl.int32)
+        before = tl.zeros([BLOCK_E], dtype=tl.int32)
+        p0 = pid * 0  # runtime trip counts as while loops (the interpreter cannot range() over a runtime bound)
+        while p0 < P:
+            offs_p = p0 + tl.arange(0, BLOCK_P)
+            c = tl.load(counts_ptr + offs_p[:, None] * BLOCK_E + offs_e[None, :], mask=(offs_p < P)[:, None],
+                        other=0)
+            counts += tl.sum(c, axis=0)
+            before += tl.sum(tl.where((offs_p < pid)[:, None], c, 0), axis=0)
+            p0 += BLOCK_P
+        padded = (counts + BM - 1) // BM * BM
+        pend = tl.cumsum(padded, axis=0)
+        pstart = pend - padded
+        total = tl.sum(padded, axis=0)
+        offs = pid * BLOCK_N + tl.arange(0, BLOCK_N)
+        ok = offs < N
+        ids = tl.load(ids_ptr + offs, mask=ok, other=-1)
+        base = tl.sum(tl.where(ids[:, None] == offs_e[None, :], (pstart + before)[None, :], 0), axis=1)
+        rank = tl.load(rank_ptr + offs, mask=ok, other=0)
+        tl.store(sorted_ptr + base + rank, offs, mask=ok & (ids >= 0) & (ids < E))
+        if pid == 0:
+            tl.store(npad_ptr, total)
+        b0 = pid * BLOCK_B
+        while b0 < NBLK:
+            _align_blocks(sorted_ptr, expert_ids_ptr, b0, NBLK, N, counts, pstart, pend, total, offs_e, e_ok, BM,
+                          BLOCK_B)
+            b0 += P * BLOCK_B
 
     @triton.jit
     def _gemv13_kernel(
@@ -463,7 +522,7 @@ if triton is not None:
 
 
 def _pow2_at_most(n: int, cap: int, floor: int = 16) -> int:
-    return max(floor, min(cap, triton.next_power_of_2(n)))
+    return max(floor, min(cap, next_power_of_2(n)))
 
 
 def _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts: int, block_m: int) -> None:
@@ -471,8 +530,29 @@ def _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts: int
     _align_kernel[(1,)](
         slot_ids, sorted_ids, expert_ids, n_post_pad,
         N=n, E=num_experts, NBLK=expert_ids.shape[0],
-        BM=block_m, BLOCK_E=triton.next_power_of_2(num_experts), BLOCK_N=32, BLOCK_B=32,
+        BM=block_m, BLOCK_E=next_power_of_2(num_experts), BLOCK_N=32, BLOCK_B=32,
         num_warps=8,
+    )
+
+
+def align_any_n(slot_ids: torch.Tensor, sorted_ids: torch.Tensor, expert_ids: torch.Tensor, n_post_pad: torch.Tensor,
+                num_experts: int, block_m: int, block_n: int = 256, block_p: int = 64) -> None:
+    """`align_reference`'s outputs for any slot count in two launches (Triton; else the reference): the eager
+    prefill's align, once per layer at a new slot count each forward. `moe_align`'s kernel takes the slot count
+    as a constexpr (a compile per chunk length) and ranks quadratically in one program; here the slot count is
+    a runtime argument, blocks of `block_n` slots are ranked in parallel and placed from every block's counts
+    (`block_p` rows of them per load). slot_ids must be contiguous."""
+    if not use_triton(slot_ids):
+        align_reference(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, block_m)
+        return
+    n, dev = slot_ids.numel(), slot_ids.device
+    programs, block_e = cdiv(n, block_n), next_power_of_2(num_experts)
+    counts = torch.empty(programs, block_e, dtype=torch.int32, device=dev)
+    rank = torch.empty(n, dtype=torch.int32, device=dev)
+    _align_count_kernel[(programs,)](slot_ids, counts, rank, n, E=num_experts, BLOCK_N=block_n, BLOCK_E=block_e)
+    _align_place_kernel[(programs,)](
+        slot_ids, counts, rank, sorted_ids, expert_ids, n_post_pad, n, programs, expert_ids.shape[0],
+        E=num_experts, BM=block_m, BLOCK_N=block_n, BLOCK_E=block_e, BLOCK_P=block_p, BLOCK_B=32,
     )
 
 
@@ -481,9 +561,9 @@ def slot_sum_triton(y_slot, slot_ids, out, num_experts: int, pdl: bool = False, 
     n_tok, n_slot = slot_ids.shape
     dim = out.shape[1]
     block_d = _pow2_at_most(dim, block_d)
-    _slot_sum_kernel[(n_tok, triton.cdiv(dim, block_d))](
+    _slot_sum_kernel[(n_tok, cdiv(dim, block_d))](
         y_slot, slot_ids, out, dim, num_experts,
-        S=n_slot, BLOCK_S=triton.next_power_of_2(n_slot), BLOCK_D=block_d, PDL=pdl, launch_pdl=pdl,
+        S=n_slot, BLOCK_S=next_power_of_2(n_slot), BLOCK_D=block_d, PDL=pdl, launch_pdl=pdl,
         num_warps=num_warps,
     )
 
@@ -496,7 +576,7 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     n = n_tok * n_slot
     bn1, bk1 = _pow2_at_most(inter, block_n, 1), _pow2_at_most(dim, block_k)
     pdl = step_pdl(x)
-    _gemv13_kernel[(n, triton.cdiv(inter, bn1))](
+    _gemv13_kernel[(n, cdiv(inter, bn1))](
         x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, PDL=pdl, launch_pdl=pdl,
         num_warps=warps,
     )
@@ -507,12 +587,12 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     if fuse_sum:  # host-known launch option: GEMM2 + slot sum in one kernel
         # every slot's tile loaded up front while that is at most 64 weights a thread (mid: 56; Flash's 224 spill)
         hoist = inter <= bk2 and n_slot * bn2 * bk2 <= 64 * 32 * warps2
-        _gemv2_sum_kernel[(n_tok, triton.cdiv(dim, bn2))](
+        _gemv2_sum_kernel[(n_tok, cdiv(dim, bn2))](
             h, slot_ids, slot_w, w2, out, n_exp, D=dim, INTER=inter, S=n_slot, BLOCK_N=bn2, BLOCK_K=bk2,
             PDL=pdl, HOIST=hoist, launch_pdl=pdl, num_warps=warps2,
         )
         return
-    _gemv2_kernel[(n, triton.cdiv(dim, bn2))](
+    _gemv2_kernel[(n, cdiv(dim, bn2))](
         h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, PDL=pdl,
         launch_pdl=pdl, num_warps=warps2,
     )
@@ -536,13 +616,13 @@ def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post
     precision = "ieee" if x.dtype == torch.float32 else None
     tn1, tk1, tn2, tk2, warps, stages, skip_dead = tiles
     bn1, bk = _pow2_at_most(inter, tn1), _pow2_at_most(dim, tk1)
-    _grouped13_kernel[(n_blocks, triton.cdiv(inter, bn1))](
+    _grouped13_kernel[(n_blocks, cdiv(inter, bn1))](
         x, sorted_ids, expert_ids, n_post_pad, w13, h, n, n_slot, em, D=dim, INTER=inter,
         BM=block_m, BN=bn1, BK=bk, UPCAST=upcast, PRECISION=precision, SKIP_DEAD=skip_dead, num_warps=warps,
         num_stages=stages,
     )
     bn2, bk2 = _pow2_at_most(dim, tn2), _pow2_at_most(inter, tk2)
-    _grouped2_kernel[(n_blocks, triton.cdiv(dim, bn2))](
+    _grouped2_kernel[(n_blocks, cdiv(dim, bn2))](
         h, sorted_ids, expert_ids, n_post_pad, slot_w, w2, y_slot, n, em, D=dim, INTER=inter,
         BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, PRECISION=precision, SKIP_DEAD=skip_dead, num_warps=warps,
         num_stages=stages,
@@ -555,6 +635,7 @@ def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post
 # ----------------------------------------------------------------------------------------------
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::moe_align", mutates_args=("sorted_ids", "expert_ids", "n_post_pad"))
 @graphlint.hot
 def moe_align(
@@ -578,6 +659,7 @@ def _moe_align_fake(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, b
     return None
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::moe_experts_gemv", mutates_args=("h", "y_slot", "out"))
 @graphlint.hot
 def moe_experts_gemv(
@@ -615,6 +697,7 @@ def _moe_experts_gemv_fake(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n
     return None
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::moe_experts_grouped", mutates_args=("h", "y_slot", "out"))
 @graphlint.hot
 def moe_experts_grouped(

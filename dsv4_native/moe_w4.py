@@ -39,7 +39,7 @@ import torch.nn.functional as F
 import graphlint
 
 from dsv4_native import fp4
-from dsv4_native._backend import choose, interpreting, pdl_available, use_triton
+from dsv4_native._backend import cdiv, choose, eager_direct, interpreting, pdl_available, use_triton
 from dsv4_native.moe import DSV4MoE, SWIGLU_LIMIT, MoELayer, slot_sum_triton
 
 try:
@@ -438,11 +438,11 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
     (bn1, w1), (bn2, w2) = variant5_tiles(block_n, num_warps)
     common = dict(FMT=fmt, GROUP=group, NW=nw, USE_ASM=use_asm, PDL=pdl, EVF=n_tok == 1, launch_pdl=pdl,
                   num_stages=num_stages)
-    _w4_gemv1_kernel[(n, triton.cdiv(inter, bn1))](
+    _w4_gemv1_kernel[(n, cdiv(inter, bn1))](
         x16.view(torch.int32), xs, flat, w13_q.view(torch.int32), w13_s, gs13, h, n_slot, n_exp,
         D=dim, INTER=inter, BN=bn1, num_warps=w1, **common,
     )
-    _w4_gemv2_kernel[(n, triton.cdiv(dim, bn2))](
+    _w4_gemv2_kernel[(n, cdiv(dim, bn2))](
         h.view(torch.int32), flat, slot_w, w2_q.view(torch.int32), w2_s, gs2, y_slot, n_exp,
         D=dim, INTER=inter, BN=bn2, num_warps=w2, **common,
     )
@@ -455,6 +455,7 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
 # ----------------------------------------------------------------------------------------------
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::moe_w4_experts", mutates_args=("x16", "xs", "h", "y_slot", "out"))
 @graphlint.hot
 def moe_w4_experts(

@@ -51,7 +51,7 @@ from .kv_pages import PagedKV, physical_rows
 from .mhc import HC, HyperConnection, hc_post, hc_pre, mix_workspace
 from .indices import build_attention_indices
 from .model import COMPUTED_LIST_MAX, CSA, DSV4Attention, DSV4Compressor, DSV4Model, RopeTables
-from .moe import DSV4MoE, align_reference, align_sizes, moe_experts_grouped
+from .moe import DSV4MoE, align_any_n, align_reference, align_sizes, moe_experts_grouped
 from .router import moe_route, router_splits
 from .sparse_attention import attend_gathered_ref, attention_workspace, default_num_splits, sparse_decode_attention
 
@@ -329,7 +329,7 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
                      lambda y: _attention(layer.attn, y, rows, model.rope, exact))
         nxt = model.layers[i + 1].attn_hc.fn if i + 1 < len(model.layers) else None
         x = _hc_site(layer.ffn_hc, layer.ffn_norm, x, rows.active, ws, True, nxt,
-                     lambda y: _moe(layer.moe, y.contiguous(), rows.ids, rows.active))
+                     lambda y: _moe(layer.moe, y.contiguous(), rows.ids, rows.active, exact))
 
 
 def _hc_site(hc: HyperConnection, norm_w: torch.Tensor, x: torch.Tensor, active: torch.Tensor, ws: torch.Tensor,
@@ -346,7 +346,8 @@ def _hc_site(hc: HyperConnection, norm_w: torch.Tensor, x: torch.Tensor, active:
     return out
 
 
-def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
+def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch.Tensor,
+         exact: bool) -> torch.Tensor:
     """The MoE layer over all chunk tokens: router + grouped experts on chunk-sized workspaces."""
     if not isinstance(moe, DSV4MoE):
         # 4-bit experts: the module's own path, max_tokens rows per call (its workspaces' size)
@@ -367,9 +368,11 @@ def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch
     sorted_ids = torch.empty(em, dtype=torch.int32, device=dev)
     expert_ids = torch.empty(n_blocks, dtype=torch.int32, device=dev)
     n_post_pad = torch.empty(1, dtype=torch.int32, device=dev)
-    # the plain-PyTorch align on every device: the Triton one is a single program whose slot count is a
-    # constexpr (a compile per new chunk length) and whose stable ranking is quadratic in the slot count
-    align_reference(slot_ids, sorted_ids, expert_ids, n_post_pad, moe.n_experts + 1, moe.block_m)
+    # not the decode step's `moe_align`: its kernel takes the slot count as a constexpr (a compile per chunk
+    # length) and ranks quadratically in one program; `align_any_n` is two launches for any slot count (the
+    # same integers: the exact path keeps the reference ops)
+    align = align_reference if exact else align_any_n
+    align(slot_ids, sorted_ids, expert_ids, n_post_pad, moe.n_experts + 1, moe.block_m)
     h = torch.empty(n, moe.inter, dtype=x.dtype, device=dev)
     y_slot = torch.empty(n, dim, dtype=torch.float32, device=dev)
     out = torch.empty_like(x)

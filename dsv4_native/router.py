@@ -25,7 +25,8 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import pdl_available, pdl_wait, rowwise_linear, rowwise_unary, step_pdl, use_triton
+from dsv4_native._backend import (cdiv, eager_direct, next_power_of_2, pdl_available, pdl_wait, rowwise_linear,
+                                  rowwise_unary, step_pdl, use_triton)
 
 try:
     import triton
@@ -194,9 +195,9 @@ def _router_triton(
     n_exp = wg.shape[0]
     splits = logits_ws.shape[0]
     be = 16
-    bk = min(256, triton.next_power_of_2(triton.cdiv(dim, splits)))
-    chunk = triton.cdiv(triton.cdiv(dim, splits), bk) * bk
-    _router_gemv_kernel[(triton.cdiv(n_exp, be), n_tok, splits)](
+    bk = min(256, next_power_of_2(cdiv(dim, splits)))
+    chunk = cdiv(cdiv(dim, splits), bk) * bk
+    _router_gemv_kernel[(cdiv(n_exp, be), n_tok, splits)](
         x, wg, logits_ws, logits_ws.stride(0), D=dim, E=n_exp, CHUNK=chunk, BE=be, BK=bk, PDL=step_pdl(x),
         launch_pdl=step_pdl(x),
     )
@@ -207,13 +208,14 @@ def _router_triton(
         logits_ws, bias_arg, tid_arg, input_ids, active, slot_ids, slot_w, n_tok, logits_ws.stride(0), scale,
         tid2eid.shape[0] if tid2eid is not None else 1,
         E=n_exp, SPLITS=splits, TOP_K=top_k, USE_HASH=use_hash,
-        BLOCK_E=triton.next_power_of_2(n_exp), BLOCK_S=triton.next_power_of_2(top_k + 1),
+        BLOCK_E=next_power_of_2(n_exp), BLOCK_S=next_power_of_2(top_k + 1),
         TRIGGER=pdl_available(x), PDL=step_pdl(x), launch_pdl=step_pdl(x),
         # one warp: the top-k rounds reduce with shuffles only (H200, batch 1: 8.6 us vs 12.0 at 4 warps)
         num_warps=1,
     )
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::moe_route", mutates_args=("slot_ids", "slot_w", "logits_ws"))
 @graphlint.hot
 def moe_route(

@@ -75,7 +75,7 @@ import torch
 
 import graphlint
 
-from dsv4_native._backend import use_triton
+from dsv4_native._backend import cdiv, eager_direct, next_power_of_2, use_triton
 
 try:
     import triton
@@ -701,14 +701,14 @@ def _draw_triton(logits, temperature, rep_penalty, seen, seed, pos, active, next
     """Draw stage: rows flagged in row_state read the scores and the threshold, the others their logits."""
     n_rows, vocab = logits.shape
     n_blocks = pval.shape[1]
-    block_v = triton.next_power_of_2(triton.cdiv(vocab, n_blocks))
+    block_v = next_power_of_2(cdiv(vocab, n_blocks))
     _sample_partial_kernel[(n_rows, n_blocks)](
         logits, scores, temperature, rep_penalty, seen, seed, pos, active, row_state, pval, pidx, vocab,
         seen.shape[1], n_blocks, row_state.stride(0), BLOCK_V=block_v,
     )
     _sample_reduce_kernel[(n_rows,)](
         pval, pidx, active, next_tok, seen, counts, vocab, seen.shape[1], n_blocks,
-        BLOCK_NB=triton.next_power_of_2(n_blocks),
+        BLOCK_NB=next_power_of_2(n_blocks),
     )
 
 
@@ -718,7 +718,7 @@ def _sample_full_triton(logits, temperature, rep_penalty, freq_penalty, pres_pen
     n_rows, vocab = logits.shape
     nsplit = pstat.shape[-1]  # the workspace fixes the row slicing (sampler_workspace: filter_splits(V))
     npass = part.shape[1]
-    ns_p2 = triton.next_power_of_2(nsplit)
+    ns_p2 = next_power_of_2(nsplit)
     chunk, split_chunks = filter_geometry(vocab, nsplit)
     grid = (n_rows, nsplit)
     # no FMA contraction: `l - freq * c` rounds like the reference (and torch / vLLM) does
@@ -749,6 +749,7 @@ def _sample_full_triton(logits, temperature, rep_penalty, freq_penalty, pres_pen
 WORKSPACE = ("scores", "pstat", "part", "piv", "state", "cand", "cand_n", "pval", "pidx")
 
 
+@eager_direct
 @torch.library.custom_op(
     "dsv4::device_sample_full",
     mutates_args=("seen", "counts", "next_tok") + WORKSPACE,

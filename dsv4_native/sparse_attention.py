@@ -26,7 +26,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs
-from ._backend import choose, interpreting, pdl_wait, step_pdl, use_triton
+from ._backend import cdiv, choose, eager_direct, interpreting, next_power_of_2, pdl_wait, step_pdl, use_triton
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
@@ -441,7 +441,7 @@ def sparse_decode_attention_triton(
     if cos_sin_inv is not None:
         pos = _pos_or_raise(pos)
         tensors["cos_sin_inv"] = cos_sin_inv
-        rope = {"R": cos_sin_inv.shape[1], "BLOCK_R": triton.next_power_of_2(max(cos_sin_inv.shape[1] // 2, 1))}
+        rope = {"R": cos_sin_inv.shape[1], "BLOCK_R": next_power_of_2(max(cos_sin_inv.shape[1] // 2, 1))}
         rope_args = (cos_sin_inv, pos, cos_sin_inv.shape[0])
     else:  # no epilogue: stand-in pointers, never read (pos is read for a computed list)
         rope, rope_args = {"R": 0, "BLOCK_R": 1}, (idx, _pos_or_raise(pos) if index_ratio else active, 1)
@@ -450,8 +450,8 @@ def sparse_decode_attention_triton(
     block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
     kmax = idx.shape[1]
     splits = workspace.shape[1]
-    chunk = triton.cdiv(triton.cdiv(kmax, block_n), splits) * block_n
-    n_hblk = triton.cdiv(heads, block_h)
+    chunk = cdiv(cdiv(kmax, block_n), splits) * block_n
+    n_hblk = cdiv(heads, block_h)
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace, table,
         heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E, *rope_args,
@@ -467,8 +467,8 @@ def sparse_decode_attention_triton(
                              f"head_dim {head_dim}, at least the rope width {rope['R']}")
         _merge_splits_kernel[(batch, heads, head_dim // chunk)](
             workspace, sink, active, out, heads, *rope_args, D=head_dim, SPLITS=splits,
-            SPLITS_P2=triton.next_power_of_2(splits),
-            BLOCK_S=min(MERGE_TILE // chunk, triton.next_power_of_2(splits)), BLOCK_D=chunk,
+            SPLITS_P2=next_power_of_2(splits),
+            BLOCK_S=min(MERGE_TILE // chunk, next_power_of_2(splits)), BLOCK_D=chunk,
             PDL=step_pdl(q), launch_pdl=step_pdl(q), num_warps=4, **rope,
         )
 
@@ -477,6 +477,7 @@ def sparse_decode_attention_triton(
 # custom op
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::sparse_decode_attention", mutates_args=("out", "workspace"))
 def sparse_decode_attention(  # graphlint: hot  (decode-step entry point)
     q: torch.Tensor,

@@ -20,7 +20,7 @@ import torch.nn as nn
 
 import graphlint
 
-from dsv4_native._backend import use_triton
+from dsv4_native._backend import cdiv, eager_direct, next_power_of_2, use_triton
 
 try:
     import triton
@@ -68,6 +68,7 @@ if triton is not None:
         tl.store(step_ptr + offs * 0, st + 1, mask=step_ok)
 
 
+@eager_direct
 @torch.library.custom_op("dsv4::decode_epilogue", mutates_args=("input_ids", "pos", "seq_len", "active", "step"))
 @graphlint.hot
 def decode_epilogue(
@@ -84,8 +85,8 @@ def decode_epilogue(
     step/eos_id/max_len [1]; next_tok/input_ids/pos int64, seq_len int32, active bool."""
     if use_triton(next_tok):
         n = next_tok.shape[0]
-        block = min(1024, triton.next_power_of_2(max(n, 16)))
-        _epilogue_kernel[(triton.cdiv(n, block),)](
+        block = min(1024, next_power_of_2(max(n, 16)))
+        _epilogue_kernel[(cdiv(n, block),)](
             next_tok, input_ids, pos, seq_len, active, step, eos_id, max_len, n, BLOCK=block,
         )
     else:

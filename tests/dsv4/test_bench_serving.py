@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from bench_loader import load_benchmark
 
 
@@ -25,3 +26,17 @@ def test_static_batches_run_their_longest_output():
     reqs = _reqs([(10, 4), (10, 8), (10, 2)])
     steps, live = bs.static_live_rows(reqs, 2)  # batches (4, 8) and (2): 8 + 2 steps for 14 tokens
     assert (steps, live) == (10, 1.4)
+
+
+def test_parts_only_runs_no_serving_system():
+    bs = load_benchmark("bench_serving")
+    assert bs.parse(["--parts-only"]).systems == ""
+    assert bs.parse([]).systems == "engine,engine-kv,static,hf"
+
+
+def test_parts_only_and_no_parts_are_refused_together(capsys):
+    bs = load_benchmark("bench_serving")
+    with pytest.raises(SystemExit) as exc:
+        bs.parse(["--parts-only", "--no-parts"])
+    assert exc.value.code == 2
+    assert "exclude each other" in capsys.readouterr().err

@@ -209,6 +209,29 @@ def test_no_op_mutates_an_argument_with_a_default():
     assert not bad
 
 
+def test_eager_calls_run_the_op_body_and_tracing_keeps_the_op(monkeypatch):
+    """`_backend.eager_direct`: an eager call of a dsv4 op runs its body without the dispatcher (host time of
+    the eager prefill); under a dispatch mode (here fake tensors, as torch.compile / export trace) and with
+    `EAGER_DIRECT` off, the op itself runs (the fake implementation: no kernel on a fake tensor)."""
+    from torch._library.custom_ops import CustomOpDef
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    calls = []
+    op_call = CustomOpDef.__call__
+    monkeypatch.setattr(CustomOpDef, "__call__", lambda self, *a, **k: calls.append(self) or op_call(self, *a, **k))
+    x, w, cs, pos, active = _inputs()
+    out = torch.zeros(B, H, D)
+    FU.norm_rope(x, w, cs, pos, active, out, 1e-6, True, False)
+    assert calls == [] and out.abs().sum() > 0  # the body ran, directly
+    with FakeTensorMode() as mode:
+        fake = [mode.from_tensor(t) for t in (x, w, cs, pos, active, out)]
+        FU.norm_rope(*fake[:6], 1e-6, True, False)
+    assert calls == [FU._norm_rope_op.op]
+    monkeypatch.setattr(_backend, "EAGER_DIRECT", False)
+    FU.norm_rope(x, w, cs, pos, active, out, 1e-6, True, False)
+    assert len(calls) == 2
+
+
 def test_embed_step_equals_the_torch_prologue():
     """The one-launch prologue = the six torch ops it replaced, bitwise: ids clamped into the vocabulary
     (padding rows may hold anything), every stream the embedding row, positions clamped to [0, max_len),

@@ -5,12 +5,15 @@ The forward's per-slice work (compressors, indexer, index lists) runs once for a
 not grow with the number of slices packed; the budget holds it at the measured count so it cannot regress.
 Before the packed passes: 1,470 for one slice, 2,412 for 4, 4,924 for 12 (tiny, 6 layers); 985 for any count
 with them, 785 with the entries' kernel and uncleared workspaces, 649 with the packed passes' kernels, 453
-with the decode step's attention kernel over per-row rings. Also
+with the decode step's attention kernel over per-row rings, 387 with the leaner expert align, 231 with the
+two-launch align kernel (`moe.align_any_n`). Also
 here: the pieces of the CUDA path that the whole-model CPU tests (reference ops) do not run, against their
 references in the Triton interpreter.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import pytest
 import torch
@@ -18,37 +21,138 @@ from bench_loader import load_benchmark
 
 from dsv4_native.prefill import PromptSlice
 
-PROXY_BUDGET = 453  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
+PROXY_BUDGET = 231  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
+
+
+# twelve slices of odd lengths at odd starts (mid-group, past an HCA close, shorter and longer than the window)
+STARTS = [3, 0, 129, 7, 0, 1, 5, 250, 16, 0, 33, 1]
+LENGTHS = [37, 5, 130, 9, 64, 3, 1, 77, 16, 20, 41, 2]
+TWELVE = [PromptSlice(s, a, [7 + s] * n) for s, (a, n) in enumerate(zip(STARTS, LENGTHS))]
 
 
 @pytest.fixture(scope="module")
-def count():
-    ck = load_benchmark("count_kernels")
-    sched = load_benchmark("bench_engine_schedule")
-    model = ck.build_model("tiny", batch=12, device="cpu")
+def tiny():
+    """count_kernels' zero-weight tiny model (bf16, 12 slots), no row active."""
+    model = load_benchmark("count_kernels").build_model("tiny", batch=12, device="cpu")
     model.io.active.zero_()
+    return model
 
-    def launches(slices: list[PromptSlice]) -> int:
+
+@pytest.fixture(scope="module")
+def proxy(tiny):
+    """count_kernels' CPU proxy of one packed forward of the tiny model: its sections (launches, syncs)."""
+    sched = load_benchmark("bench_engine_schedule")
+    model = tiny
+
+    def sections(slices: list[PromptSlice]):
         for s in slices:
             model.reserve_kv(s.slot, s.start + len(s.tokens))
         try:
-            return sched.prefill_launches(model, slices)
+            return sched.prefill_proxy(model, slices)
         finally:
             for s in slices:
                 model.release_kv(s.slot)
 
-    return launches
+    return sections
+
+
+@pytest.fixture(scope="module")
+def count(proxy):
+    return lambda slices: sum(sec.proxy for sec in proxy(slices))
+
+
+def _syncs(sections) -> Counter:
+    return sum((sec.syncs for sec in sections), Counter())
 
 
 def test_launches_do_not_grow_with_the_slices_packed(count):
-    """One 130-token slice (past an HCA close), and twelve slices of odd lengths at odd starts (mid-group, past
-    an HCA close, shorter and longer than the window): the same launches, within the budget."""
+    """One 130-token slice (past an HCA close), and the twelve slices: the same launches, within the budget."""
     one = count([PromptSlice(0, 0, [7] * 130)])
-    starts = [3, 0, 129, 7, 0, 1, 5, 250, 16, 0, 33, 1]
-    lengths = [37, 5, 130, 9, 64, 3, 1, 77, 16, 20, 41, 2]
-    many = count([PromptSlice(s, a, [7 + s] * n) for s, (a, n) in enumerate(zip(starts, lengths))])
+    many = count(TWELVE)
     assert one == many, f"{one} launches for one slice, {many} for twelve"
     assert PROXY_BUDGET // 2 < many <= PROXY_BUDGET, many  # the lower bound: the proxy saw the forward
+
+
+def _forbidden(*_a, **_k):
+    raise AssertionError("a tensor was read on the host in the prefill forward")
+
+
+def test_the_forward_never_waits_on_the_device(proxy, monkeypatch):
+    """No op of the packed forward's CUDA path would make the host wait for the device: no scalar read
+    (.item(), bool / int / float of a tensor), no output sized by the data (nonzero, a boolean-mask index, ...;
+    `count_kernels.would_sync`), no .tolist() / .numpy(). Its metadata comes from host ints."""
+    for name in ("tolist", "numpy", "__array__"):
+        monkeypatch.setattr(torch.Tensor, name, _forbidden)
+    assert _syncs(proxy(TWELVE)) == Counter()
+
+
+def test_a_sync_slipped_into_the_forward_is_caught(proxy, monkeypatch):
+    """The check above can fail: a scalar read and a boolean-mask index in every MoE layer are reported, and a
+    .tolist() raises."""
+    from dsv4_native import prefill as P
+
+    moe = P._moe
+
+    def leaky(layer, x, ids, active, *rest):
+        float(x[active].sum())
+        return moe(layer, x, ids, active, *rest)
+
+    monkeypatch.setattr(P, "_moe", leaky)
+    assert _syncs(proxy(TWELVE)) == Counter({"index": 6, "_local_scalar_dense": 6})
+    monkeypatch.setattr(P, "_moe", lambda layer, x, ids, active, *rest: moe(layer, x, ids, active.tolist(), *rest))
+    monkeypatch.setattr(torch.Tensor, "tolist", _forbidden)
+    with pytest.raises(AssertionError, match="read on the host"):
+        proxy(TWELVE)
+
+
+def test_the_forward_calls_no_op_through_the_dispatcher_and_no_constexpr_function(tiny, monkeypatch):
+    """Host time: an eager packed forward (the CUDA path, Triton launches skipped) calls every dsv4 op's body
+    directly (`_backend.eager_direct`: ~70-150 us of dispatcher Python a call otherwise) and no triton
+    constexpr function from host code (`triton.cdiv` / `next_power_of_2`: ~5-9 us a call; `_backend` has
+    host versions)."""
+    from torch._library.custom_ops import CustomOpDef
+    from triton.runtime.jit import ConstexprFunction
+
+    from dsv4_native.prefill import forward_chunks
+
+    calls = []
+    for cls in (CustomOpDef, ConstexprFunction):
+        real = cls.__call__
+        monkeypatch.setattr(cls, "__call__", lambda self, *a, _f=real, **k: calls.append(self) or _f(self, *a, **k))
+    launches = []
+    for sl in TWELVE:
+        tiny.reserve_kv(sl.slot, sl.start + len(sl.tokens))
+    try:
+        with load_benchmark("count_kernels").triton_launches(launches.append, execute=False), torch.no_grad():
+            forward_chunks(tiny, TWELVE, exact=False)
+    finally:
+        for sl in TWELVE:
+            tiny.release_kv(sl.slot)
+    assert launches and calls == []
+
+
+@pytest.mark.parametrize("n_tok, slots, experts, block_m", [(37, 7, 9, 4), (20, 3, 5, 16), (6, 2, 3, 1)])
+def test_align_kernel_equals_the_reference(n_tok, slots, experts, block_m, device):
+    """`moe.align_any_n` (the prefill's align: two launches, the slot count a runtime argument) against
+    `align_reference`: the same integers, with blocks of 16 slots placed from 4 count rows per load (several
+    programs, several loads, each program writing every P-th output block), ids out of range (dropped), an
+    expert with no slot and a row of sentinels."""
+    from dsv4_native import moe as M
+
+    g = torch.Generator().manual_seed(n_tok)
+    ids = torch.randint(-1, experts + 1, (n_tok, slots), generator=g, dtype=torch.int32)
+    ids[ids == 1] = 2  # expert 1 gets no slot
+    ids[n_tok // 2] = experts
+    em, n_blocks = M.align_sizes(ids.numel(), experts, block_m)
+    outs = []
+    for align, kw in ((M.align_reference, {}), (M.align_any_n, dict(block_n=16, block_p=4))):
+        out = (torch.full((em,), -5, dtype=torch.int32, device=device),
+               torch.full((n_blocks,), -5, dtype=torch.int32, device=device),
+               torch.zeros(1, dtype=torch.int32, device=device))
+        align(ids.to(device), *out, experts, block_m, **kw)
+        outs.append([t.cpu() for t in out])
+    for got, want in zip(outs[1], outs[0]):
+        assert torch.equal(got, want)
 
 
 @pytest.mark.parametrize("ratio, segments", [

@@ -43,3 +43,13 @@ def test_choice_table_lists_every_rule():
     text = B.choice_table()
     assert text.count("\n") == 1 + sum(len(r) for r in B.STEP_CHOICES.values())
     assert "| moe_grouped_tiles | any | any | (64, 128, 64, 128, 4, 3, True) |" in text
+
+
+def test_host_launch_arithmetic_equals_triton():
+    """`_backend.cdiv` / `next_power_of_2` (plain host functions; triton's are constexpr functions, slow from
+    host code) give triton's results, 0 and negatives included."""
+    triton = pytest.importorskip("triton")
+    for n in [*range(-3, 300), 1023, 1024, 1025, (1 << 20) + 1]:
+        assert B.next_power_of_2(n) == triton.next_power_of_2(n), n
+        for d in (1, 2, 3, 16, 128):
+            assert B.cdiv(n, d) == triton.cdiv(n, d), (n, d)

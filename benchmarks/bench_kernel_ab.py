@@ -120,21 +120,24 @@ def winner(times: dict[str, str]) -> str:
 
 
 def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
-    cases = [("smoke", 300, 16, 4096), ("smoke chunked", 300, 16, 64)] if smoke else \
-        [("tiny CSA", 384, 16, X.SELECT_CHUNK), ("mid CSA", 2304, 64, X.SELECT_CHUNK),
-         ("Flash CSA, 64k", 16416, 512, X.SELECT_CHUNK)]
+    # label, scores per row (max_len / 4), valid scores (context / 4), K, chunk
+    cases = [("smoke", 300, 300, 16, 4096), ("smoke chunked", 300, 120, 16, 64)] if smoke else \
+        [("tiny CSA", 384, 384, 16, X.SELECT_CHUNK), ("mid CSA", 2304, 2304, 64, X.SELECT_CHUNK),
+         ("Flash CSA, 64k", 16416, 16416, 512, X.SELECT_CHUNK),
+         ("Flash CSA, 8k of 64k", 16416, 2048, 512, X.SELECT_CHUNK)]
     window = 128
-    rows = ["Indexer top-k: bisection kernel vs torch.topk + mask (sets compared)", "",
-            "| case | batch | scores | K | kernel us | torch us | winner | same ids |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["Indexer top-k: the selection kernel vs torch.topk + mask (sets compared)", "",
+            "| case | batch | scores | valid | K | kernel us | torch us | winner | same ids |",
+            "|---|---|---|---|---|---|---|---|---|"]
     kernel_wins: dict[int, bool] = {}
-    for label, n_max, k, chunk in cases:
+    for label, n_max, n_ok, k, chunk in cases:
         for b in ((1, 2) if smoke else (1, 8)):
             g = torch.Generator(device=dev).manual_seed(n_max + b)
             scores = torch.randn(b, n_max, generator=g, device=dev)
-            n_valid = torch.full((b,), n_max, device=dev)
+            scores[:, n_ok:] = float("-inf")  # as the scores kernel leaves them
+            n_valid = torch.full((b,), n_ok, device=dev)
             active = torch.ones(b, dtype=torch.bool, device=dev)
-            pos = torch.full((b,), 4 * n_max - 1, device=dev)
+            pos = torch.full((b,), 4 * n_ok - 1, device=dev)
             times, sets = {}, {}
             for sel in ("kernel", "torch"):
                 ids = torch.empty(b, k, dtype=torch.int32, device=dev)
@@ -145,7 +148,7 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
                 times[sel] = timed([fn] * 8)
             best = winner(times)
             kernel_wins[n_max] = kernel_wins.get(n_max, True) and best == "kernel"
-            rows.append(f"| {label} | {b} | {n_max} | {k} | {times['kernel']} | {times['torch']} | {best} | "
+            rows.append(f"| {label} | {b} | {n_max} | {n_ok} | {k} | {times['kernel']} | {times['torch']} | {best} | "
                         f"{torch.equal(sets['kernel'], sets['torch'])} |")
             BFL.log(rows[-1])
     widest = max([n for n, won in kernel_wins.items() if won], default=0)

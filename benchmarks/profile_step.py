@@ -1,12 +1,15 @@
 """Where a replayed decode step spends its GPU time: every kernel of CUDA-graph replays (torch.profiler), by
 section of the step (embedding, each layer, head) and by kernel.
 
-    PYTHONPATH=$PWD python3 benchmarks/profile_step.py [--configs tiny,mid] [--batches 1] [--replays 20]
+    PYTHONPATH=$PWD python3 benchmarks/profile_step.py [--configs tiny,mid,flash] [--batches 1] [--replays 20]
         [--top 25] [--out FILE]
 
 Model and state as in bench_decode (the config's sizes, bf16, paged KV, max_len = context + 1024, every live
 row at the config's context with random caches), but random weights generated on the GPU (`randomize_native_`,
-no HF model: the kernels do not depend on the values). `count_kernels.count_cuda` lists each section's kernels
+no HF model: the kernels do not depend on the values). `flash`: bench_flash_layers' model (Flash's sizes, one
+layer of each type: SWA hash-routed, CSA 4, HCA 128, CSA; bf16 experts) sized for 64k (max_len 65,536 + 1024:
+the indexer scores and the HCA lists as a 64k server has them), rows at context 8192.
+`count_kernels.count_cuda` lists each section's kernels
 in launch order from one eager step; a replay launches the same kernels in the same order, so the i-th kernel
 of a replay belongs to the section that holds launch i (checked: each section's kernel names, as a multiset).
 Per section: kernels, GPU busy time (the sum of its kernel durations) and span (first start to last end, the
@@ -29,14 +32,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_decode import CONFIGS, place_rows_at, time_steps  # noqa: E402
 from count_kernels import count_cuda  # noqa: E402
 
-from dsv4_native._model_configs import hf_config, randomize_native_  # noqa: E402
+from bench_flash_layers import LAYER_RATIOS  # noqa: E402
+from dsv4_native._model_configs import FLASH, hf_config, native_config, randomize_native_  # noqa: E402
 from dsv4_native.model import DSV4Config, DSV4Model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 
 
+FLASH_CONTEXT, FLASH_MAX_LEN = 8192, 65536 + 1024
+
+
 def build(config: str, batch: int) -> tuple[DSV4Model, int]:  # graphlint: cold
-    sizes, ctx = CONFIGS[config]
-    cfg = DSV4Config.from_hf(hf_config(sizes), max_batch=max(batch, 8), max_len=ctx + 1024)  # as bench_decode
+    if config == "flash":
+        cfg = native_config(FLASH, LAYER_RATIOS, 1, max_batch=max(batch, 8), max_len=FLASH_MAX_LEN)
+        ctx = FLASH_CONTEXT
+    else:
+        sizes, ctx = CONFIGS[config]
+        cfg = DSV4Config.from_hf(hf_config(sizes), max_batch=max(batch, 8), max_len=ctx + 1024)  # as bench_decode
     model = DSV4Model(cfg, device="cuda", dtype=torch.bfloat16)
     randomize_native_(model)
     return model, ctx

@@ -464,6 +464,14 @@ def _online_packed(kv: torch.Tensor, sc: torch.Tensor, state: torch.Tensor, plan
     return (w / l_).index_select(0, plan.closed)
 
 
+def row_tile_warps(head_dim: int) -> int:
+    """Warps for a kernel whose values live in one `[D/2, 2]` tile (16 x 2 threads a warp): at most one warp per
+    32 channels, so that the tile is never replicated across warps. 4 warps at D 64 replicated it, and the
+    RMSNorm's tl.sum stored every row's partial from 4 threads, two warps apart, to one shared-memory word:
+    racecheck's WAW hazards (docs/testing.md, "racecheck and the compressor's reduction")."""
+    return max(1, min(8, head_dim // 32))
+
+
 def compress_packed(kv: torch.Tensor, score: torch.Tensor, ape: torch.Tensor, norm_w: torch.Tensor,
                     cos_sin: torch.Tensor, state: torch.Tensor, cache: torch.Tensor, plan: ChunkPlan,
                     dst: torch.Tensor, ratio: int, eps: float, exact: bool) -> None:
@@ -481,7 +489,7 @@ def compress_packed(kv: torch.Tensor, score: torch.Tensor, ape: torch.Tensor, no
     sc = score.float() + ape.index_select(0, plan.ape_at)
     check_kernel_inputs("compress_packed", {"cache": cache, "cos_sin": cos_sin, "state": state, "sc": sc},
                         {"head_dim": head_dim})
-    geometry = dict(D=head_dim, RATIO=ratio, ROPE=cos_sin.shape[1], num_warps=4 if head_dim <= 128 else 8)
+    geometry = dict(D=head_dim, RATIO=ratio, ROPE=cos_sin.shape[1], num_warps=row_tile_warps(head_dim))
     if plan.ring_src is not None:
         width = 2 * sc.shape[1]
         new = torch.cat([kv.float(), sc], dim=-1)  # [R, 4d]: what the decode step writes into the ring
@@ -689,34 +697,51 @@ if triton is not None:
         _store_entry(w_new / l_new, pos, emit, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
 
     @triton.jit
+    def _ring_packed_row(new_ptr, state_ptr, slots_ptr, src_ptr, row_pos_ptr, g, n_hist, ch, k: tl.constexpr,
+                         D: tl.constexpr, RATIO: tl.constexpr):
+        """Row k of program g's 2*RATIO rows (`_ring_packed_kernel`): its (kv, score + ape) `[D/2, 2]`, from
+        the segment's ring in `state` or from the packed new rows; (0, -inf) for a row before position 0."""
+        ROWS: tl.constexpr = 2 * RATIO
+        C: tl.constexpr = 2 * D
+        HALF: tl.constexpr = D if k >= RATIO else 0  # previous group: channels [0, D); current: [D, 2D)
+        src = tl.load(src_ptr + g * ROWS + k)
+        ok = tl.load(row_pos_ptr + g * ROWS + k) >= 0  # rows before position 0 are masked
+        hist = src < n_hist
+        slot = tl.load(slots_ptr + src // ROWS, mask=ok & hist, other=0)
+        at = (slot * ROWS + src % ROWS) * (2 * C) + HALF + ch
+        at_new = (src - n_hist) * (2 * C) + HALF + ch
+        kv = tl.where(hist, tl.load(state_ptr + at, mask=ok & hist, other=0.0),
+                      tl.load(new_ptr + at_new, mask=ok & (src >= n_hist), other=0.0))
+        sc = tl.where(hist, tl.load(state_ptr + at + C, mask=ok & hist, other=float("-inf")),
+                      tl.load(new_ptr + at_new + C, mask=ok & (src >= n_hist), other=float("-inf")))
+        return kv, sc
+
+    @triton.jit
     def _ring_packed_kernel(new_ptr, state_ptr, slots_ptr, src_ptr, row_pos_ptr, close_ptr, dst_ptr, norm_w_ptr,
                             cos_sin_ptr, cache_ptr, n_hist, max_pos, eps, D: tl.constexpr, RATIO: tl.constexpr,
                             ROPE: tl.constexpr):
         """Program g: the entry closing at close[g] of a packed overlap pass (`pool_packed`'s ring plan). Its
         2*RATIO rows are `src` rows of [each segment's ring | the packed new rows `new`] (a ring row as
         (segment, ring slot), read from the segment's slot of `state`), `[kv | score + ape]` like the ring;
-        pooled and stored with the decode kernel's code."""
+        pooled and stored with the decode kernel's code. The softmax over rows runs row by row in each
+        thread's registers (`_online_packed_kernel` says why), in the order of a `[rows, D/2, 2]` tile's sums."""
         g = tl.program_id(0).to(tl.int64)
-        ROWS: tl.constexpr = 2 * RATIO
-        C: tl.constexpr = 2 * D
-        k = tl.arange(0, ROWS)[:, None, None]
-        ch = 2 * tl.arange(0, D // 2)[None, :, None] + tl.arange(0, 2)[None, None, :]
-        src = tl.load(src_ptr + g * ROWS + k)
-        ok = tl.load(row_pos_ptr + g * ROWS + k) >= 0  # rows before position 0 are masked
-        hist = src < n_hist
-        slot = tl.load(slots_ptr + src // ROWS, mask=ok & hist, other=0)
-        at = (slot * ROWS + src % ROWS) * (2 * C) + tl.where(k >= RATIO, D, 0) + ch  # previous / current group
-        at_new = (src - n_hist) * (2 * C) + tl.where(k >= RATIO, D, 0) + ch
-        kv = tl.where(hist, tl.load(state_ptr + at, mask=ok & hist, other=0.0),
-                      tl.load(new_ptr + at_new, mask=ok & (src >= n_hist), other=0.0))
-        sc = tl.where(hist, tl.load(state_ptr + at + C, mask=ok & hist, other=float("-inf")),
-                      tl.load(new_ptr + at_new + C, mask=ok & (src >= n_hist), other=float("-inf")))
-        m = tl.max(sc, axis=0)  # the closing row is always there: finite
-        e = tl.exp(sc - m[None, :, :])
-        pooled = tl.sum(e * kv, axis=0) / tl.sum(e, axis=0)
+        ch = 2 * tl.arange(0, D // 2)[:, None] + tl.arange(0, 2)[None, :]
+        m = tl.full([D // 2, 2], float("-inf"), tl.float32)  # the closing row is always there: finite
+        for k in tl.static_range(2 * RATIO):
+            _, sc = _ring_packed_row(new_ptr, state_ptr, slots_ptr, src_ptr, row_pos_ptr, g, n_hist, ch, k, D, RATIO)
+            m = tl.maximum(m, sc)
+        e_sum = tl.zeros([D // 2, 2], tl.float32)
+        ekv_sum = tl.zeros([D // 2, 2], tl.float32)
+        for k in tl.static_range(2 * RATIO):
+            kv, sc = _ring_packed_row(new_ptr, state_ptr, slots_ptr, src_ptr, row_pos_ptr, g, n_hist, ch, k, D,
+                                      RATIO)
+            e = tl.exp(sc - m)
+            e_sum += e
+            ekv_sum += e * kv
         dst = cache_ptr + tl.load(dst_ptr + g) * D
-        _store_entry(pooled, tl.load(close_ptr + g), g >= 0, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO,
-                     ROPE)
+        _store_entry(ekv_sum / e_sum, tl.load(close_ptr + g), g >= 0, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D,
+                     RATIO, ROPE)
 
     @triton.jit
     def _online_packed_kernel(kv_ptr, kv_stride, sc_ptr, grid_ptr, inside_ptr, old_ptr, resume_ptr, close_ptr,
@@ -725,7 +750,14 @@ if triton is not None:
         """Program g: group g of a packed no-overlap pass (`pool_packed`'s grid plan): the running (max, sum,
         weighted sum) from `old[g]` when the group resumes (`resume[g] >= 0`), else empty, folded over its
         inside rows BLOCK_R at a time; its entry stored when it closes (`close[g] >= 0`, at cache row
-        `dst[g]`), the running state left in state row `keep[g]` when it is its segment's last group."""
+        `dst[g]`), the running state left in state row `keep[g]` when it is its segment's last group.
+
+        Every value lives in the `[D/2, 2]` tile of one row, the rows of a block visited one by one (twice: the
+        block's max, then its sums, in the order of a `[BLOCK_R, D/2, 2]` tile's axis-0 max and sums). A
+        `[BLOCK_R, D/2, 2]` tile spread its rows over 16 lanes, so its axis-0 sums left every channel on 16
+        lanes, and not bit-equal ones (the butterfly's first step fuses a lane's own product into an fma with
+        its partner's rounded one); the layout conversions before the stores then wrote all 16 copies to one
+        shared-memory word: racecheck's write-after-write hazards (docs/testing.md)."""
         g = tl.program_id(0).to(tl.int64)
         ch = 2 * tl.arange(0, D // 2)[:, None] + tl.arange(0, 2)[None, :]
         resumed = tl.load(resume_ptr + g) >= 0
@@ -733,17 +765,26 @@ if triton is not None:
         l_ = tl.where(resumed, tl.load(old_ptr + g * 3 * D + D + ch), 0.0)
         w = tl.where(resumed, tl.load(old_ptr + g * 3 * D + 2 * D + ch), 0.0)
         for r0 in range(0, RATIO, BLOCK_R):
-            r = r0 + tl.arange(0, BLOCK_R)[:, None, None]
-            row = tl.load(grid_ptr + g * RATIO + r)
-            ok = tl.load(inside_ptr + g * RATIO + r) != 0
-            s = tl.load(sc_ptr + row * D + ch[None, :, :], mask=ok, other=float("-inf"))
-            x = tl.load(kv_ptr + row * kv_stride + ch[None, :, :], mask=ok, other=0.0)
-            m_new = tl.maximum(m, tl.max(s, axis=0))
+            top = tl.full([D // 2, 2], float("-inf"), tl.float32)
+            for i in tl.static_range(BLOCK_R):
+                row = tl.load(grid_ptr + g * RATIO + r0 + i)
+                ok = tl.load(inside_ptr + g * RATIO + r0 + i) != 0
+                top = tl.maximum(top, tl.load(sc_ptr + row * D + ch, mask=ok, other=float("-inf")))
+            m_new = tl.maximum(m, top)
             base = tl.where(m_new == float("-inf"), 0.0, m_new)  # no row yet: keep (-inf, 0, 0), no nan
             alpha = tl.exp(m - base)
-            p = tl.where(ok, tl.exp(s - base[None, :, :]), 0.0)
-            l_ = l_ * alpha + tl.sum(p, axis=0)
-            w = w * alpha + tl.sum(p * x, axis=0)
+            p_sum = tl.zeros([D // 2, 2], tl.float32)
+            px_sum = tl.zeros([D // 2, 2], tl.float32)
+            for i in tl.static_range(BLOCK_R):
+                row = tl.load(grid_ptr + g * RATIO + r0 + i)
+                ok = tl.load(inside_ptr + g * RATIO + r0 + i) != 0
+                s = tl.load(sc_ptr + row * D + ch, mask=ok, other=float("-inf"))
+                x = tl.load(kv_ptr + row * kv_stride + ch, mask=ok, other=0.0)
+                p = tl.where(ok, tl.exp(s - base), 0.0)
+                p_sum += p
+                px_sum += p * x
+            l_ = l_ * alpha + p_sum
+            w = w * alpha + px_sum
             m = m_new
         close = tl.load(close_ptr + g)
         dst = cache_ptr + tl.maximum(tl.load(dst_ptr + g), 0) * D
@@ -753,7 +794,6 @@ if triton is not None:
         tl.store(st + ch, m, mask=keep >= 0)
         tl.store(st + D + ch, l_, mask=keep >= 0)
         tl.store(st + 2 * D + ch, w, mask=keep >= 0)
-
 
 # a second overlapping compressor stepped in the same launch (`compressor_update_emit`'s `*2` arguments)
 SECOND_NAMES = ("kv_new", "score_new", "ape", "norm_w", "state", "comp_cache")
@@ -800,11 +840,7 @@ def compressor_update_emit_triton(
                     PDL=step_pdl(kv_new), launch_pdl=step_pdl(kv_new),
                     num_warps=4 if max(head_dim, head_dim2) <= 128 else 8)
     if not overlap:
-        # at most one warp per 32 channels: the kernel's [D/2, 2] tile (16 x 2 threads a warp) is then never
-        # replicated across warps. 4 warps at D 64 replicated it, and the RMSNorm's tl.sum stored every row's
-        # partial from 4 threads, two warps apart, to one shared-memory word: racecheck's WAW hazards
-        # (docs/testing.md, "racecheck and the compressor's reduction")
-        geometry["num_warps"] = max(1, min(8, head_dim // 32))
+        geometry["num_warps"] = row_tile_warps(head_dim)
         _compress_online_kernel[(batch,)](
             kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, table,
             n_max, max_blocks, cos_sin.shape[0], eps, D=head_dim, **geometry,

@@ -33,10 +33,13 @@ except ImportError:  # pragma: no cover
     tl = None
 
 BLOCK_N = 64  # compressed entries per program
-# The top-k of the Triton path: `_topk_select_kernel` (one program per row, exact threshold by bisection) up to
-# this many scores per row, `torch.topk` + `_mask_ids_kernel` above it (a host-known shape choice; benchmarks/
-# bench_kernel_ab.py times both). SELECT_CHUNK: scores one pass of the kernel holds in registers.
-SELECT_MAX_N = 8192
+# The top-k of the Triton path: `_topk_select_kernel` (one program per row, exact threshold) up to this many
+# scores per row, `torch.topk` + `_mask_ids_kernel` above it (a host-known shape choice; benchmarks/
+# bench_kernel_ab.py times both). SELECT_CHUNK: scores one pass of the kernel holds in registers. Five chunks
+# cover a server sized for 64k (Flash: 16,416 scores), where torch.topk took 75 us at any context and the
+# kernel's 32 bisection passes over every chunk 115 us (H200, 8387e2c); the kernel now reads only the chunks
+# below the row's context, in 8 radix passes (the A/B's "Flash CSA" rows are the check).
+SELECT_MAX_N = 5 * 4096
 SELECT_CHUNK = 4096
 
 
@@ -196,56 +199,72 @@ if triton is not None:
         return tl.where(valid, key, -2147483648), valid
 
     @triton.jit
+    def _digit_histogram(key, lo, SHIFT: tl.constexpr):
+        """[16] int32: how many keys >= lo have each 4-bit digit ((key - lo) >> SHIFT, the keys at or past
+        lo + (16 << SHIFT) in digit 15)."""
+        d = key.to(tl.int64) - lo
+        return tl.histogram(tl.minimum(tl.maximum(d, 0) >> SHIFT, 15).to(tl.int32), 16, mask=d >= 0)
+
+    @triton.jit
     def _topk_select_kernel(scores_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, N_MAX, K, W,
                             CHUNK: tl.constexpr, NCH: tl.constexpr, BLOCK_K: tl.constexpr,
                             BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False):
         """torch.topk + `_mask_ids_kernel` in one program per row, without a sort: the K-th largest valid key T
-        by bisection over the 2^32 keys (32 counting passes; T stays INT32_MIN when fewer than K are valid),
-        then every valid id with key > T and the lowest-id ties at T, in ascending id order, -1 after them.
-        NCH == 1: the row stays in registers; else each pass re-reads it in CHUNK pieces (from L1 / L2)."""
+        (T stays INT32_MIN when fewer than K are valid), then every valid id with key > T and the lowest-id ties
+        at T, in ascending id order, -1 after them. NCH == 1: the row stays in registers and T comes by bisection
+        over the 2^32 keys (32 counting passes). Else each pass re-reads the row in CHUNK pieces (from L1 / L2),
+        only the chunks below n_valid (a server sized for 64k at 8k context reads 1/8 of them), and T comes by a
+        radix-16 search (8 passes, each a 16-bin histogram of the next 4-bit digit: a quarter of the re-reads)."""
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         ok_row = tl.load(active_ptr + b) != 0
         n_valid = tl.where(ok_row, tl.minimum(tl.load(n_valid_ptr + b).to(tl.int64), N_MAX), 0)
         row = scores_ptr + b * N_MAX
         offs = tl.arange(0, CHUNK)
-        key0, valid0 = _row_keys(row, offs, n_valid)
-        lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or no valid key beats it)
-        hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
-        for _step in range(32):
-            mid = lo + (hi - lo) // 2
-            m32 = mid.to(tl.int32)
-            if NCH == 1:
-                cnt = tl.sum((key0 >= m32).to(tl.int32), axis=0)
-            else:
-                cnt = 0
+        lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or lo = INT32_MIN)
+        if NCH == 1:
+            key0, valid0 = _row_keys(row, offs, n_valid)
+            hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
+            for _step in range(32):
+                mid = lo + (hi - lo) // 2
+                up = tl.sum((key0 >= mid.to(tl.int32)).to(tl.int32), axis=0) >= K
+                lo = tl.where(up, mid, lo)
+                hi = tl.where(up, hi, mid)
+        else:
+            digit = tl.arange(0, 16)
+            for p in tl.static_range(8):  # T in [lo, lo + (16 << (28 - 4p))): its next digit
+                hist = tl.zeros([16], tl.int32)
                 for c in range(NCH):
-                    key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
-                    cnt += tl.sum((key >= m32).to(tl.int32), axis=0)
-            up = cnt >= K
-            lo = tl.where(up, mid, lo)
-            hi = tl.where(up, hi, mid)
+                    if c * CHUNK < n_valid:  # past n_valid every key is INT32_MIN: no chunk there counts
+                        key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
+                        hist += _digit_histogram(key, lo, 28 - 4 * p)
+                # count(key >= lo + (j << shift)) = the keys in digits >= j; T's digit is the largest j (>= 1)
+                # with that count >= K, else 0: the number of j in 1..15 that reach K (the counts fall with j)
+                reach = (tl.sum(hist, axis=0) - tl.cumsum(hist, axis=0) >= K) & (digit < 15)
+                lo += tl.sum(reach.to(tl.int64), axis=0) << (28 - 4 * p)
         thr = lo.to(tl.int32)
         n_gt = 0
         for c in range(NCH):
-            key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
-            n_gt += tl.sum((key > thr).to(tl.int32), axis=0)
+            if c * CHUNK < n_valid:
+                key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
+                n_gt += tl.sum((key > thr).to(tl.int32), axis=0)
         room = K - n_gt  # ties at the threshold still taken
         base = 0
         ties = 0
         out_row = out_ptr + b * K
         idx_row = idx_ptr + b * (W + K)
         for c in range(NCH):
-            t = c * CHUNK + offs
-            key, valid = _row_keys(row, t, n_valid)
-            tie = ((key == thr) & valid).to(tl.int32)
-            sel = (key > thr) | ((tie != 0) & (ties + tl.cumsum(tie, axis=0) - tie < room))
-            at = base + tl.cumsum(sel.to(tl.int32), axis=0) - 1
-            tl.store(out_row + at, t.to(out_ptr.dtype.element_ty), mask=sel)
-            if IDX:
-                tl.store(idx_row + W + at, (t + W).to(idx_ptr.dtype.element_ty), mask=sel)
-            base += tl.sum(sel.to(tl.int32), axis=0)
-            ties += tl.sum(tie, axis=0)
+            if c * CHUNK < n_valid:
+                t = c * CHUNK + offs
+                key, valid = _row_keys(row, t, n_valid)
+                tie = ((key == thr) & valid).to(tl.int32)
+                sel = (key > thr) | ((tie != 0) & (ties + tl.cumsum(tie, axis=0) - tie < room))
+                at = base + tl.cumsum(sel.to(tl.int32), axis=0) - 1
+                tl.store(out_row + at, t.to(out_ptr.dtype.element_ty), mask=sel)
+                if IDX:
+                    tl.store(idx_row + W + at, (t + W).to(idx_ptr.dtype.element_ty), mask=sel)
+                base += tl.sum(sel.to(tl.int32), axis=0)
+                ties += tl.sum(tie, axis=0)
         j = tl.arange(0, BLOCK_K)
         rest = (j >= base) & (j < K)
         tl.store(out_row + j, tl.full([BLOCK_K], -1, tl.int32).to(out_ptr.dtype.element_ty), mask=rest)

@@ -16,13 +16,8 @@ replaces @triton.jit functions with interpreted ones that cannot be compiled.
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import subprocess
-import sys
-
 import pytest
+from offline_sm90 import run_compile_script
 
 pytest.importorskip("triton")
 
@@ -120,14 +115,7 @@ print(json.dumps(res))
 
 @pytest.fixture(scope="module")
 def sass_report() -> dict:
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, env=env, timeout=600)
-    if proc.returncode != 0 and re.search(r"cuobjdump|ptxas|No such file", proc.stderr):
-        pytest.skip(f"offline sm_90 toolchain unavailable: {proc.stderr.strip().splitlines()[-1]}")
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_compile_script(_SCRIPT)
 
 
 @pytest.mark.parametrize("fmt", [0, 1])

@@ -445,12 +445,16 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     if unknown:
         raise SystemExit(f"unknown --systems {unknown}; choose from {sorted(runs)}")
     # warm-up outside the timings: Triton specialises integer arguments on == 1 and % 16 == 0, so the prefill
-    # kernels are compiled for forwards of 1, 16 and 99 rows (one request at a time: one forward each)
-    lengths = sorted({min(args.prompt_max, n) for n in (2, 17, 100)})
+    # kernels are compiled for forwards of 1, 16 and 99 rows (one request at a time: one forward each), then
+    # for packed forwards of several slices, with a row count off and on a multiple of 16 (119, then 128)
+    lengths = sorted({min(args.prompt_max, n) for n in (2, 17, 100, 11)})
     warm = [Request(0.0, (base[0].prompt * (n // len(base[0].prompt) + 1))[:n], 2) for n in lengths]
     for name in systems:
         for request in warm:
             runs[name]([request])
+        if name != "hf":
+            runs[name]([r for r in warm if len(r.prompt) != 11])
+            runs[name]([r for r in warm if len(r.prompt) != 2])
     parts = "" if args.no_parts else measure_parts(model, runner, min(1024, args.prompt_max), chunk, device,
                                                    args.dispatch_ab)
     if parts:

@@ -376,10 +376,11 @@ class Walker:
         the `if` of the single body, on `ctx.if_stack` while it is walked (not its `else`)."""
         inf = self.ctx.inference
         base = dict(inf.env)
-        scopes = []
         # An arm that ends in `return`/`raise`/`continue`/`break` does not reach the code after the `if`; when
         # only one arm does, its narrowing holds there (`if not isinstance(x, torch.Tensor): return x`).
         orelse_exits = orelse is not None and _exits(orelse)
+        # (bound names, narrowed names, keep the narrowing) of each arm that falls through
+        arms: list[tuple[dict[str, Val], dict[str, Val], bool]] = []
         for i, body in enumerate(bodies):
             inf.push(dict(narrowed[i]) if narrowed else {})
             if owner is not None:
@@ -390,9 +391,7 @@ class Walker:
             if owner is not None:
                 self.ctx.if_stack.pop()
             if not _exits(body):
-                keep_narrowed = orelse_exits and len(bodies) == 1
-                scopes.append({k: v for k, v in inf.env.maps[0].items()
-                               if keep_narrowed or not narrowed or narrowed[i].get(k) is not v})
+                arms.append((dict(inf.env.maps[0]), narrowed[i] if narrowed else {}, orelse_exits and len(bodies) == 1))
             inf.pop()
         inf.push(dict(orelse_narrowed or {}))
         self.ctx.eager_depth += eager == "orelse"
@@ -402,12 +401,16 @@ class Walker:
             self.walk_block(orelse.body)
         self.ctx.eager_depth -= eager == "orelse"
         if not orelse_exits:
-            keep_narrowed = not scopes and len(bodies) == 1
-            scopes.append({k: v for k, v in inf.env.maps[0].items()
-                           if keep_narrowed or (orelse_narrowed or {}).get(k) is not v})
+            arms.append((dict(inf.env.maps[0]), orelse_narrowed or {}, not arms and len(bodies) == 1))
         inf.pop()
-        if not scopes:
+        if not arms:
             return  # no arm falls through: what follows is unreachable from here
+        # A narrowing holds on its own path after the `if` too, but is kept only where another arm rebinds the
+        # name (`if t.is_cuda: t = t.cpu()`: a host tensor on both paths); otherwise the test alone would type a
+        # name it never bound (`if t.is_cuda:` of an unknown `t` joined as a device tensor after it).
+        rebound = {k for scope, facts, _keep in arms for k, v in scope.items() if facts.get(k) is not v}
+        scopes = [{k: v for k, v in scope.items() if keep or facts.get(k) is not v or k in rebound}
+                  for scope, facts, keep in arms]
         for name, val in merge_envs(base, scopes, inf.initial).items():
             inf.bind(name, val)
 

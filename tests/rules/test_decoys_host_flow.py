@@ -1,0 +1,64 @@
+"""Decoys and hits for host values the facts layer reads from the data flow (docs/inference.md): each decoy
+was a false positive on the accuracy benchmark's look-alikes (Megatron-LM's pinned CPU bookkeeping, lmdeploy's
+scheduler, exllamav2's CPU sampler), each hit the same shape of code on a device value.
+"""
+
+from __future__ import annotations
+
+from snippets import findings
+
+
+def test_a_device_test_that_rebinds_holds_after_its_if():
+    """`if mask.is_cuda: mask = mask.cpu()` leaves a host tensor on both paths: the copy's arm binds one, and the
+    other arm runs only when the tensor is not on the device (Megatron's `resolve_requests`). Hit: the mirror
+    image, `if not t.is_cuda: t = t.cuda()`, leaves a device tensor on both paths; and a test that binds
+    nothing types nothing after it. (`ids.cuda()` of the narrowed host tensor is a host-to-device copy.)"""
+    src = """
+        import torch
+
+
+        def resolve(mask: torch.Tensor, ids: torch.Tensor, other: torch.Tensor):
+            if mask.is_cuda:
+                mask = mask.cpu()
+            n = mask.sum().item()
+            if not ids.is_cuda:
+                ids = ids.cuda()
+            m = ids.sum().item()
+            if other.device.type == "cpu":
+                print("host")
+            k = other.sum().item()
+            return n, m, k
+    """
+    assert findings(src, scope="all") == {(6, "GL103"), (9, "GL131"), (10, "GL101"), (13, "GL101")}
+
+
+def test_an_annotated_tensor_return_of_host_fields_is_a_host_tensor():
+    """`-> torch.Tensor` names no device: a method of a plain class that returns a view of, or a comparison
+    on, fields every method keeps on the host (Megatron's `_get_async_sched_rows_requiring_new_block`, over its
+    pinned bookkeeping) returns a host tensor to the class's own methods. Hit: the same method over a field
+    another method moves to the device keeps the annotation's reading."""
+    src = """
+        import torch
+
+
+        class Context:
+            def __init__(self, n: int):
+                self.offsets = torch.zeros(n, dtype=torch.int32, device="cpu", pin_memory=True)
+                self.lens = torch.zeros(n, dtype=torch.int32)
+                self.block = 16
+
+            def to_device(self):
+                self.lens = self.lens.cuda()
+
+            def rows(self) -> torch.Tensor:
+                return self.offsets[:4] + 1 >= self.block
+
+            def lens_rows(self) -> torch.Tensor:
+                return self.lens[:4] + 1 >= self.block
+
+            def count(self) -> int:
+                host = int(self.rows().sum().item())
+                device = int(self.lens_rows().sum().item())
+                return host + device
+    """
+    assert findings(src, scope="all") == {(21, "GL101")}

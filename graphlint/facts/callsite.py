@@ -255,9 +255,13 @@ def _host_annotation(ann: ast.expr | None, name: str) -> str:
 
 def refine_returns(annotated: str, inferred: str) -> str:
     """A return annotation says a tensor, not where it lives: where the body shows a host tensor
-    (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item."""
+    (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item. Where the body
+    returns something only the whole index can settle (`self.offsets[s] + 1 >= self.block`, a field of a plain
+    class), the annotation is kept as the prior that a host settlement overrides (`PRIOR`)."""
     if annotated == "tensor" and inferred == "cpu_tensor":
         return inferred
+    if annotated == "tensor" and deferred(inferred) and not inferred.startswith("items:") and "," not in inferred:
+        return f"{PRIOR}{annotated}|{inferred}"
     if annotated.startswith("items:") and inferred.startswith("items:"):
         pairs = list(zip(annotated[6:].split(","), inferred[6:].split(",")))
         if len(pairs) == len(annotated[6:].split(",")) == len(inferred[6:].split(",")):
@@ -322,12 +326,20 @@ def join_kinds(kinds: set[str] | list[str]) -> str:
 # `self.x` of a plain class is "self:x", settled by what every method stores there (`CallFacts.attr`). A view,
 # slice or method that keeps a tensor where it is, of such a field, is "hostif:<kind>": a host tensor when the
 # field settles to one (`self.splits.mT.ravel()`, `self.buf[:n]`), else unknown.
-RET, JOIN, SELF, HOSTIF = "ret:", "join:", "self:", "hostif:"
+# An annotated tensor return whose body is deferred is "prior:<annotated>|<deferred>": a host tensor where the
+# body settles to one, else what the annotation says (also for readers that do not settle).
+RET, JOIN, SELF, HOSTIF, PRIOR = "ret:", "join:", "self:", "hostif:", "prior:"
 
 
 def deferred(kind: str) -> bool:
-    return kind.startswith((RET, JOIN, SELF, HOSTIF)) or kind.startswith("items:") and any(
-        tag in kind for tag in (RET, JOIN, SELF, HOSTIF))
+    return kind.startswith((RET, JOIN, SELF, HOSTIF, PRIOR)) or kind.startswith("items:") and any(
+        tag in kind for tag in (RET, JOIN, SELF, HOSTIF, PRIOR))
+
+
+def prior_parts(kind: str) -> tuple[str, str]:
+    """(annotated, inferred) of a `PRIOR` kind."""
+    annotated, _, inferred = kind[len(PRIOR):].partition("|")
+    return annotated, inferred
 
 
 def host_if(kind: str) -> str:
@@ -365,8 +377,11 @@ def settled(kind: str) -> str:
     """The kind with what is still deferred read as unknown (the checker reads direct returns only)."""
     if not deferred(kind):
         return kind
+    if kind.startswith(PRIOR):
+        return prior_parts(kind)[0]
     if kind.startswith("items:"):
-        items = ["unknown" if deferred(k) else k for k in kind[len("items:"):].split(",")]
+        items = [settled(k) if k.startswith(PRIOR) else "unknown" if deferred(k) else k
+                 for k in kind[len("items:"):].split(",")]
         return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
     return "unknown"
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphlint.facts.callsite import (
-    HOST_FAMILY, HOSTIF, JOIN, RET, SELF, deferred, item_of, join_kinds, join_later,
+    HOST_FAMILY, HOSTIF, JOIN, PRIOR, RET, SELF, deferred, item_of, join_kinds, join_later, prior_parts,
 )
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
@@ -1166,6 +1166,9 @@ class CallFacts:
             return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
         if kind.startswith(JOIN):
             return join_kinds({self.settle(k, caller, depth, calls) for k in kind[len(JOIN):].split("|")})
+        if kind.startswith(PRIOR):  # an annotated tensor: on the host where the body settles there
+            annotated, inferred = prior_parts(kind)
+            return "cpu_tensor" if self.settle(inferred, caller, depth, calls) == "cpu_tensor" else annotated
         if kind.startswith(HOSTIF):  # a view or method that keeps a tensor where it is
             inner = self.settle(kind[len(HOSTIF):], caller, depth, calls)
             return "cpu_tensor" if inner == "cpu_tensor" else "unknown"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import libcst as cst
 
 from graphlint.diagnostics import Finding
-from graphlint.index.summary import CAPTURE_CONTEXTS, FunctionInfo, ModuleSummary, class_annotation
+from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, ModuleSummary, class_annotation
 from graphlint.index.project import ProjectIndex
 from graphlint.facts.inference import (
     Inference, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
@@ -568,20 +568,25 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     def resolve(expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(module, inf_ref[0].env, expr)
 
-    def lookup_self(attr: str) -> Val:
-        if cls is None:
-            return UNKNOWN
-        val = attr_val(index.attr(cls, attr))
-        if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(cls):
+    def field_of(owner: ClassInfo, attr: str) -> Val:
+        val = attr_val(index.attr(owner, attr))
+        if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(owner):
             # every method of a plain class stores host data there (a module's buffers move with `.to()`)
-            fact = index.call_facts.attr(cls, attr)
+            fact = index.call_facts.attr(owner, attr)
             if fact is not None:
                 return kind_val(fact)
         return val
 
+    def lookup_self(attr: str) -> Val:
+        return field_of(cls, attr) if cls is not None else UNKNOWN
+
     def lookup_attr(ref: str, attr: str) -> Val:
         owner = index.class_by_dotted(ref)
-        return attr_val(index.attr(owner, attr)) if owner is not None else UNKNOWN
+        return field_of(owner, attr) if owner is not None else UNKNOWN
+
+    def lookup_field(attr: str) -> Val | None:
+        kind = index.call_facts.field(attr)  # known by the attribute's name alone: a weak fact
+        return None if kind is None else Val(Kind.CPU_TENSOR, weak=True) if kind == "cpu_tensor" else kind_val(kind)
 
     def call_returns(call: cst.Call) -> Val | None:
         targets: list[FunctionInfo] = []
@@ -621,7 +626,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
         return val if val != UNKNOWN else None
 
-    inf = Inference(resolve, lookup_self, call_returns, lookup_attr)
+    inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field)
     inf_ref.append(inf)
     return inf
 

@@ -25,7 +25,9 @@ from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
 Resolve = Callable[[str | None], "str | None"]
 
-HOST_FAMILY = frozenset({"host", "host_seq", "cpu_tensor", "ndarray"})
+HOST_FAMILY = frozenset({"host", "host_seq", "cpu_tensor", "ndarray", "cpu_dict"})
+# "cpu_dict": a dict literal or comprehension whose values are all host tensors (`{k: torch.empty(n,
+# pin_memory=True) for k in names}`): an item of it is a host tensor.
 HOST_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "abs", "min", "max", "sum", "divmod"})
 SEQ_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
 # Tensor methods whose result is host data, whatever the receiver.
@@ -59,6 +61,9 @@ class Scope:
     # what each local list/deque is filled with by `name.append(v)` / `name.appendleft(v)` statements (None:
     # filled another way, `name.extend(...)` / `name.insert(i, v)`)
     appends: dict[str, list[ast.expr | None]] = field(default_factory=dict)
+    # attributes stored on an object other than `self` (`ctx.lens = ...`): the field facts of a receiver of
+    # unknown class do not hold for them (`CallFacts.field`)
+    foreign_sets: set[str] = field(default_factory=set)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -80,6 +85,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         binds.setdefault(target.id, []).append(sub.value)
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
+                    elif isinstance(target, ast.Attribute):
+                        scope.foreign_sets.add(target.attr)
                     elif (items := _unpacked(target, sub.value)) is not None:
                         for name, item in items:
                             binds.setdefault(name, []).append(item)
@@ -310,7 +317,7 @@ def join_kinds(kinds: set[str] | list[str]) -> str:
         return next(iter(kinds))
     if kinds == {"tensor", "weak_tensor"}:
         return "weak_tensor"
-    if kinds and kinds <= HOST_FAMILY:
+    if kinds and kinds <= HOST_FAMILY and "cpu_dict" not in kinds:
         return "cpu_tensor" if "cpu_tensor" in kinds else "host"
     if kinds and all(k.startswith("items:") for k in kinds):
         rows = [k[len("items:"):].split(",") for k in kinds]
@@ -493,6 +500,10 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return "unknown"
     if isinstance(value, ast.Call):
         return _call_kind(value, resolve, again, scope)
+    if isinstance(value, (ast.Dict, ast.DictComp)):
+        values = value.values if isinstance(value, ast.Dict) else [value.value]
+        kinds = {again(v) if v is not None else "unknown" for v in values}  # `**other` (None) is anything
+        return "cpu_dict" if kinds == {"cpu_tensor"} else "unknown"
     return "unknown"
 
 
@@ -569,6 +580,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         if "cpu_tensor" in parts and not parts & DEVICE_FAMILY - {"weak_tensor"}:
             return "cpu_tensor"
     if qual and qual.startswith("torch."):
+        if pinned(value):
+            return "cpu_tensor"  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return _factory_kind(qual, value, again, scope)
         kind = torch_return_kind(qual)
@@ -609,6 +622,12 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
             # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
             return "weak_tensor" if receiver == "unknown" else receiver
     return RET + qual if qual and records_args(qual) else "unknown"  # a project function, settled later
+
+
+def pinned(call: ast.Call) -> bool:
+    """`pin_memory=True`: a factory that pins its result builds it on the host, whatever else it says."""
+    return any(kw.arg == "pin_memory" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+               for kw in call.keywords)
 
 
 def host_batch(call: ast.Call) -> bool:

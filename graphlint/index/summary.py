@@ -84,6 +84,7 @@ class FunctionInfo:
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
     call_args: list[tuple[str, int, tuple[str, ...], tuple[tuple[str, str], ...]]] = field(default_factory=list)
     attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
+    foreign_sets: tuple[str, ...] = ()  # attributes stored on other objects (`ctx.lens = ...`)
     # (callee descriptor, line, position or keyword, callable) of calls passing a function or a method of the
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
     callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
@@ -299,6 +300,7 @@ class _Indexer(ast.NodeVisitor):
             markers=self._markers(node), returns=self._returns(node, scope),
             params=param_names(node), none_defaults=none_defaults(node),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
+            foreign_sets=tuple(sorted(scope.foreign_sets)),
             abstract=_is_abstract(node),
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),

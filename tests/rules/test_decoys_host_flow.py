@@ -62,3 +62,47 @@ def test_an_annotated_tensor_return_of_host_fields_is_a_host_tensor():
                 return host + device
     """
     assert findings(src, scope="all") == {(21, "GL101")}
+
+
+def test_fields_every_class_keeps_on_the_host_are_host_tensors_on_any_receiver():
+    """Megatron keeps its per-request bookkeeping in pinned CPU tensors and dicts of them on the context
+    (`self.request_ids = torch.full(..., device="cpu", pin_memory=True)`, `self.metadata = {k:
+    torch.empty_like(t, pin_memory=True) ...}`), and the controller reads them through a context of unknown
+    class: when every project class with that field keeps it on the host, and no code stores it on another
+    object, `ctx.request_ids[i].item()` and `md["temperature"].tolist()` read host memory. Hits: a field one
+    class keeps on the device (`lens`), a field also stored from outside (`ctx.stored = ...`), a dict item
+    replaced with a device tensor, and an item of a dict of device tensors."""
+    src = """
+        import torch
+
+
+        class Context:
+            def init(self, n: int, names: list):
+                self.request_ids = torch.full((n,), -1, device="cpu", pin_memory=True)
+                self.meta = {k: torch.empty(n, device="cpu", pin_memory=True) for k in names}
+                self.active = {k: torch.empty_like(t, pin_memory=True) for k, t in self.meta.items()}
+                self.lens = torch.zeros(n, device="cpu")
+                self.stored = torch.zeros(n, device="cpu")
+
+
+        class DeviceContext:
+            def init(self, n: int):
+                self.lens = torch.zeros(n, device="cuda")
+
+
+        def step(ctx, i: int, dev: torch.Tensor):
+            rid = ctx.request_ids[i].item()
+            md = ctx.active
+            temps = md["temperature"][:i].tolist()
+            lens = ctx.lens.tolist()
+            ctx.stored = dev
+            stored = ctx.stored.tolist()
+            local = {"a": torch.zeros(4, pin_memory=True)}
+            host = local["a"].tolist()
+            local["a"] = dev
+            moved = local["a"].tolist()
+            gpu = {"a": torch.zeros(4, device="cuda")}
+            on_gpu = gpu["a"].tolist()
+            return rid, temps, lens, stored, host, moved, on_gpu
+    """
+    assert findings(src, scope="all") == {(22, "GL102"), (24, "GL102"), (28, "GL102"), (30, "GL102")}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
+from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
@@ -499,8 +500,8 @@ class _Indexer(ast.NodeVisitor):
             return None
         name = self.resolve(dotted(value.func)) or ""
         if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()
-                                       and not name.startswith(("torch.nn.", "torch.cuda."))):
-            return "tensor"
+                                       and name.split(".")[1] not in NON_TENSOR_TORCH_SUBMODULES):
+            return "tensor"  # not `torch.distributed.get_rank()`, `torch.cuda.current_device()`: host values
         if name in MODULE_LIST_CALLS:
             classes = []
             for sub in ast.walk(value):

@@ -106,3 +106,28 @@ def test_fields_every_class_keeps_on_the_host_are_host_tensors_on_any_receiver()
             return rid, temps, lens, stored, host, moved, on_gpu
     """
     assert findings(src, scope="all") == {(22, "GL102"), (24, "GL102"), (28, "GL102"), (30, "GL102")}
+
+
+def test_a_field_from_a_torch_submodule_call_is_no_tensor():
+    """`self.tp_rank = dist.get_rank()` (`torch.distributed`) holds a Python int, not a tensor: nano-vllm's
+    `self.bias if self.tp_rank == 0 else None` in a captured forward was reported as a tensor condition. Hit:
+    a field built by a torch function (`torch.zeros`) compared in a condition still is one."""
+    src = """
+        import torch
+        import torch.distributed as dist
+
+
+        class Linear(torch.nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.tp_rank = dist.get_rank()
+                self.flag = torch.zeros(1, device="cuda")
+
+            def forward(self, x: torch.Tensor):
+                if self.tp_rank == 0:
+                    x = x + 1
+                if self.flag == 0:
+                    x = x - 1
+                return x
+    """
+    assert findings(src) == {(14, "GL110")}

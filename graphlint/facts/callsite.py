@@ -25,9 +25,10 @@ from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
 Resolve = Callable[[str | None], "str | None"]
 
-HOST_FAMILY = frozenset({"host", "host_seq", "cpu_tensor", "ndarray", "cpu_dict"})
+HOST_FAMILY = frozenset({"host", "host_seq", "cpu_tensor", "ndarray", "cpu_dict", "cpu_device"})
 # "cpu_dict": a dict literal or comprehension whose values are all host tensors (`{k: torch.empty(n,
-# pin_memory=True) for k in names}`): an item of it is a host tensor.
+# pin_memory=True) for k in names}`): an item of it is a host tensor. "cpu_device": what a call passes for a
+# device argument that names the host (`device="cpu"`, a local `device = "cpu"`), so the callee builds there.
 HOST_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "abs", "min", "max", "sum", "divmod"})
 SEQ_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
 # Tensor methods whose result is host data, whatever the receiver.
@@ -710,8 +711,8 @@ def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope, memo: Me
     if isinstance(arg, ast.Name):
         reaching = _reaching(arg.id, line, scope)
         if reaching is not None:
-            return expr_kind(reaching, resolve, scope, depth=1, memo=memo)
-    return expr_kind(arg, resolve, scope, memo=memo)
+            return "cpu_device" if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
+    return "cpu_device" if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
 
 
 def _reaching(name: str, line: int, scope: Scope) -> ast.expr | None:

@@ -102,9 +102,13 @@ def is_mask_name(name: str) -> bool:
 
 CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams", "settings", "params"})
 
+# A host value that names the CPU as a device (`"cpu"`, `torch.device("cpu")`): a device argument bound to one
+# puts a factory's result on the host. Joined with any other host value it is plain host data.
+CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
+
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
                     "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
-                    "cpu_dict": CPU_DICT}
+                    "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE}
 
 
 def kind_val(kind: str) -> Val:
@@ -145,11 +149,6 @@ def _broadcast_rank(a: Val, b: Val) -> int | None:
     """The rank of an elementwise result: the larger operand rank (a host scalar counts as 0-d)."""
     ranks = [0 if v == HOST else v.rank if v.is_tensor else None for v in (a, b)]
     return None if None in ranks else max(ranks)  # type: ignore[type-var]
-
-
-# A host value that names the CPU as a device (`"cpu"`, `torch.device("cpu")`): a device argument bound to one
-# puts a factory's result on the host. Joined with any other host value it is plain host data.
-CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
 
 
 def _device_type(text: str | None) -> str | None:
@@ -492,8 +491,10 @@ class Inference:
                 return HOST if func.attr.value in ("item", "tolist") else Val(Kind.NDARRAY)
             if recv.kind is Kind.UNKNOWN and func.attr.value == "numpy" and not node.args:
                 return Val(Kind.NDARRAY)  # whatever `x` was, `x.numpy()` (of `x.cpu()`) is a numpy array
-            if recv.kind is Kind.UNKNOWN and self._to_host(func.attr.value, node):
-                return CPU  # `batch.lens.cpu()`: whatever `batch.lens` was, the result is on the host
+            if recv.kind in (Kind.UNKNOWN, *HOSTS) and self._to_host(func.attr.value, node):
+                # `batch.lens.cpu()`: whatever `batch.lens` was (a tensor typed as host data by a container
+                # annotation, `Dict[int, List[Tuple[Tensor, Tensor]]]`, too), the result is on the host
+                return CPU
             if recv.kind is Kind.UNKNOWN and func.attr.value == "to" and len(node.args) == 1 \
                     and (node.args[0].keyword is None or node.args[0].keyword.value == "dtype"):
                 dtype = self.resolve(node.args[0].value) or ""

@@ -131,3 +131,53 @@ def test_a_field_from_a_torch_submodule_call_is_no_tensor():
                 return x
     """
     assert findings(src) == {(14, "GL110")}
+
+
+def test_a_device_argument_every_caller_passes_as_the_host_builds_there():
+    """lmdeploy gathers its data-parallel metadata over the CPU group: `device = 'cpu'`, then
+    `DistGatherScalar(vals, n, device=device)`, whose `__init__` builds `torch.tensor([val] * size,
+    device=device)`: a host tensor, no host-to-device copy. Hit: a caller that passes a device variable."""
+    src = """
+        import torch
+
+
+        class Gather:
+            def __init__(self, val: int, size: int, device: str = "cpu"):
+                self.all_vals = torch.tensor([val] * size, device=device)
+
+
+        class Scatter:
+            def __init__(self, val: int, size: int, device: str = "cpu"):
+                self.all_vals = torch.tensor([val] * size, device=device)
+
+
+        def step(val: int, size: int, ids: torch.Tensor):
+            device = "cpu"
+            meta = Gather(val, size, device=device)
+            other = Scatter(val, size, device=ids.device)
+            return meta, other
+    """
+    assert findings(src, scope="all") == {(11, "GL130")}
+
+
+def test_reductions_and_copies_of_host_values_read_no_device():
+    """`assert torch.all(a <= b)` of host tensors is computed and read on the host (Megatron's block
+    reference counts), and `.cpu().tolist()` of a value typed as host data by a container annotation
+    (`Dict[int, List[Tuple[Tensor, Tensor]]]`) reads the host copy: the `.cpu()` is the sync, if any. Hits: the
+    same assert on device tensors, and `.cpu()` of a device tensor."""
+    src = """
+        import torch
+        from typing import Dict, List, Tuple
+
+
+        def check(n: int, top: Dict[int, List[Tuple[torch.Tensor, torch.Tensor]]], dev: torch.Tensor):
+            a = torch.zeros(n, dtype=torch.int32)
+            b = torch.ones(n, dtype=torch.int32)
+            assert torch.all(a <= b)
+            assert torch.all(dev <= 1)
+            for values, indices in top[0]:
+                pairs = values.cpu().tolist()
+            moved = dev.cpu().tolist()
+            return pairs, moved
+    """
+    assert findings(src, scope="all") == {(9, "GL109"), (12, "GL103")}

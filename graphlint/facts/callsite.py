@@ -335,13 +335,17 @@ def join_kinds(kinds: set[str] | list[str]) -> str:
 # slice or method that keeps a tensor where it is, of such a field, is "hostif:<kind>": a host tensor when the
 # field settles to one (`self.splits.mT.ravel()`, `self.buf[:n]`), else unknown.
 # An annotated tensor return whose body is deferred is "prior:<annotated>|<deferred>": a host tensor where the
-# body settles to one, else what the annotation says (also for readers that do not settle).
-RET, JOIN, SELF, HOSTIF, PRIOR = "ret:", "join:", "self:", "hostif:", "prior:"
+# body settles to one, else what the annotation says (also for readers that do not settle). `obj.x` of a local or
+# parameter `obj` (a class nothing types) is "field:x", settled by what every project class keeps there
+# (`CallFacts.field`).
+RET, JOIN, SELF, HOSTIF, PRIOR, FIELD = "ret:", "join:", "self:", "hostif:", "prior:", "field:"
+TAGS = (RET, JOIN, SELF, HOSTIF, PRIOR, FIELD)
+FIELDS = (SELF, FIELD)  # plain fields: what a class keeps there
+VIEWS = (SELF, HOSTIF, FIELD)  # fields and device-keeping views of them
 
 
 def deferred(kind: str) -> bool:
-    return kind.startswith((RET, JOIN, SELF, HOSTIF, PRIOR)) or kind.startswith("items:") and any(
-        tag in kind for tag in (RET, JOIN, SELF, HOSTIF, PRIOR))
+    return kind.startswith(TAGS) or kind.startswith("items:") and any(tag in kind for tag in TAGS)
 
 
 def prior_parts(kind: str) -> tuple[str, str]:
@@ -476,7 +480,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return join_later({again(a) for a in arms}) if arms else "unknown"
     if isinstance(value, ast.Subscript):
         base = again(value.value)
-        if base.startswith((SELF, HOSTIF)):
+        if base.startswith(VIEWS):
             return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
         if deferred(base) or base.startswith("items:"):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
             index = value.slice
@@ -492,12 +496,14 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return "host_seq"
         if value.attr in ("T", "mT", "H", "mH", "data"):
             inner = again(value.value)  # a transposed view (or the data) of a host tensor stays where it is
-            return "cpu_tensor" if inner == "cpu_tensor" else host_if(inner) if inner.startswith((SELF, HOSTIF)) \
+            return "cpu_tensor" if inner == "cpu_tensor" else host_if(inner) if inner.startswith(VIEWS) \
                 else "unknown"
         if value.attr in ("ndim", "dtype", "device", "is_cuda"):
             return "host"
         if isinstance(value.value, ast.Name) and value.value.id == "self":
             return SELF + value.attr
+        if _object(value.value, scope):
+            return FIELD + value.attr
         return "unknown"
     if isinstance(value, ast.Call):
         return _call_kind(value, resolve, again, scope)
@@ -508,12 +514,20 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
     return "unknown"
 
 
+def _object(value: ast.expr, scope: Scope) -> bool:
+    """A receiver whose fields `CallFacts.field` may answer: a local or parameter (`context.request_ids`), or a
+    field of `self` (`self.context.request_ids`); not a module or a class (`torch.float32`, `Cfg.size`)."""
+    if isinstance(value, ast.Name):
+        return value.id in scope.binds or value.id in scope.params
+    return _self_attr(value) is not None
+
+
 def _field_with_host(kinds: set[str]) -> str | None:
     """`self.offs[:n] + 1 >= self.block_size`: a view of a `self` field met with host operands, deferred as a join:
     a host tensor when the viewed fields settle to host tensors, else unknown. None when no view of a field takes
     part or another operand is not host data."""
     flat = {k for kind in kinds for k in (kind[len(JOIN):].split("|") if kind.startswith(JOIN) else (kind,))}
-    fields = {k for k in flat if k.startswith((SELF, HOSTIF)) and "," not in k}
+    fields = {k for k in flat if k.startswith(VIEWS) and "," not in k}
     if not any(k.startswith(HOSTIF) for k in fields):
         # `self.spec + 1`: what the fields settle to; a factory's tensor (`torch.arange(n) / self.dim`) is left
         # out, as it may follow a default device
@@ -522,7 +536,7 @@ def _field_with_host(kinds: set[str]) -> str | None:
         return None
     # the view decides the device (as the inference reads `host_t + x`): a plain field next to it
     # (`self.num_tokens`) is a number, or a 0-d tensor that cannot move it
-    return join_later({k for k in flat if not k.startswith(SELF)})
+    return join_later({k for k in flat if not k.startswith(FIELDS)})
 
 
 def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
@@ -602,7 +616,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
             return join_later({RET + fn for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns
         receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else "unknown"
-        if receiver.startswith((SELF, HOSTIF)) and meth not in NOT_CPU_METHODS:
+        if receiver.startswith(VIEWS) and meth not in NOT_CPU_METHODS:
             return host_if(receiver)  # `self.splits.ravel()`: where the field is, once settled
         receiver = "unknown" if deferred(receiver) else receiver
         if receiver == "cpu_tensor" and meth not in NOT_CPU_METHODS:

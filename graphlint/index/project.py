@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphlint.facts.callsite import (
-    HOST_FAMILY, HOSTIF, JOIN, PRIOR, RET, SELF, deferred, item_of, join_kinds, join_later, prior_parts,
+    FIELD, HOST_FAMILY, HOSTIF, JOIN, PRIOR, RET, SELF, deferred, item_of, join_kinds, join_later, prior_parts,
 )
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
@@ -1166,6 +1166,7 @@ class CallFacts:
         """Every attribute `field` answers with a host kind (computed once: it is part of every file's cache key,
         since a file reads it for receivers of any class)."""
         if self._fields is None:
+            self._fields = {}  # `self.a = ctx.b` read while the table is built: unknown, not a cycle
             owners: dict[str, set[str]] = {}
             raw: dict[str, set[str]] = {}  # the kinds assigned, before settling: most fields are ruled out here
             foreign: set[str] = set()
@@ -1214,6 +1215,8 @@ class CallFacts:
         if kind.startswith(HOSTIF):  # a view or method that keeps a tensor where it is
             inner = self.settle(kind[len(HOSTIF):], caller, depth, calls)
             return "cpu_tensor" if inner == "cpu_tensor" else "unknown"
+        if kind.startswith(FIELD):  # `obj.x` of a class nothing types: what every class keeps in `x`
+            return self.field(kind[len(FIELD):]) or "unknown"
         if kind.startswith(SELF):  # `self.x` of a plain class: what its methods store (a module's buffers move)
             cls = self.index.classes.get(caller.class_key) if caller.class_key else None
             if cls is None or self.index.is_nn_module(cls):

@@ -181,3 +181,35 @@ def test_reductions_and_copies_of_host_values_read_no_device():
             return pairs, moved
     """
     assert findings(src, scope="all") == {(9, "GL109"), (12, "GL103")}
+
+
+def test_host_fields_passed_from_a_receiver_of_any_class_flow_into_the_callee():
+    """Megatron's controller hands slices of the context's pinned bookkeeping to a helper
+    (`rewind_kv_cache(kv_block_ids=context.request_to_kv_block_ids[s], ...)`, the parameter annotated
+    `torch.Tensor`): every call site passes a host tensor, so the helper's `.tolist()` reads host memory. Hit: a
+    field another class keeps on the device, passed the same way."""
+    src = """
+        import torch
+
+
+        class Context:
+            def init(self, n: int):
+                self.block_ids = torch.full((n, 4), -1, device="cpu", pin_memory=True)
+                self.lens = torch.zeros(n, device="cpu")
+
+
+        class DeviceView:
+            def init(self, n: int):
+                self.lens = torch.zeros(n, device="cuda")
+
+
+        def rewind(block_ids: torch.Tensor, lens: torch.Tensor):
+            ids = block_ids.tolist()
+            sizes = lens.tolist()
+            return ids, sizes
+
+
+        def step(ctx, n: int):
+            return rewind(ctx.block_ids[:n], lens=ctx.lens[:n])
+    """
+    assert findings(src, scope="all") == {(17, "GL102")}

@@ -407,9 +407,12 @@ class Walker:
             return  # no arm falls through: what follows is unreachable from here
         # A narrowing holds on its own path after the `if` too, but is kept only where another arm rebinds the
         # name (`if t.is_cuda: t = t.cpu()`: a host tensor on both paths); otherwise the test alone would type a
-        # name it never bound (`if t.is_cuda:` of an unknown `t` joined as a device tensor after it).
+        # name it never bound (`if t.is_cuda:` of an unknown `t` joined as a device tensor after it). A weak tensor
+        # (`isinstance(g, torch.Tensor)` of an unknown `g`, device unknown) is not kept: joined with a host tensor
+        # it would read as a device one.
         rebound = {k for scope, facts, _keep in arms for k, v in scope.items() if facts.get(k) is not v}
-        scopes = [{k: v for k, v in scope.items() if keep or facts.get(k) is not v or k in rebound}
+        scopes = [{k: v for k, v in scope.items()
+                   if keep or facts.get(k) is not v or k in rebound and not v.weak}
                   for scope, facts, keep in arms]
         for name, val in merge_envs(base, scopes, inf.initial).items():
             inf.bind(name, val)

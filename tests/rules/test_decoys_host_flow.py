@@ -12,12 +12,15 @@ def test_a_device_test_that_rebinds_holds_after_its_if():
     """`if mask.is_cuda: mask = mask.cpu()` leaves a host tensor on both paths: the copy's arm binds one, and the
     other arm runs only when the tensor is not on the device (Megatron's `resolve_requests`). Hit: the mirror
     image, `if not t.is_cuda: t = t.cuda()`, leaves a device tensor on both paths; and a test that binds
-    nothing types nothing after it. (`ids.cuda()` of the narrowed host tensor is a host-to-device copy.)"""
+    nothing types nothing after it. (`ids.cuda()` of the narrowed host tensor is a host-to-device copy.) Where a
+    type test rebinds in one arm, the other arm's narrowing holds after the `if` as well: `grid` is a host tensor or
+    a tensor of unknown device (vLLM's ernie45_vl, no `repeat_interleave` finding), and `sizes` a tensor or not one
+    (vLLM's and SGLang's phi4mm, whose comment says inference passes a list)."""
     src = """
         import torch
 
 
-        def resolve(mask: torch.Tensor, ids: torch.Tensor, other: torch.Tensor):
+        def resolve(mask: torch.Tensor, ids: torch.Tensor, other: torch.Tensor, grid, sizes: torch.Tensor):
             if mask.is_cuda:
                 mask = mask.cpu()
             n = mask.sum().item()
@@ -27,7 +30,14 @@ def test_a_device_test_that_rebinds_holds_after_its_if():
             if other.device.type == "cpu":
                 print("host")
             k = other.sum().item()
-            return n, m, k
+            if not isinstance(grid, torch.Tensor):
+                grid = torch.tensor(grid)
+            lens = torch.repeat_interleave(grid[:, 1], grid[:, 0])
+            if isinstance(sizes, torch.Tensor):
+                sizes = sizes.view(-1, 2)
+            h, w = sizes[0]
+            head = other[:h]
+            return n, m, k, lens, head, w
     """
     assert findings(src, scope="all") == {(6, "GL103"), (9, "GL131"), (10, "GL101"), (13, "GL101")}
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import libcst as cst
 
 from graphlint.diagnostics import Finding
-from graphlint.index.summary import CAPTURE_CONTEXTS, FunctionInfo, ModuleSummary, class_annotation
+from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, ModuleSummary, class_annotation
 from graphlint.index.project import ProjectIndex
 from graphlint.facts.inference import (
     Inference, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
@@ -376,10 +376,11 @@ class Walker:
         the `if` of the single body, on `ctx.if_stack` while it is walked (not its `else`)."""
         inf = self.ctx.inference
         base = dict(inf.env)
-        scopes = []
         # An arm that ends in `return`/`raise`/`continue`/`break` does not reach the code after the `if`; when
         # only one arm does, its narrowing holds there (`if not isinstance(x, torch.Tensor): return x`).
         orelse_exits = orelse is not None and _exits(orelse)
+        # (bound names, narrowed names, keep the narrowing) of each arm that falls through
+        arms: list[tuple[dict[str, Val], dict[str, Val], bool]] = []
         for i, body in enumerate(bodies):
             inf.push(dict(narrowed[i]) if narrowed else {})
             if owner is not None:
@@ -390,9 +391,7 @@ class Walker:
             if owner is not None:
                 self.ctx.if_stack.pop()
             if not _exits(body):
-                keep_narrowed = orelse_exits and len(bodies) == 1
-                scopes.append({k: v for k, v in inf.env.maps[0].items()
-                               if keep_narrowed or not narrowed or narrowed[i].get(k) is not v})
+                arms.append((dict(inf.env.maps[0]), narrowed[i] if narrowed else {}, orelse_exits and len(bodies) == 1))
             inf.pop()
         inf.push(dict(orelse_narrowed or {}))
         self.ctx.eager_depth += eager == "orelse"
@@ -402,12 +401,19 @@ class Walker:
             self.walk_block(orelse.body)
         self.ctx.eager_depth -= eager == "orelse"
         if not orelse_exits:
-            keep_narrowed = not scopes and len(bodies) == 1
-            scopes.append({k: v for k, v in inf.env.maps[0].items()
-                           if keep_narrowed or (orelse_narrowed or {}).get(k) is not v})
+            arms.append((dict(inf.env.maps[0]), orelse_narrowed or {}, not arms and len(bodies) == 1))
         inf.pop()
-        if not scopes:
+        if not arms:
             return  # no arm falls through: what follows is unreachable from here
+        # A narrowing holds on its own path after the `if` too, but is kept only where another arm rebinds the
+        # name (`if t.is_cuda: t = t.cpu()`: a host tensor on both paths); otherwise the test alone would type a
+        # name it never bound (`if t.is_cuda:` of an unknown `t` joined as a device tensor after it). A weak tensor
+        # (`isinstance(g, torch.Tensor)` of an unknown `g`, device unknown) is not kept: joined with a host tensor
+        # it would read as a device one.
+        rebound = {k for scope, facts, _keep in arms for k, v in scope.items() if facts.get(k) is not v}
+        scopes = [{k: v for k, v in scope.items()
+                   if keep or facts.get(k) is not v or k in rebound and not v.weak}
+                  for scope, facts, keep in arms]
         for name, val in merge_envs(base, scopes, inf.initial).items():
             inf.bind(name, val)
 
@@ -565,20 +571,25 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     def resolve(expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(module, inf_ref[0].env, expr)
 
-    def lookup_self(attr: str) -> Val:
-        if cls is None:
-            return UNKNOWN
-        val = attr_val(index.attr(cls, attr))
-        if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(cls):
+    def field_of(owner: ClassInfo, attr: str) -> Val:
+        val = attr_val(index.attr(owner, attr))
+        if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(owner):
             # every method of a plain class stores host data there (a module's buffers move with `.to()`)
-            fact = index.call_facts.attr(cls, attr)
+            fact = index.call_facts.attr(owner, attr)
             if fact is not None:
                 return kind_val(fact)
         return val
 
+    def lookup_self(attr: str) -> Val:
+        return field_of(cls, attr) if cls is not None else UNKNOWN
+
     def lookup_attr(ref: str, attr: str) -> Val:
         owner = index.class_by_dotted(ref)
-        return attr_val(index.attr(owner, attr)) if owner is not None else UNKNOWN
+        return field_of(owner, attr) if owner is not None else UNKNOWN
+
+    def lookup_field(attr: str) -> Val | None:
+        kind = index.call_facts.field(attr)  # known by the attribute's name alone: a weak fact
+        return None if kind is None else Val(Kind.CPU_TENSOR, weak=True) if kind == "cpu_tensor" else kind_val(kind)
 
     def call_returns(call: cst.Call) -> Val | None:
         targets: list[FunctionInfo] = []
@@ -618,7 +629,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
         return val if val != UNKNOWN else None
 
-    inf = Inference(resolve, lookup_self, call_returns, lookup_attr)
+    inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field)
     inf_ref.append(inf)
     return inf
 

@@ -25,7 +25,10 @@ from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
 Resolve = Callable[[str | None], "str | None"]
 
-HOST_FAMILY = frozenset({"host", "host_seq", "cpu_tensor", "ndarray"})
+HOST_FAMILY = frozenset({"host", "host_seq", "cpu_tensor", "ndarray", "cpu_dict", "cpu_device"})
+# "cpu_dict": a dict literal or comprehension whose values are all host tensors (`{k: torch.empty(n,
+# pin_memory=True) for k in names}`): an item of it is a host tensor. "cpu_device": what a call passes for a
+# device argument that names the host (`device="cpu"`, a local `device = "cpu"`), so the callee builds there.
 HOST_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "abs", "min", "max", "sum", "divmod"})
 SEQ_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
 # Tensor methods whose result is host data, whatever the receiver.
@@ -59,6 +62,9 @@ class Scope:
     # what each local list/deque is filled with by `name.append(v)` / `name.appendleft(v)` statements (None:
     # filled another way, `name.extend(...)` / `name.insert(i, v)`)
     appends: dict[str, list[ast.expr | None]] = field(default_factory=dict)
+    # attributes stored on an object other than `self` (`ctx.lens = ...`): the field facts of a receiver of
+    # unknown class do not hold for them (`CallFacts.field`)
+    foreign_sets: set[str] = field(default_factory=set)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -80,6 +86,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         binds.setdefault(target.id, []).append(sub.value)
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
+                    elif isinstance(target, ast.Attribute):
+                        scope.foreign_sets.add(target.attr)
                     elif (items := _unpacked(target, sub.value)) is not None:
                         for name, item in items:
                             binds.setdefault(name, []).append(item)
@@ -255,9 +263,13 @@ def _host_annotation(ann: ast.expr | None, name: str) -> str:
 
 def refine_returns(annotated: str, inferred: str) -> str:
     """A return annotation says a tensor, not where it lives: where the body shows a host tensor
-    (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item."""
+    (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item. Where the body
+    returns something only the whole index can settle (`self.offsets[s] + 1 >= self.block`, a field of a plain
+    class), the annotation is kept as the prior that a host settlement overrides (`PRIOR`)."""
     if annotated == "tensor" and inferred == "cpu_tensor":
         return inferred
+    if annotated == "tensor" and deferred(inferred) and not inferred.startswith("items:") and "," not in inferred:
+        return f"{PRIOR}{annotated}|{inferred}"
     if annotated.startswith("items:") and inferred.startswith("items:"):
         pairs = list(zip(annotated[6:].split(","), inferred[6:].split(",")))
         if len(pairs) == len(annotated[6:].split(",")) == len(inferred[6:].split(",")):
@@ -306,7 +318,7 @@ def join_kinds(kinds: set[str] | list[str]) -> str:
         return next(iter(kinds))
     if kinds == {"tensor", "weak_tensor"}:
         return "weak_tensor"
-    if kinds and kinds <= HOST_FAMILY:
+    if kinds and kinds <= HOST_FAMILY and "cpu_dict" not in kinds:
         return "cpu_tensor" if "cpu_tensor" in kinds else "host"
     if kinds and all(k.startswith("items:") for k in kinds):
         rows = [k[len("items:"):].split(",") for k in kinds]
@@ -322,12 +334,24 @@ def join_kinds(kinds: set[str] | list[str]) -> str:
 # `self.x` of a plain class is "self:x", settled by what every method stores there (`CallFacts.attr`). A view,
 # slice or method that keeps a tensor where it is, of such a field, is "hostif:<kind>": a host tensor when the
 # field settles to one (`self.splits.mT.ravel()`, `self.buf[:n]`), else unknown.
-RET, JOIN, SELF, HOSTIF = "ret:", "join:", "self:", "hostif:"
+# An annotated tensor return whose body is deferred is "prior:<annotated>|<deferred>": a host tensor where the
+# body settles to one, else what the annotation says (also for readers that do not settle). `obj.x` of a local or
+# parameter `obj` (a class nothing types) is "field:x", settled by what every project class keeps there
+# (`CallFacts.field`).
+RET, JOIN, SELF, HOSTIF, PRIOR, FIELD = "ret:", "join:", "self:", "hostif:", "prior:", "field:"
+TAGS = (RET, JOIN, SELF, HOSTIF, PRIOR, FIELD)
+FIELDS = (SELF, FIELD)  # plain fields: what a class keeps there
+VIEWS = (SELF, HOSTIF, FIELD)  # fields and device-keeping views of them
 
 
 def deferred(kind: str) -> bool:
-    return kind.startswith((RET, JOIN, SELF, HOSTIF)) or kind.startswith("items:") and any(
-        tag in kind for tag in (RET, JOIN, SELF, HOSTIF))
+    return kind.startswith(TAGS) or kind.startswith("items:") and any(tag in kind for tag in TAGS)
+
+
+def prior_parts(kind: str) -> tuple[str, str]:
+    """(annotated, inferred) of a `PRIOR` kind."""
+    annotated, _, inferred = kind[len(PRIOR):].partition("|")
+    return annotated, inferred
 
 
 def host_if(kind: str) -> str:
@@ -365,8 +389,11 @@ def settled(kind: str) -> str:
     """The kind with what is still deferred read as unknown (the checker reads direct returns only)."""
     if not deferred(kind):
         return kind
+    if kind.startswith(PRIOR):
+        return prior_parts(kind)[0]
     if kind.startswith("items:"):
-        items = ["unknown" if deferred(k) else k for k in kind[len("items:"):].split(",")]
+        items = [settled(k) if k.startswith(PRIOR) else "unknown" if deferred(k) else k
+                 for k in kind[len("items:"):].split(",")]
         return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
     return "unknown"
 
@@ -453,7 +480,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return join_later({again(a) for a in arms}) if arms else "unknown"
     if isinstance(value, ast.Subscript):
         base = again(value.value)
-        if base.startswith((SELF, HOSTIF)):
+        if base.startswith(VIEWS):
             return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
         if deferred(base) or base.startswith("items:"):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
             index = value.slice
@@ -469,16 +496,30 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return "host_seq"
         if value.attr in ("T", "mT", "H", "mH", "data"):
             inner = again(value.value)  # a transposed view (or the data) of a host tensor stays where it is
-            return "cpu_tensor" if inner == "cpu_tensor" else host_if(inner) if inner.startswith((SELF, HOSTIF)) \
+            return "cpu_tensor" if inner == "cpu_tensor" else host_if(inner) if inner.startswith(VIEWS) \
                 else "unknown"
         if value.attr in ("ndim", "dtype", "device", "is_cuda"):
             return "host"
         if isinstance(value.value, ast.Name) and value.value.id == "self":
             return SELF + value.attr
+        if _object(value.value, scope):
+            return FIELD + value.attr
         return "unknown"
     if isinstance(value, ast.Call):
         return _call_kind(value, resolve, again, scope)
+    if isinstance(value, (ast.Dict, ast.DictComp)):
+        values = value.values if isinstance(value, ast.Dict) else [value.value]
+        kinds = {again(v) if v is not None else "unknown" for v in values}  # `**other` (None) is anything
+        return "cpu_dict" if kinds == {"cpu_tensor"} else "unknown"
     return "unknown"
+
+
+def _object(value: ast.expr, scope: Scope) -> bool:
+    """A receiver whose fields `CallFacts.field` may answer: a local or parameter (`context.request_ids`), or a
+    field of `self` (`self.context.request_ids`); not a module or a class (`torch.float32`, `Cfg.size`)."""
+    if isinstance(value, ast.Name):
+        return value.id in scope.binds or value.id in scope.params
+    return _self_attr(value) is not None
 
 
 def _field_with_host(kinds: set[str]) -> str | None:
@@ -486,7 +527,7 @@ def _field_with_host(kinds: set[str]) -> str | None:
     a host tensor when the viewed fields settle to host tensors, else unknown. None when no view of a field takes
     part or another operand is not host data."""
     flat = {k for kind in kinds for k in (kind[len(JOIN):].split("|") if kind.startswith(JOIN) else (kind,))}
-    fields = {k for k in flat if k.startswith((SELF, HOSTIF)) and "," not in k}
+    fields = {k for k in flat if k.startswith(VIEWS) and "," not in k}
     if not any(k.startswith(HOSTIF) for k in fields):
         # `self.spec + 1`: what the fields settle to; a factory's tensor (`torch.arange(n) / self.dim`) is left
         # out, as it may follow a default device
@@ -495,7 +536,7 @@ def _field_with_host(kinds: set[str]) -> str | None:
         return None
     # the view decides the device (as the inference reads `host_t + x`): a plain field next to it
     # (`self.num_tokens`) is a number, or a 0-d tensor that cannot move it
-    return join_later({k for k in flat if not k.startswith(SELF)})
+    return join_later({k for k in flat if not k.startswith(FIELDS)})
 
 
 def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
@@ -554,6 +595,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         if "cpu_tensor" in parts and not parts & DEVICE_FAMILY - {"weak_tensor"}:
             return "cpu_tensor"
     if qual and qual.startswith("torch."):
+        if pinned(value):
+            return "cpu_tensor"  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return _factory_kind(qual, value, again, scope)
         kind = torch_return_kind(qual)
@@ -573,7 +616,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
             return join_later({RET + fn for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns
         receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else "unknown"
-        if receiver.startswith((SELF, HOSTIF)) and meth not in NOT_CPU_METHODS:
+        if receiver.startswith(VIEWS) and meth not in NOT_CPU_METHODS:
             return host_if(receiver)  # `self.splits.ravel()`: where the field is, once settled
         receiver = "unknown" if deferred(receiver) else receiver
         if receiver == "cpu_tensor" and meth not in NOT_CPU_METHODS:
@@ -594,6 +637,12 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
             # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
             return "weak_tensor" if receiver == "unknown" else receiver
     return RET + qual if qual and records_args(qual) else "unknown"  # a project function, settled later
+
+
+def pinned(call: ast.Call) -> bool:
+    """`pin_memory=True`: a factory that pins its result builds it on the host, whatever else it says."""
+    return any(kw.arg == "pin_memory" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+               for kw in call.keywords)
 
 
 def host_batch(call: ast.Call) -> bool:
@@ -676,8 +725,8 @@ def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope, memo: Me
     if isinstance(arg, ast.Name):
         reaching = _reaching(arg.id, line, scope)
         if reaching is not None:
-            return expr_kind(reaching, resolve, scope, depth=1, memo=memo)
-    return expr_kind(arg, resolve, scope, memo=memo)
+            return "cpu_device" if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
+    return "cpu_device" if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
 
 
 def _reaching(name: str, line: int, scope: Scope) -> ast.expr | None:

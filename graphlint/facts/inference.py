@@ -16,9 +16,9 @@ import libcst as cst
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
-    BOOL, CPU, CPU_TSEQ, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS, TSEQ,
-    UNKNOWN, Val,
-    join,
+    BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS,
+    TSEQ, UNKNOWN, Val,
+    dict_item, join,
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
@@ -102,8 +102,13 @@ def is_mask_name(name: str) -> bool:
 
 CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams", "settings", "params"})
 
+# A host value that names the CPU as a device (`"cpu"`, `torch.device("cpu")`): a device argument bound to one
+# puts a factory's result on the host. Joined with any other host value it is plain host data.
+CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
+
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
-                    "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True)}
+                    "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
+                    "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE}
 
 
 def kind_val(kind: str) -> Val:
@@ -146,11 +151,6 @@ def _broadcast_rank(a: Val, b: Val) -> int | None:
     return None if None in ranks else max(ranks)  # type: ignore[type-var]
 
 
-# A host value that names the CPU as a device (`"cpu"`, `torch.device("cpu")`): a device argument bound to one
-# puts a factory's result on the host. Joined with any other host value it is plain host data.
-CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
-
-
 def _device_type(text: str | None) -> str | None:
     return text.split(":")[0] if text is not None else None
 
@@ -170,11 +170,13 @@ class Inference:
 
     def __init__(self, resolve: Callable[[cst.BaseExpression], str | None],
                  lookup_self: Callable[[str], Val], call_returns: Callable[[cst.Call], Val | None],
-                 lookup_attr: Callable[[str, str], Val] | None = None) -> None:
+                 lookup_attr: Callable[[str, str], Val] | None = None,
+                 lookup_field: Callable[[str], Val | None] | None = None) -> None:
         self.resolve = resolve
         self.lookup_self = lookup_self
         self.call_returns = call_returns
         self.lookup_attr = lookup_attr
+        self.lookup_field = lookup_field  # `obj.x` of a receiver of unknown class (CallFacts.field)
         self.env: ChainMap[str, Val] = ChainMap({})
         self._cache: dict[int, Val] = {}
 
@@ -281,7 +283,14 @@ class Inference:
     _eval_Tuple = _eval_Set = _eval_List
 
     def _eval_Dict(self, node: cst.Dict) -> Val:
+        """A dict whose values are all host tensors (`{"ids": torch.zeros(n, pin_memory=True)}`): its items are."""
+        vals = [self(el.value) for el in node.elements if isinstance(el, cst.DictElement)]
+        if vals and len(vals) == len(node.elements) and all(v.kind is Kind.CPU_TENSOR for v in vals):
+            return CPU_DICT
         return UNKNOWN
+
+    def _eval_DictComp(self, node: cst.DictComp) -> Val:
+        return CPU_DICT if self.comprehension_element(node, node.value).kind is Kind.CPU_TENSOR else UNKNOWN
 
     def _eval_ListComp(self, node: cst.ListComp | cst.GeneratorExp) -> Val:
         """A comprehension of tensors is a tensor sequence whose elements are what its element expression
@@ -291,15 +300,17 @@ class Inference:
 
     _eval_GeneratorExp = _eval_ListComp
 
-    def comprehension_element(self, comp: cst.ListComp | cst.GeneratorExp | cst.SetComp) -> Val:
-        """The value of a comprehension's element, evaluated with its loop targets bound."""
+    def comprehension_element(self, comp: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp,
+                              elt: cst.BaseExpression | None = None) -> Val:
+        """The value of a comprehension's element (or of `elt`, a dict comprehension's value), evaluated with its
+        loop targets bound."""
         self.push({})
         try:
             for_in = comp.for_in
             while for_in is not None:
                 bind_targets(self, for_in.target, self(for_in.iter), iterate=True)
                 for_in = for_in.inner_for_in
-            return self(comp.elt)
+            return self(elt if elt is not None else comp.elt)  # type: ignore[union-attr]
         finally:
             self.pop()
 
@@ -322,6 +333,10 @@ class Inference:
             return HOST
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
             return self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
+        if recv == UNKNOWN and self.lookup_field is not None:
+            found = self.lookup_field(attr)  # `ctx.request_ids`: every class with that field keeps it on the host
+            if found is not None:
+                return found
         if recv.is_tensor and attr in TENSOR_ATTRS:
             kind = recv.kind if recv.kind is not Kind.BOOL_TENSOR or attr in ("T", "mT", "data") else Kind.TENSOR
             return Val(kind, weak=recv.weak, rank=recv.rank if attr in ("data", "real", "imag", "grad") else None)
@@ -336,6 +351,9 @@ class Inference:
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)
+        item = dict_item(recv)
+        if item is not None:
+            return item
         items = recv.items
         if items is not None and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
             i = _int_literal(node.slice[0].slice.value)
@@ -462,6 +480,9 @@ class Inference:
             recv = self(func.value)
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
+            item = dict_item(recv)
+            if item is not None:
+                return self._dict_method(item, func.attr.value)
             if recv.kind is Kind.UNKNOWN and qual is None and (
                     func.attr.value in TORCH_ONLY_METHODS or any(self._has_kw(node, k) for k in DIM_KEYWORDS)):
                 out = self._tensor_method(Val(Kind.TENSOR, weak=True), func.attr.value, node)
@@ -470,8 +491,10 @@ class Inference:
                 return HOST if func.attr.value in ("item", "tolist") else Val(Kind.NDARRAY)
             if recv.kind is Kind.UNKNOWN and func.attr.value == "numpy" and not node.args:
                 return Val(Kind.NDARRAY)  # whatever `x` was, `x.numpy()` (of `x.cpu()`) is a numpy array
-            if recv.kind is Kind.UNKNOWN and self._to_host(func.attr.value, node):
-                return CPU  # `batch.lens.cpu()`: whatever `batch.lens` was, the result is on the host
+            if recv.kind in (Kind.UNKNOWN, *HOSTS) and self._to_host(func.attr.value, node):
+                # `batch.lens.cpu()`: whatever `batch.lens` was (a tensor typed as host data by a container
+                # annotation, `Dict[int, List[Tuple[Tensor, Tensor]]]`, too), the result is on the host
+                return CPU
             if recv.kind is Kind.UNKNOWN and func.attr.value == "to" and len(node.args) == 1 \
                     and (node.args[0].keyword is None or node.args[0].keyword.value == "dtype"):
                 dtype = self.resolve(node.args[0].value) or ""
@@ -487,6 +510,17 @@ class Inference:
             return self._module_call(recv)
         projected = self.call_returns(node)
         return projected if projected is not None else UNKNOWN
+
+    @staticmethod
+    def _dict_method(item: Val, name: str) -> Val:
+        """`d.get(k)`, `d.pop(k)`, `d.values()`, `d.items()` of a dict of host tensors."""
+        if name in ("get", "pop", "setdefault"):
+            return item
+        if name == "values":
+            return Val(Kind.TENSOR_SEQ, elem=item)
+        if name == "items":
+            return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=(UNKNOWN, item)))
+        return UNKNOWN
 
     def _to_host(self, name: str, node: cst.Call) -> bool:
         """`.cpu()` or `.to("cpu")` / `.to(device="cpu")`."""
@@ -507,6 +541,11 @@ class Inference:
             if arg.keyword is not None and arg.keyword.value == name:
                 return arg
         return None
+
+    def _pinned(self, node: cst.Call) -> bool:
+        """`pin_memory=True`."""
+        arg = self._has_kw(node, "pin_memory")
+        return arg is not None and isinstance(arg.value, cst.Name) and arg.value.value == "True"
 
     def _host_batch(self, node: cst.Call) -> bool:
         """`tokenizer(text, return_tensors="pt")`, `processor(images, return_tensors="pt")`: Hugging Face
@@ -624,6 +663,8 @@ class Inference:
         if qual.endswith("_like"):
             like = self(node.args[0].value) if node.args else UNKNOWN
             device = self.device_of(node)
+            if self._pinned(node):
+                return Val(Kind.CPU_TENSOR, pinned=True, rank=like.rank)  # only host memory can be pinned
             if device == "cpu" or (device is None and like.kind is Kind.CPU_TENSOR):
                 return Val(Kind.CPU_TENSOR, rank=like.rank)
             kind = Kind.BOOL_TENSOR if is_bool or (like.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
@@ -668,10 +709,9 @@ class Inference:
                 kind = Kind.BOOL_TENSOR if is_bool or (d.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
                 return Val(kind, weak=d.weak, rank=d.rank)
         rank = self._factory_rank(qual, node, data)
-        if qual == "torch.from_numpy" or device == "cpu" or device is None:
-            pinned = self._has_kw(node, "pin_memory")
-            pinned_ok = pinned is not None and isinstance(pinned.value, cst.Name) and pinned.value.value == "True"
-            return Val(Kind.CPU_TENSOR, pinned=pinned_ok, rank=rank)
+        pinned = self._pinned(node)
+        if qual == "torch.from_numpy" or device == "cpu" or device is None or pinned:
+            return Val(Kind.CPU_TENSOR, pinned=pinned, rank=rank)  # only host memory can be pinned
         return Val(Kind.BOOL_TENSOR if is_bool else Kind.TENSOR, rank=rank)
 
     def _factory_rank(self, qual: str, node: cst.Call, data: cst.BaseExpression | None) -> int | None:
@@ -952,6 +992,10 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
             bind_targets(inf, el.value, inner if not isinstance(el, cst.StarredElement) else UNKNOWN)
     elif isinstance(target, cst.StarredElement):
         bind_targets(inf, target.value, UNKNOWN)
+    elif isinstance(target, cst.Subscript) and val.kind is not Kind.CPU_TENSOR:
+        found = _subject(inf, target.value)  # `d["k"] = t` of anything but a host tensor: no longer all host
+        if found is not None and dict_item(found[1]) is not None:
+            inf.bind(found[0], UNKNOWN)
 
 
 def items_val(kinds: list[str] | tuple[str, ...]) -> Val:
@@ -972,6 +1016,8 @@ def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -
 def element_of(val: Val) -> Val:
     """The value of one item when iterating over `val` (or unpacking it): a tensor yields tensors of one
     dimension less, of the same device and dtype."""
+    if val.ref == "dict":
+        return UNKNOWN  # the keys
     if val.elem is not None:
         return val.elem
     if val.kind is Kind.TENSOR_SEQ:

@@ -64,6 +64,14 @@ BOOL = Val(Kind.BOOL_TENSOR)
 CPU = Val(Kind.CPU_TENSOR)
 TSEQ = Val(Kind.TENSOR_SEQ)
 CPU_TSEQ = Val(Kind.TENSOR_SEQ, elem=CPU)  # `host.split(n)`, `torch.where(host_mask)`: host tensors
+# A dict whose values are all host tensors (`{k: torch.zeros(n, pin_memory=True) for k in names}`): `elem` is what
+# an item (`d["k"]`, `d.get(k)`, `d.values()`) is, not what iterating (over the keys) yields.
+CPU_DICT = Val(Kind.UNKNOWN, ref="dict", elem=CPU)
+
+
+def dict_item(val: Val) -> Val | None:
+    """What an item of a dict of host tensors is; None for any other value."""
+    return val.elem if val.ref == "dict" and val.elem is not None else None
 
 
 def join(a: Val, b: Val) -> Val:

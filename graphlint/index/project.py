@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphlint.facts.callsite import (
-    HOST_FAMILY, HOSTIF, JOIN, RET, SELF, deferred, item_of, join_kinds, join_later,
+    FIELD, HOST_FAMILY, HOSTIF, JOIN, PRIOR, RET, SELF, deferred, item_of, join_kinds, join_later, prior_parts,
 )
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
@@ -1128,6 +1128,7 @@ class CallFacts:
         self._referenced: set[str] | None = None
         self._attrs: dict[tuple[str, str], str | None] = {}
         self._family: dict[str, list["ClassInfo"]] = {}
+        self._fields: dict[str, str] | None = None
 
     def params(self, fn: "FunctionInfo") -> dict[str, str]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
@@ -1153,6 +1154,48 @@ class CallFacts:
             self._attrs[key] = kind if kind in HOST_FAMILY else None
         return self._attrs[key]
 
+    def field(self, name: str) -> str | None:
+        """What `obj.<name>` holds when the class of `obj` is unknown: the host kind ("cpu_tensor", "cpu_dict") of
+        every project class that has such a field, where each class's own assignments agree on it (`attr`). None
+        where any class holds something else there (an nn.Module, a field declared or built as a tensor of
+        unknown device), where code stores the attribute on another object (`ctx.lens = ...`), or where no
+        class assigns it."""
+        return self.fields().get(name)
+
+    def fields(self) -> dict[str, str]:
+        """Every attribute `field` answers with a host kind (computed once: it is part of every file's cache key,
+        since a file reads it for receivers of any class)."""
+        if self._fields is None:
+            self._fields = {}  # `self.a = ctx.b` read while the table is built: unknown, not a cycle
+            owners: dict[str, set[str]] = {}
+            raw: dict[str, set[str]] = {}  # the kinds assigned, before settling: most fields are ruled out here
+            foreign: set[str] = set()
+            for fn in self.index.functions.values():
+                foreign.update(fn.foreign_sets)
+                if fn.class_key is not None:
+                    for attr, kind in fn.attr_sets:
+                        owners.setdefault(attr, set()).add(fn.class_key)
+                        raw.setdefault(attr, set()).add(kind)
+            owners = {attr: keys for attr, keys in owners.items()
+                      if attr not in foreign and raw[attr] & {"cpu_tensor", "cpu_dict"}
+                      and all(k in HOST_FAMILY or deferred(k) for k in raw[attr])}
+            for cls in self.index.classes.values():
+                for attr, kind in cls.attrs.items():
+                    if kind in ("tensor", "bool_tensor", "tensor_seq", "cpu_tensor") and attr in owners:
+                        owners[attr].add(cls.key)  # a tensor declared or built in `__init__` takes part
+            out = {}
+            for attr, keys in owners.items():
+                kinds = {self._own_field(self.index.classes[key], attr) if key in self.index.classes else None
+                         for key in keys}
+                if len(kinds) == 1 and (kind := kinds.pop()) in ("cpu_tensor", "cpu_dict"):
+                    out[attr] = kind
+            self._fields = out
+        return self._fields
+
+    def _own_field(self, cls: "ClassInfo", attr: str) -> str | None:
+        """The host kind a plain class keeps in `self.<attr>`; None for a module (its buffers move with `.to()`)."""
+        return None if self.index.is_nn_module(cls) else self.attr(cls, attr)
+
     def settle(self, kind: str, caller: "FunctionInfo", depth: int = 0, calls: bool = True) -> str:
         """A phase-1 kind with its deferred project returns read from the index (callsite.RET): what `f(x)`
         returns, item by item, through every function the call can reach (dispatch included: call-site facts
@@ -1166,9 +1209,14 @@ class CallFacts:
             return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
         if kind.startswith(JOIN):
             return join_kinds({self.settle(k, caller, depth, calls) for k in kind[len(JOIN):].split("|")})
+        if kind.startswith(PRIOR):  # an annotated tensor: on the host where the body settles there
+            annotated, inferred = prior_parts(kind)
+            return "cpu_tensor" if self.settle(inferred, caller, depth, calls) == "cpu_tensor" else annotated
         if kind.startswith(HOSTIF):  # a view or method that keeps a tensor where it is
             inner = self.settle(kind[len(HOSTIF):], caller, depth, calls)
             return "cpu_tensor" if inner == "cpu_tensor" else "unknown"
+        if kind.startswith(FIELD):  # `obj.x` of a class nothing types: what every class keeps in `x`
+            return self.field(kind[len(FIELD):]) or "unknown"
         if kind.startswith(SELF):  # `self.x` of a plain class: what its methods store (a module's buffers move)
             cls = self.index.classes.get(caller.class_key) if caller.class_key else None
             if cls is None or self.index.is_nn_module(cls):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
+from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
@@ -84,6 +85,7 @@ class FunctionInfo:
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
     call_args: list[tuple[str, int, tuple[str, ...], tuple[tuple[str, str], ...]]] = field(default_factory=list)
     attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
+    foreign_sets: tuple[str, ...] = ()  # attributes stored on other objects (`ctx.lens = ...`)
     # (callee descriptor, line, position or keyword, callable) of calls passing a function or a method of the
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
     callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
@@ -299,6 +301,7 @@ class _Indexer(ast.NodeVisitor):
             markers=self._markers(node), returns=self._returns(node, scope),
             params=param_names(node), none_defaults=none_defaults(node),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
+            foreign_sets=tuple(sorted(scope.foreign_sets)),
             abstract=_is_abstract(node),
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
@@ -497,8 +500,8 @@ class _Indexer(ast.NodeVisitor):
             return None
         name = self.resolve(dotted(value.func)) or ""
         if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()
-                                       and not name.startswith(("torch.nn.", "torch.cuda."))):
-            return "tensor"
+                                       and name.split(".")[1] not in NON_TENSOR_TORCH_SUBMODULES):
+            return "tensor"  # not `torch.distributed.get_rank()`, `torch.cuda.current_device()`: host values
         if name in MODULE_LIST_CALLS:
             classes = []
             for sub in ast.walk(value):

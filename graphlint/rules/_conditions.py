@@ -21,8 +21,8 @@ def _unwrap_any_all(ctx, expr: cst.BaseExpression) -> cst.Call | None:
             ctx.val(m[0]).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.UNKNOWN) and \
             (ctx.qualname(m[0]) or "").split(".")[0] not in ("numpy", "torch"):
         return expr
-    if ctx.call_name(expr) in ("torch.any", "torch.all"):
-        return expr
+    if ctx.call_name(expr) in ("torch.any", "torch.all") and ctx.val(expr).kind is not Kind.CPU_TENSOR:
+        return expr  # not of a host tensor: computed and read on the host
     return None
 
 

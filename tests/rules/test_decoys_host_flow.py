@@ -1,0 +1,225 @@
+"""Decoys and hits for host values the facts layer reads from the data flow (docs/inference.md): each decoy
+was a false positive on the accuracy benchmark's look-alikes (Megatron-LM's pinned CPU bookkeeping, lmdeploy's
+scheduler, exllamav2's CPU sampler), each hit the same shape of code on a device value.
+"""
+
+from __future__ import annotations
+
+from snippets import findings
+
+
+def test_a_device_test_that_rebinds_holds_after_its_if():
+    """`if mask.is_cuda: mask = mask.cpu()` leaves a host tensor on both paths: the copy's arm binds one, and the
+    other arm runs only when the tensor is not on the device (Megatron's `resolve_requests`). Hit: the mirror
+    image, `if not t.is_cuda: t = t.cuda()`, leaves a device tensor on both paths; and a test that binds
+    nothing types nothing after it. (`ids.cuda()` of the narrowed host tensor is a host-to-device copy.) Where a
+    type test rebinds in one arm, the other arm's narrowing holds after the `if` as well: `grid` is a host tensor or
+    a tensor of unknown device (vLLM's ernie45_vl, no `repeat_interleave` finding), and `sizes` a tensor or not one
+    (vLLM's and SGLang's phi4mm, whose comment says inference passes a list)."""
+    src = """
+        import torch
+
+
+        def resolve(mask: torch.Tensor, ids: torch.Tensor, other: torch.Tensor, grid, sizes: torch.Tensor):
+            if mask.is_cuda:
+                mask = mask.cpu()
+            n = mask.sum().item()
+            if not ids.is_cuda:
+                ids = ids.cuda()
+            m = ids.sum().item()
+            if other.device.type == "cpu":
+                print("host")
+            k = other.sum().item()
+            if not isinstance(grid, torch.Tensor):
+                grid = torch.tensor(grid)
+            lens = torch.repeat_interleave(grid[:, 1], grid[:, 0])
+            if isinstance(sizes, torch.Tensor):
+                sizes = sizes.view(-1, 2)
+            h, w = sizes[0]
+            head = other[:h]
+            return n, m, k, lens, head, w
+    """
+    assert findings(src, scope="all") == {(6, "GL103"), (9, "GL131"), (10, "GL101"), (13, "GL101")}
+
+
+def test_an_annotated_tensor_return_of_host_fields_is_a_host_tensor():
+    """`-> torch.Tensor` names no device: a method of a plain class that returns a view of, or a comparison
+    on, fields every method keeps on the host (Megatron's `_get_async_sched_rows_requiring_new_block`, over its
+    pinned bookkeeping) returns a host tensor to the class's own methods. Hit: the same method over a field
+    another method moves to the device keeps the annotation's reading."""
+    src = """
+        import torch
+
+
+        class Context:
+            def __init__(self, n: int):
+                self.offsets = torch.zeros(n, dtype=torch.int32, device="cpu", pin_memory=True)
+                self.lens = torch.zeros(n, dtype=torch.int32)
+                self.block = 16
+
+            def to_device(self):
+                self.lens = self.lens.cuda()
+
+            def rows(self) -> torch.Tensor:
+                return self.offsets[:4] + 1 >= self.block
+
+            def lens_rows(self) -> torch.Tensor:
+                return self.lens[:4] + 1 >= self.block
+
+            def count(self) -> int:
+                host = int(self.rows().sum().item())
+                device = int(self.lens_rows().sum().item())
+                return host + device
+    """
+    assert findings(src, scope="all") == {(21, "GL101")}
+
+
+def test_fields_every_class_keeps_on_the_host_are_host_tensors_on_any_receiver():
+    """Megatron keeps its per-request bookkeeping in pinned CPU tensors and dicts of them on the context
+    (`self.request_ids = torch.full(..., device="cpu", pin_memory=True)`, `self.metadata = {k:
+    torch.empty_like(t, pin_memory=True) ...}`), and the controller reads them through a context of unknown
+    class: when every project class with that field keeps it on the host, and no code stores it on another
+    object, `ctx.request_ids[i].item()` and `md["temperature"].tolist()` read host memory. Hits: a field one
+    class keeps on the device (`lens`), a field also stored from outside (`ctx.stored = ...`), a dict item
+    replaced with a device tensor, and an item of a dict of device tensors."""
+    src = """
+        import torch
+
+
+        class Context:
+            def init(self, n: int, names: list):
+                self.request_ids = torch.full((n,), -1, device="cpu", pin_memory=True)
+                self.meta = {k: torch.empty(n, device="cpu", pin_memory=True) for k in names}
+                self.active = {k: torch.empty_like(t, pin_memory=True) for k, t in self.meta.items()}
+                self.lens = torch.zeros(n, device="cpu")
+                self.stored = torch.zeros(n, device="cpu")
+
+
+        class DeviceContext:
+            def init(self, n: int):
+                self.lens = torch.zeros(n, device="cuda")
+
+
+        def step(ctx, i: int, dev: torch.Tensor):
+            rid = ctx.request_ids[i].item()
+            md = ctx.active
+            temps = md["temperature"][:i].tolist()
+            lens = ctx.lens.tolist()
+            ctx.stored = dev
+            stored = ctx.stored.tolist()
+            local = {"a": torch.zeros(4, pin_memory=True)}
+            host = local["a"].tolist()
+            local["a"] = dev
+            moved = local["a"].tolist()
+            gpu = {"a": torch.zeros(4, device="cuda")}
+            on_gpu = gpu["a"].tolist()
+            return rid, temps, lens, stored, host, moved, on_gpu
+    """
+    assert findings(src, scope="all") == {(22, "GL102"), (24, "GL102"), (28, "GL102"), (30, "GL102")}
+
+
+def test_a_field_from_a_torch_submodule_call_is_no_tensor():
+    """`self.tp_rank = dist.get_rank()` (`torch.distributed`) holds a Python int, not a tensor: nano-vllm's
+    `self.bias if self.tp_rank == 0 else None` in a captured forward was reported as a tensor condition. Hit:
+    a field built by a torch function (`torch.zeros`) compared in a condition still is one."""
+    src = """
+        import torch
+        import torch.distributed as dist
+
+
+        class Linear(torch.nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.tp_rank = dist.get_rank()
+                self.flag = torch.zeros(1, device="cuda")
+
+            def forward(self, x: torch.Tensor):
+                if self.tp_rank == 0:
+                    x = x + 1
+                if self.flag == 0:
+                    x = x - 1
+                return x
+    """
+    assert findings(src) == {(14, "GL110")}
+
+
+def test_a_device_argument_every_caller_passes_as_the_host_builds_there():
+    """lmdeploy gathers its data-parallel metadata over the CPU group: `device = 'cpu'`, then
+    `DistGatherScalar(vals, n, device=device)`, whose `__init__` builds `torch.tensor([val] * size,
+    device=device)`: a host tensor, no host-to-device copy. Hit: a caller that passes a device variable."""
+    src = """
+        import torch
+
+
+        class Gather:
+            def __init__(self, val: int, size: int, device: str = "cpu"):
+                self.all_vals = torch.tensor([val] * size, device=device)
+
+
+        class Scatter:
+            def __init__(self, val: int, size: int, device: str = "cpu"):
+                self.all_vals = torch.tensor([val] * size, device=device)
+
+
+        def step(val: int, size: int, ids: torch.Tensor):
+            device = "cpu"
+            meta = Gather(val, size, device=device)
+            other = Scatter(val, size, device=ids.device)
+            return meta, other
+    """
+    assert findings(src, scope="all") == {(11, "GL130")}
+
+
+def test_reductions_and_copies_of_host_values_read_no_device():
+    """`assert torch.all(a <= b)` of host tensors is computed and read on the host (Megatron's block
+    reference counts), and `.cpu().tolist()` of a value typed as host data by a container annotation
+    (`Dict[int, List[Tuple[Tensor, Tensor]]]`) reads the host copy: the `.cpu()` is the sync, if any. Hits: the
+    same assert on device tensors, and `.cpu()` of a device tensor."""
+    src = """
+        import torch
+        from typing import Dict, List, Tuple
+
+
+        def check(n: int, top: Dict[int, List[Tuple[torch.Tensor, torch.Tensor]]], dev: torch.Tensor):
+            a = torch.zeros(n, dtype=torch.int32)
+            b = torch.ones(n, dtype=torch.int32)
+            assert torch.all(a <= b)
+            assert torch.all(dev <= 1)
+            for values, indices in top[0]:
+                pairs = values.cpu().tolist()
+            moved = dev.cpu().tolist()
+            return pairs, moved
+    """
+    assert findings(src, scope="all") == {(9, "GL109"), (12, "GL103")}
+
+
+def test_host_fields_passed_from_a_receiver_of_any_class_flow_into_the_callee():
+    """Megatron's controller hands slices of the context's pinned bookkeeping to a helper
+    (`rewind_kv_cache(kv_block_ids=context.request_to_kv_block_ids[s], ...)`, the parameter annotated
+    `torch.Tensor`): every call site passes a host tensor, so the helper's `.tolist()` reads host memory. Hit: a
+    field another class keeps on the device, passed the same way."""
+    src = """
+        import torch
+
+
+        class Context:
+            def init(self, n: int):
+                self.block_ids = torch.full((n, 4), -1, device="cpu", pin_memory=True)
+                self.lens = torch.zeros(n, device="cpu")
+
+
+        class DeviceView:
+            def init(self, n: int):
+                self.lens = torch.zeros(n, device="cuda")
+
+
+        def rewind(block_ids: torch.Tensor, lens: torch.Tensor):
+            ids = block_ids.tolist()
+            sizes = lens.tolist()
+            return ids, sizes
+
+
+        def step(ctx, n: int):
+            return rewind(ctx.block_ids[:n], lens=ctx.lens[:n])
+    """
+    assert findings(src, scope="all") == {(17, "GL102")}

@@ -138,13 +138,17 @@ class ModuleSummary:
 
 
 def module_name_for(path: Path) -> str:
-    """Dotted module name: climb while the folder is a package (has __init__.py)."""
+    """Dotted module name: climb while the folder is a package (has __init__.py), and through folders
+    without one that lie inside a package (`megatron/core/models/gpt/m.py` with `core/__init__.py` but no
+    `models/__init__.py` is `core.models.gpt.m`: Python imports such a folder as a namespace portion of the
+    package). A top-level folder without `__init__.py` (PEP 420) stays out: `ProjectIndex.split_dotted`
+    accepts it as a prefix."""
     path = path.resolve()
     parts = [path.stem] if path.stem != "__init__" else []
-    folder = path.parent
-    while (folder / "__init__.py").is_file():
-        parts.insert(0, folder.name)
-        folder = folder.parent
+    folders = path.parents
+    packages = [(f / "__init__.py").is_file() for f in folders]
+    top = max((i for i, is_pkg in enumerate(packages) if is_pkg), default=-1)  # the outermost package folder
+    parts[:0] = [f.name for f in reversed(folders[:top + 1])]
     return ".".join(parts) or path.stem
 
 

@@ -1432,16 +1432,41 @@ def test_a_union_typed_model_parameter(tmp_path):
     assert found["Wrapper.evict"][0] == "step" and "B.evict" not in found
 
 
-def test_a_namespace_folder_inside_a_package_is_not_cut(tmp_path):
-    """Only a top-level folder without `__init__.py` starts module names; a deeper one (`core/models/` inside the
-    package `core`) is not cut, a measured trade-off: cutting it tripled SGLang's hot path."""
+def test_a_namespace_folder_inside_a_package_is_named_through_it(tmp_path):
+    """A folder without `__init__.py` inside a package (`megatron/core/models/`, SGLang's `sglang/srt/`) is a
+    namespace portion of it: its modules are named through it (`core.models.gpt.gpt_model`, `megatron/` itself
+    being a top-level PEP 420 folder), so imports by the full name resolve. Decoy: two such folders that hold
+    same-named modules (`layers/utils.py`, `managers/utils.py`) no longer collide under one short name
+    (`utils`), which is what made cutting names at such folders resolve imports to the wrong module."""
     files = {
         "megatron/core/__init__.py": "",
         "megatron/core/models/gpt/__init__.py": "",
         "megatron/core/models/gpt/gpt_model.py": "class GPTModel:\n    pass\n",
+        "sglang/__init__.py": "",
+        "sglang/srt/layers/utils.py": """
+            def pad(x):
+                return x.sum().item()
+        """,
+        "sglang/srt/managers/utils.py": """
+            def pad(x):
+                return x.max().item()
+        """,
+        "sglang/srt/layers/linear.py": """
+            from torch import nn
+            from sglang.srt.layers.utils import pad
+
+            class Linear(nn.Module):
+                def forward(self, x):
+                    return pad(x)
+        """,
     }
     index = ProjectIndex(summarise_tree(tmp_path, files))
-    assert index.class_by_dotted("megatron.core.models.gpt.gpt_model.GPTModel") is None
+    assert index.class_by_dotted("megatron.core.models.gpt.gpt_model.GPTModel").module == "core.models.gpt.gpt_model"
+    assert {"sglang.srt.layers.utils", "sglang.srt.managers.utils"} <= set(index.modules)
+    hot = {index.functions[k].key for k in index.hot_functions()}
+    assert "sglang.srt.layers.utils:pad" in hot
+    assert "sglang.srt.managers.utils:pad" not in hot  # decoy: the same-named module of another folder
+    assert index.split_dotted("utils.pad") is None  # decoy: a bare short name is no project module now
 
 
 UNION_FIELD = """

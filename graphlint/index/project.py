@@ -15,7 +15,7 @@ from graphlint.facts.callsite import (
 )
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, ModuleSummary, _hop,
 )
 
 
@@ -75,10 +75,11 @@ STEP_DRIVER_CALLS = ("replay",)
 WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
 BY_NAME = ("method ", "model method ")
+MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
-MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules",
-              "register_forward_hook", "register_forward_pre_hook")
+MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules", "named_children",
+              "register_forward_hook", "register_forward_pre_hook", "eval", "load_state_dict")
 
 
 @dataclass(frozen=True, init=False)
@@ -238,20 +239,26 @@ class ProjectIndex:
         return None
 
     def methods(self, cls: ClassInfo, name: str) -> list[FunctionInfo]:
-        """What `obj.name(...)` can run on an instance of `cls` or of a project subclass: the method `cls`
-        resolves to, or, when that is abstract (`raise NotImplementedError`, `@abstractmethod`) or missing,
-        the overrides in project subclasses (a base-class annotation or an abstract template method
-        stands for every implementation the project defines)."""
+        """What `obj.name(...)` can run on an instance of `cls` or of a project subclass (`methods_via`)."""
+        return [fn for fn, _how in self.methods_via(cls, name)]
+
+    def methods_via(self, cls: ClassInfo, name: str) -> list[tuple[FunctionInfo, str]]:
+        """What `obj.name(...)` can run on an instance of `cls` or of a project subclass, each with how: the
+        method `cls` resolves to, and the overrides project subclasses define (`self.step()` in a base's
+        template method runs the subclass's `step`; a value typed as the base may hold a subclass). Where the
+        resolved method is abstract (`raise NotImplementedError`, `@abstractmethod`) or missing, only the
+        overrides. Overrides of a concrete method are bounded (`MAX_OVERRIDES`): a base that many classes
+        specialise (a model family's shared `forward` helpers) keeps its own method only."""
         fn = self.method(cls, name)
-        if fn is not None and not fn.abstract:
-            return [fn]
         out, seen = [], {fn.key} if fn else set()
         for sub in self._descendants(cls):
             impl = self.method(sub, name)
             if impl is not None and not impl.abstract and impl.key not in seen:
                 seen.add(impl.key)
-                out.append(impl)
-        return out or ([fn] if fn else [])
+                out.append((impl, f"override {impl.qualname.rpartition('.')[0] or impl.qualname}"))
+        if fn is None or fn.abstract:
+            return [(impl, "") for impl, _how in out] or ([(fn, "")] if fn else [])
+        return [(fn, "")] + (out if len(out) <= MAX_OVERRIDES and not name.startswith("__") else [])
 
     def _descendants(self, cls: ClassInfo) -> list[ClassInfo]:
         """Project subclasses of `cls` at any depth (not `cls`), breadth first."""
@@ -308,6 +315,8 @@ class ProjectIndex:
         """The project functions a call can reach, each with how: "" for a direct call, else the dynamic
         dispatch that was followed (a registry, a factory-built attribute, `Function.apply`, ...)."""
         cls = self.classes.get(caller.class_key) if caller and caller.class_key else None
+        if callee.startswith(GETATTR):
+            return self._named_by_callers(caller, callee) if caller is not None else []
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
             return [(fn, "") for fn in self._call_target(cls)]
         if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
@@ -362,8 +371,8 @@ class ProjectIndex:
         head, _, meth = callee.rpartition(".")
         if head.endswith(("()", "[]")):
             # a method, else a callable field (`batch.chooser(logits)` with `chooser: Chooser` on the class)
-            return [(fn, how) for target, how in self._denotes(head, depth) if isinstance(target, ClassInfo)
-                    for fn in (self.methods(target, meth) or [f for f, _h in self._resolve_self(target, meth)])]
+            return [(fn, _join(how, h)) for target, how in self._denotes(head, depth) if isinstance(target, ClassInfo)
+                    for fn, h in (self.methods_via(target, meth) or self._resolve_self(target, meth))]
         owner, _, field = head.rpartition(".")
         if owner.endswith("()") and field:  # `inputs.vision.get(...)`, `inputs: ModelInputs` with `vision: Vision`
             return [(fn, how or h.replace("self.", ".", 1)) for target, how in self._denotes(owner, depth)
@@ -609,9 +618,9 @@ class ProjectIndex:
             return [(getter, "")] + [(fn, "") for fn in made] + [
                 edge for ref in inner for edge in self._resolve_self(cls, ref + rest[len(first):], depth + 1)]
         if len(parts) == 1 and not first.endswith("[]"):
-            fns = self.methods(cls, first)  # an abstract template method runs the subclass's override
+            fns = self.methods_via(cls, first)  # a template method runs the subclass's override
             if fns:
-                return [(fn, "") for fn in fns]
+                return fns
         name = first.rstrip("[]").rstrip("[")
         attr = self.attr(cls, name)
         if attr is None:
@@ -624,9 +633,12 @@ class ProjectIndex:
         out = []
         for t in targets:
             owner = self.class_by_dotted(t)
-            if owner is None:
-                continue
-            out.extend((fn, "") for fn in (self.methods(owner, parts[1]) if len(parts) > 1 else self._call_target(owner)))
+            owners = [(owner, "")] if owner is not None else []
+            if owner is None and t.endswith("]"):  # `self.experts = EXPERTS[op](...)`: whichever class it holds
+                owners = [(c, how) for c, how in self._denotes(f"{t}()", depth) if isinstance(c, ClassInfo)]
+            for owner, how in owners:
+                out.extend((fn, _join(how, h)) for fn, h in (self.methods_via(owner, parts[1]) if len(parts) > 1
+                                                             else [(f, "") for f in self._call_target(owner)]))
         return out
 
     def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None, element: str = ""
@@ -648,8 +660,8 @@ class ProjectIndex:
                     label = f"self.{name}: {desc.rpartition('.')[2]}" if typed else \
                         f"self.{name} = {how or 'factory ' + desc.rpartition('.')[2]}"
                     if isinstance(target, ClassInfo):
-                        out.extend((fn, label)
-                                   for fn in (self.methods(target, meth) if meth else self._call_target(target)))
+                        out.extend((fn, _join(label, h)) for fn, h in (
+                            self.methods_via(target, meth) if meth else [(f, "") for f in self._call_target(target)]))
             for desc in c.callables.get(name, ()):
                 for target, how in self._denotes(desc, 0):
                     if meth is None:
@@ -679,7 +691,8 @@ class ProjectIndex:
                 if ref.startswith("self."):
                     out.extend(self._resolve_self(cls, ".".join([ref[len("self."):], *rest]), depth + 1))
                 elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
-                    out.extend((fn, "") for fn in (self.methods(made, rest[0]) if rest else self._call_target(made)))
+                    out.extend(self.methods_via(made, rest[0]) if rest
+                               else [(fn, "") for fn in self._call_target(made)])
         if not out and len(rest) == 1 and not self._is_model_class(cls):
             out = self._protocol_methods(rest[0])
         return out
@@ -857,6 +870,22 @@ class ProjectIndex:
                     for target, _how in self.call_edges(caller, caller.module, ref):
                         out.setdefault(target.key, (target, f"passed as {param} by {caller.display}"))
         return list(out.values())
+
+    def _named_by_callers(self, fn: FunctionInfo, callee: str) -> list[tuple[FunctionInfo, str]]:
+        """`getattr(builder, method)(...)` in `fn`, `method` a parameter: the methods the string literals that
+        the project's calls of `fn` pass for it name (`self._build("build", md)`), resolved as the call
+        `builder.build(...)` would be. Literals only: a name read from a message or a config runs nothing."""
+        param, _, recv = callee[len(GETATTR):].partition(":")
+        names: set[str] = set()
+        for caller, desc, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
+            params = self.call_params(fn, desc)
+            slots = {param} | ({str(params.index(param))} if param in params else set())
+            found = {ref[len(NAME_ARG):] for c, ln, slot, ref in caller.callable_args
+                     if c == desc and ln == line and slot in slots and ref.startswith(NAME_ARG)}
+            if found - names and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
+                names |= found
+        return [(target, _join(how, f"getattr {name}")) for name in sorted(names)
+                for target, how in self.call_edges(fn, fn.module, f"{recv}.{name}")]
 
     def _calls_a_value(self, fn: FunctionInfo, callee: str) -> bool:
         """`self._model_forward(**inputs)`, `decode_fn(ids, state)`, `self.model.forward(ids)`: a call of an
@@ -1057,13 +1086,15 @@ class ProjectIndex:
     def _model_receivers(self, fn: FunctionInfo) -> frozenset[str]:
         """Receivers of unknown class that `fn` calls and that are models by what is done with them: a model
         protocol method (`model_protocol`) or nn.Module's own API (`parameters()`) is called on them, in `fn`
-        or, for `self.x`, in any method of its class. Calling one (`model(**inputs)`, `self.model(tok)`)
-        runs a model's forward."""
+        or, for `self.x`, in any method of its class, its project bases or subclasses (a base engine's `prefill`
+        calls `self.model(...)`, the subclass that loads the model calls `self.model.eval()`). Calling one
+        (`model(**inputs)`, `self.model(tok)`) runs a model's forward."""
         heads = {callee for callee, _line in fn.calls}
         pool = list(fn.calls)
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         if cls is not None and any(h.startswith("self.") for h in heads):
-            pool += [c for c2 in self.mro(cls) for key in c2.methods.values() for c in self.functions[key].calls]
+            pool += [c for c2 in (*self.mro(cls), *self._descendants(cls)) for key in c2.methods.values()
+                     for c in self.functions[key].calls]
         out = set()
         for callee, _line in pool:
             head, _, meth = callee.rpartition(".")
@@ -1099,6 +1130,11 @@ class ProjectIndex:
             if fn.parent_key is None:
                 out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=tier)
         return out
+
+
+def _join(how: str, more: str) -> str:
+    """Two dispatch hops taken by one call (`self.cache: Cache`, then `override PagedCache`) in one `via` label."""
+    return f"{how}, {more}" if how and more else how or more
 
 
 def _replays(fn: FunctionInfo) -> bool:
@@ -1271,7 +1307,7 @@ class CallFacts:
                 for _callee, _line, _slot, ref in fn.callable_args:
                     if ref.startswith(("self.", "cls.")):
                         keys.update(t.key for t, _how in self.index.call_edges(fn, fn.module, ref))
-                    elif not ref.startswith(PARAM):
+                    elif not ref.startswith((PARAM, NAME_ARG)):
                         refs.append(ref)
                 # `return Impl`: the class object, built where the index cannot see (`return f(x)` calls f)
                 keys.update(init.key for ref in fn.makes if (made := self.index.class_by_dotted(ref)) is not None

@@ -51,6 +51,10 @@ PARAM = "param:"  # a callable argument that is a parameter of the calling funct
 MAX_FORWARDED_PARAMS = 8  # the first positional parameters (`self` included) that can carry a callable
 # A local bound to one of several callables (`m = (a.f, a.g)[i]`): the prefix of its joined descriptors
 ALTERNATIVES = "alternatives:"
+# String dispatch: an argument that is a string literal naming a method (`self._build("build", md)`), and
+# the call descriptor of `getattr(obj, name)(...)` with `name` a parameter of the calling function
+NAME_ARG = "name:"
+GETATTR = "getattr:"
 MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
 PROPERTY_DECORATORS = ("property", "functools.cached_property", "cached_property")
 HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_callables")
@@ -555,6 +559,9 @@ class _Indexer(ast.NodeVisitor):
 
     def _bind_local(self, name: str, value: ast.expr) -> None:
         src = dotted(value)
+        if named := self._getattr_refs(value):  # `fn = getattr(self, "m")`: a call of `fn` calls it
+            self.local_binds[-1][name] = ALTERNATIVES + "|".join(named)
+            return
         if isinstance(value, ast.Subscript) and isinstance(value.value, (ast.Tuple, ast.List)):
             # `method = (layer.forward, layer.tp_forward)[mode]`: a call of `method` calls one of them
             alts = [ref for elt in value.value.elts if (ref := self.resolve(dotted(elt)))]
@@ -651,6 +658,8 @@ class _Indexer(ast.NodeVisitor):
     def _record_call(self, node: ast.Call) -> None:
         callee = self.resolve(dotted(node.func))
         func = node.func
+        if self.func_stack and (named := self._getattr_refs(func)):
+            self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
         if bound.startswith(ALTERNATIVES) and self.func_stack:
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
@@ -687,6 +696,32 @@ class _Indexer(ast.NodeVisitor):
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
 
+    def _getattr_refs(self, node: ast.expr) -> list[str]:
+        """What `getattr(obj, name)` names where `name` is a string literal (or `"a" if c else "b"`): the
+        attributes `obj.a`, `obj.b`; where it is a parameter of the enclosing function, one `GETATTR`
+        descriptor that the index resolves with the literals the function's callers pass for it. Nothing
+        for any other name (a variable read from a message or a config: a miss, not a guess)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+                and "getattr" not in self.top_level and "getattr" not in self.s.imports
+                and len(node.args) in (2, 3) and not node.keywords):
+            return []
+        recv, name = dotted(node.args[0]), node.args[1]
+        if recv is None:
+            return []
+        arms = [name.body, name.orelse] if isinstance(name, ast.IfExp) else [name]
+        literals = [a.value for a in arms if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if len(literals) == len(arms) and all(lit.isidentifier() for lit in literals):
+            return [ref for lit in literals if (ref := self.resolve(f"{recv}.{lit}"))]
+        if isinstance(name, ast.Name) and self.func_stack and name.id in self.func_stack[-1].params \
+                and (ref := self.resolve(recv)):
+            return [f"{GETATTR}{name.id}:{ref}"]
+        return []
+
+    def _project_call(self, node: ast.Call) -> bool:
+        """A call of a method (`self.x(...)`) or of a name the module defines or imports (not a builtin)."""
+        head = (dotted(node.func) or "").split(".")[0]
+        return head in ("self", "cls") or head in self.top_level or head in self.s.imports
+
     def _callable_args(self, node: ast.Call, callee: str) -> None:
         """Record the arguments that name a callable: a module-level function or class, an import, a method
         of the enclosing class (`self._token_forward`), the function of a `partial(f, ...)`."""
@@ -696,6 +731,11 @@ class _Indexer(ast.NodeVisitor):
             if isinstance(arg, ast.Call) and arg.args and (dotted(arg.func) or "").endswith("partial") \
                     and (self.resolve(dotted(arg.func)) or "") in PARTIAL_CALLS:
                 arg = arg.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.isidentifier() \
+                    and self._project_call(node):
+                # a method name handed to a project function, maybe one that dispatches on it (`GETATTR`)
+                self.func_stack[-1].callable_args.append((callee, node.lineno, slot, NAME_ARG + arg.value))
+                continue
             if isinstance(arg, ast.Name) and arg.id in self.func_stack[-1].params[:MAX_FORWARDED_PARAMS]:
                 # a parameter handed on (`self._capture(decode_fn, ids)`): kept only where graphs are captured
                 self.func_stack[-1].callable_args.append((callee, node.lineno, slot, PARAM + arg.id))

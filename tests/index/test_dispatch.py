@@ -623,7 +623,7 @@ def test_the_loop_around_a_one_step_driver_is_a_step_driver():
     assert "serve" not in found and "build" not in found
 
 
-def test_only_an_abstract_method_fans_out_to_the_overrides():
+def test_a_method_called_on_a_base_reaches_the_subclass_overrides():
     found = hot({"pkg.m": """
         import torch
         from abc import ABC, abstractmethod
@@ -655,8 +655,159 @@ def test_only_an_abstract_method_fans_out_to_the_overrides():
     """})
     # `self.prepare(x)` in the base lands on an abstract method: the override runs.
     assert found["Horizontal.prepare"][1][-2:] == ("Bias.__call__ [self.bias: Bias]", "Horizontal.prepare")
-    # Decoy: `scale` is concrete in the annotated class, so the call is that method, not every override.
-    assert "Bias.scale" in found and "Horizontal.scale" not in found and "Bias.prepare" not in found
+    # `scale` is concrete in the annotated class, and the field may hold a subclass: its override runs too.
+    assert found["Horizontal.scale"][1][-1] == "Horizontal.scale [self.bias: Bias, override Horizontal]"
+    assert "Bias.scale" in found and "Bias.prepare" not in found  # decoy: an abstract method runs nothing
+
+
+
+def test_concrete_overrides_are_reached_from_the_base_and_bounded():
+    """`self.finish(x)` in a base's template method, and a parameter typed as the base, run the overrides its
+    project subclasses define, named `override Sub` in `via`."""
+    many = "".join(f"""
+        class Wide{i}(Wide):
+            def pack(self, x):
+                return x.sum().item()
+    """ for i in range(9))
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class Sampler:
+            def run(self, logits):
+                return self.finish(logits)
+
+            def finish(self, logits):
+                return logits.argmax(-1)
+
+        class Greedy(Sampler):
+            def finish(self, logits):
+                return logits.argmax(-1).item()
+
+        class Nucleus(Sampler):
+            def finish(self, logits):
+                return super().finish(logits).tolist()
+
+        class Unrelated:
+            def finish(self, logits):  # decoy: same name, not a subclass
+                return logits.tolist()
+
+        class Wide:
+            def pack(self, x):
+                return x
+
+        class Model(nn.Module):
+            def forward(self, x, sampler: Sampler, wide: Wide):
+                wide.pack(x)
+                return sampler.run(x)
+    """ + many})
+    assert found["Greedy.finish"][1][-1] == "Greedy.finish [override Greedy]"
+    assert found["Sampler.finish"][1][-2:] == ("Sampler.run", "Sampler.finish")
+    assert "Nucleus.finish" in found
+    assert "Unrelated.finish" not in found  # decoy: another class's method of the same name
+    # Decoy: more overrides than MAX_OVERRIDES (a family's shared helper) keep the base's own method only.
+    assert "Wide.pack" in found and not any(name.startswith("Wide0") for name in found)
+
+
+
+def test_string_dispatch_through_getattr_with_literal_names():
+    """`getattr(obj, "m")(...)`, `fn = getattr(self, "a" if c else "b"); fn(...)`, and a dispatcher
+    `def _build(self, method, md): return getattr(self.builder, method)(md)` called as `self._build("build", md)`
+    run the methods the literals name (via: `getattr build`)."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class Builder:
+            def build(self, md):
+                return md.lens.max().item()
+
+            def build_for_capture(self, md):
+                return md.lens.sum().item()
+
+            def unused(self, md):  # decoy: no literal names it
+                return md.lens.tolist()
+
+        class Runner:
+            def __init__(self):
+                self.builder = Builder()
+
+            def _build(self, method, md):
+                return getattr(self.builder, method)(md)
+
+            def _config(self, md):
+                return getattr(self, md.name)(md)  # decoy: a name read from data
+
+            def step(self, md):
+                fn = getattr(self, "prepare" if md.flag else "finish")
+                fn(md)
+                getattr(self.builder, "build_for_capture")(md)
+                return self._build("build", md)
+
+            def prepare(self, md):
+                return md.x.item()
+
+            def finish(self, md):
+                return md.x.item()
+
+            def teardown(self, md):  # decoy
+                return md.x.item()
+
+        class Model(nn.Module):
+            def forward(self, md, runner: Runner):
+                return runner.step(md)
+    """})
+    assert found["Builder.build"][1][-1] == "Builder.build [getattr build]"
+    assert {"Builder.build_for_capture", "Runner.prepare", "Runner.finish"} <= set(found)
+    # Decoys: a method no literal names, and a name read from data, run nothing.
+    assert "Builder.unused" not in found and "Runner.teardown" not in found and "Runner._config" not in found
+
+
+
+def test_an_attribute_built_from_a_registry_entry_and_a_model_known_in_a_subclass():
+    """`self.impl = EXPERTS[op](...)` holds an instance of an entry of `EXPERTS`, so `self.impl.forward(x)` runs
+    each entry's `forward`; and a base engine's `prefill` calling `self.model(ids)` drives a step when a subclass
+    shows `self.model` is a model (`self.model.eval()`)."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class CpuExperts:
+            def forward(self, x):
+                return x.tolist()
+
+        class Unlisted:
+            def forward(self, x):  # decoy: in no registry
+                return x.tolist()
+
+        EXPERTS = {"cpu": CpuExperts}
+
+        class Experts(nn.Module):
+            def __init__(self, op):
+                super().__init__()
+                self.impl = EXPERTS[op](4)
+
+            def forward(self, x):
+                return self.impl.forward(x)
+
+        class BaseEngine:
+            def prefill(self, ids):
+                return self.model(ids).argmax().item()
+
+        class Engine(BaseEngine):
+            def __init__(self, model):
+                self.model = model
+                self.model.eval()
+
+        class Tokenizer:
+            def prefill(self, ids):  # decoy: nothing says its `model` is a model
+                return self.model(ids).argmax().item()
+    """})
+    assert found["CpuExperts.forward"][1][-1] == "CpuExperts.forward [registry EXPERTS]"
+    assert found["BaseEngine.prefill"] == ("step", ("BaseEngine.prefill (step: calls the model)",))
+    assert "Unlisted.forward" not in found and "Tokenizer.prefill" not in found
+
+
 
 
 ENGINE = """

@@ -127,6 +127,8 @@ class ProjectIndex:
         self._function_cache: dict[str, FunctionInfo | None] = {}
         self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
         self._children: dict[str, list[ClassInfo]] | None = None  # class key -> direct project subclasses
+        self._nested: dict[str, list[FunctionInfo]] | None = None  # function key -> functions defined in it
+        self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
         self._protocol_cache: dict[str, bool] = {}
         self._top_models_cache: list[FunctionInfo] | None = None
         self._decorated_cache: dict[str, list[str]] | None = None
@@ -170,6 +172,8 @@ class ProjectIndex:
         self._runner_cache.clear()
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._children = None
+        self._nested = None
+        self._class_sets = None
         self._mros.clear()
         self._subclasses = None
         self.call_facts = CallFacts(self)
@@ -260,6 +264,16 @@ class ProjectIndex:
             return [(impl, "") for impl, _how in out] or ([(fn, "")] if fn else [])
         return [(fn, "")] + (out if len(out) <= MAX_OVERRIDES and not name.startswith("__") else [])
 
+    def nested_defs(self, fn: FunctionInfo) -> list[FunctionInfo]:
+        """The functions defined directly in `fn`'s body."""
+        if self._nested is None:
+            nested: dict[str, list[FunctionInfo]] = {}
+            for f in self.functions.values():
+                if f.parent_key is not None:
+                    nested.setdefault(f.parent_key, []).append(f)
+            self._nested = nested
+        return self._nested.get(fn.key, [])
+
     def _descendants(self, cls: ClassInfo) -> list[ClassInfo]:
         """Project subclasses of `cls` at any depth (not `cls`), breadth first."""
         if self._children is None:
@@ -343,10 +357,29 @@ class ProjectIndex:
                 fn = self.method(owner, "forward")
                 return [(fn, f"{owner.qualname}.apply")] if fn else []
             return [(fn, "")] if fn else []
+        cls_name, _, attr = head.rpartition(".")
+        if cls_name and (holder := self.class_by_dotted(cls_name)) is not None:
+            # `KLlamaModel.dynamic_sdpa.apply(...)`: the objects `Cls.attr = Impl(...)` stored on the class
+            return [(fn, _join(f"{holder.qualname}.{attr}: {impl.qualname}", h))
+                    for impl in self._class_set_values(holder, attr) for fn, h in self.methods_via(impl, meth)]
         edges = self._dispatch(callee, 0)
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
             return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
         return edges
+
+    def _class_set_values(self, holder: ClassInfo, attr: str) -> list[ClassInfo]:
+        """The classes of the objects any project function stores as `Holder.attr = Impl(...)` (`holder` or a
+        base of it)."""
+        if self._class_sets is None:
+            table: dict[tuple[str, str], list[str]] = {}
+            for s in self.modules.values():
+                for owner, name, made in s.class_sets:
+                    if (c := self.class_by_dotted(owner)) is not None:
+                        table.setdefault((c.key, name), []).append(made)
+            self._class_sets = table
+        refs = next((self._class_sets[(c.key, attr)] for c in self.mro(holder) if (c.key, attr) in self._class_sets),
+                    [])
+        return [c for ref in refs if (c := self.class_by_dotted(ref)) is not None]
 
     def _construct(self, cls: ClassInfo) -> list[tuple[FunctionInfo, str]]:
         """`Cls(...)` runs `Cls.__init__` (TGI builds its logits warpers and batches once per step). Not for
@@ -621,13 +654,18 @@ class ProjectIndex:
             fns = self.methods_via(cls, first)  # a template method runs the subclass's override
             if fns:
                 return fns
+        if len(parts) > 2 and not first.endswith("]") and depth < MAX_DISPATCH_DEPTH:
+            # `self.controller.wrapper.expand(...)`: the method of the attribute of the attribute's class
+            return [(fn, _join(how, h)) for owner, how in self._attr_classes(cls, first)
+                    for fn, h in self._resolve_self(owner, ".".join(parts[1:]), depth + 1)]
         name = first.rstrip("[]").rstrip("[")
         attr = self.attr(cls, name)
         if attr is None:
             return self._resolve_dynamic_attr(cls, name, parts[1] if len(parts) > 1 else None, first)
         targets = []
         if attr.startswith("module:"):
-            targets = [attr[len("module:"):]]
+            targets = [attr[len("module:"):], *next((c.alt_modules.get(name, []) for c in self.mro(cls)
+                                                     if name in c.attrs), [])]
         elif attr.startswith("modules:"):
             targets = [t for t in attr[len("modules:"):].split(",") if t]
         out = []
@@ -640,6 +678,26 @@ class ProjectIndex:
                 out.extend((fn, _join(how, h)) for fn, h in (self.methods_via(owner, parts[1]) if len(parts) > 1
                                                              else [(f, "") for f in self._call_target(owner)]))
         return out
+
+    def _attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
+        """The project classes `self.name` can hold an instance of: a module `__init__` built (in any branch),
+        an annotated parameter or field, what a factory returns."""
+        attr = self.attr(cls, name)
+        if attr is not None:
+            refs = attr.partition(":")[2].split(",") if attr.startswith("module") else []
+            refs += next((c.alt_modules.get(name, []) for c in self.mro(cls) if name in c.attrs), [])
+            return [(c, "") for ref in refs if ref and (c := self.class_by_dotted(ref)) is not None]
+        for c in self.mro(cls):
+            found = [(target, f"self.{name}: {desc.rpartition('.')[2]}") for desc in c.factories.get(name, ())
+                     if not desc.startswith("self.")
+                     for target, _how in self._denotes(desc if desc.endswith("()") else f"{desc}()", 0)
+                     if isinstance(target, ClassInfo)]
+            # `self.controller = controller` with `controller: Controller`: an instance (`Controller()`)
+            found += [(target, how) for desc in c.callables.get(name, ()) if desc.endswith("()")
+                      for target, how in self._denotes(desc, 0) if isinstance(target, ClassInfo)]
+            if found:
+                return found
+        return []
 
     def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None, element: str = ""
                               ) -> list[tuple[FunctionInfo, str]]:
@@ -752,6 +810,10 @@ class ProjectIndex:
                                          capture=capture or (prev.capture if prev else False),
                                          tier=prev.tier if keep else tier)
                 queue.append(fn.key)
+                # Its nested defs are checked inline with it (below), so what they call is reached too:
+                # `def custom_forward(...)` inside `forward`, called there or handed to a checkpoint helper.
+                for child in self.nested_defs(fn):
+                    add(child, child.display, result[fn.key].hop, capture)
 
             for fn, label, parent, capture in seeds:
                 add(fn, label, parent, capture)

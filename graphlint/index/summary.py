@@ -116,6 +116,8 @@ class ClassInfo:
     callables: dict[str, list[str]] = field(default_factory=dict)
     # functions held in class-level dicts/lists (`_global_mapping = {"sdpa": sdpa_mask, ...}`)
     registry: list[str] = field(default_factory=list)
+    # attribute -> the other module classes `__init__` assigns it in other branches (`attrs` holds the last)
+    alt_modules: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -134,6 +136,8 @@ class ModuleSummary:
     registered: list[tuple[str, str]] = field(default_factory=list)
     # module-level aliases (`my_op = MyFn.apply`, `REG = Registry()` -> "pkg.Registry()")
     aliases: dict[str, str] = field(default_factory=dict)
+    # (class, attribute, class built) of `Cls.attr = Impl(...)` in a function: a class-level singleton
+    class_sets: list[tuple[str, str, str]] = field(default_factory=list)
     module_regions: list[tuple[int, int]] = field(default_factory=list)
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
     skip_file: bool = False
@@ -424,6 +428,10 @@ class _Indexer(ast.NodeVisitor):
                         if self._annotated_attr(cls, target.attr, sub):
                             continue
                         kind = self._attr_kind(sub.value)
+                        prev = cls.attrs.get(target.attr, "")
+                        if kind and kind.startswith("module:") and prev.startswith("module:") and prev != kind:
+                            # `if a: self.d = AllGather(...) elif b: self.d = AllToAll(...)`: either one
+                            cls.alt_modules.setdefault(target.attr, []).append(prev[len("module:"):])
                         if kind:
                             cls.attrs[target.attr] = kind
                         else:
@@ -553,7 +561,18 @@ class _Indexer(ast.NodeVisitor):
                 self._bind_local(targets[0].id, node.value)
             elif not self.class_stack:
                 self._module_value(targets[0].id, node.value)
+        elif len(targets) == 1 and self.func_stack and isinstance(node.value, ast.Call):
+            self._class_set(targets[0], node.value)
         self.generic_visit(node)
+
+    def _class_set(self, target: ast.expr, value: ast.Call) -> None:
+        """`KLlamaModel.dynamic_sdpa = DynamicAttention(...)` in a method: every instance shares that object,
+        and `KLlamaModel.dynamic_sdpa.apply(...)` elsewhere calls its method (PEP 8 names: a class on both
+        sides)."""
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                and target.value.id[:1].isupper() and (owner := self.resolve(target.value.id)) \
+                and (made := self.resolve(dotted(value.func))) and made.rpartition(".")[2][:1].isupper():
+            self.s.class_sets.append((owner, target.attr, made))
 
     visit_AnnAssign = visit_Assign
 

@@ -809,6 +809,142 @@ def test_an_attribute_built_from_a_registry_entry_and_a_model_known_in_a_subclas
 
 
 
+def test_what_a_nested_def_of_a_hot_function_calls_is_hot():
+    """Megatron's `MoELayer.forward` defines `custom_forward(...)`, which calls `self.routed_experts_compute`,
+    and runs it directly or through a checkpoint helper. The nested def is checked inline with `forward`, and
+    what it calls is reached through it."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        def checkpoint(fn, *args):
+            return fn(*args)
+
+        class MoE(nn.Module):
+            def forward(self, x):
+                def custom_forward(y):
+                    return self.compute(y)
+                return checkpoint(custom_forward, x) if self.training else custom_forward(x)
+
+            def compute(self, y):
+                return y.sum().item()
+
+            def unused(self, y):
+                return y.sum().item()
+
+        def load(model):
+            def report(y):  # decoy: nested in a function nothing hot runs
+                return model.unused(y)
+            return report
+    """})
+    assert found["MoE.compute"][1] == ("MoE.forward", "MoE.forward.custom_forward", "MoE.compute")
+    assert "MoE.forward.custom_forward" not in found  # checked inline with `forward`, not on its own
+    assert "MoE.unused" not in found and "load.report" not in found
+
+
+
+def test_an_attribute_built_from_one_of_several_classes_in_branches():
+    """`if kind == "allgather": self.dispatcher = AllGather() elif ...: self.dispatcher = AllToAll()` in
+    `__init__`: `self.dispatcher.dispatch(x)` runs either class's method."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class AllGather:
+            def dispatch(self, x):
+                return x.sum().item()
+
+        class AllToAll:
+            def dispatch(self, x):
+                return x.tolist()
+
+        class Flex:
+            def dispatch(self, x):  # decoy: never assigned to the attribute
+                return x.tolist()
+
+        class MoE(nn.Module):
+            def __init__(self, kind):
+                super().__init__()
+                if kind == "allgather":
+                    self.dispatcher = AllGather()
+                else:
+                    self.dispatcher = AllToAll()
+                self.flex = Flex()
+
+            def forward(self, x):
+                return self.dispatcher.dispatch(x)
+    """})
+    assert {"AllGather.dispatch", "AllToAll.dispatch"} <= set(found) and "Flex.dispatch" not in found
+
+
+
+def test_a_method_through_a_chain_of_typed_attributes():
+    """Megatron's engine calls `self.controller.wrapper.context.mask(...)`: `controller: Controller` is a
+    constructor parameter, the controller's `wrapper: Wrapper` too, and the wrapper builds its context."""
+    found = hot({"pkg.m": """
+        import torch
+
+        class Context:
+            def mask(self, ids):
+                return ids.nonzero()
+
+            def unused(self, ids):  # decoy
+                return ids.nonzero()
+
+        class Wrapper:
+            def __init__(self):
+                self.context = Context()
+
+        class Controller:
+            def __init__(self, wrapper: Wrapper):
+                self.wrapper = wrapper
+
+        class Engine:
+            def __init__(self, controller: Controller):
+                self.controller = controller
+
+            def step(self, ids):
+                self.graph.replay()
+                self.other(ids)
+                return self.controller.wrapper.context.mask(ids)
+
+            def other(self, ids):  # decoy: `tokenizer` is no attribute the controller is known to hold
+                return self.controller.tokenizer.context.unused(ids)
+    """})
+    assert found["Context.mask"][1][-1] == "Context.mask" and "Engine.other" in found
+    assert "Context.unused" not in found
+
+
+
+def test_an_object_stored_on_a_class_by_name():
+    """ktransformers' model sets `KLlamaModel.dynamic_sdpa = DynamicAttention(...)` in a method, and every
+    attention layer calls `KLlamaModel.dynamic_sdpa.apply(...)`."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class DynamicAttention:
+            def apply(self, q):
+                return q.max().item()
+
+        class Other:
+            def apply(self, q):  # decoy: stored on no class
+                return q.max().item()
+
+        class KModel(nn.Module):
+            dynamic_sdpa = None
+
+            def __init__(self):
+                super().__init__()
+                KModel.dynamic_sdpa = DynamicAttention()
+                self.other = Other()
+
+            def forward(self, q):
+                return KModel.dynamic_sdpa.apply(q)
+    """})
+    assert found["DynamicAttention.apply"][1][-1] == "DynamicAttention.apply [KModel.dynamic_sdpa: DynamicAttention]"
+    assert "Other.apply" not in found
+
 
 ENGINE = """
     import torch

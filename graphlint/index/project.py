@@ -358,10 +358,11 @@ class ProjectIndex:
                 return [(fn, f"{owner.qualname}.apply")] if fn else []
             return [(fn, "")] if fn else []
         cls_name, _, attr = head.rpartition(".")
-        if cls_name and (holder := self.class_by_dotted(cls_name)) is not None:
-            # `KLlamaModel.dynamic_sdpa.apply(...)`: the objects `Cls.attr = Impl(...)` stored on the class
+        holder = self.class_by_dotted(cls_name) if cls_name else None
+        stored = self._class_set_values(holder, attr) if holder is not None else []
+        if stored:  # `KLlamaModel.dynamic_sdpa.apply(...)`: the objects `Cls.attr = Impl(...)` stored on the class
             return [(fn, _join(f"{holder.qualname}.{attr}: {impl.qualname}", h))
-                    for impl in self._class_set_values(holder, attr) for fn, h in self.methods_via(impl, meth)]
+                    for impl in stored for fn, h in self.methods_via(impl, meth)]
         edges = self._dispatch(callee, 0)
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
             return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
@@ -643,20 +644,25 @@ class ProjectIndex:
         getter = self.method(cls, first) if depth < MAX_DISPATCH_DEPTH and not first.endswith("]") else None
         if getter is not None and getter.is_property:
             # `self.model(x)` / `self.model.generate(x)` with `@property def model(self): return self._model`:
-            # reading the property runs the getter, and the call is on what the getter returns.
-            inner = [ref[len("self."):] for ref in getter.makes if ref.startswith("self.")]
-            # (`@property def batch_type(self): return Batch`, then `self.batch_type.from_pb(...)`)
-            made = [fn for ref in self._made_by(getter) if len(parts) == 2 and not ref.startswith("self.")
-                    and (c := self.class_by_dotted(ref)) is not None for fn in self.methods(c, parts[1])]
-            return [(getter, "")] + [(fn, "") for fn in made] + [
-                edge for ref in inner for edge in self._resolve_self(cls, ref + rest[len(first):], depth + 1)]
+            # reading the property runs the getter (or a subclass's override of it), and the call is on what
+            # the getter returns.
+            out: list[tuple[FunctionInfo, str]] = []
+            for prop, how in [(g, h) for g, h in self.methods_via(cls, first) if g.is_property] or [(getter, "")]:
+                inner = [ref[len("self."):] for ref in prop.makes if ref.startswith("self.")]
+                # (`@property def batch_type(self): return Batch`, then `self.batch_type.from_pb(...)`)
+                made = [fn for ref in self._made_by(prop) if len(parts) == 2 and not ref.startswith("self.")
+                        and (c := self.class_by_dotted(ref)) is not None for fn in self.methods(c, parts[1])]
+                out += [(prop, how)] + [(fn, how) for fn in made] + [
+                    edge for ref in inner for edge in self._resolve_self(cls, ref + rest[len(first):], depth + 1)]
+            return out
         if len(parts) == 1 and not first.endswith("[]"):
             fns = self.methods_via(cls, first)  # a template method runs the subclass's override
             if fns:
                 return fns
-        if len(parts) > 2 and not first.endswith("]") and depth < MAX_DISPATCH_DEPTH:
-            # `self.controller.wrapper.expand(...)`: the method of the attribute of the attribute's class
-            return [(fn, _join(how, h)) for owner, how in self._attr_classes(cls, first)
+        owners = self._attr_classes(cls, first) if len(parts) > 2 and not first.endswith("]") \
+            and depth < MAX_DISPATCH_DEPTH else []
+        if owners:  # `self.controller.wrapper.expand(...)`: the method of the attribute of the attribute's class
+            return [(fn, _join(how, h)) for owner, how in owners
                     for fn, h in self._resolve_self(owner, ".".join(parts[1:]), depth + 1)]
         name = first.rstrip("[]").rstrip("[")
         attr = self.attr(cls, name)

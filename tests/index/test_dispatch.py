@@ -946,6 +946,46 @@ def test_an_object_stored_on_a_class_by_name():
     assert "Other.apply" not in found
 
 
+
+def test_a_class_returned_by_an_abstract_property_on_a_typed_attribute():
+    """TGI's servicer holds `self.model` typed as the abstract `Model`, whose `batch_type` property each model
+    overrides: `self.model.batch_type.from_pb(...)` runs each batch class's `from_pb` (the attribute chain
+    must not stop at the abstract getter)."""
+    found = hot({"pkg.m": """
+        import torch
+
+        class Batch:
+            @classmethod
+            def from_pb(cls, pb):
+                return torch.tensor(pb.ids, device="cuda")
+
+        class Unused:
+            @classmethod
+            def from_pb(cls, pb):  # decoy: no model's batch type
+                return torch.tensor(pb.ids, device="cuda")
+
+        class Model:
+            @property
+            def batch_type(self):
+                raise NotImplementedError
+
+        class CausalLM(Model):
+            @property
+            def batch_type(self):
+                return Batch
+
+        class Service:
+            def __init__(self, model: Model):
+                self.model = model
+
+            def Prefill(self, pb):
+                batch = self.model.batch_type.from_pb(pb)
+                self.graph.replay()
+                return batch
+    """})
+    assert "Batch.from_pb" in found and "CausalLM.batch_type" in found and "Unused.from_pb" not in found
+
+
 ENGINE = """
     import torch
     from torch import nn

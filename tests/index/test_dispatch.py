@@ -660,7 +660,6 @@ def test_a_method_called_on_a_base_reaches_the_subclass_overrides():
     assert "Bias.scale" in found and "Bias.prepare" not in found  # decoy: an abstract method runs nothing
 
 
-
 def test_concrete_overrides_are_reached_from_the_base_and_bounded():
     """`self.finish(x)` in a base's template method, and a parameter typed as the base, run the overrides its
     project subclasses define, named `override Sub` in `via`."""
@@ -707,7 +706,6 @@ def test_concrete_overrides_are_reached_from_the_base_and_bounded():
     assert "Unrelated.finish" not in found  # decoy: another class's method of the same name
     # Decoy: more overrides than MAX_OVERRIDES (a family's shared helper) keep the base's own method only.
     assert "Wide.pack" in found and not any(name.startswith("Wide0") for name in found)
-
 
 
 def test_string_dispatch_through_getattr_with_literal_names():
@@ -763,7 +761,6 @@ def test_string_dispatch_through_getattr_with_literal_names():
     assert "Builder.unused" not in found and "Runner.teardown" not in found and "Runner._config" not in found
 
 
-
 def test_an_attribute_built_from_a_registry_entry_and_a_model_known_in_a_subclass():
     """`self.impl = EXPERTS[op](...)` holds an instance of an entry of `EXPERTS`, so `self.impl.forward(x)` runs
     each entry's `forward`; and a base engine's `prefill` calling `self.model(ids)` drives a step when a subclass
@@ -808,7 +805,6 @@ def test_an_attribute_built_from_a_registry_entry_and_a_model_known_in_a_subclas
     assert "Unlisted.forward" not in found and "Tokenizer.prefill" not in found
 
 
-
 def test_what_a_nested_def_of_a_hot_function_calls_is_hot():
     """Megatron's `MoELayer.forward` defines `custom_forward(...)`, which calls `self.routed_experts_compute`,
     and runs it directly or through a checkpoint helper. The nested def is checked inline with `forward`, and
@@ -840,7 +836,6 @@ def test_what_a_nested_def_of_a_hot_function_calls_is_hot():
     assert found["MoE.compute"][1] == ("MoE.forward", "MoE.forward.custom_forward", "MoE.compute")
     assert "MoE.forward.custom_forward" not in found  # checked inline with `forward`, not on its own
     assert "MoE.unused" not in found and "load.report" not in found
-
 
 
 def test_an_attribute_built_from_one_of_several_classes_in_branches():
@@ -875,7 +870,6 @@ def test_an_attribute_built_from_one_of_several_classes_in_branches():
                 return self.dispatcher.dispatch(x)
     """})
     assert {"AllGather.dispatch", "AllToAll.dispatch"} <= set(found) and "Flex.dispatch" not in found
-
 
 
 def test_a_method_through_a_chain_of_typed_attributes():
@@ -915,7 +909,6 @@ def test_a_method_through_a_chain_of_typed_attributes():
     assert "Context.unused" not in found
 
 
-
 def test_an_object_stored_on_a_class_by_name():
     """ktransformers' model sets `KLlamaModel.dynamic_sdpa = DynamicAttention(...)` in a method, and every
     attention layer calls `KLlamaModel.dynamic_sdpa.apply(...)`."""
@@ -944,7 +937,6 @@ def test_an_object_stored_on_a_class_by_name():
     """})
     assert found["DynamicAttention.apply"][1][-1] == "DynamicAttention.apply [KModel.dynamic_sdpa: DynamicAttention]"
     assert "Other.apply" not in found
-
 
 
 def test_a_class_returned_by_an_abstract_property_on_a_typed_attribute():

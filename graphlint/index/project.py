@@ -128,6 +128,7 @@ class ProjectIndex:
         self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
         self._children: dict[str, list[ClassInfo]] | None = None  # class key -> direct project subclasses
         self._nested: dict[str, list[FunctionInfo]] | None = None  # function key -> functions defined in it
+        self._methods_memo: dict[tuple[int, str], tuple[ClassInfo, list]] = {}  # (id(cls), name) -> methods_via
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
         self._protocol_cache: dict[str, bool] = {}
         self._top_models_cache: list[FunctionInfo] | None = None
@@ -173,6 +174,7 @@ class ProjectIndex:
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._children = None
         self._nested = None
+        self._methods_memo.clear()
         self._class_sets = None
         self._mros.clear()
         self._subclasses = None
@@ -253,16 +255,43 @@ class ProjectIndex:
         resolved method is abstract (`raise NotImplementedError`, `@abstractmethod`) or missing, only the
         overrides. Overrides of a concrete method are bounded (`MAX_OVERRIDES`): a base that many classes
         specialise (a model family's shared `forward` helpers) keeps its own method only."""
+        memo = (id(cls), name)
+        hit = self._methods_memo.get(memo)
+        if hit is not None and hit[0] is cls:
+            return hit[1]
         fn = self.method(cls, name)
+        if fn is not None and not fn.abstract:
+            out = [(fn, "")] + self._overrides(cls, fn, name)
+        else:
+            out = [(impl, "") for impl in self._implementations(cls, name, fn)] or ([(fn, "")] if fn else [])
+        self._methods_memo[memo] = (cls, out)  # holding `cls` keeps its id from being reused
+        return out
+
+    def _implementations(self, cls: ClassInfo, name: str, fn: FunctionInfo | None) -> list[FunctionInfo]:
+        """What `name` resolves to on each project subclass of `cls`, where that is not `fn` nor abstract."""
         out, seen = [], {fn.key} if fn else set()
         for sub in self._descendants(cls):
             impl = self.method(sub, name)
             if impl is not None and not impl.abstract and impl.key not in seen:
                 seen.add(impl.key)
-                out.append((impl, f"override {impl.qualname.rpartition('.')[0] or impl.qualname}"))
-        if fn is None or fn.abstract:
-            return [(impl, "") for impl, _how in out] or ([(fn, "")] if fn else [])
-        return [(fn, "")] + (out if len(out) <= MAX_OVERRIDES and not name.startswith("__") else [])
+                out.append(impl)
+        return out
+
+    def _overrides(self, cls: ClassInfo, fn: FunctionInfo, name: str) -> list[tuple[FunctionInfo, str]]:
+        """The concrete methods named `name` that project subclasses of `cls` define over `fn`; none past
+        `MAX_OVERRIDES` or for dunders."""
+        if name.startswith("__"):
+            return []
+        out = []
+        for sub in self._descendants(cls):
+            key = sub.methods.get(name)
+            impl = self.functions.get(key) if key else None
+            if impl is None or impl.abstract or impl.key == fn.key:
+                continue
+            if len(out) == MAX_OVERRIDES:
+                return []
+            out.append((impl, f"override {sub.qualname}"))
+        return out
 
     def nested_defs(self, fn: FunctionInfo) -> list[FunctionInfo]:
         """The functions defined directly in `fn`'s body."""

@@ -15,7 +15,7 @@ from graphlint.facts.callsite import (
 )
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, ModuleSummary, _hop,
 )
 
 
@@ -75,10 +75,11 @@ STEP_DRIVER_CALLS = ("replay",)
 WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
 BY_NAME = ("method ", "model method ")
+MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
-MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules",
-              "register_forward_hook", "register_forward_pre_hook")
+MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules", "named_children",
+              "register_forward_hook", "register_forward_pre_hook", "eval", "load_state_dict")
 
 
 @dataclass(frozen=True, init=False)
@@ -126,6 +127,9 @@ class ProjectIndex:
         self._function_cache: dict[str, FunctionInfo | None] = {}
         self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
         self._children: dict[str, list[ClassInfo]] | None = None  # class key -> direct project subclasses
+        self._nested: dict[str, list[FunctionInfo]] | None = None  # function key -> functions defined in it
+        self._methods_memo: dict[tuple[int, str], tuple[ClassInfo, list]] = {}  # (id(cls), name) -> methods_via
+        self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
         self._protocol_cache: dict[str, bool] = {}
         self._top_models_cache: list[FunctionInfo] | None = None
         self._decorated_cache: dict[str, list[str]] | None = None
@@ -169,6 +173,9 @@ class ProjectIndex:
         self._runner_cache.clear()
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._children = None
+        self._nested = None
+        self._methods_memo.clear()
+        self._class_sets = None
         self._mros.clear()
         self._subclasses = None
         self.call_facts = CallFacts(self)
@@ -183,8 +190,8 @@ class ProjectIndex:
             if mod in self.modules:
                 return mod, ".".join(parts[i:])
         # a top-level folder without `__init__.py` starts the module names below it: `lmdeploy.pytorch.x`
-        # names module `pytorch.x`. Deeper namespace folders are not cut: on SGLang that tripled the hot path
-        # (2,518 -> 8,108 functions, 409 -> 1,227 findings) with nobody to vet the new findings.
+        # names module `pytorch.x`. A folder without one inside a package is part of the names
+        # (`summary.module_name_for`), so nothing is cut there.
         if len(parts) > 2 and (parts[0], parts[1]) in self._namespaces:
             return self.split_dotted(".".join(parts[1:]))
         return None
@@ -238,20 +245,63 @@ class ProjectIndex:
         return None
 
     def methods(self, cls: ClassInfo, name: str) -> list[FunctionInfo]:
-        """What `obj.name(...)` can run on an instance of `cls` or of a project subclass: the method `cls`
-        resolves to, or, when that is abstract (`raise NotImplementedError`, `@abstractmethod`) or missing,
-        the overrides in project subclasses (a base-class annotation or an abstract template method
-        stands for every implementation the project defines)."""
+        """What `obj.name(...)` can run on an instance of `cls` or of a project subclass (`methods_via`)."""
+        return [fn for fn, _how in self.methods_via(cls, name)]
+
+    def methods_via(self, cls: ClassInfo, name: str) -> list[tuple[FunctionInfo, str]]:
+        """What `obj.name(...)` can run on an instance of `cls` or of a project subclass, each with how: the
+        method `cls` resolves to, and the overrides project subclasses define (`self.step()` in a base's
+        template method runs the subclass's `step`; a value typed as the base may hold a subclass). Where the
+        resolved method is abstract (`raise NotImplementedError`, `@abstractmethod`) or missing, only the
+        overrides. Overrides of a concrete method are bounded (`MAX_OVERRIDES`): a base that many classes
+        specialise (a model family's shared `forward` helpers) keeps its own method only."""
+        memo = (id(cls), name)
+        hit = self._methods_memo.get(memo)
+        if hit is not None and hit[0] is cls:
+            return hit[1]
         fn = self.method(cls, name)
         if fn is not None and not fn.abstract:
-            return [fn]
+            out = [(fn, "")] + self._overrides(cls, fn, name)
+        else:
+            out = [(impl, "") for impl in self._implementations(cls, name, fn)] or ([(fn, "")] if fn else [])
+        self._methods_memo[memo] = (cls, out)  # holding `cls` keeps its id from being reused
+        return out
+
+    def _implementations(self, cls: ClassInfo, name: str, fn: FunctionInfo | None) -> list[FunctionInfo]:
+        """What `name` resolves to on each project subclass of `cls`, where that is not `fn` nor abstract."""
         out, seen = [], {fn.key} if fn else set()
         for sub in self._descendants(cls):
             impl = self.method(sub, name)
             if impl is not None and not impl.abstract and impl.key not in seen:
                 seen.add(impl.key)
                 out.append(impl)
-        return out or ([fn] if fn else [])
+        return out
+
+    def _overrides(self, cls: ClassInfo, fn: FunctionInfo, name: str) -> list[tuple[FunctionInfo, str]]:
+        """The concrete methods named `name` that project subclasses of `cls` define over `fn`; none past
+        `MAX_OVERRIDES` or for dunders."""
+        if name.startswith("__"):
+            return []
+        out = []
+        for sub in self._descendants(cls):
+            key = sub.methods.get(name)
+            impl = self.functions.get(key) if key else None
+            if impl is None or impl.abstract or impl.key == fn.key:
+                continue
+            if len(out) == MAX_OVERRIDES:
+                return []
+            out.append((impl, f"override {sub.qualname}"))
+        return out
+
+    def nested_defs(self, fn: FunctionInfo) -> list[FunctionInfo]:
+        """The functions defined directly in `fn`'s body."""
+        if self._nested is None:
+            nested: dict[str, list[FunctionInfo]] = {}
+            for f in self.functions.values():
+                if f.parent_key is not None:
+                    nested.setdefault(f.parent_key, []).append(f)
+            self._nested = nested
+        return self._nested.get(fn.key, [])
 
     def _descendants(self, cls: ClassInfo) -> list[ClassInfo]:
         """Project subclasses of `cls` at any depth (not `cls`), breadth first."""
@@ -308,6 +358,8 @@ class ProjectIndex:
         """The project functions a call can reach, each with how: "" for a direct call, else the dynamic
         dispatch that was followed (a registry, a factory-built attribute, `Function.apply`, ...)."""
         cls = self.classes.get(caller.class_key) if caller and caller.class_key else None
+        if callee.startswith(GETATTR):
+            return self._named_by_callers(caller, callee) if caller is not None else []
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
             return [(fn, "") for fn in self._call_target(cls)]
         if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
@@ -334,10 +386,30 @@ class ProjectIndex:
                 fn = self.method(owner, "forward")
                 return [(fn, f"{owner.qualname}.apply")] if fn else []
             return [(fn, "")] if fn else []
+        cls_name, _, attr = head.rpartition(".")
+        holder = self.class_by_dotted(cls_name) if cls_name else None
+        stored = self._class_set_values(holder, attr) if holder is not None else []
+        if stored:  # `KLlamaModel.dynamic_sdpa.apply(...)`: the objects `Cls.attr = Impl(...)` stored on the class
+            return [(fn, _join(f"{holder.qualname}.{attr}: {impl.qualname}", h))
+                    for impl in stored for fn, h in self.methods_via(impl, meth)]
         edges = self._dispatch(callee, 0)
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
             return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
         return edges
+
+    def _class_set_values(self, holder: ClassInfo, attr: str) -> list[ClassInfo]:
+        """The classes of the objects any project function stores as `Holder.attr = Impl(...)` (`holder` or a
+        base of it)."""
+        if self._class_sets is None:
+            table: dict[tuple[str, str], list[str]] = {}
+            for s in self.modules.values():
+                for owner, name, made in s.class_sets:
+                    if (c := self.class_by_dotted(owner)) is not None:
+                        table.setdefault((c.key, name), []).append(made)
+            self._class_sets = table
+        refs = next((self._class_sets[(c.key, attr)] for c in self.mro(holder) if (c.key, attr) in self._class_sets),
+                    [])
+        return [c for ref in refs if (c := self.class_by_dotted(ref)) is not None]
 
     def _construct(self, cls: ClassInfo) -> list[tuple[FunctionInfo, str]]:
         """`Cls(...)` runs `Cls.__init__` (TGI builds its logits warpers and batches once per step). Not for
@@ -362,8 +434,8 @@ class ProjectIndex:
         head, _, meth = callee.rpartition(".")
         if head.endswith(("()", "[]")):
             # a method, else a callable field (`batch.chooser(logits)` with `chooser: Chooser` on the class)
-            return [(fn, how) for target, how in self._denotes(head, depth) if isinstance(target, ClassInfo)
-                    for fn in (self.methods(target, meth) or [f for f, _h in self._resolve_self(target, meth)])]
+            return [(fn, _join(how, h)) for target, how in self._denotes(head, depth) if isinstance(target, ClassInfo)
+                    for fn, h in (self.methods_via(target, meth) or self._resolve_self(target, meth))]
         owner, _, field = head.rpartition(".")
         if owner.endswith("()") and field:  # `inputs.vision.get(...)`, `inputs: ModelInputs` with `vision: Vision`
             return [(fn, how or h.replace("self.", ".", 1)) for target, how in self._denotes(owner, depth)
@@ -601,33 +673,66 @@ class ProjectIndex:
         getter = self.method(cls, first) if depth < MAX_DISPATCH_DEPTH and not first.endswith("]") else None
         if getter is not None and getter.is_property:
             # `self.model(x)` / `self.model.generate(x)` with `@property def model(self): return self._model`:
-            # reading the property runs the getter, and the call is on what the getter returns.
-            inner = [ref[len("self."):] for ref in getter.makes if ref.startswith("self.")]
-            # (`@property def batch_type(self): return Batch`, then `self.batch_type.from_pb(...)`)
-            made = [fn for ref in self._made_by(getter) if len(parts) == 2 and not ref.startswith("self.")
-                    and (c := self.class_by_dotted(ref)) is not None for fn in self.methods(c, parts[1])]
-            return [(getter, "")] + [(fn, "") for fn in made] + [
-                edge for ref in inner for edge in self._resolve_self(cls, ref + rest[len(first):], depth + 1)]
+            # reading the property runs the getter (or a subclass's override of it), and the call is on what
+            # the getter returns.
+            out: list[tuple[FunctionInfo, str]] = []
+            for prop, how in [(g, h) for g, h in self.methods_via(cls, first) if g.is_property] or [(getter, "")]:
+                inner = [ref[len("self."):] for ref in prop.makes if ref.startswith("self.")]
+                # (`@property def batch_type(self): return Batch`, then `self.batch_type.from_pb(...)`)
+                made = [fn for ref in self._made_by(prop) if len(parts) == 2 and not ref.startswith("self.")
+                        and (c := self.class_by_dotted(ref)) is not None for fn in self.methods(c, parts[1])]
+                out += [(prop, how)] + [(fn, how) for fn in made] + [
+                    edge for ref in inner for edge in self._resolve_self(cls, ref + rest[len(first):], depth + 1)]
+            return out
         if len(parts) == 1 and not first.endswith("[]"):
-            fns = self.methods(cls, first)  # an abstract template method runs the subclass's override
+            fns = self.methods_via(cls, first)  # a template method runs the subclass's override
             if fns:
-                return [(fn, "") for fn in fns]
+                return fns
+        owners = self._attr_classes(cls, first) if len(parts) > 2 and not first.endswith("]") \
+            and depth < MAX_DISPATCH_DEPTH else []
+        if owners:  # `self.controller.wrapper.expand(...)`: the method of the attribute of the attribute's class
+            return [(fn, _join(how, h)) for owner, how in owners
+                    for fn, h in self._resolve_self(owner, ".".join(parts[1:]), depth + 1)]
         name = first.rstrip("[]").rstrip("[")
         attr = self.attr(cls, name)
         if attr is None:
             return self._resolve_dynamic_attr(cls, name, parts[1] if len(parts) > 1 else None, first)
         targets = []
         if attr.startswith("module:"):
-            targets = [attr[len("module:"):]]
+            targets = [attr[len("module:"):], *next((c.alt_modules.get(name, []) for c in self.mro(cls)
+                                                     if name in c.attrs), [])]
         elif attr.startswith("modules:"):
             targets = [t for t in attr[len("modules:"):].split(",") if t]
         out = []
         for t in targets:
             owner = self.class_by_dotted(t)
-            if owner is None:
-                continue
-            out.extend((fn, "") for fn in (self.methods(owner, parts[1]) if len(parts) > 1 else self._call_target(owner)))
+            owners = [(owner, "")] if owner is not None else []
+            if owner is None and t.endswith("]"):  # `self.experts = EXPERTS[op](...)`: whichever class it holds
+                owners = [(c, how) for c, how in self._denotes(f"{t}()", depth) if isinstance(c, ClassInfo)]
+            for owner, how in owners:
+                out.extend((fn, _join(how, h)) for fn, h in (self.methods_via(owner, parts[1]) if len(parts) > 1
+                                                             else [(f, "") for f in self._call_target(owner)]))
         return out
+
+    def _attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
+        """The project classes `self.name` can hold an instance of: a module `__init__` built (in any branch),
+        an annotated parameter or field, what a factory returns."""
+        attr = self.attr(cls, name)
+        if attr is not None:
+            refs = attr.partition(":")[2].split(",") if attr.startswith("module") else []
+            refs += next((c.alt_modules.get(name, []) for c in self.mro(cls) if name in c.attrs), [])
+            return [(c, "") for ref in refs if ref and (c := self.class_by_dotted(ref)) is not None]
+        for c in self.mro(cls):
+            found = [(target, f"self.{name}: {desc.rpartition('.')[2]}") for desc in c.factories.get(name, ())
+                     if not desc.startswith("self.")
+                     for target, _how in self._denotes(desc if desc.endswith("()") else f"{desc}()", 0)
+                     if isinstance(target, ClassInfo)]
+            # `self.controller = controller` with `controller: Controller`: an instance (`Controller()`)
+            found += [(target, how) for desc in c.callables.get(name, ()) if desc.endswith("()")
+                      for target, how in self._denotes(desc, 0) if isinstance(target, ClassInfo)]
+            if found:
+                return found
+        return []
 
     def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None, element: str = ""
                               ) -> list[tuple[FunctionInfo, str]]:
@@ -648,8 +753,8 @@ class ProjectIndex:
                     label = f"self.{name}: {desc.rpartition('.')[2]}" if typed else \
                         f"self.{name} = {how or 'factory ' + desc.rpartition('.')[2]}"
                     if isinstance(target, ClassInfo):
-                        out.extend((fn, label)
-                                   for fn in (self.methods(target, meth) if meth else self._call_target(target)))
+                        out.extend((fn, _join(label, h)) for fn, h in (
+                            self.methods_via(target, meth) if meth else [(f, "") for f in self._call_target(target)]))
             for desc in c.callables.get(name, ()):
                 for target, how in self._denotes(desc, 0):
                     if meth is None:
@@ -679,7 +784,8 @@ class ProjectIndex:
                 if ref.startswith("self."):
                     out.extend(self._resolve_self(cls, ".".join([ref[len("self."):], *rest]), depth + 1))
                 elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
-                    out.extend((fn, "") for fn in (self.methods(made, rest[0]) if rest else self._call_target(made)))
+                    out.extend(self.methods_via(made, rest[0]) if rest
+                               else [(fn, "") for fn in self._call_target(made)])
         if not out and len(rest) == 1 and not self._is_model_class(cls):
             out = self._protocol_methods(rest[0])
         return out
@@ -739,6 +845,10 @@ class ProjectIndex:
                                          capture=capture or (prev.capture if prev else False),
                                          tier=prev.tier if keep else tier)
                 queue.append(fn.key)
+                # Its nested defs are checked inline with it (below), so what they call is reached too:
+                # `def custom_forward(...)` inside `forward`, called there or handed to a checkpoint helper.
+                for child in self.nested_defs(fn):
+                    add(child, child.display, result[fn.key].hop, capture)
 
             for fn, label, parent, capture in seeds:
                 add(fn, label, parent, capture)
@@ -857,6 +967,22 @@ class ProjectIndex:
                     for target, _how in self.call_edges(caller, caller.module, ref):
                         out.setdefault(target.key, (target, f"passed as {param} by {caller.display}"))
         return list(out.values())
+
+    def _named_by_callers(self, fn: FunctionInfo, callee: str) -> list[tuple[FunctionInfo, str]]:
+        """`getattr(builder, method)(...)` in `fn`, `method` a parameter: the methods the string literals that
+        the project's calls of `fn` pass for it name (`self._build("build", md)`), resolved as the call
+        `builder.build(...)` would be. Literals only: a name read from a message or a config runs nothing."""
+        param, _, recv = callee[len(GETATTR):].partition(":")
+        names: set[str] = set()
+        for caller, desc, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
+            params = self.call_params(fn, desc)
+            slots = {param} | ({str(params.index(param))} if param in params else set())
+            found = {ref[len(NAME_ARG):] for c, ln, slot, ref in caller.callable_args
+                     if c == desc and ln == line and slot in slots and ref.startswith(NAME_ARG)}
+            if found - names and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
+                names |= found
+        return [(target, _join(how, f"getattr {name}")) for name in sorted(names)
+                for target, how in self.call_edges(fn, fn.module, f"{recv}.{name}")]
 
     def _calls_a_value(self, fn: FunctionInfo, callee: str) -> bool:
         """`self._model_forward(**inputs)`, `decode_fn(ids, state)`, `self.model.forward(ids)`: a call of an
@@ -1057,13 +1183,15 @@ class ProjectIndex:
     def _model_receivers(self, fn: FunctionInfo) -> frozenset[str]:
         """Receivers of unknown class that `fn` calls and that are models by what is done with them: a model
         protocol method (`model_protocol`) or nn.Module's own API (`parameters()`) is called on them, in `fn`
-        or, for `self.x`, in any method of its class. Calling one (`model(**inputs)`, `self.model(tok)`)
-        runs a model's forward."""
+        or, for `self.x`, in any method of its class, its project bases or subclasses (a base engine's `prefill`
+        calls `self.model(...)`, the subclass that loads the model calls `self.model.eval()`). Calling one
+        (`model(**inputs)`, `self.model(tok)`) runs a model's forward."""
         heads = {callee for callee, _line in fn.calls}
         pool = list(fn.calls)
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         if cls is not None and any(h.startswith("self.") for h in heads):
-            pool += [c for c2 in self.mro(cls) for key in c2.methods.values() for c in self.functions[key].calls]
+            pool += [c for c2 in (*self.mro(cls), *self._descendants(cls)) for key in c2.methods.values()
+                     for c in self.functions[key].calls]
         out = set()
         for callee, _line in pool:
             head, _, meth = callee.rpartition(".")
@@ -1099,6 +1227,11 @@ class ProjectIndex:
             if fn.parent_key is None:
                 out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=tier)
         return out
+
+
+def _join(how: str, more: str) -> str:
+    """Two dispatch hops taken by one call (`self.cache: Cache`, then `override PagedCache`) in one `via` label."""
+    return f"{how}, {more}" if how and more else how or more
 
 
 def _replays(fn: FunctionInfo) -> bool:
@@ -1319,7 +1452,7 @@ class CallFacts:
                 for _callee, _line, _slot, ref in fn.callable_args:
                     if ref.startswith(("self.", "cls.")):
                         keys.update(t.key for t, _how in self.index.call_edges(fn, fn.module, ref))
-                    elif not ref.startswith(PARAM):
+                    elif not ref.startswith((PARAM, NAME_ARG)):
                         refs.append(ref)
                 # `return Impl`: the class object, built where the index cannot see (`return f(x)` calls f)
                 keys.update(init.key for ref in fn.makes if (made := self.index.class_by_dotted(ref)) is not None

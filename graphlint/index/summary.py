@@ -52,6 +52,10 @@ PARAM = "param:"  # a callable argument that is a parameter of the calling funct
 MAX_FORWARDED_PARAMS = 8  # the first positional parameters (`self` included) that can carry a callable
 # A local bound to one of several callables (`m = (a.f, a.g)[i]`): the prefix of its joined descriptors
 ALTERNATIVES = "alternatives:"
+# String dispatch: an argument that is a string literal naming a method (`self._build("build", md)`), and
+# the call descriptor of `getattr(obj, name)(...)` with `name` a parameter of the calling function
+NAME_ARG = "name:"
+GETATTR = "getattr:"
 MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
 PROPERTY_DECORATORS = ("property", "functools.cached_property", "cached_property")
 HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_callables")
@@ -114,6 +118,8 @@ class ClassInfo:
     callables: dict[str, list[str]] = field(default_factory=dict)
     # functions held in class-level dicts/lists (`_global_mapping = {"sdpa": sdpa_mask, ...}`)
     registry: list[str] = field(default_factory=list)
+    # attribute -> the other module classes `__init__` assigns it in other branches (`attrs` holds the last)
+    alt_modules: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -132,6 +138,8 @@ class ModuleSummary:
     registered: list[tuple[str, str]] = field(default_factory=list)
     # module-level aliases (`my_op = MyFn.apply`, `REG = Registry()` -> "pkg.Registry()")
     aliases: dict[str, str] = field(default_factory=dict)
+    # (class, attribute, class built) of `Cls.attr = Impl(...)` in a function: a class-level singleton
+    class_sets: list[tuple[str, str, str]] = field(default_factory=list)
     module_regions: list[tuple[int, int]] = field(default_factory=list)
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
     skip_file: bool = False
@@ -140,13 +148,17 @@ class ModuleSummary:
 
 
 def module_name_for(path: Path) -> str:
-    """Dotted module name: climb while the folder is a package (has __init__.py)."""
+    """Dotted module name: climb while the folder is a package (has __init__.py), and through folders
+    without one that lie inside a package (`megatron/core/models/gpt/m.py` with `core/__init__.py` but no
+    `models/__init__.py` is `core.models.gpt.m`: Python imports such a folder as a namespace portion of the
+    package). A top-level folder without `__init__.py` (PEP 420) stays out: `ProjectIndex.split_dotted`
+    accepts it as a prefix."""
     path = path.resolve()
     parts = [path.stem] if path.stem != "__init__" else []
-    folder = path.parent
-    while (folder / "__init__.py").is_file():
-        parts.insert(0, folder.name)
-        folder = folder.parent
+    folders = path.parents
+    packages = [(f / "__init__.py").is_file() for f in folders]
+    top = max((i for i, is_pkg in enumerate(packages) if is_pkg), default=-1)  # the outermost package folder
+    parts[:0] = [f.name for f in reversed(folders[:top + 1])]
     return ".".join(parts) or path.stem
 
 
@@ -419,6 +431,10 @@ class _Indexer(ast.NodeVisitor):
                         if self._annotated_attr(cls, target.attr, sub):
                             continue
                         kind = self._attr_kind(sub.value)
+                        prev = cls.attrs.get(target.attr, "")
+                        if kind and kind.startswith("module:") and prev.startswith("module:") and prev != kind:
+                            # `if a: self.d = AllGather(...) elif b: self.d = AllToAll(...)`: either one
+                            cls.alt_modules.setdefault(target.attr, []).append(prev[len("module:"):])
                         if kind:
                             cls.attrs[target.attr] = kind
                         else:
@@ -548,12 +564,26 @@ class _Indexer(ast.NodeVisitor):
                 self._bind_local(targets[0].id, node.value)
             elif not self.class_stack:
                 self._module_value(targets[0].id, node.value)
+        elif len(targets) == 1 and self.func_stack and isinstance(node.value, ast.Call):
+            self._class_set(targets[0], node.value)
         self.generic_visit(node)
+
+    def _class_set(self, target: ast.expr, value: ast.Call) -> None:
+        """`KLlamaModel.dynamic_sdpa = DynamicAttention(...)` in a method: every instance shares that object,
+        and `KLlamaModel.dynamic_sdpa.apply(...)` elsewhere calls its method (PEP 8 names: a class on both
+        sides)."""
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                and target.value.id[:1].isupper() and (owner := self.resolve(target.value.id)) \
+                and (made := self.resolve(dotted(value.func))) and made.rpartition(".")[2][:1].isupper():
+            self.s.class_sets.append((owner, target.attr, made))
 
     visit_AnnAssign = visit_Assign
 
     def _bind_local(self, name: str, value: ast.expr) -> None:
         src = dotted(value)
+        if named := self._getattr_refs(value):  # `fn = getattr(self, "m")`: a call of `fn` calls it
+            self.local_binds[-1][name] = ALTERNATIVES + "|".join(named)
+            return
         if isinstance(value, ast.Subscript) and isinstance(value.value, (ast.Tuple, ast.List)):
             # `method = (layer.forward, layer.tp_forward)[mode]`: a call of `method` calls one of them
             alts = [ref for elt in value.value.elts if (ref := self.resolve(dotted(elt)))]
@@ -650,6 +680,8 @@ class _Indexer(ast.NodeVisitor):
     def _record_call(self, node: ast.Call) -> None:
         callee = self.resolve(dotted(node.func))
         func = node.func
+        if self.func_stack and (named := self._getattr_refs(func)):
+            self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
         if bound.startswith(ALTERNATIVES) and self.func_stack:
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
@@ -686,6 +718,32 @@ class _Indexer(ast.NodeVisitor):
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
 
+    def _getattr_refs(self, node: ast.expr) -> list[str]:
+        """What `getattr(obj, name)` names where `name` is a string literal (or `"a" if c else "b"`): the
+        attributes `obj.a`, `obj.b`; where it is a parameter of the enclosing function, one `GETATTR`
+        descriptor that the index resolves with the literals the function's callers pass for it. Nothing
+        for any other name (a variable read from a message or a config: a miss, not a guess)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+                and "getattr" not in self.top_level and "getattr" not in self.s.imports
+                and len(node.args) in (2, 3) and not node.keywords):
+            return []
+        recv, name = dotted(node.args[0]), node.args[1]
+        if recv is None:
+            return []
+        arms = [name.body, name.orelse] if isinstance(name, ast.IfExp) else [name]
+        literals = [a.value for a in arms if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if len(literals) == len(arms) and all(lit.isidentifier() for lit in literals):
+            return [ref for lit in literals if (ref := self.resolve(f"{recv}.{lit}"))]
+        if isinstance(name, ast.Name) and self.func_stack and name.id in self.func_stack[-1].params \
+                and (ref := self.resolve(recv)):
+            return [f"{GETATTR}{name.id}:{ref}"]
+        return []
+
+    def _project_call(self, node: ast.Call) -> bool:
+        """A call of a method (`self.x(...)`) or of a name the module defines or imports (not a builtin)."""
+        head = (dotted(node.func) or "").split(".")[0]
+        return head in ("self", "cls") or head in self.top_level or head in self.s.imports
+
     def _callable_args(self, node: ast.Call, callee: str) -> None:
         """Record the arguments that name a callable: a module-level function or class, an import, a method
         of the enclosing class (`self._token_forward`), the function of a `partial(f, ...)`."""
@@ -695,6 +753,11 @@ class _Indexer(ast.NodeVisitor):
             if isinstance(arg, ast.Call) and arg.args and (dotted(arg.func) or "").endswith("partial") \
                     and (self.resolve(dotted(arg.func)) or "") in PARTIAL_CALLS:
                 arg = arg.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.isidentifier() \
+                    and self._project_call(node):
+                # a method name handed to a project function, maybe one that dispatches on it (`GETATTR`)
+                self.func_stack[-1].callable_args.append((callee, node.lineno, slot, NAME_ARG + arg.value))
+                continue
             if isinstance(arg, ast.Name) and arg.id in self.func_stack[-1].params[:MAX_FORWARDED_PARAMS]:
                 # a parameter handed on (`self._capture(decode_fn, ids)`): kept only where graphs are captured
                 self.func_stack[-1].callable_args.append((callee, node.lineno, slot, PARAM + arg.id))

@@ -623,7 +623,7 @@ def test_the_loop_around_a_one_step_driver_is_a_step_driver():
     assert "serve" not in found and "build" not in found
 
 
-def test_only_an_abstract_method_fans_out_to_the_overrides():
+def test_a_method_called_on_a_base_reaches_the_subclass_overrides():
     found = hot({"pkg.m": """
         import torch
         from abc import ABC, abstractmethod
@@ -655,8 +655,327 @@ def test_only_an_abstract_method_fans_out_to_the_overrides():
     """})
     # `self.prepare(x)` in the base lands on an abstract method: the override runs.
     assert found["Horizontal.prepare"][1][-2:] == ("Bias.__call__ [self.bias: Bias]", "Horizontal.prepare")
-    # Decoy: `scale` is concrete in the annotated class, so the call is that method, not every override.
-    assert "Bias.scale" in found and "Horizontal.scale" not in found and "Bias.prepare" not in found
+    # `scale` is concrete in the annotated class, and the field may hold a subclass: its override runs too.
+    assert found["Horizontal.scale"][1][-1] == "Horizontal.scale [self.bias: Bias, override Horizontal]"
+    assert "Bias.scale" in found and "Bias.prepare" not in found  # decoy: an abstract method runs nothing
+
+
+def test_concrete_overrides_are_reached_from_the_base_and_bounded():
+    """`self.finish(x)` in a base's template method, and a parameter typed as the base, run the overrides its
+    project subclasses define, named `override Sub` in `via`."""
+    many = "".join(f"""
+        class Wide{i}(Wide):
+            def pack(self, x):
+                return x.sum().item()
+    """ for i in range(9))
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class Sampler:
+            def run(self, logits):
+                return self.finish(logits)
+
+            def finish(self, logits):
+                return logits.argmax(-1)
+
+        class Greedy(Sampler):
+            def finish(self, logits):
+                return logits.argmax(-1).item()
+
+        class Nucleus(Sampler):
+            def finish(self, logits):
+                return super().finish(logits).tolist()
+
+        class Unrelated:
+            def finish(self, logits):  # decoy: same name, not a subclass
+                return logits.tolist()
+
+        class Wide:
+            def pack(self, x):
+                return x
+
+        class Model(nn.Module):
+            def forward(self, x, sampler: Sampler, wide: Wide):
+                wide.pack(x)
+                return sampler.run(x)
+    """ + many})
+    assert found["Greedy.finish"][1][-1] == "Greedy.finish [override Greedy]"
+    assert found["Sampler.finish"][1][-2:] == ("Sampler.run", "Sampler.finish")
+    assert "Nucleus.finish" in found
+    assert "Unrelated.finish" not in found  # decoy: another class's method of the same name
+    # Decoy: more overrides than MAX_OVERRIDES (a family's shared helper) keep the base's own method only.
+    assert "Wide.pack" in found and not any(name.startswith("Wide0") for name in found)
+
+
+def test_string_dispatch_through_getattr_with_literal_names():
+    """`getattr(obj, "m")(...)`, `fn = getattr(self, "a" if c else "b"); fn(...)`, and a dispatcher
+    `def _build(self, method, md): return getattr(self.builder, method)(md)` called as `self._build("build", md)`
+    run the methods the literals name (via: `getattr build`)."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class Builder:
+            def build(self, md):
+                return md.lens.max().item()
+
+            def build_for_capture(self, md):
+                return md.lens.sum().item()
+
+            def unused(self, md):  # decoy: no literal names it
+                return md.lens.tolist()
+
+        class Runner:
+            def __init__(self):
+                self.builder = Builder()
+
+            def _build(self, method, md):
+                return getattr(self.builder, method)(md)
+
+            def _config(self, md):
+                return getattr(self, md.name)(md)  # decoy: a name read from data
+
+            def step(self, md):
+                fn = getattr(self, "prepare" if md.flag else "finish")
+                fn(md)
+                getattr(self.builder, "build_for_capture")(md)
+                return self._build("build", md)
+
+            def prepare(self, md):
+                return md.x.item()
+
+            def finish(self, md):
+                return md.x.item()
+
+            def teardown(self, md):  # decoy
+                return md.x.item()
+
+        class Model(nn.Module):
+            def forward(self, md, runner: Runner):
+                return runner.step(md)
+    """})
+    assert found["Builder.build"][1][-1] == "Builder.build [getattr build]"
+    assert {"Builder.build_for_capture", "Runner.prepare", "Runner.finish"} <= set(found)
+    # Decoys: a method no literal names, and a name read from data, run nothing.
+    assert "Builder.unused" not in found and "Runner.teardown" not in found and "Runner._config" not in found
+
+
+def test_an_attribute_built_from_a_registry_entry_and_a_model_known_in_a_subclass():
+    """`self.impl = EXPERTS[op](...)` holds an instance of an entry of `EXPERTS`, so `self.impl.forward(x)` runs
+    each entry's `forward`; and a base engine's `prefill` calling `self.model(ids)` drives a step when a subclass
+    shows `self.model` is a model (`self.model.eval()`)."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class CpuExperts:
+            def forward(self, x):
+                return x.tolist()
+
+        class Unlisted:
+            def forward(self, x):  # decoy: in no registry
+                return x.tolist()
+
+        EXPERTS = {"cpu": CpuExperts}
+
+        class Experts(nn.Module):
+            def __init__(self, op):
+                super().__init__()
+                self.impl = EXPERTS[op](4)
+
+            def forward(self, x):
+                return self.impl.forward(x)
+
+        class BaseEngine:
+            def prefill(self, ids):
+                return self.model(ids).argmax().item()
+
+        class Engine(BaseEngine):
+            def __init__(self, model):
+                self.model = model
+                self.model.eval()
+
+        class Tokenizer:
+            def prefill(self, ids):  # decoy: nothing says its `model` is a model
+                return self.model(ids).argmax().item()
+    """})
+    assert found["CpuExperts.forward"][1][-1] == "CpuExperts.forward [registry EXPERTS]"
+    assert found["BaseEngine.prefill"] == ("step", ("BaseEngine.prefill (step: calls the model)",))
+    assert "Unlisted.forward" not in found and "Tokenizer.prefill" not in found
+
+
+def test_what_a_nested_def_of_a_hot_function_calls_is_hot():
+    """Megatron's `MoELayer.forward` defines `custom_forward(...)`, which calls `self.routed_experts_compute`,
+    and runs it directly or through a checkpoint helper. The nested def is checked inline with `forward`, and
+    what it calls is reached through it."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        def checkpoint(fn, *args):
+            return fn(*args)
+
+        class MoE(nn.Module):
+            def forward(self, x):
+                def custom_forward(y):
+                    return self.compute(y)
+                return checkpoint(custom_forward, x) if self.training else custom_forward(x)
+
+            def compute(self, y):
+                return y.sum().item()
+
+            def unused(self, y):
+                return y.sum().item()
+
+        def load(model):
+            def report(y):  # decoy: nested in a function nothing hot runs
+                return model.unused(y)
+            return report
+    """})
+    assert found["MoE.compute"][1] == ("MoE.forward", "MoE.forward.custom_forward", "MoE.compute")
+    assert "MoE.forward.custom_forward" not in found  # checked inline with `forward`, not on its own
+    assert "MoE.unused" not in found and "load.report" not in found
+
+
+def test_an_attribute_built_from_one_of_several_classes_in_branches():
+    """`if kind == "allgather": self.dispatcher = AllGather() elif ...: self.dispatcher = AllToAll()` in
+    `__init__`: `self.dispatcher.dispatch(x)` runs either class's method."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class AllGather:
+            def dispatch(self, x):
+                return x.sum().item()
+
+        class AllToAll:
+            def dispatch(self, x):
+                return x.tolist()
+
+        class Flex:
+            def dispatch(self, x):  # decoy: never assigned to the attribute
+                return x.tolist()
+
+        class MoE(nn.Module):
+            def __init__(self, kind):
+                super().__init__()
+                if kind == "allgather":
+                    self.dispatcher = AllGather()
+                else:
+                    self.dispatcher = AllToAll()
+                self.flex = Flex()
+
+            def forward(self, x):
+                return self.dispatcher.dispatch(x)
+    """})
+    assert {"AllGather.dispatch", "AllToAll.dispatch"} <= set(found) and "Flex.dispatch" not in found
+
+
+def test_a_method_through_a_chain_of_typed_attributes():
+    """Megatron's engine calls `self.controller.wrapper.context.mask(...)`: `controller: Controller` is a
+    constructor parameter, the controller's `wrapper: Wrapper` too, and the wrapper builds its context."""
+    found = hot({"pkg.m": """
+        import torch
+
+        class Context:
+            def mask(self, ids):
+                return ids.nonzero()
+
+            def unused(self, ids):  # decoy
+                return ids.nonzero()
+
+        class Wrapper:
+            def __init__(self):
+                self.context = Context()
+
+        class Controller:
+            def __init__(self, wrapper: Wrapper):
+                self.wrapper = wrapper
+
+        class Engine:
+            def __init__(self, controller: Controller):
+                self.controller = controller
+
+            def step(self, ids):
+                self.graph.replay()
+                self.other(ids)
+                return self.controller.wrapper.context.mask(ids)
+
+            def other(self, ids):  # decoy: `tokenizer` is no attribute the controller is known to hold
+                return self.controller.tokenizer.context.unused(ids)
+    """})
+    assert found["Context.mask"][1][-1] == "Context.mask" and "Engine.other" in found
+    assert "Context.unused" not in found
+
+
+def test_an_object_stored_on_a_class_by_name():
+    """ktransformers' model sets `KLlamaModel.dynamic_sdpa = DynamicAttention(...)` in a method, and every
+    attention layer calls `KLlamaModel.dynamic_sdpa.apply(...)`."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class DynamicAttention:
+            def apply(self, q):
+                return q.max().item()
+
+        class Other:
+            def apply(self, q):  # decoy: stored on no class
+                return q.max().item()
+
+        class KModel(nn.Module):
+            dynamic_sdpa = None
+
+            def __init__(self):
+                super().__init__()
+                KModel.dynamic_sdpa = DynamicAttention()
+                self.other = Other()
+
+            def forward(self, q):
+                return KModel.dynamic_sdpa.apply(q)
+    """})
+    assert found["DynamicAttention.apply"][1][-1] == "DynamicAttention.apply [KModel.dynamic_sdpa: DynamicAttention]"
+    assert "Other.apply" not in found
+
+
+def test_a_class_returned_by_an_abstract_property_on_a_typed_attribute():
+    """TGI's servicer holds `self.model` typed as the abstract `Model`, whose `batch_type` property each model
+    overrides: `self.model.batch_type.from_pb(...)` runs each batch class's `from_pb` (the attribute chain
+    must not stop at the abstract getter)."""
+    found = hot({"pkg.m": """
+        import torch
+
+        class Batch:
+            @classmethod
+            def from_pb(cls, pb):
+                return torch.tensor(pb.ids, device="cuda")
+
+        class Unused:
+            @classmethod
+            def from_pb(cls, pb):  # decoy: no model's batch type
+                return torch.tensor(pb.ids, device="cuda")
+
+        class Model:
+            @property
+            def batch_type(self):
+                raise NotImplementedError
+
+        class CausalLM(Model):
+            @property
+            def batch_type(self):
+                return Batch
+
+        class Service:
+            def __init__(self, model: Model):
+                self.model = model
+
+            def Prefill(self, pb):
+                batch = self.model.batch_type.from_pb(pb)
+                self.graph.replay()
+                return batch
+    """})
+    assert "Batch.from_pb" in found and "CausalLM.batch_type" in found and "Unused.from_pb" not in found
 
 
 ENGINE = """
@@ -1432,16 +1751,41 @@ def test_a_union_typed_model_parameter(tmp_path):
     assert found["Wrapper.evict"][0] == "step" and "B.evict" not in found
 
 
-def test_a_namespace_folder_inside_a_package_is_not_cut(tmp_path):
-    """Only a top-level folder without `__init__.py` starts module names; a deeper one (`core/models/` inside the
-    package `core`) is not cut, a measured trade-off: cutting it tripled SGLang's hot path."""
+def test_a_namespace_folder_inside_a_package_is_named_through_it(tmp_path):
+    """A folder without `__init__.py` inside a package (`megatron/core/models/`, SGLang's `sglang/srt/`) is a
+    namespace portion of it: its modules are named through it (`core.models.gpt.gpt_model`, `megatron/` itself
+    being a top-level PEP 420 folder), so imports by the full name resolve. Decoy: two such folders that hold
+    same-named modules (`layers/utils.py`, `managers/utils.py`) no longer collide under one short name
+    (`utils`), which is what made cutting names at such folders resolve imports to the wrong module."""
     files = {
         "megatron/core/__init__.py": "",
         "megatron/core/models/gpt/__init__.py": "",
         "megatron/core/models/gpt/gpt_model.py": "class GPTModel:\n    pass\n",
+        "sglang/__init__.py": "",
+        "sglang/srt/layers/utils.py": """
+            def pad(x):
+                return x.sum().item()
+        """,
+        "sglang/srt/managers/utils.py": """
+            def pad(x):
+                return x.max().item()
+        """,
+        "sglang/srt/layers/linear.py": """
+            from torch import nn
+            from sglang.srt.layers.utils import pad
+
+            class Linear(nn.Module):
+                def forward(self, x):
+                    return pad(x)
+        """,
     }
     index = ProjectIndex(summarise_tree(tmp_path, files))
-    assert index.class_by_dotted("megatron.core.models.gpt.gpt_model.GPTModel") is None
+    assert index.class_by_dotted("megatron.core.models.gpt.gpt_model.GPTModel").module == "core.models.gpt.gpt_model"
+    assert {"sglang.srt.layers.utils", "sglang.srt.managers.utils"} <= set(index.modules)
+    hot = {index.functions[k].key for k in index.hot_functions()}
+    assert "sglang.srt.layers.utils:pad" in hot
+    assert "sglang.srt.managers.utils:pad" not in hot  # decoy: the same-named module of another folder
+    assert index.split_dotted("utils.pad") is None  # decoy: a bare short name is no project module now
 
 
 UNION_FIELD = """

@@ -22,7 +22,7 @@ from graphlint.facts.values import (
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    BOOL_TORCH, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS,
 )
 
@@ -149,6 +149,23 @@ def _broadcast_rank(a: Val, b: Val) -> int | None:
     """The rank of an elementwise result: the larger operand rank (a host scalar counts as 0-d)."""
     ranks = [0 if v == HOST else v.rank if v.is_tensor else None for v in (a, b)]
     return None if None in ranks else max(ranks)  # type: ignore[type-var]
+
+
+# `torch.nonzero(host_mask, as_tuple=True)`, `torch.where(host_mask)`: one 1-d host index tensor per dimension
+CPU_INDICES = Val(Kind.TENSOR_SEQ, elem=Val(Kind.CPU_TENSOR, rank=1))
+
+
+def _compared(vals: list[Val]) -> Val:
+    """`a < b` (or `torch.less(a, b)`): a mask where a device tensor takes part, else a host mask where a host
+    tensor does (its other operands are host data or live with it), host data of host data; unknown else."""
+    rank = _broadcast_rank(vals[0], vals[1]) if len(vals) == 2 else None
+    if any(v.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) for v in vals):
+        return Val(Kind.BOOL_TENSOR, rank=rank)
+    if any(v.kind is Kind.CPU_TENSOR for v in vals):
+        return Val(Kind.CPU_TENSOR, rank=rank)  # a host-side comparison: no device read
+    if all(v.kind in HOSTS for v in vals):
+        return HOST
+    return UNKNOWN
 
 
 def _device_type(text: str | None) -> str | None:
@@ -407,11 +424,16 @@ class Inference:
                     right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
                 return Val(Kind.CPU_TENSOR, rank=rank)
             host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
-            if host is not None and Kind.UNKNOWN in (left.kind, right.kind):
-                # a host tensor of one or more dimensions meets only host operands (a device one would raise); a
-                # 0-d one (or one of unknown rank) also meets device tensors: where the result lives is unknown
-                return Val(Kind.CPU_TENSOR) if host.rank is not None and host.rank > 0 else UNKNOWN
+            other = right if host is left else left
             bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
+            if host is not None and (other.kind is Kind.UNKNOWN or other.weak and other.is_tensor):
+                # a host tensor of one or more dimensions meets only host operands (a device one would raise); a
+                # 0-d one (or one of unknown rank) also meets device tensors: where the result lives is unknown.
+                # `&` / `|` / `^` combine masks elementwise and read like a comparison: a host mask meeting one no
+                # code places on the device (`cpu_mask & torch.less(a, b)` of untyped `a`, `b`) is a host mask.
+                if bitwise or host.rank is not None and host.rank > 0:
+                    return Val(Kind.CPU_TENSOR, rank=rank)
+                return UNKNOWN
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return Val(Kind.BOOL_TENSOR, rank=rank)
             return Val(Kind.TENSOR, rank=rank)
@@ -423,14 +445,7 @@ class Inference:
         if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in node.comparisons):
             return HOST
         vals = [self(node.left)] + [self(t.comparator) for t in node.comparisons]
-        rank = _broadcast_rank(vals[0], vals[1]) if len(vals) == 2 else None
-        if any(v.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) for v in vals):
-            return Val(Kind.BOOL_TENSOR, rank=rank)
-        if any(v.kind is Kind.CPU_TENSOR for v in vals):
-            return Val(Kind.CPU_TENSOR, rank=rank)  # a host-side comparison: no device read
-        if all(v.kind in HOSTS for v in vals):
-            return HOST
-        return UNKNOWN
+        return _compared(vals)
 
     def _eval_UnaryOperation(self, node: cst.UnaryOperation) -> Val:
         if isinstance(node.operator, cst.Not):
@@ -652,9 +667,18 @@ class Inference:
         if qual in ("torch.where", "torch.nonzero") and (
             (qual == "torch.where" and len(node.args) == 1) or self._has_kw(node, "as_tuple")
         ):
-            return tseq
+            return CPU_INDICES if host_in else tseq
         if qual == "torch.unique" and any(self._has_kw(node, k) for k in ("return_inverse", "return_counts")):
             return tseq
+        if qual in COMPARE_TORCH and self.device_of(node) is None:
+            # `torch.less(a, b)` is `a < b`: a tensor that lives where its operands do
+            vals = [self(a.value) for a in node.args[:2] if a.keyword is None and not a.star]
+            cmp = _compared(vals) if len(vals) == 2 else BOOL
+            if cmp.is_tensor:
+                return cmp
+            # of host data (`torch.eq(token_ids_cpu, q)`) a host tensor; of values nothing types, a mask on a
+            # device nothing shows (weak)
+            return CPU if cmp.kind in HOSTS else Val(Kind.BOOL_TENSOR, weak=True)
         if qual in BOOL_TORCH or is_bool:
             args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
             if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None:
@@ -781,7 +805,7 @@ class Inference:
                 return tseq
             return CPU if cpu else TENSOR
         if name == "nonzero" and self._has_kw(node, "as_tuple"):
-            return tseq
+            return CPU_INDICES if cpu else tseq
         if name == "unique" and any(self._has_kw(node, k) for k in ("return_inverse", "return_counts")):
             return tseq
         if name == "cpu":
@@ -794,7 +818,7 @@ class Inference:
             return self._to_kind(recv, node)
         rank = self._method_rank(recv, name, node, nargs)
         if name in ("float", "half", "double", "long", "int", "bfloat16", "short", "char", "byte"):
-            return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, rank=rank)
+            return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, weak=recv.weak, rank=rank)  # as `.to(dtype)`
         if name in ("contiguous", "clone", "detach", "view", "reshape", "flatten", "squeeze",
                     "unsqueeze", "expand", "expand_as", "permute", "transpose", "t", "narrow", "select",
                     "index_select", "gather", "masked_fill", "masked_fill_", "fill_", "zero_", "copy_",

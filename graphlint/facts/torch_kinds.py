@@ -35,6 +35,11 @@ BOOL_TORCH = frozenset({
     "torch.less", "torch.greater_equal", "torch.less_equal", "torch.not_equal", "torch.signbit",
     "torch.isclose", "torch.any", "torch.all", "torch.ones_like_bool",
 })
+# The elementwise comparisons of BOOL_TORCH: `torch.less(a, b)` is `a < b`, and lives where its operands do.
+COMPARE_TORCH = frozenset({
+    "torch.eq", "torch.ne", "torch.lt", "torch.le", "torch.gt", "torch.ge", "torch.greater", "torch.less",
+    "torch.greater_equal", "torch.less_equal", "torch.not_equal",
+})
 # Factories: without device= they build a CPU tensor.
 FACTORY_TORCH = frozenset({
     "torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.empty", "torch.full",

@@ -223,3 +223,31 @@ def test_host_fields_passed_from_a_receiver_of_any_class_flow_into_the_callee():
             return rewind(ctx.block_ids[:n], lens=ctx.lens[:n])
     """
     assert findings(src, scope="all") == {(17, "GL102")}
+
+
+def test_a_host_mask_combined_with_an_untyped_comparison_stays_on_the_host():
+    """Megatron's controller builds its finished-request mask from the pinned sampled-token copy and CPU metadata:
+    `(tokens_cpu != meta["end"][:n]).byte() & torch.less(lens, limits).byte()`, with `lens` and `limits` from
+    methods of a context nothing types. `torch.less(a, b)` is `a < b` (it lives where its operands do), `&` of a
+    host mask and one no code places on the device is a host mask, and the `nonzero(..., as_tuple=True)` indices of
+    a host mask are 1-d host tensors: no finding on the `nonzero`, the mask index or the `.tolist()`. Hits: the
+    same mask combined with a comparison on a device tensor, and `nonzero` of a comparison of untyped values."""
+    src = """
+        import torch
+
+
+        class Controller:
+            def bookkeep(self, context, tokens_cpu: torch.Tensor, n: int, dev: torch.Tensor):
+                lens = context.get_active_sequence_lengths()
+                lens += 1
+                limits = context.get_max_sequence_lengths()
+                mask = (tokens_cpu != context.meta["end"][:n]).byte() & torch.less(lens, limits).byte()
+                done = torch.nonzero(mask == 0, as_tuple=True)[0] + context.paused
+                done = done[done != n]
+                ids = done.tolist()
+                dmask = (tokens_cpu != context.meta["end"][:n]).byte() & torch.less(dev, limits).byte()
+                ddone = torch.nonzero(dmask == 0, as_tuple=True)[0]
+                gone = torch.nonzero(torch.less(lens, limits), as_tuple=True)[0]
+                return ids, ddone, gone
+    """
+    assert findings(src, scope="all") == {(14, "GL120"), (15, "GL120")}

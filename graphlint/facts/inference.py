@@ -69,6 +69,7 @@ JOIN_TORCH = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.conca
                         "torch.vstack", "torch.dstack"})
 # Factories that take data: `torch.tensor(t)` / `torch.as_tensor(t)` of a tensor keep its device.
 DATA_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray"})
+SEQUENCE_REFS = frozenset({"list", "tuple", "sequence", "range"})  # `Val.ref` of a Python sequence
 DEVICE_NAME_RE = re.compile(r"(^|_)(device|dev|gpu|cuda)(_|$)|device$", re.I)
 DTYPE_NAME_RE = re.compile(r"dtype", re.I)
 RANK_KEEPING_VIEWS = frozenset({"permute", "transpose", "t", "narrow", "index_select", "gather", "expand_as",
@@ -431,7 +432,7 @@ class Inference:
                 # 0-d one (or one of unknown rank) also meets device tensors: where the result lives is unknown.
                 # `&` / `|` / `^` combine masks elementwise and read like a comparison: a host mask meeting one no
                 # code places on the device (`cpu_mask & torch.less(a, b)` of untyped `a`, `b`) is a host mask.
-                if bitwise or host.rank is not None and host.rank > 0:
+                if bitwise or host.nd or host.rank is not None and host.rank > 0:
                     return Val(Kind.CPU_TENSOR, rank=rank)
                 return UNKNOWN
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
@@ -699,10 +700,8 @@ class Inference:
         if qual.startswith(TENSOR_NAMESPACES):
             # an op computes where its input lives: `F.pad(host_index, ...)` stays on the host (a host input of
             # one or more dimensions cannot meet a device tensor without an error; a 0-d one can)
-            first = self(node.args[0].value) if node.args and node.args[0].keyword is None else UNKNOWN
-            rest = [self(a.value) for a in node.args[1:]]
-            if first.kind is Kind.CPU_TENSOR and first.rank != 0 and self.device_of(node) is None \
-                    and not any(v.kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ) for v in rest):
+            if self._host_first(node):
+                first = self(node.args[0].value)
                 return Val(Kind.CPU_TENSOR, rank=first.rank if qual.endswith(".pad") else None)
             return TENSOR
         # Only real torch functions: an unknown name is more likely a mis-resolved local.
@@ -710,8 +709,19 @@ class Inference:
             args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
             if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None:
                 return CPU  # `torch.div(n, 2)` of Python numbers makes a host tensor
+            if self._host_first(node):
+                return CPU  # `torch.div(host_lengths + k, k)`: computed where its host input lives
             return TENSOR
         return None
+
+    def _host_first(self, node: cst.Call) -> bool:
+        """An op computes where its input lives: a first argument on the host of one or more dimensions (or of
+        unknown rank: it cannot meet a device tensor without an error) and no `device=` or device tensor among
+        the other arguments. `F.pad(host_index, ...)`, `torch.div(host_lengths + k, k)`."""
+        first = self(node.args[0].value) if node.args and node.args[0].keyword is None else UNKNOWN
+        rest = [self(a.value) for a in node.args[1:]]
+        return first.kind is Kind.CPU_TENSOR and first.rank != 0 and self.device_of(node) is None \
+            and not any(v.kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ) for v in rest)
 
     def _host_input(self, node: cst.Call) -> bool:
         """A torch function's first argument is a host tensor and nothing moves the result to a device: no
@@ -735,7 +745,9 @@ class Inference:
         rank = self._factory_rank(qual, node, data)
         pinned = self._pinned(node)
         if qual == "torch.from_numpy" or device == "cpu" or device is None or pinned:
-            return Val(Kind.CPU_TENSOR, pinned=pinned, rank=rank)  # only host memory can be pinned
+            # `torch.tensor(lengths)` of a Python sequence has one or more dimensions, however deep it nests
+            nd = rank is None and qual in DATA_FACTORIES and data is not None and self(data).ref in SEQUENCE_REFS
+            return Val(Kind.CPU_TENSOR, pinned=pinned, rank=rank, nd=nd)  # only host memory can be pinned
         return Val(Kind.BOOL_TENSOR if is_bool else Kind.TENSOR, rank=rank)
 
     def _factory_rank(self, qual: str, node: cst.Call, data: cst.BaseExpression | None) -> int | None:

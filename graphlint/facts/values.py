@@ -42,6 +42,7 @@ class Val(NamedTuple):
     pinned: bool = False  # a CPU tensor in pinned (page-locked) memory
     items: tuple["Val", ...] | None = None  # the items of a fixed-length tuple (`-> tuple[Tensor, int]`, `(a, b)`)
     elem: "Val | None" = None  # what iterating yields, when more is known than the kind says (`zip(a, b)`)
+    nd: bool = False  # one or more dimensions where the rank is unknown (`torch.tensor(a_list)`)
 
     @property
     def is_tensor(self) -> bool:

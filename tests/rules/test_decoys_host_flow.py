@@ -251,3 +251,35 @@ def test_a_host_mask_combined_with_an_untyped_comparison_stays_on_the_host():
                 return ids, ddone, gone
     """
     assert findings(src, scope="all") == {(14, "GL120"), (15, "GL120")}
+
+
+def test_arithmetic_on_a_host_tensor_built_from_a_list_stays_on_the_host():
+    """Megatron's dummy-request path builds `lengths_tensor = torch.tensor(lengths, device=self.request_ids.device)`
+    from a Python list (a host tensor of one or more dimensions, however deep the list nests), then
+    `torch.div(lengths_tensor + (self.block - 1), self.block, rounding_mode="floor")` with an untyped block size:
+    a tensor of one or more dimensions on the host meets only host operands, and a torch op computes where its host
+    input lives, so the `.tolist()` reads host memory. Hits: the same code on a device tensor, and on a 0-d host
+    tensor (`torch.tensor(n)`), which may meet a device operand."""
+    src = """
+        import torch
+        from typing import List
+
+
+        class Ctx:
+            def __init__(self, n: int, cfg):
+                self.request_ids = torch.full((n,), -1, dtype=torch.int32, device="cpu", pin_memory=True)
+                self.block = cfg.block_size
+
+            def add(self, reqs, n: int):
+                lengths: List[int] = []
+                for r in reqs:
+                    lengths.append(r.n)
+                host = torch.tensor(lengths, device=self.request_ids.device)
+                a = torch.div(host + (self.block - 1), self.block, rounding_mode="floor").tolist()
+                dev = torch.tensor(lengths, device="cuda")
+                b = torch.div(dev + (self.block - 1), self.block, rounding_mode="floor").tolist()
+                zero = torch.tensor(n)
+                c = torch.div(zero + (self.block - 1), self.block, rounding_mode="floor").tolist()
+                return a, b, c
+    """
+    assert findings(src, scope="all") == {(16, "GL130"), (17, "GL102"), (19, "GL102")}

@@ -1262,6 +1262,57 @@ def test_a_capture_region_calling_methods_of_its_buffers_captures_no_model(call)
     assert found["CausalLM.forward"][0] == "forward"
 
 
+def test_a_capture_region_calling_its_own_nested_def_captures_what_it_runs():
+    # Decoy: `run(stream)` is a nested def of the timing helper and `range` a builtin, not a model it was handed.
+    found = hot({"pkg.m": RUNNER.replace("{call}", "for _ in range(3):\n                    run(x)").replace(
+        "        def capture(self, x):\n",
+        "        def capture(self, x):\n            def run(s):\n                return self.step(s)\n\n") + """
+    def _algo(x):
+        return x.item()
+
+    class Comm:
+        def step(self, x):
+            return x.item()
+    """})
+    assert found["CausalLM.forward"][0] == "forward"
+    assert found["GraphRunner.capture.run"] == ("captured", ("GraphRunner.capture (capture region)",
+                                                             "GraphRunner.capture.run"))
+
+
+LAYER_STUB = """
+    import torch
+    from torch import nn
+    from pkg.m import CausalLM
+
+    def capture_stub(module, x):
+        with torch.cuda.graph(torch.cuda.CUDAGraph()):
+            module(x)
+
+    class Expert(nn.Module):
+        def forward(self, x):
+            return x * 2
+"""
+
+
+def test_a_capture_region_in_model_code_or_fed_by_callers_captures_no_whole_model():
+    # Decoys: a layer's capture stub (a module that defines models) captures the part it was handed; a runner
+    # whose callers pass a local `partial` for the parameter captures what they pass, not every model.
+    found = hot({"pkg.m": RUNNER.replace("{call}", "self.out = self.model_fn(x)"), "pkg.layer": LAYER_STUB})
+    assert found["CausalLM.forward"][0] == "captured"  # the runner's attribute still captures the models
+    found = hot({"pkg.m": RUNNER.replace("{call}", "pass"), "pkg.layer": LAYER_STUB})
+    assert found["CausalLM.forward"][0] == "forward"
+    runner = RUNNER.replace("{call}", "region()").replace("def capture(self, x):", "def capture(self, region):") + """
+        def run(self, x):
+            region = functools.partial(self.model_fn, x)
+            self.capture(region)
+    """
+    found = hot({"pkg.m": "import functools\n" + textwrap.dedent(runner)})
+    assert found["CausalLM.forward"][0] == "forward"
+    unfed = hot({"pkg.m": RUNNER.replace("{call}", "region()").replace("def capture(self, x):",
+                                                                         "def capture(self, region):")})
+    assert unfed["CausalLM.forward"][0] == "captured"  # a parameter no call fills: whichever model was handed
+
+
 def test_decorator_registry_entries_built_by_key():
     """mmengine-style registries: `@PROPOSERS.register_module(name=...)` in one module, `cls =
     PROPOSERS.module_dict[name]; obj = cls(...); return obj` in the builder, `self.proposer.propose()`

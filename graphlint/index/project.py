@@ -502,7 +502,7 @@ class ProjectIndex:
         """True for `pkg.mod.backend` where `backend` is a local or parameter of `pkg.mod` (no module-level
         definition or import of that name): its class is unknown. External names (`torch.nn`) are not."""
         split = self.split_dotted(head + ".x")
-        if split is None:
+        if split is None or head in self.modules:  # `verify(...)`, imported inside a function: no receiver
             return False
         mod, qual = split
         first = qual.split(".")[0]

@@ -370,6 +370,30 @@ def test_name_dispatch_on_unknown_receivers_is_bounded():
     assert "Act.silu" not in found
 
 
+def test_a_function_imported_in_a_body_is_no_method_of_an_unknown_receiver():
+    """`from ext.kernels import verify` inside `__init__`, then `partial(verify, ...)`: the name is a function
+    the index does not see, not `<receiver>.verify`, so it does not reach the project's `verify` methods
+    (SGLang's attention metadata reached the speculative worker, and the engine above it, this way)."""
+    model = """
+        from functools import partial
+        from torch import nn
+
+        class M(nn.Module):
+            def __init__(self, worker):
+                super().__init__()
+                from ext.kernels import verify
+                self.fused = partial({fn}, pool=2)
+
+            def forward(self, x):
+                return self.fused(x)
+    """
+    worker = "class Worker:\n    def verify(self, batch):\n        return batch.item()\n"
+    found = hot({"pkg.worker": worker, "pkg.model": model.replace("{fn}", "worker.verify")})
+    assert found["Worker.verify"][1][-1] == "Worker.verify [method verify]"  # a receiver of unknown class
+    found = hot({"pkg.worker": worker, "pkg.model": model.replace("{fn}", "verify")})
+    assert "Worker.verify" not in found  # decoy: a bare name has no receiver to dispatch on
+
+
 def test_findings_carry_their_context(tmp_path):
     from graphlint.pipeline.config import Config
     from graphlint.pipeline.engine import Linter
@@ -1308,8 +1332,8 @@ def test_a_capture_region_in_model_code_or_fed_by_callers_captures_no_whole_mode
     """
     found = hot({"pkg.m": "import functools\n" + textwrap.dedent(runner)})
     assert found["CausalLM.forward"][0] == "forward"
-    unfed = hot({"pkg.m": RUNNER.replace("{call}", "region()").replace("def capture(self, x):",
-                                                                         "def capture(self, region):")})
+    unfed = RUNNER.replace("{call}", "region()").replace("def capture(self, x):", "def capture(self, region):")
+    unfed = hot({"pkg.m": unfed})
     assert unfed["CausalLM.forward"][0] == "captured"  # a parameter no call fills: whichever model was handed
 
 

@@ -834,7 +834,8 @@ class ProjectIndex:
         cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)}
         result: dict[str, HotInfo] = {}
 
-        def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset()) -> None:
+        def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset(),
+                      by_name: list[Seed] | None = None) -> None:
             queue: deque[str] = deque()
             rank = TIER_RANK[tier]
 
@@ -863,6 +864,9 @@ class ProjectIndex:
                 hop = result[fn.key].hop
                 for callee, _line in fn.calls:
                     for target, how in self.call_edges(fn, fn.module, callee):
+                        if by_name is not None and how.startswith(BY_NAME[0]):
+                            by_name.append((target, _hop(target, how), hop, False))
+                            continue
                         prev = result.get(target.key)
                         if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                             add(target, _hop(target, how), hop)
@@ -871,6 +875,9 @@ class ProjectIndex:
         # Capture regions: the body of `with torch.cuda.graph(...)` (or `capture_begin()`...`capture_end()`)
         # is captured, and so is what it calls; the rest of the function is not (unless reached otherwise).
         captured = list(roots["captured"])
+        # A captured claim needs a resolved chain: what captured code reaches through a method found by its
+        # name alone (`[method verify]`) is hot in the `forward` tier, unless resolved edges capture it too.
+        by_name: list[Seed] = []
         for fn in self.functions.values():
             if not fn.regions or fn.key in cold:
                 continue
@@ -880,7 +887,8 @@ class ProjectIndex:
                 if any(a <= line <= b for a, b in fn.regions):
                     edges = self.call_edges(fn, fn.module, callee)
                     for target, how in edges:
-                        captured.append((target, _hop(target, how), region, False))
+                        (by_name if how.startswith(BY_NAME[0]) else captured).append(
+                            (target, _hop(target, how), region, False))
                     if not edges and self._calls_a_value(fn, callee):
                         # what the callers pass for the parameter it calls; else whichever model it was handed
                         passed = self._passed_callables(fn, callee)
@@ -892,12 +900,13 @@ class ProjectIndex:
         for s in self.modules.values():
             for callee, _line in s.module_region_calls:
                 for target, how in self.call_edges(None, s.module, callee):
-                    captured.append((target, _hop(target, how), module_region, False))
-        propagate("captured", captured)
+                    (by_name if how.startswith(BY_NAME[0]) else captured).append(
+                        (target, _hop(target, how), module_region, False))
+        propagate("captured", captured, by_name=by_name)
         # The forward pass first, so that step drivers can be told by what they call (a method the model
         # runs); then the step tier takes over what the drivers reach. A module's forward called eagerly
         # by a step driver keeps its own tier: it is model code.
-        propagate("forward", roots["forward"])
+        propagate("forward", roots["forward"] + by_name)
         model = self._model_entries(result, roots["forward"])
         propagate("step", self._step_roots(result, model, roots["captured"]), stop=model)
         # Nested defs of a hot function are analysed inline with it.

@@ -394,6 +394,32 @@ def test_a_function_imported_in_a_body_is_no_method_of_an_unknown_receiver():
     assert "Worker.verify" not in found  # decoy: a bare name has no receiver to dispatch on
 
 
+def test_a_method_found_by_name_alone_is_not_claimed_captured():
+    """A captured claim needs a resolved chain: what a capture region reaches through `[method verify]` (a
+    receiver of unknown class) stays hot, in the `forward` tier; a resolved call from the region is captured."""
+    found = hot({
+        "pkg.worker": "class Worker:\n    def verify(self, batch):\n        return batch.item()\n",
+        "pkg.runner": """
+            import torch
+            from functools import partial
+
+            class Runner:
+                def __init__(self, worker):
+                    self.fused = partial(worker.verify, pool=2)
+
+                def own(self, x):
+                    return x.item()
+
+                def capture(self, x):
+                    with torch.cuda.graph(torch.cuda.CUDAGraph()):
+                        self.fused(x)
+                        self.own(x)
+        """,
+    })
+    assert found["Worker.verify"] == ("forward", ("Runner.capture (capture region)", "Worker.verify [method verify]"))
+    assert found["Runner.own"][0] == "captured"  # decoy: resolved
+
+
 def test_findings_carry_their_context(tmp_path):
     from graphlint.pipeline.config import Config
     from graphlint.pipeline.engine import Linter

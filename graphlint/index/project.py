@@ -7,6 +7,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -374,6 +375,11 @@ class ProjectIndex:
         fn = self.function_by_dotted(callee)
         if fn is not None:
             return [(fn, "")]
+        if caller is not None and callee.startswith(f"{module}."):  # `run(stream)`, `def run(...)` in the caller
+            name = f"{caller.qualname}.{callee[len(module) + 1:]}"
+            nested = [f for f in self.nested_defs(caller) if f.qualname == name]
+            if nested:
+                return [(nested[0], "")]
         made = self.class_by_dotted(callee)
         if made is not None:
             return self._construct(made)
@@ -496,7 +502,7 @@ class ProjectIndex:
         """True for `pkg.mod.backend` where `backend` is a local or parameter of `pkg.mod` (no module-level
         definition or import of that name): its class is unknown. External names (`torch.nn`) are not."""
         split = self.split_dotted(head + ".x")
-        if split is None:
+        if split is None or head in self.modules:  # `verify(...)`, imported inside a function: no receiver
             return False
         mod, qual = split
         first = qual.split(".")[0]
@@ -828,7 +834,8 @@ class ProjectIndex:
         cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)}
         result: dict[str, HotInfo] = {}
 
-        def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset()) -> None:
+        def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset(),
+                      by_name: list[Seed] | None = None) -> None:
             queue: deque[str] = deque()
             rank = TIER_RANK[tier]
 
@@ -857,6 +864,9 @@ class ProjectIndex:
                 hop = result[fn.key].hop
                 for callee, _line in fn.calls:
                     for target, how in self.call_edges(fn, fn.module, callee):
+                        if by_name is not None and how.startswith(BY_NAME[0]):
+                            by_name.append((target, _hop(target, how), hop, False))
+                            continue
                         prev = result.get(target.key)
                         if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                             add(target, _hop(target, how), hop)
@@ -865,6 +875,9 @@ class ProjectIndex:
         # Capture regions: the body of `with torch.cuda.graph(...)` (or `capture_begin()`...`capture_end()`)
         # is captured, and so is what it calls; the rest of the function is not (unless reached otherwise).
         captured = list(roots["captured"])
+        # A captured claim needs a resolved chain: what captured code reaches through a method found by its
+        # name alone (`[method verify]`) is hot in the `forward` tier, unless resolved edges capture it too.
+        by_name: list[Seed] = []
         for fn in self.functions.values():
             if not fn.regions or fn.key in cold:
                 continue
@@ -874,24 +887,26 @@ class ProjectIndex:
                 if any(a <= line <= b for a, b in fn.regions):
                     edges = self.call_edges(fn, fn.module, callee)
                     for target, how in edges:
-                        captured.append((target, _hop(target, how), region, False))
+                        (by_name if how.startswith(BY_NAME[0]) else captured).append(
+                            (target, _hop(target, how), region, False))
                     if not edges and self._calls_a_value(fn, callee):
                         # what the callers pass for the parameter it calls; else whichever model it was handed
                         passed = self._passed_callables(fn, callee)
                         captured.extend((target, _hop(target, how), region, False) for target, how in passed)
-                        if not passed:
+                        if not passed and self._captures_a_model(fn, callee):
                             captured.extend((target, f"{target.display} [the captured model]", region, False)
                                             for target in self._top_models(roots["forward"]))
         module_region = Hop("<module> (capture region)")
         for s in self.modules.values():
             for callee, _line in s.module_region_calls:
                 for target, how in self.call_edges(None, s.module, callee):
-                    captured.append((target, _hop(target, how), module_region, False))
-        propagate("captured", captured)
+                    (by_name if how.startswith(BY_NAME[0]) else captured).append(
+                        (target, _hop(target, how), module_region, False))
+        propagate("captured", captured, by_name=by_name)
         # The forward pass first, so that step drivers can be told by what they call (a method the model
         # runs); then the step tier takes over what the drivers reach. A module's forward called eagerly
         # by a step driver keeps its own tier: it is model code.
-        propagate("forward", roots["forward"])
+        propagate("forward", roots["forward"] + by_name)
         model = self._model_entries(result, roots["forward"])
         propagate("step", self._step_roots(result, model, roots["captured"]), stop=model)
         # Nested defs of a hot function are analysed inline with it.
@@ -946,15 +961,12 @@ class ProjectIndex:
         that hands its own parameter on (`capture(fn, ...)` calling `self._capture(fn, ...)`)."""
         if depth > MAX_SETTLE_DEPTH:
             return []
-        head, _, meth = callee.rpartition(".")
-        value = head if meth in ("forward", "__call__") else callee
+        value = _called_value(callee)
         param = value.rpartition(".")[2]
         if value != f"{fn.module}.{param}" or param not in fn.params:
             return []
         out: dict[str, tuple[FunctionInfo, str]] = {}
-        for caller, desc, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
-            if not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
-                continue
+        for caller, desc, line in self._project_calls(fn):
             params = self.call_params(fn, desc)
             slots = {param} | ({str(params.index(param))} if param in params else set())
             for c, ln, slot, ref in caller.callable_args:
@@ -967,6 +979,12 @@ class ProjectIndex:
                     for target, _how in self.call_edges(caller, caller.module, ref):
                         out.setdefault(target.key, (target, f"passed as {param} by {caller.display}"))
         return list(out.values())
+
+    def _project_calls(self, fn: FunctionInfo) -> Iterator[tuple[FunctionInfo, str, int]]:
+        """(caller, call descriptor, line) of each call in the project that reaches `fn`."""
+        for caller, desc, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
+            if any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
+                yield caller, desc, line
 
     def _named_by_callers(self, fn: FunctionInfo, callee: str) -> list[tuple[FunctionInfo, str]]:
         """`getattr(builder, method)(...)` in `fn`, `method` a parameter: the methods the string literals that
@@ -988,14 +1006,27 @@ class ProjectIndex:
         """`self._model_forward(**inputs)`, `decode_fn(ids, state)`, `self.model.forward(ids)`: a call of an
         object the function was handed (a parameter, an attribute of unknown class), not of a method on it
         (`self.out.copy_(x)`) nor of anything named at module level or outside the project."""
-        head, _, meth = callee.rpartition(".")
-        value = head if meth in ("forward", "__call__") else callee
+        value = _called_value(callee)
         if value.startswith("self."):
             return "." not in value[len("self."):] and "[" not in value
         split = self.split_dotted(value)
         if split is None or split[0] != fn.module or "." in split[1] or "[" in split[1]:
             return False
-        return self._unknown_receiver(value)
+        # a parameter: a local (`region = partial(...)`, a builtin's name) was built here, not handed in
+        return split[1] in fn.params and self._unknown_receiver(value)
+
+    def _captures_a_model(self, fn: FunctionInfo, callee: str) -> bool:
+        """A capture region in `fn` that calls a value it was handed, and no callable the project passes for
+        it, captures a whole model when `fn` is a runner's, not model code: a region in a model's method, or
+        in a function of a module that defines models (SGLang's `_capture_prefill_shared_expert(module, ...)`,
+        a layer's capture stub), captures a part of the model, whichever part it was handed. A parameter the
+        project's calls fill (`self._capture(key, region)`, `region` a local `partial`) holds what they pass,
+        which the index does not see: unknown, not every model."""
+        if not _called_value(callee).startswith("self.") and next(self._project_calls(fn), None) is not None:
+            return False
+        if fn.class_key:
+            return not self._in_model(fn)
+        return not any(self._is_model_class(c) for c in self.modules[fn.module].classes.values())
 
     def _top_models(self, forward_roots: list[Seed]) -> list[FunctionInfo]:
         """The `forward` of every model class no other model code calls: the whole models a runner can be
@@ -1232,6 +1263,12 @@ class ProjectIndex:
 def _join(how: str, more: str) -> str:
     """Two dispatch hops taken by one call (`self.cache: Cache`, then `override PagedCache`) in one `via` label."""
     return f"{how}, {more}" if how and more else how or more
+
+
+def _called_value(callee: str) -> str:
+    """The value a call runs: `model` for `model(x)`, `model.forward(x)` and `model.__call__(x)`."""
+    head, _, meth = callee.rpartition(".")
+    return head if meth in ("forward", "__call__") else callee
 
 
 def _replays(fn: FunctionInfo) -> bool:

@@ -370,6 +370,56 @@ def test_name_dispatch_on_unknown_receivers_is_bounded():
     assert "Act.silu" not in found
 
 
+def test_a_function_imported_in_a_body_is_no_method_of_an_unknown_receiver():
+    """`from ext.kernels import verify` inside `__init__`, then `partial(verify, ...)`: the name is a function
+    the index does not see, not `<receiver>.verify`, so it does not reach the project's `verify` methods
+    (SGLang's attention metadata reached the speculative worker, and the engine above it, this way)."""
+    model = """
+        from functools import partial
+        from torch import nn
+
+        class M(nn.Module):
+            def __init__(self, worker):
+                super().__init__()
+                from ext.kernels import verify
+                self.fused = partial({fn}, pool=2)
+
+            def forward(self, x):
+                return self.fused(x)
+    """
+    worker = "class Worker:\n    def verify(self, batch):\n        return batch.item()\n"
+    found = hot({"pkg.worker": worker, "pkg.model": model.replace("{fn}", "worker.verify")})
+    assert found["Worker.verify"][1][-1] == "Worker.verify [method verify]"  # a receiver of unknown class
+    found = hot({"pkg.worker": worker, "pkg.model": model.replace("{fn}", "verify")})
+    assert "Worker.verify" not in found  # decoy: a bare name has no receiver to dispatch on
+
+
+def test_a_method_found_by_name_alone_is_not_claimed_captured():
+    """A captured claim needs a resolved chain: what a capture region reaches through `[method verify]` (a
+    receiver of unknown class) stays hot, in the `forward` tier; a resolved call from the region is captured."""
+    found = hot({
+        "pkg.worker": "class Worker:\n    def verify(self, batch):\n        return batch.item()\n",
+        "pkg.runner": """
+            import torch
+            from functools import partial
+
+            class Runner:
+                def __init__(self, worker):
+                    self.fused = partial(worker.verify, pool=2)
+
+                def own(self, x):
+                    return x.item()
+
+                def capture(self, x):
+                    with torch.cuda.graph(torch.cuda.CUDAGraph()):
+                        self.fused(x)
+                        self.own(x)
+        """,
+    })
+    assert found["Worker.verify"] == ("forward", ("Runner.capture (capture region)", "Worker.verify [method verify]"))
+    assert found["Runner.own"][0] == "captured"  # decoy: resolved
+
+
 def test_findings_carry_their_context(tmp_path):
     from graphlint.pipeline.config import Config
     from graphlint.pipeline.engine import Linter
@@ -1260,6 +1310,57 @@ def test_a_capture_region_calling_methods_of_its_buffers_captures_no_model(call)
     # Decoys: a method of a value (a buffer's `copy_`) or an external function is not the model.
     found = hot({"pkg.m": RUNNER.replace("{call}", call)})
     assert found["CausalLM.forward"][0] == "forward"
+
+
+def test_a_capture_region_calling_its_own_nested_def_captures_what_it_runs():
+    # Decoy: `run(stream)` is a nested def of the timing helper and `range` a builtin, not a model it was handed.
+    found = hot({"pkg.m": RUNNER.replace("{call}", "for _ in range(3):\n                    run(x)").replace(
+        "        def capture(self, x):\n",
+        "        def capture(self, x):\n            def run(s):\n                return self.step(s)\n\n") + """
+    def _algo(x):
+        return x.item()
+
+    class Comm:
+        def step(self, x):
+            return x.item()
+    """})
+    assert found["CausalLM.forward"][0] == "forward"
+    assert found["GraphRunner.capture.run"] == ("captured", ("GraphRunner.capture (capture region)",
+                                                             "GraphRunner.capture.run"))
+
+
+LAYER_STUB = """
+    import torch
+    from torch import nn
+    from pkg.m import CausalLM
+
+    def capture_stub(module, x):
+        with torch.cuda.graph(torch.cuda.CUDAGraph()):
+            module(x)
+
+    class Expert(nn.Module):
+        def forward(self, x):
+            return x * 2
+"""
+
+
+def test_a_capture_region_in_model_code_or_fed_by_callers_captures_no_whole_model():
+    # Decoys: a layer's capture stub (a module that defines models) captures the part it was handed; a runner
+    # whose callers pass a local `partial` for the parameter captures what they pass, not every model.
+    found = hot({"pkg.m": RUNNER.replace("{call}", "self.out = self.model_fn(x)"), "pkg.layer": LAYER_STUB})
+    assert found["CausalLM.forward"][0] == "captured"  # the runner's attribute still captures the models
+    found = hot({"pkg.m": RUNNER.replace("{call}", "pass"), "pkg.layer": LAYER_STUB})
+    assert found["CausalLM.forward"][0] == "forward"
+    runner = RUNNER.replace("{call}", "region()").replace("def capture(self, x):", "def capture(self, region):") + """
+        def run(self, x):
+            region = functools.partial(self.model_fn, x)
+            self.capture(region)
+    """
+    found = hot({"pkg.m": "import functools\n" + textwrap.dedent(runner)})
+    assert found["CausalLM.forward"][0] == "forward"
+    unfed = RUNNER.replace("{call}", "region()").replace("def capture(self, x):", "def capture(self, region):")
+    unfed = hot({"pkg.m": unfed})
+    assert unfed["CausalLM.forward"][0] == "captured"  # a parameter no call fills: whichever model was handed
 
 
 def test_decorator_registry_entries_built_by_key():

@@ -76,6 +76,7 @@ STEP_DRIVER_CALLS = ("replay",)
 WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
 BY_NAME = ("method ", "model method ")
+NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
@@ -705,8 +706,7 @@ class ProjectIndex:
             return self._resolve_dynamic_attr(cls, name, parts[1] if len(parts) > 1 else None, first)
         targets = []
         if attr.startswith("module:"):
-            targets = [attr[len("module:"):], *next((c.alt_modules.get(name, []) for c in self.mro(cls)
-                                                     if name in c.attrs), [])]
+            targets = [attr[len("module:"):], *self._alt_modules(cls, name)]
         elif attr.startswith("modules:"):
             targets = [t for t in attr[len("modules:"):].split(",") if t]
         out = []
@@ -720,13 +720,18 @@ class ProjectIndex:
                                                              else [(f, "") for f in self._call_target(owner)]))
         return out
 
+    def _alt_modules(self, cls: ClassInfo, name: str) -> list[str]:
+        """The other module classes `__init__` builds into `self.name` in other branches, from the class (of
+        `cls`'s MRO) that defines the attribute."""
+        return next((c.alt_modules.get(name, []) for c in self.mro(cls) if name in c.attrs), [])
+
     def _attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
         """The project classes `self.name` can hold an instance of: a module `__init__` built (in any branch),
         an annotated parameter or field, what a factory returns."""
         attr = self.attr(cls, name)
         if attr is not None:
             refs = attr.partition(":")[2].split(",") if attr.startswith("module") else []
-            refs += next((c.alt_modules.get(name, []) for c in self.mro(cls) if name in c.attrs), [])
+            refs += self._alt_modules(cls, name)
             return [(c, "") for ref in refs if ref and (c := self.class_by_dotted(ref)) is not None]
         for c in self.mro(cls):
             found = [(target, f"self.{name}: {desc.rpartition('.')[2]}") for desc in c.factories.get(name, ())
@@ -864,7 +869,7 @@ class ProjectIndex:
                 hop = result[fn.key].hop
                 for callee, _line in fn.calls:
                     for target, how in self.call_edges(fn, fn.module, callee):
-                        if by_name is not None and how.startswith(BY_NAME[0]):
+                        if by_name is not None and how.startswith(NAME_ONLY):
                             by_name.append((target, _hop(target, how), hop, False))
                             continue
                         prev = result.get(target.key)
@@ -878,6 +883,10 @@ class ProjectIndex:
         # A captured claim needs a resolved chain: what captured code reaches through a method found by its
         # name alone (`[method verify]`) is hot in the `forward` tier, unless resolved edges capture it too.
         by_name: list[Seed] = []
+
+        def seed(target: FunctionInfo, how: str, region: Hop) -> None:
+            (by_name if how.startswith(NAME_ONLY) else captured).append((target, _hop(target, how), region, False))
+
         for fn in self.functions.values():
             if not fn.regions or fn.key in cold:
                 continue
@@ -887,8 +896,7 @@ class ProjectIndex:
                 if any(a <= line <= b for a, b in fn.regions):
                     edges = self.call_edges(fn, fn.module, callee)
                     for target, how in edges:
-                        (by_name if how.startswith(BY_NAME[0]) else captured).append(
-                            (target, _hop(target, how), region, False))
+                        seed(target, how, region)
                     if not edges and self._calls_a_value(fn, callee):
                         # what the callers pass for the parameter it calls; else whichever model it was handed
                         passed = self._passed_callables(fn, callee)
@@ -900,8 +908,7 @@ class ProjectIndex:
         for s in self.modules.values():
             for callee, _line in s.module_region_calls:
                 for target, how in self.call_edges(None, s.module, callee):
-                    (by_name if how.startswith(BY_NAME[0]) else captured).append(
-                        (target, _hop(target, how), module_region, False))
+                    seed(target, how, module_region)
         propagate("captured", captured, by_name=by_name)
         # The forward pass first, so that step drivers can be told by what they call (a method the model
         # runs); then the step tier takes over what the drivers reach. A module's forward called eagerly

@@ -622,31 +622,46 @@ if triton is not None:
         tl.store(slot_ptr + offs, kv, mask=active)
         tl.store(slot_ptr + C + offs, sc, mask=active)
 
-        # 2) rows pos-ROWS+1 .. pos as [ROWS, D/2, 2]; the first RATIO rows (previous group) read
-        #    channels [0, D), the last RATIO (current group) read [D, 2D). The current row comes from
-        #    the inputs, not the ring, so no load depends on the store above.
+        # 2) rows pos-ROWS+1 .. pos (`_ring_slot_row`); the current row comes from the inputs, not the ring,
+        #    so no load depends on the store above
         emit = active & ((pos + 1) % RATIO == 0) & (pos // RATIO < n_max)
         dst, emit = _entry_row(cache_ptr, table_ptr, b, pos, emit, n_max, max_blocks, D, RATIO, RPB, PAGED)
-        k = tl.arange(0, ROWS)[:, None, None]
-        ch = 2 * tl.arange(0, D // 2)[None, :, None] + tl.arange(0, 2)[None, None, :]
-        row_pos = pos - (ROWS - 1) + k
-        half = tl.where(k >= RATIO, D, 0)
-        is_cur = k == ROWS - 1
-        from_ring = emit & (row_pos >= 0) & (k < ROWS - 1)
-        ring_ptr = state_b + ((row_pos + ROWS) % ROWS) * (2 * C) + half + ch
-        kv_rows = tl.load(ring_ptr, mask=from_ring, other=0.0)
-        sc_rows = tl.load(ring_ptr + C, mask=from_ring, other=float("-inf"))
+        ch = 2 * tl.arange(0, D // 2)[:, None] + tl.arange(0, 2)[None, :]
         kv_cur = tl.load(kv_new_ptr + b * C + D + ch).to(tl.float32)
         sc_cur = tl.load(score_new_ptr + b * C + D + ch).to(tl.float32)
         sc_cur += tl.load(ape_ptr + (pos % RATIO) * C + D + ch)
-        kv_rows = tl.where(is_cur, kv_cur, kv_rows)
-        sc_rows = tl.where(is_cur, sc_cur, sc_rows)
 
-        # 3) channel-wise softmax over rows (the current row is always there, so the max is finite)
-        m = tl.max(sc_rows, axis=0)
-        e = tl.exp(sc_rows - m[None, :, :])
-        pooled = tl.sum(e * kv_rows, axis=0) / tl.sum(e, axis=0)
-        _store_entry(pooled, pos, emit, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
+        # 3) channel-wise softmax over rows, row by row in registers (`_online_packed_kernel` says why; the
+        #    current row is always there, so the max is finite)
+        m = tl.full([D // 2, 2], float("-inf"), tl.float32)
+        for k in tl.static_range(ROWS):
+            _, sc_k = _ring_slot_row(state_b, pos, emit, kv_cur, sc_cur, ch, k, D, RATIO)
+            m = tl.maximum(m, sc_k)
+        e_sum = tl.zeros([D // 2, 2], tl.float32)
+        ekv_sum = tl.zeros([D // 2, 2], tl.float32)
+        for k in tl.static_range(ROWS):
+            kv_k, sc_k = _ring_slot_row(state_b, pos, emit, kv_cur, sc_cur, ch, k, D, RATIO)
+            e = tl.exp(sc_k - m)
+            e_sum += e
+            ekv_sum += e * kv_k
+        _store_entry(ekv_sum / e_sum, pos, emit, norm_w_ptr, cos_sin_ptr, dst, max_pos, eps, D, RATIO, ROPE)
+
+    @triton.jit
+    def _ring_slot_row(state_b, pos, emit, kv_cur, sc_cur, ch, k: tl.constexpr, D: tl.constexpr,
+                       RATIO: tl.constexpr):
+        """Row k of the 2*RATIO rows ending at pos (`_compress_ring_row`): (kv, score + ape) `[D/2, 2]`, the
+        previous group's rows from channels [0, D) of their ring slot, the current group's from [D, 2D), the
+        last row this token's; (0, -inf) for a row before position 0 or when nothing is emitted."""
+        ROWS: tl.constexpr = 2 * RATIO
+        if k == ROWS - 1:
+            kv, sc = kv_cur, sc_cur
+        else:
+            row_pos = pos - (ROWS - 1) + k
+            ring_ptr = state_b + ((row_pos + ROWS) % ROWS) * (4 * D) + (D if k >= RATIO else 0) + ch
+            ok = emit & (row_pos >= 0)
+            kv = tl.load(ring_ptr, mask=ok, other=0.0)
+            sc = tl.load(ring_ptr + 2 * D, mask=ok, other=float("-inf"))
+        return kv, sc
 
     @triton.jit
     def _compress_online_kernel(
@@ -837,19 +852,18 @@ def compressor_update_emit_triton(
     check_kernel_inputs("compressor_update_emit", tensors, {
         "head_dim": head_dim, "second head_dim": head_dim2, "2*ratio (ring rows)": 2 * ratio if overlap else 1})
     geometry = dict(RATIO=ratio, ROPE=cos_sin.shape[1], RPB=rpb, PAGED=block_table is not None,
-                    PDL=step_pdl(kv_new), launch_pdl=step_pdl(kv_new),
-                    num_warps=4 if max(head_dim, head_dim2) <= 128 else 8)
+                    PDL=step_pdl(kv_new), launch_pdl=step_pdl(kv_new))
     if not overlap:
-        geometry["num_warps"] = row_tile_warps(head_dim)
         _compress_online_kernel[(batch,)](
             kv_new, score_new, ape, pos, active, norm_w, cos_sin, state, comp_cache, table,
-            n_max, max_blocks, cos_sin.shape[0], eps, D=head_dim, **geometry,
+            n_max, max_blocks, cos_sin.shape[0], eps, D=head_dim, num_warps=row_tile_warps(head_dim), **geometry,
         )
         return
     first = (kv_new, score_new, ape, norm_w, state, comp_cache)
-    _compress_ring_kernel[(batch, 1 if second is None else 2)](
+    _compress_ring_kernel[(batch, 1 if second is None else 2)](  # one launch's warps: unreplicated at both widths
         *first, *(second if second is not None else first), pos, active, cos_sin, table,
-        n_max, max_blocks, cos_sin.shape[0], eps, D=head_dim, D2=head_dim2, **geometry,
+        n_max, max_blocks, cos_sin.shape[0], eps, D=head_dim, D2=head_dim2,
+        num_warps=row_tile_warps(min(head_dim, head_dim2)), **geometry,
     )
 
 

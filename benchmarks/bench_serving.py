@@ -2,6 +2,7 @@
 
     PYTHONPATH=$PWD python3 benchmarks/bench_serving.py --out $OUT/bench_serving.md          # H200, mid size
     PYTHONPATH=$PWD python3 benchmarks/bench_serving.py --smoke                               # CPU, seconds
+    PYTHONPATH=$PWD python3 benchmarks/bench_serving.py --parts-only --dispatch-ab            # H200, ~1 min
 
 The default is the issue's full workload (256 requests, prompts 64-4,096, outputs 16-1,024, burst and Poisson
 at 8 requests/s) on the `mid` model with 64 slots, HF on the first 4 requests of the burst only (eager HF is

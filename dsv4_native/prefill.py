@@ -322,33 +322,56 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
     # as in the decode step: each block norm runs inside its site's hc_pre, and each site's mix partials are
     # written by the previous site's hc_post (into one workspace: the stream orders the read before the write)
     ws = mix_workspace(rows.n_rows, cfg.dim, device=x.device)
+    scratch = _Scratch(x.device)
     for i, layer in enumerate(model.layers):
         if i and between_layers is not None:
             between_layers()
         x = _hc_site(layer.attn_hc, layer.attn_norm, x, rows.active, ws, i > 0, layer.ffn_hc.fn,
-                     lambda y: _attention(layer.attn, y, rows, model.rope, exact))
+                     lambda y: _attention(layer.attn, y, rows, model.rope, exact), scratch)
         nxt = model.layers[i + 1].attn_hc.fn if i + 1 < len(model.layers) else None
         x = _hc_site(layer.ffn_hc, layer.ffn_norm, x, rows.active, ws, True, nxt,
-                     lambda y: _moe(layer.moe, y.contiguous(), rows.ids, rows.active, exact))
+                     lambda y: _moe(layer.moe, y.contiguous(), rows.ids, rows.active, exact, scratch), scratch)
+
+
+class _Scratch:
+    """A forward's workspaces by name, allocated at first use and reused by every layer: all layers ask for the
+    same shapes, and the stream orders a layer's reads of one before the next layer's writes (each is written
+    before it is read, as the decode step's own workspaces)."""
+
+    def __init__(self, device: torch.device) -> None:
+        self.device = device
+        self._bufs: dict[str, torch.Tensor] = {}
+
+    def get(self, name: str, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
+        buf = self._bufs.get(name)
+        if buf is None:
+            buf = self._bufs[name] = torch.empty(shape, dtype=dtype, device=self.device)
+        elif buf.shape != shape or buf.dtype != dtype:
+            raise ValueError(f"workspace {name!r}: {tuple(buf.shape)} {buf.dtype} held, {shape} {dtype} asked")
+        return buf
 
 
 def _hc_site(hc: HyperConnection, norm_w: torch.Tensor, x: torch.Tensor, active: torch.Tensor, ws: torch.Tensor,
-             mixed: bool, next_fn: Optional[torch.Tensor], sublayer: Callable[[torch.Tensor], torch.Tensor]
-             ) -> torch.Tensor:
-    """`HyperConnection.forward` on chunk-sized outputs (the module's own are sized for max_batch rows)."""
+             mixed: bool, next_fn: Optional[torch.Tensor], sublayer: Callable[[torch.Tensor], torch.Tensor],
+             scratch: _Scratch) -> torch.Tensor:
+    """`HyperConnection.forward` on chunk-sized outputs (the module's own are sized for max_batch rows). The
+    output alternates between two buffers: it must not alias `x`, the previous site's output."""
     n_tok, _, dim = x.shape
-    f32 = dict(dtype=torch.float32, device=x.device)
-    y = x.new_empty(n_tok, dim)
-    post, comb = torch.empty(n_tok, HC, **f32), torch.empty(n_tok, HC, HC, **f32)
+    y = scratch.get("hc.y", (n_tok, dim), x.dtype)
+    post = scratch.get("hc.post", (n_tok, HC), torch.float32)
+    comb = scratch.get("hc.comb", (n_tok, HC, HC), torch.float32)
     hc_pre(x, hc.fn, hc.base, hc.scale, active, y, post, comb, ws, hc.rms_eps, hc.hc_eps, hc.iters, norm_w, mixed)
-    out = torch.empty_like(x)
+    out = scratch.get("hc.out0", x.shape, x.dtype)
+    if out.data_ptr() == x.data_ptr():
+        out = scratch.get("hc.out1", x.shape, x.dtype)
     hc_post(sublayer(y), x, post, comb, active, out, next_fn, ws if next_fn is not None else None)
     return out
 
 
-def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch.Tensor,
-         exact: bool) -> torch.Tensor:
-    """The MoE layer over all chunk tokens: router + grouped experts on chunk-sized workspaces."""
+def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch.Tensor, exact: bool,
+         scratch: _Scratch) -> torch.Tensor:
+    """The MoE layer over all chunk tokens: router + grouped experts on chunk-sized workspaces (the forward's,
+    shared by its layers; the output is read by the site's hc_post before the next layer writes it)."""
     if not isinstance(moe, DSV4MoE):
         # 4-bit experts: the module's own path, max_tokens rows per call (its workspaces' size)
         step = moe.out.shape[0]
@@ -357,25 +380,25 @@ def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch
     n_tok, dim = x.shape
     n_slot = moe.top_k + 1
     n = n_tok * n_slot
-    dev = x.device
+    i32, f32 = torch.int32, torch.float32
     # every workspace is written before it is read (the decode step reuses its own without clearing them)
-    slot_ids = torch.empty(n_tok, n_slot, dtype=torch.int32, device=dev)
-    slot_w = torch.empty(n_tok, n_slot, dtype=torch.float32, device=dev)
-    logits_ws = torch.empty(router_splits(dim), n_tok, moe.n_experts, dtype=torch.float32, device=dev)
+    slot_ids = scratch.get("moe.slot_ids", (n_tok, n_slot), i32)
+    slot_w = scratch.get("moe.slot_w", (n_tok, n_slot), f32)
+    logits_ws = scratch.get("moe.logits", (router_splits(dim), n_tok, moe.n_experts), f32)
     moe_route(x, moe.wg, moe.bias, moe.tid2eid, ids, active, slot_ids, slot_w, moe.top_k, moe.scale,
               moe.use_hash, logits_ws)
     em, n_blocks = align_sizes(n, moe.n_experts + 1, moe.block_m)
-    sorted_ids = torch.empty(em, dtype=torch.int32, device=dev)
-    expert_ids = torch.empty(n_blocks, dtype=torch.int32, device=dev)
-    n_post_pad = torch.empty(1, dtype=torch.int32, device=dev)
+    sorted_ids = scratch.get("moe.sorted_ids", (em,), i32)
+    expert_ids = scratch.get("moe.expert_ids", (n_blocks,), i32)
+    n_post_pad = scratch.get("moe.n_post_pad", (1,), i32)
     # not the decode step's `moe_align`: its kernel takes the slot count as a constexpr (a compile per chunk
     # length) and ranks quadratically in one program; `align_any_n` is two launches for any slot count (the
     # same integers: the exact path keeps the reference ops)
     align = align_reference if exact else align_any_n
     align(slot_ids, sorted_ids, expert_ids, n_post_pad, moe.n_experts + 1, moe.block_m)
-    h = torch.empty(n, moe.inter, dtype=x.dtype, device=dev)
-    y_slot = torch.empty(n, dim, dtype=torch.float32, device=dev)
-    out = torch.empty_like(x)
+    h = scratch.get("moe.h", (n, moe.inter), x.dtype)
+    y_slot = scratch.get("moe.y_slot", (n, dim), f32)
+    out = scratch.get("moe.out", (n_tok, dim), x.dtype)
     moe_experts_grouped(x, slot_ids, slot_w, moe.w13, moe.w2, sorted_ids, expert_ids, n_post_pad, h, y_slot,
                         out, moe.block_m)
     return out

@@ -216,7 +216,7 @@ GIT_SETS: dict[str, GitSet] = {
                   "TriForce (its repository root, kept as `TriForce/`): hierarchical speculative decoding with "
                   "CUDA-graph captured draft and verify steps, offloaded and retrieval KV caches, tensor "
                   "parallelism, sampling",
-                  include=("models/", "utils/", "tree/", "test/", "data/")),
+                  include=("models/", "utils/", "tree/", "test/")),
         GitCorpus("medusa", "https://github.com/FasterDecoding/Medusa",
                   "e2a5d20c048a9b0a4092e6933c34313687422518", "medusa",
                   "Medusa speculative decoding: the generate loop of MedusaModel, tree candidates and "

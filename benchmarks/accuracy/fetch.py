@@ -202,6 +202,32 @@ GIT_SETS: dict[str, GitSet] = {
                   "HF-derived base models with KV-cache forwards, and the Gradio demo that streams from them",
                   include=("__init__.py", "model/", "application/")),
     ), "the fourth untouched set, labelled in session 6 (lmdeploy from git, gpt-fast, mamba, EAGLE)"),
+    "novel": GitSet(HERE / ".novel", (
+        GitCorpus("colossal", "https://github.com/hpcaitech/ColossalAI",
+                  "4f9953be335ef371b3848719ddafe596c01ecd37", "colossalai/inference",
+                  "ColossalAI's inference engine: request handler and batch bucket, CUDA-graph runner, "
+                  "KV cache manager, sampler and logit processors, speculative decoding, modeling policies"),
+        GitCorpus("deepspeed", "https://github.com/microsoft/DeepSpeed",
+                  "38327e07f6cd39b63418f60cedd1651b0be3e7c3", "deepspeed/inference/v2",
+                  "DeepSpeed-FastGen's inference v2: ragged batching (state manager, blocked KV cache, ragged "
+                  "wrapper), engine, model implementations and their kernel modules"),
+        GitCorpus("triforce", "https://github.com/Infini-AI-Lab/TriForce",
+                  "164c8c0131cf49951eefdea89a3fbcccb8ca326b", ".",
+                  "TriForce (its repository root, kept as `TriForce/`): hierarchical speculative decoding with "
+                  "CUDA-graph captured draft and verify steps, offloaded and retrieval KV caches, tensor "
+                  "parallelism, sampling",
+                  include=("models/", "utils/", "tree/", "test/")),
+        GitCorpus("medusa", "https://github.com/FasterDecoding/Medusa",
+                  "e2a5d20c048a9b0a4092e6933c34313687422518", "medusa",
+                  "Medusa speculative decoding: the generate loop of MedusaModel, tree candidates and "
+                  "posterior evaluation every step, the KV cache, HF-derived Llama/Mistral with KV forwards"),
+        GitCorpus("flashinfer", "https://github.com/flashinfer-ai/flashinfer",
+                  "fb28d7242b3506a2348265962041acc1fb56cca4", "flashinfer",
+                  "FlashInfer's Python wrappers: plan/run of decode, prefill, cascade, sparse, POD and MLA "
+                  "attention (CUDA-graph modes), paged KV append, sampling and top-k, logits processors",
+                  include=("__init__.py", "decode.py", "prefill.py", "page.py", "sampling.py", "cascade.py",
+                           "sparse.py", "pod.py", "topk.py", "utils.py", "mla/", "logits_processor/")),
+    ), "the fifth untouched set, labelled in session 7 (ColossalAI, DeepSpeed, TriForce, Medusa, flashinfer)"),
 }
 
 

@@ -10,6 +10,7 @@
     python benchmarks/accuracy/score.py --unseen   # the unseen set: once, by the lead, at the very end
     python benchmarks/accuracy/score.py --blind    # the same for the blind set (fetch.py --blind)
     python benchmarks/accuracy/score.py --sealed   # the same for the sealed set (fetch.py --sealed)
+    python benchmarks/accuracy/score.py --novel    # the same for the novel set (fetch.py --novel)
 
 graphlint runs (as `python -m graphlint`, JSON output, no cache, no configuration file) over every
 fetched corpus once per scope. A finding matches a label when it is a host-sync finding (a GL1xx
@@ -18,9 +19,9 @@ the share of `sync` labels that at least one finding matches. Precision: of the 
 on labelled statements, the share whose label is `sync`; findings on unlabelled lines are counted
 (and listed with --list-unlabelled) for later labelling, never in precision. Findings on labels of
 the other split are ignored. `--fresh` scores labels_fresh.json (split "fresh") on the fresh corpora
-the same way; each git-pinned set of fetch.GIT_SETS (`--unseen`, `--blind`, `--sealed`) scores the union of its
-labels_<set>_*.json (split "<set>") on its corpora (.unseen/, .blind/, .sealed/). Exit 0 after printing the
-report, 2 on a usage, label or corpus error.
+the same way; each git-pinned set of fetch.GIT_SETS (`--unseen`, `--blind`, `--sealed`, `--novel`) scores
+the union of its labels_<set>_*.json (split "<set>") on its corpora (.unseen/, .blind/, .sealed/, .novel/).
+Exit 0 after printing the report, 2 on a usage, label or corpus error.
 """
 
 from __future__ import annotations

@@ -231,7 +231,8 @@ GIT_SETS: dict[str, GitSet] = {
                   "d6e797a42b9ef7778de8ee2352116e0f48a78d61", "tinychat",
                   "TinyChat (llm-awq): streaming generators whose loop runs the decode forward every token, "
                   "AWQ-quantized linear and fused attention modules with their KV caches, model definitions "
-                  "(Llama, Falcon, MPT, VILA), and the chat/serve front ends"),
+                  "(Llama, Falcon, MPT, VILA), and the chat/serve front ends",
+                  include=("models/", "modules/", "stream_generators/", "utils/", "demo.py", "benchmark.py")),
         GitCorpus("magicdec", "https://github.com/Infini-AI-Lab/MagicDec",
                   "09cd671c01bc87f7570d3243c46200a96f0fc0b4", "Engine",
                   "MagicDec's engines: self-speculative decoding with StreamingLLM and SnapKV draft caches, "

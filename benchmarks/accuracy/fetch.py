@@ -227,7 +227,21 @@ GIT_SETS: dict[str, GitSet] = {
                   "attention (CUDA-graph modes), paged KV append, sampling and top-k, logits processors",
                   include=("__init__.py", "decode.py", "prefill.py", "page.py", "sampling.py", "cascade.py",
                            "sparse.py", "pod.py", "topk.py", "utils.py", "mla/", "logits_processor/")),
-    ), "the fifth untouched set, labelled in session 7 (ColossalAI, DeepSpeed, TriForce, Medusa, flashinfer)"),
+        GitCorpus("tinychat", "https://github.com/mit-han-lab/llm-awq",
+                  "d6e797a42b9ef7778de8ee2352116e0f48a78d61", "tinychat",
+                  "TinyChat (llm-awq): streaming generators whose loop runs the decode forward every token, "
+                  "AWQ-quantized linear and fused attention modules with their KV caches, model definitions "
+                  "(Llama, Falcon, MPT, VILA), and the chat/serve front ends",
+                  include=("models/", "modules/", "stream_generators/", "utils/", "demo.py", "benchmark.py")),
+        GitCorpus("magicdec", "https://github.com/Infini-AI-Lab/MagicDec",
+                  "09cd671c01bc87f7570d3243c46200a96f0fc0b4", "Engine",
+                  "MagicDec's engines: self-speculative decoding with StreamingLLM and SnapKV draft caches, "
+                  "`torch.compile` model forwards, KV-cache bookkeeping and the backend's decode loop"),
+        GitCorpus("lade", "https://github.com/hao-ai-lab/LookaheadDecoding",
+                  "eed010da9c7b1867912675d480feec5629e0c2d0", "lade",
+                  "Lookahead decoding (lade): a Jacobi/n-gram decoding loop patched into HF generation, "
+                  "verification branches and the distributed variant"),
+    ), "the fifth untouched set, labelled in session 7 (ColossalAI, DeepSpeed, TriForce, Medusa, flashinfer, TinyChat, MagicDec, lade)"),
 }
 
 

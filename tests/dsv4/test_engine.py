@@ -76,7 +76,7 @@ def _run(engine: DSV4Engine, clock: StepClock, joins: dict[int, list[tuple]] = N
     return outs
 
 
-@pytest.mark.parametrize("overlap", [0, None], ids=["no-overlap", "overlap"])
+@pytest.mark.parametrize("overlap", [0, None, 5], ids=["no-overlap", "overlap", "overlap-per-gap"])
 def test_requests_joining_mid_run_get_their_alone_tokens(model, overlap):
     """Six requests on four slots, three joining while others decode, prompts prefilled in chunks of 4 tokens
     (1 to 22 tokens: one-token prompts skip the prefill, long ones cross CSA groups and the indexer's top-k):
@@ -84,7 +84,8 @@ def test_requests_joining_mid_run_get_their_alone_tokens(model, overlap):
     and position, its bitset by the slot's prompt), a freed slot serves the next request, and a decoding
     request gets a token every iteration however many prompts are being prefilled (no stall beyond one
     chunk): exactly one without overlap; with decode steps launched between the prefill forward's layers
-    (the default), more during the iterations that prefill, the slots being prefilled untouched by them."""
+    (the default: one per gap; 5 over the tiny model's 2 gaps: up to 3 per gap), more during the iterations
+    that prefill, the slots being prefilled untouched by them."""
     specs = {"a": (13, 9), "b": (1, 6), "c": (22, 8), "d": (6, 12), "e": (17, 5), "f": (9, 7)}
     sampled = {"d": SamplingParams(temperature=0.9, repetition_penalty=1.3, seed=5)}
     prompts = {rid: _prompt(n, seed=i) for i, (rid, (n, _)) in enumerate(specs.items())}
@@ -94,6 +95,16 @@ def test_requests_joining_mid_run_get_their_alone_tokens(model, overlap):
 
     clock = StepClock()
     engine = DSV4Engine(DSV4Runner(model), chunk_tokens=4, clock=clock, overlap=overlap)
+    per_forward = []  # decode steps launched inside each prefill forward
+    inner = engine.prefill
+
+    def counted(*args, **kwargs):
+        before = engine.stats.decode_steps
+        inner(*args, **kwargs)
+        per_forward.append(engine.stats.decode_steps - before)
+
+    counted.rows = inner.rows
+    engine.prefill = counted
 
     def req(rid):
         params = sampled.get(rid, SamplingParams())
@@ -111,7 +122,10 @@ def test_requests_joining_mid_run_get_their_alone_tokens(model, overlap):
         else:
             assert between <= len(out.token_ids) - 1, rid
     assert engine.num_running == 0 and sorted(engine._free) == list(range(SLOTS))
-    assert (engine.stats.overlapped_steps > 0) == (overlap != 0)
+    st = engine.stats
+    assert (st.overlapped_steps > 0) == (overlap != 0)
+    assert sum(per_forward) == st.overlapped_steps
+    assert max(per_forward) == {0: 0, None: 2, 5: 5}[overlap]  # 5 over 2 gaps: 3 + 2
 
 
 def test_burst_is_prefilled_in_packed_forwards(model):

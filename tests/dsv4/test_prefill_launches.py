@@ -131,6 +131,49 @@ def test_the_forward_calls_no_op_through_the_dispatcher_and_no_constexpr_functio
     assert launches and calls == []
 
 
+def test_every_dsv4_op_has_its_direct_body_on_this_torch():
+    """`_backend.op_body` finds the Python body of every `eager_direct` op on the installed torch (it reads the
+    private `CustomOpDef._init_fn`, checked against the op's schema): when a torch upgrade drops or changes
+    it, this fails instead of the forward quietly paying the dispatcher on every call."""
+    import importlib
+
+    from pathlib import Path
+
+    wrappers = []
+    for m in ("compressor", "fused", "indexer", "indices", "mhc", "moe", "moe_w4", "router", "sampler",
+              "sparse_attention", "static_io"):
+        module = importlib.import_module(f"dsv4_native.{m}")
+        own = [f for f in vars(module).values() if hasattr(f, "direct") and f.__module__ == module.__name__]
+        decorated = Path(module.__file__).read_text().count("\n@eager_direct\n")
+        assert len(own) == decorated > 0, m  # every decorated op found
+        wrappers += own
+    assert [f.__name__ for f in wrappers if not f.direct] == []
+
+
+def test_eager_direct_falls_back_to_the_op_when_torch_hides_the_body(monkeypatch):
+    """A custom op whose body torch does not expose (no `_init_fn`, or one that does not match the schema):
+    `eager_direct` warns once at decoration and every call goes through the op, with the same results."""
+    from dsv4_native import _backend
+
+    @torch.library.custom_op("dsv4_test::add_into", mutates_args=("out",))
+    def add_into(x: torch.Tensor, y: torch.Tensor, out: torch.Tensor) -> None:
+        out.copy_(x + y)
+
+    def wrong(x: torch.Tensor, out: torch.Tensor) -> None:  # not the op's signature
+        raise AssertionError("must not be called")
+
+    x, y = torch.arange(4.0), torch.full((4,), 2.0)
+    assert _backend.op_body(add_into) is add_into._init_fn
+    for hidden in (None, wrong):
+        monkeypatch.setattr(add_into, "_init_fn", hidden, raising=False)
+        assert _backend.op_body(add_into) is None
+        with pytest.warns(RuntimeWarning, match="dispatcher"):
+            call = _backend.eager_direct(add_into)
+        out = torch.zeros(4)
+        call(x, y, out)
+        assert not call.direct and torch.equal(out, x + y)
+
+
 @pytest.mark.parametrize("n_tok, slots, experts, block_m", [(37, 7, 9, 4), (20, 3, 5, 16), (6, 2, 3, 1)])
 def test_align_kernel_equals_the_reference(n_tok, slots, experts, block_m, device):
     """`moe.align_any_n` (the prefill's align: two launches, the slot count a runtime argument) against

@@ -45,14 +45,20 @@ the last hand-back), per-request latency (hand-back - arrival) p50 / p99, time t
 engine (when its first token was read on the host), and decode rows live per step (of the slots). Then the
 parts that explain the ratio: the engine's `EngineStats` (forwards, tokens per forward, decode steps, live
 rows per step, host time per phase), the static batches' decode utilisation (live rows / slots over their
-steps), and wall and host ms of one decode step per bucket (rows active) and of prefill forwards (one slice,
-and the same tokens as 4 and 12 packed slices: the host time should not grow with the slices). Markdown on
-stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule allows.
+steps) and their time by phase (prefill on the device's clock, decode with the host's per-step token read),
+the garbage collector's time inside each run (every timed run starts from `gc.collect(); gc.freeze()`), and
+wall, host and device ms of one decode step per bucket (rows active) and of prefill forwards (one slice, and
+the same tokens as 2, 4 and 12 packed slices: the host time should not grow with the slices; device ms is
+the forward's GPU time alone, its launches queued behind a filler, `device_ms`). `--sweep` adds burst rows
+of the engine systems at other prefill budgets and overlaps (and the static runner at the same budgets).
+Markdown on stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule
+allows.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import random
 import sys
@@ -126,6 +132,34 @@ def percentile(xs: list[float], q: float) -> float:  # graphlint: cold
 def sync(device: str) -> None:  # graphlint: cold
     if device == "cuda":
         torch.cuda.synchronize()
+
+
+class GcTimer:
+    """Seconds the cyclic garbage collector ran, and its full (generation 2) passes, while active: a timed run
+    starts with `gc.collect(); gc.freeze()` (the setup's objects, torch's and transformers' modules, are then
+    never traversed again), the same for every system, and this says what collection cost inside the run."""
+
+    def __init__(self) -> None:
+        self.seconds, self.full, self._t = 0.0, 0, 0.0
+
+    def __enter__(self) -> "GcTimer":
+        gc.collect()
+        gc.freeze()
+        gc.callbacks.append(self._on)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._on)
+
+    def _on(self, phase: str, info: dict) -> None:  # graphlint: cold
+        if phase == "start":
+            self._t = time.perf_counter()
+            return
+        self.seconds += time.perf_counter() - self._t
+        self.full += info.get("generation") == 2
+
+    def note(self) -> str:  # graphlint: cold
+        return f"gc {self.seconds:.2f} s ({self.full} full passes)"
 
 
 def wait_until(t0: float, t: float) -> None:  # graphlint: cold
@@ -221,11 +255,32 @@ def state_bytes(model: DSV4Model) -> int:  # graphlint: cold
     return sum(seen.values())
 
 
-def runner_generate(runner: DSV4Runner) -> Callable[[list[Request]], None]:  # graphlint: cold
+@dataclass
+class StaticSplit:
+    """The static batches' time by phase (`DSV4Runner.last_generate` summed over the batches)."""
+
+    prefill_s: float = 0.0
+    decode_s: float = 0.0
+    steps: int = 0
+
+    def note(self) -> str:  # graphlint: cold
+        per_step = self.decode_s / max(self.steps, 1) * 1e3
+        return (f"prefill {self.prefill_s:.2f} s, decode {self.decode_s:.2f} s ({self.steps} steps, "
+                f"{per_step:.2f} ms a step with the host's token read)")
+
+
+def runner_generate(runner: DSV4Runner, chunk: Optional[int] = None,  # graphlint: cold
+                    split: Optional[StaticSplit] = None) -> Callable[[list[Request]], None]:
     def generate(group: list[Request]) -> None:
-        outs = runner.generate([r.prompt for r in group], max_new_tokens=max(r.out_len for r in group))
+        outs = runner.generate([r.prompt for r in group], max_new_tokens=max(r.out_len for r in group),
+                               prefill_chunk=chunk)
         if any(len(o) < r.out_len for o, r in zip(outs, group)):
             raise RuntimeError("the static runner stopped early")
+        if split is not None:
+            last = runner.last_generate
+            split.prefill_s += last.prefill_s
+            split.decode_s += last.decode_s
+            split.steps += last.steps
     return generate
 
 
@@ -269,9 +324,13 @@ def speedups(results: list[Result]) -> str:  # graphlint: cold
     out = []
     for pattern in ("burst", "poisson"):
         for system in sorted({r.system for r in results if r.system.startswith("engine")}):
-            if (system, pattern) in tps and ("static runner", pattern) in tps:
-                ratio = tps[system, pattern] / tps["static runner", pattern]
-                out.append(f"{system} / static throughput, {pattern}: **{ratio:.2f}x**")
+            # a sweep row ("engine-kv c4096 o5") against the static runner at the same prefill budget if it ran
+            budget = [w for w in system.split() if w[:1] == "c" and w[1:].isdigit()]
+            static = next((s for s in (f"static runner {budget[0]}" if budget else "", "static runner")
+                           if (s, pattern) in tps), None)
+            if (system, pattern) in tps and static is not None:
+                ratio = tps[system, pattern] / tps[static, pattern]
+                out.append(f"{system} / {static} throughput, {pattern}: **{ratio:.2f}x**")
     return "\n".join(out)
 
 
@@ -294,6 +353,35 @@ def _timed(fn: Callable[[], object], device: str, repeats: int) -> tuple[float, 
     return sorted(walls)[len(walls) // 2], sorted(hosts)[len(hosts) // 2]
 
 
+def device_ms(fn: Callable[[], object], host_ms: float, repeats: int = 3) -> float:  # graphlint: cold
+    """Median device ms of `fn` without its host time: the stream is first given GEMMs lasting about twice `fn`'s
+    host time (+ 5 ms), so every launch of `fn` is queued before the device reaches it, and CUDA events time
+    `fn`'s work alone. NaN when the filler did not outlast the launches (the device waited on the host)."""
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.mm(a, a)
+    start.record()
+    torch.mm(a, a)
+    end.record()
+    end.synchronize()
+    n_fill = math.ceil((2 * host_ms + 5) / start.elapsed_time(end))
+    times = []
+    for _ in range(repeats):
+        events = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
+        events[0].record()
+        for _ in range(n_fill):
+            torch.mm(a, a)
+        events[1].record()
+        t = time.perf_counter()
+        fn()
+        launched = (time.perf_counter() - t) * 1e3
+        events[2].record()
+        events[2].synchronize()
+        fill = events[0].elapsed_time(events[1])
+        times.append(events[1].elapsed_time(events[2]) if fill > launched else math.nan)
+    return sorted(times)[len(times) // 2]
+
+
 @torch.no_grad()
 def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: int,  # graphlint: cold
                   device: str, dispatch_ab: bool = False) -> str:
@@ -306,16 +394,17 @@ def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: 
     io.eos_id.fill_(-1)
     prompt = [7 + i % 50 for i in range(prompt_len)]
     model.prefill(list(range(slots)), [prompt] * slots)
-    lines = ["| part | wall ms | host ms |", "|---|---|---|"]
+    lines = ["| part | wall ms | host ms | device ms |", "|---|---|---|---|"]
     for bucket in sorted({min(runner.buckets), 8 if 8 in runner.buckets else slots, slots}):
         io.active.zero_()
         io.active[:bucket].fill_(True)
         wall, host = _timed(lambda: runner.step(bucket), device, 20)
-        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {wall:.2f} | {host:.2f} |")
+        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {wall:.2f} | {host:.2f} | - |")
     io.active.zero_()
     for slot in range(slots):
         model.release_kv(slot)
-    cases = {f"prefill forward, 1 slice x {2 * chunk} tokens": [2 * chunk],
+    cases = {f"prefill forward, 2 slices x {2 * chunk} tokens (packed)": [2 * chunk] * min(2, slots),
+             f"prefill forward, 1 slice x {2 * chunk} tokens": [2 * chunk],
              f"prefill forward, 1 slice x {chunk} tokens": [chunk]}
     for parts in sorted({min(4, slots), min(12, slots)} - {1}):
         cases[f"prefill forward, {parts} slices x {chunk // parts} tokens (packed)"] = [max(chunk // parts, 1)] * parts
@@ -326,12 +415,43 @@ def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: 
         slices = [PromptSlice(slot, 0, (prompt * (n // len(prompt) + 1))[:n]) for slot, n in enumerate(lens)]
         for direct in (False, True) if dispatch_ab else (True,):
             _backend.EAGER_DIRECT = direct
-            wall, host = _timed(lambda: forward_chunks(model, slices, exact=device != "cuda"), device, 3)
+
+            def forward() -> None:
+                forward_chunks(model, slices, exact=device != "cuda")
+
+            wall, host = _timed(forward, device, 3)
+            dev = f"{device_ms(forward, host):.1f}" if device == "cuda" else "-"
             label = name if direct or not dispatch_ab else f"{name}, ops dispatched"
-            lines.append(f"| {label} | {wall:.1f} | {host:.1f} |")
+            lines.append(f"| {label} | {wall:.1f} | {host:.1f} | {dev} |")
         for slot in range(len(lens)):
             model.release_kv(slot)
     return "\n".join(lines)
+
+
+def parse_sweep(text: str) -> list[tuple[int, Optional[int]]]:  # graphlint: cold
+    """`--sweep` "CHUNK:OVERLAP,..." (OVERLAP may be empty: the default) as (chunk, overlap) pairs."""
+    out = []
+    for item in filter(None, text.split(",")):
+        c, _, o = item.partition(":")
+        if not c.isdigit() or int(c) < 1 or (o and not o.isdigit()):
+            raise ValueError(f"--sweep items are CHUNK:OVERLAP with a positive CHUNK, got {item!r}")
+        out.append((int(c), int(o) if o else None))
+    return out
+
+
+def sweep_runs(args: argparse.Namespace, systems: list[str], chunk: int,  # graphlint: cold
+               runners: dict[str, Optional[DSV4Runner]], engine_on: Callable, static_on: Callable) -> dict:
+    """The `--sweep` systems by name: each engine system (of `systems`) per (chunk, overlap), and the static
+    runner per chunk other than `chunk` (the same budget for its prefill: its own best, as for the engine)."""
+    out: dict[str, Callable[[list[Request]], Result]] = {}
+    for c, o in parse_sweep(args.sweep):
+        for name in ("engine", "engine-kv"):
+            if name in systems and runners.get(name) is not None:
+                label = f"{name} c{c} o{'default' if o is None else o}"
+                out[label] = engine_on(label, runners[name], c, o)
+        if "static" in systems and c != chunk:
+            out.setdefault(f"static runner c{c}", static_on(f"static runner c{c}", c))
+    return out
 
 
 def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint: cold
@@ -352,6 +472,10 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                    help=f"engine prefill token budget per iteration (default: {DEFAULT_CHUNK})")
     p.add_argument("--overlap", type=int, default=None,
                    help="decode steps launched inside a prefill forward (default: one between each two layers)")
+    p.add_argument("--sweep", default="",
+                   help="burst only, after the main runs: the engine systems again at each CHUNK:OVERLAP "
+                        "(e.g. 4096:5,2048:15; an empty OVERLAP is the default), the static runner at each "
+                        "other CHUNK (its prefill budget); each configuration warmed up first")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,engine-kv,static,hf")
@@ -380,6 +504,10 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
         p.error("--parts-only and --no-parts exclude each other")
     if args.parts_only:
         args.systems = ""
+    try:
+        parse_sweep(args.sweep)
+    except ValueError as exc:
+        p.error(str(exc))
     if args.kv_budget not in ("static", "off") and not args.kv_budget.isdigit():
         p.error(f"--kv-budget must be 'static', 'off' or a token count, got {args.kv_budget!r}")
     return args
@@ -418,18 +546,26 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
                   f"{args.slots} slots (weights included; the rest is per-slot state: window ring, compressor "
                   f"states, indexer scores, workspaces)")
 
-    def engine_on(name: str, run: DSV4Runner) -> Callable[[list[Request]], Result]:
+    def engine_on(name: str, run: DSV4Runner, e_chunk: int = chunk,
+                  overlap: Optional[int] = args.overlap) -> Callable[[list[Request]], Result]:
         def engine(reqs: list[Request]) -> Result:
-            wall, lat, ttft, stats = run_engine(run, reqs, chunk, args.overlap)
-            return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft, stats.summary(),
-                          stats.decode_rows / max(stats.decode_steps, 1), max(run.buckets))
+            with GcTimer() as gc_time:
+                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap)
+            return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft,
+                          f"{stats.summary()}; {gc_time.note()}", stats.decode_rows / max(stats.decode_steps, 1),
+                          max(run.buckets))
         return engine
 
-    def static(reqs: list[Request]) -> Result:
-        model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
-        wall, lat, tokens = run_static(runner_generate(runner), reqs, args.slots, device)
-        return Result("static runner", "", len(reqs), tokens, wall, lat, notes=static_utilisation(reqs, args.slots),
-                      live_rows=static_live_rows(reqs, args.slots)[1], slots=args.slots)
+    def static_on(name: str, s_chunk: int = chunk) -> Callable[[list[Request]], Result]:
+        def static(reqs: list[Request]) -> Result:
+            model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
+            split = StaticSplit()
+            with GcTimer() as gc_time:
+                wall, lat, tokens = run_static(runner_generate(runner, s_chunk, split), reqs, args.slots, device)
+            return Result(name, "", len(reqs), tokens, wall, lat,
+                          notes=f"{static_utilisation(reqs, args.slots)}; {split.note()}; {gc_time.note()}",
+                          live_rows=static_live_rows(reqs, args.slots)[1], slots=args.slots)
+        return static
 
     def hf_static(reqs: list[Request]) -> Result:
         sub = reqs[:args.hf_requests]
@@ -439,12 +575,14 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         return Result(f"hf generate (first {len(sub)})", "", len(sub), tokens, wall, lat, notes=note,
                       slots=args.hf_batch)
 
-    runs = {"engine": engine_on("engine", runner), "static": static, "hf": hf_static}
+    runs = {"engine": engine_on("engine", runner), "static": static_on("static runner"), "hf": hf_static}
     if "engine-kv" in systems:
         runs["engine-kv"] = engine_on("engine-kv", kv_runner)
     unknown = [name for name in systems if name not in runs]
     if unknown:
         raise SystemExit(f"unknown --systems {unknown}; choose from {sorted(runs)}")
+    sweep = sweep_runs(args, systems, chunk, {"engine": runner, "engine-kv": kv_runner if layout else None},
+                       engine_on, static_on)
     # warm-up outside the timings: Triton specialises integer arguments on == 1 and % 16 == 0, so the prefill
     # kernels are compiled for forwards of 1, 16 and 99 rows (one request at a time: one forward each), then
     # for packed forwards of several slices, with a row count off and on a multiple of 16 (119, then 128)
@@ -456,9 +594,11 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         if name != "hf":
             runs[name]([r for r in warm if len(r.prompt) != 11])
             runs[name]([r for r in warm if len(r.prompt) != 2])
-            # and a burst of the workload's first requests: a lone engine run with a warm Triton cache took
-            # 7.7 s where the same burst, timed first after these shapes only, took 15.4 s on the H200
-            runs[name]([Request(0.0, r.prompt, r.out_len) for r in base[:2 * args.slots]])
+    # and a burst of the workload's first requests per configuration (its forwards' row counts and workspace
+    # sizes): a lone engine run with a warm Triton cache took 7.7 s where the same burst, timed first after
+    # the shapes above only, took 15.4 s on the H200
+    for run in [runs[name] for name in systems if name != "hf"] + list(sweep.values()):
+        run([Request(0.0, r.prompt, r.out_len) for r in base[:2 * args.slots]])
     parts = "" if args.no_parts else measure_parts(model, runner, min(1024, args.prompt_max), chunk, device,
                                                    args.dispatch_ab)
     if parts:
@@ -473,6 +613,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     for pattern in patterns:
         plan += [(pattern, n) for n in systems if n != "hf"]
         plan += [(pattern, "hf")] if pattern in hf_patterns else []
+        plan += [(pattern, n) for n in sweep] if pattern == "burst" else []  # the sweep: burst only
+    runs.update(sweep)
     for pattern, name in plan:
         if args.deadline is not None and time.perf_counter() - start > args.deadline:
             skipped.append(f"{name} {pattern}")

@@ -283,3 +283,12 @@ def test_request_larger_than_the_pool_is_refused(model):
     with pytest.raises(ValueError, match="more KV blocks than the whole pool"):
         engine.add_request([3] * 100, None, StopConditions(max_tokens=29))
     engine.close()
+
+
+def test_static_generate_reports_its_phases(model):
+    """`DSV4Runner.generate` records its prefill / decode split and its replays (the serving benchmark's static
+    rows explain their time with it)."""
+    runner = DSV4Runner(model)
+    runner.generate([_prompt(9, seed=90), _prompt(3, seed=91)], max_new_tokens=4)
+    last = runner.last_generate
+    assert last.steps == 4 and last.prefill_s > 0 and last.decode_s > 0

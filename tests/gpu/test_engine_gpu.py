@@ -7,7 +7,7 @@ while the others decode, greedy, EOS off: each request's tokens equal its alone 
 static `generate`, and every `engine.step` runs under `torch.cuda.set_sync_debug_mode("error")` (a blocking
 D2H copy, `.item()` or a synchronize anywhere under it raises), with the packed chunked prefill (several
 requests' slices per forward; a 2048- and a 128-token budget) and decode steps launched between the prefill
-forward's layers (on and off).
+forward's layers (off, one per gap, three per gap).
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def alone(model, prompts):
     return out
 
 
-@pytest.mark.parametrize("chunk_tokens, overlap", [(None, 0), (None, None), (128, None)],
-                         ids=["packed-2048", "packed-2048-overlap", "packed-128-overlap"])
+@pytest.mark.parametrize("chunk_tokens, overlap", [(None, 0), (None, None), (128, None), (128, 15)],
+                         ids=["packed-2048", "packed-2048-overlap", "packed-128-overlap", "packed-128-3-per-gap"])
 def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_tokens, overlap):
     """Prefill slices of several requests packed into one forward per iteration (at a 128-token budget a
     long prompt continues across forwards beside the others), with and without decode steps launched

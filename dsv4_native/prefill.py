@@ -312,7 +312,11 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
     RoPE, router, experts) run once over all rows; the per-sequence parts (compressors, indexer scores) once
     per slice; the attention gathers every row's decode index list from one packed KV source.
     `between_layers` is called after every layer but the last (the engine launches decode steps there: they
-    touch no slot being prefilled)."""
+    touch no slot being prefilled).
+
+    The last layer runs only what leaves state behind (its hc_pre, the projections, the compressors and the
+    window-ring write): its attention output, the mHC sites after it and its MoE feed only the logits, which a
+    prefill does not make (~1/6 of the attention and MoE work and launches of a 6-layer forward)."""
     if not slices:
         return
     cfg = model.cfg
@@ -323,14 +327,18 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
     # written by the previous site's hc_post (into one workspace: the stream orders the read before the write)
     ws = mix_workspace(rows.n_rows, cfg.dim, device=x.device)
     scratch = _Scratch(x.device)
-    for i, layer in enumerate(model.layers):
+    *body, last = model.layers
+    for i, layer in enumerate(body):
         if i and between_layers is not None:
             between_layers()
         x = _hc_site(layer.attn_hc, layer.attn_norm, x, rows.active, ws, i > 0, layer.ffn_hc.fn,
                      lambda y: _attention(layer.attn, y, rows, model.rope, exact), scratch)
-        nxt = model.layers[i + 1].attn_hc.fn if i + 1 < len(model.layers) else None
-        x = _hc_site(layer.ffn_hc, layer.ffn_norm, x, rows.active, ws, True, nxt,
+        x = _hc_site(layer.ffn_hc, layer.ffn_norm, x, rows.active, ws, True, model.layers[i + 1].attn_hc.fn,
                      lambda y: _moe(layer.moe, y.contiguous(), rows.ids, rows.active, exact, scratch), scratch)
+    if body and between_layers is not None:
+        between_layers()
+    y, _, _ = _hc_pre_site(last.attn_hc, last.attn_norm, x, rows.active, ws, bool(body), scratch)
+    _attention(last.attn, y, rows, model.rope, exact, output=False)
 
 
 class _Scratch:
@@ -356,16 +364,23 @@ def _hc_site(hc: HyperConnection, norm_w: torch.Tensor, x: torch.Tensor, active:
              scratch: _Scratch) -> torch.Tensor:
     """`HyperConnection.forward` on chunk-sized outputs (the module's own are sized for max_batch rows). The
     output alternates between two buffers: it must not alias `x`, the previous site's output."""
-    n_tok, _, dim = x.shape
-    y = scratch.get("hc.y", (n_tok, dim), x.dtype)
-    post = scratch.get("hc.post", (n_tok, HC), torch.float32)
-    comb = scratch.get("hc.comb", (n_tok, HC, HC), torch.float32)
-    hc_pre(x, hc.fn, hc.base, hc.scale, active, y, post, comb, ws, hc.rms_eps, hc.hc_eps, hc.iters, norm_w, mixed)
+    y, post, comb = _hc_pre_site(hc, norm_w, x, active, ws, mixed, scratch)
     out = scratch.get("hc.out0", x.shape, x.dtype)
     if out.data_ptr() == x.data_ptr():
         out = scratch.get("hc.out1", x.shape, x.dtype)
     hc_post(sublayer(y), x, post, comb, active, out, next_fn, ws if next_fn is not None else None)
     return out
+
+
+def _hc_pre_site(hc: HyperConnection, norm_w: torch.Tensor, x: torch.Tensor, active: torch.Tensor, ws: torch.Tensor,
+                 mixed: bool, scratch: _Scratch) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """A site's `hc_pre` on chunk-sized outputs: its sublayer input `y`, and `post` / `comb` for its hc_post."""
+    n_tok, _, dim = x.shape
+    y = scratch.get("hc.y", (n_tok, dim), x.dtype)
+    post = scratch.get("hc.post", (n_tok, HC), torch.float32)
+    comb = scratch.get("hc.comb", (n_tok, HC, HC), torch.float32)
+    hc_pre(x, hc.fn, hc.base, hc.scale, active, y, post, comb, ws, hc.rms_eps, hc.hc_eps, hc.iters, norm_w, mixed)
+    return y, post, comb
 
 
 def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch.Tensor, exact: bool,
@@ -404,8 +419,10 @@ def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch
     return out
 
 
-def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTables, exact: bool) -> torch.Tensor:
-    """`DSV4Attention.forward` for the packed rows (same op order; see the module docstring)."""
+def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTables, exact: bool,
+               output: bool = True) -> Optional[torch.Tensor]:
+    """`DSV4Attention.forward` for the packed rows (same op order; see the module docstring). `output` False:
+    only the state it leaves (caches, compressor states, window ring; the last layer's), no attention."""
     cfg = attn.cfg
     n_tok, eps, d, h = x.shape[0], cfg.rms_eps, cfg.head_dim, cfg.n_heads
     lin: Linear = rowwise_linear if exact else F.linear
@@ -424,9 +441,13 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTabl
     topk: Optional[torch.Tensor] = None
     if attn.ratio == CSA:
         _compress(attn.index_compressor, f32[2], f32[3], rows, cos_sin, attn.index_kv, eps, exact)
-        topk = _indexer_topk(attn, qi, f32[4], rows, exact, idx)
+        if output:
+            topk = _indexer_topk(attn, qi, f32[4], rows, exact, idx)
     if attn.compressor is not None:
         _compress(attn.compressor, f32[0], f32[1], rows, cos_sin, attn.comp_kv, eps, exact)
+    if not output:
+        _write_rings(attn, kv, rows)
+        return None
 
     if kernel:
         o = _attend_kernel(attn, q, kv, rows, cos_sin_inv, idx)  # de-rotated in the kernel's epilogue
@@ -445,8 +466,14 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTabl
         gathered = torch.cat(parts).float().index_select(0, flat).view(n_tok, -1, d)
         o = attend_gathered_ref(q, gathered, valid, attn.sink, d ** -0.5).to(attn.o.dtype)
         o = apply_rope_interleaved(o, cos_sin_inv, pos).to(x.dtype)  # de-rotate V's rope channels
-    attn.win_kv.view(-1, d).index_copy_(0, rows.ring_dst, kv.index_select(0, rows.ring_rows))  # each slice's last W
+    _write_rings(attn, kv, rows)
     return attn.project_out(o, x.dtype, lin, exact)
+
+
+def _write_rings(attn: DSV4Attention, kv: torch.Tensor, rows: _Rows) -> None:
+    """Each slice's last W kv rows into its slot's window ring (after the attention read the old ring)."""
+    d = kv.shape[1]
+    attn.win_kv.view(-1, d).index_copy_(0, rows.ring_dst, kv.index_select(0, rows.ring_rows))
 
 
 def _attend_kernel(attn: DSV4Attention, q: torch.Tensor, kv: torch.Tensor, rows: _Rows, cos_sin_inv: torch.Tensor,

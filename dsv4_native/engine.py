@@ -61,7 +61,7 @@ import torch
 
 from .kv_pages import PagedKV
 from .model import DSV4Model
-from .prefill import DEFAULT_CHUNK, PromptSlice, fill_budget, forward_chunks
+from .prefill import DEFAULT_CHUNK, PrefillGraphs, PromptSlice, fill_budget, forward_chunks
 from .runner import DSV4Runner
 from .sampler import SamplingParams
 
@@ -214,15 +214,21 @@ class ChunkPrefill(Protocol):
 
 class PackedPrefill:
     """All slices of an iteration in one forward (`dsv4_native.prefill.forward_chunks`): the row-wise work
-    (projections, mHC, experts) and the launches once for every request being prefilled."""
+    (projections, mHC, experts) and the launches once for every request being prefilled. `graphs`
+    (`prefill.PrefillGraphs`, captured): the row-wise parts between the attention cores as graph replays of
+    the forward's padded row bucket."""
 
     rows: Optional[int] = None
     default_chunk = DEFAULT_CHUNK
 
+    def __init__(self, graphs: Optional[PrefillGraphs] = None) -> None:
+        self.graphs = graphs
+
     @torch.no_grad()
     def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
                  between_layers: Optional[Callable[[], None]] = None) -> None:
-        forward_chunks(model, slices, not model.embed.is_cuda, between_layers)  # exact (bitwise) on CPU
+        # exact (bitwise) on CPU
+        forward_chunks(model, slices, not model.embed.is_cuda, between_layers, self.graphs)
 
 
 def default_prefill() -> ChunkPrefill:

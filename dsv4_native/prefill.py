@@ -263,13 +263,15 @@ def _entry_rows(slices: Sequence[PromptSlice], ratio: int, max_len: int,  # grap
 
 @torch.no_grad()
 def prefill_chunked(model: DSV4Model, slots: Sequence[int], prompts: Sequence[Sequence[int]],  # graphlint: cold
-                    chunk: int = DEFAULT_CHUNK, exact: Optional[bool] = None) -> None:
+                    chunk: int = DEFAULT_CHUNK, exact: Optional[bool] = None,
+                    graphs: Optional["PrefillGraphs"] = None) -> None:
     """Prefill every prompt but its last token into its slot, `chunk` tokens per forward (the prompts packed
     side by side: one forward can hold several prompts' slices), then admit the slot at its last prompt
     token so the next decode step samples the first new token.
 
     Other slots' state is untouched and their `active` flags are kept. `exact` (default: on CPU) makes the
-    state bitwise equal to token-by-token decode in fp32; see the module docstring.
+    state bitwise equal to token-by-token decode in fp32; see the module docstring. `graphs`: the row-wise
+    parts padded to row buckets (`PrefillGraphs`, `forward_chunks`).
     """
     cfg, io = model.cfg, model.io
     _check_request(cfg.max_batch, cfg.max_len, slots, prompts, chunk)
@@ -283,7 +285,7 @@ def prefill_chunked(model: DSV4Model, slots: Sequence[int], prompts: Sequence[Se
         plan = fill_budget(((i, done[i], len(p) - 1) for i, p in enumerate(prompts)), chunk)
         if not plan:
             break
-        forward_chunks(model, [PromptSlice(slots[i], a, prompts[i][a:b]) for i, a, b in plan], exact)
+        forward_chunks(model, [PromptSlice(slots[i], a, prompts[i][a:b]) for i, a, b in plan], exact, graphs=graphs)
         for i, _, b in plan:
             done[i] = b
     for slot, prompt in zip(slots, prompts):
@@ -305,7 +307,8 @@ def _check_request(max_batch: int, max_len: int, slots: Sequence[int], prompts: 
 
 @torch.no_grad()
 def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,  # graphlint: cold
-                   between_layers: Optional[Callable[[], None]] = None) -> None:
+                   between_layers: Optional[Callable[[], None]] = None,
+                   graphs: Optional["PrefillGraphs"] = None) -> None:
     """Every slice's tokens through every layer in ONE forward (rows = the slices side by side, distinct
     slots): fills each slot's caches and compressor states as token-by-token decode would (no logits: the
     last prompt token goes through the next decode step). The row-wise parts (embedding, mHC, projections,
@@ -316,11 +319,20 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
 
     The last layer runs only what leaves state behind (its hc_pre, the projections, the compressors and the
     window-ring write): its attention output, the mHC sites after it and its MoE feed only the logits, which a
-    prefill does not make (~1/6 of the attention and MoE work and launches of a 6-layer forward)."""
+    prefill does not make (~1/6 of the attention and MoE work and launches of a 6-layer forward).
+
+    `graphs` (`PrefillGraphs`): the row-wise parts between the attention cores run padded to a row bucket, as
+    CUDA graph replays where captured (a forward with more rows than its largest bucket runs as below)."""
     if not slices:
         return
     cfg = model.cfg
     rows = _Rows.build(slices, model)
+    if graphs is not None and graphs.exact != exact:
+        raise ValueError(f"prefill graphs built with exact={graphs.exact}, forward called with exact={exact}")
+    padded = graphs.bucket(rows.n_rows) if graphs is not None else None
+    if padded is not None:
+        _forward_padded(model, rows, exact, between_layers, padded)
+        return
     h = model.embed.index_select(0, rows.ids.clamp(0, cfg.vocab - 1))
     x = h.unsqueeze(1).expand(rows.n_rows, HC, cfg.dim).contiguous()
     # as in the decode step: each block norm runs inside its site's hc_pre, and each site's mix partials are
@@ -339,6 +351,135 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
         between_layers()
     y, _, _ = _hc_pre_site(last.attn_hc, last.attn_norm, x, rows.active, ws, bool(body), scratch)
     _attention(last.attn, y, rows, model.rope, exact, output=False)
+
+
+def _forward_padded(model: DSV4Model, rows: _Rows, exact: bool,  # graphlint: cold
+                    between_layers: Optional[Callable[[], None]], padded: "_PaddedRows") -> None:
+    """`forward_chunks` with the row-wise parts on a row bucket's static buffers (`_PaddedRows`): the attention
+    cores (state, per-forward metadata) run eagerly on the first R rows, everything between them is one part
+    (a graph replay when captured); the padding rows are inactive, so every kernel skips them."""
+    n = rows.n_rows
+    padded.load(rows)
+    padded.run(0)
+    *body, last = model.layers
+    for i, layer in enumerate(body):
+        if i and between_layers is not None:
+            between_layers()
+        padded.o[:n].copy_(_attention(layer.attn, padded.y[:n], rows, model.rope, exact))
+        padded.run(i + 1)
+    if body and between_layers is not None:
+        between_layers()
+    _attention(last.attn, padded.y[:n], rows, model.rope, exact, output=False)
+
+
+class _PaddedRows:
+    """One row bucket of `PrefillGraphs`: static buffers of `n` rows (token ids, active flags, the two mHC stream
+    buffers the sites alternate between, the attention output, the mix workspace, the sites' and MoE's
+    workspaces) and the forward's row-wise parts over them: part 0 is layer 0's attention-site hc_pre (-> `y`);
+    part i + 1 takes layer i's attention output `o` through its attention-site hc_post, its whole FFN site and
+    layer i + 1's attention-site hc_pre (-> `y`). Each part is one CUDA graph once `capture`d."""
+
+    def __init__(self, model: DSV4Model, n: int, exact: bool) -> None:
+        cfg, dev, dtype = model.cfg, model.embed.device, model.embed.dtype
+        self.model, self.n, self.exact = model, n, exact
+        self.ids = torch.zeros(n, dtype=torch.int64, device=dev)
+        self.active = torch.zeros(n, dtype=torch.bool, device=dev)
+        # zeros: a padding row's values are finite (inactive rows are skipped, but never NaN garbage)
+        self.xa = torch.zeros(n, HC, cfg.dim, dtype=dtype, device=dev)
+        self.xb = torch.zeros_like(self.xa)
+        self.o = torch.zeros(n, cfg.dim, dtype=dtype, device=dev)
+        self.ws = mix_workspace(n, cfg.dim, device=dev)
+        self.scratch = _Scratch(dev)
+        self.y = self.scratch.get("hc.y", (n, cfg.dim), dtype)
+        self.graphs: list = []
+
+    def load(self, rows: _Rows) -> None:
+        """The forward's rows into the first R rows (embedded into `xa`); rows R.. inactive."""
+        n, cfg = rows.n_rows, self.model.cfg
+        self.ids[:n].copy_(rows.ids)
+        self.active[:n].fill_(True)
+        self.active[n:].fill_(False)
+        h = self.model.embed.index_select(0, rows.ids.clamp(0, cfg.vocab - 1))
+        self.xa[:n].copy_(h.unsqueeze(1).expand(n, HC, cfg.dim))
+
+    @property
+    def n_parts(self) -> int:
+        return len(self.model.layers)
+
+    def run(self, k: int) -> None:
+        if self.graphs:
+            self.graphs[k].replay()
+        else:
+            self._part(k)
+
+    def _part(self, k: int) -> None:
+        layers, sc = self.model.layers, self.scratch
+        if k == 0:
+            _hc_pre_site(layers[0].attn_hc, layers[0].attn_norm, self.xa, self.active, self.ws, False, sc)
+            return
+        layer, nxt = layers[k - 1], layers[k]
+        post = sc.get("hc.post", (self.n, HC), torch.float32)  # of the attention site's hc_pre
+        comb = sc.get("hc.comb", (self.n, HC, HC), torch.float32)
+        hc_post(self.o, self.xa, post, comb, self.active, self.xb, layer.ffn_hc.fn, self.ws)
+        y, post, comb = _hc_pre_site(layer.ffn_hc, layer.ffn_norm, self.xb, self.active, self.ws, True, sc)
+        out = _moe(layer.moe, y, self.ids, self.active, self.exact, sc)
+        hc_post(out, self.xb, post, comb, self.active, self.xa, nxt.attn_hc.fn, self.ws)
+        _hc_pre_site(nxt.attn_hc, nxt.attn_norm, self.xa, self.active, self.ws, True, sc)
+
+    def capture(self, pool: object) -> None:  # graphlint: cold
+        """Each part run once eagerly (compiles its kernels, allocates its workspaces), then captured."""
+        from graphlint.runtime.guard import guarded_graph
+
+        for k in range(self.n_parts):
+            self._part(k)
+        graphs = []
+        for k in range(self.n_parts):
+            graph = torch.cuda.CUDAGraph()
+            with guarded_graph(graph, pool=pool):
+                self._part(k)
+            graphs.append(graph)
+        self.graphs = graphs
+
+
+class PrefillGraphs:
+    """The packed prefill forward's row-wise parts (mHC sites, router, experts: everything between two layers'
+    attention cores, whose shapes depend only on the row count) per padded row bucket: powers of two from
+    `min_rows` up to the first >= `max_rows`, each with its own static buffers, captured as CUDA graphs
+    (`capture`, largest first, one memory pool; on CPU or with `use_graphs` False the same padded parts run
+    eagerly, which is what the CPU tests check bitwise against the unpadded forward). The attention cores
+    (their per-forward lists and cache writes) stay eager. Cuts the launches the host issues per forward by
+    the row-wise parts' share (a graph replay each instead of ~10 launches per layer)."""
+
+    def __init__(self, model: DSV4Model, max_rows: int, min_rows: int = 16, exact: Optional[bool] = None,
+                 use_graphs: Optional[bool] = None) -> None:
+        if max_rows < 1 or min_rows < 1:
+            raise ValueError(f"row buckets need positive bounds, got {min_rows}..{max_rows}")
+        on_cuda = model.embed.is_cuda
+        self.exact = not on_cuda if exact is None else exact
+        self.use_graphs = on_cuda if use_graphs is None else use_graphs
+        if self.use_graphs and not on_cuda:
+            raise ValueError("CUDA graphs need a CUDA model")
+        sizes, b = [], min_rows
+        while True:
+            sizes.append(b)
+            if b >= max_rows:
+                break
+            b *= 2
+        self.model = model
+        self.buckets = {n: _PaddedRows(model, n, self.exact) for n in sizes}
+
+    @torch.no_grad()
+    def capture(self) -> "PrefillGraphs":  # graphlint: cold
+        if self.use_graphs:
+            pool = torch.cuda.graph_pool_handle()
+            for n in sorted(self.buckets, reverse=True):
+                self.buckets[n].capture(pool)
+        return self
+
+    def bucket(self, n_rows: int) -> Optional[_PaddedRows]:  # graphlint: cold
+        """The smallest bucket holding `n_rows` rows, None past the largest."""
+        fits = [n for n in self.buckets if n >= n_rows]
+        return self.buckets[min(fits)] if fits else None
 
 
 class _Scratch:

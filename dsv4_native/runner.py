@@ -23,6 +23,7 @@ import torch
 from graphlint.runtime.buckets import BucketedGraphRunner
 
 from .model import DSV4Model
+from .prefill import DEFAULT_CHUNK, PrefillGraphs, prefill_chunked
 
 
 def default_buckets(max_batch: int) -> list[int]:
@@ -92,6 +93,7 @@ class DSV4Runner:
         seed: int = 0,
         on_tokens: Optional[Callable[[int, int], None]] = None,
         prefill_chunk: Optional[int] = None,
+        prefill_graphs: Optional[PrefillGraphs] = None,
     ) -> list[list[int]]:
         """Prefill every prompt (slot i = prompt i), then replay decode steps until every row stopped.
 
@@ -100,8 +102,8 @@ class DSV4Runner:
         epilogue, the host just reads the `active` flags), (2) calls `on_tokens(slot, token)` to
         detokenise/stream, and (3) grows the block tables of live rows that cross into a new KV block
         (host-known positions; a table write only then) and frees the blocks of rows that stopped.
-        `prefill_chunk`: the prefill's token budget per forward (None: `prefill.DEFAULT_CHUNK`). The phase split
-        goes to `last_generate`.
+        `prefill_chunk`: the prefill's token budget per forward (None: `prefill.DEFAULT_CHUNK`); `prefill_graphs`:
+        its row-wise parts as graph replays (`prefill.PrefillGraphs`). The phase split goes to `last_generate`.
         """
         model, io = self.model, self.model.io
         n = len(prompts)
@@ -112,7 +114,8 @@ class DSV4Runner:
             model.configure_sampling(slot, prompt, temperature=temperature, repetition_penalty=rep_penalty,
                                      seed=seed + slot)
         t0, marks = time.perf_counter(), _PhaseMarks(io.input_ids.device)
-        model.prefill(list(range(n)), prompts, prefill_chunk)
+        prefill_chunked(model, list(range(n)), prompts, DEFAULT_CHUNK if prefill_chunk is None else prefill_chunk,
+                        graphs=prefill_graphs)
         marks.prefill_done()
         live = [True] * n
         outputs: list[list[int]] = [[] for _ in range(n)]

@@ -73,11 +73,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dsv4_native import _backend  # noqa: E402
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
-from dsv4_native.engine import DSV4Engine, EngineStats, StopConditions  # noqa: E402
+from dsv4_native.engine import DSV4Engine, EngineStats, PackedPrefill, StopConditions  # noqa: E402
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
-from dsv4_native.prefill import DEFAULT_CHUNK, PromptSlice, forward_chunks  # noqa: E402
+from dsv4_native.prefill import DEFAULT_CHUNK, PrefillGraphs, PromptSlice, forward_chunks  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 
 SIZES = {"tiny": TINY, "mid": MID}
@@ -173,9 +173,11 @@ def wait_until(t0: float, t: float) -> None:  # graphlint: cold
 
 
 def run_engine(runner: DSV4Runner, reqs: list[Request], chunk: Optional[int],  # graphlint: cold
-               overlap: Optional[int]) -> tuple[float, list[float], list[float], EngineStats]:
-    """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times."""
-    engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap)
+               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None
+               ) -> tuple[float, list[float], list[float], EngineStats]:
+    """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times (`graphs`: its prefill's
+    row-wise parts as graph replays)."""
+    engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, prefill=PackedPrefill(graphs))
     t0 = time.perf_counter()
     order = sorted(range(len(reqs)), key=lambda i: reqs[i].arrival)
     outs, nxt = [], 0
@@ -270,10 +272,11 @@ class StaticSplit:
 
 
 def runner_generate(runner: DSV4Runner, chunk: Optional[int] = None,  # graphlint: cold
-                    split: Optional[StaticSplit] = None) -> Callable[[list[Request]], None]:
+                    split: Optional[StaticSplit] = None,
+                    graphs: Optional[PrefillGraphs] = None) -> Callable[[list[Request]], None]:
     def generate(group: list[Request]) -> None:
         outs = runner.generate([r.prompt for r in group], max_new_tokens=max(r.out_len for r in group),
-                               prefill_chunk=chunk)
+                               prefill_chunk=chunk, prefill_graphs=graphs)
         if any(len(o) < r.out_len for o, r in zip(outs, group)):
             raise RuntimeError("the static runner stopped early")
         if split is not None:
@@ -324,13 +327,18 @@ def speedups(results: list[Result]) -> str:  # graphlint: cold
     out = []
     for pattern in ("burst", "poisson"):
         for system in sorted({r.system for r in results if r.system.startswith("engine")}):
-            # a sweep row ("engine-kv c4096 o5") against the static runner at the same prefill budget if it ran
-            budget = [w for w in system.split() if w[:1] == "c" and w[1:].isdigit()]
-            static = next((s for s in (f"static runner {budget[0]}" if budget else "", "static runner")
-                           if (s, pattern) in tps), None)
-            if (system, pattern) in tps and static is not None:
-                ratio = tps[system, pattern] / tps[static, pattern]
-                out.append(f"{system} / {static} throughput, {pattern}: **{ratio:.2f}x**")
+            if (system, pattern) not in tps:
+                continue
+            # against the static runner with the same prefill ("pg": graphs; "c4096": budget) if it ran, and
+            # against the plain one (the current runner, eager prefill at the default budget)
+            words = system.split()
+            budget = [w for w in words if w[:1] == "c" and w[1:].isdigit()]
+            pg = ["pg"] if "pg" in words else []
+            same = [" ".join(["static runner", *pg, *budget]), " ".join(["static runner", *pg])]
+            for static in dict.fromkeys([next((s for s in same if (s, pattern) in tps), ""), "static runner"]):
+                if (static, pattern) in tps:
+                    ratio = tps[system, pattern] / tps[static, pattern]
+                    out.append(f"{system} / {static} throughput, {pattern}: **{ratio:.2f}x**")
     return "\n".join(out)
 
 
@@ -440,17 +448,21 @@ def parse_sweep(text: str) -> list[tuple[int, Optional[int]]]:  # graphlint: col
 
 
 def sweep_runs(args: argparse.Namespace, systems: list[str], chunk: int,  # graphlint: cold
-               runners: dict[str, Optional[DSV4Runner]], engine_on: Callable, static_on: Callable) -> dict:
-    """The `--sweep` systems by name: each engine system (of `systems`) per (chunk, overlap), and the static
-    runner per chunk other than `chunk` (the same budget for its prefill: its own best, as for the engine)."""
+               runners: dict[str, Optional[DSV4Runner]], engine_on: Callable, static_on: Callable,
+               pg: bool) -> dict:
+    """The `--sweep` systems by name: each engine system (of `systems`, base names) per (chunk, overlap), and
+    the static runner per chunk other than `chunk` (the same budget for its prefill: its own best, as for the
+    engine); with the prefill graphs when `pg`."""
     out: dict[str, Callable[[list[Request]], Result]] = {}
+    tag = " pg" if pg else ""
+    bases = {name.split()[0] for name in systems}
     for c, o in parse_sweep(args.sweep):
         for name in ("engine", "engine-kv"):
-            if name in systems and runners.get(name) is not None:
-                label = f"{name} c{c} o{'default' if o is None else o}"
-                out[label] = engine_on(label, runners[name], c, o)
-        if "static" in systems and c != chunk:
-            out.setdefault(f"static runner c{c}", static_on(f"static runner c{c}", c))
+            if name in bases and runners.get(name) is not None:
+                label = f"{name}{tag} c{c} o{'default' if o is None else o}"
+                out[label] = engine_on(label, runners[name], c, o, pg)
+        if "static" in bases and c != chunk:
+            out.setdefault(f"static runner{tag} c{c}", static_on(f"static runner{tag} c{c}", c, pg))
     return out
 
 
@@ -476,6 +488,9 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                    help="burst only, after the main runs: the engine systems again at each CHUNK:OVERLAP "
                         "(e.g. 4096:5,2048:15; an empty OVERLAP is the default), the static runner at each "
                         "other CHUNK (its prefill budget); each configuration warmed up first")
+    p.add_argument("--prefill-graphs", choices=("off", "on", "both"), default="both",
+                   help="the engine's and the static runner's prefill with its row-wise parts as CUDA graphs "
+                        "per row bucket (rows named '... pg'), without, or both; the sweep uses them unless off")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,engine-kv,static,hf")
@@ -546,22 +561,34 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
                   f"{args.slots} slots (weights included; the rest is per-slot state: window ring, compressor "
                   f"states, indexer scores, workspaces)")
 
-    def engine_on(name: str, run: DSV4Runner, e_chunk: int = chunk,
-                  overlap: Optional[int] = args.overlap) -> Callable[[list[Request]], Result]:
+    graph_sets: dict[tuple[int, int], PrefillGraphs] = {}
+
+    def graphs_for(m: DSV4Model, rows: int) -> PrefillGraphs:
+        """One captured `PrefillGraphs` per model and row budget (CPU: the padded parts, eager)."""
+        key = (id(m), rows)
+        if key not in graph_sets:
+            graph_sets[key] = PrefillGraphs(m, max_rows=rows).capture()
+        return graph_sets[key]
+
+    def engine_on(name: str, run: DSV4Runner, e_chunk: int = chunk, overlap: Optional[int] = args.overlap,
+                  pg: bool = False) -> Callable[[list[Request]], Result]:
         def engine(reqs: list[Request]) -> Result:
+            graphs = graphs_for(run.model, e_chunk) if pg else None
             with GcTimer() as gc_time:
-                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap)
+                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs)
             return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft,
                           f"{stats.summary()}; {gc_time.note()}", stats.decode_rows / max(stats.decode_steps, 1),
                           max(run.buckets))
         return engine
 
-    def static_on(name: str, s_chunk: int = chunk) -> Callable[[list[Request]], Result]:
+    def static_on(name: str, s_chunk: int = chunk, pg: bool = False) -> Callable[[list[Request]], Result]:
         def static(reqs: list[Request]) -> Result:
             model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
             split = StaticSplit()
+            graphs = graphs_for(model, s_chunk) if pg else None
             with GcTimer() as gc_time:
-                wall, lat, tokens = run_static(runner_generate(runner, s_chunk, split), reqs, args.slots, device)
+                wall, lat, tokens = run_static(runner_generate(runner, s_chunk, split, graphs), reqs, args.slots,
+                                               device)
             return Result(name, "", len(reqs), tokens, wall, lat,
                           notes=f"{static_utilisation(reqs, args.slots)}; {split.note()}; {gc_time.note()}",
                           live_rows=static_live_rows(reqs, args.slots)[1], slots=args.slots)
@@ -575,20 +602,28 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         return Result(f"hf generate (first {len(sub)})", "", len(sub), tokens, wall, lat, notes=note,
                       slots=args.hf_batch)
 
-    runs = {"engine": engine_on("engine", runner), "static": static_on("static runner"), "hf": hf_static}
-    if "engine-kv" in systems:
-        runs["engine-kv"] = engine_on("engine-kv", kv_runner)
-    unknown = [name for name in systems if name not in runs]
+    unknown = [name for name in systems if name not in ("engine", "engine-kv", "static", "hf")]
     if unknown:
-        raise SystemExit(f"unknown --systems {unknown}; choose from {sorted(runs)}")
+        raise SystemExit(f"unknown --systems {unknown}; choose from engine, engine-kv, static, hf")
+    runs: dict[str, Callable[[list[Request]], Result]] = {"hf": hf_static}
+    pgs = {"off": [False], "on": [True], "both": [False, True]}[args.prefill_graphs]
+    for pg in pgs:  # system key -> run; " pg": the prefill's row-wise parts as CUDA graphs (PrefillGraphs)
+        tag = " pg" if pg else ""
+        runs[f"engine{tag}"] = engine_on(f"engine{tag}", runner, pg=pg)
+        runs[f"static{tag}"] = static_on(f"static runner{tag}", pg=pg)
+        if "engine-kv" in systems:
+            runs[f"engine-kv{tag}"] = engine_on(f"engine-kv{tag}", kv_runner, pg=pg)
+    systems = [f"{name}{' pg' if pg else ''}" for name in systems for pg in (pgs if name != "hf" else [False])]
     sweep = sweep_runs(args, systems, chunk, {"engine": runner, "engine-kv": kv_runner if layout else None},
-                       engine_on, static_on)
+                       engine_on, static_on, pgs[-1])
     # warm-up outside the timings: Triton specialises integer arguments on == 1 and % 16 == 0, so the prefill
     # kernels are compiled for forwards of 1, 16 and 99 rows (one request at a time: one forward each), then
     # for packed forwards of several slices, with a row count off and on a multiple of 16 (119, then 128)
     lengths = sorted({min(args.prompt_max, n) for n in (2, 17, 100, 11)})
     warm = [Request(0.0, (base[0].prompt * (n // len(base[0].prompt) + 1))[:n], 2) for n in lengths]
     for name in systems:
+        if name.endswith(" pg") and name[:-3] in systems:
+            continue  # the same model and shapes as its eager twin (and the padded parts run in every forward)
         for request in warm:
             runs[name]([request])
         if name != "hf":

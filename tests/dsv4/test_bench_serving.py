@@ -28,6 +28,13 @@ def test_static_batches_run_their_longest_output():
     assert (steps, live) == (10, 1.4)
 
 
+def test_prefill_graphs_choice_is_checked(capsys):
+    bs = load_benchmark("bench_serving")
+    assert bs.parse([]).prefill_graphs == "both"
+    with pytest.raises(SystemExit):
+        bs.parse(["--prefill-graphs", "sometimes"])
+
+
 def test_parts_only_runs_no_serving_system():
     bs = load_benchmark("bench_serving")
     assert bs.parse(["--parts-only"]).systems == ""
@@ -63,3 +70,7 @@ def test_sweep_rows_are_compared_with_the_static_runner_at_their_budget():
     assert "engine / static runner throughput, burst: **2.00x**" in text
     assert "engine-kv c4096 o5 / static runner c4096 throughput, burst: **2.50x**" in text
     assert "engine c8192 o5 / static runner throughput, burst: **2.50x**" in text  # no static row at 8192
+    # prefill graphs ("pg"): against the static runner with them and against the plain one
+    text = bs.speedups([row("static runner", 10.0), row("static runner pg", 8.0), row("engine-kv pg", 4.0)])
+    assert text.splitlines() == ["engine-kv pg / static runner pg throughput, burst: **2.00x**",
+                                 "engine-kv pg / static runner throughput, burst: **2.50x**"]

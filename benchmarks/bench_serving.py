@@ -9,7 +9,9 @@ at 8 requests/s) on the `mid` model with 64 slots, HF on the first 4 requests of
 ~40-60 ms per step; each HF batch stops after `--hf-max-time` seconds and its row counts the tokens made). Order:
 every system's burst run, then HF's, then the Poisson runs (arrival-bound: ~32 s each whatever the system).
 One device command, estimated ~4.5 min on the H200 (setup and capture ~45 s, parts ~15 s, bursts ~12-20 s each,
-HF <= 60 s, Poisson ~32-36 s each; estimates, not measured); `--parts-only` times just the parts (below).
+HF <= 60 s, Poisson ~32-36 s each; estimates, not measured; `--prefill-graphs both`, the default, doubles the
+burst runs and their warm-ups, a `--sweep` item adds one burst per engine system); `--parts-only` times just
+the parts (below).
 Rows are printed as each run ends; `--deadline S` skips the runs that would start after S seconds (the table
 is still printed), so a time-limited device command keeps what it measured:
 
@@ -361,6 +363,25 @@ def _timed(fn: Callable[[], object], device: str, repeats: int) -> tuple[float, 
     return sorted(walls)[len(walls) // 2], sorted(hosts)[len(hosts) // 2]
 
 
+@torch.no_grad()
+def decode_parts(model: DSV4Model, runner: DSV4Runner, prompt: list[int], buckets: set[int],  # graphlint: cold
+                 device: str) -> list[str]:
+    """Table rows: wall and host ms of one decode step per bucket, its rows all live at `len(prompt)`."""
+    io, slots = model.io, max(buckets)
+    io.eos_id.fill_(-1)
+    model.prefill(list(range(slots)), [prompt] * slots)
+    lines = []
+    for bucket in sorted(buckets):
+        io.active.zero_()
+        io.active[:bucket].fill_(True)
+        wall, host = _timed(lambda: runner.step(bucket), device, 20)
+        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {wall:.2f} | {host:.2f} | - |")
+    io.active.zero_()
+    for slot in range(slots):
+        model.release_kv(slot)
+    return lines
+
+
 def device_ms(fn: Callable[[], object], host_ms: float, repeats: int = 3) -> float:  # graphlint: cold
     """Median device ms of `fn` without its host time: the stream is first given GEMMs lasting about twice `fn`'s
     host time (+ 5 ms), so every launch of `fn` is queued before the device reaches it, and CUDA events time
@@ -392,25 +413,17 @@ def device_ms(fn: Callable[[], object], host_ms: float, repeats: int = 3) -> flo
 
 @torch.no_grad()
 def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: int,  # graphlint: cold
-                  device: str, dispatch_ab: bool = False) -> str:
+                  device: str, dispatch_ab: bool = False, graphs: Optional[PrefillGraphs] = None) -> str:
     """Decode step ms per bucket with every row of it active at ~`prompt_len` positions, and prefill forward ms
-    (wall and host) for one slice of 2 x `chunk` and of `chunk` tokens, the same tokens as 4 and as 12 packed
-    slices, and one of the 4 alone: the host time of a forward should not grow with its slices. `dispatch_ab`:
-    each forward also with the custom ops called through the dispatcher (`_backend.EAGER_DIRECT` off)."""
+    (wall, host, device) for two packed slices of 2 x `chunk` tokens, one of 2 x `chunk` and of `chunk` tokens,
+    the same tokens as 4 and as 12 packed slices, and one of the 4 alone: the host time of a forward should not
+    grow with its slices. `dispatch_ab`: each forward also with the custom ops called through the dispatcher
+    (`_backend.EAGER_DIRECT` off); `graphs`: each also with its row-wise parts as graph replays."""
     slots = max(runner.buckets)
-    io = model.io
-    io.eos_id.fill_(-1)
     prompt = [7 + i % 50 for i in range(prompt_len)]
-    model.prefill(list(range(slots)), [prompt] * slots)
     lines = ["| part | wall ms | host ms | device ms |", "|---|---|---|---|"]
-    for bucket in sorted({min(runner.buckets), 8 if 8 in runner.buckets else slots, slots}):
-        io.active.zero_()
-        io.active[:bucket].fill_(True)
-        wall, host = _timed(lambda: runner.step(bucket), device, 20)
-        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {wall:.2f} | {host:.2f} | - |")
-    io.active.zero_()
-    for slot in range(slots):
-        model.release_kv(slot)
+    lines += decode_parts(model, runner, prompt, {min(runner.buckets), 8 if 8 in runner.buckets else slots, slots},
+                          device)
     cases = {f"prefill forward, 2 slices x {2 * chunk} tokens (packed)": [2 * chunk] * min(2, slots),
              f"prefill forward, 1 slice x {2 * chunk} tokens": [2 * chunk],
              f"prefill forward, 1 slice x {chunk} tokens": [chunk]}
@@ -421,15 +434,16 @@ def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: 
         for slot, n in enumerate(lens):
             model.reserve_kv(slot, n)
         slices = [PromptSlice(slot, 0, (prompt * (n // len(prompt) + 1))[:n]) for slot, n in enumerate(lens)]
-        for direct in (False, True) if dispatch_ab else (True,):
+        variants = [(direct, None) for direct in ((False, True) if dispatch_ab else (True,))]
+        for direct, pg in variants + ([(True, graphs)] if graphs is not None else []):
             _backend.EAGER_DIRECT = direct
 
             def forward() -> None:
-                forward_chunks(model, slices, exact=device != "cuda")
+                forward_chunks(model, slices, exact=device != "cuda", graphs=pg)
 
             wall, host = _timed(forward, device, 3)
             dev = f"{device_ms(forward, host):.1f}" if device == "cuda" else "-"
-            label = name if direct or not dispatch_ab else f"{name}, ops dispatched"
+            label = f"{name}, ops dispatched" if not direct else f"{name}, graphs" if pg is not None else name
             lines.append(f"| {label} | {wall:.1f} | {host:.1f} | {dev} |")
         for slot in range(len(lens)):
             model.release_kv(slot)
@@ -490,7 +504,8 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                         "other CHUNK (its prefill budget); each configuration warmed up first")
     p.add_argument("--prefill-graphs", choices=("off", "on", "both"), default="both",
                    help="the engine's and the static runner's prefill with its row-wise parts as CUDA graphs "
-                        "per row bucket (rows named '... pg'), without, or both; the sweep uses them unless off")
+                        "per row bucket (rows named '... pg'), without, or both (Poisson: only with); the sweep "
+                        "uses them unless off")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,engine-kv,static,hf")
@@ -634,8 +649,15 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     # the shapes above only, took 15.4 s on the H200
     for run in [runs[name] for name in systems if name != "hf"] + list(sweep.values()):
         run([Request(0.0, r.prompt, r.out_len) for r in base[:2 * args.slots]])
-    parts = "" if args.no_parts else measure_parts(model, runner, min(1024, args.prompt_max), chunk, device,
-                                                   args.dispatch_ab)
+    parts = "" if args.no_parts else measure_parts(
+        model, runner, min(1024, args.prompt_max), chunk, device, args.dispatch_ab,
+        graphs_for(model, 4 * chunk) if args.prefill_graphs != "off" else None)
+    if parts and layout:  # the equal-KV engine's larger buckets (its replays: ~111 rows of up to 256)
+        big = {b for b in kv_runner.buckets if b > args.slots}
+        per_slot = (kv_model.kv.allocator.num_blocks - 1) // max(big, default=1) * kv_model.kv.block_tokens
+        if big and per_slot >= 2:  # every slot's prompt in the pool
+            parts += "\n" + "\n".join(decode_parts(kv_model, kv_runner, [7 + i % 50 for i in range(
+                min(1024, args.prompt_max, per_slot))], big, device))
     if parts:
         print(parts, flush=True)
     if layout:
@@ -646,7 +668,9 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     hf_patterns = [p for p in args.hf_patterns.split(",") if "hf" in systems and p in patterns]
     plan = []
     for pattern in patterns:
-        plan += [(pattern, n) for n in systems if n != "hf"]
+        # Poisson is arrival-bound (~requests / rate whatever the system): with both prefills, only the graphs'
+        both = args.prefill_graphs == "both" and pattern != "burst"
+        plan += [(pattern, n) for n in systems if n != "hf" and not (both and not n.endswith(" pg"))]
         plan += [(pattern, "hf")] if pattern in hf_patterns else []
         plan += [(pattern, n) for n in sweep] if pattern == "burst" else []  # the sweep: burst only
     runs.update(sweep)

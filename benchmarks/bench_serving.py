@@ -7,7 +7,8 @@
 The default is the issue's full workload (256 requests, prompts 64-4,096, outputs 16-1,024, burst and Poisson
 at 8 requests/s) on the `mid` model with 64 slots, HF on the first 4 requests of the burst only (eager HF is
 ~40-60 ms per step; each HF batch stops after `--hf-max-time` seconds and its row counts the tokens made). Order:
-every system's burst run, then HF's, then the Poisson runs (arrival-bound: ~32 s each whatever the system).
+every system's burst run, then HF's, then the Poisson runs (arrival-bound: ~32 s each whatever the system),
+then the `--sweep` bursts.
 One device command, estimated ~4.5 min on the H200 (setup and capture ~45 s, parts ~15 s, bursts ~12-20 s each,
 HF <= 60 s, Poisson ~32-36 s each; estimates, not measured; `--prefill-graphs both`, the default, doubles the
 burst runs and their warm-ups, a `--sweep` item adds one burst per engine system); `--parts-only` times just
@@ -499,9 +500,9 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
     p.add_argument("--overlap", type=int, default=None,
                    help="decode steps launched inside a prefill forward (default: one between each two layers)")
     p.add_argument("--sweep", default="",
-                   help="burst only, after the main runs: the engine systems again at each CHUNK:OVERLAP "
+                   help="burst only, after every other run: the engine systems again at each CHUNK:OVERLAP "
                         "(e.g. 4096:5,2048:15; an empty OVERLAP is the default), the static runner at each "
-                        "other CHUNK (its prefill budget); each configuration warmed up first")
+                        "other CHUNK (its prefill budget); each configuration warmed up right before its run")
     p.add_argument("--prefill-graphs", choices=("off", "on", "both"), default="both",
                    help="the engine's and the static runner's prefill with its row-wise parts as CUDA graphs "
                         "per row bucket (rows named '... pg'), without, or both (Poisson: only with); the sweep "
@@ -636,22 +637,36 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     # for packed forwards of several slices, with a row count off and on a multiple of 16 (119, then 128)
     lengths = sorted({min(args.prompt_max, n) for n in (2, 17, 100, 11)})
     warm = [Request(0.0, (base[0].prompt * (n // len(base[0].prompt) + 1))[:n], 2) for n in lengths]
+    runs.update(sweep)
+    broken: set[str] = set()  # a system whose warm-up failed is reported and left out, the others still run
+
+    def warm_up(name: str, batches: list[list[Request]]) -> None:
+        try:
+            for batch in batches:
+                runs[name](batch)
+        except Exception as exc:  # one failing system must not waste the device run
+            print(f"| {name} | warm-up | failed: {type(exc).__name__}: {exc} |", flush=True)
+            broken.add(name)
+
     for name in systems:
         if name.endswith(" pg") and name[:-3] in systems:
             continue  # the same model and shapes as its eager twin (and the padded parts run in every forward)
-        for request in warm:
-            runs[name]([request])
-        if name != "hf":
-            runs[name]([r for r in warm if len(r.prompt) != 11])
-            runs[name]([r for r in warm if len(r.prompt) != 2])
+        packed = [[r for r in warm if len(r.prompt) != 11], [r for r in warm if len(r.prompt) != 2]]
+        warm_up(name, [[request] for request in warm] + (packed if name != "hf" else []))
     # and a burst of the workload's first requests per configuration (its forwards' row counts and workspace
     # sizes): a lone engine run with a warm Triton cache took 7.7 s where the same burst, timed first after
     # the shapes above only, took 15.4 s on the H200
-    for run in [runs[name] for name in systems if name != "hf"] + list(sweep.values()):
-        run([Request(0.0, r.prompt, r.out_len) for r in base[:2 * args.slots]])
+    first_burst = [Request(0.0, r.prompt, r.out_len) for r in base[:2 * args.slots]]
+    for name in [n for n in systems if n != "hf"]:  # (the sweep's configurations: right before their run)
+        warm_up(name, [first_burst])
+    part_graphs = None
+    if args.prefill_graphs != "off" and not args.no_parts:
+        try:
+            part_graphs = graphs_for(model, 4 * chunk)
+        except Exception as exc:
+            print(f"| prefill graphs for the parts | failed: {type(exc).__name__}: {exc} |", flush=True)
     parts = "" if args.no_parts else measure_parts(
-        model, runner, min(1024, args.prompt_max), chunk, device, args.dispatch_ab,
-        graphs_for(model, 4 * chunk) if args.prefill_graphs != "off" else None)
+        model, runner, min(1024, args.prompt_max), chunk, device, args.dispatch_ab, part_graphs)
     if parts and layout:  # the equal-KV engine's larger buckets (its replays: ~111 rows of up to 256)
         big = {b for b in kv_runner.buckets if b > args.slots}
         per_slot = (kv_model.kv.allocator.num_blocks - 1) // max(big, default=1) * kv_model.kv.block_tokens
@@ -672,11 +687,15 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         both = args.prefill_graphs == "both" and pattern != "burst"
         plan += [(pattern, n) for n in systems if n != "hf" and not (both and not n.endswith(" pg"))]
         plan += [(pattern, "hf")] if pattern in hf_patterns else []
-        plan += [(pattern, n) for n in sweep] if pattern == "burst" else []  # the sweep: burst only
-    runs.update(sweep)
+    plan += [("burst", n) for n in sweep] if "burst" in patterns else []  # the sweep last, burst only
     for pattern, name in plan:
         if args.deadline is not None and time.perf_counter() - start > args.deadline:
-            skipped.append(f"{name} {pattern}")
+            skipped.append(f"{name} {pattern} (past --deadline)")
+            continue
+        if name in sweep and name not in broken:
+            warm_up(name, [first_burst])
+        if name in broken:
+            skipped.append(f"{name} {pattern} (its warm-up failed)")
             continue
         try:
             result = runs[name](with_arrivals(base, pattern, args.rate, args.seed))
@@ -701,7 +720,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     runs_report = [table(results), "", speedups(results), "", *notes, ""] if systems else []
     report = "\n".join([head, *runs_report,
                         *(["### parts (device timings)", "", parts, ""] if parts else []),
-                        *([f"skipped (past --deadline): {', '.join(skipped)}", ""] if skipped else []),
+                        *([f"skipped: {', '.join(skipped)}", ""] if skipped else []),
                         f"total {time.perf_counter() - start:.0f} s", ""])
     print("\n" + report)
     if args.out:

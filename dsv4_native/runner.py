@@ -105,6 +105,8 @@ class DSV4Runner:
         `prefill_chunk`: the prefill's token budget per forward (None: `prefill.DEFAULT_CHUNK`); `prefill_graphs`:
         its row-wise parts as graph replays (`prefill.PrefillGraphs`). The phase split goes to `last_generate`.
         """
+        from .engine import default_cache_manager  # the engine builds on this module
+
         model, io = self.model, self.model.io
         n = len(prompts)
         if n > max(self.buckets):
@@ -121,10 +123,14 @@ class DSV4Runner:
         outputs: list[list[int]] = [[] for _ in range(n)]
         max_len = model.cfg.max_len
         steps = 0
+        cache = default_cache_manager(model)
+        covered = [0] * n  # tokens each slot's KV covers: reserve only when a position crosses into a new block
         for step in range(max_new_tokens):
             for slot in range(n):  # the step processes position len(prompt) - 1 + step
-                if live[slot]:
-                    model.reserve_kv(slot, min(len(prompts[slot]) + step, max_len))
+                length = min(len(prompts[slot]) + step, max_len)
+                if live[slot] and length > covered[slot]:
+                    # (a reserve per row and step cost 0.26 ms a step at 64 rows on the dev box)
+                    covered[slot] = cache.reserve(slot, length)
             self.step(n)
             io.fetch_next_tokens()
             tokens_t, active_t = io.wait_next_tokens()

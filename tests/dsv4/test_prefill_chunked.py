@@ -219,6 +219,24 @@ def test_fast_path_matches_to_rounding(hf_model, prompts, oracle):
         assert diff <= 1e-4, f"{name}: fast path differs by {diff:.2e}"
 
 
+def test_fast_path_with_padded_row_wise_parts_matches_to_rounding(hf_model, prompts):
+    """The CUDA path's padded parts (`PrefillGraphs(exact=False)`, eager on CPU: batched GEMMs over the whole
+    bucket, the any-count align): the state of the unpadded fast path to fp32 rounding, two forwards of 64 rows
+    (a full bucket) and one of 22 (padded to 32)."""
+    from dsv4_native.prefill import PrefillGraphs
+
+    states = []
+    for padded in (False, True):
+        model = _native(hf_model)
+        graphs = PrefillGraphs(model, max_rows=64, min_rows=32, exact=False) if padded else None
+        prefill_chunked(model, [0], [prompts["long"]], chunk=64, exact=False, graphs=graphs)
+        states.append(_slot_state(model, 0))
+    for name, ref in states[0].items():
+        scale = ref.float().abs().max().clamp(min=1.0)
+        diff = (states[1][name].float() - ref.float()).abs().max() / scale
+        assert diff <= 1e-5, f"{name}: padded fast path differs by {diff:.2e}"
+
+
 @pytest.mark.parametrize("slots, prompts_, match", [
     ([0, 0], [[5, 6], [7, 8]], "distinct"),
     ([MAX_BATCH], [[5, 6]], "distinct"),

@@ -51,7 +51,7 @@ from bench_serving import (Request, kv_budget_layout, static_batches, static_uti
 from dsv4_native.engine import DSV4Engine, EngineStats, StopConditions  # noqa: E402
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.model import DSV4Config, DSV4Model  # noqa: E402
-from dsv4_native.prefill import DEFAULT_CHUNK, PromptSlice, fill_budget, forward_chunks  # noqa: E402
+from dsv4_native.prefill import DEFAULT_CHUNK, PrefillGraphs, PromptSlice, fill_budget, forward_chunks  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 
 LAUNCHES_BEFORE = 1470  # proxy launches of one one-slice forward before the packed passes (mid and tiny alike)
@@ -169,16 +169,37 @@ def static_seconds(reqs: list[Request], slots: int, costs: DeviceCosts, setting:
 
 
 @torch.no_grad()
-def prefill_proxy(model: DSV4Model, slices: list[PromptSlice]) -> list[Section]:  # graphlint: cold
-    """count_kernels' CPU proxy of one packed forward (the CUDA path): its sections' launches and the ops that
-    would sync on CUDA."""
+def prefill_proxy(model: DSV4Model, slices: list[PromptSlice],  # graphlint: cold
+                  graphs: Optional[PrefillGraphs] = None) -> list[Section]:
+    """count_kernels' CPU proxy of one packed forward (the CUDA path; `graphs`: with its row-wise parts padded,
+    see `graphed_launches`): its sections' launches and the ops that would sync on CUDA."""
     sections = _Sections(model)
     try:
         with _triton_launches(sections), _ProxyMode(sections):
-            forward_chunks(model, slices, exact=False)
+            forward_chunks(model, slices, exact=False, graphs=graphs)
     finally:
         sections.remove()
     return sections.items
+
+
+def graphed_launches(model: DSV4Model, slices: list[PromptSlice],  # graphlint: cold
+                     max_rows: int = 512) -> tuple[int, int]:
+    """(host launches, of them graph replays) of one packed forward with `PrefillGraphs`: the proxy's launches
+    outside the row-wise parts, the parts answered as a replay answers (their outputs, computed once before,
+    and no launch from the host), plus one replay per part."""
+    graphs = PrefillGraphs(model, max_rows=max_rows, exact=False)
+    padded = graphs.bucket(sum(len(s.tokens) for s in slices))
+    if padded is None:
+        raise ValueError(f"the slices exceed the largest row bucket ({max_rows} rows)")
+    sections = _Sections(model)
+    try:
+        with _triton_launches(sections), _ProxyMode(sections), torch.no_grad():
+            outputs = [padded._part(k) for k in range(padded.n_parts)]
+    finally:
+        sections.remove()
+    padded.run = outputs.__getitem__  # what a captured bucket's replay returns
+    outside = sum(sec.proxy for sec in prefill_proxy(model, slices, graphs))
+    return outside + padded.n_parts, padded.n_parts
 
 
 def prefill_launches(model: DSV4Model, slices: list[PromptSlice]) -> int:  # graphlint: cold

@@ -7,9 +7,12 @@
 The default is the issue's full workload (256 requests, prompts 64-4,096, outputs 16-1,024, burst and Poisson
 at 8 requests/s) on the `mid` model with 64 slots, HF on the first 4 requests of the burst only (eager HF is
 ~40-60 ms per step; each HF batch stops after `--hf-max-time` seconds and its row counts the tokens made). Order:
-every system's burst run, then HF's, then the Poisson runs (arrival-bound: ~32 s each whatever the system).
+every system's burst run, then HF's, then the Poisson runs (arrival-bound: ~32 s each whatever the system),
+then the `--sweep` bursts.
 One device command, estimated ~4.5 min on the H200 (setup and capture ~45 s, parts ~15 s, bursts ~12-20 s each,
-HF <= 60 s, Poisson ~32-36 s each; estimates, not measured); `--parts-only` times just the parts (below).
+HF <= 60 s, Poisson ~32-36 s each; estimates, not measured; `--prefill-graphs both`, the default, doubles the
+burst runs and their warm-ups, a `--sweep` item adds one burst per engine system); `--parts-only` times just
+the parts (below).
 Rows are printed as each run ends; `--deadline S` skips the runs that would start after S seconds (the table
 is still printed), so a time-limited device command keeps what it measured:
 
@@ -45,14 +48,20 @@ the last hand-back), per-request latency (hand-back - arrival) p50 / p99, time t
 engine (when its first token was read on the host), and decode rows live per step (of the slots). Then the
 parts that explain the ratio: the engine's `EngineStats` (forwards, tokens per forward, decode steps, live
 rows per step, host time per phase), the static batches' decode utilisation (live rows / slots over their
-steps), and wall and host ms of one decode step per bucket (rows active) and of prefill forwards (one slice,
-and the same tokens as 4 and 12 packed slices: the host time should not grow with the slices). Markdown on
-stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule allows.
+steps) and their time by phase (prefill on the device's clock, decode with the host's per-step token read),
+the garbage collector's time inside each run (every timed run starts from `gc.collect(); gc.freeze()`), and
+wall, host and device ms of one decode step per bucket (rows active) and of prefill forwards (one slice, and
+the same tokens as 2, 4 and 12 packed slices: the host time should not grow with the slices; device ms is
+the forward's GPU time alone, its launches queued behind a filler, `device_ms`). `--sweep` adds burst rows
+of the engine systems at other prefill budgets and overlaps (and the static runner at the same budgets).
+Markdown on stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule
+allows.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import random
 import sys
@@ -67,11 +76,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dsv4_native import _backend  # noqa: E402
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
-from dsv4_native.engine import DSV4Engine, EngineStats, StopConditions  # noqa: E402
+from dsv4_native.engine import DSV4Engine, EngineStats, PackedPrefill, StopConditions  # noqa: E402
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
-from dsv4_native.prefill import DEFAULT_CHUNK, PromptSlice, forward_chunks  # noqa: E402
+from dsv4_native.prefill import DEFAULT_CHUNK, PrefillGraphs, PromptSlice, forward_chunks  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 
 SIZES = {"tiny": TINY, "mid": MID}
@@ -128,6 +137,34 @@ def sync(device: str) -> None:  # graphlint: cold
         torch.cuda.synchronize()
 
 
+class GcTimer:
+    """Seconds the cyclic garbage collector ran, and its full (generation 2) passes, while active: a timed run
+    starts with `gc.collect(); gc.freeze()` (the setup's objects, torch's and transformers' modules, are then
+    never traversed again), the same for every system, and this says what collection cost inside the run."""
+
+    def __init__(self) -> None:
+        self.seconds, self.full, self._t = 0.0, 0, 0.0
+
+    def __enter__(self) -> "GcTimer":
+        gc.collect()
+        gc.freeze()
+        gc.callbacks.append(self._on)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._on)
+
+    def _on(self, phase: str, info: dict) -> None:  # graphlint: cold
+        if phase == "start":
+            self._t = time.perf_counter()
+            return
+        self.seconds += time.perf_counter() - self._t
+        self.full += info.get("generation") == 2
+
+    def note(self) -> str:  # graphlint: cold
+        return f"gc {self.seconds:.2f} s ({self.full} full passes)"
+
+
 def wait_until(t0: float, t: float) -> None:  # graphlint: cold
     delay = t0 + t - time.perf_counter()
     if delay > 0:
@@ -139,9 +176,11 @@ def wait_until(t0: float, t: float) -> None:  # graphlint: cold
 
 
 def run_engine(runner: DSV4Runner, reqs: list[Request], chunk: Optional[int],  # graphlint: cold
-               overlap: Optional[int]) -> tuple[float, list[float], list[float], EngineStats]:
-    """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times."""
-    engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap)
+               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None
+               ) -> tuple[float, list[float], list[float], EngineStats]:
+    """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times (`graphs`: its prefill's
+    row-wise parts as graph replays)."""
+    engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, prefill=PackedPrefill(graphs))
     t0 = time.perf_counter()
     order = sorted(range(len(reqs)), key=lambda i: reqs[i].arrival)
     outs, nxt = [], 0
@@ -221,11 +260,33 @@ def state_bytes(model: DSV4Model) -> int:  # graphlint: cold
     return sum(seen.values())
 
 
-def runner_generate(runner: DSV4Runner) -> Callable[[list[Request]], None]:  # graphlint: cold
+@dataclass
+class StaticSplit:
+    """The static batches' time by phase (`DSV4Runner.last_generate` summed over the batches)."""
+
+    prefill_s: float = 0.0
+    decode_s: float = 0.0
+    steps: int = 0
+
+    def note(self) -> str:  # graphlint: cold
+        per_step = self.decode_s / max(self.steps, 1) * 1e3
+        return (f"prefill {self.prefill_s:.2f} s, decode {self.decode_s:.2f} s ({self.steps} steps, "
+                f"{per_step:.2f} ms a step with the host's token read)")
+
+
+def runner_generate(runner: DSV4Runner, chunk: Optional[int] = None,  # graphlint: cold
+                    split: Optional[StaticSplit] = None,
+                    graphs: Optional[PrefillGraphs] = None) -> Callable[[list[Request]], None]:
     def generate(group: list[Request]) -> None:
-        outs = runner.generate([r.prompt for r in group], max_new_tokens=max(r.out_len for r in group))
+        outs = runner.generate([r.prompt for r in group], max_new_tokens=max(r.out_len for r in group),
+                               prefill_chunk=chunk, prefill_graphs=graphs)
         if any(len(o) < r.out_len for o, r in zip(outs, group)):
             raise RuntimeError("the static runner stopped early")
+        if split is not None:
+            last = runner.last_generate
+            split.prefill_s += last.prefill_s
+            split.decode_s += last.decode_s
+            split.steps += last.steps
     return generate
 
 
@@ -269,9 +330,18 @@ def speedups(results: list[Result]) -> str:  # graphlint: cold
     out = []
     for pattern in ("burst", "poisson"):
         for system in sorted({r.system for r in results if r.system.startswith("engine")}):
-            if (system, pattern) in tps and ("static runner", pattern) in tps:
-                ratio = tps[system, pattern] / tps["static runner", pattern]
-                out.append(f"{system} / static throughput, {pattern}: **{ratio:.2f}x**")
+            if (system, pattern) not in tps:
+                continue
+            # against the static runner with the same prefill ("pg": graphs; "c4096": budget) if it ran, and
+            # against the plain one (the current runner, eager prefill at the default budget)
+            words = system.split()
+            budget = [w for w in words if w[:1] == "c" and w[1:].isdigit()]
+            pg = ["pg"] if "pg" in words else []
+            same = [" ".join(["static runner", *pg, *budget]), " ".join(["static runner", *pg])]
+            for static in dict.fromkeys([next((s for s in same if (s, pattern) in tps), ""), "static runner"]):
+                if (static, pattern) in tps:
+                    ratio = tps[system, pattern] / tps[static, pattern]
+                    out.append(f"{system} / {static} throughput, {pattern}: **{ratio:.2f}x**")
     return "\n".join(out)
 
 
@@ -295,27 +365,68 @@ def _timed(fn: Callable[[], object], device: str, repeats: int) -> tuple[float, 
 
 
 @torch.no_grad()
-def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: int,  # graphlint: cold
-                  device: str, dispatch_ab: bool = False) -> str:
-    """Decode step ms per bucket with every row of it active at ~`prompt_len` positions, and prefill forward ms
-    (wall and host) for one slice of 2 x `chunk` and of `chunk` tokens, the same tokens as 4 and as 12 packed
-    slices, and one of the 4 alone: the host time of a forward should not grow with its slices. `dispatch_ab`:
-    each forward also with the custom ops called through the dispatcher (`_backend.EAGER_DIRECT` off)."""
-    slots = max(runner.buckets)
-    io = model.io
+def decode_parts(model: DSV4Model, runner: DSV4Runner, prompt: list[int], buckets: set[int],  # graphlint: cold
+                 device: str) -> list[str]:
+    """Table rows: wall and host ms of one decode step per bucket, its rows all live at `len(prompt)`."""
+    io, slots = model.io, max(buckets)
     io.eos_id.fill_(-1)
-    prompt = [7 + i % 50 for i in range(prompt_len)]
     model.prefill(list(range(slots)), [prompt] * slots)
-    lines = ["| part | wall ms | host ms |", "|---|---|---|"]
-    for bucket in sorted({min(runner.buckets), 8 if 8 in runner.buckets else slots, slots}):
+    lines = []
+    for bucket in sorted(buckets):
         io.active.zero_()
         io.active[:bucket].fill_(True)
         wall, host = _timed(lambda: runner.step(bucket), device, 20)
-        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {wall:.2f} | {host:.2f} |")
+        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {wall:.2f} | {host:.2f} | - |")
     io.active.zero_()
     for slot in range(slots):
         model.release_kv(slot)
-    cases = {f"prefill forward, 1 slice x {2 * chunk} tokens": [2 * chunk],
+    return lines
+
+
+def device_ms(fn: Callable[[], object], host_ms: float, repeats: int = 3) -> float:  # graphlint: cold
+    """Median device ms of `fn` without its host time: the stream is first given GEMMs lasting about twice `fn`'s
+    host time (+ 5 ms), so every launch of `fn` is queued before the device reaches it, and CUDA events time
+    `fn`'s work alone. NaN when the filler did not outlast the launches (the device waited on the host)."""
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.mm(a, a)
+    start.record()
+    torch.mm(a, a)
+    end.record()
+    end.synchronize()
+    n_fill = math.ceil((2 * host_ms + 5) / start.elapsed_time(end))
+    times = []
+    for _ in range(repeats):
+        events = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
+        events[0].record()
+        for _ in range(n_fill):
+            torch.mm(a, a)
+        events[1].record()
+        t = time.perf_counter()
+        fn()
+        launched = (time.perf_counter() - t) * 1e3
+        events[2].record()
+        events[2].synchronize()
+        fill = events[0].elapsed_time(events[1])
+        times.append(events[1].elapsed_time(events[2]) if fill > launched else math.nan)
+    return sorted(times)[len(times) // 2]
+
+
+@torch.no_grad()
+def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: int,  # graphlint: cold
+                  device: str, dispatch_ab: bool = False, graphs: Optional[PrefillGraphs] = None) -> str:
+    """Decode step ms per bucket with every row of it active at ~`prompt_len` positions, and prefill forward ms
+    (wall, host, device) for two packed slices of 2 x `chunk` tokens, one of 2 x `chunk` and of `chunk` tokens,
+    the same tokens as 4 and as 12 packed slices, and one of the 4 alone: the host time of a forward should not
+    grow with its slices. `dispatch_ab`: each forward also with the custom ops called through the dispatcher
+    (`_backend.EAGER_DIRECT` off); `graphs`: each also with its row-wise parts as graph replays."""
+    slots = max(runner.buckets)
+    prompt = [7 + i % 50 for i in range(prompt_len)]
+    lines = ["| part | wall ms | host ms | device ms |", "|---|---|---|---|"]
+    lines += decode_parts(model, runner, prompt, {min(runner.buckets), 8 if 8 in runner.buckets else slots, slots},
+                          device)
+    cases = {f"prefill forward, 2 slices x {2 * chunk} tokens (packed)": [2 * chunk] * min(2, slots),
+             f"prefill forward, 1 slice x {2 * chunk} tokens": [2 * chunk],
              f"prefill forward, 1 slice x {chunk} tokens": [chunk]}
     for parts in sorted({min(4, slots), min(12, slots)} - {1}):
         cases[f"prefill forward, {parts} slices x {chunk // parts} tokens (packed)"] = [max(chunk // parts, 1)] * parts
@@ -324,14 +435,50 @@ def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: 
         for slot, n in enumerate(lens):
             model.reserve_kv(slot, n)
         slices = [PromptSlice(slot, 0, (prompt * (n // len(prompt) + 1))[:n]) for slot, n in enumerate(lens)]
-        for direct in (False, True) if dispatch_ab else (True,):
+        variants = [(direct, None) for direct in ((False, True) if dispatch_ab else (True,))]
+        for direct, pg in variants + ([(True, graphs)] if graphs is not None else []):
             _backend.EAGER_DIRECT = direct
-            wall, host = _timed(lambda: forward_chunks(model, slices, exact=device != "cuda"), device, 3)
-            label = name if direct or not dispatch_ab else f"{name}, ops dispatched"
-            lines.append(f"| {label} | {wall:.1f} | {host:.1f} |")
+
+            def forward() -> None:
+                forward_chunks(model, slices, exact=device != "cuda", graphs=pg)
+
+            wall, host = _timed(forward, device, 3)
+            dev = f"{device_ms(forward, host):.1f}" if device == "cuda" else "-"
+            label = f"{name}, ops dispatched" if not direct else f"{name}, graphs" if pg is not None else name
+            lines.append(f"| {label} | {wall:.1f} | {host:.1f} | {dev} |")
         for slot in range(len(lens)):
             model.release_kv(slot)
     return "\n".join(lines)
+
+
+def parse_sweep(text: str) -> list[tuple[int, Optional[int]]]:  # graphlint: cold
+    """`--sweep` "CHUNK:OVERLAP,..." (OVERLAP may be empty: the default) as (chunk, overlap) pairs."""
+    out = []
+    for item in filter(None, text.split(",")):
+        c, _, o = item.partition(":")
+        if not c.isdigit() or int(c) < 1 or (o and not o.isdigit()):
+            raise ValueError(f"--sweep items are CHUNK:OVERLAP with a positive CHUNK, got {item!r}")
+        out.append((int(c), int(o) if o else None))
+    return out
+
+
+def sweep_runs(args: argparse.Namespace, systems: list[str], chunk: int,  # graphlint: cold
+               runners: dict[str, Optional[DSV4Runner]], engine_on: Callable, static_on: Callable,
+               pg: bool) -> dict:
+    """The `--sweep` systems by name: each engine system (of `systems`, base names) per (chunk, overlap), and
+    the static runner per chunk other than `chunk` (the same budget for its prefill: its own best, as for the
+    engine); with the prefill graphs when `pg`."""
+    out: dict[str, Callable[[list[Request]], Result]] = {}
+    tag = " pg" if pg else ""
+    bases = {name.split()[0] for name in systems}
+    for c, o in parse_sweep(args.sweep):
+        for name in ("engine", "engine-kv"):
+            if name in bases and runners.get(name) is not None:
+                label = f"{name}{tag} c{c} o{'default' if o is None else o}"
+                out[label] = engine_on(label, runners[name], c, o, pg)
+        if "static" in bases and c != chunk:
+            out.setdefault(f"static runner{tag} c{c}", static_on(f"static runner{tag} c{c}", c, pg))
+    return out
 
 
 def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint: cold
@@ -352,6 +499,14 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                    help=f"engine prefill token budget per iteration (default: {DEFAULT_CHUNK})")
     p.add_argument("--overlap", type=int, default=None,
                    help="decode steps launched inside a prefill forward (default: one between each two layers)")
+    p.add_argument("--sweep", default="",
+                   help="burst only, after every other run: the engine systems again at each CHUNK:OVERLAP "
+                        "(e.g. 4096:5,2048:15; an empty OVERLAP is the default), the static runner at each "
+                        "other CHUNK (its prefill budget); each configuration warmed up right before its run")
+    p.add_argument("--prefill-graphs", choices=("off", "on", "both"), default="both",
+                   help="the engine's and the static runner's prefill with its row-wise parts as CUDA graphs "
+                        "per row bucket (rows named '... pg'), without, or both (Poisson: only with); the sweep "
+                        "uses them unless off")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,engine-kv,static,hf")
@@ -380,6 +535,10 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
         p.error("--parts-only and --no-parts exclude each other")
     if args.parts_only:
         args.systems = ""
+    try:
+        parse_sweep(args.sweep)
+    except ValueError as exc:
+        p.error(str(exc))
     if args.kv_budget not in ("static", "off") and not args.kv_budget.isdigit():
         p.error(f"--kv-budget must be 'static', 'off' or a token count, got {args.kv_budget!r}")
     return args
@@ -418,18 +577,38 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
                   f"{args.slots} slots (weights included; the rest is per-slot state: window ring, compressor "
                   f"states, indexer scores, workspaces)")
 
-    def engine_on(name: str, run: DSV4Runner) -> Callable[[list[Request]], Result]:
+    graph_sets: dict[tuple[int, int], PrefillGraphs] = {}
+
+    def graphs_for(m: DSV4Model, rows: int) -> PrefillGraphs:
+        """One captured `PrefillGraphs` per model and row budget (CPU: the padded parts, eager)."""
+        key = (id(m), rows)
+        if key not in graph_sets:
+            graph_sets[key] = PrefillGraphs(m, max_rows=rows).capture()
+        return graph_sets[key]
+
+    def engine_on(name: str, run: DSV4Runner, e_chunk: int = chunk, overlap: Optional[int] = args.overlap,
+                  pg: bool = False) -> Callable[[list[Request]], Result]:
         def engine(reqs: list[Request]) -> Result:
-            wall, lat, ttft, stats = run_engine(run, reqs, chunk, args.overlap)
-            return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft, stats.summary(),
-                          stats.decode_rows / max(stats.decode_steps, 1), max(run.buckets))
+            graphs = graphs_for(run.model, e_chunk) if pg else None
+            with GcTimer() as gc_time:
+                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs)
+            return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft,
+                          f"{stats.summary()}; {gc_time.note()}", stats.decode_rows / max(stats.decode_steps, 1),
+                          max(run.buckets))
         return engine
 
-    def static(reqs: list[Request]) -> Result:
-        model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
-        wall, lat, tokens = run_static(runner_generate(runner), reqs, args.slots, device)
-        return Result("static runner", "", len(reqs), tokens, wall, lat, notes=static_utilisation(reqs, args.slots),
-                      live_rows=static_live_rows(reqs, args.slots)[1], slots=args.slots)
+    def static_on(name: str, s_chunk: int = chunk, pg: bool = False) -> Callable[[list[Request]], Result]:
+        def static(reqs: list[Request]) -> Result:
+            model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
+            split = StaticSplit()
+            graphs = graphs_for(model, s_chunk) if pg else None
+            with GcTimer() as gc_time:
+                wall, lat, tokens = run_static(runner_generate(runner, s_chunk, split, graphs), reqs, args.slots,
+                                               device)
+            return Result(name, "", len(reqs), tokens, wall, lat,
+                          notes=f"{static_utilisation(reqs, args.slots)}; {split.note()}; {gc_time.note()}",
+                          live_rows=static_live_rows(reqs, args.slots)[1], slots=args.slots)
+        return static
 
     def hf_static(reqs: list[Request]) -> Result:
         sub = reqs[:args.hf_requests]
@@ -439,28 +618,61 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         return Result(f"hf generate (first {len(sub)})", "", len(sub), tokens, wall, lat, notes=note,
                       slots=args.hf_batch)
 
-    runs = {"engine": engine_on("engine", runner), "static": static, "hf": hf_static}
-    if "engine-kv" in systems:
-        runs["engine-kv"] = engine_on("engine-kv", kv_runner)
-    unknown = [name for name in systems if name not in runs]
+    unknown = [name for name in systems if name not in ("engine", "engine-kv", "static", "hf")]
     if unknown:
-        raise SystemExit(f"unknown --systems {unknown}; choose from {sorted(runs)}")
+        raise SystemExit(f"unknown --systems {unknown}; choose from engine, engine-kv, static, hf")
+    runs: dict[str, Callable[[list[Request]], Result]] = {"hf": hf_static}
+    pgs = {"off": [False], "on": [True], "both": [False, True]}[args.prefill_graphs]
+    for pg in pgs:  # system key -> run; " pg": the prefill's row-wise parts as CUDA graphs (PrefillGraphs)
+        tag = " pg" if pg else ""
+        runs[f"engine{tag}"] = engine_on(f"engine{tag}", runner, pg=pg)
+        runs[f"static{tag}"] = static_on(f"static runner{tag}", pg=pg)
+        if "engine-kv" in systems:
+            runs[f"engine-kv{tag}"] = engine_on(f"engine-kv{tag}", kv_runner, pg=pg)
+    systems = [f"{name}{' pg' if pg else ''}" for name in systems for pg in (pgs if name != "hf" else [False])]
+    sweep = sweep_runs(args, systems, chunk, {"engine": runner, "engine-kv": kv_runner if layout else None},
+                       engine_on, static_on, pgs[-1])
     # warm-up outside the timings: Triton specialises integer arguments on == 1 and % 16 == 0, so the prefill
     # kernels are compiled for forwards of 1, 16 and 99 rows (one request at a time: one forward each), then
     # for packed forwards of several slices, with a row count off and on a multiple of 16 (119, then 128)
     lengths = sorted({min(args.prompt_max, n) for n in (2, 17, 100, 11)})
     warm = [Request(0.0, (base[0].prompt * (n // len(base[0].prompt) + 1))[:n], 2) for n in lengths]
+    runs.update(sweep)
+    broken: set[str] = set()  # a system whose warm-up failed is reported and left out, the others still run
+
+    def warm_up(name: str, batches: list[list[Request]]) -> None:
+        try:
+            for batch in batches:
+                runs[name](batch)
+        except Exception as exc:  # one failing system must not waste the device run
+            print(f"| {name} | warm-up | failed: {type(exc).__name__}: {exc} |", flush=True)
+            broken.add(name)
+
     for name in systems:
-        for request in warm:
-            runs[name]([request])
-        if name != "hf":
-            runs[name]([r for r in warm if len(r.prompt) != 11])
-            runs[name]([r for r in warm if len(r.prompt) != 2])
-            # and a burst of the workload's first requests: a lone engine run with a warm Triton cache took
-            # 7.7 s where the same burst, timed first after these shapes only, took 15.4 s on the H200
-            runs[name]([Request(0.0, r.prompt, r.out_len) for r in base[:2 * args.slots]])
-    parts = "" if args.no_parts else measure_parts(model, runner, min(1024, args.prompt_max), chunk, device,
-                                                   args.dispatch_ab)
+        if name.endswith(" pg") and name[:-3] in systems:
+            continue  # the same model and shapes as its eager twin (and the padded parts run in every forward)
+        packed = [[r for r in warm if len(r.prompt) != 11], [r for r in warm if len(r.prompt) != 2]]
+        warm_up(name, [[request] for request in warm] + (packed if name != "hf" else []))
+    # and a burst of the workload's first requests per configuration (its forwards' row counts and workspace
+    # sizes): a lone engine run with a warm Triton cache took 7.7 s where the same burst, timed first after
+    # the shapes above only, took 15.4 s on the H200
+    first_burst = [Request(0.0, r.prompt, r.out_len) for r in base[:2 * args.slots]]
+    for name in [n for n in systems if n != "hf"]:  # (the sweep's configurations: right before their run)
+        warm_up(name, [first_burst])
+    part_graphs = None
+    if args.prefill_graphs != "off" and not args.no_parts:
+        try:
+            part_graphs = graphs_for(model, 4 * chunk)
+        except Exception as exc:
+            print(f"| prefill graphs for the parts | failed: {type(exc).__name__}: {exc} |", flush=True)
+    parts = "" if args.no_parts else measure_parts(
+        model, runner, min(1024, args.prompt_max), chunk, device, args.dispatch_ab, part_graphs)
+    if parts and layout:  # the equal-KV engine's larger buckets (its replays: ~111 rows of up to 256)
+        big = {b for b in kv_runner.buckets if b > args.slots}
+        per_slot = (kv_model.kv.allocator.num_blocks - 1) // max(big, default=1) * kv_model.kv.block_tokens
+        if big and per_slot >= 2:  # every slot's prompt in the pool
+            parts += "\n" + "\n".join(decode_parts(kv_model, kv_runner, [7 + i % 50 for i in range(
+                min(1024, args.prompt_max, per_slot))], big, device))
     if parts:
         print(parts, flush=True)
     if layout:
@@ -471,11 +683,19 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     hf_patterns = [p for p in args.hf_patterns.split(",") if "hf" in systems and p in patterns]
     plan = []
     for pattern in patterns:
-        plan += [(pattern, n) for n in systems if n != "hf"]
+        # Poisson is arrival-bound (~requests / rate whatever the system): with both prefills, only the graphs'
+        both = args.prefill_graphs == "both" and pattern != "burst"
+        plan += [(pattern, n) for n in systems if n != "hf" and not (both and not n.endswith(" pg"))]
         plan += [(pattern, "hf")] if pattern in hf_patterns else []
+    plan += [("burst", n) for n in sweep] if "burst" in patterns else []  # the sweep last, burst only
     for pattern, name in plan:
         if args.deadline is not None and time.perf_counter() - start > args.deadline:
-            skipped.append(f"{name} {pattern}")
+            skipped.append(f"{name} {pattern} (past --deadline)")
+            continue
+        if name in sweep and name not in broken:
+            warm_up(name, [first_burst])
+        if name in broken:
+            skipped.append(f"{name} {pattern} (its warm-up failed)")
             continue
         try:
             result = runs[name](with_arrivals(base, pattern, args.rate, args.seed))
@@ -500,7 +720,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     runs_report = [table(results), "", speedups(results), "", *notes, ""] if systems else []
     report = "\n".join([head, *runs_report,
                         *(["### parts (device timings)", "", parts, ""] if parts else []),
-                        *([f"skipped (past --deadline): {', '.join(skipped)}", ""] if skipped else []),
+                        *([f"skipped: {', '.join(skipped)}", ""] if skipped else []),
                         f"total {time.perf_counter() - start:.0f} s", ""])
     print("\n" + report)
     if args.out:

@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from torch._library.custom_ops import OPDEFS  # noqa: E402
 from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 
+from dsv4_native._backend import op_body  # noqa: E402
 from dsv4_native._model_configs import MID, TINY, hf_config  # noqa: E402
 from dsv4_native.model import CSA, HCA, SWA, DSV4Config, DSV4Model  # noqa: E402
 
@@ -119,11 +120,11 @@ class _ProxyMode(TorchDispatchMode):
         kwargs = kwargs or {}
         ns, name = func.namespace, func._schema.name.split("::")[-1]
         if ns != "aten":
-            opdef = OPDEFS.get(f"{ns}::{name}")
-            if opdef is None:
-                raise ValueError(f"cannot count inside {func}: not a torch.library.custom_op")
+            body = op_body(OPDEFS.get(f"{ns}::{name}"))
+            if body is None:
+                raise ValueError(f"cannot count inside {func}: not a torch.library.custom_op with a known body")
             with self:  # the op's Python body, under the mode again
-                return opdef._init_fn(*args, **kwargs)
+                return body(*args, **kwargs)
         if would_sync(name, args, kwargs):
             self.sections.current.syncs[name] += 1
         if name not in VIEW_OPS and not func.is_view:

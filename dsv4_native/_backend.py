@@ -18,10 +18,12 @@ call on the dev box, ~40 % of an eager prefill forward's host time with its 57 o
 
 from __future__ import annotations
 
+import inspect
 import os
+import warnings
 from functools import lru_cache, update_wrapper
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import torch
 import torch.nn.functional as F
@@ -138,22 +140,52 @@ def choice_table() -> str:
 EAGER_DIRECT = True
 
 
+def op_body(op: Any) -> Optional[Callable[..., Any]]:
+    """The Python function a `torch.library.custom_op` was built from, or None where this torch does not keep it.
+
+    torch has no public accessor for it (2.13): `CustomOpDef` keeps it as the private `_init_fn`. It is taken only
+    when it is a plain function whose parameters are the op's schema arguments, in order (public
+    `torch.library.infer_schema` against the op's own schema string), so a torch that drops, renames or changes
+    the attribute yields None (callers fall back to the op: slower, same results) instead of a wrong callable."""
+    body = getattr(op, "_init_fn", None)
+    if not inspect.isfunction(body):
+        return None
+    try:
+        schema = op._opoverload._schema
+        mutates = [a.name for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write]
+        if torch.library.infer_schema(body, mutates_args=mutates) != str(schema)[str(schema).index("("):]:
+            return None
+    except Exception:  # any change of these internals: not the body we know how to call
+        return None
+    return body
+
+
 def eager_direct(op: Any) -> Callable[..., Any]:
     """A `torch.library.custom_op` that eager callers run as its plain Python body (the same kernels, on the
     same stream: CUDA-graph capture records the same launches), and that stays the op wherever the op is
     needed: under torch.compile / export tracing, under any dispatch mode (fake tensors, the launch counter)
     and with `EAGER_DIRECT` off. Use it as the outermost decorator; `register_fake` and `op` reach the op itself.
 
+    Where this torch does not expose the body (`op_body` None) every call goes through the op, with one
+    warning at import (`call.direct` is False; `tests/dsv4/test_prefill_launches.py` fails then, so a torch
+    upgrade cannot lose the ~70-150 us a call silently).
+
     Inference only: the body runs without the op's autograd check (no dsv4 op has a backward)."""
-    body = op._init_fn
+    body = op_body(op)
+    if body is None:
+        warnings.warn(f"dsv4_native: no Python body found for custom op {getattr(op, '_name', op)!r} on torch "
+                      f"{torch.__version__}; its eager calls go through the dispatcher (same results, more host "
+                      f"time per call)", RuntimeWarning, stacklevel=2)
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        if not EAGER_DIRECT or torch.compiler.is_compiling() or torch._C._len_torch_dispatch_stack():
+        if (body is None or not EAGER_DIRECT or torch.compiler.is_compiling()
+                or torch._C._len_torch_dispatch_stack()):
             return op(*args, **kwargs)
         return body(*args, **kwargs)
 
-    update_wrapper(call, body)
-    call.op, call.register_fake = op, op.register_fake  # type: ignore[attr-defined]
+    if body is not None:
+        update_wrapper(call, body)
+    call.op, call.register_fake, call.direct = op, op.register_fake, body is not None  # type: ignore[attr-defined]
     return call
 
 

@@ -22,7 +22,8 @@ The decode rows are not part of the prefill forward (they replay their own graph
 budget. The eager prefill forward was launch-bound (~1,470 launches for 6 layers and one slice, +314 per
 slice; 453 for any slice count now, `benchmarks/bench_engine_schedule.py`), and a short forward still leaves
 the device idle while the host issues it, so the engine also launches up to `overlap` decode steps *between
-the forward's layers* (default: one between each two layers; they touch no slot being prefilled): decode fills
+the forward's layers* (default: one between each two layers, more than the gaps: ceil(overlap / gaps) per gap;
+they touch no slot being prefilled): decode fills
 the device while the host launches the prefill, and running requests get several tokens per prefill
 iteration instead of waiting a whole forward per token. The host never waits for the step it just
 launched. Per-request host work per iteration is only the token append and stop check of each live row; KV
@@ -60,7 +61,7 @@ import torch
 
 from .kv_pages import PagedKV
 from .model import DSV4Model
-from .prefill import DEFAULT_CHUNK, PromptSlice, fill_budget, forward_chunks
+from .prefill import DEFAULT_CHUNK, PrefillGraphs, PromptSlice, fill_budget, forward_chunks
 from .runner import DSV4Runner
 from .sampler import SamplingParams
 
@@ -213,15 +214,21 @@ class ChunkPrefill(Protocol):
 
 class PackedPrefill:
     """All slices of an iteration in one forward (`dsv4_native.prefill.forward_chunks`): the row-wise work
-    (projections, mHC, experts) and the launches once for every request being prefilled."""
+    (projections, mHC, experts) and the launches once for every request being prefilled. `graphs`
+    (`prefill.PrefillGraphs`, captured): the row-wise parts between the attention cores as graph replays of
+    the forward's padded row bucket."""
 
     rows: Optional[int] = None
     default_chunk = DEFAULT_CHUNK
 
+    def __init__(self, graphs: Optional[PrefillGraphs] = None) -> None:
+        self.graphs = graphs
+
     @torch.no_grad()
     def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
                  between_layers: Optional[Callable[[], None]] = None) -> None:
-        forward_chunks(model, slices, not model.embed.is_cuda, between_layers)  # exact (bitwise) on CPU
+        # exact (bitwise) on CPU
+        forward_chunks(model, slices, not model.embed.is_cuda, between_layers, self.graphs)
 
 
 def default_prefill() -> ChunkPrefill:
@@ -314,6 +321,8 @@ class DSV4Engine:
         if self.overlap < 0:
             raise ValueError(f"overlap must be >= 0, got {overlap}")
         self.runner, self.model = runner, runner.model
+        # an overlap above the layer gaps launches several steps per gap (spread evenly, the earliest gaps first)
+        self._per_gap = -(-self.overlap // max(len(runner.model.layers) - 1, 1))
         cfg, io = self.model.cfg, self.model.io
         self.cache = cache if cache is not None else default_cache_manager(self.model)
         self.detokenize, self.seed, self.clock = detokenize, seed, clock
@@ -465,8 +474,9 @@ class DSV4Engine:
         before = st.decode_steps
 
         def between_layers() -> None:  # decode steps fill the device while the host launches the forward
-            if st.decode_steps - before < self.overlap:
-                self._launch_decode()
+            for _ in range(self._per_gap):
+                if st.decode_steps - before >= self.overlap or not self._launch_decode():
+                    return
 
         self.prefill(self.model, [PromptSlice(req.slot, a, req.prompt[a:b]) for req, a, b in plan], between_layers)
         st.overlapped_steps += st.decode_steps - before

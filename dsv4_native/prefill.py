@@ -37,6 +37,7 @@ blocks are reserved (the slot's old ones released) before its first chunk.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, TypeVar
 
@@ -263,13 +264,15 @@ def _entry_rows(slices: Sequence[PromptSlice], ratio: int, max_len: int,  # grap
 
 @torch.no_grad()
 def prefill_chunked(model: DSV4Model, slots: Sequence[int], prompts: Sequence[Sequence[int]],  # graphlint: cold
-                    chunk: int = DEFAULT_CHUNK, exact: Optional[bool] = None) -> None:
+                    chunk: int = DEFAULT_CHUNK, exact: Optional[bool] = None,
+                    graphs: Optional["PrefillGraphs"] = None) -> None:
     """Prefill every prompt but its last token into its slot, `chunk` tokens per forward (the prompts packed
     side by side: one forward can hold several prompts' slices), then admit the slot at its last prompt
     token so the next decode step samples the first new token.
 
     Other slots' state is untouched and their `active` flags are kept. `exact` (default: on CPU) makes the
-    state bitwise equal to token-by-token decode in fp32; see the module docstring.
+    state bitwise equal to token-by-token decode in fp32; see the module docstring. `graphs`: the row-wise
+    parts padded to row buckets (`PrefillGraphs`, `forward_chunks`).
     """
     cfg, io = model.cfg, model.io
     _check_request(cfg.max_batch, cfg.max_len, slots, prompts, chunk)
@@ -283,7 +286,7 @@ def prefill_chunked(model: DSV4Model, slots: Sequence[int], prompts: Sequence[Se
         plan = fill_budget(((i, done[i], len(p) - 1) for i, p in enumerate(prompts)), chunk)
         if not plan:
             break
-        forward_chunks(model, [PromptSlice(slots[i], a, prompts[i][a:b]) for i, a, b in plan], exact)
+        forward_chunks(model, [PromptSlice(slots[i], a, prompts[i][a:b]) for i, a, b in plan], exact, graphs=graphs)
         for i, _, b in plan:
             done[i] = b
     for slot, prompt in zip(slots, prompts):
@@ -305,32 +308,196 @@ def _check_request(max_batch: int, max_len: int, slots: Sequence[int], prompts: 
 
 @torch.no_grad()
 def forward_chunks(model: DSV4Model, slices: Sequence[PromptSlice], exact: bool,  # graphlint: cold
-                   between_layers: Optional[Callable[[], None]] = None) -> None:
+                   between_layers: Optional[Callable[[], None]] = None,
+                   graphs: Optional["PrefillGraphs"] = None) -> None:
     """Every slice's tokens through every layer in ONE forward (rows = the slices side by side, distinct
     slots): fills each slot's caches and compressor states as token-by-token decode would (no logits: the
     last prompt token goes through the next decode step). The row-wise parts (embedding, mHC, projections,
     RoPE, router, experts) run once over all rows; the per-sequence parts (compressors, indexer scores) once
     per slice; the attention gathers every row's decode index list from one packed KV source.
     `between_layers` is called after every layer but the last (the engine launches decode steps there: they
-    touch no slot being prefilled)."""
+    touch no slot being prefilled).
+
+    The last layer runs only what leaves state behind (its hc_pre, the projections, the compressors and the
+    window-ring write): its attention output, the mHC sites after it and its MoE feed only the logits, which a
+    prefill does not make (~1/6 of the attention and MoE work and launches of a 6-layer forward).
+
+    `graphs` (`PrefillGraphs`): the row-wise parts between the attention cores run padded to a row bucket, as
+    CUDA graph replays where captured (a forward with more rows than its largest bucket runs as below)."""
     if not slices:
         return
     cfg = model.cfg
     rows = _Rows.build(slices, model)
+    if graphs is not None and graphs.exact != exact:
+        raise ValueError(f"prefill graphs built with exact={graphs.exact}, forward called with exact={exact}")
+    padded = graphs.bucket(rows.n_rows) if graphs is not None else None
+    if padded is not None:
+        _forward_padded(model, rows, exact, between_layers, padded)
+        return
     h = model.embed.index_select(0, rows.ids.clamp(0, cfg.vocab - 1))
     x = h.unsqueeze(1).expand(rows.n_rows, HC, cfg.dim).contiguous()
     # as in the decode step: each block norm runs inside its site's hc_pre, and each site's mix partials are
     # written by the previous site's hc_post (into one workspace: the stream orders the read before the write)
     ws = mix_workspace(rows.n_rows, cfg.dim, device=x.device)
     scratch = _Scratch(x.device)
-    for i, layer in enumerate(model.layers):
+    *body, last = model.layers
+    for i, layer in enumerate(body):
         if i and between_layers is not None:
             between_layers()
         x = _hc_site(layer.attn_hc, layer.attn_norm, x, rows.active, ws, i > 0, layer.ffn_hc.fn,
                      lambda y: _attention(layer.attn, y, rows, model.rope, exact), scratch)
-        nxt = model.layers[i + 1].attn_hc.fn if i + 1 < len(model.layers) else None
-        x = _hc_site(layer.ffn_hc, layer.ffn_norm, x, rows.active, ws, True, nxt,
+        x = _hc_site(layer.ffn_hc, layer.ffn_norm, x, rows.active, ws, True, model.layers[i + 1].attn_hc.fn,
                      lambda y: _moe(layer.moe, y.contiguous(), rows.ids, rows.active, exact, scratch), scratch)
+    if body and between_layers is not None:
+        between_layers()
+    y, _, _ = _hc_pre_site(last.attn_hc, last.attn_norm, x, rows.active, ws, bool(body), scratch)
+    _attention(last.attn, y, rows, model.rope, exact, output=False)
+
+
+def _forward_padded(model: DSV4Model, rows: _Rows, exact: bool,  # graphlint: cold
+                    between_layers: Optional[Callable[[], None]], padded: "_PaddedRows") -> None:
+    """`forward_chunks` with the row-wise parts on a row bucket's static buffers (`_PaddedRows`): the stateful
+    halves of the attention (compressors, indexer, sparse attention, ring writes: per-forward metadata) run
+    eagerly on the first R rows, everything between them is one part (a graph replay when captured); the
+    padding rows are inactive, so every kernel skips them."""
+    n = rows.n_rows
+    padded.load(rows)
+    proj = padded.run(0)
+    *body, last = model.layers
+    for i, layer in enumerate(body):
+        if i and between_layers is not None:
+            between_layers()
+        padded.oh[:n].copy_(_attend(layer.attn, proj.head(n), rows, model.rope, exact, True, padded.xa.dtype))
+        proj = padded.run(i + 1)
+    if body and between_layers is not None:
+        between_layers()
+    _attend(last.attn, proj.head(n), rows, model.rope, exact, False, padded.xa.dtype)
+
+
+class _PaddedRows:
+    """One row bucket of `PrefillGraphs`: static buffers of `n` rows (token ids, positions, active flags, the two
+    mHC stream buffers the sites alternate between, the attention rows before their output projection, the mix
+    workspace, the sites' and MoE's workspaces) and the forward's row-wise parts over them: part 0 is layer 0's
+    attention-site hc_pre and projections; part i + 1 takes layer i's attention rows `oh` through its output
+    projection, attention-site hc_post, whole FFN site, and layer i + 1's attention-site hc_pre and projections.
+    A part returns its `_Projected` rows. Each part is one CUDA graph once `capture`d (its outputs then are the
+    graph's, held for its replays)."""
+
+    def __init__(self, model: DSV4Model, n: int, exact: bool) -> None:
+        cfg, dev, dtype = model.cfg, model.embed.device, model.embed.dtype
+        self.model, self.n, self.exact = model, n, exact
+        self.ids = torch.zeros(n, dtype=torch.int64, device=dev)
+        self.pos = torch.zeros(n, dtype=torch.int64, device=dev)
+        self.active = torch.zeros(n, dtype=torch.bool, device=dev)
+        # zeros: a padding row's values are finite (inactive rows are skipped, but never NaN garbage)
+        self.xa = torch.zeros(n, HC, cfg.dim, dtype=dtype, device=dev)
+        self.xb = torch.zeros_like(self.xa)
+        self.oh = torch.zeros(n, cfg.n_heads, cfg.head_dim, dtype=model.layers[0].attn.o.dtype, device=dev)
+        self.ws = mix_workspace(n, cfg.dim, device=dev)
+        self.scratch = _Scratch(dev)
+        self.scratch.get("hc.y", (n, cfg.dim), dtype).zero_()
+        self.graphs: list = []
+        self.outputs: list[_Projected] = []
+
+    def load(self, rows: _Rows) -> None:
+        """The forward's rows into the first R rows (embedded into `xa`); rows R.. inactive."""
+        n, cfg = rows.n_rows, self.model.cfg
+        self.ids[:n].copy_(rows.ids)
+        self.pos[:n].copy_(rows.pos)
+        self.active[:n].fill_(True)
+        self.active[n:].fill_(False)
+        h = self.model.embed.index_select(0, rows.ids.clamp(0, cfg.vocab - 1))
+        self.xa[:n].copy_(h.unsqueeze(1).expand(n, HC, cfg.dim))
+
+    @property
+    def n_parts(self) -> int:
+        return len(self.model.layers)
+
+    def run(self, k: int) -> _Projected:
+        if self.graphs:
+            self.graphs[k].replay()
+            return self.outputs[k]
+        return self._part(k)
+
+    def _part(self, k: int) -> _Projected:
+        layers, sc, rope, exact = self.model.layers, self.scratch, self.model.rope, self.exact
+        if k:
+            layer = layers[k - 1]
+            post = sc.get("hc.post", (self.n, HC), torch.float32)  # of the attention site's hc_pre
+            comb = sc.get("hc.comb", (self.n, HC, HC), torch.float32)
+            o = layer.attn.project_out(self.oh, self.xa.dtype, rowwise_linear if exact else F.linear, exact)
+            hc_post(o, self.xa, post, comb, self.active, self.xb, layer.ffn_hc.fn, self.ws)
+            y, post, comb = _hc_pre_site(layer.ffn_hc, layer.ffn_norm, self.xb, self.active, self.ws, True, sc)
+            out = _moe(layer.moe, y, self.ids, self.active, exact, sc)
+            hc_post(out, self.xb, post, comb, self.active, self.xa, layers[k].attn_hc.fn, self.ws)
+        nxt = layers[k]
+        y, _, _ = _hc_pre_site(nxt.attn_hc, nxt.attn_norm, self.xa, self.active, self.ws, k > 0, sc)
+        return _project(nxt.attn, y, self.pos, self.active, rope, exact)
+
+    def capture(self, pool: object) -> None:  # graphlint: cold
+        """Each part run once eagerly (compiles its kernels, allocates its workspaces), then captured."""
+        from graphlint.runtime.guard import guarded_graph
+
+        for k in range(self.n_parts):
+            self._part(k)
+        graphs, outputs = [], []
+        for k in range(self.n_parts):
+            graph = torch.cuda.CUDAGraph()
+            with guarded_graph(graph, pool=pool):
+                outputs.append(self._part(k))
+            graphs.append(graph)
+        self.graphs, self.outputs = graphs, outputs
+
+
+class PrefillGraphs:
+    """The packed prefill forward's row-wise parts (mHC sites, router, experts, the attention's projections:
+    everything between two layers' stateful attention halves, whose shapes depend only on the row count) per
+    padded row bucket: powers of two from
+    `min_rows` up to the first >= `max_rows`, each with its own static buffers, captured as CUDA graphs
+    (`capture`, largest first, one memory pool; on CPU or with `use_graphs` False the same padded parts run
+    eagerly, which is what the CPU tests check bitwise against the unpadded forward). The stateful halves
+    (compressors, indexer, sparse attention, ring writes: per-forward lists and cache writes) stay eager.
+    Cuts the launches the host issues per forward by the row-wise parts' share (one replay per layer instead
+    of the parts' launches; `tests/dsv4/test_prefill_launches.py` counts both)."""
+
+    def __init__(self, model: DSV4Model, max_rows: int, min_rows: int = 16, exact: Optional[bool] = None,
+                 use_graphs: Optional[bool] = None) -> None:
+        if max_rows < 1 or min_rows < 1:
+            raise ValueError(f"row buckets need positive bounds, got {min_rows}..{max_rows}")
+        on_cuda = model.embed.is_cuda
+        self.exact = not on_cuda if exact is None else exact
+        self.use_graphs = on_cuda if use_graphs is None else use_graphs
+        if self.use_graphs and not on_cuda:
+            raise ValueError("CUDA graphs need a CUDA model")
+        sizes, b = [], min_rows
+        while True:
+            sizes.append(b)
+            if b >= max_rows:
+                break
+            b *= 2
+        self.model = model
+        self.buckets = {n: _PaddedRows(model, n, self.exact) for n in sizes}
+
+    @torch.no_grad()
+    def capture(self) -> "PrefillGraphs":  # graphlint: cold
+        if not self.use_graphs:
+            return self
+        pool = torch.cuda.graph_pool_handle()
+        # `torch.cuda.graph` runs gc.collect() before each of the layers x buckets captures: one collection, then
+        # the survivors frozen for the captures (as vLLM does), so each of those passes is cheap
+        gc.collect()
+        gc.freeze()
+        try:
+            for n in sorted(self.buckets, reverse=True):
+                self.buckets[n].capture(pool)
+        finally:
+            gc.unfreeze()
+        return self
+
+    def bucket(self, n_rows: int) -> Optional[_PaddedRows]:  # graphlint: cold
+        """The smallest bucket holding `n_rows` rows, None past the largest."""
+        fits = [n for n in self.buckets if n >= n_rows]
+        return self.buckets[min(fits)] if fits else None
 
 
 class _Scratch:
@@ -356,16 +523,23 @@ def _hc_site(hc: HyperConnection, norm_w: torch.Tensor, x: torch.Tensor, active:
              scratch: _Scratch) -> torch.Tensor:
     """`HyperConnection.forward` on chunk-sized outputs (the module's own are sized for max_batch rows). The
     output alternates between two buffers: it must not alias `x`, the previous site's output."""
-    n_tok, _, dim = x.shape
-    y = scratch.get("hc.y", (n_tok, dim), x.dtype)
-    post = scratch.get("hc.post", (n_tok, HC), torch.float32)
-    comb = scratch.get("hc.comb", (n_tok, HC, HC), torch.float32)
-    hc_pre(x, hc.fn, hc.base, hc.scale, active, y, post, comb, ws, hc.rms_eps, hc.hc_eps, hc.iters, norm_w, mixed)
+    y, post, comb = _hc_pre_site(hc, norm_w, x, active, ws, mixed, scratch)
     out = scratch.get("hc.out0", x.shape, x.dtype)
     if out.data_ptr() == x.data_ptr():
         out = scratch.get("hc.out1", x.shape, x.dtype)
     hc_post(sublayer(y), x, post, comb, active, out, next_fn, ws if next_fn is not None else None)
     return out
+
+
+def _hc_pre_site(hc: HyperConnection, norm_w: torch.Tensor, x: torch.Tensor, active: torch.Tensor, ws: torch.Tensor,
+                 mixed: bool, scratch: _Scratch) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """A site's `hc_pre` on chunk-sized outputs: its sublayer input `y`, and `post` / `comb` for its hc_post."""
+    n_tok, _, dim = x.shape
+    y = scratch.get("hc.y", (n_tok, dim), x.dtype)
+    post = scratch.get("hc.post", (n_tok, HC), torch.float32)
+    comb = scratch.get("hc.comb", (n_tok, HC, HC), torch.float32)
+    hc_pre(x, hc.fn, hc.base, hc.scale, active, y, post, comb, ws, hc.rms_eps, hc.hc_eps, hc.iters, norm_w, mixed)
+    return y, post, comb
 
 
 def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch.Tensor, exact: bool,
@@ -404,29 +578,63 @@ def _moe(moe: torch.nn.Module, x: torch.Tensor, ids: torch.Tensor, active: torch
     return out
 
 
-def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTables, exact: bool) -> torch.Tensor:
-    """`DSV4Attention.forward` for the packed rows (same op order; see the module docstring)."""
-    cfg = attn.cfg
-    n_tok, eps, d, h = x.shape[0], cfg.rms_eps, cfg.head_dim, cfg.n_heads
-    lin: Linear = rowwise_linear if exact else F.linear
-    cos_sin, cos_sin_inv = rope.pick(attn.ratio)
-    pos, active = rows.pos, rows.active
+@dataclass
+class _Projected:
+    """A layer's per-row projections of its attention input (`_project`): q `[n, H, d]` (RoPE'd, normed), the
+    latent kv rows `[n, d]`, the indexer q (CSA) and the fp32 projections (compressors, indexer)."""
 
-    # the decode step's own projections (q, the latent kv row for row instead of into the ring, indexer q)
-    q = torch.empty(n_tok, h, d, device=x.device, dtype=attn.q.dtype)
-    kv = torch.empty(n_tok, 1, d, device=x.device, dtype=attn.win_kv.dtype)
-    _, qi = attn.project(x, pos, active, cos_sin, lin, q, kv, False)
-    kv = kv.view(n_tok, d)
-    f32 = _f32_projections(attn, x, exact)
+    q: torch.Tensor
+    kv: torch.Tensor
+    qi: Optional[torch.Tensor]
+    f32: list[torch.Tensor]
+
+    def head(self, n: int) -> "_Projected":
+        """Its first n rows (views)."""
+        return _Projected(self.q[:n], self.kv[:n], None if self.qi is None else self.qi[:n], [t[:n] for t in self.f32])
+
+
+def _project(attn: DSV4Attention, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, rope: RopeTables,
+             exact: bool) -> _Projected:
+    """The decode step's own projections of rows `x` at positions `pos` (q, the latent kv row for row instead of
+    into the ring, the indexer q) and the layer's fp32 projections: row-wise, no state touched."""
+    cfg, n_tok = attn.cfg, x.shape[0]
+    cos_sin, _ = rope.pick(attn.ratio)
+    q = torch.empty(n_tok, cfg.n_heads, cfg.head_dim, device=x.device, dtype=attn.q.dtype)
+    kv = torch.empty(n_tok, 1, cfg.head_dim, device=x.device, dtype=attn.win_kv.dtype)
+    _, qi = attn.project(x, pos, active, cos_sin, rowwise_linear if exact else F.linear, q, kv, False)
+    return _Projected(q, kv.view(n_tok, cfg.head_dim), qi, _f32_projections(attn, x, exact))
+
+
+def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTables, exact: bool,
+               output: bool = True) -> Optional[torch.Tensor]:
+    """`DSV4Attention.forward` for the packed rows (same op order; see the module docstring). `output` False:
+    only the state it leaves (caches, compressor states, window ring; the last layer's), no attention."""
+    o = _attend(attn, _project(attn, x, rows.pos, rows.active, rope, exact), rows, rope, exact, output, x.dtype)
+    return None if o is None else attn.project_out(o, x.dtype, rowwise_linear if exact else F.linear, exact)
+
+
+def _attend(attn: DSV4Attention, p: _Projected, rows: _Rows, rope: RopeTables, exact: bool, output: bool,
+            dtype: torch.dtype) -> Optional[torch.Tensor]:
+    """The stateful half of the attention over the projected rows `p`: the compressors' entries into their
+    caches, the indexer and the sparse attention (`output`), the window-ring write. Returns the attention rows
+    `o [R, H, d]` (V's rope channels de-rotated), before the output projection; None without `output`."""
+    cfg = attn.cfg
+    n_tok, eps, d = p.q.shape[0], cfg.rms_eps, cfg.head_dim
+    cos_sin, cos_sin_inv = rope.pick(attn.ratio)
+    q, kv, qi, f32 = p.q, p.kv, p.qi, p.f32
 
     kernel = not exact and use_triton(q)  # the decode step's attention kernel over per-row rings (below)
-    idx = torch.empty(n_tok, attn.idx.shape[1], dtype=torch.int32, device=x.device) if kernel else None
+    idx = torch.empty(n_tok, attn.idx.shape[1], dtype=torch.int32, device=q.device) if kernel else None
     topk: Optional[torch.Tensor] = None
     if attn.ratio == CSA:
         _compress(attn.index_compressor, f32[2], f32[3], rows, cos_sin, attn.index_kv, eps, exact)
-        topk = _indexer_topk(attn, qi, f32[4], rows, exact, idx)
+        if output:
+            topk = _indexer_topk(attn, qi, f32[4], rows, exact, idx)
     if attn.compressor is not None:
         _compress(attn.compressor, f32[0], f32[1], rows, cos_sin, attn.comp_kv, eps, exact)
+    if not output:
+        _write_rings(attn, kv, rows)
+        return None
 
     if kernel:
         o = _attend_kernel(attn, q, kv, rows, cos_sin_inv, idx)  # de-rotated in the kernel's epilogue
@@ -444,9 +652,15 @@ def _attention(attn: DSV4Attention, x: torch.Tensor, rows: _Rows, rope: RopeTabl
             parts.append(attn.comp_kv.view(-1, d).index_select(0, rows.comp_src[attn.ratio]))
         gathered = torch.cat(parts).float().index_select(0, flat).view(n_tok, -1, d)
         o = attend_gathered_ref(q, gathered, valid, attn.sink, d ** -0.5).to(attn.o.dtype)
-        o = apply_rope_interleaved(o, cos_sin_inv, pos).to(x.dtype)  # de-rotate V's rope channels
-    attn.win_kv.view(-1, d).index_copy_(0, rows.ring_dst, kv.index_select(0, rows.ring_rows))  # each slice's last W
-    return attn.project_out(o, x.dtype, lin, exact)
+        o = apply_rope_interleaved(o, cos_sin_inv, rows.pos).to(dtype)  # de-rotate V's rope channels
+    _write_rings(attn, kv, rows)
+    return o
+
+
+def _write_rings(attn: DSV4Attention, kv: torch.Tensor, rows: _Rows) -> None:
+    """Each slice's last W kv rows into its slot's window ring (after the attention read the old ring)."""
+    d = kv.shape[1]
+    attn.win_kv.view(-1, d).index_copy_(0, rows.ring_dst, kv.index_select(0, rows.ring_rows))
 
 
 def _attend_kernel(attn: DSV4Attention, q: torch.Tensor, kv: torch.Tensor, rows: _Rows, cos_sin_inv: torch.Tensor,

@@ -28,6 +28,13 @@ def test_static_batches_run_their_longest_output():
     assert (steps, live) == (10, 1.4)
 
 
+def test_prefill_graphs_choice_is_checked(capsys):
+    bs = load_benchmark("bench_serving")
+    assert bs.parse([]).prefill_graphs == "both"
+    with pytest.raises(SystemExit):
+        bs.parse(["--prefill-graphs", "sometimes"])
+
+
 def test_parts_only_runs_no_serving_system():
     bs = load_benchmark("bench_serving")
     assert bs.parse(["--parts-only"]).systems == ""
@@ -40,3 +47,30 @@ def test_parts_only_and_no_parts_are_refused_together(capsys):
         bs.parse(["--parts-only", "--no-parts"])
     assert exc.value.code == 2
     assert "exclude each other" in capsys.readouterr().err
+
+
+def test_sweep_items_parse_and_bad_ones_are_refused(capsys):
+    bs = load_benchmark("bench_serving")
+    assert bs.parse_sweep("4096:5,2048:,8192:15") == [(4096, 5), (2048, None), (8192, 15)]
+    for bad in ("x:5", "0:5", "2048:-1"):
+        with pytest.raises(SystemExit) as exc:
+            bs.parse(["--sweep", bad])
+        assert exc.value.code == 2
+    assert "CHUNK:OVERLAP" in capsys.readouterr().err
+
+
+def test_sweep_rows_are_compared_with_the_static_runner_at_their_budget():
+    bs = load_benchmark("bench_serving")
+
+    def row(system, wall):
+        return bs.Result(system, "burst", 1, 100, wall, [wall])
+
+    text = bs.speedups([row("static runner", 10.0), row("static runner c4096", 5.0), row("engine", 5.0),
+                        row("engine-kv c4096 o5", 2.0), row("engine c8192 o5", 4.0)])
+    assert "engine / static runner throughput, burst: **2.00x**" in text
+    assert "engine-kv c4096 o5 / static runner c4096 throughput, burst: **2.50x**" in text
+    assert "engine c8192 o5 / static runner throughput, burst: **2.50x**" in text  # no static row at 8192
+    # prefill graphs ("pg"): against the static runner with them and against the plain one
+    text = bs.speedups([row("static runner", 10.0), row("static runner pg", 8.0), row("engine-kv pg", 4.0)])
+    assert text.splitlines() == ["engine-kv pg / static runner pg throughput, burst: **2.00x**",
+                                 "engine-kv pg / static runner throughput, burst: **2.50x**"]

@@ -12,8 +12,9 @@ import pytest
 import torch
 
 from dsv4_native._model_configs import randomize_native_
-from dsv4_native.engine import DSV4Engine, SamplingParams, StopConditions
+from dsv4_native.engine import DSV4Engine, PackedPrefill, SamplingParams, StopConditions
 from dsv4_native.model import DSV4Config, DSV4Model
+from dsv4_native.prefill import PrefillGraphs
 from dsv4_native.runner import DSV4Runner
 
 VOCAB = 256
@@ -76,15 +77,18 @@ def _run(engine: DSV4Engine, clock: StepClock, joins: dict[int, list[tuple]] = N
     return outs
 
 
-@pytest.mark.parametrize("overlap", [0, None], ids=["no-overlap", "overlap"])
-def test_requests_joining_mid_run_get_their_alone_tokens(model, overlap):
+@pytest.mark.parametrize("overlap, padded", [(0, False), (None, False), (5, False), (None, True)],
+                         ids=["no-overlap", "overlap", "overlap-per-gap", "overlap-padded-rows"])
+def test_requests_joining_mid_run_get_their_alone_tokens(model, overlap, padded):
     """Six requests on four slots, three joining while others decode, prompts prefilled in chunks of 4 tokens
     (1 to 22 tokens: one-token prompts skip the prefill, long ones cross CSA groups and the indexer's top-k):
     every request's tokens equal its alone run (greedy, and one sampled request: the sampler is keyed by seed
     and position, its bitset by the slot's prompt), a freed slot serves the next request, and a decoding
     request gets a token every iteration however many prompts are being prefilled (no stall beyond one
     chunk): exactly one without overlap; with decode steps launched between the prefill forward's layers
-    (the default), more during the iterations that prefill, the slots being prefilled untouched by them."""
+    (the default: one per gap; 5 over the tiny model's 2 gaps: up to 3 per gap), more during the iterations
+    that prefill, the slots being prefilled untouched by them. `padded`: the prefill's row-wise parts on row
+    buckets' static buffers (`PrefillGraphs`, eager on CPU; CUDA replays them as graphs)."""
     specs = {"a": (13, 9), "b": (1, 6), "c": (22, 8), "d": (6, 12), "e": (17, 5), "f": (9, 7)}
     sampled = {"d": SamplingParams(temperature=0.9, repetition_penalty=1.3, seed=5)}
     prompts = {rid: _prompt(n, seed=i) for i, (rid, (n, _)) in enumerate(specs.items())}
@@ -93,7 +97,18 @@ def test_requests_joining_mid_run_get_their_alone_tokens(model, overlap):
     assert expected["d"] != _alone(model, prompts["d"], specs["d"][1])  # the sampling matters
 
     clock = StepClock()
-    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=4, clock=clock, overlap=overlap)
+    prefill = PackedPrefill(PrefillGraphs(model, max_rows=4, min_rows=2) if padded else None)
+    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=4, clock=clock, overlap=overlap, prefill=prefill)
+    per_forward = []  # decode steps launched inside each prefill forward
+    inner = engine.prefill
+
+    def counted(*args, **kwargs):
+        before = engine.stats.decode_steps
+        inner(*args, **kwargs)
+        per_forward.append(engine.stats.decode_steps - before)
+
+    counted.rows = inner.rows
+    engine.prefill = counted
 
     def req(rid):
         params = sampled.get(rid, SamplingParams())
@@ -111,7 +126,12 @@ def test_requests_joining_mid_run_get_their_alone_tokens(model, overlap):
         else:
             assert between <= len(out.token_ids) - 1, rid
     assert engine.num_running == 0 and sorted(engine._free) == list(range(SLOTS))
-    assert (engine.stats.overlapped_steps > 0) == (overlap != 0)
+    st = engine.stats
+    assert (st.overlapped_steps > 0) == (overlap != 0)
+    assert sum(per_forward) == st.overlapped_steps
+    assert max(per_forward) == {0: 0, None: 2, 5: 5}[overlap]  # 5 over 2 gaps: 3 + 2
+    if padded:
+        assert sorted(prefill.graphs.buckets) == [2, 4] and not prefill.graphs.use_graphs
 
 
 def test_burst_is_prefilled_in_packed_forwards(model):
@@ -269,3 +289,12 @@ def test_request_larger_than_the_pool_is_refused(model):
     with pytest.raises(ValueError, match="more KV blocks than the whole pool"):
         engine.add_request([3] * 100, None, StopConditions(max_tokens=29))
     engine.close()
+
+
+def test_static_generate_reports_its_phases(model):
+    """`DSV4Runner.generate` records its prefill / decode split and its replays (the serving benchmark's static
+    rows explain their time with it)."""
+    runner = DSV4Runner(model)
+    runner.generate([_prompt(9, seed=90), _prompt(3, seed=91)], max_new_tokens=4)
+    last = runner.last_generate
+    assert last.steps == 4 and last.prefill_s > 0 and last.decode_s > 0

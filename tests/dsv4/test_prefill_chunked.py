@@ -175,6 +175,31 @@ def test_many_odd_slices_per_forward_are_bitwise_decode(hf_model, prompts, oracl
         _assert_state(_slot_state(model, slot), states[name], f"slot {slot} ({name})")
 
 
+def test_row_wise_parts_padded_to_a_bucket_are_bitwise_decode(hf_model, prompts, oracle, monkeypatch):
+    """`PrefillGraphs` (here eager, the CUDA graphs' padded parts on CPU): forwards of 9 to 64 rows run their
+    mHC sites, router and experts on a power-of-two bucket's static buffers with the padding rows inactive,
+    larger ones unpadded; three prompts packed into 37-token forwards, then one more prompt in 100-token
+    forwards beside the held slots: every slot ends bitwise as the same prompt decoded token by token."""
+    from dsv4_native import prefill as P
+
+    states, _ = oracle
+    model = _native(hf_model)
+    graphs = P.PrefillGraphs(model, max_rows=64, min_rows=16)
+    assert sorted(graphs.buckets) == [16, 32, 64] and not graphs.use_graphs
+    padded_rows = []
+    real = P._forward_padded
+    monkeypatch.setattr(P, "_forward_padded", lambda m, rows, *a: padded_rows.append(rows.n_rows) or real(m, rows, *a))
+    prefill_chunked(model, [2, 0, 1], [prompts["mid"], prompts["long"], prompts["short"]], chunk=CHUNK, graphs=graphs)
+    prefill_chunked(model, [3], [prompts["win"]], chunk=100, graphs=graphs)
+    assert padded_rows == [37] * 5 + [14, 16]  # into buckets 64 and 16 (the last one fills it exactly)
+    for slot, name in ((2, "mid"), (0, "long"), (1, "short"), (3, "win")):
+        _assert_state(_slot_state(model, slot), states[name], f"slot {slot} ({name})")
+    padded_rows.clear()
+    prefill_chunked(model, [3], [prompts["long"]], chunk=100, graphs=graphs)  # 100 rows: past the largest bucket
+    assert padded_rows == [50]  # the second forward (150 = 100 + 50)
+    _assert_state(_slot_state(model, 3), states["long"], "slot 3 (long, unpadded then padded)")
+
+
 def test_fill_budget_takes_items_in_order_up_to_the_budget():
     work = [("a", 0, 10), ("b", 4, 4), ("c", 2, 30), ("d", 0, 5)]
     assert fill_budget(work, 16) == [("a", 0, 10), ("c", 2, 8)]
@@ -192,6 +217,24 @@ def test_fast_path_matches_to_rounding(hf_model, prompts, oracle):
         scale = ref.float().abs().max().clamp(min=1.0)
         diff = (fast[name].float() - ref.float()).abs().max() / scale
         assert diff <= 1e-4, f"{name}: fast path differs by {diff:.2e}"
+
+
+def test_fast_path_with_padded_row_wise_parts_matches_to_rounding(hf_model, prompts):
+    """The CUDA path's padded parts (`PrefillGraphs(exact=False)`, eager on CPU: batched GEMMs over the whole
+    bucket, the any-count align): the state of the unpadded fast path to fp32 rounding, two forwards of 64 rows
+    (a full bucket) and one of 22 (padded to 32)."""
+    from dsv4_native.prefill import PrefillGraphs
+
+    states = []
+    for padded in (False, True):
+        model = _native(hf_model)
+        graphs = PrefillGraphs(model, max_rows=64, min_rows=32, exact=False) if padded else None
+        prefill_chunked(model, [0], [prompts["long"]], chunk=64, exact=False, graphs=graphs)
+        states.append(_slot_state(model, 0))
+    for name, ref in states[0].items():
+        scale = ref.float().abs().max().clamp(min=1.0)
+        diff = (states[1][name].float() - ref.float()).abs().max() / scale
+        assert diff <= 1e-5, f"{name}: padded fast path differs by {diff:.2e}"
 
 
 @pytest.mark.parametrize("slots, prompts_, match", [

@@ -6,7 +6,8 @@ not grow with the number of slices packed; the budget holds it at the measured c
 Before the packed passes: 1,470 for one slice, 2,412 for 4, 4,924 for 12 (tiny, 6 layers); 985 for any count
 with them, 785 with the entries' kernel and uncleared workspaces, 649 with the packed passes' kernels, 453
 with the decode step's attention kernel over per-row rings, 387 with the leaner expert align, 231 with the
-two-launch align kernel (`moe.align_any_n`). Also
+two-launch align kernel (`moe.align_any_n`), 212 without the last layer's dead tail (its attention output,
+mHC sites after it and MoE: a prefill makes no logits). Also
 here: the pieces of the CUDA path that the whole-model CPU tests (reference ops) do not run, against their
 references in the Triton interpreter.
 """
@@ -21,7 +22,7 @@ from bench_loader import load_benchmark
 
 from dsv4_native.prefill import PromptSlice
 
-PROXY_BUDGET = 231  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
+PROXY_BUDGET = 212  # tiny bf16 model, 6 layers (SWA, CSA, HCA, CSA, HCA, CSA), any number of slices
 
 
 # twelve slices of odd lengths at odd starts (mid-group, past an HCA close, shorter and longer than the window)
@@ -73,6 +74,28 @@ def test_launches_do_not_grow_with_the_slices_packed(count):
     assert PROXY_BUDGET // 2 < many <= PROXY_BUDGET, many  # the lower bound: the proxy saw the forward
 
 
+GRAPHED_BUDGET = 122  # the same forward with `PrefillGraphs`: 116 launches outside the parts + 6 replays
+
+
+def test_graphed_forward_issues_the_stateful_launches_and_one_replay_per_layer(tiny):
+    """With the row-wise parts as CUDA graphs (`prefill.PrefillGraphs`, `bench_engine_schedule.graphed_launches`)
+    the host issues only the stateful halves' launches and one replay per layer: the same count for one slice
+    and for twelve, far below the eager forward's."""
+    sched = load_benchmark("bench_engine_schedule")
+    counts = []
+    for slices in ([PromptSlice(0, 0, [7] * 130)], TWELVE):
+        for s in slices:
+            tiny.reserve_kv(s.slot, s.start + len(s.tokens))
+        try:
+            counts.append(sched.graphed_launches(tiny, slices))
+        finally:
+            for s in slices:
+                tiny.release_kv(s.slot)
+    assert counts[0] == counts[1], counts
+    launches, replays = counts[1]
+    assert replays == len(tiny.layers) and PROXY_BUDGET // 2 < launches <= GRAPHED_BUDGET, launches
+
+
 def _forbidden(*_a, **_k):
     raise AssertionError("a tensor was read on the host in the prefill forward")
 
@@ -87,8 +110,8 @@ def test_the_forward_never_waits_on_the_device(proxy, monkeypatch):
 
 
 def test_a_sync_slipped_into_the_forward_is_caught(proxy, monkeypatch):
-    """The check above can fail: a scalar read and a boolean-mask index in every MoE layer are reported, and a
-    .tolist() raises."""
+    """The check above can fail: a scalar read and a boolean-mask index in every MoE layer that runs (5 of 6:
+    the last layer's MoE feeds only logits, `forward_chunks` skips it) are reported, and a .tolist() raises."""
     from dsv4_native import prefill as P
 
     moe = P._moe
@@ -98,7 +121,7 @@ def test_a_sync_slipped_into_the_forward_is_caught(proxy, monkeypatch):
         return moe(layer, x, ids, active, *rest)
 
     monkeypatch.setattr(P, "_moe", leaky)
-    assert _syncs(proxy(TWELVE)) == Counter({"index": 6, "_local_scalar_dense": 6})
+    assert _syncs(proxy(TWELVE)) == Counter({"index": 5, "_local_scalar_dense": 5})
     monkeypatch.setattr(P, "_moe", lambda layer, x, ids, active, *rest: moe(layer, x, ids, active.tolist(), *rest))
     monkeypatch.setattr(torch.Tensor, "tolist", _forbidden)
     with pytest.raises(AssertionError, match="read on the host"):
@@ -129,6 +152,49 @@ def test_the_forward_calls_no_op_through_the_dispatcher_and_no_constexpr_functio
         for sl in TWELVE:
             tiny.release_kv(sl.slot)
     assert launches and calls == []
+
+
+def test_every_dsv4_op_has_its_direct_body_on_this_torch():
+    """`_backend.op_body` finds the Python body of every `eager_direct` op on the installed torch (it reads the
+    private `CustomOpDef._init_fn`, checked against the op's schema): when a torch upgrade drops or changes
+    it, this fails instead of the forward quietly paying the dispatcher on every call."""
+    import importlib
+
+    from pathlib import Path
+
+    wrappers = []
+    for m in ("compressor", "fused", "indexer", "indices", "mhc", "moe", "moe_w4", "router", "sampler",
+              "sparse_attention", "static_io"):
+        module = importlib.import_module(f"dsv4_native.{m}")
+        own = [f for f in vars(module).values() if hasattr(f, "direct") and f.__module__ == module.__name__]
+        decorated = Path(module.__file__).read_text().count("\n@eager_direct\n")
+        assert len(own) == decorated > 0, m  # every decorated op found
+        wrappers += own
+    assert [f.__name__ for f in wrappers if not f.direct] == []
+
+
+def test_eager_direct_falls_back_to_the_op_when_torch_hides_the_body(monkeypatch):
+    """A custom op whose body torch does not expose (no `_init_fn`, or one that does not match the schema):
+    `eager_direct` warns once at decoration and every call goes through the op, with the same results."""
+    from dsv4_native import _backend
+
+    @torch.library.custom_op("dsv4_test::add_into", mutates_args=("out",))
+    def add_into(x: torch.Tensor, y: torch.Tensor, out: torch.Tensor) -> None:
+        out.copy_(x + y)
+
+    def wrong(x: torch.Tensor, out: torch.Tensor) -> None:  # not the op's signature
+        raise AssertionError("must not be called")
+
+    x, y = torch.arange(4.0), torch.full((4,), 2.0)
+    assert _backend.op_body(add_into) is add_into._init_fn
+    for hidden in (None, wrong):
+        monkeypatch.setattr(add_into, "_init_fn", hidden, raising=False)
+        assert _backend.op_body(add_into) is None
+        with pytest.warns(RuntimeWarning, match="dispatcher"):
+            call = _backend.eager_direct(add_into)
+        out = torch.zeros(4)
+        call(x, y, out)
+        assert not call.direct and torch.equal(out, x + y)
 
 
 @pytest.mark.parametrize("n_tok, slots, experts, block_m", [(37, 7, 9, 4), (20, 3, 5, 16), (6, 2, 3, 1)])

@@ -88,3 +88,52 @@ def test_chunked_prefill_matches_token_decode(hf_model, chunk, packed):
             f"({where}), next-step logits rel err {rel:.2e}")
     assert worst <= REL_TOL, where
     assert rel <= REL_TOL and int(got_logits.argmax()) == int(want_logits.argmax())
+
+
+# one forward of each row count: buckets 16 (a full one), 32, 64, 128, 256 of `PrefillGraphs(min_rows=16)`
+GRAPH_ROWS = (16, 20, 50, 100, 200)
+
+
+def _all_state(model) -> dict[str, torch.Tensor]:
+    return {k: v.clone() for k, v in model.state_tensors().items()}
+
+
+def _prefill_each(model, prompt, graphs) -> None:
+    """Slot 1's prompt as one forward per row count (`GRAPH_ROWS`), each a fresh request of rows + 1 tokens."""
+    from dsv4_native.prefill import prefill_chunked
+
+    for rows in GRAPH_ROWS:
+        prefill_chunked(model, [1], [prompt[:rows + 1]], chunk=rows, graphs=graphs)
+
+
+def test_prefill_graph_replay_equals_the_padded_eager_parts(hf_model):
+    """`PrefillGraphs` captured per row bucket: a forward whose row-wise parts are graph replays leaves every
+    state tensor bitwise equal to the same padded parts run eagerly (same buckets, same buffers' shapes), for a
+    forward in each bucket; and equal to the unpadded forward to fp32 rounding (the padding rows are inactive)."""
+    from dsv4_native.prefill import PrefillGraphs, prefill_chunked
+
+    prompt = torch.randint(2, TINY["vocab_size"], (PROMPT,), generator=torch.Generator().manual_seed(6)).tolist()
+    states = {}
+    for mode in ("graphs", "eager-padded", "unpadded"):
+        model = _native(hf_model)
+        graphs = None if mode == "unpadded" else PrefillGraphs(model, max_rows=256, min_rows=16,
+                                                               use_graphs=mode == "graphs").capture()
+        if graphs is not None:
+            assert sorted(graphs.buckets) == [16, 32, 64, 128, 256]
+            assert all(bool(b.graphs) == (mode == "graphs") for b in graphs.buckets.values())
+        with torch.no_grad():
+            _prefill_each(model, prompt, graphs)
+            prefill_chunked(model, [0], [prompt], chunk=100, graphs=graphs)  # 100, 100, 99 rows
+        torch.cuda.synchronize()
+        states[mode] = _all_state(model)
+    for name, want in states["eager-padded"].items():
+        assert torch.equal(states["graphs"][name], want), f"{name}: replay differs from the eager padded parts"
+    worst, where = 0.0, ""
+    for name, want in states["unpadded"].items():
+        a, b = states["graphs"][name].double(), want.double()
+        err = ((a - b).abs().max() / b.abs().max().clamp(min=1.0)).item()
+        if err > worst:
+            worst, where = err, name
+    _report(f"prefill graphs (row buckets 16-256, fp32): replay == eager padded bitwise; vs unpadded max state "
+            f"err {worst:.2e} ({where})")
+    assert worst <= REL_TOL, where

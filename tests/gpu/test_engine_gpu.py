@@ -7,7 +7,8 @@ while the others decode, greedy, EOS off: each request's tokens equal its alone 
 static `generate`, and every `engine.step` runs under `torch.cuda.set_sync_debug_mode("error")` (a blocking
 D2H copy, `.item()` or a synchronize anywhere under it raises), with the packed chunked prefill (several
 requests' slices per forward; a 2048- and a 128-token budget) and decode steps launched between the prefill
-forward's layers (on and off).
+forward's layers (off, one per gap, three per gap), and the prefill's row-wise parts as CUDA graphs per row
+bucket (`prefill.PrefillGraphs`) against the eager ones.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ if not torch.cuda.is_available():
 pytest.importorskip("transformers", minversion="5.8")
 
 from dsv4_native._model_configs import TINY, build_hf_model  # noqa: E402
-from dsv4_native.engine import DSV4Engine, StopConditions, default_prefill  # noqa: E402
+from dsv4_native.engine import DSV4Engine, PackedPrefill, StopConditions, default_prefill  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
+from dsv4_native.prefill import PrefillGraphs  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 
 SIZES = dict(TINY, index_n_heads=16)  # no exact-zero indexer ties (tests/dsv4/test_model_hf.py)
@@ -52,13 +54,17 @@ def alone(model, prompts):
     return out
 
 
-@pytest.mark.parametrize("chunk_tokens, overlap", [(None, 0), (None, None), (128, None)],
-                         ids=["packed-2048", "packed-2048-overlap", "packed-128-overlap"])
-def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_tokens, overlap):
+@pytest.mark.parametrize("chunk_tokens, overlap, graphs", [
+    (None, 0, False), (None, None, False), (128, None, False), (128, 15, False), (128, None, True),
+    (None, None, True)], ids=["packed-2048", "packed-2048-overlap", "packed-128-overlap", "packed-128-3-per-gap",
+                              "packed-128-prefill-graphs", "packed-2048-prefill-graphs"])
+def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_tokens, overlap, graphs):
     """Prefill slices of several requests packed into one forward per iteration (at a 128-token budget a
     long prompt continues across forwards beside the others), with and without decode steps launched
-    between the forward's layers: every request's tokens equal its alone run, no sync in any step."""
-    prefill = default_prefill()
+    between the forward's layers, with the prefill's row-wise parts as CUDA graph replays (`PrefillGraphs`)
+    or eager: every request's tokens equal its alone run (eager prefill), no sync in any step."""
+    prefill = PackedPrefill(PrefillGraphs(model, max_rows=chunk_tokens or 2048).capture()) if graphs else \
+        default_prefill()
     engine = DSV4Engine(DSV4Runner(model), prefill=prefill, chunk_tokens=chunk_tokens, overlap=overlap)
     outs, steps = {}, 0
     while steps == 0 or engine.has_unfinished():

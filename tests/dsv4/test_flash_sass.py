@@ -1,0 +1,62 @@
+"""Decode-step kernels at DeepSeek-V4-Flash's dims, checked on their sm_90 code without a GPU (Triton's bundled
+toolchain, `offline_sm90.run_compile_script`), compiled as the launcher specialises them (16-aligned pointers).
+
+At Flash dims the layer's ~570 MB weight stream evicts every kernel's code from the L2, so a kernel fetches its
+code from DRAM at each launch, and a one-program kernel (hc_pre at batch 1) pays that fetch in series with its
+dependent chain; spilled registers add local-memory round trips to the chain. The shipped hc_pre had 4,096 SASS
+instructions and 3 KB of spills per thread at D 4096 (docs/benchmarks-decode.md, "Flash-shaped layers: where
+the span goes"): these bounds keep it compact.
+"""
+
+from __future__ import annotations
+
+import pytest
+from offline_sm90 import run_compile_script
+
+pytest.importorskip("triton")
+
+_SCRIPT = r"""
+import json, re, subprocess, tempfile
+from pathlib import Path
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+from dsv4_native import mhc as H
+
+sig = dict(ws_ptr="*fp32", x_ptr="*bf16", base_ptr="*fp32", scale_ptr="*fp32", active_ptr="*i1", y_ptr="*bf16",
+           post_ptr="*fp32", comb_ptr="*fp32", nw_ptr="*fp32", rms_eps="fp32", hc_eps="fp32")
+const = dict(D=4096, NSPLIT=H.mix_splits(4096), BLOCK_SP=64, ITERS=20, BLOCK_D=4096, NORM=True, PDL=True)
+fn = H._hc_pre_kernel
+sig.update({k: "constexpr" for k in const})
+attrs = {(fn.arg_names.index(n),): [["tt.divisibility", 16]] for n, t in sig.items() if t.startswith("*")}
+k = triton.compile(ASTSource(fn, sig, constexprs=const, attrs=attrs), target=GPUTarget("cuda", 90, 32),
+                   options={"num_warps": 8, "num_stages": 3})
+tool = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
+with tempfile.TemporaryDirectory() as tmp:
+    cubin = Path(tmp) / "k.cubin"
+    cubin.write_bytes(k.asm["cubin"])
+    sass = subprocess.run([str(tool), "-sass", str(cubin)], capture_output=True, text=True, check=True).stdout
+ins = [line.split(";")[0] for line in sass.splitlines() if re.match(r"\s+/\*[0-9a-f]{4,}\*/", line)]
+addr = [int(re.search(r"/\*([0-9a-f]+)\*/", i).group(1), 16) for i in ins]
+back = [i for i, a in zip(ins, addr) if re.search(r"BRA 0x([0-9a-f]+)", i)
+        and int(re.search(r"BRA 0x([0-9a-f]+)", i).group(1), 16) < a]
+print(json.dumps({"sass": len(ins), "local": sum(bool(re.search(r"\b(STL|LDL)\b", i)) for i in ins),
+                  "vector_x_loads": sum("LDG.E.128" in i for i in ins), "backward_branches": len(back)}))
+"""
+
+
+@pytest.fixture(scope="module")
+def hc_pre_flash() -> dict:
+    return run_compile_script(_SCRIPT)
+
+
+@pytest.mark.slow  # one sm_90 compile in a subprocess: about 8 s of CPU
+def test_hc_pre_at_flash_dims_is_compact_and_does_not_spill(hc_pre_flash):
+    """No local memory (the shipped kernel spilled 3 KB per thread), under 1,500 SASS instructions (4,096
+    before), the streams and the norm weight read with 16-byte loads, and the Sinkhorn rounds a loop (a branch
+    back to an earlier address)."""
+    r = hc_pre_flash
+    assert r["local"] == 0, r
+    assert r["sass"] < 1500, r
+    assert r["vector_x_loads"] >= 8, r
+    assert r["backward_branches"] >= 1, r

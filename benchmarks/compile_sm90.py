@@ -160,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:  # graphlint: cold
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--record", help=argparse.SUPPRESS)  # child mode
     ap.add_argument("--flash", action="store_true", help="the Flash-shaped step's launches instead of tiny's")
+    ap.add_argument("--kernels", help="compile only these kernels (comma-separated names)")
     args = ap.parse_args(argv)
     if args.record:
         record(args.record, args.flash)
@@ -169,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:  # graphlint: cold
         path = str(Path(tmp) / "launches.json")
         subprocess.run([sys.executable, __file__, "--record", path] + ["--flash"] * args.flash, check=True)
         entries = json.loads(Path(path).read_text())
+    if args.kernels:
+        entries = [e for e in entries if json.loads(e)[1] in args.kernels.split(",")]
     failed = 0
     for entry in entries:
         ok, line = compile_one(entry)

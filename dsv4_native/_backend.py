@@ -109,6 +109,13 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # GEMV kernel (True) or cuBLAS (False). Batch 1: the kernel, not measured yet (bench_kernel_ab.py --sections
     # gemv, bench_decode.py --gemv-ab); cuBLAS's GEMVs were 72 + 24 us of the mid batch-1 replay's 509 busy us
     "step_gemv": ((1, ANY, True), (ANY, ANY, False)),
+    # sparse attention heads per program by head_dim (capped at what the heads need: tiny / mid take 16). At
+    # head_dim 512 and 8 warps, 64 heads hold a [64, 512] fp32 accumulator: 255 registers and 224-232 bytes of
+    # spills per thread inside the gather loop (sm_90 compile, `compile_sm90.py --flash`); 32 heads: 128
+    # registers, no spills, two programs per split sharing each gathered row through L2. Batch <= 8 (the Flash
+    # layer table's batches) takes 32; above, 64 stays (HCA 1M batch 32: 34% of bandwidth, the best measured).
+    # Not measured yet: bench_kernel_ab.py --sections attention_split ("64 heads per program (before)" rows)
+    "attention_head_block": ((8, 256, 64), (8, ANY, 32), (ANY, ANY, 64)),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
     # (two per SM of the H200's 132). Not measured yet: bench_kernel_ab.py --sections attention_split
     "attention_merge_programs": ((ANY, ANY, 256),),

@@ -260,9 +260,11 @@ if triton is not None:
         x_ptr, ids_ptr, w13_ptr, h_ptr,
         E, S,
         D: tl.constexpr, INTER: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-        PDL: tl.constexpr = False,
+        PDL: tl.constexpr = False, EVF: tl.constexpr = False,
     ):
-        """Program (slot, N-block): gate/up GEMV for one token-slot, fused clamp + SwiGLU."""
+        """Program (slot, N-block): gate/up GEMV for one token-slot, fused clamp + SwiGLU. EVF (batch 1, the GEMV
+        kernels alike): weights loaded with the L2 evict_first policy: each expert tile is read once, and the
+        ~350 MB stream would otherwise evict the step's code and activations (`fused.linear_f32`)."""
         pdl_wait(PDL)
         sid = tl.program_id(0)
         nb = tl.program_id(1)
@@ -280,8 +282,10 @@ if triton is not None:
             k_ok = offs_k < D
             xv = tl.load(x_ptr + tok * D + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
             wmask = n_ok[:, None] & k_ok[None, :]
-            wg = tl.load(wbase + offs_n[:, None].to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0)
-            wu = tl.load(wbase + (INTER + offs_n[:, None]).to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0)
+            wg = tl.load(wbase + offs_n[:, None].to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0,
+                         eviction_policy="evict_first" if EVF else "")
+            wu = tl.load(wbase + (INTER + offs_n[:, None]).to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0,
+                         eviction_policy="evict_first" if EVF else "")
             acc_g += wg.to(tl.float32) * xv[None, :]
             acc_u += wu.to(tl.float32) * xv[None, :]
         gate = tl.minimum(tl.sum(acc_g, axis=1), 10.0)
@@ -294,7 +298,7 @@ if triton is not None:
         h_ptr, ids_ptr, w_ptr, w2_ptr, y_ptr,
         E,
         D: tl.constexpr, INTER: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-        PDL: tl.constexpr = False,
+        PDL: tl.constexpr = False, EVF: tl.constexpr = False,
     ):
         """Program (slot, N-block): down GEMV for one token-slot, times the routed weight (fp32 out)."""
         pdl_wait(PDL)
@@ -313,7 +317,7 @@ if triton is not None:
             k_ok = offs_k < INTER
             hv = tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
             wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
-                         mask=n_ok[:, None] & k_ok[None, :], other=0.0)
+                         mask=n_ok[:, None] & k_ok[None, :], other=0.0, eviction_policy="evict_first" if EVF else "")
             acc += wv.to(tl.float32) * hv[None, :]
         y = tl.sum(acc, axis=1) * rw
         tl.store(y_ptr + sid.to(tl.int64) * D + offs_n, y, mask=n_ok)
@@ -323,7 +327,7 @@ if triton is not None:
         h_ptr, ids_ptr, w_ptr, w2_ptr, out_ptr,
         E,
         D: tl.constexpr, INTER: tl.constexpr, S: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-        PDL: tl.constexpr = False, HOIST: tl.constexpr = False,
+        PDL: tl.constexpr = False, HOIST: tl.constexpr = False, EVF: tl.constexpr = False,
     ):
         """Program (token, N-block): down GEMV of every slot of one token, summed in slot order.
 
@@ -355,7 +359,8 @@ if triton is not None:
                 rws = rws + (tl.load(w_ptr + sid),)
                 hvs = hvs + (tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0),)
                 wvs = wvs + (tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
-                                     mask=(n_ok & valid)[:, None] & k_ok[None, :], other=0.0),)
+                                     mask=(n_ok & valid)[:, None] & k_ok[None, :], other=0.0,
+                                     eviction_policy="evict_first" if EVF else ""),)
             for s in tl.static_range(S):
                 acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32) + wvs[s].to(tl.float32) * \
                     hvs[s].to(tl.float32)[None, :]
@@ -376,7 +381,8 @@ if triton is not None:
                     hv = tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid,
                                  other=0.0).to(tl.float32)
                     wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
-                                 mask=ok[:, None] & k_ok[None, :], other=0.0)
+                                 mask=ok[:, None] & k_ok[None, :], other=0.0,
+                                 eviction_policy="evict_first" if EVF else "")
                     acc += wv.to(tl.float32) * hv[None, :]
                 total += tl.where(valid, tl.sum(acc, axis=1) * rw, 0.0)
         tl.store(out_ptr + t.to(tl.int64) * D + offs_n, total.to(out_ptr.dtype.element_ty), mask=n_ok)
@@ -576,9 +582,10 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     n = n_tok * n_slot
     bn1, bk1 = _pow2_at_most(inter, block_n, 1), _pow2_at_most(dim, block_k)
     pdl = step_pdl(x)
+    evf = n_tok == 1  # one token: every expert tile is read once (EVF, `_gemv13_kernel`)
     _gemv13_kernel[(n, cdiv(inter, bn1))](
-        x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, PDL=pdl, launch_pdl=pdl,
-        num_warps=warps,
+        x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, PDL=pdl, EVF=evf,
+        launch_pdl=pdl, num_warps=warps,
     )
     # GEMM2's own tiles (0 = GEMM1's): its K is I, not D, so the best tile differs
     bn2 = _pow2_at_most(dim, block_n2 or block_n, 1)
@@ -589,11 +596,11 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
         hoist = inter <= bk2 and n_slot * bn2 * bk2 <= 64 * 32 * warps2
         _gemv2_sum_kernel[(n_tok, cdiv(dim, bn2))](
             h, slot_ids, slot_w, w2, out, n_exp, D=dim, INTER=inter, S=n_slot, BLOCK_N=bn2, BLOCK_K=bk2,
-            PDL=pdl, HOIST=hoist, launch_pdl=pdl, num_warps=warps2,
+            PDL=pdl, HOIST=hoist, EVF=evf, launch_pdl=pdl, num_warps=warps2,
         )
         return
     _gemv2_kernel[(n, cdiv(dim, bn2))](
-        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, PDL=pdl,
+        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, PDL=pdl, EVF=evf,
         launch_pdl=pdl, num_warps=warps2,
     )
     slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl)

@@ -205,7 +205,7 @@ if triton is not None:
         """(pre [4], post [4], comb [4, 4]) of one site from its 24 normalised mixes (module docstring). The
         ITERS-1 (row, column) rounds are a loop, not unrolled: at Flash dims the kernel's code comes from DRAM
         at every launch (the layer's weight stream evicts it from the L2), and the unrolled chain was most of
-        its 3,016 SASS instructions (benchmarks-decode.md, "Flash-shaped layers: where the span goes")."""
+        its 4,096 SASS instructions (benchmarks-decode.md, "Flash-shaped layers: where the span goes")."""
         r4 = tl.arange(0, 4)
         pre = tl.sigmoid(_pick4(mixes, 0) * tl.load(scale_ptr) + tl.load(base_ptr + r4)) + hc_eps
         post = 2.0 * tl.sigmoid(_pick4(mixes, 4) * tl.load(scale_ptr + 1) + tl.load(base_ptr + 4 + r4))

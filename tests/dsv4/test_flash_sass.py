@@ -23,7 +23,7 @@ import triton
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 import torch
-from dsv4_native import indexer as I, mhc as H, sparse_attention as A
+from dsv4_native import fused as FU, indexer as I, mhc as H, sparse_attention as A
 
 
 def report(fn, sig, const, warps, stages=3):
@@ -42,7 +42,8 @@ def report(fn, sig, const, warps, stages=3):
         m = re.search(r"/\*([0-9a-f]+)\*/.*BRA 0x([0-9a-f]+)", i)
         back += bool(m) and int(m.group(2), 16) < int(m.group(1), 16)
     return {"sass": len(ins), "local": sum(bool(re.search(r"\b(STL|LDL)\b", i)) for i in ins),
-            "vector_loads": sum("LDG.E.128" in i for i in ins), "backward_branches": back}
+            "vector_loads": sum("LDG.E.128" in i for i in ins), "backward_branches": back,
+            "evict_first_loads": len(re.findall(r"ld\.global\.L1::evict_first\.L2::cache_hint", k.asm["ptx"]))}
 
 hc = dict(ws_ptr="*fp32", x_ptr="*bf16", base_ptr="*fp32", scale_ptr="*fp32", active_ptr="*i1", y_ptr="*bf16",
           post_ptr="*fp32", comb_ptr="*fp32", nw_ptr="*fp32", rms_eps="fp32", hc_eps="fp32")
@@ -52,7 +53,11 @@ attn = dict(q_ptr="*bf16", win_ptr="*bf16", comp_ptr="*bf16", idx_ptr="*i32", si
             out_ptr="*bf16", part_ptr="*fp32", table_ptr="*i32", H="i32", W="i32", N_COMP="i32", K="i32",
             MAX_BLOCKS="i32", SPLITS="i32", qk_scale="fp32", cs_ptr="*fp32", pos_ptr="*i64", MAX_POS="i32")
 block_n, warps, stages = A._launch_config(torch.bfloat16, 512, None, None, None)
+lin = dict(x_ptr="*bf16", w_ptr="*bf16", out_ptr="*bf16", tab_ptr="*bf16", rscale_ptr="*bf16", T="i32", N="i32")
 print(json.dumps({
+    # the batch-1 wo_a: 8 groups of 1024 rows, each reading its 4096-wide slice of o (evict_first weights)
+    "wo_a_b1": report(FU._linear_f32_kernel, lin, dict(D=4096, BE=2, BK=4096, PDL=True, TABLE=False, EVF=True,
+                                                      GROUPS=8, GROUP_ROWS=1024), 4),
     # the Flash CSA attention at batch 1 (64 x 512 heads, the paged top-512 list, split, RoPE epilogue)
     "sparse_attn_b1": report(A._sparse_attn_kernel, attn, dict(
         CHUNK=block_n, D=512, BLOCK_H=A.head_block(1, 64, 512), BLOCK_N=block_n, ONE_SPLIT=False, R=64, BLOCK_R=32,
@@ -71,7 +76,7 @@ def flash_sass() -> dict:
     return run_compile_script(_SCRIPT)
 
 
-@pytest.mark.slow  # three sm_90 compiles in a subprocess: about 20 s of CPU
+@pytest.mark.slow  # four sm_90 compiles in a subprocess: about 25 s of CPU
 def test_hc_pre_at_flash_dims_is_compact_and_does_not_spill(flash_sass):
     """No local memory (the shipped kernel spilled 3 KB per thread), under 1,500 SASS instructions (4,096
     before), the streams and the norm weight read with 16-byte loads, and the Sinkhorn rounds a loop (a branch
@@ -97,3 +102,11 @@ def test_sparse_attention_at_batch_1_does_not_spill(flash_sass):
     fp32 accumulator in registers: 64 heads spilled 224 bytes per thread inside the gather loop."""
     r = flash_sass["sparse_attn_b1"]
     assert r["local"] == 0, r
+
+
+@pytest.mark.slow
+def test_batch1_gemv_streams_weights_evict_first(flash_sass):
+    """The batch-1 GEMV (here wo_a's grouped form) loads its weights with the L2 evict_first policy, so a layer's
+    weight stream does not evict the step's code and small tensors; no spills."""
+    r = flash_sass["wo_a_b1"]
+    assert r["evict_first_loads"] > 0 and r["local"] == 0, r

@@ -323,13 +323,35 @@ if triton is not None:
         tl.store(y_ptr + sid.to(tl.int64) * D + offs_n, y, mask=n_ok)
 
     @triton.jit
+    def _slot_tiles(h_ptr, w_ptr, w2_ptr, sid, e, E, offs_n, n_ok, offs_k, D: tl.constexpr, INTER: tl.constexpr,
+                    EVF: tl.constexpr):
+        """(valid, routed weight, h row, W2 tile) of slot `sid` routed to expert `e`: one K pass (offs_k covers I)."""
+        valid = (e >= 0) & (e < E)
+        wbase = w2_ptr + tl.where(valid, e, 0).to(tl.int64) * D * INTER
+        k_ok = offs_k < INTER
+        rw = tl.load(w_ptr + sid)
+        hv = tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0)
+        wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
+                     mask=(n_ok & valid)[:, None] & k_ok[None, :], other=0.0,
+                     eviction_policy="evict_first" if EVF else "")
+        return valid, rw, hv, wv
+
+    @triton.jit
+    def _slot_product(valid, rw, hv, wv, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+        """One slot's (W2 h) * w term of the slot sum, the K loop's arithmetic for one pass (0 + products)."""
+        acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32) + wv.to(tl.float32) * hv.to(tl.float32)[None, :]
+        return tl.where(valid, tl.sum(acc, axis=1) * rw, 0.0)
+
+    @triton.jit
     def _gemv2_sum_kernel(
         h_ptr, ids_ptr, w_ptr, w2_ptr, out_ptr,
         E,
         D: tl.constexpr, INTER: tl.constexpr, S: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-        PDL: tl.constexpr = False, HOIST: tl.constexpr = False, EVF: tl.constexpr = False,
+        PDL: tl.constexpr = False, HOIST: tl.constexpr = 0, EVF: tl.constexpr = False,
     ):
-        """Program (token, N-block): down GEMV of every slot of one token, summed in slot order.
+        """Program (token, N-block): down GEMV of every slot of one token, summed in slot order. HOIST (one K
+        pass, `gemv2_sum_hoist`): 0 slot by slot through the K loop, 1 every slot's tiles loaded first, 2 two
+        slots' tiles in flight.
 
         Fuses the slot-sum kernel into GEMM2 (one launch and the fp32 y_slot round trip fewer). The
         arithmetic is the unfused pair's: y_s = (W2 h_s) * w_s per slot, then 0 + y_0 + y_1 + ... over
@@ -341,30 +363,38 @@ if triton is not None:
         offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
         n_ok = offs_n < D
         total = tl.zeros([BLOCK_N], dtype=tl.float32)
-        if HOIST:  # one K pass and small tiles: all S slots' loads first, then the products (slot by slot, a
+        if HOIST == 1:  # one K pass and small tiles: all S slots' loads first, then the products (slot by slot, a
             # slot's products waited for its weight tile before the next slot's load issued: S DRAM round trips in
             # series, 6.5 us of the mid batch-1 layer); the same arithmetic as the loop below
             offs_k = tl.arange(0, BLOCK_K)
-            k_ok = offs_k < INTER
             valids = ()
             rws = ()
             hvs = ()
             wvs = ()
             for s in tl.static_range(S):
-                sid = t * S + s
-                e = tl.load(ids_ptr + sid)
-                valid = (e >= 0) & (e < E)
-                wbase = w2_ptr + tl.where(valid, e, 0).to(tl.int64) * D * INTER
+                e = tl.load(ids_ptr + t * S + s)
+                valid, rw, hv, wv = _slot_tiles(h_ptr, w_ptr, w2_ptr, t * S + s, e, E, offs_n, n_ok, offs_k, D,
+                                                INTER, EVF)
                 valids = valids + (valid,)
-                rws = rws + (tl.load(w_ptr + sid),)
-                hvs = hvs + (tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0),)
-                wvs = wvs + (tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
-                                     mask=(n_ok & valid)[:, None] & k_ok[None, :], other=0.0,
-                                     eviction_policy="evict_first" if EVF else ""),)
+                rws = rws + (rw,)
+                hvs = hvs + (hv,)
+                wvs = wvs + (wv,)
             for s in tl.static_range(S):
-                acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32) + wvs[s].to(tl.float32) * \
-                    hvs[s].to(tl.float32)[None, :]
-                total += tl.where(valids[s], tl.sum(acc, axis=1) * rws[s], 0.0)
+                total += _slot_product(valids[s], rws[s], hvs[s], wvs[s], BLOCK_N, BLOCK_K)
+        elif HOIST == 2:  # one K pass, tiles too wide to hold all S (Flash: 224 bytes of spills): every slot's
+            # expert id first (one round trip), then slot s + 1's tiles loaded before slot s's products, two slots
+            # in flight instead of one (the loop below waited id -> tile -> products per slot, 7 in series)
+            offs_k = tl.arange(0, BLOCK_K)
+            es = ()
+            for s in tl.static_range(S):
+                es = es + (tl.load(ids_ptr + t * S + s),)
+            nxt = _slot_tiles(h_ptr, w_ptr, w2_ptr, t * S, es[0], E, offs_n, n_ok, offs_k, D, INTER, EVF)
+            for s in tl.static_range(S):
+                valid, rw, hv, wv = nxt
+                if s + 1 < S:
+                    nxt = _slot_tiles(h_ptr, w_ptr, w2_ptr, t * S + s + 1, es[s + 1], E, offs_n, n_ok, offs_k, D,
+                                      INTER, EVF)
+                total += _slot_product(valid, rw, hv, wv, BLOCK_N, BLOCK_K)
         else:
             for s in tl.static_range(S):
                 sid = t * S + s
@@ -574,6 +604,14 @@ def slot_sum_triton(y_slot, slot_ids, out, num_experts: int, pdl: bool = False, 
     )
 
 
+def gemv2_sum_hoist(inter: int, block_k: int, tile_elems: int, warps: int) -> int:
+    """`_gemv2_sum_kernel`'s HOIST: with one K pass, every slot's tile up front while that is at most 64 weights a
+    thread (mid: 56), else two slots in flight (Flash: all seven spilled 224 bytes); 0: the K loop."""
+    if inter > block_k:
+        return 0
+    return 1 if tile_elems <= 64 * 32 * warps else 2
+
+
 def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, block_k: int, warps: int,
                  fuse_sum: bool, block_n2: int, block_k2: int, warps2: int) -> None:
     n_tok, n_slot = slot_ids.shape
@@ -592,8 +630,7 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     bk2 = _pow2_at_most(inter, block_k2 or block_k)
     warps2 = warps2 or warps
     if fuse_sum:  # host-known launch option: GEMM2 + slot sum in one kernel
-        # every slot's tile loaded up front while that is at most 64 weights a thread (mid: 56; Flash's 224 spill)
-        hoist = inter <= bk2 and n_slot * bn2 * bk2 <= 64 * 32 * warps2
+        hoist = gemv2_sum_hoist(inter, bk2, n_slot * bn2 * bk2, warps2)
         _gemv2_sum_kernel[(n_tok, cdiv(dim, bn2))](
             h, slot_ids, slot_w, w2, out, n_exp, D=dim, INTER=inter, S=n_slot, BLOCK_N=bn2, BLOCK_K=bk2,
             PDL=pdl, HOIST=hoist, EVF=evf, launch_pdl=pdl, num_warps=warps2,

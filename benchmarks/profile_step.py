@@ -17,8 +17,9 @@ gaps between its kernels included); then the kernels by busy time per step. Busy
 dependent kernels, what fewer launches would recover; a kernel far above its bytes / bandwidth is badly tiled.
 With step PDL a kernel is launched while its predecessor still runs and waits for it (`griddepcontrol.wait`),
 so its duration includes that wait and busy can exceed span. `--detail` lists every section's kernels in launch
-order with what each adds to the step: end minus the previous kernel's end (the critical-path share, which sums
-to the section's span), and how long before that end it was launched (its overlap with the predecessor).
+order with what each adds to the step: end minus the previous kernel's end (its critical-path share: a section's
+shares add up to its last end minus the previous section's, the step's to the replay's span), and how long before
+that end it was launched (its overlap with the predecessor).
 """
 
 from __future__ import annotations

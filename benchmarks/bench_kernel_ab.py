@@ -86,6 +86,7 @@ SPLIT_VARIANTS = [  # label, (splits or None = the model's for the head block, h
 ]
 ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("default (head_block, 64, 8 warps, 2 stages)", {}),
+    ("32 heads per program (no spills)", dict(block_h=32)),
     ("64 heads per program", dict(block_h=64)),
     ("3 stages", dict(num_stages=3)),
     ("32 entries, 3 stages", dict(block_n=32, num_stages=3)),

@@ -20,8 +20,8 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
   built lists past `COMPUTED_LIST_MAX`, as the model runs them): the model's split count with the merge in
   `merge_chunk` channel chunks (shipped) and in whole rows (before), other split counts, and 16 / 32 heads per
   program (4 / 2 programs per split share each gathered row through L2, so batch 1 fills the SMs with fewer
-  fp32 partials). Decides `default_num_splits` / `STEP_CHOICES["attention_head_block"]` (32 at batch <= 8 since
-  s7: 64 spilled at head_dim 512) and
+  fp32 partials). Decides `default_num_splits` / `STEP_CHOICES["attention_head_block"]` (by batch and list
+  width since s7) and
   `STEP_CHOICES["attention_merge_programs"]` (goal: 50% of the measured bandwidth).
 * gemv: the decode step's bf16 projections (x -> [q_lora | kv], qr -> [q | indexer q], wo_b at the mid and
   Flash dims), cuBLAS (`F.linear`) against the GEMV kernel (`fused.linear_gemv`), batch 1 / 2 / 8, against
@@ -74,7 +74,8 @@ GEMV_SHAPES = [  # label, rows N, input width D of the step's bf16 projections
 SPLIT_VARIANTS = [  # label, (splits or None = the model's for the head block, heads per program or None =
     # `sparse_attention.head_block`'s, merge channels or None = merge_chunk)
     ("model's splits, chunked merge (shipped)", (None, None, None)),
-    ("model's splits, 64 heads per program (before)", (None, 64, None)),
+    ("model's splits, 64 heads per program", (None, 64, None)),
+    ("model's splits, 32 heads per program", (None, 32, None)),
     ("model's splits, whole-row merge", (None, None, 0)),
     ("8 splits", (8, 64, None)),
     ("16 splits", (16, 64, None)),

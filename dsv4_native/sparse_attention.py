@@ -61,9 +61,10 @@ def _head_block(heads: int, block_h: int) -> int:
     return min(block_h, need)
 
 
-def head_block(batch: int, heads: int, head_dim: int, block_h: int | None = None) -> int:
-    """Heads per program of a launch: `block_h`, else the per-batch choice (`STEP_CHOICES`), capped by `_head_block`."""
-    return _head_block(heads, block_h or choose("attention_head_block", batch, head_dim))
+def head_block(batch: int, heads: int, kmax: int, block_h: int | None = None) -> int:
+    """Heads per program of a launch over index lists of width `kmax`: `block_h`, else the per-batch choice
+    (`STEP_CHOICES["attention_head_block"]`), capped by `_head_block`."""
+    return _head_block(heads, block_h or choose("attention_head_block", batch, kmax))
 
 
 def default_num_splits(
@@ -80,7 +81,7 @@ def default_num_splits(
     few long splits that fill one wave (B=32: 4 x 32 = 128 programs) instead of many short ones; a list of
     two blocks of narrow rows (the mid model's CSA / HCA lists, 96 / 104 rows of 128) takes two splits.
     """
-    block_h = head_block(batch, heads, head_dim, block_h)
+    block_h = head_block(batch, heads, kmax, block_h)
     block_n = block_n or DEFAULT_CONFIG[1]
     progs = batch * -(-heads // block_h)
     n_blocks = -(-kmax // block_n)
@@ -452,11 +453,17 @@ def sparse_decode_attention_triton(
     else:  # no epilogue: stand-in pointers, never read (pos is read for a computed list)
         rope, rope_args = {"R": 0, "BLOCK_R": 1}, (idx, _pos_or_raise(pos) if index_ratio else active, 1)
     check_kernel_inputs("sparse_decode_attention", tensors, {"head_dim": head_dim})
+    stages_given = num_stages
     block_n, num_warps, num_stages = _launch_config(q.dtype, head_dim, block_n, num_warps, num_stages)
-    block_h = head_block(batch, heads, head_dim, block_h)
     kmax = idx.shape[1]
+    block_h = head_block(batch, heads, kmax, block_h)
     splits = workspace.shape[1]
     chunk = cdiv(cdiv(kmax, block_n), splits) * block_n
+    if stages_given is None and chunk <= 2 * block_n:
+        # two blocks or fewer a program: the pipeline's prologue is half the loop and unrolling it grew the
+        # code by a third (Flash SWA at batch 1, 128 entries in one split: 3,216 SASS instructions against 2,368;
+        # the step's one-program kernels run at the speed of their code, docs/benchmarks-decode.md)
+        num_stages = 1
     n_hblk = cdiv(heads, block_h)
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace, table,

@@ -60,7 +60,7 @@ print(json.dumps({
                                                       GROUPS=8, GROUP_ROWS=1024), 4),
     # the Flash CSA attention at batch 1 (64 x 512 heads, the paged top-512 list, split, RoPE epilogue)
     "sparse_attn_b1": report(A._sparse_attn_kernel, attn, dict(
-        CHUNK=block_n, D=512, BLOCK_H=A.head_block(1, 64, 512), BLOCK_N=block_n, ONE_SPLIT=False, R=64, BLOCK_R=32,
+        CHUNK=block_n, D=512, BLOCK_H=A.head_block(1, 64, 640), BLOCK_N=block_n, ONE_SPLIT=False, R=64, BLOCK_R=32,
         UPCAST=False, PRECISION=None, RPB=64, PAGED=True, DEFER=False, PDL=True, IDS=0), warps, stages),
     "hc_pre": report(H._hc_pre_kernel, hc, dict(D=4096, NSPLIT=H.mix_splits(4096), BLOCK_SP=64, ITERS=20,
                                                  BLOCK_D=4096, NORM=True, PDL=True), 8),

@@ -20,7 +20,8 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
   built lists past `COMPUTED_LIST_MAX`, as the model runs them): the model's split count with the merge in
   `merge_chunk` channel chunks (shipped) and in whole rows (before), other split counts, and 16 / 32 heads per
   program (4 / 2 programs per split share each gathered row through L2, so batch 1 fills the SMs with fewer
-  fp32 partials). Decides `default_num_splits` / the head block at small batch and
+  fp32 partials). Decides `default_num_splits` / `STEP_CHOICES["attention_head_block"]` (by batch and list
+  width since s7) and
   `STEP_CHOICES["attention_merge_programs"]` (goal: 50% of the measured bandwidth).
 * gemv: the decode step's bf16 projections (x -> [q_lora | kv], qr -> [q | indexer q], wo_b at the mid and
   Flash dims), cuBLAS (`F.linear`) against the GEMV kernel (`fused.linear_gemv`), batch 1 / 2 / 8, against
@@ -70,9 +71,12 @@ GEMV_SHAPES = [  # label, rows N, input width D of the step's bf16 projections
     ("Flash x -> [q_lora | kv]", 1536, 4096), ("Flash qr -> [q | indexer q]", 40960, 1024),
     ("Flash wo_b", 4096, 8192),
 ]
-SPLIT_VARIANTS = [  # label, (splits or None = the model's, heads per program, merge channels or None = merge_chunk)
-    ("model's splits, chunked merge (shipped)", (None, 64, None)),
-    ("model's splits, whole-row merge (before)", (None, 64, 0)),
+SPLIT_VARIANTS = [  # label, (splits or None = the model's for the head block, heads per program or None =
+    # `sparse_attention.head_block`'s, merge channels or None = merge_chunk)
+    ("model's splits, chunked merge (shipped)", (None, None, None)),
+    ("model's splits, 64 heads per program", (None, 64, None)),
+    ("model's splits, 32 heads per program", (None, 32, None)),
+    ("model's splits, whole-row merge", (None, None, 0)),
     ("8 splits", (8, 64, None)),
     ("16 splits", (16, 64, None)),
     ("32 splits", (32, 64, None)),
@@ -82,7 +86,9 @@ SPLIT_VARIANTS = [  # label, (splits or None = the model's, heads per program, m
     ("33 splits, 16 heads per program", (33, 16, None)),
 ]
 ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
-    ("default (64, 64, 8 warps, 2 stages)", {}),
+    ("default (head_block, 64, 8 warps, 2 stages)", {}),
+    ("32 heads per program (no spills)", dict(block_h=32)),
+    ("64 heads per program", dict(block_h=64)),
     ("3 stages", dict(num_stages=3)),
     ("32 entries, 3 stages", dict(block_n=32, num_stages=3)),
     ("defer, 32 entries", dict(defer=True, block_n=32)),
@@ -273,7 +279,8 @@ def ab_attention_split(st, bw: float, smoke: bool) -> list[str]:  # graphlint: c
             listed = BFL.model_list(st, ratio, n_comp, b, kmax)
             times, ref = {}, None
             for name, (splits, block_h, chunk) in SPLIT_VARIANTS:
-                splits = min(splits or A.default_num_splits(b, h, kmax), -(-kmax // A.DEFAULT_CONFIG[1]))
+                splits = min(splits or A.default_num_splits(b, h, kmax, block_h=block_h, head_dim=d),
+                             -(-kmax // A.DEFAULT_CONFIG[1]))
                 kw = dict(listed, block_h=block_h, merge_block_d=d if chunk == 0 else chunk)
                 for a in sets:
                     a[7] = A.attention_workspace(b, h, d, splits, st.device)

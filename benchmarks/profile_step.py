@@ -2,7 +2,7 @@
 section of the step (embedding, each layer, head) and by kernel.
 
     PYTHONPATH=$PWD python3 benchmarks/profile_step.py [--configs tiny,mid,flash] [--batches 1] [--replays 20]
-        [--top 25] [--out FILE]
+        [--top 25] [--detail] [--out FILE]
 
 Model and state as in bench_decode (the config's sizes, bf16, paged KV, max_len = context + 1024, every live
 row at the config's context with random caches), but random weights generated on the GPU (`randomize_native_`,
@@ -15,6 +15,11 @@ of a replay belongs to the section that holds launch i (checked: each section's 
 Per section: kernels, GPU busy time (the sum of its kernel durations) and span (first start to last end, the
 gaps between its kernels included); then the kernels by busy time per step. Busy below span is idle GPU between
 dependent kernels, what fewer launches would recover; a kernel far above its bytes / bandwidth is badly tiled.
+With step PDL a kernel is launched while its predecessor still runs and waits for it (`griddepcontrol.wait`),
+so its duration includes that wait and busy can exceed span. `--detail` lists every section's kernels in launch
+order with what each adds to the step: end minus the previous kernel's end (its critical-path share: a section's
+shares add up to its last end minus the previous section's, the step's to the replay's span), and how long before
+that end it was launched (its overlap with the predecessor).
 """
 
 from __future__ import annotations
@@ -69,7 +74,7 @@ def replay_kernels(runner: DSV4Runner, n: int, replays: int) -> list:  # graphli
 
 
 @torch.no_grad()
-def profile_config(config: str, n: int, replays: int, top: int) -> str:  # graphlint: cold
+def profile_config(config: str, n: int, replays: int, top: int, detail: bool) -> str:  # graphlint: cold
     model, ctx = build(config, n)
     place_rows_at(model, n, ctx)
     sections = count_cuda(model, n)  # one eager step: each section's kernels in launch order
@@ -91,6 +96,7 @@ def profile_config(config: str, n: int, replays: int, top: int) -> str:  # graph
     span: dict[str, float] = defaultdict(float)
     count: dict[str, int] = defaultdict(int)
     by_kernel: dict[str, list[float]] = defaultdict(list)
+    adds, early, dur = [0.0] * per, [0.0] * per, [0.0] * per  # per launch, summed over replays
     step_busy = step_span = 0.0
     for r in range(replays):
         rep = events[r * per:(r + 1) * per]
@@ -109,6 +115,10 @@ def profile_config(config: str, n: int, replays: int, top: int) -> str:  # graph
             first.setdefault(sec, e.time_range.start)
             last[sec] = e.time_range.end
             by_kernel[_short(e.name)].append(e.time_range.elapsed_us())
+            prev_end = rep[i - 1].time_range.end if i else e.time_range.start
+            adds[i] += e.time_range.end - prev_end
+            early[i] += max(0.0, prev_end - e.time_range.start)
+            dur[i] += e.time_range.elapsed_us()
         for sec in first:
             span[sec] += last[sec] - first[sec]
     k = replays
@@ -123,6 +133,14 @@ def profile_config(config: str, n: int, replays: int, top: int) -> str:  # graph
     ranked = sorted(by_kernel.items(), key=lambda kv: -sum(kv[1]))
     for name, times in ranked[:top]:
         lines.append(f"| {name} | {len(times) / k:.0f} | {sum(times) / k:.1f} | {sum(times) / len(times):.2f} |")
+    if detail:
+        names0 = [_short(e.name, 48) for e in events[:per]]
+        for sec in dict.fromkeys(owner):
+            lines += ["", f"{sec}: kernels in launch order (us per replay)", "",
+                      "| # | kernel | duration | adds to the step | launched before the previous end |",
+                      "|---|---|---|---|---|"]
+            lines += [f"| {i} | {names0[i]} | {dur[i] / k:.1f} | {adds[i] / k:.1f} | {early[i] / k:.1f} |"
+                      for i in range(per) if owner[i] == sec]
     return "\n".join(lines) + "\n"
 
 
@@ -138,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:  # graphlint: cold
     ap.add_argument("--batches", default="1")
     ap.add_argument("--replays", type=int, default=20)
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--detail", action="store_true", help="each section's kernels in launch order")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     if not torch.cuda.is_available():
@@ -146,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:  # graphlint: cold
     for config in args.configs.split(","):
         for n in (int(b) for b in args.batches.split(",")):
             try:
-                out.append(profile_config(config, n, args.replays, args.top))
+                out.append(profile_config(config, n, args.replays, args.top, args.detail))
             except Exception as exc:  # one failed config must not cost the others' tables (one device run)
                 out.append(f"### {config}, batch {n}: failed: {type(exc).__name__}: {exc}\n")
             torch.cuda.empty_cache()

@@ -56,6 +56,7 @@ from dsv4_native.runner import DSV4Runner  # noqa: E402
 from dsv4_native.sampler import DeviceSampler, SamplingParams  # noqa: E402
 from dsv4_native.indexer import select_topk_triton  # noqa: E402
 from dsv4_native.indices import build_attention_indices  # noqa: E402
+from dsv4_native import moe as moe_mod  # noqa: E402
 from dsv4_native.moe import DSV4MoE  # noqa: E402
 from dsv4_native.sparse_attention import (  # noqa: E402
     attention_workspace, sparse_decode_attention, sparse_decode_attention_triton)
@@ -267,8 +268,10 @@ def kernel_variants(t: Target) -> None:  # graphlint: cold
     """Launch paths the tiny model does not take: the indexer top-k through torch.topk + the masking kernel
     (wider score rows) and the selection kernel's chunked passes, each with the CSA index list, n_valid below
     K, past the row and a padding row; the index builder (the step computes SWA / HCA lists inside the
-    attention) for an HCA list, which the sparse attention's DEFER variant then reads with splits; the grouped
-    MoE path (align, both grouped GEMMs with dead blocks, the slot sum) at 12 tokens, one a padding row."""
+    attention) for an HCA list, which the sparse attention's DEFER variant then reads with splits; 16 and 32 heads of
+    512 per program (Flash's batch-1 head blocks); the grouped MoE path (align, both grouped GEMMs
+    with dead blocks, the slot sum) at 12 tokens, one a padding row; the batch-1 fused down GEMV with two slots in
+    flight (Flash's `HOIST=2`)."""
     g = torch.Generator().manual_seed(1)
     batch, n_max, k, window = 4, 300, 16, 16
     scores = torch.randn(batch, n_max, generator=g).to(t.device)
@@ -292,6 +295,23 @@ def kernel_variants(t: Target) -> None:  # graphlint: cold
     ws = attention_workspace(batch, heads, dim, splits=2, device=t.device)
     sparse_decode_attention_triton(q, win, comp, att_idx, sink, active, out, ws, dim ** -0.5, block_n=32, defer=True)
     _check_finite(t, out[active], "deferred split-K attention")
+    wide = torch.randn(batch, 32, 512, generator=g).to(t.device, torch.bfloat16)
+    wide_kv = torch.randn(batch, window + n_comp, 512, generator=g).to(t.device, torch.bfloat16)
+    out_w = torch.zeros_like(wide)
+    for block_h in (16, 32):
+        sparse_decode_attention_triton(wide, wide_kv[:, :window].contiguous(), wide_kv[:, window:].contiguous(),
+                                       att_idx, torch.randn(32, generator=g).to(t.device), active, out_w,
+                                       attention_workspace(batch, 32, 512, splits=2, device=t.device), 512 ** -0.5,
+                                       block_h=block_h)
+        _check_finite(t, out_w[active], f"{block_h} heads of 512 per program")
+    one = randomize_native_(DSV4MoE(64, 32, 8, 6, max_tokens=1, device=t.device))
+    hoist, moe_mod.gemv2_sum_hoist = moe_mod.gemv2_sum_hoist, lambda *a: 2
+    try:
+        y1 = one(torch.randn(1, 64, generator=g).to(t.device, torch.bfloat16), torch.zeros(1, dtype=torch.int64,
+                 device=t.device), torch.ones(1, dtype=torch.bool, device=t.device))
+    finally:
+        moe_mod.gemv2_sum_hoist = hoist
+    _check_finite(t, y1, "batch-1 MoE, two slots in flight")
     moe = randomize_native_(DSV4MoE(64, 32, 8, 6, max_tokens=12, gemv_max_slots=0, device=t.device))
     tok_active = torch.ones(12, dtype=torch.bool, device=t.device)
     tok_active[5] = False

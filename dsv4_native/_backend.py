@@ -111,6 +111,13 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # GEMV kernel (True) or cuBLAS (False). Batch 1: the kernel, not measured yet (bench_kernel_ab.py --sections
     # gemv, bench_decode.py --gemv-ab); cuBLAS's GEMVs were 72 + 24 us of the mid batch-1 replay's 509 busy us
     "step_gemv": ((1, ANY, True), (ANY, ANY, False)),
+    # sparse attention heads per program by index-list width (capped at what the heads need: tiny / mid take 16).
+    # H200 A/B at Flash dims (bench_kernel_ab.py --sections attention_split, s7): batch 1 favours fewer heads per
+    # program (more programs, and at 64 heads the [64, 512] fp32 accumulator spilled 224 bytes a thread): 64k
+    # lists of 640 entries 8.3 / 10.7 / 13.7 us at 16 / 32 / 64 heads (CSA), 12.6 / 15.4 / 22.4 (HCA); 1M
+    # (8,320) 20.8 at 32 against 22.5 (16) and 23.2 (64). At batch 8 64 heads with their own split count won the
+    # HCA lists (1M 70.4 against 93.1 us at 32 heads) and lost CSA 640 by 1.3 us: 64 stays above batch 1
+    "attention_head_block": ((1, 1024, 16), (1, ANY, 32), (ANY, ANY, 64)),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
     # (two per SM of the H200's 132). Not measured yet: bench_kernel_ab.py --sections attention_split
     "attention_merge_programs": ((ANY, ANY, 256),),

@@ -209,27 +209,36 @@ if triton is not None:
     @triton.jit
     def _linear_f32_kernel(x_ptr, w_ptr, out_ptr, tab_ptr, rscale_ptr, T, N,
                            D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr, PDL: tl.constexpr = False,
-                           TABLE: tl.constexpr = True):
+                           TABLE: tl.constexpr = True, EVF: tl.constexpr = False, GROUPS: tl.constexpr = 1,
+                           GROUP_ROWS: tl.constexpr = 1):
         """Program (token t, block of BE rows): fp32 products and sum of the rows with x[t]; row e's result, times
         rscale[e], lands in out[T * off[e] + t * width[e] + col[e]] (tab = [off | width | col] int32 [3, N]).
         TABLE=False: a plain GEMV (w of any float dtype), row e's result in out[t * N + e], no scale.
         The token is the fastest grid axis, so the programs of one row block run together and the block comes
         from DRAM once at batch > 1. PDL: the first weight tile is loaded before the wait (weights are no
-        kernel's output), x after it."""
+        kernel's output), x after it. EVF (one token): the weights are loaded with the L2 evict_first policy: each
+        tile is read once, and a Flash layer's ~570 MB of weights would otherwise evict the step's code and
+        activations from the L2 at every layer (the next one-program kernel then fetches its code from DRAM).
+        GROUPS > 1 (TABLE=False): a grouped GEMV, rows [g * GROUP_ROWS, (g + 1) * GROUP_ROWS) read x[t, g * D:
+        (g + 1) * D] (x rows GROUPS * D wide; a program's BE rows lie in one group)."""
         t = tl.program_id(0).to(tl.int64)
         offs_e = tl.program_id(1) * BE + tl.arange(0, BE)
         e_ok = offs_e < N
         offs_k = tl.arange(0, BK)
         w_rows = w_ptr + offs_e[:, None].to(tl.int64) * D
-        wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & (offs_k < D)[None, :], other=0.0)
+        wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & (offs_k < D)[None, :], other=0.0,
+                     eviction_policy="evict_first" if EVF else "")
         pdl_wait(PDL)
         acc = tl.zeros([BE, BK], dtype=tl.float32)
         for k0 in range(0, D, BK):  # one pass while D <= BK (every shipped config)
             offs_k = k0 + tl.arange(0, BK)
             k_ok = offs_k < D
             if k0 > 0:
-                wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :], other=0.0)
-            xv = tl.load(x_ptr + t * D + offs_k, mask=k_ok, other=0.0).to(tl.float32)
+                wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :], other=0.0,
+                             eviction_policy="evict_first" if EVF else "")
+            x_at = x_ptr + t * (GROUPS * D) + (tl.program_id(1) * BE // GROUP_ROWS) * D if GROUPS > 1 else \
+                x_ptr + t * D
+            xv = tl.load(x_at + offs_k, mask=k_ok, other=0.0).to(tl.float32)
             acc += wv * xv[None, :]
         if TABLE:
             off = tl.load(tab_ptr + offs_e, mask=e_ok, other=0).to(tl.int64)
@@ -295,18 +304,24 @@ LINEAR_F32_TILE = 4096  # weight elements per program of `_linear_f32_kernel` (1
 
 
 def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: Optional[torch.Tensor],
-                       row_scale: Optional[torch.Tensor], out: torch.Tensor, tile: int = LINEAR_F32_TILE) -> None:
-    """table / row_scale None: the plain GEMV out[T, N] = x @ w.T (`linear_gemv`)."""
-    n_tok, dim = x.shape
+                       row_scale: Optional[torch.Tensor], out: torch.Tensor, tile: int = LINEAR_F32_TILE,
+                       groups: int = 1) -> None:
+    """table / row_scale None: the plain GEMV out[T, N] = x @ w.T (`linear_gemv`; `groups`: its grouped form)."""
+    n_tok, dim = x.shape[0], x.shape[1] // groups
     rows = w.shape[0]
     if not (x.is_contiguous() and w.is_contiguous() and out.is_contiguous()):
         raise ValueError("linear_f32: x, w and out must be contiguous")
     bk = min(tile, next_power_of_2(dim))
     be = max(2, min(16, tile // bk))
+    if groups > 1 and (table is not None or x.shape[1] % groups or w.shape[1] != dim or rows % groups
+                       or (rows // groups) % be):
+        raise ValueError(f"linear_gemv: {groups} groups need x [T, {groups} * D], w [{groups} * R, D] with R a "
+                         f"multiple of {be}; got x {tuple(x.shape)}, w {tuple(w.shape)}")
     plain = table is None
     _linear_f32_kernel[(n_tok, cdiv(rows, be))](
         x, w, out, x if plain else table, x if plain else row_scale, n_tok, rows, D=dim, BE=be, BK=bk,
-        PDL=step_pdl(x), launch_pdl=step_pdl(x), TABLE=not plain, num_warps=4,
+        PDL=step_pdl(x), launch_pdl=step_pdl(x), TABLE=not plain, EVF=n_tok == 1, GROUPS=groups,
+        GROUP_ROWS=rows // groups, num_warps=4,
     )
 
 
@@ -397,29 +412,40 @@ def _linear_f32_fake(x, w, table, row_scale, out) -> None:
 @eager_direct
 @torch.library.custom_op("dsv4::linear_gemv", mutates_args=("out",))
 @graphlint.hot
-def linear_gemv(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor) -> None:
+def linear_gemv(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor, groups: int = 1) -> None:
     """out[T, N] = x[T, D] @ w[N, D].T in out's dtype, fp32 products and accumulation (`_linear_f32_kernel`
-    without its row table). All contiguous."""
+    without its row table). All contiguous. groups > 1: the grouped form, x [T, G * D], w [G * R, D] (the
+    output projection's wo_a): out[t, g * R + r] = x[t, g * D:(g + 1) * D] . w[g * R + r]."""
     if use_triton(x):
-        _linear_f32_triton(x, w, None, None, out)
-    else:
+        _linear_f32_triton(x, w, None, None, out, groups=groups)
+    elif groups == 1:
         out.copy_(torch.nn.functional.linear(x, w))
+    else:
+        n = x.shape[0]
+        out.copy_(torch.einsum("tgi,goi->tgo", x.view(n, groups, -1), w.view(groups, -1, w.shape[1])).view(n, -1))
 
 
 @linear_gemv.register_fake
-def _linear_gemv_fake(x, w, out) -> None:
+def _linear_gemv_fake(x, w, out, groups=1) -> None:
     return None
 
 
+def gemv_step(x: torch.Tensor) -> bool:
+    """The decode step's projections of x run on the GEMV kernel (`_backend.STEP_CHOICES["step_gemv"]`)."""
+    return use_triton(x) and choose("step_gemv", x.shape[0], x.shape[1])
+
+
 @graphlint.hot
-def step_linear(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
-    """`F.linear(x, w)` of the decode step's projections: the GEMV kernel at the batches
-    `_backend.STEP_CHOICES["step_gemv"]` gives it (its weight tile loads before the PDL wait, under the previous
-    kernel's drain; cuBLAS's GEMV at batch 1 ran 4-6 us on 0.8-1.3 MB at mid dims), else cuBLAS."""
-    if use_triton(x) and choose("step_gemv", x.shape[0], x.shape[1]):
+def step_linear(x: torch.Tensor, w: torch.Tensor, groups: int = 1) -> torch.Tensor:
+    """`F.linear(x, w)` of the decode step's projections: the GEMV kernel where `gemv_step` (its weight tile
+    loads before the PDL wait, under the previous kernel's drain; cuBLAS's GEMV at batch 1 ran 4-6 us on
+    0.8-1.3 MB at mid dims), else cuBLAS. groups > 1 (the GEMV kernel only): `linear_gemv`'s grouped form."""
+    if gemv_step(x):
         out = torch.empty(x.shape[0], w.shape[0], device=x.device, dtype=x.dtype)
-        linear_gemv(x, w, out)
+        linear_gemv(x, w, out, groups)
         return out
+    if groups != 1:
+        raise ValueError("step_linear: a grouped projection runs on the GEMV kernel only (gemv_step)")
     return torch.nn.functional.linear(x, w)
 
 

@@ -199,11 +199,11 @@ if triton is not None:
         return tl.where(valid, key, -2147483648), valid
 
     @triton.jit
-    def _digit_histogram(key, lo, SHIFT: tl.constexpr):
-        """[16] int32: how many keys >= lo have each 4-bit digit ((key - lo) >> SHIFT, the keys at or past
-        lo + (16 << SHIFT) in digit 15)."""
+    def _digit_histogram(key, lo, shift):
+        """[16] int32: how many keys >= lo have each 4-bit digit ((key - lo) >> shift, the keys at or past
+        lo + (16 << shift) in digit 15)."""
         d = key.to(tl.int64) - lo
-        return tl.histogram(tl.minimum(tl.maximum(d, 0) >> SHIFT, 15).to(tl.int32), 16, mask=d >= 0)
+        return tl.histogram(tl.minimum(tl.maximum(d, 0) >> shift, 15).to(tl.int32), 16, mask=d >= 0)
 
     @triton.jit
     def _topk_select_kernel(scores_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, N_MAX, K, W,
@@ -232,16 +232,19 @@ if triton is not None:
                 hi = tl.where(up, hi, mid)
         else:
             digit = tl.arange(0, 16)
-            for p in tl.static_range(8):  # T in [lo, lo + (16 << (28 - 4p))): its next digit
+            # a loop, not unrolled (the pass's shift is a runtime value): unrolled, the kernel was 8,600 SASS
+            # instructions at Flash dims, fetched from DRAM at every launch (tests/dsv4/test_flash_sass.py)
+            for p in tl.range(8, loop_unroll_factor=1):  # T in [lo, lo + (16 << (28 - 4p))): its next digit
+                shift = tl.cast(28 - 4 * p, tl.int64)
                 hist = tl.zeros([16], tl.int32)
                 for c in range(NCH):
                     if c * CHUNK < n_valid:  # past n_valid every key is INT32_MIN: no chunk there counts
                         key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
-                        hist += _digit_histogram(key, lo, 28 - 4 * p)
+                        hist += _digit_histogram(key, lo, shift)
                 # count(key >= lo + (j << shift)) = the keys in digits >= j; T's digit is the largest j (>= 1)
                 # with that count >= K, else 0: the number of j in 1..15 that reach K (the counts fall with j)
                 reach = (tl.sum(hist, axis=0) - tl.cumsum(hist, axis=0) >= K) & (digit < 15)
-                lo += tl.sum(reach.to(tl.int64), axis=0) << (28 - 4 * p)
+                lo += tl.sum(reach.to(tl.int64), axis=0) << shift
         thr = lo.to(tl.int32)
         n_gt = 0
         for c in range(NCH):

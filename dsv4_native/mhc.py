@@ -201,36 +201,11 @@ if triton is not None:
         _store_block(yv, out_ptr, t, db, D, BLOCK_D)
 
     @triton.jit
-    def _store_normed(y, nw_ptr, out_ptr, t, rms_eps, D: tl.constexpr, BLOCK_D: tl.constexpr):
-        """out[t] = RMSNorm(y) with weight nw, y the whole collapsed row ([BLOCK_D] >= D, fp32, zeros past D):
-        the sum of squares of y rounded to out's dtype (what the unfused norm read), then the normed row."""
-        offs_d = tl.arange(0, BLOCK_D)
-        d_ok = offs_d < D
-        yr = y.to(out_ptr.dtype.element_ty).to(tl.float32)
-        r = 1.0 / tl.sqrt(tl.sum(yr * yr, axis=0) / D + rms_eps)
-        v = (yr * r).to(out_ptr.dtype.element_ty).to(tl.float32)
-        w = tl.load(nw_ptr + offs_d, mask=d_ok, other=0.0).to(tl.float32)
-        tl.store(out_ptr + t * D + offs_d, (w * v).to(out_ptr.dtype.element_ty), mask=d_ok)
-
-    @triton.jit
-    def _hc_pre_kernel(
-        ws_ptr, x_ptr, base_ptr, scale_ptr, active_ptr, y_ptr, post_ptr, comb_ptr, nw_ptr,
-        rms_eps, hc_eps,
-        D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr, ITERS: tl.constexpr,
-        BLOCK_D: tl.constexpr, NORM: tl.constexpr = False, PDL: tl.constexpr = False,
-    ):
-        """Program (token, D-block): mixes from the partials, Sinkhorn in registers, collapse a block.
-
-        Every D-block program recomputes the (tiny) 4x4 Sinkhorn; only block 0 stores post/comb. NORM: one
-        program per token collapses the whole row (BLOCK_D >= D) and applies the block's RMSNorm (weight nw).
-        The streams are loaded first: their DRAM round trip overlaps the Sinkhorn's 40 dependent reductions,
-        which do not read them (a warp issues in order: loaded after the chain, x waited for all of it)."""
-        pdl_wait(PDL)
-        t = tl.program_id(0).to(tl.int64)
-        db = tl.program_id(1)
-        act = tl.load(active_ptr + t).to(tl.int1)
-        xv = _load_streams(x_ptr, t, db, act, D, BLOCK_D)
-        mixes = _mix_totals(ws_ptr, t, rms_eps, D, NSPLIT, BLOCK_SP)
+    def _sinkhorn_site(mixes, base_ptr, scale_ptr, hc_eps, ITERS: tl.constexpr):
+        """(pre [4], post [4], comb [4, 4]) of one site from its 24 normalised mixes (module docstring). The
+        ITERS-1 (row, column) rounds are a loop, not unrolled: at Flash dims the kernel's code comes from DRAM
+        at every launch (the layer's weight stream evicts it from the L2), and the unrolled chain was most of
+        its 4,096 SASS instructions (benchmarks-decode.md, "Flash-shaped layers: where the span goes")."""
         r4 = tl.arange(0, 4)
         pre = tl.sigmoid(_pick4(mixes, 0) * tl.load(scale_ptr) + tl.load(base_ptr + r4)) + hc_eps
         post = 2.0 * tl.sigmoid(_pick4(mixes, 4) * tl.load(scale_ptr + 1) + tl.load(base_ptr + 4 + r4))
@@ -242,18 +217,64 @@ if triton is not None:
         m = tl.exp(m - tl.max(m, axis=1)[:, None])
         m = m / tl.sum(m, axis=1)[:, None] + hc_eps
         m = m / (tl.sum(m, axis=0)[None, :] + hc_eps)
-        for _ in tl.static_range(ITERS - 1):
+        for _ in tl.range(ITERS - 1, loop_unroll_factor=1):
             m = m / (tl.sum(m, axis=1)[:, None] + hc_eps)
             m = m / (tl.sum(m, axis=0)[None, :] + hc_eps)
+        return pre, post, m
+
+    @triton.jit
+    def _pick1(v4, k: tl.constexpr):
+        """v4[k] of a [4] tensor as a scalar (exact: the other terms are zeros)."""
+        return tl.sum(tl.where(tl.arange(0, 4) == k, v4, 0.0), axis=0)
+
+    @triton.jit
+    def _hc_pre_kernel(
+        ws_ptr, x_ptr, base_ptr, scale_ptr, active_ptr, y_ptr, post_ptr, comb_ptr, nw_ptr,
+        rms_eps, hc_eps,
+        D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr, ITERS: tl.constexpr,
+        BLOCK_D: tl.constexpr, NORM: tl.constexpr = False, PDL: tl.constexpr = False,
+    ):
+        """Program (token, D-block): mixes from the partials, Sinkhorn in registers, collapse a block.
+
+        Every D-block program recomputes the (tiny) 4x4 Sinkhorn; only block 0 stores post/comb. NORM: one
+        program per token collapses the whole row (BLOCK_D >= D) and applies the block's RMSNorm (weight nw,
+        loaded before the PDL wait: a weight), each stream as its own 1-D row so the collapse and the norm are
+        per-thread FMAs on vector loads (no layout conversion). The streams are loaded first, and not gated on
+        `active` (every row of x exists; padding rows are zeroed after): their round trip overlaps the
+        Sinkhorn's 40 dependent reductions, which do not read them."""
+        if NORM:
+            offs = tl.arange(0, BLOCK_D)
+            d_ok = offs < D
+            nw = tl.load(nw_ptr + offs, mask=d_ok, other=0.0).to(tl.float32)
+        pdl_wait(PDL)
+        t = tl.program_id(0).to(tl.int64)
+        db = tl.program_id(1)
+        act = tl.load(active_ptr + t).to(tl.int1)
+        if NORM:
+            xb = x_ptr + t * 4 * D + offs
+            x0 = tl.load(xb, mask=d_ok, other=0.0)
+            x1 = tl.load(xb + D, mask=d_ok, other=0.0)
+            x2 = tl.load(xb + 2 * D, mask=d_ok, other=0.0)
+            x3 = tl.load(xb + 3 * D, mask=d_ok, other=0.0)
+        else:
+            xv = _load_streams(x_ptr, t, db, act, D, BLOCK_D)
+        mixes = _mix_totals(ws_ptr, t, rms_eps, D, NSPLIT, BLOCK_SP)
+        pre, post, m = _sinkhorn_site(mixes, base_ptr, scale_ptr, hc_eps, ITERS)
+        r4 = tl.arange(0, 4)
         first = db == 0
         tl.store(post_ptr + t * 4 + r4, tl.where(act, post, 0.0), mask=(r4 < 4) & first)
         tl.store(comb_ptr + t * 16 + 4 * r4[:, None] + r4[None, :], tl.where(act, m, 0.0),
                  mask=(r4[:, None] < 4) & first)
-        yv = _collapse_loaded(xv, pre, act)
         if NORM:
-            _store_normed(yv, nw_ptr, y_ptr, t, rms_eps, D, BLOCK_D)
+            yv = (_pick1(pre, 0) * x0.to(tl.float32) + _pick1(pre, 1) * x1.to(tl.float32)
+                  + _pick1(pre, 2) * x2.to(tl.float32) + _pick1(pre, 3) * x3.to(tl.float32))
+            # the sum of squares of y rounded to y's dtype (what the unfused norm read), then the normed row
+            yr = tl.where(act & d_ok, yv.to(y_ptr.dtype.element_ty).to(tl.float32), 0.0)
+            r = 1.0 / tl.sqrt(tl.sum(yr * yr, axis=0) / D + rms_eps)
+            v = (yr * r).to(y_ptr.dtype.element_ty).to(tl.float32)
+            tl.store(y_ptr + t * D + offs, (nw * v).to(y_ptr.dtype.element_ty), mask=d_ok)
         else:
-            _store_block(yv, y_ptr, t, db, D, BLOCK_D)
+            _store_block(_collapse_loaded(xv, pre, act), y_ptr, t, db, D, BLOCK_D)
 
     @triton.jit
     def _hc_head_kernel(

@@ -34,8 +34,8 @@ import torch.nn.functional as F
 from ._attn_common import rope_cos_sin_cache
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
-    F32Projections, RowFusedModule, embed_step, norm_rope, rms_norm_into_new, step_linear, weighted_rms_norm,
-    write_ring,
+    F32Projections, RowFusedModule, embed_step, gemv_step, norm_rope, rms_norm_into_new, step_linear,
+    weighted_rms_norm, write_ring,
 )
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
@@ -348,16 +348,22 @@ class DSV4Attention(RowFusedModule):
         ws = self.attn_ws[:n * splits * cfg.n_heads * (d + 2)].view(n, splits, cfg.n_heads, d + 2)
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, ws, d ** -0.5, table,
                                 cos_sin_inv, pos_c, listed)
-        return self.project_out(o, x.dtype, step_linear, False)
+        return self.project_out(o, x.dtype, step_linear, False, step=True)
 
     def project_out(self, o: torch.Tensor, dtype: torch.dtype,
-                    lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], rowwise: bool) -> torch.Tensor:
+                    lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], rowwise: bool,
+                    step: bool = False) -> torch.Tensor:
         """The output projection of attention rows `o[n, H, d]` (V's rope channels de-rotated): the grouped
         wo_a, einsum("ngi,goi->ngo"), as one bmm over the groups written through a transposed view of the
         [n, g, o] result (at n > 1 the einsum copied its [g, n, o] output back: one launch more), then wo_b
         with `lin`. `rowwise` (the CPU-exact prefill): one M=1 GEMM per (row, group), the bits of the
-        one-row decode step. out= needs grad mode off (the step and the prefill run under no_grad)."""
+        one-row decode step. `step` (the decode step) where `fused.gemv_step`: wo_a as the GEMV kernel's
+        grouped form, so the layer launches no cuBLAS kernel (each one broke the PDL chain, and its 67 MB at
+        Flash dims streamed through the L2 without the evict_first hint). out= needs grad mode off (the step and
+        the prefill run under no_grad)."""
         cfg, n = self.cfg, o.shape[0]
+        if step and gemv_step(o.view(n, -1)):
+            return lin(step_linear(o.view(n, -1), self.wo_a, cfg.o_groups), self.wo_b)
         groups = o.reshape(n, cfg.o_groups, -1)
         wa = self.wo_a.view(cfg.o_groups, cfg.o_lora, -1)
         mid = torch.empty(n, cfg.o_groups, cfg.o_lora, device=o.device, dtype=dtype)

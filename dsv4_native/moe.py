@@ -260,9 +260,11 @@ if triton is not None:
         x_ptr, ids_ptr, w13_ptr, h_ptr,
         E, S,
         D: tl.constexpr, INTER: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-        PDL: tl.constexpr = False,
+        PDL: tl.constexpr = False, EVF: tl.constexpr = False,
     ):
-        """Program (slot, N-block): gate/up GEMV for one token-slot, fused clamp + SwiGLU."""
+        """Program (slot, N-block): gate/up GEMV for one token-slot, fused clamp + SwiGLU. EVF (batch 1, the GEMV
+        kernels alike): weights loaded with the L2 evict_first policy: each expert tile is read once, and the
+        ~350 MB stream would otherwise evict the step's code and activations (`fused.linear_f32`)."""
         pdl_wait(PDL)
         sid = tl.program_id(0)
         nb = tl.program_id(1)
@@ -280,8 +282,10 @@ if triton is not None:
             k_ok = offs_k < D
             xv = tl.load(x_ptr + tok * D + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
             wmask = n_ok[:, None] & k_ok[None, :]
-            wg = tl.load(wbase + offs_n[:, None].to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0)
-            wu = tl.load(wbase + (INTER + offs_n[:, None]).to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0)
+            wg = tl.load(wbase + offs_n[:, None].to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0,
+                         eviction_policy="evict_first" if EVF else "")
+            wu = tl.load(wbase + (INTER + offs_n[:, None]).to(tl.int64) * D + offs_k[None, :], mask=wmask, other=0.0,
+                         eviction_policy="evict_first" if EVF else "")
             acc_g += wg.to(tl.float32) * xv[None, :]
             acc_u += wu.to(tl.float32) * xv[None, :]
         gate = tl.minimum(tl.sum(acc_g, axis=1), 10.0)
@@ -294,7 +298,7 @@ if triton is not None:
         h_ptr, ids_ptr, w_ptr, w2_ptr, y_ptr,
         E,
         D: tl.constexpr, INTER: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-        PDL: tl.constexpr = False,
+        PDL: tl.constexpr = False, EVF: tl.constexpr = False,
     ):
         """Program (slot, N-block): down GEMV for one token-slot, times the routed weight (fp32 out)."""
         pdl_wait(PDL)
@@ -313,19 +317,41 @@ if triton is not None:
             k_ok = offs_k < INTER
             hv = tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0).to(tl.float32)
             wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
-                         mask=n_ok[:, None] & k_ok[None, :], other=0.0)
+                         mask=n_ok[:, None] & k_ok[None, :], other=0.0, eviction_policy="evict_first" if EVF else "")
             acc += wv.to(tl.float32) * hv[None, :]
         y = tl.sum(acc, axis=1) * rw
         tl.store(y_ptr + sid.to(tl.int64) * D + offs_n, y, mask=n_ok)
+
+    @triton.jit
+    def _slot_tiles(h_ptr, w_ptr, w2_ptr, sid, e, E, offs_n, n_ok, offs_k, D: tl.constexpr, INTER: tl.constexpr,
+                    EVF: tl.constexpr):
+        """(valid, routed weight, h row, W2 tile) of slot `sid` routed to expert `e`: one K pass (offs_k covers I)."""
+        valid = (e >= 0) & (e < E)
+        wbase = w2_ptr + tl.where(valid, e, 0).to(tl.int64) * D * INTER
+        k_ok = offs_k < INTER
+        rw = tl.load(w_ptr + sid)
+        hv = tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0)
+        wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
+                     mask=(n_ok & valid)[:, None] & k_ok[None, :], other=0.0,
+                     eviction_policy="evict_first" if EVF else "")
+        return valid, rw, hv, wv
+
+    @triton.jit
+    def _slot_product(valid, rw, hv, wv, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+        """One slot's (W2 h) * w term of the slot sum, the K loop's arithmetic for one pass (0 + products)."""
+        acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32) + wv.to(tl.float32) * hv.to(tl.float32)[None, :]
+        return tl.where(valid, tl.sum(acc, axis=1) * rw, 0.0)
 
     @triton.jit
     def _gemv2_sum_kernel(
         h_ptr, ids_ptr, w_ptr, w2_ptr, out_ptr,
         E,
         D: tl.constexpr, INTER: tl.constexpr, S: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-        PDL: tl.constexpr = False, HOIST: tl.constexpr = False,
+        PDL: tl.constexpr = False, HOIST: tl.constexpr = 0, EVF: tl.constexpr = False,
     ):
-        """Program (token, N-block): down GEMV of every slot of one token, summed in slot order.
+        """Program (token, N-block): down GEMV of every slot of one token, summed in slot order. HOIST (one K
+        pass, `gemv2_sum_hoist`): 0 slot by slot through the K loop, 1 every slot's tiles loaded first, 2 two
+        slots' tiles in flight.
 
         Fuses the slot-sum kernel into GEMM2 (one launch and the fp32 y_slot round trip fewer). The
         arithmetic is the unfused pair's: y_s = (W2 h_s) * w_s per slot, then 0 + y_0 + y_1 + ... over
@@ -337,29 +363,38 @@ if triton is not None:
         offs_n = nb * BLOCK_N + tl.arange(0, BLOCK_N)
         n_ok = offs_n < D
         total = tl.zeros([BLOCK_N], dtype=tl.float32)
-        if HOIST:  # one K pass and small tiles: all S slots' loads first, then the products (slot by slot, a
+        if HOIST == 1:  # one K pass and small tiles: all S slots' loads first, then the products (slot by slot, a
             # slot's products waited for its weight tile before the next slot's load issued: S DRAM round trips in
             # series, 6.5 us of the mid batch-1 layer); the same arithmetic as the loop below
             offs_k = tl.arange(0, BLOCK_K)
-            k_ok = offs_k < INTER
             valids = ()
             rws = ()
             hvs = ()
             wvs = ()
             for s in tl.static_range(S):
-                sid = t * S + s
-                e = tl.load(ids_ptr + sid)
-                valid = (e >= 0) & (e < E)
-                wbase = w2_ptr + tl.where(valid, e, 0).to(tl.int64) * D * INTER
+                e = tl.load(ids_ptr + t * S + s)
+                valid, rw, hv, wv = _slot_tiles(h_ptr, w_ptr, w2_ptr, t * S + s, e, E, offs_n, n_ok, offs_k, D,
+                                                INTER, EVF)
                 valids = valids + (valid,)
-                rws = rws + (tl.load(w_ptr + sid),)
-                hvs = hvs + (tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid, other=0.0),)
-                wvs = wvs + (tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
-                                     mask=(n_ok & valid)[:, None] & k_ok[None, :], other=0.0),)
+                rws = rws + (rw,)
+                hvs = hvs + (hv,)
+                wvs = wvs + (wv,)
             for s in tl.static_range(S):
-                acc = tl.zeros([BLOCK_N, BLOCK_K], dtype=tl.float32) + wvs[s].to(tl.float32) * \
-                    hvs[s].to(tl.float32)[None, :]
-                total += tl.where(valids[s], tl.sum(acc, axis=1) * rws[s], 0.0)
+                total += _slot_product(valids[s], rws[s], hvs[s], wvs[s], BLOCK_N, BLOCK_K)
+        elif HOIST == 2:  # one K pass, tiles too wide to hold all S (Flash: 224 bytes of spills): every slot's
+            # expert id first (one round trip), then slot s + 1's tiles loaded before slot s's products, two slots
+            # in flight instead of one (the loop below waited id -> tile -> products per slot, 7 in series)
+            offs_k = tl.arange(0, BLOCK_K)
+            es = ()
+            for s in tl.static_range(S):
+                es = es + (tl.load(ids_ptr + t * S + s),)
+            nxt = _slot_tiles(h_ptr, w_ptr, w2_ptr, t * S, es[0], E, offs_n, n_ok, offs_k, D, INTER, EVF)
+            for s in tl.static_range(S):
+                valid, rw, hv, wv = nxt
+                if s + 1 < S:
+                    nxt = _slot_tiles(h_ptr, w_ptr, w2_ptr, t * S + s + 1, es[s + 1], E, offs_n, n_ok, offs_k, D,
+                                      INTER, EVF)
+                total += _slot_product(valid, rw, hv, wv, BLOCK_N, BLOCK_K)
         else:
             for s in tl.static_range(S):
                 sid = t * S + s
@@ -376,7 +411,8 @@ if triton is not None:
                     hv = tl.load(h_ptr + sid.to(tl.int64) * INTER + offs_k, mask=k_ok & valid,
                                  other=0.0).to(tl.float32)
                     wv = tl.load(wbase + offs_n[:, None].to(tl.int64) * INTER + offs_k[None, :],
-                                 mask=ok[:, None] & k_ok[None, :], other=0.0)
+                                 mask=ok[:, None] & k_ok[None, :], other=0.0,
+                                 eviction_policy="evict_first" if EVF else "")
                     acc += wv.to(tl.float32) * hv[None, :]
                 total += tl.where(valid, tl.sum(acc, axis=1) * rw, 0.0)
         tl.store(out_ptr + t.to(tl.int64) * D + offs_n, total.to(out_ptr.dtype.element_ty), mask=n_ok)
@@ -568,6 +604,14 @@ def slot_sum_triton(y_slot, slot_ids, out, num_experts: int, pdl: bool = False, 
     )
 
 
+def gemv2_sum_hoist(inter: int, block_k: int, tile_elems: int, warps: int) -> int:
+    """`_gemv2_sum_kernel`'s HOIST: with one K pass, every slot's tile up front while that is at most 64 weights a
+    thread (mid: 56), else two slots in flight (Flash: all seven spilled 224 bytes); 0: the K loop."""
+    if inter > block_k:
+        return 0
+    return 1 if tile_elems <= 64 * 32 * warps else 2
+
+
 def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, block_k: int, warps: int,
                  fuse_sum: bool, block_n2: int, block_k2: int, warps2: int) -> None:
     n_tok, n_slot = slot_ids.shape
@@ -576,24 +620,24 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
     n = n_tok * n_slot
     bn1, bk1 = _pow2_at_most(inter, block_n, 1), _pow2_at_most(dim, block_k)
     pdl = step_pdl(x)
+    evf = n_tok == 1  # one token: every expert tile is read once (EVF, `_gemv13_kernel`)
     _gemv13_kernel[(n, cdiv(inter, bn1))](
-        x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, PDL=pdl, launch_pdl=pdl,
-        num_warps=warps,
+        x, slot_ids, w13, h, n_exp, n_slot, D=dim, INTER=inter, BLOCK_N=bn1, BLOCK_K=bk1, PDL=pdl, EVF=evf,
+        launch_pdl=pdl, num_warps=warps,
     )
     # GEMM2's own tiles (0 = GEMM1's): its K is I, not D, so the best tile differs
     bn2 = _pow2_at_most(dim, block_n2 or block_n, 1)
     bk2 = _pow2_at_most(inter, block_k2 or block_k)
     warps2 = warps2 or warps
     if fuse_sum:  # host-known launch option: GEMM2 + slot sum in one kernel
-        # every slot's tile loaded up front while that is at most 64 weights a thread (mid: 56; Flash's 224 spill)
-        hoist = inter <= bk2 and n_slot * bn2 * bk2 <= 64 * 32 * warps2
+        hoist = gemv2_sum_hoist(inter, bk2, n_slot * bn2 * bk2, warps2)
         _gemv2_sum_kernel[(n_tok, cdiv(dim, bn2))](
             h, slot_ids, slot_w, w2, out, n_exp, D=dim, INTER=inter, S=n_slot, BLOCK_N=bn2, BLOCK_K=bk2,
-            PDL=pdl, HOIST=hoist, launch_pdl=pdl, num_warps=warps2,
+            PDL=pdl, HOIST=hoist, EVF=evf, launch_pdl=pdl, num_warps=warps2,
         )
         return
     _gemv2_kernel[(n, cdiv(dim, bn2))](
-        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, PDL=pdl,
+        h, slot_ids, slot_w, w2, y_slot, n_exp, D=dim, INTER=inter, BLOCK_N=bn2, BLOCK_K=bk2, PDL=pdl, EVF=evf,
         launch_pdl=pdl, num_warps=warps2,
     )
     slot_sum_triton(y_slot, slot_ids, out, n_exp, pdl=pdl)

@@ -40,7 +40,8 @@ except ImportError:  # pragma: no cover
     tl = None
 
 # (heads per program, index entries per iteration, warps, pipeline stages) for d = 512 bf16: all 64 heads in
-# one program, so every gathered KV row is read once for all heads (host-known tuning, see docs)
+# one program, so every gathered KV row is read once for all heads (host-known tuning, see docs). The head
+# block at small batch is `_backend.STEP_CHOICES["attention_head_block"]` (`head_block`).
 DEFAULT_CONFIG = (64, 64, 8, 2)
 # p.V one block late (the kernel's DEFER; `_pv_block` says why); off until a device run shows it faster
 # (benchmarks/bench_kernel_ab.py times both)
@@ -60,6 +61,12 @@ def _head_block(heads: int, block_h: int) -> int:
     return min(block_h, need)
 
 
+def head_block(batch: int, heads: int, kmax: int, block_h: int | None = None) -> int:
+    """Heads per program of a launch over index lists of width `kmax`: `block_h`, else the per-batch choice
+    (`STEP_CHOICES["attention_head_block"]`), capped by `_head_block`."""
+    return _head_block(heads, block_h or choose("attention_head_block", batch, kmax))
+
+
 def default_num_splits(
     batch: int, heads: int, kmax: int, block_h: int | None = None, block_n: int | None = None,
     per_sm: int = 1, sm_count: int = 132, head_dim: int = 512,
@@ -74,7 +81,7 @@ def default_num_splits(
     few long splits that fill one wave (B=32: 4 x 32 = 128 programs) instead of many short ones; a list of
     two blocks of narrow rows (the mid model's CSA / HCA lists, 96 / 104 rows of 128) takes two splits.
     """
-    block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
+    block_h = head_block(batch, heads, kmax, block_h)
     block_n = block_n or DEFAULT_CONFIG[1]
     progs = batch * -(-heads // block_h)
     n_blocks = -(-kmax // block_n)
@@ -427,8 +434,8 @@ def sparse_decode_attention_triton(
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H, D / chunk)
     merge (chunk: `merge_block_d`, default `merge_chunk`).
 
-    The tile sizes are host-known tuning knobs (defaults: `DEFAULT_CONFIG`); every choice computes the same
-    function, only the reduction order (and so the last bits) differs.
+    The tile sizes are host-known tuning knobs (defaults: `DEFAULT_CONFIG`, `head_block`); every choice computes
+    the same function, only the reduction order (and so the last bits) differs.
     """
     batch, heads, head_dim = q.shape
     tensors = {"q": q, "win_kv": win_kv, "comp_kv": comp_kv, "idx": idx, "out": out, "workspace": workspace}
@@ -446,11 +453,17 @@ def sparse_decode_attention_triton(
     else:  # no epilogue: stand-in pointers, never read (pos is read for a computed list)
         rope, rope_args = {"R": 0, "BLOCK_R": 1}, (idx, _pos_or_raise(pos) if index_ratio else active, 1)
     check_kernel_inputs("sparse_decode_attention", tensors, {"head_dim": head_dim})
+    stages_given = num_stages
     block_n, num_warps, num_stages = _launch_config(q.dtype, head_dim, block_n, num_warps, num_stages)
-    block_h = _head_block(heads, block_h or DEFAULT_CONFIG[0])
     kmax = idx.shape[1]
+    block_h = head_block(batch, heads, kmax, block_h)
     splits = workspace.shape[1]
     chunk = cdiv(cdiv(kmax, block_n), splits) * block_n
+    if stages_given is None and chunk <= 2 * block_n:
+        # two blocks or fewer a program: the pipeline's prologue is half the loop and unrolling it grew the
+        # code by a third (Flash SWA at batch 1, 128 entries in one split: 3,216 SASS instructions against 2,368;
+        # the step's one-program kernels run at the speed of their code, docs/benchmarks-decode.md)
+        num_stages = 1
     n_hblk = cdiv(heads, block_h)
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace, table,

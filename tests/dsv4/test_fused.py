@@ -135,6 +135,31 @@ def test_step_linear_gemv_matches_f_linear(dtype, monkeypatch):
     assert torch.equal(FU.step_linear(x, w), torch.nn.functional.linear(x, w))
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_grouped_step_gemv_matches_the_grouped_einsum(dtype):
+    """The output projection's wo_a at batch 1 (`step_linear(..., groups)`, `DSV4Attention.project_out`): group g
+    of the rows reads its own D-slice of x, = einsum("tgi,goi->tgo") up to rounding, with one and three K passes;
+    the reference path computes the einsum; a grouping whose row block straddles two groups is refused."""
+    g = torch.Generator().manual_seed(12)
+    x = torch.randn(1, 4 * 96, generator=g).to(dtype)
+    w = (torch.randn(4 * 32, 96, generator=g) * 0.1).to(dtype)
+    want = torch.einsum("tgi,goi->tgo", x.float().view(1, 4, 96), w.float().view(4, 32, 96)).view(1, -1)
+    tol = 1e-5 if dtype == torch.float32 else 1e-2
+    got = FU.step_linear(x, w, 4)
+    assert got.dtype == dtype and got.shape == (1, 128)
+    torch.testing.assert_close(got.float(), want, rtol=tol, atol=tol)
+    looped = torch.full((1, 128), float("nan"), dtype=dtype)
+    FU._linear_f32_triton(x, w, None, None, looped, tile=64, groups=4)  # K passes of 64: two, the last masked
+    torch.testing.assert_close(looped.float(), want, rtol=tol, atol=tol)
+    ref = torch.empty(1, 128, dtype=dtype)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(FU, "use_triton", lambda t: False)
+        FU.linear_gemv(x, w, ref, 4)
+    torch.testing.assert_close(ref.float(), want, rtol=tol, atol=tol)
+    with pytest.raises(ValueError, match="groups"):
+        FU._linear_f32_triton(x, w[:4 * 31], None, None, looped, groups=4)
+
+
 def test_norm_rope_reads_a_column_slice_of_a_fused_projection():
     """x rows a fused projection's row apart (strides (S, d, 1)): the same result as the contiguous copy."""
     x, w, cs, pos, active = _inputs(7)

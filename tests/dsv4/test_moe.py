@@ -311,11 +311,15 @@ def test_gpu_layer_graph_replay_new_routing(use_hash, n_tok):
     assert not torch.equal(history[0][1], history[1][1])  # the replays really saw new routings
 
 
-@pytest.mark.parametrize("n_tok,gemv2_cfg", [(1, None), (3, None), (1, (8, 16, 4))], ids=["1", "3", "1-k-loop"])
-def test_gemv_fused_slot_sum_is_bitwise_unfused(n_tok, gemv2_cfg):
+@pytest.mark.parametrize("n_tok,gemv2_cfg,hoist", [(1, None, None), (3, None, None), (1, (8, 16, 4), None),
+                                                   (3, None, 2)], ids=["1", "3", "1-k-loop", "3-two-in-flight"])
+def test_gemv_fused_slot_sum_is_bitwise_unfused(n_tok, gemv2_cfg, hoist, monkeypatch):
     """GEMM2 with the slot sum fused in computes exactly the unfused GEMM2 + slot-sum pair: with every slot's
-    tile loaded up front (one K pass, small tiles: the shipped batch-1 case at mid dims) and through the K loop
-    (BLOCK_K 16 < I: two passes, as wide tiles at Flash dims run slot by slot)."""
+    tile loaded up front (one K pass, small tiles: the shipped batch-1 case at mid dims), with two slots' tiles
+    in flight (one K pass, wide tiles: Flash's batch-1 case) and through the K loop (BLOCK_K 16 < I: two
+    passes)."""
+    if hoist is not None:
+        monkeypatch.setattr(M, "gemv2_sum_hoist", lambda *a: hoist)
     m = _module(False)
     m.gemv2_cfg = gemv2_cfg
     x, ids, active = _inputs(n_tok, seed=10)

@@ -5,9 +5,9 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
         moe_mid] [--out FILE]    (every table row also goes to stderr as it is measured)
     PYTHONPATH=$PWD python3 benchmarks/bench_kernel_ab.py --smoke   # CPU, Triton interpreter: checks the code
 
-* topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one bisection program per row) against
-  "torch" (torch.topk + the masking launch), at the tiny / mid / Flash-64k CSA score widths. Decides
-  `indexer.SELECT_MAX_N` (the kernel up to that width).
+* topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one program per row; its radix digit
+  `STEP_CHOICES["topk_radix_bits"]`, and 8 bits) against "torch" (torch.topk + the masking launch), at the tiny /
+  mid / Flash-64k CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and the radix.
 * linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
 * attention: `sparse_decode_attention_triton` knobs (entries per block, pipeline stages, DEFER) on
@@ -133,8 +133,8 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
          ("Flash CSA, 8k of 64k", 16416, 2048, 512, X.SELECT_CHUNK)]
     window = 128
     rows = ["Indexer top-k: the selection kernel vs torch.topk + mask (sets compared)", "",
-            "| case | batch | scores | valid | K | kernel us | torch us | winner | same ids |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| case | batch | scores | valid | K | kernel us | kernel, 8-bit radix us | torch us | winner | same ids |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     kernel_wins: dict[int, bool] = {}
     for label, n_max, n_ok, k, chunk in cases:
         for b in ((1, 2) if smoke else (1, 8)):
@@ -145,17 +145,19 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
             active = torch.ones(b, dtype=torch.bool, device=dev)
             pos = torch.full((b,), 4 * n_ok - 1, device=dev)
             times, sets = {}, {}
-            for sel in ("kernel", "torch"):
+            for name, sel, radix in (("kernel", "kernel", None), ("kernel 8-bit radix", "kernel", 8),
+                                     ("torch", "torch", None)):
                 ids = torch.empty(b, k, dtype=torch.int32, device=dev)
                 idx = torch.empty(b, window + k, dtype=torch.int32, device=dev)
-                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk)
+                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk, radix)
                 fn()
-                sets[sel] = ids.sort(dim=1).values
-                times[sel] = timed([fn] * 8)
+                sets[name] = ids.sort(dim=1).values
+                times[name] = timed([fn] * 8)
             best = winner(times)
-            kernel_wins[n_max] = kernel_wins.get(n_max, True) and best == "kernel"
-            rows.append(f"| {label} | {b} | {n_max} | {n_ok} | {k} | {times['kernel']} | {times['torch']} | {best} | "
-                        f"{torch.equal(sets['kernel'], sets['torch'])} |")
+            kernel_wins[n_max] = kernel_wins.get(n_max, True) and best.startswith("kernel")
+            same = torch.equal(sets["kernel"], sets["torch"]) and torch.equal(sets["kernel 8-bit radix"], sets["torch"])
+            rows.append(f"| {label} | {b} | {n_max} | {n_ok} | {k} | {times['kernel']} | "
+                        f"{times['kernel 8-bit radix']} | {times['torch']} | {best} | {same} |")
             BFL.log(rows[-1])
     widest = max([n for n, won in kernel_wins.items() if won], default=0)
     rows += ["", f"SELECT_MAX_N is {X.SELECT_MAX_N}; the kernel won at every batch up to {widest} scores "

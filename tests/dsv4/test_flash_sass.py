@@ -66,7 +66,8 @@ print(json.dumps({
                                                  BLOCK_D=4096, NORM=True, PDL=True), 8),
     # the Flash CSA top-k at a 64k server: 16,416 scores in five chunks, K 512, window 128
     "topk_select": report(I._topk_select_kernel, topk, dict(CHUNK=I.SELECT_CHUNK, NCH=5, BLOCK_K=512, BLOCK_W=128,
-                                                            IDX=True, PDL=True), 8),
+                                                            IDX=True, PDL=True, RADIX=I.choose("topk_radix_bits", 1,
+                                                                                               16416)), 8),
 }))
 """
 

@@ -130,7 +130,9 @@ if triton is not None:
     def _store_mix_partial(xv, f, ws_ptr, t, sp, NSPLIT: tl.constexpr):
         """ws[t, sp] = partial fn . x over one block of channels of the 4 streams (xv [4, BLOCK] fp32, zeros
         where masked; f its `_load_mix_fn` tile), col 31 = partial sum x^2. One helper for both producers (the
-        split kernel and hc_post), so the partials, hence the next site's mixes, are bitwise the same."""
+        split kernel and hc_post), so the partials, hence the next site's mixes, are the same: bitwise on the
+        interpreter; compiled, the two kernels' tiles take different register layouts, so the sums' order and last
+        bits may differ (H200, s7: not bitwise; each site always takes the same producer, so replays stay equal)."""
         r32 = tl.arange(0, 32)
         part = tl.sum(tl.sum(f * xv[None, :, :], axis=2), axis=1)
         part = tl.where(r32 == 31, tl.sum(tl.sum(xv * xv, axis=1), axis=0), part)

@@ -5,9 +5,9 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
         moe_mid] [--out FILE]    (every table row also goes to stderr as it is measured)
     PYTHONPATH=$PWD python3 benchmarks/bench_kernel_ab.py --smoke   # CPU, Triton interpreter: checks the code
 
-* topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one bisection program per row) against
-  "torch" (torch.topk + the masking launch), at the tiny / mid / Flash-64k CSA score widths. Decides
-  `indexer.SELECT_MAX_N` (the kernel up to that width).
+* topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one program per row; its radix digit
+  `STEP_CHOICES["topk_radix_bits"]`, and 8 bits) against "torch" (torch.topk + the masking launch), at the tiny /
+  mid / Flash-64k CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and the radix.
 * linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
 * attention: `sparse_decode_attention_triton` knobs (entries per block, pipeline stages, DEFER) on
@@ -30,6 +30,7 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
   `STEP_CHOICES["moe_grouped_tiles"]` variant, against torch grouped_mm (goal: 1.3x faster).
 * moe_mid: the GEMV launch configs (`DSV4MoE.gemv_config`) at the mid model's dims, batch 1, six layers' weights
   in one graph (cold, as in the step).
+* moe_gemv2: the GEMV path's down GEMV configs (`DSV4MoE.gemv2_config`) at Flash dims, batch 8.
 Timing: `gpu_timing.bench_graph_chain` over input sets that together exceed the L2 (bench_flash_layers'
 `copies_beyond_l2`); every variant's output is compared with the shipped one's (relative difference).
 """
@@ -65,7 +66,8 @@ from dsv4_native.model import CSA, HCA  # noqa: E402
 from dsv4_native.moe_w4 import make_moe  # noqa: E402
 
 # most decisive first
-SECTIONS = ("attention_split", "gemv", "attention", "moe", "topk", "attention_mid", "linear_f32", "moe_mid")
+SECTIONS = ("attention_split", "gemv", "attention", "moe", "topk", "attention_mid", "linear_f32", "moe_mid",
+            "moe_gemv2")
 GEMV_SHAPES = [  # label, rows N, input width D of the step's bf16 projections
     ("mid x -> [q_lora | kv]", 384, 1024), ("mid qr -> [q | indexer q]", 2560, 256), ("mid wo_b", 1024, 1024),
     ("Flash x -> [q_lora | kv]", 1536, 4096), ("Flash qr -> [q | indexer q]", 40960, 1024),
@@ -105,6 +107,8 @@ MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); 
     (128, 64, 128, 64, 4, 3, True),
 ]
 GEMV_CFGS = [None, (2, 2048, 4), (8, 1024, 8), (4, 512, 4), (8, 512, 4), (64, 128, 8)]  # None: shipped default
+# GEMM2 (down) of the GEMV path at Flash dims, batch 8 (BLOCK_N, BLOCK_K, warps); (0, 0, 0) = GEMM1's (shipped)
+GEMV2_CFGS = [(0, 0, 0), (64, 256, 8), (32, 256, 4), (64, 512, 8), (128, 128, 8), (16, 1024, 4)]
 
 
 def rel(a: torch.Tensor, b: torch.Tensor) -> float:
@@ -133,8 +137,8 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
          ("Flash CSA, 8k of 64k", 16416, 2048, 512, X.SELECT_CHUNK)]
     window = 128
     rows = ["Indexer top-k: the selection kernel vs torch.topk + mask (sets compared)", "",
-            "| case | batch | scores | valid | K | kernel us | torch us | winner | same ids |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| case | batch | scores | valid | K | kernel us | kernel, 8-bit radix us | torch us | winner | same ids |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     kernel_wins: dict[int, bool] = {}
     for label, n_max, n_ok, k, chunk in cases:
         for b in ((1, 2) if smoke else (1, 8)):
@@ -145,17 +149,19 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
             active = torch.ones(b, dtype=torch.bool, device=dev)
             pos = torch.full((b,), 4 * n_ok - 1, device=dev)
             times, sets = {}, {}
-            for sel in ("kernel", "torch"):
+            for name, sel, radix in (("kernel", "kernel", None), ("kernel 8-bit radix", "kernel", 8),
+                                     ("torch", "torch", None)):
                 ids = torch.empty(b, k, dtype=torch.int32, device=dev)
                 idx = torch.empty(b, window + k, dtype=torch.int32, device=dev)
-                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk)
+                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk, radix)
                 fn()
-                sets[sel] = ids.sort(dim=1).values
-                times[sel] = timed([fn] * 8)
+                sets[name] = ids.sort(dim=1).values
+                times[name] = timed([fn] * 8)
             best = winner(times)
-            kernel_wins[n_max] = kernel_wins.get(n_max, True) and best == "kernel"
-            rows.append(f"| {label} | {b} | {n_max} | {n_ok} | {k} | {times['kernel']} | {times['torch']} | {best} | "
-                        f"{torch.equal(sets['kernel'], sets['torch'])} |")
+            kernel_wins[n_max] = kernel_wins.get(n_max, True) and best.startswith("kernel")
+            same = torch.equal(sets["kernel"], sets["torch"]) and torch.equal(sets["kernel 8-bit radix"], sets["torch"])
+            rows.append(f"| {label} | {b} | {n_max} | {n_ok} | {k} | {times['kernel']} | "
+                        f"{times['kernel 8-bit radix']} | {times['torch']} | {best} | {same} |")
             BFL.log(rows[-1])
     widest = max([n for n, won in kernel_wins.items() if won], default=0)
     rows += ["", f"SELECT_MAX_N is {X.SELECT_MAX_N}; the kernel won at every batch up to {widest} scores "
@@ -396,6 +402,34 @@ def ab_moe_mid(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
     return rows + ["", f"winner: {winner(times)}", ""]
 
 
+@torch.no_grad()
+def ab_moe_gemv2(st, smoke: bool) -> list[str]:  # graphlint: cold
+    """The GEMV path's down GEMV at Flash dims and batch 8 (the s7 profile: 251 us a layer on ~740 MB of distinct
+    experts, 1.47x its floor, where the gate / up GEMV ran at 1.08x): whole MoE layer per GEMM2 config."""
+    s, dev = st.sizes, st.device
+    b = 2 if smoke else 8
+    moe = make_moe("bf16", dim=s["dim"], inter=s["inter"], n_experts=s["n_experts"], top_k=s["top_k"],
+                   scale=s["route_scale"], max_tokens=b, dtype=torch.bfloat16, device=dev)
+    randomize_native_(moe, seed=2)
+    x, ids, active = _moe_inputs(s["dim"], b, dev)
+    rows = [f"MoE GEMV path at D {s['dim']}, I {s['inter']}, {s['n_experts']} experts, batch {b}: GEMM2 (BLOCK_N, "
+            "BLOCK_K, warps) per config, (0, 0, 0) = GEMM1's (shipped); the whole layer", "",
+            "| GEMM2 config | us per layer | rel diff vs shipped |", "|---|---|---|"]
+    times, ref = {}, None
+    for cfg in GEMV2_CFGS:
+        moe.gemv2_cfg = cfg
+        try:
+            out = moe(x, ids, active).clone()
+        except Exception as exc:  # a config that does not compile or launch: report it, time the others
+            times[str(cfg)], diff = f"failed: {type(exc).__name__}", "–"
+        else:
+            ref = out if ref is None else ref
+            times[str(cfg)], diff = timed([partial(moe, x, ids, active)] * 4), f"{rel(out, ref):.1e}"
+        rows.append(f"| {cfg} | {times[str(cfg)]} | {diff} |")
+        BFL.log(rows[-1])
+    return rows + ["", f"winner: {winner(times)}", ""]
+
+
 def main(argv: list[str] | None = None) -> str:  # graphlint: cold
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--smoke", action="store_true", help="CPU, tiny sizes, Triton interpreter: checks the code")
@@ -417,7 +451,8 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
             "attention_split": lambda: ab_attention_split(st, bw, args.smoke),
             "attention_mid": lambda: ab_attention_mid(st, args.smoke),
             "moe": lambda: ab_moe(st, args.smoke),
-            "moe_mid": lambda: ab_moe_mid(st.device, args.smoke)}
+            "moe_mid": lambda: ab_moe_mid(st.device, args.smoke),
+            "moe_gemv2": lambda: ab_moe_gemv2(st, args.smoke)}
     for name in sections:
         try:
             report += jobs[name]()

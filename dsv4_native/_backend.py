@@ -118,6 +118,10 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # (8,320) 20.8 at 32 against 22.5 (16) and 23.2 (64). At batch 8 64 heads with their own split count won the
     # HCA lists (1M 70.4 against 93.1 us at 32 heads) and lost CSA 640 by 1.3 us: 64 stays above batch 1
     "attention_head_block": ((1, 1024, 16), (1, ANY, 32), (ANY, ANY, 64)),
+    # the indexer top-k kernel's radix digit in bits (passes = 32 / bits) past one chunk of scores: 4 (8 passes of
+    # a 16-bin histogram) measured 23 us at Flash's 8k-of-64k row and ~20 us a CSA layer in the step (s7); 8 (4
+    # passes of 256 bins) not measured yet: bench_kernel_ab.py --sections topk
+    "topk_radix_bits": ((ANY, ANY, 4),),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
     # (two per SM of the H200's 132). Not measured yet: bench_kernel_ab.py --sections attention_split
     "attention_merge_programs": ((ANY, ANY, 256),),

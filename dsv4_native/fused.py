@@ -210,7 +210,7 @@ if triton is not None:
     def _linear_f32_kernel(x_ptr, w_ptr, out_ptr, tab_ptr, rscale_ptr, T, N,
                            D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr, PDL: tl.constexpr = False,
                            TABLE: tl.constexpr = True, EVF: tl.constexpr = False, GROUPS: tl.constexpr = 1,
-                           GROUP_ROWS: tl.constexpr = 1):
+                           GROUP_ROWS: tl.constexpr = 1, TOK: tl.constexpr = 1):
         """Program (token t, block of BE rows): fp32 products and sum of the rows with x[t]; row e's result, times
         rscale[e], lands in out[T * off[e] + t * width[e] + col[e]] (tab = [off | width | col] int32 [3, N]).
         TABLE=False: a plain GEMV (w of any float dtype), row e's result in out[t * N + e], no scale.
@@ -220,8 +220,11 @@ if triton is not None:
         tile is read once, and a Flash layer's ~570 MB of weights would otherwise evict the step's code and
         activations from the L2 at every layer (the next one-program kernel then fetches its code from DRAM).
         GROUPS > 1 (TABLE=False): a grouped GEMV, rows [g * GROUP_ROWS, (g + 1) * GROUP_ROWS) read x[t, g * D:
-        (g + 1) * D] (x rows GROUPS * D wide; a program's BE rows lie in one group)."""
-        t = tl.program_id(0).to(tl.int64)
+        (g + 1) * D] (x rows GROUPS * D wide; a program's BE rows lie in one group). TOK > 1 (one K pass, no
+        groups): program (token block, row block) loads its weight tile once and runs tokens [TOK * p, TOK * p +
+        TOK) through it, each exactly as a TOK=1 program would (batch 8's fp32 projections: one program per
+        token had every one of them pull the 32 KB tile through the L2, 8x the weight bytes)."""
+        t = tl.program_id(0).to(tl.int64) * TOK
         offs_e = tl.program_id(1) * BE + tl.arange(0, BE)
         e_ok = offs_e < N
         offs_k = tl.arange(0, BK)
@@ -229,25 +232,39 @@ if triton is not None:
         wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & (offs_k < D)[None, :], other=0.0,
                      eviction_policy="evict_first" if EVF else "")
         pdl_wait(PDL)
-        acc = tl.zeros([BE, BK], dtype=tl.float32)
-        for k0 in range(0, D, BK):  # one pass while D <= BK (every shipped config)
-            offs_k = k0 + tl.arange(0, BK)
-            k_ok = offs_k < D
-            if k0 > 0:
-                wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :], other=0.0,
-                             eviction_policy="evict_first" if EVF else "")
-            x_at = x_ptr + t * (GROUPS * D) + (tl.program_id(1) * BE // GROUP_ROWS) * D if GROUPS > 1 else \
-                x_ptr + t * D
-            xv = tl.load(x_at + offs_k, mask=k_ok, other=0.0).to(tl.float32)
-            acc += wv * xv[None, :]
-        if TABLE:
-            off = tl.load(tab_ptr + offs_e, mask=e_ok, other=0).to(tl.int64)
-            width = tl.load(tab_ptr + N + offs_e, mask=e_ok, other=0).to(tl.int64)
-            col = tl.load(tab_ptr + 2 * N + offs_e, mask=e_ok, other=0).to(tl.int64)
-            res = tl.sum(acc, axis=1) * tl.load(rscale_ptr + offs_e, mask=e_ok, other=0.0)
-            tl.store(out_ptr + T * off + t * width + col, res, mask=e_ok)
+        if TOK > 1:
+            for tt in range(TOK):
+                tok_ok = t + tt < T
+                xv = tl.load(x_ptr + (t + tt) * D + offs_k, mask=(offs_k < D) & tok_ok, other=0.0).to(tl.float32)
+                acc = tl.zeros([BE, BK], dtype=tl.float32)
+                acc += wv * xv[None, :]
+                _linear_store(acc, t + tt, e_ok & tok_ok, offs_e, out_ptr, tab_ptr, rscale_ptr, T, N, TABLE)
         else:
-            tl.store(out_ptr + t * N + offs_e, tl.sum(acc, axis=1).to(out_ptr.dtype.element_ty), mask=e_ok)
+            acc = tl.zeros([BE, BK], dtype=tl.float32)
+            for k0 in range(0, D, BK):  # one pass while D <= BK (every shipped config)
+                offs_k = k0 + tl.arange(0, BK)
+                k_ok = offs_k < D
+                if k0 > 0:
+                    wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :], other=0.0,
+                                 eviction_policy="evict_first" if EVF else "")
+                x_at = x_ptr + t * (GROUPS * D) + (tl.program_id(1) * BE // GROUP_ROWS) * D if GROUPS > 1 else \
+                    x_ptr + t * D
+                xv = tl.load(x_at + offs_k, mask=k_ok, other=0.0).to(tl.float32)
+                acc += wv * xv[None, :]
+            _linear_store(acc, t, e_ok, offs_e, out_ptr, tab_ptr, rscale_ptr, T, N, TABLE)
+
+    @triton.jit
+    def _linear_store(acc, t, ok, offs_e, out_ptr, tab_ptr, rscale_ptr, T, N, TABLE: tl.constexpr):
+        """Token t's row sums of `acc` ([BE, BK] products) where `ok`: through the row table, scaled (TABLE), or
+        plainly into out[t, e] in out's dtype."""
+        if TABLE:
+            off = tl.load(tab_ptr + offs_e, mask=ok, other=0).to(tl.int64)
+            width = tl.load(tab_ptr + N + offs_e, mask=ok, other=0).to(tl.int64)
+            col = tl.load(tab_ptr + 2 * N + offs_e, mask=ok, other=0).to(tl.int64)
+            res = tl.sum(acc, axis=1) * tl.load(rscale_ptr + offs_e, mask=ok, other=0.0)
+            tl.store(out_ptr + T * off + t * width + col, res, mask=ok)
+        else:
+            tl.store(out_ptr + t * N + offs_e, tl.sum(acc, axis=1).to(out_ptr.dtype.element_ty), mask=ok)
 
     @triton.jit
     def _embed_step_kernel(ids_ptr, pos_ptr, embed_ptr, x_ptr, pos_c_ptr, n_valid_ptr, V, MAX_LEN,
@@ -318,11 +335,18 @@ def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: Optional[torch.T
         raise ValueError(f"linear_gemv: {groups} groups need x [T, {groups} * D], w [{groups} * R, D] with R a "
                          f"multiple of {be}; got x {tuple(x.shape)}, w {tuple(w.shape)}")
     plain = table is None
-    _linear_f32_kernel[(n_tok, cdiv(rows, be))](
+    tok = tokens_per_program(n_tok, dim, bk, groups)
+    _linear_f32_kernel[(cdiv(n_tok, tok), cdiv(rows, be))](
         x, w, out, x if plain else table, x if plain else row_scale, n_tok, rows, D=dim, BE=be, BK=bk,
         PDL=step_pdl(x), launch_pdl=step_pdl(x), TABLE=not plain, EVF=n_tok == 1, GROUPS=groups,
-        GROUP_ROWS=rows // groups, num_warps=4,
+        GROUP_ROWS=rows // groups, TOK=tok, num_warps=4,
     )
+
+
+def tokens_per_program(n_tok: int, dim: int, block_k: int, groups: int) -> int:
+    """`_linear_f32_kernel`'s TOK: every token of a decode batch (up to 8) through one weight tile where the
+    rows fit one K pass and are not grouped; else one token a program (prefill-sized inputs keep the grid)."""
+    return n_tok if 1 < n_tok <= 8 and dim <= block_k and groups == 1 else 1
 
 
 # ----------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import check_kernel_inputs
-from ._backend import cdiv, eager_direct, interpreting, next_power_of_2, pdl_wait, step_pdl, use_triton
+from ._backend import cdiv, choose, eager_direct, interpreting, next_power_of_2, pdl_wait, step_pdl, use_triton
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
@@ -199,22 +199,23 @@ if triton is not None:
         return tl.where(valid, key, -2147483648), valid
 
     @triton.jit
-    def _digit_histogram(key, lo, shift):
-        """[16] int32: how many keys >= lo have each 4-bit digit ((key - lo) >> shift, the keys at or past
-        lo + (16 << shift) in digit 15)."""
+    def _digit_histogram(key, lo, shift, NB: tl.constexpr):
+        """[NB] int32: how many keys >= lo have each digit ((key - lo) >> shift, the keys at or past
+        lo + (NB << shift) in digit NB - 1)."""
         d = key.to(tl.int64) - lo
-        return tl.histogram(tl.minimum(tl.maximum(d, 0) >> shift, 15).to(tl.int32), 16, mask=d >= 0)
+        return tl.histogram(tl.minimum(tl.maximum(d, 0) >> shift, NB - 1).to(tl.int32), NB, mask=d >= 0)
 
     @triton.jit
     def _topk_select_kernel(scores_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, N_MAX, K, W,
                             CHUNK: tl.constexpr, NCH: tl.constexpr, BLOCK_K: tl.constexpr,
-                            BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False):
+                            BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False,
+                            RADIX: tl.constexpr = 4):
         """torch.topk + `_mask_ids_kernel` in one program per row, without a sort: the K-th largest valid key T
         (T stays INT32_MIN when fewer than K are valid), then every valid id with key > T and the lowest-id ties
         at T, in ascending id order, -1 after them. NCH == 1: the row stays in registers and T comes by bisection
         over the 2^32 keys (32 counting passes). Else each pass re-reads the row in CHUNK pieces (from L1 / L2),
         only the chunks below n_valid (a server sized for 64k at 8k context reads 1/8 of them), and T comes by a
-        radix-16 search (8 passes, each a 16-bin histogram of the next 4-bit digit: a quarter of the re-reads)."""
+        radix search over RADIX-bit digits (4: 8 passes of a 16-bin histogram; 8: 4 passes of 256 bins)."""
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         ok_row = tl.load(active_ptr + b) != 0
@@ -231,19 +232,20 @@ if triton is not None:
                 lo = tl.where(up, mid, lo)
                 hi = tl.where(up, hi, mid)
         else:
-            digit = tl.arange(0, 16)
+            NB: tl.constexpr = 1 << RADIX
+            digit = tl.arange(0, NB)
             # a loop, not unrolled (the pass's shift is a runtime value): unrolled, the kernel was 8,600 SASS
             # instructions at Flash dims, fetched from DRAM at every launch (tests/dsv4/test_flash_sass.py)
-            for p in tl.range(8, loop_unroll_factor=1):  # T in [lo, lo + (16 << (28 - 4p))): its next digit
-                shift = tl.cast(28 - 4 * p, tl.int64)
-                hist = tl.zeros([16], tl.int32)
+            for p in tl.range(32 // RADIX, loop_unroll_factor=1):  # T in [lo, lo + (NB << shift)): its next digit
+                shift = tl.cast(32 - RADIX - RADIX * p, tl.int64)
+                hist = tl.zeros([NB], tl.int32)
                 for c in range(NCH):
                     if c * CHUNK < n_valid:  # past n_valid every key is INT32_MIN: no chunk there counts
                         key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
-                        hist += _digit_histogram(key, lo, shift)
+                        hist += _digit_histogram(key, lo, shift, NB)
                 # count(key >= lo + (j << shift)) = the keys in digits >= j; T's digit is the largest j (>= 1)
-                # with that count >= K, else 0: the number of j in 1..15 that reach K (the counts fall with j)
-                reach = (tl.sum(hist, axis=0) - tl.cumsum(hist, axis=0) >= K) & (digit < 15)
+                # with that count >= K, else 0: the number of j in 1..NB-1 that reach K (the counts fall with j)
+                reach = (tl.sum(hist, axis=0) - tl.cumsum(hist, axis=0) >= K) & (digit < NB - 1)
                 lo += tl.sum(reach.to(tl.int64), axis=0) << shift
         thr = lo.to(tl.int32)
         n_gt = 0
@@ -280,7 +282,7 @@ if triton is not None:
 
 def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor,
                        idx: Optional[torch.Tensor] = None, pos: Optional[torch.Tensor] = None,
-                       select: str = "auto", chunk: int = SELECT_CHUNK) -> None:
+                       select: str = "auto", chunk: int = SELECT_CHUNK, radix: Optional[int] = None) -> None:
     """`_select_topk` (+ the CSA index list of `idx`, `pos`) on the masked scores of the Triton path. select:
     "kernel" (`_topk_select_kernel`), "torch" (torch.topk + `_mask_ids_kernel`) or "auto" (the kernel up to
     SELECT_MAX_N scores per row). Both give the same id set up to ties at the K-th score; the kernel lists
@@ -299,9 +301,12 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
                   PDL=step_pdl(scores), launch_pdl=step_pdl(scores))
     if select == "kernel" or (select == "auto" and n_max <= SELECT_MAX_N):
         chunk = min(chunk, next_power_of_2(n_max))
+        radix = radix or choose("topk_radix_bits", batch, n_max)
+        if 32 % radix:
+            raise ValueError(f"select_topk_triton: radix {radix} must divide 32")
         _topk_select_kernel[(batch,)](
             scores, n_valid, active, topk_idx, pos_arg, idx_arg, n_max, k_top, window, CHUNK=chunk,
-            NCH=cdiv(n_max, chunk), num_warps=8 if chunk >= 2048 else 4, **consts,
+            NCH=cdiv(n_max, chunk), RADIX=radix, num_warps=8 if chunk >= 2048 else 4, **consts,
         )
         return
     ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]

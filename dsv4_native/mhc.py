@@ -130,7 +130,9 @@ if triton is not None:
     def _store_mix_partial(xv, f, ws_ptr, t, sp, NSPLIT: tl.constexpr):
         """ws[t, sp] = partial fn . x over one block of channels of the 4 streams (xv [4, BLOCK] fp32, zeros
         where masked; f its `_load_mix_fn` tile), col 31 = partial sum x^2. One helper for both producers (the
-        split kernel and hc_post), so the partials, hence the next site's mixes, are bitwise the same."""
+        split kernel and hc_post), so the partials, hence the next site's mixes, are the same: bitwise on the
+        interpreter; compiled, the two kernels' tiles take different register layouts, so the sums' order and last
+        bits may differ (H200, s7: not bitwise; each site always takes the same producer, so replays stay equal)."""
         r32 = tl.arange(0, 32)
         part = tl.sum(tl.sum(f * xv[None, :, :], axis=2), axis=1)
         part = tl.where(r32 == 31, tl.sum(tl.sum(xv * xv, axis=1), axis=0), part)
@@ -203,9 +205,9 @@ if triton is not None:
     @triton.jit
     def _sinkhorn_site(mixes, base_ptr, scale_ptr, hc_eps, ITERS: tl.constexpr):
         """(pre [4], post [4], comb [4, 4]) of one site from its 24 normalised mixes (module docstring). The
-        ITERS-1 (row, column) rounds are a loop, not unrolled: at Flash dims the kernel's code comes from DRAM
-        at every launch (the layer's weight stream evicts it from the L2), and the unrolled chain was most of
-        its 4,096 SASS instructions (benchmarks-decode.md, "Flash-shaped layers: where the span goes")."""
+        ITERS-1 (row, column) rounds are a loop, not unrolled: the unrolled chain was most of the Flash-dims
+        kernel's 4,096 SASS instructions, which with its spills took ~60 us a launch (one program per token;
+        ~5 us since, benchmarks-decode.md, "Flash-shaped layers: where the span goes")."""
         r4 = tl.arange(0, 4)
         pre = tl.sigmoid(_pick4(mixes, 0) * tl.load(scale_ptr) + tl.load(base_ptr + r4)) + hc_eps
         post = 2.0 * tl.sigmoid(_pick4(mixes, 4) * tl.load(scale_ptr + 1) + tl.load(base_ptr + 4 + r4))

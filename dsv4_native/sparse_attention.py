@@ -459,10 +459,11 @@ def sparse_decode_attention_triton(
     block_h = head_block(batch, heads, kmax, block_h)
     splits = workspace.shape[1]
     chunk = cdiv(cdiv(kmax, block_n), splits) * block_n
-    if stages_given is None and chunk <= 2 * block_n:
+    if stages_given is None and chunk <= 2 * block_n and block_h <= 32:
         # two blocks or fewer a program: the pipeline's prologue is half the loop and unrolling it grew the
-        # code by a third (Flash SWA at batch 1, 128 entries in one split: 3,216 SASS instructions against 2,368;
-        # the step's one-program kernels run at the speed of their code, docs/benchmarks-decode.md)
+        # code by a third (Flash SWA at batch 1, 128 entries in one split: 3,216 SASS instructions against 2,368 at
+        # 32 heads, 1,896 at 16; the step's short kernels run at the speed of their code, docs/benchmarks-decode.md).
+        # Not at 64 heads: there the unpipelined loop spills 976 bytes a thread (224-232 pipelined)
         num_stages = 1
     n_hblk = cdiv(heads, block_h)
     _sparse_attn_kernel[(batch, n_hblk, splits)](

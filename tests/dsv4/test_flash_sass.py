@@ -57,7 +57,7 @@ lin = dict(x_ptr="*bf16", w_ptr="*bf16", out_ptr="*bf16", tab_ptr="*bf16", rscal
 print(json.dumps({
     # the batch-1 wo_a: 8 groups of 1024 rows, each reading its 4096-wide slice of o (evict_first weights)
     "wo_a_b1": report(FU._linear_f32_kernel, lin, dict(D=4096, BE=2, BK=4096, PDL=True, TABLE=False, EVF=True,
-                                                      GROUPS=8, GROUP_ROWS=1024), 4),
+                                                      GROUPS=8, GROUP_ROWS=1024, TOK=1), 4),
     # the Flash CSA attention at batch 1 (64 x 512 heads, the paged top-512 list, split, RoPE epilogue)
     "sparse_attn_b1": report(A._sparse_attn_kernel, attn, dict(
         CHUNK=block_n, D=512, BLOCK_H=A.head_block(1, 64, 640), BLOCK_N=block_n, ONE_SPLIT=False, R=64, BLOCK_R=32,
@@ -66,7 +66,8 @@ print(json.dumps({
                                                  BLOCK_D=4096, NORM=True, PDL=True), 8),
     # the Flash CSA top-k at a 64k server: 16,416 scores in five chunks, K 512, window 128
     "topk_select": report(I._topk_select_kernel, topk, dict(CHUNK=I.SELECT_CHUNK, NCH=5, BLOCK_K=512, BLOCK_W=128,
-                                                            IDX=True, PDL=True), 8),
+                                                            IDX=True, PDL=True, RADIX=I.choose("topk_radix_bits", 1,
+                                                                                               16416)), 8),
 }))
 """
 

@@ -115,6 +115,20 @@ def test_f32_projections_in_one_gemv_match_reference(dtype):
         start += r
 
 
+def test_f32_projections_of_a_batch_equal_one_token_calls():
+    """At batch 2-8 one program runs every token through its weight tile (`tokens_per_program`): each token's
+    projections are bitwise those of a one-token call (the same products and sum), 3 and 8 tokens."""
+    m = _Proj(320)
+    for n in (3, 8):
+        assert FU.tokens_per_program(n, 320, 512, 1) == n
+        x = torch.randn(n, 320, generator=torch.Generator().manual_seed(n)).to(torch.bfloat16)
+        batch = m.proj(x)
+        for t in range(n):
+            one = m.proj(x[t:t + 1].contiguous())
+            for got, want in zip(batch, one):
+                assert torch.equal(got[t:t + 1], want), (n, t)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_step_linear_gemv_matches_f_linear(dtype, monkeypatch):
     """The decode step's projections through the GEMV kernel (`step_linear` where STEP_CHOICES["step_gemv"]

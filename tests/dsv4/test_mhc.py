@@ -61,10 +61,20 @@ def test_hc_pre_with_the_block_norm_matches_reference(dim):
     assert y[1].abs().max().item() == 0.0 and y[0].abs().max().item() > 0.1
 
 
+def _same(a: torch.Tensor, b: torch.Tensor) -> None:
+    """Bitwise on the interpreter; to fp32 rounding compiled (a bf16 output may then differ by one ulp)."""
+    if a.is_cuda:
+        tol = 1e-5 if a.dtype == torch.float32 else 1e-2
+        torch.testing.assert_close(a.float(), b.float(), rtol=tol, atol=tol)
+    else:
+        assert torch.equal(a, b)
+
+
 @pytest.mark.parametrize("rows", [24, 4], ids=["next-site", "hc-head"])
-def test_hc_post_writes_the_next_sites_partials_bitwise(rows):
-    """hc_post with the next site's fn writes exactly the partials the split kernel computes from its output
-    (one helper, one partition), so the next hc_pre with mixed=True equals the unfused pair bitwise."""
+def test_hc_post_writes_the_next_sites_partials(rows):
+    """hc_post with the next site's fn writes the partials the split kernel computes from its output (one helper,
+    one partition), so the next hc_pre with mixed=True equals the unfused pair: bitwise on the interpreter; on the
+    GPU to the last bits (the compiled tiles' layouts, so their sum orders, differ: `_store_mix_partial`)."""
     dim = 128
     fn, base, scale = _params(dim, seed=7)
     nfn = _params(dim, seed=8)[0][:rows].contiguous()
@@ -80,7 +90,7 @@ def test_hc_post_writes_the_next_sites_partials_bitwise(rows):
     assert torch.equal(out, out2)
     split_ws = H.mix_workspace(3, dim, device=DEV).fill_(float("nan"))
     H._mix_triton(out, nfn, split_ws, active, rows)
-    assert torch.equal(fused_ws, split_ws)
+    _same(fused_ws, split_ws)
     if rows == 24:
         ys = []
         for ws, mixed in ((fused_ws, True), (split_ws.clone(), False)):
@@ -88,7 +98,7 @@ def test_hc_post_writes_the_next_sites_partials_bitwise(rows):
             H.hc_pre(out, nfn, base, scale, active, y, torch.empty(3, 4, device=DEV),
                      torch.empty(3, 4, 4, device=DEV), ws, EPS, EPS, 20, None, mixed)
             ys.append(y)
-        assert torch.equal(ys[0], ys[1])
+        _same(ys[0], ys[1])
 
 
 def _pre(x, fn, base, scale, active, impl, iters: int = 20):

@@ -591,6 +591,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         kind = index.call_facts.field(attr)  # known by the attribute's name alone: a weak fact
         return None if kind is None else Val(Kind.CPU_TENSOR, weak=True) if kind == "cpu_tensor" else kind_val(kind)
 
+    def lookup_method(name: str) -> Val | None:
+        kind = index.call_facts.method(name)  # known by the method's name alone: a weak fact
+        return None if kind is None else Val(Kind.CPU_TENSOR, weak=True) if kind == "cpu_tensor" else kind_val(kind)
+
     def call_returns(call: cst.Call) -> Val | None:
         targets: list[FunctionInfo] = []
         func = call.func
@@ -629,7 +633,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
         return val if val != UNKNOWN else None
 
-    inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field)
+    inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method)
     inf_ref.append(inf)
     return inf
 

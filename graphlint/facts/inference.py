@@ -18,7 +18,7 @@ from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS,
     TSEQ, UNKNOWN, Val,
-    dict_item, join,
+    dict_item, join, key_item, keyed_dict,
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
@@ -79,6 +79,7 @@ VIEW_METHODS = frozenset({
     "view", "reshape", "narrow", "flatten", "squeeze", "unsqueeze", "select", "expand", "view_as",
     "reshape_as", "permute", "transpose", "t", "__getitem__", "as_strided", "unflatten", "detach",
 })
+DICT_SETTERS = frozenset({"update", "setdefault", "__setitem__"})  # methods that store a dict's items
 # Fields of torch's named-tuple results (`torch.return_types`): `topk(...).values`, `max(dim=...).indices`, ...
 RETURN_TYPE_FIELDS = frozenset({
     "values", "indices", "min", "max", "mantissa", "exponent", "sign", "logabsdet", "eigenvalues", "eigenvectors",
@@ -112,11 +113,36 @@ _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "
                     "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE}
 
 
+# The index's kind of a dict with string keys (graphlint.facts.callsite.keyed): "keys:<key>=<kind>;<key>=<kind>".
+KEYS = "keys:"
+KEY_RE = re.compile(r"^\w+$")  # the keys it records: identifier-like strings
+
+
+def key_pairs(kind: str) -> list[tuple[str, str]]:
+    """The (key, kind) pairs of a "keys:" kind."""
+    return [(key, value) for key, _, value in (p.partition("=") for p in kind[len(KEYS):].split(";"))]
+
+
 def kind_val(kind: str) -> Val:
     """The `Val` of one of the index's kind strings (annotations, return kinds, call-site facts)."""
     if kind.startswith("items:"):
         return items_val(kind[len("items:"):].split(","))
+    if kind.startswith(KEYS):
+        return keyed_dict([(key, kind_val(k) if not k.startswith(KEYS) else UNKNOWN) for key, k in key_pairs(kind)])
     return _ANNOTATION_VALS.get(kind, UNKNOWN)
+
+
+def str_key(node: cst.BaseExpression | None) -> str | None:
+    """`"ids"` of a subscript or `get` key that is an identifier-like string literal."""
+    text = _const_string(node) if isinstance(node, cst.SimpleString) else None
+    return text if text is not None and KEY_RE.match(text) else None
+
+
+def subscript_key(node: cst.Subscript) -> str | None:
+    """`"ids"` of `d["ids"]`."""
+    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return str_key(node.slice[0].slice.value)
+    return None
 
 
 def annotation_val(text: str) -> Val:
@@ -189,12 +215,14 @@ class Inference:
     def __init__(self, resolve: Callable[[cst.BaseExpression], str | None],
                  lookup_self: Callable[[str], Val], call_returns: Callable[[cst.Call], Val | None],
                  lookup_attr: Callable[[str, str], Val] | None = None,
-                 lookup_field: Callable[[str], Val | None] | None = None) -> None:
+                 lookup_field: Callable[[str], Val | None] | None = None,
+                 lookup_method: Callable[[str], Val | None] | None = None) -> None:
         self.resolve = resolve
         self.lookup_self = lookup_self
         self.call_returns = call_returns
         self.lookup_attr = lookup_attr
         self.lookup_field = lookup_field  # `obj.x` of a receiver of unknown class (CallFacts.field)
+        self.lookup_method = lookup_method  # `obj.m()` of a receiver of unknown class (CallFacts.method)
         self.env: ChainMap[str, Val] = ChainMap({})
         self._cache: dict[int, Val] = {}
 
@@ -203,7 +231,13 @@ class Inference:
         self._cache.clear()
 
     def grow(self, call: cst.BaseExpression) -> None:
-        """`xs.append(v)` / `xs.insert(i, v)` / `xs.extend(vs)` on a local list: what it holds now."""
+        """`xs.append(v)` / `xs.insert(i, v)` / `xs.extend(vs)` on a local list: what it holds now. `d.update(...)`
+        on a dict with string keys: what it holds is no longer known."""
+        func = call.func if isinstance(call, cst.Call) else None
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in DICT_SETTERS \
+                and self(func.value).keys is not None:
+            self.bind(func.value.value, UNKNOWN)
+            return
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
                 and isinstance(call.func.value, cst.Name) and call.func.attr.value in LIST_GROWERS and call.args):
             return
@@ -301,11 +335,15 @@ class Inference:
     _eval_Tuple = _eval_Set = _eval_List
 
     def _eval_Dict(self, node: cst.Dict) -> Val:
-        """A dict whose values are all host tensors (`{"ids": torch.zeros(n, pin_memory=True)}`): its items are."""
+        """A dict whose values are all host tensors (`{"ids": torch.zeros(n, pin_memory=True)}`): its items are. One
+        with string keys (`{"ids": ids.cpu(), "logits": x}`): each key's item is its value."""
         vals = [self(el.value) for el in node.elements if isinstance(el, cst.DictElement)]
-        if vals and len(vals) == len(node.elements) and all(v.kind is Kind.CPU_TENSOR for v in vals):
+        if len(vals) != len(node.elements) or not vals:
+            return UNKNOWN  # `{**other}`: anything
+        if all(v.kind is Kind.CPU_TENSOR for v in vals):
             return CPU_DICT
-        return UNKNOWN
+        keys = [str_key(el.key) for el in node.elements if isinstance(el, cst.DictElement)]
+        return keyed_dict(list(zip(keys, vals))) if None not in keys else UNKNOWN  # type: ignore[arg-type]
 
     def _eval_DictComp(self, node: cst.DictComp) -> Val:
         return CPU_DICT if self.comprehension_element(node, node.value).kind is Kind.CPU_TENSOR else UNKNOWN
@@ -369,7 +407,8 @@ class Inference:
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)
-        item = dict_item(recv)
+        key = subscript_key(node)
+        item = key_item(recv, key) if key is not None else dict_item(recv)
         if item is not None:
             return item
         items = recv.items
@@ -496,6 +535,9 @@ class Inference:
             recv = self(func.value)
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
+            if recv.keys is not None:  # `out.get("ids")` of a dict with string keys
+                key = str_key(node.args[0].value) if func.attr.value == "get" and node.args else None
+                return key_item(recv, key) or UNKNOWN if key is not None else UNKNOWN
             item = dict_item(recv)
             if item is not None:
                 return self._dict_method(item, func.attr.value)
@@ -525,6 +567,9 @@ class Inference:
         if recv.kind is Kind.MODULE:
             return self._module_call(recv)
         projected = self.call_returns(node)
+        if projected is None and isinstance(func, cst.Attribute) and self.lookup_method is not None \
+                and self(func.value) == UNKNOWN:
+            projected = self.lookup_method(func.attr.value)  # every project method of that name returns host data
         return projected if projected is not None else UNKNOWN
 
     @staticmethod
@@ -1028,10 +1073,16 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
             bind_targets(inf, el.value, inner if not isinstance(el, cst.StarredElement) else UNKNOWN)
     elif isinstance(target, cst.StarredElement):
         bind_targets(inf, target.value, UNKNOWN)
-    elif isinstance(target, cst.Subscript) and val.kind is not Kind.CPU_TENSOR:
-        found = _subject(inf, target.value)  # `d["k"] = t` of anything but a host tensor: no longer all host
-        if found is not None and dict_item(found[1]) is not None:
-            inf.bind(found[0], UNKNOWN)
+    elif isinstance(target, cst.Subscript):
+        found = _subject(inf, target.value)
+        if found is None:
+            return
+        key, current = subscript_key(target), found[1]
+        if current.keys is not None:  # `out["ids"] = t`: that key holds `t` from here on
+            pairs = [(k, v) for k, v in current.keys if k != key]
+            inf.bind(found[0], keyed_dict([*pairs, (key, val)]) if key is not None else UNKNOWN)
+        elif val.kind is not Kind.CPU_TENSOR and dict_item(current) is not None:
+            inf.bind(found[0], UNKNOWN)  # `d["k"] = t` of anything but a host tensor: no longer all host
 
 
 def items_val(kinds: list[str] | tuple[str, ...]) -> Val:

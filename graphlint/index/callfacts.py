@@ -5,20 +5,46 @@ returns (`method`), and the phase-1 kinds of graphlint.facts.callsite with their
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from graphlint.facts.callsite import (
-    FIELD, HOST_FAMILY, HOSTIF, JOIN, PRIOR, RET, SELF, deferred, item_of, join_kinds, join_later,
-    prior_parts,
+    FIELD, FWD, HOST_FAMILY, HOSTIF, JOIN, PRIOR, RECV, RET, SELF, deferred, item_key, join_kinds, join_later,
+    keyed, prior_parts,
 )
-from graphlint.index.summary import NAME_ARG, PARAM
+from graphlint.facts.inference import KEYS, key_pairs
+from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
+from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo, ModuleSummary
 
-if TYPE_CHECKING:
-    from graphlint.index.project import ProjectIndex
-    from graphlint.index.summary import ClassInfo, FunctionInfo
+
+class ProjectIndex(Protocol):
+    """What the call-site facts read of graphlint.index.project.ProjectIndex (which builds them: no import back)."""
+
+    functions: dict[str, FunctionInfo]
+    classes: dict[str, ClassInfo]
+    modules: dict[str, ModuleSummary]
+
+    def call_edges(self, caller: FunctionInfo | None, module: str, callee: str) -> list[tuple[FunctionInfo, str]]: ...
+
+    def call_params(self, fn: FunctionInfo, callee: str) -> list[str]: ...
+
+    def class_by_dotted(self, name: str) -> ClassInfo | None: ...
+
+    def function_by_dotted(self, name: str) -> FunctionInfo | None: ...
+
+    def is_nn_module(self, cls: ClassInfo) -> bool: ...
+
+    def method(self, cls: ClassInfo, name: str, *, skip_self: bool = False) -> FunctionInfo | None: ...
+
+    def mro(self, cls: ClassInfo) -> list[ClassInfo]: ...
+
+    def subclasses(self, base: ClassInfo) -> list[ClassInfo]: ...
 
 
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
+# Method names a receiver of unknown class may answer without being a project object: a dict's `get`, a list's
+# `pop`, a tensor's `sum`. Their project namesakes say nothing about such a receiver.
+CONTAINER_METHODS = frozenset(
+    name for t in (dict, list, set, frozenset, tuple, str, bytes, int, float) for name in dir(t)) | TENSOR_METHOD_NAMES
 
 
 class CallFacts:
@@ -32,6 +58,7 @@ class CallFacts:
         self._attrs: dict[tuple[str, str], str | None] = {}
         self._family: dict[str, list["ClassInfo"]] = {}
         self._fields: dict[str, str] | None = None
+        self._methods: dict[str, str] | None = None
 
     def params(self, fn: "FunctionInfo") -> dict[str, str]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
@@ -39,6 +66,7 @@ class CallFacts:
         (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
         found = self._memo.get(fn.key)
         if found is None:
+            self._memo[fn.key] = {}  # a caller that forwards the parameter back (recursion): no evidence
             found = self._memo[fn.key] = self._compute(fn)
         return found
 
@@ -110,6 +138,8 @@ class CallFacts:
         if kind.startswith("items:"):
             items = [self.settle(k, caller, depth, calls) for k in kind[len("items:"):].split(",")]
             return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
+        if kind.startswith(KEYS):
+            return keyed([(key, self.settle(k, caller, depth, calls)) for key, k in key_pairs(kind)])
         if kind.startswith(JOIN):
             return join_kinds({self.settle(k, caller, depth, calls) for k in kind[len(JOIN):].split("|")})
         if kind.startswith(PRIOR):  # an annotated tensor: on the host where the body settles there
@@ -127,12 +157,45 @@ class CallFacts:
             return self.attr(cls, kind[len(SELF):]) or "unknown"
         if not calls:
             return "unknown"
-        callee, _, item = kind[len(RET):].partition("#")
+        if kind.startswith(FWD):  # a parameter passed on: what the caller's own call sites pass, else its annotation
+            name = kind[len(FWD):]
+            return self.params(caller).get(name) or dict(caller.param_kinds).get(name, "unknown")
+        tag = RECV if kind.startswith(RECV) else RET
+        callee, _, item = kind[len(tag):].partition("#")
         targets = self.index.call_edges(caller, caller.module, callee)
-        if not targets:
+        if targets:
+            returns = join_kinds({self.settle(t.returns, t, depth + 1) for t, _how in targets})
+        elif tag == RECV:  # a receiver of a class the index does not know: every method of that name
+            returns = self.method(callee.rpartition(".")[2]) or "unknown"
+        else:
             return "unknown"
-        returns = join_kinds({self.settle(t.returns, t, depth + 1) for t, _how in targets})
-        return item_of(returns, int(item)) if item else returns
+        return item_key(returns, item) if item else returns
+
+    def method(self, name: str) -> str | None:
+        """What `obj.<name>(...)` returns when the class of `obj` is unknown: the host kind every project method of
+        that name settles to (a tuple's host items; the others read as unknown), abstract ones aside. None where
+        any of them returns something else, or the name is also a method of a builtin container or a tensor."""
+        return self.methods().get(name)
+
+    def methods(self) -> dict[str, str]:
+        """Every method name `method` answers (computed once: it is part of every file's cache key, since a file
+        reads it for receivers of any class)."""
+        if self._methods is None:
+            self._methods = {}  # a method read while the table is built: unknown, not a cycle
+            by_name: dict[str, list["FunctionInfo"]] = {}
+            for fn in self.index.functions.values():
+                name = fn.qualname.rpartition(".")[2]
+                if fn.class_key is not None and fn.parent_key is None and not fn.abstract and not fn.is_property \
+                        and name not in CONTAINER_METHODS and not name.startswith("__"):
+                    by_name.setdefault(name, []).append(fn)
+            out = {}
+            for name, fns in by_name.items():
+                if all(_may_be_host(fn.returns) for fn in fns):  # most names are ruled out before settling
+                    kind = _host_part(join_kinds({self.settle(fn.returns, fn) for fn in fns}))
+                    if kind is not None:
+                        out[name] = kind
+            self._methods = out
+        return self._methods
 
     def _class_family(self, cls: "ClassInfo") -> list["ClassInfo"]:
         """The class, its project bases and its project subclasses: every method that can set `self.x`."""
@@ -242,3 +305,20 @@ class CallFacts:
                         keys.add(method.key)
             self._referenced = keys
         return self._referenced
+
+
+def _may_be_host(kind: str) -> bool:
+    """A phase-1 return kind that can settle to host data (before settling it)."""
+    if kind.startswith("items:"):
+        return any(_may_be_host(k) for k in kind[len("items:"):].split(","))
+    return kind in HOST_FAMILY or deferred(kind)
+
+
+def _host_part(kind: str) -> str | None:
+    """A settled kind as far as it is host data: itself, or a tuple's host items (the others unknown)."""
+    if kind in HOST_FAMILY:
+        return kind
+    if kind.startswith("items:"):
+        items = [k if k in HOST_FAMILY else "unknown" for k in kind[len("items:"):].split(",")]
+        return "items:" + ",".join(items) if any(k != "unknown" for k in items) else None
+    return None

@@ -21,7 +21,10 @@ from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
 )
 from graphlint.facts.inference import (
-    BOOL_METHODS, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH, KEY_RE, KEYS, key_pairs,
+    BOOL_METHODS, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH, KEYS, key_pairs,
+)
+from graphlint.facts.literals import (
+    DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, names_cpu, pins,
 )
 from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
@@ -583,20 +586,17 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
     if isinstance(value, (ast.Dict, ast.DictComp)):
         values = value.values if isinstance(value, ast.Dict) else [value.value]
         kinds = [again(v) if v is not None else "unknown" for v in values]  # `**other` (None) is anything
-        if set(kinds) == {"cpu_tensor"}:
+        keys = [ast_literal(k) for k in value.keys] if isinstance(value, ast.Dict) else [NOT_LITERAL]
+        form = dict_form(keys, kinds, lambda k: k == "cpu_tensor", lambda k: k != "unknown")
+        if form is DictForm.HOST_TENSORS:
             return "cpu_dict"
-        keys = [_str_key(k) if k is not None else None for k in value.keys] if isinstance(value, ast.Dict) else []
-        if keys and None not in keys:
-            return keyed(list(zip(keys, kinds)))  # type: ignore[arg-type]
-        return "unknown"
+        return keyed(list(zip(keys, kinds))) if form is DictForm.KEYED else "unknown"  # type: ignore[arg-type]
     return "unknown"
 
 
 def _str_key(value: ast.expr | None) -> str | None:
     """`"ids"` of a subscript or `get` key that is an identifier-like string literal."""
-    if isinstance(value, ast.Constant) and isinstance(value.value, str) and KEY_RE.match(value.value):
-        return value.value
-    return None
+    return dict_key(ast_literal(value))
 
 
 def _reads(value: ast.expr, name: str) -> bool:
@@ -690,7 +690,7 @@ def _submitted(value: ast.expr, resolve: Resolve, scope: Scope) -> list[str] | N
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str], scope: Scope) -> str:
-    if host_batch(value):
+    if host_batch(ast_keywords(value)):
         return "cpu_tensor"
     name = dotted(value.func)
     qual = resolve(name) if name else None
@@ -709,7 +709,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         if "cpu_tensor" in parts and not parts & DEVICE_FAMILY - {"weak_tensor"}:
             return "cpu_tensor"
     if qual and qual.startswith("torch."):
-        if pinned(value):
+        if pins(ast_keywords(value)):
             return "cpu_tensor"  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return _factory_kind(qual, value, again, scope)
@@ -766,19 +766,6 @@ def _receiver(value: ast.expr, scope: Scope) -> bool:
     return _object(value, scope) and not (isinstance(value, ast.Name) and value.id in ("self", "cls"))
 
 
-def pinned(call: ast.Call) -> bool:
-    """`pin_memory=True`: a factory that pins its result builds it on the host, whatever else it says."""
-    return any(kw.arg == "pin_memory" and isinstance(kw.value, ast.Constant) and kw.value.value is True
-               for kw in call.keywords)
-
-
-def host_batch(call: ast.Call) -> bool:
-    """`tokenizer(text, return_tensors="pt")` without `device=`: host tensors (as `Inference._host_batch`)."""
-    kws = {kw.arg: kw.value for kw in call.keywords if kw.arg}
-    pt = kws.get("return_tensors")
-    return isinstance(pt, ast.Constant) and pt.value == "pt" and "device" not in kws
-
-
 def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:
     """`.to(torch.long)` / `.to(dtype=torch.bool)`: one integer or bool dtype (graphlint.facts.torch_kinds)."""
     args = [*call.args, *(kw.value for kw in call.keywords if kw.arg == "dtype")]
@@ -810,8 +797,8 @@ def _to_cpu(call: ast.Call) -> bool:
     for arg in [*call.args, *(kw.value for kw in call.keywords if kw.arg == "device")]:
         if isinstance(arg, ast.Call) and arg.args:
             arg = arg.args[0]
-        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-            return arg.value.split(":")[0] == "cpu"
+        if isinstance(ast_literal(arg), str):
+            return names_cpu(ast_literal(arg))
     return False
 
 
@@ -828,7 +815,7 @@ def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
     if isinstance(device, ast.Name) and scope is not None and device.id not in scope.params:
         binds = scope.binds.get(device.id)
         return bool(binds) and all(isinstance(b, ast.expr) and _cpu_device(b) for b in binds)
-    return isinstance(device, ast.Constant) and isinstance(device.value, str) and device.value.split(":")[0] == "cpu"
+    return names_cpu(ast_literal(device))
 
 
 def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope

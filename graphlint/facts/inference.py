@@ -14,6 +14,9 @@ from typing import Callable, Mapping, MutableMapping
 import libcst as cst
 
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
+from graphlint.facts.literals import (
+    DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch, names_cpu, pins,
+)
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS,
@@ -115,7 +118,6 @@ _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "
 
 # The index's kind of a dict with string keys (graphlint.facts.callsite.keyed): "keys:<key>=<kind>;<key>=<kind>".
 KEYS = "keys:"
-KEY_RE = re.compile(r"^\w+$")  # the keys it records: identifier-like strings
 
 
 def key_pairs(kind: str) -> list[tuple[str, str]]:
@@ -134,8 +136,7 @@ def kind_val(kind: str) -> Val:
 
 def str_key(node: cst.BaseExpression | None) -> str | None:
     """`"ids"` of a subscript or `get` key that is an identifier-like string literal."""
-    text = _const_string(node) if isinstance(node, cst.SimpleString) else None
-    return text if text is not None and KEY_RE.match(text) else None
+    return dict_key(cst_literal(node))
 
 
 def subscript_key(node: cst.Subscript) -> str | None:
@@ -195,14 +196,9 @@ def _compared(vals: list[Val]) -> Val:
     return UNKNOWN
 
 
-def _device_type(text: str | None) -> str | None:
-    return text.split(":")[0] if text is not None else None
-
-
 def _const_string(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
-    return None
+    value = cst_literal(node) if isinstance(node, cst.SimpleString) else None
+    return value if isinstance(value, str) else None
 
 
 class Inference:
@@ -310,7 +306,7 @@ class Inference:
         `torch.zeros(n, device=device)` is a host tensor."""
         if "cpu" not in node.value:  # the raw token: evaluating every string literal would cost lint time
             return HOST
-        return CPU_DEVICE if _device_type(_const_string(node)) == "cpu" else HOST
+        return CPU_DEVICE if names_cpu(cst_literal(node)) else HOST
 
     def _eval_Ellipsis(self, node: cst.Ellipsis) -> Val:
         return HOST
@@ -337,16 +333,17 @@ class Inference:
     def _eval_Dict(self, node: cst.Dict) -> Val:
         """A dict whose values are all host tensors (`{"ids": torch.zeros(n, pin_memory=True)}`): its items are. One
         with string keys (`{"ids": ids.cpu(), "logits": x}`): each key's item is its value."""
-        vals = [self(el.value) for el in node.elements if isinstance(el, cst.DictElement)]
-        if len(vals) != len(node.elements) or not vals:
-            return UNKNOWN  # `{**other}`: anything
-        if all(v.kind is Kind.CPU_TENSOR for v in vals):
+        keys = [cst_literal(el.key) if isinstance(el, cst.DictElement) else NOT_LITERAL for el in node.elements]
+        vals = [self(el.value) if isinstance(el, cst.DictElement) else UNKNOWN for el in node.elements]  # `**other`
+        form = dict_form(keys, vals, lambda v: v.kind is Kind.CPU_TENSOR, lambda v: v != UNKNOWN)
+        if form is DictForm.HOST_TENSORS:
             return CPU_DICT
-        keys = [str_key(el.key) for el in node.elements if isinstance(el, cst.DictElement)]
-        return keyed_dict(list(zip(keys, vals))) if None not in keys else UNKNOWN  # type: ignore[arg-type]
+        return keyed_dict(list(zip(keys, vals))) if form is DictForm.KEYED else UNKNOWN  # type: ignore[arg-type]
 
     def _eval_DictComp(self, node: cst.DictComp) -> Val:
-        return CPU_DICT if self.comprehension_element(node, node.value).kind is Kind.CPU_TENSOR else UNKNOWN
+        value = self.comprehension_element(node, node.value)
+        form = dict_form([NOT_LITERAL], [value], lambda v: v.kind is Kind.CPU_TENSOR, lambda v: v != UNKNOWN)
+        return CPU_DICT if form is DictForm.HOST_TENSORS else UNKNOWN
 
     def _eval_ListComp(self, node: cst.ListComp | cst.GeneratorExp) -> Val:
         """A comprehension of tensors is a tensor sequence whose elements are what its element expression
@@ -520,8 +517,8 @@ class Inference:
 
     # -- calls ----------------------------------------------------------------------------------
     def _eval_Call(self, node: cst.Call) -> Val:
-        if self._host_batch(node):
-            return CPU
+        if host_batch(cst_keywords(node)):
+            return CPU  # a tokenizer's batch (a dict of CPU tensors, or one) reads as a host tensor
         func = node.func
         qual = self.resolve(func)
         if qual is not None:
@@ -603,18 +600,6 @@ class Inference:
                 return arg
         return None
 
-    def _pinned(self, node: cst.Call) -> bool:
-        """`pin_memory=True`."""
-        arg = self._has_kw(node, "pin_memory")
-        return arg is not None and isinstance(arg.value, cst.Name) and arg.value.value == "True"
-
-    def _host_batch(self, node: cst.Call) -> bool:
-        """`tokenizer(text, return_tensors="pt")`, `processor(images, return_tensors="pt")`: Hugging Face
-        tokenizers and processors build their tensors on the host unless told a `device=` (fast image
-        processors take one). The result (a dict of CPU tensors, or one) reads as a host tensor."""
-        arg = self._has_kw(node, "return_tensors")
-        return arg is not None and _const_string(arg.value) == "pt" and self._has_kw(node, "device") is None
-
     def device_of(self, node: cst.Call) -> str | None:
         """'cpu', 'cuda' or 'other' for a factory's device= argument; None when absent."""
         arg = self._has_kw(node, "device")
@@ -628,7 +613,7 @@ class Inference:
         text = _const_string(expr)
         if text is None:
             return "cpu" if self(expr) == CPU_DEVICE or self._host_device(expr) else "other"
-        return "cpu" if text.split(":")[0] == "cpu" else "cuda"
+        return "cpu" if names_cpu(text) else "cuda"
 
     def _host_device(self, expr: cst.BaseExpression) -> bool:
         """`t.device` of a host tensor: `torch.arange(n, device=lens_cpu.device)` builds on the host too."""
@@ -733,7 +718,7 @@ class Inference:
         if qual.endswith("_like"):
             like = self(node.args[0].value) if node.args else UNKNOWN
             device = self.device_of(node)
-            if self._pinned(node):
+            if pins(cst_keywords(node)):
                 return Val(Kind.CPU_TENSOR, pinned=True, rank=like.rank)  # only host memory can be pinned
             if device == "cpu" or (device is None and like.kind is Kind.CPU_TENSOR):
                 return Val(Kind.CPU_TENSOR, rank=like.rank)
@@ -788,7 +773,7 @@ class Inference:
                 kind = Kind.BOOL_TENSOR if is_bool or (d.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
                 return Val(kind, weak=d.weak, rank=d.rank)
         rank = self._factory_rank(qual, node, data)
-        pinned = self._pinned(node)
+        pinned = pins(cst_keywords(node))
         if qual == "torch.from_numpy" or device == "cpu" or device is None or pinned:
             # `torch.tensor(lengths)` of a Python sequence has one or more dimensions, however deep it nests
             nd = rank is None and qual in DATA_FACTORIES and data is not None and self(data).ref in SEQUENCE_REFS
@@ -1017,10 +1002,10 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
             text = _const_string(other.args[0].value)
         if device is None or text is None or not isinstance(op, (cst.Equal, cst.NotEqual)):
             return {}, {}
-        subject, on_cpu = device, text.split(":")[0] == "cpu"
+        subject, on_cpu = device, names_cpu(text)
         if isinstance(op, cst.NotEqual):
             on_cpu = not on_cpu
-        if text.split(":")[0] not in ("cpu", "cuda"):
+        if device_type(text) not in ("cpu", "cuda"):
             return {}, {}
     else:
         return {}, {}

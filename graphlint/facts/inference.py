@@ -385,7 +385,12 @@ class Inference:
         if recv.kind in HOSTS:
             return HOST
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
-            return self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
+            found = self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
+            if not recv.weak or found.kind in (*HOSTS, Kind.CPU_TENSOR, Kind.OBJECT):
+                return found
+            # an object whose class only the attributes it went through say: what its class keeps on the host, or
+            # another object, counts; a field's tensor annotation says nothing of the instance that got here
+            recv = UNKNOWN
         if recv == UNKNOWN and self.lookup_field is not None:
             found = self.lookup_field(attr)  # `ctx.request_ids`: every class with that field keeps it on the host
             if found is not None:
@@ -565,8 +570,10 @@ class Inference:
             return self._module_call(recv)
         projected = self.call_returns(node)
         if projected is None and isinstance(func, cst.Attribute) and self.lookup_method is not None \
-                and self(func.value) == UNKNOWN:
-            projected = self.lookup_method(func.attr.value)  # every project method of that name returns host data
+                and (self(func.value) == UNKNOWN or self(func.value).kind is Kind.OBJECT):
+            # a receiver nothing types, or an object whose class the call does not resolve on (a base class typed
+            # the attribute, a subclass defines the method): every project method of that name returns host data
+            projected = self.lookup_method(func.attr.value)
         return projected if projected is not None else UNKNOWN
 
     @staticmethod

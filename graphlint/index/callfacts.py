@@ -39,6 +39,8 @@ class ProjectIndex(Protocol):
 
     def subclasses(self, base: ClassInfo) -> list[ClassInfo]: ...
 
+    def _attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]: ...
+
 
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
 # Method names a receiver of unknown class may answer without being a project object: a dict's `get`, a list's
@@ -59,6 +61,7 @@ class CallFacts:
         self._family: dict[str, list["ClassInfo"]] = {}
         self._fields: dict[str, str] | None = None
         self._methods: dict[str, str] | None = None
+        self._instances: dict[tuple[str, str], str | None] = {}
 
     def params(self, fn: "FunctionInfo") -> dict[str, str]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
@@ -170,6 +173,18 @@ class CallFacts:
         else:
             return "unknown"
         return item_key(returns, item) if item else returns
+
+    def instance(self, cls: "ClassInfo", name: str) -> str | None:
+        """The dotted name of the one plain project class `self.<name>` holds an instance of, on an instance of `cls`
+        (`self.context = context` with `context: Context`, a factory's product: the reach's reading); None where it
+        can hold several, or a module (whose buffers move with `.to()`), or nothing the index knows."""
+        key = (cls.key, name)
+        if key not in self._instances:
+            held = {c.key: c for c, _how in self.index._attr_classes(cls, name)}
+            found = next(iter(held.values())) if len(held) == 1 else None
+            self._instances[key] = f"{found.module}.{found.qualname}" \
+                if found is not None and not self.index.is_nn_module(found) else None
+        return self._instances[key]
 
     def method(self, name: str) -> str | None:
         """What `obj.<name>(...)` returns when the class of `obj` is unknown: the host kind every project method of

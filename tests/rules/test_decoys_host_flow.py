@@ -412,3 +412,48 @@ def test_items_of_a_returned_dict_are_what_the_literal_put_under_each_key():
             return res["ids"].tolist(), res["n"]
     """
     assert findings(src, scope="all") == {(6, "GL103"), (12, "GL102"), (18, "GL102"), (23, "GL103"), (25, "GL102")}
+
+
+def test_a_field_held_through_a_typed_attribute_is_read_on_its_class():
+    """Megatron's controller reads `context = self.inference_wrapped_model.inference_context`: the wrapper stores
+    the `__init__` parameter typed `BaseInferenceContext`, and the only class family with `request_query_lengths`
+    there keeps it pinned on the host, while an unrelated `ContextGPUView` keeps a field of the same name on the
+    device (so the name alone says nothing). Reading the receiver's class through the attributes makes
+    `ctx.lens[:4].tolist()` host work. Hit: the same field through the attribute typed `GpuView` (a class read
+    this way lends only its host facts: the device field reads as unknown, whose `.tolist()` is reported)."""
+    src = """
+        import torch
+
+
+        class Context:
+            def reset(self):
+                pass
+
+
+        class DynContext(Context):
+            def init(self, n: int):
+                self.lens = torch.zeros(n, device="cpu", pin_memory=True)
+
+
+        class GpuView:
+            def init(self, n: int):
+                self.lens = torch.zeros(n, device="cuda")
+
+
+        class Wrapper:
+            def __init__(self, context: Context, view: GpuView):
+                self.context = context
+                self.view = view
+
+
+        class Controller:
+            def __init__(self, wrapped: Wrapper):
+                self.wrapped = wrapped
+
+            def step(self):
+                ctx = self.wrapped.context
+                a = ctx.lens[:4].tolist()
+                b = self.wrapped.view.lens[:4].tolist()
+                return a, b
+    """
+    assert findings(src, scope="all") == {(32, "GL102")}

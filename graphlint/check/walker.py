@@ -574,7 +574,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     def field_of(owner: ClassInfo, attr: str) -> Val:
         val = attr_val(index.attr(owner, attr))
         if val.kind is Kind.MODULE and val.ref:  # `self.allocator = BlockAllocator(...)` of a plain class: an object
-            val = object_val(index, val.ref) or val
+            found = object_val(index, val.ref)  # weak: its fields' annotations say nothing of what is stored later
+            val = found._replace(weak=True) if found is not None else val
         if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(owner):
             # every method of a plain class stores host data there (a module's buffers move with `.to()`)
             fact = index.call_facts.attr(owner, attr)

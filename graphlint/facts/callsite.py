@@ -607,18 +607,16 @@ def _reads(value: ast.expr, name: str) -> bool:
 def _rebound_views(name: str, own: list[ast.expr], kinds: set[str], resolve: Resolve, scope: Scope,
                    depth: int) -> set[str]:
     """The kinds of the bindings of `name` that read `name` (`lengths = lengths[a:b]`, `x = x.long()`), each read
-    with `name` as the other bindings leave it: one that keeps it where it lives adds nothing to their join; a
-    flow-insensitive read would follow the binding into itself and end unknown. Without other bindings: unknown."""
-    if not kinds:
-        return {"unknown"}
+    with `name` as the other bindings leave it (or, with none, as the caller passed it): one that keeps it where it
+    lives adds nothing to their join; a flow-insensitive read would follow the binding into itself and end unknown."""
     before = Scope(binds={**scope.binds, name: [b for b in scope.binds[name] if not any(b is o for o in own)]},
-                   params=scope.params, top=scope.top, top_values=scope.top_values, appends=scope.appends,
-                   item_sets=scope.item_sets)
-    held = join_later(kinds)
+                   params=scope.params, top=scope.top if kinds else scope.top - {name}, top_values=scope.top_values,
+                   appends=scope.appends, item_sets=scope.item_sets)
+    held = join_later(kinds) if kinds else None
     out = set()
     for b in own:  # a memo of its own: these nodes read under a different scope
         kind = expr_kind(b, resolve, before, depth + 1, {})
-        if kind not in (held, host_if(held)):
+        if held is None or kind not in (held, host_if(held)):
             out.add(kind)
     return out
 

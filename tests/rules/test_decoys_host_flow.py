@@ -457,3 +457,42 @@ def test_a_field_held_through_a_typed_attribute_is_read_on_its_class():
                 return a, b
     """
     assert findings(src, scope="all") == {(32, "GL102")}
+
+
+def test_an_object_an_init_builds_lends_only_its_host_facts():
+    """`self.meta = Meta()` (a plain class, recorded like a module) types `self.meta`: what its class keeps on the
+    host counts (Megatron's `self.context.kv_block_allocator.block_ref_counts`, built with `device="cpu"`), but a
+    dataclass field annotated `Optional[torch.Tensor]` says nothing of what another method stores there: SGLang's
+    Ascend backend stores `prefix_lens.to("cpu")` and slices by its elements (decoy: no GL126 on `k[:p]`). Hit: the
+    host copy itself."""
+    src = """
+        import torch
+        from dataclasses import dataclass
+        from typing import Optional
+
+
+        @dataclass
+        class Meta:
+            prefix_lens: Optional[torch.Tensor] = None
+
+
+        class Allocator:
+            def __init__(self, n: int):
+                self.ref_counts = torch.zeros(n, dtype=torch.int32, device="cpu")
+
+
+        class Backend:
+            def __init__(self, n: int):
+                self.meta = Meta()
+                self.allocator = Allocator(n)
+
+            def init(self, lens: torch.Tensor):
+                self.meta.prefix_lens = lens.to("cpu")
+
+            def step(self, k: torch.Tensor):
+                for p in self.meta.prefix_lens:
+                    k = k[:p]
+                used = self.allocator.ref_counts.sum().item()
+                return k, used
+    """
+    assert findings(src, scope="all") == {(22, "GL103")}

@@ -24,7 +24,7 @@ from graphlint.facts.inference import (
     BOOL_METHODS, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH, KEYS, key_pairs,
 )
 from graphlint.facts.literals import (
-    DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, names_cpu, pins,
+    BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, names_cpu, pins,
 )
 from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
@@ -73,6 +73,8 @@ class Scope:
     # locals whose items are stored or replaced (`out["ids"] = t`, `out.update(...)`): what a dict literal bound to
     # them holds under a key is no longer what the literal says
     item_sets: set[str] = field(default_factory=set)
+    # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
+    self_reads: dict[str, list[ast.expr]] = field(default_factory=dict)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -488,7 +490,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if any(b is None for b in bound):
             return "unknown"  # rebound by a loop or `with`
         hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
-        own = [b for b in bound if isinstance(b, ast.expr) and _reads(b, value.id)]
+        own = _self_reads(value.id, bound, scope)
         kinds = {hop(b) if not isinstance(b, ast.AugAssign) else "" if hop(b.value) == "host" else "unknown"
                  for b in bound if not any(b is o for o in own)} - {""}
         if value.id in scope.params and value.id not in scope.top:
@@ -599,9 +601,13 @@ def _str_key(value: ast.expr | None) -> str | None:
     return dict_key(ast_literal(value))
 
 
-def _reads(value: ast.expr, name: str) -> bool:
-    """`value` reads the local `name` (`x = x[:n]` rebinds x to a view of itself)."""
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
+def _self_reads(name: str, bound: list, scope: Scope) -> list[ast.expr]:
+    """The bindings of `name` that read it (`x = x[:n]` rebinds x to a view of itself)."""
+    found = scope.self_reads.get(name)
+    if found is None:
+        found = scope.self_reads[name] = [b for b in bound if isinstance(b, ast.expr) and any(
+            isinstance(n, ast.Name) and n.id == name for n in ast.walk(b))]
+    return found
 
 
 def _rebound_views(name: str, own: list[ast.expr], kinds: set[str], resolve: Resolve, scope: Scope,
@@ -688,7 +694,7 @@ def _submitted(value: ast.expr, resolve: Resolve, scope: Scope) -> list[str] | N
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str], scope: Scope) -> str:
-    if host_batch(ast_keywords(value)):
+    if host_batch(ast_keywords(value, BATCH)):
         return "cpu_tensor"
     name = dotted(value.func)
     qual = resolve(name) if name else None
@@ -707,7 +713,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         if "cpu_tensor" in parts and not parts & DEVICE_FAMILY - {"weak_tensor"}:
             return "cpu_tensor"
     if qual and qual.startswith("torch."):
-        if pins(ast_keywords(value)):
+        if pins(ast_keywords(value, PIN)):
             return "cpu_tensor"  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return _factory_kind(qual, value, again, scope)

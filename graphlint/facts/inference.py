@@ -15,7 +15,8 @@ import libcst as cst
 
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint.facts.literals import (
-    DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch, names_cpu, pins,
+    BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch,
+    names_cpu, pins,
 )
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
@@ -522,7 +523,7 @@ class Inference:
 
     # -- calls ----------------------------------------------------------------------------------
     def _eval_Call(self, node: cst.Call) -> Val:
-        if host_batch(cst_keywords(node)):
+        if host_batch(cst_keywords(node, BATCH)):
             return CPU  # a tokenizer's batch (a dict of CPU tensors, or one) reads as a host tensor
         func = node.func
         qual = self.resolve(func)
@@ -725,7 +726,7 @@ class Inference:
         if qual.endswith("_like"):
             like = self(node.args[0].value) if node.args else UNKNOWN
             device = self.device_of(node)
-            if pins(cst_keywords(node)):
+            if pins(cst_keywords(node, PIN)):
                 return Val(Kind.CPU_TENSOR, pinned=True, rank=like.rank)  # only host memory can be pinned
             if device == "cpu" or (device is None and like.kind is Kind.CPU_TENSOR):
                 return Val(Kind.CPU_TENSOR, rank=like.rank)
@@ -780,7 +781,7 @@ class Inference:
                 kind = Kind.BOOL_TENSOR if is_bool or (d.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
                 return Val(kind, weak=d.weak, rank=d.rank)
         rank = self._factory_rank(qual, node, data)
-        pinned = pins(cst_keywords(node))
+        pinned = pins(cst_keywords(node, PIN))
         if qual == "torch.from_numpy" or device == "cpu" or device is None or pinned:
             # `torch.tensor(lengths)` of a Python sequence has one or more dimensions, however deep it nests
             nd = rank is None and qual in DATA_FACTORIES and data is not None and self(data).ref in SEQUENCE_REFS

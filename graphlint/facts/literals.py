@@ -36,14 +36,19 @@ def cst_literal(node: cst.BaseExpression | None) -> object:
     return NOT_LITERAL
 
 
-def ast_keywords(call: ast.Call) -> dict[str, object]:
-    """A call's keyword arguments, as literal values (`**kwargs` left out)."""
-    return {kw.arg: ast_literal(kw.value) for kw in call.keywords if kw.arg}
+PIN = ("pin_memory",)  # the keywords `pins` / `may_pin` read
+BATCH = ("return_tensors", "device")  # the keywords `host_batch` reads
 
 
-def cst_keywords(call: cst.Call) -> dict[str, object]:
-    """A libcst call's keyword arguments, as literal values."""
-    return {arg.keyword.value: cst_literal(arg.value) for arg in call.args if arg.keyword is not None}
+def ast_keywords(call: ast.Call, names: tuple[str, ...]) -> dict[str, object]:
+    """A call's keyword arguments among `names`, as literal values (only those: every call of a unit is asked)."""
+    return {kw.arg: ast_literal(kw.value) for kw in call.keywords if kw.arg in names}
+
+
+def cst_keywords(call: cst.Call, names: tuple[str, ...]) -> dict[str, object]:
+    """A libcst call's keyword arguments among `names`, as literal values."""
+    return {arg.keyword.value: cst_literal(arg.value) for arg in call.args
+            if arg.keyword is not None and arg.keyword.value in names}
 
 
 def device_type(value: object) -> str | None:

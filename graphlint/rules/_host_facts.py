@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from graphlint.facts.inference import FACTORY_TORCH, VIEW_METHODS, in_config
-from graphlint.facts.literals import cst_keywords, may_pin
+from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.values import Kind
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional
 from graphlint.rules.base import Rule
@@ -321,7 +321,7 @@ class HostFacts(Rule):
         if qual in FACTORY_TORCH or qual in ("torch.from_numpy", "torch.scalar_tensor"):
             if factory_device_is_cpu(ctx, expr) is False:
                 return None
-            pinned = may_pin(cst_keywords(expr))
+            pinned = may_pin(cst_keywords(expr, PIN))
             dtype = kwarg(expr, "dtype")
             is_bool = dtype is not None and (ctx.qualname(dtype.value) or "") == "torch.bool"
             data = positional(expr)

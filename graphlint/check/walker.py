@@ -573,11 +573,18 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 
     def field_of(owner: ClassInfo, attr: str) -> Val:
         val = attr_val(index.attr(owner, attr))
+        if val.kind is Kind.MODULE and val.ref:  # `self.allocator = BlockAllocator(...)` of a plain class: an object
+            found = object_val(index, val.ref)  # weak: its fields' annotations say nothing of what is stored later
+            val = found._replace(weak=True) if found is not None else val
         if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(owner):
             # every method of a plain class stores host data there (a module's buffers move with `.to()`)
             fact = index.call_facts.attr(owner, attr)
             if fact is not None:
                 return kind_val(fact)
+        if val == UNKNOWN:  # `self.context = context` with `context: Context`: an object of a class read weakly
+            held = index.call_facts.instance(owner, attr)
+            found = object_val(index, held) if held else None
+            return found._replace(weak=True) if found is not None else UNKNOWN
         return val
 
     def lookup_self(attr: str) -> Val:
@@ -589,6 +596,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 
     def lookup_field(attr: str) -> Val | None:
         kind = index.call_facts.field(attr)  # known by the attribute's name alone: a weak fact
+        return None if kind is None else Val(Kind.CPU_TENSOR, weak=True) if kind == "cpu_tensor" else kind_val(kind)
+
+    def lookup_method(name: str) -> Val | None:
+        kind = index.call_facts.method(name)  # known by the method's name alone: a weak fact
         return None if kind is None else Val(Kind.CPU_TENSOR, weak=True) if kind == "cpu_tensor" else kind_val(kind)
 
     def call_returns(call: cst.Call) -> Val | None:
@@ -629,7 +640,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
         return val if val != UNKNOWN else None
 
-    inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field)
+    inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method)
     inf_ref.append(inf)
     return inf
 

@@ -20,7 +20,12 @@ from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
 )
-from graphlint.facts.inference import BOOL_METHODS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH
+from graphlint.facts.inference import (
+    BOOL_METHODS, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH, KEYS, key_pairs,
+)
+from graphlint.facts.literals import (
+    BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, names_cpu, pins,
+)
 from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
 Resolve = Callable[[str | None], "str | None"]
@@ -65,6 +70,11 @@ class Scope:
     # attributes stored on an object other than `self` (`ctx.lens = ...`): the field facts of a receiver of
     # unknown class do not hold for them (`CallFacts.field`)
     foreign_sets: set[str] = field(default_factory=set)
+    # locals whose items are stored or replaced (`out["ids"] = t`, `out.update(...)`): what a dict literal bound to
+    # them holds under a key is no longer what the literal says
+    item_sets: set[str] = field(default_factory=set)
+    # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
+    self_reads: dict[str, list[ast.expr]] = field(default_factory=dict)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -88,6 +98,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         scope.self_assigns.append((attr, sub.value))
                     elif isinstance(target, ast.Attribute):
                         scope.foreign_sets.add(target.attr)
+                    elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                        scope.item_sets.add(target.value.id)
                     elif (items := _unpacked(target, sub.value)) is not None:
                         for name, item in items:
                             binds.setdefault(name, []).append(item)
@@ -103,6 +115,11 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if isinstance(sub, ast.Expr) and (filled := _appended(sub.value)) is not None:
             scope.appends.setdefault(filled[0], []).append(filled[1])
             continue
+        if isinstance(sub, ast.Expr) and (stored := _dict_setter(sub.value)) is not None:
+            scope.item_sets.add(stored)
+        if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Subscript) \
+                and isinstance(sub.target.value, ast.Name):
+            scope.item_sets.add(sub.target.value.id)
         targets: list[ast.expr] = []
         if isinstance(sub, ast.AugAssign) and (attr := _self_attr(sub.target)) is not None:
             scope.self_assigns.append((attr, None))
@@ -179,6 +196,14 @@ def _appended(call: ast.expr) -> tuple[str, ast.expr | None] | None:
     if call.func.attr in ("append", "appendleft") and len(call.args) == 1:
         return call.func.value.id, call.args[0]
     return (call.func.value.id, None) if call.func.attr in ("extend", "extendleft", "insert") else None
+
+
+def _dict_setter(call: ast.expr) -> str | None:
+    """`name` of a `name.update(...)` / `name.setdefault(...)` statement."""
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+            and call.func.attr in DICT_SETTERS:
+        return call.func.value.id
+    return None
 
 
 def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None]]
@@ -338,14 +363,52 @@ def join_kinds(kinds: set[str] | list[str]) -> str:
 # body settles to one, else what the annotation says (also for readers that do not settle). `obj.x` of a local or
 # parameter `obj` (a class nothing types) is "field:x", settled by what every project class keeps there
 # (`CallFacts.field`).
+# A call on a receiver whose class the index may not know (`context.resolve(m)`, `self.helper.compute()`) is
+# "recv:<callee>": what the call's targets return, or, where the index resolves none, what every project method of
+# that name agrees on (`CallFacts.method`). A parameter passed on unchanged (`inner(lens)` in `middle(lens)`) is
+# "fwd:<parameter>": what every call site of the caller passes for it (`CallFacts.params`), else its annotation.
 RET, JOIN, SELF, HOSTIF, PRIOR, FIELD = "ret:", "join:", "self:", "hostif:", "prior:", "field:"
-TAGS = (RET, JOIN, SELF, HOSTIF, PRIOR, FIELD)
+RECV, FWD = "recv:", "fwd:"
+TAGS = (RET, JOIN, SELF, HOSTIF, PRIOR, FIELD, RECV, FWD)
+CALLS = (RET, RECV)  # the tags of a project call's return
+# A dict literal with string keys, some of whose values are known (`return {"ids": ids.cpu(), "logits": x}`), is
+# "keys:<key>=<kind>;<key>=<kind>": `d["ids"]` / `d.get("ids")` is that key's kind. Item `"k"` of a project call's
+# return is "<call>#'k" (as item 0 is "<call>#0"). Keys are identifiers; a value whose kind cannot be written
+# between the separators (a tuple, a join) is unknown.
+KEY_SEPARATORS = frozenset(",;=|")
 FIELDS = (SELF, FIELD)  # plain fields: what a class keeps there
 VIEWS = (SELF, HOSTIF, FIELD)  # fields and device-keeping views of them
 
 
 def deferred(kind: str) -> bool:
-    return kind.startswith(TAGS) or kind.startswith("items:") and any(tag in kind for tag in TAGS)
+    return kind.startswith(TAGS) or kind.startswith(("items:", KEYS)) and any(tag in kind for tag in TAGS)
+
+
+def keyed(pairs: list[tuple[str, str]]) -> str:
+    """The kind of a dict literal from its (key, value kind) pairs: "keys:..." where some value is known."""
+    kinds = [kind if not KEY_SEPARATORS & set(kind) else "unknown" for _key, kind in pairs]
+    if not pairs or all(k == "unknown" for k in kinds):
+        return "unknown"
+    return KEYS + ";".join(f"{key}={kind}" for (key, _), kind in zip(pairs, kinds))
+
+
+def key_of(kind: str, key: str) -> str:
+    """Item `key` of a dict kind: a keyed literal's value, an item of a dict of host tensors, or the deferred item of a
+    project call's return."""
+    if kind.startswith(KEYS):
+        return dict(key_pairs(kind)).get(key, "unknown")
+    if kind == "cpu_dict":
+        return "cpu_tensor"
+    if kind.startswith(CALLS) and "#" not in kind:
+        return f"{kind}#'{key}"
+    if kind.startswith(JOIN):
+        return join_later({key_of(k, key) for k in kind[len(JOIN):].split("|")})
+    return "unknown"
+
+
+def item_key(kind: str, item: str) -> str:
+    """Item `item` ("0", or "'k" for a string key: what follows "#" in a call's kind) of a settled kind."""
+    return key_of(kind, item[1:]) if item.startswith("'") else item_of(kind, int(item))
 
 
 def prior_parts(kind: str) -> tuple[str, str]:
@@ -378,7 +441,7 @@ def item_of(kind: str, index: int) -> str:
     if kind.startswith("items:"):
         items = kind[len("items:"):].split(",")
         return items[index] if -len(items) <= index < len(items) else "unknown"
-    if kind.startswith(RET) and "#" not in kind:
+    if kind.startswith(CALLS) and "#" not in kind:
         return f"{kind}#{index}"
     if kind.startswith(JOIN):
         return join_later({item_of(k, index) for k in kind[len(JOIN):].split("|")})
@@ -395,6 +458,8 @@ def settled(kind: str) -> str:
         items = [settled(k) if k.startswith(PRIOR) else "unknown" if deferred(k) else k
                  for k in kind[len("items:"):].split(",")]
         return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
+    if kind.startswith(KEYS):
+        return keyed([(key, "unknown" if deferred(k) else k) for key, k in key_pairs(kind)])
     return "unknown"
 
 
@@ -425,11 +490,17 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if any(b is None for b in bound):
             return "unknown"  # rebound by a loop or `with`
         hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
+        own = _self_reads(value.id, bound, scope)
         kinds = {hop(b) if not isinstance(b, ast.AugAssign) else "" if hop(b.value) == "host" else "unknown"
-                 for b in bound} - {""}
+                 for b in bound if not any(b is o for o in own)} - {""}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
-        return join_later(kinds) if kinds else "unknown"
+        if own:
+            kinds |= _rebound_views(value.id, own, kinds, resolve, scope, depth)
+        kind = join_later(kinds) if kinds else "unknown"
+        if value.id in scope.item_sets and (kind.startswith(KEYS) or deferred(kind)):
+            return "unknown"  # `out = f(x)` then `out["ids"] = t`: its items are not what `f` returned
+        return kind
     if isinstance(value, ast.Constant):
         return "host" if value.value is not None and not isinstance(value.value, bytes) else "unknown"
     if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
@@ -458,6 +529,9 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if isinstance(value.op, ARITHMETIC) and {left, right} & DEVICE_FAMILY \
                 and {left, right} <= DEVICE_FAMILY | {"host"}:
             return "weak_tensor" if "weak_tensor" in (left, right) else "tensor"  # `x * 2`, `a + b`
+        call = left if right == "host" else right if left == "host" else ""
+        if isinstance(value.op, ARITHMETIC) and call.startswith(CALLS):
+            return host_if(call)  # `ctx.lengths() + 1`: where the call's tensor lives, once settled
         return "unknown"
     if isinstance(value, ast.UnaryOp):
         inner = again(value.operand)
@@ -480,8 +554,12 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return join_later({again(a) for a in arms}) if arms else "unknown"
     if isinstance(value, ast.Subscript):
         base = again(value.value)
-        if base.startswith(VIEWS):
+        if base.startswith(VIEWS) or _joined_views(base):
             return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
+        key = _str_key(value.slice)
+        if key is not None and (base.startswith((KEYS, JOIN)) or base == "cpu_dict" or base.startswith(CALLS)
+                                and "#" not in base):
+            return key_of(base, key)  # `out["ids"]`: that key's value
         if deferred(base) or base.startswith("items:"):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
             index = value.slice
             literal = isinstance(index, ast.Constant) and type(index.value) is int
@@ -509,9 +587,44 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return _call_kind(value, resolve, again, scope)
     if isinstance(value, (ast.Dict, ast.DictComp)):
         values = value.values if isinstance(value, ast.Dict) else [value.value]
-        kinds = {again(v) if v is not None else "unknown" for v in values}  # `**other` (None) is anything
-        return "cpu_dict" if kinds == {"cpu_tensor"} else "unknown"
+        kinds = [again(v) if v is not None else "unknown" for v in values]  # `**other` (None) is anything
+        keys = [ast_literal(k) for k in value.keys] if isinstance(value, ast.Dict) else [NOT_LITERAL]
+        form = dict_form(keys, kinds, lambda k: k == "cpu_tensor", lambda k: k != "unknown")
+        if form is DictForm.HOST_TENSORS:
+            return "cpu_dict"
+        return keyed(list(zip(keys, kinds))) if form is DictForm.KEYED else "unknown"  # type: ignore[arg-type]
     return "unknown"
+
+
+def _str_key(value: ast.expr | None) -> str | None:
+    """`"ids"` of a subscript or `get` key that is an identifier-like string literal."""
+    return dict_key(ast_literal(value))
+
+
+def _self_reads(name: str, bound: list, scope: Scope) -> list[ast.expr]:
+    """The bindings of `name` that read it (`x = x[:n]` rebinds x to a view of itself)."""
+    found = scope.self_reads.get(name)
+    if found is None:
+        found = scope.self_reads[name] = [b for b in bound if isinstance(b, ast.expr) and any(
+            isinstance(n, ast.Name) and n.id == name for n in ast.walk(b))]
+    return found
+
+
+def _rebound_views(name: str, own: list[ast.expr], kinds: set[str], resolve: Resolve, scope: Scope,
+                   depth: int) -> set[str]:
+    """The kinds of the bindings of `name` that read `name` (`lengths = lengths[a:b]`, `x = x.long()`), each read
+    with `name` as the other bindings leave it (or, with none, as the caller passed it): one that keeps it where it
+    lives adds nothing to their join; a flow-insensitive read would follow the binding into itself and end unknown."""
+    before = Scope(binds={**scope.binds, name: [b for b in scope.binds[name] if not any(b is o for o in own)]},
+                   params=scope.params, top=scope.top if kinds else scope.top - {name}, top_values=scope.top_values,
+                   appends=scope.appends, item_sets=scope.item_sets)
+    held = join_later(kinds) if kinds else None
+    out = set()
+    for b in own:  # a memo of its own: these nodes read under a different scope
+        kind = expr_kind(b, resolve, before, depth + 1, {})
+        if held is None or kind not in (held, host_if(held)):
+            out.add(kind)
+    return out
 
 
 def _object(value: ast.expr, scope: Scope) -> bool:
@@ -520,6 +633,11 @@ def _object(value: ast.expr, scope: Scope) -> bool:
     if isinstance(value, ast.Name):
         return value.id in scope.binds or value.id in scope.params
     return _self_attr(value) is not None
+
+
+def _joined_views(kind: str) -> bool:
+    """A join of fields and views of fields (`self.offsets + self.lens`): a slice of it lives where they do."""
+    return kind.startswith(JOIN) and all(k.startswith(VIEWS) for k in kind[len(JOIN):].split("|"))
 
 
 def _field_with_host(kinds: set[str]) -> str | None:
@@ -576,7 +694,7 @@ def _submitted(value: ast.expr, resolve: Resolve, scope: Scope) -> list[str] | N
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str], scope: Scope) -> str:
-    if host_batch(value):
+    if host_batch(ast_keywords(value, BATCH)):
         return "cpu_tensor"
     name = dotted(value.func)
     qual = resolve(name) if name else None
@@ -595,7 +713,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         if "cpu_tensor" in parts and not parts & DEVICE_FAMILY - {"weak_tensor"}:
             return "cpu_tensor"
     if qual and qual.startswith("torch."):
-        if pinned(value):
+        if pins(ast_keywords(value, PIN)):
             return "cpu_tensor"  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return _factory_kind(qual, value, again, scope)
@@ -608,6 +726,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
         return kind
     if isinstance(value.func, ast.Attribute):
         meth = value.func.attr
+        if meth == "get" and value.args and (key := _str_key(value.args[0])) is not None \
+                and (held := again(value.func.value)).startswith((KEYS, *CALLS)):
+            return key_of(held, key)  # `out.get("ids")`, `out.get("ids", None)`
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
         if meth == "to" and (_to_cpu(value) or any(_host_device(a, again) for a in value.args[:1])):
@@ -636,20 +757,17 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], st
                 and _non_float_cast(value, lambda e: resolve(dotted(e))):
             # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
             return "weak_tensor" if receiver == "unknown" else receiver
-    return RET + qual if qual and records_args(qual) else "unknown"  # a project function, settled later
+    if not qual or not records_args(qual):
+        return "unknown"
+    # a project function, settled later; a method of a receiver the index may not type, by its name if need be
+    return (RECV if isinstance(value.func, ast.Attribute) and _receiver(value.func.value, scope) else RET) + qual
 
 
-def pinned(call: ast.Call) -> bool:
-    """`pin_memory=True`: a factory that pins its result builds it on the host, whatever else it says."""
-    return any(kw.arg == "pin_memory" and isinstance(kw.value, ast.Constant) and kw.value.value is True
-               for kw in call.keywords)
-
-
-def host_batch(call: ast.Call) -> bool:
-    """`tokenizer(text, return_tensors="pt")` without `device=`: host tensors (as `Inference._host_batch`)."""
-    kws = {kw.arg: kw.value for kw in call.keywords if kw.arg}
-    pt = kws.get("return_tensors")
-    return isinstance(pt, ast.Constant) and pt.value == "pt" and "device" not in kws
+def _receiver(value: ast.expr, scope: Scope) -> bool:
+    """An object whose methods are called: a local or parameter, or a field (of a field) of `self`."""
+    while isinstance(value, ast.Attribute) and _self_attr(value) is None:
+        value = value.value
+    return _object(value, scope) and not (isinstance(value, ast.Name) and value.id in ("self", "cls"))
 
 
 def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:
@@ -683,8 +801,8 @@ def _to_cpu(call: ast.Call) -> bool:
     for arg in [*call.args, *(kw.value for kw in call.keywords if kw.arg == "device")]:
         if isinstance(arg, ast.Call) and arg.args:
             arg = arg.args[0]
-        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-            return arg.value.split(":")[0] == "cpu"
+        if isinstance(ast_literal(arg), str):
+            return names_cpu(ast_literal(arg))
     return False
 
 
@@ -701,7 +819,7 @@ def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
     if isinstance(device, ast.Name) and scope is not None and device.id not in scope.params:
         binds = scope.binds.get(device.id)
         return bool(binds) and all(isinstance(b, ast.expr) and _cpu_device(b) for b in binds)
-    return isinstance(device, ast.Constant) and isinstance(device.value, str) and device.value.split(":")[0] == "cpu"
+    return names_cpu(ast_literal(device))
 
 
 def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
@@ -723,6 +841,8 @@ def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope, memo: Me
     does for sure (`lengths = lengths // 256` then `lengths = ones.repeat_interleave(1)` then `f(lengths)`);
     otherwise the join of every binding (`expr_kind`)."""
     if isinstance(arg, ast.Name):
+        if arg.id in scope.params and arg.id not in scope.binds and arg.id not in ("self", "cls"):
+            return FWD + arg.id  # passed on as the caller received it
         reaching = _reaching(arg.id, line, scope)
         if reaching is not None:
             return "cpu_device" if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)

@@ -14,11 +14,15 @@ from typing import Callable, Mapping, MutableMapping
 import libcst as cst
 
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
+from graphlint.facts.literals import (
+    BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch,
+    names_cpu, pins,
+)
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS,
     TSEQ, UNKNOWN, Val,
-    dict_item, join,
+    dict_item, join, key_item, keyed_dict,
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
@@ -79,6 +83,7 @@ VIEW_METHODS = frozenset({
     "view", "reshape", "narrow", "flatten", "squeeze", "unsqueeze", "select", "expand", "view_as",
     "reshape_as", "permute", "transpose", "t", "__getitem__", "as_strided", "unflatten", "detach",
 })
+DICT_SETTERS = frozenset({"update", "setdefault", "__setitem__"})  # methods that store a dict's items
 # Fields of torch's named-tuple results (`torch.return_types`): `topk(...).values`, `max(dim=...).indices`, ...
 RETURN_TYPE_FIELDS = frozenset({
     "values", "indices", "min", "max", "mantissa", "exponent", "sign", "logabsdet", "eigenvalues", "eigenvectors",
@@ -112,11 +117,34 @@ _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "
                     "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE}
 
 
+# The index's kind of a dict with string keys (graphlint.facts.callsite.keyed): "keys:<key>=<kind>;<key>=<kind>".
+KEYS = "keys:"
+
+
+def key_pairs(kind: str) -> list[tuple[str, str]]:
+    """The (key, kind) pairs of a "keys:" kind."""
+    return [(key, value) for key, _, value in (p.partition("=") for p in kind[len(KEYS):].split(";"))]
+
+
 def kind_val(kind: str) -> Val:
     """The `Val` of one of the index's kind strings (annotations, return kinds, call-site facts)."""
     if kind.startswith("items:"):
         return items_val(kind[len("items:"):].split(","))
+    if kind.startswith(KEYS):
+        return keyed_dict([(key, kind_val(k) if not k.startswith(KEYS) else UNKNOWN) for key, k in key_pairs(kind)])
     return _ANNOTATION_VALS.get(kind, UNKNOWN)
+
+
+def str_key(node: cst.BaseExpression | None) -> str | None:
+    """`"ids"` of a subscript or `get` key that is an identifier-like string literal."""
+    return dict_key(cst_literal(node))
+
+
+def subscript_key(node: cst.Subscript) -> str | None:
+    """`"ids"` of `d["ids"]`."""
+    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return str_key(node.slice[0].slice.value)
+    return None
 
 
 def annotation_val(text: str) -> Val:
@@ -169,14 +197,9 @@ def _compared(vals: list[Val]) -> Val:
     return UNKNOWN
 
 
-def _device_type(text: str | None) -> str | None:
-    return text.split(":")[0] if text is not None else None
-
-
 def _const_string(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
-    return None
+    value = cst_literal(node) if isinstance(node, cst.SimpleString) else None
+    return value if isinstance(value, str) else None
 
 
 class Inference:
@@ -189,12 +212,14 @@ class Inference:
     def __init__(self, resolve: Callable[[cst.BaseExpression], str | None],
                  lookup_self: Callable[[str], Val], call_returns: Callable[[cst.Call], Val | None],
                  lookup_attr: Callable[[str, str], Val] | None = None,
-                 lookup_field: Callable[[str], Val | None] | None = None) -> None:
+                 lookup_field: Callable[[str], Val | None] | None = None,
+                 lookup_method: Callable[[str], Val | None] | None = None) -> None:
         self.resolve = resolve
         self.lookup_self = lookup_self
         self.call_returns = call_returns
         self.lookup_attr = lookup_attr
         self.lookup_field = lookup_field  # `obj.x` of a receiver of unknown class (CallFacts.field)
+        self.lookup_method = lookup_method  # `obj.m()` of a receiver of unknown class (CallFacts.method)
         self.env: ChainMap[str, Val] = ChainMap({})
         self._cache: dict[int, Val] = {}
 
@@ -203,7 +228,13 @@ class Inference:
         self._cache.clear()
 
     def grow(self, call: cst.BaseExpression) -> None:
-        """`xs.append(v)` / `xs.insert(i, v)` / `xs.extend(vs)` on a local list: what it holds now."""
+        """`xs.append(v)` / `xs.insert(i, v)` / `xs.extend(vs)` on a local list: what it holds now. `d.update(...)`
+        on a dict with string keys: what it holds is no longer known."""
+        func = call.func if isinstance(call, cst.Call) else None
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in DICT_SETTERS \
+                and self(func.value).keys is not None:
+            self.bind(func.value.value, UNKNOWN)
+            return
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
                 and isinstance(call.func.value, cst.Name) and call.func.attr.value in LIST_GROWERS and call.args):
             return
@@ -276,7 +307,7 @@ class Inference:
         `torch.zeros(n, device=device)` is a host tensor."""
         if "cpu" not in node.value:  # the raw token: evaluating every string literal would cost lint time
             return HOST
-        return CPU_DEVICE if _device_type(_const_string(node)) == "cpu" else HOST
+        return CPU_DEVICE if names_cpu(cst_literal(node)) else HOST
 
     def _eval_Ellipsis(self, node: cst.Ellipsis) -> Val:
         return HOST
@@ -301,14 +332,19 @@ class Inference:
     _eval_Tuple = _eval_Set = _eval_List
 
     def _eval_Dict(self, node: cst.Dict) -> Val:
-        """A dict whose values are all host tensors (`{"ids": torch.zeros(n, pin_memory=True)}`): its items are."""
-        vals = [self(el.value) for el in node.elements if isinstance(el, cst.DictElement)]
-        if vals and len(vals) == len(node.elements) and all(v.kind is Kind.CPU_TENSOR for v in vals):
+        """A dict whose values are all host tensors (`{"ids": torch.zeros(n, pin_memory=True)}`): its items are. One
+        with string keys (`{"ids": ids.cpu(), "logits": x}`): each key's item is its value."""
+        keys = [cst_literal(el.key) if isinstance(el, cst.DictElement) else NOT_LITERAL for el in node.elements]
+        vals = [self(el.value) if isinstance(el, cst.DictElement) else UNKNOWN for el in node.elements]  # `**other`
+        form = dict_form(keys, vals, lambda v: v.kind is Kind.CPU_TENSOR, lambda v: v != UNKNOWN)
+        if form is DictForm.HOST_TENSORS:
             return CPU_DICT
-        return UNKNOWN
+        return keyed_dict(list(zip(keys, vals))) if form is DictForm.KEYED else UNKNOWN  # type: ignore[arg-type]
 
     def _eval_DictComp(self, node: cst.DictComp) -> Val:
-        return CPU_DICT if self.comprehension_element(node, node.value).kind is Kind.CPU_TENSOR else UNKNOWN
+        value = self.comprehension_element(node, node.value)
+        form = dict_form([NOT_LITERAL], [value], lambda v: v.kind is Kind.CPU_TENSOR, lambda v: v != UNKNOWN)
+        return CPU_DICT if form is DictForm.HOST_TENSORS else UNKNOWN
 
     def _eval_ListComp(self, node: cst.ListComp | cst.GeneratorExp) -> Val:
         """A comprehension of tensors is a tensor sequence whose elements are what its element expression
@@ -350,7 +386,12 @@ class Inference:
         if recv.kind in HOSTS:
             return HOST
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
-            return self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
+            found = self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
+            if not recv.weak or found.kind in (*HOSTS, Kind.CPU_TENSOR, Kind.OBJECT):
+                return found
+            # an object whose class only the attributes it went through say: what its class keeps on the host, or
+            # another object, counts; a field's tensor annotation says nothing of the instance that got here
+            recv = UNKNOWN
         if recv == UNKNOWN and self.lookup_field is not None:
             found = self.lookup_field(attr)  # `ctx.request_ids`: every class with that field keeps it on the host
             if found is not None:
@@ -369,7 +410,8 @@ class Inference:
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)
-        item = dict_item(recv)
+        key = subscript_key(node)
+        item = key_item(recv, key) if key is not None else dict_item(recv)
         if item is not None:
             return item
         items = recv.items
@@ -481,8 +523,8 @@ class Inference:
 
     # -- calls ----------------------------------------------------------------------------------
     def _eval_Call(self, node: cst.Call) -> Val:
-        if self._host_batch(node):
-            return CPU
+        if host_batch(cst_keywords(node, BATCH)):
+            return CPU  # a tokenizer's batch (a dict of CPU tensors, or one) reads as a host tensor
         func = node.func
         qual = self.resolve(func)
         if qual is not None:
@@ -496,6 +538,9 @@ class Inference:
             recv = self(func.value)
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
+            if recv.keys is not None:  # `out.get("ids")` of a dict with string keys
+                key = str_key(node.args[0].value) if func.attr.value == "get" and node.args else None
+                return key_item(recv, key) or UNKNOWN if key is not None else UNKNOWN
             item = dict_item(recv)
             if item is not None:
                 return self._dict_method(item, func.attr.value)
@@ -525,6 +570,11 @@ class Inference:
         if recv.kind is Kind.MODULE:
             return self._module_call(recv)
         projected = self.call_returns(node)
+        if projected is None and isinstance(func, cst.Attribute) and self.lookup_method is not None \
+                and (self(func.value) == UNKNOWN or self(func.value).kind is Kind.OBJECT):
+            # a receiver nothing types, or an object whose class the call does not resolve on (a base class typed
+            # the attribute, a subclass defines the method): every project method of that name returns host data
+            projected = self.lookup_method(func.attr.value)
         return projected if projected is not None else UNKNOWN
 
     @staticmethod
@@ -558,18 +608,6 @@ class Inference:
                 return arg
         return None
 
-    def _pinned(self, node: cst.Call) -> bool:
-        """`pin_memory=True`."""
-        arg = self._has_kw(node, "pin_memory")
-        return arg is not None and isinstance(arg.value, cst.Name) and arg.value.value == "True"
-
-    def _host_batch(self, node: cst.Call) -> bool:
-        """`tokenizer(text, return_tensors="pt")`, `processor(images, return_tensors="pt")`: Hugging Face
-        tokenizers and processors build their tensors on the host unless told a `device=` (fast image
-        processors take one). The result (a dict of CPU tensors, or one) reads as a host tensor."""
-        arg = self._has_kw(node, "return_tensors")
-        return arg is not None and _const_string(arg.value) == "pt" and self._has_kw(node, "device") is None
-
     def device_of(self, node: cst.Call) -> str | None:
         """'cpu', 'cuda' or 'other' for a factory's device= argument; None when absent."""
         arg = self._has_kw(node, "device")
@@ -583,7 +621,7 @@ class Inference:
         text = _const_string(expr)
         if text is None:
             return "cpu" if self(expr) == CPU_DEVICE or self._host_device(expr) else "other"
-        return "cpu" if text.split(":")[0] == "cpu" else "cuda"
+        return "cpu" if names_cpu(text) else "cuda"
 
     def _host_device(self, expr: cst.BaseExpression) -> bool:
         """`t.device` of a host tensor: `torch.arange(n, device=lens_cpu.device)` builds on the host too."""
@@ -688,7 +726,7 @@ class Inference:
         if qual.endswith("_like"):
             like = self(node.args[0].value) if node.args else UNKNOWN
             device = self.device_of(node)
-            if self._pinned(node):
+            if pins(cst_keywords(node, PIN)):
                 return Val(Kind.CPU_TENSOR, pinned=True, rank=like.rank)  # only host memory can be pinned
             if device == "cpu" or (device is None and like.kind is Kind.CPU_TENSOR):
                 return Val(Kind.CPU_TENSOR, rank=like.rank)
@@ -743,7 +781,7 @@ class Inference:
                 kind = Kind.BOOL_TENSOR if is_bool or (d.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
                 return Val(kind, weak=d.weak, rank=d.rank)
         rank = self._factory_rank(qual, node, data)
-        pinned = self._pinned(node)
+        pinned = pins(cst_keywords(node, PIN))
         if qual == "torch.from_numpy" or device == "cpu" or device is None or pinned:
             # `torch.tensor(lengths)` of a Python sequence has one or more dimensions, however deep it nests
             nd = rank is None and qual in DATA_FACTORIES and data is not None and self(data).ref in SEQUENCE_REFS
@@ -972,10 +1010,10 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
             text = _const_string(other.args[0].value)
         if device is None or text is None or not isinstance(op, (cst.Equal, cst.NotEqual)):
             return {}, {}
-        subject, on_cpu = device, text.split(":")[0] == "cpu"
+        subject, on_cpu = device, names_cpu(text)
         if isinstance(op, cst.NotEqual):
             on_cpu = not on_cpu
-        if text.split(":")[0] not in ("cpu", "cuda"):
+        if device_type(text) not in ("cpu", "cuda"):
             return {}, {}
     else:
         return {}, {}
@@ -1028,10 +1066,16 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
             bind_targets(inf, el.value, inner if not isinstance(el, cst.StarredElement) else UNKNOWN)
     elif isinstance(target, cst.StarredElement):
         bind_targets(inf, target.value, UNKNOWN)
-    elif isinstance(target, cst.Subscript) and val.kind is not Kind.CPU_TENSOR:
-        found = _subject(inf, target.value)  # `d["k"] = t` of anything but a host tensor: no longer all host
-        if found is not None and dict_item(found[1]) is not None:
-            inf.bind(found[0], UNKNOWN)
+    elif isinstance(target, cst.Subscript):
+        found = _subject(inf, target.value)
+        if found is None:
+            return
+        key, current = subscript_key(target), found[1]
+        if current.keys is not None:  # `out["ids"] = t`: that key holds `t` from here on
+            pairs = [(k, v) for k, v in current.keys if k != key]
+            inf.bind(found[0], keyed_dict([*pairs, (key, val)]) if key is not None else UNKNOWN)
+        elif val.kind is not Kind.CPU_TENSOR and dict_item(current) is not None:
+            inf.bind(found[0], UNKNOWN)  # `d["k"] = t` of anything but a host tensor: no longer all host
 
 
 def items_val(kinds: list[str] | tuple[str, ...]) -> Val:

@@ -43,6 +43,8 @@ class Val(NamedTuple):
     items: tuple["Val", ...] | None = None  # the items of a fixed-length tuple (`-> tuple[Tensor, int]`, `(a, b)`)
     elem: "Val | None" = None  # what iterating yields, when more is known than the kind says (`zip(a, b)`)
     nd: bool = False  # one or more dimensions where the rank is unknown (`torch.tensor(a_list)`)
+    # a dict with string keys (`{"ids": ids.cpu(), "logits": x}`): (key, value) pairs, `d["ids"]` is that value
+    keys: tuple[tuple[str, "Val"], ...] | None = None
 
     @property
     def is_tensor(self) -> bool:
@@ -68,6 +70,18 @@ CPU_TSEQ = Val(Kind.TENSOR_SEQ, elem=CPU)  # `host.split(n)`, `torch.where(host_
 # A dict whose values are all host tensors (`{k: torch.zeros(n, pin_memory=True) for k in names}`): `elem` is what
 # an item (`d["k"]`, `d.get(k)`, `d.values()`) is, not what iterating (over the keys) yields.
 CPU_DICT = Val(Kind.UNKNOWN, ref="dict", elem=CPU)
+
+
+def keyed_dict(pairs: list[tuple[str, Val]]) -> Val:
+    """A dict with string keys from its (key, value) pairs: unknown where no value is known."""
+    return Val(Kind.UNKNOWN, ref="dict", keys=tuple(pairs)) if any(v != UNKNOWN for _k, v in pairs) else UNKNOWN
+
+
+def key_item(val: Val, key: str) -> Val | None:
+    """`d["key"]` of a dict whose items the code shows; None for any other value."""
+    if val.keys is not None:
+        return next((v for k, v in val.keys if k == key), UNKNOWN)
+    return dict_item(val)
 
 
 def dict_item(val: Val) -> Val | None:
@@ -96,6 +110,8 @@ def join(a: Val, b: Val) -> Val:
         return Val(Kind.HOST_SEQ, ref=a.ref if a.ref == b.ref else None)
     if a.kind in HOSTS and b.kind in HOSTS:
         return HOST
+    if a.keys is not None and b.keys is not None and [k for k, _ in a.keys] == [k for k, _ in b.keys]:
+        return keyed_dict([(k, join(x, y)) for (k, x), (_, y) in zip(a.keys, b.keys)])
     if a.items is not None and b.items is not None and len(a.items) == len(b.items):
         return Val(Kind.UNKNOWN, items=tuple(join(x, y) for x, y in zip(a.items, b.items)))
     return UNKNOWN

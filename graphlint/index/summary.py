@@ -86,6 +86,8 @@ class FunctionInfo:
     params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
     none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
+    # (parameter, kind) of parameters whose annotation says a kind: the prior of one passed on unchanged (callsite.FWD)
+    param_kinds: tuple[tuple[str, str], ...] = ()
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
     call_args: list[tuple[str, int, tuple[str, ...], tuple[tuple[str, str], ...]]] = field(default_factory=list)
     attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
@@ -312,6 +314,7 @@ class _Indexer(ast.NodeVisitor):
             parent_key=parent.key if parent else None,
             markers=self._markers(node), returns=self._returns(node, scope),
             params=param_names(node), none_defaults=none_defaults(node),
+            param_kinds=tuple((p, k) for p, k in scope.params.items() if k != "unknown"),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             foreign_sets=tuple(sorted(scope.foreign_sets)),
             abstract=_is_abstract(node),
@@ -354,8 +357,9 @@ class _Indexer(ast.NodeVisitor):
             if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
                     *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
                 return "unknown"  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
-            if kind == "tensor" or kind is None and tuple_item_kinds(text):  # where the body shows it lives
-                annotated = kind or "items:" + ",".join(tuple_item_kinds(text) or ())
+            if kind == "tensor" or kind in (None, "tensor_seq") and tuple_item_kinds(text):  # where the body shows it
+                items = tuple_item_kinds(text) if kind != "tensor" else None
+                annotated = "items:" + ",".join(items) if items else kind
                 return refine_returns(annotated, self._infer_returns(node, scope))
             cls = class_annotation(node.returns) if kind is None else None
             # "object:Name": a class named in the callee's module, resolved (and checked) at the call site

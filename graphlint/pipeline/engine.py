@@ -328,8 +328,10 @@ def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[Mod
                   index: ProjectIndex, hot: dict[str, HotInfo], cache: Cache) -> list[str]:
     """Each file's findings key (graphlint/pipeline/cache.py: settings, content, own hot entries, reach)."""
     deps = Dependencies(index, {s.module: cache.interface(src, s) for src, s in zip(sources, summaries)})
-    # the host fields of the whole project type receivers of unknown class in any file (CallFacts.field)
-    prefix = repr((settings_key(linter.config, linter.enabled), sorted(index.call_facts.fields().items())))
+    # the host fields and methods of the whole project type receivers of unknown class in any file
+    # (CallFacts.field, CallFacts.method)
+    prefix = repr((settings_key(linter.config, linter.enabled), sorted(index.call_facts.fields().items()),
+                   sorted(index.call_facts.methods().items())))
     own_hot = hot_entries(hot, index)
     return [file_key(prefix, h, own_hot.get(src.path, []), deps.digest(summary))
             for src, summary, h in zip(sources, summaries, hashes)]

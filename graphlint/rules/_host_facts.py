@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from graphlint.facts.inference import FACTORY_TORCH, VIEW_METHODS, in_config
+from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.values import Kind
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional
 from graphlint.rules.base import Rule
@@ -320,9 +321,7 @@ class HostFacts(Rule):
         if qual in FACTORY_TORCH or qual in ("torch.from_numpy", "torch.scalar_tensor"):
             if factory_device_is_cpu(ctx, expr) is False:
                 return None
-            pm = kwarg(expr, "pin_memory")
-            # `pin_memory=is_pin_memory_available()`: pinned where it can be (vLLM's async_tensor_h2d).
-            pinned = pm is not None and not (isinstance(pm.value, cst.Name) and pm.value.value in ("False", "None"))
+            pinned = may_pin(cst_keywords(expr, PIN))
             dtype = kwarg(expr, "dtype")
             is_bool = dtype is not None and (ctx.qualname(dtype.value) or "") == "torch.bool"
             data = positional(expr)

@@ -283,3 +283,216 @@ def test_arithmetic_on_a_host_tensor_built_from_a_list_stays_on_the_host():
                 return a, b, c
     """
     assert findings(src, scope="all") == {(16, "GL130"), (17, "GL102"), (19, "GL102")}
+
+
+def test_a_parameter_passed_on_unchanged_keeps_what_its_callers_pass():
+    """Megatron's controller forwards `resolved_sequence_lengths` (pinned host bookkeeping, annotated `Tensor`)
+    through `_run_async_sched_resolve` into `_build_async_sched_request_state`: a parameter handed on unchanged is
+    what the forwarding function's own callers pass, not its annotation. Hit: `other`, forwarded the same way, is a
+    device tensor at its caller; and a second caller that forwards a device tensor to `inner` keeps `lens` a device
+    tensor there (`inner2`)."""
+    src = """
+        import torch
+
+
+        class Context:
+            def init(self, n: int):
+                self.lens = torch.zeros(n, device="cpu", pin_memory=True)
+
+
+        def inner(lens: torch.Tensor, other: torch.Tensor):
+            a = lens.tolist()
+            b = other.tolist()
+            return a, b
+
+
+        def middle(lens: torch.Tensor, other: torch.Tensor):
+            return inner(lens, other)
+
+
+        def step(ctx: Context, x: torch.Tensor):
+            return middle(ctx.lens[:4], x.sum(0))
+
+
+        def inner2(lens: torch.Tensor):
+            return lens.tolist()
+
+
+        def middle2(lens: torch.Tensor):
+            return inner2(lens)
+
+
+        def step2(ctx: Context, x: torch.Tensor):
+            return middle2(ctx.lens[:4]), middle2(x)
+    """
+    assert findings(src, scope="all") == {(11, "GL102"), (24, "GL102")}
+
+
+def test_a_method_of_a_receiver_of_unknown_class_returns_what_every_method_of_that_name_does():
+    """`context.resolve_requests(mask)` where nothing types `context` (Megatron's controller reads it through
+    `self.inference_wrapped_model.inference_context`): every project method of that name returns host tensors (an
+    `arange(..., device="cpu")`, slices of pinned fields), so the call does, item by item, and so does arithmetic
+    on it (`ctx.lengths() + 1`). Hits: a name another class answers with a device tensor (`lookup`), a name that is
+    also a dict's method (`get`: the receiver may be a plain dict), and a receiver whose class is known."""
+    src = """
+        import torch
+
+
+        class Context:
+            def init(self, n: int):
+                self.ids = torch.zeros(n, device="cpu", pin_memory=True)
+                self.table = torch.zeros(n, device="cuda")
+
+            def resolve(self, mask) -> tuple[torch.Tensor, torch.Tensor]:
+                idx = torch.arange(4, device="cpu")
+                return self.ids[mask].clone(), idx
+
+            def lengths(self) -> torch.Tensor:
+                lens = self.ids + self.ids
+                lens = lens[:4]
+                return lens
+
+            def lookup(self):
+                return self.ids[:4]
+
+            def get(self, k):
+                return self.ids[:4]
+
+
+        class Other:
+            def lookup(self):
+                return torch.ones(4, device="cuda")
+
+
+        class Runner:
+            def step(self, mask, table: dict):
+                context = self.get_context()
+                done, survivors = context.resolve(mask)
+                lens = context.lengths() + 1
+                a = done.tolist()
+                b = survivors.tolist()
+                c = lens.tolist()
+                d = context.lookup().tolist()
+                e = table.get("k").tolist()
+                return a, b, c, d, e
+    """
+    assert findings(src, scope="all") == {(38, "GL102"), (39, "GL102")}
+
+
+def test_items_of_a_returned_dict_are_what_the_literal_put_under_each_key():
+    """A sampler returns `{"ids": ids.cpu(), "logits": logits, "n": 3}` and the step reads `out["ids"].tolist()`
+    and `if out["n"]:`: each key holds what the literal put there, host data for `ids` and `n`. Hits: the `logits`
+    key (a device tensor), and a dict whose item the caller replaces with a device tensor (`res["ids"] = ...`,
+    read flow-sensitively in the function and as unknown by the callers)."""
+    src = """
+        import torch
+
+
+        def sample(logits: torch.Tensor):
+            ids = logits.argmax(-1)
+            return {"ids": ids.cpu(), "logits": logits, "n": 3}
+
+
+        def step(logits: torch.Tensor):
+            out = sample(logits)
+            a = out["ids"].tolist()
+            b = out["logits"].tolist()
+            if out["n"]:
+                pass
+            c = out.get("ids").tolist()
+            res = sample(logits)
+            res["ids"] = logits.argmax(-1)
+            d = res["ids"].tolist()
+            return a, b, c, d
+
+
+        def rebuilt(logits: torch.Tensor):
+            res = {"ids": logits.argmax(-1).cpu(), "n": 1}
+            res["ids"] = logits.argmax(-1)
+            return res["ids"].tolist(), res["n"]
+    """
+    assert findings(src, scope="all") == {(6, "GL103"), (12, "GL102"), (18, "GL102"), (23, "GL103"), (25, "GL102")}
+
+
+def test_a_field_held_through_a_typed_attribute_is_read_on_its_class():
+    """Megatron's controller reads `context = self.inference_wrapped_model.inference_context`: the wrapper stores
+    the `__init__` parameter typed `BaseInferenceContext`, and the only class family with `request_query_lengths`
+    there keeps it pinned on the host, while an unrelated `ContextGPUView` keeps a field of the same name on the
+    device (so the name alone says nothing). Reading the receiver's class through the attributes makes
+    `ctx.lens[:4].tolist()` host work. Hit: the same field through the attribute typed `GpuView` (a class read
+    this way lends only its host facts: the device field reads as unknown, whose `.tolist()` is reported)."""
+    src = """
+        import torch
+
+
+        class Context:
+            def reset(self):
+                pass
+
+
+        class DynContext(Context):
+            def init(self, n: int):
+                self.lens = torch.zeros(n, device="cpu", pin_memory=True)
+
+
+        class GpuView:
+            def init(self, n: int):
+                self.lens = torch.zeros(n, device="cuda")
+
+
+        class Wrapper:
+            def __init__(self, context: Context, view: GpuView):
+                self.context = context
+                self.view = view
+
+
+        class Controller:
+            def __init__(self, wrapped: Wrapper):
+                self.wrapped = wrapped
+
+            def step(self):
+                ctx = self.wrapped.context
+                a = ctx.lens[:4].tolist()
+                b = self.wrapped.view.lens[:4].tolist()
+                return a, b
+    """
+    assert findings(src, scope="all") == {(32, "GL102")}
+
+
+def test_an_object_an_init_builds_lends_only_its_host_facts():
+    """`self.meta = Meta()` (a plain class, recorded like a module) types `self.meta`: what its class keeps on the
+    host counts (Megatron's `self.context.kv_block_allocator.block_ref_counts`, built with `device="cpu"`), but a
+    dataclass field annotated `Optional[torch.Tensor]` says nothing of what another method stores there: SGLang's
+    Ascend backend stores `prefix_lens.to("cpu")` and slices by its elements (decoy: no GL126 on `k[:p]`). Hit: the
+    host copy itself."""
+    src = """
+        import torch
+        from dataclasses import dataclass
+        from typing import Optional
+
+
+        @dataclass
+        class Meta:
+            prefix_lens: Optional[torch.Tensor] = None
+
+
+        class Allocator:
+            def __init__(self, n: int):
+                self.ref_counts = torch.zeros(n, dtype=torch.int32, device="cpu")
+
+
+        class Backend:
+            def __init__(self, n: int):
+                self.meta = Meta()
+                self.allocator = Allocator(n)
+
+            def init(self, lens: torch.Tensor):
+                self.meta.prefix_lens = lens.to("cpu")
+
+            def step(self, k: torch.Tensor):
+                for p in self.meta.prefix_lens:
+                    k = k[:p]
+                used = self.allocator.ref_counts.sum().item()
+                return k, used
+    """
+    assert findings(src, scope="all") == {(22, "GL103")}

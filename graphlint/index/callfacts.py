@@ -1,0 +1,339 @@
+"""Facts that cross calls, settled against the whole project index: what every call site passes for a parameter
+(`CallFacts.params`), what a class keeps in a field (`attr`, `field`), what a method of a receiver of unknown class
+returns (`method`), and the phase-1 kinds of graphlint.facts.callsite with their deferred parts read (`settle`).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from graphlint.facts.callsite import (
+    FIELD, FWD, HOST_FAMILY, HOSTIF, JOIN, PRIOR, RECV, RET, SELF, deferred, item_key, join_kinds, join_later,
+    keyed, prior_parts,
+)
+from graphlint.facts.inference import KEYS, key_pairs
+from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
+from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo, ModuleSummary
+
+
+class ProjectIndex(Protocol):
+    """What the call-site facts read of graphlint.index.project.ProjectIndex (which builds them: no import back)."""
+
+    functions: dict[str, FunctionInfo]
+    classes: dict[str, ClassInfo]
+    modules: dict[str, ModuleSummary]
+
+    def call_edges(self, caller: FunctionInfo | None, module: str, callee: str) -> list[tuple[FunctionInfo, str]]: ...
+
+    def call_params(self, fn: FunctionInfo, callee: str) -> list[str]: ...
+
+    def class_by_dotted(self, name: str) -> ClassInfo | None: ...
+
+    def function_by_dotted(self, name: str) -> FunctionInfo | None: ...
+
+    def is_nn_module(self, cls: ClassInfo) -> bool: ...
+
+    def method(self, cls: ClassInfo, name: str, *, skip_self: bool = False) -> FunctionInfo | None: ...
+
+    def mro(self, cls: ClassInfo) -> list[ClassInfo]: ...
+
+    def subclasses(self, base: ClassInfo) -> list[ClassInfo]: ...
+
+    def _attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]: ...
+
+
+MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
+# Method names a receiver of unknown class may answer without being a project object: a dict's `get`, a list's
+# `pop`, a tensor's `sum`. Their project namesakes say nothing about such a receiver.
+CONTAINER_METHODS = frozenset(
+    name for t in (dict, list, set, frozenset, tuple, str, bytes, int, float) for name in dir(t)) | TENSOR_METHOD_NAMES
+
+
+class CallFacts:
+    """What every resolved call site in the project passes for each parameter of a function."""
+
+    def __init__(self, index: "ProjectIndex") -> None:
+        self.index = index
+        self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
+        self._memo: dict[str, dict[str, str]] = {}
+        self._referenced: set[str] | None = None
+        self._attrs: dict[tuple[str, str], str | None] = {}
+        self._family: dict[str, list["ClassInfo"]] = {}
+        self._fields: dict[str, str] | None = None
+        self._methods: dict[str, str] | None = None
+        self._instances: dict[tuple[str, str], str | None] = {}
+
+    def params(self, fn: "FunctionInfo") -> dict[str, str]:
+        """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
+        Empty when the function has no resolved call site, is a root, or is passed around as a value
+        (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
+        found = self._memo.get(fn.key)
+        if found is None:
+            self._memo[fn.key] = {}  # a caller that forwards the parameter back (recursion): no evidence
+            found = self._memo[fn.key] = self._compute(fn)
+        return found
+
+    def attr(self, cls: "ClassInfo", name: str) -> str | None:
+        """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
+        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`); None when any assignment
+        is not host data, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
+        key = (cls.key, name)
+        if key not in self._attrs:
+            self._attrs[key] = None  # `self.a = self.b` and `self.b = self.a`: a cycle is no evidence
+            # calls are not followed here: the checker's cache keys a file on the modules it imports only
+            kinds = {self.settle(kind, self.index.functions[meth], calls=False) for c in self._class_family(cls)
+                     for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets
+                     if attr == name}
+            kind = join_kinds(kinds) if kinds else None
+            self._attrs[key] = kind if kind in HOST_FAMILY else None
+        return self._attrs[key]
+
+    def field(self, name: str) -> str | None:
+        """What `obj.<name>` holds when the class of `obj` is unknown: the host kind ("cpu_tensor", "cpu_dict") of
+        every project class that has such a field, where each class's own assignments agree on it (`attr`). None
+        where any class holds something else there (an nn.Module, a field declared or built as a tensor of
+        unknown device), where code stores the attribute on another object (`ctx.lens = ...`), or where no
+        class assigns it."""
+        return self.fields().get(name)
+
+    def fields(self) -> dict[str, str]:
+        """Every attribute `field` answers with a host kind (computed once: it is part of every file's cache key,
+        since a file reads it for receivers of any class)."""
+        if self._fields is None:
+            self._fields = {}  # `self.a = ctx.b` read while the table is built: unknown, not a cycle
+            owners: dict[str, set[str]] = {}
+            raw: dict[str, set[str]] = {}  # the kinds assigned, before settling: most fields are ruled out here
+            foreign: set[str] = set()
+            for fn in self.index.functions.values():
+                foreign.update(fn.foreign_sets)
+                if fn.class_key is not None:
+                    for attr, kind in fn.attr_sets:
+                        owners.setdefault(attr, set()).add(fn.class_key)
+                        raw.setdefault(attr, set()).add(kind)
+            owners = {attr: keys for attr, keys in owners.items()
+                      if attr not in foreign and raw[attr] & {"cpu_tensor", "cpu_dict"}
+                      and all(k in HOST_FAMILY or deferred(k) for k in raw[attr])}
+            for cls in self.index.classes.values():
+                for attr, kind in cls.attrs.items():
+                    if kind in ("tensor", "bool_tensor", "tensor_seq", "cpu_tensor") and attr in owners:
+                        owners[attr].add(cls.key)  # a tensor declared or built in `__init__` takes part
+            out = {}
+            for attr, keys in owners.items():
+                kinds = {self._own_field(self.index.classes[key], attr) if key in self.index.classes else None
+                         for key in keys}
+                if len(kinds) == 1 and (kind := kinds.pop()) in ("cpu_tensor", "cpu_dict"):
+                    out[attr] = kind
+            self._fields = out
+        return self._fields
+
+    def _own_field(self, cls: "ClassInfo", attr: str) -> str | None:
+        """The host kind a plain class keeps in `self.<attr>`; None for a module (its buffers move with `.to()`)."""
+        return None if self.index.is_nn_module(cls) else self.attr(cls, attr)
+
+    def settle(self, kind: str, caller: "FunctionInfo", depth: int = 0, calls: bool = True) -> str:
+        """A phase-1 kind with its deferred project returns read from the index (callsite.RET): what `f(x)`
+        returns, item by item, through every function the call can reach (dispatch included: call-site facts
+        are part of the callee's cache key). Depth-limited, so that recursive helpers end as unknown."""
+        if not deferred(kind):
+            return kind
+        if depth > MAX_SETTLE_DEPTH:
+            return "unknown"
+        if kind.startswith("items:"):
+            items = [self.settle(k, caller, depth, calls) for k in kind[len("items:"):].split(",")]
+            return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
+        if kind.startswith(KEYS):
+            return keyed([(key, self.settle(k, caller, depth, calls)) for key, k in key_pairs(kind)])
+        if kind.startswith(JOIN):
+            return join_kinds({self.settle(k, caller, depth, calls) for k in kind[len(JOIN):].split("|")})
+        if kind.startswith(PRIOR):  # an annotated tensor: on the host where the body settles there
+            annotated, inferred = prior_parts(kind)
+            return "cpu_tensor" if self.settle(inferred, caller, depth, calls) == "cpu_tensor" else annotated
+        if kind.startswith(HOSTIF):  # a view or method that keeps a tensor where it is
+            inner = self.settle(kind[len(HOSTIF):], caller, depth, calls)
+            return "cpu_tensor" if inner == "cpu_tensor" else "unknown"
+        if kind.startswith(FIELD):  # `obj.x` of a class nothing types: what every class keeps in `x`
+            return self.field(kind[len(FIELD):]) or "unknown"
+        if kind.startswith(SELF):  # `self.x` of a plain class: what its methods store (a module's buffers move)
+            cls = self.index.classes.get(caller.class_key) if caller.class_key else None
+            if cls is None or self.index.is_nn_module(cls):
+                return "unknown"
+            return self.attr(cls, kind[len(SELF):]) or "unknown"
+        if not calls:
+            return "unknown"
+        if kind.startswith(FWD):  # a parameter passed on: what the caller's own call sites pass, else its annotation
+            name = kind[len(FWD):]
+            return self.params(caller).get(name) or dict(caller.param_kinds).get(name, "unknown")
+        tag = RECV if kind.startswith(RECV) else RET
+        callee, _, item = kind[len(tag):].partition("#")
+        targets = self.index.call_edges(caller, caller.module, callee)
+        if targets:
+            returns = join_kinds({self.settle(t.returns, t, depth + 1) for t, _how in targets})
+        elif tag == RECV:  # a receiver of a class the index does not know: every method of that name
+            returns = self.method(callee.rpartition(".")[2]) or "unknown"
+        else:
+            return "unknown"
+        return item_key(returns, item) if item else returns
+
+    def instance(self, cls: "ClassInfo", name: str) -> str | None:
+        """The dotted name of the one plain project class `self.<name>` holds an instance of, on an instance of `cls`
+        (`self.context = context` with `context: Context`, a factory's product: the reach's reading); None where it
+        can hold several, or a module (whose buffers move with `.to()`), or nothing the index knows."""
+        key = (cls.key, name)
+        if key not in self._instances:
+            held = {c.key: c for c, _how in self.index._attr_classes(cls, name)}
+            found = next(iter(held.values())) if len(held) == 1 else None
+            self._instances[key] = f"{found.module}.{found.qualname}" \
+                if found is not None and not self.index.is_nn_module(found) else None
+        return self._instances[key]
+
+    def method(self, name: str) -> str | None:
+        """What `obj.<name>(...)` returns when the class of `obj` is unknown: the host kind every project method of
+        that name settles to (a tuple's host items; the others read as unknown), abstract ones aside. None where
+        any of them returns something else, or the name is also a method of a builtin container or a tensor."""
+        return self.methods().get(name)
+
+    def methods(self) -> dict[str, str]:
+        """Every method name `method` answers (computed once: it is part of every file's cache key, since a file
+        reads it for receivers of any class)."""
+        if self._methods is None:
+            self._methods = {}  # a method read while the table is built: unknown, not a cycle
+            by_name: dict[str, list["FunctionInfo"]] = {}
+            for fn in self.index.functions.values():
+                name = fn.qualname.rpartition(".")[2]
+                if fn.class_key is not None and fn.parent_key is None and not fn.abstract and not fn.is_property \
+                        and name not in CONTAINER_METHODS and not name.startswith("__"):
+                    by_name.setdefault(name, []).append(fn)
+            out = {}
+            for name, fns in by_name.items():
+                if all(_may_be_host(fn.returns) for fn in fns):  # most names are ruled out before settling
+                    kind = _host_part(join_kinds({self.settle(fn.returns, fn) for fn in fns}))
+                    if kind is not None:
+                        out[name] = kind
+            self._methods = out
+        return self._methods
+
+    def _class_family(self, cls: "ClassInfo") -> list["ClassInfo"]:
+        """The class, its project bases and its project subclasses: every method that can set `self.x`."""
+        found = self._family.get(cls.key)
+        if found is None:
+            seen = {c.key: c for c in self.index.mro(cls)}
+            for c in self.index.subclasses(cls):
+                seen.setdefault(c.key, c)
+            found = self._family[cls.key] = list(seen.values())
+        return found
+
+    def _compute(self, fn: "FunctionInfo") -> dict[str, str]:
+        if not fn.params or fn.parent_key is not None or fn.markers or fn.key in self._referenced_keys():
+            return {}
+        name = fn.qualname.rpartition(".")[2]
+        names: tuple[str, ...] = (name,)
+        cls = self.index.classes.get(fn.class_key) if fn.class_key else None
+        if name == "__init__" and cls is not None and not self.index.is_nn_module(cls):
+            # Constructions, which the index follows (`ProjectIndex.call_edges`): `Cls(...)`, `Sub(...)` of a
+            # subclass that inherits it, `cls(...)` in a classmethod, `super().__init__(...)`. A module is built
+            # by the framework (from a config, by name) more often than seen.
+            names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
+        elif name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
+            return {}  # called by the framework (module calls, construction) more often than seen
+        sites = []
+        for caller, callee, line in (site for n in names for site in self.calls_named(n)):
+            for target, how in self.index.call_edges(caller, caller.module, callee):
+                if target.key == fn.key:
+                    sites.append((caller, callee, line, how))
+        if not sites:
+            return {}
+        joined: dict[str, set[str]] = {p: set() for p in fn.params}
+        for caller, callee, line, how in sites:
+            if how.endswith(".apply"):
+                return {}  # `Fn.apply(x)` calls `forward(ctx, x)`: the arguments shift
+            kinds = self._site_kinds(fn, caller, callee, line)
+            for param in fn.params:
+                if kinds is None or param in kinds:  # absent: a None default the call left out
+                    joined[param].add(kinds[param] if kinds is not None else "unknown")
+        out = {}
+        for param, kinds in joined.items():
+            kind = join_kinds(kinds) if kinds else "unknown"
+            if kind in HOST_FAMILY:
+                out[param] = kind
+        return out
+
+    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int
+                    ) -> dict[str, str] | None:
+        """Parameter -> kind at one call site (a parameter left out with a None default is absent); None when
+        the site recorded no arguments. Calls of one callee on one line are told apart only when each
+        recorded its arguments (the index keeps lines, not columns): then they are joined."""
+        records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+        if not records or len(records) != caller.calls.count((callee, line)):
+            return None
+        params = self.index.call_params(fn, callee)
+        out: dict[str, set[str]] = {}
+        for positional, keywords in records:
+            site = dict(zip(params, positional))
+            site.update((k, v) for k, v in keywords if k in fn.params)
+            for param in fn.params:
+                if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
+                    out.setdefault(param, set()).add(site.get(param, "unknown"))
+        return {param: self.settle(join_later(kinds), caller) for param, kinds in out.items()}
+
+    def calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
+        if self._by_name is None:
+            table: dict[str, list[tuple["FunctionInfo", str, int]]] = {}
+            for caller in self.index.functions.values():
+                for callee, line in caller.calls:
+                    table.setdefault(callee.rpartition(".")[2], []).append((caller, callee, line))
+            self._by_name = table
+        return self._by_name.get(name, [])
+
+    def _referenced_keys(self) -> set[str]:
+        """Functions the project uses as values (not only calls), so that calls made elsewhere are unseen."""
+        if self._referenced is None:
+            refs: list[str] = []
+            for s in self.index.modules.values():
+                refs += [ref for values in s.registries.values() for ref in values]
+                refs += list(s.aliases.values())
+                refs += [ref for ref, _line in (*s.compile_roots, *s.graphed_roots)]
+                refs += [ref for ref, _line, _owner in s.hook_roots]
+                for c in s.classes.values():
+                    refs += c.registry + [ref for values in c.callables.values() for ref in values]
+            keys = set()
+            for fn in self.index.functions.values():  # handed to a call (`graph.capture(self._step, ids)`)
+                for _callee, _line, _slot, ref in fn.callable_args:
+                    if ref.startswith(("self.", "cls.")):
+                        keys.update(t.key for t, _how in self.index.call_edges(fn, fn.module, ref))
+                    elif not ref.startswith((PARAM, NAME_ARG)):
+                        refs.append(ref)
+                # `return Impl`: the class object, built where the index cannot see (`return f(x)` calls f)
+                keys.update(init.key for ref in fn.makes if (made := self.index.class_by_dotted(ref)) is not None
+                            and (init := self.index.method(made, "__init__")) is not None)
+            for ref in refs:
+                target = self.index.function_by_dotted(ref)
+                made = self.index.class_by_dotted(ref) if target is None else None
+                if made is not None:  # a class used as a value: constructed where the index cannot see
+                    target = self.index.method(made, "__init__")
+                if target is not None:
+                    keys.add(target.key)
+                else:  # `Cls.method` references
+                    head, _, meth = ref.rpartition(".")
+                    owner = self.index.class_by_dotted(head) if head else None
+                    method = self.index.method(owner, meth) if owner is not None else None
+                    if method is not None:
+                        keys.add(method.key)
+            self._referenced = keys
+        return self._referenced
+
+
+def _may_be_host(kind: str) -> bool:
+    """A phase-1 return kind that can settle to host data (before settling it)."""
+    if kind.startswith("items:"):
+        return any(_may_be_host(k) for k in kind[len("items:"):].split(","))
+    return kind in HOST_FAMILY or deferred(kind)
+
+
+def _host_part(kind: str) -> str | None:
+    """A settled kind as far as it is host data: itself, or a tuple's host items (the others unknown)."""
+    if kind in HOST_FAMILY:
+        return kind
+    if kind.startswith("items:"):
+        items = [k if k in HOST_FAMILY else "unknown" for k in kind[len("items:"):].split(",")]
+        return "items:" + ",".join(items) if any(k != "unknown" for k in items) else None
+    return None

@@ -147,6 +147,7 @@ class ProjectIndex:
         self._subclasses: dict[str, list[ClassInfo]] | None = None  # class key -> classes with it in their MRO
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
+        self._handed_to: set[str] | None = None
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
@@ -186,6 +187,7 @@ class ProjectIndex:
         self._mros.clear()
         self._subclasses = None
         self._handed.clear()
+        self._handed_to = None
         self.call_facts = CallFacts(self)
         return True
 
@@ -438,6 +440,11 @@ class ProjectIndex:
         key = (fn.key, param)
         if key in self._handed:
             return self._handed[key]
+        if self._handed_to is None:  # the names of the functions some call hands a parameter to: most have none
+            self._handed_to = {callee.rpartition(".")[2] for f in self.functions.values()
+                               for callee, _line, _slot, ref in f.callable_args if ref.startswith(PARAM)}
+        if fn.qualname.rpartition(".")[2] not in self._handed_to:
+            return []
         self._handed[key] = []  # cycle guard
         out: dict[str, tuple[ClassInfo, str]] = {}
         for caller, desc, line in (self._project_calls(fn) if depth <= MAX_SETTLE_DEPTH else ()):

@@ -72,6 +72,8 @@ class Hop:
 TIER_RANK = {"captured": 0, "step": 1, "forward": 2, None: 3}
 # Methods whose call, resolved or not, makes the caller a step driver (`graph.replay()`).
 STEP_DRIVER_CALLS = ("replay",)
+# How a method calls its own object's forward (`self(ids)`).
+SELF_CALLS = ("self", "self.forward", "self.__call__")
 # Calls that make a loop a training loop, not a decode loop (`_trains`).
 TRAINING_CALLS = ("backward", "zero_grad")
 # Names of start-up work that runs the model or replays graphs once (`_warms_up`).
@@ -1236,7 +1238,8 @@ class ProjectIndex:
         seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
                      for key, fn in loops.items() if key not in drivers)
         drivers.update(loops)
-        for fn in self._loops_above(handed, reached, model) + self._model_loops(reached, model):
+        own_loops, own_steps = self._model_loops(reached, model)
+        for fn in self._loops_above(handed + own_steps, reached, model) + own_loops:
             if fn.key not in drivers:
                 drivers.add(fn.key)
                 seeds.append((fn, f"{fn.display} (step: decode loop)", None, False))
@@ -1288,20 +1291,23 @@ class ProjectIndex:
                     queue.append(caller)
         return list(out.values())
 
-    def _model_loops(self, reached: dict[str, HotInfo], model: frozenset[str]) -> list[FunctionInfo]:
-        """Methods of model classes the forward pass does not run that call their own object's forward in a loop
-        (`for _ in range(n): logits = self(ids)` in a model's `generate`): the decode loop a model carries. A
-        loop over parts (`for img in images: self.encoder(img)`) runs a submodule, not the model: not one."""
-        out = []
+    def _model_loops(self, reached: dict[str, HotInfo], model: frozenset[str]
+                     ) -> tuple[list[FunctionInfo], list[FunctionInfo]]:
+        """Methods of model classes the forward pass does not run that call their own object's forward: in a loop
+        (`for _ in range(n): logits = self(ids)` in a model's `generate`), the decode loop a model carries; once
+        (`def step(self, ids): return self(ids).argmax(-1)`), a one-step driver of the model its caller holds,
+        a step when a loop calls it (`_loops_above`). A loop over parts (`for img in images:
+        self.encoder(img)`) runs a submodule, not the model: neither."""
+        loops, once = [], []
         for fn in self.functions.values():
-            cls = self.classes.get(fn.class_key) if fn.class_key and fn.loops else None
+            cls = self.classes.get(fn.class_key) if fn.class_key else None
             if cls is None or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES or not self._is_model_code(cls, fn) \
-                    or not self._host_side(fn, reached, model):
+                    or not any(callee in SELF_CALLS for callee, _line in fn.calls) \
+                    or not self._host_side(fn, reached, model) or not any(t.key in model for t in self._instance_call(cls)):
                 continue
-            if any(callee in ("self", "self.forward", "self.__call__") and any(a <= line <= b for a, b in fn.loops)
-                   and any(t.key in model for t in self._instance_call(cls)) for callee, line in fn.calls):
-                out.append(fn)
-        return out
+            looped = any(callee in SELF_CALLS and any(a <= line <= b for a, b in fn.loops) for callee, line in fn.calls)
+            (loops if looped else once).append(fn)
+        return loops, once
 
     def _replay_callers(self, replays: list[FunctionInfo], model: frozenset[str]) -> list[FunctionInfo]:
         """The callers of graph replays that run once per replay: a replay is one decode step, so every

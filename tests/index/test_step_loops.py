@@ -156,12 +156,23 @@ OWN_LOOP = """
 
         def score(self, ids):
             return self(ids).sum().item()
+
+        def next_token(self, ids):
+            return self.forward(ids).argmax(-1)
+
+        def sample(self, ids, n):
+            while ids.shape[1] < n:
+                ids = self.next_token(ids)
+            return ids
 """
 
 
 def test_a_model_method_calling_its_own_forward_in_a_loop_is_a_decode_loop():
     found = hot({"pkg.lm": OWN_LOOP})
     assert found["LM.generate"] == ("step", ("LM.generate (step: decode loop)",))
+    # A method that runs the model once is one step of the loop that calls it.
+    assert found["LM.sample"] == ("step", ("LM.sample (step: decode loop)",))
+    assert found["LM.next_token"] == ("step", ("LM.sample (step: decode loop)", "LM.next_token"))
     # Decoys: a loop over the model's parts (images through the encoder) and a one-shot call of the model.
     assert "LM.embed_all" not in found and "LM.encode_images" not in found and "LM.score" not in found
 

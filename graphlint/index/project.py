@@ -1303,7 +1303,8 @@ class ProjectIndex:
             cls = self.classes.get(fn.class_key) if fn.class_key else None
             if cls is None or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES or not self._is_model_code(cls, fn) \
                     or not any(callee in SELF_CALLS for callee, _line in fn.calls) \
-                    or not self._host_side(fn, reached, model) or not any(t.key in model for t in self._instance_call(cls)):
+                    or not self._host_side(fn, reached, model) \
+                    or not any(t.key in model for t in self._instance_call(cls)):
                 continue
             looped = any(callee in SELF_CALLS and any(a <= line <= b for a, b in fn.loops) for callee, line in fn.calls)
             (loops if looped else once).append(fn)

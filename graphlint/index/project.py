@@ -859,9 +859,10 @@ class ProjectIndex:
             if out:
                 break
         if not out and meth is not None and "[" not in element and not self._is_model_class(cls) \
-                and not self._known_attr(cls, name):
+                and not self._model_mixin(cls) and not self._known_attr(cls, name):
             # `self.model.update_model_metas(...)` where nothing says what `model` holds (a constructor
-            # parameter, a model loaded by name): a model protocol method on a receiver of unknown class.
+            # parameter, a model loaded by name): a model protocol method on a receiver of unknown class. In a
+            # mixin only models inherit (`self.depth_decoder.generate(...)`), it is one of the model's parts.
             out = self._protocol_methods(meth)
         return out
 

@@ -221,3 +221,47 @@ def test_a_loop_calling_a_closure_that_runs_the_handed_model_is_a_decode_loop():
     assert found["sample"] == ("step", ("decode (step: calls the model it is handed)", "sample"))
     # Decoy: the closure runs the model once, after a loop that does not call it: no decode loop.
     assert "prime" not in found and "GenerationMixin.generate" not in found
+
+
+MIXIN = """
+    from torch import nn
+    from ext import make_depth
+
+    class SamplerMixin:
+        def sample(self, ids, n):
+            for _ in range(n):
+                ids = self(ids)
+                self.depth_decoder.generate(ids)
+            return ids
+
+    class Depth(nn.Module):
+        def forward(self, x):
+            return x
+
+        def generate(self, ids):
+            return ids
+
+    class Other(nn.Module):
+        def forward(self, x):
+            return x
+
+        def generate(self, ids):
+            return ids.sum().item()
+
+    class Speech(nn.Module, SamplerMixin):
+        def __init__(self):
+            super().__init__()
+            self.depth_decoder = make_depth()
+
+        def forward(self, ids):
+            return ids
+"""
+
+
+def test_a_model_mixins_loop_is_a_decode_loop_and_its_parts_are_not_every_model():
+    """A sampling mixin only models inherit runs its model's forward in a loop (`self(ids)`): a decode loop. What
+    it calls on its own attributes (`self.depth_decoder.generate(...)`, set by the model) is one of the model's
+    parts, not every project model that defines the protocol method `generate`."""
+    found = hot({"pkg.m": MIXIN})
+    assert found["SamplerMixin.sample"] == ("step", ("SamplerMixin.sample (step: decode loop)",))
+    assert "Other.generate" not in found and "Depth.generate" not in found

@@ -149,7 +149,8 @@ class ProjectIndex:
         self._subclasses: dict[str, list[ClassInfo]] | None = None  # class key -> classes with it in their MRO
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
-        self._handed_to: set[str] | None = None
+        self._handed_to: dict[str, set[str]] | None = None
+        self._stars: dict[tuple[str, str], str | None] = {}  # (module, name) -> `_star_source`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
@@ -190,6 +191,7 @@ class ProjectIndex:
         self._subclasses = None
         self._handed.clear()
         self._handed_to = None
+        self._stars.clear()
         self.call_facts = CallFacts(self)
         return True
 
@@ -442,11 +444,15 @@ class ProjectIndex:
         key = (fn.key, param)
         if key in self._handed:
             return self._handed[key]
-        if self._handed_to is None:  # the names of the functions some call hands a parameter to: most have none
-            self._handed_to = {callee.rpartition(".")[2] for f in self.functions.values()
-                               for callee, _line, _slot, ref in f.callable_args if ref.startswith(PARAM)}
-        if fn.qualname.rpartition(".")[2] not in self._handed_to:
-            return []
+        if self._handed_to is None:  # name -> the slots some call fills with a parameter: most have none
+            self._handed_to = {}
+            for f in self.functions.values():
+                for callee, _line, slot, ref in f.callable_args:
+                    if ref.startswith(PARAM):
+                        self._handed_to.setdefault(callee.rpartition(".")[2], set()).add(slot)
+        i = fn.params.index(param) if param in fn.params else -2
+        if self._handed_to.get(fn.qualname.rpartition(".")[2], set()).isdisjoint({param, str(i), str(i - 1)}):
+            return []  # (`i - 1`: a method's first parameter is implicit at `obj.m(...)`)
         self._handed[key] = []  # cycle guard
         out: dict[str, tuple[ClassInfo, str]] = {}
         for caller, desc, line in (self._project_calls(fn) if depth <= MAX_SETTLE_DEPTH else ()):
@@ -702,15 +708,17 @@ class ProjectIndex:
         star import that binds it wins, as at run time."""
         s = self.modules[module]
         if not s.star_imports or name in s.functions or name in s.classes or name in s.aliases \
-                or name in s.registries:
+                or name in s.registries or name.startswith("_"):
             return None
-        for star in reversed(s.star_imports):
-            src = self.modules.get(star)
-            if src is not None and not name.startswith("_") and (
-                    name in src.functions or name in src.classes or name in src.imports or name in src.aliases
-                    or name in src.registries or self._star_source(star, name)):
-                return f"{star}.{name}"
-        return None
+        key = (module, name)
+        if key not in self._stars:
+            self._stars[key] = None  # cycle guard: modules that import each other with `*`
+            self._stars[key] = next((f"{star}.{name}" for star in reversed(s.star_imports)
+                                     if (src := self.modules.get(star)) is not None and (
+                                         name in src.functions or name in src.classes or name in src.imports
+                                         or name in src.aliases or name in src.registries
+                                         or self._star_source(star, name))), None)
+        return self._stars[key]
 
     def _canonical(self, name: str) -> str:
         """`pkg.mod.NAME` spelled through its defining module: an import of it from elsewhere, a re-export

@@ -150,7 +150,7 @@ class ProjectIndex:
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._handed_to: dict[str, set[str]] | None = None
-        self._stars: dict[tuple[str, str], str | None] = {}  # (module, name) -> `_star_source`
+        self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
@@ -708,17 +708,24 @@ class ProjectIndex:
         star import that binds it wins, as at run time."""
         s = self.modules[module]
         if not s.star_imports or name in s.functions or name in s.classes or name in s.aliases \
-                or name in s.registries or name.startswith("_"):
+                or name in s.registries:
             return None
-        key = (module, name)
-        if key not in self._stars:
-            self._stars[key] = None  # cycle guard: modules that import each other with `*`
-            self._stars[key] = next((f"{star}.{name}" for star in reversed(s.star_imports)
-                                     if (src := self.modules.get(star)) is not None and (
-                                         name in src.functions or name in src.classes or name in src.imports
-                                         or name in src.aliases or name in src.registries
-                                         or self._star_source(star, name))), None)
-        return self._stars[key]
+        return self._star_names(module).get(name)
+
+    def _star_names(self, module: str) -> dict[str, str]:
+        """Public name -> dotted name of each name `module`'s star imports bind, transitively (a package
+        `__init__` star-importing dozens of modules: built once per module)."""
+        table = self._stars.get(module)
+        if table is None:
+            table = self._stars[module] = {}  # cycle guard: modules that import each other with `*`
+            for star in self.modules[module].star_imports:  # a later one rebinds a name, as at run time
+                src = self.modules.get(star)
+                if src is None:
+                    continue
+                names = {*src.functions, *src.classes, *src.imports, *src.aliases, *src.registries}
+                table.update({n: f"{star}.{n}" for n in names if not n.startswith("_") and "." not in n})
+                table.update({n: f"{star}.{n}" for n in self._star_names(star)})
+        return table
 
     def _canonical(self, name: str) -> str:
         """`pkg.mod.NAME` spelled through its defining module: an import of it from elsewhere, a re-export

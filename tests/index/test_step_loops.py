@@ -121,6 +121,14 @@ def test_a_star_import_binds_the_public_names_of_the_module():
     # Decoy: `import *` leaves out underscore names (no `__all__` here), and a module's own definitions win.
     assert index.function_by_dotted("pkg.model._private") is None
     assert index.class_by_dotted("pkg.model.Drafter") is index.classes["pkg.model:Drafter"]
+    # Two modules that star-import each other end the lookup (a miss), and the later import wins a name.
+    cyclic = {"pkg.__init__": "", "pkg.a": "from .b import *\n", "pkg.b": "from .a import *\n",
+              "pkg.c": "def helper():\n    pass\n", "pkg.d": "def helper():\n    pass\n",
+              "pkg.e": "from .c import *\nfrom .d import *\n"}
+    index = ProjectIndex([index_source(src, f"{mod.replace('.', '/')}.py", mod, mod.endswith("__init__"))
+                          for mod, src in cyclic.items()])
+    assert index.function_by_dotted("pkg.a.missing") is None and index.function_by_dotted("pkg.b.missing") is None
+    assert index.function_by_dotted("pkg.e.helper") is index.functions["pkg.d:helper"]
 
 
 OWN_LOOP = """

@@ -14,7 +14,7 @@ from pathlib import Path
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, ModuleSummary, _hop,
 )
 
 
@@ -70,6 +70,10 @@ class Hop:
 TIER_RANK = {"captured": 0, "step": 1, "forward": 2, None: 3}
 # Methods whose call, resolved or not, makes the caller a step driver (`graph.replay()`).
 STEP_DRIVER_CALLS = ("replay",)
+# How a method calls its own object's forward (`self(ids)`).
+SELF_CALLS = ("self", "self.forward", "self.__call__")
+# Calls that make a loop a training loop, not a decode loop (`_trains`).
+TRAINING_CALLS = ("backward", "zero_grad")
 # Names of start-up work that runs the model or replays graphs once (`_warms_up`).
 WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
@@ -77,6 +81,7 @@ BY_NAME = ("method ", "model method ")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
+SELF_OF = " = self of "  # `via` label of a call on a parameter its callers fill with their object (`_handed_self`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
 MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules", "named_children",
               "register_forward_hook", "register_forward_pre_hook", "eval", "load_state_dict")
@@ -140,6 +145,10 @@ class ProjectIndex:
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
         self._mros: dict[int, tuple[ClassInfo, list[ClassInfo]]] = {}  # id(cls) -> (cls, its MRO)
         self._subclasses: dict[str, list[ClassInfo]] | None = None  # class key -> classes with it in their MRO
+        # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
+        self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
+        self._handed_to: dict[str, set[str]] | None = None
+        self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
@@ -178,6 +187,9 @@ class ProjectIndex:
         self._class_sets = None
         self._mros.clear()
         self._subclasses = None
+        self._handed.clear()
+        self._handed_to = None
+        self._stars.clear()
         self.call_facts = CallFacts(self)
         return True
 
@@ -397,10 +409,73 @@ class ProjectIndex:
         if stored:  # `KLlamaModel.dynamic_sdpa.apply(...)`: the objects `Cls.attr = Impl(...)` stored on the class
             return [(fn, _join(f"{holder.qualname}.{attr}: {impl.qualname}", h))
                     for impl in stored for fn, h in self.methods_via(impl, meth)]
-        edges = self._dispatch(callee, 0)
+        edges = self._dispatch(callee, 0) or (self._through_handed_self(caller, module, callee) if caller else [])
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
             return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
         return edges
+
+    def _through_handed_self(self, caller: FunctionInfo, module: str, callee: str) -> list[tuple[FunctionInfo, str]]:
+        """`model(...)`, `model.forward(...)`, `model.ea_layer.draft(...)` where `model` is a parameter (of
+        `caller`, or of the function it is nested in) that the project's calls fill with their own object
+        (`tree_decoding(self, ...)` in a method of `EaModel`): the call runs on an instance of that class, resolved
+        as `self(...)` / `self.ea_layer.draft(...)` would be there. The `via` label names who handed it."""
+        if not callee.startswith(f"{module}."):
+            return []
+        name, _, rest = callee[len(module) + 1:].partition(".")
+        owner: FunctionInfo | None = caller
+        while owner is not None and name not in owner.params:  # a closure reads its parameter (`get_logits`)
+            owner = self.functions.get(owner.parent_key) if owner.parent_key else None
+        if owner is None or not name.isidentifier() or (name == "self" and owner.binding == "method"):
+            return []
+        out: list[tuple[FunctionInfo, str]] = []
+        for cls, how in self._handed_self(owner, name):
+            if rest in ("", "forward", "__call__"):
+                out += [(fn, how) for fn in self._instance_call(cls)]
+            else:
+                out += [(fn, _join(how, h)) for fn, h in self._resolve_self(cls, rest)]
+        return out
+
+    def _handed_self(self, fn: FunctionInfo, param: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:
+        """The classes whose instances the project's calls of `fn` pass for `param` as their own `self`
+        (`tree_decoding(self, ...)` in `EaModel.eagenerate`), also through a caller that hands on its own parameter
+        (recorded next to capture regions), each with the `via` label `param = self of Caller.method`."""
+        key = (fn.key, param)
+        if key in self._handed:
+            return self._handed[key]
+        if self._handed_to is None:  # name -> the slots some call fills with a parameter: most have none
+            self._handed_to = {}
+            for f in self.functions.values():
+                for callee, _line, slot, ref in f.callable_args:
+                    if ref.startswith(PARAM):
+                        self._handed_to.setdefault(callee.rpartition(".")[2], set()).add(slot)
+        i = fn.params.index(param) if param in fn.params else -2
+        if self._handed_to.get(fn.qualname.rpartition(".")[2], set()).isdisjoint({param, str(i), str(i - 1)}):
+            return []  # (`i - 1`: a method's first parameter is implicit at `obj.m(...)`)
+        self._handed[key] = []  # cycle guard
+        out: dict[str, tuple[ClassInfo, str]] = {}
+        for caller, desc, line in (self._project_calls(fn) if depth <= MAX_SETTLE_DEPTH else ()):
+            params = self.call_params(fn, desc)
+            slots = {param} | ({str(params.index(param))} if param in params else set())
+            for c, ln, slot, ref in caller.callable_args:
+                if c != desc or ln != line or slot not in slots or not ref.startswith(PARAM):
+                    continue
+                if ref == SELF_ARG and caller.binding == "method" and caller.class_key in self.classes:
+                    cls = self.classes[caller.class_key]
+                    out.setdefault(cls.key, (cls, f"{param}{SELF_OF}{caller.display}"))
+                elif ref != SELF_ARG:
+                    for cls, how in self._handed_self(caller, ref[len(PARAM):], depth + 1):
+                        out.setdefault(cls.key, (cls, how))
+        self._handed[key] = list(out.values())
+        return self._handed[key]
+
+    def _instance_call(self, cls: ClassInfo) -> list[FunctionInfo]:
+        """What calling an object whose methods are those of `cls` runs: its `forward` / `__call__`, or for a
+        mixin without one (`GenerationMixin.generate` handing `self` on), those of the classes that inherit it."""
+        own = self._call_target(cls)
+        if own:
+            return own
+        subs = [fn for sub in self.subclasses(cls) for fn in self._call_target(sub)]
+        return subs if len(subs) <= MAX_OVERRIDES else []
 
     def _class_set_values(self, holder: ClassInfo, attr: str) -> list[ClassInfo]:
         """The classes of the objects any project function stores as `Holder.attr = Impl(...)` (`holder` or a
@@ -508,7 +583,7 @@ class ProjectIndex:
         s = self.modules[mod]
         return not (
             first in s.imports or first in s.functions or first in s.classes or first in s.aliases
-            or first in s.registries)
+            or first in s.registries or self._star_source(mod, first))
 
     def _made_by(self, fn: FunctionInfo) -> list[str]:
         """Dotted names a factory returns: its `return` values, else the class its annotation names
@@ -621,10 +696,34 @@ class ProjectIndex:
             yield split
             mod, qual = split
             head = qual.split(".")[0]
-            target = self.modules[mod].imports.get(head)
+            target = self.modules[mod].imports.get(head) or self._star_source(mod, head)
             if not target:
                 return
             current = target + qual[len(head):]
+
+    def _star_source(self, module: str, name: str) -> str | None:
+        """`pkg.utils.name` when `module` does `from pkg.utils import *` and defines no `name` itself; the last
+        star import that binds it wins, as at run time."""
+        s = self.modules[module]
+        if not s.star_imports or name in s.functions or name in s.classes or name in s.aliases \
+                or name in s.registries:
+            return None
+        return self._star_names(module).get(name)
+
+    def _star_names(self, module: str) -> dict[str, str]:
+        """Public name -> dotted name of each name `module`'s star imports bind, transitively (a package
+        `__init__` star-importing dozens of modules: built once per module)."""
+        table = self._stars.get(module)
+        if table is None:
+            table = self._stars[module] = {}  # cycle guard: modules that import each other with `*`
+            for star in self.modules[module].star_imports:  # a later one rebinds a name, as at run time
+                src = self.modules.get(star)
+                if src is None:
+                    continue
+                names = {*src.functions, *src.classes, *src.imports, *src.aliases, *src.registries}
+                table.update({n: f"{star}.{n}" for n in names if not n.startswith("_") and "." not in n})
+                table.update({n: f"{star}.{n}" for n in self._star_names(star)})
+        return table
 
     def _canonical(self, name: str) -> str:
         """`pkg.mod.NAME` spelled through its defining module: an import of it from elsewhere, a re-export
@@ -773,9 +872,10 @@ class ProjectIndex:
             if out:
                 break
         if not out and meth is not None and "[" not in element and not self._is_model_class(cls) \
-                and not self._known_attr(cls, name):
+                and not self._model_mixin(cls) and not self._known_attr(cls, name):
             # `self.model.update_model_metas(...)` where nothing says what `model` holds (a constructor
-            # parameter, a model loaded by name): a model protocol method on a receiver of unknown class.
+            # parameter, a model loaded by name): a model protocol method on a receiver of unknown class. In a
+            # mixin only models inherit (`self.depth_decoder.generate(...)`), it is one of the model's parts.
             out = self._protocol_methods(meth)
         return out
 
@@ -1102,19 +1202,27 @@ class ProjectIndex:
         # callee key -> (caller, in a loop of the caller): the call graph among host functions, built once
         callers: dict[str, list[tuple[FunctionInfo, bool]]] = {}
         looping: set[str] = set()  # drivers that step inside a loop of their own: whole decode loops
+        handed: list[FunctionInfo] = []  # one-step drivers of a model their callers hand them (`_handed_self`)
         for fn in candidates:
             why = ""
             receivers = self._model_receivers(fn)
             for callee, line in fn.calls:
                 in_loop = any(a <= line <= b for a, b in fn.loops)
                 targets = self.call_edges(fn, fn.module, callee)
+                entries = self._model_entry_labels(fn, targets, model)
                 if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
                     # (also next to a capture region: a wrapper capturing on its first call replays on the next)
                     hit = "replays a CUDA graph"
                     if not replays or replays[-1] is not fn:
                         replays.append(fn)
-                elif any(t.key in model and not how.startswith((*BY_NAME, NEW)) for t, how in targets) \
-                        or (callee in receivers and all(how.startswith(BY_NAME) for _t, how in targets)):
+                elif entries and all(SELF_OF in how for how in entries) \
+                        and not (callee in receivers and all(how.startswith(BY_NAME) for _t, how in targets)):
+                    # The model its callers hand it (`tree_decoding(self, ...)`): a decode step when run in a
+                    # loop, here or up the callers; a one-shot call (a check, a warm-up) is set-up.
+                    hit = "calls the model it is handed" if in_loop and not self._trains(fn) else ""
+                    if not hit and fn not in handed:
+                        handed.append(fn)
+                elif entries or (callee in receivers and all(how.startswith(BY_NAME) for _t, how in targets)):
                     # A method found by name only (`method m`) is no evidence of which object is called:
                     # set-up code calls `model.get_input_embeddings()` too.
                     hit = "calls the model"
@@ -1144,9 +1252,77 @@ class ProjectIndex:
         seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
                      for key, fn in loops.items() if key not in drivers)
         drivers.update(loops)
+        own_loops, own_steps = self._model_loops(reached, model)
+        for fn in self._loops_above(handed + own_steps, reached, model) + own_loops:
+            if fn.key not in drivers:
+                drivers.add(fn.key)
+                seeds.append((fn, f"{fn.display} (step: decode loop)", None, False))
         seeds.extend((fn, f"{fn.display} (step: calls a graph replay)", None, False)
                      for fn in self._replay_callers(replays, model) if fn.key not in drivers)
         return seeds
+
+    def _model_entry_labels(self, fn: FunctionInfo, targets: list[tuple[FunctionInfo, str]], model: frozenset[str]
+                            ) -> list[str]:
+        """The `via` labels of the edges by which a call enters the model (a method found by name only, or a
+        construction, is no evidence); for a def nested in `fn` it calls (`get_logits` in `decode`, reading
+        `decode`'s `model`), the edges of its own calls, as its body runs at the call."""
+        out = [how for t, how in targets if t.key in model and not how.startswith((*BY_NAME, NEW))]
+        for t, _how in targets:
+            if t.parent_key == fn.key:
+                out += [how for callee, _line in t.calls for u, how in self.call_edges(t, t.module, callee)
+                        if u.key in model and not how.startswith((*BY_NAME, NEW))]
+        return out
+
+    @staticmethod
+    def _trains(fn: FunctionInfo) -> bool:
+        """A loop of `fn` runs a backward pass (`loss.backward()`, `optimizer.zero_grad()`): a training loop,
+        whose steps are no decode steps (graphlint's tiers describe inference; its `other` tier)."""
+        return any(callee.rpartition(".")[2] in TRAINING_CALLS and any(a <= line <= b for a, b in fn.loops)
+                   for callee, line in fn.calls)
+
+    def _host_side(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str]) -> bool:
+        """`fn` may drive steps: not model code the forward pass runs, nor captured, a constructor or warm-up."""
+        info = reached.get(fn.key)
+        return fn.key not in model and fn.parent_key is None and not (info and info.whole and info.tier == "captured") \
+            and not fn.qualname.endswith(".__init__") and not self._warms_up(fn) and not self._trains(fn)
+
+    def _loops_above(self, handed: list[FunctionInfo], reached: dict[str, HotInfo], model: frozenset[str]
+                     ) -> list[FunctionInfo]:
+        """The loops that call, directly or through one-shot callers, a function that runs the model its callers
+        hand it (`for ...: tree_decoding(self, ...)` in `EaModel.eagenerate`, a method of the model class itself:
+        the generate loop of a model that carries its own): each iteration is one decode step. A chain that no
+        loop calls (a check, a profiling run) is no step; nor is a training loop, a constructor or warm-up."""
+        out: dict[str, FunctionInfo] = {}
+        queue, seen = deque(handed), {fn.key for fn in handed}
+        while queue:
+            for caller, in_loop in self._callers(queue.popleft()):
+                if not self._host_side(caller, reached, model):
+                    continue
+                if in_loop:
+                    out.setdefault(caller.key, caller)
+                elif caller.key not in seen:
+                    seen.add(caller.key)
+                    queue.append(caller)
+        return list(out.values())
+
+    def _model_loops(self, reached: dict[str, HotInfo], model: frozenset[str]
+                     ) -> tuple[list[FunctionInfo], list[FunctionInfo]]:
+        """Methods of model classes the forward pass does not run that call their own object's forward: in a loop
+        (`for _ in range(n): logits = self(ids)` in a model's `generate`), the decode loop a model carries; once
+        (`def step(self, ids): return self(ids).argmax(-1)`), a one-step driver of the model its caller holds,
+        a step when a loop calls it (`_loops_above`). A loop over parts (`for img in images:
+        self.encoder(img)`) runs a submodule, not the model: neither."""
+        loops, once = [], []
+        for fn in self.functions.values():
+            cls = self.classes.get(fn.class_key) if fn.class_key else None
+            if cls is None or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES or not self._is_model_code(cls, fn) \
+                    or not any(callee in SELF_CALLS for callee, _line in fn.calls) \
+                    or not self._host_side(fn, reached, model) \
+                    or not any(t.key in model for t in self._instance_call(cls)):
+                continue
+            looped = any(callee in SELF_CALLS and any(a <= line <= b for a, b in fn.loops) for callee, line in fn.calls)
+            (loops if looped else once).append(fn)
+        return loops, once
 
     def _replay_callers(self, replays: list[FunctionInfo], model: frozenset[str]) -> list[FunctionInfo]:
         """The callers of graph replays that run once per replay: a replay is one decode step, so every

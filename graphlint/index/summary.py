@@ -49,6 +49,7 @@ AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.F
 # classes define a method of that name: `build_op` names one operation, `update` names nothing.
 MAX_NAME_DISPATCH = 8
 PARAM = "param:"  # a callable argument that is a parameter of the calling function, handed on
+SELF_ARG = PARAM + "self"  # the calling method's own object, handed to a function
 MAX_FORWARDED_PARAMS = 8  # the first positional parameters (`self` included) that can carry a callable
 # A local bound to one of several callables (`m = (a.f, a.g)[i]`): the prefix of its joined descriptors
 ALTERNATIVES = "alternatives:"
@@ -129,6 +130,7 @@ class ModuleSummary:
     module: str
     path: str
     imports: dict[str, str] = field(default_factory=dict)
+    star_imports: list[str] = field(default_factory=list)  # modules of `from x import *`, in order
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     compile_roots: list[tuple[str, int]] = field(default_factory=list)  # descriptors passed to compile
@@ -209,7 +211,8 @@ class _Indexer(ast.NodeVisitor):
             pkg = pkg[: len(pkg) - (node.level - 1)] if node.level > 1 else pkg
             base = ".".join([*pkg, base] if base else pkg)
         for alias in node.names:
-            if alias.name == "*":
+            if alias.name == "*":  # `from .utils import *`: the names it defines, looked up when used
+                self.s.star_imports.append(base)
                 continue
             self.s.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
 
@@ -800,9 +803,9 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
     indexer.top_level = frozenset(n.name for n in tree.body if isinstance(n, _DEFS))
     indexer.visit(tree)
     if not any(f.regions for f in indexer.s.functions.values()):
-        for f in indexer.s.functions.values():  # parameters handed on matter only next to a capture region
-            if f.callable_args:
-                f.callable_args = [rec for rec in f.callable_args if not rec[3].startswith(PARAM)]
+        for f in indexer.s.functions.values():  # parameters handed on matter only next to a capture region,
+            if f.callable_args:  # and `self` handed to a helper that runs it (`tree_decoding(self, ...)`)
+                f.callable_args = [rec for rec in f.callable_args if not rec[3].startswith(PARAM) or rec[3] == SELF_ARG]
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
     return indexer.s
 

@@ -1,0 +1,275 @@
+"""Decode loops found from the language: a loop that runs the model, directly (`self(ids)` in a model's own
+`generate`) or through a function its callers hand the model to (`tree_decoding(self, ...)`, a closure reading
+the parameter), is a step root; one-shot calls, training loops, loops over a model's parts or over helpers that
+do not run it stay cold. Each positive case has its decoy."""
+
+from __future__ import annotations
+
+import textwrap
+
+from graphlint.index.project import ProjectIndex
+from graphlint.index.summary import index_source
+
+
+def hot(files: dict[str, str]) -> dict[str, tuple[str | None, tuple[str, ...]]]:
+    """{qualname: (tier, via)} of the hot functions of a small project given as {module: source}."""
+    summaries = [index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod, mod.endswith("__init__"))
+                 for mod, src in files.items()]
+    index = ProjectIndex(summaries)
+    return {index.functions[k].qualname: (v.tier, v.via) for k, v in index.hot_functions().items() if v.whole}
+
+
+# EAGLE's shape: the model class carries its generate loop, which hands `self` to module helpers (imported with
+# `*`) that run it or its parts.
+HANDED = {
+    "pkg.__init__": "",
+    "pkg.utils": """
+        def tree_decoding(model, ids):
+            logits = model(ids)
+            return logits.argmax(-1)
+
+        def update_inputs(model, ids):
+            return model.drafter.propose(ids)
+
+        def check(model, ids):
+            return model(ids).sum().item()
+
+        def log_stats(model, step):
+            print(model.name, step)
+
+        def train_step(model, batch):
+            return model(batch).mean()
+
+        def _private(model, ids):
+            return model(ids)
+    """,
+    "pkg.model": """
+        from torch import nn
+        from .utils import *
+
+        class Drafter(nn.Module):
+            def forward(self, x):
+                return x
+
+            def propose(self, ids):
+                return ids.max().item()
+
+        class EaModel(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.drafter = Drafter()
+                self.layers = nn.ModuleList()
+
+            def forward(self, ids):
+                return ids
+
+            def generate(self, ids, n):
+                for _ in range(n):
+                    logits = tree_decoding(self, ids)
+                    ids = update_inputs(self, ids)
+                    if ids.sum().item() == 0:
+                        break
+                return ids
+
+            def sanity_check(self, ids):
+                return check(self, ids)
+
+            def report(self, n):
+                for step in range(n):
+                    log_stats(self, step)
+
+            def fit(self, batches, optimizer):
+                for batch in batches:
+                    loss = train_step(self, batch)
+                    loss.backward()
+                    optimizer.step()
+
+            def grow(self, n):
+                for _ in range(n):
+                    self.layers.append(Drafter())
+    """,
+}
+
+
+def test_a_model_method_looping_over_a_helper_it_hands_itself_is_a_decode_loop():
+    found = hot(HANDED)
+    assert found["EaModel.generate"] == ("step", ("EaModel.generate (step: decode loop)",))
+    assert found["tree_decoding"] == ("step", ("EaModel.generate (step: decode loop)", "tree_decoding"))
+    # The helper's call on a part of the handed model resolves on the class that handed it, and says so.
+    assert found["Drafter.propose"] == ("step", (
+        "EaModel.generate (step: decode loop)", "update_inputs",
+        "Drafter.propose [model = self of EaModel.generate]"))
+    # The model's own forward keeps its tier: the loop drives it, it is model code.
+    assert found["EaModel.forward"][0] == "forward"
+
+
+def test_one_shot_calls_training_loops_and_loops_over_other_work_stay_cold():
+    found = hot(HANDED)
+    # Decoys: a check that runs the model once (no loop, here or above), a loop over a helper that does not run
+    # the model, a training loop (it calls backward: graphlint's tiers describe inference), a loop that builds
+    # modules.
+    for cold in ("check", "EaModel.sanity_check", "log_stats", "EaModel.report", "train_step", "EaModel.fit",
+                 "EaModel.grow"):
+        assert cold not in found, cold
+
+
+def test_a_star_import_binds_the_public_names_of_the_module():
+    summaries = [index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod, mod.endswith("__init__"))
+                 for mod, src in HANDED.items()]
+    index = ProjectIndex(summaries)
+    assert index.function_by_dotted("pkg.model.tree_decoding") is index.functions["pkg.utils:tree_decoding"]
+    # Decoy: `import *` leaves out underscore names (no `__all__` here), and a module's own definitions win.
+    assert index.function_by_dotted("pkg.model._private") is None
+    assert index.class_by_dotted("pkg.model.Drafter") is index.classes["pkg.model:Drafter"]
+    # Two modules that star-import each other end the lookup (a miss), and the later import wins a name.
+    cyclic = {"pkg.__init__": "", "pkg.a": "from .b import *\n", "pkg.b": "from .a import *\n",
+              "pkg.c": "def helper():\n    pass\n", "pkg.d": "def helper():\n    pass\n",
+              "pkg.e": "from .c import *\nfrom .d import *\n"}
+    index = ProjectIndex([index_source(src, f"{mod.replace('.', '/')}.py", mod, mod.endswith("__init__"))
+                          for mod, src in cyclic.items()])
+    assert index.function_by_dotted("pkg.a.missing") is None and index.function_by_dotted("pkg.b.missing") is None
+    assert index.function_by_dotted("pkg.e.helper") is index.functions["pkg.d:helper"]
+
+
+OWN_LOOP = """
+    from torch import nn
+
+    class Encoder(nn.Module):
+        def forward(self, x):
+            return x
+
+    class LM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = Encoder()
+
+        def forward(self, ids):
+            return ids
+
+        def generate(self, ids, n):
+            for _ in range(n):
+                nxt = self(ids).argmax(-1)
+                if nxt.item() == 0:
+                    break
+            return ids
+
+        def encode_images(self, images):
+            return [self.encoder(img) for img in images] + [self.encoder(images[0])]
+
+        def embed_all(self, images):
+            out = []
+            for img in images:
+                out.append(self.encoder(img))
+            return out
+
+        def score(self, ids):
+            return self(ids).sum().item()
+
+        def next_token(self, ids):
+            return self.forward(ids).argmax(-1)
+
+        def sample(self, ids, n):
+            while ids.shape[1] < n:
+                ids = self.next_token(ids)
+            return ids
+"""
+
+
+def test_a_model_method_calling_its_own_forward_in_a_loop_is_a_decode_loop():
+    found = hot({"pkg.lm": OWN_LOOP})
+    assert found["LM.generate"] == ("step", ("LM.generate (step: decode loop)",))
+    # A method that runs the model once is one step of the loop that calls it.
+    assert found["LM.sample"] == ("step", ("LM.sample (step: decode loop)",))
+    assert found["LM.next_token"] == ("step", ("LM.sample (step: decode loop)", "LM.next_token"))
+    # Decoys: a loop over the model's parts (images through the encoder) and a one-shot call of the model.
+    assert "LM.embed_all" not in found and "LM.encode_images" not in found and "LM.score" not in found
+
+
+CLOSURE = """
+    from torch import nn
+
+    def sample(logits):
+        return logits.argmax(-1)
+
+    def decode(ids, model, n):
+        def get_logits(x):
+            return model(x)
+
+        def warm(x):
+            return x
+
+        while ids.shape[1] < n:
+            ids = sample(get_logits(ids))
+        return ids
+
+    def prime(ids, model, n):
+        def get_logits(x):
+            return model(x)
+
+        for _ in range(n):
+            ids = ids + 1
+        return get_logits(ids)
+
+    class GenerationMixin:
+        def generate(self, ids, n):
+            prime(ids, self, n)
+            return decode(ids, self, n)
+
+    class LM(nn.Module, GenerationMixin):
+        def forward(self, ids):
+            return ids
+"""
+
+
+def test_a_loop_calling_a_closure_that_runs_the_handed_model_is_a_decode_loop():
+    """mamba's `decode(input_ids, model)`: its `while` loop calls `get_logits`, a nested def reading `model`,
+    which `GenerationMixin.generate` fills with `self` (whichever model class inherits the mixin)."""
+    found = hot({"pkg.gen": CLOSURE})
+    assert found["decode"] == ("step", ("decode (step: calls the model it is handed)",))
+    assert found["sample"] == ("step", ("decode (step: calls the model it is handed)", "sample"))
+    # Decoy: the closure runs the model once, after a loop that does not call it: no decode loop.
+    assert "prime" not in found and "GenerationMixin.generate" not in found
+
+
+MIXIN = """
+    from torch import nn
+    from ext import make_depth
+
+    class SamplerMixin:
+        def sample(self, ids, n):
+            for _ in range(n):
+                ids = self(ids)
+                self.depth_decoder.generate(ids)
+            return ids
+
+    class Depth(nn.Module):
+        def forward(self, x):
+            return x
+
+        def generate(self, ids):
+            return ids
+
+    class Other(nn.Module):
+        def forward(self, x):
+            return x
+
+        def generate(self, ids):
+            return ids.sum().item()
+
+    class Speech(nn.Module, SamplerMixin):
+        def __init__(self):
+            super().__init__()
+            self.depth_decoder = make_depth()
+
+        def forward(self, ids):
+            return ids
+"""
+
+
+def test_a_model_mixins_loop_is_a_decode_loop_and_its_parts_are_not_every_model():
+    """A sampling mixin only models inherit runs its model's forward in a loop (`self(ids)`): a decode loop. What
+    it calls on its own attributes (`self.depth_decoder.generate(...)`, set by the model) is one of the model's
+    parts, not every project model that defines the protocol method `generate`."""
+    found = hot({"pkg.m": MIXIN})
+    assert found["SamplerMixin.sample"] == ("step", ("SamplerMixin.sample (step: decode loop)",))
+    assert "Other.generate" not in found and "Depth.generate" not in found

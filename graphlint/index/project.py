@@ -80,6 +80,7 @@ WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmar
 BY_NAME = ("method ", "model method ")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
+MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defining module
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
 SELF_OF = " = self of "  # `via` label of a call on a parameter its callers fill with their object (`_handed_self`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
@@ -686,15 +687,18 @@ class ProjectIndex:
 
     def _reexports(self, name: str):
         """(module, qualname) of each spelling of a dotted name, following imports and re-exports (`from .x
-        import y` in a package `__init__`) towards the defining module; a cycle ends the walk."""
-        current, seen = name, set()
-        while current not in seen:
+        import y` in a package `__init__`) towards the defining module; a cycle ends the walk, and so does a
+        step that does not leave its module (`from .absent import absent` with `absent.py` not linted: the name
+        would grow by one part per step) and a walk past MAX_REEXPORT_HOPS (two such modules in turn)."""
+        current, seen, last_mod = name, set(), None
+        while current not in seen and len(seen) < MAX_REEXPORT_HOPS:
             seen.add(current)
             split = self.split_dotted(current)
-            if split is None:
+            if split is None or split[0] == last_mod:
                 return
             yield split
             mod, qual = split
+            last_mod = mod
             head = qual.split(".")[0]
             target = self.modules[mod].imports.get(head) or self._star_source(mod, head)
             if not target:

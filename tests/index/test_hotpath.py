@@ -324,3 +324,22 @@ def test_reexport_cycles_do_not_recurse_forever(tmp_path):
         """,
     })
     assert findings == []
+
+
+def test_reexport_of_a_module_that_is_not_linted_ends(tmp_path):
+    # `from .absent import absent` with absent.py outside the linted files: the walk once grew the name by one
+    # part per step (`pkg.absent.absent.absent...`) and never returned (seen on flashinfer's `xqa`).
+    findings = lint(tmp_path, {
+        "pkg/__init__.py": "from .absent import absent\nfrom .b import *\n",
+        "pkg/b.py": "from .c.d import d\n",
+        "pkg/m.py": """
+            import torch
+            from pkg import absent, d
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    absent(x)
+                    d.d.d(x)
+                    return x.item()
+        """,
+    })
+    assert where(findings) == {("m.py", 7)}

@@ -995,7 +995,7 @@ class ProjectIndex:
             region = Hop(f"{fn.display} (capture region)")
             result.setdefault(fn.key, HotInfo(region, whole=False, tier="captured"))
             for callee, line in fn.calls:
-                if any(a <= line <= b for a, b in fn.regions):
+                if _within(line, fn.regions):
                     edges = self.call_edges(fn, fn.module, callee)
                     for target, how in edges:
                         seed(target, how, region)
@@ -1211,7 +1211,7 @@ class ProjectIndex:
             why = ""
             receivers = self._model_receivers(fn)
             for callee, line in fn.calls:
-                in_loop = any(a <= line <= b for a, b in fn.loops)
+                in_loop = _within(line, fn.loops)
                 targets = self.call_edges(fn, fn.module, callee)
                 entries = self._model_entry_labels(fn, targets, model)
                 if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
@@ -1281,7 +1281,7 @@ class ProjectIndex:
     def _trains(fn: FunctionInfo) -> bool:
         """A loop of `fn` runs a backward pass (`loss.backward()`, `optimizer.zero_grad()`): a training loop,
         whose steps are no decode steps (graphlint's tiers describe inference; its `other` tier)."""
-        return any(callee.rpartition(".")[2] in TRAINING_CALLS and any(a <= line <= b for a, b in fn.loops)
+        return any(callee.rpartition(".")[2] in TRAINING_CALLS and _within(line, fn.loops)
                    for callee, line in fn.calls)
 
     def _host_side(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str]) -> bool:
@@ -1324,7 +1324,7 @@ class ProjectIndex:
                     or not self._host_side(fn, reached, model) \
                     or not any(t.key in model for t in self._instance_call(cls)):
                 continue
-            looped = any(callee in SELF_CALLS and any(a <= line <= b for a, b in fn.loops) for callee, line in fn.calls)
+            looped = any(callee in SELF_CALLS and _within(line, fn.loops) for callee, line in fn.calls)
             (loops if looped else once).append(fn)
         return loops, once
 
@@ -1377,7 +1377,7 @@ class ProjectIndex:
         for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
             if caller.parent_key is None \
                     and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
-                out.append((caller, any(a <= line <= b for a, b in caller.loops)))
+                out.append((caller, _within(line, caller.loops)))
         return out
 
     def _warms_up(self, fn: FunctionInfo) -> bool:
@@ -1448,6 +1448,11 @@ class ProjectIndex:
 def _join(how: str, more: str) -> str:
     """Two dispatch hops taken by one call (`self.cache: Cache`, then `override PagedCache`) in one `via` label."""
     return f"{how}, {more}" if how and more else how or more
+
+
+def _within(line: int, spans) -> bool:
+    """`line` lies in one of the (first, last) line spans (a function's loops or capture regions)."""
+    return any(a <= line <= b for a, b in spans)
 
 
 def _called_value(callee: str) -> str:

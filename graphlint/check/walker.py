@@ -594,13 +594,15 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         owner = index.class_by_dotted(ref)
         return field_of(owner, attr) if owner is not None else UNKNOWN
 
-    def lookup_field(attr: str) -> Val | None:
-        kind = index.call_facts.field(attr)  # known by the attribute's name alone: a weak fact
+    def by_name(kind: str | None) -> Val | None:
+        """A kind known by an attribute's or a method's name alone: a weak fact."""
         return None if kind is None else Val(Kind.CPU_TENSOR, weak=True) if kind == "cpu_tensor" else kind_val(kind)
 
+    def lookup_field(attr: str) -> Val | None:
+        return by_name(index.call_facts.field(attr))
+
     def lookup_method(name: str) -> Val | None:
-        kind = index.call_facts.method(name)  # known by the method's name alone: a weak fact
-        return None if kind is None else Val(Kind.CPU_TENSOR, weak=True) if kind == "cpu_tensor" else kind_val(kind)
+        return by_name(index.call_facts.method(name))
 
     def call_returns(call: cst.Call) -> Val | None:
         targets: list[FunctionInfo] = []

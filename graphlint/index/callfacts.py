@@ -39,7 +39,7 @@ class ProjectIndex(Protocol):
 
     def subclasses(self, base: ClassInfo) -> list[ClassInfo]: ...
 
-    def _attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]: ...
+    def attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]: ...
 
 
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
@@ -180,7 +180,7 @@ class CallFacts:
         can hold several, or a module (whose buffers move with `.to()`), or nothing the index knows."""
         key = (cls.key, name)
         if key not in self._instances:
-            held = {c.key: c for c, _how in self.index._attr_classes(cls, name)}
+            held = {c.key: c for c, _how in self.index.attr_classes(cls, name)}
             found = next(iter(held.values())) if len(held) == 1 else None
             self._instances[key] = f"{found.module}.{found.qualname}" \
                 if found is not None and not self.index.is_nn_module(found) else None

@@ -796,7 +796,7 @@ class ProjectIndex:
             fns = self.methods_via(cls, first)  # a template method runs the subclass's override
             if fns:
                 return fns
-        owners = self._attr_classes(cls, first) if len(parts) > 2 and not first.endswith("]") \
+        owners = self.attr_classes(cls, first) if len(parts) > 2 and not first.endswith("]") \
             and depth < MAX_DISPATCH_DEPTH else []
         if owners:  # `self.controller.wrapper.expand(...)`: the method of the attribute of the attribute's class
             return [(fn, _join(how, h)) for owner, how in owners
@@ -826,7 +826,7 @@ class ProjectIndex:
         `cls`'s MRO) that defines the attribute."""
         return next((c.alt_modules.get(name, []) for c in self.mro(cls) if name in c.attrs), [])
 
-    def _attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
+    def attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
         """The project classes `self.name` can hold an instance of: a module `__init__` built (in any branch),
         an annotated parameter or field, what a factory returns."""
         attr = self.attr(cls, name)

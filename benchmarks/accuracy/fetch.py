@@ -242,6 +242,35 @@ GIT_SETS: dict[str, GitSet] = {
                   "Lookahead decoding (lade): a Jacobi/n-gram decoding loop patched into HF generation, "
                   "verification branches and the distributed variant"),
     ), "the fifth untouched set, labelled in session 7 (ColossalAI, DeepSpeed, TriForce, Medusa, flashinfer, TinyChat, MagicDec, lade)"),
+    "hidden": GitSet(HERE / ".hidden", (
+        GitCorpus("omniserve", "https://github.com/mit-han-lab/omniserve",
+                  "02b2925aa6fa3b92b06316a1524b7f38922cd9c8", "omniserve",
+                  "OmniServe (QServe + LServe): a serving engine with CUDA-graph decode, paged and block-sparse "
+                  "KV caches, a scheduler and sequence groups, sampler, quantized model definitions"),
+        GitCorpus("torchchat", "https://github.com/pytorch/torchchat",
+                  "a1a7f3702e52fffd798e302fa049b56b608602aa", "torchchat",
+                  "torchchat: a generate loop with `torch.compile(decode_one_token, mode=\"reduce-overhead\")`, "
+                  "speculative decoding, the model with its KV caches, an OpenAI-style server, distributed "
+                  "pipeline-parallel generation"),
+        GitCorpus("whisper", "https://github.com/openai/whisper",
+                  "c0d2f624c09dc18e709e37c2ad90c039a4eb72a2", "whisper",
+                  "Whisper: the decoding loop with KV-cache hooks, logit filters, beam search and timestamp "
+                  "rules, transcription over audio windows, Triton DTW for word timestamps"),
+        GitCorpus("dsv3", "https://github.com/deepseek-ai/DeepSeek-V3",
+                  "9b4e9788e4a3a731f7567338ed15d3ec549ce03b", "inference",
+                  "DeepSeek-V3's reference inference: the generate loop, MLA with its caches, MoE gate and "
+                  "experts, FP8 Triton kernels, checkpoint conversion"),
+        GitCorpus("kvpress", "https://github.com/NVIDIA/kvpress",
+                  "8bb29b9c3078452a86d692f29123fa6c793e2b05", "kvpress",
+                  "kvpress: KV-cache compression presses applied through forward hooks on attention layers "
+                  "during prefill (and decoding presses), the pipeline's generation loop, attention patches"),
+        GitCorpus("shadowkv", "https://github.com/bytedance/ShadowKV",
+                  "a21f5a9ebd7956fe3510b0f29cf13c4fe07ca3b1", ".",
+                  "ShadowKV (its repository root, kept as `ShadowKV/`): long-context decoding with a "
+                  "low-rank key cache on the GPU and values offloaded to the CPU, sparse KV selection every "
+                  "step, CUDA-graph captured decode, model definitions (Llama, GLM, Phi-3, Qwen)",
+                  include=("models/", "test/")),
+    ), "the sixth untouched set, labelled in session 8 (OmniServe, torchchat, Whisper, DeepSeek-V3, kvpress, ShadowKV)"),
 }
 
 

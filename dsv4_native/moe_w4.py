@@ -16,7 +16,7 @@ T > 1) is read once per slot, the later reads mostly from L2. Its PTX routine de
 codes and does its fp16x2 multiply-adds. Launches: x pair planes, GEMM1 (gate/up, fused clamp + SwiGLU),
 GEMM2 (down, x routed weight), then the bf16 MoE's slot-sum kernel. The MMA variants 0 and 1 with their
 expert grouping were removed (issue 23): the GEMV beat them at every batch measured, 1 to 64
-(docs/kernels-fp4.md §11), and no shipped configuration ran them.
+(docs/notes/kernels-fp4-log.md §11), and no shipped configuration ran them.
 
 Packed layout (per expert, stacked [E+1, ...], shared expert last), K = reduction dim:
   w13_q uint8 [E+1, 2I, D/2], w13_s uint8 [E+1, 2I, D/G], gs13 fp32 [E+1, 2] (gate, up global scales)
@@ -25,7 +25,7 @@ with G = 32 (MXFP4, scale = raw E8M0 code, global scales 1) or 16 (NVFP4, scale 
 Checkpoints hold byte j of a row as (code k=2j in the low nibble, k=2j+1 in the high one), each code
 s E1 E0 M. The module's buffers hold the kernel byte order instead (`to_kernel_order`, applied by
 `load_packed`): code 2j at bits 7 | 4 3 2 and code 2j+1 at bits 5 | 6 | 1 0 (s | E1 | E0 M), which lets
-the GEMV turn a word into E4M3 bytes with 5 integer ops instead of 7 (docs/kernels-fp4.md §11).
+the GEMV turn a word into E4M3 bytes with 5 integer ops instead of 7 (docs/notes/kernels-fp4-log.md §11).
 """
 
 from __future__ import annotations
@@ -404,7 +404,7 @@ if triton is not None:
 def variant5_tiles(block_n: int, num_warps: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """(BN, warps) of the variant-5 GEMM1 and GEMM2 launches from a config's (block_n, num_warps): GEMM2 takes
     4x taller tiles with 2x the warps. At batch 1, 7 * D/32 GEMM2 programs at 72 registers are one resident
-    wave (7 * D/8 programs of 2 warps were not; docs/kernels-fp4.md §9)."""
+    wave (7 * D/8 programs of 2 warps were not; docs/notes/kernels-fp4-log.md §9)."""
     return (block_n, num_warps), (4 * block_n, 2 * num_warps)
 
 
@@ -431,7 +431,7 @@ def _w4_experts_triton(x, slot_ids, slot_w, w13_q, w13_s, gs13, w2_q, w2_s, gs2,
     _x_planes_kernel[(n_tok,)](x, x16, xs, D=dim, PDL=pdl, AFTER_ROUTER=after_router, launch_pdl=pdl)
     # one program per (slot, N-block) straight from the slot table: no grouping launch. An expert picked by
     # several slots (the shared one at batch > 1) is read once per slot, the later reads mostly from L2
-    # (docs/kernels-fp4.md §10). Batch 1 reads every expert exactly once: its weights stream evict_first
+    # (docs/notes/kernels-fp4-log.md §10). Batch 1 reads every expert exactly once: its weights stream evict_first
     # (keeps the L2's other lines); batch > 1 shares the shared expert between programs, which evict_first
     # would spoil.
     flat = slot_ids.reshape(-1)
@@ -569,7 +569,7 @@ class DSV4MoEW4(MoELayer):
     (module version 1) is converted on load.
     """
 
-    _version = 2  # 2: w13_q / w2_q in the kernel byte order (docs/kernels-fp4.md §11)
+    _version = 2  # 2: w13_q / w2_q in the kernel byte order (docs/notes/kernels-fp4-log.md §11)
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,  # graphlint: cold
                               unexpected_keys, error_msgs) -> None:
@@ -666,7 +666,7 @@ class DSV4MoEW4(MoELayer):
 
     def default_config(self, n_tok: int) -> tuple[int, int, int, int]:
         """(BLOCK_N, BLOCK_K, num_warps, num_stages) per static batch bucket: `kernel_cfg`, else the step's
-        choice table (`_backend.STEP_CHOICES["moe_w4_gemv"]`; docs/kernels-fp4.md §7, §10, §11)."""
+        choice table (`_backend.STEP_CHOICES["moe_w4_gemv"]`; docs/notes/kernels-fp4-log.md §7, §10, §11)."""
         if self.kernel_cfg is not None:
             return self.kernel_cfg
         return choose("moe_w4_gemv", n_tok, self.dim)

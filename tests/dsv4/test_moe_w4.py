@@ -308,7 +308,7 @@ def test_per_token_scale_keeps_huge_and_tiny_activations(device, fmt):
     where fixed fp16 sums of products would overflow) and one at |x| ~ 1e-2 (fp16 subnormal products
     otherwise) both match the dequant reference; an all-zero token gives exactly 0. The limit is h, stored
     as fp16 * 2^6 with a fixed scale: at |x| ~ 1e-3 (h <= 2e-6 at these dims) an fp16 emulation of the GPU
-    arithmetic gives 1.2e-2 (docs/kernels-fp4.md §7), far below what a normed MoE input produces."""
+    arithmetic gives 1.2e-2 (docs/notes/kernels-fp4-log.md §7), far below what a normed MoE input produces."""
     m = _module(fmt, device, seed=7)
     g = torch.Generator().manual_seed(13)
     n_tok = 3

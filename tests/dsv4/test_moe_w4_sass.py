@@ -1,7 +1,7 @@
 """Variant 5's performance properties, checked on the machine code without a GPU: the GEMV kernels are
 compiled offline for sm_90 (Triton's bundled ptxas) and disassembled (bundled cuobjdump).
 
-What regressed before and is pinned here (docs/kernels-fp4.md §7):
+What regressed before and is pinned here (docs/notes/kernels-fp4-log.md §7):
   * the K loops hold no shared-memory layout conversion (BAR.SYNC / STS / LDS): variant 4 spent most of
     its time on 14 of them per step;
   * the decode goes through the hardware e4m3x2 -> f16x2 conversion (F2FP), 4 per word;
@@ -9,7 +9,7 @@ What regressed before and is pinned here (docs/kernels-fp4.md §7):
     instructions per step and cost NVFP4 6 us at batch 1);
   * PDL: griddepcontrol.wait / launch_dependents are in the code;
   * the batch-1 launches keep <= 72 registers per thread, so their whole grid is one resident wave
-    (docs/kernels-fp4.md §9: one register more and a second wave forms).
+    (docs/notes/kernels-fp4-log.md §9: one register more and a second wave forms).
 The compile runs in a subprocess: this test session runs the kernels through the interpreter, which
 replaces @triton.jit functions with interpreted ones that cannot be compiled.
 """
@@ -134,7 +134,7 @@ def test_variant5_batch1_loop_size_and_decode_count(sass_report, fmt):
     """GEMM1 at batch 1 (BN 8, 64 words per step, 2 warps: 16 words per thread per step): 4 F2FP per word
     (NVFP4 adds one per E4M3 block scale: 4 per step) and at most 23 instructions per word (measured 348 /
     362 per step for MXFP4 / NVFP4 with the 5-op decode of the kernel byte order; the 7-op decode of the
-    checkpoint order took 380 / 394, and the H200 time follows the count, docs/kernels-fp4.md §11)."""
+    checkpoint order took 380 / 394, and the H200 time follows the count, docs/notes/kernels-fp4-log.md §11)."""
     (loop,) = sass_report[f"gemv1_b1_{fmt}"]["loops"]
     words = 8 * 64 * 2 // 64  # BN * NW * (gate, up) / threads
     assert loop["f2fp"] == 4 * words + (4 if fmt == 1 else 0), loop
@@ -147,7 +147,7 @@ def test_variant5_batch1_grids_fit_one_resident_wave(sass_report, name, fmt):
     """At batch 1 (Flash dims) GEMM1 runs 7 * 2048/8 programs of 2 warps and GEMM2 7 * 4096/32 of 4 warps:
     27 warps per SM, all resident at once only while a thread holds <= 72 registers (65536 per SM, given
     out in 256-register warp chunks). One register more puts a second wave behind the first; that is how
-    every "more loads in flight" attempt of docs/kernels-fp4.md §8 lost time."""
+    every "more loads in flight" attempt of docs/notes/kernels-fp4-log.md §8 lost time."""
     warps_per_sm = -(-7 * 256 * 2 // 132)  # 28: either grid, rounded up to whole warps per SM
     regs = sass_report[f"{name}_{fmt}"]["regs"]
     per_warp = -(-regs * 32 // 256) * 256
@@ -164,7 +164,7 @@ def test_variant5_kernels_carry_the_pdl_wait_and_trigger(sass_report, name):
 def test_layer_pdl_order_router_then_planes(sass_report):
     """In the layer's forward the router's select kernel lets its PDL successor start at once, and the x
     planes (which read only x) store before their wait, so they overlap the select kernel; GEMM1 still
-    launches after that wait, i.e. after the slot table is complete (docs/kernels-fp4.md §10). Standalone
+    launches after that wait, i.e. after the slot table is complete (docs/notes/kernels-fp4-log.md §10). Standalone
     (experts_forward alone) the planes wait first and let GEMM1 launch early."""
     sel = sass_report["select"]
     assert 0 <= sel["trigger"] < sel["first_load"], sel

@@ -268,7 +268,8 @@ GIT_SETS: dict[str, GitSet] = {
                   "a21f5a9ebd7956fe3510b0f29cf13c4fe07ca3b1", ".",
                   "ShadowKV (its repository root, kept as `ShadowKV/`): long-context decoding with a "
                   "low-rank key cache on the GPU and values offloaded to the CPU, sparse KV selection every "
-                  "step, CUDA-graph captured decode, model definitions (Llama, GLM, Phi-3, Qwen)",
+                  "step, an eager decode with custom kernels (no capture site), model definitions (Llama, GLM, Phi-3, "
+                  "Qwen)",
                   include=("models/", "test/")),
     ), "the sixth untouched set, labelled in session 8 (OmniServe, torchchat, Whisper, DeepSeek-V3, kvpress, ShadowKV)"),
 }

@@ -20,8 +20,8 @@ the norm's fp32 sum of squares is reduced in another order than torch's mean (a 
 `linear_f32` is `F.linear(x.float(), w)` for all the fp32 weights HF keeps in fp32 that read one input (the
 compressors' wkv / wgate, the indexer's weights_proj: `F32Projections`), in one launch: an fp32 FMA GEMV
 (`_linear_f32_kernel`) reads x in its own dtype, accumulates in fp32 and stores each projection as its own
-contiguous block, so the step runs no x.float() cast and no cuBLAS fp32 GEMM (the H200 profile of issue 23
-found `sm80_xmma_gemm_f32f32` at 302 us of a 1.81 ms step at batch 8). Each program reads a few whole rows
+contiguous block, so the step runs no x.float() cast and no cuBLAS fp32 GEMM (the largest item of issue 23's
+batch-8 profile, docs/benchmarks-decode.md). Each program reads a few whole rows
 (up to 4096 wide) in one load wave: these weights are the largest of an attention layer at Flash dims (43 MB
 in a CSA layer), and the router kernel it first ran on walked them in 256-wide steps, one DRAM round trip
 per step, on a quarter of the SMs (mid CSA: 49 programs of 4 steps; Flash: 164 programs of 16).
@@ -462,8 +462,8 @@ def gemv_step(x: torch.Tensor) -> bool:
 @graphlint.hot
 def step_linear(x: torch.Tensor, w: torch.Tensor, groups: int = 1) -> torch.Tensor:
     """`F.linear(x, w)` of the decode step's projections: the GEMV kernel where `gemv_step` (its weight tile
-    loads before the PDL wait, under the previous kernel's drain; cuBLAS's GEMV at batch 1 ran 4-6 us on
-    0.8-1.3 MB at mid dims), else cuBLAS. groups > 1 (the GEMV kernel only): `linear_gemv`'s grouped form."""
+    loads before the PDL wait, under the previous kernel's drain; cuBLAS's GEMV at batch 1 was far from its read
+    floor at mid dims: docs/benchmarks-decode.md), else cuBLAS. groups > 1 (the GEMV kernel only): `linear_gemv`'s grouped form."""
     if gemv_step(x):
         out = torch.empty(x.shape[0], w.shape[0], device=x.device, dtype=x.dtype)
         linear_gemv(x, w, out, groups)

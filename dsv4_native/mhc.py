@@ -206,8 +206,8 @@ if triton is not None:
     def _sinkhorn_site(mixes, base_ptr, scale_ptr, hc_eps, ITERS: tl.constexpr):
         """(pre [4], post [4], comb [4, 4]) of one site from its 24 normalised mixes (module docstring). The
         ITERS-1 (row, column) rounds are a loop, not unrolled: the unrolled chain was most of the Flash-dims
-        kernel's 4,096 SASS instructions, which with its spills took ~60 us a launch (one program per token;
-        ~5 us since, benchmarks-decode.md, "Flash-shaped layers: where the span goes")."""
+        kernel's SASS, and it spilled (one program per token; benchmarks-decode.md, "Flash-shaped layers: where
+        the span goes")."""
         r4 = tl.arange(0, 4)
         pre = tl.sigmoid(_pick4(mixes, 0) * tl.load(scale_ptr) + tl.load(base_ptr + r4)) + hc_eps
         post = 2.0 * tl.sigmoid(_pick4(mixes, 4) * tl.load(scale_ptr + 1) + tl.load(base_ptr + 4 + r4))

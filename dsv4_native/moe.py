@@ -365,7 +365,7 @@ if triton is not None:
         total = tl.zeros([BLOCK_N], dtype=tl.float32)
         if HOIST == 1:  # one K pass and small tiles: all S slots' loads first, then the products (slot by slot, a
             # slot's products waited for its weight tile before the next slot's load issued: S DRAM round trips in
-            # series, 6.5 us of the mid batch-1 layer); the same arithmetic as the loop below
+            # series in the mid batch-1 layer, docs/benchmarks-decode.md); the same arithmetic as the loop below
             offs_k = tl.arange(0, BLOCK_K)
             valids = ()
             rws = ()

@@ -359,7 +359,7 @@ if triton is not None:
         ag = tl.zeros([rows_g.shape[0], NW // (GROUP // 8)], dtype=tl.float32)
         au = tl.zeros_like(ag)
         # register prefetch one step deep: the next words are in flight while this step's are decoded
-        # (variant 4, H200, batch 1: none 107 us, one step 60.5 us, two steps 74.3 us)
+        # (one step beat none and two on the H200: docs/notes/kernels-fp4-log.md §6)
         for w0 in range(0, KW, NW):
             qg_next = _w4_words(wq_ptr, rows_g, n_ok, w0 + NW, KW, NW, EVF)
             qu_next = _w4_words(wq_ptr, rows_u, n_ok, w0 + NW, KW, NW, EVF)

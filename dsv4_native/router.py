@@ -210,7 +210,7 @@ def _router_triton(
         E=n_exp, SPLITS=splits, TOP_K=top_k, USE_HASH=use_hash,
         BLOCK_E=next_power_of_2(n_exp), BLOCK_S=next_power_of_2(top_k + 1),
         TRIGGER=pdl_available(x), PDL=step_pdl(x), launch_pdl=step_pdl(x),
-        # one warp: the top-k rounds reduce with shuffles only (H200, batch 1: 8.6 us vs 12.0 at 4 warps)
+        # one warp: the top-k rounds reduce with shuffles only (faster than 4 warps: kernels-moe-sampling.md)
         num_warps=1,
     )
 

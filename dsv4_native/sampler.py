@@ -536,7 +536,7 @@ if triton is not None:
                     # last axis: in-thread adds and warp shuffles, not shared memory). A chunk with no token
                     # inside the bracket adds the same count / mass above its top to every pivot, so it skips
                     # the compares: after pass 1 the brackets are narrow and most chunks do. Helpers inlined:
-                    # a nested @jit call costs ~1 ms in the interpreter.
+                    # a nested @jit call is slow in the interpreter.
                     if PASS == 0:  # both brackets are still the whole window: one compare serves both
                         ge = kpiv[:, None] <= s[None, :]
                         kc += tl.sum(ge.to(tl.float32), axis=1)

@@ -76,6 +76,8 @@ def cases() -> dict[str, Callable[[], object]]:
     rows = torch.tensor([1, 5, 9], device=d)
     sq = torch.zeros(64, 64, device=d)
     bm = torch.arange(64, device=d) % 3 == 0
+    pinned3 = torch.zeros(4, 256, 64, dtype=torch.bfloat16).pin_memory()
+    cuda3 = torch.ones(4, 256, 32, dtype=torch.bfloat16, device=d)
     out: dict[str, Callable[[], object]] = {
         "torch.tensor([], device=cuda)": lambda: torch.tensor([], device=d, dtype=torch.int32),
         "t[1] = 1 (Python int into a CUDA element)": lambda: t1.__setitem__(1, 1),
@@ -97,6 +99,14 @@ def cases() -> dict[str, Callable[[], object]]:
         "t[5:] = 0 (Python int into a CUDA slice)": lambda: t1.__setitem__(slice(5, None), 0),
         "torch.multinomial (CUDA probs)": lambda: torch.multinomial(torch.ones(4, 100, device=d), 1),
         "torch.tensor(list, device=cuda)": lambda: torch.tensor([1, 2, 3], device=d),
+        # hidden set: library calls labelled at the corpus line, and ShadowKV's offload copy
+        "torch.svd (CUDA [1, 2048, 256])": lambda: torch.svd(torch.randn(1, 2048, 256, device=d)),
+        "torch.linalg.solve (CUDA [64, 64])": lambda: torch.linalg.solve(sq + torch.eye(64, device=d), sq),
+        "Categorical(logits=CUDA [4, 100]) (validate_args default)":
+            lambda: torch.distributions.Categorical(logits=torch.zeros(4, 100, device=d)),
+        "pinned[:, :, :k].copy_(cuda, non_blocking=True) (strided pinned slice)":
+            lambda: pinned3[:, :, :32].copy_(cuda3, non_blocking=True),
+        "torch.cuda.empty_cache()": torch.cuda.empty_cache,
         "big[1:zero_d] (control: sync)": lambda: big[1:zero_d],
         "big + 1 (control: async)": lambda: big + 1,
     }

@@ -12,9 +12,9 @@ import pytest
 import torch
 
 from dsv4_native._model_configs import randomize_native_
-from dsv4_native.engine import DSV4Engine, PackedPrefill, SamplingParams, StopConditions
+from dsv4_native.engine import ENGINE_CHUNK, DSV4Engine, PackedPrefill, SamplingParams, StopConditions
 from dsv4_native.model import DSV4Config, DSV4Model
-from dsv4_native.prefill import PrefillGraphs
+from dsv4_native.prefill import PrefillGraphs, pow2_buckets
 from dsv4_native.runner import DSV4Runner
 
 VOCAB = 256
@@ -298,3 +298,50 @@ def test_static_generate_reports_its_phases(model):
     runner.generate([_prompt(9, seed=90), _prompt(3, seed=91)], max_new_tokens=4)
     last = runner.last_generate
     assert last.steps == 4 and last.prefill_s > 0 and last.decode_s > 0
+
+
+def test_longest_first_admission_and_reads_of_earlier_iterations_only(model):
+    """`admission="longest"`: with more requests than slots, the largest max_tokens are admitted first (the
+    oldest among equals) and every request still gets its alone tokens. After every iteration exactly the
+    decode steps it launched (inside its prefill forward too) are left unread: the host never waits for the
+    work it has just queued behind the forward."""
+    specs = {"a": (5, 3), "b": (3, 9), "c": (8, 5), "d": (4, 12), "e": (6, 9), "f": (2, 2)}  # prompt, max_tokens
+    prompts = {rid: _prompt(n, seed=70 + i) for i, (rid, (n, _)) in enumerate(specs.items())}
+    clock = StepClock()
+    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=4, overlap=5, admission="longest", clock=clock)
+    for rid, (_, m) in specs.items():
+        engine.add_request(prompts[rid], None, StopConditions(max_tokens=m, eos_ids=()), rid)
+    outs, first = {}, None
+    while engine.has_unfinished():
+        before = engine.stats.decode_steps
+        outs.update({o.request_id: o for o in engine.step()})
+        clock.now += 1
+        first = first or {slot: req.rid for slot, req in engine._slots.items()}
+        assert len(engine._pending) == engine.stats.decode_steps - before
+    engine.close()
+    assert first == {0: "d", 1: "b", 2: "e", 3: "c"}  # 12, 9, 9 (b is older than e), 5
+    assert engine.stats.overlapped_steps > 0
+    for rid, (_, m) in specs.items():
+        assert outs[rid].token_ids == _alone(model, prompts[rid], m), rid
+    with pytest.raises(ValueError, match="admission"):
+        DSV4Engine(DSV4Runner(model), admission="shortest")
+
+
+def test_buckets_and_the_runners_prefill_graphs_are_built_once(model):
+    """One bucket rule for the decode batch and the prefill rows (`prefill.pow2_buckets`); the runner keeps its
+    `PrefillGraphs` per row budget (the engine's default prefill takes them when the runner replays graphs; on
+    CPU it runs the exact eager forward)."""
+    assert pow2_buckets(256, midpoints_from=32) == [1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 192, 256]
+    assert pow2_buckets(8192, 16)[:3] == [16, 32, 64] and pow2_buckets(8192, 16)[-1] == 8192
+    assert pow2_buckets(100, midpoints_from=32) == [1, 2, 4, 8, 16, 32, 48, 64, 96, 100]
+    assert pow2_buckets(4, 2) == [2, 4] and pow2_buckets(1) == [1]
+    with pytest.raises(ValueError, match="smallest"):
+        pow2_buckets(4, 8)
+    runner = DSV4Runner(model)
+    assert runner.buckets == [1, 2, 4] and runner.bucket_for(3) == 4
+    graphs = runner.prefill_graphs(4)
+    assert runner.prefill_graphs(4) is graphs and sorted(graphs.buckets) == [4] and not graphs.use_graphs
+    assert graphs.bucket(3) is graphs.buckets[4] and graphs.bucket(5) is None
+    engine = DSV4Engine(runner)
+    assert engine.prefill.graphs is None and engine.chunk_tokens == ENGINE_CHUNK
+    engine.close()

@@ -75,8 +75,10 @@ Detokenize = Callable[[Sequence[int]], str]
 # 5.8 ms of host: the device idles while the host issues a forward that small); `bench_engine_schedule.py`
 # prices the budgets. Running requests still get a token after every forward (one chunk's stall at most).
 ENGINE_CHUNK = 8192
-# admission orders: "fifo" (arrival order), "longest" (largest max_tokens first, arrival order among equals)
+# admission orders: "fifo" (arrival order), "longest" (largest max_tokens first among the requests that arrived
+# within LONGEST_WINDOW clock seconds of the oldest one waiting; arrival order among equals)
 ADMISSIONS = ("fifo", "longest")
+LONGEST_WINDOW = 1.0
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -484,13 +486,16 @@ class DSV4Engine:
                 self._start_decode(req)
 
     def _next_waiting(self) -> _Request:
-        """The next request to admit: the oldest ("fifo"), or the one with the most tokens to generate
-        ("longest": for a burst, the longest decode starts first and the last decode steps run full instead of
-        a long request's tail running alone; short requests wait longer, and under a steady stream of longer
-        ones without bound)."""
+        """The next request to admit: the oldest ("fifo"), or the one with the most tokens to generate among
+        those that arrived within `LONGEST_WINDOW` of the oldest ("longest": in a burst the longest decodes start
+        first and the last decode steps run full instead of a long request's tail running alone; a short
+        request waits only for the longer ones that arrived within the window of it, so never without bound)."""
+        oldest = self._waiting[0]
         if self.admission == "longest":
-            return max(self._waiting, key=lambda r: r.max_new)  # (max: the first of equals, i.e. the oldest)
-        return self._waiting[0]
+            horizon = oldest.arrival + LONGEST_WINDOW
+            # (max: the first of equals, i.e. the oldest)
+            return max((r for r in self._waiting if r.arrival <= horizon), key=lambda r: r.max_new, default=oldest)
+        return oldest
 
     def _prefill_chunk(self) -> None:
         """One forward of at most `chunk_tokens` prompt tokens, from as many prefilling requests as fit (oldest

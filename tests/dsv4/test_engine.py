@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from dsv4_native._model_configs import randomize_native_
-from dsv4_native.engine import ENGINE_CHUNK, DSV4Engine, PackedPrefill, SamplingParams, StopConditions
+from dsv4_native.engine import ENGINE_CHUNK, LONGEST_WINDOW, DSV4Engine, PackedPrefill, SamplingParams, StopConditions
 from dsv4_native.model import DSV4Config, DSV4Model
 from dsv4_native.prefill import PrefillGraphs, pow2_buckets
 from dsv4_native.runner import DSV4Runner
@@ -325,6 +325,18 @@ def test_longest_first_admission_and_reads_of_earlier_iterations_only(model):
         assert outs[rid].token_ids == _alone(model, prompts[rid], m), rid
     with pytest.raises(ValueError, match="admission"):
         DSV4Engine(DSV4Runner(model), admission="shortest")
+
+
+def test_longest_first_never_overtakes_from_past_the_window(model):
+    """Longest-first only reorders requests that arrived within `LONGEST_WINDOW` of the oldest one waiting: a
+    longer request arriving later waits for the older ones (no starvation of short requests)."""
+    clock = StepClock()
+    engine = DSV4Engine(DSV4Runner(model), admission="longest", clock=clock)
+    for rid, m, t in (("old", 2, 0.0), ("late", 9, 5.0), ("near", 5, LONGEST_WINDOW / 2)):
+        engine.add_request([3], None, StopConditions(max_tokens=m, eos_ids=()), rid, arrival_time=t)
+    engine.step()
+    assert {slot: req.rid for slot, req in engine._slots.items()} == {0: "near", 1: "old", 2: "late"}
+    engine.close()
 
 
 def test_buckets_and_the_runners_prefill_graphs_are_built_once(model):

@@ -260,17 +260,18 @@ def test_bad_requests_are_refused(model, prompt, kw, stop, message):
     engine.close()
 
 
-def test_paged_pool_admits_only_what_fits(model):
+@pytest.mark.parametrize("admission", ["fifo", "longest"])
+def test_paged_pool_admits_only_what_fits(model, admission):
     """A paged model whose pool holds two requests' blocks (of four slots): the engine admits the others as
     blocks come back, never more than two at once, every request gets its alone tokens and the pool ends
-    empty."""
+    empty, in either admission order."""
     cfg = DSV4Config(**{**model.cfg.__dict__, "kv_block_tokens": 128, "kv_blocks": 3})  # null block + 2
     paged = DSV4Model(cfg, dtype=torch.float32)
     paged.load_state_dict(model.state_dict())
     prompts = [_prompt(n, seed=40 + n) for n in (6, 11, 3, 8, 5)]
-    engine = DSV4Engine(DSV4Runner(paged), chunk_tokens=4)
-    for p in prompts:
-        engine.add_request(p, None, StopConditions(max_tokens=4, eos_ids=()))
+    engine = DSV4Engine(DSV4Runner(paged), chunk_tokens=4, admission=admission)
+    for i, p in enumerate(prompts):
+        engine.add_request(p, None, StopConditions(max_tokens=4 + i % 2, eos_ids=()))
     outs, most = [], 0
     while engine.has_unfinished():
         outs += engine.step()
@@ -278,7 +279,7 @@ def test_paged_pool_admits_only_what_fits(model):
     engine.close()
     assert most == 2 and paged.kv.peak_used == 2 and paged.kv.allocator.num_used == 0
     assert [o.token_ids for o in sorted(outs, key=lambda o: int(o.request_id))] == [
-        _alone(model, p, 4) for p in prompts]
+        _alone(model, p, 4 + i % 2) for i, p in enumerate(prompts)]
 
 
 def test_request_larger_than_the_pool_is_refused(model):

@@ -436,8 +436,8 @@ class DSV4Engine:
 
     @torch.no_grad()
     def step(self) -> list[RequestOutput]:  # graphlint: hot
-        """One iteration (module docstring): admit, one packed prefill forward, one decode launch, read the
-        previous step. Returns the requests that finished in it."""
+        """One iteration (module docstring): admit, one packed prefill forward, one decode launch, read the steps
+        of earlier iterations. Returns the requests that finished in it."""
         st, t0 = self.stats, time.perf_counter()  # noqa: GL304 -- host phase timing, never captured
         before = st.decode_steps
         self._admit()

@@ -288,9 +288,10 @@ class TokenRing:
 @dataclass
 class EngineStats:
     """Counters of a `DSV4Engine` since it was built (host side; plain ints and floats). Times are host wall
-    seconds per phase of `step`: `prefill_s` admission + the prefill call (on CUDA its launches: the eager
-    forward is launch-bound), `decode_s` the replay launch, `drain_s` reading the previous step (`wait_s` of
-    it spent waiting on the device) + the stop checks."""
+    seconds per phase of `step`: `admit_s` admission (sampler rows), `prefill_s` the prefill call (on CUDA its
+    launches; `inside_s` of it launching the decode steps between its layers), `decode_s` the replay launch,
+    `drain_s` reading the steps of earlier iterations (`wait_s` of it spent waiting on the device) + the stop
+    checks."""
 
     iterations: int = 0
     prefill_calls: int = 0
@@ -300,7 +301,9 @@ class EngineStats:
     overlapped_steps: int = 0  # of them launched between the layers of a prefill forward
     decode_rows: int = 0  # live rows summed over the decode steps
     decode_bucket_rows: int = 0  # rows of the replayed buckets summed (live + padding)
+    admit_s: float = 0.0
     prefill_s: float = 0.0
+    inside_s: float = 0.0
     decode_s: float = 0.0
     drain_s: float = 0.0
     wait_s: float = 0.0
@@ -309,7 +312,8 @@ class EngineStats:
         steps, calls = max(self.decode_steps, 1), max(self.prefill_calls, 1)
         return (f"{self.iterations} iterations; {self.prefill_calls} prefill forwards ({self.prefill_tokens} tokens, "
                 f"{self.prefill_slices / calls:.1f} slices and {self.prefill_tokens / calls:.0f} tokens per forward, "
-                f"{self.prefill_s:.2f} s host); {self.decode_steps} decode steps ({self.overlapped_steps} inside "
+                f"{self.prefill_s:.2f} s host, {self.inside_s:.2f} s of it launching decode steps inside; admission "
+                f"{self.admit_s:.2f} s); {self.decode_steps} decode steps ({self.overlapped_steps} inside "
                 f"prefill forwards, {self.decode_rows / steps:.1f} live rows of {self.decode_bucket_rows / steps:.1f} "
                 f"replayed per step, {self.decode_s:.2f} s launching); "
                 f"drain {self.drain_s:.2f} s, of it {self.wait_s:.2f} s waiting on the device")
@@ -441,6 +445,7 @@ class DSV4Engine:
         st, t0 = self.stats, time.perf_counter()  # noqa: GL304 -- host phase timing, never captured
         before = st.decode_steps
         self._admit()
+        ta = time.perf_counter()  # noqa: GL304 -- as above
         self._prefill_chunk()
         t1 = time.perf_counter()  # noqa: GL304 -- as above
         self._launch_decode()
@@ -450,7 +455,8 @@ class DSV4Engine:
         # next forward while the device runs this one
         finished = self._drain(keep=st.decode_steps - before)
         st.iterations += 1  # noqa: GL303 -- host counters: the engine's step is never captured
-        st.prefill_s += t1 - t0
+        st.admit_s += ta - t0
+        st.prefill_s += t1 - ta
         st.decode_s += t2 - t1
         st.drain_s += time.perf_counter() - t2  # noqa: GL304 -- as above
         return finished
@@ -510,9 +516,11 @@ class DSV4Engine:
         before = st.decode_steps
 
         def between_layers() -> None:  # decode steps fill the device while the host launches the forward
+            t = time.perf_counter()  # noqa: GL304 -- host phase timing, never captured
             for _ in range(self._per_gap):
                 if st.decode_steps - before >= self.overlap or not self._launch_decode():
-                    return
+                    break
+            st.inside_s += time.perf_counter() - t  # noqa: GL304 -- as above
 
         self.prefill(self.model, [PromptSlice(req.slot, a, req.prompt[a:b]) for req, a, b in plan], between_layers)
         st.overlapped_steps += st.decode_steps - before

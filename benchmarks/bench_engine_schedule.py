@@ -1,41 +1,36 @@
-"""Where a DSV4Engine's iterations go, on CPU in seconds: its schedule with the device work stubbed out, the
-engine / static throughput ratio that schedule allows under a device cost model, and the ops one packed
-prefill forward issues.
+"""What a DSV4Engine schedule costs on the H200, estimated on CPU: the engine's real schedule with the device
+work replaced by a cost model on a host / device timeline, against the static runner on the same model.
 
-    PYTHONPATH=$PWD python3 benchmarks/bench_engine_schedule.py [--requests 256 --slots 64 ...]
+    PYTHONPATH=$PWD python3 benchmarks/bench_engine_schedule.py [--pads 1,0.5] [--launches]
 
-Schedule: the serving benchmark's workload (`bench_serving.workload`, same flags and seed) through a real
-`DSV4Engine` whose decode step (`runner.step`) and prefill forward do nothing but record what they were given
-(rows, tokens, slices, decode steps launched between the forward's layers), so what is counted is the
-engine's own decisions and host work: iterations, prefill forwards (tokens and slices per forward), decode
-steps (those launched inside prefill forwards, live rows per step vs rows replayed) and host microseconds
-per iteration (CPU, fp32 tiny model; the stop check, admission, KV reservation, ring copies). Schedules: the
-engine before packing (one request's 512-token chunk per iteration), packed at a 2048 budget without and with
-decode steps between the forward's layers, packed at 4096 with them, and at equal KV memory (`--kv-budget`
-as in bench_serving: a paged pool of the static runner's slots x max_len tokens, the engine's slots from it).
-Static batches through the runner: prefill forwards (one prompt per forward as before, or packed) and decode
-steps at the full bucket with their live rows.
+Schedule: the serving benchmark's burst (`bench_serving.workload`, same flags and seed: 256 requests, 517,288
+prompt tokens to prefill, 132,224 output tokens) through a real `DSV4Engine` (admission, packing, decode launches
+between and after the prefill forwards, token reads, stop checks, KV reservation) on a tiny fp32 model with the
+serving benchmark's slots and KV pool; its decode replay and its prefill forward compute nothing but put their
+`DeviceCosts` on a `Timeline`: a launch costs the host its issue time and runs on the device once issued and
+the device is free; the engine's token read waits for the step read. So the estimate has what an H200 run has:
+the host running ahead of the device, or the device waiting for a host-bound prefill. Static batches through
+`DSV4Runner.generate`: each batch's prompts packed into 2,048-token forwards, then its longest output in
+bucket-64 steps, each read before the next.
 
-Ratio estimate (`DeviceCosts`, H200 `mid` timings from docs/dsv4-model.md's serving section): a decode step
-costs base + per-row x bucket rows; a prefill forward costs max(host, GPU + the decode steps launched inside
-it), GPU = per-token x tokens, host in three settings: as measured before the packed passes (a base, per
-slice and per token), after them (the base scaled by the launch count: `count_kernels`' CPU proxy of one
-forward now over 1,470 before, no per-slice term; an estimate, not a measurement), and GPU-bound (host <= GPU,
-the goal). Engine = its forwards + its decode steps outside forwards; static = per batch, its packed prefill
-forwards + its longest output in bucket-`--slots` steps. Host work of the engine's own loop is not counted
-(0.3-0.5 ms per iteration on CPU, overlapped with the device on CUDA).
+`DeviceCosts` are the H200 parts of main at 0e80426 (docs/dsv4-model.md); the padding rows' share of a decode
+step (`--pads`) is not measured yet (`bench_serving`'s parts now time a half-live bucket), and one term is fitted
+(`prefill_iter_ms`): with it and `pad` 1 the model gives the measured bursts of the schedule before this change
+within 2 % (the `SCHEDULES` rows marked "old drain"). Rows: the engine systems of `bench_serving` (`engine`:
+64 slots, slot-major KV; `engine-kv`: 256 slots over the static runner's KV memory as a paged pool) under the
+schedule before, then each change: reads of earlier iterations only (the new drain), the 8,192-token budget,
+no decode steps between the layers (o0), decode buckets with 1.5x midpoints, longest-first admission.
 
-Launches: `count_kernels.py`'s CPU proxy (every launching ATen op plus every Triton launch, caught in the
-interpreter and skipped) of one `prefill.forward_chunks` (the fast path CUDA runs) on the `mid` model for one
-200-token slice, and for 2 and 8 such slices packed into one forward vs as separate forwards.
+`--launches`: `count_kernels.py`'s CPU proxy (every launching ATen op plus every Triton launch, caught in the
+interpreter and skipped) of one `prefill.forward_chunks` on the `mid` model for one 200-token slice, and for 2
+and 8 such slices packed into one forward vs as separate forwards.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
@@ -46,15 +41,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # (count_kernels sets the interpreter)
 from count_kernels import Section, _ProxyMode, _Sections, _triton_launches, build_model  # noqa: E402
-from bench_serving import (Request, kv_budget_layout, static_batches, static_utilisation,  # noqa: E402
-                           workload)
-from dsv4_native.engine import DSV4Engine, EngineStats, StopConditions  # noqa: E402
+from bench_serving import Request, kv_budget_layout, static_batches, workload  # noqa: E402
+from dsv4_native._model_configs import MID  # noqa: E402
+from dsv4_native.engine import ENGINE_CHUNK, DSV4Engine, EngineStats, StopConditions  # noqa: E402
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.model import DSV4Config, DSV4Model  # noqa: E402
-from dsv4_native.prefill import DEFAULT_CHUNK, PrefillGraphs, PromptSlice, fill_budget, forward_chunks  # noqa: E402
-from dsv4_native.runner import DSV4Runner  # noqa: E402
-
-LAUNCHES_BEFORE = 1470  # proxy launches of one one-slice forward before the packed passes (mid and tiny alike)
+from dsv4_native.prefill import (DEFAULT_CHUNK, PrefillGraphs, PromptSlice, fill_budget,  # noqa: E402
+                                 forward_chunks, pow2_buckets)
+from dsv4_native.runner import DECODE_MIDPOINTS, DSV4Runner  # noqa: E402
+from graphlint.runtime.buckets import pick_bucket  # noqa: E402
 
 
 def tiny_config(max_batch: int, max_len: int, kv_blocks: int = 0) -> DSV4Config:  # graphlint: cold
@@ -67,105 +62,178 @@ def tiny_config(max_batch: int, max_len: int, kv_blocks: int = 0) -> DSV4Config:
 
 
 @dataclass
-class Trace:
-    """What the stubbed device was asked to do: (tokens, slices, decode buckets launched inside) per prefill
-    forward, and the buckets of the decode steps launched outside forwards."""
+class DeviceCosts:
+    """H200 `mid` bf16 timings, ms (docs/dsv4-model.md, "H200 with the prefill graphs", main at 0e80426).
 
-    forwards: list[tuple[int, int, list[int]]] = field(default_factory=list)
-    outside: list[int] = field(default_factory=list)
-    inside: Optional[list[int]] = None  # the steps of the forward being run
+    Decode step: the parts table's buckets with every row live (1: 0.30, 8: 0.48, 64: 0.79, 128: 1.29, 256:
+    2.72), linear in between; a step replaying bucket b with r live rows costs f(r) + `pad` x (f(b) - f(r))
+    (inactive rows skip attention and the experts, not the dense GEMMs: `pad` is the share they still cost,
+    *unmeasured*; the tables price 0.5 and 1). Prefill forward of t tokens: device `fwd_ms` + `fwd_token_us`
+    x t (fitted to its device-ms column: 512: 2.0-2.2, 2,048: 5.7-6.2, 4,096: 9.9-11.0, 8,192 packed:
+    21.2-22.5), host with the prefill graphs `pg_ms` + `pg_token_us` x t (3.8 / 5.7 / 7.8 / 11.8), eager
+    `eager_ms` + `eager_token_us` x t (the static runner's 255 eager forwards of ~2,030 tokens took 4.25 s:
+    16.7 ms each where the parts table's repeated shape took 11.4). A decode launch costs the host `launch_ms`;
+    an engine iteration `iter_ms` + `row_us` per live row read (append, stop check), one with a prefill forward
+    `prefill_iter_ms` more (the H200 engine runs spent 10.2 ms of host per prefill iteration where the parts
+    account for ~5.6; fitted: with `pad` 1 the model then gives the measured bursts of the schedule before
+    this change, 4.91 s for 4.97 and 5.27 s for 5.35, `SCHEDULES`' first rows); a static step
+    `static_step_ms` after its wait (the token read, the per-row loop)."""
+
+    decode: tuple[tuple[int, float], ...] = ((1, 0.30), (8, 0.48), (64, 0.79), (128, 1.29), (256, 2.72))
+    pad: float = 1.0
+    fwd_ms: float = 0.8
+    fwd_token_us: float = 2.57
+    pg_ms: float = 3.3
+    pg_token_us: float = 1.04
+    eager_ms: float = 14.6
+    eager_token_us: float = 1.0
+    launch_ms: float = 0.05
+    prefill_iter_ms: float = 4.5
+    iter_ms: float = 0.1
+    row_us: float = 1.0
+    static_step_ms: float = 0.1
+
+    def rows(self, r: float) -> float:
+        pts = self.decode
+        for (b0, m0), (b1, m1) in zip(pts, pts[1:]):
+            if r <= b1:
+                return m0 + (m1 - m0) * (max(r, b0) - b0) / (b1 - b0)
+        (b0, m0), (b1, m1) = pts[-2:]
+        return m1 + (m1 - m0) * (r - b1) / (b1 - b0)
+
+    def step(self, bucket: int, live: int) -> float:
+        return self.rows(live) + self.pad * (self.rows(bucket) - self.rows(live))
+
+    def forward(self, tokens: int) -> float:
+        return self.fwd_ms + self.fwd_token_us * tokens / 1e3
+
+    def host(self, tokens: int, graphs: bool) -> float:
+        if graphs:
+            return self.pg_ms + self.pg_token_us * tokens / 1e3
+        return self.eager_ms + self.eager_token_us * tokens / 1e3
 
 
-class StubPrefill:
-    """A ChunkPrefill that computes nothing but calls the between-layers hook as a 6-layer forward does."""
+class Timeline:
+    """The host's and the device's clocks (ms): a launch costs the host its issue time, and its work starts on
+    the device when both the host has issued it and the device is free; a read waits for the work read."""
 
-    default_chunk = DEFAULT_CHUNK
+    def __init__(self) -> None:
+        self.host = self.device = 0.0
 
-    def __init__(self, rows: Optional[int], layers: int, trace: Trace) -> None:
-        self.rows, self.layers, self.trace = rows, layers, trace
+    def launch(self, device_ms: float, host_ms: float) -> float:
+        self.host += host_ms
+        self.device = max(self.device, self.host) + device_ms
+        return self.device  # when this work is done
 
-    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
-                 between_layers: Optional[Callable[[], None]] = None) -> None:
-        self.trace.inside = []
-        for _ in range(self.layers - 1):
-            if between_layers is not None:
-                between_layers()
-        self.trace.forwards.append((sum(len(s.tokens) for s in slices), len(slices), self.trace.inside))
-        self.trace.inside = None
+    def wait(self, until: float) -> None:
+        self.host = max(self.host, until)
 
-
-def schedule(model: DSV4Model, reqs: list[Request], chunk: int, rows: Optional[int],  # graphlint: cold
-             overlap: int) -> tuple[EngineStats, float, Trace]:
-    runner, trace = DSV4Runner(model), Trace()
-
-    def step(n: int) -> None:  # the decode replay: stubbed, its bucket recorded
-        (trace.inside if trace.inside is not None else trace.outside).append(runner.bucket_for(n))
-
-    runner.step = step
-    engine = DSV4Engine(runner, chunk_tokens=chunk, prefill=StubPrefill(rows, len(model.layers), trace),
-                        overlap=overlap)
-    for i, r in enumerate(reqs):
-        engine.add_request(r.prompt, None, StopConditions(max_tokens=r.out_len, eos_ids=()), str(i))
-    t = time.perf_counter()
-    while engine.has_unfinished():
-        engine.step()
-    host = time.perf_counter() - t
-    engine.close()
-    return engine.stats, host, trace
+    @property
+    def end(self) -> float:
+        return max(self.host, self.device)
 
 
 @dataclass
-class DeviceCosts:
-    """H200 `mid` bf16 timings (docs/dsv4-model.md serving section): decode step at bucket b = step_ms +
-    step_row_ms * b (bucket 1: 0.49 ms, 64: 1.35 ms; larger buckets extrapolated, padding rows priced as live
-    ones); a prefill forward's GPU time per token (a profile: 19.5 ms busy for 1,530 tokens); its host time
-    before the packed passes = host_ms + host_slice_ms * slices + host_token_ms * tokens, fitted to the parts
-    table's forwards (1 x 512: 32.8 ms, 1 x 2,048: 37.1, 4 x 512: 48.6; 1 x 4,096: 54.5, GPU-bound)."""
+class SimRun:
+    """A schedule's counts and its simulated seconds: `device_busy` of them the device's work."""
 
-    step_ms: float = 0.48
-    step_row_ms: float = 0.0136
-    gpu_token_ms: float = 19.5 / 1530
-    host_ms: float = 29.0
-    host_slice_ms: float = 3.8
-    host_token_ms: float = 0.002
-
-    def step(self, bucket: int) -> float:
-        return self.step_ms + self.step_row_ms * bucket
-
-    def host(self, setting: str, tokens: int, slices: int, launches: int) -> float:
-        """Host ms of a forward: "before" as measured, "after" its base scaled by the launch count, "gpu" 0."""
-        if setting == "before":
-            return self.host_ms + self.host_slice_ms * slices + self.host_token_ms * tokens
-        if setting == "after":
-            return (self.host_ms + self.host_slice_ms) * launches / LAUNCHES_BEFORE + self.host_token_ms * tokens
-        return 0.0
-
-    def forward(self, setting: str, tokens: int, slices: int, inside: Sequence[int], launches: int) -> float:
-        return max(self.host(setting, tokens, slices, launches),
-                   self.gpu_token_ms * tokens + sum(self.step(b) for b in inside))
+    stats: EngineStats
+    seconds: float
+    device_busy: float
 
 
-def engine_seconds(trace: Trace, costs: DeviceCosts, setting: str, launches: int) -> float:  # graphlint: cold
-    fwd = sum(costs.forward(setting, t, s, inside, launches) for t, s, inside in trace.forwards)
-    return (fwd + sum(costs.step(b) for b in trace.outside)) / 1e3
+class _SimRing:
+    """`engine.TokenRing` on the simulated clocks: push records when step k is done, read waits for it."""
+
+    def __init__(self, clock: Timeline, rows: int) -> None:
+        self.clock, self.done, self.depth, self.tokens = clock, {}, 1 << 30, [0] * rows
+
+    def push(self, k: int, next_tok: torch.Tensor) -> None:
+        self.done[k] = self.clock.device
+
+    def read(self, k: int) -> list[int]:
+        self.clock.wait(self.done.pop(k))
+        return self.tokens  # (token 0: every request stops by max_tokens)
 
 
-def static_seconds(reqs: list[Request], slots: int, costs: DeviceCosts, setting: str,  # graphlint: cold
-                   launches: int) -> float:
-    """Static batches: each batch's prompts packed into 2048-token forwards (`model.prefill`), then its longest
-    output in bucket-`slots` steps."""
-    total = 0.0
+class _SimPrefill:
+    """A ChunkPrefill that computes nothing: its forward's host and device time go on the clocks layer by
+    layer, with the between-layers hook called as a forward calls it."""
+
+    default_chunk = ENGINE_CHUNK
+    rows = None
+
+    def __init__(self, layers: int, clock: Timeline, costs: DeviceCosts, graphs: bool, busy: list[float]) -> None:
+        self.layers, self.clock, self.costs, self.graphs, self.busy = layers, clock, costs, graphs, busy
+
+    def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
+                 between_layers: Optional[Callable[[], None]] = None) -> None:
+        self.clock.host += self.costs.prefill_iter_ms
+        tokens = sum(len(s.tokens) for s in slices)
+        dev, host = self.costs.forward(tokens) / self.layers, self.costs.host(tokens, self.graphs) / self.layers
+        for i in range(self.layers):
+            if i and between_layers is not None:
+                between_layers()
+            self.clock.launch(dev, host)
+            self.busy[0] += dev
+
+
+def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts, graphs: bool,  # graphlint: cold
+             chunk: Optional[int] = None, overlap: Optional[int] = None, old_drain: bool = False,
+             admission: str = "fifo", buckets: Optional[Sequence[int]] = None) -> SimRun:
+    """The engine's own schedule (a real `DSV4Engine`: admission, packing, decode launches, reads, stops) with
+    the device work replaced by `costs` on a host / device timeline. `old_drain`: read every step but the last
+    launched at the end of an iteration (before 2026-12-02: the host then waited for the decode steps launched
+    inside the forward it had just issued)."""
+    clock, busy = Timeline(), [0.0]
+    runner = DSV4Runner(model, buckets)
+    engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, admission=admission,
+                        prefill=_SimPrefill(len(model.layers), clock, costs, graphs, busy))
+    engine.ring = _SimRing(clock, model.cfg.max_batch)
+
+    def step(n: int) -> None:  # the decode replay: its cost on the clocks
+        dev = costs.step(runner.bucket_for(n), len(engine._decoding))
+        clock.launch(dev, costs.launch_ms)
+        busy[0] += dev
+
+    runner.step = step
+    drain = engine._drain
+
+    def timed_drain(keep: int) -> list:
+        clock.host += costs.iter_ms + costs.row_us / 1e3 * len(engine._decoding)
+        return drain(min(keep, 1) if old_drain else keep)
+
+    engine._drain = timed_drain
+    for i, r in enumerate(reqs):
+        prompt = [t % model.cfg.vocab for t in r.prompt]  # (the tiny vocabulary: only the lengths matter)
+        engine.add_request(prompt, None, StopConditions(max_tokens=r.out_len, eos_ids=()), str(i))
+    while engine.has_unfinished():
+        engine.step()
+    engine.close()
+    return SimRun(engine.stats, clock.end / 1e3, busy[0] / 1e3)
+
+
+def simulate_static(reqs: list[Request], slots: int, costs: DeviceCosts, graphs: bool,  # graphlint: cold
+                    chunk: int = DEFAULT_CHUNK) -> float:
+    """Seconds of static batches through `DSV4Runner.generate` on the clocks: each batch's prompts packed into
+    `chunk`-token forwards, then its longest output in bucket-`slots` steps, each read before the next."""
+    clock = Timeline()
     for group in static_batches(reqs, slots):
         done = [0] * len(group)
         while True:
-            plan = fill_budget(((i, done[i], len(r.prompt) - 1) for i, r in enumerate(group)), DEFAULT_CHUNK)
+            plan = fill_budget(((i, done[i], len(r.prompt) - 1) for i, r in enumerate(group)), chunk)
             if not plan:
                 break
-            total += costs.forward(setting, sum(b - a for _, a, b in plan), len(plan), (), launches)
+            tokens = sum(b - a for _, a, b in plan)
+            clock.launch(costs.forward(tokens), costs.host(tokens, graphs))
             for i, _, b in plan:
                 done[i] = b
-        total += max(r.out_len for r in group) * costs.step(slots)
-    return total / 1e3
+        bucket = pick_bucket(pow2_buckets(slots, midpoints_from=DECODE_MIDPOINTS), len(group))  # the runner's
+        for k in range(max(r.out_len for r in group)):
+            live = sum(r.out_len > k for r in group)
+            clock.wait(clock.launch(costs.step(bucket, live), costs.launch_ms))
+            clock.host += costs.static_step_ms
+    return clock.end / 1e3
 
 
 @torch.no_grad()
@@ -216,15 +284,58 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     p.add_argument("--out-max", type=int, default=1024)
     p.add_argument("--slots", type=int, default=64)
     p.add_argument("--max-engine-slots", type=int, default=256, help="cap on the equal-KV engine's slots")
+    p.add_argument("--pads", default="1,0.5", help="padding-row cost shares to price (DeviceCosts.pad)")
+    p.add_argument("--launches", action="store_true", help="also count one prefill forward's launches (slow)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
     torch.set_num_threads(1)
-    reqs = workload(args, 256)
+    reqs = workload(args, MID["vocab_size"])  # the serving benchmark's prompts and outputs
     max_len = -(-(args.prompt_max + args.out_max) // 128) * 128
     print(f"{args.requests} requests, prompts {args.prompt_min}-{args.prompt_max}, outputs {args.out_min}-"
-          f"{args.out_max} (seed {args.seed}); {args.slots} slots; {sum(len(r.prompt) for r in reqs)} prompt and "
-          f"{sum(r.out_len for r in reqs)} output tokens\n")
+          f"{args.out_max} (seed {args.seed}); {args.slots} slots; {sum(len(r.prompt) - 1 for r in reqs)} prompt "
+          f"tokens to prefill, {sum(r.out_len for r in reqs)} output tokens\n")
+    if args.launches:
+        print_launches()
+    budget = args.slots * max_len
+    kv_slots, blocks = kv_budget_layout(reqs, budget, max_len, DEFAULT_BLOCK_TOKENS, args.max_engine_slots)
+    models = {"engine": DSV4Model(tiny_config(args.slots, max_len), dtype=torch.float32),
+              "engine-kv": DSV4Model(tiny_config(kv_slots, max_len, blocks), dtype=torch.float32)}
+    tokens = sum(r.out_len for r in reqs)
+    # the H200 figures are of the default workload only
+    workload_keys = ("requests", "prompt_min", "prompt_max", "out_min", "out_max", "slots", "max_engine_slots", "seed")
+    issue = all(getattr(args, k) == p.get_default(k) for k in workload_keys)
+    for pad in (float(x) for x in args.pads.split(",")):
+        costs = DeviceCosts(pad=pad)
+        static = {pg: simulate_static(reqs, args.slots, costs, pg) for pg in (False, True)}
+        print(f"### padding rows cost {pad:g} of a live row\n\nstatic runner, batches of {args.slots}: "
+              f"{static[False]:.2f} s as shipped, {static[True]:.2f} s with the prefill graphs"
+              f"{' (H200: 8.38 and 5.28 s)' if issue else ''}\n\n| system | schedule | est. s (device busy) | "
+              f"est. tokens/s | / static | / static pg | engine stats |\n|---|---|---|---|---|---|---|")
+        for system, chunk, overlap, old, admission, pow2, measured in SCHEDULES:
+            buckets = pow2_buckets(models[system].cfg.max_batch) if pow2 else None
+            run = simulate(models[system], reqs, costs, True, chunk, overlap, old, admission, buckets)
+            name = (f"c{chunk or 'default'} o{'default' if overlap is None else overlap} {admission}"
+                    + (" old drain" if old else "") + (" pow2 buckets" if pow2 else ""))
+            seen = f"; H200 {measured:.2f} s" if measured and issue else ""
+            print(f"| {system} pg | {name} | {run.seconds:.2f} ({run.device_busy:.2f}){seen} | "
+                  f"{tokens / run.seconds:.0f} | **{static[False] / run.seconds:.2f}x** | "
+                  f"{static[True] / run.seconds:.2f}x | {run.stats.summary()} |", flush=True)
+        print()
+    return 0
 
+
+# (system, chunk, overlap, the drain before 2026-12-02, admission, decode buckets powers of two only (before),
+# H200 seconds of that schedule when measured): the schedule before (calibration), then the changes one by one
+SCHEDULES = (("engine", 2048, None, True, "fifo", True, 4.97), ("engine-kv", 2048, None, True, "fifo", True, 5.35),
+             ("engine-kv", 2048, None, False, "fifo", True, None), ("engine-kv", None, None, False, "fifo", True, None),
+             ("engine-kv", None, 0, False, "fifo", False, None), ("engine-kv", None, None, False, "fifo", False, None),
+             ("engine-kv", None, None, False, "longest", True, None),
+             ("engine-kv", 4096, None, False, "longest", False, None),
+             ("engine-kv", None, None, False, "longest", False, None),
+             ("engine", None, None, False, "fifo", False, None), ("engine", None, None, False, "longest", False, None))
+
+
+def print_launches() -> None:  # graphlint: cold
     mid = build_model("mid", batch=8, device="cpu")
     mid.io.active.zero_()
     slices = [PromptSlice(s, 0, [7] * 200) for s in range(8)]
@@ -234,37 +345,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     two = prefill_launches(mid, slices[:2])
     eight = prefill_launches(mid, slices)
     print(f"launches per prefill forward (count_kernels' CPU proxy, mid, 6 layers): one 200-token slice {one}; "
-          f"2 slices packed {two} (as 2 forwards {2 * one}); 8 packed {eight} (as 8 forwards {8 * one}); "
-          f"{LAUNCHES_BEFORE} for one slice and +314 per extra slice before the packed passes\n")
-
-    budget = args.slots * max_len
-    kv_slots, blocks = kv_budget_layout(reqs, budget, max_len, DEFAULT_BLOCK_TOKENS, args.max_engine_slots)
-    model = DSV4Model(tiny_config(args.slots, max_len), dtype=torch.float32)
-    kv_model = DSV4Model(tiny_config(kv_slots, max_len, blocks), dtype=torch.float32)
-    costs, settings = DeviceCosts(), ("before", "after", "gpu")
-    static = {s: static_seconds(reqs, args.slots, costs, s, one) for s in settings}
-    print("| schedule | engine stats (device work stubbed) | host us / iteration | est. engine / static s, "
-          "prefill host as before | as now (est.) | GPU-bound |\n|---|---|---|---|---|---|")
-    for name, m, chunk, rows, overlap in (
-            ("one request x 512 tokens per forward (before)", model, 512, 1, 0),
-            ("packed, 2048-token budget", model, 2048, None, 0),
-            ("packed 2048 + decode steps between layers", model, 2048, None, 5),
-            ("packed 4096 + decode steps between layers", model, 4096, None, 5),
-            (f"equal KV memory: {kv_slots} slots, pool {budget} tokens, packed 2048 + between layers", kv_model,
-             2048, None, 5)):
-        stats, host, trace = schedule(m, reqs, chunk, rows, overlap)
-        est = []
-        for s in settings:
-            eng = engine_seconds(trace, costs, s, one)
-            est.append(f"{eng:.1f} / {static[s]:.1f} = **{static[s] / eng:.2f}x**")
-        print(f"| {name} | {stats.summary()} | {host / stats.iterations * 1e6:.0f} | {' | '.join(est)} |",
-              flush=True)
-    groups = static_batches(reqs, args.slots)
-    one_each = sum(-(-(len(r.prompt) - 1) // 2048) for r in reqs)
-    packed = sum(-(-sum(len(r.prompt) - 1 for r in g) // 2048) for g in groups)
-    print(f"\nstatic batches of {args.slots}: prefill forwards {one_each} (one prompt per forward, chunk 2048) / "
-          f"{packed} (packed, 2048); decode: {static_utilisation(reqs, args.slots)}")
-    return 0
+          f"2 slices packed {two} (as 2 forwards {2 * one}); 8 packed {eight} (as 8 forwards {8 * one})\n")
 
 
 if __name__ == "__main__":

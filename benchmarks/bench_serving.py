@@ -7,12 +7,13 @@
 The default is the issue's full workload (256 requests, prompts 64-4,096, outputs 16-1,024, burst and Poisson
 at 8 requests/s) on the `mid` model with 64 slots, HF on the first 4 requests of the burst only (eager HF is
 ~40-60 ms per step; each HF batch stops after `--hf-max-time` seconds and its row counts the tokens made). Order:
-every system's burst run, then HF's, then the Poisson runs (arrival-bound: ~32 s each whatever the system),
-then the `--sweep` bursts.
-One device command, estimated ~4.5 min on the H200 (setup and capture ~45 s, parts ~15 s, bursts ~12-20 s each,
-HF <= 60 s, Poisson ~32-36 s each; estimates, not measured; `--prefill-graphs both`, the default, doubles the
-burst runs and their warm-ups, a `--sweep` item adds one burst per engine system); `--parts-only` times just
-the parts (below).
+every system's burst run, then HF's, then the Poisson runs (arrival-bound: ~32 s each whatever the system;
+the engines in arrival order only), then the `--sweep` bursts.
+One device command, estimated ~5 min on the H200 (setup and capture ~60-80 s, parts ~30 s, bursts ~5-9 s each
+plus a 128-request warm-up burst, HF <= `--hf-max-time`, Poisson ~32-36 s each; estimates, not measured; the
+static runner runs as shipped and with the prefill graphs (`--prefill-graphs both`), the engines with them
+(`--engine-prefill-graphs on`, the engine's default), each `--admission` order adds one burst per engine
+system, a `--sweep` item one); `--parts-only` times just the parts (below).
 Rows are printed as each run ends; `--deadline S` skips the runs that would start after S seconds (the table
 is still printed), so a time-limited device command keeps what it measured:
 
@@ -24,9 +25,11 @@ its output length (the vLLM benchmark's `ignore_eos`). Two arrival patterns: all
 Poisson process of `--rate` requests/s ("poisson").
 
 Systems, all on the same random weights (`_model_configs`, bf16 on the GPU):
-* engine: `DSV4Engine` over `DSV4Runner` (one CUDA graph per bucket 1, 2, 4, ... `--slots`): per iteration one
-  packed prefill forward of <= `--chunk` prompt tokens from as many requests as fit, up to `--overlap` decode
-  steps launched between its layers, one decode step; a request is handed back when its last token is read;
+* engine: `DSV4Engine` over `DSV4Runner` (one CUDA graph per bucket 1, 2, 4, ... 32, 48, 64, 96, ... `--slots`):
+  per iteration one packed prefill forward of <= `--engine-chunk` prompt tokens (default the engine's, 8,192)
+  from as many requests as fit, up to `--overlap` decode steps launched between its layers, one decode step;
+  requests admitted in arrival order, and with `--admission fifo,longest` also largest max_tokens first (rows
+  "... longest"); a request is handed back when its last token is read;
 * engine-kv: the same engine at equal KV memory instead of equal slots. The static runner holds `--slots` x
   max_len tokens of KV whatever its requests need (a batch runs until its longest request ends, and every slot
   must fit the longest request); the paged engine holds only the blocks of its admitted requests' worst cases
@@ -36,7 +39,7 @@ Systems, all on the same random weights (`_model_configs`, bf16 on the GPU):
   overflowing. The per-slot state that does not scale with tokens (window ring, compressor states, indexer
   scores, workspaces) grows with the slots: the header prints both models' memory;
 * static: the requests in arrival order, in batches of `--slots`, each through `DSV4Runner.generate` (its own
-  best prefill: `model.prefill` packs the batch's prompts into 2048-token forwards; then replays until the
+  best prefill: `model.prefill` packs the batch's prompts into `--chunk` (2,048) token forwards; then replays until the
   batch's longest output is done); a batch starts when its last request has arrived and the previous batch
   is done; a request is handed back when its batch returns;
 * hf: `DeepseekV4ForCausalLM.generate` (greedy, left-padded static batches of `--hf-batch`, `min_new_tokens`
@@ -50,9 +53,11 @@ parts that explain the ratio: the engine's `EngineStats` (forwards, tokens per f
 rows per step, host time per phase), the static batches' decode utilisation (live rows / slots over their
 steps) and their time by phase (prefill on the device's clock, decode with the host's per-step token read),
 the garbage collector's time inside each run (every timed run starts from `gc.collect(); gc.freeze()`), and
-wall, host and device ms of one decode step per bucket (rows active) and of prefill forwards (one slice, and
-the same tokens as 2, 4 and 12 packed slices: the host time should not grow with the slices; device ms is
-the forward's GPU time alone, its launches queued behind a filler, `device_ms`). `--sweep` adds burst rows
+wall, host and device ms of one decode step per bucket (rows active; from 64 rows also every other row
+inactive: what the padding rows of the engine's holes cost) and of prefill forwards (one slice, and the same
+tokens as 2, 4 and 12 packed slices: the host time should not grow with the slices; with the graphs also one
+row past a bucket: what its padding rows cost; device ms is the forward's GPU time alone, its launches queued
+behind a filler, `device_ms`). `--sweep` adds burst rows
 of the engine systems at other prefill budgets and overlaps (and the static runner at the same budgets).
 Markdown on stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule
 allows.
@@ -62,6 +67,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import math
 import random
 import sys
@@ -76,7 +82,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dsv4_native import _backend  # noqa: E402
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
-from dsv4_native.engine import DSV4Engine, EngineStats, PackedPrefill, StopConditions  # noqa: E402
+from dsv4_native.engine import (ADMISSIONS, ENGINE_CHUNK, DSV4Engine, EngineStats, PackedPrefill,  # noqa: E402
+                                StopConditions)
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
@@ -176,11 +183,12 @@ def wait_until(t0: float, t: float) -> None:  # graphlint: cold
 
 
 def run_engine(runner: DSV4Runner, reqs: list[Request], chunk: Optional[int],  # graphlint: cold
-               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None
+               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None, admission: str = "fifo"
                ) -> tuple[float, list[float], list[float], EngineStats]:
     """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times (`graphs`: its prefill's
-    row-wise parts as graph replays)."""
-    engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, prefill=PackedPrefill(graphs))
+    row-wise parts as graph replays; `admission`: `DSV4Engine`'s order)."""
+    engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, prefill=PackedPrefill(graphs),
+                        admission=admission)
     t0 = time.perf_counter()
     order = sorted(range(len(reqs)), key=lambda i: reqs[i].arrival)
     outs, nxt = [], 0
@@ -377,6 +385,11 @@ def decode_parts(model: DSV4Model, runner: DSV4Runner, prompt: list[int], bucket
         io.active[:bucket].fill_(True)
         wall, host = _timed(lambda: runner.step(bucket), device, 20)
         lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {wall:.2f} | {host:.2f} | - |")
+        if bucket >= 64:  # what a padding row costs: every other row inactive (the engine's holes)
+            io.active[1:bucket:2].fill_(False)
+            wall, host = _timed(lambda: runner.step(bucket), device, 20)
+            lines.append(f"| decode step, bucket {bucket} ({bucket // 2} live rows, every other) | {wall:.2f} | "
+                         f"{host:.2f} | - |")
     io.active.zero_()
     for slot in range(slots):
         model.release_kv(slot)
@@ -431,6 +444,8 @@ def measure_parts(model: DSV4Model, runner: DSV4Runner, prompt_len: int, chunk: 
     for parts in sorted({min(4, slots), min(12, slots)} - {1}):
         cases[f"prefill forward, {parts} slices x {chunk // parts} tokens (packed)"] = [max(chunk // parts, 1)] * parts
     cases[f"prefill forward, 1 slice x {max(chunk // 4, 1)} tokens"] = [max(chunk // 4, 1)]
+    if graphs is not None:  # one row past a bucket: with the graphs, what its padding rows cost
+        cases[f"prefill forward, 1 slice x {2 * chunk + 1} tokens"] = [2 * chunk + 1]
     for name, lens in cases.items():
         for slot, n in enumerate(lens):
             model.reserve_kv(slot, n)
@@ -496,7 +511,11 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                         "runner holds), a number, or 'off' (no engine-kv run)")
     p.add_argument("--max-engine-slots", type=int, default=256, help="cap on the engine-kv system's slots")
     p.add_argument("--chunk", type=int, default=None,
-                   help=f"engine prefill token budget per iteration (default: {DEFAULT_CHUNK})")
+                   help=f"the static runner's prefill token budget per forward (default: {DEFAULT_CHUNK}, as shipped)")
+    p.add_argument("--engine-chunk", type=int, default=None,
+                   help=f"the engine's prefill token budget per iteration (default: {ENGINE_CHUNK})")
+    p.add_argument("--admission", default="fifo",
+                   help="engine admission orders to run, comma-separated (fifo, longest: rows '... longest')")
     p.add_argument("--overlap", type=int, default=None,
                    help="decode steps launched inside a prefill forward (default: one between each two layers)")
     p.add_argument("--sweep", default="",
@@ -504,9 +523,11 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                         "(e.g. 4096:5,2048:15; an empty OVERLAP is the default), the static runner at each "
                         "other CHUNK (its prefill budget); each configuration warmed up right before its run")
     p.add_argument("--prefill-graphs", choices=("off", "on", "both"), default="both",
-                   help="the engine's and the static runner's prefill with its row-wise parts as CUDA graphs "
-                        "per row bucket (rows named '... pg'), without, or both (Poisson: only with); the sweep "
-                        "uses them unless off")
+                   help="the static runner's prefill with its row-wise parts as CUDA graphs per row bucket (rows "
+                        "named '... pg'), without (as shipped), or both")
+    p.add_argument("--engine-prefill-graphs", choices=("off", "on", "both"), default="on",
+                   help="the same for the engines (on: the engine's default; both: Poisson only with them); the "
+                        "sweep uses them unless off")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,engine-kv,static,hf")
@@ -526,11 +547,13 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
     if args.smoke:
-        args.size, args.requests, args.slots, args.chunk = "tiny", 6, 2, 8
+        args.size, args.requests, args.slots, args.chunk, args.engine_chunk = "tiny", 6, 2, 8, 8
         args.prompt_min, args.prompt_max, args.out_min, args.out_max = 3, 12, 2, 6
         args.rate, args.hf_requests, args.hf_batch, args.max_engine_slots = 50.0, 4, 2, 4
     if not (0 < args.prompt_min <= args.prompt_max and 0 < args.out_min <= args.out_max and args.requests > 0):
         p.error("need 0 < prompt-min <= prompt-max, 0 < out-min <= out-max and requests > 0")
+    if any(a not in ADMISSIONS for a in args.admission.split(",")):
+        p.error(f"--admission takes {', '.join(ADMISSIONS)}, got {args.admission!r}")
     if args.parts_only and args.no_parts:
         p.error("--parts-only and --no-parts exclude each other")
     if args.parts_only:
@@ -560,7 +583,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     capture_s = time.perf_counter() - t
     systems, patterns = [n for n in args.systems.split(",") if n], args.patterns.split(",")
     base = workload(args, sizes["vocab_size"])
-    chunk = args.chunk or DEFAULT_CHUNK
+    chunk = args.chunk or DEFAULT_CHUNK  # the static runner's (and the parts')
+    engine_chunk = args.engine_chunk or ENGINE_CHUNK
     layout = ""
     if args.kv_budget == "off":
         systems = [name for name in systems if name != "engine-kv"]
@@ -577,21 +601,18 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
                   f"{args.slots} slots (weights included; the rest is per-slot state: window ring, compressor "
                   f"states, indexer scores, workspaces)")
 
-    graph_sets: dict[tuple[int, int], PrefillGraphs] = {}
+    def graphs_for(run: DSV4Runner, rows: int) -> PrefillGraphs:
+        """The runner's captured `PrefillGraphs` (CPU: the padded parts, eager), one set per runner: buckets up to
+        the engine's budget serve the static runner's smaller forwards too."""
+        rows = max(rows, engine_chunk)
+        return run.prefill_graphs(rows) if run.use_graphs else PrefillGraphs(run.model, max_rows=rows)
 
-    def graphs_for(m: DSV4Model, rows: int) -> PrefillGraphs:
-        """One captured `PrefillGraphs` per model and row budget (CPU: the padded parts, eager)."""
-        key = (id(m), rows)
-        if key not in graph_sets:
-            graph_sets[key] = PrefillGraphs(m, max_rows=rows).capture()
-        return graph_sets[key]
-
-    def engine_on(name: str, run: DSV4Runner, e_chunk: int = chunk, overlap: Optional[int] = args.overlap,
-                  pg: bool = False) -> Callable[[list[Request]], Result]:
+    def engine_on(name: str, run: DSV4Runner, e_chunk: int = engine_chunk, overlap: Optional[int] = args.overlap,
+                  pg: bool = False, admission: str = "fifo") -> Callable[[list[Request]], Result]:
         def engine(reqs: list[Request]) -> Result:
-            graphs = graphs_for(run.model, e_chunk) if pg else None
+            graphs = graphs_for(run, e_chunk) if pg else None
             with GcTimer() as gc_time:
-                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs)
+                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs, admission)
             return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft,
                           f"{stats.summary()}; {gc_time.note()}", stats.decode_rows / max(stats.decode_steps, 1),
                           max(run.buckets))
@@ -601,7 +622,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         def static(reqs: list[Request]) -> Result:
             model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
             split = StaticSplit()
-            graphs = graphs_for(model, s_chunk) if pg else None
+            graphs = graphs_for(runner, s_chunk) if pg else None
             with GcTimer() as gc_time:
                 wall, lat, tokens = run_static(runner_generate(runner, s_chunk, split, graphs), reqs, args.slots,
                                                device)
@@ -622,16 +643,23 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     if unknown:
         raise SystemExit(f"unknown --systems {unknown}; choose from engine, engine-kv, static, hf")
     runs: dict[str, Callable[[list[Request]], Result]] = {"hf": hf_static}
-    pgs = {"off": [False], "on": [True], "both": [False, True]}[args.prefill_graphs]
-    for pg in pgs:  # system key -> run; " pg": the prefill's row-wise parts as CUDA graphs (PrefillGraphs)
-        tag = " pg" if pg else ""
-        runs[f"engine{tag}"] = engine_on(f"engine{tag}", runner, pg=pg)
-        runs[f"static{tag}"] = static_on(f"static runner{tag}", pg=pg)
+    choice = {"off": [False], "on": [True], "both": [False, True]}
+    pgs = {"static": choice[args.prefill_graphs], "hf": [False]}
+    pgs["engine"] = pgs["engine-kv"] = choice[args.engine_prefill_graphs]
+    admissions = args.admission.split(",")
+    # system key -> run; " pg": the prefill's row-wise parts as CUDA graphs (PrefillGraphs); " longest": the
+    # engine admitting the largest max_tokens first
+    for pg in pgs["static"]:
+        runs[f"static{' pg' if pg else ''}"] = static_on(f"static runner{' pg' if pg else ''}", pg=pg)
+    for pg, admission in itertools.product(pgs["engine"], admissions):
+        key = (" pg" if pg else "") + ("" if admission == "fifo" else f" {admission}")
+        runs[f"engine{key}"] = engine_on(f"engine{key}", runner, pg=pg, admission=admission)
         if "engine-kv" in systems:
-            runs[f"engine-kv{tag}"] = engine_on(f"engine-kv{tag}", kv_runner, pg=pg)
-    systems = [f"{name}{' pg' if pg else ''}" for name in systems for pg in (pgs if name != "hf" else [False])]
+            runs[f"engine-kv{key}"] = engine_on(f"engine-kv{key}", kv_runner, pg=pg, admission=admission)
+    systems = [f"{name}{' pg' if pg else ''}{'' if a == 'fifo' else f' {a}'}" for name in systems
+               for pg in pgs[name] for a in (admissions if name.startswith("engine") else ["fifo"])]
     sweep = sweep_runs(args, systems, chunk, {"engine": runner, "engine-kv": kv_runner if layout else None},
-                       engine_on, static_on, pgs[-1])
+                       engine_on, static_on, pgs["engine"][-1])
     # warm-up outside the timings: Triton specialises integer arguments on == 1 and % 16 == 0, so the prefill
     # kernels are compiled for forwards of 1, 16 and 99 rows (one request at a time: one forward each), then
     # for packed forwards of several slices, with a row count off and on a multiple of 16 (119, then 128)
@@ -639,6 +667,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     warm = [Request(0.0, (base[0].prompt * (n // len(base[0].prompt) + 1))[:n], 2) for n in lengths]
     runs.update(sweep)
     broken: set[str] = set()  # a system whose warm-up failed is reported and left out, the others still run
+    warmed: set[str] = set()
 
     def warm_up(name: str, batches: list[list[Request]]) -> None:
         try:
@@ -649,8 +678,9 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
             broken.add(name)
 
     for name in systems:
-        if name.endswith(" pg") and name[:-3] in systems:
-            continue  # the same model and shapes as its eager twin (and the padded parts run in every forward)
+        if name.split()[0] in warmed:
+            continue  # the same model and shapes as a twin warmed up (and the padded parts run in every forward)
+        warmed.add(name.split()[0])
         packed = [[r for r in warm if len(r.prompt) != 11], [r for r in warm if len(r.prompt) != 2]]
         warm_up(name, [[request] for request in warm] + (packed if name != "hf" else []))
     # and a burst of the workload's first requests per configuration (its forwards' row counts and workspace
@@ -660,9 +690,9 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     for name in [n for n in systems if n != "hf"]:  # (the sweep's configurations: right before their run)
         warm_up(name, [first_burst])
     part_graphs = None
-    if args.prefill_graphs != "off" and not args.no_parts:
+    if "off" not in (args.prefill_graphs, args.engine_prefill_graphs) and not args.no_parts:
         try:
-            part_graphs = graphs_for(model, 4 * chunk)
+            part_graphs = graphs_for(runner, 4 * chunk)
         except Exception as exc:
             print(f"| prefill graphs for the parts | failed: {type(exc).__name__}: {exc} |", flush=True)
     parts = "" if args.no_parts else measure_parts(
@@ -682,10 +712,17 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     # (arrival-bound: ~requests / rate seconds per run whatever the system)
     hf_patterns = [p for p in args.hf_patterns.split(",") if "hf" in systems and p in patterns]
     plan = []
+
+    def in_poisson(name: str) -> bool:
+        """Poisson is arrival-bound (~requests / rate whatever the system): the engines in arrival order only and
+        with the graphs if they ran both ways; every static runner."""
+        words = name.split()
+        if not words[0].startswith("engine"):
+            return True
+        return words[1:] == ["pg"] or (words[1:] == [] and args.engine_prefill_graphs != "both")
+
     for pattern in patterns:
-        # Poisson is arrival-bound (~requests / rate whatever the system): with both prefills, only the graphs'
-        both = args.prefill_graphs == "both" and pattern != "burst"
-        plan += [(pattern, n) for n in systems if n != "hf" and not (both and not n.endswith(" pg"))]
+        plan += [(pattern, n) for n in systems if n != "hf" and (pattern == "burst" or in_poisson(n))]
         plan += [(pattern, "hf")] if pattern in hf_patterns else []
     plan += [("burst", n) for n in sweep] if "burst" in patterns else []  # the sweep last, burst only
     for pattern, name in plan:

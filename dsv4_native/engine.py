@@ -6,17 +6,20 @@
         print(out.request_id, out.token_ids, out.finish_reason)
 
 One engine iteration (`step`):
-1. admit waiting requests into free slots (lowest first, FIFO, while their worst-case KV fits), configure
-   their sampler rows;
-2. one prefill forward of at most `chunk_tokens` prompt tokens (the token budget, 2048 by default), packed
+1. admit waiting requests into free slots (lowest first, while their worst-case KV fits; in arrival order, or
+   with `admission="longest"` largest max_tokens first), configure their sampler rows;
+2. one prefill forward of at most `chunk_tokens` prompt tokens (the token budget, `ENGINE_CHUNK` = 8,192 by
+   default; on CUDA the forward's row-wise parts are the runner's captured `PrefillGraphs`), packed
    from as many prefilling requests as fit, oldest first (vLLM's chunked-prefill rule: the last one may take
    a partial slice and continue next iteration); a request whose prompt is in its slot's state is admitted
    at its last prompt token (`StaticDecodeIO.admit`). A burst of requests is thus admitted in
    sum(prompt tokens) / budget iterations, not one forward per request and chunk;
 3. launch one decode step for rows [0, n) (n = highest decoding slot + 1; the runner replays the graph of the
    smallest bucket >= n) and queue a non-blocking D2H copy of `next_tok` into a pinned ring + a CUDA event;
-4. read the ring entries of every step launched before this one (their events are done or nearly: the device
-   is busy with this one), append tokens, run the stop check, retire finished requests (slot inactive, KV released).
+4. read the ring entries of the steps launched in earlier iterations (their events are done or nearly: the
+   device is busy with this iteration's forward and steps; waiting on those would keep the host from issuing
+   the next forward while the device runs this one), append tokens, run the stop check, retire finished
+   requests (slot inactive, KV released).
 
 The decode rows are not part of the prefill forward (they replay their own graph), so they do not use the
 budget. The eager prefill forward was launch-bound (~1,470 launches for 6 layers and one slice, +314 per
@@ -33,8 +36,8 @@ step), and `stats` (`EngineStats`) counts forwards, tokens, rows and host time p
 A `max_tokens` stop is known in advance: the row is retired (a queued flag write) right after the launch
 of its last token. Other stops (EOS, stop sequences and strings) are decided when the tokens are read, one
 iteration late: the row of a request that stopped at step k is still active in the steps launched before
-that read; those tokens are discarded and the slot retired before the next launch (its device state is
-overwritten by the next admission). On CPU the same code runs with synchronous copies.
+that read (one iteration's); those tokens are discarded and the slot retired before the next launch (its
+device state is overwritten by the next admission). On CPU the same code runs with synchronous copies.
 
 Rows are NOT compacted: a request keeps its slot for life and freed slots become padding rows (`active`
 False, skipped by every kernel) until the next admission takes the lowest free slot. Compacting would move a
@@ -61,11 +64,21 @@ import torch
 
 from .kv_pages import PagedKV
 from .model import DSV4Model
-from .prefill import DEFAULT_CHUNK, PrefillGraphs, PromptSlice, fill_budget, forward_chunks
+from .prefill import PrefillGraphs, PromptSlice, fill_budget, forward_chunks
 from .runner import DSV4Runner
 from .sampler import SamplingParams
 
 Detokenize = Callable[[Sequence[int]], str]
+
+# the engine's prefill budget (tokens per forward): a forward of 8,192 rows with the prefill graphs is
+# device-bound on the H200 (host 11.8 ms, device 21.2 ms) and as cheap per token as 2,048 (5.7 ms device for
+# 5.8 ms of host: the device idles while the host issues a forward that small); `bench_engine_schedule.py`
+# prices the budgets. Running requests still get a token after every forward (one chunk's stall at most).
+ENGINE_CHUNK = 8192
+# admission orders: "fifo" (arrival order), "longest" (largest max_tokens first among the requests that arrived
+# within LONGEST_WINDOW clock seconds of the oldest one waiting; arrival order among equals)
+ADMISSIONS = ("fifo", "longest")
+LONGEST_WINDOW = 1.0
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -219,7 +232,7 @@ class PackedPrefill:
     the forward's padded row bucket."""
 
     rows: Optional[int] = None
-    default_chunk = DEFAULT_CHUNK
+    default_chunk = ENGINE_CHUNK
 
     def __init__(self, graphs: Optional[PrefillGraphs] = None) -> None:
         self.graphs = graphs
@@ -231,9 +244,12 @@ class PackedPrefill:
         forward_chunks(model, slices, not model.embed.is_cuda, between_layers, self.graphs)
 
 
-def default_prefill() -> ChunkPrefill:
-    """The chunked prefill (dsv4_native/prefill.py): an iteration's prompt slices packed into one forward."""
-    return PackedPrefill()
+def default_prefill(runner: Optional[DSV4Runner] = None, chunk_tokens: int = ENGINE_CHUNK) -> ChunkPrefill:
+    """The chunked prefill (dsv4_native/prefill.py): an iteration's prompt slices packed into one forward, its
+    row-wise parts as CUDA graphs when the runner replays graphs (the runner's `PrefillGraphs` for forwards of
+    up to `chunk_tokens` rows, captured once: the H200 burst took 4.97 s with them, 6.91 s without)."""
+    graphs = runner.prefill_graphs(chunk_tokens) if runner is not None and runner.use_graphs else None
+    return PackedPrefill(graphs)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -272,9 +288,10 @@ class TokenRing:
 @dataclass
 class EngineStats:
     """Counters of a `DSV4Engine` since it was built (host side; plain ints and floats). Times are host wall
-    seconds per phase of `step`: `prefill_s` admission + the prefill call (on CUDA its launches: the eager
-    forward is launch-bound), `decode_s` the replay launch, `drain_s` reading the previous step (`wait_s` of
-    it spent waiting on the device) + the stop checks."""
+    seconds per phase of `step`: `admit_s` admission (sampler rows), `prefill_s` the prefill call (on CUDA its
+    launches; `inside_s` of it launching the decode steps between its layers), `decode_s` the replay launch,
+    `drain_s` reading the steps of earlier iterations (`wait_s` of it spent waiting on the device) + the stop
+    checks."""
 
     iterations: int = 0
     prefill_calls: int = 0
@@ -284,7 +301,9 @@ class EngineStats:
     overlapped_steps: int = 0  # of them launched between the layers of a prefill forward
     decode_rows: int = 0  # live rows summed over the decode steps
     decode_bucket_rows: int = 0  # rows of the replayed buckets summed (live + padding)
+    admit_s: float = 0.0
     prefill_s: float = 0.0
+    inside_s: float = 0.0
     decode_s: float = 0.0
     drain_s: float = 0.0
     wait_s: float = 0.0
@@ -293,7 +312,8 @@ class EngineStats:
         steps, calls = max(self.decode_steps, 1), max(self.prefill_calls, 1)
         return (f"{self.iterations} iterations; {self.prefill_calls} prefill forwards ({self.prefill_tokens} tokens, "
                 f"{self.prefill_slices / calls:.1f} slices and {self.prefill_tokens / calls:.0f} tokens per forward, "
-                f"{self.prefill_s:.2f} s host); {self.decode_steps} decode steps ({self.overlapped_steps} inside "
+                f"{self.prefill_s:.2f} s host, {self.inside_s:.2f} s of it launching decode steps inside; admission "
+                f"{self.admit_s:.2f} s); {self.decode_steps} decode steps ({self.overlapped_steps} inside "
                 f"prefill forwards, {self.decode_rows / steps:.1f} live rows of {self.decode_bucket_rows / steps:.1f} "
                 f"replayed per step, {self.decode_s:.2f} s launching); "
                 f"drain {self.drain_s:.2f} s, of it {self.wait_s:.2f} s waiting on the device")
@@ -310,11 +330,15 @@ class DSV4Engine:
     def __init__(self, runner: DSV4Runner, *, chunk_tokens: Optional[int] = None,
                  prefill: Optional[ChunkPrefill] = None, cache: Optional[CacheManager] = None,
                  detokenize: Optional[Detokenize] = None, seed: int = 0, overlap: Optional[int] = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
-        self.prefill = prefill if prefill is not None else default_prefill()
-        self.chunk_tokens = self.prefill.default_chunk if chunk_tokens is None else chunk_tokens
+                 admission: str = "fifo", clock: Callable[[], float] = time.perf_counter) -> None:
+        default = prefill.default_chunk if prefill is not None else PackedPrefill.default_chunk
+        self.chunk_tokens = default if chunk_tokens is None else chunk_tokens
         if self.chunk_tokens < 1:
             raise ValueError(f"chunk_tokens must be positive, got {chunk_tokens}")
+        if admission not in ADMISSIONS:
+            raise ValueError(f"admission must be one of {ADMISSIONS}, got {admission!r}")
+        self.admission = admission
+        self.prefill = prefill if prefill is not None else default_prefill(runner, self.chunk_tokens)
         # decode steps launched between the layers of a prefill forward (module docstring); None: one between
         # each two layers
         self.overlap = max(len(runner.model.layers) - 1, 0) if overlap is None else overlap
@@ -332,8 +356,8 @@ class DSV4Engine:
         io.active.zero_()
         if runner.use_graphs and runner.graphs is None:
             runner.capture()
-        # the steps of one iteration (the overlapped ones + its own) in flight + the one being read
-        self.ring = TokenRing(cfg.max_batch, self.overlap + 2, io.next_tok.device)
+        # the steps of two iterations (each: the overlapped ones + its own) in flight + the one being read
+        self.ring = TokenRing(cfg.max_batch, 2 * (self.overlap + 1) + 1, io.next_tok.device)
         self._pending: deque[tuple[int, list[tuple[int, _Request]]]] = deque()  # (step k, [(slot, request)])
         self._steps = 0
         self._waiting: deque[_Request] = deque()
@@ -416,17 +440,23 @@ class DSV4Engine:
 
     @torch.no_grad()
     def step(self) -> list[RequestOutput]:  # graphlint: hot
-        """One iteration (module docstring): admit, one packed prefill forward, one decode launch, read the
-        previous step. Returns the requests that finished in it."""
+        """One iteration (module docstring): admit, one packed prefill forward, one decode launch, read the steps
+        of earlier iterations. Returns the requests that finished in it."""
         st, t0 = self.stats, time.perf_counter()  # noqa: GL304 -- host phase timing, never captured
+        before = st.decode_steps
         self._admit()
+        ta = time.perf_counter()  # noqa: GL304 -- as above
         self._prefill_chunk()
         t1 = time.perf_counter()  # noqa: GL304 -- as above
-        launched = self._launch_decode()
+        self._launch_decode()
         t2 = time.perf_counter()  # noqa: GL304 -- as above
-        finished = self._drain(keep=1 if launched else 0)
+        # read only the steps of earlier iterations: those launched in this one (inside its prefill forward
+        # too) are still queued behind the forward, and waiting on them would keep the host from issuing the
+        # next forward while the device runs this one
+        finished = self._drain(keep=st.decode_steps - before)
         st.iterations += 1  # noqa: GL303 -- host counters: the engine's step is never captured
-        st.prefill_s += t1 - t0
+        st.admit_s += ta - t0
+        st.prefill_s += t1 - ta
         st.decode_s += t2 - t1
         st.drain_s += time.perf_counter() - t2  # noqa: GL304 -- as above
         return finished
@@ -448,10 +478,10 @@ class DSV4Engine:
 
     def _admit(self) -> None:
         while self._waiting and self._free:
-            req = self._waiting[0]
+            req = self._next_waiting()
             if not self.cache.can_admit(len(req.prompt) + req.max_new):
-                break  # FIFO: a large request is not overtaken (no starvation); it waits for blocks
-            self._waiting.popleft()
+                break  # the request next in order is not overtaken (FIFO: no starvation); it waits for blocks
+            self._waiting.remove(req)
             req.slot = heapq.heappop(self._free)
             self._slots[req.slot] = req
             self.cache.commit(req.slot, len(req.prompt) + req.max_new)
@@ -460,6 +490,18 @@ class DSV4Engine:
                 self._prefilling.append(req)
             else:  # a one-token prompt has nothing to prefill
                 self._start_decode(req)
+
+    def _next_waiting(self) -> _Request:
+        """The next request to admit: the oldest ("fifo"), or the one with the most tokens to generate among
+        those that arrived within `LONGEST_WINDOW` of the oldest ("longest": in a burst the longest decodes start
+        first and the last decode steps run full instead of a long request's tail running alone; a short
+        request waits only for the longer ones that arrived within the window of it, so never without bound)."""
+        oldest = self._waiting[0]
+        if self.admission == "longest":
+            horizon = oldest.arrival + LONGEST_WINDOW
+            # (max: the first of equals, i.e. the oldest)
+            return max((r for r in self._waiting if r.arrival <= horizon), key=lambda r: r.max_new, default=oldest)
+        return oldest
 
     def _prefill_chunk(self) -> None:
         """One forward of at most `chunk_tokens` prompt tokens, from as many prefilling requests as fit (oldest
@@ -474,9 +516,11 @@ class DSV4Engine:
         before = st.decode_steps
 
         def between_layers() -> None:  # decode steps fill the device while the host launches the forward
+            t = time.perf_counter()  # noqa: GL304 -- host phase timing, never captured
             for _ in range(self._per_gap):
                 if st.decode_steps - before >= self.overlap or not self._launch_decode():
-                    return
+                    break
+            st.inside_s += time.perf_counter() - t  # noqa: GL304 -- as above
 
         self.prefill(self.model, [PromptSlice(req.slot, a, req.prompt[a:b]) for req, a, b in plan], between_layers)
         st.overlapped_steps += st.decode_steps - before
@@ -500,7 +544,8 @@ class DSV4Engine:
     def _launch_decode(self) -> bool:
         if not self._decoding:
             return False
-        if len(self._pending) == self.ring.depth:  # cannot happen with keep=1, but never overwrite unread rows
+        if len(self._pending) == self.ring.depth:  # cannot happen (depth: two iterations' steps + 1), but never
+            #                                              overwrite unread rows
             self._drain(keep=self.ring.depth - 1)
         due, k = self._reserve_due, self._steps
         while due and due[0][0] <= k:  # requests whose next position crosses into a new KV block

@@ -44,6 +44,8 @@ from typing import Callable, Iterable, Optional, Sequence, TypeVar
 import torch
 import torch.nn.functional as F
 
+from graphlint.runtime.buckets import pick_bucket
+
 from ._attn_common import apply_rope_interleaved
 from ._backend import rowwise_linear, use_triton
 from .compressor import ChunkPlan, chunk_plan, closes, compress_packed, pack_ints
@@ -78,6 +80,23 @@ class PromptSlice:
 
 
 Key = TypeVar("Key")
+
+
+def pow2_buckets(largest: int, smallest: int = 1, midpoints_from: Optional[int] = None) -> list[int]:
+    """The padded sizes of one graph per size: `smallest`, twice that, ... below `largest`, then `largest` itself
+    (a power of two or not); with `midpoints_from`, also 1.5x each power of two from it on (padding at most a
+    third of a bucket instead of a half). The decode step's batch buckets (`runner.DSV4Runner`) and the
+    prefill's row buckets (`PrefillGraphs`); a size is served by the smallest bucket >= it
+    (`graphlint.runtime.buckets.pick_bucket`)."""
+    if not 1 <= smallest <= largest:
+        raise ValueError(f"buckets need 1 <= smallest <= largest, got {smallest}..{largest}")
+    out, b = [], smallest
+    while b < largest:
+        out.append(b)
+        if midpoints_from is not None and b >= midpoints_from and b * 3 // 2 < largest:
+            out.append(b * 3 // 2)
+        b *= 2
+    return out + [largest]
 
 
 def fill_budget(work: Iterable[tuple[Key, int, int]], budget: int,
@@ -452,8 +471,7 @@ class _PaddedRows:
 class PrefillGraphs:
     """The packed prefill forward's row-wise parts (mHC sites, router, experts, the attention's projections:
     everything between two layers' stateful attention halves, whose shapes depend only on the row count) per
-    padded row bucket: powers of two from
-    `min_rows` up to the first >= `max_rows`, each with its own static buffers, captured as CUDA graphs
+    padded row bucket (`pow2_buckets(max_rows, min_rows)`), each with its own static buffers, captured as CUDA graphs
     (`capture`, largest first, one memory pool; on CPU or with `use_graphs` False the same padded parts run
     eagerly, which is what the CPU tests check bitwise against the unpadded forward). The stateful halves
     (compressors, indexer, sparse attention, ring writes: per-forward lists and cache writes) stay eager.
@@ -469,14 +487,9 @@ class PrefillGraphs:
         self.use_graphs = on_cuda if use_graphs is None else use_graphs
         if self.use_graphs and not on_cuda:
             raise ValueError("CUDA graphs need a CUDA model")
-        sizes, b = [], min_rows
-        while True:
-            sizes.append(b)
-            if b >= max_rows:
-                break
-            b *= 2
         self.model = model
-        self.buckets = {n: _PaddedRows(model, n, self.exact) for n in sizes}
+        self.buckets = {n: _PaddedRows(model, n, self.exact) for n in pow2_buckets(max_rows, min(min_rows, max_rows))}
+        self._sizes = sorted(self.buckets)
 
     @torch.no_grad()
     def capture(self) -> "PrefillGraphs":  # graphlint: cold
@@ -496,8 +509,7 @@ class PrefillGraphs:
 
     def bucket(self, n_rows: int) -> Optional[_PaddedRows]:  # graphlint: cold
         """The smallest bucket holding `n_rows` rows, None past the largest."""
-        fits = [n for n in self.buckets if n >= n_rows]
-        return self.buckets[min(fits)] if fits else None
+        return self.buckets[pick_bucket(self._sizes, n_rows)] if n_rows <= self._sizes[-1] else None
 
 
 class _Scratch:

@@ -2,7 +2,7 @@
 check, detokenisation and KV block reservation (`reserve_kv` / `release_kv`, kv_pages) between replays.
 
     model = loader.from_hf_model(hf, max_batch=8, max_len=4096, device="cuda")
-    runner = DSV4Runner(model).capture()          # buckets 1, 2, 4, 8 (powers of two up to max_batch)
+    runner = DSV4Runner(model).capture()          # buckets 1, 2, 4, 8 (powers of two up to max_batch, + 48, 96, ...)
     outs = runner.generate([[5, 17, 3], [9, 9]], max_new_tokens=64)
 
 Slots are the rows of the model's static buffers. A batch of n live requests occupies slots [0, n) and
@@ -20,19 +20,12 @@ from typing import Callable, Optional, Sequence
 
 import torch
 
-from graphlint.runtime.buckets import BucketedGraphRunner
+from graphlint.runtime.buckets import BucketedGraphRunner, pick_bucket
 
 from .model import DSV4Model
-from .prefill import DEFAULT_CHUNK, PrefillGraphs, prefill_chunked
+from .prefill import DEFAULT_CHUNK, PrefillGraphs, pow2_buckets, prefill_chunked
 
-
-def default_buckets(max_batch: int) -> list[int]:
-    """1, 2, 4, ... up to max_batch (max_batch itself included when it is not a power of two)."""
-    out, b = [], 1
-    while b < max_batch:
-        out.append(b)
-        b *= 2
-    return out + [max_batch]
+DECODE_MIDPOINTS = 32  # decode buckets: powers of two, and 1.5x them from 32 rows on
 
 
 @dataclass
@@ -51,12 +44,16 @@ class DSV4Runner:
     def __init__(self, model: DSV4Model, buckets: Optional[Sequence[int]] = None,
                  use_graphs: Optional[bool] = None) -> None:
         self.model = model
-        self.buckets = list(buckets or default_buckets(model.cfg.max_batch))
+        # 1, 2, 4, ... up to max_batch (max_batch itself included when it is not a power of two), and 48, 96,
+        # 192, ...: the engine replays n = its highest live slot + 1 rows, and padding rows cost their share of
+        # the dense GEMMs (bench_engine_schedule.py prices it)
+        self.buckets = sorted(buckets or pow2_buckets(model.cfg.max_batch, midpoints_from=DECODE_MIDPOINTS))
         if max(self.buckets) > model.cfg.max_batch:
             raise ValueError("a bucket exceeds the model's max_batch")
         on_cuda = model.io.input_ids.is_cuda
         self.use_graphs = on_cuda if use_graphs is None else use_graphs
         self.graphs: Optional[BucketedGraphRunner] = None
+        self._prefill_graphs: dict[int, PrefillGraphs] = {}
         self.last_generate = GenerateStats()
 
     @torch.no_grad()
@@ -73,7 +70,15 @@ class DSV4Runner:
         return self
 
     def bucket_for(self, n: int) -> int:  # graphlint: cold
-        return min(b for b in self.buckets if b >= n)
+        return pick_bucket(self.buckets, n)
+
+    def prefill_graphs(self, max_rows: int) -> PrefillGraphs:  # graphlint: cold
+        """The prefill's row-wise parts as CUDA graphs for forwards of up to `max_rows` rows (`PrefillGraphs`),
+        captured on first use and kept: every engine or `generate` on this runner shares them, none recaptures."""
+        if max_rows not in self._prefill_graphs:
+            graphs = PrefillGraphs(self.model, max_rows=max_rows, use_graphs=self.use_graphs)
+            self._prefill_graphs[max_rows] = graphs.capture()
+        return self._prefill_graphs[max_rows]
 
     @torch.no_grad()
     def step(self, n: int) -> torch.Tensor:  # graphlint: cold

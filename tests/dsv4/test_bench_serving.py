@@ -28,11 +28,16 @@ def test_static_batches_run_their_longest_output():
     assert (steps, live) == (10, 1.4)
 
 
-def test_prefill_graphs_choice_is_checked(capsys):
+def test_prefill_graphs_and_admission_choices_are_checked(capsys):
     bs = load_benchmark("bench_serving")
-    assert bs.parse([]).prefill_graphs == "both"
-    with pytest.raises(SystemExit):
-        bs.parse(["--prefill-graphs", "sometimes"])
+    args = bs.parse([])
+    assert (args.prefill_graphs, args.engine_prefill_graphs, args.admission) == ("both", "on", "fifo")
+    assert bs.parse(["--admission", "fifo,longest"]).admission == "fifo,longest"
+    for bad in (["--prefill-graphs", "sometimes"], ["--engine-prefill-graphs", "x"], ["--admission", "fifo,lifo"]):
+        with pytest.raises(SystemExit) as exc:
+            bs.parse(bad)
+        assert exc.value.code == 2
+    assert "--admission takes fifo, longest" in capsys.readouterr().err
 
 
 def test_parts_only_runs_no_serving_system():

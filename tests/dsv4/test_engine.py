@@ -12,9 +12,9 @@ import pytest
 import torch
 
 from dsv4_native._model_configs import randomize_native_
-from dsv4_native.engine import DSV4Engine, PackedPrefill, SamplingParams, StopConditions
+from dsv4_native.engine import ENGINE_CHUNK, LONGEST_WINDOW, DSV4Engine, PackedPrefill, SamplingParams, StopConditions
 from dsv4_native.model import DSV4Config, DSV4Model
-from dsv4_native.prefill import PrefillGraphs
+from dsv4_native.prefill import PrefillGraphs, pow2_buckets
 from dsv4_native.runner import DSV4Runner
 
 VOCAB = 256
@@ -260,17 +260,18 @@ def test_bad_requests_are_refused(model, prompt, kw, stop, message):
     engine.close()
 
 
-def test_paged_pool_admits_only_what_fits(model):
+@pytest.mark.parametrize("admission", ["fifo", "longest"])
+def test_paged_pool_admits_only_what_fits(model, admission):
     """A paged model whose pool holds two requests' blocks (of four slots): the engine admits the others as
     blocks come back, never more than two at once, every request gets its alone tokens and the pool ends
-    empty."""
+    empty, in either admission order."""
     cfg = DSV4Config(**{**model.cfg.__dict__, "kv_block_tokens": 128, "kv_blocks": 3})  # null block + 2
     paged = DSV4Model(cfg, dtype=torch.float32)
     paged.load_state_dict(model.state_dict())
     prompts = [_prompt(n, seed=40 + n) for n in (6, 11, 3, 8, 5)]
-    engine = DSV4Engine(DSV4Runner(paged), chunk_tokens=4)
-    for p in prompts:
-        engine.add_request(p, None, StopConditions(max_tokens=4, eos_ids=()))
+    engine = DSV4Engine(DSV4Runner(paged), chunk_tokens=4, admission=admission)
+    for i, p in enumerate(prompts):
+        engine.add_request(p, None, StopConditions(max_tokens=4 + i % 2, eos_ids=()))
     outs, most = [], 0
     while engine.has_unfinished():
         outs += engine.step()
@@ -278,7 +279,7 @@ def test_paged_pool_admits_only_what_fits(model):
     engine.close()
     assert most == 2 and paged.kv.peak_used == 2 and paged.kv.allocator.num_used == 0
     assert [o.token_ids for o in sorted(outs, key=lambda o: int(o.request_id))] == [
-        _alone(model, p, 4) for p in prompts]
+        _alone(model, p, 4 + i % 2) for i, p in enumerate(prompts)]
 
 
 def test_request_larger_than_the_pool_is_refused(model):
@@ -298,3 +299,62 @@ def test_static_generate_reports_its_phases(model):
     runner.generate([_prompt(9, seed=90), _prompt(3, seed=91)], max_new_tokens=4)
     last = runner.last_generate
     assert last.steps == 4 and last.prefill_s > 0 and last.decode_s > 0
+
+
+def test_longest_first_admission_and_reads_of_earlier_iterations_only(model):
+    """`admission="longest"`: with more requests than slots, the largest max_tokens are admitted first (the
+    oldest among equals) and every request still gets its alone tokens. After every iteration exactly the
+    decode steps it launched (inside its prefill forward too) are left unread: the host never waits for the
+    work it has just queued behind the forward."""
+    specs = {"a": (5, 3), "b": (3, 9), "c": (8, 5), "d": (4, 12), "e": (6, 9), "f": (2, 2)}  # prompt, max_tokens
+    prompts = {rid: _prompt(n, seed=70 + i) for i, (rid, (n, _)) in enumerate(specs.items())}
+    clock = StepClock()
+    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=4, overlap=5, admission="longest", clock=clock)
+    for rid, (_, m) in specs.items():
+        engine.add_request(prompts[rid], None, StopConditions(max_tokens=m, eos_ids=()), rid)
+    outs, first = {}, None
+    while engine.has_unfinished():
+        before = engine.stats.decode_steps
+        outs.update({o.request_id: o for o in engine.step()})
+        clock.now += 1
+        first = first or {slot: req.rid for slot, req in engine._slots.items()}
+        assert len(engine._pending) == engine.stats.decode_steps - before
+    engine.close()
+    assert first == {0: "d", 1: "b", 2: "e", 3: "c"}  # 12, 9, 9 (b is older than e), 5
+    assert engine.stats.overlapped_steps > 0
+    for rid, (_, m) in specs.items():
+        assert outs[rid].token_ids == _alone(model, prompts[rid], m), rid
+    with pytest.raises(ValueError, match="admission"):
+        DSV4Engine(DSV4Runner(model), admission="shortest")
+
+
+def test_longest_first_never_overtakes_from_past_the_window(model):
+    """Longest-first only reorders requests that arrived within `LONGEST_WINDOW` of the oldest one waiting: a
+    longer request arriving later waits for the older ones (no starvation of short requests)."""
+    clock = StepClock()
+    engine = DSV4Engine(DSV4Runner(model), admission="longest", clock=clock)
+    for rid, m, t in (("old", 2, 0.0), ("late", 9, 5.0), ("near", 5, LONGEST_WINDOW / 2)):
+        engine.add_request([3], None, StopConditions(max_tokens=m, eos_ids=()), rid, arrival_time=t)
+    engine.step()
+    assert {slot: req.rid for slot, req in engine._slots.items()} == {0: "near", 1: "old", 2: "late"}
+    engine.close()
+
+
+def test_buckets_and_the_runners_prefill_graphs_are_built_once(model):
+    """One bucket rule for the decode batch and the prefill rows (`prefill.pow2_buckets`); the runner keeps its
+    `PrefillGraphs` per row budget (the engine's default prefill takes them when the runner replays graphs; on
+    CPU it runs the exact eager forward)."""
+    assert pow2_buckets(256, midpoints_from=32) == [1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 192, 256]
+    assert pow2_buckets(8192, 16)[:3] == [16, 32, 64] and pow2_buckets(8192, 16)[-1] == 8192
+    assert pow2_buckets(100, midpoints_from=32) == [1, 2, 4, 8, 16, 32, 48, 64, 96, 100]
+    assert pow2_buckets(4, 2) == [2, 4] and pow2_buckets(1) == [1]
+    with pytest.raises(ValueError, match="smallest"):
+        pow2_buckets(4, 8)
+    runner = DSV4Runner(model)
+    assert runner.buckets == [1, 2, 4] and runner.bucket_for(3) == 4
+    graphs = runner.prefill_graphs(4)
+    assert runner.prefill_graphs(4) is graphs and sorted(graphs.buckets) == [4] and not graphs.use_graphs
+    assert graphs.bucket(3) is graphs.buckets[4] and graphs.bucket(5) is None
+    engine = DSV4Engine(runner)
+    assert engine.prefill.graphs is None and engine.chunk_tokens == ENGINE_CHUNK
+    engine.close()

@@ -54,18 +54,26 @@ def alone(model, prompts):
     return out
 
 
-@pytest.mark.parametrize("chunk_tokens, overlap, graphs", [
-    (None, 0, False), (None, None, False), (128, None, False), (128, 15, False), (128, None, True),
-    (None, None, True)], ids=["packed-2048", "packed-2048-overlap", "packed-128-overlap", "packed-128-3-per-gap",
-                              "packed-128-prefill-graphs", "packed-2048-prefill-graphs"])
-def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_tokens, overlap, graphs):
+@pytest.mark.parametrize("chunk_tokens, overlap, graphs, admission", [
+    (None, 0, False, "fifo"), (None, None, False, "fifo"), (128, None, False, "fifo"), (128, 15, False, "fifo"),
+    (128, None, True, "fifo"), (None, None, True, "fifo"), (None, None, "engine", "longest")],
+    ids=["packed-8192", "packed-8192-overlap", "packed-128-overlap", "packed-128-3-per-gap",
+         "packed-128-prefill-graphs", "packed-8192-prefill-graphs", "engine-defaults-longest-first"])
+def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_tokens, overlap, graphs, admission):
     """Prefill slices of several requests packed into one forward per iteration (at a 128-token budget a
     long prompt continues across forwards beside the others), with and without decode steps launched
     between the forward's layers, with the prefill's row-wise parts as CUDA graph replays (`PrefillGraphs`)
-    or eager: every request's tokens equal its alone run (eager prefill), no sync in any step."""
-    prefill = PackedPrefill(PrefillGraphs(model, max_rows=chunk_tokens or 2048).capture()) if graphs else \
-        default_prefill()
-    engine = DSV4Engine(DSV4Runner(model), prefill=prefill, chunk_tokens=chunk_tokens, overlap=overlap)
+    or eager, and with the engine's own defaults (the runner's prefill graphs, captured once) admitting the
+    longest requests first: every request's tokens equal its alone run (eager prefill), no sync in any step."""
+    runner = DSV4Runner(model)
+    if graphs == "engine":
+        prefill = None
+    else:
+        prefill = PackedPrefill(PrefillGraphs(model, max_rows=chunk_tokens or 8192).capture()) if graphs else \
+            default_prefill()
+    engine = DSV4Engine(runner, prefill=prefill, chunk_tokens=chunk_tokens, overlap=overlap, admission=admission)
+    if graphs == "engine":  # the runner's graphs
+        assert engine.prefill.graphs is runner.prefill_graphs(engine.chunk_tokens)
     outs, steps = {}, 0
     while steps == 0 or engine.has_unfinished():
         if steps in (0, 10):  # half at the start, half while the first half decodes
@@ -80,6 +88,10 @@ def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_t
         outs.update({int(o.request_id): o.token_ids for o in finished})
         steps += 1
     engine.close()
+    if graphs == "engine":  # captured once: the next engine on the runner replays the same graphs
+        other = DSV4Engine(runner)
+        assert other.prefill.graphs is engine.prefill.graphs
+        other.close()
     print(f"{type(prefill).__name__}, budget {engine.chunk_tokens}, overlap {engine.overlap}: {steps} engine steps, "
           f"{len(outs)} requests; {engine.stats.summary()}")
     assert engine.stats.prefill_slices > engine.stats.prefill_calls  # several requests per forward

@@ -12,8 +12,8 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
 * attention: `sparse_decode_attention_triton` knobs (entries per block, pipeline stages, DEFER) on
   bench_flash_layers' long index lists, and for HCA the list computed from pos (`index_ratio`, what the model's
-  HCA layers run: no id load before each gather); the split count stays the model's. Decides `DEFAULT_CONFIG` /
-  `DEFAULT_DEFER`.
+  HCA layers run: no id load before each gather); the split count stays the model's. Decides
+  `STEP_CHOICES["attention_tile"]` / `DEFAULT_DEFER`.
 * attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
   96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
 * attention_split: split-K at batch 1 and 8 on the long lists (HCA 1M / 256k / 64k, CSA top-512 at 64k;
@@ -88,11 +88,14 @@ SPLIT_VARIANTS = [  # label, (splits or None = the model's for the head block, h
     ("33 splits, 16 heads per program", (33, 16, None)),
 ]
 ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
-    ("default (head_block, 64, 8 warps, 2 stages)", {}),
+    ("default (head_block, attention_tile, 8 warps)", {}),
     ("32 heads per program (no spills)", dict(block_h=32)),
     ("64 heads per program", dict(block_h=64)),
-    ("3 stages", dict(num_stages=3)),
+    ("64 entries, 2 stages (the tile before attention_tile)", dict(block_n=64, num_stages=2)),
+    ("32 entries, 4 stages", dict(block_n=32, num_stages=4)),
+    ("32 entries, 5 stages", dict(block_n=32, num_stages=5)),
     ("32 entries, 3 stages", dict(block_n=32, num_stages=3)),
+    ("16 entries, 6 stages", dict(block_n=16, num_stages=6)),
     ("defer, 32 entries", dict(defer=True, block_n=32)),
     ("defer, 32 entries, 3 stages", dict(defer=True, block_n=32, num_stages=3)),
     ("defer, 64 entries, 1 stage", dict(defer=True, num_stages=1)),
@@ -286,7 +289,7 @@ def ab_attention_split(st, bw: float, smoke: bool) -> list[str]:  # graphlint: c
             times, ref = {}, None
             for name, (splits, block_h, chunk) in SPLIT_VARIANTS:
                 splits = min(splits or A.default_num_splits(b, h, kmax, block_h=block_h, head_dim=d),
-                             -(-kmax // A.DEFAULT_CONFIG[1]))
+                             -(-kmax // A.attention_tile(b, kmax)[0]))
                 kw = dict(listed, block_h=block_h, merge_block_d=d if chunk == 0 else chunk)
                 for a in sets:
                     a[7] = A.attention_workspace(b, h, d, splits, st.device)

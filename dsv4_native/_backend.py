@@ -122,6 +122,15 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # a 16-bin histogram) measured 23 us at Flash's 8k-of-64k row and ~20 us a CSA layer in the step (s7); 8 (4
     # passes of 256 bins) not measured yet: bench_kernel_ab.py --sections topk
     "topk_radix_bits": ((ANY, ANY, 4),),
+    # sparse attention (index entries per gathered block, pipeline stages) of bf16 rows by index-list width. On
+    # sm_90 the id load before each gather cost the pipeliner a stage: at (64, 2) every block's gather was issued
+    # after the previous block's scores and waited for at once (TTGIR: two KV buffers, `async_wait num = 0`, also
+    # at 3 and 4 stages), so the loop ran gather, scores, gather in series (HCA 1M, batch 32: 5.6 us a block of 64
+    # rows, 35% of bandwidth). At 3+ stages the kernel loads the ids a block ahead (PREFETCH), and (32, 4) keeps
+    # three 32-row gathers in flight (four buffers, `num = 2`; 64 heads: 192 KB of shared memory, 240 registers,
+    # no spills). Lists of up to 256 entries (SWA, tiny / mid) and batch 1 up to 1,024 (one block a split) keep
+    # the measured (64, 2), compiled as before. Not measured yet: bench_kernel_ab.py --sections attention
+    "attention_tile": ((ANY, 256, (64, 2)), (1, 1024, (64, 2)), (ANY, ANY, (32, 4))),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
     # (two per SM of the H200's 132). Not measured yet: bench_kernel_ab.py --sections attention_split
     "attention_merge_programs": ((ANY, ANY, 256),),

@@ -261,6 +261,27 @@ def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer,
     torch.testing.assert_close(out, want, rtol=1e-5, atol=1e-5)
 
 
+def test_long_bf16_lists_take_the_pipelined_tile(device):
+    """A bf16 list past 256 entries at batch 2 launches `STEP_CHOICES["attention_tile"]`'s (32 entries, 4 stages):
+    the ids of each block are loaded one block ahead (the last block of a split loads the next split's, unused),
+    so the splits' edges, the list's masked tail (300 of 384), invalid ids and a padding row must come out as the
+    reference's; bitwise the explicit 32-entry launch (64 entries would reduce in another order)."""
+    batch, heads, d, window, n_comp, kmax = 2, 4, 64, 16, 400, 300
+    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, seed=11)
+    g = torch.Generator().manual_seed(12)
+    idx = torch.randint(-1, window + n_comp, (batch, kmax), generator=g, dtype=torch.int32).to(device)
+    active = torch.tensor([True, False], device=device)
+    assert A.attention_tile(batch, kmax) == (32, 4)
+    want = _run("ref", q, win, comp, idx, sink, active)
+    got = _run("triton", q, win, comp, idx, sink, active, splits=3)
+    torch.testing.assert_close(got.float(), want.float(), rtol=2e-2, atol=2e-2)
+    assert (got[1] == 7.0).all()
+    explicit = torch.full_like(q, 7.0)
+    A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, explicit,
+                                     A.attention_workspace(batch, heads, d, 3, device), d**-0.5, block_n=32)
+    assert torch.equal(got, explicit)
+
+
 def test_merge_chunks_fill_the_gpu_at_small_batch(device):
     """Batch 1 at Flash dims (64 heads x 512, rope 64) merges in 128-channel chunks (256 programs); batch 8 and
     narrow heads keep whole rows; a chunk narrower than the rope slice is refused."""
@@ -303,5 +324,5 @@ def test_split_count_fills_one_wave_on_long_lists():
     for batch in (1, 2, 8, 32, 128):
         for kmax in (128, 640, 8320):
             s = A.default_num_splits(batch, 64, kmax, sm_count=132)
-            assert 1 <= s <= -(-kmax // A.DEFAULT_CONFIG[1])
+            assert 1 <= s <= -(-kmax // A.attention_tile(batch, kmax)[0])
             assert s == 1 or batch * s <= 2 * 132  # splitting never queues more than two waves

@@ -109,6 +109,10 @@ MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); 
     (64, 128, 64, 128, 4, 4, True),
     (128, 64, 128, 64, 4, 3, True),
 ]
+TOPK_VARIANTS = [  # label, select, radix bits (None: STEP_CHOICES), warps (None: STEP_CHOICES); torch last
+    ("kernel", "kernel", None, None), ("kernel, 8-bit radix", "kernel", 8, None),
+    ("kernel, 16 warps", "kernel", None, 16), ("kernel, 32 warps", "kernel", None, 32),
+    ("kernel, 8-bit radix, 16 warps", "kernel", 8, 16), ("torch", "torch", None, None)]
 GEMV_CFGS = [None, (2, 2048, 4), (8, 1024, 8), (4, 512, 4), (8, 512, 4), (64, 128, 8)]  # None: shipped default
 # GEMM2 (down) of the GEMV path at Flash dims, batch 8 (BLOCK_N, BLOCK_K, warps); (0, 0, 0) = GEMM1's (shipped)
 GEMV2_CFGS = [(0, 0, 0), (64, 256, 8), (32, 256, 4), (64, 512, 8), (128, 128, 8), (16, 1024, 4)]
@@ -140,8 +144,8 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
          ("Flash CSA, 8k of 64k", 16416, 2048, 512, X.SELECT_CHUNK)]
     window = 128
     rows = ["Indexer top-k: the selection kernel vs torch.topk + mask (sets compared)", "",
-            "| case | batch | scores | valid | K | kernel us | kernel, 8-bit radix us | torch us | winner | same ids |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "| case | batch | scores | valid | K | " + " | ".join(f"{v[0]} us" for v in TOPK_VARIANTS)
+            + " | winner | same ids |", "|---|---|---|---|---|" + "---|" * (len(TOPK_VARIANTS) + 2)]
     kernel_wins: dict[int, bool] = {}
     for label, n_max, n_ok, k, chunk in cases:
         for b in ((1, 2) if smoke else (1, 8)):
@@ -152,19 +156,18 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
             active = torch.ones(b, dtype=torch.bool, device=dev)
             pos = torch.full((b,), 4 * n_ok - 1, device=dev)
             times, sets = {}, {}
-            for name, sel, radix in (("kernel", "kernel", None), ("kernel 8-bit radix", "kernel", 8),
-                                     ("torch", "torch", None)):
+            for name, sel, radix, warps in TOPK_VARIANTS:
                 ids = torch.empty(b, k, dtype=torch.int32, device=dev)
                 idx = torch.empty(b, window + k, dtype=torch.int32, device=dev)
-                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk, radix)
+                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk, radix, warps)
                 fn()
                 sets[name] = ids.sort(dim=1).values
                 times[name] = timed([fn] * 8)
             best = winner(times)
             kernel_wins[n_max] = kernel_wins.get(n_max, True) and best.startswith("kernel")
-            same = torch.equal(sets["kernel"], sets["torch"]) and torch.equal(sets["kernel 8-bit radix"], sets["torch"])
-            rows.append(f"| {label} | {b} | {n_max} | {n_ok} | {k} | {times['kernel']} | "
-                        f"{times['kernel 8-bit radix']} | {times['torch']} | {best} | {same} |")
+            same = all(torch.equal(ids, sets["torch"]) for ids in sets.values())
+            rows.append(f"| {label} | {b} | {n_max} | {n_ok} | {k} | " + " | ".join(times.values())
+                        + f" | {best} | {same} |")
             BFL.log(rows[-1])
     widest = max([n for n, won in kernel_wins.items() if won], default=0)
     rows += ["", f"SELECT_MAX_N is {X.SELECT_MAX_N}; the kernel won at every batch up to {widest} scores "

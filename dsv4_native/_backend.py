@@ -122,6 +122,11 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # a 16-bin histogram) measured 23 us at Flash's 8k-of-64k row and ~20 us a CSA layer in the step (s7); 8 (4
     # passes of 256 bins) not measured yet: bench_kernel_ab.py --sections topk
     "topk_radix_bits": ((ANY, ANY, 4),),
+    # the top-k kernel's warps by scores per row (its one program per row is latency-bound: at Flash's 64k row,
+    # 93 us is ~3,200 cycles per 4,096-score chunk and radix pass for ~170 instructions a thread, 2 warps per
+    # scheduler). 8 from 1,024 scores (chunks of 2,048+) as before; 16 / 32 not measured yet:
+    # bench_kernel_ab.py --sections topk
+    "topk_warps": ((ANY, 1024, 4), (ANY, ANY, 8)),
     # sparse attention (index entries per gathered block, pipeline stages) of bf16 rows by index-list width. On
     # sm_90 the id load before each gather cost the pipeliner a stage: at (64, 2) every block's gather was issued
     # after the previous block's scores and waited for at once (TTGIR: two KV buffers, `async_wait num = 0`, also

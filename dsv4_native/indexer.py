@@ -202,8 +202,13 @@ if triton is not None:
     def _digit_histogram(key, lo, shift, NB: tl.constexpr):
         """[NB] int32: how many keys >= lo have each digit ((key - lo) >> shift, the keys at or past
         lo + (NB << shift) in digit NB - 1)."""
-        d = key.to(tl.int64) - lo
-        return tl.histogram(tl.minimum(tl.maximum(d, 0) >> shift, NB - 1).to(tl.int32), NB, mask=d >= 0)
+        # in 32 bits: the keys and lo moved to unsigned order (sign bit flipped), so key >= lo is an unsigned
+        # compare and key - lo cannot wrap where it counts (int64 had every op of the pass in pairs)
+        flip = tl.full([], 0x80000000, tl.uint32)
+        ukey = key.to(tl.uint32, bitcast=True) ^ flip
+        ulo = lo.to(tl.int32).to(tl.uint32, bitcast=True) ^ flip
+        d = (ukey - ulo) >> shift.to(tl.uint32)
+        return tl.histogram(tl.minimum(d, NB - 1).to(tl.int32), NB, mask=ukey >= ulo)
 
     @triton.jit
     def _topk_select_kernel(scores_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, N_MAX, K, W,
@@ -282,7 +287,8 @@ if triton is not None:
 
 def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor,
                        idx: Optional[torch.Tensor] = None, pos: Optional[torch.Tensor] = None,
-                       select: str = "auto", chunk: int = SELECT_CHUNK, radix: Optional[int] = None) -> None:
+                       select: str = "auto", chunk: int = SELECT_CHUNK, radix: Optional[int] = None,
+                       num_warps: Optional[int] = None) -> None:
     """`_select_topk` (+ the CSA index list of `idx`, `pos`) on the masked scores of the Triton path. select:
     "kernel" (`_topk_select_kernel`), "torch" (torch.topk + `_mask_ids_kernel`) or "auto" (the kernel up to
     SELECT_MAX_N scores per row). Both give the same id set up to ties at the K-th score; the kernel lists
@@ -306,7 +312,7 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
             raise ValueError(f"select_topk_triton: radix {radix} must divide 32")
         _topk_select_kernel[(batch,)](
             scores, n_valid, active, topk_idx, pos_arg, idx_arg, n_max, k_top, window, CHUNK=chunk,
-            NCH=cdiv(n_max, chunk), RADIX=radix, num_warps=8 if chunk >= 2048 else 4, **consts,
+            NCH=cdiv(n_max, chunk), RADIX=radix, num_warps=num_warps or choose("topk_warps", batch, n_max), **consts,
         )
         return
     ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]

@@ -5,9 +5,11 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
         moe_mid] [--out FILE]    (every table row also goes to stderr as it is measured)
     PYTHONPATH=$PWD python3 benchmarks/bench_kernel_ab.py --smoke   # CPU, Triton interpreter: checks the code
 
-* topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one program per row; its radix digit
-  `STEP_CHOICES["topk_radix_bits"]`, and 8 bits) against "torch" (torch.topk + the masking launch), at the tiny /
-  mid / Flash-64k CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and the radix.
+* topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one program per row; its knobs
+  `STEP_CHOICES["topk_radix_bits" / "topk_warps" / "topk_hold"]` and alternatives: 8-bit digits, 8 / 32 warps,
+  the row never held in registers or held from one valid chunk) against "torch" (torch.topk + the masking
+  launch), at the tiny / mid / Flash-64k CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that
+  width) and those knobs.
 * linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
 * attention: `sparse_decode_attention_triton` knobs (entries per block, pipeline stages, DEFER) on
@@ -109,10 +111,14 @@ MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); 
     (64, 128, 64, 128, 4, 4, True),
     (128, 64, 128, 64, 4, 3, True),
 ]
-TOPK_VARIANTS = [  # label, select, radix bits (None: STEP_CHOICES), warps (None: STEP_CHOICES); torch last
-    ("kernel", "kernel", None, None), ("kernel, 8-bit radix", "kernel", 8, None),
-    ("kernel, 16 warps", "kernel", None, 16), ("kernel, 32 warps", "kernel", None, 32),
-    ("kernel, 8-bit radix, 16 warps", "kernel", 8, 16), ("torch", "torch", None, None)]
+TOPK_VARIANTS = [  # label, select, radix bits, warps, (hold width, past valid chunks); None: STEP_CHOICES
+    ("kernel", "kernel", None, None, None),
+    ("kernel, no hold, 8 warps (before)", "kernel", None, 8, (0, 0)),
+    ("kernel, no hold", "kernel", None, None, (0, 0)),
+    ("kernel, held from 1 chunk", "kernel", None, None, (1 << 15, 0)),
+    ("kernel, 32 warps", "kernel", None, 32, None),
+    ("kernel, 8-bit radix", "kernel", 8, None, None),
+    ("torch", "torch", None, None, None)]  # last
 GEMV_CFGS = [None, (2, 2048, 4), (8, 1024, 8), (4, 512, 4), (8, 512, 4), (64, 128, 8)]  # None: shipped default
 # GEMM2 (down) of the GEMV path at Flash dims, batch 8 (BLOCK_N, BLOCK_K, warps); (0, 0, 0) = GEMM1's (shipped)
 GEMV2_CFGS = [(0, 0, 0), (64, 256, 8), (32, 256, 4), (64, 512, 8), (128, 128, 8), (16, 1024, 4)]
@@ -156,10 +162,11 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
             active = torch.ones(b, dtype=torch.bool, device=dev)
             pos = torch.full((b,), 4 * n_ok - 1, device=dev)
             times, sets = {}, {}
-            for name, sel, radix, warps in TOPK_VARIANTS:
+            for name, sel, radix, warps, hold in TOPK_VARIANTS:
                 ids = torch.empty(b, k, dtype=torch.int32, device=dev)
                 idx = torch.empty(b, window + k, dtype=torch.int32, device=dev)
-                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk, radix, warps)
+                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk, radix, warps,
+                             hold)
                 fn()
                 sets[name] = ids.sort(dim=1).values
                 times[name] = timed([fn] * 8)

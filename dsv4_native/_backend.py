@@ -124,18 +124,23 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     "topk_radix_bits": ((ANY, ANY, 4),),
     # the top-k kernel's warps by scores per row (its one program per row is latency-bound: at Flash's 64k row,
     # 93 us is ~3,200 cycles per 4,096-score chunk and radix pass for ~170 instructions a thread, 2 warps per
-    # scheduler). 8 from 1,024 scores (chunks of 2,048+) as before; 16 / 32 not measured yet:
-    # bench_kernel_ab.py --sections topk
-    "topk_warps": ((ANY, 1024, 4), (ANY, ANY, 8)),
-    # sparse attention (index entries per gathered block, pipeline stages) of bf16 rows by index-list width. On
-    # sm_90 the id load before each gather cost the pipeliner a stage: at (64, 2) every block's gather was issued
-    # after the previous block's scores and waited for at once (TTGIR: two KV buffers, `async_wait num = 0`, also
-    # at 3 and 4 stages), so the loop ran gather, scores, gather in series (HCA 1M, batch 32: 5.6 us a block of 64
-    # rows, 35% of bandwidth). At 3+ stages the kernel loads the ids a block ahead (PREFETCH), and (32, 4) keeps
-    # three 32-row gathers in flight (four buffers, `num = 2`; 64 heads: 192 KB of shared memory, 240 registers,
-    # no spills). Lists of up to 256 entries (SWA, tiny / mid) and batch 1 up to 1,024 (one block a split) keep
-    # the measured (64, 2), compiled as before. Not measured yet: bench_kernel_ab.py --sections attention
-    "attention_tile": ((ANY, 256, (64, 2)), (1, 1024, (64, 2)), (ANY, ANY, (32, 4))),
+    # scheduler). 4 up to 1,024 scores, 8 up to one chunk (4,096) as before; 16 past it (and for `topk_hold`'s
+    # keys: 64 registers a thread for a 32,768-wide row). Not measured yet: bench_kernel_ab.py --sections topk
+    "topk_warps": ((ANY, 1024, 4), (ANY, 4096, 8), (ANY, ANY, 16)),
+    # the top-k kernel past one chunk: (widest row it holds in registers, valid chunks past which it does). Held,
+    # the threshold is 32 bisection passes on registers (sm_90: 248 instructions a pass at 16 warps); else 8 radix
+    # passes each re-reading every valid chunk (17.5 us a chunk at Flash dims). (32768, 2): Flash's 64k row
+    # (16,416 scores) is held once more than 8,192 scores are valid, a row at 8k context (2,048) keeps the radix
+    # passes over its one chunk. Not measured yet: bench_kernel_ab.py --sections topk
+    "topk_hold": ((ANY, ANY, (32768, 2)),),
+    # sparse attention (index entries per gathered block, pipeline stages) of bf16 rows by index-list width. At
+    # 3+ stages the kernel loads the ids a block ahead (PREFETCH) so the gathers really overlap: (32, 4) keeps
+    # three in flight where (64, 2) waits for each (sm_90 TTGIR). H200 A/B (s8, bench_kernel_ab.py --sections
+    # attention, 64 heads x 512): it barely matters, the loop is compute-bound (both warpgroups run the score
+    # dot): batch 1 HCA 1M 21.1 us at (64, 2) against 25.4 at (32, 4); batch 8 1M 69.9 / 66.5; batch 32 1M
+    # 188.3 / 196.6, CSA 640 33.7 / 31.6 (HCA 64k: 31.5 / 29.4); the layer table's batch-8 CSA 640 18.7 / 19.4
+    "attention_tile": ((1, ANY, (64, 2)), (ANY, 256, (64, 2)), (8, 4096, (64, 2)), (8, ANY, (32, 4)),
+                       (ANY, 4096, (32, 4)), (ANY, ANY, (64, 2))),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
     # (two per SM of the H200's 132). Not measured yet: bench_kernel_ab.py --sections attention_split
     "attention_merge_programs": ((ANY, ANY, 256),),

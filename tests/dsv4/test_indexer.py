@@ -59,13 +59,16 @@ def test_topk_semantics_brute_force(device):
             assert torch.isinf(scores[b, n:]).all() and (scores[b, n:] < 0).all()
 
 
-@pytest.mark.parametrize("chunk,radix", [(4096, None), (16, None), (16, 8)],
-                         ids=["registers", "chunked", "chunked-8-bit-radix"])
-def test_topk_select_kernel_semantics(chunk, radix, device):
-    """The top-k kernel (`_topk_select_kernel`), with the row held in registers (bisection) and re-read in
-    16-score chunks (radix search, 4- or 8-bit digits): the ids whose score beats the K-th valid score plus the
-    lowest-id ties at it, ascending, then -1; entries at or past n_valid are never picked (even with larger
-    scores), padding rows are all -1. torch.topk (the other `select`) picks the same scores."""
+@pytest.mark.parametrize("chunk,radix,hold", [(4096, None, None), (16, None, (0, 2)), (16, 8, (0, 2)),
+                                              (16, None, None), (16, None, (128, 0))],
+                         ids=["registers", "chunked", "chunked-8-bit-radix", "held-past-2-chunks", "held"])
+def test_topk_select_kernel_semantics(chunk, radix, hold, device):
+    """The top-k kernel (`_topk_select_kernel`), with the row in registers as one chunk (bisection), re-read in
+    16-score chunks (radix search, 4- or 8-bit digits), or wider than a chunk but held in registers (bisection)
+    for the rows with more than 2 (the shipped `topk_hold`) or 0 valid chunks: the ids whose score beats the
+    K-th valid score plus the lowest-id ties at it, ascending, then -1; entries at or past n_valid are never
+    picked (even with larger scores), padding rows are all -1. torch.topk (the other `select`) picks the same
+    scores."""
     batch, n_max, k = 6, 70, 8
     g = torch.Generator().manual_seed(7)
     scores = torch.randint(-3, 4, (batch, n_max), generator=g).float()  # many ties at the K-th score
@@ -82,7 +85,7 @@ def test_topk_select_kernel_semantics(chunk, radix, device):
     for select, src in (("kernel", scores), ("torch", masked)):
         ids = torch.full((batch, k), 99, dtype=torch.int32, device=device)
         X.select_topk_triton(src.to(device), n_valid.to(device), active.to(device), ids, select=select, chunk=chunk,
-                             radix=radix)
+                             radix=radix, hold=hold)
         got[select] = ids.cpu()
     for b, n in enumerate(n_valid.tolist()):
         n = n if active[b] else 0

@@ -262,15 +262,16 @@ def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer,
 
 
 def test_long_bf16_lists_take_the_pipelined_tile(device):
-    """A bf16 list past 256 entries at batch 2 launches `STEP_CHOICES["attention_tile"]`'s (32 entries, 4 stages):
+    """A bf16 list of 300 entries at batch 9 launches `STEP_CHOICES["attention_tile"]`'s (32 entries, 4 stages):
     the ids of each block are loaded one block ahead (the last block of a split loads the next split's, unused),
     so the splits' edges, the list's masked tail (300 of 384), invalid ids and a padding row must come out as the
     reference's; bitwise the explicit 32-entry launch (64 entries would reduce in another order)."""
-    batch, heads, d, window, n_comp, kmax = 2, 4, 64, 16, 400, 300
+    batch, heads, d, window, n_comp, kmax = 9, 4, 32, 16, 400, 300
     q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, seed=11)
     g = torch.Generator().manual_seed(12)
     idx = torch.randint(-1, window + n_comp, (batch, kmax), generator=g, dtype=torch.int32).to(device)
-    active = torch.tensor([True, False], device=device)
+    active = torch.ones(batch, dtype=torch.bool, device=device)
+    active[1] = False
     assert A.attention_tile(batch, kmax) == (32, 4)
     want = _run("ref", q, win, comp, idx, sink, active)
     got = _run("triton", q, win, comp, idx, sink, active, splits=3)

@@ -98,6 +98,8 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("32 entries, 5 stages", dict(block_n=32, num_stages=5)),
     ("32 entries, 3 stages", dict(block_n=32, num_stages=3)),
     ("16 entries, 6 stages", dict(block_n=16, num_stages=6)),
+    ("p through memory (score dot on N), 64 entries", dict(split_qk=True, block_n=64, num_stages=2)),
+    ("p through memory (score dot on N), 32 entries", dict(split_qk=True, block_n=32, num_stages=1)),
     ("defer, 32 entries", dict(defer=True, block_n=32)),
     ("defer, 32 entries, 3 stages", dict(defer=True, block_n=32, num_stages=3)),
     ("defer, 64 entries, 1 stage", dict(defer=True, num_stages=1)),

@@ -283,6 +283,7 @@ if triton is not None:
         PDL: tl.constexpr = False,
         IDS: tl.constexpr = 0,  # 0: read idx; r > 0: the SWA / HCA list of ratio r, computed from pos
         PREFETCH: tl.constexpr = False,  # IDS 0: each block's ids loaded one block ahead (`_next_ids`)
+        SPLITQK: tl.constexpr = False,  # (p, alpha) to p.V through the partial rows (`split_qk`)
     ):
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
@@ -348,6 +349,16 @@ if triton is not None:
             if DEFER:  # p.V of the previous block, its rows gathered again (from L2): no dot reads this s
                 acc = _pv_block(acc, a_prev, p_prev, r_prev, v_prev, offs_d, UPCAST, PRECISION)
                 p_prev, a_prev, r_prev, v_prev = p.to(kv.dtype), alpha, rows, valid
+            elif SPLITQK:  # (p, alpha) through this program's partial rows: no dot reads the score dot's result
+                slot = part_ptr + ((b * SPLITS + sp) * H + heads) * (D + 2)
+                cols = tl.arange(0, BLOCK_N)
+                tl.store(slot[:, None] + cols[None, :], p, mask=hmask[:, None])
+                tl.store(slot + D, alpha, mask=hmask)
+                tl.debug_barrier()
+                p_back = tl.load(slot[:, None] + cols[None, :], mask=hmask[:, None], other=0.0)
+                a_back = tl.load(slot + D, mask=hmask, other=1.0)
+                tl.debug_barrier()
+                acc = acc * a_back[:, None] + tl.dot(p_back.to(kv.dtype), kv, input_precision=PRECISION)
             else:
                 acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
             m_i = m_new
@@ -456,9 +467,17 @@ def sparse_decode_attention_triton(
     defer: bool = DEFAULT_DEFER,
     index_ratio: int = 0,
     merge_block_d: int | None = None,
+    split_qk: bool = False,
 ) -> None:
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H, D / chunk)
     merge (chunk: `merge_block_d`, default `merge_chunk`).
+
+    split_qk (an A/B variant, off): each block's p and rescale go to p.V through the program's own rows of
+    `workspace` (stored, a barrier, loaded back). Triton gives a dot whose result feeds another dot all warps on
+    M, so at 64 heads both warpgroups compute the whole 64-entry score tile; with the round trip the score dot
+    gets warps on N (sm_90 PTX: 32 `wgmma m64n32k16` a block instead of 64), at the price of the round trip and
+    of the gather pipeline (Triton does not pipeline a loop that stores and synchronises: the gathers go
+    synchronous). Needs block_n <= head_dim + 2.
 
     The tile sizes are host-known tuning knobs (defaults: `DEFAULT_CONFIG`, `head_block`); every choice computes
     the same function, only the reduction order (and so the last bits) differs.
@@ -491,6 +510,8 @@ def sparse_decode_attention_triton(
         # 32 heads, 1,896 at 16; the step's short kernels run at the speed of their code, docs/benchmarks-decode.md).
         # Not at 64 heads: there the unpipelined loop spills 976 bytes a thread (224-232 pipelined)
         num_stages = 1
+    if split_qk and (block_n > head_dim + 2 or defer):
+        raise ValueError(f"sparse_decode_attention: split_qk needs block_n {block_n} <= head_dim + 2 and no defer")
     n_hblk = cdiv(heads, block_h)
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace, table,
@@ -498,7 +519,7 @@ def sparse_decode_attention_triton(
         CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, ONE_SPLIT=splits == 1, UPCAST=interpreting(),
         PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
         DEFER=defer, PDL=step_pdl(q), launch_pdl=step_pdl(q), IDS=index_ratio, PREFETCH=num_stages >= 3,
-        num_warps=num_warps, num_stages=num_stages, **rope,
+        SPLITQK=split_qk, num_warps=num_warps, num_stages=num_stages, **rope,
     )
     if splits > 1:
         chunk = merge_chunk(batch, heads, head_dim, rope["R"]) if merge_block_d is None else merge_block_d

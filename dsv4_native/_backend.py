@@ -130,8 +130,9 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # the top-k kernel past one chunk: (widest row it holds in registers, valid chunks past which it does). Held,
     # the threshold is 32 bisection passes on registers (sm_90: 248 instructions a pass at 16 warps); else 8 radix
     # passes each re-reading every valid chunk (17.5 us a chunk at Flash dims). (32768, 2): Flash's 64k row
-    # (16,416 scores) is held once more than 8,192 scores are valid, a row at 8k context (2,048) keeps the radix
-    # passes over its one chunk. Not measured yet: bench_kernel_ab.py --sections topk
+    # (16,416 scores) is held once more than 8,192 scores are valid; a row whose valid scores fit one chunk (8k
+    # context: 2,048) bisects that chunk in registers (any width > 0 turns that on), 3-8k valid take the radix
+    # passes. Not measured yet: bench_kernel_ab.py --sections topk
     "topk_hold": ((ANY, ANY, (32768, 2)),),
     # sparse attention (index entries per gathered block, pipeline stages) of bf16 rows by index-list width. At
     # 3+ stages the kernel loads the ids a block ahead (PREFETCH) so the gathers really overlap: (32, 4) keeps

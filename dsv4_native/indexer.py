@@ -269,10 +269,11 @@ if triton is not None:
         (T stays INT32_MIN when fewer than K are valid), then every valid id with key > T and the lowest-id ties
         at T, in ascending id order, -1 after them. NCH == 1: the row stays in registers and T comes by bisection
         (`_bisect_threshold`). Else T comes by a radix search re-reading the row's valid chunks
-        (`_radix_threshold`), or, with HOLD (a power of two >= N_MAX) when more than HOLD_FROM chunks are valid,
-        by bisection over the whole row loaded once into registers: the re-reading passes are latency-bound (93
-        us at Flash's full 64k row, 17.5 us per chunk). (A radix search on the held keys spilled: 144 bytes a
-        thread at 16 warps, 64 at 32.)"""
+        (`_radix_threshold`), or, with HOLD (a power of two >= N_MAX), by bisection over keys held in registers:
+        the first chunk's when it holds every valid score, the whole row's (loaded once) when more than HOLD_FROM
+        chunks are valid. The re-reading passes are latency-bound (93 us at Flash's full 64k row, 17.5 us per
+        chunk; 23 us at 8k context, one chunk, where the one-chunk bisection took 14 us at mid's 2,304 scores).
+        (A radix search on the held keys spilled: 144 bytes a thread at 16 warps, 64 at 32.)"""
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         ok_row = tl.load(active_ptr + b) != 0
@@ -284,7 +285,11 @@ if triton is not None:
             thr = _bisect_threshold(key0, K).to(tl.int32)
             n_gt = tl.sum((key0 > thr).to(tl.int32), axis=0)
         elif HOLD > 0:
-            if n_valid > HOLD_FROM * CHUNK:
+            if n_valid <= CHUNK:  # one valid chunk (a 64k server at 8k context): held too, no re-reads
+                key0, valid0 = _row_keys(row, offs, n_valid)
+                thr = _bisect_threshold(key0, K).to(tl.int32)
+                n_gt = tl.sum((key0 > thr).to(tl.int32), axis=0)
+            elif n_valid > HOLD_FROM * CHUNK:
                 key_all, valid_all = _row_keys(row, tl.arange(0, HOLD), n_valid)
                 thr = _bisect_threshold(key_all, K).to(tl.int32)
                 n_gt = tl.sum((key_all > thr).to(tl.int32), axis=0)

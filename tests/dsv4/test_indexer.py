@@ -60,15 +60,17 @@ def test_topk_semantics_brute_force(device):
 
 
 @pytest.mark.parametrize("chunk,radix,hold", [(4096, None, None), (16, None, (0, 2)), (16, 8, (0, 2)),
-                                              (16, None, None), (16, None, (128, 0))],
-                         ids=["registers", "chunked", "chunked-8-bit-radix", "held-past-2-chunks", "held"])
+                                              (16, None, None), (16, None, (128, 0)), (16, None, (128, 3))],
+                         ids=["registers", "chunked", "chunked-8-bit-radix", "held-past-2-chunks", "held",
+                              "held-past-3-chunks"])
 def test_topk_select_kernel_semantics(chunk, radix, hold, device):
     """The top-k kernel (`_topk_select_kernel`), with the row in registers as one chunk (bisection), re-read in
-    16-score chunks (radix search, 4- or 8-bit digits), or wider than a chunk but held in registers (bisection)
-    for the rows with more than 2 (the shipped `topk_hold`) or 0 valid chunks: the ids whose score beats the
-    K-th valid score plus the lowest-id ties at it, ascending, then -1; entries at or past n_valid are never
-    picked (even with larger scores), padding rows are all -1. torch.topk (the other `select`) picks the same
-    scores."""
+    16-score chunks (radix search, 4- or 8-bit digits), or wider than a chunk but held in registers (bisection):
+    the first chunk alone when it holds every valid score, the whole row for the rows with more than 2 (the
+    shipped `topk_hold`), 0 or 3 valid chunks (33 valid of 70 then takes the radix passes): the ids whose score
+    beats the K-th valid score plus the lowest-id ties at it, ascending, then -1; entries at or past n_valid are
+    never picked (even with larger scores), padding rows are all -1. torch.topk (the other `select`) picks the
+    same scores."""
     batch, n_max, k = 6, 70, 8
     g = torch.Generator().manual_seed(7)
     scores = torch.randint(-3, 4, (batch, n_max), generator=g).float()  # many ties at the K-th score

@@ -7,9 +7,8 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
 
 * topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one program per row; its knobs
   `STEP_CHOICES["topk_radix_bits" / "topk_warps" / "topk_hold"]` and alternatives: 8-bit digits, 8 / 32 warps,
-  the row never held in registers or held from one valid chunk) against "torch" (torch.topk + the masking
-  launch), at the tiny / mid / Flash-64k CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that
-  width) and those knobs.
+  nothing held in registers) against "torch" (torch.topk + the masking launch), at the tiny / mid / Flash-64k
+  CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and those knobs.
 * linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
 * attention: `sparse_decode_attention_triton` knobs (entries per block, pipeline stages, DEFER) on
@@ -117,7 +116,6 @@ TOPK_VARIANTS = [  # label, select, radix bits, warps, (hold width, past valid c
     ("kernel", "kernel", None, None, None),
     ("kernel, no hold, 8 warps (before)", "kernel", None, 8, (0, 0)),
     ("kernel, no hold", "kernel", None, None, (0, 0)),
-    ("kernel, held from 1 chunk", "kernel", None, None, (1 << 15, 0)),
     ("kernel, 32 warps", "kernel", None, 32, None),
     ("kernel, 8-bit radix", "kernel", 8, None, None),
     ("torch", "torch", None, None, None)]  # last
@@ -149,7 +147,8 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
     cases = [("smoke", 300, 300, 16, 4096), ("smoke chunked", 300, 120, 16, 64)] if smoke else \
         [("tiny CSA", 384, 384, 16, X.SELECT_CHUNK), ("mid CSA", 2304, 2304, 64, X.SELECT_CHUNK),
          ("Flash CSA, 64k", 16416, 16416, 512, X.SELECT_CHUNK),
-         ("Flash CSA, 8k of 64k", 16416, 2048, 512, X.SELECT_CHUNK)]
+         ("Flash CSA, 8k of 64k", 16416, 2048, 512, X.SELECT_CHUNK),
+         ("Flash CSA, 32k of 64k", 16416, 8192, 512, X.SELECT_CHUNK)]
     window = 128
     rows = ["Indexer top-k: the selection kernel vs torch.topk + mask (sets compared)", "",
             "| case | batch | scores | valid | K | " + " | ".join(f"{v[0]} us" for v in TOPK_VARIANTS)

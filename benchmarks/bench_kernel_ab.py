@@ -5,15 +5,16 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
         moe_mid] [--out FILE]    (every table row also goes to stderr as it is measured)
     PYTHONPATH=$PWD python3 benchmarks/bench_kernel_ab.py --smoke   # CPU, Triton interpreter: checks the code
 
-* topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one program per row; its radix digit
-  `STEP_CHOICES["topk_radix_bits"]`, and 8 bits) against "torch" (torch.topk + the masking launch), at the tiny /
-  mid / Flash-64k CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and the radix.
+* topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one program per row; its knobs
+  `STEP_CHOICES["topk_radix_bits" / "topk_warps" / "topk_hold"]` and alternatives: 8-bit digits, 8 / 32 warps,
+  nothing held in registers) against "torch" (torch.topk + the masking launch), at the tiny / mid / Flash-64k
+  CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and those knobs.
 * linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
 * attention: `sparse_decode_attention_triton` knobs (entries per block, pipeline stages, DEFER) on
   bench_flash_layers' long index lists, and for HCA the list computed from pos (`index_ratio`, what the model's
-  HCA layers run: no id load before each gather); the split count stays the model's. Decides `DEFAULT_CONFIG` /
-  `DEFAULT_DEFER`.
+  HCA layers run: no id load before each gather); the split count stays the model's. Decides
+  `STEP_CHOICES["attention_tile"]` / `DEFAULT_DEFER`.
 * attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
   96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
 * attention_split: split-K at batch 1 and 8 on the long lists (HCA 1M / 256k / 64k, CSA top-512 at 64k;
@@ -88,11 +89,16 @@ SPLIT_VARIANTS = [  # label, (splits or None = the model's for the head block, h
     ("33 splits, 16 heads per program", (33, 16, None)),
 ]
 ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
-    ("default (head_block, 64, 8 warps, 2 stages)", {}),
+    ("default (head_block, attention_tile, 8 warps)", {}),
     ("32 heads per program (no spills)", dict(block_h=32)),
     ("64 heads per program", dict(block_h=64)),
-    ("3 stages", dict(num_stages=3)),
+    ("64 entries, 2 stages (the tile before attention_tile)", dict(block_n=64, num_stages=2)),
+    ("32 entries, 4 stages", dict(block_n=32, num_stages=4)),
+    ("32 entries, 5 stages", dict(block_n=32, num_stages=5)),
     ("32 entries, 3 stages", dict(block_n=32, num_stages=3)),
+    ("16 entries, 6 stages", dict(block_n=16, num_stages=6)),
+    ("p through memory (score dot on N), 64 entries", dict(split_qk=True, block_n=64, num_stages=2)),
+    ("p through memory (score dot on N), 32 entries", dict(split_qk=True, block_n=32, num_stages=1)),
     ("defer, 32 entries", dict(defer=True, block_n=32)),
     ("defer, 32 entries, 3 stages", dict(defer=True, block_n=32, num_stages=3)),
     ("defer, 64 entries, 1 stage", dict(defer=True, num_stages=1)),
@@ -106,6 +112,13 @@ MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); 
     (64, 128, 64, 128, 4, 4, True),
     (128, 64, 128, 64, 4, 3, True),
 ]
+TOPK_VARIANTS = [  # label, select, radix bits, warps, (hold width, past valid chunks); None: STEP_CHOICES
+    ("kernel", "kernel", None, None, None),
+    ("kernel, no hold, 8 warps (before)", "kernel", None, 8, (0, 0)),
+    ("kernel, no hold", "kernel", None, None, (0, 0)),
+    ("kernel, 32 warps", "kernel", None, 32, None),
+    ("kernel, 8-bit radix", "kernel", 8, None, None),
+    ("torch", "torch", None, None, None)]  # last
 GEMV_CFGS = [None, (2, 2048, 4), (8, 1024, 8), (4, 512, 4), (8, 512, 4), (64, 128, 8)]  # None: shipped default
 # GEMM2 (down) of the GEMV path at Flash dims, batch 8 (BLOCK_N, BLOCK_K, warps); (0, 0, 0) = GEMM1's (shipped)
 GEMV2_CFGS = [(0, 0, 0), (64, 256, 8), (32, 256, 4), (64, 512, 8), (128, 128, 8), (16, 1024, 4)]
@@ -134,11 +147,12 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
     cases = [("smoke", 300, 300, 16, 4096), ("smoke chunked", 300, 120, 16, 64)] if smoke else \
         [("tiny CSA", 384, 384, 16, X.SELECT_CHUNK), ("mid CSA", 2304, 2304, 64, X.SELECT_CHUNK),
          ("Flash CSA, 64k", 16416, 16416, 512, X.SELECT_CHUNK),
-         ("Flash CSA, 8k of 64k", 16416, 2048, 512, X.SELECT_CHUNK)]
+         ("Flash CSA, 8k of 64k", 16416, 2048, 512, X.SELECT_CHUNK),
+         ("Flash CSA, 32k of 64k", 16416, 8192, 512, X.SELECT_CHUNK)]
     window = 128
     rows = ["Indexer top-k: the selection kernel vs torch.topk + mask (sets compared)", "",
-            "| case | batch | scores | valid | K | kernel us | kernel, 8-bit radix us | torch us | winner | same ids |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "| case | batch | scores | valid | K | " + " | ".join(f"{v[0]} us" for v in TOPK_VARIANTS)
+            + " | winner | same ids |", "|---|---|---|---|---|" + "---|" * (len(TOPK_VARIANTS) + 2)]
     kernel_wins: dict[int, bool] = {}
     for label, n_max, n_ok, k, chunk in cases:
         for b in ((1, 2) if smoke else (1, 8)):
@@ -149,19 +163,19 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
             active = torch.ones(b, dtype=torch.bool, device=dev)
             pos = torch.full((b,), 4 * n_ok - 1, device=dev)
             times, sets = {}, {}
-            for name, sel, radix in (("kernel", "kernel", None), ("kernel 8-bit radix", "kernel", 8),
-                                     ("torch", "torch", None)):
+            for name, sel, radix, warps, hold in TOPK_VARIANTS:
                 ids = torch.empty(b, k, dtype=torch.int32, device=dev)
                 idx = torch.empty(b, window + k, dtype=torch.int32, device=dev)
-                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk, radix)
+                fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk, radix, warps,
+                             hold)
                 fn()
                 sets[name] = ids.sort(dim=1).values
                 times[name] = timed([fn] * 8)
             best = winner(times)
             kernel_wins[n_max] = kernel_wins.get(n_max, True) and best.startswith("kernel")
-            same = torch.equal(sets["kernel"], sets["torch"]) and torch.equal(sets["kernel 8-bit radix"], sets["torch"])
-            rows.append(f"| {label} | {b} | {n_max} | {n_ok} | {k} | {times['kernel']} | "
-                        f"{times['kernel 8-bit radix']} | {times['torch']} | {best} | {same} |")
+            same = all(torch.equal(ids, sets["torch"]) for ids in sets.values())
+            rows.append(f"| {label} | {b} | {n_max} | {n_ok} | {k} | " + " | ".join(times.values())
+                        + f" | {best} | {same} |")
             BFL.log(rows[-1])
     widest = max([n for n, won in kernel_wins.items() if won], default=0)
     rows += ["", f"SELECT_MAX_N is {X.SELECT_MAX_N}; the kernel won at every batch up to {widest} scores "
@@ -286,7 +300,7 @@ def ab_attention_split(st, bw: float, smoke: bool) -> list[str]:  # graphlint: c
             times, ref = {}, None
             for name, (splits, block_h, chunk) in SPLIT_VARIANTS:
                 splits = min(splits or A.default_num_splits(b, h, kmax, block_h=block_h, head_dim=d),
-                             -(-kmax // A.DEFAULT_CONFIG[1]))
+                             -(-kmax // A.attention_tile(b, kmax)[0]))
                 kw = dict(listed, block_h=block_h, merge_block_d=d if chunk == 0 else chunk)
                 for a in sets:
                     a[7] = A.attention_workspace(b, h, d, splits, st.device)

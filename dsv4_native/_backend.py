@@ -122,6 +122,26 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # a 16-bin histogram) measured 23 us at Flash's 8k-of-64k row and ~20 us a CSA layer in the step (s7); 8 (4
     # passes of 256 bins) not measured yet: bench_kernel_ab.py --sections topk
     "topk_radix_bits": ((ANY, ANY, 4),),
+    # the top-k kernel's warps by scores per row (its one program per row is latency-bound: at Flash's 64k row,
+    # 93 us is ~3,200 cycles per 4,096-score chunk and radix pass for ~170 instructions a thread, 2 warps per
+    # scheduler). 4 up to 1,024 scores, 8 up to one chunk (4,096) as before; 16 past it (and for `topk_hold`'s
+    # keys: 64 registers a thread for a 32,768-wide row). Not measured yet: bench_kernel_ab.py --sections topk
+    "topk_warps": ((ANY, 1024, 4), (ANY, 4096, 8), (ANY, ANY, 16)),
+    # the top-k kernel past one chunk: (widest row it holds in registers, valid chunks past which it does). Held,
+    # the threshold is 32 bisection passes on registers (sm_90: 248 instructions a pass at 16 warps); else 8 radix
+    # passes each re-reading every valid chunk (17.5 us a chunk at Flash dims). (32768, 2): Flash's 64k row
+    # (16,416 scores) is held once more than 8,192 scores are valid; a row whose valid scores fit one chunk (8k
+    # context: 2,048) bisects that chunk in registers (any width > 0 turns that on), 3-8k valid take the radix
+    # passes. Not measured yet: bench_kernel_ab.py --sections topk
+    "topk_hold": ((ANY, ANY, (32768, 2)),),
+    # sparse attention (index entries per gathered block, pipeline stages) of bf16 rows by index-list width. At
+    # 3+ stages the kernel loads the ids a block ahead (PREFETCH) so the gathers really overlap: (32, 4) keeps
+    # three in flight where (64, 2) waits for each (sm_90 TTGIR). H200 A/B (s8, bench_kernel_ab.py --sections
+    # attention, 64 heads x 512): it barely matters, the loop is compute-bound (both warpgroups run the score
+    # dot): batch 1 HCA 1M 21.1 us at (64, 2) against 25.4 at (32, 4); batch 8 1M 69.9 / 66.5; batch 32 1M
+    # 188.3 / 196.6, CSA 640 33.7 / 31.6 (HCA 64k: 31.5 / 29.4); the layer table's batch-8 CSA 640 18.7 / 19.4
+    "attention_tile": ((1, ANY, (64, 2)), (ANY, 256, (64, 2)), (8, 4096, (64, 2)), (8, ANY, (32, 4)),
+                       (ANY, 4096, (32, 4)), (ANY, ANY, (64, 2))),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
     # (two per SM of the H200's 132). Not measured yet: bench_kernel_ab.py --sections attention_split
     "attention_merge_programs": ((ANY, ANY, 256),),

@@ -202,57 +202,103 @@ if triton is not None:
     def _digit_histogram(key, lo, shift, NB: tl.constexpr):
         """[NB] int32: how many keys >= lo have each digit ((key - lo) >> shift, the keys at or past
         lo + (NB << shift) in digit NB - 1)."""
-        d = key.to(tl.int64) - lo
-        return tl.histogram(tl.minimum(tl.maximum(d, 0) >> shift, NB - 1).to(tl.int32), NB, mask=d >= 0)
+        # in 32 bits: the keys and lo moved to unsigned order (sign bit flipped), so key >= lo is an unsigned
+        # compare and key - lo cannot wrap where it counts (int64 had every op of the pass in pairs)
+        flip = tl.full([], 0x80000000, tl.uint32)
+        ukey = key.to(tl.uint32, bitcast=True) ^ flip
+        ulo = lo.to(tl.int32).to(tl.uint32, bitcast=True) ^ flip
+        d = (ukey - ulo) >> shift.to(tl.uint32)
+        return tl.histogram(tl.minimum(d, NB - 1).to(tl.int32), NB, mask=ukey >= ulo)
+
+    @triton.jit
+    def _bisect_threshold(key, K):
+        """The K-th largest of the int32 keys held in registers (INT32_MIN when fewer than K are valid): the
+        largest lo with count(key >= lo) >= K, by bisection over the 2^32 keys (32 counting passes)."""
+        lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or lo = INT32_MIN)
+        hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
+        for _step in range(32):
+            mid = lo + (hi - lo) // 2
+            up = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0) >= K
+            lo = tl.where(up, mid, lo)
+            hi = tl.where(up, hi, mid)
+        return lo
+
+    @triton.jit
+    def _radix_threshold(row, offs, n_valid, K, CHUNK: tl.constexpr, NCH: tl.constexpr, RADIX: tl.constexpr):
+        """`_bisect_threshold` of a row re-read in CHUNK pieces (from L1 / L2), only the chunks below n_valid, by a
+        radix search over RADIX-bit digits (4: 8 passes of a 16-bin histogram; 8: 4 passes of 256 bins)."""
+        lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or lo = INT32_MIN)
+        NB: tl.constexpr = 1 << RADIX
+        # a loop, not unrolled (the pass's shift is a runtime value): unrolled, the kernel was 8,600 SASS
+        # instructions at Flash dims, fetched from DRAM at every launch (tests/dsv4/test_flash_sass.py)
+        for p in tl.range(32 // RADIX, loop_unroll_factor=1):  # T in [lo, lo + (NB << shift)): its next digit
+            shift = tl.cast(32 - RADIX - RADIX * p, tl.int64)
+            hist = tl.zeros([NB], tl.int32)
+            for c in range(NCH):
+                if c * CHUNK < n_valid:  # past n_valid every key is INT32_MIN: no chunk there counts
+                    key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
+                    hist += _digit_histogram(key, lo, shift, NB)
+            lo = _radix_step(hist, lo, shift, K, NB)
+        return lo
+
+    @triton.jit
+    def _radix_step(hist, lo, shift, K, NB: tl.constexpr):
+        """lo with T's next digit added, from the pass's digit histogram: count(key >= lo + (j << shift)) = the
+        keys in digits >= j; T's digit is the largest j (>= 1) with that count >= K, else 0: the number of j in
+        1..NB-1 that reach K (the counts fall with j)."""
+        digit = tl.arange(0, NB)
+        reach = (tl.sum(hist, axis=0) - tl.cumsum(hist, axis=0) >= K) & (digit < NB - 1)
+        return lo + (tl.sum(reach.to(tl.int64), axis=0) << shift)
+
+    @triton.jit
+    def _count_above(row, offs, n_valid, thr, CHUNK: tl.constexpr, NCH: tl.constexpr):
+        """How many of the row's valid keys (re-read by chunk) exceed thr."""
+        n_gt = 0
+        for c in range(NCH):
+            if c * CHUNK < n_valid:
+                key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
+                n_gt += tl.sum((key > thr).to(tl.int32), axis=0)
+        return n_gt
 
     @triton.jit
     def _topk_select_kernel(scores_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, N_MAX, K, W,
                             CHUNK: tl.constexpr, NCH: tl.constexpr, BLOCK_K: tl.constexpr,
                             BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False,
-                            RADIX: tl.constexpr = 4):
+                            RADIX: tl.constexpr = 4, HOLD: tl.constexpr = 0, HOLD_FROM: tl.constexpr = 2):
         """torch.topk + `_mask_ids_kernel` in one program per row, without a sort: the K-th largest valid key T
         (T stays INT32_MIN when fewer than K are valid), then every valid id with key > T and the lowest-id ties
         at T, in ascending id order, -1 after them. NCH == 1: the row stays in registers and T comes by bisection
-        over the 2^32 keys (32 counting passes). Else each pass re-reads the row in CHUNK pieces (from L1 / L2),
-        only the chunks below n_valid (a server sized for 64k at 8k context reads 1/8 of them), and T comes by a
-        radix search over RADIX-bit digits (4: 8 passes of a 16-bin histogram; 8: 4 passes of 256 bins)."""
+        (`_bisect_threshold`). Else T comes by a radix search re-reading the row's valid chunks
+        (`_radix_threshold`), or, with HOLD (a power of two >= N_MAX), by bisection over keys held in registers:
+        the first chunk's when it holds every valid score, the whole row's (loaded once) when more than HOLD_FROM
+        chunks are valid. The re-reading passes are latency-bound (93 us at Flash's full 64k row, 17.5 us per
+        chunk; 23 us at 8k context, one chunk, where the one-chunk bisection took 14 us at mid's 2,304 scores).
+        (A radix search on the held keys spilled: 144 bytes a thread at 16 warps, 64 at 32.)"""
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         ok_row = tl.load(active_ptr + b) != 0
         n_valid = tl.where(ok_row, tl.minimum(tl.load(n_valid_ptr + b).to(tl.int64), N_MAX), 0)
         row = scores_ptr + b * N_MAX
         offs = tl.arange(0, CHUNK)
-        lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or lo = INT32_MIN)
         if NCH == 1:
             key0, valid0 = _row_keys(row, offs, n_valid)
-            hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
-            for _step in range(32):
-                mid = lo + (hi - lo) // 2
-                up = tl.sum((key0 >= mid.to(tl.int32)).to(tl.int32), axis=0) >= K
-                lo = tl.where(up, mid, lo)
-                hi = tl.where(up, hi, mid)
+            thr = _bisect_threshold(key0, K).to(tl.int32)
+            n_gt = tl.sum((key0 > thr).to(tl.int32), axis=0)
+        elif HOLD > 0:
+            if n_valid <= CHUNK:  # one valid chunk (a 64k server at 8k context): held too, no re-reads
+                key0, valid0 = _row_keys(row, offs, n_valid)
+                thr = _bisect_threshold(key0, K).to(tl.int32)
+                n_gt = tl.sum((key0 > thr).to(tl.int32), axis=0)
+            elif n_valid > HOLD_FROM * CHUNK:
+                key_all, valid_all = _row_keys(row, tl.arange(0, HOLD), n_valid)
+                thr = _bisect_threshold(key_all, K).to(tl.int32)
+                n_gt = tl.sum((key_all > thr).to(tl.int32), axis=0)
+            else:
+                thr = _radix_threshold(row, offs, n_valid, K, CHUNK, NCH, RADIX).to(tl.int32)
+                n_gt = _count_above(row, offs, n_valid, thr, CHUNK, NCH)
         else:
-            NB: tl.constexpr = 1 << RADIX
-            digit = tl.arange(0, NB)
-            # a loop, not unrolled (the pass's shift is a runtime value): unrolled, the kernel was 8,600 SASS
-            # instructions at Flash dims, fetched from DRAM at every launch (tests/dsv4/test_flash_sass.py)
-            for p in tl.range(32 // RADIX, loop_unroll_factor=1):  # T in [lo, lo + (NB << shift)): its next digit
-                shift = tl.cast(32 - RADIX - RADIX * p, tl.int64)
-                hist = tl.zeros([NB], tl.int32)
-                for c in range(NCH):
-                    if c * CHUNK < n_valid:  # past n_valid every key is INT32_MIN: no chunk there counts
-                        key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
-                        hist += _digit_histogram(key, lo, shift, NB)
-                # count(key >= lo + (j << shift)) = the keys in digits >= j; T's digit is the largest j (>= 1)
-                # with that count >= K, else 0: the number of j in 1..NB-1 that reach K (the counts fall with j)
-                reach = (tl.sum(hist, axis=0) - tl.cumsum(hist, axis=0) >= K) & (digit < NB - 1)
-                lo += tl.sum(reach.to(tl.int64), axis=0) << shift
-        thr = lo.to(tl.int32)
-        n_gt = 0
-        for c in range(NCH):
-            if c * CHUNK < n_valid:
-                key, kvalid = _row_keys(row, c * CHUNK + offs, n_valid)
-                n_gt += tl.sum((key > thr).to(tl.int32), axis=0)
+            thr = _radix_threshold(row, offs, n_valid, K, CHUNK, NCH, RADIX).to(tl.int32)
+            n_gt = _count_above(row, offs, n_valid, thr, CHUNK, NCH)
         room = K - n_gt  # ties at the threshold still taken
         base = 0
         ties = 0
@@ -282,11 +328,14 @@ if triton is not None:
 
 def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor,
                        idx: Optional[torch.Tensor] = None, pos: Optional[torch.Tensor] = None,
-                       select: str = "auto", chunk: int = SELECT_CHUNK, radix: Optional[int] = None) -> None:
+                       select: str = "auto", chunk: int = SELECT_CHUNK, radix: Optional[int] = None,
+                       num_warps: Optional[int] = None, hold: Optional[tuple[int, int]] = None) -> None:
     """`_select_topk` (+ the CSA index list of `idx`, `pos`) on the masked scores of the Triton path. select:
     "kernel" (`_topk_select_kernel`), "torch" (torch.topk + `_mask_ids_kernel`) or "auto" (the kernel up to
     SELECT_MAX_N scores per row). Both give the same id set up to ties at the K-th score; the kernel lists
-    ids in ascending order, torch.topk(sorted=False) in its own."""
+    ids in ascending order, torch.topk(sorted=False) in its own. radix, num_warps, hold (the widest row whose
+    keys the kernel holds in registers, and the valid chunks past which it does; 0 = never): the kernel's
+    knobs, default `STEP_CHOICES` ("topk_radix_bits", "topk_warps", "topk_hold")."""
     batch, n_max = scores.shape
     k_top = topk_idx.shape[1]
     window = _window(idx, topk_idx) if idx is not None else 1
@@ -304,9 +353,11 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
         radix = radix or choose("topk_radix_bits", batch, n_max)
         if 32 % radix:
             raise ValueError(f"select_topk_triton: radix {radix} must divide 32")
+        hold_max, hold_from = choose("topk_hold", batch, n_max) if hold is None else hold
         _topk_select_kernel[(batch,)](
             scores, n_valid, active, topk_idx, pos_arg, idx_arg, n_max, k_top, window, CHUNK=chunk,
-            NCH=cdiv(n_max, chunk), RADIX=radix, num_warps=8 if chunk >= 2048 else 4, **consts,
+            NCH=cdiv(n_max, chunk), RADIX=radix, HOLD=next_power_of_2(n_max) if n_max <= hold_max else 0,
+            HOLD_FROM=hold_from, num_warps=num_warps or choose("topk_warps", batch, n_max), **consts,
         )
         return
     ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]

@@ -41,7 +41,8 @@ except ImportError:  # pragma: no cover
 
 # (heads per program, index entries per iteration, warps, pipeline stages) for d = 512 bf16: all 64 heads in
 # one program, so every gathered KV row is read once for all heads (host-known tuning, see docs). The head
-# block at small batch is `_backend.STEP_CHOICES["attention_head_block"]` (`head_block`).
+# block at small batch is `_backend.STEP_CHOICES["attention_head_block"]` (`head_block`), the entries and stages
+# of bf16 rows `STEP_CHOICES["attention_tile"]` (`attention_tile`); these are fp32 rows' base.
 DEFAULT_CONFIG = (64, 64, 8, 2)
 # p.V one block late (the kernel's DEFER; `_pv_block` says why); off until a device run shows it faster
 # (benchmarks/bench_kernel_ab.py times both)
@@ -67,6 +68,12 @@ def head_block(batch: int, heads: int, kmax: int, block_h: int | None = None) ->
     return _head_block(heads, block_h or choose("attention_head_block", batch, kmax))
 
 
+def attention_tile(batch: int, kmax: int) -> tuple[int, int]:
+    """(index entries per gathered block, pipeline stages) of bf16 / fp16 rows for a launch over lists of width
+    `kmax` (`STEP_CHOICES["attention_tile"]`)."""
+    return choose("attention_tile", batch, kmax)
+
+
 def default_num_splits(
     batch: int, heads: int, kmax: int, block_h: int | None = None, block_n: int | None = None,
     per_sm: int = 1, sm_count: int = 132, head_dim: int = 512,
@@ -82,7 +89,7 @@ def default_num_splits(
     two blocks of narrow rows (the mid model's CSA / HCA lists, 96 / 104 rows of 128) takes two splits.
     """
     block_h = head_block(batch, heads, kmax, block_h)
-    block_n = block_n or DEFAULT_CONFIG[1]
+    block_n = block_n or attention_tile(batch, kmax)[0]
     progs = batch * -(-heads // block_h)
     n_blocks = -(-kmax // block_n)
     slots = per_sm * sm_count
@@ -212,6 +219,15 @@ if triton is not None:
         tl.store(at + 1, (x0 * sin + x1 * cos).to(out_ptr.dtype.element_ty), mask=m)
 
     @triton.jit
+    def _next_ids(row_ptr, offs, K, active):
+        """Ids `offs` of one row's index list (-1 past K and for padding rows). With PREFETCH they are loaded
+        one block before the block that gathers them: an id load in the gather's own iteration makes the
+        pipeliner spend a stage on it, so at any stage count each gather is issued after the previous block's
+        scores and waited for at once (sm_90 TTGIR: two KV buffers, `async_wait num = 0`); loaded a block
+        ahead, 3 / 4 stages keep 2 / 3 gathers in flight (`num = 1` / `2`). At 2 stages it changes nothing."""
+        return tl.load(row_ptr + offs, mask=(offs < K) & active, other=-1).to(tl.int64)
+
+    @triton.jit
     def _list_ids(p, j, W, K, RATIO: tl.constexpr, active):
         """Entries j of the list `indices.build_attention_indices` writes for a row at position p without a
         top-k: window slots (`_window_ids`) in [0, W), then compressed entry j - W while j - W < (p + 1) //
@@ -266,6 +282,8 @@ if triton is not None:
         DEFER: tl.constexpr = False,  # p.V one block late (`_pv_block`)
         PDL: tl.constexpr = False,
         IDS: tl.constexpr = 0,  # 0: read idx; r > 0: the SWA / HCA list of ratio r, computed from pos
+        PREFETCH: tl.constexpr = False,  # IDS 0: each block's ids loaded one block ahead (`_next_ids`)
+        SPLITQK: tl.constexpr = False,  # (p, alpha) to p.V through the partial rows (`split_qk`)
     ):
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
@@ -296,10 +314,15 @@ if triton is not None:
             a_prev = tl.full([BLOCK_H], 1.0, tl.float32)
             r_prev = win_b + tl.zeros([BLOCK_N], tl.int64)
             v_prev = tl.zeros([BLOCK_N], tl.int1)
+        if IDS == 0 and PREFETCH:  # the ids one block ahead, in registers (`_next_ids` says why)
+            ix_next = _next_ids(idx_ptr + b * K, start + tl.arange(0, BLOCK_N), K, active)
         for it in range(0, CHUNK, BLOCK_N):  # a padding row's loads are all masked: it reads no KV
             offs_n = start + it + tl.arange(0, BLOCK_N)
-            if IDS == 0:
-                ix = tl.load(idx_ptr + b * K + offs_n, mask=(offs_n < K) & active, other=-1).to(tl.int64)
+            if IDS == 0 and PREFETCH:
+                ix = ix_next
+                ix_next = _next_ids(idx_ptr + b * K, offs_n + BLOCK_N, K, active)
+            elif IDS == 0:
+                ix = _next_ids(idx_ptr + b * K, offs_n, K, active)
             else:  # no id load: the addresses are known at once (and the index builder's launch goes)
                 ix = _list_ids(p_row, offs_n.to(tl.int64), W, K, IDS, active)
             in_win = (ix >= 0) & (ix < W)
@@ -326,6 +349,16 @@ if triton is not None:
             if DEFER:  # p.V of the previous block, its rows gathered again (from L2): no dot reads this s
                 acc = _pv_block(acc, a_prev, p_prev, r_prev, v_prev, offs_d, UPCAST, PRECISION)
                 p_prev, a_prev, r_prev, v_prev = p.to(kv.dtype), alpha, rows, valid
+            elif SPLITQK:  # (p, alpha) through this program's partial rows: no dot reads the score dot's result
+                slot = part_ptr + ((b * SPLITS + sp) * H + heads) * (D + 2)
+                cols = tl.arange(0, BLOCK_N)
+                tl.store(slot[:, None] + cols[None, :], p, mask=hmask[:, None])
+                tl.store(slot + D, alpha, mask=hmask)
+                tl.debug_barrier()
+                p_back = tl.load(slot[:, None] + cols[None, :], mask=hmask[:, None], other=0.0)
+                a_back = tl.load(slot + D, mask=hmask, other=1.0)
+                tl.debug_barrier()
+                acc = acc * a_back[:, None] + tl.dot(p_back.to(kv.dtype), kv, input_precision=PRECISION)
             else:
                 acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
             m_i = m_new
@@ -401,13 +434,17 @@ if triton is not None:
 
 def _launch_config(
     dtype: torch.dtype, head_dim: int, block_n: int | None, num_warps: int | None, num_stages: int | None,
+    batch: int = 1, kmax: int = 0,
 ) -> tuple[int, int, int]:
-    """Unset knobs: `DEFAULT_CONFIG` for bf16; fp32 rows are twice as wide, so a quarter of the entries per
-    stage keeps the pipeline (plus the fp32 q tile) in shared memory; 4 warps for narrow heads."""
+    """Unset knobs: `attention_tile` for bf16 (`DEFAULT_CONFIG`'s warps); fp32 rows are twice as wide, so a
+    quarter of `DEFAULT_CONFIG`'s entries per stage keeps the pipeline (plus the fp32 q tile) in shared memory;
+    4 warps for narrow heads."""
     _, cfg_n, cfg_w, cfg_s = DEFAULT_CONFIG
-    wide = torch.empty((), dtype=dtype).element_size() > 2
-    return block_n or (cfg_n // 4 if wide else cfg_n), num_warps or (4 if head_dim <= 128 else cfg_w), \
-        num_stages or cfg_s
+    if torch.empty((), dtype=dtype).element_size() <= 2:
+        cfg_n, cfg_s = attention_tile(batch, kmax)
+    else:
+        cfg_n //= 4
+    return block_n or cfg_n, num_warps or (4 if head_dim <= 128 else cfg_w), num_stages or cfg_s
 
 
 def sparse_decode_attention_triton(
@@ -430,9 +467,17 @@ def sparse_decode_attention_triton(
     defer: bool = DEFAULT_DEFER,
     index_ratio: int = 0,
     merge_block_d: int | None = None,
+    split_qk: bool = False,
 ) -> None:
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H, D / chunk)
     merge (chunk: `merge_block_d`, default `merge_chunk`).
+
+    split_qk (an A/B variant, off): each block's p and rescale go to p.V through the program's own rows of
+    `workspace` (stored, a barrier, loaded back). Triton gives a dot whose result feeds another dot all warps on
+    M, so at 64 heads both warpgroups compute the whole 64-entry score tile; with the round trip the score dot
+    gets warps on N (sm_90 PTX: 32 `wgmma m64n32k16` a block instead of 64), at the price of the round trip and
+    of the gather pipeline (Triton does not pipeline a loop that stores and synchronises: the gathers go
+    synchronous). Needs block_n <= head_dim + 2.
 
     The tile sizes are host-known tuning knobs (defaults: `DEFAULT_CONFIG`, `head_block`); every choice computes
     the same function, only the reduction order (and so the last bits) differs.
@@ -454,8 +499,8 @@ def sparse_decode_attention_triton(
         rope, rope_args = {"R": 0, "BLOCK_R": 1}, (idx, _pos_or_raise(pos) if index_ratio else active, 1)
     check_kernel_inputs("sparse_decode_attention", tensors, {"head_dim": head_dim})
     stages_given = num_stages
-    block_n, num_warps, num_stages = _launch_config(q.dtype, head_dim, block_n, num_warps, num_stages)
     kmax = idx.shape[1]
+    block_n, num_warps, num_stages = _launch_config(q.dtype, head_dim, block_n, num_warps, num_stages, batch, kmax)
     block_h = head_block(batch, heads, kmax, block_h)
     splits = workspace.shape[1]
     chunk = cdiv(cdiv(kmax, block_n), splits) * block_n
@@ -465,14 +510,16 @@ def sparse_decode_attention_triton(
         # 32 heads, 1,896 at 16; the step's short kernels run at the speed of their code, docs/benchmarks-decode.md).
         # Not at 64 heads: there the unpipelined loop spills 976 bytes a thread (224-232 pipelined)
         num_stages = 1
+    if split_qk and (block_n > head_dim + 2 or defer):
+        raise ValueError(f"sparse_decode_attention: split_qk needs block_n {block_n} <= head_dim + 2 and no defer")
     n_hblk = cdiv(heads, block_h)
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace, table,
         heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E, *rope_args,
         CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, ONE_SPLIT=splits == 1, UPCAST=interpreting(),
         PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
-        DEFER=defer, PDL=step_pdl(q), launch_pdl=step_pdl(q), IDS=index_ratio, num_warps=num_warps,
-        num_stages=num_stages, **rope,
+        DEFER=defer, PDL=step_pdl(q), launch_pdl=step_pdl(q), IDS=index_ratio, PREFETCH=num_stages >= 3,
+        SPLITQK=split_qk, num_warps=num_warps, num_stages=num_stages, **rope,
     )
     if splits > 1:
         chunk = merge_chunk(batch, heads, head_dim, rope["R"]) if merge_block_d is None else merge_block_d

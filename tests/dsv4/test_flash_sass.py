@@ -64,10 +64,12 @@ print(json.dumps({
         UPCAST=False, PRECISION=None, RPB=64, PAGED=True, DEFER=False, PDL=True, IDS=0), warps, stages),
     "hc_pre": report(H._hc_pre_kernel, hc, dict(D=4096, NSPLIT=H.mix_splits(4096), BLOCK_SP=64, ITERS=20,
                                                  BLOCK_D=4096, NORM=True, PDL=True), 8),
-    # the Flash CSA top-k at a 64k server: 16,416 scores in five chunks, K 512, window 128
-    "topk_select": report(I._topk_select_kernel, topk, dict(CHUNK=I.SELECT_CHUNK, NCH=5, BLOCK_K=512, BLOCK_W=128,
-                                                            IDX=True, PDL=True, RADIX=I.choose("topk_radix_bits", 1,
-                                                                                               16416)), 8),
+    # the Flash CSA top-k at a 64k server: 16,416 scores in five chunks, K 512, window 128, the row held in
+    # registers past two valid chunks (`topk_hold`), as `select_topk_triton` launches it
+    "topk_select": report(I._topk_select_kernel, topk, dict(
+        CHUNK=I.SELECT_CHUNK, NCH=5, BLOCK_K=512, BLOCK_W=128, IDX=True, PDL=True,
+        RADIX=I.choose("topk_radix_bits", 1, 16416), HOLD=32768 if I.choose("topk_hold", 1, 16416)[0] >= 16416 else 0,
+        HOLD_FROM=I.choose("topk_hold", 1, 16416)[1]), I.choose("topk_warps", 1, 16416)),
 }))
 """
 
@@ -91,9 +93,12 @@ def test_hc_pre_at_flash_dims_is_compact_and_does_not_spill(flash_sass):
 
 @pytest.mark.slow
 def test_topk_select_radix_passes_are_a_loop(flash_sass):
-    """The eight radix passes of the Flash CSA top-k run as a loop: 2,928 SASS instructions, 8,600 unrolled."""
+    """The eight radix passes of the Flash CSA top-k run as a loop (2,928 SASS instructions, 8,600 unrolled), and
+    so do the 32 bisection passes over the held row: 3,432 with both at 16 warps, whose 128 registers a thread
+    hold the 32,768-wide row's keys in 64 and spill 16 bytes in the selection pass (6 local loads / stores, none
+    in the threshold loops)."""
     r = flash_sass["topk_select"]
-    assert r["local"] == 0, r
+    assert r["local"] <= 8, r
     assert r["sass"] < 4000, r
 
 

@@ -59,13 +59,18 @@ def test_topk_semantics_brute_force(device):
             assert torch.isinf(scores[b, n:]).all() and (scores[b, n:] < 0).all()
 
 
-@pytest.mark.parametrize("chunk,radix", [(4096, None), (16, None), (16, 8)],
-                         ids=["registers", "chunked", "chunked-8-bit-radix"])
-def test_topk_select_kernel_semantics(chunk, radix, device):
-    """The top-k kernel (`_topk_select_kernel`), with the row held in registers (bisection) and re-read in
-    16-score chunks (radix search, 4- or 8-bit digits): the ids whose score beats the K-th valid score plus the
-    lowest-id ties at it, ascending, then -1; entries at or past n_valid are never picked (even with larger
-    scores), padding rows are all -1. torch.topk (the other `select`) picks the same scores."""
+@pytest.mark.parametrize("chunk,radix,hold", [(4096, None, None), (16, None, (0, 2)), (16, 8, (0, 2)),
+                                              (16, None, None), (16, None, (128, 0)), (16, None, (128, 3))],
+                         ids=["registers", "chunked", "chunked-8-bit-radix", "held-past-2-chunks", "held",
+                              "held-past-3-chunks"])
+def test_topk_select_kernel_semantics(chunk, radix, hold, device):
+    """The top-k kernel (`_topk_select_kernel`), with the row in registers as one chunk (bisection), re-read in
+    16-score chunks (radix search, 4- or 8-bit digits), or wider than a chunk but held in registers (bisection):
+    the first chunk alone when it holds every valid score, the whole row for the rows with more than 2 (the
+    shipped `topk_hold`), 0 or 3 valid chunks (33 valid of 70 then takes the radix passes): the ids whose score
+    beats the K-th valid score plus the lowest-id ties at it, ascending, then -1; entries at or past n_valid are
+    never picked (even with larger scores), padding rows are all -1. torch.topk (the other `select`) picks the
+    same scores."""
     batch, n_max, k = 6, 70, 8
     g = torch.Generator().manual_seed(7)
     scores = torch.randint(-3, 4, (batch, n_max), generator=g).float()  # many ties at the K-th score
@@ -82,7 +87,7 @@ def test_topk_select_kernel_semantics(chunk, radix, device):
     for select, src in (("kernel", scores), ("torch", masked)):
         ids = torch.full((batch, k), 99, dtype=torch.int32, device=device)
         X.select_topk_triton(src.to(device), n_valid.to(device), active.to(device), ids, select=select, chunk=chunk,
-                             radix=radix)
+                             radix=radix, hold=hold)
         got[select] = ids.cpu()
     for b, n in enumerate(n_valid.tolist()):
         n = n if active[b] else 0
@@ -90,6 +95,31 @@ def test_topk_select_kernel_semantics(chunk, radix, device):
         assert got["kernel"][b].tolist() == want + [-1] * (k - len(want)), b
         picked = [t for t in got["torch"][b].tolist() if t >= 0]
         assert sorted(masked[b, picked].tolist()) == sorted(masked[b, want].tolist()), b
+
+
+@pytest.mark.parametrize("hold", [None, (0, 0)], ids=["shipped", "radix-passes"])
+def test_topk_select_at_flash_width(hold, device):
+    """The top-k kernel on Flash's 64k-server rows (16,416 scores, K 512) with 2,048 / 8,192 / 16,416 valid (8k,
+    32k, 64k context: the first chunk held, the radix passes, the whole row held, as `STEP_CHOICES["topk_hold"]`
+    ships; and the radix passes everywhere) and a padding row: exactly the ids whose score beats the K-th valid
+    score plus the lowest-id ties, ascending (against torch.topk's K-th value), -1 past them. On the GPU this is
+    the compiled 16-warp kernel."""
+    batch, n_max, k = 4, 16416, 512
+    g = torch.Generator().manual_seed(6)
+    scores = torch.randn(batch, n_max, generator=g)
+    scores[1, 100:200] = scores[1, 99]  # ties at one score
+    n_valid = torch.tensor([2048, 8192, 16416, 16416])
+    active = torch.tensor([True, True, True, False])
+    ids = torch.full((batch, k), 7, dtype=torch.int32, device=device)
+    X.select_topk_triton(scores.to(device), n_valid.to(device), active.to(device), ids, select="kernel", hold=hold)
+    ids = ids.cpu()
+    for b in range(3):
+        row = scores[b, : int(n_valid[b])]
+        kth = torch.topk(row, k).values[-1]
+        above = torch.nonzero(row > kth).flatten()
+        ties = torch.nonzero(row == kth).flatten()[: k - above.numel()]
+        assert torch.equal(ids[b], torch.cat([above, ties]).sort().values.to(torch.int32)), b
+    assert (ids[3] == -1).all()
 
 
 @pytest.mark.parametrize("impl", ["ref", "triton"])

@@ -241,13 +241,15 @@ def test_reference_matches_hf_eager_attention():
     torch.testing.assert_close(ours, hf_out[:, 0].detach(), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("block_h,block_n,splits,defer,chunk", [
-    (16, 32, 1, False, None), (32, 64, 3, False, None), (64, 16, 11, False, None), (64, 16, 1, True, None),
-    (16, 32, 3, True, None), (16, 16, 8, False, 8)])
-def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer, chunk, device):
+@pytest.mark.parametrize("block_h,block_n,splits,defer,chunk,split_qk", [
+    (16, 32, 1, False, None, False), (32, 64, 3, False, None, False), (64, 16, 11, False, None, False),
+    (64, 16, 1, True, None, False), (16, 32, 3, True, None, False), (16, 16, 8, False, 8, False),
+    (64, 16, 3, False, None, True), (64, 32, 1, False, None, True)])
+def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer, chunk, split_qk, device):
     """Every tuning config (heads per program, entries per iteration, split count, p.V one block late, merge
-    channels per program) matches the reference (11 splits of 120 entries leave some splits empty; the last
-    case is batch 1's flash-decoding shape: 4 head blocks x 8 splits, the merge in 4 channel chunks)."""
+    channels per program, p through the workspace) matches the reference (11 splits of 120 entries leave some
+    splits empty; batch 1's flash-decoding shape: 4 head blocks x 8 splits, the merge in 4 channel chunks; p
+    through the partial rows with and without splits, the one-split workspace too)."""
     batch, heads, d, window, n_comp = 2, 64, 32, 16, 100
     q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32, seed=7)
     g = torch.Generator().manual_seed(8)
@@ -257,8 +259,30 @@ def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer,
     out = torch.zeros_like(q)
     ws = A.attention_workspace(batch, heads, d, splits, device)
     A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, d**-0.5, block_h=block_h,
-                                     block_n=block_n, defer=defer, merge_block_d=chunk)
+                                     block_n=block_n, defer=defer, merge_block_d=chunk, split_qk=split_qk)
     torch.testing.assert_close(out, want, rtol=1e-5, atol=1e-5)
+
+
+def test_long_bf16_lists_take_the_pipelined_tile(device):
+    """A bf16 list of 300 entries at batch 9 launches `STEP_CHOICES["attention_tile"]`'s (32 entries, 4 stages):
+    the ids of each block are loaded one block ahead (the last block of a split loads the next split's, unused),
+    so the splits' edges, the list's masked tail (300 of 384), invalid ids and a padding row must come out as the
+    reference's; bitwise the explicit 32-entry launch (64 entries would reduce in another order)."""
+    batch, heads, d, window, n_comp, kmax = 9, 4, 32, 16, 400, 300
+    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, seed=11)
+    g = torch.Generator().manual_seed(12)
+    idx = torch.randint(-1, window + n_comp, (batch, kmax), generator=g, dtype=torch.int32).to(device)
+    active = torch.ones(batch, dtype=torch.bool, device=device)
+    active[1] = False
+    assert A.attention_tile(batch, kmax) == (32, 4)
+    want = _run("ref", q, win, comp, idx, sink, active)
+    got = _run("triton", q, win, comp, idx, sink, active, splits=3)
+    torch.testing.assert_close(got.float(), want.float(), rtol=2e-2, atol=2e-2)
+    assert (got[1] == 7.0).all()
+    explicit = torch.full_like(q, 7.0)
+    A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, explicit,
+                                     A.attention_workspace(batch, heads, d, 3, device), d**-0.5, block_n=32)
+    assert torch.equal(got, explicit)
 
 
 def test_merge_chunks_fill_the_gpu_at_small_batch(device):
@@ -303,5 +327,5 @@ def test_split_count_fills_one_wave_on_long_lists():
     for batch in (1, 2, 8, 32, 128):
         for kmax in (128, 640, 8320):
             s = A.default_num_splits(batch, 64, kmax, sm_count=132)
-            assert 1 <= s <= -(-kmax // A.DEFAULT_CONFIG[1])
+            assert 1 <= s <= -(-kmax // A.attention_tile(batch, kmax)[0])
             assert s == 1 or batch * s <= 2 * 132  # splitting never queues more than two waves

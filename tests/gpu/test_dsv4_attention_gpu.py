@@ -109,6 +109,36 @@ def test_attention_bf16(layer, n_comp, splits):
     assert err < 1e-2 and (out[3] == 3.0).all()
 
 
+@pytest.mark.parametrize("block_n,stages", [(32, 4), (32, 3), (64, 2)])
+def test_attention_pipelined_tiles_bf16(block_n, stages):
+    """The gather tiles of `STEP_CHOICES["attention_tile"]` at batch 8 on an HCA 1M list (8,320 entries, ids loaded
+    one block ahead of their gather): 32 entries in 4 / 3 stages (three / two gathers in flight, 192 / 160 KB of
+    shared memory at 64 heads) and the earlier 64 in 2, each against the reference; a row with fewer visible
+    entries (its list's tail is -1) and a padding row."""
+    batch, n_comp = 8, 8192
+    g = _gen(9)
+    q = torch.randn(batch, H, D, device=DEV, generator=g).bfloat16()
+    win = torch.randn(batch, W, D, device=DEV, generator=g).bfloat16()
+    comp = torch.randn(batch, n_comp, D, device=DEV, generator=g).bfloat16()
+    sink = torch.randn(H, device=DEV, generator=g)
+    pos = torch.full((batch,), n_comp * 128 - 1, device=DEV)
+    pos[1] = 3000 * 128 + 7
+    active = torch.ones(batch, dtype=torch.bool, device=DEV)
+    active[5] = False
+    idx = torch.empty(batch, W + n_comp, dtype=torch.int32, device=DEV)
+    I.build_attention_indices(pos, active, idx, None, W, 128)
+    splits = A.default_num_splits(batch, H, W + n_comp, block_n=block_n)
+    out = torch.full_like(q, 3.0)
+    ref = torch.full_like(q, 3.0)
+    A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, A.attention_workspace(batch, H, D, splits,
+                                     DEV), D**-0.5, block_n=block_n, num_stages=stages)
+    A.sparse_decode_attention_ref(q, win, comp, idx, sink, active, ref, D**-0.5)
+    err = _rel(out, ref)
+    _report(f"C2 attention batch 8, HCA 8320 entries, {block_n} entries x {stages} stages, {splits} splits: rel err "
+            f"(bf16) {err:.2e}")
+    assert err < 1e-2 and (out[5] == 3.0).all()
+
+
 @pytest.mark.parametrize("splits,block_h,chunk", [(34, 64, None), (34, 64, D), (16, 16, None), (33, 32, 256)])
 def test_attention_batch1_split_k_bf16(splits, block_h, chunk):
     """Batch 1 on an HCA 256k list (2,176 entries) as flash-decoding: many splits, 64 / 32 / 16 heads per program,

@@ -23,7 +23,7 @@ import triton
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 import torch
-from dsv4_native import fused as FU, indexer as I, mhc as H, sparse_attention as A
+from dsv4_native import fused as FU, indexer as I, mhc as H, router as RT, sparse_attention as A
 
 
 def report(fn, sig, const, warps, stages=3):
@@ -59,6 +59,9 @@ post = dict(f_ptr="*bf16", x_ptr="*bf16", post_ptr="*fp32", comb_ptr="*fp32", ac
 gnr = dict(x_ptr="*bf16", w_ptr="*bf16", y_ptr="*bf16", N="i32", cnt_ptr="*i32", pos_ptr="*i64", active_ptr="*i1",
            eps="fp32", w1_ptr="*bf16", cs1_ptr="*fp32", o1_ptr="*bf16", MAX_POS1="i32", w2_ptr="*bf16", cs2_ptr="*fp32",
            o2_ptr="*bf16", MAX_POS2="i32")
+route = dict(x_ptr="*bf16", wg_ptr="*fp32", part_ptr="*fp32", SPS="i32", cnt_ptr="*i32", bias_ptr="*fp32",
+             tid2eid_ptr="*i32", ids_ptr="*i64", active_ptr="*i1", slot_ids_ptr="*i32", slot_w_ptr="*fp32",
+             scale="fp32", NV="i32")
 topk = dict(scores_ptr="*fp32", n_valid_ptr="*i64", active_ptr="*i1", out_ptr="*i32", pos_ptr="*i64",
             idx_ptr="*i32", N_MAX="i32", K="i32", W="i32")
 attn = dict(q_ptr="*bf16", win_ptr="*bf16", comp_ptr="*bf16", idx_ptr="*i32", sink_ptr="*fp32", active_ptr="*i1",
@@ -83,6 +86,10 @@ print(json.dumps({
     "qr_norm_rope_b1": report(FU._gemv_norm_rope_kernel, gnr, dict(
         D=1024, BE=4, BK=1024, EVF=True, H=64, HD=512, R=64, W=1, NORM=True, WEIGHTED=False, RING=False, BLOCK_P=256,
         H2=64, HD2=128, R2=64, W2=1, NORM2=False, WEIGHTED2=False, RING2=False, BLOCK_P2=64, PDL=True), 4),
+    # the score router at batch 1: gate GEMV partials, the token's top-6 selection in its last program
+    "router_select_b1": report(RT._router_gemv_kernel, route, dict(
+        D=4096, E=256, CHUNK=256, BE=16, BK=256, SELECT=True, SPLITS=16, TOP_K=6, USE_HASH=False, BLOCK_E=256,
+        BLOCK_S=8, TRIGGER=True, PDL=True), 4),
     # the Flash CSA top-k at a 64k server: 16,416 scores in five chunks, K 512, window 128
     "topk_select": report(I._topk_select_kernel, topk, dict(CHUNK=I.SELECT_CHUNK, NCH=5, BLOCK_K=512, BLOCK_W=128,
                                                             IDX=True, PDL=True, RADIX=I.choose("topk_radix_bits", 1,
@@ -96,7 +103,7 @@ def flash_sass() -> dict:
     return run_compile_script(_SCRIPT)
 
 
-@pytest.mark.slow  # six sm_90 compiles in a subprocess: about 35 s of CPU
+@pytest.mark.slow  # seven sm_90 compiles in a subprocess: about 40 s of CPU
 def test_hc_pre_at_flash_dims_is_compact_and_does_not_spill(flash_sass):
     """No local memory (the shipped kernel spilled 3 KB per thread), under 1,500 SASS instructions (4,096
     before), the streams and the norm weight read with 16-byte loads, and the Sinkhorn rounds a loop (a branch
@@ -126,6 +133,15 @@ def test_batch1_projection_with_its_norm_rope_is_fenced(flash_sass):
     and its arrival atomic a release / acquire, so the head's last program reads the other programs' outputs."""
     r = flash_sass["qr_norm_rope_b1"]
     assert r["local"] == 0 and r["evict_first_loads"] > 0, r
+    assert r["atomics"] == 1 and r["release_acquire_atomics"] == 1, r
+
+
+@pytest.mark.slow
+def test_router_gemv_with_the_selection_is_fenced(flash_sass):
+    """The gate GEMV running the token's selection in its last program: no spills, one release / acquire arrival
+    atomic."""
+    r = flash_sass["router_select_b1"]
+    assert r["local"] == 0, r
     assert r["atomics"] == 1 and r["release_acquire_atomics"] == 1, r
 
 

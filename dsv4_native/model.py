@@ -15,7 +15,8 @@ Per-layer step order (dsv4-reference, end of section 8):
     hc_pre(attn) -> attn_norm -> q / kv / indexer projections -> [CSA: indexer compressor (C1) -> C3]
     -> write win_kv[pos % W] -> [CSA/HCA: main compressor (C1)] -> index list (CSA: the top-k launch; SWA /
     HCA: computed inside C2) -> C2 -> inverse RoPE
-    -> wo_a / wo_b -> hc_post -> hc_pre(ffn) -> ffn_norm -> MoE (C4) -> hc_post.
+    -> wo_a / wo_b -> hc_post + hc_pre(ffn) + ffn_norm (one launch) -> MoE (C4) -> hc_post + the next
+    layer's hc_pre(attn) + attn_norm (one launch).
 After the layers: hc_head -> norm -> lm_head (fp32 logits) -> device sampler (C7) -> epilogue (C5).
 
 Prefill (`prefill`, `prefill.py`) runs outside the graph: one forward per prompt chunk on the step's ops,
@@ -40,7 +41,7 @@ from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
 from .kv_pages import DEFAULT_BLOCK_TOKENS, PagedKV
-from .mhc import HyperConnection, hc_head, mix_workspace
+from .mhc import HyperConnection, PreTarget, hc_head, mix_workspace
 from .moe import SWIGLU_LIMIT
 from .moe_w4 import FORMATS, make_moe
 from .sampler import DeviceSampler, SamplingParams
@@ -263,6 +264,9 @@ class DSV4Attention(RowFusedModule):
                                         for n in range(1, b + 1))
         ws_rows = max(n * s for n, s in enumerate(self.attn_splits))
         buf("attn_ws", attention_workspace(1, h, d, ws_rows, device).view(-1))
+        # arrival counters of the projections' fused norm_rope (`fused.norm_rope(..., gemv=)`): one per row and head
+        buf("gemv_count", torch.zeros(b * (h + (cfg.index_heads if ratio == CSA else 0)), dtype=torch.int32,
+                                      device=device))
         self.compressor = DSV4Compressor(cfg, d, ratio, device) if ratio else None
         if ratio == CSA:
             di, hi = cfg.index_dim, cfg.index_heads
@@ -286,23 +290,35 @@ class DSV4Attention(RowFusedModule):
 
     def project(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, cos_sin: torch.Tensor,
                 lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], q_out: torch.Tensor, kv_out: torch.Tensor,
-                ring: bool) -> tuple[torch.Tensor, Optional[torch.Tensor]]:
+                ring: bool, step: bool = False) -> tuple[torch.Tensor, Optional[torch.Tensor]]:
         """The per-position projections of rows `x` at positions `pos` (the decode step's slots, or the
         chunked prefill's positions, `lin` its GEMM): q_lora -> q_norm; the latent kv -> kv_norm + RoPE into
         `kv_out` (the window ring at pos % W when `ring`, else row for row); q -> per-head norm without a weight
         + RoPE into `q_out`; CSA: the indexer's q -> RoPE. Returns (qr, the indexer q or None). Each norm_rope is
-        one launch of up to two tasks: RMSNorm (+ RoPE) (+ the window-ring write), fused.py."""
+        one launch of up to two tasks: RMSNorm (+ RoPE) (+ the window-ring write), fused.py. `step` where
+        `fused.gemv_step` (the decode step at batch 1): each norm_rope runs inside the GEMV that produces its
+        input (`fused.norm_rope(..., gemv=)`, two launches fewer)."""
         cfg, n = self.cfg, x.shape[0]
         eps, d, h = cfg.rms_eps, cfg.head_dim, cfg.n_heads
         ql, di, hi = cfg.q_lora, cfg.index_dim, cfg.index_heads
-        qkv = lin(x, self.w_x)
+        fused = step and gemv_step(x)
+
+        def project_norm(a: torch.Tensor, w: torch.Tensor, task: tuple, task2: Optional[tuple] = None) -> None:
+            """y = a @ w.T, then norm_rope's tasks on y's column blocks [0, cols) and [cols, N), each task
+            (cols, head width, weight, cos_sin, out, norm, ring); in one launch where `fused`."""
+            y = torch.empty(n, w.shape[0], device=x.device, dtype=x.dtype) if fused else lin(a, w)
+            cols, hd, weight, cs, out, norm, ring_ = task
+            args: list[Any] = [y[:, :cols].view(n, -1, hd), weight, cs, pos, active, out, eps, norm, ring_]
+            if task2 is not None:
+                args += [y[:, cols:].view(n, -1, task2[1]), *task2[2:]]
+            norm_rope(*args, gemv=(a, w, y, self.gemv_count) if fused else None)
+
         qr = torch.empty(n, ql, device=x.device, dtype=x.dtype)
-        norm_rope(qkv[:, :ql].unsqueeze(1), self.q_norm, None, pos, active, qr.unsqueeze(1), eps, True, False,
-                  qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, kv_out, True, ring)
-        qq = lin(qr, self.w_qr)
+        project_norm(x, self.w_x, (ql, ql, self.q_norm, None, qr.unsqueeze(1), True, False),
+                     (None, d, self.kv_norm, cos_sin, kv_out, True, ring))
         qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype) if self.ratio == CSA else None
-        norm_rope(qq[:, :h * d].view(n, h, d), None, cos_sin, pos, active, q_out, eps, True, False,
-                  qq[:, h * d:].view(n, hi, di) if qi is not None else None, None, cos_sin, qi, False, False)
+        project_norm(qr, self.w_qr, (h * d, d, None, cos_sin, q_out, True, False),
+                     (None, di, None, cos_sin, qi, False, False) if qi is not None else None)
         return qr, qi
 
     def forward(self, x: torch.Tensor, pos: StepPositions, active: torch.Tensor, rope: RopeTables,
@@ -316,7 +332,7 @@ class DSV4Attention(RowFusedModule):
 
         win = self.win_kv[:n]  # the latent kv goes straight into the window ring (the indexer does not read it)
         q_buf = self.q[:n]
-        _, qi = self.project(x, pos_c, active, cos_sin, step_linear, q_buf, win, True)
+        _, qi = self.project(x, pos_c, active, cos_sin, step_linear, q_buf, win, True, step=True)
 
         # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
         f32 = self.f32_proj(x) if self.f32_proj is not None else []
@@ -392,20 +408,26 @@ class DSV4Block(nn.Module):
                             dtype=dtype, device=device)
 
     def forward(self, x: torch.Tensor, ids: torch.Tensor, pos: StepPositions, active: torch.Tensor,
-                rope: RopeTables, mixed: bool, next_mix: tuple[torch.Tensor, torch.Tensor],
+                rope: RopeTables, pre_done: bool, next_mix: tuple[torch.Tensor, torch.Tensor] | PreTarget,
                 block_table: Optional[torch.Tensor] = None) -> torch.Tensor:
-        """mixed: the previous hc_post wrote attn_hc's mix partials; next_mix: the next site after this block
-        (the next block's attn_hc, or hc_head), whose partials ffn_hc's hc_post writes."""
+        """pre_done: the previous block's last hc_post ran attn_hc's hc_pre (`pre_target`); next_mix: the next
+        site after this block: the next block's attn_hc `pre_target`, or hc_head's (fn, ws) (partials only)."""
         def attention(y: torch.Tensor) -> torch.Tensor:
             return self.attn(y, pos, active, rope, block_table)
 
         def ffn(y: torch.Tensor) -> torch.Tensor:
             return self.moe(y, ids, active)
 
-        # attn_norm / ffn_norm run inside hc_pre, each site's mix partials inside the previous hc_post
+        # attn_norm / ffn_norm run inside hc_pre; each site but the first runs its hc_pre inside the previous
+        # site's hc_post (`mhc.PreTarget`: one launch per site, hc_post and hc_pre fused)
         n = x.shape[0]
-        x = self.attn_hc(x, active, attention, self.attn_norm, mixed, self.ffn_hc.mix_target(n))
-        return self.ffn_hc(x, active, ffn, self.ffn_norm, True, next_mix)
+        x = self.attn_hc(x, active, attention, self.attn_norm, False, self.ffn_hc.pre_target(n, self.ffn_norm),
+                         pre_done)
+        return self.ffn_hc(x, active, ffn, self.ffn_norm, True, next_mix, True)
+
+    def pre_target(self, n: int) -> PreTarget:
+        """What the previous block's last hc_post needs to run this block's first hc_pre."""
+        return self.attn_hc.pre_target(n, self.attn_norm)
 
 
 class DSV4Model(nn.Module):
@@ -447,7 +469,7 @@ class DSV4Model(nn.Module):
         table = self.kv.table[:n] if self.kv is not None else None
         head_mix = (self.hc_head_fn, self.head_ws[:n])
         for i, layer in enumerate(self.layers):
-            nxt = self.layers[i + 1].attn_hc.mix_target(n) if i + 1 < len(self.layers) else head_mix
+            nxt = self.layers[i + 1].pre_target(n) if i + 1 < len(self.layers) else head_mix
             x = layer(x, ids, step_pos, active, self.rope, i > 0, nxt, table)
         z = self.head_out[:n]
         hc_head(x, self.hc_head_fn, self.hc_head_base, self.hc_head_scale, active, z, self.head_ws[:n],

@@ -799,6 +799,7 @@ class MoELayer(nn.Module):
             "slot_ids": torch.zeros(max_tokens, n_slot, dtype=torch.int32, device=device),
             "slot_w": torch.zeros(max_tokens, n_slot, dtype=torch.float32, device=device),
             "logits_ws": torch.zeros(router_splits(dim), max_tokens * n_experts, dtype=torch.float32, device=device),
+            "route_count": torch.zeros(max_tokens, dtype=torch.int32, device=device),  # `moe_route`'s count
             "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
             "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),
         }
@@ -812,7 +813,7 @@ class MoELayer(nn.Module):
         slot_ids, slot_w = self.slot_ids[:n_tok], self.slot_w[:n_tok]
         logits_ws = self.logits_ws[:, : n_tok * self.n_experts].view(-1, n_tok, self.n_experts)
         moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
-                  self.top_k, self.scale, self.use_hash, logits_ws)
+                  self.top_k, self.scale, self.use_hash, logits_ws, self.route_count[:n_tok])
         return slot_ids, slot_w
 
     def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:

@@ -21,9 +21,12 @@ def _counter():
 # CPU proxy launches per layer of the tiny bf16 model, per batch, set to the measured counts after issue 23's
 # fusions (before them: 99 / 130 / 103 for SWA / CSA / HCA at batch 1, 101 / 132 / 105 at batch 2, head 24;
 # before the indexer's one-launch id masking (which also writes the CSA index list), the two CSA compressors
-# in one launch and the attention's inverse-RoPE epilogue: 18 / 26 / 19 at batch 1, 20 / 28 / 21 at batch 2).
-# Batch 2 adds the unfused slot sum of the MoE GEMV.
-PROXY_BUDGET = {1: {"SWA": 17, "CSA": 20, "HCA": 18}, 2: {"SWA": 18, "CSA": 21, "HCA": 19}}
+# in one launch and the attention's inverse-RoPE epilogue: 18 / 26 / 19 at batch 1, 20 / 28 / 21 at batch 2;
+# before each hc_post ran the next site's hc_pre: 16 / 19 / 17 at batch 1, the first layer one less since, as
+# its first hc_pre has no hc_post before it; before the batch-1 projections ran their norm_rope inside the GEMV:
+# 15 / 17 / 15; before the router selected in its gate GEMV's launch: 13 / 15 / 13 at batch 1, 16 / 18 / 16 at
+# batch 2). Batch 2 adds the unfused slot sum of the MoE GEMV and keeps the projections' norm_rope launches.
+PROXY_BUDGET = {1: {"SWA": 12, "CSA": 14, "HCA": 12}, 2: {"SWA": 15, "CSA": 17, "HCA": 15}}
 PROXY_HEAD_BUDGET = 14
 CUDA_BUDGET = 25
 

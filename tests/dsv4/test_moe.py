@@ -79,6 +79,31 @@ def test_router_kernel_matches_reference(use_hash, dim, splits, n_tok):
     torch.testing.assert_close(got_w, ref_w, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("use_hash", [False, True])
+@pytest.mark.parametrize("dim,n_tok", [(DIM, 1), (1536, 5)], ids=["one-split-1tok", "six-splits-5tok"])
+def test_router_selects_in_the_gemv_launch(use_hash, dim, n_tok):
+    """`moe_route(..., count)` (the decode step: the gate GEMV's last program per token runs the selection, one
+    launch instead of two) writes the two-launch slot table: bitwise on the interpreter (one `_select_token`
+    helper); compiled the ids exactly, the weights to fp32 rounding (4 warps where the select kernel runs 1). The
+    counters are back at zero, so a second launch (a replay) writes the same table."""
+    m = _module(use_hash, dim=dim, max_tokens=n_tok)
+    x, ids, active = _inputs(n_tok, seed=3, dim=dim, inactive=(2,) if n_tok > 2 else ())
+    want_ids, want_w = _route(m, x, ids, active, R.moe_route)
+    count = torch.zeros(n_tok, dtype=torch.int32, device=DEV)
+    for _ in range(2):
+        slot_ids = torch.full((n_tok, TOP_K + 1), -7, dtype=torch.int32, device=DEV)
+        slot_w = torch.full((n_tok, TOP_K + 1), -7.0, device=DEV)
+        ws = torch.full((R.router_splits(dim), n_tok, N_EXP), float("nan"), device=DEV)
+        R.moe_route(x, m.wg, m.bias, m.tid2eid, ids, active, slot_ids, slot_w, TOP_K, 1.5, m.use_hash, ws, count)
+        assert torch.equal(count, torch.zeros_like(count))
+        assert torch.equal(slot_ids, want_ids)
+        if x.is_cuda:
+            torch.testing.assert_close(slot_w, want_w, rtol=1e-6, atol=1e-7)
+        else:
+            assert torch.equal(slot_w, want_w)
+    assert (want_w[:, :TOP_K] > 0).any()
+
+
 @pytest.mark.parametrize("bias_std", [0.1, 3.0], ids=["small-bias", "negative-keys"])
 def test_router_selection_order_and_ties(bias_std):
     """The packed-key top-k: keys of both signs order like floats, and equal keys pick the lowest id.

@@ -43,7 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from count_kernels import Section, _ProxyMode, _Sections, _triton_launches, build_model  # noqa: E402
 from bench_serving import Request, kv_budget_layout, static_batches, workload  # noqa: E402
 from dsv4_native._model_configs import MID  # noqa: E402
-from dsv4_native.engine import ENGINE_CHUNK, DSV4Engine, EngineStats, StopConditions  # noqa: E402
+from dsv4_native.engine import (ENGINE_CHUNK, FILL_MIN_PADDING, DSV4Engine, EngineStats, PackedPrefill,  # noqa: E402
+                                StopConditions)
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.model import DSV4Config, DSV4Model  # noqa: E402
 from dsv4_native.prefill import (DEFAULT_CHUNK, PrefillGraphs, PromptSlice, fill_budget,  # noqa: E402
@@ -172,15 +173,18 @@ class _SimPrefill:
     default_chunk = ENGINE_CHUNK
     rows = None
 
-    def __init__(self, layers: int, clock: Timeline, costs: DeviceCosts, padded: Callable[[int], int],
+    def __init__(self, layers: int, clock: Timeline, costs: DeviceCosts, graphs: PrefillGraphs,
                  busy: list[float]) -> None:
-        self.layers, self.clock, self.costs, self.padded, self.busy = layers, clock, costs, padded, busy
+        self.layers, self.clock, self.costs, self.graphs, self.busy = layers, clock, costs, graphs, busy
+
+    fit = PackedPrefill.fit  # (the engine's rule, on `graphs` and `min_padding`)
+    min_padding = FILL_MIN_PADDING
 
     def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
                  between_layers: Optional[Callable[[], None]] = None) -> None:
         self.clock.host += self.costs.prefill_iter_ms
         tokens = sum(len(s.tokens) for s in slices)
-        rows = self.padded(tokens)
+        rows = self.graphs.bucket(tokens).n
         dev, host = self.costs.forward(tokens, rows) / self.layers, self.costs.host(tokens, rows, True) / self.layers
         for i in range(self.layers):
             if i and between_layers is not None:
@@ -207,9 +211,9 @@ def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts,  # graph
     (`move_ms` of host and device; an upper bound: only a retirement below a live slot needs one)."""
     clock, busy, compacted = Timeline(), [0.0], [0]
     runner = DSV4Runner(model, buckets)
-    padded = padded_rows(model, chunk or ENGINE_CHUNK)
+    graphs = PrefillGraphs(model, max_rows=chunk or ENGINE_CHUNK, use_graphs=False)  # (the runner's buckets)
     engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, admission=admission,
-                        prefill=_SimPrefill(len(model.layers), clock, costs, padded, busy))
+                        prefill=_SimPrefill(len(model.layers), clock, costs, graphs, busy))
     engine.ring = _SimRing(clock, model.cfg.max_batch)
 
     def step(n: int) -> None:  # the decode replay: its cost on the clocks
@@ -353,7 +357,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
             buckets = pow2_buckets(models[sc.system].cfg.max_batch) if sc.pow2 else None
             run = simulate(models[sc.system], reqs, costs, sc.chunk, sc.overlap, sc.old_drain, sc.admission, buckets,
                            sc.compact)
-            seen = f"; H200 {sc.measured:.2f} s" if sc.measured and issue else ""
+            seen = f"; H200 {sc.measured[0]:.2f} s at {sc.measured[1]}" if sc.measured and issue else ""
             print(f"| {sc.system} pg | {sc.name} | {run.seconds:.2f} ({run.device_busy:.2f}){seen} | "
                   f"{tokens / run.seconds:.0f} | **{static[False] / run.seconds:.2f}x** | "
                   f"{static[True] / run.seconds:.2f}x | {run.stats.summary()} |", flush=True)
@@ -363,7 +367,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
 
 class Schedule(NamedTuple):
     """One simulated engine run (`simulate`'s arguments): `pow2` the decode buckets before 2026-12-02 (powers of
-    two only); `measured` the H200 seconds of that schedule where a run measured it (`H200_AT` says where)."""
+    two only); `measured` the H200 seconds of that schedule and the commit that ran it (at 1e094d6 no forward
+    was trimmed to fill its row bucket: `PackedPrefill.fit` came after)."""
 
     system: str
     chunk: Optional[int] = None
@@ -372,7 +377,7 @@ class Schedule(NamedTuple):
     admission: str = "fifo"
     pow2: bool = False
     compact: bool = False
-    measured: Optional[float] = None
+    measured: Optional[tuple[float, str]] = None
 
     @property
     def name(self) -> str:
@@ -380,15 +385,16 @@ class Schedule(NamedTuple):
                 + " old drain" * self.old_drain + " pow2 buckets" * self.pow2 + " compacted" * self.compact)
 
 
-# the schedule before (calibration: main at 0e80426), then the changes one by one, then the defaults (measured
-# at 1e094d6) and what slot compaction would add to them
-SCHEDULES = (Schedule("engine", 2048, old_drain=True, pow2=True, measured=4.97),
-             Schedule("engine-kv", 2048, old_drain=True, pow2=True, measured=5.35),
+# the schedule before (calibration: main at 0e80426), then the changes one by one, then the defaults and what
+# slot compaction would add to them
+SCHEDULES = (Schedule("engine", 2048, old_drain=True, pow2=True, measured=(4.97, "0e80426")),
+             Schedule("engine-kv", 2048, old_drain=True, pow2=True, measured=(5.35, "0e80426")),
              Schedule("engine-kv", 2048, pow2=True), Schedule("engine-kv", pow2=True),
-             Schedule("engine-kv", overlap=0), Schedule("engine-kv", measured=4.22),
+             Schedule("engine-kv", overlap=0), Schedule("engine-kv", measured=(4.22, "1e094d6")),
              Schedule("engine-kv", admission="longest", pow2=True), Schedule("engine-kv", 4096, admission="longest"),
-             Schedule("engine-kv", admission="longest", measured=3.35),
-             Schedule("engine", measured=4.35), Schedule("engine", admission="longest", measured=3.40),
+             Schedule("engine-kv", admission="longest", measured=(3.35, "1e094d6")),
+             Schedule("engine", measured=(4.35, "1e094d6")),
+             Schedule("engine", admission="longest", measured=(3.40, "1e094d6")),
              Schedule("engine-kv", compact=True), Schedule("engine-kv", admission="longest", compact=True),
              Schedule("engine", admission="longest", compact=True))
 # the static runner's H200 seconds, as shipped and with the prefill graphs (by commit; the model's calibration

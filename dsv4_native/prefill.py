@@ -515,11 +515,10 @@ class PrefillGraphs:
     def filled(self, n_rows: int, min_padding: int = 0) -> int:  # graphlint: cold
         """The most rows <= `n_rows` that fill a bucket exactly, where that saves at least `min_padding` of the
         padding rows of `n_rows`' bucket (a padding row costs most of a live one: 1.7 us against 2.6 on the H200,
-        so a forward one row past a bucket pays nearly twice); else `n_rows` (also below the smallest bucket)."""
-        if n_rows >= self._sizes[-1]:
-            return self._sizes[-1]
+        so a forward one row past a bucket pays nearly twice); else `n_rows` (also below the smallest bucket, and
+        past the largest: such a forward runs eagerly, unpadded)."""
         i = bisect.bisect_right(self._sizes, n_rows)
-        if not i or self._sizes[i - 1] == n_rows or self._sizes[i] - n_rows < min_padding:
+        if not i or i == len(self._sizes) or self._sizes[i - 1] == n_rows or self._sizes[i] - n_rows < min_padding:
             return n_rows
         return self._sizes[i - 1]
 

@@ -19,7 +19,9 @@ within 2 % (the `SCHEDULES` rows marked "old drain") and those of 1e094d6 within
 systems of `bench_serving` (`engine`: 64 slots, slot-major KV; `engine-kv`: 256 slots over the static
 runner's KV memory as a paged pool) under the schedule before, then each change: reads of earlier iterations
 only (the new drain), the 8,192-token budget, no decode steps between the layers (o0), decode buckets with
-1.5x midpoints, longest-first admission; then what slot compaction would add (`simulate`'s `compact`).
+1.5x midpoints, longest-first admission (every row with the engine's current rules otherwise: forwards cut
+to fill their row bucket while requests wait, `PackedPrefill.fit`); then what slot compaction would add
+(`simulate`'s `compact`).
 
 `--launches`: `count_kernels.py`'s CPU proxy (every launching ATen op plus every Triton launch, caught in the
 interpreter and skipped) of one `prefill.forward_chunks` on the `mid` model for one 200-token slice, and for 2

@@ -1,7 +1,7 @@
 """What a DSV4Engine schedule costs on the H200, estimated on CPU: the engine's real schedule with the device
 work replaced by a cost model on a host / device timeline, against the static runner on the same model.
 
-    PYTHONPATH=$PWD python3 benchmarks/bench_engine_schedule.py [--pads 1,0.5] [--launches]
+    PYTHONPATH=$PWD python3 benchmarks/bench_engine_schedule.py [--pads 1] [--launches]
 
 Schedule: the serving benchmark's burst (`bench_serving.workload`, same flags and seed: 256 requests, 517,288
 prompt tokens to prefill, 132,224 output tokens) through a real `DSV4Engine` (admission, packing, decode launches
@@ -13,13 +13,15 @@ the host running ahead of the device, or the device waiting for a host-bound pre
 `DSV4Runner.generate`: each batch's prompts packed into 2,048-token forwards, then its longest output in
 bucket-64 steps, each read before the next.
 
-`DeviceCosts` are the H200 parts of main at 0e80426 (docs/dsv4-model.md); the padding rows' share of a decode
-step (`--pads`) is not measured yet (`bench_serving`'s parts now time a half-live bucket), and one term is fitted
-(`prefill_iter_ms`): with it and `pad` 1 the model gives the measured bursts of the schedule before this change
-within 2 % (the `SCHEDULES` rows marked "old drain"). Rows: the engine systems of `bench_serving` (`engine`:
-64 slots, slot-major KV; `engine-kv`: 256 slots over the static runner's KV memory as a paged pool) under the
-schedule before, then each change: reads of earlier iterations only (the new drain), the 8,192-token budget,
-no decode steps between the layers (o0), decode buckets with 1.5x midpoints, longest-first admission.
+`DeviceCosts` are the H200 parts of main at 0e80426 and of s8-engine at 1e094d6 (docs/dsv4-model.md); one term
+is fitted (`prefill_iter_ms`): with it the model gives the measured bursts of the schedule before 2026-12-02
+within 2 % (the `SCHEDULES` rows marked "old drain") and those of 1e094d6 within 5 %. Rows: the engine
+systems of `bench_serving` (`engine`: 64 slots, slot-major KV; `engine-kv`: 256 slots over the static
+runner's KV memory as a paged pool) under the schedule before, then each change: reads of earlier iterations
+only (the new drain), the 8,192-token budget, no decode steps between the layers (o0), decode buckets with
+1.5x midpoints, longest-first admission (every row with the engine's current rules otherwise: forwards cut
+to fill their row bucket while requests wait, `PackedPrefill.fit`); then what slot compaction would add
+(`simulate`'s `compact`).
 
 `--launches`: `count_kernels.py`'s CPU proxy (every launching ATen op plus every Triton launch, caught in the
 interpreter and skipped) of one `prefill.forward_chunks` on the `mid` model for one 200-token slice, and for 2
@@ -32,7 +34,7 @@ import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, NamedTuple, Optional, Sequence
 
 import torch
 
@@ -43,7 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from count_kernels import Section, _ProxyMode, _Sections, _triton_launches, build_model  # noqa: E402
 from bench_serving import Request, kv_budget_layout, static_batches, workload  # noqa: E402
 from dsv4_native._model_configs import MID  # noqa: E402
-from dsv4_native.engine import ENGINE_CHUNK, DSV4Engine, EngineStats, StopConditions  # noqa: E402
+from dsv4_native.engine import (ENGINE_CHUNK, FILL_MIN_PADDING, DSV4Engine, EngineStats, PackedPrefill,  # noqa: E402
+                                StopConditions)
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.model import DSV4Config, DSV4Model  # noqa: E402
 from dsv4_native.prefill import (DEFAULT_CHUNK, PrefillGraphs, PromptSlice, fill_budget,  # noqa: E402
@@ -63,31 +66,40 @@ def tiny_config(max_batch: int, max_len: int, kv_blocks: int = 0) -> DSV4Config:
 
 @dataclass
 class DeviceCosts:
-    """H200 `mid` bf16 timings, ms (docs/dsv4-model.md, "H200 with the prefill graphs", main at 0e80426).
+    """H200 `mid` bf16 timings, ms (docs/dsv4-model.md: the parts tables of main at 0e80426 and s8-engine at
+    1e094d6).
 
-    Decode step: the parts table's buckets with every row live (1: 0.30, 8: 0.48, 64: 0.79, 128: 1.29, 256:
-    2.72), linear in between; a step replaying bucket b with r live rows costs f(r) + `pad` x (f(b) - f(r))
-    (inactive rows skip attention and the experts, not the dense GEMMs: `pad` is the share they still cost,
-    *unmeasured*; the tables price 0.5 and 1). Prefill forward of t tokens: device `fwd_ms` + `fwd_token_us`
-    x t (fitted to its device-ms column: 512: 2.0-2.2, 2,048: 5.7-6.2, 4,096: 9.9-11.0, 8,192 packed:
-    21.2-22.5), host with the prefill graphs `pg_ms` + `pg_token_us` x t (3.8 / 5.7 / 7.8 / 11.8), eager
+    Decode step: the parts table's buckets with every row live (1: 0.30, 8: 0.50, 64: 0.79, 96: 1.01, 128:
+    1.29, 192: 1.89, 256: 2.67; 1e094d6), linear in between; a step replaying bucket b with r live rows costs
+    f(r) + `pad` x (f(b) - f(r)) (inactive rows skip attention and the experts, not the dense GEMMs: `pad` is
+    the share they still cost; measured 0.93-0.97 at 1e094d6: buckets 96, 128, 192, 256 with every other row
+    live took 0.99, 1.26, 1.86, 2.61 ms against 1.01, 1.29, 1.89, 2.67 all live). Prefill forward of t tokens
+    replaying the row bucket p >= t (`padded_rows`; p = t eager): device `fwd_ms` + `fwd_token_us` x t
+    (fitted to its device-ms column: 512: 2.0-2.2, 2,048: 5.7-6.3, 4,096: 9.9-11.0, 8,192 packed: 20.9-22.5)
+    + `pad_row_us` per padding row (4,097 tokens in bucket 8,192: 16.9 ms against 9.9 for 4,096, 1.7 us for
+    each of the 4,095 padding rows, 66 % of a live token), host with the prefill graphs `pg_ms` +
+    `pg_token_us` x p (3.8-5.4 / 5.7 / 7.4-7.8 / 11.3-11.8; 4,097 tokens: 12.3, the 8,192 bucket's), eager
     `eager_ms` + `eager_token_us` x t (the static runner's 255 eager forwards of ~2,030 tokens took 4.25 s:
     16.7 ms each where the parts table's repeated shape took 11.4). A decode launch costs the host `launch_ms`;
     an engine iteration `iter_ms` + `row_us` per live row read (append, stop check), one with a prefill forward
     `prefill_iter_ms` more (the H200 engine runs spent 10.2 ms of host per prefill iteration where the parts
     account for ~5.6; fitted: with `pad` 1 the model then gives the measured bursts of the schedule before
-    this change, 4.91 s for 4.97 and 5.27 s for 5.35, `SCHEDULES`' first rows); a static step
+    2026-12-02, 4.96 s for 4.97 and 5.27 s for 5.35, `SCHEDULES`' first rows); a slot move of compaction
+    `move_ms` of host and device (a guess: ~0.7 MiB of per-slot state in some 20 copies); a static step
     `static_step_ms` after its wait (the token read, the per-row loop)."""
 
-    decode: tuple[tuple[int, float], ...] = ((1, 0.30), (8, 0.48), (64, 0.79), (128, 1.29), (256, 2.72))
+    decode: tuple[tuple[int, float], ...] = ((1, 0.30), (8, 0.50), (64, 0.79), (96, 1.01), (128, 1.29), (192, 1.89),
+                                             (256, 2.67))
     pad: float = 1.0
     fwd_ms: float = 0.8
     fwd_token_us: float = 2.57
+    pad_row_us: float = 1.7
     pg_ms: float = 3.3
     pg_token_us: float = 1.04
     eager_ms: float = 14.6
     eager_token_us: float = 1.0
     launch_ms: float = 0.05
+    move_ms: float = 0.1
     prefill_iter_ms: float = 4.5
     iter_ms: float = 0.1
     row_us: float = 1.0
@@ -104,12 +116,12 @@ class DeviceCosts:
     def step(self, bucket: int, live: int) -> float:
         return self.rows(live) + self.pad * (self.rows(bucket) - self.rows(live))
 
-    def forward(self, tokens: int) -> float:
-        return self.fwd_ms + self.fwd_token_us * tokens / 1e3
+    def forward(self, tokens: int, rows: int) -> float:
+        return self.fwd_ms + (self.fwd_token_us * tokens + self.pad_row_us * (rows - tokens)) / 1e3
 
-    def host(self, tokens: int, graphs: bool) -> float:
+    def host(self, tokens: int, rows: int, graphs: bool) -> float:
         if graphs:
-            return self.pg_ms + self.pg_token_us * tokens / 1e3
+            return self.pg_ms + self.pg_token_us * rows / 1e3
         return self.eager_ms + self.eager_token_us * tokens / 1e3
 
 
@@ -163,14 +175,19 @@ class _SimPrefill:
     default_chunk = ENGINE_CHUNK
     rows = None
 
-    def __init__(self, layers: int, clock: Timeline, costs: DeviceCosts, graphs: bool, busy: list[float]) -> None:
+    def __init__(self, layers: int, clock: Timeline, costs: DeviceCosts, graphs: PrefillGraphs,
+                 busy: list[float]) -> None:
         self.layers, self.clock, self.costs, self.graphs, self.busy = layers, clock, costs, graphs, busy
+
+    fit = PackedPrefill.fit  # (the engine's rule, on `graphs` and `min_padding`)
+    min_padding = FILL_MIN_PADDING
 
     def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
                  between_layers: Optional[Callable[[], None]] = None) -> None:
         self.clock.host += self.costs.prefill_iter_ms
         tokens = sum(len(s.tokens) for s in slices)
-        dev, host = self.costs.forward(tokens) / self.layers, self.costs.host(tokens, self.graphs) / self.layers
+        rows = self.graphs.bucket(tokens).n
+        dev, host = self.costs.forward(tokens, rows) / self.layers, self.costs.host(tokens, rows, True) / self.layers
         for i in range(self.layers):
             if i and between_layers is not None:
                 between_layers()
@@ -178,25 +195,46 @@ class _SimPrefill:
             self.busy[0] += dev
 
 
-def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts, graphs: bool,  # graphlint: cold
+def padded_rows(model: DSV4Model, max_rows: int) -> Callable[[int], int]:  # graphlint: cold
+    """The rows a graphed forward of t tokens replays: its `PrefillGraphs` bucket (the runner's, for forwards of
+    up to `max_rows` rows)."""
+    graphs = PrefillGraphs(model, max_rows=max_rows, use_graphs=False)
+    return lambda tokens: graphs.bucket(tokens).n
+
+
+def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts,  # graphlint: cold
              chunk: Optional[int] = None, overlap: Optional[int] = None, old_drain: bool = False,
-             admission: str = "fifo", buckets: Optional[Sequence[int]] = None) -> SimRun:
+             admission: str = "fifo", buckets: Optional[Sequence[int]] = None, compact: bool = False) -> SimRun:
     """The engine's own schedule (a real `DSV4Engine`: admission, packing, decode launches, reads, stops) with
-    the device work replaced by `costs` on a host / device timeline. `old_drain`: read every step but the last
-    launched at the end of an iteration (before 2026-12-02: the host then waited for the decode steps launched
-    inside the forward it had just issued)."""
-    clock, busy = Timeline(), [0.0]
+    the device work replaced by `costs` on a host / device timeline, the prefill with graphs. `old_drain`: read
+    every step but the last launched at the end of an iteration (before 2026-12-02: the host then waited for
+    the decode steps launched inside the forward it had just issued). `compact`: what slot compaction would
+    give: a step replays the bucket of its live row count, and every retirement moves a slot's state
+    (`move_ms` of host and device; an upper bound: only a retirement below a live slot needs one)."""
+    clock, busy, compacted = Timeline(), [0.0], [0]
     runner = DSV4Runner(model, buckets)
+    graphs = PrefillGraphs(model, max_rows=chunk or ENGINE_CHUNK, use_graphs=False)  # (the runner's buckets)
     engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, admission=admission,
                         prefill=_SimPrefill(len(model.layers), clock, costs, graphs, busy))
     engine.ring = _SimRing(clock, model.cfg.max_batch)
 
     def step(n: int) -> None:  # the decode replay: its cost on the clocks
-        dev = costs.step(runner.bucket_for(n), len(engine._decoding))
+        live = len(engine._decoding)
+        compacted[0] += runner.bucket_for(live)
+        dev = costs.step(runner.bucket_for(live if compact else n), live)
         clock.launch(dev, costs.launch_ms)
         busy[0] += dev
 
     runner.step = step
+    if compact:
+        retire = model.io.retire
+
+        def move(slot: int) -> None:
+            retire(slot)
+            clock.launch(costs.move_ms, costs.move_ms)
+            busy[0] += costs.move_ms
+
+        model.io.retire = move
     drain = engine._drain
 
     def timed_drain(keep: int) -> list:
@@ -210,13 +248,16 @@ def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts, graphs: 
     while engine.has_unfinished():
         engine.step()
     engine.close()
+    if compact:  # (the engine counted the rows it would replay uncompacted)
+        engine.stats.decode_bucket_rows = compacted[0]
     return SimRun(engine.stats, clock.end / 1e3, busy[0] / 1e3)
 
 
-def simulate_static(reqs: list[Request], slots: int, costs: DeviceCosts, graphs: bool,  # graphlint: cold
-                    chunk: int = DEFAULT_CHUNK) -> float:
+def simulate_static(reqs: list[Request], slots: int, costs: DeviceCosts,  # graphlint: cold
+                    padded: Optional[Callable[[int], int]], chunk: int = DEFAULT_CHUNK) -> float:
     """Seconds of static batches through `DSV4Runner.generate` on the clocks: each batch's prompts packed into
-    `chunk`-token forwards, then its longest output in bucket-`slots` steps, each read before the next."""
+    `chunk`-token forwards (`padded`: their graphed rows, see `padded_rows`; None: eager), then its longest
+    output in bucket-`slots` steps, each read before the next."""
     clock = Timeline()
     for group in static_batches(reqs, slots):
         done = [0] * len(group)
@@ -225,7 +266,8 @@ def simulate_static(reqs: list[Request], slots: int, costs: DeviceCosts, graphs:
             if not plan:
                 break
             tokens = sum(b - a for _, a, b in plan)
-            clock.launch(costs.forward(tokens), costs.host(tokens, graphs))
+            rows = padded(tokens) if padded else tokens
+            clock.launch(costs.forward(tokens, rows), costs.host(tokens, rows, padded is not None))
             for i, _, b in plan:
                 done[i] = b
         bucket = pick_bucket(pow2_buckets(slots, midpoints_from=DECODE_MIDPOINTS), len(group))  # the runner's
@@ -284,7 +326,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     p.add_argument("--out-max", type=int, default=1024)
     p.add_argument("--slots", type=int, default=64)
     p.add_argument("--max-engine-slots", type=int, default=256, help="cap on the equal-KV engine's slots")
-    p.add_argument("--pads", default="1,0.5", help="padding-row cost shares to price (DeviceCosts.pad)")
+    p.add_argument("--pads", default="1", help="padding-row cost shares to price (DeviceCosts.pad)")
     p.add_argument("--launches", action="store_true", help="also count one prefill forward's launches (slow)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
@@ -306,33 +348,60 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     issue = all(getattr(args, k) == p.get_default(k) for k in workload_keys)
     for pad in (float(x) for x in args.pads.split(",")):
         costs = DeviceCosts(pad=pad)
-        static = {pg: simulate_static(reqs, args.slots, costs, pg) for pg in (False, True)}
+        static = {pg: simulate_static(reqs, args.slots, costs, padded_rows(models["engine"], DEFAULT_CHUNK)
+                                      if pg else None) for pg in (False, True)}
+        seen_static = "; ".join(f"{at}: {a:.2f} and {b:.2f} s" for at, a, b in STATIC_H200)
         print(f"### padding rows cost {pad:g} of a live row\n\nstatic runner, batches of {args.slots}: "
               f"{static[False]:.2f} s as shipped, {static[True]:.2f} s with the prefill graphs"
-              f"{' (H200: 8.38 and 5.28 s)' if issue else ''}\n\n| system | schedule | est. s (device busy) | "
+              f"{f' (H200 {seen_static})' if issue else ''}\n\n| system | schedule | est. s (device busy) | "
               f"est. tokens/s | / static | / static pg | engine stats |\n|---|---|---|---|---|---|---|")
-        for system, chunk, overlap, old, admission, pow2, measured in SCHEDULES:
-            buckets = pow2_buckets(models[system].cfg.max_batch) if pow2 else None
-            run = simulate(models[system], reqs, costs, True, chunk, overlap, old, admission, buckets)
-            name = (f"c{chunk or 'default'} o{'default' if overlap is None else overlap} {admission}"
-                    + (" old drain" if old else "") + (" pow2 buckets" if pow2 else ""))
-            seen = f"; H200 {measured:.2f} s" if measured and issue else ""
-            print(f"| {system} pg | {name} | {run.seconds:.2f} ({run.device_busy:.2f}){seen} | "
+        for sc in SCHEDULES:
+            buckets = pow2_buckets(models[sc.system].cfg.max_batch) if sc.pow2 else None
+            run = simulate(models[sc.system], reqs, costs, sc.chunk, sc.overlap, sc.old_drain, sc.admission, buckets,
+                           sc.compact)
+            seen = f"; H200 {sc.measured[0]:.2f} s at {sc.measured[1]}" if sc.measured and issue else ""
+            print(f"| {sc.system} pg | {sc.name} | {run.seconds:.2f} ({run.device_busy:.2f}){seen} | "
                   f"{tokens / run.seconds:.0f} | **{static[False] / run.seconds:.2f}x** | "
                   f"{static[True] / run.seconds:.2f}x | {run.stats.summary()} |", flush=True)
         print()
     return 0
 
 
-# (system, chunk, overlap, the drain before 2026-12-02, admission, decode buckets powers of two only (before),
-# H200 seconds of that schedule when measured): the schedule before (calibration), then the changes one by one
-SCHEDULES = (("engine", 2048, None, True, "fifo", True, 4.97), ("engine-kv", 2048, None, True, "fifo", True, 5.35),
-             ("engine-kv", 2048, None, False, "fifo", True, None), ("engine-kv", None, None, False, "fifo", True, None),
-             ("engine-kv", None, 0, False, "fifo", False, None), ("engine-kv", None, None, False, "fifo", False, None),
-             ("engine-kv", None, None, False, "longest", True, None),
-             ("engine-kv", 4096, None, False, "longest", False, None),
-             ("engine-kv", None, None, False, "longest", False, None),
-             ("engine", None, None, False, "fifo", False, None), ("engine", None, None, False, "longest", False, None))
+class Schedule(NamedTuple):
+    """One simulated engine run (`simulate`'s arguments): `pow2` the decode buckets before 2026-12-02 (powers of
+    two only); `measured` the H200 seconds of that schedule and the commit that ran it (at 1e094d6 no forward
+    was trimmed to fill its row bucket: `PackedPrefill.fit` came after)."""
+
+    system: str
+    chunk: Optional[int] = None
+    overlap: Optional[int] = None
+    old_drain: bool = False
+    admission: str = "fifo"
+    pow2: bool = False
+    compact: bool = False
+    measured: Optional[tuple[float, str]] = None
+
+    @property
+    def name(self) -> str:
+        return (f"c{self.chunk or 'default'} o{'default' if self.overlap is None else self.overlap} {self.admission}"
+                + " old drain" * self.old_drain + " pow2 buckets" * self.pow2 + " compacted" * self.compact)
+
+
+# the schedule before (calibration: main at 0e80426), then the changes one by one, then the defaults and what
+# slot compaction would add to them
+SCHEDULES = (Schedule("engine", 2048, old_drain=True, pow2=True, measured=(4.97, "0e80426")),
+             Schedule("engine-kv", 2048, old_drain=True, pow2=True, measured=(5.35, "0e80426")),
+             Schedule("engine-kv", 2048, pow2=True), Schedule("engine-kv", pow2=True),
+             Schedule("engine-kv", overlap=0), Schedule("engine-kv", measured=(4.22, "1e094d6")),
+             Schedule("engine-kv", admission="longest", pow2=True), Schedule("engine-kv", 4096, admission="longest"),
+             Schedule("engine-kv", admission="longest", measured=(3.35, "1e094d6")),
+             Schedule("engine", measured=(4.35, "1e094d6")),
+             Schedule("engine", admission="longest", measured=(3.40, "1e094d6")),
+             Schedule("engine-kv", compact=True), Schedule("engine-kv", admission="longest", compact=True),
+             Schedule("engine", admission="longest", compact=True))
+# the static runner's H200 seconds, as shipped and with the prefill graphs (by commit; the model's calibration
+# is the first)
+STATIC_H200 = (("0e80426", 8.38, 5.28), ("1e094d6", 7.25, 5.94))
 
 
 def print_launches() -> None:  # graphlint: cold

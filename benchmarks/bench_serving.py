@@ -749,7 +749,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     head = (f"## Serving: {args.size}, {device} ({name}), {dtype}\n\n"
             f"{args.requests} requests, prompts {args.prompt_min}-{args.prompt_max}, outputs {args.out_min}-"
             f"{args.out_max} tokens (seed {args.seed}); {args.slots} slots / static batch; engine prefill budget "
-            f"{chunk} tokens per forward, overlap {'default' if args.overlap is None else args.overlap}; Poisson "
+            f"{engine_chunk} tokens per forward (static runner {chunk}), overlap "
+            f"{'default' if args.overlap is None else args.overlap}; Poisson "
             f"rate {args.rate}/s; max_len {max_len}; graph capture {capture_s:.1f} s; HF on the first "
             f"{args.hf_requests} requests ({args.hf_patterns}, batches of {args.hf_batch}, at most "
             f"{args.hf_max_time:.0f} s each)\n" + (f"\n{layout}\n" if layout else ""))

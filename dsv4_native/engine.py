@@ -11,7 +11,9 @@ One engine iteration (`step`):
 2. one prefill forward of at most `chunk_tokens` prompt tokens (the token budget, `ENGINE_CHUNK` = 8,192 by
    default; on CUDA the forward's row-wise parts are the runner's captured `PrefillGraphs`), packed
    from as many prefilling requests as fit, oldest first (vLLM's chunked-prefill rule: the last one may take
-   a partial slice and continue next iteration); a request whose prompt is in its slot's state is admitted
+   a partial slice and continue next iteration; while requests wait for a slot, a forward whose row bucket
+   would pad `FILL_MIN_PADDING` rows or more takes only the bucket below, and the rest goes into the next one
+   beside the next admissions); a request whose prompt is in its slot's state is admitted
    at its last prompt token (`StaticDecodeIO.admit`). A burst of requests is thus admitted in
    sum(prompt tokens) / budget iterations, not one forward per request and chunk;
 3. launch one decode step for rows [0, n) (n = highest decoding slot + 1; the runner replays the graph of the
@@ -42,9 +44,10 @@ device state is overwritten by the next admission). On CPU the same code runs wi
 Rows are NOT compacted: a request keeps its slot for life and freed slots become padding rows (`active`
 False, skipped by every kernel) until the next admission takes the lowest free slot. Compacting would move a
 request's whole per-slot state (window ring, compressor and indexer state and scores, sampler bitset and
-counts, its block-table row) on every departure; with the mask a departure costs one flag write and padding rows cost
-only their share of the dense GEMMs until the hole is refilled. No graph is recaptured: every n maps to a
-captured bucket.
+counts, its block-table row) on every departure; with the mask a departure costs one flag write, and a hole
+nearly a live row's step time (0.93-0.97 of one, H200) until it is refilled: `bench_engine_schedule.py` puts
+compaction at -14 % of a FIFO burst, -2 % with longest-first admission. No graph is recaptured: every n maps
+to a captured bucket.
 
 EOS is decided here, not in the graph: the engine sets the epilogue's single `eos_id` to -1 (never sampled),
 keeping only its max_len guard, which the host mirrors by capping `max_tokens` at `max_len - len(prompt)`.
@@ -211,15 +214,24 @@ def default_cache_manager(model: DSV4Model) -> CacheManager:
 # prefill of prompt slices
 
 
+# a forward is trimmed to fill its row bucket only where that saves this many padding rows or more (~2.8 ms
+# of H200 device and host time at 1.7 + 1.04 us a row): smaller savings do not pay for the extra forward the
+# rest may cost (bench_engine_schedule.py: trimming at any saving took the o0 burst from 4.27 to 5.68 s)
+FILL_MIN_PADDING = 1024
+
+
 class ChunkPrefill(Protocol):
     """Writes every slice (`prefill.PromptSlice`, distinct slots) into its slot's state exactly as
     token-by-token decode would; other rows' state and the decode I/O (`input_ids`, `pos`, `active`) are left
     as they were. One call per engine iteration. `rows`: how many slices one call may take (None: any);
     `default_chunk`: the engine's `chunk_tokens` unless given, the token budget of one call (a decoding
-    request waits one call per token while prompts are prefilled)."""
+    request waits one call per token while prompts are prefilled); `fit(tokens)`: the most tokens <= `tokens`
+    one call runs without padding rows (tokens itself if it never pads)."""
 
     rows: Optional[int]
     default_chunk: int
+
+    def fit(self, tokens: int) -> int: ...
 
     def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
                  between_layers: Optional[Callable[[], None]] = None) -> None: ...
@@ -234,8 +246,13 @@ class PackedPrefill:
     rows: Optional[int] = None
     default_chunk = ENGINE_CHUNK
 
-    def __init__(self, graphs: Optional[PrefillGraphs] = None) -> None:
-        self.graphs = graphs
+    def __init__(self, graphs: Optional[PrefillGraphs] = None, min_padding: int = FILL_MIN_PADDING) -> None:
+        self.graphs, self.min_padding = graphs, min_padding
+
+    def fit(self, tokens: int) -> int:  # graphlint: cold
+        """The forward's tokens trimmed to fill its row bucket exactly where that saves `min_padding` padding
+        rows or more (`PrefillGraphs.filled`); eager forwards pad nothing."""
+        return self.graphs.filled(tokens, self.min_padding) if self.graphs is not None else tokens
 
     @torch.no_grad()
     def __call__(self, model: DSV4Model, slices: Sequence[PromptSlice],
@@ -506,10 +523,20 @@ class DSV4Engine:
     def _prefill_chunk(self) -> None:
         """One forward of at most `chunk_tokens` prompt tokens, from as many prefilling requests as fit (oldest
         first; the last one may take a partial slice and continue next iteration)."""
-        plan = fill_budget(((r, r.prefilled, len(r.prompt) - 1) for r in self._prefilling), self.chunk_tokens,
-                           self.prefill.rows)
+        def plan_for(budget: int) -> list[tuple[_Request, int, int]]:
+            return fill_budget(((r, r.prefilled, len(r.prompt) - 1) for r in self._prefilling), budget,
+                               self.prefill.rows)
+
+        plan = plan_for(self.chunk_tokens)
         if not plan:
             return
+        tokens = sum(b - a for _, a, b in plan)
+        # while requests wait for a slot the forward fills its row bucket exactly (a padding row costs most of
+        # a live one); the rest goes into the next forward beside the next admissions' prompts. With nobody
+        # waiting the rest would be a forward of its own: one padded forward costs less latency
+        fit = self.prefill.fit(tokens) if self._waiting else tokens
+        if fit < tokens:
+            plan = plan_for(fit)
         for req, _, end in plan:
             self.cache.reserve(req.slot, end)
         st = self.stats

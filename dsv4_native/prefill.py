@@ -37,6 +37,7 @@ blocks are reserved (the slot's old ones released) before its first chunk.
 
 from __future__ import annotations
 
+import bisect
 import gc
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, TypeVar
@@ -510,6 +511,16 @@ class PrefillGraphs:
     def bucket(self, n_rows: int) -> Optional[_PaddedRows]:  # graphlint: cold
         """The smallest bucket holding `n_rows` rows, None past the largest."""
         return self.buckets[pick_bucket(self._sizes, n_rows)] if n_rows <= self._sizes[-1] else None
+
+    def filled(self, n_rows: int, min_padding: int = 0) -> int:  # graphlint: cold
+        """The most rows <= `n_rows` that fill a bucket exactly, where that saves at least `min_padding` of the
+        padding rows of `n_rows`' bucket (a padding row costs most of a live one: 1.7 us against 2.6 on the H200,
+        so a forward one row past a bucket pays nearly twice); else `n_rows` (also below the smallest bucket, and
+        past the largest: such a forward runs eagerly, unpadded)."""
+        i = bisect.bisect_right(self._sizes, n_rows)
+        if not i or i == len(self._sizes) or self._sizes[i - 1] == n_rows or self._sizes[i] - n_rows < min_padding:
+            return n_rows
+        return self._sizes[i - 1]
 
 
 class _Scratch:

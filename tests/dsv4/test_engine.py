@@ -107,7 +107,7 @@ def test_requests_joining_mid_run_get_their_alone_tokens(model, overlap, padded)
         inner(*args, **kwargs)
         per_forward.append(engine.stats.decode_steps - before)
 
-    counted.rows = inner.rows
+    counted.rows, counted.fit = inner.rows, inner.fit
     engine.prefill = counted
 
     def req(rid):
@@ -358,3 +358,39 @@ def test_buckets_and_the_runners_prefill_graphs_are_built_once(model):
     engine = DSV4Engine(runner)
     assert engine.prefill.graphs is None and engine.chunk_tokens == ENGINE_CHUNK
     engine.close()
+
+
+def test_forwards_fill_their_row_bucket_while_requests_wait(model):
+    """With padded row buckets (4, 8, 16) a forward of 9 tokens replays 16 rows: while requests wait for a slot
+    each forward takes exactly a bucket's tokens (`PrefillGraphs.filled`; here at any saving, the engine's
+    default only where it saves `FILL_MIN_PADDING` rows) and the rest goes into the next one; with nobody
+    waiting a forward takes what is left (one padded forward instead of several). Every request still gets its
+    alone tokens; the eager prefill (no buckets) is never trimmed."""
+    graphs = PrefillGraphs(model, max_rows=16, min_rows=4)
+    assert [graphs.filled(n) for n in (0, 3, 4, 7, 8, 9, 15, 16, 17)] == [0, 3, 4, 4, 8, 8, 8, 16, 17]
+    assert [graphs.filled(n, min_padding=4) for n in (3, 5, 7, 9, 12, 13)] == [3, 5, 7, 8, 8, 13]
+    assert PackedPrefill(graphs).fit(9) == 9 and PackedPrefill(None, min_padding=0).fit(9) == 9
+    lens, new = (13, 22, 17, 9, 11, 7), (3, 9, 4, 6, 5, 4)
+    prompts = [_prompt(n, seed=80 + i) for i, n in enumerate(lens)]
+    forwards = {}
+    for padded in (False, True):
+        clock = StepClock()
+        engine = DSV4Engine(DSV4Runner(model), chunk_tokens=16, clock=clock, overlap=0,
+                            prefill=PackedPrefill(graphs if padded else None, min_padding=0))
+        inner, seen = engine.prefill, forwards.setdefault(padded, [])
+
+        def counted(mdl, slices, between=None, inner=inner, seen=seen, engine=engine):
+            seen.append((sum(len(s.tokens) for s in slices), bool(engine._waiting)))
+            inner(mdl, slices, between)
+
+        counted.rows, counted.fit = inner.rows, inner.fit
+        engine.prefill = counted
+        outs = _run(engine, clock, {0: [(p, None, StopConditions(max_tokens=m, eos_ids=()), str(i))
+                                        for i, (p, m) in enumerate(zip(prompts, new))]})
+        engine.close()
+        for i, (p, m) in enumerate(zip(prompts, new)):
+            assert outs[str(i)].token_ids == _alone(model, p, m), (padded, i)
+        assert engine.stats.prefill_tokens == sum(n - 1 for n in lens)
+    assert all(n in (4, 8, 16) or n < 4 for n, waiting in forwards[True] if waiting)
+    assert any(n not in (4, 8, 16) for n, waiting in forwards[False] if waiting)  # the trim did something
+    assert any(n not in (4, 8, 16) for n, waiting in forwards[True] if not waiting)  # and only while waiting

@@ -63,14 +63,16 @@ def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_t
     """Prefill slices of several requests packed into one forward per iteration (at a 128-token budget a
     long prompt continues across forwards beside the others), with and without decode steps launched
     between the forward's layers, with the prefill's row-wise parts as CUDA graph replays (`PrefillGraphs`)
-    or eager, and with the engine's own defaults (the runner's prefill graphs, captured once) admitting the
+    or eager (with graphs every forward trimmed to fill its row bucket while requests wait, the rest in the
+    next forward), and with the engine's own defaults (the runner's prefill graphs, captured once) admitting the
     longest requests first: every request's tokens equal its alone run (eager prefill), no sync in any step."""
     runner = DSV4Runner(model)
     if graphs == "engine":
         prefill = None
     else:
-        prefill = PackedPrefill(PrefillGraphs(model, max_rows=chunk_tokens or 8192).capture()) if graphs else \
-            default_prefill()
+        # (min_padding 0: while requests wait every forward is trimmed to fill its row bucket)
+        prefill = PackedPrefill(PrefillGraphs(model, max_rows=chunk_tokens or 8192).capture(), min_padding=0) \
+            if graphs else default_prefill()
     engine = DSV4Engine(runner, prefill=prefill, chunk_tokens=chunk_tokens, overlap=overlap, admission=admission)
     if graphs == "engine":  # the runner's graphs
         assert engine.prefill.graphs is runner.prefill_graphs(engine.chunk_tokens)

@@ -18,6 +18,7 @@ from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch,
     names_cpu, pins,
 )
+from graphlint.facts.kinds import Base, IKind, Items, Keys
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS,
@@ -115,24 +116,16 @@ CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
                     "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
                     "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE}
+_BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 
 
-# The index's kind of a dict with string keys (graphlint.facts.callsite.keyed): "keys:<key>=<kind>;<key>=<kind>".
-KEYS = "keys:"
-
-
-def key_pairs(kind: str) -> list[tuple[str, str]]:
-    """The (key, kind) pairs of a "keys:" kind."""
-    return [(key, value) for key, _, value in (p.partition("=") for p in kind[len(KEYS):].split(";"))]
-
-
-def kind_val(kind: str) -> Val:
-    """The `Val` of one of the index's kind strings (annotations, return kinds, call-site facts)."""
-    if kind.startswith("items:"):
-        return items_val(kind[len("items:"):].split(","))
-    if kind.startswith(KEYS):
-        return keyed_dict([(key, kind_val(k) if not k.startswith(KEYS) else UNKNOWN) for key, k in key_pairs(kind)])
-    return _ANNOTATION_VALS.get(kind, UNKNOWN)
+def kind_val(kind: IKind) -> Val:
+    """The `Val` of one of the index's kinds (annotations, return kinds, call-site facts)."""
+    if isinstance(kind, Items):
+        return items_val(kind.items)
+    if isinstance(kind, Keys):
+        return keyed_dict([(key, kind_val(k) if not isinstance(k, Keys) else UNKNOWN) for key, k in kind.pairs])
+    return _BASE_VALS.get(kind, UNKNOWN)  # type: ignore[arg-type]
 
 
 def str_key(node: cst.BaseExpression | None) -> str | None:
@@ -1078,9 +1071,9 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
             inf.bind(found[0], UNKNOWN)  # `d["k"] = t` of anything but a host tensor: no longer all host
 
 
-def items_val(kinds: list[str] | tuple[str, ...]) -> Val:
+def items_val(kinds: tuple[IKind, ...]) -> Val:
     """A fixed-length tuple of the index's item kinds (`-> tuple[Tensor, tuple[int, ...]]`, `return ids_cpu, n`)."""
-    return Val(Kind.UNKNOWN, items=tuple(kind_val(kind) if not kind.startswith("items:") else UNKNOWN
+    return Val(Kind.UNKNOWN, items=tuple(kind_val(kind) if not isinstance(kind, Items) else UNKNOWN
                                          for kind in kinds))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphlint.facts.kinds import HOST
 from graphlint.index.summary import index_source
 
 
@@ -28,5 +29,5 @@ def test_a_name_rebound_many_times_is_read_once_per_binding(monkeypatch):
     monkeypatch.setattr(callsite, "_expr_kind", lambda *a: reads.append(a[0]) or inner(*a))
     body = "".join(f"    h = h + {i}\n" for i in range(12))
     fn = index_source(f"def f(h: int):\n{body}    return g(h)\n", "m.py", "m").functions["f"]
-    assert fn.call_args == [("m.g", 14, ("host",), ())]  # each `h + i` read with `h` as the caller passed it
+    assert fn.call_args == [("m.g", 14, (HOST,), ())]  # each `h + i` read with `h` as the caller passed it
     assert len(reads) <= 3 * 12 * (callsite.MAX_DEPTH + 2)  # each node (`h`, `h + i`, `i`) once per depth

@@ -72,6 +72,10 @@ class Scope:
     item_sets: set[str] = field(default_factory=set)
     # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
     self_reads: dict[str, list[ast.expr]] = field(default_factory=dict)
+    # (name, whether other bindings reach it) -> the scope its self-reading bindings are read in, with the memo of
+    # that scope's reads (`_rebound_views`): built once, so that each name read there is read once per depth. A
+    # scope is read with one resolver (its module's), which the memo assumes.
+    views: dict[tuple[str, bool], tuple["Scope", "Memo"]] = field(default_factory=dict)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -441,7 +445,8 @@ def settled(kind: IKind) -> IKind:
     return UNKNOWN
 
 
-Memo = dict[tuple[ast.expr, int], IKind]
+# (node, depth) -> its kind; a name is keyed by its identifier (`(id, depth)`): every read of it is the same read
+Memo = dict[tuple[ast.expr | str, int], IKind]
 
 
 def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, memo: Memo | None = None) -> IKind:
@@ -450,7 +455,8 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
     otherwise be read 10**MAX_DEPTH times. It is valid only while `resolve` answers the same."""
     if memo is None:
         memo = {}
-    key = (value, depth)  # the node itself, not its id: the memo keeps it alive, so no id is reused
+    # the node itself, not its id: the memo keeps it alive, so no id is reused
+    key = (value.id if isinstance(value, ast.Name) else value, depth)
     kind = memo.get(key)
     if kind is None:
         kind = memo[key] = _expr_kind(value, resolve, scope, depth, memo)
@@ -469,8 +475,9 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return UNKNOWN  # rebound by a loop or `with`
         hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
         own = _self_reads(value.id, bound, scope)
+        owned = {id(o) for o in own}
         kinds = {hop(b) if not isinstance(b, ast.AugAssign) else None if hop(b.value) == HOST else UNKNOWN
-                 for b in bound if not any(b is o for o in own)} - {None}
+                 for b in bound if id(b) not in owned} - {None}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
         if own:
@@ -593,13 +600,18 @@ def _rebound_views(name: str, own: list[ast.expr], kinds: set[IKind], resolve: R
     """The kinds of the bindings of `name` that read `name` (`lengths = lengths[a:b]`, `x = x.long()`), each read
     with `name` as the other bindings leave it (or, with none, as the caller passed it): one that keeps it where it
     lives adds nothing to their join; a flow-insensitive read would follow the binding into itself and end unknown."""
-    before = Scope(binds={**scope.binds, name: [b for b in scope.binds[name] if not any(b is o for o in own)]},
-                   params=scope.params, top=scope.top if kinds else scope.top - {name}, top_values=scope.top_values,
-                   appends=scope.appends, item_sets=scope.item_sets)
+    views = scope.views.get((name, bool(kinds)))
+    if views is None:  # a scope (and a memo) of its own: these nodes read `name` differently
+        owned = {id(o) for o in own}
+        before = Scope(binds={**scope.binds, name: [b for b in scope.binds[name] if id(b) not in owned]},
+                       params=scope.params, top=scope.top if kinds else scope.top - {name},
+                       top_values=scope.top_values, appends=scope.appends, item_sets=scope.item_sets)
+        views = scope.views[(name, bool(kinds))] = (before, {})
+    before, memo = views
     held = join_later(kinds) if kinds else None
     out = set()
-    for b in own:  # a memo of its own: these nodes read under a different scope
-        kind = expr_kind(b, resolve, before, depth + 1, {})
+    for b in own:
+        kind = expr_kind(b, resolve, before, depth + 1, memo)
         if held is None or kind not in (held, host_if(held)):
             out.add(kind)
     return out

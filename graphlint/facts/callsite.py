@@ -301,6 +301,13 @@ def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
     return annotated
 
 
+def returns_a_tuple(scope: Scope) -> bool:
+    """Some `return a, b` of the function: no scalar annotation (`-> str`, `-> int`) holds for it. Data flow beats
+    annotations: such a function's return kind is read from its body (TinyChat's `stream_gen(...) -> str` returns
+    `out, length`, a tensor and an int)."""
+    return any(isinstance(value, ast.Tuple) for value in scope.returns)
+
+
 # Calls into these packages (and builtins) never reach a project function: their arguments are not recorded.
 EXTERNAL_HEADS = frozenset({"torch", "numpy", "np", "math", "triton", "tl", "einops", "logging", "warnings",
                             "itertools", "functools", "os", "sys", "typing", "re", "time", "collections", "json"})

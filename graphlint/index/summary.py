@@ -18,7 +18,7 @@ from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names,
-    records_args, refine_returns, scope_of, statements,
+    records_args, refine_returns, returns_a_tuple, scope_of, statements,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -365,6 +365,8 @@ class _Indexer(ast.NodeVisitor):
                 items = tuple_item_kinds(text) if kind != "tensor" else None
                 annotated = Items(tuple(map(Base, items))) if items else Base(kind)
                 return refine_returns(annotated, self._infer_returns(node, scope))
+            if kind == "host" and returns_a_tuple(scope):  # `-> str` returning `out, length`: the body says
+                return self._infer_returns(node, scope)
             cls = class_annotation(node.returns) if kind is None else None
             # a class named in the callee's module, resolved (and checked) at the call site
             return Base(kind) if kind else Obj(cls) if cls else UNKNOWN

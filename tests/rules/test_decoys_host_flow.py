@@ -496,3 +496,33 @@ def test_an_object_an_init_builds_lends_only_its_host_facts():
                 return k, used
     """
     assert findings(src, scope="all") == {(22, "GL103")}
+
+
+def test_a_scalar_annotation_that_the_body_returns_a_tuple_for_claims_nothing():
+    """TinyChat's `stream_gen(...) -> str` returns `out, length` (the model's logits and an int). Read by the
+    annotation, every project method of that name "returns host data", so `out, length = model.stream_gen(...)` on
+    an untyped `model` made the logits host and hid the per-token syncs on them (four novel-set labels in
+    `--scope all`). Data flow beats annotations: the body's tuple is the return. Decoy: the same call of a method
+    whose body returns host data (`n_tokens`, a host tensor and an int) stays silent."""
+    src = """
+        import torch
+
+
+        class Model:
+            def stream_gen(self, ids) -> str:
+                out = self.llm(ids)
+                return out, ids.shape[1]
+
+            def n_tokens(self, ids) -> str:
+                return torch.zeros(4, dtype=torch.int32), ids.shape[1]
+
+
+        def serve(model, ids):
+            out, length = model.stream_gen(ids)
+            if torch.sum(torch.isinf(out)):
+                print("inf")
+            counts, n = model.n_tokens(ids)
+            if torch.sum(counts):
+                print("tokens", n)
+    """
+    assert findings(src, scope="all") == {(15, "GL110")}

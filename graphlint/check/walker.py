@@ -579,18 +579,18 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 
     def field_of(owner: ClassInfo, attr: str) -> Val:
         val = attr_val(index.attr(owner, attr))
-        if val.kind is Kind.MODULE and val.ref:  # `self.allocator = BlockAllocator(...)` of a plain class: an object
-            found = object_val(index, val.ref)  # weak: its fields' annotations say nothing of what is stored later
-            val = found._replace(weak=True) if found is not None else val
         if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(owner):
             # every method of a plain class stores host data there (a module's buffers move with `.to()`)
             fact = index.call_facts.attr(owner, attr)
             if fact is not None:
                 return kind_val(fact)
-        if val == UNKNOWN:  # `self.context = context` with `context: Context`: an object of a class read weakly
+        if val == UNKNOWN or val.kind is Kind.MODULE:
+            # `self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`: an object of
+            # the one plain class it holds (`CallFacts.instance`), read weakly: its fields' annotations say nothing
+            # of what is stored there later
             held = index.call_facts.instance(owner, attr)
             found = object_val(index, held) if held else None
-            return found._replace(weak=True) if found is not None else UNKNOWN
+            return found._replace(weak=True) if found is not None else val
         return val
 
     def lookup_self(attr: str) -> Val:

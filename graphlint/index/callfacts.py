@@ -172,8 +172,9 @@ class CallFacts:
 
     def instance(self, cls: "ClassInfo", name: str) -> str | None:
         """The dotted name of the one plain project class `self.<name>` holds an instance of, on an instance of `cls`
-        (`self.context = context` with `context: Context`, a factory's product: the reach's reading); None where it
-        can hold several, or a module (whose buffers move with `.to()`), or nothing the index knows."""
+        (`self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`, a factory's
+        product); None where it can hold several, or a module (whose buffers move with `.to()`), or nothing the index
+        knows. The facts' one reading of an attribute's class: `ProjectIndex.attr_classes`, as the reach reads it."""
         key = (cls.key, name)
         if key not in self._instances:
             held = {c.key: c for c, _how in self.index.attr_classes(cls, name)}

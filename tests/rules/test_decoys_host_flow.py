@@ -526,3 +526,39 @@ def test_a_scalar_annotation_that_the_body_returns_a_tuple_for_claims_nothing():
                 print("tokens", n)
     """
     assert findings(src, scope="all") == {(15, "GL110")}
+
+
+def test_an_attribute_built_from_one_plain_class_is_that_object():
+    """The facts read an attribute's plain class in one place (`CallFacts.instance`, over the reach's
+    `ProjectIndex.attr_classes`). Decoy: `self.one = HostAlloc()` holds a `HostAlloc`, whose `free` every method
+    keeps on the host. Hit: `self.alloc` is a `HostAlloc` or a `DeviceAlloc` by branch, so `free` may be on the
+    device."""
+    src = """
+        import torch
+
+
+        class HostAlloc:
+            def __init__(self):
+                self.free = torch.zeros(4, device="cpu")
+
+
+        class DeviceAlloc:
+            def __init__(self):
+                self.free = torch.zeros(4, device="cuda")
+
+
+        class Runner(torch.nn.Module):
+            def __init__(self, on_host: bool):
+                super().__init__()
+                self.one = HostAlloc()
+                if on_host:
+                    self.alloc = HostAlloc()
+                else:
+                    self.alloc = DeviceAlloc()
+
+            def forward(self, x):
+                a = self.one.free.sum().item()
+                b = self.alloc.free.sum().item()
+                return x + a + b
+    """
+    assert findings(src) == {(25, "GL101")}

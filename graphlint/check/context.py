@@ -16,7 +16,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.facts.inference import Inference
-from graphlint.facts.values import Kind, Val
+from graphlint.facts.values import Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
@@ -105,11 +105,12 @@ class Context:
         """A 0-d tensor, as far as the code shows its rank (a full reduction, an int index of a 1-d tensor)."""
         return self.inference(expr).is_0d
 
-    def device(self, expr: cst.BaseExpression) -> str:
-        """Where a tensor lives: "device", "host" (a CPU tensor; by data flow or by a `*_cpu` name), or
-        "unknown" (not known to be a tensor)."""
+    def device(self, expr: cst.BaseExpression) -> Where:
+        """Where a tensor lives: `Where.DEVICE`, `HOST` (a CPU tensor; by data flow or by a `*_cpu` name), or
+        `UNKNOWN` (not known to be a tensor)."""
         kind = self.inference(expr).kind
-        return "device" if kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else "host" if kind is Kind.CPU_TENSOR else "unknown"
+        return Where.DEVICE if kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Where.HOST if kind is Kind.CPU_TENSOR \
+            else Where.UNKNOWN
 
     def qualname(self, expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(self.module, self.inference.env, expr)

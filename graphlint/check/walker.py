@@ -20,7 +20,8 @@ from graphlint.facts.inference import (
     Inference, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
 )
 from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Kind, Val
-from graphlint.facts.callsite import RET, join_kinds, settled
+from graphlint.facts.callsite import join_kinds, settled
+from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 
@@ -564,6 +565,11 @@ def object_val(index: ProjectIndex | None, qual: str | None) -> Val | None:
     return Val(Kind.OBJECT, qual) if owner is not None and not index.is_nn_module(owner) else None
 
 
+def _direct_call(kind: ik.IKind) -> bool:
+    """The return of a project call that is not a method of a receiver (`Call` without `receiver`)."""
+    return isinstance(kind, ik.Call) and not kind.receiver
+
+
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
     cls = index.classes.get(function.class_key) if function and function.class_key else None
     inf_ref: list[Inference] = []
@@ -573,18 +579,18 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 
     def field_of(owner: ClassInfo, attr: str) -> Val:
         val = attr_val(index.attr(owner, attr))
-        if val.kind is Kind.MODULE and val.ref:  # `self.allocator = BlockAllocator(...)` of a plain class: an object
-            found = object_val(index, val.ref)  # weak: its fields' annotations say nothing of what is stored later
-            val = found._replace(weak=True) if found is not None else val
         if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(owner):
             # every method of a plain class stores host data there (a module's buffers move with `.to()`)
             fact = index.call_facts.attr(owner, attr)
             if fact is not None:
                 return kind_val(fact)
-        if val == UNKNOWN:  # `self.context = context` with `context: Context`: an object of a class read weakly
+        if val == UNKNOWN or val.kind is Kind.MODULE:
+            # `self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`: an object of
+            # the one plain class it holds (`CallFacts.instance`), read weakly: its fields' annotations say nothing
+            # of what is stored there later
             held = index.call_facts.instance(owner, attr)
             found = object_val(index, held) if held else None
-            return found._replace(weak=True) if found is not None else UNKNOWN
+            return found._replace(weak=True) if found is not None else val
         return val
 
     def lookup_self(attr: str) -> Val:
@@ -596,7 +602,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 
     def by_name(kind: str | None) -> Val | None:
         """A kind known by an attribute's or a method's name alone: a weak fact."""
-        return None if kind is None else Val(Kind.CPU_TENSOR, weak=True) if kind == "cpu_tensor" else kind_val(kind)
+        return None if kind is None else Val(Kind.CPU_TENSOR, weak=True) if kind == ik.CPU_TENSOR else kind_val(kind)
 
     def lookup_field(attr: str) -> Val | None:
         return by_name(index.call_facts.field(attr))
@@ -633,11 +639,11 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 targets = index.resolve_call(function, module.module, descriptor, dispatch=False)
         # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
         # settles as `self.buf` itself does (lookup_self: calls not followed)
-        kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and RET not in t.returns
+        kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, _direct_call)
                  else settled(t.returns) for t in targets}
-        if len(targets) == 1 and targets[0].returns.startswith("object:"):  # `-> Meta`, named in the callee's module
-            return object_val(index, f"{targets[0].module}.{targets[0].returns[len('object:'):]}")
-        if len(kinds) != 1 and kinds and kinds <= {"tensor", "bool_tensor", "weak_tensor"}:
+        if len(targets) == 1 and isinstance(targets[0].returns, ik.Obj):  # `-> Meta`, named in the callee's module
+            return object_val(index, f"{targets[0].module}.{targets[0].returns.name}")
+        if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:
             return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
         return val if val != UNKNOWN else None

@@ -1,11 +1,10 @@
 """Facts that cross calls, read by syntax in the phase-1 index (stdlib `ast`): what an unannotated function
 returns, what each call site passes, and what every call site of a function agrees a parameter holds.
 
-Kinds are the index's strings (picklable, cached per file): "tensor", "bool_tensor", "weak_tensor",
-"cpu_tensor", "tensor_seq", "host", "host_seq", "ndarray", "items:<kind>,<kind>" (a fixed-length tuple) and
-"unknown"; `graphlint.inference.kind_val` turns one into a `Val`. Only direct evidence counts (a literal, a
-factory without `device=`, `.tolist()`, `.cpu()`, a local bound to one of these on every assignment, a
-parameter annotated `int`): one mis-guessed helper would affect every call site.
+Kinds are the index's typed kinds (graphlint.facts.kinds: a `Base` member, a fixed tuple `Items`, the deferred
+parts the call-site facts settle); `graphlint.facts.inference.kind_val` turns one into a `Val`. Only direct evidence
+counts (a literal, a factory without `device=`, `.tolist()`, `.cpu()`, a local bound to one of these on every
+assignment, a parameter annotated `int`): one mis-guessed helper would affect every call site.
 """
 
 from __future__ import annotations
@@ -20,8 +19,11 @@ from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
 )
-from graphlint.facts.inference import (
-    BOOL_METHODS, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH, KEYS, key_pairs,
+from graphlint.facts.inference import BOOL_METHODS, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH
+from graphlint.facts.kinds import (
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_SEQ, NDARRAY,
+    TENSOR, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Prior,
+    SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, names_cpu, pins,
@@ -30,20 +32,15 @@ from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
 Resolve = Callable[[str | None], "str | None"]
 
-HOST_FAMILY = frozenset({"host", "host_seq", "cpu_tensor", "ndarray", "cpu_dict", "cpu_device"})
-# "cpu_dict": a dict literal or comprehension whose values are all host tensors (`{k: torch.empty(n,
-# pin_memory=True) for k in names}`): an item of it is a host tensor. "cpu_device": what a call passes for a
-# device argument that names the host (`device="cpu"`, a local `device = "cpu"`), so the callee builds there.
 HOST_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "abs", "min", "max", "sum", "divmod"})
 SEQ_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
 # Tensor methods whose result is host data, whatever the receiver.
-HOST_RESULT_METHODS = {"tolist": "host_seq", "item": "host", "numpy": "ndarray", "cpu": "cpu_tensor",
-                       "pin_memory": "cpu_tensor"}
+HOST_RESULT_METHODS = {"tolist": HOST_SEQ, "item": HOST, "numpy": NDARRAY, "cpu": CPU_TENSOR,
+                       "pin_memory": CPU_TENSOR}
 # Methods of a CPU tensor that leave it on the CPU (everything but device moves and host reads).
 NOT_CPU_METHODS = frozenset({"cuda", "to", "type", "tolist", "item", "numpy", "size", "dim", "numel", "split",
                              "chunk", "unbind", "topk", "sort", "nonzero"})
 MAX_DEPTH = 4
-DEVICE_FAMILY = frozenset({"tensor", "weak_tensor", "bool_tensor"})
 COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match,
             getattr(ast, "TryStar", ast.Try))
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
@@ -56,8 +53,8 @@ class Scope:
     # every binding of each local name in the function's own body: the assigned expression, the augmented
     # assignment (`n += 1`), or None when bound another way (a loop, `with`, a tuple target)
     binds: dict[str, list[ast.expr | ast.AugAssign | None]] = field(default_factory=dict)
-    # every parameter -> its annotation's kind ("host", "host_seq", "tensor", "bool_tensor") or "unknown"
-    params: dict[str, str] = field(default_factory=dict)
+    # every parameter -> its annotation's kind (HOST, HOST_SEQ, TENSOR, BOOL_TENSOR) or UNKNOWN
+    params: dict[str, IKind] = field(default_factory=dict)
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
     top_values: set[int] = field(default_factory=set)  # id() of the values those top-level statements assign
     returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
@@ -75,6 +72,10 @@ class Scope:
     item_sets: set[str] = field(default_factory=set)
     # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
     self_reads: dict[str, list[ast.expr]] = field(default_factory=dict)
+    # (name, whether other bindings reach it) -> the scope its self-reading bindings are read in, with the memo of
+    # that scope's reads (`_rebound_views`): built once, so that each name read there is read once per depth. A
+    # scope is read with one resolver (its module's), which the memo assumes.
+    views: dict[tuple[str, bool], tuple["Scope", "Memo"]] = field(default_factory=dict)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -152,7 +153,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         scope.params[arg.arg] = _host_annotation(arg.annotation, arg.arg)
     for arg in (args.vararg, args.kwarg):
         if arg is not None:
-            scope.params[arg.arg] = "unknown"
+            scope.params[arg.arg] = UNKNOWN
     return scope
 
 
@@ -258,20 +259,20 @@ def _self_attr(target: ast.expr) -> str | None:
     return None
 
 
-def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, str], ...]:
+def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
     """(attribute, kind) of each `self.x = value` of the function; `self.x = None` placeholders are left out."""
     memo: Memo = {}
-    return tuple((attr, expr_kind(value, resolve, scope, memo=memo) if value is not None else "unknown")
+    return tuple((attr, expr_kind(value, resolve, scope, memo=memo) if value is not None else UNKNOWN)
                  for attr, value in scope.self_assigns
                  if not (isinstance(value, ast.Constant) and value.value is None))
 
 
-def _host_annotation(ann: ast.expr | None, name: str) -> str:
-    """"host" / "host_seq" for `int`, `list[int]`, `Optional[int]`..., "tensor" / "bool_tensor" for tensor
-    annotations (the prior a parameter starts with; "cpu_tensor" for a tensor named `*_cpu`, as the inference
-    reads parameters); "unknown" otherwise (common shapes read without unparsing)."""
+def _host_annotation(ann: ast.expr | None, name: str) -> IKind:
+    """HOST / HOST_SEQ for `int`, `list[int]`, `Optional[int]`..., TENSOR / BOOL_TENSOR for tensor
+    annotations (the prior a parameter starts with; CPU_TENSOR for a tensor named `*_cpu`, as the inference
+    reads parameters); UNKNOWN otherwise (common shapes read without unparsing)."""
     if ann is None:
-        return "unknown"
+        return UNKNOWN
     if isinstance(ann, ast.Name):
         text = ann.id
     elif isinstance(ann, ast.Constant) and isinstance(ann.value, str):
@@ -279,27 +280,32 @@ def _host_annotation(ann: ast.expr | None, name: str) -> str:
     elif isinstance(ann, (ast.Subscript, ast.BinOp, ast.Attribute)):
         text = ast.unparse(ann)
     else:
-        return "unknown"
-    kind = annotation_kind(text)
-    if kind == "tensor" and is_cpu_name(name):
-        return "cpu_tensor"
-    return kind if kind in ("host", "host_seq", "tensor", "bool_tensor") else "unknown"
+        return UNKNOWN
+    kind = Base(annotation_kind(text))
+    if kind == TENSOR and is_cpu_name(name):
+        return CPU_TENSOR
+    return kind if kind in (HOST, HOST_SEQ, TENSOR, BOOL_TENSOR) else UNKNOWN
 
 
-def refine_returns(annotated: str, inferred: str) -> str:
+def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
     """A return annotation says a tensor, not where it lives: where the body shows a host tensor
     (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item. Where the body
     returns something only the whole index can settle (`self.offsets[s] + 1 >= self.block`, a field of a plain
-    class), the annotation is kept as the prior that a host settlement overrides (`PRIOR`)."""
-    if annotated == "tensor" and inferred == "cpu_tensor":
+    class), the annotation is kept as the prior that a host settlement overrides (`Prior`)."""
+    if annotated == TENSOR and inferred == CPU_TENSOR:
         return inferred
-    if annotated == "tensor" and deferred(inferred) and not inferred.startswith("items:") and "," not in inferred:
-        return f"{PRIOR}{annotated}|{inferred}"
-    if annotated.startswith("items:") and inferred.startswith("items:"):
-        pairs = list(zip(annotated[6:].split(","), inferred[6:].split(",")))
-        if len(pairs) == len(annotated[6:].split(",")) == len(inferred[6:].split(",")):
-            return "items:" + ",".join(refine_returns(a, i) for a, i in pairs)
+    if annotated == TENSOR and deferred(inferred) and not isinstance(inferred, Items):
+        return Prior(annotated, inferred)
+    if isinstance(annotated, Items) and isinstance(inferred, Items) and len(annotated.items) == len(inferred.items):
+        return Items(tuple(refine_returns(a, i) for a, i in zip(annotated.items, inferred.items)))
     return annotated
+
+
+def returns_a_tuple(scope: Scope) -> bool:
+    """Some `return a, b` of the function: no scalar annotation (`-> str`, `-> int`) holds for it. Data flow beats
+    annotations: such a function's return kind is read from its body (TinyChat's `stream_gen(...) -> str` returns
+    `out, length`, a tensor and an int)."""
+    return any(isinstance(value, ast.Tuple) for value in scope.returns)
 
 
 # Calls into these packages (and builtins) never reach a project function: their arguments are not recorded.
@@ -335,265 +341,251 @@ def binding(func: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> str
     return "static" if "staticmethod" in names else "class" if "classmethod" in names else "method"
 
 
-def join_kinds(kinds: set[str] | list[str]) -> str:
+def join_kinds(kinds: set[IKind] | list[IKind]) -> IKind:
     """The kind every path agrees on: equal kinds; a tensor and a method-guessed tensor are a weak tensor;
     host data of different shapes is host data; fixed tuples of one arity join item by item."""
     kinds = set(kinds)
     if len(kinds) == 1:
         return next(iter(kinds))
-    if kinds == {"tensor", "weak_tensor"}:
-        return "weak_tensor"
-    if kinds and kinds <= HOST_FAMILY and "cpu_dict" not in kinds:
-        return "cpu_tensor" if "cpu_tensor" in kinds else "host"
-    if kinds and all(k.startswith("items:") for k in kinds):
-        rows = [k[len("items:"):].split(",") for k in kinds]
-        if len({len(r) for r in rows}) == 1:
-            joined = [join_kinds({r[i] for r in rows}) for i in range(len(rows[0]))]
-            return "items:" + ",".join(joined) if any(k != "unknown" for k in joined) else "unknown"
-    return "unknown"
+    if kinds == {TENSOR, WEAK_TENSOR}:
+        return WEAK_TENSOR
+    if kinds and kinds <= HOST_FAMILY and CPU_DICT not in kinds:
+        return CPU_TENSOR if CPU_TENSOR in kinds else HOST
+    if kinds and all(isinstance(k, Items) for k in kinds):
+        return _itemwise(kinds, join_kinds)  # type: ignore[arg-type]
+    return UNKNOWN
 
 
-# Kinds the phase-1 index cannot settle alone (the index's return kinds are not known yet): what a project call
-# returns, "ret:<callee>" (item i: "ret:<callee>#<i>"), and a join of such kinds, "join:<kind>|<kind>". The
-# call-site facts settle them against the whole index (`CallFacts.settle`); every other reader sees "unknown".
-# `self.x` of a plain class is "self:x", settled by what every method stores there (`CallFacts.attr`). A view,
-# slice or method that keeps a tensor where it is, of such a field, is "hostif:<kind>": a host tensor when the
-# field settles to one (`self.splits.mT.ravel()`, `self.buf[:n]`), else unknown.
-# An annotated tensor return whose body is deferred is "prior:<annotated>|<deferred>": a host tensor where the
-# body settles to one, else what the annotation says (also for readers that do not settle). `obj.x` of a local or
-# parameter `obj` (a class nothing types) is "field:x", settled by what every project class keeps there
-# (`CallFacts.field`).
-# A call on a receiver whose class the index may not know (`context.resolve(m)`, `self.helper.compute()`) is
-# "recv:<callee>": what the call's targets return, or, where the index resolves none, what every project method of
-# that name agrees on (`CallFacts.method`). A parameter passed on unchanged (`inner(lens)` in `middle(lens)`) is
-# "fwd:<parameter>": what every call site of the caller passes for it (`CallFacts.params`), else its annotation.
-RET, JOIN, SELF, HOSTIF, PRIOR, FIELD = "ret:", "join:", "self:", "hostif:", "prior:", "field:"
-RECV, FWD = "recv:", "fwd:"
-TAGS = (RET, JOIN, SELF, HOSTIF, PRIOR, FIELD, RECV, FWD)
-CALLS = (RET, RECV)  # the tags of a project call's return
+def _itemwise(kinds: set[Items], join: Callable[[set[IKind]], IKind]) -> IKind:
+    """Fixed tuples joined item by item when they have one arity; unknown otherwise, or where no item is known."""
+    rows = [k.items for k in kinds]
+    if len({len(r) for r in rows}) != 1:
+        return UNKNOWN
+    joined = tuple(join({r[i] for r in rows}) for i in range(len(rows[0])))
+    return Items(joined) if any(k != UNKNOWN for k in joined) else UNKNOWN
+
+
+# Kinds the phase-1 index cannot settle alone (graphlint.facts.kinds.DEFERRED): what a project call returns
+# (`Call`), item by item, and a join of such kinds (`Join`). The call-site facts settle them against the whole
+# index (`CallFacts.settle`); every other reader sees unknown. `self.x` of a plain class is a `SelfField`, settled
+# by what every method stores there (`CallFacts.attr`). A view, slice or method that keeps a tensor where it is, of
+# such a field, is a `HostIf`: a host tensor when the field settles to one (`self.splits.mT.ravel()`,
+# `self.buf[:n]`), else unknown. An annotated tensor return whose body is deferred is a `Prior`: a host tensor
+# where the body settles to one, else what the annotation says (also for readers that do not settle). `obj.x` of a
+# local or parameter `obj` (a class nothing types) is a `Field`, settled by what every project class keeps there
+# (`CallFacts.field`). A call on a receiver whose class the index may not know (`context.resolve(m)`,
+# `self.helper.compute()`) is a `Call` with `receiver`: what the call's targets return, or, where the index resolves
+# none, what every project method of that name agrees on (`CallFacts.method`). A parameter passed on unchanged
+# (`inner(lens)` in `middle(lens)`) is a `Fwd`: what every call site of the caller passes for it
+# (`CallFacts.params`), else its annotation.
 # A dict literal with string keys, some of whose values are known (`return {"ids": ids.cpu(), "logits": x}`), is
-# "keys:<key>=<kind>;<key>=<kind>": `d["ids"]` / `d.get("ids")` is that key's kind. Item `"k"` of a project call's
-# return is "<call>#'k" (as item 0 is "<call>#0"). Keys are identifiers; a value whose kind cannot be written
-# between the separators (a tuple, a join) is unknown.
-KEY_SEPARATORS = frozenset(",;=|")
-FIELDS = (SELF, FIELD)  # plain fields: what a class keeps there
-VIEWS = (SELF, HOSTIF, FIELD)  # fields and device-keeping views of them
+# `Keys`: `d["ids"]` / `d.get("ids")` is that key's kind; item `"k"` of a project call's return is
+# `Call(..., item="k")`. A value that is not `simple` (a tuple, a join, a dict) is unknown as a dict's value.
 
 
-def deferred(kind: str) -> bool:
-    return kind.startswith(TAGS) or kind.startswith(("items:", KEYS)) and any(tag in kind for tag in TAGS)
+def keyed(pairs: list[tuple[str, IKind]]) -> IKind:
+    """The kind of a dict literal from its (key, value kind) pairs: `Keys` where some value is known."""
+    kinds = [kind if simple(kind) else UNKNOWN for _key, kind in pairs]
+    if not pairs or all(k == UNKNOWN for k in kinds):
+        return UNKNOWN
+    return Keys(tuple((key, kind) for (key, _), kind in zip(pairs, kinds)))
 
 
-def keyed(pairs: list[tuple[str, str]]) -> str:
-    """The kind of a dict literal from its (key, value kind) pairs: "keys:..." where some value is known."""
-    kinds = [kind if not KEY_SEPARATORS & set(kind) else "unknown" for _key, kind in pairs]
-    if not pairs or all(k == "unknown" for k in kinds):
-        return "unknown"
-    return KEYS + ";".join(f"{key}={kind}" for (key, _), kind in zip(pairs, kinds))
-
-
-def key_of(kind: str, key: str) -> str:
+def key_of(kind: IKind, key: str) -> IKind:
     """Item `key` of a dict kind: a keyed literal's value, an item of a dict of host tensors, or the deferred item of a
     project call's return."""
-    if kind.startswith(KEYS):
-        return dict(key_pairs(kind)).get(key, "unknown")
-    if kind == "cpu_dict":
-        return "cpu_tensor"
-    if kind.startswith(CALLS) and "#" not in kind:
-        return f"{kind}#'{key}"
-    if kind.startswith(JOIN):
-        return join_later({key_of(k, key) for k in kind[len(JOIN):].split("|")})
-    return "unknown"
+    if isinstance(kind, Keys):
+        return dict(kind.pairs).get(key, UNKNOWN)
+    if kind == CPU_DICT:
+        return CPU_TENSOR
+    if isinstance(kind, Call) and kind.item is None:
+        return kind.at(key)
+    if isinstance(kind, Join):
+        return join_later({key_of(k, key) for k in kind.parts})
+    return UNKNOWN
 
 
-def item_key(kind: str, item: str) -> str:
-    """Item `item` ("0", or "'k" for a string key: what follows "#" in a call's kind) of a settled kind."""
-    return key_of(kind, item[1:]) if item.startswith("'") else item_of(kind, int(item))
+def item_key(kind: IKind, item: int | str) -> IKind:
+    """Item `item` (an index, or a string key) of a settled kind: what a `Call`'s `item` names."""
+    return key_of(kind, item) if isinstance(item, str) else item_of(kind, item)
 
 
-def prior_parts(kind: str) -> tuple[str, str]:
-    """(annotated, inferred) of a `PRIOR` kind."""
-    annotated, _, inferred = kind[len(PRIOR):].partition("|")
-    return annotated, inferred
-
-
-def host_if(kind: str) -> str:
+def host_if(kind: IKind) -> IKind:
     """What a device-keeping view or method of a deferred `kind` is (one level of tuple items at most)."""
-    return HOSTIF + kind if not kind.startswith("items:") and "," not in kind else "unknown"
+    return HostIf(kind) if not isinstance(kind, Items) else UNKNOWN
 
 
-def join_later(kinds: set[str] | list[str]) -> str:
+def join_later(kinds: set[IKind] | list[IKind]) -> IKind:
     """`join_kinds`, kept for the call-site facts when some kinds are still deferred project returns."""
     kinds = set(kinds)
     if len(kinds) > 1 and any(deferred(k) for k in kinds):
-        rows = [k[len("items:"):].split(",") for k in kinds if k.startswith("items:")]
-        if len(rows) == len(kinds) and len({len(r) for r in rows}) == 1:  # fixed tuples: item by item
-            joined = [join_later({r[i] for r in rows}) for i in range(len(rows[0]))]
-            return "items:" + ",".join(joined) if any(k != "unknown" for k in joined) else "unknown"
-        if "unknown" in kinds or any("|" in k or "," in k for k in kinds):
-            return "unknown"
-        return JOIN + "|".join(sorted(kinds))
+        if all(isinstance(k, Items) for k in kinds):  # fixed tuples: item by item
+            return _itemwise(kinds, join_later)  # type: ignore[arg-type]
+        if UNKNOWN in kinds or not all(joinable(k) for k in kinds):
+            return UNKNOWN
+        return join_of(kinds)
     return join_kinds(kinds)
 
 
-def item_of(kind: str, index: int) -> str:
+def item_of(kind: IKind, index: int) -> IKind:
     """Item `index` of a kind: a fixed tuple's item, or the deferred item of a project call's return."""
-    if kind.startswith("items:"):
-        items = kind[len("items:"):].split(",")
-        return items[index] if -len(items) <= index < len(items) else "unknown"
-    if kind.startswith(CALLS) and "#" not in kind:
-        return f"{kind}#{index}"
-    if kind.startswith(JOIN):
-        return join_later({item_of(k, index) for k in kind[len(JOIN):].split("|")})
-    return "unknown"
+    if isinstance(kind, Items):
+        return kind.items[index] if -len(kind.items) <= index < len(kind.items) else UNKNOWN
+    if isinstance(kind, Call) and kind.item is None:
+        return kind.at(index)
+    if isinstance(kind, Join):
+        return join_later({item_of(k, index) for k in kind.parts})
+    return UNKNOWN
 
 
-def settled(kind: str) -> str:
+def settled(kind: IKind) -> IKind:
     """The kind with what is still deferred read as unknown (the checker reads direct returns only)."""
     if not deferred(kind):
         return kind
-    if kind.startswith(PRIOR):
-        return prior_parts(kind)[0]
-    if kind.startswith("items:"):
-        items = [settled(k) if k.startswith(PRIOR) else "unknown" if deferred(k) else k
-                 for k in kind[len("items:"):].split(",")]
-        return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
-    if kind.startswith(KEYS):
-        return keyed([(key, "unknown" if deferred(k) else k) for key, k in key_pairs(kind)])
-    return "unknown"
+    if isinstance(kind, Prior):
+        return kind.annotated
+    if isinstance(kind, Items):
+        items = tuple(settled(k) if isinstance(k, Prior) else UNKNOWN if deferred(k) else k for k in kind.items)
+        return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
+    if isinstance(kind, Keys):
+        return keyed([(key, UNKNOWN if deferred(k) else k) for key, k in kind.pairs])
+    return UNKNOWN
 
 
-Memo = dict[tuple[ast.expr, int], str]
+# (node, depth) -> its kind; a name is keyed by its identifier (`(id, depth)`): every read of it is the same read
+Memo = dict[tuple[ast.expr | str, int], IKind]
 
 
-def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, memo: Memo | None = None) -> str:
+def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, memo: Memo | None = None) -> IKind:
     """What `value` is, by syntax: see the module docstring. `memo` shares the kinds already read between the
     calls of one question (one call's arguments, one function's returns): `h = h + r` rebound ten times would
     otherwise be read 10**MAX_DEPTH times. It is valid only while `resolve` answers the same."""
     if memo is None:
         memo = {}
-    key = (value, depth)  # the node itself, not its id: the memo keeps it alive, so no id is reused
+    # the node itself, not its id: the memo keeps it alive, so no id is reused
+    key = (value.id if isinstance(value, ast.Name) else value, depth)
     kind = memo.get(key)
     if kind is None:
         kind = memo[key] = _expr_kind(value, resolve, scope, depth, memo)
     return kind
 
 
-def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> str:
+def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind:
     if depth > MAX_DEPTH:
-        return "unknown"
+        return UNKNOWN
     # depth counts the names followed to their bindings (what can cycle: `x = x + 1`), not the nesting of one
     # expression, which its size bounds: `(cu_cpu[1:].clamp(min=s) - s).to(torch.int32)` is read to its root
     again = lambda e: expr_kind(e, resolve, scope, depth, memo)  # noqa: E731
     if isinstance(value, ast.Name):
         bound = scope.binds.get(value.id, [])
         if any(b is None for b in bound):
-            return "unknown"  # rebound by a loop or `with`
+            return UNKNOWN  # rebound by a loop or `with`
         hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
         own = _self_reads(value.id, bound, scope)
-        kinds = {hop(b) if not isinstance(b, ast.AugAssign) else "" if hop(b.value) == "host" else "unknown"
-                 for b in bound if not any(b is o for o in own)} - {""}
+        owned = {id(o) for o in own}
+        kinds = {hop(b) if not isinstance(b, ast.AugAssign) else None if hop(b.value) == HOST else UNKNOWN
+                 for b in bound if id(b) not in owned} - {None}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
         if own:
             kinds |= _rebound_views(value.id, own, kinds, resolve, scope, depth)
-        kind = join_later(kinds) if kinds else "unknown"
-        if value.id in scope.item_sets and (kind.startswith(KEYS) or deferred(kind)):
-            return "unknown"  # `out = f(x)` then `out["ids"] = t`: its items are not what `f` returned
+        kind = join_later(kinds) if kinds else UNKNOWN
+        if value.id in scope.item_sets and (isinstance(kind, Keys) or deferred(kind)):
+            return UNKNOWN  # `out = f(x)` then `out["ids"] = t`: its items are not what `f` returned
         return kind
     if isinstance(value, ast.Constant):
-        return "host" if value.value is not None and not isinstance(value.value, bytes) else "unknown"
+        return HOST if value.value is not None and not isinstance(value.value, bytes) else UNKNOWN
     if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
         kinds = [again(e) for e in value.elts if not isinstance(e, ast.Starred)]
         if not value.elts or len(kinds) != len(value.elts):
-            return "unknown"  # `[]` is filled later
-        if all(k == "host" for k in kinds):
-            return "host_seq"
-        kinds = [k if not k.startswith("items:") and "," not in k else "unknown" for k in kinds]  # one level
-        if isinstance(value, ast.Tuple) and any(k != "unknown" for k in kinds):
-            return "items:" + ",".join(kinds)
-        return "unknown"
+            return UNKNOWN  # `[]` is filled later
+        if all(k == HOST for k in kinds):
+            return HOST_SEQ
+        kinds = [k if not isinstance(k, Items) else UNKNOWN for k in kinds]  # one level
+        if isinstance(value, ast.Tuple) and any(k != UNKNOWN for k in kinds):
+            return Items(tuple(kinds))
+        return UNKNOWN
     if isinstance(value, ast.BinOp):
         left, right = again(value.left), again(value.right)
-        if left == right == "host":
-            return "host"
-        if isinstance(value.op, (ast.BitAnd, ast.BitOr)) and "bool_tensor" in (left, right):
-            return "bool_tensor"  # `mask & valid`
-        if "host_seq" in (left, right) and isinstance(value.op, (ast.Add, ast.Mult)) \
-                and {left, right} <= {"host", "host_seq"}:
-            return "host_seq"  # `[0] * n`, `a + [n]`
-        if "cpu_tensor" in (left, right) and {left, right} <= {"host", "cpu_tensor"}:
-            return "cpu_tensor"
+        if left == right == HOST:
+            return HOST
+        if isinstance(value.op, (ast.BitAnd, ast.BitOr)) and BOOL_TENSOR in (left, right):
+            return BOOL_TENSOR  # `mask & valid`
+        if HOST_SEQ in (left, right) and isinstance(value.op, (ast.Add, ast.Mult)) \
+                and {left, right} <= {HOST, HOST_SEQ}:
+            return HOST_SEQ  # `[0] * n`, `a + [n]`
+        if CPU_TENSOR in (left, right) and {left, right} <= {HOST, CPU_TENSOR}:
+            return CPU_TENSOR
         if (field := _field_with_host({left, right})) is not None:
             return field
         if isinstance(value.op, ARITHMETIC) and {left, right} & DEVICE_FAMILY \
-                and {left, right} <= DEVICE_FAMILY | {"host"}:
-            return "weak_tensor" if "weak_tensor" in (left, right) else "tensor"  # `x * 2`, `a + b`
-        call = left if right == "host" else right if left == "host" else ""
-        if isinstance(value.op, ARITHMETIC) and call.startswith(CALLS):
+                and {left, right} <= DEVICE_FAMILY | {HOST}:
+            return WEAK_TENSOR if WEAK_TENSOR in (left, right) else TENSOR  # `x * 2`, `a + b`
+        call = left if right == HOST else right if left == HOST else UNKNOWN
+        if isinstance(value.op, ARITHMETIC) and isinstance(call, Call):
             return host_if(call)  # `ctx.lengths() + 1`: where the call's tensor lives, once settled
-        return "unknown"
+        return UNKNOWN
     if isinstance(value, ast.UnaryOp):
         inner = again(value.operand)
-        if isinstance(value.op, ast.Invert) and inner == "bool_tensor":
+        if isinstance(value.op, ast.Invert) and inner == BOOL_TENSOR:
             return inner  # `~mask`
-        return "host" if isinstance(value.op, ast.Not) else inner if inner in ("host", "cpu_tensor") else "unknown"
+        return HOST if isinstance(value.op, ast.Not) else inner if inner in (HOST, CPU_TENSOR) else UNKNOWN
     if isinstance(value, ast.Compare) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn))
                                                   for op in value.ops):
         # a comparison with a tensor is a mask (`return lengths[:, None] > torch.arange(n, device=d)`)
         kinds = {again(e) for e in (value.left, *value.comparators)}
-        if kinds & {"tensor", "bool_tensor", "weak_tensor"}:
-            return "bool_tensor"
-        if "cpu_tensor" in kinds and kinds <= {"cpu_tensor", "host"}:
-            return "cpu_tensor"
+        if kinds & {TENSOR, BOOL_TENSOR, WEAK_TENSOR}:
+            return BOOL_TENSOR
+        if CPU_TENSOR in kinds and kinds <= {CPU_TENSOR, HOST}:
+            return CPU_TENSOR
         if (field := _field_with_host(kinds)) is not None:
             return field
-        return "host" if kinds == {"host"} else "unknown"
+        return HOST if kinds == {HOST} else UNKNOWN
     if isinstance(value, ast.IfExp):  # `t if cond else None`: an optional value is what it holds when set
         arms = [a for a in (value.body, value.orelse) if not (isinstance(a, ast.Constant) and a.value is None)]
-        return join_later({again(a) for a in arms}) if arms else "unknown"
+        return join_later({again(a) for a in arms}) if arms else UNKNOWN
     if isinstance(value, ast.Subscript):
         base = again(value.value)
-        if base.startswith(VIEWS) or _joined_views(base):
+        if isinstance(base, VIEWS) or _joined_views(base):
             return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
         key = _str_key(value.slice)
-        if key is not None and (base.startswith((KEYS, JOIN)) or base == "cpu_dict" or base.startswith(CALLS)
-                                and "#" not in base):
+        if key is not None and (isinstance(base, (Keys, Join)) or base == CPU_DICT
+                                or isinstance(base, Call) and base.item is None):
             return key_of(base, key)  # `out["ids"]`: that key's value
-        if deferred(base) or base.startswith("items:"):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
+        if deferred(base) or isinstance(base, Items):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
             index = value.slice
             literal = isinstance(index, ast.Constant) and type(index.value) is int
-            return item_of(base, index.value) if literal else "unknown"  # type: ignore[union-attr]
-        if base == "cpu_tensor":
+            return item_of(base, index.value) if literal else UNKNOWN  # type: ignore[union-attr]
+        if base == CPU_TENSOR:
             return base
-        if base == "host_seq":
-            return "host_seq" if isinstance(value.slice, ast.Slice) else "host"
-        return "unknown"
+        if base == HOST_SEQ:
+            return HOST_SEQ if isinstance(value.slice, ast.Slice) else HOST
+        return UNKNOWN
     if isinstance(value, ast.Attribute):
         if value.attr == "shape":
-            return "host_seq"
+            return HOST_SEQ
         if value.attr in ("T", "mT", "H", "mH", "data"):
             inner = again(value.value)  # a transposed view (or the data) of a host tensor stays where it is
-            return "cpu_tensor" if inner == "cpu_tensor" else host_if(inner) if inner.startswith(VIEWS) \
-                else "unknown"
+            return CPU_TENSOR if inner == CPU_TENSOR else host_if(inner) if isinstance(inner, VIEWS) \
+                else UNKNOWN
         if value.attr in ("ndim", "dtype", "device", "is_cuda"):
-            return "host"
+            return HOST
         if isinstance(value.value, ast.Name) and value.value.id == "self":
-            return SELF + value.attr
+            return SelfField(value.attr)
         if _object(value.value, scope):
-            return FIELD + value.attr
-        return "unknown"
+            return Field(value.attr)
+        return UNKNOWN
     if isinstance(value, ast.Call):
         return _call_kind(value, resolve, again, scope)
     if isinstance(value, (ast.Dict, ast.DictComp)):
         values = value.values if isinstance(value, ast.Dict) else [value.value]
-        kinds = [again(v) if v is not None else "unknown" for v in values]  # `**other` (None) is anything
+        kinds = [again(v) if v is not None else UNKNOWN for v in values]  # `**other` (None) is anything
         keys = [ast_literal(k) for k in value.keys] if isinstance(value, ast.Dict) else [NOT_LITERAL]
-        form = dict_form(keys, kinds, lambda k: k == "cpu_tensor", lambda k: k != "unknown")
+        form = dict_form(keys, kinds, lambda k: k == CPU_TENSOR, lambda k: k != UNKNOWN)
         if form is DictForm.HOST_TENSORS:
-            return "cpu_dict"
-        return keyed(list(zip(keys, kinds))) if form is DictForm.KEYED else "unknown"  # type: ignore[arg-type]
-    return "unknown"
+            return CPU_DICT
+        return keyed(list(zip(keys, kinds))) if form is DictForm.KEYED else UNKNOWN  # type: ignore[arg-type]
+    return UNKNOWN
 
 
 def _str_key(value: ast.expr | None) -> str | None:
@@ -610,18 +602,23 @@ def _self_reads(name: str, bound: list, scope: Scope) -> list[ast.expr]:
     return found
 
 
-def _rebound_views(name: str, own: list[ast.expr], kinds: set[str], resolve: Resolve, scope: Scope,
-                   depth: int) -> set[str]:
+def _rebound_views(name: str, own: list[ast.expr], kinds: set[IKind], resolve: Resolve, scope: Scope,
+                   depth: int) -> set[IKind]:
     """The kinds of the bindings of `name` that read `name` (`lengths = lengths[a:b]`, `x = x.long()`), each read
     with `name` as the other bindings leave it (or, with none, as the caller passed it): one that keeps it where it
     lives adds nothing to their join; a flow-insensitive read would follow the binding into itself and end unknown."""
-    before = Scope(binds={**scope.binds, name: [b for b in scope.binds[name] if not any(b is o for o in own)]},
-                   params=scope.params, top=scope.top if kinds else scope.top - {name}, top_values=scope.top_values,
-                   appends=scope.appends, item_sets=scope.item_sets)
+    views = scope.views.get((name, bool(kinds)))
+    if views is None:  # a scope (and a memo) of its own: these nodes read `name` differently
+        owned = {id(o) for o in own}
+        before = Scope(binds={**scope.binds, name: [b for b in scope.binds[name] if id(b) not in owned]},
+                       params=scope.params, top=scope.top if kinds else scope.top - {name},
+                       top_values=scope.top_values, appends=scope.appends, item_sets=scope.item_sets)
+        views = scope.views[(name, bool(kinds))] = (before, {})
+    before, memo = views
     held = join_later(kinds) if kinds else None
     out = set()
-    for b in own:  # a memo of its own: these nodes read under a different scope
-        kind = expr_kind(b, resolve, before, depth + 1, {})
+    for b in own:
+        kind = expr_kind(b, resolve, before, depth + 1, memo)
         if held is None or kind not in (held, host_if(held)):
             out.add(kind)
     return out
@@ -635,26 +632,26 @@ def _object(value: ast.expr, scope: Scope) -> bool:
     return _self_attr(value) is not None
 
 
-def _joined_views(kind: str) -> bool:
+def _joined_views(kind: IKind) -> bool:
     """A join of fields and views of fields (`self.offsets + self.lens`): a slice of it lives where they do."""
-    return kind.startswith(JOIN) and all(k.startswith(VIEWS) for k in kind[len(JOIN):].split("|"))
+    return isinstance(kind, Join) and all(isinstance(k, VIEWS) for k in kind.parts)
 
 
-def _field_with_host(kinds: set[str]) -> str | None:
+def _field_with_host(kinds: set[IKind]) -> IKind | None:
     """`self.offs[:n] + 1 >= self.block_size`: a view of a `self` field met with host operands, deferred as a join:
     a host tensor when the viewed fields settle to host tensors, else unknown. None when no view of a field takes
     part or another operand is not host data."""
-    flat = {k for kind in kinds for k in (kind[len(JOIN):].split("|") if kind.startswith(JOIN) else (kind,))}
-    fields = {k for k in flat if k.startswith(VIEWS) and "," not in k}
-    if not any(k.startswith(HOSTIF) for k in fields):
+    flat = {k for kind in kinds for k in (kind.parts if isinstance(kind, Join) else (kind,))}
+    fields = {k for k in flat if isinstance(k, VIEWS)}
+    if not any(isinstance(k, HostIf) for k in fields):
         # `self.spec + 1`: what the fields settle to; a factory's tensor (`torch.arange(n) / self.dim`) is left
         # out, as it may follow a default device
-        return join_later(flat) if fields and flat - fields <= {"host"} else None
-    if not flat - fields <= {"host", "cpu_tensor"}:
+        return join_later(flat) if fields and flat - fields <= {HOST} else None
+    if not flat - fields <= {HOST, CPU_TENSOR}:
         return None
     # the view decides the device (as the inference reads `host_t + x`): a plain field next to it
     # (`self.num_tokens`) is a number, or a 0-d tensor that cannot move it
-    return join_later({k for k in flat if not k.startswith(FIELDS)})
+    return join_later({k for k in flat if not isinstance(k, FIELDS)})
 
 
 def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
@@ -693,74 +690,74 @@ def _submitted(value: ast.expr, resolve: Resolve, scope: Scope) -> list[str] | N
     return out or None
 
 
-def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], str], scope: Scope) -> str:
+def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
     if host_batch(ast_keywords(value, BATCH)):
-        return "cpu_tensor"
+        return CPU_TENSOR
     name = dotted(value.func)
     qual = resolve(name) if name else None
     if qual in HOST_BUILTINS:
-        return "host"
+        return HOST
     if qual == "range":
-        return "host_seq"
+        return HOST_SEQ
     if qual in SEQ_BUILTINS and value.args:
         inner = again(value.args[0])
-        return "host_seq" if inner in ("host_seq", "host") else "unknown"
+        return HOST_SEQ if inner in (HOST_SEQ, HOST) else UNKNOWN
     if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
-        return "tensor"
+        return TENSOR
     if qual in JOIN_TORCH and value.args and (elts := _parts(value.args[0], scope)):
         # every part must live on one device: a host part (and none on the device) puts the result there
         parts = {again(e) for e in elts}
-        if "cpu_tensor" in parts and not parts & DEVICE_FAMILY - {"weak_tensor"}:
-            return "cpu_tensor"
+        if CPU_TENSOR in parts and not parts & DEVICE_FAMILY - {WEAK_TENSOR}:
+            return CPU_TENSOR
     if qual and qual.startswith("torch."):
         if pins(ast_keywords(value, PIN)):
-            return "cpu_tensor"  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
+            return CPU_TENSOR  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return _factory_kind(qual, value, again, scope)
         kind = torch_return_kind(qual)
-        if kind in ("tensor", "bool_tensor") and not any(kw.arg == "device" for kw in value.keywords):
+        if kind in (TENSOR, BOOL_TENSOR) and not any(kw.arg == "device" for kw in value.keywords):
             # an op computes where its inputs live: `torch.multinomial(probs_cpu, 1)` stays on the host
             parts = {again(a) for a in value.args if not isinstance(a, ast.Starred)}
-            if "cpu_tensor" in parts and parts <= {"cpu_tensor", "host", "host_seq"}:
-                return "cpu_tensor"
+            if CPU_TENSOR in parts and parts <= {CPU_TENSOR, HOST, HOST_SEQ}:
+                return CPU_TENSOR
         return kind
     if isinstance(value.func, ast.Attribute):
         meth = value.func.attr
         if meth == "get" and value.args and (key := _str_key(value.args[0])) is not None \
-                and (held := again(value.func.value)).startswith((KEYS, *CALLS)):
+                and isinstance(held := again(value.func.value), (Keys, Call)):
             return key_of(held, key)  # `out.get("ids")`, `out.get("ids", None)`
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
         if meth == "to" and (_to_cpu(value) or any(_host_device(a, again) for a in value.args[:1])):
-            return "cpu_tensor"  # `.to("cpu")`, `.to(lens_cpu.device)`
+            return CPU_TENSOR  # `.to("cpu")`, `.to(lens_cpu.device)`
         if meth == "result" and not value.args and not value.keywords \
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
-            return join_later({RET + fn for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns
-        receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else "unknown"
-        if receiver.startswith(VIEWS) and meth not in NOT_CPU_METHODS:
+            return join_later({Call(fn) for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns
+        receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else UNKNOWN
+        if isinstance(receiver, VIEWS) and meth not in NOT_CPU_METHODS:
             return host_if(receiver)  # `self.splits.ravel()`: where the field is, once settled
-        receiver = "unknown" if deferred(receiver) else receiver
-        if receiver == "cpu_tensor" and meth not in NOT_CPU_METHODS:
-            return "cpu_tensor"  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`
+        receiver = UNKNOWN if deferred(receiver) else receiver
+        if receiver == CPU_TENSOR and meth not in NOT_CPU_METHODS:
+            return CPU_TENSOR  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`
         if receiver in DEVICE_FAMILY:  # a method of a tensor: host metadata, a mask, or a tensor
             if meth in HOST_METHODS:
-                return "host"
+                return HOST
             if meth in BOOL_METHODS:
-                return "bool_tensor"
+                return BOOL_TENSOR
             if meth in ("to", "type", "cuda"):  # the dtype may change
-                return "tensor" if receiver == "bool_tensor" else receiver
+                return TENSOR if receiver == BOOL_TENSOR else receiver
             if meth not in NOT_CPU_METHODS and meth not in DIM_SEQ_METHODS and meth not in SEQ_RESULT_METHODS:
-                return "weak_tensor" if receiver == "weak_tensor" else "tensor"
+                return WEAK_TENSOR if receiver == WEAK_TENSOR else TENSOR
         if meth in TORCH_ONLY_METHODS and meth not in SEQ_METHODS:
-            return "weak_tensor"  # a method only tensors have, on a receiver of unknown type
-        if meth == "to" and receiver in ("unknown", "cpu_tensor") \
+            return WEAK_TENSOR  # a method only tensors have, on a receiver of unknown type
+        if meth == "to" and receiver in (UNKNOWN, CPU_TENSOR) \
                 and _non_float_cast(value, lambda e: resolve(dotted(e))):
             # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
-            return "weak_tensor" if receiver == "unknown" else receiver
+            return WEAK_TENSOR if receiver == UNKNOWN else receiver
     if not qual or not records_args(qual):
-        return "unknown"
+        return UNKNOWN
     # a project function, settled later; a method of a receiver the index may not type, by its name if need be
-    return (RECV if isinstance(value.func, ast.Attribute) and _receiver(value.func.value, scope) else RET) + qual
+    return Call(qual, receiver=isinstance(value.func, ast.Attribute) and _receiver(value.func.value, scope))
 
 
 def _receiver(value: ast.expr, scope: Scope) -> bool:
@@ -778,22 +775,22 @@ def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -
     return qualify(args[0]) in NON_FLOAT_DTYPES
 
 
-def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], str], scope: Scope) -> str:
+def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
     """A factory without `device=` (or with `device="cpu"`) builds on the CPU, unless it copies a tensor
     (`torch.tensor(t)`, `as_tensor(t)` keep `t`'s device): then only host data counts."""
     device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
     if device is not None and not _cpu_device(device, scope) and not _host_device(device, again):
-        return "tensor"  # `device=x.device`: where the inference puts it too
+        return TENSOR  # `device=x.device`: where the inference puts it too
     if qual in ("torch.tensor", "torch.as_tensor", "torch.asarray"):
         if call.args and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp)):
-            return "cpu_tensor"  # a Python list is read element by element into a new CPU tensor
-        data = again(call.args[0]) if call.args else "unknown"
+            return CPU_TENSOR  # a Python list is read element by element into a new CPU tensor
+        data = again(call.args[0]) if call.args else UNKNOWN
         if qual == "torch.tensor" and data not in DEVICE_FAMILY:
             # `torch.tensor(data)` copies its data to the default device; only a device tensor would keep its own
             # (torch warns against that spelling: `t.clone().detach()`), as the inference reads it too
-            return "cpu_tensor"
-        return "cpu_tensor" if data in HOST_FAMILY else "unknown"
-    return "cpu_tensor"
+            return CPU_TENSOR
+        return CPU_TENSOR if data in HOST_FAMILY else UNKNOWN
+    return CPU_TENSOR
 
 
 def _to_cpu(call: ast.Call) -> bool:
@@ -806,9 +803,9 @@ def _to_cpu(call: ast.Call) -> bool:
     return False
 
 
-def _host_device(device: ast.expr, again: Callable[[ast.expr], str]) -> bool:
+def _host_device(device: ast.expr, again: Callable[[ast.expr], IKind]) -> bool:
     """`t.device` of a host tensor (`torch.arange(n, device=lens_cpu.device)`)."""
-    return isinstance(device, ast.Attribute) and device.attr == "device" and again(device.value) == "cpu_tensor"
+    return isinstance(device, ast.Attribute) and device.attr == "device" and again(device.value) == CPU_TENSOR
 
 
 def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
@@ -823,7 +820,7 @@ def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
 
 
 def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
-                   ) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]] | None:
+                   ) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]] | None:
     """(positional kinds, keyword kinds) a call passes, recorded even when none is known: which arguments a call
     leaves out tells a None default from a value. A `*args` or `**kwargs` call records nothing (it may pass
     any parameter)."""
@@ -836,17 +833,17 @@ def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
     return positional, keywords
 
 
-def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope, memo: Memo) -> str:
+def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
     """What an argument passes at the call on `line`: a name reads the binding that reaches the call when one
     does for sure (`lengths = lengths // 256` then `lengths = ones.repeat_interleave(1)` then `f(lengths)`);
     otherwise the join of every binding (`expr_kind`)."""
     if isinstance(arg, ast.Name):
         if arg.id in scope.params and arg.id not in scope.binds and arg.id not in ("self", "cls"):
-            return FWD + arg.id  # passed on as the caller received it
+            return Fwd(arg.id)  # passed on as the caller received it
         reaching = _reaching(arg.id, line, scope)
         if reaching is not None:
-            return "cpu_device" if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
-    return "cpu_device" if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
+            return CPU_DEVICE if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
+    return CPU_DEVICE if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
 
 
 def _reaching(name: str, line: int, scope: Scope) -> ast.expr | None:

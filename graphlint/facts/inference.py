@@ -18,10 +18,11 @@ from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch,
     names_cpu, pins,
 )
+from graphlint.facts.kinds import Base, IKind, Items, Keys
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS,
-    TSEQ, UNKNOWN, Val,
+    TSEQ, UNKNOWN, Dev, Val,
     dict_item, join, key_item, keyed_dict,
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
@@ -115,24 +116,16 @@ CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
                     "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
                     "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE}
+_BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 
 
-# The index's kind of a dict with string keys (graphlint.facts.callsite.keyed): "keys:<key>=<kind>;<key>=<kind>".
-KEYS = "keys:"
-
-
-def key_pairs(kind: str) -> list[tuple[str, str]]:
-    """The (key, kind) pairs of a "keys:" kind."""
-    return [(key, value) for key, _, value in (p.partition("=") for p in kind[len(KEYS):].split(";"))]
-
-
-def kind_val(kind: str) -> Val:
-    """The `Val` of one of the index's kind strings (annotations, return kinds, call-site facts)."""
-    if kind.startswith("items:"):
-        return items_val(kind[len("items:"):].split(","))
-    if kind.startswith(KEYS):
-        return keyed_dict([(key, kind_val(k) if not k.startswith(KEYS) else UNKNOWN) for key, k in key_pairs(kind)])
-    return _ANNOTATION_VALS.get(kind, UNKNOWN)
+def kind_val(kind: IKind) -> Val:
+    """The `Val` of one of the index's kinds (annotations, return kinds, call-site facts)."""
+    if isinstance(kind, Items):
+        return items_val(kind.items)
+    if isinstance(kind, Keys):
+        return keyed_dict([(key, kind_val(k) if not isinstance(k, Keys) else UNKNOWN) for key, k in kind.pairs])
+    return _BASE_VALS.get(kind, UNKNOWN)  # type: ignore[arg-type]
 
 
 def str_key(node: cst.BaseExpression | None) -> str | None:
@@ -608,68 +601,69 @@ class Inference:
                 return arg
         return None
 
-    def device_of(self, node: cst.Call) -> str | None:
-        """'cpu', 'cuda' or 'other' for a factory's device= argument; None when absent."""
+    def device_of(self, node: cst.Call) -> Dev | None:
+        """`Dev.CPU`, `Dev.DEVICE` (a device name) or `Dev.UNKNOWN` for a factory's device= argument; None when
+        absent."""
         arg = self._has_kw(node, "device")
         if arg is None:
             return None
         return self.device_expr(arg.value)
 
-    def device_expr(self, expr: cst.BaseExpression) -> str:
+    def device_expr(self, expr: cst.BaseExpression) -> Dev:
         if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device" and expr.args:
             return self.device_expr(expr.args[0].value)
         text = _const_string(expr)
         if text is None:
-            return "cpu" if self(expr) == CPU_DEVICE or self._host_device(expr) else "other"
-        return "cpu" if names_cpu(text) else "cuda"
+            return Dev.CPU if self(expr) == CPU_DEVICE or self._host_device(expr) else Dev.UNKNOWN
+        return Dev.CPU if names_cpu(text) else Dev.DEVICE
 
     def _host_device(self, expr: cst.BaseExpression) -> bool:
         """`t.device` of a host tensor: `torch.arange(n, device=lens_cpu.device)` builds on the host too."""
         return isinstance(expr, cst.Attribute) and expr.attr.value == "device" \
             and self(expr.value).kind is Kind.CPU_TENSOR
 
-    def device_arg(self, expr: cst.BaseExpression) -> str:
-        """What a `.to(...)` / `device=` argument is: "cpu", "device", "dtype" or "unknown"."""
+    def device_arg(self, expr: cst.BaseExpression) -> Dev:
+        """What a `.to(...)` / `device=` argument is: `Dev.CPU`, `DEVICE`, `DTYPE` or `UNKNOWN`."""
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
-            return "cpu" if self.device_expr(expr) == "cpu" else "device"
+            return Dev.CPU if self.device_expr(expr) is Dev.CPU else Dev.DEVICE
         if isinstance(expr, cst.Integer):
-            return "device"  # a CUDA ordinal
+            return Dev.DEVICE  # a CUDA ordinal
         if isinstance(expr, cst.Name) and expr.value == "None":
-            return "cpu"  # device=None: the default device
+            return Dev.CPU  # device=None: the default device
         if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device":
-            return "cpu" if self.device_expr(expr) == "cpu" else "device"
+            return Dev.CPU if self.device_expr(expr) is Dev.CPU else Dev.DEVICE
         if self(expr) == CPU_DEVICE:
-            return "cpu"  # `device = "cpu"` earlier in the function
+            return Dev.CPU  # `device = "cpu"` earlier in the function
         text = dotted_name(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else \
             cst.Module([]).code_for_node(expr) if isinstance(expr, cst.Call) else ""
         if "cpu" in (text or "").lower():
-            return "cpu"
+            return Dev.CPU
         qual = self.resolve(expr) or ""
         if qual.startswith("torch.") and qual != "torch.device":
-            return "dtype"  # torch.float16, torch.bool, ...
+            return Dev.DTYPE  # torch.float16, torch.bool, ...
         if self._host_device(expr):
-            return "cpu"  # `x.to(lens_cpu.device)`: where the host tensor is
+            return Dev.CPU  # `x.to(lens_cpu.device)`: where the host tensor is
         if isinstance(expr, cst.Attribute) and expr.attr.value in ("device", "dtype"):
-            return expr.attr.value  # other.device, other.dtype
+            return Dev(expr.attr.value)  # other.device, other.dtype
         last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
         if isinstance(expr, cst.Call) and not expr.args:
             last = (dotted_name(expr.func) or "").rpartition(".")[2]  # `get_current_device_id()`, `get_dtype()`
         if DTYPE_NAME_RE.search(last):
-            return "dtype"
+            return Dev.DTYPE
         if DEVICE_NAME_RE.search(last):
-            return "device"
+            return Dev.DEVICE
         if self(expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
-            return "device"  # x.to(other): other's device and dtype
+            return Dev.DEVICE  # x.to(other): other's device and dtype
         if self(expr).kind is Kind.CPU_TENSOR and not self(expr).weak:
-            return "cpu"  # `x.to(lens_cpu)`
-        return "unknown"
+            return Dev.CPU  # `x.to(lens_cpu)`
+        return Dev.UNKNOWN
 
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:
         if not qual.startswith("torch."):
             if qual.startswith(("numpy.", "np.")):
                 return Val(Kind.NDARRAY)
             return None
-        if qual == "torch.device" and node.args and self.device_expr(node) == "cpu":
+        if qual == "torch.device" and node.args and self.device_expr(node) is Dev.CPU:
             return CPU_DEVICE
         if qual in HOST_TORCH:
             return HOST
@@ -728,7 +722,7 @@ class Inference:
             device = self.device_of(node)
             if pins(cst_keywords(node, PIN)):
                 return Val(Kind.CPU_TENSOR, pinned=True, rank=like.rank)  # only host memory can be pinned
-            if device == "cpu" or (device is None and like.kind is Kind.CPU_TENSOR):
+            if device is Dev.CPU or (device is None and like.kind is Kind.CPU_TENSOR):
                 return Val(Kind.CPU_TENSOR, rank=like.rank)
             kind = Kind.BOOL_TENSOR if is_bool or (like.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
             return Val(kind, rank=like.rank)
@@ -782,7 +776,7 @@ class Inference:
                 return Val(kind, weak=d.weak, rank=d.rank)
         rank = self._factory_rank(qual, node, data)
         pinned = pins(cst_keywords(node, PIN))
-        if qual == "torch.from_numpy" or device == "cpu" or device is None or pinned:
+        if qual == "torch.from_numpy" or device is Dev.CPU or device is None or pinned:
             # `torch.tensor(lengths)` of a Python sequence has one or more dimensions, however deep it nests
             nd = rank is None and qual in DATA_FACTORIES and data is not None and self(data).ref in SEQUENCE_REFS
             return Val(Kind.CPU_TENSOR, pinned=pinned, rank=rank, nd=nd)  # only host memory can be pinned
@@ -910,18 +904,18 @@ class Inference:
             kw = arg.keyword.value if arg.keyword is not None else None
             if kw not in (None, "device", "dtype") or arg.star:
                 continue
-            cls = "dtype" if kw == "dtype" else self.device_arg(arg.value)
-            if kw is None and cls == "device" and self(arg.value).is_tensor:
+            cls = Dev.DTYPE if kw == "dtype" else self.device_arg(arg.value)
+            if kw is None and cls is Dev.DEVICE and self(arg.value).is_tensor:
                 dtype = "other"  # `t.to(other)`: other's dtype too
-            if cls == "dtype":
+            if cls is Dev.DTYPE:
                 dtype = "bool" if (self.resolve(arg.value) or "") == "torch.bool" else "other"
             elif device is None:
                 device = cls
-        if device == "cpu":
+        if device is Dev.CPU:
             return Val(Kind.CPU_TENSOR, rank=recv.rank)
         if device is None and recv.kind in (Kind.CPU_TENSOR, Kind.UNKNOWN):
             return recv if dtype is None or recv.kind is Kind.UNKNOWN else Val(Kind.CPU_TENSOR, rank=recv.rank)
-        is_bool = dtype == "bool" or dtype is None and device != "unknown" and recv.kind is Kind.BOOL_TENSOR
+        is_bool = dtype == "bool" or dtype is None and device is not Dev.UNKNOWN and recv.kind is Kind.BOOL_TENSOR
         return Val(Kind.BOOL_TENSOR if is_bool else Kind.TENSOR, weak=recv.weak, rank=recv.rank)
 
 
@@ -1078,9 +1072,9 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
             inf.bind(found[0], UNKNOWN)  # `d["k"] = t` of anything but a host tensor: no longer all host
 
 
-def items_val(kinds: list[str] | tuple[str, ...]) -> Val:
+def items_val(kinds: tuple[IKind, ...]) -> Val:
     """A fixed-length tuple of the index's item kinds (`-> tuple[Tensor, tuple[int, ...]]`, `return ids_cpu, n`)."""
-    return Val(Kind.UNKNOWN, items=tuple(kind_val(kind) if not kind.startswith("items:") else UNKNOWN
+    return Val(Kind.UNKNOWN, items=tuple(kind_val(kind) if not isinstance(kind, Items) else UNKNOWN
                                          for kind in kinds))
 
 

@@ -4,6 +4,7 @@ phase-1 index (stdlib `ast`, return-kind guesses for unannotated functions) and 
 from __future__ import annotations
 
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TORCH_FUNCTION_NAMES
+from graphlint.facts.kinds import Base
 
 HOST_TORCH = frozenset({
     "torch.is_tensor", "torch.numel", "torch.is_floating_point", "torch.is_complex",
@@ -69,20 +70,20 @@ SEQ_METHODS = frozenset({"topk", "unbind"})
 ARG_DEPENDENT_TORCH = frozenset({"torch.where", "torch.nonzero", "torch.unique"})
 
 
-def torch_return_kind(qual: str) -> str:
-    """What a call of the torch function `qual` returns, by its name alone: "tensor", "bool_tensor",
-    "host" or "unknown". Factories (CPU unless device= says otherwise), sequence returns and returns
-    that depend on the arguments are "unknown"; the phase-2 inference looks at the call itself."""
+def torch_return_kind(qual: str) -> Base:
+    """What a call of the torch function `qual` returns, by its name alone: TENSOR, BOOL_TENSOR,
+    HOST or UNKNOWN. Factories (CPU unless device= says otherwise), sequence returns and returns
+    that depend on the arguments are UNKNOWN; the phase-2 inference looks at the call itself."""
     tail = qual.rpartition(".")[2]
     if qual in HOST_TORCH:
-        return "host"
+        return Base.HOST
     if qual in FACTORY_TORCH or qual in SEQ_TORCH or qual in DIM_SEQ_TORCH or qual in ARG_DEPENDENT_TORCH \
             or tail.endswith("_like"):
-        return "unknown"
+        return Base.UNKNOWN
     if qual in BOOL_TORCH:
-        return "bool_tensor"
+        return Base.BOOL_TENSOR
     if qual.startswith("torch.nn.functional."):
-        return "tensor" if tail in FUNCTIONAL_NAMES else "unknown"
+        return Base.TENSOR if tail in FUNCTIONAL_NAMES else Base.UNKNOWN
     if qual.count(".") == 1 and tail in TORCH_FUNCTION_NAMES:
-        return "tensor"
-    return "unknown"
+        return Base.TENSOR
+    return Base.UNKNOWN

@@ -9,6 +9,43 @@ from enum import Enum
 from typing import NamedTuple
 
 
+class Where(Enum):
+    """Where a tensor lives, as a rule asks it (`Context.device`)."""
+
+    DEVICE = "device"
+    HOST = "host"  # a CPU tensor (by data flow, or by a `*_cpu` name)
+    UNKNOWN = "unknown"  # not known to be a tensor
+
+
+class Dev(Enum):
+    """What a device argument names (`device=`, `.to(...)`, `torch.device(...)`), or where `.to(...)` sends its
+    receiver (`_host_facts.to_target`)."""
+
+    CPU = "cpu"
+    DEVICE = "device"  # an accelerator: a CUDA name or ordinal, a device tensor or its device
+    DTYPE = "dtype"  # a dtype, not a device (`.to(torch.float16)`)
+    UNKNOWN = "unknown"
+    NONE = "none"  # a `.to(...)` that names no device (a dtype-only cast)
+
+
+class Dims(Enum):
+    """How many dimensions a CPU tensor has, as far as its origin shows (`rules._host_facts.Origin`)."""
+
+    SCALAR = "scalar"  # 0-d
+    SHAPED = "shaped"  # one or more
+    UNKNOWN = "unknown"
+
+
+class Source(Enum):
+    """How a CPU tensor was made (`rules._host_facts.Origin`)."""
+
+    FACTORY = "factory"
+    MAYBE = "maybe"  # `torch.tensor(v)` of a value not known to be host data: a tensor `v` keeps its device
+    CPU = "cpu"  # a `.cpu()` of a device tensor
+    NUMPY = "numpy"
+    FLOW = "flow"  # the inference's data flow, across statements, branches and calls: its dtype is not tracked
+
+
 class Kind(Enum):
     UNKNOWN = "unknown"
     HOST = "host"  # Python scalar, string, shape, dtype, device, config value

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from graphlint.facts.callsite import (
-    FIELD, FWD, HOST_FAMILY, HOSTIF, JOIN, PRIOR, RECV, RET, SELF, deferred, item_key, join_kinds, join_later,
-    keyed, prior_parts,
+from graphlint.facts.callsite import item_key, join_kinds, join_later, keyed
+from graphlint.facts.kinds import (
+    CPU_DICT, CPU_TENSOR, HOST_FAMILY, UNKNOWN, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Prior,
+    SelfField, deferred,
 )
-from graphlint.facts.inference import KEYS, key_pairs
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo, ModuleSummary
 
@@ -55,15 +55,15 @@ class CallFacts:
     def __init__(self, index: "ProjectIndex") -> None:
         self.index = index
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
-        self._memo: dict[str, dict[str, str]] = {}
+        self._memo: dict[str, dict[str, IKind]] = {}
         self._referenced: set[str] | None = None
-        self._attrs: dict[tuple[str, str], str | None] = {}
+        self._attrs: dict[tuple[str, str], IKind | None] = {}
         self._family: dict[str, list["ClassInfo"]] = {}
-        self._fields: dict[str, str] | None = None
-        self._methods: dict[str, str] | None = None
+        self._fields: dict[str, IKind] | None = None
+        self._methods: dict[str, IKind] | None = None
         self._instances: dict[tuple[str, str], str | None] = {}
 
-    def params(self, fn: "FunctionInfo") -> dict[str, str]:
+    def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
         Empty when the function has no resolved call site, is a root, or is passed around as a value
         (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
@@ -73,7 +73,7 @@ class CallFacts:
             found = self._memo[fn.key] = self._compute(fn)
         return found
 
-    def attr(self, cls: "ClassInfo", name: str) -> str | None:
+    def attr(self, cls: "ClassInfo", name: str) -> IKind | None:
         """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
         (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`); None when any assignment
         is not host data, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
@@ -88,21 +88,21 @@ class CallFacts:
             self._attrs[key] = kind if kind in HOST_FAMILY else None
         return self._attrs[key]
 
-    def field(self, name: str) -> str | None:
-        """What `obj.<name>` holds when the class of `obj` is unknown: the host kind ("cpu_tensor", "cpu_dict") of
+    def field(self, name: str) -> IKind | None:
+        """What `obj.<name>` holds when the class of `obj` is unknown: the host kind (CPU_TENSOR, CPU_DICT) of
         every project class that has such a field, where each class's own assignments agree on it (`attr`). None
         where any class holds something else there (an nn.Module, a field declared or built as a tensor of
         unknown device), where code stores the attribute on another object (`ctx.lens = ...`), or where no
         class assigns it."""
         return self.fields().get(name)
 
-    def fields(self) -> dict[str, str]:
+    def fields(self) -> dict[str, IKind]:
         """Every attribute `field` answers with a host kind (computed once: it is part of every file's cache key,
         since a file reads it for receivers of any class)."""
         if self._fields is None:
             self._fields = {}  # `self.a = ctx.b` read while the table is built: unknown, not a cycle
             owners: dict[str, set[str]] = {}
-            raw: dict[str, set[str]] = {}  # the kinds assigned, before settling: most fields are ruled out here
+            raw: dict[str, set[IKind]] = {}  # the kinds assigned, before settling: most fields are ruled out here
             foreign: set[str] = set()
             for fn in self.index.functions.values():
                 foreign.update(fn.foreign_sets)
@@ -111,7 +111,7 @@ class CallFacts:
                         owners.setdefault(attr, set()).add(fn.class_key)
                         raw.setdefault(attr, set()).add(kind)
             owners = {attr: keys for attr, keys in owners.items()
-                      if attr not in foreign and raw[attr] & {"cpu_tensor", "cpu_dict"}
+                      if attr not in foreign and raw[attr] & {CPU_TENSOR, CPU_DICT}
                       and all(k in HOST_FAMILY or deferred(k) for k in raw[attr])}
             for cls in self.index.classes.values():
                 for attr, kind in cls.attrs.items():
@@ -121,63 +121,60 @@ class CallFacts:
             for attr, keys in owners.items():
                 kinds = {self._own_field(self.index.classes[key], attr) if key in self.index.classes else None
                          for key in keys}
-                if len(kinds) == 1 and (kind := kinds.pop()) in ("cpu_tensor", "cpu_dict"):
+                if len(kinds) == 1 and (kind := kinds.pop()) in (CPU_TENSOR, CPU_DICT):
                     out[attr] = kind
             self._fields = out
         return self._fields
 
-    def _own_field(self, cls: "ClassInfo", attr: str) -> str | None:
+    def _own_field(self, cls: "ClassInfo", attr: str) -> IKind | None:
         """The host kind a plain class keeps in `self.<attr>`; None for a module (its buffers move with `.to()`)."""
         return None if self.index.is_nn_module(cls) else self.attr(cls, attr)
 
-    def settle(self, kind: str, caller: "FunctionInfo", depth: int = 0, calls: bool = True) -> str:
-        """A phase-1 kind with its deferred project returns read from the index (callsite.RET): what `f(x)`
-        returns, item by item, through every function the call can reach (dispatch included: call-site facts
-        are part of the callee's cache key). Depth-limited, so that recursive helpers end as unknown."""
+    def settle(self, kind: IKind, caller: "FunctionInfo", depth: int = 0, calls: bool = True) -> IKind:
+        """A phase-1 kind with its deferred project returns read from the index (`Call`): what `f(x)` returns, item
+        by item, through every function the call can reach (dispatch included: call-site facts are part of the
+        callee's cache key). Depth-limited, so that recursive helpers end as unknown."""
         if not deferred(kind):
             return kind
         if depth > MAX_SETTLE_DEPTH:
-            return "unknown"
-        if kind.startswith("items:"):
-            items = [self.settle(k, caller, depth, calls) for k in kind[len("items:"):].split(",")]
-            return "items:" + ",".join(items) if any(k != "unknown" for k in items) else "unknown"
-        if kind.startswith(KEYS):
-            return keyed([(key, self.settle(k, caller, depth, calls)) for key, k in key_pairs(kind)])
-        if kind.startswith(JOIN):
-            return join_kinds({self.settle(k, caller, depth, calls) for k in kind[len(JOIN):].split("|")})
-        if kind.startswith(PRIOR):  # an annotated tensor: on the host where the body settles there
-            annotated, inferred = prior_parts(kind)
-            return "cpu_tensor" if self.settle(inferred, caller, depth, calls) == "cpu_tensor" else annotated
-        if kind.startswith(HOSTIF):  # a view or method that keeps a tensor where it is
-            inner = self.settle(kind[len(HOSTIF):], caller, depth, calls)
-            return "cpu_tensor" if inner == "cpu_tensor" else "unknown"
-        if kind.startswith(FIELD):  # `obj.x` of a class nothing types: what every class keeps in `x`
-            return self.field(kind[len(FIELD):]) or "unknown"
-        if kind.startswith(SELF):  # `self.x` of a plain class: what its methods store (a module's buffers move)
+            return UNKNOWN
+        if isinstance(kind, Items):
+            items = tuple(self.settle(k, caller, depth, calls) for k in kind.items)
+            return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
+        if isinstance(kind, Keys):
+            return keyed([(key, self.settle(k, caller, depth, calls)) for key, k in kind.pairs])
+        if isinstance(kind, Join):
+            return join_kinds({self.settle(k, caller, depth, calls) for k in kind.parts})
+        if isinstance(kind, Prior):  # an annotated tensor: on the host where the body settles there
+            return CPU_TENSOR if self.settle(kind.inferred, caller, depth, calls) == CPU_TENSOR else kind.annotated
+        if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is
+            return CPU_TENSOR if self.settle(kind.inner, caller, depth, calls) == CPU_TENSOR else UNKNOWN
+        if isinstance(kind, Field):  # `obj.x` of a class nothing types: what every class keeps in `x`
+            return self.field(kind.name) or UNKNOWN
+        if isinstance(kind, SelfField):  # `self.x` of a plain class: what its methods store (a module's buffers move)
             cls = self.index.classes.get(caller.class_key) if caller.class_key else None
             if cls is None or self.index.is_nn_module(cls):
-                return "unknown"
-            return self.attr(cls, kind[len(SELF):]) or "unknown"
+                return UNKNOWN
+            return self.attr(cls, kind.name) or UNKNOWN
         if not calls:
-            return "unknown"
-        if kind.startswith(FWD):  # a parameter passed on: what the caller's own call sites pass, else its annotation
-            name = kind[len(FWD):]
-            return self.params(caller).get(name) or dict(caller.param_kinds).get(name, "unknown")
-        tag = RECV if kind.startswith(RECV) else RET
-        callee, _, item = kind[len(tag):].partition("#")
-        targets = self.index.call_edges(caller, caller.module, callee)
+            return UNKNOWN
+        if isinstance(kind, Fwd):  # a parameter passed on: what the caller's own call sites pass, else its annotation
+            return self.params(caller).get(kind.name) or dict(caller.param_kinds).get(kind.name, UNKNOWN)
+        assert isinstance(kind, Call)
+        targets = self.index.call_edges(caller, caller.module, kind.callee)
         if targets:
             returns = join_kinds({self.settle(t.returns, t, depth + 1) for t, _how in targets})
-        elif tag == RECV:  # a receiver of a class the index does not know: every method of that name
-            returns = self.method(callee.rpartition(".")[2]) or "unknown"
+        elif kind.receiver:  # a receiver of a class the index does not know: every method of that name
+            returns = self.method(kind.callee.rpartition(".")[2]) or UNKNOWN
         else:
-            return "unknown"
-        return item_key(returns, item) if item else returns
+            return UNKNOWN
+        return item_key(returns, kind.item) if kind.item is not None else returns
 
     def instance(self, cls: "ClassInfo", name: str) -> str | None:
         """The dotted name of the one plain project class `self.<name>` holds an instance of, on an instance of `cls`
-        (`self.context = context` with `context: Context`, a factory's product: the reach's reading); None where it
-        can hold several, or a module (whose buffers move with `.to()`), or nothing the index knows."""
+        (`self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`, a factory's
+        product); None where it can hold several, or a module (whose buffers move with `.to()`), or nothing the index
+        knows. The facts' one reading of an attribute's class: `ProjectIndex.attr_classes`, as the reach reads it."""
         key = (cls.key, name)
         if key not in self._instances:
             held = {c.key: c for c, _how in self.index.attr_classes(cls, name)}
@@ -186,13 +183,13 @@ class CallFacts:
                 if found is not None and not self.index.is_nn_module(found) else None
         return self._instances[key]
 
-    def method(self, name: str) -> str | None:
+    def method(self, name: str) -> IKind | None:
         """What `obj.<name>(...)` returns when the class of `obj` is unknown: the host kind every project method of
         that name settles to (a tuple's host items; the others read as unknown), abstract ones aside. None where
         any of them returns something else, or the name is also a method of a builtin container or a tensor."""
         return self.methods().get(name)
 
-    def methods(self) -> dict[str, str]:
+    def methods(self) -> dict[str, IKind]:
         """Every method name `method` answers (computed once: it is part of every file's cache key, since a file
         reads it for receivers of any class)."""
         if self._methods is None:
@@ -222,7 +219,7 @@ class CallFacts:
             found = self._family[cls.key] = list(seen.values())
         return found
 
-    def _compute(self, fn: "FunctionInfo") -> dict[str, str]:
+    def _compute(self, fn: "FunctionInfo") -> dict[str, IKind]:
         if not fn.params or fn.parent_key is not None or fn.markers or fn.key in self._referenced_keys():
             return {}
         name = fn.qualname.rpartition(".")[2]
@@ -242,23 +239,23 @@ class CallFacts:
                     sites.append((caller, callee, line, how))
         if not sites:
             return {}
-        joined: dict[str, set[str]] = {p: set() for p in fn.params}
+        joined: dict[str, set[IKind]] = {p: set() for p in fn.params}
         for caller, callee, line, how in sites:
             if how.endswith(".apply"):
                 return {}  # `Fn.apply(x)` calls `forward(ctx, x)`: the arguments shift
             kinds = self._site_kinds(fn, caller, callee, line)
             for param in fn.params:
                 if kinds is None or param in kinds:  # absent: a None default the call left out
-                    joined[param].add(kinds[param] if kinds is not None else "unknown")
+                    joined[param].add(kinds[param] if kinds is not None else UNKNOWN)
         out = {}
         for param, kinds in joined.items():
-            kind = join_kinds(kinds) if kinds else "unknown"
+            kind = join_kinds(kinds) if kinds else UNKNOWN
             if kind in HOST_FAMILY:
                 out[param] = kind
         return out
 
     def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int
-                    ) -> dict[str, str] | None:
+                    ) -> dict[str, IKind] | None:
         """Parameter -> kind at one call site (a parameter left out with a None default is absent); None when
         the site recorded no arguments. Calls of one callee on one line are told apart only when each
         recorded its arguments (the index keeps lines, not columns): then they are joined."""
@@ -266,13 +263,13 @@ class CallFacts:
         if not records or len(records) != caller.calls.count((callee, line)):
             return None
         params = self.index.call_params(fn, callee)
-        out: dict[str, set[str]] = {}
+        out: dict[str, set[IKind]] = {}
         for positional, keywords in records:
             site = dict(zip(params, positional))
             site.update((k, v) for k, v in keywords if k in fn.params)
             for param in fn.params:
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
-                    out.setdefault(param, set()).add(site.get(param, "unknown"))
+                    out.setdefault(param, set()).add(site.get(param, UNKNOWN))
         return {param: self.settle(join_later(kinds), caller) for param, kinds in out.items()}
 
     def calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
@@ -322,18 +319,18 @@ class CallFacts:
         return self._referenced
 
 
-def _may_be_host(kind: str) -> bool:
+def _may_be_host(kind: IKind) -> bool:
     """A phase-1 return kind that can settle to host data (before settling it)."""
-    if kind.startswith("items:"):
-        return any(_may_be_host(k) for k in kind[len("items:"):].split(","))
+    if isinstance(kind, Items):
+        return any(_may_be_host(k) for k in kind.items)
     return kind in HOST_FAMILY or deferred(kind)
 
 
-def _host_part(kind: str) -> str | None:
+def _host_part(kind: IKind) -> IKind | None:
     """A settled kind as far as it is host data: itself, or a tuple's host items (the others unknown)."""
     if kind in HOST_FAMILY:
         return kind
-    if kind.startswith("items:"):
-        items = [k if k in HOST_FAMILY else "unknown" for k in kind[len("items:"):].split(",")]
-        return "items:" + ",".join(items) if any(k != "unknown" for k in items) else None
+    if isinstance(kind, Items):
+        items = tuple(k if k in HOST_FAMILY else UNKNOWN for k in kind.items)
+        return Items(items) if any(k != UNKNOWN for k in items) else None
     return None

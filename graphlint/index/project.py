@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphlint.facts.kinds import Obj
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
@@ -591,8 +592,8 @@ class ProjectIndex:
         together with that class's project subclasses."""
         if fn.makes:
             return [ref if "." in ref else f"{fn.module}.{ref}" for ref in fn.makes]
-        if fn.returns.startswith("object:"):
-            base = self.class_by_dotted(f"{fn.module}.{fn.returns[len('object:'):]}")
+        if isinstance(fn.returns, Obj):
+            base = self.class_by_dotted(f"{fn.module}.{fn.returns.name}")
             if base is not None:
                 return [f"{c.module}.{c.qualname}" for c in self.subclasses(base)]
         return []

@@ -18,8 +18,9 @@ from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names,
-    records_args, refine_returns, scope_of, statements,
+    records_args, refine_returns, returns_a_tuple, scope_of, statements,
 )
+from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -79,7 +80,7 @@ class FunctionInfo:
     markers: set[str] = field(default_factory=set)  # hot / cold / capture
     calls: list[tuple[str, int]] = field(default_factory=list)  # (callee descriptor, line)
     regions: list[tuple[int, int]] = field(default_factory=list)  # `with torch.cuda.graph` bodies
-    returns: str = "unknown"  # tensor / bool_tensor / weak_tensor / tensor_seq / host / items:<k>,<k> / unknown
+    returns: IKind = UNKNOWN  # what it returns (graphlint.facts.kinds): TENSOR, HOST, Items(...), Obj(...), ...
     # Dotted names of the classes or functions this function returns, itself (`return Impl`) or built
     # (`return Impl(...)`): what a factory can hand out, followed when its result is called.
     makes: list[str] = field(default_factory=list)
@@ -87,11 +88,11 @@ class FunctionInfo:
     params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
     none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
-    # (parameter, kind) of parameters whose annotation says a kind: the prior of one passed on unchanged (callsite.FWD)
-    param_kinds: tuple[tuple[str, str], ...] = ()
+    # (parameter, kind) of parameters whose annotation says a kind: the prior of one passed on unchanged (kinds.Fwd)
+    param_kinds: tuple[tuple[str, IKind], ...] = ()
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
-    call_args: list[tuple[str, int, tuple[str, ...], tuple[tuple[str, str], ...]]] = field(default_factory=list)
-    attr_sets: tuple[tuple[str, str], ...] = ()  # (attribute, kind) of each `self.x = value`
+    call_args: list[tuple[str, int, tuple[IKind, ...], tuple[tuple[str, IKind], ...]]] = field(default_factory=list)
+    attr_sets: tuple[tuple[str, IKind], ...] = ()  # (attribute, kind) of each `self.x = value`
     foreign_sets: tuple[str, ...] = ()  # attributes stored on other objects (`ctx.lens = ...`)
     # (callee descriptor, line, position or keyword, callable) of calls passing a function or a method of the
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
@@ -317,7 +318,7 @@ class _Indexer(ast.NodeVisitor):
             parent_key=parent.key if parent else None,
             markers=self._markers(node), returns=self._returns(node, scope),
             params=param_names(node), none_defaults=none_defaults(node),
-            param_kinds=tuple((p, k) for p, k in scope.params.items() if k != "unknown"),
+            param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             foreign_sets=tuple(sorted(scope.foreign_sets)),
             abstract=_is_abstract(node),
@@ -352,21 +353,23 @@ class _Indexer(ast.NodeVisitor):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> str:
+    def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> IKind:
         if node.returns is not None:
             text = ast.unparse(node.returns)
             kind = _annotation_kind(text)
             args = node.args
             if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
                     *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
-                return "unknown"  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
+                return UNKNOWN  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
             if kind == "tensor" or kind in (None, "tensor_seq") and tuple_item_kinds(text):  # where the body shows it
                 items = tuple_item_kinds(text) if kind != "tensor" else None
-                annotated = "items:" + ",".join(items) if items else kind
+                annotated = Items(tuple(map(Base, items))) if items else Base(kind)
                 return refine_returns(annotated, self._infer_returns(node, scope))
+            if kind == "host" and returns_a_tuple(scope):  # `-> str` returning `out, length`: the body says
+                return self._infer_returns(node, scope)
             cls = class_annotation(node.returns) if kind is None else None
-            # "object:Name": a class named in the callee's module, resolved (and checked) at the call site
-            return kind or (f"object:{cls}" if cls else "unknown")
+            # a class named in the callee's module, resolved (and checked) at the call site
+            return Base(kind) if kind else Obj(cls) if cls else UNKNOWN
         return self._infer_returns(node, scope)
 
     def _typed_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
@@ -420,12 +423,12 @@ class _Indexer(ast.NodeVisitor):
                 out.append(name)
         return out
 
-    def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> str:
+    def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> IKind:
         """An unannotated function's return kind, when every value-returning `return` agrees by syntax
         alone (docs/inference.md, graphlint._callsite_facts.expr_kind)."""
         memo: Memo = {}
         kinds = {expr_kind(value, self.resolve, scope, memo=memo) for value in scope.returns}
-        return join_later(kinds) if kinds else "unknown"
+        return join_later(kinds) if kinds else UNKNOWN
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         local_calls = _local_calls(node)

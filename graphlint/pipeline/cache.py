@@ -55,6 +55,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from graphlint import __version__
 from graphlint.diagnostics import Finding
+from graphlint.facts import kinds
+from graphlint.facts.kinds import IKind
 from graphlint.index.summary import ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
 
@@ -67,7 +69,7 @@ try:
 except ImportError:  # pragma: no cover - msgpack is a dependency; JSON keeps a broken install working
     msgpack = None
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 MAX_ENTRY_BYTES = 64 << 20  # larger than any real entry: a planted huge file is a miss, not a slow read
 STALE_AFTER = 30 * 86400  # seconds without a hit before an entry is deleted
 TOUCH_AFTER = 86400  # a hit refreshes the entry's mtime at most once a day
@@ -98,6 +100,8 @@ def codec(tp: Any) -> tuple[Encoder, Decoder]:
     lists of their fields in declaration order."""
     if tp in _SCALARS:
         return _scalar(tp)
+    if tp == IKind:
+        return _kind_codec
     if tp is dict or tp is Any:
         return _plain, _plain
     if dataclasses.is_dataclass(tp):
@@ -129,6 +133,23 @@ def _scalar(tp: type) -> tuple[Encoder, Decoder]:
 
 
 _key = _scalar(str)[0]
+
+
+def _decode_kind(v: Any) -> IKind:
+    try:
+        return kinds.from_plain(v)
+    except (ValueError, RecursionError) as exc:
+        raise Invalid(str(exc)) from None
+
+
+def _encode_kind(v: Any) -> Any:
+    try:
+        return kinds.to_plain(v)
+    except TypeError as exc:
+        raise Invalid(str(exc)) from None
+
+
+_kind_codec = (_encode_kind, _decode_kind)  # the index's kinds (graphlint.facts.kinds): strings and tagged lists
 
 
 def _plain(v: Any) -> Any:

@@ -17,7 +17,7 @@ import libcst as cst
 
 from graphlint.facts.inference import FACTORY_TORCH, VIEW_METHODS, in_config
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
-from graphlint.facts.values import Kind
+from graphlint.facts.values import Dev, Dims, Kind, Source
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional
 from graphlint.rules.base import Rule
 
@@ -32,27 +32,27 @@ HOST_DATA_FACTORIES = ("torch.tensor", "torch.as_tensor", "torch.asarray")
 
 # -- small shared facts -------------------------------------------------------------------------
 
-def device_arg_class(ctx, expr: cst.BaseExpression) -> str:
-    """What a `.to(...)` / `device=` argument is: 'cpu', 'device', 'dtype' or 'unknown'."""
+def device_arg_class(ctx, expr: cst.BaseExpression) -> Dev:
+    """What a `.to(...)` / `device=` argument is: `Dev.CPU`, `DEVICE`, `DTYPE` or `UNKNOWN`."""
     return ctx.inference.device_arg(expr)
 
 
-def to_target(ctx, node: cst.Call) -> str:
-    """Where `t.to(...)` sends its receiver: 'cpu', 'device' or 'unknown' (dtype-only casts: 'none')."""
-    found = "none"
+def to_target(ctx, node: cst.Call) -> Dev:
+    """Where `t.to(...)` sends its receiver: `Dev.CPU`, `DEVICE` or `UNKNOWN` (dtype-only casts: `NONE`)."""
+    found = Dev.NONE
     for arg in node.args:
         if arg.keyword is not None:
             if arg.keyword.value == "device":
                 cls = device_arg_class(ctx, arg.value)
-                return "cpu" if cls == "cpu" else "device" if cls in ("device", "unknown") else "unknown"
+                return Dev.CPU if cls is Dev.CPU else Dev.DEVICE if cls in (Dev.DEVICE, Dev.UNKNOWN) else Dev.UNKNOWN
             continue
         if arg.star:
-            return "unknown"
+            return Dev.UNKNOWN
         cls = device_arg_class(ctx, arg.value)
-        if cls in ("cpu", "device"):
+        if cls in (Dev.CPU, Dev.DEVICE):
             return cls
-        if cls == "unknown":
-            found = "unknown"
+        if cls is Dev.UNKNOWN:
+            found = Dev.UNKNOWN
     return found
 
 
@@ -66,7 +66,7 @@ def factory_device_is_cpu(ctx, node: cst.Call) -> bool | None:
     arg = kwarg(node, "device")
     if arg is None:
         return None
-    return device_arg_class(ctx, arg.value) == "cpu"
+    return device_arg_class(ctx, arg.value) is Dev.CPU
 
 
 def _strip_views(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -89,12 +89,9 @@ class Origin:
 
     pinned: bool = False
     is_bool: bool = False
-    dims: str = "unknown"  # "scalar" (0-d), "shaped" (>= 1 dim), "unknown"
+    dims: Dims = Dims.UNKNOWN
     const: bool = False  # built from compile-time constants only (literals, config, shapes)
-    # "factory"; "maybe" (`torch.tensor(v)` of a value not known to be host data: a tensor `v` keeps
-    # its device); "cpu" (a `.cpu()` of a device tensor); "numpy"; "flow" (the inference's data flow, across
-    # statements, branches and calls: its dtype is not tracked)
-    source: str = "factory"
+    source: Source = Source.FACTORY
 
     def but(self, **kw) -> "Origin":
         return replace(self, **kw)
@@ -265,8 +262,8 @@ class HostFacts(Rule):
             # that returns a host tensor, a parameter every caller passes one, a value joined across branches
             val = self.ctx.val(expr)
             if val.kind is Kind.CPU_TENSOR and not val.weak:
-                dims = "unknown" if val.rank is None else "scalar" if val.rank == 0 else "shaped"
-                found = Origin(pinned=val.pinned, dims=dims, source="flow")
+                dims = Dims.UNKNOWN if val.rank is None else Dims.SCALAR if val.rank == 0 else Dims.SHAPED
+                found = Origin(pinned=val.pinned, dims=dims, source=Source.FLOW)
         return found
 
     def _origin(self, expr: cst.BaseExpression) -> Origin | None:
@@ -285,7 +282,7 @@ class HostFacts(Rule):
                 isinstance(el.slice.value, cst.Ellipsis) or (isinstance(el.slice.value, cst.Name)
                                                              and el.slice.value.value == "None")))
                         for el in expr.slice)
-            return base.but(dims="shaped" if keeps and base.dims == "shaped" else "unknown")
+            return base.but(dims=Dims.SHAPED if keeps and base.dims is Dims.SHAPED else Dims.UNKNOWN)
         if isinstance(expr, cst.UnaryOperation):
             base = self.origin(expr.expression)
             return base.but(pinned=False) if base is not None and not isinstance(expr.operator, cst.Not) else None
@@ -298,7 +295,7 @@ class HostFacts(Rule):
             parts = [o for o in (left, right) if o is not None]
             bitwise = isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
             return Origin(is_bool=bitwise and all(o.is_bool for o in parts),
-                          dims="shaped" if any(o.dims == "shaped" for o in parts) else parts[0].dims,
+                          dims=Dims.SHAPED if any(o.dims is Dims.SHAPED for o in parts) else parts[0].dims,
                           const=all(o.const for o in parts) and all(
                               self.is_const(e) for e, o in ((expr.left, left), (expr.right, right)) if o is None),
                           source=parts[0].source)
@@ -326,14 +323,14 @@ class HostFacts(Rule):
             is_bool = dtype is not None and (ctx.qualname(dtype.value) or "") == "torch.bool"
             data = positional(expr)
             if qual == "torch.from_numpy":
-                return Origin(source="numpy")
+                return Origin(source=Source.NUMPY)
             if qual in SCALAR_FACTORIES:
                 if not data:
                     return None
                 d = data[0]
                 if isinstance(d, (cst.List, cst.Tuple, cst.ListComp)) or ctx.val(d).kind in (
                         Kind.HOST_SEQ, Kind.NDARRAY, Kind.TENSOR_SEQ):
-                    return Origin(is_bool=is_bool or _all_bool_literals(d), dims="shaped", const=self.is_const(d),
+                    return Origin(is_bool=is_bool or _all_bool_literals(d), dims=Dims.SHAPED, const=self.is_const(d),
                                   pinned=pinned)
                 if ctx.is_device_tensor(d):
                     return None  # torch.tensor(cuda_t): a device copy
@@ -342,18 +339,18 @@ class HostFacts(Rule):
                 if not known and qual != "torch.tensor":
                     return None  # `torch.as_tensor(t)`: a no-op on a tensor, wherever it lives
                 return Origin(is_bool=is_bool or _all_bool_literals(d), pinned=pinned,
-                              dims="scalar" if known else "unknown", const=self.is_const(d),
-                              source="factory" if known else "maybe")
+                              dims=Dims.SCALAR if known else Dims.UNKNOWN, const=self.is_const(d),
+                              source=Source.FACTORY if known else Source.MAYBE)
             scalar = qual == "torch.full" and data and isinstance(data[0], cst.Tuple) and not data[0].elements
             return Origin(pinned=pinned, is_bool=is_bool,
-                          dims="scalar" if scalar else "shaped",
+                          dims=Dims.SCALAR if scalar else Dims.SHAPED,
                           const=bool(scalar) and len(data) > 1 and self.is_const(data[1]))
         if qual in ("torch.cat", "torch.stack", "torch.concat", "torch.concatenate"):
             data = positional(expr)
             if data and isinstance(data[0], (cst.List, cst.Tuple)) and data[0].elements:
                 parts = [self.origin(e.value) for e in data[0].elements]
                 if all(parts):
-                    return Origin(is_bool=all(p.is_bool for p in parts), dims="shaped")
+                    return Origin(is_bool=all(p.is_bool for p in parts), dims=Dims.SHAPED)
             return None
         if qual in MATH_TORCH:
             args = positional(expr)
@@ -370,7 +367,7 @@ class HostFacts(Rule):
             if args and origins[0] is not None and kwarg(expr, "device") is None and all(
                     o is not None or self._hostish(a) for o, a in zip(origins, args)):
                 # an elementwise op keeps its input's shape: `torch.bucketize(coords_cpu, b)` is no scalar
-                dims = origins[0].dims if qual in SHAPE_KEEPING_TORCH else "unknown"
+                dims = origins[0].dims if qual in SHAPE_KEEPING_TORCH else Dims.UNKNOWN
                 return Origin(is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR, dims=dims, source=origins[0].source)
             return None
         m = method_call(expr)
@@ -382,7 +379,7 @@ class HostFacts(Rule):
             if base is not None:
                 return base
             if ctx.is_device_tensor(recv):
-                return Origin(is_bool=ctx.is_bool_tensor(recv), source="cpu")
+                return Origin(is_bool=ctx.is_bool_tensor(recv), source=Source.CPU)
             return None
         if name == "pin_memory":
             base = self.origin(recv)
@@ -393,23 +390,25 @@ class HostFacts(Rule):
         if name in ("view", "reshape", "flatten", "unsqueeze", "expand", "unflatten", "repeat") and not (
                 name in ("view", "reshape") and len(expr.args) == 1 and isinstance(expr.args[0].value, cst.Tuple)
                 and not expr.args[0].value.elements):
-            return base.but(dims="shaped")  # at least one dimension after these
+            return base.but(dims=Dims.SHAPED)  # at least one dimension after these
         if name in VIEW_METHODS or name in ("contiguous", "__getitem__"):
-            return base.but(dims="shaped" if base.dims == "shaped" else "unknown") if name != "detach" else base
+            if name == "detach":
+                return base
+            return base.but(dims=Dims.SHAPED if base.dims is Dims.SHAPED else Dims.UNKNOWN)
         if name in CAST_METHODS or name == "bool":
             return base.but(pinned=False, is_bool=name == "bool")
         if name == "clone":
             return base.but(pinned=False)
         if name in ("to", "type"):
             target = to_target(ctx, expr)
-            if target in ("device", "unknown"):
+            if target in (Dev.DEVICE, Dev.UNKNOWN):
                 return None
             to_bool = any((ctx.qualname(a.value) or "") == "torch.bool" for a in expr.args)
             return base.but(pinned=False, is_bool=to_bool or (base.is_bool and not expr.args))
         if name in MATH_METHODS and all(self.origin(a.value) is not None or self._hostish(a.value) for a in expr.args):
             return base.but(pinned=False)
         if name in REDUCTIONS and not expr.args:
-            return base.but(pinned=False, dims="scalar", is_bool=name in ("all", "any"))
+            return base.but(pinned=False, dims=Dims.SCALAR, is_bool=name in ("all", "any"))
         if name in ("logical_not", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or") and all(
                 self.origin(a.value) is not None or self._hostish(a.value) for a in expr.args):
             return base.but(pinned=False, is_bool=True)
@@ -417,7 +416,7 @@ class HostFacts(Rule):
                 self.origin(a.value) is not None or self._hostish(a.value)
                 for a in expr.args if a.keyword is None or a.keyword.value not in ("dim", "dtype")):
             # Any other tensor method of a CPU tensor with host arguments stays on the CPU.
-            return base.but(pinned=False, dims="unknown", const=False,
+            return base.but(pinned=False, dims=Dims.UNKNOWN, const=False,
                             is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR)
         return None
 

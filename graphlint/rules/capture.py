@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.values import Kind
+from graphlint.facts.values import Dev, Kind
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 from graphlint.rules._host_facts import device_arg_class, factory_device_is_cpu
@@ -247,7 +247,7 @@ class GeneratorInCapture(Rule):
             args = positional(node)
             if not args:
                 return
-            dev = device_arg_class(self.ctx, args[0]) == "cpu"
+            dev = device_arg_class(self.ctx, args[0]) is Dev.CPU
         if not dev:
             self.report(node)
 

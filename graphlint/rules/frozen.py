@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.values import Kind
+from graphlint.facts.values import Dims, Kind, Source
 from graphlint.facts.names import dotted_name
 from graphlint.rules._util import code_of, method_call, positional
 from graphlint.rules.base import Rule
@@ -178,8 +178,8 @@ class CpuValueFrozen(HostFacts):
         # A CPU tensor known to have dimensions cannot mix with a CUDA tensor (that raises), so the
         # "device" side must really be on the CPU too: not this hazard.
         origin = self.origin(expr)
-        return (origin is not None and not origin.is_bool and origin.dims != "shaped" and not origin.const
-                and origin.source not in ("cpu", "maybe", "flow"))
+        return (origin is not None and not origin.is_bool and origin.dims is not Dims.SHAPED and not origin.const
+                and origin.source not in (Source.CPU, Source.MAYBE, Source.FLOW))
 
     def _device(self, expr: cst.BaseExpression) -> bool:
         return self.ctx.is_device_tensor(expr) and self.origin(expr) is None

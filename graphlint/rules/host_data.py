@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
-from graphlint.facts.values import LIST, Kind, Val
+from graphlint.facts.values import LIST, Dev, Kind, Source, Val
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, factory_device_is_cpu, host_list, is_host_data, non_blocking,
@@ -215,7 +215,7 @@ def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str]
     if name in ("to", "cuda"):
         if not rule.is_cpu(recv):
             return None
-        if name == "to" and to_target(ctx, node) != "device":
+        if name == "to" and to_target(ctx, node) is not Dev.DEVICE:
             return None
         return recv, f".{name}(...)"
     if name == "copy_" and node.args:
@@ -425,7 +425,7 @@ class HostIndex(HostFacts):
                 multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict")):
             return "Python list"
         origin = self.origin(idx)
-        if origin is not None and not origin.is_bool and origin.source != "flow":  # a flow fact's dtype is unknown
+        if origin is not None and not origin.is_bool and origin.source is not Source.FLOW:  # a flow fact's dtype is unknown
             return "CPU index tensor"
         return None
 

@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.values import Kind
+from graphlint.facts.values import Dev, Kind, Where
 from graphlint.rules._conditions import condition_category
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
@@ -155,12 +155,12 @@ class CpuTransfer(Rule):
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value != "device":
                 continue
-            if isinstance(arg.value, (cst.SimpleString, cst.Call)) and self.ctx.inference.device_expr(arg.value) == "cpu":
+            if isinstance(arg.value, (cst.SimpleString, cst.Call)) and self.ctx.inference.device_expr(arg.value) is Dev.CPU:
                 self.report(node, self.message.format(call='.to("cpu")'))
                 return
             # `t.to(device)` after `device = "cpu"`, `t.to(lens_cpu.device)`: a device tensor moved to the host
             if recv is not None and self.ctx.is_device_tensor(recv) and not self.ctx.val(recv).weak \
-                    and self.ctx.inference.device_arg(arg.value) == "cpu":
+                    and self.ctx.inference.device_arg(arg.value) is Dev.CPU:
                 self.report(node, self.message.format(call=f".to({code_of(arg.value)})"))
                 return
 
@@ -171,7 +171,7 @@ class CpuTransfer(Rule):
         flag = kwarg(node, "non_blocking").value if kwarg(node, "non_blocking") else args[1] if len(args) > 1 else None
         if dst is None or src is None or is_true(flag):
             return
-        if self.ctx.device(dst) == "host" and self.ctx.is_device_tensor(src) and not self.ctx.val(src).weak:
+        if self.ctx.device(dst) is Where.HOST and self.ctx.is_device_tensor(src) and not self.ctx.val(src).weak:
             self.report(node, "`.copy_()` of a device tensor into host memory blocks until the GPU catches up")
 
 

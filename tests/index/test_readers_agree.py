@@ -10,6 +10,7 @@ import ast
 import libcst as cst
 import pytest
 
+from graphlint.facts import kinds
 from graphlint.facts.callsite import Scope, expr_kind, keyed
 from graphlint.facts.inference import Inference, kind_val
 from graphlint.facts.names import dotted_name
@@ -28,7 +29,7 @@ CASES = [
     ('{"a": torch.zeros(2), "b": torch.ones(2, pin_memory=True)}', CPU_DICT),
     ('{k: torch.zeros(2) for k in names}', CPU_DICT),
     ('{"ids": torch.zeros(2), "n": 3, "x": x}',
-     kind_val(keyed([("ids", "cpu_tensor"), ("n", "host"), ("x", "unknown")]))),
+     kind_val(keyed([("ids", kinds.CPU_TENSOR), ("n", kinds.HOST), ("x", kinds.UNKNOWN)]))),
     ('{"a-b": torch.zeros(2), "n": 3}', UNKNOWN),  # a key the facts do not record
     ('{**other, "n": 3}', UNKNOWN),
     ('{"x": x}', UNKNOWN),

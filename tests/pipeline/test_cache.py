@@ -367,6 +367,29 @@ def test_a_flipped_byte_that_keeps_the_shape_is_a_miss(proj):
     assert lint(".") == expected
 
 
+def test_an_entry_with_string_coded_kinds_is_a_miss(proj, linted):
+    """Cache format 2 stored the index's kinds as strings ("items:cpu_tensor,host"): such an entry, valid in
+    every other way (checksum, environment), must be re-linted, not decoded into a wrong summary."""
+    write(proj, {"h.py": "import torch\n\n\ndef pair(x):\n    return x.cpu(), 1\n"})
+    expected = lint(".")
+    path = entry_file(proj, "h.py")
+
+    def old_form(v):
+        if v == ["items", ["cpu_tensor", "host"]]:
+            return "items:cpu_tensor,host"
+        if isinstance(v, dict):
+            return {k: old_form(x) for k, x in v.items()}
+        return [old_form(x) for x in v] if isinstance(v, (list, tuple)) else v
+
+    plain = gcache.to_plain(gcache.Entry, decode_entry(path))
+    stale = old_form(plain)
+    assert stale != plain  # the entry holds the tuple kind the test rewrites
+    path.write_bytes(gcache.dumps(stale))
+    linted.clear()
+    assert lint(".") == expected
+    assert "h.py" in linted
+
+
 def test_codec_rejects_wrong_shapes():
     bad = [None, 1, "x", [], {}, [1] * 6, ["e", "p", "h", [], None, None]]
     for data in bad:

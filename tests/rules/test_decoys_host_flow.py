@@ -496,3 +496,69 @@ def test_an_object_an_init_builds_lends_only_its_host_facts():
                 return k, used
     """
     assert findings(src, scope="all") == {(22, "GL103")}
+
+
+def test_a_scalar_annotation_that_the_body_returns_a_tuple_for_claims_nothing():
+    """TinyChat's `stream_gen(...) -> str` returns `out, length` (the model's logits and an int). Read by the
+    annotation, every project method of that name "returns host data", so `out, length = model.stream_gen(...)` on
+    an untyped `model` made the logits host and hid the per-token syncs on them (four novel-set labels in
+    `--scope all`). Data flow beats annotations: the body's tuple is the return. Decoy: the same call of a method
+    whose body returns host data (`n_tokens`, a host tensor and an int) stays silent."""
+    src = """
+        import torch
+
+
+        class Model:
+            def stream_gen(self, ids) -> str:
+                out = self.llm(ids)
+                return out, ids.shape[1]
+
+            def n_tokens(self, ids) -> str:
+                return torch.zeros(4, dtype=torch.int32), ids.shape[1]
+
+
+        def serve(model, ids):
+            out, length = model.stream_gen(ids)
+            if torch.sum(torch.isinf(out)):
+                print("inf")
+            counts, n = model.n_tokens(ids)
+            if torch.sum(counts):
+                print("tokens", n)
+    """
+    assert findings(src, scope="all") == {(15, "GL110")}
+
+
+def test_an_attribute_built_from_one_plain_class_is_that_object():
+    """The facts read an attribute's plain class in one place (`CallFacts.instance`, over the reach's
+    `ProjectIndex.attr_classes`). Decoy: `self.one = HostAlloc()` holds a `HostAlloc`, whose `free` every method
+    keeps on the host. Hit: `self.alloc` is a `HostAlloc` or a `DeviceAlloc` by branch, so `free` may be on the
+    device."""
+    src = """
+        import torch
+
+
+        class HostAlloc:
+            def __init__(self):
+                self.free = torch.zeros(4, device="cpu")
+
+
+        class DeviceAlloc:
+            def __init__(self):
+                self.free = torch.zeros(4, device="cuda")
+
+
+        class Runner(torch.nn.Module):
+            def __init__(self, on_host: bool):
+                super().__init__()
+                self.one = HostAlloc()
+                if on_host:
+                    self.alloc = HostAlloc()
+                else:
+                    self.alloc = DeviceAlloc()
+
+            def forward(self, x):
+                a = self.one.free.sum().item()
+                b = self.alloc.free.sum().item()
+                return x + a + b
+    """
+    assert findings(src) == {(25, "GL101")}

@@ -1,0 +1,274 @@
+"""The index's kinds: what the phase-1 project index (stdlib `ast`, flow-insensitive) says a value is, before and
+after the call-site facts settle it against the whole project (graphlint.facts.callsite, graphlint.index.callfacts).
+
+A kind is a `Base` member ("tensor", "host", ...) or a small frozen value that the index cannot answer alone: a
+project call's return (`Call`), a join of such kinds (`Join`), a field (`SelfField`, `Field`), a view of a deferred
+value (`HostIf`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
+(`Items`), a dict with string keys (`Keys`), an instance of a class named in the function's module (`Obj`).
+`graphlint.facts.inference.kind_val` turns one into a `Val`. Kinds are hashable, compare by value, and are stored in
+the result cache through `to_plain` / `from_plain`.
+
+Nesting is bounded (one level, as the index has always read it): a dict's values, and what a view or a one-item
+tuple wraps, are `simple` kinds; a join's parts are neither joins nor tuples of two or more items.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Callable, ClassVar, Iterator, Union
+
+
+class Base(Enum):
+    """A kind with nothing deferred."""
+
+    UNKNOWN = "unknown"
+    TENSOR = "tensor"
+    BOOL_TENSOR = "bool_tensor"
+    WEAK_TENSOR = "weak_tensor"  # a tensor guessed from a method only tensors have
+    CPU_TENSOR = "cpu_tensor"
+    TENSOR_SEQ = "tensor_seq"
+    HOST = "host"
+    HOST_SEQ = "host_seq"
+    NDARRAY = "ndarray"
+    # a dict literal or comprehension whose values are all host tensors: an item of it is a host tensor
+    CPU_DICT = "cpu_dict"
+    # what a call passes for a device argument that names the host (`device="cpu"`): the callee builds there
+    CPU_DEVICE = "cpu_device"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Items:
+    """A fixed-length tuple, item by item (`return ids_cpu, n`, `-> tuple[Tensor, int]`)."""
+
+    items: tuple["IKind", ...]
+
+    def __str__(self) -> str:
+        return "items:" + ",".join(map(str, self.items))
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    """A dict literal with string keys, some of whose values are known: `d["ids"]` is that key's kind."""
+
+    pairs: tuple[tuple[str, "IKind"], ...]
+
+    def __str__(self) -> str:
+        return "keys:" + ";".join(f"{k}={v}" for k, v in self.pairs)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """What a project call returns (`item`: its item `0`, or its item under the string key `"k"`). `receiver`: a
+    method of an object whose class the index may not know (`context.resolve(m)`): where the index resolves no
+    target, what every project method of that name agrees on."""
+
+    callee: str
+    item: int | str | None = None
+    receiver: bool = False
+
+    def at(self, item: int | str) -> "Call":
+        return Call(self.callee, item, self.receiver)
+
+    def __str__(self) -> str:
+        tail = "" if self.item is None else f"#{self.item}" if isinstance(self.item, int) else f"#'{self.item}"
+        return f"{'recv' if self.receiver else 'ret'}:{self.callee}{tail}"
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """The join of kinds some of which are deferred: settled part by part. Parts are sorted (by `str`), so one join
+    has one spelling."""
+
+    parts: tuple["IKind", ...]
+
+    def __str__(self) -> str:
+        return "join:" + "|".join(map(str, self.parts))
+
+
+@dataclass(frozen=True, slots=True)
+class _Named:
+    """A deferred kind named by one identifier; each subclass is its own kind (equality compares classes)."""
+
+    name: str
+    tag: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return f"{self.tag}:{self.name}"
+
+
+class SelfField(_Named):
+    """`self.<name>` of a plain class: what its methods store there."""
+
+    __slots__ = ()
+    tag = "self"
+
+
+class Field(_Named):
+    """`obj.<name>` of a local or parameter of a class nothing types: what every project class keeps there."""
+
+    __slots__ = ()
+    tag = "field"
+
+
+class Fwd(_Named):
+    """A parameter (`name`) passed on unchanged: what every call site of the caller passes for it, else its
+    annotation."""
+
+    __slots__ = ()
+    tag = "fwd"
+
+
+class Obj(_Named):
+    """An instance of the class `name`, named in the function's own module (`-> Meta`), resolved at the call
+    site."""
+
+    __slots__ = ()
+    tag = "object"
+
+
+@dataclass(frozen=True, slots=True)
+class HostIf:
+    """A view, slice or method that keeps a tensor where it is, of a deferred kind: a host tensor when that settles
+    to one, else unknown."""
+
+    inner: "IKind"
+
+    def __str__(self) -> str:
+        return f"hostif:{self.inner}"
+
+
+@dataclass(frozen=True, slots=True)
+class Prior:
+    """An annotated return (`annotated`) whose body is deferred (`inferred`): a host tensor where the body settles
+    to one, else what the annotation says."""
+
+    annotated: "IKind"
+    inferred: "IKind"
+
+    def __str__(self) -> str:
+        return f"prior:{self.annotated}|{self.inferred}"
+
+
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Prior, Fwd, Obj]
+
+UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
+CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
+NDARRAY, CPU_DICT, CPU_DEVICE = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE
+
+HOST_FAMILY = frozenset({HOST, HOST_SEQ, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE})
+DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
+DEFERRED = (Call, Join, SelfField, HostIf, Prior, Field, Fwd)  # kinds only the whole index settles
+FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
+VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
+
+
+def parts(kind: IKind) -> Iterator[IKind]:
+    """The kinds directly inside `kind`."""
+    if isinstance(kind, Items):
+        yield from kind.items
+    elif isinstance(kind, Keys):
+        yield from (v for _k, v in kind.pairs)
+    elif isinstance(kind, Join):
+        yield from kind.parts
+    elif isinstance(kind, HostIf):
+        yield kind.inner
+    elif isinstance(kind, Prior):
+        yield kind.annotated
+        yield kind.inferred
+
+
+def mentions(kind: IKind, pred: Callable[[IKind], bool]) -> bool:
+    """Whether `kind` or a kind inside it satisfies `pred`."""
+    return pred(kind) or any(mentions(k, pred) for k in parts(kind))
+
+
+def deferred(kind: IKind) -> bool:
+    """A kind with a part only the whole index can settle."""
+    return isinstance(kind, DEFERRED) or isinstance(kind, (Items, Keys)) and any(map(deferred, parts(kind)))
+
+
+def simple(kind: IKind) -> bool:
+    """A kind a dict value or a view may hold: no dict, join or prior, and no tuple of more than one item."""
+    if isinstance(kind, (Keys, Join, Prior)):
+        return False
+    if isinstance(kind, Items):
+        return len(kind.items) == 1 and simple(kind.items[0])
+    return simple(kind.inner) if isinstance(kind, HostIf) else True
+
+
+def joinable(kind: IKind) -> bool:
+    """A kind a `Join` may hold as a part: no join or prior, and no tuple of more than one item (inside too)."""
+    if isinstance(kind, (Join, Prior)):
+        return False
+    if isinstance(kind, Items):
+        return len(kind.items) == 1 and joinable(kind.items[0])
+    return all(map(joinable, parts(kind)))
+
+
+def join_of(kinds: set[IKind]) -> Join:
+    return Join(tuple(sorted(kinds, key=str)))
+
+
+# --- the result cache's plain form: a `Base` is its string, any other kind a list [tag, fields...] -----------
+
+_TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
+                          Field: "field", HostIf: "hostif", Prior: "prior", Fwd: "fwd", Obj: "object"}
+_BASES = {b.value: b for b in Base}
+
+
+def to_plain(kind: IKind) -> Any:
+    if isinstance(kind, Base):
+        return kind.value
+    tag = _TAGS.get(type(kind))
+    if tag is None:
+        raise TypeError(f"not a kind: {kind!r}")
+    if isinstance(kind, Items):
+        return [tag, [to_plain(k) for k in kind.items]]
+    if isinstance(kind, Keys):
+        return [tag, [[k, to_plain(v)] for k, v in kind.pairs]]
+    if isinstance(kind, Join):
+        return [tag, [to_plain(k) for k in kind.parts]]
+    if isinstance(kind, HostIf):
+        return [tag, to_plain(kind.inner)]
+    if isinstance(kind, Prior):
+        return [tag, to_plain(kind.annotated), to_plain(kind.inferred)]
+    if isinstance(kind, Call):
+        return [tag, kind.callee, kind.item, kind.receiver]
+    return [tag, kind.name]
+
+
+def from_plain(data: Any) -> IKind:
+    """The kind `to_plain` wrote; ValueError for anything else (the cache reads untrusted bytes)."""
+    if type(data) is str:
+        base = _BASES.get(data)
+        if base is None:
+            raise ValueError(f"not a kind: {data[:40]!r}")
+        return base
+    if type(data) not in (list, tuple) or not data or type(data[0]) is not str:
+        raise ValueError("not a kind")
+    tag, *rest = data
+    if tag in ("items", "join") and len(rest) == 1 and type(rest[0]) in (list, tuple):
+        kinds = tuple(from_plain(k) for k in rest[0])
+        return Items(kinds) if tag == "items" else Join(kinds)
+    if tag == "keys" and len(rest) == 1 and type(rest[0]) in (list, tuple):
+        pairs = []
+        for pair in rest[0]:
+            if type(pair) not in (list, tuple) or len(pair) != 2 or type(pair[0]) is not str:
+                raise ValueError("not a kind")
+            pairs.append((pair[0], from_plain(pair[1])))
+        return Keys(tuple(pairs))
+    if tag == "hostif" and len(rest) == 1:
+        return HostIf(from_plain(rest[0]))
+    if tag == "prior" and len(rest) == 2:
+        return Prior(from_plain(rest[0]), from_plain(rest[1]))
+    if tag == "call" and len(rest) == 3 and type(rest[0]) is str and type(rest[1]) in (int, str, type(None)) \
+            and type(rest[2]) is bool:
+        return Call(rest[0], rest[1], rest[2])
+    named = {"self": SelfField, "field": Field, "fwd": Fwd, "object": Obj}.get(tag)
+    if named is not None and len(rest) == 1 and type(rest[0]) is str:
+        return named(rest[0])
+    raise ValueError("not a kind")

@@ -1,0 +1,58 @@
+"""The index's typed kinds (graphlint/facts/kinds.py): values, not string codes, and their cached form."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from graphlint.facts import kinds
+from graphlint.facts.callsite import item_of, join_later, key_of, keyed
+from graphlint.facts.kinds import (
+    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Call, Field, Fwd, HostIf, Items, Join, Keys, Obj, Prior, SelfField,
+)
+
+EVERY_FORM = [
+    HOST, UNKNOWN, Items((CPU_TENSOR, HOST)), Keys((("ids", CPU_TENSOR), ("n", HOST))), Call("m.f"),
+    Call("m.f", 0), Call("m.C.get", "ids", receiver=True), Call("m.f", -1), Join((Call("m.f"), SelfField("x"))),
+    SelfField("buf"), Field("lens"), HostIf(SelfField("buf")), Prior(TENSOR, Call("m.g")), Fwd("sizes"), Obj("Meta"),
+    Items((Keys((("a", Call("m.f")),)), HostIf(Field("x")))),
+]
+
+
+@pytest.mark.parametrize("kind", EVERY_FORM, ids=str)
+def test_every_kind_survives_the_cache(kind):
+    assert kinds.from_plain(kinds.to_plain(kind)) == kind
+
+
+@pytest.mark.parametrize("data", [
+    "items:cpu_tensor,host", "ret:m.f", "keys:ids=cpu_tensor", "tensorr", ["items"], ["call", "m.f", 0.5, False],
+    ["keys", [["a"]]], ["self", 1], ["nope", "x"], [], None, 3,
+])
+def test_string_codes_and_bad_shapes_are_no_kinds(data):
+    """Old caches stored string-coded kinds: they must not decode into anything (the cache then misses)."""
+    with pytest.raises(ValueError):
+        kinds.from_plain(data)
+
+
+def test_kinds_of_different_forms_never_compare_equal():
+    assert len({SelfField("x"), Field("x"), Fwd("x"), Obj("x"), Call("x")}) == 5
+    assert Call("m.f", 0) != Call("m.f", "0") and Call("m.f") != Call("m.f", receiver=True)
+
+
+def test_a_join_has_one_spelling_and_items_of_calls_defer():
+    a, b = Call("m.f"), SelfField("x")
+    assert join_later({a, b}) == join_later([b, a]) == Join((a, b))
+    assert item_of(a, 1) == Call("m.f", 1) and key_of(a, "ids") == Call("m.f", "ids")
+    assert item_of(Join((a, Call("m.g"))), 0) == Join((Call("m.f", 0), Call("m.g", 0)))
+    assert keyed([("t", Items((HOST, HOST))), ("j", Join((a, b)))]) == UNKNOWN  # dict values stay simple
+
+
+def test_no_string_coded_kinds_are_left():
+    """Issue 19 §1: no "items:..."-style codes in the facts layer; `kinds.py` only prints them."""
+    root = Path(__file__).resolve().parents[2] / "graphlint"
+    code = re.compile(r"""["'](items|keys|ret|recv|join|self|hostif|prior|field|fwd|object):""")
+    found = [f"{p.relative_to(root)}:{n}" for p in sorted(root.rglob("*.py")) if p.name != "kinds.py"
+             for n, line in enumerate(p.read_text().splitlines(), 1) if code.search(line)]
+    assert found == []

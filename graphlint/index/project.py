@@ -1263,6 +1263,11 @@ class ProjectIndex:
                 seeds.append((fn, f"{fn.display} (step: decode loop)", None, False))
         seeds.extend((fn, f"{fn.display} (step: calls a graph replay)", None, False)
                      for fn in self._replay_callers(replays, model) if fn.key not in drivers)
+        drivers.update(seed[0].key for seed in seeds)
+        # A loop that feeds a token it picked back into a call (index.decode), whatever object that call runs:
+        # `StreamGenerator(model, ...)` looping over `model(inputs)`, a parameter only a script fills.
+        seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False) for fn in self.functions.values()
+                     if fn.decode_loops and fn.key not in drivers and self._host_side(fn, reached, model))
         return seeds
 
     def _model_entry_labels(self, fn: FunctionInfo, targets: list[tuple[FunctionInfo, str]], model: frozenset[str]

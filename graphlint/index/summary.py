@@ -15,6 +15,7 @@ from pathlib import Path
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES
 from graphlint.facts.names import bound_names as _bound_names, dotted
+from graphlint.index.decode import is_decode_loop
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names,
@@ -97,6 +98,8 @@ class FunctionInfo:
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
     callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
     loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
+    # spans of the loops among `loops` that feed a picked token back into a call (index.decode): decode loops
+    decode_loops: list[tuple[int, int]] = field(default_factory=list)
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
     is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
@@ -561,8 +564,12 @@ class _Indexer(ast.NodeVisitor):
     def _loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
         """The body's lines: a call there runs once per iteration (the header's iterable runs once)."""
         if self.func_stack and node.body:
-            self.func_stack[-1].loops.append((node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno)
-                                                                        for s in node.body)))
+            fn = self.func_stack[-1]
+            span = (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body))
+            fn.loops.append(span)
+            # (a loop inside a decode loop is part of it: not walked again)
+            if not any(a <= span[0] <= b for a, b in fn.decode_loops) and is_decode_loop(node, self.resolve):
+                fn.decode_loops.append(span)
 
     def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -273,3 +273,64 @@ def test_a_model_mixins_loop_is_a_decode_loop_and_its_parts_are_not_every_model(
     found = hot({"pkg.m": MIXIN})
     assert found["SamplerMixin.sample"] == ("step", ("SamplerMixin.sample (step: decode loop)",))
     assert "Other.generate" not in found and "Depth.generate" not in found
+
+
+# A decode loop told by its data flow: the model is a parameter only a script fills (TinyChat's
+# `StreamGenerator(model, ...)`, TriForce's `graph_engine.inference(...)`), so no type says it is a model.
+FLOW = """
+    import torch
+
+    def stream(model, tokenizer, prompt, n):
+        ids = tokenizer(prompt)
+        token = None
+        for i in range(n):
+            inputs = torch.as_tensor([ids] if i == 0 else [[token]], device="cuda")
+            logits = model(inputs)
+            token = int(torch.argmax(logits[0, -1]))
+            if token == tokenizer.eos:
+                break
+
+    def speculate(engine, next_token, gamma):
+        verify = next_token
+        n = 0
+        while n < gamma:
+            probs = engine.draft(input_ids=verify[:, : n + 1])
+            picked = sample(probs)
+            verify[:, n + 1] = picked
+            n += 1
+        return verify
+
+    def sample(probs):
+        return torch.multinomial(probs, 1)
+
+    def collect(model, batches):
+        out = []
+        for batch in batches:
+            logits = model(batch)
+            out.append(logits.argmax(-1))
+        return out
+
+    def draw(probs, k):
+        picked = []
+        for _ in range(k):
+            idx = torch.multinomial(probs, 1)
+            probs = probs.scatter(-1, idx, 0.0)
+            picked.append(idx)
+        return picked
+
+    def log_loop(model, steps):
+        for step in range(steps):
+            token = torch.argmax(model(step))
+            print(step, token)
+"""
+
+
+def test_a_loop_feeding_its_picked_token_back_into_a_call_is_a_decode_loop():
+    found = hot({"pkg.gen": FLOW})
+    assert found["stream"] == ("step", ("stream (step: decode loop)",))
+    assert found["speculate"] == ("step", ("speculate (step: decode loop)",))
+    assert found["sample"] == ("step", ("speculate (step: decode loop)", "sample"))
+    # Decoys: a loop that picks from each batch's output but feeds nothing back (an evaluation over batches), a
+    # sampler's own loop (the token goes back only through tensor methods), and a loop that prints its pick.
+    for cold in ("collect", "draw", "log_loop"):
+        assert cold not in found, cold

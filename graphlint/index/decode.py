@@ -1,0 +1,140 @@
+"""Decode loops told by their data flow, whatever object they run.
+
+A decode loop picks a token from what a call returned (`argmax`, `multinomial`, `topk`, a sampler) and
+feeds it back into that call on the next iteration: `token -> inputs -> model(inputs) -> logits -> token`.
+That cycle is the evidence, not the type of the object called, which is often a parameter or a script's
+local (`StreamGenerator(model, ...)`, `TriForce(tokenizer, graph_engine, ...)`). A loop whose picked
+token only fills a list, or goes through tensor methods and torch functions alone (a sampler's own loop),
+has no such cycle through an opaque call and is no decode loop.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Callable, Iterator
+
+from graphlint.facts.names import dotted
+from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
+
+# Name parts (split on "_") of a call that picks tokens: `torch.argmax`, `sample(...)`, `self.sampler(...)`,
+# `top_k_sampling(...)`; `upsample`/`resample` are one part and pick nothing.
+PICK_PARTS = frozenset({"argmax", "multinomial", "topk", "sample", "sampler", "sampling", "greedy"})
+# Calls that run no model: the standard library, numerics and containers. A cycle only through them is a
+# sampler's or a scheduler's own arithmetic.
+PLAIN_HEADS = frozenset({"torch", "numpy", "np", "math", "time", "random", "logging", "os", "sys", "copy",
+                         "itertools", "functools", "json", "operator", "collections", "tqdm", "einops"})
+CONTAINER_MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "put", "appendleft"})
+BUILTIN_NAMES = frozenset(dir(builtins))
+MAX_LOOP_STATEMENTS = 400  # statements of one loop body compared pairwise: a bound on quadratic work
+
+
+def picks_token(callee: str) -> bool:
+    return any(part in PICK_PARTS for part in callee.rpartition(".")[2].lower().split("_"))
+
+
+def is_decode_loop(loop: ast.For | ast.AsyncFor | ast.While, resolve: Callable[[str | None], str | None]) -> bool:
+    """`loop` carries a picked token around a cycle through a call of something that is not plain arithmetic
+    (`resolve` maps a dotted name through the module's imports)."""
+    flows = list(_flows(loop))
+    if not flows or len(flows) > MAX_LOOP_STATEMENTS:
+        return False
+    for i, (_reads, _writes, calls) in enumerate(flows):
+        if any(picks_token(c) for c in calls) and _cycles(flows, i, resolve):
+            return True
+    return False
+
+
+def _cycles(flows: list[tuple[set[str], set[str], list[str]]], start: int,
+            resolve: Callable[[str | None], str | None]) -> bool:
+    """A path of flows from `start` back to `start` passes a flow with an opaque call."""
+    def reach(frm: int) -> set[int]:
+        seen, stack = {frm}, [frm]
+        out: set[int] = set()
+        while stack:
+            writes = flows[stack.pop()][1]
+            for j, (reads, _w, _c) in enumerate(flows):
+                if j not in out and reads & writes:
+                    out.add(j)
+                    if j not in seen:
+                        seen.add(j)
+                        stack.append(j)
+        return out
+
+    from_start = reach(start)
+    if start not in from_start:
+        return False
+    return any(any(_opaque(c, resolve) for c in flows[j][2]) and start in reach(j) for j in from_start)
+
+
+def _opaque(callee: str, resolve: Callable[[str | None], str | None]) -> bool:
+    """A call that may run a model: not a builtin, a torch/stdlib function, a tensor or container method,
+    nor a token pick itself."""
+    head, _, meth = callee.rpartition(".")
+    if picks_token(callee):
+        return False
+    if not head:
+        return callee not in BUILTIN_NAMES and (resolve(callee) or callee).split(".")[0] not in PLAIN_HEADS
+    full = resolve(callee) or callee
+    return full.split(".")[0] not in PLAIN_HEADS and meth not in TENSOR_METHOD_NAMES \
+        and meth not in CONTAINER_MUTATORS
+
+
+def _flows(loop: ast.For | ast.AsyncFor | ast.While) -> Iterator[tuple[set[str], set[str], list[str]]]:
+    """(names read, names written, callees) of each binding statement in the loop, nested blocks included
+    (nested defs excluded). `xs.append(t)` writes `xs`; a read of `out.logits` reads `out` too."""
+    stack: list[ast.stmt] = list(reversed(loop.body))
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        yield _reads(loop.iter), _writes([loop.target]), _calls(loop.iter)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(stmt, ast.Assign):
+            yield _reads(stmt.value), _writes(stmt.targets), _calls(stmt.value)
+        elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
+            yield _reads(stmt.value), _writes([stmt.target]), _calls(stmt.value)
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            func = stmt.value.func
+            if isinstance(func, ast.Attribute) and func.attr in CONTAINER_MUTATORS \
+                    and (d := dotted(func.value, plain=True)):
+                yield _reads(stmt.value), {d}, _calls(stmt.value)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            yield _reads(stmt.iter), _writes([stmt.target]), _calls(stmt.iter)
+        for block in ("body", "orelse", "finalbody"):
+            stack.extend(reversed(getattr(stmt, block, [])))
+        for handler in getattr(stmt, "handlers", []):  # `try` (and `match` cases below)
+            stack.extend(reversed(handler.body))
+        for case in getattr(stmt, "cases", []):
+            stack.extend(reversed(case.body))
+
+
+def _reads(node: ast.expr) -> set[str]:
+    """Every dotted name the expression reads, with its prefixes (`out.logits` reads `out`)."""
+    out: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.Name, ast.Attribute)) and (d := dotted(sub, plain=True)):
+            parts = d.split(".")
+            out.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
+    return out
+
+
+def _writes(targets: list[ast.expr]) -> set[str]:
+    """The names a binding writes: `a, b = ...` both, `x[i] = ...` and `x.y[i] = ...` the container."""
+    out: set[str] = set()
+    stack = list(targets)
+    while stack:
+        t = stack.pop()
+        if isinstance(t, (ast.Tuple, ast.List)):
+            stack.extend(t.elts)
+        elif isinstance(t, ast.Starred):
+            stack.append(t.value)
+        elif isinstance(t, ast.Subscript):
+            stack.append(t.value)
+        elif d := dotted(t, plain=True):
+            out.add(d)
+    return out
+
+
+def _calls(node: ast.expr) -> list[str]:
+    return [d for sub in ast.walk(node) if isinstance(sub, ast.Call) and (d := dotted(sub.func))]

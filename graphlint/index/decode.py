@@ -33,51 +33,48 @@ def picks_token(callee: str) -> bool:
     return any(part in PICK_PARTS for part in callee.rpartition(".")[2].lower().split("_"))
 
 
-def is_decode_loop(loop: ast.For | ast.AsyncFor | ast.While, resolve: Callable[[str | None], str | None]) -> bool:
-    """`loop` carries a picked token around a cycle through a call of something that is not plain arithmetic
-    (`resolve` maps a dotted name through the module's imports)."""
+def decode_calls(loop: ast.For | ast.AsyncFor | ast.While, resolve: Callable[[str | None], str | None]) -> list[str]:
+    """The calls that run the step of `loop` when it is a decode loop: the opaque calls (`_opaque`) on a cycle
+    that carries a picked token around the loop, as `resolve` spells them (through the module's imports);
+    none when it is no decode loop."""
     flows = list(_flows(loop))
     if not flows or len(flows) > MAX_LOOP_STATEMENTS:
-        return False
+        return []
+    reach = [_reach(flows, i) for i in range(len(flows))]
+    out: dict[str, None] = {}
     for i, (_reads, _writes, calls) in enumerate(flows):
-        if any(picks_token(c) for c in calls) and _cycles(flows, i, resolve):
-            return True
-    return False
+        if i not in reach[i] or not any(picks_token(c) for c in calls):
+            continue
+        for j in reach[i]:  # on the cycle: reached from the pick, and reaching it
+            if i in reach[j]:
+                out.update((full, None) for c in flows[j][2] if _opaque(c, full := resolve(c) or c))
+    return list(out)
 
 
-def _cycles(flows: list[tuple[set[str], set[str], list[str]]], start: int,
-            resolve: Callable[[str | None], str | None]) -> bool:
-    """A path of flows from `start` back to `start` passes a flow with an opaque call."""
-    def reach(frm: int) -> set[int]:
-        seen, stack = {frm}, [frm]
-        out: set[int] = set()
-        while stack:
-            writes = flows[stack.pop()][1]
-            for j, (reads, _w, _c) in enumerate(flows):
-                if j not in out and reads & writes:
-                    out.add(j)
-                    if j not in seen:
-                        seen.add(j)
-                        stack.append(j)
-        return out
-
-    from_start = reach(start)
-    if start not in from_start:
-        return False
-    return any(any(_opaque(c, resolve) for c in flows[j][2]) and start in reach(j) for j in from_start)
+def _reach(flows: list[tuple[set[str], set[str], list[str]]], frm: int) -> set[int]:
+    """The flows that read, directly or through other flows, what flow `frm` writes."""
+    seen, stack = {frm}, [frm]
+    out: set[int] = set()
+    while stack:
+        writes = flows[stack.pop()][1]
+        for j, (reads, _w, _c) in enumerate(flows):
+            if j not in out and reads & writes:
+                out.add(j)
+                if j not in seen:
+                    seen.add(j)
+                    stack.append(j)
+    return out
 
 
-def _opaque(callee: str, resolve: Callable[[str | None], str | None]) -> bool:
-    """A call that may run a model: not a builtin, a torch/stdlib function, a tensor or container method,
-    nor a token pick itself."""
+def _opaque(callee: str, full: str) -> bool:
+    """A call (spelt `callee`, `full` through the imports) that may run a model: not a builtin, a torch or
+    stdlib function, a tensor or container method, nor a token pick itself."""
     head, _, meth = callee.rpartition(".")
-    if picks_token(callee):
+    if picks_token(callee) or full.split(".")[0] in PLAIN_HEADS:
         return False
     if not head:
-        return callee not in BUILTIN_NAMES and (resolve(callee) or callee).split(".")[0] not in PLAIN_HEADS
-    full = resolve(callee) or callee
-    return full.split(".")[0] not in PLAIN_HEADS and meth not in TENSOR_METHOD_NAMES \
-        and meth not in CONTAINER_MUTATORS
+        return callee not in BUILTIN_NAMES
+    return meth not in TENSOR_METHOD_NAMES and meth not in CONTAINER_MUTATORS
 
 
 def _flows(loop: ast.For | ast.AsyncFor | ast.While) -> Iterator[tuple[set[str], set[str], list[str]]]:

@@ -1266,9 +1266,34 @@ class ProjectIndex:
         drivers.update(seed[0].key for seed in seeds)
         # A loop that feeds a token it picked back into a call (index.decode), whatever object that call runs:
         # `StreamGenerator(model, ...)` looping over `model(inputs)`, a parameter only a script fills.
-        seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False) for fn in self.functions.values()
-                     if fn.decode_loops and fn.key not in drivers and self._host_side(fn, reached, model))
+        for fn in self.functions.values():
+            if fn.decode_loops and fn.key not in drivers and self._host_side(fn, reached, model):
+                hop = Hop(f"{fn.display} (step: decode loop)")
+                seeds.append((fn, hop.label, None, False))
+                seeds.extend((target, how, hop, False) for target, how in self._decode_step_targets(fn))
         return seeds
+
+    def _decode_step_targets(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """The methods a decode loop's step calls (`decode_calls`) on a receiver of unknown class run
+        (`graph_engine.inference(...)`, `self.jforward_multilevel(...)` in a function patched onto a class
+        outside the project): every project method of that name, when few classes define it
+        (`_methods_named`). The loop is the evidence that the call runs the step; a call the index resolves
+        is followed as usual."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for callee in fn.decode_calls:
+            head, _, meth = callee.rpartition(".")
+            if not head or "[" in head or "(" in head or self.call_edges(fn, fn.module, callee):
+                continue
+            if head == "self" or head.startswith("self."):
+                attr = head.partition(".")[2]
+                unknown = cls is None or (attr != "" and "." not in attr and not self._known_attr(cls, attr))
+            else:
+                unknown = self._unknown_receiver(head)
+            if unknown:
+                for target in self._methods_named(meth):
+                    out.setdefault(target.key, (target, _hop(target, f"method {meth}, decode loop step")))
+        return list(out.values())
 
     def _model_entry_labels(self, fn: FunctionInfo, targets: list[tuple[FunctionInfo, str]], model: frozenset[str]
                             ) -> list[str]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES
 from graphlint.facts.names import bound_names as _bound_names, dotted
-from graphlint.index.decode import is_decode_loop
+from graphlint.index.decode import decode_calls
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names,
@@ -100,6 +100,7 @@ class FunctionInfo:
     loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
     # spans of the loops among `loops` that feed a picked token back into a call (index.decode): decode loops
     decode_loops: list[tuple[int, int]] = field(default_factory=list)
+    decode_calls: list[str] = field(default_factory=list)  # the calls on their cycles (index.decode.decode_calls)
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
     is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
@@ -568,8 +569,9 @@ class _Indexer(ast.NodeVisitor):
             span = (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body))
             fn.loops.append(span)
             # (a loop inside a decode loop is part of it: not walked again)
-            if not any(a <= span[0] <= b for a, b in fn.decode_loops) and is_decode_loop(node, self.resolve):
+            if not any(a <= span[0] <= b for a, b in fn.decode_loops) and (calls := decode_calls(node, self.resolve)):
                 fn.decode_loops.append(span)
+                fn.decode_calls.extend(c for c in calls if c not in fn.decode_calls)
 
     def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]

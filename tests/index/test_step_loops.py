@@ -334,3 +334,72 @@ def test_a_loop_feeding_its_picked_token_back_into_a_call_is_a_decode_loop():
     # sampler's own loop (the token goes back only through tensor methods), and a loop that prints its pick.
     for cold in ("collect", "draw", "log_loop"):
         assert cold not in found, cold
+
+
+ENGINE = {
+    "pkg.__init__": "",
+    "pkg.engine": """
+        class GraphEngine:
+            def inference(self, input_ids):
+                return self.graph.replay_logits(input_ids)
+
+            def reset(self):
+                return None
+
+        class Stats:
+            def inference(self, rows):
+                return sum(rows)
+    """,
+    "pkg.loops": """
+        import torch
+
+        def generate(engine, ids, n):
+            for _ in range(n):
+                logits = engine.inference(input_ids=ids)
+                ids = torch.cat([ids, sample(logits)], dim=-1)
+                engine.reset()
+            return ids
+
+        def sample(logits):
+            return logits.argmax(-1, keepdim=True)
+
+        def report(stats, rows):
+            for row in rows:
+                total = stats.inference(row)
+                print(total)
+    """,
+    "pkg.patch": """
+        from transformers import GenerationMixin
+
+        def search_proxy(self, input_ids, n):
+            for _ in range(n):
+                out = self.lookahead_forward(input_ids)
+                input_ids = torch.cat([input_ids, out.logits.argmax(-1)], dim=-1)
+            return input_ids
+
+        GenerationMixin.greedy_search = search_proxy
+    """,
+    "pkg.model": """
+        from torch import nn
+
+        class LM(nn.Module):
+            def forward(self, ids):
+                return ids
+
+            def lookahead_forward(self, ids):
+                return self(ids)
+    """,
+}
+
+
+def test_the_step_a_decode_loop_runs_on_an_object_of_unknown_class_is_step_code():
+    """TriForce's `graph_engine.inference(...)` on a parameter, lade's `self.jforward_multilevel(...)` in a function
+    patched onto transformers' `GenerationMixin`: the loop's step call runs every project method of that name."""
+    found = hot(ENGINE)
+    via = "generate (step: decode loop)"
+    assert found["GraphEngine.inference"] == ("step", (via, "GraphEngine.inference [method inference, decode loop step]"))
+    assert found["Stats.inference"][0] == "step"  # (by name: either class may be the one handed in)
+    assert found["LM.lookahead_forward"][0] == "step"
+    # Decoys: a call in the loop that the picked token does not flow through (`engine.reset()`), and a loop that
+    # picks nothing (`report`): neither makes their methods step code.
+    assert "GraphEngine.reset" not in found and "report" not in found

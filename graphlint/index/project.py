@@ -714,11 +714,14 @@ class ProjectIndex:
             return None
         return self._star_names(module).get(name)
 
-    def _star_names(self, module: str) -> dict[str, str]:
+    def _star_names(self, module: str, depth: int = 0) -> dict[str, str]:
         """Public name -> dotted name of each name `module`'s star imports bind, transitively (a package
-        `__init__` star-importing dozens of modules: built once per module)."""
+        `__init__` star-importing dozens of modules: built once per module). A chain of star imports longer
+        than MAX_REEXPORT_HOPS ends there (a miss past it, not a recursion without end)."""
         table = self._stars.get(module)
         if table is None:
+            if depth > MAX_REEXPORT_HOPS:
+                return {}
             table = self._stars[module] = {}  # cycle guard: modules that import each other with `*`
             for star in self.modules[module].star_imports:  # a later one rebinds a name, as at run time
                 src = self.modules.get(star)
@@ -726,7 +729,7 @@ class ProjectIndex:
                     continue
                 names = {*src.functions, *src.classes, *src.imports, *src.aliases, *src.registries}
                 table.update({n: f"{star}.{n}" for n in names if not n.startswith("_") and "." not in n})
-                table.update({n: f"{star}.{n}" for n in self._star_names(star)})
+                table.update({n: f"{star}.{n}" for n in self._star_names(star, depth + 1)})
         return table
 
     def _canonical(self, name: str) -> str:
@@ -750,8 +753,12 @@ class ProjectIndex:
         base is defined outside the linted files), or a forward-like method itself (`forward_cuda`); or of a
         mixin only model classes inherit (`class AudioEncoderMixin` used by `class Model(nn.Module,
         AudioEncoderMixin)`): its methods run on a model."""
-        return self._is_model_class(cls) or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES \
-            or self._model_mixin(cls)
+        return self._model_side(cls) or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES
+
+    def _model_side(self, cls: ClassInfo) -> bool:
+        """Methods of `cls` run on a model: it is a model class, or a mixin only model classes inherit. An
+        attribute such a class does not type is one of the model's parts, never a whole model."""
+        return self._is_model_class(cls) or self._model_mixin(cls)
 
     def _model_mixin(self, cls: ClassInfo) -> bool:
         cached = self._mixin_cache.get(cls.key)
@@ -875,11 +882,11 @@ class ProjectIndex:
                         out.extend((fn, how or f"self.{name}") for fn in self.methods(target, meth))
             if out:
                 break
-        if not out and meth is not None and "[" not in element and not self._is_model_class(cls) \
-                and not self._model_mixin(cls) and not self._known_attr(cls, name):
+        if not out and meth is not None and "[" not in element and not self._model_side(cls) \
+                and not self._known_attr(cls, name):
             # `self.model.update_model_metas(...)` where nothing says what `model` holds (a constructor
-            # parameter, a model loaded by name): a model protocol method on a receiver of unknown class. In a
-            # mixin only models inherit (`self.depth_decoder.generate(...)`), it is one of the model's parts.
+            # parameter, a model loaded by name): a model protocol method on a receiver of unknown class. On the
+            # model side (`self.depth_decoder.generate(...)` in a sampling mixin), it is one of the model's parts.
             out = self._protocol_methods(meth)
         return out
 

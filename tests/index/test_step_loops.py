@@ -131,6 +131,18 @@ def test_a_star_import_binds_the_public_names_of_the_module():
     assert index.function_by_dotted("pkg.e.helper") is index.functions["pkg.d:helper"]
 
 
+def test_a_chain_of_star_imports_longer_than_the_recursion_limit_ends():
+    """`m0` star-imports `m1`, which star-imports `m2`, ... 1,500 deep: the lookup ends (a miss past
+    MAX_REEXPORT_HOPS) instead of raising RecursionError; a short chain still binds the name."""
+    depth = 1500
+    chain = {f"m{i}": f"from m{i + 1} import *\n" for i in range(depth)}
+    chain[f"m{depth}"] = "def far():\n    pass\n"
+    chain["near0"], chain["near1"] = "from near1 import *\n", "def close():\n    pass\n"
+    index = ProjectIndex([index_source(src, f"{mod}.py", mod) for mod, src in chain.items()])
+    assert index.function_by_dotted("m0.far") is None
+    assert index.function_by_dotted("near0.close") is index.functions["near1:close"]
+
+
 OWN_LOOP = """
     from torch import nn
 

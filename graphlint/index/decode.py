@@ -19,51 +19,88 @@ from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 
 # Name parts (split on "_") of a call that picks tokens: `torch.argmax`, `sample(...)`, `self.sampler(...)`,
 # `top_k_sampling(...)`; `upsample`/`resample` are one part and pick nothing.
-PICK_PARTS = frozenset({"argmax", "multinomial", "topk", "sample", "sampler", "sampling", "greedy"})
+PICK_OPS = frozenset({"argmax", "multinomial", "topk"})  # the tensor operations that pick
+PICK_PARTS = PICK_OPS | {"sample", "sampler", "sampling", "greedy"}
 # Calls that run no model: the standard library, numerics and containers. A cycle only through them is a
 # sampler's or a scheduler's own arithmetic.
 PLAIN_HEADS = frozenset({"torch", "numpy", "np", "math", "time", "random", "logging", "os", "sys", "copy",
                          "itertools", "functools", "json", "operator", "collections", "tqdm", "einops"})
-CONTAINER_MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "put", "appendleft"})
+# Calls that change the object they are called on: `xs.append(t)` as a statement writes `xs`.
+MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "put", "appendleft"})
+# Methods of the builtin containers and strings, which run no model (`update` and `add` are domain names
+# too: `tokens, done = self.decoder.update(tokens, logits)` picks the next token).
+PLAIN_METHODS = frozenset(m for t in (str, list) for m in dir(t) if not m.startswith("_"))
 BUILTIN_NAMES = frozenset(dir(builtins))
-MAX_LOOP_STATEMENTS = 400  # statements of one loop body compared pairwise: a bound on quadratic work
+MAX_LOOP_STATEMENTS = 400  # bindings of one loop body analysed (a generated body past it: no decode loop)
 
 
 def picks_token(callee: str) -> bool:
     return any(part in PICK_PARTS for part in callee.rpartition(".")[2].lower().split("_"))
 
 
-def decode_calls(loop: ast.For | ast.AsyncFor | ast.While, resolve: Callable[[str | None], str | None]) -> list[str]:
-    """The calls that run the step of `loop` when it is a decode loop: the opaque calls (`_opaque`) on a cycle
-    that carries a picked token around the loop, as `resolve` spells them (through the module's imports);
-    none when it is no decode loop."""
+def token_cycles(loop: ast.For | ast.AsyncFor | ast.While, resolve: Callable[[str | None], str | None]
+                 ) -> list[tuple[bool, tuple[str, ...]]]:
+    """The loop-carried cycles of `loop` that pass an opaque call (`_opaque`): for each strongly connected set
+    of its bindings, whether a call there picks a token by its name (`picks_token`), and the opaque calls there
+    as `resolve` spells them (through the module's imports). A cycle with a named pick makes a decode loop; one
+    without may pick inside a project function it calls (`decode_one_token(...)`, `decoder.update(...)`),
+    which only the project index can tell."""
     flows = list(_flows(loop))
     if not flows or len(flows) > MAX_LOOP_STATEMENTS:
         return []
-    reach = [_reach(flows, i) for i in range(len(flows))]
-    out: dict[str, None] = {}
-    for i, (_reads, _writes, calls) in enumerate(flows):
-        if i not in reach[i] or not any(picks_token(c) for c in calls):
-            continue
-        for j in reach[i]:  # on the cycle: reached from the pick, and reaching it
-            if i in reach[j]:
-                out.update((full, None) for c in flows[j][2] if _opaque(c, full := resolve(c) or c))
-    return list(out)
-
-
-def _reach(flows: list[tuple[set[str], set[str], list[str]]], frm: int) -> set[int]:
-    """The flows that read, directly or through other flows, what flow `frm` writes."""
-    seen, stack = {frm}, [frm]
-    out: set[int] = set()
-    while stack:
-        writes = flows[stack.pop()][1]
-        for j, (reads, _w, _c) in enumerate(flows):
-            if j not in out and reads & writes:
-                out.add(j)
-                if j not in seen:
-                    seen.add(j)
-                    stack.append(j)
+    out = []
+    for group in _cycles(flows):
+        calls = [c for i in group for c in flows[i][2]]
+        opaque = tuple(dict.fromkeys(full for c in calls if _opaque(c, full := resolve(c) or c)))
+        if opaque:
+            out.append((any(picks_token(c) for c in calls), opaque))
     return out
+
+
+def _cycles(flows: list[tuple[set[str], set[str], list[str]]]) -> list[list[int]]:
+    """The strongly connected sets of flows (`j` follows `i` when it reads what `i` writes) that hold a cycle:
+    Kosaraju's two passes, iterative."""
+    readers: dict[str, list[int]] = {}
+    for j, (reads, _w, _c) in enumerate(flows):
+        for name in reads:
+            readers.setdefault(name, []).append(j)
+    succ = [sorted({j for name in writes for j in readers.get(name, ())}) for _r, writes, _c in flows]
+    pred: list[list[int]] = [[] for _ in flows]
+    for i, nexts in enumerate(succ):
+        for j in nexts:
+            pred[j].append(i)
+    order: list[int] = []
+    seen: set[int] = set()
+    for root in range(len(flows)):
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(succ[root]))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next((j for j in it if j not in seen), None)
+            if nxt is None:
+                stack.pop()
+                order.append(node)
+            else:
+                seen.add(nxt)
+                stack.append((nxt, iter(succ[nxt])))
+    groups, assigned = [], set()
+    for root in reversed(order):
+        if root in assigned:
+            continue
+        group, stack = [], [root]
+        assigned.add(root)
+        while stack:
+            node = stack.pop()
+            group.append(node)
+            for j in pred[node]:
+                if j not in assigned:
+                    assigned.add(j)
+                    stack.append(j)
+        if len(group) > 1 or group[0] in succ[group[0]]:
+            groups.append(group)
+    return groups
 
 
 def _opaque(callee: str, full: str) -> bool:
@@ -74,7 +111,7 @@ def _opaque(callee: str, full: str) -> bool:
         return False
     if not head:
         return callee not in BUILTIN_NAMES
-    return meth not in TENSOR_METHOD_NAMES and meth not in CONTAINER_MUTATORS
+    return meth not in TENSOR_METHOD_NAMES and meth not in PLAIN_METHODS
 
 
 def _flows(loop: ast.For | ast.AsyncFor | ast.While) -> Iterator[tuple[set[str], set[str], list[str]]]:
@@ -93,7 +130,7 @@ def _flows(loop: ast.For | ast.AsyncFor | ast.While) -> Iterator[tuple[set[str],
             yield _reads(stmt.value), _writes([stmt.target]), _calls(stmt.value)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             func = stmt.value.func
-            if isinstance(func, ast.Attribute) and func.attr in CONTAINER_MUTATORS \
+            if isinstance(func, ast.Attribute) and func.attr in MUTATORS \
                     and (d := dotted(func.value, plain=True)):
                 yield _reads(stmt.value), {d}, _calls(stmt.value)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
+from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, ModuleSummary, _hop,
@@ -1274,13 +1275,38 @@ class ProjectIndex:
         # A loop that feeds a token it picked back into a call (index.decode), whatever object that call runs:
         # `StreamGenerator(model, ...)` looping over `model(inputs)`, a parameter only a script fills.
         for fn in self.functions.values():
-            if fn.decode_loops and fn.key not in drivers and self._host_side(fn, reached, model):
+            if (fn.decode_loops or fn.token_cycles) and fn.key not in drivers and self._host_side(fn, reached, model) \
+                    and (calls := self._decode_calls(fn)) is not None:
                 hop = Hop(f"{fn.display} (step: decode loop)")
                 seeds.append((fn, hop.label, None, False))
-                seeds.extend((target, how, hop, False) for target, how in self._decode_step_targets(fn))
+                seeds.extend((target, how, hop, False) for target, how in self._decode_step_targets(fn, calls))
         return seeds
 
-    def _decode_step_targets(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+    def _decode_calls(self, fn: FunctionInfo) -> list[str] | None:
+        """The step calls of `fn`'s decode loops (`decode_calls`, and the calls of each loop-carried cycle that
+        passes a call of a host-side project function that picks a token by name: `next_token =
+        decode_one_token(model, cur_token)` calling `sample(logits)`); None when it has no decode loop. A pick
+        inside model code (a MoE gate's `topk` in the `forward` a layer loop runs) is no token pick."""
+        calls, found = list(fn.decode_calls), bool(fn.decode_loops)
+        for _first, _last, cycle in fn.token_cycles:
+            if any(self._picks(t) for c in cycle for t, how in self.call_edges(fn, fn.module, c)
+                   if not how.startswith(BY_NAME)):
+                found = True
+                calls += [c for c in cycle if c not in calls]
+        return calls if found else None
+
+    def _picks(self, fn: FunctionInfo, depth: int = 0) -> bool:
+        """`fn` picks a token on the host side: it calls a tensor pick (`argmax`, `multinomial`, `topk`), or a
+        project function named for one that does (`sample(logits)`; not `random.Random.sample`)."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if cls is not None and self._is_model_code(cls, fn):
+            return False
+        named = [c for c, _line in fn.calls if picks_token(c)]
+        return any(c.rpartition(".")[2] in PICK_OPS for c in named) or depth < 2 and any(
+            self._picks(t, depth + 1) for c in named for t, how in self.call_edges(fn, fn.module, c)
+            if not how.startswith(BY_NAME))
+
+    def _decode_step_targets(self, fn: FunctionInfo, calls: list[str]) -> list[tuple[FunctionInfo, str]]:
         """The methods a decode loop's step calls (`decode_calls`) on a receiver of unknown class run
         (`graph_engine.inference(...)`, `self.jforward_multilevel(...)` in a function patched onto a class
         outside the project): every project method of that name, when few classes define it
@@ -1288,7 +1314,7 @@ class ProjectIndex:
         is followed as usual."""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         out: dict[str, tuple[FunctionInfo, str]] = {}
-        for callee in fn.decode_calls:
+        for callee in calls:
             head, _, meth = callee.rpartition(".")
             if not head or "[" in head or "(" in head or self.call_edges(fn, fn.module, callee):
                 continue

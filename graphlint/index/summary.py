@@ -15,7 +15,7 @@ from pathlib import Path
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES
 from graphlint.facts.names import bound_names as _bound_names, dotted
-from graphlint.index.decode import decode_calls
+from graphlint.index.decode import token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names,
@@ -49,6 +49,7 @@ AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.F
 # A method called on a receiver of unknown class is followed only when at most this many project
 # classes define a method of that name: `build_op` names one operation, `update` names nothing.
 MAX_NAME_DISPATCH = 8
+MAX_TOKEN_CYCLES = 8  # loop-carried cycles kept per function for the index to judge (index.decode.token_cycles)
 PARAM = "param:"  # a callable argument that is a parameter of the calling function, handed on
 SELF_ARG = PARAM + "self"  # the calling method's own object, handed to a function
 MAX_FORWARDED_PARAMS = 8  # the first positional parameters (`self` included) that can carry a callable
@@ -100,7 +101,10 @@ class FunctionInfo:
     loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
     # spans of the loops among `loops` that feed a picked token back into a call (index.decode): decode loops
     decode_loops: list[tuple[int, int]] = field(default_factory=list)
-    decode_calls: list[str] = field(default_factory=list)  # the calls on their cycles (index.decode.decode_calls)
+    decode_calls: list[str] = field(default_factory=list)  # the opaque calls on their cycles (index.decode)
+    # (first line, last line, opaque calls) of loop-carried cycles with no pick by name: a decode loop when one
+    # of the calls runs a project function that picks the token (`next_token = decode_one_token(model, tok)`)
+    token_cycles: list[tuple[int, int, tuple[str, ...]]] = field(default_factory=list)
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
     is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
@@ -569,9 +573,14 @@ class _Indexer(ast.NodeVisitor):
             span = (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body))
             fn.loops.append(span)
             # (a loop inside a decode loop is part of it: not walked again)
-            if not any(a <= span[0] <= b for a, b in fn.decode_loops) and (calls := decode_calls(node, self.resolve)):
-                fn.decode_loops.append(span)
-                fn.decode_calls.extend(c for c in calls if c not in fn.decode_calls)
+            if not any(a <= span[0] <= b for a, b in fn.decode_loops):
+                for named, calls in token_cycles(node, self.resolve):
+                    if named:
+                        if span not in fn.decode_loops:
+                            fn.decode_loops.append(span)
+                        fn.decode_calls.extend(c for c in calls if c not in fn.decode_calls)
+                    elif len(fn.token_cycles) < MAX_TOKEN_CYCLES:
+                        fn.token_cycles.append((*span, calls[:MAX_NAME_DISPATCH]))
 
     def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -409,9 +409,94 @@ def test_the_step_a_decode_loop_runs_on_an_object_of_unknown_class_is_step_code(
     patched onto transformers' `GenerationMixin`: the loop's step call runs every project method of that name."""
     found = hot(ENGINE)
     via = "generate (step: decode loop)"
-    assert found["GraphEngine.inference"] == ("step", (via, "GraphEngine.inference [method inference, decode loop step]"))
+    by_name = "GraphEngine.inference [method inference, decode loop step]"
+    assert found["GraphEngine.inference"] == ("step", (via, by_name))
     assert found["Stats.inference"][0] == "step"  # (by name: either class may be the one handed in)
     assert found["LM.lookahead_forward"][0] == "step"
     # Decoys: a call in the loop that the picked token does not flow through (`engine.reset()`), and a loop that
     # picks nothing (`report`): neither makes their methods step code.
     assert "GraphEngine.reset" not in found and "report" not in found
+
+
+# The pick inside a project function the loop calls: gpt-fast's `decode_one_token` (which calls `sample`), a
+# token decoder object's `update` (Whisper's `GreedyDecoder`). Decoy: a host loop over MoE layers whose
+# `forward` picks experts with `topk` (model code: no token pick).
+CALLEE_PICKS = """
+    import torch
+
+    def sample(logits):
+        return torch.multinomial(torch.softmax(logits, -1), 1)
+
+    def decode_one_token(model, token, pos):
+        return sample(model(token, pos))
+
+    def decode_n_tokens(model, cur_token, pos, n):
+        new_tokens = []
+        for i in range(n):
+            next_token = decode_one_token(model, cur_token, pos)
+            pos += 1
+            new_tokens.append(next_token.clone())
+            cur_token = next_token.clone()
+        return new_tokens
+
+    class GreedyDecoder:
+        def update(self, tokens, logits):
+            nxt = logits.argmax(dim=-1)
+            return torch.cat([tokens, nxt[:, None]], dim=-1), bool((nxt == 0).all())
+
+    class DecodingTask:
+        def __init__(self, model):
+            self.model = model
+            self.decoder = GreedyDecoder()
+
+        def main_loop(self, tokens, n):
+            for _ in range(n):
+                logits = self.model.logits(tokens)
+                tokens, done = self.decoder.update(tokens, logits)
+                if done:
+                    break
+            return tokens
+
+    def run_layers(layers, h):
+        for layer in layers:
+            h = layer(h)
+        return h
+
+    def best_of(scores):
+        return scores.argmax().item()
+
+    def rerank(scorer, items, n):
+        for _ in range(n):
+            best = best_of(scorer(items))
+            print(best)
+"""
+
+
+def test_a_loop_carrying_the_token_a_project_function_picks_is_a_decode_loop():
+    found = hot({"pkg.gen": CALLEE_PICKS})
+    assert found["decode_n_tokens"] == ("step", ("decode_n_tokens (step: decode loop)",))
+    assert found["decode_one_token"][0] == "step" and found["sample"][0] == "step"
+    assert found["DecodingTask.main_loop"] == ("step", ("DecodingTask.main_loop (step: decode loop)",))
+    assert found["GreedyDecoder.update"][0] == "step"
+    assert "run_layers" not in found and "rerank" not in found and "best_of" not in found
+
+
+def test_a_helper_drawing_with_the_random_module_picks_no_token():
+    """lmdeploy's EPLB set-up: a loop carrying a tensor map through `_fair_choices(...)`, which calls
+    `r.sample(arr, k)` on a `random.Random`: a draw from a list, not a token pick, so no decode loop."""
+    src = """
+        import random
+        import torch
+
+        def fair_choices(arr, k, r):
+            return r.sample(arr, k)
+
+        def dispatch_map(table, n, seed):
+            r = random.Random(seed)
+            for layer in range(n):
+                row = table[layer]
+                remain = int((row == -1).sum())
+                row[row == -1] = torch.tensor(fair_choices(list(range(8)), remain, r))
+            return table
+    """
+    assert "dispatch_map" not in hot({"pkg.eplb": src})

@@ -1060,6 +1060,10 @@ class ProjectIndex:
                 caller = self.functions.get(owner) if owner else None
                 for fn, _how in self.call_edges(caller, s.module, ref):
                     roots["forward"].append((fn, f"{fn.display} (forward hook)", None, False))
+            for ref, _line, owner in s.patched_forwards:
+                caller = self.functions.get(owner) if owner else None
+                for fn, _how in self.call_edges(caller, s.module, ref):
+                    roots["forward"].append((fn, f"{fn.display} (patched forward)", None, False))
         return roots
 
     def call_params(self, fn: FunctionInfo, callee: str) -> list[str]:

@@ -39,6 +39,7 @@ COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
 # `torch.compile` options under which the compiled region is replayed as a CUDA graph (or must be one graph).
 GRAPHED_COMPILE_MODES = ("reduce-overhead", "max-autotune")
 PARTIAL_CALLS = ("functools.partial", "partial")
+METHOD_BINDERS = ("types.MethodType",)  # `MethodType(fn, obj)`: calling the result calls fn
 HOOK_METHODS = ("register_forward_hook", "register_forward_pre_hook")
 # Calls that run the callable they are given, now or on another thread: name -> its positional index
 # (`target=` for threads). `map` is left out: too many unrelated APIs share the name.
@@ -144,6 +145,9 @@ class ModuleSummary:
     compile_roots: list[tuple[str, int]] = field(default_factory=list)  # descriptors passed to compile
     graphed_roots: list[tuple[str, int]] = field(default_factory=list)  # ... that replay as a CUDA graph
     hook_roots: list[tuple[str, int, str | None]] = field(default_factory=list)  # (hook, line, registering fn)
+    # (function, line, patching fn) of each function installed as a module's forward: `Attn.forward = fwd`,
+    # `self.forward = self.short_forward`, `setattr(m, "forward", MethodType(fwd, m))`
+    patched_forwards: list[tuple[str, int, str | None]] = field(default_factory=list)
     # module-level containers of callables (`HANDLERS = {"a": f, "b": g}`) -> the callables' descriptors
     registries: dict[str, list[str]] = field(default_factory=dict)
     # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
@@ -591,7 +595,20 @@ class _Indexer(ast.NodeVisitor):
                 self._module_value(targets[0].id, node.value)
         elif len(targets) == 1 and self.func_stack and isinstance(node.value, ast.Call):
             self._class_set(targets[0], node.value)
+        if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and targets[0].attr in HOT_METHOD_NAMES \
+                and node.value is not None:
+            self._patched_forward(node.value, node.lineno)
         self.generic_visit(node)
+
+    def _patched_forward(self, value: ast.expr, line: int) -> None:
+        """`X.forward = fn` (a class outside the project or in it, an instance, `self`): `fn` runs as a module's
+        forward from then on, as a forward root; so does `MethodType(fn, obj)` or `partial(fn, ...)`."""
+        if isinstance(value, ast.Call) and value.args \
+                and self.resolve(dotted(value.func)) in (*METHOD_BINDERS, *PARTIAL_CALLS):
+            value = value.args[0]
+        ref = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        if ref:
+            self.s.patched_forwards.append((ref, line, self.func_stack[-1].key if self.func_stack else None))
 
     def _class_set(self, target: ast.expr, value: ast.Call) -> None:
         """`KLlamaModel.dynamic_sdpa = DynamicAttention(...)` in a method: every instance shares that object,
@@ -635,7 +652,10 @@ class _Indexer(ast.NodeVisitor):
             if not cname:
                 return
             head, _, meth = cname.rpartition(".")
-            if cname.rpartition(".")[2][:1].isupper() or cname.endswith("[]"):
+            if cname in METHOD_BINDERS:  # `bound = MethodType(fwd, self)`: calling `bound` calls fwd
+                if value.args and (ref := self.resolve(dotted(value.args[0]))):
+                    self.local_binds[-1][name] = ref
+            elif cname.rpartition(".")[2][:1].isupper() or cname.endswith("[]"):
                 # `model = Block(...)`: later `torch.compile(model)` roots Block.forward; `obj = cls(...)`
                 # with `cls = REGISTRY[name]` is an instance of an entry.
                 self.local_binds[-1][name] = f"{cname}()"
@@ -729,6 +749,9 @@ class _Indexer(ast.NodeVisitor):
                     ref = self.resolve(dotted(item))
                     if ref:
                         (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno))
+            elif isinstance(func, ast.Name) and func.id == "setattr" and len(node.args) == 3 \
+                    and isinstance(node.args[1], ast.Constant) and node.args[1].value in HOT_METHOD_NAMES:
+                self._patched_forward(node.args[2], node.lineno)  # `setattr(model, "forward", bound)`
             elif callee.rpartition(".")[2] in HOOK_METHODS and node.args:
                 ref = self.resolve(dotted(node.args[0]))
                 if ref:

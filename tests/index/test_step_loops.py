@@ -500,3 +500,59 @@ def test_a_helper_drawing_with_the_random_module_picks_no_token():
             return table
     """
     assert "dispatch_map" not in hot({"pkg.eplb": src})
+
+
+PATCHED = {
+    "pkg.__init__": "",
+    "pkg.attn": """
+        from types import MethodType
+        import transformers
+        from transformers.models.llama import modeling_llama
+
+        def compressed_attn_forward(self, hidden, **kw):
+            return hidden
+
+        def glide_forward(self, ids):
+            return ids
+
+        def original_forward(self, hidden):
+            return hidden
+
+        def describe(self):
+            return "attn"
+
+        def enable(model):
+            modeling_llama.LlamaAttention.forward = compressed_attn_forward
+            modeling_llama.LlamaAttention.extra_repr = describe
+
+        class Glide(transformers.LlamaForCausalLM):
+            def __init__(self, config):
+                super().__init__(config)
+                bound = MethodType(glide_forward, self)
+                setattr(self, "forward", bound)
+                self.saved = original_forward
+
+        class Fused:
+            def __init__(self, short):
+                if short:
+                    self.forward = self.short_forward
+
+            def short_forward(self, x):
+                return x
+
+            def long_forward(self, x):
+                return x
+    """,
+}
+
+
+def test_a_function_installed_as_a_forward_is_a_forward_root():
+    """Monkey-patched forwards (`LlamaAttention.forward = compressed_attn_forward`, KV-compression libraries'
+    pattern; `setattr(self, "forward", MethodType(fwd, self))`; `self.forward = self.short_forward`) run as
+    the forward of the module they patch."""
+    found = hot(PATCHED)
+    for name in ("compressed_attn_forward", "glide_forward", "Fused.short_forward"):
+        assert found[name] == ("forward", (f"{name} (patched forward)",)), name
+    # Decoys: a function patched in as another attribute, one stored under another name, an unused alternative.
+    for cold in ("describe", "original_forward", "Fused.long_forward"):
+        assert cold not in found, cold

@@ -556,3 +556,44 @@ def test_a_function_installed_as_a_forward_is_a_forward_root():
     # Decoys: a function patched in as another attribute, one stored under another name, an unused alternative.
     for cold in ("describe", "original_forward", "Fused.long_forward"):
         assert cold not in found, cold
+
+
+def test_decode_loop_flow_reads_nested_blocks_and_bounds_generated_bodies():
+    """The token cycle is found through `try`/`with`/`match` blocks and tuple targets; a generated body past
+    MAX_LOOP_STATEMENTS bindings is not analysed (bounded work, no decode loop), and a def nested in the loop
+    is not part of its flow."""
+    from graphlint.index.decode import MAX_LOOP_STATEMENTS
+
+    nested = """
+        import torch
+
+        def gen(model, ids, n, mode):
+            for _ in range(n):
+                try:
+                    with torch.no_grad():
+                        match mode:
+                            case "greedy":
+                                logits, _state = model(ids)
+                            case _:
+                                logits, _state = model(ids, temperature=1.0)
+                except RuntimeError:
+                    continue
+                ids = torch.cat([ids, logits.argmax(-1)], dim=-1)
+
+        def with_def(model, ids, n):
+            for _ in range(n):
+                def pick(x):
+                    return x.argmax(-1)
+                ids = model(ids)
+    """
+
+    def chain(name: str, n: int) -> str:
+        """A loop of n bindings carrying `x0` through `f` to a pick and back."""
+        body = "".join(f"        x{i} = f(x{i - 1})\n" for i in range(1, n + 1))
+        return f"def {name}(f, x0, k):\n    for _ in range(k):\n{body}        x0 = torch.argmax(x{n})\n"
+
+    generated = "import torch\n\n" + chain("small", 3) + chain("big", MAX_LOOP_STATEMENTS)
+    found = hot({"pkg.nested": nested, "pkg.gen2": generated})
+    assert found["small"][0] == "step"
+    assert found["gen"] == ("step", ("gen (step: decode loop)",))
+    assert "with_def" not in found and "big" not in found

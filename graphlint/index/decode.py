@@ -27,9 +27,9 @@ PLAIN_HEADS = frozenset({"torch", "numpy", "np", "math", "time", "random", "logg
                          "itertools", "functools", "json", "operator", "collections", "tqdm", "einops"})
 # Calls that change the object they are called on: `xs.append(t)` as a statement writes `xs`.
 MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "put", "appendleft"})
-# Methods of the builtin containers and strings, which run no model (`update` and `add` are domain names
-# too: `tokens, done = self.decoder.update(tokens, logits)` picks the next token).
-PLAIN_METHODS = frozenset(m for t in (str, list) for m in dir(t) if not m.startswith("_"))
+# Methods of the builtin containers and strings, which run no model; `update` is a domain name too
+# (`tokens, done = self.decoder.update(tokens, logits)` picks the next token).
+PLAIN_METHODS = frozenset(m for t in (str, list, dict) for m in dir(t) if not m.startswith("_")) - {"update"}
 BUILTIN_NAMES = frozenset(dir(builtins))
 MAX_LOOP_STATEMENTS = 400  # bindings of one loop body analysed (a generated body past it: no decode loop)
 
@@ -171,4 +171,13 @@ def _writes(targets: list[ast.expr]) -> set[str]:
 
 
 def _calls(node: ast.expr) -> list[str]:
-    return [d for sub in ast.walk(node) if isinstance(sub, ast.Call) and (d := dotted(sub.func))]
+    """The callees of the calls in an expression; a method of a value that is no name (`model(x).argmax(-1)`)
+    as `().argmax`."""
+    out = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            if d := dotted(sub.func):
+                out.append(d)
+            elif isinstance(sub.func, ast.Attribute):
+                out.append(f"().{sub.func.attr}")
+    return out

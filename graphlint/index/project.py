@@ -1323,12 +1323,15 @@ class ProjectIndex:
             if not head or "[" in head or "(" in head or self.call_edges(fn, fn.module, callee):
                 continue
             if head == "self" or head.startswith("self."):
+                # (on the model side an attribute nothing types is one of the model's parts: `_model_side`)
                 attr = head.partition(".")[2]
-                unknown = cls is None or (attr != "" and "." not in attr and not self._known_attr(cls, attr))
+                unknown = cls is None or (attr != "" and "." not in attr and not self._model_side(cls)
+                                          and not self._known_attr(cls, attr))
             else:
                 unknown = self._unknown_receiver(head)
-            if unknown:
-                for target in self._methods_named(meth):
+            targets = self._methods_named(meth) if unknown else []
+            if len(targets) <= MAX_NAME_DISPATCH:  # (not the model-protocol fan-out over every model)
+                for target in targets:
                     out.setdefault(target.key, (target, _hop(target, f"method {meth}, decode loop step")))
         return list(out.values())
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import textwrap
 
 from graphlint.index.project import ProjectIndex
-from graphlint.index.summary import index_source
+from graphlint.index.summary import MAX_NAME_DISPATCH, index_source
 
 
 def hot(files: dict[str, str]) -> dict[str, tuple[str | None, tuple[str, ...]]]:
@@ -597,3 +597,41 @@ def test_decode_loop_flow_reads_nested_blocks_and_bounds_generated_bodies():
     assert found["small"][0] == "step"
     assert found["gen"] == ("step", ("gen (step: decode loop)",))
     assert "with_def" not in found and "big" not in found
+
+
+def test_a_decode_loops_step_call_does_not_fan_out_over_the_model_protocol():
+    """transformers' CSM sampling mixin: its decode loop runs `self.depth_decoder.generate(...)`, a part of the
+    model (an attribute the mixin does not type), not every project model's `generate` (a model-protocol
+    name many classes define). A first version reached 60 transformers models' `generate` this way."""
+    models = "".join(f"""
+    class M{i}(nn.Module):
+        def forward(self, x):
+            return x
+
+        def generate(self, ids):
+            return ids.sum().item()
+""" for i in range(MAX_NAME_DISPATCH + 1))
+    src = """
+    import torch
+    from torch import nn
+    from ext import make_depth
+
+    class SamplerMixin:
+        def sample(self, ids, n):
+            for _ in range(n):
+                nxt = self(ids).argmax(-1)
+                ids = torch.cat([ids, self.depth_decoder.generate(nxt)], dim=-1)
+            return ids
+
+    class Speech(nn.Module, SamplerMixin):
+        def __init__(self):
+            super().__init__()
+            self.depth_decoder = make_depth()
+
+        def forward(self, ids):
+            return ids
+
+""" + models
+    found = hot({"pkg.m": src})
+    assert found["SamplerMixin.sample"][0] == "step"
+    assert not [name for name in found if name.endswith(".generate")]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from graphlint.facts.names import dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -50,21 +51,34 @@ def token_cycles(loop: ast.For | ast.AsyncFor | ast.While, resolve: Callable[[st
         return []
     out = []
     for group in _cycles(flows):
-        calls = [c for i in group for c in flows[i][2]]
+        calls = [c for i in group for c in flows[i].calls]
         opaque = tuple(dict.fromkeys(full for c in calls if _opaque(c, full := resolve(c) or c)))
         if opaque:
             out.append((any(picks_token(c) for c in calls), opaque))
     return out
 
 
-def _cycles(flows: list[tuple[set[str], set[str], list[str]]]) -> list[list[int]]:
-    """The strongly connected sets of flows (`j` follows `i` when it reads what `i` writes) that hold a cycle:
-    Kosaraju's two passes, iterative."""
+def _cycles(flows: list[Flow]) -> list[list[int]]:
+    """The strongly connected sets of flows that hold a cycle (Kosaraju's two passes, iterative): `j` follows
+    `i` when it reads a name `i` writes and no binding directly in the loop body rebinds that name on the way
+    from `i` to `j` (later in the same iteration, or around the loop: `mask = f(x)` at the top of each
+    iteration, then `mask = g(mask)`, carries nothing from one iteration to the next)."""
     readers: dict[str, list[int]] = {}
-    for j, (reads, _w, _c) in enumerate(flows):
-        for name in reads:
+    killers: dict[str, list[int]] = {}
+    for j, flow in enumerate(flows):
+        for name in flow.reads:
             readers.setdefault(name, []).append(j)
-    succ = [sorted({j for name in writes for j in readers.get(name, ())}) for _r, writes, _c in flows]
+        for name in flow.kills:
+            killers.setdefault(name, []).append(j)
+
+    def reaches(i: int, j: int, name: str) -> bool:
+        kills = killers.get(name, ())
+        if i < j:
+            return not any(i < k < j for k in kills)
+        return not any(k != i and (k < j or k > i) for k in kills)
+
+    succ = [sorted({j for name in flow.writes for j in readers.get(name, ()) if reaches(i, j, name)})
+            for i, flow in enumerate(flows)]
     pred: list[list[int]] = [[] for _ in flows]
     for i, nexts in enumerate(succ):
         for j in nexts:
@@ -114,33 +128,41 @@ def _opaque(callee: str, full: str) -> bool:
     return meth not in TENSOR_METHOD_NAMES and meth not in PLAIN_METHODS
 
 
-def _flows(loop: ast.For | ast.AsyncFor | ast.While) -> Iterator[tuple[set[str], set[str], list[str]]]:
-    """(names read, names written, callees) of each binding statement in the loop, nested blocks included
-    (nested defs excluded). `xs.append(t)` writes `xs`; a read of `out.logits` reads `out` too."""
-    stack: list[ast.stmt] = list(reversed(loop.body))
+class Flow(NamedTuple):
+    """One binding of a loop body, in body order: the names it reads, those it writes, those it rebinds
+    whole on every iteration (an assignment directly in the loop body, the loop's own target), its callees."""
+    reads: set[str]
+    writes: set[str]
+    kills: set[str]
+    calls: list[str]
+
+
+def _flows(loop: ast.For | ast.AsyncFor | ast.While) -> Iterator[Flow]:
+    """The bindings of the loop, nested blocks included (nested defs excluded). `xs.append(t)` writes `xs`; a
+    read of `out.logits` reads `out` too."""
+    stack: list[tuple[ast.stmt, bool]] = [(stmt, True) for stmt in reversed(loop.body)]
     if isinstance(loop, (ast.For, ast.AsyncFor)):
-        yield _reads(loop.iter), _writes([loop.target]), _calls(loop.iter)
+        yield Flow(_reads(loop.iter), _writes([loop.target]), _kills([loop.target]), _calls(loop.iter))
     while stack:
-        stmt = stack.pop()
+        stmt, top = stack.pop()
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
-        if isinstance(stmt, ast.Assign):
-            yield _reads(stmt.value), _writes(stmt.targets), _calls(stmt.value)
-        elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
-            yield _reads(stmt.value), _writes([stmt.target]), _calls(stmt.value)
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            yield Flow(_reads(stmt.value), _writes(targets), _kills(targets) if top else set(), _calls(stmt.value))
+        elif isinstance(stmt, ast.AugAssign):
+            yield Flow(_reads(stmt.value) | _writes([stmt.target]), _writes([stmt.target]), set(), _calls(stmt.value))
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             func = stmt.value.func
             if isinstance(func, ast.Attribute) and func.attr in MUTATORS \
                     and (d := dotted(func.value, plain=True)):
-                yield _reads(stmt.value), {d}, _calls(stmt.value)
+                yield Flow(_reads(stmt.value), {d}, set(), _calls(stmt.value))
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            yield _reads(stmt.iter), _writes([stmt.target]), _calls(stmt.iter)
-        for block in ("body", "orelse", "finalbody"):
-            stack.extend(reversed(getattr(stmt, block, [])))
-        for handler in getattr(stmt, "handlers", []):  # `try` (and `match` cases below)
-            stack.extend(reversed(handler.body))
-        for case in getattr(stmt, "cases", []):
-            stack.extend(reversed(case.body))
+            yield Flow(_reads(stmt.iter), _writes([stmt.target]), set(), _calls(stmt.iter))
+        nested = [*(s for block in ("body", "orelse", "finalbody") for s in getattr(stmt, block, [])),
+                  *(s for handler in getattr(stmt, "handlers", []) for s in handler.body),  # `try`
+                  *(s for case in getattr(stmt, "cases", []) for s in case.body)]  # `match`
+        stack.extend((s, False) for s in reversed(nested))
 
 
 def _reads(node: ast.expr) -> set[str]:
@@ -166,6 +188,21 @@ def _writes(targets: list[ast.expr]) -> set[str]:
         elif isinstance(t, ast.Subscript):
             stack.append(t.value)
         elif d := dotted(t, plain=True):
+            out.add(d)
+    return out
+
+
+def _kills(targets: list[ast.expr]) -> set[str]:
+    """The names an assignment rebinds whole: `a, b = ...` both, `self.x = ...`; not `x[i] = ...`."""
+    out: set[str] = set()
+    stack = list(targets)
+    while stack:
+        t = stack.pop()
+        if isinstance(t, (ast.Tuple, ast.List)):
+            stack.extend(t.elts)
+        elif isinstance(t, ast.Starred):
+            stack.append(t.value)
+        elif isinstance(t, (ast.Name, ast.Attribute)) and (d := dotted(t, plain=True)):
             out.add(d)
     return out
 

@@ -484,6 +484,18 @@ CALLEE_PICKS = """
     def best_of(scores):
         return scores.argmax().item()
 
+    def keep_best(masks):
+        return masks * torch.argmax(masks, dim=0, keepdim=True)
+
+    def post_process(resize, masks, sizes, constrain):
+        out = []
+        for i, size in enumerate(sizes):
+            mask = resize(masks[i], size)
+            if constrain:
+                mask = keep_best(mask)
+            out.append(mask)
+        return out
+
     def rerank(scorer, items, n):
         for _ in range(n):
             best = best_of(scorer(items))
@@ -498,6 +510,9 @@ def test_a_loop_carrying_the_token_a_project_function_picks_is_a_decode_loop():
     assert found["DecodingTask.main_loop"] == ("step", ("DecodingTask.main_loop (step: decode loop)",))
     assert found["GreedyDecoder.update"][0] == "step"
     assert "run_layers" not in found and "rerank" not in found and "best_of" not in found
+    # Decoy: SAM's mask post-processing; `mask = keep_best(mask)` reads what the same iteration bound at its top
+    # (`mask = resize(...)`): nothing is carried from one iteration to the next.
+    assert "post_process" not in found and "keep_best" not in found
 
 
 def test_a_helper_drawing_with_the_random_module_picks_no_token():

@@ -177,30 +177,22 @@ def _reads(node: ast.expr) -> set[str]:
 
 def _writes(targets: list[ast.expr]) -> set[str]:
     """The names a binding writes: `a, b = ...` both, `x[i] = ...` and `x.y[i] = ...` the container."""
-    out: set[str] = set()
-    stack = list(targets)
-    while stack:
-        t = stack.pop()
-        if isinstance(t, (ast.Tuple, ast.List)):
-            stack.extend(t.elts)
-        elif isinstance(t, ast.Starred):
-            stack.append(t.value)
-        elif isinstance(t, ast.Subscript):
-            stack.append(t.value)
-        elif d := dotted(t, plain=True):
-            out.add(d)
-    return out
+    return _bound(targets, subscripts=True)
 
 
 def _kills(targets: list[ast.expr]) -> set[str]:
     """The names an assignment rebinds whole: `a, b = ...` both, `self.x = ...`; not `x[i] = ...`."""
+    return _bound(targets, subscripts=False)
+
+
+def _bound(targets: list[ast.expr], subscripts: bool) -> set[str]:
     out: set[str] = set()
     stack = list(targets)
     while stack:
         t = stack.pop()
         if isinstance(t, (ast.Tuple, ast.List)):
             stack.extend(t.elts)
-        elif isinstance(t, ast.Starred):
+        elif isinstance(t, ast.Starred) or (subscripts and isinstance(t, ast.Subscript)):
             stack.append(t.value)
         elif isinstance(t, (ast.Name, ast.Attribute)) and (d := dotted(t, plain=True)):
             out.add(d)

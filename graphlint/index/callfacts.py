@@ -289,7 +289,7 @@ class CallFacts:
                 refs += [ref for values in s.registries.values() for ref in values]
                 refs += list(s.aliases.values())
                 refs += [ref for ref, _line in (*s.compile_roots, *s.graphed_roots)]
-                refs += [ref for ref, _line, _owner in s.hook_roots]
+                refs += [ref for ref, _line, _owner in (*s.hook_roots, *s.patched_forwards)]
                 for c in s.classes.values():
                     refs += c.registry + [ref for values in c.callables.values() for ref in values]
             keys = set()

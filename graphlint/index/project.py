@@ -13,6 +13,7 @@ from pathlib import Path
 
 from graphlint.facts.kinds import Obj
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
+from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, ModuleSummary, _hop,
@@ -715,11 +716,14 @@ class ProjectIndex:
             return None
         return self._star_names(module).get(name)
 
-    def _star_names(self, module: str) -> dict[str, str]:
+    def _star_names(self, module: str, depth: int = 0) -> dict[str, str]:
         """Public name -> dotted name of each name `module`'s star imports bind, transitively (a package
-        `__init__` star-importing dozens of modules: built once per module)."""
+        `__init__` star-importing dozens of modules: built once per module). A chain of star imports longer
+        than MAX_REEXPORT_HOPS ends there (a miss past it, not a recursion without end)."""
         table = self._stars.get(module)
         if table is None:
+            if depth > MAX_REEXPORT_HOPS:
+                return {}
             table = self._stars[module] = {}  # cycle guard: modules that import each other with `*`
             for star in self.modules[module].star_imports:  # a later one rebinds a name, as at run time
                 src = self.modules.get(star)
@@ -727,7 +731,7 @@ class ProjectIndex:
                     continue
                 names = {*src.functions, *src.classes, *src.imports, *src.aliases, *src.registries}
                 table.update({n: f"{star}.{n}" for n in names if not n.startswith("_") and "." not in n})
-                table.update({n: f"{star}.{n}" for n in self._star_names(star)})
+                table.update({n: f"{star}.{n}" for n in self._star_names(star, depth + 1)})
         return table
 
     def _canonical(self, name: str) -> str:
@@ -751,8 +755,12 @@ class ProjectIndex:
         base is defined outside the linted files), or a forward-like method itself (`forward_cuda`); or of a
         mixin only model classes inherit (`class AudioEncoderMixin` used by `class Model(nn.Module,
         AudioEncoderMixin)`): its methods run on a model."""
-        return self._is_model_class(cls) or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES \
-            or self._model_mixin(cls)
+        return self._model_side(cls) or fn.qualname.rpartition(".")[2] in HOT_METHOD_NAMES
+
+    def _model_side(self, cls: ClassInfo) -> bool:
+        """Methods of `cls` run on a model: it is a model class, or a mixin only model classes inherit. An
+        attribute such a class does not type is one of the model's parts, never a whole model."""
+        return self._is_model_class(cls) or self._model_mixin(cls)
 
     def _model_mixin(self, cls: ClassInfo) -> bool:
         cached = self._mixin_cache.get(cls.key)
@@ -876,11 +884,11 @@ class ProjectIndex:
                         out.extend((fn, how or f"self.{name}") for fn in self.methods(target, meth))
             if out:
                 break
-        if not out and meth is not None and "[" not in element and not self._is_model_class(cls) \
-                and not self._model_mixin(cls) and not self._known_attr(cls, name):
+        if not out and meth is not None and "[" not in element and not self._model_side(cls) \
+                and not self._known_attr(cls, name):
             # `self.model.update_model_metas(...)` where nothing says what `model` holds (a constructor
-            # parameter, a model loaded by name): a model protocol method on a receiver of unknown class. In a
-            # mixin only models inherit (`self.depth_decoder.generate(...)`), it is one of the model's parts.
+            # parameter, a model loaded by name): a model protocol method on a receiver of unknown class. On the
+            # model side (`self.depth_decoder.generate(...)` in a sampling mixin), it is one of the model's parts.
             out = self._protocol_methods(meth)
         return out
 
@@ -1053,6 +1061,10 @@ class ProjectIndex:
                 caller = self.functions.get(owner) if owner else None
                 for fn, _how in self.call_edges(caller, s.module, ref):
                     roots["forward"].append((fn, f"{fn.display} (forward hook)", None, False))
+            for ref, _line, owner in s.patched_forwards:
+                caller = self.functions.get(owner) if owner else None
+                for fn, _how in self.call_edges(caller, s.module, ref):
+                    roots["forward"].append((fn, f"{fn.display} (patched forward)", None, False))
         return roots
 
     def call_params(self, fn: FunctionInfo, callee: str) -> list[str]:
@@ -1264,7 +1276,65 @@ class ProjectIndex:
                 seeds.append((fn, f"{fn.display} (step: decode loop)", None, False))
         seeds.extend((fn, f"{fn.display} (step: calls a graph replay)", None, False)
                      for fn in self._replay_callers(replays, model) if fn.key not in drivers)
+        drivers.update(seed[0].key for seed in seeds)
+        # A loop that feeds a token it picked back into a call (index.decode), whatever object that call runs:
+        # `StreamGenerator(model, ...)` looping over `model(inputs)`, a parameter only a script fills.
+        for fn in self.functions.values():
+            if (fn.decode_loops or fn.token_cycles) and fn.key not in drivers and self._host_side(fn, reached, model) \
+                    and (calls := self._decode_calls(fn)) is not None:
+                hop = Hop(f"{fn.display} (step: decode loop)")
+                seeds.append((fn, hop.label, None, False))
+                seeds.extend((target, how, hop, False) for target, how in self._decode_step_targets(fn, calls))
         return seeds
+
+    def _decode_calls(self, fn: FunctionInfo) -> list[str] | None:
+        """The step calls of `fn`'s decode loops (`decode_calls`, and the calls of each loop-carried cycle that
+        passes a call of a host-side project function that picks a token by name: `next_token =
+        decode_one_token(model, cur_token)` calling `sample(logits)`); None when it has no decode loop. A pick
+        inside model code (a MoE gate's `topk` in the `forward` a layer loop runs) is no token pick."""
+        calls, found = list(fn.decode_calls), bool(fn.decode_loops)
+        for _first, _last, cycle in fn.token_cycles:
+            if any(self._picks(t) for c in cycle for t, how in self.call_edges(fn, fn.module, c)
+                   if not how.startswith(BY_NAME)):
+                found = True
+                calls += [c for c in cycle if c not in calls]
+        return calls if found else None
+
+    def _picks(self, fn: FunctionInfo, depth: int = 0) -> bool:
+        """`fn` picks a token on the host side: it calls a tensor pick (`argmax`, `multinomial`, `topk`), or a
+        project function named for one that does (`sample(logits)`; not `random.Random.sample`)."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if cls is not None and self._is_model_code(cls, fn):
+            return False
+        named = [c for c, _line in fn.calls if picks_token(c)]
+        return any(c.rpartition(".")[2] in PICK_OPS for c in named) or depth < 2 and any(
+            self._picks(t, depth + 1) for c in named for t, how in self.call_edges(fn, fn.module, c)
+            if not how.startswith(BY_NAME))
+
+    def _decode_step_targets(self, fn: FunctionInfo, calls: list[str]) -> list[tuple[FunctionInfo, str]]:
+        """The methods a decode loop's step calls (`decode_calls`) on a receiver of unknown class run
+        (`graph_engine.inference(...)`, `self.jforward_multilevel(...)` in a function patched onto a class
+        outside the project): every project method of that name, when few classes define it
+        (`_methods_named`). The loop is the evidence that the call runs the step; a call the index resolves
+        is followed as usual."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for callee in calls:
+            head, _, meth = callee.rpartition(".")
+            if not head or "[" in head or "(" in head or self.call_edges(fn, fn.module, callee):
+                continue
+            if head == "self" or head.startswith("self."):
+                # (on the model side an attribute nothing types is one of the model's parts: `_model_side`)
+                attr = head.partition(".")[2]
+                unknown = cls is None or (attr != "" and "." not in attr and not self._model_side(cls)
+                                          and not self._known_attr(cls, attr))
+            else:
+                unknown = self._unknown_receiver(head)
+            targets = self._methods_named(meth) if unknown else []
+            if len(targets) <= MAX_NAME_DISPATCH:  # (not the model-protocol fan-out over every model)
+                for target in targets:
+                    out.setdefault(target.key, (target, _hop(target, f"method {meth}, decode loop step")))
+        return list(out.values())
 
     def _model_entry_labels(self, fn: FunctionInfo, targets: list[tuple[FunctionInfo, str]], model: frozenset[str]
                             ) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES
 from graphlint.facts.names import bound_names as _bound_names, dotted
+from graphlint.index.decode import token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names,
@@ -39,6 +40,7 @@ COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
 # `torch.compile` options under which the compiled region is replayed as a CUDA graph (or must be one graph).
 GRAPHED_COMPILE_MODES = ("reduce-overhead", "max-autotune")
 PARTIAL_CALLS = ("functools.partial", "partial")
+METHOD_BINDERS = ("types.MethodType",)  # `MethodType(fn, obj)`: calling the result calls fn
 HOOK_METHODS = ("register_forward_hook", "register_forward_pre_hook")
 # Calls that run the callable they are given, now or on another thread: name -> its positional index
 # (`target=` for threads). `map` is left out: too many unrelated APIs share the name.
@@ -49,6 +51,7 @@ AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.F
 # A method called on a receiver of unknown class is followed only when at most this many project
 # classes define a method of that name: `build_op` names one operation, `update` names nothing.
 MAX_NAME_DISPATCH = 8
+MAX_TOKEN_CYCLES = 8  # loop-carried cycles kept per function for the index to judge (index.decode.token_cycles)
 PARAM = "param:"  # a callable argument that is a parameter of the calling function, handed on
 SELF_ARG = PARAM + "self"  # the calling method's own object, handed to a function
 MAX_FORWARDED_PARAMS = 8  # the first positional parameters (`self` included) that can carry a callable
@@ -98,6 +101,12 @@ class FunctionInfo:
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
     callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
     loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
+    # spans of the loops among `loops` that feed a picked token back into a call (index.decode): decode loops
+    decode_loops: list[tuple[int, int]] = field(default_factory=list)
+    decode_calls: list[str] = field(default_factory=list)  # the opaque calls on their cycles (index.decode)
+    # (first line, last line, opaque calls) of loop-carried cycles with no pick by name: a decode loop when one
+    # of the calls runs a project function that picks the token (`next_token = decode_one_token(model, tok)`)
+    token_cycles: list[tuple[int, int, tuple[str, ...]]] = field(default_factory=list)
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
     is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
@@ -137,6 +146,9 @@ class ModuleSummary:
     compile_roots: list[tuple[str, int]] = field(default_factory=list)  # descriptors passed to compile
     graphed_roots: list[tuple[str, int]] = field(default_factory=list)  # ... that replay as a CUDA graph
     hook_roots: list[tuple[str, int, str | None]] = field(default_factory=list)  # (hook, line, registering fn)
+    # (function, line, patching fn) of each function installed as a module's forward: `Attn.forward = fwd`,
+    # `self.forward = self.short_forward`, `setattr(m, "forward", MethodType(fwd, m))`
+    patched_forwards: list[tuple[str, int, str | None]] = field(default_factory=list)
     # module-level containers of callables (`HANDLERS = {"a": f, "b": g}`) -> the callables' descriptors
     registries: dict[str, list[str]] = field(default_factory=dict)
     # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
@@ -564,8 +576,18 @@ class _Indexer(ast.NodeVisitor):
     def _loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
         """The body's lines: a call there runs once per iteration (the header's iterable runs once)."""
         if self.func_stack and node.body:
-            self.func_stack[-1].loops.append((node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno)
-                                                                        for s in node.body)))
+            fn = self.func_stack[-1]
+            span = (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body))
+            fn.loops.append(span)
+            # (a loop inside a decode loop is part of it: not walked again)
+            if not any(a <= span[0] <= b for a, b in fn.decode_loops):
+                for named, calls in token_cycles(node, self.resolve):
+                    if named:
+                        if span not in fn.decode_loops:
+                            fn.decode_loops.append(span)
+                        fn.decode_calls.extend(c for c in calls if c not in fn.decode_calls)
+                    elif len(fn.token_cycles) < MAX_TOKEN_CYCLES:
+                        fn.token_cycles.append((*span, calls[:MAX_NAME_DISPATCH]))
 
     def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -576,7 +598,20 @@ class _Indexer(ast.NodeVisitor):
                 self._module_value(targets[0].id, node.value)
         elif len(targets) == 1 and self.func_stack and isinstance(node.value, ast.Call):
             self._class_set(targets[0], node.value)
+        if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and targets[0].attr in HOT_METHOD_NAMES \
+                and node.value is not None:
+            self._patched_forward(node.value, node.lineno)
         self.generic_visit(node)
+
+    def _patched_forward(self, value: ast.expr, line: int) -> None:
+        """`X.forward = fn` (a class outside the project or in it, an instance, `self`): `fn` runs as a module's
+        forward from then on, as a forward root; so does `MethodType(fn, obj)` or `partial(fn, ...)`."""
+        if isinstance(value, ast.Call) and value.args \
+                and self.resolve(dotted(value.func)) in (*METHOD_BINDERS, *PARTIAL_CALLS):
+            value = value.args[0]
+        ref = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        if ref:
+            self.s.patched_forwards.append((ref, line, self.func_stack[-1].key if self.func_stack else None))
 
     def _class_set(self, target: ast.expr, value: ast.Call) -> None:
         """`KLlamaModel.dynamic_sdpa = DynamicAttention(...)` in a method: every instance shares that object,
@@ -620,7 +655,10 @@ class _Indexer(ast.NodeVisitor):
             if not cname:
                 return
             head, _, meth = cname.rpartition(".")
-            if cname.rpartition(".")[2][:1].isupper() or cname.endswith("[]"):
+            if cname in METHOD_BINDERS:  # `bound = MethodType(fwd, self)`: calling `bound` calls fwd
+                if value.args and (ref := self.resolve(dotted(value.args[0]))):
+                    self.local_binds[-1][name] = ref
+            elif cname.rpartition(".")[2][:1].isupper() or cname.endswith("[]"):
                 # `model = Block(...)`: later `torch.compile(model)` roots Block.forward; `obj = cls(...)`
                 # with `cls = REGISTRY[name]` is an instance of an entry.
                 self.local_binds[-1][name] = f"{cname}()"
@@ -714,6 +752,9 @@ class _Indexer(ast.NodeVisitor):
                     ref = self.resolve(dotted(item))
                     if ref:
                         (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno))
+            elif isinstance(func, ast.Name) and func.id == "setattr" and len(node.args) == 3 \
+                    and isinstance(node.args[1], ast.Constant) and node.args[1].value in HOT_METHOD_NAMES:
+                self._patched_forward(node.args[2], node.lineno)  # `setattr(model, "forward", bound)`
             elif callee.rpartition(".")[2] in HOOK_METHODS and node.args:
                 ref = self.resolve(dotted(node.args[0]))
                 if ref:

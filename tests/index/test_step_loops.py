@@ -8,7 +8,7 @@ from __future__ import annotations
 import textwrap
 
 from graphlint.index.project import ProjectIndex
-from graphlint.index.summary import index_source
+from graphlint.index.summary import MAX_NAME_DISPATCH, index_source
 
 
 def hot(files: dict[str, str]) -> dict[str, tuple[str | None, tuple[str, ...]]]:
@@ -131,6 +131,18 @@ def test_a_star_import_binds_the_public_names_of_the_module():
     assert index.function_by_dotted("pkg.e.helper") is index.functions["pkg.d:helper"]
 
 
+def test_a_chain_of_star_imports_longer_than_the_recursion_limit_ends():
+    """`m0` star-imports `m1`, which star-imports `m2`, ... 1,500 deep: the lookup ends (a miss past
+    MAX_REEXPORT_HOPS) instead of raising RecursionError; a short chain still binds the name."""
+    depth = 1500
+    chain = {f"m{i}": f"from m{i + 1} import *\n" for i in range(depth)}
+    chain[f"m{depth}"] = "def far():\n    pass\n"
+    chain["near0"], chain["near1"] = "from near1 import *\n", "def close():\n    pass\n"
+    index = ProjectIndex([index_source(src, f"{mod}.py", mod) for mod, src in chain.items()])
+    assert index.function_by_dotted("m0.far") is None
+    assert index.function_by_dotted("near0.close") is index.functions["near1:close"]
+
+
 OWN_LOOP = """
     from torch import nn
 
@@ -232,6 +244,7 @@ def test_a_loop_calling_a_closure_that_runs_the_handed_model_is_a_decode_loop():
 
 
 MIXIN = """
+    import torch
     from torch import nn
     from ext import make_depth
 
@@ -240,6 +253,12 @@ MIXIN = """
             for _ in range(n):
                 ids = self(ids)
                 self.depth_decoder.generate(ids)
+            return ids
+
+        def _sample(self, ids, n):
+            for _ in range(n):
+                nxt = torch.argmax(self.model_forward(ids), -1)  # (CSM: an alias of its compiled forward)
+                ids = torch.cat([ids, self.depth_decoder.generate(nxt)], dim=-1)
             return ids
 
     class Depth(nn.Module):
@@ -269,7 +288,346 @@ MIXIN = """
 def test_a_model_mixins_loop_is_a_decode_loop_and_its_parts_are_not_every_model():
     """A sampling mixin only models inherit runs its model's forward in a loop (`self(ids)`): a decode loop. What
     it calls on its own attributes (`self.depth_decoder.generate(...)`, set by the model) is one of the model's
-    parts, not every project model that defines the protocol method `generate`."""
-    found = hot({"pkg.m": MIXIN})
+    parts, not every project model that defines the protocol method `generate`; nor is the step call of its
+    data-flow decode loop (`_sample`: a first version reached 60 transformers models' `generate` that way,
+    more than MAX_NAME_DISPATCH definers of a model-protocol name)."""
+    others = MIXIN.replace("class Other(", "class Other0(") + "".join(
+        MIXIN[MIXIN.index("    class Other("):MIXIN.index("    class Speech(")].replace("Other", f"Other{i}")
+        for i in range(1, MAX_NAME_DISPATCH + 1))
+    found = hot({"pkg.m": others})
     assert found["SamplerMixin.sample"] == ("step", ("SamplerMixin.sample (step: decode loop)",))
-    assert "Other.generate" not in found and "Depth.generate" not in found
+    assert found["SamplerMixin._sample"] == ("step", ("SamplerMixin._sample (step: decode loop)",))
+    assert not [name for name in found if name.endswith(".generate")]
+
+
+# A decode loop told by its data flow: the model is a parameter only a script fills (TinyChat's
+# `StreamGenerator(model, ...)`, TriForce's `graph_engine.inference(...)`), so no type says it is a model.
+FLOW = """
+    import torch
+
+    def stream(model, tokenizer, prompt, n):
+        ids = tokenizer(prompt)
+        token = None
+        for i in range(n):
+            inputs = torch.as_tensor([ids] if i == 0 else [[token]], device="cuda")
+            logits = model(inputs)
+            token = int(torch.argmax(logits[0, -1]))
+            if token == tokenizer.eos:
+                break
+
+    def speculate(engine, next_token, gamma):
+        verify = next_token
+        n = 0
+        while n < gamma:
+            probs = engine.draft(input_ids=verify[:, : n + 1])
+            picked = sample(probs)
+            verify[:, n + 1] = picked
+            n += 1
+        return verify
+
+    def sample(probs):
+        return torch.multinomial(probs, 1)
+
+    def collect(model, batches):
+        out = []
+        for batch in batches:
+            logits = model(batch)
+            out.append(logits.argmax(-1))
+        return out
+
+    def draw(probs, k):
+        picked = []
+        for _ in range(k):
+            idx = torch.multinomial(probs, 1)
+            probs = probs.scatter(-1, idx, 0.0)
+            picked.append(idx)
+        return picked
+
+    def greedy(model, ids, n):
+        for _ in range(n):
+            ids = torch.cat([ids, model(ids).argmax(-1)], dim=-1)
+        return ids
+
+    def log_loop(model, steps):
+        for step in range(steps):
+            token = torch.argmax(model(step))
+            print(step, token)
+"""
+
+
+def test_a_loop_feeding_its_picked_token_back_into_a_call_is_a_decode_loop():
+    found = hot({"pkg.gen": FLOW})
+    assert found["stream"] == ("step", ("stream (step: decode loop)",))
+    assert found["speculate"] == ("step", ("speculate (step: decode loop)",))
+    assert found["sample"] == ("step", ("speculate (step: decode loop)", "sample"))
+    assert found["greedy"][0] == "step"  # (the pick is a method of the call's result)
+    # Decoys: a loop that picks from each batch's output but feeds nothing back (an evaluation over batches), a
+    # sampler's own loop (the token goes back only through tensor methods), and a loop that prints its pick.
+    for cold in ("collect", "draw", "log_loop"):
+        assert cold not in found, cold
+
+
+ENGINE = {
+    "pkg.__init__": "",
+    "pkg.engine": """
+        class GraphEngine:
+            def inference(self, input_ids):
+                return self.graph.replay_logits(input_ids)
+
+            def reset(self):
+                return None
+
+        class Stats:
+            def inference(self, rows):
+                return sum(rows)
+    """,
+    "pkg.loops": """
+        import torch
+
+        def generate(engine, ids, n):
+            for _ in range(n):
+                logits = engine.inference(input_ids=ids)
+                ids = torch.cat([ids, sample(logits)], dim=-1)
+                engine.reset()
+            return ids
+
+        def sample(logits):
+            return logits.argmax(-1, keepdim=True)
+
+        def report(stats, rows):
+            for row in rows:
+                total = stats.inference(row)
+                print(total)
+    """,
+    "pkg.patch": """
+        from transformers import GenerationMixin
+
+        def search_proxy(self, input_ids, n):
+            for _ in range(n):
+                out = self.lookahead_forward(input_ids)
+                input_ids = torch.cat([input_ids, out.logits.argmax(-1)], dim=-1)
+            return input_ids
+
+        GenerationMixin.greedy_search = search_proxy
+    """,
+    "pkg.model": """
+        from torch import nn
+
+        class LM(nn.Module):
+            def forward(self, ids):
+                return ids
+
+            def lookahead_forward(self, ids):
+                return self(ids)
+    """,
+}
+
+
+def test_the_step_a_decode_loop_runs_on_an_object_of_unknown_class_is_step_code():
+    """TriForce's `graph_engine.inference(...)` on a parameter, lade's `self.jforward_multilevel(...)` in a function
+    patched onto transformers' `GenerationMixin`: the loop's step call runs every project method of that name."""
+    found = hot(ENGINE)
+    via = "generate (step: decode loop)"
+    by_name = "GraphEngine.inference [method inference, decode loop step]"
+    assert found["GraphEngine.inference"] == ("step", (via, by_name))
+    assert found["Stats.inference"][0] == "step"  # (by name: either class may be the one handed in)
+    assert found["LM.lookahead_forward"][0] == "step"
+    # Decoys: a call in the loop that the picked token does not flow through (`engine.reset()`), and a loop that
+    # picks nothing (`report`): neither makes their methods step code.
+    assert "GraphEngine.reset" not in found and "report" not in found
+
+
+# The pick inside a project function the loop calls: gpt-fast's `decode_one_token` (which calls `sample`), a
+# token decoder object's `update` (Whisper's `GreedyDecoder`). Decoy: a host loop over MoE layers whose
+# `forward` picks experts with `topk` (model code: no token pick).
+CALLEE_PICKS = """
+    import torch
+
+    def sample(logits):
+        return torch.multinomial(torch.softmax(logits, -1), 1)
+
+    def decode_one_token(model, token, pos):
+        return sample(model(token, pos))
+
+    def decode_n_tokens(model, cur_token, pos, n):
+        new_tokens = []
+        for i in range(n):
+            next_token = decode_one_token(model, cur_token, pos)
+            pos += 1
+            new_tokens.append(next_token.clone())
+            cur_token = next_token.clone()
+        return new_tokens
+
+    class GreedyDecoder:
+        def update(self, tokens, logits):
+            nxt = logits.argmax(dim=-1)
+            return torch.cat([tokens, nxt[:, None]], dim=-1), bool((nxt == 0).all())
+
+    class DecodingTask:
+        def __init__(self, model):
+            self.model = model
+            self.decoder = GreedyDecoder()
+
+        def main_loop(self, tokens, n):
+            for _ in range(n):
+                logits = self.model.logits(tokens)
+                tokens, done = self.decoder.update(tokens, logits)
+                if done:
+                    break
+            return tokens
+
+    def run_layers(layers, h):
+        for layer in layers:
+            h = layer(h)
+        return h
+
+    def best_of(scores):
+        return scores.argmax().item()
+
+    def keep_best(masks):
+        return masks * torch.argmax(masks, dim=0, keepdim=True)
+
+    def post_process(resize, masks, sizes, constrain):
+        out = []
+        for i, size in enumerate(sizes):
+            mask = resize(masks[i], size)
+            if constrain:
+                mask = keep_best(mask)
+            out.append(mask)
+        return out
+
+    def rerank(scorer, items, n):
+        for _ in range(n):
+            best = best_of(scorer(items))
+            print(best)
+"""
+
+
+def test_a_loop_carrying_the_token_a_project_function_picks_is_a_decode_loop():
+    found = hot({"pkg.gen": CALLEE_PICKS})
+    assert found["decode_n_tokens"] == ("step", ("decode_n_tokens (step: decode loop)",))
+    assert found["decode_one_token"][0] == "step" and found["sample"][0] == "step"
+    assert found["DecodingTask.main_loop"] == ("step", ("DecodingTask.main_loop (step: decode loop)",))
+    assert found["GreedyDecoder.update"][0] == "step"
+    assert "run_layers" not in found and "rerank" not in found and "best_of" not in found
+    # Decoy: SAM's mask post-processing; `mask = keep_best(mask)` reads what the same iteration bound at its top
+    # (`mask = resize(...)`): nothing is carried from one iteration to the next.
+    assert "post_process" not in found and "keep_best" not in found
+
+
+def test_a_helper_drawing_with_the_random_module_picks_no_token():
+    """lmdeploy's EPLB set-up: a loop carrying a tensor map through `_fair_choices(...)`, which calls
+    `r.sample(arr, k)` on a `random.Random`: a draw from a list, not a token pick, so no decode loop."""
+    src = """
+        import random
+        import torch
+
+        def fair_choices(arr, k, r):
+            return r.sample(arr, k)
+
+        def dispatch_map(table, n, seed):
+            r = random.Random(seed)
+            for layer in range(n):
+                row = table[layer]
+                remain = int((row == -1).sum())
+                row[row == -1] = torch.tensor(fair_choices(list(range(8)), remain, r))
+            return table
+    """
+    assert "dispatch_map" not in hot({"pkg.eplb": src})
+
+
+PATCHED = {
+    "pkg.__init__": "",
+    "pkg.attn": """
+        from types import MethodType
+        import transformers
+        from transformers.models.llama import modeling_llama
+
+        def compressed_attn_forward(self, hidden, **kw):
+            return hidden
+
+        def glide_forward(self, ids):
+            return ids
+
+        def original_forward(self, hidden):
+            return hidden
+
+        def describe(self):
+            return "attn"
+
+        def enable(model):
+            modeling_llama.LlamaAttention.forward = compressed_attn_forward
+            modeling_llama.LlamaAttention.extra_repr = describe
+
+        class Glide(transformers.LlamaForCausalLM):
+            def __init__(self, config):
+                super().__init__(config)
+                bound = MethodType(glide_forward, self)
+                setattr(self, "forward", bound)
+                self.saved = original_forward
+
+        class Fused:
+            def __init__(self, short):
+                if short:
+                    self.forward = self.short_forward
+
+            def short_forward(self, x):
+                return x
+
+            def long_forward(self, x):
+                return x
+    """,
+}
+
+
+def test_a_function_installed_as_a_forward_is_a_forward_root():
+    """Monkey-patched forwards (`LlamaAttention.forward = compressed_attn_forward`, KV-compression libraries'
+    pattern; `setattr(self, "forward", MethodType(fwd, self))`; `self.forward = self.short_forward`) run as
+    the forward of the module they patch."""
+    found = hot(PATCHED)
+    for name in ("compressed_attn_forward", "glide_forward", "Fused.short_forward"):
+        assert found[name] == ("forward", (f"{name} (patched forward)",)), name
+    # Decoys: a function patched in as another attribute, one stored under another name, an unused alternative.
+    for cold in ("describe", "original_forward", "Fused.long_forward"):
+        assert cold not in found, cold
+
+
+def test_decode_loop_flow_reads_nested_blocks_and_bounds_generated_bodies():
+    """The token cycle is found through `try`/`with`/`match` blocks and tuple targets; a generated body past
+    MAX_LOOP_STATEMENTS bindings is not analysed (bounded work, no decode loop), and a def nested in the loop
+    is not part of its flow."""
+    from graphlint.index.decode import MAX_LOOP_STATEMENTS
+
+    nested = """
+        import torch
+
+        def gen(model, ids, n, mode):
+            for _ in range(n):
+                try:
+                    with torch.no_grad():
+                        match mode:
+                            case "greedy":
+                                logits, _state = model(ids)
+                            case _:
+                                logits, _state = model(ids, temperature=1.0)
+                except RuntimeError:
+                    continue
+                ids = torch.cat([ids, logits.argmax(-1)], dim=-1)
+
+        def with_def(model, ids, n):
+            for _ in range(n):
+                def pick(x):
+                    return x.argmax(-1)
+                ids = model(ids)
+    """
+
+    def chain(name: str, n: int) -> str:
+        """A loop of n bindings carrying `x0` through `f` to a pick and back."""
+        body = "".join(f"        x{i} = f(x{i - 1})\n" for i in range(1, n + 1))
+        return f"def {name}(f, x0, k):\n    for _ in range(k):\n{body}        x0 = torch.argmax(x{n})\n"
+
+    generated = "import torch\n\n" + chain("small", 3) + chain("big", MAX_LOOP_STATEMENTS)
+    found = hot({"pkg.nested": nested, "pkg.gen2": generated})
+    assert found["small"][0] == "step"
+    assert found["gen"] == ("step", ("gen (step: decode loop)",))
+    assert "with_def" not in found and "big" not in found

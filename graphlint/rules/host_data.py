@@ -151,6 +151,9 @@ class HostDataToDevice(HostFacts):
 class CpuTensorToDevice(HostFacts):
     """A CPU tensor copied to the device every step (`.to(device)`, `.cuda()`, `dst.copy_(cpu)`).
 
+    `dst.diagonal_scatter(cpu, ...)` and `dst.slice_scatter(cpu, ...)` copy too: they clone `dst` and
+    `copy_` the CPU source into a view of the clone.
+
     A blocking host-to-device copy: the host waits for it, and during capture torch refuses a copy
     from unpinned memory. Typical sources: `torch.arange(n).cuda()`, a mask built on the host, a
     `.cpu()` round trip. Not reported: the pinned-buffer pattern with `non_blocking=True` (the
@@ -219,11 +222,15 @@ def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str]
         if name == "to" and to_target(ctx, node) != "device":
             return None
         return recv, f".{name}(...)"
-    if name == "copy_" and node.args:
+    if name in COPYING_SCATTERS and node.args:
         src = node.args[0].value
         if ctx.is_device_tensor(recv) and not rule.is_cpu(recv) and rule.is_cpu(src):
-            return src, ".copy_(cpu_src)"
+            return src, f".{name}(cpu_src)"
     return None
+
+
+# `dst.copy_(src)`, and the out-of-place scatters that clone `dst` and `copy_` `src` into a view of the clone
+COPYING_SCATTERS = frozenset({"copy_", "diagonal_scatter", "slice_scatter"})
 
 
 class NumpyInHotPath(Rule):

@@ -413,3 +413,21 @@ def test_typed_legacy_constructors_build_on_the_cpu():
                 return a, b, torch.BoolTensor(ids).tolist()
     """
     assert findings(src) == {(4, "GL131"), (5, "GL206")}
+
+
+def test_diagonal_and_slice_scatter_of_a_cpu_source_copy_it_over():
+    """`mask.diagonal_scatter(small, -1)` clones `mask` and `copy_`s `small` into its diagonal: a CPU `small`
+    (`torch.tensor([...])` without a device) is a pageable H2D copy, like `mask.copy_(small)`. A device
+    source, and a scatter into a CPU tensor, copy nothing across."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int, lg: int):
+                mask = torch.full((n, n), -1.0, device=x.device)
+                small = torch.tensor([0, -1.0]).repeat(lg)[:-1]
+                mask[-lg:, -lg:] = mask[-lg:, -lg:].fill_diagonal_(0).diagonal_scatter(small, -1)
+                mask = mask.diagonal_scatter(torch.zeros(lg, device=x.device), 1)
+                host = torch.zeros(n, n).slice_scatter(torch.ones(2, n), 0, 0, 2)
+                return mask.slice_scatter(host[:2], 0, 0, 2)
+    """
+    assert findings(src) == {(6, "GL131"), (9, "GL131")}

@@ -89,6 +89,7 @@ RETURN_TYPE_FIELDS = frozenset({
     "values", "indices", "min", "max", "mantissa", "exponent", "sign", "logabsdet", "eigenvalues", "eigenvectors",
     "Q", "R", "U", "S", "Vh", "V", "L", "LU", "pivots", "info", "solution", "inverse", "LD",
 })
+# The typed legacy constructors (`torch.LongTensor(ids)`) take no device: CPU tensors (`torch.cuda.*` are not them)
 CPU_LEGACY_TENSOR_RE = re.compile(r"^torch\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)Tensor$")
 # Ops that move or scatter a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i, mask)`)
 BOOL_KEEPING_OPS = frozenset({"scatter", "scatter_", "roll", "flip"})

@@ -347,8 +347,8 @@ class HostIndex(HostFacts):
     `masked_fill` and fine. Writing a Python scalar into *one element* (`t[0] = 0` where the code shows
     `t`'s rank) copies it too: torch makes the scalar a CPU tensor and `copy_`s it into the equal-sized
     element (measured: the host waits 202 ms behind a 200 ms kernel); into a slice or a row (`t[1:] = 0`)
-    it `fill_`s, which does not wait — use `t[0].fill_(0)`. Lists of tensors and tuples (`x[(0, 1)]`, plain multi-dimensional
-    indexing) are not host indices. A CPU *boolean* mask is GL302 (it is frozen).
+    it `fill_`s, which does not wait — use `t[0].fill_(0)`. Lists of tensors and tuples (`x[(0, 1)]`,
+    plain multi-dimensional indexing) are not host indices. A CPU *boolean* mask is GL302 (it is frozen).
     """
 
     code = "GL133"

@@ -425,7 +425,12 @@ class HostIndex(HostFacts):
         if not isinstance(target, cst.AssignTarget) or not isinstance(assign, cst.Assign):
             return False
         dst = ctx.val(node)
-        return dst.is_0d and not dst.weak and ctx.is_device_tensor(node) and ctx.val(assign.value) == HOST
+        if not (dst.is_0d and not dst.weak and ctx.is_device_tensor(node)):
+            return False
+        # An attribute's value is often typed only by its class annotation (`qscale_max: float` later set to a
+        # 0-d tensor), and a 0-d device value copies device to device: judge only values the code computes.
+        value = assign.value
+        return not isinstance(value, cst.Attribute) and ctx.val(value) == HOST
 
     def _scalar_store_through_device_index(self, node: cst.Subscript) -> bool:
         ctx = self.ctx

@@ -401,6 +401,24 @@ def test_python_scalar_into_one_device_element_is_a_blocking_copy():
     assert findings(src) == {(5, "GL133"), (6, "GL133"), (13, "GL133")}
 
 
+def test_attribute_typed_float_by_its_class_is_not_judged_a_host_scalar():
+    """exllamav2's quantizer declares `qscale_max: float` but stores `qscale_max_t * best_p`, a 0-d CUDA tensor;
+    `buf[g] = quantizer.qscale_max` copies device to device (measured: `t[1] = zero_d` does not wait). A value
+    read from an attribute is not judged; one the code computes is."""
+    src = """
+        import torch
+        class Q:
+            qscale_max: float
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, quantizer: Q, n: int, g: int):
+                buf = torch.empty((n,), device=x.device)
+                buf[g] = quantizer.qscale_max
+                buf[g + 1] = n * 2
+                return buf
+    """
+    assert findings(src) == {(8, "GL133")}
+
+
 def test_typed_legacy_constructors_build_on_the_cpu():
     """`torch.LongTensor([ids])` is a CPU tensor (the typed legacy constructors take no device), so `.to(dev)`
     of it is a pageable H2D copy (GL131; with `non_blocking=True` uncapturable, GL206)."""

@@ -97,6 +97,10 @@ def cases() -> dict[str, Callable[[], object]]:
         "sq[bm, bm] = 1.0 (two CUDA bool masks, scalar)": lambda: sq.__setitem__((bm, bm), 1.0),
         "sq[:, bm] = 0.0 (slice then CUDA bool mask, scalar)": lambda: sq.__setitem__((slice(None), bm), 0.0),
         "t[5:] = 0 (Python int into a CUDA slice)": lambda: t1.__setitem__(slice(5, None), 0),
+        # s8-detect: GL133 one-element stores (rank from the code) and GL131 scatters of a CPU source
+        "t2[0] = 7 (row of a 2-d CUDA tensor, Python int)": lambda: t2.__setitem__(0, 7),
+        "sq.diagonal_scatter(cpu src, 1)": lambda: sq.diagonal_scatter(torch.ones(63), 1),
+        "sq.slice_scatter(cpu src, 0, 0, 2)": lambda: sq.slice_scatter(torch.ones(2, 64), 0, 0, 2),
         "torch.multinomial (CUDA probs)": lambda: torch.multinomial(torch.ones(4, 100, device=d), 1),
         "torch.tensor(list, device=cuda)": lambda: torch.tensor([1, 2, 3], device=d),
         # hidden set: library calls labelled at the corpus line, and ShadowKV's offload copy

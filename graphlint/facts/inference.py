@@ -90,6 +90,10 @@ RETURN_TYPE_FIELDS = frozenset({
     "values", "indices", "min", "max", "mantissa", "exponent", "sign", "logabsdet", "eigenvalues", "eigenvectors",
     "Q", "R", "U", "S", "Vh", "V", "L", "LU", "pivots", "info", "solution", "inverse", "LD",
 })
+# The typed legacy constructors (`torch.LongTensor(ids)`) take no device: CPU tensors (`torch.cuda.*` are not them)
+CPU_LEGACY_TENSOR_RE = re.compile(r"^torch\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)Tensor$")
+# Ops that move or scatter a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i, mask)`)
+BOOL_KEEPING_OPS = frozenset({"scatter", "scatter_", "roll", "flip"})
 # Methods that keep the receiver's shape (casts, copies, in-place fills, elementwise math).
 SHAPE_KEEPING_METHODS = frozenset({
     "float", "half", "double", "long", "int", "bfloat16", "short", "char", "byte", "bool", "contiguous", "clone",
@@ -667,8 +671,8 @@ class Inference:
             return CPU_DEVICE
         if qual in HOST_TORCH:
             return HOST
-        if qual in RNG_STATE_TORCH:
-            return CPU
+        if qual in RNG_STATE_TORCH or CPU_LEGACY_TENSOR_RE.match(qual):
+            return CPU  # `torch.LongTensor([ids])`: the typed legacy constructors build on the CPU
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
         dtype = self._has_kw(node, "dtype")
@@ -743,6 +747,8 @@ class Inference:
                 return CPU  # `torch.div(n, 2)` of Python numbers makes a host tensor
             if self._host_first(node):
                 return CPU  # `torch.div(host_lengths + k, k)`: computed where its host input lives
+            if head in BOOL_KEEPING_OPS and args and args[0].kind is Kind.BOOL_TENSOR:
+                return BOOL  # `torch.roll(mask, 1, -1)` moves a mask's elements: still a mask
             return TENSOR
         return None
 
@@ -866,7 +872,7 @@ class Inference:
         if name in ("contiguous", "clone", "detach", "view", "reshape", "flatten", "squeeze",
                     "unsqueeze", "expand", "expand_as", "permute", "transpose", "t", "narrow", "select",
                     "index_select", "gather", "masked_fill", "masked_fill_", "fill_", "zero_", "copy_",
-                    "requires_grad_", "share_memory_"):
+                    "requires_grad_", "share_memory_", *BOOL_KEEPING_OPS):
             if recv.kind is Kind.BOOL_TENSOR and name not in ("fill_", "copy_"):
                 return Val(Kind.BOOL_TENSOR, rank=rank)
             return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, rank=rank, pinned=recv.pinned and name in VIEW_METHODS)

@@ -56,9 +56,9 @@ def to_target(ctx, node: cst.Call) -> Dev:
     return found
 
 
-def non_blocking(node: cst.Call) -> bool:
+def non_blocking(node: cst.Call, ctx=None) -> bool:
     arg = kwarg(node, "non_blocking")
-    return arg is not None and is_true(arg.value)
+    return arg is not None and is_true(arg.value, ctx)
 
 
 def factory_device_is_cpu(ctx, node: cst.Call) -> bool | None:

@@ -62,8 +62,33 @@ def code_of(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def is_true(expr: cst.BaseExpression | None) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "True"
+def is_true(expr: cst.BaseExpression | None, ctx: "Context | None" = None) -> bool:
+    """`True`; with `ctx`, also a parameter of the function being checked whose default is `True`
+    (`def plan(..., non_blocking: bool = True)`): what every call that leaves it out passes."""
+    if not isinstance(expr, cst.Name):
+        return False
+    if expr.value == "True":
+        return True
+    fn = unit_def(ctx) if ctx is not None else None
+    if fn is None:
+        return False
+    params = fn.params
+    return any(p.name.value == expr.value and is_true(p.default)
+               for p in (*params.posonly_params, *params.params, *params.kwonly_params))
+
+
+def unit_def(ctx: "Context") -> cst.FunctionDef | None:
+    """The `def` of the function a rule is checking (its unit may be wrapped in `if 1:` to parse at its
+    indentation); None at module level."""
+    body = ctx.tree.body if ctx.tree is not None else ()
+    while body:
+        first = body[0]
+        if isinstance(first, cst.FunctionDef):
+            return first
+        if not isinstance(first, cst.If):
+            return None
+        body = first.body.body
+    return None
 
 
 def receiver_text(expr: cst.BaseExpression) -> str:

@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
-from graphlint.facts.values import LIST, Dev, Kind, Source, Val
+from graphlint.facts.values import HOST, LIST, Dev, Kind, Source, Val
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, factory_device_is_cpu, host_list, is_host_data, non_blocking,
@@ -151,10 +151,14 @@ class HostDataToDevice(HostFacts):
 class CpuTensorToDevice(HostFacts):
     """A CPU tensor copied to the device every step (`.to(device)`, `.cuda()`, `dst.copy_(cpu)`).
 
+    `dst.diagonal_scatter(cpu, ...)` and `dst.slice_scatter(cpu, ...)` copy too: they clone `dst` and
+    `copy_` the CPU source into a view of the clone.
+
     A blocking host-to-device copy: the host waits for it, and during capture torch refuses a copy
     from unpinned memory. Typical sources: `torch.arange(n).cuda()`, a mask built on the host, a
     `.cpu()` round trip. Not reported: the pinned-buffer pattern with `non_blocking=True` (the
-    recommended fix); `non_blocking=True` from pageable memory is GL134 (it blocks too, silently); lazy
+    recommended fix); `non_blocking=True` from pageable memory, also through a parameter that defaults to
+    `True` (`def plan(..., non_blocking=True)`), is GL206 (it waits only above ~2 MB, measured); lazy
     initialisation of module state (`if not hasattr(self, "idx"): self.idx = torch.arange(n).cuda()`),
     which runs once, before capture (see GL130).
     """
@@ -200,7 +204,7 @@ class CpuTensorToDevice(HostFacts):
         if found is None:
             return
         src, call = found
-        if non_blocking(node):
+        if non_blocking(node, self.ctx):
             return  # pinned: fine; pageable: GL134
         self.report_per_step(node, self.message.format(call=call))
 
@@ -218,11 +222,15 @@ def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str]
         if name == "to" and to_target(ctx, node) is not Dev.DEVICE:
             return None
         return recv, f".{name}(...)"
-    if name == "copy_" and node.args:
+    if name in COPYING_SCATTERS and node.args:
         src = node.args[0].value
         if ctx.is_device_tensor(recv) and not rule.is_cpu(recv) and rule.is_cpu(src):
-            return src, ".copy_(cpu_src)"
+            return src, f".{name}(cpu_src)"
     return None
+
+
+# `dst.copy_(src)`, and the out-of-place scatters that clone `dst` and `copy_` `src` into a view of the clone
+COPYING_SCATTERS = frozenset({"copy_", "diagonal_scatter", "slice_scatter"})
 
 
 class NumpyInHotPath(Rule):
@@ -336,8 +344,11 @@ class HostIndex(HostFacts):
     scalar* through one (`x[idx_gpu] = 0.0`) is not: the scalar becomes a CPU tensor that `index_put_`
     copies every step (measured: debug mode raises, the host waits 214 ms behind a 200 ms kernel,
     capture fails) — use `x.index_fill_(0, idx_gpu, 0.0)`. A boolean mask store (`x[mask] = 0.0`) is
-    `masked_fill` and fine. Lists of tensors and tuples (`x[(0, 1)]`, plain multi-dimensional
-    indexing) are not host indices. A CPU *boolean* mask is GL302 (it is frozen).
+    `masked_fill` and fine. Writing a Python scalar into *one element* (`t[0] = 0` where the code shows
+    `t`'s rank) copies it too: torch makes the scalar a CPU tensor and `copy_`s it into the equal-sized
+    element (measured: the host waits 202 ms behind a 200 ms kernel); into a slice or a row (`t[1:] = 0`)
+    it `fill_`s, which does not wait — use `t[0].fill_(0)`. Lists of tensors and tuples (`x[(0, 1)]`,
+    plain multi-dimensional indexing) are not host indices. A CPU *boolean* mask is GL302 (it is frozen).
     """
 
     code = "GL133"
@@ -362,6 +373,8 @@ class HostIndex(HostFacts):
         "def step(x: torch.Tensor):\n    t = (0, 1)\n    return x[t] + x[0, 1] + x[:, 1:3]\n",
         "def step(ids: list[int]):\n    host = torch.tensor(ids)\n    return host[[0, 1]]\n",
         "def step(x: torch.Tensor, mask: torch.Tensor):\n    return torch.where(mask, x, 0.0).cumsum(0)\n",
+        "def step(x: torch.Tensor, n: int):\n    t = torch.zeros(n, n, device=x.device)\n"
+        "    t[0] = 1.0\n    t[1:, 0] = 0\n    t[0, 0].fill_(2)\n    return t\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    return x[[1, 2, 3]]  # <- GL133\n"
@@ -378,6 +391,10 @@ class HostIndex(HostFacts):
         "def step(x: torch.Tensor, idx: torch.Tensor):\n    x[idx] = 0.0  # <- GL133\n"
         "   #^^^^^^\n"
         "    return x\n",
+        "def step(x: torch.Tensor, n: int):\n    indptr = torch.empty(n + 1, device=x.device)\n"
+        "    indptr[0] = 0  # <- GL133\n"
+        "   #^^^^^^^^^\n"
+        "    return indptr\n",
     )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -395,6 +412,25 @@ class HostIndex(HostFacts):
         if self._scalar_store_through_device_index(node):
             self.report(node, "Writing a Python scalar through a device index copies the scalar from host "
                               "memory every step (`index_put_`); use `index_fill_`")
+        elif self._scalar_into_element(node):
+            self.report(node, "Writing a Python scalar into one element of a device tensor copies it from host "
+                              "memory (a blocking `copy_`); use `.fill_(v)` on the element")
+
+    def _scalar_into_element(self, node: cst.Subscript) -> bool:
+        """`t[i] = 0` where `t[i]` is one element (the code shows the rank): torch turns the scalar into a CPU
+        tensor and, the sizes being equal, `copy_`s it (a blocking H2D); into a slice or row it `fill_`s."""
+        ctx = self.ctx
+        target = ctx.parent(node)
+        assign = ctx.parent(node, 2)
+        if not isinstance(target, cst.AssignTarget) or not isinstance(assign, cst.Assign):
+            return False
+        dst = ctx.val(node)
+        if not (dst.is_0d and not dst.weak and ctx.is_device_tensor(node)):
+            return False
+        # An attribute's value is often typed only by its class annotation (`qscale_max: float` later set to a
+        # 0-d tensor), and a 0-d device value copies device to device: judge only values the code computes.
+        value = assign.value
+        return not isinstance(value, cst.Attribute) and ctx.val(value) == HOST
 
     def _scalar_store_through_device_index(self, node: cst.Subscript) -> bool:
         ctx = self.ctx
@@ -491,7 +527,7 @@ class PageableNonBlockingCopy(HostFacts):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not non_blocking(node):
+        if not non_blocking(node, self.ctx):
             return
         found = _h2d_copy(self, node)
         if found is None:

@@ -150,7 +150,7 @@ class CpuTransfer(Rule):
         if name == "cpu":
             self.report(node, self.message.format(call=".cpu()"))
             return
-        if is_true(kwarg(node, "non_blocking").value if kwarg(node, "non_blocking") else None):
+        if is_true(kwarg(node, "non_blocking").value if kwarg(node, "non_blocking") else None, self.ctx):
             return
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value != "device":
@@ -169,7 +169,7 @@ class CpuTransfer(Rule):
         args = positional(node)
         src = kwarg(node, "src").value if kwarg(node, "src") else args[0] if args else None
         flag = kwarg(node, "non_blocking").value if kwarg(node, "non_blocking") else args[1] if len(args) > 1 else None
-        if dst is None or src is None or is_true(flag):
+        if dst is None or src is None or is_true(flag, self.ctx):
             return
         if self.ctx.device(dst) is Where.HOST and self.ctx.is_device_tensor(src) and not self.ctx.val(src).weak:
             self.report(node, "`.copy_()` of a device tensor into host memory blocks until the GPU catches up")

@@ -333,3 +333,119 @@ def test_device_from_a_getter_call():
             c = torch.empty(n).to(pick())
             return a, b, c
     """, scope="all")
+
+
+def test_top_p_mask_scattered_from_a_comparison_is_a_masked_fill():
+    """The nucleus-sampling idiom `remove = sorted_remove.scatter(1, sorted_indices, sorted_remove)` (also
+    through `torch.roll`) scatters a bool mask into a bool mask: `logits[remove] = -inf` is a masked fill, no
+    sync (catalog row 9a), despite the `indices` in the name. Scattering an integer tensor still gives an index."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, logits: torch.Tensor, top_p: float, idx: torch.Tensor):
+                sorted_logits, sorted_indices = torch.sort(logits, descending=True)
+                cum = torch.cumsum(torch.softmax(sorted_logits, dim=-1), dim=-1)
+                sorted_remove = torch.roll(cum > top_p, 1, -1)
+                indices_to_remove = sorted_remove.scatter(1, sorted_indices, sorted_remove)
+                logits[indices_to_remove] = float("-inf")
+                gathered = idx.scatter(0, sorted_indices, idx)
+                logits[gathered] = 0.0
+                return logits
+    """
+    assert findings(src) == {(10, "GL133")}
+
+
+def test_non_blocking_parameter_defaulting_to_true_is_non_blocking():
+    """`def plan(..., non_blocking: bool = True)` then `.to(dev, non_blocking=non_blocking)`: every call that
+    leaves the flag out copies without waiting (a small pageable H2D does not wait, measured; a D2H into the
+    pinned buffer `.to("cpu", non_blocking=True)` makes does not either). Not a GL131 / GL103 sync; the
+    pageable H2D stays uncapturable (GL206). A parameter defaulting to False is a blocking copy."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: list, non_blocking: bool = True, sync: bool = False):
+                host = torch.tensor(ids)
+                a = host.to(x.device, non_blocking=non_blocking)
+                b = x.to("cpu", non_blocking=non_blocking)
+                c = host.to(x.device, non_blocking=sync)
+                return a, b, c
+    """
+    assert findings(src) == {(5, "GL206"), (7, "GL131")}
+
+
+def test_python_scalar_into_one_device_element_is_a_blocking_copy():
+    """`t[0] = 0` on a device tensor whose rank the code shows: torch makes the scalar a CPU tensor and, the
+    element having its size, `copy_`s it: a blocking H2D (measured on an H200: the host waits 202 ms behind a
+    200 ms kernel). Into a slice, a row or a column (`t[2:] = 0`, `m[0] = 1`, `m[..., 0] = 0`) it `fill_`s
+    (measured: no wait); a 0-d device value, `+=` (a device add) and a host tensor are no copy; a tensor of
+    unknown rank is not judged."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, z: torch.Tensor, x: torch.Tensor, n: int, v: float):
+                t = torch.zeros(n, device=z.device)
+                t[0] = 0
+                t[1] = v
+                t[2:] = 0
+                t[0] = z.sum()
+                t[0] += 1
+                m = torch.zeros(n, n, device=z.device)
+                m[0] = 1
+                m[..., 0] = 0
+                m[0, 1] = 1
+                h = torch.zeros(n)
+                h[0] = 1
+                x[0] = 0
+                return t, m, h, x
+    """
+    assert findings(src) == {(5, "GL133"), (6, "GL133"), (13, "GL133")}
+
+
+def test_attribute_typed_float_by_its_class_is_not_judged_a_host_scalar():
+    """exllamav2's quantizer declares `qscale_max: float` but stores `qscale_max_t * best_p`, a 0-d CUDA tensor;
+    `buf[g] = quantizer.qscale_max` copies device to device (measured: `t[1] = zero_d` does not wait). A value
+    read from an attribute is not judged; one the code computes is."""
+    src = """
+        import torch
+        class Q:
+            qscale_max: float
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, quantizer: Q, n: int, g: int):
+                buf = torch.empty((n,), device=x.device)
+                buf[g] = quantizer.qscale_max
+                buf[g + 1] = n * 2
+                return buf
+    """
+    assert findings(src) == {(8, "GL133")}
+
+
+def test_typed_legacy_constructors_build_on_the_cpu():
+    """`torch.LongTensor([ids])` is a CPU tensor (the typed legacy constructors take no device), so `.to(dev)`
+    of it is a pageable H2D copy (GL131; with `non_blocking=True` uncapturable, GL206)."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: list):
+                a = torch.LongTensor([ids]).to(x.device)
+                b = torch.LongTensor([ids]).to(x.device, non_blocking=True)
+                return a, b, torch.BoolTensor(ids).tolist()
+    """
+    assert findings(src) == {(4, "GL131"), (5, "GL206")}
+
+
+def test_diagonal_and_slice_scatter_of_a_cpu_source_copy_it_over():
+    """`mask.diagonal_scatter(small, -1)` clones `mask` and `copy_`s `small` into its diagonal: a CPU `small`
+    (`torch.tensor([...])` without a device) is a pageable H2D copy, like `mask.copy_(small)`. A device
+    source, and a scatter into a CPU tensor, copy nothing across."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int, lg: int):
+                mask = torch.full((n, n), -1.0, device=x.device)
+                small = torch.tensor([0, -1.0]).repeat(lg)[:-1]
+                mask[-lg:, -lg:] = mask[-lg:, -lg:].fill_diagonal_(0).diagonal_scatter(small, -1)
+                mask = mask.diagonal_scatter(torch.zeros(lg, device=x.device), 1)
+                host = torch.zeros(n, n).slice_scatter(torch.ones(2, n), 0, 0, 2)
+                return mask.slice_scatter(host[:2], 0, 0, 2)
+    """
+    assert findings(src) == {(6, "GL131"), (9, "GL131")}

@@ -240,66 +240,18 @@ if triton is not None:
                 acc += wv * xv[None, :]
                 _linear_store(acc, t + tt, e_ok & tok_ok, offs_e, out_ptr, tab_ptr, rscale_ptr, T, N, TABLE)
         else:
-            x_at = x_ptr + t * (GROUPS * D) + (tl.program_id(1) * BE // GROUP_ROWS) * D if GROUPS > 1 else \
-                x_ptr + t * D
-            acc = _gemv_rows(x_at, w_rows, wv, e_ok, D, BE, BK, EVF)
+            acc = tl.zeros([BE, BK], dtype=tl.float32)
+            for k0 in range(0, D, BK):  # one pass while D <= BK (every shipped config)
+                offs_k = k0 + tl.arange(0, BK)
+                k_ok = offs_k < D
+                if k0 > 0:
+                    wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :], other=0.0,
+                                 eviction_policy="evict_first" if EVF else "")
+                x_at = x_ptr + t * (GROUPS * D) + (tl.program_id(1) * BE // GROUP_ROWS) * D if GROUPS > 1 else \
+                    x_ptr + t * D
+                xv = tl.load(x_at + offs_k, mask=k_ok, other=0.0).to(tl.float32)
+                acc += wv * xv[None, :]
             _linear_store(acc, t, e_ok, offs_e, out_ptr, tab_ptr, rscale_ptr, T, N, TABLE)
-
-    @triton.jit
-    def _gemv_rows(x_at, w_rows, wv, e_ok, D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr, EVF: tl.constexpr):
-        """fp32 products of one token's x (x_at) with BE weight rows (w_rows; wv: their first K tile, loaded)."""
-        acc = tl.zeros([BE, BK], dtype=tl.float32)
-        for k0 in range(0, D, BK):  # one pass while D <= BK (every shipped config)
-            offs_k = k0 + tl.arange(0, BK)
-            k_ok = offs_k < D
-            if k0 > 0:
-                wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & k_ok[None, :], other=0.0,
-                             eviction_policy="evict_first" if EVF else "")
-            xv = tl.load(x_at + offs_k, mask=k_ok, other=0.0).to(tl.float32)
-            acc += wv * xv[None, :]
-        return acc
-
-    @triton.jit
-    def _gemv_norm_rope_kernel(
-        x_ptr, w_ptr, y_ptr, N, cnt_ptr, pos_ptr, active_ptr, eps,
-        w1_ptr, cs1_ptr, o1_ptr, MAX_POS1, w2_ptr, cs2_ptr, o2_ptr, MAX_POS2,
-        D: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr, EVF: tl.constexpr,
-        H: tl.constexpr, HD: tl.constexpr, R: tl.constexpr, W: tl.constexpr,
-        NORM: tl.constexpr, WEIGHTED: tl.constexpr, RING: tl.constexpr, BLOCK_P: tl.constexpr,
-        H2: tl.constexpr, HD2: tl.constexpr, R2: tl.constexpr, W2: tl.constexpr,
-        NORM2: tl.constexpr, WEIGHTED2: tl.constexpr, RING2: tl.constexpr, BLOCK_P2: tl.constexpr,
-        PDL: tl.constexpr = False,
-    ):
-        """Program (token t, block of BE rows): y[t, rows] = x[t] . w[rows] (the plain GEMV of `_linear_f32_kernel`,
-        y in y's dtype), then norm_rope's tasks on y's heads in the same launch: y's columns are task 1's H heads
-        of HD, then task 2's H2 heads of HD2 (`_norm_rope_kernel`'s two tasks). The last of a head's HD / BE
-        programs to finish (a per-(token, head) arrival counter, left at 0) runs `_norm_rope_row` on the head as
-        stored; the others' stores are visible to it (block barrier, then a gpu-scope acq_rel atomic: the CUDA
-        threadfence-reduction pattern). One launch and one PDL wait fewer than the GEMV and norm_rope."""
-        t = tl.program_id(0).to(tl.int64)
-        e0 = tl.program_id(1) * BE
-        offs_e = e0 + tl.arange(0, BE)
-        e_ok = offs_e < N
-        w_rows = w_ptr + offs_e[:, None].to(tl.int64) * D
-        offs_k = tl.arange(0, BK)
-        wv = tl.load(w_rows + offs_k[None, :], mask=e_ok[:, None] & (offs_k < D)[None, :], other=0.0,
-                     eviction_policy="evict_first" if EVF else "")
-        pdl_wait(PDL)
-        acc = _gemv_rows(x_ptr + t * D, w_rows, wv, e_ok, D, BE, BK, EVF)
-        _linear_store(acc, t, e_ok, offs_e, y_ptr, y_ptr, y_ptr, 1, N, False)
-        first = e0 < H * HD
-        head = tl.where(first, e0 // HD, H + (e0 - H * HD) // HD2)
-        need = tl.where(first, HD // BE, HD2 // BE)
-        tl.debug_barrier()
-        arrived = tl.atomic_add(cnt_ptr + t * (H + H2) + head, 1, sem="acq_rel", scope="gpu")
-        if arrived == need - 1:
-            tl.store(cnt_ptr + t * (H + H2) + head, 0)
-            if first:
-                _norm_rope_row(y_ptr, w1_ptr, cs1_ptr, pos_ptr, active_ptr, o1_ptr, eps, MAX_POS1, N, t, head,
-                               H, HD, R, W, NORM, WEIGHTED, RING, BLOCK_P)
-            else:
-                _norm_rope_row(y_ptr + H * HD, w2_ptr, cs2_ptr, pos_ptr, active_ptr, o2_ptr, eps, MAX_POS2, N, t,
-                               head - H, H2, HD2, R2, W2, NORM2, WEIGHTED2, RING2, BLOCK_P2)
 
     @triton.jit
     def _linear_store(acc, t, ok, offs_e, out_ptr, tab_ptr, rscale_ptr, T, N, TABLE: tl.constexpr):
@@ -347,23 +299,17 @@ def _task_args(x, weight, cos_sin, out, norm: bool, ring: bool) -> tuple[tuple, 
     return ptrs, const
 
 
-def _two_tasks(x, weight, cos_sin, out, norm: bool, ring: bool, x2, weight2, cos_sin2, out2, norm2: bool,
-               ring2: bool) -> tuple[tuple, dict, tuple, dict, int]:
-    """Both norm_rope tasks' (pointers, constexprs), and the second's head count (0: none; its arguments then
-    repeat the first's, never reached)."""
-    ptrs, const = _task_args(x, weight, cos_sin, out, norm, ring)
-    if x2 is None:
-        return ptrs, const, ptrs, const, 0
-    if x2.shape[0] != x.shape[0]:
-        raise ValueError("norm_rope: both tasks run on the same rows")
-    ptrs2, const2 = _task_args(x2, weight2, cos_sin2, out2, norm2, ring2)
-    return ptrs, const, ptrs2, const2, const2["H"]
-
-
 def _norm_rope_triton(x, weight, cos_sin, pos, active, out, eps: float, norm: bool, ring: bool,
                       x2, weight2, cos_sin2, out2, norm2: bool, ring2: bool) -> None:
-    ptrs, const, ptrs2, const2, heads2 = _two_tasks(x, weight, cos_sin, out, norm, ring, x2, weight2, cos_sin2,
-                                                    out2, norm2, ring2)
+    ptrs, const = _task_args(x, weight, cos_sin, out, norm, ring)
+    heads2 = 0
+    if x2 is not None:
+        if x2.shape[0] != x.shape[0]:
+            raise ValueError("norm_rope: both tasks run on the same rows")
+        ptrs2, const2 = _task_args(x2, weight2, cos_sin2, out2, norm2, ring2)
+        heads2 = const2["H"]
+    else:  # no second task: its arguments repeat the first's (never reached: the grid covers H heads)
+        ptrs2, const2 = ptrs, const
     widest = max(const["D"], const2["D"])
     _norm_rope_kernel[(x.shape[0], const["H"] + heads2)](
         *ptrs, *ptrs2, pos, active, eps, **const, **{k + "2": v for k, v in const2.items()},
@@ -382,7 +328,8 @@ def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: Optional[torch.T
     rows = w.shape[0]
     if not (x.is_contiguous() and w.is_contiguous() and out.is_contiguous()):
         raise ValueError("linear_f32: x, w and out must be contiguous")
-    bk, be = _gemv_tiles(dim, tile)
+    bk = min(tile, next_power_of_2(dim))
+    be = max(2, min(16, tile // bk))
     if groups > 1 and (table is not None or x.shape[1] % groups or w.shape[1] != dim or rows % groups
                        or (rows // groups) % be):
         raise ValueError(f"linear_gemv: {groups} groups need x [T, {groups} * D], w [{groups} * R, D] with R a "
@@ -394,41 +341,6 @@ def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: Optional[torch.T
         PDL=step_pdl(x), launch_pdl=step_pdl(x), TABLE=not plain, EVF=n_tok == 1, GROUPS=groups,
         GROUP_ROWS=rows // groups, TOK=tok, num_warps=4,
     )
-
-
-def _gemv_tiles(dim: int, tile: int = LINEAR_F32_TILE) -> tuple[int, int]:
-    """(BK, BE) of a GEMV program over inputs `dim` wide: the K tile, and rows per program (tile elements)."""
-    bk = min(tile, next_power_of_2(dim))
-    return bk, max(2, min(16, tile // bk))
-
-
-def _gemv_norm_rope_triton(a, w, y, count, pos, active, eps: float, tasks: tuple) -> bool:
-    """The fused launch of `norm_rope(..., gemv=)`, where its one-token-per-program GEMV applies (False: it does
-    not, the caller runs the pair)."""
-    n_tok, dim = a.shape
-    bk, be = _gemv_tiles(dim)
-    if tokens_per_program(n_tok, dim, bk, 1) != 1:
-        return False
-    x, x2 = tasks[0], tasks[6]
-    ptrs, const, ptrs2, const2, heads2 = _two_tasks(*tasks)
-    n = y.shape[1]
-    first = const["H"] * const["D"]
-    ok = (a.is_contiguous() and w.is_contiguous() and y.is_contiguous() and w.shape == (n, dim)
-          and x.data_ptr() == y.data_ptr() and (x.stride(0) == n or n_tok == 1) and const["D"] % be == 0
-          and first + heads2 * const2["D"] == n and count.numel() >= n_tok * (const["H"] + heads2)
-          and (x2 is None or (x2.data_ptr() == y.data_ptr() + first * y.element_size()
-                              and (x2.stride(0) == n or n_tok == 1) and const2["D"] % be == 0)))
-    if not ok:
-        raise ValueError("norm_rope(gemv=): y = a @ w.T [T, N] contiguous, x / x2 its column blocks [0, H * d) / "
-                         "[H * d, N) as heads, head widths multiples of the GEMV's rows per program, count >= "
-                         "T * (H + H2) int32")
-    _gemv_norm_rope_kernel[(n_tok, cdiv(n, be))](
-        a, w, y, n, count, pos, active, eps, *ptrs[1:5], *ptrs2[1:5], D=dim, BE=be, BK=bk, EVF=n_tok == 1,
-        H=const["H"], HD=const["D"], **{k: v for k, v in const.items() if k not in ("H", "D")},
-        H2=heads2, HD2=const2["D"], **{k + "2": v for k, v in const2.items() if k not in ("H", "D")},
-        PDL=step_pdl(a), launch_pdl=step_pdl(a), num_warps=4,
-    )
-    return True
 
 
 def tokens_per_program(n_tok: int, dim: int, block_k: int, groups: int) -> int:
@@ -459,26 +371,13 @@ def norm_rope(
     out2: Optional[torch.Tensor] = None,
     norm2: bool = False,
     ring2: bool = False,
-    gemv: Optional[tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]] = None,
 ) -> None:
     """x[B, H, d] (head rows dense, any row stride) -> out[B, H, d], or (ring) the window ring out[B, W, H*d]
     at pos % W for active rows. weight[d] fp32 (None: the unweighted per-head norm, when `norm`);
     cos_sin[max_pos, r] fp32 `[cos | sin]` (None: no RoPE); pos[B] int64 (clamped to the table); active[B]
     bool. Semantics: module docstring. x2 ... ring2: an optional second, independent task on the same rows
-    (e.g. q_norm and the latent kv of one projection), run in the same launch; omitted: none.
-
-    gemv = (a, w, y, count): x and x2 are heads of y = a @ w.T (x y's columns [0, H * d), x2 the rest), which
-    `linear_gemv(a, w, y)` computes first; in one launch where one token a program applies (the decode step's
-    batch 1; else the two launches): the GEMV's last program per head runs the head's norm / RoPE / store.
-    count: int32, >= B * (H + H2) elements, zero (the kernel leaves it zero). The same bits as the pair on the
-    interpreter; compiled, the head's reductions may take another layout (4 warps; norm_rope runs 1 below 1,024
-    channels)."""
-    if gemv is not None:
-        _gemv_norm_rope_op(*gemv, x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2,
-                           norm2, ring2)
-    else:
-        _norm_rope_op(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2, norm2,
-                      ring2)
+    (e.g. q_norm and the latent kv of one projection), run in the same launch; omitted: none."""
+    _norm_rope_op(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2, norm2, ring2)
 
 
 # no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
@@ -552,29 +451,6 @@ def linear_gemv(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor, groups: int
 
 @linear_gemv.register_fake
 def _linear_gemv_fake(x, w, out, groups=1) -> None:
-    return None
-
-
-# `norm_rope(..., gemv=)`; no defaults in the op's schema (`_backend`, "Custom-op schemas")
-@eager_direct
-@torch.library.custom_op("dsv4::gemv_norm_rope", mutates_args=("y", "count", "out", "out2"))
-@graphlint.hot
-def _gemv_norm_rope_op(
-    a: torch.Tensor, w: torch.Tensor, y: torch.Tensor, count: torch.Tensor, x: torch.Tensor,
-    weight: Optional[torch.Tensor], cos_sin: Optional[torch.Tensor], pos: torch.Tensor, active: torch.Tensor,
-    out: torch.Tensor, eps: float, norm: bool, ring: bool, x2: Optional[torch.Tensor], weight2: Optional[torch.Tensor],
-    cos_sin2: Optional[torch.Tensor], out2: Optional[torch.Tensor], norm2: bool, ring2: bool,
-) -> None:
-    tasks = (x, weight, cos_sin, out, norm, ring, x2, weight2, cos_sin2, out2, norm2, ring2)
-    if use_triton(a) and _gemv_norm_rope_triton(a, w, y, count, pos, active, eps, tasks):
-        return
-    linear_gemv(a, w, y)
-    _norm_rope_op(x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2, cos_sin2, out2, norm2, ring2)
-
-
-@_gemv_norm_rope_op.register_fake
-def _gemv_norm_rope_fake(a, w, y, count, x, weight, cos_sin, pos, active, out, eps, norm, ring, x2, weight2,
-                         cos_sin2, out2, norm2, ring2) -> None:
     return None
 
 

@@ -264,9 +264,6 @@ class DSV4Attention(RowFusedModule):
                                         for n in range(1, b + 1))
         ws_rows = max(n * s for n, s in enumerate(self.attn_splits))
         buf("attn_ws", attention_workspace(1, h, d, ws_rows, device).view(-1))
-        # arrival counters of the projections' fused norm_rope (`fused.norm_rope(..., gemv=)`): one per row and head
-        buf("gemv_count", torch.zeros(b * (h + (cfg.index_heads if ratio == CSA else 0)), dtype=torch.int32,
-                                      device=device))
         self.compressor = DSV4Compressor(cfg, d, ratio, device) if ratio else None
         if ratio == CSA:
             di, hi = cfg.index_dim, cfg.index_heads
@@ -290,35 +287,23 @@ class DSV4Attention(RowFusedModule):
 
     def project(self, x: torch.Tensor, pos: torch.Tensor, active: torch.Tensor, cos_sin: torch.Tensor,
                 lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], q_out: torch.Tensor, kv_out: torch.Tensor,
-                ring: bool, step: bool = False) -> tuple[torch.Tensor, Optional[torch.Tensor]]:
+                ring: bool) -> tuple[torch.Tensor, Optional[torch.Tensor]]:
         """The per-position projections of rows `x` at positions `pos` (the decode step's slots, or the
         chunked prefill's positions, `lin` its GEMM): q_lora -> q_norm; the latent kv -> kv_norm + RoPE into
         `kv_out` (the window ring at pos % W when `ring`, else row for row); q -> per-head norm without a weight
         + RoPE into `q_out`; CSA: the indexer's q -> RoPE. Returns (qr, the indexer q or None). Each norm_rope is
-        one launch of up to two tasks: RMSNorm (+ RoPE) (+ the window-ring write), fused.py. `step` where
-        `fused.gemv_step` (the decode step at batch 1): each norm_rope runs inside the GEMV that produces its
-        input (`fused.norm_rope(..., gemv=)`, two launches fewer)."""
+        one launch of up to two tasks: RMSNorm (+ RoPE) (+ the window-ring write), fused.py."""
         cfg, n = self.cfg, x.shape[0]
         eps, d, h = cfg.rms_eps, cfg.head_dim, cfg.n_heads
         ql, di, hi = cfg.q_lora, cfg.index_dim, cfg.index_heads
-        fused = step and gemv_step(x)
-
-        def project_norm(a: torch.Tensor, w: torch.Tensor, task: tuple, task2: Optional[tuple] = None) -> None:
-            """y = a @ w.T, then norm_rope's tasks on y's column blocks [0, cols) and [cols, N), each task
-            (cols, head width, weight, cos_sin, out, norm, ring); in one launch where `fused`."""
-            y = torch.empty(n, w.shape[0], device=x.device, dtype=x.dtype) if fused else lin(a, w)
-            cols, hd, weight, cs, out, norm, ring_ = task
-            args: list[Any] = [y[:, :cols].view(n, -1, hd), weight, cs, pos, active, out, eps, norm, ring_]
-            if task2 is not None:
-                args += [y[:, cols:].view(n, -1, task2[1]), *task2[2:]]
-            norm_rope(*args, gemv=(a, w, y, self.gemv_count) if fused else None)
-
+        qkv = lin(x, self.w_x)
         qr = torch.empty(n, ql, device=x.device, dtype=x.dtype)
-        project_norm(x, self.w_x, (ql, ql, self.q_norm, None, qr.unsqueeze(1), True, False),
-                     (None, d, self.kv_norm, cos_sin, kv_out, True, ring))
+        norm_rope(qkv[:, :ql].unsqueeze(1), self.q_norm, None, pos, active, qr.unsqueeze(1), eps, True, False,
+                  qkv[:, ql:].unsqueeze(1), self.kv_norm, cos_sin, kv_out, True, ring)
+        qq = lin(qr, self.w_qr)
         qi = torch.empty(n, hi, di, device=x.device, dtype=x.dtype) if self.ratio == CSA else None
-        project_norm(qr, self.w_qr, (h * d, d, None, cos_sin, q_out, True, False),
-                     (None, di, None, cos_sin, qi, False, False) if qi is not None else None)
+        norm_rope(qq[:, :h * d].view(n, h, d), None, cos_sin, pos, active, q_out, eps, True, False,
+                  qq[:, h * d:].view(n, hi, di) if qi is not None else None, None, cos_sin, qi, False, False)
         return qr, qi
 
     def forward(self, x: torch.Tensor, pos: StepPositions, active: torch.Tensor, rope: RopeTables,
@@ -332,7 +317,7 @@ class DSV4Attention(RowFusedModule):
 
         win = self.win_kv[:n]  # the latent kv goes straight into the window ring (the indexer does not read it)
         q_buf = self.q[:n]
-        _, qi = self.project(x, pos_c, active, cos_sin, step_linear, q_buf, win, True, step=True)
+        _, qi = self.project(x, pos_c, active, cos_sin, step_linear, q_buf, win, True)
 
         # [main kv, main score] + [indexer kv, indexer score, indexer head weights] (CSA), fp32
         f32 = self.f32_proj(x) if self.f32_proj is not None else []

@@ -234,68 +234,6 @@ def test_two_tasks_in_one_launch_equal_two_launches():
     assert not torch.isnan(outs[0][0]).any() and not torch.equal(outs[0][1], ring0)
 
 
-def _gemv_norm_rope_case(rows: int, second: bool, seed: int):
-    """A projection a [rows, 96] -> y [rows, 64 + 32]: task 1 one weighted-norm head of 64 (q_lora), task 2 the
-    latent kv (weighted norm, RoPE, ring write, d = 32); or (second False) four per-head-norm + RoPE heads of 16
-    and one unweighted-norm + RoPE head of 32 stored row for row (q's and the indexer q's shapes)."""
-    g = torch.Generator().manual_seed(seed)
-    a = torch.randn(rows, 96, generator=g)
-    w = torch.randn(96, 96, generator=g) * 0.1
-    w1, w2 = torch.rand(64, generator=g) + 0.5, torch.rand(32, generator=g) + 0.5
-    cs = rope_cos_sin_cache(64, R, 1e4)
-    pos = torch.tensor([5, 63, 17][:rows])
-    active = torch.tensor([True, False, True][:rows])
-    ring0 = torch.randn(rows, W, 32, generator=g)
-    return a, w, w1, w2, cs, pos, active, ring0
-
-
-@pytest.mark.parametrize("rows", [1, 3], ids=["one-launch", "batch-3-falls-back"])
-@pytest.mark.parametrize("second", [True, False], ids=["two-tasks", "heads"])
-def test_gemv_norm_rope_equals_the_gemv_then_norm_rope(rows, second):
-    """`norm_rope(..., gemv=)` (the decode step's projections at batch 1: the GEMV's last program per head runs the
-    head's norm / RoPE / ring write) writes the bits of `linear_gemv` then `norm_rope`, and leaves its arrival
-    counters at zero, so a second launch (a replay) writes them again; past one token a program it is that pair."""
-    a, w, w1, w2, cs, pos, active, ring0 = _gemv_norm_rope_case(rows, second, 13)
-    outs = []
-    for fused in (True, False):
-        y = torch.full((rows, 96), float("nan"))
-        count = torch.zeros(rows * 6, dtype=torch.int32)
-        qr, ring = torch.full((rows, 1, 64), float("nan")), ring0.clone()
-        heads = torch.full((rows, 4, 16), float("nan"))
-        ring = ring if second else torch.full((rows, 1, 32), float("nan"))
-        if second:
-            args = [y[:, :64].view(rows, 1, 64), w1, None, pos, active, qr, 1e-6, True, False,
-                    y[:, 64:].view(rows, 1, 32), w2, cs, ring, True, True]
-        else:
-            args = [y[:, :64].view(rows, 4, 16), None, cs, pos, active, heads, 1e-6, True, False,
-                    y[:, 64:].view(rows, 1, 32), None, cs, ring, True, False]
-        for _ in range(2 if fused else 1):
-            for t in (y, qr, heads):
-                t.fill_(float("nan"))
-            if fused:
-                FU.norm_rope(*args, gemv=(a, w, y, count))
-                assert torch.equal(count, torch.zeros_like(count))
-            else:
-                FU.linear_gemv(a, w, y)
-                FU.norm_rope(*args)
-        outs.append((y, qr, ring, heads))
-    for got, want in zip(*outs):  # bitwise (NaN where the case writes nothing)
-        torch.testing.assert_close(got, want, rtol=0, atol=0, equal_nan=True)
-    if second:
-        assert not torch.isnan(outs[0][1]).any() and not torch.equal(outs[0][2], ring0)
-    else:
-        assert not torch.isnan(outs[0][3]).any() and not torch.isnan(outs[0][2]).any()
-    torch.testing.assert_close(outs[0][0], torch.nn.functional.linear(a, w), rtol=1e-5, atol=1e-5)
-
-
-def test_gemv_norm_rope_refuses_heads_that_are_not_column_blocks_of_y():
-    a, w, w1, w2, cs, pos, active, ring0 = _gemv_norm_rope_case(1, True, 14)
-    y, qr = torch.empty(1, 96), torch.empty(1, 1, 64)
-    with pytest.raises(ValueError, match="column blocks"):
-        FU.norm_rope(y[:, 32:96].view(1, 1, 64), w1, None, pos, active, qr, 1e-6, True, False,
-                     gemv=(a, w, y, torch.zeros(6, dtype=torch.int32)))
-
-
 def test_no_op_mutates_an_argument_with_a_default():
     """The one custom-op pattern (`dsv4_native/_backend.py`, "Custom-op schemas"): no dsv4 op gives a mutated
     argument a default (torch <= 2.11 raised IndexError under autograd for an omitted one on the H200)."""

@@ -23,10 +23,9 @@ def _counter():
 # before the indexer's one-launch id masking (which also writes the CSA index list), the two CSA compressors
 # in one launch and the attention's inverse-RoPE epilogue: 18 / 26 / 19 at batch 1, 20 / 28 / 21 at batch 2;
 # before each hc_post ran the next site's hc_pre: 16 / 19 / 17 at batch 1, the first layer one less since, as
-# its first hc_pre has no hc_post before it; before the batch-1 projections ran their norm_rope inside the GEMV:
-# 15 / 17 / 15; before the router selected in its gate GEMV's launch: 13 / 15 / 13 at batch 1, 16 / 18 / 16 at
-# batch 2). Batch 2 adds the unfused slot sum of the MoE GEMV and keeps the projections' norm_rope launches.
-PROXY_BUDGET = {1: {"SWA": 12, "CSA": 14, "HCA": 12}, 2: {"SWA": 15, "CSA": 17, "HCA": 15}}
+# its first hc_pre has no hc_post before it: 15 / 17 / 15; before the router selected in its gate GEMV's launch:
+# 16 / 18 / 16 at batch 2). Batch 2 adds the unfused slot sum of the MoE GEMV.
+PROXY_BUDGET = {1: {"SWA": 14, "CSA": 16, "HCA": 14}, 2: {"SWA": 15, "CSA": 17, "HCA": 15}}
 PROXY_HEAD_BUDGET = 14
 CUDA_BUDGET = 25
 

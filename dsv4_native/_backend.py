@@ -12,8 +12,8 @@ wrapper with the defaults that calls it (`torch.ops.dsv4.<name>` stays the op).
 `tests/dsv4/test_fused.py::test_no_op_mutates_an_argument_with_a_default` checks every op.
 
 Eager calls skip the dispatcher (`eager_direct`, on every dsv4 op): the custom-op machinery (autograd and
-ADInplaceOrView redispatch, default filling, the dynamo-disable wrapper) cost ~70-150 us of host time per
-call on the dev box, ~40 % of an eager prefill forward's host time with its 57 op calls (CPU, tiny model).
+ADInplaceOrView redispatch, default filling, the dynamo-disable wrapper) was a large share of an eager prefill
+forward's host time (docs/dsv4-model.md).
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ def interpreting() -> bool:
 
 
 # Host-side launch arithmetic. triton >= 3.5 makes `triton.cdiv` / `triton.next_power_of_2` constexpr functions
-# (~5-9 us a call from host code on the dev box: argument unwrapping per call); a prefill forward made 208
-# such calls. Same results as triton's.
+# (argument unwrapping per call, slow from host code); a prefill forward makes hundreds of such calls. Same
+# results as triton's.
 def cdiv(x: int, y: int) -> int:
     return (x + y - 1) // y
 
@@ -56,7 +56,7 @@ def next_power_of_2(n: int) -> int:
 
 # Triton picks the interpreter or the compiler when a kernel is decorated (at its module's import, which imports
 # this module first), so whether the kernels are compiled is fixed then; read once, not per launch (an
-# environment lookup per launch cost ~5 us on the dev box, twice per launch of the eager prefill).
+# environment lookup per launch was measurable, twice per launch of the eager prefill).
 _KERNELS_COMPILED = not interpreting()
 
 
@@ -69,8 +69,7 @@ def pdl_available(t: torch.Tensor) -> bool:
 # attribute and starts with `pdl_wait` (wait for the previous grid, then let the next one launch), so its
 # launch and prologue overlap the previous kernel's drain (the mid batch-1 step is ~130 dependent launches).
 # Reads before the wait touch only weights, never another kernel's output, and nothing is written before it.
-# On: H200, bench_decode.py --pdl-ab, replay at B=1 tiny 0.330 -> 0.297 ms, mid 0.548 -> 0.510 ms, bitwise
-# equal at every bucket (docs/benchmarks-decode.md). Read at launch time, so a runner captured after changing
+# On: faster and bitwise equal at every bucket on the H200 (bench_decode.py --pdl-ab, docs/benchmarks-decode.md). Read at launch time, so a runner captured after changing
 # it replays with the new setting.
 STEP_PDL = True
 
@@ -90,60 +89,40 @@ def step_pdl(t: torch.Tensor) -> bool:
 ANY = 1 << 62
 Rule = tuple[int, int, Any]
 STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
-    # bf16 MoE GEMV path (BLOCK_N, BLOCK_K, warps) by model width D. Batch 1: (2, 2048, 4) at Flash's D 4096
-    # (105.0 against 111.6 us), (4, 1024, 4) at mid's D 1024 (16.2 against 16.5 us per layer); larger batches
-    # (64, 128, 8)
+    # what each knob chooses; the measurements behind every value: docs/benchmarks-decode.md, "Launch choices"
+    # bf16 MoE GEMV path (BLOCK_N, BLOCK_K, warps) by model width D
     "moe_gemv": ((1, 1024, (4, 1024, 4)), (1, ANY, (2, 2048, 4)), (ANY, ANY, (64, 128, 8))),
-    # GEMV path: GEMM2 and the slot sum in one kernel at batch 1 (115.4 against 118.5 us at Flash dims); it
-    # loses at batch 8 (620 against 596 us)
+    # GEMV path: GEMM2 and the slot sum in one kernel (batch 1 only: it loses at batch 8)
     "moe_gemv_fused_sum": ((1, ANY, True), (ANY, ANY, False)),
-    # grouped MoE path (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, dead blocks skip their K loop): BK 128 won
-    # at Flash dims, batch 16 (883 against 927 us) and 32 (1375 against 1442 us)
+    # grouped MoE path (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, dead blocks skip their K loop)
     "moe_grouped_tiles": ((ANY, ANY, (64, 128, 64, 128, 4, 3, True)),),
-    # W4 experts (BLOCK_N, BLOCK_K, warps, stages) at every batch measured (1-64, docs/kernels-fp4.md)
+    # W4 experts (BLOCK_N, BLOCK_K, warps, stages) at every batch measured (1-64)
     "moe_w4_gemv": ((ANY, ANY, (8, 512, 2, 2)),),
-    # sparse attention split-K: the merge launch's fixed cost in KV rows of the layer's head_dim, the term
-    # of `sparse_attention.default_num_splits` that keeps short lists in one split. At head_dim 128 (mid: 16
-    # x 128 heads, lists of 96 / 104) two splits beat one by 0.3-0.5 us per call at batch 1 and 8, so the
-    # merge is worth less than the half list it takes off; 32 rows of 512 at Flash dims
+    # sparse attention split-K: the merge launch's fixed cost in KV rows of the layer's head_dim (the term of
+    # `sparse_attention.default_num_splits` that keeps short lists in one split), by head_dim
     "attention_merge_rows": ((ANY, 128, 8), (ANY, ANY, 32)),
     # the decode step's bf16 projections (x -> [q_lora | kv], qr -> [q | indexer q], wo_b) by input width: the
-    # GEMV kernel (True) or cuBLAS (False). Batch 1: the kernel, not measured yet (bench_kernel_ab.py --sections
-    # gemv, bench_decode.py --gemv-ab); cuBLAS's GEMVs were 72 + 24 us of the mid batch-1 replay's 509 busy us
+    # GEMV kernel (True) or cuBLAS (False)
     "step_gemv": ((1, ANY, True), (ANY, ANY, False)),
-    # sparse attention heads per program by index-list width (capped at what the heads need: tiny / mid take 16).
-    # H200 A/B at Flash dims (bench_kernel_ab.py --sections attention_split, s7): batch 1 favours fewer heads per
-    # program (more programs, and at 64 heads the [64, 512] fp32 accumulator spilled 224 bytes a thread): 64k
-    # lists of 640 entries 8.3 / 10.7 / 13.7 us at 16 / 32 / 64 heads (CSA), 12.6 / 15.4 / 22.4 (HCA); 1M
-    # (8,320) 20.8 at 32 against 22.5 (16) and 23.2 (64). At batch 8 64 heads with their own split count won the
-    # HCA lists (1M 70.4 against 93.1 us at 32 heads) and lost CSA 640 by 1.3 us: 64 stays above batch 1
+    # sparse attention heads per program by index-list width (capped at what the heads need: tiny / mid take 16);
+    # batch 1 favours fewer heads per program (more programs; at 64 heads the fp32 accumulator spilled)
     "attention_head_block": ((1, 1024, 16), (1, ANY, 32), (ANY, ANY, 64)),
-    # the indexer top-k kernel's radix digit in bits (passes = 32 / bits) past one chunk of scores: 4 (8 passes of
-    # a 16-bin histogram) measured 23 us at Flash's 8k-of-64k row and ~20 us a CSA layer in the step (s7); 8 (4
-    # passes of 256 bins) not measured yet: bench_kernel_ab.py --sections topk
+    # the indexer top-k kernel's radix digit in bits (passes = 32 / bits) past one chunk of scores
     "topk_radix_bits": ((ANY, ANY, 4),),
-    # the top-k kernel's warps by scores per row (its one program per row is latency-bound: at Flash's 64k row,
-    # 93 us is ~3,200 cycles per 4,096-score chunk and radix pass for ~170 instructions a thread, 2 warps per
-    # scheduler). 4 up to 1,024 scores, 8 up to one chunk (4,096) as before; 16 past it (and for `topk_hold`'s
-    # keys: 64 registers a thread for a 32,768-wide row). Not measured yet: bench_kernel_ab.py --sections topk
+    # the top-k kernel's warps by scores per row (one latency-bound program per row; 16 past one chunk, also for
+    # `topk_hold`'s keys: 64 registers a thread for a 32,768-wide row)
     "topk_warps": ((ANY, 1024, 4), (ANY, 4096, 8), (ANY, ANY, 16)),
     # the top-k kernel past one chunk: (widest row it holds in registers, valid chunks past which it does). Held,
-    # the threshold is 32 bisection passes on registers (sm_90: 248 instructions a pass at 16 warps); else 8 radix
-    # passes each re-reading every valid chunk (17.5 us a chunk at Flash dims). (32768, 2): Flash's 64k row
-    # (16,416 scores) is held once more than 8,192 scores are valid; a row whose valid scores fit one chunk (8k
-    # context: 2,048) bisects that chunk in registers (any width > 0 turns that on), 3-8k valid take the radix
-    # passes. Not measured yet: bench_kernel_ab.py --sections topk
+    # the threshold is 32 bisection passes on registers; else 8 radix passes each re-reading every valid chunk.
+    # (32768, 2): Flash's 64k row (16,416 scores) is held once more than 8,192 scores are valid; a row whose
+    # valid scores fit one chunk bisects that chunk in registers (any width > 0 turns that on)
     "topk_hold": ((ANY, ANY, (32768, 2)),),
-    # sparse attention (index entries per gathered block, pipeline stages) of bf16 rows by index-list width. At
-    # 3+ stages the kernel loads the ids a block ahead (PREFETCH) so the gathers really overlap: (32, 4) keeps
-    # three in flight where (64, 2) waits for each (sm_90 TTGIR). H200 A/B (s8, bench_kernel_ab.py --sections
-    # attention, 64 heads x 512): it barely matters, the loop is compute-bound (both warpgroups run the score
-    # dot): batch 1 HCA 1M 21.1 us at (64, 2) against 25.4 at (32, 4); batch 8 1M 69.9 / 66.5; batch 32 1M
-    # 188.3 / 196.6, CSA 640 33.7 / 31.6 (HCA 64k: 31.5 / 29.4); the layer table's batch-8 CSA 640 18.7 / 19.4
+    # sparse attention (index entries per gathered block, pipeline stages) of bf16 rows by index-list width; at
+    # 3+ stages the kernel loads the ids a block ahead (PREFETCH) so the gathers overlap
     "attention_tile": ((1, ANY, (64, 2)), (ANY, 256, (64, 2)), (8, 4096, (64, 2)), (8, ANY, (32, 4)),
                        (ANY, 4096, (32, 4)), (ANY, ANY, (64, 2))),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
-    # (two per SM of the H200's 132). Not measured yet: bench_kernel_ab.py --sections attention_split
+    # (two per SM of the H200's 132)
     "attention_merge_programs": ((ANY, ANY, 256),),
 }
 
@@ -199,7 +178,7 @@ def eager_direct(op: Any) -> Callable[..., Any]:
 
     Where this torch does not expose the body (`op_body` None) every call goes through the op, with one
     warning at import (`call.direct` is False; `tests/dsv4/test_prefill_launches.py` fails then, so a torch
-    upgrade cannot lose the ~70-150 us a call silently).
+    upgrade cannot lose the dispatcher bypass silently).
 
     Inference only: the body runs without the op's autograd check (no dsv4 op has a backward)."""
     body = op_body(op)

@@ -74,9 +74,9 @@ from .sampler import SamplingParams
 Detokenize = Callable[[Sequence[int]], str]
 
 # the engine's prefill budget (tokens per forward): a forward of 8,192 rows with the prefill graphs is
-# device-bound on the H200 (host 11.8 ms, device 21.2 ms) and as cheap per token as 2,048 (5.7 ms device for
-# 5.8 ms of host: the device idles while the host issues a forward that small); `bench_engine_schedule.py`
-# prices the budgets. Running requests still get a token after every forward (one chunk's stall at most).
+# device-bound on the H200 and as cheap per token as 2,048, whose host time matches its device time (the device
+# idles while the host issues a forward that small; docs/dsv4-model.md); `bench_engine_schedule.py` prices the
+# budgets. Running requests still get a token after every forward (one chunk's stall at most).
 ENGINE_CHUNK = 8192
 # admission orders: "fifo" (arrival order), "longest" (largest max_tokens first among the requests that arrived
 # within LONGEST_WINDOW clock seconds of the oldest one waiting; arrival order among equals)
@@ -214,9 +214,8 @@ def default_cache_manager(model: DSV4Model) -> CacheManager:
 # prefill of prompt slices
 
 
-# a forward is trimmed to fill its row bucket only where that saves this many padding rows or more (~2.8 ms
-# of H200 device and host time at 1.7 + 1.04 us a row): smaller savings do not pay for the extra forward the
-# rest may cost (bench_engine_schedule.py: trimming at any saving took the o0 burst from 4.27 to 5.68 s)
+# a forward is trimmed to fill its row bucket only where that saves this many padding rows or more: smaller
+# savings do not pay for the extra forward the rest may cost (bench_engine_schedule.py; docs/dsv4-model.md)
 FILL_MIN_PADDING = 1024
 
 

@@ -36,9 +36,8 @@ BLOCK_N = 64  # compressed entries per program
 # The top-k of the Triton path: `_topk_select_kernel` (one program per row, exact threshold) up to this many
 # scores per row, `torch.topk` + `_mask_ids_kernel` above it (a host-known shape choice; benchmarks/
 # bench_kernel_ab.py times both). SELECT_CHUNK: scores one pass of the kernel holds in registers. Five chunks
-# cover a server sized for 64k (Flash: 16,416 scores), where torch.topk took 75 us at any context and the
-# kernel's 32 bisection passes over every chunk 115 us (H200, 8387e2c); the kernel now reads only the chunks
-# below the row's context, in 8 radix passes (the A/B's "Flash CSA" rows are the check).
+# cover a server sized for 64k (Flash: 16,416 scores), where torch.topk cost the same at any context; the
+# kernel reads only the chunks below the row's context (the A/B's "Flash CSA" rows, docs/benchmarks-decode.md).
 SELECT_MAX_N = 5 * 4096
 SELECT_CHUNK = 4096
 
@@ -271,8 +270,7 @@ if triton is not None:
         (`_bisect_threshold`). Else T comes by a radix search re-reading the row's valid chunks
         (`_radix_threshold`), or, with HOLD (a power of two >= N_MAX), by bisection over keys held in registers:
         the first chunk's when it holds every valid score, the whole row's (loaded once) when more than HOLD_FROM
-        chunks are valid. The re-reading passes are latency-bound (93 us at Flash's full 64k row, 17.5 us per
-        chunk; 23 us at 8k context, one chunk, where the one-chunk bisection took 14 us at mid's 2,304 scores).
+        chunks are valid. The re-reading passes are latency-bound (docs/benchmarks-decode.md, "Launch choices").
         (A radix search on the held keys spilled: 144 bytes a thread at 16 warps, 64 at 32.)"""
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)

@@ -335,8 +335,8 @@ class DSV4Attention(RowFusedModule):
             self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
         # SWA / HCA with a short list: the attention kernel computes it from pos_c (index_ratio), as the index
         # builder would write it, and idx is not read (one launch less). Past COMPUTED_LIST_MAX entries the
-        # builder's list is faster to gather from: HCA at 1M context (8,320 entries), batch 32, 190 us read
-        # against 473 us computed on the H200 (bench_kernel_ab.py).
+        # builder's list is faster to gather from (HCA at 1M context on the H200: bench_kernel_ab.py, "HCA list
+        # computed from pos" in docs/benchmarks-decode.md).
         listed = 0
         if self.ratio != CSA:
             if idx.shape[1] <= COMPUTED_LIST_MAX:

@@ -59,7 +59,7 @@ from .moe import DSV4MoE, align_any_n, align_reference, align_sizes, moe_experts
 from .router import moe_route, router_splits
 from .sparse_attention import attend_gathered_ref, attention_workspace, default_num_splits, sparse_decode_attention
 
-# tokens per forward: 2048 runs a 4k prompt on `mid` in 187 ms vs 251 ms at 512 (H200, docs/dsv4-model.md);
+# tokens per forward: 2048 runs a 4k prompt on `mid` faster than 512 (H200, docs/dsv4-model.md);
 # the transient workspaces grow with chunk x max_len (the indexer scores, the HCA gather: see there)
 DEFAULT_CHUNK = 2048
 # rows per call of the exact (CPU) indexer reference, which gathers [rows, entries, Di] keys
@@ -514,7 +514,7 @@ class PrefillGraphs:
 
     def filled(self, n_rows: int, min_padding: int = 0) -> int:  # graphlint: cold
         """The most rows <= `n_rows` that fill a bucket exactly, where that saves at least `min_padding` of the
-        padding rows of `n_rows`' bucket (a padding row costs most of a live one: 1.7 us against 2.6 on the H200,
+        padding rows of `n_rows`' bucket (a padding row costs most of a live one on the H200, docs/dsv4-model.md,
         so a forward one row past a bucket pays nearly twice); else `n_rows` (also below the smallest bucket, and
         past the largest: such a forward runs eagerly, unpadded)."""
         i = bisect.bisect_right(self._sizes, n_rows)

@@ -272,6 +272,25 @@ GIT_SETS: dict[str, GitSet] = {
                   "Qwen)",
                   include=("models/", "test/")),
     ), "the sixth untouched set, labelled in session 8 (OmniServe, torchchat, Whisper, DeepSeek-V3, kvpress, ShadowKV)"),
+    "reserve": GitSet(HERE / ".reserve", (
+        GitCorpus("fishspeech", "https://github.com/fishaudio/fish-speech",
+                  "3dd1f85c402ee6f0a17c2971d3b0dd8d881ca139", "fish_speech",
+                  "Fish Speech: a dual autoregressive text-to-speech LLM whose token loop runs a compiled decode "
+                  "step, its KV caches, the codec, and the inference engine's request loop"),
+        GitCorpus("parlertts", "https://github.com/huggingface/parler-tts",
+                  "d108732cd57788ec86bc857d99a6cabd66663d68", "parler_tts",
+                  "Parler-TTS: a generation mixin's own sampling loop over delay-pattern audio codes, a streamer, "
+                  "static caches, the DAC codec wrapper"),
+        GitCorpus("flexllmgen", "https://github.com/FMInference/FlexLLMGen",
+                  "004ffef82b46e8dc8685c55d0cdda650bdaf1269", "flexllmgen",
+                  "FlexLLMGen: offloaded throughput generation (weights, KV cache and activations over GPU, CPU and "
+                  "disk), its per-step load/store schedule with streams, compression, OPT model code"),
+        GitCorpus("audiocraft", "https://github.com/facebookresearch/audiocraft",
+                  "896ec7c47f5e5d1e5aa1e4b260c4405328bf009d", "audiocraft",
+                  "AudioCraft: the language model's generate loop over codebook patterns, transformer streaming "
+                  "state, conditioners, the EnCodec compression model",
+                  include=("__init__.py", "models/", "modules/", "quantization/", "utils/")),
+    ), "the seventh untouched set, labelled in session 8 for the next session (Fish Speech, Parler-TTS, FlexLLMGen, AudioCraft)"),
 }
 
 

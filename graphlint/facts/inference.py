@@ -21,8 +21,8 @@ from graphlint.facts.literals import (
 from graphlint.facts.kinds import Base, IKind, Items, Keys
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
-    BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS, TENSOR, TENSORS,
-    TSEQ, UNKNOWN, Dev, Val,
+    BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOST_MODULE, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS,
+    TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, join, key_item, keyed_dict,
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
@@ -39,6 +39,10 @@ HOST_ATTRS = frozenset({
     "requires_grad", "is_leaf", "layout", "names", "itemsize", "nbytes", "is_nested", "output_nr",
 })
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "data", "grad", "real", "imag"})
+# `nn.Module` attributes that hold its own tensors (a parameter or `None`), not a submodule or a buffer by name
+MODULE_TENSOR_ATTRS = frozenset({"weight", "bias"})
+# `from_pretrained` keywords that place the weights (`device_map="cuda"`, `device="cuda"`): without them, on the host
+PLACING_KEYWORDS = frozenset({"device_map", "device"})
 HOST_METHODS = frozenset({
     "size", "dim", "ndimension", "numel", "nelement", "stride", "element_size", "is_contiguous",
     "is_floating_point", "is_complex", "is_signed", "data_ptr", "storage_offset", "get_device",
@@ -228,6 +232,8 @@ class Inference:
         """`xs.append(v)` / `xs.insert(i, v)` / `xs.extend(vs)` on a local list: what it holds now. `d.update(...)`
         on a dict with string keys: what it holds is no longer known."""
         func = call.func if isinstance(call, cst.Call) else None
+        if isinstance(call, cst.Call):
+            self._move_modules(call)
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in DICT_SETTERS \
                 and self(func.value).keys is not None:
             self.bind(func.value.value, UNKNOWN)
@@ -252,6 +258,17 @@ class Inference:
         else:
             new = UNKNOWN  # a mix of tensors and other values
         self.bind(name, new)
+
+    def _move_modules(self, call: cst.Call) -> None:
+        """`model.to(dev)`, `model.lm_head.cuda()`, `dispatch_model(model, ...)` as a statement: `nn.Module.to` moves
+        the module in place, so a host-loaded model the call reaches is no longer known to be on the host."""
+        roots = [arg.value for arg in call.args]
+        func = call.func
+        while isinstance(func, (cst.Attribute, cst.Subscript)):
+            func = func.value
+        for root in (func, *roots):
+            if isinstance(root, cst.Name) and self(root).host:
+                self.bind(root.value, UNKNOWN)
 
     def initial(self, name: str) -> Val:
         """A name's value before the function bound it: `self.x` is what the class's `__init__` made it."""
@@ -382,6 +399,8 @@ class Inference:
         recv = self(base)
         if recv.kind in HOSTS:
             return HOST
+        if recv.host:  # `hf_model.model.layers`, `.lm_head.weight` of a model loaded on the host
+            return CPU if attr in MODULE_TENSOR_ATTRS else HOST_MODULE
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
             found = self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
             if not recv.weak or found.kind in (*HOSTS, Kind.CPU_TENSOR, Kind.OBJECT):
@@ -424,6 +443,8 @@ class Inference:
             return recv if sliced else recv.elem or TENSOR
         if recv.kind is Kind.MODULE_SEQ:
             return Val(Kind.MODULE, recv.ref)
+        if recv.host:
+            return recv  # `hf_model.model.layers[0]`: a submodule, on the host too
         if recv.kind is Kind.NDARRAY:
             return recv
         if recv.is_tensor:
@@ -532,7 +553,11 @@ class Inference:
             if val is not None:
                 return val
         if isinstance(func, cst.Attribute):
+            if func.attr.value == "from_pretrained":
+                return self._loaded(node)
             recv = self(func.value)
+            if recv.host:
+                return UNKNOWN  # `hf_model.to(dev)`, `.cuda()`, `.generate(...)`: not known to stay on the host
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
             if recv.keys is not None:  # `out.get("ids")` of a dict with string keys
@@ -573,6 +598,13 @@ class Inference:
             # the attribute, a subclass defines the method): every project method of that name returns host data
             projected = self.lookup_method(func.attr.value)
         return projected if projected is not None else UNKNOWN
+
+    @staticmethod
+    def _loaded(node: cst.Call) -> Val:
+        """`Model.from_pretrained(name, ...)`: a model on the host unless a keyword places it (or `**kwargs` may)."""
+        placed = any(arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS
+                     for arg in node.args)
+        return UNKNOWN if placed else HOST_MODULE
 
     @staticmethod
     def _dict_method(item: Val, name: str) -> Val:

@@ -82,6 +82,8 @@ class Val(NamedTuple):
     nd: bool = False  # one or more dimensions where the rank is unknown (`torch.tensor(a_list)`)
     # a dict with string keys (`{"ids": ids.cpu(), "logits": x}`): (key, value) pairs, `d["ids"]` is that value
     keys: tuple[tuple[str, "Val"], ...] | None = None
+    # a module whose parameters and buffers are on the host: loaded by `from_pretrained` with no `device_map`
+    host: bool = False
 
     @property
     def is_tensor(self) -> bool:
@@ -103,6 +105,7 @@ TENSOR = Val(Kind.TENSOR)
 BOOL = Val(Kind.BOOL_TENSOR)
 CPU = Val(Kind.CPU_TENSOR)
 TSEQ = Val(Kind.TENSOR_SEQ)
+HOST_MODULE = Val(Kind.MODULE, host=True)  # a CPU-loaded model, or a submodule of one
 CPU_TSEQ = Val(Kind.TENSOR_SEQ, elem=CPU)  # `host.split(n)`, `torch.where(host_mask)`: host tensors
 # A dict whose values are all host tensors (`{k: torch.zeros(n, pin_memory=True) for k in names}`): `elem` is what
 # an item (`d["k"]`, `d.get(k)`, `d.values()`) is, not what iterating (over the keys) yields.

@@ -449,3 +449,45 @@ def test_diagonal_and_slice_scatter_of_a_cpu_source_copy_it_over():
                 return mask.slice_scatter(host[:2], 0, 0, 2)
     """
     assert findings(src) == {(6, "GL131"), (9, "GL131")}
+
+
+def test_weights_of_a_model_loaded_on_the_host_are_cpu_tensors():
+    """`Model.from_pretrained(name)` with no `device_map` builds the model on the host, so its parameters
+    (`hf_model.model.embed_tokens.weight`, `hf_model.model.layers[0].self_attn.q_proj.weight`), detached or
+    not, are CPU tensors and `.to(dev)` of one is a pageable H2D copy (GL131)."""
+    src = """
+        import torch
+        from transformers import LlamaForCausalLM
+        class Runner:
+            def load(self, name: str, device: torch.device):
+                hf_model = LlamaForCausalLM.from_pretrained(name, torch_dtype=torch.float16)
+                self.embed = hf_model.model.embed_tokens.weight.detach().to(device)  # <- GL131
+                layer = hf_model.model.layers[0]
+                self.wq = layer.self_attn.q_proj.weight.to(device)  # <- GL131
+    """
+    check(src, scope="all")
+
+
+def test_weights_of_a_placed_or_moved_model_are_not_judged_host():
+    """A model placed by a keyword (`device_map=`, or `**kwargs` that may hold one), moved in place
+    (`model.to(dev)`, `model.model.cuda()`: `nn.Module.to` mutates), or rebound to `.to(dev)`'s result is not
+    known to be on the host: `.to(dev)` of its weights stays silent."""
+    src = """
+        import torch
+        from transformers import LlamaForCausalLM
+        class Runner:
+            def load(self, name: str, device: torch.device, **kw):
+                placed = LlamaForCausalLM.from_pretrained(name, device_map="cuda")
+                self.a = placed.model.embed_tokens.weight.detach().to(device)
+                spread = LlamaForCausalLM.from_pretrained(name, **kw)
+                self.b = spread.lm_head.weight.to(device)
+                moved = LlamaForCausalLM.from_pretrained(name)
+                moved.to(device)
+                self.c = moved.lm_head.weight.to(device)
+                rebound = LlamaForCausalLM.from_pretrained(name).to(device)
+                self.d = rebound.lm_head.weight.to(device)
+                sub = LlamaForCausalLM.from_pretrained(name)
+                sub.model.cuda()
+                self.e = sub.model.norm.weight.to(device)
+    """
+    check(src, scope="all")

@@ -6,6 +6,7 @@
     python benchmarks/accuracy/fetch.py --unseen [--dest benchmarks/accuracy/.unseen] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --blind [--dest benchmarks/accuracy/.blind] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --sealed [--dest benchmarks/accuracy/.sealed] [--mirror DIR]
+    python benchmarks/accuracy/fetch.py --frontier [--mirror DIR]   (and --novel, --hidden, --reserve alike)
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -291,6 +292,24 @@ GIT_SETS: dict[str, GitSet] = {
                   "state, conditioners, the EnCodec compression model",
                   include=("__init__.py", "models/", "modules/", "quantization/", "utils/")),
     ), "the seventh untouched set, labelled in session 8 for the next session (Fish Speech, Parler-TTS, FlexLLMGen, AudioCraft)"),
+    "frontier": GitSet(HERE / ".frontier", (
+        GitCorpus("petals", "https://github.com/bigscience-workshop/petals",
+                  "22afba627a7eb4fcfe9418c49472c6a51334b8ac", "src/petals",
+                  "Petals: distributed inference over remote transformer blocks, the client's inference sessions and "
+                  "generation loop, the server's block backends, memory cache and task pools"),
+        GitCorpus("bark", "https://github.com/suno-ai/bark",
+                  "f4f32d4cd480dfec1c245d258174bc9bde3c2148", "bark",
+                  "Bark: text-to-audio GPT models with their own token loops (semantic, coarse, fine), KV caching, "
+                  "sampling on device and on the host"),
+        GitCorpus("llamamodels", "https://github.com/meta-llama/llama-models",
+                  "a9c89c471f793423afd4cc3ca8671d6e56fe64cb", "models",
+                  "Meta's Llama 3 and Llama 4 reference inference: generation loops, KV caches, MoE, vision encoders, "
+                  "quantisation helpers"),
+        GitCorpus("chattts", "https://github.com/2noise/ChatTTS",
+                  "1092c1ffcaa82f4bdef104c35aa5541227c3e1d7", "ChatTTS",
+                  "ChatTTS: a GPT text-to-speech model's generation loop with logits processors, the DVAE and vocos "
+                  "decoders, the speaker embedding, the inference entry points"),
+    ), "the eighth untouched set, labelled in session 9 for the next session (Petals, Bark, llama-models, ChatTTS)"),
 }
 
 

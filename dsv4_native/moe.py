@@ -484,7 +484,7 @@ if triton is not None:
         acc_g = tl.zeros([BM, BN], dtype=tl.float32)
         acc_u = tl.zeros([BM, BN], dtype=tl.float32)
         # Dead blocks (past the device count: most blocks at batch <= 32) skip the K loop: its loads would be
-        # predicated off, but its dots still ran (1.5x the layer's time at Flash batch 16, docs/benchmarks-decode.md)
+        # predicated off, but its dots would still run (docs/benchmarks-decode.md, "Only what ships")
         if live:
             acc_g, acc_u = _gemm1_loop(x_ptr, tok, row_ok, wbase, offs_n, n_ok, acc_g, acc_u, live, D, INTER, BK,
                                        UPCAST, PRECISION)

@@ -6,9 +6,9 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
     PYTHONPATH=$PWD python3 benchmarks/bench_kernel_ab.py --smoke   # CPU, Triton interpreter: checks the code
 
 * topk: the indexer's top-k, `select_topk_triton(select="kernel")` (one program per row; its knobs
-  `STEP_CHOICES["topk_radix_bits" / "topk_warps" / "topk_hold" / "topk_bisect"]` and alternatives: 8-bit
-  digits, 8 / 32 warps, nothing held in registers, 1-bit bisection passes) against "torch" (torch.topk + the
-  masking launch), at the tiny / mid / Flash-64k CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and those knobs.
+  `STEP_CHOICES["topk_radix_bits" / "topk_warps" / "topk_hold"]` and alternatives: 8-bit digits, 8 / 32 warps,
+  nothing held in registers) against "torch" (torch.topk + the masking launch), at the tiny / mid / Flash-64k
+  CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and those knobs.
 * linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
 * attention: `sparse_decode_attention_triton` knobs (heads per program, entries per block, pipeline stages) on
@@ -106,15 +106,13 @@ MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages); the first is the s
     (64, 128, 64, 128, 4, 4),
     (128, 64, 128, 64, 4, 3),
 ]
-TOPK_VARIANTS = [  # label, select, radix bits, warps, (hold width, past valid chunks), bisection bits a pass (one
-    # chunk, held row); None: STEP_CHOICES
-    ("kernel", "kernel", None, None, None, None),
-    ("kernel, 1-bit bisection (before)", "kernel", None, None, None, (1, 1)),
-    ("kernel, no hold, 8 warps", "kernel", None, 8, (0, 0), None),
-    ("kernel, no hold", "kernel", None, None, (0, 0), None),
-    ("kernel, 32 warps", "kernel", None, 32, None, None),
-    ("kernel, 8-bit radix", "kernel", 8, None, None, None),
-    ("torch", "torch", None, None, None, None)]  # last
+TOPK_VARIANTS = [  # label, select, radix bits, warps, (hold width, past valid chunks); None: STEP_CHOICES
+    ("kernel", "kernel", None, None, None),
+    ("kernel, no hold, 8 warps (before)", "kernel", None, 8, (0, 0)),
+    ("kernel, no hold", "kernel", None, None, (0, 0)),
+    ("kernel, 32 warps", "kernel", None, 32, None),
+    ("kernel, 8-bit radix", "kernel", 8, None, None),
+    ("torch", "torch", None, None, None)]  # last
 GEMV_CFGS = [None, (2, 2048, 4), (8, 1024, 8), (4, 512, 4), (8, 512, 4), (64, 128, 8)]  # None: shipped default
 # GEMM2 (down) of the GEMV path at Flash dims, batch 8 (BLOCK_N, BLOCK_K, warps); (0, 0, 0) = GEMM1's (shipped)
 GEMV2_CFGS = [(0, 0, 0), (64, 256, 8), (32, 256, 4), (64, 512, 8), (128, 128, 8), (16, 1024, 4)]
@@ -159,11 +157,11 @@ def ab_topk(dev: str, smoke: bool) -> list[str]:  # graphlint: cold
             active = torch.ones(b, dtype=torch.bool, device=dev)
             pos = torch.full((b,), 4 * n_ok - 1, device=dev)
             times, sets = {}, {}
-            for name, sel, radix, warps, hold, bisect in TOPK_VARIANTS:
+            for name, sel, radix, warps, hold in TOPK_VARIANTS:
                 ids = torch.empty(b, k, dtype=torch.int32, device=dev)
                 idx = torch.empty(b, window + k, dtype=torch.int32, device=dev)
                 fn = partial(X.select_topk_triton, scores, n_valid, active, ids, idx, pos, sel, chunk, radix, warps,
-                             hold, bisect)
+                             hold)
                 fn()
                 sets[name] = ids.sort(dim=1).values
                 times[name] = timed([fn] * 8)

@@ -117,10 +117,6 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # (32768, 2): Flash's 64k row (16,416 scores) is held once more than 8,192 scores are valid; a row whose
     # valid scores fit one chunk bisects that chunk in registers (any width > 0 turns that on)
     "topk_hold": ((ANY, ANY, (32768, 2)),),
-    # the top-k's bisection on held keys, bits a pass: (keys of one chunk, a held row wider than a chunk); one
-    # chunk (tiny, mid, Flash at 8k of a 64k server) at 2 bits: 16 passes of 3 counts in one reduction instead of
-    # 32 dependent ones; the held 64k row stays at 1 (its 64 keys a thread spill at 2)
-    "topk_bisect": ((ANY, ANY, (2, 1)),),
     # sparse attention (index entries per gathered block, pipeline stages) of bf16 rows by index-list width; at
     # 3+ stages the kernel loads the ids a block ahead (PREFETCH) so the gathers overlap
     "attention_tile": ((1, ANY, (64, 2)), (ANY, 256, (64, 2)), (8, 4096, (64, 2)), (8, ANY, (32, 4)),

@@ -210,30 +210,16 @@ if triton is not None:
         return tl.histogram(tl.minimum(d, NB - 1).to(tl.int32), NB, mask=ukey >= ulo)
 
     @triton.jit
-    def _bisect_threshold(key, K, BITS: tl.constexpr = 1):
+    def _bisect_threshold(key, K):
         """The K-th largest of the int32 keys held in registers (INT32_MIN when fewer than K are valid): the
-        largest lo with count(key >= lo) >= K, found BITS bits a counting pass (32 / BITS passes). BITS 1:
-        bisection, one count a pass. BITS > 1: a pass counts the keys at or above the 2^BITS - 1 thresholds
-        lo + (j << shift) together, in one block-wide reduction, and T's next BITS bits are the number of
-        thresholds that keep K keys (the counts fall with j): fewer dependent reductions (three barriers each),
-        which is what a one-program-per-row kernel waits on, for 2^BITS compares a key and pass
-        (`STEP_CHOICES["topk_bisect"]`; sm_90, Flash's first chunk at 16 warps: 65 instructions a pass at 1 bit,
-        145 at 2, 514 and spills at 4)."""
+        largest lo with count(key >= lo) >= K, by bisection over the 2^32 keys (32 counting passes)."""
         lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or lo = INT32_MIN)
-        if BITS == 1:
-            hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
-            for _step in range(32):
-                mid = lo + (hi - lo) // 2
-                up = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0) >= K
-                lo = tl.where(up, mid, lo)
-                hi = tl.where(up, hi, mid)
-        else:
-            j = tl.arange(0, 1 << BITS).to(tl.int64)
-            for p in range(32 // BITS):  # T in [lo, lo + (2^BITS << shift)), an end <= 2^31: each t fits int32
-                shift = tl.cast(32 - BITS - BITS * p, tl.int64)
-                t = (lo + (j << shift)).to(tl.int32)
-                cnt = tl.sum((key[:, None] >= t[None, :]).to(tl.int32), axis=0)
-                lo += tl.sum(((cnt >= K) & (j > 0)).to(tl.int64), axis=0) << shift
+        hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
+        for _step in range(32):
+            mid = lo + (hi - lo) // 2
+            up = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0) >= K
+            lo = tl.where(up, mid, lo)
+            hi = tl.where(up, hi, mid)
         return lo
 
     @triton.jit
@@ -277,8 +263,7 @@ if triton is not None:
     def _topk_select_kernel(scores_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, N_MAX, K, W,
                             CHUNK: tl.constexpr, NCH: tl.constexpr, BLOCK_K: tl.constexpr,
                             BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False,
-                            RADIX: tl.constexpr = 4, HOLD: tl.constexpr = 0, HOLD_FROM: tl.constexpr = 2,
-                            BITS: tl.constexpr = 1, ROW_BITS: tl.constexpr = 1):
+                            RADIX: tl.constexpr = 4, HOLD: tl.constexpr = 0, HOLD_FROM: tl.constexpr = 2):
         """torch.topk + `_mask_ids_kernel` in one program per row, without a sort: the K-th largest valid key T
         (T stays INT32_MIN when fewer than K are valid), then every valid id with key > T and the lowest-id ties
         at T, in ascending id order, -1 after them. NCH == 1: the row stays in registers and T comes by bisection
@@ -286,7 +271,6 @@ if triton is not None:
         (`_radix_threshold`), or, with HOLD (a power of two >= N_MAX), by bisection over keys held in registers:
         the first chunk's when it holds every valid score, the whole row's (loaded once) when more than HOLD_FROM
         chunks are valid. The re-reading passes are latency-bound (docs/benchmarks-decode.md, "Launch choices").
-        BITS / ROW_BITS: the bisection's bits a pass (`_bisect_threshold`) on one chunk / on a held wider row.
         (A radix search on the held keys spilled: 144 bytes a thread at 16 warps, 64 at 32.)"""
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
@@ -296,16 +280,16 @@ if triton is not None:
         offs = tl.arange(0, CHUNK)
         if NCH == 1:
             key0, valid0 = _row_keys(row, offs, n_valid)
-            thr = _bisect_threshold(key0, K, BITS).to(tl.int32)
+            thr = _bisect_threshold(key0, K).to(tl.int32)
             n_gt = tl.sum((key0 > thr).to(tl.int32), axis=0)
         elif HOLD > 0:
             if n_valid <= CHUNK:  # one valid chunk (a 64k server at 8k context): held too, no re-reads
                 key0, valid0 = _row_keys(row, offs, n_valid)
-                thr = _bisect_threshold(key0, K, BITS).to(tl.int32)
+                thr = _bisect_threshold(key0, K).to(tl.int32)
                 n_gt = tl.sum((key0 > thr).to(tl.int32), axis=0)
             elif n_valid > HOLD_FROM * CHUNK:
                 key_all, valid_all = _row_keys(row, tl.arange(0, HOLD), n_valid)
-                thr = _bisect_threshold(key_all, K, ROW_BITS).to(tl.int32)
+                thr = _bisect_threshold(key_all, K).to(tl.int32)
                 n_gt = tl.sum((key_all > thr).to(tl.int32), axis=0)
             else:
                 thr = _radix_threshold(row, offs, n_valid, K, CHUNK, NCH, RADIX).to(tl.int32)
@@ -343,15 +327,13 @@ if triton is not None:
 def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor,
                        idx: Optional[torch.Tensor] = None, pos: Optional[torch.Tensor] = None,
                        select: str = "auto", chunk: int = SELECT_CHUNK, radix: Optional[int] = None,
-                       num_warps: Optional[int] = None, hold: Optional[tuple[int, int]] = None,
-                       bisect: Optional[tuple[int, int]] = None) -> None:
+                       num_warps: Optional[int] = None, hold: Optional[tuple[int, int]] = None) -> None:
     """`_select_topk` (+ the CSA index list of `idx`, `pos`) on the masked scores of the Triton path. select:
     "kernel" (`_topk_select_kernel`), "torch" (torch.topk + `_mask_ids_kernel`) or "auto" (the kernel up to
     SELECT_MAX_N scores per row). Both give the same id set up to ties at the K-th score; the kernel lists
     ids in ascending order, torch.topk(sorted=False) in its own. radix, num_warps, hold (the widest row whose
-    keys the kernel holds in registers, and the valid chunks past which it does; 0 = never), bisect (the
-    bisection's bits a pass on one chunk, on a held wider row): the kernel's knobs, default `STEP_CHOICES`
-    ("topk_radix_bits", "topk_warps", "topk_hold", "topk_bisect")."""
+    keys the kernel holds in registers, and the valid chunks past which it does; 0 = never): the kernel's
+    knobs, default `STEP_CHOICES` ("topk_radix_bits", "topk_warps", "topk_hold")."""
     batch, n_max = scores.shape
     k_top = topk_idx.shape[1]
     window = _window(idx, topk_idx) if idx is not None else 1
@@ -370,13 +352,10 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
         if 32 % radix:
             raise ValueError(f"select_topk_triton: radix {radix} must divide 32")
         hold_max, hold_from = choose("topk_hold", batch, n_max) if hold is None else hold
-        bits, row_bits = choose("topk_bisect", batch, n_max) if bisect is None else bisect
-        if 32 % bits or 32 % row_bits:
-            raise ValueError(f"select_topk_triton: bisection bits {bisect} must divide 32")
         _topk_select_kernel[(batch,)](
             scores, n_valid, active, topk_idx, pos_arg, idx_arg, n_max, k_top, window, CHUNK=chunk,
             NCH=cdiv(n_max, chunk), RADIX=radix, HOLD=next_power_of_2(n_max) if n_max <= hold_max else 0,
-            HOLD_FROM=hold_from, BITS=bits, ROW_BITS=row_bits, num_warps=num_warps or choose("topk_warps", batch, n_max), **consts,
+            HOLD_FROM=hold_from, num_warps=num_warps or choose("topk_warps", batch, n_max), **consts,
         )
         return
     ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]

@@ -69,8 +69,7 @@ print(json.dumps({
     "topk_select": report(I._topk_select_kernel, topk, dict(
         CHUNK=I.SELECT_CHUNK, NCH=5, BLOCK_K=512, BLOCK_W=128, IDX=True, PDL=True,
         RADIX=I.choose("topk_radix_bits", 1, 16416), HOLD=32768 if I.choose("topk_hold", 1, 16416)[0] >= 16416 else 0,
-        HOLD_FROM=I.choose("topk_hold", 1, 16416)[1], BITS=I.choose("topk_bisect", 1, 16416)[0],
-        ROW_BITS=I.choose("topk_bisect", 1, 16416)[1]), I.choose("topk_warps", 1, 16416)),
+        HOLD_FROM=I.choose("topk_hold", 1, 16416)[1]), I.choose("topk_warps", 1, 16416)),
 }))
 """
 
@@ -95,9 +94,9 @@ def test_hc_pre_at_flash_dims_is_compact_and_does_not_spill(flash_sass):
 @pytest.mark.slow
 def test_topk_select_radix_passes_are_a_loop(flash_sass):
     """The eight radix passes of the Flash CSA top-k run as a loop (2,928 SASS instructions, 8,600 unrolled), and
-    so do the bisection passes over the held keys: 3,648 with both at 16 warps (3,744 with the first chunk's 16
-    two-bit passes, `topk_bisect`), whose 128 registers a thread hold the 32,768-wide row's keys in 64 and spill
-    16 bytes in the selection pass (6 local loads / stores, none in the threshold loops)."""
+    so do the 32 bisection passes over the held row: 3,432 with both at 16 warps, whose 128 registers a thread
+    hold the 32,768-wide row's keys in 64 and spill 16 bytes in the selection pass (6 local loads / stores, none
+    in the threshold loops)."""
     r = flash_sass["topk_select"]
     assert r["local"] <= 8, r
     assert r["sass"] < 4000, r

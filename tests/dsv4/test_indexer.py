@@ -63,15 +63,14 @@ def test_topk_semantics_brute_force(device):
                                               (16, None, None), (16, None, (128, 0)), (16, None, (128, 3))],
                          ids=["registers", "chunked", "chunked-8-bit-radix", "held-past-2-chunks", "held",
                               "held-past-3-chunks"])
-@pytest.mark.parametrize("bisect", [(1, 1), (4, 4), (2, 8)], ids=["bisect-1-bit", "bisect-4-bit", "bisect-2-8-bit"])
-def test_topk_select_kernel_semantics(chunk, radix, hold, bisect, device):
+def test_topk_select_kernel_semantics(chunk, radix, hold, device):
     """The top-k kernel (`_topk_select_kernel`), with the row in registers as one chunk (bisection), re-read in
     16-score chunks (radix search, 4- or 8-bit digits), or wider than a chunk but held in registers (bisection):
     the first chunk alone when it holds every valid score, the whole row for the rows with more than 2 (the
     shipped `topk_hold`), 0 or 3 valid chunks (33 valid of 70 then takes the radix passes): the ids whose score
     beats the K-th valid score plus the lowest-id ties at it, ascending, then -1; entries at or past n_valid are
     never picked (even with larger scores), padding rows are all -1. torch.topk (the other `select`) picks the
-    same scores. The bisection finds the same threshold at any bits a pass (one chunk, a held wider row)."""
+    same scores."""
     batch, n_max, k = 6, 70, 8
     g = torch.Generator().manual_seed(7)
     scores = torch.randint(-3, 4, (batch, n_max), generator=g).float()  # many ties at the K-th score
@@ -88,7 +87,7 @@ def test_topk_select_kernel_semantics(chunk, radix, hold, bisect, device):
     for select, src in (("kernel", scores), ("torch", masked)):
         ids = torch.full((batch, k), 99, dtype=torch.int32, device=device)
         X.select_topk_triton(src.to(device), n_valid.to(device), active.to(device), ids, select=select, chunk=chunk,
-                             radix=radix, hold=hold, bisect=bisect)
+                             radix=radix, hold=hold)
         got[select] = ids.cpu()
     for b, n in enumerate(n_valid.tolist()):
         n = n if active[b] else 0
@@ -98,13 +97,11 @@ def test_topk_select_kernel_semantics(chunk, radix, hold, bisect, device):
         assert sorted(masked[b, picked].tolist()) == sorted(masked[b, want].tolist()), b
 
 
-@pytest.mark.parametrize("hold,bisect", [(None, None), (None, (1, 1)), ((0, 0), None)],
-                         ids=["shipped", "bisect-1-bit", "radix-passes"])
-def test_topk_select_at_flash_width(hold, bisect, device):
+@pytest.mark.parametrize("hold", [None, (0, 0)], ids=["shipped", "radix-passes"])
+def test_topk_select_at_flash_width(hold, device):
     """The top-k kernel on Flash's 64k-server rows (16,416 scores, K 512) with 2,048 / 8,192 / 16,416 valid (8k,
     32k, 64k context: the first chunk held, the radix passes, the whole row held, as `STEP_CHOICES["topk_hold"]`
-    ships, the first chunk bisected 2 bits a pass, `STEP_CHOICES["topk_bisect"]`; 1 bit a pass, the kernel
-    before; and the radix passes everywhere) and a padding row: exactly the ids whose score beats the K-th valid
+    ships; and the radix passes everywhere) and a padding row: exactly the ids whose score beats the K-th valid
     score plus the lowest-id ties, ascending (against torch.topk's K-th value), -1 past them. On the GPU this is
     the compiled 16-warp kernel."""
     batch, n_max, k = 4, 16416, 512
@@ -114,8 +111,7 @@ def test_topk_select_at_flash_width(hold, bisect, device):
     n_valid = torch.tensor([2048, 8192, 16416, 16416])
     active = torch.tensor([True, True, True, False])
     ids = torch.full((batch, k), 7, dtype=torch.int32, device=device)
-    X.select_topk_triton(scores.to(device), n_valid.to(device), active.to(device), ids, select="kernel", hold=hold,
-                         bisect=bisect)
+    X.select_topk_triton(scores.to(device), n_valid.to(device), active.to(device), ids, select="kernel", hold=hold)
     ids = ids.cpu()
     for b in range(3):
         row = scores[b, : int(n_valid[b])]

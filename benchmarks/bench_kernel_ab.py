@@ -11,10 +11,10 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
   CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and those knobs.
 * linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
-* attention: `sparse_decode_attention_triton` knobs (entries per block, pipeline stages, DEFER) on
+* attention: `sparse_decode_attention_triton` knobs (heads per program, entries per block, pipeline stages) on
   bench_flash_layers' long index lists, and for HCA the list computed from pos (`index_ratio`, what the model's
-  HCA layers run: no id load before each gather); the split count stays the model's. Decides
-  `STEP_CHOICES["attention_tile"]` / `DEFAULT_DEFER`.
+  HCA layers run up to `COMPUTED_LIST_MAX` entries: no id load before each gather); the split count stays the
+  model's. Decides `STEP_CHOICES["attention_tile"]` / `["attention_head_block"]` and `COMPUTED_LIST_MAX`.
 * attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
   96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
 * attention_split: split-K at batch 1 and 8 on the long lists (HCA 1M / 256k / 64k, CSA top-512 at 64k;
@@ -97,20 +97,14 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("32 entries, 5 stages", dict(block_n=32, num_stages=5)),
     ("32 entries, 3 stages", dict(block_n=32, num_stages=3)),
     ("16 entries, 6 stages", dict(block_n=16, num_stages=6)),
-    ("p through memory (score dot on N), 64 entries", dict(split_qk=True, block_n=64, num_stages=2)),
-    ("p through memory (score dot on N), 32 entries", dict(split_qk=True, block_n=32, num_stages=1)),
-    ("defer, 32 entries", dict(defer=True, block_n=32)),
-    ("defer, 32 entries, 3 stages", dict(defer=True, block_n=32, num_stages=3)),
-    ("defer, 64 entries, 1 stage", dict(defer=True, num_stages=1)),
     ("HCA list computed from pos (the model's path)", dict(index_ratio=None)),  # HCA cases only
 ]
-MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, skip dead blocks); the first is the shipped choice
+MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages); the first is the shipped choice
     choose("moe_grouped_tiles", 16),
-    (64, 64, 64, 64, 4, 3, True),
-    (64, 128, 64, 128, 4, 3, False),
-    (128, 128, 128, 128, 8, 3, True),
-    (64, 128, 64, 128, 4, 4, True),
-    (128, 64, 128, 64, 4, 3, True),
+    (64, 64, 64, 64, 4, 3),
+    (128, 128, 128, 128, 8, 3),
+    (64, 128, 64, 128, 4, 4),
+    (128, 64, 128, 64, 4, 3),
 ]
 TOPK_VARIANTS = [  # label, select, radix bits, warps, (hold width, past valid chunks); None: STEP_CHOICES
     ("kernel", "kernel", None, None, None),
@@ -356,7 +350,7 @@ def ab_moe(st, smoke: bool) -> list[str]:  # graphlint: cold
     randomize_native_(moe, seed=1)
     moe.gemv_max_slots = 0  # the grouped path at every batch here
     rows = [f"Grouped MoE at D {s['dim']}, I {s['inter']}, {s['n_experts']} experts (router + align + grouped "
-            "GEMMs + slot sum) per moe_grouped_tiles variant (BN1, BK1, BN2, BK2, warps, stages, skip dead); the "
+            "GEMMs + slot sum) per moe_grouped_tiles variant (BN1, BK1, BN2, BK2, warps, stages); the "
             "first is shipped", "", "| batch | tiles | us | grouped_mm us | grouped_mm / ours | rel diff vs shipped |",
             "|---|---|---|---|---|---|"]
     for b in batches:

@@ -268,8 +268,8 @@ def kernel_variants(t: Target) -> None:  # graphlint: cold
     """Launch paths the tiny model does not take: the indexer top-k through torch.topk + the masking kernel
     (wider score rows) and the selection kernel's chunked passes and held row, each with the CSA index list,
     n_valid below K, past the row and a padding row; the index builder (the step computes SWA / HCA lists inside
-    the attention) for an HCA list, which the sparse attention's DEFER and PREFETCH variants then read with
-    splits; 16 and 32 heads of 512 per program (Flash's batch-1 head blocks); the grouped MoE path (align, both
+    the attention) for an HCA list, which the sparse attention then reads with splits (and with its PREFETCH
+    tile); 16 and 32 heads of 512 per program (Flash's batch-1 head blocks); the grouped MoE path (align, both
     grouped GEMMs with dead blocks, the slot sum) at 12 tokens, one a padding row; the batch-1 fused down GEMV with
     two slots in flight (Flash's `HOIST=2`)."""
     g = torch.Generator().manual_seed(1)
@@ -293,8 +293,8 @@ def kernel_variants(t: Target) -> None:  # graphlint: cold
     sink = torch.randn(heads, generator=g).to(t.device)
     out = torch.zeros_like(q)
     ws = attention_workspace(batch, heads, dim, splits=2, device=t.device)
-    sparse_decode_attention_triton(q, win, comp, att_idx, sink, active, out, ws, dim ** -0.5, block_n=32, defer=True)
-    _check_finite(t, out[active], "deferred split-K attention")
+    sparse_decode_attention_triton(q, win, comp, att_idx, sink, active, out, ws, dim ** -0.5, block_n=32)
+    _check_finite(t, out[active], "split-K attention on a built list")
     # 3+ stages: each block's ids loaded one block ahead (PREFETCH), three gathers in flight
     sparse_decode_attention_triton(q, win, comp, att_idx, sink, active, out, ws, dim ** -0.5, block_n=16, num_stages=4)
     _check_finite(t, out[active], "pipelined split-K attention")

@@ -94,8 +94,8 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     "moe_gemv": ((1, 1024, (4, 1024, 4)), (1, ANY, (2, 2048, 4)), (ANY, ANY, (64, 128, 8))),
     # GEMV path: GEMM2 and the slot sum in one kernel (batch 1 only: it loses at batch 8)
     "moe_gemv_fused_sum": ((1, ANY, True), (ANY, ANY, False)),
-    # grouped MoE path (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages, dead blocks skip their K loop)
-    "moe_grouped_tiles": ((ANY, ANY, (64, 128, 64, 128, 4, 3, True)),),
+    # grouped MoE path (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages)
+    "moe_grouped_tiles": ((ANY, ANY, (64, 128, 64, 128, 4, 3)),),
     # W4 experts (BLOCK_N, BLOCK_K, warps, stages) at every batch measured (1-64)
     "moe_w4_gemv": ((ANY, ANY, (8, 512, 2, 2)),),
     # sparse attention split-K: the merge launch's fixed cost in KV rows of the layer's head_dim (the term of

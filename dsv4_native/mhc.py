@@ -24,7 +24,7 @@ the partials in a fixed order (deterministic), runs the 4x4 Sinkhorn in register
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import Optional
 
 import torch
 import torch.nn as nn
@@ -230,36 +230,6 @@ if triton is not None:
         return tl.sum(tl.where(tl.arange(0, 4) == k, v4, 0.0), axis=0)
 
     @triton.jit
-    def _pre_norm_row(ws_ptr, x_ptr, base_ptr, scale_ptr, y_ptr, post_ptr, comb_ptr, nw, t, act, rms_eps, hc_eps,
-                      D: tl.constexpr, NSPLIT: tl.constexpr, BLOCK_SP: tl.constexpr, ITERS: tl.constexpr,
-                      BLOCK_D: tl.constexpr):
-        """One token's whole site with the block's RMSNorm (weight nw, [BLOCK_D] fp32, loaded by the caller):
-        mixes from the partials, Sinkhorn, post / comb, the collapse of the whole row and its norm. Each stream is
-        its own 1-D row, so the collapse and the norm are per-thread FMAs on vector loads (no layout conversion).
-        The streams are loaded first, and not gated on `active` (every row of x exists; padding rows are zeroed
-        after): their round trip overlaps the Sinkhorn's 40 dependent reductions, which do not read them. One
-        helper for hc_pre's NORM path and hc_post's fused tail, so both compute the same bits."""
-        offs = tl.arange(0, BLOCK_D)
-        d_ok = offs < D
-        xb = x_ptr + t * 4 * D + offs
-        x0 = tl.load(xb, mask=d_ok, other=0.0)
-        x1 = tl.load(xb + D, mask=d_ok, other=0.0)
-        x2 = tl.load(xb + 2 * D, mask=d_ok, other=0.0)
-        x3 = tl.load(xb + 3 * D, mask=d_ok, other=0.0)
-        mixes = _mix_totals(ws_ptr, t, rms_eps, D, NSPLIT, BLOCK_SP)
-        pre, post, m = _sinkhorn_site(mixes, base_ptr, scale_ptr, hc_eps, ITERS)
-        r4 = tl.arange(0, 4)
-        tl.store(post_ptr + t * 4 + r4, tl.where(act, post, 0.0))
-        tl.store(comb_ptr + t * 16 + 4 * r4[:, None] + r4[None, :], tl.where(act, m, 0.0))
-        yv = (_pick1(pre, 0) * x0.to(tl.float32) + _pick1(pre, 1) * x1.to(tl.float32)
-              + _pick1(pre, 2) * x2.to(tl.float32) + _pick1(pre, 3) * x3.to(tl.float32))
-        # the sum of squares of y rounded to y's dtype (what the unfused norm read), then the normed row
-        yr = tl.where(act & d_ok, yv.to(y_ptr.dtype.element_ty).to(tl.float32), 0.0)
-        r = 1.0 / tl.sqrt(tl.sum(yr * yr, axis=0) / D + rms_eps)
-        v = (yr * r).to(y_ptr.dtype.element_ty).to(tl.float32)
-        tl.store(y_ptr + t * D + offs, (nw * v).to(y_ptr.dtype.element_ty), mask=d_ok)
-
-    @triton.jit
     def _hc_pre_kernel(
         ws_ptr, x_ptr, base_ptr, scale_ptr, active_ptr, y_ptr, post_ptr, comb_ptr, nw_ptr,
         rms_eps, hc_eps,
@@ -270,26 +240,42 @@ if triton is not None:
 
         Every D-block program recomputes the (tiny) 4x4 Sinkhorn; only block 0 stores post/comb. NORM: one
         program per token collapses the whole row (BLOCK_D >= D) and applies the block's RMSNorm (weight nw,
-        loaded before the PDL wait: a weight), `_pre_norm_row`."""
+        loaded before the PDL wait: a weight), each stream as its own 1-D row so the collapse and the norm are
+        per-thread FMAs on vector loads (no layout conversion). The streams are loaded first, and not gated on
+        `active` (every row of x exists; padding rows are zeroed after): their round trip overlaps the
+        Sinkhorn's 40 dependent reductions, which do not read them."""
         if NORM:
             offs = tl.arange(0, BLOCK_D)
-            nw = tl.load(nw_ptr + offs, mask=offs < D, other=0.0).to(tl.float32)
+            d_ok = offs < D
+            nw = tl.load(nw_ptr + offs, mask=d_ok, other=0.0).to(tl.float32)
         pdl_wait(PDL)
         t = tl.program_id(0).to(tl.int64)
         db = tl.program_id(1)
         act = tl.load(active_ptr + t).to(tl.int1)
         if NORM:
-            _pre_norm_row(ws_ptr, x_ptr, base_ptr, scale_ptr, y_ptr, post_ptr, comb_ptr, nw, t, act, rms_eps, hc_eps,
-                          D, NSPLIT, BLOCK_SP, ITERS, BLOCK_D)
+            xb = x_ptr + t * 4 * D + offs
+            x0 = tl.load(xb, mask=d_ok, other=0.0)
+            x1 = tl.load(xb + D, mask=d_ok, other=0.0)
+            x2 = tl.load(xb + 2 * D, mask=d_ok, other=0.0)
+            x3 = tl.load(xb + 3 * D, mask=d_ok, other=0.0)
         else:
             xv = _load_streams(x_ptr, t, db, act, D, BLOCK_D)
-            mixes = _mix_totals(ws_ptr, t, rms_eps, D, NSPLIT, BLOCK_SP)
-            pre, post, m = _sinkhorn_site(mixes, base_ptr, scale_ptr, hc_eps, ITERS)
-            r4 = tl.arange(0, 4)
-            first = db == 0
-            tl.store(post_ptr + t * 4 + r4, tl.where(act, post, 0.0), mask=(r4 < 4) & first)
-            tl.store(comb_ptr + t * 16 + 4 * r4[:, None] + r4[None, :], tl.where(act, m, 0.0),
-                     mask=(r4[:, None] < 4) & first)
+        mixes = _mix_totals(ws_ptr, t, rms_eps, D, NSPLIT, BLOCK_SP)
+        pre, post, m = _sinkhorn_site(mixes, base_ptr, scale_ptr, hc_eps, ITERS)
+        r4 = tl.arange(0, 4)
+        first = db == 0
+        tl.store(post_ptr + t * 4 + r4, tl.where(act, post, 0.0), mask=(r4 < 4) & first)
+        tl.store(comb_ptr + t * 16 + 4 * r4[:, None] + r4[None, :], tl.where(act, m, 0.0),
+                 mask=(r4[:, None] < 4) & first)
+        if NORM:
+            yv = (_pick1(pre, 0) * x0.to(tl.float32) + _pick1(pre, 1) * x1.to(tl.float32)
+                  + _pick1(pre, 2) * x2.to(tl.float32) + _pick1(pre, 3) * x3.to(tl.float32))
+            # the sum of squares of y rounded to y's dtype (what the unfused norm read), then the normed row
+            yr = tl.where(act & d_ok, yv.to(y_ptr.dtype.element_ty).to(tl.float32), 0.0)
+            r = 1.0 / tl.sqrt(tl.sum(yr * yr, axis=0) / D + rms_eps)
+            v = (yr * r).to(y_ptr.dtype.element_ty).to(tl.float32)
+            tl.store(y_ptr + t * D + offs, (nw * v).to(y_ptr.dtype.element_ty), mask=d_ok)
+        else:
             _store_block(_collapse_loaded(xv, pre, act), y_ptr, t, db, D, BLOCK_D)
 
     @triton.jit
@@ -311,18 +297,10 @@ if triton is not None:
     @triton.jit
     def _hc_post_kernel(
         f_ptr, x_ptr, post_ptr, comb_ptr, active_ptr, out_ptr, nfn_ptr, nws_ptr,
-        pbase_ptr, pscale_ptr, pnw_ptr, py_ptr, ppost_ptr, pcomb_ptr, cnt_ptr, rms_eps, hc_eps,
-        D: tl.constexpr, BLOCK_D: tl.constexpr, NEXT_ROWS: tl.constexpr = 0, PRE: tl.constexpr = False,
-        BLOCK_SP: tl.constexpr = 1, ITERS: tl.constexpr = 1, BLOCK_PRE: tl.constexpr = 1, PDL: tl.constexpr = False,
+        D: tl.constexpr, BLOCK_D: tl.constexpr, NEXT_ROWS: tl.constexpr = 0, PDL: tl.constexpr = False,
     ):
         """Program (token, D-block). NEXT_ROWS > 0: also the next site's mix partials of this block (fn
-        nfn[NEXT_ROWS, 4D], workspace nws), from out as stored: the next hc_pre skips its split launch.
-
-        PRE (NEXT_ROWS = 24): the next site's whole hc_pre with its block norm (base / scale / norm weight pnw,
-        outputs py / ppost / pcomb) in this launch: the token's last program to finish (a per-token arrival
-        counter cnt, left at 0 for the next launch) runs `_pre_norm_row` on out and the partials, which every
-        program of the token stored before its release. One dependent launch less per site: the hc_pre launch,
-        its PDL wait for this grid's completion and its reload of the workspace."""
+        nfn[NEXT_ROWS, 4D], workspace nws), from out as stored: the next hc_pre skips its split launch."""
         db = tl.program_id(1)
         if NEXT_ROWS > 0:  # the next site's fn tile: weights, loaded under the previous kernel's drain
             nf = _load_mix_fn(nfn_ptr, db, NEXT_ROWS, D, BLOCK_D)
@@ -344,28 +322,10 @@ if triton is not None:
         if NEXT_ROWS > 0:
             ok = (r4[:, None] < 4) & d_ok[None, :] & act
             _store_mix_partial(tl.where(ok, res.to(tl.float32), 0.0), nf, nws_ptr, t, db, (D + BLOCK_D - 1) // BLOCK_D)
-        if PRE:
-            nsplit: tl.constexpr = (D + BLOCK_D - 1) // BLOCK_D
-            # every thread's stores are issued before the release (the CUDA threadfence-reduction pattern: block
-            # barrier, then one gpu-scope acq_rel atomic); the last arrival's acquire makes all of them visible
-            tl.debug_barrier()
-            arrived = tl.atomic_add(cnt_ptr + t, 1, sem="acq_rel", scope="gpu")
-            if arrived == nsplit - 1:
-                tl.store(cnt_ptr + t, 0)
-                offs = tl.arange(0, BLOCK_PRE)
-                nw = tl.load(pnw_ptr + offs, mask=offs < D, other=0.0).to(tl.float32)
-                _pre_norm_row(nws_ptr, out_ptr, pbase_ptr, pscale_ptr, py_ptr, ppost_ptr, pcomb_ptr, nw, t, act,
-                              rms_eps, hc_eps, D, nsplit, BLOCK_SP, ITERS, BLOCK_PRE)
 
 
 def _block_d(dim: int) -> int:
     return min(512, next_power_of_2(dim))
-
-
-def _norm_warps(dim: int) -> int:
-    """Warps of a launch that runs `_pre_norm_row` (hc_pre's NORM path, hc_post's fused tail): the same count in
-    both, so the compiled row reductions take the same layout."""
-    return 8 if dim >= 2048 else 4
 
 
 def _mix_triton(x, fn, ws, active, n_rows: int) -> None:
@@ -415,42 +375,18 @@ def hc_pre(
         _hc_pre_kernel[(x.shape[0], cdiv(dim, block))](
             ws, x, base, scale, active, y, post, comb, norm_w if norm else base, rms_eps, hc_eps,
             D=dim, NSPLIT=nsplit, BLOCK_SP=next_power_of_2(nsplit), ITERS=iters, BLOCK_D=block,
-            NORM=norm, PDL=step_pdl(x), launch_pdl=step_pdl(x), num_warps=_norm_warps(dim) if norm else 4,
+            NORM=norm, PDL=step_pdl(x), launch_pdl=step_pdl(x), num_warps=8 if norm and dim >= 2048 else 4,
         )
     else:
-        _hc_pre_norm_reference(x, fn, base, scale, active, y, post, comb, rms_eps, hc_eps, iters, norm_w)
-
-
-def _hc_pre_norm_reference(x, fn, base, scale, active, y, post, comb, rms_eps: float, hc_eps: float, iters: int,
-                           norm_w: Optional[torch.Tensor]) -> None:
-    hc_pre_reference(x, fn, base, scale, active, y, post, comb, rms_eps, hc_eps, iters)
-    if norm_w is not None:  # the block's RMSNorm of y, as the unfused step ran it
-        y.copy_(weighted_rms_norm(y, norm_w, rms_eps).to(y.dtype))
+        hc_pre_reference(x, fn, base, scale, active, y, post, comb, rms_eps, hc_eps, iters)
+        if norm_w is not None:  # the block's RMSNorm of y, as the unfused step ran it
+            y.copy_(weighted_rms_norm(y, norm_w, rms_eps).to(y.dtype))
 
 
 @hc_pre.register_fake
 def _hc_pre_fake(x, fn, base, scale, active, y, post, comb, ws, rms_eps, hc_eps, iters=SINKHORN_ITERS,
                  norm_w=None, mixed=False) -> None:
     return None
-
-
-class PreTarget(NamedTuple):
-    """The next site's hc_pre as hc_post's fused tail computes it (`HyperConnection.pre_target`): its fn and
-    workspace, Sinkhorn parameters, block norm weight, outputs (y, post, comb: rows [0, T)) and per-token arrival
-    counters (int32, zero between launches)."""
-
-    fn: torch.Tensor
-    ws: torch.Tensor
-    base: torch.Tensor
-    scale: torch.Tensor
-    norm_w: torch.Tensor
-    y: torch.Tensor
-    post: torch.Tensor
-    comb: torch.Tensor
-    count: torch.Tensor
-    rms_eps: float
-    hc_eps: float
-    iters: int
 
 
 @graphlint.hot
@@ -463,57 +399,33 @@ def hc_post(
     out: torch.Tensor,
     next_fn: Optional[torch.Tensor] = None,
     next_ws: Optional[torch.Tensor] = None,
-    pre: Optional[PreTarget] = None,
 ) -> None:
     """out[T, 4, D] = post_k * f + sum_j comb[j, k] x_j. `out` must not alias `x`. With next_fn[R, 4D] /
     next_ws (the next site's fn, R = 24 or hc_head's 4, and workspace), the kernel path also writes the next
-    site's mix partials of `out`, which then runs with `mixed=True` (one launch fewer per site). With `pre` (its
-    fn / ws replace next_fn / next_ws): also the next site's whole hc_pre with its block norm on `out`, the same
-    bits as `hc_pre(out, ..., norm_w, mixed=True)` after the partials (one launch fewer again)."""
-    if pre is None:
-        _hc_post_op(f, x, post, comb, active, out, next_fn, next_ws, None, None, None, None, None, None, None,
-                    0.0, 0.0, 0)
-    else:
-        _hc_post_op(f, x, post, comb, active, out, pre.fn, pre.ws, pre.base, pre.scale, pre.norm_w, pre.y, pre.post,
-                    pre.comb, pre.count, pre.rms_eps, pre.hc_eps, pre.iters)
+    site's mix partials of `out`, which then runs with `mixed=True` (one launch fewer per site)."""
+    _hc_post_op(f, x, post, comb, active, out, next_fn, next_ws)
 
 
 # no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
 @eager_direct
-@torch.library.custom_op("dsv4::hc_post", mutates_args=("out", "next_ws", "pre_y", "pre_post", "pre_comb",
-                                                        "pre_count"))
+@torch.library.custom_op("dsv4::hc_post", mutates_args=("out", "next_ws"))
 @graphlint.hot
 def _hc_post_op(f: torch.Tensor, x: torch.Tensor, post: torch.Tensor, comb: torch.Tensor, active: torch.Tensor,
-                out: torch.Tensor, next_fn: Optional[torch.Tensor], next_ws: Optional[torch.Tensor],
-                pre_base: Optional[torch.Tensor], pre_scale: Optional[torch.Tensor], pre_norm: Optional[torch.Tensor],
-                pre_y: Optional[torch.Tensor], pre_post: Optional[torch.Tensor], pre_comb: Optional[torch.Tensor],
-                pre_count: Optional[torch.Tensor], rms_eps: float, hc_eps: float, iters: int) -> None:
-    fused = pre_y is not None
-    if fused and (next_fn is None or next_fn.shape[0] != 2 * HC + HC * HC):
-        raise ValueError("hc_post's fused hc_pre needs the next site's fn [24, 4D]")
+                out: torch.Tensor, next_fn: Optional[torch.Tensor], next_ws: Optional[torch.Tensor]) -> None:
     if use_triton(x):
         dim = x.shape[2]
         rows = next_fn.shape[0] if next_fn is not None else 0
         block = MIX_BLOCK if rows else _block_d(dim)  # the partials' partition is mix_splits'
-        nsplit = cdiv(dim, block)
-        p = (pre_base, pre_scale, pre_norm, pre_y, pre_post, pre_comb, pre_count) if fused else (x,) * 7
-        _hc_post_kernel[(x.shape[0], nsplit)](
-            f, x, post, comb, active, out, next_fn if rows else x, next_ws if rows else x, *p, rms_eps, hc_eps,
-            D=dim, BLOCK_D=block, NEXT_ROWS=rows, PRE=fused, BLOCK_SP=next_power_of_2(nsplit) if fused else 1,
-            ITERS=iters if fused else 1,
-            BLOCK_PRE=next_power_of_2(dim) if fused else 1, PDL=step_pdl(x), launch_pdl=step_pdl(x),
-            num_warps=_norm_warps(dim) if fused else 4,
+        _hc_post_kernel[(x.shape[0], cdiv(dim, block))](
+            f, x, post, comb, active, out, next_fn if rows else x, next_ws if rows else x, D=dim, BLOCK_D=block,
+            NEXT_ROWS=rows, PDL=step_pdl(x), launch_pdl=step_pdl(x),
         )
     else:
         hc_post_reference(f, x, post, comb, active, out)
-        if fused:
-            _hc_pre_norm_reference(out, next_fn, pre_base, pre_scale, active, pre_y, pre_post, pre_comb, rms_eps,
-                                   hc_eps, iters, pre_norm)
 
 
 @_hc_post_op.register_fake
-def _hc_post_fake(f, x, post, comb, active, out, next_fn, next_ws, pre_base, pre_scale, pre_norm, pre_y, pre_post,
-                  pre_comb, pre_count, rms_eps, hc_eps, iters) -> None:
+def _hc_post_fake(f, x, post, comb, active, out, next_fn, next_ws) -> None:
     return None
 
 
@@ -572,37 +484,23 @@ class HyperConnection(nn.Module):
         self.register_buffer("x_out", torch.zeros(max_tokens, HC, dim, dtype=dtype, device=device),
                              persistent=False)
         self.register_buffer("ws", mix_workspace(max_tokens, dim, device=device), persistent=False)
-        # arrival counters of the previous site's hc_post when it runs this site's hc_pre (`PreTarget`)
-        self.register_buffer("count", torch.zeros(max_tokens, dtype=torch.int32, device=device), persistent=False)
 
     def forward(self, x: torch.Tensor, active: torch.Tensor, sublayer: nn.Module,
                 norm_w: Optional[torch.Tensor] = None, mixed: bool = False,
-                next_mix: Optional[tuple[torch.Tensor, torch.Tensor] | PreTarget] = None,
-                pre_done: bool = False) -> torch.Tensor:
+                next_mix: Optional[tuple[torch.Tensor, torch.Tensor]] = None) -> torch.Tensor:
         """x' = hc_post(sublayer(hc_pre(x)), x): one residual site, all on preallocated buffers. norm_w: the
         sublayer's input RMSNorm weight, applied inside hc_pre. mixed: the previous site's hc_post wrote this
-        site's mix partials; pre_done: it ran this site's whole hc_pre (`pre_target`; y / post / comb are
-        written, norm_w and mixed unused). next_mix = (fn, ws[:T]) of the next site (or hc_head), whose
-        partials this site's hc_post writes, or the next site's `pre_target`. Each saves a launch."""
+        site's mix partials; next_mix = (fn, ws[:T]) of the next site (or hc_head), whose partials this
+        site's hc_post writes. Each saves a launch."""
         n = x.shape[0]
         y, post, comb, x_out, ws = self.y[:n], self.post[:n], self.comb[:n], self.x_out[:n], self.ws[:n]
-        if not pre_done:
-            hc_pre(x, self.fn, self.base, self.scale, active, y, post, comb, ws, self.rms_eps, self.hc_eps,
-                   self.iters, norm_w, mixed)
+        hc_pre(x, self.fn, self.base, self.scale, active, y, post, comb, ws, self.rms_eps, self.hc_eps,
+               self.iters, norm_w, mixed)
         f = sublayer(y)
-        if isinstance(next_mix, PreTarget):
-            hc_post(f, x, post, comb, active, x_out, pre=next_mix)
-        else:
-            next_fn, next_ws = next_mix if next_mix is not None else (None, None)
-            hc_post(f, x, post, comb, active, x_out, next_fn, next_ws)
+        next_fn, next_ws = next_mix if next_mix is not None else (None, None)
+        hc_post(f, x, post, comb, active, x_out, next_fn, next_ws)
         return x_out
 
     def mix_target(self, n: int) -> tuple[torch.Tensor, torch.Tensor]:
         """(fn, ws[:n]): what the previous site's hc_post needs to write this site's partials."""
         return self.fn, self.ws[:n]
-
-    def pre_target(self, n: int, norm_w: torch.Tensor) -> PreTarget:
-        """What the previous site's hc_post needs to run this site's whole hc_pre (block norm `norm_w`) on its
-        rows [0, n); this site then runs with `pre_done=True`."""
-        return PreTarget(self.fn, self.ws[:n], self.base, self.scale, norm_w, self.y[:n], self.post[:n],
-                         self.comb[:n], self.count[:n], self.rms_eps, self.hc_eps, self.iters)

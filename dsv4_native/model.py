@@ -15,8 +15,7 @@ Per-layer step order (dsv4-reference, end of section 8):
     hc_pre(attn) -> attn_norm -> q / kv / indexer projections -> [CSA: indexer compressor (C1) -> C3]
     -> write win_kv[pos % W] -> [CSA/HCA: main compressor (C1)] -> index list (CSA: the top-k launch; SWA /
     HCA: computed inside C2) -> C2 -> inverse RoPE
-    -> wo_a / wo_b -> hc_post + hc_pre(ffn) + ffn_norm (one launch) -> MoE (C4) -> hc_post + the next
-    layer's hc_pre(attn) + attn_norm (one launch).
+    -> wo_a / wo_b -> hc_post -> hc_pre(ffn) -> ffn_norm -> MoE (C4) -> hc_post.
 After the layers: hc_head -> norm -> lm_head (fp32 logits) -> device sampler (C7) -> epilogue (C5).
 
 Prefill (`prefill`, `prefill.py`) runs outside the graph: one forward per prompt chunk on the step's ops,
@@ -41,7 +40,7 @@ from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
 from .indexer import indexer_topk_fixed
 from .indices import build_attention_indices
 from .kv_pages import DEFAULT_BLOCK_TOKENS, PagedKV
-from .mhc import HyperConnection, PreTarget, hc_head, mix_workspace
+from .mhc import HyperConnection, hc_head, mix_workspace
 from .moe import SWIGLU_LIMIT
 from .moe_w4 import FORMATS, make_moe
 from .sampler import DeviceSampler, SamplingParams
@@ -393,26 +392,20 @@ class DSV4Block(nn.Module):
                             dtype=dtype, device=device)
 
     def forward(self, x: torch.Tensor, ids: torch.Tensor, pos: StepPositions, active: torch.Tensor,
-                rope: RopeTables, pre_done: bool, next_mix: tuple[torch.Tensor, torch.Tensor] | PreTarget,
+                rope: RopeTables, mixed: bool, next_mix: tuple[torch.Tensor, torch.Tensor],
                 block_table: Optional[torch.Tensor] = None) -> torch.Tensor:
-        """pre_done: the previous block's last hc_post ran attn_hc's hc_pre (`pre_target`); next_mix: the next
-        site after this block: the next block's attn_hc `pre_target`, or hc_head's (fn, ws) (partials only)."""
+        """mixed: the previous hc_post wrote attn_hc's mix partials; next_mix: the next site after this block
+        (the next block's attn_hc, or hc_head), whose partials ffn_hc's hc_post writes."""
         def attention(y: torch.Tensor) -> torch.Tensor:
             return self.attn(y, pos, active, rope, block_table)
 
         def ffn(y: torch.Tensor) -> torch.Tensor:
             return self.moe(y, ids, active)
 
-        # attn_norm / ffn_norm run inside hc_pre; each site but the first runs its hc_pre inside the previous
-        # site's hc_post (`mhc.PreTarget`: one launch per site, hc_post and hc_pre fused)
+        # attn_norm / ffn_norm run inside hc_pre, each site's mix partials inside the previous hc_post
         n = x.shape[0]
-        x = self.attn_hc(x, active, attention, self.attn_norm, False, self.ffn_hc.pre_target(n, self.ffn_norm),
-                         pre_done)
-        return self.ffn_hc(x, active, ffn, self.ffn_norm, True, next_mix, True)
-
-    def pre_target(self, n: int) -> PreTarget:
-        """What the previous block's last hc_post needs to run this block's first hc_pre."""
-        return self.attn_hc.pre_target(n, self.attn_norm)
+        x = self.attn_hc(x, active, attention, self.attn_norm, mixed, self.ffn_hc.mix_target(n))
+        return self.ffn_hc(x, active, ffn, self.ffn_norm, True, next_mix)
 
 
 class DSV4Model(nn.Module):
@@ -454,7 +447,7 @@ class DSV4Model(nn.Module):
         table = self.kv.table[:n] if self.kv is not None else None
         head_mix = (self.hc_head_fn, self.head_ws[:n])
         for i, layer in enumerate(self.layers):
-            nxt = self.layers[i + 1].pre_target(n) if i + 1 < len(self.layers) else head_mix
+            nxt = self.layers[i + 1].attn_hc.mix_target(n) if i + 1 < len(self.layers) else head_mix
             x = layer(x, ids, step_pos, active, self.rope, i > 0, nxt, table)
         z = self.head_out[:n]
         hc_head(x, self.hc_head_fn, self.hc_head_base, self.hc_head_scale, active, z, self.head_ws[:n],

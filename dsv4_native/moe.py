@@ -465,7 +465,6 @@ if triton is not None:
         D: tl.constexpr, INTER: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32); None = default
-        SKIP_DEAD: tl.constexpr = True,
     ):
         """Program (M-block, N-block) of GEMM1 over expert-sorted rows."""
         pid_m = tl.program_id(0)
@@ -484,13 +483,9 @@ if triton is not None:
         wbase = w13_ptr + e64 * 2 * INTER * D
         acc_g = tl.zeros([BM, BN], dtype=tl.float32)
         acc_u = tl.zeros([BM, BN], dtype=tl.float32)
-        # Dead blocks (past the device count: most blocks at batch <= 32) move no bytes (every load is
-        # predicated off); with SKIP_DEAD they also skip the K loop's dots.
-        if SKIP_DEAD:
-            if live:
-                acc_g, acc_u = _gemm1_loop(x_ptr, tok, row_ok, wbase, offs_n, n_ok, acc_g, acc_u, live, D, INTER, BK,
-                                           UPCAST, PRECISION)
-        else:
+        # Dead blocks (past the device count: most blocks at batch <= 32) skip the K loop: its loads would be
+        # predicated off, but its dots would still run (docs/benchmarks-decode.md, "Only what ships")
+        if live:
             acc_g, acc_u = _gemm1_loop(x_ptr, tok, row_ok, wbase, offs_n, n_ok, acc_g, acc_u, live, D, INTER, BK,
                                        UPCAST, PRECISION)
         gate = tl.minimum(acc_g, 10.0)
@@ -505,7 +500,7 @@ if triton is not None:
         N, EM,
         D: tl.constexpr, INTER: tl.constexpr,
         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, UPCAST: tl.constexpr,
-        PRECISION: tl.constexpr, SKIP_DEAD: tl.constexpr = True,
+        PRECISION: tl.constexpr,
     ):
         """Program (M-block, N-block) of GEMM2; epilogue multiplies by the routed weight (fp32 out)."""
         pid_m = tl.program_id(0)
@@ -523,10 +518,7 @@ if triton is not None:
         n_ok = offs_n < D
         wbase = w2_ptr + e64 * D * INTER
         acc = tl.zeros([BM, BN], dtype=tl.float32)
-        if SKIP_DEAD:  # GEMM1's comment
-            if live:
-                acc = _gemm2_loop(h_ptr, srow, row_ok, wbase, offs_n, n_ok, acc, live, D, INTER, BK, UPCAST, PRECISION)
-        else:
+        if live:  # GEMM1's comment
             acc = _gemm2_loop(h_ptr, srow, row_ok, wbase, offs_n, n_ok, acc, live, D, INTER, BK, UPCAST, PRECISION)
         rw = tl.load(w_ptr + srow, mask=row_ok, other=0.0)
         y = acc * rw[:, None]
@@ -644,8 +636,8 @@ def _gemv_triton(x, slot_ids, slot_w, w13, w2, h, y_slot, out, block_n: int, blo
 
 
 def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post_pad, h, y_slot, out,
-                    block_m: int, tiles: Optional[tuple[int, int, int, int, int, int, bool]] = None) -> None:
-    """tiles: (GEMM1 BN, BK, GEMM2 BN, BK, warps, pipeline stages, dead blocks skip their K loop); None = the
+                    block_m: int, tiles: Optional[tuple[int, int, int, int, int, int]] = None) -> None:
+    """tiles: (GEMM1 BN, BK, GEMM2 BN, BK, warps, pipeline stages); None = the
     step's choice table (`_backend.STEP_CHOICES["moe_grouped_tiles"]`)."""
     n_tok, n_slot = slot_ids.shape
     tiles = tiles or choose("moe_grouped_tiles", n_tok)
@@ -658,18 +650,16 @@ def _grouped_triton(x, slot_ids, slot_w, w13, w2, sorted_ids, expert_ids, n_post
     # fp32 operands: IEEE products; the default (tf32) rounds them to 10 mantissa bits on the GPU, which
     # put the fp32 prefill 5e-2 off token decode (the GEMV path never rounds)
     precision = "ieee" if x.dtype == torch.float32 else None
-    tn1, tk1, tn2, tk2, warps, stages, skip_dead = tiles
+    tn1, tk1, tn2, tk2, warps, stages = tiles
     bn1, bk = _pow2_at_most(inter, tn1), _pow2_at_most(dim, tk1)
     _grouped13_kernel[(n_blocks, cdiv(inter, bn1))](
         x, sorted_ids, expert_ids, n_post_pad, w13, h, n, n_slot, em, D=dim, INTER=inter,
-        BM=block_m, BN=bn1, BK=bk, UPCAST=upcast, PRECISION=precision, SKIP_DEAD=skip_dead, num_warps=warps,
-        num_stages=stages,
+        BM=block_m, BN=bn1, BK=bk, UPCAST=upcast, PRECISION=precision, num_warps=warps, num_stages=stages,
     )
     bn2, bk2 = _pow2_at_most(dim, tn2), _pow2_at_most(inter, tk2)
     _grouped2_kernel[(n_blocks, cdiv(dim, bn2))](
         h, sorted_ids, expert_ids, n_post_pad, slot_w, w2, y_slot, n, em, D=dim, INTER=inter,
-        BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, PRECISION=precision, SKIP_DEAD=skip_dead, num_warps=warps,
-        num_stages=stages,
+        BM=block_m, BN=bn2, BK=bk2, UPCAST=upcast, PRECISION=precision, num_warps=warps, num_stages=stages,
     )
     slot_sum_triton(y_slot, slot_ids, out, n_exp)
 
@@ -799,7 +789,6 @@ class MoELayer(nn.Module):
             "slot_ids": torch.zeros(max_tokens, n_slot, dtype=torch.int32, device=device),
             "slot_w": torch.zeros(max_tokens, n_slot, dtype=torch.float32, device=device),
             "logits_ws": torch.zeros(router_splits(dim), max_tokens * n_experts, dtype=torch.float32, device=device),
-            "route_count": torch.zeros(max_tokens, dtype=torch.int32, device=device),  # `moe_route`'s count
             "y_slot": torch.zeros(n, dim, dtype=torch.float32, device=device),
             "out": torch.zeros(max_tokens, dim, dtype=dtype, device=device),
         }
@@ -813,7 +802,7 @@ class MoELayer(nn.Module):
         slot_ids, slot_w = self.slot_ids[:n_tok], self.slot_w[:n_tok]
         logits_ws = self.logits_ws[:, : n_tok * self.n_experts].view(-1, n_tok, self.n_experts)
         moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
-                  self.top_k, self.scale, self.use_hash, logits_ws, self.route_count[:n_tok])
+                  self.top_k, self.scale, self.use_hash, logits_ws)
         return slot_ids, slot_w
 
     def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:

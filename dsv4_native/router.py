@@ -87,24 +87,14 @@ if triton is not None:
     @triton.jit
     def _router_gemv_kernel(
         x_ptr, wg_ptr, part_ptr, SPS,
-        cnt_ptr, bias_ptr, tid2eid_ptr, ids_ptr, active_ptr, slot_ids_ptr, slot_w_ptr, scale, NV,
         D: tl.constexpr, E: tl.constexpr, CHUNK: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr,
-        SELECT: tl.constexpr = False, SPLITS: tl.constexpr = 1, TOP_K: tl.constexpr = 1,
-        USE_HASH: tl.constexpr = False, BLOCK_E: tl.constexpr = 1, BLOCK_S: tl.constexpr = 1,
-        TRIGGER: tl.constexpr = False, PDL: tl.constexpr = False,
+        PDL: tl.constexpr = False,
     ):
         """Program (expert block, token, D split): partial gate logits of one token, fp32 FMA, into
         part[split, T, E]; the select kernel sums the splits in order. No tensor-core
         dot: at decode batch sizes a 16-row dot tile would waste most of its work (the tiled-dot kernel for
         batch > 8 was removed in issue 23: no shipped configuration ran it). PDL: the first Wg tile (a weight,
-        no kernel's output) is loaded before the wait, under the previous kernel's drain; x after it.
-
-        SELECT: the token's selection in the same launch (the decode step: one launch instead of two): the last of
-        the token's programs to finish (a per-token arrival counter cnt, left at 0; block barrier, then one
-        gpu-scope acq_rel atomic) runs `_select_token` on the partials every program stored. TRIGGER (without
-        PDL): as the select kernel's, dependents may launch at once."""
-        if TRIGGER and not PDL:
-            gdc_launch_dependents()
+        no kernel's output) is loaded before the wait, under the previous kernel's drain; x after it."""
         eb = tl.program_id(0)
         t = tl.program_id(1)
         sp = tl.program_id(2)
@@ -125,13 +115,6 @@ if triton is not None:
             acc += wv.to(tl.float32) * xv[None, :]
         res = tl.sum(acc, axis=1)
         tl.store(part_ptr + sp * SPS + t * E + offs_e, res, mask=e_ok)
-        if SELECT:
-            tl.debug_barrier()
-            arrived = tl.atomic_add(cnt_ptr + t, 1, sem="acq_rel", scope="gpu")
-            if arrived == tl.num_programs(0) * SPLITS - 1:
-                tl.store(cnt_ptr + t, 0)
-                _select_token(part_ptr, bias_ptr, tid2eid_ptr, ids_ptr, active_ptr, slot_ids_ptr, slot_w_ptr, t, SPS,
-                              scale, NV, E, SPLITS, TOP_K, USE_HASH, BLOCK_E, BLOCK_S)
 
     @triton.jit
     def _router_select_kernel(
@@ -148,15 +131,7 @@ if triton is not None:
             pdl_wait(PDL)
         elif TRIGGER:
             gdc_launch_dependents()
-        _select_token(part_ptr, bias_ptr, tid2eid_ptr, ids_ptr, active_ptr, slot_ids_ptr, slot_w_ptr,
-                      tl.program_id(0), SPS, scale, NV, E, SPLITS, TOP_K, USE_HASH, BLOCK_E, BLOCK_S)
-
-    @triton.jit
-    def _select_token(part_ptr, bias_ptr, tid2eid_ptr, ids_ptr, active_ptr, slot_ids_ptr, slot_w_ptr, t, SPS, scale,
-                      NV, E: tl.constexpr, SPLITS: tl.constexpr, TOP_K: tl.constexpr, USE_HASH: tl.constexpr,
-                      BLOCK_E: tl.constexpr, BLOCK_S: tl.constexpr):
-        """Token t's slot table from the gate GEMV's partials (the select kernel's program, or the fused gemv's
-        last program of the token)."""
+        t = tl.program_id(0)
         act = tl.load(active_ptr + t).to(tl.int1)
         offs_e = tl.arange(0, BLOCK_E)
         e_ok = offs_e < E
@@ -215,7 +190,6 @@ def _router_triton(
     scale: float,
     use_hash: bool,
     logits_ws: torch.Tensor,
-    count: Optional[torch.Tensor],
 ) -> None:
     n_tok, dim = x.shape
     n_exp = wg.shape[0]
@@ -223,52 +197,28 @@ def _router_triton(
     be = 16
     bk = min(256, next_power_of_2(cdiv(dim, splits)))
     chunk = cdiv(cdiv(dim, splits), bk) * bk
+    _router_gemv_kernel[(cdiv(n_exp, be), n_tok, splits)](
+        x, wg, logits_ws, logits_ws.stride(0), D=dim, E=n_exp, CHUNK=chunk, BE=be, BK=bk, PDL=step_pdl(x),
+        launch_pdl=step_pdl(x),
+    )
     # Unused pointer arguments get a valid tensor; the constexpr flag keeps them unread.
     bias_arg = bias if bias is not None else slot_w
     tid_arg = tid2eid if tid2eid is not None else slot_ids
-    select = dict(E=n_exp, SPLITS=splits, TOP_K=top_k, USE_HASH=use_hash, BLOCK_E=next_power_of_2(n_exp),
-                  BLOCK_S=next_power_of_2(top_k + 1), TRIGGER=pdl_available(x), PDL=step_pdl(x),
-                  launch_pdl=step_pdl(x))
-    tables = (bias_arg, tid_arg, input_ids, active, slot_ids, slot_w)
-    n_vocab = tid2eid.shape[0] if tid2eid is not None else 1
-    gemv = (x, wg, logits_ws, logits_ws.stride(0))
-    if count is not None:  # the selection in the gemv launch (`_router_gemv_kernel`'s SELECT)
-        _router_gemv_kernel[(cdiv(n_exp, be), n_tok, splits)](
-            *gemv, count, *tables, scale, n_vocab, D=dim, CHUNK=chunk, BE=be, BK=bk, SELECT=True, **select)
-        return
-    _router_gemv_kernel[(cdiv(n_exp, be), n_tok, splits)](
-        *gemv, x, *(x,) * 6, 0.0, 1, D=dim, E=n_exp, CHUNK=chunk, BE=be, BK=bk, PDL=step_pdl(x),
-        launch_pdl=step_pdl(x),
-    )
     _router_select_kernel[(n_tok,)](
-        logits_ws, *tables, n_tok, logits_ws.stride(0), scale, n_vocab, **select,
+        logits_ws, bias_arg, tid_arg, input_ids, active, slot_ids, slot_w, n_tok, logits_ws.stride(0), scale,
+        tid2eid.shape[0] if tid2eid is not None else 1,
+        E=n_exp, SPLITS=splits, TOP_K=top_k, USE_HASH=use_hash,
+        BLOCK_E=next_power_of_2(n_exp), BLOCK_S=next_power_of_2(top_k + 1),
+        TRIGGER=pdl_available(x), PDL=step_pdl(x), launch_pdl=step_pdl(x),
         # one warp: the top-k rounds reduce with shuffles only (faster than 4 warps: kernels-moe-sampling.md)
         num_warps=1,
     )
 
 
-@graphlint.hot
-def moe_route(x: torch.Tensor, wg: torch.Tensor, bias: Optional[torch.Tensor], tid2eid: Optional[torch.Tensor],
-              input_ids: torch.Tensor, active: torch.Tensor, slot_ids: torch.Tensor, slot_w: torch.Tensor, top_k: int,
-              scale: float, use_hash: bool, logits_ws: torch.Tensor, count: Optional[torch.Tensor] = None) -> None:
-    """Route T tokens into slot_ids[T, K+1] int32 / slot_w[T, K+1] fp32 (layout: module docstring).
-
-    x[T, D], wg[E, D] (any float dtype, computed in fp32), bias[E] fp32 (score layers),
-    tid2eid[V, K] int32 (hash layers), input_ids[T] int64, active[T] bool; workspace
-    logits_ws[router_splits(D), T, E] fp32 (partial gate logits of the kernel path; the split dim
-    may be strided, rows within a split must be dense). count: int32 [>= T], zero (left zero): the kernel
-    path selects in the gate GEMV's launch (the last program of each token), one launch instead of two; the
-    same slot table (weights to fp32 rounding compiled: the selection runs on the GEMV's 4 warps, not 1).
-    """
-    _moe_route_op(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash, logits_ws,
-                  count)
-
-
-# no defaults in the op's schema (`_backend`, "Custom-op schemas"): the wrapper above supplies them
 @eager_direct
-@torch.library.custom_op("dsv4::moe_route", mutates_args=("slot_ids", "slot_w", "logits_ws", "count"))
+@torch.library.custom_op("dsv4::moe_route", mutates_args=("slot_ids", "slot_w", "logits_ws"))
 @graphlint.hot
-def _moe_route_op(
+def moe_route(
     x: torch.Tensor,
     wg: torch.Tensor,
     bias: Optional[torch.Tensor],
@@ -281,16 +231,22 @@ def _moe_route_op(
     scale: float,
     use_hash: bool,
     logits_ws: torch.Tensor,
-    count: Optional[torch.Tensor],
 ) -> None:
+    """Route T tokens into slot_ids[T, K+1] int32 / slot_w[T, K+1] fp32 (layout: module docstring).
+
+    x[T, D], wg[E, D] (any float dtype, computed in fp32), bias[E] fp32 (score layers),
+    tid2eid[V, K] int32 (hash layers), input_ids[T] int64, active[T] bool; workspace
+    logits_ws[router_splits(D), T, E] fp32 (partial gate logits of the kernel path; the split dim
+    may be strided, rows within a split must be dense).
+    """
     if use_triton(x):
         _router_triton(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash,
-                       logits_ws, count)
+                       logits_ws)
     else:
         router_reference(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash)
 
 
-@_moe_route_op.register_fake
+@moe_route.register_fake
 def _moe_route_fake(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash,
-                    logits_ws, count) -> None:
+                    logits_ws) -> None:
     return None

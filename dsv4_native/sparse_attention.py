@@ -44,9 +44,6 @@ except ImportError:  # pragma: no cover
 # block at small batch is `_backend.STEP_CHOICES["attention_head_block"]` (`head_block`), the entries and stages
 # of bf16 rows `STEP_CHOICES["attention_tile"]` (`attention_tile`); these are fp32 rows' base.
 DEFAULT_CONFIG = (64, 64, 8, 2)
-# p.V one block late (the kernel's DEFER; `_pv_block` says why); off until a device run shows it faster
-# (benchmarks/bench_kernel_ab.py times both)
-DEFAULT_DEFER = False
 LOG2E = 1.4426950408889634  # the kernels run the softmax in base 2 (exp2), scores pre-scaled by log2(e)
 # Empty splits start their running max at the finite -1e30 (PARTIAL_INIT_MAX in the kernels' comments),
 # so exp(m - m_new) never meets inf - inf = nan.
@@ -237,17 +234,6 @@ if triton is not None:
         return tl.where((j < K) & active, ids, -1)
 
     @triton.jit
-    def _pv_block(acc, alpha, p, rows, valid, offs_d, UPCAST: tl.constexpr, PRECISION: tl.constexpr):
-        """acc * alpha + p . V of one block whose rows are gathered (again) here. The DEFER variant runs it one
-        iteration late on the carried (p, alpha, rows), so no dot in the loop body reads the score dot's
-        result: Triton then gives the score dot warps on N (each warpgroup half the entries) instead of the
-        chained-dot layout, where both warpgroups compute the whole score tile."""
-        kv = tl.load(rows[:, None] + offs_d[None, :], mask=valid[:, None], other=0.0)
-        if UPCAST:
-            kv = kv.to(tl.float32)
-        return acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
-
-    @triton.jit
     def _sparse_attn_kernel(
         q_ptr,
         win_ptr,
@@ -279,11 +265,9 @@ if triton is not None:
         PRECISION: tl.constexpr,  # "ieee" for fp32 operands (no silent tf32); None = default
         RPB: tl.constexpr,  # paged: compressed entries per block
         PAGED: tl.constexpr,
-        DEFER: tl.constexpr = False,  # p.V one block late (`_pv_block`)
         PDL: tl.constexpr = False,
         IDS: tl.constexpr = 0,  # 0: read idx; r > 0: the SWA / HCA list of ratio r, computed from pos
         PREFETCH: tl.constexpr = False,  # IDS 0: each block's ids loaded one block ahead (`_next_ids`)
-        SPLITQK: tl.constexpr = False,  # (p, alpha) to p.V through the partial rows (`split_qk`)
     ):
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
@@ -309,11 +293,6 @@ if triton is not None:
         start = sp * CHUNK
         if IDS != 0:
             p_row = tl.load(pos_ptr + b).to(tl.int64)
-        if DEFER:  # the previous block's (p, alpha, rows): nothing yet
-            p_prev = tl.zeros([BLOCK_H, BLOCK_N], q.dtype)
-            a_prev = tl.full([BLOCK_H], 1.0, tl.float32)
-            r_prev = win_b + tl.zeros([BLOCK_N], tl.int64)
-            v_prev = tl.zeros([BLOCK_N], tl.int1)
         if IDS == 0 and PREFETCH:  # the ids one block ahead, in registers (`_next_ids` says why)
             ix_next = _next_ids(idx_ptr + b * K, start + tl.arange(0, BLOCK_N), K, active)
         for it in range(0, CHUNK, BLOCK_N):  # a padding row's loads are all masked: it reads no KV
@@ -346,24 +325,8 @@ if triton is not None:
             alpha = tl.exp2(m_i - m_new)
             p = tl.exp2(s - m_new[:, None])
             l_i = l_i * alpha + tl.sum(p, axis=1)
-            if DEFER:  # p.V of the previous block, its rows gathered again (from L2): no dot reads this s
-                acc = _pv_block(acc, a_prev, p_prev, r_prev, v_prev, offs_d, UPCAST, PRECISION)
-                p_prev, a_prev, r_prev, v_prev = p.to(kv.dtype), alpha, rows, valid
-            elif SPLITQK:  # (p, alpha) through this program's partial rows: no dot reads the score dot's result
-                slot = part_ptr + ((b * SPLITS + sp) * H + heads) * (D + 2)
-                cols = tl.arange(0, BLOCK_N)
-                tl.store(slot[:, None] + cols[None, :], p, mask=hmask[:, None])
-                tl.store(slot + D, alpha, mask=hmask)
-                tl.debug_barrier()
-                p_back = tl.load(slot[:, None] + cols[None, :], mask=hmask[:, None], other=0.0)
-                a_back = tl.load(slot + D, mask=hmask, other=1.0)
-                tl.debug_barrier()
-                acc = acc * a_back[:, None] + tl.dot(p_back.to(kv.dtype), kv, input_precision=PRECISION)
-            else:
-                acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
+            acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), kv, input_precision=PRECISION)
             m_i = m_new
-        if DEFER:
-            acc = _pv_block(acc, a_prev, p_prev, r_prev, v_prev, offs_d, UPCAST, PRECISION)
         if ONE_SPLIT:
             o = acc / l_i[:, None]
             tl.store(out_ptr + (b * H + heads[:, None]) * D + offs_d[None, :], o.to(out_ptr.dtype.element_ty),
@@ -464,20 +427,11 @@ def sparse_decode_attention_triton(
     num_stages: int | None = None,
     cos_sin_inv: Optional[torch.Tensor] = None,
     pos: Optional[torch.Tensor] = None,
-    defer: bool = DEFAULT_DEFER,
     index_ratio: int = 0,
     merge_block_d: int | None = None,
-    split_qk: bool = False,
 ) -> None:
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H, D / chunk)
     merge (chunk: `merge_block_d`, default `merge_chunk`).
-
-    split_qk (an A/B variant, off): each block's p and rescale go to p.V through the program's own rows of
-    `workspace` (stored, a barrier, loaded back). Triton gives a dot whose result feeds another dot all warps on
-    M, so at 64 heads both warpgroups compute the whole 64-entry score tile; with the round trip the score dot
-    gets warps on N (sm_90 PTX: 32 `wgmma m64n32k16` a block instead of 64), at the price of the round trip and
-    of the gather pipeline (Triton does not pipeline a loop that stores and synchronises: the gathers go
-    synchronous). Needs block_n <= head_dim + 2.
 
     The tile sizes are host-known tuning knobs (defaults: `DEFAULT_CONFIG`, `head_block`); every choice computes
     the same function, only the reduction order (and so the last bits) differs.
@@ -510,16 +464,14 @@ def sparse_decode_attention_triton(
         # 32 heads, 1,896 at 16; the step's short kernels run at the speed of their code, docs/benchmarks-decode.md).
         # Not at 64 heads: there the unpipelined loop spills 976 bytes a thread (224-232 pipelined)
         num_stages = 1
-    if split_qk and (block_n > head_dim + 2 or defer):
-        raise ValueError(f"sparse_decode_attention: split_qk needs block_n {block_n} <= head_dim + 2 and no defer")
     n_hblk = cdiv(heads, block_h)
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace, table,
         heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E, *rope_args,
         CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, ONE_SPLIT=splits == 1, UPCAST=interpreting(),
         PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
-        DEFER=defer, PDL=step_pdl(q), launch_pdl=step_pdl(q), IDS=index_ratio, PREFETCH=num_stages >= 3,
-        SPLITQK=split_qk, num_warps=num_warps, num_stages=num_stages, **rope,
+        PDL=step_pdl(q), launch_pdl=step_pdl(q), IDS=index_ratio, PREFETCH=num_stages >= 3,
+        num_warps=num_warps, num_stages=num_stages, **rope,
     )
     if splits > 1:
         chunk = merge_chunk(batch, heads, head_dim, rope["R"]) if merge_block_d is None else merge_block_d

@@ -21,11 +21,11 @@ def _counter():
 # CPU proxy launches per layer of the tiny bf16 model, per batch, set to the measured counts after issue 23's
 # fusions (before them: 99 / 130 / 103 for SWA / CSA / HCA at batch 1, 101 / 132 / 105 at batch 2, head 24;
 # before the indexer's one-launch id masking (which also writes the CSA index list), the two CSA compressors
-# in one launch and the attention's inverse-RoPE epilogue: 18 / 26 / 19 at batch 1, 20 / 28 / 21 at batch 2;
-# before each hc_post ran the next site's hc_pre: 16 / 19 / 17 at batch 1, the first layer one less since, as
-# its first hc_pre has no hc_post before it: 15 / 17 / 15; before the router selected in its gate GEMV's launch:
-# 16 / 18 / 16 at batch 2). Batch 2 adds the unfused slot sum of the MoE GEMV.
-PROXY_BUDGET = {1: {"SWA": 14, "CSA": 16, "HCA": 14}, 2: {"SWA": 15, "CSA": 17, "HCA": 15}}
+# in one launch and the attention's inverse-RoPE epilogue: 18 / 26 / 19 at batch 1, 20 / 28 / 21 at batch 2).
+# Batch 2 adds the unfused slot sum of the MoE GEMV. Session 8's last-arrival fusions (hc_post running the next
+# hc_pre, the router selecting in its GEMV's launch) took these to 14 / 16 / 14 and 15 / 17 / 15; they were
+# removed in session 9, measured no faster on the H200 (docs/benchmarks-decode.md, "Launch choices").
+PROXY_BUDGET = {1: {"SWA": 16, "CSA": 19, "HCA": 17}, 2: {"SWA": 17, "CSA": 20, "HCA": 18}}
 PROXY_HEAD_BUDGET = 14
 CUDA_BUDGET = 25
 

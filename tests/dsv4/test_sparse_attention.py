@@ -241,15 +241,12 @@ def test_reference_matches_hf_eager_attention():
     torch.testing.assert_close(ours, hf_out[:, 0].detach(), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("block_h,block_n,splits,defer,chunk,split_qk", [
-    (16, 32, 1, False, None, False), (32, 64, 3, False, None, False), (64, 16, 11, False, None, False),
-    (64, 16, 1, True, None, False), (16, 32, 3, True, None, False), (16, 16, 8, False, 8, False),
-    (64, 16, 3, False, None, True), (64, 32, 1, False, None, True)])
-def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer, chunk, split_qk, device):
-    """Every tuning config (heads per program, entries per iteration, split count, p.V one block late, merge
-    channels per program, p through the workspace) matches the reference (11 splits of 120 entries leave some
-    splits empty; batch 1's flash-decoding shape: 4 head blocks x 8 splits, the merge in 4 channel chunks; p
-    through the partial rows with and without splits, the one-split workspace too)."""
+@pytest.mark.parametrize("block_h,block_n,splits,chunk", [
+    (16, 32, 1, None), (32, 64, 3, None), (64, 16, 11, None), (64, 16, 1, None), (16, 16, 8, 8)])
+def test_tile_configs_compute_the_same_function(block_h, block_n, splits, chunk, device):
+    """Every tuning config (heads per program, entries per iteration, split count, merge channels per program)
+    matches the reference (11 splits of 120 entries leave some splits empty; batch 1's flash-decoding shape: 4
+    head blocks x 8 splits, the merge in 4 channel chunks)."""
     batch, heads, d, window, n_comp = 2, 64, 32, 16, 100
     q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32, seed=7)
     g = torch.Generator().manual_seed(8)
@@ -259,7 +256,7 @@ def test_tile_configs_compute_the_same_function(block_h, block_n, splits, defer,
     out = torch.zeros_like(q)
     ws = A.attention_workspace(batch, heads, d, splits, device)
     A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, d**-0.5, block_h=block_h,
-                                     block_n=block_n, defer=defer, merge_block_d=chunk, split_qk=split_qk)
+                                     block_n=block_n, merge_block_d=chunk)
     torch.testing.assert_close(out, want, rtol=1e-5, atol=1e-5)
 
 

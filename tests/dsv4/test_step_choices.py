@@ -42,7 +42,7 @@ def test_modules_read_the_table(monkeypatch):
 def test_choice_table_lists_every_rule():
     text = B.choice_table()
     assert text.count("\n") == 1 + sum(len(r) for r in B.STEP_CHOICES.values())
-    assert "| moe_grouped_tiles | any | any | (64, 128, 64, 128, 4, 3, True) |" in text
+    assert "| moe_grouped_tiles | any | any | (64, 128, 64, 128, 4, 3) |" in text
 
 
 def test_host_launch_arithmetic_equals_triton():

@@ -358,9 +358,16 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     issue = all(getattr(args, k) == p.get_default(k) for k in workload_keys)
     if args.what_if:
         measured = STATIC_H200[-1][1] if issue else simulate_static(reqs, args.slots, DeviceCosts(), None)
+        costs = DeviceCosts()
+        static_align = simulate_static(reqs, args.slots, parallel_align(costs, above=0), None) - \
+            simulate_static(reqs, args.slots, costs, None)
         print(f"### What would reach 3x (engine-kv burst; / static: against the static runner's "
               f"{'H200 ' + STATIC_H200[-1][0] if issue else 'modelled'} {measured:.2f} s; 3x = "
-              f"{measured / 3:.2f} s)\n\n{what_if(models['engine-kv'], reqs, DeviceCosts(), measured)}\n")
+              f"{measured / 3:.2f} s)\n\n{what_if(models['engine-kv'], reqs, costs, measured)}\n\n"
+              f"decode step n^2 term: {quadratic_rows(costs) * 1e3:.4f} us per row^2 "
+              f"({quadratic_rows(costs) * 128 ** 2:.2f} ms at 128 rows); the parallel align at 64 rows too would "
+              f"change the static runner by "
+              f"{static_align:+.2f} s (modelled)\n")
         return 0
     for pad in (float(x) for x in args.pads.split(",")):
         costs = DeviceCosts(pad=pad)
@@ -453,6 +460,23 @@ def scaled(costs: DeviceCosts, decode_row: float = 1.0, prefill_token: float = 1
                    fwd_token_us=costs.fwd_token_us * prefill_token, pad_row_us=costs.pad_row_us * prefill_token)
 
 
+def quadratic_rows(costs: DeviceCosts) -> float:  # graphlint: cold
+    """ms per row^2 of the decode step from 64 rows on: the parts' steps at 64, 128 and 256 rows as f(64) + b (n -
+    64) + a (n^2 - 64^2); returns a (b follows). On the 1b82c0f parts a = 1.75e-5 ms: 0.29 ms of a 128-row step,
+    and the fit gives the 96- and 192-row steps within 0.02 ms (1.04 / 1.95 against 1.03 / 1.93 measured)."""
+    f64, f128, f256 = costs.rows(64), costs.rows(128), costs.rows(256)
+    return ((f256 - f128) - 2 * (f128 - f64)) / (256 ** 2 - 128 ** 2 - 2 * (128 ** 2 - 64 ** 2))
+
+
+def parallel_align(costs: DeviceCosts, above: int = 64, launches_ms: float = 0.02) -> DeviceCosts:  # graphlint: cold
+    """`costs` if the decode step's n^2 term (`quadratic_rows`) is the grouped MoE's one-program align and a step
+    of more than `above` rows runs `align_any_n` instead (`moe_align_parallel`): its n^2 share gone, one launch
+    more per layer (`launches_ms` for the six). The step at `above` rows and below is unchanged."""
+    a = quadratic_rows(costs)
+    return replace(costs, decode=tuple((b, m if b <= above else m - a * b * b + launches_ms)
+                                       for b, m in costs.decode))
+
+
 def what_if(model: DSV4Model, reqs: list[Request], costs: DeviceCosts, static_s: float) -> str:  # graphlint: cold
     """The engine-kv burst under each lever of the issue-22 ratio, alone, against `static_s` (the static runner's
     measured seconds): admission orders that need no output length, the decode buckets, compaction, the budget,
@@ -486,6 +510,10 @@ def what_if(model: DSV4Model, reqs: list[Request], costs: DeviceCosts, static_s:
         for hide, overlap in ((0.5, None), (1.0, None), (0.5, 15), (1.0, 15)):
             row(f"decode inside forwards {hide:.0%} hidden (2nd stream), overlap "
                 f"{'default' if overlap is None else overlap}", adm, hide_inside=hide, overlap=overlap)
+        fast = parallel_align(costs)
+        row("parallel align past 64 rows (if the n^2 term is the align)", adm, fast)
+        row("parallel align + 2nd stream 50% hidden", adm, fast, hide_inside=0.5)
+        row("parallel align + decode rows x0.8 + prefill per token x0.8", adm, scaled(fast, 0.8, 0.8))
     return "\n".join(rows)
 
 

@@ -1,7 +1,7 @@
 """What a DSV4Engine schedule costs on the H200, estimated on CPU: the engine's real schedule with the device
 work replaced by a cost model on a host / device timeline, against the static runner on the same model.
 
-    PYTHONPATH=$PWD python3 benchmarks/bench_engine_schedule.py [--pads 1] [--launches]
+    PYTHONPATH=$PWD python3 benchmarks/bench_engine_schedule.py [--pads 1] [--launches] [--what-if]
 
 Schedule: the serving benchmark's burst (`bench_serving.workload`, same flags and seed: 256 requests, 517,288
 prompt tokens to prefill, 132,224 output tokens) through a real `DSV4Engine` (admission, packing, decode launches
@@ -22,6 +22,11 @@ only (the new drain), the 8,192-token budget, no decode steps between the layers
 1.5x midpoints, longest-first admission (every row with the engine's current rules otherwise: forwards cut
 to fill their row bucket while requests wait, `PackedPrefill.fit`); then what slot compaction would add
 (`simulate`'s `compact`).
+
+`--what-if`: only the levers table of the issue-22 ratio (`what_if`): the engine-kv burst under each change of
+cost or schedule alone (admission by prompt length, the decode buckets, compaction, the budget, no prefill host
+time, cheaper decode rows or prefill tokens, decode steps hidden under the forward by a second stream, the
+parallel align if the step's n^2 term is the align), against the static runner's last measured seconds.
 
 `--launches`: `count_kernels.py`'s CPU proxy (every launching ATen op plus every Triton launch, caught in the
 interpreter and skipped) of one `prefill.forward_chunks` on the `mid` model for one 200-token slice, and for 2

@@ -97,7 +97,7 @@ def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_t
         steps += 1
     engine.close()
     if graphs == "engine":  # captured once: the next engine on the runner replays the same graphs
-        other = DSV4Engine(runner)
+        other = DSV4Engine(runner, chunk_tokens=chunk_tokens)
         assert other.prefill.graphs is engine.prefill.graphs
         other.close()
     print(f"{type(prefill).__name__}, budget {engine.chunk_tokens}, overlap {engine.overlap}: {steps} engine steps, "

@@ -1,7 +1,7 @@
 """What a DSV4Engine schedule costs on the H200, estimated on CPU: the engine's real schedule with the device
 work replaced by a cost model on a host / device timeline, against the static runner on the same model.
 
-    PYTHONPATH=$PWD python3 benchmarks/bench_engine_schedule.py [--pads 1] [--launches]
+    PYTHONPATH=$PWD python3 benchmarks/bench_engine_schedule.py [--pads 1] [--launches] [--what-if]
 
 Schedule: the serving benchmark's burst (`bench_serving.workload`, same flags and seed: 256 requests, 517,288
 prompt tokens to prefill, 132,224 output tokens) through a real `DSV4Engine` (admission, packing, decode launches
@@ -23,6 +23,11 @@ only (the new drain), the 8,192-token budget, no decode steps between the layers
 to fill their row bucket while requests wait, `PackedPrefill.fit`); then what slot compaction would add
 (`simulate`'s `compact`).
 
+`--what-if`: only the levers table of the issue-22 ratio (`what_if`): the engine-kv burst under each change of
+cost or schedule alone (admission by prompt length, the decode buckets, compaction, the budget, no prefill host
+time, cheaper decode rows or prefill tokens, decode steps hidden under the forward by a second stream, the
+parallel align if the step's n^2 term is the align), against the static runner's last measured seconds.
+
 `--launches`: `count_kernels.py`'s CPU proxy (every launching ATen op plus every Triton launch, caught in the
 interpreter and skipped) of one `prefill.forward_chunks` on the `mid` model for one 200-token slice, and for 2
 and 8 such slices packed into one forward vs as separate forwards.
@@ -32,7 +37,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, NamedTuple, Optional, Sequence
 
@@ -45,13 +50,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from count_kernels import Section, _ProxyMode, _Sections, _triton_launches, build_model  # noqa: E402
 from bench_serving import Request, kv_budget_layout, static_batches, workload  # noqa: E402
 from dsv4_native._model_configs import MID  # noqa: E402
-from dsv4_native.engine import (ENGINE_CHUNK, FILL_MIN_PADDING, DSV4Engine, EngineStats, PackedPrefill,  # noqa: E402
-                                StopConditions)
+from dsv4_native.engine import (ENGINE_CHUNK, FILL_MIN_PADDING, LONGEST_WINDOW, DSV4Engine, EngineStats,  # noqa: E402
+                                PackedPrefill, StopConditions)
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.model import DSV4Config, DSV4Model  # noqa: E402
 from dsv4_native.prefill import (DEFAULT_CHUNK, PrefillGraphs, PromptSlice, fill_budget,  # noqa: E402
                                  forward_chunks, pow2_buckets)
-from dsv4_native.runner import DECODE_MIDPOINTS, DSV4Runner  # noqa: E402
+from dsv4_native.runner import DECODE_MIDPOINTS, DSV4Runner, decode_buckets  # noqa: E402
 from graphlint.runtime.buckets import pick_bucket  # noqa: E402
 
 
@@ -69,8 +74,9 @@ class DeviceCosts:
     """H200 `mid` bf16 timings, ms (docs/dsv4-model.md: the parts tables of main at 0e80426 and s8-engine at
     1e094d6).
 
-    Decode step: the parts table's buckets with every row live (1: 0.30, 8: 0.50, 64: 0.79, 96: 1.01, 128:
-    1.29, 192: 1.89, 256: 2.67; 1e094d6), linear in between; a step replaying bucket b with r live rows costs
+    Decode step: the parts table's buckets with every row live (1: 0.31, 8: 0.53, 64: 0.81, 96: 1.03, 128:
+    1.31, 192: 1.93, 256: 2.74; 1b82c0f, 1e094d6 within 0.03 ms), linear in between; a step replaying bucket
+    b with r live rows costs
     f(r) + `pad` x (f(b) - f(r)) (inactive rows skip attention and the experts, not the dense GEMMs: `pad` is
     the share they still cost; measured 0.93-0.97 at 1e094d6: buckets 96, 128, 192, 256 with every other row
     live took 0.99, 1.26, 1.86, 2.61 ms against 1.01, 1.29, 1.89, 2.67 all live). Prefill forward of t tokens
@@ -88,8 +94,8 @@ class DeviceCosts:
     `move_ms` of host and device (a guess: ~0.7 MiB of per-slot state in some 20 copies); a static step
     `static_step_ms` after its wait (the token read, the per-row loop)."""
 
-    decode: tuple[tuple[int, float], ...] = ((1, 0.30), (8, 0.50), (64, 0.79), (96, 1.01), (128, 1.29), (192, 1.89),
-                                             (256, 2.67))
+    decode: tuple[tuple[int, float], ...] = ((1, 0.31), (8, 0.53), (64, 0.81), (96, 1.03), (128, 1.31), (192, 1.93),
+                                             (256, 2.74))
     pad: float = 1.0
     fwd_ms: float = 0.8
     fwd_token_us: float = 2.57
@@ -178,6 +184,7 @@ class _SimPrefill:
     def __init__(self, layers: int, clock: Timeline, costs: DeviceCosts, graphs: PrefillGraphs,
                  busy: list[float]) -> None:
         self.layers, self.clock, self.costs, self.graphs, self.busy = layers, clock, costs, graphs, busy
+        self.inside = False  # a forward is being issued (its between-layers decode launches)
 
     fit = PackedPrefill.fit  # (the engine's rule, on `graphs` and `min_padding`)
     min_padding = FILL_MIN_PADDING
@@ -188,11 +195,13 @@ class _SimPrefill:
         tokens = sum(len(s.tokens) for s in slices)
         rows = self.graphs.bucket(tokens).n
         dev, host = self.costs.forward(tokens, rows) / self.layers, self.costs.host(tokens, rows, True) / self.layers
+        self.inside = True
         for i in range(self.layers):
             if i and between_layers is not None:
                 between_layers()
             self.clock.launch(dev, host)
             self.busy[0] += dev
+        self.inside = False
 
 
 def padded_rows(model: DSV4Model, max_rows: int) -> Callable[[int], int]:  # graphlint: cold
@@ -204,24 +213,28 @@ def padded_rows(model: DSV4Model, max_rows: int) -> Callable[[int], int]:  # gra
 
 def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts,  # graphlint: cold
              chunk: Optional[int] = None, overlap: Optional[int] = None, old_drain: bool = False,
-             admission: str = "fifo", buckets: Optional[Sequence[int]] = None, compact: bool = False) -> SimRun:
+             admission: str = "fifo", buckets: Optional[Sequence[int]] = None, compact: bool = False,
+             hide_inside: float = 0.0, engine_cls: type = DSV4Engine) -> SimRun:
     """The engine's own schedule (a real `DSV4Engine`: admission, packing, decode launches, reads, stops) with
     the device work replaced by `costs` on a host / device timeline, the prefill with graphs. `old_drain`: read
     every step but the last launched at the end of an iteration (before 2026-12-02: the host then waited for
     the decode steps launched inside the forward it had just issued). `compact`: what slot compaction would
     give: a step replays the bucket of its live row count, and every retirement moves a slot's state
-    (`move_ms` of host and device; an upper bound: only a retirement below a live slot needs one)."""
+    (`move_ms` of host and device; an upper bound: only a retirement below a live slot needs one). What-ifs
+    (`what_if`): `hide_inside`, the share of a decode step launched inside a prefill forward that runs under it
+    (a second stream; 0: the device runs them one after the other, as it does); `engine_cls`, another admission
+    order."""
     clock, busy, compacted = Timeline(), [0.0], [0]
     runner = DSV4Runner(model, buckets)
     graphs = PrefillGraphs(model, max_rows=chunk or ENGINE_CHUNK, use_graphs=False)  # (the runner's buckets)
-    engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, admission=admission,
-                        prefill=_SimPrefill(len(model.layers), clock, costs, graphs, busy))
+    prefill = _SimPrefill(len(model.layers), clock, costs, graphs, busy)
+    engine = engine_cls(runner, chunk_tokens=chunk, overlap=overlap, admission=admission, prefill=prefill)
     engine.ring = _SimRing(clock, model.cfg.max_batch)
 
     def step(n: int) -> None:  # the decode replay: its cost on the clocks
         live = len(engine._decoding)
         compacted[0] += runner.bucket_for(live)
-        dev = costs.step(runner.bucket_for(live if compact else n), live)
+        dev = costs.step(runner.bucket_for(live if compact else n), live) * (1 - hide_inside * prefill.inside)
         clock.launch(dev, costs.launch_ms)
         busy[0] += dev
 
@@ -270,7 +283,7 @@ def simulate_static(reqs: list[Request], slots: int, costs: DeviceCosts,  # grap
             clock.launch(costs.forward(tokens, rows), costs.host(tokens, rows, padded is not None))
             for i, _, b in plan:
                 done[i] = b
-        bucket = pick_bucket(pow2_buckets(slots, midpoints_from=DECODE_MIDPOINTS), len(group))  # the runner's
+        bucket = pick_bucket(decode_buckets(slots), len(group))  # the runner's
         for k in range(max(r.out_len for r in group)):
             live = sum(r.out_len > k for r in group)
             clock.wait(clock.launch(costs.step(bucket, live), costs.launch_ms))
@@ -328,6 +341,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     p.add_argument("--max-engine-slots", type=int, default=256, help="cap on the equal-KV engine's slots")
     p.add_argument("--pads", default="1", help="padding-row cost shares to price (DeviceCosts.pad)")
     p.add_argument("--launches", action="store_true", help="also count one prefill forward's launches (slow)")
+    p.add_argument("--what-if", action="store_true",
+                   help="only the levers table: the engine-kv burst under each change of cost or schedule")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
     torch.set_num_threads(1)
@@ -346,6 +361,19 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     # the H200 figures are of the default workload only
     workload_keys = ("requests", "prompt_min", "prompt_max", "out_min", "out_max", "slots", "max_engine_slots", "seed")
     issue = all(getattr(args, k) == p.get_default(k) for k in workload_keys)
+    if args.what_if:
+        measured = STATIC_H200[-1][1] if issue else simulate_static(reqs, args.slots, DeviceCosts(), None)
+        costs = DeviceCosts()
+        static_align = simulate_static(reqs, args.slots, parallel_align(costs, above=0), None) - \
+            simulate_static(reqs, args.slots, costs, None)
+        print(f"### What would reach 3x (engine-kv burst; / static: against the static runner's "
+              f"{'H200 ' + STATIC_H200[-1][0] if issue else 'modelled'} {measured:.2f} s; 3x = "
+              f"{measured / 3:.2f} s)\n\n{what_if(models['engine-kv'], reqs, costs, measured)}\n\n"
+              f"decode step n^2 term: {quadratic_rows(costs) * 1e3:.4f} us per row^2 "
+              f"({quadratic_rows(costs) * 128 ** 2:.2f} ms at 128 rows); the parallel align at 64 rows too would "
+              f"change the static runner by "
+              f"{static_align:+.2f} s (modelled)\n")
+        return 0
     for pad in (float(x) for x in args.pads.split(",")):
         costs = DeviceCosts(pad=pad)
         static = {pg: simulate_static(reqs, args.slots, costs, padded_rows(models["engine"], DEFAULT_CHUNK)
@@ -356,9 +384,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
               f"{f' (H200 {seen_static})' if issue else ''}\n\n| system | schedule | est. s (device busy) | "
               f"est. tokens/s | / static | / static pg | engine stats |\n|---|---|---|---|---|---|---|")
         for sc in SCHEDULES:
-            buckets = pow2_buckets(models[sc.system].cfg.max_batch) if sc.pow2 else None
-            run = simulate(models[sc.system], reqs, costs, sc.chunk, sc.overlap, sc.old_drain, sc.admission, buckets,
-                           sc.compact)
+            run = simulate(models[sc.system], reqs, costs, sc.chunk, sc.overlap, sc.old_drain, sc.admission,
+                           sc.bucket_list(models[sc.system].cfg.max_batch), sc.compact)
             seen = f"; H200 {sc.measured[0]:.2f} s at {sc.measured[1]}" if sc.measured and issue else ""
             print(f"| {sc.system} pg | {sc.name} | {run.seconds:.2f} ({run.device_busy:.2f}){seen} | "
                   f"{tokens / run.seconds:.0f} | **{static[False] / run.seconds:.2f}x** | "
@@ -377,31 +404,122 @@ class Schedule(NamedTuple):
     overlap: Optional[int] = None
     old_drain: bool = False
     admission: str = "fifo"
-    pow2: bool = False
+    buckets: str = "steps"
     compact: bool = False
     measured: Optional[tuple[float, str]] = None
 
     @property
     def name(self) -> str:
         return (f"c{self.chunk or 'default'} o{'default' if self.overlap is None else self.overlap} {self.admission}"
-                + " old drain" * self.old_drain + " pow2 buckets" * self.pow2 + " compacted" * self.compact)
+                + " old drain" * self.old_drain + f" {self.buckets} buckets" * (self.buckets != "steps")
+                + " compacted" * self.compact)
+
+    def bucket_list(self, slots: int) -> list[int]:
+        """The decode buckets: `pow2` (powers of two, before 2026-12-02), `midpoints` (and 1.5x them from 32 rows,
+        until the steps of 8 rows), `steps` (`runner.decode_buckets`, the runner's default)."""
+        return {"pow2": pow2_buckets(slots), "midpoints": pow2_buckets(slots, midpoints_from=DECODE_MIDPOINTS),
+                "steps": decode_buckets(slots)}[self.buckets]
 
 
 # the schedule before (calibration: main at 0e80426), then the changes one by one, then the defaults and what
 # slot compaction would add to them
-SCHEDULES = (Schedule("engine", 2048, old_drain=True, pow2=True, measured=(4.97, "0e80426")),
-             Schedule("engine-kv", 2048, old_drain=True, pow2=True, measured=(5.35, "0e80426")),
-             Schedule("engine-kv", 2048, pow2=True), Schedule("engine-kv", pow2=True),
-             Schedule("engine-kv", overlap=0), Schedule("engine-kv", measured=(4.22, "1e094d6")),
-             Schedule("engine-kv", admission="longest", pow2=True), Schedule("engine-kv", 4096, admission="longest"),
-             Schedule("engine-kv", admission="longest", measured=(3.35, "1e094d6")),
-             Schedule("engine", measured=(4.35, "1e094d6")),
-             Schedule("engine", admission="longest", measured=(3.40, "1e094d6")),
+SCHEDULES = (Schedule("engine", 2048, old_drain=True, buckets="pow2", measured=(4.97, "0e80426")),
+             Schedule("engine-kv", 2048, old_drain=True, buckets="pow2", measured=(5.35, "0e80426")),
+             Schedule("engine-kv", 2048, buckets="pow2"), Schedule("engine-kv", buckets="pow2"),
+             Schedule("engine-kv", overlap=0, buckets="midpoints"),
+             Schedule("engine-kv", buckets="midpoints", measured=(3.95, "1b82c0f")),
+             Schedule("engine-kv", admission="longest", buckets="midpoints", measured=(3.25, "1b82c0f")),
+             Schedule("engine", buckets="midpoints", measured=(4.26, "1b82c0f")),
+             Schedule("engine", admission="longest", buckets="midpoints", measured=(3.32, "1b82c0f")),
+             Schedule("engine-kv"), Schedule("engine-kv", admission="longest"),
+             Schedule("engine-kv", 4096, admission="longest"),
              Schedule("engine-kv", compact=True), Schedule("engine-kv", admission="longest", compact=True),
              Schedule("engine", admission="longest", compact=True))
 # the static runner's H200 seconds, as shipped and with the prefill graphs (by commit; the model's calibration
 # is the first)
-STATIC_H200 = (("0e80426", 8.38, 5.28), ("1e094d6", 7.25, 5.94))
+STATIC_H200 = (("0e80426", 8.38, 5.28), ("1e094d6", 7.25, 5.94), ("1b82c0f", 7.90, 7.00))
+
+
+class _LongPromptFirst(DSV4Engine):
+    """What-if admission: the longest prompt first among the requests that arrived within `LONGEST_WINDOW` of the
+    oldest waiting (a prompt's length is known at arrival; its output length is not)."""
+
+    sign = 1
+
+    def _next_waiting(self):  # graphlint: cold
+        oldest = self._waiting[0]
+        horizon = oldest.arrival + LONGEST_WINDOW
+        return max((r for r in self._waiting if r.arrival <= horizon), key=lambda r: self.sign * len(r.prompt),
+                   default=oldest)
+
+
+class _ShortPromptFirst(_LongPromptFirst):
+    sign = -1
+
+
+def scaled(costs: DeviceCosts, decode_row: float = 1.0, prefill_token: float = 1.0) -> DeviceCosts:  # graphlint: cold
+    """`costs` with the decode step's cost above its one-row step and the prefill's device cost per token (and
+    per padding row) scaled: what a cheaper kernel would give."""
+    one = costs.decode[0][1]
+    return replace(costs, decode=tuple((b, one + decode_row * (m - one)) for b, m in costs.decode),
+                   fwd_token_us=costs.fwd_token_us * prefill_token, pad_row_us=costs.pad_row_us * prefill_token)
+
+
+def quadratic_rows(costs: DeviceCosts) -> float:  # graphlint: cold
+    """ms per row^2 of the decode step from 64 rows on: the parts' steps at 64, 128 and 256 rows as f(64) + b (n -
+    64) + a (n^2 - 64^2); returns a (b follows). On the 1b82c0f parts a = 1.75e-5 ms: 0.29 ms of a 128-row step,
+    and the fit gives the 96- and 192-row steps within 0.02 ms (1.04 / 1.95 against 1.03 / 1.93 measured)."""
+    f64, f128, f256 = costs.rows(64), costs.rows(128), costs.rows(256)
+    return ((f256 - f128) - 2 * (f128 - f64)) / (256 ** 2 - 128 ** 2 - 2 * (128 ** 2 - 64 ** 2))
+
+
+def parallel_align(costs: DeviceCosts, above: int = 64, launches_ms: float = 0.02) -> DeviceCosts:  # graphlint: cold
+    """`costs` if the decode step's n^2 term (`quadratic_rows`) is the grouped MoE's one-program align and a step
+    of more than `above` rows runs `align_any_n` instead (`moe_align_parallel`): its n^2 share gone, one launch
+    more per layer (`launches_ms` for the six). The step at `above` rows and below is unchanged."""
+    a = quadratic_rows(costs)
+    return replace(costs, decode=tuple((b, m if b <= above else m - a * b * b + launches_ms)
+                                       for b, m in costs.decode))
+
+
+def what_if(model: DSV4Model, reqs: list[Request], costs: DeviceCosts, static_s: float) -> str:  # graphlint: cold
+    """The engine-kv burst under each lever of the issue-22 ratio, alone, against `static_s` (the static runner's
+    measured seconds): admission orders that need no output length, the decode buckets, compaction, the budget,
+    the prefill's host time, cheaper decode rows / prefill tokens, decode steps run under the prefill forward."""
+    rows = ["| lever | admission | est. s (device busy) | / static | decode steps (inside forwards) | "
+            "live / replayed rows |", "|---|---|---|---|---|---|"]
+
+    def row(name: str, admission: str, c: DeviceCosts = costs, **kw: object) -> None:
+        run = simulate(model, reqs, c, admission="fifo" if "engine_cls" in kw else admission, **kw)
+        st = run.stats
+        rows.append(f"| {name} | {admission} | {run.seconds:.2f} ({run.device_busy:.2f}) | "
+                    f"{static_s / run.seconds:.2f}x | {st.decode_steps} ({st.overlapped_steps}) | "
+                    f"{st.decode_rows / max(st.decode_steps, 1):.1f} / "
+                    f"{st.decode_bucket_rows / max(st.decode_steps, 1):.1f} |")
+
+    row("longest prompt first (known at arrival)", "prompt", engine_cls=_LongPromptFirst)
+    row("shortest prompt first (known at arrival)", "prompt", engine_cls=_ShortPromptFirst)
+    slots = model.cfg.max_batch
+    for adm in ("longest", "fifo"):
+        row("default (decode buckets every 8 rows from 64)", adm)
+        before = Schedule("", buckets="midpoints").bucket_list(slots)
+        row("decode buckets: 1.5x midpoints (before)", adm, buckets=before)
+        row("slot compaction", adm, compact=True)
+        row("budget 16,384 tokens", adm, chunk=16384)
+        row("prefill host time 0", adm, replace(costs, pg_ms=0.0, pg_token_us=0.0, prefill_iter_ms=0.0))
+        for f in (0.8, 0.6):
+            row(f"decode rows x{f} (step above its 1-row cost)", adm, scaled(costs, decode_row=f))
+        for f in (0.8, 0.6):
+            row(f"prefill device per token x{f}", adm, scaled(costs, prefill_token=f))
+        row("decode rows x0.8 and prefill per token x0.8", adm, scaled(costs, 0.8, 0.8))
+        for hide, overlap in ((0.5, None), (1.0, None), (0.5, 15), (1.0, 15)):
+            row(f"decode inside forwards {hide:.0%} hidden (2nd stream), overlap "
+                f"{'default' if overlap is None else overlap}", adm, hide_inside=hide, overlap=overlap)
+        fast = parallel_align(costs)
+        row("parallel align past 64 rows (if the n^2 term is the align)", adm, fast)
+        row("parallel align + 2nd stream 50% hidden", adm, fast, hide_inside=0.5)
+        row("parallel align + decode rows x0.8 + prefill per token x0.8", adm, scaled(fast, 0.8, 0.8))
+    return "\n".join(rows)
 
 
 def print_launches() -> None:  # graphlint: cold

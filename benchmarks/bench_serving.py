@@ -58,7 +58,9 @@ inactive: what the padding rows of the engine's holes cost) and of prefill forwa
 tokens as 2, 4 and 12 packed slices: the host time should not grow with the slices; with the graphs also one
 row past a bucket: what its padding rows cost; device ms is the forward's GPU time alone, its launches queued
 behind a filler, `device_ms`). `--sweep` adds burst rows
-of the engine systems at other prefill budgets and overlaps (and the static runner at the same budgets).
+of the engine systems at other prefill budgets and overlaps (and the static runner at the same budgets);
+`--side-stream` and `--bucket-ab` burst rows of the engine-kv system with the decode steps inside each forward
+on a second stream ("... 2-stream") and with the decode buckets before the steps of 8 rows ("... 1.5x-buckets").
 Markdown on stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule
 allows.
 """
@@ -87,8 +89,8 @@ from dsv4_native.engine import (ADMISSIONS, ENGINE_CHUNK, DSV4Engine, EngineStat
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
-from dsv4_native.prefill import DEFAULT_CHUNK, PrefillGraphs, PromptSlice, forward_chunks  # noqa: E402
-from dsv4_native.runner import DSV4Runner  # noqa: E402
+from dsv4_native.prefill import DEFAULT_CHUNK, PrefillGraphs, PromptSlice, forward_chunks, pow2_buckets  # noqa: E402
+from dsv4_native.runner import DECODE_MIDPOINTS, DSV4Runner  # noqa: E402
 
 SIZES = {"tiny": TINY, "mid": MID}
 
@@ -183,12 +185,12 @@ def wait_until(t0: float, t: float) -> None:  # graphlint: cold
 
 
 def run_engine(runner: DSV4Runner, reqs: list[Request], chunk: Optional[int],  # graphlint: cold
-               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None, admission: str = "fifo"
-               ) -> tuple[float, list[float], list[float], EngineStats]:
+               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None, admission: str = "fifo",
+               side_stream: bool = False) -> tuple[float, list[float], list[float], EngineStats]:
     """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times (`graphs`: its prefill's
-    row-wise parts as graph replays; `admission`: `DSV4Engine`'s order)."""
+    row-wise parts as graph replays; `admission`, `side_stream`: `DSV4Engine`'s)."""
     engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, prefill=PackedPrefill(graphs),
-                        admission=admission)
+                        admission=admission, side_stream=side_stream)
     t0 = time.perf_counter()
     order = sorted(range(len(reqs)), key=lambda i: reqs[i].arrival)
     outs, nxt = [], 0
@@ -257,6 +259,12 @@ def kv_budget_layout(reqs: list[Request], budget: int, max_len: int, block_token
     while slots < min(want, max_slots):
         slots *= 2
     return min(slots, max_slots), budget // block_tokens + 1
+
+
+def midpoint_buckets(slots: int) -> list[int]:  # graphlint: cold
+    """The decode buckets before `runner.decode_buckets` stepped by 8 rows from 64 on: powers of two and 1.5x
+    midpoints (`--bucket-ab`, and the parts' large buckets)."""
+    return pow2_buckets(slots, midpoints_from=DECODE_MIDPOINTS)
 
 
 def state_bytes(model: DSV4Model) -> int:  # graphlint: cold
@@ -528,6 +536,13 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
     p.add_argument("--engine-prefill-graphs", choices=("off", "on", "both"), default="on",
                    help="the same for the engines (on: the engine's default; both: Poisson only with them); the "
                         "sweep uses them unless off")
+    p.add_argument("--side-stream", action="store_true",
+                   help="burst only: the engine-kv system also with the decode steps inside each prefill forward on "
+                        "a second CUDA stream (DSV4Engine side_stream; rows '... 2-stream')")
+    p.add_argument("--bucket-ab", action="store_true",
+                   help="burst only: the engine-kv system also with the decode buckets before the steps of 8 rows "
+                        "(powers of two and 1.5x midpoints; rows '... 1.5x-buckets'), on the same model and "
+                        "prefill graphs")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,engine-kv,static,hf")
@@ -585,7 +600,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     base = workload(args, sizes["vocab_size"])
     chunk = args.chunk or DEFAULT_CHUNK  # the static runner's (and the parts')
     engine_chunk = args.engine_chunk or ENGINE_CHUNK
-    layout = ""
+    layout, kv_runner_ab = "", None
     if args.kv_budget == "off":
         systems = [name for name in systems if name != "engine-kv"]
     if "engine-kv" in systems:
@@ -595,6 +610,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         kv_model = from_hf_model(hf, max_batch=kv_slots, max_len=max_len, device=device, dtype=dtype,
                                  kv_blocks=blocks)
         kv_runner = DSV4Runner(kv_model).capture()
+        # the A/B runner: the decode buckets before `runner.decode_buckets` stepped by 8 rows from 64 on
+        kv_runner_ab = kv_runner.with_buckets(midpoint_buckets(kv_slots)) if args.bucket_ab else None
         layout = (f"engine-kv: {kv_slots} slots over a pool of {blocks - 1} blocks of {DEFAULT_BLOCK_TOKENS} tokens "
                   f"= {budget} KV tokens (the static runner's {args.slots} x {max_len}); all state "
                   f"{state_bytes(kv_model) / 2**20:.0f} MiB against {state_bytes(model) / 2**20:.0f} MiB for "
@@ -608,11 +625,11 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         return run.prefill_graphs(rows) if run.use_graphs else PrefillGraphs(run.model, max_rows=rows)
 
     def engine_on(name: str, run: DSV4Runner, e_chunk: int = engine_chunk, overlap: Optional[int] = args.overlap,
-                  pg: bool = False, admission: str = "fifo") -> Callable[[list[Request]], Result]:
+                  pg: bool = False, admission: str = "fifo", side: bool = False) -> Callable[[list[Request]], Result]:
         def engine(reqs: list[Request]) -> Result:
             graphs = graphs_for(run, e_chunk) if pg else None
             with GcTimer() as gc_time:
-                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs, admission)
+                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs, admission, side)
             return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft,
                           f"{stats.summary()}; {gc_time.note()}", stats.decode_rows / max(stats.decode_steps, 1),
                           max(run.buckets))
@@ -656,8 +673,17 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         runs[f"engine{key}"] = engine_on(f"engine{key}", runner, pg=pg, admission=admission)
         if "engine-kv" in systems:
             runs[f"engine-kv{key}"] = engine_on(f"engine-kv{key}", kv_runner, pg=pg, admission=admission)
+            if kv_runner_ab is not None:
+                ab = f"engine-kv{key} 1.5x-buckets"
+                runs[ab] = engine_on(ab, kv_runner_ab, pg=pg, admission=admission)
+            if args.side_stream:
+                runs[f"engine-kv{key} 2-stream"] = engine_on(f"engine-kv{key} 2-stream", kv_runner, pg=pg,
+                                                             admission=admission, side=True)
     systems = [f"{name}{' pg' if pg else ''}{'' if a == 'fifo' else f' {a}'}" for name in systems
                for pg in pgs[name] for a in (admissions if name.startswith("engine") else ["fifo"])]
+    variants = ["2-stream"] * args.side_stream + ["1.5x-buckets"] * args.bucket_ab
+    systems += [f"{name} {v}" for v in variants for name in systems if name.split()[0] == "engine-kv" and layout]
+    # (burst only: `in_poisson`)
     sweep = sweep_runs(args, systems, chunk, {"engine": runner, "engine-kv": kv_runner if layout else None},
                        engine_on, static_on, pgs["engine"][-1])
     # warm-up outside the timings: Triton specialises integer arguments on == 1 and % 16 == 0, so the prefill
@@ -697,8 +723,9 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
             print(f"| prefill graphs for the parts | failed: {type(exc).__name__}: {exc} |", flush=True)
     parts = "" if args.no_parts else measure_parts(
         model, runner, min(1024, args.prompt_max), chunk, device, args.dispatch_ab, part_graphs)
-    if parts and layout:  # the equal-KV engine's larger buckets (its replays: ~111 rows of up to 256)
-        big = {b for b in kv_runner.buckets if b > args.slots}
+    if parts and layout:  # the equal-KV engine's larger buckets (its replays: ~100-130 rows of up to 256): the
+        # powers of two and midpoints, and 112 (one of the steps of 8 in between)
+        big = {b for b in midpoint_buckets(kv_slots) + [112] if b > args.slots and b in kv_runner.buckets}
         per_slot = (kv_model.kv.allocator.num_blocks - 1) // max(big, default=1) * kv_model.kv.block_tokens
         if big and per_slot >= 2:  # every slot's prompt in the pool
             parts += "\n" + "\n".join(decode_parts(kv_model, kv_runner, [7 + i % 50 for i in range(

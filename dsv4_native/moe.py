@@ -679,17 +679,22 @@ def moe_align(
     n_post_pad: torch.Tensor,
     num_experts: int,
     block_m: int,
+    parallel: bool = False,
 ) -> None:
     """Expert-sorted slot order on device. slot_ids[T, S] int32 -> sorted_ids[EM] int32 (sentinel
-    T*S), expert_ids[EM/BM] int32 (-1 past the padded total), n_post_pad[1] int32. EM from align_sizes."""
-    if use_triton(slot_ids):
+    T*S), expert_ids[EM/BM] int32 (-1 past the padded total), n_post_pad[1] int32. EM from align_sizes.
+    parallel: `align_any_n`'s two launches (blocks of slots ranked in parallel) instead of the one program that
+    ranks every slot against every earlier one ((T*S / 32)^2 / 2 steps in sequence); the same integers."""
+    if parallel:
+        align_any_n(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, block_m)
+    elif use_triton(slot_ids):
         _align_triton(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, block_m)
     else:
         align_reference(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, block_m)
 
 
 @moe_align.register_fake
-def _moe_align_fake(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, block_m) -> None:
+def _moe_align_fake(slot_ids, sorted_ids, expert_ids, n_post_pad, num_experts, block_m, parallel=False) -> None:
     return None
 
 
@@ -917,7 +922,8 @@ class DSV4MoE(MoELayer):
                              self.gemv_fused(n_tok), *self.gemv2_config(n_tok))
         else:
             sorted_ids, expert_ids = self.sorted_ids[:em], self.expert_ids[:n_blocks]
-            moe_align(slot_ids, sorted_ids, expert_ids, self.n_post_pad, self.n_experts + 1, self.block_m)
+            moe_align(slot_ids, sorted_ids, expert_ids, self.n_post_pad, self.n_experts + 1, self.block_m,
+                      choose("moe_align_parallel", n_tok))
             moe_experts_grouped(x, slot_ids, slot_w, self.w13, self.w2, sorted_ids, expert_ids,
                                 self.n_post_pad, h, y_slot, out, self.block_m)
         return out

@@ -2,7 +2,7 @@
 check, detokenisation and KV block reservation (`reserve_kv` / `release_kv`, kv_pages) between replays.
 
     model = loader.from_hf_model(hf, max_batch=8, max_len=4096, device="cuda")
-    runner = DSV4Runner(model).capture()          # buckets 1, 2, 4, 8 (powers of two up to max_batch, + 48, 96, ...)
+    runner = DSV4Runner(model).capture()          # buckets 1, 2, 4, 8 (`decode_buckets(max_batch)`)
     outs = runner.generate([[5, 17, 3], [9, 9]], max_new_tokens=64)
 
 Slots are the rows of the model's static buffers. A batch of n live requests occupies slots [0, n) and
@@ -25,7 +25,21 @@ from graphlint.runtime.buckets import BucketedGraphRunner, pick_bucket
 from .model import DSV4Model
 from .prefill import DEFAULT_CHUNK, PrefillGraphs, pow2_buckets, prefill_chunked
 
-DECODE_MIDPOINTS = 32  # decode buckets: powers of two, and 1.5x them from 32 rows on
+DECODE_MIDPOINTS = 32  # decode buckets: powers of two, and 1.5x them from 32 rows on, up to DECODE_STEP_FROM
+DECODE_STEP_FROM, DECODE_STEP = 64, 8  # then one every 8 rows
+
+
+def decode_buckets(max_batch: int) -> list[int]:
+    """The decode step's batch buckets: powers of two with 1.5x midpoints (`pow2_buckets`) up to
+    `DECODE_STEP_FROM` rows, then every `DECODE_STEP` rows, and `max_batch` itself. From 64 rows on an H200 step
+    costs ~8-11 us per replayed row, a padding row 0.93-0.97 of a live one (docs/dsv4-model.md, the parts
+    tables), so a bucket's padding costs in proportion: the engine replays n = its highest live slot + 1 rows,
+    ~100-120 of them in the burst, where 1.5x midpoints padded up to 128 or 192 (vLLM's default capture sizes
+    also step by 8). A runner of up to 64 slots (the static batches) keeps the same buckets as before."""
+    small = pow2_buckets(min(max_batch, DECODE_STEP_FROM), midpoints_from=DECODE_MIDPOINTS)
+    if max_batch <= DECODE_STEP_FROM:
+        return small
+    return small + list(range(DECODE_STEP_FROM + DECODE_STEP, max_batch, DECODE_STEP)) + [max_batch]
 
 
 @dataclass
@@ -44,10 +58,9 @@ class DSV4Runner:
     def __init__(self, model: DSV4Model, buckets: Optional[Sequence[int]] = None,
                  use_graphs: Optional[bool] = None) -> None:
         self.model = model
-        # 1, 2, 4, ... up to max_batch (max_batch itself included when it is not a power of two), and 48, 96,
-        # 192, ...: the engine replays n = its highest live slot + 1 rows, and padding rows cost their share of
-        # the dense GEMMs (bench_engine_schedule.py prices it)
-        self.buckets = sorted(buckets or pow2_buckets(model.cfg.max_batch, midpoints_from=DECODE_MIDPOINTS))
+        # `decode_buckets`: the engine replays n = its highest live slot + 1 rows, and a padding row costs nearly
+        # a live one (bench_engine_schedule.py prices it)
+        self.buckets = sorted(buckets or decode_buckets(model.cfg.max_batch))
         if max(self.buckets) > model.cfg.max_batch:
             raise ValueError("a bucket exceeds the model's max_batch")
         on_cuda = model.io.input_ids.is_cuda
@@ -71,6 +84,14 @@ class DSV4Runner:
 
     def bucket_for(self, n: int) -> int:  # graphlint: cold
         return pick_bucket(self.buckets, n)
+
+    def with_buckets(self, buckets: Sequence[int]) -> "DSV4Runner":  # graphlint: cold
+        """A runner of the same model with other decode buckets (captured if this one is), sharing this one's
+        `PrefillGraphs` (the same model buffers): a benchmark's A/B of two bucket sets without a second prefill
+        capture. Only one of the two may be driven at a time (they share the model's decode state)."""
+        other = DSV4Runner(self.model, buckets, self.use_graphs)
+        other._prefill_graphs = self._prefill_graphs
+        return other.capture() if self.graphs is not None else other
 
     def prefill_graphs(self, max_rows: int) -> PrefillGraphs:  # graphlint: cold
         """The prefill's row-wise parts as CUDA graphs for forwards of up to `max_rows` rows (`PrefillGraphs`),

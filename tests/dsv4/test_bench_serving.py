@@ -79,3 +79,28 @@ def test_sweep_rows_are_compared_with_the_static_runner_at_their_budget():
     text = bs.speedups([row("static runner", 10.0), row("static runner pg", 8.0), row("engine-kv pg", 4.0)])
     assert text.splitlines() == ["engine-kv pg / static runner pg throughput, burst: **2.00x**",
                                  "engine-kv pg / static runner throughput, burst: **2.50x**"]
+
+
+def test_schedule_what_ifs_move_the_estimate_as_their_lever_says():
+    """`bench_engine_schedule.what_if`'s levers on a small burst: decode steps run under the prefill forward, cheaper
+    decode rows and prefill tokens each lower the device time; the prompt-order engines admit by prompt length."""
+    import torch
+
+    sched = load_benchmark("bench_engine_schedule")
+    reqs = _reqs([(40, 12), (9, 30), (70, 5), (20, 20), (55, 9), (5, 25)])
+    model = sched.DSV4Model(sched.tiny_config(4, 128), dtype=torch.float32)
+    costs = sched.DeviceCosts()
+    base = sched.simulate(model, reqs, costs, chunk=64)
+    assert base.stats.decode_rows == sum(r.out_len for r in reqs) and base.stats.overlapped_steps > 0
+    hidden = sched.simulate(model, reqs, costs, chunk=64, hide_inside=1.0)
+    assert hidden.device_busy < base.device_busy and hidden.stats.decode_rows == base.stats.decode_rows
+    for cheaper in (sched.scaled(costs, decode_row=0.5), sched.scaled(costs, prefill_token=0.5)):
+        assert sched.simulate(model, reqs, cheaper, chunk=64).device_busy < base.device_busy
+    for engine_cls, first in ((sched._LongPromptFirst, 70), (sched._ShortPromptFirst, 5)):
+        run = sched.simulate(model, reqs, costs, chunk=64, engine_cls=engine_cls)
+        assert run.stats.decode_rows == base.stats.decode_rows
+        engine = engine_cls(sched.DSV4Runner(model))
+        for r in reqs:
+            engine.add_request(r.prompt, None, sched.StopConditions(max_tokens=r.out_len, eos_ids=()))
+        assert len(engine._next_waiting().prompt) == first
+        engine.close()

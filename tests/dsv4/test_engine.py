@@ -15,7 +15,8 @@ from dsv4_native._model_configs import randomize_native_
 from dsv4_native.engine import ENGINE_CHUNK, LONGEST_WINDOW, DSV4Engine, PackedPrefill, SamplingParams, StopConditions
 from dsv4_native.model import DSV4Config, DSV4Model
 from dsv4_native.prefill import PrefillGraphs, pow2_buckets
-from dsv4_native.runner import DSV4Runner
+from dsv4_native.runner import DSV4Runner, decode_buckets
+from graphlint.runtime.buckets import pick_bucket
 
 VOCAB = 256
 SLOTS = 4
@@ -350,13 +351,23 @@ def test_buckets_and_the_runners_prefill_graphs_are_built_once(model):
     assert pow2_buckets(4, 2) == [2, 4] and pow2_buckets(1) == [1]
     with pytest.raises(ValueError, match="smallest"):
         pow2_buckets(4, 8)
+    # the decode buckets: the same up to 64 rows (a 64-slot static runner replays what it did), then every 8
+    assert decode_buckets(64) == pow2_buckets(64, midpoints_from=32) and decode_buckets(4) == [1, 2, 4]
+    assert decode_buckets(256) == [1, 2, 4, 8, 16, 32, 48, 64, *range(72, 257, 8)]
+    assert decode_buckets(100) == [1, 2, 4, 8, 16, 32, 48, 64, 72, 80, 88, 96, 100]
+    assert pick_bucket(decode_buckets(256), 101) == 104 and pick_bucket(decode_buckets(256), 129) == 136
     runner = DSV4Runner(model)
     assert runner.buckets == [1, 2, 4] and runner.bucket_for(3) == 4
     graphs = runner.prefill_graphs(4)
     assert runner.prefill_graphs(4) is graphs and sorted(graphs.buckets) == [4] and not graphs.use_graphs
     assert graphs.bucket(3) is graphs.buckets[4] and graphs.bucket(5) is None
+    other = runner.with_buckets([4])  # (bench_serving --bucket-ab): same model, other buckets, no second capture
+    assert other.model is model and other.buckets == [4] and other.prefill_graphs(4) is graphs
     engine = DSV4Engine(runner)
     assert engine.prefill.graphs is None and engine.chunk_tokens == ENGINE_CHUNK
+    engine.close()
+    engine = DSV4Engine(runner, side_stream=True)  # a second stream is a CUDA thing: on CPU the one stream
+    assert engine._side is None
     engine.close()
 
 

@@ -348,3 +348,23 @@ def test_gemv_launch_configs_agree(cfg, n_tok):
     ref = torch.empty_like(out)
     M.experts_reference(x, m.slot_ids[:n_tok], m.slot_w[:n_tok], m.w13, m.w2, ref)
     torch.testing.assert_close(out.float(), ref.float(), rtol=2e-2, atol=2e-2)
+
+
+def test_parallel_align_past_64_rows_is_the_same_layer(monkeypatch):
+    """Past 64 rows the grouped path aligns with `align_any_n`'s two launches (`moe_align_parallel`) instead of
+    the one program whose rank loop is quadratic in the slots: the same integers, so the same layer bit for bit
+    (an inactive row's slots included), and the reference's result."""
+    assert choose("moe_align_parallel", 72) and not choose("moe_align_parallel", 64)
+    m = _module(False, max_tokens=72, gemv_max_slots=0, dtype=torch.float32)
+    x, ids, active = _inputs(72, seed=5, inactive=(2, 40))
+    x = x.float()
+    out = m(x, ids, active).clone()
+    slot_ids = m.slot_ids[:72]
+    par = _align(slot_ids, lambda *a: M.moe_align(*a, True), N_EXP + 1, m.block_m)
+    one = _align(slot_ids, M.moe_align, N_EXP + 1, m.block_m)
+    assert all(torch.equal(a, b) for a, b in zip(par, one))
+    monkeypatch.setattr(M, "choose", lambda knob, *a: False if knob == "moe_align_parallel" else choose(knob, *a))
+    assert torch.equal(m(x, ids, active), out)
+    ref = torch.empty_like(out)
+    M.experts_reference(x, m.slot_ids[:72], m.slot_w[:72], m.w13, m.w2, ref)
+    torch.testing.assert_close(out, ref, rtol=1e-4, atol=1e-4)

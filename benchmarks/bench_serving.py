@@ -58,9 +58,7 @@ inactive: what the padding rows of the engine's holes cost) and of prefill forwa
 tokens as 2, 4 and 12 packed slices: the host time should not grow with the slices; with the graphs also one
 row past a bucket: what its padding rows cost; device ms is the forward's GPU time alone, its launches queued
 behind a filler, `device_ms`). `--sweep` adds burst rows
-of the engine systems at other prefill budgets and overlaps (and the static runner at the same budgets);
-`--side-stream` and `--bucket-ab` burst rows of the engine-kv system with the decode steps inside each forward
-on a second stream ("... 2-stream") and with the decode buckets before the steps of 8 rows ("... 1.5x-buckets").
+of the engine systems at other prefill budgets and overlaps (and the static runner at the same budgets).
 Markdown on stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule
 allows.
 """
@@ -185,12 +183,12 @@ def wait_until(t0: float, t: float) -> None:  # graphlint: cold
 
 
 def run_engine(runner: DSV4Runner, reqs: list[Request], chunk: Optional[int],  # graphlint: cold
-               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None, admission: str = "fifo",
-               side_stream: bool = False) -> tuple[float, list[float], list[float], EngineStats]:
+               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None, admission: str = "fifo"
+               ) -> tuple[float, list[float], list[float], EngineStats]:
     """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times (`graphs`: its prefill's
-    row-wise parts as graph replays; `admission`, `side_stream`: `DSV4Engine`'s)."""
+    row-wise parts as graph replays; `admission`: `DSV4Engine`'s order)."""
     engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, prefill=PackedPrefill(graphs),
-                        admission=admission, side_stream=side_stream)
+                        admission=admission)
     t0 = time.perf_counter()
     order = sorted(range(len(reqs)), key=lambda i: reqs[i].arrival)
     outs, nxt = [], 0
@@ -536,9 +534,6 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
     p.add_argument("--engine-prefill-graphs", choices=("off", "on", "both"), default="on",
                    help="the same for the engines (on: the engine's default; both: Poisson only with them); the "
                         "sweep uses them unless off")
-    p.add_argument("--side-stream", action="store_true",
-                   help="burst only: the engine-kv system also with the decode steps inside each prefill forward on "
-                        "a second CUDA stream (DSV4Engine side_stream; rows '... 2-stream')")
     p.add_argument("--bucket-ab", action="store_true",
                    help="burst only: the engine-kv system also with the decode buckets before the steps of 8 rows "
                         "(powers of two and 1.5x midpoints; rows '... 1.5x-buckets'), on the same model and "
@@ -625,11 +620,11 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         return run.prefill_graphs(rows) if run.use_graphs else PrefillGraphs(run.model, max_rows=rows)
 
     def engine_on(name: str, run: DSV4Runner, e_chunk: int = engine_chunk, overlap: Optional[int] = args.overlap,
-                  pg: bool = False, admission: str = "fifo", side: bool = False) -> Callable[[list[Request]], Result]:
+                  pg: bool = False, admission: str = "fifo") -> Callable[[list[Request]], Result]:
         def engine(reqs: list[Request]) -> Result:
             graphs = graphs_for(run, e_chunk) if pg else None
             with GcTimer() as gc_time:
-                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs, admission, side)
+                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs, admission)
             return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft,
                           f"{stats.summary()}; {gc_time.note()}", stats.decode_rows / max(stats.decode_steps, 1),
                           max(run.buckets))
@@ -676,14 +671,10 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
             if kv_runner_ab is not None:
                 ab = f"engine-kv{key} 1.5x-buckets"
                 runs[ab] = engine_on(ab, kv_runner_ab, pg=pg, admission=admission)
-            if args.side_stream:
-                runs[f"engine-kv{key} 2-stream"] = engine_on(f"engine-kv{key} 2-stream", kv_runner, pg=pg,
-                                                             admission=admission, side=True)
     systems = [f"{name}{' pg' if pg else ''}{'' if a == 'fifo' else f' {a}'}" for name in systems
                for pg in pgs[name] for a in (admissions if name.startswith("engine") else ["fifo"])]
-    variants = ["2-stream"] * args.side_stream + ["1.5x-buckets"] * args.bucket_ab
-    systems += [f"{name} {v}" for v in variants for name in systems if name.split()[0] == "engine-kv" and layout]
-    # (burst only: `in_poisson`)
+    systems += [f"{name} 1.5x-buckets" for name in systems if name.split()[0] == "engine-kv" and layout
+                and args.bucket_ab]  # (burst only: `in_poisson`)
     sweep = sweep_runs(args, systems, chunk, {"engine": runner, "engine-kv": kv_runner if layout else None},
                        engine_on, static_on, pgs["engine"][-1])
     # warm-up outside the timings: Triton specialises integer arguments on == 1 and % 16 == 0, so the prefill

@@ -49,16 +49,6 @@ nearly a live row's step time (0.93-0.97 of one, H200) until it is refilled: `be
 compaction at -14 % of a FIFO burst, -2 % with longest-first admission. No graph is recaptured: every n maps
 to a captured bucket.
 
-Second stream (`side_stream=True`, CUDA, opt-in until the H200 confirms it): the decode steps launched between
-the forward's layers go on a second stream, so the device may run them beside the forward's later layers
-instead of between them. They touch only decoding rows; the forward only its slices' slots, its own workspaces
-and graphs (`PrefillGraphs`' pool is not the decode graphs') and block-table rows of its slices. The side
-stream waits for what the host queued before the forward (an event: admissions, retirements, the previous
-step); the main stream waits for the side stream right after the forward is queued, so the admissions of the
-requests it completes, the next step and the next forward all follow the steps inside (none of those steps
-sees a row admitted while it runs). `bench_engine_schedule.py --what-if` prices it by the share of those
-steps' device time hidden under the forward.
-
 EOS is decided here, not in the graph: the engine sets the epilogue's single `eos_id` to -1 (never sampled),
 keeping only its max_len guard, which the host mirrors by capping `max_tokens` at `max_len - len(prompt)`.
 """
@@ -356,8 +346,7 @@ class DSV4Engine:
     def __init__(self, runner: DSV4Runner, *, chunk_tokens: Optional[int] = None,
                  prefill: Optional[ChunkPrefill] = None, cache: Optional[CacheManager] = None,
                  detokenize: Optional[Detokenize] = None, seed: int = 0, overlap: Optional[int] = None,
-                 admission: str = "fifo", side_stream: bool = False,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 admission: str = "fifo", clock: Callable[[], float] = time.perf_counter) -> None:
         default = prefill.default_chunk if prefill is not None else PackedPrefill.default_chunk
         self.chunk_tokens = default if chunk_tokens is None else chunk_tokens
         if self.chunk_tokens < 1:
@@ -372,10 +361,6 @@ class DSV4Engine:
         if self.overlap < 0:
             raise ValueError(f"overlap must be >= 0, got {overlap}")
         self.runner, self.model = runner, runner.model
-        # the decode steps launched inside a prefill forward on a second CUDA stream, so the device can run them
-        # beside the forward's layers (module docstring, "Second stream"); None on CPU or when off
-        self._side = torch.cuda.Stream(runner.model.io.next_tok.device) \
-            if side_stream and runner.model.io.next_tok.is_cuda else None
         # an overlap above the layer gaps launches several steps per gap (spread evenly, the earliest gaps first)
         self._per_gap = -(-self.overlap // max(len(runner.model.layers) - 1, 1))
         cfg, io = self.model.cfg, self.model.io
@@ -555,31 +540,15 @@ class DSV4Engine:
             self.cache.reserve(req.slot, end)
         st = self.stats
         before = st.decode_steps
-        side, ready = self._side, None
-        if side is not None:  # the steps inside the forward after what the host queued before it (admissions,
-            ready = torch.cuda.Event()  # retirements, the last step)
-            ready.record()
-
-        def launch_inside() -> None:
-            for _ in range(self._per_gap):
-                if st.decode_steps - before >= self.overlap or not self._launch_decode():
-                    break
 
         def between_layers() -> None:  # decode steps fill the device while the host launches the forward
             t = time.perf_counter()  # noqa: GL304 -- host phase timing, never captured
-            if side is None:
-                launch_inside()
-            else:  # (their reservations and retirements on the side stream too: ordered with the steps)
-                with torch.cuda.stream(side):
-                    side.wait_event(ready)
-                    launch_inside()
+            for _ in range(self._per_gap):
+                if st.decode_steps - before >= self.overlap or not self._launch_decode():
+                    break
             st.inside_s += time.perf_counter() - t  # noqa: GL304 -- as above
 
         self.prefill(self.model, [PromptSlice(req.slot, a, req.prompt[a:b]) for req, a, b in plan], between_layers)
-        if side is not None:
-            # everything queued from here on (the admissions below, the next step, the next forward) after the
-            # steps inside: they may not see a row admitted while they run, and the next step continues their rows
-            torch.cuda.current_stream().wait_stream(side)
         st.overlapped_steps += st.decode_steps - before
         st.prefill_calls += 1
         st.prefill_slices += len(plan)

@@ -366,9 +366,6 @@ def test_buckets_and_the_runners_prefill_graphs_are_built_once(model):
     engine = DSV4Engine(runner)
     assert engine.prefill.graphs is None and engine.chunk_tokens == ENGINE_CHUNK
     engine.close()
-    engine = DSV4Engine(runner, side_stream=True)  # a second stream is a CUDA thing: on CPU the one stream
-    assert engine._side is None
-    engine.close()
 
 
 def test_forwards_fill_their_row_bucket_while_requests_wait(model):

@@ -7,8 +7,8 @@ while the others decode, greedy, EOS off: each request's tokens equal its alone 
 static `generate`, and every `engine.step` runs under `torch.cuda.set_sync_debug_mode("error")` (a blocking
 D2H copy, `.item()` or a synchronize anywhere under it raises), with the packed chunked prefill (several
 requests' slices per forward; a 2048- and a 128-token budget) and decode steps launched between the prefill
-forward's layers (off, one per gap, three per gap; on the main stream or a second one), and the prefill's
-row-wise parts as CUDA graphs per row bucket (`prefill.PrefillGraphs`) against the eager ones.
+forward's layers (off, one per gap, three per gap), and the prefill's row-wise parts as CUDA graphs per row
+bucket (`prefill.PrefillGraphs`) against the eager ones.
 """
 
 from __future__ import annotations
@@ -54,22 +54,18 @@ def alone(model, prompts):
     return out
 
 
-@pytest.mark.parametrize("chunk_tokens, overlap, graphs, admission, side", [
-    (None, 0, False, "fifo", False), (None, None, False, "fifo", False), (128, None, False, "fifo", False),
-    (128, 15, False, "fifo", False), (128, None, True, "fifo", False), (None, None, True, "fifo", False),
-    (None, None, "engine", "longest", False), (128, 15, True, "fifo", True), (64, None, "engine", "longest", True)],
+@pytest.mark.parametrize("chunk_tokens, overlap, graphs, admission", [
+    (None, 0, False, "fifo"), (None, None, False, "fifo"), (128, None, False, "fifo"), (128, 15, False, "fifo"),
+    (128, None, True, "fifo"), (None, None, True, "fifo"), (None, None, "engine", "longest")],
     ids=["packed-8192", "packed-8192-overlap", "packed-128-overlap", "packed-128-3-per-gap",
-         "packed-128-prefill-graphs", "packed-8192-prefill-graphs", "engine-defaults-longest-first",
-         "packed-128-3-per-gap-side-stream", "engine-64-longest-side-stream"])
-def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_tokens, overlap, graphs, admission,
-                                                  side):
+         "packed-128-prefill-graphs", "packed-8192-prefill-graphs", "engine-defaults-longest-first"])
+def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_tokens, overlap, graphs, admission):
     """Prefill slices of several requests packed into one forward per iteration (at a 128-token budget a
     long prompt continues across forwards beside the others), with and without decode steps launched
     between the forward's layers, with the prefill's row-wise parts as CUDA graph replays (`PrefillGraphs`)
     or eager (with graphs every forward trimmed to fill its row bucket while requests wait, the rest in the
     next forward), and with the engine's own defaults (the runner's prefill graphs, captured once) admitting the
-    longest requests first; `side`: the decode steps inside each forward on a second stream (`side_stream`):
-    every request's tokens equal its alone run (eager prefill), no sync in any step."""
+    longest requests first: every request's tokens equal its alone run (eager prefill), no sync in any step."""
     runner = DSV4Runner(model)
     if graphs == "engine":
         prefill = None
@@ -77,9 +73,7 @@ def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_t
         # (min_padding 0: while requests wait every forward is trimmed to fill its row bucket)
         prefill = PackedPrefill(PrefillGraphs(model, max_rows=chunk_tokens or 8192).capture(), min_padding=0) \
             if graphs else default_prefill()
-    engine = DSV4Engine(runner, prefill=prefill, chunk_tokens=chunk_tokens, overlap=overlap, admission=admission,
-                        side_stream=side)
-    assert (engine._side is not None) == side
+    engine = DSV4Engine(runner, prefill=prefill, chunk_tokens=chunk_tokens, overlap=overlap, admission=admission)
     if graphs == "engine":  # the runner's graphs
         assert engine.prefill.graphs is runner.prefill_graphs(engine.chunk_tokens)
     outs, steps = {}, 0

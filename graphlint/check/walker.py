@@ -17,7 +17,7 @@ from graphlint.diagnostics import Finding
 from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, ModuleSummary, class_annotation
 from graphlint.index.project import ProjectIndex
 from graphlint.facts.inference import (
-    Inference, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
+    Inference, annotated_binding, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
 )
 from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Kind, Val
 from graphlint.facts.callsite import join_kinds, settled
@@ -478,7 +478,7 @@ class Walker:
         elif isinstance(small, cst.AnnAssign):
             ann = annotation_val(cst.Module([]).code_for_node(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN
-            bind_targets(inf, small.target, ann if ann.kind is not Kind.UNKNOWN else val)
+            bind_targets(inf, small.target, annotated_binding(ann, val))
         elif isinstance(small, cst.AugAssign):
             if isinstance(small.target, cst.Name):
                 cur = inf(small.target)

@@ -939,3 +939,24 @@ def test_an_annotated_local_takes_the_device_its_value_shows():
     """
     assert findings(src, scope="all") == {(11, "GL102"), (13, "GL102")}
 
+
+def test_debug_records_format_their_lazy_arguments_only_when_enabled():
+    """Lazy `%s` arguments are formatted only when the record is emitted, and debug records are off unless the user
+    turns them on (the root logger starts at WARNING): torchchat's `logger.debug("Logits: %s", logits)` in its
+    decode step does not sync (3 hidden look-alikes). Hits: the same tensor at an enabled level, and an f-string,
+    which formats before logging looks at the level (GL107)."""
+    src = """
+        import logging
+        import torch
+
+        logger = logging.getLogger(__name__)
+
+
+        def sample(logits: torch.Tensor):
+            logger.debug("Logits: %s", logits)
+            logger.log(logging.DEBUG, "Logits: %s", logits)
+            logger.info("Logits: %s", logits)
+            logger.debug(f"Logits: {logits}")
+            return logits
+    """
+    assert findings(src, scope="all") == {(10, "GL108"), (11, "GL107")}

@@ -121,6 +121,12 @@ class _Dispatcher:
             self.walk(node.args[0])
             self.on_leave(node)
             return
+        if node.__class__ is cst.Assert and node.msg is not None:
+            # `assert cond, f"... {t.sum().item()}"`: the message runs only when the assert fails, as a `raise` does
+            self.on_visit(node)
+            self.walk(node.test)
+            self.on_leave(node)
+            return
         if node.__class__ is cst.IfExp:
             self._walk_if_exp(node)
             return

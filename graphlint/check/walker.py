@@ -224,6 +224,7 @@ class Walker:
     # -- entry points -------------------------------------------------------------------------
     def run_function(self, fn: cst.FunctionDef) -> None:
         self._bind_params(fn)
+        self.ctx.memoised = self.ctx.unit.function is not None and "memo" in self.ctx.unit.function.markers
         info, index = self.ctx.unit.function, self.ctx.index
         if info is not None and index is not None:
             # every call site in the project passes host data for these: data flow beats the annotation

@@ -591,6 +591,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             fact = index.call_facts.attr(owner, attr)
             if fact is not None:
                 return kind_val(fact)
+        if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and index.is_nn_module(owner):
+            fact = index.call_facts.kept_on_host(owner, attr)  # an `_apply` override moves it back to the host
+            if fact is not None:
+                return kind_val(fact)
         if val == UNKNOWN or val.kind is Kind.MODULE:
             # `self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`: an object of
             # the one plain class it holds (`CallFacts.instance`), read weakly: its fields' annotations say nothing

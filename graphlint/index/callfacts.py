@@ -88,6 +88,16 @@ class CallFacts:
             self._attrs[key] = kind if kind in HOST_FAMILY else None
         return self._attrs[key]
 
+    def kept_on_host(self, cls: "ClassInfo", name: str) -> IKind | None:
+        """The host kind a module's `_apply` override leaves in `self.<name>` (`super()._apply(fn)`, then
+        `self.scale = self.scale.cpu()`): torch moves and casts a module and all its children through `_apply`
+        (`.to()`, `.cuda()`, `.half()` of any parent), so the field stays on the host whatever moves the model."""
+        apply = self.index.method(cls, "_apply")
+        kinds = {self.settle(kind, apply, calls=False) for attr, kind in apply.attr_sets if attr == name} \
+            if apply is not None else set()
+        kind = join_kinds(kinds) if kinds else None
+        return kind if kind in HOST_FAMILY else None
+
     def field(self, name: str) -> IKind | None:
         """What `obj.<name>` holds when the class of `obj` is unknown: the host kind (CPU_TENSOR, CPU_DICT) of
         every project class that has such a field, where each class's own assignments agree on it (`attr`). None

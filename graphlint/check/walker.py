@@ -579,6 +579,8 @@ def _direct_call(kind: ik.IKind) -> bool:
 
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
     cls = index.classes.get(function.class_key) if function and function.class_key else None
+    # inside `_apply` itself a field is where `fn` put it, before the override moves it back
+    moving = function is not None and function.qualname.rpartition(".")[2] == "_apply"
     inf_ref: list[Inference] = []
 
     def resolve(expr: cst.BaseExpression) -> str | None:
@@ -591,7 +593,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             fact = index.call_facts.attr(owner, attr)
             if fact is not None:
                 return kind_val(fact)
-        if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and index.is_nn_module(owner):
+        if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and index.is_nn_module(owner) and not moving:
             fact = index.call_facts.kept_on_host(owner, attr)  # an `_apply` override moves it back to the host
             if fact is not None:
                 return kind_val(fact)

@@ -224,12 +224,14 @@ class Walker:
     # -- entry points -------------------------------------------------------------------------
     def run_function(self, fn: cst.FunctionDef) -> None:
         self._bind_params(fn)
-        self.ctx.memoised = self.ctx.unit.function is not None and "memo" in self.ctx.unit.function.markers
         info, index = self.ctx.unit.function, self.ctx.index
         if info is not None and index is not None:
             # every call site in the project passes host data for these: data flow beats the annotation
             for name, kind in index.call_facts.params(info).items():
                 self.ctx.inference.bind(name, kind_val(kind))
+        # a cache keyed on a tensor argument hashes it by identity: a new tensor each step misses every time
+        self.ctx.memoised = info is not None and "memo" in info.markers and not any(
+            self.ctx.inference(p.name).is_tensor for p in _all_params(fn.params))
         self._function_body(fn.body)
 
     def _function_body(self, body: cst.BaseSuite) -> None:

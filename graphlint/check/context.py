@@ -81,6 +81,7 @@ class Context:
     eager_depth: int = 0  # inside a branch that never runs while capturing (`if is_prefill:`)
     eager_guards: tuple[str, ...] = ()
     allow_sync_depth: int = 0  # inside `with graphlint.allow_sync(...)` / vLLM's `gpu_sync_allowed()`
+    memoised: bool = False  # the unit is memoised (`functools.lru_cache`): its body runs once per distinct arguments
     statement: cst.CSTNode | None = None
     enabled_capture_rules: bool = True
 

@@ -17,7 +17,7 @@ from graphlint.diagnostics import Finding
 from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, ModuleSummary, class_annotation
 from graphlint.index.project import ProjectIndex
 from graphlint.facts.inference import (
-    Inference, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
+    Inference, annotated_binding, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
 )
 from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Kind, Val
 from graphlint.facts.callsite import join_kinds, settled
@@ -119,6 +119,12 @@ class _Dispatcher:
             self.on_visit(node)
             self.walk(node.func)
             self.walk(node.args[0])
+            self.on_leave(node)
+            return
+        if node.__class__ is cst.Assert and node.msg is not None:
+            # `assert cond, f"... {t.sum().item()}"`: the message runs only when the assert fails, as a `raise` does
+            self.on_visit(node)
+            self.walk(node.test)
             self.on_leave(node)
             return
         if node.__class__ is cst.IfExp:
@@ -223,6 +229,9 @@ class Walker:
             # every call site in the project passes host data for these: data flow beats the annotation
             for name, kind in index.call_facts.params(info).items():
                 self.ctx.inference.bind(name, kind_val(kind))
+        # a cache keyed on a tensor argument hashes it by identity: a new tensor each step misses every time
+        self.ctx.memoised = info is not None and "memo" in info.markers and not any(
+            self.ctx.inference(p.name).is_tensor for p in _all_params(fn.params))
         self._function_body(fn.body)
 
     def _function_body(self, body: cst.BaseSuite) -> None:
@@ -478,7 +487,7 @@ class Walker:
         elif isinstance(small, cst.AnnAssign):
             ann = annotation_val(cst.Module([]).code_for_node(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN
-            bind_targets(inf, small.target, ann if ann.kind is not Kind.UNKNOWN else val)
+            bind_targets(inf, small.target, annotated_binding(ann, val))
         elif isinstance(small, cst.AugAssign):
             if isinstance(small.target, cst.Name):
                 cur = inf(small.target)
@@ -572,6 +581,8 @@ def _direct_call(kind: ik.IKind) -> bool:
 
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
     cls = index.classes.get(function.class_key) if function and function.class_key else None
+    # inside `_apply` itself a field is where `fn` put it, before the override moves it back
+    moving = function is not None and function.qualname.rpartition(".")[2] == "_apply"
     inf_ref: list[Inference] = []
 
     def resolve(expr: cst.BaseExpression) -> str | None:
@@ -582,6 +593,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(owner):
             # every method of a plain class stores host data there (a module's buffers move with `.to()`)
             fact = index.call_facts.attr(owner, attr)
+            if fact is not None:
+                return kind_val(fact)
+        if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and index.is_nn_module(owner) and not moving:
+            fact = index.call_facts.kept_on_host(owner, attr)  # an `_apply` override moves it back to the host
             if fact is not None:
                 return kind_val(fact)
         if val == UNKNOWN or val.kind is Kind.MODULE:

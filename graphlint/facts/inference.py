@@ -155,6 +155,17 @@ def annotation_val(text: str) -> Val:
     return val
 
 
+def annotated_binding(ann: Val, val: Val) -> Val:
+    """What `x: Ann = value` binds. A tensor annotation names no device and no dtype: where the value shows more (a
+    host tensor, a mask) the value wins, as for annotated returns (`callsite.refine_returns`); a value nothing types,
+    or one typed by a name only, takes the annotation."""
+    if ann.kind is Kind.UNKNOWN:
+        return val
+    if ann.kind is Kind.TENSOR and val.kind in TENSORS and not val.weak:
+        return val
+    return ann
+
+
 def in_config(expr: cst.BaseExpression) -> bool:
     """Whether a dotted path passes through a config object (`self.config.x`, `args.batch`)."""
     root = expr

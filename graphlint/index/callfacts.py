@@ -58,6 +58,7 @@ class CallFacts:
         self._memo: dict[str, dict[str, IKind]] = {}
         self._referenced: set[str] | None = None
         self._attrs: dict[tuple[str, str], IKind | None] = {}
+        self._kept: dict[tuple[str, str], IKind | None] = {}  # kept_on_host, per (class, field)
         self._family: dict[str, list["ClassInfo"]] = {}
         self._fields: dict[str, IKind] | None = None
         self._methods: dict[str, IKind] | None = None
@@ -87,6 +88,19 @@ class CallFacts:
             kind = join_kinds(kinds) if kinds else None
             self._attrs[key] = kind if kind in HOST_FAMILY else None
         return self._attrs[key]
+
+    def kept_on_host(self, cls: "ClassInfo", name: str) -> IKind | None:
+        """The host kind a module's `_apply` override leaves in `self.<name>` (`super()._apply(fn)`, then
+        `self.scale = self.scale.cpu()`): torch moves and casts a module and all its children through `_apply`
+        (`.to()`, `.cuda()`, `.half()` of any parent), so the field stays on the host whatever moves the model."""
+        key = (cls.key, name)
+        if key not in self._kept:
+            apply = self.index.method(cls, "_apply")
+            kinds = {self.settle(kind, apply, calls=False) for attr, kind in apply.attr_sets if attr == name} \
+                if apply is not None else set()
+            kind = join_kinds(kinds) if kinds else None
+            self._kept[key] = kind if kind in HOST_FAMILY else None
+        return self._kept[key]
 
     def field(self, name: str) -> IKind | None:
         """What `obj.<name>` holds when the class of `obj` is unknown: the host kind (CPU_TENSOR, CPU_DICT) of

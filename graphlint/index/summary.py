@@ -65,6 +65,8 @@ MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so th
 PROPERTY_DECORATORS = ("property", "functools.cached_property", "cached_property")
 HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_callables")
 COLD_DECORATORS = ("graphlint.cold",)
+# Decorators that run the body once per distinct arguments (or per instance): the "memo" marker (check.context)
+MEMO_DECORATORS = ("functools.lru_cache", "functools.cache", "functools.cached_property")
 MODULE_LIST_CALLS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
 PARAMETER_CALLS = ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer")
 
@@ -80,7 +82,7 @@ class FunctionInfo:
     first_line: int  # first decorator line (or the def line)
     class_key: str | None
     parent_key: str | None  # enclosing function, for nested defs
-    markers: set[str] = field(default_factory=set)  # hot / cold / capture
+    markers: set[str] = field(default_factory=set)  # hot / cold / capture / graphed / memo
     calls: list[tuple[str, int]] = field(default_factory=list)  # (callee descriptor, line)
     regions: list[tuple[int, int]] = field(default_factory=list)  # `with torch.cuda.graph` bodies
     returns: IKind = UNKNOWN  # what it returns (graphlint.facts.kinds): TENSOR, HOST, Items(...), Obj(...), ...
@@ -314,6 +316,8 @@ class _Indexer(ast.NodeVisitor):
                     found.add("graphed")
             elif name in COLD_DECORATORS:
                 found.add("cold")
+            elif name in MEMO_DECORATORS:
+                found.add("memo")
         return found
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:

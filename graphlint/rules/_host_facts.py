@@ -555,8 +555,11 @@ def _assigns(body: cst.BaseSuite, target: str) -> bool:
 
 def lazy_init(ctx: "Context") -> bool:
     """The statement being visited sits in the body of `if <state> is missing:` that assigns that state
-    (`if self.buf is None: self.buf = torch.tensor(..., device=d)`, `hasattr` and cache-miss forms alike):
-    it runs on the first step, which warm-up runs before capture, not every step."""
+    (`if self.buf is None: self.buf = torch.tensor(..., device=d)`, `hasattr` and cache-miss forms alike), or in a
+    function `functools.lru_cache` / `cache` / `cached_property` memoises: it runs on the first step (per distinct
+    arguments), which warm-up runs before capture, not every step."""
+    if ctx.memoised:
+        return True
     for node in reversed(ctx.if_stack):
         target = _state_target(node.test)
         if target is not None and _assigns(node.body, target):

@@ -364,7 +364,9 @@ class LoggingTensor(Rule):
 
     Measured on an H200: `logging.warning("%s", t)` blocks the host and torch's sync debug mode
     reports nothing, because logging swallows the error. With the level disabled, lazy `%s` arguments
-    are never formatted; at an enabled level they sync.
+    are never formatted; at an enabled level they sync. So `logger.debug("%s", t)` is not reported:
+    debug records are off unless the user turns them on (the root logger starts at WARNING), and
+    turning them on is asking for the cost. An f-string formats at any level (GL107).
     """
 
     code = "GL108"
@@ -384,6 +386,8 @@ class LoggingTensor(Rule):
     VALID = (
         "import logging\nlogger = logging.getLogger(__name__)\n"
         "def step(x: torch.Tensor):\n    logger.debug('shape %s', x.shape)\n",
+        "import logging\nlogger = logging.getLogger(__name__)\n"
+        "def step(x: torch.Tensor):\n    logger.debug('x %s', x)\n    logger.log(logging.DEBUG, 'x %s', x)\n",
     )
     INVALID = (
         "import logging\nlogger = logging.getLogger(__name__)\n"
@@ -394,11 +398,22 @@ class LoggingTensor(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not _is_logging_call(self.ctx, node):
+        if not _is_logging_call(self.ctx, node) or _debug_level(self.ctx, node):
             return
         args = positional(node)
         if any(self.ctx.is_device_tensor(a) for a in args[1:]):
             self.report(node)
+
+
+def _debug_level(ctx, node: cst.Call) -> bool:
+    """`logger.debug(...)`, `logging.debug(...)`, `logger.log(logging.DEBUG, ...)`: a record at the debug level,
+    whose lazy arguments are formatted only where the user turned debug logging on."""
+    method = (ctx.call_name(node) or "").rpartition(".")[2] or (node.func.attr.value
+                                                                if isinstance(node.func, cst.Attribute) else "")
+    if method == "debug":
+        return True
+    args = positional(node)
+    return method == "log" and bool(args) and ctx.qualname(args[0]) == "logging.DEBUG"
 
 
 def _is_logging_call(ctx, node: cst.Call) -> bool:

@@ -89,6 +89,45 @@ def test_lazy_initialisation_of_module_state_is_not_per_step():
     assert findings(src) == {(15, "GL130"), (17, "GL130"), (21, "GL130")}
 
 
+def test_memoised_functions_copy_once_per_arguments():
+    """A function `functools.lru_cache` / `cache` / `cached_property` memoises runs its body once per distinct
+    arguments, like lazy initialisation: whisper's `@lru_cache mel_filters(device, n_mels)` copies its NumPy
+    filter bank to the device on the first call only (a hidden look-alike, GL131). Hits: the same copy in a plain
+    function, which every call repeats, and in a memoised function keyed on a tensor, which the cache hashes by
+    identity (a new tensor each step misses)."""
+    src = """
+        import functools
+        from functools import lru_cache
+        import numpy as np
+        import torch
+
+
+        @lru_cache(maxsize=None)
+        def mel_filters(device, n: int) -> torch.Tensor:
+            return torch.from_numpy(np.zeros((n, 4))).to(device)
+
+
+        @functools.cache
+        def slopes(n: int, device) -> torch.Tensor:
+            return torch.tensor([2.0 ** -i for i in range(n)], device=device)
+
+
+        def filters(device, n: int) -> torch.Tensor:
+            return torch.from_numpy(np.zeros((n, 4))).to(device)
+
+
+        @lru_cache
+        def shifted(x: torch.Tensor, n: int) -> torch.Tensor:
+            return x + torch.tensor([n], device=x.device)
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                return x @ mel_filters(x.device, 80) + slopes(4, x.device) + filters(x.device, 80) + shifted(x, 2)
+    """
+    assert findings(src) == {(18, "GL131"), (23, "GL130")}
+
+
 def test_host_facts_follow_the_data_flow():
     """The host-to-device rules see host tensors the data flow shows, not only those built in view: a project
     function that returns one, `torch.cat` of a comprehension of host `arange`s (mistral-inference's per-step

@@ -562,3 +562,35 @@ def test_an_attribute_built_from_one_plain_class_is_that_object():
                 return x + a + b
     """
     assert findings(src) == {(25, "GL101")}
+
+
+def test_a_module_whose_apply_keeps_a_buffer_on_the_host():
+    """torch moves and casts a module and its children through `_apply` (`.to()`, `.cuda()`, `.half()` of any
+    parent): an override that calls `super()._apply(fn)` and then rebinds `self.scale = self.scale.cpu()` keeps
+    that buffer on the host however the model is moved. OmniServe's W8A8 activation and RMSNorm layers keep their
+    dequant scales there and pass `.item()` of them to their kernels (7 hidden look-alike findings). Hits: the
+    module's other buffer, which moves with the model, and the copy back inside `_apply`, where `fn` has just
+    moved the buffer (3 hidden sync labels)."""
+    src = """
+        import torch
+        from torch import nn
+
+
+        class Quant(nn.Module):
+            def __init__(self, scale: float):
+                super().__init__()
+                self.register_buffer("scale", torch.tensor(scale, requires_grad=False))
+                self.register_buffer("shift", torch.tensor(scale, requires_grad=False))
+
+            def _apply(self, fn):
+                super()._apply(fn)
+                self.scale = self.scale.cpu()
+                return self
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                scale = self.scale.item()
+                shift = self.shift.item()
+                return x * scale + shift
+    """
+    assert findings(src) == {(18, "GL101")}
+    assert findings(src, scope="all") == {(13, "GL103"), (18, "GL101")}

@@ -188,3 +188,21 @@ def test_a_device_bound_from_a_host_tensor_builds_on_the_host():
     """
     got = {hit for hit in findings(src, scope="all") if hit[1] in ("GL101", "GL102")}
     assert got == marked(src.lstrip("\n"))
+
+
+def test_an_assert_message_runs_only_when_the_assert_fails():
+    """`assert cond, msg` evaluates `msg` only when `cond` is false, as a `raise` runs only on the error path:
+    mistral-inference's `assert seq_len == N_txt + N_img, f"... {image_locations.sum().item()}"` costs nothing
+    while the shapes agree (a held-back look-alike). Hits: the condition itself, and the same read outside a
+    message."""
+    assert findings("""
+        import torch
+
+
+        def merge(x: torch.Tensor, locations: torch.Tensor, n: int):
+            assert x.shape[0] == n, f"rows {x.shape[0]} != {n} ({locations.sum().item()})"
+            assert n > 0, ("empty", x.max().item())
+            assert (locations > 0).all(), "positive"
+            total = locations.sum().item()
+            return x, total
+    """, scope="all") == {(7, "GL109"), (8, "GL101")}

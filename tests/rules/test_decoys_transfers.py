@@ -914,3 +914,49 @@ def test_a_local_bound_on_one_path_only_is_what_that_path_bound():
             return slots
     """
     assert findings(src, scope="all") == {(11, "GL123"), (11, "GL302")}
+
+
+def test_an_annotated_local_takes_the_device_its_value_shows():
+    """`x: torch.Tensor = value` names no device: the value's facts win where it shows more, as data flow beats
+    annotations elsewhere. Whisper's `timestamp_tokens: torch.Tensor = tokens.ge(...)` of a CPU `torch.tensor(ids)`
+    is a host mask: its `.tolist()`, one-argument `torch.where` and `.nonzero()` read host memory (4 hidden
+    look-alikes). Hit: the same annotated comparison on a device tensor; an annotation over a value nothing types
+    still says tensor."""
+    src = """
+        import torch
+
+
+        def segments(ids: list, begin: int, dev: torch.Tensor, load):
+            tokens = torch.tensor(ids)
+            stamps: torch.Tensor = tokens.ge(begin)
+            ending = stamps[-2:].tolist()
+            runs = torch.where(stamps[:-1] & stamps[1:])[0].tolist()
+            where = stamps.nonzero()
+            marks: torch.Tensor = dev.ge(begin)
+            device_ending = marks[-2:].tolist()
+            loaded: torch.Tensor = load()
+            return ending, runs, where, device_ending, loaded.tolist()
+    """
+    assert findings(src, scope="all") == {(11, "GL102"), (13, "GL102")}
+
+
+def test_debug_records_format_their_lazy_arguments_only_when_enabled():
+    """Lazy `%s` arguments are formatted only when the record is emitted, and debug records are off unless the user
+    turns them on (the root logger starts at WARNING): torchchat's `logger.debug("Logits: %s", logits)` in its
+    decode step does not sync (3 hidden look-alikes). Hits: the same tensor at an enabled level, and an f-string,
+    which formats before logging looks at the level (GL107)."""
+    src = """
+        import logging
+        import torch
+
+        logger = logging.getLogger(__name__)
+
+
+        def sample(logits: torch.Tensor):
+            logger.debug("Logits: %s", logits)
+            logger.log(logging.DEBUG, "Logits: %s", logits)
+            logger.info("Logits: %s", logits)
+            logger.debug(f"Logits: {logits}")
+            return logits
+    """
+    assert findings(src, scope="all") == {(10, "GL108"), (11, "GL107")}

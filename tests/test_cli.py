@@ -742,6 +742,19 @@ def test_bad_config_is_one_line_exit_2(tmp_path, config, expected):
     assert expected in r.err
 
 
+
+@pytest.mark.parametrize("tool, shown", [("5", "5"), ('"graphlint"', "'graphlint'"), ('["graphlint"]', "['graphlint']")])
+def test_a_tool_key_that_is_no_table(proj, cli, tool, shown):
+    """`tool = 5` in a pyproject.toml: the search for our table raised TypeError and loading it
+    AttributeError, both "internal error ... please report it". Someone else's file is skipped on the way
+    up; named with --config it is a config error."""
+    write(proj, {"m.py": MODEL}, None)
+    (proj / "pyproject.toml").write_text(f"tool = {tool}\n")
+    assert concise(cli, "m.py").rc == 1
+    r = concise(cli, "--config", "pyproject.toml", "m.py")
+    assert (r.rc, r.out) == (2, "")
+    assert r.err == f"graphlint: error: [tool] in pyproject.toml must be a table, got {shown}\n"
+
 def test_python_dash_m_and_console_script(tmp_path):
     write(tmp_path, {"m.py": MODEL})
     r = sub("--output-format", "concise", "m.py", cwd=tmp_path)

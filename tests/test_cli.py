@@ -729,6 +729,8 @@ BAD_CONFIGS = [
     ("respect-gitignore = 1", "respect-gitignore must be true or false"),
     ("exclude = [1, 2]", "exclude must be a list of strings"),
     ("select = [", "invalid TOML"),
+    ('extend-exclude = ["!"]', "invalid path pattern: Invalid git pattern: '!'"),  # not the 26 default excludes too
+    ('per-file-ignores = { "!" = ["GL1"] }', "invalid path pattern: Invalid git pattern: '!'"),
 ]
 
 

@@ -721,6 +721,8 @@ BAD_CONFIGS = [
     ("colour = true", "unknown key 'colour'"),
     ('select = "GL1"', "select must be a list of strings"),
     ('select = ["GLX"]', "unknown rule selector 'GLX'"),
+    ('select = [""]', "empty rule selector in select"),  # was every default rule, silently
+    ('per-file-ignores = { "a.py" = [" "] }', "empty rule selector in per-file-ignores"),
     ('ignore = ["nope"]', "unknown rule selector 'nope'"),
     ('per-file-ignores = { "a.py" = ["GLQ"] }', "unknown rule selector 'GLQ'"),
     ('per-file-ignores = ["a.py"]', "per-file-ignores must be a table"),

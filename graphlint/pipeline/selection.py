@@ -12,6 +12,8 @@ from graphlint.pipeline.discovery import glob_spec, matches, relative_posix
 
 def validate_selectors(selectors: Iterable[str], known: set[str], what: str) -> None:
     for sel in selectors:
+        if not sel.strip():  # a prefix of every code: `select = [""]` would switch on every default rule
+            raise ConfigError(f"empty rule selector in {what} (see `graphlint --list-rules`)")
         if sel.upper() != "ALL" and not any(code.startswith(sel.upper()) for code in known):
             raise ConfigError(f"unknown rule selector {sel!r} in {what} (see `graphlint --list-rules`)")
 

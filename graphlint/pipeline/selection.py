@@ -44,7 +44,7 @@ def enabled_codes(config: Config, known: dict[str, bool]) -> set[str]:
     validate_selectors(config.ignore, codes, "ignore")
     for glob, sels in config.per_file_ignores:
         validate_selectors(sels, codes, "per-file-ignores")
-        glob_spec((glob,))  # a bad glob is a config error now, not an internal error in every file's check
+        glob_spec((glob,))  # a bad glob: one config error here, not an internal error in every file's check
     out = set()
     for code, default_on in known.items():
         if config.select is None:

@@ -721,6 +721,8 @@ BAD_CONFIGS = [
     ("colour = true", "unknown key 'colour'"),
     ('select = "GL1"', "select must be a list of strings"),
     ('select = ["GLX"]', "unknown rule selector 'GLX'"),
+    ('select = [""]', "empty rule selector in select"),  # was every default rule, silently
+    ('per-file-ignores = { "a.py" = [" "] }', "empty rule selector in per-file-ignores"),
     ('ignore = ["nope"]', "unknown rule selector 'nope'"),
     ('per-file-ignores = { "a.py" = ["GLQ"] }', "unknown rule selector 'GLQ'"),
     ('per-file-ignores = ["a.py"]', "per-file-ignores must be a table"),
@@ -729,6 +731,8 @@ BAD_CONFIGS = [
     ("respect-gitignore = 1", "respect-gitignore must be true or false"),
     ("exclude = [1, 2]", "exclude must be a list of strings"),
     ("select = [", "invalid TOML"),
+    ('extend-exclude = ["!"]', "invalid path pattern: Invalid git pattern: '!'"),  # not the 26 default excludes too
+    ('per-file-ignores = { "!" = ["GL1"] }', "invalid path pattern: Invalid git pattern: '!'"),
 ]
 
 
@@ -741,6 +745,19 @@ def test_bad_config_is_one_line_exit_2(tmp_path, config, expected):
     assert r.err.splitlines() == [r.err.strip()] and r.err.startswith("graphlint: error: ")
     assert expected in r.err
 
+
+
+@pytest.mark.parametrize("tool, shown", [("5", "5"), ('"graphlint"', "'graphlint'"), ('["graphlint"]', "['graphlint']")])
+def test_a_tool_key_that_is_no_table(proj, cli, tool, shown):
+    """`tool = 5` in a pyproject.toml: the search for our table raised TypeError and loading it
+    AttributeError, both "internal error ... please report it". Someone else's file is skipped on the way
+    up; named with --config it is a config error."""
+    write(proj, {"m.py": MODEL}, None)
+    (proj / "pyproject.toml").write_text(f"tool = {tool}\n")
+    assert concise(cli, "m.py").rc == 1
+    r = concise(cli, "--config", "pyproject.toml", "m.py")
+    assert (r.rc, r.out) == (2, "")
+    assert r.err == f"graphlint: error: [tool] in pyproject.toml must be a table, got {shown}\n"
 
 def test_python_dash_m_and_console_script(tmp_path):
     write(tmp_path, {"m.py": MODEL})

@@ -442,6 +442,17 @@ def test_no_hot_root_is_not_all_checks_passed(proj, capsys):
     assert capsys.readouterr().out.strip() == "[]"  # machine formats are unchanged
 
 
+
+@pytest.mark.parametrize("scope", ["captured", "step"])
+def test_a_narrowed_scope_with_nothing_in_it_says_so(proj, capsys, scope):
+    """`--scope captured` over a forward that nothing captures said "No hot path found": there is one
+    (`--scope hot` reports the `.item()`); the narrowed scope is what holds nothing."""
+    (proj / "m.py").write_text(BAD)
+    assert main(["--output-format", "full", "--scope", scope, "m.py"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"Nothing runs in the `{scope}` scope: 1 function not checked (`--scope hot` checks the code reached "
+        "from a forward, `--scope all` every function)."]
+
 def test_summary_counts_what_the_hot_path_left_out(proj, capsys):
     (proj / "clean.py").write_text(GOOD.replace("        torch.cuda.synchronize()\n", "")
                                    + "\n\ndef helper(x):\n    return x\n\n\ndef io(x):  # graphlint: cold\n    return x\n")

@@ -369,9 +369,11 @@ class ProjectIndex:
         `dispatch=False`: direct calls only, no dynamic dispatch followed."""
         return [fn for fn, how in self.call_edges(caller, module, callee) if dispatch or not how]
 
-    def call_edges(self, caller: FunctionInfo | None, module: str, callee: str) -> list[tuple[FunctionInfo, str]]:
+    def call_edges(self, caller: FunctionInfo | None, module: str, callee: str, *,
+                   depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         """The project functions a call can reach, each with how: "" for a direct call, else the dynamic
-        dispatch that was followed (a registry, a factory-built attribute, `Function.apply`, ...)."""
+        dispatch that was followed (a registry, a factory-built attribute, `Function.apply`, ...).
+        `depth`: dispatch hops already followed to get here (an alias of an alias, which may be a cycle)."""
         cls = self.classes.get(caller.class_key) if caller and caller.class_key else None
         if callee.startswith(GETATTR):
             return self._named_by_callers(caller, callee) if caller is not None else []
@@ -412,7 +414,7 @@ class ProjectIndex:
         if stored:  # `KLlamaModel.dynamic_sdpa.apply(...)`: the objects `Cls.attr = Impl(...)` stored on the class
             return [(fn, _join(f"{holder.qualname}.{attr}: {impl.qualname}", h))
                     for impl in stored for fn, h in self.methods_via(impl, meth)]
-        edges = self._dispatch(callee, 0) or (self._through_handed_self(caller, module, callee) if caller else [])
+        edges = self._dispatch(callee, depth) or (self._through_handed_self(caller, module, callee) if caller else [])
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
             return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
         return edges
@@ -526,7 +528,7 @@ class ProjectIndex:
         alias = self._module_attr(callee, "aliases")
         if alias:
             return [(fn, how or f"alias {callee.rpartition('.')[2]}")
-                    for fn, how in self.call_edges(None, "", alias) or self._dispatch(alias, depth + 1)]
+                    for fn, how in self.call_edges(None, "", alias, depth=depth + 1) or self._dispatch(alias, depth + 1)]
         return []
 
     def _call_target(self, target: "ClassInfo | FunctionInfo") -> list[FunctionInfo]:

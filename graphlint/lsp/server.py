@@ -560,7 +560,8 @@ def build() -> GraphlintServer:
             handle = ls.pending.pop(shown, None)
             if handle is not None:
                 handle.cancel()
-            await ls.relint({shown: ls.workspace.get_text_document(uri).source})
+            document = ls.workspace.text_documents.get(uri)  # a save of a file the client never opened: disk
+            await ls.relint({shown: document.source if document is not None else None})
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: GraphlintServer, params: lsp.DidCloseTextDocumentParams) -> None:

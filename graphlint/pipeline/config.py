@@ -187,10 +187,10 @@ def load_file(path: Path) -> Config:
         data = tomllib.loads(_toml_text(path))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"invalid TOML in {path}: {exc}") from None
-    if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("graphlint", {})
-    else:
-        table = data.get("tool", {}).get("graphlint", data)
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"[tool] in {path} must be a table, got {tool!r}")
+    table = tool.get("graphlint", {} if path.name == "pyproject.toml" else data)
     if not isinstance(table, dict):
         raise ConfigError(f"[tool.graphlint] in {path} must be a table")
     return Config(root=path.parent.resolve(), source=path, **_parse_table(table))
@@ -218,7 +218,8 @@ def find_config(start: Path) -> Path | None:
             if "[tool.graphlint" in text:
                 return candidate
             continue
-        if "graphlint" in data.get("tool", {}):
+        tool = data.get("tool")
+        if isinstance(tool, dict) and "graphlint" in tool:  # `tool = 5` is someone else's broken file
             return candidate
     return None
 

@@ -58,7 +58,7 @@ def glob_spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
     try:
         return pathspec.GitIgnoreSpec.from_lines(cleaned)
     except ValueError as exc:
-        raise ConfigError(f"invalid path pattern in {list(patterns)}: {exc}") from None
+        raise ConfigError(f"invalid path pattern: {exc}") from None  # names the pattern; the list holds the defaults
 
 
 def matches(spec: pathspec.PathSpec, rel: str, is_dir: bool) -> bool:

@@ -53,6 +53,7 @@ class LintResult:
     index: ProjectIndex | None = None
     hot: dict[str, HotInfo] = field(default_factory=dict)
     unrooted: bool | None = None  # no hot root: every function was checked, as with `--scope all`
+    scope: str = "hot"  # what `checked` counts: the hot path, or the captured / step part of it
 
 
 def build_summary(src: SourceFile) -> ModuleSummary:
@@ -178,7 +179,7 @@ class Linter:
         findings.sort(key=lambda f: f.sort_key)
         return LintResult(findings, len(sources), len(index.functions), _checked(index, hot),
                           _checked(index, index.all_functions(self.config.cold)), self.capture_sites, index, hot,
-                          self.unrooted)
+                          self.unrooted, self.config.scope)
 
     def _hot_path(self, index: ProjectIndex, sources: list[SourceFile], summaries: list[ModuleSummary],
                   errors: dict[int, list[Finding]]) -> dict[str, HotInfo]:

@@ -12,6 +12,8 @@ from graphlint.pipeline.discovery import glob_spec, matches, relative_posix
 
 def validate_selectors(selectors: Iterable[str], known: set[str], what: str) -> None:
     for sel in selectors:
+        if not sel.strip():  # a prefix of every code: `select = [""]` would switch on every default rule
+            raise ConfigError(f"empty rule selector in {what} (see `graphlint --list-rules`)")
         if sel.upper() != "ALL" and not any(code.startswith(sel.upper()) for code in known):
             raise ConfigError(f"unknown rule selector {sel!r} in {what} (see `graphlint --list-rules`)")
 
@@ -40,8 +42,9 @@ def enabled_codes(config: Config, known: dict[str, bool]) -> set[str]:
     validate_selectors(config.select or (), codes, "select")
     validate_selectors(config.extend_select, codes, "extend-select")
     validate_selectors(config.ignore, codes, "ignore")
-    for _glob, sels in config.per_file_ignores:
+    for glob, sels in config.per_file_ignores:
         validate_selectors(sels, codes, "per-file-ignores")
+        glob_spec((glob,))  # a bad glob: one config error here, not an internal error in every file's check
     out = set()
     for code, default_on in known.items():
         if config.select is None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence, TextIO
 
 from graphlint.diagnostics import INTERNAL_ERROR, TIERS, Finding
+from graphlint.pipeline.config import SCOPE_TIERS
 from graphlint.report.fix import applicable, hidden_fixes
 from graphlint.report.output import PROG, plural
 
@@ -75,6 +76,9 @@ def summary(findings: list[Finding], *, fixed: int, fix_mode: bool, unsafe: bool
         lines.append(f"Found {plural(total, 'error')} ({fixed} fixed, {len(findings)} remaining).")
     elif findings:
         lines.append(f"Found {plural(len(findings), 'error')}.")
+    elif skipped and not checked and coverage is not None and coverage.scope in SCOPE_TIERS:
+        lines.append(f"Nothing runs in the `{coverage.scope}` scope: {plural(skipped, 'function')} not checked "
+                     f"(`--scope hot` checks the code reached from a forward, `--scope all` every function).")
     elif skipped and not checked:
         lines.append(f"No hot path found: {plural(skipped, 'function')} not checked (`--scope all` checks "
                      f"{'it' if skipped == 1 else 'them'}; `# graphlint: hot` marks a root).")

@@ -1926,3 +1926,28 @@ def test_a_union_annotated_field_holds_each_member():
     assert found["SplitBatch.fill"][1][-1] == "SplitBatch.fill [self.minibatch: SplitBatch]"
     assert found["CombineBatch.fill"][1][-1] == "CombineBatch.fill [self.minibatch: CombineBatch]"
     assert "OtherBatch.fill" not in found
+
+
+def test_an_alias_cycle_through_a_reexport_ends():
+    """`helper = helper` in the module a package re-exports it from: the alias names the re-export, which
+    names the alias again. Each hop re-entered `call_edges` with the dispatch depth reset to 0, so the run
+    died of a RecursionError (exit 2, "internal error") instead of reporting nothing for the call."""
+    package = index_source("from .a import helper\n", "pkg/__init__.py", "pkg", True)
+    files = {
+        "pkg.a": "from pkg import helper\nhelper = helper\n",
+        "m": """
+            import torch
+            from pkg import helper
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return helper(x), step(x)
+
+            def step(x):
+                return x.sum().item()
+        """,
+    }
+    summaries = [package, *(index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod)
+                            for mod, src in files.items())]
+    found = ProjectIndex(summaries).hot_functions()
+    assert {fn.qualname for fn in (ProjectIndex(summaries).functions[k] for k in found)} == {"M.forward", "step"}

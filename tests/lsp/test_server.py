@@ -300,6 +300,18 @@ async def test_excluded_file_gets_no_diagnostics(client: LanguageClient, project
     step.close()
 
 
+
+@aio
+async def test_saving_a_file_the_client_never_opened(client: LanguageClient, project: Path):
+    """A didSave without a didOpen (a client that watches saves, a deleted file) read the document through
+    the workspace, which opens it from disk: "Error in server: FileNotFoundError" in the editor."""
+    gone = (project / "gone.py").as_uri()
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=gone)))
+    step = Doc(client, project / "step.py")  # answered after the save: the save has been handled
+    await diagnostics(client, step.uri, lambda d: codes(d) == ["GL101", "GL160"])
+    assert not [m.message for m in client.messages if "gone.py" in m.message]
+    step.close()
+
 def test_lint_only_never_imports_pygls(tmp_path):
     """The CLI lints without the lsp extra: nothing outside `graphlint server` imports pygls."""
     (tmp_path / "step.py").write_text(STEP)

@@ -212,6 +212,7 @@ class _Indexer(ast.NodeVisitor):
         self.local_binds: list[dict[str, str]] = []
         self.scopes: list[Scope] = []
         self.region_depth = 0
+        self.lazy_attrs: set[tuple[str, str]] = set()  # (class key, attribute) a method other than `__init__` built
         self.top_level: frozenset[str] = frozenset()  # module-level defs, known before any body is visited
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
 
@@ -485,13 +486,24 @@ class _Indexer(ast.NodeVisitor):
                 continue
             for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                        and target.value.id == "self") or target.attr in cls.attrs \
-                        or self._annotated_attr(cls, target.attr, sub):
+                        and target.value.id == "self"):
+                    continue
+                lazy = (cls.key, target.attr)
+                if target.attr in cls.attrs and lazy in self.lazy_attrs:
+                    # `if mode == "full": self.kv_cache = KVCache(...) elif ...: self.kv_cache = ShadowKV(...)` in
+                    # `init_kv_cache`: either one, as for branches of `__init__`
+                    kind, prev = self._attr_kind(sub.value) or "", cls.attrs[target.attr]
+                    if kind.startswith("module:") and prev.startswith("module:") and kind != prev \
+                            and kind[len("module:"):] not in cls.alt_modules.get(target.attr, ()):
+                        cls.alt_modules.setdefault(target.attr, []).append(kind[len("module:"):])
+                    continue
+                if target.attr in cls.attrs or self._annotated_attr(cls, target.attr, sub):
                     continue
                 kind = self._attr_kind(sub.value)
                 if kind and kind.startswith("module"):
                     if target.attr not in cls.factories and target.attr not in cls.callables:
                         cls.attrs[target.attr] = kind
+                        self.lazy_attrs.add(lazy)
                 elif kind is None:
                     self._dispatch_attr(cls, target.attr, sub.value, local_calls)
 

@@ -117,3 +117,65 @@ def test_hook_overrides_reach_only_subclasses_and_only_the_hook() -> None:
         assert f"Press{i}.score" not in found
     assert "BasePress.__call__" not in found and "BasePress.compress" not in found
 
+
+# ShadowKV's shape: a set-up method (not `__init__`) builds the cache in branches, one class per mode; the decode
+# loop calls the cache's methods.
+LAZY = {
+    "pkg.__init__": "",
+    "pkg.llm": """
+        class FullCache:
+            def update(self, k):
+                return k.sum().item()
+
+        class SparseCache:
+            def update(self, k):
+                return k.nonzero()
+
+        class OffloadCache:
+            def update(self, k):
+                return k.cpu()
+
+        class Tracer:
+            def update(self, k):
+                return k
+
+        class Recorder:
+            def update(self, k):
+                return k.tolist()
+
+        class Engine:
+            def __init__(self, model):
+                self.model = model
+                self.tracer = Tracer()
+
+            def init_cache(self, mode):
+                if mode == "full":
+                    self.cache = FullCache()
+                elif mode == "sparse":
+                    self.cache = SparseCache()
+                else:
+                    self.cache = OffloadCache()
+                self.tracer = Recorder()
+
+            def generate(self, ids, n):
+                for _ in range(n):
+                    logits = self.model(ids)
+                    self.cache.update(logits)
+                    self.tracer.update(logits)
+                    ids = logits.argmax(-1)
+                return ids
+    """,
+}
+
+
+def test_an_attribute_a_set_up_method_builds_in_branches_holds_each_class() -> None:
+    found = hot(LAZY)
+    for name in ("FullCache.update", "SparseCache.update", "OffloadCache.update"):
+        assert found[name][0] == "step", name
+
+
+def test_init_keeps_its_own_assignment_over_a_set_up_method() -> None:
+    found = hot(LAZY)
+    assert found["Tracer.update"][0] == "step"
+    assert "Recorder.update" not in found  # `__init__` built the tracer: a later method's object is not followed
+    assert "Engine.init_cache" not in found  # set-up, not a step

@@ -304,6 +304,7 @@ class CallFacts:
                 refs += list(s.aliases.values())
                 refs += [ref for ref, _line in (*s.compile_roots, *s.graphed_roots)]
                 refs += [ref for ref, _line, _owner in (*s.hook_roots, *s.patched_forwards)]
+                refs += [ref.removesuffix("()") for ref, _line, _owner in s.attention_roots]
                 for c in s.classes.values():
                     refs += c.registry + [ref for values in c.callables.values() for ref in values]
             keys = set()

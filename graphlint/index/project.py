@@ -1059,15 +1059,30 @@ class ProjectIndex:
                 roots["captured"].extend((fn, f"{fn.display} (graphed)", None, False) for fn in self._compile_targets(s, ref))
             for ref, _line in s.compile_roots:
                 roots["forward"].extend((fn, fn.display, None, False) for fn in self._compile_targets(s, ref))
-            for ref, _line, owner in s.hook_roots:
-                caller = self.functions.get(owner) if owner else None
-                for fn, _how in self.call_edges(caller, s.module, ref):
-                    roots["forward"].append((fn, f"{fn.display} (forward hook)", None, False))
-            for ref, _line, owner in s.patched_forwards:
-                caller = self.functions.get(owner) if owner else None
-                for fn, _how in self.call_edges(caller, s.module, ref):
-                    roots["forward"].append((fn, f"{fn.display} (patched forward)", None, False))
+            for table, label in ((s.hook_roots, "forward hook"), (s.patched_forwards, "patched forward"),
+                                 (s.attention_roots, "attention function")):
+                for ref, _line, owner in table:
+                    roots["forward"].extend((fn, f"{fn.display} ({label})", None, False)
+                                            for fn in self._installed(self.functions.get(owner or ""), s.module, ref))
         return roots
+
+    def _installed(self, caller: FunctionInfo | None, module: str, ref: str) -> list[FunctionInfo]:
+        """The functions installed where the forward pass calls them (a hook, a patched forward, an attention
+        table's entry): what `ref` names; for `self.m` installed in a base class's method, every project
+        subclass's override of `m` too, however many (the object installing it may be any of them; calls cap
+        overrides at MAX_OVERRIDES, an install is no call); for `f()`, a decorator's call, the wrappers `f`
+        defines (running the decorator is set-up)."""
+        made = ref.endswith("()")
+        out = {fn.key: fn for target, _how in self.call_edges(caller, module, ref.removesuffix("()"))
+               for fn in (self.nested_defs(target) if made else [target])}
+        cls = self.classes.get(caller.class_key) if caller and caller.class_key else None
+        name = ref.removeprefix("self.")
+        if cls is not None and ref.startswith("self.") and name.isidentifier() and not name.startswith("__"):
+            for sub in self._descendants(cls):
+                impl = self.functions.get(sub.methods.get(name, ""))
+                if impl is not None and not impl.abstract:
+                    out.setdefault(impl.key, impl)
+        return list(out.values())
 
     def call_params(self, fn: FunctionInfo, callee: str) -> list[str]:
         """The parameters of `fn` that a call spelt `callee` fills positionally, in order."""

@@ -42,6 +42,10 @@ GRAPHED_COMPILE_MODES = ("reduce-overhead", "max-autotune")
 PARTIAL_CALLS = ("functools.partial", "partial")
 METHOD_BINDERS = ("types.MethodType",)  # `MethodType(fn, obj)`: calling the result calls fn
 HOOK_METHODS = ("register_forward_hook", "register_forward_pre_hook")
+# transformers' tables of attention (and mask) implementations, which every model's attention layer calls through
+# `ALL_ATTENTION_FUNCTIONS[config._attn_implementation]`: a function installed there runs in the forward pass
+ATTENTION_TABLES = ("ALL_ATTENTION_FUNCTIONS", "ALL_MASK_ATTENTION_FUNCTIONS", "AttentionInterface",
+                    "AttentionMaskInterface")
 # Calls that run the callable they are given, now or on another thread: name -> its positional index
 # (`target=` for threads). `map` is left out: too many unrelated APIs share the name.
 CALLBACK_RUNNERS = {"to_thread": 0, "submit": 0, "run_in_executor": 1, "apply_async": 0, "Thread": None}
@@ -151,6 +155,9 @@ class ModuleSummary:
     # (function, line, patching fn) of each function installed as a module's forward: `Attn.forward = fwd`,
     # `self.forward = self.short_forward`, `setattr(m, "forward", MethodType(fwd, m))`
     patched_forwards: list[tuple[str, int, str | None]] = field(default_factory=list)
+    # (function, line, installing fn) of each function installed in transformers' attention tables:
+    # `ALL_ATTENTION_FUNCTIONS["tgi"] = fwd`, `AttentionInterface.register("x", fwd)`, `T[k] = wrap(T[k])`
+    attention_roots: list[tuple[str, int, str | None]] = field(default_factory=list)
     # module-level containers of callables (`HANDLERS = {"a": f, "b": g}`) -> the callables' descriptors
     registries: dict[str, list[str]] = field(default_factory=dict)
     # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
@@ -207,6 +214,7 @@ class _Indexer(ast.NodeVisitor):
         self.local_binds: list[dict[str, str]] = []
         self.scopes: list[Scope] = []
         self.region_depth = 0
+        self.lazy_attrs: set[tuple[str, str]] = set()  # (class key, attribute) a method other than `__init__` built
         self.top_level: frozenset[str] = frozenset()  # module-level defs, known before any body is visited
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
 
@@ -482,13 +490,24 @@ class _Indexer(ast.NodeVisitor):
                 continue
             for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                        and target.value.id == "self") or target.attr in cls.attrs \
-                        or self._annotated_attr(cls, target.attr, sub):
+                        and target.value.id == "self"):
+                    continue
+                lazy = (cls.key, target.attr)
+                if target.attr in cls.attrs and lazy in self.lazy_attrs:
+                    # `if mode == "full": self.kv_cache = KVCache(...) elif ...: self.kv_cache = ShadowKV(...)` in
+                    # `init_kv_cache`: either one, as for branches of `__init__`
+                    kind, prev = self._attr_kind(sub.value) or "", cls.attrs[target.attr]
+                    if kind.startswith("module:") and prev.startswith("module:") and kind != prev \
+                            and kind[len("module:"):] not in cls.alt_modules.get(target.attr, ()):
+                        cls.alt_modules.setdefault(target.attr, []).append(kind[len("module:"):])
+                    continue
+                if target.attr in cls.attrs or self._annotated_attr(cls, target.attr, sub):
                     continue
                 kind = self._attr_kind(sub.value)
                 if kind and kind.startswith("module"):
                     if target.attr not in cls.factories and target.attr not in cls.callables:
                         cls.attrs[target.attr] = kind
+                        self.lazy_attrs.add(lazy)
                 elif kind is None:
                     self._dispatch_attr(cls, target.attr, sub.value, local_calls)
 
@@ -605,7 +624,26 @@ class _Indexer(ast.NodeVisitor):
         if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and targets[0].attr in HOT_METHOD_NAMES \
                 and node.value is not None:
             self._patched_forward(node.value, node.lineno)
+        if len(targets) == 1 and isinstance(targets[0], ast.Subscript) and node.value is not None \
+                and self._attention_table(targets[0].value):
+            self._installed_attention(node.value, node.lineno)
         self.generic_visit(node)
+
+    def _attention_table(self, node: ast.expr) -> bool:
+        """`node` names one of transformers' attention tables (`ATTENTION_TABLES`), however imported."""
+        name = dotted(node) or ""
+        return (self.resolve(name) or name).rpartition(".")[2] in ATTENTION_TABLES
+
+    def _installed_attention(self, value: ast.expr, line: int) -> None:
+        """A function installed in an attention table is a forward root: the table's name, a `partial` of it,
+        or a decorator's call (`attention_patch(func)`, recorded as `attention_patch()`: the wrappers it defines)."""
+        made = ""
+        if isinstance(value, ast.Call):
+            partial = value.args and self.resolve(dotted(value.func)) in PARTIAL_CALLS
+            value, made = (value.args[0], "") if partial else (value.func, "()")
+        ref = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        if ref:
+            self.s.attention_roots.append((ref + made, line, self.func_stack[-1].key if self.func_stack else None))
 
     def _patched_forward(self, value: ast.expr, line: int) -> None:
         """`X.forward = fn` (a class outside the project or in it, an instance, `self`): `fn` runs as a module's
@@ -759,6 +797,9 @@ class _Indexer(ast.NodeVisitor):
             elif isinstance(func, ast.Name) and func.id == "setattr" and len(node.args) == 3 \
                     and isinstance(node.args[1], ast.Constant) and node.args[1].value in HOT_METHOD_NAMES:
                 self._patched_forward(node.args[2], node.lineno)  # `setattr(model, "forward", bound)`
+            elif callee.endswith(".register") and len(node.args) > 1 and isinstance(node.func, ast.Attribute) \
+                    and self._attention_table(node.func.value):
+                self._installed_attention(node.args[1], node.lineno)  # `AttentionInterface.register("x", fwd)`
             elif callee.rpartition(".")[2] in HOOK_METHODS and node.args:
                 ref = self.resolve(dotted(node.args[0]))
                 if ref:

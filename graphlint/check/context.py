@@ -16,7 +16,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.facts.inference import Inference
-from graphlint.facts.values import Kind, Val, Where
+from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
@@ -111,6 +111,12 @@ class Context:
         kind = self.inference(expr).kind
         return Where.DEVICE if kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Where.HOST if kind is Kind.CPU_TENSOR \
             else Where.UNKNOWN
+
+    @property
+    def default_device(self) -> Dev:
+        """Where a factory without `device=` builds here: `Dev.CPU` unless a device context (`with
+        torch.device("cuda"):`, `torch.set_default_device(...)`) names another."""
+        return self.inference.default_device
 
     def qualname(self, expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(self.module, self.inference.env, expr)

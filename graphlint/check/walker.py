@@ -344,7 +344,14 @@ class Walker:
                     bind_targets(inf, item.asname.name, UNKNOWN)
             self.ctx.capture_depth += capture
             self.ctx.allow_sync_depth += allow
+            # `with torch.device("cuda"):` — the factories and loads inside build on that device
+            outer = inf.default_device
+            for item in stmt.items:
+                inf.default_device = inf.device_context(item.item) or inf.default_device
+            inf.reset_cache()
             self.walk_block(stmt.body)
+            inf.default_device = outer
+            inf.reset_cache()
             self.ctx.allow_sync_depth -= allow
             self.ctx.capture_depth -= capture
         elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":

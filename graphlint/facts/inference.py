@@ -223,6 +223,9 @@ class Inference:
         self.lookup_method = lookup_method  # `obj.m()` of a receiver of unknown class (CallFacts.method)
         self.env: ChainMap[str, Val] = ChainMap({})
         self._cache: dict[int, Val] = {}
+        # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
+        # `torch.set_default_device(d)` earlier in the flow names another device (`Dev.UNKNOWN`: one nothing shows)
+        self.default_device: Dev = Dev.CPU
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -234,6 +237,7 @@ class Inference:
         func = call.func if isinstance(call, cst.Call) else None
         if isinstance(call, cst.Call):
             self._move_modules(call)
+            self.set_default_device(call)
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in DICT_SETTERS \
                 and self(func.value).keys is not None:
             self.bind(func.value.value, UNKNOWN)
@@ -269,6 +273,27 @@ class Inference:
         for root in (func, *roots):
             if isinstance(root, cst.Name) and self(root).host:
                 self.bind(root.value, UNKNOWN)
+
+    def device_context(self, call: cst.BaseExpression) -> Dev | None:
+        """What `torch.device(d)` (a `with` item) or `torch.set_default_device(d)` makes the default device of the
+        factories after it; None for any other call. `"meta"` is no device a copy can come from: unknown."""
+        if not (isinstance(call, cst.Call) and call.args and call.args[0].keyword is None):
+            return None
+        if (self.resolve(call.func) or "") not in ("torch.device", "torch.set_default_device"):
+            return None
+        arg = call.args[0].value
+        if _const_string(arg) == "meta" or isinstance(arg, cst.Name) and arg.value == "None":
+            return Dev.UNKNOWN if _const_string(arg) == "meta" else Dev.CPU  # `set_default_device(None)`: the host
+        found = self.device_expr(arg)
+        return Dev.CPU if found is Dev.CPU else found
+
+    def set_default_device(self, call: cst.BaseExpression) -> None:
+        """`torch.set_default_device(d)` as a statement: the factories after it build on `d`."""
+        if isinstance(call, cst.Call) and (self.resolve(call.func) or "") == "torch.set_default_device":
+            found = self.device_context(call)
+            if found is not None:
+                self.default_device = found
+                self._cache.clear()
 
     def initial(self, name: str) -> Val:
         """A name's value before the function bound it: `self.x` is what the class's `__init__` made it."""
@@ -599,12 +624,12 @@ class Inference:
             projected = self.lookup_method(func.attr.value)
         return projected if projected is not None else UNKNOWN
 
-    @staticmethod
-    def _loaded(node: cst.Call) -> Val:
-        """`Model.from_pretrained(name, ...)`: a model on the host unless a keyword places it (or `**kwargs` may)."""
+    def _loaded(self, node: cst.Call) -> Val:
+        """`Model.from_pretrained(name, ...)`: a model on the host unless a keyword places it (or `**kwargs` may), or a
+        device context (`with torch.device("cuda"):`) builds it elsewhere."""
         placed = any(arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS
                      for arg in node.args)
-        return UNKNOWN if placed else HOST_MODULE
+        return UNKNOWN if placed or self.default_device is not Dev.CPU else HOST_MODULE
 
     @staticmethod
     def _dict_method(item: Val, name: str) -> Val:
@@ -703,8 +728,12 @@ class Inference:
             return CPU_DEVICE
         if qual in HOST_TORCH:
             return HOST
-        if qual in RNG_STATE_TORCH or CPU_LEGACY_TENSOR_RE.match(qual):
-            return CPU  # `torch.LongTensor([ids])`: the typed legacy constructors build on the CPU
+        if qual in RNG_STATE_TORCH:
+            return CPU
+        if CPU_LEGACY_TENSOR_RE.match(qual):
+            # `torch.LongTensor([ids])`: the typed legacy constructors build on the CPU (under a device context: not
+            # read)
+            return CPU if self.default_device is Dev.CPU else UNKNOWN
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
         dtype = self._has_kw(node, "dtype")
@@ -775,8 +804,9 @@ class Inference:
         # Only real torch functions: an unknown name is more likely a mis-resolved local.
         if head in TORCH_FUNCTION_NAMES and head not in NON_TENSOR_TORCH_SUBMODULES and "." not in qual[len("torch."):]:
             args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
-            if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None:
-                return CPU  # `torch.div(n, 2)` of Python numbers makes a host tensor
+            if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None \
+                    and (self.default_device is Dev.CPU or any(v.kind is Kind.CPU_TENSOR for v in args)):
+                return CPU  # `torch.div(n, 2)` of Python numbers makes a host tensor (on the default device)
             if self._host_first(node):
                 return CPU  # `torch.div(host_lengths + k, k)`: computed where its host input lives
             if head in BOOL_KEEPING_OPS and args and args[0].kind is Kind.BOOL_TENSOR:
@@ -814,6 +844,13 @@ class Inference:
                 return Val(kind, weak=d.weak, rank=d.rank)
         rank = self._factory_rank(qual, node, data)
         pinned = pins(cst_keywords(node, PIN))
+        if device is None and qual != "torch.from_numpy" and not pinned and self.default_device is not Dev.CPU:
+            # under `with torch.device("cuda"):` / after `torch.set_default_device("cuda")` a factory builds there
+            # (`torch.as_tensor(cpu_t)` may keep its tensor where it is: not read)
+            if qual != "torch.tensor" and data is not None and self(data).is_tensor:
+                return UNKNOWN
+            return Val(Kind.BOOL_TENSOR if is_bool else Kind.TENSOR, rank=rank) \
+                if self.default_device is Dev.DEVICE else UNKNOWN
         if qual == "torch.from_numpy" or device is Dev.CPU or device is None or pinned:
             # `torch.tensor(lengths)` of a Python sequence has one or more dimensions, however deep it nests
             nd = rank is None and qual in DATA_FACTORIES and data is not None and self(data).ref in SEQUENCE_REFS

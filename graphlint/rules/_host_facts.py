@@ -316,9 +316,11 @@ class HostFacts(Rule):
         ctx = self.ctx
         qual = ctx.call_name(expr) or ""
         if qual in FACTORY_TORCH or qual in ("torch.from_numpy", "torch.scalar_tensor"):
-            if factory_device_is_cpu(ctx, expr) is False:
-                return None
+            on_cpu = factory_device_is_cpu(ctx, expr)
             pinned = may_pin(cst_keywords(expr, PIN))
+            if on_cpu is False or on_cpu is None and ctx.default_device is not Dev.CPU and not pinned \
+                    and qual != "torch.from_numpy":
+                return None  # `device="cuda"`, or no `device=` under `with torch.device("cuda"):`
             dtype = kwarg(expr, "dtype")
             is_bool = dtype is not None and (ctx.qualname(dtype.value) or "") == "torch.bool"
             data = positional(expr)

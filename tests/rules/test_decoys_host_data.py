@@ -491,3 +491,54 @@ def test_weights_of_a_placed_or_moved_model_are_not_judged_host():
                 self.e = sub.model.norm.weight.to(device)
     """
     check(src, scope="all")
+
+
+def test_factories_and_loads_under_a_device_context_are_not_host():
+    """Under `with torch.device("cuda"):` (DeepSeek-V3's `generate.py`, gpt-fast's `setup_caches`) or after
+    `torch.set_default_device("cuda")` (nano-vllm's `ModelRunner.__init__`) a factory without `device=` and a
+    `from_pretrained` build on that device: `.to(dev)` of them is no host-to-device copy. A device named by a
+    variable, or `"meta"`, is one nothing places on the host either."""
+    src = """
+        import torch
+        from transformers import LlamaForCausalLM
+        class Runner:
+            def load(self, name: str, device: torch.device):
+                with torch.device("cuda"):
+                    model = LlamaForCausalLM.from_pretrained(name)
+                    z = torch.zeros(4)
+                    ids = torch.tensor([1, 2])
+                self.a = model.lm_head.weight.to(device)
+                self.b = z.to(device)
+                self.c = ids.to(device)
+                with torch.device(device):
+                    w = torch.ones(8)
+                with torch.device("meta"):
+                    m = torch.empty(8)
+                self.d = w.to(device) + m.to(device)
+                torch.set_default_device("cuda")
+                e = torch.arange(8)
+                self.e = e.to(device)
+    """
+    check(src, scope="all")
+
+
+def test_factories_after_a_device_context_ends_are_host_again():
+    """The context holds for its block only, and `torch.set_default_device("cpu")` puts the default back: a
+    factory after either is a CPU tensor, and `.to(dev)` of it a pageable copy (GL131). A pinned factory inside
+    the context is on the host whatever the default device."""
+    src = """
+        import torch
+        class Runner:
+            def load(self, device: torch.device):
+                with torch.device("cuda"):
+                    inside = torch.zeros(4)
+                    pinned = torch.zeros(4, pin_memory=True)
+                after = torch.zeros(4)
+                self.a = after.to(device)  # <- GL131
+                self.b = pinned.to(device)  # <- GL131
+                torch.set_default_device("cuda")
+                torch.set_default_device("cpu")
+                host = torch.ones(2)
+                self.c = host.to(device)  # <- GL131
+    """
+    check(src, scope="all")

@@ -27,7 +27,7 @@ from graphlint.facts.values import (
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_TORCH, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS,
 )
 
@@ -570,6 +570,8 @@ class Inference:
             return CPU  # a tokenizer's batch (a dict of CPU tensors, or one) reads as a host tensor
         func = node.func
         qual = self.resolve(func)
+        if qual in CHECKPOINT_LOADS:
+            return self._checkpoint(qual, node)
         if qual is not None:
             val = self._torch_call(qual, node)
             if val is not None:
@@ -630,6 +632,32 @@ class Inference:
         placed = any(arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS
                      for arg in node.args)
         return UNKNOWN if placed or self.default_device is not Dev.CPU else HOST_MODULE
+
+    def _checkpoint(self, qual: str, node: cst.Call) -> Val:
+        """A checkpoint read whose tensors land on the host: `torch.load(p, map_location="cpu")`,
+        `safetensors.torch.load_file(p)` (its `device=` defaults to `"cpu"`), `safetensors.torch.load(data)`: a dict
+        of CPU tensors. `torch.load(p)` puts tensors back where they were saved, and `map_location=dev` (a device, a
+        lambda, a dict) elsewhere: unknown."""
+        if qual == "safetensors.torch.load":
+            return CPU_DICT
+        where = self.placement(qual, node)
+        return CPU_DICT if where is Dev.CPU else UNKNOWN
+
+    def placement(self, qual: str, node: cst.Call) -> Dev | None:
+        """Where a checkpoint read puts its tensors: its `map_location=` (`torch.load`) or `device=`
+        (`safetensors.torch.load_file`, default the host), also given by position; None where `torch.load` names
+        none (they go back where they were saved)."""
+        keyword, default = ("map_location", None) if qual == "torch.load" else ("device", Dev.CPU)
+        arg = self._has_kw(node, keyword)
+        if arg is None and len(node.args) > 1 and node.args[1].keyword is None and not node.args[1].star:
+            arg = node.args[1]
+        if arg is None:
+            return default if not any(a.star == "**" for a in node.args) else Dev.UNKNOWN
+        if isinstance(arg.value, cst.Name) and arg.value.value == "None":
+            return default  # `map_location=None`: where they were saved
+        if isinstance(arg.value, (cst.Lambda, cst.Dict)):
+            return Dev.UNKNOWN
+        return self.device_arg(arg.value)
 
     @staticmethod
     def _dict_method(item: Val, name: str) -> Val:

@@ -257,9 +257,11 @@ class HostFacts(Rule):
     # -- origins ------------------------------------------------------------------------------
     def origin(self, expr: cst.BaseExpression) -> Origin | None:
         found = self._origin(expr)
-        if found is None and isinstance(expr, (cst.Name, cst.Attribute, cst.Call)):
+        if found is None and (isinstance(expr, (cst.Name, cst.Attribute, cst.Call)) or isinstance(
+                expr, cst.Subscript) and not self.ctx.val(expr.value).is_tensor):
             # what the inference's data flow shows (not what a `*_cpu` name suggests): a project function
-            # that returns a host tensor, a parameter every caller passes one, a value joined across branches
+            # that returns a host tensor, a parameter every caller passes one, a value joined across branches, an
+            # item of a container of host tensors (`load_file(path)["w"]`; a tensor's own indexing is above)
             val = self.ctx.val(expr)
             if val.kind is Kind.CPU_TENSOR and not val.weak:
                 dims = Dims.UNKNOWN if val.rank is None else Dims.SCALAR if val.rank == 0 else Dims.SHAPED

@@ -542,3 +542,41 @@ def test_factories_after_a_device_context_ends_are_host_again():
                 self.c = host.to(device)  # <- GL131
     """
     check(src, scope="all")
+
+
+def test_items_of_a_checkpoint_read_onto_the_host_are_cpu_tensors():
+    """`safetensors.torch.load_file(path)` (its `device=` defaults to `"cpu"`) and `torch.load(path,
+    map_location="cpu")` return host tensors (kvpress's `load_file(p)["restore_embeddings"].to(model.device)`,
+    EAGLE's head weights): `.to(dev)` of an item is a pageable H2D copy (GL131)."""
+    src = """
+        import torch
+        from safetensors.torch import load_file
+        class Loader:
+            def load(self, path: str, device: torch.device):
+                self.a = load_file(path)["embeddings"].to(device)  # <- GL131
+                sd = torch.load(path, map_location="cpu")
+                self.b = sd["w"].to(device)  # <- GL131
+                for name, t in load_file(path, device="cpu").items():
+                    self.c = t.to(device)  # <- GL131
+    """
+    check(src, scope="all")
+
+
+def test_checkpoint_reads_that_place_their_tensors_elsewhere_are_not_host():
+    """`torch.load(path)` puts tensors back where they were saved, so does `map_location=None`; `map_location=dev`
+    (a device, a variable, a lambda, a dict) and `load_file(path, device="cuda")` put them elsewhere: none of their
+    items is known to be on the host, whatever the path (a literal path used to make `torch.load` a CPU factory)."""
+    src = """
+        import torch
+        from safetensors.torch import load_file
+        class Loader:
+            def load(self, path: str, device: torch.device):
+                self.a = torch.load("model.pt")["w"].to(device)
+                self.b = torch.load(path, map_location=None)["w"].to(device)
+                self.c = torch.load(path, map_location=device)["w"].to(device)
+                self.d = torch.load(path, map_location=lambda s, loc: s.cuda())["w"].to(device)
+                self.e = torch.load(path, map_location={"cpu": "cuda:0"})["w"].to(device)
+                self.f = load_file(path, device="cuda")["w"].to(device)
+                self.g = torch.load("model.pt").to(device)
+    """
+    check(src, scope="all")

@@ -638,8 +638,6 @@ class Inference:
         `safetensors.torch.load_file(p)` (its `device=` defaults to `"cpu"`), `safetensors.torch.load(data)`: a dict
         of CPU tensors. `torch.load(p)` puts tensors back where they were saved, and `map_location=dev` (a device, a
         lambda, a dict) elsewhere: unknown."""
-        if qual == "safetensors.torch.load":
-            return CPU_DICT
         where = self.placement(qual, node)
         return CPU_DICT if where is Dev.CPU else UNKNOWN
 
@@ -647,6 +645,8 @@ class Inference:
         """Where a checkpoint read puts its tensors: its `map_location=` (`torch.load`) or `device=`
         (`safetensors.torch.load_file`, default the host), also given by position; None where `torch.load` names
         none (they go back where they were saved)."""
+        if qual == "safetensors.torch.load":
+            return Dev.CPU  # of bytes: host tensors
         keyword, default = ("map_location", None) if qual == "torch.load" else ("device", Dev.CPU)
         arg = self._has_kw(node, keyword)
         if arg is None and len(node.args) > 1 and node.args[1].keyword is None and not node.args[1].star:

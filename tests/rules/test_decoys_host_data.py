@@ -565,7 +565,8 @@ def test_items_of_a_checkpoint_read_onto_the_host_are_cpu_tensors():
 def test_checkpoint_reads_that_place_their_tensors_elsewhere_are_not_host():
     """`torch.load(path)` puts tensors back where they were saved, so does `map_location=None`; `map_location=dev`
     (a device, a variable, a lambda, a dict) and `load_file(path, device="cuda")` put them elsewhere: none of their
-    items is known to be on the host, whatever the path (a literal path used to make `torch.load` a CPU factory)."""
+    items is known to be on the host, whatever the path (a literal path used to make `torch.load` a CPU factory).
+    (The two reads onto a device are themselves the copy up, reported on the read.)"""
     src = """
         import torch
         from safetensors.torch import load_file
@@ -573,10 +574,48 @@ def test_checkpoint_reads_that_place_their_tensors_elsewhere_are_not_host():
             def load(self, path: str, device: torch.device):
                 self.a = torch.load("model.pt")["w"].to(device)
                 self.b = torch.load(path, map_location=None)["w"].to(device)
-                self.c = torch.load(path, map_location=device)["w"].to(device)
+                self.c = torch.load(path, map_location=device)["w"].to(device)  # <- GL131
                 self.d = torch.load(path, map_location=lambda s, loc: s.cuda())["w"].to(device)
                 self.e = torch.load(path, map_location={"cpu": "cuda:0"})["w"].to(device)
-                self.f = load_file(path, device="cuda")["w"].to(device)
+                self.f = load_file(path, device="cuda")["w"].to(device)  # <- GL131
                 self.g = torch.load("model.pt").to(device)
+    """
+    check(src, scope="all")
+
+
+def test_a_checkpoint_read_onto_the_device_copies_every_tensor_up():
+    """`torch.load(path, map_location=device)` (Whisper's `load_model`, torchchat's builder, Medusa's heads) and
+    `load_file(path, device="cuda")` (DeepSeek-V3's fp8 cast) read each tensor into pageable host memory and copy
+    it to the device: blocking host-to-device copies (GL131)."""
+    src = """
+        import torch
+        from safetensors.torch import load_file
+        class Loader:
+            def load(self, path: str, device: torch.device, model):
+                self.a = torch.load(path, map_location=device)  # <- GL131
+                self.b = torch.load(path, map_location=model.device)  # <- GL131
+                self.c = load_file(path, device="cuda")  # <- GL131
+                self.d = torch.load(path, map_location=torch.device("cuda", 0))  # <- GL131
+    """
+    check(src, scope="all")
+
+
+def test_checkpoint_reads_onto_the_host_or_where_saved_copy_nothing_up():
+    """A read onto the host (`map_location="cpu"`, `torch.device("cpu")`, `load_file`'s default), one that puts
+    tensors back where they were saved (no `map_location`, `None`), and one that maps storages by a lambda or a
+    dict copy nothing up by themselves: silent."""
+    src = """
+        import torch
+        from safetensors.torch import load_file
+        class Loader:
+            def load(self, path: str, mapping: dict):
+                self.a = torch.load(path, map_location="cpu")
+                self.b = torch.load(path, map_location=torch.device("cpu"))
+                self.c = load_file(path)
+                self.d = torch.load(path)
+                self.e = torch.load(path, map_location=None, weights_only=True)
+                self.f = torch.load(path, map_location=lambda s, loc: s)
+                self.g = torch.load(path, map_location=mapping)
+                self.h = load_file(path, device="cpu")
     """
     check(src, scope="all")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import libcst as cst
 
 from graphlint.diagnostics import Finding
-from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, ModuleSummary, class_annotation
+from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, Held, ModuleSummary, class_annotation
 from graphlint.index.project import ProjectIndex
 from graphlint.facts.inference import (
     Inference, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
@@ -542,21 +542,17 @@ class Walker:
 
 # ---------------------------------------------------------------------------------------------
 
-def attr_val(kind: str | None) -> Val:
-    """The index's kind string of a class attribute as a `Val`."""
-    if kind == "tensor":
-        return TENSOR
-    if kind == "cpu_tensor":
+def attr_val(held: Held | None) -> Val:
+    """What the index says a class attribute holds, as a `Val`."""
+    if held is None:
+        return UNKNOWN
+    if held.seq:
+        return Val(Kind.MODULE_SEQ, ",".join(held.modules))
+    if held.modules:
+        return Val(Kind.MODULE, held.modules[0])
+    if held.kind is ik.Base.CPU_TENSOR:
         return Val(Kind.CPU_TENSOR, weak=True)  # a `*_cpu` field: host by its name
-    if kind == "tensor_seq":
-        return Val(Kind.TENSOR_SEQ)
-    if kind == "host":
-        return HOST
-    if kind and kind.startswith("module:"):
-        return Val(Kind.MODULE, kind[len("module:"):])
-    if kind and kind.startswith("modules:"):
-        return Val(Kind.MODULE_SEQ, kind[len("modules:"):])
-    return UNKNOWN
+    return kind_val(held.kind) if held.kind in (ik.Base.TENSOR, ik.Base.TENSOR_SEQ, ik.Base.HOST) else UNKNOWN
 
 
 @functools.lru_cache(maxsize=4096)

@@ -16,7 +16,7 @@ from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, Held, ModuleSummary, _hop,
 )
 
 
@@ -337,7 +337,7 @@ class ProjectIndex:
                     queue.append(sub)
         return out
 
-    def attr(self, cls: ClassInfo, name: str) -> str | None:
+    def attr(self, cls: ClassInfo, name: str) -> Held | None:
         for c in self.mro(cls):
             if name in c.attrs:
                 return c.attrs[name]
@@ -814,13 +814,8 @@ class ProjectIndex:
         attr = self.attr(cls, name)
         if attr is None:
             return self._resolve_dynamic_attr(cls, name, parts[1] if len(parts) > 1 else None, first)
-        targets = []
-        if attr.startswith("module:"):
-            targets = [attr[len("module:"):], *self._alt_modules(cls, name)]
-        elif attr.startswith("modules:"):
-            targets = [t for t in attr[len("modules:"):].split(",") if t]
         out = []
-        for t in targets:
+        for t in self.held_classes(cls, name, attr):
             owner = self.class_by_dotted(t)
             owners = [(owner, "")] if owner is not None else []
             if owner is None and t.endswith("]"):  # `self.experts = EXPERTS[op](...)`: whichever class it holds
@@ -829,6 +824,12 @@ class ProjectIndex:
                 out.extend((fn, _join(how, h)) for fn, h in (self.methods_via(owner, parts[1]) if len(parts) > 1
                                                              else [(f, "") for f in self._call_target(owner)]))
         return out
+
+    def held_classes(self, cls: ClassInfo, name: str, held: Held) -> list[str]:
+        """The module classes `self.name` (of `cls`, holding `held`) can be an instance of: the one `__init__` built
+        and those it builds in other branches, or the element classes of a module list. The one reader of `Held`'s
+        classes."""
+        return [*held.modules, *(self._alt_modules(cls, name) if held.is_module else ())]
 
     def _alt_modules(self, cls: ClassInfo, name: str) -> list[str]:
         """The other module classes `__init__` builds into `self.name` in other branches, from the class (of
@@ -840,9 +841,7 @@ class ProjectIndex:
         an annotated parameter or field, what a factory returns."""
         attr = self.attr(cls, name)
         if attr is not None:
-            refs = attr.partition(":")[2].split(",") if attr.startswith("module") else []
-            refs += self._alt_modules(cls, name)
-            return [(c, "") for ref in refs if ref and (c := self.class_by_dotted(ref)) is not None]
+            return [(c, "") for ref in self.held_classes(cls, name, attr) if (c := self.class_by_dotted(ref)) is not None]
         for c in self.mro(cls):
             found = [(target, f"self.{name}: {desc.rpartition('.')[2]}") for desc in c.factories.get(name, ())
                      if not desc.startswith("self.")
@@ -932,7 +931,7 @@ class ProjectIndex:
 
     def _known_attr(self, cls: ClassInfo, name: str) -> bool:
         """`self.name` holds an object whose class the index knows (a module, a factory's product)."""
-        return any(c.attrs.get(name, "").startswith("module") or any(
+        return any(name in c.attrs and c.attrs[name].is_module or any(
             self._denotes(d if d.endswith("()") else f"{d}()", 0) for d in c.factories.get(name, ()))
             for c in self.mro(cls))
 

@@ -568,6 +568,14 @@ def object_val(index: ProjectIndex | None, qual: str | None) -> Val | None:
     return Val(Kind.OBJECT, qual) if owner is not None and not index.is_nn_module(owner) else None
 
 
+def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
+    """`Cls(...)` of a project nn.Module class that builds its weights where it runs
+    (`ProjectIndex.builds_on_host`): a module on the host, unless the call or a device context places it (the
+    inference reads the call)."""
+    owner = index.class_by_dotted(qual) if qual else None
+    return Val(Kind.MODULE, qual, host=True) if owner is not None and index.builds_on_host(owner) else None
+
+
 def _direct_call(kind: ik.IKind) -> bool:
     """The return of a project call that is not a method of a receiver (`Call` without `receiver`)."""
     return isinstance(kind, ik.Call) and not kind.receiver
@@ -633,8 +641,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if head in inf_ref[0].env and head not in ("self", "cls"):
                 return None
             descriptor = name if head in ("self", "cls") else resolve(func)
-            instance = object_val(index, descriptor) if head not in ("self", "cls") else None
-            if instance is not None:  # `meta = Meta(...)`
+            instance = object_val(index, descriptor) or built_module(index, descriptor) \
+                if head not in ("self", "cls") else None
+            if instance is not None:  # `meta = Meta(...)`, `model = Whisper(dims)`
                 return instance
             if descriptor:
                 # Direct calls only: a return kind read through dynamic dispatch would depend on modules

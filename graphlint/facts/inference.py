@@ -41,6 +41,9 @@ HOST_ATTRS = frozenset({
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "data", "grad", "real", "imag"})
 # `nn.Module` attributes that hold its own tensors (a parameter or `None`), not a submodule or a buffer by name
 MODULE_TENSOR_ATTRS = frozenset({"weight", "bias"})
+# Module methods that leave the weights where they are and return the module (`model.eval()`, `.half()`)
+MODULE_KEEPING_METHODS = frozenset({"eval", "train", "half", "float", "bfloat16", "double", "requires_grad_",
+                                    "zero_grad", "tie_weights"})
 # `from_pretrained` keywords that place the weights (`device_map="cuda"`, `device="cuda"`): without them, on the host
 PLACING_KEYWORDS = frozenset({"device_map", "device"})
 HOST_METHODS = frozenset({
@@ -263,9 +266,40 @@ class Inference:
             new = UNKNOWN  # a mix of tensors and other values
         self.bind(name, new)
 
+    def _keeps_module(self, name: str, node: cst.Call) -> bool:
+        """A method of a module that leaves its weights where they are and returns it (or nothing): `eval()`,
+        `half()`, `to(torch.float16)`, `load_state_dict(sd)` (copies into the weights; not with `assign=True`)."""
+        if name == "to":
+            return len(node.args) == 1 and self.device_arg(node.args[0].value) is Dev.DTYPE
+        if name == "load_state_dict":
+            return self._has_kw(node, "assign") is None
+        return name in MODULE_KEEPING_METHODS
+
+    def _places(self, node: cst.Call) -> bool:
+        """A constructor call that may say where to build: a `device=` / `device_map=` keyword, `*args` /
+        `**kwargs`, or an argument that names a device (`Model(cfg, device)`, `"cuda"`, `torch.device(...)`)."""
+        for arg in node.args:
+            value = arg.value
+            if arg.star or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS:
+                return True
+            if isinstance(value, cst.SimpleString) or isinstance(value, cst.Call) \
+                    and (self.resolve(value.func) or "") == "torch.device":
+                if self.device_arg(value) is Dev.DEVICE:
+                    return True
+            last = value.attr.value if isinstance(value, cst.Attribute) else value.value \
+                if isinstance(value, cst.Name) else ""
+            if DEVICE_NAME_RE.search(last):
+                return True
+        return False
+
     def _move_modules(self, call: cst.Call) -> None:
         """`model.to(dev)`, `model.lm_head.cuda()`, `dispatch_model(model, ...)` as a statement: `nn.Module.to` moves
-        the module in place, so a host-loaded model the call reaches is no longer known to be on the host."""
+        the module in place, so a host-loaded model the call reaches is no longer known to be on the host (a method
+        that keeps the weights where they are, `model.eval()`, does not move it)."""
+        if isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) \
+                and self(call.func.value).host and self._keeps_module(call.func.attr.value, call) \
+                and not any(isinstance(a.value, cst.Name) and self(a.value).host for a in call.args):
+            return
         roots = [arg.value for arg in call.args]
         func = call.func
         while isinstance(func, (cst.Attribute, cst.Subscript)):
@@ -584,7 +618,9 @@ class Inference:
                 return self._loaded(node)
             recv = self(func.value)
             if recv.host:
-                return UNKNOWN  # `hf_model.to(dev)`, `.cuda()`, `.generate(...)`: not known to stay on the host
+                # `model.eval()`, `.half()`, `.to(torch.float16)` return the module where it is; `hf_model.to(dev)`,
+                # `.cuda()`, `.generate(...)`: not known to stay on the host
+                return recv if self._keeps_module(func.attr.value, node) else UNKNOWN
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
             if recv.keys is not None:  # `out.get("ids")` of a dict with string keys
@@ -619,6 +655,8 @@ class Inference:
         if recv.kind is Kind.MODULE:
             return self._module_call(recv)
         projected = self.call_returns(node)
+        if projected is not None and projected.host and (self.default_device is not Dev.CPU or self._places(node)):
+            projected = projected._replace(host=False)  # `Model(cfg, device)`, or under `with torch.device(...)`
         if projected is None and isinstance(func, cst.Attribute) and self.lookup_method is not None \
                 and (self(func.value) == UNKNOWN or self(func.value).kind is Kind.OBJECT):
             # a receiver nothing types, or an object whose class the call does not resolve on (a base class typed

@@ -16,7 +16,7 @@ from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
 )
 
 
@@ -83,6 +83,8 @@ BY_NAME = ("method ", "model method ")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defining module
+# `__init__` calls that move the module being built (`self.to(device)`): its weights are not where it made them
+SELF_MOVES = frozenset({"self.to", "self.cuda", "self.to_empty", "self.xpu"})
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
 SELF_OF = " = self of "  # `via` label of a call on a parameter its callers fill with their object (`_handed_self`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
@@ -342,6 +344,18 @@ class ProjectIndex:
             if name in c.attrs:
                 return c.attrs[name]
         return None
+
+    def builds_on_host(self, cls: ClassInfo) -> bool:
+        """An nn.Module class whose instances hold weights where their `__init__`s make them: `Cls(...)` builds
+        them on the default device (the host unless a device context says otherwise), unless an `__init__` of its
+        project MRO moves the module itself (`self.to(device)`, `self.cuda()`). A class with no tensor or
+        submodule attribute holds nothing a move would copy."""
+        if not self.is_nn_module(cls):
+            return False
+        mro = self.mro(cls)
+        inits = [self.functions.get(c.methods["__init__"]) for c in mro if "__init__" in c.methods]
+        moves = any(callee in SELF_MOVES for init in inits if init is not None for callee, _line in init.calls)
+        return not moves and any(held.is_module or held == TENSOR_HELD for c in mro for held in c.attrs.values())
 
     def is_nn_module(self, cls: ClassInfo) -> bool:
         if cls.key in self._is_module_cache:

@@ -155,7 +155,9 @@ class CpuTensorToDevice(HostFacts):
     `copy_` the CPU source into a view of the clone. So does a checkpoint read onto the device,
     `torch.load(path, map_location=device)` or `safetensors.torch.load_file(path, device="cuda")`: each
     tensor is read into pageable host memory and copied up (no `map_location`, a lambda or a dict: not
-    judged).
+    judged). And so does moving a module whose weights are on the host (`Whisper(dims).to(device)`,
+    `from_pretrained(name).cuda()`: a project module built with no device argument outside a device context,
+    or a model loaded without `device_map`): every weight is copied up.
 
     A blocking host-to-device copy: the host waits for it, and during capture torch refuses a copy
     from unpinned memory. Typical sources: `torch.arange(n).cuda()`, a mask built on the host, a
@@ -224,8 +226,9 @@ def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str]
         return None
     recv, name = m
     if name in ("to", "cuda"):
-        if not rule.is_cpu(recv):
-            return None
+        held = ctx.val(recv)
+        if not (rule.is_cpu(recv) or held.kind is Kind.MODULE and held.host):
+            return None  # a CPU tensor, or a module whose weights are on the host (`Whisper(dims).to(device)`)
         if name == "to" and to_target(ctx, node) is not Dev.DEVICE:
             return None
         return recv, f".{name}(...)"

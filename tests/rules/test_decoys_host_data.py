@@ -471,7 +471,8 @@ def test_weights_of_a_model_loaded_on_the_host_are_cpu_tensors():
 def test_weights_of_a_placed_or_moved_model_are_not_judged_host():
     """A model placed by a keyword (`device_map=`, or `**kwargs` that may hold one), moved in place
     (`model.to(dev)`, `model.model.cuda()`: `nn.Module.to` mutates), or rebound to `.to(dev)`'s result is not
-    known to be on the host: `.to(dev)` of its weights stays silent."""
+    known to be on the host: `.to(dev)` of its weights stays silent. (The moves themselves copy the host weights up:
+    GL131 on the move.)"""
     src = """
         import torch
         from transformers import LlamaForCausalLM
@@ -482,12 +483,12 @@ def test_weights_of_a_placed_or_moved_model_are_not_judged_host():
                 spread = LlamaForCausalLM.from_pretrained(name, **kw)
                 self.b = spread.lm_head.weight.to(device)
                 moved = LlamaForCausalLM.from_pretrained(name)
-                moved.to(device)
+                moved.to(device)  # <- GL131
                 self.c = moved.lm_head.weight.to(device)
-                rebound = LlamaForCausalLM.from_pretrained(name).to(device)
+                rebound = LlamaForCausalLM.from_pretrained(name).to(device)  # <- GL131
                 self.d = rebound.lm_head.weight.to(device)
                 sub = LlamaForCausalLM.from_pretrained(name)
-                sub.model.cuda()
+                sub.model.cuda()  # <- GL131
                 self.e = sub.model.norm.weight.to(device)
     """
     check(src, scope="all")
@@ -617,5 +618,74 @@ def test_checkpoint_reads_onto_the_host_or_where_saved_copy_nothing_up():
                 self.f = torch.load(path, map_location=lambda s, loc: s)
                 self.g = torch.load(path, map_location=mapping)
                 self.h = load_file(path, device="cpu")
+    """
+    check(src, scope="all")
+
+
+def test_a_module_built_on_the_host_and_moved_to_the_device_copies_its_weights():
+    """`model = Whisper(dims)` builds a project nn.Module's weights on the host (no device context, no device
+    argument); `model.to(device)` / `.cuda()` then copies every weight up with blocking pageable copies (GL131),
+    after `load_state_dict` and `eval()` too, which leave the weights where they are. Whisper's `load_model`,
+    kvpress's `FastKVzipGate(...).to(device)`, Medusa's heads; a `from_pretrained` model moved the same way."""
+    src = """
+        import torch
+        from torch import nn
+        from transformers import AutoModel
+        class Whisper(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.proj = nn.Linear(n, n)
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.proj(x)
+        class Gate(Whisper):
+            pass
+        def load_model(n: int, device: torch.device, ckpt: dict, name: str):
+            model = Whisper(n)
+            model.load_state_dict(ckpt)
+            model.eval()
+            gate = Gate(n).half().cuda()  # <- GL131
+            hf = AutoModel.from_pretrained(name).to(device)  # <- GL131
+            return model.to(device)  # <- GL131
+    """
+    check(src, scope="all")
+
+
+def test_modules_placed_by_their_call_their_class_or_a_context_are_not_moved_from_the_host():
+    """Silent: a constructor given a device (`device=`, a positional `device`, `**kwargs`), a class whose
+    `__init__` moves itself (`self.to(device)`), a class with no weights (nothing to copy), a build under `with
+    torch.device("cuda"):` or `"meta"`, a dtype-only `.to(torch.float16)`, a module moved once already, and a
+    `load_state_dict(sd, assign=True)` (the weights become the checkpoint's, wherever they are). The one finding is
+    the first move itself (`i.to(device)`), after which `i` is not on the host."""
+    src = """
+        import torch
+        from torch import nn
+        class Block(nn.Module):
+            def __init__(self, n: int, device=None):
+                super().__init__()
+                self.proj = nn.Linear(n, n, device=device)
+        class SelfPlaced(nn.Module):
+            def __init__(self, n: int, device: torch.device):
+                super().__init__()
+                self.w = nn.Parameter(torch.zeros(n))
+                self.to(device)
+        class Sampler(nn.Module):
+            def forward(self, logits: torch.Tensor) -> torch.Tensor:
+                return logits.argmax(-1)
+        def build(n: int, device: torch.device, kw: dict, sd: dict):
+            a = Block(n, device=device).to(device)
+            b = Block(n, device).to(device)
+            c = Block(n, **kw).to(device)
+            d = SelfPlaced(n, device).to(device)
+            e = Sampler().to(device)
+            with torch.device("cuda"):
+                f = Block(n)
+            with torch.device("meta"):
+                g = Block(n)
+            h = Block(n).to(torch.float16)
+            i = Block(n)
+            i.to(device)  # <- GL131
+            j = Block(n)
+            j.load_state_dict(sd, assign=True)
+            return a, b, c, d, e, f.to(device), g.to(device), h, i.to(device), j.to(device)
     """
     check(src, scope="all")

@@ -347,15 +347,24 @@ class ProjectIndex:
 
     def builds_on_host(self, cls: ClassInfo) -> bool:
         """An nn.Module class whose instances hold weights where their `__init__`s make them: `Cls(...)` builds
-        them on the default device (the host unless a device context says otherwise), unless an `__init__` of its
-        project MRO moves the module itself (`self.to(device)`, `self.cuda()`). A class with no tensor or
-        submodule attribute holds nothing a move would copy."""
+        them on the default device (the host unless a device context says otherwise), unless an `__init__` that runs
+        moves the module itself (`self.to(device)`, `self.cuda()`). Only the `__init__`s that run count: the class's
+        own, then its bases' while each calls `super().__init__` (`nn.Module.__init__(self)` skips them). A class
+        whose running `__init__`s store no tensor or submodule attribute holds nothing a move would copy."""
         if not self.is_nn_module(cls):
             return False
-        mro = self.mro(cls)
-        inits = [self.functions.get(c.methods["__init__"]) for c in mro if "__init__" in c.methods]
-        moves = any(callee in SELF_MOVES for init in inits if init is not None for callee, _line in init.calls)
-        return not moves and any(held.is_module or held == TENSOR_HELD for c in mro for held in c.attrs.values())
+        held = False
+        for c in self.mro(cls):
+            held = held or any(h.is_module or h == TENSOR_HELD for h in c.attrs.values())
+            init = self.functions.get(c.methods["__init__"]) if "__init__" in c.methods else None
+            if init is None:
+                continue  # no `__init__` of its own: the next class's runs
+            calls = [callee for callee, _line in init.calls]
+            if any(callee in SELF_MOVES for callee in calls):
+                return False
+            if "super().__init__" not in calls:
+                break  # the bases' `__init__`s do not run
+        return held
 
     def is_nn_module(self, cls: ClassInfo) -> bool:
         if cls.key in self._is_module_cache:

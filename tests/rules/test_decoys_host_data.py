@@ -689,3 +689,27 @@ def test_modules_placed_by_their_call_their_class_or_a_context_are_not_moved_fro
             return a, b, c, d, e, f.to(device), g.to(device), h, i.to(device), j.to(device)
     """
     check(src, scope="all")
+
+
+def test_a_module_whose_init_skips_its_bases_holds_only_what_its_own_init_makes():
+    """`nn.Module.__init__(self)` in a subclass's `__init__` skips its base's `__init__` (transformers'
+    `DeformableDetrImageLoss(ImageLoss)`): the base's `empty_weight` buffer is never made, so moving the subclass
+    copies nothing (silent); moving the base, whose `__init__` makes the buffer on the host, is GL131."""
+    src = """
+        import torch
+        from torch import nn
+        class ImageLoss(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.empty_weight = nn.Buffer(torch.ones(n + 1))
+        class DeformableLoss(ImageLoss):
+            def __init__(self, n: int):
+                nn.Module.__init__(self)
+                self.n = n
+        def loss(n: int, device: torch.device):
+            criterion = DeformableLoss(n)
+            criterion.to(device)
+            base = ImageLoss(n)
+            base.to(device)  # <- GL131
+    """
+    check(src, scope="all")

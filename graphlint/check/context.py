@@ -16,7 +16,8 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.facts.inference import Inference
-from graphlint.facts.values import Kind, Val, Where
+from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
+from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
@@ -112,6 +113,18 @@ class Context:
         kind = self.inference(expr).kind
         return Where.DEVICE if kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Where.HOST if kind is Kind.CPU_TENSOR \
             else Where.UNKNOWN
+
+    @property
+    def default_device(self) -> Dev:
+        """Where a factory without `device=` builds here: `Dev.CPU` unless a device context (`with
+        torch.device("cuda"):`, `torch.set_default_device(...)`) names another."""
+        return self.inference.default_device
+
+    def checkpoint_device(self, call: cst.Call) -> Dev | None:
+        """Where a checkpoint read (`torch.load`, `safetensors.torch.load_file`) puts its tensors (`map_location=` /
+        `device=`); None for any other call, or a `torch.load` that names no place."""
+        qual = self.call_name(call)
+        return self.inference.placement(qual, call) if qual in CHECKPOINT_LOADS else None
 
     def qualname(self, expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(self.module, self.inference.env, expr)

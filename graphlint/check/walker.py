@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import libcst as cst
 
 from graphlint.diagnostics import Finding
-from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, ModuleSummary, class_annotation
+from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, Held, ModuleSummary, class_annotation
 from graphlint.index.project import ProjectIndex
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs, narrowing,
@@ -353,7 +353,14 @@ class Walker:
                     bind_targets(inf, item.asname.name, UNKNOWN)
             self.ctx.capture_depth += capture
             self.ctx.allow_sync_depth += allow
+            # `with torch.device("cuda"):` — the factories and loads inside build on that device
+            outer = inf.default_device
+            for item in stmt.items:
+                inf.default_device = inf.device_context(item.item) or inf.default_device
+            inf.reset_cache()
             self.walk_block(stmt.body)
+            inf.default_device = outer
+            inf.reset_cache()
             self.ctx.allow_sync_depth -= allow
             self.ctx.capture_depth -= capture
         elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
@@ -544,21 +551,17 @@ class Walker:
 
 # ---------------------------------------------------------------------------------------------
 
-def attr_val(kind: str | None) -> Val:
-    """The index's kind string of a class attribute as a `Val`."""
-    if kind == "tensor":
-        return TENSOR
-    if kind == "cpu_tensor":
+def attr_val(held: Held | None) -> Val:
+    """What the index says a class attribute holds, as a `Val`."""
+    if held is None:
+        return UNKNOWN
+    if held.seq:
+        return Val(Kind.MODULE_SEQ, ",".join(held.modules))
+    if held.modules:
+        return Val(Kind.MODULE, held.modules[0])
+    if held.kind is ik.Base.CPU_TENSOR:
         return Val(Kind.CPU_TENSOR, weak=True)  # a `*_cpu` field: host by its name
-    if kind == "tensor_seq":
-        return Val(Kind.TENSOR_SEQ)
-    if kind == "host":
-        return HOST
-    if kind and kind.startswith("module:"):
-        return Val(Kind.MODULE, kind[len("module:"):])
-    if kind and kind.startswith("modules:"):
-        return Val(Kind.MODULE_SEQ, kind[len("modules:"):])
-    return UNKNOWN
+    return kind_val(held.kind) if held.kind in (ik.Base.TENSOR, ik.Base.TENSOR_SEQ, ik.Base.HOST) else UNKNOWN
 
 
 @functools.lru_cache(maxsize=4096)
@@ -572,6 +575,14 @@ def object_val(index: ProjectIndex | None, qual: str | None) -> Val | None:
     fields the index knows (annotated parameters, `Meta(...)` calls, functions annotated `-> Meta`)."""
     owner = index.class_by_dotted(qual) if index is not None and qual else None
     return Val(Kind.OBJECT, qual) if owner is not None and not index.is_nn_module(owner) else None
+
+
+def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
+    """`Cls(...)` of a project nn.Module class that builds its weights where it runs
+    (`ProjectIndex.builds_on_host`): a module on the host, unless the call or a device context places it (the
+    inference reads the call)."""
+    owner = index.class_by_dotted(qual) if qual else None
+    return Val(Kind.MODULE, qual, host=True) if owner is not None and index.builds_on_host(owner) else None
 
 
 def _direct_call(kind: ik.IKind) -> bool:
@@ -645,8 +656,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if head in inf_ref[0].env and head not in ("self", "cls"):
                 return None
             descriptor = name if head in ("self", "cls") else resolve(func)
-            instance = object_val(index, descriptor) if head not in ("self", "cls") else None
-            if instance is not None:  # `meta = Meta(...)`
+            instance = object_val(index, descriptor) or built_module(index, descriptor) \
+                if head not in ("self", "cls") else None
+            if instance is not None:  # `meta = Meta(...)`, `model = Whisper(dims)`
                 return instance
             if descriptor:
                 # Direct calls only: a return kind read through dynamic dispatch would depend on modules

@@ -27,7 +27,7 @@ from graphlint.facts.values import (
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_TORCH, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS,
 )
 
@@ -41,6 +41,9 @@ HOST_ATTRS = frozenset({
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "data", "grad", "real", "imag"})
 # `nn.Module` attributes that hold its own tensors (a parameter or `None`), not a submodule or a buffer by name
 MODULE_TENSOR_ATTRS = frozenset({"weight", "bias"})
+# Module methods that leave the weights where they are and return the module (`model.eval()`, `.half()`)
+MODULE_KEEPING_METHODS = frozenset({"eval", "train", "half", "float", "bfloat16", "double", "requires_grad_",
+                                    "zero_grad", "tie_weights"})
 # `from_pretrained` keywords that place the weights (`device_map="cuda"`, `device="cuda"`): without them, on the host
 PLACING_KEYWORDS = frozenset({"device_map", "device"})
 HOST_METHODS = frozenset({
@@ -234,6 +237,9 @@ class Inference:
         self.lookup_method = lookup_method  # `obj.m()` of a receiver of unknown class (CallFacts.method)
         self.env: ChainMap[str, Val] = ChainMap({})
         self._cache: dict[int, Val] = {}
+        # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
+        # `torch.set_default_device(d)` earlier in the flow names another device (`Dev.UNKNOWN`: one nothing shows)
+        self.default_device: Dev = Dev.CPU
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -245,6 +251,7 @@ class Inference:
         func = call.func if isinstance(call, cst.Call) else None
         if isinstance(call, cst.Call):
             self._move_modules(call)
+            self.set_default_device(call)
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in DICT_SETTERS \
                 and self(func.value).keys is not None:
             self.bind(func.value.value, UNKNOWN)
@@ -270,9 +277,40 @@ class Inference:
             new = UNKNOWN  # a mix of tensors and other values
         self.bind(name, new)
 
+    def _keeps_module(self, name: str, node: cst.Call) -> bool:
+        """A method of a module that leaves its weights where they are and returns it (or nothing): `eval()`,
+        `half()`, `to(torch.float16)`, `load_state_dict(sd)` (copies into the weights; not with `assign=True`)."""
+        if name == "to":
+            return len(node.args) == 1 and self.device_arg(node.args[0].value) is Dev.DTYPE
+        if name == "load_state_dict":
+            return self._has_kw(node, "assign") is None
+        return name in MODULE_KEEPING_METHODS
+
+    def _places(self, node: cst.Call) -> bool:
+        """A constructor call that may say where to build: a `device=` / `device_map=` keyword, `*args` /
+        `**kwargs`, or an argument that names a device (`Model(cfg, device)`, `"cuda"`, `torch.device(...)`)."""
+        for arg in node.args:
+            value = arg.value
+            if arg.star or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS:
+                return True
+            if isinstance(value, cst.SimpleString) or isinstance(value, cst.Call) \
+                    and (self.resolve(value.func) or "") == "torch.device":
+                if self.device_arg(value) is Dev.DEVICE:
+                    return True
+            last = value.attr.value if isinstance(value, cst.Attribute) else value.value \
+                if isinstance(value, cst.Name) else ""
+            if DEVICE_NAME_RE.search(last):
+                return True
+        return False
+
     def _move_modules(self, call: cst.Call) -> None:
         """`model.to(dev)`, `model.lm_head.cuda()`, `dispatch_model(model, ...)` as a statement: `nn.Module.to` moves
-        the module in place, so a host-loaded model the call reaches is no longer known to be on the host."""
+        the module in place, so a host-loaded model the call reaches is no longer known to be on the host (a method
+        that keeps the weights where they are, `model.eval()`, does not move it)."""
+        if isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) \
+                and self(call.func.value).host and self._keeps_module(call.func.attr.value, call) \
+                and not any(isinstance(a.value, cst.Name) and self(a.value).host for a in call.args):
+            return
         roots = [arg.value for arg in call.args]
         func = call.func
         while isinstance(func, (cst.Attribute, cst.Subscript)):
@@ -280,6 +318,27 @@ class Inference:
         for root in (func, *roots):
             if isinstance(root, cst.Name) and self(root).host:
                 self.bind(root.value, UNKNOWN)
+
+    def device_context(self, call: cst.BaseExpression) -> Dev | None:
+        """What `torch.device(d)` (a `with` item) or `torch.set_default_device(d)` makes the default device of the
+        factories after it; None for any other call. `"meta"` is no device a copy can come from: unknown."""
+        if not (isinstance(call, cst.Call) and call.args and call.args[0].keyword is None):
+            return None
+        if (self.resolve(call.func) or "") not in ("torch.device", "torch.set_default_device"):
+            return None
+        arg = call.args[0].value
+        if _const_string(arg) == "meta" or isinstance(arg, cst.Name) and arg.value == "None":
+            return Dev.UNKNOWN if _const_string(arg) == "meta" else Dev.CPU  # `set_default_device(None)`: the host
+        found = self.device_expr(arg)
+        return Dev.CPU if found is Dev.CPU else found
+
+    def set_default_device(self, call: cst.BaseExpression) -> None:
+        """`torch.set_default_device(d)` as a statement: the factories after it build on `d`."""
+        if isinstance(call, cst.Call) and (self.resolve(call.func) or "") == "torch.set_default_device":
+            found = self.device_context(call)
+            if found is not None:
+                self.default_device = found
+                self._cache.clear()
 
     def initial(self, name: str) -> Val:
         """A name's value before the function bound it: `self.x` is what the class's `__init__` made it."""
@@ -556,6 +615,8 @@ class Inference:
             return CPU  # a tokenizer's batch (a dict of CPU tensors, or one) reads as a host tensor
         func = node.func
         qual = self.resolve(func)
+        if qual in CHECKPOINT_LOADS:
+            return self._checkpoint(qual, node)
         if qual is not None:
             val = self._torch_call(qual, node)
             if val is not None:
@@ -568,7 +629,9 @@ class Inference:
                 return self._loaded(node)
             recv = self(func.value)
             if recv.host:
-                return UNKNOWN  # `hf_model.to(dev)`, `.cuda()`, `.generate(...)`: not known to stay on the host
+                # `model.eval()`, `.half()`, `.to(torch.float16)` return the module where it is; `hf_model.to(dev)`,
+                # `.cuda()`, `.generate(...)`: not known to stay on the host
+                return recv if self._keeps_module(func.attr.value, node) else UNKNOWN
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
             if recv.keys is not None:  # `out.get("ids")` of a dict with string keys
@@ -603,6 +666,8 @@ class Inference:
         if recv.kind is Kind.MODULE:
             return self._module_call(recv)
         projected = self.call_returns(node)
+        if projected is not None and projected.host and (self.default_device is not Dev.CPU or self._places(node)):
+            projected = projected._replace(host=False)  # `Model(cfg, device)`, or under `with torch.device(...)`
         if projected is None and isinstance(func, cst.Attribute) and self.lookup_method is not None \
                 and (self(func.value) == UNKNOWN or self(func.value).kind is Kind.OBJECT):
             # a receiver nothing types, or an object whose class the call does not resolve on (a base class typed
@@ -610,12 +675,38 @@ class Inference:
             projected = self.lookup_method(func.attr.value)
         return projected if projected is not None else UNKNOWN
 
-    @staticmethod
-    def _loaded(node: cst.Call) -> Val:
-        """`Model.from_pretrained(name, ...)`: a model on the host unless a keyword places it (or `**kwargs` may)."""
+    def _loaded(self, node: cst.Call) -> Val:
+        """`Model.from_pretrained(name, ...)`: a model on the host unless a keyword places it (or `**kwargs` may), or a
+        device context (`with torch.device("cuda"):`) builds it elsewhere."""
         placed = any(arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS
                      for arg in node.args)
-        return UNKNOWN if placed else HOST_MODULE
+        return UNKNOWN if placed or self.default_device is not Dev.CPU else HOST_MODULE
+
+    def _checkpoint(self, qual: str, node: cst.Call) -> Val:
+        """A checkpoint read whose tensors land on the host: `torch.load(p, map_location="cpu")`,
+        `safetensors.torch.load_file(p)` (its `device=` defaults to `"cpu"`), `safetensors.torch.load(data)`: a dict
+        of CPU tensors. `torch.load(p)` puts tensors back where they were saved, and `map_location=dev` (a device, a
+        lambda, a dict) elsewhere: unknown."""
+        where = self.placement(qual, node)
+        return CPU_DICT if where is Dev.CPU else UNKNOWN
+
+    def placement(self, qual: str, node: cst.Call) -> Dev | None:
+        """Where a checkpoint read puts its tensors: its `map_location=` (`torch.load`) or `device=`
+        (`safetensors.torch.load_file`, default the host), also given by position; None where `torch.load` names
+        none (they go back where they were saved)."""
+        if qual == "safetensors.torch.load":
+            return Dev.CPU  # of bytes: host tensors
+        keyword, default = ("map_location", None) if qual == "torch.load" else ("device", Dev.CPU)
+        arg = self._has_kw(node, keyword)
+        if arg is None and len(node.args) > 1 and node.args[1].keyword is None and not node.args[1].star:
+            arg = node.args[1]
+        if arg is None:
+            return default if not any(a.star == "**" for a in node.args) else Dev.UNKNOWN
+        if isinstance(arg.value, cst.Name) and arg.value.value == "None":
+            return default  # `map_location=None`: where they were saved
+        if isinstance(arg.value, (cst.Lambda, cst.Dict)):
+            return Dev.UNKNOWN
+        return self.device_arg(arg.value)
 
     @staticmethod
     def _dict_method(item: Val, name: str) -> Val:
@@ -714,8 +805,12 @@ class Inference:
             return CPU_DEVICE
         if qual in HOST_TORCH:
             return HOST
-        if qual in RNG_STATE_TORCH or CPU_LEGACY_TENSOR_RE.match(qual):
-            return CPU  # `torch.LongTensor([ids])`: the typed legacy constructors build on the CPU
+        if qual in RNG_STATE_TORCH:
+            return CPU
+        if CPU_LEGACY_TENSOR_RE.match(qual):
+            # `torch.LongTensor([ids])`: the typed legacy constructors build on the CPU (under a device context: not
+            # read)
+            return CPU if self.default_device is Dev.CPU else UNKNOWN
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
         dtype = self._has_kw(node, "dtype")
@@ -786,8 +881,9 @@ class Inference:
         # Only real torch functions: an unknown name is more likely a mis-resolved local.
         if head in TORCH_FUNCTION_NAMES and head not in NON_TENSOR_TORCH_SUBMODULES and "." not in qual[len("torch."):]:
             args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
-            if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None:
-                return CPU  # `torch.div(n, 2)` of Python numbers makes a host tensor
+            if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None \
+                    and (self.default_device is Dev.CPU or any(v.kind is Kind.CPU_TENSOR for v in args)):
+                return CPU  # `torch.div(n, 2)` of Python numbers makes a host tensor (on the default device)
             if self._host_first(node):
                 return CPU  # `torch.div(host_lengths + k, k)`: computed where its host input lives
             if head in BOOL_KEEPING_OPS and args and args[0].kind is Kind.BOOL_TENSOR:
@@ -825,6 +921,13 @@ class Inference:
                 return Val(kind, weak=d.weak, rank=d.rank)
         rank = self._factory_rank(qual, node, data)
         pinned = pins(cst_keywords(node, PIN))
+        if device is None and qual != "torch.from_numpy" and not pinned and self.default_device is not Dev.CPU:
+            # under `with torch.device("cuda"):` / after `torch.set_default_device("cuda")` a factory builds there
+            # (`torch.as_tensor(cpu_t)` may keep its tensor where it is: not read)
+            if qual != "torch.tensor" and data is not None and self(data).is_tensor:
+                return UNKNOWN
+            return Val(Kind.BOOL_TENSOR if is_bool else Kind.TENSOR, rank=rank) \
+                if self.default_device is Dev.DEVICE else UNKNOWN
         if qual == "torch.from_numpy" or device is Dev.CPU or device is None or pinned:
             # `torch.tensor(lengths)` of a Python sequence has one or more dimensions, however deep it nests
             nd = rank is None and qual in DATA_FACTORIES and data is not None and self(data).ref in SEQUENCE_REFS

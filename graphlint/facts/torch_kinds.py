@@ -66,6 +66,9 @@ NON_FLOAT_DTYPES = frozenset({
 })
 # Methods in TORCH_ONLY_METHODS whose result is a sequence of tensors, not one.
 SEQ_METHODS = frozenset({"topk", "unbind"})
+# Checkpoint reads: what they return (a tensor, a dict of them, any pickled object) and where its tensors live
+# (`map_location=` / `device=`) is the call's, not the name's: the inference reads the arguments.
+CHECKPOINT_LOADS = frozenset({"torch.load", "safetensors.torch.load_file", "safetensors.torch.load"})
 # torch functions whose return shape depends on arguments (one-arg where, as_tuple, return_inverse).
 ARG_DEPENDENT_TORCH = frozenset({"torch.where", "torch.nonzero", "torch.unique"})
 
@@ -78,7 +81,7 @@ def torch_return_kind(qual: str) -> Base:
     if qual in HOST_TORCH:
         return Base.HOST
     if qual in FACTORY_TORCH or qual in SEQ_TORCH or qual in DIM_SEQ_TORCH or qual in ARG_DEPENDENT_TORCH \
-            or tail.endswith("_like"):
+            or qual in CHECKPOINT_LOADS or tail.endswith("_like"):
         return Base.UNKNOWN
     if qual in BOOL_TORCH:
         return Base.BOOL_TENSOR

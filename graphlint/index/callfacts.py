@@ -9,7 +9,7 @@ from typing import Protocol
 
 from graphlint.facts.callsite import item_key, join_kinds, join_later, keyed
 from graphlint.facts.kinds import (
-    CPU_DICT, CPU_TENSOR, HOST_FAMILY, UNKNOWN, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Prior,
+    CPU_DICT, CPU_TENSOR, HOST_FAMILY, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Prior,
     SelfField, deferred,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -128,8 +128,8 @@ class CallFacts:
                       if attr not in foreign and raw[attr] & {CPU_TENSOR, CPU_DICT}
                       and all(k in HOST_FAMILY or deferred(k) for k in raw[attr])}
             for cls in self.index.classes.values():
-                for attr, kind in cls.attrs.items():
-                    if kind in ("tensor", "bool_tensor", "tensor_seq", "cpu_tensor") and attr in owners:
+                for attr, held in cls.attrs.items():
+                    if held.kind in (Base.TENSOR, Base.BOOL_TENSOR, Base.TENSOR_SEQ, Base.CPU_TENSOR) and attr in owners:
                         owners[attr].add(cls.key)  # a tensor declared or built in `__init__` takes part
             out = {}
             for attr, keys in owners.items():

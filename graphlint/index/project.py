@@ -16,7 +16,7 @@ from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
 )
 
 
@@ -83,6 +83,8 @@ BY_NAME = ("method ", "model method ")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defining module
+# `__init__` calls that move the module being built (`self.to(device)`): its weights are not where it made them
+SELF_MOVES = frozenset({"self.to", "self.cuda", "self.to_empty", "self.xpu"})
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
 SELF_OF = " = self of "  # `via` label of a call on a parameter its callers fill with their object (`_handed_self`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
@@ -337,11 +339,32 @@ class ProjectIndex:
                     queue.append(sub)
         return out
 
-    def attr(self, cls: ClassInfo, name: str) -> str | None:
+    def attr(self, cls: ClassInfo, name: str) -> Held | None:
         for c in self.mro(cls):
             if name in c.attrs:
                 return c.attrs[name]
         return None
+
+    def builds_on_host(self, cls: ClassInfo) -> bool:
+        """An nn.Module class whose instances hold weights where their `__init__`s make them: `Cls(...)` builds
+        them on the default device (the host unless a device context says otherwise), unless an `__init__` that runs
+        moves the module itself (`self.to(device)`, `self.cuda()`). Only the `__init__`s that run count: the class's
+        own, then its bases' while each calls `super().__init__` (`nn.Module.__init__(self)` skips them). A class
+        whose running `__init__`s store no tensor or submodule attribute holds nothing a move would copy."""
+        if not self.is_nn_module(cls):
+            return False
+        held = False
+        for c in self.mro(cls):
+            held = held or any(h.is_module or h == TENSOR_HELD for h in c.attrs.values())
+            init = self.functions.get(c.methods["__init__"]) if "__init__" in c.methods else None
+            if init is None:
+                continue  # no `__init__` of its own: the next class's runs
+            calls = [callee for callee, _line in init.calls]
+            if any(callee in SELF_MOVES for callee in calls):
+                return False
+            if "super().__init__" not in calls:
+                break  # the bases' `__init__`s do not run
+        return held
 
     def is_nn_module(self, cls: ClassInfo) -> bool:
         if cls.key in self._is_module_cache:
@@ -816,13 +839,8 @@ class ProjectIndex:
         attr = self.attr(cls, name)
         if attr is None:
             return self._resolve_dynamic_attr(cls, name, parts[1] if len(parts) > 1 else None, first)
-        targets = []
-        if attr.startswith("module:"):
-            targets = [attr[len("module:"):], *self._alt_modules(cls, name)]
-        elif attr.startswith("modules:"):
-            targets = [t for t in attr[len("modules:"):].split(",") if t]
         out = []
-        for t in targets:
+        for t in self.held_classes(cls, name, attr):
             owner = self.class_by_dotted(t)
             owners = [(owner, "")] if owner is not None else []
             if owner is None and t.endswith("]"):  # `self.experts = EXPERTS[op](...)`: whichever class it holds
@@ -831,6 +849,12 @@ class ProjectIndex:
                 out.extend((fn, _join(how, h)) for fn, h in (self.methods_via(owner, parts[1]) if len(parts) > 1
                                                              else [(f, "") for f in self._call_target(owner)]))
         return out
+
+    def held_classes(self, cls: ClassInfo, name: str, held: Held) -> list[str]:
+        """The module classes `self.name` (of `cls`, holding `held`) can be an instance of: the one `__init__` built
+        and those it builds in other branches, or the element classes of a module list. The one reader of `Held`'s
+        classes."""
+        return [*held.modules, *(self._alt_modules(cls, name) if held.is_module else ())]
 
     def _alt_modules(self, cls: ClassInfo, name: str) -> list[str]:
         """The other module classes `__init__` builds into `self.name` in other branches, from the class (of
@@ -842,9 +866,7 @@ class ProjectIndex:
         an annotated parameter or field, what a factory returns."""
         attr = self.attr(cls, name)
         if attr is not None:
-            refs = attr.partition(":")[2].split(",") if attr.startswith("module") else []
-            refs += self._alt_modules(cls, name)
-            return [(c, "") for ref in refs if ref and (c := self.class_by_dotted(ref)) is not None]
+            return [(c, "") for ref in self.held_classes(cls, name, attr) if (c := self.class_by_dotted(ref)) is not None]
         for c in self.mro(cls):
             found = [(target, f"self.{name}: {desc.rpartition('.')[2]}") for desc in c.factories.get(name, ())
                      if not desc.startswith("self.")
@@ -934,7 +956,7 @@ class ProjectIndex:
 
     def _known_attr(self, cls: ClassInfo, name: str) -> bool:
         """`self.name` holds an object whose class the index knows (a module, a factory's product)."""
-        return any(c.attrs.get(name, "").startswith("module") or any(
+        return any(name in c.attrs and c.attrs[name].is_module or any(
             self._denotes(d if d.endswith("()") else f"{d}()", 0) for d in c.factories.get(name, ()))
             for c in self.mro(cls))
 

@@ -122,6 +122,24 @@ class FunctionInfo:
         return self.qualname
 
 
+@dataclass(frozen=True)
+class Held:
+    """What a class attribute holds, as `__init__` (or a field annotation) shows it: a value kind (`Base.TENSOR`,
+    `CPU_TENSOR`, `TENSOR_SEQ`, `HOST`), or the nn.Module classes built into it (`modules`: one instance of the
+    class; with `seq`, an `nn.ModuleList` / `nn.Sequential` of instances of any of them)."""
+
+    kind: IKind = UNKNOWN
+    modules: tuple[str, ...] = ()
+    seq: bool = False
+
+    @property
+    def is_module(self) -> bool:
+        return self.seq or bool(self.modules)
+
+
+TENSOR_HELD = Held(Base.TENSOR)
+
+
 @dataclass
 class ClassInfo:
     key: str
@@ -129,8 +147,7 @@ class ClassInfo:
     qualname: str
     bases: list[str]
     methods: dict[str, str] = field(default_factory=dict)  # name -> function key
-    # attribute -> "tensor" | "host" | "module:<dotted class>" | "modules:<dotted>,<dotted>"
-    attrs: dict[str, str] = field(default_factory=dict)
+    attrs: dict[str, Held] = field(default_factory=dict)  # attribute -> what `__init__` (or a field) puts there
     # attribute -> call descriptors whose result `__init__` stored there (`self.impl = backend.build(...)`)
     factories: dict[str, list[str]] = field(default_factory=dict)
     # attribute -> callables stored there (`self.act = F.silu`, `self.fn = partial(f, ...)`)
@@ -289,7 +306,7 @@ class _Indexer(ast.NodeVisitor):
                 if kind == "tensor" and is_cpu_name(stmt.target.id):
                     kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
                 if kind:
-                    info.attrs.setdefault(stmt.target.id, kind)
+                    info.attrs.setdefault(stmt.target.id, Held(Base(kind)))
                 elif members := union_members(stmt.annotation):
                     # `minibatch: Union[SplitBatch, CombineBatch]`: it holds one of them, so each one's methods
                     names = [n for m in members if (n := class_annotation(m)) and n.rpartition(".")[2][:1].isupper()]
@@ -465,10 +482,11 @@ class _Indexer(ast.NodeVisitor):
                         if self._annotated_attr(cls, target.attr, sub):
                             continue
                         kind = self._attr_kind(sub.value)
-                        prev = cls.attrs.get(target.attr, "")
-                        if kind and kind.startswith("module:") and prev.startswith("module:") and prev != kind:
+                        prev = cls.attrs.get(target.attr)
+                        if kind and kind.modules and not kind.seq and prev and prev.modules and not prev.seq \
+                                and prev != kind:
                             # `if a: self.d = AllGather(...) elif b: self.d = AllToAll(...)`: either one
-                            cls.alt_modules.setdefault(target.attr, []).append(prev[len("module:"):])
+                            cls.alt_modules.setdefault(target.attr, []).append(prev.modules[0])
                         if kind:
                             cls.attrs[target.attr] = kind
                         else:
@@ -477,7 +495,7 @@ class _Indexer(ast.NodeVisitor):
                 name = dotted(sub.func) or ""
                 if name.endswith(("register_buffer", "register_parameter")) and sub.args \
                         and isinstance(sub.args[0], ast.Constant) and isinstance(sub.args[0].value, str):
-                    cls.attrs[sub.args[0].value] = "tensor"
+                    cls.attrs[sub.args[0].value] = TENSOR_HELD
 
     def _lazy_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         """Objects another method builds (`def setup_caches(self): self.kv_cache = KVCache(...)`,
@@ -504,7 +522,7 @@ class _Indexer(ast.NodeVisitor):
                 if target.attr in cls.attrs or self._annotated_attr(cls, target.attr, sub):
                     continue
                 kind = self._attr_kind(sub.value)
-                if kind and kind.startswith("module"):
+                if kind and kind.is_module:
                     if target.attr not in cls.factories and target.attr not in cls.callables:
                         cls.attrs[target.attr] = kind
                         self.lazy_attrs.add(lazy)
@@ -553,16 +571,16 @@ class _Indexer(ast.NodeVisitor):
             self._dispatch_attr(cls, attr, value.body, local_calls)
             self._dispatch_attr(cls, attr, value.orelse, local_calls)
 
-    def _attr_kind(self, value: ast.expr) -> str | None:
+    def _attr_kind(self, value: ast.expr) -> Held | None:
         if isinstance(value, ast.Constant):
             # `self.x = None` is a placeholder another method fills: no evidence of what x holds
-            return "host" if value.value is not None else None
+            return Held(Base.HOST) if value.value is not None else None
         if not isinstance(value, ast.Call):
             return None
         name = self.resolve(dotted(value.func)) or ""
         if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()
                                        and name.split(".")[1] not in NON_TENSOR_TORCH_SUBMODULES):
-            return "tensor"  # not `torch.distributed.get_rank()`, `torch.cuda.current_device()`: host values
+            return TENSOR_HELD  # not `torch.distributed.get_rank()`, `torch.cuda.current_device()`: host values
         if name in MODULE_LIST_CALLS:
             classes = []
             for sub in ast.walk(value):
@@ -570,10 +588,10 @@ class _Indexer(ast.NodeVisitor):
                     cname = self.resolve(dotted(sub.func))
                     if cname and cname.rpartition(".")[2][:1].isupper():
                         classes.append(cname)
-            return "modules:" + ",".join(classes)
+            return Held(modules=tuple(classes), seq=True)
         tail = name.rpartition(".")[2]
         if tail[:1].isupper():
-            return f"module:{name}"
+            return Held(modules=(name,))
         return None
 
     # -- bodies -------------------------------------------------------------------------------

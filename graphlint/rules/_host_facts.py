@@ -257,9 +257,11 @@ class HostFacts(Rule):
     # -- origins ------------------------------------------------------------------------------
     def origin(self, expr: cst.BaseExpression) -> Origin | None:
         found = self._origin(expr)
-        if found is None and isinstance(expr, (cst.Name, cst.Attribute, cst.Call)):
+        if found is None and (isinstance(expr, (cst.Name, cst.Attribute, cst.Call)) or isinstance(
+                expr, cst.Subscript) and not self.ctx.val(expr.value).is_tensor):
             # what the inference's data flow shows (not what a `*_cpu` name suggests): a project function
-            # that returns a host tensor, a parameter every caller passes one, a value joined across branches
+            # that returns a host tensor, a parameter every caller passes one, a value joined across branches, an
+            # item of a container of host tensors (`load_file(path)["w"]`; a tensor's own indexing is above)
             val = self.ctx.val(expr)
             if val.kind is Kind.CPU_TENSOR and not val.weak:
                 dims = Dims.UNKNOWN if val.rank is None else Dims.SCALAR if val.rank == 0 else Dims.SHAPED
@@ -316,9 +318,11 @@ class HostFacts(Rule):
         ctx = self.ctx
         qual = ctx.call_name(expr) or ""
         if qual in FACTORY_TORCH or qual in ("torch.from_numpy", "torch.scalar_tensor"):
-            if factory_device_is_cpu(ctx, expr) is False:
-                return None
+            on_cpu = factory_device_is_cpu(ctx, expr)
             pinned = may_pin(cst_keywords(expr, PIN))
+            if on_cpu is False or on_cpu is None and ctx.default_device is not Dev.CPU and not pinned \
+                    and qual != "torch.from_numpy":
+                return None  # `device="cuda"`, or no `device=` under `with torch.device("cuda"):`
             dtype = kwarg(expr, "dtype")
             is_bool = dtype is not None and (ctx.qualname(dtype.value) or "") == "torch.bool"
             data = positional(expr)

@@ -152,7 +152,12 @@ class CpuTensorToDevice(HostFacts):
     """A CPU tensor copied to the device every step (`.to(device)`, `.cuda()`, `dst.copy_(cpu)`).
 
     `dst.diagonal_scatter(cpu, ...)` and `dst.slice_scatter(cpu, ...)` copy too: they clone `dst` and
-    `copy_` the CPU source into a view of the clone.
+    `copy_` the CPU source into a view of the clone. So does a checkpoint read onto the device,
+    `torch.load(path, map_location=device)` or `safetensors.torch.load_file(path, device="cuda")`: each
+    tensor is read into pageable host memory and copied up (no `map_location`, a lambda or a dict: not
+    judged). And so does moving a module whose weights are on the host (`Whisper(dims).to(device)`,
+    `from_pretrained(name).cuda()`: a project module built with no device argument outside a device context,
+    or a model loaded without `device_map`): every weight is copied up.
 
     A blocking host-to-device copy: the host waits for it, and during capture torch refuses a copy
     from unpinned memory. Typical sources: `torch.arange(n).cuda()`, a mask built on the host, a
@@ -212,13 +217,18 @@ class CpuTensorToDevice(HostFacts):
 def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
     """(CPU source, call text) for `cpu.to(device)`, `cpu.cuda()`, `dev.copy_(cpu)`."""
     ctx = rule.ctx
+    if ctx.checkpoint_device(node) is Dev.DEVICE:
+        # `torch.load(p, map_location=device)`, `load_file(p, device="cuda")`: each tensor is read into pageable
+        # host memory and copied up
+        return node, f"{dotted_name(node.func) or 'load'}(...)"
     m = method_call(node)
     if m is None:
         return None
     recv, name = m
     if name in ("to", "cuda"):
-        if not rule.is_cpu(recv):
-            return None
+        held = ctx.val(recv)
+        if not (rule.is_cpu(recv) or held.kind is Kind.MODULE and held.host):
+            return None  # a CPU tensor, or a module whose weights are on the host (`Whisper(dims).to(device)`)
         if name == "to" and to_target(ctx, node) is not Dev.DEVICE:
             return None
         return recv, f".{name}(...)"

@@ -510,7 +510,8 @@ def test_weights_of_a_model_loaded_on_the_host_are_cpu_tensors():
 def test_weights_of_a_placed_or_moved_model_are_not_judged_host():
     """A model placed by a keyword (`device_map=`, or `**kwargs` that may hold one), moved in place
     (`model.to(dev)`, `model.model.cuda()`: `nn.Module.to` mutates), or rebound to `.to(dev)`'s result is not
-    known to be on the host: `.to(dev)` of its weights stays silent."""
+    known to be on the host: `.to(dev)` of its weights stays silent. (The moves themselves copy the host weights up:
+    GL131 on the move.)"""
     src = """
         import torch
         from transformers import LlamaForCausalLM
@@ -521,12 +522,233 @@ def test_weights_of_a_placed_or_moved_model_are_not_judged_host():
                 spread = LlamaForCausalLM.from_pretrained(name, **kw)
                 self.b = spread.lm_head.weight.to(device)
                 moved = LlamaForCausalLM.from_pretrained(name)
-                moved.to(device)
+                moved.to(device)  # <- GL131
                 self.c = moved.lm_head.weight.to(device)
-                rebound = LlamaForCausalLM.from_pretrained(name).to(device)
+                rebound = LlamaForCausalLM.from_pretrained(name).to(device)  # <- GL131
                 self.d = rebound.lm_head.weight.to(device)
                 sub = LlamaForCausalLM.from_pretrained(name)
-                sub.model.cuda()
+                sub.model.cuda()  # <- GL131
                 self.e = sub.model.norm.weight.to(device)
+    """
+    check(src, scope="all")
+
+
+def test_factories_and_loads_under_a_device_context_are_not_host():
+    """Under `with torch.device("cuda"):` (DeepSeek-V3's `generate.py`, gpt-fast's `setup_caches`) or after
+    `torch.set_default_device("cuda")` (nano-vllm's `ModelRunner.__init__`) a factory without `device=` and a
+    `from_pretrained` build on that device: `.to(dev)` of them is no host-to-device copy. A device named by a
+    variable, or `"meta"`, is one nothing places on the host either."""
+    src = """
+        import torch
+        from transformers import LlamaForCausalLM
+        class Runner:
+            def load(self, name: str, device: torch.device):
+                with torch.device("cuda"):
+                    model = LlamaForCausalLM.from_pretrained(name)
+                    z = torch.zeros(4)
+                    ids = torch.tensor([1, 2])
+                self.a = model.lm_head.weight.to(device)
+                self.b = z.to(device)
+                self.c = ids.to(device)
+                with torch.device(device):
+                    w = torch.ones(8)
+                with torch.device("meta"):
+                    m = torch.empty(8)
+                self.d = w.to(device) + m.to(device)
+                torch.set_default_device("cuda")
+                e = torch.arange(8)
+                self.e = e.to(device)
+    """
+    check(src, scope="all")
+
+
+def test_factories_after_a_device_context_ends_are_host_again():
+    """The context holds for its block only, and `torch.set_default_device("cpu")` puts the default back: a
+    factory after either is a CPU tensor, and `.to(dev)` of it a pageable copy (GL131). A pinned factory inside
+    the context is on the host whatever the default device."""
+    src = """
+        import torch
+        class Runner:
+            def load(self, device: torch.device):
+                with torch.device("cuda"):
+                    inside = torch.zeros(4)
+                    pinned = torch.zeros(4, pin_memory=True)
+                after = torch.zeros(4)
+                self.a = after.to(device)  # <- GL131
+                self.b = pinned.to(device)  # <- GL131
+                torch.set_default_device("cuda")
+                torch.set_default_device("cpu")
+                host = torch.ones(2)
+                self.c = host.to(device)  # <- GL131
+    """
+    check(src, scope="all")
+
+
+def test_items_of_a_checkpoint_read_onto_the_host_are_cpu_tensors():
+    """`safetensors.torch.load_file(path)` (its `device=` defaults to `"cpu"`) and `torch.load(path,
+    map_location="cpu")` return host tensors (kvpress's `load_file(p)["restore_embeddings"].to(model.device)`,
+    EAGLE's head weights): `.to(dev)` of an item is a pageable H2D copy (GL131)."""
+    src = """
+        import torch
+        from safetensors.torch import load_file
+        class Loader:
+            def load(self, path: str, device: torch.device):
+                self.a = load_file(path)["embeddings"].to(device)  # <- GL131
+                sd = torch.load(path, map_location="cpu")
+                self.b = sd["w"].to(device)  # <- GL131
+                for name, t in load_file(path, device="cpu").items():
+                    self.c = t.to(device)  # <- GL131
+    """
+    check(src, scope="all")
+
+
+def test_checkpoint_reads_that_place_their_tensors_elsewhere_are_not_host():
+    """`torch.load(path)` puts tensors back where they were saved, so does `map_location=None`; `map_location=dev`
+    (a device, a variable, a lambda, a dict) and `load_file(path, device="cuda")` put them elsewhere: none of their
+    items is known to be on the host, whatever the path (a literal path used to make `torch.load` a CPU factory).
+    (The two reads onto a device are themselves the copy up, reported on the read.)"""
+    src = """
+        import torch
+        from safetensors.torch import load_file
+        class Loader:
+            def load(self, path: str, device: torch.device):
+                self.a = torch.load("model.pt")["w"].to(device)
+                self.b = torch.load(path, map_location=None)["w"].to(device)
+                self.c = torch.load(path, map_location=device)["w"].to(device)  # <- GL131
+                self.d = torch.load(path, map_location=lambda s, loc: s.cuda())["w"].to(device)
+                self.e = torch.load(path, map_location={"cpu": "cuda:0"})["w"].to(device)
+                self.f = load_file(path, device="cuda")["w"].to(device)  # <- GL131
+                self.g = torch.load("model.pt").to(device)
+    """
+    check(src, scope="all")
+
+
+def test_a_checkpoint_read_onto_the_device_copies_every_tensor_up():
+    """`torch.load(path, map_location=device)` (Whisper's `load_model`, torchchat's builder, Medusa's heads) and
+    `load_file(path, device="cuda")` (DeepSeek-V3's fp8 cast) read each tensor into pageable host memory and copy
+    it to the device: blocking host-to-device copies (GL131)."""
+    src = """
+        import torch
+        from safetensors.torch import load_file
+        class Loader:
+            def load(self, path: str, device: torch.device, model):
+                self.a = torch.load(path, map_location=device)  # <- GL131
+                self.b = torch.load(path, map_location=model.device)  # <- GL131
+                self.c = load_file(path, device="cuda")  # <- GL131
+                self.d = torch.load(path, map_location=torch.device("cuda", 0))  # <- GL131
+    """
+    check(src, scope="all")
+
+
+def test_checkpoint_reads_onto_the_host_or_where_saved_copy_nothing_up():
+    """A read onto the host (`map_location="cpu"`, `torch.device("cpu")`, `load_file`'s default), one that puts
+    tensors back where they were saved (no `map_location`, `None`), and one that maps storages by a lambda or a
+    dict copy nothing up by themselves: silent."""
+    src = """
+        import torch
+        from safetensors.torch import load_file
+        class Loader:
+            def load(self, path: str, mapping: dict):
+                self.a = torch.load(path, map_location="cpu")
+                self.b = torch.load(path, map_location=torch.device("cpu"))
+                self.c = load_file(path)
+                self.d = torch.load(path)
+                self.e = torch.load(path, map_location=None, weights_only=True)
+                self.f = torch.load(path, map_location=lambda s, loc: s)
+                self.g = torch.load(path, map_location=mapping)
+                self.h = load_file(path, device="cpu")
+    """
+    check(src, scope="all")
+
+
+def test_a_module_built_on_the_host_and_moved_to_the_device_copies_its_weights():
+    """`model = Whisper(dims)` builds a project nn.Module's weights on the host (no device context, no device
+    argument); `model.to(device)` / `.cuda()` then copies every weight up with blocking pageable copies (GL131),
+    after `load_state_dict` and `eval()` too, which leave the weights where they are. Whisper's `load_model`,
+    kvpress's `FastKVzipGate(...).to(device)`, Medusa's heads; a `from_pretrained` model moved the same way."""
+    src = """
+        import torch
+        from torch import nn
+        from transformers import AutoModel
+        class Whisper(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.proj = nn.Linear(n, n)
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.proj(x)
+        class Gate(Whisper):
+            pass
+        def load_model(n: int, device: torch.device, ckpt: dict, name: str):
+            model = Whisper(n)
+            model.load_state_dict(ckpt)
+            model.eval()
+            gate = Gate(n).half().cuda()  # <- GL131
+            hf = AutoModel.from_pretrained(name).to(device)  # <- GL131
+            return model.to(device)  # <- GL131
+    """
+    check(src, scope="all")
+
+
+def test_modules_placed_by_their_call_their_class_or_a_context_are_not_moved_from_the_host():
+    """Silent: a constructor given a device (`device=`, a positional `device`, `**kwargs`), a class whose
+    `__init__` moves itself (`self.to(device)`), a class with no weights (nothing to copy), a build under `with
+    torch.device("cuda"):` or `"meta"`, a dtype-only `.to(torch.float16)`, a module moved once already, and a
+    `load_state_dict(sd, assign=True)` (the weights become the checkpoint's, wherever they are). The one finding is
+    the first move itself (`i.to(device)`), after which `i` is not on the host."""
+    src = """
+        import torch
+        from torch import nn
+        class Block(nn.Module):
+            def __init__(self, n: int, device=None):
+                super().__init__()
+                self.proj = nn.Linear(n, n, device=device)
+        class SelfPlaced(nn.Module):
+            def __init__(self, n: int, device: torch.device):
+                super().__init__()
+                self.w = nn.Parameter(torch.zeros(n))
+                self.to(device)
+        class Sampler(nn.Module):
+            def forward(self, logits: torch.Tensor) -> torch.Tensor:
+                return logits.argmax(-1)
+        def build(n: int, device: torch.device, kw: dict, sd: dict):
+            a = Block(n, device=device).to(device)
+            b = Block(n, device).to(device)
+            c = Block(n, **kw).to(device)
+            d = SelfPlaced(n, device).to(device)
+            e = Sampler().to(device)
+            with torch.device("cuda"):
+                f = Block(n)
+            with torch.device("meta"):
+                g = Block(n)
+            h = Block(n).to(torch.float16)
+            i = Block(n)
+            i.to(device)  # <- GL131
+            j = Block(n)
+            j.load_state_dict(sd, assign=True)
+            return a, b, c, d, e, f.to(device), g.to(device), h, i.to(device), j.to(device)
+    """
+    check(src, scope="all")
+
+
+def test_a_module_whose_init_skips_its_bases_holds_only_what_its_own_init_makes():
+    """`nn.Module.__init__(self)` in a subclass's `__init__` skips its base's `__init__` (transformers'
+    `DeformableDetrImageLoss(ImageLoss)`): the base's `empty_weight` buffer is never made, so moving the subclass
+    copies nothing (silent); moving the base, whose `__init__` makes the buffer on the host, is GL131."""
+    src = """
+        import torch
+        from torch import nn
+        class ImageLoss(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.empty_weight = nn.Buffer(torch.ones(n + 1))
+        class DeformableLoss(ImageLoss):
+            def __init__(self, n: int):
+                nn.Module.__init__(self)
+                self.n = n
+        def loss(n: int, device: torch.device):
+            criterion = DeformableLoss(n)
+            criterion.to(device)
+            base = ImageLoss(n)
+            base.to(device)  # <- GL131
     """
     check(src, scope="all")

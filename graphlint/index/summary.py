@@ -514,10 +514,10 @@ class _Indexer(ast.NodeVisitor):
                 if target.attr in cls.attrs and lazy in self.lazy_attrs:
                     # `if mode == "full": self.kv_cache = KVCache(...) elif ...: self.kv_cache = ShadowKV(...)` in
                     # `init_kv_cache`: either one, as for branches of `__init__`
-                    kind, prev = self._attr_kind(sub.value) or "", cls.attrs[target.attr]
-                    if kind.startswith("module:") and prev.startswith("module:") and kind != prev \
-                            and kind[len("module:"):] not in cls.alt_modules.get(target.attr, ()):
-                        cls.alt_modules.setdefault(target.attr, []).append(kind[len("module:"):])
+                    kind, prev = self._attr_kind(sub.value), cls.attrs[target.attr]
+                    if kind and kind.modules and not kind.seq and prev.modules and not prev.seq and kind != prev \
+                            and kind.modules[0] not in cls.alt_modules.get(target.attr, ()):
+                        cls.alt_modules.setdefault(target.attr, []).append(kind.modules[0])
                     continue
                 if target.attr in cls.attrs or self._annotated_attr(cls, target.attr, sub):
                     continue

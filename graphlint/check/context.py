@@ -9,7 +9,7 @@ and eager depths, the statement being walked) up to date; rules only read it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Protocol
+from typing import Callable, Mapping, Protocol, TypeVar
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -20,6 +20,8 @@ from graphlint.facts.values import Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
+
+T = TypeVar("T")
 
 
 class Rule(Protocol):
@@ -83,6 +85,7 @@ class Context:
     allow_sync_depth: int = 0  # inside `with graphlint.allow_sync(...)` / vLLM's `gpu_sync_allowed()`
     statement: cst.CSTNode | None = None
     enabled_capture_rules: bool = True
+    _shared: dict[type, object] = field(default_factory=dict)  # `shared_facts`, by owner
 
     # -- questions rules ask ---------------------------------------------------------------------
     def val(self, expr: cst.BaseExpression) -> Val:
@@ -123,6 +126,14 @@ class Context:
             return cache[key]
         name = cache[key] = resolve_dotted(self.module, self.inference.env, call.func)
         return name
+
+    def shared_facts(self, owner: type, make: Callable[[], T]) -> T:
+        """Facts that several rules derive alike from the unit, made once per unit (`make()`) and kept under the
+        class that derives them: HostFacts' bindings, which five rules used to derive each for itself."""
+        found = self._shared.get(owner)
+        if found is None:
+            found = self._shared[owner] = make()
+        return found  # type: ignore[return-value]
 
     @property
     def in_capture(self) -> bool:

@@ -9,7 +9,7 @@ and eager depths, the statement being walked) up to date; rules only read it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Callable, Mapping, Protocol, TypeVar
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -21,6 +21,8 @@ from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
+
+T = TypeVar("T")
 
 
 class Rule(Protocol):
@@ -73,7 +75,7 @@ class Context:
     unit: Unit
     inference: Inference
     tree: cst.Module | None = None
-    _positions: dict | None = None
+    _positions: Mapping[cst.CSTNode, CodeRange] | None = None
     _call_names: dict = field(default_factory=dict)
     pending: list[_Pending] = field(default_factory=list)
     parents: list[cst.CSTNode] = field(default_factory=list)
@@ -85,6 +87,7 @@ class Context:
     memoised: bool = False  # the unit is memoised (`functools.lru_cache`): its body runs once per distinct arguments
     statement: cst.CSTNode | None = None
     enabled_capture_rules: bool = True
+    _shared: dict[type, object] = field(default_factory=dict)  # `shared_facts`, by owner
 
     # -- questions rules ask ---------------------------------------------------------------------
     def val(self, expr: cst.BaseExpression) -> Val:
@@ -138,6 +141,14 @@ class Context:
         name = cache[key] = resolve_dotted(self.module, self.inference.env, call.func)
         return name
 
+    def shared_facts(self, owner: type, make: Callable[[], T]) -> T:
+        """Facts that several rules derive alike from the unit, made once per unit (`make()`) and kept under the
+        class that derives them: HostFacts' bindings, which five rules used to derive each for itself."""
+        found = self._shared.get(owner)
+        if found is None:
+            found = self._shared[owner] = make()
+        return found  # type: ignore[return-value]
+
     @property
     def in_capture(self) -> bool:
         return self.capture_depth > 0 or self.unit.hot.capture
@@ -150,10 +161,14 @@ class Context:
         return self.parents[idx - level] if idx - level >= 0 else None
 
     @property
-    def positions(self) -> dict:
-        """Node -> CodeRange for the unit, computed on first use (it costs a full codegen pass)."""
+    def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        """Node -> CodeRange for the unit, computed on first use (it costs a full codegen pass).
+
+        The provider is run as `MetadataWrapper.resolve` runs it, minus the rest of `resolve`: that also
+        visits the whole tree once with the (here empty) batch of visitor-based providers, rebuilding every
+        node for nothing; it was half the cost of positions."""
         if self._positions is None:
-            self._positions = MetadataWrapper(self.tree, unsafe_skip_copy=True).resolve(PositionProvider) \
+            self._positions = PositionProvider()._gen(MetadataWrapper(self.tree, unsafe_skip_copy=True)) \
                 if self.tree is not None else {}
         return self._positions
 

@@ -86,6 +86,8 @@ def _child_fields(t: type) -> tuple[str, ...]:
 
 
 _NODE_CLASSES: dict[type, bool] = {}
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+_SCOPES = _COMPREHENSIONS | {cst.Lambda}  # the nodes that push a scope of names onto the inference
 LAZY_MESSAGE_CALLS = ("torch._check", "torch._assert")
 
 
@@ -153,25 +155,28 @@ class _Dispatcher:
             inf.pop()
         self.on_leave(node)
 
+    # Every node passes here: classes are compared, not tested with isinstance (libcst's are ABCs: a slow test;
+    # a parsed tree holds libcst's own classes only).
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+        cls = node.__class__
+        if cls is cst.NamedExpr and node.target.__class__ is cst.Name:
             self.walrus.append(node)
-        elif node.__class__ is cst.Call and self.nested and node.func.__class__ is cst.Name \
+        elif cls is cst.Call and self.nested and node.func.__class__ is cst.Name \
                 and any(node.func.value in defs for defs in self.nested):
             self.called.append(node.func.value)
-        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        if cls in _COMPREHENSIONS:
             self._enter_comprehension(node.for_in)
-        elif isinstance(node, cst.Lambda):
+        elif cls is cst.Lambda:
             self.ctx.inference.push({p.name.value: UNKNOWN for p in _all_params(node.params)})
         self.ctx.parents.append(node)
         if self.active():
-            for hook in self.hooks.get(type(node).__name__, ()):
+            for hook in self.hooks.get(cls.__name__, ()):
                 hook(node)
         return True
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         self.ctx.parents.pop()
-        if isinstance(original_node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp, cst.Lambda)):
+        if original_node.__class__ in _SCOPES:
             self.ctx.inference.pop()
 
     def _enter_comprehension(self, comp: cst.CompFor) -> None:

@@ -16,19 +16,22 @@ def dotted(node: ast.AST | cst.CSTNode, *, plain: bool = False) -> str | None:
     as `[]` (`self.layers[].forward`) and a `super()` call as the head (`super().forward`); with `plain`
     those are None, as is anything else that is not a name."""
     suffixes: list[str] = []  # a loop, not recursion: generated code has chains thousands long
-    is_ast = isinstance(node, ast.AST)  # one tree's classes only: libcst's are ABCs, slow to test against
+    # classes are compared, not tested with isinstance: libcst's are ABCs, slow to test against, and neither
+    # parser builds subclasses of these
+    is_ast = isinstance(node, ast.AST)
     attribute, subscript = (ast.Attribute, ast.Subscript) if is_ast else (cst.Attribute, cst.Subscript)
     while True:
-        if isinstance(node, attribute):
+        cls = node.__class__
+        if cls is attribute:
             suffixes.append("." + (node.attr if is_ast else node.attr.value))
-        elif not plain and isinstance(node, subscript):
+        elif not plain and cls is subscript:
             suffixes.append("[]")
         else:
             break
         node = node.value
-    if isinstance(node, ast.Name):
+    if cls is ast.Name:
         head = node.id
-    elif isinstance(node, cst.Name):
+    elif cls is cst.Name:
         head = node.value
     elif not plain and _is_super_call(node):
         head = "super()"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -18,7 +18,7 @@ import libcst as cst
 from graphlint.facts.inference import FACTORY_TORCH, VIEW_METHODS, in_config
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.values import Dev, Dims, Kind, Source
-from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional
+from graphlint.rules._util import code_children, code_of, is_true, kwarg, method_call, positional
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -97,6 +97,37 @@ class Origin:
         return replace(self, **kw)
 
 
+@dataclass
+class _Bindings:
+    """What `HostFacts` knows of the unit's local names: one per unit (`Context.shared_facts`), for all its rules."""
+
+    origins: dict[str, Origin] = field(default_factory=dict)
+    lists: set[str] = field(default_factory=set)  # host lists (`host_list`)
+    consts: set[str] | None = None  # built from constants only; starts as the `int` parameters
+    history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = field(default_factory=dict)
+    arms: dict[int, tuple[tuple[int, str], ...]] | None = None  # `_arm_paths` of the unit's tree
+    recorder: "HostFacts | None" = None  # the rule whose hooks record the bindings
+
+
+def _arm_paths(tree: cst.CSTNode) -> dict[int, tuple[tuple[int, str], ...]]:
+    """id of each Name -> the (if, arm) pairs around it, outermost first (an `if` test is outside its arms).
+    Read from the nodes' fields: a libcst visitor rebuilds every node it leaves, which cost more than the rest."""
+    arms: dict[int, tuple[tuple[int, str], ...]] = {}
+    todo: list[tuple[cst.CSTNode, tuple[tuple[int, str], ...]]] = [(tree, ())]
+    while todo:
+        node, path = todo.pop()
+        if node.__class__ is cst.If:
+            todo.append((node.body, (*path, (id(node), "body"))))
+            if node.orelse is not None:
+                todo.append((node.orelse, (*path, (id(node), "else"))))
+            todo.append((node.test, path))
+            continue
+        if node.__class__ is cst.Name:
+            arms[id(node)] = path
+        todo.extend((child, path) for child in code_children(node))
+    return arms
+
+
 CAST_METHODS = frozenset({"float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte"})
 MATH_METHODS = frozenset({
     "exp", "log", "sqrt", "rsqrt", "sin", "cos", "abs", "neg", "pow", "sign", "floor", "ceil", "round", "clamp",
@@ -131,17 +162,20 @@ class HostFacts(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.origins: dict[str, Origin] = {}
-        self.lists: set[str] = set()
-        self._consts: set[str] | None = None
-        self.history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = {}
-        self._arms: dict[int, tuple[tuple[int, str], ...]] | None = None
+        # Five rules build on these facts, and each used to derive the same ones for itself. One set per unit
+        # now: the first HostFacts rule of the unit records the bindings, the others read them (every one of
+        # them sees the same assignments: their hooks run under the same conditions, in one pass).
+        self.facts = ctx.shared_facts(HostFacts, _Bindings)
+        self.records = self.facts.recorder is None
+        if self.records:
+            self.facts.recorder = self
+        self.origins, self.lists, self.history = self.facts.origins, self.facts.lists, self.facts.history
 
     @property
     def consts(self) -> set[str]:
-        if self._consts is None:
-            self._consts = set(_int_params(self.ctx))
-        return self._consts
+        if self.facts.consts is None:
+            self.facts.consts = set(_int_params(self.ctx))
+        return self.facts.consts
 
     def report_per_step(self, node: cst.CSTNode, message: str) -> None:
         """Report a host-to-device copy that runs every step; one in lazy initialisation of module state
@@ -152,29 +186,10 @@ class HostFacts(Rule):
     # -- bindings ---------------------------------------------------------------------------
     def _arm_path(self, node: cst.CSTNode) -> tuple[tuple[int, str], ...]:
         """The (if, arm) pairs enclosing an assignment target, from the unit's tree."""
-        if self._arms is None:
-            arms: dict[int, tuple[tuple[int, str], ...]] = {}
-            stack: list[tuple[int, str]] = []
-
-            class V(cst.CSTVisitor):
-                def visit_If(self, n: cst.If) -> bool:
-                    stack.append((id(n), "body"))
-                    n.body.visit(self)
-                    stack[-1] = (id(n), "else")
-                    if n.orelse is not None:
-                        n.orelse.visit(self)
-                    stack.pop()
-                    n.test.visit(self)
-                    return False
-
-                def visit_Name(self, n: cst.Name) -> None:
-                    arms[id(n)] = tuple(stack)
-
+        if self.facts.arms is None:
             tree = getattr(self.ctx, "tree", None)
-            if tree is not None:
-                tree.visit(V())
-            self._arms = arms
-        return self._arms.get(id(node), ())
+            self.facts.arms = _arm_paths(tree) if tree is not None else {}
+        return self.facts.arms.get(id(node), ())
 
     def _siblings(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
         """`a` and `b` lie in different arms of one `if`/`else` (so neither follows the other)."""
@@ -205,16 +220,19 @@ class HostFacts(Rule):
                 self._bind(el.value, None)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._bind(target.target, node.value)
+        if self.records:
+            for target in node.targets:
+                self._bind(target.target, node.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None:
+        if self.records and node.value is not None:
             self._bind(node.target, node.value)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.target.value in self.origins and self.origin(node.value) is None \
-                and not self._hostish(node.value):
+        # (GL302 reads the target before this runs: it reports only when the operand has an origin, and then
+        # nothing is forgotten here, so the order of the five rules' hooks does not matter)
+        if self.records and isinstance(node.target, cst.Name) and node.target.value in self.origins \
+                and self.origin(node.value) is None and not self._hostish(node.value):
             self.origins.pop(node.target.value, None)
 
     def has_tag(self, expr: cst.BaseExpression, tag: str) -> bool:

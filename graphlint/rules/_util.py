@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import libcst as cst
 
 from graphlint.facts.values import Kind
@@ -99,3 +101,56 @@ def receiver_text(expr: cst.BaseExpression) -> str:
     if expr.lpar:
         return text
     return f"({text})"
+
+
+# Fields that hold only whitespace, comments or punctuation: no code below them.
+_LAYOUT = ("whitespace", "leading_whitespace", "trailing_whitespace", "leading_lines", "lines_after_decorators",
+           "empty_lines", "first_line", "last_line", "newline", "comment", "header", "footer", "lpar", "rpar",
+           "lbracket", "rbracket", "lbrace", "rbrace", "comma", "semicolon", "colon", "equal", "dot", "operator",
+           "asynchronous", "first_colon", "second_colon", "trailing_comma")
+# Where the source order of a node's code differs from its fields' order (`f(x=a)` is `keyword`, then `value`).
+_SOURCE_ORDER: dict[type, tuple[str, ...]] = {
+    cst.Arg: ("keyword", "value"),
+    cst.IfExp: ("body", "test", "orelse"),
+    cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    cst.Parameters: ("posonly_params", "posonly_ind", "params", "star_arg", "kwonly_params", "star_kwarg"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.ExceptStarHandler: ("type", "name", "body"),
+    cst.MatchCase: ("pattern", "guard", "body"),
+    cst.ImportFrom: ("relative", "module", "names"),
+    cst.TypeAlias: ("name", "type_parameters", "value"),
+    cst.TypeParam: ("param", "default"),
+}
+_CODE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def code_children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The child nodes of `node` that hold code, in source order (the order libcst's visitors take), read from
+    its fields: a libcst visitor rebuilds every node it leaves, a cost many times the reading."""
+    names = _CODE_FIELDS.get(node.__class__)
+    if names is None:
+        import dataclasses
+
+        fields = [f.name for f in dataclasses.fields(node) if not f.name.startswith(_LAYOUT)]
+        first = _SOURCE_ORDER.get(node.__class__, ())
+        names = _CODE_FIELDS[node.__class__] = (*first, *(f for f in fields if f not in first))
+    out: list[cst.CSTNode] = []
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, (list, tuple)):
+            out.extend(v for v in value if isinstance(v, cst.CSTNode))
+        elif isinstance(value, cst.CSTNode):
+            out.append(value)
+    return out
+
+
+def descendants(node: cst.CSTNode, prune: tuple[type, ...] = ()) -> Iterator[cst.CSTNode]:
+    """`node` and the nodes of code below it, in pre-order and source order; nodes of a `prune` type are
+    yielded but not entered."""
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, prune):
+            todo.extend(reversed(code_children(node)))

@@ -11,7 +11,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Dev, Kind
-from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
+from graphlint.rules._util import code_of, descendants, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 from graphlint.rules._host_facts import device_arg_class, factory_device_is_cpu
 from graphlint.rules._streams import StreamBindings, stream_like
@@ -190,17 +190,7 @@ class SideStreamWithoutJoin(Rule):
 
 
 def _yields(body: cst.BaseSuite) -> bool:
-    found: list[cst.Yield] = []
-
-    class V(cst.CSTVisitor):
-        def visit_Yield(self, node: cst.Yield) -> None:
-            found.append(node)
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-    body.visit(V())
-    return bool(found)
+    return any(n.__class__ is cst.Yield for n in descendants(body, prune=(cst.FunctionDef,)))
 
 
 class GeneratorInCapture(Rule):

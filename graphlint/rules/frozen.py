@@ -13,7 +13,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Dims, Kind, Source
 from graphlint.facts.names import dotted_name
-from graphlint.rules._util import code_of, method_call, positional
+from graphlint.rules._util import code_of, descendants, method_call, positional
 from graphlint.rules.base import Rule
 from graphlint.rules._host_facts import HostFacts
 
@@ -429,20 +429,12 @@ class CaptureAwareBranch(Rule):
                 (self.flags.add if is_flag else self.flags.discard)(t.target.value)
 
     def _uses(self, test: cst.BaseExpression) -> cst.CSTNode | None:
-        found: list[cst.CSTNode] = []
-        ctx, flags = self.ctx, self.flags
-
-        class V(cst.CSTVisitor):
-            def visit_Call(self, n: cst.Call) -> None:
-                if (ctx.call_name(n) or "") in CAPTURING_FUNCS:
-                    found.append(n)
-
-            def visit_Name(self, n: cst.Name) -> None:
-                if n.value in flags:
-                    found.append(n)
-
-        test.visit(V())
-        return found[0] if found else None
+        """The first capture test in `test` (a call, or a flag bound to one), in source order."""
+        for n in descendants(test):
+            if n.__class__ is cst.Call and (self.ctx.call_name(n) or "") in CAPTURING_FUNCS \
+                    or n.__class__ is cst.Name and n.value in self.flags:
+                return n
+        return None
 
     def _check_only(self, body: cst.BaseSuite) -> bool:
         stmts = body.body if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []

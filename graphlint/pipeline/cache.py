@@ -69,7 +69,7 @@ try:
 except ImportError:  # pragma: no cover - msgpack is a dependency; JSON keeps a broken install working
     msgpack = None
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4  # 4: class attributes as typed Held values (session 9)
 MAX_ENTRY_BYTES = 64 << 20  # larger than any real entry: a planted huge file is a miss, not a slow read
 STALE_AFTER = 30 * 86400  # seconds without a hit before an entry is deleted
 TOUCH_AFTER = 86400  # a hit refreshes the entry's mtime at most once a day

@@ -17,7 +17,7 @@ if not torch.cuda.is_available():
 
 from dsv4_native import moe as M  # noqa: E402
 from dsv4_native import router as R  # noqa: E402
-from dsv4_native._backend import use_triton  # noqa: E402
+from dsv4_native._backend import choose, use_triton  # noqa: E402
 
 DEV = "cuda" if torch.cuda.is_available() else "cpu"
 # Tiny config (reference doc §1.9 shrunk further for the interpreter).

@@ -4,7 +4,7 @@ subclass's override). Each positive case has its decoy."""
 
 from __future__ import annotations
 
-from tests.index.test_step_loops import hot
+from test_step_loops import hot
 
 # TGI's and kvpress's shapes: a module-level install, a `register` call, and a loop wrapping every entry in a
 # decorator's wrapper.

@@ -461,3 +461,24 @@ def test_summary_counts_what_the_hot_path_left_out(proj, capsys):
         "All checks passed!", "Checked 1 of 3 functions (the hot path); `--scope all` checks 1 more."]
     assert main(["--output-format", "full", "--scope", "all", "clean.py"]) == 0
     assert capsys.readouterr().out.splitlines() == ["All checks passed!"]  # the cold one is by choice
+
+
+def test_via_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
+    """Twelve entry points each replay a graph and call one helper: the first step root to reach the helper names
+    its `via`. Roots collected in a set came out in hash order, so two runs of the same code printed different
+    chains (seen on LightLLM); the output must be the same under any PYTHONHASHSEED."""
+    lines = ["import torch", "", "g = torch.cuda.CUDAGraph()", "", "def shared(x):", "    return x.sum().item()", ""]
+    for k in range(12):
+        lines += [f"def replay_{k}():", "    g.replay()", "", f"def step_{k}(x: torch.Tensor):", f"    replay_{k}()",
+                  "    return shared(x)", ""]
+    (tmp_path / "engine.py").write_text("\n".join(lines))
+    outs = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run([sys.executable, "-m", "graphlint", "engine.py", "--output-format", "json", "--no-cache",
+                               "--isolated", "--exit-zero", "-q"], cwd=tmp_path, env=env, text=True,
+                              capture_output=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        outs.add(proc.stdout)
+    assert len(outs) == 1, outs
+    assert '"step_0 (step: calls a graph replay)"' in outs.pop()

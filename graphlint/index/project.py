@@ -1293,7 +1293,7 @@ class ProjectIndex:
                 seeds.append((fn, f"{fn.display} (step: {why})", None, False))
                 drivers.add(fn.key)
         # Up the chain of one-step drivers, to the loops that call them.
-        one_step = [key for key in drivers if key not in looping]
+        one_step = sorted(key for key in drivers if key not in looping)  # sorted: seed order is `via` order
         seen = set(one_step)
         loops: dict[str, FunctionInfo] = {}
         while one_step:
@@ -1478,7 +1478,8 @@ class ProjectIndex:
                     good.add(key)
                     stack.append(key)
         starts = {fn.key for fn in replays}
-        return [self.functions[key] for key in good if key not in starts]
+        # sorted: the first seed to reach a function names its `via`, so a set's hash order would leak into the output
+        return [self.functions[key] for key in sorted(good) if key not in starts]
 
     def _callers(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, bool]]:
         """(caller, in a loop of the caller) of each call the index resolves to `fn`, among calls spelt with

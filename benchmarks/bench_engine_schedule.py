@@ -75,7 +75,8 @@ class DeviceCosts:
     1e094d6).
 
     Decode step: the parts table's buckets with every row live (1: 0.31, 8: 0.53, 64: 0.81, 96: 1.03, 128:
-    1.31, 192: 1.93, 256: 2.74; 1b82c0f, 1e094d6 within 0.03 ms), linear in between; a step replaying bucket b with r live rows costs
+    1.31, 192: 1.93, 256: 2.74; 1b82c0f, 1e094d6 within 0.03 ms), linear in between; a step replaying bucket
+    b with r live rows costs
     f(r) + `pad` x (f(b) - f(r)) (inactive rows skip attention and the experts, not the dense GEMMs: `pad` is
     the share they still cost; measured 0.93-0.97 at 1e094d6: buckets 96, 128, 192, 256 with every other row
     live took 0.99, 1.26, 1.86, 2.61 ms against 1.01, 1.29, 1.89, 2.67 all live). Prefill forward of t tokens
@@ -501,7 +502,8 @@ def what_if(model: DSV4Model, reqs: list[Request], costs: DeviceCosts, static_s:
     slots = model.cfg.max_batch
     for adm in ("longest", "fifo"):
         row("default (decode buckets every 8 rows from 64)", adm)
-        row("decode buckets: 1.5x midpoints (before)", adm, buckets=Schedule("", buckets="midpoints").bucket_list(slots))
+        before = Schedule("", buckets="midpoints").bucket_list(slots)
+        row("decode buckets: 1.5x midpoints (before)", adm, buckets=before)
         row("slot compaction", adm, compact=True)
         row("budget 16,384 tokens", adm, chunk=16384)
         row("prefill host time 0", adm, replace(costs, pg_ms=0.0, pg_token_us=0.0, prefill_iter_ms=0.0))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -11,6 +12,9 @@ from graphlint.facts.values import Dev, Kind, Where
 from graphlint.rules._conditions import condition_category
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
+
+if TYPE_CHECKING:
+    from graphlint.check.context import Context
 
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
 LOGGER_NAME_RE = re.compile(r"^_*(log|logger|logging|LOG|LOGGER|log_?[a-z]*|[a-z_]*_logger)$")
@@ -405,7 +409,7 @@ class LoggingTensor(Rule):
             self.report(node)
 
 
-def _debug_level(ctx, node: cst.Call) -> bool:
+def _debug_level(ctx: Context, node: cst.Call) -> bool:
     """`logger.debug(...)`, `logging.debug(...)`, `logger.log(logging.DEBUG, ...)`: a record at the debug level,
     whose lazy arguments are formatted only where the user turned debug logging on."""
     method = (ctx.call_name(node) or "").rpartition(".")[2] or (node.func.attr.value

@@ -24,6 +24,34 @@ from graphlint.index.project import HotInfo, ProjectIndex
 
 T = TypeVar("T")
 
+# libcst fields (by prefix) that hold only whitespace, comments or punctuation: no code below them.
+LAYOUT_FIELDS = ("whitespace", "leading_whitespace", "trailing", "leading_lines", "lines_after_decorators",
+                 "empty_lines", "first_line", "last_line", "newline", "comment", "header", "footer", "lpar", "rpar",
+                 "lbracket", "rbracket", "lbrace", "rbrace", "comma", "semicolon", "colon", "equal", "dot",
+                 "operator", "asynchronous", "first_colon", "second_colon")
+_CODE_FIELDS: dict[type, tuple[str, ...]] = {}
+_NODE_CLASSES: dict[type, bool] = {}
+
+
+def code_fields(t: type) -> tuple[str, ...]:
+    """The fields of a libcst node class that may hold code, in declaration order: the one table the walker and
+    the rules' own walks read (a libcst visitor rebuilds every node it leaves, a cost many times the reading)."""
+    names = _CODE_FIELDS.get(t)
+    if names is None:
+        import dataclasses
+
+        names = _CODE_FIELDS[t] = tuple(f.name for f in dataclasses.fields(t) if not f.name.startswith(LAYOUT_FIELDS))
+    return names
+
+
+def is_node(cls: type) -> bool:
+    """Whether a field value's class is a libcst node (CSTNode is an ABC: a cached per-class answer avoids the slow
+    abc instance check)."""
+    known = _NODE_CLASSES.get(cls)
+    if known is None:
+        known = _NODE_CLASSES[cls] = issubclass(cls, cst.CSTNode)
+    return known
+
 
 class Rule(Protocol):
     """What `Context.report` reads of a rule (graphlint.rules.base.Rule has it): the check layer does not

@@ -24,7 +24,7 @@ from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Kind, Val
 from graphlint.facts.callsite import join_kinds, settled
 from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
-from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
+from graphlint.check.context import Context, Unit, code_fields, is_node, resolve_dotted, resolve_name
 
 if TYPE_CHECKING:
     from graphlint.rules.base import Rule
@@ -68,36 +68,9 @@ def _literal_pairs(value: cst.BaseExpression) -> list[cst.BaseExpression] | None
     return None
 
 
-# Fields that only hold whitespace, punctuation or comments: never walked.
-_SKIP_FIELDS = ("whitespace", "lpar", "rpar", "comma", "semicolon", "colon", "equal", "dot", "leading_lines",
-                "header", "footer", "newline", "lines_after_decorators", "trailing", "lbracket", "rbracket",
-                "lbrace", "rbrace", "asynchronous", "await", "star", "operator", "first_line", "prefix",
-                "start", "end", "quote", "value_whitespace")
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _child_fields(t: type) -> tuple[str, ...]:
-    names = _FIELDS.get(t)
-    if names is None:
-        import dataclasses
-
-        names = tuple(f.name for f in dataclasses.fields(t) if not f.name.startswith(_SKIP_FIELDS))
-        _FIELDS[t] = names
-    return names
-
-
-_NODE_CLASSES: dict[type, bool] = {}
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
 _SCOPES = _COMPREHENSIONS | {cst.Lambda}  # the nodes that push a scope of names onto the inference
 LAZY_MESSAGE_CALLS = ("torch._check", "torch._assert")
-
-
-def _is_node(cls: type) -> bool:
-    # CSTNode is an ABC: a cached per-class answer avoids the slow abc instance check.
-    known = _NODE_CLASSES.get(cls)
-    if known is None:
-        known = _NODE_CLASSES[cls] = issubclass(cls, cst.CSTNode)
-    return known
 
 
 class _Dispatcher:
@@ -134,14 +107,14 @@ class _Dispatcher:
             self._walk_if_exp(node)
             return
         self.on_visit(node)
-        for name in _child_fields(type(node)):
+        for name in code_fields(type(node)):
             value = getattr(node, name)
             cls = value.__class__
             if cls is list or cls is tuple:
                 for item in value:
-                    if _is_node(item.__class__):
+                    if is_node(item.__class__):
                         self.walk(item)
-            elif _is_node(cls):
+            elif is_node(cls):
                 self.walk(value)
         self.on_leave(node)
 

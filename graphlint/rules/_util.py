@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from graphlint.check.context import code_fields
 from graphlint.facts.values import Kind
 
 if False:  # typing only
@@ -103,11 +104,6 @@ def receiver_text(expr: cst.BaseExpression) -> str:
     return f"({text})"
 
 
-# Fields that hold only whitespace, comments or punctuation: no code below them.
-_LAYOUT = ("whitespace", "leading_whitespace", "trailing_whitespace", "leading_lines", "lines_after_decorators",
-           "empty_lines", "first_line", "last_line", "newline", "comment", "header", "footer", "lpar", "rpar",
-           "lbracket", "rbracket", "lbrace", "rbrace", "comma", "semicolon", "colon", "equal", "dot", "operator",
-           "asynchronous", "first_colon", "second_colon", "trailing_comma")
 # Where the source order of a node's code differs from its fields' order (`f(x=a)` is `keyword`, then `value`).
 _SOURCE_ORDER: dict[type, tuple[str, ...]] = {
     cst.Arg: ("keyword", "value"),
@@ -122,19 +118,17 @@ _SOURCE_ORDER: dict[type, tuple[str, ...]] = {
     cst.TypeAlias: ("name", "type_parameters", "value"),
     cst.TypeParam: ("param", "default"),
 }
-_CODE_FIELDS: dict[type, tuple[str, ...]] = {}
+_ORDERED: dict[type, tuple[str, ...]] = {}
 
 
 def code_children(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """The child nodes of `node` that hold code, in source order (the order libcst's visitors take), read from
-    its fields: a libcst visitor rebuilds every node it leaves, a cost many times the reading."""
-    names = _CODE_FIELDS.get(node.__class__)
+    """The child nodes of `node` that hold code, in source order (the order libcst's visitors take): the check
+    layer's `code_fields`, with the fields whose source order differs moved first."""
+    names = _ORDERED.get(node.__class__)
     if names is None:
-        import dataclasses
-
-        fields = [f.name for f in dataclasses.fields(node) if not f.name.startswith(_LAYOUT)]
+        fields = code_fields(node.__class__)
         first = _SOURCE_ORDER.get(node.__class__, ())
-        names = _CODE_FIELDS[node.__class__] = (*first, *(f for f in fields if f not in first))
+        names = _ORDERED[node.__class__] = (*first, *(f for f in fields if f not in first))
     out: list[cst.CSTNode] = []
     for name in names:
         value = getattr(node, name)

@@ -6,7 +6,7 @@
     python benchmarks/accuracy/fetch.py --unseen [--dest benchmarks/accuracy/.unseen] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --blind [--dest benchmarks/accuracy/.blind] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --sealed [--dest benchmarks/accuracy/.sealed] [--mirror DIR]
-    python benchmarks/accuracy/fetch.py --frontier [--mirror DIR]   (and --novel, --hidden, --reserve alike)
+    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier alike)
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -309,7 +309,38 @@ GIT_SETS: dict[str, GitSet] = {
                   "1092c1ffcaa82f4bdef104c35aa5541227c3e1d7", "ChatTTS",
                   "ChatTTS: a GPT text-to-speech model's generation loop with logits processors, the DVAE and vocos "
                   "decoders, the speaker embedding, the inference entry points"),
-    ), "the eighth untouched set, labelled in session 9 for the next session (Petals, Bark, llama-models, ChatTTS)"),
+    ), "the eighth untouched set, labelled in session 9 for the next session (Petals, Bark, llama-models, ChatTTS)"),    "vault": GitSet(HERE / ".vault", (
+        GitCorpus("quest", "https://github.com/mit-han-lab/Quest",
+                  "01c1623bf9395009520874e989e29f683203b357", ".",
+                  "Quest (its repository root, kept as `Quest/`): query-aware sparse KV selection every decode step, "
+                  "its Llama model with a paged KV cache and flashinfer kernels, the controller that builds per-step "
+                  "metadata, the evaluation's attention patch and the text-generation example's decode loop",
+                  include=("quest/__init__.py", "quest/models/", "quest/utils/", "evaluation/quest_attention.py",
+                           "scripts/example_textgen.py")),
+        GitCorpus("duoattn", "https://github.com/mit-han-lab/duo-attention",
+                  "fe93c314ae87306ef6629dc16713250b4718ffe7", "duo_attn",
+                  "DuoAttention: retrieval and streaming heads patched into Llama and Mistral attention, static and "
+                  "tuple KV caches, flashinfer helpers, head-pattern loading",
+                  include=("__init__.py", "patch/", "utils.py")),
+        GitCorpus("kivi", "https://github.com/jy-yuan/KIVI",
+                  "876b4d2d08e3b1d5f70d0969c299d8c7c42ddfb6", ".",
+                  "KIVI (its repository root, kept as `KIVI/`): 2-bit asymmetric KV-cache quantisation in Llama and "
+                  "Mistral attention, residual full-precision windows, Triton pack/quant kernels and their wrappers",
+                  include=("models/", "quant/__init__.py", "quant/gemv.py", "quant/matmul.py", "quant/new_pack.py",
+                           "quant/qmodule.py")),
+        GitCorpus("minference", "https://github.com/microsoft/MInference",
+                  "fb56c917f618e8645f1cfc37535afd7424d78f0d", "minference",
+                  "MInference: dynamic sparse prefill attention (index building per head), KV-cache compression "
+                  "methods, model patches for Hugging Face and vLLM, Triton and CUDA kernel wrappers"),
+        GitCorpus("xdit", "https://github.com/xdit-project/xDiT",
+                  "175e0bfec974d0b44a0be9fa511df2f9f5ead080", "xfuser",
+                  "xDiT: parallel diffusion-transformer inference (PipeFusion, sequence and CFG parallelism): the "
+                  "denoising-loop pipelines, patched transformer models and attention processors, the runtime state "
+                  "and communication groups, caching of activations",
+                  include=("__init__.py", "config/", "core/", "model_executor/", "parallel.py", "envs.py",
+                           "compile/")),
+    ), "the ninth untouched set, labelled in session 10 for the next session (Quest, DuoAttention, KIVI, "
+       "MInference, xDiT)"),
 }
 
 

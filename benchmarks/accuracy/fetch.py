@@ -314,20 +314,22 @@ GIT_SETS: dict[str, GitSet] = {
                   "01c1623bf9395009520874e989e29f683203b357", ".",
                   "Quest (its repository root, kept as `Quest/`): query-aware sparse KV selection every decode step, "
                   "its Llama model with a paged KV cache and flashinfer kernels, the controller that builds per-step "
-                  "metadata, the evaluation's attention patch and the text-generation example's decode loop",
+                  "metadata, the evaluation's attention patch, the demo's own decode loop and the text-generation example",
                   include=("quest/__init__.py", "quest/models/", "quest/utils/", "evaluation/quest_attention.py",
-                           "scripts/example_textgen.py")),
+                           "scripts/example_demo.py", "scripts/example_textgen.py")),
         GitCorpus("duoattn", "https://github.com/mit-han-lab/duo-attention",
-                  "fe93c314ae87306ef6629dc16713250b4718ffe7", "duo_attn",
-                  "DuoAttention: retrieval and streaming heads patched into Llama and Mistral attention, static and "
-                  "tuple KV caches, flashinfer helpers, head-pattern loading",
-                  include=("__init__.py", "patch/", "utils.py")),
+                  "fe93c314ae87306ef6629dc16713250b4718ffe7", ".",
+                  "DuoAttention (its repository root, kept as `duo-attention/`): retrieval and streaming heads patched "
+                  "into Llama and Mistral attention, static and tuple KV caches, flashinfer helpers, head-pattern "
+                  "loading, and the W8A8KV4 demo's model and decode loop",
+                  include=("duo_attn/__init__.py", "duo_attn/patch/", "duo_attn/utils.py", "demo/")),
         GitCorpus("kivi", "https://github.com/jy-yuan/KIVI",
                   "876b4d2d08e3b1d5f70d0969c299d8c7c42ddfb6", ".",
                   "KIVI (its repository root, kept as `KIVI/`): 2-bit asymmetric KV-cache quantisation in Llama and "
-                  "Mistral attention, residual full-precision windows, Triton pack/quant kernels and their wrappers",
+                  "Mistral attention, residual full-precision windows, Triton pack/quant kernels and their wrappers, the "
+                  "two generation examples",
                   include=("models/", "quant/__init__.py", "quant/gemv.py", "quant/matmul.py", "quant/new_pack.py",
-                           "quant/qmodule.py")),
+                           "quant/qmodule.py", "example.py", "long_context_example.py")),
         GitCorpus("minference", "https://github.com/microsoft/MInference",
                   "fb56c917f618e8645f1cfc37535afd7424d78f0d", "minference",
                   "MInference: dynamic sparse prefill attention (index building per head), KV-cache compression "

@@ -478,6 +478,11 @@ class Inference:
         recv = self(base)
         if recv.kind in HOSTS:
             return HOST
+        if recv.kind is Kind.CPU_TENSOR and not recv.weak and attr not in TENSOR_ATTRS \
+                and attr not in TENSOR_METHOD_NAMES:
+            # a tensor has no other fields: a host value that does is a tokenizer's batch read as one host tensor
+            # (`tok(text, return_tensors="pt").input_ids`, BatchEncoding's `__getattr__`): an item of it
+            return CPU
         if recv.host:  # `hf_model.model.layers`, `.lm_head.weight` of a model loaded on the host
             return CPU if attr in MODULE_TENSOR_ATTRS else HOST_MODULE
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:

@@ -893,6 +893,27 @@ def test_tokenizer_and_processor_outputs_live_on_the_host():
     assert findings(src, scope="all") == {(4, "GL131"), (6, "GL131"), (17, "GL131")}
 
 
+def test_a_tokenizer_batch_read_by_attribute_is_a_host_tensor():
+    """A batch's items read by attribute (`tokenizer(text, return_tensors="pt").input_ids`, BatchEncoding's
+    `__getattr__`) are its host tensors as much as `enc["input_ids"]`: moving one is a pageable copy (GL131,
+    ShadowKV's `encode`), like moving the whole batch. Decoys: the batch's `.shape`, a batch told a `device=`, an
+    item of a batch moved first."""
+    src = """
+        import torch
+
+        def encode(tokenizer, text: str, x: torch.Tensor):
+            ids = tokenizer(text, return_tensors="pt", add_special_tokens=False).input_ids.to(x.device)
+            enc = tokenizer(text, return_tensors="pt")
+            mask = enc.attention_mask.cuda()
+            n = enc.input_ids.shape[-1]
+            fast = tokenizer(text, return_tensors="pt", device=x.device).input_ids.to(x.device)
+            moved = enc.to(x.device)
+            again = moved.input_ids.to(x.device)
+            return ids, mask, n, fast, again
+    """
+    assert findings(src, scope="all") == {(4, "GL131"), (6, "GL131"), (9, "GL131")}
+
+
 def test_a_local_bound_on_one_path_only_is_what_that_path_bound():
     """A name bound in one arm (or a loop body) and not before is, where it is used after the join, what that arm
     bound: the other path would raise UnboundLocalError there. TGI's batch filter builds a device mask under `if

@@ -644,6 +644,28 @@ def test_joins_live_where_a_known_part_lives():
     assert findings(src, scope="all") == {(12, "GL102")}
 
 
+def test_a_list_filled_in_both_arms_holds_what_both_arms_agree_on():
+    """TGI's batch builder appends `torch.arange(a, b)` in one arm and `torch.tensor([i])` in the other, both on the
+    host: the joined list still holds host tensors, so `torch.cat(heads).to(device)` is a pageable copy (GL131).
+    Decoy: one arm appends a device tensor, so the join says nothing of the host and the move is silent."""
+    src = """
+        import torch
+
+
+        def build(reqs: list, x: torch.Tensor):
+            heads, mixed = [], []
+            for r in reqs:
+                if r.lp:
+                    heads.append(torch.arange(r.a, r.b))
+                    mixed.append(torch.arange(r.a, r.b, device=x.device))
+                else:
+                    heads.append(torch.tensor([r.a - 1]))
+                    mixed.append(torch.tensor([r.a - 1]))
+            return torch.cat(heads).to(x.device), torch.cat(mixed).to(x.device)
+    """
+    assert findings(src, scope="all") == {(13, "GL131")}
+
+
 def test_return_annotations_say_a_tensor_the_body_says_where():
     """`-> tuple[torch.Tensor, int]` names a tensor, not its device: fla's `_interval_cp_meta` returns a slice of
     its `cu_seqlens_cpu` argument, so the caller's `.to(device, non_blocking=True)` is a pageable copy (GL206)

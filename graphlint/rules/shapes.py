@@ -373,7 +373,7 @@ class TensorShapeArgument(Rule):
             if any(self.ctx.is_device_tensor(a) for a in _size_items(sizes)):
                 self.report(node)
             return
-        if qual in ("torch.topk", "torch.kthvalue") and len(args) > 1 and self.ctx.is_device_tensor(args[1]):
+        if qual in ("torch.topk", "torch.kthvalue") and self._device_k(node, args[1:2]):
             self.report(node)
             return
         if qual.startswith("einops.") and any(a.keyword and self.ctx.is_device_tensor(a.value) for a in node.args):
@@ -384,8 +384,13 @@ class TensorShapeArgument(Rule):
             return
         if m[1] in SHAPE_METHODS and any(self.ctx.is_device_tensor(a) for a in _size_items(args)):
             self.report(node)
-        elif m[1] in ("topk", "kthvalue") and args and self.ctx.is_device_tensor(args[0]):
+        elif m[1] in ("topk", "kthvalue") and self._device_k(node, args[:1]):
             self.report(node)
+
+    def _device_k(self, node: cst.Call, given: list[cst.BaseExpression]) -> bool:
+        """`k` of `topk` / `kthvalue`, positional or `k=`, is a device tensor (read with `__index__`)."""
+        k = kwarg(node, "k")
+        return any(self.ctx.is_device_tensor(a) for a in [*given, *([k.value] if k else [])])
 
     def visit_Slice(self, node: cst.Slice) -> None:
         if any(b is not None and self.ctx.is_device_tensor(b) for b in (node.lower, node.upper, node.step)):

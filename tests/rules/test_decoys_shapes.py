@@ -100,6 +100,23 @@ def test_a_shape_tuple_holding_a_device_scalar_is_read_item_by_item():
     assert {f for f in findings(src) if f[1] == "GL126"} == {(5, "GL126"), (6, "GL126")}
 
 
+def test_topk_k_given_by_keyword_is_read_like_a_positional_k():
+    """`torch.topk(logprobs, k=k)` converts `k` with `__index__` as `torch.topk(logprobs, k)` does: a 0-d device
+    `k` is read on the host (GL126; TGI's top-n logprobs, `k = top_n.max()`). Decoys: a host `k=`, `dim=`."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, top_n: torch.Tensor, n: int):
+                k = top_n.max()
+                a = torch.topk(x, k=k, dim=1)
+                b = x.topk(k=k)
+                c = torch.topk(x, k=n, dim=1)
+                d = x.kthvalue(k=n, dim=0)
+                return a, b, c, d
+    """
+    assert {f for f in findings(src) if f[1] == "GL126"} == {(5, "GL126"), (6, "GL126")}
+
+
 def test_host_operands_do_not_size_outputs_from_device_data():
     """The data-dependent-size rules (GL120-GL122, GL125) skip operands that live on the host: their count
     is host work. Host by kind (`torch.tensor(..., device="cpu")`, `x.cpu()`) or, for values the inference

@@ -675,10 +675,12 @@ def _field_with_host(kinds: set[IKind]) -> IKind | None:
 
 
 def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
-    """The parts a `torch.cat` joins: a literal list or tuple, or a local list bound only to `[]` and filled by
-    `parts.append(t)` statements."""
+    """The parts a `torch.cat` joins: a literal list or tuple, a comprehension's element, or a local list bound only
+    to `[]` and filled by `parts.append(t)` statements."""
     if isinstance(value, (ast.List, ast.Tuple)):
         return list(value.elts)
+    if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
+        return [value.elt]  # `torch.cat([torch.arange(n) for n in lens])`: every part is built the same way
     if isinstance(value, ast.Name) and all(isinstance(b, ast.List) and not b.elts
                                            for b in scope.binds.get(value.id, [None])):
         parts = scope.appends.get(value.id, [])

@@ -666,6 +666,28 @@ def test_a_list_filled_in_both_arms_holds_what_both_arms_agree_on():
     assert findings(src, scope="all") == {(13, "GL131")}
 
 
+def test_a_helper_joining_a_comprehension_of_host_tensors_returns_one():
+    """`return torch.cat([torch.arange(p.shape[0]) for p in parts])` joins host tensors built the same way: the
+    helper returns a host tensor (the index's return kind, as the inference reads the same expression in place),
+    so moving its result is a pageable copy (GL131). Decoy: a comprehension of device tensors."""
+    src = """
+        import torch
+
+
+        def positions(parts: list):
+            return torch.cat([torch.arange(p.shape[0]) for p in parts])
+
+
+        def on_device(parts: list, x: torch.Tensor):
+            return torch.cat([torch.arange(p.shape[0], device=x.device) for p in parts])
+
+
+        def step(x: torch.Tensor, parts: list):
+            return positions(parts).to(x.device), on_device(parts, x).to(x.device)
+    """
+    assert findings(src, scope="all") == {(13, "GL131")}
+
+
 def test_return_annotations_say_a_tensor_the_body_says_where():
     """`-> tuple[torch.Tensor, int]` names a tensor, not its device: fla's `_interval_cp_meta` returns a slice of
     its `cu_seqlens_cpu` argument, so the caller's `.to(device, non_blocking=True)` is a pageable copy (GL206)

@@ -19,7 +19,9 @@ from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
 )
-from graphlint.facts.inference import BOOL_METHODS, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH
+from graphlint.facts.inference import (
+    BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
+)
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_SEQ, NDARRAY,
     TENSOR, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Prior,
@@ -673,10 +675,12 @@ def _field_with_host(kinds: set[IKind]) -> IKind | None:
 
 
 def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
-    """The parts a `torch.cat` joins: a literal list or tuple, or a local list bound only to `[]` and filled by
-    `parts.append(t)` statements."""
+    """The parts a `torch.cat` joins: a literal list or tuple, a comprehension's element, or a local list bound only
+    to `[]` and filled by `parts.append(t)` statements."""
     if isinstance(value, (ast.List, ast.Tuple)):
         return list(value.elts)
+    if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
+        return [value.elt]  # `torch.cat([torch.arange(n) for n in lens])`: every part is built the same way
     if isinstance(value, ast.Name) and all(isinstance(b, ast.List) and not b.elts
                                            for b in scope.binds.get(value.id, [None])):
         parts = scope.appends.get(value.id, [])
@@ -728,6 +732,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         if CPU_TENSOR in parts and not parts & DEVICE_FAMILY - {WEAK_TENSOR}:
             return CPU_TENSOR
     if qual and qual.startswith("torch."):
+        if CPU_LEGACY_TENSOR_RE.match(qual):
+            return CPU_TENSOR  # `torch.LongTensor(ids)`, `torch.Tensor(data)`: no device argument, the host
         if pins(ast_keywords(value, PIN)):
             return CPU_TENSOR  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":

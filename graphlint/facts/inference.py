@@ -97,8 +97,9 @@ RETURN_TYPE_FIELDS = frozenset({
     "values", "indices", "min", "max", "mantissa", "exponent", "sign", "logabsdet", "eigenvalues", "eigenvectors",
     "Q", "R", "U", "S", "Vh", "V", "L", "LU", "pivots", "info", "solution", "inverse", "LD",
 })
-# The typed legacy constructors (`torch.LongTensor(ids)`) take no device: CPU tensors (`torch.cuda.*` are not them)
-CPU_LEGACY_TENSOR_RE = re.compile(r"^torch\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)Tensor$")
+# The legacy constructors (`torch.LongTensor(ids)`, `torch.Tensor([True])`) take no device: they build on the default
+# device, the CPU (`torch.cuda.*` are not them)
+CPU_LEGACY_TENSOR_RE = re.compile(r"^torch\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)?Tensor$")
 # Ops that move or scatter a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i, mask)`)
 BOOL_KEEPING_OPS = frozenset({"scatter", "scatter_", "roll", "flip"})
 # Methods that keep the receiver's shape (casts, copies, in-place fills, elementwise math).
@@ -215,6 +216,14 @@ def _compared(vals: list[Val]) -> Val:
 def _const_string(node: cst.BaseExpression) -> str | None:
     value = cst_literal(node) if isinstance(node, cst.SimpleString) else None
     return value if isinstance(value, str) else None
+
+
+def _device_string(node: cst.BaseExpression) -> str | None:
+    """The device a string names: a literal, or an f-string whose literal head names the type (`f"cuda:{rank}"`)."""
+    if isinstance(node, cst.FormattedString) and node.parts and isinstance(node.parts[0], cst.FormattedStringText):
+        head = node.parts[0].value
+        return head if ":" in head else None  # `f"{kind}:{i}"` or `f"cu{x}"`: the type is not shown
+    return _const_string(node)
 
 
 class Inference:
@@ -469,6 +478,11 @@ class Inference:
         recv = self(base)
         if recv.kind in HOSTS:
             return HOST
+        if recv.kind is Kind.CPU_TENSOR and not recv.weak and attr not in TENSOR_ATTRS \
+                and attr not in TENSOR_METHOD_NAMES:
+            # a tensor has no other fields: a host value that does is a tokenizer's batch read as one host tensor
+            # (`tok(text, return_tensors="pt").input_ids`, BatchEncoding's `__getattr__`): an item of it
+            return CPU
         if recv.host:  # `hf_model.model.layers`, `.lm_head.weight` of a model loaded on the host
             return CPU if attr in MODULE_TENSOR_ATTRS else HOST_MODULE
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
@@ -750,7 +764,7 @@ class Inference:
     def device_expr(self, expr: cst.BaseExpression) -> Dev:
         if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device" and expr.args:
             return self.device_expr(expr.args[0].value)
-        text = _const_string(expr)
+        text = _device_string(expr)
         if text is None:
             return Dev.CPU if self(expr) == CPU_DEVICE or self._host_device(expr) else Dev.UNKNOWN
         return Dev.CPU if names_cpu(text) else Dev.DEVICE
@@ -762,7 +776,7 @@ class Inference:
 
     def device_arg(self, expr: cst.BaseExpression) -> Dev:
         """What a `.to(...)` / `device=` argument is: `Dev.CPU`, `DEVICE`, `DTYPE` or `UNKNOWN`."""
-        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)) or _device_string(expr) is not None:
             return Dev.CPU if self.device_expr(expr) is Dev.CPU else Dev.DEVICE
         if isinstance(expr, cst.Integer):
             return Dev.DEVICE  # a CUDA ordinal

@@ -146,6 +146,11 @@ def join(a: Val, b: Val) -> Val:
         return a if b == EMPTY_LIST else b  # a list filled on one path (a loop's body) and empty on the other
     if LIST in (a, b) and all(v in (LIST, EMPTY_LIST) or v.kind is Kind.HOST_SEQ and v.ref == "list" for v in (a, b)):
         return LIST  # a list on both paths, with untyped elements on one
+    if a.kind is b.kind is Kind.TENSOR_SEQ and a.items is None and b.items is None:
+        # a list of tensors filled on both paths (`heads.append(arange(n))` / `heads.append(tensor([i]))`): its
+        # elements are what both paths' elements agree on
+        elem = join(a.elem, b.elem) if a.elem is not None and b.elem is not None else None
+        return Val(Kind.TENSOR_SEQ, ref=a.ref if a.ref == b.ref else None, elem=elem)
     if a.kind is Kind.HOST_SEQ and b.kind is Kind.HOST_SEQ:
         return Val(Kind.HOST_SEQ, ref=a.ref if a.ref == b.ref else None)
     if a.kind in HOSTS and b.kind in HOSTS:

@@ -316,10 +316,22 @@ SHAPE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.
                              "torch.rand", "torch.randint", "torch.linspace", "torch.eye", "torch.randperm"})
 
 
+def _size_items(args: list[cst.BaseExpression]) -> list[cst.BaseExpression]:
+    """The sizes among a call's arguments, a shape written as one tuple or list (`torch.zeros((b, n))`,
+    `x.view([b, n])`) read item by item: each item is converted with `__index__` like a bare size."""
+    out: list[cst.BaseExpression] = []
+    for a in args:
+        if isinstance(a, (cst.Tuple, cst.List)):
+            out.extend(e.value for e in a.elements if isinstance(e, cst.Element))
+        else:
+            out.append(a)
+    return out
+
+
 class TensorShapeArgument(Rule):
     """A tensor used where a Python int is needed: a shape, a slice bound, a `k`, a size.
 
-    `x.view(n, -1)`, `x[:n]`, `torch.arange(n)`, `torch.zeros(n)`, `x.narrow(0, 0, n)`,
+    `x.view(n, -1)`, `x[:n]`, `torch.arange(n)`, `torch.zeros(n)` (or `torch.zeros((b, n))`), `x.narrow(0, 0, n)`,
     `torch.topk(x, k)` and einops `rearrange(x, ..., b=n)` with a tensor `n` call `__index__` (an
     implicit `.item()`): the host blocks and capture fails. Sizes from `.shape`/`.size()` are host
     values and fine.
@@ -358,10 +370,10 @@ class TensorShapeArgument(Rule):
             sizes = args[:2] if qual in ("torch.full", "torch.randint") else args
             if qual == "torch.full" and args:
                 sizes = [args[0]] + [a for a in args[1:2]]
-            if any(self.ctx.is_device_tensor(a) for a in sizes):
+            if any(self.ctx.is_device_tensor(a) for a in _size_items(sizes)):
                 self.report(node)
             return
-        if qual in ("torch.topk", "torch.kthvalue") and len(args) > 1 and self.ctx.is_device_tensor(args[1]):
+        if qual in ("torch.topk", "torch.kthvalue") and self._device_k(node, args[1:2]):
             self.report(node)
             return
         if qual.startswith("einops.") and any(a.keyword and self.ctx.is_device_tensor(a.value) for a in node.args):
@@ -370,10 +382,15 @@ class TensorShapeArgument(Rule):
         m = method_call(node)
         if m is None or qual.startswith("torch.") or not self.ctx.is_tensor(m[0]):
             return
-        if m[1] in SHAPE_METHODS and any(self.ctx.is_device_tensor(a) for a in args):
+        if m[1] in SHAPE_METHODS and any(self.ctx.is_device_tensor(a) for a in _size_items(args)):
             self.report(node)
-        elif m[1] in ("topk", "kthvalue") and args and self.ctx.is_device_tensor(args[0]):
+        elif m[1] in ("topk", "kthvalue") and self._device_k(node, args[:1]):
             self.report(node)
+
+    def _device_k(self, node: cst.Call, given: list[cst.BaseExpression]) -> bool:
+        """`k` of `topk` / `kthvalue`, positional or `k=`, is a device tensor (read with `__index__`)."""
+        k = kwarg(node, "k")
+        return any(self.ctx.is_device_tensor(a) for a in [*given, *([k.value] if k else [])])
 
     def visit_Slice(self, node: cst.Slice) -> None:
         if any(b is not None and self.ctx.is_device_tensor(b) for b in (node.lower, node.upper, node.step)):

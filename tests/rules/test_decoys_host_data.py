@@ -472,6 +472,44 @@ def test_typed_legacy_constructors_build_on_the_cpu():
     assert findings(src) == {(4, "GL131"), (5, "GL206")}
 
 
+def test_the_untyped_legacy_constructor_builds_on_the_cpu():
+    """`torch.Tensor(data)` takes no device either (torchtune's `mask.diagonal(...).copy_(torch.Tensor([True]))`,
+    TGI's `torch.Tensor(cu_q).to(device=device)`): moving it is a pageable H2D copy (GL131), also through a helper
+    that returns one (the index reads it too). Decoys: indexing it on the host, `.to(dtype)`, `.cpu()`."""
+    src = """
+        import torch
+        def seqlens(cu: list):
+            return torch.Tensor(cu)
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, cu: list, i: int):
+                a = torch.Tensor(cu).to(device=x.device, dtype=torch.int32)
+                x.diagonal(dim1=0, dim2=1).copy_(torch.Tensor([True]))
+                b = seqlens(cu).cuda()
+                c = torch.Tensor(cu)[i].to(torch.int32).cpu()
+                return a, b, c
+    """
+    assert findings(src) == {(6, "GL131"), (7, "GL131"), (8, "GL131")}
+
+
+def test_an_f_string_device_names_its_type():
+    """`.to(f"cuda:{rank}")` names a CUDA device as plainly as `"cuda:0"` (lightllm's NCCL warm-up
+    `torch.zeros([1]).to(f"cuda:{device_id}")`): a CPU tensor sent there is a pageable H2D copy (GL131). Decoys:
+    `f"cpu:{i}"`, a device tensor sent to an f-string device, an f-string that does not show the type. A factory
+    with `device=f"cuda:{rank}"` builds on the device (its `.cpu()` is a read back, GL103)."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, rank: int, kind: str):
+                a = torch.zeros([1]).to(f"cuda:{rank}")
+                b = torch.zeros([1]).to(f"cpu:{rank}")
+                c = x.to(f"cuda:{rank}")
+                d = torch.zeros([1]).to(f"{kind}:{rank}")
+                e = torch.zeros([1], device=f"cuda:{rank}").cpu()
+                return a, b, c, d, e
+    """
+    assert findings(src) == {(4, "GL131"), (8, "GL103")}
+
+
 def test_diagonal_and_slice_scatter_of_a_cpu_source_copy_it_over():
     """`mask.diagonal_scatter(small, -1)` clones `mask` and `copy_`s `small` into its diagonal: a CPU `small`
     (`torch.tensor([...])` without a device) is a pageable H2D copy, like `mask.copy_(small)`. A device

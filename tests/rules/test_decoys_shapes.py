@@ -80,6 +80,43 @@ def test_hit_arange_with_tensor_bounds():
     assert findings(src) == expected
 
 
+def test_a_shape_tuple_holding_a_device_scalar_is_read_item_by_item():
+    """`torch.ones((bsz, n))`, `x.view([b, n])` convert each item of the shape with `__index__`, like a bare
+    size: a 0-d device tensor among them is read on the host (GL126; Parler-TTS's decode mask sized by the
+    0-d CUDA past length, TGI's `(pb.size, max_input_length + ...)`). Decoys: a tuple of host ints, and of
+    `.shape` items, a device tensor passed as data to `torch.tensor((a, b))`."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, past: torch.Tensor, b: int):
+                n = past.max() + 1
+                mask = torch.ones((b, n), device=x.device)
+                flat = x.view([b, n])
+                fine = torch.zeros((b, x.shape[-1]), device=x.device)
+                same = x.reshape((x.shape[0], -1))
+                data = torch.tensor((b, 2), device=x.device)
+                return mask, flat, fine, same, data
+    """
+    assert {f for f in findings(src) if f[1] == "GL126"} == {(5, "GL126"), (6, "GL126")}
+
+
+def test_topk_k_given_by_keyword_is_read_like_a_positional_k():
+    """`torch.topk(logprobs, k=k)` converts `k` with `__index__` as `torch.topk(logprobs, k)` does: a 0-d device
+    `k` is read on the host (GL126; TGI's top-n logprobs, `k = top_n.max()`). Decoys: a host `k=`, `dim=`."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, top_n: torch.Tensor, n: int):
+                k = top_n.max()
+                a = torch.topk(x, k=k, dim=1)
+                b = x.topk(k=k)
+                c = torch.topk(x, k=n, dim=1)
+                d = x.kthvalue(k=n, dim=0)
+                return a, b, c, d
+    """
+    assert {f for f in findings(src) if f[1] == "GL126"} == {(5, "GL126"), (6, "GL126")}
+
+
 def test_host_operands_do_not_size_outputs_from_device_data():
     """The data-dependent-size rules (GL120-GL122, GL125) skip operands that live on the host: their count
     is host work. Host by kind (`torch.tensor(..., device="cpu")`, `x.cpu()`) or, for values the inference

@@ -644,6 +644,50 @@ def test_joins_live_where_a_known_part_lives():
     assert findings(src, scope="all") == {(12, "GL102")}
 
 
+def test_a_list_filled_in_both_arms_holds_what_both_arms_agree_on():
+    """TGI's batch builder appends `torch.arange(a, b)` in one arm and `torch.tensor([i])` in the other, both on the
+    host: the joined list still holds host tensors, so `torch.cat(heads).to(device)` is a pageable copy (GL131).
+    Decoy: one arm appends a device tensor, so the join says nothing of the host and the move is silent."""
+    src = """
+        import torch
+
+
+        def build(reqs: list, x: torch.Tensor):
+            heads, mixed = [], []
+            for r in reqs:
+                if r.lp:
+                    heads.append(torch.arange(r.a, r.b))
+                    mixed.append(torch.arange(r.a, r.b, device=x.device))
+                else:
+                    heads.append(torch.tensor([r.a - 1]))
+                    mixed.append(torch.tensor([r.a - 1]))
+            return torch.cat(heads).to(x.device), torch.cat(mixed).to(x.device)
+    """
+    assert findings(src, scope="all") == {(13, "GL131")}
+
+
+def test_a_helper_joining_a_comprehension_of_host_tensors_returns_one():
+    """`return torch.cat([torch.arange(p.shape[0]) for p in parts])` joins host tensors built the same way: the
+    helper returns a host tensor (the index's return kind, as the inference reads the same expression in place),
+    so moving its result is a pageable copy (GL131). Decoy: a comprehension of device tensors."""
+    src = """
+        import torch
+
+
+        def positions(parts: list):
+            return torch.cat([torch.arange(p.shape[0]) for p in parts])
+
+
+        def on_device(parts: list, x: torch.Tensor):
+            return torch.cat([torch.arange(p.shape[0], device=x.device) for p in parts])
+
+
+        def step(x: torch.Tensor, parts: list):
+            return positions(parts).to(x.device), on_device(parts, x).to(x.device)
+    """
+    assert findings(src, scope="all") == {(13, "GL131")}
+
+
 def test_return_annotations_say_a_tensor_the_body_says_where():
     """`-> tuple[torch.Tensor, int]` names a tensor, not its device: fla's `_interval_cp_meta` returns a slice of
     its `cu_seqlens_cpu` argument, so the caller's `.to(device, non_blocking=True)` is a pageable copy (GL206)
@@ -891,6 +935,27 @@ def test_tokenizer_and_processor_outputs_live_on_the_host():
             return helper(tokenizer).to(x.device)
     """
     assert findings(src, scope="all") == {(4, "GL131"), (6, "GL131"), (17, "GL131")}
+
+
+def test_a_tokenizer_batch_read_by_attribute_is_a_host_tensor():
+    """A batch's items read by attribute (`tokenizer(text, return_tensors="pt").input_ids`, BatchEncoding's
+    `__getattr__`) are its host tensors as much as `enc["input_ids"]`: moving one is a pageable copy (GL131,
+    ShadowKV's `encode`), like moving the whole batch. Decoys: the batch's `.shape`, a batch told a `device=`, an
+    item of a batch moved first."""
+    src = """
+        import torch
+
+        def encode(tokenizer, text: str, x: torch.Tensor):
+            ids = tokenizer(text, return_tensors="pt", add_special_tokens=False).input_ids.to(x.device)
+            enc = tokenizer(text, return_tensors="pt")
+            mask = enc.attention_mask.cuda()
+            n = enc.input_ids.shape[-1]
+            fast = tokenizer(text, return_tensors="pt", device=x.device).input_ids.to(x.device)
+            moved = enc.to(x.device)
+            again = moved.input_ids.to(x.device)
+            return ids, mask, n, fast, again
+    """
+    assert findings(src, scope="all") == {(4, "GL131"), (6, "GL131"), (9, "GL131")}
 
 
 def test_a_local_bound_on_one_path_only_is_what_that_path_bound():

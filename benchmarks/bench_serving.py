@@ -59,6 +59,10 @@ tokens as 2, 4 and 12 packed slices: the host time should not grow with the slic
 row past a bucket: what its padding rows cost; device ms is the forward's GPU time alone, its launches queued
 behind a filler, `device_ms`). `--sweep` adds burst rows
 of the engine systems at other prefill budgets and overlaps (and the static runner at the same budgets).
+`--align-ab` settles the decode step's expert align at the static runner's row counts
+(`_backend.STEP_CHOICES["moe_align_parallel"]`): a twin runner captured with the choice flipped up to 64 rows
+runs every static system right after its shipped twin (rows "... par-align" / "... one-align", with the ratio
+of the two), and the parts time decode steps of 16-64 rows both ways, back to back.
 Markdown on stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule
 allows.
 """
@@ -75,6 +79,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
+from unittest import mock
 
 import torch
 
@@ -265,6 +270,32 @@ def midpoint_buckets(slots: int) -> list[int]:  # graphlint: cold
     return pow2_buckets(slots, midpoints_from=DECODE_MIDPOINTS)
 
 
+# `--align-ab`: the decode step's expert align (`_backend.STEP_CHOICES["moe_align_parallel"]`) flipped at the
+# static runner's row counts, up to ALIGN_AB_ROWS, beside the shipped rule; the parts time these buckets both ways
+ALIGN_AB_ROWS = 64
+ALIGN_AB_BUCKETS = (16, 32, 48, 64)
+ALIGN_AB_LABELS = ("par-align", "one-align")
+
+
+def align_ab_rules() -> tuple[str, tuple[_backend.Rule, ...]]:  # graphlint: cold
+    """(label, `moe_align_parallel` rules): the shipped choice flipped at every row count up to `ALIGN_AB_ROWS`,
+    unchanged past it; "par-align" where the shipped rule runs the one program at `ALIGN_AB_ROWS` rows, else
+    "one-align"."""
+    shipped = [_backend.choose("moe_align_parallel", n) for n in range(1, ALIGN_AB_ROWS + 1)]
+    flipped = tuple((n, _backend.ANY, not par) for n, par in enumerate(shipped, start=1))
+    rules = flipped + tuple(r for r in _backend.STEP_CHOICES["moe_align_parallel"] if r[0] > ALIGN_AB_ROWS)
+    return ("one-align" if shipped[-1] else "par-align"), rules
+
+
+def align_ab_runner(runner: DSV4Runner) -> tuple[str, DSV4Runner]:  # graphlint: cold
+    """(label, a runner of the same model captured with `align_ab_rules`): its graphs bake the choice in
+    (`choose` runs at capture; an eager runner, CPU, steps with the shipped rule: there both aligns are the
+    reference anyway). It shares the model: only one of the two runs at a time."""
+    label, rules = align_ab_rules()
+    with mock.patch.dict(_backend.STEP_CHOICES, moe_align_parallel=rules):
+        return label, runner.with_buckets(runner.buckets)
+
+
 def state_bytes(model: DSV4Model) -> int:  # graphlint: cold
     """Bytes of every parameter and buffer of the model (shared storages once: fused weights are views)."""
     seen = {}
@@ -352,10 +383,18 @@ def speedups(results: list[Result]) -> str:  # graphlint: cold
             budget = [w for w in words if w[:1] == "c" and w[1:].isdigit()]
             pg = ["pg"] if "pg" in words else []
             same = [" ".join(["static runner", *pg, *budget]), " ".join(["static runner", *pg])]
-            for static in dict.fromkeys([next((s for s in same if (s, pattern) in tps), ""), "static runner"]):
+            statics = [next((s for s in same if (s, pattern) in tps), ""), "static runner"]
+            # and against the `--align-ab` twins of those (the other expert-align rule)
+            statics += [f"{s} {ab}" for s in statics for ab in ALIGN_AB_LABELS]
+            for static in dict.fromkeys(statics):
                 if (static, pattern) in tps:
                     ratio = tps[system, pattern] / tps[static, pattern]
                     out.append(f"{system} / {static} throughput, {pattern}: **{ratio:.2f}x**")
+        for system, pat in tps:  # the align A/B itself: each twin against its shipped runner
+            words = system.rsplit(" ", 1)
+            if pat == pattern and words[-1] in ALIGN_AB_LABELS and (words[0], pattern) in tps:
+                ratio = tps[system, pattern] / tps[words[0], pattern]
+                out.append(f"{system} / {words[0]} throughput, {pattern}: **{ratio:.3f}x**")
     return "\n".join(out)
 
 
@@ -380,8 +419,10 @@ def _timed(fn: Callable[[], object], device: str, repeats: int) -> tuple[float, 
 
 @torch.no_grad()
 def decode_parts(model: DSV4Model, runner: DSV4Runner, prompt: list[int], buckets: set[int],  # graphlint: cold
-                 device: str) -> list[str]:
-    """Table rows: wall and host ms of one decode step per bucket, its rows all live at `len(prompt)`."""
+                 device: str, variants: Optional[dict[str, DSV4Runner]] = None, repeats: int = 20) -> list[str]:
+    """Table rows: wall and host ms of one decode step per bucket, its rows all live at `len(prompt)`; with
+    `variants` (label: a runner of the same model captured with other launch choices), each bucket is timed on
+    `runner` and then on each variant, back to back, instead (rows "..., label")."""
     io, slots = model.io, max(buckets)
     io.eos_id.fill_(-1)
     model.prefill(list(range(slots)), [prompt] * slots)
@@ -389,8 +430,14 @@ def decode_parts(model: DSV4Model, runner: DSV4Runner, prompt: list[int], bucket
     for bucket in sorted(buckets):
         io.active.zero_()
         io.active[:bucket].fill_(True)
-        wall, host = _timed(lambda: runner.step(bucket), device, 20)
-        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {wall:.2f} | {host:.2f} | - |")
+        for label, run in {"": runner, **(variants or {})}.items():
+            # (a step advances the rows' positions: each variant's replays start where the last one's ended,
+            # ~`repeats` tokens later; the context grows by that much only)
+            wall, host = _timed(lambda: run.step(bucket), device, repeats)
+            lines.append(f"| decode step, bucket {bucket} ({bucket} live rows){', ' + label if label else ''} "
+                         f"| {wall:.2f} | {host:.2f} | - |")
+        if variants:
+            continue
         if bucket >= 64:  # what a padding row costs: every other row inactive (the engine's holes)
             io.active[1:bucket:2].fill_(False)
             wall, host = _timed(lambda: runner.step(bucket), device, 20)
@@ -538,6 +585,11 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                    help="burst only: the engine-kv system also with the decode buckets before the steps of 8 rows "
                         "(powers of two and 1.5x midpoints; rows '... 1.5x-buckets'), on the same model and "
                         "prefill graphs")
+    p.add_argument("--align-ab", action="store_true",
+                   help="the decode step's expert align flipped at up to 64 rows (STEP_CHOICES['moe_align_parallel']) "
+                        "beside the shipped rule: parts rows at buckets 16-64 both ways, and every static runner "
+                        "system also on a runner captured that way (rows '... par-align' or '... one-align'), "
+                        "each right after its shipped twin")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,engine-kv,static,hf")
@@ -630,13 +682,14 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
                           max(run.buckets))
         return engine
 
-    def static_on(name: str, s_chunk: int = chunk, pg: bool = False) -> Callable[[list[Request]], Result]:
+    def static_on(name: str, s_chunk: int = chunk, pg: bool = False,
+                  run: DSV4Runner = runner) -> Callable[[list[Request]], Result]:
         def static(reqs: list[Request]) -> Result:
             model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
             split = StaticSplit()
-            graphs = graphs_for(runner, s_chunk) if pg else None
+            graphs = graphs_for(run, s_chunk) if pg else None
             with GcTimer() as gc_time:
-                wall, lat, tokens = run_static(runner_generate(runner, s_chunk, split, graphs), reqs, args.slots,
+                wall, lat, tokens = run_static(runner_generate(run, s_chunk, split, graphs), reqs, args.slots,
                                                device)
             return Result(name, "", len(reqs), tokens, wall, lat,
                           notes=f"{static_utilisation(reqs, args.slots)}; {split.note()}; {gc_time.note()}",
@@ -661,8 +714,12 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     admissions = args.admission.split(",")
     # system key -> run; " pg": the prefill's row-wise parts as CUDA graphs (PrefillGraphs); " longest": the
     # engine admitting the largest max_tokens first
+    align_label, align_runner = align_ab_runner(runner) if args.align_ab else ("", None)
     for pg in pgs["static"]:
         runs[f"static{' pg' if pg else ''}"] = static_on(f"static runner{' pg' if pg else ''}", pg=pg)
+        if align_runner is not None:
+            name = f"static runner{' pg' if pg else ''} {align_label}"
+            runs[f"static{' pg' if pg else ''} {align_label}"] = static_on(name, pg=pg, run=align_runner)
     for pg, admission in itertools.product(pgs["engine"], admissions):
         key = (" pg" if pg else "") + ("" if admission == "fifo" else f" {admission}")
         runs[f"engine{key}"] = engine_on(f"engine{key}", runner, pg=pg, admission=admission)
@@ -671,8 +728,9 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
             if kv_runner_ab is not None:
                 ab = f"engine-kv{key} 1.5x-buckets"
                 runs[ab] = engine_on(ab, kv_runner_ab, pg=pg, admission=admission)
-    systems = [f"{name}{' pg' if pg else ''}{'' if a == 'fifo' else f' {a}'}" for name in systems
-               for pg in pgs[name] for a in (admissions if name.startswith("engine") else ["fifo"])]
+    systems = [f"{name}{' pg' if pg else ''}{'' if a == 'fifo' else f' {a}'}{ab}" for name in systems
+               for pg in pgs[name] for a in (admissions if name.startswith("engine") else ["fifo"])
+               for ab in ([""] + ([f" {align_label}"] if name == "static" and align_runner is not None else []))]
     systems += [f"{name} 1.5x-buckets" for name in systems if name.split()[0] == "engine-kv" and layout
                 and args.bucket_ab]  # (burst only: `in_poisson`)
     sweep = sweep_runs(args, systems, chunk, {"engine": runner, "engine-kv": kv_runner if layout else None},
@@ -714,6 +772,10 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
             print(f"| prefill graphs for the parts | failed: {type(exc).__name__}: {exc} |", flush=True)
     parts = "" if args.no_parts else measure_parts(
         model, runner, min(1024, args.prompt_max), chunk, device, args.dispatch_ab, part_graphs)
+    ab_buckets = {b for b in ALIGN_AB_BUCKETS if b in runner.buckets}
+    if parts and align_runner is not None and ab_buckets:  # the align A/B at the static runner's row counts
+        parts += "\n" + "\n".join(decode_parts(model, runner, [7 + i % 50 for i in range(min(1024, args.prompt_max))],
+                                                ab_buckets, device, {align_label: align_runner}, repeats=50))
     if parts and layout:  # the equal-KV engine's larger buckets (its replays: ~100-130 rows of up to 256): the
         # powers of two and midpoints, and 112 (one of the steps of 8 in between)
         big = {b for b in midpoint_buckets(kv_slots) + [112] if b > args.slots and b in kv_runner.buckets}

@@ -87,8 +87,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dsv4_native import _backend  # noqa: E402
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
-from dsv4_native.engine import (ADMISSIONS, ENGINE_CHUNK, DSV4Engine, EngineStats, PackedPrefill,  # noqa: E402
-                                StopConditions)
+from dsv4_native.engine import (ADMISSIONS, COMPACT_ROWS, ENGINE_CHUNK, DSV4Engine, EngineStats,  # noqa: E402
+                                PackedPrefill, StopConditions)
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
@@ -188,12 +188,12 @@ def wait_until(t0: float, t: float) -> None:  # graphlint: cold
 
 
 def run_engine(runner: DSV4Runner, reqs: list[Request], chunk: Optional[int],  # graphlint: cold
-               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None, admission: str = "fifo"
-               ) -> tuple[float, list[float], list[float], EngineStats]:
+               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None, admission: str = "fifo",
+               compact_rows: Optional[int] = None) -> tuple[float, list[float], list[float], EngineStats]:
     """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times (`graphs`: its prefill's
-    row-wise parts as graph replays; `admission`: `DSV4Engine`'s order)."""
+    row-wise parts as graph replays; `admission`, `compact_rows`: `DSV4Engine`'s order and slot compaction)."""
     engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, prefill=PackedPrefill(graphs),
-                        admission=admission)
+                        admission=admission, compact_rows=compact_rows)
     t0 = time.perf_counter()
     order = sorted(range(len(reqs)), key=lambda i: reqs[i].arrival)
     outs, nxt = [], 0
@@ -449,6 +449,19 @@ def decode_parts(model: DSV4Model, runner: DSV4Runner, prompt: list[int], bucket
     return lines
 
 
+@torch.no_grad()
+def compaction_parts(model: DSV4Model, device: str, counts: tuple[int, ...] = (1, 8, 32)) -> list[str]:  # graphlint: cold
+    """Table rows: wall, host and device ms of one slot compaction (`DSV4Model.move_slots`) moving k requests, from
+    the top slots into the bottom ones (all inactive and without blocks: the copies are the same)."""
+    b, lines = model.cfg.max_batch, []
+    for k in (k for k in counts if 2 * k <= b):
+        moves = [(b - 1 - i, i) for i in range(k)]
+        wall, host = _timed(lambda: model.move_slots(moves), device, 20)
+        dev = f"{device_ms(lambda: model.move_slots(moves), host):.2f}" if device == "cuda" else "-"
+        lines.append(f"| slot compaction, {k} requests moved | {wall:.2f} | {host:.2f} | {dev} |")
+    return lines
+
+
 def device_ms(fn: Callable[[], object], host_ms: float, repeats: int = 3) -> float:  # graphlint: cold
     """Median device ms of `fn` without its host time: the stream is first given GEMMs lasting about twice `fn`'s
     host time (+ 5 ms), so every launch of `fn` is queued before the device reaches it, and CUDA events time
@@ -590,6 +603,9 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                         "beside the shipped rule: parts rows at buckets 16-64 both ways, and every static runner "
                         "system also on a runner captured that way (rows '... par-align' or '... one-align'), "
                         "each right after its shipped twin")
+    p.add_argument("--compact", action="store_true",
+                   help=f"burst only: every engine system also with slot compaction (compact_rows={COMPACT_ROWS}, "
+                        "rows '... compact', each right after its twin), and the parts time one compaction")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,engine-kv,static,hf")
@@ -672,11 +688,12 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         return run.prefill_graphs(rows) if run.use_graphs else PrefillGraphs(run.model, max_rows=rows)
 
     def engine_on(name: str, run: DSV4Runner, e_chunk: int = engine_chunk, overlap: Optional[int] = args.overlap,
-                  pg: bool = False, admission: str = "fifo") -> Callable[[list[Request]], Result]:
+                  pg: bool = False, admission: str = "fifo",
+                  compact_rows: Optional[int] = None) -> Callable[[list[Request]], Result]:
         def engine(reqs: list[Request]) -> Result:
             graphs = graphs_for(run, e_chunk) if pg else None
             with GcTimer() as gc_time:
-                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs, admission)
+                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs, admission, compact_rows)
             return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft,
                           f"{stats.summary()}; {gc_time.note()}", stats.decode_rows / max(stats.decode_steps, 1),
                           max(run.buckets))
@@ -720,17 +737,20 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         if align_runner is not None:
             name = f"static runner{' pg' if pg else ''} {align_label}"
             runs[f"static{' pg' if pg else ''} {align_label}"] = static_on(name, pg=pg, run=align_runner)
-    for pg, admission in itertools.product(pgs["engine"], admissions):
-        key = (" pg" if pg else "") + ("" if admission == "fifo" else f" {admission}")
-        runs[f"engine{key}"] = engine_on(f"engine{key}", runner, pg=pg, admission=admission)
+    compacts = [None] + ([COMPACT_ROWS] if args.compact else [])
+    for pg, admission, compact in itertools.product(pgs["engine"], admissions, compacts):
+        key = (" pg" if pg else "") + ("" if admission == "fifo" else f" {admission}") + (" compact" if compact else "")
+        runs[f"engine{key}"] = engine_on(f"engine{key}", runner, pg=pg, admission=admission, compact_rows=compact)
         if "engine-kv" in systems:
-            runs[f"engine-kv{key}"] = engine_on(f"engine-kv{key}", kv_runner, pg=pg, admission=admission)
+            runs[f"engine-kv{key}"] = engine_on(f"engine-kv{key}", kv_runner, pg=pg, admission=admission,
+                                                compact_rows=compact)
             if kv_runner_ab is not None:
                 ab = f"engine-kv{key} 1.5x-buckets"
                 runs[ab] = engine_on(ab, kv_runner_ab, pg=pg, admission=admission)
     systems = [f"{name}{' pg' if pg else ''}{'' if a == 'fifo' else f' {a}'}{ab}" for name in systems
                for pg in pgs[name] for a in (admissions if name.startswith("engine") else ["fifo"])
-               for ab in ([""] + ([f" {align_label}"] if name == "static" and align_runner is not None else []))]
+               for ab in ([""] + ([f" {align_label}"] if name == "static" and align_runner is not None else [])
+                          + ([" compact"] if name.startswith("engine") and args.compact else []))]
     systems += [f"{name} 1.5x-buckets" for name in systems if name.split()[0] == "engine-kv" and layout
                 and args.bucket_ab]  # (burst only: `in_poisson`)
     sweep = sweep_runs(args, systems, chunk, {"engine": runner, "engine-kv": kv_runner if layout else None},
@@ -783,6 +803,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         if big and per_slot >= 2:  # every slot's prompt in the pool
             parts += "\n" + "\n".join(decode_parts(kv_model, kv_runner, [7 + i % 50 for i in range(
                 min(1024, args.prompt_max, per_slot))], big, device))
+        if args.compact:  # what one compaction costs on the equal-KV engine's model (its slot count)
+            parts += "\n" + "\n".join(compaction_parts(kv_model, device))
     if parts:
         print(parts, flush=True)
     if layout:
@@ -795,10 +817,10 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
 
     def in_poisson(name: str) -> bool:
         """Poisson is arrival-bound (~requests / rate whatever the system): the engines in arrival order only and
-        with the graphs if they ran both ways; every static runner."""
+        with the graphs if they ran both ways, without compaction; every static runner as it ships."""
         words = name.split()
         if not words[0].startswith("engine"):
-            return True
+            return words[-1] not in ALIGN_AB_LABELS
         return words[1:] == ["pg"] or (words[1:] == [] and args.engine_prefill_graphs != "both")
 
     for pattern in patterns:

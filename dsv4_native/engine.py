@@ -85,6 +85,10 @@ ENGINE_CHUNK = 8192
 # within LONGEST_WINDOW clock seconds of the oldest one waiting; arrival order among equals)
 ADMISSIONS = ("fifo", "longest")
 LONGEST_WINDOW = 1.0
+# slot compaction's threshold (`DSV4Engine(compact_rows=COMPACT_ROWS)`; off by default until the H200 measures it):
+# compact when the replayed decode bucket shrinks by this many rows or more. One decode bucket step (8 rows from
+# 64 on, `runner.decode_buckets`); `bench_engine_schedule.py --compaction` prices the thresholds
+COMPACT_ROWS = 8
 
 
 # ----------------------------------------------------------------------------------------------------

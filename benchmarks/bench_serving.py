@@ -62,7 +62,9 @@ of the engine systems at other prefill budgets and overlaps (and the static runn
 `--align-ab` settles the decode step's expert align at the static runner's row counts
 (`_backend.STEP_CHOICES["moe_align_parallel"]`): a twin runner captured with the choice flipped up to 64 rows
 runs every static system right after its shipped twin (rows "... par-align" / "... one-align", with the ratio
-of the two), and the parts time decode steps of 16-64 rows both ways, back to back.
+of the two), and the parts time decode steps of 16-64 rows both ways, back to back. `--compact` adds burst rows
+of every engine system with slot compaction (`DSV4Engine(compact_rows=engine.COMPACT_ROWS)`, rows "... compact")
+and a parts row per compaction size (`DSV4Model.move_slots` of 1, 8 and 32 requests).
 Markdown on stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule
 allows.
 """

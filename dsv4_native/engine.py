@@ -8,7 +8,7 @@
 One engine iteration (`step`):
 1. admit waiting requests into free slots (lowest first, while their worst-case KV fits; in arrival order, or
    with `admission="longest"` largest max_tokens first), configure their sampler rows; with `compact_rows`,
-   move requests from high slots into the holes below (below);
+   move requests from high slots into the holes below them (slot compaction, after this list);
 2. one prefill forward of at most `chunk_tokens` prompt tokens (the token budget, `ENGINE_CHUNK` = 8,192 by
    default; on CUDA the forward's row-wise parts are the runner's captured `PrefillGraphs`), packed
    from as many prefilling requests as fit, oldest first (vLLM's chunked-prefill rule: the last one may take

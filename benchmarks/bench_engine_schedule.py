@@ -91,7 +91,7 @@ class DeviceCosts:
     `prefill_iter_ms` more (the H200 engine runs spent 10.2 ms of host per prefill iteration where the parts
     account for ~5.6; fitted: with `pad` 1 the model then gives the measured bursts of the schedule before
     2026-12-02, 4.96 s for 4.97 and 5.27 s for 5.35, `SCHEDULES`' first rows); a slot compaction
-    `compaction` (estimates until bench_serving's parts time `move_slots`); a static step
+    `compaction`; a static step
     `static_step_ms` after its wait (the token read, the per-row loop)."""
 
     decode: tuple[tuple[int, float], ...] = ((1, 0.31), (8, 0.53), (64, 0.81), (96, 1.03), (128, 1.31), (192, 1.93),
@@ -105,8 +105,8 @@ class DeviceCosts:
     eager_ms: float = 14.6
     eager_token_us: float = 1.0
     launch_ms: float = 0.05
-    compact_ms: float = 0.4
-    compact_move_us: float = 2.0
+    compact_ms: float = 0.9
+    compact_device_ms: float = 0.2
     prefill_iter_ms: float = 4.5
     iter_ms: float = 0.1
     row_us: float = 1.0
@@ -124,10 +124,10 @@ class DeviceCosts:
         return self.rows(live) + self.pad * (self.rows(bucket) - self.rows(live))
 
     def compaction(self, moves: int) -> tuple[float, float]:
-        """(host, device) ms of one slot compaction moving `moves` requests: host `compact_ms` (mid's 29 state
-        buffers, an index_select and an index_copy_ each, and the index upload: ~60 eager launches), device
-        half that for the launches plus `compact_move_us` per request (~80 KiB of state at mid)."""
-        return self.compact_ms, self.compact_ms / 2 + self.compact_move_us * moves / 1e3
+        """(host, device) ms of one slot compaction moving `moves` requests (mid's 29 state buffers, an
+        index_select and an index_copy_ each, and the index upload): the H200 parts of 51491e4, 0.88-1.07 ms of
+        host and 0.17-0.27 ms of device for 1, 8 or 32 requests (flat: the launches, not the bytes)."""
+        return self.compact_ms, self.compact_device_ms
 
     def forward(self, tokens: int, rows: int) -> float:
         return self.fwd_ms + (self.fwd_token_us * tokens + self.pad_row_us * (rows - tokens)) / 1e3
@@ -226,7 +226,8 @@ def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts,  # graph
     the device work replaced by `costs` on a host / device timeline, the prefill with graphs. `old_drain`: read
     every step but the last launched at the end of an iteration (before 2026-12-02: the host then waited for
     the decode steps launched inside the forward it had just issued). `compact_rows`: the engine's slot
-    compaction (`DSV4Engine(compact_rows=...)`), each one costing `DeviceCosts.compaction`. What-ifs
+    compaction (`DSV4Engine(compact_rows=...)`; None, here the default: none, as every schedule measured before
+    it), each one costing `DeviceCosts.compaction`. What-ifs
     (`what_if`): `hide_inside`, the share of a decode step launched inside a prefill forward that runs under it
     (a second stream; 0: the device runs them one after the other, as it does); `engine_cls`, another admission
     order."""

@@ -62,9 +62,10 @@ of the engine systems at other prefill budgets and overlaps (and the static runn
 `--align-ab` settles the decode step's expert align at the static runner's row counts
 (`_backend.STEP_CHOICES["moe_align_parallel"]`): a twin runner captured with the choice flipped up to 64 rows
 runs every static system right after its shipped twin (rows "... par-align" / "... one-align", with the ratio
-of the two), and the parts time decode steps of 16-64 rows both ways, back to back. `--compact` adds burst rows
-of every engine system with slot compaction (`DSV4Engine(compact_rows=engine.COMPACT_ROWS)`, rows "... compact")
-and a parts row per compaction size (`DSV4Model.move_slots` of 1, 8 and 32 requests).
+of the two), and the parts time decode steps of 16-64 rows both ways, back to back. The engines compact their
+slots (`DSV4Engine`'s default, `engine.COMPACT_ROWS`); `--compact-ab` adds burst rows of every engine system
+without it (rows "... no-compact") and a parts row per compaction size (`DSV4Model.move_slots` of 1, 8 and 32
+requests).
 Markdown on stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule
 allows.
 """
@@ -191,7 +192,7 @@ def wait_until(t0: float, t: float) -> None:  # graphlint: cold
 
 def run_engine(runner: DSV4Runner, reqs: list[Request], chunk: Optional[int],  # graphlint: cold
                overlap: Optional[int], graphs: Optional[PrefillGraphs] = None, admission: str = "fifo",
-               compact_rows: Optional[int] = None) -> tuple[float, list[float], list[float], EngineStats]:
+               compact_rows: Optional[int] = COMPACT_ROWS) -> tuple[float, list[float], list[float], EngineStats]:
     """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times (`graphs`: its prefill's
     row-wise parts as graph replays; `admission`, `compact_rows`: `DSV4Engine`'s order and slot compaction)."""
     engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, prefill=PackedPrefill(graphs),
@@ -605,9 +606,10 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                         "beside the shipped rule: parts rows at buckets 16-64 both ways, and every static runner "
                         "system also on a runner captured that way (rows '... par-align' or '... one-align'), "
                         "each right after its shipped twin")
-    p.add_argument("--compact", action="store_true",
-                   help=f"burst only: every engine system also with slot compaction (compact_rows={COMPACT_ROWS}, "
-                        "rows '... compact', each right after its twin), and the parts time one compaction")
+    p.add_argument("--compact-ab", action="store_true",
+                   help=f"burst only: every engine system also without slot compaction (the engine's default: "
+                        f"compact_rows={COMPACT_ROWS}; rows '... no-compact', each right after its twin), and the parts "
+                        "time one compaction")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,engine-kv,static,hf")
@@ -691,7 +693,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
 
     def engine_on(name: str, run: DSV4Runner, e_chunk: int = engine_chunk, overlap: Optional[int] = args.overlap,
                   pg: bool = False, admission: str = "fifo",
-                  compact_rows: Optional[int] = None) -> Callable[[list[Request]], Result]:
+                  compact_rows: Optional[int] = COMPACT_ROWS) -> Callable[[list[Request]], Result]:
         def engine(reqs: list[Request]) -> Result:
             graphs = graphs_for(run, e_chunk) if pg else None
             with GcTimer() as gc_time:
@@ -739,9 +741,9 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         if align_runner is not None:
             name = f"static runner{' pg' if pg else ''} {align_label}"
             runs[f"static{' pg' if pg else ''} {align_label}"] = static_on(name, pg=pg, run=align_runner)
-    compacts = [None] + ([COMPACT_ROWS] if args.compact else [])
+    compacts = [COMPACT_ROWS] + ([None] if args.compact_ab else [])
     for pg, admission, compact in itertools.product(pgs["engine"], admissions, compacts):
-        key = (" pg" if pg else "") + ("" if admission == "fifo" else f" {admission}") + (" compact" if compact else "")
+        key = (" pg" if pg else "") + ("" if admission == "fifo" else f" {admission}") + ("" if compact else " no-compact")
         runs[f"engine{key}"] = engine_on(f"engine{key}", runner, pg=pg, admission=admission, compact_rows=compact)
         if "engine-kv" in systems:
             runs[f"engine-kv{key}"] = engine_on(f"engine-kv{key}", kv_runner, pg=pg, admission=admission,
@@ -752,7 +754,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     systems = [f"{name}{' pg' if pg else ''}{'' if a == 'fifo' else f' {a}'}{ab}" for name in systems
                for pg in pgs[name] for a in (admissions if name.startswith("engine") else ["fifo"])
                for ab in ([""] + ([f" {align_label}"] if name == "static" and align_runner is not None else [])
-                          + ([" compact"] if name.startswith("engine") and args.compact else []))]
+                          + ([" no-compact"] if name.startswith("engine") and args.compact_ab else []))]
     systems += [f"{name} 1.5x-buckets" for name in systems if name.split()[0] == "engine-kv" and layout
                 and args.bucket_ab]  # (burst only: `in_poisson`)
     sweep = sweep_runs(args, systems, chunk, {"engine": runner, "engine-kv": kv_runner if layout else None},
@@ -805,7 +807,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         if big and per_slot >= 2:  # every slot's prompt in the pool
             parts += "\n" + "\n".join(decode_parts(kv_model, kv_runner, [7 + i % 50 for i in range(
                 min(1024, args.prompt_max, per_slot))], big, device))
-        if args.compact:  # what one compaction costs on the equal-KV engine's model (its slot count)
+        if args.compact_ab:  # what one compaction costs on the equal-KV engine's model (its slot count)
             parts += "\n" + "\n".join(compaction_parts(kv_model, device))
     if parts:
         print(parts, flush=True)

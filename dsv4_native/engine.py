@@ -45,7 +45,8 @@ device state is overwritten by the next admission). On CPU the same code runs wi
 A departure leaves a hole: its slot becomes a padding row (`active` False, skipped by every kernel) until the
 next admission takes the lowest free slot, and a padding row below the highest live one costs nearly a live
 row's step time (0.93-0.97 of one, H200). With FIFO admission long-lived requests end up in high slots (the
-H200 burst replayed ~116 rows for 69.5 live). **Slot compaction** (`compact_rows`, off by default): after
+H200 burst replayed ~116 rows for 69.5 live). **Slot compaction** (`compact_rows`, default `COMPACT_ROWS`;
+None: off): after
 admission, when moving the requests of the highest slots into the lowest free ones would shrink the replayed
 bucket by `compact_rows` rows or more, the engine moves them all, between steps (`DSV4Model.move_slots`: every
 piece of per-slot state, `DSV4Model.slot_state`, and the block-table row, in one batch of stream-ordered
@@ -85,9 +86,10 @@ ENGINE_CHUNK = 8192
 # within LONGEST_WINDOW clock seconds of the oldest one waiting; arrival order among equals)
 ADMISSIONS = ("fifo", "longest")
 LONGEST_WINDOW = 1.0
-# slot compaction's threshold (`DSV4Engine(compact_rows=COMPACT_ROWS)`; off by default until the H200 measures it):
-# compact when the replayed decode bucket shrinks by this many rows or more. One decode bucket step (8 rows from
-# 64 on, `runner.decode_buckets`); `bench_engine_schedule.py --compaction` prices the thresholds
+# slot compaction's threshold (`DSV4Engine(compact_rows=...)`'s default): compact when the replayed decode bucket
+# shrinks by this many rows or more. One decode bucket step (8 rows from 64 on, `runner.decode_buckets`);
+# `bench_engine_schedule.py --compaction` prices the thresholds (8 won), and the H200 burst of engine-kv with FIFO
+# admission took 3.13 s with it against 3.33 s without (docs/dsv4-model.md, "Slot compaction")
 COMPACT_ROWS = 8
 
 
@@ -364,7 +366,7 @@ class DSV4Engine:
     def __init__(self, runner: DSV4Runner, *, chunk_tokens: Optional[int] = None,
                  prefill: Optional[ChunkPrefill] = None, cache: Optional[CacheManager] = None,
                  detokenize: Optional[Detokenize] = None, seed: int = 0, overlap: Optional[int] = None,
-                 admission: str = "fifo", compact_rows: Optional[int] = None,
+                 admission: str = "fifo", compact_rows: Optional[int] = COMPACT_ROWS,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         default = prefill.default_chunk if prefill is not None else PackedPrefill.default_chunk
         self.chunk_tokens = default if chunk_tokens is None else chunk_tokens
@@ -374,7 +376,7 @@ class DSV4Engine:
             raise ValueError(f"admission must be one of {ADMISSIONS}, got {admission!r}")
         self.admission = admission
         if compact_rows is not None and compact_rows < 1:
-            raise ValueError(f"compact_rows must be None (off) or >= 1, got {compact_rows}")
+            raise ValueError(f"compact_rows must be None (no compaction) or >= 1, got {compact_rows}")
         self.compact_rows = compact_rows
         self.prefill = prefill if prefill is not None else default_prefill(runner, self.chunk_tokens)
         # decode steps launched between the layers of a prefill forward (module docstring); None: one between

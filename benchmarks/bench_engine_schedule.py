@@ -50,8 +50,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from count_kernels import Section, _ProxyMode, _Sections, _triton_launches, build_model  # noqa: E402
 from bench_serving import Request, kv_budget_layout, static_batches, workload  # noqa: E402
 from dsv4_native._model_configs import MID  # noqa: E402
-from dsv4_native.engine import (ENGINE_CHUNK, FILL_MIN_PADDING, LONGEST_WINDOW, DSV4Engine, EngineStats,  # noqa: E402
-                                PackedPrefill, StopConditions)
+from dsv4_native.engine import (COMPACT_ROWS, ENGINE_CHUNK, FILL_MIN_PADDING, LONGEST_WINDOW,  # noqa: E402
+                                DSV4Engine, EngineStats, PackedPrefill, StopConditions)
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.model import DSV4Config, DSV4Model  # noqa: E402
 from dsv4_native.prefill import (DEFAULT_CHUNK, PrefillGraphs, PromptSlice, fill_budget,  # noqa: E402
@@ -90,8 +90,8 @@ class DeviceCosts:
     an engine iteration `iter_ms` + `row_us` per live row read (append, stop check), one with a prefill forward
     `prefill_iter_ms` more (the H200 engine runs spent 10.2 ms of host per prefill iteration where the parts
     account for ~5.6; fitted: with `pad` 1 the model then gives the measured bursts of the schedule before
-    2026-12-02, 4.96 s for 4.97 and 5.27 s for 5.35, `SCHEDULES`' first rows); a slot move of compaction
-    `move_ms` of host and device (a guess: ~0.7 MiB of per-slot state in some 20 copies); a static step
+    2026-12-02, 4.96 s for 4.97 and 5.27 s for 5.35, `SCHEDULES`' first rows); a slot compaction
+    `compaction`; a static step
     `static_step_ms` after its wait (the token read, the per-row loop)."""
 
     decode: tuple[tuple[int, float], ...] = ((1, 0.31), (8, 0.53), (64, 0.81), (96, 1.03), (128, 1.31), (192, 1.93),
@@ -105,7 +105,8 @@ class DeviceCosts:
     eager_ms: float = 14.6
     eager_token_us: float = 1.0
     launch_ms: float = 0.05
-    move_ms: float = 0.1
+    compact_ms: float = 0.9
+    compact_device_ms: float = 0.2
     prefill_iter_ms: float = 4.5
     iter_ms: float = 0.1
     row_us: float = 1.0
@@ -121,6 +122,12 @@ class DeviceCosts:
 
     def step(self, bucket: int, live: int) -> float:
         return self.rows(live) + self.pad * (self.rows(bucket) - self.rows(live))
+
+    def compaction(self, moves: int) -> tuple[float, float]:
+        """(host, device) ms of one slot compaction moving `moves` requests (mid's 29 state buffers, an
+        index_select and an index_copy_ each, and the index upload): the H200 parts of 51491e4, 0.88-1.07 ms of
+        host and 0.17-0.27 ms of device for 1, 8 or 32 requests (flat: the launches, not the bytes)."""
+        return self.compact_ms, self.compact_device_ms
 
     def forward(self, tokens: int, rows: int) -> float:
         return self.fwd_ms + (self.fwd_token_us * tokens + self.pad_row_us * (rows - tokens)) / 1e3
@@ -213,41 +220,39 @@ def padded_rows(model: DSV4Model, max_rows: int) -> Callable[[int], int]:  # gra
 
 def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts,  # graphlint: cold
              chunk: Optional[int] = None, overlap: Optional[int] = None, old_drain: bool = False,
-             admission: str = "fifo", buckets: Optional[Sequence[int]] = None, compact: bool = False,
+             admission: str = "fifo", buckets: Optional[Sequence[int]] = None, compact_rows: Optional[int] = None,
              hide_inside: float = 0.0, engine_cls: type = DSV4Engine) -> SimRun:
     """The engine's own schedule (a real `DSV4Engine`: admission, packing, decode launches, reads, stops) with
     the device work replaced by `costs` on a host / device timeline, the prefill with graphs. `old_drain`: read
     every step but the last launched at the end of an iteration (before 2026-12-02: the host then waited for
-    the decode steps launched inside the forward it had just issued). `compact`: what slot compaction would
-    give: a step replays the bucket of its live row count, and every retirement moves a slot's state
-    (`move_ms` of host and device; an upper bound: only a retirement below a live slot needs one). What-ifs
+    the decode steps launched inside the forward it had just issued). `compact_rows`: the engine's slot
+    compaction (`DSV4Engine(compact_rows=...)`; None, here the default: none, as every schedule measured before
+    it), each one costing `DeviceCosts.compaction`. What-ifs
     (`what_if`): `hide_inside`, the share of a decode step launched inside a prefill forward that runs under it
     (a second stream; 0: the device runs them one after the other, as it does); `engine_cls`, another admission
     order."""
-    clock, busy, compacted = Timeline(), [0.0], [0]
+    clock, busy = Timeline(), [0.0]
     runner = DSV4Runner(model, buckets)
     graphs = PrefillGraphs(model, max_rows=chunk or ENGINE_CHUNK, use_graphs=False)  # (the runner's buckets)
     prefill = _SimPrefill(len(model.layers), clock, costs, graphs, busy)
-    engine = engine_cls(runner, chunk_tokens=chunk, overlap=overlap, admission=admission, prefill=prefill)
+    engine = engine_cls(runner, chunk_tokens=chunk, overlap=overlap, admission=admission, prefill=prefill,
+                        compact_rows=compact_rows)
     engine.ring = _SimRing(clock, model.cfg.max_batch)
 
     def step(n: int) -> None:  # the decode replay: its cost on the clocks
-        live = len(engine._decoding)
-        compacted[0] += runner.bucket_for(live)
-        dev = costs.step(runner.bucket_for(live if compact else n), live) * (1 - hide_inside * prefill.inside)
+        dev = costs.step(runner.bucket_for(n), len(engine._decoding)) * (1 - hide_inside * prefill.inside)
         clock.launch(dev, costs.launch_ms)
         busy[0] += dev
 
-    runner.step = step
-    if compact:
-        retire = model.io.retire
+    moved = model.move_slots
 
-        def move(slot: int) -> None:
-            retire(slot)
-            clock.launch(costs.move_ms, costs.move_ms)
-            busy[0] += costs.move_ms
+    def move_slots(moves: Sequence[tuple[int, int]]) -> None:  # a compaction (the block lists move): its cost
+        moved(moves)
+        host, dev = costs.compaction(len(moves))
+        clock.launch(dev, host)
+        busy[0] += dev
 
-        model.io.retire = move
+    runner.step, model.move_slots = step, move_slots
     drain = engine._drain
 
     def timed_drain(keep: int) -> list:
@@ -261,8 +266,7 @@ def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts,  # graph
     while engine.has_unfinished():
         engine.step()
     engine.close()
-    if compact:  # (the engine counted the rows it would replay uncompacted)
-        engine.stats.decode_bucket_rows = compacted[0]
+    del model.move_slots
     return SimRun(engine.stats, clock.end / 1e3, busy[0] / 1e3)
 
 
@@ -343,6 +347,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     p.add_argument("--launches", action="store_true", help="also count one prefill forward's launches (slow)")
     p.add_argument("--what-if", action="store_true",
                    help="only the levers table: the engine-kv burst under each change of cost or schedule")
+    p.add_argument("--compaction", action="store_true",
+                   help="only the slot-compaction table: the engine-kv burst at each compact_rows threshold")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
     torch.set_num_threads(1)
@@ -361,6 +367,13 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     # the H200 figures are of the default workload only
     workload_keys = ("requests", "prompt_min", "prompt_max", "out_min", "out_max", "slots", "max_engine_slots", "seed")
     issue = all(getattr(args, k) == p.get_default(k) for k in workload_keys)
+    if args.compaction:
+        static_s = STATIC_H200[-1][1] if issue else simulate_static(reqs, args.slots, DeviceCosts(), None)
+        costs = replace(DeviceCosts(), decode=DECODE_2D1C8B7)
+        print(f"### Slot compaction (engine-kv burst, decode parts of 2d1c8b7; / static: against the static "
+              f"runner's {'H200 ' + STATIC_H200[-1][0] if issue else 'modelled'} {static_s:.2f} s)\n\n"
+              f"{compaction_table(models['engine-kv'], reqs, costs, static_s)}\n")
+        return 0
     if args.what_if:
         measured = STATIC_H200[-1][1] if issue else simulate_static(reqs, args.slots, DeviceCosts(), None)
         costs = DeviceCosts()
@@ -385,7 +398,7 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
               f"est. tokens/s | / static | / static pg | engine stats |\n|---|---|---|---|---|---|---|")
         for sc in SCHEDULES:
             run = simulate(models[sc.system], reqs, costs, sc.chunk, sc.overlap, sc.old_drain, sc.admission,
-                           sc.bucket_list(models[sc.system].cfg.max_batch), sc.compact)
+                           sc.bucket_list(models[sc.system].cfg.max_batch), sc.compact_rows)
             seen = f"; H200 {sc.measured[0]:.2f} s at {sc.measured[1]}" if sc.measured and issue else ""
             print(f"| {sc.system} pg | {sc.name} | {run.seconds:.2f} ({run.device_busy:.2f}){seen} | "
                   f"{tokens / run.seconds:.0f} | **{static[False] / run.seconds:.2f}x** | "
@@ -405,14 +418,14 @@ class Schedule(NamedTuple):
     old_drain: bool = False
     admission: str = "fifo"
     buckets: str = "steps"
-    compact: bool = False
+    compact_rows: Optional[int] = None
     measured: Optional[tuple[float, str]] = None
 
     @property
     def name(self) -> str:
         return (f"c{self.chunk or 'default'} o{'default' if self.overlap is None else self.overlap} {self.admission}"
                 + " old drain" * self.old_drain + f" {self.buckets} buckets" * (self.buckets != "steps")
-                + " compacted" * self.compact)
+                + (f" compacted at {self.compact_rows} rows" if self.compact_rows else ""))
 
     def bucket_list(self, slots: int) -> list[int]:
         """The decode buckets: `pow2` (powers of two, before 2026-12-02), `midpoints` (and 1.5x them from 32 rows,
@@ -433,11 +446,15 @@ SCHEDULES = (Schedule("engine", 2048, old_drain=True, buckets="pow2", measured=(
              Schedule("engine", admission="longest", buckets="midpoints", measured=(3.32, "1b82c0f")),
              Schedule("engine-kv"), Schedule("engine-kv", admission="longest"),
              Schedule("engine-kv", 4096, admission="longest"),
-             Schedule("engine-kv", compact=True), Schedule("engine-kv", admission="longest", compact=True),
-             Schedule("engine", admission="longest", compact=True))
+             Schedule("engine-kv", compact_rows=COMPACT_ROWS),
+             Schedule("engine-kv", admission="longest", compact_rows=COMPACT_ROWS),
+             Schedule("engine", admission="longest", compact_rows=COMPACT_ROWS))
+# the decode parts of main at 2d1c8b7 (the parallel align past 64 rows; docs/dsv4-model.md, "What would reach 3x"):
+# the buckets 1 and 8 as before (not re-measured)
+DECODE_2D1C8B7 = ((1, 0.31), (8, 0.53), (64, 0.78), (96, 0.79), (128, 0.92), (192, 1.11), (256, 1.36))
 # the static runner's H200 seconds, as shipped and with the prefill graphs (by commit; the model's calibration
 # is the first)
-STATIC_H200 = (("0e80426", 8.38, 5.28), ("1e094d6", 7.25, 5.94), ("1b82c0f", 7.90, 7.00))
+STATIC_H200 = (("0e80426", 8.38, 5.28), ("1e094d6", 7.25, 5.94), ("1b82c0f", 7.90, 7.00), ("2d1c8b7", 7.47, 6.16))
 
 
 class _LongPromptFirst(DSV4Engine):
@@ -504,7 +521,7 @@ def what_if(model: DSV4Model, reqs: list[Request], costs: DeviceCosts, static_s:
         row("default (decode buckets every 8 rows from 64)", adm)
         before = Schedule("", buckets="midpoints").bucket_list(slots)
         row("decode buckets: 1.5x midpoints (before)", adm, buckets=before)
-        row("slot compaction", adm, compact=True)
+        row(f"slot compaction at {COMPACT_ROWS} rows", adm, compact_rows=COMPACT_ROWS)
         row("budget 16,384 tokens", adm, chunk=16384)
         row("prefill host time 0", adm, replace(costs, pg_ms=0.0, pg_token_us=0.0, prefill_iter_ms=0.0))
         for f in (0.8, 0.6):
@@ -519,6 +536,23 @@ def what_if(model: DSV4Model, reqs: list[Request], costs: DeviceCosts, static_s:
         row("parallel align past 64 rows (if the n^2 term is the align)", adm, fast)
         row("parallel align + 2nd stream 50% hidden", adm, fast, hide_inside=0.5)
         row("parallel align + decode rows x0.8 + prefill per token x0.8", adm, scaled(fast, 0.8, 0.8))
+    return "\n".join(rows)
+
+
+def compaction_table(model: DSV4Model, reqs: list[Request], costs: DeviceCosts,  # graphlint: cold
+                     static_s: float, thresholds: Sequence[int] = (8, 16, 32, 64)) -> str:
+    """The engine-kv burst without and with slot compaction at each threshold (`compact_rows`), both admission
+    orders, on `costs`, against `static_s`."""
+    rows = ["| admission | compact_rows | est. s (device busy) | / static | compactions (requests moved) | "
+            "live / replayed rows |", "|---|---|---|---|---|---|"]
+    for adm in ("fifo", "longest"):
+        for k in (None, *thresholds):
+            run = simulate(model, reqs, costs, admission=adm, compact_rows=k)
+            st = run.stats
+            steps = max(st.decode_steps, 1)
+            rows.append(f"| {adm} | {k or 'off'} | {run.seconds:.2f} ({run.device_busy:.2f}) | "
+                        f"{static_s / run.seconds:.2f}x | {st.compactions} ({st.slot_moves}) | "
+                        f"{st.decode_rows / steps:.1f} / {st.decode_bucket_rows / steps:.1f} |")
     return "\n".join(rows)
 
 

@@ -59,6 +59,13 @@ tokens as 2, 4 and 12 packed slices: the host time should not grow with the slic
 row past a bucket: what its padding rows cost; device ms is the forward's GPU time alone, its launches queued
 behind a filler, `device_ms`). `--sweep` adds burst rows
 of the engine systems at other prefill budgets and overlaps (and the static runner at the same budgets).
+`--align-ab` settles the decode step's expert align at the static runner's row counts
+(`_backend.STEP_CHOICES["moe_align_parallel"]`): a twin runner captured with the choice flipped up to 64 rows
+runs every static system right after its shipped twin (rows "... par-align" / "... one-align", with the ratio
+of the two), and the parts time decode steps of 16-64 rows both ways, back to back. The engines compact their
+slots (`DSV4Engine`'s default, `engine.COMPACT_ROWS`); `--compact-ab` adds burst rows of every engine system
+without it (rows "... no-compact") and a parts row per compaction size (`DSV4Model.move_slots` of 1, 8 and 32
+requests).
 Markdown on stdout and in `--out`. `bench_engine_schedule.py` estimates on CPU what ratio each schedule
 allows.
 """
@@ -75,6 +82,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
+from unittest import mock
 
 import torch
 
@@ -82,8 +90,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dsv4_native import _backend  # noqa: E402
 from dsv4_native._model_configs import MID, TINY, build_hf_model  # noqa: E402
-from dsv4_native.engine import (ADMISSIONS, ENGINE_CHUNK, DSV4Engine, EngineStats, PackedPrefill,  # noqa: E402
-                                StopConditions)
+from dsv4_native.engine import (ADMISSIONS, COMPACT_ROWS, ENGINE_CHUNK, DSV4Engine, EngineStats,  # noqa: E402
+                                PackedPrefill, StopConditions)
 from dsv4_native.kv_pages import DEFAULT_BLOCK_TOKENS  # noqa: E402
 from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
@@ -183,12 +191,12 @@ def wait_until(t0: float, t: float) -> None:  # graphlint: cold
 
 
 def run_engine(runner: DSV4Runner, reqs: list[Request], chunk: Optional[int],  # graphlint: cold
-               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None, admission: str = "fifo"
-               ) -> tuple[float, list[float], list[float], EngineStats]:
+               overlap: Optional[int], graphs: Optional[PrefillGraphs] = None, admission: str = "fifo",
+               compact_rows: Optional[int] = COMPACT_ROWS) -> tuple[float, list[float], list[float], EngineStats]:
     """Wall time, latencies, TTFTs and stats of the engine fed at the arrival times (`graphs`: its prefill's
-    row-wise parts as graph replays; `admission`: `DSV4Engine`'s order)."""
+    row-wise parts as graph replays; `admission`, `compact_rows`: `DSV4Engine`'s order and slot compaction)."""
     engine = DSV4Engine(runner, chunk_tokens=chunk, overlap=overlap, prefill=PackedPrefill(graphs),
-                        admission=admission)
+                        admission=admission, compact_rows=compact_rows)
     t0 = time.perf_counter()
     order = sorted(range(len(reqs)), key=lambda i: reqs[i].arrival)
     outs, nxt = [], 0
@@ -263,6 +271,32 @@ def midpoint_buckets(slots: int) -> list[int]:  # graphlint: cold
     """The decode buckets before `runner.decode_buckets` stepped by 8 rows from 64 on: powers of two and 1.5x
     midpoints (`--bucket-ab`, and the parts' large buckets)."""
     return pow2_buckets(slots, midpoints_from=DECODE_MIDPOINTS)
+
+
+# `--align-ab`: the decode step's expert align (`_backend.STEP_CHOICES["moe_align_parallel"]`) flipped at the
+# static runner's row counts, up to ALIGN_AB_ROWS, beside the shipped rule; the parts time these buckets both ways
+ALIGN_AB_ROWS = 64
+ALIGN_AB_BUCKETS = (16, 32, 48, 64)
+ALIGN_AB_LABELS = ("par-align", "one-align")
+
+
+def align_ab_rules() -> tuple[str, tuple[_backend.Rule, ...]]:  # graphlint: cold
+    """(label, `moe_align_parallel` rules): the shipped choice flipped at every row count up to `ALIGN_AB_ROWS`,
+    unchanged past it; "par-align" where the shipped rule runs the one program at `ALIGN_AB_ROWS` rows, else
+    "one-align"."""
+    shipped = [_backend.choose("moe_align_parallel", n) for n in range(1, ALIGN_AB_ROWS + 1)]
+    flipped = tuple((n, _backend.ANY, not par) for n, par in enumerate(shipped, start=1))
+    rules = flipped + tuple(r for r in _backend.STEP_CHOICES["moe_align_parallel"] if r[0] > ALIGN_AB_ROWS)
+    return ("one-align" if shipped[-1] else "par-align"), rules
+
+
+def align_ab_runner(runner: DSV4Runner) -> tuple[str, DSV4Runner]:  # graphlint: cold
+    """(label, a runner of the same model captured with `align_ab_rules`): its graphs bake the choice in
+    (`choose` runs at capture; an eager runner, CPU, steps with the shipped rule: there both aligns are the
+    reference anyway). It shares the model: only one of the two runs at a time."""
+    label, rules = align_ab_rules()
+    with mock.patch.dict(_backend.STEP_CHOICES, moe_align_parallel=rules):
+        return label, runner.with_buckets(runner.buckets)
 
 
 def state_bytes(model: DSV4Model) -> int:  # graphlint: cold
@@ -352,10 +386,18 @@ def speedups(results: list[Result]) -> str:  # graphlint: cold
             budget = [w for w in words if w[:1] == "c" and w[1:].isdigit()]
             pg = ["pg"] if "pg" in words else []
             same = [" ".join(["static runner", *pg, *budget]), " ".join(["static runner", *pg])]
-            for static in dict.fromkeys([next((s for s in same if (s, pattern) in tps), ""), "static runner"]):
+            statics = [next((s for s in same if (s, pattern) in tps), ""), "static runner"]
+            # and against the `--align-ab` twins of those (the other expert-align rule)
+            statics += [f"{s} {ab}" for s in statics for ab in ALIGN_AB_LABELS]
+            for static in dict.fromkeys(statics):
                 if (static, pattern) in tps:
                     ratio = tps[system, pattern] / tps[static, pattern]
                     out.append(f"{system} / {static} throughput, {pattern}: **{ratio:.2f}x**")
+        for system, pat in tps:  # the align A/B itself: each twin against its shipped runner
+            words = system.rsplit(" ", 1)
+            if pat == pattern and words[-1] in ALIGN_AB_LABELS and (words[0], pattern) in tps:
+                ratio = tps[system, pattern] / tps[words[0], pattern]
+                out.append(f"{system} / {words[0]} throughput, {pattern}: **{ratio:.3f}x**")
     return "\n".join(out)
 
 
@@ -380,8 +422,10 @@ def _timed(fn: Callable[[], object], device: str, repeats: int) -> tuple[float, 
 
 @torch.no_grad()
 def decode_parts(model: DSV4Model, runner: DSV4Runner, prompt: list[int], buckets: set[int],  # graphlint: cold
-                 device: str) -> list[str]:
-    """Table rows: wall and host ms of one decode step per bucket, its rows all live at `len(prompt)`."""
+                 device: str, variants: Optional[dict[str, DSV4Runner]] = None, repeats: int = 20) -> list[str]:
+    """Table rows: wall and host ms of one decode step per bucket, its rows all live at `len(prompt)`; with
+    `variants` (label: a runner of the same model captured with other launch choices), each bucket is timed on
+    `runner` and then on each variant, back to back, instead (rows "..., label")."""
     io, slots = model.io, max(buckets)
     io.eos_id.fill_(-1)
     model.prefill(list(range(slots)), [prompt] * slots)
@@ -389,8 +433,14 @@ def decode_parts(model: DSV4Model, runner: DSV4Runner, prompt: list[int], bucket
     for bucket in sorted(buckets):
         io.active.zero_()
         io.active[:bucket].fill_(True)
-        wall, host = _timed(lambda: runner.step(bucket), device, 20)
-        lines.append(f"| decode step, bucket {bucket} ({bucket} live rows) | {wall:.2f} | {host:.2f} | - |")
+        for label, run in {"": runner, **(variants or {})}.items():
+            # (a step advances the rows' positions: each variant's replays start where the last one's ended,
+            # ~`repeats` tokens later; the context grows by that much only)
+            wall, host = _timed(lambda: run.step(bucket), device, repeats)
+            lines.append(f"| decode step, bucket {bucket} ({bucket} live rows){', ' + label if label else ''} "
+                         f"| {wall:.2f} | {host:.2f} | - |")
+        if variants:
+            continue
         if bucket >= 64:  # what a padding row costs: every other row inactive (the engine's holes)
             io.active[1:bucket:2].fill_(False)
             wall, host = _timed(lambda: runner.step(bucket), device, 20)
@@ -399,6 +449,19 @@ def decode_parts(model: DSV4Model, runner: DSV4Runner, prompt: list[int], bucket
     io.active.zero_()
     for slot in range(slots):
         model.release_kv(slot)
+    return lines
+
+
+@torch.no_grad()
+def compaction_parts(model: DSV4Model, device: str, counts: tuple[int, ...] = (1, 8, 32)) -> list[str]:  # graphlint: cold
+    """Table rows: wall, host and device ms of one slot compaction (`DSV4Model.move_slots`) moving k requests, from
+    the top slots into the bottom ones (all inactive and without blocks: the copies are the same)."""
+    b, lines = model.cfg.max_batch, []
+    for k in (k for k in counts if 2 * k <= b):
+        moves = [(b - 1 - i, i) for i in range(k)]
+        wall, host = _timed(lambda: model.move_slots(moves), device, 20)
+        dev = f"{device_ms(lambda: model.move_slots(moves), host):.2f}" if device == "cuda" else "-"
+        lines.append(f"| slot compaction, {k} requests moved | {wall:.2f} | {host:.2f} | {dev} |")
     return lines
 
 
@@ -538,6 +601,15 @@ def parse(argv: Optional[list[str]] = None) -> argparse.Namespace:  # graphlint:
                    help="burst only: the engine-kv system also with the decode buckets before the steps of 8 rows "
                         "(powers of two and 1.5x midpoints; rows '... 1.5x-buckets'), on the same model and "
                         "prefill graphs")
+    p.add_argument("--align-ab", action="store_true",
+                   help="the decode step's expert align flipped at up to 64 rows (STEP_CHOICES['moe_align_parallel']) "
+                        "beside the shipped rule: parts rows at buckets 16-64 both ways, and every static runner "
+                        "system also on a runner captured that way (rows '... par-align' or '... one-align'), "
+                        "each right after its shipped twin")
+    p.add_argument("--compact-ab", action="store_true",
+                   help=f"burst only: every engine system also without slot compaction (the engine's default: "
+                        f"compact_rows={COMPACT_ROWS}; rows '... no-compact', each right after its twin), and the parts "
+                        "time one compaction")
     p.add_argument("--rate", type=float, default=8.0, help="Poisson arrivals, requests/s")
     p.add_argument("--patterns", default="burst,poisson")
     p.add_argument("--systems", default="engine,engine-kv,static,hf")
@@ -620,23 +692,25 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         return run.prefill_graphs(rows) if run.use_graphs else PrefillGraphs(run.model, max_rows=rows)
 
     def engine_on(name: str, run: DSV4Runner, e_chunk: int = engine_chunk, overlap: Optional[int] = args.overlap,
-                  pg: bool = False, admission: str = "fifo") -> Callable[[list[Request]], Result]:
+                  pg: bool = False, admission: str = "fifo",
+                  compact_rows: Optional[int] = COMPACT_ROWS) -> Callable[[list[Request]], Result]:
         def engine(reqs: list[Request]) -> Result:
             graphs = graphs_for(run, e_chunk) if pg else None
             with GcTimer() as gc_time:
-                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs, admission)
+                wall, lat, ttft, stats = run_engine(run, reqs, e_chunk, overlap, graphs, admission, compact_rows)
             return Result(name, "", len(reqs), sum(r.out_len for r in reqs), wall, lat, ttft,
                           f"{stats.summary()}; {gc_time.note()}", stats.decode_rows / max(stats.decode_steps, 1),
                           max(run.buckets))
         return engine
 
-    def static_on(name: str, s_chunk: int = chunk, pg: bool = False) -> Callable[[list[Request]], Result]:
+    def static_on(name: str, s_chunk: int = chunk, pg: bool = False,
+                  run: DSV4Runner = runner) -> Callable[[list[Request]], Result]:
         def static(reqs: list[Request]) -> Result:
             model.io.eos_id.fill_(-1)  # EOS ignored, as for the engine
             split = StaticSplit()
-            graphs = graphs_for(runner, s_chunk) if pg else None
+            graphs = graphs_for(run, s_chunk) if pg else None
             with GcTimer() as gc_time:
-                wall, lat, tokens = run_static(runner_generate(runner, s_chunk, split, graphs), reqs, args.slots,
+                wall, lat, tokens = run_static(runner_generate(run, s_chunk, split, graphs), reqs, args.slots,
                                                device)
             return Result(name, "", len(reqs), tokens, wall, lat,
                           notes=f"{static_utilisation(reqs, args.slots)}; {split.note()}; {gc_time.note()}",
@@ -661,18 +735,26 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
     admissions = args.admission.split(",")
     # system key -> run; " pg": the prefill's row-wise parts as CUDA graphs (PrefillGraphs); " longest": the
     # engine admitting the largest max_tokens first
+    align_label, align_runner = align_ab_runner(runner) if args.align_ab else ("", None)
     for pg in pgs["static"]:
         runs[f"static{' pg' if pg else ''}"] = static_on(f"static runner{' pg' if pg else ''}", pg=pg)
-    for pg, admission in itertools.product(pgs["engine"], admissions):
-        key = (" pg" if pg else "") + ("" if admission == "fifo" else f" {admission}")
-        runs[f"engine{key}"] = engine_on(f"engine{key}", runner, pg=pg, admission=admission)
+        if align_runner is not None:
+            name = f"static runner{' pg' if pg else ''} {align_label}"
+            runs[f"static{' pg' if pg else ''} {align_label}"] = static_on(name, pg=pg, run=align_runner)
+    compacts = [COMPACT_ROWS] + ([None] if args.compact_ab else [])
+    for pg, admission, compact in itertools.product(pgs["engine"], admissions, compacts):
+        key = (" pg" if pg else "") + ("" if admission == "fifo" else f" {admission}") + ("" if compact else " no-compact")
+        runs[f"engine{key}"] = engine_on(f"engine{key}", runner, pg=pg, admission=admission, compact_rows=compact)
         if "engine-kv" in systems:
-            runs[f"engine-kv{key}"] = engine_on(f"engine-kv{key}", kv_runner, pg=pg, admission=admission)
+            runs[f"engine-kv{key}"] = engine_on(f"engine-kv{key}", kv_runner, pg=pg, admission=admission,
+                                                compact_rows=compact)
             if kv_runner_ab is not None:
                 ab = f"engine-kv{key} 1.5x-buckets"
                 runs[ab] = engine_on(ab, kv_runner_ab, pg=pg, admission=admission)
-    systems = [f"{name}{' pg' if pg else ''}{'' if a == 'fifo' else f' {a}'}" for name in systems
-               for pg in pgs[name] for a in (admissions if name.startswith("engine") else ["fifo"])]
+    systems = [f"{name}{' pg' if pg else ''}{'' if a == 'fifo' else f' {a}'}{ab}" for name in systems
+               for pg in pgs[name] for a in (admissions if name.startswith("engine") else ["fifo"])
+               for ab in ([""] + ([f" {align_label}"] if name == "static" and align_runner is not None else [])
+                          + ([" no-compact"] if name.startswith("engine") and args.compact_ab else []))]
     systems += [f"{name} 1.5x-buckets" for name in systems if name.split()[0] == "engine-kv" and layout
                 and args.bucket_ab]  # (burst only: `in_poisson`)
     sweep = sweep_runs(args, systems, chunk, {"engine": runner, "engine-kv": kv_runner if layout else None},
@@ -714,6 +796,10 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
             print(f"| prefill graphs for the parts | failed: {type(exc).__name__}: {exc} |", flush=True)
     parts = "" if args.no_parts else measure_parts(
         model, runner, min(1024, args.prompt_max), chunk, device, args.dispatch_ab, part_graphs)
+    ab_buckets = {b for b in ALIGN_AB_BUCKETS if b in runner.buckets}
+    if parts and align_runner is not None and ab_buckets:  # the align A/B at the static runner's row counts
+        parts += "\n" + "\n".join(decode_parts(model, runner, [7 + i % 50 for i in range(min(1024, args.prompt_max))],
+                                                ab_buckets, device, {align_label: align_runner}, repeats=50))
     if parts and layout:  # the equal-KV engine's larger buckets (its replays: ~100-130 rows of up to 256): the
         # powers of two and midpoints, and 112 (one of the steps of 8 in between)
         big = {b for b in midpoint_buckets(kv_slots) + [112] if b > args.slots and b in kv_runner.buckets}
@@ -721,6 +807,8 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
         if big and per_slot >= 2:  # every slot's prompt in the pool
             parts += "\n" + "\n".join(decode_parts(kv_model, kv_runner, [7 + i % 50 for i in range(
                 min(1024, args.prompt_max, per_slot))], big, device))
+        if args.compact_ab:  # what one compaction costs on the equal-KV engine's model (its slot count)
+            parts += "\n" + "\n".join(compaction_parts(kv_model, device))
     if parts:
         print(parts, flush=True)
     if layout:
@@ -733,10 +821,10 @@ def main(argv: Optional[list[str]] = None) -> int:  # graphlint: cold
 
     def in_poisson(name: str) -> bool:
         """Poisson is arrival-bound (~requests / rate whatever the system): the engines in arrival order only and
-        with the graphs if they ran both ways; every static runner."""
+        with the graphs if they ran both ways, without compaction; every static runner as it ships."""
         words = name.split()
         if not words[0].startswith("engine"):
-            return True
+            return words[-1] not in ALIGN_AB_LABELS
         return words[1:] == ["pg"] or (words[1:] == [] and args.engine_prefill_graphs != "both")
 
     for pattern in patterns:

@@ -99,8 +99,9 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # the grouped path's expert align: one program ranking the T*(K+1) slots pairwise (False: one launch, but
     # quadratic in the slots; the H200 parts' decode steps fit 0.81 / 1.31 / 2.74 ms at 64 / 128 / 256 rows as
     # linear + quadratic, ~0.29 ms of n^2 at 128: docs/dsv4-model.md) or `align_any_n`'s two launches (True).
-    # Above 64 rows only until the device A/B measures 64 (the static runner's batch) and below
-    "moe_align_parallel": ((64, ANY, False), (ANY, ANY, True)),
+    # bench_serving --align-ab (H200, mid): 16 rows 0.51 / 0.52 ms, 32 rows 0.58 / 0.57 (a tie), 48 rows 0.70 /
+    # 0.64, 64 rows 0.79 / 0.70; the static runner's decode 0.89-0.91 -> 0.77-0.79 ms a step
+    "moe_align_parallel": ((32, ANY, False), (ANY, ANY, True)),
     # W4 experts (BLOCK_N, BLOCK_K, warps, stages) at every batch measured (1-64)
     "moe_w4_gemv": ((ANY, ANY, (8, 512, 2, 2)),),
     # sparse attention split-K: the merge launch's fixed cost in KV rows of the layer's head_dim (the term of

@@ -7,7 +7,8 @@
 
 One engine iteration (`step`):
 1. admit waiting requests into free slots (lowest first, while their worst-case KV fits; in arrival order, or
-   with `admission="longest"` largest max_tokens first), configure their sampler rows;
+   with `admission="longest"` largest max_tokens first), configure their sampler rows; with `compact_rows`,
+   move requests from high slots into the holes below them (slot compaction, after this list);
 2. one prefill forward of at most `chunk_tokens` prompt tokens (the token budget, `ENGINE_CHUNK` = 8,192 by
    default; on CUDA the forward's row-wise parts are the runner's captured `PrefillGraphs`), packed
    from as many prefilling requests as fit, oldest first (vLLM's chunked-prefill rule: the last one may take
@@ -41,13 +42,16 @@ iteration late: the row of a request that stopped at step k is still active in t
 that read (one iteration's); those tokens are discarded and the slot retired before the next launch (its
 device state is overwritten by the next admission). On CPU the same code runs with synchronous copies.
 
-Rows are NOT compacted: a request keeps its slot for life and freed slots become padding rows (`active`
-False, skipped by every kernel) until the next admission takes the lowest free slot. Compacting would move a
-request's whole per-slot state (window ring, compressor and indexer state and scores, sampler bitset and
-counts, its block-table row) on every departure; with the mask a departure costs one flag write, and a hole
-nearly a live row's step time (0.93-0.97 of one, H200) until it is refilled: `bench_engine_schedule.py` puts
-compaction at -14 % of a FIFO burst, -2 % with longest-first admission. No graph is recaptured: every n maps
-to a captured bucket.
+A departure leaves a hole: its slot becomes a padding row (`active` False, skipped by every kernel) until the
+next admission takes the lowest free slot, and a padding row below the highest live one costs nearly a live
+row's step time (0.93-0.97 of one, H200). With FIFO admission long-lived requests end up in high slots (the
+H200 burst replayed ~116 rows for 69.5 live). **Slot compaction** (`compact_rows`, default `COMPACT_ROWS`;
+None: off): after
+admission, when moving the requests of the highest slots into the lowest free ones would shrink the replayed
+bucket by `compact_rows` rows or more, the engine moves them all, between steps (`DSV4Model.move_slots`: every
+piece of per-slot state, `DSV4Model.slot_state`, and the block-table row, in one batch of stream-ordered
+copies; no host wait, no recapture). Steps already launched keep their (slot, request) rows, so their tokens
+are read from the old slot. No graph is recaptured either way: every n maps to a captured bucket.
 
 EOS is decided here, not in the graph: the engine sets the epilogue's single `eos_id` to -1 (never sampled),
 keeping only its max_len guard, which the host mirrors by capping `max_tokens` at `max_len - len(prompt)`.
@@ -82,6 +86,11 @@ ENGINE_CHUNK = 8192
 # within LONGEST_WINDOW clock seconds of the oldest one waiting; arrival order among equals)
 ADMISSIONS = ("fifo", "longest")
 LONGEST_WINDOW = 1.0
+# slot compaction's threshold (`DSV4Engine(compact_rows=...)`'s default): compact when the replayed decode bucket
+# shrinks by this many rows or more. One decode bucket step (8 rows from 64 on, `runner.decode_buckets`);
+# `bench_engine_schedule.py --compaction` prices the thresholds (8 won), and the H200 burst of engine-kv with FIFO
+# admission took 3.13 s with it against 3.33 s without (docs/dsv4-model.md, "Slot compaction")
+COMPACT_ROWS = 8
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -150,13 +159,15 @@ class CacheManager(Protocol):
     `can_admit` / `commit`: admission control (the worst case is committed up front, so a running request
     never runs out of blocks and nothing is ever preempted); `reserve` before a step that processes position
     `length - 1`, returning the length the slot's KV now covers (>= length: the engine calls again only
-    past it); `release` when the request leaves its slot."""
+    past it); `release` when the request leaves its slot; `move` when slot compaction moved its request from
+    `src` to `dst` (the blocks themselves move with the model's state: `DSV4Model.move_slots`)."""
 
     def fits(self, length: int) -> bool: ...
     def can_admit(self, length: int) -> bool: ...
     def commit(self, slot: int, length: int) -> None: ...
     def reserve(self, slot: int, length: int) -> int: ...
     def release(self, slot: int) -> None: ...
+    def move(self, src: int, dst: int) -> None: ...
 
 
 class SlotCacheManager:
@@ -175,6 +186,9 @@ class SlotCacheManager:
         return sys.maxsize  # every length is held already
 
     def release(self, slot: int) -> None:
+        pass
+
+    def move(self, src: int, dst: int) -> None:
         pass
 
 
@@ -204,6 +218,9 @@ class PagedCacheManager:
     def release(self, slot: int) -> None:
         self.committed.pop(slot, None)
         self.kv.release(slot)
+
+    def move(self, src: int, dst: int) -> None:
+        self.committed[dst] = self.committed.pop(src)
 
 
 def default_cache_manager(model: DSV4Model) -> CacheManager:
@@ -304,7 +321,7 @@ class TokenRing:
 @dataclass
 class EngineStats:
     """Counters of a `DSV4Engine` since it was built (host side; plain ints and floats). Times are host wall
-    seconds per phase of `step`: `admit_s` admission (sampler rows), `prefill_s` the prefill call (on CUDA its
+    seconds per phase of `step`: `admit_s` admission (sampler rows) and compaction, `prefill_s` the prefill call (on CUDA its
     launches; `inside_s` of it launching the decode steps between its layers), `decode_s` the replay launch,
     `drain_s` reading the steps of earlier iterations (`wait_s` of it spent waiting on the device) + the stop
     checks."""
@@ -317,6 +334,8 @@ class EngineStats:
     overlapped_steps: int = 0  # of them launched between the layers of a prefill forward
     decode_rows: int = 0  # live rows summed over the decode steps
     decode_bucket_rows: int = 0  # rows of the replayed buckets summed (live + padding)
+    compactions: int = 0  # slot compactions (DSV4Engine(compact_rows=...))
+    slot_moves: int = 0  # requests they moved
     admit_s: float = 0.0
     prefill_s: float = 0.0
     inside_s: float = 0.0
@@ -331,7 +350,8 @@ class EngineStats:
                 f"{self.prefill_s:.2f} s host, {self.inside_s:.2f} s of it launching decode steps inside; admission "
                 f"{self.admit_s:.2f} s); {self.decode_steps} decode steps ({self.overlapped_steps} inside "
                 f"prefill forwards, {self.decode_rows / steps:.1f} live rows of {self.decode_bucket_rows / steps:.1f} "
-                f"replayed per step, {self.decode_s:.2f} s launching); "
+                f"replayed per step, {self.decode_s:.2f} s launching; {self.compactions} compactions moved "
+                f"{self.slot_moves} requests); "
                 f"drain {self.drain_s:.2f} s, of it {self.wait_s:.2f} s waiting on the device")
 
 
@@ -346,7 +366,8 @@ class DSV4Engine:
     def __init__(self, runner: DSV4Runner, *, chunk_tokens: Optional[int] = None,
                  prefill: Optional[ChunkPrefill] = None, cache: Optional[CacheManager] = None,
                  detokenize: Optional[Detokenize] = None, seed: int = 0, overlap: Optional[int] = None,
-                 admission: str = "fifo", clock: Callable[[], float] = time.perf_counter) -> None:
+                 admission: str = "fifo", compact_rows: Optional[int] = COMPACT_ROWS,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         default = prefill.default_chunk if prefill is not None else PackedPrefill.default_chunk
         self.chunk_tokens = default if chunk_tokens is None else chunk_tokens
         if self.chunk_tokens < 1:
@@ -354,6 +375,9 @@ class DSV4Engine:
         if admission not in ADMISSIONS:
             raise ValueError(f"admission must be one of {ADMISSIONS}, got {admission!r}")
         self.admission = admission
+        if compact_rows is not None and compact_rows < 1:
+            raise ValueError(f"compact_rows must be None (no compaction) or >= 1, got {compact_rows}")
+        self.compact_rows = compact_rows
         self.prefill = prefill if prefill is not None else default_prefill(runner, self.chunk_tokens)
         # decode steps launched between the layers of a prefill forward (module docstring); None: one between
         # each two layers
@@ -461,6 +485,7 @@ class DSV4Engine:
         st, t0 = self.stats, time.perf_counter()  # noqa: GL304 -- host phase timing, never captured
         before = st.decode_steps
         self._admit()
+        self._compact()
         ta = time.perf_counter()  # noqa: GL304 -- as above
         self._prefill_chunk()
         t1 = time.perf_counter()  # noqa: GL304 -- as above
@@ -506,6 +531,31 @@ class DSV4Engine:
                 self._prefilling.append(req)
             else:  # a one-token prompt has nothing to prefill
                 self._start_decode(req)
+
+    def _compact(self) -> None:
+        """Slot compaction (module docstring): when moving the requests of the highest slots into the lowest free
+        ones would shrink the decode step's replayed bucket by `compact_rows` rows or more, move them all (one
+        batched copy of their per-slot state, `DSV4Model.move_slots`, queued between steps)."""
+        if self.compact_rows is None or not self._free:
+            return
+        live = sorted(set(self._decoding) | {r.slot for r in self._prefilling}, reverse=True)
+        moves = [(s, d) for s, d in zip(live, sorted(self._free)) if s > d]  # (pairs stop where s < d: s falls, d rises)
+        if not moves:
+            return
+        high = max([d for _, d in moves] + live[len(moves):len(moves) + 1])
+        bucket = self.runner.bucket_for
+        if bucket(live[0] + 1) - bucket(high + 1) < self.compact_rows:
+            return
+        self.model.move_slots(moves)
+        for s, d in moves:
+            req = self._slots.pop(s)
+            req.slot, self._slots[d] = d, req
+            if s in self._decoding:
+                self._decoding[d] = self._decoding.pop(s)
+            self.cache.move(s, d)
+        self._free = sorted(set(self._free).difference(d for _, d in moves).union(s for s, _ in moves))  # a heap
+        self.stats.compactions += 1
+        self.stats.slot_moves += len(moves)
 
     def _next_waiting(self) -> _Request:
         """The next request to admit: the oldest ("fifo"), or the one with the most tokens to generate among

@@ -33,7 +33,7 @@ Host protocol (never inside the step): before a step that processes position `p`
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import torch
 import torch.nn as nn
@@ -132,6 +132,18 @@ class PagedKV(nn.Module):
             self.table[slot, j].fill_(blk)
         have.extend(new)
         self.peak_used = max(self.peak_used, self.allocator.num_used)
+
+    @torch.no_grad()
+    def move(self, moves: Sequence[tuple[int, int]], src: torch.Tensor, dst: torch.Tensor) -> None:  # graphlint: cold
+        """Between steps: for each (s, d) of `moves` slot d takes slot s's blocks and table row, and s's row points
+        at the null block (d must hold none). `src` / `dst`: the same slots as device int64 indices."""
+        taken = [d for _, d in moves if self.blocks[d]]
+        if taken:
+            raise ValueError(f"moving into slots that hold KV blocks: {taken}")
+        for s, d in moves:
+            self.blocks[d], self.blocks[s] = self.blocks[s], []
+        self.table.index_copy_(0, dst, self.table.index_select(0, src))
+        self.table.index_fill_(0, src, NULL_BLOCK)
 
     @torch.no_grad()
     def release(self, slot: int) -> None:  # graphlint: cold

@@ -305,6 +305,15 @@ class DSV4Attention(RowFusedModule):
                   qq[:, h * d:].view(n, hi, di) if qi is not None else None, None, cos_sin, qi, False, False)
         return qr, qi
 
+    def slot_state(self) -> list[torch.Tensor]:
+        """The slot-major buffers that carry a request from one step to the next (`DSV4Model.slot_state`): the
+        window ring, the compressors' states and, slot-major (not paged), the compressed caches. The rest (q, o,
+        idx, topk, index_scores, the attention workspace) is written by every step before it is read."""
+        out = [self.win_kv]
+        if self.ratio and not self.paged:
+            out += [self.comp_kv] + ([self.index_kv] if self.ratio == CSA else [])
+        return out + [c.state for c in (self.compressor, getattr(self, "index_compressor", None)) if c is not None]
+
     def forward(self, x: torch.Tensor, pos: StepPositions, active: torch.Tensor, rope: RopeTables,
                 block_table: Optional[torch.Tensor]) -> torch.Tensor:
         cfg, n = self.cfg, x.shape[0]
@@ -490,6 +499,40 @@ class DSV4Model(nn.Module):
         """Between steps: the slot's request is done; its blocks return to the pool."""
         if self.kv is not None:
             self.kv.release(slot)
+
+    def slot_state(self) -> list[torch.Tensor]:  # graphlint: cold
+        """Every slot-major buffer that carries a request from one step (or prefill chunk) to the next: each
+        layer's window ring, compressor states and slot-major caches, the decode I/O (ids, positions, flags) and
+        the sampler's settings, bitset and counts. Every other slot-major buffer is a workspace that a step
+        writes before it reads it (tests/dsv4/test_engine.py fills them with garbage between steps). The paged
+        caches are reached through the block table (`kv.table`, moved with the host's block lists), not by
+        slot."""
+        layers = [t for layer in self.layers for t in layer.attn.slot_state()]
+        return layers + self.io.slot_state() + self.sampler.slot_state()
+
+    @torch.no_grad()
+    def move_slots(self, moves: Sequence[tuple[int, int]]) -> None:  # graphlint: cold
+        """Between steps: the request in slot s continues in slot d, for each (s, d) of `moves` (the engine's slot
+        compaction): every `slot_state` row and the block-table row (and the host's block list) go from s to d,
+        and s is left inactive, holding no blocks. d must be free (inactive, no blocks); the slots distinct. Its
+        copies are queued on the stream after the work already issued (one index_select + index_copy_ per
+        buffer, the slot lists up in one pinned non-blocking copy): no host wait, no recapture."""
+        src, dst = [s for s, _ in moves], [d for _, d in moves]
+        b = self.cfg.max_batch
+        if len(set(src + dst)) != len(src) + len(dst) or not all(0 <= s < b for s in src + dst):
+            raise ValueError(f"slot moves need distinct slots in [0, {b}), got {list(moves)}")
+        if not moves:
+            return
+        idx = torch.tensor([src, dst], dtype=torch.long)
+        device = self.io.active.device
+        if device.type == "cuda":  # pinned + non-blocking: no wait for the step in flight
+            idx = idx.pin_memory().to(device, non_blocking=True)
+        s_idx, d_idx = idx[0], idx[1]
+        if self.kv is not None:  # (first: it refuses a destination that holds blocks before anything moved)
+            self.kv.move(moves, s_idx, d_idx)
+        for t in self.slot_state():
+            t.index_copy_(0, d_idx, t.index_select(0, s_idx))
+        self.io.active.index_fill_(0, s_idx, False)
 
     def configure_sampling(self, slot: int, prompt: Sequence[int],  # graphlint: cold
                            params: Optional[SamplingParams] = None, **fields: Any) -> None:

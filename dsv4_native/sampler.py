@@ -856,6 +856,11 @@ class DeviceSampler(torch.nn.Module):
         for name, t in sampler_workspace(max_batch, vocab, device).items():
             self.register_buffer(name, t, persistent=False)
 
+    def slot_state(self) -> list[torch.Tensor]:
+        """The per-slot buffers that outlive a step: the settings, the seen-token bitset and the output counts (the
+        workspaces are written by every step before they are read)."""
+        return [getattr(self, name) for name in SETTINGS] + [self.seen, self.counts]
+
     def forward(self, logits: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
                 next_tok: torch.Tensor) -> torch.Tensor:
         n = logits.shape[0]

@@ -150,6 +150,10 @@ class StaticDecodeIO(nn.Module):
         """Between replays: mark a slot as padding (the kernels skip it)."""
         self.active[slot:slot + 1].fill_(False)
 
+    def slot_state(self) -> list[torch.Tensor]:
+        """The per-slot buffers a step reads from the previous one (`next_tok` is each step's output)."""
+        return [self.input_ids, self.pos, self.active, self.seq_len]
+
     def fetch_next_tokens(self) -> None:  # graphlint: cold
         """After a replay: start the D2H copy of next_tok and active into pinned memory."""
         nb = self._event is not None

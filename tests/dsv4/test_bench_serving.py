@@ -104,3 +104,32 @@ def test_schedule_what_ifs_move_the_estimate_as_their_lever_says():
             engine.add_request(r.prompt, None, sched.StopConditions(max_tokens=r.out_len, eos_ids=()))
         assert len(engine._next_waiting().prompt) == first
         engine.close()
+
+
+def test_align_ab_flips_the_expert_align_up_to_64_rows_only(monkeypatch):
+    """`--align-ab`'s twin runner: the decode step's align choice flipped at every row count up to 64 (the static
+    runner's batch), the shipped rule past it, and labelled by what the twin runs at 64 rows."""
+    from dsv4_native import _backend as B
+
+    bs = load_benchmark("bench_serving")
+    for shipped, label in (((64, B.ANY, False), (B.ANY, B.ANY, True)), "par-align"), (((32, B.ANY, False),
+                                                                                      (B.ANY, B.ANY, True)), "one-align"):
+        monkeypatch.setitem(B.STEP_CHOICES, "moe_align_parallel", shipped)
+        got, rules = bs.align_ab_rules()
+        assert got == label
+        before = {n: B.choose("moe_align_parallel", n) for n in (1, 16, 33, 48, 64, 65, 72, 256)}
+        monkeypatch.setitem(B.STEP_CHOICES, "moe_align_parallel", rules)
+        assert {n: B.choose("moe_align_parallel", n) for n in before} == {
+            n: (not v if n <= 64 else v) for n, v in before.items()}
+
+
+def test_align_ab_rows_are_compared_with_their_shipped_twin():
+    bs = load_benchmark("bench_serving")
+
+    def row(system, wall):
+        return bs.Result(system, "burst", 1, 100, wall, [wall])
+
+    text = bs.speedups([row("static runner", 8.0), row("static runner par-align", 7.5), row("engine-kv pg", 3.0)])
+    assert "static runner par-align / static runner throughput, burst: **1.067x**" in text
+    assert "engine-kv pg / static runner par-align throughput, burst: **2.50x**" in text
+    assert "engine-kv pg / static runner throughput, burst: **2.67x**" in text

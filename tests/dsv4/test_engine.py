@@ -222,10 +222,12 @@ def test_one_step_lag_token_is_discarded_and_slot_reused(model):
     assert outs["long"].token_ids == _alone(model, long_p, 12)
 
 
-def test_step_never_reads_the_device(model, monkeypatch):
+@pytest.mark.parametrize("compact_rows", [None, 1], ids=["slots-kept", "compaction"])
+def test_step_never_reads_the_device(model, monkeypatch, compact_rows):
     """No .item(), bool/int/float of a tensor or synchronize anywhere under engine.step (graphlint checks
-    the source: tests/test_examples.py::test_dsv4_native_is_clean)."""
-    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=3)
+    the source: tests/test_examples.py::test_dsv4_native_is_clean), slot compaction included."""
+    buckets = [1, 2, 3, 4] if compact_rows else None
+    engine = DSV4Engine(DSV4Runner(model, buckets), chunk_tokens=3, compact_rows=compact_rows)
     for i, (n, m) in enumerate([(5, 4), (8, 3), (1, 5), (4, 2), (6, 3)]):
         engine.add_request(_prompt(n, seed=30 + i), None, StopConditions(max_tokens=m, eos_ids=()))
 
@@ -242,6 +244,7 @@ def test_step_never_reads_the_device(model, monkeypatch):
     monkeypatch.undo()
     engine.close()
     assert sorted(len(o.token_ids) for o in outs) == [2, 3, 3, 4, 5]
+    assert (engine.stats.compactions > 0) == bool(compact_rows)
 
 
 @pytest.mark.parametrize("prompt, kw, stop, message", [
@@ -402,3 +405,150 @@ def test_forwards_fill_their_row_bucket_while_requests_wait(model):
     assert all(n in (4, 8, 16) or n < 4 for n, waiting in forwards[True] if waiting)
     assert any(n not in (4, 8, 16) for n, waiting in forwards[False] if waiting)  # the trim did something
     assert any(n not in (4, 8, 16) for n, waiting in forwards[True] if not waiting)  # and only while waiting
+
+
+# ----------------------------------------------------------------------------------------------------
+# slot compaction
+
+PENALISED = SamplingParams(temperature=0.3, top_k=40, top_p=0.9, repetition_penalty=1.0, frequency_penalty=2.0,
+                           presence_penalty=1.5, seed=7)
+
+
+def _engine_alone(model: DSV4Model, prompt: list[int], n: int, params: SamplingParams) -> list[int]:
+    """Tokens of `prompt` run alone through an engine without compaction (the oracle for the sampler settings
+    `DSV4Runner.generate` does not take: top-k / top-p, frequency and presence penalties)."""
+    engine = DSV4Engine(DSV4Runner(model), chunk_tokens=4)
+    engine.add_request(prompt, params, StopConditions(max_tokens=n, eos_ids=()))
+    out = engine.run_until_done()[0].token_ids
+    engine.close()
+    return out
+
+
+@pytest.mark.parametrize("paged", [False, True], ids=["slot-major-kv", "paged-kv"])
+def test_compaction_moves_requests_down_and_keeps_their_alone_tokens(model, paged):
+    """Slot compaction forced at every row it saves (buckets 1-4, `compact_rows=1`): when requests below finish,
+    the ones in the highest slots move into the holes, in mid-prefill and mid-decode, with decode steps in
+    flight (launched inside the prefill forwards and not read yet) and a sampled request with top-k / top-p and
+    every penalty (its settings, bitset and counts move too); the slot-major caches or the block-table rows move
+    with them. Every request gets its alone tokens, and the rows the engine replays stay at its live count."""
+    layout = {"kv_block_tokens": 128, "kv_blocks": 6} if paged else {"kv_block_tokens": 0}
+    mdl = DSV4Model(DSV4Config(**{**model.cfg.__dict__, **layout}), dtype=torch.float32)
+    mdl.load_state_dict(model.state_dict())
+    specs = {"a": (3, 2), "b": (2, 3), "c": (13, 9), "d": (22, 8), "e": (6, 4), "f": (9, 10), "g": (5, 3)}
+    params = {"d": SamplingParams(temperature=0.9, repetition_penalty=3.0, seed=5), "f": PENALISED}
+    prompts = {rid: _prompt(n, seed=110 + i) for i, (rid, (n, _)) in enumerate(specs.items())}
+    expected = {rid: _engine_alone(model, prompts[rid], m, params.get(rid, SamplingParams()))
+                for rid, (_, m) in specs.items()}
+    assert expected["f"] != _alone(model, prompts["f"], specs["f"][1])  # the sampling matters
+    clock = StepClock()
+    engine = DSV4Engine(DSV4Runner(mdl, buckets=[1, 2, 3, 4]), chunk_tokens=4, clock=clock, compact_rows=1)
+    moved = []  # (slot from, slot to, the request was decoding)
+    inner = mdl.move_slots
+
+    def recorded(moves):
+        moved.extend((s, d, engine._slots[s].decoding) for s, d in moves)
+        inner(moves)
+
+    mdl.move_slots = recorded
+
+    def req(rid):
+        return (prompts[rid], params.get(rid), StopConditions(max_tokens=specs[rid][1], eos_ids=()), rid)
+
+    replayed = []
+    launch = engine.runner.step
+    engine.runner.step = lambda n: (replayed.append((n, len(engine._decoding))), launch(n))[1]
+    try:
+        outs = _run(engine, clock, {0: [req(r) for r in "abcd"], 9: [req("e"), req("f")], 11: [req("g")]})
+    finally:
+        del mdl.move_slots
+    engine.close()
+    for rid in specs:
+        assert outs[rid].token_ids == expected[rid], rid
+    # moved in mid-prefill and mid-decode (f, sampled with every penalty, after its sixth token)
+    assert {decoding for *_, decoding in moved} == {False, True} and (1, 0, True) in moved
+    assert engine.stats.compactions >= 2 and engine.stats.slot_moves == len(moved)
+    assert all(s > d for s, d, _ in moved)
+    assert sorted(engine._free) == list(range(SLOTS))
+    # a step between iterations replays only up to its highest live row: after a compaction that is the count
+    assert sum(n for n, _ in replayed) < sum(max(4, n) for n, _ in replayed)
+    if paged:
+        assert mdl.kv.allocator.num_used == 0 and all(not b for b in mdl.kv.blocks)
+
+
+def test_compaction_only_where_it_saves_the_threshold(model):
+    """`compact_rows`: the engine moves requests only when the replayed bucket shrinks by that many rows (buckets 1,
+    2, 4: a request alone in slot 2 replays 4 rows, in slot 0 one: 3 saved), and never with it off."""
+    prompts = [_prompt(n, seed=130 + n) for n in (2, 3, 4)]
+    for rows, compactions in ((None, 0), (4, 0), (3, 1), (1, 1)):
+        engine = DSV4Engine(DSV4Runner(model), chunk_tokens=8, compact_rows=rows)
+        for p, m in zip(prompts, (2, 2, 8)):
+            engine.add_request(p, None, StopConditions(max_tokens=m, eos_ids=()))
+        outs = engine.run_until_done()
+        engine.close()
+        assert engine.stats.compactions == compactions, rows
+        assert [o.token_ids for o in sorted(outs, key=lambda o: int(o.request_id))] == [
+            _alone(model, p, m) for p, m in zip(prompts, (2, 2, 8))]
+    with pytest.raises(ValueError, match="compact_rows"):
+        DSV4Engine(DSV4Runner(model), compact_rows=0)
+
+
+@pytest.mark.parametrize("kv_block_tokens", [256, 0], ids=["paged-kv", "slot-major-kv"])
+def test_slot_state_is_everything_a_step_carries(model, kv_block_tokens):
+    """`DSV4Model.slot_state` is complete: every other slot-major buffer is a workspace that a decode step
+    writes before it reads it, so filling all of them with garbage (NaN, random ints) before every step changes no token,
+    logit or state row. A buffer that carried something from one step to the next and was left out of
+    `slot_state` (so compaction would not move it) fails this. (5 slots: no other dimension of the model is 5,
+    so a slot-major buffer is one whose first dimension is 5; the block table moves with the blocks.)"""
+    b = 5
+    cfg = DSV4Config(**{**model.cfg.__dict__, "max_batch": b, "kv_block_tokens": kv_block_tokens})
+    mdl = randomize_native_(DSV4Model(cfg, dtype=torch.float32), seed=0)
+    state = {t.data_ptr() for t in mdl.slot_state() + ([mdl.kv.table] if mdl.kv is not None else [])}
+    workspaces = [t for _, t in mdl.named_buffers() if t.dim() and t.shape[0] == b and t.data_ptr() not in state]
+    assert len(workspaces) > 20  # (the mHC / MoE / attention / sampler workspaces, the logits, next_tok)
+    prompts = [_prompt(n, seed=150 + n) for n in (5, 11, 3, 17, 8)]
+    mdl.io.eos_id.fill_(-1)
+    runs, fresh = [], [t.clone() for t in mdl.slot_state()]
+    for garbage in (False, True):
+        for t, t0 in zip(mdl.slot_state(), fresh):  # (ring rows past the prompt: never read, but compared below)
+            t.copy_(t0)
+        for slot, p in enumerate(prompts):
+            mdl.configure_sampling(slot, p, PENALISED if slot == 1 else SamplingParams(repetition_penalty=3.0),
+                                   seed=slot)
+        mdl.prefill(list(range(b)), prompts)
+        out = []
+        for _ in range(3):
+            if garbage:
+                for t in workspaces:
+                    t.copy_(torch.full_like(t, float("nan")) if t.is_floating_point() else torch.randint_like(t, 7))
+            mdl.decode_step(b)
+            out += [mdl.io.next_tok.clone(), mdl.logits.clone()] + [t.clone() for t in mdl.slot_state()]
+        runs.append(out)
+    assert all(torch.equal(x, y) for x, y in zip(*runs))
+
+
+def test_move_slots_moves_state_and_refuses_bad_moves(model):
+    """`move_slots` copies every state row (and the block-table row and host block list) from s to d and leaves
+    s inactive without blocks; overlapping, out-of-range or occupied destinations are refused before anything
+    moves."""
+    cfg = DSV4Config(**{**model.cfg.__dict__, "kv_block_tokens": 128, "kv_blocks": 5})
+    mdl = DSV4Model(cfg, dtype=torch.float32)
+    mdl.load_state_dict(model.state_dict())
+    mdl.io.active.zero_()
+    for slot in (1, 3):
+        mdl.configure_sampling(slot, _prompt(4, seed=slot), PENALISED)
+    mdl.prefill([1, 3], [_prompt(9, seed=1), _prompt(6, seed=3)])
+    before = [t.clone() for t in mdl.slot_state()]
+    blocks = {s: list(mdl.kv.blocks[s]) for s in (1, 3)}
+    for bad, match in (([(1, 1)], "distinct"), ([(1, 0), (3, 0)], "distinct"), ([(1, SLOTS)], "distinct"),
+                       ([(1, 3)], "hold KV blocks")):
+        with pytest.raises(ValueError, match=match):
+            mdl.move_slots(bad)
+        assert all(torch.equal(x, y) for x, y in zip(before, mdl.slot_state()))
+    mdl.move_slots([(3, 0), (1, 2)])
+    for x, y in zip(before, mdl.slot_state()):
+        if y is mdl.io.active:
+            assert y.tolist() == [True, False, True, False]
+        else:
+            assert torch.equal(y[0], x[3]) and torch.equal(y[2], x[1])
+    assert mdl.kv.blocks[0] == blocks[3] and mdl.kv.blocks[2] == blocks[1] and not mdl.kv.blocks[1] + mdl.kv.blocks[3]
+    assert mdl.kv.table[0, 0] == blocks[3][0] and mdl.kv.table[3, 0] == 0 and mdl.kv.table[1, 0] == 0

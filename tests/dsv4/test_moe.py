@@ -350,11 +350,11 @@ def test_gemv_launch_configs_agree(cfg, n_tok):
     torch.testing.assert_close(out.float(), ref.float(), rtol=2e-2, atol=2e-2)
 
 
-def test_parallel_align_past_64_rows_is_the_same_layer(monkeypatch):
-    """Past 64 rows the grouped path aligns with `align_any_n`'s two launches (`moe_align_parallel`) instead of
+def test_parallel_align_past_32_rows_is_the_same_layer(monkeypatch):
+    """Past 32 rows the grouped path aligns with `align_any_n`'s two launches (`moe_align_parallel`) instead of
     the one program whose rank loop is quadratic in the slots: the same integers, so the same layer bit for bit
     (an inactive row's slots included), and the reference's result."""
-    assert choose("moe_align_parallel", 72) and not choose("moe_align_parallel", 64)
+    assert choose("moe_align_parallel", 33) and not choose("moe_align_parallel", 32)
     m = _module(False, max_tokens=72, gemv_max_slots=0, dtype=torch.float32)
     x, ids, active = _inputs(72, seed=5, inactive=(2, 40))
     x = x.float()

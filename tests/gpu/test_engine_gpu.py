@@ -7,8 +7,9 @@ while the others decode, greedy, EOS off: each request's tokens equal its alone 
 static `generate`, and every `engine.step` runs under `torch.cuda.set_sync_debug_mode("error")` (a blocking
 D2H copy, `.item()` or a synchronize anywhere under it raises), with the packed chunked prefill (several
 requests' slices per forward; a 2048- and a 128-token budget) and decode steps launched between the prefill
-forward's layers (off, one per gap, three per gap), and the prefill's row-wise parts as CUDA graphs per row
-bucket (`prefill.PrefillGraphs`) against the eager ones.
+forward's layers (off, one per gap, three per gap), the prefill's row-wise parts as CUDA graphs per row
+bucket (`prefill.PrefillGraphs`) against the eager ones, and slot compaction at every row it saves (requests
+moved between steps, `DSV4Model.move_slots`, with steps in flight).
 """
 
 from __future__ import annotations
@@ -54,26 +55,31 @@ def alone(model, prompts):
     return out
 
 
-@pytest.mark.parametrize("chunk_tokens, overlap, graphs, admission", [
-    (None, 0, False, "fifo"), (None, None, False, "fifo"), (128, None, False, "fifo"), (128, 15, False, "fifo"),
-    (128, None, True, "fifo"), (None, None, True, "fifo"), (None, None, "engine", "longest")],
+@pytest.mark.parametrize("chunk_tokens, overlap, graphs, admission, compact", [
+    (None, 0, False, "fifo", False), (None, None, False, "fifo", False), (128, None, False, "fifo", False),
+    (128, 15, False, "fifo", False), (128, None, True, "fifo", False), (None, None, True, "fifo", False),
+    (None, None, "engine", "longest", False), (128, None, True, "fifo", True), (None, None, "engine", "fifo", True)],
     ids=["packed-8192", "packed-8192-overlap", "packed-128-overlap", "packed-128-3-per-gap",
-         "packed-128-prefill-graphs", "packed-8192-prefill-graphs", "engine-defaults-longest-first"])
-def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_tokens, overlap, graphs, admission):
+         "packed-128-prefill-graphs", "packed-8192-prefill-graphs", "engine-defaults-longest-first",
+         "packed-128-prefill-graphs-compaction", "engine-defaults-compaction"])
+def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_tokens, overlap, graphs, admission,
+                                                  compact):
     """Prefill slices of several requests packed into one forward per iteration (at a 128-token budget a
     long prompt continues across forwards beside the others), with and without decode steps launched
     between the forward's layers, with the prefill's row-wise parts as CUDA graph replays (`PrefillGraphs`)
     or eager (with graphs every forward trimmed to fill its row bucket while requests wait, the rest in the
     next forward), and with the engine's own defaults (the runner's prefill graphs, captured once) admitting the
     longest requests first: every request's tokens equal its alone run (eager prefill), no sync in any step."""
-    runner = DSV4Runner(model)
+    # compaction: a bucket per row count and a compaction wherever it saves one row (every hole below the top)
+    runner = DSV4Runner(model, list(range(1, 9)) if compact else None)
     if graphs == "engine":
         prefill = None
     else:
         # (min_padding 0: while requests wait every forward is trimmed to fill its row bucket)
         prefill = PackedPrefill(PrefillGraphs(model, max_rows=chunk_tokens or 8192).capture(), min_padding=0) \
             if graphs else default_prefill()
-    engine = DSV4Engine(runner, prefill=prefill, chunk_tokens=chunk_tokens, overlap=overlap, admission=admission)
+    engine = DSV4Engine(runner, prefill=prefill, chunk_tokens=chunk_tokens, overlap=overlap, admission=admission,
+                        **({"compact_rows": 1} if compact else {}))  # (the default's 8 rows: never at 8 slots)
     if graphs == "engine":  # the runner's graphs
         assert engine.prefill.graphs is runner.prefill_graphs(engine.chunk_tokens)
     outs, steps = {}, 0
@@ -98,4 +104,5 @@ def test_engine_matches_alone_runs_without_a_sync(model, prompts, alone, chunk_t
           f"{len(outs)} requests; {engine.stats.summary()}")
     assert engine.stats.prefill_slices > engine.stats.prefill_calls  # several requests per forward
     assert (engine.stats.overlapped_steps > 0) == (engine.overlap > 0)
+    assert (engine.stats.compactions > 0) == compact
     assert [outs[i] for i in range(len(SPECS))] == alone

@@ -260,11 +260,20 @@ def _self_attr(target: ast.expr) -> str | None:
 
 
 def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
-    """(attribute, kind) of each `self.x = value` of the function; `self.x = None` placeholders are left out."""
+    """(attribute, kind) of each `self.x = value` of the function; `self.x = None` placeholders are left out. A
+    parameter stored as it came (`self.current_length = current_length`) is a `Fwd`: what every call site passes
+    for it (`CallFacts.attr`), else its annotation."""
     memo: Memo = {}
-    return tuple((attr, expr_kind(value, resolve, scope, memo=memo) if value is not None else UNKNOWN)
+    return tuple((attr, _stored_kind(value, resolve, scope, memo) if value is not None else UNKNOWN)
                  for attr, value in scope.self_assigns
                  if not (isinstance(value, ast.Constant) and value.value is None))
+
+
+def _stored_kind(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
+    if isinstance(value, ast.Name) and value.id in scope.params and value.id not in scope.binds \
+            and value.id not in ("self", "cls"):
+        return Fwd(value.id)
+    return expr_kind(value, resolve, scope, memo=memo)
 
 
 def _host_annotation(ann: ast.expr | None, name: str) -> IKind:

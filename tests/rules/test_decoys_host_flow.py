@@ -594,3 +594,48 @@ def test_a_module_whose_apply_keeps_a_buffer_on_the_host():
     """
     assert findings(src) == {(18, "GL101")}
     assert findings(src, scope="all") == {(13, "GL103"), (18, "GL101")}
+
+
+def test_a_parameter_a_plain_class_stores_as_it_came_holds_what_its_constructions_pass():
+    """EAGLE's and Medusa's `KVCache(data, current_length)` store `current_length` as it came, and every
+    construction passes an element of `current_length_data`, built with `device="cpu"` on purpose: the field is host
+    memory, on the class (`self.current_length.item()`) and on a receiver of unknown class
+    (`past_key_values[0][0].current_length.item()`). Hits: `Span(data, n)` gets a device tensor at one of its two
+    constructions, so `span.length.item()` still syncs; and `KVCache.data` (device tensors) is no host field."""
+    src = """
+        import torch
+
+
+        class KVCache:
+            def __init__(self, data, current_length):
+                self.data = data
+                self.current_length = current_length
+
+            def shape(self):
+                return self.data.shape[0], self.current_length.item()
+
+
+        class Span:
+            def __init__(self, data, length):
+                self.data = data
+                self.length = length
+
+
+        def init_kv(n: int, dev: torch.device):
+            data = torch.zeros(n, 4, device=dev)
+            current_length_data = torch.zeros(n * 2, dtype=torch.long, device="cpu")
+            past = []
+            for i in range(n):
+                past.append([KVCache(data[2 * i + j], current_length_data[i * 2 + j]) for j in range(2)])
+            return past
+
+
+        def step(x: torch.Tensor, past, spans):
+            n = past[0][0].current_length.item()
+            m = past[0][0].data.sum().item()
+            a = Span(x, x.sum())
+            b = Span(x, torch.zeros(1, device="cpu"))
+            k = a.length.item()
+            return x[:n], k, b.length.item(), m
+    """
+    assert findings(src, scope="all") == {(30, "GL101"), (33, "GL101"), (34, "GL101")}

@@ -126,6 +126,9 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             scope.self_assigns.append((attr, None))
         if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
             binds.setdefault(sub.target.id, []).append(sub)  # `n += 1` keeps what n is when the operand is host
+        elif isinstance(sub, (ast.For, ast.AsyncFor)) and (counted := _counters(sub)):
+            for name, counter in counted:
+                binds.setdefault(name, []).append(counter)
         elif isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor)):
             targets.append(sub.target)
         elif isinstance(sub, (ast.With, ast.AsyncWith)):
@@ -155,6 +158,21 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if arg is not None:
             scope.params[arg.arg] = UNKNOWN
     return scope
+
+
+def _counters(loop: ast.For | ast.AsyncFor) -> list[tuple[str, ast.expr | None]]:
+    """The loop's targets with what they hold when it counts: `for k in range(n)` binds a Python int (a
+    constant stands for it), as does the index of `for i, x in enumerate(xs)` (`x`: bound another way, None).
+    Empty for any other loop."""
+    it, target = loop.iter, loop.target
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.args):
+        return []
+    if it.func.id == "range" and isinstance(target, ast.Name):
+        return [(target.id, ast.Constant(0))]
+    if it.func.id == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2 \
+            and isinstance(target.elts[0], ast.Name):
+        return [(target.elts[0].id, ast.Constant(0)), *((name, None) for name in bound_names(target.elts[1]))]
+    return []
 
 
 BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")  # the fields that hold statements, in `_fields` order

@@ -497,6 +497,12 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
     return kind
 
 
+def _set_values(bound: list[ast.expr | ast.AugAssign | None]) -> list[ast.expr | ast.AugAssign | None]:
+    """A name's bindings less its `None` placeholders, when it has another."""
+    values = [b for b in bound if not (isinstance(b, ast.Constant) and b.value is None)]
+    return values or bound
+
+
 def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind:
     if depth > MAX_DEPTH:
         return UNKNOWN
@@ -510,8 +516,9 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
         own = _self_reads(value.id, bound, scope)
         owned = {id(o) for o in own}
+        # `x = None` on one path: an optional value is what it holds when set (None reads nothing)
         kinds = {hop(b) if not isinstance(b, ast.AugAssign) else None if hop(b.value) == HOST else UNKNOWN
-                 for b in bound if id(b) not in owned} - {None}
+                 for b in _set_values(bound) if id(b) not in owned} - {None}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
         if own:

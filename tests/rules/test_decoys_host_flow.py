@@ -639,3 +639,39 @@ def test_a_parameter_a_plain_class_stores_as_it_came_holds_what_its_construction
             return x[:n], k, b.length.item(), m
     """
     assert findings(src, scope="all") == {(30, "GL101"), (33, "GL101"), (34, "GL101")}
+
+
+def test_a_local_that_is_none_on_one_path_passes_what_it_holds_when_set():
+    """lmdeploy's Qwen3.5 `prepare_inputs_for_generation` starts with `grid_thw = None` and sets it to
+    `torch.stack(...).cpu()` when images come: `rot_pos_emb(grid_thw)` gets a host tensor (None reads nothing), so
+    `int(h)` of its rows reads host memory. Hit: `Scaler.scale(n)` gets a local that is None or a device sum."""
+    src = """
+        import torch
+
+
+        class Vision:
+            def rot_pos_emb(self, grid_thw: torch.Tensor) -> list:
+                return [int(h) * int(w) for t, h, w in grid_thw]
+
+
+        class Scaler:
+            def scale(self, n: torch.Tensor) -> int:
+                return int(n)
+
+
+        class Model:
+            def __init__(self):
+                self.visual = Vision()
+                self.scaler = Scaler()
+
+            def prepare(self, x: torch.Tensor, metas: list):
+                grid_thw = None
+                if metas:
+                    grid_thw = torch.stack([m["grid_thw"] for m in metas]).cpu()
+                    self.visual.rot_pos_emb(grid_thw)
+                total = None
+                if metas:
+                    total = x.sum()
+                return self.scaler.scale(total)
+    """
+    assert findings(src, scope="all") == {(11, "GL105"), (22, "GL103")}  # GL103: the copy that puts it there

@@ -339,8 +339,11 @@ class CallFacts:
                         keys.update(t.key for t, _how in self.index.call_edges(fn, fn.module, ref))
                     elif not ref.startswith((PARAM, NAME_ARG)):
                         refs.append(ref)
-                # `return Impl`: the class object, built where the index cannot see (`return f(x)` calls f)
-                keys.update(init.key for ref in fn.makes if (made := self.index.class_by_dotted(ref)) is not None
+                # `return Impl`: the class object, built where the index cannot see; `return Impl(...)` (`makes`
+                # names it too) is a construction the index sees, as any call of the class
+                built = {callee for callee, _line in fn.calls}
+                keys.update(init.key for ref in fn.makes if ref not in built
+                            and (made := self.index.class_by_dotted(ref)) is not None
                             and (init := self.index.method(made, "__init__")) is not None)
             for ref in refs:
                 target = self.index.function_by_dotted(ref)

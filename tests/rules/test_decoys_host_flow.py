@@ -675,3 +675,50 @@ def test_a_local_that_is_none_on_one_path_passes_what_it_holds_when_set():
                 return self.scaler.scale(total)
     """
     assert findings(src, scope="all") == {(11, "GL105"), (22, "GL103")}  # GL103: the copy that puts it there
+
+
+def test_a_class_a_factory_returns_built_is_constructed_where_the_index_sees():
+    """`return KVCache(data, lens[0])` is a construction the index follows, as `cache = KVCache(...)` is: only a
+    factory that returns the class object itself (`return KVCache`) hides where instances are built. So the stored
+    length is the host tensor the factory passes. Hits: `Span`, which a second factory builds with a device sum, and
+    `Lazy`, handed out as a class object by `kind()`, whose constructions the index cannot see."""
+    src = """
+        import torch
+
+
+        class KVCache:
+            def __init__(self, data, length):
+                self.data = data
+                self.length = length
+
+
+        class Span:
+            def __init__(self, length):
+                self.length = length
+
+
+        class Lazy:
+            def __init__(self, length):
+                self.length = length
+
+
+        def make(n: int, x: torch.Tensor):
+            lens = torch.zeros(n, dtype=torch.long, device="cpu")
+            return KVCache(x, lens[0])
+
+
+        def spans(x: torch.Tensor):
+            return Span(x.sum()), Span(torch.zeros(1, device="cpu")), Lazy(torch.zeros(1, device="cpu"))
+
+
+        def kind():
+            return Lazy
+
+
+        def step(cache: KVCache, span: Span, lazy: Lazy):
+            a = cache.length.item()
+            b = span.length.item()
+            c = lazy.length.item()
+            return a, b, c
+    """
+    assert findings(src, scope="all") == {(35, "GL101"), (36, "GL101")}

@@ -128,6 +128,9 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             scope.self_assigns.append((attr, None))
         if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
             binds.setdefault(sub.target.id, []).append(sub)  # `n += 1` keeps what n is when the operand is host
+        elif isinstance(sub, (ast.For, ast.AsyncFor)) and (counted := _counters(sub)):
+            for name, counter in counted:
+                binds.setdefault(name, []).append(counter)
         elif isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor)):
             targets.append(sub.target)
         elif isinstance(sub, (ast.With, ast.AsyncWith)):
@@ -157,6 +160,21 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if arg is not None:
             scope.params[arg.arg] = UNKNOWN
     return scope
+
+
+def _counters(loop: ast.For | ast.AsyncFor) -> list[tuple[str, ast.expr | None]]:
+    """The loop's targets with what they hold when it counts: `for k in range(n)` binds a Python int (a
+    constant stands for it), as does the index of `for i, x in enumerate(xs)` (`x`: bound another way, None).
+    Empty for any other loop."""
+    it, target = loop.iter, loop.target
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.args):
+        return []
+    if it.func.id == "range" and isinstance(target, ast.Name):
+        return [(target.id, ast.Constant(0))]
+    if it.func.id == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2 \
+            and isinstance(target.elts[0], ast.Name):
+        return [(target.elts[0].id, ast.Constant(0)), *((name, None) for name in bound_names(target.elts[1]))]
+    return []
 
 
 BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")  # the fields that hold statements, in `_fields` order
@@ -262,11 +280,20 @@ def _self_attr(target: ast.expr) -> str | None:
 
 
 def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
-    """(attribute, kind) of each `self.x = value` of the function; `self.x = None` placeholders are left out."""
+    """(attribute, kind) of each `self.x = value` of the function; `self.x = None` placeholders are left out. A
+    parameter stored as it came (`self.current_length = current_length`) is a `Fwd`: what every call site passes
+    for it (`CallFacts.attr`), else its annotation."""
     memo: Memo = {}
-    return tuple((attr, expr_kind(value, resolve, scope, memo=memo) if value is not None else UNKNOWN)
+    return tuple((attr, _stored_kind(value, resolve, scope, memo) if value is not None else UNKNOWN)
                  for attr, value in scope.self_assigns
                  if not (isinstance(value, ast.Constant) and value.value is None))
+
+
+def _stored_kind(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
+    if isinstance(value, ast.Name) and value.id in scope.params and value.id not in scope.binds \
+            and value.id not in ("self", "cls"):
+        return Fwd(value.id)
+    return expr_kind(value, resolve, scope, memo=memo)
 
 
 def _host_annotation(ann: ast.expr | None, name: str) -> IKind:
@@ -472,6 +499,12 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
     return kind
 
 
+def _set_values(bound: list[ast.expr | ast.AugAssign | None]) -> list[ast.expr | ast.AugAssign | None]:
+    """A name's bindings less its `None` placeholders, when it has another."""
+    values = [b for b in bound if not (isinstance(b, ast.Constant) and b.value is None)]
+    return values or bound
+
+
 def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind:
     if depth > MAX_DEPTH:
         return UNKNOWN
@@ -485,8 +518,9 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
         own = _self_reads(value.id, bound, scope)
         owned = {id(o) for o in own}
+        # `x = None` on one path: an optional value is what it holds when set (None reads nothing)
         kinds = {hop(b) if not isinstance(b, ast.AugAssign) else None if hop(b.value) == HOST else UNKNOWN
-                 for b in bound if id(b) not in owned} - {None}
+                 for b in _set_values(bound) if id(b) not in owned} - {None}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
         if own:

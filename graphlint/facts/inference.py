@@ -66,7 +66,10 @@ DIM_SEQ_METHODS = frozenset({"max", "min", "median", "nanmedian", "cummax", "cum
 # Reductions that return a 0-d tensor when called without a dim: indexing with one reads it.
 FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "prod", "norm", "amax", "amin",
                              "std", "var", "median", "nansum", "nanmean", "count_nonzero"})
-MODULE_TENSOR_METHODS = frozenset({"parameters", "buffers", "named_parameters", "state_dict"})
+# `nn.Module` methods that hand out its own tensors: of a module loaded on the host, host tensors
+MODULE_TENSOR_METHODS = frozenset({"parameters", "buffers", "named_parameters", "named_buffers", "state_dict"})
+# Iterables that yield what they wrap (a progress bar): iterating one is iterating its first argument
+PASSTHROUGH_ITERABLES = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm"})
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.special.", "torch.linalg.", "torch.fft.", "torch.ops.")
 NON_TENSOR_TORCH_SUBMODULES = frozenset({
     "cuda", "nn", "distributed", "jit", "backends", "autograd", "compiler", "library", "_dynamo",
@@ -645,6 +648,8 @@ class Inference:
             if recv.host:
                 # `model.eval()`, `.half()`, `.to(torch.float16)` return the module where it is; `hf_model.to(dev)`,
                 # `.cuda()`, `.generate(...)`: not known to stay on the host
+                if func.attr.value in MODULE_TENSOR_METHODS:
+                    return self._host_weights(func.attr.value)
                 return recv if self._keeps_module(func.attr.value, node) else UNKNOWN
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
@@ -695,6 +700,16 @@ class Inference:
         placed = any(arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS
                      for arg in node.args)
         return UNKNOWN if placed or self.default_device is not Dev.CPU else HOST_MODULE
+
+    @staticmethod
+    def _host_weights(name: str) -> Val:
+        """`parameters()`, `named_parameters()`, `state_dict()`, ... of a module loaded on the host: its own tensors,
+        on the host (`for name, p in hf_model.named_parameters(): p.cpu()` copies nothing from a device)."""
+        if name == "state_dict":
+            return CPU_DICT
+        if name.startswith("named_"):
+            return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=(HOST, CPU)))
+        return CPU_TSEQ
 
     def _checkpoint(self, qual: str, node: cst.Call) -> Val:
         """A checkpoint read whose tensors land on the host: `torch.load(p, map_location="cpu")`,
@@ -989,6 +1004,11 @@ class Inference:
                 return Val(Kind.TENSOR_SEQ, elem=element_of(args[0]))
             if args[0].kind in HOSTS:
                 return Val(Kind.HOST_SEQ, ref="tuple" if qual == "tuple" else "list")
+        if (qual in ("list", "tuple", "reversed") or qual in PASSTHROUGH_ITERABLES) and args \
+                and args[0].kind is Kind.UNKNOWN and args[0].ref is None and args[0].elem is not None:
+            return Val(Kind.UNKNOWN, elem=args[0].elem)  # `list(model.named_parameters())`: the same items
+        if qual in PASSTHROUGH_ITERABLES and args and (args[0].kind is Kind.TENSOR_SEQ or args[0].kind in HOSTS):
+            return args[0]  # `tqdm(host_params)` yields what it wraps
         if qual in ("any", "all"):
             return HOST
         return None

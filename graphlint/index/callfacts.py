@@ -63,6 +63,7 @@ class CallFacts:
         self._fields: dict[str, IKind] | None = None
         self._methods: dict[str, IKind] | None = None
         self._instances: dict[tuple[str, str], str | None] = {}
+        self._forwarded: list[tuple[str, str, str]] | None = None
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
@@ -81,13 +82,36 @@ class CallFacts:
         key = (cls.key, name)
         if key not in self._attrs:
             self._attrs[key] = None  # `self.a = self.b` and `self.b = self.a`: a cycle is no evidence
-            # calls are not followed here: the checker's cache keys a file on the modules it imports only
-            kinds = {self.settle(kind, self.index.functions[meth], calls=False) for c in self._class_family(cls)
+            # calls are not followed here: the checker's cache keys a file on the modules it imports only; a
+            # parameter stored as it came is read from its call sites, which `forwarded` puts in every file's key
+            kinds = {self._stored(kind, self.index.functions[meth]) for c in self._class_family(cls)
                      for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets
                      if attr == name}
             kind = join_kinds(kinds) if kinds else None
             self._attrs[key] = kind if kind in HOST_FAMILY else None
         return self._attrs[key]
+
+    def _stored(self, kind: IKind, fn: "FunctionInfo") -> IKind:
+        """What a `self.x = value` of `fn` stores: a parameter stored as it came (`Fwd`) holds what every call site of
+        `fn` passes for it (a plain class's constructions, for `__init__`), else what its annotation says."""
+        if isinstance(kind, Fwd):
+            return self.params(fn).get(kind.name) or dict(fn.param_kinds).get(kind.name, UNKNOWN)
+        return self.settle(kind, fn, calls=False)
+
+    def forwarded(self) -> list[tuple[str, str, str]]:
+        """(class, attribute, kind) of every field of a plain class that a parameter stored as it came makes host
+        data (`attr`): those facts come from call sites in any file, so they are part of every file's cache key."""
+        if self._forwarded is None:
+            found = {(fn.class_key, attr) for fn in self.index.functions.values() if fn.class_key is not None
+                     for attr, kind in fn.attr_sets if isinstance(kind, Fwd)}
+            out = []
+            for key, attr in sorted(found):
+                cls = self.index.classes.get(key)
+                kind = self._own_field(cls, attr) if cls is not None else None
+                if kind is not None:
+                    out.append((key, attr, str(kind)))
+            self._forwarded = out
+        return self._forwarded
 
     def kept_on_host(self, cls: "ClassInfo", name: str) -> IKind | None:
         """The host kind a module's `_apply` override leaves in `self.<name>` (`super()._apply(fn)`, then
@@ -125,7 +149,8 @@ class CallFacts:
                         owners.setdefault(attr, set()).add(fn.class_key)
                         raw.setdefault(attr, set()).add(kind)
             owners = {attr: keys for attr, keys in owners.items()
-                      if attr not in foreign and raw[attr] & {CPU_TENSOR, CPU_DICT}
+                      if attr not in foreign and (raw[attr] & {CPU_TENSOR, CPU_DICT} or any(isinstance(k, Fwd)
+                                                                                              for k in raw[attr]))
                       and all(k in HOST_FAMILY or deferred(k) for k in raw[attr])}
             for cls in self.index.classes.values():
                 for attr, held in cls.attrs.items():
@@ -314,8 +339,11 @@ class CallFacts:
                         keys.update(t.key for t, _how in self.index.call_edges(fn, fn.module, ref))
                     elif not ref.startswith((PARAM, NAME_ARG)):
                         refs.append(ref)
-                # `return Impl`: the class object, built where the index cannot see (`return f(x)` calls f)
-                keys.update(init.key for ref in fn.makes if (made := self.index.class_by_dotted(ref)) is not None
+                # `return Impl`: the class object, built where the index cannot see; `return Impl(...)` (`makes`
+                # names it too) is a construction the index sees, as any call of the class
+                built = {callee for callee, _line in fn.calls}
+                keys.update(init.key for ref in fn.makes if ref not in built
+                            and (made := self.index.class_by_dotted(ref)) is not None
                             and (init := self.index.method(made, "__init__")) is not None)
             for ref in refs:
                 target = self.index.function_by_dotted(ref)

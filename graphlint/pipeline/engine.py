@@ -332,7 +332,7 @@ def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[Mod
     # the host fields and methods of the whole project type receivers of unknown class in any file
     # (CallFacts.field, CallFacts.method)
     prefix = repr((settings_key(linter.config, linter.enabled), sorted(index.call_facts.fields().items()),
-                   sorted(index.call_facts.methods().items())))
+                   sorted(index.call_facts.methods().items()), index.call_facts.forwarded()))
     own_hot = hot_entries(hot, index)
     return [file_key(prefix, h, own_hot.get(src.path, []), deps.digest(summary))
             for src, summary, h in zip(sources, summaries, hashes)]

@@ -518,3 +518,28 @@ def test_json_when_msgpack_is_missing(proj, monkeypatch, linted):
         assert lint(".") == expected and linted == []
     finally:
         gcache.environment.cache_clear()
+
+
+def test_a_field_read_from_constructions_in_another_file_is_never_served_stale(tmp_path, monkeypatch):
+    """`KVCache.current_length` is what every construction passes (`CallFacts.forwarded`): `kv.py` imports neither
+    `build.py` (the one construction, which no hot function reaches) nor `model.py`, yet a construction that now
+    passes a device tensor must re-lint it. (`Other` keeps a field of that name on the device, so no fact for a
+    receiver of any class, `CallFacts.fields`, holds it.)"""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GRAPHLINT_OUTPUT_FORMAT", raising=False)
+    monkeypatch.delenv("GRAPHLINT_CACHE_DIR", raising=False)
+    kv = ("import torch\n\n\nclass KVCache:\n    def __init__(self, data, current_length):\n"
+          "        self.data = data\n        self.current_length = current_length\n\n"
+          "    def length(self):\n        return self.current_length.item()\n\n\n"
+          "class Other:\n    def __init__(self, n: int):\n        self.current_length = torch.zeros(n, device=\"cuda\")\n")
+    build = ("import torch\nfrom kv import KVCache\n\n\ndef build(n: int, x: torch.Tensor):\n"
+             "    lens = torch.zeros(n, dtype=torch.long, device=\"cpu\")\n    cache = KVCache(x, {})\n    return cache\n")
+    model = ("import torch\nfrom kv import KVCache\n\n\nclass M(torch.nn.Module):\n"
+             "    def __init__(self, cache: KVCache):\n        super().__init__()\n        self.cache = cache\n\n"
+             "    def forward(self, x: torch.Tensor):\n        return x[: self.cache.length()]\n")
+    write(tmp_path, {"kv.py": kv, "build.py": build.format("lens[0]"), "model.py": model})
+    assert "GL101" not in lint(".")[1]
+    write(tmp_path, {"build.py": build.format("x.sum()")})
+    warm = lint(".")
+    assert warm == lint("--no-cache", ".")
+    assert "kv.py:10" in warm[1] and "GL101" in warm[1]

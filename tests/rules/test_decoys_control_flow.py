@@ -410,3 +410,43 @@ def test_lists_hold_what_is_appended():
             return torch.cat(probs)
     """
     assert findings(src, scope="all") == {(12, "GL110")}
+
+
+def test_a_counter_every_caller_passes_is_a_host_int():
+    """FlexLLMGen's `load_weight(self, i, j, k)` and the layer's `load_weight(home, buf, k)` it forwards to take `k`,
+    a batch index, named like a key tensor: every call passes the counter of a `for k in range(...)` loop or the index
+    of an `enumerate`, so `if k == 0:` compares Python ints. Hit: `select(k)` also gets an element of a tensor at one
+    call, so its `if k == 0:` still reads the device."""
+    src = """
+        import torch
+
+
+        class Layer:
+            def load_weight(self, buf: list, k):
+                if k == 0:
+                    buf.append(k)
+
+
+        class Model:
+            def __init__(self):
+                self.layer = Layer()
+
+            def load_weight(self, i: int, j: int, k):
+                if k == self.num_batches - 1:
+                    return
+                self.layer.load_weight([], k)
+
+            def select(self, k):
+                if k == 0:
+                    return 1
+                return 2
+
+            def generate(self, x: torch.Tensor, n: int):
+                for k in range(n):
+                    self.load_weight(0, 1, k)
+                for k, row in enumerate(x):
+                    self.load_weight(0, 2, k)
+                    self.select(k)
+                self.select(x[0])
+    """
+    assert findings(src, scope="all") == {(20, "GL110")}

@@ -594,3 +594,131 @@ def test_a_module_whose_apply_keeps_a_buffer_on_the_host():
     """
     assert findings(src) == {(18, "GL101")}
     assert findings(src, scope="all") == {(13, "GL103"), (18, "GL101")}
+
+
+def test_a_parameter_a_plain_class_stores_as_it_came_holds_what_its_constructions_pass():
+    """EAGLE's and Medusa's `KVCache(data, current_length)` store `current_length` as it came, and every
+    construction passes an element of `current_length_data`, built with `device="cpu"` on purpose: the field is host
+    memory, on the class (`self.current_length.item()`) and on a receiver of unknown class
+    (`past_key_values[0][0].current_length.item()`). Hits: `Span(data, n)` gets a device tensor at one of its two
+    constructions, so `span.length.item()` still syncs; and `KVCache.data` (device tensors) is no host field."""
+    src = """
+        import torch
+
+
+        class KVCache:
+            def __init__(self, data, current_length):
+                self.data = data
+                self.current_length = current_length
+
+            def shape(self):
+                return self.data.shape[0], self.current_length.item()
+
+
+        class Span:
+            def __init__(self, data, length):
+                self.data = data
+                self.length = length
+
+
+        def init_kv(n: int, dev: torch.device):
+            data = torch.zeros(n, 4, device=dev)
+            current_length_data = torch.zeros(n * 2, dtype=torch.long, device="cpu")
+            past = []
+            for i in range(n):
+                past.append([KVCache(data[2 * i + j], current_length_data[i * 2 + j]) for j in range(2)])
+            return past
+
+
+        def step(x: torch.Tensor, past, spans):
+            n = past[0][0].current_length.item()
+            m = past[0][0].data.sum().item()
+            a = Span(x, x.sum())
+            b = Span(x, torch.zeros(1, device="cpu"))
+            k = a.length.item()
+            return x[:n], k, b.length.item(), m
+    """
+    assert findings(src, scope="all") == {(30, "GL101"), (33, "GL101"), (34, "GL101")}
+
+
+def test_a_local_that_is_none_on_one_path_passes_what_it_holds_when_set():
+    """lmdeploy's Qwen3.5 `prepare_inputs_for_generation` starts with `grid_thw = None` and sets it to
+    `torch.stack(...).cpu()` when images come: `rot_pos_emb(grid_thw)` gets a host tensor (None reads nothing), so
+    `int(h)` of its rows reads host memory. Hit: `Scaler.scale(n)` gets a local that is None or a device sum."""
+    src = """
+        import torch
+
+
+        class Vision:
+            def rot_pos_emb(self, grid_thw: torch.Tensor) -> list:
+                return [int(h) * int(w) for t, h, w in grid_thw]
+
+
+        class Scaler:
+            def scale(self, n: torch.Tensor) -> int:
+                return int(n)
+
+
+        class Model:
+            def __init__(self):
+                self.visual = Vision()
+                self.scaler = Scaler()
+
+            def prepare(self, x: torch.Tensor, metas: list):
+                grid_thw = None
+                if metas:
+                    grid_thw = torch.stack([m["grid_thw"] for m in metas]).cpu()
+                    self.visual.rot_pos_emb(grid_thw)
+                total = None
+                if metas:
+                    total = x.sum()
+                return self.scaler.scale(total)
+    """
+    assert findings(src, scope="all") == {(11, "GL105"), (22, "GL103")}  # GL103: the copy that puts it there
+
+
+def test_a_class_a_factory_returns_built_is_constructed_where_the_index_sees():
+    """`return KVCache(data, lens[0])` is a construction the index follows, as `cache = KVCache(...)` is: only a
+    factory that returns the class object itself (`return KVCache`) hides where instances are built. So the stored
+    length is the host tensor the factory passes. Hits: `Span`, which a second factory builds with a device sum, and
+    `Lazy`, handed out as a class object by `kind()`, whose constructions the index cannot see."""
+    src = """
+        import torch
+
+
+        class KVCache:
+            def __init__(self, data, length):
+                self.data = data
+                self.length = length
+
+
+        class Span:
+            def __init__(self, length):
+                self.length = length
+
+
+        class Lazy:
+            def __init__(self, length):
+                self.length = length
+
+
+        def make(n: int, x: torch.Tensor):
+            lens = torch.zeros(n, dtype=torch.long, device="cpu")
+            return KVCache(x, lens[0])
+
+
+        def spans(x: torch.Tensor):
+            return Span(x.sum()), Span(torch.zeros(1, device="cpu")), Lazy(torch.zeros(1, device="cpu"))
+
+
+        def kind():
+            return Lazy
+
+
+        def step(cache: KVCache, span: Span, lazy: Lazy):
+            a = cache.length.item()
+            b = span.length.item()
+            c = lazy.length.item()
+            return a, b, c
+    """
+    assert findings(src, scope="all") == {(35, "GL101"), (36, "GL101")}

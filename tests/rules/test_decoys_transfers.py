@@ -1025,3 +1025,33 @@ def test_debug_records_format_their_lazy_arguments_only_when_enabled():
             return logits
     """
     assert findings(src, scope="all") == {(10, "GL108"), (11, "GL107")}
+
+
+def test_parameters_of_a_model_loaded_on_the_host_are_host_tensors():
+    """FlexLLMGen's weight conversion loads the Hugging Face model with `from_pretrained` and no `device_map` (on the
+    host), then saves `param.cpu().detach().numpy()` for each of `tqdm(list(model.model.named_parameters()))`: the
+    module's own tensors are host memory, through `list(...)` and a progress bar, so `.cpu()` copies nothing from a
+    device. Hits: the same loop over a model moved to the device (`model.cuda()`), and over a model placed by
+    `device_map=`."""
+    src = """
+        import torch
+        from tqdm import tqdm
+        from transformers import OPTForCausalLM
+
+
+        def convert(name: str, out: dict):
+            model = OPTForCausalLM.from_pretrained(name, torch_dtype=torch.float16)
+            for key, param in tqdm(list(model.model.named_parameters())):
+                out[key] = param.cpu().detach().numpy()
+            for param in model.parameters():
+                out["p"] = param.cpu()
+            for key, t in model.state_dict().items():
+                out[key] = t.cpu()
+            placed = OPTForCausalLM.from_pretrained(name, device_map="cuda")
+            for key, param in tqdm(list(placed.named_parameters())):
+                out[key] = param.cpu()
+            model.cuda()
+            for key, param in tqdm(list(model.named_parameters())):
+                out[key] = param.cpu()
+    """
+    assert findings(src, scope="all") == {(16, "GL103"), (17, "GL131"), (19, "GL103")}  # GL131: the move itself

@@ -631,3 +631,62 @@ def test_decode_loop_flow_reads_nested_blocks_and_bounds_generated_bodies():
     assert found["small"][0] == "step"
     assert found["gen"] == ("step", ("gen (step: decode loop)",))
     assert "with_def" not in found and "big" not in found
+
+
+SELF_ALIAS = """
+    from torch import nn
+
+    def build(cfg):
+        return cfg
+
+    class LM(nn.Module):
+        def __init__(self, fsdp=None):
+            super().__init__()
+            self._fsdp = fsdp
+
+        def forward(self, ids):
+            return ids
+
+        def _next(self, ids):
+            model = self if self._fsdp is None else self._fsdp
+            return model(ids).argmax(-1)
+
+        def generate(self, ids, n):
+            for _ in range(n):
+                ids = self._next(ids)
+            return ids
+
+        def _plain(self, ids):
+            model = self
+            return model(ids).argmax(-1)
+
+        def sample(self, ids, n):
+            while ids.shape[1] < n:
+                ids = self._plain(ids)
+            return ids
+
+        def _other(self, ids, cfg):
+            model = self if cfg is None else build(cfg)
+            return model(ids).argmax(-1)
+
+        def other_loop(self, ids, n, cfg):
+            for _ in range(n):
+                ids = self._other(ids, cfg)
+            return ids
+
+        def score(self, ids):
+            model = self
+            return model(ids).sum().item()
+"""
+
+
+def test_a_local_alias_of_self_calls_the_models_own_forward():
+    """audiocraft's `LMModel._sample_next_token`: `model = self if self._fsdp is None else self._fsdp`, then
+    `model(seq)`: a call of either arm, so the model's own forward, once per call of the helper that its
+    `generate` loop calls. A plain `model = self` is the same alias."""
+    found = hot({"pkg.lm": SELF_ALIAS})
+    assert found["LM.generate"] == ("step", ("LM.generate (step: decode loop)",))
+    assert found["LM._next"] == ("step", ("LM.generate (step: decode loop)", "LM._next"))
+    assert found["LM.sample"] == ("step", ("LM.sample (step: decode loop)",))
+    # Decoys: an arm that is no alias (a call's result) leaves the local unknown; a one-shot call is no step.
+    assert "LM.other_loop" not in found and "LM._other" not in found and "LM.score" not in found

@@ -81,6 +81,7 @@ WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmar
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
 BY_NAME = ("method ", "model method ")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
+MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defining module
 # `__init__` calls that move the module being built (`self.to(device)`): its weights are not where it made them
@@ -1050,7 +1051,11 @@ class ProjectIndex:
         # by a step driver keeps its own tier: it is model code.
         propagate("forward", roots["forward"] + by_name)
         model = self._model_entries(result, roots["forward"])
-        propagate("step", self._step_roots(result, model, roots["captured"]), stop=model)
+        steps, loops = self._step_roots(result, model, roots["captured"])
+        propagate("step", steps, stop=model)
+        # The request around the decode: what runs a step driver or decode loop once, and what it calls
+        # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
+        propagate("forward", self._request_roots(loops, result, model))
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]
@@ -1229,7 +1234,7 @@ class ProjectIndex:
         return frozenset(out)
 
     def _step_roots(self, reached: dict[str, HotInfo], model: frozenset[str], captured_roots: list[Seed]
-                    ) -> list[Seed]:
+                    ) -> tuple[list[Seed], list[FunctionInfo]]:
         """Functions that drive a decode step from the host: they replay a CUDA graph, or call into the
         model (`_model_entries`, or a receiver `_model_receivers` shows to be a model) from outside it (a
         method of a model class that calls a submodule is model code: a vision encoder's helper, a prefill
@@ -1309,7 +1314,10 @@ class ProjectIndex:
                      for key, fn in loops.items() if key not in drivers)
         drivers.update(loops)
         own_loops, own_steps = self._model_loops(reached, model)
-        for fn in self._loops_above(handed + own_steps, reached, model) + own_loops:
+        above = self._loops_above(handed + own_steps, reached, model) + own_loops
+        # the functions that run steps in a loop of their own: a decode each (`_request_roots` climbs from them)
+        decode_loops = [self.functions[key] for key in sorted(looping)] + [*loops.values()] + above
+        for fn in above:
             if fn.key not in drivers:
                 drivers.add(fn.key)
                 seeds.append((fn, f"{fn.display} (step: decode loop)", None, False))
@@ -1324,7 +1332,31 @@ class ProjectIndex:
                 hop = Hop(f"{fn.display} (step: decode loop)")
                 seeds.append((fn, hop.label, None, False))
                 seeds.extend((target, how, hop, False) for target, how in self._decode_step_targets(fn, calls))
-        return seeds
+                decode_loops.append(fn)
+        return seeds, decode_loops
+
+    def _request_roots(self, loops: list[FunctionInfo], reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
+        """The functions that run a decode loop or step driver once per call, up to MAX_REQUEST_HOPS one-shot
+        callers above it (`MusicGen.generate -> _generate_tokens -> lm.generate`, ktransformers' `inference`
+        running `prefill` then `generate`): one request, whose set-up and output handling run once per
+        generation. A climb stops at code already hot, model code, constructors, warm-up and training, and a
+        module-level function that nothing in the project calls (a script's `main`, a CLI command: set-up
+        around many requests, not one)."""
+        out: dict[str, Seed] = {}
+        level = loops
+        for _hop in range(MAX_REQUEST_HOPS):
+            above: list[FunctionInfo] = []
+            for fn in level:
+                for caller, in_loop in self._callers(fn):
+                    if in_loop or caller.key in out or caller.key in reached or caller.key in model \
+                            or not self._host_side(caller, reached, model):
+                        continue
+                    if caller.class_key is None and not self._callers(caller):
+                        continue  # (a script's entry point)
+                    out[caller.key] = (caller, f"{caller.display} (request: runs {fn.display} once)", None, False)
+                    above.append(caller)
+            level = above
+        return list(out.values())
 
     def _decode_calls(self, fn: FunctionInfo) -> list[str] | None:
         """The step calls of `fn`'s decode loops (`decode_calls`, and the calls of each loop-carried cycle that

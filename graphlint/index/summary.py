@@ -695,10 +695,10 @@ class _Indexer(ast.NodeVisitor):
             if alts:
                 self.local_binds[-1][name] = ALTERNATIVES + "|".join(alts)
             return
-        if isinstance(value, ast.Call) and (func := dotted(value.func)) and func.startswith("self.") \
-                and func.count(".") == 1:
-            # `state = self.state_class()`, `state = self._create_state(batch)`: what that attribute builds or
-            # that method returns (`index.project` reads which)
+        if isinstance(value, ast.Call) and (func := dotted(value.func)) and func.startswith("self."):
+            # `state = self.state_class()`, `state = self._create_state(batch)`, `pattern =
+            # self.pattern_provider.get_pattern(n)`: what that attribute builds or that method returns
+            # (`index.project` reads which)
             self.local_binds[-1][name] = f"{func}()"
             return
         if isinstance(value, ast.IfExp):

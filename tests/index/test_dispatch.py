@@ -1951,3 +1951,42 @@ def test_an_alias_cycle_through_a_reexport_ends():
                             for mod, src in files.items())]
     found = ProjectIndex(summaries).hot_functions()
     assert {fn.qualname for fn in (ProjectIndex(summaries).functions[k] for k in found)} == {"M.forward", "step"}
+
+
+PATTERN = """
+    import torch
+
+    class Pattern:
+        def build(self, codes):
+            return codes[torch.tensor([0, 1]).cuda()]
+
+        def run(self, codes):
+            return codes
+
+    class Provider:
+        def get_pattern(self, n):
+            return Pattern()
+
+        def lookup(self, n):
+            return self.table[n]
+
+    class LM(torch.nn.Module):
+        def __init__(self, provider: Provider):
+            super().__init__()
+            self.provider = provider
+
+        def forward(self, codes):
+            pattern = self.provider.get_pattern(codes.shape[-1])
+            other = self.provider.lookup(codes.shape[-1])
+            other.run(codes)
+            return pattern.build(codes)
+"""
+
+
+def test_a_local_bound_to_what_an_attributes_method_returns():
+    """audiocraft's `pattern = self.pattern_provider.get_pattern(T)`, then `pattern.build_pattern_sequence(...)`:
+    the local holds what that method returns (`return Pattern(...)`), as for `self._create_state(...)`."""
+    found = hot({"pkg.lm": PATTERN})
+    assert found["Pattern.build"] == ("forward", ("LM.forward", "Pattern.build"))
+    # Decoy: a method whose result the index cannot tell (an item of a table) names no class: `.run` stays cold.
+    assert "Pattern.run" not in found

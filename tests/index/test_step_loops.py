@@ -751,3 +751,4 @@ def test_the_request_that_runs_a_decode_loop_once_is_hot_in_the_forward_tier():
     # MAX_REQUEST_HOPS.
     assert "MusicGen.warmup" not in found and "main" not in found
     assert "MusicGen.api" not in found and "MusicGen.serve" not in found
+

@@ -1990,3 +1990,51 @@ def test_a_local_bound_to_what_an_attributes_method_returns():
     assert found["Pattern.build"] == ("forward", ("LM.forward", "Pattern.build"))
     # Decoy: a method whose result the index cannot tell (an item of a table) names no class: `.run` stays cold.
     assert "Pattern.run" not in found
+
+
+TYPED_SUBMODULE = """
+    import torch
+    from typing import TYPE_CHECKING
+
+    if TYPE_CHECKING:
+        from pkg.model import Whisper
+
+    class Inference:
+        def __init__(self, model: "Whisper"):
+            self.model: "Whisper" = model
+
+        def logits(self, tokens):
+            return self.model.decoder(tokens)
+
+        def other(self, tokens):
+            return self.model.missing(tokens)
+"""
+
+WHISPER = """
+    import torch
+
+    class Decoder(torch.nn.Module):
+        def forward(self, x):
+            return x
+
+    class Unused(torch.nn.Module):
+        def forward(self, x):
+            return x.item()
+
+    class Whisper(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.decoder = Decoder()
+"""
+
+
+def test_calling_a_submodule_of_a_typed_attribute_runs_its_forward():
+    """whisper's `PyTorchInference.logits`: `self.model.decoder(tokens)` with `self.model: "Whisper"` (no method
+    `decoder`: the submodule Whisper's `__init__` builds) runs `TextDecoder.forward`."""
+    index = ProjectIndex([index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod)
+                          for mod, src in {"pkg.infer": TYPED_SUBMODULE, "pkg.model": WHISPER}.items()])
+    fn = index.functions["pkg.infer:Inference.logits"]
+    assert [t.key for t, _how in index.call_edges(fn, fn.module, "self.model.decoder")] == ["pkg.model:Decoder.forward"]
+    # Decoy: a name the typed class neither defines nor holds calls nothing.
+    other = index.functions["pkg.infer:Inference.other"]
+    assert index.call_edges(other, other.module, "self.model.missing") == []

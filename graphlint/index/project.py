@@ -81,6 +81,7 @@ WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmar
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
 BY_NAME = ("method ", "model method ")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
+MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defining module
 # `__init__` calls that move the module being built (`self.to(device)`): its weights are not where it made them
@@ -898,8 +899,10 @@ class ProjectIndex:
                     label = f"self.{name}: {desc.rpartition('.')[2]}" if typed else \
                         f"self.{name} = {how or 'factory ' + desc.rpartition('.')[2]}"
                     if isinstance(target, ClassInfo):
+                        # (`self.model.decoder(x)`: no method `decoder`, a submodule the typed object holds)
                         out.extend((fn, _join(label, h)) for fn, h in (
-                            self.methods_via(target, meth) if meth else [(f, "") for f in self._call_target(target)]))
+                            self.methods_via(target, meth) or self._resolve_attr_call(target, meth, MAX_DISPATCH_DEPTH - 1)
+                            if meth else [(f, "") for f in self._call_target(target)]))
             for desc in c.callables.get(name, ()):
                 for target, how in self._denotes(desc, 0):
                     if meth is None:
@@ -1050,7 +1053,11 @@ class ProjectIndex:
         # by a step driver keeps its own tier: it is model code.
         propagate("forward", roots["forward"] + by_name)
         model = self._model_entries(result, roots["forward"])
-        propagate("step", self._step_roots(result, model, roots["captured"]), stop=model)
+        steps, loops, runs_model = self._step_roots(result, model, roots["captured"])
+        propagate("step", steps, stop=model)
+        # The request around the decode: what runs a step driver or decode loop once, and what it calls
+        # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
+        propagate("forward", self._request_roots(self._generating(loops, runs_model, result, model), result, model))
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]
@@ -1229,7 +1236,7 @@ class ProjectIndex:
         return frozenset(out)
 
     def _step_roots(self, reached: dict[str, HotInfo], model: frozenset[str], captured_roots: list[Seed]
-                    ) -> list[Seed]:
+                    ) -> tuple[list[Seed], list[FunctionInfo], set[str]]:
         """Functions that drive a decode step from the host: they replay a CUDA graph, or call into the
         model (`_model_entries`, or a receiver `_model_receivers` shows to be a model) from outside it (a
         method of a model class that calls a submodule is model code: a vision encoder's helper, a prefill
@@ -1259,6 +1266,7 @@ class ProjectIndex:
         callers: dict[str, list[tuple[FunctionInfo, bool]]] = {}
         looping: set[str] = set()  # drivers that step inside a loop of their own: whole decode loops
         handed: list[FunctionInfo] = []  # one-step drivers of a model their callers hand them (`_handed_self`)
+        runs_model: set[str] = set()  # drivers whose own calls enter the model (`_generating` climbs from them)
         for fn in candidates:
             why = ""
             receivers = self._model_receivers(fn)
@@ -1287,6 +1295,8 @@ class ProjectIndex:
                     for t, _how in targets:
                         callers.setdefault(t.key, []).append((fn, in_loop))
                 why = why or hit
+                if entries or hit == "calls the model":
+                    runs_model.add(fn.key)
                 if hit and in_loop:
                     looping.add(fn.key)
             if why:
@@ -1309,7 +1319,15 @@ class ProjectIndex:
                      for key, fn in loops.items() if key not in drivers)
         drivers.update(loops)
         own_loops, own_steps = self._model_loops(reached, model)
-        for fn in self._loops_above(handed + own_steps, reached, model) + own_loops:
+        above = self._loops_above(handed + own_steps, reached, model) + own_loops
+        # the functions that run a generation each (`_request_roots` climbs from them): a model's own loop, or a
+        # loop that feeds what it computed back in (`index.decode`); not a loop over chunks, batches or messages
+        # (a pipeline's `run_single`, a template renderer)
+        decode_loops = [fn for fn in [*(self.functions[key] for key in sorted(looping)), *loops.values(),
+                                      *self._loops_above(own_steps, reached, model)]
+                        if fn.decode_loops or fn.token_cycles or self._module_method(fn)] \
+            + [fn for fn in own_loops if fn.decode_loops or fn.token_cycles or self._module_method(fn)]
+        for fn in above:
             if fn.key not in drivers:
                 drivers.add(fn.key)
                 seeds.append((fn, f"{fn.display} (step: decode loop)", None, False))
@@ -1324,7 +1342,58 @@ class ProjectIndex:
                 hop = Hop(f"{fn.display} (step: decode loop)")
                 seeds.append((fn, hop.label, None, False))
                 seeds.extend((target, how, hop, False) for target, how in self._decode_step_targets(fn, calls))
-        return seeds
+                decode_loops.append(fn)
+        return seeds, decode_loops, runs_model
+
+    def _request_roots(self, loops: list[FunctionInfo], reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
+        """The functions that run a decode loop or step driver once per call, up to MAX_REQUEST_HOPS one-shot
+        callers above it (`MusicGen.generate -> _generate_tokens -> lm.generate`, ktransformers' `inference`
+        running `prefill` then `generate`): one request, whose set-up and output handling run once per
+        generation. A climb stops at code already hot, model code, constructors, warm-up and training, and a
+        module-level function that nothing in the project calls (a script's `main`, a CLI command: set-up
+        around many requests, not one)."""
+        out: dict[str, Seed] = {}
+        level = loops
+        for _hop in range(MAX_REQUEST_HOPS):
+            above: list[FunctionInfo] = []
+            for fn in level:
+                for caller, in_loop in self._callers(fn):
+                    if in_loop or caller.key in out or caller.key in reached or caller.key in model \
+                            or not self._host_side(caller, reached, model):
+                        continue
+                    if caller.class_key is None and not self._callers(caller):
+                        continue  # (a script's entry point)
+                    out[caller.key] = (caller, f"{caller.display} (request: runs {fn.display} once)", None, False)
+                    above.append(caller)
+            level = above
+        return list(out.values())
+
+    def _module_method(self, fn: FunctionInfo) -> bool:
+        """A method of an nn.Module (not of a plain class with a `forward`, such as a pipeline)."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        return cls is not None and self.is_nn_module(cls)
+
+    def _generating(self, loops: list[FunctionInfo], runs_model: set[str], reached: dict[str, HotInfo],
+                    model: frozenset[str]) -> list[FunctionInfo]:
+        """The loops among `loops` whose step enters the model: through the step tier's calls they reach a driver
+        that calls the model (`runs_model`) or a call of a model entry. A loop that picks from what it computed
+        itself (a post-processor's `argmax` over images, a template renderer's loop) runs no model, and the code
+        around it is no generation request."""
+        step = {key for key, info in reached.items() if info.whole and info.tier == "step"}
+        enters = set(runs_model) & step
+        callers: dict[str, set[str]] = {}  # step function -> the step functions that call it
+        for key in step:
+            fn = self.functions[key]
+            for callee, _line in fn.calls:
+                for t, how in self.call_edges(fn, fn.module, callee):
+                    if how.startswith((*BY_NAME, NEW)):
+                        continue
+                    if t.key in model:
+                        enters.add(key)
+                    elif t.key in step:
+                        callers.setdefault(t.key, set()).add(key)
+        _close(enters, callers)
+        return [fn for fn in loops if fn.key in enters]
 
     def _decode_calls(self, fn: FunctionInfo) -> list[str] | None:
         """The step calls of `fn`'s decode loops (`decode_calls`, and the calls of each loop-carried cycle that
@@ -1471,12 +1540,7 @@ class ProjectIndex:
         for key, ups in parents.items():
             for up in ups:
                 children.setdefault(up.key, []).append(key)
-        stack = list(good)
-        while stack:
-            for key in children.get(stack.pop(), ()):
-                if key not in good:
-                    good.add(key)
-                    stack.append(key)
+        _close(good, children)
         starts = {fn.key for fn in replays}
         # sorted: the first seed to reach a function names its `via`, so a set's hash order would leak into the output
         return [self.functions[key] for key in sorted(good) if key not in starts]
@@ -1554,6 +1618,16 @@ class ProjectIndex:
             if fn.parent_key is None:
                 out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=tier)
         return out
+
+
+def _close(keys: set[str], nexts: dict) -> None:
+    """Add to `keys` everything `nexts` leads to from them, transitively."""
+    stack = list(keys)
+    while stack:
+        for key in nexts.get(stack.pop(), ()):
+            if key not in keys:
+                keys.add(key)
+                stack.append(key)
 
 
 def _join(how: str, more: str) -> str:

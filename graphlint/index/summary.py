@@ -695,19 +695,22 @@ class _Indexer(ast.NodeVisitor):
             if alts:
                 self.local_binds[-1][name] = ALTERNATIVES + "|".join(alts)
             return
-        if isinstance(value, ast.Call) and (func := dotted(value.func)) and func.startswith("self.") \
-                and func.count(".") == 1:
-            # `state = self.state_class()`, `state = self._create_state(batch)`: what that attribute builds or
-            # that method returns (`index.project` reads which)
+        if isinstance(value, ast.Call) and (func := dotted(value.func)) and func.startswith("self."):
+            # `state = self.state_class()`, `state = self._create_state(batch)`, `pattern =
+            # self.pattern_provider.get_pattern(n)`: what that attribute builds or that method returns
+            # (`index.project` reads which)
             self.local_binds[-1][name] = f"{func}()"
             return
-        if src and src.startswith("self."):
-            self.local_binds[-1][name] = src
-        elif isinstance(value, ast.Name) and (value.id in self.s.imports or value.id in self.top_level):
-            # `step_fn = generate_next_token` (often in `if step_fn is None:`): a local alias of a function
-            # or class, so `step_fn(...)` calls what it names. Only module-level names: a local or
-            # parameter copied into another local says nothing.
-            self.local_binds[-1][name] = self.resolve(value.id) or value.id
+        if isinstance(value, ast.IfExp):
+            # `model = self if self._fsdp is None else self._fsdp`: a call of `model` calls either arm (a `None`
+            # arm calls nothing); an arm that is no alias (a local, a call) leaves the name unknown
+            arms = [self._alias(a) for a in (value.body, value.orelse) if not _is_none(a)]
+            if arms and all(arms):
+                refs = list(dict.fromkeys(arms))
+                self.local_binds[-1][name] = refs[0] if len(refs) == 1 else ALTERNATIVES + "|".join(refs)
+            return
+        if ref := self._alias(value):
+            self.local_binds[-1][name] = ref
         elif isinstance(value, ast.Subscript) and (base := self.resolve(dotted(value.value))):
             self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
         elif isinstance(value, ast.Call):
@@ -724,6 +727,18 @@ class _Indexer(ast.NodeVisitor):
                 self.local_binds[-1][name] = f"{cname}()"
             elif head and meth in REGISTRY_GETTERS:
                 self.local_binds[-1][name] = f"{head}[]"  # `fn = REGISTRY.get(key)`
+
+    def _alias(self, value: ast.expr) -> str | None:
+        """What a local bound to `value` stands for: `self` or an attribute of it (`model = self`, `m =
+        self.model`), or a function or class named at module level (`step_fn = generate_next_token`, often in
+        `if step_fn is None:`), so a call of the local calls what it names. A local or parameter copied into
+        another local says nothing."""
+        src = dotted(value)
+        if src == "self" or (src and src.startswith("self.")):
+            return src
+        if isinstance(value, ast.Name) and (value.id in self.s.imports or value.id in self.top_level):
+            return self.resolve(value.id) or value.id
+        return None
 
     def _module_value(self, name: str, value: ast.expr) -> None:
         """Module-level registries (`HANDLERS = {"a": f}`) and aliases (`op = MyFn.apply`, `REG = Reg()`)."""
@@ -955,7 +970,7 @@ def union_members(node: ast.expr) -> list[ast.expr] | None:
                 members.append(sub)
     else:
         return None
-    members = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
+    members = [m for m in members if not _is_none(m)]
     return members if len(members) > 1 else None
 
 
@@ -1072,3 +1087,7 @@ def _local_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.
                     value = sub.value if isinstance(target, ast.Name) and isinstance(sub.value, ast.Call) else None
                     seen[name] = value if name not in seen else None
     return {k: v for k, v in seen.items() if v is not None}
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None

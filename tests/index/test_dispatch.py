@@ -1951,3 +1951,90 @@ def test_an_alias_cycle_through_a_reexport_ends():
                             for mod, src in files.items())]
     found = ProjectIndex(summaries).hot_functions()
     assert {fn.qualname for fn in (ProjectIndex(summaries).functions[k] for k in found)} == {"M.forward", "step"}
+
+
+PATTERN = """
+    import torch
+
+    class Pattern:
+        def build(self, codes):
+            return codes[torch.tensor([0, 1]).cuda()]
+
+        def run(self, codes):
+            return codes
+
+    class Provider:
+        def get_pattern(self, n):
+            return Pattern()
+
+        def lookup(self, n):
+            return self.table[n]
+
+    class LM(torch.nn.Module):
+        def __init__(self, provider: Provider):
+            super().__init__()
+            self.provider = provider
+
+        def forward(self, codes):
+            pattern = self.provider.get_pattern(codes.shape[-1])
+            other = self.provider.lookup(codes.shape[-1])
+            other.run(codes)
+            return pattern.build(codes)
+"""
+
+
+def test_a_local_bound_to_what_an_attributes_method_returns():
+    """audiocraft's `pattern = self.pattern_provider.get_pattern(T)`, then `pattern.build_pattern_sequence(...)`:
+    the local holds what that method returns (`return Pattern(...)`), as for `self._create_state(...)`."""
+    found = hot({"pkg.lm": PATTERN})
+    assert found["Pattern.build"] == ("forward", ("LM.forward", "Pattern.build"))
+    # Decoy: a method whose result the index cannot tell (an item of a table) names no class: `.run` stays cold.
+    assert "Pattern.run" not in found
+
+
+TYPED_SUBMODULE = """
+    import torch
+    from typing import TYPE_CHECKING
+
+    if TYPE_CHECKING:
+        from pkg.model import Whisper
+
+    class Inference:
+        def __init__(self, model: "Whisper"):
+            self.model: "Whisper" = model
+
+        def logits(self, tokens):
+            return self.model.decoder(tokens)
+
+        def other(self, tokens):
+            return self.model.missing(tokens)
+"""
+
+WHISPER = """
+    import torch
+
+    class Decoder(torch.nn.Module):
+        def forward(self, x):
+            return x
+
+    class Unused(torch.nn.Module):
+        def forward(self, x):
+            return x.item()
+
+    class Whisper(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.decoder = Decoder()
+"""
+
+
+def test_calling_a_submodule_of_a_typed_attribute_runs_its_forward():
+    """whisper's `PyTorchInference.logits`: `self.model.decoder(tokens)` with `self.model: "Whisper"` (no method
+    `decoder`: the submodule Whisper's `__init__` builds) runs `TextDecoder.forward`."""
+    index = ProjectIndex([index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod)
+                          for mod, src in {"pkg.infer": TYPED_SUBMODULE, "pkg.model": WHISPER}.items()])
+    fn = index.functions["pkg.infer:Inference.logits"]
+    assert [t.key for t, _how in index.call_edges(fn, fn.module, "self.model.decoder")] == ["pkg.model:Decoder.forward"]
+    # Decoy: a name the typed class neither defines nor holds calls nothing.
+    other = index.functions["pkg.infer:Inference.other"]
+    assert index.call_edges(other, other.module, "self.model.missing") == []

@@ -239,8 +239,9 @@ def test_a_loop_calling_a_closure_that_runs_the_handed_model_is_a_decode_loop():
     found = hot({"pkg.gen": CLOSURE})
     assert found["decode"] == ("step", ("decode (step: calls the model it is handed)",))
     assert found["sample"] == ("step", ("decode (step: calls the model it is handed)", "sample"))
-    # Decoy: the closure runs the model once, after a loop that does not call it: no decode loop.
-    assert "prime" not in found and "GenerationMixin.generate" not in found
+    # Decoy: the closure runs the model once, after a loop that does not call it: no decode loop (`generate`
+    # runs it once per request, before the decode loop: the request's `forward` tier).
+    assert found["prime"][0] == found["GenerationMixin.generate"][0] == "forward"
 
 
 MIXIN = """
@@ -631,3 +632,123 @@ def test_decode_loop_flow_reads_nested_blocks_and_bounds_generated_bodies():
     assert found["small"][0] == "step"
     assert found["gen"] == ("step", ("gen (step: decode loop)",))
     assert "with_def" not in found and "big" not in found
+
+
+SELF_ALIAS = """
+    from torch import nn
+
+    def build(cfg):
+        return cfg
+
+    class LM(nn.Module):
+        def __init__(self, fsdp=None):
+            super().__init__()
+            self._fsdp = fsdp
+
+        def forward(self, ids):
+            return ids
+
+        def _next(self, ids):
+            model = self if self._fsdp is None else self._fsdp
+            return model(ids).argmax(-1)
+
+        def generate(self, ids, n):
+            for _ in range(n):
+                ids = self._next(ids)
+            return ids
+
+        def _plain(self, ids):
+            model = self
+            return model(ids).argmax(-1)
+
+        def sample(self, ids, n):
+            while ids.shape[1] < n:
+                ids = self._plain(ids)
+            return ids
+
+        def _other(self, ids, cfg):
+            model = self if cfg is None else build(cfg)
+            return model(ids).argmax(-1)
+
+        def other_loop(self, ids, n, cfg):
+            for _ in range(n):
+                ids = self._other(ids, cfg)
+            return ids
+
+        def score(self, ids):
+            model = self
+            return model(ids).sum().item()
+"""
+
+
+def test_a_local_alias_of_self_calls_the_models_own_forward():
+    """audiocraft's `LMModel._sample_next_token`: `model = self if self._fsdp is None else self._fsdp`, then
+    `model(seq)`: a call of either arm, so the model's own forward, once per call of the helper that its
+    `generate` loop calls. A plain `model = self` is the same alias."""
+    found = hot({"pkg.lm": SELF_ALIAS})
+    assert found["LM.generate"] == ("step", ("LM.generate (step: decode loop)",))
+    assert found["LM._next"] == ("step", ("LM.generate (step: decode loop)", "LM._next"))
+    assert found["LM.sample"] == ("step", ("LM.sample (step: decode loop)",))
+    # Decoys: an arm that is no alias (a call's result) leaves the local unknown; a one-shot call is no step.
+    assert "LM.other_loop" not in found and "LM._other" not in found and "LM.score" not in found
+
+
+REQUEST = """
+    import torch
+    from torch import nn
+
+    class LM(nn.Module):
+        def forward(self, ids):
+            return ids
+
+        def generate(self, ids, n):
+            for _ in range(n):
+                ids = self(ids).argmax(-1)
+            return ids
+
+    class MusicGen:
+        def __init__(self, lm: LM):
+            self.lm = lm
+
+        def _prepare(self, prompt):
+            return torch.tensor(prompt).cuda()
+
+        def _generate_tokens(self, ids):
+            return self.lm.generate(ids, 8)
+
+        def generate(self, prompt):
+            return self._generate_tokens(self._prepare(prompt))
+
+        def api(self, prompt):
+            return self.generate(prompt)
+
+        def serve(self, prompt):
+            return self.api(prompt)
+
+        def warmup(self):
+            return self._generate_tokens(torch.zeros(1).cuda())
+
+    def load_and_check(lm: LM):
+        return lm.generate(torch.zeros(1).cuda(), 1)
+
+    def main():
+        load_and_check(LM())
+"""
+
+
+def test_the_request_that_runs_a_decode_loop_once_is_hot_in_the_forward_tier():
+    """audiocraft's `MusicGen.generate -> _generate_tokens -> lm.generate`: the request around the decode loop
+    runs once per generation, and so does what it calls (preparing the prompt's tensors), in the `forward`
+    tier, up to MAX_REQUEST_HOPS callers above the loop."""
+    found = hot({"pkg.gen": REQUEST})
+    assert found["LM.generate"][0] == "step"
+    assert found["MusicGen._generate_tokens"] == (
+        "forward", ("MusicGen._generate_tokens (request: runs LM.generate once)",))
+    assert found["MusicGen.generate"] == (
+        "forward", ("MusicGen.generate (request: runs MusicGen._generate_tokens once)",))
+    assert found["MusicGen._prepare"][0] == "forward"
+    # Decoys: warm-up, a script's entry point nothing calls (and what only it calls, set-up), callers beyond
+    # MAX_REQUEST_HOPS.
+    assert "MusicGen.warmup" not in found and "main" not in found
+    assert "MusicGen.api" not in found and "MusicGen.serve" not in found
+

@@ -11,10 +11,11 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
   CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and those knobs.
 * linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
-* attention: `sparse_decode_attention_triton` knobs (heads per program, entries per block, pipeline stages) on
-  bench_flash_layers' long index lists, and for HCA the list computed from pos (`index_ratio`, what the model's
-  HCA layers run up to `COMPUTED_LIST_MAX` entries: no id load before each gather); the split count stays the
-  model's. Decides `STEP_CHOICES["attention_tile"]` / `["attention_head_block"]` and `COMPUTED_LIST_MAX`.
+* attention: `sparse_decode_attention_triton` knobs (heads per program, entries per block, pipeline stages, L2
+  prefetch distance) on bench_flash_layers' long index lists, and for HCA the list computed from pos
+  (`index_ratio`, what the model's HCA layers run up to `COMPUTED_LIST_MAX` entries: no id load before each
+  gather); the split count stays the model's. Decides `STEP_CHOICES["attention_tile"]` / `["attention_head_block"]`
+  / `["attention_l2_ahead"]` and `COMPUTED_LIST_MAX`. `--attention-variants` picks rows by label.
 * attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
   96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
 * attention_split: split-K at batch 1 and 8 on the long lists (HCA 1M / 256k / 64k, CSA top-512 at 64k;
@@ -98,6 +99,15 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("32 entries, 3 stages", dict(block_n=32, num_stages=3)),
     ("16 entries, 6 stages", dict(block_n=16, num_stages=6)),
     ("HCA list computed from pos (the model's path)", dict(index_ratio=None)),  # HCA cases only
+    # the rows of each block prefetched into the L2 some blocks before its gather (`STEP_CHOICES["attention_l2_ahead"]`)
+    ("L2 prefetch 2 blocks ahead", dict(l2_ahead=2)),
+    ("L2 prefetch 4 blocks ahead", dict(l2_ahead=4)),
+    ("64 entries, 2 stages, L2 prefetch 1 ahead", dict(block_n=64, num_stages=2, l2_ahead=1)),
+    ("64 entries, 2 stages, L2 prefetch 2 ahead", dict(block_n=64, num_stages=2, l2_ahead=2)),
+    ("64 entries, 2 stages, L2 prefetch 4 ahead", dict(block_n=64, num_stages=2, l2_ahead=4)),
+    ("64 entries, 1 stage, L2 prefetch 2 ahead", dict(block_n=64, num_stages=1, l2_ahead=2)),
+    ("32 entries, 4 stages, L2 prefetch 8 ahead", dict(block_n=32, num_stages=4, l2_ahead=8)),
+    ("HCA list computed from pos, L2 prefetch 2 ahead", dict(index_ratio=None, l2_ahead=2)),  # HCA cases only
 ]
 MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages); the first is the shipped choice
     choose("moe_grouped_tiles", 16),
@@ -259,7 +269,11 @@ def _time_attention(sets: list[list], kw: dict, nbytes: int, bw: float,
     return t, f"{t} | {rate / 1e12:.3f} | {rate / bw:.0%} | {rel(out, ref):.1e}", ref
 
 
-def ab_attention(st, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
+def ab_attention(st, bw: float, smoke: bool, only: str = "") -> list[str]:  # graphlint: cold
+    """`ATTN_VARIANTS` on the long lists; `only` (comma-separated label parts): just the rows whose label holds
+    one of them, and the default (a device run's time goes to the variants in question)."""
+    picked = [(n, kw) for i, (n, kw) in enumerate(ATTN_VARIANTS)
+              if i == 0 or not only or any(part in n for part in only.split(","))]
     cases = [(label, ratio, n_comp, b) for label, ratio, n_comp in st.attn_cases[:1] for b in st.attn_batches[::-1]]
     cases += [(label, ratio, n_comp, max(st.attn_batches)) for label, ratio, n_comp in st.attn_cases[2:]]
     rows = [f"Sparse attention launch variants (the model's split count); measured read bandwidth {bw / 1e12:.2f} "
@@ -268,11 +282,11 @@ def ab_attention(st, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
     for label, ratio, n_comp, b in cases:
         kmax, nbytes, sets = _attention_sets(st, ratio, n_comp, b)
         times, ref = {}, None
-        for name, kw in ATTN_VARIANTS:
+        for name, kw in picked:
             if "index_ratio" in kw:  # the list from pos: every entry visible at pos = n_comp * ratio - 1
                 if ratio == CSA:
                     continue
-                kw = dict(index_ratio=ratio, pos=torch.full((b,), n_comp * ratio - 1, device=st.device))
+                kw = dict(kw, index_ratio=ratio, pos=torch.full((b,), n_comp * ratio - 1, device=st.device))
             times[name], cells, ref = _time_attention(sets, kw, nbytes, bw, ref)
             rows.append(f"| {label} | {b} | {name} | {cells} |")
             BFL.log(rows[-1])
@@ -443,6 +457,8 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
     ap.add_argument("--smoke", action="store_true", help="CPU, tiny sizes, Triton interpreter: checks the code")
     ap.add_argument("--sections", default=",".join(SECTIONS), help="any of " + ", ".join(SECTIONS))
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--attention-variants", default="", help="attention section: only the rows whose label holds "
+                    "one of these comma-separated parts (and the default)")
     args = ap.parse_args(argv)
     sections = args.sections.split(",")
     if not set(sections) <= set(SECTIONS):
@@ -455,7 +471,7 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
     jobs = {"topk": lambda: ab_topk(st.device, args.smoke),
             "linear_f32": lambda: ab_linear_f32(st.device, bw, args.smoke),
             "gemv": lambda: ab_gemv(st.device, bw, args.smoke),
-            "attention": lambda: ab_attention(st, bw, args.smoke),
+            "attention": lambda: ab_attention(st, bw, args.smoke, args.attention_variants),
             "attention_split": lambda: ab_attention_split(st, bw, args.smoke),
             "attention_mid": lambda: ab_attention_mid(st, args.smoke),
             "moe": lambda: ab_moe(st, args.smoke),

@@ -101,12 +101,12 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("HCA list computed from pos (the model's path)", dict(index_ratio=None)),  # HCA cases only
     # the rows of each block prefetched into the L2 some blocks before its gather (`STEP_CHOICES["attention_l2_ahead"]`)
     ("L2 prefetch 2 blocks ahead", dict(l2_ahead=2)),
-    ("L2 prefetch 4 blocks ahead", dict(l2_ahead=4)),
+    ("L2 prefetch 6 blocks ahead", dict(l2_ahead=6)),
     ("64 entries, 2 stages, L2 prefetch 1 ahead", dict(block_n=64, num_stages=2, l2_ahead=1)),
     ("64 entries, 2 stages, L2 prefetch 2 ahead", dict(block_n=64, num_stages=2, l2_ahead=2)),
     ("64 entries, 2 stages, L2 prefetch 4 ahead", dict(block_n=64, num_stages=2, l2_ahead=4)),
     ("64 entries, 1 stage, L2 prefetch 2 ahead", dict(block_n=64, num_stages=1, l2_ahead=2)),
-    ("32 entries, 4 stages, L2 prefetch 8 ahead", dict(block_n=32, num_stages=4, l2_ahead=8)),
+    ("32 entries, 4 stages, L2 prefetch 6 ahead", dict(block_n=32, num_stages=4, l2_ahead=6)),
     ("HCA list computed from pos, L2 prefetch 2 ahead", dict(index_ratio=None, l2_ahead=2)),  # HCA cases only
 ]
 MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages); the first is the shipped choice
@@ -270,10 +270,10 @@ def _time_attention(sets: list[list], kw: dict, nbytes: int, bw: float,
 
 
 def ab_attention(st, bw: float, smoke: bool, only: str = "") -> list[str]:  # graphlint: cold
-    """`ATTN_VARIANTS` on the long lists; `only` (comma-separated label parts): just the rows whose label holds
+    """`ATTN_VARIANTS` on the long lists; `only` ("|"-separated label parts): just the rows whose label holds
     one of them, and the default (a device run's time goes to the variants in question)."""
     picked = [(n, kw) for i, (n, kw) in enumerate(ATTN_VARIANTS)
-              if i == 0 or not only or any(part in n for part in only.split(","))]
+              if i == 0 or not only or any(part in n for part in only.split("|"))]
     cases = [(label, ratio, n_comp, b) for label, ratio, n_comp in st.attn_cases[:1] for b in st.attn_batches[::-1]]
     cases += [(label, ratio, n_comp, max(st.attn_batches)) for label, ratio, n_comp in st.attn_cases[2:]]
     rows = [f"Sparse attention launch variants (the model's split count); measured read bandwidth {bw / 1e12:.2f} "
@@ -458,7 +458,7 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
     ap.add_argument("--sections", default=",".join(SECTIONS), help="any of " + ", ".join(SECTIONS))
     ap.add_argument("--out", type=Path)
     ap.add_argument("--attention-variants", default="", help="attention section: only the rows whose label holds "
-                    "one of these comma-separated parts (and the default)")
+                    "one of these |-separated parts (and the default)")
     args = ap.parse_args(argv)
     sections = args.sections.split(",")
     if not set(sections) <= set(SECTIONS):

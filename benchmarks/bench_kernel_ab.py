@@ -102,11 +102,7 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     # the rows of each block prefetched into the L2 some blocks before its gather (`STEP_CHOICES["attention_l2_ahead"]`)
     ("L2 prefetch 2 blocks ahead", dict(l2_ahead=2)),
     ("L2 prefetch 6 blocks ahead", dict(l2_ahead=6)),
-    ("64 entries, 2 stages, L2 prefetch 1 ahead", dict(block_n=64, num_stages=2, l2_ahead=1)),
     ("64 entries, 2 stages, L2 prefetch 2 ahead", dict(block_n=64, num_stages=2, l2_ahead=2)),
-    ("64 entries, 2 stages, L2 prefetch 4 ahead", dict(block_n=64, num_stages=2, l2_ahead=4)),
-    ("64 entries, 1 stage, L2 prefetch 2 ahead", dict(block_n=64, num_stages=1, l2_ahead=2)),
-    ("32 entries, 4 stages, L2 prefetch 6 ahead", dict(block_n=32, num_stages=4, l2_ahead=6)),
     ("HCA list computed from pos, L2 prefetch 2 ahead", dict(index_ratio=None, l2_ahead=2)),  # HCA cases only
 ]
 MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages); the first is the shipped choice

@@ -104,6 +104,8 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("L2 prefetch 6 blocks ahead", dict(l2_ahead=6)),
     ("64 entries, 2 stages, L2 prefetch 2 ahead", dict(block_n=64, num_stages=2, l2_ahead=2)),
     ("HCA list computed from pos, L2 prefetch 2 ahead", dict(index_ratio=None, l2_ahead=2)),  # HCA cases only
+    # the alternative to the computed list in the step: the index builder's launch, then the given list
+    ("HCA list built in the step (index builder launch + given list)", dict(built=True)),  # HCA cases only
 ]
 MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages); the first is the shipped choice
     choose("moe_grouped_tiles", 16),
@@ -265,13 +267,34 @@ def _time_attention(sets: list[list], kw: dict, nbytes: int, bw: float,
     return t, f"{t} | {rate / 1e12:.3f} | {rate / bw:.0%} | {rel(out, ref):.1e}", ref
 
 
+def _time_built_list(sets: list[list], ratio: int, n_comp: int, b: int, st, nbytes: int, bw: float,
+                     ref: torch.Tensor | None) -> tuple[str, str, torch.Tensor | None]:  # graphlint: cold
+    """The step's other way to an HCA list: `build_attention_indices` into idx, then the attention on it (both
+    launches timed: what the model would run past `COMPUTED_LIST_MAX`)."""
+    from dsv4_native.indices import build_attention_indices
+
+    pos = torch.full((b,), n_comp * ratio - 1, device=st.device)
+
+    def call(a: list) -> None:
+        build_attention_indices(pos, a[5], a[3], None, st.sizes["window"], ratio)
+        A.sparse_decode_attention_triton(*a)
+
+    call(sets[0])
+    out = sets[0][6].clone()
+    ref = out if ref is None else ref
+    t = timed([partial(call, a) for a in sets])
+    rate = nbytes / float(t) * 1e6 if not t.startswith("failed") else 0.0
+    return t, f"{t} | {rate / 1e12:.3f} | {rate / bw:.0%} | {rel(out, ref):.1e}", ref
+
+
 def ab_attention(st, bw: float, smoke: bool, only: str = "") -> list[str]:  # graphlint: cold
     """`ATTN_VARIANTS` on the long lists; `only` ("|"-separated label parts): just the rows whose label holds
     one of them, and the default (a device run's time goes to the variants in question)."""
     picked = [(n, kw) for i, (n, kw) in enumerate(ATTN_VARIANTS)
               if i == 0 or not only or any(part in n for part in only.split("|"))]
     cases = [(label, ratio, n_comp, b) for label, ratio, n_comp in st.attn_cases[:1] for b in st.attn_batches[::-1]]
-    cases += [(label, ratio, n_comp, max(st.attn_batches)) for label, ratio, n_comp in st.attn_cases[2:]]
+    cases += [(label, ratio, n_comp, b) for label, ratio, n_comp in st.attn_cases[2:3] for b in st.attn_batches[::-1]]
+    cases += [(label, ratio, n_comp, max(st.attn_batches)) for label, ratio, n_comp in st.attn_cases[3:]]
     rows = [f"Sparse attention launch variants (the model's split count); measured read bandwidth {bw / 1e12:.2f} "
             "TB/s", "", "| case | batch | variant | us | achieved TB/s | of bandwidth | rel diff vs default |",
             "|---|---|---|---|---|---|---|"]
@@ -279,11 +302,14 @@ def ab_attention(st, bw: float, smoke: bool, only: str = "") -> list[str]:  # gr
         kmax, nbytes, sets = _attention_sets(st, ratio, n_comp, b)
         times, ref = {}, None
         for name, kw in picked:
+            if ("index_ratio" in kw or "built" in kw) and ratio == CSA:
+                continue
             if "index_ratio" in kw:  # the list from pos: every entry visible at pos = n_comp * ratio - 1
-                if ratio == CSA:
-                    continue
                 kw = dict(kw, index_ratio=ratio, pos=torch.full((b,), n_comp * ratio - 1, device=st.device))
-            times[name], cells, ref = _time_attention(sets, kw, nbytes, bw, ref)
+            if "built" in kw:
+                times[name], cells, ref = _time_built_list(sets, ratio, n_comp, b, st, nbytes, bw, ref)
+            else:
+                times[name], cells, ref = _time_attention(sets, kw, nbytes, bw, ref)
             rows.append(f"| {label} | {b} | {name} | {cells} |")
             BFL.log(rows[-1])
         rows.append(f"| {label} | {b} | **winner: {winner(times)}** | | | | |")

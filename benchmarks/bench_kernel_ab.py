@@ -11,10 +11,11 @@ alternatives on the same inputs and names the winner, so one H200 run settles th
   CSA score widths. Decides `indexer.SELECT_MAX_N` (the kernel up to that width) and those knobs.
 * linear_f32: `fused._linear_f32_triton` with 2048 / 4096 / 8192 weight elements per program (`LINEAR_F32_TILE`)
   on the fp32 projections of mid and Flash CSA / HCA layers, against bytes / bandwidth.
-* attention: `sparse_decode_attention_triton` knobs (heads per program, entries per block, pipeline stages) on
-  bench_flash_layers' long index lists, and for HCA the list computed from pos (`index_ratio`, what the model's
-  HCA layers run up to `COMPUTED_LIST_MAX` entries: no id load before each gather); the split count stays the
-  model's. Decides `STEP_CHOICES["attention_tile"]` / `["attention_head_block"]` and `COMPUTED_LIST_MAX`.
+* attention: `sparse_decode_attention_triton` knobs (heads per program, entries per block, pipeline stages, L2
+  prefetch distance) on bench_flash_layers' long index lists, and for HCA the list computed from pos
+  (`index_ratio`, what the model's HCA layers run up to `COMPUTED_LIST_MAX` entries: no id load before each
+  gather); the split count stays the model's. Decides `STEP_CHOICES["attention_tile"]` / `["attention_head_block"]`
+  / `["attention_l2_ahead"]` and `COMPUTED_LIST_MAX`. `--attention-variants` picks rows by label.
 * attention_mid: one split against two (+ the merge launch) on the mid model's CSA / HCA lists (16 x 128 heads,
   96 / 104 entries), six calls per graph as six layers: checks `default_num_splits`' merge-launch cost.
 * attention_split: split-K at batch 1 and 8 on the long lists (HCA 1M / 256k / 64k, CSA top-512 at 64k;
@@ -98,6 +99,13 @@ ATTN_VARIANTS = [  # label, launcher knobs; the first is the shipped default
     ("32 entries, 3 stages", dict(block_n=32, num_stages=3)),
     ("16 entries, 6 stages", dict(block_n=16, num_stages=6)),
     ("HCA list computed from pos (the model's path)", dict(index_ratio=None)),  # HCA cases only
+    # the rows of each block prefetched into the L2 some blocks before its gather (`STEP_CHOICES["attention_l2_ahead"]`)
+    ("L2 prefetch 2 blocks ahead", dict(l2_ahead=2)),
+    ("L2 prefetch 6 blocks ahead", dict(l2_ahead=6)),
+    ("64 entries, 2 stages, L2 prefetch 2 ahead", dict(block_n=64, num_stages=2, l2_ahead=2)),
+    ("HCA list computed from pos, L2 prefetch 2 ahead", dict(index_ratio=None, l2_ahead=2)),  # HCA cases only
+    # the alternative to the computed list in the step: the index builder's launch, then the given list
+    ("HCA list built in the step (index builder launch + given list)", dict(built=True)),  # HCA cases only
 ]
 MOE_TILES = [  # (GEMM1 BN, BK, GEMM2 BN, BK, warps, stages); the first is the shipped choice
     choose("moe_grouped_tiles", 16),
@@ -259,21 +267,49 @@ def _time_attention(sets: list[list], kw: dict, nbytes: int, bw: float,
     return t, f"{t} | {rate / 1e12:.3f} | {rate / bw:.0%} | {rel(out, ref):.1e}", ref
 
 
-def ab_attention(st, bw: float, smoke: bool) -> list[str]:  # graphlint: cold
+def _time_built_list(sets: list[list], ratio: int, n_comp: int, b: int, st, nbytes: int, bw: float,
+                     ref: torch.Tensor | None) -> tuple[str, str, torch.Tensor | None]:  # graphlint: cold
+    """The step's other way to an HCA list: `build_attention_indices` into idx, then the attention on it (both
+    launches timed: what the model would run past `COMPUTED_LIST_MAX`)."""
+    from dsv4_native.indices import build_attention_indices
+
+    pos = torch.full((b,), n_comp * ratio - 1, device=st.device)
+
+    def call(a: list) -> None:
+        build_attention_indices(pos, a[5], a[3], None, st.sizes["window"], ratio)
+        A.sparse_decode_attention_triton(*a)
+
+    call(sets[0])
+    out = sets[0][6].clone()
+    ref = out if ref is None else ref
+    t = timed([partial(call, a) for a in sets])
+    rate = nbytes / float(t) * 1e6 if not t.startswith("failed") else 0.0
+    return t, f"{t} | {rate / 1e12:.3f} | {rate / bw:.0%} | {rel(out, ref):.1e}", ref
+
+
+def ab_attention(st, bw: float, smoke: bool, only: str = "") -> list[str]:  # graphlint: cold
+    """`ATTN_VARIANTS` on the long lists; `only` ("|"-separated label parts): just the rows whose label holds
+    one of them, and the default (a device run's time goes to the variants in question)."""
+    picked = [(n, kw) for i, (n, kw) in enumerate(ATTN_VARIANTS)
+              if i == 0 or not only or any(part in n for part in only.split("|"))]
     cases = [(label, ratio, n_comp, b) for label, ratio, n_comp in st.attn_cases[:1] for b in st.attn_batches[::-1]]
-    cases += [(label, ratio, n_comp, max(st.attn_batches)) for label, ratio, n_comp in st.attn_cases[2:]]
+    cases += [(label, ratio, n_comp, b) for label, ratio, n_comp in st.attn_cases[2:3] for b in st.attn_batches[::-1]]
+    cases += [(label, ratio, n_comp, max(st.attn_batches)) for label, ratio, n_comp in st.attn_cases[3:]]
     rows = [f"Sparse attention launch variants (the model's split count); measured read bandwidth {bw / 1e12:.2f} "
             "TB/s", "", "| case | batch | variant | us | achieved TB/s | of bandwidth | rel diff vs default |",
             "|---|---|---|---|---|---|---|"]
     for label, ratio, n_comp, b in cases:
         kmax, nbytes, sets = _attention_sets(st, ratio, n_comp, b)
         times, ref = {}, None
-        for name, kw in ATTN_VARIANTS:
+        for name, kw in picked:
+            if ("index_ratio" in kw or "built" in kw) and ratio == CSA:
+                continue
             if "index_ratio" in kw:  # the list from pos: every entry visible at pos = n_comp * ratio - 1
-                if ratio == CSA:
-                    continue
-                kw = dict(index_ratio=ratio, pos=torch.full((b,), n_comp * ratio - 1, device=st.device))
-            times[name], cells, ref = _time_attention(sets, kw, nbytes, bw, ref)
+                kw = dict(kw, index_ratio=ratio, pos=torch.full((b,), n_comp * ratio - 1, device=st.device))
+            if "built" in kw:
+                times[name], cells, ref = _time_built_list(sets, ratio, n_comp, b, st, nbytes, bw, ref)
+            else:
+                times[name], cells, ref = _time_attention(sets, kw, nbytes, bw, ref)
             rows.append(f"| {label} | {b} | {name} | {cells} |")
             BFL.log(rows[-1])
         rows.append(f"| {label} | {b} | **winner: {winner(times)}** | | | | |")
@@ -443,6 +479,8 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
     ap.add_argument("--smoke", action="store_true", help="CPU, tiny sizes, Triton interpreter: checks the code")
     ap.add_argument("--sections", default=",".join(SECTIONS), help="any of " + ", ".join(SECTIONS))
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--attention-variants", default="", help="attention section: only the rows whose label holds "
+                    "one of these |-separated parts (and the default)")
     args = ap.parse_args(argv)
     sections = args.sections.split(",")
     if not set(sections) <= set(SECTIONS):
@@ -455,7 +493,7 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
     jobs = {"topk": lambda: ab_topk(st.device, args.smoke),
             "linear_f32": lambda: ab_linear_f32(st.device, bw, args.smoke),
             "gemv": lambda: ab_gemv(st.device, bw, args.smoke),
-            "attention": lambda: ab_attention(st, bw, args.smoke),
+            "attention": lambda: ab_attention(st, bw, args.smoke, args.attention_variants),
             "attention_split": lambda: ab_attention_split(st, bw, args.smoke),
             "attention_mid": lambda: ab_attention_mid(st, args.smoke),
             "moe": lambda: ab_moe(st, args.smoke),

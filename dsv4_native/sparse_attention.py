@@ -234,6 +234,47 @@ if triton is not None:
         return tl.where((j < K) & active, ids, -1)
 
     @triton.jit
+    def _kv_rows(ix, b, win_b, comp_ptr, table_ptr, W, N_COMP, MAX_BLOCKS, D: tl.constexpr, RPB: tl.constexpr,
+                 PAGED: tl.constexpr):
+        """(row pointers, valid) of virtual ids `ix`: window slot ix, else compressed entry ix - W (paged: its
+        physical pool row through the block table). K = V rows: ONE gather per entry through a row-pointer select
+        (two masked loads would each take a pipeline buffer); an invalid id touches no memory."""
+        in_win = (ix >= 0) & (ix < W)
+        in_comp = (ix >= W) & (ix < W + N_COMP)
+        e = ix - W
+        if PAGED:  # logical entry -> physical pool row through the block table
+            blk = tl.load(table_ptr + b * MAX_BLOCKS + e // RPB, mask=in_comp, other=0).to(tl.int64)
+            crow = blk * RPB + e % RPB
+        else:
+            crow = b * N_COMP + e
+        return tl.where(in_win, win_b + ix * D, comp_ptr + crow * D), in_win | in_comp
+
+    @triton.jit
+    def _block_ids(idx_ptr, b, K, offs, end, p_row, W, IDS: tl.constexpr, active):
+        """Ids of list entries `offs` that lie before `end` (a split's end), -1 elsewhere: read from idx (IDS 0)
+        or computed from the row's position (`_list_ids`)."""
+        if IDS == 0:
+            ix = _next_ids(idx_ptr + b * K, offs, K, active & (offs < end))
+        else:
+            ix = _list_ids(p_row, offs.to(tl.int64), W, K, IDS, active & (offs < end))
+        return ix
+
+    @triton.jit
+    def _prefetch_l2(rows, ok, LINES: tl.constexpr, STEP: tl.constexpr, COMPILED: tl.constexpr):
+        """Ask the L2 for the rows at `rows` where `ok`: one `prefetch.global.L2` per 128-byte line (LINES lines
+        of STEP elements a row). A hint with no result: the gather that later reads the rows is unchanged, it
+        only finds them in the L2. The interpreter has no PTX: there a masked load of the same lines (discarded)
+        checks the addresses instead."""
+        at = rows[:, None] + (tl.arange(0, LINES) * STEP)[None, :]
+        m = ok[:, None] & (tl.arange(0, LINES) >= 0)[None, :]
+        if COMPILED:
+            tl.inline_asm_elementwise(
+                "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p prefetch.global.L2 [$1]; mov.b32 $0, 0; }",
+                "=r,l,r", [at, m.to(tl.int32)], dtype=tl.int32, is_pure=False, pack=1)
+        else:
+            tl.load(at, mask=m)
+
+    @triton.jit
     def _sparse_attn_kernel(
         q_ptr,
         win_ptr,
@@ -268,6 +309,9 @@ if triton is not None:
         PDL: tl.constexpr = False,
         IDS: tl.constexpr = 0,  # 0: read idx; r > 0: the SWA / HCA list of ratio r, computed from pos
         PREFETCH: tl.constexpr = False,  # IDS 0: each block's ids loaded one block ahead (`_next_ids`)
+        L2_AHEAD: tl.constexpr = 0,  # > 0: each block's rows prefetched into the L2 this many blocks ahead
+        LINES: tl.constexpr = 8,  # L2_AHEAD: 128-byte lines a KV row, of STEP elements each
+        STEP: tl.constexpr = 64,
     ):
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
@@ -291,12 +335,26 @@ if triton is not None:
         acc = tl.zeros([BLOCK_H, D], tl.float32)
         win_b = win_ptr + b * W * D
         start = sp * CHUNK
-        if IDS != 0:
-            p_row = tl.load(pos_ptr + b).to(tl.int64)
+        p_row = tl.load(pos_ptr + b).to(tl.int64) if IDS != 0 else 0
         if IDS == 0 and PREFETCH:  # the ids one block ahead, in registers (`_next_ids` says why)
             ix_next = _next_ids(idx_ptr + b * K, start + tl.arange(0, BLOCK_N), K, active)
+        if L2_AHEAD > 0:
+            # HBM -> L2 decoupled from the gather: blocks 1 .. L2_AHEAD - 1 now, block j + L2_AHEAD in iteration j
+            # (its ids loaded one iteration earlier, so no id round trip waits in front of the prefetch); the
+            # gathers then wait for the L2, not for DRAM, without a shared-memory buffer per block in flight
+            end = start + CHUNK
+            for a in tl.static_range(1, L2_AHEAD):
+                pf = _block_ids(idx_ptr, b, K, start + a * BLOCK_N + tl.arange(0, BLOCK_N), end, p_row, W, IDS, active)
+                pf_rows, pf_ok = _kv_rows(pf, b, win_b, comp_ptr, table_ptr, W, N_COMP, MAX_BLOCKS, D, RPB, PAGED)
+                _prefetch_l2(pf_rows, pf_ok, LINES, STEP, not UPCAST)
+            pf_ix = _block_ids(idx_ptr, b, K, start + L2_AHEAD * BLOCK_N + tl.arange(0, BLOCK_N), end, p_row, W, IDS,
+                               active)
         for it in range(0, CHUNK, BLOCK_N):  # a padding row's loads are all masked: it reads no KV
             offs_n = start + it + tl.arange(0, BLOCK_N)
+            if L2_AHEAD > 0:
+                pf_rows, pf_ok = _kv_rows(pf_ix, b, win_b, comp_ptr, table_ptr, W, N_COMP, MAX_BLOCKS, D, RPB, PAGED)
+                _prefetch_l2(pf_rows, pf_ok, LINES, STEP, not UPCAST)
+                pf_ix = _block_ids(idx_ptr, b, K, offs_n + (L2_AHEAD + 1) * BLOCK_N, end, p_row, W, IDS, active)
             if IDS == 0 and PREFETCH:
                 ix = ix_next
                 ix_next = _next_ids(idx_ptr + b * K, offs_n + BLOCK_N, K, active)
@@ -304,18 +362,7 @@ if triton is not None:
                 ix = _next_ids(idx_ptr + b * K, offs_n, K, active)
             else:  # no id load: the addresses are known at once (and the index builder's launch goes)
                 ix = _list_ids(p_row, offs_n.to(tl.int64), W, K, IDS, active)
-            in_win = (ix >= 0) & (ix < W)
-            in_comp = (ix >= W) & (ix < W + N_COMP)
-            e = ix - W
-            if PAGED:  # logical entry -> physical pool row through the block table
-                blk = tl.load(table_ptr + b * MAX_BLOCKS + e // RPB, mask=in_comp, other=0).to(tl.int64)
-                crow = blk * RPB + e % RPB
-            else:
-                crow = b * N_COMP + e
-            # K = V rows: ONE gather per entry through a row-pointer select (two masked loads would each
-            # take a pipeline buffer); an invalid index touches no memory
-            rows = tl.where(in_win, win_b + ix * D, comp_ptr + crow * D)
-            valid = in_win | in_comp
+            rows, valid = _kv_rows(ix, b, win_b, comp_ptr, table_ptr, W, N_COMP, MAX_BLOCKS, D, RPB, PAGED)
             kv = tl.load(rows[:, None] + offs_d[None, :], mask=valid[:, None], other=0.0)
             if UPCAST:
                 kv = kv.to(tl.float32)
@@ -429,9 +476,11 @@ def sparse_decode_attention_triton(
     pos: Optional[torch.Tensor] = None,
     index_ratio: int = 0,
     merge_block_d: int | None = None,
+    l2_ahead: int | None = None,
 ) -> None:
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H, D / chunk)
-    merge (chunk: `merge_block_d`, default `merge_chunk`).
+    merge (chunk: `merge_block_d`, default `merge_chunk`). `l2_ahead` (default `STEP_CHOICES["attention_l2_ahead"]`):
+    prefetch each block's KV rows into the L2 that many blocks before its gather (0: off).
 
     The tile sizes are host-known tuning knobs (defaults: `DEFAULT_CONFIG`, `head_block`); every choice computes
     the same function, only the reduction order (and so the last bits) differs.
@@ -465,12 +514,15 @@ def sparse_decode_attention_triton(
         # Not at 64 heads: there the unpipelined loop spills 976 bytes a thread (224-232 pipelined)
         num_stages = 1
     n_hblk = cdiv(heads, block_h)
+    row_bytes = head_dim * q.element_size()
+    ahead = choose("attention_l2_ahead", batch, kmax) if l2_ahead is None else l2_ahead
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace, table,
         heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E, *rope_args,
         CHUNK=chunk, D=head_dim, BLOCK_H=block_h, BLOCK_N=block_n, ONE_SPLIT=splits == 1, UPCAST=interpreting(),
         PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
         PDL=step_pdl(q), launch_pdl=step_pdl(q), IDS=index_ratio, PREFETCH=num_stages >= 3,
+        L2_AHEAD=ahead, LINES=max(1, row_bytes // 128), STEP=128 // q.element_size(),
         num_warps=num_warps, num_stages=num_stages, **rope,
     )
     if splits > 1:

@@ -158,8 +158,8 @@ def test_indexer_reads_through_the_table(impl, device):
     assert (out[1][1][2] >= 0).all() and not torch.isnan(out[1][0]).any()
 
 
-@pytest.mark.parametrize("impl,splits", [("ref", 1), ("triton", 1), ("triton", 3)])
-def test_sparse_attention_reads_through_the_table(impl, splits, device):
+@pytest.mark.parametrize("impl,splits,l2_ahead", [("ref", 1, 0), ("triton", 1, 0), ("triton", 3, 0), ("triton", 1, 1)])
+def test_sparse_attention_reads_through_the_table(impl, splits, l2_ahead, device):
     batch, heads, d, window, n_comp, block_tokens, ratio = 3, 4, 64, 16, 40, 32, 4  # 8 entries per block
     g = torch.Generator().manual_seed(2)
     q = torch.randn(batch, heads, d, generator=g).to(device)
@@ -185,7 +185,8 @@ def test_sparse_attention_reads_through_the_table(impl, splits, device):
             A.sparse_decode_attention_ref(q, win, cache, idx, sink, active, out, d ** -0.5, tab)
         else:
             ws = A.attention_workspace(batch, heads, d, splits, device)
-            A.sparse_decode_attention_triton(q, win, cache, idx, sink, active, out, ws, d ** -0.5, block_table=tab)
+            A.sparse_decode_attention_triton(q, win, cache, idx, sink, active, out, ws, d ** -0.5, block_table=tab,
+                                             block_n=16, l2_ahead=l2_ahead)  # 28 entries: block 1 prefetched
         outs.append(out)
     assert torch.equal(outs[0], outs[1]) and torch.isfinite(outs[1]).all()
 

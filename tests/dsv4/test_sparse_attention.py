@@ -282,6 +282,33 @@ def test_long_bf16_lists_take_the_pipelined_tile(device):
     assert torch.equal(got, explicit)
 
 
+@pytest.mark.parametrize("ahead,splits,block_n", [(1, 1, 16), (2, 3, 16), (5, 3, 16), (3, 1, 32)])
+def test_l2_prefetch_changes_no_result(ahead, splits, block_n, device):
+    """`l2_ahead` (`STEP_CHOICES["attention_l2_ahead"]`) only asks the L2 for rows ahead of their gather: bitwise
+    the launch without it, for a read list and the HCA list computed from pos, across split edges (a split's
+    prefetch stops at its end), a distance past the split's blocks, invalid ids and a padding row. On the
+    interpreter the prefetch is a masked load of the same lines, so its addresses are exercised too."""
+    batch, heads, d, window, n_comp, ratio = 3, 16, 32, 16, 150, 4
+    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32, seed=21)
+    pos = torch.tensor([599, 77, 300], device=device)
+    active = torch.tensor([True, False, True], device=device)
+    g = torch.Generator().manual_seed(22)
+    read = torch.randint(-1, window + n_comp, (batch, 140), generator=g, dtype=torch.int32).to(device)
+    computed = torch.empty(batch, window + n_comp, dtype=torch.int32, device=device)
+    for idx, r in ((read, 0), (computed, ratio)):
+        outs = []
+        for l2 in (0, ahead):
+            out = torch.full(q.shape, 7.0, device=device)
+            A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out,
+                                             A.attention_workspace(batch, heads, d, splits, device), d ** -0.5,
+                                             block_n=block_n, pos=pos, index_ratio=r, l2_ahead=l2)
+            outs.append(out)
+        want = torch.full(q.shape, 7.0, device=device)
+        A.sparse_decode_attention_ref(q, win, comp, idx, sink, active, want, d ** -0.5, pos=pos, index_ratio=r)
+        torch.testing.assert_close(outs[1], want, rtol=1e-5, atol=1e-5)
+        assert torch.equal(outs[0], outs[1]) and (outs[1][1] == 7.0).all()
+
+
 def test_merge_chunks_fill_the_gpu_at_small_batch(device):
     """Batch 1 at Flash dims (64 heads x 512, rope 64) merges in 128-channel chunks (256 programs); batch 8 and
     narrow heads keep whole rows; a chunk narrower than the rope slice is refused."""

@@ -109,12 +109,14 @@ def test_attention_bf16(layer, n_comp, splits):
     assert err < 1e-2 and (out[3] == 3.0).all()
 
 
-@pytest.mark.parametrize("block_n,stages", [(32, 4), (32, 3), (64, 2)])
-def test_attention_pipelined_tiles_bf16(block_n, stages):
+@pytest.mark.parametrize("block_n,stages,l2_ahead", [(32, 4, 0), (32, 3, 0), (64, 2, 0), (64, 2, 2), (64, 1, 2),
+                                                     (32, 4, 6)])
+def test_attention_pipelined_tiles_bf16(block_n, stages, l2_ahead):
     """The gather tiles of `STEP_CHOICES["attention_tile"]` at batch 8 on an HCA 1M list (8,320 entries, ids loaded
     one block ahead of their gather): 32 entries in 4 / 3 stages (three / two gathers in flight, 192 / 160 KB of
     shared memory at 64 heads) and the earlier 64 in 2, each against the reference; a row with fewer visible
-    entries (its list's tail is -1) and a padding row."""
+    entries (its list's tail is -1) and a padding row. With `l2_ahead` the rows are prefetched into the L2
+    that many blocks ahead (`prefetch.global.L2`, compiled only on the GPU)."""
     batch, n_comp = 8, 8192
     g = _gen(9)
     q = torch.randn(batch, H, D, device=DEV, generator=g).bfloat16()
@@ -131,11 +133,11 @@ def test_attention_pipelined_tiles_bf16(block_n, stages):
     out = torch.full_like(q, 3.0)
     ref = torch.full_like(q, 3.0)
     A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, A.attention_workspace(batch, H, D, splits,
-                                     DEV), D**-0.5, block_n=block_n, num_stages=stages)
+                                     DEV), D**-0.5, block_n=block_n, num_stages=stages, l2_ahead=l2_ahead)
     A.sparse_decode_attention_ref(q, win, comp, idx, sink, active, ref, D**-0.5)
     err = _rel(out, ref)
-    _report(f"C2 attention batch 8, HCA 8320 entries, {block_n} entries x {stages} stages, {splits} splits: rel err "
-            f"(bf16) {err:.2e}")
+    _report(f"C2 attention batch 8, HCA 8320 entries, {block_n} entries x {stages} stages, L2 prefetch {l2_ahead} "
+            f"ahead, {splits} splits: rel err (bf16) {err:.2e}")
     assert err < 1e-2 and (out[5] == 3.0).all()
 
 
@@ -291,10 +293,12 @@ def test_graph_compressor(ratio, overlap, d):
     _check_bitwise(f"C1 compressor {'ring' if overlap else 'online'} d={d}", _graph_replays_match_eager(static, fresh, step))
 
 
-ATTN_CONFIGS = [None, (32, 32, 8), (64, 32, 16), (64, 16, 8)]  # None = the op's default (DEFAULT_CONFIG)
+# None = the op's default; (heads, entries, warps[, L2 prefetch distance in blocks])
+ATTN_CONFIGS = [None, (32, 32, 8), (64, 32, 16), (64, 16, 8), (64, 64, 8, 2)]
 
 
-@pytest.mark.parametrize("config", ATTN_CONFIGS, ids=lambda c: "op-default" if c is None else "h%d-n%d-w%d" % c)
+@pytest.mark.parametrize("config", ATTN_CONFIGS, ids=lambda c: "op-default" if c is None else
+                         "h%d-n%d-w%d" % c[:3] + "".join(f"-l2a{a}" for a in c[3:]))
 @pytest.mark.parametrize("splits", [1, 8])
 def test_graph_attention_and_indices(splits, config):
     batch, n_comp = 4, 2048
@@ -323,7 +327,7 @@ def test_graph_attention_and_indices(splits, config):
                                                    t["out"], t["ws"], D**-0.5)
         else:
             A.sparse_decode_attention_triton(t["q"], t["win"], t["comp"], t["idx"], sink, t["active"], t["out"],
-                                             t["ws"], D**-0.5, *config)
+                                             t["ws"], D**-0.5, *config[:3], l2_ahead=(config[3:] or (None,))[0])
 
     want = torch.zeros_like(static["out"])
     step(static)

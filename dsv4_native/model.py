@@ -334,9 +334,9 @@ class DSV4Attention(RowFusedModule):
             self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
         # SWA with a short list: the attention kernel computes it from pos_c (index_ratio), as the index builder
         # would write it, and idx is not read (one launch less). HCA lists, and lists past COMPUTED_LIST_MAX,
-        # come from the builder: the builder's launch plus the given list beat the computed list at every HCA
-        # width and batch measured (H200, bench_kernel_ab.py: 64k batch 1 / 8 / 32 9.4 / 19.8 / 31.2 against
-        # 12.3 / 27.4 / 52.9 us; docs/benchmarks-decode.md, "The computed HCA list is the slow path").
+        # come from the builder: the builder's launch plus the given list beat the computed list on HCA's 64k
+        # lists at every batch (H200, bench_kernel_ab.py: batch 1 / 8 / 32 9.4 / 19.8 / 31.2 against 12.3 /
+        # 27.4 / 52.9 us; docs/benchmarks-decode.md, "The computed HCA list is the slow path").
         listed = 0
         if self.ratio != CSA:
             if self.ratio == SWA and idx.shape[1] <= COMPUTED_LIST_MAX:

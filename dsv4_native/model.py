@@ -341,14 +341,15 @@ class DSV4Attention(RowFusedModule):
                                table, idx, pos_c)
         elif self.compressor is not None:
             self.compressor.step(f32[0], f32[1], pos.raw, active, cos_sin, comp, eps, table)
-        # SWA / HCA with a short list: the attention kernel computes it from pos_c (index_ratio), as the index
-        # builder would write it, and idx is not read (one launch less). Past COMPUTED_LIST_MAX entries the
-        # builder's list is faster to gather from (HCA at 1M context on the H200: bench_kernel_ab.py, "HCA list
-        # computed from pos" in docs/benchmarks-decode.md).
+        # SWA with a short list: the attention kernel computes it from pos_c (index_ratio), as the index builder
+        # would write it, and idx is not read (one launch less). HCA lists, and lists past COMPUTED_LIST_MAX,
+        # come from the builder: the builder's launch plus the given list beat the computed list on HCA's 64k
+        # lists at every batch (H200, bench_kernel_ab.py: batch 1 / 8 / 32 9.4 / 19.8 / 31.2 against 12.3 /
+        # 27.4 / 52.9 us; docs/benchmarks-decode.md, "The computed HCA list is the slow path").
         listed = 0
         if self.ratio != CSA:
-            if idx.shape[1] <= COMPUTED_LIST_MAX:
-                listed = max(self.ratio, 1)
+            if self.ratio == SWA and idx.shape[1] <= COMPUTED_LIST_MAX:
+                listed = 1
             else:
                 build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
         o = self.o[:n]

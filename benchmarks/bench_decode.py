@@ -284,6 +284,12 @@ def main() -> None:  # graphlint: cold
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     formats = args.expert_formats.split(",")
+    try:
+        hf_buckets = [int(b) for b in args.hf_buckets.split(",")]
+    except ValueError:
+        hf_buckets = []
+    if not hf_buckets or min(hf_buckets) < 1:  # a 0-row HF step fails deep inside transformers
+        ap.error(f"--hf-buckets: a comma list of batch sizes >= 1, got {args.hf_buckets!r}")
     if not set(formats) <= set(EXPERT_FORMATS):
         ap.error(f"--expert-formats: a comma list of {', '.join(EXPERT_FORMATS)}, got {args.expert_formats!r}")
     if not torch.cuda.is_available():
@@ -303,7 +309,7 @@ def main() -> None:  # graphlint: cold
         if args.kv_slots:
             res.update(bench_native(hf, ctx, args.iters, args.repeats, "bf16", kv_block_tokens=0))
             torch.cuda.empty_cache()
-        res.update(bench_hf(hf, ctx, args.hf_steps, [int(b) for b in args.hf_buckets.split(",")]))
+        res.update(bench_hf(hf, ctx, args.hf_steps, hf_buckets))
         report.append(table(name, ctx, res))
         results[name] = res
         del hf

@@ -321,10 +321,10 @@ class TokenRing:
 @dataclass
 class EngineStats:
     """Counters of a `DSV4Engine` since it was built (host side; plain ints and floats). Times are host wall
-    seconds per phase of `step`: `admit_s` admission (sampler rows) and compaction, `prefill_s` the prefill call (on CUDA its
-    launches; `inside_s` of it launching the decode steps between its layers), `decode_s` the replay launch,
-    `drain_s` reading the steps of earlier iterations (`wait_s` of it spent waiting on the device) + the stop
-    checks."""
+    seconds per phase of `step`: `admit_s` admission (sampler rows) and compaction, `prefill_s` the prefill call
+    (on CUDA its launches; `inside_s` of it launching the decode steps between its layers), `decode_s` the replay
+    launch, `drain_s` reading the steps of earlier iterations (`wait_s` of it spent waiting on the device) + the
+    stop checks."""
 
     iterations: int = 0
     prefill_calls: int = 0
@@ -539,7 +539,8 @@ class DSV4Engine:
         if self.compact_rows is None or not self._free:
             return
         live = sorted(set(self._decoding) | {r.slot for r in self._prefilling}, reverse=True)
-        moves = [(s, d) for s, d in zip(live, sorted(self._free)) if s > d]  # (pairs stop where s < d: s falls, d rises)
+        # (the pairs stop where s < d: s falls, d rises)
+        moves = [(s, d) for s, d in zip(live, sorted(self._free)) if s > d]
         if not moves:
             return
         high = max([d for _, d in moves] + live[len(moves):len(moves) + 1])

@@ -901,7 +901,8 @@ class ProjectIndex:
                     if isinstance(target, ClassInfo):
                         # (`self.model.decoder(x)`: no method `decoder`, a submodule the typed object holds)
                         out.extend((fn, _join(label, h)) for fn, h in (
-                            self.methods_via(target, meth) or self._resolve_attr_call(target, meth, MAX_DISPATCH_DEPTH - 1)
+                            self.methods_via(target, meth)
+                            or self._resolve_attr_call(target, meth, MAX_DISPATCH_DEPTH - 1)
                             if meth else [(f, "") for f in self._call_target(target)]))
             for desc in c.callables.get(name, ()):
                 for target, how in self._denotes(desc, 0):
@@ -1345,7 +1346,8 @@ class ProjectIndex:
                 decode_loops.append(fn)
         return seeds, decode_loops, runs_model
 
-    def _request_roots(self, loops: list[FunctionInfo], reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
+    def _request_roots(self, loops: list[FunctionInfo], reached: dict[str, HotInfo],
+                       model: frozenset[str]) -> list[Seed]:
         """The functions that run a decode loop or step driver once per call, up to MAX_REQUEST_HOPS one-shot
         callers above it (`MusicGen.generate -> _generate_tokens -> lm.generate`, ktransformers' `inference`
         running `prefill` then `generate`): one request, whose set-up and output handling run once per

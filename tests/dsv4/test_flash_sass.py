@@ -61,7 +61,8 @@ print(json.dumps({
     # the Flash CSA attention at batch 1 (64 x 512 heads, the paged top-512 list, split, RoPE epilogue)
     "sparse_attn_b1": report(A._sparse_attn_kernel, attn, dict(
         CHUNK=block_n, D=512, BLOCK_H=A.head_block(1, 64, 640), BLOCK_N=block_n, ONE_SPLIT=False, R=64, BLOCK_R=32,
-        UPCAST=False, PRECISION=None, RPB=64, PAGED=True, PDL=True, IDS=0), warps, stages),
+        UPCAST=False, PRECISION=None, RPB=64, PAGED=True, PDL=True, IDS=0,
+        L2_AHEAD=A.choose("attention_l2_ahead", 1, 640), LINES=8, STEP=64), warps, stages),
     "hc_pre": report(H._hc_pre_kernel, hc, dict(D=4096, NSPLIT=H.mix_splits(4096), BLOCK_SP=64, ITERS=20,
                                                  BLOCK_D=4096, NORM=True, PDL=True), 8),
     # the Flash CSA top-k at a 64k server: 16,416 scores in five chunks, K 512, window 128, the row held in

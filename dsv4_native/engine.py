@@ -46,12 +46,12 @@ A departure leaves a hole: its slot becomes a padding row (`active` False, skipp
 next admission takes the lowest free slot, and a padding row below the highest live one costs nearly a live
 row's step time (0.93-0.97 of one, H200). With FIFO admission long-lived requests end up in high slots (the
 H200 burst replayed ~116 rows for 69.5 live). **Slot compaction** (`compact_rows`, default `COMPACT_ROWS`;
-None: off): after
-admission, when moving the requests of the highest slots into the lowest free ones would shrink the replayed
-bucket by `compact_rows` rows or more, the engine moves them all, between steps (`DSV4Model.move_slots`: every
-piece of per-slot state, `DSV4Model.slot_state`, and the block-table row, in one batch of stream-ordered
-copies; no host wait, no recapture). Steps already launched keep their (slot, request) rows, so their tokens
-are read from the old slot. No graph is recaptured either way: every n maps to a captured bucket.
+None: off): after admission, when moving the requests of the highest slots into the lowest free ones would
+shrink the replayed bucket by `compact_rows` rows or more, the engine moves them all, between steps
+(`DSV4Model.move_slots`: every piece of per-slot state, `DSV4Model.slot_state`, and the block-table row, in
+one batch of stream-ordered copies; no host wait, no recapture). Steps already launched keep their (slot,
+request) rows, so their tokens are read from the old slot. No graph is recaptured either way: every n maps to a
+captured bucket.
 
 EOS is decided here, not in the graph: the engine sets the epilogue's single `eos_id` to -1 (never sampled),
 keeping only its max_len guard, which the host mirrors by capping `max_tokens` at `max_len - len(prompt)`.
@@ -89,7 +89,7 @@ LONGEST_WINDOW = 1.0
 # slot compaction's threshold (`DSV4Engine(compact_rows=...)`'s default): compact when the replayed decode bucket
 # shrinks by this many rows or more. One decode bucket step (8 rows from 64 on, `runner.decode_buckets`);
 # `bench_engine_schedule.py --compaction` prices the thresholds (8 won), and the H200 burst of engine-kv with FIFO
-# admission took 3.13 s with it against 3.33 s without (docs/dsv4-model.md, "Slot compaction")
+# admission took 2.91 s with it against 3.15 s without (docs/dsv4-model.md, "H200 with the shipped defaults")
 COMPACT_ROWS = 8
 
 

@@ -90,9 +90,11 @@ class DeviceCosts:
     an engine iteration `iter_ms` + `row_us` per live row read (append, stop check), one with a prefill forward
     `prefill_iter_ms` more (the H200 engine runs spent 10.2 ms of host per prefill iteration where the parts
     account for ~5.6; fitted: with `pad` 1 the model then gives the measured bursts of the schedule before
-    2026-12-02, 4.96 s for 4.97 and 5.27 s for 5.35, `SCHEDULES`' first rows); a slot compaction
-    `compaction`; a static step
-    `static_step_ms` after its wait (the token read, the per-row loop)."""
+    2026-12-02, 4.96 s for 4.97 and 5.27 s for 5.35, `SCHEDULES`' first rows); a slot compaction `compact_ms`
+    of host and `compact_device_ms` of device whatever it moves (mid's 29 state buffers, an index_select and an
+    index_copy_ each, and the index upload: the H200 parts of 51491e4, 0.88-1.07 ms of host and 0.17-0.27 ms of
+    device for 1, 8 or 32 requests: the launches, not the bytes); a static step `static_step_ms` after its wait
+    (the token read, the per-row loop)."""
 
     decode: tuple[tuple[int, float], ...] = ((1, 0.31), (8, 0.53), (64, 0.81), (96, 1.03), (128, 1.31), (192, 1.93),
                                              (256, 2.74))
@@ -122,12 +124,6 @@ class DeviceCosts:
 
     def step(self, bucket: int, live: int) -> float:
         return self.rows(live) + self.pad * (self.rows(bucket) - self.rows(live))
-
-    def compaction(self, moves: int) -> tuple[float, float]:
-        """(host, device) ms of one slot compaction moving `moves` requests (mid's 29 state buffers, an
-        index_select and an index_copy_ each, and the index upload): the H200 parts of 51491e4, 0.88-1.07 ms of
-        host and 0.17-0.27 ms of device for 1, 8 or 32 requests (flat: the launches, not the bytes)."""
-        return self.compact_ms, self.compact_device_ms
 
     def forward(self, tokens: int, rows: int) -> float:
         return self.fwd_ms + (self.fwd_token_us * tokens + self.pad_row_us * (rows - tokens)) / 1e3
@@ -227,7 +223,7 @@ def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts,  # graph
     every step but the last launched at the end of an iteration (before 2026-12-02: the host then waited for
     the decode steps launched inside the forward it had just issued). `compact_rows`: the engine's slot
     compaction (`DSV4Engine(compact_rows=...)`; None, here the default: none, as every schedule measured before
-    it), each one costing `DeviceCosts.compaction`. What-ifs
+    it), each one costing `DeviceCosts.compact_ms` / `compact_device_ms`. What-ifs
     (`what_if`): `hide_inside`, the share of a decode step launched inside a prefill forward that runs under it
     (a second stream; 0: the device runs them one after the other, as it does); `engine_cls`, another admission
     order."""
@@ -248,9 +244,8 @@ def simulate(model: DSV4Model, reqs: list[Request], costs: DeviceCosts,  # graph
 
     def move_slots(moves: Sequence[tuple[int, int]]) -> None:  # a compaction (the block lists move): its cost
         moved(moves)
-        host, dev = costs.compaction(len(moves))
-        clock.launch(dev, host)
-        busy[0] += dev
+        clock.launch(costs.compact_device_ms, costs.compact_ms)
+        busy[0] += costs.compact_device_ms
 
     runner.step, model.move_slots = step, move_slots
     drain = engine._drain

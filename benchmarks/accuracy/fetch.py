@@ -6,7 +6,7 @@
     python benchmarks/accuracy/fetch.py --unseen [--dest benchmarks/accuracy/.unseen] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --blind [--dest benchmarks/accuracy/.blind] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --sealed [--dest benchmarks/accuracy/.sealed] [--mirror DIR]
-    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier alike)
+    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier, --cellar alike)
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -309,7 +309,8 @@ GIT_SETS: dict[str, GitSet] = {
                   "1092c1ffcaa82f4bdef104c35aa5541227c3e1d7", "ChatTTS",
                   "ChatTTS: a GPT text-to-speech model's generation loop with logits processors, the DVAE and vocos "
                   "decoders, the speaker embedding, the inference entry points"),
-    ), "the eighth untouched set, labelled in session 9 for the next session (Petals, Bark, llama-models, ChatTTS)"),    "vault": GitSet(HERE / ".vault", (
+    ), "the eighth untouched set, labelled in session 9 for the next session (Petals, Bark, llama-models, ChatTTS)"),
+    "vault": GitSet(HERE / ".vault", (
         GitCorpus("quest", "https://github.com/mit-han-lab/Quest",
                   "01c1623bf9395009520874e989e29f683203b357", ".",
                   "Quest (its repository root, kept as `Quest/`): query-aware sparse KV selection every decode step, "
@@ -343,6 +344,36 @@ GIT_SETS: dict[str, GitSet] = {
                            "compile/")),
     ), "the ninth untouched set, labelled in session 10 for the next session (Quest, DuoAttention, KIVI, "
        "MInference, xDiT)"),
+    "cellar": GitSet(HERE / ".cellar", (
+        GitCorpus("moshi", "https://github.com/kyutai-labs/moshi",
+                  "e6a55d2722a65870ef52a6c9f6ecfc0e90f38362", "moshi/moshi",
+                  "Moshi's PyTorch package: a streaming speech-text LM whose per-frame step runs under its own CUDA "
+                  "graph helper, the depformer's per-codebook loop, the Mimi codec's streaming convolutions and "
+                  "quantiser, the TTS model's state machine, the sampler and the inference script's frame loop",
+                  include=("models/lm.py", "models/lm_utils.py", "models/tts.py", "models/compression.py",
+                           "modules/transformer.py", "modules/streaming.py", "modules/rope.py", "modules/gating.py",
+                           "modules/conv.py", "modules/seanet.py", "modules/resample.py", "quantization/",
+                           "conditioners/", "utils/sampling.py", "utils/compile.py", "run_inference.py")),
+        GitCorpus("mistralinf", "https://github.com/mistralai/mistral-inference",
+                  "2557e12d0e1878a1562ece30434820f80aa3e12a", "src/mistral_inference",
+                  "mistral-inference: the reference Mistral / Mixtral / Pixtral / Mamba models, the buffer KV cache "
+                  "with its per-step metadata, MoE routing, the vision encoder and the host generate loop"),
+        GitCorpus("litgpt", "https://github.com/Lightning-AI/litgpt",
+                  "26857050fe3ff627cd714fe92f5838f51a3d5efa", "litgpt",
+                  "LitGPT: the GPT model with its KV cache and mask cache, the generate loops (plain, speculative, "
+                  "sequential and tensor-parallel), the chat loop and the Python API's generation path",
+                  include=("model.py", "generate/", "chat/base.py", "api.py")),
+        GitCorpus("kvfactory", "https://github.com/Zefan-Cai/KVCache-Factory",
+                  "c97f9d706d63d1b56e980f8b81b2a924c21162b3", ".",
+                  "KVCache-Factory (its repository root, kept as `KVCache-Factory/`): PyramidKV, SnapKV, H2O, "
+                  "StreamingLLM, Quest, NaCl, Scissorhands and MiniCache cache compressors run at prefill and decode, "
+                  "the Llama attention patches that call them, the quantised cache and the latency benchmark",
+                  include=("pyramidkv/pyramidkv_utils.py", "pyramidkv/quest.py", "pyramidkv/nacl.py",
+                           "pyramidkv/scissorhands.py", "pyramidkv/minicache.py", "pyramidkv/quantcache.py",
+                           "pyramidkv/monkeypatch.py", "pyramidkv/llama_model_think.py",
+                           "scripts/benchmark_latency_memory.py")),
+    ), "the tenth untouched set, labelled in session 11 for a later session (Moshi, mistral-inference, LitGPT, "
+       "KVCache-Factory)"),
 }
 
 

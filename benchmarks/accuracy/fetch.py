@@ -354,15 +354,21 @@ GIT_SETS: dict[str, GitSet] = {
                            "modules/transformer.py", "modules/streaming.py", "modules/rope.py", "modules/gating.py",
                            "modules/conv.py", "modules/seanet.py", "modules/resample.py", "quantization/",
                            "conditioners/", "utils/sampling.py", "utils/compile.py", "run_inference.py")),
-        GitCorpus("mistralinf", "https://github.com/mistralai/mistral-inference",
-                  "2557e12d0e1878a1562ece30434820f80aa3e12a", "src/mistral_inference",
-                  "mistral-inference: the reference Mistral / Mixtral / Pixtral / Mamba models, the buffer KV cache "
-                  "with its per-step metadata, MoE routing, the vision encoder and the host generate loop"),
-        GitCorpus("litgpt", "https://github.com/Lightning-AI/litgpt",
-                  "26857050fe3ff627cd714fe92f5838f51a3d5efa", "litgpt",
-                  "LitGPT: the GPT model with its KV cache and mask cache, the generate loops (plain, speculative, "
-                  "sequential and tensor-parallel), the chat loop and the Python API's generation path",
-                  include=("model.py", "generate/", "chat/base.py", "api.py")),
+        GitCorpus("janus", "https://github.com/deepseek-ai/Janus",
+                  "1daa72fa409002d40931bd7b36a9280362469ead", ".",
+                  "Janus (its repository root, kept as `Janus/`): a multimodal LM that generates images token by token "
+                  "with classifier-free guidance, its SigLIP vision encoder, VQ image tokenizer and processors, the "
+                  "generation and chat scripts' host loops and the Janus-Pro demo",
+                  include=("janus/models/", "generation_inference.py", "interactivechat.py",
+                           "demo/app_januspro.py")),
+        GitCorpus("cosyvoice", "https://github.com/FunAudioLLM/CosyVoice",
+                  "ace7c47f41bbd303aa6bf1ea80e6f9fbd595cd40", ".",
+                  "CosyVoice (its repository root, kept as `CosyVoice/`): a streaming TTS engine: the speech-token "
+                  "LM's decode loop and sampling, the flow-matching decoder with its ODE solver and DiT, the HiFi-GAN "
+                  "vocoder, the threaded streaming model wrapper and its front end",
+                  include=("cosyvoice/llm/llm.py", "cosyvoice/cli/", "cosyvoice/flow/", "cosyvoice/utils/common.py",
+                           "cosyvoice/utils/mask.py", "cosyvoice/transformer/upsample_encoder.py",
+                           "cosyvoice/transformer/attention.py", "cosyvoice/hifigan/generator.py")),
         GitCorpus("kvfactory", "https://github.com/Zefan-Cai/KVCache-Factory",
                   "c97f9d706d63d1b56e980f8b81b2a924c21162b3", ".",
                   "KVCache-Factory (its repository root, kept as `KVCache-Factory/`): PyramidKV, SnapKV, H2O, "
@@ -372,7 +378,7 @@ GIT_SETS: dict[str, GitSet] = {
                            "pyramidkv/scissorhands.py", "pyramidkv/minicache.py", "pyramidkv/quantcache.py",
                            "pyramidkv/monkeypatch.py", "pyramidkv/llama_model_think.py",
                            "scripts/benchmark_latency_memory.py")),
-    ), "the tenth untouched set, labelled in session 11 for a later session (Moshi, mistral-inference, LitGPT, "
+    ), "the tenth untouched set, labelled in session 11 for a later session (Moshi, Janus, CosyVoice, "
        "KVCache-Factory)"),
 }
 

@@ -205,7 +205,8 @@ class Walker:
         self._bind_params(fn)
         info, index = self.ctx.unit.function, self.ctx.index
         if info is not None and index is not None:
-            # every call site in the project passes host data for these: data flow beats the annotation
+            # every call site in the project passes host data for these (data flow beats the annotation), or a device
+            # tensor for an unannotated one
             for name, kind in index.call_facts.params(info).items():
                 self.ctx.inference.bind(name, kind_val(kind))
         # a cache keyed on a tensor argument hashes it by identity: a new tensor each step misses every time

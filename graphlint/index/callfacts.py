@@ -42,11 +42,22 @@ class ProjectIndex(Protocol):
     def attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]: ...
 
 
+# Device kinds a parameter takes from its call sites when it has no annotation: the data flow of every caller makes
+# it a device tensor (a weak guess from a method name does not flow)
+FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
 # Method names a receiver of unknown class may answer without being a project object: a dict's `get`, a list's
 # `pop`, a tensor's `sum`. Their project namesakes say nothing about such a receiver.
 CONTAINER_METHODS = frozenset(
     name for t in (dict, list, set, frozenset, tuple, str, bytes, int, float) for name in dir(t)) | TENSOR_METHOD_NAMES
+
+
+def _framework_fed(fn: "FunctionInfo") -> bool:
+    """The framework calls it with its tensors (module calls, hot and capture roots): its annotations are the
+    evidence there is."""
+    name = fn.qualname.rpartition(".")[2]
+    return name in ("forward", "__call__") or name.startswith("forward_") \
+        or bool(fn.markers & {"hot", "capture", "graphed"})
 
 
 class CallFacts:
@@ -66,7 +77,8 @@ class CallFacts:
         self._forwarded: list[tuple[str, str, str]] | None = None
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
-        """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
+        """Parameter name -> the kind all call sites agree on, for parameters where that is host data, or a device
+        tensor for a parameter without an annotation (`_passed` says which call sites count as evidence).
         Empty when the function has no resolved call site, is a root, or is passed around as a value
         (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
         found = self._memo.get(fn.key)
@@ -289,7 +301,7 @@ class CallFacts:
         out = {}
         for param, kinds in joined.items():
             kind = join_kinds(kinds) if kinds else UNKNOWN
-            if kind in HOST_FAMILY:
+            if kind in HOST_FAMILY or kind in FLOWN_DEVICE and param not in dict(fn.param_kinds):
                 out[param] = kind
         return out
 
@@ -309,7 +321,18 @@ class CallFacts:
             for param in fn.params:
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
                     out.setdefault(param, set()).add(site.get(param, UNKNOWN))
-        return {param: self.settle(join_later(kinds), caller) for param, kinds in out.items()}
+        return {param: self._passed(kinds, caller) for param, kinds in out.items()}
+
+    def _passed(self, kinds: set[IKind], caller: "FunctionInfo") -> IKind:
+        """What one call site passes for a parameter. A device tensor counts only where data flow made it: a
+        parameter passed on that only its annotation types (`lens: torch.Tensor` names no device) is evidence only
+        where the framework feeds the caller (a `forward`, a hot root), not in a helper no project code calls
+        (ColossalAI's reference attention, which only tests call with CPU lengths)."""
+        kind = self.settle(join_later(kinds), caller)
+        if kind in FLOWN_DEVICE and not _framework_fed(caller) \
+                and any(isinstance(k, Fwd) and k.name not in self.params(caller) for k in kinds):
+            return UNKNOWN
+        return kind
 
     def calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
         if self._by_name is None:

@@ -274,3 +274,67 @@ def test_sampler_decoys_do_not_fire():
                 logits.index_fill_(-1, idx[0], 0.0)
                 return nxt, picked, nz, cnt, c, both
     """)
+
+
+def test_an_unannotated_parameter_is_what_every_caller_passes_on_the_device():
+    """An unannotated helper parameter that every call site passes a device tensor made by the caller's data flow
+    (`cu.sum(dim=-1)`, `aspect_ratios.to(x.device)`) is a device tensor in the helper: its slice bounds, sizes and
+    masks are read on the host, and iterating it is a host loop (GL402). A `forward`'s annotated tensor passed on
+    unchanged counts too: the framework feeds it (Llama 3's `apply_positional_embedding(x, ar)`, whose
+    `self.pos[: arx[0], : arx[1]]` reads the aspect ratios per image)."""
+    src = """
+        import torch
+
+
+        def grow(x, counts):
+            for row in counts:
+                x = x[: row[0]]
+            return x, torch.arange(counts[0, 1])
+
+
+        def pick(x, keep):
+            return x[keep]
+
+
+        def embed(pos, ar):
+            return pos[: ar[0], : ar[1]]
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, cu: torch.Tensor, ar: torch.Tensor):
+                return grow(x, cu.sum(dim=-1)), pick(x, cu > 0), embed(x, ar)
+    """
+    assert findings(src, scope="all") == {(5, "GL402"), (6, "GL126"), (7, "GL126"), (11, "GL123"), (15, "GL126")}
+
+
+def test_decoy_a_parameter_only_an_annotation_or_a_host_caller_types_stays_unknown():
+    """The device of a value must come from data flow. A caller's parameter annotated `torch.Tensor` names no
+    device: passed on unchanged it is no evidence (ColossalAI's reference `copy_to_cache(k, cache, lengths)`, whose
+    only callers outside the engine pass CPU lengths). One caller passing a device tensor and another a CPU tensor
+    or a list joins to nothing known; an annotated parameter keeps its annotation (`n: int`)."""
+    src = """
+        import torch
+
+
+        def ref(x, lengths):
+            for i in range(4):
+                x = x[: lengths[i]]
+            return x
+
+
+        def mixed(x, sizes):
+            return x[: sizes[0]]
+
+
+        def typed(x, n: int):
+            return x[:n]
+
+
+        def attn(x: torch.Tensor, lengths: torch.Tensor):
+            return ref(x, lengths), typed(x, lengths.sum())
+
+
+        def step(x: torch.Tensor, cu: torch.Tensor, cu_cpu: list):
+            return mixed(x, cu.cumsum(0)), mixed(x, torch.tensor(cu_cpu)), mixed(x, cu_cpu)
+    """
+    assert findings(src, scope="all") == set()

@@ -68,6 +68,8 @@ class CallFacts:
         self._foreign_sets: set[str] | None = None
         self._valued: set[str] = set()
         self._callees: list[str] | None = None
+        self._built: dict[str, list] = {}
+        self._cls_sites: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
@@ -91,7 +93,7 @@ class CallFacts:
             kinds = {self._stored(kind, self.index.functions[meth]) for c in self._class_family(cls)
                      for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets
                      if attr == name}
-            if any(name in c.init_fields for c in self._class_family(cls)):
+            if kinds <= HOST_FAMILY and any(name in c.init_fields for c in self._class_family(cls)):
                 built = self._constructed(cls, name)  # a dataclass field: what its constructions pass
                 kinds = kinds | built if built is not None else {UNKNOWN}
             kind = join_kinds(kinds) if kinds else None
@@ -107,26 +109,46 @@ class CallFacts:
         if name in self._foreign() or any(c.key in self._valued_classes() for c in family) \
                 or any("__init__" in c.methods and name in self._fields_of(c) for c in family):
             return None
-        names = {"cls", *(c.qualname.rpartition(".")[2] for c in family)}
-        keys = {c.key for c in family}
         kinds: set[IKind] = set()
-        for caller, callee, line in (site for n in names for site in self.calls_named(n)):
-            made = self.index.classes.get(caller.class_key) if callee == "cls" and caller.class_key \
-                else self.index.class_by_dotted(callee)
-            if made is None or made.key not in keys or name not in (fields := self._fields_of(made)):
+        for caller, made, fields, records, own in self._constructions(cls):
+            if name not in fields:
                 continue
-            records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
-            if not records or len(records) != caller.calls.count((callee, line)):
+            if records is None:
                 return None
             for positional, keywords in records:
                 passed = dict(keywords)
                 if name in passed:
                     kinds.add(self.settle(passed[name], caller))
-                elif callee != "cls" and fields.index(name) < len(positional):
+                elif not own and fields.index(name) < len(positional):
                     kinds.add(self.settle(positional[fields.index(name)], caller))
                 elif positional or not any(name in c.none_fields for c in self.index.mro(made)):
                     return None  # a positional of `cls(...)` (whose fields?), or a default nothing reads
         return kinds
+
+    def _constructions(self, cls: "ClassInfo") -> list[tuple["FunctionInfo", "ClassInfo", list[str], list | None, bool]]:
+        """(caller, class built, its fields, the arguments recorded or None, built as `cls`) of every construction of
+        a class of `cls`'s family, computed once per class (a dataclass has many fields)."""
+        found = self._built.get(cls.key)
+        if found is None:
+            family = self._class_family(cls)
+            keys = {c.key for c in family}
+            found = []
+            if self._cls_sites is None:  # `cls(...)` / `type(self)(...)` sites by the class of their method
+                self._cls_sites = {}
+                for site in self.calls_named("cls"):
+                    if site[1] == "cls" and site[0].class_key:
+                        self._cls_sites.setdefault(site[0].class_key, []).append(site)
+            sites = [site for c in family for site in self._cls_sites.get(c.key, ())]
+            sites += [site for n in {c.qualname.rpartition(".")[2] for c in family} for site in self.calls_named(n)]
+            for caller, callee, line in sites:
+                made = self.index.classes.get(caller.class_key) if callee == "cls" else self.index.class_by_dotted(callee)
+                if made is None or made.key not in keys:
+                    continue
+                records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+                seen = bool(records) and len(records) == caller.calls.count((callee, line))
+                found.append((caller, made, self._fields_of(made), records if seen else None, callee == "cls"))
+            self._built[cls.key] = found
+        return found
 
     def _fields_of(self, cls: "ClassInfo") -> list[str]:
         """The parameters of a dataclass's generated `__init__`: its bases' fields first, as `dataclasses` orders

@@ -829,3 +829,41 @@ def test_a_list_of_host_tensors_or_their_cat_is_host_memory():
             return host.to(device), dev.to(device)
     """
     assert findings(src, scope="all") == {(19, "GL131")}
+
+
+def test_a_dataclass_in_a_registry_is_built_where_a_call_reads_it():
+    """TGI lists its VLM batch classes in `VLM_BATCH_TYPES` only to compare (`batch_type in VLM_BATCH_TYPES`): no
+    call builds them through it, so their constructions are all seen and `Listed.ids` is host memory. Decoy: the
+    registry `BUILDERS` is called (`BUILDERS[name](ids=x)`), so `Called.ids` may hold what that call passes."""
+    src = """
+        import torch
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Listed:
+            ids: torch.Tensor
+
+            def prepare(self, device: torch.device):
+                return self.ids.to(device)
+
+
+        @dataclass
+        class Called:
+            ids: torch.Tensor
+
+            def prepare(self, device: torch.device):
+                return self.ids.to(device)
+
+
+        KINDS = {Listed}
+        BUILDERS = {"called": Called}
+
+
+        def step(x: torch.Tensor, name: str, device: torch.device):
+            a = Listed(ids=torch.zeros(2, dtype=torch.long))
+            b = Called(ids=torch.zeros(2, dtype=torch.long))
+            BUILDERS[name](ids=x)
+            return type(a) in KINDS, a.prepare(device), b.prepare(device)
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL131"} == {(10, "GL131")}

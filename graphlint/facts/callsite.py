@@ -344,7 +344,7 @@ EXTERNAL_HEADS = frozenset({"torch", "numpy", "np", "math", "triton", "tl", "ein
 
 def records_args(callee: str) -> bool:
     head, dot, _ = callee.partition(".")
-    return bool(dot) and head not in EXTERNAL_HEADS
+    return bool(dot) and head not in EXTERNAL_HEADS or callee == "cls"  # `cls(...)`: a construction
 
 
 def param_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:

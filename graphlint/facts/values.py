@@ -142,6 +142,8 @@ def join(a: Val, b: Val) -> Val:
         # `x = None` / `x = 0` on one path and a tensor on another: an Optional tensor (of the kind it has).
         t = a if a.kind in TENSORS else b
         return Val(t.kind, weak=t.weak, rank=t.rank, pinned=t.pinned) if t.kind is not Kind.BOOL_TENSOR else TENSOR
+    if (host := _host_tensor_or_parts(a, b) or _host_tensor_or_parts(b, a)) is not None:
+        return host
     if a == EMPTY_LIST and b.kind in SEQS or b == EMPTY_LIST and a.kind in SEQS:
         return a if b == EMPTY_LIST else b  # a list filled on one path (a loop's body) and empty on the other
     if LIST in (a, b) and all(v in (LIST, EMPTY_LIST) or v.kind is Kind.HOST_SEQ and v.ref == "list" for v in (a, b)):
@@ -160,3 +162,13 @@ def join(a: Val, b: Val) -> Val:
     if a.items is not None and b.items is not None and len(a.items) == len(b.items):
         return Val(Kind.UNKNOWN, items=tuple(join(x, y) for x, y in zip(a.items, b.items)))
     return UNKNOWN
+
+
+def _host_tensor_or_parts(t: Val, parts: Val) -> Val | None:
+    """`ids = []; ids.append(cpu); if ids: ids = torch.cat(ids)`: a host tensor on one path, a list of host tensors on
+    the other. Host memory either way, and a tensor method (`ids.to(device)`) only works on the tensor path: the
+    host tensor. None where the list may hold anything else."""
+    if t.kind is not Kind.CPU_TENSOR or parts.kind is not Kind.TENSOR_SEQ or parts.items is not None \
+            or parts.elem is None or parts.elem.kind is not Kind.CPU_TENSOR:
+        return None
+    return Val(Kind.CPU_TENSOR, weak=t.weak or parts.elem.weak, pinned=t.pinned and parts.elem.pinned)

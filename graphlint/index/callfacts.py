@@ -5,6 +5,7 @@ returns (`method`), and the phase-1 kinds of graphlint.facts.callsite with their
 
 from __future__ import annotations
 
+import bisect
 from typing import Protocol
 
 from graphlint.facts.callsite import item_key, join_kinds, join_later, keyed
@@ -75,6 +76,11 @@ class CallFacts:
         self._methods: dict[str, IKind] | None = None
         self._instances: dict[tuple[str, str], str | None] = {}
         self._forwarded: list[tuple[str, str, str]] | None = None
+        self._foreign_sets: set[str] | None = None
+        self._valued: set[str] = set()
+        self._callees: list[str] | None = None
+        self._built: dict[str, list] = {}
+        self._cls_sites: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data, or a device
@@ -99,9 +105,100 @@ class CallFacts:
             kinds = {self._stored(kind, self.index.functions[meth]) for c in self._class_family(cls)
                      for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets
                      if attr == name}
+            if kinds <= HOST_FAMILY and any(name in c.init_fields for c in self._class_family(cls)):
+                built = self._constructed(cls, name)  # a dataclass field: what its constructions pass
+                kinds = kinds | built if built is not None else {UNKNOWN}
             kind = join_kinds(kinds) if kinds else None
             self._attrs[key] = kind if kind in HOST_FAMILY else None
         return self._attrs[key]
+
+    def _constructed(self, cls: "ClassInfo", name: str) -> set[IKind] | None:
+        """What every construction of a dataclass in `cls`'s family passes for its field `name` (`cls(x=t)` in a
+        classmethod, `type(self)(x=t)`, `Batch(x=t)`), through its generated `__init__`. None where some store is
+        unseen: a class of the family with an `__init__` of its own, a class used as a value (built elsewhere),
+        code that sets the field on another object (`batch.x = ...`), or a site whose arguments were not recorded."""
+        family = self._class_family(cls)
+        if name in self._foreign() or any(c.key in self._valued_classes() for c in family) \
+                or any("__init__" in c.methods and name in self._fields_of(c) for c in family):
+            return None
+        kinds: set[IKind] = set()
+        for caller, made, fields, records, own in self._constructions(cls):
+            if name not in fields:
+                continue
+            if records is None:
+                return None
+            for positional, keywords in records:
+                passed = dict(keywords)
+                if name in passed:
+                    kinds.add(self.settle(passed[name], caller))
+                elif not own and fields.index(name) < len(positional):
+                    kinds.add(self.settle(positional[fields.index(name)], caller))
+                elif positional or not any(name in c.none_fields for c in self.index.mro(made)):
+                    return None  # a positional of `cls(...)` (whose fields?), or a default nothing reads
+        return kinds
+
+    def _constructions(self, cls: "ClassInfo") -> list[tuple["FunctionInfo", "ClassInfo", list[str], list | None, bool]]:
+        """(caller, class built, its fields, the arguments recorded or None, built as `cls`) of every construction of
+        a class of `cls`'s family, computed once per class (a dataclass has many fields)."""
+        found = self._built.get(cls.key)
+        if found is None:
+            family = self._class_family(cls)
+            keys = {c.key for c in family}
+            found = []
+            if self._cls_sites is None:  # `cls(...)` / `type(self)(...)` sites by the class of their method
+                self._cls_sites = {}
+                for site in self.calls_named("cls"):
+                    if site[1] == "cls" and site[0].class_key:
+                        self._cls_sites.setdefault(site[0].class_key, []).append(site)
+            sites = [site for c in family for site in self._cls_sites.get(c.key, ())]
+            sites += [site for n in {c.qualname.rpartition(".")[2] for c in family} for site in self.calls_named(n)]
+            for caller, callee, line in sites:
+                made = self.index.classes.get(caller.class_key) if callee == "cls" else self.index.class_by_dotted(callee)
+                if made is None or made.key not in keys:
+                    continue
+                records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+                seen = bool(records) and len(records) == caller.calls.count((callee, line))
+                found.append((caller, made, self._fields_of(made), records if seen else None, callee == "cls"))
+            self._built[cls.key] = found
+        return found
+
+    def _fields_of(self, cls: "ClassInfo") -> list[str]:
+        """The parameters of a dataclass's generated `__init__`: its bases' fields first, as `dataclasses` orders
+        them."""
+        out: list[str] = []
+        for c in reversed(self.index.mro(cls)):
+            out.extend(f for f in c.init_fields if f not in out)
+        return out
+
+    def _foreign(self) -> set[str]:
+        """Attributes some project code stores on another object (`batch.x = ...`)."""
+        if self._foreign_sets is None:
+            self._foreign_sets = {a for fn in self.index.functions.values() for a in fn.foreign_sets}
+        return self._foreign_sets
+
+    def _valued_classes(self) -> set[str]:
+        """Keys of project classes used as values (`return Batch`, a registry entry): built where the index cannot
+        see."""
+        self._referenced_keys()
+        return self._valued
+
+    def _called_through(self, registry: str) -> bool:
+        """Some call reads its callee out of the module-level container `registry` (`REG[key](...)`, `for f in REG:
+        f(...)`)."""
+        if self._callees is None:
+            self._callees = sorted({callee for fn in self.index.functions.values() for callee, _line in fn.calls})
+        for callee in self._callees[bisect.bisect_left(self._callees, registry):]:
+            if not callee.startswith(registry):
+                return False
+            if callee.startswith((f"{registry}[", f"{registry}.")):
+                return True
+        return False
+
+    def _calls_product(self, fn: "FunctionInfo") -> bool:
+        """A call may build what `fn` hands out: any factory function (`made = kind(); made(...)`), a property only
+        where something calls it (`self.batch_type(...)`). Engines hand out a batch class through a property to call
+        its classmethods (`self.batch_type.from_pb(...)`), which build it with `cls(...)`."""
+        return not fn.is_property or bool(self.calls_named(fn.qualname.rpartition(".")[2]))
 
     def _stored(self, kind: IKind, fn: "FunctionInfo") -> IKind:
         """What a `self.x = value` of `fn` stores: a parameter stored as it came (`Fwd`) holds what every call site of
@@ -111,11 +208,14 @@ class CallFacts:
         return self.settle(kind, fn, calls=False)
 
     def forwarded(self) -> list[tuple[str, str, str]]:
-        """(class, attribute, kind) of every field of a plain class that a parameter stored as it came makes host
-        data (`attr`): those facts come from call sites in any file, so they are part of every file's cache key."""
+        """(class, attribute, kind) of every field of a plain class that a parameter stored as it came, or a dataclass's
+        constructions, make host data (`attr`): those facts come from call sites in any file, so they are part of
+        every file's cache key."""
         if self._forwarded is None:
             found = {(fn.class_key, attr) for fn in self.index.functions.values() if fn.class_key is not None
                      for attr, kind in fn.attr_sets if isinstance(kind, Fwd)}
+            # a dataclass's fields, which its constructions fill (`_constructed`)
+            found.update((cls.key, attr) for cls in self.index.classes.values() for attr in cls.init_fields)
             out = []
             for key, attr in sorted(found):
                 cls = self.index.classes.get(key)
@@ -347,31 +447,41 @@ class CallFacts:
         """Functions the project uses as values (not only calls), so that calls made elsewhere are unseen."""
         if self._referenced is None:
             refs: list[str] = []
+            listed: list[str] = []  # entries of module-level registries no call reads (`t in VLM_BATCH_TYPES`)
             for s in self.index.modules.values():
-                refs += [ref for values in s.registries.values() for ref in values]
+                for name, values in s.registries.items():
+                    (refs if self._called_through(f"{s.module}.{name}") else listed).extend(values)
                 refs += list(s.aliases.values())
                 refs += [ref for ref, _line in (*s.compile_roots, *s.graphed_roots)]
                 refs += [ref for ref, _line, _owner in (*s.hook_roots, *s.patched_forwards)]
                 refs += [ref.removesuffix("()") for ref, _line, _owner in s.attention_roots]
                 for c in s.classes.values():
                     refs += c.registry + [ref for values in c.callables.values() for ref in values]
+            kept = set(refs)  # class values a call can reach: constructed where the index cannot see
+            refs += listed
             keys = set()
             for fn in self.index.functions.values():  # handed to a call (`graph.capture(self._step, ids)`)
-                for _callee, _line, _slot, ref in fn.callable_args:
+                for _callee, _line, slot, ref in fn.callable_args:
                     if ref.startswith(("self.", "cls.")):
                         keys.update(t.key for t, _how in self.index.call_edges(fn, fn.module, ref))
                     elif not ref.startswith((PARAM, NAME_ARG)):
                         refs.append(ref)
+                        if (slot.isdigit() or self.calls_named(slot)) and _callee.rpartition(".")[2] != "super":
+                            kept.add(ref)  # `Model(batch_class=B)`: built only where something calls `batch_class`
                 # `return Impl`: the class object, built where the index cannot see; `return Impl(...)` (`makes`
                 # names it too) is a construction the index sees, as any call of the class
                 built = {callee for callee, _line in fn.calls}
-                keys.update(init.key for ref in fn.makes if ref not in built
-                            and (made := self.index.class_by_dotted(ref)) is not None
-                            and (init := self.index.method(made, "__init__")) is not None)
+                handed = [made for ref in fn.makes if ref not in built
+                          and (made := self.index.class_by_dotted(ref)) is not None]
+                if handed and self._calls_product(fn):
+                    self._valued.update(made.key for made in handed)
+                keys.update(init.key for made in handed if (init := self.index.method(made, "__init__")) is not None)
             for ref in refs:
                 target = self.index.function_by_dotted(ref)
                 made = self.index.class_by_dotted(ref) if target is None else None
                 if made is not None:  # a class used as a value: constructed where the index cannot see
+                    if ref in kept:
+                        self._valued.add(made.key)
                     target = self.index.method(made, "__init__")
                 if target is not None:
                     keys.add(target.key)

@@ -156,6 +156,10 @@ class ClassInfo:
     registry: list[str] = field(default_factory=list)
     # attribute -> the other module classes `__init__` assigns it in other branches (`attrs` holds the last)
     alt_modules: dict[str, list[str]] = field(default_factory=dict)
+    # the fields a `@dataclass` with no `__init__` of its own declares, in order: its generated `__init__` stores
+    # each argument in them (`Batch(cu_slots=t)` sets `self.cu_slots`); `none_fields`: those that default to None
+    init_fields: tuple[str, ...] = ()
+    none_fields: tuple[str, ...] = ()
 
 
 @dataclass
@@ -300,6 +304,8 @@ class _Indexer(ast.NodeVisitor):
                     # `layer_infer_class = LlamaLayerInfer`: a class-valued attribute, which subclasses set and
                     # the base's methods instantiate (`self.layer_infer_class(i)`)
                     info.callables.setdefault(target.id, []).append(ref)
+        if _generates_init(node, self.resolve):
+            info.init_fields, info.none_fields = _init_fields(node)
         for stmt in node.body:  # dataclass-style fields (`seq_lens: torch.Tensor`); __init__ wins
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 kind = _annotation_kind(ast.unparse(stmt.annotation))
@@ -801,8 +807,9 @@ class _Indexer(ast.NodeVisitor):
             self.s.nesting = deepest
 
     def _record_call(self, node: ast.Call) -> None:
-        callee = self.resolve(dotted(node.func))
         func = node.func
+        # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
+        callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None)
         if self.func_stack and (named := self._getattr_refs(func)):
             self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
@@ -1024,6 +1031,45 @@ def _has_tensor_param(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(a.annotation is not None and annotation_kind(ast.unparse(a.annotation)) in
                ("tensor", "bool_tensor", "tensor_seq")
                for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
+
+
+def _own_type(func: ast.expr) -> bool:
+    """`type(self)`."""
+    return isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "type" \
+        and len(func.args) == 1 and not func.keywords and isinstance(func.args[0], ast.Name) \
+        and func.args[0].id == "self"
+
+
+def _generates_init(node: ast.ClassDef, resolve) -> bool:
+    """A `@dataclass` (not `init=False`) that defines no `__init__`: construction calls its generated one."""
+    for deco in node.decorator_list:
+        call = deco if isinstance(deco, ast.Call) else None
+        if resolve(dotted(call.func if call else deco)) == "dataclasses.dataclass":
+            off = call is not None and any(kw.arg == "init" and isinstance(kw.value, ast.Constant)
+                                           and kw.value.value is False for kw in call.keywords)
+            return not off and not any(isinstance(s, _DEFS) and s.name == "__init__" for s in node.body)
+    return False
+
+
+def _init_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the fields the generated `__init__` takes, in order; those defaulting to None): annotated names, not
+    `ClassVar`s nor `field(init=False)`."""
+    names: list[str] = []
+    nones: list[str] = []
+    for stmt in node.body:
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)) \
+                or "ClassVar" in ast.unparse(stmt.annotation):
+            continue
+        value = stmt.value
+        if isinstance(value, ast.Call) and (dotted(value.func) or "").rpartition(".")[2] == "field":
+            kws = {kw.arg: kw.value for kw in value.keywords}
+            if isinstance(kws.get("init"), ast.Constant) and kws["init"].value is False:
+                continue
+            value = kws.get("default")
+        names.append(stmt.target.id)
+        if isinstance(value, ast.Constant) and value.value is None:
+            nones.append(stmt.target.id)
+    return tuple(names), tuple(nones)
 
 
 def _annotation_kind(annotation: str) -> str | None:

@@ -722,3 +722,148 @@ def test_a_class_a_factory_returns_built_is_constructed_where_the_index_sees():
             return a, b, c
     """
     assert findings(src, scope="all") == {(35, "GL101"), (36, "GL101")}
+
+
+def test_a_dataclass_field_holds_what_its_constructions_pass():
+    """TGI's `FlashCausalLMBatch` is a `@dataclass` whose `cu_slots: torch.Tensor` every construction fills with a
+    host tensor (`cls(cu_slots=torch.tensor(cu_slots))`, `type(self)(cu_slots=torch.zeros(n))`): the generated
+    `__init__` stores it as it came, so `self.cu_slots.to(device)` in `prepare_for_prefill` copies host memory every
+    prefill step; a property that hands the class out (`model.batch_type.from_reqs(...)`) builds nothing itself.
+    Decoys: `Plan.offsets` gets a device tensor at one construction; `Held.lens` is also set from
+    outside the class (`h.lens = ...`, which the index does not follow); `Made.ids` is built by a caller of the class
+    its factory hands out (`made = kind(); made(ids=x)`), which the index does not read; all stay silent."""
+    src = """
+        import torch
+        from dataclasses import dataclass
+        from typing import Optional
+
+
+        @dataclass
+        class Batch:
+            ids: list
+            cu_slots: torch.Tensor
+            extra: Optional[torch.Tensor] = None
+
+            @classmethod
+            def from_reqs(cls, reqs: list):
+                return cls(ids=reqs, cu_slots=torch.tensor([0] + reqs, dtype=torch.int64))
+
+            def filter(self, keep: list):
+                return type(self)(ids=keep, cu_slots=torch.zeros(len(keep) + 1, dtype=torch.int64))
+
+            def prepare(self, device: torch.device):
+                return self.cu_slots.to(device)
+
+
+        @dataclass
+        class Plan:
+            offsets: torch.Tensor
+
+            def prepare(self, device: torch.device):
+                return self.offsets.to(device)
+
+
+        @dataclass
+        class Held:
+            lens: torch.Tensor
+
+            def prepare(self, device: torch.device):
+                return self.lens.to(device)
+
+
+        @dataclass
+        class Made:
+            ids: torch.Tensor
+
+            def prepare(self, device: torch.device):
+                return self.ids.to(device)
+
+
+        def kind():
+            return Made
+
+
+        class Model:
+            @property
+            def batch_type(self):
+                return Batch
+
+
+        def step(reqs: list, x: torch.Tensor, device: torch.device, model: Model):
+            b = model.batch_type.from_reqs(reqs).filter([0])
+            p = Plan(torch.zeros(2, dtype=torch.int64)) if reqs else Plan(offsets=x.long())
+            h = Held(lens=torch.zeros(2))
+            h.lens = x
+            m = Made(ids=torch.zeros(2))
+            made = kind()
+            made(ids=x)
+            return b.prepare(device), p.prepare(device), h.prepare(device), m.prepare(device)
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL131"} == {(20, "GL131")}
+
+
+def test_a_list_of_host_tensors_or_their_cat_is_host_memory():
+    """TGI's `prepare_for_prefill` appends host `torch.arange(...)` tensors to `position_ids`, then binds
+    `position_ids = torch.cat(position_ids)` (or `position_ids[0]`) only `if position_ids:`: after the `if` the name
+    holds the list or the host tensor, host memory either way, and `.to(device)` works only on the tensor. Decoy:
+    the same shape with parts on the device (`device=x.device`) stays silent."""
+    src = """
+        import torch
+
+
+        def prepare(x: torch.Tensor, lens: list, device: torch.device):
+            host, dev = [], []
+            for n in lens:
+                host.append(torch.arange(n, dtype=torch.int32))
+                dev.append(torch.arange(n, dtype=torch.int32, device=x.device))
+            if len(lens) > 1:
+                if host:
+                    host = torch.cat(host)
+                if dev:
+                    dev = torch.cat(dev)
+            else:
+                if host:
+                    host = host[0]
+                if dev:
+                    dev = dev[0]
+            return host.to(device), dev.to(device)
+    """
+    assert findings(src, scope="all") == {(19, "GL131")}
+
+
+def test_a_dataclass_in_a_registry_is_built_where_a_call_reads_it():
+    """TGI lists its VLM batch classes in `VLM_BATCH_TYPES` only to compare (`batch_type in VLM_BATCH_TYPES`): no
+    call builds them through it, so their constructions are all seen and `Listed.ids` is host memory. Decoy: the
+    registry `BUILDERS` is called (`BUILDERS[name](ids=x)`), so `Called.ids` may hold what that call passes."""
+    src = """
+        import torch
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Listed:
+            ids: torch.Tensor
+
+            def prepare(self, device: torch.device):
+                return self.ids.to(device)
+
+
+        @dataclass
+        class Called:
+            ids: torch.Tensor
+
+            def prepare(self, device: torch.device):
+                return self.ids.to(device)
+
+
+        KINDS = {Listed}
+        BUILDERS = {"called": Called}
+
+
+        def step(x: torch.Tensor, name: str, device: torch.device):
+            a = Listed(ids=torch.zeros(2, dtype=torch.long))
+            b = Called(ids=torch.zeros(2, dtype=torch.long))
+            BUILDERS[name](ids=x)
+            return type(a) in KINDS, a.prepare(device), b.prepare(device)
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL131"} == {(10, "GL131")}

@@ -21,9 +21,9 @@ from graphlint.facts.literals import (
 from graphlint.facts.kinds import Base, IKind, Items, Keys
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
-    BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOST_MODULE, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS,
+    BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS,
     TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
-    dict_item, join, key_item, keyed_dict,
+    dict_item, is_list, join, key_item, keyed_dict,
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
@@ -446,7 +446,11 @@ class Inference:
         """A comprehension of tensors is a tensor sequence whose elements are what its element expression
         gives with the loop targets bound (`[torch.arange(p, p + n) for p, n in zip(pos, lens)]`: host tensors)."""
         elem = self.comprehension_element(node)
-        return Val(Kind.TENSOR_SEQ, elem=elem) if elem.is_tensor else UNKNOWN
+        if elem.is_tensor:
+            return Val(Kind.TENSOR_SEQ, elem=elem)
+        if isinstance(node, cst.ListComp) and elem.kind in HOSTS:
+            return HOST_LIST  # `[lens[i] for i in keep]` of host values: a list, wherever it is used
+        return UNKNOWN
 
     _eval_GeneratorExp = _eval_ListComp
 
@@ -585,6 +589,9 @@ class Inference:
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return Val(Kind.BOOL_TENSOR, rank=rank)
             return Val(Kind.TENSOR, rank=rank)
+        listed = _list_arithmetic(node, left, right)
+        if listed is not None:
+            return listed
         if left.kind in HOSTS and right.kind in HOSTS:
             return HOST
         return UNKNOWN
@@ -1271,6 +1278,26 @@ def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -
     for el, item in zip(target.elements, items):
         bind_targets(inf, el.value, item)
     return True
+
+
+def _list_arithmetic(node: cst.BinaryOperation, left: Val, right: Val) -> Val | None:
+    """`[n] * k` and `a + [n]`: list repetition and concatenation make a list, not a number. A list display meeting a
+    value no code shows to be a tensor is concatenated with a list (Python accepts nothing else; an array would
+    give a host array), so the result is a Python list of what both hold. None where neither applies."""
+    display = isinstance(node.left, cst.List) or isinstance(node.right, cst.List)
+    if isinstance(node.operator, cst.Multiply):
+        seq, count = (left, right) if is_list(left) or isinstance(node.left, cst.List) else (right, left)
+        if count != HOST:
+            return None
+        return seq if is_list(seq) else LIST if display and seq == UNKNOWN else None  # `[pad] * n`
+    if not isinstance(node.operator, cst.Add) or left.is_tensor or right.is_tensor:
+        return None
+    if is_list(left) and is_list(right):
+        return HOST_LIST if left.kind is right.kind is Kind.HOST_SEQ else LIST
+    if display and left.kind in (Kind.UNKNOWN, Kind.HOST_SEQ) and right.kind in (Kind.UNKNOWN, Kind.HOST_SEQ) \
+            and left.items is None and right.items is None and left.ref != "dict" and right.ref != "dict":
+        return LIST
+    return None
 
 
 def element_of(val: Val) -> Val:

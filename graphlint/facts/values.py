@@ -101,6 +101,7 @@ EMPTY_LIST = Val(Kind.UNKNOWN, ref="list")  # `[]`: what it holds is what is app
 LIST = Val(Kind.UNKNOWN, ref="list", elem=UNKNOWN)
 HOST = Val(Kind.HOST)
 HOST_SEQ = Val(Kind.HOST_SEQ)
+HOST_LIST = Val(Kind.HOST_SEQ, ref="list")  # a Python list of host values
 TENSOR = Val(Kind.TENSOR)
 BOOL = Val(Kind.BOOL_TENSOR)
 CPU = Val(Kind.CPU_TENSOR)
@@ -110,6 +111,12 @@ CPU_TSEQ = Val(Kind.TENSOR_SEQ, elem=CPU)  # `host.split(n)`, `torch.where(host_
 # A dict whose values are all host tensors (`{k: torch.zeros(n, pin_memory=True) for k in names}`): `elem` is what
 # an item (`d["k"]`, `d.get(k)`, `d.values()`) is, not what iterating (over the keys) yields.
 CPU_DICT = Val(Kind.UNKNOWN, ref="dict", elem=CPU)
+
+
+def is_list(val: Val) -> bool:
+    """A Python list of host values (`[0, n]`, `t.tolist()`), or of values nothing types (`idx = []` filled with
+    `idx.append(mapping[r])`): never of tensors. A tuple is not one (`x[(0, 1)]` is multi-dimensional indexing)."""
+    return val == LIST or val.kind is Kind.HOST_SEQ and val.ref == "list"
 
 
 def keyed_dict(pairs: list[tuple[str, Val]]) -> Val:

@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
-from graphlint.facts.values import HOST, LIST, Dev, Kind, Source, Val
+from graphlint.facts.values import HOST, Dev, Kind, Source, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, factory_device_is_cpu, host_list, is_host_data, non_blocking,
@@ -348,8 +348,10 @@ class NumpyInHotPath(Rule):
 class HostIndex(HostFacts):
     """Indexing a device tensor with a Python list or a CPU index tensor copies the index every step.
 
-    `x[[1, 2, 3]]`, `x[idx_cpu]` and `x[torch.arange(n)]` (no device) send the index from pageable
-    host memory: measured on an H200 the host waits and capture fails. Reading through an index
+    `x[[1, 2, 3]]`, `x[idx_cpu]`, `x[np_idx]` and `x[torch.arange(n)]` (no device) send the index from pageable
+    host memory: measured on an H200 the host waits and capture fails. A list is known by its data flow, not its
+    name: a display, a comprehension of host values, `[i] * n`, `ids + [eos]`, `t.tolist()`, a list filled by
+    `append`. Reading through an index
     tensor on the device (`x[idx_gpu]`, `index_select`, `gather`) is graph-safe, but *writing a Python
     scalar* through one (`x[idx_gpu] = 0.0`) is not: the scalar becomes a CPU tensor that `index_put_`
     copies every step (measured: debug mode raises, the host waits 214 ms behind a 200 ms kernel,
@@ -385,6 +387,8 @@ class HostIndex(HostFacts):
         "def step(x: torch.Tensor, mask: torch.Tensor):\n    return torch.where(mask, x, 0.0).cumsum(0)\n",
         "def step(x: torch.Tensor, n: int):\n    t = torch.zeros(n, n, device=x.device)\n"
         "    t[0] = 1.0\n    t[1:, 0] = 0\n    t[0, 0].fill_(2)\n    return t\n",
+        "import numpy as np\ndef step(x: torch.Tensor, a: torch.Tensor, n: int):\n"
+        "    host = torch.zeros(n)\n    return x[[a] * 2], x[(0,) * 2], host[np.arange(2)], np.zeros(n)[[0, 1]]\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    return x[[1, 2, 3]]  # <- GL133\n"
@@ -395,6 +399,13 @@ class HostIndex(HostFacts):
         "    #      ^^^^^^\n",
         "def step(x: torch.Tensor, n: int):\n    keep = [i for i in range(n) if i % 2]\n    return x[keep]  # <- GL133\n"
         "    #      ^^^^^^^\n",
+        "def step(x: torch.Tensor, tok, n: int, eos: int):\n    keep = [n] * 4\n    y = x[keep]  # <- GL133\n"
+        "    #   ^^^^^^^\n"
+        "    x[:, tok.encode('a') + [eos]] = 0.0  # <- GL133\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return y\n",
+        "import numpy as np\ndef step(x: torch.Tensor, n: int):\n    idx = np.arange(n)\n    return x[idx]  # <- GL133\n"
+        "    #      ^^^^^^\n",
         "def step(x: torch.Tensor):\n    x[[0, 2]] = 1.0  # <- GL133\n"
         "   #^^^^^^^^^\n"
         "    return x\n",
@@ -467,19 +478,15 @@ class HostIndex(HostFacts):
         index too; alone, a tuple is multi-dimensional indexing (`x[(0, 1)]` is `x[0, 1]`)."""
         ctx = self.ctx
         val = ctx.val(idx)
-        if host_list(ctx, idx) or self.has_tag(idx, "host_list") or is_python_list(val) or (
+        if host_list(ctx, idx) or self.has_tag(idx, "host_list") or is_list(val) or (
                 multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict")):
             return "Python list"
+        if val.kind is Kind.NDARRAY:
+            return "NumPy array"
         origin = self.origin(idx)
         if origin is not None and not origin.is_bool and origin.source is not Source.FLOW:  # a flow fact's dtype is unknown
             return "CPU index tensor"
         return None
-
-
-def is_python_list(val: Val) -> bool:
-    """A Python list of host values, or of values nothing types (never of tensors): `keep: list[int]`,
-    `t.tolist()`, `idx = []` filled with `idx.append(mapping[r])`. A tuple is plain multi-dimensional indexing."""
-    return val == LIST or val.kind is Kind.HOST_SEQ and val.ref == "list"
 
 
 class PageableNonBlockingCopy(HostFacts):

@@ -790,3 +790,25 @@ def test_a_module_whose_init_skips_its_bases_holds_only_what_its_own_init_makes(
             base.to(device)  # <- GL131
     """
     check(src, scope="all")
+
+
+def test_list_facts_follow_list_arithmetic_not_names():
+    """A host index is known by its data flow: `[i] * n`, `ids + [eos]` and a comprehension of host values are
+    Python lists (each copied to the device when it indexes a CUDA tensor), and a NumPy array index is copied too.
+    Look-alikes stay silent: a repeated list of tensors (tuple-style indexing), a repeated tuple (plain
+    multi-dimensional indexing), a tensor plus a list (a device tensor), a NumPy index into a host tensor."""
+    src = """
+        import numpy as np
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, a: torch.Tensor, n: int, tok, eos: int):
+                rows = [n] * 4
+                y = x[rows]
+                x[:, tok.encode("a") + [eos]] = 0.0
+                z = x[[int(v) for v in tok.ids]]
+                w = x[np.arange(n)]
+                p = x[[tok.pad] * n]
+                host = torch.zeros(n)
+                return y, z, w, p, x[[a] * 2], x[(0,) * 2], x[a + [1]], host[np.arange(2)]
+    """
+    assert findings(src) == {(6, "GL133"), (7, "GL133"), (8, "GL133"), (9, "GL133"), (10, "GL133")}

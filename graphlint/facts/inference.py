@@ -623,6 +623,10 @@ class Inference:
                 arms.append(self(arm))
         return join(*arms)
 
+    def _eval_Await(self, node: cst.Await) -> Val:
+        """`await f(...)` of a project coroutine: what `f` returns."""
+        return self(node.expression)
+
     def _eval_NamedExpr(self, node: cst.NamedExpr) -> Val:
         return self(node.value)
 

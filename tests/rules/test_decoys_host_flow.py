@@ -596,6 +596,52 @@ def test_a_module_whose_apply_keeps_a_buffer_on_the_host():
     assert findings(src, scope="all") == {(13, "GL103"), (18, "GL101")}
 
 
+def test_a_field_built_on_a_device_parameter_lives_where_every_construction_puts_it():
+    """lmdeploy's `DistGatherScalar(vals, n, device=device)` (with `device = 'cpu'`: its CPU process group) keeps
+    `self.all_vals = torch.tensor(..., device=device)`, and `(await gathered.async_wait()).cpu()` returns that field:
+    a copy of a host tensor, no sync. Hit: the same class shape constructed on the device still syncs at `.cpu()`,
+    and a class constructed both ways reads as a tensor."""
+    src = """
+        import torch
+
+
+        class HostGather:
+            def __init__(self, val: int, size: int, device: str = "cpu"):
+                self.all_vals = torch.tensor([val] * size, device=device)
+
+            async def async_wait(self):
+                return self.all_vals
+
+
+        class DeviceGather:
+            def __init__(self, val: int, size: int, device: str = "cpu"):
+                self.all_vals = torch.tensor([val] * size, device=device)
+
+            async def wait_device(self):
+                return self.all_vals
+
+
+        class Either:
+            def __init__(self, val: int, size: int, device: str = "cpu"):
+                self.all_vals = torch.tensor([val] * size, device=device)
+
+            async def wait_either(self):
+                return self.all_vals
+
+
+        async def gather(val: int, size: int, ids: torch.Tensor):
+            device = "cpu"
+            meta = HostGather(val, size, device=device)
+            on_host = (await meta.async_wait()).cpu()
+            other = DeviceGather(val, size, device=ids.device)
+            on_device = (await other.wait_device()).cpu()
+            a, b = Either(val, size, device="cpu"), Either(val, size, device=ids.device)
+            either = (await a.wait_either()).cpu()
+            return on_host, on_device, either, (await b.wait_either()).cpu()
+    """
+    assert findings(src, scope="all") == {(14, "GL130"), (22, "GL130"), (33, "GL103"), (35, "GL103"), (36, "GL103")}
+
+
 def test_a_parameter_a_plain_class_stores_as_it_came_holds_what_its_constructions_pass():
     """EAGLE's and Medusa's `KVCache(data, current_length)` store `current_length` as it came, and every
     construction passes an element of `current_length_data`, built with `device="cpu"` on purpose: the field is host

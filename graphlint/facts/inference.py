@@ -183,6 +183,11 @@ def in_config(expr: cst.BaseExpression) -> bool:
     return isinstance(root, cst.Name) and root.value in CONFIG_NAMES
 
 
+def config_path(name: str | None) -> bool:
+    """`in_config` for a dotted name (`config.spatial_merge_size`), as the index reads an `ast` tree."""
+    return name is not None and any(part in CONFIG_NAMES for part in name.split("."))
+
+
 def _int_literal(node: cst.BaseExpression) -> int | None:
     """The value of `3` or `-1`; None for anything else."""
     if isinstance(node, cst.Integer):

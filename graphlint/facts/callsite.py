@@ -24,7 +24,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_SEQ, NDARRAY,
-    TENSOR, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Prior,
+    TENSOR, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, OnParam, Prior,
     SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
@@ -290,10 +290,19 @@ def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
 
 
 def _stored_kind(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
-    if isinstance(value, ast.Name) and value.id in scope.params and value.id not in scope.binds \
-            and value.id not in ("self", "cls"):
+    if isinstance(value, ast.Name) and _as_passed(value, scope):
         return Fwd(value.id)
+    name = dotted(value.func) if isinstance(value, ast.Call) else None
+    if name and resolve(name) in FACTORY_TORCH and not pins(ast_keywords(value, PIN)):
+        device = next((kw.value for kw in value.keywords if kw.arg == "device"), None)
+        if isinstance(device, ast.Name) and _as_passed(device, scope):
+            return OnParam(device.id)  # `self.buf = torch.zeros(n, device=device)`: where the callers say
     return expr_kind(value, resolve, scope, memo=memo)
+
+
+def _as_passed(name: ast.Name, scope: Scope) -> bool:
+    """A parameter the body never rebinds: what it holds is what the call site passed."""
+    return name.id in scope.params and name.id not in scope.binds and name.id not in ("self", "cls")
 
 
 def _host_annotation(ann: ast.expr | None, name: str) -> IKind:

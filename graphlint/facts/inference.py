@@ -183,6 +183,11 @@ def in_config(expr: cst.BaseExpression) -> bool:
     return isinstance(root, cst.Name) and root.value in CONFIG_NAMES
 
 
+def config_path(name: str | None) -> bool:
+    """`in_config` for a dotted name (`config.spatial_merge_size`), as the index reads an `ast` tree."""
+    return name is not None and any(part in CONFIG_NAMES for part in name.split("."))
+
+
 def _int_literal(node: cst.BaseExpression) -> int | None:
     """The value of `3` or `-1`; None for anything else."""
     if isinstance(node, cst.Integer):
@@ -629,6 +634,10 @@ class Inference:
             else:
                 arms.append(self(arm))
         return join(*arms)
+
+    def _eval_Await(self, node: cst.Await) -> Val:
+        """`await f(...)` of a project coroutine: what `f` returns."""
+        return self(node.expression)
 
     def _eval_NamedExpr(self, node: cst.NamedExpr) -> Val:
         return self(node.value)

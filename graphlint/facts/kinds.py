@@ -122,6 +122,14 @@ class Fwd(_Named):
     tag = "fwd"
 
 
+class OnParam(_Named):
+    """A tensor a factory builds on the device a parameter (`name`) names (`torch.zeros(n, device=device)`): a host
+    tensor where every call site passes the host, else a tensor."""
+
+    __slots__ = ()
+    tag = "onparam"
+
+
 class Obj(_Named):
     """An instance of the class `name`, named in the function's own module (`-> Meta`), resolved at the call
     site."""
@@ -153,7 +161,7 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Prior, Fwd, Obj]
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Prior, Fwd, OnParam, Obj]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
@@ -161,7 +169,7 @@ NDARRAY, CPU_DICT, CPU_DEVICE = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
-DEFERRED = (Call, Join, SelfField, HostIf, Prior, Field, Fwd)  # kinds only the whole index settles
+DEFERRED = (Call, Join, SelfField, HostIf, Prior, Field, Fwd, OnParam)  # kinds only the whole index settles
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
 VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
 
@@ -216,7 +224,8 @@ def join_of(kinds: set[IKind]) -> Join:
 # --- the result cache's plain form: a `Base` is its string, any other kind a list [tag, fields...] -----------
 
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
-                          Field: "field", HostIf: "hostif", Prior: "prior", Fwd: "fwd", Obj: "object"}
+                          Field: "field", HostIf: "hostif", Prior: "prior", Fwd: "fwd", OnParam: "onparam",
+                          Obj: "object"}
 _BASES = {b.value: b for b in Base}
 
 
@@ -268,7 +277,7 @@ def from_plain(data: Any) -> IKind:
     if tag == "call" and len(rest) == 3 and type(rest[0]) is str and type(rest[1]) in (int, str, type(None)) \
             and type(rest[2]) is bool:
         return Call(rest[0], rest[1], rest[2])
-    named = {"self": SelfField, "field": Field, "fwd": Fwd, "object": Obj}.get(tag)
+    named = {"self": SelfField, "field": Field, "fwd": Fwd, "onparam": OnParam, "object": Obj}.get(tag)
     if named is not None and len(rest) == 1 and type(rest[0]) is str:
         return named(rest[0])
     raise ValueError("not a kind")

@@ -10,8 +10,8 @@ from typing import Protocol
 
 from graphlint.facts.callsite import item_key, join_kinds, join_later, keyed
 from graphlint.facts.kinds import (
-    CPU_DICT, CPU_TENSOR, HOST_FAMILY, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Prior,
-    SelfField, deferred,
+    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind, Items,
+    Join, Keys, OnParam, Prior, SelfField, deferred,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo, ModuleSummary
@@ -205,6 +205,8 @@ class CallFacts:
         `fn` passes for it (a plain class's constructions, for `__init__`), else what its annotation says."""
         if isinstance(kind, Fwd):
             return self.params(fn).get(kind.name) or dict(fn.param_kinds).get(kind.name, UNKNOWN)
+        if isinstance(kind, OnParam):  # built on a device parameter: the host where every call site passes it
+            return CPU_TENSOR if self.params(fn).get(kind.name) == CPU_DEVICE else TENSOR
         return self.settle(kind, fn, calls=False)
 
     def forwarded(self) -> list[tuple[str, str, str]]:
@@ -213,7 +215,7 @@ class CallFacts:
         every file's cache key."""
         if self._forwarded is None:
             found = {(fn.class_key, attr) for fn in self.index.functions.values() if fn.class_key is not None
-                     for attr, kind in fn.attr_sets if isinstance(kind, Fwd)}
+                     for attr, kind in fn.attr_sets if isinstance(kind, (Fwd, OnParam))}
             # a dataclass's fields, which its constructions fill (`_constructed`)
             found.update((cls.key, attr) for cls in self.index.classes.values() for attr in cls.init_fields)
             out = []
@@ -261,8 +263,8 @@ class CallFacts:
                         owners.setdefault(attr, set()).add(fn.class_key)
                         raw.setdefault(attr, set()).add(kind)
             owners = {attr: keys for attr, keys in owners.items()
-                      if attr not in foreign and (raw[attr] & {CPU_TENSOR, CPU_DICT} or any(isinstance(k, Fwd)
-                                                                                              for k in raw[attr]))
+                      if attr not in foreign and (raw[attr] & {CPU_TENSOR, CPU_DICT}
+                                                  or any(isinstance(k, (Fwd, OnParam)) for k in raw[attr]))
                       and all(k in HOST_FAMILY or deferred(k) for k in raw[attr])}
             for cls in self.index.classes.values():
                 for attr, held in cls.attrs.items():
@@ -307,6 +309,8 @@ class CallFacts:
             if cls is None or self.index.is_nn_module(cls):
                 return UNKNOWN
             return self.attr(cls, kind.name) or UNKNOWN
+        if isinstance(kind, OnParam):  # read through `attr` (`_stored`); anywhere else a tensor, as it was
+            return TENSOR
         if not calls:
             return UNKNOWN
         if isinstance(kind, Fwd):  # a parameter passed on: what the caller's own call sites pass, else its annotation

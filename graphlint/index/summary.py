@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
-from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES
+from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES, config_path
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.index.decode import token_cycles
 from graphlint.lines import source_lines
@@ -581,6 +581,8 @@ class _Indexer(ast.NodeVisitor):
         if isinstance(value, ast.Constant):
             # `self.x = None` is a placeholder another method fills: no evidence of what x holds
             return Held(Base.HOST) if value.value is not None else None
+        if isinstance(value, ast.Attribute) and config_path(dotted(value)):
+            return Held(Base.HOST)  # `self.merge = config.spatial_merge_size`: a config value, as the inference reads it
         if not isinstance(value, ast.Call):
             return None
         name = self.resolve(dotted(value.func)) or ""

@@ -10,14 +10,14 @@ import pytest
 from graphlint.facts import kinds
 from graphlint.facts.callsite import item_of, join_later, key_of, keyed
 from graphlint.facts.kinds import (
-    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Call, Field, Fwd, HostIf, Items, Join, Keys, Obj, Prior, SelfField,
+    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Call, Field, Fwd, HostIf, Items, Join, Keys, Obj, OnParam, Prior, SelfField,
 )
 
 EVERY_FORM = [
     HOST, UNKNOWN, Items((CPU_TENSOR, HOST)), Keys((("ids", CPU_TENSOR), ("n", HOST))), Call("m.f"),
     Call("m.f", 0), Call("m.C.get", "ids", receiver=True), Call("m.f", -1), Join((Call("m.f"), SelfField("x"))),
     SelfField("buf"), Field("lens"), HostIf(SelfField("buf")), Prior(TENSOR, Call("m.g")), Fwd("sizes"), Obj("Meta"),
-    Items((Keys((("a", Call("m.f")),)), HostIf(Field("x")))),
+    OnParam("device"), Items((Keys((("a", Call("m.f")),)), HostIf(Field("x")))),
 ]
 
 
@@ -37,7 +37,7 @@ def test_string_codes_and_bad_shapes_are_no_kinds(data):
 
 
 def test_kinds_of_different_forms_never_compare_equal():
-    assert len({SelfField("x"), Field("x"), Fwd("x"), Obj("x"), Call("x")}) == 5
+    assert len({SelfField("x"), Field("x"), Fwd("x"), OnParam("x"), Obj("x"), Call("x")}) == 6
     assert Call("m.f", 0) != Call("m.f", "0") and Call("m.f") != Call("m.f", receiver=True)
 
 

@@ -266,9 +266,9 @@ def test_arithmetic_on_a_host_tensor_built_from_a_list_stays_on_the_host():
 
 
         class Ctx:
-            def __init__(self, n: int, cfg):
+            def __init__(self, n: int, block):
                 self.request_ids = torch.full((n,), -1, dtype=torch.int32, device="cpu", pin_memory=True)
-                self.block = cfg.block_size
+                self.block = block
 
             def add(self, reqs, n: int):
                 lengths: List[int] = []
@@ -594,6 +594,78 @@ def test_a_module_whose_apply_keeps_a_buffer_on_the_host():
     """
     assert findings(src) == {(18, "GL101")}
     assert findings(src, scope="all") == {(13, "GL103"), (18, "GL101")}
+
+
+def test_a_field_built_on_a_device_parameter_lives_where_every_construction_puts_it():
+    """lmdeploy's `DistGatherScalar(vals, n, device=device)` (with `device = 'cpu'`: its CPU process group) keeps
+    `self.all_vals = torch.tensor(..., device=device)`, and `(await gathered.async_wait()).cpu()` returns that field:
+    a copy of a host tensor, no sync. Hit: the same class shape constructed on the device still syncs at `.cpu()`,
+    and a class constructed both ways reads as a tensor."""
+    src = """
+        import torch
+
+
+        class HostGather:
+            def __init__(self, val: int, size: int, device: str = "cpu"):
+                self.all_vals = torch.tensor([val] * size, device=device)
+
+            async def async_wait(self):
+                return self.all_vals
+
+
+        class DeviceGather:
+            def __init__(self, val: int, size: int, device: str = "cpu"):
+                self.all_vals = torch.tensor([val] * size, device=device)
+
+            async def wait_device(self):
+                return self.all_vals
+
+
+        class Either:
+            def __init__(self, val: int, size: int, device: str = "cpu"):
+                self.all_vals = torch.tensor([val] * size, device=device)
+
+            async def wait_either(self):
+                return self.all_vals
+
+
+        async def gather(val: int, size: int, ids: torch.Tensor):
+            device = "cpu"
+            meta = HostGather(val, size, device=device)
+            on_host = (await meta.async_wait()).cpu()
+            other = DeviceGather(val, size, device=ids.device)
+            on_device = (await other.wait_device()).cpu()
+            a, b = Either(val, size, device="cpu"), Either(val, size, device=ids.device)
+            either = (await a.wait_either()).cpu()
+            return on_host, on_device, either, (await b.wait_either()).cpu()
+    """
+    assert findings(src, scope="all") == {(14, "GL130"), (22, "GL130"), (33, "GL103"), (35, "GL103"), (36, "GL103")}
+
+
+def test_a_field_stored_from_a_config_is_a_host_value():
+    """lmdeploy's Qwen2.5-VL vision tower stores `self.spatial_merge_size = config.spatial_merge_size`, then walks its
+    host `grid_thw` row by row: `(grid_t * (grid_h // self.spatial_merge_size) * ...).item()` reads host tensors (the
+    inference already reads `config.x` as host data; the field keeps it). Hits: the `.cpu()` copy itself, and the
+    same read over a field stored from an untyped parameter (a device tensor would put the result there)."""
+    src = """
+        import torch
+
+
+        class Vision(torch.nn.Module):
+            def __init__(self, config, scale):
+                super().__init__()
+                self.merge = config.spatial_merge_size
+                self.scale = scale
+
+            def forward(self, x: torch.Tensor, grid: torch.Tensor):
+                grid = grid.cpu()
+                for t, h, w in grid:
+                    gh, gw = (h // self.merge, w // self.merge)
+                    k = (t * gh * gw).item()
+                    j = (h // self.scale).item()
+                return x, k, j
+    """
+    assert findings(src, scope="all") == {(11, "GL103"), (15, "GL101")}
 
 
 def test_a_parameter_a_plain_class_stores_as_it_came_holds_what_its_constructions_pass():

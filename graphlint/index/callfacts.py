@@ -9,7 +9,7 @@ from typing import Protocol
 
 from graphlint.facts.callsite import item_key, join_kinds, join_later, keyed
 from graphlint.facts.kinds import (
-    CPU_DICT, CPU_TENSOR, HOST_FAMILY, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Prior,
+    BOOL_TENSOR, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Prior,
     SelfField, deferred,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -66,7 +66,8 @@ class CallFacts:
         self._forwarded: list[tuple[str, str, str]] | None = None
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
-        """Parameter name -> the kind all call sites agree on, for parameters where that is host data.
+        """Parameter name -> the kind all call sites agree on, for parameters where that is host data or a device
+        tensor.
         Empty when the function has no resolved call site, is a root, or is passed around as a value
         (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
         found = self._memo.get(fn.key)
@@ -289,7 +290,9 @@ class CallFacts:
         out = {}
         for param, kinds in joined.items():
             kind = join_kinds(kinds) if kinds else UNKNOWN
-            if kind in HOST_FAMILY:
+            if kind in HOST_FAMILY or kind in (TENSOR, BOOL_TENSOR):
+                # every site passes host data, or every site a device tensor: data flow beats the annotation either
+                # way (`unrotate(cache, seqlen: int)` called with 0-d CUDA lengths reads them in `if seqlen < n:`)
                 out[param] = kind
         return out
 

@@ -130,3 +130,57 @@ def test_a_helper_return_read_through_the_functions_it_returns_from():
     """
     # (`.cpu()` and `.tolist()` in the helpers are syncs of their own, reported there)
     assert {f for f in findings(src, scope="all") if f[1] == "GL110"} == {(39, "GL110")}
+
+
+def test_a_parameter_every_call_site_passes_a_device_tensor():
+    """`scatter(image_mask, h, lens)` is the only call of `scatter`, with a device mask and a 0-d device count: its
+    unannotated `mask` and its `budget: int` are device tensors (data flow beats the annotation), so `if budget > 0:`
+    and `assert mask.sum() <= n` read the device (llama-models' `scatter_embeddings`, a frontier label). Decoys: the
+    same helper called only with a host mask and an int, and one called with a device tensor at one site and an int
+    at another (the sites disagree: the annotation holds)."""
+    src = """
+        import torch
+
+
+        def scatter(mask, h: torch.Tensor, budget: int):
+            n = mask.sum()
+            if budget > 0:
+                h = h * 2
+            assert n <= h.size(0)
+            return h
+
+
+        def host_scatter(mask, h: torch.Tensor, budget: int):
+            assert budget > 0 and mask.sum() <= h.size(0)
+            return h
+
+
+        def mixed(h: torch.Tensor, budget: int):
+            if budget > 0:
+                h = h * 2
+            return h
+
+
+        class M(torch.nn.Module):
+            def forward(self, image_mask: torch.Tensor, h: torch.Tensor):
+                lens = image_mask.sum()
+                out = scatter(image_mask, h, lens)
+                cpu_mask = torch.zeros(4, dtype=torch.bool)
+                out = mixed(out, lens) + mixed(out, 3)
+                return host_scatter(cpu_mask, out, 3)
+    """
+    assert findings(src) == {(6, "GL110"), (8, "GL109")}
+
+
+def test_an_assert_on_a_boolean_operation_is_reported_on_its_operands():
+    """`assert mask is None or (mask == 1).all()` reads the reduction: reported once, on the operand (GL111), not a
+    second time on the whole test now that the operation holds its tensor operand (petals' `assert` guards)."""
+    src = """
+        import torch
+
+
+        def step(x: torch.Tensor, mask: torch.Tensor | None):
+            assert mask is None or (mask == 1).all()
+            return x
+    """
+    assert findings(src, scope="all") == {(5, "GL111")}

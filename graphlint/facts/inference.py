@@ -618,7 +618,11 @@ class Inference:
         return HOST if val.kind in HOSTS else UNKNOWN
 
     def _eval_BooleanOperation(self, node: cst.BooleanOperation) -> Val:
+        """`a and b` / `a or b` is one of its operands: `m is not None and m.any()` is False or a device tensor, which
+        a later `if` reads (an optional tensor, as `join` reads a host value on one path)."""
         left, right = self(node.left), self(node.right)
+        if left.is_tensor or right.is_tensor:
+            return join(left, right)
         return left if left == right else UNKNOWN
 
     def _eval_IfExp(self, node: cst.IfExp) -> Val:

@@ -10,8 +10,8 @@ from typing import Protocol
 
 from graphlint.facts.callsite import item_key, join_kinds, join_later, keyed
 from graphlint.facts.kinds import (
-    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind, Items,
-    Join, Keys, OnParam, Prior, SelfField, deferred,
+    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind,
+    Items, Join, Keys, OnParam, Prior, SelfField, deferred,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo, ModuleSummary
@@ -83,8 +83,8 @@ class CallFacts:
         self._cls_sites: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
-        """Parameter name -> the kind all call sites agree on, for parameters where that is host data, or a device
-        tensor for a parameter without an annotation (`_passed` says which call sites count as evidence).
+        """Parameter name -> the kind all call sites agree on, for parameters where that is host data or a device
+        tensor (`_passed` says which call sites count as evidence).
         Empty when the function has no resolved call site, is a root, or is passed around as a value
         (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
         found = self._memo.get(fn.key)
@@ -405,7 +405,9 @@ class CallFacts:
         out = {}
         for param, kinds in joined.items():
             kind = join_kinds(kinds) if kinds else UNKNOWN
-            if kind in HOST_FAMILY or kind in FLOWN_DEVICE and param not in dict(fn.param_kinds):
+            if kind in HOST_FAMILY or kind in FLOWN_DEVICE:
+                # every site passes host data, or every site a device tensor: data flow beats the annotation either
+                # way (`unrotate(cache, seqlen: int)` called with 0-d CUDA lengths reads them in `if seqlen < n:`)
                 out[param] = kind
         return out
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
-from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES, config_path
+from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.index.decode import token_cycles
 from graphlint.lines import source_lines
@@ -138,6 +138,9 @@ class Held:
 
 
 TENSOR_HELD = Held(Base.TENSOR)
+# Methods whose result is a tensor where the receiver is (no device move, no host read): followed through a chain
+CHAINED_KEEPING_METHODS = SHAPE_KEEPING_METHODS - {"to", "type", "cuda", "cpu", "pin_memory"} | {
+    "view", "reshape", "unsqueeze", "squeeze", "expand", "permute", "transpose", "t", "flatten"}
 
 
 @dataclass
@@ -235,6 +238,7 @@ class _Indexer(ast.NodeVisitor):
         self.local_binds: list[dict[str, str]] = []
         self.scopes: list[Scope] = []
         self.region_depth = 0
+        self.lazy_mixed: set[tuple[str, str]] = set()  # (class key, attribute) methods other than `__init__` disagree on
         self.lazy_attrs: set[tuple[str, str]] = set()  # (class key, attribute) a method other than `__init__` built
         self.top_level: frozenset[str] = frozenset()  # module-level defs, known before any body is visited
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
@@ -517,6 +521,11 @@ class _Indexer(ast.NodeVisitor):
                         and target.value.id == "self"):
                     continue
                 lazy = (cls.key, target.attr)
+                if target.attr in cls.attrs and lazy in self.lazy_attrs and cls.attrs[target.attr] == TENSOR_HELD:
+                    if self._attr_kind(sub.value) != TENSOR_HELD and not _is_none(sub.value):
+                        del cls.attrs[target.attr]  # a tensor in one method, something else in another: unknown
+                        self.lazy_mixed.add(lazy)
+                    continue
                 if target.attr in cls.attrs and lazy in self.lazy_attrs:
                     # `if mode == "full": self.kv_cache = KVCache(...) elif ...: self.kv_cache = ShadowKV(...)` in
                     # `init_kv_cache`: either one, as for branches of `__init__`
@@ -532,6 +541,11 @@ class _Indexer(ast.NodeVisitor):
                     if target.attr not in cls.factories and target.attr not in cls.callables:
                         cls.attrs[target.attr] = kind
                         self.lazy_attrs.add(lazy)
+                elif kind == TENSOR_HELD and lazy not in self.lazy_mixed:
+                    # `self.lens = None` in `__init__`, `self.lens = torch.zeros(n, device=d)` in `setup_caches`: a
+                    # tensor, as if `__init__` had built it (a plain class's host tensors are refined by CallFacts)
+                    cls.attrs[target.attr] = kind
+                    self.lazy_attrs.add(lazy)
                 elif kind is None:
                     self._dispatch_attr(cls, target.attr, sub.value, local_calls)
 
@@ -585,7 +599,11 @@ class _Indexer(ast.NodeVisitor):
             return Held(Base.HOST)  # `self.merge = config.spatial_merge_size`: a config value, as the inference reads it
         if not isinstance(value, ast.Call):
             return None
-        name = self.resolve(dotted(value.func)) or ""
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr in CHAINED_KEEPING_METHODS and isinstance(func.value, ast.Call):
+            # `torch.zeros(...).fill_(-1).contiguous()`: a method that keeps a tensor a tensor, where it is
+            return TENSOR_HELD if self._attr_kind(func.value) == TENSOR_HELD else None
+        name = self.resolve(dotted(func)) or ""
         if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()
                                        and name.split(".")[1] not in NON_TENSOR_TORCH_SUBMODULES):
             return TENSOR_HELD  # not `torch.distributed.get_rank()`, `torch.cuda.current_device()`: host values

@@ -459,5 +459,7 @@ class AssertTensor(Rule):
                "    #      ^^^^^^^^^^^^^\n",)
 
     def visit_Assert(self, node: cst.Assert) -> None:
-        if condition_category(self.ctx, node.test) in ("tensor", "any-all"):
+        # `assert m is None or m.all()` is reported on its operands (GL110/GL111), as an `if` test is
+        if not isinstance(node.test, cst.BooleanOperation) and \
+                condition_category(self.ctx, node.test) in ("tensor", "any-all"):
             self.report(node.test)

@@ -1,0 +1,186 @@
+"""Hits and decoys for conditions on values the facts layer reads across statements (docs/inference.md): a
+condition kept in a local by `and` / `or`, a tensor field another method builds, a field built by a method chain,
+and a helper's return read through the module functions it returns from. Each hit was a missed sync label on the
+accuracy benchmark (Megatron-LM's `has_images`, MagicDec's `cachelens`, ShadowKV's `position_ids` and
+`sample_token`); each decoy is the same code on host values.
+"""
+
+from __future__ import annotations
+
+from snippets import findings
+
+
+def test_a_boolean_operation_holds_its_tensor_operand():
+    """`has = m is not None and (m >= 0).any()` is False or a device tensor: the later `if has:` reads it. Decoys:
+    the same shape over host values, and over a host tensor, reads nothing from the device."""
+    src = """
+        import torch
+
+
+        def step(x: torch.Tensor, mask: torch.Tensor | None, n: int, ids: list[int]):
+            has = mask is not None and (mask >= 0).any()
+            if has:
+                x = x * 2
+            ok = n > 0 and len(ids) > 2
+            if ok:
+                x = x + 1
+            host = n > 0 and torch.zeros(3).any()
+            if host:
+                x = x - 1
+            either = ok or n
+            while either:
+                either = False
+            return x
+    """
+    assert (6, "GL110") in findings(src, scope="all")
+    assert {line for line, _code in findings(src, scope="all")} <= {5, 6}
+
+
+def test_a_tensor_field_another_method_builds():
+    """`self.cachelens = None` in `__init__`, a device tensor in `setup_caches`: the field is a tensor, and
+    `if self.cachelens[0] >= budget:` reads it. A field built by a method chain on a factory
+    (`torch.zeros(...).fill_(-1).contiguous()`) is a tensor too. Decoys: the same on the host (no device, so
+    CallFacts keeps it there), and a field another method makes a list."""
+    src = """
+        import torch
+
+
+        class Backend:
+            def __init__(self, device: str = "cuda:0"):
+                self.device = device
+                self.cachelens = None
+                self.host_lens = None
+                self.mixed = None
+                self.position_ids = torch.zeros(4, 8, device=self.device).fill_(-1).contiguous()
+                self.cpu_ids = torch.zeros(4, 8, dtype=torch.int64).fill_(-1).contiguous()
+
+            def setup_caches(self, n: int):
+                self.cachelens = torch.zeros(n, dtype=torch.int32, device=self.device)
+                self.host_lens = torch.zeros(n, dtype=torch.int32)
+                self.mixed = torch.zeros(n, dtype=torch.int32, device=self.device)
+
+            def reset(self):
+                self.mixed = [0, 0]
+
+            def encode(self, budget: int):
+                if self.cachelens[0] >= budget:
+                    self.cachelens.fill_(budget)
+                if self.host_lens[0] >= budget:
+                    budget += 1
+                if self.mixed[0] >= budget:
+                    budget += 1
+                assert self.position_ids[0].max() < budget
+                assert self.cpu_ids[0].max() < budget
+                return budget
+    """
+    assert findings(src, scope="all") == {(22, "GL110"), (28, "GL109")}
+
+
+def test_a_helper_return_read_through_the_functions_it_returns_from():
+    """`sample_token` returns `logits.argmax(...)` on one path and `sample(probs)` (a `torch.multinomial`) on the
+    other: a device tensor, so `if next_token[0] == eos:` in the decode loop reads it. Decoy: a helper whose arms
+    are a `.cpu()` copy and a host factory returns a host tensor, and a helper of a helper returning `.tolist()`
+    returns host data."""
+    src = """
+        import torch
+
+
+        def sample(probs: torch.Tensor):
+            return torch.multinomial(probs, num_samples=1)
+
+
+        def sample_token(logits: torch.Tensor, temperature: float = 0.0):
+            if temperature == 0.0:
+                token = logits.argmax(dim=-1, keepdim=True)
+            else:
+                token = sample(torch.softmax(logits / temperature, dim=-1))
+            return token
+
+
+        def to_host(t):
+            return t.cpu()
+
+
+        def host_token(logits: torch.Tensor, greedy: bool):
+            if greedy:
+                token = to_host(logits.argmax(dim=-1))
+            else:
+                token = torch.zeros(1, dtype=torch.long)
+            return token
+
+
+        def ids(t):
+            return t.tolist()
+
+
+        def host_ids(logits: torch.Tensor):
+            return ids(logits.argmax(-1))
+
+
+        def generate(logits: torch.Tensor, eos: int, n: int):
+            while n < 10:
+                next_token = sample_token(logits)
+                if next_token[0] == eos:
+                    break
+                if host_token(logits, True)[0] == eos:
+                    break
+                if host_ids(logits)[0] == eos:
+                    break
+                n += 1
+    """
+    # (`.cpu()` and `.tolist()` in the helpers are syncs of their own, reported there)
+    assert {f for f in findings(src, scope="all") if f[1] == "GL110"} == {(39, "GL110")}
+
+
+def test_a_parameter_every_call_site_passes_a_device_tensor():
+    """`scatter(image_mask, h, lens)` is the only call of `scatter`, with a device mask and a 0-d device count: its
+    unannotated `mask` and its `budget: int` are device tensors (data flow beats the annotation), so `if budget > 0:`
+    and `assert mask.sum() <= n` read the device (llama-models' `scatter_embeddings`, a frontier label). Decoys: the
+    same helper called only with a host mask and an int, and one called with a device tensor at one site and an int
+    at another (the sites disagree: the annotation holds)."""
+    src = """
+        import torch
+
+
+        def scatter(mask, h: torch.Tensor, budget: int):
+            n = mask.sum()
+            if budget > 0:
+                h = h * 2
+            assert n <= h.size(0)
+            return h
+
+
+        def host_scatter(mask, h: torch.Tensor, budget: int):
+            assert budget > 0 and mask.sum() <= h.size(0)
+            return h
+
+
+        def mixed(h: torch.Tensor, budget: int):
+            if budget > 0:
+                h = h * 2
+            return h
+
+
+        class M(torch.nn.Module):
+            def forward(self, image_mask: torch.Tensor, h: torch.Tensor):
+                lens = image_mask.sum()
+                out = scatter(image_mask, h, lens)
+                cpu_mask = torch.zeros(4, dtype=torch.bool)
+                out = mixed(out, lens) + mixed(out, 3)
+                return host_scatter(cpu_mask, out, 3)
+    """
+    assert findings(src) == {(6, "GL110"), (8, "GL109")}
+
+
+def test_an_assert_on_a_boolean_operation_is_reported_on_its_operands():
+    """`assert mask is None or (mask == 1).all()` reads the reduction: reported once, on the operand (GL111), not a
+    second time on the whole test now that the operation holds its tensor operand (petals' `assert` guards)."""
+    src = """
+        import torch
+
+
+        def step(x: torch.Tensor, mask: torch.Tensor | None):
+            assert mask is None or (mask == 1).all()
+            return x
+    """
+    assert findings(src, scope="all") == {(5, "GL111")}

@@ -405,9 +405,9 @@ class CallFacts:
         out = {}
         for param, kinds in joined.items():
             kind = join_kinds(kinds) if kinds else UNKNOWN
-            if kind in HOST_FAMILY or kind in FLOWN_DEVICE:
-                # every site passes host data, or every site a device tensor: data flow beats the annotation either
-                # way (`unrotate(cache, seqlen: int)` called with 0-d CUDA lengths reads them in `if seqlen < n:`)
+            if kind in HOST_FAMILY or kind in FLOWN_DEVICE and param not in dict(fn.param_kinds):
+                # every site passes host data (data flow beats the annotation), or every site a device tensor into a
+                # parameter without one (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out
 

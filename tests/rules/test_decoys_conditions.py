@@ -134,15 +134,15 @@ def test_a_helper_return_read_through_the_functions_it_returns_from():
 
 def test_a_parameter_every_call_site_passes_a_device_tensor():
     """`scatter(image_mask, h, lens)` is the only call of `scatter`, with a device mask and a 0-d device count: its
-    unannotated `mask` and its `budget: int` are device tensors (data flow beats the annotation), so `if budget > 0:`
-    and `assert mask.sum() <= n` read the device (llama-models' `scatter_embeddings`, a frontier label). Decoys: the
-    same helper called only with a host mask and an int, and one called with a device tensor at one site and an int
-    at another (the sites disagree: the annotation holds)."""
+    unannotated `mask` and `budget` are device tensors, so `if budget > 0:` and `assert mask.sum() <= n` read the
+    device (llama-models' `scatter_embeddings`, a frontier label). Decoys: the same helper called only with a host
+    mask and an int, and one called with a device tensor at one site and an int at another (the sites disagree: the
+    annotation holds)."""
     src = """
         import torch
 
 
-        def scatter(mask, h: torch.Tensor, budget: int):
+        def scatter(mask, h: torch.Tensor, budget):
             n = mask.sum()
             if budget > 0:
                 h = h * 2

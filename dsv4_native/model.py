@@ -32,6 +32,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from ._attn_common import rope_cos_sin_cache
+from ._backend import choose
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
     F32Projections, RowFusedModule, embed_step, gemv_step, norm_rope, rms_norm_into_new, step_linear,
@@ -357,8 +358,18 @@ class DSV4Attention(RowFusedModule):
         splits = self.attn_splits[n]
         ws = self.attn_ws[:n * splits * cfg.n_heads * (d + 2)].view(n, splits, cfg.n_heads, d + 2)
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, ws, d ** -0.5, table,
-                                cos_sin_inv, pos_c, listed)
+                                cos_sin_inv, pos_c, listed, self.wo_l2_prefetch(n))
         return self.project_out(o, x.dtype, step_linear, False, step=True)
+
+    def wo_l2_prefetch(self, n: int) -> Optional[torch.Tensor]:
+        """The leading `STEP_CHOICES["attention_wo_l2_mb"]` MiB of wo_a (None at 0), which the attention kernel asks
+        the L2 for before its PDL wait: DRAM is idle in the latency-bound chain before the attention (norm_rope;
+        at CSA the compressors, indexer and top-k), and wo_a's GEMV reads its leading rows first."""
+        mib = choose("attention_wo_l2_mb", n, self.cfg.dim)
+        if not mib:
+            return None
+        flat = self.wo_a.view(-1)
+        return flat[: min(flat.numel(), mib * 2 ** 20 // flat.element_size())]
 
     def project_out(self, o: torch.Tensor, dtype: torch.dtype,
                     lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], rowwise: bool,

@@ -3,7 +3,7 @@ read floor; the extrapolated full-depth step; the MoE alone; sparse attention on
 
     PYTHONPATH=$PWD python3 benchmarks/bench_flash_layers.py --out $OUT/bench_flash_layers.md
     PYTHONPATH=$PWD python3 benchmarks/bench_flash_layers.py --smoke     # CPU, tiny dims: checks the code
-    ... --tables layers --step-choice 'moe_shared_l2_mb=((ANY, ANY, 32),)'   # + the layers under a candidate
+    ... --tables layers --step-choice 'attention_merge_rows=((1, ANY, 16), (ANY, 128, 8), (ANY, ANY, 32))'  # + a candidate
 
 `--step-choice KNOB=RULES[;KNOB=RULES]` (repeatable, one candidate each): after the shipped layer table, the
 same table again with `_backend.STEP_CHOICES[KNOB]` replaced by RULES (a Python literal of (largest batch, largest

@@ -329,8 +329,7 @@ def attention_l2_prefetch(t: Target) -> None:  # graphlint: cold
     the step chooses it: batch 16 with a 4,160-entry list, two padding rows, 256-byte rows (two prefetched lines
     each), four splits (the prefetch runs past each split's end, into the next split and past the list); a read
     list with -1 and ids past the cache, contiguous and paged (the step builds every list this wide: lists
-    computed in the kernel stop at `COMPUTED_LIST_MAX`), the paged launch also prefetching a weight into the L2
-    before its PDL wait (`attention_wo_l2_mb`). Run it alone: `scripts/sanitize.sh --case attention_l2_prefetch`."""
+    computed in the kernel stop at `COMPUTED_LIST_MAX`). Run it alone: `scripts/sanitize.sh --case attention_l2_prefetch`."""
     g = torch.Generator().manual_seed(2)
     batch, heads, dim, window = 16, 16, 128, 128
     n_comp = 4032
@@ -350,10 +349,8 @@ def attention_l2_prefetch(t: Target) -> None:  # graphlint: cold
     rpb = 64  # paged: 64-entry blocks, every row's table a permutation of its own 63 blocks
     pool = rnd(batch * n_comp // rpb, rpb, dim)
     table = torch.randperm(pool.shape[0], generator=g).to(t.device, torch.int32).view(batch, n_comp // rpb)
-    weight = rnd(3 * 2 ** 20)  # paged: also a 6 MiB weight asked of the L2 before the PDL wait (`l2_prefetch`)
-    for comp, tab, pf in ((rnd(batch, n_comp, dim), None, None), (pool, table, weight)):
-        sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, dim ** -0.5, block_table=tab,
-                                       l2_prefetch=pf)
+    for comp, tab in ((rnd(batch, n_comp, dim), None), (pool, table)):
+        sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, dim ** -0.5, block_table=tab)
         _check_finite(t, out[active], f"L2-prefetched attention ({'paged' if tab is not None else 'contiguous'})")
 
 

@@ -130,13 +130,9 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # sparse attention: prefetch each block's KV rows into the L2 this many blocks before its gather (0: off), by
     # index-list width; 2 past 4,096 entries above batch 8 (HCA 1M at batch 32: 176.8 against 186.8 us)
     "attention_l2_ahead": ((8, ANY, 0), (ANY, 4096, 0), (ANY, ANY, 2)),
-    # the router's gate GEMV asks the L2 for this many MiB of the shared expert's gate / up weights before its PDL
-    # wait (0: off), by model width: DRAM is idle in the latency-bound chain hc_pre -> router -> select before
-    # the expert GEMV (Flash bf16: 32 MiB of shared weights)
-    "moe_shared_l2_mb": ((ANY, ANY, 0),),
-    # the sparse attention asks the L2 for this many MiB of the layer's wo_a before its PDL wait (0: off), by model
-    # width: DRAM is idle in the chain before it (Flash wo_a: 64 MiB bf16, read by the GEMV after the attention)
-    "attention_wo_l2_mb": ((ANY, ANY, 0),),
+    # SWA lists (up to `model.COMPUTED_LIST_MAX` entries) computed inside the attention kernel from the position
+    # (True: no index-builder launch, no id loads) or written by the index builder and read (False), by list width
+    "attention_swa_list_in_kernel": ((ANY, ANY, True),),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
     # (two per SM of the H200's 132)
     "attention_merge_programs": ((ANY, ANY, 256),),
@@ -266,46 +262,5 @@ try:
         if PDL:
             gdc_wait()
             gdc_launch_dependents()
-
-    @triton.jit
-    def prefetch_l2(rows, ok, LINES: tl.constexpr, STEP: tl.constexpr, COMPILED: tl.constexpr):
-        """Ask the L2 for the rows at `rows` where `ok`: one `prefetch.global.L2` per 128-byte line (LINES lines
-        of STEP elements a row). A hint with no result: the load that later reads the rows is unchanged, it
-        only finds them in the L2. The interpreter has no PTX: there a masked load of the same lines (discarded)
-        checks the addresses instead."""
-        at = rows[:, None] + (tl.arange(0, LINES) * STEP)[None, :]
-        m = ok[:, None] & (tl.arange(0, LINES) >= 0)[None, :]
-        if COMPILED:
-            tl.inline_asm_elementwise(
-                "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p prefetch.global.L2 [$1]; mov.b32 $0, 0; }",
-                "=r,l,r", [at, m.to(tl.int32)], dtype=tl.int32, is_pure=False, pack=1)
-        else:
-            tl.load(at, mask=m)
-
-    @triton.jit
-    def prefetch_l2_share(pf_ptr, n_lines, prog, PER: tl.constexpr, CHUNK: tl.constexpr, STEP: tl.constexpr,
-                          COMPILED: tl.constexpr):
-        """Program `prog`'s share of an L2 prefetch (`l2_prefetch_args`): 128-byte lines [prog * PER, (prog + 1) *
-        PER) of the n_lines at pf_ptr (STEP elements a line), CHUNK lines at a time."""
-        first = prog.to(tl.int64) * PER
-        for c in tl.static_range(0, PER, CHUNK):
-            offs = c + tl.arange(0, CHUNK)
-            lines = first + offs
-            prefetch_l2(pf_ptr + lines * STEP, (offs < PER) & (lines < n_lines), 1, STEP, COMPILED)
 except Exception:  # pragma: no cover - triton is optional on CPU-only installs
-    pdl_wait = prefetch_l2 = prefetch_l2_share = None
-
-
-PREFETCH_MAX_LINES = 4096  # 128-byte lines one program asks the L2 for (512 KB): more would hold its SM's start
-
-
-def l2_prefetch_args(t: Optional[torch.Tensor], programs: int) -> dict[str, Any]:
-    """The launch arguments of a kernel's `prefetch_l2_share` of `t`'s bytes (contiguous) over `programs` programs
-    (each at most `PREFETCH_MAX_LINES`, so a small grid asks for a prefix): pf_ptr, PF_N lines, PF_PER a program,
-    PF_CHUNK (constexpr; 0 = no prefetch), PF_STEP elements a line. None or empty: no prefetch."""
-    if t is None or not t.numel():
-        return {}
-    lines = min(cdiv(t.numel() * t.element_size(), 128), programs * PREFETCH_MAX_LINES)
-    per = cdiv(lines, programs)
-    return dict(pf_ptr=t, PF_N=lines, PF_PER=per, PF_CHUNK=min(1024, next_power_of_2(per)),
-                PF_STEP=128 // t.element_size())
+    pdl_wait = None

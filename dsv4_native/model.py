@@ -349,7 +349,8 @@ class DSV4Attention(RowFusedModule):
         # 27.4 / 52.9 us; docs/benchmarks-decode.md, "The computed HCA list is the slow path").
         listed = 0
         if self.ratio != CSA:
-            if self.ratio == SWA and idx.shape[1] <= COMPUTED_LIST_MAX:
+            if (self.ratio == SWA and idx.shape[1] <= COMPUTED_LIST_MAX
+                    and choose("attention_swa_list_in_kernel", n, idx.shape[1])):
                 listed = 1
             else:
                 build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))
@@ -358,18 +359,8 @@ class DSV4Attention(RowFusedModule):
         splits = self.attn_splits[n]
         ws = self.attn_ws[:n * splits * cfg.n_heads * (d + 2)].view(n, splits, cfg.n_heads, d + 2)
         sparse_decode_attention(q_buf, win, comp, idx, self.sink, active, o, ws, d ** -0.5, table,
-                                cos_sin_inv, pos_c, listed, self.wo_l2_prefetch(n))
+                                cos_sin_inv, pos_c, listed)
         return self.project_out(o, x.dtype, step_linear, False, step=True)
-
-    def wo_l2_prefetch(self, n: int) -> Optional[torch.Tensor]:
-        """The leading `STEP_CHOICES["attention_wo_l2_mb"]` MiB of wo_a (None at 0), which the attention kernel asks
-        the L2 for before its PDL wait: DRAM is idle in the latency-bound chain before the attention (norm_rope;
-        at CSA the compressors, indexer and top-k), and wo_a's GEMV reads its leading rows first."""
-        mib = choose("attention_wo_l2_mb", n, self.cfg.dim)
-        if not mib:
-            return None
-        flat = self.wo_a.view(-1)
-        return flat[: min(flat.numel(), mib * 2 ** 20 // flat.element_size())]
 
     def project_out(self, o: torch.Tensor, dtype: torch.dtype,
                     lin: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], rowwise: bool,

@@ -807,22 +807,8 @@ class MoELayer(nn.Module):
         slot_ids, slot_w = self.slot_ids[:n_tok], self.slot_w[:n_tok]
         logits_ws = self.logits_ws[:, : n_tok * self.n_experts].view(-1, n_tok, self.n_experts)
         moe_route(x, self.wg, self.bias, self.tid2eid, input_ids, active, slot_ids, slot_w,
-                  self.top_k, self.scale, self.use_hash, logits_ws, self.l2_prefetch(n_tok))
+                  self.top_k, self.scale, self.use_hash, logits_ws)
         return slot_ids, slot_w
-
-    def shared_gate_up(self) -> torch.Tensor:
-        """The shared expert's gate / up weights as stored (contiguous): what the expert GEMV reads first."""
-        raise NotImplementedError
-
-    def l2_prefetch(self, n_tok: int) -> Optional[torch.Tensor]:
-        """The leading `STEP_CHOICES["moe_shared_l2_mb"]` MiB of `shared_gate_up` (None at 0): the router's gate
-        GEMV asks the L2 for them before its PDL wait, so DRAM, idle in the latency-bound chain hc_pre -> router
-        -> select, streams the shared expert's weights before the expert GEMV reads them."""
-        mib = choose("moe_shared_l2_mb", n_tok, self.dim)
-        if not mib:
-            return None
-        flat = self.shared_gate_up().view(-1)
-        return flat[: min(flat.numel(), mib * 2 ** 20 // flat.element_size())]
 
     def forward(self, x: torch.Tensor, input_ids: torch.Tensor, active: torch.Tensor) -> torch.Tensor:
         slot_ids, slot_w = self.route(x, input_ids, active)
@@ -890,9 +876,6 @@ class DSV4MoE(MoELayer):
         self.tid2eid.copy_(perm.to(torch.int32))
 
     @torch.no_grad()
-    def shared_gate_up(self) -> torch.Tensor:
-        return self.w13[self.n_experts]
-
     def load_experts(self, gate_up: torch.Tensor, down: torch.Tensor, shared_gate_up: torch.Tensor,  # graphlint: cold
                      shared_down: torch.Tensor) -> None:
         """Checkpoint experts (gate_up[E, 2I, D], down[E, D, I]) and the shared expert ([2I, D], [D, I])

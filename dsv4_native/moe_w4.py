@@ -638,9 +638,6 @@ class DSV4MoEW4(MoELayer):
         self.load_packed(quantize_experts(w13, w2, self.weight_format), start)
 
     @torch.no_grad()
-    def shared_gate_up(self) -> torch.Tensor:
-        return self.w13_q[self.n_experts]
-
     def load_experts(self, gate_up: torch.Tensor, down: torch.Tensor, shared_gate_up: torch.Tensor,  # graphlint: cold
                      shared_down: torch.Tensor) -> None:
         """DSV4MoE.load_experts for 4-bit storage: the dense experts, the shared one included (expert E),

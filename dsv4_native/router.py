@@ -25,8 +25,8 @@ import torch.nn.functional as F
 
 import graphlint
 
-from dsv4_native._backend import (cdiv, eager_direct, interpreting, l2_prefetch_args, next_power_of_2, pdl_available,
-                                  pdl_wait, prefetch_l2_share, rowwise_linear, rowwise_unary, step_pdl, use_triton)
+from dsv4_native._backend import (cdiv, eager_direct, next_power_of_2, pdl_available, pdl_wait, rowwise_linear,
+                                  rowwise_unary, step_pdl, use_triton)
 
 try:
     import triton
@@ -88,23 +88,16 @@ if triton is not None:
     def _router_gemv_kernel(
         x_ptr, wg_ptr, part_ptr, SPS,
         D: tl.constexpr, E: tl.constexpr, CHUNK: tl.constexpr, BE: tl.constexpr, BK: tl.constexpr,
-        PDL: tl.constexpr = False, pf_ptr=None, PF_N=0, PF_PER: tl.constexpr = 0, PF_CHUNK: tl.constexpr = 0,
-        PF_STEP: tl.constexpr = 64, COMPILED: tl.constexpr = True,
+        PDL: tl.constexpr = False,
     ):
         """Program (expert block, token, D split): partial gate logits of one token, fp32 FMA, into
         part[split, T, E]; the select kernel sums the splits in order. No tensor-core
         dot: at decode batch sizes a 16-row dot tile would waste most of its work (the tiled-dot kernel for
         batch > 8 was removed in issue 23: no shipped configuration ran it). PDL: the first Wg tile (a weight,
-        no kernel's output) is loaded before the wait, under the previous kernel's drain; x after it.
-        PF_CHUNK > 0: before the wait, each program also asks the L2 for its share of the bytes at pf_ptr (a weight
-        the layer reads next: `MoELayer.l2_prefetch`; `_backend.l2_prefetch_args`), so DRAM streams it while the
-        latency-bound chain up to the expert GEMV runs (a hint: no result changes)."""
+        no kernel's output) is loaded before the wait, under the previous kernel's drain; x after it."""
         eb = tl.program_id(0)
         t = tl.program_id(1)
         sp = tl.program_id(2)
-        if PF_CHUNK > 0:
-            prog = (sp * tl.num_programs(1) + t) * tl.num_programs(0) + eb
-            prefetch_l2_share(pf_ptr, PF_N, prog, PF_PER, PF_CHUNK, PF_STEP, COMPILED)
         offs_e = eb * BE + tl.arange(0, BE)
         e_ok = offs_e < E
         offs_k = sp * CHUNK + tl.arange(0, BK)
@@ -197,7 +190,6 @@ def _router_triton(
     scale: float,
     use_hash: bool,
     logits_ws: torch.Tensor,
-    l2_prefetch: Optional[torch.Tensor] = None,
 ) -> None:
     n_tok, dim = x.shape
     n_exp = wg.shape[0]
@@ -205,13 +197,9 @@ def _router_triton(
     be = 16
     bk = min(256, next_power_of_2(cdiv(dim, splits)))
     chunk = cdiv(cdiv(dim, splits), bk) * bk
-    grid = (cdiv(n_exp, be), n_tok, splits)
-    pf = l2_prefetch_args(l2_prefetch, grid[0] * grid[1] * grid[2])
-    if pf:
-        pf["COMPILED"] = not interpreting()
-    _router_gemv_kernel[grid](
+    _router_gemv_kernel[(cdiv(n_exp, be), n_tok, splits)](
         x, wg, logits_ws, logits_ws.stride(0), D=dim, E=n_exp, CHUNK=chunk, BE=be, BK=bk, PDL=step_pdl(x),
-        launch_pdl=step_pdl(x), **pf,
+        launch_pdl=step_pdl(x),
     )
     # Unused pointer arguments get a valid tensor; the constexpr flag keeps them unread.
     bias_arg = bias if bias is not None else slot_w
@@ -243,24 +231,22 @@ def moe_route(
     scale: float,
     use_hash: bool,
     logits_ws: torch.Tensor,
-    l2_prefetch: Optional[torch.Tensor] = None,
 ) -> None:
     """Route T tokens into slot_ids[T, K+1] int32 / slot_w[T, K+1] fp32 (layout: module docstring).
 
     x[T, D], wg[E, D] (any float dtype, computed in fp32), bias[E] fp32 (score layers),
     tid2eid[V, K] int32 (hash layers), input_ids[T] int64, active[T] bool; workspace
     logits_ws[router_splits(D), T, E] fp32 (partial gate logits of the kernel path; the split dim
-    may be strided, rows within a split must be dense). l2_prefetch (any contiguous tensor, e.g. the shared
-    expert's weights): the gate GEMV asks the L2 for its bytes before its PDL wait; no result changes.
+    may be strided, rows within a split must be dense).
     """
     if use_triton(x):
         _router_triton(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash,
-                       logits_ws, l2_prefetch)
+                       logits_ws)
     else:
         router_reference(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash)
 
 
 @moe_route.register_fake
 def _moe_route_fake(x, wg, bias, tid2eid, input_ids, active, slot_ids, slot_w, top_k, scale, use_hash,
-                    logits_ws, l2_prefetch=None) -> None:
+                    logits_ws) -> None:
     return None

@@ -26,8 +26,7 @@ from typing import Optional
 import torch
 
 from ._attn_common import apply_rope_interleaved, check_kernel_inputs
-from ._backend import (cdiv, choose, eager_direct, interpreting, l2_prefetch_args, next_power_of_2, pdl_wait,
-                       prefetch_l2, prefetch_l2_share, step_pdl, use_triton)
+from ._backend import cdiv, choose, eager_direct, interpreting, next_power_of_2, pdl_wait, step_pdl, use_triton
 from .indices import build_attention_indices_ref
 from .kv_pages import gather_logical
 
@@ -261,6 +260,21 @@ if triton is not None:
         return ix
 
     @triton.jit
+    def _prefetch_l2(rows, ok, LINES: tl.constexpr, STEP: tl.constexpr, COMPILED: tl.constexpr):
+        """Ask the L2 for the rows at `rows` where `ok`: one `prefetch.global.L2` per 128-byte line (LINES lines
+        of STEP elements a row). A hint with no result: the gather that later reads the rows is unchanged, it
+        only finds them in the L2. The interpreter has no PTX: there a masked load of the same lines (discarded)
+        checks the addresses instead."""
+        at = rows[:, None] + (tl.arange(0, LINES) * STEP)[None, :]
+        m = ok[:, None] & (tl.arange(0, LINES) >= 0)[None, :]
+        if COMPILED:
+            tl.inline_asm_elementwise(
+                "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p prefetch.global.L2 [$1]; mov.b32 $0, 0; }",
+                "=r,l,r", [at, m.to(tl.int32)], dtype=tl.int32, is_pure=False, pack=1)
+        else:
+            tl.load(at, mask=m)
+
+    @triton.jit
     def _sparse_attn_kernel(
         q_ptr,
         win_ptr,
@@ -298,15 +312,7 @@ if triton is not None:
         L2_AHEAD: tl.constexpr = 0,  # > 0: each block's rows prefetched into the L2 this many blocks ahead
         LINES: tl.constexpr = 8,  # L2_AHEAD: 128-byte lines a KV row, of STEP elements each
         STEP: tl.constexpr = 64,
-        pf_ptr=None,  # PF_CHUNK > 0: before the wait, each program asks the L2 for its share of the bytes at
-        PF_N=0,  # pf_ptr (the weight read after the attention: `l2_prefetch`; `_backend.l2_prefetch_args`)
-        PF_PER: tl.constexpr = 0,
-        PF_CHUNK: tl.constexpr = 0,
-        PF_STEP: tl.constexpr = 64,
     ):
-        if PF_CHUNK > 0:
-            prog = (tl.program_id(0) * tl.num_programs(1) + tl.program_id(1)) * tl.num_programs(2) + tl.program_id(2)
-            prefetch_l2_share(pf_ptr, PF_N, prog, PF_PER, PF_CHUNK, PF_STEP, not UPCAST)
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
         hb = tl.program_id(1)
@@ -340,14 +346,14 @@ if triton is not None:
             for a in tl.static_range(1, L2_AHEAD):
                 pf = _block_ids(idx_ptr, b, K, start + a * BLOCK_N + tl.arange(0, BLOCK_N), end, p_row, W, IDS, active)
                 pf_rows, pf_ok = _kv_rows(pf, b, win_b, comp_ptr, table_ptr, W, N_COMP, MAX_BLOCKS, D, RPB, PAGED)
-                prefetch_l2(pf_rows, pf_ok, LINES, STEP, not UPCAST)
+                _prefetch_l2(pf_rows, pf_ok, LINES, STEP, not UPCAST)
             pf_ix = _block_ids(idx_ptr, b, K, start + L2_AHEAD * BLOCK_N + tl.arange(0, BLOCK_N), end, p_row, W, IDS,
                                active)
         for it in range(0, CHUNK, BLOCK_N):  # a padding row's loads are all masked: it reads no KV
             offs_n = start + it + tl.arange(0, BLOCK_N)
             if L2_AHEAD > 0:
                 pf_rows, pf_ok = _kv_rows(pf_ix, b, win_b, comp_ptr, table_ptr, W, N_COMP, MAX_BLOCKS, D, RPB, PAGED)
-                prefetch_l2(pf_rows, pf_ok, LINES, STEP, not UPCAST)
+                _prefetch_l2(pf_rows, pf_ok, LINES, STEP, not UPCAST)
                 pf_ix = _block_ids(idx_ptr, b, K, offs_n + (L2_AHEAD + 1) * BLOCK_N, end, p_row, W, IDS, active)
             if IDS == 0 and PREFETCH:
                 ix = ix_next
@@ -471,13 +477,10 @@ def sparse_decode_attention_triton(
     index_ratio: int = 0,
     merge_block_d: int | None = None,
     l2_ahead: int | None = None,
-    l2_prefetch: Optional[torch.Tensor] = None,
 ) -> None:
     """Launch with a grid fixed by static shapes: (B, cdiv(H, block_h), splits) plus a (B, H, D / chunk)
     merge (chunk: `merge_block_d`, default `merge_chunk`). `l2_ahead` (default `STEP_CHOICES["attention_l2_ahead"]`):
-    prefetch each block's KV rows into the L2 that many blocks before its gather (0: off). `l2_prefetch` (any
-    contiguous tensor: the weight the layer reads next): the programs ask the L2 for its bytes before their PDL
-    wait, while the latency-bound kernels before the attention run; no result changes.
+    prefetch each block's KV rows into the L2 that many blocks before its gather (0: off).
 
     The tile sizes are host-known tuning knobs (defaults: `DEFAULT_CONFIG`, `head_block`); every choice computes
     the same function, only the reduction order (and so the last bits) differs.
@@ -513,7 +516,6 @@ def sparse_decode_attention_triton(
     n_hblk = cdiv(heads, block_h)
     row_bytes = head_dim * q.element_size()
     ahead = choose("attention_l2_ahead", batch, kmax) if l2_ahead is None else l2_ahead
-    pf = l2_prefetch_args(l2_prefetch, batch * n_hblk * splits)
     _sparse_attn_kernel[(batch, n_hblk, splits)](
         q, win_kv, comp_kv, idx, sink, active, out, workspace, table,
         heads, win_kv.shape[1], n_comp, kmax, max_blocks, splits, scale * LOG2E, *rope_args,
@@ -521,7 +523,7 @@ def sparse_decode_attention_triton(
         PRECISION="ieee" if q.dtype == torch.float32 else None, RPB=rpb, PAGED=block_table is not None,
         PDL=step_pdl(q), launch_pdl=step_pdl(q), IDS=index_ratio, PREFETCH=num_stages >= 3,
         L2_AHEAD=ahead, LINES=max(1, row_bytes // 128), STEP=128 // q.element_size(),
-        num_warps=num_warps, num_stages=num_stages, **rope, **pf,
+        num_warps=num_warps, num_stages=num_stages, **rope,
     )
     if splits > 1:
         chunk = merge_chunk(batch, heads, head_dim, rope["R"]) if merge_block_d is None else merge_block_d
@@ -556,7 +558,6 @@ def sparse_decode_attention(  # graphlint: hot  (decode-step entry point)
     cos_sin_inv: Optional[torch.Tensor] = None,
     pos: Optional[torch.Tensor] = None,
     index_ratio: int = 0,
-    l2_prefetch: Optional[torch.Tensor] = None,
 ) -> None:
     """Contract C2: q `[B, H, d]`, win_kv `[B, W, d]`, comp_kv `[B, Nmax, d]` (same dtype), idx `[B, Kmax]`
     int32 virtual ids (-1 invalid), sink `[H]` fp32, active `[B]` bool; writes `out[B, H, d]` for active rows.
@@ -566,13 +567,12 @@ def sparse_decode_attention(  # graphlint: hot  (decode-step entry point)
     [B]` int64 (in `[0, P)`) the epilogue de-rotates the last r channels of `out` (module docstring).
     index_ratio > 0 (SWA / HCA layers): idx is not read; the list is the one `build_attention_indices(pos,
     active, idx, None, W, index_ratio)` would write (same entries, same order, so the same result), computed
-    in the kernel from `pos`: no index-builder launch, and no id load before each gather. `l2_prefetch`: bytes
-    the kernel asks the L2 for before its PDL wait (`sparse_decode_attention_triton`); no result changes.
+    in the kernel from `pos`: no index-builder launch, and no id load before each gather.
     """
     if use_triton(q):
         sparse_decode_attention_triton(q, win_kv, comp_kv, idx, sink, active, out, workspace, scale,
                                        block_table=block_table, cos_sin_inv=cos_sin_inv, pos=pos,
-                                       index_ratio=index_ratio, l2_prefetch=l2_prefetch)
+                                       index_ratio=index_ratio)
     else:
         sparse_decode_attention_ref(q, win_kv, comp_kv, idx, sink, active, out, scale, block_table, cos_sin_inv,
                                     pos, index_ratio)
@@ -583,6 +583,6 @@ def _(
     q: torch.Tensor, win_kv: torch.Tensor, comp_kv: torch.Tensor, idx: torch.Tensor, sink: torch.Tensor,
     active: torch.Tensor, out: torch.Tensor, workspace: torch.Tensor, scale: float,
     block_table: Optional[torch.Tensor] = None, cos_sin_inv: Optional[torch.Tensor] = None,
-    pos: Optional[torch.Tensor] = None, index_ratio: int = 0, l2_prefetch: Optional[torch.Tensor] = None,
+    pos: Optional[torch.Tensor] = None, index_ratio: int = 0,
 ) -> None:
     return None  # outputs are the mutated buffers: nothing to allocate

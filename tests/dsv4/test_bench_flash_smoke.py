@@ -51,16 +51,18 @@ def test_step_choice_candidates(bench, monkeypatch, capsys):
     shipped = dict(_backend.STEP_CHOICES)
     seen = []
     real = bench.bench_format
-    monkeypatch.setattr(bench, "bench_format", lambda *a: (seen.append((_backend.choose("moe_shared_l2_mb", 1),
-                                                                        _backend.choose("attention_wo_l2_mb", 1))),
-                                                          real(*a))[1])
+    monkeypatch.setattr(bench, "bench_format", lambda *a: (seen.append(
+        (_backend.choose("attention_swa_list_in_kernel", 1), _backend.choose("attention_merge_rows", 1, 512))),
+        real(*a))[1])
     text = bench.main(["--smoke", "--formats", "bf16", "--batches", "1", "--tables", "layers", "--step-choice",
-                       "moe_shared_l2_mb=((ANY, ANY, 32),);attention_wo_l2_mb=((1, ANY, 16), (ANY, ANY, 0))"])
-    assert seen == [(0, 0), (32, 16)] and _backend.STEP_CHOICES == shipped
+                       "attention_swa_list_in_kernel=((1, ANY, False), (ANY, ANY, True));"
+                       "attention_merge_rows=((1, ANY, 16), (ANY, ANY, 32))"])
+    assert seen == [(True, 32), (False, 16)] and _backend.STEP_CHOICES == shipped
     assert text.count("### bf16 experts") == 2
-    assert "## Candidate: STEP_CHOICES['moe_shared_l2_mb'] = ((ANY, ANY, 32),) (shipped: ((ANY, ANY, 0),))" in text
-    for bad, msg in (("nope=((ANY, ANY, 1),)", "KNOB one of"), ("moe_shared_l2_mb=((1, 1, 2),)", "catch-all"),
-                     ("moe_shared_l2_mb=big", "literal")):
+    assert ("## Candidate: STEP_CHOICES['attention_swa_list_in_kernel'] = ((1, ANY, False), (ANY, ANY, True)) "
+            "(shipped: ((ANY, ANY, True),))") in text
+    for bad, msg in (("nope=((ANY, ANY, 1),)", "KNOB one of"), ("attention_merge_rows=((1, 1, 2),)", "catch-all"),
+                     ("attention_merge_rows=big", "literal")):
         with pytest.raises(SystemExit):
             bench.main(["--smoke", "--step-choice", bad])
         assert msg in capsys.readouterr().err

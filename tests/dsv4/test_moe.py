@@ -199,31 +199,6 @@ def test_layer_matches_reference_and_naive_loop(use_hash, gemv_max_slots):
     assert rel < 1e-2
 
 
-@pytest.mark.parametrize("mib_elems", [0, 100, 10 ** 9], ids=["off", "part", "whole"])
-@pytest.mark.parametrize("n_tok", [1, 5])
-def test_shared_expert_l2_prefetch_changes_no_result(mib_elems, n_tok, monkeypatch):
-    """`moe_shared_l2_mb`: the router's gate GEMV asks the L2 for the leading bytes of the shared expert's gate / up
-    weights before its PDL wait (on the interpreter: a discarded masked load of the same lines, which checks the
-    addresses). The prefetched slice is the shared expert's, capped at its size, and the layer is bitwise the
-    layer without it (a part of the weights, all of them, one token and several)."""
-    from dsv4_native import _backend
-
-    m = _module(False, max_tokens=n_tok)
-    x, ids, active = _inputs(n_tok, seed=7, inactive=())
-    off = m(x, ids, active).clone()
-    mib = 1 if mib_elems else 0
-    monkeypatch.setitem(_backend.STEP_CHOICES, "moe_shared_l2_mb", ((_backend.ANY, _backend.ANY, mib),))
-    pf = m.l2_prefetch(n_tok)
-    if not mib_elems:
-        assert pf is None
-        return
-    shared = m.w13[N_EXP].reshape(-1)
-    assert pf.data_ptr() == shared.data_ptr() and pf.numel() == shared.numel()  # 1 MiB covers the tiny expert
-    monkeypatch.setattr(M.MoELayer, "l2_prefetch", lambda self, n: shared[: min(shared.numel(), mib_elems)])
-    on = m(x, ids, active).clone()
-    assert torch.equal(on, off)
-
-
 @pytest.mark.parametrize("gemv_max_slots", [10_000, 0], ids=["gemv", "grouped"])
 def test_fp32_layer_is_fp32_exact(gpu_dot_precision, gemv_max_slots):
     """fp32 experts (the fp32 model, its chunked prefill on the grouped path) reduce fp32 products: within

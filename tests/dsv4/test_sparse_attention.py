@@ -9,7 +9,6 @@ import torch
 
 from dsv4_native import indices as I
 from dsv4_native import sparse_attention as A
-from dsv4_native._backend import PREFETCH_MAX_LINES, l2_prefetch_args
 
 
 def _inputs(batch, heads, d, window, n_comp, device, dtype=torch.bfloat16, seed=0):
@@ -308,33 +307,6 @@ def test_l2_prefetch_changes_no_result(ahead, splits, block_n, device):
         A.sparse_decode_attention_ref(q, win, comp, idx, sink, active, want, d ** -0.5, pos=pos, index_ratio=r)
         torch.testing.assert_close(outs[1], want, rtol=1e-5, atol=1e-5)
         assert torch.equal(outs[0], outs[1]) and (outs[1][1] == 7.0).all()
-
-
-@pytest.mark.parametrize("n_elems", [1, 3000, 400_000, 2_000_000], ids=["one-line", "lines", "chunks", "capped"])
-def test_weight_l2_prefetch_changes_no_result(n_elems, device):
-    """`l2_prefetch` (`STEP_CHOICES["attention_wo_l2_mb"]`: the layer's wo_a asked of the L2 before the PDL wait)
-    is a hint: bitwise the launch without it, split or not, for byte counts from one line to more than a program
-    asks for in one chunk (1,024 lines) and past `PREFETCH_MAX_LINES` a program (the grid then asks for a
-    prefix). On the interpreter it is a masked load of the same lines, so the addresses stay inside the tensor."""
-    batch, heads, d, window, n_comp = 3, 16, 32, 16, 40
-    q, win, comp, sink = _inputs(batch, heads, d, window, n_comp, device, dtype=torch.float32, seed=23)
-    g = torch.Generator().manual_seed(24)
-    idx = torch.randint(-1, window + n_comp, (batch, 56), generator=g, dtype=torch.int32).to(device)
-    active = torch.tensor([True, False, True], device=device)
-    weight = torch.randn(n_elems, generator=g).to(device, torch.bfloat16)
-    args = l2_prefetch_args(weight, 3)
-    lines = -(-n_elems * 2 // 128)
-    assert args["PF_N"] == min(lines, 3 * PREFETCH_MAX_LINES) and args["PF_PER"] * 3 >= args["PF_N"]
-    assert args["PF_CHUNK"] == min(1024, 1 << (args["PF_PER"] - 1).bit_length()) and args["PF_STEP"] == 64
-    for splits in (1, 2):
-        outs = []
-        for pf in (None, weight):
-            out = torch.full(q.shape, 7.0, device=device)
-            A.sparse_decode_attention_triton(q, win, comp, idx, sink, active, out,
-                                             A.attention_workspace(batch, heads, d, splits, device), d ** -0.5,
-                                             block_n=16, l2_prefetch=pf)
-            outs.append(out)
-        assert torch.equal(outs[0], outs[1])
 
 
 def test_merge_chunks_fill_the_gpu_at_small_batch(device):

@@ -168,33 +168,6 @@ def test_replay_equals_eager_bitwise(captured, n):
     assert bitwise and not same_state and allocs == 0 and mem_delta == 0 and pad_untouched
 
 
-@pytest.mark.parametrize("n", [1, 4])
-def test_weight_l2_prefetch_is_bitwise_the_step_without(hf_model, n, monkeypatch):
-    """`STEP_CHOICES["moe_shared_l2_mb"]` and `["attention_wo_l2_mb"]` on (the router asks the L2 for the shared
-    expert, the attention for wo_a, before their PDL waits): 8 replays of a runner captured with them give the
-    tokens and logits of 8 eager steps with them off, from the same state."""
-    from dsv4_native import _backend
-
-    model = _native(hf_model)
-    model.io.eos_id.fill_(-1)
-    g = torch.Generator().manual_seed(300 + n)
-    prompts = [torch.randint(2, SIZES["vocab_size"], (20 + 7 * s,), generator=g).tolist() for s in range(n)]
-    model.io.active.zero_()
-    for s, p in enumerate(prompts):
-        model.configure_sampling(s, p, mixed_params(s))
-    model.prefill(list(range(n)), prompts)
-    snap = _snapshot(model)
-    et, el = _run(model, model.decode_step, n, 8)
-    _restore(model, snap)
-    for knob in ("moe_shared_l2_mb", "attention_wo_l2_mb"):
-        monkeypatch.setitem(_backend.STEP_CHOICES, knob, ((_backend.ANY, _backend.ANY, 32),))
-    assert model.layers[0].attn.wo_l2_prefetch(n) is not None and model.layers[0].moe.l2_prefetch(n) is not None
-    runner = DSV4Runner(model, [n]).capture()
-    _restore(model, snap)
-    rt, rl = _run(model, runner.graphs, n, 8)
-    assert torch.equal(rt, et) and torch.equal(rl, el)
-
-
 def test_generate_graphs_equals_eager_and_hf(hf_model):
     """The generation loop with graph replays gives HF's greedy tokens (and the eager loop's)."""
     g = torch.Generator().manual_seed(5)

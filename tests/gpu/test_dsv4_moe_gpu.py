@@ -232,29 +232,3 @@ def test_moe_flash_batch_speed():
             emit(f"| router alone ({'hash' if use_hash else 'score'}, Wg fp32 {n_exp}x{dim}) | {n_tok} | "
                  f"{t_route:.1f} | {n_exp * dim * 4 / bw * 1e6:.1f} | | | |")
         torch.cuda.empty_cache()
-
-
-@pytest.mark.parametrize("n_tok", [1, 8])
-@torch.no_grad()
-def test_shared_expert_l2_prefetch_is_bitwise_the_layer_without(n_tok, monkeypatch):
-    """`moe_shared_l2_mb` compiled (the router's `prefetch.global.L2` of the shared expert's gate / up weights
-    before its PDL wait, 32 MiB: all of Flash's): the layer's output and slot table bitwise the layer without it,
-    eager and replayed in a CUDA graph."""
-    from dsv4_native import _backend
-
-    m = _moe(4096, 2048, 256, max_tokens=8)
-    x = torch.randn(n_tok, 4096, device=DEV, dtype=torch.bfloat16)
-    ids = torch.randint(0, 1024, (n_tok,), device=DEV)
-    active = torch.ones(n_tok, dtype=torch.bool, device=DEV)
-    off = m(x, ids, active).clone()
-    slots_off = m.slot_ids[:n_tok].clone()
-    monkeypatch.setitem(_backend.STEP_CHOICES, "moe_shared_l2_mb", ((_backend.ANY, _backend.ANY, 32),))
-    assert m.l2_prefetch(n_tok).numel() * 2 == 32 * 2 ** 20
-    on = m(x, ids, active).clone()
-    assert torch.equal(on, off) and torch.equal(m.slot_ids[:n_tok], slots_off)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        y = m(x, ids, active)
-    g.replay()
-    torch.cuda.synchronize()
-    assert torch.equal(y, off)

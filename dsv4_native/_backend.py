@@ -130,9 +130,6 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # sparse attention: prefetch each block's KV rows into the L2 this many blocks before its gather (0: off), by
     # index-list width; 2 past 4,096 entries above batch 8 (HCA 1M at batch 32: 176.8 against 186.8 us)
     "attention_l2_ahead": ((8, ANY, 0), (ANY, 4096, 0), (ANY, ANY, 2)),
-    # SWA lists (up to `model.COMPUTED_LIST_MAX` entries) computed inside the attention kernel from the position
-    # (True: no index-builder launch, no id loads) or written by the index builder and read (False), by list width
-    "attention_swa_list_in_kernel": ((ANY, ANY, True),),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
     # (two per SM of the H200's 132)
     "attention_merge_programs": ((ANY, ANY, 256),),

@@ -52,15 +52,15 @@ def test_step_choice_candidates(bench, monkeypatch, capsys):
     seen = []
     real = bench.bench_format
     monkeypatch.setattr(bench, "bench_format", lambda *a: (seen.append(
-        (_backend.choose("attention_swa_list_in_kernel", 1), _backend.choose("attention_merge_rows", 1, 512))),
+        (_backend.choose("topk_radix_bits", 1), _backend.choose("attention_merge_rows", 1, 512))),
         real(*a))[1])
     text = bench.main(["--smoke", "--formats", "bf16", "--batches", "1", "--tables", "layers", "--step-choice",
-                       "attention_swa_list_in_kernel=((1, ANY, False), (ANY, ANY, True));"
+                       "topk_radix_bits=((1, ANY, 8), (ANY, ANY, 4));"
                        "attention_merge_rows=((1, ANY, 16), (ANY, ANY, 32))"])
-    assert seen == [(True, 32), (False, 16)] and _backend.STEP_CHOICES == shipped
+    assert seen == [(4, 32), (8, 16)] and _backend.STEP_CHOICES == shipped
     assert text.count("### bf16 experts") == 2
-    assert ("## Candidate: STEP_CHOICES['attention_swa_list_in_kernel'] = ((1, ANY, False), (ANY, ANY, True)) "
-            "(shipped: ((ANY, ANY, True),))") in text
+    assert ("## Candidate: STEP_CHOICES['topk_radix_bits'] = ((1, ANY, 8), (ANY, ANY, 4)) "
+            "(shipped: ((ANY, ANY, 4),))") in text
     for bad, msg in (("nope=((ANY, ANY, 1),)", "KNOB one of"), ("attention_merge_rows=((1, 1, 2),)", "catch-all"),
                      ("attention_merge_rows=big", "literal")):
         with pytest.raises(SystemExit):

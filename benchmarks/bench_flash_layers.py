@@ -3,6 +3,12 @@ read floor; the extrapolated full-depth step; the MoE alone; sparse attention on
 
     PYTHONPATH=$PWD python3 benchmarks/bench_flash_layers.py --out $OUT/bench_flash_layers.md
     PYTHONPATH=$PWD python3 benchmarks/bench_flash_layers.py --smoke     # CPU, tiny dims: checks the code
+    ... --tables layers --step-choice 'attention_merge_rows=((1, ANY, 16), (ANY, 128, 8), (ANY, ANY, 32))'  # + a candidate
+
+`--step-choice KNOB=RULES[;KNOB=RULES]` (repeatable, one candidate each): after the shipped layer table, the
+same table again with `_backend.STEP_CHOICES[KNOB]` replaced by RULES (a Python literal of (largest batch, largest
+width, value) rules ending in a catch-all; `ANY` names no bound), one model built per candidate: the A/B of
+launch choices in the replayed step.
 
 Model: a native `DSV4Model` with Flash's sizes (`_model_configs.FLASH`: hidden 4096, 64 x 512 heads, q LoRA
 1024, 8 x 1024 output LoRA, window 128, indexer 64 x 128 / top-512, 256 experts of width 2048, top-6 + shared,
@@ -69,6 +75,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_decode import place_rows_at, time_steps  # noqa: E402
+from dsv4_native import _backend  # noqa: E402
 from dsv4_native._model_configs import (  # noqa: E402
     FLASH, FLASH_HASH_LAYERS, FLASH_RATIOS, native_config, randomize_native_)
 from dsv4_native.gpu_timing import bench_graph_chain, grouped_mm_moe, read_bandwidth  # noqa: E402
@@ -458,7 +465,13 @@ def parse_args(argv: list[str] | None) -> tuple[Setup, argparse.Namespace]:  # g
     ap.add_argument("--iters", type=int, default=None, help="replays per timed run (default 10; smoke 1)")
     ap.add_argument("--repeats", type=int, default=None, help="timed runs, median (default 5; smoke 1)")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--step-choice", action="append", default=[], metavar="KNOB=RULES[;KNOB=RULES]",
+                    help="also time the layers with STEP_CHOICES[KNOB] = RULES (repeatable; module docstring)")
     args = ap.parse_args(argv)
+    try:
+        args.step_choice = [parse_candidate(text) for text in args.step_choice]
+    except ValueError as e:
+        ap.error(str(e))
     if not args.smoke and not torch.cuda.is_available():
         ap.error("needs a CUDA GPU (an H200: Flash-sized layers, CUDA-graph replays); "
                  "--smoke runs the same code on the CPU at tiny dims")
@@ -490,6 +503,57 @@ def parse_args(argv: list[str] | None) -> tuple[Setup, argparse.Namespace]:  # g
 
 
 
+Candidate = list[tuple[str, tuple]]  # (STEP_CHOICES knob, its rules) for each knob it replaces
+
+
+def parse_candidate(text: str) -> Candidate:  # graphlint: cold
+    """'KNOB=RULES[;KNOB=RULES...]' -> the knobs one candidate replaces together."""
+    return [parse_step_choice(part) for part in text.split(";")]
+
+
+def parse_step_choice(text: str) -> tuple[str, tuple]:  # graphlint: cold
+    """'KNOB=RULES' -> (knob, rules): RULES a Python literal of (largest batch, largest width, value) rules in
+    which the name ANY stands for no bound, ending in a catch-all. ValueError names what is wrong."""
+    import ast
+    import re
+
+    knob, sep, rules_text = text.partition("=")
+    knob = knob.strip()
+    if not sep or knob not in _backend.STEP_CHOICES:
+        raise ValueError(f"--step-choice: expected KNOB=RULES with KNOB one of {', '.join(_backend.STEP_CHOICES)}, "
+                         f"got {text!r}")
+    try:
+        rules = ast.literal_eval(re.sub(r"\bANY\b", str(_backend.ANY), rules_text))
+    except (SyntaxError, ValueError) as e:
+        raise ValueError(f"--step-choice {knob}: RULES must be a literal of (batch, width, value) rules: {e}")
+    if not (isinstance(rules, tuple) and rules and all(isinstance(r, tuple) and len(r) == 3 for r in rules)
+            and rules[-1][:2] == (_backend.ANY, _backend.ANY)):
+        raise ValueError(f"--step-choice {knob}: RULES must be a tuple of (batch, width, value) rules ending in a "
+                         f"catch-all (ANY, ANY, value), got {rules_text!r}")
+    return knob, rules
+
+
+@contextmanager
+def step_choice(candidate: Candidate) -> Iterator[None]:
+    """`STEP_CHOICES[knob]` = rules for each knob of the candidate for the duration, the shipped rules restored
+    after."""
+    shipped = dict(_backend.STEP_CHOICES)
+    _backend.STEP_CHOICES.update(dict(candidate))
+    try:
+        yield
+    finally:
+        _backend.STEP_CHOICES.update(shipped)
+
+
+def shown(candidate: Candidate) -> str:
+    """The candidate's knobs as written, each against its shipped rules."""
+    def text(rules: tuple) -> str:
+        return str(rules).replace(str(_backend.ANY), "ANY")
+
+    return "; ".join(f"STEP_CHOICES[{k!r}] = {text(r)} (shipped: {text(_backend.STEP_CHOICES[k])})"
+                     for k, r in candidate)
+
+
 def finish_report(report: list[str], t0: float, out: Optional[Path]) -> str:  # graphlint: cold
     """The report with its total time: printed, written to `out` when given, returned."""
     report.append(f"total time {time.time() - t0:.0f} s")
@@ -510,6 +574,11 @@ def main(argv: list[str] | None = None) -> str:  # graphlint: cold
     if "layers" in st.tables:
         results = [bench_format(fmt, st, bw) for fmt in st.formats]
         report += layer_report(results, st, bw)
+        for candidate in args.step_choice:
+            log(f"candidate: {shown(candidate)}")
+            with step_choice(candidate):
+                results = [bench_format(fmt, st, bw) for fmt in st.formats]
+            report += [f"## Candidate: {shown(candidate)}", ""] + layer_report(results, st, bw)
     if "moe" in st.tables:
         report += moe_table(st, bw) + [""]
     if "attention" in st.tables:

@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import count_kernels as ck  # noqa: E402
 
 import dsv4_native  # noqa: E402
+from dsv4_native._backend import choose  # noqa: E402
 from dsv4_native._model_configs import randomize_native_  # noqa: E402
 from dsv4_native.engine import DSV4Engine, StopConditions  # noqa: E402
 from dsv4_native.model import DSV4Model  # noqa: E402
@@ -323,6 +324,36 @@ def kernel_variants(t: Target) -> None:  # graphlint: cold
     _check_finite(t, y, "grouped MoE")
 
 
+def attention_l2_prefetch(t: Target) -> None:  # graphlint: cold
+    """The sparse attention's L2 prefetch (`attention_l2_ahead`: on above batch 8 on lists past 4,096 entries), as
+    the step chooses it: batch 16 with a 4,160-entry list, two padding rows, 256-byte rows (two prefetched lines
+    each), four splits (the prefetch runs past each split's end, into the next split and past the list); a read
+    list with -1 and ids past the cache, contiguous and paged (the step builds every list this wide: lists
+    computed in the kernel stop at `COMPUTED_LIST_MAX`). Run it alone: `scripts/sanitize.sh --case attention_l2_prefetch`."""
+    g = torch.Generator().manual_seed(2)
+    batch, heads, dim, window = 16, 16, 128, 128
+    n_comp = 4032
+    kmax = window + n_comp
+    if choose("attention_l2_ahead", batch, kmax) == 0:
+        raise AssertionError(f"attention_l2_ahead is off at batch {batch}, {kmax} entries: move this case onto it")
+
+    def rnd(*shape: int) -> torch.Tensor:
+        return torch.randn(*shape, generator=g).to(t.device, torch.bfloat16)
+
+    q, win, sink = rnd(batch, heads, dim), rnd(batch, window, dim), torch.randn(heads, generator=g).to(t.device)
+    active = torch.ones(batch, dtype=torch.bool, device=t.device)
+    active[[3, 11]] = False
+    idx = torch.randint(-1, kmax + 64, (batch, kmax), generator=g, dtype=torch.int32).to(t.device)
+    out = torch.zeros(batch, heads, dim, dtype=torch.bfloat16, device=t.device)
+    ws = attention_workspace(batch, heads, dim, splits=4, device=t.device)
+    rpb = 64  # paged: 64-entry blocks, every row's table a permutation of its own 63 blocks
+    pool = rnd(batch * n_comp // rpb, rpb, dim)
+    table = torch.randperm(pool.shape[0], generator=g).to(t.device, torch.int32).view(batch, n_comp // rpb)
+    for comp, tab in ((rnd(batch, n_comp, dim), None), (pool, table)):
+        sparse_decode_attention_triton(q, win, comp, idx, sink, active, out, ws, dim ** -0.5, block_table=tab)
+        _check_finite(t, out[active], f"L2-prefetched attention ({'paged' if tab is not None else 'contiguous'})")
+
+
 def sampler_filters(t: Target) -> None:  # graphlint: cold
     """The full sampler on V = 9000 (three 4096-token slices): every filter and penalty, NaN rows, an all -inf
     row, a row of equal scores (more candidates than CAND) and a padding row; two steps (counts grow)."""
@@ -350,7 +381,8 @@ def sampler_filters(t: Target) -> None:  # graphlint: cold
 
 CASES: dict[str, Case] = {fn.__name__: fn for fn in (
     decode_b1_contiguous, decode_b1_paged, decode_b4_contiguous, decode_b4_paged, decode_mxfp4, decode_nvfp4,
-    decode_nan_logits, prefill_chunked, engine_steps, attention_split_k, kernel_variants, sampler_filters,
+    decode_nan_logits, prefill_chunked, engine_steps, attention_split_k, kernel_variants, attention_l2_prefetch,
+    sampler_filters,
 )}
 
 

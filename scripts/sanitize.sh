@@ -2,6 +2,7 @@
 # compute-sanitizer over every Triton kernel of dsv4_native (issue 23), at small sizes, on a CUDA GPU.
 #
 #   scripts/sanitize.sh [driver args]       e.g. scripts/sanitize.sh --case sampler_filters
+#   scripts/sanitize.sh --case attention_l2_prefetch   # the sparse attention's L2 prefetch alone (~30-60 s)
 #
 # 1. benchmarks/sanitize_kernels.py runs once plain: it compiles every kernel into Triton's on-disk cache (the
 #    tools then do not compile under instrumentation), fails if a kernel of dsv4_native has no case, and writes

@@ -42,6 +42,32 @@ def test_smoke_prints_every_table(bench, monkeypatch, tmp_path):
     assert "MoE layer alone" in text and "| HCA, 2k context | 2 | 24 | 1 |" in text
 
 
+def test_step_choice_candidates(bench, monkeypatch, capsys):
+    """`--step-choice`: one layer table per candidate, its knobs replaced for that table only (shipped rules
+    restored after); a knob that does not exist or rules without a catch-all are refused with a message."""
+    from dsv4_native import _backend
+
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    shipped = dict(_backend.STEP_CHOICES)
+    seen = []
+    real = bench.bench_format
+    monkeypatch.setattr(bench, "bench_format", lambda *a: (seen.append(
+        (_backend.choose("topk_radix_bits", 1), _backend.choose("attention_merge_rows", 1, 512))),
+        real(*a))[1])
+    text = bench.main(["--smoke", "--formats", "bf16", "--batches", "1", "--tables", "layers", "--step-choice",
+                       "topk_radix_bits=((1, ANY, 8), (ANY, ANY, 4));"
+                       "attention_merge_rows=((1, ANY, 16), (ANY, ANY, 32))"])
+    assert seen == [(4, 32), (8, 16)] and _backend.STEP_CHOICES == shipped
+    assert text.count("### bf16 experts") == 2
+    assert ("## Candidate: STEP_CHOICES['topk_radix_bits'] = ((1, ANY, 8), (ANY, ANY, 4)) "
+            "(shipped: ((ANY, ANY, 4),))") in text
+    for bad, msg in (("nope=((ANY, ANY, 1),)", "KNOB one of"), ("attention_merge_rows=((1, 1, 2),)", "catch-all"),
+                     ("attention_merge_rows=big", "literal")):
+        with pytest.raises(SystemExit):
+            bench.main(["--smoke", "--step-choice", bad])
+        assert msg in capsys.readouterr().err
+
+
 def test_floor_bytes_at_flash_shapes(bench):
     """Meta-device Flash layers (no memory): one expert's bytes, the KV a row reads at 64k, the full model."""
     from dsv4_native.model import DSV4Model

@@ -143,6 +143,34 @@ def test_sanitize_script_verdict(tmp_path, bad, crash, slow, rc):
         assert "racecheck: 2/3 kernels in finished clean runs (not: k3)" in res.stdout
 
 
+@pytest.mark.skipif(shutil.which("bash") is None or shutil.which("timeout") is None, reason="needs bash, timeout")
+def test_sanitize_script_runs_one_case_alone(tmp_path):
+    """`scripts/sanitize.sh --case NAME` (the L2-prefetch scenario alone, ~30-60 s on the H200): the plain run and
+    each tool run once, on that case only (no per-case split)."""
+    fake_py, fake_san = tmp_path / "python", tmp_path / "compute-sanitizer"
+    for path, text in ((fake_py, FAKE_PY), (fake_san, FAKE_SANITIZER)):
+        path.write_text(text)
+        path.chmod(0o755)
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHON=str(fake_py), COMPUTE_SANITIZER=str(fake_san), FAKE_PY=str(fake_py),
+               REAL_PY=sys.executable, FAKE_BAD="", FAKE_CRASH="", FAKE_SLOW="", SANITIZE_OUT=str(out))
+    res = subprocess.run(["bash", str(ROOT / "scripts" / "sanitize.sh"), "--case", "case_b"], env=env,
+                         capture_output=True, text=True)
+    assert sorted(p.name for p in out.glob("*.log")) == ["memcheck.log", "plain.log", "racecheck.log",
+                                                         "synccheck.log"], res
+    for log in out.glob("*.log"):
+        assert log.read_text().startswith("sanitize_kernels: case_b\n"), log
+
+
+def test_l2_prefetch_case_takes_the_prefetch_path(driver, launches):
+    """The scenario exists, is selectable, and its shapes are where the step turns `attention_l2_ahead` on (the
+    case itself raises when the table moves off them, so this fails then)."""
+    assert "attention_l2_prefetch" in driver.CASES
+    per_case: dict = {}
+    driver.run("cpu", ["attention_l2_prefetch"], execute=False, per_case=per_case)
+    assert per_case["attention_l2_prefetch"] == {"_sparse_attn_kernel", "_merge_splits_kernel"}
+
+
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_sanitize_script_without_the_tool_exits_2(tmp_path):
     env = dict(os.environ, COMPUTE_SANITIZER=str(tmp_path / "missing"))

@@ -105,8 +105,9 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # W4 experts (BLOCK_N, BLOCK_K, warps, stages) at every batch measured (1-64)
     "moe_w4_gemv": ((ANY, ANY, (8, 512, 2, 2)),),
     # sparse attention split-K: the merge launch's fixed cost in KV rows of the layer's head_dim (the term of
-    # `sparse_attention.default_num_splits` that keeps short lists in one split), by head_dim
-    "attention_merge_rows": ((ANY, 128, 8), (ANY, ANY, 32)),
+    # `sparse_attention.default_num_splits` that keeps short lists in one split), by batch and head_dim; 16 at batch 1
+    # past head_dim 128 splits the SWA window in two (with the built list above)
+    "attention_merge_rows": ((ANY, 128, 8), (1, ANY, 16), (ANY, ANY, 32)),
     # the decode step's bf16 projections (x -> [q_lora | kv], qr -> [q | indexer q], wo_b) by input width: the
     # GEMV kernel (True) or cuBLAS (False)
     "step_gemv": ((1, ANY, True), (ANY, ANY, False)),
@@ -130,6 +131,11 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # sparse attention: prefetch each block's KV rows into the L2 this many blocks before its gather (0: off), by
     # index-list width; 2 past 4,096 entries above batch 8 (HCA 1M at batch 32: 176.8 against 186.8 us)
     "attention_l2_ahead": ((8, ANY, 0), (ANY, 4096, 0), (ANY, ANY, 2)),
+    # SWA lists (up to `model.COMPUTED_LIST_MAX` entries) computed inside the attention kernel from the position
+    # (True: no index-builder launch, no id loads) or written by the index builder and read (False), by batch and
+    # list width; at batch 1 the builder + read list with two merge splits beat the computed list (Flash SWA 8k:
+    # 182.4 -> 171.8 us with `attention_merge_rows` 16, docs/benchmarks-decode.md "Session 11")
+    "attention_swa_list_in_kernel": ((1, ANY, False), (ANY, ANY, True)),
     # split-K merge: split each head's channels into 128-wide chunks until the merge has this many programs
     # (two per SM of the H200's 132)
     "attention_merge_programs": ((ANY, ANY, 256),),

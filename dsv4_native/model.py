@@ -32,6 +32,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from ._attn_common import rope_cos_sin_cache
+from ._backend import choose
 from .compressor import compressor_state, compressor_update_emit
 from .fused import (  # noqa: F401  (weighted_rms_norm, write_ring: re-exported)
     F32Projections, RowFusedModule, embed_step, gemv_step, norm_rope, rms_norm_into_new, step_linear,
@@ -348,7 +349,8 @@ class DSV4Attention(RowFusedModule):
         # 27.4 / 52.9 us; docs/benchmarks-decode.md, "The computed HCA list is the slow path").
         listed = 0
         if self.ratio != CSA:
-            if self.ratio == SWA and idx.shape[1] <= COMPUTED_LIST_MAX:
+            if (self.ratio == SWA and idx.shape[1] <= COMPUTED_LIST_MAX
+                    and choose("attention_swa_list_in_kernel", n, idx.shape[1])):
                 listed = 1
             else:
                 build_attention_indices(pos_c, active, idx, None, cfg.window, max(self.ratio, 1))

@@ -56,8 +56,8 @@ def test_step_choice_candidates(bench, monkeypatch, capsys):
         real(*a))[1])
     text = bench.main(["--smoke", "--formats", "bf16", "--batches", "1", "--tables", "layers", "--step-choice",
                        "topk_radix_bits=((1, ANY, 8), (ANY, ANY, 4));"
-                       "attention_merge_rows=((1, ANY, 16), (ANY, ANY, 32))"])
-    assert seen == [(4, 32), (8, 16)] and _backend.STEP_CHOICES == shipped
+                       "attention_merge_rows=((1, ANY, 24), (ANY, ANY, 32))"])
+    assert seen == [(4, 16), (8, 24)] and _backend.STEP_CHOICES == shipped
     assert text.count("### bf16 experts") == 2
     assert ("## Candidate: STEP_CHOICES['topk_radix_bits'] = ((1, ANY, 8), (ANY, ANY, 4)) "
             "(shipped: ((ANY, ANY, 4),))") in text

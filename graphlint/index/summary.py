@@ -118,6 +118,9 @@ class FunctionInfo:
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
     is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
+    # the decorators that may be project functions (`timed`, `calculate_time()` for `@calculate_time(...)`):
+    # calling the function calls the wrapper they return (`ProjectIndex.wrappers`)
+    decorators: tuple[str, ...] = ()
 
     @property
     def display(self) -> str:
@@ -329,6 +332,18 @@ class _Indexer(ast.NodeVisitor):
                     and (registry := self.resolve(dotted(target.value))):
                 self.s.registered.append((registry, entry))
 
+    def _wrapping_decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+        """`@timed` -> `pkg.timed`, `@calculate_time(show=True)` -> `pkg.calculate_time()`: decorators named
+        in the project (not torch's, functools', builtins or a registry's `register`), resolved later."""
+        out = []
+        for deco in node.decorator_list:
+            target = deco.func if isinstance(deco, ast.Call) else deco
+            name = self.resolve(dotted(target)) or ""
+            if "." in name and not name.startswith(("torch.", "functools.", "typing.", "abc.", "graphlint.")) \
+                    and not name.rpartition(".")[2].startswith("register"):
+                out.append(name + "()" if isinstance(deco, ast.Call) else name)
+        return tuple(out)
+
     def _markers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
         found = set()
@@ -367,6 +382,7 @@ class _Indexer(ast.NodeVisitor):
             abstract=_is_abstract(node),
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
+            decorators=self._wrapping_decorators(node),
         )
         self.s.functions[qual] = info
         if cls is None and parent is None:

@@ -1275,6 +1275,66 @@ def test_values_of_an_annotated_mapping_attribute_are_its_value_class():
     assert "Plain.settle" not in found  # decoys: nothing says what `self.plain` or `opts` holds
 
 
+def test_a_decorated_function_runs_its_decorators_wrapper():
+    """`@calculate_time(show=True)` (LightLLM's timing decorator factory) and `@timed`: a call of the decorated
+    method runs the wrapper, whose `torch.cuda.synchronize()` is per call. Decoys: the factory's and the
+    decorator's own bodies (set-up, when the class is built), a decorator no hot function uses, and
+    functools' decorators."""
+    found = hot({"pkg.timing": """
+        import torch
+
+        def calculate_time(show=False):
+            torch.cuda.synchronize()
+            def wrapper(func):
+                def inner_func(*args, **kwargs):
+                    torch.cuda.synchronize()
+                    return func(*args, **kwargs)
+                return inner_func
+            return wrapper
+
+        def timed(func):
+            def inner(*args):
+                torch.cuda.synchronize()
+                return func(*args)
+            return inner
+
+        def unused(func):
+            def never(*args):
+                torch.cuda.synchronize()
+                return func(*args)
+            return never
+    """, "pkg.model": """
+        import functools
+        from torch import nn
+        from pkg.timing import calculate_time, timed, unused
+
+        class M(nn.Module):
+            @calculate_time(show=True)
+            def step(self, x):
+                return x
+
+            @timed
+            def other(self, x):
+                return x
+
+            @unused
+            def cold(self, x):
+                return x
+
+            @functools.lru_cache
+            def cached(self, n):
+                return n
+
+            def forward(self, x):
+                return self.other(self.step(x)) + self.cached(3)
+    """})
+    assert found["calculate_time.wrapper.inner_func"][1] == (
+        "M.forward", "M.step", "calculate_time.wrapper.inner_func (decorator calculate_time)")
+    assert found["timed.inner"][1][-1] == "timed.inner (decorator timed)"
+    assert "calculate_time" not in found and "calculate_time.wrapper" not in found and "timed" not in found
+    assert "unused.never" not in found
+
+
 def test_a_loop_over_graph_pieces_is_not_name_dispatched():
     """`for piece in self._pieces: piece.run()`: the element's class is unknown and `run` names many
     unrelated things (threads, tasks): no edge."""

@@ -554,8 +554,7 @@ class _Indexer(ast.NodeVisitor):
         holds an instance of the annotated project class, as a class-level annotation says (recorded once)."""
         if not isinstance(stmt, ast.AnnAssign):
             return False
-        # (`self.runners: Dict[int, Runner] = {}`: an element, `self.runners[bs]`, is a Runner)
-        name = class_annotation(stmt.annotation) or element_class_annotation(stmt.annotation)
+        name = class_annotation(stmt.annotation)
         if not name or not name.rpartition(".")[2][:1].isupper():
             return False
         ref = self.resolve(name) or name

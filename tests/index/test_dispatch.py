@@ -1226,9 +1226,9 @@ def test_attributes_built_through_a_local_or_a_module_method_that_returns_the_mo
 
 
 def test_values_of_an_annotated_mapping_attribute_are_its_value_class():
-    """`query_map: dict[int, QueryInfo]` at class level (ktransformers' `QueryManager`), `self.runners: Dict[int,
-    Runner] = {}` in `__init__`: `self.query_map[i].check_stop()` and a loop over `.values()` / `.items()` run
-    the value class's methods. Decoys: an unannotated dict attribute and a dict parameter type nothing."""
+    """`query_map: dict[int, QueryInfo]` at class level (ktransformers' `QueryManager`): `self.query_map[i].
+    check_stop()` and a loop over `.values()` / `.items()` run the value class's methods. Decoys: an unannotated
+    dict attribute and a dict parameter type nothing."""
     found = hot({"pkg.engine": """
         from typing import Dict
         from torch import nn
@@ -1250,11 +1250,12 @@ def test_values_of_an_annotated_mapping_attribute_are_its_value_class():
 
         class Engine(nn.Module):
             query_map: dict[int, QueryInfo]
+            runners: Dict[int, Runner]
 
             def __init__(self):
                 super().__init__()
                 self.query_map = {}
-                self.runners: Dict[int, Runner] = {}
+                self.runners = {}
                 self.plain = {}
 
             def forward(self, x, opts):

@@ -491,6 +491,7 @@ class _Indexer(ast.NodeVisitor):
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         local_calls = _local_calls(node)
+        built = _locals_built(node, local_calls)
         for sub in ast.walk(node):
             if isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
@@ -499,7 +500,7 @@ class _Indexer(ast.NodeVisitor):
                             and target.value.id == "self":
                         if self._annotated_attr(cls, target.attr, sub):
                             continue
-                        value = _built(sub.value, local_calls)
+                        value = _built(sub.value, built)
                         kind = self._attr_kind(value)
                         prev = cls.attrs.get(target.attr)
                         if kind and kind.modules and not kind.seq and prev and prev.modules and not prev.seq \
@@ -522,6 +523,7 @@ class _Indexer(ast.NodeVisitor):
         sub-objects after construction. Recorded for dispatch only (modules, factories, callables), and
         only where `__init__` assigned nothing more specific; tensor and host kinds stay `__init__`'s."""
         local_calls = _local_calls(node)
+        built = _locals_built(node, local_calls)
         for sub in statements(node.body):
             if not isinstance(sub, (ast.Assign, ast.AnnAssign)) or sub.value is None:
                 continue
@@ -530,7 +532,7 @@ class _Indexer(ast.NodeVisitor):
                         and target.value.id == "self"):
                     continue
                 lazy = (cls.key, target.attr)
-                value = _built(sub.value, local_calls)
+                value = _built(sub.value, built)
                 if target.attr in cls.attrs and lazy in self.lazy_attrs:
                     # `if mode == "full": self.kv_cache = KVCache(...) elif ...: self.kv_cache = ShadowKV(...)` in
                     # `init_kv_cache`: either one, as for branches of `__init__`
@@ -1123,6 +1125,15 @@ def _local_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.
                     value = sub.value if isinstance(target, ast.Name) and isinstance(sub.value, ast.Call) else None
                     seen[name] = value if name not in seen else None
     return {k: v for k, v in seen.items() if v is not None}
+
+
+def _locals_built(func: ast.FunctionDef | ast.AsyncFunctionDef, local_calls: dict[str, ast.Call]
+                  ) -> dict[str, ast.Call]:
+    """`local_calls` without the parameters: `model = self.call_model_init()` under `if model is None:` (HF's
+    `Trainer.__init__`) leaves `model` the argument otherwise, so `self.model = model` is not that call."""
+    args = func.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
+    return {k: v for k, v in local_calls.items() if k not in params}
 
 
 def _built(value: ast.expr, local_calls: dict[str, ast.Call]) -> ast.expr:

@@ -321,6 +321,19 @@ class ProjectIndex:
             self._nested = nested
         return self._nested.get(fn.key, [])
 
+    def wrappers(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """What a call of `fn` runs besides `fn`: the functions its project decorators define, `@timed` the defs
+        nested in `timed`, `@calculate_time(...)` (a decorator factory) those nested one level deeper (the
+        factory's and the decorator's own bodies run once, when the class or module is built)."""
+        out: list[tuple[FunctionInfo, str]] = []
+        for ref in fn.decorators:
+            for deco, _how in self.call_edges(None, fn.module, ref.removesuffix("()")):
+                level = self.nested_defs(deco)
+                if ref.endswith("()"):
+                    level = [inner for outer in level for inner in self.nested_defs(outer)]
+                out.extend((inner, deco.qualname) for inner in level)
+        return out
+
     def _descendants(self, cls: ClassInfo) -> list[ClassInfo]:
         """Project subclasses of `cls` at any depth (not `cls`), breadth first."""
         if self._children is None:
@@ -1000,6 +1013,10 @@ class ProjectIndex:
                 # `def custom_forward(...)` inside `forward`, called there or handed to a checkpoint helper.
                 for child in self.nested_defs(fn):
                     add(child, child.display, result[fn.key].hop, capture)
+                # Calling a decorated function calls the wrapper its decorator returned (`@calculate_time(...)`
+                # timing every call with `torch.cuda.synchronize()`).
+                for wrapper, deco in self.wrappers(fn):
+                    add(wrapper, f"{wrapper.display} (decorator {deco})", result[fn.key].hop, capture)
 
             for fn, label, parent, capture in seeds:
                 add(fn, label, parent, capture)

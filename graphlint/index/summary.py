@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
-from graphlint.facts.inference import NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path
+from graphlint.facts.inference import (
+    MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
+)
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.index.decode import token_cycles
 from graphlint.lines import source_lines
@@ -41,6 +43,8 @@ COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
 GRAPHED_COMPILE_MODES = ("reduce-overhead", "max-autotune")
 PARTIAL_CALLS = ("functools.partial", "partial")
 METHOD_BINDERS = ("types.MethodType",)  # `MethodType(fn, obj)`: calling the result calls fn
+# nn.Module methods that return the module itself: `Model(cfg).eval().to(device)` is the `Model` instance
+MODULE_SELF_METHODS = MODULE_KEEPING_METHODS | {"to", "cuda", "cpu", "xpu", "to_empty"}
 HOOK_METHODS = ("register_forward_hook", "register_forward_pre_hook")
 # transformers' tables of attention (and mask) implementations, which every model's attention layer calls through
 # `ALL_ATTENTION_FUNCTIONS[config._attn_implementation]`: a function installed there runs in the forward pass
@@ -116,6 +120,9 @@ class FunctionInfo:
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
     is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
+    # the decorators that may be project functions (`timed`, `calculate_time()` for `@calculate_time(...)`):
+    # calling the function calls the wrapper they return (`ProjectIndex.wrappers`)
+    decorators: tuple[str, ...] = ()
 
     @property
     def display(self) -> str:
@@ -337,6 +344,18 @@ class _Indexer(ast.NodeVisitor):
                     and (registry := self.resolve(dotted(target.value))):
                 self.s.registered.append((registry, entry))
 
+    def _wrapping_decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+        """`@timed` -> `pkg.timed`, `@calculate_time(show=True)` -> `pkg.calculate_time()`: decorators named
+        in the project (not torch's, functools', builtins or a registry's `register`), resolved later."""
+        out = []
+        for deco in node.decorator_list:
+            target = deco.func if isinstance(deco, ast.Call) else deco
+            name = self.resolve(dotted(target)) or ""
+            if "." in name and not name.startswith(("torch.", "functools.", "typing.", "abc.", "graphlint.")) \
+                    and not name.rpartition(".")[2].startswith("register"):
+                out.append(name + "()" if isinstance(deco, ast.Call) else name)
+        return tuple(out)
+
     def _markers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
         found = set()
@@ -375,6 +394,7 @@ class _Indexer(ast.NodeVisitor):
             abstract=_is_abstract(node),
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
+            decorators=self._wrapping_decorators(node),
         )
         self.s.functions[qual] = info
         if cls is None and parent is None:
@@ -483,6 +503,7 @@ class _Indexer(ast.NodeVisitor):
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         local_calls = _local_calls(node)
+        built = _locals_built(node, local_calls)
         for sub in ast.walk(node):
             if isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
@@ -491,7 +512,8 @@ class _Indexer(ast.NodeVisitor):
                             and target.value.id == "self":
                         if self._annotated_attr(cls, target.attr, sub):
                             continue
-                        kind = self._attr_kind(sub.value)
+                        value = _built(sub.value, built)
+                        kind = self._attr_kind(value)
                         prev = cls.attrs.get(target.attr)
                         if kind and kind.modules and not kind.seq and prev and prev.modules and not prev.seq \
                                 and prev != kind:
@@ -500,7 +522,7 @@ class _Indexer(ast.NodeVisitor):
                         if kind:
                             cls.attrs[target.attr] = kind
                         else:
-                            self._dispatch_attr(cls, target.attr, sub.value, local_calls)
+                            self._dispatch_attr(cls, target.attr, value, local_calls)
             elif isinstance(sub, ast.Call):
                 name = dotted(sub.func) or ""
                 if name.endswith(("register_buffer", "register_parameter")) and sub.args \
@@ -513,6 +535,7 @@ class _Indexer(ast.NodeVisitor):
         sub-objects after construction. Recorded for dispatch only (modules, factories, callables), and
         only where `__init__` assigned nothing more specific; tensor and host kinds stay `__init__`'s."""
         local_calls = _local_calls(node)
+        built = _locals_built(node, local_calls)
         for sub in statements(node.body):
             if not isinstance(sub, (ast.Assign, ast.AnnAssign)) or sub.value is None:
                 continue
@@ -521,22 +544,23 @@ class _Indexer(ast.NodeVisitor):
                         and target.value.id == "self"):
                     continue
                 lazy = (cls.key, target.attr)
+                value = _built(sub.value, built)
                 if target.attr in cls.attrs and lazy in self.lazy_attrs and cls.attrs[target.attr] == TENSOR_HELD:
-                    if self._attr_kind(sub.value) != TENSOR_HELD and not _is_none(sub.value):
+                    if self._attr_kind(value) != TENSOR_HELD and not _is_none(value):
                         del cls.attrs[target.attr]  # a tensor in one method, something else in another: unknown
                         self.lazy_mixed.add(lazy)
                     continue
                 if target.attr in cls.attrs and lazy in self.lazy_attrs:
                     # `if mode == "full": self.kv_cache = KVCache(...) elif ...: self.kv_cache = ShadowKV(...)` in
                     # `init_kv_cache`: either one, as for branches of `__init__`
-                    kind, prev = self._attr_kind(sub.value), cls.attrs[target.attr]
+                    kind, prev = self._attr_kind(value), cls.attrs[target.attr]
                     if kind and kind.modules and not kind.seq and prev.modules and not prev.seq and kind != prev \
                             and kind.modules[0] not in cls.alt_modules.get(target.attr, ()):
                         cls.alt_modules.setdefault(target.attr, []).append(kind.modules[0])
                     continue
                 if target.attr in cls.attrs or self._annotated_attr(cls, target.attr, sub):
                     continue
-                kind = self._attr_kind(sub.value)
+                kind = self._attr_kind(value)
                 if kind and kind.is_module:
                     if target.attr not in cls.factories and target.attr not in cls.callables:
                         cls.attrs[target.attr] = kind
@@ -547,7 +571,7 @@ class _Indexer(ast.NodeVisitor):
                     cls.attrs[target.attr] = kind
                     self.lazy_attrs.add(lazy)
                 elif kind is None:
-                    self._dispatch_attr(cls, target.attr, sub.value, local_calls)
+                    self._dispatch_attr(cls, target.attr, value, local_calls)
 
     def _annotated_attr(self, cls: ClassInfo, attr: str, stmt: ast.Assign | ast.AnnAssign) -> bool:
         """`self.model: TpPartBaseModel = self.model` (an engine typing what a loader returned): the attribute
@@ -627,6 +651,12 @@ class _Indexer(ast.NodeVisitor):
                 and node.iter.func.id in ("enumerate", "zip", "reversed") and node.iter.args:
             it = dotted(node.iter.args[-1])
             target = node.target.elts[-1] if isinstance(node.target, ast.Tuple) and node.target.elts else node.target
+        elif (mapping := _self_mapping(node.iter)) is not None:
+            # `for r in self.runners.values()`, `for bs, r in self.runners.items()`: `r` is an element (a value)
+            it = mapping
+            items = node.iter.func.attr == "items"
+            target = node.target.elts[1] if items and isinstance(node.target, ast.Tuple) \
+                and len(node.target.elts) == 2 else None if items else node.target
         else:
             target = node.target
         if it and isinstance(target, ast.Name) and self.local_binds:
@@ -740,6 +770,7 @@ class _Indexer(ast.NodeVisitor):
         elif isinstance(value, ast.Subscript) and (base := self.resolve(dotted(value.value))):
             self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
         elif isinstance(value, ast.Call):
+            value = _built(value, {})  # `model = Transformer(args).to(device)`: the Transformer
             cname = self.resolve(dotted(value.func))
             if not cname:
                 return
@@ -1003,16 +1034,25 @@ def union_members(node: ast.expr) -> list[ast.expr] | None:
 
 ELEMENT_CONTAINERS = ("list", "List", "typing.List", "Sequence", "typing.Sequence", "collections.abc.Sequence",
                       "tuple", "Tuple", "typing.Tuple")
+# mappings whose values are the elements (`runners: dict[int, GraphRunner]`: `self.runners[bs]` is a GraphRunner)
+MAPPING_CONTAINERS = ("dict", "Dict", "typing.Dict", "Mapping", "typing.Mapping", "collections.abc.Mapping",
+                      "MutableMapping", "typing.MutableMapping", "OrderedDict", "typing.OrderedDict",
+                      "collections.OrderedDict", "defaultdict", "DefaultDict", "typing.DefaultDict",
+                      "collections.defaultdict")
 
 
 def element_class_annotation(node: ast.expr) -> str | None:
     """The element class of a homogeneous container annotation: `list[Block]`, `Sequence[Block]`,
-    `tuple[Block, ...]`, `Optional[list[Block]]`; None for anything else."""
+    `tuple[Block, ...]`, `Optional[list[Block]]`, the value class of a mapping (`dict[int, Runner]`); None for
+    anything else."""
     if isinstance(node, ast.Subscript) and dotted(node.value) in ("Optional", "typing.Optional"):
         node = node.slice
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) \
             and isinstance(node.right, ast.Constant) and node.right.value is None:
         node = node.left
+    if isinstance(node, ast.Subscript) and dotted(node.value) in MAPPING_CONTAINERS:
+        item = node.slice
+        return class_annotation(item.elts[1]) if isinstance(item, ast.Tuple) and len(item.elts) == 2 else None
     if not isinstance(node, ast.Subscript) or dotted(node.value) not in ELEMENT_CONTAINERS:
         return None
     item = node.slice
@@ -1153,6 +1193,37 @@ def _local_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.
                     value = sub.value if isinstance(target, ast.Name) and isinstance(sub.value, ast.Call) else None
                     seen[name] = value if name not in seen else None
     return {k: v for k, v in seen.items() if v is not None}
+
+
+def _locals_built(func: ast.FunctionDef | ast.AsyncFunctionDef, local_calls: dict[str, ast.Call]
+                  ) -> dict[str, ast.Call]:
+    """`local_calls` without the parameters: `model = self.call_model_init()` under `if model is None:` (HF's
+    `Trainer.__init__`) leaves `model` the argument otherwise, so `self.model = model` is not that call."""
+    args = func.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
+    return {k: v for k, v in local_calls.items() if k not in params}
+
+
+def _built(value: ast.expr, local_calls: dict[str, ast.Call]) -> ast.expr:
+    """The construction an attribute's value is: through a local bound once to it (`gpt = GPT(...); self.gpt =
+    gpt`) and through nn.Module methods that return the module (`Model(cfg).eval().to(device)`); else `value`."""
+    if isinstance(value, ast.Name) and value.id in local_calls:
+        value = local_calls[value.id]
+    inner = value
+    while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+            and inner.func.attr in MODULE_SELF_METHODS and isinstance(inner.func.value, ast.Call):
+        inner = inner.func.value
+    # only a class's construction (PEP 8: `torch.zeros(n).to(d)` is a tensor, `make().to(d)` unknown)
+    name = dotted(inner.func) if isinstance(inner, ast.Call) else None
+    return inner if name and name.rpartition(".")[2][:1].isupper() else value
+
+
+def _self_mapping(it: ast.expr) -> str | None:
+    """`self.runners` of `self.runners.values()` / `.items()`: a loop over an attribute's values."""
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args \
+            and it.func.attr in ("values", "items") and (name := dotted(it.func.value) or "").startswith("self."):
+        return name
+    return None
 
 
 def _is_none(node: ast.expr) -> bool:

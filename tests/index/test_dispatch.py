@@ -1167,6 +1167,191 @@ def test_local_alias_of_a_function_and_lazily_built_attributes():
     assert "KVCache.unused" not in found  # decoy: a method of the lazily built object nobody calls
 
 
+def test_attributes_built_through_a_local_or_a_module_method_that_returns_the_module():
+    """`gpt = GPT(...).eval(); self.gpt = gpt` (ChatTTS's `Chat._load`) and `self.model = Model(cfg).to(device)`:
+    the attribute is that construction, not every model's method of that name. Decoys: a tensor method chain (`torch.zeros(n).to(d)`), a local bound
+    twice (either value) and a method that returns something else (`Sampler(...).build()`) type nothing."""
+    found = hot({"pkg.chat": """
+        import torch
+        from torch import nn
+
+        class GPT(nn.Module):
+            def generate(self, ids):
+                return ids[ids.sum().item()]
+
+        class Draft(nn.Module):
+            def generate(self, ids):
+                return ids[ids.max().item()]
+
+        class Head(nn.Module):
+            def run(self, x):
+                return x.max().item()
+
+        class Other:
+            def spin(self, x):
+                return x.min().item()
+
+        class Sampler:
+            def build(self):
+                return self
+
+            def pick(self, x):
+                return x.argmax().item()
+
+        class Saver:
+            def save(self, m):
+                return m.sum().item()
+
+        class Trainer(nn.Module):
+            def __init__(self, model: GPT = None):
+                super().__init__()
+                if model is None:
+                    model = Saver()  # else the argument: `self.model` is either
+                self.model = model
+
+            def forward(self, ids):
+                return self.model.save(ids)
+
+        class Chat:
+            def load(self, device):
+                gpt = GPT().eval()
+                gpt.prepare()
+                self.gpt = gpt
+                self.head = Head().to(device)
+                other = Other()
+                other = torch.zeros(3).to(device)
+                self.other = other
+                self.sampler = Sampler().build()
+
+            def infer(self, ids):
+                gpt = self.gpt
+                for _ in range(8):
+                    ids = gpt.generate(ids).argmax(-1)
+                    self.head.run(ids)
+                    self.other.spin(ids)
+                    self.sampler.pick(ids)
+                return ids
+    """})
+    assert found["GPT.generate"] == ("step", ("Chat.infer (step: decode loop)", "GPT.generate"))
+    assert found["Head.run"][1][-1] == "Head.run"  # typed, not every model's `run` by name
+    assert "Draft.generate" not in found  # before: `[model method generate]`, every model's
+    assert "Other.spin" not in found  # decoy: `other` is bound twice, the second time to a tensor
+    assert "Sampler.pick" not in found  # decoy: `build()` is no module method returning the module
+    # decoy: a parameter rebound once in the body still holds the argument otherwise (HF's `Trainer.__init__`)
+    assert "Saver.save" not in found
+
+
+def test_values_of_an_annotated_mapping_attribute_are_its_value_class():
+    """`query_map: dict[int, QueryInfo]` at class level (ktransformers' `QueryManager`): `self.query_map[i].
+    check_stop()` and a loop over `.values()` / `.items()` run the value class's methods. Decoys: an unannotated
+    dict attribute and a dict parameter type nothing."""
+    found = hot({"pkg.engine": """
+        from typing import Dict
+        from torch import nn
+
+        class QueryInfo:
+            def check_stop(self, t):
+                return t.item() == 2
+
+        class Runner:
+            def run(self, x):
+                return x.sum().item()
+
+            def drain(self, x):
+                return x.max().item()
+
+        class Plain:
+            def settle(self, x):
+                return x.min().item()
+
+        class Engine(nn.Module):
+            query_map: dict[int, QueryInfo]
+            runners: Dict[int, Runner]
+
+            def __init__(self):
+                super().__init__()
+                self.query_map = {}
+                self.runners = {}
+                self.plain = {}
+
+            def forward(self, x, opts):
+                self.query_map[0].check_stop(x)
+                for r in self.runners.values():
+                    r.run(x)
+                for bs, r in self.runners.items():
+                    r.drain(x)
+                for p in self.plain.values():
+                    p.settle(x)
+                for k, v in opts.items():
+                    v.settle(x)
+                return x
+    """})
+    assert found["QueryInfo.check_stop"][1] == ("Engine.forward", "QueryInfo.check_stop [self.query_map: QueryInfo]")
+    assert found["Runner.run"][1][-1] == "Runner.run [self.runners: Runner]"
+    assert "Runner.drain" in found
+    assert "Plain.settle" not in found  # decoys: nothing says what `self.plain` or `opts` holds
+
+
+def test_a_decorated_function_runs_its_decorators_wrapper():
+    """`@calculate_time(show=True)` (LightLLM's timing decorator factory) and `@timed`: a call of the decorated
+    method runs the wrapper, whose `torch.cuda.synchronize()` is per call. Decoys: the factory's and the
+    decorator's own bodies (set-up, when the class is built), a decorator no hot function uses, and
+    functools' decorators."""
+    found = hot({"pkg.timing": """
+        import torch
+
+        def calculate_time(show=False):
+            torch.cuda.synchronize()
+            def wrapper(func):
+                def inner_func(*args, **kwargs):
+                    torch.cuda.synchronize()
+                    return func(*args, **kwargs)
+                return inner_func
+            return wrapper
+
+        def timed(func):
+            def inner(*args):
+                torch.cuda.synchronize()
+                return func(*args)
+            return inner
+
+        def unused(func):
+            def never(*args):
+                torch.cuda.synchronize()
+                return func(*args)
+            return never
+    """, "pkg.model": """
+        import functools
+        from torch import nn
+        from pkg.timing import calculate_time, timed, unused
+
+        class M(nn.Module):
+            @calculate_time(show=True)
+            def step(self, x):
+                return x
+
+            @timed
+            def other(self, x):
+                return x
+
+            @unused
+            def cold(self, x):
+                return x
+
+            @functools.lru_cache
+            def cached(self, n):
+                return n
+
+            def forward(self, x):
+                return self.other(self.step(x)) + self.cached(3)
+    """})
+    assert found["calculate_time.wrapper.inner_func"][1] == (
+        "M.forward", "M.step", "calculate_time.wrapper.inner_func (decorator calculate_time)")
+    assert found["timed.inner"][1][-1] == "timed.inner (decorator timed)"
+    assert "calculate_time" not in found and "calculate_time.wrapper" not in found and "timed" not in found
+    assert "unused.never" not in found
+
+
 def test_a_loop_over_graph_pieces_is_not_name_dispatched():
     """`for piece in self._pieces: piece.run()`: the element's class is unknown and `run` names many
     unrelated things (threads, tasks): no edge."""

@@ -153,7 +153,7 @@ def join(a: Val, b: Val) -> Val:
         return host
     if a == EMPTY_LIST and b.kind in SEQS or b == EMPTY_LIST and a.kind in SEQS:
         return a if b == EMPTY_LIST else b  # a list filled on one path (a loop's body) and empty on the other
-    if LIST in (a, b) and all(v in (LIST, EMPTY_LIST) or v.kind is Kind.HOST_SEQ and v.ref == "list" for v in (a, b)):
+    if LIST in (a, b) and all(v == EMPTY_LIST or is_list(v) for v in (a, b)):
         return LIST  # a list on both paths, with untyped elements on one
     if a.kind is b.kind is Kind.TENSOR_SEQ and a.items is None and b.items is None:
         # a list of tensors filled on both paths (`heads.append(arange(n))` / `heads.append(tensor([i]))`): its

@@ -6,7 +6,7 @@
     python benchmarks/accuracy/fetch.py --unseen [--dest benchmarks/accuracy/.unseen] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --blind [--dest benchmarks/accuracy/.blind] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --sealed [--dest benchmarks/accuracy/.sealed] [--mirror DIR]
-    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier, --cellar alike)
+    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier, --cellar, --attic alike)
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -380,6 +380,39 @@ GIT_SETS: dict[str, GitSet] = {
                            "scripts/benchmark_latency_memory.py")),
     ), "the tenth untouched set, labelled in session 11 for a later session (Moshi, Janus, CosyVoice, "
        "KVCache-Factory)"),
+    "attic": GitSet(HERE / ".attic", (
+        GitCorpus("f5tts", "https://github.com/SWivid/F5-TTS",
+                  "2ae2c9bd9b64dab2cb069c4b97e5e7673c521e01", "src/f5_tts",
+                  "F5-TTS: flow-matching text-to-speech whose ODE sampler runs the DiT/MMDiT/UNetT backbone with "
+                  "classifier-free guidance every solver step (with a cached text embedding), the inference "
+                  "utilities that chunk text, call the vocoder and cross-fade waves, the socket streaming server and "
+                  "Gradio app, the batch evaluation loop and its helpers, the trainer's sample logging and dataset, and "
+                  "the TensorRT-LLM Triton backend's per-step loop with its benchmark and vocoder export",
+                  include=("api.py", "infer/utils_infer.py", "infer/infer_cli.py", "infer/speech_edit.py",
+                           "infer/infer_gradio.py", "model/__init__.py", "model/cfm.py", "model/modules.py",
+                           "model/utils.py", "model/backbones/", "model/trainer.py", "socket_server.py",
+                           "model/dataset.py", "eval/eval_infer_batch.py", "eval/utils_eval.py",
+                           "runtime/triton_trtllm/benchmark.py", "runtime/triton_trtllm/model_repo_f5_tts/f5_tts/1/",
+                           "runtime/triton_trtllm/scripts/export_vocoder_to_onnx.py",
+                           "runtime/triton_trtllm/scripts/conv_stft.py")),
+        GitCorpus("snapkv", "https://github.com/FasterDecoding/SnapKV",
+                  "e216ddc84c5bd210378cbdbbba12ba02102aa640", ".",
+                  "SnapKV (its repository root, kept as `SnapKV/`): prefill-time KV-cache compression patched into "
+                  "the Llama, Mistral and Mixtral attention and `prepare_inputs_for_generation` of transformers "
+                  "4.37, the cluster that picks the kept positions, and the LongBench prediction driver",
+                  include=("snapkv/", "experiments/LongBench/pred_snap.py")),
+        GitCorpus("gemma", "https://github.com/google/gemma_pytorch",
+                  "014acb7ac4563a5f77c76d7ff98f31b568c16508", ".",
+                  "gemma_pytorch (its repository root, kept as `gemma_pytorch/`): Gemma 1/2/3 reference inference "
+                  "with its own decode loop over a static KV cache (index_copy_ at CUDA positions), the sampler, "
+                  "local/global attention masks, the Gemma 3 multimodal model with its SigLIP encoder and "
+                  "preprocessors, the tensor-parallel variant (model_xla.py, whose run_xla.py decode loop runs on CUDA "
+                  "with USE_CUDA set), and the run scripts",
+                  include=("gemma/__init__.py", "gemma/config.py", "gemma/model.py", "gemma/gemma3_model.py",
+                           "gemma/gemma3_preprocessor.py", "gemma/tokenizer.py", "gemma/siglip_vision/",
+                           "gemma/model_xla.py", "gemma/xla_model_parallel.py", "scripts/run.py",
+                           "scripts/run_multimodal.py", "scripts/run_xla.py")),
+    ), "the eleventh untouched set, labelled in session 12 for a later session (F5-TTS, SnapKV, gemma_pytorch)"),
 }
 
 

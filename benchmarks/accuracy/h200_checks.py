@@ -111,6 +111,17 @@ def cases() -> dict[str, Callable[[], object]]:
         "pinned[:, :, :k].copy_(cuda, non_blocking=True) (strided pinned slice)":
             lambda: pinned3[:, :, :32].copy_(cuda3, non_blocking=True),
         "torch.cuda.empty_cache()": torch.cuda.empty_cache,
+        # attic set: 0-d CUDA positions in gemma's decode loop, 0-d CUDA sizes in F5-TTS, seeding, stores
+        "t2.index_select(1, zero_d) (0-d CUDA index)": lambda: t2.index_select(1, zero_d),
+        "t2.index_copy_(1, zero_d, src) (0-d CUDA index)":
+            lambda: t2.index_copy_(1, zero_d, torch.zeros(4, 1, dtype=torch.long, device=d)),
+        "F.pad(sq, (0, zero_d)) (0-d CUDA pad amount)": lambda: torch.nn.functional.pad(sq, (0, zero_d)),
+        "torch.randn(zero_d, 4, device=cuda) (0-d CUDA size)": lambda: torch.randn(zero_d, 4, device=d),
+        "torch.arange(zero_d, device=cuda) (0-d CUDA end)": lambda: torch.arange(zero_d, device=d),
+        "big[idx] = big[idx] * 2 (CUDA long index, CUDA tensor value)":
+            lambda: big.__setitem__(rows, big[rows] * 2),
+        "torch.manual_seed(0) (CUDA initialised)": lambda: torch.manual_seed(0),
+        "torch.cuda.manual_seed(0)": lambda: torch.cuda.manual_seed(0),
         "big[1:zero_d] (control: sync)": lambda: big[1:zero_d],
         "big + 1 (control: async)": lambda: big + 1,
     }

@@ -19,7 +19,7 @@ the share of `sync` labels that at least one finding matches. Precision: of the 
 on labelled statements, the share whose label is `sync`; findings on unlabelled lines are counted
 (and listed with --list-unlabelled) for later labelling, never in precision. Findings on labels of
 the other split are ignored. `--fresh` scores labels_fresh.json (split "fresh") on the fresh corpora
-the same way; each git-pinned set of fetch.GIT_SETS (`--unseen`, `--blind`, ..., `--vault`, `--cellar`) scores
+the same way; each git-pinned set of fetch.GIT_SETS (`--unseen`, `--blind`, ..., `--cellar`, `--attic`) scores
 the union of its labels_<set>_*.json that exist (split "<set>") on its corpora (.unseen/, ..., .vault/).
 Exit 0 after printing the report, 2 on a usage, label or corpus error.
 """

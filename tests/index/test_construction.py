@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import textwrap
 
+from graphlint.facts import kinds as ik
+from graphlint.index.callfacts import CallFacts
+from graphlint.index.project import ProjectIndex
+from graphlint.index.summary import index_source
 from graphlint.pipeline.config import Config
 from graphlint.pipeline.engine import Linter
 
@@ -53,3 +57,62 @@ def test_what_every_construction_passes_reaches_init():
             return a, b, c, d, e
     """
     assert findings(src) == {(15, "GL102"), (20, "GL102")}
+
+
+def test_classes_used_as_values_whichever_question_comes_first():
+    """`return Batch` hands the class out: it is built where the index cannot see, so its `__init__` takes no facts
+    from call sites and its fields none from its constructions. One pass finds both (`CallFacts._references`); the
+    answers are the same whichever of the two is asked first, while `Plain`, only constructed, is in neither."""
+    src = """
+        class Batch:
+            def __init__(self, lens):
+                self.lens = lens
+
+
+        class Plain:
+            def __init__(self, lens):
+                self.lens = lens
+
+
+        def batch_type():
+            return Batch
+
+
+        def build(lens):
+            return Plain(lens)
+    """
+    index = ProjectIndex([index_source(textwrap.dedent(src), "m.py", "m")])
+    first, second = CallFacts(index), CallFacts(index)
+    valued = first._valued_classes()
+    referenced = second._referenced_keys()
+    assert (valued, referenced) == ({"m:Batch"}, {"m:Batch.__init__"})
+    assert (first._referenced_keys(), second._valued_classes()) == (referenced, valued)
+
+
+HELPERS = """
+import torch
+
+
+def sample(p):
+    return {body}
+
+
+def token(p):
+    return sample(p)
+"""
+
+
+def test_a_return_read_through_a_helper_after_the_helper_is_edited():
+    """The checker's reading of `token(p)`'s return through `sample` (`CallFacts.direct`) is remembered per index;
+    an editor's edit of `sample` (`ProjectIndex.replace`) drops it with every other derived fact, so the same
+    question, `ret:m.sample`, is answered from the new body."""
+    def summary(body: str):
+        return index_source(HELPERS.format(body=body), "m.py", "m")
+
+    old = summary("torch.multinomial(p, 1)")
+    index = ProjectIndex([old])
+    returns = index.functions["m:token"].returns
+    assert [index.call_facts.direct(returns) for _ in range(2)] == [ik.TENSOR, ik.TENSOR]
+    assert index.replace(old, summary("torch.zeros(3)"))
+    assert index.functions["m:token"].returns == returns
+    assert index.call_facts.direct(returns) == ik.CPU_TENSOR

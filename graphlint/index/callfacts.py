@@ -88,6 +88,7 @@ class CallFacts:
         self._built: dict[str, list] = {}
         self._cls_sites: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._direct: dict[tuple[IKind, int], IKind] = {}  # `direct`, per (kind, depth)
+        self._by_target: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]] = {}  # `_sites_by_target`
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data or a device
@@ -422,11 +423,7 @@ class CallFacts:
             names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
         elif name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
             return {}  # called by the framework (module calls, construction) more often than seen
-        sites = []
-        for caller, callee, line in (site for n in names for site in self.calls_named(n)):
-            for target, how in self.index.call_edges(caller, caller.module, callee):
-                if target.key == fn.key:
-                    sites.append((caller, callee, line, how))
+        sites = [site for n in names for site in self._sites_by_target(n).get(fn.key, ())]
         if not sites:
             return {}
         joined: dict[str, set[IKind]] = {p: set() for p in fn.params}
@@ -445,6 +442,19 @@ class CallFacts:
                 # parameter without one (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out
+
+    def _sites_by_target(self, name: str) -> dict[str, list[tuple["FunctionInfo", str, int, str]]]:
+        """(caller, callee, line, how) of the call sites of `name` (`calls_named`), by the key of each function they
+        reach: resolved once per name, where each function of that name used to resolve them all (each plain class's
+        `__init__` resolved every `__init__` call of the project)."""
+        found = self._by_target.get(name)
+        if found is None:
+            found = {}
+            for caller, callee, line in self.calls_named(name):
+                for target, how in self.index.call_edges(caller, caller.module, callee):
+                    found.setdefault(target.key, []).append((caller, callee, line, how))
+            self._by_target[name] = found
+        return found
 
     def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int
                     ) -> dict[str, IKind] | None:

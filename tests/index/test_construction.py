@@ -116,3 +116,35 @@ def test_a_return_read_through_a_helper_after_the_helper_is_edited():
     assert index.replace(old, summary("torch.zeros(3)"))
     assert index.functions["m:token"].returns == returns
     assert index.call_facts.direct(returns) == ik.CPU_TENSOR
+
+
+def test_methods_of_one_name_each_take_their_own_call_sites():
+    """Call sites are found by the callee's last name (`calls_named`) and resolved once per name; each function of
+    that name then takes the sites that reach it alone. `B.scale` is called with a device tensor, `A.scale` and
+    `C.scale` with lists (also through a construction): only `B.scale`'s `.tolist()` reads the device."""
+    src = """
+        import torch
+
+
+        class A:
+            def scale(self, lens: torch.Tensor):
+                return lens.tolist()
+
+
+        class B:
+            def scale(self, lens: torch.Tensor):
+                return lens.tolist()
+
+
+        class C:
+            def scale(self, lens: torch.Tensor):
+                return lens.tolist()
+
+
+        def step(a: A, b: B, c: C, t: torch.Tensor):
+            a.scale([1, 2])
+            b.scale(t)
+            c.scale([3])
+            return A().scale([4])
+    """
+    assert findings(src) == {(11, "GL102")}

@@ -16,12 +16,13 @@ import libcst as cst
 from graphlint.diagnostics import Finding
 from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, Held, ModuleSummary, class_annotation
 from graphlint.index.project import ProjectIndex
+from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs,
     narrowing,
 )
 from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Kind, Val
-from graphlint.facts.callsite import item_key, join_kinds, settled
+from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
 from graphlint.check.context import Context, Unit, code_fields, is_node, resolve_dotted, resolve_name
@@ -565,35 +566,6 @@ def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
     return Val(Kind.MODULE, qual, host=True) if owner is not None and index.builds_on_host(owner) else None
 
 
-MAX_DIRECT_DEPTH = 3  # calls followed into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
-
-
-def _direct_call(kind: ik.IKind) -> bool:
-    """The return of a project call that is not a method of a receiver (`Call` without `receiver`)."""
-    return isinstance(kind, ik.Call) and not kind.receiver
-
-
-def settle_direct(index: ProjectIndex, kind: ik.IKind, depth: int = 0) -> ik.IKind:
-    """A project function's return kind with the module-level functions it returns the result of read through
-    (`token = t.argmax(-1) if greedy else sample(p); return token`), to MAX_DIRECT_DEPTH calls; anything else still
-    deferred reads as unknown (`settled`). Only calls the callee's own module names: those modules are imported,
-    so in this file's cache key (`reach`); methods, which dynamic dispatch may resolve elsewhere, are not."""
-    if depth >= MAX_DIRECT_DEPTH or not ik.mentions(kind, _direct_call):
-        return settled(kind)
-    if isinstance(kind, ik.Join):
-        return join_kinds({settle_direct(index, k, depth) for k in kind.parts})
-    if isinstance(kind, ik.Items):
-        items = tuple(settle_direct(index, k, depth) for k in kind.items)
-        return ik.Items(items) if any(k != ik.UNKNOWN for k in items) else ik.UNKNOWN
-    if _direct_call(kind) and not kind.callee.startswith(("self.", "cls.", "super().")):
-        target = index.function_by_dotted(kind.callee)
-        if target is None:
-            return ik.UNKNOWN
-        returns = settle_direct(index, target.returns, depth + 1)
-        return item_key(returns, kind.item) if kind.item is not None else returns
-    return settled(kind)
-
-
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
     cls = index.classes.get(function.class_key) if function and function.class_key else None
     # inside `_apply` itself a field is where `fn` put it, before the override moves it back
@@ -670,8 +642,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 targets = index.resolve_call(function, module.module, descriptor, dispatch=False)
         # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
         # settles as `self.buf` itself does (lookup_self: calls not followed)
-        kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, _direct_call)
-                 else settle_direct(index, t.returns) for t in targets}
+        kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, direct_call)
+                 else index.call_facts.direct(t.returns) for t in targets}
         if len(targets) == 1 and isinstance(targets[0].returns, ik.Obj):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns.name}")
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:

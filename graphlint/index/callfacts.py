@@ -1,6 +1,7 @@
 """Facts that cross calls, settled against the whole project index: what every call site passes for a parameter
 (`CallFacts.params`), what a class keeps in a field (`attr`, `field`), what a method of a receiver of unknown class
-returns (`method`), and the phase-1 kinds of graphlint.facts.callsite with their deferred parts read (`settle`).
+returns (`method`), and the phase-1 kinds of graphlint.facts.callsite with their deferred parts read (`settle`; the
+checker's reading of direct calls alone, `direct`).
 """
 
 from __future__ import annotations
@@ -8,10 +9,10 @@ from __future__ import annotations
 import bisect
 from typing import Protocol
 
-from graphlint.facts.callsite import item_key, join_kinds, join_later, keyed
+from graphlint.facts.callsite import item_key, join_kinds, join_later, keyed, settled
 from graphlint.facts.kinds import (
     CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind,
-    Items, Join, Keys, OnParam, Prior, SelfField, deferred,
+    Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo, ModuleSummary
@@ -47,10 +48,16 @@ class ProjectIndex(Protocol):
 # it a device tensor (a weak guess from a method name does not flow)
 FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
+MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
 # Method names a receiver of unknown class may answer without being a project object: a dict's `get`, a list's
 # `pop`, a tensor's `sum`. Their project namesakes say nothing about such a receiver.
 CONTAINER_METHODS = frozenset(
     name for t in (dict, list, set, frozenset, tuple, str, bytes, int, float) for name in dir(t)) | TENSOR_METHOD_NAMES
+
+
+def direct_call(kind: IKind) -> bool:
+    """The return of a project call that is not a method of a receiver (`Call` without `receiver`)."""
+    return isinstance(kind, Call) and not kind.receiver
 
 
 def _framework_fed(fn: "FunctionInfo") -> bool:
@@ -68,7 +75,7 @@ class CallFacts:
         self.index = index
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._memo: dict[str, dict[str, IKind]] = {}
-        self._referenced: set[str] | None = None
+        self._refs: tuple[set[str], set[str]] | None = None  # `_references`
         self._attrs: dict[tuple[str, str], IKind | None] = {}
         self._kept: dict[tuple[str, str], IKind | None] = {}  # kept_on_host, per (class, field)
         self._family: dict[str, list["ClassInfo"]] = {}
@@ -77,10 +84,11 @@ class CallFacts:
         self._instances: dict[tuple[str, str], str | None] = {}
         self._forwarded: list[tuple[str, str, str]] | None = None
         self._foreign_sets: set[str] | None = None
-        self._valued: set[str] = set()
         self._callees: list[str] | None = None
         self._built: dict[str, list] = {}
         self._cls_sites: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
+        self._direct: dict[tuple[IKind, int], IKind] = {}  # `direct`, per (kind, depth)
+        self._by_target: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]] = {}  # `_sites_by_target`
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data or a device
@@ -179,8 +187,7 @@ class CallFacts:
     def _valued_classes(self) -> set[str]:
         """Keys of project classes used as values (`return Batch`, a registry entry): built where the index cannot
         see."""
-        self._referenced_keys()
-        return self._valued
+        return self._references()[1]
 
     def _called_through(self, registry: str) -> bool:
         """Some call reads its callee out of the module-level container `registry` (`REG[key](...)`, `for f in REG:
@@ -325,6 +332,35 @@ class CallFacts:
             return UNKNOWN
         return item_key(returns, kind.item) if kind.item is not None else returns
 
+    def direct(self, kind: IKind, depth: int = 0) -> IKind:
+        """A project function's return kind with the module-level functions it returns the result of read through
+        (`token = t.argmax(-1) if greedy else sample(p); return token`), to MAX_DIRECT_DEPTH calls; anything else
+        still deferred reads as unknown (`settled`): the checker's reading of a call's return. Only calls the
+        callee's own module names: those modules are imported, so in the checked file's cache key (`reach`);
+        methods, which dynamic dispatch may resolve elsewhere, are not. The kind and the depth decide the answer
+        (callees are named in full), so it is computed once per pair and index."""
+        key = (kind, depth)
+        found = self._direct.get(key)
+        if found is None:
+            found = self._direct[key] = self._read_direct(kind, depth)
+        return found
+
+    def _read_direct(self, kind: IKind, depth: int) -> IKind:
+        if depth >= MAX_DIRECT_DEPTH or not mentions(kind, direct_call):
+            return settled(kind)
+        if isinstance(kind, Join):
+            return join_kinds({self.direct(k, depth) for k in kind.parts})
+        if isinstance(kind, Items):
+            items = tuple(self.direct(k, depth) for k in kind.items)
+            return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
+        if direct_call(kind) and not kind.callee.startswith(("self.", "cls.", "super().")):
+            target = self.index.function_by_dotted(kind.callee)
+            if target is None:
+                return UNKNOWN
+            returns = self.direct(target.returns, depth + 1)
+            return item_key(returns, kind.item) if kind.item is not None else returns
+        return settled(kind)
+
     def instance(self, cls: "ClassInfo", name: str) -> str | None:
         """The dotted name of the one plain project class `self.<name>` holds an instance of, on an instance of `cls`
         (`self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`, a factory's
@@ -387,11 +423,7 @@ class CallFacts:
             names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
         elif name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
             return {}  # called by the framework (module calls, construction) more often than seen
-        sites = []
-        for caller, callee, line in (site for n in names for site in self.calls_named(n)):
-            for target, how in self.index.call_edges(caller, caller.module, callee):
-                if target.key == fn.key:
-                    sites.append((caller, callee, line, how))
+        sites = [site for n in names for site in self._sites_by_target(n).get(fn.key, ())]
         if not sites:
             return {}
         joined: dict[str, set[IKind]] = {p: set() for p in fn.params}
@@ -410,6 +442,19 @@ class CallFacts:
                 # parameter without one (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out
+
+    def _sites_by_target(self, name: str) -> dict[str, list[tuple["FunctionInfo", str, int, str]]]:
+        """(caller, callee, line, how) of the call sites of `name` (`calls_named`), by the key of each function they
+        reach: resolved once per name, where each function of that name used to resolve them all (each plain class's
+        `__init__` resolved every `__init__` call of the project)."""
+        found = self._by_target.get(name)
+        if found is None:
+            found = {}
+            for caller, callee, line in self.calls_named(name):
+                for target, how in self.index.call_edges(caller, caller.module, callee):
+                    found.setdefault(target.key, []).append((caller, callee, line, how))
+            self._by_target[name] = found
+        return found
 
     def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int
                     ) -> dict[str, IKind] | None:
@@ -451,7 +496,12 @@ class CallFacts:
 
     def _referenced_keys(self) -> set[str]:
         """Functions the project uses as values (not only calls), so that calls made elsewhere are unseen."""
-        if self._referenced is None:
+        return self._references()[0]
+
+    def _references(self) -> tuple[set[str], set[str]]:
+        """(`_referenced_keys`, `_valued_classes`), computed once: one pass over the project's references finds both."""
+        if self._refs is None:
+            valued: set[str] = set()
             refs: list[str] = []
             listed: list[str] = []  # entries of module-level registries no call reads (`t in VLM_BATCH_TYPES`)
             for s in self.index.modules.values():
@@ -480,14 +530,14 @@ class CallFacts:
                 handed = [made for ref in fn.makes if ref not in built
                           and (made := self.index.class_by_dotted(ref)) is not None]
                 if handed and self._calls_product(fn):
-                    self._valued.update(made.key for made in handed)
+                    valued.update(made.key for made in handed)
                 keys.update(init.key for made in handed if (init := self.index.method(made, "__init__")) is not None)
             for ref in refs:
                 target = self.index.function_by_dotted(ref)
                 made = self.index.class_by_dotted(ref) if target is None else None
                 if made is not None:  # a class used as a value: constructed where the index cannot see
                     if ref in kept:
-                        self._valued.add(made.key)
+                        valued.add(made.key)
                     target = self.index.method(made, "__init__")
                 if target is not None:
                     keys.add(target.key)
@@ -497,8 +547,8 @@ class CallFacts:
                     method = self.index.method(owner, meth) if owner is not None else None
                     if method is not None:
                         keys.add(method.key)
-            self._referenced = keys
-        return self._referenced
+            self._refs = (keys, valued)
+        return self._refs
 
 
 def _may_be_host(kind: IKind) -> bool:

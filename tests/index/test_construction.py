@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import textwrap
 
+from graphlint.facts import kinds as ik
+from graphlint.index.callfacts import CallFacts
+from graphlint.index.project import ProjectIndex
+from graphlint.index.summary import index_source
 from graphlint.pipeline.config import Config
 from graphlint.pipeline.engine import Linter
 
@@ -53,3 +57,94 @@ def test_what_every_construction_passes_reaches_init():
             return a, b, c, d, e
     """
     assert findings(src) == {(15, "GL102"), (20, "GL102")}
+
+
+def test_classes_used_as_values_whichever_question_comes_first():
+    """`return Batch` hands the class out: it is built where the index cannot see, so its `__init__` takes no facts
+    from call sites and its fields none from its constructions. One pass finds both (`CallFacts._references`); the
+    answers are the same whichever of the two is asked first, while `Plain`, only constructed, is in neither."""
+    src = """
+        class Batch:
+            def __init__(self, lens):
+                self.lens = lens
+
+
+        class Plain:
+            def __init__(self, lens):
+                self.lens = lens
+
+
+        def batch_type():
+            return Batch
+
+
+        def build(lens):
+            return Plain(lens)
+    """
+    index = ProjectIndex([index_source(textwrap.dedent(src), "m.py", "m")])
+    first, second = CallFacts(index), CallFacts(index)
+    valued = first._valued_classes()
+    referenced = second._referenced_keys()
+    assert (valued, referenced) == ({"m:Batch"}, {"m:Batch.__init__"})
+    assert (first._referenced_keys(), second._valued_classes()) == (referenced, valued)
+
+
+HELPERS = """
+import torch
+
+
+def sample(p):
+    return {body}
+
+
+def token(p):
+    return sample(p)
+"""
+
+
+def test_a_return_read_through_a_helper_after_the_helper_is_edited():
+    """The checker's reading of `token(p)`'s return through `sample` (`CallFacts.direct`) is remembered per index;
+    an editor's edit of `sample` (`ProjectIndex.replace`) drops it with every other derived fact, so the same
+    question, `ret:m.sample`, is answered from the new body."""
+    def summary(body: str):
+        return index_source(HELPERS.format(body=body), "m.py", "m")
+
+    old = summary("torch.multinomial(p, 1)")
+    index = ProjectIndex([old])
+    returns = index.functions["m:token"].returns
+    assert [index.call_facts.direct(returns) for _ in range(2)] == [ik.TENSOR, ik.TENSOR]
+    assert index.replace(old, summary("torch.zeros(3)"))
+    assert index.functions["m:token"].returns == returns
+    assert index.call_facts.direct(returns) == ik.CPU_TENSOR
+
+
+def test_methods_of_one_name_each_take_their_own_call_sites():
+    """Call sites are found by the callee's last name (`calls_named`) and resolved once per name; each function of
+    that name then takes the sites that reach it alone. `B.scale` is called with a device tensor, `A.scale` and
+    `C.scale` with lists (also through a construction): only `B.scale`'s `.tolist()` reads the device."""
+    src = """
+        import torch
+
+
+        class A:
+            def scale(self, lens: torch.Tensor):
+                return lens.tolist()
+
+
+        class B:
+            def scale(self, lens: torch.Tensor):
+                return lens.tolist()
+
+
+        class C:
+            def scale(self, lens: torch.Tensor):
+                return lens.tolist()
+
+
+        def step(a: A, b: B, c: C, t: torch.Tensor):
+            a.scale([1, 2])
+            b.scale(t)
+            c.scale([3])
+            return A().scale([4])
+    """
+    assert findings(src) == {(11, "GL102")}

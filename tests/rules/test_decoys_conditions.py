@@ -132,6 +132,53 @@ def test_a_helper_return_read_through_the_functions_it_returns_from():
     assert {f for f in findings(src, scope="all") if f[1] == "GL110"} == {(39, "GL110")}
 
 
+def test_a_return_read_three_calls_deep_at_every_call_site_and_no_deeper():
+    """The read of a return through module functions is shared by every call site of one callee (computed once per
+    index): `near(p)` reads through `b`, `c` and `d` to a `torch.multinomial` at each of its two call sites, while
+    `far(p)`, one call further, stays unknown whichever is read first. Either answer leaking into the other (a read
+    remembered without its depth) would add or lose one of these conditions."""
+    src = """
+        import torch
+
+
+        def d(probs: torch.Tensor):
+            return torch.multinomial(probs, num_samples=1)
+
+
+        def c(p):
+            return d(p)
+
+
+        def b(p):
+            return c(p)
+
+
+        def near(p):
+            return b(p)
+
+
+        def far(p):
+            return near(p)
+
+
+        def far_first(p, eos: int):
+            if far(p)[0] == eos:
+                return 0
+            if near(p)[0] == eos:
+                return 1
+            return 2
+
+
+        def near_first(p, eos: int):
+            if near(p)[0] == eos:
+                return 0
+            if far(p)[0] == eos:
+                return 1
+            return 2
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL110"} == {(27, "GL110"), (33, "GL110")}
+
+
 def test_a_parameter_every_call_site_passes_a_device_tensor():
     """`scatter(image_mask, h, lens)` is the only call of `scatter`, with a device mask and a 0-d device count: its
     unannotated `mask` and `budget` are device tensors, so `if budget > 0:` and `assert mask.sum() <= n` read the

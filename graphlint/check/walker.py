@@ -470,7 +470,7 @@ class Walker:
             for target in small.targets:
                 t = target.target
                 if vals is None or not isinstance(t, (cst.Tuple, cst.List)) or not bind_items(inf, t, vals):
-                    bind_targets(inf, t, val)
+                    bind_targets(inf, t, val, source=small.value)
         elif isinstance(small, cst.AnnAssign):
             ann = annotation_val(cst.Module([]).code_for_node(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN

@@ -939,3 +939,36 @@ def test_a_dataclass_in_a_registry_is_built_where_a_call_reads_it():
             return type(a) in KINDS, a.prepare(device), b.prepare(device)
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL131"} == {(10, "GL131")}
+
+
+def test_a_device_test_places_what_was_derived_from_the_tested_tensor():
+    """`seq_lens = cu[1:] - cu[:-1]` lives where `cu` does, so under `if cu.device.type == "cpu":` its mask reads
+    and `.item()` read host memory (Megatron's DSA layout validates CPU/test inputs there; blind look-alikes).
+    Hits: the same reads in the device arm; a value that also mixes in another tensor (`lens + other`), one
+    rebound from something else after the derivation, or bound only in an earlier arm, is not placed by the test."""
+    src = """
+        import torch
+
+
+        def layout(cu_seqlens: torch.Tensor, other: torch.Tensor, cp: int, d: torch.device, c: bool):
+            cu = cu_seqlens.to(device=d, dtype=torch.int64)
+            lens = cu[1:] - cu[:-1]
+            lens = lens[lens > 0]
+            mixed = lens + other
+            moved = lens * 2
+            moved = other[1:]
+            if c:
+                late = cu[1:]
+            else:
+                late = other
+            if cu.device.type == "cpu":
+                bad = lens[(lens // cp) % 2 != 0]
+                n = int(bad[0].item())
+                m = mixed.sum().item()
+                k = moved.sum().item()
+                j = late.sum().item()
+            if cu.is_cuda:
+                w = lens.sum().item()
+            return n, m, k, j, w
+    """
+    assert findings(src, scope="all") == {(7, "GL123"), (18, "GL101"), (19, "GL101"), (20, "GL101"), (22, "GL101")}

@@ -20,7 +20,7 @@ from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs,
     narrowing,
 )
-from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Kind, Val
+from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Dev, Kind, Val
 from graphlint.facts.callsite import item_key, join_kinds, settled
 from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
@@ -680,6 +680,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return val if val != UNKNOWN else None
 
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method)
+    if index.default_device_moved:  # process-wide (`torch.set_default_device(device)` in the project's setup)
+        inf.default_device = Dev.UNKNOWN
     inf_ref.append(inf)
     return inf
 

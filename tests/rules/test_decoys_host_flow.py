@@ -972,3 +972,54 @@ def test_a_device_test_places_what_was_derived_from_the_tested_tensor():
             return n, m, k, j, w
     """
     assert findings(src, scope="all") == {(7, "GL123"), (18, "GL101"), (19, "GL101"), (20, "GL101"), (22, "GL101")}
+
+
+def test_a_default_device_the_setup_moves_places_every_factory():
+    """`torch.set_default_device(device)` in a setup function (Llama's `build()`) moves where every later factory
+    without `device=` builds, in every function of the process: `create_chunked_attention_mask`'s aranges are
+    already on the device, so its `mask.to(device)` copies nothing (a frontier look-alike). Hit: the generate
+    loop's `torch.full(...)` token buffer is a device tensor there, so its `.item()` reads the device."""
+    src = """
+        import torch
+
+
+        def build(device: torch.device):
+            torch.set_default_device(device)
+
+
+        class Model(torch.nn.Module):
+            def forward(self, n: int, device: torch.device):
+                mask = torch.arange(n).unsqueeze(0) <= torch.arange(n).unsqueeze(1)
+                tokens = torch.full((2, n), 0, dtype=torch.long)
+                return mask.to(device), tokens[0, 0].item()
+    """
+    assert findings(src) == {(12, "GL101")}
+
+
+def test_a_default_device_put_back_or_set_by_a_script_leaves_factories_on_the_host():
+    """The default device counts where the setup leaves it: nano-vllm's `ModelRunner.__init__` sets `"cuda"`,
+    builds, and puts `"cpu"` back; DeepSeek-V3's `model.py` sets it under `if __name__ == "__main__":` (its own
+    test run). Factories elsewhere stay host tensors: the `.to(device)` is a host-to-device copy (hit) and the
+    `.item()` of a host tensor reads host memory (decoy)."""
+    src = """
+        import torch
+
+
+        def build(model_cls):
+            torch.set_default_device("cuda")
+            model = model_cls()
+            torch.set_default_device("cpu")
+            return model
+
+
+        class Model(torch.nn.Module):
+            def forward(self, n: int, device: torch.device):
+                mask = torch.arange(n).unsqueeze(0) <= torch.arange(n).unsqueeze(1)
+                tokens = torch.full((2, n), 0, dtype=torch.long)
+                return mask.to(device), tokens[0, 0].item()
+
+
+        if __name__ == "__main__":
+            torch.set_default_device("cuda")
+    """
+    assert findings(src) == {(15, "GL131")}

@@ -27,8 +27,8 @@ from graphlint.facts.values import (
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES,
-    RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
+    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH,
+    NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
 )
 
 
@@ -918,7 +918,7 @@ class Inference:
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
         dtype = self._has_kw(node, "dtype")
-        is_bool = dtype is not None and (self.resolve(dtype.value) or "") == "torch.bool"
+        is_bool = dtype is not None and self.resolve(dtype.value) in BOOL_DTYPES
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return self._factory(qual, node, dtype, is_bool)
         if qual in JOIN_TORCH and node.args:
@@ -1169,7 +1169,7 @@ class Inference:
             if kw is None and cls is Dev.DEVICE and self(arg.value).is_tensor:
                 dtype = "other"  # `t.to(other)`: other's dtype too
             if cls is Dev.DTYPE:
-                dtype = "bool" if (self.resolve(arg.value) or "") == "torch.bool" else "other"
+                dtype = "bool" if self.resolve(arg.value) in BOOL_DTYPES else "other"
             elif device is None:
                 device = cls
         if device is Dev.CPU:

@@ -1023,3 +1023,22 @@ def test_a_default_device_put_back_or_set_by_a_script_leaves_factories_on_the_ho
             torch.set_default_device("cuda")
     """
     assert findings(src) == {(15, "GL131")}
+
+
+def test_python_bool_as_a_dtype_makes_a_mask():
+    """torch reads Python's `bool` as `torch.bool` (`torch.zeros(n, dtype=bool)`): a scalar written through such a
+    device mask is a `masked_fill` (measured: no host wait, h200_checks `sq[:, bm] = 0.0`; kvpress's
+    DuoAttention builds its streaming mask this way), and reading through it is a mask read. Hits: the mask read
+    (GL123), and the same write through an integer index tensor (`dtype=int`), an `index_put_` of a host scalar."""
+    src = """
+        import torch
+
+
+        def step(keys: torch.Tensor, n: int):
+            mask = torch.zeros(n, dtype=bool, device=keys.device)
+            keys[:, mask] = 0.0
+            idx = torch.zeros(n, dtype=int, device=keys.device)
+            keys[:, idx] = 0.0
+            return keys[mask]
+    """
+    assert findings(src, scope="all") == {(8, "GL133"), (9, "GL123")}

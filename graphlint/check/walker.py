@@ -21,7 +21,7 @@ from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs,
     narrowing,
 )
-from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Kind, Val
+from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Dev, Kind, Val
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
@@ -471,7 +471,7 @@ class Walker:
             for target in small.targets:
                 t = target.target
                 if vals is None or not isinstance(t, (cst.Tuple, cst.List)) or not bind_items(inf, t, vals):
-                    bind_targets(inf, t, val)
+                    bind_targets(inf, t, val, source=small.value)
         elif isinstance(small, cst.AnnAssign):
             ann = annotation_val(cst.Module([]).code_for_node(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN
@@ -652,6 +652,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return val if val != UNKNOWN else None
 
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method)
+    if index.default_device_moved:  # process-wide (`torch.set_default_device(device)` in the project's setup)
+        inf.default_device = Dev.UNKNOWN
     inf_ref.append(inf)
     return inf
 

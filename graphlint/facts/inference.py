@@ -27,8 +27,8 @@ from graphlint.facts.values import (
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH, NON_FLOAT_DTYPES,
-    RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
+    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH,
+    NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
 )
 
 
@@ -114,6 +114,12 @@ SHAPE_KEEPING_METHODS = frozenset({
     "isnan", "isinf", "isfinite", "to", "type", "cuda", "cpu", "pin_memory", "type_as", "cumsum", "cumprod",
     "softmax", "log_softmax", "nan_to_num", "flip", "roll", "sort", "argsort",
 })
+
+
+# Tensor methods whose result lives where the receiver (and any tensor argument) lives: never `.to()`, `.cuda()`,
+# `.cpu()`, `.type()`, `.type_as()`, `.pin_memory()`, which name another place.
+DEVICE_KEEPING_METHODS = (SHAPE_KEEPING_METHODS | VIEW_METHODS | RANK_KEEPING_VIEWS | FULL_REDUCTIONS) - frozenset({
+    "to", "type", "cuda", "cpu", "pin_memory", "type_as", "copy_"})
 
 
 def is_mask_name(name: str) -> bool:
@@ -257,6 +263,9 @@ class Inference:
         # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
         # `torch.set_default_device(d)` earlier in the flow names another device (`Dev.UNKNOWN`: one nothing shows)
         self.default_device: Dev = Dev.CPU
+        # name -> (scope depth, the names whose device it shares): `lens = cu[1:] - cu[:-1]` lives where `cu` does,
+        # so a device test of `cu` places `lens` too (`same_device_roots`); dropped when either is rebound
+        self.roots: dict[str, tuple[int, frozenset[str]]] = {}
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -362,9 +371,14 @@ class Inference:
         head, _, attr = name.partition(".")
         return self.lookup_self(attr) if head in ("self", "cls") and attr else UNKNOWN
 
-    def bind(self, name: str, val: Val) -> None:
+    def bind(self, name: str, val: Val, roots: frozenset[str] | None = None) -> None:
+        """Bind `name`; `roots`: the names whose device the bound value provably shares (`same_device_roots`)."""
         self.env[name] = val
         self._cache.clear()
+        if self.roots:
+            self.roots = {k: v for k, v in self.roots.items() if k != name and name not in v[1]}
+        if roots:
+            self.roots[name] = (len(self.env.maps), roots)
 
     def push(self, scope: MutableMapping[str, Val] | None = None) -> None:
         self.env = self.env.new_child(scope or {})
@@ -373,6 +387,47 @@ class Inference:
     def pop(self) -> None:
         self.env = self.env.parents
         self._cache.clear()
+        if self.roots:  # what an arm derived does not outlive it (the join after the `if` binds afresh)
+            depth = len(self.env.maps)
+            self.roots = {k: v for k, v in self.roots.items() if v[0] <= depth}
+
+    def same_device_roots(self, expr: cst.BaseExpression) -> frozenset[str] | None:
+        """The local names whose device `expr` provably lives on: indexing, arithmetic, comparisons and
+        device-keeping methods of them, with host numbers (`(lens // k) % 2 != 0` lives where `lens` does, and
+        `lens` where the tensor it was derived from does). None where something else may place it (a call, an
+        attribute, a `.to(...)`)."""
+        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
+            return frozenset()
+        if isinstance(expr, cst.Name):
+            if expr.value in ("True", "False", "None") or self(expr).kind in HOSTS:
+                return frozenset()  # a Python number or list places nothing
+            found = self.roots.get(expr.value)
+            return found[1] if found is not None else frozenset({expr.value})
+        parts: list[cst.BaseExpression]
+        if isinstance(expr, cst.Subscript):
+            parts = [expr.value]
+            for el in expr.slice:
+                inner = el.slice
+                parts += [inner.value] if isinstance(inner, cst.Index) else \
+                    [p for p in (inner.lower, inner.upper, inner.step) if p is not None]
+        elif isinstance(expr, cst.BinaryOperation):
+            parts = [expr.left, expr.right]
+        elif isinstance(expr, cst.UnaryOperation):
+            parts = [expr.expression]
+        elif isinstance(expr, cst.Comparison):
+            parts = [expr.left, *(c.comparator for c in expr.comparisons)]
+        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) \
+                and expr.func.attr.value in DEVICE_KEEPING_METHODS:
+            parts = [expr.func.value, *(a.value for a in expr.args)]
+        else:
+            return None
+        out: frozenset[str] = frozenset()
+        for part in parts:
+            found = self.same_device_roots(part)
+            if found is None:
+                return None
+            out |= found
+        return out
 
     def __call__(self, node: cst.BaseExpression) -> Val:
         key = id(node)
@@ -863,7 +918,7 @@ class Inference:
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
         dtype = self._has_kw(node, "dtype")
-        is_bool = dtype is not None and (self.resolve(dtype.value) or "") == "torch.bool"
+        is_bool = dtype is not None and self.resolve(dtype.value) in BOOL_DTYPES
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
             return self._factory(qual, node, dtype, is_bool)
         if qual in JOIN_TORCH and node.args:
@@ -1114,7 +1169,7 @@ class Inference:
             if kw is None and cls is Dev.DEVICE and self(arg.value).is_tensor:
                 dtype = "other"  # `t.to(other)`: other's dtype too
             if cls is Dev.DTYPE:
-                dtype = "bool" if (self.resolve(arg.value) or "") == "torch.bool" else "other"
+                dtype = "bool" if self.resolve(arg.value) in BOOL_DTYPES else "other"
             elif device is None:
                 device = cls
         if device is Dev.CPU:
@@ -1221,9 +1276,23 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     if found is None or found[1].kind not in (*TENSORS, Kind.UNKNOWN):
         return {}, {}
     key, current = found
-    host = Val(Kind.CPU_TENSOR, rank=current.rank)
+    host = {key: Val(Kind.CPU_TENSOR, rank=current.rank), **_derived_on_host(inf, key)}
     device_val = current if current.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Val(Kind.TENSOR, rank=current.rank)
-    return ({key: host}, {key: device_val}) if on_cpu else ({key: device_val}, {key: host})
+    return (host, {key: device_val}) if on_cpu else ({key: device_val}, host)
+
+
+def _derived_on_host(inf: Inference, key: str) -> dict[str, Val]:
+    """Where the tested tensor is on the host, so is every local derived from it alone by device-keeping ops
+    (`seq_lens = cu[1:] - cu[:-1]`, then `if cu.device.type == "cpu":` guards host reads of `seq_lens`)."""
+    found = inf.roots.get(key)
+    mine = found[1] if found is not None else frozenset({key})
+    out = {}
+    for name, (_depth, roots) in inf.roots.items():
+        current = inf.env.get(name)
+        if name != key and roots <= mine and current is not None and current.kind in (
+                Kind.TENSOR, Kind.BOOL_TENSOR, Kind.UNKNOWN):
+            out[name] = Val(Kind.CPU_TENSOR, rank=current.rank)
+    return out
 
 
 def _device_of_expr(expr: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -1247,12 +1316,15 @@ def _literal_rank(data: cst.BaseExpression, inf: Inference) -> int | None:
     return 0 if inf(data) == HOST else None
 
 
-def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: bool = False) -> None:
-    """Bind an assignment (or `for`) target to a value; tuples unpack sequences elementwise."""
+def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: bool = False,
+                 source: cst.BaseExpression | None = None) -> None:
+    """Bind an assignment (or `for`) target to a value; tuples unpack sequences elementwise. `source`: the
+    assigned expression, whose device roots a plain name keeps (`Inference.same_device_roots`)."""
     if iterate:
         val = element_of(val)
     if isinstance(target, cst.Name):
-        inf.bind(target.value, val)
+        inf.bind(target.value, val, inf.same_device_roots(source) if source is not None and val.kind in (
+            *TENSORS, Kind.UNKNOWN) else None)
     elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
             and target.value.value in ("self", "cls"):
         inf.bind(f"{target.value.value}.{target.attr.value}", val)  # `self.x = x.cpu()`: later reads see it

@@ -64,6 +64,8 @@ NON_FLOAT_DTYPES = frozenset({
     f"torch.{name}" for name in ("long", "int", "int64", "int32", "int16", "int8", "uint8", "uint16", "uint32",
                                  "uint64", "short", "bool")
 })
+# The bool dtype as code spells it: torch reads Python's `bool` as `torch.bool` (`torch.zeros(n, dtype=bool)`).
+BOOL_DTYPES = frozenset({"torch.bool", "bool"})
 # Methods in TORCH_ONLY_METHODS whose result is a sequence of tensors, not one.
 SEQ_METHODS = frozenset({"topk", "unbind"})
 # Checkpoint reads: what they return (a tensor, a dict of them, any pickled object) and where its tensors live

@@ -156,6 +156,15 @@ class ProjectIndex:
         self._handed_to: dict[str, set[str]] | None = None
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
+        self._default_moved: bool | None = None
+
+    @property
+    def default_device_moved(self) -> bool:
+        """Some module leaves the process's default device off the host (graphlint.facts.default_device), so a
+        factory without `device=` builds on a device nothing shows, in every function."""
+        if self._default_moved is None:
+            self._default_moved = any(s.moves_default_device for s in self.modules.values())
+        return self._default_moved
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
         """Swap one file's summary in place (the editor server, after an edit), dropping what was
@@ -175,6 +184,7 @@ class ProjectIndex:
             self.classes.update({c.key: c for c in old.classes.values()})
             return False
         self.modules[new.module] = new
+        self._default_moved = None
         self.functions.update({f.key: f for f in new.functions.values()})
         self.classes.update({c.key: c for c in new.classes.values()})
         self._is_module_cache.clear()

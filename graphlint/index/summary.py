@@ -17,6 +17,7 @@ from graphlint.facts.inference import (
     MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
+from graphlint.facts.default_device import leaves_default_moved
 from graphlint.index.decode import token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
@@ -200,6 +201,9 @@ class ModuleSummary:
     module_regions: list[tuple[int, int]] = field(default_factory=list)
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
     skip_file: bool = False
+    # a function (or the module's own code) leaves the process's default device off the host
+    # (graphlint.facts.default_device): factories without `device=` build there in every module
+    moves_default_device: bool = False
     syntax_error: tuple[int, int, str] | None = None
     nesting: int = 0  # deepest expression anywhere in the file
 
@@ -987,6 +991,10 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
             if f.callable_args:  # and `self` handed to a helper that runs it (`tree_decoding(self, ...)`)
                 f.callable_args = [rec for rec in f.callable_args if not rec[3].startswith(PARAM) or rec[3] == SELF_ARG]
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
+    if "set_default_" in source:
+        indexer.s.moves_default_device = leaves_default_moved(tree.body, indexer.resolve, module_level=True) or any(
+            leaves_default_moved(n.body, indexer.resolve) for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     return indexer.s
 
 

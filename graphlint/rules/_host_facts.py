@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from graphlint.facts.inference import FACTORY_TORCH, VIEW_METHODS, in_config
+from graphlint.facts.inference import BOOL_DTYPES, FACTORY_TORCH, VIEW_METHODS, in_config
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.values import Dev, Dims, Kind, Source
 from graphlint.rules._util import code_children, code_of, is_true, kwarg, method_call, positional
@@ -342,7 +342,7 @@ class HostFacts(Rule):
                     and qual != "torch.from_numpy":
                 return None  # `device="cuda"`, or no `device=` under `with torch.device("cuda"):`
             dtype = kwarg(expr, "dtype")
-            is_bool = dtype is not None and (ctx.qualname(dtype.value) or "") == "torch.bool"
+            is_bool = dtype is not None and ctx.qualname(dtype.value) in BOOL_DTYPES
             data = positional(expr)
             if qual == "torch.from_numpy":
                 return Origin(source=Source.NUMPY)
@@ -425,7 +425,7 @@ class HostFacts(Rule):
             target = to_target(ctx, expr)
             if target in (Dev.DEVICE, Dev.UNKNOWN):
                 return None
-            to_bool = any((ctx.qualname(a.value) or "") == "torch.bool" for a in expr.args)
+            to_bool = any(ctx.qualname(a.value) in BOOL_DTYPES for a in expr.args)
             return base.but(pinned=False, is_bool=to_bool or (base.is_bool and not expr.args))
         if name in MATH_METHODS and all(self.origin(a.value) is not None or self._hostish(a.value) for a in expr.args):
             return base.but(pinned=False)

@@ -47,3 +47,23 @@ def test_names_rebound_from_each_other_are_read_in_linear_work(monkeypatch):
     fn = index_source(f"def f(a: int, b, c):\n{body}    return g(a, b, c)\n", "m.py", "m").functions["f"]
     assert [len(pos) for _callee, _line, pos, _kw in fn.call_args] == [3]
     assert len(reads) <= 12 * n  # 313 today
+
+
+def test_a_module_records_whether_it_leaves_the_default_device_moved():
+    """`torch.set_default_device(device)` / a `torch.cuda` default tensor type is process-wide (Llama's `build()`);
+    the decoys leave nothing moved: a later same-level restore (nano-vllm), a restore in `finally`, a CPU tensor
+    type, a script's `__main__` block (DeepSeek-V3's `model.py`), a `with torch.device(...)` block."""
+    def moved(src: str) -> bool:
+        return index_source("import torch\n" + src, "m.py", "m").moves_default_device
+
+    assert moved("def build(device):\n    if device:\n        torch.set_default_device(device)\n")
+    assert moved("def load(cpu):\n    if cpu:\n        torch.set_default_tensor_type(torch.BFloat16Tensor)\n"
+                 "    else:\n        torch.set_default_tensor_type(torch.cuda.BFloat16Tensor)\n")
+    assert moved("torch.set_default_device('cuda')\n")
+    assert not moved("def init():\n    torch.set_default_device('cuda')\n    build()\n"
+                     "    torch.set_default_device('cpu')\n")
+    assert not moved("def init():\n    try:\n        torch.set_default_device('cuda')\n        build()\n"
+                     "    finally:\n        torch.set_default_device(None)\n")
+    assert not moved("def quant():\n    torch.set_default_tensor_type(torch.BFloat16Tensor)\n")
+    assert not moved("if __name__ == '__main__':\n    torch.set_default_device('cuda')\n")
+    assert not moved("def f():\n    with torch.device('cuda'):\n        build()\n")

@@ -939,3 +939,106 @@ def test_a_dataclass_in_a_registry_is_built_where_a_call_reads_it():
             return type(a) in KINDS, a.prepare(device), b.prepare(device)
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL131"} == {(10, "GL131")}
+
+
+def test_a_device_test_places_what_was_derived_from_the_tested_tensor():
+    """`seq_lens = cu[1:] - cu[:-1]` lives where `cu` does, so under `if cu.device.type == "cpu":` its mask reads
+    and `.item()` read host memory (Megatron's DSA layout validates CPU/test inputs there; blind look-alikes).
+    Hits: the same reads in the device arm; a value that also mixes in another tensor (`lens + other`), one
+    rebound from something else after the derivation, or bound only in an earlier arm, is not placed by the test."""
+    src = """
+        import torch
+
+
+        def layout(cu_seqlens: torch.Tensor, other: torch.Tensor, cp: int, d: torch.device, c: bool):
+            cu = cu_seqlens.to(device=d, dtype=torch.int64)
+            lens = cu[1:] - cu[:-1]
+            lens = lens[lens > 0]
+            mixed = lens + other
+            moved = lens * 2
+            moved = other[1:]
+            if c:
+                late = cu[1:]
+            else:
+                late = other
+            if cu.device.type == "cpu":
+                bad = lens[(lens // cp) % 2 != 0]
+                n = int(bad[0].item())
+                m = mixed.sum().item()
+                k = moved.sum().item()
+                j = late.sum().item()
+            if cu.is_cuda:
+                w = lens.sum().item()
+            return n, m, k, j, w
+    """
+    assert findings(src, scope="all") == {(7, "GL123"), (18, "GL101"), (19, "GL101"), (20, "GL101"), (22, "GL101")}
+
+
+def test_a_default_device_the_setup_moves_places_every_factory():
+    """`torch.set_default_device(device)` in a setup function (Llama's `build()`) moves where every later factory
+    without `device=` builds, in every function of the process: `create_chunked_attention_mask`'s aranges are
+    already on the device, so its `mask.to(device)` copies nothing (a frontier look-alike). Hit: the generate
+    loop's `torch.full(...)` token buffer is a device tensor there, so its `.item()` reads the device."""
+    src = """
+        import torch
+
+
+        def build(device: torch.device):
+            torch.set_default_device(device)
+
+
+        class Model(torch.nn.Module):
+            def forward(self, n: int, device: torch.device):
+                mask = torch.arange(n).unsqueeze(0) <= torch.arange(n).unsqueeze(1)
+                tokens = torch.full((2, n), 0, dtype=torch.long)
+                return mask.to(device), tokens[0, 0].item()
+    """
+    assert findings(src) == {(12, "GL101")}
+
+
+def test_a_default_device_put_back_or_set_by_a_script_leaves_factories_on_the_host():
+    """The default device counts where the setup leaves it: nano-vllm's `ModelRunner.__init__` sets `"cuda"`,
+    builds, and puts `"cpu"` back; DeepSeek-V3's `model.py` sets it under `if __name__ == "__main__":` (its own
+    test run). Factories elsewhere stay host tensors: the `.to(device)` is a host-to-device copy (hit) and the
+    `.item()` of a host tensor reads host memory (decoy)."""
+    src = """
+        import torch
+
+
+        def build(model_cls):
+            torch.set_default_device("cuda")
+            model = model_cls()
+            torch.set_default_device("cpu")
+            return model
+
+
+        class Model(torch.nn.Module):
+            def forward(self, n: int, device: torch.device):
+                mask = torch.arange(n).unsqueeze(0) <= torch.arange(n).unsqueeze(1)
+                tokens = torch.full((2, n), 0, dtype=torch.long)
+                return mask.to(device), tokens[0, 0].item()
+
+
+        if __name__ == "__main__":
+            torch.set_default_device("cuda")
+    """
+    assert findings(src) == {(15, "GL131")}
+
+
+def test_python_bool_as_a_dtype_makes_a_mask():
+    """torch reads Python's `bool` as `torch.bool` (`torch.zeros(n, dtype=bool)`): a scalar written through such a
+    device mask is a `masked_fill` (measured: no host wait, h200_checks `sq[:, bm] = 0.0`; kvpress's
+    DuoAttention builds its streaming mask this way), and reading through it is a mask read. Hits: the mask read
+    (GL123), and the same write through an integer index tensor (`dtype=int`), an `index_put_` of a host scalar."""
+    src = """
+        import torch
+
+
+        def step(keys: torch.Tensor, n: int):
+            mask = torch.zeros(n, dtype=bool, device=keys.device)
+            keys[:, mask] = 0.0
+            idx = torch.zeros(n, dtype=int, device=keys.device)
+            keys[:, idx] = 0.0
+            return keys[mask]
+    """
+    assert findings(src, scope="all") == {(8, "GL133"), (9, "GL123")}

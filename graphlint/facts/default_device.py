@@ -1,0 +1,91 @@
+"""Whether code leaves the process's default device moved off the host (read by the phase-1 index, on `ast`).
+
+`torch.set_default_device(d)` and `torch.set_default_tensor_type(torch.cuda.HalfTensor)` change where every
+later factory without `device=` builds, in every function of the process, until something puts the host back.
+A project whose setup does this (Llama's `build()`, `torch.set_default_device(device)`) builds its masks and
+buffers with `torch.full(...)` / `torch.arange(n)` on the device, so those are no host tensors there.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, Iterator
+
+SET_DEVICE = "torch.set_default_device"
+SET_TENSOR_TYPE = "torch.set_default_tensor_type"
+
+
+def leaves_default_moved(body: list[ast.stmt], resolve: Callable[[str], str | None], module_level: bool = False) -> bool:
+    """A setter in `body` (its nested blocks included, not nested definitions) moves the default device off the
+    host, and no later statement of the body's own level (or of a `finally` there) puts the host back: nano-vllm's
+    `set_default_device("cuda")` ... `set_default_device("cpu")` in one `__init__` leaves nothing moved. At module
+    level, an `if __name__ == "__main__":` block is a script's own run, not the library's."""
+    moved = False
+    for stmt in body:
+        if module_level and _is_main_guard(stmt):
+            continue
+        restores = _restores(stmt, resolve) or isinstance(stmt, ast.Try) and any(
+            _restores(s, resolve) for s in stmt.finalbody)
+        if any(_effect(call, resolve) for call in _setter_calls(stmt, resolve)):
+            moved = True
+        if restores:
+            moved = False
+    return moved
+
+
+def _setter_calls(stmt: ast.stmt, resolve: Callable[[str], str | None]) -> Iterator[ast.Call]:
+    """The setter calls among the expression statements of `stmt` and the blocks it holds (not definitions)."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _setter(stmt.value, resolve):
+        yield stmt.value
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return
+    for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+        for child in getattr(stmt, name, ()) or ():
+            if isinstance(child, (ast.excepthandler, ast.match_case)):
+                for inner in child.body:
+                    yield from _setter_calls(inner, resolve)
+            elif isinstance(child, ast.stmt):
+                yield from _setter_calls(child, resolve)
+
+
+def _restores(stmt: ast.stmt, resolve: Callable[[str], str | None]) -> bool:
+    """`stmt` itself is a setter call that puts the host back."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _setter(stmt.value, resolve) \
+        and not _effect(stmt.value, resolve)
+
+
+def _setter(call: ast.Call, resolve: Callable[[str], str | None]) -> bool:
+    return _qualname(call.func, resolve) in (SET_DEVICE, SET_TENSOR_TYPE)
+
+
+def _effect(call: ast.Call, resolve: Callable[[str], str | None]) -> bool:
+    """True where the setter moves the default off the host (a CUDA name, a device in a variable, a `torch.cuda.*`
+    tensor type); False where it names the host (`"cpu"`, `None`, `torch.device("cpu")`, `torch.HalfTensor`)."""
+    args = [*call.args, *(k.value for k in call.keywords)]
+    if not args:
+        return False
+    arg = args[0]
+    if _qualname(call.func, resolve) == SET_TENSOR_TYPE:
+        text = arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else _qualname(arg, resolve)
+        return text is None or text.startswith("torch.cuda.")
+    if isinstance(arg, ast.Call) and _qualname(arg.func, resolve) == "torch.device" and arg.args:
+        arg = arg.args[0]
+    if isinstance(arg, ast.Constant):
+        return not (arg.value is None or isinstance(arg.value, str) and arg.value.partition(":")[0] == "cpu")
+    return True
+
+
+def _qualname(expr: ast.expr, resolve: Callable[[str], str | None]) -> str | None:
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    dotted = ".".join([expr.id, *reversed(parts)])
+    return resolve(dotted) if expr.id != "torch" else dotted
+
+
+def _is_main_guard(stmt: ast.stmt) -> bool:
+    test = stmt.test if isinstance(stmt, ast.If) else None
+    return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"

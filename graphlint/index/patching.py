@@ -10,6 +10,8 @@ bindings (`FunctionInfo.bound_callables`); this mixin of `ProjectIndex` turns th
   function the project installs as `m` on some object;
 - a bound callable: `p(...)` with `p` a parameter runs what a `partial` binds for it, or the registry's
   entries a call passes for it;
+- a library-typed receiver: `cache.update(...)` with `cache: Cache` (transformers' class) runs the `update` of
+  each project subclass of `Cache` that defines one (the caches a patched `generate` builds);
 - a generation hook: a function installed as a method that transformers' `generate` calls every decode step
   (`prepare_inputs_for_generation`) is a forward root.
 """
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graphlint.index.summary import FunctionInfo, ModuleSummary
+from graphlint.index.summary import ClassInfo, FunctionInfo, ModuleSummary
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -26,6 +28,9 @@ if TYPE_CHECKING:
 # What transformers' `GenerationMixin.generate` calls on the model once per decode step; a function installed
 # under one of these names runs in the decode loop although no project code calls it.
 GENERATION_STEP_METHODS = ("prepare_inputs_for_generation", "_update_model_kwargs_for_generation")
+# Subclasses of one library class that define a method called on it, at most (as `MAX_OVERRIDES` for project
+# bases): a base every model specialises (`PreTrainedModel`) resolves to nothing rather than to all of them.
+MAX_LIBRARY_OVERRIDES = 8
 
 
 class PatchEdges:
@@ -37,6 +42,8 @@ class PatchEdges:
     _installs: dict[str, list[tuple[str, str, str | None]]] | None = None  # name -> (module, ref, installer)
     _bound_names: set[str] | None = None  # last name part of every function a binding targets
     _installers: set[str] | None = None  # `patch_installers`
+    _library_children: dict[tuple[str, str], list[ClassInfo]] | None = None  # (package, class) -> subclasses
+    classes: dict[str, ClassInfo]
     _bound_memo: dict[tuple[str, str], list[tuple[FunctionInfo, str]]]
 
     def _reset_patching(self) -> None:
@@ -44,6 +51,7 @@ class PatchEdges:
         self._bound_names = None
         self._bound_memo = {}
         self._installers = None
+        self._library_children = None
 
     def _installs_by_name(self) -> dict[str, list[tuple[str, str, str | None]]]:
         if self._installs is None:
@@ -100,6 +108,33 @@ class PatchEdges:
                             label = f"{how}, " if how else ""
                             yield run, f"{label}bound to {param} by {caller.display}"
 
+    def library_override_edges(self, callee: str) -> list[tuple[FunctionInfo, str]]:
+        """`cache.update(...)` where `cache` is annotated with a library class (`cache: Cache`, bound as
+        `transformers.cache_utils.Cache()`): the `update` each project subclass of that class (at any depth)
+        defines, via `override RetrAttnCache of Cache`; nothing when more than MAX_LIBRARY_OVERRIDES define it.
+        A library class is told by its top package and name (`transformers.Cache` and
+        `transformers.cache_utils.Cache` are one class)."""
+        head, _, meth = callee.rpartition(".")
+        base = head[:-2] if head.endswith("()") else ""
+        if not base or "." not in base or meth.startswith("__") or self.class_by_dotted(base) is not None:  # type: ignore[attr-defined]
+            return []
+        key = _library_key(base)
+        if self._library_children is None:
+            self._library_children = {}
+            for c in self.classes.values():
+                for ref in c.bases:
+                    if "." in ref and self.class_by_dotted(ref) is None:  # type: ignore[attr-defined]
+                        self._library_children.setdefault(_library_key(ref), []).append(c)
+        subs: dict[str, ClassInfo] = {}
+        for c in self._library_children.get(key, []):
+            for sub in (c, *self._descendants(c)):  # type: ignore[attr-defined]
+                subs.setdefault(sub.key, sub)
+        own = [(self.functions[sub.methods[meth]], sub) for sub in subs.values() if meth in sub.methods]
+        if len(own) > MAX_LIBRARY_OVERRIDES:
+            return []
+        name = base.rpartition(".")[2]
+        return [(fn, f"override {sub.qualname} of {name}") for fn, sub in own if not fn.abstract]
+
     def patch_installers(self) -> set[str]:
         """The functions that install a patched forward or method, and the functions they are nested in: set-up
         code, however they build what they install (`partial(attn_forward, ...)` is no call of the model)."""
@@ -119,3 +154,8 @@ class PatchEdges:
             for module, ref, owner in self._installs_by_name().get(name, []):
                 for fn in self._installed(self.functions.get(owner or ""), module, ref):  # type: ignore[attr-defined]
                     yield fn, f"{fn.display} (generation hook {name})"
+
+
+def _library_key(dotted: str) -> tuple[str, str]:
+    """A library class by its top package and name: re-exports name one class by several paths."""
+    return dotted.partition(".")[0], dotted.rpartition(".")[2]

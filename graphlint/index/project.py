@@ -456,7 +456,7 @@ class ProjectIndex(PatchEdges):
             return [(fn, _join(f"{holder.qualname}.{attr}: {impl.qualname}", h))
                     for impl in stored for fn, h in self.methods_via(impl, meth)]
         edges = self._dispatch(callee, depth) or (self._through_handed_self(caller, module, callee) if caller else []) \
-            or (self.bound_callable_edges(caller, callee) if caller else [])
+            or (self.bound_callable_edges(caller, callee) if caller else []) or self.library_override_edges(callee)
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
             return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
         return edges

@@ -176,3 +176,50 @@ def test_class_methods_and_plain_arguments_keep_their_own_resolution() -> None:
     assert found["run_kernel"] == ("forward", ("Norm.forward", "run_kernel"))
     assert found["host_kernel"][1][-1] == "host_kernel [bound to kernel by install]"
     assert "plain_kernel" not in found
+
+
+# MInference's caches: a patched forward takes transformers' `Cache` and calls `update` on whichever cache the
+# patched `generate` built, one of the project's subclasses of it.
+LIBRARY_CACHES = {
+    "pkg.__init__": "",
+    "pkg.caches": """
+        from transformers.cache_utils import Cache
+        from transformers import PreTrainedModel
+
+        class RetrievalCache(Cache):
+            def update(self, key, value, layer):
+                return key[key.sum(-1) > 0]
+
+            def offload(self):
+                return self.keys.cpu()
+
+        class QuantCache(RetrievalCache):
+            def update(self, key, value, layer):
+                return key.max().item()
+    """ + "".join(f"""
+        class Model{i}(PreTrainedModel):
+            def generate(self, ids):
+                return ids.tolist()
+    """ for i in range(9)),
+    "pkg.attn": """
+        from transformers import Cache, PreTrainedModel
+
+        def attn_forward(self, hidden, past_key_value: Cache = None, model: PreTrainedModel = None):
+            past_key_value.update(hidden, hidden, 0)
+            model.generate(hidden)
+            return hidden
+
+        def enable(attn):
+            attn.forward = attn_forward.__get__(attn, type(attn))
+    """,
+}
+
+
+def test_a_method_called_on_a_library_typed_parameter_runs_the_project_overrides() -> None:
+    found = hot(LIBRARY_CACHES)
+    assert found["RetrievalCache.update"] == (
+        "forward", ("attn_forward (patched forward)", "RetrievalCache.update [override RetrievalCache of Cache]"))
+    assert found["QuantCache.update"][1][-1] == "QuantCache.update [override QuantCache of Cache]"
+    # decoys: a method the call does not name; a library base more than MAX_LIBRARY_OVERRIDES classes specialise
+    assert "RetrievalCache.offload" not in found
+    assert not any(name.endswith(".generate") for name in found)

@@ -62,11 +62,12 @@ class PatchEdges:
         return self._installs
 
     def installed_method_edges(self, caller: FunctionInfo | None, callee: str) -> list[tuple[FunctionInfo, str]]:
-        """`self.m(...)` in a function of no class whose first parameter is `self` (a function patched onto
-        an object): the functions the project installs as `m` (`obj.m = MethodType(fn, obj)`, `fn.__get__(obj)`),
+        """`self.m(...)` in a function of no class whose first parameter is `self`, or a def nested in a method
+        that takes its own `self` (`rebinds_self`): a function patched onto an object: the functions the project installs as `m` (`obj.m = MethodType(fn, obj)`, `fn.__get__(obj)`),
         via `installed m`. A method of a class resolves through its class, never here."""
         name = callee[len("self."):]
-        if caller is None or caller.class_key or caller.params[:1] != ("self",) or not name.isidentifier():
+        if caller is None or (caller.class_key and not rebinds_self(caller)) or caller.params[:1] != ("self",) \
+                or not name.isidentifier():
             return []
         out: dict[str, tuple[FunctionInfo, str]] = {}
         for module, ref, owner in self._installs_by_name().get(name, []):
@@ -159,3 +160,10 @@ class PatchEdges:
 def _library_key(dotted: str) -> tuple[str, str]:
     """A library class by its top package and name: re-exports name one class by several paths."""
     return dotted.partition(".")[0], dotted.rpartition(".")[2]
+
+
+def rebinds_self(fn: FunctionInfo) -> bool:
+    """A def nested in a method whose own first parameter is `self` (`def forward_with_device(self, x)`, bound
+    onto a layer by `layer.forward = lambda x: forward_with_device(layer, x)`): its `self` is the object it is
+    called with, not the enclosing method's instance, so `self.m(...)` there is not the enclosing class's `m`."""
+    return fn.parent_key is not None and fn.params[:1] == ("self",)

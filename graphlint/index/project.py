@@ -14,7 +14,7 @@ from pathlib import Path
 from graphlint.facts.kinds import Obj
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
-from graphlint.index.patching import PatchEdges
+from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
@@ -414,7 +414,7 @@ class ProjectIndex(PatchEdges):
         """The project functions a call can reach, each with how: "" for a direct call, else the dynamic
         dispatch that was followed (a registry, a factory-built attribute, `Function.apply`, ...).
         `depth`: dispatch hops already followed to get here (an alias of an alias, which may be a cycle)."""
-        cls = self.classes.get(caller.class_key) if caller and caller.class_key else None
+        cls = self.classes.get(caller.class_key) if caller and caller.class_key and not rebinds_self(caller) else None
         if callee.startswith(GETATTR):
             return self._named_by_callers(caller, callee) if caller is not None else []
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`

@@ -223,3 +223,31 @@ def test_a_method_called_on_a_library_typed_parameter_runs_the_project_overrides
     # decoys: a method the call does not name; a library base more than MAX_LIBRARY_OVERRIDES classes specialise
     assert "RetrievalCache.offload" not in found
     assert not any(name.endswith(".generate") for name in found)
+
+
+# transformers' HQQ quantizer: a def nested in the quantizer's method, taking its own `self`, is bound onto a
+# layer. Its `self` is the layer: `self.dequantize()` there is not the quantizer's load-time `dequantize`.
+NESTED_SELF = {
+    "pkg.__init__": "",
+    "pkg.quant": """
+        import torch
+
+        class Quantizer:
+            def dequantize(self, model):
+                return model.weight.cpu()
+
+            def patch_layer(self, layer):
+                def forward_with_device(self, x):
+                    return torch.matmul(x.to(self.device), self.dequantize().t())
+
+                layer.forward = lambda x: forward_with_device(layer, x)
+                return layer
+    """,
+}
+
+
+def test_a_nested_def_taking_its_own_self_does_not_call_the_enclosing_class() -> None:
+    found = hot(NESTED_SELF)
+    assert found["Quantizer.patch_layer.forward_with_device"] == (
+        "forward", ("Quantizer.patch_layer.forward_with_device (patched forward)",))
+    assert "Quantizer.dequantize" not in found and "Quantizer.patch_layer" not in found

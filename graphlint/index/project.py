@@ -14,6 +14,7 @@ from pathlib import Path
 from graphlint.facts.kinds import Obj
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
+from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
@@ -122,7 +123,7 @@ class HotInfo:
 Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 
 
-class ProjectIndex:
+class ProjectIndex(PatchEdges):
     def __init__(self, summaries: list[ModuleSummary], module_bases: tuple[str, ...] = ()) -> None:
         self.modules: dict[str, ModuleSummary] = {s.module: s for s in summaries}
         self.functions: dict[str, FunctionInfo] = {}
@@ -154,6 +155,7 @@ class ProjectIndex:
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._handed_to: dict[str, set[str]] | None = None
+        self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
         self._default_moved: bool | None = None
@@ -205,6 +207,7 @@ class ProjectIndex:
         self._subclasses = None
         self._handed.clear()
         self._handed_to = None
+        self._reset_patching()
         self._stars.clear()
         self.call_facts = CallFacts(self)
         return True
@@ -421,7 +424,7 @@ class ProjectIndex:
         """The project functions a call can reach, each with how: "" for a direct call, else the dynamic
         dispatch that was followed (a registry, a factory-built attribute, `Function.apply`, ...).
         `depth`: dispatch hops already followed to get here (an alias of an alias, which may be a cycle)."""
-        cls = self.classes.get(caller.class_key) if caller and caller.class_key else None
+        cls = self.classes.get(caller.class_key) if caller and caller.class_key and not rebinds_self(caller) else None
         if callee.startswith(GETATTR):
             return self._named_by_callers(caller, callee) if caller is not None else []
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
@@ -429,7 +432,8 @@ class ProjectIndex:
         if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
             return self._construct(cls)
         if callee.startswith(("self.", "cls.")):
-            return self._resolve_self(cls, callee.split(".", 1)[1]) if cls is not None else []
+            return self._resolve_self(cls, callee.split(".", 1)[1]) if cls is not None \
+                else self.installed_method_edges(caller, callee)
         if callee.startswith("super()."):
             if cls is None:
                 return []
@@ -461,7 +465,8 @@ class ProjectIndex:
         if stored:  # `KLlamaModel.dynamic_sdpa.apply(...)`: the objects `Cls.attr = Impl(...)` stored on the class
             return [(fn, _join(f"{holder.qualname}.{attr}: {impl.qualname}", h))
                     for impl in stored for fn, h in self.methods_via(impl, meth)]
-        edges = self._dispatch(callee, depth) or (self._through_handed_self(caller, module, callee) if caller else [])
+        edges = self._dispatch(callee, depth) or (self._through_handed_self(caller, module, callee) if caller else []) \
+            or (self.bound_callable_edges(caller, callee) if caller else []) or self.library_override_edges(callee)
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
             return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
         return edges
@@ -1121,6 +1126,7 @@ class ProjectIndex:
                 for ref, _line, owner in table:
                     roots["forward"].extend((fn, f"{fn.display} ({label})", None, False)
                                             for fn in self._installed(self.functions.get(owner or ""), s.module, ref))
+        roots["forward"].extend((fn, label, None, False) for fn, label in self.generation_hooks())
         return roots
 
     def _installed(self, caller: FunctionInfo | None, module: str, ref: str) -> list[FunctionInfo]:
@@ -1276,8 +1282,9 @@ class ProjectIndex:
         candidates = []
         seeds: list[Seed] = []
         replays: list[FunctionInfo] = []  # every function that replays a graph: the climb below starts there
+        installers = self.patch_installers()  # set-up: installing a patch runs no step
         for fn in self.functions.values():
-            if fn.key in model or fn.parent_key is not None \
+            if fn.key in model or fn.parent_key is not None or fn.key in installers \
                     or (fn.key in reached and reached[fn.key].whole and reached[fn.key].tier == "captured"):
                 continue
             cls = self.classes.get(fn.class_key) if fn.class_key else None

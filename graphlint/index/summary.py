@@ -43,6 +43,7 @@ COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
 # `torch.compile` options under which the compiled region is replayed as a CUDA graph (or must be one graph).
 GRAPHED_COMPILE_MODES = ("reduce-overhead", "max-autotune")
 PARTIAL_CALLS = ("functools.partial", "partial")
+MAX_INSTALL_UNWRAP = 6  # wrappers read through to the function installed (`(lambda s: f(s)).__get__(m)`, aliases)
 METHOD_BINDERS = ("types.MethodType",)  # `MethodType(fn, obj)`: calling the result calls fn
 # nn.Module methods that return the module itself: `Model(cfg).eval().to(device)` is the `Model` instance
 MODULE_SELF_METHODS = MODULE_KEEPING_METHODS | {"to", "cuda", "cpu", "xpu", "to_empty"}
@@ -111,6 +112,9 @@ class FunctionInfo:
     # (callee descriptor, line, position or keyword, callable) of calls passing a function or a method of the
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
     callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
+    # (function, line, parameter slot, value) of what a `partial(f, p=v)` binds, or a call passes as a registry's
+    # entry (`f(p=fn)` with `fn = REG[k]`): what `p(...)` in `f` runs (index.patching)
+    bound_callables: list[tuple[str, int, str, str]] = field(default_factory=list)
     loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
     # spans of the loops among `loops` that feed a picked token back into a call (index.decode): decode loops
     decode_loops: list[tuple[int, int]] = field(default_factory=list)
@@ -187,6 +191,9 @@ class ModuleSummary:
     # (function, line, patching fn) of each function installed as a module's forward: `Attn.forward = fwd`,
     # `self.forward = self.short_forward`, `setattr(m, "forward", MethodType(fwd, m))`
     patched_forwards: list[tuple[str, int, str | None]] = field(default_factory=list)
+    # (method name, function, line, installing fn) of each function bound onto an object as another method:
+    # `attn._upad_input = MethodType(fn, attn)`, `model.prepare_inputs_for_generation = fn.__get__(model)`
+    installed_methods: list[tuple[str, str, int, str | None]] = field(default_factory=list)
     # (function, line, installing fn) of each function installed in transformers' attention tables:
     # `ALL_ATTENTION_FUNCTIONS["tgi"] = fwd`, `AttentionInterface.register("x", fwd)`, `T[k] = wrap(T[k])`
     attention_roots: list[tuple[str, int, str | None]] = field(default_factory=list)
@@ -247,6 +254,7 @@ class _Indexer(ast.NodeVisitor):
         self.class_stack: list[ClassInfo] = []
         self.func_stack: list[FunctionInfo] = []
         self.local_binds: list[dict[str, str]] = []
+        self.call_locals: list[dict[str, ast.Call]] = []  # per function: locals bound once to a call's result
         self.scopes: list[Scope] = []
         self.region_depth = 0
         self.lazy_mixed: set[tuple[str, str]] = set()  # (class key, attribute) methods other than `__init__` disagree on
@@ -404,6 +412,7 @@ class _Indexer(ast.NodeVisitor):
         if cls is None and parent is None:
             self._registrations(node, f"{self.s.module}.{qual}")
         self.local_binds.append(self._typed_params(node))
+        self.call_locals.append({})
         if cls is not None:
             cls.methods[node.name] = info.key
             if node.name == "__init__":
@@ -421,6 +430,7 @@ class _Indexer(ast.NodeVisitor):
         info.makes = self._makes(node)  # after the body: `cls = REG[name]; return cls(...)` reads the local
         self.scopes.pop()
         self.local_binds.pop()
+        self.call_locals.pop()
         self.func_stack.pop()
         info.regions.extend(_begin_end_regions(info.calls))
         if parent is not None:
@@ -695,6 +705,8 @@ class _Indexer(ast.NodeVisitor):
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
             if self.local_binds:
                 self._bind_local(targets[0].id, node.value)
+                if isinstance(node.value, ast.Call):
+                    self.call_locals[-1][targets[0].id] = node.value
             elif not self.class_stack:
                 self._module_value(targets[0].id, node.value)
         elif len(targets) == 1 and self.func_stack and isinstance(node.value, ast.Call):
@@ -702,6 +714,10 @@ class _Indexer(ast.NodeVisitor):
         if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and targets[0].attr in HOT_METHOD_NAMES \
                 and node.value is not None:
             self._patched_forward(node.value, node.lineno)
+        elif len(targets) == 1 and isinstance(targets[0], ast.Attribute) and node.value is not None \
+                and self._binds_method(node.value) and (ref := self._installed_ref(node.value)):
+            owner = self.func_stack[-1].key if self.func_stack else None
+            self.s.installed_methods.append((targets[0].attr, ref, node.lineno, owner))
         if len(targets) == 1 and isinstance(targets[0], ast.Subscript) and node.value is not None \
                 and self._attention_table(targets[0].value):
             self._installed_attention(node.value, node.lineno)
@@ -725,13 +741,41 @@ class _Indexer(ast.NodeVisitor):
 
     def _patched_forward(self, value: ast.expr, line: int) -> None:
         """`X.forward = fn` (a class outside the project or in it, an instance, `self`): `fn` runs as a module's
-        forward from then on, as a forward root; so does `MethodType(fn, obj)` or `partial(fn, ...)`."""
-        if isinstance(value, ast.Call) and value.args \
-                and self.resolve(dotted(value.func)) in (*METHOD_BINDERS, *PARTIAL_CALLS):
-            value = value.args[0]
-        ref = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        forward from then on, as a forward root; so does what `_installed_ref` reads through."""
+        ref = self._installed_ref(value)
         if ref:
             self.s.patched_forwards.append((ref, line, self.func_stack[-1].key if self.func_stack else None))
+
+    def _binds_method(self, value: ast.expr) -> bool:
+        """`MethodType(fn, obj)` or `fn.__get__(obj, Cls)`: a function bound to an object, installed as its method."""
+        return isinstance(value, ast.Call) and (
+            (isinstance(value.func, ast.Attribute) and value.func.attr == "__get__")
+            or (bool(value.args) and self.resolve(dotted(value.func)) in METHOD_BINDERS))
+
+    def _installed_ref(self, value: ast.expr) -> str | None:
+        """The function a value installed as a method runs: `fn`; `MethodType(fn, obj)`, `fn.__get__(obj, Cls)`,
+        `partial(fn, ...)`; a lambda that forwards its call (`lambda self, *a: fwd(self, *a)`); a local bound once
+        to one of these; a factory's call (`make_forward(cfg)`, recorded `make_forward()`: the defs it holds)."""
+        for _ in range(MAX_INSTALL_UNWRAP):
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "__get__":
+                value = value.func.value
+            elif isinstance(value, ast.Lambda) and isinstance(value.body, ast.Call):
+                value = value.body.func
+            elif isinstance(value, ast.Name) and (bound := self._call_local(value.id)) is not None:
+                value = bound
+            elif isinstance(value, ast.Call) and value.args \
+                    and self.resolve(dotted(value.func)) in (*METHOD_BINDERS, *PARTIAL_CALLS):
+                value = value.args[0]
+            elif isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
+                made = self.resolve(dotted(value.func))
+                return f"{made}()" if made and made.rpartition(".")[2][:1].islower() else None
+            else:
+                break
+        return self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
+
+    def _call_local(self, name: str) -> ast.Call | None:
+        """The call a local (of this function or an enclosing one) was bound to, if it was bound to one."""
+        return next((calls[name] for calls in reversed(self.call_locals) if name in calls), None)
 
     def _class_set(self, target: ast.expr, value: ast.Call) -> None:
         """`KLlamaModel.dynamic_sdpa = DynamicAttention(...)` in a method: every instance shares that object,
@@ -899,6 +943,8 @@ class _Indexer(ast.NodeVisitor):
                 ref = self.resolve(dotted(node.args[0]))
                 if ref:
                     self.s.hook_roots.append((ref, node.lineno, self.func_stack[-1].key if self.func_stack else None))
+        if self.func_stack and callee and (node.args or node.keywords):
+            self._bound_callables(node, callee)
         tail = node.func.attr if isinstance(node.func, ast.Attribute) else dotted(node.func) or ""
         if self.func_stack and (tail in CALLBACK_RUNNERS or (callee or "") in PARTIAL_CALLS):
             # `partial(f, ...)` in a function: the partial is built to be called there, so f runs too; so
@@ -908,6 +954,26 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
+
+    def _bound_callables(self, node: ast.Call, callee: str) -> None:
+        """Record what `p(...)` in a function runs where a `partial` binds `p` to a function or a registry's entry
+        (`partial(attn_forward, prefill=kernel)`, `kernel = KERNELS[name]`), or a call passes a registry's entry
+        for it (`attn(x, prefill=kernel)`); a plain function handed to a call is `callable_args`' business."""
+        partial = callee in PARTIAL_CALLS
+        target = self.resolve(dotted(node.args[0])) if partial and node.args else callee
+        if not target:
+            return
+        args = node.args[1:] if partial else node.args
+        slots = [(str(i), arg) for i, arg in enumerate(args)] + [(kw.arg, kw.value) for kw in node.keywords if kw.arg]
+        for slot, arg in slots:
+            if not isinstance(arg, ast.Name):
+                continue
+            bound = next((binds[arg.id] for binds in reversed(self.local_binds) if arg.id in binds), "")
+            if bound.endswith("[]") and not bound.startswith(ALTERNATIVES):
+                self.func_stack[-1].bound_callables.append((target, node.lineno, slot, bound))
+            elif partial and not bound and (arg.id in self.top_level or arg.id in self.s.imports) \
+                    and (ref := self.resolve(arg.id)):
+                self.func_stack[-1].bound_callables.append((target, node.lineno, slot, ref))
 
     def _getattr_refs(self, node: ast.expr) -> list[str]:
         """What `getattr(obj, name)` names where `name` is a string literal (or `"a" if c else "b"`): the

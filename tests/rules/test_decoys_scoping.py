@@ -4,7 +4,12 @@ helpers carry `via`), beyond the rules' embedded examples.
 
 from __future__ import annotations
 
+import textwrap
+
 from snippets import check, findings, lint
+
+from graphlint.pipeline.config import Config
+from graphlint.pipeline.engine import Linter
 
 
 def test_decoy_not_on_hot_path():
@@ -91,3 +96,38 @@ def test_module_init_is_not_hot():
             def forward(self, x):
                 return x + self.table
     """)
+
+
+def test_a_patch_installed_in_set_up_makes_its_forward_hot_not_the_set_up():
+    """MInference's shape: a set-up function binds a kernel from a table into the forward it patches onto the
+    model. The kernel's and the forward's syncs are reported with the edges in `via`; the set-up's own sync
+    (it runs once, at load) and a table entry no patch binds stay silent."""
+    src = """
+        import torch
+        from functools import partial
+
+        def sparse_kernel(q):
+            return q[q > 0]
+
+        def spare_kernel(q):
+            return q.max().item()
+
+        KERNELS = {"sparse": sparse_kernel}
+        SPARE = {"spare": spare_kernel}
+
+        def attn_forward(self, hidden: torch.Tensor, kernel=None):
+            if hidden.sum() > 0:
+                return kernel(hidden)
+            return hidden
+
+        def patch(model, name):
+            kernel = KERNELS[name]
+            forward = partial(attn_forward, kernel=kernel)
+            print(model.norm.weight.sum().item())
+            for layer in model.layers:
+                layer.attn.forward = (lambda self, *a: forward(self, *a)).__get__(layer.attn, type(layer.attn))
+            return model
+    """
+    assert findings(src) == {(5, "GL123"), (14, "GL110")}
+    via = {f.line: f.via for f in Linter(Config()).lint_text(textwrap.dedent(src).lstrip("\n"), "m.py").findings}
+    assert via[5] == ("attn_forward (patched forward)", "sparse_kernel [registry KERNELS, bound to kernel by patch]")

@@ -1,0 +1,169 @@
+"""Dispatch edges of monkey-patched models (docs/inference.md, "Patched models").
+
+Research inference code rarely owns a model class: it binds its own functions onto a transformers model
+(`attn.forward = fwd.__get__(attn, Attention)`, `attn._upad_input = MethodType(fn, attn)`), binds the
+kernels a forward calls with `partial(attn_forward, prefill_forward=KERNELS[name])`, and lets transformers'
+`generate` run the rest. The summary records the installs (`ModuleSummary.installed_methods`) and the
+bindings (`FunctionInfo.bound_callables`); this mixin of `ProjectIndex` turns them into edges:
+
+- an installed method: `self.m(...)` in a function that belongs to no class (a patched forward) runs every
+  function the project installs as `m` on some object;
+- a bound callable: `p(...)` with `p` a parameter runs what a `partial` binds for it, or the registry's
+  entries a call passes for it;
+- a library-typed receiver: `cache.update(...)` with `cache: Cache` (transformers' class) runs the `update` of
+  each project subclass of `Cache` that defines one (the caches a patched `generate` builds);
+- a generation hook: a function installed as a method that transformers' `generate` calls every decode step
+  (`prepare_inputs_for_generation`) is a forward root.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from graphlint.index.summary import ClassInfo, FunctionInfo, ModuleSummary
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+# What transformers' `GenerationMixin.generate` calls on the model once per decode step; a function installed
+# under one of these names runs in the decode loop although no project code calls it.
+GENERATION_STEP_METHODS = ("prepare_inputs_for_generation", "_update_model_kwargs_for_generation")
+# Subclasses of one library class that define a method called on it, at most (as `MAX_OVERRIDES` for project
+# bases): a base every model specialises (`PreTrainedModel`) resolves to nothing rather than to all of them.
+MAX_LIBRARY_OVERRIDES = 8
+
+
+class PatchEdges:
+    """The edges above, for `ProjectIndex` (which provides `modules`, `functions`, `call_edges`, `_installed`,
+    `_denotes`, `_call_target`, `_project_calls` and `call_params`)."""
+
+    modules: dict[str, ModuleSummary]
+    functions: dict[str, FunctionInfo]
+    _installs: dict[str, list[tuple[str, str, str | None]]] | None = None  # name -> (module, ref, installer)
+    _bound_names: set[str] | None = None  # last name part of every function a binding targets
+    _installers: set[str] | None = None  # `patch_installers`
+    _library_children: dict[tuple[str, str], list[ClassInfo]] | None = None  # (package, class) -> subclasses
+    classes: dict[str, ClassInfo]
+    _bound_memo: dict[tuple[str, str], list[tuple[FunctionInfo, str]]]
+
+    def _reset_patching(self) -> None:
+        self._installs = None
+        self._bound_names = None
+        self._bound_memo = {}
+        self._installers = None
+        self._library_children = None
+
+    def _installs_by_name(self) -> dict[str, list[tuple[str, str, str | None]]]:
+        if self._installs is None:
+            self._installs = {}
+            for s in self.modules.values():
+                for name, ref, _line, owner in s.installed_methods:
+                    self._installs.setdefault(name, []).append((s.module, ref, owner))
+        return self._installs
+
+    def installed_method_edges(self, caller: FunctionInfo | None, callee: str) -> list[tuple[FunctionInfo, str]]:
+        """`self.m(...)` in a function of no class whose first parameter is `self`, or a def nested in a method
+        that takes its own `self` (`rebinds_self`): a function patched onto an object: the functions the project installs as `m` (`obj.m = MethodType(fn, obj)`, `fn.__get__(obj)`),
+        via `installed m`. A method of a class resolves through its class, never here."""
+        name = callee[len("self."):]
+        if caller is None or (caller.class_key and not rebinds_self(caller)) or caller.params[:1] != ("self",) \
+                or not name.isidentifier():
+            return []
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for module, ref, owner in self._installs_by_name().get(name, []):
+            for fn in self._installed(self.functions.get(owner or ""), module, ref):  # type: ignore[attr-defined]
+                out.setdefault(fn.key, (fn, f"installed {name}"))
+        return list(out.values())
+
+    def bound_callable_edges(self, caller: FunctionInfo, callee: str) -> list[tuple[FunctionInfo, str]]:
+        """`p(...)` in `caller`, `p` its parameter: what the project's `partial(caller, p=...)` binds for it and
+        the registry entries its calls pass (`partial(attn_forward, prefill_forward=kernel)` with `kernel =
+        PREFILL[name]`), via `registry PREFILL, bound to p by new_patch`. Every entry is hot, whichever the
+        configuration picks; a function the callers pass plainly is not followed here."""
+        param = callee.rpartition(".")[2]
+        if callee != f"{caller.module}.{param}" or param not in caller.params:
+            return []
+        if self._bound_names is None:
+            self._bound_names = {target.rpartition(".")[2] for f in self.functions.values()
+                                 for target, _line, _slot, _ref in f.bound_callables}
+        if caller.qualname.rpartition(".")[2] not in self._bound_names:
+            return []
+        key = (caller.key, param)
+        if key not in self._bound_memo:
+            self._bound_memo[key] = []  # cycle guard
+            self._bound_memo[key] = list(self._bound_values(caller, param))
+        return self._bound_memo[key]
+
+    def _bound_values(self, fn: FunctionInfo, param: str) -> Iterator[tuple[FunctionInfo, str]]:
+        seen: set[str] = set()
+        for caller, desc, line in self._project_calls(fn):  # type: ignore[attr-defined]
+            params = self.call_params(fn, desc)  # type: ignore[attr-defined]
+            slots = {param} | ({str(params.index(param))} if param in params else set())
+            for target, ln, slot, ref in caller.bound_callables:
+                if target != desc or ln != line or slot not in slots:
+                    continue
+                for value, how in self._denotes(ref, 0):  # type: ignore[attr-defined]
+                    for run in self._call_target(value):  # type: ignore[attr-defined]
+                        if run.key not in seen:
+                            seen.add(run.key)
+                            label = f"{how}, " if how else ""
+                            yield run, f"{label}bound to {param} by {caller.display}"
+
+    def library_override_edges(self, callee: str) -> list[tuple[FunctionInfo, str]]:
+        """`cache.update(...)` where `cache` is annotated with a library class (`cache: Cache`, bound as
+        `transformers.cache_utils.Cache()`): the `update` each project subclass of that class (at any depth)
+        defines, via `override RetrAttnCache of Cache`; nothing when more than MAX_LIBRARY_OVERRIDES define it.
+        A library class is told by its top package and name (`transformers.Cache` and
+        `transformers.cache_utils.Cache` are one class)."""
+        head, _, meth = callee.rpartition(".")
+        base = head[:-2] if head.endswith("()") else ""
+        if not base or "." not in base or meth.startswith("__") or self.class_by_dotted(base) is not None:  # type: ignore[attr-defined]
+            return []
+        key = _library_key(base)
+        if self._library_children is None:
+            self._library_children = {}
+            for c in self.classes.values():
+                for ref in c.bases:
+                    if "." in ref and self.class_by_dotted(ref) is None:  # type: ignore[attr-defined]
+                        self._library_children.setdefault(_library_key(ref), []).append(c)
+        subs: dict[str, ClassInfo] = {}
+        for c in self._library_children.get(key, []):
+            for sub in (c, *self._descendants(c)):  # type: ignore[attr-defined]
+                subs.setdefault(sub.key, sub)
+        own = [(self.functions[sub.methods[meth]], sub) for sub in subs.values() if meth in sub.methods]
+        if len(own) > MAX_LIBRARY_OVERRIDES:
+            return []
+        name = base.rpartition(".")[2]
+        return [(fn, f"override {sub.qualname} of {name}") for fn, sub in own if not fn.abstract]
+
+    def patch_installers(self) -> set[str]:
+        """The functions that install a patched forward or method, and the functions they are nested in: set-up
+        code, however they build what they install (`partial(attn_forward, ...)` is no call of the model)."""
+        if self._installers is None:
+            self._installers = set()
+            for s in self.modules.values():
+                owners = [o for _r, _l, o in s.patched_forwards] + [o for _n, _r, _l, o in s.installed_methods]
+                for owner in owners:
+                    while owner and owner not in self._installers and (fn := self.functions.get(owner)):
+                        self._installers.add(owner)
+                        owner = fn.parent_key
+        return self._installers
+
+    def generation_hooks(self) -> Iterator[tuple[FunctionInfo, str]]:
+        """Functions installed as a method transformers' `generate` calls every step, with their root label."""
+        for name in GENERATION_STEP_METHODS:
+            for module, ref, owner in self._installs_by_name().get(name, []):
+                for fn in self._installed(self.functions.get(owner or ""), module, ref):  # type: ignore[attr-defined]
+                    yield fn, f"{fn.display} (generation hook {name})"
+
+
+def _library_key(dotted: str) -> tuple[str, str]:
+    """A library class by its top package and name: re-exports name one class by several paths."""
+    return dotted.partition(".")[0], dotted.rpartition(".")[2]
+
+
+def rebinds_self(fn: FunctionInfo) -> bool:
+    """A def nested in a method whose own first parameter is `self` (`def forward_with_device(self, x)`, bound
+    onto a layer by `layer.forward = lambda x: forward_with_device(layer, x)`): its `self` is the object it is
+    called with, not the enclosing method's instance, so `self.m(...)` there is not the enclosing class's `m`."""
+    return fn.parent_key is not None and fn.params[:1] == ("self",)

@@ -1,0 +1,253 @@
+"""Monkey-patched models (graphlint/index/patching.py): forwards bound with `__get__`, lambdas and factories;
+methods installed next to them; kernels bound to a patched forward's parameters through a registry; the
+per-step hooks of transformers' `generate`. Each positive case has its decoy."""
+
+from __future__ import annotations
+
+from test_step_loops import hot
+
+# MInference's and DuoAttention's shapes, cut down: a set-up function binds the project's forwards and helpers
+# onto a loaded transformers model; the kernels a forward runs are picked by name from module-level tables.
+PATCH = {
+    "pkg.__init__": "",
+    "pkg.kernels": """
+        def sparse_prefill(q, k, v, kwargs):
+            return q[k.sum(0) > 0]
+
+        def streaming_decode(q, k, v, kwargs):
+            return q.max().item()
+
+        def unused_kernel(q):
+            return q.tolist()
+
+        PREFILL = {"dense": None, "sparse": sparse_prefill}
+        DECODE = {"dense": None, "streaming": streaming_decode}
+        SPARE = {"spare": unused_kernel}
+    """,
+    "pkg.forward": """
+        def attn_forward(self, hidden, prefill_forward=None, decoding_forward=None):
+            if prefill_forward is not None:
+                return prefill_forward(hidden, hidden, hidden, {})
+            return decoding_forward(hidden, hidden, hidden, {})
+
+        def layer_forward(self, hidden):
+            mask = self._prepare_mask(hidden)
+            return self.self_attn(hidden * mask)
+
+        def make_model_forward(cfg):
+            def model_forward(self, ids):
+                return self.layers(ids)
+            return model_forward
+
+        def prepare_mask(self, hidden):
+            return hidden.nonzero()
+
+        def describe(self):
+            return repr(self.weight.tolist())
+
+        def prepare_inputs(self, input_ids, **kwargs):
+            return {"input_ids": input_ids[:, -1:], "n": int(input_ids.shape[1])}
+
+        def spare_runner(q, kernel=None):
+            return kernel(q)
+    """,
+    "pkg.patch": """
+        import types
+        from functools import partial
+        from pkg.forward import (attn_forward, describe, layer_forward, make_model_forward, prepare_inputs,
+                                 prepare_mask)
+        from pkg.kernels import DECODE, PREFILL, SPARE
+
+        def patch(model, config):
+            Attention = model.model.layers[0].self_attn.__class__
+            prefill_forward = PREFILL[config.attn_type]
+            decoding_forward = DECODE[config.kv_type]
+            forward = partial(attn_forward, prefill_forward=prefill_forward, decoding_forward=decoding_forward)
+            model_forward = make_model_forward(config)
+
+            def update_module(m):
+                if isinstance(m, Attention):
+                    m.forward = (lambda self, *a, **k: forward(self, *a, **k)).__get__(m, Attention)
+                    m.describe = describe.__get__(m, Attention)
+            model.apply(update_module)
+            for layer in model.model.layers:
+                layer.forward = types.MethodType(layer_forward, layer)
+                layer._prepare_mask = types.MethodType(prepare_mask, layer)
+            model.model.forward = model_forward.__get__(model.model, model.model.__class__)
+            model.prepare_inputs_for_generation = prepare_inputs.__get__(model, model.__class__)
+            return model
+
+        def setup_spare(q):
+            kernel = SPARE["spare"]
+            return q
+    """,
+}
+
+
+def test_forwards_bound_with_get_lambdas_partials_and_factories_are_roots() -> None:
+    found = hot(PATCH)
+    # `(lambda self, *a: forward(self, *a)).__get__(m, A)` with `forward = partial(attn_forward, ...)`
+    assert found["attn_forward"] == ("forward", ("attn_forward (patched forward)",))
+    assert found["layer_forward"] == ("forward", ("layer_forward (patched forward)",))
+    # `model_forward.__get__(...)` with `model_forward = make_model_forward(cfg)`: the def the factory holds
+    assert found["make_model_forward.model_forward"] == (
+        "forward", ("make_model_forward.model_forward (patched forward)",))
+
+
+def test_installing_a_patch_is_set_up() -> None:
+    found = hot(PATCH)
+    # building the partial and binding the functions runs no step, though the forward it binds is hot
+    for cold in ("patch", "patch.update_module", "make_model_forward", "setup_spare"):
+        assert cold not in found, cold
+
+
+def test_a_method_installed_next_to_a_patched_forward_runs_where_it_calls_it() -> None:
+    found = hot(PATCH)
+    assert found["prepare_mask"] == (
+        "forward", ("layer_forward (patched forward)", "prepare_mask [installed _prepare_mask]"))
+    # decoy: installed too, but no patched function calls `self.describe()`
+    assert "describe" not in found
+
+
+def test_kernels_bound_to_a_patched_forward_through_a_registry_are_reached() -> None:
+    found = hot(PATCH)
+    assert found["sparse_prefill"] == ("forward", (
+        "attn_forward (patched forward)",
+        "sparse_prefill [registry PREFILL, bound to prefill_forward by patch]"))
+    assert found["streaming_decode"][1][-1] == "streaming_decode [registry DECODE, bound to decoding_forward by patch]"
+    # decoys: an entry picked in set-up code and bound to nothing; a parameter no binding fills
+    assert "unused_kernel" not in found and "spare_runner" not in found
+
+
+def test_generation_hooks_installed_on_the_model_are_roots() -> None:
+    found = hot(PATCH)
+    assert found["prepare_inputs"] == (
+        "forward", ("prepare_inputs (generation hook prepare_inputs_for_generation)",))
+
+
+# Decoys for the edges' reach: a class's own method is resolved through its class, never through an install
+# elsewhere; a parameter filled by plain calls (not a `partial`, not a registry's entry) is not followed.
+DECOYS = {
+    "pkg.__init__": "",
+    "pkg.model": """
+        import types
+        import torch
+        from functools import partial
+
+        def fast_norm(self, x):
+            return x.max().item()
+
+        def load(self, path):
+            return torch.load(path).tolist()
+
+        def run_kernel(x, kernel):
+            return kernel(x)
+
+        def host_kernel(x):
+            return x.tolist()
+
+        def plain_kernel(x):
+            return x.cpu()
+
+        class Norm(torch.nn.Module):
+            def forward(self, x):
+                return self._norm(x) + run_kernel(x, kernel=plain_kernel)
+
+            def _norm(self, x):
+                return x * 2
+
+        def install(model, norm):
+            norm._norm = types.MethodType(fast_norm, norm)
+            model.load_weights = types.MethodType(load, model)
+            return partial(run_kernel, kernel=host_kernel)
+    """,
+}
+
+
+def test_class_methods_and_plain_arguments_keep_their_own_resolution() -> None:
+    found = hot(DECOYS)
+    assert found["Norm._norm"] == ("forward", ("Norm.forward", "Norm._norm"))
+    # `self._norm` in a class's method never reaches the function installed as `_norm` somewhere
+    assert "fast_norm" not in found
+    # a method installed under a name nothing hot calls, and the installer, stay cold
+    assert "load" not in found and "install" not in found
+    # `run_kernel` is hot (Norm.forward calls it): the kernel a partial binds is followed, even one built in
+    # set-up code (the trade-off), while one a plain call passes is not (`callable_args`, capture helpers only)
+    assert found["run_kernel"] == ("forward", ("Norm.forward", "run_kernel"))
+    assert found["host_kernel"][1][-1] == "host_kernel [bound to kernel by install]"
+    assert "plain_kernel" not in found
+
+
+# MInference's caches: a patched forward takes transformers' `Cache` and calls `update` on whichever cache the
+# patched `generate` built, one of the project's subclasses of it.
+LIBRARY_CACHES = {
+    "pkg.__init__": "",
+    "pkg.caches": """
+        from transformers.cache_utils import Cache
+        from transformers import PreTrainedModel
+
+        class RetrievalCache(Cache):
+            def update(self, key, value, layer):
+                return key[key.sum(-1) > 0]
+
+            def offload(self):
+                return self.keys.cpu()
+
+        class QuantCache(RetrievalCache):
+            def update(self, key, value, layer):
+                return key.max().item()
+    """ + "".join(f"""
+        class Model{i}(PreTrainedModel):
+            def generate(self, ids):
+                return ids.tolist()
+    """ for i in range(9)),
+    "pkg.attn": """
+        from transformers import Cache, PreTrainedModel
+
+        def attn_forward(self, hidden, past_key_value: Cache = None, model: PreTrainedModel = None):
+            past_key_value.update(hidden, hidden, 0)
+            model.generate(hidden)
+            return hidden
+
+        def enable(attn):
+            attn.forward = attn_forward.__get__(attn, type(attn))
+    """,
+}
+
+
+def test_a_method_called_on_a_library_typed_parameter_runs_the_project_overrides() -> None:
+    found = hot(LIBRARY_CACHES)
+    assert found["RetrievalCache.update"] == (
+        "forward", ("attn_forward (patched forward)", "RetrievalCache.update [override RetrievalCache of Cache]"))
+    assert found["QuantCache.update"][1][-1] == "QuantCache.update [override QuantCache of Cache]"
+    # decoys: a method the call does not name; a library base more than MAX_LIBRARY_OVERRIDES classes specialise
+    assert "RetrievalCache.offload" not in found
+    assert not any(name.endswith(".generate") for name in found)
+
+
+# transformers' HQQ quantizer: a def nested in the quantizer's method, taking its own `self`, is bound onto a
+# layer. Its `self` is the layer: `self.dequantize()` there is not the quantizer's load-time `dequantize`.
+NESTED_SELF = {
+    "pkg.__init__": "",
+    "pkg.quant": """
+        import torch
+
+        class Quantizer:
+            def dequantize(self, model):
+                return model.weight.cpu()
+
+            def patch_layer(self, layer):
+                def forward_with_device(self, x):
+                    return torch.matmul(x.to(self.device), self.dequantize().t())
+
+                layer.forward = lambda x: forward_with_device(layer, x)
+                return layer
+    """,
+}
+
+
+def test_a_nested_def_taking_its_own_self_does_not_call_the_enclosing_class() -> None:
+    found = hot(NESTED_SELF)
+    assert found["Quantizer.patch_layer.forward_with_device"] == (
+        "forward", ("Quantizer.patch_layer.forward_with_device (patched forward)",))
+    assert "Quantizer.dequantize" not in found and "Quantizer.patch_layer" not in found

@@ -108,3 +108,21 @@ class AssignedTypes:
             self._foreign_building = False
         self._foreign_table = table
         return table
+
+    def installed_on_parts(self) -> list[tuple[object, str, None, bool]]:
+        """Forward roots: the `__call__` of a callable object a model's method installs on one of its parts
+        (`block.attn1.processor = WanAttnProcessor()` in a diffusion transformer's `__init__`): the part's own
+        `forward`, outside the project, calls it. Not for modules (a submodule runs through its `forward`
+        edges), nor for installs from code that is no model's (a trainer storing a callback)."""
+        seeds: dict[str, tuple[object, str, None, bool]] = {}
+        for s in self.modules.values():
+            for fn_key, desc in s.part_installs:
+                fn = self.functions.get(fn_key)
+                cls = self.classes.get(fn.class_key) if fn is not None and fn.class_key else None
+                made = self.class_by_dotted(desc)
+                if cls is None or made is None or not self._is_model_class(cls) or self.is_nn_module(made):
+                    continue
+                call = self.method(made, "__call__")
+                if call is not None and call.key not in seeds:
+                    seeds[call.key] = (call, f"{call.display} (installed on a part by {fn.display})", None, False)
+        return list(seeds.values())

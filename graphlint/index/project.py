@@ -637,10 +637,10 @@ class ProjectIndex(AssignedTypes):
         """Dotted names a factory returns: its `return` values, else the class its annotation names
         together with that class's project subclasses."""
         refs = [ref if "." in ref else f"{fn.module}.{ref}" for ref in fn.makes]
-        if refs and (not isinstance(fn.returns, Obj) or any(
+        if refs and (not fn.returns_class or any(
                 ref.startswith("self.") or self._denotes(ref.removesuffix("()"), MAX_DISPATCH_DEPTH) for ref in refs)):
             return refs
-        if isinstance(fn.returns, Obj):  # (also where it returns a local: `return candidate`)
+        if isinstance(fn.returns, Obj):  # (for `-> Type[X]`, also where it returns a local: `return candidate`)
             base = self.class_by_dotted(f"{fn.module}.{fn.returns.name}")
             if base is not None:
                 return [f"{c.module}.{c.qualname}" for c in self.subclasses(base)]
@@ -1122,6 +1122,7 @@ class ProjectIndex(AssignedTypes):
                 for ref, _line, owner in table:
                     roots["forward"].extend((fn, f"{fn.display} ({label})", None, False)
                                             for fn in self._installed(self.functions.get(owner or ""), s.module, ref))
+        roots["forward"].extend(self.installed_on_parts())
         return roots
 
     def _installed(self, caller: FunctionInfo | None, module: str, ref: str) -> list[FunctionInfo]:
@@ -1434,10 +1435,25 @@ class ProjectIndex(AssignedTypes):
         calls, found = list(fn.decode_calls), bool(fn.decode_loops)
         for _first, _last, cycle in fn.token_cycles:
             if any(self._picks(t) for c in cycle for t, how in self.call_edges(fn, fn.module, c)
-                   if not how.startswith(BY_NAME)):
+                   if not how.startswith(BY_NAME)) or any(self._calls_held_object(fn, c) for c in cycle):
                 found = True
                 calls += [c for c in cycle if c not in calls]
         return calls if found else None
+
+    def _calls_held_object(self, fn: FunctionInfo, callee: str) -> bool:
+        """`callee`, in a method of a class that is no model, calls an object of unknown class itself
+        (`self.transformer(latents, t)`, or `current_model(x)` with `current_model = self.transformer` in
+        branches), not a method of it nor a project function: on a loop-carried cycle, the object's output is
+        fed back into it every iteration (a diffusion pipeline's denoising loop over timesteps), a model's step
+        whatever the object is. Parameters and plain functions are left out (`x = f(x)` iterates anything)."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if cls is None or self._is_model_class(cls) or self.call_edges(fn, fn.module, callee):
+            return False
+        if callee.startswith("self."):
+            attr = callee[len("self."):]
+            return attr.isidentifier() and self.method(cls, attr) is None
+        local = callee[len(fn.module) + 1:] if callee.startswith(f"{fn.module}.") else ""
+        return local.isidentifier() and local not in fn.params and self._unknown_receiver(callee)
 
     def _picks(self, fn: FunctionInfo, depth: int = 0) -> bool:
         """`fn` picks a token on the host side: it calls a tensor pick (`argmax`, `multinomial`, `topk`), or a

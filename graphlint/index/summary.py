@@ -124,6 +124,7 @@ class FunctionInfo:
     # the decorators that may be project functions (`timed`, `calculate_time()` for `@calculate_time(...)`):
     # calling the function calls the wrapper they return (`ProjectIndex.wrappers`)
     decorators: tuple[str, ...] = ()
+    returns_class: bool = False  # annotated `-> Type[X]`: it hands out the class X or a subclass (a registry)
 
     @property
     def display(self) -> str:
@@ -202,6 +203,8 @@ class ModuleSummary:
     global_sets: dict[str, list[str]] = field(default_factory=dict)
     # (class of the method, holder, attribute, callee descriptor) of each `self.holder.attr = X(...)`
     foreign_attr_sets: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # (installing method, callee descriptor) of each `part.attr = X(...)` on an object other than `self` itself
+    part_installs: list[tuple[str, str]] = field(default_factory=list)
     module_regions: list[tuple[int, int]] = field(default_factory=list)
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
     skip_file: bool = False
@@ -401,6 +404,7 @@ class _Indexer(ast.NodeVisitor):
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
             decorators=self._wrapping_decorators(node),
+            returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
         )
         self.s.functions[qual] = info
         if cls is None and parent is None:
@@ -725,8 +729,11 @@ class _Indexer(ast.NodeVisitor):
         if isinstance(target, ast.Name) and (not self.func_stack and not self.class_stack or self.func_stack
                                              and target.id in self.declared_globals.get(self.func_stack[-1].key, ())):
             self.s.global_sets.setdefault(target.id, []).append(made)
-        elif self.func_stack and self.class_stack and (pair := foreign_target(target)):
-            self.s.foreign_attr_sets.append((self.class_stack[-1].key, *pair, made))
+        elif self.func_stack and self.class_stack and isinstance(target, ast.Attribute) \
+                and dotted(target.value) not in (None, "self"):
+            if pair := foreign_target(target):
+                self.s.foreign_attr_sets.append((self.class_stack[-1].key, *pair, made))
+            self.s.part_installs.append((self.func_stack[-1].key, made))  # `block.attn.processor = Proc()`
 
     def _attention_table(self, node: ast.expr) -> bool:
         """`node` names one of transformers' attention tables (`ATTENTION_TABLES`), however imported."""

@@ -2391,3 +2391,57 @@ def test_factory_of_classes_reaches_every_subclass_call():
     assert "Unrelated.__call__" not in found  # decoy: not a subclass of what the factory hands out
     # decoy: without the `Type[...]` annotation nothing says what `candidate` is
     assert "PixPipe.__call__" not in hot({"pkg.reg": reg.replace(" -> Type[BasePipe]", "")})
+
+
+def test_a_callable_a_model_installs_on_its_parts_is_a_forward_root():
+    src = """
+        from torch import nn
+        from diffusers import WanTransformer3DModel
+
+        class CausalProcessor:
+            def __call__(self, attn, hidden):
+                return self._cached(hidden)
+
+            def _cached(self, hidden):
+                return hidden.sum().item()
+
+        class Callback:
+            def __call__(self, logs):
+                return logs["loss"].item()
+
+        class Wrapper(WanTransformer3DModel):
+            def __init__(self):
+                super().__init__()
+                for block in self.blocks:
+                    block.attn1.processor = CausalProcessor()
+
+            def forward(self, x):
+                return x
+
+        class Trainer:
+            def __init__(self, model):
+                model.callback = Callback()
+    """
+    found = hot({"pkg.t": src})
+    assert "CausalProcessor._cached" in found
+    assert "installed on a part by Wrapper.__init__" in found["CausalProcessor.__call__"][1][0]
+    assert "Callback.__call__" not in found  # decoy: installed by code that is no model's
+
+
+def test_a_pipeline_loop_over_a_held_model_runs_its_processors_in_the_step():
+    # the held-object loop's own callees are step code; what the model runs stays in its forward
+    found = hot({"pkg.p": """
+        class Pipe:
+            def __init__(self, transformer):
+                self.transformer = transformer
+
+            def unpack(self, out):
+                return out.tolist()
+
+            def __call__(self, latents, timesteps):
+                for t in timesteps:
+                    out = self.transformer(latents, t)
+                    latents = self.unpack(out)
+                return latents
+    """})
+    assert found["Pipe.unpack"][0] == "step"

@@ -1445,7 +1445,8 @@ class ProjectIndex(AssignedTypes):
         (`self.transformer(latents, t)`, or `current_model(x)` with `current_model = self.transformer` in
         branches), not a method of it nor a project function: on a loop-carried cycle, the object's output is
         fed back into it every iteration (a diffusion pipeline's denoising loop over timesteps), a model's step
-        whatever the object is. Parameters and plain functions are left out (`x = f(x)` iterates anything)."""
+        whatever the object is. Parameters, other locals (`data_cls = torch.tensor`) and plain functions are left
+        out (`x = f(x)` iterates anything)."""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         if cls is None or self._is_model_class(cls) or self.call_edges(fn, fn.module, callee):
             return False
@@ -1453,7 +1454,7 @@ class ProjectIndex(AssignedTypes):
             attr = callee[len("self."):]
             return attr.isidentifier() and self.method(cls, attr) is None
         local = callee[len(fn.module) + 1:] if callee.startswith(f"{fn.module}.") else ""
-        return local.isidentifier() and local not in fn.params and self._unknown_receiver(callee)
+        return local in fn.self_aliases  # `model = self.transformer`, not `data_cls = torch.tensor`
 
     def _picks(self, fn: FunctionInfo, depth: int = 0) -> bool:
         """`fn` picks a token on the host side: it calls a tensor pick (`argmax`, `multinomial`, `topk`), or a

@@ -124,6 +124,7 @@ class FunctionInfo:
     # the decorators that may be project functions (`timed`, `calculate_time()` for `@calculate_time(...)`):
     # calling the function calls the wrapper they return (`ProjectIndex.wrappers`)
     decorators: tuple[str, ...] = ()
+    self_aliases: tuple[str, ...] = ()  # locals bound to attributes of `self` (`model = self.transformer`)
     returns_class: bool = False  # annotated `-> Type[X]`: it hands out the class X or a subclass (a registry)
 
     @property
@@ -426,7 +427,8 @@ class _Indexer(ast.NodeVisitor):
             self.visit(stmt)
         info.makes = self._makes(node)  # after the body: `cls = REG[name]; return cls(...)` reads the local
         self.scopes.pop()
-        self.local_binds.pop()
+        info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
+            ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
         self.func_stack.pop()
         info.regions.extend(_begin_end_regions(info.calls))
         if parent is not None:

@@ -795,3 +795,18 @@ def test_a_loop_calling_a_held_object_without_feeding_it_back_stays_cold():
     assert not hot({"pkg.pipe": DENOISE.replace("{body}", independent)})
     own = "latents = latents - self.guidance(latents)"
     assert not hot({"pkg.pipe": DENOISE.replace("{body}", own)})
+
+
+def test_a_loop_through_a_local_alias_of_an_external_function_is_no_step_loop():
+    # decoy (transformers' DataCollatorWithFlattening): `data_cls = torch.tensor`, then a loop rewriting a dict
+    src = DENOISE.replace("{body}", "latents = self.guidance(latents)")
+    src += """
+    class Collator:
+        def __call__(self, batch):
+            import torch
+            data_cls = torch.tensor
+            for k, v in batch.items():
+                batch[k] = data_cls(v)
+            return batch
+"""
+    assert "Collator.__call__" not in hot({"pkg.c": src})

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphlint.facts.kinds import Obj
+from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.patching import PatchEdges, rebinds_self
@@ -123,7 +124,7 @@ class HotInfo:
 Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 
 
-class ProjectIndex(PatchEdges):
+class ProjectIndex(PatchEdges, AssignedTypes):
     def __init__(self, summaries: list[ModuleSummary], module_bases: tuple[str, ...] = ()) -> None:
         self.modules: dict[str, ModuleSummary] = {s.module: s for s in summaries}
         self.functions: dict[str, FunctionInfo] = {}
@@ -209,6 +210,7 @@ class ProjectIndex(PatchEdges):
         self._handed_to = None
         self._reset_patching()
         self._stars.clear()
+        self._foreign_table = None
         self.call_facts = CallFacts(self)
         return True
 
@@ -467,7 +469,8 @@ class ProjectIndex(PatchEdges):
                     for impl in stored for fn, h in self.methods_via(impl, meth)]
         edges = self._dispatch(callee, depth) or (self._through_handed_self(caller, module, callee) if caller else []) \
             or (self.bound_callable_edges(caller, callee) if caller else []) or self.library_override_edges(callee)
-        if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller):
+        if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller) \
+                and not _returned_by_function(head):
             return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
         return edges
 
@@ -606,7 +609,8 @@ class ProjectIndex(PatchEdges):
                     out.append((target, how))
                 else:  # a factory: what it returns, or the class its annotation names (and subclasses)
                     label = how or f"factory {target.qualname}"
-                    out.extend((t, label) for ref in self._made_by(target) for t, _h in self._denotes(ref, depth + 1))
+                    out.extend((t, f"{label}: {h}" if h.startswith("global ") else label)
+                               for ref in self._made_by(target) for t, h in self._denotes(ref, depth + 1))
             return out
         fn = self.function_by_dotted(desc)
         if fn is not None:
@@ -625,6 +629,8 @@ class ProjectIndex(PatchEdges):
                 return [(fn, "")]
             if meth == "apply" and self._is_autograd_function(owner) and (fn := self.method(owner, "forward")):
                 return [(fn, f"{owner.qualname}.apply")]
+        if held := self.global_classes(desc, depth):  # `_PP`, assigned `init_group(...)` somewhere
+            return held
         if head and self._unknown_receiver(head):
             return [(fn, f"method {meth}") for fn in self._methods_named(meth)]
         return []
@@ -645,9 +651,11 @@ class ProjectIndex(PatchEdges):
     def _made_by(self, fn: FunctionInfo) -> list[str]:
         """Dotted names a factory returns: its `return` values, else the class its annotation names
         together with that class's project subclasses."""
-        if fn.makes:
-            return [ref if "." in ref else f"{fn.module}.{ref}" for ref in fn.makes]
-        if isinstance(fn.returns, Obj):
+        refs = [ref if "." in ref else f"{fn.module}.{ref}" for ref in fn.makes]
+        if refs and (not fn.returns_class or any(
+                ref.startswith("self.") or self._denotes(ref.removesuffix("()"), MAX_DISPATCH_DEPTH) for ref in refs)):
+            return refs
+        if isinstance(fn.returns, Obj):  # (for `-> Type[X]`, also where it returns a local: `return candidate`)
             base = self.class_by_dotted(f"{fn.module}.{fn.returns.name}")
             if base is not None:
                 return [f"{c.module}.{c.qualname}" for c in self.subclasses(base)]
@@ -906,7 +914,7 @@ class ProjectIndex(PatchEdges):
                       for target, how in self._denotes(desc, 0) if isinstance(target, ClassInfo)]
             if found:
                 return found
-        return []
+        return self.foreign_classes(cls, name)
 
     def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None, element: str = ""
                               ) -> list[tuple[FunctionInfo, str]]:
@@ -940,6 +948,9 @@ class ProjectIndex(PatchEdges):
                         out.extend((fn, how or f"self.{name}") for fn in self.methods(target, meth))
             if out:
                 break
+        if not out:  # `self.model.ctl = Controller()` in another class's method
+            out = [(fn, _join(how, h)) for target, how in self.foreign_classes(cls, name)
+                   for fn, h in (self.methods_via(target, meth) if meth else [(f, "") for f in self._call_target(target)])]
         if not out and meth is not None and "[" not in element and not self._model_side(cls) \
                 and not self._known_attr(cls, name):
             # `self.model.update_model_metas(...)` where nothing says what `model` holds (a constructor
@@ -1127,6 +1138,7 @@ class ProjectIndex(PatchEdges):
                     roots["forward"].extend((fn, f"{fn.display} ({label})", None, False)
                                             for fn in self._installed(self.functions.get(owner or ""), s.module, ref))
         roots["forward"].extend((fn, label, None, False) for fn, label in self.generation_hooks())
+        roots["forward"].extend(self.installed_on_parts())
         return roots
 
     def _installed(self, caller: FunctionInfo | None, module: str, ref: str) -> list[FunctionInfo]:
@@ -1321,7 +1333,8 @@ class ProjectIndex(PatchEdges):
                     hit = "calls the model it is handed" if in_loop and not self._trains(fn) else ""
                     if not hit and fn not in handed:
                         handed.append(fn)
-                elif entries or (callee in receivers and all(how.startswith(BY_NAME) for _t, how in targets)):
+                elif entries or (callee in receivers and all(how.startswith(BY_NAME) or _factory_hop(how)
+                                                             for _t, how in targets)):
                     # A method found by name only (`method m`) is no evidence of which object is called:
                     # set-up code calls `model.get_input_embeddings()` too.
                     hit = "calls the model"
@@ -1439,10 +1452,26 @@ class ProjectIndex(PatchEdges):
         calls, found = list(fn.decode_calls), bool(fn.decode_loops)
         for _first, _last, cycle in fn.token_cycles:
             if any(self._picks(t) for c in cycle for t, how in self.call_edges(fn, fn.module, c)
-                   if not how.startswith(BY_NAME)):
+                   if not how.startswith(BY_NAME)) or any(self._calls_held_object(fn, c) for c in cycle):
                 found = True
                 calls += [c for c in cycle if c not in calls]
         return calls if found else None
+
+    def _calls_held_object(self, fn: FunctionInfo, callee: str) -> bool:
+        """`callee`, in a method of a class that is no model, calls an object of unknown class itself
+        (`self.transformer(latents, t)`, or `current_model(x)` with `current_model = self.transformer` in
+        branches), not a method of it nor a project function: on a loop-carried cycle, the object's output is
+        fed back into it every iteration (a diffusion pipeline's denoising loop over timesteps), a model's step
+        whatever the object is. Parameters, other locals (`data_cls = torch.tensor`) and plain functions are left
+        out (`x = f(x)` iterates anything)."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if cls is None or self._is_model_class(cls) or self.call_edges(fn, fn.module, callee):
+            return False
+        if callee.startswith("self."):
+            attr = callee[len("self."):]
+            return attr.isidentifier() and self.method(cls, attr) is None
+        local = callee[len(fn.module) + 1:] if callee.startswith(f"{fn.module}.") else ""
+        return local in fn.self_aliases  # `model = self.transformer`, not `data_cls = torch.tensor`
 
     def _picks(self, fn: FunctionInfo, depth: int = 0) -> bool:
         """`fn` picks a token on the host side: it calls a tensor pick (`argmax`, `multinomial`, `topk`), or a
@@ -1680,6 +1709,17 @@ def _called_value(callee: str) -> str:
     """The value a call runs: `model` for `model(x)`, `model.forward(x)` and `model.__call__(x)`."""
     head, _, meth = callee.rpartition(".")
     return head if meth in ("forward", "__call__") else callee
+
+
+def _factory_hop(how: str) -> bool:
+    """`self.pipe = factory Reg.get_class`: the receiver's class is a factory's guess, so what is done with it (a
+    model's API) still says whether it is a model."""
+    return how.startswith("self.") and " = factory " in how
+
+
+def _returned_by_function(head: str) -> bool:
+    """`get_group()` (a function's result, PEP 8 lower case), not `Model()`: no evidence of a model."""
+    return head.endswith("()") and not head[:-2].rpartition(".")[2][:1].isupper()
 
 
 def _replays(fn: FunctionInfo) -> bool:

@@ -18,6 +18,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.facts.default_device import leaves_default_moved
+from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
@@ -128,6 +129,8 @@ class FunctionInfo:
     # the decorators that may be project functions (`timed`, `calculate_time()` for `@calculate_time(...)`):
     # calling the function calls the wrapper they return (`ProjectIndex.wrappers`)
     decorators: tuple[str, ...] = ()
+    self_aliases: tuple[str, ...] = ()  # locals bound to attributes of `self` (`model = self.transformer`)
+    returns_class: bool = False  # annotated `-> Type[X]`: it hands out the class X or a subclass (a registry)
 
     @property
     def display(self) -> str:
@@ -205,6 +208,12 @@ class ModuleSummary:
     aliases: dict[str, str] = field(default_factory=dict)
     # (class, attribute, class built) of `Cls.attr = Impl(...)` in a function: a class-level singleton
     class_sets: list[tuple[str, str, str]] = field(default_factory=list)
+    # module global -> callee descriptors assigned to it (module level, or in a function under `global`)
+    global_sets: dict[str, list[str]] = field(default_factory=dict)
+    # (class of the method, holder, attribute, callee descriptor) of each `self.holder.attr = X(...)`
+    foreign_attr_sets: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # (installing method, callee descriptor) of each `part.attr = X(...)` on an object other than `self` itself
+    part_installs: list[tuple[str, str]] = field(default_factory=list)
     module_regions: list[tuple[int, int]] = field(default_factory=list)
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
     skip_file: bool = False
@@ -258,6 +267,7 @@ class _Indexer(ast.NodeVisitor):
         self.scopes: list[Scope] = []
         self.region_depth = 0
         self.lazy_mixed: set[tuple[str, str]] = set()  # (class key, attribute) methods other than `__init__` disagree on
+        self.declared_globals: dict[str, set[str]] = {}  # function key -> its `global` names
         self.lazy_attrs: set[tuple[str, str]] = set()  # (class key, attribute) a method other than `__init__` built
         self.top_level: frozenset[str] = frozenset()  # module-level defs, known before any body is visited
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
@@ -407,6 +417,7 @@ class _Indexer(ast.NodeVisitor):
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
             decorators=self._wrapping_decorators(node),
+            returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
         )
         self.s.functions[qual] = info
         if cls is None and parent is None:
@@ -429,7 +440,8 @@ class _Indexer(ast.NodeVisitor):
             self.visit(stmt)
         info.makes = self._makes(node)  # after the body: `cls = REG[name]; return cls(...)` reads the local
         self.scopes.pop()
-        self.local_binds.pop()
+        info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
+            ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
         self.call_locals.pop()
         self.func_stack.pop()
         info.regions.extend(_begin_end_regions(info.calls))
@@ -452,7 +464,8 @@ class _Indexer(ast.NodeVisitor):
                 return refine_returns(annotated, self._infer_returns(node, scope))
             if kind == "host" and returns_a_tuple(scope):  # `-> str` returning `out, length`: the body says
                 return self._infer_returns(node, scope)
-            cls = class_annotation(node.returns) if kind is None else None
+            made = type_annotation_class(node.returns)  # `-> Type[Impl]`: a factory of Impl classes
+            cls = class_annotation(made if made is not None else node.returns) if kind is None else None
             # a class named in the callee's module, resolved (and checked) at the call site
             return Base(kind) if kind else Obj(cls) if cls else UNKNOWN
         return self._infer_returns(node, scope)
@@ -711,6 +724,8 @@ class _Indexer(ast.NodeVisitor):
                 self._module_value(targets[0].id, node.value)
         elif len(targets) == 1 and self.func_stack and isinstance(node.value, ast.Call):
             self._class_set(targets[0], node.value)
+        if len(targets) == 1 and node.value is not None:
+            self._assigned(targets[0], node.value)
         if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and targets[0].attr in HOT_METHOD_NAMES \
                 and node.value is not None:
             self._patched_forward(node.value, node.lineno)
@@ -722,6 +737,25 @@ class _Indexer(ast.NodeVisitor):
                 and self._attention_table(targets[0].value):
             self._installed_attention(node.value, node.lineno)
         self.generic_visit(node)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        if self.func_stack:
+            self.declared_globals.setdefault(self.func_stack[-1].key, set()).update(node.names)
+
+    def _assigned(self, target: ast.expr, value: ast.expr) -> None:
+        """Record the assignments `index.assigned` types values from: a module global (`_PP = init_group()`),
+        an attribute stored on another object (`self.model.ctl = Controller()`)."""
+        made = built_by(value, self.resolve)
+        if made is None:
+            return
+        if isinstance(target, ast.Name) and (not self.func_stack and not self.class_stack or self.func_stack
+                                             and target.id in self.declared_globals.get(self.func_stack[-1].key, ())):
+            self.s.global_sets.setdefault(target.id, []).append(made)
+        elif self.func_stack and self.class_stack and isinstance(target, ast.Attribute) \
+                and dotted(target.value) not in (None, "self"):
+            if pair := foreign_target(target):
+                self.s.foreign_attr_sets.append((self.class_stack[-1].key, *pair, made))
+            self.s.part_installs.append((self.func_stack[-1].key, made))  # `block.attn.processor = Proc()`
 
     def _attention_table(self, node: ast.expr) -> bool:
         """`node` names one of transformers' attention tables (`ATTENTION_TABLES`), however imported."""
@@ -908,7 +942,7 @@ class _Indexer(ast.NodeVisitor):
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
         # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
-        callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None)
+        callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None) or chained_call(func, self.resolve)
         if self.func_stack and (named := self._getattr_refs(func)):
             self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""

@@ -2223,3 +2223,225 @@ def test_calling_a_submodule_of_a_typed_attribute_runs_its_forward():
     # Decoy: a name the typed class neither defines nor holds calls nothing.
     other = index.functions["pkg.infer:Inference.other"]
     assert index.call_edges(other, other.module, "self.model.missing") == []
+
+
+# -- types from where values are assigned (index.assigned) ---------------------------------------------------
+
+COORD = """
+    from typing import Optional
+
+    class Coord:
+        def send(self, x):
+            return x.item()
+
+    class PipeCoord(Coord):
+        def recv(self, x):
+            return x.tolist()
+
+    class Setup:
+        def configure(self, x):
+            return x.item()
+
+    _PP: Optional[Coord] = None
+    _UNSET = None
+
+    def init_group(kind):
+        if kind == "pp":
+            return PipeCoord()
+        return Coord()
+
+    def init():
+        global _PP
+        _PP = init_group("pp")
+
+    def get_pp():
+        return _PP
+
+    def get_unset():
+        return _UNSET
+"""
+
+
+def test_getter_of_a_module_global_resolves_to_what_is_assigned_to_it():
+    found = hot({"pkg.ps": COORD, "pkg.m": """
+        from torch import nn
+        from pkg.ps import get_pp, get_unset
+
+        class M(nn.Module):
+            def forward(self, x):
+                get_pp().recv(x)
+                get_unset().configure(x)
+                return get_pp().send(x)
+    """})
+    # `_PP = init_group(...)` under `global`: whatever init_group builds (the union: PipeCoord and Coord)
+    assert "PipeCoord.recv" in found and "Coord.send" in found
+    assert "global _PP" in found["PipeCoord.recv"][1][-1]
+    # decoys: a global only ever assigned None types nothing (not the method's name: `configure` is unique);
+    # the setter itself runs at set-up
+    assert "Setup.configure" not in found and "init" not in found
+
+
+def test_attribute_stored_by_another_class_is_typed_by_that_assignment():
+    ctl = """
+        class Controller:
+            def begin_forward(self, n):
+                return n.item()
+
+            def clean_states(self):
+                return self.buf.cpu()
+
+        class Other:
+            def begin_forward(self, n):
+                return n.tolist()
+    """
+    model = """
+        from torch import nn
+        from pkg.ctl import Controller
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ctl = None
+
+            def forward(self, x):
+                self.ctl.begin_forward(x)
+                return x
+
+        class Wrapper:
+            def __init__(self):
+                self.model = Model()
+
+            def init_ctl(self):
+                self.model.ctl = Controller()
+
+            def clear(self):
+                self.model.ctl.clean_states()
+    """
+    found = hot({"pkg.ctl": ctl, "pkg.model": model})
+    assert "Controller.begin_forward" in found
+    assert "(set on it)" in found["Controller.begin_forward"][1][-1]
+    # decoys: a same-named method of another class, and a controller method only set-up code calls
+    assert "Other.begin_forward" not in found and "Controller.clean_states" not in found
+
+
+def test_attribute_stored_with_two_classes_reaches_both():
+    found = hot({"pkg.a": """
+        from torch import nn
+
+        class A:
+            def run(self, x):
+                return x.item()
+
+        class B:
+            def run(self, x):
+                return x.tolist()
+
+        class Model(nn.Module):
+            def forward(self, x):
+                return self.impl.run(x)
+
+        class Loader:
+            def __init__(self):
+                self.model = Model()
+
+            def fast(self):
+                self.model.impl = A()
+
+            def slow(self):
+                self.model.impl = B()
+    """})
+    assert {"A.run", "B.run"} <= set(found)
+
+
+def test_factory_of_classes_reaches_every_subclass_call():
+    reg = """
+        from typing import Dict, Type
+
+        class BasePipe:
+            def __call__(self, x):
+                raise NotImplementedError
+
+        class PixPipe(BasePipe):
+            def __call__(self, x):
+                return x.item()
+
+        class Unrelated:
+            def __call__(self, x):
+                return x.tolist()
+
+        class Register:
+            _MAP: Dict[type, Type[BasePipe]] = {}
+
+            @classmethod
+            def get_class(cls, pipe) -> Type[BasePipe]:
+                for origin, klass in cls._MAP.items():
+                    candidate = klass
+                return candidate
+
+        class Parallel:
+            def __init__(self, pipe):
+                wrapper = Register.get_class(pipe)
+                self.pipe = wrapper(pipe)
+
+            def __call__(self, x):  # graphlint: hot
+                return self.pipe(x)
+    """
+    found = hot({"pkg.reg": reg})
+    assert "PixPipe.__call__" in found and "factory Register.get_class" in found["PixPipe.__call__"][1][-1]
+    assert "Unrelated.__call__" not in found  # decoy: not a subclass of what the factory hands out
+    # decoy: without the `Type[...]` annotation nothing says what `candidate` is
+    assert "PixPipe.__call__" not in hot({"pkg.reg": reg.replace(" -> Type[BasePipe]", "")})
+
+
+def test_a_callable_a_model_installs_on_its_parts_is_a_forward_root():
+    src = """
+        from torch import nn
+        from diffusers import WanTransformer3DModel
+
+        class CausalProcessor:
+            def __call__(self, attn, hidden):
+                return self._cached(hidden)
+
+            def _cached(self, hidden):
+                return hidden.sum().item()
+
+        class Callback:
+            def __call__(self, logs):
+                return logs["loss"].item()
+
+        class Wrapper(WanTransformer3DModel):
+            def __init__(self):
+                super().__init__()
+                for block in self.blocks:
+                    block.attn1.processor = CausalProcessor()
+
+            def forward(self, x):
+                return x
+
+        class Trainer:
+            def __init__(self, model):
+                model.callback = Callback()
+    """
+    found = hot({"pkg.t": src})
+    assert "CausalProcessor._cached" in found
+    assert "installed on a part by Wrapper.__init__" in found["CausalProcessor.__call__"][1][0]
+    assert "Callback.__call__" not in found  # decoy: installed by code that is no model's
+
+
+def test_a_pipeline_loop_over_a_held_model_runs_its_processors_in_the_step():
+    # the held-object loop's own callees are step code; what the model runs stays in its forward
+    found = hot({"pkg.p": """
+        class Pipe:
+            def __init__(self, transformer):
+                self.transformer = transformer
+
+            def unpack(self, out):
+                return out.tolist()
+
+            def __call__(self, latents, timesteps):
+                for t in timesteps:
+                    out = self.transformer(latents, t)
+                    latents = self.unpack(out)
+                return latents
+    """})
+    assert found["Pipe.unpack"][0] == "step"

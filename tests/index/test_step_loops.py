@@ -752,3 +752,61 @@ def test_the_request_that_runs_a_decode_loop_once_is_hot_in_the_forward_tier():
     assert "MusicGen.warmup" not in found and "main" not in found
     assert "MusicGen.api" not in found and "MusicGen.serve" not in found
 
+
+
+DENOISE = """
+    class Pipeline:
+        def __init__(self, transformer, scheduler):
+            self.transformer = transformer
+            self.scheduler = scheduler
+
+        def prepare(self, latents):
+            return latents.cpu()
+
+        def guidance(self, noise):
+            return noise.sum().item()
+
+        def __call__(self, latents, timesteps):
+            latents = self.prepare(latents)
+            for t in timesteps:
+                {body}
+            return latents
+
+        def describe(self, latents):
+            return latents.tolist()
+"""
+
+
+def test_a_loop_feeding_a_held_objects_output_back_into_it_is_a_step_loop():
+    # a diffusion pipeline's denoising loop over timesteps: the transformer's output is fed back every step
+    body = "noise = self.transformer(latents, t); latents = latents - self.guidance(noise)"
+    found = hot({"pkg.pipe": DENOISE.replace("{body}", body)})
+    assert found["Pipeline.__call__"][0] == "step" and "Pipeline.guidance" in found
+    assert "Pipeline.describe" not in found  # decoy: a method the loop never calls
+    # also through a local alias of the attribute
+    aliased = "model = self.transformer; noise = model(latents, t); latents = latents - self.guidance(noise)"
+    assert "Pipeline.guidance" in hot({"pkg.pipe": DENOISE.replace("{body}", aliased)})
+
+
+def test_a_loop_calling_a_held_object_without_feeding_it_back_stays_cold():
+    # decoys: the object's output never reaches its next input (a loop over independent prompts), and a
+    # loop carrying a value through the class's own methods only (no object of unknown class runs)
+    independent = "noise = self.transformer(t); print(self.guidance(noise))"
+    assert not hot({"pkg.pipe": DENOISE.replace("{body}", independent)})
+    own = "latents = latents - self.guidance(latents)"
+    assert not hot({"pkg.pipe": DENOISE.replace("{body}", own)})
+
+
+def test_a_loop_through_a_local_alias_of_an_external_function_is_no_step_loop():
+    # decoy (transformers' DataCollatorWithFlattening): `data_cls = torch.tensor`, then a loop rewriting a dict
+    src = DENOISE.replace("{body}", "latents = self.guidance(latents)")
+    src += """
+    class Collator:
+        def __call__(self, batch):
+            import torch
+            data_cls = torch.tensor
+            for k, v in batch.items():
+                batch[k] = data_cls(v)
+            return batch
+"""
+    assert "Collator.__call__" not in hot({"pkg.c": src})

@@ -119,6 +119,8 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # the top-k kernel's warps by scores per row (one latency-bound program per row; 16 past one chunk, also for
     # `topk_hold`'s keys: 64 registers a thread for a 32,768-wide row)
     "topk_warps": ((ANY, 1024, 4), (ANY, 4096, 8), (ANY, ANY, 16)),
+    # the top-k kernel's bisection over held keys stops at the first count of exactly K (True) or runs 32 passes
+    "topk_bisect_exit": ((ANY, ANY, True),),
     # the top-k kernel past one chunk: (widest row it holds in registers, valid chunks past which it does). Held,
     # the threshold is 32 bisection passes on registers; else 8 radix passes each re-reading every valid chunk.
     # (32768, 2): Flash's 64k row (16,416 scores) is held once more than 8,192 scores are valid; a row whose

@@ -210,22 +210,32 @@ if triton is not None:
         return tl.histogram(tl.minimum(d, NB - 1).to(tl.int32), NB, mask=ukey >= ulo)
 
     @triton.jit
-    def _bisect_threshold(key, K):
+    def _bisect_threshold(key, K, EXIT: tl.constexpr):
         """The K-th largest of the int32 keys held in registers (INT32_MIN when fewer than K are valid), by
         bisection over the 2^32 keys: the largest lo with count(key >= lo) >= K. Each pass is one block-wide
-        count; the search stops at the first lo whose count is exactly K (the K-th largest is then the least key
-        >= lo), about log2(keys) + 2 passes on distinct scores instead of 32 (ties at the K-th run all 32)."""
+        count. EXIT (`STEP_CHOICES["topk_bisect_exit"]`): stop at the first lo whose count is exactly K (the K-th
+        largest is then the least key >= lo), about log2(keys) + 2 passes on distinct scores (ties at the K-th
+        run all 32); else all 32 passes."""
         lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or lo = INT32_MIN)
         hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
-        n_lo = tl.full([], 0, tl.int32)  # count(key >= lo) once a pass has measured it (K >= 1: never K at start)
-        while (hi - lo > 1) & (n_lo != K):
-            mid = lo + (hi - lo) // 2
-            n_mid = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0)
-            up = n_mid >= K
-            lo = tl.where(up, mid, lo)
-            hi = tl.where(up, hi, mid)
-            n_lo = tl.where(up, n_mid, n_lo)
-        return tl.min(tl.where(key >= lo.to(tl.int32), key, 2147483647), axis=0)
+        if EXIT:
+            n_lo = tl.full([], 0, tl.int32)  # count(key >= lo) once a pass has measured it (K >= 1: not K yet)
+            while (hi - lo > 1) & (n_lo != K):
+                mid = lo + (hi - lo) // 2
+                n_mid = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0)
+                up = n_mid >= K
+                lo = tl.where(up, mid, lo)
+                hi = tl.where(up, hi, mid)
+                n_lo = tl.where(up, n_mid, n_lo)
+            thr = tl.min(tl.where(key >= lo.to(tl.int32), key, 2147483647), axis=0)
+        else:
+            for _step in range(32):
+                mid = lo + (hi - lo) // 2
+                up = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0) >= K
+                lo = tl.where(up, mid, lo)
+                hi = tl.where(up, hi, mid)
+            thr = lo.to(tl.int32)
+        return thr
 
     @triton.jit
     def _radix_threshold(row, offs, n_valid, K, CHUNK: tl.constexpr, NCH: tl.constexpr, RADIX: tl.constexpr):
@@ -268,7 +278,8 @@ if triton is not None:
     def _topk_select_kernel(scores_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, N_MAX, K, W,
                             CHUNK: tl.constexpr, NCH: tl.constexpr, BLOCK_K: tl.constexpr,
                             BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False,
-                            RADIX: tl.constexpr = 4, HOLD: tl.constexpr = 0, HOLD_FROM: tl.constexpr = 2):
+                            RADIX: tl.constexpr = 4, HOLD: tl.constexpr = 0, HOLD_FROM: tl.constexpr = 2,
+                            EXIT: tl.constexpr = True):
         """torch.topk + `_mask_ids_kernel` in one program per row, without a sort: the K-th largest valid key T
         (T stays INT32_MIN when fewer than K are valid), then every valid id with key > T and the lowest-id ties
         at T, in ascending id order, -1 after them. NCH == 1: the row stays in registers and T comes by bisection
@@ -285,16 +296,16 @@ if triton is not None:
         offs = tl.arange(0, CHUNK)
         if NCH == 1:
             key0, valid0 = _row_keys(row, offs, n_valid)
-            thr = _bisect_threshold(key0, K).to(tl.int32)
+            thr = _bisect_threshold(key0, K, EXIT).to(tl.int32)
             n_gt = tl.sum((key0 > thr).to(tl.int32), axis=0)
         elif HOLD > 0:
             if n_valid <= CHUNK:  # one valid chunk (a 64k server at 8k context): held too, no re-reads
                 key0, valid0 = _row_keys(row, offs, n_valid)
-                thr = _bisect_threshold(key0, K).to(tl.int32)
+                thr = _bisect_threshold(key0, K, EXIT).to(tl.int32)
                 n_gt = tl.sum((key0 > thr).to(tl.int32), axis=0)
             elif n_valid > HOLD_FROM * CHUNK:
                 key_all, valid_all = _row_keys(row, tl.arange(0, HOLD), n_valid)
-                thr = _bisect_threshold(key_all, K).to(tl.int32)
+                thr = _bisect_threshold(key_all, K, EXIT).to(tl.int32)
                 n_gt = tl.sum((key_all > thr).to(tl.int32), axis=0)
             else:
                 thr = _radix_threshold(row, offs, n_valid, K, CHUNK, NCH, RADIX).to(tl.int32)
@@ -360,7 +371,8 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
         _topk_select_kernel[(batch,)](
             scores, n_valid, active, topk_idx, pos_arg, idx_arg, n_max, k_top, window, CHUNK=chunk,
             NCH=cdiv(n_max, chunk), RADIX=radix, HOLD=next_power_of_2(n_max) if n_max <= hold_max else 0,
-            HOLD_FROM=hold_from, num_warps=num_warps or choose("topk_warps", batch, n_max), **consts,
+            HOLD_FROM=hold_from, EXIT=choose("topk_bisect_exit", batch, n_max),
+            num_warps=num_warps or choose("topk_warps", batch, n_max), **consts,
         )
         return
     ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]

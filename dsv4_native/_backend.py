@@ -121,6 +121,9 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     "topk_warps": ((ANY, 1024, 4), (ANY, 4096, 8), (ANY, ANY, 16)),
     # the top-k kernel's bisection over held keys stops at the first count of exactly K (True) or runs 32 passes
     "topk_bisect_exit": ((ANY, ANY, True),),
+    # the held top-k row: while every valid score lies below the row's leading power of two, hold only those keys
+    # (True) or always the whole row rounded up (False)
+    "topk_hold_floor": ((ANY, ANY, True),),
     # the top-k kernel past one chunk: (widest row it holds in registers, valid chunks past which it does). Held,
     # the threshold is 32 bisection passes on registers; else 8 radix passes each re-reading every valid chunk.
     # (32768, 2): Flash's 64k row (16,416 scores) is held once more than 8,192 scores are valid; a row whose

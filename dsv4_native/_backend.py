@@ -119,8 +119,6 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # the top-k kernel's warps by scores per row (one latency-bound program per row; 16 past one chunk, also for
     # `topk_hold`'s keys: 64 registers a thread for a 32,768-wide row)
     "topk_warps": ((ANY, 1024, 4), (ANY, 4096, 8), (ANY, ANY, 16)),
-    # the top-k kernel's bisection over held keys stops at the first count of exactly K (True) or runs 32 passes
-    "topk_bisect_exit": ((ANY, ANY, True),),
     # the held top-k row: while every valid score lies below the row's leading power of two, hold only those keys
     # (True) or always the whole row rounded up (False)
     "topk_hold_floor": ((ANY, ANY, True),),

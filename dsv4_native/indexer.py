@@ -210,39 +210,29 @@ if triton is not None:
         return tl.histogram(tl.minimum(d, NB - 1).to(tl.int32), NB, mask=ukey >= ulo)
 
     @triton.jit
-    def _bisect_threshold(key, K, EXIT: tl.constexpr):
+    def _bisect_threshold(key, K):
         """The K-th largest of the int32 keys held in registers (INT32_MIN when fewer than K are valid), by
         bisection over the 2^32 keys: the largest lo with count(key >= lo) >= K. Each pass is one block-wide
-        count. EXIT (`STEP_CHOICES["topk_bisect_exit"]`): stop at the first lo whose count is exactly K (the K-th
-        largest is then the least key >= lo), about log2(keys) + 2 passes on distinct scores (ties at the K-th
-        run all 32); else all 32 passes."""
+        count; the search stops at the first lo whose count is exactly K (the K-th largest is then the least key
+        >= lo): about log2(keys) + 2 passes on distinct scores instead of 32 (ties at the K-th run all 32)."""
         lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or lo = INT32_MIN)
         hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
-        if EXIT:
-            n_lo = tl.full([], 0, tl.int32)  # count(key >= lo) once a pass has measured it (K >= 1: not K yet)
-            while (hi - lo > 1) & (n_lo != K):
-                mid = lo + (hi - lo) // 2
-                n_mid = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0)
-                up = n_mid >= K
-                lo = tl.where(up, mid, lo)
-                hi = tl.where(up, hi, mid)
-                n_lo = tl.where(up, n_mid, n_lo)
-            thr = tl.min(tl.where(key >= lo.to(tl.int32), key, 2147483647), axis=0)
-        else:
-            for _step in range(32):
-                mid = lo + (hi - lo) // 2
-                up = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0) >= K
-                lo = tl.where(up, mid, lo)
-                hi = tl.where(up, hi, mid)
-            thr = lo.to(tl.int32)
-        return thr
+        n_lo = tl.full([], 0, tl.int32)  # count(key >= lo) once a pass has measured it (K >= 1: not K yet)
+        while (hi - lo > 1) & (n_lo != K):
+            mid = lo + (hi - lo) // 2
+            n_mid = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0)
+            up = n_mid >= K
+            lo = tl.where(up, mid, lo)
+            hi = tl.where(up, hi, mid)
+            n_lo = tl.where(up, n_mid, n_lo)
+        return tl.min(tl.where(key >= lo.to(tl.int32), key, 2147483647), axis=0)
 
     @triton.jit
-    def _held_threshold(row, n_valid, K, WIDTH: tl.constexpr, EXIT: tl.constexpr):
+    def _held_threshold(row, n_valid, K, WIDTH: tl.constexpr):
         """(T, how many valid keys exceed T) of the row's leading WIDTH keys, held in registers (every valid key
         lies there)."""
         key, valid = _row_keys(row, tl.arange(0, WIDTH), n_valid)
-        thr = _bisect_threshold(key, K, EXIT).to(tl.int32)
+        thr = _bisect_threshold(key, K).to(tl.int32)
         return thr, tl.sum((key > thr).to(tl.int32), axis=0)
 
     @triton.jit
@@ -287,7 +277,7 @@ if triton is not None:
                             CHUNK: tl.constexpr, NCH: tl.constexpr, BLOCK_K: tl.constexpr,
                             BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False,
                             RADIX: tl.constexpr = 4, HOLD: tl.constexpr = 0, HOLD_FROM: tl.constexpr = 2,
-                            EXIT: tl.constexpr = True, HOLD_LO: tl.constexpr = 0):
+                            HOLD_LO: tl.constexpr = 0):
         """torch.topk + `_mask_ids_kernel` in one program per row, without a sort: the K-th largest valid key T
         (T stays INT32_MIN when fewer than K are valid), then every valid id with key > T and the lowest-id ties
         at T, in ascending id order, -1 after them. NCH == 1: the row stays in registers and T comes by bisection
@@ -305,18 +295,18 @@ if triton is not None:
         row = scores_ptr + b * N_MAX
         offs = tl.arange(0, CHUNK)
         if NCH == 1:
-            thr, n_gt = _held_threshold(row, n_valid, K, CHUNK, EXIT)
+            thr, n_gt = _held_threshold(row, n_valid, K, CHUNK)
         elif HOLD > 0:
             if n_valid <= CHUNK:  # one valid chunk (a 64k server at 8k context): held too, no re-reads
-                thr, n_gt = _held_threshold(row, n_valid, K, CHUNK, EXIT)
+                thr, n_gt = _held_threshold(row, n_valid, K, CHUNK)
             elif n_valid > HOLD_FROM * CHUNK:
                 if HOLD_LO > 0:  # the row's leading power of two when it holds every valid key: half the compares
                     if n_valid <= HOLD_LO:
-                        thr, n_gt = _held_threshold(row, n_valid, K, HOLD_LO, EXIT)
+                        thr, n_gt = _held_threshold(row, n_valid, K, HOLD_LO)
                     else:
-                        thr, n_gt = _held_threshold(row, n_valid, K, HOLD, EXIT)
+                        thr, n_gt = _held_threshold(row, n_valid, K, HOLD)
                 else:
-                    thr, n_gt = _held_threshold(row, n_valid, K, HOLD, EXIT)
+                    thr, n_gt = _held_threshold(row, n_valid, K, HOLD)
             else:
                 thr = _radix_threshold(row, offs, n_valid, K, CHUNK, NCH, RADIX).to(tl.int32)
                 n_gt = _count_above(row, offs, n_valid, thr, CHUNK, NCH)
@@ -389,7 +379,7 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
         _topk_select_kernel[(batch,)](
             scores, n_valid, active, topk_idx, pos_arg, idx_arg, n_max, k_top, window, CHUNK=chunk,
             NCH=cdiv(n_max, chunk), RADIX=radix, HOLD=next_power_of_2(n_max) if n_max <= hold_max else 0,
-            HOLD_FROM=hold_from, EXIT=choose("topk_bisect_exit", batch, n_max),
+            HOLD_FROM=hold_from,
             HOLD_LO=_hold_floor(n_max, hold_max, hold_from * chunk) if choose("topk_hold_floor", batch, n_max) else 0,
             num_warps=num_warps or choose("topk_warps", batch, n_max), **consts,
         )

@@ -119,12 +119,6 @@ STEP_CHOICES: dict[str, tuple[Rule, ...]] = {
     # the top-k kernel's warps by scores per row (one latency-bound program per row; 16 past one chunk, also for
     # `topk_hold`'s keys: 64 registers a thread for a 32,768-wide row)
     "topk_warps": ((ANY, 1024, 4), (ANY, 4096, 8), (ANY, ANY, 16)),
-    # the linear GEMV kernel (`fused._linear_f32_kernel`: the batch-1 projections, the fp32-output ones at every
-    # batch): (weight elements per program, warps) by token count and input width
-    "linear_gemv_tile": ((ANY, ANY, (4096, 4)),),
-    # the held top-k row: while every valid score lies below the row's leading power of two, hold only those keys
-    # (True) or always the whole row rounded up (False)
-    "topk_hold_floor": ((ANY, ANY, True),),
     # the top-k kernel past one chunk: (widest row it holds in registers, valid chunks past which it does). Held,
     # the threshold is 32 bisection passes on registers; else 8 radix passes each re-reading every valid chunk.
     # (32768, 2): Flash's 64k row (16,416 scores) is held once more than 8,192 scores are valid; a row whose

@@ -332,13 +332,10 @@ LINEAR_F32_TILE = 4096  # weight elements per program of `_linear_f32_kernel` (1
 
 
 def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: Optional[torch.Tensor],
-                       row_scale: Optional[torch.Tensor], out: torch.Tensor, tile: Optional[int] = None,
+                       row_scale: Optional[torch.Tensor], out: torch.Tensor, tile: int = LINEAR_F32_TILE,
                        groups: int = 1) -> None:
-    """table / row_scale None: the plain GEMV out[T, N] = x @ w.T (`linear_gemv`; `groups`: its grouped form).
-    tile: weight elements per program (default `STEP_CHOICES["linear_gemv_tile"]`, with its warps; a row's sum
-    does not depend on it)."""
+    """table / row_scale None: the plain GEMV out[T, N] = x @ w.T (`linear_gemv`; `groups`: its grouped form)."""
     n_tok, dim = x.shape[0], x.shape[1] // groups
-    tile, warps = (tile, 4) if tile is not None else choose("linear_gemv_tile", n_tok, dim)
     rows = w.shape[0]
     if not (x.is_contiguous() and w.is_contiguous() and out.is_contiguous()):
         raise ValueError("linear_f32: x, w and out must be contiguous")
@@ -353,7 +350,7 @@ def _linear_f32_triton(x: torch.Tensor, w: torch.Tensor, table: Optional[torch.T
     _linear_f32_kernel[(cdiv(n_tok, tok), cdiv(rows, be))](
         x, w, out, x if plain else table, x if plain else row_scale, n_tok, rows, D=dim, BE=be, BK=bk,
         PDL=step_pdl(x), launch_pdl=step_pdl(x), TABLE=not plain, EVF=n_tok == 1, GROUPS=groups,
-        GROUP_ROWS=rows // groups, TOK=tok, num_warps=warps,
+        GROUP_ROWS=rows // groups, TOK=tok, num_warps=4,
     )
 
 

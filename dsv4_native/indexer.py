@@ -276,17 +276,14 @@ if triton is not None:
     def _topk_select_kernel(scores_ptr, n_valid_ptr, active_ptr, out_ptr, pos_ptr, idx_ptr, N_MAX, K, W,
                             CHUNK: tl.constexpr, NCH: tl.constexpr, BLOCK_K: tl.constexpr,
                             BLOCK_W: tl.constexpr, IDX: tl.constexpr, PDL: tl.constexpr = False,
-                            RADIX: tl.constexpr = 4, HOLD: tl.constexpr = 0, HOLD_FROM: tl.constexpr = 2,
-                            HOLD_LO: tl.constexpr = 0):
+                            RADIX: tl.constexpr = 4, HOLD: tl.constexpr = 0, HOLD_FROM: tl.constexpr = 2):
         """torch.topk + `_mask_ids_kernel` in one program per row, without a sort: the K-th largest valid key T
         (T stays INT32_MIN when fewer than K are valid), then every valid id with key > T and the lowest-id ties
         at T, in ascending id order, -1 after them. NCH == 1: the row stays in registers and T comes by bisection
         (`_bisect_threshold`). Else T comes by a radix search re-reading the row's valid chunks
         (`_radix_threshold`), or, with HOLD (a power of two >= N_MAX), by bisection over keys held in registers:
         the first chunk's when it holds every valid score, the whole row's (loaded once) when more than HOLD_FROM
-        chunks are valid (HOLD_LO > 0: only the leading HOLD_LO keys, the power of two below N_MAX, while every
-        valid key lies there). The re-reading passes are latency-bound (docs/benchmarks-decode.md, "Launch
-        choices").
+        chunks are valid. The re-reading passes are latency-bound (docs/benchmarks-decode.md, "Launch choices").
         (A radix search on the held keys spilled: 144 bytes a thread at 16 warps, 64 at 32.)"""
         pdl_wait(PDL)
         b = tl.program_id(0).to(tl.int64)
@@ -300,13 +297,7 @@ if triton is not None:
             if n_valid <= CHUNK:  # one valid chunk (a 64k server at 8k context): held too, no re-reads
                 thr, n_gt = _held_threshold(row, n_valid, K, CHUNK)
             elif n_valid > HOLD_FROM * CHUNK:
-                if HOLD_LO > 0:  # the row's leading power of two when it holds every valid key: half the compares
-                    if n_valid <= HOLD_LO:
-                        thr, n_gt = _held_threshold(row, n_valid, K, HOLD_LO)
-                    else:
-                        thr, n_gt = _held_threshold(row, n_valid, K, HOLD)
-                else:
-                    thr, n_gt = _held_threshold(row, n_valid, K, HOLD)
+                thr, n_gt = _held_threshold(row, n_valid, K, HOLD)
             else:
                 thr = _radix_threshold(row, offs, n_valid, K, CHUNK, NCH, RADIX).to(tl.int32)
                 n_gt = _count_above(row, offs, n_valid, thr, CHUNK, NCH)
@@ -338,14 +329,6 @@ if triton is not None:
             jw = tl.arange(0, BLOCK_W)
             win = tl.where(ok_row, _window_ids(tl.load(pos_ptr + b).to(tl.int64), jw, W), -1)
             tl.store(idx_row + jw, win.to(idx_ptr.dtype.element_ty), mask=jw < W)
-
-
-def _hold_floor(n_max: int, hold_max: int, held_from: int) -> int:
-    """The held row's leading power of two below n_max (0 where n_max is one, or the whole row is not held, or
-    that power does not pass the `held_from` scores the held path starts after): a server sized just past a power
-    of two (Flash's 64k bench: 16,416 scores) holds 16,384 keys, not 32,768, until its rows pass them."""
-    floor = next_power_of_2(n_max) // 2
-    return floor if n_max <= hold_max and held_from < floor < n_max else 0
 
 
 def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torch.Tensor, topk_idx: torch.Tensor,
@@ -380,7 +363,6 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
             scores, n_valid, active, topk_idx, pos_arg, idx_arg, n_max, k_top, window, CHUNK=chunk,
             NCH=cdiv(n_max, chunk), RADIX=radix, HOLD=next_power_of_2(n_max) if n_max <= hold_max else 0,
             HOLD_FROM=hold_from,
-            HOLD_LO=_hold_floor(n_max, hold_max, hold_from * chunk) if choose("topk_hold_floor", batch, n_max) else 0,
             num_warps=num_warps or choose("topk_warps", batch, n_max), **consts,
         )
         return

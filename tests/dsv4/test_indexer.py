@@ -100,9 +100,8 @@ def test_topk_select_kernel_semantics(chunk, radix, hold, device):
 @pytest.mark.parametrize("hold", [None, (0, 0)], ids=["shipped", "radix-passes"])
 def test_topk_select_at_flash_width(hold, device):
     """The top-k kernel on Flash's 64k-server rows (16,416 scores, K 512) with 2,048 / 8,192 / 16,384 / 16,416
-    valid (8k, 32k, 64k context and past it: the first chunk held, the radix passes, the leading 16,384 keys held
-    (`topk_hold_floor`), the whole row held, as `STEP_CHOICES["topk_hold"]` ships; and the radix passes
-    everywhere) and a padding row: exactly the ids whose score beats the K-th valid score plus the lowest-id
+    valid (8k, 32k, 64k context and past it: the first chunk held, the radix passes, the whole row held (twice),
+    as `STEP_CHOICES["topk_hold"]` ships; and the radix passes everywhere) and a padding row: exactly the ids whose score beats the K-th valid score plus the lowest-id
     ties, ascending (against torch.topk's K-th value), -1 past them. On the GPU this is the compiled 16-warp
     kernel."""
     batch, n_max, k = 5, 16416, 512

@@ -17,14 +17,16 @@ Semantics (the reference is the torch code it replaces, op for op; `x.dtype` = t
 fp32 parity: the rope-only path is bitwise the reference on the interpreter (same products, no reduction);
 the norm's fp32 sum of squares is reduced in another order than torch's mean (a few ulp).
 
-`linear_f32` is `F.linear(x.float(), w)` for all the fp32 weights HF keeps in fp32 that read one input (the
-compressors' wkv / wgate, the indexer's weights_proj: `F32Projections`), in one launch: an fp32 FMA GEMV
-(`_linear_f32_kernel`) reads x in its own dtype, accumulates in fp32 and stores each projection as its own
-contiguous block, so the step runs no x.float() cast and no cuBLAS fp32 GEMM (the largest item of issue 23's
-batch-8 profile, docs/benchmarks-decode.md). Each program reads a few whole rows
-(up to 4096 wide) in one load wave: these weights are the largest of an attention layer at Flash dims (43 MB
-in a CSA layer), and the router kernel it first ran on walked them in 256-wide steps, one DRAM round trip
-per step, on a quarter of the SMs (mid CSA: 49 programs of 4 steps; Flash: 164 programs of 16).
+`linear_f32` is `F.linear(x.float(), w.float())` for the projections with fp32 outputs that read one input (the
+compressors' wkv / wgate, the indexer's weights_proj: `F32Projections`; HF lists them in its non-strict fp32
+list, the Flash checkpoint ships them in bf16, and they are stored in the model dtype), in one launch: an fp32
+FMA GEMV (`_linear_f32_kernel`) reads x and w in their own dtype, multiplies and accumulates in fp32 (a bf16
+product is exact in fp32) and stores each projection as its own contiguous block, so the step runs no cast and
+no fp32 GEMM (the largest item of issue 23's batch-8 profile, docs/benchmarks-decode.md). Each program reads a
+few whole rows (up to 4096 wide) in one load wave: these weights are the largest of an attention layer at Flash
+dims (21.5 MB in a CSA layer), and the router kernel it first ran on walked them in 256-wide steps, one DRAM
+round trip per step, on a quarter of the SMs (mid CSA: 49 programs of 4 steps; Flash: 164 programs of 16).
+The prefill runs the same products as one GEMM (`linear_wide`).
 """
 
 from __future__ import annotations
@@ -85,12 +87,21 @@ def norm_rope_reference(x: torch.Tensor, weight: Optional[torch.Tensor], cos_sin
 
 def linear_f32_reference(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
                          out: torch.Tensor) -> None:
-    """F.linear(x.float(), w) per row scaled, scattered through the row table (graph-safe: no host read)."""
-    res = torch.nn.functional.linear(x.float(), w) * row_scale
+    """F.linear(x.float(), w.float()) per row scaled, scattered through the row table (graph-safe: no host read)."""
+    res = torch.nn.functional.linear(x.float(), w.float()) * row_scale
     t = torch.arange(x.shape[0], device=x.device).view(-1, 1)
     tab = table.long()
     dst = x.shape[0] * tab[0] + t * tab[1] + tab[2]  # [T, N]
     out.scatter_(0, dst.reshape(-1), res.reshape(-1))
+
+
+def linear_wide(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """x[T, D] @ w[N, D].T with fp32 products, accumulation and output, for T rows at once (the prefill's
+    `linear_f32`): 16-bit operands on CUDA as one cuBLAS GEMM on them (`mm`'s out_dtype: no fp32 copy of either,
+    no fp32 GEMM); fp32 operands (and CPU) through F.linear on the fp32 values."""
+    if x.is_cuda and x.dtype == w.dtype and x.dtype in (torch.bfloat16, torch.float16):
+        return torch.mm(x, w.t(), out_dtype=torch.float32)
+    return torch.nn.functional.linear(x.float(), w.float())
 
 
 def embed_step_reference(ids: torch.Tensor, pos: torch.Tensor, embed: torch.Tensor, x: torch.Tensor,
@@ -418,8 +429,8 @@ def rms_norm_into_new(y: torch.Tensor, weight: torch.Tensor, pos: torch.Tensor, 
 @graphlint.hot
 def linear_f32(x: torch.Tensor, w: torch.Tensor, table: torch.Tensor, row_scale: torch.Tensor,
                out: torch.Tensor) -> None:
-    """Several fp32-weight projections of x in one GEMV: w[N, D] fp32 holds them row after row, x[T, D] in any
-    float dtype (read as it is), fp32 products and accumulation. Projection s (rows [o, o + r)) lands in
+    """Several fp32-output projections of x in one GEMV: w[N, D] holds them row after row, x[T, D] and w in any
+    float dtype (read as they are), fp32 products and accumulation. Projection s (rows [o, o + r)) lands in
     out[T*o : T*(o + r)] as a contiguous [T, r] block, times its scale. table = [off | width | col] int32
     [3, N] and row_scale fp32 [N] describe that per row (`F32Projections` builds them)."""
     if use_triton(x):
@@ -498,8 +509,8 @@ def _embed_step_fake(ids, pos, embed, x, pos_c, n_valid, max_len, ratio) -> None
 
 
 class F32Projections:
-    """The fp32-weight projections of one input (HF keeps them fp32: compressor wkv / wgate, indexer
-    weights_proj) as one `linear_f32` launch. `RowFusedModule.fuse_rows` makes the weights row views of
+    """The fp32-output projections of one input (compressor wkv / wgate, indexer weights_proj; weights in the
+    model dtype) as one `linear_f32` launch. `RowFusedModule.fuse_rows` makes the weights row views of
     `owner.<name>`; the layout tables are buffers of the owner (`<name>_table`, `<name>_scale`)."""
 
     def __init__(self, owner: RowFusedModule, name: str,  # graphlint: cold

@@ -211,16 +211,29 @@ if triton is not None:
 
     @triton.jit
     def _bisect_threshold(key, K):
-        """The K-th largest of the int32 keys held in registers (INT32_MIN when fewer than K are valid): the
-        largest lo with count(key >= lo) >= K, by bisection over the 2^32 keys (32 counting passes)."""
+        """The K-th largest of the int32 keys held in registers (INT32_MIN when fewer than K are valid), by
+        bisection over the 2^32 keys: the largest lo with count(key >= lo) >= K. Each pass is one block-wide
+        count; the search stops at the first lo whose count is exactly K (the K-th largest is then the least key
+        >= lo): about log2(keys) + 2 passes on distinct scores instead of 32 (ties at the K-th run all 32)."""
         lo = tl.full([], -2147483648, tl.int64)  # count(key >= lo) >= K (or lo = INT32_MIN)
         hi = tl.full([], 2147483648, tl.int64)  # count(key >= hi) < K
-        for _step in range(32):
+        n_lo = tl.full([], 0, tl.int32)  # count(key >= lo) once a pass has measured it (K >= 1: not K yet)
+        while (hi - lo > 1) & (n_lo != K):
             mid = lo + (hi - lo) // 2
-            up = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0) >= K
+            n_mid = tl.sum((key >= mid.to(tl.int32)).to(tl.int32), axis=0)
+            up = n_mid >= K
             lo = tl.where(up, mid, lo)
             hi = tl.where(up, hi, mid)
-        return lo
+            n_lo = tl.where(up, n_mid, n_lo)
+        return tl.min(tl.where(key >= lo.to(tl.int32), key, 2147483647), axis=0)
+
+    @triton.jit
+    def _held_threshold(row, n_valid, K, WIDTH: tl.constexpr):
+        """(T, how many valid keys exceed T) of the row's leading WIDTH keys, held in registers (every valid key
+        lies there)."""
+        key, valid = _row_keys(row, tl.arange(0, WIDTH), n_valid)
+        thr = _bisect_threshold(key, K).to(tl.int32)
+        return thr, tl.sum((key > thr).to(tl.int32), axis=0)
 
     @triton.jit
     def _radix_threshold(row, offs, n_valid, K, CHUNK: tl.constexpr, NCH: tl.constexpr, RADIX: tl.constexpr):
@@ -279,18 +292,12 @@ if triton is not None:
         row = scores_ptr + b * N_MAX
         offs = tl.arange(0, CHUNK)
         if NCH == 1:
-            key0, valid0 = _row_keys(row, offs, n_valid)
-            thr = _bisect_threshold(key0, K).to(tl.int32)
-            n_gt = tl.sum((key0 > thr).to(tl.int32), axis=0)
+            thr, n_gt = _held_threshold(row, n_valid, K, CHUNK)
         elif HOLD > 0:
             if n_valid <= CHUNK:  # one valid chunk (a 64k server at 8k context): held too, no re-reads
-                key0, valid0 = _row_keys(row, offs, n_valid)
-                thr = _bisect_threshold(key0, K).to(tl.int32)
-                n_gt = tl.sum((key0 > thr).to(tl.int32), axis=0)
+                thr, n_gt = _held_threshold(row, n_valid, K, CHUNK)
             elif n_valid > HOLD_FROM * CHUNK:
-                key_all, valid_all = _row_keys(row, tl.arange(0, HOLD), n_valid)
-                thr = _bisect_threshold(key_all, K).to(tl.int32)
-                n_gt = tl.sum((key_all > thr).to(tl.int32), axis=0)
+                thr, n_gt = _held_threshold(row, n_valid, K, HOLD)
             else:
                 thr = _radix_threshold(row, offs, n_valid, K, CHUNK, NCH, RADIX).to(tl.int32)
                 n_gt = _count_above(row, offs, n_valid, thr, CHUNK, NCH)
@@ -355,7 +362,8 @@ def select_topk_triton(scores: torch.Tensor, n_valid: torch.Tensor, active: torc
         _topk_select_kernel[(batch,)](
             scores, n_valid, active, topk_idx, pos_arg, idx_arg, n_max, k_top, window, CHUNK=chunk,
             NCH=cdiv(n_max, chunk), RADIX=radix, HOLD=next_power_of_2(n_max) if n_max <= hold_max else 0,
-            HOLD_FROM=hold_from, num_warps=num_warps or choose("topk_warps", batch, n_max), **consts,
+            HOLD_FROM=hold_from,
+            num_warps=num_warps or choose("topk_warps", batch, n_max), **consts,
         )
         return
     ids = _topk_ids(scores, k_top)  # contiguous int64 [B, K]

@@ -171,8 +171,8 @@ def load_state_dict(model: DSV4Model, sd: Mapping[str, torch.Tensor],  # graphli
     """Copy an HF-layout (or official-layout) state dict into `model`; returns the unused keys.
 
     `sd` may be a `checkpoint.ShardReader` (tensors read on access). With `strict`, every native parameter
-    must be found. Casting follows the native parameter's dtype (bf16 weights, fp32 norms / compressor
-    projections / mHC / sinks, int32 tid2eid).
+    must be found. Casting follows the native parameter's dtype (bf16 weights, compressor and indexer-weight
+    projections included; fp32 norms / APE / mHC / sinks, int32 tid2eid).
     """
     if is_official_layout(sd):
         return _load_official(model, sd, dequant_fp4, strict)

@@ -191,14 +191,16 @@ def build_rope_tables(cfg: DSV4Config, device: torch.device | str | None) -> Rop
 class DSV4Compressor(nn.Module):
     """Weights and state of one compressor (main: d = head_dim; indexer: d = index_dim)."""
 
-    def __init__(self, cfg: DSV4Config, head_dim: int, ratio: int, device: torch.device | None) -> None:
+    def __init__(self, cfg: DSV4Config, head_dim: int, ratio: int, device: torch.device | None,
+                 dtype: torch.dtype) -> None:
         super().__init__()
         self.ratio = ratio
         overlap = ratio == CSA
         width = (2 if overlap else 1) * head_dim
-        # HF keeps the compressor projections, the APE and the norm in fp32
-        self.wkv = nn.Parameter(torch.zeros(width, cfg.dim, device=device))
-        self.wgate = nn.Parameter(torch.zeros(width, cfg.dim, device=device))
+        # the projections in the model dtype (the Flash checkpoint ships them in bf16; HF's fp32 list for them is
+        # non-strict), computed with fp32 products and sums (`F32Projections`); the APE and the norm in fp32
+        self.wkv = nn.Parameter(torch.zeros(width, cfg.dim, device=device, dtype=dtype))
+        self.wgate = nn.Parameter(torch.zeros(width, cfg.dim, device=device, dtype=dtype))
         self.ape = nn.Parameter(torch.zeros(ratio, width, device=device))
         self.norm = nn.Parameter(torch.ones(head_dim, device=device))
         self.register_buffer("state", compressor_state(cfg.max_batch, head_dim, ratio, overlap, device),
@@ -264,19 +266,19 @@ class DSV4Attention(RowFusedModule):
                                         for n in range(1, b + 1))
         ws_rows = max(n * s for n, s in enumerate(self.attn_splits))
         buf("attn_ws", attention_workspace(1, h, d, ws_rows, device).view(-1))
-        self.compressor = DSV4Compressor(cfg, d, ratio, device) if ratio else None
+        self.compressor = DSV4Compressor(cfg, d, ratio, device, dtype) if ratio else None
         if ratio == CSA:
             di, hi = cfg.index_dim, cfg.index_heads
-            self.index_compressor = DSV4Compressor(cfg, di, ratio, device)
+            self.index_compressor = DSV4Compressor(cfg, di, ratio, device, dtype)
             self.index_wq_b = w(hi * di, cfg.q_lora)
-            self.index_wproj = nn.Parameter(torch.zeros(hi, cfg.dim, device=device))  # fp32 in HF
+            self.index_wproj = w(hi, cfg.dim)  # fp32 products and sums, as the compressors' (`F32Projections`)
             buf("index_kv", cache(di))
             buf("index_scores", torch.zeros(b, n_comp, device=device))
             buf("topk", torch.full((b, self.n_topk), -1, dtype=torch.int32, device=device))
         # projections of one input as one GEMM: x -> [q_lora | kv], qr -> [q | indexer q]
         self.fuse_rows("w_x", [(self, "wq_a"), (self, "wkv")])
         self.fuse_rows("w_qr", [(self, "wq_b")] + ([(self, "index_wq_b")] if ratio == CSA else []))
-        # the fp32-weight projections of x (compressors' kv / score, indexer weights) as one fp32 GEMV
+        # the fp32-output projections of x (compressors' kv / score, indexer weights) as one GEMV
         f32: list[tuple[nn.Module, str, float]] = []
         if self.compressor is not None:
             f32 += [(self.compressor, "wkv", 1.0), (self.compressor, "wgate", 1.0)]

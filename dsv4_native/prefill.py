@@ -50,6 +50,7 @@ from graphlint.runtime.buckets import pick_bucket
 from ._attn_common import apply_rope_interleaved
 from ._backend import rowwise_linear, use_triton
 from .compressor import ChunkPlan, chunk_plan, closes, compress_packed, pack_ints
+from .fused import linear_wide
 from .indexer import indexer_topk_fixed, indexer_topk_fixed_ref
 from .kv_pages import PagedKV, physical_rows
 from .mhc import HC, HyperConnection, hc_post, hc_pre, mix_workspace
@@ -716,19 +717,19 @@ def _attend_kernel(attn: DSV4Attention, q: torch.Tensor, kv: torch.Tensor, rows:
 
 
 def _f32_projections(attn: DSV4Attention, x: torch.Tensor, exact: bool) -> list[torch.Tensor]:
-    """The layer's fp32-weight projections of x (compressors' kv / score; CSA: the indexer's too and its head
-    weights, scaled): exact, one row-wise GEMM per weight (`rowwise_linear`); else one GEMM over the fused
-    weight (`DSV4Attention.w_f32`), split into column views."""
+    """The layer's fp32-output projections of x (compressors' kv / score; CSA: the indexer's too and its head
+    weights, scaled): exact, one row-wise GEMM per weight (`rowwise_linear`, on the fp32 values); else one GEMM
+    over the fused weight (`DSV4Attention.w_f32`, `linear_wide`), split into column views."""
     if attn.f32_proj is None:
         return []
-    xf = x.float()
     if exact:
         weights = [attn.compressor.wkv, attn.compressor.wgate]
         if attn.ratio == CSA:
             weights += [attn.index_compressor.wkv, attn.index_compressor.wgate, attn.index_wproj]
-        out = [rowwise_linear(xf, w) for w in weights]
+        xf = x.float()
+        out = [rowwise_linear(xf, w.float()) for w in weights]
     else:
-        out = list(F.linear(xf, attn.w_f32).split(attn.f32_proj.rows, dim=1))
+        out = list(linear_wide(x, attn.w_f32).split(attn.f32_proj.rows, dim=1))
     if attn.ratio == CSA:
         out[4] = out[4] * (attn.cfg.index_dim ** -0.5 * attn.cfg.index_heads ** -0.5)
     return out

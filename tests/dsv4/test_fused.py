@@ -81,29 +81,36 @@ def test_block_norm_of_a_wide_row_and_its_helper():
 
 
 class _Proj(FU.RowFusedModule):
-    """Three fp32 projections of one input, of 24, 24 and 5 rows (the last scaled), like a CSA layer's."""
+    """Three fp32-output projections of one input, of 24, 24 and 5 rows (the last scaled), like a CSA layer's;
+    weights in `dtype` (the model's)."""
 
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, dtype: torch.dtype = torch.float32) -> None:
         super().__init__()
         g = torch.Generator().manual_seed(5)
-        self.a = torch.nn.Parameter(torch.randn(24, dim, generator=g) * 0.05)
-        self.b = torch.nn.Parameter(torch.randn(24, dim, generator=g) * 0.05)
-        self.c = torch.nn.Parameter(torch.randn(5, dim, generator=g) * 0.05)
+        self.a = torch.nn.Parameter((torch.randn(24, dim, generator=g) * 0.05).to(dtype))
+        self.b = torch.nn.Parameter((torch.randn(24, dim, generator=g) * 0.05).to(dtype))
+        self.c = torch.nn.Parameter((torch.randn(5, dim, generator=g) * 0.05).to(dtype))
         self.proj = FU.F32Projections(self, "w", [(self, "a", 1.0), (self, "b", 1.0), (self, "c", 0.125)])
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_f32_projections_in_one_gemv_match_reference(dtype):
-    """x in its own dtype (bf16 widens exactly to fp32), fp32 weights and outputs; each projection a contiguous
-    [T, r] block, scaled by its own factor; rows not a multiple of the row block and D not of the K tile.
-    Kernel and graph-safe reference (a scatter through the row table) both against F.linear."""
-    m = _Proj(320)
+    """x and the weights in the model dtype (bf16 widens exactly to fp32, and a product of two bf16 values is
+    exact in fp32), fp32 outputs; each projection a contiguous [T, r] block, scaled by its own factor; rows not a
+    multiple of the row block and D not of the K tile. Kernel, graph-safe reference (a scatter through the row
+    table) and the prefill's GEMM (`linear_wide`) against F.linear on the fp32 values."""
+    m = _Proj(320, dtype)
     x = torch.randn(3, 320, generator=torch.Generator().manual_seed(6)).to(dtype)
     got = m.proj(x)
     assert FU.use_triton(x) and all(v.is_contiguous() for v in got)
     ref = torch.full((3 * 53,), float("nan"))
     FU.linear_f32_reference(x, m.w, m.w_table, m.w_scale, ref)
-    want = [torch.nn.functional.linear(x.float(), p) * sc for p, sc in ((m.a, 1.0), (m.b, 1.0), (m.c, 0.125))]
+    want = [torch.nn.functional.linear(x.float(), p.float()) * sc
+            for p, sc in ((m.a, 1.0), (m.b, 1.0), (m.c, 0.125))]
+    wide = FU.linear_wide(x, m.w)
+    assert wide.dtype == torch.float32
+    torch.testing.assert_close(wide, torch.cat([w / sc for w, sc in zip(want, (1.0, 1.0, 0.125))], dim=1),
+                               rtol=1e-5, atol=1e-6)
     start = 0
     looped = torch.full((3 * 53,), float("nan"))  # 128-wide tiles: three K passes, the last one masked
     FU._linear_f32_triton(x, m.w, m.w_table, m.w_scale, looped, tile=128)

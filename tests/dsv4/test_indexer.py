@@ -99,27 +99,28 @@ def test_topk_select_kernel_semantics(chunk, radix, hold, device):
 
 @pytest.mark.parametrize("hold", [None, (0, 0)], ids=["shipped", "radix-passes"])
 def test_topk_select_at_flash_width(hold, device):
-    """The top-k kernel on Flash's 64k-server rows (16,416 scores, K 512) with 2,048 / 8,192 / 16,416 valid (8k,
-    32k, 64k context: the first chunk held, the radix passes, the whole row held, as `STEP_CHOICES["topk_hold"]`
-    ships; and the radix passes everywhere) and a padding row: exactly the ids whose score beats the K-th valid
-    score plus the lowest-id ties, ascending (against torch.topk's K-th value), -1 past them. On the GPU this is
-    the compiled 16-warp kernel."""
-    batch, n_max, k = 4, 16416, 512
+    """The top-k kernel on Flash's 64k-server rows (16,416 scores, K 512) with 2,048 / 8,192 / 16,384 / 16,416
+    valid (8k, 32k, 64k context and past it: the first chunk held, the radix passes, the whole row held (twice),
+    as `STEP_CHOICES["topk_hold"]` ships; and the radix passes everywhere) and a padding row: exactly the ids whose score beats the K-th valid score plus the lowest-id
+    ties, ascending (against torch.topk's K-th value), -1 past them. On the GPU this is the compiled 16-warp
+    kernel."""
+    batch, n_max, k = 5, 16416, 512
     g = torch.Generator().manual_seed(6)
     scores = torch.randn(batch, n_max, generator=g)
     scores[1, 100:200] = scores[1, 99]  # ties at one score
-    n_valid = torch.tensor([2048, 8192, 16416, 16416])
-    active = torch.tensor([True, True, True, False])
+    scores[2, 16384:] = 50.0  # past n_valid: never picked
+    n_valid = torch.tensor([2048, 8192, 16384, 16416, 16416])
+    active = torch.tensor([True, True, True, True, False])
     ids = torch.full((batch, k), 7, dtype=torch.int32, device=device)
     X.select_topk_triton(scores.to(device), n_valid.to(device), active.to(device), ids, select="kernel", hold=hold)
     ids = ids.cpu()
-    for b in range(3):
+    for b in range(4):
         row = scores[b, : int(n_valid[b])]
         kth = torch.topk(row, k).values[-1]
         above = torch.nonzero(row > kth).flatten()
         ties = torch.nonzero(row == kth).flatten()[: k - above.numel()]
         assert torch.equal(ids[b], torch.cat([above, ties]).sort().values.to(torch.int32)), b
-    assert (ids[3] == -1).all()
+    assert (ids[4] == -1).all()
 
 
 @pytest.mark.parametrize("impl", ["ref", "triton"])

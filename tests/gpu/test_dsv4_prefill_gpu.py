@@ -50,6 +50,20 @@ def _slot0(model) -> dict[str, torch.Tensor]:
     return out
 
 
+def test_linear_wide_runs_bf16_operands_with_fp32_output():
+    """The prefill's fp32-output projections of a bf16 model (`fused.linear_wide`): one cuBLAS GEMM on the bf16
+    operands (no fp32 copy of the weight) with fp32 output, equal to the fp32 GEMM of their values to fp32
+    rounding (bf16 products are exact in fp32), at Flash's CSA widths (2,624 x 4096)."""
+    from dsv4_native.fused import linear_wide
+
+    g = torch.Generator(device=DEV).manual_seed(3)
+    x = torch.randn(300, 4096, device=DEV, generator=g).to(torch.bfloat16)
+    w = (torch.randn(2624, 4096, device=DEV, generator=g) * 0.02).to(torch.bfloat16)
+    got = linear_wide(x, w)
+    assert got.dtype == torch.float32 and got.shape == (300, 2624)
+    torch.testing.assert_close(got, x.double().matmul(w.double().t()).float(), rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("chunk, packed", [(100, False), (512, False), (100, True)],
                          ids=["chunk100", "chunk512", "chunk100-packed"])
 def test_chunked_prefill_matches_token_decode(hf_model, chunk, packed):

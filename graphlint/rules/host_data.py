@@ -205,13 +205,24 @@ class CpuTensorToDevice(HostFacts):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        found = _h2d_copy(self, node)
+        found = _h2d_copy(self, node) or self._moved_field(node)
         if found is None:
             return
         src, call = found
         if non_blocking(node, self.ctx):
             return  # pinned: fine; pageable: GL134
         self.report_per_step(node, self.message.format(call=call))
+
+    def _moved_field(self, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+        """`self.x = self.x.to(device)` of a field the class rebuilds on the host (`Context.moves_host_field`); not
+        GL206's: whether those host stores are pinned is not tracked."""
+        ctx = self.ctx
+        if not ctx.moves_host_field(node):
+            return None
+        name = node.func.attr.value  # (`moves_host_field`: `node.func` is `self.x.to` / `self.x.cuda`)
+        if name == "to" and to_target(ctx, node) is not Dev.DEVICE:
+            return None
+        return node.func.value, f".{name}(...)"
 
 
 def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:

@@ -885,3 +885,39 @@ def test_a_field_rebuilt_on_the_host_and_moved_copies_each_time():
                 return x
     """
     assert findings(src) == {(18, "GL131")}
+
+
+def test_builtins_stored_in_fields_are_read_as_builtins():
+    """A field a plain class stores from `list(...)` of a host sequence is a Python list (Whisper's
+    `SuppressTokens`: `self.suppress_tokens = list(suppress_tokens)`, then `logits[:, self.suppress_tokens] = -inf`
+    every step): the phase-1 kinds read `list`, `len`, `range` as the builtins, not as functions of the module.
+    Look-alikes stay silent: `list()` of a tensor's `unbind` (a list of tensors: advanced indexing with device
+    tensors), a field made by `len` (an int index), a parameter named `list` (whatever the caller passes)."""
+    src = """
+        from typing import Sequence
+        import torch
+
+
+        class Suppress:
+            def __init__(self, toks: Sequence[int], t: torch.Tensor, list=None):
+                self.toks = list and toks
+                self.ids = sorted(toks)
+                self.parts = tuple(t.unbind(0))
+                self.n = len(toks)
+
+            def apply(self, logits: torch.Tensor):
+                logits[:, self.ids] = 0.0
+                logits[:, self.parts] = 0.0
+                logits[:, self.n] = 0.0
+                return logits
+
+
+        class M(torch.nn.Module):
+            def __init__(self, t: torch.Tensor):
+                super().__init__()
+                self.f = Suppress([1, 2], t)
+
+            def forward(self, x: torch.Tensor):
+                return self.f.apply(x)
+    """
+    assert {f for f in findings(src) if f[1] == "GL133"} == {(13, "GL133")}

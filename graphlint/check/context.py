@@ -157,6 +157,22 @@ class Context:
         qual = self.call_name(call)
         return self.inference.placement(qual, call) if qual in CHECKPOINT_LOADS else None
 
+    def moves_host_field(self, call: cst.Call) -> bool:
+        """`self.x = self.x.to(device)` (or `.cuda()`) where the class rebuilds `self.x` on the host after
+        construction (`CallFacts.moved_from_host`): the receiver holds a host tensor when the move runs."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in ("to", "cuda")):
+            return False
+        field = dotted_name(func.value) or ""
+        head, _, attr = field.partition(".")
+        assign = self.parent(call)
+        if head != "self" or not attr or "." in attr or not isinstance(assign, cst.Assign) \
+                or [dotted_name(t.target) for t in assign.targets] != [field]:
+            return False
+        fn = self.unit.function
+        cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key else None
+        return cls is not None and self.index.call_facts.moved_from_host(cls, attr)
+
     def qualname(self, expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(self.module, self.inference.env, expr)
 

@@ -36,6 +36,7 @@ Resolve = Callable[[str | None], "str | None"]
 
 HOST_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "abs", "min", "max", "sum", "divmod"})
 SEQ_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
+READ_BUILTINS = HOST_BUILTINS | SEQ_BUILTINS | {"range"}  # the builtins whose results the kinds below read
 # Tensor methods whose result is host data, whatever the receiver.
 HOST_RESULT_METHODS = {"tolist": HOST_SEQ, "item": HOST, "numpy": NDARRAY, "cpu": CPU_TENSOR,
                        "pin_memory": CPU_TENSOR}
@@ -760,6 +761,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return CPU_TENSOR
     name = dotted(value.func)
     qual = resolve(name) if name else None
+    if isinstance(value.func, ast.Name) and name in READ_BUILTINS and name not in scope.binds \
+            and name not in scope.params:
+        qual = name  # `list(x)`: the module's resolver reads a bare name it does not know as a module-level one
     if qual in HOST_BUILTINS:
         return HOST
     if qual == "range":

@@ -586,11 +586,13 @@ class Inference:
             i = _int_literal(node.slice[0].slice.value)
             if i is not None:
                 return items[i] if -len(items) <= i < len(items) else UNKNOWN
+        sliced = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
+        if sliced and (recv.kind is Kind.HOST_SEQ or recv == LIST):
+            return recv  # `ids.tolist()[:n]`: a slice of a list is a list (a tuple's a tuple), not one item
         if recv.kind in HOSTS:
             return HOST
         if recv.kind is Kind.TENSOR_SEQ:
             # `parts[1:]` of `x.chunk(n)` is still a tuple of tensors; `parts[0]` is one tensor
-            sliced = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
             return recv if sliced else recv.elem or TENSOR
         if recv.kind is Kind.MODULE_SEQ:
             return Val(Kind.MODULE, recv.ref)
@@ -739,7 +741,9 @@ class Inference:
                 out = self._tensor_method(Val(Kind.TENSOR, weak=True), func.attr.value, node)
                 return out._replace(weak=True) if out.kind is Kind.TENSOR else out
             if recv.kind is Kind.NDARRAY:
-                return HOST if func.attr.value in ("item", "tolist") else Val(Kind.NDARRAY)
+                # `a.tolist()` is a list, as a tensor's is (a 0-d array's is a number: rare, as for tensors)
+                return HOST if func.attr.value == "item" else HOST_LIST if func.attr.value == "tolist" \
+                    else Val(Kind.NDARRAY)
             if recv.kind is Kind.UNKNOWN and func.attr.value == "numpy" and not node.args:
                 return Val(Kind.NDARRAY)  # whatever `x` was, `x.numpy()` (of `x.cpu()`) is a numpy array
             if recv.kind in (Kind.UNKNOWN, *HOSTS) and self._to_host(func.attr.value, node):

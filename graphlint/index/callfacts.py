@@ -120,6 +120,29 @@ class CallFacts:
             self._attrs[key] = kind if kind in HOST_FAMILY else None
         return self._attrs[key]
 
+    def moved_from_host(self, cls: "ClassInfo", name: str) -> bool:
+        """`self.<name> = self.<name>.to(device)` (or `.cuda()`) in a plain class whose every other store of the
+        field is a host tensor, one of them outside `__init__`: the field is rebuilt on the host after construction
+        (per request, per prefill), so the move copies it up again each time. Built in `__init__` only, the move
+        copies once, on the first call, and is a no-op after: not claimed. A module's fields move with `.to()`."""
+        if self.index.is_nn_module(cls):
+            return False
+        moves = (f"self.{name}.to", f"self.{name}.cuda")
+        moved = rebuilt = False
+        for c in self._class_family(cls):
+            for key in c.methods.values():
+                fn = self.index.functions[key]
+                for attr, kind in fn.attr_sets:
+                    if attr != name:
+                        continue
+                    if isinstance(kind, Call) and kind.receiver and kind.item is None and kind.callee in moves:
+                        moved = True
+                    elif self._stored(kind, fn) != CPU_TENSOR:
+                        return False
+                    elif fn.qualname.rpartition(".")[2] != "__init__":
+                        rebuilt = True
+        return moved and rebuilt
+
     def _constructed(self, cls: "ClassInfo", name: str) -> set[IKind] | None:
         """What every construction of a dataclass in `cls`'s family passes for its field `name` (`cls(x=t)` in a
         classmethod, `type(self)(x=t)`, `Batch(x=t)`), through its generated `__init__`. None where some store is

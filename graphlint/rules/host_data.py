@@ -157,7 +157,10 @@ class CpuTensorToDevice(HostFacts):
     tensor is read into pageable host memory and copied up (no `map_location`, a lambda or a dict: not
     judged). And so does moving a module whose weights are on the host (`Whisper(dims).to(device)`,
     `from_pretrained(name).cuda()`: a project module built with no device argument outside a device context,
-    or a model loaded without `device_map`): every weight is copied up.
+    or a model loaded without `device_map`): every weight is copied up. So does moving a field in place,
+    `self.buf = self.buf.to(device)`, where the class rebuilds `self.buf` on the host after construction (per
+    request, per prefill): each rebuild is copied up again. Built on the host only in `__init__`, the field is moved
+    once, on the first call: not reported.
 
     A blocking host-to-device copy: the host waits for it, and during capture torch refuses a copy
     from unpinned memory. Typical sources: `torch.arange(n).cuda()`, a mask built on the host, a
@@ -205,13 +208,24 @@ class CpuTensorToDevice(HostFacts):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        found = _h2d_copy(self, node)
+        found = _h2d_copy(self, node) or self._moved_field(node)
         if found is None:
             return
         src, call = found
         if non_blocking(node, self.ctx):
             return  # pinned: fine; pageable: GL134
         self.report_per_step(node, self.message.format(call=call))
+
+    def _moved_field(self, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+        """`self.x = self.x.to(device)` of a field the class rebuilds on the host (`Context.moves_host_field`); not
+        GL206's: whether those host stores are pinned is not tracked."""
+        ctx = self.ctx
+        if not ctx.moves_host_field(node):
+            return None
+        name = node.func.attr.value  # (`moves_host_field`: `node.func` is `self.x.to` / `self.x.cuda`)
+        if name == "to" and to_target(ctx, node) is not Dev.DEVICE:
+            return None
+        return node.func.value, f".{name}(...)"
 
 
 def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:

@@ -812,3 +812,112 @@ def test_list_facts_follow_list_arithmetic_not_names():
                 return y, z, w, p, x[[a] * 2], x[(0,) * 2], x[a + [1]], host[np.arange(2)]
     """
     assert findings(src) == {(6, "GL133"), (7, "GL133"), (8, "GL133"), (9, "GL133"), (10, "GL133")}
+
+
+def test_a_slice_of_a_host_list_is_a_list():
+    """`a.tolist()[:n]` is a list (a slice of a list, and `ndarray.tolist()` is a list as a tensor's is), so it
+    copies as an index of a CUDA tensor (TriForce's `accept_list = ac.cpu().numpy().tolist()[:k]`, then
+    `self.verify_tokens[accept_list]`). Look-alikes stay silent: a slice of a tuple (multi-dimensional indexing),
+    one item of a host list (an int), a slice of a list indexing a host tensor."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, t: torch.Tensor, n: int):
+                ids = t.cpu().numpy().tolist()[:n]
+                y = x[ids]
+                z = x[t.tolist()[1:]]
+                head = (1, 2, 3)[:2]
+                first = t.cpu().numpy().tolist()[0]
+                host = torch.zeros(n)
+                return y, z, x[head], x[first], host[ids]
+    """
+    assert {f for f in findings(src) if f[1] == "GL133"} == {(5, "GL133"), (6, "GL133")}
+
+
+def test_a_field_rebuilt_on_the_host_and_moved_copies_each_time():
+    """`self.x = self.x.to(device)` of a plain class's field that a method rebuilds on the host after construction
+    (ShadowKV's CPU cache: `register_k_landmark` makes the buffers with `device='cpu'` per request, `H2D` moves them)
+    copies it up each time it is rebuilt (GL131). Look-alikes stay silent: a field made on the host only in
+    `__init__` (moved once, on the first call: a no-op after), a field some method builds on the device, a dtype-only
+    cast, a pinned-or-not non-blocking move (GL206 does not take the fact: pinned-ness is not tracked), a module's
+    buffer (it moves with the module's `.to()`)."""
+    src = """
+        import torch
+
+
+        class Cache:
+            def __init__(self, n: int, device):
+                self.device = device
+                self.buf = None
+                self.nb = None
+                self.once = torch.zeros(n)
+                self.kept = torch.zeros(n, device=device)
+
+            def prefill(self, n: int):
+                self.buf = torch.zeros(n, device="cpu")
+                self.nb = torch.zeros(n)
+                self.kept = torch.zeros(n, device=self.device)
+
+            def h2d(self):
+                self.buf = self.buf.to(self.device)
+                self.once = self.once.to(self.device)
+                self.kept = self.kept.to(self.device)
+                self.nb = self.nb.to(self.device, non_blocking=True)
+
+            def cast(self):
+                self.buf = self.buf.to(torch.float16)
+
+
+        class Model(torch.nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.cache = Cache(n, "cuda")
+                self.table = torch.zeros(n)
+
+            def grow(self, n: int):
+                self.table = torch.zeros(n)
+
+            def forward(self, x: torch.Tensor):
+                self.cache.prefill(4)
+                self.cache.h2d()
+                self.cache.cast()
+                self.table = self.table.to(x.device)
+                return x
+    """
+    assert findings(src) == {(18, "GL131")}
+
+
+def test_builtins_stored_in_fields_are_read_as_builtins():
+    """A field a plain class stores from `list(...)` of a host sequence is a Python list (Whisper's
+    `SuppressTokens`: `self.suppress_tokens = list(suppress_tokens)`, then `logits[:, self.suppress_tokens] = -inf`
+    every step): the phase-1 kinds read `list`, `len`, `range` as the builtins, not as functions of the module.
+    Look-alikes stay silent: `list()` of a tensor's `unbind` (a list of tensors: advanced indexing with device
+    tensors), a field made by `len` (an int index), a parameter named `list` (whatever the caller passes)."""
+    src = """
+        from typing import Sequence
+        import torch
+
+
+        class Suppress:
+            def __init__(self, toks: Sequence[int], t: torch.Tensor, list=None):
+                self.toks = list and toks
+                self.ids = sorted(toks)
+                self.parts = tuple(t.unbind(0))
+                self.n = len(toks)
+
+            def apply(self, logits: torch.Tensor):
+                logits[:, self.ids] = 0.0
+                logits[:, self.parts] = 0.0
+                logits[:, self.n] = 0.0
+                return logits
+
+
+        class M(torch.nn.Module):
+            def __init__(self, t: torch.Tensor):
+                super().__init__()
+                self.f = Suppress([1, 2], t)
+
+            def forward(self, x: torch.Tensor):
+                return self.f.apply(x)
+    """
+    assert {f for f in findings(src) if f[1] == "GL133"} == {(13, "GL133")}

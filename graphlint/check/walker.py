@@ -204,12 +204,8 @@ class Walker:
     # -- entry points -------------------------------------------------------------------------
     def run_function(self, fn: cst.FunctionDef) -> None:
         self._bind_params(fn)
-        info, index = self.ctx.unit.function, self.ctx.index
-        if info is not None and index is not None:
-            # every call site in the project passes host data for these (data flow beats the annotation), or a device
-            # tensor for an unannotated one
-            for name, kind in index.call_facts.params(info).items():
-                self.ctx.inference.bind(name, kind_val(kind))
+        info = self.ctx.unit.function
+        self._bind_passed(info)
         # a cache keyed on a tensor argument hashes it by identity: a new tensor each step misses every time
         self.ctx.memoised = info is not None and "memo" in info.markers and not any(
             self.ctx.inference(p.name).is_tensor for p in _all_params(fn.params))
@@ -232,8 +228,26 @@ class Walker:
         for fn in defs.pop(name, ()):
             inf.push({})
             self._bind_params(fn)
+            self._bind_passed(self._nested_info(fn))
             self._function_body(fn.body)
             inf.pop()
+
+    def _bind_passed(self, info: FunctionInfo | None) -> None:
+        """Every call site in the project passes host data for these parameters (data flow beats the annotation), or
+        a device tensor for an unannotated one (`CallFacts.params`)."""
+        if info is not None and self.ctx.index is not None:
+            for name, kind in self.ctx.index.call_facts.params(info).items():
+                self.ctx.inference.bind(name, kind_val(kind))
+
+    def _nested_info(self, fn: cst.FunctionDef) -> FunctionInfo | None:
+        """The index's record of a def nested directly in the unit's function (deeper ones: None)."""
+        outer, index, pos = self.ctx.unit.function, self.ctx.index, self.ctx.position(fn.name)
+        if outer is None or index is None:
+            return None
+        info = index.functions.get(f"{outer.key}.{fn.name.value}")
+        # one def of that name among several (`if ...: def f` / `else: def f`) is told apart by its line
+        return info if info is not None and pos is not None and info.lineno == pos.start.line + \
+            self.ctx.unit.line_offset else None
 
     def _run_called(self) -> None:
         """After a statement: walk the nested defs it called (in a dry run only forget them)."""

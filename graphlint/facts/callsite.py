@@ -126,7 +126,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             scope.item_sets.add(sub.target.value.id)
         targets: list[ast.expr] = []
         if isinstance(sub, ast.AugAssign) and (attr := _self_attr(sub.target)) is not None:
-            scope.self_assigns.append((attr, None))
+            # `self.n += k` stores what `self.n = self.n + k` stores (`CallFacts.attr` reads the field's own part)
+            scope.self_assigns.append((attr, ast.copy_location(ast.BinOp(sub.target, sub.op, sub.value), sub)))
         if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
             binds.setdefault(sub.target.id, []).append(sub)  # `n += 1` keeps what n is when the operand is host
         elif isinstance(sub, (ast.For, ast.AsyncFor)) and (counted := _counters(sub)):
@@ -360,6 +361,23 @@ def records_args(callee: str) -> bool:
 def param_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Positional parameter names in order (`self` included); `*args` ends the positional ones."""
     return tuple(a.arg for a in [*func.args.posonlyargs, *func.args.args])
+
+
+def keyword_only(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """Keyword-only parameter names (after `*` or `*args`): a call passes them by name only."""
+    return tuple(a.arg for a in func.args.kwonlyargs)
+
+
+def escaping_defs(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """The defs nested in `func` that it uses as values (a hook, a list entry, a `return`), not only calls: the
+    calls the index sees are not all of theirs."""
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+    nested = {n.name for n in ast.walk(func) if isinstance(n, defs) and n is not func}
+    if not nested:
+        return ()
+    called = {id(n.func) for n in ast.walk(func) if isinstance(n, ast.Call)}
+    return tuple(sorted({n.id for n in ast.walk(func) if isinstance(n, ast.Name) and n.id in nested
+                         and isinstance(n.ctx, ast.Load) and id(n) not in called}))
 
 
 def none_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:

@@ -68,6 +68,21 @@ def _framework_fed(fn: "FunctionInfo") -> bool:
         or bool(fn.markers & {"hot", "capture", "graphed"})
 
 
+def _without_own(kind: IKind, name: str) -> IKind | None:
+    """A store to `self.<name>` less the field's own old value (`self.n = self.n + 1`, `self.n += 1`, `self.ids =
+    self.ids[:, :k]`): an update that keeps the field where it is says nothing about where that is, which the
+    field's other stores decide (the least fixpoint); None for a store of nothing else. Read as a cycle, such an
+    update made every counter field unknown (`self.step = torch.tensor(0)` in one method, `self.step += 1` in
+    another)."""
+    own = SelfField(name)
+    if kind in (own, HostIf(own)):
+        return None
+    if isinstance(kind, Join) and own in kind.parts:
+        rest = tuple(part for part in kind.parts if part != own)
+        return rest[0] if len(rest) == 1 else Join(rest) if rest else None
+    return kind
+
+
 class CallFacts:
     """What every resolved call site in the project passes for each parameter of a function."""
 
@@ -110,9 +125,9 @@ class CallFacts:
             self._attrs[key] = None  # `self.a = self.b` and `self.b = self.a`: a cycle is no evidence
             # calls are not followed here: the checker's cache keys a file on the modules it imports only; a
             # parameter stored as it came is read from its call sites, which `forwarded` puts in every file's key
-            kinds = {self._stored(kind, self.index.functions[meth]) for c in self._class_family(cls)
+            kinds = {self._stored(own, self.index.functions[meth]) for c in self._class_family(cls)
                      for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets
-                     if attr == name}
+                     if attr == name and (own := _without_own(kind, name)) is not None}
             if kinds <= HOST_FAMILY and any(name in c.init_fields for c in self._class_family(cls)):
                 built = self._constructed(cls, name)  # a dataclass field: what its constructions pass
                 kinds = kinds | built if built is not None else {UNKNOWN}
@@ -434,7 +449,7 @@ class CallFacts:
         return found
 
     def _compute(self, fn: "FunctionInfo") -> dict[str, IKind]:
-        if not fn.params or fn.parent_key is not None or fn.markers or fn.key in self._referenced_keys():
+        if not (fn.params or fn.kwonly) or fn.markers or fn.key in self._referenced_keys() or self._escapes(fn):
             return {}
         name = fn.qualname.rpartition(".")[2]
         names: tuple[str, ...] = (name,)
@@ -449,12 +464,12 @@ class CallFacts:
         sites = [site for n in names for site in self._sites_by_target(n).get(fn.key, ())]
         if not sites:
             return {}
-        joined: dict[str, set[IKind]] = {p: set() for p in fn.params}
+        joined: dict[str, set[IKind]] = {p: set() for p in (*fn.params, *fn.kwonly)}
         for caller, callee, line, how in sites:
             if how.endswith(".apply"):
                 return {}  # `Fn.apply(x)` calls `forward(ctx, x)`: the arguments shift
             kinds = self._site_kinds(fn, caller, callee, line)
-            for param in fn.params:
+            for param in (*fn.params, *fn.kwonly):
                 if kinds is None or param in kinds:  # absent: a None default the call left out
                     joined[param].add(kinds[param] if kinds is not None else UNKNOWN)
         out = {}
@@ -465,6 +480,11 @@ class CallFacts:
                 # parameter without one (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out
+
+    def _escapes(self, fn: "FunctionInfo") -> bool:
+        """A def nested in another that the outer one hands out as a value: called where the index cannot see."""
+        outer = self.index.functions.get(fn.parent_key) if fn.parent_key else None
+        return outer is not None and fn.qualname.rpartition(".")[2] in outer.escaping
 
     def _sites_by_target(self, name: str) -> dict[str, list[tuple["FunctionInfo", str, int, str]]]:
         """(caller, callee, line, how) of the call sites of `name` (`calls_named`), by the key of each function they
@@ -491,8 +511,8 @@ class CallFacts:
         out: dict[str, set[IKind]] = {}
         for positional, keywords in records:
             site = dict(zip(params, positional))
-            site.update((k, v) for k, v in keywords if k in fn.params)
-            for param in fn.params:
+            site.update((k, v) for k, v in keywords if k in fn.params or k in fn.kwonly)
+            for param in (*fn.params, *fn.kwonly):
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
                     out.setdefault(param, set()).add(site.get(param, UNKNOWN))
         return {param: self._passed(kinds, caller) for param, kinds in out.items()}

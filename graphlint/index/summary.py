@@ -22,8 +22,8 @@ from graphlint.index.assigned import built_by, chained_call, foreign_target, typ
 from graphlint.index.decode import token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Memo, Scope, attr_sets, binding, call_arg_kinds, expr_kind, join_later, none_defaults, param_names,
-    records_args, refine_returns, returns_a_tuple, scope_of, statements,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, join_later, keyword_only, none_defaults,
+    param_names, records_args, refine_returns, returns_a_tuple, scope_of, statements,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -102,6 +102,8 @@ class FunctionInfo:
     makes: list[str] = field(default_factory=list)
     nesting: int = 0  # deepest expression in its text (nested defs included): see engine.MAX_NESTING
     params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
+    kwonly: tuple[str, ...] = ()  # keyword-only parameter names (after `*` or `*args`)
+    escaping: tuple[str, ...] = ()  # defs nested in it that it uses as values, not only calls (`escaping_defs`)
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
     none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
     # (parameter, kind) of parameters whose annotation says a kind: the prior of one passed on unchanged (kinds.Fwd)
@@ -409,7 +411,8 @@ class _Indexer(ast.NodeVisitor):
             class_key=cls.key if cls else (parent.class_key if parent else None),
             parent_key=parent.key if parent else None,
             markers=self._markers(node), returns=self._returns(node, scope),
-            params=param_names(node), none_defaults=none_defaults(node),
+            params=param_names(node), kwonly=keyword_only(node), escaping=escaping_defs(node),
+            none_defaults=none_defaults(node),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             foreign_sets=tuple(sorted(scope.foreign_sets)),

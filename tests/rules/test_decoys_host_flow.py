@@ -1042,3 +1042,82 @@ def test_python_bool_as_a_dtype_makes_a_mask():
             return keys[mask]
     """
     assert findings(src, scope="all") == {(8, "GL133"), (9, "GL123")}
+
+
+def test_a_field_updated_from_itself_lives_where_its_other_stores_put_it():
+    """`self.step = self.step + 1` (or `+=`) keeps the field where it is: xDiT's denoising step counter, a
+    `torch.tensor(0)` built without a device in two schedule setters and bumped every step, is a host tensor, so
+    `if self.step >= total:` reads no device (a vault look-alike). The update used to read as a cycle, which made
+    the field unknown, and the setters made it a tensor. Hit: the same class whose setter builds the counter on
+    the device, and a counter bumped by a device tensor, still branch on the device."""
+    src = """
+        import torch
+        from typing import Optional
+
+
+        class State:
+            def __init__(self, total: int, device: str):
+                self.total = total
+                self.device = device
+                self.step: Optional[int] = None
+                self.moved: Optional[int] = None
+                self.hits: Optional[int] = None
+
+            def increment(self, flags: torch.Tensor):
+                self.step = self.step + 1
+                if self.step >= self.total:
+                    self.step = 0
+                self.moved += 1
+                if self.moved >= self.total:
+                    self.moved = 0
+                self.hits = self.hits + flags.sum()
+                if self.hits >= self.total:
+                    self.hits = 0
+
+            def set_schedule(self):
+                self.step = torch.tensor(0, dtype=torch.int)
+                self.moved = torch.zeros((), dtype=torch.int, device="cuda")
+                self.hits = torch.tensor(0, dtype=torch.int)
+    """
+    assert findings(src, scope="all") == {(18, "GL110"), (21, "GL110")}
+
+
+def test_keyword_only_and_nested_parameters_hold_what_their_call_sites_pass():
+    """Call-site facts reach keyword-only parameters and defs nested in a function. Whisper's `transcribe` slices
+    `torch.tensor(result.tokens)` (a host tensor) into `def new_segment(*, tokens: torch.Tensor, ...)`, whose
+    `tokens.tolist()` reads host memory (a hidden look-alike); `pad(ids, *, lengths)` is the same at module level.
+    Hits: a nested def fed the model's output, and one the function also hands out as a hook (called where the index
+    cannot see), still read the device."""
+    src = """
+        import torch
+
+
+        def transcribe(model, mel: torch.Tensor, n: int):
+            def new_segment(*, start: float, tokens: torch.Tensor):
+                return start, tokens.tolist()
+
+            def scored(*, logits: torch.Tensor):
+                return logits.tolist()
+
+            def hooked(x: torch.Tensor):
+                return x.tolist()
+
+            ids = torch.tensor([1, 2, 3])
+            new_segment(start=0.0, tokens=ids[1:])
+            new_segment(start=1.0, tokens=ids)
+            out = model(mel)
+            scored(logits=out)
+            hooked(ids)
+            model.register_hook(hooked)
+            return out
+
+
+        def pad(ids: torch.Tensor, *, lengths: torch.Tensor):
+            return lengths.tolist()
+
+
+        def step(model, x: torch.Tensor):
+            ids = torch.tensor([4, 5])
+            return pad(x, lengths=ids), model(x)
+    """
+    assert findings(src, scope="all") == {(9, "GL102"), (12, "GL102")}

@@ -18,8 +18,8 @@ from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, H
 from graphlint.index.project import ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
-    Inference, annotated_binding, annotation_val, bind_items, bind_targets, is_cpu_name, kind_val, merge_envs,
-    narrowing,
+    Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
+    merge_envs, narrowing,
 )
 from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Dev, Kind, Val
 from graphlint.facts.callsite import join_kinds
@@ -542,6 +542,11 @@ class Walker:
             if param is fn.params.star_arg and val.is_tensor:
                 val = Val(Kind.TENSOR_SEQ)
             inf.bind(name, val)
+        for name, value in filled_defaults(fn).items():
+            filled = inf(value)  # read with the parameters only: a factory's `device=` decides
+            if inf(cst.Name(name)).kind is Kind.UNKNOWN and filled.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) \
+                    and not filled.weak:
+                inf.bind(name, Val(filled.kind))  # `if p is None: p = torch.arange(..., device=d)`: given, a tensor too
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,6 +659,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 # Direct calls only: a return kind read through dynamic dispatch would depend on modules
                 # this one does not import, which the result cache does not key on.
                 targets = index.resolve_call(function, module.module, descriptor, dispatch=False)
+                if not targets and descriptor == name and module.star_imports:
+                    # a bare name no import binds: a module-level name, or one `from .utils import *` brings
+                    targets = index.resolve_call(function, module.module, f"{module.module}.{name}", dispatch=False)
         # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
         # settles as `self.buf` itself does (lookup_self: calls not followed)
         kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, direct_call)

@@ -835,7 +835,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
                 return BOOL_TENSOR
             if meth in ("to", "type", "cuda"):  # the dtype may change
                 return TENSOR if receiver == BOOL_TENSOR else receiver
-            if meth not in NOT_CPU_METHODS and meth not in DIM_SEQ_METHODS and meth not in SEQ_RESULT_METHODS:
+            whole = meth in DIM_SEQ_METHODS and not value.args and not value.keywords  # `t.max()`: 0-d, no tuple
+            if meth not in NOT_CPU_METHODS and (whole or meth not in DIM_SEQ_METHODS) \
+                    and meth not in SEQ_RESULT_METHODS:
                 return WEAK_TENSOR if receiver == WEAK_TENSOR else TENSOR
         if meth in TORCH_ONLY_METHODS and meth not in SEQ_METHODS:
             return WEAK_TENSOR  # a method only tensors have, on a receiver of unknown type

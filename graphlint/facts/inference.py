@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import ChainMap
-from typing import Callable, Mapping, MutableMapping
+from typing import Callable, Iterator, Mapping, MutableMapping, Sequence
 
 import libcst as cst
 
@@ -694,6 +694,12 @@ class Inference:
                     self.pop()
             else:
                 arms.append(self(arm))
+        given = _given_arm(node.test)
+        if given is not None and arms[1 - given].kind is Kind.UNKNOWN \
+                and arms[given].kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not arms[given].weak:
+            # `pos[0] if pos is not None else cache.length()`: what the caller gives is a device tensor, and the
+            # fallback for an absent argument says nothing against it
+            return Val(arms[given].kind)
         return join(*arms)
 
     def _eval_Await(self, node: cst.Await) -> Val:
@@ -1188,6 +1194,66 @@ class Inference:
 SEQ_TYPES = frozenset({"tuple", "list", "typing.Tuple", "typing.List", "typing.Sequence", "collections.abc.Sequence"})
 HOST_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "numbers.Number", "numbers.Integral", "numbers.Real"})
 TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def filled_defaults(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
+    """Parameter -> the value the body puts in its place when the caller left it None: `if p is None: p = v`
+    anywhere in the body (not in nested defs), for an unannotated parameter whose default is None. What the
+    body builds in its place is what a caller passes, so `cache_position=None` filled with
+    `torch.arange(..., device=ids.device)` holds a device tensor when given. Not where the body iterates the
+    parameter: what it loops over is a sequence it converts (RWKV's `state`, a list of tensors when given, which
+    `torch.cat([s.unsqueeze(2) for s in state])` joins into what the fill builds)."""
+    params = {p.name.value for p in (*fn.params.params, *fn.params.kwonly_params)
+              if p.annotation is None and isinstance(p.default, cst.Name) and p.default.value == "None"}
+    found: dict[str, cst.BaseExpression] = {}
+
+    def visit(body: Sequence[cst.CSTNode]) -> None:
+        for stmt in body:
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            if isinstance(stmt, cst.If) and (name := _none_test(stmt.test)) in params and name not in found:
+                for line in stmt.body.body:
+                    for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+                        if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                                and isinstance(small.targets[0].target, cst.Name) \
+                                and small.targets[0].target.value == name:
+                            found[name] = small.value
+            for child in stmt.children:
+                if isinstance(child, cst.BaseSuite):
+                    visit(child.body)
+                elif isinstance(child, (cst.Else, cst.If, cst.ExceptHandler, cst.Finally)):
+                    visit([child])
+    if params:
+        visit(fn.body.body)
+    if found:
+        iterated = {loop.iter.value for loop in _loops(fn.body) if isinstance(loop.iter, cst.Name)}
+        found = {name: value for name, value in found.items() if name not in iterated}
+    return found
+
+
+def _loops(node: cst.CSTNode) -> Iterator[cst.For | cst.CompFor]:
+    """The `for` statements and comprehension clauses under `node`, nested defs included."""
+    for child in node.children:
+        if isinstance(child, (cst.For, cst.CompFor)):
+            yield child
+        yield from _loops(child)
+
+
+def _given_arm(test: cst.BaseExpression) -> int | None:
+    """Which arm of an if-expression runs when its subject is given: 0 for `... if p is not None else ...`, 1 for
+    `... if p is None else ...`; None for any other test."""
+    if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1:
+        c = test.comparisons[0]
+        if isinstance(c.comparator, cst.Name) and c.comparator.value == "None":
+            return 0 if isinstance(c.operator, cst.IsNot) else 1 if isinstance(c.operator, cst.Is) else None
+    return None
+
+
+def _none_test(test: cst.BaseExpression) -> str | None:
+    """`p` of `p is None`."""
+    return test.left.value if _given_arm(test) == 1 else None  # type: ignore[attr-defined]
+
+
 Narrowing = tuple[dict[str, Val], dict[str, Val]]
 
 

@@ -327,6 +327,7 @@ def direct_dependencies(s: ModuleSummary, index: ProjectIndex, under: dict[str, 
             if split:
                 out.add(split[0])
         out.update(under.get(target, ()))
+    out.update(m for m in s.star_imports if m in index.modules)  # `from .utils import *`: its names are read too
     return out
 
 

@@ -7,6 +7,8 @@ accuracy benchmark (Megatron-LM's `has_images`, MagicDec's `cachelens`, ShadowKV
 
 from __future__ import annotations
 
+import textwrap
+
 from snippets import findings
 
 
@@ -231,3 +233,47 @@ def test_an_assert_on_a_boolean_operation_is_reported_on_its_operands():
             return x
     """
     assert findings(src, scope="all") == {(5, "GL111")}
+
+
+def test_returns_of_star_imported_helpers_are_read(tmp_path):
+    """Medusa's `generate` loop takes `input_ids` from `update_inference_inputs`, a helper `from .utils import *`
+    brings: its returned `torch.cat(...)` is a device tensor, so `eos in input_ids[0, n:]` reads it on the host.
+    Decoys: a star-imported helper returning host data, and a builtin of the same module (`len`), stay host data.
+    Changing the star-imported module re-lints the importer (its results are cached on the modules it reads)."""
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model.py").write_text(textwrap.dedent("""\
+        import torch
+        from .utils import *
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, eos: int):
+                ids, n = update(x, x)
+                if eos in ids[0, n:]:
+                    return 1
+                lens = lengths(x)
+                if eos in lens or len(lens) > eos:
+                    return 2
+                return 0
+    """))
+
+    def run(update_returns: str) -> set[tuple[str, int, str]]:
+        (pkg / "utils.py").write_text(textwrap.dedent(f"""\
+            import torch
+
+            def update(ids, cand):
+                ids = {update_returns}
+                return ids, 3
+
+            def lengths(x):
+                return [1, 2]
+        """))
+        result = Linter(Config(scope="all"), cache_dir=tmp_path / ".cache").lint_paths(sorted(pkg.glob("*.py")))
+        return {(f.path.rpartition("/")[2], f.line, f.code) for f in result.findings if f.code.startswith("GL1")}
+
+    assert run("torch.cat([ids, cand], dim=-1)") == {("model.py", 7, "GL110")}
+    assert run("[1, 2, 3]") == set()

@@ -338,3 +338,89 @@ def test_decoy_a_parameter_only_an_annotation_or_a_host_caller_types_stays_unkno
             return mixed(x, cu.cumsum(0)), mixed(x, torch.tensor(cu_cpu)), mixed(x, cu_cpu)
     """
     assert findings(src, scope="all") == set()
+
+
+def test_hit_parameter_filled_with_a_device_tensor_when_left_out():
+    """`cache_position=None`, filled with `torch.arange(..., device=...)` when a caller leaves it out, holds a device
+    tensor when given (Hugging Face's `prepare_inputs_for_generation`): its first item as a slice bound and in a
+    condition is read on the host, also through `pos[0] if pos is not None else cache.get_seq_length()`."""
+    src, expected = ("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, input_ids, past_key_values=None, cache_position=None):
+                past_length = cache_position[0] if cache_position is not None else past_key_values.get_seq_length()
+                if past_length < input_ids.shape[1]:
+                    input_ids = input_ids[:, past_length:]
+                if cache_position is None:
+                    cache_position = torch.arange(0, input_ids.shape[1], device=input_ids.device)
+                return input_ids, cache_position
+    """, {(5, "GL110"), (6, "GL126")})
+    assert findings(src) == expected
+
+
+def test_decoy_parameter_filled_with_host_data_or_nothing_typed():
+    """The same shape where the body fills the parameter with host data (a CPU `arange`, a list) or a value
+    nothing types, or where the fallback of the if-expression is host data: nothing says a device tensor is
+    given, so nothing is read on the device."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, input_ids, pos=None, lens=None, start=None, n=None, cache=None):
+                a = pos[0] if pos is not None else cache.get_seq_length()
+                b = lens[0] if lens is not None else cache.get_seq_length()
+                c = start[0] if start is not None else cache.get_seq_length()
+                d = n[0] if n is not None else 0
+                x = input_ids[:, a:] + input_ids[:, b:] + input_ids[:, c:] + input_ids[:, d:]
+                if pos is None:
+                    pos = torch.arange(0, input_ids.shape[1])
+                if lens is None:
+                    lens = [0] * input_ids.shape[0]
+                if start is None:
+                    start = cache.start()
+                return x, pos, lens, start
+    """) == set()
+
+
+def test_decoy_parameter_given_as_a_sequence_the_body_converts():
+    """RWKV's `state=None` is filled with a device tensor, but when given it is a list of tensors the body joins with
+    `torch.cat([s.unsqueeze(2) for s in state])`: a parameter the body iterates is not read as what the fill builds."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, key: torch.Tensor, state=None):
+                if state is None:
+                    state = torch.zeros(key.shape[0], 3, device=key.device)
+                else:
+                    state = torch.cat([s.unsqueeze(2) for s in state], dim=2)
+                return key * 2, state
+    """) == set()
+
+
+def test_hit_full_reduction_returned_by_a_helper_is_a_device_tensor_at_its_call_sites():
+    """`accept_length = lengths.max()` returned in a tuple (Medusa's and EAGLE's `evaluate_posterior`) and passed on:
+    the callee's slice bound `: accept_length + 1` reads it. `t.max()` without arguments is a 0-d tensor, not the
+    (values, indices) pair of `t.max(dim=...)`, which stays unread."""
+    src, expected = ("""
+        import torch
+
+        def evaluate(logits, candidates):
+            mask = (candidates[:, 1:] == torch.argmax(logits[:, :-1], dim=-1)).int()
+            lengths = torch.cumprod(mask, dim=1).sum(dim=1)
+            return lengths.argmax(), lengths.max()
+
+        def update(candidates, best, accept_length):
+            return candidates[best, : accept_length + 1]
+
+        def pair(lengths):
+            return lengths.max(dim=0)
+
+        def take(candidates, best_and_index):
+            return candidates[: best_and_index]
+
+        class M(torch.nn.Module):
+            def forward(self, logits: torch.Tensor, candidates: torch.Tensor):
+                best, accept_length = evaluate(logits, candidates)
+                values = pair(torch.cumprod(candidates, dim=1))
+                return update(candidates, best, accept_length), take(candidates, values)
+    """, {(9, "GL126")})
+    assert findings(src) == expected

@@ -251,3 +251,84 @@ def test_a_nested_def_taking_its_own_self_does_not_call_the_enclosing_class() ->
     assert found["Quantizer.patch_layer.forward_with_device"] == (
         "forward", ("Quantizer.patch_layer.forward_with_device (patched forward)",))
     assert "Quantizer.dequantize" not in found and "Quantizer.patch_layer" not in found
+
+
+# ParlerTTS's shape: a model class derived from transformers' `PreTrainedModel` defines the per-step hook its
+# library `generate` calls, and a `generate` of its own that runs the library's `_sample` loop once.
+GENERATION = {
+    "pkg.__init__": "",
+    "pkg.model": """
+        import torch
+        from transformers import PreTrainedModel
+
+        def build_delay_mask(ids, pad):
+            return ids[:, : (ids[0] == pad).nonzero().min()]
+
+        class TTSPreTrained(PreTrainedModel):
+            pass
+
+        class TTSForCausalLM(TTSPreTrained):
+            def forward(self, ids):
+                return ids
+
+            def prepare_inputs_for_generation(self, ids, **kwargs):
+                return {"ids": build_delay_mask(ids, 0)}
+
+            def generate(self, ids, **kwargs):
+                lengths = self.count(ids)
+                out = self._sample(ids, **kwargs)
+                return out[:, : lengths.max().item()]
+
+            def count(self, ids):
+                return (ids != 0).sum(-1)
+    """,
+}
+
+# Decoys: the same method names on a class transformers does not run (a plain helper), and on a model of the
+# transformers package itself, whose `GenerationMixin` is project code: its own calls decide what is hot there.
+GENERATION_DECOYS = {
+    "transformers.__init__": "",
+    "transformers.generation": """
+        class GenerationMixin:
+            def _sample(self, ids):
+                return ids
+    """,
+    "transformers.models.tts": """
+        import torch
+        from transformers.generation import GenerationMixin
+
+        class OwnLoop(GenerationMixin):
+            def prepare_inputs_for_generation(self, ids):
+                return ids.tolist()
+
+            def generate(self, ids):
+                return self._sample(ids.max().item())
+    """,
+    "pkg.__init__": "",
+    "pkg.batcher": """
+        class Batcher:
+            def prepare_inputs_for_generation(self, ids):
+                return ids.tolist()
+
+            def generate(self, ids):
+                return self._sample(ids.cpu())
+    """,
+}
+
+
+def test_generation_methods_of_a_transformers_model_are_roots() -> None:
+    found = hot(GENERATION)
+    assert found["TTSForCausalLM.prepare_inputs_for_generation"] == ("forward", (
+        "TTSForCausalLM.prepare_inputs_for_generation (generation step: transformers' generate calls "
+        "prepare_inputs_for_generation)",))
+    assert found["build_delay_mask"][1][-1] == "build_delay_mask"
+    assert found["TTSForCausalLM.generate"] == (
+        "forward", ("TTSForCausalLM.generate (request: runs transformers' decode loop once)",))
+    assert found["TTSForCausalLM.count"][0] == "forward"
+
+
+def test_generation_names_on_classes_transformers_does_not_run_stay_cold() -> None:
+    found = hot(GENERATION_DECOYS)
+    for cold in ("Batcher.prepare_inputs_for_generation", "Batcher.generate", "OwnLoop.prepare_inputs_for_generation",
+                 "OwnLoop.generate", "GenerationMixin._sample"):
+        assert cold not in found, cold

@@ -36,6 +36,11 @@ GENERATION_STEP_METHODS = ("prepare_inputs_for_generation", "_update_model_kwarg
 MAX_LIBRARY_OVERRIDES = 8
 # The package whose `GenerationMixin` runs the decode loop of a model class derived from one of its classes.
 GENERATION_LIBRARY = "transformers"
+# What the library's decode loop calls, every step, on the callbacks handed to `generate`: a project subclass of
+# one of these classes of the generation library runs these methods in the loop (`streamer.put(tokens)`,
+# `logits_processor(input_ids, scores)`); `end` runs once, when the generation stops.
+GENERATION_CALLBACKS = {"LogitsProcessor": ("__call__",), "LogitsWarper": ("__call__",),
+                        "StoppingCriteria": ("__call__",), "BaseStreamer": ("put", "end")}
 # `GenerationMixin`'s decode loops (old and new names), and `generate`, reached through `super()`: a call of one
 # on `self` that the project does not define runs the whole loop in the library.
 GENERATION_LOOPS = ("_sample", "sample", "_greedy_search", "greedy_search", "_beam_search", "beam_search",
@@ -173,6 +178,16 @@ class PatchEdges:
                 if fn is not None and not fn.abstract and self._generation_model(cls):
                     yield fn, f"{fn.display} (generation step: {GENERATION_LIBRARY}' generate calls {name})"
 
+    def generation_callbacks(self) -> Iterator[tuple[FunctionInfo, str]]:
+        """The methods of project subclasses of the library's generation callbacks (`GENERATION_CALLBACKS`) that its
+        decode loop calls every step, with their root label: host code around the model's step (`step` tier)."""
+        for cls in self.classes.values():
+            for base in sorted(self._generation_bases(cls)):
+                for name in GENERATION_CALLBACKS.get(base, ()):
+                    fn = self.functions.get(cls.methods.get(name, ""))
+                    if fn is not None and not fn.abstract:
+                        yield fn, f"{fn.display} (step: {GENERATION_LIBRARY}' generate calls a {base})"
+
     def generation_requests(self) -> Iterator[tuple[FunctionInfo, str]]:
         """Methods of a class transformers' `generate` runs that call one of its decode loops on `self`, which no
         project method answers (`outputs = self._sample(...)` in ParlerTTS's `generate`): the loop runs in the
@@ -189,9 +204,14 @@ class PatchEdges:
     def _generation_model(self, cls: ClassInfo) -> bool:
         """`cls` or a project base of it derives from a class of the generation library (`PreTrainedModel`,
         `GenerationMixin`), which the project does not define: the library's `generate` runs on it."""
-        return any(ref.partition(".")[0] == GENERATION_LIBRARY
-                   and self.class_by_dotted(ref) is None  # type: ignore[attr-defined]
-                   for c in self.mro(cls) for ref in c.bases)  # type: ignore[attr-defined]
+        return bool(self._generation_bases(cls))
+
+    def _generation_bases(self, cls: ClassInfo) -> set[str]:
+        """The names of the generation library's classes `cls` derives from through its project bases (those the
+        project does not define): `{"PreTrainedModel"}`, `{"BaseStreamer"}`."""
+        return {ref.rpartition(".")[2] for c in self.mro(cls) for ref in c.bases  # type: ignore[attr-defined]
+                if ref.partition(".")[0] == GENERATION_LIBRARY
+                and self.class_by_dotted(ref) is None}  # type: ignore[attr-defined]
 
 
 def _generation_loop(callee: str) -> bool:

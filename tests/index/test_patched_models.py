@@ -257,6 +257,28 @@ def test_a_nested_def_taking_its_own_self_does_not_call_the_enclosing_class() ->
 # library `generate` calls, and a `generate` of its own that runs the library's `_sample` loop once.
 GENERATION = {
     "pkg.__init__": "",
+    "pkg.streamer": """
+        from transformers.generation.streamers import BaseStreamer
+        from transformers import LogitsProcessor, PretrainedConfig
+
+        class AudioStreamer(BaseStreamer):
+            def put(self, value):
+                self.cache = value[:, value[0] > 0].cpu()
+
+            def end(self):
+                return self.cache.tolist()
+
+            def reset(self):
+                self.cache = None
+
+        class BiasProcessor(LogitsProcessor):
+            def __call__(self, input_ids, scores):
+                return scores + input_ids[-1].item()
+
+        class TTSConfig(PretrainedConfig):
+            def __call__(self, ids):
+                return ids.tolist()
+    """,
     "pkg.model": """
         import torch
         from transformers import PreTrainedModel
@@ -306,6 +328,14 @@ GENERATION_DECOYS = {
     """,
     "pkg.__init__": "",
     "pkg.batcher": """
+        class BaseStreamer:
+            def put(self, value):
+                pass
+
+        class ListStreamer(BaseStreamer):
+            def put(self, value):
+                self.items.append(value.tolist())
+
         class Batcher:
             def prepare_inputs_for_generation(self, ids):
                 return ids.tolist()
@@ -327,8 +357,19 @@ def test_generation_methods_of_a_transformers_model_are_roots() -> None:
     assert found["TTSForCausalLM.count"][0] == "forward"
 
 
+def test_generation_callbacks_of_transformers_bases_run_every_step() -> None:
+    found = hot(GENERATION)
+    assert found["AudioStreamer.put"] == (
+        "step", ("AudioStreamer.put (step: transformers' generate calls a BaseStreamer)",))
+    assert found["AudioStreamer.end"][0] == "step"
+    assert found["BiasProcessor.__call__"] == (
+        "step", ("BiasProcessor.__call__ (step: transformers' generate calls a LogitsProcessor)",))
+    # decoys: a method the library never calls; a transformers class that is no generation callback
+    assert "AudioStreamer.reset" not in found and "TTSConfig.__call__" not in found
+
+
 def test_generation_names_on_classes_transformers_does_not_run_stay_cold() -> None:
     found = hot(GENERATION_DECOYS)
-    for cold in ("Batcher.prepare_inputs_for_generation", "Batcher.generate", "OwnLoop.prepare_inputs_for_generation",
+    for cold in ("ListStreamer.put", "BaseStreamer.put", "Batcher.prepare_inputs_for_generation", "Batcher.generate", "OwnLoop.prepare_inputs_for_generation",
                  "OwnLoop.generate", "GenerationMixin._sample"):
         assert cold not in found, cold

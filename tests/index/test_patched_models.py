@@ -370,6 +370,6 @@ def test_generation_callbacks_of_transformers_bases_run_every_step() -> None:
 
 def test_generation_names_on_classes_transformers_does_not_run_stay_cold() -> None:
     found = hot(GENERATION_DECOYS)
-    for cold in ("ListStreamer.put", "BaseStreamer.put", "Batcher.prepare_inputs_for_generation", "Batcher.generate", "OwnLoop.prepare_inputs_for_generation",
-                 "OwnLoop.generate", "GenerationMixin._sample"):
+    for cold in ("ListStreamer.put", "BaseStreamer.put", "Batcher.prepare_inputs_for_generation", "Batcher.generate",
+                 "OwnLoop.prepare_inputs_for_generation", "OwnLoop.generate", "GenerationMixin._sample"):
         assert cold not in found, cold

@@ -13,7 +13,10 @@ bindings (`FunctionInfo.bound_callables`); this mixin of `ProjectIndex` turns th
 - a library-typed receiver: `cache.update(...)` with `cache: Cache` (transformers' class) runs the `update` of
   each project subclass of `Cache` that defines one (the caches a patched `generate` builds);
 - a generation hook: a function installed as a method that transformers' `generate` calls every decode step
-  (`prepare_inputs_for_generation`) is a forward root.
+  (`prepare_inputs_for_generation`) is a forward root, and so is such a method defined on a model class that
+  derives from a transformers class (the library's `generate` calls it on the model);
+- a generation request: a method of such a class that calls one of `GenerationMixin`'s decode loops on `self`
+  (`self._sample(...)`, `super().generate(...)`) that no project method answers runs one generation per call.
 """
 
 from __future__ import annotations
@@ -31,6 +34,19 @@ GENERATION_STEP_METHODS = ("prepare_inputs_for_generation", "_update_model_kwarg
 # Subclasses of one library class that define a method called on it, at most (as `MAX_OVERRIDES` for project
 # bases): a base every model specialises (`PreTrainedModel`) resolves to nothing rather than to all of them.
 MAX_LIBRARY_OVERRIDES = 8
+# The package whose `GenerationMixin` runs the decode loop of a model class derived from one of its classes.
+GENERATION_LIBRARY = "transformers"
+# What the library's decode loop calls, every step, on the callbacks handed to `generate`: a project subclass of
+# one of these classes of the generation library runs these methods in the loop (`streamer.put(tokens)`,
+# `logits_processor(input_ids, scores)`); `end` runs once, when the generation stops.
+GENERATION_CALLBACKS = {"LogitsProcessor": ("__call__",), "LogitsWarper": ("__call__",),
+                        "StoppingCriteria": ("__call__",), "BaseStreamer": ("put", "end")}
+# `GenerationMixin`'s decode loops (old and new names), and `generate`, reached through `super()`: a call of one
+# on `self` that the project does not define runs the whole loop in the library.
+GENERATION_LOOPS = ("_sample", "sample", "_greedy_search", "greedy_search", "_beam_search", "beam_search",
+                    "_group_beam_search", "group_beam_search", "_constrained_beam_search", "constrained_beam_search",
+                    "_assisted_decoding", "assisted_decoding", "_contrastive_search", "contrastive_search",
+                    "_dola_decoding")
 
 
 class PatchEdges:
@@ -150,11 +166,57 @@ class PatchEdges:
         return self._installers
 
     def generation_hooks(self) -> Iterator[tuple[FunctionInfo, str]]:
-        """Functions installed as a method transformers' `generate` calls every step, with their root label."""
+        """Functions installed as a method transformers' `generate` calls every step, and such methods of a class
+        transformers' `generate` runs (`_generation_model`), with their root label."""
         for name in GENERATION_STEP_METHODS:
             for module, ref, owner in self._installs_by_name().get(name, []):
                 for fn in self._installed(self.functions.get(owner or ""), module, ref):  # type: ignore[attr-defined]
                     yield fn, f"{fn.display} (generation hook {name})"
+        for cls in self.classes.values():
+            for name in GENERATION_STEP_METHODS:
+                fn = self.functions.get(cls.methods.get(name, ""))
+                if fn is not None and not fn.abstract and self._generation_model(cls):
+                    yield fn, f"{fn.display} (generation step: {GENERATION_LIBRARY}' generate calls {name})"
+
+    def generation_callbacks(self) -> Iterator[tuple[FunctionInfo, str]]:
+        """The methods of project subclasses of the library's generation callbacks (`GENERATION_CALLBACKS`) that its
+        decode loop calls every step, with their root label: host code around the model's step (`step` tier)."""
+        for cls in self.classes.values():
+            for base in sorted(self._generation_bases(cls)):
+                for name in GENERATION_CALLBACKS.get(base, ()):
+                    fn = self.functions.get(cls.methods.get(name, ""))
+                    if fn is not None and not fn.abstract:
+                        yield fn, f"{fn.display} (step: {GENERATION_LIBRARY}' generate calls a {base})"
+
+    def generation_requests(self) -> Iterator[tuple[FunctionInfo, str]]:
+        """Methods of a class transformers' `generate` runs that call one of its decode loops on `self`, which no
+        project method answers (`outputs = self._sample(...)` in ParlerTTS's `generate`): the loop runs in the
+        library, once per call, so the method is the request around a generation (`forward` tier)."""
+        for fn in self.functions.values():
+            cls = self.classes.get(fn.class_key) if fn.class_key and fn.parent_key is None else None
+            if cls is None or fn.params[:1] != ("self",):
+                continue
+            loops = [callee for callee, _line in fn.calls if _generation_loop(callee)]
+            if loops and self._generation_model(cls) \
+                    and any(not self.call_edges(fn, fn.module, callee) for callee in loops):  # type: ignore[attr-defined]
+                yield fn, f"{fn.display} (request: runs {GENERATION_LIBRARY}' decode loop once)"
+
+    def _generation_model(self, cls: ClassInfo) -> bool:
+        """`cls` or a project base of it derives from a class of the generation library (`PreTrainedModel`,
+        `GenerationMixin`), which the project does not define: the library's `generate` runs on it."""
+        return bool(self._generation_bases(cls))
+
+    def _generation_bases(self, cls: ClassInfo) -> set[str]:
+        """The names of the generation library's classes `cls` derives from through its project bases (those the
+        project does not define): `{"PreTrainedModel"}`, `{"BaseStreamer"}`."""
+        return {ref.rpartition(".")[2] for c in self.mro(cls) for ref in c.bases  # type: ignore[attr-defined]
+                if ref.partition(".")[0] == GENERATION_LIBRARY
+                and self.class_by_dotted(ref) is None}  # type: ignore[attr-defined]
+
+
+def _generation_loop(callee: str) -> bool:
+    """`self._sample`, `super().generate`: a decode loop of `GenerationMixin` called on the model itself."""
+    return callee == "super().generate" or (callee.startswith("self.") and callee[len("self."):] in GENERATION_LOOPS)
 
 
 def _library_key(dotted: str) -> tuple[str, str]:

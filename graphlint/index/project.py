@@ -1098,10 +1098,11 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         propagate("forward", roots["forward"] + by_name)
         model = self._model_entries(result, roots["forward"])
         steps, loops, runs_model = self._step_roots(result, model, roots["captured"])
-        propagate("step", steps, stop=model)
+        propagate("step", steps + [(fn, label, None, False) for fn, label in self.generation_callbacks()], stop=model)
         # The request around the decode: what runs a step driver or decode loop once, and what it calls
         # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
-        propagate("forward", self._request_roots(self._generating(loops, runs_model, result, model), result, model))
+        requests = self._request_roots(self._generating(loops, runs_model, result, model), result, model)
+        propagate("forward", requests + [(fn, label, None, False) for fn, label in self.generation_requests()])
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]

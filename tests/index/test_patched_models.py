@@ -251,3 +251,125 @@ def test_a_nested_def_taking_its_own_self_does_not_call_the_enclosing_class() ->
     assert found["Quantizer.patch_layer.forward_with_device"] == (
         "forward", ("Quantizer.patch_layer.forward_with_device (patched forward)",))
     assert "Quantizer.dequantize" not in found and "Quantizer.patch_layer" not in found
+
+
+# ParlerTTS's shape: a model class derived from transformers' `PreTrainedModel` defines the per-step hook its
+# library `generate` calls, and a `generate` of its own that runs the library's `_sample` loop once.
+GENERATION = {
+    "pkg.__init__": "",
+    "pkg.streamer": """
+        from transformers.generation.streamers import BaseStreamer
+        from transformers import LogitsProcessor, PretrainedConfig
+
+        class AudioStreamer(BaseStreamer):
+            def put(self, value):
+                self.cache = value[:, value[0] > 0].cpu()
+
+            def end(self):
+                return self.cache.tolist()
+
+            def reset(self):
+                self.cache = None
+
+        class BiasProcessor(LogitsProcessor):
+            def __call__(self, input_ids, scores):
+                return scores + input_ids[-1].item()
+
+        class TTSConfig(PretrainedConfig):
+            def __call__(self, ids):
+                return ids.tolist()
+    """,
+    "pkg.model": """
+        import torch
+        from transformers import PreTrainedModel
+
+        def build_delay_mask(ids, pad):
+            return ids[:, : (ids[0] == pad).nonzero().min()]
+
+        class TTSPreTrained(PreTrainedModel):
+            pass
+
+        class TTSForCausalLM(TTSPreTrained):
+            def forward(self, ids):
+                return ids
+
+            def prepare_inputs_for_generation(self, ids, **kwargs):
+                return {"ids": build_delay_mask(ids, 0)}
+
+            def generate(self, ids, **kwargs):
+                lengths = self.count(ids)
+                out = self._sample(ids, **kwargs)
+                return out[:, : lengths.max().item()]
+
+            def count(self, ids):
+                return (ids != 0).sum(-1)
+    """,
+}
+
+# Decoys: the same method names on a class transformers does not run (a plain helper), and on a model of the
+# transformers package itself, whose `GenerationMixin` is project code: its own calls decide what is hot there.
+GENERATION_DECOYS = {
+    "transformers.__init__": "",
+    "transformers.generation": """
+        class GenerationMixin:
+            def _sample(self, ids):
+                return ids
+    """,
+    "transformers.models.tts": """
+        import torch
+        from transformers.generation import GenerationMixin
+
+        class OwnLoop(GenerationMixin):
+            def prepare_inputs_for_generation(self, ids):
+                return ids.tolist()
+
+            def generate(self, ids):
+                return self._sample(ids.max().item())
+    """,
+    "pkg.__init__": "",
+    "pkg.batcher": """
+        class BaseStreamer:
+            def put(self, value):
+                pass
+
+        class ListStreamer(BaseStreamer):
+            def put(self, value):
+                self.items.append(value.tolist())
+
+        class Batcher:
+            def prepare_inputs_for_generation(self, ids):
+                return ids.tolist()
+
+            def generate(self, ids):
+                return self._sample(ids.cpu())
+    """,
+}
+
+
+def test_generation_methods_of_a_transformers_model_are_roots() -> None:
+    found = hot(GENERATION)
+    assert found["TTSForCausalLM.prepare_inputs_for_generation"] == ("forward", (
+        "TTSForCausalLM.prepare_inputs_for_generation (generation step: transformers' generate calls "
+        "prepare_inputs_for_generation)",))
+    assert found["build_delay_mask"][1][-1] == "build_delay_mask"
+    assert found["TTSForCausalLM.generate"] == (
+        "forward", ("TTSForCausalLM.generate (request: runs transformers' decode loop once)",))
+    assert found["TTSForCausalLM.count"][0] == "forward"
+
+
+def test_generation_callbacks_of_transformers_bases_run_every_step() -> None:
+    found = hot(GENERATION)
+    assert found["AudioStreamer.put"] == (
+        "step", ("AudioStreamer.put (step: transformers' generate calls a BaseStreamer)",))
+    assert found["AudioStreamer.end"][0] == "step"
+    assert found["BiasProcessor.__call__"] == (
+        "step", ("BiasProcessor.__call__ (step: transformers' generate calls a LogitsProcessor)",))
+    # decoys: a method the library never calls; a transformers class that is no generation callback
+    assert "AudioStreamer.reset" not in found and "TTSConfig.__call__" not in found
+
+
+def test_generation_names_on_classes_transformers_does_not_run_stay_cold() -> None:
+    found = hot(GENERATION_DECOYS)
+    for cold in ("ListStreamer.put", "BaseStreamer.put", "Batcher.prepare_inputs_for_generation", "Batcher.generate",
+                 "OwnLoop.prepare_inputs_for_generation", "OwnLoop.generate", "GenerationMixin._sample"):
+        assert cold not in found, cold

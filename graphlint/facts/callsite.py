@@ -413,6 +413,19 @@ def join_kinds(kinds: set[IKind] | list[IKind]) -> IKind:
     return UNKNOWN
 
 
+def join_paths(kinds: set[IKind] | list[IKind]) -> IKind:
+    """`join_kinds` of the paths of one function (its bindings of a name, its returns, an if-expression's arms): a
+    tensor on one path and a Python number on another is a tensor, an optional one, as the checker joins two paths
+    (`facts.values.join`): EAGLE's `accept_length` is `candidates_accept_length.max()` when decoding greedily and a
+    loop count when sampling. Call sites of a function are not paths: every one must agree (`CallFacts.params`)."""
+    kinds = set(kinds)
+    if HOST in kinds and len(kinds) == 2 and kinds & {TENSOR, BOOL_TENSOR}:
+        return TENSOR
+    if kinds and all(isinstance(k, Items) for k in kinds):
+        return _itemwise(kinds, join_paths)  # type: ignore[arg-type]
+    return join_kinds(kinds)
+
+
 def _itemwise(kinds: set[Items], join: Callable[[set[IKind]], IKind]) -> IKind:
     """Fixed tuples joined item by item when they have one arity; unknown otherwise, or where no item is known."""
     rows = [k.items for k in kinds]
@@ -473,7 +486,7 @@ def host_if(kind: IKind) -> IKind:
 
 
 def join_later(kinds: set[IKind] | list[IKind]) -> IKind:
-    """`join_kinds`, kept for the call-site facts when some kinds are still deferred project returns."""
+    """`join_paths`, kept for the call-site facts when some kinds are still deferred project returns."""
     kinds = set(kinds)
     if len(kinds) > 1 and any(deferred(k) for k in kinds):
         if all(isinstance(k, Items) for k in kinds):  # fixed tuples: item by item
@@ -481,7 +494,7 @@ def join_later(kinds: set[IKind] | list[IKind]) -> IKind:
         if UNKNOWN in kinds or not all(joinable(k) for k in kinds):
             return UNKNOWN
         return join_of(kinds)
-    return join_kinds(kinds)
+    return join_paths(kinds)
 
 
 def item_of(kind: IKind, index: int) -> IKind:
@@ -547,7 +560,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         own = _self_reads(value.id, bound, scope)
         owned = {id(o) for o in own}
         # `x = None` on one path: an optional value is what it holds when set (None reads nothing)
-        kinds = {hop(b) if not isinstance(b, ast.AugAssign) else None if hop(b.value) == HOST else UNKNOWN
+        kinds = {hop(b) if not isinstance(b, ast.AugAssign) else _accumulated(hop(b.value))
                  for b in _set_values(bound) if id(b) not in owned} - {None}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
@@ -650,6 +663,15 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return CPU_DICT
         return keyed(list(zip(keys, kinds))) if form is DictForm.KEYED else UNKNOWN  # type: ignore[arg-type]
     return UNKNOWN
+
+
+def _accumulated(added: IKind) -> IKind | None:
+    """What `n += added` makes of `n`, joined with its other bindings: a host number adds nothing (None); a device
+    tensor makes `n + added` a tensor where `added` lives (`new_token += accept_length + 1`, a count that a greedy
+    decode accumulates from device reductions); anything else is unknown."""
+    if added == HOST:
+        return None
+    return TENSOR if added in (TENSOR, BOOL_TENSOR) else UNKNOWN
 
 
 def _str_key(value: ast.expr | None) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 from typing import Protocol
 
-from graphlint.facts.callsite import item_key, join_kinds, join_later, keyed, settled
+from graphlint.facts.callsite import item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind,
     Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
@@ -341,8 +341,8 @@ class CallFacts:
             return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
         if isinstance(kind, Keys):
             return keyed([(key, self.settle(k, caller, depth, calls)) for key, k in kind.pairs])
-        if isinstance(kind, Join):
-            return join_kinds({self.settle(k, caller, depth, calls) for k in kind.parts})
+        if isinstance(kind, Join):  # the paths of one function (`join_later`)
+            return join_paths({self.settle(k, caller, depth, calls) for k in kind.parts})
         if isinstance(kind, Prior):  # an annotated tensor: on the host where the body settles there
             return CPU_TENSOR if self.settle(kind.inferred, caller, depth, calls) == CPU_TENSOR else kind.annotated
         if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is
@@ -387,7 +387,7 @@ class CallFacts:
         if depth >= MAX_DIRECT_DEPTH or not mentions(kind, direct_call):
             return settled(kind)
         if isinstance(kind, Join):
-            return join_kinds({self.direct(k, depth) for k in kind.parts})
+            return join_paths({self.direct(k, depth) for k in kind.parts})
         if isinstance(kind, Items):
             items = tuple(self.direct(k, depth) for k in kind.items)
             return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
@@ -522,7 +522,8 @@ class CallFacts:
         parameter passed on that only its annotation types (`lens: torch.Tensor` names no device) is evidence only
         where the framework feeds the caller (a `forward`, a hot root), not in a helper no project code calls
         (ColossalAI's reference attention, which only tests call with CPU lengths)."""
-        kind = self.settle(join_later(kinds), caller)
+        # several calls on one line are several sites, not paths: they must agree (`join_kinds`)
+        kind = join_kinds({self.settle(k, caller) for k in kinds})
         if kind in FLOWN_DEVICE and not _framework_fed(caller) \
                 and any(isinstance(k, Fwd) and k.name not in self.params(caller) for k in kinds):
             return UNKNOWN

@@ -424,3 +424,74 @@ def test_hit_full_reduction_returned_by_a_helper_is_a_device_tensor_at_its_call_
                 return update(candidates, best, accept_length), take(candidates, values)
     """, {(9, "GL126")})
     assert findings(src) == expected
+
+
+def test_hit_a_tensor_on_one_path_and_a_number_on_another_is_an_optional_tensor():
+    """EAGLE's `evaluate_posterior` returns `lengths.max()` when it decodes greedily and a loop count when it samples:
+    the paths of one function join as the checker joins them, to an optional tensor, so the callee's `: accept_length
+    + 1` is read on the host. A count accumulated from a device value (`n += t.sum()`, after `n = 0`) is one too,
+    returned and read as a slice bound."""
+    src, expected = ("""
+        import torch
+
+        def evaluate(logits, candidates, greedy):
+            if greedy:
+                lengths = torch.cumprod((candidates == logits.argmax(-1)).int(), dim=1).sum(dim=1)
+                accept_length = lengths.max()
+                return lengths.argmax(), accept_length
+            accept_length = 1
+            for i in range(candidates.shape[1]):
+                accept_length += 1
+            return 0, accept_length
+
+        def update(candidates, best, accept_length):
+            return candidates[best, : accept_length + 1]
+
+        def count(x: torch.Tensor):
+            n = 0
+            for i in range(3):
+                n += (x > i).sum()
+            return n
+
+        def head(x, n):
+            return x[:n]
+
+        class M(torch.nn.Module):
+            def forward(self, logits: torch.Tensor, candidates: torch.Tensor, greedy: bool):
+                best, accept_length = evaluate(logits, candidates, greedy)
+                return update(candidates, best, accept_length), head(candidates, count(logits))
+    """, {(14, "GL126"), (23, "GL126")})
+    assert findings(src) == expected
+
+
+def test_decoy_numbers_on_every_path_host_tensors_and_call_sites_that_disagree():
+    """What stays silent: a count accumulated from host values (`n += 1`, `n += lens[0]` of a `list`, `n += len(x)`); a host
+    tensor on one path and a number on another; and call sites, which are not paths of one function: one passing an
+    int and another a device count (also two calls on one line) leave the parameter unknown."""
+    assert findings("""
+        import torch
+
+        def count(masks, lens: list):
+            n = 0
+            for m in masks:
+                n += lens[0]
+                n += len(lens) + 1
+            return n
+
+        def host_or_int(lens: list, flag: bool):
+            if flag:
+                return torch.tensor(lens).max()
+            return 0
+
+        def head(x, n):
+            return x[:n]
+
+        def tail(x, n):
+            return x[n:]
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: list, flag: bool):
+                a = x[: count([x > 0], lens)] + x[: host_or_int(lens, flag)]
+                b = head(x, 3), head(x, x.sum())
+                return a, b, tail(x, 2) + tail(x, (x > 0).sum())
+    """) == set()

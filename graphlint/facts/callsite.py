@@ -17,7 +17,7 @@ from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
+    BOOL_DTYPES, FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
@@ -824,7 +824,11 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         if pins(ast_keywords(value, PIN)):
             return CPU_TENSOR  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
-            return _factory_kind(qual, value, again, scope)
+            kind = _factory_kind(qual, value, again, scope)
+            # `torch.tensor(flags, device=d, dtype=torch.bool)`: a mask, as the inference reads a factory's dtype
+            dtype = next((kw.value for kw in value.keywords if kw.arg == "dtype"), None)
+            return BOOL_TENSOR if kind == TENSOR and dtype is not None and (
+                dotted(dtype) == "bool" or resolve(dotted(dtype)) in BOOL_DTYPES) else kind
         kind = torch_return_kind(qual)
         if kind in (TENSOR, BOOL_TENSOR) and not any(kw.arg == "device" for kw in value.keywords):
             # an op computes where its inputs live: `torch.multinomial(probs_cpu, 1)` stays on the host

@@ -554,10 +554,11 @@ class Inference:
             return CPU if attr in MODULE_TENSOR_ATTRS else HOST_MODULE
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
             found = self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
-            if not recv.weak or found.kind in (*HOSTS, Kind.CPU_TENSOR, Kind.OBJECT):
+            if not recv.weak or found.kind in (*HOSTS, Kind.CPU_TENSOR, Kind.OBJECT, Kind.BOOL_TENSOR):
                 return found
-            # an object whose class only the attributes it went through say: what its class keeps on the host, or
-            # another object, counts; a field's tensor annotation says nothing of the instance that got here
+            # an object whose class only the attributes it went through say: what its class keeps on the host, a
+            # mask every store of the class puts there (no annotation says a mask), or another object, counts; a
+            # field's tensor annotation says nothing of the instance that got here
             recv = UNKNOWN
         if recv == UNKNOWN and self.lookup_field is not None:
             found = self.lookup_field(attr)  # `ctx.request_ids`: every class with that field keeps it on the host

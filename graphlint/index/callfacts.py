@@ -44,11 +44,15 @@ class ProjectIndex(Protocol):
     def attr_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]: ...
 
 
+# What a plain class's field is known to keep when every store agrees (`CallFacts.attr`): host data, or a device
+# mask (a tensor annotation names no dtype; only the stores say it is boolean)
+KEPT = HOST_FAMILY | {Base.BOOL_TENSOR}
 # Device kinds a parameter takes from its call sites when it has no annotation: the data flow of every caller makes
 # it a device tensor (a weak guess from a method name does not flow)
 FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
 MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
+TYPE_TESTS = frozenset({"isinstance", "issubclass"})  # builtins that read a class without building or calling it
 # Method names a receiver of unknown class may answer without being a project object: a dict's `get`, a list's
 # `pop`, a tensor's `sum`. Their project namesakes say nothing about such a receiver.
 CONTAINER_METHODS = frozenset(
@@ -118,8 +122,10 @@ class CallFacts:
 
     def attr(self, cls: "ClassInfo", name: str) -> IKind | None:
         """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
-        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`); None when any assignment
-        is not host data, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
+        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`), or a device mask where every
+        store is one (mistral-inference's `CacheInputMetadata(to_cache_mask=torch.tensor(..., device=d,
+        dtype=torch.bool))`: a field annotated `torch.Tensor` names no dtype); None when any assignment is
+        anything else, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
         key = (cls.key, name)
         if key not in self._attrs:
             self._attrs[key] = None  # `self.a = self.b` and `self.b = self.a`: a cycle is no evidence
@@ -128,11 +134,11 @@ class CallFacts:
             kinds = {self._stored(own, self.index.functions[meth]) for c in self._class_family(cls)
                      for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets
                      if attr == name and (own := _without_own(kind, name)) is not None}
-            if kinds <= HOST_FAMILY and any(name in c.init_fields for c in self._class_family(cls)):
+            if kinds <= KEPT and any(name in c.init_fields for c in self._class_family(cls)):
                 built = self._constructed(cls, name)  # a dataclass field: what its constructions pass
                 kinds = kinds | built if built is not None else {UNKNOWN}
             kind = join_kinds(kinds) if kinds else None
-            self._attrs[key] = kind if kind in HOST_FAMILY else None
+            self._attrs[key] = kind if kind in KEPT else None
         return self._attrs[key]
 
     def moved_from_host(self, cls: "ClassInfo", name: str) -> bool:
@@ -562,6 +568,8 @@ class CallFacts:
             keys = set()
             for fn in self.index.functions.values():  # handed to a call (`graph.capture(self._step, ids)`)
                 for _callee, _line, slot, ref in fn.callable_args:
+                    if _callee.rpartition(".")[2] in TYPE_TESTS:
+                        continue  # `isinstance(meta, Meta)` neither builds nor calls `Meta`
                     if ref.startswith(("self.", "cls.")):
                         keys.update(t.key for t, _how in self.index.call_edges(fn, fn.module, ref))
                     elif not ref.startswith((PARAM, NAME_ARG)):

@@ -495,3 +495,85 @@ def test_decoy_numbers_on_every_path_host_tensors_and_call_sites_that_disagree()
                 b = head(x, 3), head(x, x.sum())
                 return a, b, tail(x, 2) + tail(x, (x > 0).sum())
     """) == set()
+
+
+def test_hit_a_field_every_store_makes_a_device_mask():
+    """mistral-inference's `CacheInputMetadata` is a dataclass whose `to_cache_mask: torch.Tensor` every construction
+    fills with `torch.tensor(..., device=d, dtype=torch.bool)`: the annotation names no dtype, the stores say a mask,
+    so `xk[self.metadata.to_cache_mask]` is boolean indexing. An `isinstance` test of the class neither builds nor
+    calls it, so the constructions the index sees are all of them. A plain class's own stores count the same way."""
+    src, expected = ("""
+        import torch
+        from dataclasses import dataclass
+
+        @dataclass
+        class Meta:
+            to_cache_mask: torch.Tensor
+            positions: torch.Tensor
+
+        class View:
+            def __init__(self, metadata: Meta):
+                self.metadata = metadata
+
+            def update(self, xk: torch.Tensor):
+                return xk[self.metadata.to_cache_mask]
+
+        class Keeper:
+            def __init__(self):
+                self.keep = None
+
+            def mark(self, ids: torch.Tensor, pad: int):
+                self.keep = ids != pad
+
+            def take(self, x: torch.Tensor):
+                return x[self.keep]
+
+        def build(n: int, device: torch.device) -> Meta:
+            mask = torch.ones(n, device=device, dtype=torch.bool)
+            return Meta(to_cache_mask=mask, positions=torch.arange(n, device=device))
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int, k: Keeper, view: View):
+                meta = build(n, x.device)
+                assert isinstance(meta, Meta)
+                k.mark(x, 0)
+                return view.update(x), k.take(x), View(meta)
+    """, {(14, "GL123"), (24, "GL123")})
+    assert findings(src) == expected
+
+
+def test_decoy_a_field_some_store_keeps_on_the_host_or_as_an_index():
+    """The same fields where one construction passes a host mask (`torch.tensor(flags, dtype=torch.bool)`, no
+    device), where another store is an index tensor, or where the class is handed to a call that may build it
+    elsewhere: the stores do not agree on a device mask, and the annotation says no dtype."""
+    assert findings("""
+        import torch
+        from dataclasses import dataclass
+
+        @dataclass
+        class Meta:
+            keep: torch.Tensor
+
+        @dataclass
+        class Other:
+            keep: torch.Tensor
+
+        class Keeper:
+            def mark(self, ids: torch.Tensor, pad: int):
+                self.sel = ids != pad
+
+            def index(self, ids: torch.Tensor):
+                self.sel = ids.argsort()
+
+            def take(self, x: torch.Tensor):
+                return x[self.sel]
+
+        def make(cls, t):
+            return cls(keep=t)
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, flags: list, k: Keeper, meta: Meta, other: Other):
+                a = Meta(keep=x > 0), Meta(keep=torch.tensor(flags, dtype=torch.bool))
+                b = Other(keep=x > 0), make(Other, x)
+                return x[meta.keep], x[other.keep], k.take(x), a, b
+    """) == set()

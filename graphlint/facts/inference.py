@@ -701,6 +701,11 @@ class Inference:
             # `pos[0] if pos is not None else cache.length()`: what the caller gives is a device tensor, and the
             # fallback for an absent argument says nothing against it
             return Val(arms[given].kind)
+        if given is not None and _names_subject(node, given) and arms[given].kind is Kind.TENSOR \
+                and not arms[given].weak and arms[1 - given].kind is Kind.BOOL_TENSOR and not arms[1 - given].weak:
+            # `mask if mask is not None else torch.ones_like(ids, dtype=torch.bool)`: a tensor annotation names no
+            # dtype, and the mask built for an absent argument says what a given one is (TinyChat's `_embed`)
+            return Val(Kind.BOOL_TENSOR)
         return join(*arms)
 
     def _eval_Await(self, node: cst.Await) -> Val:
@@ -1248,6 +1253,12 @@ def _given_arm(test: cst.BaseExpression) -> int | None:
         if isinstance(c.comparator, cst.Name) and c.comparator.value == "None":
             return 0 if isinstance(c.operator, cst.IsNot) else 1 if isinstance(c.operator, cst.Is) else None
     return None
+
+
+def _names_subject(node: cst.IfExp, given: int) -> bool:
+    """The given arm of `p if p is not None else ...` is the tested name itself."""
+    arm = (node.body, node.orelse)[given]
+    return isinstance(arm, cst.Name) and arm.value == node.test.left.value  # type: ignore[attr-defined]
 
 
 def _none_test(test: cst.BaseExpression) -> str | None:

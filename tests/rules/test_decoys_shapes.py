@@ -577,3 +577,40 @@ def test_decoy_a_field_some_store_keeps_on_the_host_or_as_an_index():
                 b = Other(keep=x > 0), make(Other, x)
                 return x[meta.keep], x[other.keep], k.take(x), a, b
     """) == set()
+
+
+def test_hit_a_mask_fallback_says_what_a_given_tensor_is():
+    """TinyChat's `_embed(..., attention_mask: Optional[torch.Tensor])` rebinds `attention_mask = attention_mask if
+    attention_mask is not None else torch.ones_like(input_ids, dtype=torch.bool)`: the annotation names no dtype, the
+    fallback built for an absent mask says a given one is a mask, so `embeds[k][attention_mask[k]]` is boolean
+    indexing."""
+    src, expected = ("""
+        import torch
+        from typing import Optional
+
+        class M(torch.nn.Module):
+            def forward(self, input_ids: torch.Tensor, embeds: torch.Tensor, attention_mask: Optional[torch.Tensor]):
+                attention_mask = (
+                    attention_mask if attention_mask is not None else torch.ones_like(input_ids, dtype=torch.bool)
+                )
+                return [embeds[k][attention_mask[k]] for k in range(input_ids.shape[0])]
+    """, {(9, "GL123")})
+    assert findings(src) == expected
+
+
+def test_decoy_a_fallback_that_is_no_device_mask_or_an_arm_that_is_not_the_argument():
+    """A fallback of another dtype (`torch.ones_like(ids)`, a long tensor), a host mask (no device), or a given arm
+    that is not the argument itself (`m.long() if m is not None else ...`) says nothing of the given tensor's dtype:
+    indexing with it is integer indexing as far as the code shows."""
+    assert findings("""
+        import torch
+        from typing import Optional
+
+        class M(torch.nn.Module):
+            def forward(self, ids: torch.Tensor, x: torch.Tensor, a: Optional[torch.Tensor], b: Optional[torch.Tensor],
+                        c: Optional[torch.Tensor]):
+                a = a if a is not None else torch.ones_like(ids)
+                b = b if b is not None else torch.ones(4, dtype=torch.bool)
+                c = c.long() if c is not None else torch.ones_like(ids, dtype=torch.bool)
+                return x[a], x[b], x[c]
+    """) == set()

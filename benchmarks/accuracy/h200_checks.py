@@ -1,6 +1,7 @@
 """Does an operation make the host wait for the GPU? The measurements behind the labels marked `uncertain`.
 
     python3 benchmarks/accuracy/h200_checks.py        # on a CUDA machine; prints one Markdown table
+    python3 benchmarks/accuracy/h200_checks.py --only "torch.Size"   # the rows whose name holds the text
 
 Wait test: queue ~200 ms of GPU work (`torch.cuda._sleep`), run the operation once and time the host; a
 host time near the queued time means the host waited. The sync-debug-mode column says whether torch's
@@ -23,8 +24,12 @@ SLEEP_CYCLES = int(4e8)  # ~200 ms at the H200's 1.98 GHz
 WAIT_MS = 20.0
 
 
-def host_ms(fn: Callable[[], object]) -> float:
+def host_ms(fn: Callable[[], object], prepare: Callable[[], object] = lambda: None) -> float:
+    """`prepare` runs before each call, outside the timing (`empty_cache` needs a cached block to free)."""
+    prepare()
     fn()
+    torch.cuda.synchronize()
+    prepare()
     torch.cuda.synchronize()
     torch.cuda._sleep(SLEEP_CYCLES)
     t = time.perf_counter()
@@ -66,6 +71,17 @@ def capture_one(name: str) -> int:
     return 0
 
 
+def _cache_a_block() -> None:
+    """Allocate and drop 1 GiB: the caching allocator keeps the block, which `empty_cache` then frees (`cudaFree`)."""
+    block = torch.empty(1 << 28, device="cuda")
+    del block
+
+
+PREPARE: dict[str, Callable[[], object]] = {
+    "torch.cuda.empty_cache() (a freed 1 GiB block cached)": _cache_a_block,
+}
+
+
 def cases() -> dict[str, Callable[[], object]]:
     d = "cuda"
     big = torch.zeros(1 << 20, device=d)
@@ -78,6 +94,7 @@ def cases() -> dict[str, Callable[[], object]]:
     bm = torch.arange(64, device=d) % 3 == 0
     pinned3 = torch.zeros(4, 256, 64, dtype=torch.bfloat16).pin_memory()
     cuda3 = torch.ones(4, 256, 32, dtype=torch.bfloat16, device=d)
+    shape3 = torch.tensor([2, 3, 4], device=d)
     out: dict[str, Callable[[], object]] = {
         "torch.tensor([], device=cuda)": lambda: torch.tensor([], device=d, dtype=torch.int32),
         "t[1] = 1 (Python int into a CUDA element)": lambda: t1.__setitem__(1, 1),
@@ -111,6 +128,11 @@ def cases() -> dict[str, Callable[[], object]]:
         "pinned[:, :, :k].copy_(cuda, non_blocking=True) (strided pinned slice)":
             lambda: pinned3[:, :, :32].copy_(cuda3, non_blocking=True),
         "torch.cuda.empty_cache()": torch.cuda.empty_cache,
+        # s14-scalar: empty_cache with something to free (minference, fishspeech labels), torch.Size of a CUDA
+        # tensor as a factory's size (xDiT's received shapes)
+        "torch.cuda.empty_cache() (a freed 1 GiB block cached)": torch.cuda.empty_cache,
+        "torch.Size(CUDA [3] int64)": lambda: torch.Size(shape3),
+        "torch.empty(torch.Size(CUDA [3] int64), device=cuda)": lambda: torch.empty(torch.Size(shape3), device=d),
         # attic set: 0-d CUDA positions in gemma's decode loop, 0-d CUDA sizes in F5-TTS, seeding, stores
         "t2.index_select(1, zero_d) (0-d CUDA index)": lambda: t2.index_select(1, zero_d),
         "t2.index_copy_(1, zero_d, src) (0-d CUDA index)":
@@ -144,8 +166,13 @@ def main() -> int:
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
     print("| operation | host ms with ~200 ms queued | host waits | sync debug mode | captures |")
     print("|---|---|---|---|---|")
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv[1:-1] else ""
     for name, fn in cases().items():
-        ms = host_ms(fn)
+        if only not in name:
+            continue
+        prepare = PREPARE.get(name, lambda: None)
+        ms = host_ms(fn, prepare)
+        prepare()
         flagged = debug_mode_flags(fn)
         print(f"| {name} | {ms:.2f} | {'yes' if ms > WAIT_MS else 'no'} | {'warns' if flagged else 'silent'} "
               f"| {captures(name) if 'non_blocking' in name or 'control' in name else '-'} |")

@@ -14,6 +14,17 @@ HOST_TORCH = frozenset({
     "torch.promote_types", "torch.can_cast", "torch.get_num_threads", "torch.is_storage",
     "torch.is_autocast_enabled", "torch.get_autocast_gpu_dtype", "torch.broadcast_shapes",
     "torch.typename", "torch.initial_seed", "torch.seed",
+    # settings, predicates and symbolic ints: host values that `torch.*` of a tensor function's spelling would read as
+    # tensors (a join of paths reads a tensor and a number as an optional tensor, so a misread host value counts)
+    "torch.get_default_device", "torch.get_device", "torch.get_autocast_dtype", "torch.get_autocast_cpu_dtype",
+    "torch.get_autocast_ipu_dtype", "torch.get_autocast_xla_dtype", "torch.get_deterministic_debug_mode",
+    "torch.get_float32_matmul_precision", "torch.get_num_interop_threads", "torch.compiled_with_cxx11_abi",
+    "torch.is_anomaly_enabled", "torch.is_anomaly_check_nan_enabled", "torch.is_autocast_cache_enabled",
+    "torch.is_autocast_cpu_enabled", "torch.is_autocast_ipu_enabled", "torch.is_autocast_xla_enabled",
+    "torch.is_conj", "torch.is_neg", "torch.is_inference", "torch.is_same_size", "torch.is_signed",
+    "torch.is_distributed", "torch.is_vulkan_available", "torch.is_warn_always_enabled",
+    "torch.is_deterministic_algorithms_warn_only_enabled", "torch.sym_int", "torch.sym_float", "torch.sym_max",
+    "torch.sym_min", "torch.sym_not", "torch.sym_sqrt", "torch.sym_sum", "torch.sym_ite",
 })
 # RNG states are host ByteTensors, for CUDA / XPU generators too
 RNG_STATE_TORCH = frozenset({

@@ -614,3 +614,30 @@ def test_decoy_a_fallback_that_is_no_device_mask_or_an_arm_that_is_not_the_argum
                 c = c.long() if c is not None else torch.ones_like(ids, dtype=torch.bool)
                 return x[a], x[b], x[c]
     """) == set()
+
+
+def test_decoy_a_torch_setting_joined_with_a_number_is_no_tensor():
+    """transformers' `get_torch_context_manager_or_global_device()` returns `torch.tensor([]).device`, None or
+    `torch.get_default_device()`: a device on every path. Read by its spelling, `torch.get_default_device` was a tensor
+    op, and the join of the paths (a tensor and a host value: an optional tensor) made `if f() == torch.device("meta"):`
+    a tensor condition in seven speech models' `tie_weights`."""
+    assert findings("""
+        import torch
+
+        def context_device():
+            here = torch.tensor([]).device
+            default = torch.get_default_device()
+            if here == default:
+                if default != torch.device("cpu"):
+                    return default
+                return None
+            return here
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                if context_device() == torch.device("meta"):
+                    return x
+                if torch.is_inference(x) or torch.get_device(x) > 0:
+                    return x * 2
+                return x
+    """) == set()

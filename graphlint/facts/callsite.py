@@ -17,7 +17,8 @@ from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
-    BOOL_DTYPES, FACTORY_TORCH, NON_FLOAT_DTYPES, SEQ_METHODS, TORCH_ONLY_METHODS, torch_return_kind,
+    BOOL_DTYPES, FACTORY_TORCH, HOST_LIBRARY_TENSORS, NON_FLOAT_DTYPES, SEQ_METHODS, SEQ_TORCH,
+    TORCH_ONLY_METHODS, torch_return_kind,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
@@ -772,6 +773,17 @@ def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
     return []
 
 
+def _host_parts(value: ast.expr, resolve: Resolve, again: Callable[[ast.expr], IKind]) -> bool:
+    """A torch call that splits or broadcasts host tensors (`torch.meshgrid(torch.arange(h), torch.arange(w))`,
+    `torch.split(ids_cpu, n)`) into a sequence of host tensors: computed where its inputs live, as the inference
+    reads it (`_host_input`)."""
+    if not isinstance(value, ast.Call) or resolve(dotted(value.func)) not in SEQ_TORCH \
+            or any(kw.arg == "device" for kw in value.keywords):
+        return False
+    parts = {again(a) for a in value.args if not isinstance(a, ast.Starred)}
+    return CPU_TENSOR in parts and parts <= {CPU_TENSOR, HOST, HOST_SEQ}
+
+
 def _submitted(value: ast.expr, resolve: Resolve, scope: Scope) -> list[str] | None:
     """The functions whose futures `value` holds: `pool.submit(f, ...)`, a name bound only to such calls, or an
     element (`q.popleft()`, `q.pop()`, `q[i]`) of a local list/deque filled only with them. None otherwise."""
@@ -813,11 +825,15 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return HOST_SEQ if inner in (HOST_SEQ, HOST) else UNKNOWN
     if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
         return TENSOR
+    if qual in HOST_LIBRARY_TENSORS:
+        return CPU_TENSOR
     if qual in JOIN_TORCH and value.args and (elts := _parts(value.args[0], scope)):
         # every part must live on one device: a host part (and none on the device) puts the result there
         parts = {again(e) for e in elts}
         if CPU_TENSOR in parts and not parts & DEVICE_FAMILY - {WEAK_TENSOR}:
             return CPU_TENSOR
+    if qual in JOIN_TORCH and value.args and _host_parts(value.args[0], resolve, again):
+        return CPU_TENSOR  # `torch.stack(torch.meshgrid(torch.arange(h), torch.arange(w)))`: host parts
     if qual and qual.startswith("torch."):
         if CPU_LEGACY_TENSOR_RE.match(qual):
             return CPU_TENSOR  # `torch.LongTensor(ids)`, `torch.Tensor(data)`: no device argument, the host

@@ -27,8 +27,8 @@ from graphlint.facts.values import (
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_TORCH,
-    NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
+    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_LIBRARY_TENSORS,
+    HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
 )
 
 
@@ -723,6 +723,8 @@ class Inference:
         qual = self.resolve(func)
         if qual in CHECKPOINT_LOADS:
             return self._checkpoint(qual, node)
+        if qual in HOST_LIBRARY_TENSORS:
+            return CPU  # `xgr.allocate_token_bitmask(n, vocab)`: a library builds it on the host
         if qual is not None:
             val = self._torch_call(qual, node)
             if val is not None:

@@ -82,6 +82,13 @@ SEQ_METHODS = frozenset({"topk", "unbind"})
 # Checkpoint reads: what they return (a tensor, a dict of them, any pickled object) and where its tensors live
 # (`map_location=` / `device=`) is the call's, not the name's: the inference reads the arguments.
 CHECKPOINT_LOADS = frozenset({"torch.load", "safetensors.torch.load_file", "safetensors.torch.load"})
+# Library calls that build a tensor on the host, whatever the caller's device (none takes a `device=`): xgrammar's
+# token bitmask ("an int32 tensor on CPU"; the grammar matcher fills it there), torchvision's image decoders and
+# PIL/NumPy converters. Their `.to(device)` is a pageable host-to-device copy.
+HOST_LIBRARY_TENSORS = frozenset({
+    "xgrammar.allocate_token_bitmask", "torchvision.transforms.functional.to_tensor",
+    "torchvision.transforms.functional.pil_to_tensor", "torchvision.io.read_image",
+})
 # torch functions whose return shape depends on arguments (one-arg where, as_tuple, return_inverse).
 ARG_DEPENDENT_TORCH = frozenset({"torch.where", "torch.nonzero", "torch.unique"})
 

@@ -404,6 +404,9 @@ class _Indexer(ast.NodeVisitor):
         prefix = parent.qualname if parent else (cls.qualname if cls else "")
         qual = f"{prefix}.{node.name}" if prefix else node.name
         scope = scope_of(node)
+        for stmt in node.body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self.visit(stmt)  # a lazy import (`import xgrammar as xgr` in a setup method) names what its kinds call
         info = FunctionInfo(
             key=f"{self.s.module}:{qual}", module=self.s.module, qualname=qual, path=self.s.path,
             lineno=node.lineno, end_lineno=node.end_lineno or node.lineno,

@@ -26,6 +26,9 @@ CASES = [
     ('tokenizer(texts, return_tensors="pt", device=dev)', UNKNOWN),
     ('tokenizer(texts, return_tensors="np")', UNKNOWN),
     ('x.cpu().to("cpu")', CPU),
+    ('xgrammar.allocate_token_bitmask(n, vocab)', CPU),  # a library builds it on the host
+    ('torchvision.io.read_image(path)', CPU),
+    ('torch.stack(torch.meshgrid(torch.arange(h), torch.arange(w)))', CPU),  # host parts, joined on the host
     ('{"a": torch.zeros(2), "b": torch.ones(2, pin_memory=True)}', CPU_DICT),
     ('{k: torch.zeros(2) for k in names}', CPU_DICT),
     ('{"ids": torch.zeros(2), "n": 3, "x": x}',

@@ -699,6 +699,86 @@ def test_checkpoint_reads_onto_the_host_or_where_saved_copy_nothing_up():
     check(src, scope="all")
 
 
+def test_library_tensors_built_on_the_host_are_copied_up():
+    """xgrammar's `allocate_token_bitmask` (an int32 tensor on the CPU, filled there by the grammar matcher) and
+    torchvision's image converters build host tensors: their `.to(device)` each guided step is a pageable copy
+    (GL131), through a field a setup method fills (lightllm's xgrammar backend, a function-level import) and a
+    method's return passed on (lmdeploy's `allocate_batched_bitmap` / `apply_batched_bitmap`)."""
+    src = """
+        import torch
+        import xgrammar as xgr
+        from torchvision.transforms.functional import to_tensor
+        class Mgr:
+            def allocate_batched_bitmap(self, n: int) -> torch.Tensor:
+                return xgr.allocate_token_bitmask(n, 32000)
+            def apply_batched_bitmap(self, logits: torch.Tensor, bitmask: torch.Tensor) -> None:
+                xgr.apply_token_bitmask_inplace(logits, bitmask.to(logits.device))  # <- GL131
+        class M(torch.nn.Module):
+            def forward(self, logits: torch.Tensor, mgr: Mgr, image):
+                mgr.apply_batched_bitmap(logits, mgr.allocate_batched_bitmap(logits.size(0)))
+                pixels = to_tensor(image).to(logits.device)  # <- GL131
+                return logits, pixels
+    """
+    check(src)
+    lazy = """
+        import torch
+        class Backend:
+            def __init__(self, vocab: int):
+                import xgrammar as xgr
+                self.bitmask = xgr.allocate_token_bitmask(1, vocab)
+            def mask(self, logits: torch.Tensor, matcher):
+                import xgrammar as xgr
+                matcher.fill_next_token_bitmask(self.bitmask)
+                xgr.apply_token_bitmask_inplace(logits, self.bitmask.to(logits.device))  # <- GL131
+    """
+    check(lazy, scope="all")
+
+
+def test_library_look_alikes_of_host_tensors_stay_silent():
+    """Only the library call builds on the host: a project function of the same name that builds on the device, a
+    dtype-only cast of the host bitmask and a bitmask kept on the host (xgrammar's CPU path) copy nothing up."""
+    src = """
+        import torch
+        import xgrammar as xgr
+        def allocate_token_bitmask(n: int, vocab: int) -> torch.Tensor:
+            return torch.zeros(n, vocab, dtype=torch.int32, device="cuda")
+        class M(torch.nn.Module):
+            def forward(self, logits: torch.Tensor):
+                a = allocate_token_bitmask(1, 10).to(logits.device)
+                b = xgr.allocate_token_bitmask(1, 10).to(torch.int64)
+                c = xgr.allocate_token_bitmask(1, 10).to("cpu")
+                return a, b, c
+    """
+    check(src)
+
+
+def test_split_host_tensors_joined_in_a_helper_stay_on_the_host():
+    """A helper that stacks a `torch.meshgrid` of host aranges returns a host tensor (the index reads a split or
+    broadcast of host tensors as host parts, as the inference does): its caller's `.to(self.device)` is a pageable
+    copy per image batch (mistral-inference's `position_meshgrid`, a dev label). The same grid built on the device,
+    or of a device tensor, is no host tensor."""
+    src = """
+        import torch
+        def position_meshgrid(sizes: list[torch.Tensor]) -> torch.Tensor:
+            return torch.cat([
+                torch.stack(torch.meshgrid(torch.arange(p.shape[-2]), torch.arange(p.shape[-1]), indexing="ij"),
+                            dim=-1).reshape(-1, 2)
+                for p in sizes
+            ])
+        def device_grid(h: int, w: int, device: torch.device) -> torch.Tensor:
+            return torch.stack(torch.meshgrid(torch.arange(h, device=device), torch.arange(w, device=device)))
+        def grid_of(x: torch.Tensor) -> torch.Tensor:
+            return torch.stack(torch.meshgrid(x, x))
+        class V(torch.nn.Module):
+            def forward(self, images: list[torch.Tensor], x: torch.Tensor) -> torch.Tensor:
+                positions = position_meshgrid(images).to(x.device)  # <- GL131
+                g = device_grid(4, 4, x.device).to(x.device)
+                h = grid_of(x).to(x.device)
+                return positions, g, h
+    """
+    check(src)
+
+
 def test_a_module_built_on_the_host_and_moved_to_the_device_copies_its_weights():
     """`model = Whisper(dims)` builds a project nn.Module's weights on the host (no device context, no device
     argument); `model.to(device)` / `.cuda()` then copies every weight up with blocking pageable copies (GL131),

@@ -136,7 +136,7 @@ CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
 
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
                     "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
-                    "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE}
+                    "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE, "host_list": HOST_LIST}
 _BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 
 

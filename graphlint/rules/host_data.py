@@ -496,12 +496,15 @@ class HostIndex(HostFacts):
         return False
 
     def _list_index(self, node: cst.Subscript) -> bool:
-        """One index is a Python list of host values. Only a tensor or an array takes one (a list or dict raises), so
-        a value nothing types (the item of a loop over a cache, a parameter of a helper) that a list indexes is a
-        tensor unless it is an array; the inference calls arrays it sees arrays."""
+        """One index is a Python list of host values the unit builds. Only a tensor or an array takes one (a list or
+        dict raises), so a value nothing types (the item of a loop over a cache, a parameter of a helper) that such a
+        list indexes is a tensor unless it is an array; the inference calls arrays it sees arrays. A parameter is
+        not such a list: its annotation or its callers say so, and with the value's kind guessed from this index
+        alone that is two guesses (TriForce's `idx_list: list[int]` is passed a CUDA tensor)."""
         ctx = self.ctx
         idx = [el.slice.value for el in node.slice if isinstance(el.slice, cst.Index)]
-        return any(host_list(ctx, i) or self.has_tag(i, "host_list") or is_list(ctx.val(i)) for i in idx)
+        return any(host_list(ctx, i) or self.has_tag(i, "host_list") or is_list(ctx.val(i)) and not (
+            isinstance(i, cst.Name) and i.value not in self.history) for i in idx)
 
     def _host_index(self, idx: cst.BaseExpression, multi: bool) -> str | None:
         """`multi`: one of several indices (`mask[i, ids]`), where a tuple or any sequence of ints is an advanced
@@ -509,7 +512,7 @@ class HostIndex(HostFacts):
         ctx = self.ctx
         val = ctx.val(idx)
         if host_list(ctx, idx) or self.has_tag(idx, "host_list") or is_list(val) or (
-                multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict")):
+                multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict", "index")):
             return "Python list"
         if val.kind is Kind.NDARRAY:
             return "NumPy array"

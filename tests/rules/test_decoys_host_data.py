@@ -341,13 +341,14 @@ def test_python_list_index_of_an_untyped_value():
     that a host list indexes is a tensor unless the code shows an array: the item of a loop over a cache (TGI's
     `for layer in self.past_key_values: layer[0][keep_indices, :, -n:]`), a helper's parameter (lightllm's
     `mask[i, ok_token_id_list] = False`), a module's output (bark's `x[:, [-1], :]`). Silent: an int, slice or tuple
-    index, a list of tensors, an array, a CPU tensor, a dict, a list, and a value the index is not a list for."""
+    index, a list of tensors, an array, a CPU tensor, a dict, a list, a value the index is not a list for, and a
+    list-typed parameter (its callers may pass a tensor: two guesses)."""
     check("""
         import numpy as np
         import torch
 
         class Batch:
-            def filter(self, request_ids, t: torch.Tensor, n: int, arr: np.ndarray):
+            def filter(self, request_ids, t: torch.Tensor, n: int, arr: np.ndarray, ids: list[int]):
                 keep = []
                 for r in request_ids:
                     keep.append(self.mapping[r])
@@ -360,7 +361,7 @@ def test_python_list_index_of_an_untyped_value():
                 table = {0: t}
                 rows = [1, 2]
                 quiet = (arr[keep], host[keep], table[0], rows[0], self.cache[0, 1:n], self.cache[(0, 1)],
-                         self.cache[[t, t]], self.cache[t], self.cache[n])
+                         self.cache[[t, t]], self.cache[t], self.cache[n], self.cache[ids])
                 return keep, last, quiet
     """, scope="all")
 
@@ -414,6 +415,27 @@ def test_list_field_indexes_as_a_python_list():
                 host = torch.zeros(4)
                 quiet = (x[self.pair], x[self.parts], x[self.swapped], host[self.idx])
                 return a, b, quiet
+    """, scope="all")
+
+
+def test_list_of_slices_is_an_index_of_several_dimensions():
+    """`idx = [slice(None)] * x.dim(); idx[d] = j` (KIVI's bit packing) holds slices: torch reads such a list as a
+    tuple, one index per dimension, so it is no Python list of integer indices, with an int or a device tensor stored
+    into it; a list display next to it still is one."""
+    check("""
+        import torch
+
+        def pack(data, code: torch.Tensor, bits: int, dim: int, n: int):
+            packed = [slice(None)] * len(code.shape)
+            unpacked = [slice(None)] * len(code.shape)
+            for j in range(n):
+                packed[dim] = j
+                unpacked[dim] = j
+                code[packed] |= data[unpacked] << bits
+            gathered = [slice(None), ...]
+            gathered[dim] = torch.arange(n, device=code.device)
+            keep = [1, 2]
+            return code[gathered], code[0, gathered], data[keep]  # <- GL133
     """, scope="all")
 
 

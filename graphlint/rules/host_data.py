@@ -441,7 +441,7 @@ class HostIndex(HostFacts):
         if self.is_cpu(node.value):
             return
         if not ctx.is_device_tensor(node.value):
-            if ctx.val(node.value) == UNKNOWN and self._list_index(node):
+            if ctx.val(node.value) == UNKNOWN and not self._not_a_tensor(node) and self._list_index(node):
                 self.report(node, self.UNTYPED)
             return
         for el in node.slice:
@@ -494,6 +494,16 @@ class HostIndex(HostFacts):
                     and not val.is_0d:  # 0-d: GL127
                 return True
         return False
+
+    # pandas' indexers (`df.iloc[rows]`): attributes no tensor has
+    FRAME_INDEXERS = frozenset({"iloc", "loc", "iat", "at"})
+
+    def _not_a_tensor(self, node: cst.Subscript) -> bool:
+        """What the syntax shows a subscript of an untyped value is not: a call of the result (a Triton launch,
+        `kernel[grid](...)`) or a pandas indexer."""
+        parent = self.ctx.parent(node)
+        return isinstance(parent, cst.Call) and parent.func is node or isinstance(
+            node.value, cst.Attribute) and node.value.attr.value in self.FRAME_INDEXERS
 
     def _list_index(self, node: cst.Subscript) -> bool:
         """One index is a Python list of host values the unit builds. Only a tensor or an array takes one (a list or

@@ -341,8 +341,9 @@ def test_python_list_index_of_an_untyped_value():
     that a host list indexes is a tensor unless the code shows an array: the item of a loop over a cache (TGI's
     `for layer in self.past_key_values: layer[0][keep_indices, :, -n:]`), a helper's parameter (lightllm's
     `mask[i, ok_token_id_list] = False`), a module's output (bark's `x[:, [-1], :]`). Silent: an int, slice or tuple
-    index, a list of tensors, an array, a CPU tensor, a dict, a list, a value the index is not a list for, and a
-    list-typed parameter (its callers may pass a tensor: two guesses)."""
+    index, a list of tensors, an array, a CPU tensor, a dict, a list, a value the index is not a list for, a
+    list-typed parameter (its callers may pass a tensor: two guesses), a subscript that is called (a Triton
+    launch, `kernel[grid](...)`, lmdeploy's multinomial sampling) and a pandas indexer (`df.iloc[rows]`)."""
     check("""
         import numpy as np
         import torch
@@ -362,7 +363,10 @@ def test_python_list_index_of_an_untyped_value():
                 rows = [1, 2]
                 quiet = (arr[keep], host[keep], table[0], rows[0], self.cache[0, 1:n], self.cache[(0, 1)],
                          self.cache[[t, t]], self.cache[t], self.cache[n], self.cache[ids])
-                return keep, last, quiet
+                grid = [n]
+                self.kernel[grid](t, n)
+                picked = self.frame.iloc[keep[:n]]
+                return keep, last, quiet, picked
     """, scope="all")
 
 

@@ -17,6 +17,9 @@ BOOL_ANN_RE = re.compile(r"^(Optional\[)?(torch\.)?(BoolTensor|Bool\[.*)\]?(\s*\
 SEQ_ANN_RE = re.compile(r"^(typing\.)?(Optional\[)?(tuple|Tuple|list|List|Sequence|Iterable)\[\s*(torch\.)?Tensor")
 HOST_ANN_RE = re.compile(r"^(Optional\[)?(int|float|bool|str|bytes|complex|torch\.Size|torch\.dtype|"
                          r"torch\.device|Size|dtype|device|None)\]?(\s*\|\s*None)?$")
+# `np.ndarray`, `numpy.typing.NDArray[np.int64]`: a host array (a list indexes one without any copy)
+NDARRAY_ANN_RE = re.compile(
+    r"^(Optional\[)?\s*((np|numpy)\.)?((typing|npt)\.)?(ndarray|NDArray)(\[.*\])?\s*\]?(\s*\|\s*None)?$")
 HOST_SEQ_ANN_RE = re.compile(
     r"^(Optional\[)?(tuple|Tuple|list|List|Sequence|dict|Dict|set|Set)\[\s*(int|float|str|bool)")
 
@@ -30,11 +33,11 @@ def is_cpu_name(name: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def annotation_kind(text: str) -> str:
-    """"bool_tensor", "tensor", "tensor_seq", "host", "host_seq" or "unknown" for annotation source text
+    """"bool_tensor", "tensor", "tensor_seq", "host", "host_seq", "ndarray" or "unknown" for annotation source text
     (quotes of a forward reference are ignored)."""
     text = text.strip().strip("'\"")
     for kind, pattern in (("bool_tensor", BOOL_ANN_RE), ("tensor", TENSOR_ANN_RE), ("tensor_seq", SEQ_ANN_RE),
-                          ("host", HOST_ANN_RE), ("host_seq", HOST_SEQ_ANN_RE)):
+                          ("host", HOST_ANN_RE), ("host_seq", HOST_SEQ_ANN_RE), ("ndarray", NDARRAY_ANN_RE)):
         if pattern.match(text):
             if kind == "tensor_seq" and not _all_tensor_items(text):
                 return "unknown"

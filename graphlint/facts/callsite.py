@@ -24,9 +24,9 @@ from graphlint.facts.inference import (
     BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
 )
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_SEQ, NDARRAY,
-    TENSOR, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, OnParam, Prior,
-    SelfField, deferred, join_of, joinable, simple,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_LIST, HOST_SEQ,
+    NDARRAY, TENSOR, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, OnParam,
+    Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, names_cpu, pins,
@@ -300,7 +300,23 @@ def _stored_kind(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) ->
         device = next((kw.value for kw in value.keywords if kw.arg == "device"), None)
         if isinstance(device, ast.Name) and _as_passed(device, scope):
             return OnParam(device.id)  # `self.buf = torch.zeros(n, device=device)`: where the callers say
+    if _host_list(value, resolve, scope, memo):
+        return HOST_LIST
     return expr_kind(value, resolve, scope, memo=memo)
+
+
+def _host_list(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> bool:
+    """A Python list of host values stored in a field (`self.ids = [int(t) for t in s.split(",")]`, `[0, 1]`,
+    `list(range(n))`, `t.tolist()`): a list, not a tuple, so indexing a tensor with the field is an index copy."""
+    if isinstance(value, ast.ListComp):
+        ranged = {t.id for g in value.generators if isinstance(t := g.target, ast.Name)
+                  and isinstance(g.iter, ast.Call) and dotted(g.iter.func) == "range"}
+        elt = value.elt
+        return isinstance(elt, ast.Name) and elt.id in ranged or expr_kind(elt, resolve, scope, memo=memo) == HOST
+    if isinstance(value, ast.List) or isinstance(value, ast.Call) and (
+            dotted(value.func) == "list" or isinstance(value.func, ast.Attribute) and value.func.attr == "tolist"):
+        return expr_kind(value, resolve, scope, memo=memo) == HOST_SEQ
+    return False
 
 
 def _as_passed(name: ast.Name, scope: Scope) -> bool:
@@ -407,6 +423,8 @@ def join_kinds(kinds: set[IKind] | list[IKind]) -> IKind:
         return next(iter(kinds))
     if kinds == {TENSOR, WEAK_TENSOR}:
         return WEAK_TENSOR
+    if kinds == {HOST_SEQ, HOST_LIST}:
+        return HOST_SEQ  # a list on one path, a tuple on another
     if kinds and kinds <= HOST_FAMILY and CPU_DICT not in kinds:
         return CPU_TENSOR if CPU_TENSOR in kinds else HOST
     if kinds and all(isinstance(k, Items) for k in kinds):

@@ -133,10 +133,13 @@ CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams",
 # A host value that names the CPU as a device (`"cpu"`, `torch.device("cpu")`): a device argument bound to one
 # puts a factory's result on the host. Joined with any other host value it is plain host data.
 CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
+# `[slice(None)] * x.dim()` then `idx[d] = i`: a list holding slices indexes several dimensions at once (torch reads it
+# as a tuple), never a Python list of integer indices
+SLICES = Val(Kind.HOST_SEQ, ref="index")
 
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
                     "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
-                    "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE}
+                    "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE, "host_list": HOST_LIST}
 _BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 
 
@@ -479,6 +482,9 @@ class Inference:
             return Val(Kind.TENSOR_SEQ, elem=elem if elem.kind is Kind.CPU_TENSOR else None)
         if vals and all(v.is_tensor or v.kind is Kind.TENSOR_SEQ for v in vals):
             return TSEQ
+        if isinstance(node, cst.List) and any(_slice_item(el.value, self.resolve) for el in node.elements) \
+                and not any(v.is_tensor for v in vals):
+            return SLICES
         if all(v.kind in HOSTS for v in vals):
             return Val(Kind.HOST_SEQ, ref=type(node).__name__.lower())  # "list", "tuple", "set"
         if isinstance(node, cst.Tuple) and len(vals) == len(node.elements):
@@ -1432,6 +1438,9 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
             inf.bind(found[0], keyed_dict([*pairs, (key, val)]) if key is not None else UNKNOWN)
         elif val.kind is not Kind.CPU_TENSOR and dict_item(current) is not None:
             inf.bind(found[0], UNKNOWN)  # `d["k"] = t` of anything but a host tensor: no longer all host
+        elif val.is_tensor and (is_list(current) or current == EMPTY_LIST):
+            # `idx = [slice(None)] * n; idx[d] = t`: a list that holds a tensor, an index of several dimensions
+            inf.bind(found[0], UNKNOWN)
 
 
 def items_val(kinds: tuple[IKind, ...]) -> Val:
@@ -1449,6 +1458,11 @@ def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -
     return True
 
 
+def _slice_item(node: cst.BaseExpression, resolve) -> bool:
+    """`slice(None)` or `...`: an item that makes a list an index of several dimensions."""
+    return isinstance(node, cst.Ellipsis) or isinstance(node, cst.Call) and resolve(node.func) == "slice"
+
+
 def _list_arithmetic(node: cst.BinaryOperation, left: Val, right: Val) -> Val | None:
     """`[n] * k` and `a + [n]`: list repetition and concatenation make a list, not a number. A list display meeting a
     value no code shows to be a tensor is concatenated with a list (Python accepts nothing else; an array would
@@ -1458,7 +1472,7 @@ def _list_arithmetic(node: cst.BinaryOperation, left: Val, right: Val) -> Val | 
         seq, count = (left, right) if is_list(left) or isinstance(node.left, cst.List) else (right, left)
         if count != HOST:
             return None
-        return seq if is_list(seq) else LIST if display and seq == UNKNOWN else None  # `[pad] * n`
+        return seq if is_list(seq) or seq == SLICES else LIST if display and seq == UNKNOWN else None  # `[pad] * n`
     if not isinstance(node.operator, cst.Add) or left.is_tensor or right.is_tensor:
         return None
     if is_list(left) and is_list(right):

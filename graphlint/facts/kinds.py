@@ -30,6 +30,7 @@ class Base(Enum):
     TENSOR_SEQ = "tensor_seq"
     HOST = "host"
     HOST_SEQ = "host_seq"
+    HOST_LIST = "host_list"  # a field holding a Python list of host values: unlike a tuple, an index of its own
     NDARRAY = "ndarray"
     # a dict literal or comprehension whose values are all host tensors: an item of it is a host tensor
     CPU_DICT = "cpu_dict"
@@ -165,9 +166,9 @@ IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Prior, Fw
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
-NDARRAY, CPU_DICT, CPU_DEVICE = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE
+NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
 
-HOST_FAMILY = frozenset({HOST, HOST_SEQ, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE})
+HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 DEFERRED = (Call, Join, SelfField, HostIf, Prior, Field, Fwd, OnParam)  # kinds only the whole index settles
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there

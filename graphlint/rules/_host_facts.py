@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from graphlint.facts.inference import BOOL_DTYPES, FACTORY_TORCH, VIEW_METHODS, in_config
+from graphlint.facts.inference import BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, VIEW_METHODS, in_config
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.values import Dev, Dims, Kind, Source
 from graphlint.rules._util import code_children, code_of, is_true, kwarg, method_call, positional
@@ -367,6 +367,13 @@ class HostFacts(Rule):
             return Origin(pinned=pinned, is_bool=is_bool,
                           dims=Dims.SCALAR if scalar else Dims.SHAPED,
                           const=bool(scalar) and len(data) > 1 and self.is_const(data[1]))
+        if CPU_LEGACY_TENSOR_RE.match(qual) and ctx.default_device is Dev.CPU:
+            # `torch.LongTensor(ids)`: a CPU factory whose name says its dtype (the inference's flow fact does not)
+            data = positional(expr)
+            listed = bool(data) and (isinstance(data[0], (cst.List, cst.Tuple, cst.ListComp))
+                                     or ctx.val(data[0]).kind is Kind.HOST_SEQ)
+            return Origin(is_bool=qual == "torch.BoolTensor", dims=Dims.SHAPED if listed else Dims.UNKNOWN,
+                          const=listed and self.is_const(data[0]))
         if qual in ("torch.cat", "torch.stack", "torch.concat", "torch.concatenate"):
             data = positional(expr)
             if data and isinstance(data[0], (cst.List, cst.Tuple)) and data[0].elements:

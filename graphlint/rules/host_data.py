@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
-from graphlint.facts.values import HOST, Dev, Kind, Source, is_list
+from graphlint.facts.values import HOST, UNKNOWN, Dev, Kind, Source, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, factory_device_is_cpu, host_list, is_host_data, non_blocking,
@@ -365,7 +365,9 @@ class HostIndex(HostFacts):
     `x[[1, 2, 3]]`, `x[idx_cpu]`, `x[np_idx]` and `x[torch.arange(n)]` (no device) send the index from pageable
     host memory: measured on an H200 the host waits and capture fails. A list is known by its data flow, not its
     name: a display, a comprehension of host values, `[i] * n`, `ids + [eos]`, `t.tolist()`, a list filled by
-    `append`. Reading through an index
+    `append`, a field every method fills with a list of host values. Only a tensor or an array takes a list as an
+    index, so a value nothing types (the item of a loop over a cache) that a list indexes is reported too, unless
+    the code shows an array (`np.ndarray`). Reading through an index
     tensor on the device (`x[idx_gpu]`, `index_select`, `gather`) is graph-safe, but *writing a Python
     scalar* through one (`x[idx_gpu] = 0.0`) is not: the scalar becomes a CPU tensor that `index_put_`
     copies every step (measured: debug mode raises, the host waits 214 ms behind a 200 ms kernel,
@@ -381,6 +383,8 @@ class HostIndex(HostFacts):
     name = "host-index"
     family = Family.HOST_SYNC
     message = "Indexing a device tensor with a {what} copies the index from host memory every step"
+    UNTYPED = ("Indexing a tensor with a Python list copies the index from host memory every step when the tensor "
+               "is on the device")
     fix_hint = "Keep index tensors on the device (`device=`), or use `index_select`/`gather` with a device index"
     why = (
         "The index (or a scalar written through a device index) is copied from pageable host memory every step: the "
@@ -434,7 +438,11 @@ class HostIndex(HostFacts):
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         ctx = self.ctx
-        if not ctx.is_device_tensor(node.value) or self.is_cpu(node.value):
+        if self.is_cpu(node.value):
+            return
+        if not ctx.is_device_tensor(node.value):
+            if ctx.val(node.value) == UNKNOWN and not self._not_a_tensor(node) and self._list_index(node):
+                self.report(node, self.UNTYPED)
             return
         for el in node.slice:
             if not isinstance(el.slice, cst.Index):
@@ -487,13 +495,34 @@ class HostIndex(HostFacts):
                 return True
         return False
 
+    # pandas' indexers (`df.iloc[rows]`): attributes no tensor has
+    FRAME_INDEXERS = frozenset({"iloc", "loc", "iat", "at"})
+
+    def _not_a_tensor(self, node: cst.Subscript) -> bool:
+        """What the syntax shows a subscript of an untyped value is not: a call of the result (a Triton launch,
+        `kernel[grid](...)`) or a pandas indexer."""
+        parent = self.ctx.parent(node)
+        return isinstance(parent, cst.Call) and parent.func is node or isinstance(
+            node.value, cst.Attribute) and node.value.attr.value in self.FRAME_INDEXERS
+
+    def _list_index(self, node: cst.Subscript) -> bool:
+        """One index is a Python list of host values the unit builds. Only a tensor or an array takes one (a list or
+        dict raises), so a value nothing types (the item of a loop over a cache, a parameter of a helper) that such a
+        list indexes is a tensor unless it is an array; the inference calls arrays it sees arrays. A parameter is
+        not such a list: its annotation or its callers say so, and with the value's kind guessed from this index
+        alone that is two guesses (TriForce's `idx_list: list[int]` is passed a CUDA tensor)."""
+        ctx = self.ctx
+        idx = [el.slice.value for el in node.slice if isinstance(el.slice, cst.Index)]
+        return any(host_list(ctx, i) or self.has_tag(i, "host_list") or is_list(ctx.val(i)) and not (
+            isinstance(i, cst.Name) and i.value not in self.history) for i in idx)
+
     def _host_index(self, idx: cst.BaseExpression, multi: bool) -> str | None:
         """`multi`: one of several indices (`mask[i, ids]`), where a tuple or any sequence of ints is an advanced
         index too; alone, a tuple is multi-dimensional indexing (`x[(0, 1)]` is `x[0, 1]`)."""
         ctx = self.ctx
         val = ctx.val(idx)
         if host_list(ctx, idx) or self.has_tag(idx, "host_list") or is_list(val) or (
-                multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict")):
+                multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict", "index")):
             return "Python list"
         if val.kind is Kind.NDARRAY:
             return "NumPy array"

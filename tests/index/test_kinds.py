@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from graphlint.facts import kinds
+from graphlint.facts.annotations import annotation_kind
 from graphlint.facts.callsite import item_of, join_later, key_of, keyed
 from graphlint.facts.kinds import (
     CPU_TENSOR, HOST, TENSOR, UNKNOWN, Call, Field, Fwd, HostIf, Items, Join, Keys, Obj, OnParam, Prior, SelfField,
@@ -56,3 +57,14 @@ def test_no_string_coded_kinds_are_left():
     found = [f"{p.relative_to(root)}:{n}" for p in sorted(root.rglob("*.py")) if p.name != "kinds.py"
              for n, line in enumerate(p.read_text().splitlines(), 1) if code.search(line)]
     assert found == []
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("np.ndarray", "ndarray"), ("Optional[np.ndarray]", "ndarray"), ("numpy.ndarray | None", "ndarray"),
+    ("npt.NDArray[np.int64]", "ndarray"), ("numpy.typing.NDArray[np.float32]", "ndarray"),
+    ("np.ndarray_like", "unknown"), ("tuple[np.ndarray, int]", "unknown"), ("torch.Tensor", "tensor"),
+])
+def test_array_annotations_name_host_arrays(text, kind):
+    """An `np.ndarray` parameter is a host array (a list indexes it without a copy); a name that only starts like
+    one, or a tuple holding one, is not."""
+    assert annotation_kind(text) == kind

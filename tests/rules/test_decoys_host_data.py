@@ -336,6 +336,113 @@ def test_python_list_index_from_the_data_flow():
     """, scope="all")
 
 
+def test_python_list_index_of_an_untyped_value():
+    """Only a tensor or an array takes a Python list as an index (a list or a dict raises), so a value nothing types
+    that a host list indexes is a tensor unless the code shows an array: the item of a loop over a cache (TGI's
+    `for layer in self.past_key_values: layer[0][keep_indices, :, -n:]`), a helper's parameter (lightllm's
+    `mask[i, ok_token_id_list] = False`), a module's output (bark's `x[:, [-1], :]`). Silent: an int, slice or tuple
+    index, a list of tensors, an array, a CPU tensor, a dict, a list, a value the index is not a list for, a
+    list-typed parameter (its callers may pass a tensor: two guesses), a subscript that is called (a Triton
+    launch, `kernel[grid](...)`, lmdeploy's multinomial sampling) and a pandas indexer (`df.iloc[rows]`)."""
+    check("""
+        import numpy as np
+        import torch
+
+        class Batch:
+            def filter(self, request_ids, t: torch.Tensor, n: int, arr: np.ndarray, ids: list[int]):
+                keep = []
+                for r in request_ids:
+                    keep.append(self.mapping[r])
+                for layer in self.past_key_values:
+                    layer[0] = layer[0][keep, :, -n:]  # <- GL133
+                ok = [i for i in range(n) if i % 2]
+                self.mask[0, ok] = False  # <- GL133
+                last = self.head(t)[:, [-1], :]  # <- GL133
+                host = torch.zeros(n)
+                table = {0: t}
+                rows = [1, 2]
+                quiet = (arr[keep], host[keep], table[0], rows[0], self.cache[0, 1:n], self.cache[(0, 1)],
+                         self.cache[[t, t]], self.cache[t], self.cache[n], self.cache[ids])
+                grid = [n]
+                self.kernel[grid](t, n)
+                picked = self.frame.iloc[keep[:n]]
+                return keep, last, quiet, picked
+    """, scope="all")
+
+
+def test_legacy_typed_constructor_is_a_cpu_index_of_known_dtype():
+    """`torch.LongTensor(ids)` builds on the CPU with the dtype its name says: indexing a device tensor with it copies
+    the index over (audiocraft's `mask[empty_idx, :] = 0`), and a `torch.BoolTensor` is a CPU mask (GL302), not an
+    integer index. Moved to the device first, or under `with torch.device("cuda")`, it is no host index."""
+    check("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, entries: list[str]):
+                empty_idx = torch.LongTensor([i for i, e in enumerate(entries) if e == ""])
+                mask = x.clone()
+                mask[empty_idx, :] = 0  # <- GL133
+                keep = torch.BoolTensor([e == "" for e in entries])
+                y = x[keep]  # <- GL302
+                on_device = torch.LongTensor([1, 2]).to(x.device)  # <- GL131
+                with torch.device("cuda"):
+                    built_there = torch.LongTensor([1, 2])
+                return mask, y, x[on_device], x[built_there]
+    """, scope="all")
+
+
+def test_list_field_indexes_as_a_python_list():
+    """A field every method fills with a Python list of host values (a display, `list(range(n))`, a comprehension of
+    host values, lightllm's `self.first_allowed_tokens = [int(e) for e in s.split(",")]`) is a list wherever it is
+    read, in a module too (`.to()` moves tensors, never a list). Silent: a tuple field (multi-dimensional indexing), a
+    list of tensors, a field that is a list in one method and a tensor in another, and a host tensor indexed."""
+    check("""
+        import torch
+
+        class Sampler(torch.nn.Module):
+            def __init__(self, n: int, s: str):
+                super().__init__()
+                self.idx = [1, 2, 3]
+                self.allowed = [int(e) for e in s.split(",")]
+                self.rows = list(range(n))
+                self.pair = (0, 1)
+                self.parts = [torch.zeros(2), torch.ones(2)]
+                self.swapped = [0, 1]
+
+            def reset(self, t: torch.Tensor):
+                self.swapped = t
+
+            def forward(self, x: torch.Tensor, mask: torch.Tensor):
+                a = x[self.idx]  # <- GL133
+                mask[0, self.allowed] = False  # <- GL133
+                b = x[:, self.rows]  # <- GL133
+                host = torch.zeros(4)
+                quiet = (x[self.pair], x[self.parts], x[self.swapped], host[self.idx])
+                return a, b, quiet
+    """, scope="all")
+
+
+def test_list_of_slices_is_an_index_of_several_dimensions():
+    """`idx = [slice(None)] * x.dim(); idx[d] = j` (KIVI's bit packing) holds slices: torch reads such a list as a
+    tuple, one index per dimension, so it is no Python list of integer indices, with an int or a device tensor stored
+    into it; a list display next to it still is one."""
+    check("""
+        import torch
+
+        def pack(data, code: torch.Tensor, bits: int, dim: int, n: int):
+            packed = [slice(None)] * len(code.shape)
+            unpacked = [slice(None)] * len(code.shape)
+            for j in range(n):
+                packed[dim] = j
+                unpacked[dim] = j
+                code[packed] |= data[unpacked] << bits
+            gathered = [slice(None), ...]
+            gathered[dim] = torch.arange(n, device=code.device)
+            keep = [1, 2]
+            return code[gathered], code[0, gathered], data[keep]  # <- GL133
+    """, scope="all")
+
+
 def test_untyped_list_joins_across_branches_and_loops():
     """A list filled with untyped values in a loop body or one arm stays a Python list after it; joined with
     something that is not a list (a tensor on the other arm), it is unknown and stays silent."""

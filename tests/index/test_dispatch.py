@@ -2445,3 +2445,151 @@ def test_a_pipeline_loop_over_a_held_model_runs_its_processors_in_the_step():
                 return latents
     """})
     assert found["Pipe.unpack"][0] == "step"
+
+
+CACHE = """
+    class EmbeddingCache:
+        def __init__(self, path, compute_fn):
+            self.path = path
+            self._compute = compute_fn
+
+        def get(self, x):
+            return self._compute(x)
+
+
+    class Loader:
+        def __init__(self, fn):
+            self.fn = fn
+
+        def load(self, x):
+            return self.fn(x)
+"""
+
+
+def test_a_callback_a_constructor_stores_runs_where_its_holder_calls_it():
+    """`EmbeddingCache(path, compute_fn=self._embed)`, stored as `self._compute = compute_fn` and called in
+    `get`: what the constructions pass runs where `get` runs (audiocraft's conditioners' caches)."""
+    found = hot({
+        "pkg.cache": CACHE,
+        "pkg.cond": """
+            from torch import nn
+            from pkg.cache import EmbeddingCache, Loader
+
+            class Conditioner(nn.Module):
+                def __init__(self, path, cfg):
+                    super().__init__()
+                    self.cache = EmbeddingCache(path, compute_fn=self._embed)
+                    self.spare = EmbeddingCache(path, self._embed_spare)
+                    self.other = EmbeddingCache(path, compute_fn=cfg.compute)
+                    self.loader = Loader(self._load)
+
+                def _embed(self, x):
+                    return x.sum().item()
+
+                def _embed_spare(self, x):
+                    return x.tolist()
+
+                def _load(self, x):
+                    return x.item()
+
+                def forward(self, x):
+                    return self.cache.get(x)
+        """,
+    })
+    assert found["Conditioner._embed"][1][-2:] == (
+        "EmbeddingCache.get",
+        "Conditioner._embed [self._compute = compute_fn, passed as compute_fn by Conditioner.__init__]")
+    assert "Conditioner._embed_spare" in found  # passed positionally
+    assert "Conditioner._load" not in found  # decoy: stored by a `Loader` whose `load` nothing hot calls
+
+
+def test_a_method_one_class_family_defines_resolves_on_an_unknown_receiver():
+    """`batch.update_cache(...)` with `batch` a parameter nothing types: the name identifies the operation
+    when one class and its subclasses define it (TGI's `VlmCausalLMBatch.update_encoder_cache`); a name two
+    unrelated classes define (`filter`), a method of an untyped value's attribute, or a call in a module-level
+    function, stays unresolved."""
+    found = hot({
+        "pkg.batch": """
+            class Batch:
+                def update_cache(self, out):
+                    return out.item()
+
+            class VlmBatch(Batch):
+                def update_cache(self, out):
+                    return out.tolist()
+
+            class Chooser:
+                def filter(self, ids):
+                    return ids.item()
+
+            class Grammar:
+                def filter(self, ids):
+                    return ids.tolist()
+        """,
+        "pkg.engine": """
+            class Engine:
+                def step(self, batch, chooser, server):
+                    batch.update_cache(batch.out)
+                    chooser.filter(batch.ids)
+                    server.generator.stream_tokens()
+        """,
+        "pkg.gen": """
+            class Generator:
+                def stream_tokens(self):
+                    return self.ids.item()
+
+            class Quantizer:
+                def pack_rows(self, w):
+                    return w.tolist()
+
+            def quant_linear(lq, w):
+                return lq.pack_rows(w)
+        """,
+    }, hot_patterns=("pkg.engine:Engine.step", "pkg.gen:quant_linear"))
+    assert found["VlmBatch.update_cache"][1] == ("Engine.step", "VlmBatch.update_cache [method update_cache]")
+    assert "Batch.update_cache" in found
+    assert "Chooser.filter" not in found and "Grammar.filter" not in found  # decoy: two unrelated families
+    assert "Generator.stream_tokens" not in found  # decoy: an attribute of an untyped value
+    assert "quant_linear" in found and "Quantizer.pack_rows" not in found  # decoy: a module-level function's parameter
+
+
+def test_a_property_whose_body_the_index_cannot_type_is_read_by_its_annotation():
+    """`self.active_session.step(x)` with `@property def active_session(self) -> Optional[Session]: return
+    self._var.get()` (Petals' `RemoteSequential`): the annotation says which class's `step` runs. A property
+    whose body returns a class the index knows keeps that class."""
+    found = hot({
+        "pkg.session": """
+            class Session:
+                def step(self, x):
+                    return x.item()
+
+            class Other:
+                def step(self, x):
+                    return x.tolist()
+        """,
+        "pkg.seq": """
+            from contextvars import ContextVar
+            from typing import Optional
+            from torch import nn
+            from pkg.session import Other, Session
+
+            class Seq(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self._var = ContextVar("s", default=None)
+
+                @property
+                def active_session(self) -> Optional[Session]:
+                    return self._var.get()
+
+                @property
+                def other(self) -> Session:
+                    return Other()
+
+                def forward(self, x):
+                    self.other.step(x)
+                    return self.active_session.step(x)
+        """,
+    })
+    assert found["Session.step"][1] == ("Seq.forward", "Session.step")
+    assert found["Other.step"][1] == ("Seq.forward", "Other.step")  # the body's class, not the annotation's

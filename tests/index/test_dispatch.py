@@ -2552,3 +2552,52 @@ def test_a_method_one_class_family_defines_resolves_on_an_unknown_receiver():
     assert "Generator.stream_tokens" not in found  # decoy: an attribute of an untyped value
     assert "quant_linear" in found and "Quantizer.pack_rows" not in found  # decoy: a module-level function's parameter
 
+
+
+def test_a_property_annotated_with_a_class_type_reaches_its_subclasses():
+    """`self.batch_type.from_pb(...)` with `@property def batch_type(self) -> Type[Batch]: return
+    self.batch_class` (TGI's `CausalLM`, whose models pass their batch class in): the annotated class and its
+    subclasses' overrides run. An instance annotation (`-> Optional[Session]` over `self._var.get()`, Petals'
+    `active_session`) is not read, as for factories."""
+    found = hot({
+        "pkg.batch": """
+            from typing import Optional, Type
+            from torch import nn
+
+            class Batch:
+                @classmethod
+                def from_pb(cls, pb):
+                    return pb.item()
+
+            class GalacticaBatch(Batch):
+                @classmethod
+                def from_pb(cls, pb):
+                    return pb.tolist()
+
+            class Session:
+                def step(self, x):
+                    return x.cpu()
+
+            class LM(nn.Module):
+                def __init__(self, batch_class, var):
+                    super().__init__()
+                    self.batch_class = batch_class
+                    self._var = var
+
+                @property
+                def batch_type(self) -> Type[Batch]:
+                    return self.batch_class
+
+                @property
+                def active_session(self) -> Optional[Session]:
+                    return self._var.get()
+
+                def forward(self, pb):
+                    self.active_session.step(pb)
+                    return self.batch_type.from_pb(pb)
+        """,
+    })
+    assert found["GalacticaBatch.from_pb"][1][-1] == \
+        "GalacticaBatch.from_pb [batch_type: Type[Batch], override GalacticaBatch]"
+    assert "Batch.from_pb" in found
+    assert "Session.step" not in found  # decoy: an instance annotation over a value the index cannot type

@@ -471,27 +471,8 @@ class ProjectIndex(PatchEdges, AssignedTypes):
             or (self.bound_callable_edges(caller, callee) if caller else []) or self.library_override_edges(callee)
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller) \
                 and not _returned_by_function(head):
-            # `model.prepare_inputs(...)`, `batch.update_encoder_cache(...)` with `model`, `batch` parameters
-            return self._protocol_methods(meth) or (self._one_family(head, meth) if caller and caller.class_key else [])
+            return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
         return edges
-
-    def _one_family(self, head: str, meth: str) -> list[tuple[FunctionInfo, str]]:
-        """`batch.update_encoder_cache(...)` with `batch` a parameter or local nothing types: the project
-        methods of that name when one class family defines them all (one root class, the others its
-        subclasses), so the name identifies the operation. A name two unrelated classes define (`filter`,
-        `update`) resolves to nothing: a miss, not a guess; so does a method of an attribute of such a value
-        (`server.generator.stream()`): a guess about a guess. Only in methods (the caller checks): a module-level
-        function's untyped parameters are a script's (exllamav2's offline `quant_linear(job, source, lq, ...)`,
-        which the step roots misread as a model driver, reached the GPTQ quantizer this way)."""
-        split = self.split_dotted(f"{head}.{meth}")
-        if split is None or split[1].count(".") != 1:
-            return []
-        found = self._methods_named(meth)
-        owners = [self.classes[fn.class_key] for fn in found if fn.class_key in self.classes]
-        if not owners or len(owners) != len(found):
-            return []
-        roots = [c for c in owners if not any(o is not c and o in self.mro(c) for o in owners)]
-        return [(fn, f"method {meth}") for fn in found] if len(roots) == 1 else []
 
     def _through_handed_self(self, caller: FunctionInfo, module: str, callee: str) -> list[tuple[FunctionInfo, str]]:
         """`model(...)`, `model.forward(...)`, `model.ea_layer.draft(...)` where `model` is a parameter (of

@@ -2503,57 +2503,6 @@ def test_a_callback_a_constructor_stores_runs_where_its_holder_calls_it():
     assert "Conditioner._load" not in found  # decoy: stored by a `Loader` whose `load` nothing hot calls
 
 
-def test_a_method_one_class_family_defines_resolves_on_an_unknown_receiver():
-    """`batch.update_cache(...)` with `batch` a parameter nothing types: the name identifies the operation
-    when one class and its subclasses define it (TGI's `VlmCausalLMBatch.update_encoder_cache`); a name two
-    unrelated classes define (`filter`), a method of an untyped value's attribute, or a call in a module-level
-    function, stays unresolved."""
-    found = hot({
-        "pkg.batch": """
-            class Batch:
-                def update_cache(self, out):
-                    return out.item()
-
-            class VlmBatch(Batch):
-                def update_cache(self, out):
-                    return out.tolist()
-
-            class Chooser:
-                def filter(self, ids):
-                    return ids.item()
-
-            class Grammar:
-                def filter(self, ids):
-                    return ids.tolist()
-        """,
-        "pkg.engine": """
-            class Engine:
-                def step(self, batch, chooser, server):
-                    batch.update_cache(batch.out)
-                    chooser.filter(batch.ids)
-                    server.generator.stream_tokens()
-        """,
-        "pkg.gen": """
-            class Generator:
-                def stream_tokens(self):
-                    return self.ids.item()
-
-            class Quantizer:
-                def pack_rows(self, w):
-                    return w.tolist()
-
-            def quant_linear(lq, w):
-                return lq.pack_rows(w)
-        """,
-    }, hot_patterns=("pkg.engine:Engine.step", "pkg.gen:quant_linear"))
-    assert found["VlmBatch.update_cache"][1] == ("Engine.step", "VlmBatch.update_cache [method update_cache]")
-    assert "Batch.update_cache" in found
-    assert "Chooser.filter" not in found and "Grammar.filter" not in found  # decoy: two unrelated families
-    assert "Generator.stream_tokens" not in found  # decoy: an attribute of an untyped value
-    assert "quant_linear" in found and "Quantizer.pack_rows" not in found  # decoy: a module-level function's parameter
-
-
-
 def test_a_property_annotated_with_a_class_type_reaches_its_subclasses():
     """`self.batch_type.from_pb(...)` with `@property def batch_type(self) -> Type[Batch]: return
     self.batch_class` (TGI's `CausalLM`, whose models pass their batch class in): the annotated class and its

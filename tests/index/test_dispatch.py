@@ -2445,3 +2445,108 @@ def test_a_pipeline_loop_over_a_held_model_runs_its_processors_in_the_step():
                 return latents
     """})
     assert found["Pipe.unpack"][0] == "step"
+
+
+CACHE = """
+    class EmbeddingCache:
+        def __init__(self, path, compute_fn):
+            self.path = path
+            self._compute = compute_fn
+
+        def get(self, x):
+            return self._compute(x)
+
+
+    class Loader:
+        def __init__(self, fn):
+            self.fn = fn
+
+        def load(self, x):
+            return self.fn(x)
+"""
+
+
+def test_a_callback_a_constructor_stores_runs_where_its_holder_calls_it():
+    """`EmbeddingCache(path, compute_fn=self._embed)`, stored as `self._compute = compute_fn` and called in
+    `get`: what the constructions pass runs where `get` runs (audiocraft's conditioners' caches)."""
+    found = hot({
+        "pkg.cache": CACHE,
+        "pkg.cond": """
+            from torch import nn
+            from pkg.cache import EmbeddingCache, Loader
+
+            class Conditioner(nn.Module):
+                def __init__(self, path, cfg):
+                    super().__init__()
+                    self.cache = EmbeddingCache(path, compute_fn=self._embed)
+                    self.spare = EmbeddingCache(path, self._embed_spare)
+                    self.other = EmbeddingCache(path, compute_fn=cfg.compute)
+                    self.loader = Loader(self._load)
+
+                def _embed(self, x):
+                    return x.sum().item()
+
+                def _embed_spare(self, x):
+                    return x.tolist()
+
+                def _load(self, x):
+                    return x.item()
+
+                def forward(self, x):
+                    return self.cache.get(x)
+        """,
+    })
+    assert found["Conditioner._embed"][1][-2:] == (
+        "EmbeddingCache.get",
+        "Conditioner._embed [self._compute = compute_fn, passed as compute_fn by Conditioner.__init__]")
+    assert "Conditioner._embed_spare" in found  # passed positionally
+    assert "Conditioner._load" not in found  # decoy: stored by a `Loader` whose `load` nothing hot calls
+
+
+def test_a_property_annotated_with_a_class_type_reaches_its_subclasses():
+    """`self.batch_type.from_pb(...)` with `@property def batch_type(self) -> Type[Batch]: return
+    self.batch_class` (TGI's `CausalLM`, whose models pass their batch class in): the annotated class and its
+    subclasses' overrides run. An instance annotation (`-> Optional[Session]` over `self._var.get()`, Petals'
+    `active_session`) is not read, as for factories."""
+    found = hot({
+        "pkg.batch": """
+            from typing import Optional, Type
+            from torch import nn
+
+            class Batch:
+                @classmethod
+                def from_pb(cls, pb):
+                    return pb.item()
+
+            class GalacticaBatch(Batch):
+                @classmethod
+                def from_pb(cls, pb):
+                    return pb.tolist()
+
+            class Session:
+                def step(self, x):
+                    return x.cpu()
+
+            class LM(nn.Module):
+                def __init__(self, batch_class, var):
+                    super().__init__()
+                    self.batch_class = batch_class
+                    self._var = var
+
+                @property
+                def batch_type(self) -> Type[Batch]:
+                    return self.batch_class
+
+                @property
+                def active_session(self) -> Optional[Session]:
+                    return self._var.get()
+
+                def forward(self, pb):
+                    self.active_session.step(pb)
+                    return self.batch_type.from_pb(pb)
+        """,
+    })
+    assert found["GalacticaBatch.from_pb"][1][-1] == \
+        "GalacticaBatch.from_pb [batch_type: Type[Batch], override GalacticaBatch]"
+    assert "Batch.from_pb" in found
+    assert "Session.step" not in found  # decoy: an instance annotation over a value the index cannot type

@@ -33,6 +33,7 @@ FROZEN = "succeeds, but the value is frozen: eager runs change, two replays retu
 
 NVIDIA_GUIDE = "NVIDIA, CUDA Graph Best Practice for PyTorch: https://docs.nvidia.com/dl-cuda-graph/"
 TORCH_GRAPHS = "PyTorch, CUDA Graphs: https://docs.pytorch.org/docs/stable/notes/cuda.html#cuda-graphs"
+TORCH_MEMORY = "PyTorch, CUDA memory management: https://docs.pytorch.org/docs/stable/notes/cuda.html#memory-management"
 SYNC_DEBUG = ("PyTorch, torch.cuda.set_sync_debug_mode: "
               "https://docs.pytorch.org/docs/stable/generated/torch.cuda.set_sync_debug_mode.html")
 
@@ -65,7 +66,9 @@ HAZARDS: dict[str, Hazard] = {
         PINNED_GUARD),
     "scalar-conversion": Hazard(
         "implicit `.item()` through a Python number protocol", "`int(t)`, `float(t)`, `bool(t)`, `lst[t]`, `range(t)`",
-        True, True, INVALIDATED),
+        True, True, INVALIDATED,
+        ("`torch.Size(t)` of a CUDA int64 tensor, measured apart by `benchmarks/accuracy/h200_checks.py --only "
+         "torch.Size`, waited too (202.26 ms), and debug mode warned.",)),
     "tensor-condition": Hazard(
         "a tensor as a Python condition", "`if t:`, `while t > 0:`, `if s == 3.0:`, `x in [1., 2.]`", True, True,
         INVALIDATED, ("The comparison alone (`s == 3.0`) does not sync; `Tensor.__bool__` does.",)),
@@ -112,6 +115,14 @@ HAZARDS: dict[str, Hazard] = {
         "waiting for the whole device", "`torch.cuda.synchronize()`, `event.synchronize()`", True, False,
         INVALIDATED, ("Debug mode does not report it.",
                       "`stream.wait_event` / `wait_stream` order work without a host wait, and capture.")),
+    "empty-cache": Hazard(
+        "releasing the allocator's cached blocks", "`torch.cuda.empty_cache()`",
+        "only with freed blocks cached: 203.50 ms with a freed 1 GiB block, 0.02 ms with none", False, None,
+        ("Measured apart by `benchmarks/accuracy/h200_checks.py --only empty_cache` (its table: "
+         "benchmarks/accuracy/README.md, \"H200 checks of the hidden set's library calls\"): the blocks go back "
+         "with `cudaFree`, which waits for the device.",
+         "A serving loop frees its temporaries every step, so the allocator nearly always holds blocks to free."),
+        (TORCH_MEMORY,)),
     "stream-synchronize": Hazard(
         "waiting for a stream", "`torch.cuda.current_stream().synchronize()`", True, True, INVALIDATED),
     "host-rng": Hazard(

@@ -219,10 +219,12 @@ class NumpyCall(Rule):
 
 
 class ScalarConversion(Rule):
-    """`int(t)`, `float(t)`, `bool(t)`, `complex(t)` call `.item()` implicitly.
+    """`int(t)`, `float(t)`, `bool(t)`, `complex(t)` call `.item()` implicitly, and `torch.Size(t)` once per
+    element.
 
     The conversion reads the value on the host, so the host blocks and capture fails. Shapes and
-    sizes are host values already: `int(x.shape[0])` is fine.
+    sizes are host values already: `int(x.shape[0])` and `torch.Size(x.shape)` are fine. Measured on an
+    H200: `torch.Size` of a CUDA int64 tensor waited behind ~200 ms of queued work, and debug mode warned.
     """
 
     code = "GL105"
@@ -236,6 +238,7 @@ class ScalarConversion(Rule):
     VALID = (
         "def step(x: torch.Tensor):\n    return int(x.shape[0])\n",
         "def step(n: int):\n    return float(n)\n",
+        "def step(x: torch.Tensor, n: int):\n    return x.view(torch.Size([n, -1]))\n",
         "class M(torch.nn.Module):\n"
         "    def forward(self, x: torch.Tensor, n: torch.Tensor):\n"
         "        torch._check(x.shape[0] > 0, lambda: f\"got {int(n)}\")\n"
@@ -247,12 +250,21 @@ class ScalarConversion(Rule):
         "    return n\n",
         "def step(mask: torch.Tensor):\n    return bool(mask.any())  # <- GL105\n"
         "    #      ^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, sizes: torch.Tensor):\n"
+        "    return torch.empty(torch.Size(sizes), device=x.device)  # <- GL105\n"
+        "    #                  ^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
         fn = self.ctx.call_name(node)
-        if fn in ("int", "float", "bool", "complex", "operator.index", "math.floor", "math.ceil") and node.args:
-            if self.ctx.is_device_tensor(node.args[0].value):
+        if fn in ("int", "float", "bool", "complex", "operator.index", "math.floor", "math.ceil", "torch.Size") \
+                and node.args:
+            if not self.ctx.is_device_tensor(node.args[0].value):
+                return
+            if fn == "torch.Size":
+                self.report(node, "`torch.Size()` of a tensor reads its values on the host (one implicit `.item()` "
+                                  "per element)")
+            else:
                 self.report(node, self.message.format(fn=fn))
 
 

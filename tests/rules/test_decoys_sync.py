@@ -206,3 +206,37 @@ def test_an_assert_message_runs_only_when_the_assert_fails():
             total = locations.sum().item()
             return x, total
     """, scope="all") == {(7, "GL109"), (8, "GL101")}
+
+
+def test_empty_cache_in_the_step_waits_and_look_alikes_do_not():
+    """`torch.cuda.empty_cache()` in a forward frees what the previous step left cached with `cudaFree`
+    (measured on an H200: it waits, and debug mode is silent), under any spelling; other objects'
+    `empty_cache` methods, the function passed as a value, and memory queries are not calls of it."""
+    src = """
+        import atexit
+        import torch
+        import torch.cuda as tc
+        from torch.cuda.memory import empty_cache as release
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                tc.empty_cache()
+                release()
+                self.kv_pool.empty_cache()
+                atexit.register(torch.cuda.empty_cache)
+                used = torch.cuda.memory_allocated()
+                return x, used
+    """
+    assert findings(src) == {(7, "GL145"), (8, "GL145")}
+
+
+def test_empty_cache_after_loading_is_outside_the_hot_path():
+    """torchchat's builder frees the loader's temporaries once, after the checkpoint is read: not hot code."""
+    src = """
+        import torch
+        def build_model(model: torch.nn.Module, path: str):
+            model.load_state_dict(torch.load(path, map_location="cpu"))
+            torch.cuda.empty_cache()
+            return model
+    """
+    assert findings(src) == set()
+    assert findings(src, scope="all") == {(4, "GL145")}

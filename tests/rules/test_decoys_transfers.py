@@ -1055,3 +1055,24 @@ def test_parameters_of_a_model_loaded_on_the_host_are_host_tensors():
                 out[key] = param.cpu()
     """
     assert findings(src, scope="all") == {(16, "GL103"), (17, "GL131"), (19, "GL103")}  # GL131: the move itself
+
+
+def test_torch_size_of_a_device_tensor_reads_it_and_of_host_values_does_not():
+    """`torch.Size(t)` converts each element with `__index__` (measured on an H200: it waits behind queued
+    work). xDiT's pipeline receives a shape as a CUDA int64 tensor and builds a `torch.Size` of it; sizes
+    from `.shape`, lists, tuples and CPU tensors are host values."""
+    src = """
+        import torch
+        import torch.distributed as dist
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int):
+                dims = torch.empty(3, dtype=torch.int64, device=x.device)
+                dist.recv(dims, src=0)
+                buf = torch.empty(torch.Size(dims), device=x.device)
+                host = torch.tensor([2, n])
+                a = x.new_empty(torch.Size(host))
+                b = x.view(torch.Size(x.shape[1:]) + torch.Size([n]))
+                c = torch.zeros(torch.Size((n, 2)), device=x.device)
+                return buf, a, b, c, torch.Size(x.shape), torch.Size(dims.tolist())
+    """
+    assert findings(src) == {(7, "GL105"), (12, "GL102")}

@@ -1226,12 +1226,7 @@ def filled_defaults(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 continue
             if isinstance(stmt, cst.If) and (name := _none_test(stmt.test)) in params and name not in found:
-                for line in stmt.body.body:
-                    for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
-                        if isinstance(small, cst.Assign) and len(small.targets) == 1 \
-                                and isinstance(small.targets[0].target, cst.Name) \
-                                and small.targets[0].target.value == name:
-                            found[name] = small.value
+                found.update((name, value) for value in _assigned(stmt.body, name))
             for child in stmt.children:
                 if isinstance(child, cst.BaseSuite):
                     visit(child.body)
@@ -1243,6 +1238,15 @@ def filled_defaults(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
         iterated = {loop.iter.value for loop in _loops(fn.body) if isinstance(loop.iter, cst.Name)}
         found = {name: value for name, value in found.items() if name not in iterated}
     return found
+
+
+def _assigned(suite: cst.BaseSuite, name: str) -> Iterator[cst.BaseExpression]:
+    """The values a suite's own statements assign to `name` alone (`name = v`), in order."""
+    for line in suite.body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                    and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name:
+                yield small.value
 
 
 def _loops(node: cst.CSTNode) -> Iterator[cst.For | cst.CompFor]:

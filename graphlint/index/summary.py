@@ -404,9 +404,9 @@ class _Indexer(ast.NodeVisitor):
         prefix = parent.qualname if parent else (cls.qualname if cls else "")
         qual = f"{prefix}.{node.name}" if prefix else node.name
         scope = scope_of(node)
-        for stmt in node.body:
-            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-                self.visit(stmt)  # a lazy import (`import xgrammar as xgr` in a setup method) names what its kinds call
+        lazy = [stmt for stmt in node.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
+        for stmt in lazy:
+            self.visit(stmt)  # a lazy import (`import xgrammar as xgr` in a setup method) names what its kinds call
         info = FunctionInfo(
             key=f"{self.s.module}:{qual}", module=self.s.module, qualname=qual, path=self.s.path,
             lineno=node.lineno, end_lineno=node.end_lineno or node.lineno,
@@ -443,7 +443,8 @@ class _Indexer(ast.NodeVisitor):
                 self._walk_expr(part, record_calls=False)
         self.scopes.append(scope)
         for stmt in node.body:
-            self.visit(stmt)
+            if stmt not in lazy:  # read before the kinds above
+                self.visit(stmt)
         info.makes = self._makes(node)  # after the body: `cls = REG[name]; return cls(...)` reads the local
         self.scopes.pop()
         info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(

@@ -231,6 +231,7 @@ class ScalarConversion(Rule):
     name = "scalar-conversion"
     family = Family.HOST_SYNC
     message = "`{fn}()` of a tensor reads its value on the host (implicit `.item()`)"
+    SIZE = "`torch.Size()` of a tensor reads its values on the host (one implicit `.item()` per element)"
     fix_hint = "Keep the value as a tensor (`t.to(torch.int64)`), or pass a host int from the caller"
     why = "The conversion is an implicit `.item()`: the host waits for every queued kernel, and capture is invalidated."
     hazard = "scalar-conversion"
@@ -261,11 +262,7 @@ class ScalarConversion(Rule):
                 and node.args:
             if not self.ctx.is_device_tensor(node.args[0].value):
                 return
-            if fn == "torch.Size":
-                self.report(node, "`torch.Size()` of a tensor reads its values on the host (one implicit `.item()` "
-                                  "per element)")
-            else:
-                self.report(node, self.message.format(fn=fn))
+            self.report(node, self.SIZE if fn == "torch.Size" else self.message.format(fn=fn))
 
 
 class PrintTensor(Rule):

@@ -277,6 +277,65 @@ def test_git_fetch_keeps_a_repository_root_under_the_repository_name(tmp_path, u
     assert [p.name for p in (tmp_path / "some" / "proj" / "proj").iterdir()] == ["top.py"]
 
 
+@pytest.fixture
+def nested(tmp_path: Path) -> tuple[Path, str]:
+    """A repository whose kept folder sits inside a package: src/outer/__init__.py, src/outer/mid/ (a namespace
+    folder, no `__init__.py`), src/outer/mid/kept/{__init__,mod}.py, and src/outer/other.py beside them."""
+    repo = tmp_path / "owner+deep" / "repo"
+    (repo / "src" / "outer" / "mid" / "kept").mkdir(parents=True)
+    _git(repo, "init", "-q")
+    (repo / "src" / "outer" / "__init__.py").write_text("from .other import thing\n")
+    (repo / "src" / "outer" / "other.py").write_text("thing = 1\n")
+    (repo / "src" / "outer" / "mid" / "kept" / "__init__.py").write_text("")
+    (repo / "src" / "outer" / "mid" / "kept" / "mod.py").write_text("from outer.mid.kept import __name__\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "pinned")
+    return repo, _git(repo, "rev-parse", "HEAD")
+
+
+def _deep(commit: str, folder: str, root: str | None = None) -> "fetch.GitCorpus":
+    return fetch.GitCorpus("deep", "https://github.com/owner/deep", commit, folder, "synthetic", root=root)
+
+
+def test_git_fetch_keeps_the_package_path_below_the_root(tmp_path, nested, capsys):
+    repo, pinned = nested
+    corpus = _deep(pinned, "src/outer/mid/kept", root="src")
+    assert corpus.tree_paths() == ("src/outer/mid/kept", "outer/mid/kept")
+    assert "3 files" in fetch.fetch_git(corpus, tmp_path / "set", mirror=tmp_path)
+    top = tmp_path / "set" / "deep"
+    assert sorted(str(p.relative_to(top)) for p in top.rglob("*.py")) == [
+        "outer/__init__.py", "outer/mid/kept/__init__.py", "outer/mid/kept/mod.py"]  # the parent package's init
+    assert (top / fetch.STAMP).read_text() == f"{pinned} as outer/mid/kept/\n"
+    assert capsys.readouterr().err == ""
+    from graphlint.index.summary import module_name_for  # the linted tree names the module as the code imports it
+    assert module_name_for(top / "outer" / "mid" / "kept" / "mod.py") == "outer.mid.kept.mod"
+    whole = _deep(pinned, "src/outer/mid/kept", root="")
+    assert whole.tree_paths()[1] == "src/outer/mid/kept" and whole.parent_inits()[0] == "src/__init__.py"
+
+
+def test_git_fetch_in_an_older_layout_is_stale(tmp_path, nested):
+    repo, pinned = nested
+    fetch.fetch_git(_deep(pinned, "src/outer/mid/kept"), tmp_path / "set", mirror=tmp_path)
+    assert (tmp_path / "set" / "deep" / "kept" / "mod.py").is_file()  # the default: the last part only
+    with pytest.raises(RuntimeError, match="was not fetched from"):
+        fetch.fetch_git(_deep(pinned, "src/outer/mid/kept", root="src"), tmp_path / "set", mirror=tmp_path)
+
+
+def test_git_fetch_warns_when_the_default_layout_cuts_a_package(tmp_path, nested, capsys):
+    repo, pinned = nested
+    fetch.fetch_git(_deep(pinned, "src/outer/mid"), tmp_path / "a", mirror=tmp_path)  # parent src/outer: a package
+    assert "src/outer/__init__.py makes src/outer a package" in capsys.readouterr().err
+    assert (tmp_path / "a" / "deep" / "mid" / "kept" / "mod.py").is_file()  # still fetched, in the default layout
+    fetch.fetch_git(_deep(pinned, "src/outer"), tmp_path / "b", mirror=tmp_path)  # parent src/: no package
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("folder, root", [("src/outer", "lib"), ("src/outer", "src/outer"), (".", "")])
+def test_git_corpus_root_must_lie_above_the_folder(folder, root):
+    with pytest.raises(ValueError, match="is not a folder above"):
+        _deep("0" * 40, folder, root)
+
+
 def _unseen_corpus(tmp_path: Path) -> Path:
     root = tmp_path / "unseen"
     for name in ("tgi", "lightllm"):
@@ -336,6 +395,8 @@ def test_shipped_git_set_labels_are_valid_and_name_their_own_corpora(key):
     labels = score.load_label_files(paths, whole=key)
     own = {c.name for c in fetch.GIT_SETS[key].corpora}
     assert {lab.corpus for lab in labels} <= own
+    tops = {c.name: c.tree_paths()[1] + "/" for c in fetch.GIT_SETS[key].corpora}
+    assert [lab.key for lab in labels if not lab.file.startswith(tops[lab.corpus])] == []  # the fetch layout's paths
     others = [c.name for c in fetch.CORPORA + fetch.FRESH_CORPORA]
     others += [c.name for k, s in fetch.GIT_SETS.items() if k != key for c in s.corpora]
     assert not own & set(others)

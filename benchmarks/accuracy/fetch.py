@@ -16,8 +16,9 @@ so `<dest>/litgpt/litgpt/generate/base.py`). A corpus already unpacked from the 
 alone. `--fresh` fetches the untouched test set (labels_fresh.json) into its own folder, apart from
 the dev corpora that graphlint work looks at. The git-pinned test sets (GIT_SETS: `--unseen`, `--blind`, `--sealed`,
 labels_<set>_*.json) are public git repositories pinned at a commit; each corpus's sub-folder is
-checked out at exactly that commit (the hash verified) into `<dest>/<name>/<last part of the folder>/`
-(a repository root, folder ".", into `<dest>/<name>/<repository name>/`).
+checked out at exactly that commit (the hash verified) into `<dest>/<name>/<its path below the corpus's root>/`
+(by default the folder's last part; a root of "" keeps the whole path, `colossalai/inference/`, with the parents'
+`__init__.py`s, so the code's imports resolve; a repository root, folder ".", into `<dest>/<name>/<repository name>/`).
 With `--mirror DIR` a bare mirror under DIR (`DIR/<owner>+<repo>/repo`, or DIR itself) replaces the
 network. Exit 0 when every corpus is in place, 2 when one could
 not be fetched or verified.
@@ -105,28 +106,66 @@ class GitCorpus:
     name: str  # the key labels use (`"corpus"`) and the folder under <dest>
     url: str  # the public repository
     commit: str  # the full 40-hex commit the labels were made on
-    folder: str  # the sub-folder kept; labels' `file` starts with its last part ("." the root: the repo's name)
+    folder: str  # the sub-folder kept ("." the root); labels' `file` starts with its path below `root`
     why: str  # what inference code it brings
-    include: tuple[str, ...] = ()  # paths under the folder to keep (prefixes, as `file` spells them); empty: all
+    include: tuple[str, ...] = ()  # paths under the folder to keep (prefixes, relative to it); empty: all
+    # The repository folder the import path starts in: the kept files land at their path below it, with the
+    # `__init__.py` of each package folder in between, so `from colossalai.inference.x import y` resolves in
+    # the linted tree. None: the folder's parent (a src/ layout, a project folder: the last part is kept).
+    root: str | None = None
+
+    def __post_init__(self) -> None:
+        folder = self.folder.strip("/")
+        if self.root is not None and (folder in ("", ".") or not (
+                self.root.strip("/") == "" or folder.startswith(self.root.strip("/") + "/"))):
+            raise ValueError(f"{self.name}: root {self.root!r} is not a folder above {self.folder!r}")
 
     @property
     def pin(self) -> str:
-        """What the fetch stamp records: the commit, and the kept paths when only some are kept."""
-        return " ".join((self.commit, *self.include))
+        """What the fetch stamp records: the commit, the kept paths when only some are kept, and the kept
+        folder's place when `root` sets it (so a checkout in the older layout reads as stale)."""
+        place = () if self.root is None else (f"as {self.tree_paths()[1]}/",)
+        return " ".join((self.commit, *self.include, *place))
 
     def mirror_name(self) -> str:
         """`owner+repo`, the folder name a local mirror of the repository uses."""
         owner, repo = self.url.rstrip("/").removesuffix(".git").split("/")[-2:]
         return f"{owner}+{repo}"
 
+    def base(self) -> str:
+        """The repository folder the kept paths are placed relative to ("" the repository root)."""
+        folder = self.folder.strip("/")
+        if folder in ("", "."):
+            return ""
+        return folder.rpartition("/")[0] if self.root is None else self.root.strip("/")
+
     def tree_paths(self) -> tuple[str, str]:
         """(the kept folder as git names it, "" for the root; the folder its files go to under <dest>/<name>/):
-        a sub-folder keeps its last part, the root takes the repository's name, so a corpus's files always
-        sit in one folder that score.py can lint."""
+        a sub-folder keeps its path below `base()`, the root takes the repository's name, so a corpus's files
+        always sit in one folder that score.py can lint."""
         folder = self.folder.strip("/")
         if folder in ("", "."):
             return "", self.mirror_name().split("+", 1)[1]
-        return folder, folder.rsplit("/", 1)[-1]
+        base = self.base()
+        return folder, folder[len(base) + 1:] if base else folder
+
+    def parent_inits(self) -> tuple[str, ...]:
+        """The `__init__.py` of each folder between `base()` and the kept folder (those the commit has are
+        fetched with it): `deepspeed/__init__.py`, `deepspeed/inference/__init__.py` for `deepspeed/inference/v2`."""
+        folder, top = self.tree_paths()
+        parts = top.split("/") if folder else []
+        prefix = self.base() + "/" if self.base() else ""
+        return tuple(f"{prefix}{'/'.join(parts[:i])}/__init__.py" for i in range(1, len(parts)))
+
+    def place(self, path: str) -> str | None:
+        """Where a file of the commit goes under <dest>/<name>/, None when it is not kept."""
+        folder, top = self.tree_paths()
+        if not folder:
+            return f"{top}/{path}"
+        if not (path.startswith(folder + "/") or path in self.parent_inits()):
+            return None
+        base = self.base()
+        return path[len(base) + 1:] if base else path
 
 
 @dataclass(frozen=True)
@@ -207,11 +246,13 @@ GIT_SETS: dict[str, GitSet] = {
         GitCorpus("colossal", "https://github.com/hpcaitech/ColossalAI",
                   "4f9953be335ef371b3848719ddafe596c01ecd37", "colossalai/inference",
                   "ColossalAI's inference engine: request handler and batch bucket, CUDA-graph runner, "
-                  "KV cache manager, sampler and logit processors, speculative decoding, modeling policies"),
+                  "KV cache manager, sampler and logit processors, speculative decoding, modeling policies",
+                  root=""),
         GitCorpus("deepspeed", "https://github.com/microsoft/DeepSpeed",
                   "38327e07f6cd39b63418f60cedd1651b0be3e7c3", "deepspeed/inference/v2",
                   "DeepSpeed-FastGen's inference v2: ragged batching (state manager, blocked KV cache, ragged "
-                  "wrapper), engine, model implementations and their kernel modules"),
+                  "wrapper), engine, model implementations and their kernel modules",
+                  root=""),
         GitCorpus("triforce", "https://github.com/Infini-AI-Lab/TriForce",
                   "164c8c0131cf49951eefdea89a3fbcccb8ca326b", ".",
                   "TriForce (its repository root, kept as `TriForce/`): hierarchical speculative decoding with "
@@ -498,12 +539,30 @@ def verified_commit(repo: Path, rev: str, corpus: GitCorpus) -> str:
     return got
 
 
+def in_commit(repo: Path, commit: str, paths: tuple[str, ...]) -> set[str]:
+    """Those of `paths` the commit's tree has (read from its trees alone: no blob needed)."""
+    return set(git("ls-tree", "--name-only", commit, "--", *paths, cwd=repo).splitlines()) if paths else set()
+
+
+def warn_cut_package(repo: Path, commit: str, corpus: GitCorpus) -> None:
+    """Say so when the default layout cuts the kept folder from its package: its parent has an `__init__.py`,
+    so the code imports the folder by a longer path than the one it is fetched under."""
+    base = corpus.base()
+    if corpus.root is None and base and in_commit(repo, commit, (f"{base}/__init__.py",)):
+        print(f"warning: {corpus.name}: {base}/__init__.py makes {base} a package, so the files of "
+              f"{corpus.folder} import each other by a longer path than {corpus.tree_paths()[1]}/: "
+              "set the corpus's root to keep it", file=sys.stderr)
+
+
 def archive(repo: Path, commit: str, corpus: GitCorpus) -> bytes:
-    """A tar of the kept paths at commit. git archive reads only their blobs, so a mirror whose
-    large files (media, PDFs) are absent still serves them."""
+    """A tar of the kept paths at commit, with the parent packages' `__init__.py`s the commit has. git
+    archive reads only their blobs, so a mirror whose large files (media, PDFs) are absent still serves them."""
     folder = corpus.tree_paths()[0]
     paths = [f"{folder}/{sub}".lstrip("/") for sub in corpus.include] or [folder or "."]
-    tar = subprocess.run(["git", "archive", "--format=tar", commit, "--", *paths], cwd=repo, capture_output=True)
+    inits = in_commit(repo, commit, corpus.parent_inits())
+    warn_cut_package(repo, commit, corpus)
+    tar = subprocess.run(["git", "archive", "--format=tar", commit, "--", *paths, *sorted(inits)], cwd=repo,
+                         capture_output=True)
     if tar.returncode != 0 or not tar.stdout:
         raise RuntimeError(f"{corpus.name}: {' '.join(paths)!r} is not in commit {commit}")
     return tar.stdout
@@ -528,14 +587,13 @@ def pinned_tar(corpus: GitCorpus, source: str) -> bytes:
 def checkout(corpus: GitCorpus, source: str, dest: Path) -> int:
     """Write the .py files of the corpus's kept paths at the pinned commit to dest; return how many."""
     tar = pinned_tar(corpus, source)
-    folder, top = corpus.tree_paths()
-    keep = folder + "/" if folder else ""
     count = 0
     with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
         for member in tf.getmembers():
-            if not (member.isfile() and member.name.endswith(".py") and member.name.startswith(keep)):
+            place = corpus.place(member.name) if member.isfile() and member.name.endswith(".py") else None
+            if place is None:
                 continue
-            out = dest / top / member.name[len(keep):]
+            out = dest / place
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(tf.extractfile(member).read())  # type: ignore[union-attr]
             count += 1

@@ -271,7 +271,8 @@ class Inference:
         self.roots: dict[str, tuple[int, frozenset[str]]] = {}
         # parameter -> what its annotation says, while nothing else typed it: a prior that a resolved caller's data
         # flow (`CallFacts.params`) or any rebinding replaces, and a type test narrows (`_tensor_test`)
-        self.priors: dict[str, Val] = {}
+        # (scope depth, value): a nested def's parameters are not its outer function's
+        self.priors: dict[str, tuple[int, Val]] = {}
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -390,11 +391,11 @@ class Inference:
     def prior(self, name: str, val: Val) -> None:
         """`name` is a parameter bound to `val` by its annotation alone."""
         self.bind(name, val)
-        self.priors[name] = val
+        self.priors[name] = (len(self.env.maps), val)
 
     def is_prior(self, name: str) -> bool:
         """`name` still holds what its annotation says, and nothing but the annotation says it."""
-        return name in self.priors and self.env.get(name) == self.priors[name]
+        return name in self.priors and self.env.get(name) == self.priors[name][1]
 
     def push(self, scope: MutableMapping[str, Val] | None = None) -> None:
         self.env = self.env.new_child(scope or {})
@@ -403,9 +404,11 @@ class Inference:
     def pop(self) -> None:
         self.env = self.env.parents
         self._cache.clear()
+        depth = len(self.env.maps)
         if self.roots:  # what an arm derived does not outlive it (the join after the `if` binds afresh)
-            depth = len(self.env.maps)
             self.roots = {k: v for k, v in self.roots.items() if v[0] <= depth}
+        if self.priors:
+            self.priors = {k: v for k, v in self.priors.items() if v[0] <= depth}
 
     def same_device_roots(self, expr: cst.BaseExpression) -> frozenset[str] | None:
         """The local names whose device `expr` provably lives on: indexing, arithmetic, comparisons and

@@ -1227,8 +1227,11 @@ TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parame
 # `hasattr(v, "cpu")` holds for a tensor (or a module, which no parameter annotation types as host data), not for
 # a NumPy array, a list or a number
 TENSOR_ONLY_ATTRS = frozenset({"cpu"})
-# what a parameter annotation types that a tensor test contradicts: host data and arrays (not modules or objects)
-ANNOTATED_NON_TENSORS = frozenset({Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY})
+# what a parameter annotation types that a tensor test overrides: a Python scalar (`last_token: int`), which a tensor
+# reaches as a 0-d value (a token, a count). A tensor reaching a sequence or array parameter (`target_sizes:
+# list[tuple[int, int]]`, `image: np.ndarray`) is host metadata or an image as often as not: that arm keeps the
+# annotation (transformers' segmentation post-processors, LayoutLMv2's PIL OCR path)
+ANNOTATED_NON_TENSORS = frozenset({Kind.HOST})
 
 
 def filled_defaults(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:

@@ -1123,13 +1123,12 @@ def test_keyword_only_and_nested_parameters_hold_what_their_call_sites_pass():
     assert findings(src, scope="all") == {(9, "GL102"), (12, "GL102")}
 
 
-def test_a_type_test_narrows_a_parameter_only_its_annotation_types():
+def test_a_type_test_narrows_a_scalar_parameter_only_its_annotation_types():
     """An annotation is a prior: `last_token: int` says what the value is where nothing else does, and a type test
     says tensors reach it too. In the test's arm the parameter is a tensor of unknown device, so TGI's
-    `StoppingCriteria.__call__` reads one with `.item()` (CausalLM passes a 0-d CUDA token every step), and
-    `hasattr(image, "cpu")` over `image: np.ndarray` copies one (transformers' LayoutLMv2 `apply_tesseract`)."""
+    `StoppingCriteria.__call__` reads one with `.item()` (CausalLM passes a 0-d CUDA token every step). A union that
+    names a tensor (`list[int] | torch.Tensor`) is no host sequence: DeepSeek-OCR-2's `num_local_patches.tolist()`."""
     src = """
-        import numpy as np
         import torch
 
 
@@ -1140,19 +1139,21 @@ def test_a_type_test_narrows_a_parameter_only_its_annotation_types():
                 return last_token in self.eos
 
 
-        def apply_ocr(image: np.ndarray):
-            if hasattr(image, "cpu"):
-                image = image.cpu().numpy()
-            return image
+        def get_image_features(pixel_values: torch.Tensor, num_local_patches: list[int] | torch.Tensor | None = None):
+            if isinstance(num_local_patches, torch.Tensor):
+                num_local_patches = num_local_patches.tolist()
+            return pixel_values.split(num_local_patches)
     """
-    assert findings(src, scope="all") == {(8, "GL101"), (14, "GL103")}
+    assert findings(src, scope="all") == {(7, "GL101"), (13, "GL102")}
 
 
 def test_a_type_test_keeps_what_the_callers_data_flow_says():
     """Decoy: where every resolved caller passes host data (a list, an ndarray), data flow beats both the annotation
-    and the test: the tensor arm does not run for those callers (vLLM's phi4mm `sizes`). A test that is not a tensor
-    test (`hasattr(ids, "tolist")`: an ndarray has one too) and an annotation the test agrees with stay as they
-    were."""
+    and the test: the tensor arm does not run for those callers (vLLM's phi4mm `sizes`). A sequence or array
+    annotation keeps its reading in a tensor test's arm with no caller at all: a tensor reaching it is host metadata
+    or an image as often as not (transformers' `post_process_semantic_segmentation(target_sizes: list[tuple[int,
+    int]])`, LayoutLMv2's PIL `apply_tesseract(image: np.ndarray)`). A test an array passes too (`hasattr(ids,
+    "tolist")`) and one the annotation agrees with narrow nothing."""
     src = """
         import numpy as np
         import torch
@@ -1172,6 +1173,12 @@ def test_a_type_test_keeps_what_the_callers_data_flow_says():
             if hasattr(ids, "tolist"):
                 ids = ids.tolist()
             return image, ids
+
+
+        def post_process(logits: torch.Tensor, target_sizes: list[tuple[int, int]] | None = None):
+            if isinstance(target_sizes, torch.Tensor):
+                target_sizes = target_sizes.tolist()
+            return logits, target_sizes
 
 
         def step(x: torch.Tensor):

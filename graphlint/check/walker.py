@@ -541,7 +541,10 @@ class Walker:
                 val = UNKNOWN
             if param is fn.params.star_arg and val.is_tensor:
                 val = Val(Kind.TENSOR_SEQ)
-            inf.bind(name, val)
+            if param.annotation is not None and val.kind is not Kind.UNKNOWN:
+                inf.prior(name, val)  # the callers' data flow (`_bind_passed`) and type tests override it
+            else:
+                inf.bind(name, val)
         for name, value in filled_defaults(fn).items():
             filled = inf(value)  # read with the parameters only: a factory's `device=` decides
             if inf(cst.Name(name)).kind is Kind.UNKNOWN and filled.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) \

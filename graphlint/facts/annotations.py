@@ -41,6 +41,8 @@ def annotation_kind(text: str) -> str:
         if pattern.match(text):
             if kind == "tensor_seq" and not _all_tensor_items(text):
                 return "unknown"
+            if kind == "host_seq" and _union_names_tensor(text):
+                return "unknown"  # `list[int] | torch.Tensor`, as `Union[List[int], Tensor]` reads
             return kind
     if text[:1].isalpha() and "[" in text and container_name(text) is not None:
         return "host_seq"  # `tuple[list[int], ...]`: containers of host scalars, however nested
@@ -64,6 +66,15 @@ def _union_members(node: ast.expr) -> list[ast.expr]:
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         return [m for item in items for m in _union_members(item)]
     return [node]
+
+
+def _union_names_tensor(text: str) -> bool:
+    """A union at the top with a tensor among its members (`list[int] | torch.Tensor | None`)."""
+    try:
+        members = _union_members(ast.parse(text, mode="eval").body)
+    except SyntaxError:
+        return False
+    return len(members) > 1 and any(annotation_kind(ast.unparse(m)) in ("tensor", "bool_tensor") for m in members)
 
 
 def _scalar_or_tensor(text: str) -> bool:

@@ -269,6 +269,10 @@ class Inference:
         # name -> (scope depth, the names whose device it shares): `lens = cu[1:] - cu[:-1]` lives where `cu` does,
         # so a device test of `cu` places `lens` too (`same_device_roots`); dropped when either is rebound
         self.roots: dict[str, tuple[int, frozenset[str]]] = {}
+        # parameter -> what its annotation says, while nothing else typed it: a prior that a resolved caller's data
+        # flow (`CallFacts.params`) or any rebinding replaces, and a type test narrows (`_tensor_test`)
+        # (scope depth, value): a nested def's parameters are not its outer function's
+        self.priors: dict[str, tuple[int, Val]] = {}
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -378,10 +382,20 @@ class Inference:
         """Bind `name`; `roots`: the names whose device the bound value provably shares (`same_device_roots`)."""
         self.env[name] = val
         self._cache.clear()
+        self.priors.pop(name, None)
         if self.roots:
             self.roots = {k: v for k, v in self.roots.items() if k != name and name not in v[1]}
         if roots:
             self.roots[name] = (len(self.env.maps), roots)
+
+    def prior(self, name: str, val: Val) -> None:
+        """`name` is a parameter bound to `val` by its annotation alone."""
+        self.bind(name, val)
+        self.priors[name] = (len(self.env.maps), val)
+
+    def is_prior(self, name: str) -> bool:
+        """`name` still holds what its annotation says, and nothing but the annotation says it."""
+        return name in self.priors and self.env.get(name) == self.priors[name][1]
 
     def push(self, scope: MutableMapping[str, Val] | None = None) -> None:
         self.env = self.env.new_child(scope or {})
@@ -390,9 +404,11 @@ class Inference:
     def pop(self) -> None:
         self.env = self.env.parents
         self._cache.clear()
+        depth = len(self.env.maps)
         if self.roots:  # what an arm derived does not outlive it (the join after the `if` binds afresh)
-            depth = len(self.env.maps)
             self.roots = {k: v for k, v in self.roots.items() if v[0] <= depth}
+        if self.priors:
+            self.priors = {k: v for k, v in self.priors.items() if v[0] <= depth}
 
     def same_device_roots(self, expr: cst.BaseExpression) -> frozenset[str] | None:
         """The local names whose device `expr` provably lives on: indexing, arithmetic, comparisons and
@@ -1208,6 +1224,14 @@ class Inference:
 SEQ_TYPES = frozenset({"tuple", "list", "typing.Tuple", "typing.List", "typing.Sequence", "collections.abc.Sequence"})
 HOST_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "numbers.Number", "numbers.Integral", "numbers.Real"})
 TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+# `hasattr(v, "cpu")` holds for a tensor (or a module, which no parameter annotation types as host data), not for
+# a NumPy array, a list or a number
+TENSOR_ONLY_ATTRS = frozenset({"cpu"})
+# what a parameter annotation types that a tensor test overrides: a Python scalar (`last_token: int`), which a tensor
+# reaches as a 0-d value (a token, a count). A tensor reaching a sequence or array parameter (`target_sizes:
+# list[tuple[int, int]]`, `image: np.ndarray`) is host metadata or an image as often as not: that arm keeps the
+# annotation (transformers' segmentation post-processors, LayoutLMv2's PIL OCR path)
+ANNOTATED_NON_TENSORS = frozenset({Kind.HOST})
 
 
 def filled_defaults(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
@@ -1283,8 +1307,8 @@ Narrowing = tuple[dict[str, Val], dict[str, Val]]
 
 def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     """What a test pins down, for the code that runs when it holds and when it does not (an `if`'s arms; after
-    an `assert`): `isinstance(v, ...)` and device tests (`v.is_cuda`, `v.device.type == "cpu"`) of a local or
-    `self.x`. `not` swaps the arms; `and` narrows by each conjunct when true, `or` by each when false."""
+    an `assert`): `isinstance(v, ...)`, `torch.is_tensor(v)`, `hasattr(v, "cpu")` and device tests (`v.is_cuda`,
+    `v.device.type == "cpu"`) of a local or `self.x`. `not` swaps the arms; `and` narrows by each conjunct when true, `or` by each when false."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         when_true, when_false = narrowing(inf, test.expression)
         return when_false, when_true
@@ -1297,6 +1321,9 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
             and len(test.args) == 2:
         return _isinstance(inf, test.args[0].value, test.args[1].value)
     if isinstance(test, cst.Call) and len(test.args) == 1 and inf.resolve(test.func) == "torch.is_tensor":
+        return _tensor_test(inf, test.args[0].value)
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "hasattr" \
+            and len(test.args) == 2 and _const_string(test.args[1].value) in TENSOR_ONLY_ATTRS:
         return _tensor_test(inf, test.args[0].value)
     return _device_test(inf, test)
 
@@ -1329,14 +1356,15 @@ def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpr
 
 
 def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:
-    """`isinstance(v, torch.Tensor)` / `torch.is_tensor(v)`: a tensor in the true arm (its device unknown: weak),
-    not one in the false arm; a value known to be host data (every caller passes a list) stays what it is:
-    that arm does not run for it."""
+    """`isinstance(v, torch.Tensor)` / `torch.is_tensor(v)` / `hasattr(v, "cpu")`: a tensor in the true arm (its
+    device unknown: weak), not one in the false arm. A value data flow shows to be host data (every caller passes
+    a list) stays what it is: that arm does not run for it. A parameter only its annotation types (`n: int`,
+    `image: np.ndarray`) is narrowed: the test says tensors reach it too."""
     found = _subject(inf, subject)
     if found is None:
         return {}, {}
     key, current = found
-    if current.kind is Kind.UNKNOWN:
+    if current.kind is Kind.UNKNOWN or current.kind in ANNOTATED_NON_TENSORS and inf.is_prior(key):
         return {key: Val(Kind.TENSOR, weak=True)}, {}
     return {}, ({key: UNKNOWN} if current.is_tensor else {})
 

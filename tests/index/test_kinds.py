@@ -68,3 +68,14 @@ def test_array_annotations_name_host_arrays(text, kind):
     """An `np.ndarray` parameter is a host array (a list indexes it without a copy); a name that only starts like
     one, or a tuple holding one, is not."""
     assert annotation_kind(text) == kind
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("list[int] | torch.Tensor | None", "unknown"), ("Union[List[int], torch.Tensor]", "unknown"),
+    ("tuple[int, int] | Tensor", "unknown"), ("list[int] | None", "host_seq"), ("Optional[List[int]]", "host_seq"),
+])
+def test_a_union_that_names_a_tensor_is_no_host_sequence(text, kind):
+    """`list[int] | torch.Tensor` may be either (DeepSeek-OCR-2's `num_local_patches`, a processor's CUDA tensor after
+    `inputs.to(device)`): read as `Union[List[int], Tensor]` is, not as its first member. Decoy: a host sequence or
+    None stays one."""
+    assert annotation_kind(text) == kind

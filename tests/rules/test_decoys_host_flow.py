@@ -1121,3 +1121,68 @@ def test_keyword_only_and_nested_parameters_hold_what_their_call_sites_pass():
             return pad(x, lengths=ids), model(x)
     """
     assert findings(src, scope="all") == {(9, "GL102"), (12, "GL102")}
+
+
+def test_a_type_test_narrows_a_scalar_parameter_only_its_annotation_types():
+    """An annotation is a prior: `last_token: int` says what the value is where nothing else does, and a type test
+    says tensors reach it too. In the test's arm the parameter is a tensor of unknown device, so TGI's
+    `StoppingCriteria.__call__` reads one with `.item()` (CausalLM passes a 0-d CUDA token every step). A union that
+    names a tensor (`list[int] | torch.Tensor`) is no host sequence: DeepSeek-OCR-2's `num_local_patches.tolist()`."""
+    src = """
+        import torch
+
+
+        class StoppingCriteria:
+            def __call__(self, last_token: int, last_output: str):
+                if isinstance(last_token, torch.Tensor):
+                    last_token = last_token.item()
+                return last_token in self.eos
+
+
+        def get_image_features(pixel_values: torch.Tensor, num_local_patches: list[int] | torch.Tensor | None = None):
+            if isinstance(num_local_patches, torch.Tensor):
+                num_local_patches = num_local_patches.tolist()
+            return pixel_values.split(num_local_patches)
+    """
+    assert findings(src, scope="all") == {(7, "GL101"), (13, "GL102")}
+
+
+def test_a_type_test_keeps_what_the_callers_data_flow_says():
+    """Decoy: where every resolved caller passes host data (a list, an ndarray), data flow beats both the annotation
+    and the test: the tensor arm does not run for those callers (vLLM's phi4mm `sizes`). A sequence or array
+    annotation keeps its reading in a tensor test's arm with no caller at all: a tensor reaching it is host metadata
+    or an image as often as not (transformers' `post_process_semantic_segmentation(target_sizes: list[tuple[int,
+    int]])`, LayoutLMv2's PIL `apply_tesseract(image: np.ndarray)`). A test an array passes too (`hasattr(ids,
+    "tolist")`) and one the annotation agrees with narrow nothing."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def split(sizes: list[int], x: torch.Tensor, n: int):
+            if isinstance(sizes, torch.Tensor):
+                sizes = sizes.tolist()
+            if isinstance(n, int):
+                n = n + 1
+            return x.split(sizes), n
+
+
+        def ocr(image: np.ndarray, ids: np.ndarray):
+            if hasattr(image, "cpu"):
+                image = image.cpu().numpy()
+            if hasattr(ids, "tolist"):
+                ids = ids.tolist()
+            return image, ids
+
+
+        def post_process(logits: torch.Tensor, target_sizes: list[tuple[int, int]] | None = None):
+            if isinstance(target_sizes, torch.Tensor):
+                target_sizes = target_sizes.tolist()
+            return logits, target_sizes
+
+
+        def step(x: torch.Tensor):
+            out = split([1, 2], x, 3)
+            return out, ocr(torch.zeros(4).numpy(), torch.ones(2).numpy())
+    """
+    assert findings(src, scope="all") == set()

@@ -604,7 +604,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if val == UNKNOWN and index.is_nn_module(owner) and index.call_facts.attr(owner, attr) == ik.HOST_LIST:
             return kind_val(ik.HOST_LIST)  # `.to()` moves a module's tensors, never a Python list it holds
         if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and index.is_nn_module(owner) and not moving:
-            fact = index.call_facts.kept_on_host(owner, attr)  # an `_apply` override moves it back to the host
+            # an `_apply` override moves it back to the host; a plain attribute `.to()` never moved
+            fact = index.call_facts.kept_on_host(owner, attr) or index.call_facts.module_field(owner, attr)
             if fact is not None:
                 return kind_val(fact)
         if val == UNKNOWN or val.kind is Kind.MODULE:

@@ -122,6 +122,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             continue
         if isinstance(sub, ast.Expr) and (stored := _dict_setter(sub.value)) is not None:
             scope.item_sets.add(stored)
+        if isinstance(sub, ast.Expr) and (registered := _registered(sub.value)) is not None:
+            scope.self_assigns.append((registered, None))  # a buffer or parameter: it moves with its module
         if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Subscript) \
                 and isinstance(sub.target.value, ast.Name):
             scope.item_sets.add(sub.target.value.id)
@@ -220,6 +222,20 @@ def _appended(call: ast.expr) -> tuple[str, ast.expr | None] | None:
     if call.func.attr in ("append", "appendleft") and len(call.args) == 1:
         return call.func.value.id, call.args[0]
     return (call.func.value.id, None) if call.func.attr in ("extend", "extendleft", "insert") else None
+
+
+def _registered(call: ast.expr) -> str | None:
+    """`name` of a `self.register_buffer("name", t)` / `self.register_parameter("name", p)` statement: `nn.Module.to()`
+    moves what is registered, and a later `self.name = t` stores into the registered slot, so no plain store of the
+    field says where it lives (`CallFacts.module_field`)."""
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in REGISTERS \
+            and isinstance(call.func.value, ast.Name) and call.func.value.id == "self" and call.args \
+            and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+        return call.args[0].value
+    return None
+
+
+REGISTERS = frozenset({"register_buffer", "register_parameter"})
 
 
 def _dict_setter(call: ast.expr) -> str | None:

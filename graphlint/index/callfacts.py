@@ -35,6 +35,9 @@ class ProjectIndex(Protocol):
 
     def is_nn_module(self, cls: ClassInfo) -> bool: ...
 
+    @property
+    def default_device_moved(self) -> bool: ...
+
     def method(self, cls: ClassInfo, name: str, *, skip_self: bool = False) -> FunctionInfo | None: ...
 
     def mro(self, cls: ClassInfo) -> list[ClassInfo]: ...
@@ -97,6 +100,7 @@ class CallFacts:
         self._refs: tuple[set[str], set[str]] | None = None  # `_references`
         self._attrs: dict[tuple[str, str], IKind | None] = {}
         self._kept: dict[tuple[str, str], IKind | None] = {}  # kept_on_host, per (class, field)
+        self._module_fields: frozenset[tuple[str, str]] | None = None
         self._family: dict[str, list["ClassInfo"]] = {}
         self._fields: dict[str, IKind] | None = None
         self._methods: dict[str, IKind] | None = None
@@ -140,6 +144,31 @@ class CallFacts:
             kind = join_kinds(kinds) if kinds else None
             self._attrs[key] = kind if kind in KEPT else None
         return self._attrs[key]
+
+    def module_field(self, cls: "ClassInfo", name: str) -> IKind | None:
+        """CPU_TENSOR where a module keeps a host tensor in a plain attribute (`module_fields`)."""
+        return CPU_TENSOR if (cls.key, name) in self.module_fields() else None
+
+    def module_fields(self) -> frozenset[tuple[str, str]]:
+        """(class, attribute) of each plain host-tensor field of an nn.Module: every `self.<name> = ...` of the class
+        family stores a host tensor (`self.window = torch.from_numpy(...)`, `self.rand_ini = torch.rand(1, 9)` in
+        `__init__`) and none registers it (`register_buffer`, `register_parameter`, an `nn.Parameter` store).
+        `Module.to()` / `.cuda()` move parameters and buffers only, so such a field stays on the host however the model
+        moves, and its `.to(x.device)` in `forward` copies it up on every call. A method that moves it in place
+        (`self.w = self.w.to(d)`), an `_apply` or `to` override that stores it, code that sets the attribute on another
+        object (`m.w = ...`) or a default device set away from the host (`ProjectIndex.default_device_moved`) vetoes
+        it. Computed once: stores in any file decide it, so it is part of every file's cache key."""
+        if self._module_fields is None:
+            found: set[tuple[str, str]] = set()
+            if not self.index.default_device_moved:
+                foreign = self._foreign()
+                for cls in self.index.classes.values():
+                    names = {attr for key in cls.methods.values() for attr, kind in self.index.functions[key].attr_sets
+                             if kind == CPU_TENSOR and attr not in foreign}
+                    if names and self.index.is_nn_module(cls):
+                        found.update((cls.key, name) for name in names if self.attr(cls, name) == CPU_TENSOR)
+            self._module_fields = frozenset(found)
+        return self._module_fields
 
     def moved_from_host(self, cls: "ClassInfo", name: str) -> bool:
         """`self.<name> = self.<name>.to(device)` (or `.cuda()`) in a plain class whose every other store of the
@@ -357,8 +386,10 @@ class CallFacts:
             return self.field(kind.name) or UNKNOWN
         if isinstance(kind, SelfField):  # `self.x` of a plain class: what its methods store (a module's buffers move)
             cls = self.index.classes.get(caller.class_key) if caller.class_key else None
-            if cls is None or self.index.is_nn_module(cls):
+            if cls is None:
                 return UNKNOWN
+            if self.index.is_nn_module(cls):  # a module's buffers move with it; its plain host fields stay
+                return self.module_field(cls, kind.name) or UNKNOWN
             return self.attr(cls, kind.name) or UNKNOWN
         if isinstance(kind, OnParam):  # read through `attr` (`_stored`); anywhere else a tensor, as it was
             return TENSOR

@@ -1121,3 +1121,46 @@ def test_keyword_only_and_nested_parameters_hold_what_their_call_sites_pass():
             return pad(x, lengths=ids), model(x)
     """
     assert findings(src, scope="all") == {(9, "GL102"), (12, "GL102")}
+
+
+MODULE_HOST_FIELDS = """
+    import numpy as np
+    import torch
+    from torch import nn
+
+
+    class SineGen(nn.Module):
+        def __init__(self, n: int):
+            super().__init__()
+            self.rand_ini = torch.rand(1, 9)
+            self.window = torch.from_numpy(np.hanning(n).astype(np.float32))
+            self.register_buffer("bias", torch.zeros(n))
+            self.register_buffer("scale", None)
+            self.scale = torch.ones(n)
+            self.weight = nn.Parameter(torch.ones(n))
+            self.freqs = torch.arange(n)
+            self.steps = torch.zeros(n)
+
+        def setup(self, device: torch.device):
+            self.steps = torch.zeros(self.steps.shape[0], device=device)
+
+        def forward(self, x: torch.Tensor):
+            a = x + self.rand_ini.to(x.device)
+            b = x * self.window.to(x.device)
+            c = x + self.bias.to(x.device) + self.scale.to(x.device) + self.weight.to(x.device)
+            self.freqs = self.freqs.to(x.device)
+            d = self.steps.to(x.device)
+            return a + b + c + d + self.freqs
+"""
+
+
+def test_a_plain_module_attribute_built_on_the_host_stays_there():
+    """`Module.to()` / `.cuda()` move parameters and buffers, not plain attributes: CosyVoice's HiFT vocoder keeps
+    `self.stft_window = torch.from_numpy(...)` and `self.rand_ini = torch.rand(1, 9)` as plain fields and moves them
+    with `.to(x.device)` in every forward (4 cellar labels). Decoys: a registered buffer (also one a later plain store
+    fills), a parameter, a field a method moves in place (once, on the first call) and one another method rebuilds on
+    the device all move with the model or say nothing; and a project that sets the default device builds every
+    field there."""
+    assert findings(MODULE_HOST_FIELDS) == {(22, "GL131"), (23, "GL131")}
+    moved = MODULE_HOST_FIELDS.replace("from torch import nn\n", 'from torch import nn\n\n    torch.set_default_device("cuda")\n')
+    assert findings(moved) == set()

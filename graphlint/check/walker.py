@@ -604,10 +604,12 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if val == UNKNOWN and index.is_nn_module(owner) and index.call_facts.attr(owner, attr) == ik.HOST_LIST:
             return kind_val(ik.HOST_LIST)  # `.to()` moves a module's tensors, never a Python list it holds
         if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and index.is_nn_module(owner) and not moving:
-            # an `_apply` override moves it back to the host; a plain attribute `.to()` never moved
-            fact = index.call_facts.kept_on_host(owner, attr) or index.call_facts.module_field(owner, attr)
+            fact = index.call_facts.kept_on_host(owner, attr)  # an `_apply` override moves it back to the host
             if fact is not None:
                 return kind_val(fact)
+            pinned = index.call_facts.module_field(owner, attr)  # a plain attribute, which `.to()` never moved
+            if pinned is not None:
+                return kind_val(ik.CPU_TENSOR)._replace(pinned=pinned)
         if val == UNKNOWN or val.kind is Kind.MODULE:
             # `self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`: an object of
             # the one plain class it holds (`CallFacts.instance`), read weakly: its fields' annotations say nothing

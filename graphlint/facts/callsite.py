@@ -29,7 +29,8 @@ from graphlint.facts.kinds import (
     Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
-    BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, names_cpu, pins,
+    BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, may_pin, names_cpu,
+    pins,
 )
 from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
@@ -71,6 +72,9 @@ class Scope:
     # attributes stored on an object other than `self` (`ctx.lens = ...`): the field facts of a receiver of
     # unknown class do not hold for them (`CallFacts.field`)
     foreign_sets: set[str] = field(default_factory=set)
+    # `self.x` fields stored from a value that may be pinned (`pin_memory=...`, `.pin_memory()`): the kinds do not
+    # carry pinned-ness, so a reader of the field is told here (`CallFacts.module_fields`)
+    pinned_sets: set[str] = field(default_factory=set)
     # locals whose items are stored or replaced (`out["ids"] = t`, `out.update(...)`): what a dict literal bound to
     # them holds under a key is no longer what the literal says
     item_sets: set[str] = field(default_factory=set)
@@ -101,6 +105,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         binds.setdefault(target.id, []).append(sub.value)
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
+                        if _may_pin(sub.value):
+                            scope.pinned_sets.add(attr)
                     elif isinstance(target, ast.Attribute):
                         scope.foreign_sets.add(target.attr)
                     elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
@@ -236,6 +242,12 @@ def _registered(call: ast.expr) -> str | None:
 
 
 REGISTERS = frozenset({"register_buffer", "register_parameter"})
+
+
+def _may_pin(value: ast.expr) -> bool:
+    """A call that may pin what it returns: `pin_memory=` of anything but False / None, or `.pin_memory()`."""
+    return isinstance(value, ast.Call) and (may_pin(ast_keywords(value, PIN)) or isinstance(
+        value.func, ast.Attribute) and value.func.attr == "pin_memory")
 
 
 def _dict_setter(call: ast.expr) -> str | None:

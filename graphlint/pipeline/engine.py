@@ -334,7 +334,7 @@ def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[Mod
     # plain host fields of modules, which stores in any file of the class family decide (CallFacts.module_fields)
     prefix = repr((settings_key(linter.config, linter.enabled), sorted(index.call_facts.fields().items()),
                    sorted(index.call_facts.methods().items()), index.call_facts.forwarded(),
-                   index.default_device_moved, sorted(index.call_facts.module_fields())))
+                   index.default_device_moved, sorted(index.call_facts.module_fields().items())))
     own_hot = hot_entries(hot, index)
     return [file_key(prefix, h, own_hot.get(src.path, []), deps.digest(summary))
             for src, summary, h in zip(sources, summaries, hashes)]

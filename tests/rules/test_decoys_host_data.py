@@ -1074,6 +1074,45 @@ def test_a_field_rebuilt_on_the_host_and_moved_copies_each_time():
     assert findings(src) == {(18, "GL131")}
 
 
+def test_a_dataclass_built_on_the_host_and_moved_copies_each_instance():
+    """`self.x = self.x.to(device)` in a dataclass's `to()`, where every construction passes a host tensor for the
+    field (Janus's `BatchedVLChatProcessorOutput`, which `batchify` fills with `torch.full(...)` / `torch.zeros(...)`
+    and the caller moves per prompt: 5 cellar labels), copies each new instance up (GL131). Decoy: the same method of a
+    dataclass built from a model's output (ChatTTS's `_GenerationInputs`) moves a device tensor."""
+    src = """
+        from dataclasses import dataclass
+
+        import torch
+
+
+        @dataclass
+        class Batched:
+            input_ids: torch.Tensor
+
+            def to(self, device):
+                self.input_ids = self.input_ids.to(device)
+                return self
+
+
+        @dataclass
+        class Inputs:
+            ids: torch.Tensor
+
+            def to(self, device):
+                self.ids = self.ids.to(device)
+                return self
+
+
+        def batchify(seqs: list, pad: int) -> Batched:
+            return Batched(input_ids=torch.full((len(seqs), 8), pad).long())
+
+
+        def generate(model, x: torch.Tensor, seqs: list):
+            return batchify(seqs, 0).to(x.device), Inputs(ids=model(x)).to(x.device)
+    """
+    assert findings(src, scope="all") == {(11, "GL131")}
+
+
 def test_builtins_stored_in_fields_are_read_as_builtins():
     """A field a plain class stores from `list(...)` of a host sequence is a Python list (Whisper's
     `SuppressTokens`: `self.suppress_tokens = list(suppress_tokens)`, then `logits[:, self.suppress_tokens] = -inf`

@@ -1097,9 +1097,10 @@ def test_a_dataclass_built_on_the_host_and_moved_copies_each_instance():
         @dataclass
         class Inputs:
             ids: torch.Tensor
+            n: int = 0
 
-            def to(self, device):
-                self.ids = self.ids.to(device)
+            def to(self, device: torch.device) -> "Inputs":
+                self.ids = self.ids.to(device=device)
                 return self
 
 

@@ -1148,3 +1148,42 @@ def test_builtins_stored_in_fields_are_read_as_builtins():
                 return self.f.apply(x)
     """
     assert {f for f in findings(src) if f[1] == "GL133"} == {(13, "GL133")}
+
+
+DEFAULT_DEVICE_GENERATE = """
+    import torch
+
+
+    def build(device: torch.device):
+        torch.set_default_device(device)
+
+
+    class Generator:
+        def __init__(self, model, stop_tokens: list):
+            self.model = model
+            self.stop_tokens = stop_tokens
+
+        @torch.inference_mode()
+        def generate(self, prompts: list, n: int, bias: torch.Tensor):
+            tokens = torch.full((len(prompts), n), 0, dtype=torch.long)
+            for k, t in enumerate(prompts):
+                tokens[k, : len(t)] = torch.tensor(t, dtype=torch.long)
+            stop = torch.tensor(self.stop_tokens)
+            with torch.device("cpu"):
+                kept = torch.tensor(self.stop_tokens)
+            for pos in range(n - 1):
+                logits = self.model(tokens[:, pos])
+                tokens[:, pos + 1] = logits.argmax(-1) + torch.tensor(bias)
+            return tokens, stop, kept
+"""
+
+
+def test_host_data_built_on_a_moved_default_device_is_copied_up():
+    """Where the project moves the process's default device (Llama 3's `build()`: `torch.set_default_device(device)`),
+    `torch.tensor(prompt_ids)` without `device=` builds on the device: a pageable copy of host data each call (GL130;
+    5 frontier labels in llama-models' `generate` and its image transforms). Decoys: the same call under `with
+    torch.device("cpu")`, `torch.tensor` of a device tensor (no host data), and the same code in a project that
+    leaves the default on the host (a host tensor, nothing copied)."""
+    assert findings(DEFAULT_DEVICE_GENERATE, scope="all") == {(17, "GL130"), (18, "GL130")}
+    on_host = DEFAULT_DEVICE_GENERATE.replace("torch.set_default_device(device)", "print(device)")
+    assert findings(on_host, scope="all") == set()

@@ -682,7 +682,8 @@ def test_factories_and_loads_under_a_device_context_are_not_host():
     """Under `with torch.device("cuda"):` (DeepSeek-V3's `generate.py`, gpt-fast's `setup_caches`) or after
     `torch.set_default_device("cuda")` (nano-vllm's `ModelRunner.__init__`) a factory without `device=` and a
     `from_pretrained` build on that device: `.to(dev)` of them is no host-to-device copy. A device named by a
-    variable, or `"meta"`, is one nothing places on the host either."""
+    variable, or `"meta"`, is one nothing places on the host either. (`torch.tensor([1, 2])` there copies its host
+    list up, as `device="cuda"` would: GL130.)"""
     src = """
         import torch
         from transformers import LlamaForCausalLM
@@ -691,7 +692,7 @@ def test_factories_and_loads_under_a_device_context_are_not_host():
                 with torch.device("cuda"):
                     model = LlamaForCausalLM.from_pretrained(name)
                     z = torch.zeros(4)
-                    ids = torch.tensor([1, 2])
+                    ids = torch.tensor([1, 2])  # <- GL130
                 self.a = model.lm_head.weight.to(device)
                 self.b = z.to(device)
                 self.c = ids.to(device)

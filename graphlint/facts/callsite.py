@@ -234,11 +234,11 @@ def _registered(call: ast.expr) -> str | None:
     """`name` of a `self.register_buffer("name", t)` / `self.register_parameter("name", p)` statement: `nn.Module.to()`
     moves what is registered, and a later `self.name = t` stores into the registered slot, so no plain store of the
     field says where it lives (`CallFacts.module_field`)."""
-    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in REGISTERS \
-            and isinstance(call.func.value, ast.Name) and call.func.value.id == "self" and call.args \
-            and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
-        return call.args[0].value
-    return None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in REGISTERS
+            and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"):
+        return None
+    name = call.args[0] if call.args else next((kw.value for kw in call.keywords if kw.arg == "name"), None)
+    return name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else None
 
 
 REGISTERS = frozenset({"register_buffer", "register_parameter"})

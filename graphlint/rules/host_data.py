@@ -19,8 +19,8 @@ from graphlint.facts.inference import is_mask_name
 from graphlint.facts.values import HOST, UNKNOWN, Dev, Kind, Source, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
-    CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, builds_off_host, factory_device_is_cpu, host_list, is_host_data, non_blocking,
-    tensor_elements, to_target,
+    CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, builds_off_host, factory_device_is_cpu, host_list,
+    is_host_data, non_blocking, tensor_elements, to_target,
 )
 from graphlint.rules._util import code_of, method_call, positional, tensor_method
 from graphlint.rules.base import Rule

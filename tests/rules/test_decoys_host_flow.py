@@ -1137,6 +1137,8 @@ MODULE_HOST_FIELDS = """
             self.register_buffer("bias", torch.zeros(n))
             self.register_buffer("scale", None)
             self.scale = torch.ones(n)
+            self.register_buffer(name="shift", tensor=None)
+            self.shift = torch.zeros(n)
             self.weight = nn.Parameter(torch.ones(n))
             self.freqs = torch.arange(n)
             self.steps = torch.zeros(n)
@@ -1147,7 +1149,8 @@ MODULE_HOST_FIELDS = """
         def forward(self, x: torch.Tensor):
             a = x + self.rand_ini.to(x.device)
             b = x * self.window.to(x.device)
-            c = x + self.bias.to(x.device) + self.scale.to(x.device) + self.weight.to(x.device)
+            c = self.bias.to(x.device) + self.scale.to(x.device) + self.weight.to(x.device)
+            c = c + self.shift.to(x.device)
             self.freqs = self.freqs.to(x.device)
             d = self.steps.to(x.device)
             return a + b + c + d + self.freqs
@@ -1161,6 +1164,7 @@ def test_a_plain_module_attribute_built_on_the_host_stays_there():
     fills), a parameter, a field a method moves in place (once, on the first call) and one another method rebuilds on
     the device all move with the model or say nothing; and a project that sets the default device builds every
     field there."""
-    assert findings(MODULE_HOST_FIELDS) == {(22, "GL131"), (23, "GL131")}
-    moved = MODULE_HOST_FIELDS.replace("from torch import nn\n", 'from torch import nn\n\n    torch.set_default_device("cuda")\n')
+    assert findings(MODULE_HOST_FIELDS) == {(24, "GL131"), (25, "GL131")}
+    setter = 'from torch import nn\n\n    torch.set_default_device("cuda")\n'
+    moved = MODULE_HOST_FIELDS.replace("from torch import nn\n", setter)
     assert findings(moved) == set()

@@ -1168,3 +1168,27 @@ def test_a_plain_module_attribute_built_on_the_host_stays_there():
     setter = 'from torch import nn\n\n    torch.set_default_device("cuda")\n'
     moved = MODULE_HOST_FIELDS.replace("from torch import nn\n", setter)
     assert findings(moved) == set()
+
+
+def test_a_distribution_of_host_parameters_samples_on_the_host():
+    """A `torch.distributions` object samples where its parameters live: CosyVoice's `SineGen` builds
+    `Uniform(low=-np.pi, high=np.pi)` from Python floats, so its `.sample(...)` is a host tensor and the `.to(f0.device)` after it a copy
+    per call (GL131, a cellar label); validating such parameters reads no device (no GL151). Decoys: the same
+    distribution over device tensors samples on the device (its validation is the GL151), and a `Categorical` of the
+    device logits still reads the device in `.item()`."""
+    src = """
+        import numpy as np
+        import torch
+        from torch.distributions.uniform import Uniform
+
+
+        class SineGen(torch.nn.Module):
+            def forward(self, f0: torch.Tensor, n: int):
+                u_dist = Uniform(low=-np.pi, high=np.pi)
+                phase = u_dist.sample(sample_shape=(f0.size(0), n, 1)).to(f0.device)
+                d_dist = Uniform(torch.zeros(1, device=f0.device), torch.ones(1, device=f0.device))
+                jitter = d_dist.sample((4,)).to(f0.device)
+                g = torch.distributions.Categorical(logits=f0, validate_args=False).sample()
+                return f0 + phase + jitter, g.item()
+    """
+    assert findings(src) == {(9, "GL131"), (10, "GL151"), (13, "GL101")}

@@ -610,6 +610,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             fact = index.call_facts.kept_on_host(owner, attr)  # an `_apply` override moves it back to the host
             if fact is not None:
                 return kind_val(fact)
+            pinned = index.call_facts.module_field(owner, attr)  # a plain attribute, which `.to()` never moved
+            if pinned is not None:
+                return kind_val(ik.CPU_TENSOR)._replace(pinned=pinned)
         if val == UNKNOWN or val.kind is Kind.MODULE:
             # `self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`: an object of
             # the one plain class it holds (`CallFacts.instance`), read weakly: its fields' annotations say nothing

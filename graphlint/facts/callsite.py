@@ -29,7 +29,8 @@ from graphlint.facts.kinds import (
     Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
-    BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, names_cpu, pins,
+    BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, may_pin, names_cpu,
+    pins,
 )
 from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
 
@@ -71,6 +72,9 @@ class Scope:
     # attributes stored on an object other than `self` (`ctx.lens = ...`): the field facts of a receiver of
     # unknown class do not hold for them (`CallFacts.field`)
     foreign_sets: set[str] = field(default_factory=set)
+    # `self.x` fields stored from a value that may be pinned (`pin_memory=...`, `.pin_memory()`): the kinds do not
+    # carry pinned-ness, so a reader of the field is told here (`CallFacts.module_fields`)
+    pinned_sets: set[str] = field(default_factory=set)
     # locals whose items are stored or replaced (`out["ids"] = t`, `out.update(...)`): what a dict literal bound to
     # them holds under a key is no longer what the literal says
     item_sets: set[str] = field(default_factory=set)
@@ -101,6 +105,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         binds.setdefault(target.id, []).append(sub.value)
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
+                        if _may_pin(sub.value):
+                            scope.pinned_sets.add(attr)
                     elif isinstance(target, ast.Attribute):
                         scope.foreign_sets.add(target.attr)
                     elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
@@ -122,6 +128,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             continue
         if isinstance(sub, ast.Expr) and (stored := _dict_setter(sub.value)) is not None:
             scope.item_sets.add(stored)
+        if isinstance(sub, ast.Expr) and (registered := _registered(sub.value)) is not None:
+            scope.self_assigns.append((registered, None))  # a buffer or parameter: it moves with its module
         if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Subscript) \
                 and isinstance(sub.target.value, ast.Name):
             scope.item_sets.add(sub.target.value.id)
@@ -220,6 +228,26 @@ def _appended(call: ast.expr) -> tuple[str, ast.expr | None] | None:
     if call.func.attr in ("append", "appendleft") and len(call.args) == 1:
         return call.func.value.id, call.args[0]
     return (call.func.value.id, None) if call.func.attr in ("extend", "extendleft", "insert") else None
+
+
+def _registered(call: ast.expr) -> str | None:
+    """`name` of a `self.register_buffer("name", t)` / `self.register_parameter("name", p)` statement: `nn.Module.to()`
+    moves what is registered, and a later `self.name = t` stores into the registered slot, so no plain store of the
+    field says where it lives (`CallFacts.module_field`)."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in REGISTERS
+            and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"):
+        return None
+    name = call.args[0] if call.args else next((kw.value for kw in call.keywords if kw.arg == "name"), None)
+    return name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else None
+
+
+REGISTERS = frozenset({"register_buffer", "register_parameter"})
+
+
+def _may_pin(value: ast.expr) -> bool:
+    """A call that may pin what it returns: `pin_memory=` of anything but False / None, or `.pin_memory()`."""
+    return isinstance(value, ast.Call) and (may_pin(ast_keywords(value, PIN)) or isinstance(
+        value.func, ast.Attribute) and value.func.attr == "pin_memory")
 
 
 def _dict_setter(call: ast.expr) -> str | None:

@@ -230,6 +230,12 @@ def _compared(vals: list[Val]) -> Val:
     return UNKNOWN
 
 
+DISTRIBUTIONS = "torch.distributions."
+SAMPLING = frozenset({"sample", "rsample", "sample_n"})  # what a distribution draws lives where its parameters do
+HOST_CONSTANTS = frozenset({"math.pi", "math.e", "math.inf", "numpy.pi", "numpy.e", "numpy.inf", "np.pi", "np.e",
+                            "np.inf"})
+
+
 def _const_string(node: cst.BaseExpression) -> str | None:
     value = cst_literal(node) if isinstance(node, cst.SimpleString) else None
     return value if isinstance(value, str) else None
@@ -758,6 +764,8 @@ class Inference:
             if func.attr.value == "from_pretrained":
                 return self._loaded(node)
             recv = self(func.value)
+            if recv.kind is Kind.OBJECT and recv.ref == DISTRIBUTIONS:  # a host distribution (`_distribution`)
+                return Val(Kind.CPU_TENSOR, weak=recv.weak) if func.attr.value in SAMPLING else UNKNOWN
             if recv.host:
                 # `model.eval()`, `.half()`, `.to(torch.float16)` return the module where it is; `hf_model.to(dev)`,
                 # `.cuda()`, `.generate(...)`: not known to stay on the host
@@ -808,6 +816,30 @@ class Inference:
             # the attribute, a subclass defines the method): every project method of that name returns host data
             projected = self.lookup_method(func.attr.value)
         return projected if projected is not None else UNKNOWN
+
+    def _distribution(self, node: cst.Call) -> Val:
+        """`Uniform(low=-np.pi, high=np.pi)`: a distribution samples where its parameters live, so one built from Python
+        numbers and host tensors only is a host distribution (its `.sample()` a host tensor); any other is unknown."""
+        params = [arg.value for arg in node.args if arg.keyword is None or arg.keyword.value != "validate_args"]
+        if not params or any(arg.star for arg in node.args):
+            return UNKNOWN
+        vals = [HOST if self._host_number(p) else self(p) for p in params]
+        if not all(v.kind in (*HOSTS, Kind.CPU_TENSOR) for v in vals):
+            return UNKNOWN
+        # a host tensor known by a name alone (`CallFacts.field`) keeps the distribution's samples weak
+        return Val(Kind.OBJECT, DISTRIBUTIONS, host=True, weak=any(v.weak for v in vals))
+
+    def _host_number(self, expr: cst.BaseExpression) -> bool:
+        """A Python number: a literal, `math.pi` / `np.pi`, a host value, or arithmetic of those."""
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return True
+        if isinstance(expr, cst.UnaryOperation):
+            return self._host_number(expr.expression)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._host_number(expr.left) and self._host_number(expr.right)
+        if isinstance(expr, cst.Attribute) and (self.resolve(expr) or "") in HOST_CONSTANTS:
+            return True
+        return self(expr).kind is Kind.HOST
 
     def _loaded(self, node: cst.Call) -> Val:
         """`Model.from_pretrained(name, ...)`: a model on the host unless a keyword places it (or `**kwargs` may), or a
@@ -957,6 +989,8 @@ class Inference:
             return CPU if self.default_device is Dev.CPU else UNKNOWN
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
+        if qual.startswith(DISTRIBUTIONS) and qual.rpartition(".")[2][:1].isupper():
+            return self._distribution(node)
         dtype = self._has_kw(node, "dtype")
         is_bool = dtype is not None and self.resolve(dtype.value) in BOOL_DTYPES
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":

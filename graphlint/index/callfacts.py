@@ -35,6 +35,9 @@ class ProjectIndex(Protocol):
 
     def is_nn_module(self, cls: ClassInfo) -> bool: ...
 
+    @property
+    def default_device_moved(self) -> bool: ...
+
     def method(self, cls: ClassInfo, name: str, *, skip_self: bool = False) -> FunctionInfo | None: ...
 
     def mro(self, cls: ClassInfo) -> list[ClassInfo]: ...
@@ -97,6 +100,7 @@ class CallFacts:
         self._refs: tuple[set[str], set[str]] | None = None  # `_references`
         self._attrs: dict[tuple[str, str], IKind | None] = {}
         self._kept: dict[tuple[str, str], IKind | None] = {}  # kept_on_host, per (class, field)
+        self._module_fields: dict[tuple[str, str], bool] | None = None
         self._family: dict[str, list["ClassInfo"]] = {}
         self._fields: dict[str, IKind] | None = None
         self._methods: dict[str, IKind] | None = None
@@ -141,11 +145,42 @@ class CallFacts:
             self._attrs[key] = kind if kind in KEPT else None
         return self._attrs[key]
 
+    def module_field(self, cls: "ClassInfo", name: str) -> bool | None:
+        """Whether a module keeps a host tensor in the plain attribute `self.<name>` (`module_fields`): None where it
+        does not, else whether it may be pinned."""
+        return self.module_fields().get((cls.key, name))
+
+    def module_fields(self) -> dict[tuple[str, str], bool]:
+        """(class, attribute) -> may it be pinned, for each plain host-tensor field of an nn.Module: every
+        `self.<name> = ...` of the class family stores a host tensor (`self.window = torch.from_numpy(...)`, `self.rand_ini =
+        torch.rand(1, 9)` in `__init__`) and none registers it (`register_buffer`, `register_parameter`, an
+        `nn.Parameter` store). `Module.to()` / `.cuda()` move parameters and buffers only, so such a field stays on the
+        host however the model moves, and its `.to(x.device)` in `forward` copies it up on every call. A method that
+        moves it in place (`self.w = self.w.to(d)`), an `_apply` or `to` override that stores it, code that sets the
+        attribute on another object (`m.w = ...`) or a default device set away from the host
+        (`ProjectIndex.default_device_moved`) vetoes it. Computed once: stores in any file decide it, so it is part of
+        every file's cache key."""
+        if self._module_fields is None:
+            found: dict[tuple[str, str], bool] = {}
+            if not self.index.default_device_moved:
+                foreign = self._foreign()
+                for cls in self.index.classes.values():
+                    names = {attr for key in cls.methods.values() for attr, kind in self.index.functions[key].attr_sets
+                             if kind == CPU_TENSOR and attr not in foreign}
+                    if not names or not self.index.is_nn_module(cls):
+                        continue
+                    family = [self.index.functions[key] for c in self._class_family(cls) for key in c.methods.values()]
+                    found.update(((cls.key, name), any(name in fn.pinned_sets for fn in family))
+                                 for name in names if self.attr(cls, name) == CPU_TENSOR)
+            self._module_fields = found
+        return self._module_fields
+
     def moved_from_host(self, cls: "ClassInfo", name: str) -> bool:
         """`self.<name> = self.<name>.to(device)` (or `.cuda()`) in a plain class whose every other store of the
         field is a host tensor, one of them outside `__init__`: the field is rebuilt on the host after construction
         (per request, per prefill), so the move copies it up again each time. Built in `__init__` only, the move
-        copies once, on the first call, and is a no-op after: not claimed. A module's fields move with `.to()`."""
+        copies once, on the first call, and is a no-op after: not claimed. So are a dataclass's fields that every
+        construction fills with a host tensor: each new instance is moved again. A module's fields move with `.to()`."""
         if self.index.is_nn_module(cls):
             return False
         moves = (f"self.{name}.to", f"self.{name}.cuda")
@@ -162,6 +197,11 @@ class CallFacts:
                         return False
                     elif fn.qualname.rpartition(".")[2] != "__init__":
                         rebuilt = True
+        if moved and not rebuilt:
+            # a dataclass every construction of which passes a host tensor for the field (`Batch(ids=torch.full(
+            # ...))` in a collate function): each instance starts on the host, so its move copies it up again
+            built = self._constructed(cls, name)
+            rebuilt = bool(built) and all(kind == CPU_TENSOR for kind in built)
         return moved and rebuilt
 
     def _constructed(self, cls: "ClassInfo", name: str) -> set[IKind] | None:
@@ -357,8 +397,10 @@ class CallFacts:
             return self.field(kind.name) or UNKNOWN
         if isinstance(kind, SelfField):  # `self.x` of a plain class: what its methods store (a module's buffers move)
             cls = self.index.classes.get(caller.class_key) if caller.class_key else None
-            if cls is None or self.index.is_nn_module(cls):
+            if cls is None:
                 return UNKNOWN
+            if self.index.is_nn_module(cls):  # a module's buffers move with it; its plain host fields stay
+                return CPU_TENSOR if self.module_field(cls, kind.name) is not None else UNKNOWN
             return self.attr(cls, kind.name) or UNKNOWN
         if isinstance(kind, OnParam):  # read through `attr` (`_stored`); anywhere else a tensor, as it was
             return TENSOR

@@ -112,6 +112,7 @@ class FunctionInfo:
     call_args: list[tuple[str, int, tuple[IKind, ...], tuple[tuple[str, IKind], ...]]] = field(default_factory=list)
     attr_sets: tuple[tuple[str, IKind], ...] = ()  # (attribute, kind) of each `self.x = value`
     foreign_sets: tuple[str, ...] = ()  # attributes stored on other objects (`ctx.lens = ...`)
+    pinned_sets: tuple[str, ...] = ()  # `self.x` fields stored from a value that may be pinned (`pin_memory=True`)
     # (callee descriptor, line, position or keyword, callable) of calls passing a function or a method of the
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
     callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
@@ -418,7 +419,7 @@ class _Indexer(ast.NodeVisitor):
             none_defaults=none_defaults(node),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
-            foreign_sets=tuple(sorted(scope.foreign_sets)),
+            foreign_sets=tuple(sorted(scope.foreign_sets)), pinned_sets=tuple(sorted(scope.pinned_sets)),
             abstract=_is_abstract(node),
             tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),

@@ -69,6 +69,14 @@ def factory_device_is_cpu(ctx, node: cst.Call) -> bool | None:
     return device_arg_class(ctx, arg.value) is Dev.CPU
 
 
+def builds_off_host(ctx) -> bool:
+    """A factory without `device=` builds on the device here: under `with torch.device("cuda")`, or where the project
+    moves the process's default device (`ProjectIndex.default_device_moved`, read as `Dev.UNKNOWN` by the inference;
+    a `with torch.device("meta")` inside such a project reads the same, and is taken for the device)."""
+    found = ctx.default_device
+    return found is Dev.DEVICE or found is Dev.UNKNOWN and ctx.index is not None and ctx.index.default_device_moved
+
+
 def _strip_views(expr: cst.BaseExpression) -> cst.BaseExpression:
     """`buf[:n].view(-1)` -> `buf`: expressions that share the receiver's storage."""
     while True:

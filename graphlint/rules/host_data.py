@@ -19,8 +19,8 @@ from graphlint.facts.inference import is_mask_name
 from graphlint.facts.values import HOST, UNKNOWN, Dev, Kind, Source, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
-    CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, factory_device_is_cpu, host_list, is_host_data, non_blocking,
-    tensor_elements, to_target,
+    CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, builds_off_host, factory_device_is_cpu, host_list,
+    is_host_data, non_blocking, tensor_elements, to_target,
 )
 from graphlint.rules._util import code_of, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
@@ -37,8 +37,13 @@ class HostDataToDevice(HostFacts):
     many of these from its hot paths. `torch.tensor([x[0], x[1]])` with tensor elements is worse: it
     reads every element on the host (an `.item()` each), whatever the target device.
 
-    Not reported: `torch.tensor(...)` without a device, or with `device="cpu"` (a host tensor, used on
-    the host); `torch.as_tensor(t, device=...)` of a value that is not known to be host data (a no-op
+    So does `torch.tensor(data)` without `device=` where the default device is off the host: under `with
+    torch.device("cuda"):`, or in a project whose setup moves the process's default device
+    (`torch.set_default_device(device)`, `torch.set_default_tensor_type(torch.cuda.HalfTensor)`, as Llama's
+    `build()` does), where every such factory builds on the device.
+
+    Not reported: `torch.tensor(...)` without a device where the default is the host, or with `device="cpu"` (a host
+    tensor, used on the host); `torch.as_tensor(t, device=...)` of a value that is not known to be host data (a no-op
     on device tensors); `torch.stack([...])` of CUDA scalars (no sync, measured); lazy initialisation of
     module state (`if self.buf is None: self.buf = torch.tensor(..., device=d)`, the `hasattr` and
     `key not in self.cache` forms, and a local tested for None whose body stores it into module state:
@@ -105,6 +110,10 @@ class HostDataToDevice(HostFacts):
         "def step(x: torch.Tensor, dev):\n    toks = []\n    toks.append(1)\n"
         "    return torch.tensor(toks, device=dev, dtype=torch.long)  # <- GL130\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, ids: list[int]):\n    with torch.device('cuda'):\n"
+        "        t = torch.tensor(ids)  # <- GL130\n"
+        "        #   ^^^^^^^^^^^^^^^^^\n"
+        "    return x[t]\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -119,14 +128,16 @@ class HostDataToDevice(HostFacts):
                     qual == "torch.tensor" and ctx.val(data).kind is Kind.TENSOR_SEQ):
                 self.report_per_step(node, self.message_elements.format(call=short))
                 return
-            if factory_device_is_cpu(ctx, node) is not False:
-                return  # no device (a CPU tensor) or device="cpu"
+            on_cpu = factory_device_is_cpu(ctx, node)
+            if on_cpu or on_cpu is None and not builds_off_host(ctx):
+                return  # device="cpu", or no device where the default is the host (a CPU tensor)
             if isinstance(data, (cst.List, cst.Tuple)) and not data.elements:
                 return  # `torch.tensor([], device=d)`: nothing to copy (measured: no wait, captures)
             if ctx.val(data).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
                 return
             if qual == "torch.tensor" or is_host_data(self, data):
-                self.report_per_step(node, self.message.format(call=f"{qual}(..., device=...)"))
+                where = "device=..." if on_cpu is False else "on the default device"
+                self.report_per_step(node, self.message.format(call=f"{qual}(..., {where})"))
             return
         if CUDA_LEGACY_TENSOR_RE.match(qual):
             args = positional(node)

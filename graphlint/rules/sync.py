@@ -381,9 +381,8 @@ class DistributionsValidateArgs(Rule):
             return  # False, or a value we cannot judge
         if "set_default_validate_args(False)" in self.ctx.unit.source:
             return
-        params = [a.value for a in node.args if not (a.keyword and a.keyword.value == "validate_args")]
-        if params and all(self.ctx.val(p).kind in (Kind.HOST, Kind.HOST_SEQ, Kind.CPU_TENSOR) for p in params):
-            return  # `Normal(0, 1)`, CPU tensors: validated on the host without a device read
+        if self.ctx.val(node).host:
+            return  # `Normal(0, 1)`, `Uniform(-np.pi, np.pi)`, CPU tensors: validated on the host, no device read
         self.report(node, self.message.format(call=tail))
 
 

@@ -682,7 +682,8 @@ def test_factories_and_loads_under_a_device_context_are_not_host():
     """Under `with torch.device("cuda"):` (DeepSeek-V3's `generate.py`, gpt-fast's `setup_caches`) or after
     `torch.set_default_device("cuda")` (nano-vllm's `ModelRunner.__init__`) a factory without `device=` and a
     `from_pretrained` build on that device: `.to(dev)` of them is no host-to-device copy. A device named by a
-    variable, or `"meta"`, is one nothing places on the host either."""
+    variable, or `"meta"`, is one nothing places on the host either. (`torch.tensor([1, 2])` there copies its host
+    list up, as `device="cuda"` would: GL130.)"""
     src = """
         import torch
         from transformers import LlamaForCausalLM
@@ -691,7 +692,7 @@ def test_factories_and_loads_under_a_device_context_are_not_host():
                 with torch.device("cuda"):
                     model = LlamaForCausalLM.from_pretrained(name)
                     z = torch.zeros(4)
-                    ids = torch.tensor([1, 2])
+                    ids = torch.tensor([1, 2])  # <- GL130
                 self.a = model.lm_head.weight.to(device)
                 self.b = z.to(device)
                 self.c = ids.to(device)
@@ -1074,6 +1075,46 @@ def test_a_field_rebuilt_on_the_host_and_moved_copies_each_time():
     assert findings(src) == {(18, "GL131")}
 
 
+def test_a_dataclass_built_on_the_host_and_moved_copies_each_instance():
+    """`self.x = self.x.to(device)` in a dataclass's `to()`, where every construction passes a host tensor for the
+    field (Janus's `BatchedVLChatProcessorOutput`, which `batchify` fills with `torch.full(...)` / `torch.zeros(...)`
+    and the caller moves per prompt: 5 cellar labels), copies each new instance up (GL131). Decoy: the same method of a
+    dataclass built from a model's output (ChatTTS's `_GenerationInputs`) moves a device tensor."""
+    src = """
+        from dataclasses import dataclass
+
+        import torch
+
+
+        @dataclass
+        class Batched:
+            input_ids: torch.Tensor
+
+            def to(self, device):
+                self.input_ids = self.input_ids.to(device)
+                return self
+
+
+        @dataclass
+        class Inputs:
+            ids: torch.Tensor
+            n: int = 0
+
+            def to(self, device: torch.device) -> "Inputs":
+                self.ids = self.ids.to(device=device)
+                return self
+
+
+        def batchify(seqs: list, pad: int) -> Batched:
+            return Batched(input_ids=torch.full((len(seqs), 8), pad).long())
+
+
+        def generate(model, x: torch.Tensor, seqs: list):
+            return batchify(seqs, 0).to(x.device), Inputs(ids=model(x)).to(x.device)
+    """
+    assert findings(src, scope="all") == {(11, "GL131")}
+
+
 def test_builtins_stored_in_fields_are_read_as_builtins():
     """A field a plain class stores from `list(...)` of a host sequence is a Python list (Whisper's
     `SuppressTokens`: `self.suppress_tokens = list(suppress_tokens)`, then `logits[:, self.suppress_tokens] = -inf`
@@ -1108,3 +1149,42 @@ def test_builtins_stored_in_fields_are_read_as_builtins():
                 return self.f.apply(x)
     """
     assert {f for f in findings(src) if f[1] == "GL133"} == {(13, "GL133")}
+
+
+DEFAULT_DEVICE_GENERATE = """
+    import torch
+
+
+    def build(device: torch.device):
+        torch.set_default_device(device)
+
+
+    class Generator:
+        def __init__(self, model, stop_tokens: list):
+            self.model = model
+            self.stop_tokens = stop_tokens
+
+        @torch.inference_mode()
+        def generate(self, prompts: list, n: int, bias: torch.Tensor):
+            tokens = torch.full((len(prompts), n), 0, dtype=torch.long)
+            for k, t in enumerate(prompts):
+                tokens[k, : len(t)] = torch.tensor(t, dtype=torch.long)
+            stop = torch.tensor(self.stop_tokens)
+            with torch.device("cpu"):
+                kept = torch.tensor(self.stop_tokens)
+            for pos in range(n - 1):
+                logits = self.model(tokens[:, pos])
+                tokens[:, pos + 1] = logits.argmax(-1) + torch.tensor(bias)
+            return tokens, stop, kept
+"""
+
+
+def test_host_data_built_on_a_moved_default_device_is_copied_up():
+    """Where the project moves the process's default device (Llama 3's `build()`: `torch.set_default_device(device)`),
+    `torch.tensor(prompt_ids)` without `device=` builds on the device: a pageable copy of host data each call (GL130;
+    5 frontier labels in llama-models' `generate` and its image transforms). Decoys: the same call under `with
+    torch.device("cpu")`, `torch.tensor` of a device tensor (no host data), and the same code in a project that
+    leaves the default on the host (a host tensor, nothing copied)."""
+    assert findings(DEFAULT_DEVICE_GENERATE, scope="all") == {(17, "GL130"), (18, "GL130")}
+    on_host = DEFAULT_DEVICE_GENERATE.replace("torch.set_default_device(device)", "print(device)")
+    assert findings(on_host, scope="all") == set()

@@ -1186,3 +1186,74 @@ def test_a_type_test_keeps_what_the_callers_data_flow_says():
             return out, ocr(torch.zeros(4).numpy(), torch.ones(2).numpy())
     """
     assert findings(src, scope="all") == set()
+
+
+MODULE_HOST_FIELDS = """
+    import numpy as np
+    import torch
+    from torch import nn
+
+
+    class SineGen(nn.Module):
+        def __init__(self, n: int):
+            super().__init__()
+            self.rand_ini = torch.rand(1, 9)
+            self.window = torch.from_numpy(np.hanning(n).astype(np.float32))
+            self.register_buffer("bias", torch.zeros(n))
+            self.register_buffer("scale", None)
+            self.scale = torch.ones(n)
+            self.register_buffer(name="shift", tensor=None)
+            self.shift = torch.zeros(n)
+            self.weight = nn.Parameter(torch.ones(n))
+            self.freqs = torch.arange(n)
+            self.steps = torch.zeros(n)
+
+        def setup(self, device: torch.device):
+            self.steps = torch.zeros(self.steps.shape[0], device=device)
+
+        def forward(self, x: torch.Tensor):
+            a = x + self.rand_ini.to(x.device)
+            b = x * self.window.to(x.device)
+            c = self.bias.to(x.device) + self.scale.to(x.device) + self.weight.to(x.device)
+            c = c + self.shift.to(x.device)
+            self.freqs = self.freqs.to(x.device)
+            d = self.steps.to(x.device)
+            return a + b + c + d + self.freqs
+"""
+
+
+def test_a_plain_module_attribute_built_on_the_host_stays_there():
+    """`Module.to()` / `.cuda()` move parameters and buffers, not plain attributes: CosyVoice's HiFT vocoder keeps
+    `self.stft_window = torch.from_numpy(...)` and `self.rand_ini = torch.rand(1, 9)` as plain fields and moves them
+    with `.to(x.device)` in every forward (4 cellar labels). Decoys: a registered buffer (also one a later plain store
+    fills), a parameter, a field a method moves in place (once, on the first call) and one another method rebuilds on
+    the device all move with the model or say nothing; and a project that sets the default device builds every
+    field there."""
+    assert findings(MODULE_HOST_FIELDS) == {(24, "GL131"), (25, "GL131")}
+    setter = 'from torch import nn\n\n    torch.set_default_device("cuda")\n'
+    moved = MODULE_HOST_FIELDS.replace("from torch import nn\n", setter)
+    assert findings(moved) == set()
+
+
+def test_a_distribution_of_host_parameters_samples_on_the_host():
+    """A `torch.distributions` object samples where its parameters live: CosyVoice's `SineGen` builds
+    `Uniform(low=-np.pi, high=np.pi)` from Python floats, so its `.sample(...)` is a host tensor and the `.to(f0.device)` after it a copy
+    per call (GL131, a cellar label); validating such parameters reads no device (no GL151). Decoys: the same
+    distribution over device tensors samples on the device (its validation is the GL151), and a `Categorical` of the
+    device logits still reads the device in `.item()`."""
+    src = """
+        import numpy as np
+        import torch
+        from torch.distributions.uniform import Uniform
+
+
+        class SineGen(torch.nn.Module):
+            def forward(self, f0: torch.Tensor, n: int):
+                u_dist = Uniform(low=-np.pi, high=np.pi)
+                phase = u_dist.sample(sample_shape=(f0.size(0), n, 1)).to(f0.device)
+                d_dist = Uniform(torch.zeros(1, device=f0.device), torch.ones(1, device=f0.device))
+                jitter = d_dist.sample((4,)).to(f0.device)
+                g = torch.distributions.Categorical(logits=f0, validate_args=False).sample()
+                return f0 + phase + jitter, g.item()
+    """
+    assert findings(src) == {(9, "GL131"), (10, "GL151"), (13, "GL101")}

@@ -818,7 +818,8 @@ def test_optional_host_returns_and_left_out_none_defaults():
     returns a plain class's CPU buffer, or None, both hand the caller host data; a call that leaves the
     parameter out passes its None default. So `verify(draft)` reads host ids. Decoy: that `.item()`. Hits: the
     same read in `check`, whose other call site passes a device tensor, and in `fed`, fed a module's buffer
-    (a module's buffers move with `.to()`)."""
+    (a module's buffers move with `.to()`). Decoy: `peek`, fed a plain attribute the module built on the host,
+    which `.to()` never moves (`CallFacts.module_fields`)."""
     src = """
         import torch
 
@@ -866,8 +867,11 @@ def test_optional_host_returns_and_left_out_none_defaults():
             def fed(self, ids: torch.Tensor):
                 return ids[0].item()
 
+            def peek(self, ids: torch.Tensor):
+                return ids[0].item()
+
             def run(self):
-                return self.fed(self.table)
+                return self.fed(self.ids), self.peek(self.table)
     """
     assert findings(src, scope="all") == {(23, "GL101"), (45, "GL101")}
 

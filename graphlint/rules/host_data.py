@@ -207,6 +207,30 @@ class CpuTensorToDevice(HostFacts):
         "    #      ^^^^^^^^^^^^^^\n",
     )
 
+    STORE = ("Writing a {what} into a device tensor copies it from host memory every step (a blocking `copy_`): "
+             "the host blocks, capture fails")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            what = self._host_store(target.target, node.value)
+            if what is not None:
+                self.report_per_step(node, self.STORE.format(what=what))
+                break
+        super().visit_Assign(node)
+
+    def _host_store(self, target: cst.BaseExpression, value: cst.BaseExpression) -> str | None:
+        """`dev[i, :n] = src` is `dev[i, :n].copy_(src)`: what `src` is when it lives on the host (a CPU tensor, a
+        Python list, which torch turns into a CPU tensor first, an array); a Python scalar is a fill (HostIndex)."""
+        ctx = self.ctx
+        if not isinstance(target, cst.Subscript) or not ctx.is_device_tensor(target.value) or self.is_cpu(target.value):
+            return None
+        if self.is_cpu(value):
+            return "CPU tensor"
+        val = ctx.val(value)
+        if host_list(ctx, value) or self.has_tag(value, "host_list") or is_list(val):
+            return "Python list"
+        return "NumPy array" if val.kind is Kind.NDARRAY else None
+
     def visit_Call(self, node: cst.Call) -> None:
         found = _h2d_copy(self, node) or self._moved_field(node)
         if found is None:

@@ -534,11 +534,12 @@ class HostIndex(HostFacts):
         dict raises), so a value nothing types (the item of a loop over a cache, a parameter of a helper) that such a
         list indexes is a tensor unless it is an array; the inference calls arrays it sees arrays. A parameter is
         not such a list: its annotation or its callers say so, and with the value's kind guessed from this index
-        alone that is two guesses (TriForce's `idx_list: list[int]` is passed a CUDA tensor)."""
+        alone that is two guesses (TriForce's `idx_list: list[int]` is passed a CUDA tensor), unless every caller
+        passes a list (Whisper's `rearrange_kv_cache(source_indices)`, filled by `append` in its one caller)."""
         ctx = self.ctx
         idx = [el.slice.value for el in node.slice if isinstance(el.slice, cst.Index)]
         return any(host_list(ctx, i) or self.has_tag(i, "host_list") or is_list(ctx.val(i)) and not (
-            isinstance(i, cst.Name) and i.value not in self.history) for i in idx)
+            isinstance(i, cst.Name) and i.value not in self.history and not ctx.passed_list(i.value)) for i in idx)
 
     def _host_index(self, idx: cst.BaseExpression, multi: bool) -> str | None:
         """`multi`: one of several indices (`mask[i, ids]`), where a tuple or any sequence of ints is an advanced

@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
-from graphlint.facts.values import HOST, UNKNOWN, Dev, Kind, Source, is_list
+from graphlint.facts.values import HOST, UNKNOWN, Dev, Dims, Kind, Source, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, factory_device_is_cpu, host_list, is_host_data, non_blocking,
@@ -149,7 +149,7 @@ class HostDataToDevice(HostFacts):
 
 
 class CpuTensorToDevice(HostFacts):
-    """A CPU tensor copied to the device every step (`.to(device)`, `.cuda()`, `dst.copy_(cpu)`).
+    """A CPU tensor copied to the device every step (`.to(device)`, `.cuda()`, `dst.copy_(cpu)`, `dst[i] = cpu`).
 
     `dst.diagonal_scatter(cpu, ...)` and `dst.slice_scatter(cpu, ...)` copy too: they clone `dst` and
     `copy_` the CPU source into a view of the clone. So does a checkpoint read onto the device,
@@ -160,7 +160,11 @@ class CpuTensorToDevice(HostFacts):
     or a model loaded without `device_map`): every weight is copied up. So does moving a field in place,
     `self.buf = self.buf.to(device)`, where the class rebuilds `self.buf` on the host after construction (per
     request, per prefill): each rebuild is copied up again. Built on the host only in `__init__`, the field is moved
-    once, on the first call: not reported.
+    once, on the first call: not reported. So does a store into a device tensor, `dst[i, :n] = src`, which is
+    `dst[i, :n].copy_(src)`, of a CPU tensor, a Python list (torch makes it a CPU tensor first) or an array: TGI's
+    `block_tables[i, :n] = torch.tensor(blocks)`, Janus's `tokens[i, :] = input_ids` of a `LongTensor(ids)`. Not
+    reported: a Python scalar or a 0-d CPU tensor stored (a fill; one element from a Python scalar is GL133), a store
+    into a CPU buffer.
 
     A blocking host-to-device copy: the host waits for it, and during capture torch refuses a copy
     from unpinned memory. Typical sources: `torch.arange(n).cuda()`, a mask built on the host, a
@@ -193,6 +197,8 @@ class CpuTensorToDevice(HostFacts):
         "class M(torch.nn.Module):\n    def forward(self, x: torch.Tensor, n: int):\n"
         "        if not hasattr(self, 'idx'):\n            self.idx = torch.arange(n).cuda()\n"
         "        return x[self.idx]\n",
+        "def step(x: torch.Tensor, ids: list[int]):\n    x[0, 1:] = 0\n    x[x < 0] = torch.tensor(-1.0)\n"
+        "    buf = torch.zeros(4, 8)\n    buf[0, :len(ids)] = torch.LongTensor(ids)\n    return x\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, n: int):\n    return x + torch.arange(n).cuda()  # <- GL131\n"
@@ -205,6 +211,10 @@ class CpuTensorToDevice(HostFacts):
         "def step(x: torch.Tensor, n: int):\n    buf = torch.empty(n, pin_memory=True)\n"
         "    return buf.to('cuda')  # <- GL131\n"
         "    #      ^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, ids: list[int]):\n    row = torch.LongTensor(ids)\n"
+        "    x[0, :len(ids)] = row  # <- GL131\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
     )
 
     STORE = ("Writing a {what} into a device tensor copies it from host memory every step (a blocking `copy_`): "
@@ -224,8 +234,10 @@ class CpuTensorToDevice(HostFacts):
         ctx = self.ctx
         if not isinstance(target, cst.Subscript) or not ctx.is_device_tensor(target.value) or self.is_cpu(target.value):
             return None
-        if self.is_cpu(value):
-            return "CPU tensor"
+        origin = self.origin(value)
+        if origin is not None:
+            # a 0-d CPU tensor is a scalar to a CUDA op (`x[~m] = torch.tensor(finfo.min)` is a masked fill)
+            return "CPU tensor" if origin.dims is not Dims.SCALAR else None
         val = ctx.val(value)
         if host_list(ctx, value) or self.has_tag(value, "host_list") or is_list(val):
             return "Python list"

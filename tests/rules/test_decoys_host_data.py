@@ -1132,7 +1132,8 @@ def test_host_data_stored_into_a_device_tensor_is_a_copy():
 
 
 def test_stores_that_copy_nothing_from_the_host_stay_silent():
-    """Look-alikes: a Python scalar into a slice is a fill (no copy); a device tensor stored into a device tensor
+    """Look-alikes: a Python scalar into a slice is a fill (no copy), and so is a 0-d CPU tensor, which a CUDA op takes
+    as a scalar (`tokens[:, 0] = torch.tensor(-1)` is `fill_`); a device tensor stored into a device tensor
     copies on the device; a CPU tensor stored into a CPU buffer (a processor padding a batch on the host, Janus's
     `batched_input_ids[i, -n:] = torch.LongTensor(ids)`) never reaches the device; a list stored into a list."""
     src = """
@@ -1142,6 +1143,7 @@ def test_stores_that_copy_nothing_from_the_host_stay_silent():
                 tokens = torch.zeros(4, n, dtype=torch.long, device=x.device)
                 tokens[0, 1:-1] = 7
                 tokens[1, :] = x[0, :n]
+                tokens[:, 0] = torch.tensor(-1)
                 batch = torch.zeros(4, n, dtype=torch.long)
                 batch[2, -n:] = torch.LongTensor(ids)
                 rows = [[0] * n for _ in range(4)]

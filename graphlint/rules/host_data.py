@@ -161,10 +161,10 @@ class CpuTensorToDevice(HostFacts):
     `self.buf = self.buf.to(device)`, where the class rebuilds `self.buf` on the host after construction (per
     request, per prefill): each rebuild is copied up again. Built on the host only in `__init__`, the field is moved
     once, on the first call: not reported. So does a store into a device tensor, `dst[i, :n] = src`, which is
-    `dst[i, :n].copy_(src)`, of a CPU tensor, a Python list (torch makes it a CPU tensor first) or an array: TGI's
+    `dst[i, :n].copy_(src)`, of a CPU tensor or a Python list (torch makes it a CPU tensor first): TGI's
     `block_tables[i, :n] = torch.tensor(blocks)`, Janus's `tokens[i, :] = input_ids` of a `LongTensor(ids)`. Not
-    reported: a Python scalar or a 0-d CPU tensor stored (a fill; one element from a Python scalar is GL133), a store
-    into a CPU buffer.
+    reported: a Python scalar, a NumPy value (an array is not told from a NumPy scalar) or a 0-d CPU tensor stored (a
+    fill; one element from a Python scalar is GL133), a store into a CPU buffer.
 
     A blocking host-to-device copy: the host waits for it, and during capture torch refuses a copy
     from unpinned memory. Typical sources: `torch.arange(n).cuda()`, a mask built on the host, a
@@ -230,7 +230,7 @@ class CpuTensorToDevice(HostFacts):
 
     def _host_store(self, target: cst.BaseExpression, value: cst.BaseExpression) -> str | None:
         """`dev[i, :n] = src` is `dev[i, :n].copy_(src)`: what `src` is when it lives on the host (a CPU tensor, a
-        Python list, which torch turns into a CPU tensor first, an array); a Python scalar is a fill (HostIndex)."""
+        Python list, which torch turns into a CPU tensor first); a Python scalar is a fill (HostIndex)."""
         ctx = self.ctx
         if not isinstance(target, cst.Subscript) or not ctx.is_device_tensor(target.value) or self.is_cpu(target.value):
             return None
@@ -238,10 +238,10 @@ class CpuTensorToDevice(HostFacts):
         if origin is not None:
             # a 0-d CPU tensor is a scalar to a CUDA op (`x[~m] = torch.tensor(finfo.min)` is a masked fill)
             return "CPU tensor" if origin.dims is not Dims.SCALAR else None
-        val = ctx.val(value)
-        if host_list(ctx, value) or self.has_tag(value, "host_list") or is_list(val):
-            return "Python list"
-        return "NumPy array" if val.kind is Kind.NDARRAY else None
+        # (not NumPy values: the inference does not tell an array from a NumPy scalar, `np.log(np.exp(1 - d) - 1)`,
+        # which a store fills with)
+        return "Python list" if host_list(ctx, value) or self.has_tag(value, "host_list") or is_list(ctx.val(value)) \
+            else None
 
     def visit_Call(self, node: cst.Call) -> None:
         found = _h2d_copy(self, node) or self._moved_field(node)

@@ -232,8 +232,9 @@ class CpuTensorToDevice(HostFacts):
         """`dev[i, :n] = src` is `dev[i, :n].copy_(src)`: what `src` is when it lives on the host (a CPU tensor, a
         Python list, which torch turns into a CPU tensor first); a Python scalar is a fill (HostIndex)."""
         ctx = self.ctx
-        if not isinstance(target, cst.Subscript) or not ctx.is_device_tensor(target.value) or self.is_cpu(target.value):
-            return None
+        if not isinstance(target, cst.Subscript) or not ctx.is_device_tensor(target.value) or self.is_cpu(target.value) \
+                or ctx.val(target.value).weak:
+            return None  # a tensor by its name only may be a list of them (`hidden_states[i] = hidden_states[i].cpu()`)
         origin = self.origin(value)
         if origin is not None:
             # a 0-d CPU tensor is a scalar to a CUDA op (`x[~m] = torch.tensor(finfo.min)` is a masked fill)

@@ -1134,7 +1134,8 @@ def test_stores_that_copy_nothing_from_the_host_stay_silent():
     as a scalar (`tokens[:, 0] = torch.tensor(-1)` is `fill_`), and a NumPy scalar (transformers' VITS spline,
     `np.log(np.exp(1 - d) - 1)`: the inference does not tell it from an array); a device tensor stored into a device tensor
     copies on the device; a CPU tensor stored into a CPU buffer (a processor padding a batch on the host, Janus's
-    `batched_input_ids[i, -n:] = torch.LongTensor(ids)`) never reaches the device; a list stored into a list."""
+    `batched_input_ids[i, -n:] = torch.LongTensor(ids)`) never reaches the device; a list stored into a list, and into
+    a value only its name calls a tensor (exllamav2's `hidden_states[i] = hidden_states[i].cpu()`, a list of them)."""
     src = """
         import torch
         import numpy as np
@@ -1150,5 +1151,9 @@ def test_stores_that_copy_nothing_from_the_host_stay_silent():
                 rows = [[0] * n for _ in range(4)]
                 rows[3] = [n, n]
                 return tokens, batch, rows
+
+            def offload(self, hidden_states):
+                for i in range(len(hidden_states)):
+                    hidden_states[i] = torch.zeros(4)
     """
-    assert findings(src) == set()
+    assert findings(src, scope="all") == set()

@@ -16,6 +16,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.facts.inference import Inference
+from graphlint.facts.kinds import HOST_LIST, LIST
 from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
@@ -172,6 +173,13 @@ class Context:
         fn = self.unit.function
         cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key else None
         return cls is not None and self.index.call_facts.moved_from_host(cls, attr)
+
+    def passed_list(self, param: str) -> bool:
+        """Every call site of the unit passes a Python list for `param` (`CallFacts.params`): the callers' data flow
+        says so, not an annotation."""
+        fn = self.unit.function
+        return fn is not None and self.index is not None and self.index.call_facts.params(fn).get(param) in (
+            HOST_LIST, LIST)
 
     def qualname(self, expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(self.module, self.inference.env, expr)

@@ -236,7 +236,11 @@ class Walker:
         """Every call site in the project passes host data for these parameters (data flow beats the annotation), or
         a device tensor for an unannotated one (`CallFacts.params`)."""
         if info is not None and self.ctx.index is not None:
+            env = self.ctx.inference.env
             for name, kind in self.ctx.index.call_facts.params(info).items():
+                held = env.get(name)
+                if kind is ik.LIST and held is not None and (held.is_tensor or held.kind is Kind.TENSOR_SEQ):
+                    continue  # a list of untyped values does not overrule an annotation that says tensors
                 self.ctx.inference.bind(name, kind_val(kind))
 
     def _nested_info(self, fn: cst.FunctionDef) -> FunctionInfo | None:

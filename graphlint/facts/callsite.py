@@ -24,7 +24,7 @@ from graphlint.facts.inference import (
     BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
 )
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_LIST, HOST_SEQ,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_LIST, HOST_SEQ, LIST,
     NDARRAY, TENSOR, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, OnParam,
     Prior, SelfField, deferred, join_of, joinable, simple,
 )
@@ -220,13 +220,15 @@ def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] |
 
 
 def _appended(call: ast.expr) -> tuple[str, ast.expr | None] | None:
-    """(name, value) of a `name.append(value)` / `name.appendleft(value)` statement; (name, None) for the other
-    ways of filling a list (`extend`, `insert`)."""
+    """(name, value) of a `name.append(value)` / `name.appendleft(value)` statement, (name, `*items`) of a
+    `name.extend(items)`; (name, None) for the other ways of filling a list (`insert`)."""
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
             and isinstance(call.func.value, ast.Name)):
         return None
     if call.func.attr in ("append", "appendleft") and len(call.args) == 1:
         return call.func.value.id, call.args[0]
+    if call.func.attr == "extend" and len(call.args) == 1 and not call.keywords:
+        return call.func.value.id, ast.Starred(call.args[0])  # its items, as `[*v]` holds them
     return (call.func.value.id, None) if call.func.attr in ("extend", "extendleft", "insert") else None
 
 
@@ -453,6 +455,8 @@ def join_kinds(kinds: set[IKind] | list[IKind]) -> IKind:
         return WEAK_TENSOR
     if kinds == {HOST_SEQ, HOST_LIST}:
         return HOST_SEQ  # a list on one path, a tuple on another
+    if kinds == {HOST_LIST, LIST}:
+        return LIST  # a list either way, its values typed on one path only
     if kinds and kinds <= HOST_FAMILY and CPU_DICT not in kinds:
         return CPU_TENSOR if CPU_TENSOR in kinds else HOST
     if kinds and all(isinstance(k, Items) for k in kinds):
@@ -604,6 +608,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if any(b is None for b in bound):
             return UNKNOWN  # rebound by a loop or `with`
         hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
+        if value.id not in scope.params and (filled := _filled_list(bound, scope.appends.get(value.id), hop)):
+            return filled
         own = _self_reads(value.id, bound, scope)
         owned = {id(o) for o in own}
         # `x = None` on one path: an optional value is what it holds when set (None reads nothing)
@@ -712,6 +718,36 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
     return UNKNOWN
 
 
+def _element(value: ast.expr, read: Callable[[ast.expr], IKind]) -> IKind | None:
+    """What one `append(value)` or `extend(*value)` adds to a list: HOST for host data (a host sequence's items), the
+    kind of a value nothing types, None for a call's result (maybe a tensor) or items not known to be host data."""
+    if isinstance(value, ast.Starred):
+        items = value.value
+        if isinstance(items, ast.ListComp):  # `extend([i for _ in range(k)])`: what each element is
+            return _element(items.elt, read)
+        return HOST if read(items) in (HOST_SEQ, HOST_LIST) else None
+    kind = read(value)
+    return kind if kind == HOST or not isinstance(value, ast.Call) else None
+
+
+def _empty_list(value: ast.expr | ast.AugAssign | None) -> bool:
+    return isinstance(value, ast.List) and not value.elts
+
+
+def _filled_list(bound: list, appended: list[ast.expr | None] | None, read: Callable[[ast.expr], IKind]
+                 ) -> IKind | None:
+    """A name bound only to `[]` and filled by `append` / `extend`: a list of host values (HOST_LIST) when all it is
+    given is host data, a LIST when nothing is known to be anything else (`idx.append(self.idx_mapping[r])`); None
+    otherwise (tensors, a call's result, `insert`)."""
+    if not appended or None in appended or not bound or not all(_empty_list(b) for b in bound):
+        return None
+    kinds = {_element(v, read) for v in appended}
+    if kinds == {HOST}:
+        return HOST_LIST
+    # an item of a field (`self.idx_mapping[r]`, HostIf) is host data or unknown once settled, never a device tensor
+    return LIST if all(k in (HOST, UNKNOWN) or isinstance(k, HostIf) for k in kinds) else None
+
+
 def _accumulated(added: IKind) -> IKind | None:
     """What `n += added` makes of `n`, joined with its other bindings: a host number adds nothing (None); a device
     tensor makes `n + added` a tensor where `added` lives (`new_token += accept_length + 1`, a count that a greedy
@@ -812,10 +848,9 @@ def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
         return list(value.elts)
     if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
         return [value.elt]  # `torch.cat([torch.arange(n) for n in lens])`: every part is built the same way
-    if isinstance(value, ast.Name) and all(isinstance(b, ast.List) and not b.elts
-                                           for b in scope.binds.get(value.id, [None])):
+    if isinstance(value, ast.Name) and all(_empty_list(b) for b in scope.binds.get(value.id, [None])):
         parts = scope.appends.get(value.id, [])
-        return [p for p in parts if p is not None] if None not in parts else []
+        return parts if all(p is not None and not isinstance(p, ast.Starred) for p in parts) else []
     return []
 
 
@@ -1020,7 +1055,7 @@ def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope, memo: Me
         if arg.id in scope.params and arg.id not in scope.binds and arg.id not in ("self", "cls"):
             return Fwd(arg.id)  # passed on as the caller received it
         reaching = _reaching(arg.id, line, scope)
-        if reaching is not None:
+        if reaching is not None and not (_empty_list(reaching) and arg.id in scope.appends):  # `[]`: filled later
             return CPU_DEVICE if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
     return CPU_DEVICE if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
 

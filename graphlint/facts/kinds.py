@@ -31,6 +31,9 @@ class Base(Enum):
     HOST = "host"
     HOST_SEQ = "host_seq"
     HOST_LIST = "host_list"  # a field holding a Python list of host values: unlike a tuple, an index of its own
+    # a local list made empty and filled by `append` with values nothing types and no tensor (`idx = []`,
+    # `idx.append(mapping[r])`): what the checker's `facts.values.LIST` is, passed to a parameter
+    LIST = "list"
     NDARRAY = "ndarray"
     # a dict literal or comprehension whose values are all host tensors: an item of it is a host tensor
     CPU_DICT = "cpu_dict"
@@ -167,8 +170,9 @@ IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Prior, Fw
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
+LIST = Base.LIST
 
-HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE})
+HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 DEFERRED = (Call, Join, SelfField, HostIf, Prior, Field, Fwd, OnParam)  # kinds only the whole index settles
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there

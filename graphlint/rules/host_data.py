@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
-from graphlint.facts.values import HOST, UNKNOWN, Dev, Kind, Source, is_list
+from graphlint.facts.values import HOST, UNKNOWN, Dev, Dims, Kind, Source, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.rules._host_facts import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, builds_off_host, factory_device_is_cpu, host_list,
@@ -160,7 +160,7 @@ class HostDataToDevice(HostFacts):
 
 
 class CpuTensorToDevice(HostFacts):
-    """A CPU tensor copied to the device every step (`.to(device)`, `.cuda()`, `dst.copy_(cpu)`).
+    """A CPU tensor copied to the device every step (`.to(device)`, `.cuda()`, `dst.copy_(cpu)`, `dst[i] = cpu`).
 
     `dst.diagonal_scatter(cpu, ...)` and `dst.slice_scatter(cpu, ...)` copy too: they clone `dst` and
     `copy_` the CPU source into a view of the clone. So does a checkpoint read onto the device,
@@ -171,7 +171,11 @@ class CpuTensorToDevice(HostFacts):
     or a model loaded without `device_map`): every weight is copied up. So does moving a field in place,
     `self.buf = self.buf.to(device)`, where the class rebuilds `self.buf` on the host after construction (per
     request, per prefill): each rebuild is copied up again. Built on the host only in `__init__`, the field is moved
-    once, on the first call: not reported.
+    once, on the first call: not reported. So does a store into a device tensor, `dst[i, :n] = src`, which is
+    `dst[i, :n].copy_(src)`, of a CPU tensor or a Python list (torch makes it a CPU tensor first): TGI's
+    `block_tables[i, :n] = torch.tensor(blocks)`, Janus's `tokens[i, :] = input_ids` of a `LongTensor(ids)`. Not
+    reported: a Python scalar, a NumPy value (an array is not told from a NumPy scalar) or a 0-d CPU tensor stored (a
+    fill; one element from a Python scalar is GL133), a store into a CPU buffer.
 
     A blocking host-to-device copy: the host waits for it, and during capture torch refuses a copy
     from unpinned memory. Typical sources: `torch.arange(n).cuda()`, a mask built on the host, a
@@ -204,6 +208,8 @@ class CpuTensorToDevice(HostFacts):
         "class M(torch.nn.Module):\n    def forward(self, x: torch.Tensor, n: int):\n"
         "        if not hasattr(self, 'idx'):\n            self.idx = torch.arange(n).cuda()\n"
         "        return x[self.idx]\n",
+        "def step(x: torch.Tensor, ids: list[int]):\n    x[0, 1:] = 0\n    x[x < 0] = torch.tensor(-1.0)\n"
+        "    buf = torch.zeros(4, 8)\n    buf[0, :len(ids)] = torch.LongTensor(ids)\n    return x\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, n: int):\n    return x + torch.arange(n).cuda()  # <- GL131\n"
@@ -216,7 +222,38 @@ class CpuTensorToDevice(HostFacts):
         "def step(x: torch.Tensor, n: int):\n    buf = torch.empty(n, pin_memory=True)\n"
         "    return buf.to('cuda')  # <- GL131\n"
         "    #      ^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, ids: list[int]):\n    row = torch.LongTensor(ids)\n"
+        "    x[0, :len(ids)] = row  # <- GL131\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
     )
+
+    STORE = ("Writing a {what} into a device tensor copies it from host memory every step (a blocking `copy_`): "
+             "the host blocks, capture fails")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            what = self._host_store(target.target, node.value)
+            if what is not None:
+                self.report_per_step(node, self.STORE.format(what=what))
+                break
+        super().visit_Assign(node)
+
+    def _host_store(self, target: cst.BaseExpression, value: cst.BaseExpression) -> str | None:
+        """`dev[i, :n] = src` is `dev[i, :n].copy_(src)`: what `src` is when it lives on the host (a CPU tensor, a
+        Python list, which torch turns into a CPU tensor first); a Python scalar is a fill (HostIndex)."""
+        ctx = self.ctx
+        if not isinstance(target, cst.Subscript) or not ctx.is_device_tensor(target.value) or self.is_cpu(target.value) \
+                or ctx.val(target.value).weak:
+            return None  # a tensor by its name only may be a list of them (`hidden_states[i] = hidden_states[i].cpu()`)
+        origin = self.origin(value)
+        if origin is not None:
+            # a 0-d CPU tensor is a scalar to a CUDA op (`x[~m] = torch.tensor(finfo.min)` is a masked fill)
+            return "CPU tensor" if origin.dims is not Dims.SCALAR else None
+        # (not NumPy values: the inference does not tell an array from a NumPy scalar, `np.log(np.exp(1 - d) - 1)`,
+        # which a store fills with)
+        return "Python list" if host_list(ctx, value) or self.has_tag(value, "host_list") or is_list(ctx.val(value)) \
+            else None
 
     def visit_Call(self, node: cst.Call) -> None:
         found = _h2d_copy(self, node) or self._moved_field(node)
@@ -521,11 +558,12 @@ class HostIndex(HostFacts):
         dict raises), so a value nothing types (the item of a loop over a cache, a parameter of a helper) that such a
         list indexes is a tensor unless it is an array; the inference calls arrays it sees arrays. A parameter is
         not such a list: its annotation or its callers say so, and with the value's kind guessed from this index
-        alone that is two guesses (TriForce's `idx_list: list[int]` is passed a CUDA tensor)."""
+        alone that is two guesses (TriForce's `idx_list: list[int]` is passed a CUDA tensor), unless every caller
+        passes a list (Whisper's `rearrange_kv_cache(source_indices)`, filled by `append` in its one caller)."""
         ctx = self.ctx
         idx = [el.slice.value for el in node.slice if isinstance(el.slice, cst.Index)]
         return any(host_list(ctx, i) or self.has_tag(i, "host_list") or is_list(ctx.val(i)) and not (
-            isinstance(i, cst.Name) and i.value not in self.history) for i in idx)
+            isinstance(i, cst.Name) and i.value not in self.history and not ctx.passed_list(i.value)) for i in idx)
 
     def _host_index(self, idx: cst.BaseExpression, multi: bool) -> str | None:
         """`multi`: one of several indices (`mask[i, ids]`), where a tuple or any sequence of ints is an advanced

@@ -1188,3 +1188,52 @@ def test_host_data_built_on_a_moved_default_device_is_copied_up():
     assert findings(DEFAULT_DEVICE_GENERATE, scope="all") == {(17, "GL130"), (18, "GL130")}
     on_host = DEFAULT_DEVICE_GENERATE.replace("torch.set_default_device(device)", "print(device)")
     assert findings(on_host, scope="all") == set()
+
+
+def test_host_data_stored_into_a_device_tensor_is_a_copy():
+    """`dev[i, :n] = src` is `dev[i, :n].copy_(src)`: a CPU tensor or a Python list (torch makes it a CPU tensor
+    first) stored into a device tensor is a blocking host-to-device copy every step (Janus's
+    `tokens[i, :] = input_ids` of a `LongTensor(list)`, TGI's `block_tables[i, :n] = torch.tensor(blocks)`)."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: list[int], n: int):
+                tokens = torch.zeros(4, n, dtype=torch.long, device=x.device)
+                row = torch.LongTensor(ids)
+                for i in range(4):
+                    tokens[i, :] = row
+                tokens[0, :n] = torch.tensor(ids, dtype=torch.long)
+                tokens[1, :2] = [n, n + 1]
+                return tokens
+    """
+    assert findings(src) == {(7, "GL131"), (8, "GL131"), (9, "GL131")}
+
+
+def test_stores_that_copy_nothing_from_the_host_stay_silent():
+    """Look-alikes: a Python scalar into a slice is a fill (no copy), and so is a 0-d CPU tensor, which a CUDA op takes
+    as a scalar (`tokens[:, 0] = torch.tensor(-1)` is `fill_`), and a NumPy scalar (transformers' VITS spline,
+    `np.log(np.exp(1 - d) - 1)`: the inference does not tell it from an array); a device tensor stored into a device tensor
+    copies on the device; a CPU tensor stored into a CPU buffer (a processor padding a batch on the host, Janus's
+    `batched_input_ids[i, -n:] = torch.LongTensor(ids)`) never reaches the device; a list stored into a list, and into
+    a value only its name calls a tensor (exllamav2's `hidden_states[i] = hidden_states[i].cpu()`, a list of them)."""
+    src = """
+        import torch
+        import numpy as np
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: list[int], n: int):
+                tokens = torch.zeros(4, n, dtype=torch.long, device=x.device)
+                tokens[0, 1:-1] = 7
+                tokens[1, :] = x[0, :n]
+                tokens[:, 0] = torch.tensor(-1)
+                tokens[:, -1] = np.log(np.exp(1 - 1e-3) - 1)
+                batch = torch.zeros(4, n, dtype=torch.long)
+                batch[2, -n:] = torch.LongTensor(ids)
+                rows = [[0] * n for _ in range(4)]
+                rows[3] = [n, n]
+                return tokens, batch, rows
+
+            def offload(self, hidden_states):
+                for i in range(len(hidden_states)):
+                    hidden_states[i] = torch.zeros(4)
+    """
+    assert findings(src, scope="all") == set()

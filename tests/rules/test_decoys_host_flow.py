@@ -1257,3 +1257,117 @@ def test_a_distribution_of_host_parameters_samples_on_the_host():
                 return f0 + phase + jitter, g.item()
     """
     assert findings(src) == {(9, "GL131"), (10, "GL151"), (13, "GL101")}
+
+
+def test_a_list_filled_by_append_is_a_list_in_the_callee():
+    """`idx = []` filled by `idx.append(self.mapping[r])` is a Python list in the caller (the checker's LIST), and
+    now in every helper it is passed to as well: TGI's batch `filter(request_ids)` hands its `indices` to each logits
+    processor's `filter(indices)`, which indexes a device tensor with it (`self.penalty = self.penalty[indices]`), and
+    `filter` passes it on again. Hits: both helpers, through two calls; a helper given a list extended by a
+    comprehension of host values (lightllm's `batch_idx.extend([i for _ in range(best_of)])`)."""
+    src = """
+        import torch
+
+
+        class Penalty:
+            def __init__(self, n: int, device: torch.device):
+                self.penalty = torch.ones(n, device=device)
+
+            def filter(self, indices):
+                self.penalty = self.penalty[indices]
+                return self
+
+
+        class Chooser:
+            def __init__(self, penalty: Penalty):
+                self.penalty = penalty
+
+            def filter(self, indices):
+                self.penalty = self.penalty.filter(indices)
+                return self
+
+
+        class Batch:
+            def __init__(self, ids: torch.Tensor, chooser: Chooser, mapping: dict):
+                self.ids = ids
+                self.chooser = chooser
+                self.mapping = mapping
+
+            # graphlint: hot
+            def filter(self, request_ids: list[int], n: int):
+                indices = []
+                for r in request_ids:
+                    idx = self.mapping[r]
+                    indices.append(idx)
+                self.chooser = self.chooser.filter(indices)
+                repeated = []
+                repeated.extend([n for _ in range(2)])
+                return self.ids[indices], self.pick(repeated)
+
+            def pick(self, rows):
+                return self.ids[rows]
+    """
+    assert findings(src, scope="all") == {(9, "GL133"), (37, "GL133"), (40, "GL133")}
+
+
+def test_a_list_that_may_hold_tensors_is_no_list_in_the_callee():
+    """Look-alikes: a list filled with call results (`outs.append(layer(x))`: tensors, as likely as not), one
+    filled by `extend` (of anything), or passed where the callee's annotation says tensors, tells the callee nothing:
+    its index stays silent. A tuple of host values was never a list index (`x[(0, 1)]` is `x[0, 1]`)."""
+    src = """
+        import torch
+
+
+        def pick(x: torch.Tensor, idx):
+            return x[idx]
+
+
+        def pick_annotated(x: torch.Tensor, idx: list[torch.Tensor]):
+            return x[idx]
+
+
+        # graphlint: hot
+        def step(x: torch.Tensor, layers, rows: list[int], table: dict, chunks):
+            outs = []
+            for layer in layers:
+                outs.append(layer(x))
+            more = []
+            more.extend(chunks)
+            typed = []
+            for r in rows:
+                typed.append(table[r])
+            return pick(x, outs), pick(x, more), pick_annotated(x, typed), pick(x, (0, 1))
+    """
+    assert findings(src, scope="all") == set()
+
+
+def test_an_untyped_value_indexed_by_a_list_its_callers_pass():
+    """Only a tensor or an array takes a list as an index, so a value nothing types (an item of a dict of caches) that
+    a Python list indexes is a tensor: now also where the list is a parameter every caller fills by `append`
+    (Whisper's `rearrange_kv_cache(source_indices)`). Decoy: a parameter only its annotation calls a list
+    (TriForce's `idx_list: list[int]`, passed a CUDA tensor) stays silent."""
+    src = """
+        import torch
+
+
+        class Inference:
+            def __init__(self):
+                self.kv_cache = {}
+
+            def rearrange(self, source_indices):
+                for module in list(self.kv_cache):
+                    self.kv_cache[module] = self.kv_cache[module][source_indices]
+
+            def gather(self, idx_list: list[int]):
+                return [self.kv_cache[m][idx_list] for m in self.kv_cache]
+
+
+        # graphlint: hot
+        def update(inference: Inference, sources: list[int], picks: torch.Tensor):
+            source_indices = []
+            for s in sources:
+                source_indices.append(s)
+            inference.rearrange(source_indices)
+            return inference.gather(picks)
+    """
+    assert findings(src, scope="all") == {(10, "GL133")}

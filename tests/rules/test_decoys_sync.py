@@ -240,3 +240,27 @@ def test_empty_cache_after_loading_is_outside_the_hot_path():
     """
     assert findings(src) == set()
     assert findings(src, scope="all") == {(4, "GL145")}
+
+
+def test_object_collectives_read_sizes_on_the_host():
+    """DeepSeek-V3's `generate` broadcasts each prompt with `dist.broadcast_object_list(objects, 0)` (NCCL: the
+    pickled bytes and their sizes go to the CUDA device and are read back); moshi's k-means init gathers shapes with
+    `gather_object`. Look-alikes: a collective staged on the host (`device="cpu"`, transformers' continuous batching
+    and LightLLM's custom all-reduce), a project object's method of the same name, and a tensor broadcast (it
+    enqueues on the NCCL stream)."""
+    check("""
+        import torch
+        import torch.distributed as dist
+        from torch.distributed import gather_object
+
+        class Gen(torch.nn.Module):
+            def forward(self, x: torch.Tensor, prompt: str, comm, cpu_group):
+                objects = [prompt]
+                dist.broadcast_object_list(objects, 0)  # <- GL143
+                gather_object(x.shape)  # <- GL143
+                torch.distributed.all_gather_object(objects, prompt, group=cpu_group)  # <- GL143
+                dist.broadcast_object_list(objects, src=0, group=cpu_group, device=torch.device("cpu"))
+                comm.broadcast_object_list(objects, 0)
+                dist.broadcast(x, 0)
+                return x
+    """)

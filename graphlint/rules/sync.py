@@ -5,7 +5,17 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
+from graphlint.facts.values import Dev, Kind
+from graphlint.rules._host_facts import device_arg_class, factory_device_is_cpu
 from graphlint.rules.base import Rule
+
+
+# Device-wide waits: CUDA's, the device-generic one, and the other accelerators' (where those run, the same wait).
+DEVICE_SYNCS = frozenset({
+    "torch.cuda.synchronize", "torch.accelerator.synchronize", "torch.cuda.device_synchronize",
+    "torch.xpu.synchronize", "torch.npu.synchronize", "torch.mps.synchronize", "torch.musa.synchronize",
+    "torch_musa.core.device.synchronize", "torch_npu.npu.synchronize",
+})
 
 
 class CudaSynchronize(Rule):
@@ -13,7 +23,14 @@ class CudaSynchronize(Rule):
     is idle.
 
     Measured on an H200: it blocks although `set_sync_debug_mode("error")` stays silent, so only a
-    static check (or a wrapper) finds it. During capture it invalidates the graph.
+    static check (or a wrapper) finds it. During capture it invalidates the graph. The other accelerators'
+    device-wide waits (`torch.xpu`/`npu`/`mps.synchronize`, torch_musa's) are the same call where they run; a module
+    that imports one of them over `torch.cuda.synchronize` under a condition (xDiT) binds the name to the last.
+
+    A call of a project helper that only synchronizes (torchchat's `device_sync(device=...)`: it waits, and at
+    most logs) is reported where the hot code calls it, the place to remove it; a call that passes the host as its
+    device (`device="cpu"`: such helpers skip the wait there) is not. A larger function that waits somewhere is
+    reported in its body only.
     """
 
     code = "GL140"
@@ -40,10 +57,29 @@ class CudaSynchronize(Rule):
         "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
+    helper_message = "`{call}()` runs `{sync}()` (line {line}): the host waits until the device is idle"
+
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node)
-        if qual in ("torch.cuda.synchronize", "torch.accelerator.synchronize", "torch.cuda.device_synchronize"):
+        if qual in DEVICE_SYNCS:
             self.report(node, self.message.format(call=qual + "()"))  # the call as resolved, whatever its alias
+            return
+        for fn in self.ctx.callees(node):
+            inner = _sync_wrapper(fn.calls)
+            if inner is not None and not any(device_arg_class(self.ctx, a.value) is Dev.CPU for a in node.args):
+                self.report(node, self.helper_message.format(call=code_of(node.func), sync=inner[0], line=inner[1]))
+                return
+
+
+def _sync_wrapper(calls: list[tuple[str, int]]) -> tuple[str, int] | None:
+    """The first device wait of a helper that does nothing else (it waits, and at most logs or prints: torchchat's
+    `device_sync`), else None. A larger function that waits somewhere is reported in its body, where it runs."""
+    syncs = [(name, line) for name, line in calls if name in DEVICE_SYNCS]
+    rest = [name for name, _ in calls if name not in DEVICE_SYNCS and name.rpartition(".")[2] not in LOGGING_CALLS]
+    return syncs[0] if syncs and not rest else None
+
+
+LOGGING_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 
 class EmptyCache(Rule):
@@ -87,8 +123,6 @@ class EmptyCache(Rule):
 # ---------------------------------------------------------------------------------------------
 # GL141-GL152 (host_data/capture helpers live in their own modules).
 
-from graphlint.facts.values import Kind
-from graphlint.rules._host_facts import factory_device_is_cpu  # noqa: E402
 from graphlint.rules._streams import StreamBindings, stream_like  # noqa: E402
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method  # noqa: E402
 

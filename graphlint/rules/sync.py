@@ -7,6 +7,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Dev, Kind
 from graphlint.rules._host_facts import device_arg_class, factory_device_is_cpu
+from graphlint.rules._util import LOG_METHODS
 from graphlint.rules.base import Rule
 
 
@@ -75,11 +76,9 @@ def _sync_wrapper(calls: list[tuple[str, int]]) -> tuple[str, int] | None:
     """The first device wait of a helper that does nothing else (it waits, and at most logs or prints: torchchat's
     `device_sync`), else None. A larger function that waits somewhere is reported in its body, where it runs."""
     syncs = [(name, line) for name, line in calls if name in DEVICE_SYNCS]
-    rest = [name for name, _ in calls if name not in DEVICE_SYNCS and name.rpartition(".")[2] not in LOGGING_CALLS]
+    quiet = (*LOG_METHODS, "print")
+    rest = [name for name, _ in calls if name not in DEVICE_SYNCS and name.rpartition(".")[2] not in quiet]
     return syncs[0] if syncs and not rest else None
-
-
-LOGGING_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 
 class EmptyCache(Rule):

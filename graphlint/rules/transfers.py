@@ -11,13 +11,12 @@ from graphlint.diagnostics import Family
 from graphlint.facts.values import Dev, Kind, Where
 from graphlint.rules._conditions import condition_category
 from graphlint.rules._tokenizers import DECODERS, TokenizerBindings
-from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
+from graphlint.rules._util import LOG_METHODS, code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
     from graphlint.check.context import Context
 
-LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
 LOGGER_NAME_RE = re.compile(r"^_*(log|logger|logging|LOG|LOGGER|log_?[a-z]*|[a-z_]*_logger)$")
 
 

@@ -193,6 +193,14 @@ class Context:
         name = cache[key] = resolve_dotted(self.module, self.inference.env, call.func)
         return name
 
+    def callees(self, call: cst.Call) -> list[FunctionInfo]:
+        """The project functions `call` runs directly (no dynamic dispatch: the result cache keys a unit on the modules
+        it imports, which hold its direct callees); empty for library calls and locals."""
+        qual = self.call_name(call)
+        if qual is None or qual.startswith("torch."):
+            return []
+        return self.index.resolve_call(self.unit.function, self.module.module, qual, dispatch=False)
+
     def shared_facts(self, owner: type, make: Callable[[], T]) -> T:
         """Facts that several rules derive alike from the unit, made once per unit (`make()`) and kept under the
         class that derives them: HostFacts' bindings, which five rules used to derive each for itself."""

@@ -763,6 +763,8 @@ class Inference:
         if isinstance(func, cst.Attribute):
             if func.attr.value == "from_pretrained":
                 return self._loaded(node)
+            if func.attr.value == "generate" and (ids := self._generated(node)) is not None:
+                return ids
             recv = self(func.value)
             if recv.kind is Kind.OBJECT and recv.ref == DISTRIBUTIONS:  # a host distribution (`_distribution`)
                 return Val(Kind.CPU_TENSOR, weak=recv.weak) if func.attr.value in SAMPLING else UNKNOWN
@@ -847,6 +849,17 @@ class Inference:
         placed = any(arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS
                      for arg in node.args)
         return UNKNOWN if placed or self.default_device is not Dev.CPU else HOST_MODULE
+
+    def _generated(self, node: cst.Call) -> Val | None:
+        """`model.generate(ids, ...)` of a model no project method answers for (transformers' `GenerationMixin`): the
+        token ids it returns are built where its prompt ids are, so a device prompt gives a device tensor. None where
+        the prompt is not known to be on the device, or `return_dict_in_generate=` asks for an output object."""
+        if self._has_kw(node, "return_dict_in_generate") is not None or self.call_returns(node) is not None:
+            return None
+        first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
+        prompt = first or self._has_kw(node, "input_ids") or self._has_kw(node, "inputs")
+        val = self(prompt.value) if prompt is not None else UNKNOWN
+        return TENSOR if val.kind is Kind.TENSOR and not val.weak else None
 
     @staticmethod
     def _host_weights(name: str) -> Val:

@@ -13,6 +13,8 @@ if False:  # typing only
     from graphlint.check.context import Context
 
 HOST_LIKE = (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY, Kind.MODULE, Kind.MODULE_SEQ)
+# a logger's methods (`logger.debug(...)`, `logging.info(...)`)
+LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
 
 
 def method_call(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:

@@ -5,7 +5,18 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
+from graphlint.facts.values import Dev, Kind
+from graphlint.rules._host_facts import device_arg_class, factory_device_is_cpu
+from graphlint.rules._util import LOG_METHODS
 from graphlint.rules.base import Rule
+
+
+# Device-wide waits: CUDA's, the device-generic one, and the other accelerators' (where those run, the same wait).
+DEVICE_SYNCS = frozenset({
+    "torch.cuda.synchronize", "torch.accelerator.synchronize", "torch.cuda.device_synchronize",
+    "torch.xpu.synchronize", "torch.npu.synchronize", "torch.mps.synchronize", "torch.musa.synchronize",
+    "torch_musa.core.device.synchronize", "torch_npu.npu.synchronize",
+})
 
 
 class CudaSynchronize(Rule):
@@ -13,7 +24,14 @@ class CudaSynchronize(Rule):
     is idle.
 
     Measured on an H200: it blocks although `set_sync_debug_mode("error")` stays silent, so only a
-    static check (or a wrapper) finds it. During capture it invalidates the graph.
+    static check (or a wrapper) finds it. During capture it invalidates the graph. The other accelerators'
+    device-wide waits (`torch.xpu`/`npu`/`mps.synchronize`, torch_musa's) are the same call where they run; a module
+    that imports one of them over `torch.cuda.synchronize` under a condition (xDiT) binds the name to the last.
+
+    A call of a project helper that only synchronizes (torchchat's `device_sync(device=...)`: it waits, and at
+    most logs) is reported where the hot code calls it, the place to remove it; a call that passes the host as its
+    device (`device="cpu"`: such helpers skip the wait there) is not. A larger function that waits somewhere is
+    reported in its body only.
     """
 
     code = "GL140"
@@ -40,10 +58,27 @@ class CudaSynchronize(Rule):
         "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
+    helper_message = "`{call}()` runs `{sync}()` (line {line}): the host waits until the device is idle"
+
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node)
-        if qual in ("torch.cuda.synchronize", "torch.accelerator.synchronize", "torch.cuda.device_synchronize"):
+        if qual in DEVICE_SYNCS:
             self.report(node, self.message.format(call=qual + "()"))  # the call as resolved, whatever its alias
+            return
+        for fn in self.ctx.callees(node):
+            inner = _sync_wrapper(fn.calls)
+            if inner is not None and not any(device_arg_class(self.ctx, a.value) is Dev.CPU for a in node.args):
+                self.report(node, self.helper_message.format(call=code_of(node.func), sync=inner[0], line=inner[1]))
+                return
+
+
+def _sync_wrapper(calls: list[tuple[str, int]]) -> tuple[str, int] | None:
+    """The first device wait of a helper that does nothing else (it waits, and at most logs or prints: torchchat's
+    `device_sync`), else None. A larger function that waits somewhere is reported in its body, where it runs."""
+    syncs = [(name, line) for name, line in calls if name in DEVICE_SYNCS]
+    quiet = (*LOG_METHODS, "print")
+    rest = [name for name, _ in calls if name not in DEVICE_SYNCS and name.rpartition(".")[2] not in quiet]
+    return syncs[0] if syncs and not rest else None
 
 
 class EmptyCache(Rule):
@@ -87,7 +122,6 @@ class EmptyCache(Rule):
 # ---------------------------------------------------------------------------------------------
 # GL141-GL152 (host_data/capture helpers live in their own modules).
 
-from graphlint.facts.values import Kind
 from graphlint.rules._streams import StreamBindings, stream_like  # noqa: E402
 from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method  # noqa: E402
 
@@ -146,11 +180,16 @@ class StreamEventSynchronize(StreamBindings):
 
 
 class BlockingCollective(Rule):
-    """`torch.distributed.barrier()` / `monitored_barrier()` block the host on every rank.
+    """`torch.distributed.barrier()` / `monitored_barrier()` and the object collectives block the host on every
+    rank.
 
     A barrier is a host-side rendezvous (a collective plus a device sync); in the hot path it stalls
     every step on the slowest rank, and it cannot be captured. `barrier(async_op=True)` returns a
-    work handle and is not reported. Only the barrier calls are flagged: synchronous collectives
+    work handle and is not reported. The object collectives (`broadcast_object_list`, `all_gather_object`,
+    `gather_object`, `scatter_object_list`, `send_object_list`, `recv_object_list`) pickle into a byte tensor,
+    exchange the sizes first and read them on the host to size the payload: with NCCL both tensors go to the
+    current CUDA device and come back (`.item()`, `.cpu()`), so the host waits for the device and for every rank.
+    One staged on the host (`device="cpu"`) syncs no device and is not reported. Synchronous tensor collectives
     (`all_reduce` without `async_op`) enqueue on the NCCL stream and are capturable with NCCL >= 2.9.6.
     """
 
@@ -158,10 +197,11 @@ class BlockingCollective(Rule):
     name = "blocking-collective"
     family = Family.HOST_SYNC
     message = "`{call}()` blocks the host on every rank"
-    fix_hint = "Remove the barrier from the step; order work with collectives on the device (`async_op=True`, late `wait()`)"
+    fix_hint = ("Remove the barrier from the step; order work with collectives on the device (`async_op=True`, late "
+                "`wait()`); exchange objects outside the step, or on a host group with `device=\"cpu\"`")
     why = (
-        "A barrier makes the host wait for every rank, so each step runs at the pace of the slowest rank, and it "
-        "cannot be captured."
+        "A barrier (or an object collective, which reads the pickled sizes on the host) makes the host wait for every "
+        "rank, so each step runs at the pace of the slowest rank, and it cannot be captured."
     )
     hazard = "blocking-collective"
     use_instead = (
@@ -170,6 +210,9 @@ class BlockingCollective(Rule):
     )
     VALID = (
         "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    dist.all_reduce(x)\n    return x\n",
+        "import torch.distributed as dist\ndef step(x: torch.Tensor, objs: list, g):\n"
+        "    dist.broadcast_object_list(objs, src=0, group=g, device=\"cpu\")\n    return x\n",
+        "def step(x: torch.Tensor, comm):\n    comm.broadcast_object_list([1], 0)\n    return x\n",
         "import torch.distributed as dist\ndef step(x: torch.Tensor):\n    w = dist.barrier(async_op=True)\n    return x\n",
         "def step(x: torch.Tensor, pool):\n    pool.barrier()\n    return x\n",
     )
@@ -181,15 +224,34 @@ class BlockingCollective(Rule):
         "    monitored_barrier()  # <- GL143\n"
         "   #^^^^^^^^^^^^^^^^^^^\n"
         "    return x\n",
+        "import torch.distributed as dist\ndef step(x: torch.Tensor, prompt: str):\n    objs = [prompt]\n"
+        "    dist.broadcast_object_list(objs, 0)  # <- GL143\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
+        "import torch.distributed as dist\ndef step(x: torch.Tensor, out: list):\n"
+        "    dist.all_gather_object(out, x.shape)  # <- GL143\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return x\n",
     )
+    BARRIERS = frozenset({"barrier", "monitored_barrier"})
+    # the object collectives; `device=` (broadcast, send, recv) says where they stage the pickled bytes (default:
+    # the current CUDA device under NCCL)
+    OBJECTS = frozenset({"broadcast_object_list", "all_gather_object", "gather_object", "scatter_object_list",
+                         "send_object_list", "recv_object_list"})
 
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node) or ""
-        if qual not in ("torch.distributed.barrier", "torch.distributed.monitored_barrier",
-                        "torch.distributed.distributed_c10d.barrier"):
+        package, _, name = qual.rpartition(".")
+        if package not in ("torch.distributed", "torch.distributed.distributed_c10d"):
             return
-        arg = kwarg(node, "async_op")
-        if arg is not None and is_true(arg.value):
+        if name in self.BARRIERS:
+            arg = kwarg(node, "async_op")
+            if arg is not None and is_true(arg.value):
+                return
+        elif name in self.OBJECTS:
+            if factory_device_is_cpu(self.ctx, node):
+                return  # staged on the host: a rendezvous of the ranks, but no device read
+        else:
             return
         self.report(node, self.message.format(call=code_of(node.func)))
 

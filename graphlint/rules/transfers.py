@@ -10,13 +10,13 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Dev, Kind, Where
 from graphlint.rules._conditions import condition_category
-from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method
+from graphlint.rules._tokenizers import DECODERS, TokenizerBindings
+from graphlint.rules._util import LOG_METHODS, code_of, is_true, kwarg, method_call, positional, tensor_method
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
     from graphlint.check.context import Context
 
-LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
 LOGGER_NAME_RE = re.compile(r"^_*(log|logger|logging|LOG|LOGGER|log_?[a-z]*|[a-z_]*_logger)$")
 
 
@@ -61,11 +61,16 @@ class ItemCall(Rule):
             self.report(node)
 
 
-class TolistCall(Rule):
+class TolistCall(TokenizerBindings):
     """`.tolist()` copies a whole tensor to the host and waits for the GPU.
 
     Often hidden in `torch.split(x, counts.tolist())` or in per-expert loops. The copy blocks and
     capture fails. Tensors known to live on the host are skipped, as for GL101.
+
+    A Hugging Face tokenizer's `decode` / `batch_decode` / `convert_ids_to_tokens` of a device tensor does the same
+    copy inside the library (`to_py_obj` calls `.tolist()`): reported when the data flow shows both the tokenizer
+    (made by a `*Tokenizer*` / `*Processor*` `from_pretrained`, docs/inference.md) and a device tensor argument. A
+    list of ids (`ids.tolist()` reported once, or a host list) and a model's `decode` (a VAE, a codec) are not.
     """
 
     code = "GL102"
@@ -85,11 +90,21 @@ class TolistCall(Rule):
     INVALID = (
         "def step(x: torch.Tensor, counts: torch.Tensor):\n    return torch.split(x, counts.tolist())  # <- GL102\n"
         "    #                     ^^^^^^^^^^^^^^^\n",
+        "from transformers import AutoTokenizer\ntok = AutoTokenizer.from_pretrained('m')\n"
+        "def step(logits: torch.Tensor):\n    return tok.decode(logits.argmax(-1))  # <- GL102\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
+    decode_message = "`{call}` of a device tensor converts it with `.tolist()`: a copy to the host that blocks"
 
     def visit_Call(self, node: cst.Call) -> None:
         if tensor_method(self.ctx, node, ("tolist",), on_device=True):
             self.report(node)
+            return
+        m = method_call(node)
+        if m is None or m[1] not in DECODERS or not node.args or node.args[0].keyword or node.args[0].star:
+            return
+        if self.ctx.is_device_tensor(node.args[0].value) and self.is_tokenizer(m[0]):
+            self.report(node, self.decode_message.format(call=f".{m[1]}()"))
 
 
 class CpuTransfer(Rule):

@@ -240,3 +240,94 @@ def test_empty_cache_after_loading_is_outside_the_hot_path():
     """
     assert findings(src) == set()
     assert findings(src, scope="all") == {(4, "GL145")}
+
+
+def test_object_collectives_read_sizes_on_the_host():
+    """DeepSeek-V3's `generate` broadcasts each prompt with `dist.broadcast_object_list(objects, 0)` (NCCL: the
+    pickled bytes and their sizes go to the CUDA device and are read back); moshi's k-means init gathers shapes with
+    `gather_object`. Look-alikes: a collective staged on the host (`device="cpu"`, transformers' continuous batching
+    and LightLLM's custom all-reduce), a project object's method of the same name, and a tensor broadcast (it
+    enqueues on the NCCL stream)."""
+    check("""
+        import torch
+        import torch.distributed as dist
+        from torch.distributed import gather_object
+
+        class Gen(torch.nn.Module):
+            def forward(self, x: torch.Tensor, prompt: str, comm, cpu_group):
+                objects = [prompt]
+                dist.broadcast_object_list(objects, 0)  # <- GL143
+                gather_object(x.shape)  # <- GL143
+                torch.distributed.all_gather_object(objects, prompt, group=cpu_group)  # <- GL143
+                dist.broadcast_object_list(objects, src=0, group=cpu_group, device=torch.device("cpu"))
+                comm.broadcast_object_list(objects, 0)
+                dist.broadcast(x, 0)
+                return x
+    """)
+
+
+def test_a_helper_that_synchronizes_is_reported_where_the_step_calls_it():
+    """torchchat times each sample with `device_sync(device=self.builder_args.device)`, a project helper whose body
+    is `torch.cuda.synchronize(device)` for a CUDA device: the wait is at the call, where it can be removed. The
+    helper's own body is reported where it runs too. Look-alikes: the helper called with the host as its device,
+    a helper that only records an event, and a method of an unrelated object named `device_sync`."""
+    text = textwrap.dedent("""
+        import torch
+
+        def device_sync(device="cpu"):
+            if "cuda" in device:
+                torch.cuda.synchronize(device)
+
+        def record(ev):
+            ev.record()
+
+        class Gen(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ev, pool):
+                device_sync(device=self.device)
+                device_sync(device="cpu")
+                record(ev)
+                pool.device_sync()
+                return x * 2
+    """).lstrip("\n")
+    got = {(f.line, f.code) for f in Linter(Config(scope="hot")).lint_text(text, "m.py").findings}
+    assert got == {(5, "GL140"), (12, "GL140")}
+
+
+def test_other_accelerators_synchronize_like_cuda():
+    """xDiT imports `synchronize` from `torch.cuda`, then from torch_musa under `try` and from `torch.npu` under a
+    condition: the name is bound to the last, and every one of them waits for its device."""
+    text = textwrap.dedent('''
+        import torch
+        from torch.cuda import synchronize
+        if torch.npu.is_available():
+            from torch.npu import synchronize
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, s):
+                synchronize()
+                torch.xpu.synchronize()
+                torch.cuda.current_stream().wait_stream(s)
+                return x
+    ''').lstrip("\n")
+    got = {(f.line, f.code) for f in Linter(Config(scope="hot")).lint_text(text, "m.py").findings}
+    assert got == {(8, "GL140"), (9, "GL140")}
+
+
+def test_a_function_that_waits_among_other_work_is_reported_in_its_body_only():
+    """xDiT's `_communicate_shapes` exchanges shapes and calls `synchronize()` between the exchanges: the wait is
+    reported in its body (where it is), not again at each call."""
+    text = textwrap.dedent("""
+        import torch
+
+        class Group:
+            def shapes(self, t: torch.Tensor):
+                torch.distributed.all_reduce(t)
+                torch.cuda.synchronize()
+                return t
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, g: Group):
+                return g.shapes(x)
+    """).lstrip("\n")
+    got = {(f.line, f.code) for f in Linter(Config(scope="hot")).lint_text(text, "m.py").findings}
+    assert got == {(6, "GL140")}

@@ -1080,3 +1080,75 @@ def test_torch_size_of_a_device_tensor_reads_it_and_of_host_values_does_not():
                 return buf, a, b, c, torch.Size(x.shape), torch.Size(dims.tolist())
     """
     assert findings(src) == {(7, "GL105"), (12, "GL102")}
+
+
+def test_tokenizer_decode_of_a_device_tensor():
+    """ShadowKV's base class checks `self.tokenizer.decode(next_token[0]) == "<|eot_id|>"` every step, where each
+    model subclass loads `self.tokenizer = AutoTokenizer.from_pretrained(...)`: transformers' `to_py_obj` copies the
+    CUDA token with `.tolist()`. A processor's `.tokenizer` is one too."""
+    src = """
+        import torch
+        from transformers import AutoProcessor, AutoTokenizer
+
+        class LLM:
+            def decode(self, logits: torch.Tensor):
+                next_token = logits.argmax(dim=-1)
+                if self.tokenizer.decode(next_token[0]) == "<|eot_id|>":
+                    return None
+                return next_token
+
+        class Llama(LLM):
+            def __init__(self, name):
+                self.tokenizer = AutoTokenizer.from_pretrained(name, use_fast=True)
+
+        proc = AutoProcessor.from_pretrained("m")
+
+        class M(torch.nn.Module):
+            def forward(self, logits: torch.Tensor):
+                ids = logits.argmax(-1)
+                return proc.tokenizer.batch_decode(ids)
+    """
+    assert findings(src, scope="all") == {(7, "GL102"), (20, "GL102")}
+
+
+def test_tokenizer_decode_look_alikes_stay_silent():
+    """A list of ids (built with `.tolist()`, reported there once), a host tensor (its `.cpu()` is the copy), a
+    model's `decode` of device latents (a VAE, a codec), and a tokenizer handed in as a parameter (its producer is
+    not in the unit's flow: a name is no fact)."""
+    src = """
+        import torch
+        from transformers import AutoTokenizer
+
+        tok = AutoTokenizer.from_pretrained("m")
+
+        class M(torch.nn.Module):
+            def forward(self, logits: torch.Tensor, tokenizer, generated: list):
+                ids = logits.argmax(-1)
+                a = tok.decode(ids.tolist())
+                b = tok.decode(generated)
+                c = tok.decode(ids.cpu())
+                d = self.vae.decode(logits)
+                e = tokenizer.decode(ids)
+                return a, b, c, d, e
+    """
+    assert findings(src) == {(9, "GL102"), (11, "GL103")}
+
+
+def test_generate_returns_ids_where_the_prompt_is():
+    """`model.generate(ids)` (transformers' `GenerationMixin`) builds its output where the prompt ids are: Quest's
+    `tokenizer.batch_decode(generate_ids)` of a CUDA prompt's output copies it; of a host prompt it does not."""
+    src = """
+        import torch
+        from transformers import AutoTokenizer
+
+        class Runner:
+            def __init__(self):
+                self.tok = AutoTokenizer.from_pretrained("m")
+
+            def run(self, model, input_ids: torch.Tensor, host_ids: list):
+                tokens = model.generate(input_ids.cuda(), max_new_tokens=8)
+                out = model.generate(torch.tensor(host_ids))
+                text = self.tok.batch_decode(tokens)
+                return text, self.tok.batch_decode(out)
+    """
+    assert findings(src, scope="all") == {(11, "GL102")}

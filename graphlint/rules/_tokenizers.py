@@ -1,0 +1,78 @@
+"""Hugging Face tokenizers as rules see them: which expressions hold one, by where the value was made.
+
+A tokenizer is what `transformers`' `*Tokenizer*.from_pretrained(...)` / `*Processor*.from_pretrained(...)` returns
+(`AutoTokenizer`, `LlamaTokenizerFast`, `AutoProcessor`), or a processor's `.tokenizer`. The value reaches the call
+through the data flow the index records, never through a name: a local bound in the unit, a module global
+(`ModuleSummary.global_sets`), or an attribute a method of the class, a base or a subclass stores
+(`ClassInfo.factories`: ShadowKV's base class decodes with `self.tokenizer`, which each model subclass loads).
+A tokenizer handed in as a parameter is not followed (the call-site facts carry kinds, not producers).
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from graphlint.rules.base import Rule
+
+# `transformers.AutoTokenizer.from_pretrained`, `transformers.LlamaTokenizerFast.from_pretrained`,
+# `transformers.AutoProcessor.from_pretrained`: the library's loaders of a tokenizer (or a processor holding one)
+_PRODUCER_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*(?:Tokenizer|Processor)\w*\.from_pretrained$")
+# what converts token ids to text: each converts a tensor argument with `.tolist()` (transformers' `to_py_obj`)
+DECODERS = frozenset({"decode", "batch_decode", "convert_ids_to_tokens"})
+
+
+def makes_tokenizer(callee: str | None) -> bool:
+    """`callee` (a resolved descriptor) loads a tokenizer or a processor."""
+    return callee is not None and _PRODUCER_RE.match(callee) is not None
+
+
+class TokenizerBindings(Rule):
+    """Mixin: the local names a unit binds to a tokenizer, in statement order (a later rebinding forgets one)."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.tokenizers: set[str] = set()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        made = self.is_tokenizer(node.value)
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                if made:
+                    self.tokenizers.add(target.target.value)
+                else:
+                    self.tokenizers.discard(target.target.value)
+
+    def is_tokenizer(self, expr: cst.BaseExpression) -> bool:
+        ctx = self.ctx
+        if isinstance(expr, cst.Call):
+            return makes_tokenizer(ctx.call_name(expr))
+        if isinstance(expr, cst.Name):
+            if expr.value in self.tokenizers:
+                return True
+            fn = ctx.unit.function
+            if fn is not None and (expr.value in fn.params or expr.value in fn.kwonly):
+                return False
+            return any(makes_tokenizer(d) for d in ctx.module.global_sets.get(expr.value, ()))
+        if isinstance(expr, cst.Attribute):
+            attr = expr.attr.value
+            if attr == "tokenizer" and self.is_tokenizer(expr.value):
+                return True  # a processor's tokenizer
+            return any(makes_tokenizer(d) for c in self._holders(expr.value) for d in c.factories.get(attr, ()))
+        return False
+
+    def _holders(self, expr: cst.BaseExpression) -> list:
+        """The project classes whose instances `expr` may be: `self`'s class, its bases and its subclasses (a base
+        class's method reads what a subclass stores); an object whose class the flow knows, likewise."""
+        ctx, index = self.ctx, self.ctx.index
+        cls = None
+        if isinstance(expr, cst.Name) and expr.value == "self":
+            fn = ctx.unit.function
+            cls = index.classes.get(fn.class_key) if fn is not None and fn.class_key else None
+        else:
+            ref = ctx.val(expr).ref
+            cls = index.class_by_dotted(ref) if ref and "," not in ref else None
+        if cls is None:
+            return []
+        return [*index.mro(cls), *index.subclasses(cls)]

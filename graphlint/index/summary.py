@@ -320,7 +320,9 @@ class _Indexer(ast.NodeVisitor):
         qual = ".".join([c.qualname for c in self.class_stack[-1:]] + [node.name])
         info = ClassInfo(
             key=f"{self.s.module}:{qual}", module=self.s.module, qualname=qual,
-            bases=[b for b in (self.resolve(dotted(base)) for base in node.bases) if b],
+            # (a generic base, `StreamingModule[State]`, is the class it subscripts)
+            bases=[b for b in (self.resolve(dotted(base.value if isinstance(base, ast.Subscript) else base))
+                               for base in node.bases) if b],
         )
         self.s.classes[qual] = info
         self._registrations(node, f"{self.s.module}.{qual}")

@@ -754,6 +754,51 @@ def test_the_request_that_runs_a_decode_loop_once_is_hot_in_the_forward_tier():
 
 
 
+REQUESTS_IN_A_LOOP = REQUEST.split("    class MusicGen")[0] + """
+    class Frontend:
+        def encode(self, text):
+            return torch.tensor([len(text)]).cuda()
+
+        def normalize(self, text):
+            return text.split(".")
+
+        def save(self, out):
+            return out.cpu()
+
+    class TTS:
+        def __init__(self, lm: LM):
+            self.lm = lm
+            self.frontend = Frontend()
+
+        def speak(self, ids):
+            return self.lm.generate(ids, 8)
+
+        def run_all(self, text):
+            for sentence in self.frontend.normalize(text):
+                ids = self.frontend.encode(sentence)
+                yield self.speak(ids)
+
+        def report(self, outs):
+            for out in outs:
+                self.frontend.save(out)
+"""
+
+
+def test_the_calls_next_to_a_request_in_a_loop_over_requests_run_once_per_request():
+    """CosyVoice's `inference_zero_shot`: `for i in text_normalize(text): model_input =
+    self.frontend.frontend_zero_shot(i, ...); for out in self.model.tts(**model_input)`. The loop runs one request
+    per sentence, so what its body calls next to the request prepares each one: the `forward` tier."""
+    found = hot({"pkg.tts": REQUESTS_IN_A_LOOP})
+    assert found["TTS.speak"] == ("forward", ("TTS.speak (request: runs LM.generate once)",))
+    assert found["Frontend.encode"] == (
+        "forward", ("Frontend.encode (request: runs next to TTS.speak in TTS.run_all's loop)",))
+    # Decoys: the loop over requests is no request itself; its header (`normalize`, once per loop) and a loop
+    # elsewhere that runs no request (`report`) stay cold.
+    assert "TTS.run_all" not in found and "Frontend.normalize" not in found
+    assert "Frontend.save" not in found and "TTS.report" not in found
+
+
+
 DENOISE = """
     class Pipeline:
         def __init__(self, transformer, scheduler):

@@ -1372,7 +1372,8 @@ class ProjectIndex(PatchEdges, AssignedTypes):
                 replays.append(fn)
         drivers = {seed[0].key for seed in captured_roots}  # a graphed callable replays one step
         # callee key -> (caller, in a loop of the caller): the call graph among host functions, built once
-        callers: dict[str, list[tuple[FunctionInfo, bool]]] = {}
+        callers: dict[str, list[tuple[FunctionInfo, bool, int]]] = {}
+        stepping: dict[str, set[int]] = {}  # function -> lines of its calls, in a loop, of a step (driver)
         looping: set[str] = set()  # drivers that step inside a loop of their own: whole decode loops
         handed: list[FunctionInfo] = []  # one-step drivers of a model their callers hand them (`_handed_self`)
         runs_model: set[str] = set()  # drivers whose own calls enter the model (`_generating` climbs from them)
@@ -1403,12 +1404,13 @@ class ProjectIndex(PatchEdges, AssignedTypes):
                 else:
                     hit = ""
                     for t, _how in targets:
-                        callers.setdefault(t.key, []).append((fn, in_loop))
+                        callers.setdefault(t.key, []).append((fn, in_loop, line))
                 why = why or hit
                 if entries or hit == "calls the model":
                     runs_model.add(fn.key)
                 if hit and in_loop:
                     looping.add(fn.key)
+                    stepping.setdefault(fn.key, set()).add(line)
             if why:
                 seeds.append((fn, f"{fn.display} (step: {why})", None, False))
                 drivers.add(fn.key)
@@ -1417,11 +1419,12 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         seen = set(one_step)
         loops: dict[str, FunctionInfo] = {}
         while one_step:
-            for caller, in_loop in callers.get(one_step.pop(), ()):
+            for caller, in_loop, line in callers.get(one_step.pop(), ()):
                 if self._warms_up(caller):
                     continue
                 if in_loop:
                     loops.setdefault(caller.key, caller)
+                    stepping.setdefault(caller.key, set()).add(line)
                 elif caller.key not in seen:
                     seen.add(caller.key)
                     one_step.append(caller.key)
@@ -1431,11 +1434,13 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         own_loops, own_steps = self._model_loops(reached, model)
         above = self._loops_above(handed + own_steps, reached, model) + own_loops
         # the functions that run a generation each (`_request_roots` climbs from them): a model's own loop, or a
-        # loop that feeds what it computed back in (`index.decode`); not a loop over chunks, batches or messages
-        # (a pipeline's `run_single`, a template renderer)
+        # loop that feeds what it computed back in (`index.decode`) or stops on what its step returned
+        # (`decode.exit_calls`); not a loop over chunks, batches or messages (a pipeline's `run_single`, a
+        # template renderer)
         decode_loops = [fn for fn in [*(self.functions[key] for key in sorted(looping)), *loops.values(),
                                       *self._loops_above(own_steps, reached, model)]
-                        if fn.decode_loops or fn.token_cycles or self._module_method(fn)] \
+                        if fn.decode_loops or fn.token_cycles or self._module_method(fn)
+                        or not stepping.get(fn.key, set()).isdisjoint(fn.exit_calls)] \
             + [fn for fn in own_loops if fn.decode_loops or fn.token_cycles or self._module_method(fn)]
         for fn in above:
             if fn.key not in drivers:

@@ -799,6 +799,61 @@ def test_the_calls_next_to_a_request_in_a_loop_over_requests_run_once_per_reques
 
 
 
+STATEFUL = """
+    import torch
+
+    class Interface:
+        def __init__(self, model):
+            self.model = model
+            self.model.eval()
+
+        def decode_one_token(self):
+            logits = self.model(self.ids)
+            return logits.argmax(-1)
+
+        def generate(self, n):
+            for _ in range(n):
+                token = self.decode_one_token()
+                if token == self.eos:
+                    break
+                yield token
+
+        def score_chunks(self, chunks):
+            for chunk in chunks:
+                result = self.decode_one_token()
+                if chunk is None:
+                    break
+                yield result
+
+        def tokenize(self, text):
+            return torch.tensor(self.tok(text)).cuda()
+
+        def inference(self, text):
+            self.ids = self.tokenize(text)
+            for token in self.generate(16):
+                yield token
+
+        def evaluate(self, text):
+            self.ids = self.tokenize(text)
+            return list(self.score_chunks(text.split()))
+"""
+
+
+def test_a_loop_that_stops_on_what_its_step_returned_is_a_generation():
+    """ktransformers' `TransformersInterface.generate`: `next_token = self.decode_one_tokens()`, then `if
+    next_token == eos: break`; the token goes back through `self`, so no value is fed back, but the loop stops on
+    what its step produced: a generation, and `inference`, which runs it once, is its request."""
+    found = hot({"pkg.iface": STATEFUL})
+    assert found["Interface.generate"][0] == "step"
+    assert found["Interface.inference"] == (
+        "forward", ("Interface.inference (request: runs Interface.generate once)",))
+    assert found["Interface.tokenize"][0] == "forward"
+    # Decoy: a loop over chunks that stops on its own items, not on the step's result, runs no generation, so
+    # the function running it is no request.
+    assert found["Interface.score_chunks"][0] == "step" and "Interface.evaluate" not in found
+
+
+
 DENOISE = """
     class Pipeline:
         def __init__(self, transformer, scheduler):

@@ -94,3 +94,41 @@ def test_the_forward_of_a_class_on_another_librarys_base_is_a_root():
     # Decoys: a standard-library base, a project base that is no module, no base at all, and another method.
     for decoy in ("Worker.forward", "Abstract.forward", "Mine.forward", "Plain.forward", "Other.helper"):
         assert decoy not in found, decoy
+
+
+STDLIB_GENERIC = {
+    "pkg.__init__": "",
+    "pkg.auto": """
+        from collections import OrderedDict
+        from transformers.cache_utils import Cache
+
+        class LazyMapping(OrderedDict[str, int]):
+            def items(self):
+                return self.load().tolist()
+
+        class MyCache(Cache):
+            def update(self, k):
+                return k.sum().item()
+    """,
+    "pkg.model": """
+        from collections import OrderedDict
+        from torch import nn
+        from transformers.cache_utils import Cache
+
+        class Model(nn.Module):
+            def forward(self, x, cache: Cache):
+                seen = OrderedDict()
+                for key, value in seen.items():
+                    print(key, value)
+                return cache.update(x)
+    """,
+}
+
+
+def test_a_standard_library_base_dispatches_no_call_to_project_subclasses():
+    """transformers' `_LazyAutoMapping(OrderedDict[...])`: with its generic base read, `seen.items()` on a plain
+    `OrderedDict()` would run the lazy mapping's `items`. A standard-library class is what it says; another
+    library's class (`Cache`) still reaches the project's overrides."""
+    found = hot(STDLIB_GENERIC)
+    assert found["MyCache.update"][1][-1] == "MyCache.update [override MyCache of Cache]"
+    assert "LazyMapping.items" not in found  # decoy

@@ -58,6 +58,52 @@ def token_cycles(loop: ast.For | ast.AsyncFor | ast.While, resolve: Callable[[st
     return out
 
 
+def exit_calls(loop: ast.For | ast.AsyncFor | ast.While) -> list[int]:
+    """The lines of the calls in the loop's body whose result decides whether it goes on: a name bound to the
+    call's result is read by the `while` test or by the test of an `if` that leaves the loop (`break`,
+    `return`). `next_token = self.decode_one_tokens(); if next_token == eos: break`: a generation stops on what
+    its step produced, even when the token itself goes back through `self`; a loop over chunks, batches or
+    messages runs to the end of its items. A nested loop's exits leave that loop only."""
+    bound: dict[str, int] = {}
+    tests: list[ast.expr] = [loop.test] if isinstance(loop, ast.While) else []
+    stack: list[ast.stmt] = list(loop.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, _SCOPES):
+            continue
+        value = getattr(stmt, "value", None)
+        value = value.value if isinstance(value, ast.Await) else value
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(value, ast.Call):
+            for name in _kills(stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
+                bound[name] = value.lineno
+        if isinstance(stmt, ast.If) and _leaves([*stmt.body, *stmt.orelse]):
+            tests.append(stmt.test)
+        stack.extend(_blocks(stmt))
+    return sorted({bound[name] for test in tests for name in _reads(test) if name in bound})
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor, ast.While)
+
+
+def _blocks(stmt: ast.stmt) -> list[ast.stmt]:
+    """The statements nested in `stmt`'s blocks (`if`, `with`, `try`, `match`)."""
+    return [*(s for block in ("body", "orelse", "finalbody") for s in getattr(stmt, block, [])),
+            *(s for handler in getattr(stmt, "handlers", []) for s in handler.body),
+            *(s for case in getattr(stmt, "cases", []) for s in case.body)]
+
+
+def _leaves(stmts: list[ast.stmt]) -> bool:
+    """A `break` or `return` among the statements, outside nested loops and defs."""
+    stack = list(stmts)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (ast.Break, ast.Return)):
+            return True
+        if not isinstance(stmt, _SCOPES):
+            stack.extend(_blocks(stmt))
+    return False
+
+
 def _cycles(flows: list[Flow]) -> list[list[int]]:
     """The strongly connected sets of flows that hold a cycle (Kosaraju's two passes, iterative): `j` follows
     `i` when it reads a name `i` writes and no binding directly in the loop body rebinds that name on the way
@@ -159,10 +205,7 @@ def _flows(loop: ast.For | ast.AsyncFor | ast.While) -> Iterator[Flow]:
                 yield Flow(_reads(stmt.value), {d}, set(), _calls(stmt.value))
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             yield Flow(_reads(stmt.iter), _writes([stmt.target]), set(), _calls(stmt.iter))
-        nested = [*(s for block in ("body", "orelse", "finalbody") for s in getattr(stmt, block, [])),
-                  *(s for handler in getattr(stmt, "handlers", []) for s in handler.body),  # `try`
-                  *(s for case in getattr(stmt, "cases", []) for s in case.body)]  # `match`
-        stack.extend((s, False) for s in reversed(nested))
+        stack.extend((s, False) for s in reversed(_blocks(stmt)))
 
 
 def _reads(node: ast.expr) -> set[str]:

@@ -21,6 +21,7 @@ bindings (`FunctionInfo.bound_callables`); this mixin of `ProjectIndex` turns th
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from graphlint.index.summary import ClassInfo, FunctionInfo, ModuleSummary
@@ -140,7 +141,10 @@ class PatchEdges:
             self._library_children = {}
             for c in self.classes.values():
                 for ref in c.bases:
-                    if "." in ref and self.class_by_dotted(ref) is None:  # type: ignore[attr-defined]
+                    # (not the standard library's classes: a value built or annotated as an `OrderedDict` is
+                    # one, not transformers' lazy mappings deriving from `OrderedDict[...]`)
+                    foreign = self.class_by_dotted(ref) is None  # type: ignore[attr-defined]
+                    if "." in ref and foreign and ref.partition(".")[0] not in sys.stdlib_module_names:
                         self._library_children.setdefault(_library_key(ref), []).append(c)
         subs: dict[str, ClassInfo] = {}
         for c in self._library_children.get(key, []):

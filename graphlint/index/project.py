@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import sys
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -1139,7 +1140,7 @@ class ProjectIndex(PatchEdges, AssignedTypes):
             # forward pass of whatever model applies it, whether or not the project holds that model).
             is_hot_method = (cls is not None and fn.parent_key is None and name in HOT_METHOD_NAMES
                              and (self.is_nn_module(cls) or (name == "forward" and self._is_autograd_function(cls))
-                                  or (name == "forward" and self._duck_forward(fn))))
+                                  or (name == "forward" and (self._duck_forward(fn) or self._library_forward(cls, fn)))))
             capture = "capture" in fn.markers or matches(fn, capture_patterns)
             if capture or "graphed" in fn.markers:
                 roots["captured"].append((fn, fn.display, None, capture))
@@ -1287,8 +1288,10 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         self.model_fn(**inputs)`) captures one of them; which one is decided at run time. Computed only for
         projects with such a region (it reads the call edges of all model code)."""
         if self._top_models_cache is None:
+            # (not a class whose forward is a root only by its foreign base: nothing says it is a whole model)
             models = [seed[0] for seed in forward_roots if seed[0].qualname.rpartition(".")[2] == "forward"
-                      and seed[0].class_key in self.classes and self._is_model_class(self.classes[seed[0].class_key])]
+                      and seed[0].class_key in self.classes and self._is_model_class(self.classes[seed[0].class_key])
+                      and not self._only_library_forward(self.classes[seed[0].class_key], seed[0])]
             called = set()
             for fn in self.functions.values():
                 cls = self.classes.get(fn.class_key) if fn.class_key else None
@@ -1305,6 +1308,26 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         The annotation is the evidence that tensors flow through; an abstract one is a protocol, reached
         through its overrides."""
         return fn.tensor_params and not fn.abstract
+
+    def _library_forward(self, cls: ClassInfo, fn: FunctionInfo) -> bool:
+        """`forward` of a class built on a class of another library, which the linted files do not define
+        (`class ConditionalCFM(BASECFM)` with `BASECFM` from matcha, a `TransformerLayer` of Transformer Engine,
+        yunchang's ring-attention `Function`): what that base is cannot be read, and a `forward` on it is the
+        module (or op) protocol. The standard library's classes (`abc.ABC`, `typing.Generic`, `threading.Thread`)
+        and torch's own are known and do not count."""
+        return not fn.abstract and any(self._foreign_base(c, base) for c in self.mro(cls) for base in c.bases)
+
+    def _only_library_forward(self, cls: ClassInfo, fn: FunctionInfo) -> bool:
+        """`fn` is a root only as `_library_forward`: no nn.Module, op or tensor annotation says so."""
+        return not (self.is_nn_module(cls) or self._is_autograd_function(cls) or self._duck_forward(fn)) \
+            and self._library_forward(cls, fn)
+
+    def _foreign_base(self, cls: ClassInfo, base: str) -> bool:
+        """`base` (a base of `cls`) names a class of another library: imported, not the project's, not torch's
+        nor the standard library's (a name of `cls`'s own module that resolves to nothing is a builtin)."""
+        top = base.partition(".")[0]
+        return "." in base and base.rpartition(".")[0] != cls.module and self.class_by_dotted(base) is None \
+            and top != "torch" and top not in sys.stdlib_module_names and self.split_dotted(base) is None
 
     def _model_entries(self, reached: dict[str, HotInfo], forward_roots: list[Seed]) -> frozenset[str]:
         """Where host code enters the model: the forward roots, and the methods of model classes (nn.Module,
@@ -1349,7 +1372,8 @@ class ProjectIndex(PatchEdges, AssignedTypes):
                 replays.append(fn)
         drivers = {seed[0].key for seed in captured_roots}  # a graphed callable replays one step
         # callee key -> (caller, in a loop of the caller): the call graph among host functions, built once
-        callers: dict[str, list[tuple[FunctionInfo, bool]]] = {}
+        callers: dict[str, list[tuple[FunctionInfo, bool, int]]] = {}
+        stepping: dict[str, set[int]] = {}  # function -> lines of its calls, in a loop, of a step (driver)
         looping: set[str] = set()  # drivers that step inside a loop of their own: whole decode loops
         handed: list[FunctionInfo] = []  # one-step drivers of a model their callers hand them (`_handed_self`)
         runs_model: set[str] = set()  # drivers whose own calls enter the model (`_generating` climbs from them)
@@ -1380,12 +1404,13 @@ class ProjectIndex(PatchEdges, AssignedTypes):
                 else:
                     hit = ""
                     for t, _how in targets:
-                        callers.setdefault(t.key, []).append((fn, in_loop))
+                        callers.setdefault(t.key, []).append((fn, in_loop, line))
                 why = why or hit
                 if entries or hit == "calls the model":
                     runs_model.add(fn.key)
                 if hit and in_loop:
                     looping.add(fn.key)
+                    stepping.setdefault(fn.key, set()).add(line)
             if why:
                 seeds.append((fn, f"{fn.display} (step: {why})", None, False))
                 drivers.add(fn.key)
@@ -1394,11 +1419,12 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         seen = set(one_step)
         loops: dict[str, FunctionInfo] = {}
         while one_step:
-            for caller, in_loop in callers.get(one_step.pop(), ()):
+            for caller, in_loop, line in callers.get(one_step.pop(), ()):
                 if self._warms_up(caller):
                     continue
                 if in_loop:
                     loops.setdefault(caller.key, caller)
+                    stepping.setdefault(caller.key, set()).add(line)
                 elif caller.key not in seen:
                     seen.add(caller.key)
                     one_step.append(caller.key)
@@ -1408,11 +1434,13 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         own_loops, own_steps = self._model_loops(reached, model)
         above = self._loops_above(handed + own_steps, reached, model) + own_loops
         # the functions that run a generation each (`_request_roots` climbs from them): a model's own loop, or a
-        # loop that feeds what it computed back in (`index.decode`); not a loop over chunks, batches or messages
-        # (a pipeline's `run_single`, a template renderer)
+        # loop that feeds what it computed back in (`index.decode`) or stops on what its step returned
+        # (`decode.exit_calls`); not a loop over chunks, batches or messages (a pipeline's `run_single`, a
+        # template renderer)
         decode_loops = [fn for fn in [*(self.functions[key] for key in sorted(looping)), *loops.values(),
                                       *self._loops_above(own_steps, reached, model)]
-                        if fn.decode_loops or fn.token_cycles or self._module_method(fn)] \
+                        if fn.decode_loops or fn.token_cycles or self._module_method(fn)
+                        or not stepping.get(fn.key, set()).isdisjoint(fn.exit_calls)] \
             + [fn for fn in own_loops if fn.decode_loops or fn.token_cycles or self._module_method(fn)]
         for fn in above:
             if fn.key not in drivers:
@@ -1446,6 +1474,8 @@ class ProjectIndex(PatchEdges, AssignedTypes):
             above: list[FunctionInfo] = []
             for fn in level:
                 for caller, in_loop in self._callers(fn):
+                    if in_loop:
+                        self._request_neighbours(caller, fn, reached, model, out)
                     if in_loop or caller.key in out or caller.key in reached or caller.key in model \
                             or not self._host_side(caller, reached, model):
                         continue
@@ -1454,7 +1484,30 @@ class ProjectIndex(PatchEdges, AssignedTypes):
                     out[caller.key] = (caller, f"{caller.display} (request: runs {fn.display} once)", None, False)
                     above.append(caller)
             level = above
+        for fn in level:  # (the loops over requests just above the last climb)
+            for caller, in_loop in self._callers(fn):
+                if in_loop:
+                    self._request_neighbours(caller, fn, reached, model, out)
         return list(out.values())
+
+    def _request_neighbours(self, caller: FunctionInfo, fn: FunctionInfo, reached: dict[str, HotInfo],
+                            model: frozenset[str], out: dict[str, Seed]) -> None:
+        """`caller` runs the request `fn` in a loop, once per item (a sentence, a prompt of a data set): the
+        other calls of that loop body prepare or consume each request (`model_input =
+        self.frontend.frontend_zero_shot(text)` before `self.model.tts(**model_input)`), so they run once per
+        generation too. The loop itself runs many requests: `caller` is no request, and the climb stops there."""
+        lines = [line for callee, line in caller.calls if _within(line, caller.loops)
+                 and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee))]
+        spans = [min((s for s in caller.loops if s[0] <= line <= s[1]), key=lambda s: s[1] - s[0]) for line in lines]
+        for callee, line in caller.calls:
+            if not any(_within(line, [span]) for span in spans):
+                continue
+            for target, how in self.call_edges(caller, caller.module, callee):
+                if target.key == fn.key or target.key in out or target.key in reached or target.key in model \
+                        or how.startswith((*BY_NAME, NEW)) or not self._host_side(target, reached, model):
+                    continue
+                out[target.key] = (target, f"{target.display} (request: runs next to {fn.display} in "
+                                           f"{caller.display}'s loop)", None, False)
 
     def _module_method(self, fn: FunctionInfo) -> bool:
         """A method of an nn.Module (not of a plain class with a `forward`, such as a pipeline)."""

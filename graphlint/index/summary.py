@@ -19,7 +19,7 @@ from graphlint.facts.inference import (
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.facts.default_device import leaves_default_moved
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
-from graphlint.index.decode import token_cycles
+from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, join_later, keyword_only, none_defaults,
@@ -126,6 +126,7 @@ class FunctionInfo:
     # (first line, last line, opaque calls) of loop-carried cycles with no pick by name: a decode loop when one
     # of the calls runs a project function that picks the token (`next_token = decode_one_token(model, tok)`)
     token_cycles: list[tuple[int, int, tuple[str, ...]]] = field(default_factory=list)
+    exit_calls: list[int] = field(default_factory=list)  # lines of calls whose result can end a loop (index.decode)
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
     is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
@@ -321,7 +322,9 @@ class _Indexer(ast.NodeVisitor):
         qual = ".".join([c.qualname for c in self.class_stack[-1:]] + [node.name])
         info = ClassInfo(
             key=f"{self.s.module}:{qual}", module=self.s.module, qualname=qual,
-            bases=[b for b in (self.resolve(dotted(base)) for base in node.bases) if b],
+            # (a generic base, `StreamingModule[State]`, is the class it subscripts)
+            bases=[b for b in (self.resolve(dotted(base.value if isinstance(base, ast.Subscript) else base))
+                               for base in node.bases) if b],
         )
         self.s.classes[qual] = info
         self._registrations(node, f"{self.s.module}.{qual}")
@@ -711,6 +714,7 @@ class _Indexer(ast.NodeVisitor):
             fn = self.func_stack[-1]
             span = (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body))
             fn.loops.append(span)
+            fn.exit_calls.extend(exit_calls(node))
             # (a loop inside a decode loop is part of it: not walked again)
             if not any(a <= span[0] <= b for a, b in fn.decode_loops):
                 for named, calls in token_cycles(node, self.resolve):

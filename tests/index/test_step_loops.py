@@ -754,6 +754,106 @@ def test_the_request_that_runs_a_decode_loop_once_is_hot_in_the_forward_tier():
 
 
 
+REQUESTS_IN_A_LOOP = REQUEST.split("    class MusicGen")[0] + """
+    class Frontend:
+        def encode(self, text):
+            return torch.tensor([len(text)]).cuda()
+
+        def normalize(self, text):
+            return text.split(".")
+
+        def save(self, out):
+            return out.cpu()
+
+    class TTS:
+        def __init__(self, lm: LM):
+            self.lm = lm
+            self.frontend = Frontend()
+
+        def speak(self, ids):
+            return self.lm.generate(ids, 8)
+
+        def run_all(self, text):
+            for sentence in self.frontend.normalize(text):
+                ids = self.frontend.encode(sentence)
+                yield self.speak(ids)
+
+        def report(self, outs):
+            for out in outs:
+                self.frontend.save(out)
+"""
+
+
+def test_the_calls_next_to_a_request_in_a_loop_over_requests_run_once_per_request():
+    """CosyVoice's `inference_zero_shot`: `for i in text_normalize(text): model_input =
+    self.frontend.frontend_zero_shot(i, ...); for out in self.model.tts(**model_input)`. The loop runs one request
+    per sentence, so what its body calls next to the request prepares each one: the `forward` tier."""
+    found = hot({"pkg.tts": REQUESTS_IN_A_LOOP})
+    assert found["TTS.speak"] == ("forward", ("TTS.speak (request: runs LM.generate once)",))
+    assert found["Frontend.encode"] == (
+        "forward", ("Frontend.encode (request: runs next to TTS.speak in TTS.run_all's loop)",))
+    # Decoys: the loop over requests is no request itself; its header (`normalize`, once per loop) and a loop
+    # elsewhere that runs no request (`report`) stay cold.
+    assert "TTS.run_all" not in found and "Frontend.normalize" not in found
+    assert "Frontend.save" not in found and "TTS.report" not in found
+
+
+
+STATEFUL = """
+    import torch
+
+    class Interface:
+        def __init__(self, model):
+            self.model = model
+            self.model.eval()
+
+        def decode_one_token(self):
+            logits = self.model(self.ids)
+            return logits.argmax(-1)
+
+        def generate(self, n):
+            for _ in range(n):
+                token = self.decode_one_token()
+                if token == self.eos:
+                    break
+                yield token
+
+        def score_chunks(self, chunks):
+            for chunk in chunks:
+                result = self.decode_one_token()
+                if chunk is None:
+                    break
+                yield result
+
+        def tokenize(self, text):
+            return torch.tensor(self.tok(text)).cuda()
+
+        def inference(self, text):
+            self.ids = self.tokenize(text)
+            for token in self.generate(16):
+                yield token
+
+        def evaluate(self, text):
+            self.ids = self.tokenize(text)
+            return list(self.score_chunks(text.split()))
+"""
+
+
+def test_a_loop_that_stops_on_what_its_step_returned_is_a_generation():
+    """ktransformers' `TransformersInterface.generate`: `next_token = self.decode_one_tokens()`, then `if
+    next_token == eos: break`; the token goes back through `self`, so no value is fed back, but the loop stops on
+    what its step produced: a generation, and `inference`, which runs it once, is its request."""
+    found = hot({"pkg.iface": STATEFUL})
+    assert found["Interface.generate"][0] == "step"
+    assert found["Interface.inference"] == (
+        "forward", ("Interface.inference (request: runs Interface.generate once)",))
+    assert found["Interface.tokenize"][0] == "forward"
+    # Decoy: a loop over chunks that stops on its own items, not on the step's result, runs no generation, so
+    # the function running it is no request.
+    assert found["Interface.score_chunks"][0] == "step" and "Interface.evaluate" not in found
+
+
+
 DENOISE = """
     class Pipeline:
         def __init__(self, transformer, scheduler):

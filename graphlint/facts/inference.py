@@ -1355,7 +1355,8 @@ Narrowing = tuple[dict[str, Val], dict[str, Val]]
 def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     """What a test pins down, for the code that runs when it holds and when it does not (an `if`'s arms; after
     an `assert`): `isinstance(v, ...)`, `torch.is_tensor(v)`, `hasattr(v, "cpu")` and device tests (`v.is_cuda`,
-    `v.device.type == "cpu"`) of a local or `self.x`. `not` swaps the arms; `and` narrows by each conjunct when true, `or` by each when false."""
+    `v.device.type == "cpu"`) of a local or `self.x`. `not` swaps the arms; `and` narrows by each conjunct when
+    true, `or` by each when false."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         when_true, when_false = narrowing(inf, test.expression)
         return when_false, when_true
@@ -1405,8 +1406,9 @@ def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpr
 def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:
     """`isinstance(v, torch.Tensor)` / `torch.is_tensor(v)` / `hasattr(v, "cpu")`: a tensor in the true arm (its
     device unknown: weak), not one in the false arm. A value data flow shows to be host data (every caller passes
-    a list) stays what it is: that arm does not run for it. A parameter only its annotation types (`n: int`,
-    `image: np.ndarray`) is narrowed: the test says tensors reach it too."""
+    a list) stays what it is: that arm does not run for it. A scalar parameter only its annotation types
+    (`n: int`) is narrowed: the test says tensors reach it too (`ANNOTATED_NON_TENSORS`; an array or sequence
+    annotation keeps its reading)."""
     found = _subject(inf, subject)
     if found is None:
         return {}, {}

@@ -152,8 +152,8 @@ class CallFacts:
 
     def module_fields(self) -> dict[tuple[str, str], bool]:
         """(class, attribute) -> may it be pinned, for each plain host-tensor field of an nn.Module: every
-        `self.<name> = ...` of the class family stores a host tensor (`self.window = torch.from_numpy(...)`, `self.rand_ini =
-        torch.rand(1, 9)` in `__init__`) and none registers it (`register_buffer`, `register_parameter`, an
+        `self.<name> = ...` of the class family stores a host tensor (`self.window = torch.from_numpy(...)`,
+        `self.rand_ini = torch.rand(1, 9)` in `__init__`) and none registers it (`register_buffer`, `register_parameter`, an
         `nn.Parameter` store). `Module.to()` / `.cuda()` move parameters and buffers only, so such a field stays on the
         host however the model moves, and its `.to(x.device)` in `forward` copies it up on every call. A method that
         moves it in place (`self.w = self.w.to(d)`), an `_apply` or `to` override that stores it, code that sets the

@@ -126,6 +126,14 @@ class PatchEdges:
                             label = f"{how}, " if how else ""
                             yield run, f"{label}bound to {param} by {caller.display}"
 
+
+    def library_class(self, ref: str) -> bool:
+        """`ref` (a dotted base or annotation) names a class of another library: not the project's, and not the
+        standard library's (a value built or annotated as an `OrderedDict` is one, not transformers' lazy mappings
+        deriving from `OrderedDict[...]`)."""
+        return "." in ref and self.class_by_dotted(ref) is None \
+            and ref.partition(".")[0] not in sys.stdlib_module_names  # type: ignore[attr-defined]
+
     def library_override_edges(self, callee: str) -> list[tuple[FunctionInfo, str]]:
         """`cache.update(...)` where `cache` is annotated with a library class (`cache: Cache`, bound as
         `transformers.cache_utils.Cache()`): the `update` each project subclass of that class (at any depth)
@@ -141,10 +149,7 @@ class PatchEdges:
             self._library_children = {}
             for c in self.classes.values():
                 for ref in c.bases:
-                    # (not the standard library's classes: a value built or annotated as an `OrderedDict` is
-                    # one, not transformers' lazy mappings deriving from `OrderedDict[...]`)
-                    foreign = self.class_by_dotted(ref) is None  # type: ignore[attr-defined]
-                    if "." in ref and foreign and ref.partition(".")[0] not in sys.stdlib_module_names:
+                    if self.library_class(ref):
                         self._library_children.setdefault(_library_key(ref), []).append(c)
         subs: dict[str, ClassInfo] = {}
         for c in self._library_children.get(key, []):

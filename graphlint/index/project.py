@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import sys
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -1325,9 +1324,8 @@ class ProjectIndex(PatchEdges, AssignedTypes):
     def _foreign_base(self, cls: ClassInfo, base: str) -> bool:
         """`base` (a base of `cls`) names a class of another library: imported, not the project's, not torch's
         nor the standard library's (a name of `cls`'s own module that resolves to nothing is a builtin)."""
-        top = base.partition(".")[0]
-        return "." in base and base.rpartition(".")[0] != cls.module and self.class_by_dotted(base) is None \
-            and top != "torch" and top not in sys.stdlib_module_names and self.split_dotted(base) is None
+        return self.library_class(base) and base.rpartition(".")[0] != cls.module \
+            and base.partition(".")[0] != "torch" and self.split_dotted(base) is None
 
     def _model_entries(self, reached: dict[str, HotInfo], forward_roots: list[Seed]) -> frozenset[str]:
         """Where host code enters the model: the forward roots, and the methods of model classes (nn.Module,
@@ -1470,24 +1468,20 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         around many requests, not one)."""
         out: dict[str, Seed] = {}
         level = loops
-        for _hop in range(MAX_REQUEST_HOPS):
+        for hop in range(MAX_REQUEST_HOPS + 1):  # (the last pass only reads the loops over requests above the climb)
             above: list[FunctionInfo] = []
             for fn in level:
                 for caller, in_loop in self._callers(fn):
                     if in_loop:
                         self._request_neighbours(caller, fn, reached, model, out)
-                    if in_loop or caller.key in out or caller.key in reached or caller.key in model \
-                            or not self._host_side(caller, reached, model):
+                    if hop == MAX_REQUEST_HOPS or in_loop or caller.key in out or caller.key in reached \
+                            or caller.key in model or not self._host_side(caller, reached, model):
                         continue
                     if caller.class_key is None and not self._callers(caller):
                         continue  # (a script's entry point)
                     out[caller.key] = (caller, f"{caller.display} (request: runs {fn.display} once)", None, False)
                     above.append(caller)
             level = above
-        for fn in level:  # (the loops over requests just above the last climb)
-            for caller, in_loop in self._callers(fn):
-                if in_loop:
-                    self._request_neighbours(caller, fn, reached, model, out)
         return list(out.values())
 
     def _request_neighbours(self, caller: FunctionInfo, fn: FunctionInfo, reached: dict[str, HotInfo],
@@ -1496,13 +1490,14 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         other calls of that loop body prepare or consume each request (`model_input =
         self.frontend.frontend_zero_shot(text)` before `self.model.tts(**model_input)`), so they run once per
         generation too. The loop itself runs many requests: `caller` is no request, and the climb stops there."""
-        lines = [line for callee, line in caller.calls if _within(line, caller.loops)
-                 and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee))]
+        edges = [(line, self.call_edges(caller, caller.module, callee)) for callee, line in caller.calls
+                 if _within(line, caller.loops)]
+        lines = [line for line, targets in edges if any(t.key == fn.key for t, _how in targets)]
         spans = [min((s for s in caller.loops if s[0] <= line <= s[1]), key=lambda s: s[1] - s[0]) for line in lines]
-        for callee, line in caller.calls:
-            if not any(_within(line, [span]) for span in spans):
+        for line, targets in edges:
+            if not _within(line, spans):
                 continue
-            for target, how in self.call_edges(caller, caller.module, callee):
+            for target, how in targets:
                 if target.key == fn.key or target.key in out or target.key in reached or target.key in model \
                         or how.startswith((*BY_NAME, NEW)) or not self._host_side(target, reached, model):
                     continue

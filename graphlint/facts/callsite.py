@@ -848,6 +848,10 @@ def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
         return list(value.elts)
     if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
         return [value.elt]  # `torch.cat([torch.arange(n) for n in lens])`: every part is built the same way
+    binds = scope.binds.get(value.id, []) if isinstance(value, ast.Name) else []
+    if len(binds) == 1 and isinstance(binds[0], (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)) \
+            and not scope.appends.get(value.id):
+        return _parts(binds[0], scope)  # `parts = [torch.tensor(t) for t in texts]; pad_sequence(parts)`
     if isinstance(value, ast.Name) and all(_empty_list(b) for b in scope.binds.get(value.id, [None])):
         parts = scope.appends.get(value.id, [])
         return parts if all(p is not None and not isinstance(p, ast.Starred) for p in parts) else []

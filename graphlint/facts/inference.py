@@ -28,7 +28,7 @@ from graphlint.facts.values import (
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_LIBRARY_TENSORS,
-    HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
+    HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS, WINDOW_TORCH,
 )
 
 
@@ -80,8 +80,9 @@ NON_TENSOR_TORCH_SUBMODULES = frozenset({
 NN_MODULE_SEQ_OUTPUT = frozenset({"LSTM", "GRU", "RNN", "MultiheadAttention", "TransformerDecoderLayer"})
 
 DIM_KEYWORDS = ("dim", "keepdim")
+# Joins of several tensors into one, where the parts live; `pad_sequence` stacks its (padded) sequences.
 JOIN_TORCH = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack",
-                        "torch.vstack", "torch.dstack"})
+                        "torch.vstack", "torch.dstack", "torch.nn.utils.rnn.pad_sequence"})
 # Factories that take data: `torch.tensor(t)` / `torch.as_tensor(t)` of a tensor keep its device.
 DATA_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray"})
 SEQUENCE_REFS = frozenset({"list", "tuple", "sequence", "range"})  # `Val.ref` of a Python sequence
@@ -1129,7 +1130,7 @@ class Inference:
         """The rank a factory's arguments give its result, when they show it."""
         if qual in DATA_FACTORIES:
             return _literal_rank(data, self) if data is not None else None
-        if qual in ("torch.arange", "torch.linspace", "torch.logspace", "torch.randperm"):
+        if qual in ("torch.arange", "torch.linspace", "torch.logspace", "torch.randperm") or qual in WINDOW_TORCH:
             return 1
         if qual == "torch.eye":
             return 2

@@ -92,6 +92,11 @@ HOST_LIBRARY_TENSORS = frozenset({
     "xgrammar.allocate_token_bitmask", "torchvision.transforms.functional.to_tensor",
     "torchvision.transforms.functional.pil_to_tensor", "torchvision.io.read_image",
 })
+# Library readers that return `(host tensor, Python number)`: torchaudio's `load` ("the waveform ... and the sample
+# rate"), decoded on the host, wherever the caller computes.
+HOST_TENSOR_AND_NUMBER = frozenset({"torchaudio.load", "torchaudio.load_with_torchcodec"})
+# torch's data loaders: iterating one yields what its `collate_fn` returns (the default collate: host tensors).
+DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 # torch functions whose return shape depends on arguments (one-arg where, as_tuple, return_inverse).
 ARG_DEPENDENT_TORCH = frozenset({"torch.where", "torch.nonzero", "torch.unique"})
 

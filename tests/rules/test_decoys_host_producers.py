@@ -89,3 +89,74 @@ def test_an_annotation_that_names_no_kind_leaves_the_return_to_the_body():
             n = count(text)
             return a, b, x[:n]
     """, scope="all")
+
+
+def test_a_data_loader_yields_what_its_collate_function_builds():
+    """Iterating a `DataLoader` without `collate_fn=` yields torch's default collate: host tensors (tuples and dicts
+    of them), so moving a batch is a pageable copy; with a collate function, a batch is what it returns (F5-TTS's
+    benchmark: `collate_fn=lambda b: data_collator(b, ...)`, a dict whose lengths are a `LongTensor` and whose mels
+    it built on the device). Decoys: a pinned loader's batch moved with `non_blocking=True`, a batch the code has
+    already moved, the collate's device item, and a loader whose collate function is not read."""
+    check("""
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def collate(samples: list[torch.Tensor]):
+            lens = torch.LongTensor([len(s) for s in samples])
+            mels = torch.stack([s.cuda() for s in samples])
+            return {"lens": lens, "mels": mels}
+
+
+        def plain(model, dataset, device):
+            loader = DataLoader(dataset, batch_size=4)
+            for x, y in loader:
+                model(x.to(device), y)  # <- GL131
+            for batch in loader:
+                model(batch["input_ids"].to(device))  # <- GL131
+
+
+        def pinned(model, dataset, device):
+            loader = DataLoader(dataset, batch_size=4, pin_memory=True)
+            for batch in loader:
+                moved = batch.to(device, non_blocking=True)
+                model(moved.to(device))
+
+
+        def collated(model, dataset, device, make):
+            loader = DataLoader(dataset, batch_size=4, collate_fn=lambda b: collate(b))
+            for batch in loader:
+                model(batch["lens"].to(device), batch["mels"].to(device))  # <- GL131
+            other = DataLoader(dataset, collate_fn=make)
+            for batch in other:
+                model(batch.to(device))
+    """, scope="all")
+
+
+def test_torchaudio_load_returns_a_host_waveform_and_a_number():
+    """`torchaudio.load(path)` decodes on the host: `(waveform, sample_rate)`, a host tensor and a Python int, also
+    through a project helper that returns it. Decoys: a project `load_audio` that returns a CUDA tensor, and the
+    sample rate (a number, no copy)."""
+    check("""
+        import torch
+        import torchaudio
+
+
+        def read(path: str):
+            return torchaudio.load(path)
+
+
+        def load_audio(path: str):
+            wav, sr = torchaudio.load(path)
+            return wav.cuda(), sr  # <- GL131
+
+
+        def step(model, path: str, device):
+            wav, sr = torchaudio.load(path)
+            a = wav.to(device)  # <- GL131
+            w2, sr2 = read(path)
+            b = w2.to(device)  # <- GL131
+            w3, sr3 = load_audio(path)
+            c = w3.to(device)
+            return model(a, b, c), sr + sr2 + sr3
+    """, scope="all")

@@ -6,7 +6,7 @@
     python benchmarks/accuracy/fetch.py --unseen [--dest benchmarks/accuracy/.unseen] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --blind [--dest benchmarks/accuracy/.blind] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --sealed [--dest benchmarks/accuracy/.sealed] [--mirror DIR]
-    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier, --cellar, --attic alike)
+    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier, --cellar, --attic, --loft alike)
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -454,6 +454,18 @@ GIT_SETS: dict[str, GitSet] = {
                            "gemma/model_xla.py", "gemma/xla_model_parallel.py", "scripts/run.py",
                            "scripts/run_multimodal.py", "scripts/run_xla.py")),
     ), "the eleventh untouched set, labelled in session 12 for a later session (F5-TTS, SnapKV, gemma_pytorch)"),
+    "loft": GitSet(HERE / ".loft", (
+        GitCorpus("chameleon", "https://github.com/facebookresearch/chameleon",
+                  "dbbe47fdbc7a3cc4982ae931fea75e227262e70a", "chameleon",
+                  "Chameleon's inference engine: the mixed-modal decode loop whose transformer step runs under its "
+                  "own CUDA-graph capture (cudagraph.py), the token selectors, logits processors and stopping "
+                  "criteria applied every token, the model with its KV cache, the VQGAN image tokenizer, the "
+                  "loaders, the examples, the streaming decoders of the local and distributed viewer backends and "
+                  "the miniviewer's generation thread",
+                  include=("__init__.py", "inference/", "miniviewer/miniviewer.py",
+                           "viewer/backend/models/chameleon_local.py",
+                           "viewer/backend/models/chameleon_distributed.py")),
+    ), "the twelfth untouched set, labelled in session 16 for a later session (Chameleon, FastChat, SAM 2)"),
 }
 
 

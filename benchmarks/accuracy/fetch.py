@@ -465,7 +465,17 @@ GIT_SETS: dict[str, GitSet] = {
                   include=("__init__.py", "inference/", "miniviewer/miniviewer.py",
                            "viewer/backend/models/chameleon_local.py",
                            "viewer/backend/models/chameleon_distributed.py")),
-    ), "the twelfth untouched set, labelled in session 16 for a later session (Chameleon, FastChat, SAM 2)"),
+        GitCorpus("llava", "https://github.com/haotian-liu/LLaVA",
+                  "c121f0432da27facab705978f83c4ada465e46fd", "llava",
+                  "LLaVA's inference code: the multimodal arch that encodes images with the CLIP vision tower and "
+                  "projector and splices them into the token embeddings (padding, AnyRes patches), the Llama, Mistral "
+                  "and MPT wrappers whose generate() runs the Hugging Face decode loop, the model loader, the mm "
+                  "utilities (image processing, tokenisation, keyword stopping criteria), the CLI chat, the model "
+                  "worker's threaded streaming generate, run_llava and the VQA evaluation drivers",
+                  include=("__init__.py", "constants.py", "utils.py", "mm_utils.py", "model/", "serve/cli.py",
+                           "serve/model_worker.py", "eval/run_llava.py", "eval/model_vqa.py",
+                           "eval/model_vqa_loader.py", "eval/model_vqa_science.py", "eval/model_vqa_mmbench.py")),
+    ), "the twelfth untouched set, labelled in session 16 for a later session (Chameleon, LLaVA, FastChat, SAM 2)"),
 }
 
 

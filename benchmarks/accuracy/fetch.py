@@ -471,10 +471,13 @@ GIT_SETS: dict[str, GitSet] = {
                   "projector and splices them into the token embeddings (padding, AnyRes patches), the Llama, Mistral "
                   "and MPT wrappers whose generate() runs the Hugging Face decode loop, the model loader, the mm "
                   "utilities (image processing, tokenisation, keyword stopping criteria), the CLI chat, the model "
-                  "worker's threaded streaming generate, run_llava and the VQA evaluation drivers",
+                  "worker's threaded streaming generate, run_llava, the VQA evaluation drivers, and the trainer's sampler and "
+                  "adapter saving with the two attention patches used in training",
                   include=("__init__.py", "constants.py", "utils.py", "mm_utils.py", "model/", "serve/cli.py",
                            "serve/model_worker.py", "eval/run_llava.py", "eval/model_vqa.py",
-                           "eval/model_vqa_loader.py", "eval/model_vqa_science.py", "eval/model_vqa_mmbench.py")),
+                           "eval/model_vqa_loader.py", "eval/model_vqa_science.py", "eval/model_vqa_mmbench.py",
+                           "train/llava_trainer.py", "train/llama_flash_attn_monkey_patch.py",
+                           "train/llama_xformers_attn_monkey_patch.py")),
     ), "the twelfth untouched set, labelled in session 16 for a later session (Chameleon, LLaVA, FastChat, SAM 2)"),
 }
 

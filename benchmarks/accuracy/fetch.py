@@ -6,7 +6,8 @@
     python benchmarks/accuracy/fetch.py --unseen [--dest benchmarks/accuracy/.unseen] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --blind [--dest benchmarks/accuracy/.blind] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --sealed [--dest benchmarks/accuracy/.sealed] [--mirror DIR]
-    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier, --cellar, --attic, --loft alike)
+    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier, --cellar, --attic,
+    --loft alike)
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -471,8 +472,8 @@ GIT_SETS: dict[str, GitSet] = {
                   "projector and splices them into the token embeddings (padding, AnyRes patches), the Llama, Mistral "
                   "and MPT wrappers whose generate() runs the Hugging Face decode loop, the model loader, the mm "
                   "utilities (image processing, tokenisation, keyword stopping criteria), the CLI chat, the model "
-                  "worker's threaded streaming generate, run_llava, the VQA evaluation drivers, and the trainer's sampler and "
-                  "adapter saving with the two attention patches used in training",
+                  "worker's threaded streaming generate, run_llava, the VQA evaluation drivers, and the trainer's "
+                  "sampler and adapter saving with the two attention patches used in training",
                   include=("__init__.py", "constants.py", "utils.py", "mm_utils.py", "model/", "serve/cli.py",
                            "serve/model_worker.py", "eval/run_llava.py", "eval/model_vqa.py",
                            "eval/model_vqa_loader.py", "eval/model_vqa_science.py", "eval/model_vqa_mmbench.py",

@@ -479,6 +479,24 @@ GIT_SETS: dict[str, GitSet] = {
                            "eval/model_vqa_loader.py", "eval/model_vqa_science.py", "eval/model_vqa_mmbench.py",
                            "train/llava_trainer.py", "train/llama_flash_attn_monkey_patch.py",
                            "train/llama_xformers_attn_monkey_patch.py")),
+        GitCorpus("fastchat", "https://github.com/lm-sys/FastChat",
+                  "0e6d3e4beaab66f4d3f93db72541a4abab8af28d", "fastchat",
+                  "FastChat's in-process serving: the hand-written `generate_stream` decode loop (logits processors, "
+                  "sampling, stop checks, streaming), the per-model decode loops (ChatGLM, CodeT5+, Falcon, Yuan2, "
+                  "CLLM Jacobi decoding, ExLlama, xFasterTransformer, RWKV), the model worker and CLI that drive them, "
+                  "the model adapters and 8-bit group compression that load and place the weights, the GPTQ/AWQ/ExLlama "
+                  "loaders, the MT-bench answer generator, the monitor's embedding clustering, and the training-time "
+                  "attention patches and data preprocessing",
+                  include=("__init__.py", "constants.py", "utils.py", "serve/__init__.py", "serve/inference.py",
+                           "serve/model_worker.py", "serve/base_model_worker.py", "serve/cli.py",
+                           "serve/huggingface_api.py", "model/__init__.py", "model/model_adapter.py",
+                           "model/compression.py", "model/model_chatglm.py", "model/model_codet5p.py",
+                           "model/model_falcon.py", "model/model_exllama.py", "model/model_xfastertransformer.py",
+                           "model/model_yuan2.py", "model/model_cllm.py", "model/rwkv_model.py",
+                           "model/monkey_patch_non_inplace.py", "model/llama_condense_monkey_patch.py", "modules/",
+                           "llm_judge/gen_model_answer.py", "serve/monitor/topic_clustering.py",
+                           "train/llama2_flash_attn_monkey_patch.py", "train/llama_flash_attn_monkey_patch.py",
+                           "train/llama_xformers_attn_monkey_patch.py", "train/train.py", "train/train_lora.py")),
     ), "the twelfth untouched set, labelled in session 16 for a later session (Chameleon, LLaVA, FastChat, SAM 2)"),
 }
 

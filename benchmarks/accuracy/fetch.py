@@ -454,6 +454,19 @@ GIT_SETS: dict[str, GitSet] = {
                            "gemma/model_xla.py", "gemma/xla_model_parallel.py", "scripts/run.py",
                            "scripts/run_multimodal.py", "scripts/run_xla.py")),
     ), "the eleventh untouched set, labelled in session 12 for a later session (F5-TTS, SnapKV, gemma_pytorch)"),
+    "loft": GitSet(HERE / ".loft", (
+        GitCorpus("sam2", "https://github.com/facebookresearch/sam2",
+                  "2b90b9f5ceec907a1c18123530e92e794ad901a4", ".",
+                  "SAM 2 (its repository root, kept as `sam2/`): the video predictor whose propagation runs the image "
+                  "encoder, memory attention, mask decoder and memory encoder once per frame (all four compiled in "
+                  "the `vos_optimized` predictor), the per-click prompt path, the image predictor, the automatic mask "
+                  "generator with its box/RLE utilities, the model with its memory bank, frame loading, transforms, "
+                  "the VOS inference driver and the demo server's per-request predictor",
+                  include=("sam2/__init__.py", "sam2/build_sam.py", "sam2/benchmark.py",
+                           "sam2/automatic_mask_generator.py", "sam2/sam2_image_predictor.py",
+                           "sam2/sam2_video_predictor.py", "sam2/modeling/", "sam2/utils/",
+                           "tools/vos_inference.py", "demo/backend/server/inference/predictor.py")),
+    ), "the twelfth untouched set, labelled in session 16 for a later session"),
 }
 
 

@@ -497,6 +497,17 @@ GIT_SETS: dict[str, GitSet] = {
                            "llm_judge/gen_model_answer.py", "serve/monitor/topic_clustering.py",
                            "train/llama2_flash_attn_monkey_patch.py", "train/llama_flash_attn_monkey_patch.py",
                            "train/llama_xformers_attn_monkey_patch.py", "train/train.py", "train/train_lora.py")),
+        GitCorpus("sam2", "https://github.com/facebookresearch/sam2",
+                  "2b90b9f5ceec907a1c18123530e92e794ad901a4", ".",
+                  "SAM 2 (its repository root, kept as `sam2/`): the video predictor whose propagation runs the image "
+                  "encoder, memory attention, mask decoder and memory encoder once per frame (all four compiled in "
+                  "the `vos_optimized` predictor), the per-click prompt path, the image predictor, the automatic mask "
+                  "generator with its box/RLE utilities, the model with its memory bank, frame loading, transforms, "
+                  "the VOS inference driver and the demo server's per-request predictor",
+                  include=("sam2/__init__.py", "sam2/build_sam.py", "sam2/benchmark.py",
+                           "sam2/automatic_mask_generator.py", "sam2/sam2_image_predictor.py",
+                           "sam2/sam2_video_predictor.py", "sam2/modeling/", "sam2/utils/",
+                           "tools/vos_inference.py", "demo/backend/server/inference/predictor.py")),
     ), "the twelfth untouched set, labelled in session 16 for a later session (Chameleon, LLaVA, FastChat, SAM 2)"),
 }
 

@@ -11,9 +11,10 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Dev, Kind
-from graphlint.rules._util import code_of, descendants, is_true, kwarg, method_call, positional, tensor_method
+from graphlint.facts.syntax import code_of, descendants, is_true, kwarg, method_call, positional
+from graphlint.rules._util import tensor_method
 from graphlint.rules.base import Rule
-from graphlint.rules._host_facts import device_arg_class, factory_device_is_cpu
+from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
 from graphlint.rules._streams import StreamBindings, stream_like
 
 STREAM_CONTEXTS = ("torch.cuda.stream", "torch.cuda.StreamContext", "torch.cuda.streams.StreamContext",

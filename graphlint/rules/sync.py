@@ -6,7 +6,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Dev, Kind
-from graphlint.rules._host_facts import device_arg_class, factory_device_is_cpu
+from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
 from graphlint.rules._util import LOG_METHODS
 from graphlint.rules.base import Rule
 
@@ -123,7 +123,8 @@ class EmptyCache(Rule):
 # GL141-GL152 (host_data/capture helpers live in their own modules).
 
 from graphlint.rules._streams import StreamBindings, stream_like  # noqa: E402
-from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method  # noqa: E402
+from graphlint.facts.syntax import code_of, is_true, kwarg, method_call, positional  # noqa: E402
+from graphlint.rules._util import tensor_method  # noqa: E402
 
 
 class StreamEventSynchronize(StreamBindings):

@@ -21,6 +21,7 @@ from graphlint.facts.kinds import HOST_LIST, LIST
 from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
+from graphlint.facts.streams import Streams
 from graphlint.facts.tokenizers import Tokenizers
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
@@ -91,10 +92,12 @@ class Context:
     # facts of the unit's own bindings, fed by the walker before the rules' hooks of each node; rules only ask them
     host: HostOrigins = field(init=False)  # where CPU tensors come from
     tokenizers: Tokenizers = field(init=False)  # which values are Hugging Face tokenizers
+    streams: Streams = field(init=False)  # which local names hold a CUDA stream or event
 
     def __post_init__(self) -> None:
         self.host = HostOrigins(self)
         self.tokenizers = Tokenizers(self)
+        self.streams = Streams(self)
 
     # -- questions rules ask ---------------------------------------------------------------------
     def val(self, expr: cst.BaseExpression) -> Val:

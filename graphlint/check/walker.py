@@ -182,7 +182,7 @@ class Walker:
         self.ctx = ctx
         # the unit's binding facts first: each rule's hook of an assignment sees it bound, as its children do
         hooks: dict[str, list[Callable]] = {
-            "Assign": [ctx.host.on_Assign, ctx.tokenizers.on_Assign],
+            "Assign": [ctx.host.on_Assign, ctx.tokenizers.on_Assign, ctx.streams.on_Assign],
             "AnnAssign": [ctx.host.on_AnnAssign],
             "AugAssign": [ctx.host.on_AugAssign],
         }

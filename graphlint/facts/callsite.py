@@ -17,8 +17,8 @@ from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
-    BOOL_DTYPES, FACTORY_TORCH, HOST_LIBRARY_TENSORS, NON_FLOAT_DTYPES, SEQ_METHODS, SEQ_TORCH,
-    TORCH_ONLY_METHODS, torch_return_kind,
+    BOOL_DTYPES, FACTORY_TORCH, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, NON_FLOAT_DTYPES, SEQ_METHODS,
+    SEQ_TORCH, TORCH_ONLY_METHODS, torch_return_kind,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
@@ -848,6 +848,10 @@ def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
         return list(value.elts)
     if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
         return [value.elt]  # `torch.cat([torch.arange(n) for n in lens])`: every part is built the same way
+    binds = scope.binds.get(value.id, []) if isinstance(value, ast.Name) else []
+    if len(binds) == 1 and isinstance(binds[0], (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)) \
+            and not scope.appends.get(value.id):
+        return _parts(binds[0], scope)  # `parts = [torch.tensor(t) for t in texts]; pad_sequence(parts)`
     if isinstance(value, ast.Name) and all(_empty_list(b) for b in scope.binds.get(value.id, [None])):
         parts = scope.appends.get(value.id, [])
         return parts if all(p is not None and not isinstance(p, ast.Starred) for p in parts) else []
@@ -908,6 +912,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return TENSOR
     if qual in HOST_LIBRARY_TENSORS:
         return CPU_TENSOR
+    if qual in HOST_TENSOR_AND_NUMBER:
+        return Items((CPU_TENSOR, HOST))  # `torchaudio.load(path)`: the waveform and its sample rate
     if qual in JOIN_TORCH and value.args and (elts := _parts(value.args[0], scope)):
         # every part must live on one device: a host part (and none on the device) puts the result there
         parts = {again(e) for e in elts}

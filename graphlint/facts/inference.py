@@ -16,7 +16,7 @@ import libcst as cst
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch,
-    names_cpu, pins,
+    may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys
 from graphlint.facts.names import dotted_name
@@ -27,8 +27,9 @@ from graphlint.facts.values import (
 )
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DIM_SEQ_TORCH, FACTORY_TORCH, HOST_LIBRARY_TENSORS,
-    HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, TORCH_ONLY_METHODS,
+    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DIM_SEQ_TORCH, FACTORY_TORCH,
+    HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    TORCH_ONLY_METHODS, WINDOW_TORCH,
 )
 
 
@@ -80,8 +81,9 @@ NON_TENSOR_TORCH_SUBMODULES = frozenset({
 NN_MODULE_SEQ_OUTPUT = frozenset({"LSTM", "GRU", "RNN", "MultiheadAttention", "TransformerDecoderLayer"})
 
 DIM_KEYWORDS = ("dim", "keepdim")
+# Joins of several tensors into one, where the parts live; `pad_sequence` stacks its (padded) sequences.
 JOIN_TORCH = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack",
-                        "torch.vstack", "torch.dstack"})
+                        "torch.vstack", "torch.dstack", "torch.nn.utils.rnn.pad_sequence"})
 # Factories that take data: `torch.tensor(t)` / `torch.as_tensor(t)` of a tensor keep its device.
 DATA_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray"})
 SEQUENCE_REFS = frozenset({"list", "tuple", "sequence", "range"})  # `Val.ref` of a Python sequence
@@ -761,6 +763,10 @@ class Inference:
             return self._checkpoint(qual, node)
         if qual in HOST_LIBRARY_TENSORS:
             return CPU  # `xgr.allocate_token_bitmask(n, vocab)`: a library builds it on the host
+        if qual in DATA_LOADERS:
+            return self._loader(node)
+        if qual in HOST_TENSOR_AND_NUMBER:
+            return Val(Kind.UNKNOWN, items=(CPU, HOST))  # `wav, sr = torchaudio.load(path)`
         if qual is not None:
             val = self._torch_call(qual, node)
             if val is not None:
@@ -868,6 +874,24 @@ class Inference:
         placed = any(arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS
                      for arg in node.args)
         return UNKNOWN if placed or self.default_device is not Dev.CPU else HOST_MODULE
+
+    def _loader(self, node: cst.Call) -> Val:
+        """`DataLoader(dataset, ...)`: an iterable of batches. Without `collate_fn=`, torch's default collate stacks the
+        samples into host tensors (dicts and tuples of them); with one, a batch is what it returns (a project function,
+        or a lambda calling one). Unknown where the collate function is not read."""
+        if any(arg.star for arg in node.args) or len([a for a in node.args if a.keyword is None]) > 6:
+            return UNKNOWN  # positional `collate_fn` (7th) or spread arguments: not read
+        collate = self._has_kw(node, "collate_fn")
+        pinned = may_pin(cst_keywords(node, PIN))  # `pin_memory=args.pin`: pinned where it can be
+        if collate is None or isinstance(collate.value, cst.Name) and collate.value.value == "None":
+            return Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=Val(Kind.CPU_TENSOR, pinned=pinned))
+        fn = collate.value
+        call = fn.body if isinstance(fn, cst.Lambda) and isinstance(fn.body, cst.Call) else \
+            cst.Call(func=fn) if isinstance(fn, (cst.Name, cst.Attribute)) else None
+        batch = self(call) if call is not None else UNKNOWN
+        if pinned:  # the loader pins every tensor of a batch: tracked for a plain host tensor only
+            batch = batch._replace(pinned=True) if batch.kind is Kind.CPU_TENSOR else UNKNOWN
+        return UNKNOWN if batch == UNKNOWN else Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=batch)
 
     def _generated(self, node: cst.Call) -> Val | None:
         """`model.generate(ids, ...)` of a model no project method answers for (transformers' `GenerationMixin`): the
@@ -1148,7 +1172,7 @@ class Inference:
         """The rank a factory's arguments give its result, when they show it."""
         if qual in DATA_FACTORIES:
             return _literal_rank(data, self) if data is not None else None
-        if qual in ("torch.arange", "torch.linspace", "torch.logspace", "torch.randperm"):
+        if qual in ("torch.arange", "torch.linspace", "torch.logspace", "torch.randperm") or qual in WINDOW_TORCH:
             return 1
         if qual == "torch.eye":
             return 2

@@ -53,10 +53,13 @@ COMPARE_TORCH = frozenset({
     "torch.greater_equal", "torch.less_equal", "torch.not_equal",
 })
 # Factories: without device= they build a CPU tensor.
+# The spectral windows (`torch.hann_window(n_fft)`): factories of one dimension, on the default device unless `device=`.
+WINDOW_TORCH = frozenset({"torch.hann_window", "torch.hamming_window", "torch.blackman_window", "torch.bartlett_window",
+                          "torch.kaiser_window"})
 FACTORY_TORCH = frozenset({
     "torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.empty", "torch.full",
     "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.rand", "torch.randn",
-    "torch.randint", "torch.randperm", "torch.empty_strided", "torch.asarray",
+    "torch.randint", "torch.randperm", "torch.empty_strided", "torch.asarray", *WINDOW_TORCH,
 })
 # Methods only tensors have (not ndarrays, builtins or modules): calling one on a value of unknown
 # type makes it a (weak) tensor. `.sum(dim=...)`-style keywords do the same.
@@ -89,6 +92,11 @@ HOST_LIBRARY_TENSORS = frozenset({
     "xgrammar.allocate_token_bitmask", "torchvision.transforms.functional.to_tensor",
     "torchvision.transforms.functional.pil_to_tensor", "torchvision.io.read_image",
 })
+# Library readers that return `(host tensor, Python number)`: torchaudio's `load` ("the waveform ... and the sample
+# rate"), decoded on the host, wherever the caller computes.
+HOST_TENSOR_AND_NUMBER = frozenset({"torchaudio.load", "torchaudio.load_with_torchcodec"})
+# torch's data loaders: iterating one yields what its `collate_fn` returns (the default collate: host tensors).
+DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 # torch functions whose return shape depends on arguments (one-arg where, as_tuple, return_inverse).
 ARG_DEPENDENT_TORCH = frozenset({"torch.where", "torch.nonzero", "torch.unique"})
 

@@ -485,8 +485,9 @@ class _Indexer(ast.NodeVisitor):
                 return self._infer_returns(node, scope)
             made = type_annotation_class(node.returns)  # `-> Type[Impl]`: a factory of Impl classes
             cls = class_annotation(made if made is not None else node.returns) if kind is None else None
-            # a class named in the callee's module, resolved (and checked) at the call site
-            return Base(kind) if kind else Obj(cls) if cls else UNKNOWN
+            # a class named in the callee's module, resolved (and checked) at the call site; an annotation that names
+            # neither a kind nor a class (`-> int["b nt"]`, a shape string on a Python scalar) says nothing: the body does
+            return Base(kind) if kind else Obj(cls) if cls else self._infer_returns(node, scope)
         return self._infer_returns(node, scope)
 
     def _typed_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:

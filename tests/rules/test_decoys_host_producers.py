@@ -1,0 +1,162 @@
+"""Hits and decoys for where host tensors come from (docs/inference.md, "Host producers"): torch calls whose result
+lives on the host by torch's documented behaviour, and project helpers whose body returns one. Each hit is the
+shape of a missed `h2d-copy` label of the accuracy benchmark (F5-TTS's `list_str_to_idx`, its mel window); each
+decoy the same code on the device.
+"""
+
+from __future__ import annotations
+
+from snippets import check
+
+
+def test_a_spectral_window_is_built_on_the_host():
+    """`torch.hann_window(n)` is a factory: on the default device unless `device=` says otherwise, whatever its
+    length is (a parameter here). Decoys: a window built on the device, one converted to a dtype only (no copy),
+    and one under `with torch.device("cuda"):`."""
+    check("""
+        import torch
+
+
+        def mel(x: torch.Tensor, n: int, win):
+            w = torch.hann_window(win).to(x.device)  # <- GL131
+            k = torch.kaiser_window(win, periodic=False).cuda()  # <- GL131
+            d = torch.hann_window(win, device=x.device)
+            h = torch.hamming_window(win).to(torch.float16)
+            with torch.device("cuda"):
+                b = torch.blackman_window(win).to(x.device)
+            return x * w * k * d * h * b
+    """, scope="all")
+
+
+def test_pad_sequence_lives_where_its_sequences_do():
+    """`pad_sequence(parts)` stacks its sequences: of host tensors (a comprehension of `torch.tensor(ids)`, here
+    bound to a name first) a host tensor, which a project helper returns to its caller. Decoy: the same helper
+    over sequences built on the device, and one whose list is filled by an unknown call."""
+    check("""
+        import torch
+        from torch.nn.utils.rnn import pad_sequence
+
+
+        def to_idx(text: list[str], vocab: dict[str, int]):
+            parts = [torch.tensor([vocab.get(c, 0) for c in t]) for t in text]
+            return pad_sequence(parts, padding_value=-1, batch_first=True)
+
+
+        def to_idx_on(text: list[str], vocab: dict[str, int], device):
+            parts = [torch.zeros(len(t), dtype=torch.long, device=device) for t in text]
+            return pad_sequence(parts, padding_value=-1, batch_first=True)
+
+
+        def to_idx_of(text: list[str], encode):
+            parts = [encode(t) for t in text]
+            return pad_sequence(parts, batch_first=True)
+
+
+        def step(x: torch.Tensor, text: list[str], vocab: dict[str, int], encode):
+            a = to_idx(text, vocab).to(x.device)  # <- GL131
+            b = to_idx_on(text, vocab, x.device).to(x.device)
+            c = to_idx_of(text, encode).to(x.device)
+            return a, b, c
+    """, scope="all")
+
+
+def test_an_annotation_that_names_no_kind_leaves_the_return_to_the_body():
+    """`-> int["b nt"]` (a shape string on a Python scalar, F5-TTS's spelling of a tensor annotation) names neither a
+    kind nor a class: what the function returns is what its body shows, a host tensor here. Decoys: the same
+    annotation on a helper that builds on the device (a project `load_audio` returning a CUDA tensor), and a
+    plain `-> int` helper, which still reads as a Python number."""
+    check("""
+        from __future__ import annotations
+
+        import torch
+
+
+        def list_to_tensor(text: list[str]) -> int["b nt"]:
+            return torch.tensor([[*bytes(t, "UTF-8")] for t in text])
+
+
+        def load_audio(path: str) -> float["n"]:
+            return torch.zeros(16000, device="cuda")
+
+
+        def count(text: list[str]) -> int:
+            return len(text)
+
+
+        def step(x: torch.Tensor, text: list[str], path: str):
+            a = list_to_tensor(text).to(x.device)  # <- GL131
+            b = load_audio(path).to(x.device)
+            n = count(text)
+            return a, b, x[:n]
+    """, scope="all")
+
+
+def test_a_data_loader_yields_what_its_collate_function_builds():
+    """Iterating a `DataLoader` without `collate_fn=` yields torch's default collate: host tensors (tuples and dicts
+    of them), so moving a batch is a pageable copy; with a collate function, a batch is what it returns (F5-TTS's
+    benchmark: `collate_fn=lambda b: data_collator(b, ...)`, a dict whose lengths are a `LongTensor` and whose mels
+    it built on the device). Decoys: a pinned loader's batch moved with `non_blocking=True`, a batch the code has
+    already moved, the collate's device item, and a loader whose collate function is not read."""
+    check("""
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def collate(samples: list[torch.Tensor]):
+            lens = torch.LongTensor([len(s) for s in samples])
+            mels = torch.stack([s.cuda() for s in samples])
+            return {"lens": lens, "mels": mels}
+
+
+        def plain(model, dataset, device):
+            loader = DataLoader(dataset, batch_size=4)
+            for x, y in loader:
+                model(x.to(device), y)  # <- GL131
+            for batch in loader:
+                model(batch["input_ids"].to(device))  # <- GL131
+
+
+        def pinned(model, dataset, device):
+            loader = DataLoader(dataset, batch_size=4, pin_memory=True)
+            for batch in loader:
+                moved = batch.to(device, non_blocking=True)
+                model(moved.to(device))
+
+
+        def collated(model, dataset, device, make):
+            loader = DataLoader(dataset, batch_size=4, collate_fn=lambda b: collate(b))
+            for batch in loader:
+                model(batch["lens"].to(device), batch["mels"].to(device))  # <- GL131
+            other = DataLoader(dataset, collate_fn=make)
+            for batch in other:
+                model(batch.to(device))
+    """, scope="all")
+
+
+def test_torchaudio_load_returns_a_host_waveform_and_a_number():
+    """`torchaudio.load(path)` decodes on the host: `(waveform, sample_rate)`, a host tensor and a Python int, also
+    through a project helper that returns it. Decoys: a project `load_audio` that returns a CUDA tensor, and the
+    sample rate (a number, no copy)."""
+    check("""
+        import torch
+        import torchaudio
+
+
+        def read(path: str):
+            return torchaudio.load(path)
+
+
+        def load_audio(path: str):
+            wav, sr = torchaudio.load(path)
+            return wav.cuda(), sr  # <- GL131
+
+
+        def step(model, path: str, device):
+            wav, sr = torchaudio.load(path)
+            a = wav.to(device)  # <- GL131
+            w2, sr2 = read(path)
+            b = w2.to(device)  # <- GL131
+            w3, sr3 = load_audio(path)
+            c = w3.to(device)
+            return model(a, b, c), sr + sr2 + sr3
+    """, scope="all")

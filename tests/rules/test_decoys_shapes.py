@@ -725,3 +725,31 @@ def test_decoy_bool_casts_stored_or_filled_as_scalars():
                 x[mask.bool()] = 0.0
                 return torch.where(mask.bool(), x, 0.0), bool(flag)
     """) == set()
+
+
+def test_hit_a_callee_slices_with_an_item_of_a_device_tensor_its_callers_pass():
+    """MagicDec's `self.gen_draft_kv(..., offsets[0] + seqlen, ...)` then `k[:, :context_len]`: an item of a device
+    tensor is a device tensor, so every call site passes one, and the callee's slice bound reads it on the host."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, k: torch.Tensor, offsets: torch.Tensor, seqlen: int):
+                return self.gen(k, offsets[0] + seqlen), self.gen(k, offsets[-1])
+
+            def gen(self, k, context_len):
+                return k[:, :context_len]
+    """) == {(7, "GL126")}
+
+
+def test_decoy_a_callee_slices_with_host_items_its_callers_pass():
+    """An item of a CPU tensor, of a shape or of a Python list is host data at every call site."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, k: torch.Tensor, lens: list[int], n: int):
+                lens_cpu = torch.tensor(lens)
+                return self.gen(k, lens_cpu[0] + n), self.gen(k, k.shape[0]), self.gen(k, lens[0])
+
+            def gen(self, k, context_len):
+                return k[:, :context_len]
+    """) == set()

@@ -70,6 +70,17 @@ def test_rules_import_only_base_context_facts_and_their_helpers():
     for module in sorted(families | helpers):
         bad = {m for m in GRAPH[module] if m not in allowed and not m.startswith("graphlint.facts.")}
         assert not bad, f"{module} imports {sorted(bad)}"
+        assert not _private_rule_names(module), f"{module} imports {_private_rule_names(module)}"
+
+
+def _private_rule_names(module: str) -> list[str]:
+    """Private names (`_x`) `module` imports from another rules module: one rule module's own facts or matchers,
+    which belong in graphlint/facts (asked through `Context`) or in a public helper."""
+    out = []
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("graphlint.rules") and node.level == 0:
+            out.extend(f"{node.module}.{a.name}" for a in node.names if a.name.startswith("_"))
+    return out
 
 
 def test_facts_and_index_import_no_rule_and_nothing_above_them():

@@ -6,7 +6,8 @@
     python benchmarks/accuracy/fetch.py --unseen [--dest benchmarks/accuracy/.unseen] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --blind [--dest benchmarks/accuracy/.blind] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --sealed [--dest benchmarks/accuracy/.sealed] [--mirror DIR]
-    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier, --cellar, --attic alike)
+    python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier, --cellar, --attic,
+    --loft alike)
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -454,6 +455,60 @@ GIT_SETS: dict[str, GitSet] = {
                            "gemma/model_xla.py", "gemma/xla_model_parallel.py", "scripts/run.py",
                            "scripts/run_multimodal.py", "scripts/run_xla.py")),
     ), "the eleventh untouched set, labelled in session 12 for a later session (F5-TTS, SnapKV, gemma_pytorch)"),
+    "loft": GitSet(HERE / ".loft", (
+        GitCorpus("chameleon", "https://github.com/facebookresearch/chameleon",
+                  "dbbe47fdbc7a3cc4982ae931fea75e227262e70a", "chameleon",
+                  "Chameleon's inference engine: the mixed-modal decode loop whose transformer step runs under its "
+                  "own CUDA-graph capture (cudagraph.py), the token selectors, logits processors and stopping "
+                  "criteria applied every token, the model with its KV cache, the VQGAN image tokenizer, the "
+                  "loaders, the examples, the streaming decoders of the local and distributed viewer backends and "
+                  "the miniviewer's generation thread",
+                  include=("__init__.py", "inference/", "miniviewer/miniviewer.py",
+                           "viewer/backend/models/chameleon_local.py",
+                           "viewer/backend/models/chameleon_distributed.py")),
+        GitCorpus("llava", "https://github.com/haotian-liu/LLaVA",
+                  "c121f0432da27facab705978f83c4ada465e46fd", "llava",
+                  "LLaVA's inference code: the multimodal arch that encodes images with the CLIP vision tower and "
+                  "projector and splices them into the token embeddings (padding, AnyRes patches), the Llama, Mistral "
+                  "and MPT wrappers whose generate() runs the Hugging Face decode loop, the model loader, the mm "
+                  "utilities (image processing, tokenisation, keyword stopping criteria), the CLI chat, the model "
+                  "worker's threaded streaming generate, run_llava, the VQA evaluation drivers, and the trainer's "
+                  "sampler and adapter saving with the two attention patches used in training",
+                  include=("__init__.py", "constants.py", "utils.py", "mm_utils.py", "model/", "serve/cli.py",
+                           "serve/model_worker.py", "eval/run_llava.py", "eval/model_vqa.py",
+                           "eval/model_vqa_loader.py", "eval/model_vqa_science.py", "eval/model_vqa_mmbench.py",
+                           "train/llava_trainer.py", "train/llama_flash_attn_monkey_patch.py",
+                           "train/llama_xformers_attn_monkey_patch.py")),
+        GitCorpus("fastchat", "https://github.com/lm-sys/FastChat",
+                  "0e6d3e4beaab66f4d3f93db72541a4abab8af28d", "fastchat",
+                  "FastChat's in-process serving: the hand-written `generate_stream` decode loop (logits processors, "
+                  "sampling, stop checks, streaming), the per-model decode loops (ChatGLM, CodeT5+, Falcon, Yuan2, "
+                  "CLLM Jacobi decoding, ExLlama, xFasterTransformer, RWKV), the model worker and CLI that drive them, "
+                  "the model adapters and 8-bit group compression that load and place the weights, the GPTQ/AWQ/ExLlama "
+                  "loaders, the MT-bench answer generator, the monitor's embedding clustering, and the training-time "
+                  "attention patches and data preprocessing",
+                  include=("__init__.py", "constants.py", "utils.py", "serve/__init__.py", "serve/inference.py",
+                           "serve/model_worker.py", "serve/base_model_worker.py", "serve/cli.py",
+                           "serve/huggingface_api.py", "model/__init__.py", "model/model_adapter.py",
+                           "model/compression.py", "model/model_chatglm.py", "model/model_codet5p.py",
+                           "model/model_falcon.py", "model/model_exllama.py", "model/model_xfastertransformer.py",
+                           "model/model_yuan2.py", "model/model_cllm.py", "model/rwkv_model.py",
+                           "model/monkey_patch_non_inplace.py", "model/llama_condense_monkey_patch.py", "modules/",
+                           "llm_judge/gen_model_answer.py", "serve/monitor/topic_clustering.py",
+                           "train/llama2_flash_attn_monkey_patch.py", "train/llama_flash_attn_monkey_patch.py",
+                           "train/llama_xformers_attn_monkey_patch.py", "train/train.py", "train/train_lora.py")),
+        GitCorpus("sam2", "https://github.com/facebookresearch/sam2",
+                  "2b90b9f5ceec907a1c18123530e92e794ad901a4", ".",
+                  "SAM 2 (its repository root, kept as `sam2/`): the video predictor whose propagation runs the image "
+                  "encoder, memory attention, mask decoder and memory encoder once per frame (all four compiled in "
+                  "the `vos_optimized` predictor), the per-click prompt path, the image predictor, the automatic mask "
+                  "generator with its box/RLE utilities, the model with its memory bank, frame loading, transforms, "
+                  "the VOS inference driver and the demo server's per-request predictor",
+                  include=("sam2/__init__.py", "sam2/build_sam.py", "sam2/benchmark.py",
+                           "sam2/automatic_mask_generator.py", "sam2/sam2_image_predictor.py",
+                           "sam2/sam2_video_predictor.py", "sam2/modeling/", "sam2/utils/",
+                           "tools/vos_inference.py", "demo/backend/server/inference/predictor.py")),
+    ), "the twelfth untouched set, labelled in session 16 for a later session (Chameleon, LLaVA, FastChat, SAM 2)"),
 }
 
 

@@ -9,49 +9,22 @@ and eager depths, the statement being walked) up to date; rules only read it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Protocol, TypeVar
+from typing import Mapping, Protocol
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
+from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference
 from graphlint.facts.kinds import HOST_LIST, LIST
 from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
+from graphlint.facts.streams import Streams
+from graphlint.facts.tokenizers import Tokenizers
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
-
-T = TypeVar("T")
-
-# libcst fields (by prefix) that hold only whitespace, comments or punctuation: no code below them.
-LAYOUT_FIELDS = ("whitespace", "leading_whitespace", "trailing", "leading_lines", "lines_after_decorators",
-                 "empty_lines", "first_line", "last_line", "newline", "comment", "header", "footer", "lpar", "rpar",
-                 "lbracket", "rbracket", "lbrace", "rbrace", "comma", "semicolon", "colon", "equal", "dot",
-                 "operator", "asynchronous", "first_colon", "second_colon")
-_CODE_FIELDS: dict[type, tuple[str, ...]] = {}
-_NODE_CLASSES: dict[type, bool] = {}
-
-
-def code_fields(t: type) -> tuple[str, ...]:
-    """The fields of a libcst node class that may hold code, in declaration order: the one table the walker and
-    the rules' own walks read (a libcst visitor rebuilds every node it leaves, a cost many times the reading)."""
-    names = _CODE_FIELDS.get(t)
-    if names is None:
-        import dataclasses
-
-        names = _CODE_FIELDS[t] = tuple(f.name for f in dataclasses.fields(t) if not f.name.startswith(LAYOUT_FIELDS))
-    return names
-
-
-def is_node(cls: type) -> bool:
-    """Whether a field value's class is a libcst node (CSTNode is an ABC: a cached per-class answer avoids the slow
-    abc instance check)."""
-    known = _NODE_CLASSES.get(cls)
-    if known is None:
-        known = _NODE_CLASSES[cls] = issubclass(cls, cst.CSTNode)
-    return known
 
 
 class Rule(Protocol):
@@ -116,7 +89,15 @@ class Context:
     memoised: bool = False  # the unit is memoised (`functools.lru_cache`): its body runs once per distinct arguments
     statement: cst.CSTNode | None = None
     enabled_capture_rules: bool = True
-    _shared: dict[type, object] = field(default_factory=dict)  # `shared_facts`, by owner
+    # facts of the unit's own bindings, fed by the walker before the rules' hooks of each node; rules only ask them
+    host: HostOrigins = field(init=False)  # where CPU tensors come from
+    tokenizers: Tokenizers = field(init=False)  # which values are Hugging Face tokenizers
+    streams: Streams = field(init=False)  # which local names hold a CUDA stream or event
+
+    def __post_init__(self) -> None:
+        self.host = HostOrigins(self)
+        self.tokenizers = Tokenizers(self)
+        self.streams = Streams(self)
 
     # -- questions rules ask ---------------------------------------------------------------------
     def val(self, expr: cst.BaseExpression) -> Val:
@@ -200,14 +181,6 @@ class Context:
         if qual is None or qual.startswith("torch."):
             return []
         return self.index.resolve_call(self.unit.function, self.module.module, qual, dispatch=False)
-
-    def shared_facts(self, owner: type, make: Callable[[], T]) -> T:
-        """Facts that several rules derive alike from the unit, made once per unit (`make()`) and kept under the
-        class that derives them: HostFacts' bindings, which five rules used to derive each for itself."""
-        found = self._shared.get(owner)
-        if found is None:
-            found = self._shared[owner] = make()
-        return found  # type: ignore[return-value]
 
     @property
     def in_capture(self) -> bool:

@@ -25,7 +25,8 @@ from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Dev, Kind, Val
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
-from graphlint.check.context import Context, Unit, code_fields, is_node, resolve_dotted, resolve_name
+from graphlint.facts.syntax import code_fields, is_node
+from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 
 if TYPE_CHECKING:
     from graphlint.rules.base import Rule
@@ -179,7 +180,12 @@ class Walker:
 
     def __init__(self, ctx: Context, rules: list["Rule"]) -> None:
         self.ctx = ctx
-        hooks: dict[str, list[Callable]] = {}
+        # the unit's binding facts first: each rule's hook of an assignment sees it bound, as its children do
+        hooks: dict[str, list[Callable]] = {
+            "Assign": [ctx.host.on_Assign, ctx.tokenizers.on_Assign, ctx.streams.on_Assign],
+            "AnnAssign": [ctx.host.on_AnnAssign],
+            "AugAssign": [ctx.host.on_AugAssign],
+        }
         for rule in rules:
             if rule.capture_only and not ctx.enabled_capture_rules:
                 continue

@@ -236,6 +236,14 @@ DISTRIBUTIONS = "torch.distributions."
 SAMPLING = frozenset({"sample", "rsample", "sample_n"})  # what a distribution draws lives where its parameters do
 HOST_CONSTANTS = frozenset({"math.pi", "math.e", "math.inf", "numpy.pi", "numpy.e", "numpy.inf", "np.pi", "np.e",
                             "np.inf"})
+# calls that return a Python number
+SCALAR_CALLS = frozenset({"float", "int", "len", "math.sqrt", "math.log"})
+# NumPy functions that map numbers to a number (and arrays to an array)
+NUMPY_SCALAR_MATH = frozenset({
+    "sqrt", "log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "power", "floor", "ceil", "round",
+    "abs", "absolute", "sin", "cos", "tan", "arctan", "arcsin", "arccos", "tanh", "minimum", "maximum",
+    "float32", "float64", "float16", "int32", "int64", "sign", "clip", "reciprocal", "square", "cbrt",
+})
 
 
 def _const_string(node: cst.BaseExpression) -> str | None:
@@ -827,22 +835,33 @@ class Inference:
         params = [arg.value for arg in node.args if arg.keyword is None or arg.keyword.value != "validate_args"]
         if not params or any(arg.star for arg in node.args):
             return UNKNOWN
-        vals = [HOST if self._host_number(p) else self(p) for p in params]
+        vals = [HOST if self.host_number(p) else self(p) for p in params]
         if not all(v.kind in (*HOSTS, Kind.CPU_TENSOR) for v in vals):
             return UNKNOWN
         # a host tensor known by a name alone (`CallFacts.field`) keeps the distribution's samples weak
         return Val(Kind.OBJECT, DISTRIBUTIONS, host=True, weak=any(v.weak for v in vals))
 
-    def _host_number(self, expr: cst.BaseExpression) -> bool:
-        """A Python number: a literal, `math.pi` / `np.pi`, a host value, or arithmetic of those."""
+    def host_number(self, expr: cst.BaseExpression, untyped: bool = False) -> bool:
+        """A Python or NumPy number: a literal, a constant or scalar of `math` / NumPy (`math.pi`, `np.float32`), a host
+        value, `float(...)` / `len(...)`, arithmetic or NumPy scalar math of those. `untyped`: also a name or attribute
+        nothing types, for a rule that stays quiet unless the code shows something else (GL132's `np.sqrt(head_dim)`)."""
         if isinstance(expr, (cst.Integer, cst.Float)):
             return True
         if isinstance(expr, cst.UnaryOperation):
-            return self._host_number(expr.expression)
+            return self.host_number(expr.expression, untyped)
         if isinstance(expr, cst.BinaryOperation):
-            return self._host_number(expr.left) and self._host_number(expr.right)
-        if isinstance(expr, cst.Attribute) and (self.resolve(expr) or "") in HOST_CONSTANTS:
-            return True
+            return self.host_number(expr.left, untyped) and self.host_number(expr.right, untyped)
+        if isinstance(expr, cst.Call):
+            qual = self.resolve(expr.func) or ""
+            if qual.startswith("numpy.") and qual.rpartition(".")[2] in NUMPY_SCALAR_MATH:
+                return all(self.host_number(a.value, untyped) for a in expr.args)
+            return qual in SCALAR_CALLS or self(expr).kind is Kind.HOST
+        if isinstance(expr, (cst.Name, cst.Attribute)):
+            qual = self.resolve(expr) or ""
+            if qual in HOST_CONSTANTS or qual.startswith(("numpy.", "math.")):
+                return True
+            kind = self(expr).kind
+            return kind is Kind.HOST or untyped and kind is Kind.UNKNOWN
         return self(expr).kind is Kind.HOST
 
     def _loaded(self, node: cst.Call) -> Val:

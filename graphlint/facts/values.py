@@ -19,7 +19,7 @@ class Where(Enum):
 
 class Dev(Enum):
     """What a device argument names (`device=`, `.to(...)`, `torch.device(...)`), or where `.to(...)` sends its
-    receiver (`_host_facts.to_target`)."""
+    receiver (`host_origin.to_target`)."""
 
     CPU = "cpu"
     DEVICE = "device"  # an accelerator: a CUDA name or ordinal, a device tensor or its device
@@ -29,7 +29,7 @@ class Dev(Enum):
 
 
 class Dims(Enum):
-    """How many dimensions a CPU tensor has, as far as its origin shows (`rules._host_facts.Origin`)."""
+    """How many dimensions a CPU tensor has, as far as its origin shows (`facts.host_origin.Origin`)."""
 
     SCALAR = "scalar"  # 0-d
     SHAPED = "shaped"  # one or more
@@ -37,7 +37,7 @@ class Dims(Enum):
 
 
 class Source(Enum):
-    """How a CPU tensor was made (`rules._host_facts.Origin`)."""
+    """How a CPU tensor was made (`facts.host_origin.Origin`)."""
 
     FACTORY = "factory"
     MAYBE = "maybe"  # `torch.tensor(v)` of a value not known to be host data: a tensor `v` keeps its device

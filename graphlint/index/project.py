@@ -9,7 +9,7 @@ import hashlib
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from graphlint.facts.kinds import Fwd, Obj
 from graphlint.index.assigned import AssignedTypes
@@ -126,6 +126,14 @@ Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 
 class ProjectIndex(PatchEdges, AssignedTypes):
     def __init__(self, summaries: list[ModuleSummary], module_bases: tuple[str, ...] = ()) -> None:
+        # Two files can claim one module name: scripts in folders that are no packages (`runtime/1/model.py` next
+        # to the package `model/`, `mixtral-moe/generate.py` next to `generate.py`). An import of the name finds
+        # the regular package, else the file nearest the root (the folder the project runs from); it wins.
+        found: dict[str, ModuleSummary] = {}
+        for s in summaries:
+            if s.module not in found or _import_rank(s) >= _import_rank(found[s.module]):
+                found[s.module] = s
+        summaries = [s for s in summaries if found[s.module] is not s] + [s for s in summaries if found[s.module] is s]
         self.modules: dict[str, ModuleSummary] = {s.module: s for s in summaries}
         self.functions: dict[str, FunctionInfo] = {}
         self.classes: dict[str, ClassInfo] = {}
@@ -1119,7 +1127,8 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         # The request around the decode: what runs a step driver or decode loop once, and what it calls
         # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
         requests = self._request_roots(self._generating(loops, runs_model, result, model), result, model)
-        propagate("forward", requests + [(fn, label, None, False) for fn, label in self.generation_requests()])
+        propagate("forward", requests + [(fn, label, None, False) for fn, label in self.generation_requests()]
+                  + self._inference_roots(result, model))
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]
@@ -1484,6 +1493,45 @@ class ProjectIndex(PatchEdges, AssignedTypes):
             level = above
         return list(out.values())
 
+    def _inference_roots(self, reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
+        """Functions that run the model with autograd off (`@torch.no_grad()`, `with torch.inference_mode():`
+        around a call of the model: `_enters_model`): inference, once per call, whatever calls them (a server's
+        handler, a script's per-input loop, a model's own `sample`). Training (`.backward()`, `zero_grad()`
+        anywhere in the function), constructors, warm-up and what is already reached are left out, and so is a
+        gradless function that runs no model (weight initialisation, an EMA update, a checkpoint conversion)."""
+        todo = [fn for fn in self.functions.values()
+                if fn.gradless and fn.key not in reached and not (fn.parent_key and fn.parent_key in reached)
+                and not fn.qualname.endswith(".__init__") and not self._warms_up(fn)
+                and not any(callee.rpartition(".")[2] in TRAINING_CALLS for callee, _line in fn.calls)]
+        out: list[Seed] = []
+        entries = set(model)
+        while True:  # a gradless call of another one (`model.sample(x)` in a script's loop) runs the model too
+            found = [fn for fn in todo if fn.key not in entries and self._enters_model(fn, fn.gradless, entries)]
+            if not found:
+                return out
+            entries.update(fn.key for fn in found)
+            out += [(fn, f"{fn.display} (inference: runs the model with autograd off)", None, False) for fn in found]
+
+    def _enters_model(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: set[str]) -> bool:
+        """A call within `spans` of `fn` (or of a def nested there, whose body runs when `fn` calls or hands it on)
+        runs the model: it resolves to a model entry (`_model_entries`, or a gradless function found to run the
+        model) by what the receiver is (not by a method's name alone, nor a construction), calls a receiver
+        `_model_receivers` shows to be a model, or is a model method's call of its own forward (`self(x)`)."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        units = [fn, *(d for d in self.nested_defs(fn) if _within(d.lineno, spans))]
+        for unit in units:
+            receivers = self._model_receivers(unit)
+            for callee, line in unit.calls:
+                if unit is fn and not _within(line, spans):
+                    continue
+                if callee in receivers or (callee in SELF_CALLS and cls is not None
+                                           and any(t.key in model for t in self._instance_call(cls))):
+                    return True
+                if any(t.key in model and not how.startswith((*BY_NAME, NEW))
+                       for t, how in self.call_edges(unit, unit.module, callee)):
+                    return True
+        return False
+
     def _request_neighbours(self, caller: FunctionInfo, fn: FunctionInfo, reached: dict[str, HotInfo],
                             model: frozenset[str], out: dict[str, Seed]) -> None:
         """`caller` runs the request `fn` in a loop, once per item (a sentence, a prompt of a data set): the
@@ -1811,6 +1859,13 @@ def _returned_by_function(head: str) -> bool:
 
 def _replays(fn: FunctionInfo) -> bool:
     return any(callee.rpartition(".")[2] in STEP_DRIVER_CALLS for callee, _line in fn.calls)
+
+
+def _import_rank(s: ModuleSummary) -> tuple[bool, int]:
+    """Of the files named as one module, the one an import finds sorts last: a package's `__init__.py`, then the
+    file with the fewest folders above it."""
+    path = PurePath(s.path)
+    return path.name == "__init__.py", -len(path.parts)
 
 
 def _namespace_parent(s: ModuleSummary) -> tuple[str, str] | None:

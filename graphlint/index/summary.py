@@ -39,6 +39,9 @@ DEFAULT_MODULE_BASES = (
 # Methods that run per step besides `forward` (vLLM's CustomOp dispatches to these).
 HOT_METHOD_NAMES = ("forward", "forward_cuda", "forward_native", "forward_hip", "forward_xpu")
 CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
+# Contexts and decorators that turn autograd off: what runs the model in them is inference, not training.
+GRADLESS = ("torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",
+            "torch.autograd.grad_mode.inference_mode")
 GRAPHED_CALLS = ("torch.cuda.make_graphed_callables", "torch.cuda.graphs.make_graphed_callables")
 COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
 # `torch.compile` options under which the compiled region is replayed as a CUDA graph (or must be one graph).
@@ -96,6 +99,9 @@ class FunctionInfo:
     markers: set[str] = field(default_factory=set)  # hot / cold / capture / graphed / memo
     calls: list[tuple[str, int]] = field(default_factory=list)  # (callee descriptor, line)
     regions: list[tuple[int, int]] = field(default_factory=list)  # `with torch.cuda.graph` bodies
+    # line spans that run with autograd off: the body of `with torch.no_grad():` / `torch.inference_mode()`, or
+    # the whole function under `@torch.no_grad()` (ProjectIndex._inference_roots)
+    gradless: list[tuple[int, int]] = field(default_factory=list)
     returns: IKind = UNKNOWN  # what it returns (graphlint.facts.kinds): TENSOR, HOST, Items(...), Obj(...), ...
     # Dotted names of the classes or functions this function returns, itself (`return Impl`) or built
     # (`return Impl(...)`): what a factory can hand out, followed when its result is called.
@@ -429,6 +435,8 @@ class _Indexer(ast.NodeVisitor):
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
         )
+        if any(self._gradless(deco) for deco in node.decorator_list):
+            info.gradless.append((info.lineno, info.end_lineno))
         self.s.functions[qual] = info
         if cls is None and parent is None:
             self._registrations(node, f"{self.s.module}.{qual}")
@@ -902,7 +910,14 @@ class _Indexer(ast.NodeVisitor):
                 and (ref := self.resolve(dotted(value.func))):
             self.s.aliases[name] = f"{ref}()"
 
+    def _gradless(self, expr: ast.expr) -> bool:
+        """`torch.no_grad()`, `torch.inference_mode()` (also bare, as a decorator)."""
+        return (self.resolve(dotted(expr.func if isinstance(expr, ast.Call) else expr)) or "") in GRADLESS
+
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        if self.func_stack and node.body and any(self._gradless(item.context_expr) for item in node.items):
+            self.func_stack[-1].gradless.append(
+                (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body)))
         is_capture = any(
             isinstance(item.context_expr, ast.Call)
             and (self.resolve(dotted(item.context_expr.func)) or "") in CAPTURE_CONTEXTS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.facts.values import Kind
-from graphlint.rules._util import method_call
+from graphlint.facts.syntax import method_call
 
 NAN_CHECKS = frozenset({"isnan", "isinf", "isfinite", "isposinf", "isneginf"})
 

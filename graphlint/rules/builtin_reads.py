@@ -6,7 +6,8 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Kind
-from graphlint.rules._util import positional, receiver_text
+from graphlint.facts.syntax import positional
+from graphlint.rules._util import receiver_text
 from graphlint.rules.base import UNSAFE, Fix, Rule
 
 READING_BUILTINS = {"max": "max", "min": "min", "any": "any", "all": "all", "sorted": "sort"}

@@ -11,10 +11,10 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Dev, Kind
-from graphlint.rules._util import code_of, descendants, is_true, kwarg, method_call, positional, tensor_method
+from graphlint.facts.syntax import code_of, descendants, is_true, kwarg, method_call, positional
+from graphlint.rules._util import tensor_method
 from graphlint.rules.base import Rule
-from graphlint.rules._host_facts import device_arg_class, factory_device_is_cpu
-from graphlint.rules._streams import StreamBindings, stream_like
+from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
 
 STREAM_CONTEXTS = ("torch.cuda.stream", "torch.cuda.StreamContext", "torch.cuda.streams.StreamContext",
                    "torch.accelerator.stream")
@@ -25,7 +25,7 @@ _CURRENT = "torch.cuda.current_stream()"
 CAPTURABLE_OPTIMIZERS = frozenset({"Adam", "AdamW", "Adamax", "ASGD", "NAdam", "RAdam", "Adadelta", "RMSprop", "Rprop"})
 
 
-class StreamEventQuery(StreamBindings):
+class StreamEventQuery(Rule):
     """`stream.query()` / `event.query()` is forbidden while a graph is being captured.
 
     A query asks the driver whether work has finished (`cudaStreamQuery`/`cudaEventQuery`). It does
@@ -68,7 +68,7 @@ class StreamEventQuery(StreamBindings):
         m = method_call(node)
         if m is None or m[1] != "query" or node.args:
             return
-        if stream_like(self.ctx, m[0], self.streams):
+        if self.ctx.streams.holds(m[0]):
             self.report(node, self.message.format(recv=code_of(m[0])))
 
 

@@ -7,7 +7,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.values import COMPARING_SEQUENCES, Kind
 from graphlint.rules._conditions import condition_category
-from graphlint.rules._util import method_call
+from graphlint.facts.syntax import method_call
 from graphlint.rules.base import Rule
 
 

@@ -13,9 +13,8 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Dims, Kind, Source
 from graphlint.facts.names import dotted_name
-from graphlint.rules._util import code_of, descendants, method_call, positional
+from graphlint.facts.syntax import code_of, descendants, method_call, positional
 from graphlint.rules.base import Rule
-from graphlint.rules._host_facts import HostFacts
 
 NOT_TENSOR_STATE = (Kind.HOST, Kind.HOST_SEQ, Kind.UNKNOWN)
 
@@ -115,7 +114,7 @@ ARITH_TORCH = frozenset(f"torch.{n}" for n in ("add", "sub", "mul", "div", "true
                                                 "fmod", "remainder", "maximum", "minimum", "lerp", "where"))
 
 
-class CpuValueFrozen(HostFacts):
+class CpuValueFrozen(Rule):
     """A CPU scalar tensor or CPU boolean mask used with device tensors is read once, at capture.
 
     Two measured cases (H200, torch 2.11), both without a sync and with a successful capture:
@@ -177,12 +176,12 @@ class CpuValueFrozen(HostFacts):
     def _cpu_scalar(self, expr: cst.BaseExpression) -> bool:
         # A CPU tensor known to have dimensions cannot mix with a CUDA tensor (that raises), so the
         # "device" side must really be on the CPU too: not this hazard.
-        origin = self.origin(expr)
+        origin = self.ctx.host.origin(expr)
         return (origin is not None and not origin.is_bool and origin.dims is not Dims.SHAPED and not origin.const
                 and origin.source not in (Source.CPU, Source.MAYBE, Source.FLOW))
 
     def _device(self, expr: cst.BaseExpression) -> bool:
-        return self.ctx.is_device_tensor(expr) and self.origin(expr) is None
+        return self.ctx.is_device_tensor(expr) and self.ctx.host.origin(expr) is None
 
     def _mixed(self, operands: list[cst.BaseExpression]) -> bool:
         return any(self._device(o) for o in operands) and any(self._cpu_scalar(o) for o in operands)
@@ -200,7 +199,6 @@ class CpuValueFrozen(HostFacts):
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if self._device(node.target) and self._cpu_scalar(node.value):
             self.report(node, self.message.format(what="scalar tensor operand"))
-        super().visit_AugAssign(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node) or ""
@@ -216,7 +214,7 @@ class CpuValueFrozen(HostFacts):
         if not self._device(node.value):
             return
         for el in node.slice:
-            if isinstance(el.slice, cst.Index) and self.is_cpu_bool(el.slice.value):
+            if isinstance(el.slice, cst.Index) and self.ctx.host.is_cpu_bool(el.slice.value):
                 self.report(node, self.message.format(what="boolean mask indexing a device tensor"))
                 return
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.rules._util import code_of, positional
+from graphlint.facts.syntax import code_of, positional
 from graphlint.rules.base import Rule
 
 GROW_CALLS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack",

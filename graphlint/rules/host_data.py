@@ -4,7 +4,7 @@ Host data that reaches the device every step is a pageable host-to-device copy: 
 until the copy is done, and capture fails (torch refuses unpinned CPU<->CUDA copies during capture).
 Indices made on the host (Python lists, CPU index tensors) are copied implicitly, the same way.
 
-Which tensors live on the host is decided by `HostFacts` (rules/_host_facts.py), from the origin visible in the unit
+Which tensors live on the host is decided by `Context.host` (facts/host_origin.py), from the origin visible in the unit
 (a factory without `device=`, `torch.from_numpy`, `.cpu()`, `.pin_memory()`, then views, casts and
 host arithmetic), not from the inference's guesses: it also carries what the inference does not
 (pinned-ness through slicing, CPU boolean masks, 0-d vs shaped, constant data).
@@ -15,20 +15,28 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.inference import is_mask_name
+from graphlint.facts.inference import NUMPY_SCALAR_MATH, is_mask_name
 from graphlint.facts.values import HOST, UNKNOWN, Dev, Dims, Kind, Source, is_list
 from graphlint.facts.names import dotted_name
-from graphlint.rules._host_facts import (
-    CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, HostFacts, builds_off_host, factory_device_is_cpu, host_list,
-    is_host_data, non_blocking, tensor_elements, to_target,
+from graphlint.facts.host_origin import (
+    CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, builds_off_host, factory_device_is_cpu, host_list, is_host_data,
+    lazy_init, non_blocking, tensor_elements, to_target,
 )
-from graphlint.rules._util import code_of, method_call, positional, tensor_method
+from graphlint.facts.syntax import code_of, method_call, positional
+from graphlint.rules._util import tensor_method
 from graphlint.rules.base import Rule
+
+
+def _report_per_step(rule: Rule, node: cst.CSTNode, message: str) -> None:
+    """Report a host-to-device copy that runs every step; one in lazy initialisation of module state
+    runs once, on the first call, which warm-up makes before capture (asked only when reporting)."""
+    if not lazy_init(rule.ctx):
+        rule.report(node, message)
 
 
 # -- rules ----------------------------------------------------------------------------------------
 
-class HostDataToDevice(HostFacts):
+class HostDataToDevice(Rule):
     """Building a device tensor from host data every step is a pageable host-to-device copy.
 
     `torch.tensor(data, device="cuda")`, `torch.as_tensor(arr, device=dev)`, `x.new_tensor([..])`
@@ -126,7 +134,7 @@ class HostDataToDevice(HostFacts):
             short = qual + "(...)"
             if (tensor_elements(ctx, data) and isinstance(data, (cst.List, cst.Tuple, cst.ListComp))) or (
                     qual == "torch.tensor" and ctx.val(data).kind is Kind.TENSOR_SEQ):
-                self.report_per_step(node, self.message_elements.format(call=short))
+                _report_per_step(self, node, self.message_elements.format(call=short))
                 return
             on_cpu = factory_device_is_cpu(ctx, node)
             if on_cpu or on_cpu is None and not builds_off_host(ctx):
@@ -135,15 +143,15 @@ class HostDataToDevice(HostFacts):
                 return  # `torch.tensor([], device=d)`: nothing to copy (measured: no wait, captures)
             if ctx.val(data).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
                 return
-            if qual == "torch.tensor" or is_host_data(self, data):
+            if qual == "torch.tensor" or is_host_data(ctx, data):
                 where = "device=..." if on_cpu is False else "on the default device"
-                self.report_per_step(node, self.message.format(call=f"{qual}(..., {where})"))
+                _report_per_step(self, node, self.message.format(call=f"{qual}(..., {where})"))
             return
         if CUDA_LEGACY_TENSOR_RE.match(qual):
             args = positional(node)
             if args and (isinstance(args[0], (cst.List, cst.Tuple, cst.ListComp))
-                         or ctx.val(args[0]).kind in (Kind.HOST_SEQ, Kind.NDARRAY) or self.is_cpu(args[0])):
-                self.report_per_step(node, self.message.format(call=qual.rpartition(".")[2] + "([...])"))
+                         or ctx.val(args[0]).kind in (Kind.HOST_SEQ, Kind.NDARRAY) or ctx.host.is_cpu(args[0])):
+                _report_per_step(self, node, self.message.format(call=qual.rpartition(".")[2] + "([...])"))
             return
         m = tensor_method(ctx, node, ("new_tensor",))
         if m is None or m[0] is None or not node.args:
@@ -151,15 +159,15 @@ class HostDataToDevice(HostFacts):
         recv = m[0]
         data = node.args[0].value
         if tensor_elements(ctx, data) and isinstance(data, (cst.List, cst.Tuple)):
-            self.report_per_step(node, self.message_elements.format(call=".new_tensor(...)"))
+            _report_per_step(self, node, self.message_elements.format(call=".new_tensor(...)"))
             return
         dev = factory_device_is_cpu(ctx, node)
         on_device = dev is False or (dev is None and ctx.is_device_tensor(recv))
         if on_device and ctx.val(data).kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
-            self.report_per_step(node, self.message.format(call=".new_tensor(...)"))
+            _report_per_step(self, node, self.message.format(call=".new_tensor(...)"))
 
 
-class CpuTensorToDevice(HostFacts):
+class CpuTensorToDevice(Rule):
     """A CPU tensor copied to the device every step (`.to(device)`, `.cuda()`, `dst.copy_(cpu)`, `dst[i] = cpu`).
 
     `dst.diagonal_scatter(cpu, ...)` and `dst.slice_scatter(cpu, ...)` copy too: they clone `dst` and
@@ -235,24 +243,23 @@ class CpuTensorToDevice(HostFacts):
         for target in node.targets:
             what = self._host_store(target.target, node.value)
             if what is not None:
-                self.report_per_step(node, self.STORE.format(what=what))
+                _report_per_step(self, node, self.STORE.format(what=what))
                 break
-        super().visit_Assign(node)
 
     def _host_store(self, target: cst.BaseExpression, value: cst.BaseExpression) -> str | None:
         """`dev[i, :n] = src` is `dev[i, :n].copy_(src)`: what `src` is when it lives on the host (a CPU tensor, a
         Python list, which torch turns into a CPU tensor first); a Python scalar is a fill (HostIndex)."""
         ctx = self.ctx
-        if not isinstance(target, cst.Subscript) or not ctx.is_device_tensor(target.value) or self.is_cpu(target.value) \
+        if not isinstance(target, cst.Subscript) or not ctx.is_device_tensor(target.value) or ctx.host.is_cpu(target.value) \
                 or ctx.val(target.value).weak:
             return None  # a tensor by its name only may be a list of them (`hidden_states[i] = hidden_states[i].cpu()`)
-        origin = self.origin(value)
+        origin = ctx.host.origin(value)
         if origin is not None:
             # a 0-d CPU tensor is a scalar to a CUDA op (`x[~m] = torch.tensor(finfo.min)` is a masked fill)
             return "CPU tensor" if origin.dims is not Dims.SCALAR else None
         # (not NumPy values: the inference does not tell an array from a NumPy scalar, `np.log(np.exp(1 - d) - 1)`,
         # which a store fills with)
-        return "Python list" if host_list(ctx, value) or self.has_tag(value, "host_list") or is_list(ctx.val(value)) \
+        return "Python list" if host_list(ctx, value) or ctx.host.is_host_list(value) or is_list(ctx.val(value)) \
             else None
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -262,7 +269,7 @@ class CpuTensorToDevice(HostFacts):
         src, call = found
         if non_blocking(node, self.ctx):
             return  # pinned: fine; pageable: GL134
-        self.report_per_step(node, self.message.format(call=call))
+        _report_per_step(self, node, self.message.format(call=call))
 
     def _moved_field(self, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
         """`self.x = self.x.to(device)` of a field the class rebuilds on the host (`Context.moves_host_field`); not
@@ -276,7 +283,7 @@ class CpuTensorToDevice(HostFacts):
         return node.func.value, f".{name}(...)"
 
 
-def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+def _h2d_copy(rule: Rule, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
     """(CPU source, call text) for `cpu.to(device)`, `cpu.cuda()`, `dev.copy_(cpu)`."""
     ctx = rule.ctx
     if ctx.checkpoint_device(node) is Dev.DEVICE:
@@ -289,14 +296,14 @@ def _h2d_copy(rule: HostFacts, node: cst.Call) -> tuple[cst.BaseExpression, str]
     recv, name = m
     if name in ("to", "cuda"):
         held = ctx.val(recv)
-        if not (rule.is_cpu(recv) or held.kind is Kind.MODULE and held.host):
+        if not (ctx.host.is_cpu(recv) or held.kind is Kind.MODULE and held.host):
             return None  # a CPU tensor, or a module whose weights are on the host (`Whisper(dims).to(device)`)
         if name == "to" and to_target(ctx, node) is not Dev.DEVICE:
             return None
         return recv, f".{name}(...)"
     if name in COPYING_SCATTERS and node.args:
         src = node.args[0].value
-        if ctx.is_device_tensor(recv) and not rule.is_cpu(recv) and rule.is_cpu(src):
+        if ctx.is_device_tensor(recv) and not ctx.host.is_cpu(recv) and ctx.host.is_cpu(src):
             return src, f".{name}(cpu_src)"
     return None
 
@@ -368,18 +375,13 @@ class NumpyInHotPath(Rule):
         values = [a.value for a in node.args]
         if values and all(self._host_known(v) for v in values):
             return  # shape or config arithmetic (`np.prod(x.shape)`): host-known ints, static per graph
-        if qual.rpartition(".")[2] in self.SCALAR_MATH and values and all(self._scalar(v) for v in values):
+        if qual.rpartition(".")[2] in NUMPY_SCALAR_MATH and values and all(
+                self.ctx.inference.host_number(v, untyped=True) for v in values):
             return  # `np.sqrt(self.head_dim)`: scalar math on host numbers
         if qual == "numpy.prod" and values and self.ctx.val(values[0]).kind in (Kind.UNKNOWN, Kind.HOST, Kind.HOST_SEQ) \
                 and not isinstance(values[0], (cst.List, cst.ListComp)):
             return  # `np.prod(index_dims)`: a product of sizes
         self.report(node, self.message.format(call=code_of(node.func) + "()"))
-
-    SCALAR_MATH = frozenset({
-        "sqrt", "log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "power", "floor", "ceil", "round",
-        "abs", "absolute", "sin", "cos", "tan", "arctan", "arcsin", "arccos", "tanh", "minimum", "maximum",
-        "float32", "float64", "float16", "int32", "int64", "sign", "clip", "reciprocal", "square", "cbrt",
-    })
 
     def _host_known(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, (cst.List, cst.Tuple)):
@@ -388,26 +390,9 @@ class NumpyInHotPath(Rule):
             return True  # np.float32, np.pi
         return self.ctx.val(expr).kind is Kind.HOST
 
-    def _scalar(self, expr: cst.BaseExpression) -> bool:
-        """A host number, as far as syntax and inference tell (not a tensor, array or sequence)."""
-        if isinstance(expr, (cst.Integer, cst.Float)):
-            return True
-        if isinstance(expr, (cst.UnaryOperation, cst.BinaryOperation)):
-            parts = [expr.expression] if isinstance(expr, cst.UnaryOperation) else [expr.left, expr.right]
-            return all(self._scalar(p) for p in parts)
-        if isinstance(expr, cst.Call):
-            qual = self.ctx.call_name(expr) or ""
-            if qual.startswith("numpy.") and qual.rpartition(".")[2] in self.SCALAR_MATH:
-                return all(self._scalar(a.value) for a in expr.args)
-            return qual in ("float", "int", "len", "math.sqrt", "math.log")
-        if isinstance(expr, (cst.Name, cst.Attribute)):
-            if (self.ctx.qualname(expr) or "").startswith(("numpy.", "math.")):
-                return True
-            return self.ctx.val(expr).kind in (Kind.HOST, Kind.UNKNOWN)
-        return False
 
 
-class HostIndex(HostFacts):
+class HostIndex(Rule):
     """Indexing a device tensor with a Python list or a CPU index tensor copies the index every step.
 
     `x[[1, 2, 3]]`, `x[idx_cpu]`, `x[np_idx]` and `x[torch.arange(n)]` (no device) send the index from pageable
@@ -486,7 +471,7 @@ class HostIndex(HostFacts):
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         ctx = self.ctx
-        if self.is_cpu(node.value):
+        if ctx.host.is_cpu(node.value):
             return
         if not ctx.is_device_tensor(node.value):
             if ctx.val(node.value) == UNKNOWN and not self._not_a_tensor(node) and self._list_index(node):
@@ -533,7 +518,7 @@ class HostIndex(HostFacts):
             return False
         for el in node.slice:
             idx = el.slice.value if isinstance(el.slice, cst.Index) else None
-            if idx is None or self.is_cpu(idx):
+            if idx is None or ctx.host.is_cpu(idx):
                 continue
             if isinstance(idx, cst.UnaryOperation) and isinstance(idx.operator, cst.BitInvert):
                 continue  # `x[~m] = 0.0`: `~` of an index is a mask (a masked_fill), not integer indices
@@ -562,26 +547,26 @@ class HostIndex(HostFacts):
         passes a list (Whisper's `rearrange_kv_cache(source_indices)`, filled by `append` in its one caller)."""
         ctx = self.ctx
         idx = [el.slice.value for el in node.slice if isinstance(el.slice, cst.Index)]
-        return any(host_list(ctx, i) or self.has_tag(i, "host_list") or is_list(ctx.val(i)) and not (
-            isinstance(i, cst.Name) and i.value not in self.history and not ctx.passed_list(i.value)) for i in idx)
+        return any(host_list(ctx, i) or ctx.host.is_host_list(i) or is_list(ctx.val(i)) and not (
+            isinstance(i, cst.Name) and not ctx.host.assigned(i.value) and not ctx.passed_list(i.value)) for i in idx)
 
     def _host_index(self, idx: cst.BaseExpression, multi: bool) -> str | None:
         """`multi`: one of several indices (`mask[i, ids]`), where a tuple or any sequence of ints is an advanced
         index too; alone, a tuple is multi-dimensional indexing (`x[(0, 1)]` is `x[0, 1]`)."""
         ctx = self.ctx
         val = ctx.val(idx)
-        if host_list(ctx, idx) or self.has_tag(idx, "host_list") or is_list(val) or (
+        if host_list(ctx, idx) or ctx.host.is_host_list(idx) or is_list(val) or (
                 multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict", "index")):
             return "Python list"
         if val.kind is Kind.NDARRAY:
             return "NumPy array"
-        origin = self.origin(idx)
+        origin = ctx.host.origin(idx)
         if origin is not None and not origin.is_bool and origin.source is not Source.FLOW:  # a flow fact's dtype is unknown
             return "CPU index tensor"
         return None
 
 
-class PageableNonBlockingCopy(HostFacts):
+class PageableNonBlockingCopy(Rule):
     """`non_blocking=True` from pageable (unpinned) host memory cannot be captured.
 
     `torch.from_numpy(a).to(dev, non_blocking=True)` or `x.copy_(cpu_t, non_blocking=True)` from memory
@@ -642,6 +627,6 @@ class PageableNonBlockingCopy(HostFacts):
         if found is None:
             return
         src, _ = found
-        if self.is_pinned(src):
+        if self.ctx.host.is_pinned(src):
             return
         self.report(node)

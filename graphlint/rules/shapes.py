@@ -7,7 +7,8 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
 from graphlint.facts.values import Kind
-from graphlint.rules._util import kwarg, method_call, on_host, positional, tensor_method
+from graphlint.facts.syntax import kwarg, method_call, positional
+from graphlint.rules._util import on_host, tensor_method
 from graphlint.rules.base import Rule
 
 

@@ -6,7 +6,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Dev, Kind
-from graphlint.rules._host_facts import device_arg_class, factory_device_is_cpu
+from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
 from graphlint.rules._util import LOG_METHODS
 from graphlint.rules.base import Rule
 
@@ -122,11 +122,11 @@ class EmptyCache(Rule):
 # ---------------------------------------------------------------------------------------------
 # GL141-GL152 (host_data/capture helpers live in their own modules).
 
-from graphlint.rules._streams import StreamBindings, stream_like  # noqa: E402
-from graphlint.rules._util import code_of, is_true, kwarg, method_call, positional, tensor_method  # noqa: E402
+from graphlint.facts.syntax import code_of, is_true, kwarg, method_call, positional  # noqa: E402
+from graphlint.rules._util import tensor_method  # noqa: E402
 
 
-class StreamEventSynchronize(StreamBindings):
+class StreamEventSynchronize(Rule):
     """`stream.synchronize()` / `event.synchronize()` blocks the host until that work is done.
 
     Measured on an H200: `torch.cuda.current_stream().synchronize()` blocks (debug mode flags it) and
@@ -175,7 +175,7 @@ class StreamEventSynchronize(StreamBindings):
         m = method_call(node)
         if m is None or m[1] != "synchronize" or node.args:
             return
-        if stream_like(self.ctx, m[0], self.streams):
+        if self.ctx.streams.holds(m[0]):
             self.report(node, self.message.format(recv=code_of(m[0])))
 
 

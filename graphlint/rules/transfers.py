@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from graphlint.diagnostics import Family
+from graphlint.facts.tokenizers import DECODERS
 from graphlint.facts.values import Dev, Kind, Where
 from graphlint.rules._conditions import condition_category
-from graphlint.rules._tokenizers import DECODERS, TokenizerBindings
-from graphlint.rules._util import LOG_METHODS, code_of, is_true, kwarg, method_call, positional, tensor_method
+from graphlint.facts.syntax import code_of, is_true, kwarg, method_call, positional
+from graphlint.rules._util import LOG_METHODS, tensor_method
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class ItemCall(Rule):
             self.report(node)
 
 
-class TolistCall(TokenizerBindings):
+class TolistCall(Rule):
     """`.tolist()` copies a whole tensor to the host and waits for the GPU.
 
     Often hidden in `torch.split(x, counts.tolist())` or in per-expert loops. The copy blocks and
@@ -103,7 +104,7 @@ class TolistCall(TokenizerBindings):
         m = method_call(node)
         if m is None or m[1] not in DECODERS or not node.args or node.args[0].keyword or node.args[0].star:
             return
-        if self.ctx.is_device_tensor(node.args[0].value) and self.is_tokenizer(m[0]):
+        if self.ctx.is_device_tensor(node.args[0].value) and self.ctx.tokenizers.is_tokenizer(m[0]):
             self.report(node, self.decode_message.format(call=f".{m[1]}()"))
 
 

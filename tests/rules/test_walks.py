@@ -1,4 +1,4 @@
-"""The rules' own walks of a libcst tree (`code_children`, `descendants`, HostFacts' `_arm_paths`) read node
+"""The rules' own walks of a libcst tree (`code_children`, `descendants`, HostOrigins' `_arm_paths`) read node
 fields instead of running a libcst visitor (which rebuilds every node it leaves): they must meet the nodes of
 code a visitor meets, in its order."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from graphlint.rules._host_facts import _arm_paths
-from graphlint.rules._util import descendants
+from graphlint.facts.host_origin import _arm_paths
+from graphlint.facts.syntax import descendants
 
 GRAPHLINT = Path(__file__).resolve().parents[2] / "graphlint"
 # Every node class whose fields' order differs from the source order, and the statements around them.
@@ -48,7 +48,7 @@ def _visited(tree: cst.CSTNode) -> list[cst.CSTNode]:
 
 
 def _old_arms(tree: cst.CSTNode) -> dict[int, tuple[tuple[int, str], ...]]:
-    """HostFacts' former visitor: (if, arm) pairs around each Name."""
+    """HostOrigins' former visitor: (if, arm) pairs around each Name."""
     arms: dict[int, tuple[tuple[int, str], ...]] = {}
     stack: list[tuple[int, str]] = []
 

@@ -1,12 +1,10 @@
-"""Streams and events as rules see them: which expressions hold one, and the names a unit binds to one."""
+"""Streams and events: which expressions hold one, and the names a unit binds to one (`Context.streams`)."""
 
 from __future__ import annotations
 
 import re
 
 import libcst as cst
-
-from graphlint.rules.base import Rule
 
 # Calls that return a stream or an event.
 STREAM_CTORS = frozenset({
@@ -36,14 +34,15 @@ def stream_like(ctx, expr: cst.BaseExpression, bound: dict[str, str] | None = No
     return False
 
 
-class StreamBindings(Rule):
-    """Mixin: local names bound to `torch.cuda.Stream()` / `Event()` / `current_stream()`."""
+class Streams:
+    """Local names bound to `torch.cuda.Stream()` / `Event()` / `current_stream()`: one per unit, fed by the walker
+    (`on_Assign`) before the rules' hooks of the same node."""
 
     def __init__(self, ctx) -> None:
-        super().__init__(ctx)
+        self.ctx = ctx
         self.streams: dict[str, str] = {}
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def on_Assign(self, node: cst.Assign) -> None:
         is_stream = isinstance(node.value, cst.Call) and (self.ctx.call_name(node.value) or "") in STREAM_CTORS
         for target in node.targets:
             if isinstance(target.target, cst.Name):
@@ -51,3 +50,7 @@ class StreamBindings(Rule):
                     self.streams[target.target.value] = "stream"
                 else:
                     self.streams.pop(target.target.value, None)
+
+    def holds(self, expr: cst.BaseExpression) -> bool:
+        """`expr` holds a CUDA stream or event (by construction, binding or naming)."""
+        return stream_like(self.ctx, expr, self.streams)

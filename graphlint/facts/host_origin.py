@@ -1,28 +1,24 @@
-"""Where host data comes from, for the rules that ask (GL13x, GL3xx): `HostFacts` and the small shared facts.
+"""Where host data comes from: `HostOrigins`, one per unit (`Context.host`), and the small shared facts of copies.
 
-Which tensors live on the host is decided by `HostFacts`, from the origin visible in the unit (a factory
+Which tensors live on the host is decided by `HostOrigins`, from the origin visible in the unit (a factory
 without `device=`, `torch.from_numpy`, `.cpu()`, `.pin_memory()`, then views, casts and host arithmetic),
 not from the inference's guesses: it also carries what the inference does not (pinned-ness through
-slicing, CPU boolean masks, 0-d vs shaped, constant data).
+slicing, CPU boolean masks, 0-d vs shaped, constant data). The walker feeds it each assignment once, before
+the rules' hooks of the same node; rules only ask it (GL13x, GL206, GL302).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
 from graphlint.facts.inference import BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, VIEW_METHODS, in_config
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
+from graphlint.facts.syntax import code_children, code_of, is_true, kwarg, method_call, positional
 from graphlint.facts.values import Dev, Dims, Kind, Source
-from graphlint.rules._util import code_children, code_of, is_true, kwarg, method_call, positional
-from graphlint.rules.base import Rule
-
-if TYPE_CHECKING:
-    from graphlint.check.context import Context
 
 CUDA_LEGACY_TENSOR_RE = re.compile(
     r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|Complex\w*)Tensor$")
@@ -105,18 +101,6 @@ class Origin:
         return replace(self, **kw)
 
 
-@dataclass
-class _Bindings:
-    """What `HostFacts` knows of the unit's local names: one per unit (`Context.shared_facts`), for all its rules."""
-
-    origins: dict[str, Origin] = field(default_factory=dict)
-    lists: set[str] = field(default_factory=set)  # host lists (`host_list`)
-    consts: set[str] | None = None  # built from constants only; starts as the `int` parameters
-    history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = field(default_factory=dict)
-    arms: dict[int, tuple[tuple[int, str], ...]] | None = None  # `_arm_paths` of the unit's tree
-    recorder: "HostFacts | None" = None  # the rule whose hooks record the bindings
-
-
 def _arm_paths(tree: cst.CSTNode) -> dict[int, tuple[tuple[int, str], ...]]:
     """id of each Name -> the (if, arm) pairs around it, outermost first (an `if` test is outside its arms).
     Read from the nodes' fields: a libcst visitor rebuilds every node it leaves, which cost more than the rest."""
@@ -157,8 +141,8 @@ NOT_CPU_METHODS = frozenset({
 CONST_ATTRS = frozenset({"shape", "ndim", "dtype", "min", "max", "eps", "tiny", "bits", "resolution"})
 
 
-class HostFacts(Rule):
-    """Mixin: what the unit's source says about CPU tensors, tracked syntactically from their origin.
+class HostOrigins:
+    """What the unit's source says about CPU tensors, tracked syntactically from their origin.
 
     The tensor inference's CPU facts are used only through this: a CPU tensor is one built here by a
     factory without `device=` (or `device="cpu"`), `torch.from_numpy`, `.cpu()` or `.pin_memory()`,
@@ -166,38 +150,36 @@ class HostFacts(Rule):
     last assignment (textual order, not flow-sensitive). Anything else (lists of tensors concatenated,
     attributes, parameters) is *not* taken for a CPU tensor: a rule built on this stays quiet rather
     than guess. Also tracked: `host_list` (a Python list, as opposed to a tuple).
+
+    One per unit, fed by the walker (`on_Assign`, `on_AnnAssign`, `on_AugAssign`) where the rules' hooks run,
+    before them; the rules only read it.
     """
 
     def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        # Five rules build on these facts, and each used to derive the same ones for itself. One set per unit
-        # now: the first HostFacts rule of the unit records the bindings, the others read them (every one of
-        # them sees the same assignments: their hooks run under the same conditions, in one pass).
-        self.facts = ctx.shared_facts(HostFacts, _Bindings)
-        self.records = self.facts.recorder is None
-        if self.records:
-            self.facts.recorder = self
-        self.origins, self.lists, self.history = self.facts.origins, self.facts.lists, self.facts.history
+        self.ctx = ctx
+        self.origins: dict[str, Origin] = {}
+        self.lists: set[str] = set()  # host lists (`host_list`)
+        self._consts: set[str] | None = None  # built from constants only; starts as the `int` parameters
+        self.history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = {}
+        self._arms: dict[int, tuple[tuple[int, str], ...]] | None = None  # `_arm_paths` of the unit's tree
 
     @property
     def consts(self) -> set[str]:
-        if self.facts.consts is None:
-            self.facts.consts = set(_int_params(self.ctx))
-        return self.facts.consts
+        if self._consts is None:
+            self._consts = set(_int_params(self.ctx))
+        return self._consts
 
-    def report_per_step(self, node: cst.CSTNode, message: str) -> None:
-        """Report a host-to-device copy that runs every step; one in lazy initialisation of module state
-        runs once, on the first call, which warm-up makes before capture (asked only when reporting)."""
-        if not lazy_init(self.ctx):
-            self.report(node, message)
+    def assigned(self, name: str) -> bool:
+        """The unit assigns the local `name` (where the rules run)."""
+        return name in self.history
 
     # -- bindings ---------------------------------------------------------------------------
     def _arm_path(self, node: cst.CSTNode) -> tuple[tuple[int, str], ...]:
         """The (if, arm) pairs enclosing an assignment target, from the unit's tree."""
-        if self.facts.arms is None:
+        if self._arms is None:
             tree = getattr(self.ctx, "tree", None)
-            self.facts.arms = _arm_paths(tree) if tree is not None else {}
-        return self.facts.arms.get(id(node), ())
+            self._arms = _arm_paths(tree) if tree is not None else {}
+        return self._arms.get(id(node), ())
 
     def _siblings(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
         """`a` and `b` lie in different arms of one `if`/`else` (so neither follows the other)."""
@@ -227,24 +209,24 @@ class HostFacts(Rule):
             for el in target.elements:
                 self._bind(el.value, None)
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if self.records:
-            for target in node.targets:
-                self._bind(target.target, node.value)
+    def on_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._bind(target.target, node.value)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if self.records and node.value is not None:
+    def on_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
             self._bind(node.target, node.value)
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        # (GL302 reads the target before this runs: it reports only when the operand has an origin, and then
-        # nothing is forgotten here, so the order of the five rules' hooks does not matter)
-        if self.records and isinstance(node.target, cst.Name) and node.target.value in self.origins \
-                and self.origin(node.value) is None and not self._hostish(node.value):
+    def on_AugAssign(self, node: cst.AugAssign) -> None:
+        # (GL302 reads the target after this runs: it reports only when the operand has an origin, and then
+        # nothing is forgotten here)
+        if isinstance(node.target, cst.Name) and node.target.value in self.origins \
+                and self.origin(node.value) is None and not self.hostish(node.value):
             self.origins.pop(node.target.value, None)
 
-    def has_tag(self, expr: cst.BaseExpression, tag: str) -> bool:
-        return tag == "host_list" and isinstance(expr, cst.Name) and expr.value in self.lists
+    def is_host_list(self, expr: cst.BaseExpression) -> bool:
+        """A local bound to a Python list of host values (`host_list`)."""
+        return isinstance(expr, cst.Name) and expr.value in self.lists
 
     # -- constants ----------------------------------------------------------------------------
     def is_const(self, expr: cst.BaseExpression) -> bool:
@@ -277,7 +259,7 @@ class HostFacts(Rule):
                 return all(self.is_const(a.value) or (qual == "len") for a in expr.args)
         return False
 
-    def _hostish(self, expr: cst.BaseExpression) -> bool:
+    def hostish(self, expr: cst.BaseExpression) -> bool:
         return self.is_const(expr) or self.ctx.val(expr).kind in (Kind.HOST, Kind.HOST_SEQ)
 
     # -- origins ------------------------------------------------------------------------------
@@ -318,7 +300,7 @@ class HostFacts(Rule):
             left, right = self.origin(expr.left), self.origin(expr.right)
             if left is None and right is None:
                 return None
-            if left is None and not self._hostish(expr.left) or right is None and not self._hostish(expr.right):
+            if left is None and not self.hostish(expr.left) or right is None and not self.hostish(expr.right):
                 return None
             parts = [o for o in (left, right) if o is not None]
             bitwise = isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
@@ -332,7 +314,7 @@ class HostFacts(Rule):
                 return None
             ops = [expr.left] + [t.comparator for t in expr.comparisons]
             origins = [self.origin(o) for o in ops]
-            if not any(origins) or any(o is None and not self._hostish(e) for o, e in zip(origins, ops)):
+            if not any(origins) or any(o is None and not self.hostish(e) for o, e in zip(origins, ops)):
                 return None
             first = next(o for o in origins if o is not None)
             return Origin(is_bool=True, dims=first.dims, source=first.source)
@@ -364,7 +346,7 @@ class HostFacts(Rule):
                                   pinned=pinned)
                 if ctx.is_device_tensor(d):
                     return None  # torch.tensor(cuda_t): a device copy
-                known = self._hostish(d) or isinstance(d, (cst.Integer, cst.Float, cst.BinaryOperation,
+                known = self.hostish(d) or isinstance(d, (cst.Integer, cst.Float, cst.BinaryOperation,
                                                            cst.UnaryOperation)) and ctx.val(d).kind is not Kind.TENSOR
                 if not known and qual != "torch.tensor":
                     return None  # `torch.as_tensor(t)`: a no-op on a tensor, wherever it lives
@@ -393,7 +375,7 @@ class HostFacts(Rule):
             args = positional(expr)
             if args:
                 first = self.origin(args[0])
-                if first is not None and all(self.origin(a) is not None or self._hostish(a) for a in args[1:]):
+                if first is not None and all(self.origin(a) is not None or self.hostish(a) for a in args[1:]):
                     return first.but(pinned=False, const=first.const and all(
                         self.origin(a) is not None or self.is_const(a) for a in args[1:]))
             return None
@@ -402,7 +384,7 @@ class HostFacts(Rule):
             args = [a.value for a in expr.args if a.keyword is None or a.keyword.value not in ("dim", "dtype")]
             origins = [self.origin(a) for a in args]
             if args and origins[0] is not None and kwarg(expr, "device") is None and all(
-                    o is not None or self._hostish(a) for o, a in zip(origins, args)):
+                    o is not None or self.hostish(a) for o, a in zip(origins, args)):
                 # an elementwise op keeps its input's shape: `torch.bucketize(coords_cpu, b)` is no scalar
                 dims = origins[0].dims if qual in SHAPE_KEEPING_TORCH else Dims.UNKNOWN
                 return Origin(is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR, dims=dims, source=origins[0].source)
@@ -442,15 +424,15 @@ class HostFacts(Rule):
                 return None
             to_bool = any(ctx.qualname(a.value) in BOOL_DTYPES for a in expr.args)
             return base.but(pinned=False, is_bool=to_bool or (base.is_bool and not expr.args))
-        if name in MATH_METHODS and all(self.origin(a.value) is not None or self._hostish(a.value) for a in expr.args):
+        if name in MATH_METHODS and all(self.origin(a.value) is not None or self.hostish(a.value) for a in expr.args):
             return base.but(pinned=False)
         if name in REDUCTIONS and not expr.args:
             return base.but(pinned=False, dims=Dims.SCALAR, is_bool=name in ("all", "any"))
         if name in ("logical_not", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or") and all(
-                self.origin(a.value) is not None or self._hostish(a.value) for a in expr.args):
+                self.origin(a.value) is not None or self.hostish(a.value) for a in expr.args):
             return base.but(pinned=False, is_bool=True)
         if name not in NOT_CPU_METHODS and not name.startswith("new_") and self._tensor_result(expr) and all(
-                self.origin(a.value) is not None or self._hostish(a.value)
+                self.origin(a.value) is not None or self.hostish(a.value)
                 for a in expr.args if a.keyword is None or a.keyword.value not in ("dim", "dtype")):
             # Any other tensor method of a CPU tensor with host arguments stays on the CPU.
             return base.but(pinned=False, dims=Dims.UNKNOWN, const=False,
@@ -538,13 +520,12 @@ def tensor_elements(ctx, expr: cst.BaseExpression) -> bool:
     return ctx.is_device_tensor(expr)
 
 
-def is_host_data(rule: "HostFacts", expr: cst.BaseExpression) -> bool:
+def is_host_data(ctx, expr: cst.BaseExpression) -> bool:
     """Data that certainly lives on the host: literals, host values, lists, arrays, CPU tensors."""
-    ctx = rule.ctx
     if isinstance(expr, (cst.List, cst.Tuple, cst.ListComp, cst.Integer, cst.Float, cst.UnaryOperation)):
         return not tensor_elements(ctx, expr) if not isinstance(expr, cst.UnaryOperation) else \
             ctx.val(expr).kind is Kind.HOST
-    return ctx.val(expr).kind in (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY) or rule.is_cpu(expr)
+    return ctx.val(expr).kind in (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY) or ctx.host.is_cpu(expr)
 
 
 def _state_target(test: cst.BaseExpression) -> str | None:
@@ -590,7 +571,7 @@ def _assigns(body: cst.BaseSuite, target: str) -> bool:
     return any(t == target.replace(" ", "") for t, _ in _assignments(body))
 
 
-def lazy_init(ctx: "Context") -> bool:
+def lazy_init(ctx) -> bool:
     """The statement being visited sits in the body of `if <state> is missing:` that assigns that state
     (`if self.buf is None: self.buf = torch.tensor(..., device=d)`, `hasattr` and cache-miss forms alike), or in a
     function `functools.lru_cache` / `cache` / `cached_property` memoises: it runs on the first step (per distinct

@@ -1,4 +1,4 @@
-"""Hugging Face tokenizers as rules see them: which expressions hold one, by where the value was made.
+"""Hugging Face tokenizers: which expressions hold one, by where the value was made (`Context.tokenizers`).
 
 A tokenizer is what `transformers`' `*Tokenizer*.from_pretrained(...)` / `*Processor*.from_pretrained(...)` returns
 (`AutoTokenizer`, `LlamaTokenizerFast`, `AutoProcessor`), or a processor's `.tokenizer`. The value reaches the call
@@ -14,8 +14,6 @@ import re
 
 import libcst as cst
 
-from graphlint.rules.base import Rule
-
 # `transformers.AutoTokenizer.from_pretrained`, `transformers.LlamaTokenizerFast.from_pretrained`,
 # `transformers.AutoProcessor.from_pretrained`: the library's loaders of a tokenizer (or a processor holding one)
 _PRODUCER_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*(?:Tokenizer|Processor)\w*\.from_pretrained$")
@@ -28,14 +26,15 @@ def makes_tokenizer(callee: str | None) -> bool:
     return callee is not None and _PRODUCER_RE.match(callee) is not None
 
 
-class TokenizerBindings(Rule):
-    """Mixin: the local names a unit binds to a tokenizer, in statement order (a later rebinding forgets one)."""
+class Tokenizers:
+    """The local names a unit binds to a tokenizer, in statement order (a later rebinding forgets one): one per
+    unit, fed by the walker (`on_Assign`) before the rules' hooks of the same node."""
 
     def __init__(self, ctx) -> None:
-        super().__init__(ctx)
+        self.ctx = ctx
         self.tokenizers: set[str] = set()
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def on_Assign(self, node: cst.Assign) -> None:
         made = self.is_tokenizer(node.value)
         for target in node.targets:
             if isinstance(target.target, cst.Name):

@@ -1,0 +1,133 @@
+"""Syntax helpers over libcst nodes, shared by the facts, the check layer and the rules: which fields hold code, calls'
+parts, source text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+# libcst fields (by prefix) that hold only whitespace, comments or punctuation: no code below them.
+LAYOUT_FIELDS = ("whitespace", "leading_whitespace", "trailing", "leading_lines", "lines_after_decorators",
+                 "empty_lines", "first_line", "last_line", "newline", "comment", "header", "footer", "lpar", "rpar",
+                 "lbracket", "rbracket", "lbrace", "rbrace", "comma", "semicolon", "colon", "equal", "dot",
+                 "operator", "asynchronous", "first_colon", "second_colon")
+_CODE_FIELDS: dict[type, tuple[str, ...]] = {}
+_NODE_CLASSES: dict[type, bool] = {}
+
+
+def code_fields(t: type) -> tuple[str, ...]:
+    """The fields of a libcst node class that may hold code, in declaration order: the one table the walker and
+    the rules' own walks read (a libcst visitor rebuilds every node it leaves, a cost many times the reading)."""
+    names = _CODE_FIELDS.get(t)
+    if names is None:
+        import dataclasses
+
+        names = _CODE_FIELDS[t] = tuple(f.name for f in dataclasses.fields(t) if not f.name.startswith(LAYOUT_FIELDS))
+    return names
+
+
+def is_node(cls: type) -> bool:
+    """Whether a field value's class is a libcst node (CSTNode is an ABC: a cached per-class answer avoids the slow
+    abc instance check)."""
+    known = _NODE_CLASSES.get(cls)
+    if known is None:
+        known = _NODE_CLASSES[cls] = issubclass(cls, cst.CSTNode)
+    return known
+
+
+def method_call(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+    """(receiver, method name) for `recv.name(...)`."""
+    if isinstance(node.func, cst.Attribute):
+        return node.func.value, node.func.attr.value
+    return None
+
+
+def kwarg(node: cst.Call, name: str) -> cst.Arg | None:
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg
+    return None
+
+
+def positional(node: cst.Call) -> list[cst.BaseExpression]:
+    return [a.value for a in node.args if a.keyword is None and not a.star]
+
+
+def code_of(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def is_true(expr: cst.BaseExpression | None, ctx=None) -> bool:
+    """`True`; with `ctx`, also a parameter of the function being checked whose default is `True`
+    (`def plan(..., non_blocking: bool = True)`): what every call that leaves it out passes."""
+    if not isinstance(expr, cst.Name):
+        return False
+    if expr.value == "True":
+        return True
+    fn = unit_def(ctx) if ctx is not None else None
+    if fn is None:
+        return False
+    params = fn.params
+    return any(p.name.value == expr.value and is_true(p.default)
+               for p in (*params.posonly_params, *params.params, *params.kwonly_params))
+
+
+def unit_def(ctx) -> cst.FunctionDef | None:
+    """The `def` of the function a rule is checking (its unit may be wrapped in `if 1:` to parse at its
+    indentation); None at module level."""
+    body = ctx.tree.body if ctx.tree is not None else ()
+    while body:
+        first = body[0]
+        if isinstance(first, cst.FunctionDef):
+            return first
+        if not isinstance(first, cst.If):
+            return None
+        body = first.body.body
+    return None
+
+
+# Where the source order of a node's code differs from its fields' order (`f(x=a)` is `keyword`, then `value`).
+_SOURCE_ORDER: dict[type, tuple[str, ...]] = {
+    cst.Arg: ("keyword", "value"),
+    cst.IfExp: ("body", "test", "orelse"),
+    cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    cst.Parameters: ("posonly_params", "posonly_ind", "params", "star_arg", "kwonly_params", "star_kwarg"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.ExceptStarHandler: ("type", "name", "body"),
+    cst.MatchCase: ("pattern", "guard", "body"),
+    cst.ImportFrom: ("relative", "module", "names"),
+    cst.TypeAlias: ("name", "type_parameters", "value"),
+    cst.TypeParam: ("param", "default"),
+}
+_ORDERED: dict[type, tuple[str, ...]] = {}
+
+
+def code_children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The child nodes of `node` that hold code, in source order (the order libcst's visitors take): the check
+    layer's `code_fields`, with the fields whose source order differs moved first."""
+    names = _ORDERED.get(node.__class__)
+    if names is None:
+        fields = code_fields(node.__class__)
+        first = _SOURCE_ORDER.get(node.__class__, ())
+        names = _ORDERED[node.__class__] = (*first, *(f for f in fields if f not in first))
+    out: list[cst.CSTNode] = []
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, (list, tuple)):
+            out.extend(v for v in value if isinstance(v, cst.CSTNode))
+        elif isinstance(value, cst.CSTNode):
+            out.append(value)
+    return out
+
+
+def descendants(node: cst.CSTNode, prune: tuple[type, ...] = ()) -> Iterator[cst.CSTNode]:
+    """`node` and the nodes of code below it, in pre-order and source order; nodes of a `prune` type are
+    yielded but not entered."""
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, prune):
+            todo.extend(reversed(code_children(node)))

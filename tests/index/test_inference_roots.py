@@ -1,0 +1,147 @@
+"""Inference told by autograd being off: a function that runs the model under `@torch.no_grad()` or in a
+`with torch.inference_mode():` block is a `forward`-tier root, whatever calls it (a server's handler, a script's
+loop over inputs, a model's own `sample`). Training, warm-up, constructors and gradless code that runs no model
+(weight initialisation, EMA updates, export) stay cold."""
+
+from __future__ import annotations
+
+import textwrap
+
+from test_step_loops import hot
+
+from graphlint.index.project import ProjectIndex
+from graphlint.index.summary import index_source
+
+
+MODEL = """
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+    class Flow(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = Net()
+
+        def forward(self, x):
+            return (self.net(x) - x).pow(2).mean()
+
+        @torch.no_grad()
+        def sample(self, x, steps: int):
+            def velocity(t, y):
+                return self.net(y)
+            for t in range(steps):
+                x = x + velocity(t, x)
+            return x, schedule(steps)
+
+        @torch.no_grad()
+        def init_weights(self):
+            for p in self.parameters():
+                p.normal_()
+
+    def schedule(steps):
+        return torch.linspace(0, 1, steps).cuda()
+"""
+
+SCRIPTS = """
+    import torch
+    from pkg.model import Flow, Net
+
+    def prepare(text):
+        return torch.tensor([len(text)]).cuda()
+
+    def main(prompts: list[str]):
+        model = Flow()
+        model.load_state_dict(torch.load("ckpt.pt"))
+        for text in prompts:
+            x = prepare(text)
+            with torch.inference_mode():
+                out, _ = model.sample(x, 8)
+            print(out.cpu())
+
+    def handler(model: Net, request):
+        with torch.no_grad():
+            return model(request.cuda()).item()
+
+    def train(model: Flow, batches, opt):
+        for x in batches:
+            loss = model(x)
+            loss.backward()
+            opt.step()
+            with torch.no_grad():
+                print(model(x).item())
+
+    @torch.no_grad()
+    def ema_update(ema: Flow, model: Flow):
+        for a, b in zip(ema.parameters(), model.parameters()):
+            a.lerp_(b, 0.1)
+
+    @torch.no_grad()
+    def export(model: Flow):
+        torch.onnx.export(model, torch.zeros(1), "m.onnx")
+
+    @torch.no_grad()
+    def warmup(model: Flow):
+        return model.sample(torch.zeros(1).cuda(), 1)
+
+    def load(model: Flow, path):
+        with torch.no_grad():
+            model.init_weights()
+            model.load_state_dict(torch.load(path))
+
+    def log(model: Flow, x):
+        with torch.no_grad():
+            print(x)
+        return model.sample(x, 1)
+"""
+
+
+def test_a_gradless_call_of_the_model_is_an_inference_root_in_the_forward_tier():
+    """F5-TTS's `CFM.sample` (`@torch.no_grad()`, its ODE closure calling the backbone), its eval script's
+    `main` (`with torch.inference_mode(): model.sample(...)` per prompt), a server handler: each runs the model
+    once per call with autograd off. Their callees inherit the tier (`schedule`). A function that calls the
+    forward itself was a step driver already and stays one."""
+    found = hot({"pkg.__init__": "", "pkg.model": MODEL, "pkg.scripts": SCRIPTS})
+    label = "(inference: runs the model with autograd off)"
+    assert found["Flow.sample"] == ("forward", (f"Flow.sample {label}",))
+    assert found["main"] == ("forward", (f"main {label}",))
+    assert found["handler"] == ("step", ("handler (step: calls the model)",))  # (already a step driver)
+    assert found["schedule"][0] == "forward" and found["schedule"][1][0] == f"Flow.sample {label}"
+    assert found["prepare"] == ("forward", (f"main {label}", "prepare"))  # (per prompt, next to the model)
+
+
+def test_gradless_code_that_trains_warms_up_or_runs_no_model_stays_cold():
+    """The decoys: a training loop that evaluates under `no_grad` (it calls `.backward()`), weight initialisation
+    and an EMA update (gradless, no call of a model), an export handing the model on as a value, a warm-up, a
+    model call outside any gradless block, and a `no_grad` block that holds no model call."""
+    found = hot({"pkg.__init__": "", "pkg.model": MODEL, "pkg.scripts": SCRIPTS})
+    for cold in ("Flow.init_weights", "ema_update", "export", "warmup", "load", "log"):
+        assert cold not in found, cold
+    assert found["train"] == ("step", ("train (step: calls the model)",))  # (a step driver, not inference)
+
+
+def _index(files: list[tuple[str, str, str, bool]]) -> ProjectIndex:
+    return ProjectIndex([index_source(textwrap.dedent(src), path, mod, pkg) for path, mod, src, pkg in files])
+
+
+def test_a_package_wins_a_module_name_a_script_folder_shares():
+    """F5-TTS's `runtime/triton/1/model.py` (a folder Triton loads by path, no package) and the package
+    `f5_tts/model/__init__.py` both index as module `model`: `from f5_tts.model import CFM` means the package, in
+    whichever order the files come. Among plain files, the one nearest the root wins (gpt-fast's `generate.py`
+    over `mixtral-moe/generate.py`, a script folder with its own copy)."""
+    package = ("f5_tts/model/__init__.py", "model", "from model.cfm import CFM\n", True)
+    cfm = ("f5_tts/model/cfm.py", "model.cfm", "class CFM:\n    def sample(self):\n        pass\n", False)
+    script = ("f5_tts/runtime/1/model.py", "model", "class TritonPythonModel:\n    pass\n", False)
+    for files in ([package, cfm, script], [script, cfm, package]):
+        index = _index(files)
+        assert index.class_by_dotted("model.CFM").key == "model.cfm:CFM"
+        assert index.modules["model"].path == package[0]
+    top = ("gpt-fast/generate.py", "generate", "def speculative_decode():\n    pass\n", False)
+    copy = ("gpt-fast/mixtral-moe/generate.py", "generate", "def generate():\n    pass\n", False)
+    for files in ([top, copy], [copy, top]):
+        assert _index(files).modules["generate"].path == top[0]
+    alone = _index([copy])  # (the decoy: a lone script keeps its name)
+    assert alone.modules["generate"].path == copy[0]

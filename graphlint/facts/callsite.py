@@ -686,8 +686,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             index = value.slice
             literal = isinstance(index, ast.Constant) and type(index.value) is int
             return item_of(base, index.value) if literal else UNKNOWN  # type: ignore[union-attr]
-        if base == CPU_TENSOR:
-            return base
+        if base in (CPU_TENSOR, TENSOR, BOOL_TENSOR):
+            return base  # an item or a slice of a tensor lives where the tensor does, with its dtype
         if base == HOST_SEQ:
             return HOST_SEQ if isinstance(value.slice, ast.Slice) else HOST
         return UNKNOWN

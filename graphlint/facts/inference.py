@@ -217,6 +217,8 @@ def _broadcast_rank(a: Val, b: Val) -> int | None:
 
 # `torch.nonzero(host_mask, as_tuple=True)`, `torch.where(host_mask)`: one 1-d host index tensor per dimension
 CPU_INDICES = Val(Kind.TENSOR_SEQ, elem=Val(Kind.CPU_TENSOR, rank=1))
+# the same of a device mask: `torch.where(m)[0][0]` is a 0-d device tensor, read on the host where it indexes
+DEVICE_INDICES = Val(Kind.TENSOR_SEQ, elem=Val(Kind.TENSOR, rank=1))
 
 
 def _compared(vals: list[Val]) -> Val:
@@ -971,6 +973,11 @@ class Inference:
                 return arg
         return None
 
+    def _as_tuple(self, node: cst.Call) -> bool:
+        """`nonzero(..., as_tuple=True)`: one 1-d index tensor per dimension (`as_tuple=False` is one 2-d tensor)."""
+        arg = self._has_kw(node, "as_tuple")
+        return arg is not None and not (isinstance(arg.value, cst.Name) and arg.value.value == "False")
+
     def device_of(self, node: cst.Call) -> Dev | None:
         """`Dev.CPU`, `Dev.DEVICE` (a device name) or `Dev.UNKNOWN` for a factory's device= argument; None when
         absent."""
@@ -1074,9 +1081,9 @@ class Inference:
         if qual.rpartition(".")[2] in FULL_REDUCTIONS and len(node.args) == 1 and qual.count(".") == 1:
             return Val(Kind.CPU_TENSOR if host_in else Kind.TENSOR, rank=0)
         if qual in ("torch.where", "torch.nonzero") and (
-            (qual == "torch.where" and len(node.args) == 1) or self._has_kw(node, "as_tuple")
+            (qual == "torch.where" and len(node.args) == 1) or self._as_tuple(node)
         ):
-            return CPU_INDICES if host_in else tseq
+            return CPU_INDICES if host_in else DEVICE_INDICES
         if qual == "torch.unique" and any(self._has_kw(node, k) for k in ("return_inverse", "return_counts")):
             return tseq
         if qual in COMPARE_TORCH and self.device_of(node) is None:
@@ -1239,8 +1246,8 @@ class Inference:
             if nargs >= 1 and not self._has_kw(node, "other"):
                 return tseq
             return CPU if cpu else TENSOR
-        if name == "nonzero" and self._has_kw(node, "as_tuple"):
-            return CPU_INDICES if cpu else tseq
+        if name == "nonzero" and self._as_tuple(node):
+            return CPU_INDICES if cpu else DEVICE_INDICES
         if name == "unique" and any(self._has_kw(node, k) for k in ("return_inverse", "return_counts")):
             return tseq
         if name == "cpu":

@@ -71,6 +71,8 @@ TORCH_ONLY_METHODS = frozenset({
     "logical_not", "nan_to_num", "amax", "amin", "logsumexp", "rsqrt", "view_as", "reshape_as", "type_as",
     "new_zeros", "new_ones", "new_full", "new_empty", "repeat_interleave", "narrow", "unbind", "eq", "ne",
     "gt", "ge", "lt", "le", "masked_scatter", "index_add", "index_add_", "index_copy_", "unflatten",
+    # comparisons and dtype casts no NumPy array or Python value has as a method (`m.bool()`, `ids.less(n)`)
+    "bool", "less", "greater", "less_equal", "greater_equal", "not_equal", "logical_xor",
 })
 # Integer and bool dtypes: `nn.Module.to(dtype)` accepts only floating point and complex dtypes, and NumPy
 # arrays have no `.to`, so `v.to(torch.long)` on a value of unknown type makes it a tensor.

@@ -333,8 +333,8 @@ class TensorShapeArgument(Rule):
     """A tensor used where a Python int is needed: a shape, a slice bound, a `k`, a size.
 
     `x.view(n, -1)`, `x[:n]`, `torch.arange(n)`, `torch.zeros(n)` (or `torch.zeros((b, n))`), `x.narrow(0, 0, n)`,
-    `torch.topk(x, k)` and einops `rearrange(x, ..., b=n)` with a tensor `n` call `__index__` (an
-    implicit `.item()`): the host blocks and capture fails. Sizes from `.shape`/`.size()` are host
+    `torch.topk(x, k)`, `F.pad(x, (0, n))` (and its `value=`) and einops `rearrange(x, ..., b=n)` with a
+    tensor `n` call `__index__` (an implicit `.item()`): the host blocks and capture fails. Sizes from `.shape`/`.size()` are host
     values and fine.
     """
 
@@ -352,6 +352,8 @@ class TensorShapeArgument(Rule):
     VALID = (
         "def step(x: torch.Tensor, n: int):\n    b = x.shape[0]\n    return x.view(b, -1)[:n], torch.arange(b, device=x.device)\n",
         "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x.index_select(0, idx)\n",
+        "import torch.nn.functional as F\ndef step(x: torch.Tensor, lens: list[int], pad_id: int):\n"
+        "    n = max(lens)\n    return F.pad(x, (0, n - x.shape[-1]), value=pad_id), F.pad(x, [1, 1], 'constant', 0.0)\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, lens: torch.Tensor):\n    n = lens.max()\n    return x[:n]  # <- GL126\n"
@@ -362,6 +364,11 @@ class TensorShapeArgument(Rule):
         "    #      ^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor, k: torch.Tensor):\n    return torch.topk(x, k)  # <- GL126\n"
         "    #      ^^^^^^^^^^^^^^^^\n",
+        "import torch.nn.functional as F\ndef step(x: torch.Tensor, lens: torch.Tensor):\n    n = lens.amax()\n"
+        "    return F.pad(x, (0, n - x.shape[-1]), value=0.0)  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "import torch.nn.functional as F\ndef step(x: torch.Tensor):\n    return F.pad(x, (1, 1), value=x.max())  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -373,6 +380,9 @@ class TensorShapeArgument(Rule):
                 sizes = [args[0]] + [a for a in args[1:2]]
             if any(self.ctx.is_device_tensor(a) for a in _size_items(sizes)):
                 self.report(node)
+            return
+        if qual == "torch.nn.functional.pad" and self._device_pad(node, args):
+            self.report(node)
             return
         if qual in ("torch.topk", "torch.kthvalue") and self._device_k(node, args[1:2]):
             self.report(node)
@@ -392,6 +402,13 @@ class TensorShapeArgument(Rule):
         """`k` of `topk` / `kthvalue`, positional or `k=`, is a device tensor (read with `__index__`)."""
         k = kwarg(node, "k")
         return any(self.ctx.is_device_tensor(a) for a in [*given, *([k.value] if k else [])])
+
+    def _device_pad(self, node: cst.Call, args: list[cst.BaseExpression]) -> bool:
+        """`F.pad(x, pad, mode, value)`: each size of `pad` is read with `__index__` and `value` with `__float__`, so
+        a device tensor among them (`max_len - n` of `max_len = lens.amax()`, `value=x.max()`) is read on the host."""
+        pad, value = kwarg(node, "pad"), kwarg(node, "value")
+        given = [*_size_items([pad.value] if pad else args[1:2]), *([value.value] if value else args[3:4])]
+        return any(self.ctx.is_device_tensor(a) for a in given)
 
     def visit_Slice(self, node: cst.Slice) -> None:
         if any(b is not None and self.ctx.is_device_tensor(b) for b in (node.lower, node.upper, node.step)):

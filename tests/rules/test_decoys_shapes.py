@@ -641,3 +641,115 @@ def test_decoy_a_torch_setting_joined_with_a_number_is_no_tensor():
                     return x * 2
                 return x
     """) == set()
+
+
+def test_hit_pad_sizes_and_value_from_device_reductions():
+    """F5-TTS pads to `duration.amax()` and kvpress pads with `value=scores.max()`: `F.pad` reads each size of `pad`
+    with `__index__` and `value` with `__float__`, so a 0-d device tensor there is an implicit `.item()`."""
+    assert findings("""
+        import torch
+        import torch.nn.functional as F
+        class M(torch.nn.Module):
+            def forward(self, cond: torch.Tensor, lens: torch.Tensor, scores: torch.Tensor):
+                max_duration = lens.amax()
+                cond = F.pad(cond, (0, 0, 0, max_duration - cond.shape[1]), value=0.0)
+                scores = F.pad(scores, (1, 1), value=scores.detach().max())
+                return torch.nn.functional.pad(cond, pad=[0, max_duration]), scores
+    """) == {(6, "GL126"), (7, "GL126"), (8, "GL126")}
+
+
+def test_decoy_pad_with_host_sizes_and_values():
+    """Sizes from `.shape`, Python ints and `max()` of a host list, a float or a CPU 0-d value: nothing is read on the
+    host that is not there already."""
+    assert findings("""
+        import torch
+        import torch.nn.functional as F
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: list[int], pad_id: int):
+                n = max(lens)
+                host_max = torch.tensor(lens).max()
+                y = F.pad(x, (0, n - x.shape[-1]), "constant", pad_id)
+                return F.pad(y, [1, 1], value=float("-inf")), F.pad(x, (0, host_max))
+    """) == set()
+
+
+def test_hit_first_index_of_a_device_nonzero_is_zero_d():
+    """EAGLE's `fi = torch.nonzero(is_eq, as_tuple=True)[0][0]`: `nonzero(as_tuple=True)` (and one-argument
+    `torch.where`) gives one 1-d index tensor per dimension, so an item of one is a 0-d device tensor, and indexing
+    with it reads it on the host (the `nonzero` itself is GL120's)."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, logits: torch.Tensor, cand: torch.Tensor, acc: torch.Tensor, i: int):
+                is_eq = (cand == acc).all(dim=1)
+                fi = torch.nonzero(is_eq, as_tuple=True)[0][0]
+                last = torch.where(is_eq)[0][-1]
+                first = is_eq.nonzero(as_tuple=True)[0][0]
+                return logits[fi, i - 1], logits[last], logits[first]
+    """) == {(5, "GL120"), (6, "GL121"), (7, "GL120"), (8, "GL127")}
+
+
+def test_decoy_nonzero_rows_and_host_masks_index_by_tensor():
+    """`nonzero()` (or `as_tuple=False`) gives one 2-d tensor: its row is 1-d, an index tensor the device reads. The
+    indices of a CPU mask are host tensors (GL133's question, not a 0-d read)."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: list[int]):
+                host = torch.tensor(lens) > 0
+                rows = torch.nonzero(x > 0, as_tuple=False)[0]
+                idx = torch.where(host)[0]
+                return x[rows], x.index_select(0, rows), idx[0] + 1
+    """) == {(5, "GL120")}
+
+
+def test_hit_masks_made_by_torch_only_methods_of_untyped_values():
+    """MInference's `x[..., mask.flatten().bool()]`, ChatTTS's `i[i.less(ids)]`: no NumPy array or Python value has
+    `.bool()` or `.less()`, so the result is a boolean tensor whatever the receiver was typed as."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, mask, tokens, ids):
+                y = x.reshape(2, -1)[..., mask.flatten().bool()]
+                return y, [t[t.less(ids)] for t in tokens]
+    """) == {(4, "GL123"), (5, "GL123")}
+
+
+def test_decoy_bool_casts_stored_or_filled_as_scalars():
+    """A mask store of a Python scalar is `masked_fill` (no count), `.bool()` of a value for `torch.where` is
+    elementwise, and `bool(m)` of a host value is a builtin, not a method."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, mask, flag):
+                x[mask.bool()] = 0.0
+                return torch.where(mask.bool(), x, 0.0), bool(flag)
+    """) == set()
+
+
+def test_hit_a_callee_slices_with_an_item_of_a_device_tensor_its_callers_pass():
+    """MagicDec's `self.gen_draft_kv(..., offsets[0] + seqlen, ...)` then `k[:, :context_len]`: an item of a device
+    tensor is a device tensor, so every call site passes one, and the callee's slice bound reads it on the host."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, k: torch.Tensor, offsets: torch.Tensor, seqlen: int):
+                return self.gen(k, offsets[0] + seqlen), self.gen(k, offsets[-1])
+
+            def gen(self, k, context_len):
+                return k[:, :context_len]
+    """) == {(7, "GL126")}
+
+
+def test_decoy_a_callee_slices_with_host_items_its_callers_pass():
+    """An item of a CPU tensor, of a shape or of a Python list is host data at every call site."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, k: torch.Tensor, lens: list[int], n: int):
+                lens_cpu = torch.tensor(lens)
+                return self.gen(k, lens_cpu[0] + n), self.gen(k, k.shape[0]), self.gen(k, lens[0])
+
+            def gen(self, k, context_len):
+                return k[:, :context_len]
+    """) == set()

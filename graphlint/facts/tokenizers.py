@@ -14,11 +14,16 @@ import re
 
 import libcst as cst
 
+from graphlint.facts.values import Kind
+
 # `transformers.AutoTokenizer.from_pretrained`, `transformers.LlamaTokenizerFast.from_pretrained`,
 # `transformers.AutoProcessor.from_pretrained`: the library's loaders of a tokenizer (or a processor holding one)
 _PRODUCER_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*(?:Tokenizer|Processor)\w*\.from_pretrained$")
 # what converts token ids to text: each converts a tensor argument with `.tolist()` (transformers' `to_py_obj`)
 DECODERS = frozenset({"decode", "batch_decode", "convert_ids_to_tokens"})
+# the `Val.ref` of a tokenizer that reached the unit through the call-site facts (`Base.TOKENIZER`: a parameter
+# every call site fills with one, a field every construction does, a project function that returns one)
+TOKENIZER_REF = "transformers.PreTrainedTokenizerBase"
 
 
 def makes_tokenizer(callee: str | None) -> bool:
@@ -45,6 +50,9 @@ class Tokenizers:
 
     def is_tokenizer(self, expr: cst.BaseExpression) -> bool:
         ctx = self.ctx
+        val = ctx.val(expr)
+        if val.ref == TOKENIZER_REF and val.kind is Kind.OBJECT:
+            return True  # what the callers pass, a constructor stores, a project function returns
         if isinstance(expr, cst.Call):
             return makes_tokenizer(ctx.call_name(expr))
         if isinstance(expr, cst.Name):

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from graphlint.facts.callsite import item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind,
+    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, TOKENIZER, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind,
     Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -142,7 +142,7 @@ class CallFacts:
                 built = self._constructed(cls, name)  # a dataclass field: what its constructions pass
                 kinds = kinds | built if built is not None else {UNKNOWN}
             kind = join_kinds(kinds) if kinds else None
-            self._attrs[key] = kind if kind in KEPT else None
+            self._attrs[key] = kind if kind in KEPT or kind is TOKENIZER else None
         return self._attrs[key]
 
     def module_field(self, cls: "ClassInfo", name: str) -> bool | None:
@@ -523,9 +523,10 @@ class CallFacts:
         out = {}
         for param, kinds in joined.items():
             kind = join_kinds(kinds) if kinds else UNKNOWN
-            if kind in HOST_FAMILY or kind in FLOWN_DEVICE and param not in dict(fn.param_kinds):
-                # every site passes host data (data flow beats the annotation), or every site a device tensor into a
-                # parameter without one (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
+            if kind in HOST_FAMILY or kind is TOKENIZER or kind in FLOWN_DEVICE and param not in dict(fn.param_kinds):
+                # every site passes host data (data flow beats the annotation), a tokenizer, or every site a device
+                # tensor into a parameter without one (`n: int` fed `lengths.sum()` of an annotated, device-less
+                # tensor stays int)
                 out[param] = kind
         return out
 

@@ -5,7 +5,8 @@ A tokenizer is what `transformers`' `*Tokenizer*.from_pretrained(...)` / `*Proce
 through the data flow the index records, never through a name: a local bound in the unit, a module global
 (`ModuleSummary.global_sets`), or an attribute a method of the class, a base or a subclass stores
 (`ClassInfo.factories`: ShadowKV's base class decodes with `self.tokenizer`, which each model subclass loads).
-A tokenizer handed in as a parameter is not followed (the call-site facts carry kinds, not producers).
+Across calls it is a kind of the index (`Base.TOKENIZER`): a parameter every call site fills with one, a field a
+constructor stores from such a parameter, a project function's return reach the unit as a `TOKENIZER_REF` value.
 """
 
 from __future__ import annotations

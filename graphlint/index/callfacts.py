@@ -114,8 +114,8 @@ class CallFacts:
         self._by_target: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]] = {}  # `_sites_by_target`
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
-        """Parameter name -> the kind all call sites agree on, for parameters where that is host data or a device
-        tensor (`_passed` says which call sites count as evidence).
+        """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
+        tensor or a tokenizer (`_passed` says which call sites count as evidence).
         Empty when the function has no resolved call site, is a root, or is passed around as a value
         (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
         found = self._memo.get(fn.key)
@@ -126,7 +126,8 @@ class CallFacts:
 
     def attr(self, cls: "ClassInfo", name: str) -> IKind | None:
         """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
-        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`), or a device mask where every
+        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`), a tokenizer (`self.tokenizer =
+        tokenizer` where every construction passes one), or a device mask where every
         store is one (mistral-inference's `CacheInputMetadata(to_cache_mask=torch.tensor(..., device=d,
         dtype=torch.bool))`: a field annotated `torch.Tensor` names no dtype); None when any assignment is
         anything else, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""

@@ -15,6 +15,7 @@ from typing import Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.names import bound_names, dotted
+from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     BOOL_DTYPES, FACTORY_TORCH, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, NON_FLOAT_DTYPES, SEQ_METHODS,
@@ -25,8 +26,8 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_LIST, HOST_SEQ, LIST,
-    NDARRAY, TENSOR, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, OnParam,
-    Prior, SelfField, deferred, join_of, joinable, simple,
+    NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys,
+    OnParam, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, may_pin, names_cpu,
@@ -974,6 +975,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
                 and _non_float_cast(value, lambda e: resolve(dotted(e))):
             # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
             return WEAK_TENSOR if receiver == UNKNOWN else receiver
+    if makes_tokenizer(qual):
+        return TOKENIZER  # `AutoTokenizer.from_pretrained(name)`: passed, stored or returned, a tokenizer still
     if not qual or not records_args(qual):
         return UNKNOWN
     # a project function, settled later; a method of a receiver the index may not type, by its name if need be

@@ -25,6 +25,7 @@ from graphlint.facts.values import (
     TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, is_list, join, key_item, keyed_dict,
 )
+from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DIM_SEQ_TORCH, FACTORY_TORCH,
@@ -143,6 +144,7 @@ _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "
                     "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
                     "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE, "host_list": HOST_LIST, "list": LIST}
 _BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
+_BASE_VALS[Base.TOKENIZER] = Val(Kind.OBJECT, TOKENIZER_REF)  # no project class: its fields and methods are unknown
 
 
 def kind_val(kind: IKind) -> Val:

@@ -39,6 +39,9 @@ class Base(Enum):
     CPU_DICT = "cpu_dict"
     # what a call passes for a device argument that names the host (`device="cpu"`): the callee builds there
     CPU_DEVICE = "cpu_device"
+    # a Hugging Face tokenizer or processor, by where it was made (`AutoTokenizer.from_pretrained(...)`,
+    # graphlint.facts.tokenizers): its `decode` of a tensor reads it on the host
+    TOKENIZER = "tokenizer"
 
     def __str__(self) -> str:
         return self.value
@@ -170,6 +173,7 @@ IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Prior, Fw
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
+TOKENIZER = Base.TOKENIZER
 LIST = Base.LIST
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE})

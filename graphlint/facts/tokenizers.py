@@ -5,7 +5,8 @@ A tokenizer is what `transformers`' `*Tokenizer*.from_pretrained(...)` / `*Proce
 through the data flow the index records, never through a name: a local bound in the unit, a module global
 (`ModuleSummary.global_sets`), or an attribute a method of the class, a base or a subclass stores
 (`ClassInfo.factories`: ShadowKV's base class decodes with `self.tokenizer`, which each model subclass loads).
-A tokenizer handed in as a parameter is not followed (the call-site facts carry kinds, not producers).
+Across calls it is a kind of the index (`Base.TOKENIZER`): a parameter every call site fills with one, a field a
+constructor stores from such a parameter, a project function's return reach the unit as a `TOKENIZER_REF` value.
 """
 
 from __future__ import annotations
@@ -14,11 +15,16 @@ import re
 
 import libcst as cst
 
+from graphlint.facts.values import Kind
+
 # `transformers.AutoTokenizer.from_pretrained`, `transformers.LlamaTokenizerFast.from_pretrained`,
 # `transformers.AutoProcessor.from_pretrained`: the library's loaders of a tokenizer (or a processor holding one)
 _PRODUCER_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*(?:Tokenizer|Processor)\w*\.from_pretrained$")
 # what converts token ids to text: each converts a tensor argument with `.tolist()` (transformers' `to_py_obj`)
 DECODERS = frozenset({"decode", "batch_decode", "convert_ids_to_tokens"})
+# the `Val.ref` of a tokenizer that reached the unit through the call-site facts (`Base.TOKENIZER`: a parameter
+# every call site fills with one, a field every construction does, a project function that returns one)
+TOKENIZER_REF = "transformers.PreTrainedTokenizerBase"
 
 
 def makes_tokenizer(callee: str | None) -> bool:
@@ -45,6 +51,9 @@ class Tokenizers:
 
     def is_tokenizer(self, expr: cst.BaseExpression) -> bool:
         ctx = self.ctx
+        val = ctx.val(expr)
+        if val.ref == TOKENIZER_REF and val.kind is Kind.OBJECT:
+            return True  # what the callers pass, a constructor stores, a project function returns
         if isinstance(expr, cst.Call):
             return makes_tokenizer(ctx.call_name(expr))
         if isinstance(expr, cst.Name):

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from graphlint.facts.callsite import item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind,
+    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, TOKENIZER, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind,
     Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -114,8 +114,8 @@ class CallFacts:
         self._by_target: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]] = {}  # `_sites_by_target`
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
-        """Parameter name -> the kind all call sites agree on, for parameters where that is host data or a device
-        tensor (`_passed` says which call sites count as evidence).
+        """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
+        tensor or a tokenizer (`_passed` says which call sites count as evidence).
         Empty when the function has no resolved call site, is a root, or is passed around as a value
         (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
         found = self._memo.get(fn.key)
@@ -126,7 +126,8 @@ class CallFacts:
 
     def attr(self, cls: "ClassInfo", name: str) -> IKind | None:
         """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
-        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`), or a device mask where every
+        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`), a tokenizer (`self.tokenizer =
+        tokenizer` where every construction passes one), or a device mask where every
         store is one (mistral-inference's `CacheInputMetadata(to_cache_mask=torch.tensor(..., device=d,
         dtype=torch.bool))`: a field annotated `torch.Tensor` names no dtype); None when any assignment is
         anything else, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
@@ -142,7 +143,7 @@ class CallFacts:
                 built = self._constructed(cls, name)  # a dataclass field: what its constructions pass
                 kinds = kinds | built if built is not None else {UNKNOWN}
             kind = join_kinds(kinds) if kinds else None
-            self._attrs[key] = kind if kind in KEPT else None
+            self._attrs[key] = kind if kind in KEPT or kind is TOKENIZER else None
         return self._attrs[key]
 
     def module_field(self, cls: "ClassInfo", name: str) -> bool | None:
@@ -523,9 +524,10 @@ class CallFacts:
         out = {}
         for param, kinds in joined.items():
             kind = join_kinds(kinds) if kinds else UNKNOWN
-            if kind in HOST_FAMILY or kind in FLOWN_DEVICE and param not in dict(fn.param_kinds):
-                # every site passes host data (data flow beats the annotation), or every site a device tensor into a
-                # parameter without one (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
+            if kind in HOST_FAMILY or kind is TOKENIZER or kind in FLOWN_DEVICE and param not in dict(fn.param_kinds):
+                # every site passes host data (data flow beats the annotation), a tokenizer, or every site a device
+                # tensor into a parameter without one (`n: int` fed `lengths.sum()` of an annotated, device-less
+                # tensor stays int)
                 out[param] = kind
         return out
 

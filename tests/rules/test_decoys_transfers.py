@@ -1113,8 +1113,8 @@ def test_tokenizer_decode_of_a_device_tensor():
 
 def test_tokenizer_decode_look_alikes_stay_silent():
     """A list of ids (built with `.tolist()`, reported there once), a host tensor (its `.cpu()` is the copy), a
-    model's `decode` of device latents (a VAE, a codec), and a tokenizer handed in as a parameter (its producer is
-    not in the unit's flow: a name is no fact)."""
+    model's `decode` of device latents (a VAE, a codec), and a parameter named `tokenizer` that no call site fills
+    (the framework calls `forward`): a name is no fact."""
     src = """
         import torch
         from transformers import AutoTokenizer
@@ -1132,6 +1132,78 @@ def test_tokenizer_decode_look_alikes_stay_silent():
                 return a, b, c, d, e
     """
     assert findings(src) == {(9, "GL102"), (11, "GL103")}
+
+
+def test_a_tokenizer_passed_in_is_one():
+    """A tokenizer crosses calls as the other call-site facts do (`Base.TOKENIZER`): a parameter every call site fills
+    with one, also through a helper that passes its own parameter on; a field `__init__` stores from a parameter every
+    construction fills (MInference's `GreedySearch(model, tokenizer)`, built as its subclass `InfLLMGenerator`); a
+    project function that returns one."""
+    src = """
+        import torch
+        from transformers import AutoTokenizer
+
+        def show(tok, logits: torch.Tensor):
+            return tok.decode(logits.argmax(-1))
+
+        def relay(t, logits: torch.Tensor):
+            return show(t, logits)
+
+        def load():
+            return AutoTokenizer.from_pretrained("m")
+
+        class Search:
+            def __init__(self, model, tokenizer):
+                self.model = model
+                self.tokenizer = tokenizer
+
+            def step(self, logits: torch.Tensor):
+                return self.tokenizer.decode(logits.argmax(-1))
+
+        class Generator(Search):
+            pass
+
+        def main(logits: torch.Tensor):
+            tok = AutoTokenizer.from_pretrained("m")
+            relay(tok, logits)
+            Generator(None, tok).step(logits)
+            return load().batch_decode(logits.argmax(-1))
+    """
+    assert findings(src, scope="all") == {(5, "GL102"), (19, "GL102"), (28, "GL102")}
+
+
+def test_a_parameter_named_tokenizer_is_not_one():
+    """The decoys of the above: a parameter named `tokenizer` that its one call site fills with a codec, one that a
+    tokenizer fills at one site and a codec at another (the sites must agree), and a field stored from such a
+    parameter."""
+    src = """
+        import torch
+        from transformers import AutoTokenizer
+
+        class Codec:
+            def decode(self, codes):
+                return codes
+
+        def show(tokenizer, logits: torch.Tensor):
+            return tokenizer.decode(logits.argmax(-1))
+
+        def either(tokenizer, logits: torch.Tensor):
+            return tokenizer.decode(logits.argmax(-1))
+
+        class Holder:
+            def __init__(self, tokenizer):
+                self.tokenizer = tokenizer
+
+            def step(self, logits: torch.Tensor):
+                return self.tokenizer.decode(logits.argmax(-1))
+
+        def main(logits: torch.Tensor):
+            show(Codec(), logits)
+            either(AutoTokenizer.from_pretrained("m"), logits)
+            either(Codec(), logits)
+            Holder(Codec()).step(logits)
+    """
+    assert findings(src, scope="all") == set()
 
 
 def test_generate_returns_ids_where_the_prompt_is():

@@ -598,6 +598,19 @@ def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
     return Val(Kind.MODULE, qual, host=True) if owner is not None and index.builds_on_host(owner) else None
 
 
+def argument_of(call: cst.Call, fn: FunctionInfo) -> cst.BaseExpression | None:
+    """What `call` passes for the parameter `fn`'s returns follow (`FunctionInfo.follows`), or None."""
+    if fn.follows is None or any(arg.star for arg in call.args):
+        return None
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == fn.follows:
+            return arg.value
+    params = fn.params[1:] if fn.binding in ("method", "class") else fn.params
+    slot = params.index(fn.follows) if fn.follows in params else len(call.args)
+    positional = [arg.value for arg in call.args if arg.keyword is None]
+    return positional[slot] if slot < len(positional) else None
+
+
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
     cls = index.classes.get(function.class_key) if function and function.class_key else None
     # inside `_apply` itself a field is where `fn` put it, before the override moves it back
@@ -689,6 +702,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:
             return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
+        if len(targets) == 1 and not val.host and (passed := argument_of(call, targets[0])) is not None:
+            where = inf_ref[0](passed)  # a device-polymorphic helper: its result lives where this argument does
+            if where.kind in (Kind.CPU_TENSOR, Kind.NDARRAY):
+                return Val(where.kind, weak=where.weak)
         return val if val != UNKNOWN else None
 
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method)

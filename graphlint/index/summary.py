@@ -18,6 +18,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.facts.default_device import leaves_default_moved
+from graphlint.facts.follows import follows
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
@@ -141,6 +142,8 @@ class FunctionInfo:
     decorators: tuple[str, ...] = ()
     self_aliases: tuple[str, ...] = ()  # locals bound to attributes of `self` (`model = self.transformer`)
     returns_class: bool = False  # annotated `-> Type[X]`: it hands out the class X or a subclass (a registry)
+    # the parameter every return lives with (`make_pad_mask(lengths)`): a call returns where its argument lives
+    follows: str | None = None
 
     @property
     def display(self) -> str:
@@ -434,6 +437,7 @@ class _Indexer(ast.NodeVisitor):
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
+            follows=follows(scope, self.resolve),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))

@@ -67,3 +67,39 @@ def test_a_module_records_whether_it_leaves_the_default_device_moved():
     assert not moved("def quant():\n    torch.set_default_tensor_type(torch.BFloat16Tensor)\n")
     assert not moved("if __name__ == '__main__':\n    torch.set_default_device('cuda')\n")
     assert not moved("def f():\n    with torch.device('cuda'):\n        build()\n")
+
+
+def test_a_return_that_lives_with_one_parameter_records_it():
+    """`FunctionInfo.follows`: views, methods, torch ops and factories on `p.device` follow `p`, host reads and
+    Python numbers agree with any parameter; a second parameter, a device move or a factory on another device
+    follows nothing."""
+    s = index_source("""
+import numpy as np
+import torch
+
+
+def mask(lengths: torch.Tensor, n: int):
+    r = torch.arange(n, device=lengths.device)
+    return r[None] >= lengths.unsqueeze(-1) + 1
+
+
+def trim(x, k: int):
+    if isinstance(x, np.ndarray):
+        return np.pad(x, k)
+    x = x[..., :k]
+    return x.float()
+
+
+def two(a, b):
+    return a + b
+
+
+def moved(x, device):
+    return x.to(device)
+
+
+def elsewhere(x, device):
+    return torch.zeros(3, device=device) + x
+""", "m.py", "m")
+    got = {name: fn.follows for name, fn in s.functions.items()}
+    assert got == {"mask": "lengths", "trim": "x", "two": None, "moved": None, "elsewhere": None}

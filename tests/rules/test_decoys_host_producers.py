@@ -160,3 +160,44 @@ def test_torchaudio_load_returns_a_host_waveform_and_a_number():
             c = w3.to(device)
             return model(a, b, c), sr + sr2 + sr3
     """, scope="all")
+
+
+def test_a_helper_returns_where_its_argument_lives():
+    """A device-polymorphic helper (`make_pad_mask(lengths)`: a mask built on `lengths.device`; `pad_or_trim(x)`:
+    a pad or a slice of `x`) returns where the argument a call passes lives: a host tensor passed, a host tensor
+    returned, whose move to the device is a copy. Decoys: the same helpers called with device tensors, one whose
+    argument nothing types, and a helper whose factory ignores its argument's device (nothing follows)."""
+    check("""
+        import torch
+        import torch.nn.functional as F
+
+
+        def make_pad_mask(lengths: torch.Tensor, max_len: int = 0) -> torch.Tensor:
+            max_len = max_len if max_len > 0 else lengths.max().item()
+            seq_range = torch.arange(0, max_len, dtype=torch.int64, device=lengths.device)
+            expanded = seq_range.unsqueeze(0).expand(lengths.size(0), max_len)
+            mask = expanded >= lengths.unsqueeze(-1)
+            return mask
+
+
+        def pad_or_trim(array, length: int = 3000, *, axis: int = -1):
+            if array.shape[axis] > length:
+                array = array.index_select(dim=axis, index=torch.arange(length, device=array.device))
+            if array.shape[axis] < length:
+                array = F.pad(array, [0, length - array.shape[axis]])
+            return array
+
+
+        def ones_like_len(lengths: torch.Tensor, device):
+            return torch.ones(lengths.size(0), device=device) + lengths
+
+
+        def step(h: torch.Tensor, n: int, lens, device):
+            a = (~make_pad_mask(torch.tensor([n + 1]))).to(h)  # <- GL131
+            b = pad_or_trim(torch.zeros(80, 10), length=3000).to(h.device)  # <- GL131
+            c = (~make_pad_mask(h.sum(-1).long())).to(h)
+            d = pad_or_trim(h, 3000).to(h.device)
+            e = make_pad_mask(lens).to(h)
+            f = ones_like_len(torch.tensor([n]), device).to(h)
+            return a, b, c, d, e, f
+    """, scope="all")

@@ -1,0 +1,112 @@
+"""Device-polymorphic helpers: a function whose every return lives where one of its parameters lives.
+
+`make_pad_mask(lengths)` builds `torch.arange(n, device=lengths.device) >= lengths.unsqueeze(-1)`; Whisper's
+`pad_or_trim(array)` returns `F.pad(array, ...)` / `array.index_select(...)`. No single return kind holds for such
+a helper (each caller's argument decides), so the index records the parameter (`FunctionInfo.follows`) and the
+walker reads the argument a call passes for it (`check.walker.make_inference`, `call_returns`).
+
+Read by syntax, flow-insensitively, from the function's `Scope`: a value follows parameter `p` when it is `p`, a
+view or method of a value that follows `p` (everything but device moves and host reads), a torch op whose tensor
+operands all follow `p` (no `device=`), a factory with `device=<follows p>.device`, or arithmetic and comparisons of
+such values with Python numbers. NumPy results and host reads are host data, which any argument leaves on the host.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable
+
+from graphlint.facts.callsite import HOST_RESULT_METHODS, NOT_CPU_METHODS, Scope
+from graphlint.facts.names import dotted
+from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
+from graphlint.facts.torch_kinds import FACTORY_TORCH, torch_return_kind
+from graphlint.facts.kinds import BOOL_TENSOR, HOST_FAMILY, TENSOR
+
+Resolve = Callable[[str | None], "str | None"]
+
+HOST_DATA = "<host>"  # a Python number, a host read, a NumPy array: on the host whatever the argument is
+PENDING = "<pending>"  # a name being read (`x = f(x)`): what its other bindings say
+MAX_DEPTH = 4
+
+
+def follows(scope: Scope, resolve: Resolve) -> str | None:
+    """The parameter every return of the function lives with, or None."""
+    if not scope.returns:
+        return None
+    found = {_device_of(value, scope, resolve, set(), 0) for value in scope.returns}
+    params = found - {HOST_DATA, PENDING}
+    if len(params) != 1 or None in params:
+        return None
+    param = params.pop()
+    return param if param in scope.params and param not in ("self", "cls") else None
+
+
+def _join(parts: list[str | None]) -> str | None:
+    """One parameter all parts follow (host data and pending names agree with any); None when they disagree."""
+    params = set(parts) - {HOST_DATA, PENDING}
+    if None in params or len(params) > 1:
+        return None
+    return params.pop() if params else HOST_DATA if HOST_DATA in parts else PENDING
+
+
+def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, reading: set[str], depth: int) -> str | None:
+    if depth > MAX_DEPTH:
+        return None
+    # depth counts the names followed to their bindings; one expression's nesting is bounded by its size
+    again = lambda e: _device_of(e, scope, resolve, reading, depth)  # noqa: E731
+    if isinstance(value, ast.Name):
+        return _name(value.id, scope, resolve, reading, depth)
+    if isinstance(value, ast.Constant):
+        return HOST_DATA if isinstance(value.value, (int, float, bool)) else None
+    if isinstance(value, ast.Subscript):
+        return again(value.value)
+    if isinstance(value, ast.Attribute):
+        return again(value.value) if value.attr in ("T", "mT", "data") else None
+    if isinstance(value, ast.UnaryOp):
+        return again(value.operand)
+    if isinstance(value, ast.BinOp):
+        return _join([again(value.left), again(value.right)])
+    if isinstance(value, ast.Compare) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn))
+                                                  for op in value.ops):
+        return _join([again(e) for e in (value.left, *value.comparators)])
+    if isinstance(value, ast.IfExp):
+        return _join([again(value.body), again(value.orelse)])
+    if isinstance(value, ast.Call):
+        return _call(value, again, resolve)
+    return None
+
+
+def _name(name: str, scope: Scope, resolve: Resolve, reading: set[str], depth: int) -> str | None:
+    if name in reading:
+        return PENDING
+    bound = scope.binds.get(name, [])
+    if any(b is None or isinstance(b, ast.AugAssign) for b in bound):
+        return None  # rebound by a loop, `with`, a tuple target or `+=`
+    if name in scope.params and scope.params[name] in HOST_FAMILY:
+        return HOST_DATA  # `max_len: int`
+    parts: list[str | None] = [name] if name in scope.params else []
+    inner = reading | {name}
+    parts += [_device_of(b, scope, resolve, inner, depth + 1) for b in bound if isinstance(b, ast.expr)]
+    return _join(parts) if parts else None
+
+
+def _call(call: ast.Call, again: Callable[[ast.expr], str | None], resolve: Resolve) -> str | None:
+    func = call.func
+    qual = resolve(dotted(func)) or ""
+    if qual.startswith("numpy."):
+        return HOST_DATA
+    if qual.startswith("torch."):
+        device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
+        if qual in FACTORY_TORCH:  # only where the device is read off a value that follows the parameter
+            return again(device.value) if isinstance(device, ast.Attribute) and device.attr == "device" else None
+        if device is not None or torch_return_kind(qual) not in (TENSOR, BOOL_TENSOR) or not call.args \
+                or isinstance(call.args[0], ast.Starred):
+            return None
+        return again(call.args[0])  # computed where its input lives (`F.pad(x, [0, n])`), as the inference reads it
+    if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHOD_NAMES:
+        if func.attr in HOST_RESULT_METHODS:
+            return HOST_DATA
+        if func.attr in NOT_CPU_METHODS:
+            return None
+        return again(func.value)
+    return None

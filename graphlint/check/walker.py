@@ -22,6 +22,7 @@ from graphlint.facts.inference import (
     merge_envs, narrowing,
 )
 from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Dev, Kind, Val
+from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
@@ -551,8 +552,10 @@ class Walker:
                 val = UNKNOWN
             if param is fn.params.star_arg and val.is_tensor:
                 val = Val(Kind.TENSOR_SEQ)
-            if param.annotation is not None and val.kind is not Kind.UNKNOWN:
-                inf.prior(name, val)  # the callers' data flow (`_bind_passed`) and type tests override it
+            rest = without_tensors(text) if param.annotation is not None else None
+            if param.annotation is not None and (val.kind is not Kind.UNKNOWN or rest is not None):
+                # the callers' data flow (`_bind_passed`) and type tests override it
+                inf.prior(name, val, annotation_val(rest) if rest is not None else None)
             else:
                 inf.bind(name, val)
         for name, value in filled_defaults(fn).items():

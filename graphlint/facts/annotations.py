@@ -77,6 +77,19 @@ def _union_names_tensor(text: str) -> bool:
     return len(members) > 1 and any(annotation_kind(ast.unparse(m)) in ("tensor", "bool_tensor") for m in members)
 
 
+def without_tensors(text: str) -> str | None:
+    """`Union[torch.Tensor, List[int]]` -> `List[int]`: what a top-level union with a tensor member leaves where a
+    type test rules the tensor out; None is dropped (it holds no data either way). None where the annotation is no
+    such union or leaves nothing."""
+    try:
+        members = _union_members(ast.parse(text.strip().strip("'\""), mode="eval").body)
+    except SyntaxError:
+        return None
+    tensors = [m for m in members if annotation_kind(ast.unparse(m)) in ("tensor", "bool_tensor")]
+    rest = [ast.unparse(m) for m in members if m not in tensors and not (isinstance(m, ast.Constant) and m.value is None)]
+    return " | ".join(rest) if tensors and rest else None
+
+
 def _scalar_or_tensor(text: str) -> bool:
     """`int | torch.Tensor`, `Union[float, Tensor]`: a Python number or a tensor. The function must handle the
     tensor (an `Optional[Tensor]` is one too): where it reads one, it reads the device."""

@@ -291,8 +291,9 @@ class Inference:
         self.roots: dict[str, tuple[int, frozenset[str]]] = {}
         # parameter -> what its annotation says, while nothing else typed it: a prior that a resolved caller's data
         # flow (`CallFacts.params`) or any rebinding replaces, and a type test narrows (`_tensor_test`)
-        # (scope depth, value): a nested def's parameters are not its outer function's
-        self.priors: dict[str, tuple[int, Val]] = {}
+        # (scope depth, value, what is left where a type test rules a tensor out): a nested def's parameters are
+        # not its outer function's
+        self.priors: dict[str, tuple[int, Val, Val | None]] = {}
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -408,10 +409,15 @@ class Inference:
         if roots:
             self.roots[name] = (len(self.env.maps), roots)
 
-    def prior(self, name: str, val: Val) -> None:
-        """`name` is a parameter bound to `val` by its annotation alone."""
+    def prior(self, name: str, val: Val, untensored: Val | None = None) -> None:
+        """`name` is a parameter bound to `val` by its annotation alone; `untensored`: what the annotation leaves
+        where a type test rules a tensor out (`Union[Tensor, List[int]]`: a list of ints)."""
         self.bind(name, val)
-        self.priors[name] = (len(self.env.maps), val)
+        self.priors[name] = (len(self.env.maps), val, untensored)
+
+    def untensored(self, name: str) -> Val | None:
+        """What the annotation of a parameter still holding it leaves once a type test rules a tensor out."""
+        return self.priors[name][2] if self.is_prior(name) else None
 
     def is_prior(self, name: str) -> bool:
         """`name` still holds what its annotation says, and nothing but the annotation says it."""
@@ -1460,14 +1466,17 @@ def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:
     device unknown: weak), not one in the false arm. A value data flow shows to be host data (every caller passes
     a list) stays what it is: that arm does not run for it. A scalar parameter only its annotation types
     (`n: int`) is narrowed: the test says tensors reach it too (`ANNOTATED_NON_TENSORS`; an array or sequence
-    annotation keeps its reading)."""
+    annotation keeps its reading). In the false arm a parameter still holding its annotation's reading is what the
+    annotation leaves (`x: Union[Tensor, List[int]]`: a list of ints, `Inference.untensored`)."""
     found = _subject(inf, subject)
     if found is None:
         return {}, {}
     key, current = found
+    rest = inf.untensored(key)
+    not_tensor = {key: rest} if rest is not None else {key: UNKNOWN} if current.is_tensor else {}
     if current.kind is Kind.UNKNOWN or current.kind in ANNOTATED_NON_TENSORS and inf.is_prior(key):
-        return {key: Val(Kind.TENSOR, weak=True)}, {}
-    return {}, ({key: UNKNOWN} if current.is_tensor else {})
+        return {key: Val(Kind.TENSOR, weak=True)}, not_tensor
+    return {}, not_tensor
 
 
 def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:

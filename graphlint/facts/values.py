@@ -164,6 +164,10 @@ def join(a: Val, b: Val) -> Val:
         return Val(Kind.HOST_SEQ, ref=a.ref if a.ref == b.ref else None)
     if a.kind in HOSTS and b.kind in HOSTS:
         return HOST
+    if Kind.NDARRAY in (a.kind, b.kind) and (a.kind in HOSTS or b.kind in HOSTS):
+        # an array on one path, a list or None on the other (`x = t.cpu().numpy()` of a `Tensor | list`): a host
+        # array, not a scalar (`np.flip(sigmas)` of `sigmas = np.array(...) if None` is still array work)
+        return Val(Kind.NDARRAY)
     if a.keys is not None and b.keys is not None and [k for k, _ in a.keys] == [k for k, _ in b.keys]:
         return keyed_dict([(k, join(x, y)) for (k, x), (_, y) in zip(a.keys, b.keys)])
     if a.items is not None and b.items is not None and len(a.items) == len(b.items):

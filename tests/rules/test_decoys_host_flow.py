@@ -1371,3 +1371,39 @@ def test_an_untyped_value_indexed_by_a_list_its_callers_pass():
             return inference.gather(picks)
     """
     assert findings(src, scope="all") == {(10, "GL133")}
+
+
+def test_a_type_test_leaves_what_a_union_annotation_names_besides_the_tensor():
+    """`ids: Union[torch.Tensor, List[int]]`: where `isinstance(ids, torch.Tensor)` fails, `ids` is the list of
+    ints (TGI's `find_segments`, which turns the tensor arm into a NumPy copy: after the `if`, host data on both
+    paths; a NumPy array joined with host data is host data). Hits: the copy itself, a read of the tensor arm, and
+    the same code on a parameter annotated with the tensor alone (its false arm says nothing: not narrowed), and
+    array work on an array joined with a list (diffusers' `np.flip(sigmas)`: an array, not a host scalar)."""
+    src = """
+        from typing import List, Union
+
+        import numpy as np
+        import torch
+
+
+        def segments(ids: Union[torch.Tensor, List[int]], other: Union[torch.Tensor, List[int]], t: torch.Tensor):
+            if isinstance(ids, torch.Tensor):
+                ids = ids.cpu().numpy()
+            elif isinstance(ids, list):
+                ids = np.array(ids)
+            first = ids.tolist()
+            if not isinstance(other, torch.Tensor):
+                return other.tolist(), first
+            n = other.tolist()
+            if isinstance(t, torch.Tensor):
+                t = t.cpu().numpy()
+            return t.tolist(), n
+
+
+        def schedule(sigmas: list[float] | None, alphas: torch.Tensor):
+            if sigmas is None:
+                sigmas = np.array(alphas.numpy())
+            return np.flip(sigmas)
+    """
+    assert findings(src, scope="all") == {(9, "GL103"), (11, "GL132"), (15, "GL102"), (17, "GL103"),
+                                          (18, "GL102"), (23, "GL132"), (24, "GL132")}

@@ -1516,10 +1516,9 @@ class ProjectIndex(PatchEdges, AssignedTypes):
 
     def _script_roots(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> list[Seed]:
         """What a module's top-level code (a script's loop over prompts, its `if __name__ == "__main__":` block)
-        calls where it runs the model: inside a `with torch.no_grad():` / `torch.inference_mode()` block that
-        enters the model (`_enters_model`, `entries` holding the model entries and the gradless functions found
-        to run it), or in the body of a loop that enters it or calls a step driver or decode loop (a root of
-        the step tier). Python runs that code on import, so nothing in the project calls it: no caller chain
+        calls where it runs the model: in a `with torch.no_grad():` / `torch.inference_mode()` block or a loop
+        body that enters the model (`_enters_model`, `entries` holding the model entries and the gradless
+        functions found to run it) or calls a step driver or decode loop (a root of the step tier). Python runs that code on import, so nothing in the project calls it: no caller chain
         reaches it. A script that trains (`.backward()`, `zero_grad()` anywhere at top level) is left out, and
         so are constructions (`Cls(...)`: set-up) and calls resolved by a method's name alone."""
         out: list[Seed] = []
@@ -1527,9 +1526,8 @@ class ProjectIndex(PatchEdges, AssignedTypes):
             unit = s.script
             if unit is None or any(callee.rpartition(".")[2] in TRAINING_CALLS for callee, _line in unit.calls):
                 continue
-            spans = [span for span in unit.gradless if self._enters_model(unit, [span], entries)] + [
-                span for span in unit.loops if span not in unit.gradless
-                and (self._enters_model(unit, [span], entries) or self._steps_in(unit, span, reached))]
+            spans = [span for span in dict.fromkeys(unit.gradless + unit.loops)
+                     if self._enters_model(unit, [span], entries) or self._steps_in(unit, span, reached)]
             if not spans:
                 continue
             hop = Hop(f"{s.module}:{SCRIPT} (script: runs the model at top level)")
@@ -1556,11 +1554,13 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         """A call within `spans` of `fn` (or of a def nested there, whose body runs when `fn` calls or hands it on)
         runs the model: it resolves to a model entry (`_model_entries`, or a gradless function found to run the
         model) by what the receiver is (not by a method's name alone, nor a construction), calls a receiver
-        `_model_receivers` shows to be a model, or is a model method's call of its own forward (`self(x)`)."""
+        `_model_receivers` shows to be a model or a parameter annotated `torch.nn.Module` (audiocraft's
+        `NoiseSchedule.generate(model: torch.nn.Module, ...)`), or is a model method's call of its own forward
+        (`self(x)`)."""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         units = [fn, *(d for d in self.nested_defs(fn) if _within(d.lineno, spans))]
         for unit in units:
-            receivers = self._model_receivers(unit)
+            receivers = self._model_receivers(unit) | {f"{unit.module}.{p}" for p in unit.module_params}
             for callee, line in unit.calls:
                 if unit is fn and not _within(line, spans):
                     continue

@@ -103,6 +103,9 @@ class FunctionInfo:
     # line spans that run with autograd off: the body of `with torch.no_grad():` / `torch.inference_mode()`, or
     # the whole function under `@torch.no_grad()` (ProjectIndex._inference_roots)
     gradless: list[tuple[int, int]] = field(default_factory=list)
+    # parameters annotated as torch's own module class (`model: torch.nn.Module`): calling one runs some model's
+    # forward (ProjectIndex._enters_model)
+    module_params: tuple[str, ...] = ()
     returns: IKind = UNKNOWN  # what it returns (graphlint.facts.kinds): TENSOR, HOST, Items(...), Obj(...), ...
     # Dotted names of the classes or functions this function returns, itself (`return Impl`) or built
     # (`return Impl(...)`): what a factory can hand out, followed when its result is called.
@@ -457,6 +460,7 @@ class _Indexer(ast.NodeVisitor):
         self.s.functions[qual] = info
         if cls is None and parent is None:
             self._registrations(node, f"{self.s.module}.{qual}")
+        info.module_params = self._module_params(node)
         self.local_binds.append(self._typed_params(node))
         self.call_locals.append({})
         if cls is not None:
@@ -517,6 +521,12 @@ class _Indexer(ast.NodeVisitor):
             if qual and not qual.startswith(("torch.", "typing.", "collections.")):
                 binds[arg.arg] = f"{qual}()"
         return binds
+
+    def _module_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+        """Parameters annotated `torch.nn.Module` (also `Optional[nn.Module]`): an instance of some model."""
+        args = node.args
+        return tuple(arg.arg for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs] if arg.annotation is not None
+                     and self.resolve(self._annotated_class(arg.annotation)) in DEFAULT_MODULE_BASES[:2])
 
     def _annotated_class(self, node: ast.expr) -> str | None:
         """The class an annotation names; of a union (`Union[A, B]`, `A | B`), the first member the file

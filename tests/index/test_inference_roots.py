@@ -238,3 +238,33 @@ def test_a_training_script_or_a_data_loop_at_top_level_stays_cold():
                  "pkg.train": TRAIN_SCRIPT, "pkg.data": DATA_SCRIPT})
     for cold in ("encode", "decode", "score", "load_data"):
         assert cold not in found, cold
+
+
+SCHEDULE = """
+    import torch
+    from torch import nn
+
+    class Schedule:
+        def generate(self, model: nn.Module, x, steps: int):
+            for t in range(steps):
+                with torch.no_grad():
+                    x = x - model(x, torch.tensor([t]).cuda())
+            return x
+
+        @torch.no_grad()
+        def reset(self, model: nn.Module):
+            for p in model.parameters():
+                p.zero_()
+
+        def fit(self, model: nn.Module, x):
+            return model(x, torch.tensor([0]).cuda()).mean()
+"""
+
+
+def test_a_gradless_call_of_a_parameter_typed_as_a_module_is_inference():
+    """audiocraft's `NoiseSchedule.generate(model: torch.nn.Module, ...)` calls the model it is handed under
+    `no_grad`: its type says calling it runs some model's forward, whoever passes it. The decoys: the same
+    parameter's weights reset under `no_grad` (no call of it), and a call of it with autograd on."""
+    found = hot({"pkg.__init__": "", "pkg.sched": SCHEDULE})
+    assert found["Schedule.generate"] == ("forward", ("Schedule.generate (inference: runs the model with autograd off)",))
+    assert "Schedule.reset" not in found and "Schedule.fit" not in found

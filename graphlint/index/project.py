@@ -1516,9 +1516,10 @@ class ProjectIndex(PatchEdges, AssignedTypes):
 
     def _script_roots(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> list[Seed]:
         """What a module's top-level code (a script's loop over prompts, its `if __name__ == "__main__":` block)
-        calls where it runs the model: in a `with torch.no_grad():` / `torch.inference_mode()` block or a loop
-        body that enters the model (`_enters_model`, `entries` holding the model entries and the gradless
-        functions found to run it) or calls a step driver or decode loop (a root of the step tier). Python runs that code on import, so nothing in the project calls it: no caller chain
+        calls where it runs the model: in a `with torch.no_grad():` / `torch.inference_mode()` block that enters
+        the model (`_enters_model`, `entries` holding the model entries and the gradless functions found to run
+        it) or calls a step driver or decode loop (a root of the step tier). A loop alone is no evidence: exllamav2's
+        `convert_exl2.py` loops over conversion stages, one of which measures under `inference_mode`. Python runs that code on import, so nothing in the project calls it: no caller chain
         reaches it. A script that trains (`.backward()`, `zero_grad()` anywhere at top level) is left out, and
         so are constructions (`Cls(...)`: set-up) and calls resolved by a method's name alone."""
         out: list[Seed] = []
@@ -1526,7 +1527,7 @@ class ProjectIndex(PatchEdges, AssignedTypes):
             unit = s.script
             if unit is None or any(callee.rpartition(".")[2] in TRAINING_CALLS for callee, _line in unit.calls):
                 continue
-            spans = [span for span in dict.fromkeys(unit.gradless + unit.loops)
+            spans = [span for span in unit.gradless
                      if self._enters_model(unit, [span], entries) or self._steps_in(unit, span, reached)]
             if not spans:
                 continue

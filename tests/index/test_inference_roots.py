@@ -173,10 +173,9 @@ EVAL_SCRIPT = """
     model.eval()
     data = load_data("prompts.pt")
     for text in ["a", "b"]:
-        x = encode(text)
         with torch.inference_mode():
-            y = model(x)
-        print(decode(y))
+            y = model(encode(text))
+            print(decode(y))
 """
 
 MAIN_BLOCK = """
@@ -208,6 +207,21 @@ TRAIN_SCRIPT = """
             print(score(model(encode(text))))
 """
 
+STAGES_SCRIPT = """
+    import torch
+    from pkg.model import Flow
+    from pkg.helpers import load_data
+
+    @torch.inference_mode()
+    def measure(model: Flow):
+        return model(torch.zeros(1).cuda())
+
+    model = Flow().cuda()
+    while True:
+        measure(model)
+        load_data("cal.pt")
+"""
+
 DATA_SCRIPT = """
     import torch
     from pkg.helpers import load_data, score
@@ -232,10 +246,11 @@ def test_a_scripts_top_level_that_runs_the_model_reaches_what_it_calls():
 
 
 def test_a_training_script_or_a_data_loop_at_top_level_stays_cold():
-    """The decoys: a top-level training loop (it calls `.backward()`, even with a `no_grad` evaluation inside), and a
-    top-level loop that only loads and scores data under `no_grad` (no model call)."""
+    """The decoys: a top-level training loop (it calls `.backward()`, even with a `no_grad` evaluation inside), a
+    top-level loop that only loads and scores data under `no_grad` (no model call), and a loop over conversion stages
+    (exllamav2's `convert_exl2.py`) that calls a gradless measuring function but runs no gradless block itself."""
     found = hot({"pkg.__init__": "", "pkg.model": MODEL, "pkg.helpers": HELPERS,
-                 "pkg.train": TRAIN_SCRIPT, "pkg.data": DATA_SCRIPT})
+                 "pkg.train": TRAIN_SCRIPT, "pkg.data": DATA_SCRIPT, "pkg.stages": STAGES_SCRIPT})
     for cold in ("encode", "decode", "score", "load_data"):
         assert cold not in found, cold
 

@@ -18,7 +18,7 @@ from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
 )
 
 
@@ -1127,8 +1127,10 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         # The request around the decode: what runs a step driver or decode loop once, and what it calls
         # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
         requests = self._request_roots(self._generating(loops, runs_model, result, model), result, model)
+        inference = self._inference_roots(result, model)
+        scripts = self._script_roots(result, model | {seed[0].key for seed in inference})
         propagate("forward", requests + [(fn, label, None, False) for fn, label in self.generation_requests()]
-                  + self._inference_roots(result, model))
+                  + inference + scripts)
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]
@@ -1512,15 +1514,54 @@ class ProjectIndex(PatchEdges, AssignedTypes):
             entries.update(fn.key for fn in found)
             out += [(fn, f"{fn.display} (inference: runs the model with autograd off)", None, False) for fn in found]
 
+    def _script_roots(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> list[Seed]:
+        """What a module's top-level code (a script's loop over prompts, its `if __name__ == "__main__":` block)
+        calls where it runs the model: in a `with torch.no_grad():` / `torch.inference_mode()` block that enters
+        the model (`_enters_model`, `entries` holding the model entries and the gradless functions found to run
+        it) or calls a step driver or decode loop (a root of the step tier). A loop alone is no evidence: exllamav2's
+        `convert_exl2.py` loops over conversion stages, one of which measures under `inference_mode`. Python runs that code on import, so nothing in the project calls it: no caller chain
+        reaches it. A script that trains (`.backward()`, `zero_grad()` anywhere at top level) is left out, and
+        so are constructions (`Cls(...)`: set-up) and calls resolved by a method's name alone."""
+        out: list[Seed] = []
+        for s in self.modules.values():
+            unit = s.script
+            if unit is None or any(callee.rpartition(".")[2] in TRAINING_CALLS for callee, _line in unit.calls):
+                continue
+            spans = [span for span in unit.gradless
+                     if self._enters_model(unit, [span], entries) or self._steps_in(unit, span, reached)]
+            if not spans:
+                continue
+            hop = Hop(f"{s.module}:{SCRIPT} (script: runs the model at top level)")
+            for callee, line in unit.calls:
+                if _within(line, spans):
+                    out += [(target, _hop(target, how), hop, False)
+                            for target, how in self.call_edges(unit, unit.module, callee)
+                            if not how.startswith((*BY_NAME, NEW)) and target.key not in reached]
+        return out
+
+    def _steps_in(self, unit: FunctionInfo, span: tuple[int, int], reached: dict[str, HotInfo]) -> bool:
+        """A call in `span` of `unit` runs a step driver or decode loop (a root of the step tier), resolved by
+        what the receiver is."""
+        for callee, line in unit.calls:
+            if _within(line, [span]):
+                for target, how in self.call_edges(unit, unit.module, callee):
+                    info = reached.get(target.key)
+                    if info is not None and info.tier == "step" and info.hop.parent is None \
+                            and not how.startswith((*BY_NAME, NEW)):
+                        return True
+        return False
+
     def _enters_model(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: set[str]) -> bool:
         """A call within `spans` of `fn` (or of a def nested there, whose body runs when `fn` calls or hands it on)
         runs the model: it resolves to a model entry (`_model_entries`, or a gradless function found to run the
         model) by what the receiver is (not by a method's name alone, nor a construction), calls a receiver
-        `_model_receivers` shows to be a model, or is a model method's call of its own forward (`self(x)`)."""
+        `_model_receivers` shows to be a model or a parameter annotated `torch.nn.Module` (audiocraft's
+        `NoiseSchedule.generate(model: torch.nn.Module, ...)`), or is a model method's call of its own forward
+        (`self(x)`)."""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         units = [fn, *(d for d in self.nested_defs(fn) if _within(d.lineno, spans))]
         for unit in units:
-            receivers = self._model_receivers(unit)
+            receivers = self._model_receivers(unit) | {f"{unit.module}.{p}" for p in unit.module_params}
             for callee, line in unit.calls:
                 if unit is fn and not _within(line, spans):
                     continue

@@ -83,6 +83,7 @@ COLD_DECORATORS = ("graphlint.cold",)
 # Decorators that run the body once per distinct arguments (or per instance): the "memo" marker (check.context)
 MEMO_DECORATORS = ("functools.lru_cache", "functools.cache", "functools.cached_property")
 MODULE_LIST_CALLS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
+SCRIPT = "<module>"  # qualname of a module's top-level code (ModuleSummary.script)
 PARAMETER_CALLS = ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer")
 
 
@@ -103,6 +104,9 @@ class FunctionInfo:
     # line spans that run with autograd off: the body of `with torch.no_grad():` / `torch.inference_mode()`, or
     # the whole function under `@torch.no_grad()` (ProjectIndex._inference_roots)
     gradless: list[tuple[int, int]] = field(default_factory=list)
+    # parameters annotated as torch's own module class (`model: torch.nn.Module`): calling one runs some model's
+    # forward (ProjectIndex._enters_model)
+    module_params: tuple[str, ...] = ()
     returns: IKind = UNKNOWN  # what it returns (graphlint.facts.kinds): TENSOR, HOST, Items(...), Obj(...), ...
     # Dotted names of the classes or functions this function returns, itself (`return Impl`) or built
     # (`return Impl(...)`): what a factory can hand out, followed when its result is called.
@@ -229,6 +233,9 @@ class ModuleSummary:
     part_installs: list[tuple[str, str]] = field(default_factory=list)
     module_regions: list[tuple[int, int]] = field(default_factory=list)
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
+    # the module's own code outside any def or class (a script's loop, its `if __name__ == "__main__":` block):
+    # its calls, loops and gradless spans, as a unit of no definition (ProjectIndex._script_roots)
+    script: FunctionInfo | None = None
     skip_file: bool = False
     # a function (or the module's own code) leaves the process's default device off the host
     # (graphlint.facts.default_device): factories without `device=` build there in every module
@@ -283,7 +290,20 @@ class _Indexer(ast.NodeVisitor):
         self.declared_globals: dict[str, set[str]] = {}  # function key -> its `global` names
         self.lazy_attrs: set[tuple[str, str]] = set()  # (class key, attribute) a method other than `__init__` built
         self.top_level: frozenset[str] = frozenset()  # module-level defs, known before any body is visited
+        self.script_binds: dict[str, str] = {}  # top-level names bound to what they stand for (`_script_bind`)
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
+
+    def _script(self) -> FunctionInfo:
+        """The module's top-level code as a unit (ModuleSummary.script), made on its first call."""
+        if self.s.script is None:
+            self.s.script = FunctionInfo(key=f"{self.s.module}:{SCRIPT}", module=self.s.module, qualname=SCRIPT,
+                                         path=self.s.path, lineno=1, end_lineno=len(self.lines) or 1, first_line=1,
+                                         class_key=None, parent_key=None)
+        return self.s.script
+
+    def _unit(self) -> FunctionInfo | None:
+        """The code being visited: the innermost def, else the script's top level (not a class body)."""
+        return self.func_stack[-1] if self.func_stack else None if self.class_stack else self._script()
 
     # -- imports ------------------------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
@@ -444,6 +464,7 @@ class _Indexer(ast.NodeVisitor):
         self.s.functions[qual] = info
         if cls is None and parent is None:
             self._registrations(node, f"{self.s.module}.{qual}")
+        info.module_params = self._module_params(node)
         self.local_binds.append(self._typed_params(node))
         self.call_locals.append({})
         if cls is not None:
@@ -505,6 +526,12 @@ class _Indexer(ast.NodeVisitor):
             if qual and not qual.startswith(("torch.", "typing.", "collections.")):
                 binds[arg.arg] = f"{qual}()"
         return binds
+
+    def _module_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+        """Parameters annotated `torch.nn.Module` (also `Optional[nn.Module]`): an instance of some model."""
+        args = node.args
+        return tuple(arg.arg for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs] if arg.annotation is not None
+                     and self.resolve(self._annotated_class(arg.annotation)) in DEFAULT_MODULE_BASES[:2])
 
     def _annotated_class(self, node: ast.expr) -> str | None:
         """The class an annotation names; of a union (`Union[A, B]`, `A | B`), the first member the file
@@ -723,8 +750,8 @@ class _Indexer(ast.NodeVisitor):
 
     def _loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
         """The body's lines: a call there runs once per iteration (the header's iterable runs once)."""
-        if self.func_stack and node.body:
-            fn = self.func_stack[-1]
+        fn = self._unit()
+        if fn is not None and node.body:
             span = (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body))
             fn.loops.append(span)
             fn.exit_calls.extend(exit_calls(node))
@@ -747,6 +774,7 @@ class _Indexer(ast.NodeVisitor):
                     self.call_locals[-1][targets[0].id] = node.value
             elif not self.class_stack:
                 self._module_value(targets[0].id, node.value)
+                self._script_bind(targets[0].id, node.value)
         elif len(targets) == 1 and self.func_stack and isinstance(node.value, ast.Call):
             self._class_set(targets[0], node.value)
         if len(targets) == 1 and node.value is not None:
@@ -892,6 +920,21 @@ class _Indexer(ast.NodeVisitor):
             elif head and meth in REGISTRY_GETTERS:
                 self.local_binds[-1][name] = f"{head}[]"  # `fn = REGISTRY.get(key)`
 
+    def _script_bind(self, name: str, value: ast.expr) -> None:
+        """A top-level name as the script's own local (`_bind_local`): `model = Flow().cuda()` makes `model.sample(x)`
+        in its code a call of `Flow.sample`. A rebinding forgets the old value, but `model = model.eval()` (an
+        nn.Module method returning the module) keeps it."""
+        prev = self.script_binds.pop(name, None)
+        self.local_binds.append(self.script_binds)
+        try:
+            self._bind_local(name, value)
+        finally:
+            self.local_binds.pop()
+        if prev is not None and name not in self.script_binds and isinstance(value, ast.Call) \
+                and isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS \
+                and isinstance(value.func.value, ast.Name) and value.func.value.id == name:
+            self.script_binds[name] = prev
+
     def _alias(self, value: ast.expr) -> str | None:
         """What a local bound to `value` stands for: `self` or an attribute of it (`model = self`, `m =
         self.model`), or a function or class named at module level (`step_fn = generate_next_token`, often in
@@ -920,8 +963,9 @@ class _Indexer(ast.NodeVisitor):
         return (self.resolve(dotted(expr.func if isinstance(expr, ast.Call) else expr)) or "") in GRADLESS
 
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
-        if self.func_stack and node.body and any(self._gradless(item.context_expr) for item in node.items):
-            self.func_stack[-1].gradless.append(
+        unit = self._unit()
+        if unit is not None and node.body and any(self._gradless(item.context_expr) for item in node.items):
+            unit.gradless.append(
                 (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body)))
         is_capture = any(
             isinstance(item.context_expr, ast.Call)
@@ -991,6 +1035,13 @@ class _Indexer(ast.NodeVisitor):
                         self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
             elif self.region_depth:
                 self.s.module_region_calls.append((callee, node.lineno))
+            if not self.func_stack and not self.class_stack:
+                self.local_binds.append(self.script_binds)  # (the script's names, as its locals)
+                try:
+                    own = self.resolve(dotted(func)) or chained_call(func, self.resolve) or callee
+                finally:
+                    self.local_binds.pop()
+                self._script().calls.append((own, node.lineno))
             if callee in COMPILE_CALLS and node.args:
                 first = node.args[0]
                 items = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]

@@ -145,3 +145,141 @@ def test_a_package_wins_a_module_name_a_script_folder_shares():
         assert _index(files).modules["generate"].path == top[0]
     alone = _index([copy])  # (the decoy: a lone script keeps its name)
     assert alone.modules["generate"].path == copy[0]
+
+
+# Top-level script code: Python runs it on import, so no caller chain reaches what it calls.
+HELPERS = """
+    import torch
+
+    def encode(text):
+        return torch.tensor([len(text)]).cuda()
+
+    def decode(ids):
+        return ids.cpu().tolist()
+
+    def load_data(path):
+        return [torch.load(path).cuda()]
+
+    def score(out):
+        return out.mean().item()
+"""
+
+EVAL_SCRIPT = """
+    import torch
+    from pkg.model import Flow
+    from pkg.helpers import encode, decode, load_data
+
+    model = Flow().cuda()
+    model.eval()
+    data = load_data("prompts.pt")
+    for text in ["a", "b"]:
+        with torch.inference_mode():
+            y = model(encode(text))
+            print(decode(y))
+"""
+
+MAIN_BLOCK = """
+    import torch
+    from pkg.model import Flow
+    from pkg.helpers import encode, score
+
+    if __name__ == "__main__":
+        model = Flow().cuda()
+        model = model.eval()
+        with torch.no_grad():
+            out, _ = model.sample(encode("a"), 8)
+            print(score(out))
+"""
+
+TRAIN_SCRIPT = """
+    import torch
+    from pkg.model import Flow
+    from pkg.helpers import encode, score
+
+    model = Flow().cuda()
+    model.train()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for text in ["a", "b"]:
+        loss = model(encode(text))
+        loss.backward()
+        opt.step()
+        with torch.no_grad():
+            print(score(model(encode(text))))
+"""
+
+STAGES_SCRIPT = """
+    import torch
+    from pkg.model import Flow
+    from pkg.helpers import load_data
+
+    @torch.inference_mode()
+    def measure(model: Flow):
+        return model(torch.zeros(1).cuda())
+
+    model = Flow().cuda()
+    while True:
+        measure(model)
+        load_data("cal.pt")
+"""
+
+DATA_SCRIPT = """
+    import torch
+    from pkg.helpers import load_data, score
+
+    for path in ["a.pt", "b.pt"]:
+        for x in load_data(path):
+            with torch.no_grad():
+                print(score(x))
+"""
+
+
+def test_a_scripts_top_level_that_runs_the_model_reaches_what_it_calls():
+    """A loop at module level over prompts that runs the model (TriForce's `test/on_chip.py`, an eval script), or an
+    `if __name__ == "__main__":` block running it under `no_grad`: what that code calls next to the model runs per
+    generation (`encode`, `decode`, `score`), in the `forward` tier; set-up outside it (`load_data`) stays cold."""
+    found = hot({"pkg.__init__": "", "pkg.model": MODEL, "pkg.helpers": HELPERS,
+                 "pkg.eval": EVAL_SCRIPT, "pkg.run": MAIN_BLOCK})
+    assert found["encode"] == ("forward", ("pkg.eval:<module> (script: runs the model at top level)", "encode"))
+    assert found["decode"][0] == "forward"
+    assert found["score"] == ("forward", ("pkg.run:<module> (script: runs the model at top level)", "score"))
+    assert "load_data" not in found
+
+
+def test_a_training_script_or_a_data_loop_at_top_level_stays_cold():
+    """The decoys: a top-level training loop (it calls `.backward()`, even with a `no_grad` evaluation inside), a
+    top-level loop that only loads and scores data under `no_grad` (no model call), and a loop over conversion stages
+    (exllamav2's `convert_exl2.py`) that calls a gradless measuring function but runs no gradless block itself."""
+    found = hot({"pkg.__init__": "", "pkg.model": MODEL, "pkg.helpers": HELPERS,
+                 "pkg.train": TRAIN_SCRIPT, "pkg.data": DATA_SCRIPT, "pkg.stages": STAGES_SCRIPT})
+    for cold in ("encode", "decode", "score", "load_data"):
+        assert cold not in found, cold
+
+
+SCHEDULE = """
+    import torch
+    from torch import nn
+
+    class Schedule:
+        def generate(self, model: nn.Module, x, steps: int):
+            for t in range(steps):
+                with torch.no_grad():
+                    x = x - model(x, torch.tensor([t]).cuda())
+            return x
+
+        @torch.no_grad()
+        def reset(self, model: nn.Module):
+            for p in model.parameters():
+                p.zero_()
+
+        def fit(self, model: nn.Module, x):
+            return model(x, torch.tensor([0]).cuda()).mean()
+"""
+
+
+def test_a_gradless_call_of_a_parameter_typed_as_a_module_is_inference():
+    """audiocraft's `NoiseSchedule.generate(model: torch.nn.Module, ...)` calls the model it is handed under
+    `no_grad`: its type says calling it runs some model's forward, whoever passes it. The decoys: the same
+    parameter's weights reset under `no_grad` (no call of it), and a call of it with autograd on."""
+    found = hot({"pkg.__init__": "", "pkg.sched": SCHEDULE})
+    assert found["Schedule.generate"] == ("forward", ("Schedule.generate (inference: runs the model with autograd off)",))
+    assert "Schedule.reset" not in found and "Schedule.fit" not in found

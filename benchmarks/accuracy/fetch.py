@@ -508,7 +508,7 @@ GIT_SETS: dict[str, GitSet] = {
                            "sam2/automatic_mask_generator.py", "sam2/sam2_image_predictor.py",
                            "sam2/sam2_video_predictor.py", "sam2/modeling/", "sam2/utils/",
                            "tools/vos_inference.py", "demo/backend/server/inference/predictor.py")),
-    ), "the twelfth untouched set, labelled in session 16 for a later session (Chameleon, LLaVA, FastChat, SAM 2)"),
+    ), "the twelfth untouched set, labelled in session 16 and scored once at its end (Chameleon, LLaVA, FastChat, SAM 2)"),
 }
 
 

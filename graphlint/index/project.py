@@ -1568,7 +1568,9 @@ class ProjectIndex(PatchEdges, AssignedTypes):
                 if callee in receivers or (callee in SELF_CALLS and cls is not None
                                            and any(t.key in model for t in self._instance_call(cls))):
                     return True
-                if any(t.key in model and not how.startswith((*BY_NAME, NEW))
+                # (a model protocol method, `model.generate(ids)` with `model` a loader's return: most classes
+                # defining it are models, as for `_model_receivers`; any other method named alone is no evidence)
+                if any(t.key in model and not how.startswith((BY_NAME[0], NEW))
                        for t, how in self.call_edges(unit, unit.module, callee)):
                     return True
         return False

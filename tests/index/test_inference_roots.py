@@ -283,3 +283,86 @@ def test_a_gradless_call_of_a_parameter_typed_as_a_module_is_inference():
     found = hot({"pkg.__init__": "", "pkg.sched": SCHEDULE})
     assert found["Schedule.generate"] == ("forward", ("Schedule.generate (inference: runs the model with autograd off)",))
     assert "Schedule.reset" not in found and "Schedule.fit" not in found
+
+
+# LLaVA's shape: eval scripts unpack the model from a project loader that returns a library model
+# (`tokenizer, model, processor, n = load_pretrained_model(...)`) and call `model.generate` under
+# `inference_mode`; the project's model classes define `generate` (gradless: itself an inference root).
+# `configure`, which the forward runs, is a name plain classes define too.
+PROTOCOL_MODEL = """
+    import torch
+    from torch import nn
+
+    class VLM(nn.Module):
+        def forward(self, x):
+            self.configure(x.shape[0])
+            return self.project(x)
+
+        def project(self, x):
+            return x * 2
+
+        @torch.no_grad()
+        def generate(self, x):
+            return self.project(x)
+
+        def configure(self, n):
+            self.n = n
+
+        def reset_cache(self):
+            self.cache = None
+
+    class VLM2(VLM):
+        def generate(self, x):
+            return self.forward(x)
+
+    class Settings:
+        def configure(self, n):
+            self.n = n
+
+    class Runner:
+        def configure(self, n):
+            self.n = n
+"""
+
+PROTOCOL_SCRIPTS = """
+    import torch
+
+    def load(path):
+        return load_tokenizer(path), load_library_model(path), None, 2048
+
+    def eval_model(path, prompt):
+        tokenizer, model, processor, n = load(path)
+        ids = torch.tensor(tokenizer(prompt)).cuda()
+        with torch.inference_mode():
+            out = model.generate(ids)
+        print(out.tolist())
+
+    @torch.no_grad()
+    def setup(path):
+        tokenizer, model, processor, n = load(path)
+        settings = make_settings(path)
+        settings.configure(n)
+        return torch.zeros(n).cuda()
+
+    @torch.no_grad()
+    def reset(path):
+        tokenizer, model, processor, n = load(path)
+        model.reset_cache()
+        return torch.zeros(n).cuda()
+"""
+
+
+def test_a_gradless_call_of_a_model_protocol_method_runs_the_model():
+    """`model.generate(ids)` under `inference_mode`, `model` unpacked from a loader nothing types: `generate` is
+    a method most of whose definers are models (the model protocol), so the call runs one of them and the eval
+    loop is inference."""
+    found = hot({"pkg.__init__": "", "pkg.model": PROTOCOL_MODEL, "pkg.scripts": PROTOCOL_SCRIPTS})
+    assert found["eval_model"] == ("forward", ("eval_model (inference: runs the model with autograd off)",))
+
+
+def test_a_gradless_call_of_a_shared_name_or_of_model_set_up_is_no_model_call():
+    """The decoys: `settings.configure(n)` under `no_grad` (`settings` a library's return) names a method the
+    forward runs, but plain classes define it too (no model protocol); `model.reset_cache()` is a protocol method
+    the model's forward does not run (set-up, not the model)."""
+    found = hot({"pkg.__init__": "", "pkg.model": PROTOCOL_MODEL, "pkg.scripts": PROTOCOL_SCRIPTS})
+    assert "setup" not in found and "reset" not in found

@@ -1518,10 +1518,11 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         """What a module's top-level code (a script's loop over prompts, its `if __name__ == "__main__":` block)
         calls where it runs the model: in a `with torch.no_grad():` / `torch.inference_mode()` block that enters
         the model (`_enters_model`, `entries` holding the model entries and the gradless functions found to run
-        it) or calls a step driver or decode loop (a root of the step tier). A loop alone is no evidence: exllamav2's
-        `convert_exl2.py` loops over conversion stages, one of which measures under `inference_mode`. Python runs that code on import, so nothing in the project calls it: no caller chain
-        reaches it. A script that trains (`.backward()`, `zero_grad()` anywhere at top level) is left out, and
-        so are constructions (`Cls(...)`: set-up) and calls resolved by a method's name alone."""
+        it) or calls a step driver or decode loop (a root of the step tier). Python runs that code on import, so
+        nothing in the project calls it: no caller chain reaches it. A loop alone is no evidence: exllamav2's
+        `convert_exl2.py` loops over conversion stages, one of which measures under `inference_mode`. A script
+        that trains (`.backward()`, `zero_grad()` anywhere at top level) is left out, and so are constructions
+        (`Cls(...)`: set-up) and calls resolved by a method's name alone."""
         out: list[Seed] = []
         for s in self.modules.values():
             unit = s.script

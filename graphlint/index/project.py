@@ -1533,24 +1533,24 @@ class ProjectIndex(PatchEdges, AssignedTypes):
             if not spans:
                 continue
             hop = Hop(f"{s.module}:{SCRIPT} (script: runs the model at top level)")
-            for callee, line in unit.calls:
-                if _within(line, spans):
-                    out += [(target, _hop(target, how), hop, False)
-                            for target, how in self.call_edges(unit, unit.module, callee)
-                            if not how.startswith((*BY_NAME, NEW)) and target.key not in reached]
+            out += [(target, _hop(target, how), hop, False)
+                    for target, how in self._resolved_in(unit, spans) if target.key not in reached]
         return out
 
     def _steps_in(self, unit: FunctionInfo, span: tuple[int, int], reached: dict[str, HotInfo]) -> bool:
         """A call in `span` of `unit` runs a step driver or decode loop (a root of the step tier), resolved by
         what the receiver is."""
+        return any((info := reached.get(target.key)) is not None and info.tier == "step" and info.hop.parent is None
+                   for target, _how in self._resolved_in(unit, [span]))
+
+    def _resolved_in(self, unit: FunctionInfo, spans: list[tuple[int, int]]) -> Iterator[tuple[FunctionInfo, str]]:
+        """The project functions that `unit`'s calls within `spans` resolve to by what the receiver is (not by a
+        method's name alone, nor a construction), with how."""
         for callee, line in unit.calls:
-            if _within(line, [span]):
+            if _within(line, spans):
                 for target, how in self.call_edges(unit, unit.module, callee):
-                    info = reached.get(target.key)
-                    if info is not None and info.tier == "step" and info.hop.parent is None \
-                            and not how.startswith((*BY_NAME, NEW)):
-                        return True
-        return False
+                    if not how.startswith((*BY_NAME, NEW)):
+                        yield target, how
 
     def _enters_model(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: set[str]) -> bool:
         """A call within `spans` of `fn` (or of a def nested there, whose body runs when `fn` calls or hands it on)

@@ -60,3 +60,21 @@ def bound_names(target: ast.expr) -> list[str]:
     if isinstance(target, ast.Starred):
         return bound_names(target.value)
     return []
+
+
+class BoundNames:
+    """The local names a unit binds to values `binds` accepts, in statement order (a later rebinding forgets one):
+    one per unit and fact, fed by the walker (`on_Assign`) before the rules' hooks of the same node."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self.names: set[str] = set()
+
+    def binds(self, value: cst.BaseExpression) -> bool:
+        raise NotImplementedError
+
+    def on_Assign(self, node: cst.Assign) -> None:
+        made = self.binds(node.value)
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                (self.names.add if made else self.names.discard)(target.target.value)

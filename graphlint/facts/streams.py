@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 import libcst as cst
+
+from graphlint.facts.names import BoundNames
 
 # Calls that return a stream or an event.
 STREAM_CTORS = frozenset({
@@ -16,7 +19,7 @@ STREAM_CTORS = frozenset({
 STREAM_NAME_RE = re.compile(r"(stream|event|evt)s?(_?\d+)?$|^(s|s\d+|ev|evs)$", re.IGNORECASE)
 
 
-def stream_like(ctx, expr: cst.BaseExpression, bound: dict[str, str] | None = None) -> bool:
+def stream_like(ctx, expr: cst.BaseExpression, bound: Collection[str] | None = None) -> bool:
     """An expression holding a CUDA stream or event (by construction, binding or naming)."""
     while isinstance(expr, cst.Subscript):  # self.events[i]
         expr = expr.value
@@ -34,23 +37,13 @@ def stream_like(ctx, expr: cst.BaseExpression, bound: dict[str, str] | None = No
     return False
 
 
-class Streams:
-    """Local names bound to `torch.cuda.Stream()` / `Event()` / `current_stream()`: one per unit, fed by the walker
-    (`on_Assign`) before the rules' hooks of the same node."""
+class Streams(BoundNames):
+    """Which expressions hold a CUDA stream or event; the local names a unit binds to `torch.cuda.Stream()` /
+    `Event()` / `current_stream()` (`BoundNames`)."""
 
-    def __init__(self, ctx) -> None:
-        self.ctx = ctx
-        self.streams: dict[str, str] = {}
-
-    def on_Assign(self, node: cst.Assign) -> None:
-        is_stream = isinstance(node.value, cst.Call) and (self.ctx.call_name(node.value) or "") in STREAM_CTORS
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                if is_stream:
-                    self.streams[target.target.value] = "stream"
-                else:
-                    self.streams.pop(target.target.value, None)
+    def binds(self, value: cst.BaseExpression) -> bool:
+        return isinstance(value, cst.Call) and (self.ctx.call_name(value) or "") in STREAM_CTORS
 
     def holds(self, expr: cst.BaseExpression) -> bool:
         """`expr` holds a CUDA stream or event (by construction, binding or naming)."""
-        return stream_like(self.ctx, expr, self.streams)
+        return stream_like(self.ctx, expr, self.names)

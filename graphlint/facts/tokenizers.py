@@ -15,6 +15,7 @@ import re
 
 import libcst as cst
 
+from graphlint.facts.names import BoundNames
 from graphlint.facts.values import Kind
 
 # `transformers.AutoTokenizer.from_pretrained`, `transformers.LlamaTokenizerFast.from_pretrained`,
@@ -32,22 +33,11 @@ def makes_tokenizer(callee: str | None) -> bool:
     return callee is not None and _PRODUCER_RE.match(callee) is not None
 
 
-class Tokenizers:
-    """The local names a unit binds to a tokenizer, in statement order (a later rebinding forgets one): one per
-    unit, fed by the walker (`on_Assign`) before the rules' hooks of the same node."""
+class Tokenizers(BoundNames):
+    """Which expressions hold a tokenizer; the local names a unit binds to one (`BoundNames`)."""
 
-    def __init__(self, ctx) -> None:
-        self.ctx = ctx
-        self.tokenizers: set[str] = set()
-
-    def on_Assign(self, node: cst.Assign) -> None:
-        made = self.is_tokenizer(node.value)
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                if made:
-                    self.tokenizers.add(target.target.value)
-                else:
-                    self.tokenizers.discard(target.target.value)
+    def binds(self, value: cst.BaseExpression) -> bool:
+        return self.is_tokenizer(value)
 
     def is_tokenizer(self, expr: cst.BaseExpression) -> bool:
         ctx = self.ctx
@@ -57,7 +47,7 @@ class Tokenizers:
         if isinstance(expr, cst.Call):
             return makes_tokenizer(ctx.call_name(expr))
         if isinstance(expr, cst.Name):
-            if expr.value in self.tokenizers:
+            if expr.value in self.names:
                 return True
             fn = ctx.unit.function
             if fn is not None and (expr.value in fn.params or expr.value in fn.kwonly):

@@ -509,6 +509,33 @@ GIT_SETS: dict[str, GitSet] = {
                            "sam2/sam2_video_predictor.py", "sam2/modeling/", "sam2/utils/",
                            "tools/vos_inference.py", "demo/backend/server/inference/predictor.py")),
     ), "the twelfth untouched set, labelled in session 16 and scored once at its end (Chameleon, LLaVA, FastChat, SAM 2)"),
+    "quarry": GitSet(HERE / ".quarry", (
+        GitCorpus("nanochat", "https://github.com/karpathy/nanochat",
+                  "92d63d4e8bb4df75c3b71618f31ddde2378b2bcd", ".",
+                  "nanochat (its repository root, kept as `nanochat/`): the inference engine with its KV cache, "
+                  "batched sampling and tool-use state machine, the GPT model, the chat CLI, web server and "
+                  "evaluation drivers that run it",
+                  include=("nanochat/", "scripts/chat_cli.py", "scripts/chat_eval.py",
+                           "scripts/infer_bench.py", "tasks/")),
+        GitCorpus("flux", "https://github.com/black-forest-labs/flux",
+                  "802fb4713906133fcbd0d8dc5351620ca4773036", "src/flux",
+                  "FLUX's rectified-flow sampling loop, the transformer and autoencoder it runs every step, the "
+                  "conditioners, the CLIs that drive text-to-image, control, fill, Kontext and Redux, and the "
+                  "TensorRT engine wrappers"),
+        GitCorpus("sequoia", "https://github.com/Infini-AI-Lab/Sequoia",
+                  "0ff3ff71475ca148f2dfb7545e0de5caf5c67b39", ".",
+                  "Sequoia (its repository root, kept as `Sequoia/`): tree-based speculative decoding with a "
+                  "CUDA-graphed draft and target engine, the tree builders and verifiers, the offloading engine "
+                  "and the drivers that run them",
+                  include=("__init__.py", "Engine/", "Tree/", "tests/", "utils.py", "tree_search.py",
+                           "data_converter.py")),
+        GitCorpus("xtts", "https://github.com/coqui-ai/TTS",
+                  "dbf1a08a0d4e47fdad6172e433eeb34bc6b13b4e", "TTS",
+                  "Coqui's XTTS: the GPT that decodes audio tokens through a Hugging Face generate loop and its "
+                  "streaming generator, the conditioning encoders, the HiFi-GAN decoder, the tokenizer and the "
+                  "model's inference and streaming entry points",
+                  include=("tts/layers/xtts/", "tts/models/xtts.py"), root=""),
+    ), "the thirteenth untouched set, labelled in session 17 (nanochat, FLUX, Sequoia, XTTS)"),
 }
 
 

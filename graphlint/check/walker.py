@@ -601,17 +601,20 @@ def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
     return Val(Kind.MODULE, qual, host=True) if owner is not None and index.builds_on_host(owner) else None
 
 
-def argument_of(call: cst.Call, fn: FunctionInfo) -> cst.BaseExpression | None:
-    """What `call` passes for the parameter `fn`'s returns follow (`FunctionInfo.follows`), or None."""
-    if fn.follows is None or any(arg.star for arg in call.args):
+def arguments_of(call: cst.Call, fn: FunctionInfo) -> list[cst.BaseExpression | None] | None:
+    """What `call` passes for each parameter `fn`'s returns follow (`FunctionInfo.follows`): an argument, or None for
+    one left out; None when the call cannot be read (`*args`, `**kwargs`)."""
+    if not fn.follows or any(arg.star for arg in call.args):
         return None
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == fn.follows:
-            return arg.value
     params = fn.params[1:] if fn.binding in ("method", "class") else fn.params
-    slot = params.index(fn.follows) if fn.follows in params else len(call.args)
     positional = [arg.value for arg in call.args if arg.keyword is None]
-    return positional[slot] if slot < len(positional) else None
+    out: list[cst.BaseExpression | None] = []
+    for name in fn.follows:
+        found = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == name), None)
+        if found is None and name in params and params.index(name) < len(positional):
+            found = positional[params.index(name)]
+        out.append(found)
+    return out
 
 
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
@@ -705,10 +708,14 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:
             return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
-        if len(targets) == 1 and not val.host and (passed := argument_of(call, targets[0])) is not None:
-            where = inf_ref[0](passed)  # a device-polymorphic helper: its result lives where this argument does
-            if where.kind in (Kind.CPU_TENSOR, Kind.NDARRAY):
-                return Val(where.kind, weak=where.weak)
+        if len(targets) == 1 and not val.host and (passed := arguments_of(call, targets[0])) is not None:
+            # a device-polymorphic helper: computed from these arguments alone, it lives on the host when they all do
+            where = [inf_ref[0](arg) if arg is not None else HOST if name in targets[0].number_defaults else UNKNOWN
+                     for name, arg in zip(targets[0].follows, passed)]
+            kinds = {w.kind for w in where}
+            if kinds & {Kind.CPU_TENSOR, Kind.NDARRAY} and kinds <= {Kind.CPU_TENSOR, Kind.NDARRAY, Kind.HOST}:
+                return Val(Kind.CPU_TENSOR if Kind.CPU_TENSOR in kinds else Kind.NDARRAY,
+                           weak=any(w.weak for w in where if w.kind is not Kind.HOST))
         return val if val != UNKNOWN else None
 
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method)

@@ -1,4 +1,4 @@
-"""Device-polymorphic helpers: a function whose every return lives where one of its parameters lives.
+"""Device-polymorphic helpers: a function whose every return lives where its parameters live.
 
 `make_pad_mask(lengths)` builds `torch.arange(n, device=lengths.device) >= lengths.unsqueeze(-1)`; Whisper's
 `pad_or_trim(array)` returns `F.pad(array, ...)` / `array.index_select(...)`. No single return kind holds for such
@@ -6,9 +6,12 @@ a helper (each caller's argument decides), so the index records the parameter (`
 walker reads the argument a call passes for it (`check.walker.make_inference`, `call_returns`).
 
 Read by syntax, flow-insensitively, from the function's `Scope`: a value follows parameter `p` when it is `p`, a
-view or method of a value that follows `p` (everything but device moves and host reads), a torch op whose tensor
-operands all follow `p` (no `device=`), a factory with `device=<follows p>.device`, or arithmetic and comparisons of
-such values with Python numbers. NumPy results and host reads are host data, which any argument leaves on the host.
+view or method of a value that follows `p` (everything but device moves and host reads), a torch op on such a value
+(no `device=`; the three operands of `torch.where`), a factory with `device=<follows p>.device` (a `*_like`
+factory of such a value without one), or arithmetic and
+comparisons of such values with Python numbers. NumPy results and host reads are host data, which any argument leaves
+on the host. A value computed from several parameters (`start + arange(...) * scale`, or either arm of an `if`)
+follows them all: a call lives on the host when every one of its arguments for them is host data.
 """
 
 from __future__ import annotations
@@ -24,32 +27,29 @@ from graphlint.facts.kinds import BOOL_TENSOR, HOST_FAMILY, TENSOR
 
 Resolve = Callable[[str | None], "str | None"]
 
-HOST_DATA = "<host>"  # a Python number, a host read, a NumPy array: on the host whatever the argument is
-PENDING = "<pending>"  # a name being read (`x = f(x)`): what its other bindings say
+Params = frozenset[str]  # the parameters a value follows; empty: host data (a number, a host read, an array)
+HOST_DATA: Params = frozenset()
 MAX_DEPTH = 4
 
 
-def follows(scope: Scope, resolve: Resolve) -> str | None:
-    """The parameter every return of the function lives with, or None."""
+def follows(scope: Scope, resolve: Resolve) -> tuple[str, ...]:
+    """The parameters every return of the function is computed from (sorted), or () when it follows none."""
     if not scope.returns:
+        return ()
+    params = _join([_device_of(value, scope, resolve, set(), 0) for value in scope.returns])
+    if not params or params & {"self", "cls"} or not params <= scope.params.keys():
+        return ()
+    return tuple(sorted(params))
+
+
+def _join(parts: list[Params | None]) -> Params | None:
+    """The parameters the parts follow together (host data adds none); None when one part follows nothing known."""
+    if any(p is None for p in parts):
         return None
-    found = {_device_of(value, scope, resolve, set(), 0) for value in scope.returns}
-    params = found - {HOST_DATA, PENDING}
-    if len(params) != 1 or None in params:
-        return None
-    param = params.pop()
-    return param if param in scope.params and param not in ("self", "cls") else None
+    return frozenset().union(*parts)
 
 
-def _join(parts: list[str | None]) -> str | None:
-    """One parameter all parts follow (host data and pending names agree with any); None when they disagree."""
-    params = set(parts) - {HOST_DATA, PENDING}
-    if None in params or len(params) > 1:
-        return None
-    return params.pop() if params else HOST_DATA if HOST_DATA in parts else PENDING
-
-
-def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, reading: set[str], depth: int) -> str | None:
+def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, reading: set[str], depth: int) -> Params | None:
     if depth > MAX_DEPTH:
         return None
     # depth counts the names followed to their bindings; one expression's nesting is bounded by its size
@@ -76,21 +76,21 @@ def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, reading: set[str
     return None
 
 
-def _name(name: str, scope: Scope, resolve: Resolve, reading: set[str], depth: int) -> str | None:
+def _name(name: str, scope: Scope, resolve: Resolve, reading: set[str], depth: int) -> Params | None:
     if name in reading:
-        return PENDING
+        return HOST_DATA  # a name being read (`x = f(x)`): what its other bindings say
     bound = scope.binds.get(name, [])
     if any(b is None or isinstance(b, ast.AugAssign) for b in bound):
         return None  # rebound by a loop, `with`, a tuple target or `+=`
     if name in scope.params and scope.params[name] in HOST_FAMILY:
         return HOST_DATA  # `max_len: int`
-    parts: list[str | None] = [name] if name in scope.params else []
+    parts: list[Params | None] = [frozenset((name,))] if name in scope.params else []
     inner = reading | {name}
     parts += [_device_of(b, scope, resolve, inner, depth + 1) for b in bound if isinstance(b, ast.expr)]
     return _join(parts) if parts else None
 
 
-def _call(call: ast.Call, again: Callable[[ast.expr], str | None], resolve: Resolve) -> str | None:
+def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: Resolve) -> Params | None:
     func = call.func
     qual = resolve(dotted(func)) or ""
     if qual.startswith("numpy."):
@@ -99,6 +99,13 @@ def _call(call: ast.Call, again: Callable[[ast.expr], str | None], resolve: Reso
         device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
         if qual in FACTORY_TORCH:  # only where the device is read off a value that follows the parameter
             return again(device.value) if isinstance(device, ast.Attribute) and device.attr == "device" else None
+        if qual.endswith("_like") and call.args and not isinstance(call.args[0], ast.Starred):
+            # `torch.ones_like(x)`: built where `x` lives unless `device=` says otherwise
+            if device is None:
+                return again(call.args[0])
+            return again(device.value) if isinstance(device, ast.Attribute) and device.attr == "device" else None
+        if qual == "torch.where" and len(call.args) == 3 and device is None:
+            return _join([again(a) for a in call.args])  # the elementwise select: where its three operands live
         if device is not None or torch_return_kind(qual) not in (TENSOR, BOOL_TENSOR) or not call.args \
                 or isinstance(call.args[0], ast.Starred):
             return None

@@ -24,7 +24,7 @@ from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, join_later, keyword_only, none_defaults,
-    param_names, records_args, refine_returns, returns_a_tuple, scope_of, statements,
+    number_defaults, param_names, records_args, refine_returns, returns_a_tuple, scope_of, statements,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -146,8 +146,10 @@ class FunctionInfo:
     decorators: tuple[str, ...] = ()
     self_aliases: tuple[str, ...] = ()  # locals bound to attributes of `self` (`model = self.transformer`)
     returns_class: bool = False  # annotated `-> Type[X]`: it hands out the class X or a subclass (a registry)
-    # the parameter every return lives with (`make_pad_mask(lengths)`): a call returns where its argument lives
-    follows: str | None = None
+    # the parameters every return is computed from (`make_pad_mask(lengths)`): a call whose arguments for them are all
+    # host data returns host data (`facts/follows.py`)
+    follows: tuple[str, ...] = ()
+    number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
 
     @property
     def display(self) -> str:
@@ -448,7 +450,7 @@ class _Indexer(ast.NodeVisitor):
             parent_key=parent.key if parent else None,
             markers=self._markers(node), returns=self._returns(node, scope),
             params=param_names(node), kwonly=keyword_only(node), escaping=escaping_defs(node),
-            none_defaults=none_defaults(node),
+            none_defaults=none_defaults(node), number_defaults=number_defaults(node),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             foreign_sets=tuple(sorted(scope.foreign_sets)), pinned_sets=tuple(sorted(scope.pinned_sets)),

@@ -400,7 +400,9 @@ class HostIndex(Rule):
     name: a display, a comprehension of host values, `[i] * n`, `ids + [eos]`, `t.tolist()`, a list filled by
     `append`, a field every method fills with a list of host values. Only a tensor or an array takes a list as an
     index, so a value nothing types (the item of a loop over a cache) that a list indexes is reported too, unless
-    the code shows an array (`np.ndarray`). Reading through an index
+    the code shows an array (`np.ndarray`); so is a CPU index tensor into such a value (`self.rotary(n)[pos_ids]` of a
+    `torch.arange` the unit builds), unless the index is moved to the host right there (`table[ids.cpu()]`: the table
+    lives there). Reading through an index
     tensor on the device (`x[idx_gpu]`, `index_select`, `gather`) is graph-safe, but *writing a Python
     scalar* through one (`x[idx_gpu] = 0.0`) is not: the scalar becomes a CPU tensor that `index_put_`
     copies every step (measured: debug mode raises, the host waits 214 ms behind a 200 ms kernel,
@@ -418,6 +420,8 @@ class HostIndex(Rule):
     message = "Indexing a device tensor with a {what} copies the index from host memory every step"
     UNTYPED = ("Indexing a tensor with a Python list copies the index from host memory every step when the tensor "
                "is on the device")
+    UNTYPED_CPU = ("Indexing a tensor with a CPU index tensor copies the index from host memory every step when the "
+                   "tensor is on the device")
     fix_hint = "Keep index tensors on the device (`device=`), or use `index_select`/`gather` with a device index"
     why = (
         "The index (or a scalar written through a device index) is copied from pageable host memory every step: the "
@@ -474,8 +478,11 @@ class HostIndex(Rule):
         if ctx.host.is_cpu(node.value):
             return
         if not ctx.is_device_tensor(node.value):
-            if ctx.val(node.value) == UNKNOWN and not self._not_a_tensor(node) and self._list_index(node):
-                self.report(node, self.UNTYPED)
+            if ctx.val(node.value) == UNKNOWN and not self._not_a_tensor(node):
+                if self._list_index(node):
+                    self.report(node, self.UNTYPED)
+                elif self._cpu_index_tensor(node):
+                    self.report(node, self.UNTYPED_CPU)
             return
         for el in node.slice:
             if not isinstance(el.slice, cst.Index):
@@ -550,6 +557,28 @@ class HostIndex(Rule):
         return any(host_list(ctx, i) or ctx.host.is_host_list(i) or is_list(ctx.val(i)) and not (
             isinstance(i, cst.Name) and not ctx.host.assigned(i.value) and not ctx.passed_list(i.value)) for i in idx)
 
+    def _cpu_index_tensor(self, node: cst.Subscript) -> bool:
+        """One index is a CPU tensor not known to be 0-d or boolean (`torch.arange(n)`, `torch.cat` of such parts, their
+        views and arithmetic, a helper's host return) into a value nothing types (a project module's output,
+        `self.rotary(n)[pos_ids]`). A CPU boolean mask the code shows is GL302's; a 0-d index is read through
+        `__index__`, no copy; whatever its dtype, a CPU index into a device tensor is copied over (a mask too). As with
+        a list index, the value is a tensor or an array; one the code shows to be an array or a CPU tensor is not
+        reported (`is_cpu` above, the inference's `NDARRAY`), nor one indexed by an index moved to the host for it
+        (`table[ids.to("cpu")]`, `table[ids.cpu()]`: the author keeps the table there, Chameleon's BPE mapping)."""
+        ctx = self.ctx
+        for el in node.slice:
+            if not isinstance(el.slice, cst.Index):
+                continue
+            idx = el.slice.value
+            m = method_call(idx) if isinstance(idx, cst.Call) else None
+            if m is not None and m[1] in ("cpu", "to"):
+                continue
+            origin = ctx.host.origin(idx)
+            if origin is not None and not origin.is_bool and origin.dims is not Dims.SCALAR \
+                    and origin.source is not Source.CPU:
+                return True
+        return False
+
     def _host_index(self, idx: cst.BaseExpression, multi: bool) -> str | None:
         """`multi`: one of several indices (`mask[i, ids]`), where a tuple or any sequence of ints is an advanced
         index too; alone, a tuple is multi-dimensional indexing (`x[(0, 1)]` is `x[0, 1]`)."""
@@ -561,7 +590,9 @@ class HostIndex(Rule):
         if val.kind is Kind.NDARRAY:
             return "NumPy array"
         origin = ctx.host.origin(idx)
-        if origin is not None and not origin.is_bool and origin.source is not Source.FLOW:  # a flow fact's dtype is unknown
+        if origin is not None and not origin.is_bool and (
+                origin.source is not Source.FLOW or origin.dims is not Dims.SCALAR):
+            # (a flow fact's dtype is unknown: a CPU mask it may be is copied over too, as its indices)
             return "CPU index tensor"
         return None
 

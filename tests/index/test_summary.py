@@ -69,10 +69,11 @@ def test_a_module_records_whether_it_leaves_the_default_device_moved():
     assert not moved("def f():\n    with torch.device('cuda'):\n        build()\n")
 
 
-def test_a_return_that_lives_with_one_parameter_records_it():
+def test_a_return_that_lives_with_its_parameters_records_them():
     """`FunctionInfo.follows`: views, methods, torch ops and factories on `p.device` follow `p`, host reads and
-    Python numbers agree with any parameter; a second parameter, a device move or a factory on another device
-    follows nothing."""
+    Python numbers agree with any parameter; arithmetic of two parameters follows both (F5-TTS's
+    `get_pos_embed_indices(start, length, max_pos, scale=1.0)`, whose defaulted number is recorded); a device move or a
+    factory on another device follows nothing."""
     s = index_source("""
 import numpy as np
 import torch
@@ -90,8 +91,8 @@ def trim(x, k: int):
     return x.float()
 
 
-def two(a, b):
-    return a + b
+def two(a, b, scale=1.0):
+    return torch.where(a < b, a, b - 1) * scale
 
 
 def moved(x, device):
@@ -102,4 +103,5 @@ def elsewhere(x, device):
     return torch.zeros(3, device=device) + x
 """, "m.py", "m")
     got = {name: fn.follows for name, fn in s.functions.items()}
-    assert got == {"mask": "lengths", "trim": "x", "two": None, "moved": None, "elsewhere": None}
+    assert got == {"mask": ("lengths",), "trim": ("x",), "two": ("a", "b", "scale"), "moved": (), "elsewhere": ()}
+    assert s.functions["two"].number_defaults == ("scale",)

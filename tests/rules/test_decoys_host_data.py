@@ -1237,3 +1237,52 @@ def test_stores_that_copy_nothing_from_the_host_stay_silent():
                     hidden_states[i] = torch.zeros(4)
     """
     assert findings(src, scope="all") == set()
+
+
+def test_cpu_index_tensor_into_an_untyped_value_is_copied_up():
+    """A CPU index tensor the unit builds (`torch.cat` of `arange` parts, lmdeploy's and transformers' Qwen2-VL
+    `rot_pos_emb`) indexing what a project module returns (`self.rotary_pos_emb(n)`, which nothing types): only a tensor
+    or an array takes a tensor index, and a device tensor copies it over from host memory (GL133), as with a list."""
+    src = """
+        import torch
+        class Rot(torch.nn.Module):
+            def forward(self, n: int):
+                return torch.outer(torch.arange(n, device=self.inv_freq.device), self.inv_freq)
+        class Vision(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rotary_pos_emb = Rot()
+            def forward(self, x: torch.Tensor, grid_thw):
+                pos_ids = []
+                for t, h, w in grid_thw:
+                    hpos = torch.arange(h).unsqueeze(1).expand(-1, w).flatten()
+                    pos_ids.append(torch.stack([hpos, hpos], dim=-1).repeat(t, 1))
+                pos_ids = torch.cat(pos_ids, dim=0)
+                full = self.rotary_pos_emb(8)
+                return full[pos_ids].flatten(1)
+    """
+    assert findings(src, scope="all") == {(16, "GL133")}
+
+
+def test_cpu_indices_that_copy_nothing_into_untyped_values_stay_silent():
+    """Look-alikes: a CPU boolean mask (GL302's, frozen), a 0-d CPU tensor (read through `__index__`), a device index
+    (`arange(n, device=...)`), a CPU index into a CPU tensor the unit builds, a CPU index into a value that is an
+    array by its annotation (NumPy converts the tensor on the host), and an index moved to the host right where it
+    indexes (transformers' Chameleon `self.img2bpe_mapping_tensor[img_batch.to("cpu")]`: the table lives there)."""
+    src = """
+        import torch
+        import numpy as np
+        class Vision(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int, table: np.ndarray):
+                full = self.rotary_pos_emb(8)
+                keep = torch.zeros(n, dtype=torch.bool)
+                a = full[keep]
+                b = full[torch.tensor(3)]
+                c = full[torch.arange(n, device=x.device)]
+                host = torch.zeros(n, 4)
+                d = host[torch.arange(n)]
+                e = table[torch.arange(n)]
+                f = self.mapping[x.to("cpu")] + self.mapping[x.cpu()]
+                return a, b, c, d, e, f
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL133"} == set()

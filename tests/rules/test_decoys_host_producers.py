@@ -201,3 +201,37 @@ def test_a_helper_returns_where_its_argument_lives():
             f = ones_like_len(torch.tensor([n]), device).to(h)
             return a, b, c, d, e, f
     """, scope="all")
+
+
+def test_a_helper_of_several_arguments_returns_host_data_when_they_all_are():
+    """A helper computed from several parameters (F5-TTS's `get_pos_embed_indices(start, length, max_pos, scale=1.0)`:
+    `start + arange(n, device=start.device) * scale`, clamped by `torch.where(pos < max_pos, pos, max_pos - 1)`)
+    returns host data when every argument a call passes for them is host data, a left-out number default included:
+    its index into a device table is copied up. Decoys: the same helper with a device `start`, with a `max_pos`
+    nothing types, and with a `scale` tensor of unknown device (any of them may put the result on the device)."""
+    check("""
+        import torch
+
+
+        def get_pos_embed_indices(start, length, max_pos, scale=1.0):
+            scale = scale * torch.ones_like(start, dtype=torch.float32)
+            pos = start.unsqueeze(1) + (
+                torch.arange(length, device=start.device, dtype=torch.float32).unsqueeze(0) * scale.unsqueeze(1)).long()
+            pos = torch.where(pos < max_pos, pos, max_pos - 1)
+            return pos
+
+
+        class Embed(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("freqs_cis", torch.zeros(4096, 64), persistent=False)
+
+            def forward(self, text: torch.Tensor, mp, s: torch.Tensor):
+                start = torch.zeros((text.shape[0],), dtype=torch.long)
+                pos_idx = get_pos_embed_indices(start, text.shape[1], max_pos=4096)
+                a = self.freqs_cis[pos_idx]  # <- GL133
+                b = self.freqs_cis[get_pos_embed_indices(text[:, 0], text.shape[1], max_pos=4096)]
+                c = self.freqs_cis[get_pos_embed_indices(start, text.shape[1], max_pos=mp)]
+                d = self.freqs_cis[get_pos_embed_indices(start, text.shape[1], 4096, s)]
+                return a, b, c, d
+    """, scope="all")

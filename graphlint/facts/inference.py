@@ -907,9 +907,8 @@ class Inference:
         return UNKNOWN if batch == UNKNOWN else Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=batch)
 
     def _library_kept(self, node: cst.Call, keeps_mask: bool) -> Val:
-        """`rearrange(x, "b n d -> b (n d)")`, `torchvision.ops.nms(boxes, scores, t)`: a tensor where the first
-        argument lives (`DEVICE_KEEPING_LIBRARY`), as sure as that argument is; an array of an array; unknown of
-        anything else (einops takes lists and arrays too)."""
+        """`rearrange(x, "b n d -> b (n d)")`: a tensor where the first argument lives (`DEVICE_KEEPING_LIBRARY`), as
+        sure as that argument is; an array of an array; unknown of anything else (einops takes lists too)."""
         first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
         val = self(first.value) if first is not None else UNKNOWN
         if val.kind is Kind.NDARRAY:

@@ -96,12 +96,9 @@ HOST_LIBRARY_TENSORS = frozenset({
 })
 # Library functions whose tensor result lives where their first argument lives, of the same type: einops'
 # `rearrange` / `repeat` / `reduce` / `einsum` return the input's backend type (a torch tensor for a torch tensor, an
-# array for an array) computed by that backend's own ops, and torchvision's box ops (`nms`, `batched_nms`: int64
-# indices on the boxes' device, `box_iou`, `box_area`) compute on the boxes' device. (value, keeps a bool mask)
+# array for an array) computed by that backend's own ops. (value: keeps a bool mask's dtype)
 DEVICE_KEEPING_LIBRARY = {
     "einops.rearrange": True, "einops.repeat": True, "einops.reduce": False, "einops.einsum": False,
-    "torchvision.ops.nms": False, "torchvision.ops.batched_nms": False, "torchvision.ops.boxes.nms": False,
-    "torchvision.ops.boxes.batched_nms": False, "torchvision.ops.box_iou": False, "torchvision.ops.box_area": False,
 }
 # Library readers that return `(host tensor, Python number)`: torchaudio's `load` ("the waveform ... and the sample
 # rate"), decoded on the host, wherever the caller computes.

@@ -21,7 +21,7 @@ from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
     merge_envs, narrowing,
 )
-from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Dev, Kind, Val
+from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
@@ -166,6 +166,17 @@ class _Dispatcher:
                 break
             comp = comp.inner_for_in
             iter_val = inf(comp.iter)
+
+
+def _target_names(target: cst.BaseExpression) -> set[str]:
+    """The names a `for` target binds (`i`, `(k, (a, b))`, `*rest`)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_target_names(e.value) for e in target.elements))
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()
 
 
 def _all_params(params: cst.Parameters) -> list[cst.Param]:
@@ -339,6 +350,8 @@ class Walker:
         elif isinstance(stmt, cst.For):
             self.header(stmt, stmt.iter, stmt.target)
             iter_val = inf(stmt.iter)
+            if not self.dry:
+                self._carried(stmt, iter_val)
             base = dict(inf.env)
             inf.push({})
             bind_targets(inf, stmt.target, iter_val, iterate=True)
@@ -471,6 +484,30 @@ class Walker:
             self.dry -= 1
         for name, val in merge_envs(base, [scope, {}], inf.initial).items():
             inf.bind(name, val)
+
+    def _carried(self, stmt: cst.For, iter_val: Val) -> None:
+        """Values a `for` body carries into its next iteration: a name that holds a Python number or `None` before
+        the loop and a device tensor where the body ends (`total = 0.0` / `total += probs[i]`, `best = None` /
+        `best = x.max()`) is that tensor from the second iteration on, so the body's reads of it see an optional
+        device tensor (`facts.values.join`). Found by a dry walk of the body (no rule hooks); every other name
+        keeps the value it has before the loop, as before."""
+        inf = self.ctx.inference
+        base = dict(inf.env)
+        self.dry += 1
+        inf.push({})
+        try:
+            bind_targets(inf, stmt.target, iter_val, iterate=True)
+            self.walk_block(stmt.body)
+        finally:
+            scope = dict(inf.env.maps[0])
+            inf.pop()
+            self.dry -= 1
+        targets = _target_names(stmt.target)
+        for name, val in scope.items():
+            if name in targets or base.get(name) != HOST:
+                continue
+            if val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not val.weak:
+                inf.bind(name, join(HOST, val))
 
     def _loop(self, body: cst.BaseSuite, orelse: cst.Else | None) -> None:
         inf = self.ctx.inference

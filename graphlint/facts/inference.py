@@ -28,7 +28,8 @@ from graphlint.facts.values import (
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DIM_SEQ_TORCH, FACTORY_TORCH,
+    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
+    FACTORY_TORCH,
     HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS, WINDOW_TORCH,
 )
@@ -777,6 +778,8 @@ class Inference:
             return self._loader(node)
         if qual in HOST_TENSOR_AND_NUMBER:
             return Val(Kind.UNKNOWN, items=(CPU, HOST))  # `wav, sr = torchaudio.load(path)`
+        if qual in DEVICE_KEEPING_LIBRARY:
+            return self._library_kept(node, DEVICE_KEEPING_LIBRARY[qual])
         if qual is not None:
             val = self._torch_call(qual, node)
             if val is not None:
@@ -903,6 +906,21 @@ class Inference:
             batch = batch._replace(pinned=True) if batch.kind is Kind.CPU_TENSOR else UNKNOWN
         return UNKNOWN if batch == UNKNOWN else Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=batch)
 
+    def _library_kept(self, node: cst.Call, keeps_mask: bool) -> Val:
+        """`rearrange(x, "b n d -> b (n d)")`: a tensor where the first argument lives (`DEVICE_KEEPING_LIBRARY`), as
+        sure as that argument is; an array of an array; unknown of anything else (einops takes lists too)."""
+        first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
+        val = self(first.value) if first is not None else UNKNOWN
+        if val.kind is Kind.NDARRAY:
+            return Val(Kind.NDARRAY)
+        if val.kind is Kind.CPU_TENSOR:
+            return Val(Kind.CPU_TENSOR, pinned=False)
+        if val.kind is Kind.BOOL_TENSOR and keeps_mask:
+            return Val(Kind.BOOL_TENSOR, weak=val.weak)
+        if val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
+            return Val(Kind.TENSOR, weak=val.weak)
+        return UNKNOWN
+
     def _generated(self, node: cst.Call) -> Val | None:
         """`model.generate(ids, ...)` of a model no project method answers for (transformers' `GenerationMixin`): the
         token ids it returns are built where its prompt ids are, so a device prompt gives a device tensor. None where
@@ -911,6 +929,10 @@ class Inference:
             return None
         first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
         prompt = first or self._has_kw(node, "input_ids") or self._has_kw(node, "inputs")
+        if prompt is None:
+            # `model.generate(**inputs)` of `inputs = tokenizer(text, return_tensors="pt").to(device)`: the batch
+            # moved to the device (read as a device tensor) holds the prompt ids
+            prompt = next((a for a in node.args if a.star == "**"), None)
         val = self(prompt.value) if prompt is not None else UNKNOWN
         return TENSOR if val.kind is Kind.TENSOR and not val.weak else None
 

@@ -94,6 +94,12 @@ HOST_LIBRARY_TENSORS = frozenset({
     "xgrammar.allocate_token_bitmask", "torchvision.transforms.functional.to_tensor",
     "torchvision.transforms.functional.pil_to_tensor", "torchvision.io.read_image",
 })
+# Library functions whose tensor result lives where their first argument lives, of the same type: einops'
+# `rearrange` / `repeat` / `reduce` / `einsum` return the input's backend type (a torch tensor for a torch tensor, an
+# array for an array) computed by that backend's own ops. (value: keeps a bool mask's dtype)
+DEVICE_KEEPING_LIBRARY = {
+    "einops.rearrange": True, "einops.repeat": True, "einops.reduce": False, "einops.einsum": False,
+}
 # Library readers that return `(host tensor, Python number)`: torchaudio's `load` ("the waveform ... and the sample
 # rate"), decoded on the host, wherever the caller computes.
 HOST_TENSOR_AND_NUMBER = frozenset({"torchaudio.load", "torchaudio.load_with_torchcodec"})

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from graphlint.index.summary import ClassInfo, FunctionInfo
 
+LIBRARY_API = "(library API: "  # how the `via` of such a root begins its label (`Wrapper.plan (library API: ...)`)
 TRAINING_CALLS = ("backward", "zero_grad")  # (as `project.TRAINING_CALLS`) a training step, not inference
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ class LibraryApi:
             for fn in self._exported_api(pkg):
                 if fn.key not in seen and fn.tensor_params and not fn.abstract and not _trains(fn):
                     seen.add(fn.key)
-                    yield fn, f"{fn.display} (library API: {pkg} exports it and runs no step)"
+                    yield fn, f"{fn.display} {LIBRARY_API}{pkg} exports it and runs no step)"
 
     def _exported_api(self, pkg: str) -> Iterator[FunctionInfo]:
         """The functions `pkg`'s `__init__` binds from the package's own modules, and the public methods of the

@@ -141,3 +141,33 @@ def test_a_library_with_a_graph_replay_of_its_own_is_an_engine():
     """
     found = hot(files)
     assert "Wrapper.plan" not in found and "top_p_sample" not in found
+
+
+def test_a_tree_whose_only_roots_are_a_librarys_api_still_falls_back_whole(tmp_path):
+    """A library linted alone (a scheduler package exporting `step(model_output: Tensor)`) had no root and was checked
+    whole, in the `unrooted` context: the exported API is no root of the tree's own, so that stays as it was; what the
+    API reaches keeps its `step` tier, and a helper nothing exports is still checked (`unrooted`)."""
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
+
+    files = {
+        "sched/__init__.py": "from .ddim import DDIM\n",
+        "sched/ddim.py": textwrap.dedent("""
+            import torch
+
+            class DDIM:
+                def step(self, model_output: torch.Tensor, t: int):
+                    return model_output * self.alphas[t].item()
+
+            def table(n):
+                return torch.linspace(0, 1, n).cuda().tolist()
+        """),
+    }
+    for path, src in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(src)
+    result = Linter(Config(root=tmp_path), unrooted_fallback=True).lint_paths(
+        [tmp_path / path for path in files])
+    assert result.unrooted
+    assert {(f.line, f.context) for f in result.findings if f.code in ("GL101", "GL102")} \
+        == {(6, "step"), (9, "unrooted")}

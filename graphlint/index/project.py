@@ -15,6 +15,7 @@ from graphlint.facts.kinds import Fwd, Obj
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
+from graphlint.index.library_api import LibraryApi
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
@@ -124,7 +125,7 @@ class HotInfo:
 Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 
 
-class ProjectIndex(PatchEdges, AssignedTypes):
+class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
     def __init__(self, summaries: list[ModuleSummary], module_bases: tuple[str, ...] = ()) -> None:
         # Two files can claim one module name: scripts in folders that are no packages (`runtime/1/model.py` next
         # to the package `model/`, `mixtral-moe/generate.py` next to `generate.py`). An import of the name finds
@@ -1123,13 +1124,20 @@ class ProjectIndex(PatchEdges, AssignedTypes):
         propagate("forward", roots["forward"] + by_name)
         model = self._model_entries(result, roots["forward"])
         steps, loops, runs_model = self._step_roots(result, model, roots["captured"])
-        propagate("step", steps + [(fn, label, None, False) for fn, label in self.generation_callbacks()], stop=model)
+        # A library package in which no step starts: the engines that import it call its exported API per step.
+        requests_by_library = list(self.generation_requests())
+        # (a decode loop, a graph replay or a generation runs in it; a one-step call of a model entry does not count:
+        # a wrapper whose `run` calls another wrapper's `forward` is such an API, not an engine)
+        starts = [fn.module for fn in loops] + [fn.module for fn, _ in requests_by_library] \
+            + [seed[0].module for seed in steps if seed[2] is None and "replay" in seed[1]]
+        propagate("step", steps + [(fn, label, None, False) for fn, label in self.generation_callbacks()]
+                  + [(fn, label, None, False) for fn, label in self.library_api_roots(starts)], stop=model)
         # The request around the decode: what runs a step driver or decode loop once, and what it calls
         # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
         requests = self._request_roots(self._generating(loops, runs_model, result, model), result, model)
         inference = self._inference_roots(result, model)
         scripts = self._script_roots(result, model | {seed[0].key for seed in inference})
-        propagate("forward", requests + [(fn, label, None, False) for fn, label in self.generation_requests()]
+        propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
                   + inference + scripts)
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):

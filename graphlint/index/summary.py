@@ -139,7 +139,7 @@ class FunctionInfo:
     token_cycles: list[tuple[int, int, tuple[str, ...]]] = field(default_factory=list)
     exit_calls: list[int] = field(default_factory=list)  # lines of calls whose result can end a loop (index.decode)
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
-    tensor_params: bool = False  # a method `forward` with a parameter annotated as a tensor (`x: torch.Tensor`)
+    tensor_params: bool = False  # a parameter is annotated as a tensor (`x: torch.Tensor`)
     is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
     # the decorators that may be project functions (`timed`, `calculate_time()` for `@calculate_time(...)`):
     # calling the function calls the wrapper they return (`ProjectIndex.wrappers`)
@@ -455,7 +455,7 @@ class _Indexer(ast.NodeVisitor):
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             foreign_sets=tuple(sorted(scope.foreign_sets)), pinned_sets=tuple(sorted(scope.pinned_sets)),
             abstract=_is_abstract(node),
-            tensor_params=cls is not None and node.name == "forward" and _has_tensor_param(node),
+            tensor_params=_has_tensor_param(node),
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,

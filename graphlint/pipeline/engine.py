@@ -23,6 +23,7 @@ from graphlint.pipeline.cache import Cache, Dependencies, content_hash, file_key
 from graphlint.pipeline.config import SCOPE_TIERS, Config
 from graphlint.diagnostics import INTERNAL_ERROR, UNROOTED, Finding, internal_error, internal_error_from
 from graphlint.index.summary import FunctionInfo, ModuleSummary, index_source
+from graphlint.index.library_api import LIBRARY_API
 from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.lines import source_lines
 from graphlint.rules import ALL_RULES
@@ -54,6 +55,12 @@ class LintResult:
     hot: dict[str, HotInfo] = field(default_factory=dict)
     unrooted: bool | None = None  # no hot root: every function was checked, as with `--scope all`
     scope: str = "hot"  # what `checked` counts: the hot path, or the captured / step part of it
+
+
+def _library_rooted(info: HotInfo) -> bool:
+    """`info`'s chain starts at a library's exported API, not at a root of the tree's own."""
+    via = info.via
+    return bool(via) and LIBRARY_API in via[0]
 
 
 def build_summary(src: SourceFile) -> ModuleSummary:
@@ -141,7 +148,10 @@ class Linter:
         self.capture_sites = any(info.tier == "captured" for info in hot.values())
         # No root at all (a library whose callers live outside the linted tree: schedulers, samplers, kernel
         # wrappers): the default scope would check nothing, so it checks every function, as `--scope all`.
-        self.unrooted = cfg.scope == "hot" and self.unrooted_fallback and not any(i.whole for i in hot.values())
+        # A library's exported API (`index/library_api.py`) is no root of the tree's own: a tree where only it is
+        # still falls back, as before (every function checked; what the API reaches keeps its `step` tier).
+        self.unrooted = cfg.scope == "hot" and self.unrooted_fallback \
+            and not any(i.whole and not _library_rooted(i) for i in hot.values())
         if cfg.scope == "all" or self.unrooted:
             everything = index.all_functions(cfg.cold, tier=UNROOTED if self.unrooted else None)
             # Reached functions keep their chain, tier and capture flag; a function that is hot only in its

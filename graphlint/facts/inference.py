@@ -1056,6 +1056,9 @@ class Inference:
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:
         if not qual.startswith("torch."):
             if qual.startswith(("numpy.", "np.")):
+                if qual.rpartition(".")[2] in NUMPY_SCALAR_MATH and node.args \
+                        and all(self.host_number(a.value, untyped=True) for a in node.args):
+                    return HOST  # `np.exp(-4.0 * i / n)`: a NumPy scalar, a number (and arithmetic of it one too)
                 return Val(Kind.NDARRAY)
             return None
         if qual == "torch.device" and node.args and self.device_expr(node) is Dev.CPU:

@@ -336,3 +336,21 @@ def test_elementwise_operations_of_numpy_arrays_stay_arrays():
     """
     got = {(line, code) for line, code in findings(src, scope="all") if code.startswith("GL11")}
     assert got == {(11, "GL111"), (13, "GL111")}
+
+
+def test_numpy_scalar_math_of_host_numbers_stays_a_number():
+    """`t = 0.8 + 0.1 * np.exp(-4.0 * i / self.num_layers)` is a NumPy scalar (LightGlue's confidence threshold):
+    `np.clip(t, 0, 1)` clips a number, no host work on data. Hit: `np.clip` of an array built from a list."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class A(torch.nn.Module):
+            def forward(self, q: torch.Tensor, i: int, ids: list[int]):
+                t = 0.8 + 0.1 * np.exp(-4.0 * i / self.num_layers)
+                scaled = q * np.clip(t, 0, 1)
+                return scaled, np.clip(np.array(ids), 0, 1)
+    """
+    assert {(line, code) for line, code in findings(src, scope="all") if code == "GL132"} == \
+        {(9, "GL132")}

@@ -21,7 +21,9 @@ from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
     merge_envs, narrowing,
 )
-from graphlint.facts.values import HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join
+from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join
+from graphlint.facts.tokenizers import is_processor, processor_batch
+from graphlint.facts.torch_kinds import HOST_ONLY_LIBRARIES
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
@@ -656,6 +658,7 @@ def arguments_of(call: cst.Call, fn: FunctionInfo) -> list[cst.BaseExpression | 
 
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
     cls = index.classes.get(function.class_key) if function and function.class_key else None
+    in_processor = cls is not None and is_processor([name for c in index.mro(cls) for name in (c.qualname, *c.bases)])
     # inside `_apply` itself a field is where `fn` put it, before the override moves it back
     moving = function is not None and function.qualname.rpartition(".")[2] == "_apply"
     inf_ref: list[Inference] = []
@@ -688,6 +691,19 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return found._replace(weak=True) if found is not None else val
         return val
 
+    def host_library_method(call: cst.Call) -> bool:
+        """`self.<field>.<method>(...)` where every store the class family makes to the field is an object a host-only
+        library builds (`HOST_ONLY_LIBRARIES`)."""
+        func = call.func
+        if cls is None or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Attribute) \
+                or not isinstance(func.value.value, cst.Name) or func.value.value.value != "self":
+            return False
+        attr = func.value.attr.value
+        made = [d for c in index.mro(cls) for d in (*c.factories.get(attr, ()),
+                                                       *(c.attrs[attr].modules if attr in c.attrs else ()),
+                                                       *c.alt_modules.get(attr, ()))]
+        return bool(made) and all(d.partition(".")[0] in HOST_ONLY_LIBRARIES for d in made)
+
     def lookup_self(attr: str) -> Val:
         return field_of(cls, attr) if cls is not None else UNKNOWN
 
@@ -706,6 +722,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return by_name(index.call_facts.method(name))
 
     def call_returns(call: cst.Call) -> Val | None:
+        if processor_batch(call, in_processor):
+            return CPU  # `self.feature_extractor(audio)` in a processor: a host `BatchFeature`
+        if host_library_method(call):
+            return Val(Kind.NDARRAY)  # `self.index.search(q, k)` of a faiss index: NumPy arrays
         targets: list[FunctionInfo] = []
         func = call.func
         recv = None

@@ -234,6 +234,14 @@ def _compared(vals: list[Val]) -> Val:
         return Val(Kind.CPU_TENSOR, rank=rank)  # a host-side comparison: no device read
     if all(v.kind in HOSTS for v in vals):
         return HOST
+    return _array_result(vals)
+
+
+def _array_result(vals: list[Val]) -> Val:
+    """An elementwise operation (`a < 255`, `a * 2`, `-a`) of NumPy arrays and host numbers is an array: NumPy
+    computes it on the host. UNKNOWN where an operand is anything else (a tensor operand makes the result a tensor)."""
+    if any(v.kind is Kind.NDARRAY for v in vals) and all(v.kind in (Kind.NDARRAY, *HOSTS) for v in vals):
+        return Val(Kind.NDARRAY)
     return UNKNOWN
 
 
@@ -701,6 +709,8 @@ class Inference:
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return Val(Kind.BOOL_TENSOR, rank=rank)
             return Val(Kind.TENSOR, rank=rank)
+        if Kind.NDARRAY in (left.kind, right.kind):
+            return _array_result([left, right])  # `[0] + arr` broadcasts too: NumPy's reflected operator wins
         listed = _list_arithmetic(node, left, right)
         if listed is not None:
             return listed
@@ -722,7 +732,7 @@ class Inference:
             return Val(Kind.BOOL_TENSOR, rank=val.rank)
         if val.is_tensor:
             return Val(Kind.TENSOR if val.kind is not Kind.CPU_TENSOR else Kind.CPU_TENSOR, rank=val.rank)
-        return HOST if val.kind in HOSTS else UNKNOWN
+        return HOST if val.kind in HOSTS else _array_result([val])
 
     def _eval_BooleanOperation(self, node: cst.BooleanOperation) -> Val:
         """`a and b` / `a or b` is one of its operands: `m is not None and m.any()` is False or a device tensor, which
@@ -1068,6 +1078,9 @@ class Inference:
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:
         if not qual.startswith("torch."):
             if qual.startswith(("numpy.", "np.")):
+                if qual.rpartition(".")[2] in NUMPY_SCALAR_MATH and node.args \
+                        and all(self.host_number(a.value, untyped=True) for a in node.args):
+                    return HOST  # `np.exp(-4.0 * i / n)`: a NumPy scalar, a number (and arithmetic of it one too)
                 return Val(Kind.NDARRAY)
             return None
         if qual == "torch.device" and node.args and self.device_expr(node) is Dev.CPU:
@@ -1450,10 +1463,29 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
         return _isinstance(inf, test.args[0].value, test.args[1].value)
     if isinstance(test, cst.Call) and len(test.args) == 1 and inf.resolve(test.func) == "torch.is_tensor":
         return _tensor_test(inf, test.args[0].value)
+    exact = _exact_type_test(test)
+    if exact is not None:
+        subject, types, holds = exact
+        when_true = _isinstance(inf, subject, types)[0]  # a subclass fails `type(v) is T`: no false arm
+        return (when_true, {}) if holds else ({}, when_true)
     if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "hasattr" \
             and len(test.args) == 2 and _const_string(test.args[1].value) in TENSOR_ONLY_ATTRS:
         return _tensor_test(inf, test.args[0].value)
     return _device_test(inf, test)
+
+
+def _exact_type_test(test: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression, bool] | None:
+    """`type(v) is T` / `type(v) == T` (either side): (v, T, True); `is not` / `!=`: (v, T, False)."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    op, other = test.comparisons[0].operator, test.comparisons[0].comparator
+    if not isinstance(op, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)):
+        return None
+    for call, types in ((test.left, other), (other, test.left)):
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "type" \
+                and len(call.args) == 1 and not call.args[0].keyword and not call.args[0].star:
+            return call.args[0].value, types, isinstance(op, (cst.Is, cst.Equal))
+    return None
 
 
 def _subject(inf: Inference, expr: cst.BaseExpression) -> tuple[str, Val] | None:

@@ -28,6 +28,25 @@ DECODERS = frozenset({"decode", "batch_decode", "convert_ids_to_tokens"})
 TOKENIZER_REF = "transformers.PreTrainedTokenizerBase"
 
 
+# what a `transformers` processor (`ProcessorMixin`) holds besides its tokenizer: each turns raw input into a
+# `BatchFeature` built on the host (NumPy, or CPU tensors for `return_tensors="pt"`) unless told a `device=`
+PROCESSOR_PARTS = frozenset({"feature_extractor", "image_processor", "video_processor"})
+
+
+def is_processor(class_names: list[str]) -> bool:
+    """One of a class's own and base names (`DiaProcessor(ProcessorMixin)`, any import path) is `ProcessorMixin`:
+    the class is a Hugging Face processor, whose `__init__` stores its parts by name."""
+    return any(name.rpartition(".")[2] == "ProcessorMixin" for name in class_names)
+
+
+def processor_batch(call: cst.Call, in_processor: bool) -> bool:
+    """`self.feature_extractor(audio, ...)` in a processor's method without `device=`: a host batch."""
+    func = call.func
+    return in_processor and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+        and func.value.value == "self" and func.attr.value in PROCESSOR_PARTS \
+        and not any(arg.keyword is not None and arg.keyword.value == "device" for arg in call.args)
+
+
 def makes_tokenizer(callee: str | None) -> bool:
     """`callee` (a resolved descriptor) loads a tokenizer or a processor."""
     return callee is not None and _PRODUCER_RE.match(callee) is not None

@@ -100,6 +100,10 @@ HOST_LIBRARY_TENSORS = frozenset({
 DEVICE_KEEPING_LIBRARY = {
     "einops.rearrange": True, "einops.repeat": True, "einops.reduce": False, "einops.einsum": False,
 }
+# Libraries whose objects compute on the host and answer with NumPy arrays or Python values: a method of an object
+# one of them built (`self.index = faiss.IndexFlatIP(d)`, then `self.index.search(q, k)`) returns host data. faiss's
+# GPU indexes answer NumPy queries with NumPy arrays too (torch tensors only after `faiss.contrib.torch_utils`).
+HOST_ONLY_LIBRARIES = frozenset({"faiss", "numpy", "sklearn", "scipy"})
 # Library readers that return `(host tensor, Python number)`: torchaudio's `load` ("the waveform ... and the sample
 # rate"), decoded on the host, wherever the caller computes.
 HOST_TENSOR_AND_NUMBER = frozenset({"torchaudio.load", "torchaudio.load_with_torchcodec"})

@@ -277,3 +277,80 @@ def test_returns_of_star_imported_helpers_are_read(tmp_path):
 
     assert run("torch.cat([ids, cand], dim=-1)") == {("model.py", 7, "GL110")}
     assert run("[1, 2, 3]") == set()
+
+
+def test_an_exact_type_test_narrows_as_isinstance_does():
+    """`if type(step) is int:` runs its arm only for a Python int (audiocraft's `get_alpha_bar`, whose `step` is
+    `Optional[Union[int, Tensor]]`): `betas[:step + 1]` there reads no tensor. `is not` / `!=` narrow the other arm;
+    an exact test says nothing of the arm it fails (a subclass fails it). Hits: the tensor arm, and a bound whose
+    test names another value."""
+    src = """
+        import typing as tp
+        import torch
+
+
+        class Schedule(torch.nn.Module):
+            def alpha_bar(self, step: tp.Optional[tp.Union[int, torch.Tensor]] = None) -> torch.Tensor:
+                if step is None:
+                    return (1 - self.betas).cumprod(dim=-1)
+                if type(step) is int:
+                    return (1 - self.betas[:step + 1]).prod()
+                return (1 - self.betas).cumprod(dim=0)[step]
+
+            def other_arm(self, step: tp.Union[int, torch.Tensor], n: torch.Tensor):
+                if type(step) is not int:
+                    return self.betas[:step + 1]
+                if int == type(step):
+                    return self.betas[:step] + self.betas[:n]
+                return self.betas[:step]
+
+            def tensor_arm(self, step: tp.Union[int, torch.Tensor]):
+                if type(step) == torch.Tensor:
+                    return self.betas[:step + 1]
+                return self.betas
+    """
+    assert {(line, code) for line, code in findings(src, scope="all") if code == "GL126"} == \
+        {(15, "GL126"), (17, "GL126"), (22, "GL126")}
+
+
+def test_elementwise_operations_of_numpy_arrays_stay_arrays():
+    """`(vals[:, :, 3] < 255).any()` of `vals = np.array(img)` is a NumPy reduction (Chameleon's image tokenizer):
+    a comparison, arithmetic or unary operation of arrays and host numbers is an array. Hits: the same shape with a
+    tensor operand, which makes the result a device tensor."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def step(x: torch.Tensor, img):
+            vals = np.array(img)
+            if not (vals[:, :, 3] < 255).any():
+                return x
+            if (-vals + 1 > 0).all():
+                return x
+            if (x < 255).any():
+                return x * 2
+            if (vals < x).any():
+                return x * 3
+            return x
+    """
+    got = {(line, code) for line, code in findings(src, scope="all") if code.startswith("GL11")}
+    assert got == {(11, "GL111"), (13, "GL111")}
+
+
+def test_numpy_scalar_math_of_host_numbers_stays_a_number():
+    """`t = 0.8 + 0.1 * np.exp(-4.0 * i / self.num_layers)` is a NumPy scalar (LightGlue's confidence threshold):
+    `np.clip(t, 0, 1)` clips a number, no host work on data. Hit: `np.clip` of an array built from a list."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class A(torch.nn.Module):
+            def forward(self, q: torch.Tensor, i: int, ids: list[int]):
+                t = 0.8 + 0.1 * np.exp(-4.0 * i / self.num_layers)
+                scaled = q * np.clip(t, 0, 1)
+                return scaled, np.clip(np.array(ids), 0, 1)
+    """
+    assert {(line, code) for line, code in findings(src, scope="all") if code == "GL132"} == \
+        {(9, "GL132")}

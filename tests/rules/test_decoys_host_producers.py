@@ -235,3 +235,57 @@ def test_a_helper_of_several_arguments_returns_host_data_when_they_all_are():
                 d = self.freqs_cis[get_pos_embed_indices(start, text.shape[1], 4096, s)]
                 return a, b, c, d
     """, scope="all")
+def test_a_processors_feature_extractor_returns_a_host_batch():
+    """In a `transformers` processor (`ProcessorMixin`), `self.feature_extractor(audio)` returns a `BatchFeature`
+    built on the host: `math.ceil(padding_mask.sum(dim=-1) / hop)` over its items reads host memory (Dia's
+    processor, transformers 5.17). Hits: the same call told `device="cuda"`, the processor's audio tokenizer (a
+    model), and a feature extractor of a class that is no processor."""
+    from snippets import findings
+
+    src = """
+        import math
+        from transformers import ProcessorMixin
+
+
+        class DiaProcessor(ProcessorMixin):
+            def __call__(self, audio, **kwargs):
+                batch = self.feature_extractor(audio, **kwargs)
+                for padding_mask, values in zip(batch["padding_mask"], batch["input_values"]):
+                    n = math.ceil(padding_mask.sum(dim=-1) / self.feature_extractor.hop_length)
+                on_device = self.feature_extractor(audio, device="cuda")
+                m = math.ceil(on_device["padding_mask"].sum(dim=-1) / 4)
+                codes = self.audio_tokenizer.encode(audio)
+                return n + m + math.ceil(codes.sum(dim=-1) / 4)
+
+
+        class Other:
+            def __call__(self, audio):
+                batch = self.feature_extractor(audio)
+                return math.ceil(batch["padding_mask"].sum(dim=-1) / 4)
+    """
+    got = {(line, code) for line, code in findings(src, scope="all") if code == "GL105"}
+    assert got == {(11, "GL105"), (13, "GL105"), (19, "GL105")}
+
+
+def test_methods_of_a_host_library_object_return_host_data():
+    """`self.index = faiss.IndexFlatIP(d)`, then `self.index.search(q, k)[1][0].tolist()` reads NumPy arrays (MInference's
+    InfLLM block retrieval): a method of an object a host-only library built (faiss, NumPy, scikit-learn, SciPy)
+    returns host data. Hits: the copy of the query to the host, and the same read of a torch module's output."""
+    from snippets import findings
+
+    src = """
+        import faiss
+        import torch
+
+
+        class Store:
+            def __init__(self, d: int):
+                self.index = faiss.IndexFlatIP(d)
+                self.proj = torch.nn.Linear(d, d)
+
+            def search(self, t: torch.Tensor, k: int):
+                xq = t[None, :].cpu().float().numpy()
+                ids = self.index.search(xq, k)[1][0].tolist()
+                return ids, self.proj(t).tolist()
+    """
+    assert {(line, code) for line, code in findings(src, scope="all")} == {(11, "GL103"), (13, "GL102")}

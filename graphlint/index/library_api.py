@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from graphlint.index.summary import ClassInfo, FunctionInfo
 
 LIBRARY_API = "(library API: "  # how the `via` of such a root begins its label (`Wrapper.plan (library API: ...)`)
-TRAINING_CALLS = ("backward", "zero_grad")  # (as `project.TRAINING_CALLS`) a training step, not inference
+TRAINING_CALLS = ("backward", "zero_grad")  # calls that make a function or a loop training, not inference
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -43,7 +43,7 @@ class LibraryApi:
             if "." in pkg or pkg in stepping or not s.path.endswith("__init__.py"):
                 continue
             for fn in self._exported_api(pkg):
-                if fn.key not in seen and fn.tensor_params and not fn.abstract and not _trains(fn):
+                if fn.key not in seen and fn.tensor_params and not fn.abstract and not trains(fn):
                     seen.add(fn.key)
                     yield fn, f"{fn.display} {LIBRARY_API}{pkg} exports it and runs no step)"
 
@@ -82,6 +82,6 @@ class LibraryApi:
                 yield fn
 
 
-def _trains(fn: FunctionInfo) -> bool:
+def trains(fn: FunctionInfo) -> bool:
     """`fn` runs a backward pass anywhere (an exported `train_step(batch: Tensor)`): no inference API."""
     return any(callee.rpartition(".")[2] in TRAINING_CALLS for callee, _line in fn.calls)

@@ -15,7 +15,7 @@ from graphlint.facts.kinds import Fwd, Obj
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
-from graphlint.index.library_api import LibraryApi
+from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
@@ -77,8 +77,6 @@ TIER_RANK = {"captured": 0, "step": 1, "forward": 2, None: 3}
 STEP_DRIVER_CALLS = ("replay",)
 # How a method calls its own object's forward (`self(ids)`).
 SELF_CALLS = ("self", "self.forward", "self.__call__")
-# Calls that make a loop a training loop, not a decode loop (`_trains`).
-TRAINING_CALLS = ("backward", "zero_grad")
 # Names of start-up work that runs the model or replays graphs once (`_warms_up`).
 WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
@@ -1512,7 +1510,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         todo = [fn for fn in self.functions.values()
                 if fn.gradless and fn.key not in reached and not (fn.parent_key and fn.parent_key in reached)
                 and not fn.qualname.endswith(".__init__") and not self._warms_up(fn)
-                and not any(callee.rpartition(".")[2] in TRAINING_CALLS for callee, _line in fn.calls)]
+                and not trains(fn)]
         out: list[Seed] = []
         entries = set(model)
         while True:  # a gradless call of another one (`model.sample(x)` in a script's loop) runs the model too
@@ -1534,7 +1532,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         out: list[Seed] = []
         for s in self.modules.values():
             unit = s.script
-            if unit is None or any(callee.rpartition(".")[2] in TRAINING_CALLS for callee, _line in unit.calls):
+            if unit is None or trains(unit):
                 continue
             spans = [span for span in unit.gradless
                      if self._enters_model(unit, [span], entries) or self._steps_in(unit, span, reached)]

@@ -667,6 +667,14 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return resolve_dotted(module, inf_ref[0].env, expr)
 
     def field_of(owner: ClassInfo, attr: str) -> Val:
+        val = stored_field(owner, attr)
+        if val.kind is Kind.CPU_TENSOR and index.default_device_moved:
+            # the index types `self.ids = torch.tensor(ids)` a host tensor, but a default device set off the host
+            # (`torch.set_default_device("cuda")` in the project's setup) builds it there: where it lives is unknown
+            return UNKNOWN
+        return val
+
+    def stored_field(owner: ClassInfo, attr: str) -> Val:
         val = attr_val(index.attr(owner, attr))
         if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(owner):
             # every method of a plain class stores host data there (a module's buffers move with `.to()`)

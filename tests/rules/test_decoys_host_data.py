@@ -1286,3 +1286,32 @@ def test_cpu_indices_that_copy_nothing_into_untyped_values_stay_silent():
                 return a, b, c, d, e, f
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL133"} == set()
+
+
+BANNED_TOKENS = """
+    import math
+    import torch
+    {setup}
+    class Ban:
+        def __init__(self, token_ids: list[int]):
+            self.token_ids = torch.tensor(token_ids)
+
+        def __call__(self, logits: torch.FloatTensor) -> torch.FloatTensor:
+            out = torch.full_like(logits, -math.inf)
+            out[:, self.token_ids] = logits[:, self.token_ids]
+            return out
+"""
+
+
+def test_a_field_built_on_the_host_indexes_a_device_tensor_by_copy():
+    """`self.token_ids = torch.tensor(ids)` (no `device=`, the default device on the host) is a CPU index tensor:
+    gathering and storing device logits through it copies the index up each call (GL133 at both subscripts)."""
+    src = BANNED_TOKENS.format(setup="")
+    assert {f for f in findings(src, scope="all") if f[1] == "GL133"} == {(10, "GL133")}
+
+
+def test_a_field_built_where_the_project_moved_the_default_device_stays_silent():
+    """Decoy: the same class in a project that moves the default device off the host (Chameleon's
+    `torch.set_default_device(f"cuda:{rank}")` in its worker set-up) builds the field on the device: no host index."""
+    src = BANNED_TOKENS.format(setup='def setup(rank: int):\n        torch.set_default_device(f"cuda:{rank}")')
+    assert {f for f in findings(src, scope="all") if f[1] == "GL133"} == set()

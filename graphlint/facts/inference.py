@@ -1251,6 +1251,9 @@ class Inference:
             elems = [element_of(a) for a in args] if qual == "zip" else [HOST, element_of(args[0])]
             return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=tuple(elems)))
         if qual in ("sum", "max", "min", "abs") and args and any(a.is_tensor or a.kind is Kind.TENSOR_SEQ for a in args):
+            # `max(host_lens)` iterates a CPU tensor: its items, and so the result, are CPU 0-d tensors
+            if all(a.kind in HOSTS or _host_items(a) for a in args):
+                return Val(Kind.CPU_TENSOR, rank=0 if qual != "abs" else None)
             return TENSOR
         if qual in ("sum", "max", "min", "abs", "pow") and args and all(a.kind in HOSTS for a in args):
             return HOST
@@ -1677,6 +1680,14 @@ def _list_arithmetic(node: cst.BinaryOperation, left: Val, right: Val) -> Val | 
             and left.items is None and right.items is None and left.ref != "dict" and right.ref != "dict":
         return LIST
     return None
+
+
+def _host_items(val: Val) -> bool:
+    """Whether `val` is a CPU tensor, or a sequence of CPU tensors: what a builtin reading it compares lives on
+    the host."""
+    if val.kind is Kind.CPU_TENSOR:
+        return True
+    return val.kind is Kind.TENSOR_SEQ and val.elem is not None and val.elem.kind is Kind.CPU_TENSOR
 
 
 def element_of(val: Val) -> Val:

@@ -13,6 +13,11 @@ from graphlint.rules.base import UNSAFE, Fix, Rule
 READING_BUILTINS = {"max": "max", "min": "min", "any": "any", "all": "all", "sorted": "sort"}
 
 
+def _device_items(val) -> bool:
+    """A sequence of tensors not known to be CPU tensors (`[(n + 3) // 4 for n in host_lens]` holds CPU ones)."""
+    return val.kind is Kind.TENSOR_SEQ and (val.elem is None or val.elem.kind is not Kind.CPU_TENSOR)
+
+
 class BuiltinReduction(Rule):
     """Builtin `max(t)`, `min(t)`, `any(t)`, `all(t)`, `sorted(t)` over a tensor read it on the host.
 
@@ -61,7 +66,7 @@ class BuiltinReduction(Rule):
         args = positional(node)
         if not args or len(args) != len(node.args) and fn != "sorted":
             return
-        tensors = [a for a in args if self.ctx.is_device_tensor(a) or self.ctx.val(a).kind is Kind.TENSOR_SEQ]
+        tensors = [a for a in args if self.ctx.is_device_tensor(a) or _device_items(self.ctx.val(a))]
         if not tensors:
             return
         fix = ()

@@ -1286,3 +1286,42 @@ def test_cpu_indices_that_copy_nothing_into_untyped_values_stay_silent():
                 return a, b, c, d, e, f
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL133"} == set()
+
+
+def test_builtin_reductions_over_cpu_tensors_are_host_values():
+    """Look-alikes: builtin `max()`/`min()` iterate a CPU tensor and compare its items on the host: the items, and
+    so the result, are CPU 0-d tensors, and `.item()` / `int()` of it / a shape sized by it read no device memory.
+    A list built from a CPU tensor's items holds CPU tensors, so `max()` of it is no GL160 either (FlashInfer's
+    `plan`: `max(kv_lens_arr_host).item()`, `max(blocks_per_seq)`: -7 host look-alikes on novel)."""
+    src = """
+        import torch
+        class W:
+            def plan(self, seq_lens: torch.Tensor, indptr: torch.Tensor, n: int):
+                kv = seq_lens.cpu()
+                a = max(kv).item()
+                b = int(min(kv))
+                host = indptr.to("cpu")
+                c = max(host[1:] - host[:-1]).item()
+                per = [(s + 15) // 16 for s in kv]
+                top = max(per)
+                self.t = torch.zeros((n, top), device="cuda")
+                return a, b, c
+    """
+    assert {f for f in findings(src, scope="all") if f[1] not in ("GL103",)} == set()
+
+
+def test_builtin_reductions_over_device_tensors_still_read_the_device():
+    """The same shapes over device tensors still compare on the host and sync."""
+    src = """
+        import torch
+        class W:
+            def plan(self, seq_lens: torch.Tensor, indptr: torch.Tensor, n: int):
+                kv = seq_lens.cuda()
+                a = max(kv).item()
+                c = max(indptr[1:] - indptr[:-1]).item()
+                per = [(s + 15) // 16 for s in kv]
+                top = max(per)
+                return a, c
+    """
+    codes = findings(src, scope="all")
+    assert {(5, "GL101"), (5, "GL160"), (6, "GL101"), (6, "GL160"), (8, "GL160")} <= set(codes)

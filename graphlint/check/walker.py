@@ -545,7 +545,9 @@ class Walker:
                 cur = inf(small.target)
                 rhs = inf(small.value)
                 if rhs.is_tensor and not cur.is_tensor:
-                    inf.bind(small.target.value, TENSOR)
+                    # `offset += host_lens[i]`: a host number plus a CPU tensor is a CPU tensor
+                    host = rhs.kind is Kind.CPU_TENSOR and cur.kind is Kind.HOST
+                    inf.bind(small.target.value, Val(Kind.CPU_TENSOR, rank=rhs.rank) if host else TENSOR)
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
             names = small.names if not isinstance(small.names, cst.ImportStar) else []
             for alias in names:

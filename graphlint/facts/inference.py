@@ -23,7 +23,7 @@ from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS,
     TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
-    dict_item, is_list, join, key_item, keyed_dict,
+    dict_item, holds_cpu_tensors, is_list, join, key_item, keyed_dict,
 )
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
@@ -1252,7 +1252,7 @@ class Inference:
             return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=tuple(elems)))
         if qual in ("sum", "max", "min", "abs") and args and any(a.is_tensor or a.kind is Kind.TENSOR_SEQ for a in args):
             # `max(host_lens)` iterates a CPU tensor: its items, and so the result, are CPU 0-d tensors
-            if all(a.kind in HOSTS or _host_items(a) for a in args):
+            if all(a.kind in HOSTS or a.kind is Kind.CPU_TENSOR or holds_cpu_tensors(a) for a in args):
                 return Val(Kind.CPU_TENSOR, rank=0 if qual != "abs" else None)
             return TENSOR
         if qual in ("sum", "max", "min", "abs", "pow") and args and all(a.kind in HOSTS for a in args):
@@ -1680,14 +1680,6 @@ def _list_arithmetic(node: cst.BinaryOperation, left: Val, right: Val) -> Val | 
             and left.items is None and right.items is None and left.ref != "dict" and right.ref != "dict":
         return LIST
     return None
-
-
-def _host_items(val: Val) -> bool:
-    """Whether `val` is a CPU tensor, or a sequence of CPU tensors: what a builtin reading it compares lives on
-    the host."""
-    if val.kind is Kind.CPU_TENSOR:
-        return True
-    return val.kind is Kind.TENSOR_SEQ and val.elem is not None and val.elem.kind is Kind.CPU_TENSOR
 
 
 def element_of(val: Val) -> Val:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.values import Kind
+from graphlint.facts.values import Kind, holds_cpu_tensors
 from graphlint.facts.syntax import positional
 from graphlint.rules._util import receiver_text
 from graphlint.rules.base import UNSAFE, Fix, Rule
@@ -13,9 +13,8 @@ from graphlint.rules.base import UNSAFE, Fix, Rule
 READING_BUILTINS = {"max": "max", "min": "min", "any": "any", "all": "all", "sorted": "sort"}
 
 
-def _device_items(val) -> bool:
-    """A sequence of tensors not known to be CPU tensors (`[(n + 3) // 4 for n in host_lens]` holds CPU ones)."""
-    return val.kind is Kind.TENSOR_SEQ and (val.elem is None or val.elem.kind is not Kind.CPU_TENSOR)
+def _device_seq(val) -> bool:
+    return val.kind is Kind.TENSOR_SEQ and not holds_cpu_tensors(val)
 
 
 class BuiltinReduction(Rule):
@@ -66,7 +65,7 @@ class BuiltinReduction(Rule):
         args = positional(node)
         if not args or len(args) != len(node.args) and fn != "sorted":
             return
-        tensors = [a for a in args if self.ctx.is_device_tensor(a) or _device_items(self.ctx.val(a))]
+        tensors = [a for a in args if self.ctx.is_device_tensor(a) or _device_seq(self.ctx.val(a))]
         if not tensors:
             return
         fix = ()

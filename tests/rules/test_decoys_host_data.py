@@ -1325,3 +1325,41 @@ def test_builtin_reductions_over_device_tensors_still_read_the_device():
     """
     codes = findings(src, scope="all")
     assert {(5, "GL101"), (5, "GL160"), (6, "GL101"), (6, "GL160"), (8, "GL160")} <= set(codes)
+
+
+def test_host_offset_advanced_by_cpu_tensor_items_stays_on_the_host():
+    """Look-alike: `block_id += blocks_per_seq[i]` adds a CPU 0-d tensor to a host int: the sum is a CPU tensor, so
+    the slice it bounds reads no device memory (FlashInfer's trtllm-gen `plan`). The same loop over device lengths
+    still fires."""
+    src = """
+        import torch
+        class W:
+            def plan(self, seq_lens: torch.Tensor, batch_size: int):
+                kv = seq_lens.{move}
+                block_id = 0
+                for i in range(batch_size):
+                    n = kv[i]
+                    self._t[i, :2] = self._buf[block_id : block_id + 2]
+                    block_id += n
+    """
+    assert {f for f in findings(src.format(move="cpu()"), scope="all") if f[1] == "GL126"} == set()
+    assert (8, "GL126") in findings(src.format(move="cuda()"), scope="all")
+
+
+def test_tensor_of_cpu_tensor_items_reads_host_memory():
+    """Look-alike: `torch.tensor([seed, offset], device="cpu")` of a generator state's items (a host ByteTensor)
+    reads host memory only (FlashInfer's `get_seed_and_offset`). The same items built on the device are a
+    pageable host-to-device copy (GL130), and items of a device tensor are read one by one (GL130)."""
+    src = """
+        import torch
+        def step(generator, x: torch.Tensor, inc: int):
+            state = generator.get_state()
+            seed, offset = state.view(torch.int64)
+            offset += inc
+            a = torch.tensor([seed, offset], dtype=torch.int64, device=torch.device("cpu"))
+            b = torch.tensor([seed, offset], device=x.device)
+            s, o = x.view(torch.int64)
+            c = torch.tensor([s, o], device=torch.device("cpu"))
+            return a, b, c
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL130"} == {(7, "GL130"), (9, "GL130")}

@@ -1363,3 +1363,24 @@ def test_tensor_of_cpu_tensor_items_reads_host_memory():
             return a, b, c
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL130"} == {(7, "GL130"), (9, "GL130")}
+
+
+def test_device_test_held_in_a_flag_narrows_like_the_test():
+    """Look-alike: `is_cuda_tensor = value.is_cuda; if not is_cuda_tensor: float(value.item())` reads a CPU
+    tensor, as `if not value.is_cuda:` would (FlashInfer's `_check_decode_scale`). The true arm still reads a
+    device value, and a flag whose subject is rebound after it no longer narrows."""
+    src = """
+        import torch
+        def step(value: torch.Tensor, other: torch.Tensor):
+            is_cuda_tensor = value.is_cuda
+            if not is_cuda_tensor:
+                a = float(value.item())
+            if is_cuda_tensor:
+                b = float(value.item())
+            on_gpu = other.is_cuda
+            other = value * 2
+            if not on_gpu:
+                c = other.item()
+            return value
+    """
+    assert {f for f in findings(src, scope="all") if f[1].startswith("GL1")} == {(7, "GL101"), (11, "GL101")}

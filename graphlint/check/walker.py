@@ -19,7 +19,7 @@ from graphlint.index.project import ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
-    merge_envs, narrowing,
+    merge_envs, narrowing, remember_test,
 )
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join
 from graphlint.facts.tokenizers import is_processor, processor_batch
@@ -536,6 +536,8 @@ class Walker:
                 t = target.target
                 if vals is None or not isinstance(t, (cst.Tuple, cst.List)) or not bind_items(inf, t, vals):
                     bind_targets(inf, t, val, source=small.value)
+            if len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                remember_test(inf, small.targets[0].target.value, small.value)
         elif isinstance(small, cst.AnnAssign):
             ann = annotation_val(cst.Module([]).code_for_node(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN
@@ -545,7 +547,9 @@ class Walker:
                 cur = inf(small.target)
                 rhs = inf(small.value)
                 if rhs.is_tensor and not cur.is_tensor:
-                    inf.bind(small.target.value, TENSOR)
+                    # `offset += host_lens[i]`: a host number plus a CPU tensor is a CPU tensor
+                    host = rhs.kind is Kind.CPU_TENSOR and cur.kind is Kind.HOST
+                    inf.bind(small.target.value, Val(Kind.CPU_TENSOR, rank=rhs.rank) if host else TENSOR)
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
             names = small.names if not isinstance(small.names, cst.ImportStar) else []
             for alias in names:

@@ -23,7 +23,7 @@ from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS,
     TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
-    dict_item, is_list, join, key_item, keyed_dict,
+    dict_item, holds_cpu_tensors, is_list, join, key_item, keyed_dict,
 )
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
@@ -303,6 +303,9 @@ class Inference:
         # (scope depth, value, what is left where a type test rules a tensor out): a nested def's parameters are
         # not its outer function's
         self.priors: dict[str, tuple[int, Val, Val | None]] = {}
+        # flag -> (the device or type test it holds, the names that test reads): `is_cuda = v.is_cuda` then
+        # `if not is_cuda:` narrows `v` as the test would; dropped when the flag or a name it reads is rebound
+        self.tests: dict[str, tuple[cst.BaseExpression, frozenset[str]]] = {}
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -413,6 +416,8 @@ class Inference:
         self.env[name] = val
         self._cache.clear()
         self.priors.pop(name, None)
+        if self.tests:
+            self.tests = {k: v for k, v in self.tests.items() if k != name and name not in v[1]}
         if self.roots:
             self.roots = {k: v for k, v in self.roots.items() if k != name and name not in v[1]}
         if roots:
@@ -1251,6 +1256,9 @@ class Inference:
             elems = [element_of(a) for a in args] if qual == "zip" else [HOST, element_of(args[0])]
             return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=tuple(elems)))
         if qual in ("sum", "max", "min", "abs") and args and any(a.is_tensor or a.kind is Kind.TENSOR_SEQ for a in args):
+            # `max(host_lens)` iterates a CPU tensor: its items, and so the result, are CPU 0-d tensors
+            if all(a.kind in HOSTS or a.kind is Kind.CPU_TENSOR or holds_cpu_tensors(a) for a in args):
+                return Val(Kind.CPU_TENSOR, rank=0 if qual != "abs" else None)
             return TENSOR
         if qual in ("sum", "max", "min", "abs", "pow") and args and all(a.kind in HOSTS for a in args):
             return HOST
@@ -1450,6 +1458,8 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     an `assert`): `isinstance(v, ...)`, `torch.is_tensor(v)`, `hasattr(v, "cpu")` and device tests (`v.is_cuda`,
     `v.device.type == "cpu"`) of a local or `self.x`. `not` swaps the arms; `and` narrows by each conjunct when
     true, `or` by each when false."""
+    if isinstance(test, cst.Name) and test.value in inf.tests:
+        return narrowing(inf, inf.tests[test.value][0])  # a flag that holds a test: what the test pins down
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         when_true, when_false = narrowing(inf, test.expression)
         return when_false, when_true
@@ -1472,6 +1482,31 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
             and len(test.args) == 2 and _const_string(test.args[1].value) in TENSOR_ONLY_ATTRS:
         return _tensor_test(inf, test.args[0].value)
     return _device_test(inf, test)
+
+
+def remember_test(inf: Inference, name: str, value: cst.BaseExpression) -> None:
+    """`is_cuda = v.is_cuda`: a local bound to a test that narrows something holds that test, for a later
+    `if is_cuda:` (after `bind`, which dropped what the name held before)."""
+    when_true, when_false = narrowing(inf, value)
+    if not (when_true or when_false) or name in (reads := _names_read(value)):
+        return
+    inf.tests[name] = (value, reads)
+
+
+def _names_read(expr: cst.BaseExpression) -> frozenset[str]:
+    """The env keys an expression reads: its names, and `self.x` / `cls.x`."""
+    out: set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            out.add(node.value)
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value in ("self", "cls"):
+                out.add(f"{node.value.value}.{node.attr.value}")
+
+    expr.visit(_Names())
+    return frozenset(out)
 
 
 def _exact_type_test(test: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression, bool] | None:

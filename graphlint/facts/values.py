@@ -175,6 +175,16 @@ def join(a: Val, b: Val) -> Val:
     return UNKNOWN
 
 
+def holds_cpu_tensors(val: Val) -> bool:
+    """A sequence of tensors that all live on the host (`[(n + 3) // 4 for n in host_lens]`, `[seed, offset]` of a
+    CPU tensor's items): reading or comparing its items reads host memory."""
+    if val.kind is not Kind.TENSOR_SEQ:
+        return False
+    if val.items is not None:
+        return bool(val.items) and all(i.kind is Kind.CPU_TENSOR for i in val.items)
+    return val.elem is not None and val.elem.kind is Kind.CPU_TENSOR
+
+
 def _host_tensor_or_parts(t: Val, parts: Val) -> Val | None:
     """`ids = []; ids.append(cpu); if ids: ids = torch.cat(ids)`: a host tensor on one path, a list of host tensors on
     the other. Host memory either way, and a tensor method (`ids.to(device)`) only works on the tensor path: the

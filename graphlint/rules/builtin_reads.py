@@ -5,12 +5,16 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.values import Kind
+from graphlint.facts.values import Kind, holds_cpu_tensors
 from graphlint.facts.syntax import positional
 from graphlint.rules._util import receiver_text
 from graphlint.rules.base import UNSAFE, Fix, Rule
 
 READING_BUILTINS = {"max": "max", "min": "min", "any": "any", "all": "all", "sorted": "sort"}
+
+
+def _device_seq(val) -> bool:
+    return val.kind is Kind.TENSOR_SEQ and not holds_cpu_tensors(val)
 
 
 class BuiltinReduction(Rule):
@@ -61,7 +65,7 @@ class BuiltinReduction(Rule):
         args = positional(node)
         if not args or len(args) != len(node.args) and fn != "sorted":
             return
-        tensors = [a for a in args if self.ctx.is_device_tensor(a) or self.ctx.val(a).kind is Kind.TENSOR_SEQ]
+        tensors = [a for a in args if self.ctx.is_device_tensor(a) or _device_seq(self.ctx.val(a))]
         if not tensors:
             return
         fix = ()

@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import NUMPY_SCALAR_MATH, is_mask_name
-from graphlint.facts.values import HOST, UNKNOWN, Dev, Dims, Kind, Source, is_list
+from graphlint.facts.values import HOST, UNKNOWN, Dev, Dims, Kind, Source, holds_cpu_tensors, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.facts.host_origin import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, builds_off_host, factory_device_is_cpu, host_list, is_host_data,
@@ -133,7 +133,7 @@ class HostDataToDevice(Rule):
                 return
             short = qual + "(...)"
             if (tensor_elements(ctx, data) and isinstance(data, (cst.List, cst.Tuple, cst.ListComp))) or (
-                    qual == "torch.tensor" and ctx.val(data).kind is Kind.TENSOR_SEQ):
+                    qual == "torch.tensor" and ctx.val(data).kind is Kind.TENSOR_SEQ and not holds_cpu_tensors(ctx.val(data))):
                 _report_per_step(self, node, self.message_elements.format(call=short))
                 return
             on_cpu = factory_device_is_cpu(ctx, node)
@@ -141,7 +141,7 @@ class HostDataToDevice(Rule):
                 return  # device="cpu", or no device where the default is the host (a CPU tensor)
             if isinstance(data, (cst.List, cst.Tuple)) and not data.elements:
                 return  # `torch.tensor([], device=d)`: nothing to copy (measured: no wait, captures)
-            if ctx.val(data).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
+            if ctx.val(data).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ) and not holds_cpu_tensors(ctx.val(data)):
                 return
             if qual == "torch.tensor" or is_host_data(ctx, data):
                 where = "device=..." if on_cpu is False else "on the default device"

@@ -1315,3 +1315,101 @@ def test_a_field_built_where_the_project_moved_the_default_device_stays_silent()
     `torch.set_default_device(f"cuda:{rank}")` in its worker set-up) builds the field on the device: no host index."""
     src = BANNED_TOKENS.format(setup='def setup(rank: int):\n        torch.set_default_device(f"cuda:{rank}")')
     assert {f for f in findings(src, scope="all") if f[1] == "GL133"} == set()
+
+
+def test_builtin_reductions_over_cpu_tensors_are_host_values():
+    """Look-alikes: builtin `max()`/`min()` iterate a CPU tensor and compare its items on the host: the items, and
+    so the result, are CPU 0-d tensors, and `.item()` / `int()` of it / a shape sized by it read no device memory.
+    A list built from a CPU tensor's items holds CPU tensors, so `max()` of it is no GL160 either (FlashInfer's
+    `plan`: `max(kv_lens_arr_host).item()`, `max(blocks_per_seq)`: -7 host look-alikes on novel)."""
+    src = """
+        import torch
+        class W:
+            def plan(self, seq_lens: torch.Tensor, indptr: torch.Tensor, n: int):
+                kv = seq_lens.cpu()
+                a = max(kv).item()
+                b = int(min(kv))
+                host = indptr.to("cpu")
+                c = max(host[1:] - host[:-1]).item()
+                per = [(s + 15) // 16 for s in kv]
+                top = max(per)
+                self.t = torch.zeros((n, top), device="cuda")
+                return a, b, c
+    """
+    assert {f for f in findings(src, scope="all") if f[1] not in ("GL103",)} == set()
+
+
+def test_builtin_reductions_over_device_tensors_still_read_the_device():
+    """The same shapes over device tensors still compare on the host and sync."""
+    src = """
+        import torch
+        class W:
+            def plan(self, seq_lens: torch.Tensor, indptr: torch.Tensor, n: int):
+                kv = seq_lens.cuda()
+                a = max(kv).item()
+                c = max(indptr[1:] - indptr[:-1]).item()
+                per = [(s + 15) // 16 for s in kv]
+                top = max(per)
+                return a, c
+    """
+    codes = findings(src, scope="all")
+    assert {(5, "GL101"), (5, "GL160"), (6, "GL101"), (6, "GL160"), (8, "GL160")} <= set(codes)
+
+
+def test_host_offset_advanced_by_cpu_tensor_items_stays_on_the_host():
+    """Look-alike: `block_id += blocks_per_seq[i]` adds a CPU 0-d tensor to a host int: the sum is a CPU tensor, so
+    the slice it bounds reads no device memory (FlashInfer's trtllm-gen `plan`). The same loop over device lengths
+    still fires."""
+    src = """
+        import torch
+        class W:
+            def plan(self, seq_lens: torch.Tensor, batch_size: int):
+                kv = seq_lens.{move}
+                block_id = 0
+                for i in range(batch_size):
+                    n = kv[i]
+                    self._t[i, :2] = self._buf[block_id : block_id + 2]
+                    block_id += n
+    """
+    assert {f for f in findings(src.format(move="cpu()"), scope="all") if f[1] == "GL126"} == set()
+    assert (8, "GL126") in findings(src.format(move="cuda()"), scope="all")
+
+
+def test_tensor_of_cpu_tensor_items_reads_host_memory():
+    """Look-alike: `torch.tensor([seed, offset], device="cpu")` of a generator state's items (a host ByteTensor)
+    reads host memory only (FlashInfer's `get_seed_and_offset`). The same items built on the device are a
+    pageable host-to-device copy (GL130), and items of a device tensor are read one by one (GL130)."""
+    src = """
+        import torch
+        def step(generator, x: torch.Tensor, inc: int):
+            state = generator.get_state()
+            seed, offset = state.view(torch.int64)
+            offset += inc
+            a = torch.tensor([seed, offset], dtype=torch.int64, device=torch.device("cpu"))
+            b = torch.tensor([seed, offset], device=x.device)
+            s, o = x.view(torch.int64)
+            c = torch.tensor([s, o], device=torch.device("cpu"))
+            return a, b, c
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL130"} == {(7, "GL130"), (9, "GL130")}
+
+
+def test_device_test_held_in_a_flag_narrows_like_the_test():
+    """Look-alike: `is_cuda_tensor = value.is_cuda; if not is_cuda_tensor: float(value.item())` reads a CPU
+    tensor, as `if not value.is_cuda:` would (FlashInfer's `_check_decode_scale`). The true arm still reads a
+    device value, and a flag whose subject is rebound after it no longer narrows."""
+    src = """
+        import torch
+        def step(value: torch.Tensor, other: torch.Tensor):
+            is_cuda_tensor = value.is_cuda
+            if not is_cuda_tensor:
+                a = float(value.item())
+            if is_cuda_tensor:
+                b = float(value.item())
+            on_gpu = other.is_cuda
+            other = value * 2
+            if not on_gpu:
+                c = other.item()
+            return value
+    """
+    assert {f for f in findings(src, scope="all") if f[1].startswith("GL1")} == {(7, "GL101"), (11, "GL101")}

@@ -428,26 +428,27 @@ def escaping_defs(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ..
                          and isinstance(n.ctx, ast.Load) and id(n) not in called}))
 
 
-def none_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
-    """Parameters whose default is `None` (positional and keyword-only)."""
+def _defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[ast.arg, ast.expr | None]]:
+    """(parameter, default) of each positional and keyword-only parameter that has one (a keyword-only one without
+    a default pairs with None)."""
     args = func.args
     positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
-             *zip(args.kwonlyargs, args.kw_defaults)]
-    return tuple(a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is None)
+    return [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+            *zip(args.kwonlyargs, args.kw_defaults)]
+
+
+def none_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """Parameters whose default is `None` (positional and keyword-only)."""
+    return tuple(a.arg for a, d in _defaults(func) if isinstance(d, ast.Constant) and d.value is None)
 
 
 def number_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Parameters whose default is a Python number (`scale=1.0`, `eps=-1e-6`, `flag=False`): a call that leaves one out
     passes host data."""
-    args = func.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
-             *zip(args.kwonlyargs, args.kw_defaults)]
     number = lambda d: isinstance(d, ast.Constant) and type(d.value) in (int, float, bool) or isinstance(  # noqa: E731
         d, ast.UnaryOp) and isinstance(d.op, ast.USub) and isinstance(d.operand, ast.Constant) and type(
         d.operand.value) in (int, float)
-    return tuple(a.arg for a, d in pairs if d is not None and number(d))
+    return tuple(a.arg for a, d in _defaults(func) if d is not None and number(d))
 
 
 def binding(func: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> str:

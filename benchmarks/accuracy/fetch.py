@@ -7,7 +7,7 @@
     python benchmarks/accuracy/fetch.py --blind [--dest benchmarks/accuracy/.blind] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --sealed [--dest benchmarks/accuracy/.sealed] [--mirror DIR]
     python benchmarks/accuracy/fetch.py --vault [--mirror DIR]   (and --novel, --hidden, --reserve, --frontier, --cellar, --attic,
-    --loft alike)
+    --loft, --quarry, --depot alike)
 
 Each corpus is one wheel from PyPI, downloaded with `pip download --no-deps --only-binary :all:`
 (for a binary wheel, with the platform and Python pinned so every machine gets the same file),
@@ -536,6 +536,45 @@ GIT_SETS: dict[str, GitSet] = {
                   "model's inference and streaming entry points",
                   include=("tts/layers/xtts/", "tts/models/xtts.py"), root=""),
     ), "the thirteenth untouched set, labelled in session 17 (nanochat, FLUX, Sequoia, XTTS)"),
+    "depot": GitSet(HERE / ".depot", (
+        GitCorpus("flashattn", "https://github.com/Dao-AILab/flash-attention",
+                  "0251105a2fb19d2957484b7f023cd8c115286ced", "flash_attn",
+                  "flash-attention's inference side: the CUDA-graphed decode loop (`utils/generation.py`), the GPT / "
+                  "Llama / BERT / ViT models and the attention, MLP and block modules it runs every step, rotary "
+                  "embeddings, padding helpers, the kernel interface and its Triton rotary and layer-norm wrappers",
+                  include=("__init__.py", "bert_padding.py", "flash_attn_interface.py", "layers/", "models/",
+                           "modules/", "utils/__init__.py", "utils/generation.py", "utils/distributed.py",
+                           "utils/pretrained.py", "ops/__init__.py", "ops/triton/__init__.py",
+                           "ops/triton/rotary.py", "ops/triton/layer_norm.py")),
+        GitCorpus("specbench", "https://github.com/hemingkx/Spec-Bench",
+                  "fd2c1cd7d2201ef71db4c5f4e455008f017967bf", ".",
+                  "Spec-Bench (its repository root, kept as `Spec-Bench/`): the speculative-decoding methods graphlint "
+                  "has not seen (Hydra, prompt lookup, token recycling, REST, SAM-Decoding, SPACE, SpS) with their "
+                  "tree and cache helpers, and the evaluation drivers that run each method's decode loop",
+                  include=("evaluation/__init__.py", "evaluation/eval.py", "evaluation/inference_hydra.py",
+                           "evaluation/inference_pld.py", "evaluation/inference_recycling.py",
+                           "evaluation/inference_rest.py", "evaluation/inference_samd.py",
+                           "evaluation/inference_space.py", "evaluation/inference_sps.py",
+                           "model/hydra/__init__.py", "model/hydra/hydra_choices.py", "model/hydra/hydra_heads/",
+                           "model/hydra/hydra_model.py", "model/hydra/kv_cache.py", "model/hydra/utils.py",
+                           "model/pld/", "model/recycling/", "model/rest/rest/", "model/samd/", "model/space/",
+                           "model/sps/")),
+        GitCorpus("awq", "https://github.com/casper-hansen/AutoAWQ",
+                  "88e4c76b20755db275574e6a03c83c84ba3bece5", "awq",
+                  "AutoAWQ: the fused inference modules (attention with its rolling KV cache, blocks, MoE, the fused "
+                  "model's forward), the quantized linear layers and their kernel wrappers, the base model's "
+                  "generate entry, and the quantizer's calibration passes"),
+        GitCorpus("bitnet", "https://github.com/microsoft/BitNet",
+                  "16da220ae2b510caff437d403288882687f44ae5", "gpu",
+                  "BitNet's GPU inference: a gpt-fast-style model with CUDA-graphed prefill and decode, the generate "
+                  "driver, the sampler, the checkpoint converters and weight packing"),
+        GitCorpus("lmcache", "https://github.com/LMCache/LMCache",
+                  "54641cad896b0bacde6b119a9f349cbd56af49b5", "lmcache",
+                  "LMCache (2024): the KV cache engine that stores and retrieves an engine's KV tensors per chunk, "
+                  "its local, remote and hybrid storage backends, the serializers (CacheGen's GPU encoder/decoder) "
+                  "and the cache server"),
+    ), "the fourteenth untouched set, labelled in session 18 (flash-attention, Spec-Bench, AutoAWQ, BitNet, "
+       "LMCache)"),
 }
 
 

@@ -22,7 +22,7 @@ from graphlint.facts.kinds import Base, IKind, Items, Keys
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS,
-    TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
+    NOT_TENSOR, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, join, key_item, keyed_dict,
 )
 from graphlint.facts.tokenizers import TOKENIZER_REF
@@ -59,8 +59,11 @@ BOOL_METHODS = frozenset({
     "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
     "not_equal", "isnan", "isinf", "isfinite", "isposinf", "isneginf", "isreal", "logical_and",
     "logical_or", "logical_not", "logical_xor", "bool", "any", "all", "isin", "signbit", "isclose",
-    "eq_", "ne_",
+    "eq_", "ne_", "_is_any_true", "_is_all_true",
 })
+# Bool methods that always reduce to one element: `t.any()`, and the private `t._is_any_true()` that PyTorch's own
+# `torch.any` fast paths call (a 0-d bool tensor, on the receiver's device, whatever its arguments)
+ZERO_D_BOOL_METHODS = frozenset({"_is_any_true", "_is_all_true"})
 SEQ_METHODS = frozenset({
     "topk", "sort", "chunk", "split", "unbind", "tensor_split", "kthvalue", "mode", "aminmax",
     "split_with_sizes", "hsplit", "vsplit", "dsplit", "unsafe_split", "frexp", "qr", "slogdet",
@@ -1288,7 +1291,8 @@ class Inference:
         if name in ("numpy",):
             return Val(Kind.NDARRAY)
         if name in BOOL_METHODS:
-            rank = 0 if name in ("any", "all") and nargs == 0 else recv.rank if name in SHAPE_KEEPING_METHODS else None
+            rank = 0 if name in ("any", "all") and nargs == 0 or name in ZERO_D_BOOL_METHODS \
+                else recv.rank if name in SHAPE_KEEPING_METHODS else None
             return Val(Kind.CPU_TENSOR if cpu else Kind.BOOL_TENSOR, rank=rank)
         tseq = CPU_TSEQ if cpu else TSEQ  # `host.split(n)`: pieces of a host tensor stay on the host
         if name in SEQ_METHODS:
@@ -1544,7 +1548,7 @@ def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpr
     if not current.is_tensor:
         return {}, {}
     if names <= SEQ_TYPES:  # of what is unknown: model outputs hold tensors, `grid: Tensor | list` ints
-        return {key: UNKNOWN}, {}
+        return {key: NOT_TENSOR}, {}
     if names <= HOST_TYPES:
         return {key: HOST}, {}
     return {}, {}
@@ -1562,7 +1566,7 @@ def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:
         return {}, {}
     key, current = found
     rest = inf.untensored(key)
-    not_tensor = {key: rest} if rest is not None else {key: UNKNOWN} if current.is_tensor else {}
+    not_tensor = {key: rest} if rest is not None else {key: NOT_TENSOR} if current.is_tensor else {}
     if current.kind is Kind.UNKNOWN or current.kind in ANNOTATED_NON_TENSORS and inf.is_prior(key):
         return {key: Val(Kind.TENSOR, weak=True)}, not_tensor
     return {}, not_tensor

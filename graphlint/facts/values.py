@@ -84,6 +84,8 @@ class Val(NamedTuple):
     keys: tuple[tuple[str, "Val"], ...] | None = None
     # a module whose parameters and buffers are on the host: loaded by `from_pretrained` with no `device_map`
     host: bool = False
+    # of an unknown: a value a failed type test shows is no tensor (`if not isinstance(v, Tensor):`), whatever it is
+    not_tensor: bool = False
 
     @property
     def is_tensor(self) -> bool:
@@ -95,6 +97,7 @@ class Val(NamedTuple):
 
 
 UNKNOWN = Val(Kind.UNKNOWN)
+NOT_TENSOR = Val(Kind.UNKNOWN, not_tensor=True)  # the arm of a type test a tensor does not take
 EMPTY_LIST = Val(Kind.UNKNOWN, ref="list")  # `[]`: what it holds is what is appended to it later
 # A Python list filled with values nothing types (`idx.append(mapping[r])`): a host container whatever it holds,
 # so indexing a device tensor with it copies it over (when it holds no tensors).
@@ -149,6 +152,8 @@ def join(a: Val, b: Val) -> Val:
         # `x = None` / `x = 0` on one path and a tensor on another: an Optional tensor (of the kind it has).
         t = a if a.kind in TENSORS else b
         return Val(t.kind, weak=t.weak, rank=t.rank, pinned=t.pinned) if t.kind is not Kind.BOOL_TENSOR else TENSOR
+    if (dev := _device_or_untyped(a, b) or _device_or_untyped(b, a)) is not None:
+        return dev
     if (host := _host_tensor_or_parts(a, b) or _host_tensor_or_parts(b, a)) is not None:
         return host
     if a == EMPTY_LIST and b.kind in SEQS or b == EMPTY_LIST and a.kind in SEQS:
@@ -183,6 +188,19 @@ def holds_cpu_tensors(val: Val) -> bool:
     if val.items is not None:
         return bool(val.items) and all(i.kind is Kind.CPU_TENSOR for i in val.items)
     return val.elem is not None and val.elem.kind is Kind.CPU_TENSOR
+
+
+def _device_or_untyped(t: Val, other: Val) -> Val | None:
+    """`n = cache_position[0]` on one path, `n = cache.get_seq_length()` on another: a device tensor on one path and
+    a value nothing types on the other is a device tensor, as a tensor met with `None` or `0` is. Whatever the other
+    path holds, where the tensor path ran a test of the value reads the device. Weak: the kind is one path's
+    guess, so the rules that want certainty (a Python index, a copy's direction) stay silent. Only a bare unknown:
+    a list, dict or tuple on the other path is a container, not a number, and the arm of a type test a tensor does
+    not take (`NOT_TENSOR`) holds no tensor. A weak tensor (a parameter named `k`) met with an untyped value is a
+    guess on both paths: unknown, as before (FlexLLMGen's `if k == -1: k = self.num_gpu_batches - 1`)."""
+    if t.kind not in (Kind.TENSOR, Kind.BOOL_TENSOR) or t.weak or other != UNKNOWN:
+        return None
+    return Val(Kind.TENSOR, weak=True, rank=t.rank)
 
 
 def _host_tensor_or_parts(t: Val, parts: Val) -> Val | None:

@@ -440,6 +440,8 @@ class CallFacts:
         if isinstance(kind, Items):
             items = tuple(self.direct(k, depth) for k in kind.items)
             return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
+        if isinstance(kind, Keys):  # `return {"ids": to_idx(text)}`: each value read as a return is
+            return keyed([(key, self.direct(k, depth)) for key, k in kind.pairs])
         if direct_call(kind) and not kind.callee.startswith(("self.", "cls.", "super().")):
             target = self.index.function_by_dotted(kind.callee)
             if target is None:

@@ -421,7 +421,8 @@ class CallFacts:
 
     def direct(self, kind: IKind, depth: int = 0) -> IKind:
         """A project function's return kind with the module-level functions it returns the result of read through
-        (`token = t.argmax(-1) if greedy else sample(p); return token`), to MAX_DIRECT_DEPTH calls; anything else
+        (`token = t.argmax(-1) if greedy else sample(p); return token`), also a returned dict's values
+        (`return {"ids": to_idx(text)}`), to MAX_DIRECT_DEPTH calls; anything else
         still deferred reads as unknown (`settled`): the checker's reading of a call's return. Only calls the
         callee's own module names: those modules are imported, so in the checked file's cache key (`reach`);
         methods, which dynamic dispatch may resolve elsewhere, are not. The kind and the depth decide the answer

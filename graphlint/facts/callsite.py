@@ -19,7 +19,7 @@ from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     BOOL_DTYPES, FACTORY_TORCH, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, NON_FLOAT_DTYPES, SEQ_METHODS,
-    SEQ_TORCH, TORCH_ONLY_METHODS, torch_return_kind,
+    SEQ_TORCH, TORCH_ONLY_METHODS, keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
@@ -929,6 +929,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return CPU_TENSOR
     if qual in HOST_TENSOR_AND_NUMBER:
         return Items((CPU_TENSOR, HOST))  # `torchaudio.load(path)`: the waveform and its sample rate
+    if keeps_input_device(qual) and value.args and not isinstance(value.args[0], ast.Starred) \
+            and again(value.args[0]) == CPU_TENSOR:
+        return CPU_TENSOR  # `torchaudio.functional.resample(wav_cpu, sr, 16000)`: computed where the waveform is
     if qual in JOIN_TORCH and value.args and (elts := _parts(value.args[0], scope)):
         # every part must live on one device: a host part (and none on the device) puts the result there
         parts = {again(e) for e in elts}

@@ -31,7 +31,7 @@ from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the ru
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     FACTORY_TORCH,
     HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
-    TORCH_ONLY_METHODS, WINDOW_TORCH,
+    TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
 
 
@@ -796,8 +796,10 @@ class Inference:
             return self._loader(node)
         if qual in HOST_TENSOR_AND_NUMBER:
             return Val(Kind.UNKNOWN, items=(CPU, HOST))  # `wav, sr = torchaudio.load(path)`
-        if qual in DEVICE_KEEPING_LIBRARY:
-            return self._library_kept(node, DEVICE_KEEPING_LIBRARY[qual])
+        if qual in DEVICE_KEEPING_LIBRARY or keeps_input_device(qual):
+            return self._library_kept(node, DEVICE_KEEPING_LIBRARY.get(qual, False))
+        if input_device_module(qual):
+            return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
         if qual is not None:
             val = self._torch_call(qual, node)
             if val is not None:
@@ -854,6 +856,8 @@ class Inference:
         recv = self(func)
         if recv.kind is Kind.MODULE:
             return self._module_call(recv)
+        if recv.kind is Kind.OBJECT and input_device_module(recv.ref):
+            return self._library_kept(node, False)  # `resampler(wav)`: computed where the waveform is
         projected = self.call_returns(node)
         if projected is not None and projected.host and (self.default_device is not Dev.CPU or self._places(node)):
             projected = projected._replace(host=False)  # `Model(cfg, device)`, or under `with torch.device(...)`

@@ -100,6 +100,29 @@ HOST_LIBRARY_TENSORS = frozenset({
 DEVICE_KEEPING_LIBRARY = {
     "einops.rearrange": True, "einops.repeat": True, "einops.reduce": False, "einops.einsum": False,
 }
+# Library namespaces whose functions compute with torch ops on their first argument, so the tensor they return lives
+# where that input does: torchaudio's functional API (`resample`, `preemphasis`, `spectrogram`, ...; its
+# transforms are modules wrapping these). A function of it that takes no tensor first (`melscale_fbanks(n, ...)`)
+# says nothing here.
+INPUT_DEVICE_LIBRARIES = ("torchaudio.functional.",)
+
+
+# Library namespaces of modules that compute with torch ops on their input: a call of one returns a tensor where
+# the input lives (`Resample(sr, 16000)(wav)`, `MelSpectrogram(...)(wav)`). Their buffers must be on that device too
+# (a device mismatch raises), but a transform without buffers (`AmplitudeToDB`) runs anywhere, so the input decides.
+INPUT_DEVICE_MODULES = ("torchaudio.transforms.",)
+
+
+def keeps_input_device(qual: str | None) -> bool:
+    """`qual` (a resolved descriptor) returns a tensor where its first argument lives (`INPUT_DEVICE_LIBRARIES`)."""
+    return qual is not None and qual.startswith(INPUT_DEVICE_LIBRARIES)
+
+
+def input_device_module(qual: str | None) -> bool:
+    """`qual` builds a module whose call returns a tensor where its input lives (`INPUT_DEVICE_MODULES`)."""
+    return qual is not None and qual.startswith(INPUT_DEVICE_MODULES) and qual.rpartition(".")[2][:1].isupper()
+
+
 # Libraries whose objects compute on the host and answer with NumPy arrays or Python values: a method of an object
 # one of them built (`self.index = faiss.IndexFlatIP(d)`, then `self.index.search(q, k)`) returns host data. faiss's
 # GPU indexes answer NumPy queries with NumPy arrays too (torch tensors only after `faiss.contrib.torch_utils`).

@@ -421,7 +421,8 @@ class CallFacts:
 
     def direct(self, kind: IKind, depth: int = 0) -> IKind:
         """A project function's return kind with the module-level functions it returns the result of read through
-        (`token = t.argmax(-1) if greedy else sample(p); return token`), to MAX_DIRECT_DEPTH calls; anything else
+        (`token = t.argmax(-1) if greedy else sample(p); return token`), also a returned dict's values
+        (`return {"ids": to_idx(text)}`), to MAX_DIRECT_DEPTH calls; anything else
         still deferred reads as unknown (`settled`): the checker's reading of a call's return. Only calls the
         callee's own module names: those modules are imported, so in the checked file's cache key (`reach`);
         methods, which dynamic dispatch may resolve elsewhere, are not. The kind and the depth decide the answer
@@ -440,6 +441,8 @@ class CallFacts:
         if isinstance(kind, Items):
             items = tuple(self.direct(k, depth) for k in kind.items)
             return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
+        if isinstance(kind, Keys):  # `return {"ids": to_idx(text)}`: each value read as a return is
+            return keyed([(key, self.direct(k, depth)) for key, k in kind.pairs])
         if direct_call(kind) and not kind.callee.startswith(("self.", "cls.", "super().")):
             target = self.index.function_by_dotted(kind.callee)
             if target is None:

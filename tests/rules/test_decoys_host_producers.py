@@ -133,6 +133,80 @@ def test_a_data_loader_yields_what_its_collate_function_builds():
     """, scope="all")
 
 
+def test_a_dict_a_helper_returns_holds_what_its_helpers_return():
+    """A collate function that returns a dict whose value is another project function's result (F5-TTS's benchmark:
+    `"text_pad_sequence": list_str_to_idx(...)`, a `pad_sequence` of `torch.tensor(ids)`) holds a host tensor under
+    that key, read through the helper as a direct return is. Decoys: the key whose helper builds on the device, a key
+    whose helper's origin is unknown, and a pinned loader's batch moved with `non_blocking=True`."""
+    check("""
+        import torch
+        from torch.nn.utils.rnn import pad_sequence
+        from torch.utils.data import DataLoader
+
+
+        def to_idx(texts: list[str], vocab: dict[str, int]):
+            parts = [torch.tensor([vocab.get(c, 0) for c in t]) for t in texts]
+            return pad_sequence(parts, batch_first=True)
+
+
+        def to_mel(samples: list[torch.Tensor]):
+            return torch.stack([s.cuda() for s in samples])
+
+
+        def collate(samples, vocab, fetch):
+            ids = to_idx([s["text"] for s in samples], vocab)
+            return {"ids": ids, "mels": to_mel([s["audio"] for s in samples]), "extra": fetch(samples)}
+
+
+        def run(model, dataset, vocab, device, fetch):
+            loader = DataLoader(dataset, batch_size=4, collate_fn=lambda b: collate(b, vocab, fetch))
+            for batch in loader:
+                model(batch["ids"].to(device), batch["mels"].to(device), batch["extra"].to(device))  # <- GL131
+            pinned = DataLoader(dataset, pin_memory=True, collate_fn=lambda b: collate(b, vocab, fetch))
+            for batch in pinned:
+                model(batch["ids"].to(device, non_blocking=True))
+    """, scope="all")
+
+
+def test_torchaudio_ops_and_transforms_compute_where_the_waveform_is():
+    """torchaudio's functional ops (`resample`) and its transforms (`Resample`, `MelSpectrogram`: modules of those ops)
+    return a tensor where their input lives: a waveform decoded on the host stays there through them, also through a
+    helper that resamples on one branch only (XTTS's `load_audio`), and its move to the device is a copy. Decoys: the
+    same ops of a device tensor, a transform moved to the device and fed a device tensor, and a waveform nothing
+    types (its origin is unknown)."""
+    check("""
+        import torch
+        import torchaudio
+        import torchaudio.functional as AF
+        from torchaudio.transforms import MelSpectrogram
+
+
+        def load_audio(path: str, sr: int):
+            audio, lsr = torchaudio.load(path)
+            if lsr != sr:
+                audio = torchaudio.functional.resample(audio, lsr, sr)
+            return audio
+
+
+        def step(path: str, device, x: torch.Tensor, wav):
+            a = load_audio(path, 16000)[:, :100].to(device)  # <- GL131
+            ref, sr = torchaudio.load(path)
+            if sr != 24000:
+                audio = torchaudio.transforms.Resample(sr, 24000)(ref)
+            else:
+                audio = ref
+            b = audio.to(device)  # <- GL131
+            mel = MelSpectrogram(sample_rate=24000)
+            c = mel(ref).to(device)  # <- GL131
+            d = AF.resample(x, 16000, 8000).to(device)
+            on_device = MelSpectrogram(sample_rate=24000).to(device)
+            e = on_device(x).to(device)
+            f = mel(wav).to(device)
+            g = AF.resample(wav, 16000, 8000).to(device)
+            return a, b, c, d, e, f, g
+    """, scope="all")
+
+
 def test_torchaudio_load_returns_a_host_waveform_and_a_number():
     """`torchaudio.load(path)` decodes on the host: `(waveform, sample_rate)`, a host tensor and a Python int, also
     through a project helper that returns it. Decoys: a project `load_audio` that returns a CUDA tensor, and the

@@ -84,19 +84,49 @@ def test_two_modules_ending_in_the_name_stay_unresolved(tmp_path):
     """
     files = {
         "repo/__init__.py": "",
-        "repo/layers/__init__.py": "",
-        "repo/layers/utils.py": utils,
+        "repo/utils.py": utils,
         "repo/scripts/run.py": script,
     }
     one = ProjectIndex(summarise_tree(tmp_path / "one", files))
-    assert "repo.layers.utils:pad" in hot_keys(one)  # one module ending in `.utils`: it is the one imported
-    files.update({"repo/managers/__init__.py": "", "repo/managers/utils.py": utils})
+    assert "repo.utils:pad" in hot_keys(one)  # one module ending in `.utils`: it is the one imported
+    files.update({"repo/layers/__init__.py": "", "repo/layers/utils.py": utils})
     index = ProjectIndex(summarise_tree(tmp_path / "two", files))
     assert index.split_dotted("utils.pad") is None
     assert index.project_module("utils") is None
     hot = hot_keys(index)
     assert "repo.scripts.run:run" in hot  # the loop itself is still a decode loop
-    assert not {"repo.layers.utils:pad", "repo.managers.utils:pad"} & hot
+    assert not {"repo.utils:pad", "repo.layers.utils:pad"} & hot
+
+
+def test_a_module_named_like_the_library_it_wraps_stays_the_library(tmp_path):
+    """Decoys: `server/utils/peft.py` wraps the `peft` library, which `server/utils/lora.py` (its own folder)
+    and `server/models/llama.py` (elsewhere) import: neither file is below the folder `peft` would start
+    in, so `peft` stays external; a dotted name from a folder below the package root does resolve."""
+    index = ProjectIndex(summarise_tree(tmp_path, {
+        "server/__init__.py": "",
+        "server/utils/__init__.py": "",
+        "server/utils/peft.py": "from peft import LoraConfig\n\ndef load(x):\n    return x.item()\n",
+        "server/utils/lora.py": "from peft import LoraConfig\n",
+        "server/models/__init__.py": "",
+        "server/models/llama.py": "import peft\nfrom utils.lora import LoraConfig\n",
+    }))
+    assert index.project_module("peft") is None
+    assert index.split_dotted("peft.LoraConfig") is None
+    assert index.project_module("utils.lora") == "server.utils.lora"  # `server/` is above `server/models/`
+
+
+def test_a_package_importing_its_own_name_wraps_the_library(tmp_path):
+    """Decoy: `fla/modules/causal_conv1d/` is a package whose backends import the `causal_conv1d` library by
+    that name: from inside the package, the name is the library's (its own modules import relatively)."""
+    index = ProjectIndex(summarise_tree(tmp_path, {
+        "fla/__init__.py": "",
+        "fla/modules/__init__.py": "",
+        "fla/modules/causal_conv1d/__init__.py": "from .ops import conv\n",
+        "fla/modules/causal_conv1d/ops.py": "def conv(x):\n    return x\n",
+        "fla/modules/causal_conv1d/backends/__init__.py": "",
+        "fla/modules/causal_conv1d/backends/cuda.py": "from causal_conv1d import causal_conv1d_fn\n",
+    }))
+    assert index.project_module("causal_conv1d") is None
 
 
 def test_an_external_or_standard_name_stays_outside_the_project(tmp_path):
@@ -110,11 +140,11 @@ def test_an_external_or_standard_name_stays_outside_the_project(tmp_path):
         "repo/torch_utils/cuda.py": "def synchronize():\n    pass\n",
         "repo/math.py": "def sqrt(x):\n    return x.item()\n",
         "repo/shadow.py": "def nothing():\n    pass\n",
+        "repo/tests/t.py": "import torch\nimport math\nimport cosyvoice.utils.common\nfrom shadow import nothing\n",
         "cosyvoice/cli/__init__.py": "",
         "cosyvoice/cli/cosyvoice.py": "class CosyVoice:\n    pass\n",
     }))
     assert index.split_dotted("cosyvoice.utils.common.fade") is None
-    assert index.split_dotted("cosyvoice.CosyVoice") == ("cli.cosyvoice", "CosyVoice")
     assert index.split_dotted("torch.cuda.synchronize") is None
     assert index.split_dotted("math.sqrt") is None
     assert index.project_module("torch") is None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import sys
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -158,6 +159,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
+        self._tails: dict[str, str] | None = None  # dotted tail -> the module an import by it finds
         self._mros: dict[int, tuple[ClassInfo, list[ClassInfo]]] = {}  # id(cls) -> (cls, its MRO)
         self._subclasses: dict[str, list[ClassInfo]] | None = None  # class key -> classes with it in their MRO
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
@@ -207,6 +209,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         self._mixin_cache.clear()
         self._runner_cache.clear()
         self._namespaces.add(_namespace_parent(new) or ("", ""))
+        self._tails = None
         self._children = None
         self._nested = None
         self._methods_memo.clear()
@@ -234,7 +237,62 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         # (`summary.module_name_for`), so nothing is cut there.
         if len(parts) > 2 and (parts[0], parts[1]) in self._namespaces:
             return self.split_dotted(".".join(parts[1:]))
+        for i in range(len(parts) - 1, 0, -1):
+            mod = self._by_tail(".".join(parts[:i]))
+            if mod is not None and self._binds(mod, parts[i]):
+                return mod, ".".join(parts[i:])
         return None
+
+    def _binds(self, module: str, name: str) -> bool:
+        """`module` defines or imports `name` at module level: `cosyvoice.utils.common.f` does not name
+        `utils` of a module `cli.cosyvoice` that ends in `cosyvoice` (the import meant the package)."""
+        s = self.modules[module]
+        return any(name in table for table in (s.functions, s.classes, s.imports, s.aliases, s.registries,
+                                               s.global_sets)) or self._star_source(module, name) is not None
+
+    def project_module(self, name: str) -> str | None:
+        """The project module an absolute import of `name` finds: the module of that name, else the one
+        module whose name ends with it (`_by_tail`); None for a name outside the project."""
+        return name if name in self.modules else self._by_tail(name)
+
+    def _by_tail(self, name: str) -> str | None:
+        """The one project module whose dotted name ends with `.name`, when a project file imports it from where
+        a script's `sys.path` finds it: a script that puts a folder above it on `sys.path`
+        (`sys.path.append("..")` in `tests/`), or a linted folder that is a package but not the import root
+        (`repo/__init__.py`, modules `repo.Tree.x`, imported as `Tree.x`), imports its siblings by their names
+        below that folder (`_tail_imports`). Two candidates (two `utils` modules) resolve to neither: which one
+        is on the path is unknown. A standard-library name stays the library's, which a folder appended to
+        `sys.path` does not shadow."""
+        if self._tails is None:
+            self._tails = self._tail_imports()
+        return self._tails.get(name)
+
+    def _tail_imports(self) -> dict[str, str]:
+        """Tail -> module, for each import target (or its longest prefix) that names no project module but ends
+        exactly one, from a file below the folder where that name starts (`tests/run.py` importing `Tree.x`
+        of `Tree/x.py`: the folder holding `Tree/` is above `tests/`; the importer's own folder counts for a
+        dotted name). A module named like a package it wraps (`backend/peft.py`, `modules/causal_conv1d.py`),
+        imported by a single name from its own folder or elsewhere, is the library, not a sibling."""
+        tails: dict[str, list[str]] = {}
+        for mod in self.modules:
+            parts = mod.split(".")
+            for i in range(1, len(parts)):
+                tails.setdefault(".".join(parts[i:]), []).append(mod)
+        found: dict[str, str] = {}
+        for s in self.modules.values():
+            for target in (*s.imports.values(), *s.star_imports):
+                parts = target.split(".")
+                if parts[0] in sys.stdlib_module_names:
+                    continue
+                for i in range(len(parts), 0, -1):
+                    name = ".".join(parts[:i])
+                    if name in self.modules:
+                        break
+                    candidates = tails.get(name, ())
+                    if len(candidates) == 1 and _on_path_of(s, self.modules[candidates[0]], i):
+                        found[name] = candidates[0]
+                        break
+        return found
 
     def class_by_dotted(self, name: str) -> ClassInfo | None:
         return self._by_dotted(name, self.classes, self._class_cache)
@@ -646,7 +704,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         """True for `pkg.mod.backend` where `backend` is a local or parameter of `pkg.mod` (no module-level
         definition or import of that name): its class is unknown. External names (`torch.nn`) are not."""
         split = self.split_dotted(head + ".x")
-        if split is None or head in self.modules:  # `verify(...)`, imported inside a function: no receiver
+        if split is None or self.project_module(head):  # `verify(...)`, imported inside a function: no receiver
             return False
         mod, qual = split
         first = qual.split(".")[0]
@@ -794,10 +852,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
             if depth > MAX_REEXPORT_HOPS:
                 return {}
             table = self._stars[module] = {}  # cycle guard: modules that import each other with `*`
-            for star in self.modules[module].star_imports:  # a later one rebinds a name, as at run time
-                src = self.modules.get(star)
-                if src is None:
+            for written in self.modules[module].star_imports:  # a later one rebinds a name, as at run time
+                star = self.project_module(written)
+                if star is None:
                     continue
+                src = self.modules[star]
                 names = {*src.functions, *src.classes, *src.imports, *src.aliases, *src.registries}
                 table.update({n: f"{star}.{n}" for n in names if not n.startswith("_") and "." not in n})
                 table.update({n: f"{star}.{n}" for n in self._star_names(star, depth + 1)})
@@ -1926,3 +1985,18 @@ def _namespace_parent(s: ModuleSummary) -> tuple[str, str] | None:
     dirs = path.parent.parts
     depth = len(mod) - (0 if path.name == "__init__.py" else 1)  # folders the module name spans
     return (dirs[-depth - 1], mod[0]) if len(dirs) > depth else None
+
+
+def _on_path_of(importer: ModuleSummary, module: ModuleSummary, depth: int) -> bool:
+    """`module`, imported by its last `depth` name parts, is found from a folder above `importer`'s (or its own
+    folder, for a dotted name): the folders a script puts on `sys.path`. Not from inside the package itself:
+    a file of `modules/causal_conv1d/` importing `causal_conv1d` wraps the library of that name."""
+    folders = Path(module.path).absolute().parents
+    package = module.path.endswith("__init__.py")
+    up = depth if package else depth - 1
+    if up >= len(folders):
+        return False
+    start, here = folders[up], Path(importer.path).absolute().parent
+    if package and (here == folders[0] or folders[0] in here.parents):
+        return False
+    return start in here.parents or (start == here and depth > 1)

@@ -321,14 +321,16 @@ def direct_dependencies(s: ModuleSummary, index: ProjectIndex, under: dict[str, 
     which is a module prefix of that start or a module under it. `under[m]`: the modules below `m`."""
     out = {s.module, *under.get(s.module, ())}
     for target in s.imports.values():
-        if target in index.modules:
-            out.add(target)
+        module = index.project_module(target)
+        if module:
+            out.add(module)
         else:
             split = index.split_dotted(target)
             if split:
                 out.add(split[0])
-        out.update(under.get(target, ()))
-    out.update(m for m in s.star_imports if m in index.modules)  # `from .utils import *`: its names are read too
+        out.update(under.get(module or target, ()))
+    # `from .utils import *`: its names are read too
+    out.update(m for star in s.star_imports if (m := index.project_module(star)))
     return out
 
 

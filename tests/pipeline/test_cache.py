@@ -211,6 +211,18 @@ def test_a_new_submodule_of_an_imported_package_is_seen(proj):
     assert warm == lint("--no-cache", ".") and "q.py:7:12: GL110" in warm[1]
 
 
+def test_an_edit_in_a_module_imported_by_its_short_name_is_seen(proj):
+    """`repo/scripts/s.py` does `import lib.b as b` (the script puts `repo/` on `sys.path`), which is module
+    `repo.lib.b`: it is a dependency of the script, so the warm run sees its change."""
+    script = PROJECT["a.py"].replace("from pkg import helper", "import lib.b as b").replace("if helper(", "if b.helper(")
+    write(proj, {"repo/__init__.py": "", "repo/lib/__init__.py": "", "repo/lib/b.py": PROJECT["pkg/b.py"],
+                 "repo/scripts/s.py": script})
+    assert "repo/scripts/s.py:8:12: GL110" not in lint(".")[1]
+    write(proj, {"repo/lib/b.py": TENSOR_HELPER})
+    warm = lint(".")
+    assert warm == lint("--no-cache", ".") and "repo/scripts/s.py:8:12: GL110" in warm[1]
+
+
 # --- C3: never across environments ------------------------------------------------------------------
 
 @pytest.mark.parametrize("change", ["python", "libcst", "graphlint-code"])

@@ -521,8 +521,8 @@ class HostIndex(Rule):
         assign = ctx.parent(node, 2)
         if not isinstance(target, cst.AssignTarget) or not isinstance(assign, cst.Assign):
             return False
-        if ctx.val(assign.value).kind is not Kind.HOST:
-            return False
+        if ctx.val(assign.value).kind is not Kind.HOST or ctx.val(node.value).weak:
+            return False  # weak: a tensor on one path only, maybe a host array or list on the other
         for el in node.slice:
             idx = el.slice.value if isinstance(el.slice, cst.Index) else None
             if idx is None or ctx.host.is_cpu(idx):

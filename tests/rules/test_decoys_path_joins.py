@@ -78,3 +78,23 @@ def test_private_any_reductions_are_zero_d_device_booleans():
             return done
     """
     assert findings(src, scope="all") == {(6, "GL110")}
+
+
+def test_a_scalar_store_into_a_joined_value_stays_silent():
+    """Decoy (ChatTTS's `logits[:, eos_token] = -torch.inf`): a scalar stored through a tensor index into a value that
+    is a device tensor on one path and untyped on another. The joined value is weak, a guess of one path, so the
+    store is not claimed an `index_put_` of host memory; the same store into a value that is a device tensor on
+    every path still is."""
+    src = """
+        import torch
+
+
+        def step(x: torch.Tensor, eos: torch.Tensor, processors):
+            logits = x.float()
+            for p in processors:
+                logits = p(logits)
+            logits[:, eos] = -torch.inf
+            x[:, eos] = -torch.inf
+            return logits
+    """
+    assert findings(src, scope="all") == {(9, "GL133")}

@@ -521,8 +521,8 @@ class HostIndex(Rule):
         assign = ctx.parent(node, 2)
         if not isinstance(target, cst.AssignTarget) or not isinstance(assign, cst.Assign):
             return False
-        if ctx.val(assign.value).kind is not Kind.HOST or ctx.val(node.value).weak:
-            return False  # weak: a tensor on one path only, maybe a host array or list on the other
+        if ctx.val(assign.value).kind is not Kind.HOST or self._joined_guess(node.value):
+            return False
         for el in node.slice:
             idx = el.slice.value if isinstance(el.slice, cst.Index) else None
             if idx is None or ctx.host.is_cpu(idx):
@@ -534,6 +534,11 @@ class HostIndex(Rule):
                     and not val.is_0d:  # 0-d: GL127
                 return True
         return False
+
+    def _joined_guess(self, recv: cst.BaseExpression) -> bool:
+        """A weak tensor the unit itself binds (a device tensor on one path, an untyped value on another: ChatTTS's
+        `logits` after its processors) is one path's guess; a parameter's weak kind is the name guess this rule reads."""
+        return self.ctx.val(recv).weak and isinstance(recv, cst.Name) and self.ctx.host.assigned(recv.value)
 
     # pandas' indexers (`df.iloc[rows]`): attributes no tensor has
     FRAME_INDEXERS = frozenset({"iloc", "loc", "iat", "at"})

@@ -5,7 +5,7 @@ resolve to the one project module whose dotted name ends with the imported name.
 from __future__ import annotations
 
 from graphlint.index.project import ProjectIndex
-from tests.index.test_dispatch import summarise_tree
+from test_dispatch import summarise_tree
 
 TREE = """
     import torch

@@ -237,6 +237,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         # (`summary.module_name_for`), so nothing is cut there.
         if len(parts) > 2 and (parts[0], parts[1]) in self._namespaces:
             return self.split_dotted(".".join(parts[1:]))
+        if not self._tail_map():  # no short sibling import in the project: skip the joins of every unresolved name
+            return None
         for i in range(len(parts) - 1, 0, -1):
             mod = self._by_tail(".".join(parts[:i]))
             if mod is not None and self._binds(mod, parts[i]):
@@ -263,9 +265,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         below that folder (`_tail_imports`). Two candidates (two `utils` modules) resolve to neither: which one
         is on the path is unknown. A standard-library name stays the library's, which a folder appended to
         `sys.path` does not shadow."""
+        return self._tail_map().get(name)
+
+    def _tail_map(self) -> dict[str, str]:
         if self._tails is None:
             self._tails = self._tail_imports()
-        return self._tails.get(name)
+        return self._tails
 
     def _tail_imports(self) -> dict[str, str]:
         """Tail -> module, for each import target (or its longest prefix) that names no project module but ends

@@ -575,6 +575,38 @@ GIT_SETS: dict[str, GitSet] = {
                   "and the cache server"),
     ), "the fourteenth untouched set, labelled in session 18 (flash-attention, Spec-Bench, AutoAWQ, BitNet, "
        "LMCache)"),
+    "shelf": GitSet(HERE / ".shelf", (
+        GitCorpus("aqlm", "https://github.com/Vahe1994/AQLM",
+                  "e79a896ed6656fe4ed06193d42d004e7d0bbdbb2", ".",
+                  "AQLM's inference library (additive-quantized linear layers, kernel selection, the CUDA / Triton / "
+                  "numba kernel wrappers) and the generation and matmul benchmarks that run it",
+                  include=("inference_lib/src/aqlm/", "benchmark/")),
+        GitCorpus("quip", "https://github.com/Cornell-RelaxML/quip-sharp",
+                  "1d8f873e9a2a8b86b12bb1064c312c5689b77d98", ".",
+                  "QuIP#: the lattice-codebook quantized linear layers and their decode kernels, the quantized Llama / "
+                  "Mistral models with their KV caches, the interactive generation loop and the quantizer's algorithms",
+                  include=("lib/algo/", "lib/codebook/", "lib/linear/", "lib/utils/__init__.py",
+                           "lib/utils/data_utils.py", "lib/utils/graph_wrapper.py", "lib/utils/math_utils.py",
+                           "lib/utils/matmul_kron.py", "lib/utils/misc.py", "lib/utils/model_version.py",
+                           "lib/utils/shard_model.py", "lib/utils/unsafe_import.py", "lib/__init__.py",
+                           "model/llama.py", "model/mistral.py", "eval/")),
+        GitCorpus("layerskip", "https://github.com/facebookresearch/LayerSkip",
+                  "f42c66965545747d42e27d4beab86b5c17956566", ".",
+                  "LayerSkip: self-speculative decoding (early-exit draft, full-model verify) and the autoregressive "
+                  "generator, the Llama forward helpers they call per token, the streamer, the benchmark drivers",
+                  include=("self_speculation/", "benchmark.py", "generate.py", "eval.py", "correctness.py",
+                           "utils.py", "arguments.py", "data.py")),
+        GitCorpus("zonos", "https://github.com/Zyphra/Zonos",
+                  "bc40d98e1e1ab54fc65c483be127a90e3c7c0645", "zonos",
+                  "Zonos TTS: the CUDA-graphed autoregressive decode of a transformer / Mamba backbone, the sampler, "
+                  "the codebook delay pattern, the conditioners and the speaker embedding"),
+        GitCorpus("rwkv", "https://github.com/BlinkDL/ChatRWKV",
+                  "965e40b85288a91c94c02bfa56adc3ce0fa20a82", ".",
+                  "RWKV's pip package (the RNN-mode model with its strategy-placed layers and the sampling "
+                  "pipeline), the chat loop and the benchmarks that run it, the bf16 CUDA demo",
+                  include=("rwkv_pip_package/src/rwkv/", "v2/chat.py", "v2/benchmark.py", "v2/benchmark_more.py",
+                           "RWKV_v6_demo_cuda_bf16.py", "API_DEMO_CHAT.py")),
+    ), "the fifteenth untouched set, labelled in session 19 (AQLM, QuIP#, LayerSkip, Zonos, ChatRWKV)"),
 }
 
 

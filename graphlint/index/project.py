@@ -135,6 +135,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                 found[s.module] = s
         summaries = [s for s in summaries if found[s.module] is not s] + [s for s in summaries if found[s.module] is s]
         self.modules: dict[str, ModuleSummary] = {s.module: s for s in summaries}
+        # the top levels that are a program's entry, by `ModuleSummary.script` key (set by `hot_functions`)
+        self.entry_scripts: dict[str, HotInfo] = {}
         self.functions: dict[str, FunctionInfo] = {}
         self.classes: dict[str, ClassInfo] = {}
         for s in summaries:
@@ -1206,6 +1208,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
             fn = self.functions[key]
             if fn.parent_key and fn.parent_key in result and result[fn.parent_key].whole:
                 del result[key]
+        # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
+        self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference})
         return result
 
     def _roots(self, matches, hot_patterns: tuple[str, ...], capture_patterns: tuple[str, ...]
@@ -1606,6 +1610,56 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
             out += [(target, _hop(target, how), hop, False)
                     for target, how in self._resolved_in(unit, spans) if target.key not in reached]
         return out
+
+    def _entry_scripts(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> dict[str, HotInfo]:
+        """The top levels that are a program's entry, linted as one unit each (keyed by `ModuleSummary.script`'s
+        key): a module with an `if __name__ == "__main__":` block, or one nothing in the project imports whose top
+        level runs the model (`_enters_model`), a step driver (`_steps_in`) or a decode loop. A library's import-time
+        code (`DEVICE = ...`, `_TABLE = torch.tensor(...)`) runs once per process, and a training script's syncs are
+        no inference step: both stay out. The tier is the driver's: `step` with a decode loop at top level, else
+        `forward`, as the script's roots (`_script_roots`)."""
+        imported = self._imported_modules()
+        out: dict[str, HotInfo] = {}
+        for s in self.modules.values():
+            unit = s.script
+            if unit is None or not unit.calls or trains(unit):
+                continue
+            if s.main_guard:
+                why = "script: has a `__main__` block"
+            elif s.module not in imported and self._drives_model(unit, reached, entries):
+                why = "script: runs the model at top level"
+            else:
+                continue
+            out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if unit.decode_loops else "forward")
+        return out
+
+    def _drives_model(self, unit: FunctionInfo, reached: dict[str, HotInfo], entries: frozenset[str]) -> bool:
+        """`unit` (a top level nothing imports: all of it runs as the program) enters the model or runs a step
+        driver anywhere (`output = model.generate(inputs)` once, or per prompt), or holds a decode loop."""
+        spans = [(unit.lineno, unit.end_lineno)]
+        return bool(unit.decode_loops) or self._enters_model(unit, spans, set(entries)) \
+            or any(self._steps_in(unit, span, reached) for span in spans)
+
+    def _imported_modules(self) -> set[str]:
+        """Every module the project's imports name, with the packages above it (`a.b.c` imports `a` and `a.b`)."""
+        out: set[str] = set()
+        for s in self.modules.values():
+            for target in (*s.imports.values(), *s.star_imports):
+                parts = target.split(".")
+                out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+        return out
+
+    def script_units(self, cold_patterns: tuple[str, ...] = ()) -> dict[str, HotInfo]:
+        """`--scope all`: every module's top level that calls anything, without a tier (a `<module>` cold
+        pattern leaves it out)."""
+        return {s.script.key: HotInfo(None, whole=True, tier=None) for s in self.modules.values()
+                if s.script is not None and s.script.calls
+                and not any(fnmatch.fnmatchcase(s.script.key if ":" in p else SCRIPT, p) for p in cold_patterns)}
+
+    def script_of(self, key: str) -> FunctionInfo | None:
+        """The `ModuleSummary.script` unit of key `module:<module>`, if any."""
+        s = self.modules.get(key.rpartition(":")[0])
+        return s.script if s is not None and s.script is not None and s.script.key == key else None
 
     def _steps_in(self, unit: FunctionInfo, span: tuple[int, int], reached: dict[str, HotInfo]) -> bool:
         """A call in `span` of `unit` runs a step driver or decode loop (a root of the step tier), resolved by

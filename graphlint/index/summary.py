@@ -17,7 +17,7 @@ from graphlint.facts.inference import (
     MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
-from graphlint.facts.default_device import leaves_default_moved
+from graphlint.facts.default_device import is_main_guard, leaves_default_moved
 from graphlint.facts.follows import follows
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
@@ -238,6 +238,7 @@ class ModuleSummary:
     # the module's own code outside any def or class (a script's loop, its `if __name__ == "__main__":` block):
     # its calls, loops and gradless spans, as a unit of no definition (ProjectIndex._script_roots)
     script: FunctionInfo | None = None
+    main_guard: bool = False  # the top level holds an `if __name__ == "__main__":` block: a program's entry
     skip_file: bool = False
     # a function (or the module's own code) leaves the process's default device off the host
     # (graphlint.facts.default_device): factories without `device=` build there in every module
@@ -1175,6 +1176,7 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         for f in indexer.s.functions.values():  # parameters handed on matter only next to a capture region,
             if f.callable_args:  # and `self` handed to a helper that runs it (`tree_decoding(self, ...)`)
                 f.callable_args = [rec for rec in f.callable_args if not rec[3].startswith(PARAM) or rec[3] == SELF_ARG]
+    indexer.s.main_guard = any(is_main_guard(stmt) for stmt in tree.body)
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
     if "set_default_" in source:
         indexer.s.moves_default_device = leaves_default_moved(tree.body, indexer.resolve, module_level=True) or any(

@@ -1081,6 +1081,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                         prev = result.get(target.key)
                         if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                             add(target, _hop(target, how), hop)
+                for target, how in self.handed_callable_edges(fn):
+                    prev = result.get(target.key)
+                    if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
+                        add(target, _hop(target, how), hop)
 
         roots = self._roots(matches, hot_patterns, capture_patterns)
         # Capture regions: the body of `with torch.cuda.graph(...)` (or `capture_begin()`...`capture_end()`)
@@ -1228,6 +1232,37 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                     for target, _how in self.call_edges(caller, caller.module, ref):
                         out.setdefault(target.key, (target, f"passed as {param} by {caller.display}"))
         return list(out.values())
+
+    def handed_callable_edges(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """What `fn` runs through the callables it hands to a project function that calls them: LightLLM's
+        `normal_decode(self, reqs, mask_func=self._mask_logits)` with `mask_func(run_reqs, logits)` in
+        `normal_decode`. The callable runs within this call, so it is reached from `fn` (the caller), never
+        from the callee: a set-up function handing another callable to the same helper keeps it cold. Only a
+        parameter the callee calls itself (`p(...)`, `p.forward(...)`): one it stores or registers runs later,
+        or never."""
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for desc, _line, slot, ref in fn.callable_args:
+            if ref.startswith((PARAM, NAME_ARG)):
+                continue
+            for callee, _how in self.call_edges(fn, fn.module, desc):
+                param = self._slot_param(callee, desc, slot)
+                if param is None or not self._calls_param(callee, param):
+                    continue
+                for target, how in self.call_edges(fn, fn.module, ref):
+                    out.setdefault(target.key, (target, _join(how, f"called as {param} by {callee.display}")))
+        return list(out.values())
+
+    def _slot_param(self, fn: FunctionInfo, desc: str, slot: str) -> str | None:
+        """The parameter of `fn` that a call spelt `desc` fills at `slot` (a position or a keyword)."""
+        if not slot.isdigit():
+            return slot if slot in fn.params or slot in fn.kwonly else None
+        params = self.call_params(fn, desc)
+        return params[int(slot)] if int(slot) < len(params) else None
+
+    @staticmethod
+    def _calls_param(fn: FunctionInfo, param: str) -> bool:
+        """Does `fn` call its parameter `param` (`param(...)`, `param.forward(...)`, `param.__call__(...)`)?"""
+        return any(_called_value(callee) == f"{fn.module}.{param}" for callee, _line in fn.calls)
 
     def _project_calls(self, fn: FunctionInfo) -> Iterator[tuple[FunctionInfo, str, int]]:
         """(caller, call descriptor, line) of each call in the project that reaches `fn` (for an `__init__`,

@@ -2550,3 +2550,59 @@ def test_a_property_annotated_with_a_class_type_reaches_its_subclasses():
         "GalacticaBatch.from_pb [batch_type: Type[Batch], override GalacticaBatch]"
     assert "Batch.from_pb" in found
     assert "Session.step" not in found  # decoy: an instance annotation over a value the index cannot type
+
+
+def test_a_callable_handed_to_a_helper_that_calls_it_runs_where_it_is_handed():
+    """`normal_decode(self, reqs, mask_func=self._mask)` with `mask_func(reqs, logits)` in `normal_decode`
+    (LightLLM's constraint backends): the callable runs within the call, reached from the caller."""
+    found = hot({"pkg.m": """
+        from torch import nn
+
+        class Model(nn.Module):
+            def forward(self, ids):
+                return ids
+
+        def apply_mask(logits, mask_func=None, keep=None):
+            if mask_func is not None:
+                mask_func(logits)
+            keep_for_later.append(keep)
+            return logits
+
+        keep_for_later = []
+
+        class Backend:
+            def __init__(self):
+                self.model = Model()
+                apply_mask(None, mask_func=self._warm_mask)
+
+            def decode(self, ids):
+                logits = self.model(ids)
+                apply_mask(logits, mask_func=self._mask, keep=self._kept)
+                Backend.run_helper(self, logits, self._positional)
+                return logits
+
+            def run_helper(self, logits, fn):
+                fn(logits)
+
+            def _mask(self, logits):
+                return logits.sum().item()
+
+            def _positional(self, logits):
+                return logits.tolist()
+
+            def _kept(self, logits):
+                return logits.item()
+
+            def _warm_mask(self, logits):
+                return logits.item()
+
+        def serve(backend: Backend, ids):
+            for _ in range(8):
+                ids = backend.decode(ids).argmax(-1)
+    """})
+    assert "Backend.decode" in found
+    assert found["Backend._mask"][1][-1] == "Backend._mask [called as mask_func by apply_mask]"
+    assert "Backend._positional" in found  # passed positionally, `self` handed explicitly to `Backend.run_helper`
+    # Decoys: a callable the helper only stores, and one handed to the same helper by set-up code.
+    assert "Backend._kept" not in found
+    assert "Backend._warm_mask" not in found

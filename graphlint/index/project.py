@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import sys
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -81,6 +82,10 @@ SELF_CALLS = ("self", "self.forward", "self.__call__")
 WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
 BY_NAME = ("method ", "model method ")
+# torch modules whose objects are runtime handles (events, streams, graphs, collectives' work), and the wrappers
+# among them that hold a model (`ProjectIndex._library_object`)
+LIBRARY_OBJECT_MODULES = ("torch.cuda.", "torch.distributed.", "torch.Event", "torch.Stream")
+MODEL_WRAPPER_MODULES = ("torch.distributed.fsdp.", "torch.distributed.pipelining.")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
@@ -1022,10 +1027,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         return [(fn, f"model method {meth}") for fn in self._methods_named(meth)]
 
     def _known_attr(self, cls: ClassInfo, name: str) -> bool:
-        """`self.name` holds an object whose class the index knows (a module, a factory's product)."""
+        """`self.name` holds an object whose class the index knows (a module, a factory's product), or a library
+        object whose methods are the library's (`_library_object`)."""
         return any(name in c.attrs and c.attrs[name].is_module or any(
-            self._denotes(d if d.endswith("()") else f"{d}()", 0) for d in c.factories.get(name, ()))
-            for c in self.mro(cls))
+            self._denotes(d if d.endswith("()") else f"{d}()", 0) or self._library_object(d)
+            for d in c.factories.get(name, ())) for c in self.mro(cls))
+
+    def _library_object(self, ref: str) -> bool:
+        """`ref` (what made an attribute's value) builds a standard-library or CUDA-runtime object: `asyncio.Event`,
+        `torch.cuda.Event.from_ipc_handle`, `dist.all_reduce(..., async_op=True)`'s work. Its `wait()` is the
+        library's, never a model protocol method of the project. Wrappers that take a model (`torch.compile`,
+        `torch.nn.parallel.*`, FSDP) are not: their methods reach the model's."""
+        root = ref.partition(".")[0]
+        if self.split_dotted(ref.removesuffix("()")) is not None:
+            return False
+        return root in sys.stdlib_module_names or (  # type: ignore[attr-defined]
+            ref.startswith(LIBRARY_OBJECT_MODULES) and not ref.startswith(MODEL_WRAPPER_MODULES))
 
     # -- hot path -----------------------------------------------------------------------------
     def hot_functions(self, hot_patterns: tuple[str, ...] = (), cold_patterns: tuple[str, ...] = (),

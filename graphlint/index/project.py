@@ -82,6 +82,10 @@ SELF_CALLS = ("self", "self.forward", "self.__call__")
 WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
 BY_NAME = ("method ", "model method ")
+# torch modules whose objects are runtime handles (events, streams, graphs, collectives' work), and the wrappers
+# among them that hold a model (`ProjectIndex._library_object`)
+LIBRARY_OBJECT_MODULES = ("torch.cuda.", "torch.distributed.", "torch.Event", "torch.Stream")
+MODEL_WRAPPER_MODULES = ("torch.distributed.fsdp.", "torch.distributed.pipelining.")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
@@ -1088,10 +1092,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         return [(fn, f"model method {meth}") for fn in self._methods_named(meth)]
 
     def _known_attr(self, cls: ClassInfo, name: str) -> bool:
-        """`self.name` holds an object whose class the index knows (a module, a factory's product)."""
+        """`self.name` holds an object whose class the index knows (a module, a factory's product), or a library
+        object whose methods are the library's (`_library_object`)."""
         return any(name in c.attrs and c.attrs[name].is_module or any(
-            self._denotes(d if d.endswith("()") else f"{d}()", 0) for d in c.factories.get(name, ()))
-            for c in self.mro(cls))
+            self._denotes(d if d.endswith("()") else f"{d}()", 0) or self._library_object(d)
+            for d in c.factories.get(name, ())) for c in self.mro(cls))
+
+    def _library_object(self, ref: str) -> bool:
+        """`ref` (what made an attribute's value) builds a standard-library or CUDA-runtime object: `asyncio.Event`,
+        `torch.cuda.Event.from_ipc_handle`, `dist.all_reduce(..., async_op=True)`'s work. Its `wait()` is the
+        library's, never a model protocol method of the project. Wrappers that take a model (`torch.compile`,
+        `torch.nn.parallel.*`, FSDP) are not: their methods reach the model's."""
+        root = ref.partition(".")[0]
+        if self.split_dotted(ref.removesuffix("()")) is not None:
+            return False
+        return root in sys.stdlib_module_names or (  # type: ignore[attr-defined]
+            ref.startswith(LIBRARY_OBJECT_MODULES) and not ref.startswith(MODEL_WRAPPER_MODULES))
 
     # -- hot path -----------------------------------------------------------------------------
     def hot_functions(self, hot_patterns: tuple[str, ...] = (), cold_patterns: tuple[str, ...] = (),
@@ -1147,6 +1163,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                         prev = result.get(target.key)
                         if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                             add(target, _hop(target, how), hop)
+                for target, how in self.handed_callable_edges(fn):
+                    prev = result.get(target.key)
+                    if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
+                        add(target, _hop(target, how), hop)
 
         roots = self._roots(matches, hot_patterns, capture_patterns)
         # Capture regions: the body of `with torch.cuda.graph(...)` (or `capture_begin()`...`capture_end()`)
@@ -1296,6 +1316,37 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                     for target, _how in self.call_edges(caller, caller.module, ref):
                         out.setdefault(target.key, (target, f"passed as {param} by {caller.display}"))
         return list(out.values())
+
+    def handed_callable_edges(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """What `fn` runs through the callables it hands to a project function that calls them: LightLLM's
+        `normal_decode(self, reqs, mask_func=self._mask_logits)` with `mask_func(run_reqs, logits)` in
+        `normal_decode`. The callable runs within this call, so it is reached from `fn` (the caller), never
+        from the callee: a set-up function handing another callable to the same helper keeps it cold. Only a
+        parameter the callee calls itself (`p(...)`, `p.forward(...)`): one it stores or registers runs later,
+        or never."""
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for desc, _line, slot, ref in fn.callable_args:
+            if ref.startswith((PARAM, NAME_ARG)):
+                continue
+            for callee, _how in self.call_edges(fn, fn.module, desc):
+                param = self._slot_param(callee, desc, slot)
+                if param is None or not self._calls_param(callee, param):
+                    continue
+                for target, how in self.call_edges(fn, fn.module, ref):
+                    out.setdefault(target.key, (target, _join(how, f"called as {param} by {callee.display}")))
+        return list(out.values())
+
+    def _slot_param(self, fn: FunctionInfo, desc: str, slot: str) -> str | None:
+        """The parameter of `fn` that a call spelt `desc` fills at `slot` (a position or a keyword)."""
+        if not slot.isdigit():
+            return slot if slot in fn.params or slot in fn.kwonly else None
+        params = self.call_params(fn, desc)
+        return params[int(slot)] if int(slot) < len(params) else None
+
+    @staticmethod
+    def _calls_param(fn: FunctionInfo, param: str) -> bool:
+        """Does `fn` call its parameter `param` (`param(...)`, `param.forward(...)`, `param.__call__(...)`)?"""
+        return any(_called_value(callee) == f"{fn.module}.{param}" for callee, _line in fn.calls)
 
     def _project_calls(self, fn: FunctionInfo) -> Iterator[tuple[FunctionInfo, str, int]]:
         """(caller, call descriptor, line) of each call in the project that reaches `fn` (for an `__init__`,

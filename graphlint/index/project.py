@@ -254,9 +254,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
     def _binds(self, module: str, name: str) -> bool:
         """`module` defines or imports `name` at module level: `cosyvoice.utils.common.f` does not name
         `utils` of a module `cli.cosyvoice` that ends in `cosyvoice` (the import meant the package)."""
-        s = self.modules[module]
-        return any(name in table for table in (s.functions, s.classes, s.imports, s.aliases, s.registries,
-                                               s.global_sets)) or self._star_source(module, name) is not None
+        return self.modules[module].binds(name) or self._star_source(module, name) is not None
 
     def project_module(self, name: str) -> str | None:
         """The project module an absolute import of `name` finds: the module of that name, else the one
@@ -867,9 +865,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                 star = self.project_module(written)
                 if star is None:
                     continue
-                src = self.modules[star]
-                names = {*src.functions, *src.classes, *src.imports, *src.aliases, *src.registries}
-                table.update({n: f"{star}.{n}" for n in names if not n.startswith("_") and "." not in n})
+                table.update({n: f"{star}.{n}" for n in self.modules[star].public_names()})
                 table.update({n: f"{star}.{n}" for n in self._star_names(star, depth + 1)})
         return table
 

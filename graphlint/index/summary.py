@@ -246,6 +246,19 @@ class ModuleSummary:
     syntax_error: tuple[int, int, str] | None = None
     nesting: int = 0  # deepest expression anywhere in the file
 
+    def _name_tables(self) -> tuple[dict, ...]:
+        """The tables of names the module binds at its top level (definitions, imports, aliases, registries,
+        globals set from calls): what `from module import name` or `*` can find."""
+        return (self.functions, self.classes, self.imports, self.aliases, self.registries, self.global_sets)
+
+    def binds(self, name: str) -> bool:
+        """The module binds `name` at its top level (star imports aside: the index follows those)."""
+        return any(name in table for table in self._name_tables())
+
+    def public_names(self) -> set[str]:
+        """The top-level names `from module import *` binds (no `_private`, no `Class.method` qualnames)."""
+        return {n for table in self._name_tables() for n in table if not n.startswith("_") and "." not in n}
+
 
 def module_name_for(path: Path) -> str:
     """Dotted module name: climb while the folder is a package (has __init__.py), and through folders

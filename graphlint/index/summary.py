@@ -221,6 +221,9 @@ class ModuleSummary:
     attention_roots: list[tuple[str, int, str | None]] = field(default_factory=list)
     # module-level containers of callables (`HANDLERS = {"a": f, "b": g}`) -> the callables' descriptors
     registries: dict[str, list[str]] = field(default_factory=dict)
+    # module-level names bound once to literal host data: "host" (a number) or
+    # "host_list" (a list display of numbers: `AWQ_REVERSE_ORDER = [0, 4, 1, 5]`); "" for a name bound again
+    constants: dict[str, str] = field(default_factory=dict)
     # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
     registered: list[tuple[str, str]] = field(default_factory=list)
     # module-level aliases (`my_op = MyFn.apply`, `REG = Registry()` -> "pkg.Registry()")
@@ -258,6 +261,13 @@ class ModuleSummary:
     def public_names(self) -> set[str]:
         """The top-level names `from module import *` binds (no `_private`, no `Class.method` qualnames)."""
         return {n for table in self._name_tables() for n in table if not n.startswith("_") and "." not in n}
+
+
+def _literal_number(expr: ast.expr) -> bool:
+    """`3`, `-1.5`, `True`: a number written out."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float))
 
 
 def module_name_for(path: Path) -> str:
@@ -810,6 +820,24 @@ class _Indexer(ast.NodeVisitor):
     def visit_Global(self, node: ast.Global) -> None:
         if self.func_stack:
             self.declared_globals.setdefault(self.func_stack[-1].key, set()).update(node.names)
+            self.s.constants.update(dict.fromkeys(node.names, ""))  # a function may rebind it: no constant
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if not self.func_stack and not self.class_stack and isinstance(node.target, ast.Name):
+            self.s.constants[node.target.id] = ""  # `N += 1` at module level: not one value
+        self.generic_visit(node)
+
+    def _module_constant(self, name: str, value: ast.expr) -> None:
+        """`PAD = 10_000`, `ORDER = [0, 4, 1, 5]`: a module-level name bound once to literal host data (any later
+        binding, at module level or through `global`, leaves it out)."""
+        if name in self.s.constants:
+            self.s.constants[name] = ""
+            return
+        if isinstance(value, ast.List):
+            listed = bool(value.elts) and all(_literal_number(e) for e in value.elts)
+            self.s.constants[name] = "host_list" if listed else ""
+        else:
+            self.s.constants[name] = "host" if _literal_number(value) else ""  # (a string may name a device)
 
     def _assigned(self, target: ast.expr, value: ast.expr) -> None:
         """Record the assignments `index.assigned` types values from: a module global (`_PP = init_group()`),
@@ -964,7 +992,8 @@ class _Indexer(ast.NodeVisitor):
         return None
 
     def _module_value(self, name: str, value: ast.expr) -> None:
-        """Module-level registries (`HANDLERS = {"a": f}`) and aliases (`op = MyFn.apply`, `REG = Reg()`)."""
+        """Module-level registries (`HANDLERS = {"a": f}`), aliases (`op = MyFn.apply`, `REG = Reg()`) and constants."""
+        self._module_constant(name, value)
         found = self._callables_in(value)
         if found:
             self.s.registries[name] = found

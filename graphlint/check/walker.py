@@ -668,7 +668,7 @@ def module_constant(index: ProjectIndex, module: ModuleSummary, name: str) -> Va
         found = index.split_dotted(imported)
         source = index.modules.get(found[0]) if found is not None else None
         kind = source.constants.get(found[1]) if source is not None else None
-    return HOST if kind == "host" else kind_val(ik.HOST_LIST) if kind == "host_list" else None
+    return HOST if kind is ik.Base.HOST else kind_val(ik.HOST_LIST) if kind is ik.Base.HOST_LIST else None
 
 
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:

@@ -187,6 +187,8 @@ class HostOrigins:
         self.history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = {}
         self._arms: dict[int, tuple[tuple[int, str], ...]] | None = None  # `_arm_paths` of the unit's tree
         self._loops: dict[int, cst.For | cst.While] | None = None  # `_loop_of_names` of the unit's tree
+        # (id of a loop, name) -> `_rebinds` of the name in the loop's body: one walk per loop and name
+        self._loop_rebinds: dict[tuple[int, str], list[tuple[int, bool]]] = {}
 
     @property
     def consts(self) -> set[str]:
@@ -489,8 +491,11 @@ class HostOrigins:
         pos = self.ctx.position(name)
         if pos is None:
             return None
+        key = (id(loop), name.value)
+        if key not in self._loop_rebinds:
+            self._loop_rebinds[key] = list(_rebinds(loop.body, name.value, self.ctx))
         last = None
-        for line, offloaded in _rebinds(loop.body, name.value, self.ctx):
+        for line, offloaded in self._loop_rebinds[key]:
             if line > pos.start.line:
                 last = offloaded
         return Origin(source=Source.CPU) if last else None

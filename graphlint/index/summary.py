@@ -222,8 +222,8 @@ class ModuleSummary:
     # module-level containers of callables (`HANDLERS = {"a": f, "b": g}`) -> the callables' descriptors
     registries: dict[str, list[str]] = field(default_factory=dict)
     # module-level names bound once to literal host data: `Base.HOST` (a number) or `Base.HOST_LIST` (a list
-    # display of numbers: `AWQ_REVERSE_ORDER = [0, 4, 1, 5]`); None for a name bound again or to anything else
-    constants: dict[str, Base | None] = field(default_factory=dict)
+    # display of numbers: `AWQ_REVERSE_ORDER = [0, 4, 1, 5]`); UNKNOWN for a name bound again or to anything else
+    constants: dict[str, IKind] = field(default_factory=dict)
     # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
     registered: list[tuple[str, str]] = field(default_factory=list)
     # module-level aliases (`my_op = MyFn.apply`, `REG = Registry()` -> "pkg.Registry()")
@@ -820,24 +820,24 @@ class _Indexer(ast.NodeVisitor):
     def visit_Global(self, node: ast.Global) -> None:
         if self.func_stack:
             self.declared_globals.setdefault(self.func_stack[-1].key, set()).update(node.names)
-            self.s.constants.update(dict.fromkeys(node.names))  # a function may rebind it: no constant
+            self.s.constants.update(dict.fromkeys(node.names, UNKNOWN))  # a function may rebind it: no constant
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         if not self.func_stack and not self.class_stack and isinstance(node.target, ast.Name):
-            self.s.constants[node.target.id] = None  # `N += 1` at module level: not one value
+            self.s.constants[node.target.id] = UNKNOWN  # `N += 1` at module level: not one value
         self.generic_visit(node)
 
     def _module_constant(self, name: str, value: ast.expr) -> None:
         """`PAD = 10_000`, `ORDER = [0, 4, 1, 5]`: a module-level name bound once to literal host data (any later
         binding, at module level or through `global`, leaves it out)."""
         if name in self.s.constants:
-            self.s.constants[name] = None
+            self.s.constants[name] = UNKNOWN
             return
         if isinstance(value, ast.List):
             listed = bool(value.elts) and all(_literal_number(e) for e in value.elts)
-            self.s.constants[name] = Base.HOST_LIST if listed else None
+            self.s.constants[name] = Base.HOST_LIST if listed else UNKNOWN
         else:
-            self.s.constants[name] = Base.HOST if _literal_number(value) else None  # (a string may name a device)
+            self.s.constants[name] = Base.HOST if _literal_number(value) else UNKNOWN  # (a string may name a device)
 
     def _assigned(self, target: ast.expr, value: ast.expr) -> None:
         """Record the assignments `index.assigned` types values from: a module global (`_PP = init_group()`),

@@ -726,6 +726,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         """Dotted names a factory returns: its `return` values, else the class its annotation names
         together with that class's project subclasses."""
         refs = [ref if "." in ref else f"{fn.module}.{ref}" for ref in fn.makes]
+        if bounded := self._typevar_classes(fn):  # `-> Optional[B]`: declared, whatever the body returns
+            return bounded + refs
         if refs and (not fn.returns_class or any(
                 ref.startswith("self.") or self._denotes(ref.removesuffix("()"), MAX_DISPATCH_DEPTH) for ref in refs)):
             return refs
@@ -734,6 +736,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
             if base is not None:
                 return [f"{c.module}.{c.qualname}" for c in self.subclasses(base)]
         return []
+
+    def _typevar_classes(self, fn: FunctionInfo) -> list[str]:
+        """`def pop(self, i) -> Optional[B]` with `B = TypeVar("B", bound=Batch)` in its module (a generic
+        container of batches): it returns an instance of `Batch` or of a project subclass of it. An unbound
+        TypeVar, or one bound to a class outside the project, says nothing."""
+        if not isinstance(fn.returns, Obj) or fn.returns_class:
+            return []
+        bound = self.modules[fn.module].typevar_bounds.get(fn.returns.name)
+        base = self.class_by_dotted(bound) if bound else None
+        return [f"{c.module}.{c.qualname}" for c in self.subclasses(base)] if base is not None else []
 
     def subclasses(self, base: ClassInfo) -> list[ClassInfo]:
         """`base` and every project class that has it in its MRO (shared: callers must not change the list)."""
@@ -1212,6 +1224,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
             + [seed[0].module for seed in steps if seed[2] is None and "replay" in seed[1]]
         propagate("step", steps + [(fn, label, None, False) for fn, label in self.generation_callbacks()]
                   + [(fn, label, None, False) for fn, label in self.library_api_roots(starts)], stop=model)
+        propagate("step", self._rpc_step_handlers(result))
         # The request around the decode: what runs a step driver or decode loop once, and what it calls
         # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
         requests = self._request_roots(self._generating(loops, runs_model, result, model), result, model)
@@ -1589,6 +1602,29 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                 seeds.extend((target, how, hop, False) for target, how in self._decode_step_targets(fn, calls))
                 decode_loops.append(fn)
         return seeds, decode_loops, runs_model
+
+    def _rpc_step_handlers(self, reached: dict[str, HotInfo]) -> list[Seed]:
+        """The gRPC framework calls each method of a `*Servicer` subclass once per RPC, from a client that drives
+        the steps over the wire (TGI's router: `Prefill`, `Decode`, then `FilterBatch` between steps). A handler
+        that is no step itself but calls a method on an object it takes out of an attribute the servicer's step
+        handler also uses (`self.cache.pop(id).filter(...)` next to `Decode` popping and setting `self.cache`)
+        works on the step's state between steps: a step root. A handler that only reads or sets up (`Info`,
+        `Health`, `Warmup`, `ClearCache`: no method of a taken-out object) stays out."""
+        out: list[Seed] = []
+        for cls in self.classes.values():
+            if not any(base.rpartition(".")[2].endswith("Servicer") for base in cls.bases):
+                continue
+            handlers = [f for key in cls.methods.values() if (f := self.functions.get(key)) is not None
+                        and f.parent_key is None and not f.qualname.endswith(".__init__")]
+            state = {attr for f in handlers if f.key in reached and reached[f.key].whole
+                     and reached[f.key].tier == "step" for attr in _self_receivers(f)}
+            for fn in handlers:
+                if fn.key in reached or self._warms_up(fn):
+                    continue
+                taken = sorted(attr for attr in _taken_out_receivers(fn) if attr in state)
+                if taken:
+                    out.append((fn, f"{fn.display} (step: RPC handler on the step's self.{taken[0]})", None, False))
+        return out
 
     def _request_roots(self, loops: list[FunctionInfo], reached: dict[str, HotInfo],
                        model: frozenset[str]) -> list[Seed]:
@@ -2048,6 +2084,18 @@ def _close(keys: set[str], nexts: dict) -> None:
 def _join(how: str, more: str) -> str:
     """Two dispatch hops taken by one call (`self.cache: Cache`, then `override PagedCache`) in one `via` label."""
     return f"{how}, {more}" if how and more else how or more
+
+
+def _self_receivers(fn: FunctionInfo) -> set[str]:
+    """The attributes of `self` whose methods `fn` calls (`self.cache.pop(...)` -> "cache")."""
+    return {parts[1] for callee, _line in fn.calls if (parts := callee.split("."))[0] == "self" and len(parts) > 2}
+
+
+def _taken_out_receivers(fn: FunctionInfo) -> set[str]:
+    """The attributes of `self` out of which `fn` takes an object and calls a method on it
+    (`self.cache.pop(id).filter(...)` -> "cache")."""
+    return {parts[1] for callee, _line in fn.calls
+            if (parts := callee.split("."))[0] == "self" and len(parts) > 3 and parts[2].endswith("()")}
 
 
 def _within(line: int, spans) -> bool:

@@ -228,6 +228,9 @@ class ModuleSummary:
     registered: list[tuple[str, str]] = field(default_factory=list)
     # module-level aliases (`my_op = MyFn.apply`, `REG = Registry()` -> "pkg.Registry()")
     aliases: dict[str, str] = field(default_factory=dict)
+    # module-level type variables with a bound (`B = TypeVar("B", bound=Batch)` -> "pkg.types.Batch"): a value
+    # annotated `B` is an instance of the bound or a subclass (ProjectIndex._made_by)
+    typevar_bounds: dict[str, str] = field(default_factory=dict)
     # (class, attribute, class built) of `Cls.attr = Impl(...)` in a function: a class-level singleton
     class_sets: list[tuple[str, str, str]] = field(default_factory=list)
     # module global -> callee descriptors assigned to it (module level, or in a function under `global`)
@@ -1002,6 +1005,16 @@ class _Indexer(ast.NodeVisitor):
         elif isinstance(value, ast.Call) and not value.args and not value.keywords \
                 and (ref := self.resolve(dotted(value.func))):
             self.s.aliases[name] = f"{ref}()"
+        elif bound := self._typevar_bound(value):
+            self.s.typevar_bounds[name] = bound
+
+    def _typevar_bound(self, value: ast.expr) -> str | None:
+        """The dotted class of `TypeVar("B", bound=Batch)` (or `bound="Batch"`); None for anything else."""
+        if not isinstance(value, ast.Call) or self.resolve(dotted(value.func)) not in TYPEVARS:
+            return None
+        bound = next((kw.value for kw in value.keywords if kw.arg == "bound"), None)
+        name = class_annotation(bound) if bound is not None else None
+        return self.resolve(name) if name else None
 
     def _gradless(self, expr: ast.expr) -> bool:
         """`torch.no_grad()`, `torch.inference_mode()` (also bare, as a decorator)."""
@@ -1225,6 +1238,9 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
             leaves_default_moved(n.body, indexer.resolve) for n in ast.walk(tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     return indexer.s
+
+
+TYPEVARS = ("typing.TypeVar", "typing_extensions.TypeVar")
 
 
 def class_annotation(node: ast.expr | str) -> str | None:

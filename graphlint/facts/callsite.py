@@ -1059,18 +1059,68 @@ def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
     return names_cpu(ast_literal(device))
 
 
-def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
+def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope, loops: list[ast.comprehension] | None = None
                    ) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]] | None:
     """(positional kinds, keyword kinds) a call passes, recorded even when none is known: which arguments a call
     leaves out tells a None default from a value. A `*args` or `**kwargs` call records nothing (it may pass
-    any parameter)."""
+    any parameter). `loops`: the generators of the comprehensions around the call, outermost first, whose
+    names the arguments read as elements of what they iterate (`comprehension_scope`)."""
     if any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return None
+    if loops:
+        scope = comprehension_scope(scope, loops)
     memo: Memo = {}
     positional = tuple(_arg_kind(arg, call.lineno, resolve, scope, memo) for arg in call.args)
     keywords = tuple((kw.arg, _arg_kind(kw.value, call.lineno, resolve, scope, memo))
                      for kw in call.keywords if kw.arg)
     return positional, keywords
+
+
+def comprehension_scope(scope: Scope, loops: list[ast.comprehension]) -> Scope:
+    """The function's scope with the names the comprehension loops bind (`[unrotate(t, s) for t, s in zip(ks,
+    lens)]`) read as what they hold: an element of the iterated value, as `x[i]` of it reads (a device tensor's rows
+    are device tensors, a host sequence's items host data, a tuple's or a project call's items unknown), `zip`
+    element-wise, an index of `enumerate` or a `range` count a Python int. Any other target binds unknown. Such a
+    name shadows the function's own name or parameter of that spelling inside the comprehension."""
+    bound: dict[str, list[ast.expr | ast.AugAssign | None]] = {}
+    for loop in loops:
+        for name, value in _loop_items(loop.target, loop.iter):
+            bound[name] = [value]
+    if not bound:
+        return scope
+    return Scope(binds={**scope.binds, **bound}, params={p: k for p, k in scope.params.items() if p not in bound},
+                 top=scope.top - set(bound), top_values=scope.top_values, returns=scope.returns,
+                 appends={n: v for n, v in scope.appends.items() if n not in bound},
+                 foreign_sets=scope.foreign_sets, item_sets=scope.item_sets - set(bound))
+
+
+def _loop_items(target: ast.expr, it: ast.expr) -> list[tuple[str, ast.expr | None]]:
+    """(name, what it holds) for each name a loop target binds over `it`; None where that is not read."""
+    call = it if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords \
+        and not any(isinstance(a, ast.Starred) for a in it.args) else None
+    if isinstance(target, ast.Name):
+        if call is not None and call.func.id == "range":
+            return [(target.id, ast.Constant(0))]
+        if call is not None and call.func.id in ("zip", "enumerate"):
+            return [(target.id, None)]  # a tuple held whole: its items are not read
+        return [(target.id, _an_element(it))]
+    if not isinstance(target, ast.Tuple) or any(isinstance(e, ast.Starred) for e in target.elts):
+        return [(name, None) for name in bound_names(target)]
+    if call is not None and call.func.id == "zip" and len(call.args) == len(target.elts):
+        return [pair for elt, arg in zip(target.elts, call.args) for pair in _loop_items(elt, arg)]
+    if call is not None and call.func.id == "enumerate" and len(call.args) == 1 and len(target.elts) == 2:
+        index = [(name, ast.Constant(0)) for name in bound_names(target.elts[0])] \
+            if isinstance(target.elts[0], ast.Name) else [(name, None) for name in bound_names(target.elts[0])]
+        return index + _loop_items(target.elts[1], call.args[0])
+    return [(name, None) for name in bound_names(target)]
+
+
+ELEMENT = "<element>"  # the index `_an_element` reads with: no Python name, so no binding reads it
+
+
+def _an_element(it: ast.expr) -> ast.expr:
+    """One element of the iterated `it`, as the kinds read it: `it[i]` with an index no literal names."""
+    return ast.copy_location(ast.Subscript(value=it, slice=ast.Name(id=ELEMENT, ctx=ast.Load()), ctx=ast.Load()), it)
 
 
 def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:

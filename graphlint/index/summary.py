@@ -41,6 +41,7 @@ DEFAULT_MODULE_BASES = (
 HOT_METHOD_NAMES = ("forward", "forward_cuda", "forward_native", "forward_hip", "forward_xpu")
 CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
 # Contexts and decorators that turn autograd off: what runs the model in them is inference, not training.
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 GRADLESS = ("torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",
             "torch.autograd.grad_mode.inference_mode")
 GRAPHED_CALLS = ("torch.cuda.make_graphed_callables", "torch.cuda.graphs.make_graphed_callables")
@@ -314,6 +315,8 @@ class _Indexer(ast.NodeVisitor):
         self.local_binds: list[dict[str, str]] = []
         self.call_locals: list[dict[str, ast.Call]] = []  # per function: locals bound once to a call's result
         self.scopes: list[Scope] = []
+        # id() of each call inside a comprehension -> the generators around it, outermost first (`_comprehension`)
+        self.comprehended: dict[int, list[ast.comprehension]] = {}
         self.region_depth = 0
         self.lazy_mixed: set[tuple[str, str]] = set()  # (class key, attribute) methods other than `__init__` disagree on
         self.declared_globals: dict[str, set[str]] = {}  # function key -> its `global` names
@@ -1060,6 +1063,8 @@ class _Indexer(ast.NodeVisitor):
             cls = node.__class__
             if cls is ast.Call and record_calls:
                 self._record_call(node)  # type: ignore[arg-type]
+            elif cls in COMPREHENSIONS and record_calls and self.func_stack:
+                self._comprehension(node)  # type: ignore[arg-type]
             step = len(node.values) - 1 if cls is ast.BoolOp else 1  # type: ignore[attr-defined]
             deeper = depth + step
             for name in reversed(_child_fields(cls)):  # `ast.iter_child_nodes`, reversed, inlined: the index's
@@ -1072,6 +1077,20 @@ class _Indexer(ast.NodeVisitor):
             self.func_stack[-1].nesting = deepest
         if deepest > self.s.nesting:
             self.s.nesting = deepest
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        """Note the generators of a comprehension for the calls its loops run (its element, its conditions, the
+        iterables of its inner loops), so that their arguments read the loop names (`call_arg_kinds`). Walked
+        before its own calls; an inner comprehension adds its generators after these."""
+        parts: list[ast.AST] = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        for i, loop in enumerate(node.generators):
+            parts.extend(loop.ifs)
+            if i:
+                parts.append(loop.iter)
+        for part in parts:
+            for sub in ast.walk(part):
+                if isinstance(sub, ast.Call):
+                    self.comprehended.setdefault(id(sub), []).extend(node.generators)
 
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
@@ -1088,7 +1107,8 @@ class _Indexer(ast.NodeVisitor):
                 if node.args or node.keywords:
                     self._callable_args(node, callee)
                 if (node.args or node.keywords) and records_args(callee):
-                    kinds = call_arg_kinds(node, self.resolve, self.scopes[-1])
+                    loops = self.comprehended.pop(id(node), None)
+                    kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops)
                     if kinds is not None:
                         self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
             elif self.region_depth:

@@ -660,6 +660,17 @@ def arguments_of(call: cst.Call, fn: FunctionInfo) -> list[cst.BaseExpression | 
     return out
 
 
+def module_constant(index: ProjectIndex, module: ModuleSummary, name: str) -> Val | None:
+    """A name no local binding shadows, bound once at module level to literal host data (`ModuleSummary.constants`),
+    here or in the project module it is imported from: a Python number, or a list of numbers."""
+    kind = module.constants.get(name)
+    if kind is None and (imported := module.imports.get(name)) is not None:
+        found = index.split_dotted(imported)
+        source = index.modules.get(found[0]) if found is not None else None
+        kind = source.constants.get(found[1]) if source is not None else None
+    return HOST if kind is ik.Base.HOST else kind_val(ik.HOST_LIST) if kind is ik.Base.HOST_LIST else None
+
+
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
     cls = index.classes.get(function.class_key) if function and function.class_key else None
     in_processor = cls is not None and is_processor([name for c in index.mro(cls) for name in (c.qualname, *c.bases)])
@@ -787,7 +798,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                            weak=any(w.weak for w in where if w.kind is not Kind.HOST))
         return val if val != UNKNOWN else None
 
-    inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method)
+    def lookup_global(name: str) -> Val | None:
+        return module_constant(index, module, name)
+
+    inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method, lookup_global)
     if index.default_device_moved:  # process-wide (`torch.set_default_device(device)` in the project's setup)
         inf.default_device = Dev.UNKNOWN
     inf_ref.append(inf)

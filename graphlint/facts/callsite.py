@@ -10,8 +10,8 @@ assignment, a parameter annotated `int`): one mis-guessed helper would affect ev
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.names import bound_names, dotted
@@ -63,6 +63,7 @@ class Scope:
     params: dict[str, IKind] = field(default_factory=dict)
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
     top_values: set[int] = field(default_factory=set)  # id() of the values those top-level statements assign
+    top_assigned: set[int] = field(default_factory=set)  # id() of the value of every top-level assignment
     returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
     # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
     # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
@@ -160,6 +161,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             stack.extend(case.body)
     for stmt in func.body:
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            scope.top_assigned.add(id(stmt.value))
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if isinstance(target, ast.Name):
                     scope.top.add(target.id)
@@ -916,6 +918,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if isinstance(value.func, ast.Name) and name in READ_BUILTINS and name not in scope.binds \
             and name not in scope.params:
         qual = name  # `list(x)`: the module's resolver reads a bare name it does not know as a module-level one
+    if qual in ("min", "max") and _device_extreme(value, again):
+        return TENSOR
     if qual in HOST_BUILTINS:
         return HOST
     if qual == "range":
@@ -1000,6 +1004,16 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     return Call(qual, receiver=isinstance(value.func, ast.Attribute) and _receiver(value.func.value, scope))
 
 
+def _device_extreme(call: ast.Call, again: Callable[[ast.expr], IKind]) -> bool:
+    """The builtin `min(...)` / `max(...)` of a device tensor's rows (`min(prompt_lengths)`), or of device tensors
+    and Python numbers (`max(lens.max(), 1)`): a 0-d device tensor, as the checker reads it (Megatron's
+    `min(prompt_lengths_in_batch)` of a CUDA tensor). Of host data, or with `key=` / `default=`, it stays host."""
+    if call.keywords or not call.args or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    kinds = {again(a) for a in call.args}
+    return bool(kinds & {TENSOR, BOOL_TENSOR}) and kinds <= {TENSOR, BOOL_TENSOR, HOST}
+
+
 def _receiver(value: ast.expr, scope: Scope) -> bool:
     """An object whose methods are called: a local or parameter, or a field (of a field) of `self`."""
     while isinstance(value, ast.Attribute) and _self_attr(value) is None:
@@ -1059,31 +1073,129 @@ def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
     return names_cpu(ast_literal(device))
 
 
-def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope
+def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope, loops: list[ast.comprehension] | None = None
                    ) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]] | None:
     """(positional kinds, keyword kinds) a call passes, recorded even when none is known: which arguments a call
     leaves out tells a None default from a value. A `*args` or `**kwargs` call records nothing (it may pass
-    any parameter)."""
+    any parameter). `loops`: the generators of the comprehensions around the call, outermost first, whose
+    names the arguments read as elements of what they iterate (`comprehension_scope`)."""
     if any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return None
+    if loops:
+        scope = comprehension_scope(scope, loops)
     memo: Memo = {}
-    positional = tuple(_arg_kind(arg, call.lineno, resolve, scope, memo) for arg in call.args)
-    keywords = tuple((kw.arg, _arg_kind(kw.value, call.lineno, resolve, scope, memo))
+    positional = tuple(_arg_kind(arg, call, resolve, scope, memo) for arg in call.args)
+    keywords = tuple((kw.arg, _arg_kind(kw.value, call, resolve, scope, memo))
                      for kw in call.keywords if kw.arg)
     return positional, keywords
 
 
-def _arg_kind(arg: ast.expr, line: int, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
-    """What an argument passes at the call on `line`: a name reads the binding that reaches the call when one
-    does for sure (`lengths = lengths // 256` then `lengths = ones.repeat_interleave(1)` then `f(lengths)`);
-    otherwise the join of every binding (`expr_kind`)."""
+def _by_flow(arg: ast.expr, call: ast.Call, kind: IKind, resolve: Resolve, scope: Scope) -> IKind:
+    """A device tensor the caller's annotations alone make (`lengths.sum()` of `lengths: torch.Tensor`, which names
+    no device) is recorded as that prior (`Prior(kind, UNKNOWN)`, which settles to `kind`): the call-site facts let
+    only data flow overrule a scalar annotation of the callee (`CallFacts._compute`)."""
+    if kind not in (TENSOR, BOOL_TENSOR) or not any(k in (TENSOR, BOOL_TENSOR) for k in scope.params.values()):
+        return kind
+    bare = _variant(scope, params=dict.fromkeys(scope.params, UNKNOWN))
+    return kind if _arg_kind(arg, call, resolve, bare, {}, prior=False) == kind else Prior(kind, UNKNOWN)
+
+
+def comprehension_scope(scope: Scope, loops: list[ast.comprehension]) -> Scope:
+    """The function's scope with the names the comprehension loops bind (`[unrotate(t, s) for t, s in zip(ks,
+    lens)]`) read as what they hold: an element of the iterated value, as `x[i]` of it reads (a device tensor's rows
+    are device tensors, a host sequence's items host data, a tuple's or a project call's items unknown), `zip`
+    element-wise, an index of `enumerate` or a `range` count a Python int. Any other target binds unknown. Such a
+    name shadows the function's own name or parameter of that spelling inside the comprehension."""
+    bound: dict[str, list[ast.expr | ast.AugAssign | None]] = {}
+    for loop in loops:
+        for name, value in _loop_items(loop.target, loop.iter):
+            bound[name] = [value]
+    if not bound:
+        return scope
+    return _variant(scope, binds={**scope.binds, **bound},
+                    params={p: k for p, k in scope.params.items() if p not in bound}, top=scope.top - set(bound),
+                    appends={n: v for n, v in scope.appends.items() if n not in bound},
+                    item_sets=scope.item_sets - set(bound))
+
+
+def _loop_items(target: ast.expr, it: ast.expr) -> list[tuple[str, ast.expr | None]]:
+    """(name, what it holds) for each name a loop target binds over `it`; None where that is not read."""
+    call = it if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords \
+        and not any(isinstance(a, ast.Starred) for a in it.args) else None
+    if isinstance(target, ast.Name):
+        if call is not None and call.func.id == "range":
+            return [(target.id, ast.Constant(0))]
+        if call is not None and call.func.id in ("zip", "enumerate"):
+            return [(target.id, None)]  # a tuple held whole: its items are not read
+        return [(target.id, _an_element(it))]
+    if not isinstance(target, ast.Tuple) or any(isinstance(e, ast.Starred) for e in target.elts):
+        return [(name, None) for name in bound_names(target)]
+    if call is not None and call.func.id == "zip" and len(call.args) == len(target.elts):
+        return [pair for elt, arg in zip(target.elts, call.args) for pair in _loop_items(elt, arg)]
+    if call is not None and call.func.id == "enumerate" and len(call.args) == 1 and len(target.elts) == 2:
+        index = [(name, ast.Constant(0)) for name in bound_names(target.elts[0])] \
+            if isinstance(target.elts[0], ast.Name) else [(name, None) for name in bound_names(target.elts[0])]
+        return index + _loop_items(target.elts[1], call.args[0])
+    return [(name, None) for name in bound_names(target)]
+
+
+ELEMENT = "<element>"  # the index `_an_element` reads with: no Python name, so no binding reads it
+
+
+def _an_element(it: ast.expr) -> ast.expr:
+    """One element of the iterated `it`, as the kinds read it: `it[i]` with an index no literal names."""
+    return ast.copy_location(ast.Subscript(value=it, slice=ast.Name(id=ELEMENT, ctx=ast.Load()), ctx=ast.Load()), it)
+
+
+def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, memo: Memo, prior: bool = True
+              ) -> IKind:
+    """What an argument passes at `call`: a name reads the binding that reaches the call when one does for sure
+    (`lengths = lengths // 256` then `lengths = ones.repeat_interleave(1)` then `f(lengths)`); otherwise the join of
+    every binding (`expr_kind`), less those the call's own statement makes (`_before_call`). `prior`: a device
+    tensor only annotations make is marked so (`_by_flow`)."""
     if isinstance(arg, ast.Name):
+        scope, memo = _before_call(arg.id, call, scope, memo)
         if arg.id in scope.params and arg.id not in scope.binds and arg.id not in ("self", "cls"):
             return Fwd(arg.id)  # passed on as the caller received it
-        reaching = _reaching(arg.id, line, scope)
+        reaching = _reaching(arg.id, call.lineno, scope)
         if reaching is not None and not (_empty_list(reaching) and arg.id in scope.appends):  # `[]`: filled later
-            return CPU_DEVICE if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
-    return CPU_DEVICE if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
+            kind = CPU_DEVICE if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
+            return _by_flow(arg, call, kind, resolve, scope) if prior else kind
+    kind = CPU_DEVICE if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
+    return _by_flow(arg, call, kind, resolve, scope) if prior else kind
+
+
+def _before_call(name: str, call: ast.Call, scope: Scope, memo: Memo) -> tuple[Scope, Memo]:
+    """The scope (and a memo for it) without the bindings of `name` that the call's own statement makes, when that
+    statement is of the body's top level (no loop brings them back to the call): `weight, bias =
+    self.create_weights(..., bias, ...)` passes the `bias` the function received, not the tensor the call returns.
+    The scope as it is where there are none."""
+    binds = scope.binds.get(name, [])
+    own = [b for b in binds if isinstance(b, ast.expr) and _assigned_by(b, call, scope)]
+    if not own:
+        return scope, memo
+    rest = [b for b in binds if not any(b is o for o in own)]
+    kept = {**scope.binds, name: rest} if rest else {n: v for n, v in scope.binds.items() if n != name}
+    top = scope.top if any(id(b) in scope.top_values for b in rest) else scope.top - {name}
+    return _variant(scope, binds=kept, top=top), {}
+
+
+def _variant(scope: Scope, **changes: Any) -> Scope:
+    """`scope` with some names read differently: its memos of reads (`self_reads`, `views`) start empty."""
+    return replace(scope, self_reads={}, views={}, **changes)
+
+
+def _assigned_by(bound: ast.expr, call: ast.Call, scope: Scope) -> bool:
+    """`bound` is what a top-level assignment containing `call` binds: its value (`x = f(x)`) or an item of it
+    (`a, x = f(x)`)."""
+    value = bound.value if isinstance(bound, ast.Subscript) and id(bound.value) in scope.top_assigned else bound
+    return id(value) in scope.top_assigned and _within(call, value)
+
+
+def _within(inner: ast.expr, outer: ast.expr) -> bool:
+    """`inner`'s source span lies in `outer`'s."""
+    start, end = (inner.lineno, inner.col_offset), (inner.end_lineno, inner.end_col_offset)
+    return (outer.lineno, outer.col_offset) <= start and end <= (outer.end_lineno, outer.end_col_offset)  # type: ignore[operator]
 
 
 def _reaching(name: str, line: int, scope: Scope) -> ast.expr | None:

@@ -22,7 +22,7 @@ def leaves_default_moved(body: list[ast.stmt], resolve: Callable[[str], str | No
     level, an `if __name__ == "__main__":` block is a script's own run, not the library's."""
     moved = False
     for stmt in body:
-        if module_level and _is_main_guard(stmt):
+        if module_level and is_main_guard(stmt):
             continue
         restores = _restores(stmt, resolve) or isinstance(stmt, ast.Try) and any(
             _restores(s, resolve) for s in stmt.finalbody)
@@ -86,6 +86,7 @@ def _qualname(expr: ast.expr, resolve: Callable[[str], str | None]) -> str | Non
     return resolve(dotted) if expr.id != "torch" else dotted
 
 
-def _is_main_guard(stmt: ast.stmt) -> bool:
+def is_main_guard(stmt: ast.stmt) -> bool:
+    """`if __name__ == "__main__":` (any comparison of `__name__`): a script's own run, not an import's."""
     test = stmt.test if isinstance(stmt, ast.If) else None
     return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"

@@ -120,6 +120,30 @@ def _arm_paths(tree: cst.CSTNode) -> dict[int, tuple[tuple[int, str], ...]]:
     return arms
 
 
+def _binds_target(target: cst.BaseExpression, name: str) -> bool:
+    if isinstance(target, cst.Name):
+        return target.value == name
+    return isinstance(target, (cst.Tuple, cst.List)) and any(_binds_target(e.value, name) for e in target.elements)
+
+
+def _loop_of_names(tree: cst.CSTNode) -> dict[int, cst.For | cst.While]:
+    """id of each Name inside a loop's body -> the innermost `for` / `while` around it (not through a nested `def`)."""
+    loops: dict[int, cst.For | cst.While] = {}
+    todo: list[tuple[cst.CSTNode, cst.For | cst.While | None]] = [(tree, None)]
+    while todo:
+        node, loop = todo.pop()
+        if node.__class__ in (cst.For, cst.While):
+            todo.append((node.body, node))
+            todo.extend((child, loop) for child in code_children(node) if child is not node.body)
+            continue
+        if node.__class__ in (cst.FunctionDef, cst.Lambda) and node is not tree:
+            loop = None
+        if node.__class__ is cst.Name and loop is not None:
+            loops[id(node)] = loop
+        todo.extend((child, loop) for child in code_children(node))
+    return loops
+
+
 CAST_METHODS = frozenset({"float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte"})
 MATH_METHODS = frozenset({
     "exp", "log", "sqrt", "rsqrt", "sin", "cos", "abs", "neg", "pow", "sign", "floor", "ceil", "round", "clamp",
@@ -162,6 +186,9 @@ class HostOrigins:
         self._consts: set[str] | None = None  # built from constants only; starts as the `int` parameters
         self.history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = {}
         self._arms: dict[int, tuple[tuple[int, str], ...]] | None = None  # `_arm_paths` of the unit's tree
+        self._loops: dict[int, cst.For | cst.While] | None = None  # `_loop_of_names` of the unit's tree
+        # (id of a loop, name) -> `_rebinds` of the name in the loop's body: one walk per loop and name
+        self._loop_rebinds: dict[tuple[int, str], list[tuple[int, bool]]] = {}
 
     @property
     def consts(self) -> set[str]:
@@ -206,8 +233,12 @@ class HostOrigins:
             is_const = value is not None and self.is_const(value)
             (self.consts.add if is_const else self.consts.discard)(name)
         elif isinstance(target, (cst.Tuple, cst.List)):
-            for el in target.elements:
-                self._bind(el.value, None)
+            # `t5, clip = t5.cpu(), clip.cpu()`: a display of as many values binds each to its own
+            values = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) and len(
+                value.elements) == len(target.elements) and not any(
+                isinstance(e, cst.StarredElement) for e in (*value.elements, *target.elements)) else None
+            for i, el in enumerate(target.elements):
+                self._bind(el.value, values[i] if values is not None else None)
 
     def on_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -279,7 +310,13 @@ class HostOrigins:
     def _origin(self, expr: cst.BaseExpression) -> Origin | None:
         ctx = self.ctx
         if isinstance(expr, cst.Name):
-            return self.origins.get(expr.value)
+            return self.origins.get(expr.value) or self._carried(expr)
+        if isinstance(expr, cst.Attribute) and expr.attr.value not in CONST_ATTRS | {"device", "is_cuda", "is_cpu"} \
+                and ctx.val(expr).kind not in HOST_KINDS:
+            # `ae.decoder` of `ae = ae.cpu()`: a submodule (or a tensor's `.T` / `.data`) lives with what holds it
+            base = self.origin(expr.value)
+            return base.but(pinned=False, dims=Dims.UNKNOWN, const=False) if base is not None \
+                and base.source is Source.CPU else None
         if isinstance(expr, cst.Subscript):
             base = self.origin(expr.value)
             if base is None:
@@ -397,7 +434,8 @@ class HostOrigins:
             base = self.origin(recv)
             if base is not None:
                 return base
-            if ctx.is_device_tensor(recv):
+            if ctx.is_device_tensor(recv) or ctx.val(recv).kind in (Kind.UNKNOWN, Kind.MODULE):
+                # what `.cpu()` returns lives on the host, whatever it is: a tensor, or a module offloaded there
                 return Origin(is_bool=ctx.is_bool_tensor(recv), source=Source.CPU)
             return None
         if name == "pin_memory":
@@ -438,6 +476,29 @@ class HostOrigins:
             return base.but(pinned=False, dims=Dims.UNKNOWN, const=False,
                             is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR)
         return None
+
+    def _carried(self, name: cst.Name) -> Origin | None:
+        """A loop that offloads `name` to the host after reading it: `t5 = t5.cpu()` (or a module's in-place
+        `model.cpu()` statement) later in the body of the innermost loop around the read, with no rebinding of
+        `name` in between. From the second iteration on the read sees the host value; the first reads what the
+        loop was entered with, which is no copy, but the loop runs it every step after that."""
+        if self._loops is None:
+            tree = getattr(self.ctx, "tree", None)
+            self._loops = _loop_of_names(tree) if tree is not None else {}
+        loop = self._loops.get(id(name))
+        if loop is None or isinstance(loop, cst.For) and _binds_target(loop.target, name.value):
+            return None  # a `for` target is rebound by the loop itself at each iteration
+        pos = self.ctx.position(name)
+        if pos is None:
+            return None
+        key = (id(loop), name.value)
+        if key not in self._loop_rebinds:
+            self._loop_rebinds[key] = list(_rebinds(loop.body, name.value, self.ctx))
+        last = None
+        for line, offloaded in self._loop_rebinds[key]:
+            if line > pos.start.line:
+                last = offloaded
+        return Origin(source=Source.CPU) if last else None
 
     def _tensor_result(self, expr: cst.Call) -> bool:
         """The inference does not call the result a host value (`.item()`, `.tolist()`, `.numpy()`, sizes)."""
@@ -489,6 +550,56 @@ def _int_params(ctx) -> list[str]:
         if text in ("int", "Optional[int]", "int|None", "bool"):
             out.append(p.name.value)
     return out
+
+
+HOST_KINDS = (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY)
+
+
+def _offload(value: cst.BaseExpression, name: str) -> bool:
+    """`name.cpu()` / `name.to("cpu")`: `name` moved to the host (`to`'s argument is read syntactically)."""
+    m = method_call(value) if isinstance(value, cst.Call) else None
+    if m is None or not isinstance(m[0], cst.Name) or m[0].value != name:
+        return False
+    if m[1] == "cpu":
+        return True
+    return m[1] == "to" and len(value.args) == 1 and isinstance(value.args[0].value, cst.SimpleString) \
+        and value.args[0].value.evaluated_value == "cpu"
+
+
+def _rebinds(body: cst.CSTNode, name: str, ctx) -> Iterator[tuple[int, bool]]:
+    """(line, offloads) of each statement in `body` that rebinds `name` (an assignment, a tuple's element) or moves it
+    to the host in place (a statement `name.cpu()`, which only a module does in place), in textual order."""
+    todo = [body]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        found = None
+        if isinstance(node, cst.Expr) and _offload(node.value, name):
+            found = True
+        elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+            found = _assigns_name(node, name)
+        if found is not None:
+            pos = ctx.position(node)
+            if pos is not None:
+                yield pos.start.line, found
+        todo.extend(reversed(code_children(node)))
+
+
+def _assigns_name(node: cst.Assign | cst.AugAssign | cst.AnnAssign, name: str) -> bool | None:
+    """None when `node` does not bind `name`; else whether it binds it to `name` moved to the host."""
+    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+    for target in targets:
+        if isinstance(target, cst.Name) and target.value == name:
+            return node.value is not None and _offload(node.value, name)
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for i, el in enumerate(target.elements):
+                if isinstance(el.value, cst.Name) and el.value.value == name:
+                    value = node.value
+                    if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements):
+                        return _offload(value.elements[i].value, name)
+                    return False
+    return None
 
 
 def _all_bool_literals(expr: cst.BaseExpression) -> bool:

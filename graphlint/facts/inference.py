@@ -286,13 +286,15 @@ class Inference:
                  lookup_self: Callable[[str], Val], call_returns: Callable[[cst.Call], Val | None],
                  lookup_attr: Callable[[str, str], Val] | None = None,
                  lookup_field: Callable[[str], Val | None] | None = None,
-                 lookup_method: Callable[[str], Val | None] | None = None) -> None:
+                 lookup_method: Callable[[str], Val | None] | None = None,
+                 lookup_global: Callable[[str], Val | None] | None = None) -> None:
         self.resolve = resolve
         self.lookup_self = lookup_self
         self.call_returns = call_returns
         self.lookup_attr = lookup_attr
         self.lookup_field = lookup_field  # `obj.x` of a receiver of unknown class (CallFacts.field)
         self.lookup_method = lookup_method  # `obj.m()` of a receiver of unknown class (CallFacts.method)
+        self.lookup_global = lookup_global  # a name no local binds: a module-level constant (`PAD = 0`)
         self.env: ChainMap[str, Val] = ChainMap({})
         self._cache: dict[int, Val] = {}
         # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
@@ -510,6 +512,8 @@ class Inference:
         val = self.env.get(node.value)
         if val is None and node.value in CONFIG_NAMES:
             return HOST
+        if val is None and self.lookup_global is not None:
+            val = self.lookup_global(node.value)
         if (val is None or val.kind is Kind.UNKNOWN) and is_cpu_name(node.value):
             return HOST  # `ids_cpu = meta.get_ids_cpu()`, an unannotated `lens_cpu`: host data by name
         return val or UNKNOWN
@@ -1709,7 +1713,11 @@ def _list_arithmetic(node: cst.BinaryOperation, left: Val, right: Val) -> Val | 
     display = isinstance(node.left, cst.List) or isinstance(node.right, cst.List)
     if isinstance(node.operator, cst.Multiply):
         seq, count = (left, right) if is_list(left) or isinstance(node.left, cst.List) else (right, left)
-        if count != HOST:
+        # a display on the left repeats by what nothing types too (`[i] * k` of a count from a config list): the
+        # list's `__mul__` runs first and takes only an integer, so the result is a list (an array or a tensor count
+        # would be typed as one)
+        untyped_count = isinstance(node.left, cst.List) and count == UNKNOWN
+        if count != HOST and not untyped_count:
             return None
         return seq if is_list(seq) or seq == SLICES else LIST if display and seq == UNKNOWN else None  # `[pad] * n`
     if not isinstance(node.operator, cst.Add) or left.is_tensor or right.is_tensor:

@@ -11,8 +11,8 @@ from typing import Protocol
 
 from graphlint.facts.callsite import item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST_FAMILY, TENSOR, TOKENIZER, UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind,
-    Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
+    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, TENSOR, TOKENIZER, UNKNOWN, Base, Call, Field, Fwd, HostIf,
+    IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo, ModuleSummary
@@ -517,20 +517,23 @@ class CallFacts:
         if not sites:
             return {}
         joined: dict[str, set[IKind]] = {p: set() for p in (*fn.params, *fn.kwonly)}
+        assumed: set[str] = set()  # parameters some site passes a device tensor that only annotations make
         for caller, callee, line, how in sites:
             if how.endswith(".apply"):
                 return {}  # `Fn.apply(x)` calls `forward(ctx, x)`: the arguments shift
-            kinds = self._site_kinds(fn, caller, callee, line)
+            kinds = self._site_kinds(fn, caller, callee, line, assumed)
             for param in (*fn.params, *fn.kwonly):
                 if kinds is None or param in kinds:  # absent: a None default the call left out
                     joined[param].add(kinds[param] if kinds is not None else UNKNOWN)
         out = {}
+        annotated = dict(fn.param_kinds)
         for param, kinds in joined.items():
             kind = join_kinds(kinds) if kinds else UNKNOWN
-            if kind in HOST_FAMILY or kind is TOKENIZER or kind in FLOWN_DEVICE and param not in dict(fn.param_kinds):
+            if kind in HOST_FAMILY or kind is TOKENIZER or kind in FLOWN_DEVICE and (
+                    param not in annotated or annotated[param] == HOST and param not in assumed):
                 # every site passes host data (data flow beats the annotation), a tokenizer, or every site a device
-                # tensor into a parameter without one (`n: int` fed `lengths.sum()` of an annotated, device-less
-                # tensor stays int)
+                # tensor into a parameter without a tensor annotation; a scalar one (`seqlen: int`) gives way only
+                # to data flow (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out
 
@@ -552,11 +555,13 @@ class CallFacts:
             self._by_target[name] = found
         return found
 
-    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int
+    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int, assumed: set[str]
                     ) -> dict[str, IKind] | None:
         """Parameter -> kind at one call site (a parameter left out with a None default is absent); None when
         the site recorded no arguments. Calls of one callee on one line are told apart only when each
-        recorded its arguments (the index keeps lines, not columns): then they are joined."""
+        recorded its arguments (the index keeps lines, not columns): then they are joined. Adds to `assumed` the
+        parameters the site passes a device tensor only the caller's annotations make (`callsite._by_flow`),
+        unless the framework feeds the caller (its annotations are the evidence there is)."""
         records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
         if not records or len(records) != caller.calls.count((callee, line)):
             return None
@@ -568,6 +573,8 @@ class CallFacts:
             for param in (*fn.params, *fn.kwonly):
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
                     out.setdefault(param, set()).add(site.get(param, UNKNOWN))
+        if not _framework_fed(caller):
+            assumed.update(param for param, kinds in out.items() if any(isinstance(k, Prior) for k in kinds))
         return {param: self._passed(kinds, caller) for param, kinds in out.items()}
 
     def _passed(self, kinds: set[IKind], caller: "FunctionInfo") -> IKind:

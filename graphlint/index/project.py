@@ -82,6 +82,10 @@ SELF_CALLS = ("self", "self.forward", "self.__call__")
 WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
 BY_NAME = ("method ", "model method ")
+# torch modules whose objects are runtime handles (events, streams, graphs, collectives' work), and the wrappers
+# among them that hold a model (`ProjectIndex._library_object`)
+LIBRARY_OBJECT_MODULES = ("torch.cuda.", "torch.distributed.", "torch.Event", "torch.Stream")
+MODEL_WRAPPER_MODULES = ("torch.distributed.fsdp.", "torch.distributed.pipelining.")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
@@ -135,6 +139,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                 found[s.module] = s
         summaries = [s for s in summaries if found[s.module] is not s] + [s for s in summaries if found[s.module] is s]
         self.modules: dict[str, ModuleSummary] = {s.module: s for s in summaries}
+        # the top levels that are a program's entry, by `ModuleSummary.script` key (set by `hot_functions`)
+        self.entry_scripts: dict[str, HotInfo] = {}
         self.functions: dict[str, FunctionInfo] = {}
         self.classes: dict[str, ClassInfo] = {}
         for s in summaries:
@@ -248,9 +254,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
     def _binds(self, module: str, name: str) -> bool:
         """`module` defines or imports `name` at module level: `cosyvoice.utils.common.f` does not name
         `utils` of a module `cli.cosyvoice` that ends in `cosyvoice` (the import meant the package)."""
-        s = self.modules[module]
-        return any(name in table for table in (s.functions, s.classes, s.imports, s.aliases, s.registries,
-                                               s.global_sets)) or self._star_source(module, name) is not None
+        return self.modules[module].binds(name) or self._star_source(module, name) is not None
 
     def project_module(self, name: str) -> str | None:
         """The project module an absolute import of `name` finds: the module of that name, else the one
@@ -722,6 +726,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         """Dotted names a factory returns: its `return` values, else the class its annotation names
         together with that class's project subclasses."""
         refs = [ref if "." in ref else f"{fn.module}.{ref}" for ref in fn.makes]
+        if bounded := self._typevar_classes(fn):  # `-> Optional[B]`: declared, whatever the body returns
+            return bounded + refs
         if refs and (not fn.returns_class or any(
                 ref.startswith("self.") or self._denotes(ref.removesuffix("()"), MAX_DISPATCH_DEPTH) for ref in refs)):
             return refs
@@ -730,6 +736,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
             if base is not None:
                 return [f"{c.module}.{c.qualname}" for c in self.subclasses(base)]
         return []
+
+    def _typevar_classes(self, fn: FunctionInfo) -> list[str]:
+        """`def pop(self, i) -> Optional[B]` with `B = TypeVar("B", bound=Batch)` in its module (a generic
+        container of batches): it returns an instance of `Batch` or of a project subclass of it. An unbound
+        TypeVar, or one bound to a class outside the project, says nothing."""
+        if not isinstance(fn.returns, Obj) or fn.returns_class:
+            return []
+        bound = self.modules[fn.module].typevar_bounds.get(fn.returns.name)
+        base = self.class_by_dotted(bound) if bound else None
+        return [f"{c.module}.{c.qualname}" for c in self.subclasses(base)] if base is not None else []
 
     def subclasses(self, base: ClassInfo) -> list[ClassInfo]:
         """`base` and every project class that has it in its MRO (shared: callers must not change the list)."""
@@ -861,9 +877,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                 star = self.project_module(written)
                 if star is None:
                     continue
-                src = self.modules[star]
-                names = {*src.functions, *src.classes, *src.imports, *src.aliases, *src.registries}
-                table.update({n: f"{star}.{n}" for n in names if not n.startswith("_") and "." not in n})
+                table.update({n: f"{star}.{n}" for n in self.modules[star].public_names()})
                 table.update({n: f"{star}.{n}" for n in self._star_names(star, depth + 1)})
         return table
 
@@ -1086,10 +1100,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         return [(fn, f"model method {meth}") for fn in self._methods_named(meth)]
 
     def _known_attr(self, cls: ClassInfo, name: str) -> bool:
-        """`self.name` holds an object whose class the index knows (a module, a factory's product)."""
+        """`self.name` holds an object whose class the index knows (a module, a factory's product), or a library
+        object whose methods are the library's (`_library_object`)."""
         return any(name in c.attrs and c.attrs[name].is_module or any(
-            self._denotes(d if d.endswith("()") else f"{d}()", 0) for d in c.factories.get(name, ()))
-            for c in self.mro(cls))
+            self._denotes(d if d.endswith("()") else f"{d}()", 0) or self._library_object(d)
+            for d in c.factories.get(name, ())) for c in self.mro(cls))
+
+    def _library_object(self, ref: str) -> bool:
+        """`ref` (what made an attribute's value) builds a standard-library or CUDA-runtime object: `asyncio.Event`,
+        `torch.cuda.Event.from_ipc_handle`, `dist.all_reduce(..., async_op=True)`'s work. Its `wait()` is the
+        library's, never a model protocol method of the project. Wrappers that take a model (`torch.compile`,
+        `torch.nn.parallel.*`, FSDP) are not: their methods reach the model's."""
+        root = ref.partition(".")[0]
+        if self.split_dotted(ref.removesuffix("()")) is not None:
+            return False
+        return root in sys.stdlib_module_names or (  # type: ignore[attr-defined]
+            ref.startswith(LIBRARY_OBJECT_MODULES) and not ref.startswith(MODEL_WRAPPER_MODULES))
 
     # -- hot path -----------------------------------------------------------------------------
     def hot_functions(self, hot_patterns: tuple[str, ...] = (), cold_patterns: tuple[str, ...] = (),
@@ -1145,6 +1171,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                         prev = result.get(target.key)
                         if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                             add(target, _hop(target, how), hop)
+                for target, how in self.handed_callable_edges(fn):
+                    prev = result.get(target.key)
+                    if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
+                        add(target, _hop(target, how), hop)
 
         roots = self._roots(matches, hot_patterns, capture_patterns)
         # Capture regions: the body of `with torch.cuda.graph(...)` (or `capture_begin()`...`capture_end()`)
@@ -1194,6 +1224,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
             + [seed[0].module for seed in steps if seed[2] is None and "replay" in seed[1]]
         propagate("step", steps + [(fn, label, None, False) for fn, label in self.generation_callbacks()]
                   + [(fn, label, None, False) for fn, label in self.library_api_roots(starts)], stop=model)
+        propagate("step", self._rpc_step_handlers(result))
         # The request around the decode: what runs a step driver or decode loop once, and what it calls
         # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
         requests = self._request_roots(self._generating(loops, runs_model, result, model), result, model)
@@ -1206,6 +1237,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
             fn = self.functions[key]
             if fn.parent_key and fn.parent_key in result and result[fn.parent_key].whole:
                 del result[key]
+        # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
+        self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference})
         return result
 
     def _roots(self, matches, hot_patterns: tuple[str, ...], capture_patterns: tuple[str, ...]
@@ -1292,6 +1325,37 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                     for target, _how in self.call_edges(caller, caller.module, ref):
                         out.setdefault(target.key, (target, f"passed as {param} by {caller.display}"))
         return list(out.values())
+
+    def handed_callable_edges(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """What `fn` runs through the callables it hands to a project function that calls them: LightLLM's
+        `normal_decode(self, reqs, mask_func=self._mask_logits)` with `mask_func(run_reqs, logits)` in
+        `normal_decode`. The callable runs within this call, so it is reached from `fn` (the caller), never
+        from the callee: a set-up function handing another callable to the same helper keeps it cold. Only a
+        parameter the callee calls itself (`p(...)`, `p.forward(...)`): one it stores or registers runs later,
+        or never."""
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for desc, _line, slot, ref in fn.callable_args:
+            if ref.startswith((PARAM, NAME_ARG)):
+                continue
+            for callee, _how in self.call_edges(fn, fn.module, desc):
+                param = self._slot_param(callee, desc, slot)
+                if param is None or not self._calls_param(callee, param):
+                    continue
+                for target, how in self.call_edges(fn, fn.module, ref):
+                    out.setdefault(target.key, (target, _join(how, f"called as {param} by {callee.display}")))
+        return list(out.values())
+
+    def _slot_param(self, fn: FunctionInfo, desc: str, slot: str) -> str | None:
+        """The parameter of `fn` that a call spelt `desc` fills at `slot` (a position or a keyword)."""
+        if not slot.isdigit():
+            return slot if slot in fn.params or slot in fn.kwonly else None
+        params = self.call_params(fn, desc)
+        return params[int(slot)] if int(slot) < len(params) else None
+
+    @staticmethod
+    def _calls_param(fn: FunctionInfo, param: str) -> bool:
+        """Does `fn` call its parameter `param` (`param(...)`, `param.forward(...)`, `param.__call__(...)`)?"""
+        return any(_called_value(callee) == f"{fn.module}.{param}" for callee, _line in fn.calls)
 
     def _project_calls(self, fn: FunctionInfo) -> Iterator[tuple[FunctionInfo, str, int]]:
         """(caller, call descriptor, line) of each call in the project that reaches `fn` (for an `__init__`,
@@ -1539,6 +1603,29 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
                 decode_loops.append(fn)
         return seeds, decode_loops, runs_model
 
+    def _rpc_step_handlers(self, reached: dict[str, HotInfo]) -> list[Seed]:
+        """The gRPC framework calls each method of a `*Servicer` subclass once per RPC, from a client that drives
+        the steps over the wire (TGI's router: `Prefill`, `Decode`, then `FilterBatch` between steps). A handler
+        that is no step itself but calls a method on an object it takes out of an attribute the servicer's step
+        handler also uses (`self.cache.pop(id).filter(...)` next to `Decode` popping and setting `self.cache`)
+        works on the step's state between steps: a step root. A handler that only reads or sets up (`Info`,
+        `Health`, `Warmup`, `ClearCache`: no method of a taken-out object) stays out."""
+        out: list[Seed] = []
+        for cls in self.classes.values():
+            if not any(base.rpartition(".")[2].endswith("Servicer") for base in cls.bases):
+                continue
+            handlers = [f for key in cls.methods.values() if (f := self.functions.get(key)) is not None
+                        and f.parent_key is None and not f.qualname.endswith(".__init__")]
+            state = {attr for f in handlers if f.key in reached and reached[f.key].whole
+                     and reached[f.key].tier == "step" for attr in _self_receivers(f)}
+            for fn in handlers:
+                if fn.key in reached or self._warms_up(fn):
+                    continue
+                taken = sorted(attr for attr in _taken_out_receivers(fn) if attr in state)
+                if taken:
+                    out.append((fn, f"{fn.display} (step: RPC handler on the step's self.{taken[0]})", None, False))
+        return out
+
     def _request_roots(self, loops: list[FunctionInfo], reached: dict[str, HotInfo],
                        model: frozenset[str]) -> list[Seed]:
         """The functions that run a decode loop or step driver once per call, up to MAX_REQUEST_HOPS one-shot
@@ -1606,6 +1693,56 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
             out += [(target, _hop(target, how), hop, False)
                     for target, how in self._resolved_in(unit, spans) if target.key not in reached]
         return out
+
+    def _entry_scripts(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> dict[str, HotInfo]:
+        """The top levels that are a program's entry, linted as one unit each (keyed by `ModuleSummary.script`'s
+        key): a module with an `if __name__ == "__main__":` block, or one nothing in the project imports whose top
+        level runs the model (`_enters_model`), a step driver (`_steps_in`) or a decode loop. A library's import-time
+        code (`DEVICE = ...`, `_TABLE = torch.tensor(...)`) runs once per process, and a training script's syncs are
+        no inference step: both stay out. The tier is the driver's: `step` with a decode loop at top level, else
+        `forward`, as the script's roots (`_script_roots`)."""
+        imported = self._imported_modules()
+        out: dict[str, HotInfo] = {}
+        for s in self.modules.values():
+            unit = s.script
+            if unit is None or not unit.calls or trains(unit):
+                continue
+            if s.main_guard:
+                why = "script: has a `__main__` block"
+            elif s.module not in imported and self._drives_model(unit, reached, entries):
+                why = "script: runs the model at top level"
+            else:
+                continue
+            out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if unit.decode_loops else "forward")
+        return out
+
+    def _drives_model(self, unit: FunctionInfo, reached: dict[str, HotInfo], entries: frozenset[str]) -> bool:
+        """`unit` (a top level nothing imports: all of it runs as the program) enters the model or runs a step
+        driver anywhere (`output = model.generate(inputs)` once, or per prompt), or holds a decode loop."""
+        spans = [(unit.lineno, unit.end_lineno)]
+        return bool(unit.decode_loops) or self._enters_model(unit, spans, set(entries)) \
+            or any(self._steps_in(unit, span, reached) for span in spans)
+
+    def _imported_modules(self) -> set[str]:
+        """Every module the project's imports name, with the packages above it (`a.b.c` imports `a` and `a.b`)."""
+        out: set[str] = set()
+        for s in self.modules.values():
+            for target in (*s.imports.values(), *s.star_imports):
+                parts = target.split(".")
+                out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+        return out
+
+    def script_units(self, cold_patterns: tuple[str, ...] = ()) -> dict[str, HotInfo]:
+        """`--scope all`: every module's top level that calls anything, without a tier (a `<module>` cold
+        pattern leaves it out)."""
+        return {s.script.key: HotInfo(None, whole=True, tier=None) for s in self.modules.values()
+                if s.script is not None and s.script.calls
+                and not any(fnmatch.fnmatchcase(s.script.key if ":" in p else SCRIPT, p) for p in cold_patterns)}
+
+    def script_of(self, key: str) -> FunctionInfo | None:
+        """The `ModuleSummary.script` unit of key `module:<module>`, if any."""
+        s = self.modules.get(key.rpartition(":")[0])
+        return s.script if s is not None and s.script is not None and s.script.key == key else None
 
     def _steps_in(self, unit: FunctionInfo, span: tuple[int, int], reached: dict[str, HotInfo]) -> bool:
         """A call in `span` of `unit` runs a step driver or decode loop (a root of the step tier), resolved by
@@ -1947,6 +2084,18 @@ def _close(keys: set[str], nexts: dict) -> None:
 def _join(how: str, more: str) -> str:
     """Two dispatch hops taken by one call (`self.cache: Cache`, then `override PagedCache`) in one `via` label."""
     return f"{how}, {more}" if how and more else how or more
+
+
+def _self_receivers(fn: FunctionInfo) -> set[str]:
+    """The attributes of `self` whose methods `fn` calls (`self.cache.pop(...)` -> "cache")."""
+    return {parts[1] for callee, _line in fn.calls if (parts := callee.split("."))[0] == "self" and len(parts) > 2}
+
+
+def _taken_out_receivers(fn: FunctionInfo) -> set[str]:
+    """The attributes of `self` out of which `fn` takes an object and calls a method on it
+    (`self.cache.pop(id).filter(...)` -> "cache")."""
+    return {parts[1] for callee, _line in fn.calls
+            if (parts := callee.split("."))[0] == "self" and len(parts) > 3 and parts[2].endswith("()")}
 
 
 def _within(line: int, spans) -> bool:

@@ -17,7 +17,7 @@ from graphlint.facts.inference import (
     MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
-from graphlint.facts.default_device import leaves_default_moved
+from graphlint.facts.default_device import is_main_guard, leaves_default_moved
 from graphlint.facts.follows import follows
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
@@ -41,6 +41,7 @@ DEFAULT_MODULE_BASES = (
 HOT_METHOD_NAMES = ("forward", "forward_cuda", "forward_native", "forward_hip", "forward_xpu")
 CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
 # Contexts and decorators that turn autograd off: what runs the model in them is inference, not training.
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 GRADLESS = ("torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",
             "torch.autograd.grad_mode.inference_mode")
 GRAPHED_CALLS = ("torch.cuda.make_graphed_callables", "torch.cuda.graphs.make_graphed_callables")
@@ -221,10 +222,16 @@ class ModuleSummary:
     attention_roots: list[tuple[str, int, str | None]] = field(default_factory=list)
     # module-level containers of callables (`HANDLERS = {"a": f, "b": g}`) -> the callables' descriptors
     registries: dict[str, list[str]] = field(default_factory=dict)
+    # module-level names bound once to literal host data: `Base.HOST` (a number) or `Base.HOST_LIST` (a list
+    # display of numbers: `AWQ_REVERSE_ORDER = [0, 4, 1, 5]`); UNKNOWN for a name bound again or to anything else
+    constants: dict[str, IKind] = field(default_factory=dict)
     # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
     registered: list[tuple[str, str]] = field(default_factory=list)
     # module-level aliases (`my_op = MyFn.apply`, `REG = Registry()` -> "pkg.Registry()")
     aliases: dict[str, str] = field(default_factory=dict)
+    # module-level type variables with a bound (`B = TypeVar("B", bound=Batch)` -> "pkg.types.Batch"): a value
+    # annotated `B` is an instance of the bound or a subclass (ProjectIndex._made_by)
+    typevar_bounds: dict[str, str] = field(default_factory=dict)
     # (class, attribute, class built) of `Cls.attr = Impl(...)` in a function: a class-level singleton
     class_sets: list[tuple[str, str, str]] = field(default_factory=list)
     # module global -> callee descriptors assigned to it (module level, or in a function under `global`)
@@ -238,12 +245,33 @@ class ModuleSummary:
     # the module's own code outside any def or class (a script's loop, its `if __name__ == "__main__":` block):
     # its calls, loops and gradless spans, as a unit of no definition (ProjectIndex._script_roots)
     script: FunctionInfo | None = None
+    main_guard: bool = False  # the top level holds an `if __name__ == "__main__":` block: a program's entry
     skip_file: bool = False
     # a function (or the module's own code) leaves the process's default device off the host
     # (graphlint.facts.default_device): factories without `device=` build there in every module
     moves_default_device: bool = False
     syntax_error: tuple[int, int, str] | None = None
     nesting: int = 0  # deepest expression anywhere in the file
+
+    def _name_tables(self) -> tuple[dict, ...]:
+        """The tables of names the module binds at its top level (definitions, imports, aliases, registries,
+        globals set from calls): what `from module import name` or `*` can find."""
+        return (self.functions, self.classes, self.imports, self.aliases, self.registries, self.global_sets)
+
+    def binds(self, name: str) -> bool:
+        """The module binds `name` at its top level (star imports aside: the index follows those)."""
+        return any(name in table for table in self._name_tables())
+
+    def public_names(self) -> set[str]:
+        """The top-level names `from module import *` binds (no `_private`, no `Class.method` qualnames)."""
+        return {n for table in self._name_tables() for n in table if not n.startswith("_") and "." not in n}
+
+
+def _literal_number(expr: ast.expr) -> bool:
+    """`3`, `-1.5`, `True`: a number written out."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float))
 
 
 def module_name_for(path: Path) -> str:
@@ -287,6 +315,8 @@ class _Indexer(ast.NodeVisitor):
         self.local_binds: list[dict[str, str]] = []
         self.call_locals: list[dict[str, ast.Call]] = []  # per function: locals bound once to a call's result
         self.scopes: list[Scope] = []
+        # id() of each call inside a comprehension -> the generators around it, outermost first (`_comprehension`)
+        self.comprehended: dict[int, list[ast.comprehension]] = {}
         self.region_depth = 0
         self.lazy_mixed: set[tuple[str, str]] = set()  # (class key, attribute) methods other than `__init__` disagree on
         self.declared_globals: dict[str, set[str]] = {}  # function key -> its `global` names
@@ -796,6 +826,24 @@ class _Indexer(ast.NodeVisitor):
     def visit_Global(self, node: ast.Global) -> None:
         if self.func_stack:
             self.declared_globals.setdefault(self.func_stack[-1].key, set()).update(node.names)
+            self.s.constants.update(dict.fromkeys(node.names, UNKNOWN))  # a function may rebind it: no constant
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if not self.func_stack and not self.class_stack and isinstance(node.target, ast.Name):
+            self.s.constants[node.target.id] = UNKNOWN  # `N += 1` at module level: not one value
+        self.generic_visit(node)
+
+    def _module_constant(self, name: str, value: ast.expr) -> None:
+        """`PAD = 10_000`, `ORDER = [0, 4, 1, 5]`: a module-level name bound once to literal host data (any later
+        binding, at module level or through `global`, leaves it out)."""
+        if name in self.s.constants:
+            self.s.constants[name] = UNKNOWN
+            return
+        if isinstance(value, ast.List):
+            listed = bool(value.elts) and all(_literal_number(e) for e in value.elts)
+            self.s.constants[name] = Base.HOST_LIST if listed else UNKNOWN
+        else:
+            self.s.constants[name] = Base.HOST if _literal_number(value) else UNKNOWN  # (a string may name a device)
 
     def _assigned(self, target: ast.expr, value: ast.expr) -> None:
         """Record the assignments `index.assigned` types values from: a module global (`_PP = init_group()`),
@@ -950,7 +998,8 @@ class _Indexer(ast.NodeVisitor):
         return None
 
     def _module_value(self, name: str, value: ast.expr) -> None:
-        """Module-level registries (`HANDLERS = {"a": f}`) and aliases (`op = MyFn.apply`, `REG = Reg()`)."""
+        """Module-level registries (`HANDLERS = {"a": f}`), aliases (`op = MyFn.apply`, `REG = Reg()`) and constants."""
+        self._module_constant(name, value)
         found = self._callables_in(value)
         if found:
             self.s.registries[name] = found
@@ -959,6 +1008,16 @@ class _Indexer(ast.NodeVisitor):
         elif isinstance(value, ast.Call) and not value.args and not value.keywords \
                 and (ref := self.resolve(dotted(value.func))):
             self.s.aliases[name] = f"{ref}()"
+        elif bound := self._typevar_bound(value):
+            self.s.typevar_bounds[name] = bound
+
+    def _typevar_bound(self, value: ast.expr) -> str | None:
+        """The dotted class of `TypeVar("B", bound=Batch)` (or `bound="Batch"`); None for anything else."""
+        if not isinstance(value, ast.Call) or self.resolve(dotted(value.func)) not in TYPEVARS:
+            return None
+        bound = next((kw.value for kw in value.keywords if kw.arg == "bound"), None)
+        name = class_annotation(bound) if bound is not None else None
+        return self.resolve(name) if name else None
 
     def _gradless(self, expr: ast.expr) -> bool:
         """`torch.no_grad()`, `torch.inference_mode()` (also bare, as a decorator)."""
@@ -1004,6 +1063,8 @@ class _Indexer(ast.NodeVisitor):
             cls = node.__class__
             if cls is ast.Call and record_calls:
                 self._record_call(node)  # type: ignore[arg-type]
+            elif cls in COMPREHENSIONS and record_calls and self.func_stack:
+                self._comprehension(node)  # type: ignore[arg-type]
             step = len(node.values) - 1 if cls is ast.BoolOp else 1  # type: ignore[attr-defined]
             deeper = depth + step
             for name in reversed(_child_fields(cls)):  # `ast.iter_child_nodes`, reversed, inlined: the index's
@@ -1016,6 +1077,20 @@ class _Indexer(ast.NodeVisitor):
             self.func_stack[-1].nesting = deepest
         if deepest > self.s.nesting:
             self.s.nesting = deepest
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        """Note the generators of a comprehension for the calls its loops run (its element, its conditions, the
+        iterables of its inner loops), so that their arguments read the loop names (`call_arg_kinds`). Walked
+        before its own calls; an inner comprehension adds its generators after these."""
+        parts: list[ast.AST] = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        for i, loop in enumerate(node.generators):
+            parts.extend(loop.ifs)
+            if i:
+                parts.append(loop.iter)
+        for part in parts:
+            for sub in ast.walk(part):
+                if isinstance(sub, ast.Call):
+                    self.comprehended.setdefault(id(sub), []).extend(node.generators)
 
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
@@ -1032,7 +1107,8 @@ class _Indexer(ast.NodeVisitor):
                 if node.args or node.keywords:
                     self._callable_args(node, callee)
                 if (node.args or node.keywords) and records_args(callee):
-                    kinds = call_arg_kinds(node, self.resolve, self.scopes[-1])
+                    loops = self.comprehended.pop(id(node), None)
+                    kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops)
                     if kinds is not None:
                         self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
             elif self.region_depth:
@@ -1175,12 +1251,16 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         for f in indexer.s.functions.values():  # parameters handed on matter only next to a capture region,
             if f.callable_args:  # and `self` handed to a helper that runs it (`tree_decoding(self, ...)`)
                 f.callable_args = [rec for rec in f.callable_args if not rec[3].startswith(PARAM) or rec[3] == SELF_ARG]
+    indexer.s.main_guard = any(is_main_guard(stmt) for stmt in tree.body)
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
     if "set_default_" in source:
         indexer.s.moves_default_device = leaves_default_moved(tree.body, indexer.resolve, module_level=True) or any(
             leaves_default_moved(n.body, indexer.resolve) for n in ast.walk(tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     return indexer.s
+
+
+TYPEVARS = ("typing.TypeVar", "typing_extensions.TypeVar")
 
 
 def class_annotation(node: ast.expr | str) -> str | None:

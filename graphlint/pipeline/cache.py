@@ -416,7 +416,7 @@ def hot_entries(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list]
     """{path: the file's hot-path entries}, the `own_hot` part of its key."""
     out: dict[str, list] = {}
     for key, info in hot.items():
-        fn = index.functions.get(key)
+        fn = index.functions.get(key) or index.script_of(key)
         if fn is not None:
             # call-site facts come from callers in other files: a changed caller re-lints the callee
             facts = sorted(index.call_facts.params(fn).items())

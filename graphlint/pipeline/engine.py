@@ -22,7 +22,7 @@ from graphlint.check.walker import analyze_unit
 from graphlint.pipeline.cache import Cache, Dependencies, content_hash, file_key, hot_entries, settings_key
 from graphlint.pipeline.config import SCOPE_TIERS, Config
 from graphlint.diagnostics import INTERNAL_ERROR, UNROOTED, Finding, internal_error, internal_error_from
-from graphlint.index.summary import FunctionInfo, ModuleSummary, index_source
+from graphlint.index.summary import SCRIPT, FunctionInfo, ModuleSummary, index_source
 from graphlint.index.library_api import LIBRARY_API
 from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.lines import source_lines
@@ -70,8 +70,8 @@ def build_summary(src: SourceFile) -> ModuleSummary:
 
 
 def units_for(summary: ModuleSummary, hot: dict[str, HotInfo], lines: list[str]) -> list[Unit]:
-    """The hot functions (and module-level capture regions) of a file, as libcst sources cut from
-    `lines` (the file's, from `libcst_lines`)."""
+    """The hot functions (and the module's top level: wholly where it is hot, else its capture regions) of a
+    file, as libcst sources cut from `lines` (the file's, from `libcst_lines`)."""
     units = []
     for fn in summary.functions.values():
         info = hot.get(fn.key)
@@ -82,9 +82,11 @@ def units_for(summary: ModuleSummary, hot: dict[str, HotInfo], lines: list[str])
             units.append(Unit(fn, info, "if 1:\n" + chunk, fn.lineno - 2))
         else:
             units.append(Unit(fn, info, chunk, fn.lineno - 1))
-    if summary.module_regions:
-        region = HotInfo(via=("<module> (capture region)",), whole=False, tier="captured")
-        units.append(Unit(None, region, "".join(lines), 0))
+    top = hot.get(summary.script.key) if summary.script is not None else None
+    if top is None and summary.module_regions:
+        top = HotInfo(via=("<module> (capture region)",), whole=False, tier="captured")
+    if top is not None:  # (a hot top level's capture regions stay `captured`: the walker's capture depth)
+        units.append(Unit(None, top, "".join(lines), 0))
     return units
 
 
@@ -152,12 +154,17 @@ class Linter:
         # still falls back, as before (every function checked; what the API reaches keeps its `step` tier).
         self.unrooted = cfg.scope == "hot" and self.unrooted_fallback \
             and not any(i.whole and not _library_rooted(i) for i in hot.values())
+        # A program's entry (a script's top level, its `__main__` block) is linted as one unit, in its driver's tier;
+        # it is no root that narrows the fallback: it calls nothing into the hot path by itself.
+        hot = {**hot, **index.entry_scripts}
         if cfg.scope == "all" or self.unrooted:
             everything = index.all_functions(cfg.cold, tier=UNROOTED if self.unrooted else None)
+            if cfg.scope == "all":
+                everything.update(index.script_units(cfg.cold))
             # Reached functions keep their chain, tier and capture flag; a function that is hot only in its
             # capture regions is linted whole, its other lines without a tier.
             for key, info in hot.items():
-                if key in everything:
+                if key in everything or key in index.entry_scripts:
                     everything[key] = info if info.whole else HotInfo(None, whole=True, capture=info.capture, tier=None)
             return everything
         if cfg.scope in SCOPE_TIERS:
@@ -260,9 +267,9 @@ class Linter:
 
 
 def _unit_error(path: str, unit: Unit, why: Exception | str) -> Finding:
-    """GL002 at the `def` of the function that could not be checked (line 1 for module-level regions)."""
+    """GL002 at the `def` of the function that could not be checked (line 1 for the module's top level)."""
     fn = unit.function
-    where = fn.qualname if fn else "module-level capture regions"
+    where = fn.qualname if fn else SCRIPT
     at = {"line": fn.lineno, "column": 1} if fn else {}
     if isinstance(why, Exception):
         return internal_error_from(path, "check", why, where=where, **at)

@@ -59,6 +59,17 @@ def tiny_hf_model():
         torch.set_num_threads(before)
 
 
+@pytest.fixture(scope="session")
+def native_fp32(tiny_hf_model):
+    """Build a fresh fp32 native model from `tiny_hf_model` (batch 2 unless told, max_len 512), as the HF comparisons
+    load it: each call is a new model, so a test's steps leave no state in another's."""
+    from dsv4_native.loader import from_hf_model
+
+    def build(max_batch: int = 2):
+        return from_hf_model(tiny_hf_model, max_batch=max_batch, max_len=512, dtype=torch.float32)
+    return build
+
+
 @pytest.fixture(scope="module")
 def reference_path():
     """Run the kernels' plain-PyTorch references (the op dispatch reads TRITON_INTERPRET at call time): for

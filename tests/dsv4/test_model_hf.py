@@ -26,7 +26,6 @@ transformers = pytest.importorskip("transformers", minversion="5.8")
 from dsv4_native._model_configs import TINY  # noqa: E402
 from dsv4_native.indices import build_attention_indices_ref  # noqa: E402
 from dsv4_native.kv_pages import gather_logical  # noqa: E402
-from dsv4_native.loader import from_hf_model  # noqa: E402
 from dsv4_native.runner import DSV4Runner  # noqa: E402
 
 STREAM = 300
@@ -38,31 +37,22 @@ SIZES = dict(TINY, index_n_heads=16)
 pytestmark = pytest.mark.usefixtures("reference_path")  # conftest: the references, not the interpreter
 
 
-@pytest.fixture(scope="module")
-def hf_model(tiny_hf_model):
-    return tiny_hf_model  # built with SIZES (conftest), shared with test_model_sampling.py
-
-
-def _native(hf_model, max_batch: int = 2):
-    return from_hf_model(hf_model, max_batch=max_batch, max_len=512, dtype=torch.float32)
-
-
-def _hf_stream_logits(hf_model, tokens: torch.Tensor) -> torch.Tensor:
-    cache = transformers.DynamicCache(config=hf_model.config)
+def _hf_stream_logits(tiny_hf_model, tokens: torch.Tensor) -> torch.Tensor:
+    cache = transformers.DynamicCache(config=tiny_hf_model.config)
     out = []
     with torch.no_grad():
         for t in range(tokens.shape[0]):
-            step = hf_model(input_ids=tokens[t:t + 1][None], past_key_values=cache, use_cache=True)
+            step = tiny_hf_model(input_ids=tokens[t:t + 1][None], past_key_values=cache, use_cache=True)
             out.append(step.logits[0, -1].float())
     return torch.stack(out)
 
 
 @pytest.fixture(scope="module")
-def stream_run(hf_model):
+def stream_run(tiny_hf_model, native_fp32):
     """Teacher-forced token-by-token run of both models; our states snapshotted after SNAPSHOT tokens."""
     tokens = torch.randint(2, SIZES["vocab_size"], (STREAM,), generator=torch.Generator().manual_seed(1))
-    hf_logits = _hf_stream_logits(hf_model, tokens)
-    model = _native(hf_model)
+    hf_logits = _hf_stream_logits(tiny_hf_model, tokens)
+    model = native_fp32()
     io = model.io
     io.admit(0, int(tokens[0]), 0, 1)
     ours, snapshot = [], None
@@ -101,10 +91,10 @@ def test_logits_match_hf_token_by_token(stream_run):
             assert int(topk.max()) >= cfg.index_topk  # not simply the first K entries
 
 
-def test_prefill_leaves_token_by_token_state(hf_model, stream_run):
+def test_prefill_leaves_token_by_token_state(native_fp32, stream_run):
     """prefill(prompt) then admit == SNAPSHOT decode steps: every state buffer bitwise equal."""
     tokens, _, _, snapshot, _ = stream_run
-    model = _native(hf_model)
+    model = native_fp32()
     model.prefill([0], [tokens[: SNAPSHOT + 1].tolist()])
     state = model.state_tensors()
     # the decode run had sampled a token into input_ids[0]; the teacher-forced value is tokens[SNAPSHOT]
@@ -118,34 +108,34 @@ def test_prefill_leaves_token_by_token_state(hf_model, stream_run):
         assert torch.equal(got, ref), f"{name} differs after prefill"
 
 
-def _hf_greedy(hf_model, prompt: list[int], n_new: int, eos: int) -> list[int]:
-    cache = transformers.DynamicCache(config=hf_model.config)
+def _hf_greedy(tiny_hf_model, prompt: list[int], n_new: int, eos: int) -> list[int]:
+    cache = transformers.DynamicCache(config=tiny_hf_model.config)
     out: list[int] = []
     with torch.no_grad():
         logits = None
         for tok in prompt:
-            logits = hf_model(input_ids=torch.tensor([[tok]]), past_key_values=cache, use_cache=True).logits
+            logits = tiny_hf_model(input_ids=torch.tensor([[tok]]), past_key_values=cache, use_cache=True).logits
         for _ in range(n_new):
             nxt = int(logits[0, -1].argmax())
             out.append(nxt)
             if nxt == eos:
                 break
-            logits = hf_model(input_ids=torch.tensor([[nxt]]), past_key_values=cache, use_cache=True).logits
+            logits = tiny_hf_model(input_ids=torch.tensor([[nxt]]), past_key_values=cache, use_cache=True).logits
     return out
 
 
-def test_greedy_generation_matches_hf(hf_model):
+def test_greedy_generation_matches_hf(tiny_hf_model, native_fp32):
     """Two prompts of different lengths in one batch (different positions per row), greedy decode via the
     runner's generation loop, against HF's greedy loop per prompt."""
     g = torch.Generator().manual_seed(7)
     # lengths: rows at different positions, both past a CSA group close; the long-range paths are the stream's
     prompts = [torch.randint(2, SIZES["vocab_size"], (n,), generator=g).tolist() for n in (20, 11)]
-    model = _native(hf_model)
+    model = native_fp32()
     runner = DSV4Runner(model)
     streamed: list[tuple[int, int]] = []
     outs = runner.generate(prompts, max_new_tokens=12, on_tokens=lambda s, t: streamed.append((s, t)))
     for prompt, got in zip(prompts, outs):
-        assert got == _hf_greedy(hf_model, prompt, 12, model.cfg.eos_id)
+        assert got == _hf_greedy(tiny_hf_model, prompt, 12, model.cfg.eos_id)
     assert sorted(streamed) == sorted((s, t) for s, o in enumerate(outs) for t in o)
 
 
@@ -191,29 +181,28 @@ def _official_layout(sd: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     return official
 
 
-def _load_into_fresh(hf_model, sd: dict[str, torch.Tensor]):
+def _load_into_fresh(model, sd: dict[str, torch.Tensor]):
     from dsv4_native.loader import load_state_dict
 
-    model = _native(hf_model)
     for p in model.parameters():
         p.data.zero_()
     assert load_state_dict(model, sd) == []
     return model
 
 
-def test_loader_accepts_official_layout(hf_model):
+def test_loader_accepts_official_layout(tiny_hf_model, native_fp32):
     """The official checkpoint's key names (per-expert w1/w2/w3, attn/ffn, wq_a, ...) load the same weights."""
-    a, b = _native(hf_model), _load_into_fresh(hf_model, _official_layout(hf_model.state_dict()))
+    a, b = native_fp32(), _load_into_fresh(native_fp32(), _official_layout(tiny_hf_model.state_dict()))
     for (name, pa), pb in zip(a.named_parameters(), b.parameters()):
         assert torch.equal(pa, pb), name
 
 
-def test_loader_dequantises_mxfp4_experts_and_fp8_blocks(hf_model):
+def test_loader_dequantises_mxfp4_experts_and_fp8_blocks(tiny_hf_model, native_fp32):
     """Official-style quantised weights: MXFP4 experts (uint8 + E8M0 per 32) and an FP8 E4M3 attention weight
     with a 128x128 block scale load as their dequantised values."""
     from dsv4_native.fp4 import dequantize_mxfp4, quantize_mxfp4
 
-    official = _official_layout(hf_model.state_dict())
+    official = _official_layout(tiny_hf_model.state_dict())
     w1 = "layers.2.ffn.experts.5.w1.weight"
     packed, scale = quantize_mxfp4(official[w1])
     official[w1], official[w1.replace(".weight", ".scale")] = packed, scale
@@ -223,7 +212,7 @@ def test_loader_dequantises_mxfp4_experts_and_fp8_blocks(hf_model):
     official[wq] = (dense / block_scale.repeat_interleave(128, 0)[: dense.shape[0]]
                     .repeat_interleave(128, 1)[:, : dense.shape[1]]).to(torch.float8_e4m3fn)
     official[wq.replace(".weight", ".scale")] = block_scale.contiguous()
-    model = _load_into_fresh(hf_model, official)
+    model = _load_into_fresh(native_fp32(), official)
     inter = model.cfg.inter
     assert torch.equal(model.layers[2].moe.w13[5, :inter], dequantize_mxfp4(packed, scale))
     fp8 = official[wq].float() * block_scale[0, 0]

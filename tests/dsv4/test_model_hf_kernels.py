@@ -20,15 +20,6 @@ REL_TOL = 1e-4  # test_model_hf.py's tolerance: the reference path vs HF
 pytestmark = pytest.mark.usefixtures("reference_path")  # conftest: the references, not the interpreter
 
 
-@pytest.fixture(scope="module")
-def hf_model(tiny_hf_model):
-    return tiny_hf_model
-
-
-def _native(hf_model, max_batch: int = 2):
-    return from_hf_model(hf_model, max_batch=max_batch, max_len=512, dtype=torch.float32)
-
-
 def _interpreter_tiles(model) -> None:
     """Wide expert tiles for the interpreter, which runs every program in Python: the batch-1 defaults (bf16
     GEMV BLOCK_N 2, W4 BN 8) launch 16-32x the programs at these dims. Tiles are launch tuning only; the
@@ -43,14 +34,14 @@ def _interpreter_tiles(model) -> None:
             layer.moe.gemv_cfg = (64, 256, 4)
 
 
-def test_triton_interpreter_step_equals_reference_step(hf_model):
+def test_triton_interpreter_step_equals_reference_step(native_fp32):
     """The Triton kernels (through the CPU interpreter) compose into the same step as the references: two
     steps at positions 127 and 128, where an HCA group and a CSA group close, from one prefilled state; and
     the SWA / HCA lists computed inside the attention kernel give bitwise the step of the builder's lists; and
     the step with two attention splits at batch 1 (the per-bucket split-K count, its partials in a view of
     the layer's one flat workspace) agrees with the one-split step to rounding."""
     tokens = torch.randint(2, TINY["vocab_size"], (130,), generator=torch.Generator().manual_seed(3)).tolist()
-    model = _native(hf_model)
+    model = native_fp32()
     _interpreter_tiles(model)
     model.prefill([0], [tokens[:128]])  # reference path (module fixture), admitted at position 127
     model.reserve_kv(0, 129)  # position 128 opens the second KV block
@@ -88,15 +79,15 @@ def test_triton_interpreter_step_equals_reference_step(hf_model):
 
 
 @pytest.mark.parametrize("fmt", ["mxfp4", "nvfp4"])
-def test_w4_expert_model_equals_dense_model_on_dequantised_experts(hf_model, fmt):
+def test_w4_expert_model_equals_dense_model_on_dequantised_experts(tiny_hf_model, native_fp32, fmt):
     """`expert_format` = mxfp4 / nvfp4 builds the MoE layers as DSV4MoEW4 and quantises the HF experts at
     load. Against the dense model holding exactly the dequantised experts, the logits agree to fp32
     rounding on the reference path over 6 steps, and (MXFP4, one step: the interpreter runs every kernel
     of the model) to fp16-product rounding through the Triton kernels (variant 5, batch 1 by slot)."""
     from dsv4_native.moe_w4 import DSV4MoEW4
 
-    w4 = from_hf_model(hf_model, max_batch=2, max_len=512, dtype=torch.float32, expert_format=fmt)
-    dense = _native(hf_model)
+    w4 = from_hf_model(tiny_hf_model, max_batch=2, max_len=512, dtype=torch.float32, expert_format=fmt)
+    dense = native_fp32()
     with torch.no_grad():
         for lw, ld in zip(w4.layers, dense.layers):
             assert isinstance(lw.moe, DSV4MoEW4) and lw.moe.weight_format == fmt
@@ -125,16 +116,16 @@ def test_w4_expert_model_equals_dense_model_on_dequantised_experts(hf_model, fmt
     rel = (run(w4, "0") - ref).abs().amax() / ref.abs().amax()
     assert rel <= REL_TOL, f"W4 reference path vs dense model: {rel:.2e}"
     if fmt == "mxfp4":
-        w4_fresh = from_hf_model(hf_model, max_batch=2, max_len=512, dtype=torch.float32, expert_format=fmt)
+        w4_fresh = from_hf_model(tiny_hf_model, max_batch=2, max_len=512, dtype=torch.float32, expert_format=fmt)
         _interpreter_tiles(w4_fresh)
         tokens = tokens[:1]
         rel_k = (run(w4_fresh, "1") - ref[:1]).abs().amax() / ref[:1].abs().amax()
         assert rel_k <= 1e-2, f"W4 Triton kernels (interpreter) vs dense model: {rel_k:.2e}"
 
 
-def test_expert_format_is_checked(hf_model):
+def test_expert_format_is_checked(tiny_hf_model):
     from dsv4_native.model import DSV4Config, check_config
 
-    cfg = DSV4Config.from_hf(hf_model.config, expert_format="int4")
+    cfg = DSV4Config.from_hf(tiny_hf_model.config, expert_format="int4")
     with pytest.raises(ValueError, match="expert_format"):
         check_config(cfg)

@@ -2550,3 +2550,124 @@ def test_a_property_annotated_with_a_class_type_reaches_its_subclasses():
         "GalacticaBatch.from_pb [batch_type: Type[Batch], override GalacticaBatch]"
     assert "Batch.from_pb" in found
     assert "Session.step" not in found  # decoy: an instance annotation over a value the index cannot type
+
+
+def test_a_callable_handed_to_a_helper_that_calls_it_runs_where_it_is_handed():
+    """`normal_decode(self, reqs, mask_func=self._mask)` with `mask_func(reqs, logits)` in `normal_decode`
+    (LightLLM's constraint backends): the callable runs within the call, reached from the caller."""
+    found = hot({"pkg.m": """
+        from torch import nn
+
+        class Model(nn.Module):
+            def forward(self, ids):
+                return ids
+
+        def apply_mask(logits, mask_func=None, keep=None):
+            if mask_func is not None:
+                mask_func(logits)
+            keep_for_later.append(keep)
+            return logits
+
+        keep_for_later = []
+
+        class Backend:
+            def __init__(self):
+                self.model = Model()
+                apply_mask(None, mask_func=self._warm_mask)
+
+            def decode(self, ids):
+                logits = self.model(ids)
+                apply_mask(logits, mask_func=self._mask, keep=self._kept)
+                Backend.run_helper(self, logits, self._positional)
+                return logits
+
+            def run_helper(self, logits, fn):
+                fn(logits)
+
+            def _mask(self, logits):
+                return logits.sum().item()
+
+            def _positional(self, logits):
+                return logits.tolist()
+
+            def _kept(self, logits):
+                return logits.item()
+
+            def _warm_mask(self, logits):
+                return logits.item()
+
+        def serve(backend: Backend, ids):
+            for _ in range(8):
+                ids = backend.decode(ids).argmax(-1)
+    """})
+    assert "Backend.decode" in found
+    assert found["Backend._mask"][1][-1] == "Backend._mask [called as mask_func by apply_mask]"
+    assert "Backend._positional" in found  # passed positionally, `self` handed explicitly to `Backend.run_helper`
+    # Decoys: a callable the helper only stores, and one handed to the same helper by set-up code.
+    assert "Backend._kept" not in found
+    assert "Backend._warm_mask" not in found
+
+
+def test_a_library_object_s_wait_is_no_model_protocol_method():
+    """`self.ev: torch.cuda.Event | None`, a dataclass field `asyncio.Event`: their `wait()` is the
+    library's, though the project's model layers define a `wait` (lmdeploy's MoE `wait(state)`): the method that
+    waits is no step driver. Decoy: a model held
+    in an FSDP wrapper (annotated so) still reaches the model's protocol."""
+    found = hot({"pkg.m": """
+        import asyncio
+        from dataclasses import dataclass, field
+        import torch
+        from torch import nn
+
+        class Layer(nn.Module):
+            def forward(self, x):
+                return self.wait(x)
+
+            def wait(self, state):
+                return state
+
+            def prepare(self, x):
+                return x.item()
+
+        class Other(nn.Module):
+            def forward(self, x):
+                return self.wait(x)
+
+            def wait(self, state):
+                return state
+
+            def prepare(self, x):
+                return x.tolist()
+
+        @dataclass
+        class State:
+            to_sleep: asyncio.Event = field(default_factory=asyncio.Event)
+
+        class Agent:
+            def __init__(self, model, handle):
+                self.model = model
+                self.sharded: torch.distributed.fsdp.FullyShardedDataParallel = model
+                self.state = State()
+                self.ev: torch.cuda.Event | None = None
+
+            @torch.inference_mode()
+            async def sleep(self):
+                await self.state.to_sleep.wait()
+                torch.cuda.synchronize()
+
+            @torch.inference_mode()
+            def update(self, weights, handle):
+                self.ev = torch.cuda.Event.from_ipc_handle(0, handle)
+                self.ev.wait()
+                torch.cuda.synchronize()
+
+            @torch.inference_mode()
+            def step(self, x):
+                for _ in range(4):
+                    x = self.model(x)
+                self.sharded.prepare(x)
+                return x
+    """})
+    assert "Agent.sleep" not in found and "Agent.update" not in found
+    assert "Layer.wait" in found  # model code
+    assert "Layer.prepare" in found and "Other.prepare" in found  # decoy: the wrapped model's protocol

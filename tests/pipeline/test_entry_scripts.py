@@ -1,0 +1,123 @@
+"""A program's entry top level (a script's loop, its `if __name__ == "__main__":` block) is linted as one unit,
+with the walker and facts a function gets; a library's import-time code and a CPU-only or training script stay
+silent in the default scope. `--scope all` lints every module's top level."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from graphlint.diagnostics import Finding
+from graphlint.pipeline.config import Config
+from graphlint.pipeline.discovery import discover
+from graphlint.pipeline.engine import Linter
+from graphlint.report.output import finding_to_json
+
+MODEL = """
+    import torch
+    from torch import nn
+
+    DEVICE = torch.device("cuda")
+    _TABLE = torch.arange(8, device="cuda")
+    _FIRST = int(_TABLE[0])
+
+    class Net(nn.Module):
+        def forward(self, x):
+            return x * 2
+"""
+
+# a script in a sub-folder that nothing imports: its top level runs the model (no `__main__` block)
+RUN = """
+    import torch
+    from pkg.model import Net
+
+    model = Net().cuda()
+    sizes = [1, 2]
+    cpu = torch.tensor(sizes)
+    print(cpu.tolist())
+    with torch.no_grad():
+        for _ in range(3):
+            y = model(torch.randn(2, device="cuda"))
+            print(y.max().item())
+"""
+
+# a script with a `__main__` block: the whole top level is the program
+GUARDED = """
+    import torch
+
+    x = torch.randn(2, 4, device="cuda")
+    for _ in range(10):
+        y = x * 2
+        if y.sum() > 0:
+            print(y.max().item())
+
+    if __name__ == "__main__":
+        w = torch.randn(2, 4, device="cuda")
+        print(w.tolist())  # noqa: GL102
+        print(w.cpu())
+"""
+
+CPU_ONLY = """
+    import torch
+
+    if __name__ == "__main__":
+        t = torch.tensor([1.0, 2.0])
+        print(t.sum().item(), t.tolist())
+"""
+
+TRAIN = """
+    import torch
+    from pkg.model import Net
+
+    model = Net().cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for _ in range(3):
+        loss = model(torch.randn(2, device="cuda")).sum()
+        loss.backward()
+        print(loss.item())
+"""
+
+
+def _lint(tmp_path: Path, files: dict[str, str], scope: str = "hot") -> list[Finding]:
+    for name, text in {"pkg/__init__.py": "", **files}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+    config = Config(root=tmp_path, scope=scope)
+    paths = discover([tmp_path], config)
+    return Linter(config, unrooted_fallback=True).lint_paths(paths).findings
+
+
+def _where(findings: list[Finding]) -> set[tuple[str, int, str]]:
+    return {(Path(f.path).name, f.line, f.code) for f in findings}
+
+
+def test_a_script_that_nothing_imports_and_runs_the_model_is_linted_at_top_level(tmp_path: Path) -> None:
+    found = _lint(tmp_path, {"pkg/model.py": MODEL, "pkg/scripts/run.py": RUN})
+    assert _where(found) == {("run.py", 11, "GL101")}
+    assert {f.context for f in found} == {"forward"}
+    assert found[0].via == ("pkg.scripts.run:<module> (script: runs the model at top level)",)
+
+
+def test_a_main_block_makes_the_whole_top_level_the_program(tmp_path: Path) -> None:
+    found = _lint(tmp_path, {"pkg/model.py": MODEL, "gen.py": GUARDED})
+    # (the `# noqa: GL102` on line 11 holds)
+    assert _where(found) == {("gen.py", 6, "GL110"), ("gen.py", 7, "GL101"), ("gen.py", 12, "GL103")}
+    assert all(f.via == ("gen:<module> (script: has a `__main__` block)",) for f in found)
+    out = finding_to_json(found[0])
+    assert out["via"] == ["gen:<module> (script: has a `__main__` block)"] and out["context"] == "forward"
+
+
+def test_library_constants_cpu_scripts_and_training_stay_silent(tmp_path: Path) -> None:
+    """Decoys: a library module's import-time `int(_TABLE[0])` (imported, no `__main__` block), host code on CPU
+    tensors in a `__main__` block, and a training script's top-level loop."""
+    found = _lint(tmp_path, {"pkg/model.py": MODEL, "pkg/use.py": "from pkg.model import Net\n",
+                             "cpu.py": CPU_ONLY, "train.py": TRAIN})
+    assert _where(found) == set()
+
+
+def test_scope_all_lints_every_top_level(tmp_path: Path) -> None:
+    found = _lint(tmp_path, {"pkg/model.py": MODEL, "pkg/use.py": "from pkg.model import Net\n", "cpu.py": CPU_ONLY},
+                  scope="all")
+    assert _where(found) == {("model.py", 6, "GL105")}
+    assert found[0].context is None and found[0].via == ()

@@ -1,0 +1,188 @@
+"""What a call site passes, read where the call's arguments come from a comprehension's loop names, a scalar
+annotation the data flow overrules, or the builtin `min` / `max` of tensors (graphlint.facts.callsite,
+graphlint.index.callfacts). Hits are device tensors every call site passes; decoys are the host look-alikes."""
+
+from __future__ import annotations
+
+from tests.rules.snippets import findings
+
+
+def test_hit_comprehension_names_hold_elements_of_device_tensors():
+    """`[unrotate(t, s) for t, s in zip(caches, lens)]` (mistral-inference's `CacheView.interleave_kv`): `s` is a row
+    of a device tensor, so `unrotate` compares and slices with a 0-d device tensor. A plain name over a device
+    tensor (`for s in lens`) and the item of `enumerate` read the same way."""
+    src = """
+        import torch
+
+
+        def unrotate(cache, seqlen):
+            if seqlen < 4:
+                return cache
+            return cache[:seqlen]
+
+
+        def trim(cache, seqlen):
+            return cache[:seqlen]
+
+
+        def step(caches: list, n: int):
+            lens = torch.zeros(n, device="cuda", dtype=torch.long)
+            a = [unrotate(c, s) for c, s in zip(caches, lens)]
+            b = [trim(caches[0], s) for i, s in enumerate(lens)]
+            return a, b
+    """
+    assert findings(src, scope="all") == {(5, "GL110"), (7, "GL126"), (11, "GL126")}
+
+
+def test_decoy_comprehension_names_over_host_values():
+    """Loop names over host data stay host data: `zip` of a host list, a `range` count, the index of `enumerate`,
+    the items of host data (`.tolist()`, a tensor built on the CPU), and a tuple `zip` yields whole. A loop name that
+    shadows a device local of the same spelling holds the loop's element, not the local."""
+    src = """
+        import torch
+
+
+        def keep(cache, seqlen):
+            if seqlen < 4:
+                return cache
+            return cache[:seqlen]
+
+
+        def step(caches: list, n: int):
+            s = torch.zeros(n, device="cuda", dtype=torch.long)
+            host = [1, 2, 3]
+            lens_cpu = torch.arange(n)
+            a = [keep(c, s) for c, s in zip(caches, host)]
+            b = [keep(c, s) for s, c in enumerate(caches)]
+            d = [keep(c, s) for c, s in zip(caches, range(n))]
+            e = [keep(caches[0], s) for s in s.tolist()]
+            f = [keep(caches[0], s) for s in lens_cpu]
+            g = [keep(caches[0], pair) for pair in zip(host, host)]
+            return a, b, d, e, f, g
+    """
+    assert findings(src, scope="all") == set()
+
+
+def test_hit_scalar_annotation_every_site_fills_with_a_device_tensor():
+    """`seqlen: int` that every call site fills with a device tensor the data flow makes (a comprehension over a
+    device tensor, a reduction of a `device=` factory) holds a 0-d device tensor: its comparison and slice sync."""
+    src = """
+        import torch
+
+
+        def unrotate(cache, seqlen: int):
+            if seqlen < 4:
+                return cache
+            return cache[:seqlen]
+
+
+        def step(caches: list, n: int):
+            lens = torch.zeros(n, device="cuda", dtype=torch.long)
+            a = [unrotate(c, s) for c, s in zip(caches, lens)]
+            b = unrotate(caches[0], lens.max())
+            return a, b
+    """
+    assert findings(src, scope="all") == {(5, "GL110"), (7, "GL126")}
+
+
+def test_decoy_scalar_annotation_kept_where_not_every_site_is_device_data_flow():
+    """The annotation stays where some site passes a Python int, where every site passes ints, where the device
+    tensor comes only from the caller's own `torch.Tensor` annotation (no device named), and for an argument the
+    same statement rebinds after the call (lmdeploy's `weight, bias = self.create_weights(..., bias, ...)`: `bias`
+    is the flag the constructor received, not the tensor the call returns)."""
+    src = """
+        import torch
+
+
+        def mixed(cache, seqlen: int):
+            if seqlen < 4:
+                return cache
+            return cache[:seqlen]
+
+
+        def ints(cache, seqlen: int):
+            if seqlen < 4:
+                return cache
+            return cache[:seqlen]
+
+
+        def typed(cache, seqlen: int):
+            if seqlen < 4:
+                return cache
+            return cache[:seqlen]
+
+
+        def step(caches: list, n: int, lengths: torch.Tensor):
+            lens = torch.zeros(n, device="cuda", dtype=torch.long)
+            a = mixed(caches[0], lens.max()), mixed(caches[0], 3)
+            b = ints(caches[0], n), ints(caches[0], len(caches))
+            d = typed(caches[0], lengths.sum())
+            return a, b, d
+
+
+        class Linear:
+            def __init__(self, n: int, bias: bool, device: torch.device):
+                weight, bias = self.create_weights(n, bias, device)
+                self.weight, self.bias = weight, bias
+
+            def create_weights(self, n: int, bias: bool, device: torch.device):
+                weight = torch.empty((n, n), device=device)
+                if bias:
+                    bias = torch.empty((n,), device=device)
+                else:
+                    bias = None
+                return weight, bias
+
+
+        def build(device: torch.device):
+            return Linear(4, True, device), Linear(8, False, device)
+    """
+    assert findings(src, scope="all") == set()
+
+
+def test_hit_builtin_min_of_a_device_tensor_is_a_device_tensor():
+    """`min(prompt_lengths)` of a CUDA tensor (Megatron's `generate_all_output_tokens_static_batch`) iterates its
+    rows: a 0-d device tensor, passed on to a helper's `int` parameter that slices with it. So is `max` of a device
+    tensor and a Python int."""
+    src = """
+        import torch
+
+
+        def window(tokens, start: int):
+            return tokens[:, start:]
+
+
+        def clip(tokens, end):
+            return tokens[:, :end]
+
+
+        def generate(tokens, lengths: list):
+            prompt_lengths = torch.tensor(lengths, device=torch.cuda.current_device())
+            first = min(prompt_lengths)
+            return window(tokens, first), clip(tokens, max(prompt_lengths.max(), 1))
+    """
+    # the caller's own reads (the list copied up, the builtins iterating a device tensor) were found before
+    assert findings(src, scope="all") == {(5, "GL126"), (9, "GL126"), (13, "GL130"), (14, "GL160"), (15, "GL160")}
+
+
+def test_decoy_builtin_min_of_host_values_stays_host():
+    """`min` / `max` of ints, of a host list, of a CPU tensor's `.tolist()`, or with `key=`: host data."""
+    src = """
+        import torch
+
+
+        def window(tokens, start: int):
+            return tokens[:, start:]
+
+
+        def clip(tokens, end):
+            return tokens[:, :end]
+
+
+        def generate(tokens, lengths: list, n: int):
+            host = torch.tensor(lengths)
+            a = window(tokens, min(lengths)), window(tokens, min(n, 4)), window(tokens, max(host.tolist()))
+            b = clip(tokens, min(lengths)), clip(tokens, max(n, len(lengths))), clip(tokens, max(lengths, key=abs))
+            return a, b
+    """
+    assert findings(src, scope="all") == set()

@@ -1,0 +1,101 @@
+"""Host indices of device tensors that the value flow shows (session 19): a module-level constant list (AutoAWQ's
+`x[:, AWQ_REVERSE_ORDER]`, bark's `logits[0, 0, [SEMANTIC_PAD_TOKEN]]`) and a list display repeated by a count nothing
+types (Hydra's `candidates_embeddings[:, [path_idx] * children_to_expand]`). Each hit is an index torch uploads from
+pageable host memory (GL133); each decoy the look-alike that copies nothing.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from graphlint.pipeline.config import Config
+from graphlint.pipeline.engine import Linter
+from snippets import check
+
+
+def test_a_module_level_list_constant_is_a_host_list_index():
+    """`ORDER = [0, 4, 1, 5]` bound once at module level is a Python list wherever a function reads it: indexing a
+    device tensor with it uploads it (hit, alone, among slices, and inside a list display of an int constant).
+    Decoys: an int constant, a tuple constant alone (`x[PAIR]` is `x[0, 1]`), a constant list into a CPU tensor or an
+    array, a name rebound at module level or through `global`, and a parameter or local that shadows the constant."""
+    check("""
+        import numpy as np
+        import torch
+
+        ORDER = [0, 4, 1, 5]
+        PAD = 10_000
+        PAIR = (0, 1)
+        MOVED = [0, 1]
+        MOVED = [1, 0]
+        BUMPED = [0, 1]
+        STEP = 2
+        STEP += 1
+
+
+        def reset():
+            global BUMPED
+            BUMPED = [2, 3]
+
+
+        def step(x: torch.Tensor, logits: torch.Tensor, n: int):
+            a = x[:, ORDER]  # <- GL133
+            b = x[ORDER]  # <- GL133
+            c = logits[0, 0, [PAD]]  # <- GL133
+            d = x[PAD] + x[PAIR] + x[STEP] + x[:, PAD:]
+            e = x[MOVED] + x[BUMPED]
+            host = torch.zeros(n, 8)
+            f = host[:, ORDER] + torch.from_numpy(np.zeros((n, 8))[:, ORDER])
+            return a, b, c, d, e, f
+
+
+        def shadowed(x: torch.Tensor, ORDER: torch.Tensor):
+            PAD = torch.zeros(1, dtype=torch.long, device=x.device)
+            return x[:, ORDER] + x[PAD]
+    """, scope="all")
+
+
+def test_an_imported_list_constant_is_a_host_list_index(tmp_path: Path):
+    """The constant of another project module, imported by name, is the same list there (hit); an imported int
+    constant indexes one element (decoy)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/consts.py": "ORDER = [0, 4, 1, 5]\nPAD = 3\n",
+        "pkg/pack.py": """
+            import torch
+            from .consts import ORDER, PAD
+
+
+            def unpack(x: torch.Tensor):
+                return x[:, ORDER], x[PAD]
+        """,
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text).lstrip("\n"))
+    config = Config(root=tmp_path, scope="all", select=("GL133",))
+    found = Linter(config).lint_paths(sorted(tmp_path.rglob("*.py"))).findings
+    assert [(Path(f.path).name, f.line) for f in found] == [("pack.py", 6)]
+
+
+def test_a_list_display_repeated_by_an_untyped_count_is_a_list():
+    """`[i] * k`: the list's `__mul__` runs first and takes only an integer, so whatever `k` is (a count read from a
+    config list, untyped) the result is a Python list of `i` (hit). Decoys: a display of device tensors repeated (a
+    list of tensors), an index that is an int, a slice, a 0-d device tensor or a device index tensor, and the
+    repeated list indexing a CPU tensor."""
+    check("""
+        import torch
+
+
+        def grow(x: torch.Tensor, plan, n: int):
+            out = []
+            host = torch.zeros(n, 8)
+            for path_idx, (m, k) in enumerate(plan):
+                rep = [path_idx] * k
+                out.append(x[:, rep])  # <- GL133
+                out.append(host[:, rep])
+                t = x.argmax()
+                idx = torch.arange(n, device=x.device)
+                out.append(x[:, [t] * k] + x[path_idx] + x[:, 1:k] + x[t] + x[idx] + x[:, path_idx])
+            return out
+    """, scope="all")

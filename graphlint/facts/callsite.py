@@ -1168,16 +1168,24 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
 def _before_call(name: str, call: ast.Call, scope: Scope, memo: Memo) -> tuple[Scope, Memo]:
     """The scope (and a memo for it) without the bindings of `name` that the call's own statement makes, when that
     statement is of the body's top level (no loop brings them back to the call): `weight, bias =
-    self.create_weights(..., bias, ...)` passes the `bias` the function received, not the tensor the call returns.
-    The scope as it is where there are none."""
+    self.create_weights(..., bias, ...)` passes the `bias` the function received, not the tensor the call returns;
+    nor those of top-level statements below the call (`_assigned_after`). The scope as it is where there are none."""
     binds = scope.binds.get(name, [])
-    own = [b for b in binds if isinstance(b, ast.expr) and _assigned_by(b, call, scope)]
+    own = [b for b in binds if isinstance(b, ast.expr)
+           and (_assigned_by(b, call, scope) or _assigned_after(b, call, scope))]
     if not own:
         return scope, memo
     rest = [b for b in binds if not any(b is o for o in own)]
     kept = {**scope.binds, name: rest} if rest else {n: v for n, v in scope.binds.items() if n != name}
     top = scope.top if any(id(b) in scope.top_values for b in rest) else scope.top - {name}
     return _variant(scope, binds=kept, top=top), {}
+
+
+def _assigned_after(bound: ast.expr, call: ast.Call, scope: Scope) -> bool:
+    """`bound` is what a top-level assignment below the call binds (`crop_boxes, n = f(n)` then `n = torch.tensor(n,
+    device=d)`): the body's top level runs once, in order, so it never reaches the call, wherever the call is nested."""
+    value = bound.value if isinstance(bound, ast.Subscript) and id(bound.value) in scope.top_assigned else bound
+    return id(value) in scope.top_assigned and value.lineno > (call.end_lineno or call.lineno)
 
 
 def _variant(scope: Scope, **changes: Any) -> Scope:

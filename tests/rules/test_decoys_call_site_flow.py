@@ -186,3 +186,35 @@ def test_decoy_builtin_min_of_host_values_stays_host():
             return a, b
     """
     assert findings(src, scope="all") == set()
+
+
+def test_decoy_a_binding_below_the_call_never_reaches_it():
+    """`crop_boxes, n = generate(image, n)` then `n = torch.tensor(n, device=device)` (transformers' SAM image
+    processor): the body's top level runs once, in order, so the callee's `int` parameter gets the `int` the caller
+    received, not the tensor built below the call (line 5 stays silent; line 10's upload of the host int is a real
+    copy). A loop around both still brings the later binding back (hit, line 15)."""
+    src = """
+        import torch
+
+
+        def generate(image, n: int = 32):
+            return image, int(n / 2)
+
+
+        def crops(image, n: int = 32, device=None):
+            boxes, n = generate(image, n)
+            n = torch.tensor(n, device="cuda")
+            return boxes, n
+
+
+        def grow(image, n: int = 32):
+            return image[: int(n)]
+
+
+        def looped(image, n: int = 32):
+            for _ in range(3):
+                image = grow(image, n)
+                n = torch.tensor(n, device="cuda")
+            return image
+    """
+    assert findings(src, scope="all") == {(10, "GL130"), (15, "GL105")}

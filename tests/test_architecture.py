@@ -106,3 +106,16 @@ def test_nothing_imports_the_command_line():
     entry points (`python -m graphlint`) import it."""
     importers = {m for m, imported in GRAPH.items() if "graphlint.cli" in imported}
     assert importers <= {"graphlint.__main__"}, sorted(importers)
+
+
+def test_no_test_imports_the_tests_folder_as_a_package():
+    """`tests/` has no `__init__.py`: CI's fresh checkout imports test helpers by their own folder (`from snippets
+    import ...`), so `from tests.x import ...` only works where the repository root happens to be on sys.path."""
+    tests = Path(__file__).resolve().parent
+    bad = []
+    for path in tests.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            bad += [f"{path.relative_to(tests)}:{node.lineno}" for n in names if n == "tests" or n.startswith("tests.")]
+    assert not bad, bad

@@ -4,7 +4,7 @@ the bound's classes. Each edge has a decoy that must stay cold."""
 
 from __future__ import annotations
 
-from tests.index.test_dispatch import hot
+from test_dispatch import hot
 
 BATCHES = """
     from typing import Dict, Optional, TypeVar

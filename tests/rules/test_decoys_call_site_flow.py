@@ -4,7 +4,7 @@ graphlint.index.callfacts). Hits are device tensors every call site passes; deco
 
 from __future__ import annotations
 
-from tests.rules.snippets import findings
+from snippets import findings
 
 
 def test_hit_comprehension_names_hold_elements_of_device_tensors():

@@ -661,13 +661,9 @@ def arguments_of(call: cst.Call, fn: FunctionInfo) -> list[cst.BaseExpression | 
 
 
 def module_constant(index: ProjectIndex, module: ModuleSummary, name: str) -> Val | None:
-    """A name no local binding shadows, bound once at module level to literal host data (`ModuleSummary.constants`),
-    here or in the project module it is imported from: a Python number, or a list of numbers."""
-    kind = module.constants.get(name)
-    if kind is None and (imported := module.imports.get(name)) is not None:
-        found = index.split_dotted(imported)
-        source = index.modules.get(found[0]) if found is not None else None
-        kind = source.constants.get(found[1]) if source is not None else None
+    """A name no local binding shadows, bound once at module level to literal host data (`ProjectIndex.constant_kind`):
+    a Python number, or a list of numbers."""
+    kind = index.constant_kind(module.module, name) if module.module in index.modules else module.constants.get(name)
     return HOST if kind is ik.Base.HOST else kind_val(ik.HOST_LIST) if kind is ik.Base.HOST_LIST else None
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from graphlint.facts.kinds import Fwd, Obj
+from graphlint.facts.kinds import Fwd, IKind, Obj
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
@@ -153,6 +153,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         self._class_cache: dict[str, ClassInfo | None] = {}
         self._function_cache: dict[str, FunctionInfo | None] = {}
         self._methods_by_name: dict[str, list[FunctionInfo]] | None = None
+        self._constant_kinds: dict[tuple[str, str], IKind | None] = {}  # (module, name) -> `constant_kind`
         self._children: dict[str, list[ClassInfo]] | None = None  # class key -> direct project subclasses
         self._nested: dict[str, list[FunctionInfo]] | None = None  # function key -> functions defined in it
         self._methods_memo: dict[tuple[int, str], tuple[ClassInfo, list]] = {}  # (id(cls), name) -> methods_via
@@ -209,6 +210,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         self._class_cache.clear()
         self._function_cache.clear()
         self._methods_by_name = None
+        self._constant_kinds.clear()
         self._protocol_cache.clear()
         self._top_models_cache = None
         self._decorated_cache = None
@@ -250,6 +252,21 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
             if mod is not None and self._binds(mod, parts[i]):
                 return mod, ".".join(parts[i:])
         return None
+
+    def constant_kind(self, module: str, name: str) -> IKind | None:
+        """What a module-level constant `name` of `module` holds (`ModuleSummary.constants`), defined there or in the
+        project module it is imported from; None when it is none. Asked for every name a unit does not bind (the
+        lint's inner loop), so memoised per (module, name)."""
+        key = (module, name)
+        if key not in self._constant_kinds:
+            s = self.modules[module]
+            kind = s.constants.get(name)
+            if kind is None and (imported := s.imports.get(name)) is not None:
+                found = self.split_dotted(imported)
+                source = self.modules.get(found[0]) if found is not None else None
+                kind = source.constants.get(found[1]) if source is not None else None
+            self._constant_kinds[key] = kind
+        return self._constant_kinds[key]
 
     def _binds(self, module: str, name: str) -> bool:
         """`module` defines or imports `name` at module level: `cosyvoice.utils.common.f` does not name

@@ -607,6 +607,35 @@ GIT_SETS: dict[str, GitSet] = {
                   include=("rwkv_pip_package/src/rwkv/", "v2/chat.py", "v2/benchmark.py", "v2/benchmark_more.py",
                            "RWKV_v6_demo_cuda_bf16.py", "API_DEMO_CHAT.py")),
     ), "the fifteenth untouched set, labelled in session 19 (AQLM, QuIP#, LayerSkip, Zonos, ChatRWKV)"),
+    "crate": GitSet(HERE / ".crate", (
+        GitCorpus("hqq", "https://github.com/mobiusml/hqq",
+                  "e0b1d00e095653359da9de1d7dbb35a994aa6b96", "hqq",
+                  "HQQ: half-quadratic quantized linear layers, their backends (torchao, Marlin, BitBLAS, GemLite), "
+                  "the HF model patching and the CUDA-graphed / compiled generation loop"),
+        GitCorpus("mixoff", "https://github.com/dvmazur/mixtral-offloading",
+                  "ce545188b804238f0b23a59fc45e6a8f8b390c40", "src",
+                  "Mixtral offloading: an LRU expert cache that swaps quantized experts between pinned host memory "
+                  "and the GPU per token, the HQQ-quantized layers and their Triton kernels"),
+        GitCorpus("specsamp", "https://github.com/feifeibear/LLMSpeculativeSampling",
+                  "59a209d37b2e463459057a784f8bd31c1136a58b", ".",
+                  "Speculative sampling (DeepMind and Google variants) with KV-cached draft and target models, the "
+                  "autoregressive baseline, the benchmark and the Flask server"),
+        GitCorpus("var", "https://github.com/FoundationVision/VAR",
+                  "78b95394fc5896192e3a003e4b295f8ea743c48f", "models",
+                  "VAR: next-scale autoregressive image generation (the KV-cached transformer, classifier-free guided "
+                  "sampling over scales, the multi-scale VQ-VAE quantizer)"),
+        GitCorpus("sovits", "https://github.com/RVC-Boss/GPT-SoVITS",
+                  "48b1a0169a28582a8984402f82cf438d3bfa6aca", "GPT_SoVITS",
+                  "GPT-SoVITS: the autoregressive text-to-semantic decoder (eager, KV-cached and CUDA-graphed variants), "
+                  "its attention modules, the TTS inference pipeline and the streaming entry",
+                  include=("AR/models/", "AR/modules/", "TTS_infer_pack/", "stream_v2pro.py", "inference_cli.py")),
+        GitCorpus("ltxv", "https://github.com/Lightricks/LTX-Video",
+                  "5260738e171955b66c0827f9af7e84d68fd1d919", "ltx_video",
+                  "LTX-Video: the video diffusion pipeline (denoising loop, guidance, conditioning), the rectified-flow "
+                  "scheduler, the 3D transformer and its attention, the inference entry",
+                  include=("inference.py", "pipelines/", "schedulers/", "models/transformers/", "utils/")),
+    ), "the sixteenth untouched set, labelled in session 20 (HQQ, Mixtral offloading, LLMSpeculativeSampling, "
+       "VAR, GPT-SoVITS, LTX-Video)"),
 }
 
 

@@ -2026,17 +2026,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
     def _warms_up(self, fn: FunctionInfo) -> bool:
         """Start-up work that runs the model or replays graphs without being a decode step: a function that
         captures graphs (`_captures`), or one whose name says it warms up, profiles, captures, autotunes or
-        benchmarks (`warmup`, `profile_run`, `capture_model`: the vocabulary engines share). It is no decode
-        loop and ends a climb to one."""
+        benchmarks (`warmup`, `profile_run`, `capture_model`: the vocabulary engines share) and that holds no loop
+        generating tokens (a picked token fed back, or a loop stopping on what its step returned: Sequoia's
+        `simulation_benchmark` times the real decode loop). It is no decode loop and ends a climb to one."""
         name = fn.qualname.rpartition(".")[2].lower()
-        return any(word in name for word in WARMUP_WORDS) or self._captures(fn)
+        named = any(word in name for word in WARMUP_WORDS) and not (fn.decode_loops or fn.exit_calls)
+        return named or self._captures(fn)
 
     def _captures(self, fn: FunctionInfo) -> bool:
         """`fn` captures CUDA graphs: it has a capture region, or calls a function that has one (a warm-up
-        loop over batch sizes calling `capture_one(bs)`): not a decode step, though it runs the model. A
-        warm-up loop whose callee captures lazily, on its first call for a size, is not told apart from a
-        decode loop (nor is vLLM's encoder graph manager looping over a step's images)."""
-        return bool(fn.regions) or any(t.regions for callee, _line in fn.calls
+        loop over batch sizes calling `capture_one(bs)`): not a decode step, though it runs the model. A callee
+        that also replays (Zonos' `_decode_one_token` captures on its first call for a size, replays on every
+        call) is a step, not a capture; so a warm-up loop over such a callee is not told apart from a decode loop
+        (nor is vLLM's encoder graph manager looping over a step's images)."""
+        return bool(fn.regions) or any(t.regions and not _replays(t) for callee, _line in fn.calls
                                        for t, _how in self.call_edges(fn, fn.module, callee))
 
     def _model_receivers(self, fn: FunctionInfo) -> frozenset[str]:

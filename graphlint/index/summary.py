@@ -952,6 +952,11 @@ class _Indexer(ast.NodeVisitor):
             return
         if ref := self._alias(value):
             self.local_binds[-1][name] = ref
+        elif isinstance(value, ast.Call) and value.args and self.resolve(dotted(value.func)) in COMPILE_CALLS:
+            # `step = torch.compile(self._step, mode=...)`: calling the compiled callable runs the function it
+            # wraps (also a local bound to it before: `step = self._step; step = torch.compile(step)`)
+            if ref := self._alias(value.args[0]) or self._local_alias(value.args[0]):
+                self.local_binds[-1][name] = ref
         elif isinstance(value, ast.Subscript) and (base := self.resolve(dotted(value.value))):
             self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
         elif isinstance(value, ast.Call):
@@ -984,6 +989,12 @@ class _Indexer(ast.NodeVisitor):
                 and isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS \
                 and isinstance(value.func.value, ast.Name) and value.func.value.id == name:
             self.script_binds[name] = prev
+
+    def _local_alias(self, value: ast.expr) -> str | None:
+        """What a local name stands for where an earlier binding made it an alias (`_bind_local`)."""
+        if isinstance(value, ast.Name) and any(value.id in binds for binds in self.local_binds):
+            return self.resolve(value.id)
+        return None
 
     def _alias(self, value: ast.expr) -> str | None:
         """What a local bound to `value` stands for: `self` or an attribute of it (`model = self`, `m =

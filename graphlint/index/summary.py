@@ -439,11 +439,20 @@ class _Indexer(ast.NodeVisitor):
         out = []
         for deco in node.decorator_list:
             target = deco.func if isinstance(deco, ast.Call) else deco
-            name = self.resolve(dotted(target)) or ""
+            name = self._class_body_def(target) or self.resolve(dotted(target)) or ""
             if "." in name and not name.startswith(("torch.", "functools.", "typing.", "abc.", "graphlint.")) \
                     and not name.rpartition(".")[2].startswith("register"):
                 out.append(name + "()" if isinstance(deco, ast.Call) else name)
         return tuple(out)
+
+    def _class_body_def(self, target: ast.expr) -> str | None:
+        """`@cuda_stream_guard` on a method, with `def cuda_stream_guard(func)` earlier in the same class body: a
+        class body runs as a scope of its own, so the decorator is that def (`pkg.F5TTS.cuda_stream_guard`), not
+        a module-level name."""
+        if isinstance(target, ast.Name) and self.class_stack and not self.func_stack \
+                and self.class_defs and target.id in self.class_defs[-1]:
+            return f"{self.s.module}.{self.class_stack[-1].qualname}.{target.id}"
+        return None
 
     def _markers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])

@@ -29,7 +29,7 @@ from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
-    FACTORY_TORCH,
+    DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH,
     HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
@@ -800,6 +800,8 @@ class Inference:
             return self._loader(node)
         if qual in HOST_TENSOR_AND_NUMBER:
             return Val(Kind.UNKNOWN, items=(CPU, HOST))  # `wav, sr = torchaudio.load(path)`
+        if qual in DLPACK_IMPORTS and self._dlpack_of_host(node):
+            return Val(Kind.CPU_TENSOR, pinned=False)  # `from_dlpack(request_input.to_dlpack())`: shares host memory
         if qual in DEVICE_KEEPING_LIBRARY or keeps_input_device(qual):
             return self._library_kept(node, DEVICE_KEEPING_LIBRARY.get(qual, False))
         if input_device_module(qual):
@@ -931,6 +933,17 @@ class Inference:
         if pinned:  # the loader pins every tensor of a batch: tracked for a plain host tensor only
             batch = batch._replace(pinned=True) if batch.kind is Kind.CPU_TENSOR else UNKNOWN
         return UNKNOWN if batch == UNKNOWN else Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=batch)
+
+    def _dlpack_of_host(self, node: cst.Call) -> bool:
+        """The object a DLPack import shares memory with is a host tensor: the argument itself, the receiver of its
+        `.to_dlpack()` (torch's older tensors, Triton's `pb_utils.Tensor`) or the argument of `to_dlpack(t)`. Any other
+        source keeps the torch reading (a device tensor)."""
+        first = node.args[0].value if node.args and node.args[0].keyword is None and not node.args[0].star else None
+        if isinstance(first, cst.Call) and isinstance(first.func, cst.Attribute) and first.func.attr.value == "to_dlpack":
+            first = first.func.value
+        elif isinstance(first, cst.Call) and self.resolve(first.func) in DLPACK_EXPORTS and first.args:
+            first = first.args[0].value
+        return first is not None and self(first).kind is Kind.CPU_TENSOR
 
     def _library_kept(self, node: cst.Call, keeps_mask: bool) -> Val:
         """`rearrange(x, "b n d -> b (n d)")`: a tensor where the first argument lives (`DEVICE_KEEPING_LIBRARY`), as

@@ -93,6 +93,9 @@ CHECKPOINT_LOADS = frozenset({"torch.load", "safetensors.torch.load_file", "safe
 HOST_LIBRARY_TENSORS = frozenset({
     "xgrammar.allocate_token_bitmask", "torchvision.transforms.functional.to_tensor",
     "torchvision.transforms.functional.pil_to_tensor", "torchvision.io.read_image",
+    # Triton's Python backend hands a model its request inputs in CPU memory unless the model's configuration sets
+    # FORCE_CPU_ONLY_INPUT_TENSORS to "no"
+    "triton_python_backend_utils.get_input_tensor_by_name",
 })
 # Library functions whose tensor result lives where their first argument lives, of the same type: einops'
 # `rearrange` / `repeat` / `reduce` / `einsum` return the input's backend type (a torch tensor for a torch tensor, an
@@ -100,6 +103,10 @@ HOST_LIBRARY_TENSORS = frozenset({
 DEVICE_KEEPING_LIBRARY = {
     "einops.rearrange": True, "einops.repeat": True, "einops.reduce": False, "einops.einsum": False,
 }
+# DLPack imports share the producer's memory (no copy): the tensor lives where the exported object did
+# (`from_dlpack(t.to_dlpack())`, `from_dlpack(to_dlpack(t))`, `from_dlpack(t)`)
+DLPACK_IMPORTS = frozenset({"torch.utils.dlpack.from_dlpack", "torch.from_dlpack"})
+DLPACK_EXPORTS = frozenset({"torch.utils.dlpack.to_dlpack"})
 # Library namespaces whose functions compute with torch ops on their first argument, so the tensor they return lives
 # where that input does: torchaudio's functional API (`resample`, `preemphasis`, `spectrogram`, ...; its
 # transforms are modules wrapping these). A function of it that takes no tensor first (`melscale_fbanks(n, ...)`)

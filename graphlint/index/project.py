@@ -18,6 +18,7 @@ from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
+from graphlint.index.serving import ServingHandlers
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
@@ -128,7 +129,7 @@ class HotInfo:
 Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 
 
-class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
+class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
     def __init__(self, summaries: list[ModuleSummary], module_bases: tuple[str, ...] = ()) -> None:
         # Two files can claim one module name: scripts in folders that are no packages (`runtime/1/model.py` next
         # to the package `model/`, `mixtral-moe/generate.py` next to `generate.py`). An import of the name finds
@@ -143,11 +144,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         self.entry_scripts: dict[str, HotInfo] = {}
         self.functions: dict[str, FunctionInfo] = {}
         self.classes: dict[str, ClassInfo] = {}
+        # class key -> the summary of its own file (a file that lost its module name to another keeps its classes)
+        self.class_files: dict[str, ModuleSummary] = {}
         for s in summaries:
             for f in s.functions.values():
                 self.functions[f.key] = f
             for c in s.classes.values():
                 self.classes[c.key] = c
+                self.class_files[c.key] = s
         self.module_bases = DEFAULT_MODULE_BASES + tuple(module_bases)
         self._is_module_cache: dict[str, bool] = {}
         self._class_cache: dict[str, ClassInfo | None] = {}
@@ -1248,7 +1252,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
         inference = self._inference_roots(result, model)
         scripts = self._script_roots(result, model | {seed[0].key for seed in inference})
         propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
-                  + inference + scripts)
+                  + [(fn, label, None, False) for fn, label in self.serving_handlers()] + inference + scripts)
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]
@@ -2026,17 +2030,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi):
     def _warms_up(self, fn: FunctionInfo) -> bool:
         """Start-up work that runs the model or replays graphs without being a decode step: a function that
         captures graphs (`_captures`), or one whose name says it warms up, profiles, captures, autotunes or
-        benchmarks (`warmup`, `profile_run`, `capture_model`: the vocabulary engines share). It is no decode
-        loop and ends a climb to one."""
+        benchmarks (`warmup`, `profile_run`, `capture_model`: the vocabulary engines share) and that holds no loop
+        generating tokens (a picked token fed back, or a loop stopping on what its step returned: Sequoia's
+        `simulation_benchmark` times the real decode loop). It is no decode loop and ends a climb to one."""
         name = fn.qualname.rpartition(".")[2].lower()
-        return any(word in name for word in WARMUP_WORDS) or self._captures(fn)
+        named = any(word in name for word in WARMUP_WORDS) and not (fn.decode_loops or fn.exit_calls)
+        return named or self._captures(fn)
 
     def _captures(self, fn: FunctionInfo) -> bool:
         """`fn` captures CUDA graphs: it has a capture region, or calls a function that has one (a warm-up
-        loop over batch sizes calling `capture_one(bs)`): not a decode step, though it runs the model. A
-        warm-up loop whose callee captures lazily, on its first call for a size, is not told apart from a
-        decode loop (nor is vLLM's encoder graph manager looping over a step's images)."""
-        return bool(fn.regions) or any(t.regions for callee, _line in fn.calls
+        loop over batch sizes calling `capture_one(bs)`): not a decode step, though it runs the model. A callee
+        that also replays (Zonos' `_decode_one_token` captures on its first call for a size, replays on every
+        call) is a step, not a capture; so a warm-up loop over such a callee is not told apart from a decode loop
+        (nor is vLLM's encoder graph manager looping over a step's images)."""
+        return bool(fn.regions) or any(t.regions and not _replays(t) for callee, _line in fn.calls
                                        for t, _how in self.call_edges(fn, fn.module, callee))
 
     def _model_receivers(self, fn: FunctionInfo) -> frozenset[str]:

@@ -439,11 +439,20 @@ class _Indexer(ast.NodeVisitor):
         out = []
         for deco in node.decorator_list:
             target = deco.func if isinstance(deco, ast.Call) else deco
-            name = self.resolve(dotted(target)) or ""
+            name = self._class_body_def(target) or self.resolve(dotted(target)) or ""
             if "." in name and not name.startswith(("torch.", "functools.", "typing.", "abc.", "graphlint.")) \
                     and not name.rpartition(".")[2].startswith("register"):
                 out.append(name + "()" if isinstance(deco, ast.Call) else name)
         return tuple(out)
+
+    def _class_body_def(self, target: ast.expr) -> str | None:
+        """`@cuda_stream_guard` on a method, with `def cuda_stream_guard(func)` earlier in the same class body: a
+        class body runs as a scope of its own, so the decorator is that def (`pkg.F5TTS.cuda_stream_guard`), not
+        a module-level name."""
+        if isinstance(target, ast.Name) and self.class_stack and not self.func_stack \
+                and self.class_defs and target.id in self.class_defs[-1]:
+            return f"{self.s.module}.{self.class_stack[-1].qualname}.{target.id}"
+        return None
 
     def _markers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
@@ -952,6 +961,11 @@ class _Indexer(ast.NodeVisitor):
             return
         if ref := self._alias(value):
             self.local_binds[-1][name] = ref
+        elif isinstance(value, ast.Call) and value.args and self.resolve(dotted(value.func)) in COMPILE_CALLS:
+            # `step = torch.compile(self._step, mode=...)`: calling the compiled callable runs the function it
+            # wraps (also a local bound to it before: `step = self._step; step = torch.compile(step)`)
+            if ref := self._alias(value.args[0]) or self._local_alias(value.args[0]):
+                self.local_binds[-1][name] = ref
         elif isinstance(value, ast.Subscript) and (base := self.resolve(dotted(value.value))):
             self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
         elif isinstance(value, ast.Call):
@@ -984,6 +998,12 @@ class _Indexer(ast.NodeVisitor):
                 and isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS \
                 and isinstance(value.func.value, ast.Name) and value.func.value.id == name:
             self.script_binds[name] = prev
+
+    def _local_alias(self, value: ast.expr) -> str | None:
+        """What a local name stands for where an earlier binding made it an alias (`_bind_local`)."""
+        if isinstance(value, ast.Name) and any(value.id in binds for binds in self.local_binds):
+            return self.resolve(value.id)
+        return None
 
     def _alias(self, value: ast.expr) -> str | None:
         """What a local bound to `value` stands for: `self` or an attribute of it (`model = self`, `m =

@@ -910,3 +910,102 @@ def test_a_loop_through_a_local_alias_of_an_external_function_is_no_step_loop():
             return batch
 """
     assert "Collator.__call__" not in hot({"pkg.c": src})
+
+
+BENCHED = """
+    import torch
+    from torch import nn
+
+    class Engine(nn.Module):
+        def forward(self, ids):
+            return self.head(ids)
+
+    class Tree:
+        def __init__(self, engine: Engine):
+            self.engine = engine
+
+        def verify(self):
+            logits = self.engine(self.ids)
+            return logits.argmax(-1), bool(logits.sum() > 0)
+
+    def simulation_benchmark(engine, prompts):
+        for prompt in prompts:
+            tree = Tree(engine=engine)
+            terminate = False
+            while not terminate:
+                torch.cuda.synchronize()
+                tokens, terminate = tree.verify()
+
+    def kernel_benchmark(engine, sizes):
+        for size in sizes:
+            torch.cuda.synchronize()
+            tree = Tree(engine=engine)
+            tree.verify()
+            torch.cuda.synchronize()
+"""
+
+
+def test_a_benchmark_whose_loop_stops_on_its_steps_result_is_a_decode_loop():
+    """Sequoia's `simulation_benchmark` times the real decode loop: `terminate` from `spectree.verify()` ends it,
+    so it is a generation whatever its name (its `torch.cuda.synchronize()` runs every step)."""
+    found = hot({"pkg.tree": BENCHED})
+    assert found["simulation_benchmark"] == ("step", ("simulation_benchmark (step: decode loop)",))
+    # Decoy: a benchmark loop over sizes that never stops on what its step returned stays warm-up.
+    assert "kernel_benchmark" not in found
+
+
+LAZY = """
+    import torch
+    from torch import nn
+
+    class Decoder(nn.Module):
+        def forward(self, ids):
+            return self.head(ids)
+
+        def _decode_one_token(self, ids):
+            if self.graph is None:
+                self.graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(self.graph):
+                    self.out = self(self.static_ids)
+            self.static_ids.copy_(ids)
+            self.graph.replay()
+            return self.out
+
+        def _capture_one(self, ids):
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph):
+                self.out = self(self.static_ids)
+
+        @torch.inference_mode()
+        def generate(self, ids, steps):
+            decode_one_token = torch.compile(self._decode_one_token, dynamic=True)
+            remaining = torch.full((1,), steps, device=ids.device)
+            codes = torch.zeros(steps, dtype=torch.long, device=ids.device)
+            i = 0
+            while torch.max(remaining) > 0:
+                logits = decode_one_token(codes[i:i + 1])
+                codes[i + 1] = logits.argmax(-1)
+                remaining -= 1
+                i += 1
+            return codes
+
+        def compile_only(self):
+            decode = torch.compile(self._decode_one_token, mode="reduce-overhead")
+            self.compiled = decode
+
+        @torch.inference_mode()
+        def warm(self, ids, sizes):
+            for n in sizes:
+                self._capture_one(ids[:n])
+                torch.cuda.synchronize()
+"""
+
+
+def test_a_loop_over_a_function_that_captures_once_and_replays_after_is_no_warm_up():
+    """Zonos' `generate` calls `_decode_one_token`, which captures its graph on the first call and replays it on
+    every call: each call is a step, so the loop around it is a decode loop, not graph capture."""
+    found = hot({"pkg.model": LAZY})
+    assert found["Decoder.generate"] == ("step", ("Decoder.generate (step: decode loop)",))
+    # Decoys: a loop calling a function that only captures (no replay) is warm-up, however gradless; a compiled
+    # local that is stored, never called, drives nothing.
+    assert "Decoder.warm" not in found and "Decoder.compile_only" not in found

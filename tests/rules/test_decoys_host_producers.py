@@ -6,7 +6,7 @@ decoy the same code on the device.
 
 from __future__ import annotations
 
-from snippets import check
+from snippets import check, findings
 
 
 def test_a_spectral_window_is_built_on_the_host():
@@ -363,3 +363,39 @@ def test_methods_of_a_host_library_object_return_host_data():
                 return ids, self.proj(t).tolist()
     """
     assert {(line, code) for line, code in findings(src, scope="all")} == {(11, "GL103"), (13, "GL102")}
+
+
+
+TRITON_MODEL = """
+    import torch
+    import triton_python_backend_utils as pb_utils
+    from torch.utils.dlpack import from_dlpack, to_dlpack
+
+
+    class TritonPythonModel:
+        def execute(self, requests):
+            for request in requests:
+                wav_in = pb_utils.get_input_tensor_by_name(request, "wav")
+                wav = from_dlpack(wav_in.to_dlpack())
+                gpu = wav.to(self.device)  # <- GL131
+                rms = torch.sqrt(torch.mean(torch.square(wav)))
+                if rms < self.target_rms:
+                    gpu = gpu * self.target_rms / rms
+                out = self.vocoder(gpu)
+                dev = from_dlpack(to_dlpack(torch.zeros(4, device="cuda")))
+                if torch.sqrt(dev.sum()) > 0:
+                    out = out * 2
+                other = from_dlpack(out.to_dlpack())
+                if torch.mean(other) > 1:
+                    out = out / 2
+"""
+
+
+def test_triton_request_inputs_and_their_dlpack_views_live_on_the_host():
+    """Triton's Python backend hands `execute` its request inputs in CPU memory (by default), and a DLPack import
+    shares the exporter's memory: `from_dlpack(t.to_dlpack())` of such an input is a host tensor, so a condition on
+    its RMS reads no device (F5-TTS's Triton model, an attic look-alike), while its move to the device is a copy.
+    Decoys: the DLPack view of a device tensor (`to_dlpack(t)`) and of a value nothing places stay device tensors."""
+    check(TRITON_MODEL, scope="all")
+    conditions = {line for line, code in findings(TRITON_MODEL, scope="all") if code == "GL110"}
+    assert conditions == {17, 20}  # (counted from the first line: the two decoys, not the RMS test at 13)

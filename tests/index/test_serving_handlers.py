@@ -1,0 +1,119 @@
+"""Request handlers a serving framework calls by its protocol (Triton's Python backend `TritonPythonModel.execute`,
+a Flask-RESTful `Resource`'s HTTP verb methods) are roots of the request, and a decorator defined in the class body
+it decorates in wraps the method. Each has its decoy."""
+
+from __future__ import annotations
+
+from test_dispatch import hot
+
+TRITON = """
+    import torch
+    import triton_python_backend_utils as pb_utils
+
+    def tokenize(texts):
+        return torch.tensor(texts).cuda()
+
+    class TritonPythonModel:
+        def initialize(self, args):
+            self.device = torch.device("cuda")
+            self.table = torch.zeros(4).to(self.device)
+
+        def execute(self, requests):
+            ids = tokenize([pb_utils.get_input_tensor_by_name(r, "text") for r in requests])
+            return self.decode(ids)
+
+        def decode(self, ids):
+            return ids.cpu()
+
+        def finalize(self):
+            torch.cuda.synchronize()
+
+    class Runner:
+        def execute(self, requests):
+            return requests.cpu()
+"""
+
+NOT_TRITON = """
+    import torch
+
+    class TritonPythonModel:
+        def execute(self, requests):
+            return requests.cpu()
+"""
+
+
+def test_a_triton_python_models_execute_is_a_request_root():
+    found = hot({"model": TRITON})
+    assert found["TritonPythonModel.execute"] == (
+        "forward", ("TritonPythonModel.execute (request: Triton's Python backend calls execute per batch of requests)",))
+    assert found["tokenize"][0] == found["TritonPythonModel.decode"][0] == "forward"
+    # Decoys: set-up and tear-down run once; another class's `execute` is no Triton model's.
+    assert "TritonPythonModel.initialize" not in found and "TritonPythonModel.finalize" not in found
+    assert "Runner.execute" not in found
+
+
+def test_a_class_named_like_a_triton_model_in_a_module_without_the_backend_is_not_one():
+    assert hot({"serve": NOT_TRITON}) == {}
+
+
+RESOURCE = """
+    import torch
+    from flask_restful import Resource
+
+    def run_engine(prompts):
+        return torch.tensor(prompts, device="cuda").sum().item()
+
+    class Generate(Resource):
+        def __init__(self, engine):
+            self.engine = engine
+
+        def put(self):
+            return run_engine([1, 2])
+
+    class Store:
+        def put(self, value):
+            return value.cpu()
+"""
+
+
+def test_a_flask_restful_resources_verb_method_is_a_request_root():
+    found = hot({"server": RESOURCE})
+    assert found["Generate.put"] == (
+        "forward", ("Generate.put (request: Flask-RESTful calls a Resource's HTTP verb method per request)",))
+    assert found["run_engine"][0] == "forward"
+    # Decoys: the constructor, and a `put` of a class that is no Resource.
+    assert "Generate.__init__" not in found and "Store.put" not in found
+
+
+GUARDED = """
+    import torch
+    from functools import wraps
+    from torch import nn
+
+    def stream_guard(func):
+        def unrelated(*args):
+            return torch.cuda.synchronize()
+        return unrelated
+
+    class Block(nn.Module):
+        def stream_guard(func):
+            @wraps(func)
+            def wrapper(self, *args, **kwargs):
+                self.stream.synchronize()
+                return func(self, *args, **kwargs)
+            return wrapper
+
+        @stream_guard
+        def forward(self, x):
+            return x * 2
+"""
+
+
+def test_a_decorator_defined_in_the_class_body_wraps_the_method():
+    """F5-TTS's `F5TTS.cuda_stream_guard`: a class body is a scope, so `@cuda_stream_guard` on a method below it
+    names the class's def, and calling the method runs its `wrapper`."""
+    found = hot({"pkg.block": GUARDED})
+    assert found["Block.stream_guard.wrapper"] == (
+        "forward", ("Block.forward", "Block.stream_guard.wrapper (decorator Block.stream_guard)"))
+    # Decoy: the module-level function of the same name is not what decorates the method.
+    assert "stream_guard.unrelated" not in found

@@ -422,7 +422,8 @@ def escaping_defs(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ..
     """The defs nested in `func` that it uses as values (a hook, a list entry, a `return`), not only calls: the
     calls the index sees are not all of theirs."""
     defs = (ast.FunctionDef, ast.AsyncFunctionDef)
-    nested = {n.name for n in ast.walk(func) if isinstance(n, defs) and n is not func}
+    # a def is a statement: the blocks alone find them (walking every expression of every function cost 6% of a lint)
+    nested = {n.name for n in statements(func.body, nested=True) if isinstance(n, defs)}
     if not nested:
         return ()
     called = {id(n.func) for n in ast.walk(func) if isinstance(n, ast.Call)}

@@ -187,8 +187,8 @@ class HostOrigins:
         self.history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = {}
         self._arms: dict[int, tuple[tuple[int, str], ...]] | None = None  # `_arm_paths` of the unit's tree
         self._loops: dict[int, cst.For | cst.While] | None = None  # `_loop_of_names` of the unit's tree
-        # (id of a loop, name) -> `_rebinds` of the name in the loop's body: one walk per loop and name
-        self._loop_rebinds: dict[tuple[int, str], list[tuple[int, bool]]] = {}
+        # (id of a loop, name) -> `_last_rebind` of the name in the loop's body: one walk per loop and name
+        self._loop_rebinds: dict[tuple[int, str], tuple[cst.CSTNode, bool] | None] = {}
 
     @property
     def consts(self) -> set[str]:
@@ -484,21 +484,21 @@ class HostOrigins:
         loop was entered with, which is no copy, but the loop runs it every step after that."""
         if self._loops is None:
             tree = getattr(self.ctx, "tree", None)
-            self._loops = _loop_of_names(tree) if tree is not None else {}
+            # every offload spells `cpu` (`x.cpu()`, `x.to("cpu")`): a unit whose text has none needs no walk
+            self._loops = _loop_of_names(tree) if tree is not None and "cpu" in self.ctx.unit.source else {}
         loop = self._loops.get(id(name))
         if loop is None or isinstance(loop, cst.For) and _binds_target(loop.target, name.value):
             return None  # a `for` target is rebound by the loop itself at each iteration
-        pos = self.ctx.position(name)
-        if pos is None:
-            return None
         key = (id(loop), name.value)
         if key not in self._loop_rebinds:
-            self._loop_rebinds[key] = list(_rebinds(loop.body, name.value, self.ctx))
-        last = None
-        for line, offloaded in self._loop_rebinds[key]:
-            if line > pos.start.line:
-                last = offloaded
-        return Origin(source=Source.CPU) if last else None
+            self._loop_rebinds[key] = _last_rebind(loop.body, name.value)
+        last = self._loop_rebinds[key]
+        if last is None or not last[1]:
+            return None  # the body's last rebinding (the one a later iteration reads) is no offload
+        # positions are costly (a code generation of the unit): asked only for an offload
+        pos, at = self.ctx.position(name), self.ctx.position(last[0])
+        return Origin(source=Source.CPU) if pos is not None and at is not None and at.start.line > pos.start.line \
+            else None
 
     def _tensor_result(self, expr: cst.Call) -> bool:
         """The inference does not call the result a host value (`.item()`, `.tolist()`, `.numpy()`, sizes)."""
@@ -566,9 +566,10 @@ def _offload(value: cst.BaseExpression, name: str) -> bool:
         and value.args[0].value.evaluated_value == "cpu"
 
 
-def _rebinds(body: cst.CSTNode, name: str, ctx) -> Iterator[tuple[int, bool]]:
-    """(line, offloads) of each statement in `body` that rebinds `name` (an assignment, a tuple's element) or moves it
-    to the host in place (a statement `name.cpu()`, which only a module does in place), in textual order."""
+def _last_rebind(body: cst.CSTNode, name: str) -> tuple[cst.CSTNode, bool] | None:
+    """(statement, offloads) of the textually last statement in `body` that rebinds `name` (an assignment, a tuple's
+    element) or moves it to the host in place (a statement `name.cpu()`, which only a module does in place)."""
+    last = None
     todo = [body]
     while todo:
         node = todo.pop()
@@ -580,10 +581,9 @@ def _rebinds(body: cst.CSTNode, name: str, ctx) -> Iterator[tuple[int, bool]]:
         elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
             found = _assigns_name(node, name)
         if found is not None:
-            pos = ctx.position(node)
-            if pos is not None:
-                yield pos.start.line, found
+            last = (node, found)
         todo.extend(reversed(code_children(node)))
+    return last
 
 
 def _assigns_name(node: cst.Assign | cst.AugAssign | cst.AnnAssign, name: str) -> bool | None:

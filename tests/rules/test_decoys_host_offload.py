@@ -81,3 +81,24 @@ def test_a_module_moved_to_the_host_at_load_is_not_a_step_copy():
                 return self.enc(x)
     """
     assert {(line, code) for line, code in findings(src) if code == "GL131"} == set()
+
+
+def test_loop_reads_without_an_offload_ask_no_positions(monkeypatch):
+    """Positions cost a code generation of the whole unit: a read in a loop asks them only where the loop's last
+    rebinding of the name is an offload (`HostOrigins._carried`), so a unit with no finding never computes them."""
+    from graphlint.check.context import Context
+
+    asked: list[int] = []
+    real = Context.positions.fget
+    monkeypatch.setattr(Context, "positions", property(lambda ctx: asked.append(1) or real(ctx)))
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, xs, h: torch.Tensor):
+                host = torch.device("cpu")
+                for x in xs:
+                    h = h + x.to(h.device)
+                    h = h.relu()
+                return h, host
+    """
+    assert not findings(src) and asked == []

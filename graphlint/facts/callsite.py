@@ -22,7 +22,7 @@ from graphlint.facts.torch_kinds import (
     SEQ_TORCH, TORCH_ONLY_METHODS, keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
-    BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
+    BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DEVICE_NAME_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
 )
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_LIST, HOST_SEQ, LIST,
@@ -978,6 +978,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         if isinstance(receiver, VIEWS) and meth not in NOT_CPU_METHODS:
             return host_if(receiver)  # `self.splits.ravel()`: where the field is, once settled
         receiver = UNKNOWN if deferred(receiver) else receiver
+        if receiver == CPU_TENSOR and moves_to_device(value):
+            return TENSOR  # `torch.zeros(n).to(self.device)`: a host tensor copied up, as the checker reads it
         if receiver == CPU_TENSOR and meth not in NOT_CPU_METHODS:
             return CPU_TENSOR  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`
         if receiver in DEVICE_FAMILY:  # a method of a tensor: host metadata, a mask, or a tensor
@@ -1046,6 +1048,26 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind],
             return CPU_TENSOR
         return CPU_TENSOR if data in HOST_FAMILY else UNKNOWN
     return CPU_TENSOR
+
+
+def moves_to_device(call: ast.Call) -> bool:
+    """`t.cuda()`, `t.to("cuda")`, `t.to(torch.device("cuda:0"))`, `t.to(self.device)`, `t.to(x.device, dtype)`: a move
+    whose first (or `device=`) argument names a device that is not the host, as the checker's `device_arg` reads a
+    name (`device`, `dev`, `*_device`, `.device`). A dtype (`t.to(torch.float16)`, `t.to(self.dtype)`) or a name
+    the code does not show to be a device moves nothing."""
+    if not isinstance(call.func, ast.Attribute) or call.func.attr not in ("to", "cuda"):
+        return False
+    if call.func.attr == "cuda":
+        return True
+    arg = next((kw.value for kw in call.keywords if kw.arg == "device"), call.args[0] if call.args else None)
+    if arg is None or _to_cpu(call):
+        return False
+    if isinstance(arg, ast.Call) and dotted(arg.func) in ("torch.device", "device") and arg.args:
+        arg = arg.args[0]
+    if isinstance(ast_literal(arg), str):
+        return True  # a device string that is not the host (`_to_cpu` above)
+    name = (dotted(arg) or "") if isinstance(arg, (ast.Name, ast.Attribute)) else ""
+    return "cpu" not in name.lower() and bool(DEVICE_NAME_RE.search(name.rpartition(".")[2]))
 
 
 def _to_cpu(call: ast.Call) -> bool:

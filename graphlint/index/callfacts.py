@@ -97,6 +97,7 @@ class CallFacts:
         self.index = index
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._memo: dict[str, dict[str, IKind]] = {}
+        self._site_joins: dict[str, dict[str, IKind]] = {}  # `passed`: every parameter's join, unknown included
         self._refs: tuple[set[str], set[str]] | None = None  # `_references`
         self._attrs: dict[tuple[str, str], IKind | None] = {}
         self._kept: dict[tuple[str, str], IKind | None] = {}  # kept_on_host, per (class, field)
@@ -123,6 +124,13 @@ class CallFacts:
             self._memo[fn.key] = {}  # a caller that forwards the parameter back (recursion): no evidence
             found = self._memo[fn.key] = self._compute(fn)
         return found
+
+    def passed(self, fn: "FunctionInfo") -> dict[str, IKind]:
+        """Parameter -> the join of what its resolved call sites pass, whatever it is (`UNKNOWN` where they pass
+        values nothing types or disagree); empty where `params` has no evidence (no resolved site, a root, a function
+        passed around as a value). Lets a rule tell an annotation the callers contradict from one nobody checks."""
+        self.params(fn)
+        return self._site_joins.get(fn.key, {})
 
     def attr(self, cls: "ClassInfo", name: str) -> IKind | None:
         """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
@@ -527,6 +535,8 @@ class CallFacts:
                     joined[param].add(kinds[param] if kinds is not None else UNKNOWN)
         out = {}
         annotated = dict(fn.param_kinds)
+        self._site_joins[fn.key] = {param: join_kinds(kinds) if kinds else UNKNOWN for param, kinds in joined.items()
+                                if kinds}
         for param, kinds in joined.items():
             kind = join_kinds(kinds) if kinds else UNKNOWN
             if kind in HOST_FAMILY or kind is TOKENIZER or kind in FLOWN_DEVICE and (

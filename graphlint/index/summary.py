@@ -23,8 +23,8 @@ from graphlint.index.assigned import built_by, chained_call, foreign_target, typ
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, join_later, keyword_only, none_defaults,
-    number_defaults, param_names, records_args, refine_returns, returns_a_tuple, scope_of, statements,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, join_later, keyword_only, moves_to_device,
+    none_defaults, number_defaults, param_names, records_args, refine_returns, returns_a_tuple, scope_of, statements,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -743,8 +743,10 @@ class _Indexer(ast.NodeVisitor):
         if not isinstance(value, ast.Call):
             return None
         func = value.func
-        if isinstance(func, ast.Attribute) and func.attr in CHAINED_KEEPING_METHODS and isinstance(func.value, ast.Call):
-            # `torch.zeros(...).fill_(-1).contiguous()`: a method that keeps a tensor a tensor, where it is
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and (
+                func.attr in CHAINED_KEEPING_METHODS or moves_to_device(value)):
+            # `torch.zeros(...).fill_(-1).contiguous()`: a method that keeps a tensor a tensor, where it is;
+            # `torch.zeros(...).to(self.device)`: a tensor moved to a device
             return TENSOR_HELD if self._attr_kind(func.value) == TENSOR_HELD else None
         name = self.resolve(dotted(func)) or ""
         if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()

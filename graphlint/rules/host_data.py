@@ -411,7 +411,9 @@ class HostIndex(Rule):
     `t`'s rank) copies it too: torch makes the scalar a CPU tensor and `copy_`s it into the equal-sized
     element (measured: the host waits 202 ms behind a 200 ms kernel); into a slice or a row (`t[1:] = 0`)
     it `fill_`s, which does not wait — use `t[0].fill_(0)`. Lists of tensors and tuples (`x[(0, 1)]`,
-    plain multi-dimensional indexing) are not host indices. A CPU *boolean* mask is GL302 (it is frozen).
+    plain multi-dimensional indexing) are not host indices. A CPU *boolean* mask is GL302 (it is frozen). A parameter
+    that only its annotation makes a list (`idx_list: list[int]`) is not one where its resolved call sites pass
+    something else (Sequoia passes the CUDA index tensors it built).
     """
 
     code = "GL133"
@@ -589,8 +591,8 @@ class HostIndex(Rule):
         index too; alone, a tuple is multi-dimensional indexing (`x[(0, 1)]` is `x[0, 1]`)."""
         ctx = self.ctx
         val = ctx.val(idx)
-        if host_list(ctx, idx) or ctx.host.is_host_list(idx) or is_list(val) or (
-                multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict", "index")):
+        if host_list(ctx, idx) or ctx.host.is_host_list(idx) or is_list(val) and not self._annotation_contradicted(idx) \
+                or (multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict", "index")):
             return "Python list"
         if val.kind is Kind.NDARRAY:
             return "NumPy array"
@@ -600,6 +602,14 @@ class HostIndex(Rule):
             # (a flow fact's dtype is unknown: a CPU mask it may be is copied over too, as its indices)
             return "CPU index tensor"
         return None
+
+
+    def _annotation_contradicted(self, idx: cst.BaseExpression) -> bool:
+        """A parameter the unit does not rebind, a list by its annotation only (`idx_list: list[int]`), whose resolved
+        call sites pass something else: Sequoia's `collective_grow_static(self.grow_map_roots_gpu[i], ...)` passes the
+        CUDA index tensors `__init__` moved up, and TriForce copies it. A device gather, no upload."""
+        return isinstance(idx, cst.Name) and not self.ctx.host.assigned(idx.value) \
+            and self.ctx.passed_non_list(idx.value)
 
 
 class PageableNonBlockingCopy(Rule):

@@ -302,6 +302,27 @@ def _child_fields(cls: type) -> tuple[str, ...]:
     return fields
 
 
+def _loop_elements(node: ast.For | ast.AsyncFor) -> list[tuple[ast.expr, str | None]]:
+    """(target, dotted iterable) pairs a `for` binds to elements: `for x in xs`; `for i, x in enumerate(xs)` and
+    `reversed(xs)`; `for a, b in zip(xs, ys)`, each name with its own iterable (a lone `for pair in zip(...)` is a
+    tuple, no element); `for r in self.runners.values()`, `for bs, r in self.runners.items()` (a value)."""
+    it, target, elts = node.iter, node.target, node.target.elts if isinstance(node.target, ast.Tuple) else None
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "zip", "reversed"):
+        args = [a for a in it.args if not isinstance(a, ast.Starred)]
+        if not args or len(args) != len(it.args):
+            return []
+        if it.func.id == "zip":
+            return list(zip(elts, map(dotted, args))) if elts is not None and len(elts) == len(args) else []
+        if it.func.id == "enumerate":
+            return [(elts[1], dotted(args[0]))] if elts is not None and len(elts) == 2 else []
+        return [(target, dotted(args[0]))]
+    if (mapping := _self_mapping(it)) is not None:
+        if it.func.attr != "items":
+            return [(target, mapping)]
+        return [(elts[1], mapping)] if elts is not None and len(elts) == 2 else []
+    return [(target, dotted(it))]
+
+
 class _Indexer(ast.NodeVisitor):
     """Statements are visited recursively (Python caps block nesting at 100 levels); expressions, which
     have no such cap (`a + b + ...` with 10,000 terms is valid), are walked with an explicit stack."""
@@ -767,21 +788,10 @@ class _Indexer(ast.NodeVisitor):
 
     # -- bodies -------------------------------------------------------------------------------
     def visit_For(self, node: ast.For) -> None:
-        it = dotted(node.iter)
-        if isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name) \
-                and node.iter.func.id in ("enumerate", "zip", "reversed") and node.iter.args:
-            it = dotted(node.iter.args[-1])
-            target = node.target.elts[-1] if isinstance(node.target, ast.Tuple) and node.target.elts else node.target
-        elif (mapping := _self_mapping(node.iter)) is not None:
-            # `for r in self.runners.values()`, `for bs, r in self.runners.items()`: `r` is an element (a value)
-            it = mapping
-            items = node.iter.func.attr == "items"
-            target = node.target.elts[1] if items and isinstance(node.target, ast.Tuple) \
-                and len(node.target.elts) == 2 else None if items else node.target
-        else:
-            target = node.target
-        if it and isinstance(target, ast.Name) and self.local_binds:
-            self.local_binds[-1][target.id] = f"{self.resolve(it)}[]"
+        if self.local_binds:
+            for target, it in _loop_elements(node):
+                if it and isinstance(target, ast.Name):
+                    self.local_binds[-1][target.id] = f"{self.resolve(it)}[]"
         self._loop(node)
         self.generic_visit(node)
 

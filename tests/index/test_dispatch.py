@@ -2671,3 +2671,36 @@ def test_a_library_object_s_wait_is_no_model_protocol_method():
     assert "Agent.sleep" not in found and "Agent.update" not in found
     assert "Layer.wait" in found  # model code
     assert "Layer.prepare" in found and "Other.prepare" in found  # decoy: the wrapped model's protocol
+
+
+ZIPPED_LAYERS = """
+import torch
+
+class Block(torch.nn.Module):
+    def prefill(self, x, cache):
+        return x.sum().item()
+
+class Cache:
+    def store(self, x):
+        return x.max().item()
+
+class Decoder(torch.nn.Module):
+    def __init__(self, n):
+        self.layers = torch.nn.ModuleList([Block() for _ in range(n)])
+        self.caches = [Cache() for _ in range(n)]
+
+    def forward(self, x):
+        for layer, cache in zip(self.layers, self.caches):
+            x = layer.prefill(x, cache)
+        for pair in zip(self.layers, self.caches):
+            pair.store(x)
+        return x
+"""
+
+
+def test_a_zip_loop_binds_each_name_to_its_own_iterable():
+    found = hot({"pkg.model": ZIPPED_LAYERS})
+    # `layer` is an element of `self.layers` (the first argument), not only the last name of the last argument.
+    assert found["Block.prefill"][1][:2] == ("Decoder.forward", "Block.prefill")
+    # Decoy: a lone `pair` is a tuple of both lists, no element of either: `Cache.store` is not reached by it.
+    assert "Cache.store" not in found

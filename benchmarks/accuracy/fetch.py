@@ -636,6 +636,33 @@ GIT_SETS: dict[str, GitSet] = {
                   include=("inference.py", "pipelines/", "schedulers/", "models/transformers/", "utils/")),
     ), "the sixteenth untouched set, labelled in session 20 (HQQ, Mixtral offloading, LLMSpeculativeSampling, "
        "VAR, GPT-SoVITS, LTX-Video)"),
+    "kiln": GitSet(HERE / ".kiln", (
+        GitCorpus("dia", "https://github.com/nari-labs/dia",
+                  "876125e461a03b157ec905b0fe8b57a0f8b9e7a0", ".",
+                  "Dia: a dialogue text-to-speech decoder (KV-cached, torch.compile'd decode step with CUDA graphs), "
+                  "its layers, decoder state, DAC audio codec glue, the CLI and the gradio app",
+                  include=("dia/", "app.py", "cli.py")),
+        GitCorpus("chatterbox", "https://github.com/resemble-ai/chatterbox",
+                  "5de7a54aa4e5e2baadb0182dde554908b48b85c2", "src/chatterbox",
+                  "Chatterbox: a Llama-backed text-to-speech-token decoder (T3) with classifier-free guidance, the "
+                  "S3Gen flow-matching vocoder and its transformer, the voice encoder and the TTS / VC entry points"),
+        GitCorpus("csm", "https://github.com/SesameAILabs/csm",
+                  "2d720827843b653c4d67bb4445b1c0a4f59e646f", ".",
+                  "CSM: Sesame's conversational speech model (backbone + audio decoder with torchtune KV caches), "
+                  "the frame generator and the watermarking",
+                  include=("generator.py", "models.py", "run_csm.py", "watermarking.py")),
+        GitCorpus("higgs", "https://github.com/boson-ai/higgs-audio",
+                  "f04f5df76a6a7b14674e0d6d715b436c422883c6", "boson_multimodal",
+                  "Higgs Audio: an audio-text LLM with a CUDA-graph runner for its decode step, the audio tokenizer "
+                  "and quantizers, the collator and the serving engine",
+                  include=("model/higgs_audio/", "serve/", "audio_processing/higgs_audio_tokenizer.py",
+                           "audio_processing/quantization/", "data_collator/")),
+        GitCorpus("litgpt", "https://github.com/Lightning-AI/litgpt",
+                  "26857050fe3ff627cd714fe92f5838f51a3d5efa", "litgpt",
+                  "LitGPT: the GPT model with its KV cache, the generation scripts (base, sequential, tensor-parallel, "
+                  "speculative, adapters), the Python API, chat and the LitServe deployment",
+                  include=("generate/", "model.py", "api.py", "chat/", "deploy/")),
+    ), "the seventeenth untouched set, labelled in session 21 (Dia, Chatterbox, CSM, Higgs Audio, LitGPT)"),
 }
 
 

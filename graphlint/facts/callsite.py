@@ -22,7 +22,7 @@ from graphlint.facts.torch_kinds import (
     SEQ_TORCH, TORCH_ONLY_METHODS, keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
-    BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DEVICE_NAME_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
+    BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH, named_device,
 )
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_LIST, HOST_SEQ, LIST,
@@ -34,6 +34,7 @@ from graphlint.facts.literals import (
     pins,
 )
 from graphlint.facts.inference import SEQ_METHODS as SEQ_RESULT_METHODS
+from graphlint.facts.values import Dev
 
 Resolve = Callable[[str | None], "str | None"]
 
@@ -1067,7 +1068,7 @@ def moves_to_device(call: ast.Call) -> bool:
     if isinstance(ast_literal(arg), str):
         return True  # a device string that is not the host (`_to_cpu` above)
     name = (dotted(arg) or "") if isinstance(arg, (ast.Name, ast.Attribute)) else ""
-    return "cpu" not in name.lower() and bool(DEVICE_NAME_RE.search(name.rpartition(".")[2]))
+    return named_device(name) is Dev.DEVICE
 
 
 def _to_cpu(call: ast.Call) -> bool:

@@ -94,6 +94,20 @@ DATA_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray"})
 SEQUENCE_REFS = frozenset({"list", "tuple", "sequence", "range"})  # `Val.ref` of a Python sequence
 DEVICE_NAME_RE = re.compile(r"(^|_)(device|dev|gpu|cuda)(_|$)|device$", re.I)
 DTYPE_NAME_RE = re.compile(r"dtype", re.I)
+
+
+def named_device(name: str) -> Dev:
+    """What a dotted name alone says a `.to(...)` / `device=` argument is, for the checker and the index alike:
+    `Dev.CPU` for anything naming the host (`cpu_device`, `self.cpu`), `DTYPE` for `*dtype*`, `DEVICE` for `device`,
+    `dev`, `*_device`, `gpu`, `cuda` as its last part, else `UNKNOWN`."""
+    last = name.rpartition(".")[2]
+    if "cpu" in name.lower():
+        return Dev.CPU
+    if DTYPE_NAME_RE.search(last):
+        return Dev.DTYPE
+    return Dev.DEVICE if DEVICE_NAME_RE.search(last) else Dev.UNKNOWN
+
+
 RANK_KEEPING_VIEWS = frozenset({"permute", "transpose", "t", "narrow", "index_select", "gather", "expand_as",
                                 "copy_", "view_as", "reshape_as"})
 # Methods that keep the storage of the receiver (so they keep it pinned).
@@ -1094,10 +1108,9 @@ class Inference:
         last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
         if isinstance(expr, cst.Call) and not expr.args:
             last = (dotted_name(expr.func) or "").rpartition(".")[2]  # `get_current_device_id()`, `get_dtype()`
-        if DTYPE_NAME_RE.search(last):
-            return Dev.DTYPE
-        if DEVICE_NAME_RE.search(last):
-            return Dev.DEVICE
+        named = named_device(last)
+        if named is not Dev.UNKNOWN:
+            return named
         if self(expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
             return Dev.DEVICE  # x.to(other): other's device and dtype
         if self(expr).kind is Kind.CPU_TENSOR and not self(expr).weak:

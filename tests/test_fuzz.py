@@ -65,7 +65,7 @@ COOKIE_CODECS = ("utf-8", "latin-1", "ascii", "cp1252", "utf-16", "utf-32", "utf
 
 
 def budget(examples: int) -> int:
-    """`examples` under the `ci` profile (max_examples=100), scaled with the profile (nightly: x20)."""
+    """`examples` at the nominal max_examples=100, scaled with the profile (ci, 50: half; nightly, 2000: x20)."""
     return max(1, examples * settings.default.max_examples // 100)
 
 
@@ -270,7 +270,9 @@ def hot_module(module_chunks: list[str], forward_chunks: list[str]) -> str:
             + "\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n" + body + "        return x\n")
 
 
-generated = hypothesmith.from_grammar()
+# Deferred: from_grammar() builds a LALR parser for Python's grammar (~15 s), which every xdist worker would
+# pay at collection; deferred, only the worker that runs these tests builds it, on the first draw.
+generated = st.deferred(hypothesmith.from_grammar)
 # Names the rules look for: generated code renamed with them reaches the rules' paths in every
 # syntactic position hypothesmith can think of (decorators, defaults, f-strings, patterns, ...).
 TORCH_NAMES = ("x", "torch", "self", "mask", "item", "tolist", "cpu", "cuda", "nonzero", "any", "all", "max",

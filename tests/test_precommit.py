@@ -11,6 +11,11 @@ from wherever the environment's `PIP_*` variables point (`PIP_FIND_LINKS`, `PIP_
 `PIP_NO_INDEX`, all passed through): with a local wheelhouse it runs offline. The test is skipped only
 when pre-commit or git is not installed.
 
+`pre-commit try-repo` builds the hook's virtualenv in a new temporary store on every call (a pip install of
+graphlint and its dependencies each time), so the slow tests do what try-repo does, with one store for
+the module: a config naming the snapshot at its commit, run by `pre-commit run -c`, with PRE_COMMIT_HOME
+kept between calls. pre-commit still clones the snapshot and installs the hook from it, once.
+
 The `graphlint` hook runs `graphlint --changed`: the whole project is linted and the findings in, or
 reached through, the staged files are reported. `--changed` itself is tested in-process (fast); the
 try-repo tests (slow) prove the manifest wires both hooks.
@@ -25,6 +30,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -104,9 +110,14 @@ def _snapshot(dest: Path) -> Path:
     return dest
 
 
-def _try_repo(cmd: list[str], hook_repo: Path, project: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*cmd, "try-repo", str(hook_repo), *args], cwd=project,
-                          capture_output=True, text=True, env=_env(), timeout=600)
+def _try_repo(cmd: list[str], hook_repo: HookRepo, project: Path, *args: str) -> subprocess.CompletedProcess:
+    """`pre-commit try-repo <hook_repo> [hook] [args]`, as try-repo does it (a config naming the repository at
+    its commit and every hook of its manifest, then `pre-commit run -c`), but with the module's store: the
+    hook's virtualenv is built on the first call only."""
+    hook, rest = (args[0], args[1:]) if args and not args[0].startswith("-") else (None, args)
+    env = dict(_env(), PRE_COMMIT_HOME=str(hook_repo.store))
+    return subprocess.run([*cmd, "run", "-c", str(hook_repo.config), *([hook] if hook else []), *rest], cwd=project,
+                          capture_output=True, text=True, env=env, timeout=600)
 
 
 def _hooks(output: str) -> dict[str, tuple[str, str]]:
@@ -194,11 +205,26 @@ def test_chain_hops_point_at_each_call(project):
 
 # --- the hooks, through pre-commit ------------------------------------------------------------------
 
+class HookRepo(NamedTuple):
+    path: Path  # the snapshot repository
+    config: Path  # a .pre-commit-config.yaml naming it at its commit, with every hook of its manifest
+    store: Path  # the module's PRE_COMMIT_HOME
+
+
 @pytest.fixture(scope="module")
-def hook_repo(tmp_path_factory) -> Path:
-    """One snapshot for the module: pre-commit then builds the hook's virtualenv once, not per test."""
+def hook_repo(tmp_path_factory) -> HookRepo:
+    """One snapshot and one pre-commit store for the module: the hook's virtualenv is built once, not per run."""
     _tools()
-    return _snapshot(tmp_path_factory.mktemp("hooks") / "hook-repo")
+    yaml = pytest.importorskip("yaml", reason="PyYAML comes with pre-commit")
+    base = tmp_path_factory.mktemp("hooks")
+    repo = _snapshot(base / "hook-repo")
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True, text=True,
+                         env=_env()).stdout.strip()
+    manifest = yaml.safe_load((repo / ".pre-commit-hooks.yaml").read_text())
+    config = base / ".pre-commit-config.yaml"
+    config.write_text(yaml.safe_dump(
+        {"repos": [{"repo": str(repo), "rev": rev, "hooks": [{"id": h["id"]} for h in sorted(manifest, key=lambda h: h["id"])]}]}))
+    return HookRepo(repo, config, base / "store")
 
 
 @pytest.mark.slow

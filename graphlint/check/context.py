@@ -88,6 +88,7 @@ class Context:
     allow_sync_depth: int = 0  # inside `with graphlint.allow_sync(...)` / vLLM's `gpu_sync_allowed()`
     memoised: bool = False  # the unit is memoised (`functools.lru_cache`): its body runs once per distinct arguments
     statement: cst.CSTNode | None = None
+    grown: frozenset[int] = frozenset()  # ids of the nodes after a grow-on-demand guard (host_origin.grown_after)
     enabled_capture_rules: bool = True
     # facts of the unit's own bindings, fed by the walker before the rules' hooks of each node; rules only ask them
     host: HostOrigins = field(init=False)  # where CPU tensors come from

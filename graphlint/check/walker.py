@@ -23,6 +23,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, is_list, join
 from graphlint.facts.tokenizers import is_processor, processor_batch
+from graphlint.facts.host_origin import grown_after
 from graphlint.facts.torch_kinds import HOST_ONLY_LIBRARIES
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
@@ -232,6 +233,7 @@ class Walker:
         # a cache keyed on a tensor argument hashes it by identity: a new tensor each step misses every time
         self.ctx.memoised = info is not None and "memo" in info.markers and not any(
             self.ctx.inference(p.name).is_tensor for p in _all_params(fn.params))
+        self.ctx.grown = grown_after(fn)
         self._function_body(fn.body)
 
     def _function_body(self, body: cst.BaseSuite) -> None:
@@ -343,6 +345,13 @@ class Walker:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 self.small(small)
+        elif isinstance(stmt, cst.If) and self.ctx.unit.function is not None and _main_guard(stmt.test):
+            # `if __name__ == "__main__":` in a function body is a script's self-test, dead when imported: only
+            # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
+            if isinstance(stmt.orelse, cst.Else):
+                self.walk_block(stmt.orelse.body)
+            elif isinstance(stmt.orelse, cst.If):
+                self.statement(stmt.orelse)
         elif isinstance(stmt, cst.If):
             when_true, when_false = self._isinstance_narrowing(stmt.test)
             # `isinstance(n, int) and n > 2`: the operands after the isinstance only run when it holds
@@ -387,7 +396,8 @@ class Walker:
             # `with torch.device("cuda"):` — the factories and loads inside build on that device
             outer = inf.default_device
             for item in stmt.items:
-                inf.default_device = inf.device_context(item.item) or inf.default_device
+                inf.default_device = inf.device_context(item.item) or self._device_item(stmt, item.item) \
+                    or inf.default_device
             inf.reset_cache()
             self.walk_block(stmt.body)
             inf.default_device = outer
@@ -415,6 +425,18 @@ class Walker:
         elif isinstance(stmt, cst.Match):
             self.header(stmt, stmt.subject)
             self._branches([case.body for case in stmt.cases], None)
+
+    def _device_item(self, stmt: cst.With, item: cst.BaseExpression) -> Dev | None:
+        """`with device:` / `with self.device:` where the value is a `torch.device` (a parameter annotated so, a local
+        bound to `torch.device(d)` not named the host or meta, a field set from either): a device context on the
+        accelerator, as `.to(device)` of such a value is read as a copy to it. The index found the block
+        (`FunctionInfo.device_blocks`)."""
+        blocks = self.ctx.unit.function.device_blocks if self.ctx.unit.function is not None else ()
+        if isinstance(item, cst.Call) or not blocks:
+            return None
+        pos = self.ctx.position(stmt)
+        line = pos.start.line + self.ctx.unit.line_offset if pos is not None else None
+        return Dev.DEVICE if any(start == line for start, _, _ in blocks) else None
 
     def _branches(self, bodies: list[cst.BaseSuite], orelse: cst.If | cst.Else | None,
                   narrowed: list[dict[str, Val]] | None = None, orelse_narrowed: dict[str, Val] | None = None,
@@ -810,6 +832,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method, lookup_global)
     if index.default_device_moved:  # process-wide (`torch.set_default_device(device)` in the project's setup)
         inf.default_device = Dev.UNKNOWN
+    elif function is not None and (context := index.call_facts.device_context(function)) is not None:
+        inf.default_device = context  # its callers call it under `with <torch.device>:` (all: DEVICE; some: UNKNOWN)
     inf_ref.append(inf)
     return inf
 
@@ -844,6 +868,11 @@ def _find_function(tree: cst.Module) -> cst.FunctionDef | None:
         if isinstance(first, cst.FunctionDef):
             return first
         node = first
+
+
+def _main_guard(test: cst.BaseExpression) -> bool:
+    """`__name__ == "__main__"` (any comparison of `__name__`, as graphlint.facts.default_device.is_main_guard)."""
+    return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == "__name__"
 
 
 def _exits(block: cst.BaseSuite | cst.If | cst.Else) -> bool:

@@ -90,3 +90,78 @@ def is_main_guard(stmt: ast.stmt) -> bool:
     """`if __name__ == "__main__":` (any comparison of `__name__`): a script's own run, not an import's."""
     test = stmt.test if isinstance(stmt, ast.If) else None
     return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+
+
+# -- `with <torch.device value>:` blocks ----------------------------------------------------------------------------
+
+def _host_device_call(call: ast.Call) -> bool:
+    """`torch.device("cpu")` / `torch.device("meta")`: a context that leaves factories off any accelerator."""
+    arg = call.args[0] if call.args else None
+    return isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.partition(":")[0] in (
+        "cpu", "meta")
+
+
+def device_call(expr: ast.expr | None, resolve: Callable[[str], str | None]) -> bool:
+    """`torch.device(d)` of a device not named the host (or meta), or a conditional one of whose arms is
+    (`device if isinstance(device, torch.device) else torch.device(device)`)."""
+    if isinstance(expr, ast.IfExp):
+        return device_call(expr.body, resolve) or device_call(expr.orelse, resolve)
+    return isinstance(expr, ast.Call) and _qualname(expr.func, resolve) == "torch.device" and bool(expr.args) \
+        and not _host_device_call(expr)
+
+
+def device_params(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[str], str | None]) -> set[str]:
+    """The parameters annotated `torch.device`."""
+    args = func.args
+    return {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+            if a.annotation is not None and _qualname(a.annotation, resolve) == "torch.device"}
+
+
+def device_attrs(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[str], str | None]) -> set[str]:
+    """The `self` fields the method sets to a `torch.device` value: built by `torch.device(d)`, or a parameter
+    annotated `torch.device` (a default of `torch.device("cpu")` is no evidence of where callers build)."""
+    typed = device_params(func, resolve)
+    out = set()
+    for node in _own_nodes(func):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = node.value
+            if device_call(value, resolve) or isinstance(value, ast.Name) and value.id in typed:
+                out.update(t.attr for t in targets if isinstance(t, ast.Attribute)
+                           and isinstance(t.value, ast.Name) and t.value.id == "self")
+    return out
+
+
+def device_blocks(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[str], str | None]
+                  ) -> list[tuple[int, int, str]]:
+    """(first line, last line, field) of each `with` block in the function (not nested definitions) one of whose
+    items is a `torch.device` value off the host: `torch.device(d)`, a parameter annotated `torch.device`, a local
+    bound to `torch.device(d)` (field ""), or `self.<field>` (the class decides whether the field holds a device:
+    `device_attrs`). torch.device is a context manager (torch 2.0): the factories in the block build on it."""
+    typed = device_params(func, resolve)
+    nodes = list(_own_nodes(func))
+    typed |= {t.id for n in nodes if isinstance(n, ast.Assign) and device_call(n.value, resolve)
+              for t in n.targets if isinstance(t, ast.Name)}
+    out = []
+    for node in nodes:
+        if not isinstance(node, (ast.With, ast.AsyncWith)):
+            continue
+        span = (node.lineno, node.end_lineno or node.lineno)
+        for item in node.items:
+            expr = item.context_expr
+            if device_call(expr, resolve) or isinstance(expr, ast.Name) and expr.id in typed:
+                out.append((*span, ""))
+            elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
+                out.append((*span, expr.attr))
+    return out
+
+
+def _own_nodes(func: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function's body, not those of definitions nested in it."""
+    stack = list(ast.iter_child_nodes(func))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))

@@ -394,7 +394,7 @@ class HostOrigins:
             return Origin(pinned=pinned, is_bool=is_bool,
                           dims=Dims.SCALAR if scalar else Dims.SHAPED,
                           const=bool(scalar) and len(data) > 1 and self.is_const(data[1]))
-        if CPU_LEGACY_TENSOR_RE.match(qual) and ctx.default_device is Dev.CPU:
+        if CPU_LEGACY_TENSOR_RE.match(qual) and ctx.default_device is not Dev.UNKNOWN:
             # `torch.LongTensor(ids)`: a CPU factory whose name says its dtype (the inference's flow fact does not)
             data = positional(expr)
             listed = bool(data) and (isinstance(data[0], (cst.List, cst.Tuple, cst.ListComp))
@@ -693,4 +693,106 @@ def lazy_init(ctx) -> bool:
         target = _state_target(node.test)
         if target is not None and _assigns(node.body, target):
             return True
+        if _capacity_fields(node.test) & _fields_set(node.body):
+            return True  # `if n > self.cached_len: self.cached_len = n; ...`: a rebuild when the cache is outgrown
+    return id(ctx.statement) in ctx.grown
+
+
+_CAPACITY_OPS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
+
+
+def _field_root(expr: cst.BaseExpression) -> str | None:
+    """`self.pe.size(1)`, `self.pe.shape[1]`, `len(self.pe)`, `self.cached_len` -> the field (`pe`, `cached_len`)."""
+    while True:
+        if isinstance(expr, cst.Call):
+            expr = expr.args[0].value if code_of(expr.func) == "len" and expr.args else expr.func
+        elif isinstance(expr, cst.Subscript):
+            expr = expr.value
+        elif isinstance(expr, cst.Attribute):
+            if isinstance(expr.value, cst.Name) and expr.value.value == "self":
+                return expr.attr.value
+            expr = expr.value
+        else:
+            return None
+
+
+def _capacity_fields(test: cst.BaseExpression) -> set[str]:
+    """The `self` fields an `if` test compares by size (`self.buf.size(1) >= n`, `n > self.max_seq_len_cached`),
+    in any operand of `and` / `or`: the test of a cache that grows on demand."""
+    if isinstance(test, cst.BooleanOperation):
+        return _capacity_fields(test.left) | _capacity_fields(test.right)
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, _CAPACITY_OPS)):
+        return set()
+    sides = (test.left, test.comparisons[0].comparator)
+    if any(isinstance(side, (cst.Integer, cst.Float)) for side in sides):
+        return set()  # `if self.count >= 10:` is a counter's period, not a size the input asks for
+    return {f for f in map(_field_root, sides) if f}
+
+
+def _fields_set(node: cst.CSTNode) -> set[str]:
+    """The `self` fields rebuilt anywhere in `node` (nested blocks included, not nested definitions): assigned a value
+    that is no literal and does not read the field (`self.step += 1`, `self.n = 0`, `self.pe = self.pe.to(d)` update
+    or reset it: a counter or a move, no rebuild)."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and cur is not node:
+            continue
+        if isinstance(cur, (cst.Assign, cst.AnnAssign)) and cur.value is not None \
+                and not isinstance(cur.value, (cst.Integer, cst.Float)) \
+                and not (isinstance(cur.value, cst.Name) and cur.value.value in ("None", "True", "False")):
+            targets = [t.target for t in cur.targets] if isinstance(cur, cst.Assign) else [cur.target]
+            value = code_of(cur.value)
+            out.update(t.attr.value for t in targets if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)
+                       and t.value.value == "self" and f"self.{t.attr.value}" not in value)
+        stack.extend(cur.children)
+    return out
+
+
+def _returns(node: cst.CSTNode) -> bool:
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, cst.Return):
+            return True
+        if not isinstance(cur, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) or cur is node:
+            stack.extend(cur.children)
     return False
+
+
+def grown_after(fn: cst.FunctionDef) -> frozenset[int]:
+    """The nodes of a function's body after a grow-on-demand guard: an `if` at its top level that returns when a
+    cached field is large enough (`if self.pe is not None: if self.pe.size(1) >= x.size(1): return`), followed by
+    code that rebuilds and stores that field (`self.pe = pe.to(x.device)`). They run only when the input outgrows
+    the cache (the first call of each larger size, which warm-up makes), not every step. A rebuild that no
+    capacity test guards runs every call."""
+    if not isinstance(fn.body, cst.IndentedBlock):
+        return frozenset()
+    body = fn.body.body
+    for i, stmt in enumerate(body):
+        if not isinstance(stmt, cst.If):
+            continue
+        tested = set().union(*(_capacity_fields(n.test) for n in _ifs(stmt)))
+        if tested and _returns(stmt.body):
+            rest = body[i + 1:]
+            if any(tested & _fields_set(s) for s in rest):
+                return frozenset(id(n) for s in rest for n in _nodes(s))
+    return frozenset()
+
+
+def _ifs(stmt: cst.If) -> Iterator[cst.If]:
+    """An `if` and the `if`s nested directly at the top of its body (`if self.pe is not None: if ... >= n:`)."""
+    yield stmt
+    for inner in getattr(stmt.body, "body", ()):
+        if isinstance(inner, cst.If):
+            yield from _ifs(inner)
+
+
+def _nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        stack.extend(cur.children)

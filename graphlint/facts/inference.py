@@ -841,6 +841,10 @@ class Inference:
                 if func.attr.value in MODULE_TENSOR_METHODS:
                     return self._host_weights(func.attr.value)
                 return recv if self._keeps_module(func.attr.value, node) else UNKNOWN
+            if recv.kind is Kind.CPU_TENSOR and not recv.weak and func.attr.value in ("items", "values") \
+                    and not node.args:
+                # no tensor has `.items()`: a tokenizer's batch, read as one host tensor, is a dict of host tensors
+                return self._dict_method(CPU, func.attr.value)
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
             if recv.keys is not None:  # `out.get("ids")` of a dict with string keys
@@ -1132,9 +1136,10 @@ class Inference:
         if qual in RNG_STATE_TORCH:
             return CPU
         if CPU_LEGACY_TENSOR_RE.match(qual):
-            # `torch.LongTensor([ids])`: the typed legacy constructors build on the CPU (under a device context: not
-            # read)
-            return CPU if self.default_device is Dev.CPU else UNKNOWN
+            # `torch.LongTensor([ids])`: the typed legacy constructors build on the CPU, under `with torch.device(d):`
+            # and after `set_default_device(d)` too (torch's device mode does not reach them); only a process-wide
+            # `set_default_tensor_type` (read as an unknown default) moves them
+            return UNKNOWN if self.default_device is Dev.UNKNOWN else CPU
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
         if qual.startswith(DISTRIBUTIONS) and qual.rpartition(".")[2][:1].isupper():

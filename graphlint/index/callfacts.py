@@ -15,6 +15,7 @@ from graphlint.facts.kinds import (
     IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
+from graphlint.facts.values import Dev
 from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo, ModuleSummary
 
 
@@ -113,6 +114,8 @@ class CallFacts:
         self._cls_sites: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._direct: dict[tuple[IKind, int], IKind] = {}  # `direct`, per (kind, depth)
         self._by_target: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]] = {}  # `_sites_by_target`
+        self._device_ctx: dict[str, Dev | None] = {}  # `device_context`, per function
+        self._device_blocks: bool | None = None  # some function of the project has a device block
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
@@ -546,6 +549,38 @@ class CallFacts:
                 # to data flow (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out
+
+    def device_context(self, fn: "FunctionInfo") -> Dev | None:
+        """The default device `fn` runs under, from its resolved project call sites: `Dev.DEVICE` where every site lies
+        in a `with <torch.device value>:` block (or in a function that itself runs only in one: T2SSession's
+        `with device: ... decoder.embed(...)` -> `prefill`'s `torch.tensor`), `Dev.UNKNOWN` where only some do (built
+        on either: no host claim), None where none does, where there is no site, or where `fn` is called where the
+        index cannot see (framework calls of `forward`, a module's construction, a referenced or escaping def).
+        A cycle counts as no site."""
+        if self._device_blocks is None:  # most projects have none: nothing to resolve
+            self._device_blocks = any(f.device_blocks for f in self.index.functions.values())
+        if not self._device_blocks:
+            return None
+        if fn.key not in self._device_ctx:
+            self._device_ctx[fn.key] = None
+            self._device_ctx[fn.key] = self._device_sites(fn)
+        return self._device_ctx[fn.key]
+
+    def _device_sites(self, fn: "FunctionInfo") -> Dev | None:
+        name = fn.qualname.rpartition(".")[2]
+        cls = self.index.classes.get(fn.class_key) if fn.class_key else None
+        if fn.markers or name in ("forward", "__call__") or name.startswith("forward_") \
+                or name == "__init__" and (cls is None or self.index.is_nn_module(cls)) \
+                or fn.key in self._referenced_keys() or self._escapes(fn):
+            return None
+        names: tuple[str, ...] = (name,)
+        if name == "__init__" and cls is not None:
+            names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
+        found = {Dev.DEVICE if any(a <= line <= b for a, b, _ in caller.device_blocks) else self.device_context(caller)
+                 for n in names for caller, _, line, _ in self._sites_by_target(n).get(fn.key, ())}
+        if not found or found == {None}:
+            return None
+        return Dev.DEVICE if found == {Dev.DEVICE} else Dev.UNKNOWN
 
     def _escapes(self, fn: "FunctionInfo") -> bool:
         """A def nested in another that the outer one hands out as a value: called where the index cannot see."""

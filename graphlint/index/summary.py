@@ -17,7 +17,7 @@ from graphlint.facts.inference import (
     MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
-from graphlint.facts.default_device import is_main_guard, leaves_default_moved
+from graphlint.facts.default_device import device_attrs, device_blocks, is_main_guard, leaves_default_moved
 from graphlint.facts.follows import follows
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
@@ -151,6 +151,9 @@ class FunctionInfo:
     # host data returns host data (`facts/follows.py`)
     follows: tuple[str, ...] = ()
     number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
+    # (first line, last line, field) of its `with <torch.device value>:` blocks (facts.default_device.device_blocks);
+    # once its class is read, only the blocks whose item is a device (field "")
+    device_blocks: tuple[tuple[int, int, str], ...] = ()
 
     @property
     def display(self) -> str:
@@ -198,6 +201,7 @@ class ClassInfo:
     # each argument in them (`Batch(cu_slots=t)` sets `self.cu_slots`); `none_fields`: those that default to None
     init_fields: tuple[str, ...] = ()
     none_fields: tuple[str, ...] = ()
+    device_attrs: set[str] = field(default_factory=set)  # fields holding a `torch.device` (`self.device = device`)
 
 
 @dataclass
@@ -415,6 +419,7 @@ class _Indexer(ast.NodeVisitor):
         self.generic_visit(node)
         self.class_defs.pop()
         self.class_stack.pop()
+        self._device_fields(node, info)
         for stmt in node.body:  # `_global_mapping = {"sdpa": sdpa_mask, ...}`: a registry class
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
                 info.registry.extend(self._callables_in(stmt.value))
@@ -443,6 +448,16 @@ class _Indexer(ast.NodeVisitor):
                         and name.rpartition(".")[2][:1].isupper():
                     # `cache: BufferCache`; `layers: list[Block]` (an element, `self.layers[i]`, is a Block)
                     info.factories.setdefault(stmt.target.id, [self.resolve(name) or name])
+
+    def _device_fields(self, node: ast.ClassDef, info: ClassInfo) -> None:
+        """Keep the `with self.<field>:` blocks of the class's functions whose field holds a `torch.device` (set from
+        one in a method, or annotated `torch.device` in the class body); drop the others."""
+        info.device_attrs |= {s.target.id for s in node.body if isinstance(s, ast.AnnAssign)
+                              and isinstance(s.target, ast.Name) and self.resolve(dotted(s.annotation)) == "torch.device"}
+        for fn in self.s.functions.values():
+            if fn.device_blocks and fn.class_key == info.key:
+                fn.device_blocks = tuple((a, b, "") for a, b, attr in fn.device_blocks
+                                         if not attr or attr in info.device_attrs)
 
     def _registrations(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, entry: str) -> None:
         """`@MODELS.register_module(name="x")`, `@REG.register`: the decorated class or function is an entry
@@ -523,6 +538,9 @@ class _Indexer(ast.NodeVisitor):
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))
+        info.device_blocks = tuple(b for b in device_blocks(node, self.resolve) if not b[2] or info.class_key)
+        if cls is not None:
+            cls.device_attrs |= device_attrs(node, self.resolve)
         self.s.functions[qual] = info
         if cls is None and parent is None:
             self._registrations(node, f"{self.s.module}.{qual}")

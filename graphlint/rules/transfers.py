@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from graphlint.diagnostics import Family
+from graphlint.facts.host_origin import tensor_elements
 from graphlint.facts.tokenizers import DECODERS
 from graphlint.facts.values import Dev, Kind, Where
 from graphlint.rules._conditions import condition_category
@@ -70,8 +71,9 @@ class TolistCall(Rule):
 
     A Hugging Face tokenizer's `decode` / `batch_decode` / `convert_ids_to_tokens` of a device tensor does the same
     copy inside the library (`to_py_obj` calls `.tolist()`): reported when the data flow shows both the tokenizer
-    (made by a `*Tokenizer*` / `*Processor*` `from_pretrained`, docs/inference.md) and a device tensor argument. A
-    list of ids (`ids.tolist()` reported once, or a host list) and a model's `decode` (a VAE, a codec) are not.
+    (made by a `*Tokenizer*` / `*Processor*` `from_pretrained`, docs/inference.md) and a device tensor argument, or a
+    list of device rows (`tok.batch_decode([o[n:] for o in out])`: each row is converted). A list of ids
+    (`ids.tolist()` reported once, or a host list, host rows) and a model's `decode` (a VAE, a codec) are not.
     """
 
     code = "GL102"
@@ -104,7 +106,10 @@ class TolistCall(Rule):
         m = method_call(node)
         if m is None or m[1] not in DECODERS or not node.args or node.args[0].keyword or node.args[0].star:
             return
-        if self.ctx.is_device_tensor(node.args[0].value) and self.ctx.tokenizers.is_tokenizer(m[0]):
+        ids = node.args[0].value
+        # a list of device rows (`[o[n:] for o in out]`) is converted row by row: each `.tolist()` waits the same
+        rows = isinstance(ids, (cst.List, cst.ListComp, cst.GeneratorExp)) and tensor_elements(self.ctx, ids)
+        if (rows or self.ctx.is_device_tensor(ids)) and self.ctx.tokenizers.is_tokenizer(m[0]):
             self.report(node, self.decode_message.format(call=f".{m[1]}()"))
 
 

@@ -373,7 +373,8 @@ def test_python_list_index_of_an_untyped_value():
 def test_legacy_typed_constructor_is_a_cpu_index_of_known_dtype():
     """`torch.LongTensor(ids)` builds on the CPU with the dtype its name says: indexing a device tensor with it copies
     the index over (audiocraft's `mask[empty_idx, :] = 0`), and a `torch.BoolTensor` is a CPU mask (GL302), not an
-    integer index. Moved to the device first, or under `with torch.device("cuda")`, it is no host index."""
+    integer index. Moved to the device first it is no host index; under `with torch.device("cuda")` it still is one
+    (torch's device mode does not reach the legacy constructors: measured, they build on the CPU there)."""
     check("""
         import torch
 
@@ -387,7 +388,7 @@ def test_legacy_typed_constructor_is_a_cpu_index_of_known_dtype():
                 on_device = torch.LongTensor([1, 2]).to(x.device)  # <- GL131
                 with torch.device("cuda"):
                     built_there = torch.LongTensor([1, 2])
-                return mask, y, x[on_device], x[built_there]
+                return mask, y, x[on_device], x[built_there]  # <- GL133
     """, scope="all")
 
 
@@ -1413,3 +1414,135 @@ def test_device_test_held_in_a_flag_narrows_like_the_test():
             return value
     """
     assert {f for f in findings(src, scope="all") if f[1].startswith("GL1")} == {(7, "GL101"), (11, "GL101")}
+
+
+def test_a_torch_device_value_is_a_device_context():
+    """`torch.device` is a context manager: `with device:` of a parameter annotated `torch.device`, of a local bound
+    to `torch.device(d)`, or of a field set from either (GPT-SoVITS' `with self.device:`) builds the factories in the
+    block on that device, so `torch.tensor([...])` there copies its host list up (GL130). Silent: a field that holds
+    something else (`self.lock`), and a device named the host (`torch.device("cpu")` bound to a name)."""
+    check("""
+        import torch
+        class Runner:
+            def __init__(self, device: torch.device, lock):
+                self.device = device
+                self.lock = lock
+            def step(self, x: torch.Tensor):
+                with self.device:
+                    ids = torch.tensor([1, 2])  # <- GL130
+                with self.lock:
+                    other = torch.tensor([3, 4])
+                return ids, other
+        def run(device: torch.device):
+            with device:
+                y = torch.tensor([1])  # <- GL130
+            d = torch.device("cuda")
+            with d:
+                z = torch.tensor([2])  # <- GL130
+            c = torch.device("cpu")
+            with c:
+                w = torch.tensor([3])
+            return y, z, w
+    """, scope="all")
+
+
+def test_callees_of_a_device_context_build_there():
+    """A function whose every project call site lies in a `with <torch.device>:` block (directly, or in a function
+    that itself runs only there) builds its factories on the device: `torch.tensor(host list)` is an upload (GL130),
+    not a host index (GL133). A helper also called outside the block builds on either: no host claim. One called
+    only outside keeps today's reading (a CPU build, a host index)."""
+    check("""
+        import torch
+        class Runner:
+            def __init__(self, device: torch.device):
+                self.device = device
+            def step(self, x: torch.Tensor):
+                with self.device:
+                    a = self.embed(x)
+                    b = self.mixed(x)
+                c = self.mixed(x)
+                d = self.outside(x)
+                return a, b, c, d
+            def embed(self, x: torch.Tensor):
+                return self.positions(x)
+            def positions(self, x: torch.Tensor):
+                pos = torch.tensor([i for i in range(3)])  # <- GL130
+                return x[pos]
+            def mixed(self, x: torch.Tensor):
+                pos = torch.arange(3)
+                return x[pos]
+            def outside(self, x: torch.Tensor):
+                pos = torch.arange(3)
+                return x[pos]  # <- GL133
+    """, scope="all")
+
+
+def test_a_cache_grown_on_demand_is_rebuilt_once_per_size():
+    """A function that returns early while a cached field is large enough (`if self.pe is not None and
+    self.pe.size(1) >= n: return`, ESPnet's `extend_pe`), or rebuilds it under `if n > self.cached_len:` storing the
+    field, copies only when the input outgrows the cache (warm-up reaches the size first): not per step. A rebuild
+    with no capacity test runs every call (GL131), and so does one after a guard on a field it does not store, or
+    under a counter's test (a literal bound, a field only incremented or reset)."""
+    check("""
+        import torch
+        class PE(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.pe = None
+                self.cached = 0
+            def extend(self, x: torch.Tensor):
+                if self.pe is not None:
+                    if self.pe.size(1) >= x.size(1):
+                        return
+                pe = torch.zeros(x.size(1), 8)
+                self.pe = pe.to(device=x.device)
+            def extend2(self, x: torch.Tensor):
+                if self.pe is not None and self.pe.size(1) >= x.size(1):
+                    return
+                self.pe = torch.zeros(x.size(1), 8).to(x.device)
+            def grow(self, x: torch.Tensor, n: int):
+                if n > self.cached:
+                    self.cached = n
+                    self.cos = torch.arange(n).to(x.device)
+            def every(self, x: torch.Tensor):
+                pe = torch.zeros(x.size(1), 8)
+                self.pe = pe.to(device=x.device)  # <- GL131
+            def other_guard(self, x: torch.Tensor, n: int):
+                if self.cached >= n:
+                    return
+                self.pe = torch.zeros(x.size(1), 8).to(x.device)  # <- GL131
+            def counter(self, x: torch.Tensor):
+                if self.cached >= 8:
+                    self.cached = 0
+                    self.cos = torch.arange(4).to(x.device)  # <- GL131
+                if self.cached < x.size(0):
+                    self.cached += 1
+                    self.sin = torch.arange(4).to(x.device)  # <- GL131
+            def forward(self, x: torch.Tensor):
+                self.extend(x)
+                self.extend2(x)
+                self.grow(x, 4)
+                self.every(x)
+                self.other_guard(x, 3)
+                self.counter(x)
+                return x + self.pe
+    """)
+
+
+def test_processor_batch_items_are_host_tensors():
+    """A Hugging Face processor's `return_tensors="pt"` batch is a dict of host tensors: its `.items()` / `.values()`
+    in a comprehension yield them, so `{k: v.to(dev) for k, v in processor(...).items()}` uploads each (HQQ's Aria
+    example). Silent: the items of a batch moved first (`processor(...).to(dev)`)."""
+    check("""
+        import torch
+        from transformers import AutoProcessor
+        processor = AutoProcessor.from_pretrained("m")
+        def gen(text, device):
+            b = {k: v.to(device) for k, v in processor(text=text, return_tensors="pt").items()}  # <- GL131
+            inputs = processor(text=text, return_tensors="pt")
+            c = {k: v.to(device) for k, v in inputs.items()}  # <- GL131
+            e = [v.to(device) for v in inputs.values()]  # <- GL131
+            moved = processor(text=text, return_tensors="pt").to(device)  # <- GL131
+            d = {k: v.to(device) for k, v in moved.items()}
+            return b, c, d, e
+    """, scope="all")

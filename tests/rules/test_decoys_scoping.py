@@ -131,3 +131,18 @@ def test_a_patch_installed_in_set_up_makes_its_forward_hot_not_the_set_up():
     assert findings(src) == {(5, "GL123"), (14, "GL110")}
     via = {f.line: f.via for f in Linter(Config()).lint_text(textwrap.dedent(src).lstrip("\n"), "m.py").findings}
     assert via[5] == ("attn_forward (patched forward)", "sparse_kernel [registry KERNELS, bound to kernel by patch]")
+
+
+def test_main_guard_inside_a_function_is_script_only():
+    """`if __name__ == "__main__":` inside a function body (GPT-SoVITS' `DoubleSwishFunction.forward` self-test) runs
+    only when the file is run as a script, never when the model imports it: its body is not linted, its `else` is."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                if __name__ == "__main__":
+                    assert x.max() < 2
+                else:
+                    assert x.min() > 0
+                return x
+    """) == {(7, "GL109")}

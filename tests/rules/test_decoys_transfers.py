@@ -1224,3 +1224,21 @@ def test_generate_returns_ids_where_the_prompt_is():
                 return text, self.tok.batch_decode(out)
     """
     assert findings(src, scope="all") == {(11, "GL102")}
+
+
+def test_decoding_a_list_of_device_rows_reads_each_row():
+    """`tok.batch_decode([o[n:] for o in out])` of generated (device) ids converts every row with `.tolist()`, as
+    decoding `out` itself does (LTX-Video's prompt enhancer). Silent: a list of host rows."""
+    assert findings("""
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+        tok = AutoTokenizer.from_pretrained("m")
+        model = AutoModelForCausalLM.from_pretrained("m")
+        def gen(text, device):
+            batch = tok(text, return_tensors="pt").to(device)
+            out = model.generate(**batch)
+            texts = tok.batch_decode([o[3:] for o in out])
+            rows = [torch.zeros(3, dtype=torch.long) for _ in range(2)]
+            host = tok.batch_decode([r[1:] for r in rows])
+            return texts, host
+    """, scope="all") & {(8, "GL102"), (10, "GL102")} == {(8, "GL102")}

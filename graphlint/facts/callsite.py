@@ -78,6 +78,8 @@ class Scope:
     # `self.x` fields stored from a value that may be pinned (`pin_memory=...`, `.pin_memory()`): the kinds do not
     # carry pinned-ness, so a reader of the field is told here (`CallFacts.module_fields`)
     pinned_sets: set[str] = field(default_factory=set)
+    # `self.x` fields stored with a list annotation (`self.results: List[Tensor] = [None] * n`): a Python list
+    list_fields: set[str] = field(default_factory=set)
     # locals whose items are stored or replaced (`out["ids"] = t`, `out.update(...)`): what a dict literal bound to
     # them holds under a key is no longer what the literal says
     item_sets: set[str] = field(default_factory=set)
@@ -108,6 +110,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         binds.setdefault(target.id, []).append(sub.value)
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
+                        if isinstance(sub, ast.AnnAssign) and _list_annotation(sub.annotation):
+                            scope.list_fields.add(attr)
                         if _may_pin(sub.value):
                             scope.pinned_sets.add(attr)
                     elif isinstance(target, ast.Attribute):
@@ -321,15 +325,44 @@ def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
     parameter stored as it came (`self.current_length = current_length`) is a `Fwd`: what every call site passes
     for it (`CallFacts.attr`), else its annotation."""
     memo: Memo = {}
-    return tuple((attr, _stored_kind(value, resolve, scope, memo) if value is not None else UNKNOWN)
+    return tuple((attr, _field_kind(attr, value, resolve, scope, memo) if value is not None else UNKNOWN)
                  for attr, value in scope.self_assigns
                  if not (isinstance(value, ast.Constant) and value.value is None))
+
+
+def _field_kind(attr: str, value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
+    """What `self.<attr> = value` stores. A list display nothing else types (`self.results = [None] * n`,
+    `self.pending = []`, `[a, b]`) or a store with a list annotation (`self.labels: list[str] = labels`) is a
+    Python list (`LIST`): indexing it with a device tensor reads the index on the host, whatever its items are."""
+    kind = _stored_kind(value, resolve, scope, memo)
+    if kind == UNKNOWN and _list_display(value) or attr in scope.list_fields and kind not in (HOST_SEQ, HOST_LIST):
+        return LIST  # (an annotation says more than a parameter passed on: `self.labels: list[str] = labels`)
+    return kind
+
+
+def _list_display(value: ast.expr) -> bool:
+    """`[...]`, or its repetition `[None] * n` / `n * [0]`."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+        return isinstance(value.left, ast.List) or isinstance(value.right, ast.List)
+    return isinstance(value, ast.List)
+
+
+def _list_annotation(ann: ast.expr) -> bool:
+    """`list`, `List`, `list[...]`, `List[...]`, `typing.List[...]` (an optional one too: `Optional[List[int]]`)."""
+    if isinstance(ann, ast.Subscript):
+        if dotted(ann.value) in ("Optional", "typing.Optional"):
+            return _list_annotation(ann.slice)
+        ann = ann.value
+    return dotted(ann) in ("list", "List", "typing.List")
 
 
 def _stored_kind(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
     if isinstance(value, ast.Name) and _as_passed(value, scope):
         return Fwd(value.id)
     name = dotted(value.func) if isinstance(value, ast.Call) else None
+    if name and resolve(name) == "torch.compile" and value.args and not isinstance(value.args[0], ast.Starred):
+        # `self.step = torch.compile(self._step, mode=...)`: calling the field runs what it wraps
+        return _stored_kind(value.args[0], resolve, scope, memo)
     if name and resolve(name) in FACTORY_TORCH and not pins(ast_keywords(value, PIN)):
         device = next((kw.value for kw in value.keywords if kw.arg == "device"), None)
         if isinstance(device, ast.Name) and _as_passed(device, scope):

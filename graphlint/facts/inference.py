@@ -124,6 +124,8 @@ RETURN_TYPE_FIELDS = frozenset({
 # The legacy constructors (`torch.LongTensor(ids)`, `torch.Tensor([True])`) take no device: they build on the default
 # device, the CPU (`torch.cuda.*` are not them)
 CPU_LEGACY_TENSOR_RE = re.compile(r"^torch\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)?Tensor$")
+# the legacy constructors of both namespaces (`torch.Tensor(data)`, `torch.cuda.LongTensor(n)`): a tensor, not a class
+LEGACY_TENSOR_RE = re.compile(r"^torch\.(cuda\.)?(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)?Tensor$")
 # Ops that move or scatter a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i, mask)`)
 BOOL_KEEPING_OPS = frozenset({"scatter", "scatter_", "roll", "flip"})
 # Methods that keep the receiver's shape (casts, copies, in-place fills, elementwise math).

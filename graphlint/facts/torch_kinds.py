@@ -26,6 +26,9 @@ HOST_TORCH = frozenset({
     "torch.is_deterministic_algorithms_warn_only_enabled", "torch.sym_int", "torch.sym_float", "torch.sym_max",
     "torch.sym_min", "torch.sym_not", "torch.sym_sqrt", "torch.sym_sum", "torch.sym_ite",
 })
+# functional transforms: they return a callable (`torch.compile(self._decode, mode=...)`, `torch.vmap(f)`), not a
+# tensor, though their names are in torch's namespace of tensor functions
+TRANSFORM_TORCH = frozenset({"torch.compile", "torch.vmap"})
 # RNG states are host ByteTensors, for CUDA / XPU generators too
 RNG_STATE_TORCH = frozenset({
     "torch.get_rng_state", "torch.random.get_rng_state", "torch.cuda.get_rng_state", "torch.cuda.random.get_rng_state",
@@ -151,7 +154,7 @@ def torch_return_kind(qual: str) -> Base:
     if qual in HOST_TORCH:
         return Base.HOST
     if qual in FACTORY_TORCH or qual in SEQ_TORCH or qual in DIM_SEQ_TORCH or qual in ARG_DEPENDENT_TORCH \
-            or qual in CHECKPOINT_LOADS or tail.endswith("_like"):
+            or qual in CHECKPOINT_LOADS or qual in TRANSFORM_TORCH or tail.endswith("_like"):
         return Base.UNKNOWN
     if qual in BOOL_TORCH:
         return Base.BOOL_TENSOR

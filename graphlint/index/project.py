@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from graphlint.facts.kinds import Fwd, IKind, Obj
+from graphlint.facts.kinds import Fwd, IKind, Join, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
@@ -22,6 +22,7 @@ from graphlint.index.serving import ServingHandlers
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
+    is_model_annotation,
 )
 
 
@@ -167,6 +168,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         self._decorated_cache: dict[str, list[str]] | None = None
         self._mixin_cache: dict[str, bool] = {}
         self._runner_cache: dict[str, bool] = {}
+        self._rebinds: dict[str, dict[str, tuple[str, ...]]] = {}  # class key -> `_rebind_table`
+        self._model_fields: dict[str, frozenset[str]] = {}  # class key -> its fields `_typed_models` reads
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
@@ -220,6 +223,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         self._decorated_cache = None
         self._mixin_cache.clear()
         self._runner_cache.clear()
+        self._rebinds.clear()
+        self._model_fields.clear()
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._tails = None
         self._children = None
@@ -977,7 +982,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         if len(parts) == 1 and not first.endswith("[]"):
             fns = self.methods_via(cls, first)  # a template method runs the subclass's override
             if fns:
-                return fns
+                return fns + self._rebound_methods(cls, first)
         owners = self.attr_classes(cls, first) if len(parts) > 2 and not first.endswith("]") \
             and depth < MAX_DISPATCH_DEPTH else []
         if owners:  # `self.controller.wrapper.expand(...)`: the method of the attribute of the attribute's class
@@ -1392,8 +1397,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         functions and methods the project's constructions pass for it (audiocraft's `EmbeddingCache(path,
         compute_embed_fn=self._get_wav_embedding)`), via `self._compute = compute_fn, passed as compute_fn by
         ...`. Only what a construction passes by name or position: a parameter filled from a config runs
-        nothing."""
-        out: dict[str, tuple[FunctionInfo, str]] = {}
+        nothing. Also the methods a method of the class stores there (`_rebound_methods`)."""
+        out: dict[str, tuple[FunctionInfo, str]] = {fn.key: (fn, how) for fn, how in self._rebound_methods(cls, name)}
         for c in self.mro(cls):
             init = self.functions.get(c.methods.get("__init__", ""))
             if init is None:
@@ -1404,6 +1409,31 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
                         out.setdefault(fn.key, (fn, f"self.{name} = {kind.name}, {how}"))
             break  # the nearest `__init__` is the one that runs
         return list(out.values())
+
+    def _rebound_methods(self, cls: ClassInfo, name: str) -> list[tuple[FunctionInfo, str]]:
+        """`self.step(...)` where a method of the class (any: an install is not a call, so a warm-up's counts too)
+        stores a bound method there: `self.step = self._step_graphed`, through a local alias or a join of them
+        (`fn = self._a if sample else self._b; self.step = fn`), or compiled (`torch.compile(self._decode, ...)`,
+        whose kind is what it wraps): each such method runs, next to the class's own `step` where there is one.
+        A field stored from a field that names no method (`self.cb = self.buf`) runs nothing."""
+        table = self._rebinds.get(cls.key)
+        if table is None:
+            table = self._rebinds[cls.key] = self._rebind_table(cls)
+        return [(fn, f"self.{name} = self.{meth}") for meth in table.get(name, ())
+                for fn, _how in self.methods_via(cls, meth)]
+
+    def _rebind_table(self, cls: ClassInfo) -> dict[str, tuple[str, ...]]:
+        """{attribute: the methods of `cls` its methods store there} (`_rebound_methods`)."""
+        table: dict[str, dict[str, None]] = {}
+        for c in self.mro(cls):
+            for key in c.methods.values():
+                fn = self.functions.get(key)
+                for attr, kind in fn.attr_sets if fn is not None else ():
+                    for part in kind.parts if isinstance(kind, Join) else (kind,):
+                        if isinstance(part, SelfField) and part.name != attr \
+                                and self.method(cls, part.name) is not None:
+                            table.setdefault(attr, {})[part.name] = None
+        return {attr: tuple(meths) for attr, meths in table.items()}
 
     def _named_by_callers(self, fn: FunctionInfo, callee: str) -> list[tuple[FunctionInfo, str]]:
         """`getattr(builder, method)(...)` in `fn`, `method` a parameter: the methods the string literals that
@@ -1790,11 +1820,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         units = [fn, *(d for d in self.nested_defs(fn) if _within(d.lineno, spans))]
         for unit in units:
-            receivers = self._model_receivers(unit) | {f"{unit.module}.{p}" for p in unit.module_params}
+            receivers = self._model_receivers(unit) | self._typed_models(unit)
             for callee, line in unit.calls:
                 if unit is fn and not _within(line, spans):
                     continue
-                if callee in receivers or (callee in SELF_CALLS and cls is not None
+                if _model_call(callee, receivers) or (callee in SELF_CALLS and cls is not None
                                            and any(t.key in model for t in self._instance_call(cls))):
                     return True
                 # (a model protocol method, `model.generate(ids)` with `model` a loader's return: most classes
@@ -1834,22 +1864,54 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         """The loops among `loops` whose step enters the model: through the step tier's calls they reach a driver
         that calls the model (`runs_model`) or a call of a model entry. A loop that picks from what it computed
         itself (a post-processor's `argmax` over images, a template renderer's loop) runs no model, and the code
-        around it is no generation request."""
+        around it is no generation request. A step function that eagerly calls captured code which calls the model
+        (HQQ's `gen_next_token_raw` calling the `decode_one_token` a graph also captures) enters it too."""
         step = {key for key, info in reached.items() if info.whole and info.tier == "step"}
         enters = set(runs_model) & step
         callers: dict[str, set[str]] = {}  # step function -> the step functions that call it
+        captured: dict[str, bool] = {}  # captured function -> its calls enter the model
         for key in step:
             fn = self.functions[key]
             for callee, _line in fn.calls:
                 for t, how in self.call_edges(fn, fn.module, callee):
                     if how.startswith((*BY_NAME, NEW)):
                         continue
-                    if t.key in model:
+                    if t.key in model or self._captured_model_call(t, reached, model, captured):
                         enters.add(key)
                     elif t.key in step:
                         callers.setdefault(t.key, set()).add(key)
+            typed = self._typed_models(fn)
+            if any(_model_call(callee, typed) for callee, _line in fn.calls):
+                enters.add(key)  # `model(x)` with `model: nn.Module` (LLMSpeculativeSampling's loops)
         _close(enters, callers)
         return [fn for fn in loops if fn.key in enters]
+
+    def _typed_models(self, fn: FunctionInfo) -> frozenset[str]:
+        """The receivers of `fn` that are a whole model by annotation (`FunctionInfo.module_params`): its parameters
+        annotated `nn.Module` / a transformers model class, and the fields of its class a method stores from such a
+        parameter (`self._model = model` in `KVCacheModel.__init__(self, model: torch.nn.Module)`)."""
+        out = {f"{fn.module}.{p}" for p in fn.module_params}
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if cls is not None:
+            fields = self._model_fields.get(cls.key)
+            if fields is None:
+                fields = self._model_fields[cls.key] = frozenset(
+                    f"self.{attr}" for c in self.mro(cls) for key in c.methods.values()
+                    if (m := self.functions.get(key)) is not None and m.module_params
+                    for attr, kind in m.attr_sets if isinstance(kind, Fwd) and kind.name in m.module_params)
+            out |= fields
+        return frozenset(out)
+
+    def _captured_model_call(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
+                             memo: dict[str, bool]) -> bool:
+        """`fn` runs in the captured tier and its own calls enter the model (`_enters_model`): a captured step
+        that a host function also calls eagerly."""
+        found = memo.get(fn.key)
+        if found is None:
+            info = reached.get(fn.key)
+            found = memo[fn.key] = info is not None and info.tier == "captured" \
+                and self._enters_model(fn, [(fn.lineno, fn.end_lineno)], set(model))
+        return found
 
     def _decode_calls(self, fn: FunctionInfo) -> list[str] | None:
         """The step calls of `fn`'s decode loops (`decode_calls`, and the calls of each loop-carried cycle that
@@ -2093,6 +2155,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
             if fn.parent_key is None:
                 out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=tier)
         return out
+
+
+def _model_call(callee: str, models: frozenset[str]) -> bool:
+    """`callee` calls one of the `models` receivers, or its `forward` or `generate`: it runs the model. A parameter
+    annotated with a transformers model class is named by an instance of it (`transformers.LlamaForCausalLM()`)."""
+    head, _, meth = callee.rpartition(".")
+    target = head if meth in ("forward", "generate") else callee
+    return target in models or target.endswith("()") and is_model_annotation(target[:-2])
 
 
 def _close(keys: set[str], nexts: dict) -> None:

@@ -14,11 +14,12 @@ from pathlib import Path
 
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.facts.inference import (
-    MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
+    LEGACY_TENSOR_RE, MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.facts.default_device import device_attrs, device_blocks, is_main_guard, leaves_default_moved
 from graphlint.facts.follows import follows
+from graphlint.facts.torch_kinds import TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
@@ -37,6 +38,18 @@ DEFAULT_MODULE_BASES = (
     "torch.nn.Module", "torch.nn.modules.module.Module", "PreTrainedModel", "*PreTrainedModel",
     "GradientCheckpointingLayer", "ModelMixin", "LightningModule", "CustomOp", "torch.nn.Sequential",
 )
+# The suffixes of the Hugging Face model classes an annotation may name (`transformers.PreTrainedModel`,
+# `LlamaForCausalLM`, `T5ForConditionalGeneration`, `AutoModel`): whole models, called per step.
+HF_MODEL_SUFFIXES = ("Model", "ForCausalLM", "ForConditionalGeneration", "LMHeadModel")
+
+
+def is_model_annotation(qual: str | None) -> bool:
+    """`qual`, the class an annotation names, is a whole model: torch's `nn.Module` or a transformers model class."""
+    if qual is None:
+        return False
+    return qual in DEFAULT_MODULE_BASES[:2] or qual.startswith("transformers.") and qual.endswith(HF_MODEL_SUFFIXES)
+
+
 # Methods that run per step besides `forward` (vLLM's CustomOp dispatches to these).
 HOT_METHOD_NAMES = ("forward", "forward_cuda", "forward_native", "forward_hip", "forward_xpu")
 CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
@@ -608,10 +621,11 @@ class _Indexer(ast.NodeVisitor):
         return binds
 
     def _module_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
-        """Parameters annotated `torch.nn.Module` (also `Optional[nn.Module]`): an instance of some model."""
+        """Parameters annotated `torch.nn.Module` (also `Optional[nn.Module]`) or a Hugging Face model class
+        (`PreTrainedModel`, `LlamaForCausalLM`, `AutoModel`): an instance of some model."""
         args = node.args
         return tuple(arg.arg for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs] if arg.annotation is not None
-                     and self.resolve(self._annotated_class(arg.annotation)) in DEFAULT_MODULE_BASES[:2])
+                     and is_model_annotation(self.resolve(self._annotated_class(arg.annotation))))
 
     def _annotated_class(self, node: ast.expr) -> str | None:
         """The class an annotation names; of a union (`Union[A, B]`, `A | B`), the first member the file
@@ -789,8 +803,11 @@ class _Indexer(ast.NodeVisitor):
             return TENSOR_HELD if self._attr_kind(func.value) == TENSOR_HELD else None
         name = self.resolve(dotted(func)) or ""
         if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()
-                                       and name.split(".")[1] not in NON_TENSOR_TORCH_SUBMODULES):
-            return TENSOR_HELD  # not `torch.distributed.get_rank()`, `torch.cuda.current_device()`: host values
+                                       and name.split(".")[1] not in NON_TENSOR_TORCH_SUBMODULES
+                                       and name not in TRANSFORM_TORCH) or LEGACY_TENSOR_RE.match(name):
+            # not `torch.distributed.get_rank()`, `torch.cuda.current_device()`: host values; `torch.Tensor(data)`
+            # builds a tensor, though its name is a class's
+            return TENSOR_HELD
         if name in MODULE_LIST_CALLS:
             classes = []
             for sub in ast.walk(value):

@@ -468,7 +468,7 @@ class TensorAsIndex(Rule):
     def visit_Subscript(self, node: cst.Subscript) -> None:
         recv = self.ctx.val(node.value)
         indices = [el.slice.value for el in node.slice if isinstance(el.slice, cst.Index)]
-        if recv.kind in (Kind.HOST_SEQ, Kind.MODULE_SEQ, Kind.TENSOR_SEQ):
+        if recv.kind in (Kind.HOST_SEQ, Kind.MODULE_SEQ, Kind.TENSOR_SEQ) or recv.ref == "list":
             if any(self.ctx.is_device_tensor(i) and not self.ctx.val(i).weak for i in indices):
                 self.report(node)
         elif recv.is_tensor and any(self._zero_d(i) for i in indices):

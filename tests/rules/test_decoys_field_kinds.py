@@ -1,0 +1,82 @@
+"""What a field of a plain class holds, by the store that fills it (session 21, crate's GPT-SoVITS `T2SSession`): a
+legacy constructor `torch.Tensor(...)` builds a tensor (not an instance of a class named `Tensor`), and a list display
+or a list annotation makes a Python list, which a device tensor indexes only through `__index__` (GL127). Each hit has
+its look-alike decoy."""
+
+from __future__ import annotations
+
+from snippets import findings
+
+CODES = frozenset({"GL127", "GL133"})
+
+
+def _marked(src: str) -> set[tuple[int, str]]:
+    import textwrap
+
+    out = set()
+    for i, line in enumerate(textwrap.dedent(src).lstrip("\n").splitlines(), start=1):
+        if "# <- " in line:
+            out.update((i, code) for code in line.split("# <- ", 1)[1].split())
+    return out
+
+
+def check(src: str) -> None:
+    assert {hit for hit in findings(src) if hit[1] in CODES} == _marked(src)
+
+
+def test_a_legacy_tensor_constructor_in_a_field_is_a_tensor():
+    """`self.completed = torch.Tensor([False] * n).bool().to(device)` (and `torch.cuda.LongTensor(n)`): writing a
+    Python scalar through a device index of it is an `index_put_` from host memory (GL133). Decoys: the class itself
+    stored (`self.kind = torch.Tensor`) and a type test `isinstance(x, torch.Tensor)` build nothing."""
+    check("""
+        import torch
+
+
+        class Session:
+            def __init__(self, n, device):
+                self.completed = torch.Tensor([False] * n).bool().to(device)
+                self.counts = torch.cuda.LongTensor(n)
+                self.ok = isinstance(device, torch.Tensor)
+                self.kind = torch.Tensor
+
+
+        class Decoder(torch.nn.Module):
+            def forward(self, session: Session, logits: torch.Tensor):
+                idx = torch.nonzero(logits.argmax(-1) == 0).squeeze(-1)
+                session.completed[idx] = True  # <- GL133
+                session.counts[idx] = 0  # <- GL133
+                session.kind[idx] = True
+                session.ok[idx] = True
+                return logits
+    """)
+
+
+def test_a_list_field_indexed_by_a_device_tensor_is_read_on_the_host():
+    """`self.y_results: List[Tensor] = [None] * n`, `self.pending = []`, `self.labels: list[str] = labels`: a Python
+    list, indexed by an item of a device tensor (GL127). Decoys: a tensor field indexed by the same device tensor is a
+    gather on the device, and a list field indexed by a host int reads nothing."""
+    check("""
+        from typing import List
+
+        import torch
+        from torch import Tensor
+
+
+        class Session:
+            def __init__(self, x: List[Tensor], labels, device):
+                self.y_results: List[Tensor] = [None] * len(x)
+                self.pending = []
+                self.labels: list[str] = labels
+                self.buf = torch.zeros(8, device=device)
+
+
+        class Decoder(torch.nn.Module):
+            def forward(self, session: Session, logits: torch.Tensor, i: int):
+                idx = logits.argmax(-1)
+                session.y_results[idx[0]] = logits  # <- GL127
+                session.pending[idx[0]] = logits  # <- GL127
+                name = session.labels[idx[0]]  # <- GL127
+                session.y_results[i] = logits
+                row = session.buf[idx]
+                return row, name
+    """)

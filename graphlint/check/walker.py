@@ -21,7 +21,7 @@ from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
     merge_envs, narrowing, remember_test,
 )
-from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join
+from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.torch_kinds import HOST_ONLY_LIBRARIES
 from graphlint.facts.annotations import without_tensors
@@ -254,7 +254,8 @@ class Walker:
 
     def _bind_passed(self, info: FunctionInfo | None) -> None:
         """Every call site in the project passes host data for these parameters (data flow beats the annotation), or
-        a device tensor for an unannotated one (`CallFacts.params`)."""
+        a device tensor for an unannotated one (`CallFacts.params`); and the keys of `**kwargs` they fill
+        (`CallFacts.keywords`)."""
         if info is not None and self.ctx.index is not None:
             env = self.ctx.inference.env
             for name, kind in self.ctx.index.call_facts.params(info).items():
@@ -262,6 +263,10 @@ class Walker:
                 if kind is ik.LIST and held is not None and (held.is_tensor or held.kind is Kind.TENSOR_SEQ):
                     continue  # a list of untyped values does not overrule an annotation that says tensors
                 self.ctx.inference.bind(name, kind_val(kind))
+            keywords = self.ctx.index.call_facts.keywords(info) if info.star_kwargs else None
+            if keywords:  # `kwargs.get("k")`: what the call sites pass as `k=` (`CallFacts.keywords`)
+                self.ctx.inference.bind(info.star_kwargs, passed_keywords(
+                    [(key, kind_val(kind)) for key, kind in sorted(keywords.items())]))
 
     def _nested_info(self, fn: cst.FunctionDef) -> FunctionInfo | None:
         """The index's record of a def nested directly in the unit's function (deeper ones: None)."""

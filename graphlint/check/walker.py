@@ -21,7 +21,7 @@ from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
     merge_envs, narrowing, remember_test,
 )
-from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, is_list, join
+from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, is_list, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.torch_kinds import HOST_ONLY_LIBRARIES
@@ -260,7 +260,7 @@ class Walker:
     def _bind_passed(self, info: FunctionInfo | None) -> None:
         """Every call site in the project passes host data for these parameters (data flow beats the annotation), or
         a device tensor for an unannotated one (`CallFacts.params`); a list annotation the resolved call sites
-        contradict (`CallFacts.passed`) is dropped."""
+        contradict (`CallFacts.passed`) is dropped; and the keys of `**kwargs` they fill (`CallFacts.keywords`)."""
         if info is not None and self.ctx.index is not None:
             inf = self.ctx.inference
             facts = self.ctx.index.call_facts
@@ -274,6 +274,10 @@ class Walker:
                     # `idx_list: list[int]` that the callers pass a tensor or values nothing types (Sequoia passes
                     # CUDA index tensors): the annotation alone no longer makes it a list
                     inf.bind(name, kind_val(kind))
+            keywords = facts.keywords(info) if info.star_kwargs else None
+            if keywords:  # `kwargs.get("k")`: what the call sites pass as `k=` (`CallFacts.keywords`)
+                inf.bind(info.star_kwargs, passed_keywords(
+                    [(key, kind_val(kind)) for key, kind in sorted(keywords.items())]))
 
     def _nested_info(self, fn: cst.FunctionDef) -> FunctionInfo | None:
         """The index's record of a def nested directly in the unit's function (deeper ones: None)."""

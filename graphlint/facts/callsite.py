@@ -89,6 +89,7 @@ class Scope:
     # that scope's reads (`_rebound_views`): built once, so that each name read there is read once per depth. A
     # scope is read with one resolver (its module's), which the memo assumes.
     views: dict[tuple[str, bool], tuple["Scope", "Memo"]] = field(default_factory=dict)
+    kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -178,6 +179,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     for arg in (args.vararg, args.kwarg):
         if arg is not None:
             scope.params[arg.arg] = UNKNOWN
+    scope.kwarg = args.kwarg.arg if args.kwarg is not None else ""
     return scope
 
 
@@ -1130,21 +1132,58 @@ def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
     return names_cpu(ast_literal(device))
 
 
+# The keyword a call records for a `**mapping` whose keys the index cannot spell out: `Fwd(name)` for the caller's own
+# `**kwargs` passed on unchanged (its call sites say what it holds), UNKNOWN for anything else (any key, any value)
+SPLAT = "**"
+
+
 def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope, loops: list[ast.comprehension] | None = None
                    ) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]] | None:
     """(positional kinds, keyword kinds) a call passes, recorded even when none is known: which arguments a call
-    leaves out tells a None default from a value. A `*args` or `**kwargs` call records nothing (it may pass
-    any parameter). `loops`: the generators of the comprehensions around the call, outermost first, whose
-    names the arguments read as elements of what they iterate (`comprehension_scope`)."""
-    if any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+    leaves out tells a None default from a value. A `*args` call records nothing (it may fill any position). A
+    `**mapping` of string keys the code spells out (`f(**{"k": v})`, `f(**dict(k=v))`, a local bound once to such a
+    literal and never filled after) passes those keywords; any other `**mapping` records the keyword `SPLAT`.
+    `loops`: the generators of the comprehensions around the call, outermost first, whose names the arguments read
+    as elements of what they iterate (`comprehension_scope`)."""
+    if any(isinstance(a, ast.Starred) for a in call.args):
         return None
     if loops:
         scope = comprehension_scope(scope, loops)
     memo: Memo = {}
     positional = tuple(_arg_kind(arg, call, resolve, scope, memo) for arg in call.args)
-    keywords = tuple((kw.arg, _arg_kind(kw.value, call, resolve, scope, memo))
-                     for kw in call.keywords if kw.arg)
-    return positional, keywords
+    keywords: list[tuple[str, IKind]] = []
+    for kw in call.keywords:
+        spelled = [(kw.arg, kw.value)] if kw.arg else spelled_keywords(kw.value, call, scope)
+        if spelled is not None:
+            keywords.extend((key, _arg_kind(value, call, resolve, scope, memo)) for key, value in spelled)
+        else:
+            keywords.append((SPLAT, _splat_kind(kw.value, scope)))
+    return positional, tuple(keywords)
+
+
+def spelled_keywords(mapping: ast.expr, call: ast.Call, scope: Scope) -> list[tuple[str, ast.expr]] | None:
+    """The (key, value) pairs a `**mapping` passes where the code spells them all out: a dict display with string
+    keys, `dict(k=v)`, or a local whose one binding that reaches the call is one of these and whose items nothing
+    stores after (`d["k"] = v` in a loop, `d.update(...)`); None otherwise."""
+    if isinstance(mapping, ast.Name) and mapping.id not in scope.item_sets and mapping.id not in scope.params:
+        bound = _reaching(mapping.id, call.lineno, scope)
+        mapping = bound if isinstance(bound, (ast.Dict, ast.Call)) else mapping
+    if isinstance(mapping, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                             for k in mapping.keys):
+        return [(k.value, v) for k, v in zip(mapping.keys, mapping.values)]  # type: ignore[union-attr]
+    if isinstance(mapping, ast.Call) and isinstance(mapping.func, ast.Name) and mapping.func.id == "dict" \
+            and not mapping.args and all(kw.arg for kw in mapping.keywords):
+        return [(kw.arg, kw.value) for kw in mapping.keywords]  # type: ignore[misc]
+    return None
+
+
+def _splat_kind(mapping: ast.expr, scope: Scope) -> IKind:
+    """What a `**mapping` the code does not spell out passes: the caller's own `**kwargs` passed on as it came (no
+    rebinding, no stored item) is `Fwd` of it; anything else UNKNOWN."""
+    if isinstance(mapping, ast.Name) and mapping.id == scope.kwarg and mapping.id not in scope.binds \
+            and mapping.id not in scope.item_sets:
+        return Fwd(mapping.id)
+    return UNKNOWN
 
 
 def _by_flow(arg: ast.expr, call: ast.Call, kind: IKind, resolve: Resolve, scope: Scope) -> IKind:

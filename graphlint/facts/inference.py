@@ -22,7 +22,7 @@ from graphlint.facts.kinds import Base, IKind, Items, Keys
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS,
-    NOT_TENSOR, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
+    NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, join, key_item, keyed_dict,
 )
 from graphlint.facts.tokenizers import TOKENIZER_REF
@@ -850,8 +850,7 @@ class Inference:
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
             if recv.keys is not None:  # `out.get("ids")` of a dict with string keys
-                key = str_key(node.args[0].value) if func.attr.value == "get" and node.args else None
-                return key_item(recv, key) or UNKNOWN if key is not None else UNKNOWN
+                return self._keyed_get(recv, func.attr.value, node)
             item = dict_item(recv)
             if item is not None:
                 return self._dict_method(item, func.attr.value)
@@ -1030,6 +1029,18 @@ class Inference:
         if isinstance(arg.value, (cst.Lambda, cst.Dict)):
             return Dev.UNKNOWN
         return self.device_arg(arg.value)
+
+    def _keyed_get(self, recv: Val, name: str, node: cst.Call) -> Val:
+        """`d.get("k"[, default])` / `d.pop("k"[, default])` of a dict with string keys: the key's value; of a
+        `**kwargs` its call sites fill (`PASSED_KEYWORDS`), where a site may leave the key out, joined with the
+        default (None for `get`)."""
+        key = str_key(node.args[0].value) if name in ("get", "pop") and node.args else None
+        item = key_item(recv, key) if key is not None else None
+        if item is None or item == UNKNOWN or recv.ref != PASSED_KEYWORDS:
+            return item or UNKNOWN
+        if len(node.args) > 1:
+            return join(item, self(node.args[1].value))
+        return join(item, HOST) if name == "get" else item  # `pop("k")` without a default raises instead
 
     @staticmethod
     def _dict_method(item: Val, name: str) -> Val:

@@ -127,6 +127,17 @@ def keyed_dict(pairs: list[tuple[str, Val]]) -> Val:
     return Val(Kind.UNKNOWN, ref="dict", keys=tuple(pairs)) if any(v != UNKNOWN for _k, v in pairs) else UNKNOWN
 
 
+# The `ref` of a `**kwargs` mapping whose keys its call sites fill (`CallFacts.keywords`): a site may leave a key out,
+# so `kwargs.get("k", d)` is the key's value or `d`
+PASSED_KEYWORDS = "**"
+
+
+def passed_keywords(pairs: list[tuple[str, Val]]) -> Val:
+    """A function's `**kwargs` as its call sites fill it: (key, value) pairs, unknown where no value is known."""
+    return Val(Kind.UNKNOWN, ref=PASSED_KEYWORDS, keys=tuple(pairs)) if any(v != UNKNOWN for _k, v in pairs) \
+        else UNKNOWN
+
+
 def key_item(val: Val, key: str) -> Val | None:
     """`d["key"]` of a dict whose items the code shows; None for any other value."""
     if val.keys is not None:

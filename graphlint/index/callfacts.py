@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 from typing import Protocol
 
-from graphlint.facts.callsite import item_key, join_kinds, join_paths, keyed, settled
+from graphlint.facts.callsite import SPLAT, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, TENSOR, TOKENIZER, UNKNOWN, Base, Call, Field, Fwd, HostIf,
     IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
@@ -98,6 +98,7 @@ class CallFacts:
         self.index = index
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._memo: dict[str, dict[str, IKind]] = {}
+        self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
         self._site_joins: dict[str, dict[str, IKind]] = {}  # `passed`: every parameter's join, unknown included
         self._refs: tuple[set[str], set[str]] | None = None  # `_references`
         self._attrs: dict[tuple[str, str], IKind | None] = {}
@@ -233,6 +234,8 @@ class CallFacts:
                 return None
             for positional, keywords in records:
                 passed = dict(keywords)
+                if SPLAT in passed and name not in passed:
+                    return None  # `Batch(**fields)`: any field
                 if name in passed:
                     kinds.add(self.settle(passed[name], caller))
                 elif not own and fields.index(name) < len(positional):
@@ -512,26 +515,12 @@ class CallFacts:
         return found
 
     def _compute(self, fn: "FunctionInfo") -> dict[str, IKind]:
-        if not (fn.params or fn.kwonly) or fn.markers or fn.key in self._referenced_keys() or self._escapes(fn):
-            return {}
-        name = fn.qualname.rpartition(".")[2]
-        names: tuple[str, ...] = (name,)
-        cls = self.index.classes.get(fn.class_key) if fn.class_key else None
-        if name == "__init__" and cls is not None and not self.index.is_nn_module(cls):
-            # Constructions, which the index follows (`ProjectIndex.call_edges`): `Cls(...)`, `Sub(...)` of a
-            # subclass that inherits it, `cls(...)` in a classmethod, `super().__init__(...)`. A module is built
-            # by the framework (from a config, by name) more often than seen.
-            names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
-        elif name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
-            return {}  # called by the framework (module calls, construction) more often than seen
-        sites = [site for n in names for site in self._sites_by_target(n).get(fn.key, ())]
+        sites = self._sites(fn) if fn.params or fn.kwonly else None
         if not sites:
             return {}
         joined: dict[str, set[IKind]] = {p: set() for p in (*fn.params, *fn.kwonly)}
         assumed: set[str] = set()  # parameters some site passes a device tensor that only annotations make
-        for caller, callee, line, how in sites:
-            if how.endswith(".apply"):
-                return {}  # `Fn.apply(x)` calls `forward(ctx, x)`: the arguments shift
+        for caller, callee, line, _how in sites:
             kinds = self._site_kinds(fn, caller, callee, line, assumed)
             for param in (*fn.params, *fn.kwonly):
                 if kinds is None or param in kinds:  # absent: a None default the call left out
@@ -567,20 +556,92 @@ class CallFacts:
         return self._device_ctx[fn.key]
 
     def _device_sites(self, fn: "FunctionInfo") -> Dev | None:
-        name = fn.qualname.rpartition(".")[2]
-        cls = self.index.classes.get(fn.class_key) if fn.class_key else None
-        if fn.markers or name in ("forward", "__call__") or name.startswith("forward_") \
-                or name == "__init__" and (cls is None or self.index.is_nn_module(cls)) \
-                or fn.key in self._referenced_keys() or self._escapes(fn):
-            return None
-        names: tuple[str, ...] = (name,)
-        if name == "__init__" and cls is not None:
-            names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
+        sites = self._sites(fn)
         found = {Dev.DEVICE if any(a <= line <= b for a, b, _ in caller.device_blocks) else self.device_context(caller)
-                 for n in names for caller, _, line, _ in self._sites_by_target(n).get(fn.key, ())}
+                 for caller, _callee, line, _how in sites or ()}
         if not found or found == {None}:
             return None
         return Dev.DEVICE if found == {Dev.DEVICE} else Dev.UNKNOWN
+
+    def _sites(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", str, int, str]] | None:
+        """(caller, callee, line, how) of every resolved call site of `fn` whose arguments are evidence; None where
+        there is none: a root, a function passed around as a value, one the framework calls (`forward`, a module's
+        `__init__`), or one called through `Fn.apply` (`forward(ctx, x)`: the arguments shift)."""
+        if fn.markers or fn.key in self._referenced_keys() or self._escapes(fn):
+            return None
+        name = fn.qualname.rpartition(".")[2]
+        names: tuple[str, ...] = (name,)
+        cls = self.index.classes.get(fn.class_key) if fn.class_key else None
+        if name == "__init__" and cls is not None and not self.index.is_nn_module(cls):
+            # Constructions, which the index follows (`ProjectIndex.call_edges`): `Cls(...)`, `Sub(...)` of a
+            # subclass that inherits it, `cls(...)` in a classmethod, `super().__init__(...)`. A module is built
+            # by the framework (from a config, by name) more often than seen.
+            names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
+        elif name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
+            return None  # called by the framework (module calls, construction) more often than seen
+        sites = [site for n in names for site in self._sites_by_target(n).get(fn.key, ())]
+        if not sites or any(how.endswith(".apply") for _c, _n, _l, how in sites):
+            return None
+        return sites
+
+    def keywords(self, fn: "FunctionInfo") -> dict[str, IKind]:
+        """Key -> the kind every call site that fills it passes into `fn`'s `**kwargs`, for keys where that is host
+        data, a device tensor or a tokenizer: what `kwargs.get("k", d)` holds, joined with `d` (a site may leave the
+        key out). Empty where `received` makes no claim."""
+        return {key: kind for key, kind in (self.received(fn) or {}).items()
+                if kind in HOST_FAMILY or kind is TOKENIZER or kind in FLOWN_DEVICE}
+
+    def received(self, fn: "FunctionInfo") -> dict[str, IKind] | None:
+        """Key -> the join of what the resolved call sites pass into `fn`'s `**kwargs` under that key (`k=v`, a
+        spelled-out `**{"k": v}`, and through a caller's `f(**kwargs)` what that caller received, hop by hop).
+        None where the evidence is incomplete: no `**kwargs`, no resolved site (`_sites`), a site whose arguments
+        were not recorded, or one that passes a `**mapping` of unknown keys."""
+        if fn.key in self._received:
+            return self._received[fn.key]
+        self._received[fn.key] = None  # a cycle of forwarding calls: no evidence
+        found = self._received[fn.key] = self._read_received(fn) if fn.star_kwargs else None
+        return found
+
+    def _read_received(self, fn: "FunctionInfo") -> dict[str, IKind] | None:
+        sites = self._sites(fn)
+        if not sites:
+            return None
+        named = {*fn.params, *fn.kwonly}
+        joined: dict[str, set[IKind]] = {}
+        for caller, callee, line, _how in sites:
+            records = self._records(caller, callee, line)
+            if records is None:
+                return None
+            for _positional, keywords in records:
+                given = self._splatted(keywords, caller)
+                if given is None:
+                    return None
+                for key, kind in (*given.items(), *keywords):
+                    if key != SPLAT and key not in named:
+                        joined.setdefault(key, set()).add(self._passed({kind}, caller))
+        return {key: join_kinds(kinds) for key, kinds in joined.items()}
+
+    def _splatted(self, keywords: tuple[tuple[str, IKind], ...], caller: "FunctionInfo") -> dict[str, IKind] | None:
+        """What the `**mapping`s of one call pass, key by key: the caller's own `**kwargs` passed on is what the
+        caller received (`received`); None where a mapping's keys are unknown."""
+        out: dict[str, IKind] = {}
+        for key, kind in keywords:
+            if key != SPLAT:
+                continue
+            if not (isinstance(kind, Fwd) and kind.name == caller.star_kwargs):
+                return None
+            given = self.received(caller)
+            if given is None:
+                return None
+            out.update(given)
+        return out
+
+    def _records(self, caller: "FunctionInfo", callee: str, line: int
+                 ) -> list[tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]]] | None:
+        """The arguments each call of `callee` on `line` recorded; None unless every such call recorded them (the
+        index keeps lines, not columns)."""
+        records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+        return records if records and len(records) == caller.calls.count((callee, line)) else None
 
     def _escapes(self, fn: "FunctionInfo") -> bool:
         """A def nested in another that the outer one hands out as a value: called where the index cannot see."""
@@ -607,14 +668,18 @@ class CallFacts:
         recorded its arguments (the index keeps lines, not columns): then they are joined. Adds to `assumed` the
         parameters the site passes a device tensor only the caller's annotations make (`callsite._by_flow`),
         unless the framework feeds the caller (its annotations are the evidence there is)."""
-        records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
-        if not records or len(records) != caller.calls.count((callee, line)):
+        records = self._records(caller, callee, line)
+        if records is None:
             return None
         params = self.index.call_params(fn, callee)
         out: dict[str, set[IKind]] = {}
         for positional, keywords in records:
             site = dict(zip(params, positional))
             site.update((k, v) for k, v in keywords if k in fn.params or k in fn.kwonly)
+            if any(k == SPLAT for k, _v in keywords):  # `f(x, **kwargs)`: the mapping may fill the others
+                given = self._splatted(keywords, caller)
+                site.update((p, UNKNOWN if given is None else given[p]) for p in (*fn.params, *fn.kwonly)
+                            if p not in site and (given is None or p in given))
             for param in (*fn.params, *fn.kwonly):
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
                     out.setdefault(param, set()).add(site.get(param, UNKNOWN))

@@ -25,7 +25,8 @@ from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, join_later, keyword_only, moves_to_device,
-    none_defaults, number_defaults, param_names, records_args, refine_returns, returns_a_tuple, scope_of, statements,
+    none_defaults, number_defaults, param_names, records_args, refine_returns, returns_a_tuple, scope_of, spelled_keywords,
+    statements,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -62,6 +63,9 @@ COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
 # `torch.compile` options under which the compiled region is replayed as a CUDA graph (or must be one graph).
 GRAPHED_COMPILE_MODES = ("reduce-overhead", "max-autotune")
 PARTIAL_CALLS = ("functools.partial", "partial")
+# Library methods that store each keyword as a field of the object: diffusers' `DiffusionPipeline.register_modules(
+# tokenizer=tokenizer, scheduler=scheduler)` runs `setattr(self, name, module)` for each (a library protocol)
+FIELD_SETTERS = ("register_modules",)
 MAX_INSTALL_UNWRAP = 6  # wrappers read through to the function installed (`(lambda s: f(s)).__get__(m)`, aliases)
 METHOD_BINDERS = ("types.MethodType",)  # `MethodType(fn, obj)`: calling the result calls fn
 # nn.Module methods that return the module itself: `Model(cfg).eval().to(device)` is the `Model` instance
@@ -128,6 +132,7 @@ class FunctionInfo:
     nesting: int = 0  # deepest expression in its text (nested defs included): see engine.MAX_NESTING
     params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
     kwonly: tuple[str, ...] = ()  # keyword-only parameter names (after `*` or `*args`)
+    star_kwargs: str = ""  # the name of its `**kwargs` parameter ("" without one): `CallFacts.keywords`
     escaping: tuple[str, ...] = ()  # defs nested in it that it uses as values, not only calls (`escaping_defs`)
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
     none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
@@ -537,7 +542,8 @@ class _Indexer(ast.NodeVisitor):
             class_key=cls.key if cls else (parent.class_key if parent else None),
             parent_key=parent.key if parent else None,
             markers=self._markers(node), returns=self._returns(node, scope),
-            params=param_names(node), kwonly=keyword_only(node), escaping=escaping_defs(node),
+            params=param_names(node), kwonly=keyword_only(node), star_kwargs=scope.kwarg,
+            escaping=escaping_defs(node),
             none_defaults=none_defaults(node), number_defaults=number_defaults(node),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
@@ -1267,7 +1273,8 @@ class _Indexer(ast.NodeVisitor):
         """Record the arguments that name a callable: a module-level function or class, an import, a method
         of the enclosing class (`self._token_forward`), the function of a `partial(f, ...)`."""
         slots = [(str(i), arg) for i, arg in enumerate(node.args)]
-        slots += [(kw.arg, kw.value) for kw in node.keywords if kw.arg]
+        for kw in node.keywords:  # `f(**{"fn": g})`: the keywords a spelled-out mapping passes
+            slots += [(kw.arg, kw.value)] if kw.arg else spelled_keywords(kw.value, node, self.scopes[-1]) or []
         for slot, arg in slots:
             if isinstance(arg, ast.Call) and arg.args and (dotted(arg.func) or "").endswith("partial") \
                     and (self.resolve(dotted(arg.func)) or "") in PARTIAL_CALLS:
@@ -1292,6 +1299,25 @@ class _Indexer(ast.NodeVisitor):
                 self.func_stack[-1].callable_args.append((callee, node.lineno, slot, ref))
 
 
+class _FieldSetters(ast.NodeTransformer):
+    """Rewrites a statement `self.register_modules(k=v, ...)` (`FIELD_SETTERS`) as the stores it makes, `self.k = v`
+    one by one, so that the fields read as any `self.k = v` does (its class, what its stores hold)."""
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST | list[ast.stmt]:
+        call = node.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in FIELD_SETTERS
+                and isinstance(call.func.value, ast.Name) and call.func.value.id == "self" and not call.args
+                and call.keywords and all(kw.arg for kw in call.keywords)):
+            return node
+        return [self._store(kw) for kw in call.keywords]
+
+    @staticmethod
+    def _store(kw: ast.keyword) -> ast.Assign:
+        receiver = ast.copy_location(ast.Name("self", ast.Load()), kw)
+        target = ast.copy_location(ast.Attribute(receiver, kw.arg, ast.Store()), kw)  # type: ignore[arg-type]
+        return ast.copy_location(ast.Assign(targets=[target], value=kw.value), kw)
+
+
 def index_source(source: str, path: str, module: str, is_package: bool = False) -> ModuleSummary:
     """Build the summary of one file. A syntax error is recorded, not raised."""
     lines = source_lines(source)
@@ -1311,6 +1337,8 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         s = ModuleSummary(module=module, path=path)
         s.syntax_error = (1, 1, f"too deeply nested for Python's parser ({type(exc).__name__})")
         return s
+    if any(name in source for name in FIELD_SETTERS):  # a walk of the whole tree only where one is named
+        _FieldSetters().visit(tree)
     indexer = _Indexer(module, path, lines, is_package)
     indexer.top_level = frozenset(n.name for n in tree.body if isinstance(n, _DEFS))
     indexer.visit(tree)

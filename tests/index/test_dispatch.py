@@ -2704,3 +2704,57 @@ def test_a_zip_loop_binds_each_name_to_its_own_iterable():
     assert found["Block.prefill"][1][:2] == ("Decoder.forward", "Block.prefill")
     # Decoy: a lone `pair` is a tuple of both lists, no element of either: `Cache.store` is not reached by it.
     assert "Cache.store" not in found
+
+
+def _edges(src: str, caller: str, callee: str) -> list[str]:
+    """The qualnames a call `callee` in `caller` (a qualname) reaches, in a one-module project."""
+    index = ProjectIndex([index_source(textwrap.dedent(src), "m.py", "m")])
+    fn = next(f for f in index.functions.values() if f.qualname == caller)
+    return sorted(t.qualname for t, _how in index.call_edges(fn, fn.module, callee))
+
+
+PIPELINE = """
+    class Sched:
+        def step(self, x):
+            return x
+
+    class Pipe:
+        def __init__(self, scheduler: Sched, other):
+            self.register_modules(scheduler=scheduler)
+            other.register_modules(helper=scheduler)
+
+        def __call__(self, x):
+            x = self.scheduler.step(x)
+            return self.helper.step(x)
+"""
+
+
+def test_register_modules_sets_the_fields_it_names():
+    """diffusers' `self.register_modules(scheduler=scheduler)` stores `self.scheduler` (LTX-Video's pipeline): the
+    annotated parameter's class answers `self.scheduler.step(...)`. Decoy: `other.register_modules(helper=...)` on
+    another object sets nothing on `self` (`self.helper.step` stays unresolved)."""
+    assert _edges(PIPELINE, "Pipe.__call__", "self.scheduler.step") == ["Sched.step"]
+    assert _edges(PIPELINE, "Pipe.__call__", "self.helper.step") == []
+
+
+def test_a_callable_in_a_spelled_out_mapping_is_handed_to_the_call():
+    """`runner(x, **{"fn": step})` / `opts = {"fn": step}; runner(x, **opts)` hands `step` as `fn`, as `runner(x,
+    fn=step)` does (the summary's `callable_args`). Decoy: a mapping whose items are stored after it is built
+    (`opts.update(...)`) hands nothing the index can name."""
+    src = """
+        def step(x):
+            return x
+
+        def runner(x, fn):
+            return fn(x)
+
+        def go(x, extra: dict):
+            runner(x, **{"fn": step})
+            opts = {"fn": step}
+            runner(x, **opts)
+            other = {"fn": step}
+            other.update(extra)
+            return runner(x, **other)
+    """
+    summary = index_source(textwrap.dedent(src), "m.py", "m")
+    assert summary.functions["go"].callable_args == [("m.runner", 9, "fn", "m.step"), ("m.runner", 11, "fn", "m.step")]

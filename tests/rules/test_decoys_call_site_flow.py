@@ -218,3 +218,140 @@ def test_decoy_a_binding_below_the_call_never_reaches_it():
             return image
     """
     assert findings(src, scope="all") == {(10, "GL130"), (15, "GL105")}
+
+
+def test_hit_keywords_passed_through_kwargs_reach_kwargs_get():
+    """`mat = kwargs.get("mat", None)` in a function with `**kwargs` holds what the call sites pass as `mat=`, also
+    through callers that hand their own `**kwargs` on (two hops: GPT-SoVITS's `infer_panel(..., **kwargs)` ->
+    `infer_panel_naive(..., **kwargs)`), and so do `kwargs["k"]` and `kwargs.pop("k")`: a device tensor there makes
+    the comparisons on it device reads (lines 13, 18, 24). `thr`, which the same call fills with a Python float, stays
+    host data (line 11 silent: the session-20 `chunk_split_thershold` look-alike)."""
+    src = """
+        import torch
+
+
+        class Model:
+            def panel(self, x, **kwargs):
+                return self.naive(x, **kwargs)
+
+            def naive(self, x, **kwargs):
+                mat = kwargs.get("mat", None)
+                thr = kwargs.get("thr", 0.3)
+                if thr > 0.5 and mat is not None:
+                    idx = (mat[0] - thr).argmax()
+                    if idx > 3:
+                        return x
+                return x
+
+            def other(self, x, **kw):
+                if kw["mat"].sum() > 0:
+                    return x
+                return x
+
+            def popped(self, x, **kw):
+                m = kw.pop("mat")
+                if m.max() > 0:
+                    return x
+                return x
+
+            def run(self, x, dev):
+                m = torch.zeros(4, 4, device=dev)
+                self.other(x, mat=m)
+                self.popped(x, mat=m)
+                return self.panel(x, mat=m, thr=0.3)
+    """
+    assert findings(src, scope="all") == {(13, "GL110"), (18, "GL110"), (24, "GL110")}
+
+
+def test_decoy_kwargs_keys_with_unknown_or_missing_callers_make_no_claim():
+    """No claim on `kwargs.get("mat")` where a call site passes a mapping of unknown keys (`**opts`, a parameter),
+    where a caller hands on `**kwargs` it received from nowhere the index sees, or where nothing calls the function.
+    A named parameter of a call with `**opts` is no longer left out either: the mapping may fill it (`mat=None`
+    default, the other site a device tensor: still no claim)."""
+    src = """
+        import torch
+
+
+        def near(x, **kwargs):
+            mat = kwargs.get("mat")
+            if mat.sum() > 0:
+                return x
+            return x
+
+
+        def named(x, mat=None):
+            if mat.sum() > 0:
+                return x
+            return x
+
+
+        def uncalled(x, **kwargs):
+            if kwargs["mat"].sum() > 0:
+                return x
+            return x
+
+
+        def orphan(x, **kwargs):
+            return near(x, **kwargs)
+
+
+        def run(x, opts: dict, dev):
+            m = torch.zeros(4, device=dev)
+            near(x, mat=m)
+            near(x, **opts)
+            named(x, mat=m)
+            named(x, **opts)
+            return x
+    """
+    assert findings(src, scope="all") == set()
+
+
+def test_hit_spelled_out_mappings_splatted_into_a_call_pass_their_keys():
+    """`f(**{"k": v})`, `f(**dict(k=v))` and `d = {"k": v}; f(**d)` pass `k=v` (LTX-Video's
+    `LTXVideoPipeline(**submodel_dict)`): the callee's unannotated parameter is a device tensor every site fills."""
+    src = """
+        import torch
+
+
+        def gate(x, w):
+            if w.sum() > 0:
+                return x
+            return x
+
+
+        def run(x, dev):
+            m = torch.ones(4, device=dev)
+            gate(x, **{"w": m})
+            gate(x, **dict(w=m))
+            kw = {"w": m, "x": x}
+            return gate(**kw)
+    """
+    assert findings(src, scope="all") == {(5, "GL110")}
+
+
+def test_decoy_mappings_filled_later_or_by_a_loop_pass_nothing_known():
+    """A dict literal whose items are stored after it is built (`d.update(...)`, `d[k] = v` in a loop), or a mapping
+    nothing spells out, passes keys the index cannot read: with the device site next to them, no claim."""
+    src = """
+        import torch
+
+
+        def gate(x, w=None):
+            if w.sum() > 0:
+                return x
+            return x
+
+
+        def run(x, dev, names: list, extra: dict):
+            m = torch.ones(4, device=dev)
+            gate(x, w=m)
+            upd = {"w": m}
+            upd.update(extra)
+            gate(x, **upd)
+            looped = {"w": m}
+            for name in names:
+                looped[name] = None
+            gate(x, **looped)
+            return x
+    """
+    assert findings(src, scope="all") == set()

@@ -847,6 +847,7 @@ def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Un
     """Parse one unit with libcst and run the rules over it."""
     tree = cst.parse_module(unit.source)
     inference = make_inference(module, index, unit.function)
+    inference.unit_tree = tree
     ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree,
                   eager_guards=eager_guards)
     rules = [cls(ctx) for cls in rule_classes]

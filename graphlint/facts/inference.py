@@ -19,6 +19,7 @@ from graphlint.facts.literals import (
     may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys
+from graphlint.facts.elements import element_reads, index_code
 from graphlint.facts.names import dotted_name
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS,
@@ -327,6 +328,9 @@ class Inference:
         # flag -> (the device or type test it holds, the names that test reads): `is_cuda = v.is_cuda` then
         # `if not is_cuda:` narrows `v` as the test would; dropped when the flag or a name it reads is rebound
         self.tests: dict[str, tuple[cst.BaseExpression, frozenset[str]]] = {}
+        # the unit's tree, for facts its other statements prove (`element_reads`, read once when first asked)
+        self.unit_tree: cst.CSTNode | None = None
+        self._elements: dict[str, tuple[int, frozenset[str]]] | None = None
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -694,7 +698,7 @@ class Inference:
 
     def _indexed_rank(self, recv: Val, node: cst.Subscript) -> int | None:
         if recv.rank is None:
-            return None
+            return 0 if self._element_read(node) else None
         rank = recv.rank
         for el in node.slice:
             s = el.slice
@@ -710,6 +714,19 @@ class Inference:
             else:
                 return None  # a tensor or list index gathers: its shape decides
         return rank if rank >= 0 else None
+
+    def _element_read(self, node: cst.Subscript) -> bool:
+        """`t[i, j]` of a tensor of unknown rank is one element where the unit reads `t[a, b].item()` (`element_reads`)
+        and every index here is a host int, or the indices are the ones read."""
+        if not isinstance(node.value, cst.Name) or self.unit_tree is None:
+            return False
+        if self._elements is None:
+            self._elements = element_reads(self.unit_tree)
+        found = self._elements.get(node.value.value)
+        if found is None or found[0] != len(node.slice):
+            return False
+        return all(isinstance(el.slice, cst.Index) and self(el.slice.value) == HOST for el in node.slice) \
+            or index_code(node) in found[1]
 
     # -- operators ------------------------------------------------------------------------------
     def _eval_BinaryOperation(self, node: cst.BinaryOperation) -> Val:

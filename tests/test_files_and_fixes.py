@@ -119,6 +119,16 @@ def test_page_break_before_an_indented_def(proj, cli):
     assert (proj / "m.py").read_bytes().decode() == src.replace("max(x)", "x.max()") and r.err == ""
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+def test_a_lone_backslash_line_opening_a_block(proj, cli, newline):
+    """`\\` alone on a body's first line joins an empty line to the next: valid Python that libcst rejects
+    (found by the fuzzer: it was a GL002 internal error)."""
+    src = HAZ.replace("    def forward(self, x):\n", f"    def forward(self, x):\n        \\{newline}")
+    write(proj, {"m.py": src})
+    r = cli("m.py")
+    assert r.findings == [("m.py", 8, 13, "GL160"), ("m.py", 9, 19, "GL101")] and r.err == "", r
+
+
 @pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["crlf", "cr"])
 def test_crlf_and_cr_files_keep_positions_and_line_endings(proj, cli, newline):
     src = HAZ.replace("\n", newline)

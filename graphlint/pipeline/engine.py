@@ -93,13 +93,20 @@ def units_for(summary: ModuleSummary, hot: dict[str, HotInfo], lines: list[str])
 def libcst_lines(text: str) -> tuple[list[str], dict[int, int]]:
     """The file's lines (ends kept) as libcst must see them, and {line: characters cut from its start}.
 
-    A form feed in a line's leading whitespace resets Python's indentation count; libcst's tokenizer
+    A line holding only a backslash becomes an empty one (libcst rejects it as a block's first line). A form
+    feed in a line's leading whitespace resets Python's indentation count; libcst's tokenizer
     does not do that: it rejects a deeper block that starts after one, and elsewhere drops the form feed,
     which shifts every column on the line. So the whitespace up to the last form feed goes, and
     `unshift` moves findings on those lines back to the file's columns."""
     lines = source_lines(text, keepends=True)
     cuts = {}
     for i, line in enumerate(lines):
+        body = line.rstrip("\r\n")
+        if body.strip(" \t\f") == "\\" and not (i and lines[i - 1].rstrip("\r\n").endswith("\\")):
+            # a line that is only a backslash joins nothing to the next one; libcst's parser rejects it before
+            # a block's first statement, where Python accepts it: an empty line there reads the same
+            lines[i] = line[len(body):]
+            continue
         cut = line[: len(line) - len(line.lstrip(" \t\f"))].rfind("\f") + 1
         if cut:
             lines[i] = line[cut:]

@@ -17,7 +17,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference
-from graphlint.facts.kinds import HOST_LIST, LIST
+from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST
 from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
@@ -162,6 +162,15 @@ class Context:
         fn = self.unit.function
         return fn is not None and self.index is not None and self.index.call_facts.params(fn).get(param) in (
             HOST_LIST, LIST)
+
+    def passed_non_list(self, param: str) -> bool:
+        """The resolved call sites of the unit pass `param` something the data flow does not show to be a Python list
+        (a tensor, a value nothing types, a number), whatever its annotation says (`CallFacts.passed`)."""
+        fn = self.unit.function
+        if fn is None or self.index is None:
+            return False
+        kind = self.index.call_facts.passed(fn).get(param)
+        return kind is not None and kind not in (HOST_LIST, LIST, HOST_SEQ)
 
     def qualname(self, expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(self.module, self.inference.env, expr)

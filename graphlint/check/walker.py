@@ -21,7 +21,7 @@ from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
     merge_envs, narrowing, remember_test,
 )
-from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, is_list, join, passed_keywords
+from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.torch_kinds import HOST_ONLY_LIBRARIES
@@ -34,9 +34,6 @@ from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 
 if TYPE_CHECKING:
     from graphlint.rules.base import Rule
-
-# What call sites pass that keeps a parameter annotated as a list one.
-LIST_KINDS = (ik.HOST_LIST, ik.LIST, ik.HOST_SEQ)
 
 # Unannotated parameters with these names are taken for tensors (weak: see docs/inference.md).
 TENSOR_PARAM_NAMES = frozenset({
@@ -259,8 +256,8 @@ class Walker:
 
     def _bind_passed(self, info: FunctionInfo | None) -> None:
         """Every call site in the project passes host data for these parameters (data flow beats the annotation), or
-        a device tensor for an unannotated one (`CallFacts.params`); a list annotation the resolved call sites
-        contradict (`CallFacts.passed`) is dropped; and the keys of `**kwargs` they fill (`CallFacts.keywords`)."""
+        a device tensor for an unannotated one (`CallFacts.params`); and the keys of `**kwargs` they fill
+        (`CallFacts.keywords`)."""
         if info is not None and self.ctx.index is not None:
             inf = self.ctx.inference
             facts = self.ctx.index.call_facts
@@ -269,11 +266,6 @@ class Walker:
                 if kind is ik.LIST and held is not None and (held.is_tensor or held.kind is Kind.TENSOR_SEQ):
                     continue  # a list of untyped values does not overrule an annotation that says tensors
                 inf.bind(name, kind_val(kind))
-            for name, kind in facts.passed(info).items():
-                if inf.is_prior(name) and is_list(inf.env[name]) and kind not in LIST_KINDS:
-                    # `idx_list: list[int]` that the callers pass a tensor or values nothing types (Sequoia passes
-                    # CUDA index tensors): the annotation alone no longer makes it a list
-                    inf.bind(name, kind_val(kind))
             keywords = facts.keywords(info) if info.star_kwargs else None
             if keywords:  # `kwargs.get("k")`: what the call sites pass as `k=` (`CallFacts.keywords`)
                 inf.bind(info.star_kwargs, passed_keywords(

@@ -678,8 +678,12 @@ class CallFacts:
             site.update((k, v) for k, v in keywords if k in fn.params or k in fn.kwonly)
             if any(k == SPLAT for k, _v in keywords):  # `f(x, **kwargs)`: the mapping may fill the others
                 given = self._splatted(keywords, caller)
-                site.update((p, UNKNOWN if given is None else given[p]) for p in (*fn.params, *fn.kwonly)
-                            if p not in site and (given is None or p in given))
+                if given is None:
+                    # a mapping of unknown keys: the site is no evidence, its explicit arguments included (the
+                    # index reads a caller's names without order: gpt-fast's `input_pos` is a CUDA tensor rebound
+                    # to its `.item()` before `speculative_decode(..., input_pos, ..., **sampling_kwargs)`)
+                    return None
+                site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
             for param in (*fn.params, *fn.kwonly):
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
                     out.setdefault(param, set()).add(site.get(param, UNKNOWN))

@@ -591,7 +591,7 @@ class HostIndex(Rule):
         index too; alone, a tuple is multi-dimensional indexing (`x[(0, 1)]` is `x[0, 1]`)."""
         ctx = self.ctx
         val = ctx.val(idx)
-        if host_list(ctx, idx) or ctx.host.is_host_list(idx) or is_list(val) \
+        if host_list(ctx, idx) or ctx.host.is_host_list(idx) or is_list(val) and not self._annotation_contradicted(idx) \
                 or (multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict", "index")):
             return "Python list"
         if val.kind is Kind.NDARRAY:
@@ -602,6 +602,14 @@ class HostIndex(Rule):
             # (a flow fact's dtype is unknown: a CPU mask it may be is copied over too, as its indices)
             return "CPU index tensor"
         return None
+
+
+    def _annotation_contradicted(self, idx: cst.BaseExpression) -> bool:
+        """A parameter the unit does not rebind, a list by its annotation only (`idx_list: list[int]`), whose resolved
+        call sites pass something else: Sequoia's `collective_grow_static(self.grow_map_roots_gpu[i], ...)` passes the
+        CUDA index tensors `__init__` moved up, and TriForce copies it. A device gather, no upload."""
+        return isinstance(idx, cst.Name) and not self.ctx.host.assigned(idx.value) \
+            and self.ctx.passed_non_list(idx.value)
 
 
 class PageableNonBlockingCopy(Rule):

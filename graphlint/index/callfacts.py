@@ -678,10 +678,11 @@ class CallFacts:
             site.update((k, v) for k, v in keywords if k in fn.params or k in fn.kwonly)
             if any(k == SPLAT for k, _v in keywords):  # `f(x, **kwargs)`: the mapping may fill the others
                 given = self._splatted(keywords, caller)
-                if given is None:
-                    # a mapping of unknown keys: the site is no evidence, its explicit arguments included (the
-                    # index reads a caller's names without order: gpt-fast's `input_pos` is a CUDA tensor rebound
-                    # to its `.item()` before `speculative_decode(..., input_pos, ..., **sampling_kwargs)`)
+                if given is None or positional or any(k != SPLAT for k, _v in keywords):
+                    # only a call the spelled mappings fill alone (`Pipeline(**submodel_dict)`) is evidence: next to
+                    # a mapping, explicit arguments stay unrecorded as before (the index reads a caller's names
+                    # without order: gpt-fast's `input_pos`, a CUDA tensor rebound to its `.item()`, is passed to
+                    # `speculative_decode(..., input_pos, ..., **sampling_kwargs)`)
                     return None
                 site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
             for param in (*fn.params, *fn.kwonly):

@@ -657,7 +657,7 @@ GIT_SETS: dict[str, GitSet] = {
                   "and quantizers, the collator and the serving engine",
                   include=("model/higgs_audio/", "serve/", "audio_processing/higgs_audio_tokenizer.py",
                            "audio_processing/quantization/", "data_collator/")),
-        GitCorpus("litgpt", "https://github.com/Lightning-AI/litgpt",
+        GitCorpus("litgpt_git", "https://github.com/Lightning-AI/litgpt",
                   "26857050fe3ff627cd714fe92f5838f51a3d5efa", "litgpt",
                   "LitGPT: the GPT model with its KV cache, the generation scripts (base, sequential, tensor-parallel, "
                   "speculative, adapters), the Python API, chat and the LitServe deployment. Not untouched: a later "

@@ -117,43 +117,42 @@ def device_params(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callabl
             if a.annotation is not None and _qualname(a.annotation, resolve) == "torch.device"}
 
 
-def device_attrs(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[str], str | None]) -> set[str]:
-    """The `self` fields the method sets to a `torch.device` value: built by `torch.device(d)`, or a parameter
-    annotated `torch.device` (a default of `torch.device("cpu")` is no evidence of where callers build)."""
-    typed = device_params(func, resolve)
-    out = set()
+def device_facts(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[str], str | None]
+                 ) -> tuple[list[tuple[int, int, str]], set[str]]:
+    """One walk of the function's own nodes (not nested definitions) for both device facts:
+    - its blocks: (first line, last line, field) of each `with` one of whose items is a `torch.device` value off the
+      host: `torch.device(d)`, a parameter annotated `torch.device`, a local bound to `torch.device(d)` (field ""),
+      or `self.<field>` (the class decides whether the field holds a device). torch.device is a context manager
+      (torch 2.0): the factories in the block build on it;
+    - the `self` fields it sets to a `torch.device` value: built by `torch.device(d)`, or a parameter annotated
+      `torch.device` (a default of `torch.device("cpu")` is no evidence of where callers build)."""
+    params = device_params(func, resolve)
+    typed = set(params)
+    withs: list[ast.With | ast.AsyncWith] = []
+    attrs: set[str] = set()
     for node in _own_nodes(func):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            withs.append(node)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             value = node.value
-            if device_call(value, resolve) or isinstance(value, ast.Name) and value.id in typed:
-                out.update(t.attr for t in targets if isinstance(t, ast.Attribute)
-                           and isinstance(t.value, ast.Name) and t.value.id == "self")
-    return out
-
-
-def device_blocks(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[str], str | None]
-                  ) -> list[tuple[int, int, str]]:
-    """(first line, last line, field) of each `with` block in the function (not nested definitions) one of whose
-    items is a `torch.device` value off the host: `torch.device(d)`, a parameter annotated `torch.device`, a local
-    bound to `torch.device(d)` (field ""), or `self.<field>` (the class decides whether the field holds a device:
-    `device_attrs`). torch.device is a context manager (torch 2.0): the factories in the block build on it."""
-    typed = device_params(func, resolve)
-    nodes = list(_own_nodes(func))
-    typed |= {t.id for n in nodes if isinstance(n, ast.Assign) and device_call(n.value, resolve)
-              for t in n.targets if isinstance(t, ast.Name)}
-    out = []
-    for node in nodes:
-        if not isinstance(node, (ast.With, ast.AsyncWith)):
-            continue
+            made = device_call(value, resolve)
+            if not (made or isinstance(value, ast.Name) and value.id in params):
+                continue
+            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                    attrs.add(t.attr)
+                elif made and isinstance(t, ast.Name) and isinstance(node, ast.Assign):
+                    typed.add(t.id)
+    blocks = []
+    for node in withs:
         span = (node.lineno, node.end_lineno or node.lineno)
         for item in node.items:
             expr = item.context_expr
             if device_call(expr, resolve) or isinstance(expr, ast.Name) and expr.id in typed:
-                out.append((*span, ""))
+                blocks.append((*span, ""))
             elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
-                out.append((*span, expr.attr))
-    return out
+                blocks.append((*span, expr.attr))
+    return blocks, attrs
 
 
 def _own_nodes(func: ast.AST) -> Iterator[ast.AST]:

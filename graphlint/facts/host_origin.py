@@ -17,7 +17,7 @@ import libcst as cst
 
 from graphlint.facts.inference import BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, VIEW_METHODS, in_config
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
-from graphlint.facts.syntax import code_children, code_of, is_true, kwarg, method_call, positional
+from graphlint.facts.syntax import code_children, code_of, descendants, is_true, kwarg, method_call, positional
 from graphlint.facts.values import Dev, Dims, Kind, Source
 
 CUDA_LEGACY_TENSOR_RE = re.compile(
@@ -698,6 +698,7 @@ def lazy_init(ctx) -> bool:
     return id(ctx.statement) in ctx.grown
 
 
+_DEFS = (cst.FunctionDef, cst.ClassDef, cst.Lambda)  # code that does not run where it is written
 _CAPACITY_OPS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
 
 
@@ -735,11 +736,7 @@ def _fields_set(node: cst.CSTNode) -> set[str]:
     that is no literal and does not read the field (`self.step += 1`, `self.n = 0`, `self.pe = self.pe.to(d)` update
     or reset it: a counter or a move, no rebuild)."""
     out: set[str] = set()
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and cur is not node:
-            continue
+    for cur in descendants(node, _DEFS):
         if isinstance(cur, (cst.Assign, cst.AnnAssign)) and cur.value is not None \
                 and not isinstance(cur.value, (cst.Integer, cst.Float)) \
                 and not (isinstance(cur.value, cst.Name) and cur.value.value in ("None", "True", "False")):
@@ -747,18 +744,11 @@ def _fields_set(node: cst.CSTNode) -> set[str]:
             value = code_of(cur.value)
             out.update(t.attr.value for t in targets if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)
                        and t.value.value == "self" and f"self.{t.attr.value}" not in value)
-        stack.extend(cur.children)
     return out
 
 
-def _returns(node: cst.CSTNode) -> bool:
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, cst.Return):
-            return True
-        if not isinstance(cur, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) or cur is node:
-            stack.extend(cur.children)
+def _returns(block: cst.CSTNode) -> bool:
+    return any(isinstance(n, cst.Return) for n in descendants(block, _DEFS))
     return False
 
 
@@ -778,7 +768,7 @@ def grown_after(fn: cst.FunctionDef) -> frozenset[int]:
         if tested and _returns(stmt.body):
             rest = body[i + 1:]
             if any(tested & _fields_set(s) for s in rest):
-                return frozenset(id(n) for s in rest for n in _nodes(s))
+                return frozenset(id(n) for s in rest for n in descendants(s))
     return frozenset()
 
 
@@ -788,11 +778,3 @@ def _ifs(stmt: cst.If) -> Iterator[cst.If]:
     for inner in getattr(stmt.body, "body", ()):
         if isinstance(inner, cst.If):
             yield from _ifs(inner)
-
-
-def _nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        yield cur
-        stack.extend(cur.children)

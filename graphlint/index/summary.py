@@ -17,7 +17,7 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
-from graphlint.facts.default_device import device_attrs, device_blocks, is_main_guard, leaves_default_moved
+from graphlint.facts.default_device import device_facts, is_main_guard, leaves_default_moved
 from graphlint.facts.follows import follows
 from graphlint.facts.torch_kinds import TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
@@ -557,9 +557,10 @@ class _Indexer(ast.NodeVisitor):
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))
-        info.device_blocks = tuple(b for b in device_blocks(node, self.resolve) if not b[2] or info.class_key)
+        blocks, attrs = device_facts(node, self.resolve)
+        info.device_blocks = tuple(b for b in blocks if not b[2] or info.class_key)
         if cls is not None:
-            cls.device_attrs |= device_attrs(node, self.resolve)
+            cls.device_attrs |= attrs
         self.s.functions[qual] = info
         if cls is None and parent is None:
             self._registrations(node, f"{self.s.module}.{qual}")

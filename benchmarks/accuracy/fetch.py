@@ -665,6 +665,41 @@ GIT_SETS: dict[str, GitSet] = {
                   include=("generate/", "model.py", "api.py", "chat/", "deploy/")),
     ), "the seventeenth untouched set, labelled in session 21 (Dia, Chatterbox, CSM, Higgs Audio; LitGPT, a later "
        "release of a dev corpus, is scored apart)"),
+    "barn": GitSet(HERE / ".barn", (
+        GitCorpus("dsvl2", "https://github.com/deepseek-ai/DeepSeek-VL2",
+                  "ef9f91e2b6426536b83294c11742c27be66361b1", ".",
+                  "DeepSeek-VL2: a vision-language MoE model (SigLIP tower, the DeepSeek-V2 MoE decoder with its "
+                  "cache), the processor, the incremental-prefilling inference entry and the chat serving helper",
+                  include=("deepseek_vl2/models/", "deepseek_vl2/serve/inference.py", "inference.py")),
+        GitCorpus("redrafter", "https://github.com/apple/ml-recurrent-drafter",
+                  "bd8586bb9bbfa761644c36f932a0cd1eb3f1cdf9", "recurrent_drafting",
+                  "Recurrent drafting (ReDrafter): an RNN draft head's beam search, tree attention over the beams, "
+                  "the static KV cache, the Llama target, the verify-and-accept loop and the generate / chat CLIs",
+                  include=("attention.py", "autoregressive.py", "chat.py", "cmd/generate.py", "kv_cache.py",
+                           "modeling_drafter.py", "modeling_llama.py", "recurrent_drafting.py", "tree_attention.py",
+                           "stats.py")),
+        GitCorpus("ouroboros", "https://github.com/thunlp/Ouroboros",
+                  "7dac65b7327a9f41acc741d57d1955a774beb34d", "ouroboros",
+                  "Ouroboros: phrase-candidate speculative decoding with a cache engine, the KV-cache model wrapper "
+                  "and its Llama with custom masks"),
+        GitCorpus("wan", "https://github.com/Wan-Video/Wan2.1",
+                  "9737cba9c1c3c4d04b33fcad41c111989865d315", "wan",
+                  "Wan 2.1: text / image / first-last-frame / VACE video diffusion pipelines (the denoising loops, "
+                  "guidance, offloading), the DiT and its attention, the VAE, T5, the flow-matching solvers and the "
+                  "xDiT context-parallel forward",
+                  include=("text2video.py", "image2video.py", "first_last_frame2video.py", "vace.py",
+                           "modules/model.py", "modules/attention.py", "modules/vae.py", "modules/t5.py",
+                           "modules/vace_model.py", "utils/fm_solvers.py", "utils/fm_solvers_unipc.py",
+                           "distributed/xdit_context_parallel.py")),
+        GitCorpus("indextts", "https://github.com/index-tts/index-tts",
+                  "ee40fa7d6c6b8a2c7f06105f9f1e65775b74868c", "indextts",
+                  "IndexTTS 2: the GPT text-to-semantic decoder, its paged-KV CUDA-graph acceleration engine, the "
+                  "v2 inference pipeline and the flow-matching mel generator with its length regulator",
+                  include=("accel/", "gpt/model_v2.py", "gpt/perceiver.py", "infer_v2.py",
+                           "s2mel/modules/flow_matching.py", "s2mel/modules/length_regulator.py",
+                           "s2mel/modules/diffusion_transformer.py")),
+    ), "the eighteenth untouched set, labelled in session 22 (DeepSeek-VL2, ReDrafter, Ouroboros, Wan 2.1, "
+       "IndexTTS 2)"),
 }
 
 

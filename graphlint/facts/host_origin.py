@@ -96,6 +96,9 @@ class Origin:
     dims: Dims = Dims.UNKNOWN
     const: bool = False  # built from compile-time constants only (literals, config, shapes)
     source: Source = Source.FACTORY
+    # holds no element: a literal 0 among its sizes (`torch.zeros(1, 0, d)`, `torch.tensor([])`) and what keeps
+    # its element count (views, casts, elementwise math); copying it moves no byte, so nothing waits
+    empty: bool = False
 
     def but(self, **kw) -> "Origin":
         return replace(self, **kw)
@@ -152,6 +155,8 @@ MATH_METHODS = frozenset({
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "amax", "amin", "norm", "std", "var", "all", "any"})
 MATH_TORCH = frozenset(f"torch.{n}" for n in MATH_METHODS | {"log2", "log10", "exp2", "erf"})
 SCALAR_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.scalar_tensor"})
+# Factories whose positional arguments are the sizes (`torch.full`: its first one)
+SIZED_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn", "torch.full"})
 # Torch functions whose result has the shape of their first argument.
 SHAPE_KEEPING_TORCH = frozenset({
     "torch.bucketize", "torch.nan_to_num", "torch.clip", "torch.clamp_min", "torch.clamp_max", "torch.cumsum",
@@ -345,7 +350,7 @@ class HostOrigins:
                           dims=Dims.SHAPED if any(o.dims is Dims.SHAPED for o in parts) else parts[0].dims,
                           const=all(o.const for o in parts) and all(
                               self.is_const(e) for e, o in ((expr.left, left), (expr.right, right)) if o is None),
-                          source=parts[0].source)
+                          source=parts[0].source, empty=any(o.empty for o in parts))  # broadcast: empty, or raises
         if isinstance(expr, cst.Comparison):
             if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in expr.comparisons):
                 return None
@@ -380,7 +385,7 @@ class HostOrigins:
                 if isinstance(d, (cst.List, cst.Tuple, cst.ListComp)) or ctx.val(d).kind in (
                         Kind.HOST_SEQ, Kind.NDARRAY, Kind.TENSOR_SEQ):
                     return Origin(is_bool=is_bool or _all_bool_literals(d), dims=Dims.SHAPED, const=self.is_const(d),
-                                  pinned=pinned)
+                                  pinned=pinned, empty=isinstance(d, (cst.List, cst.Tuple)) and not d.elements)
                 if ctx.is_device_tensor(d):
                     return None  # torch.tensor(cuda_t): a device copy
                 known = self.hostish(d) or isinstance(d, (cst.Integer, cst.Float, cst.BinaryOperation,
@@ -393,7 +398,8 @@ class HostOrigins:
             scalar = qual == "torch.full" and data and isinstance(data[0], cst.Tuple) and not data[0].elements
             return Origin(pinned=pinned, is_bool=is_bool,
                           dims=Dims.SCALAR if scalar else Dims.SHAPED,
-                          const=bool(scalar) and len(data) > 1 and self.is_const(data[1]))
+                          const=bool(scalar) and len(data) > 1 and self.is_const(data[1]),
+                          empty=_zero_sized(qual, data))
         if CPU_LEGACY_TENSOR_RE.match(qual) and ctx.default_device is not Dev.UNKNOWN:
             # `torch.LongTensor(ids)`: a CPU factory whose name says its dtype (the inference's flow fact does not)
             data = positional(expr)
@@ -465,7 +471,7 @@ class HostOrigins:
         if name in MATH_METHODS and all(self.origin(a.value) is not None or self.hostish(a.value) for a in expr.args):
             return base.but(pinned=False)
         if name in REDUCTIONS and not expr.args:
-            return base.but(pinned=False, dims=Dims.SCALAR, is_bool=name in ("all", "any"))
+            return base.but(pinned=False, dims=Dims.SCALAR, is_bool=name in ("all", "any"), empty=False)
         if name in ("logical_not", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or") and all(
                 self.origin(a.value) is not None or self.hostish(a.value) for a in expr.args):
             return base.but(pinned=False, is_bool=True)
@@ -473,7 +479,7 @@ class HostOrigins:
                 self.origin(a.value) is not None or self.hostish(a.value)
                 for a in expr.args if a.keyword is None or a.keyword.value not in ("dim", "dtype")):
             # Any other tensor method of a CPU tensor with host arguments stays on the CPU.
-            return base.but(pinned=False, dims=Dims.UNKNOWN, const=False,
+            return base.but(pinned=False, dims=Dims.UNKNOWN, const=False, empty=False,
                             is_bool=ctx.val(expr).kind is Kind.BOOL_TENSOR)
         return None
 
@@ -512,6 +518,11 @@ class HostOrigins:
     def is_cpu_bool(self, expr: cst.BaseExpression) -> bool:
         origin = self.origin(expr)
         return origin is not None and origin.is_bool
+
+    def is_empty(self, expr: cst.BaseExpression) -> bool:
+        """A CPU tensor of no element (`Origin.empty`): its copy to the device moves nothing and waits for nothing."""
+        origin = self.origin(expr)
+        return origin is not None and origin.empty
 
     def is_pinned(self, expr: cst.BaseExpression) -> bool:
         """Known to live in pinned host memory: `.pin_memory()`, `pin_memory=True`, views of them,
@@ -600,6 +611,18 @@ def _assigns_name(node: cst.Assign | cst.AugAssign | cst.AnnAssign, name: str) -
                         return _offload(value.elements[i].value, name)
                     return False
     return None
+
+
+def _zero_sized(qual: str, data: list[cst.BaseExpression]) -> bool:
+    """A literal 0 among a size factory's sizes, spread (`torch.zeros(1, 0, d)`) or in one sequence
+    (`torch.empty((0, d))`, `torch.full((0,), v)`): the tensor holds no element. Only literals: a size that may be 0
+    at run time (`torch.zeros(n)`) is a copy like any other."""
+    if qual not in SIZED_FACTORIES or not data:
+        return False
+    sizes = data[:1] if qual == "torch.full" else data
+    if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
+        sizes = [el.value for el in sizes[0].elements]
+    return any(isinstance(size, cst.Integer) and size.evaluated_value == 0 for size in sizes)
 
 
 def _all_bool_literals(expr: cst.BaseExpression) -> bool:

@@ -1546,3 +1546,32 @@ def test_processor_batch_items_are_host_tensors():
             d = {k: v.to(device) for k, v in moved.items()}
             return b, c, d, e
     """, scope="all")
+
+
+def test_copy_of_a_tensor_of_no_element_waits_for_nothing():
+    """A literal 0 among a factory's sizes makes a tensor of no element: moving it to the device copies no byte,
+    so the host waits for nothing (CosyVoice's `torch.zeros(1, 0, d, dtype=...).to(device)` placeholder embedding,
+    Chatterbox's `torch.zeros(1, 1, 0).to(self.device)` HiFT cache: -6 findings in two corpora). Views, casts and
+    elementwise math keep the count; a reduction (one element), a concatenation with data, a size known only at
+    run time (`n`, which may be 0 or not) or a non-zero literal is a real copy, and stays reported."""
+    src = """
+        import torch
+
+
+        class LM(torch.nn.Module):
+            def forward(self, text: torch.Tensor, n: int):
+                device = text.device
+                emb = torch.zeros(1, 0, self.size, dtype=text.dtype).to(device)
+                src = torch.zeros(1, 1, 0).to(device=self.device, dtype=self.dtype)
+                e2 = torch.empty((0, 4)).view(-1, 2).float().cuda()
+                e3 = torch.tensor([]).to(device)
+                e4 = (torch.full((0,), 2.0) * 3).to(device)
+                text.copy_(torch.zeros(0))
+                real = torch.zeros(1, n, 4).to(device)
+                real2 = torch.zeros(1, 0, 4).sum().to(device)
+                real3 = torch.cat([torch.zeros(0), torch.ones(3)]).to(device)
+                real4 = torch.zeros(1, 10, 4).to(device)
+                text.copy_(torch.zeros(3))
+                return emb, src, e2, e3, e4, real, real2, real3, real4
+    """
+    assert findings(src) == {(13, "GL131"), (14, "GL131"), (15, "GL131"), (16, "GL131"), (17, "GL131")}

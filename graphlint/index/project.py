@@ -858,6 +858,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
             for s in self.modules.values():
                 for registry, entry in s.registered:
                     table.setdefault(self._canonical(registry), []).append(entry)
+                for decorator, entry in s.decorated_by:  # `@register_x("k")` of a def that stores it (`REG[k] = fn`)
+                    fn = self.function_by_dotted(decorator.removesuffix("()"))
+                    if fn is not None and (registry := fn.registers[decorator.endswith("()")]):
+                        table.setdefault(self._canonical(registry), []).append(entry)
             self._decorated_cache = table
         return self._decorated_cache
 
@@ -1257,7 +1261,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         inference = self._inference_roots(result, model)
         scripts = self._script_roots(result, model | {seed[0].key for seed in inference})
         propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
-                  + [(fn, label, None, False) for fn, label in self.serving_handlers()] + inference + scripts)
+                  + [(fn, label, None, False) for fn, label in self.serving_handlers(model)] + inference + scripts)
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]

@@ -25,8 +25,8 @@ from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, join_later, keyword_only, moves_to_device,
-    none_defaults, number_defaults, param_names, records_args, refine_returns, returns_a_tuple, scope_of, spelled_keywords,
-    statements,
+    none_defaults, number_defaults, param_names, records_args, refine_returns, required_positionals, returns_a_tuple,
+    scope_of, spelled_keywords, statements,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -138,6 +138,8 @@ class FunctionInfo:
     params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
     kwonly: tuple[str, ...] = ()  # keyword-only parameter names (after `*` or `*args`)
     star_kwargs: str = ""  # the name of its `**kwargs` parameter ("" without one): `CallFacts.keywords`
+    star_args: str = ""  # the name of its `*args` parameter ("" without one): `CallFacts._records`
+    required: int = 0  # positional parameters without a default (`self` included): a call fills each of them
     escaping: tuple[str, ...] = ()  # defs nested in it that it uses as values, not only calls (`escaping_defs`)
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
     none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
@@ -566,7 +568,7 @@ class _Indexer(ast.NodeVisitor):
             parent_key=parent.key if parent else None,
             markers=self._markers(node), returns=self._returns(node, scope),
             params=param_names(node), kwonly=keyword_only(node), star_kwargs=scope.kwarg,
-            escaping=escaping_defs(node),
+            star_args=scope.vararg, required=required_positionals(node), escaping=escaping_defs(node),
             none_defaults=none_defaults(node), number_defaults=number_defaults(node),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),

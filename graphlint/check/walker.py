@@ -263,8 +263,9 @@ class Walker:
             facts = self.ctx.index.call_facts
             for name, kind in facts.params(info).items():
                 held = inf.env.get(name)
-                if kind is ik.LIST and held is not None and (held.is_tensor or held.kind is Kind.TENSOR_SEQ):
-                    continue  # a list of untyped values does not overrule an annotation that says tensors
+                if kind is ik.LIST and held is not None and (held.is_tensor or held.kind is Kind.TENSOR_SEQ) \
+                        and inf.untensored(name) is None:
+                    continue  # a list of untyped values does not overrule an annotation that says only tensors
                 inf.bind(name, kind_val(kind))
             keywords = facts.keywords(info) if info.star_kwargs else None
             if keywords:  # `kwargs.get("k")`: what the call sites pass as `k=` (`CallFacts.keywords`)

@@ -90,6 +90,7 @@ class Scope:
     # scope is read with one resolver (its module's), which the memo assumes.
     views: dict[tuple[str, bool], tuple["Scope", "Memo"]] = field(default_factory=dict)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
+    vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
 
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
@@ -180,6 +181,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if arg is not None:
             scope.params[arg.arg] = UNKNOWN
     scope.kwarg = args.kwarg.arg if args.kwarg is not None else ""
+    scope.vararg = args.vararg.arg if args.vararg is not None else ""
     return scope
 
 
@@ -447,6 +449,11 @@ def records_args(callee: str) -> bool:
 def param_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Positional parameter names in order (`self` included); `*args` ends the positional ones."""
     return tuple(a.arg for a in [*func.args.posonlyargs, *func.args.args])
+
+
+def required_positionals(func: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """How many positional parameters have no default (`self` included): a call must fill each of them."""
+    return len(param_names(func)) - len(func.args.defaults)
 
 
 def keyword_only(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
@@ -1135,22 +1142,28 @@ def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
 # The keyword a call records for a `**mapping` whose keys the index cannot spell out: `Fwd(name)` for the caller's own
 # `**kwargs` passed on unchanged (its call sites say what it holds), UNKNOWN for anything else (any key, any value)
 SPLAT = "**"
+# The last positional a call records for the caller's own `*args` passed on as it came (`func(x, *args)`): what the
+# caller's call sites pass past its named parameters (`CallFacts._records` reads them, hop by hop)
+STAR_ARGS = Fwd("*")
 
 
 def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope, loops: list[ast.comprehension] | None = None
                    ) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]] | None:
     """(positional kinds, keyword kinds) a call passes, recorded even when none is known: which arguments a call
-    leaves out tells a None default from a value. A `*args` call records nothing (it may fill any position). A
+    leaves out tells a None default from a value. A `*args` call records nothing (it may fill any position), unless
+    its one starred argument is the caller's own `*args` passed on last and unchanged: that records `STAR_ARGS`. A
     `**mapping` of string keys the code spells out (`f(**{"k": v})`, `f(**dict(k=v))`, a local bound once to such a
     literal and never filled after) passes those keywords; any other `**mapping` records the keyword `SPLAT`.
     `loops`: the generators of the comprehensions around the call, outermost first, whose names the arguments read
     as elements of what they iterate (`comprehension_scope`)."""
-    if any(isinstance(a, ast.Starred) for a in call.args):
+    starred = [a for a in call.args if isinstance(a, ast.Starred)]
+    if starred and (starred != call.args[-1:] or not _own_varargs(starred[0].value, scope)):
         return None
     if loops:
         scope = comprehension_scope(scope, loops)
     memo: Memo = {}
-    positional = tuple(_arg_kind(arg, call, resolve, scope, memo) for arg in call.args)
+    positional = tuple(_arg_kind(arg, call, resolve, scope, memo) for arg in call.args if arg not in starred)
+    positional += (STAR_ARGS,) if starred else ()
     keywords: list[tuple[str, IKind]] = []
     for kw in call.keywords:
         spelled = [(kw.arg, kw.value)] if kw.arg else spelled_keywords(kw.value, call, scope)
@@ -1175,6 +1188,11 @@ def spelled_keywords(mapping: ast.expr, call: ast.Call, scope: Scope) -> list[tu
             and not mapping.args and all(kw.arg for kw in mapping.keywords):
         return [(kw.arg, kw.value) for kw in mapping.keywords]  # type: ignore[misc]
     return None
+
+
+def _own_varargs(value: ast.expr, scope: Scope) -> bool:
+    """`args` of `*args` is the caller's own `*args` parameter, never rebound (what its call sites passed)."""
+    return isinstance(value, ast.Name) and value.id == scope.vararg and value.id not in scope.binds
 
 
 def _splat_kind(mapping: ast.expr, scope: Scope) -> IKind:
@@ -1256,9 +1274,36 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
         reaching = _reaching(arg.id, call.lineno, scope)
         if reaching is not None and not (_empty_list(reaching) and arg.id in scope.appends):  # `[]`: filled later
             kind = CPU_DEVICE if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
+            kind = _as_list(reaching, kind, resolve, scope, memo)
             return _by_flow(arg, call, kind, resolve, scope) if prior else kind
     kind = CPU_DEVICE if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
+    kind = _as_list(arg, kind, resolve, scope, memo)
     return _by_flow(arg, call, kind, resolve, scope) if prior else kind
+
+
+def _as_list(value: ast.expr, kind: IKind, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
+    """An argument nothing else types that is a list display or comprehension is a Python list (`LIST`), of host
+    values (`HOST_LIST`) where its items are (`[len(s) for s in seqs]`): never a tensor, whatever a callee's union
+    annotation allows. So is a local bound only to such lists. A comprehension of values a call or a tensor op makes
+    stays unknown (`[t.cuda() for t in ts]`: what a callee does with its items is not claimed)."""
+    if kind != UNKNOWN:
+        return kind
+    binds = scope.binds.get(value.id) if isinstance(value, ast.Name) and value.id not in scope.params else None
+    if binds and all(isinstance(b, ast.expr) for b in binds):  # a local bound only to lists, in any branch
+        kinds = {_list_kind(b, resolve, scope, memo) for b in binds}
+        return HOST_LIST if kinds == {HOST_LIST} and value.id not in scope.appends \
+            else LIST if kinds <= {HOST_LIST, LIST} else kind
+    return _list_kind(value, resolve, scope, memo) or kind
+
+
+def _list_kind(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> IKind | None:
+    """`HOST_LIST` or `LIST` for a list display or comprehension (`_as_list`), None for any other expression."""
+    if _host_list(value, resolve, scope, memo):
+        return HOST_LIST
+    if _list_display(value) or isinstance(value, ast.ListComp) and (
+            (item := expr_kind(value.elt, resolve, scope, memo=memo)) in (UNKNOWN, HOST) or isinstance(item, FIELDS)):
+        return LIST  # (items read from fields or nothing typed: what a list display of them is for a field too)
+    return None
 
 
 def _before_call(name: str, call: ast.Call, scope: Scope, memo: Memo) -> tuple[Scope, Memo]:

@@ -1626,7 +1626,7 @@ def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpr
 def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:
     """`isinstance(v, torch.Tensor)` / `torch.is_tensor(v)` / `hasattr(v, "cpu")`: a tensor in the true arm (its
     device unknown: weak), not one in the false arm. A value data flow shows to be host data (every caller passes
-    a list) stays what it is: that arm does not run for it. A scalar parameter only its annotation types
+    a list) stays what it is: that arm does not run for it; so does a Python list of items nothing types (`LIST`). A scalar parameter only its annotation types
     (`n: int`) is narrowed: the test says tensors reach it too (`ANNOTATED_NON_TENSORS`; an array or sequence
     annotation keeps its reading). In the false arm a parameter still holding its annotation's reading is what the
     annotation leaves (`x: Union[Tensor, List[int]]`: a list of ints, `Inference.untensored`)."""
@@ -1636,7 +1636,8 @@ def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:
     key, current = found
     rest = inf.untensored(key)
     not_tensor = {key: rest} if rest is not None else {key: NOT_TENSOR} if current.is_tensor else {}
-    if current.kind is Kind.UNKNOWN or current.kind in ANNOTATED_NON_TENSORS and inf.is_prior(key):
+    if current.kind is Kind.UNKNOWN and current.ref != "list" \
+            or current.kind in ANNOTATED_NON_TENSORS and inf.is_prior(key):
         return {key: Val(Kind.TENSOR, weak=True)}, not_tensor
     return {}, not_tensor
 

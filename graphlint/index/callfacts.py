@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 from typing import Protocol
 
-from graphlint.facts.callsite import SPLAT, item_key, join_kinds, join_paths, keyed, settled
+from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, TENSOR, TOKENIZER, UNKNOWN, Base, Call, Field, Fwd, HostIf,
     IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
@@ -33,6 +33,8 @@ class ProjectIndex(Protocol):
     def class_by_dotted(self, name: str) -> ClassInfo | None: ...
 
     def function_by_dotted(self, name: str) -> FunctionInfo | None: ...
+
+    def registry_tables(self, fn: FunctionInfo) -> list[str]: ...
 
     def is_nn_module(self, cls: ClassInfo) -> bool: ...
 
@@ -99,6 +101,7 @@ class CallFacts:
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._memo: dict[str, dict[str, IKind]] = {}
         self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
+        self._star_passed: dict[str, list[tuple[IKind, ...]] | None] = {}  # `star_passed`, per function
         self._site_joins: dict[str, dict[str, IKind]] = {}  # `passed`: every parameter's join, unknown included
         self._refs: tuple[set[str], set[str]] | None = None  # `_references`
         self._attrs: dict[tuple[str, str], IKind | None] = {}
@@ -520,8 +523,8 @@ class CallFacts:
             return {}
         joined: dict[str, set[IKind]] = {p: set() for p in (*fn.params, *fn.kwonly)}
         assumed: set[str] = set()  # parameters some site passes a device tensor that only annotations make
-        for caller, callee, line, _how in sites:
-            kinds = self._site_kinds(fn, caller, callee, line, assumed)
+        for caller, callee, line, how in sites:
+            kinds = self._site_kinds(fn, caller, callee, line, assumed, dispatched=bool(how))
             for param in (*fn.params, *fn.kwonly):
                 if kinds is None or param in kinds:  # absent: a None default the call left out
                     joined[param].add(kinds[param] if kinds is not None else UNKNOWN)
@@ -579,6 +582,8 @@ class CallFacts:
             names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
         elif name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
             return None  # called by the framework (module calls, construction) more often than seen
+        else:  # an entry of a decorator's table is called through it too (`_MAP[key](logits, *args)`)
+            names += tuple(f"{table.rpartition('.')[2]}[]" for table in self.index.registry_tables(fn))
         sites = [site for n in names for site in self._sites_by_target(n).get(fn.key, ())]
         if not sites or any(how.endswith(".apply") for _c, _n, _l, how in sites):
             return None
@@ -643,6 +648,62 @@ class CallFacts:
         records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
         return records if records and len(records) == caller.calls.count((callee, line)) else None
 
+    def _expanded(self, caller: "FunctionInfo", callee: str, line: int
+                  ) -> list[tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...], bool]] | None:
+        """`_records`, with a call that passes the caller's own `*args` on (`func(x, *args)`) read once per call site
+        of the caller, the positionals it passed past the caller's named parameters standing for `*args`; the flag
+        tells such a record. None where some record, or some site of the caller, is unseen."""
+        records = self._records(caller, callee, line)
+        if records is None:
+            return None
+        out = []
+        for positional, keywords in records:
+            if positional[-1:] != (STAR_ARGS,):
+                out.append((positional, keywords, False))
+                continue
+            given = self.star_passed(caller)
+            if given is None:
+                return None
+            out.extend((positional[:-1] + extra, keywords, True) for extra in given)
+        return out
+
+    def star_passed(self, fn: "FunctionInfo") -> list[tuple[IKind, ...]] | None:
+        """What each resolved call site of `fn` passes into its `*args`: the positionals past its named parameters,
+        settled where they are passed (hop by hop through callers that pass their own `*args` on). None where the
+        evidence is incomplete: no `*args`, no resolved site, or a site whose arguments were not recorded."""
+        if fn.key in self._star_passed:
+            return self._star_passed[fn.key]
+        self._star_passed[fn.key] = None  # a cycle of forwarding calls: no evidence
+        found = self._star_passed[fn.key] = self._read_star_passed(fn) if fn.star_args else None
+        return found
+
+    def _read_star_passed(self, fn: "FunctionInfo") -> list[tuple[IKind, ...]] | None:
+        sites = self._sites(fn)
+        if not sites:
+            return None
+        out = []
+        for caller, callee, line, _how in sites:
+            records = self._expanded(caller, callee, line)
+            if records is None:
+                return None
+            named = len(self.index.call_params(fn, callee))
+            out.extend(tuple(self._passed({kind}, caller) for kind in positional[named:])
+                       for positional, _keywords, _forwarded in records)
+        return out
+
+    def _binds(self, fn: "FunctionInfo", params: list[str], positional: tuple[IKind, ...],
+               keywords: tuple[tuple[str, IKind], ...], caller: "FunctionInfo") -> bool:
+        """Whether a call passing these arguments can call `fn`: no more positionals than it names (unless it takes
+        `*args`), and every parameter without a default filled (a `**mapping` of unknown keys may fill any)."""
+        if len(positional) > len(params) and not fn.star_args:
+            return False
+        given = self._splatted(keywords, caller) if any(k == SPLAT for k, _v in keywords) else {}
+        if given is None:
+            return True
+        named = {k for k, _v in keywords} | set(given)
+        required = params[:fn.required - (len(fn.params) - len(params))]
+        return all(i < len(positional) or p in named for i, p in enumerate(required))
+
     def _escapes(self, fn: "FunctionInfo") -> bool:
         """A def nested in another that the outer one hands out as a value: called where the index cannot see."""
         outer = self.index.functions.get(fn.parent_key) if fn.parent_key else None
@@ -661,28 +722,33 @@ class CallFacts:
             self._by_target[name] = found
         return found
 
-    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int, assumed: set[str]
-                    ) -> dict[str, IKind] | None:
+    def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int, assumed: set[str],
+                    dispatched: bool = False) -> dict[str, IKind] | None:
         """Parameter -> kind at one call site (a parameter left out with a None default is absent); None when
         the site recorded no arguments. Calls of one callee on one line are told apart only when each
         recorded its arguments (the index keeps lines, not columns): then they are joined. Adds to `assumed` the
         parameters the site passes a device tensor only the caller's annotations make (`callsite._by_flow`),
-        unless the framework feeds the caller (its annotations are the evidence there is)."""
-        records = self._records(caller, callee, line)
+        unless the framework feeds the caller (its annotations are the evidence there is). A call that reaches `fn`
+        through dispatch (`dispatched`: a registry, a factory) or passes its caller's `*args` on counts only with
+        arguments `fn` can take: the others are another entry's (`_binds`)."""
+        records = self._expanded(caller, callee, line)
         if records is None:
             return None
         params = self.index.call_params(fn, callee)
         out: dict[str, set[IKind]] = {}
-        for positional, keywords in records:
+        for positional, keywords, forwarded in records:
+            if (forwarded or dispatched) and not self._binds(fn, params, positional, keywords, caller):
+                continue  # `REG[k](x, *args)` with what another entry takes: this site calls that one
             site = dict(zip(params, positional))
             site.update((k, v) for k, v in keywords if k in fn.params or k in fn.kwonly)
             if any(k == SPLAT for k, _v in keywords):  # `f(x, **kwargs)`: the mapping may fill the others
                 given = self._splatted(keywords, caller)
-                if given is None or positional or any(k != SPLAT for k, _v in keywords):
-                    # only a call the spelled mappings fill alone (`Pipeline(**submodel_dict)`) is evidence: next to
-                    # a mapping, explicit arguments stay unrecorded as before (the index reads a caller's names
-                    # without order: gpt-fast's `input_pos`, a CUDA tensor rebound to its `.item()`, is passed to
-                    # `speculative_decode(..., input_pos, ..., **sampling_kwargs)`)
+                if given is None or given and (positional or any(k != SPLAT for k, _v in keywords)):
+                    # only a call the spelled mappings fill alone (`Pipeline(**submodel_dict)`), or whose mapping
+                    # every site leaves empty, is evidence: next to a filled mapping, explicit arguments stay
+                    # unrecorded as before (the index reads a caller's names without order: gpt-fast's `input_pos`,
+                    # a CUDA tensor rebound to its `.item()`, is passed to `speculative_decode(..., input_pos, ...,
+                    # **sampling_kwargs)`)
                     return None
                 site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
             for param in (*fn.params, *fn.kwonly):

@@ -166,6 +166,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         self._protocol_cache: dict[str, bool] = {}
         self._top_models_cache: list[FunctionInfo] | None = None
         self._decorated_cache: dict[str, list[str]] | None = None
+        self._tables_cache: dict[str, list[str]] | None = None  # function key -> `registry_tables`
         self._mixin_cache: dict[str, bool] = {}
         self._runner_cache: dict[str, bool] = {}
         self._rebinds: dict[str, dict[str, tuple[str, ...]]] = {}  # class key -> `_rebind_table`
@@ -221,6 +222,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         self._protocol_cache.clear()
         self._top_models_cache = None
         self._decorated_cache = None
+        self._tables_cache = None
         self._mixin_cache.clear()
         self._runner_cache.clear()
         self._rebinds.clear()
@@ -858,8 +860,24 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
             for s in self.modules.values():
                 for registry, entry in s.registered:
                     table.setdefault(self._canonical(registry), []).append(entry)
+                for decorator, entry in s.decorated_by:  # `@register_x("k")` of a def that stores it (`REG[k] = fn`)
+                    fn = self.function_by_dotted(decorator.removesuffix("()"))
+                    if fn is not None and (registry := fn.registers[decorator.endswith("()")]):
+                        table.setdefault(self._canonical(registry), []).append(entry)
             self._decorated_cache = table
         return self._decorated_cache
+
+    def registry_tables(self, fn: FunctionInfo) -> list[str]:
+        """The registries (canonical dotted names) a decorator stores `fn` in (`_decorated`): a `REG[k](...)` of
+        one of them may call it."""
+        if self._tables_cache is None:
+            tables: dict[str, list[str]] = {}
+            for registry, entries in self._decorated().items():
+                for entry in entries:
+                    if (target := self.function_by_dotted(entry)) is not None:
+                        tables.setdefault(target.key, []).append(registry)
+            self._tables_cache = tables
+        return self._tables_cache.get(fn.key, [])
 
     def _reexports(self, name: str):
         """(module, qualname) of each spelling of a dotted name, following imports and re-exports (`from .x
@@ -1257,7 +1275,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         inference = self._inference_roots(result, model)
         scripts = self._script_roots(result, model | {seed[0].key for seed in inference})
         propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
-                  + [(fn, label, None, False) for fn, label in self.serving_handlers()] + inference + scripts)
+                  + [(fn, label, None, False) for fn, label in self.serving_handlers(model)] + inference + scripts)
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]

@@ -25,8 +25,8 @@ from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, join_later, keyword_only, moves_to_device,
-    none_defaults, number_defaults, param_names, records_args, refine_returns, returns_a_tuple, scope_of, spelled_keywords,
-    statements,
+    none_defaults, number_defaults, param_names, records_args, refine_returns, required_positionals, returns_a_tuple,
+    scope_of, spelled_keywords, statements,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -78,6 +78,11 @@ ATTENTION_TABLES = ("ALL_ATTENTION_FUNCTIONS", "ALL_MASK_ATTENTION_FUNCTIONS", "
 # Calls that run the callable they are given, now or on another thread: name -> its positional index
 # (`target=` for threads). `map` is left out: too many unrelated APIs share the name.
 CALLBACK_RUNNERS = {"to_thread": 0, "submit": 0, "run_in_executor": 1, "apply_async": 0, "Thread": None}
+# Gradio's event listeners (`btn.click(fn, inputs, outputs)`, `demo.load(fn)`, `.then(fn)`) and apps
+# (`gr.Interface(fn=...)`): gradio calls `fn` on each user event, in a module that imports gradio.
+GRADIO_LISTENERS = frozenset({"click", "submit", "change", "input", "select", "upload", "release", "stop_recording",
+                              "start_recording", "then", "success", "load", "stream", "clear", "like", "edit"})
+GRADIO_APPS = ("gradio.Interface", "gradio.ChatInterface")
 # Registry getters: `REG.get(key)`, `ALL_ATTENTION_FUNCTIONS.get_interface(key, default)`.
 REGISTRY_GETTERS = ("get", "get_interface", "__getitem__")
 AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
@@ -133,6 +138,8 @@ class FunctionInfo:
     params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
     kwonly: tuple[str, ...] = ()  # keyword-only parameter names (after `*` or `*args`)
     star_kwargs: str = ""  # the name of its `**kwargs` parameter ("" without one): `CallFacts.keywords`
+    star_args: str = ""  # the name of its `*args` parameter ("" without one): `CallFacts._records`
+    required: int = 0  # positional parameters without a default (`self` included): a call fills each of them
     escaping: tuple[str, ...] = ()  # defs nested in it that it uses as values, not only calls (`escaping_defs`)
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
     none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
@@ -165,6 +172,9 @@ class FunctionInfo:
     decorators: tuple[str, ...] = ()
     self_aliases: tuple[str, ...] = ()  # locals bound to attributes of `self` (`model = self.transformer`)
     returns_class: bool = False  # annotated `-> Type[X]`: it hands out the class X or a subclass (a registry)
+    # a registering decorator's tables: where `@f` stores what it decorates (`def f(fn): REG[k] = fn`) and where
+    # `@f(key)` does (`def f(key): def deco(fn): REG[key] = fn; ...; return deco`); "" when it stores nothing
+    registers: tuple[str, str] = ("", "")
     # the parameters every return is computed from (`make_pad_mask(lengths)`): a call whose arguments for them are all
     # host data returns host data (`facts/follows.py`)
     follows: tuple[str, ...] = ()
@@ -249,6 +259,9 @@ class ModuleSummary:
     constants: dict[str, IKind] = field(default_factory=dict)
     # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
     registered: list[tuple[str, str]] = field(default_factory=list)
+    # (decorator, entry) of each module-level def or class decorated by a plain name (`@register_x("k")` ->
+    # "pkg.register_x()"): an entry of the table that decorator stores into, if it is one (FunctionInfo.registers)
+    decorated_by: list[tuple[str, str]] = field(default_factory=list)
     # module-level aliases (`my_op = MyFn.apply`, `REG = Registry()` -> "pkg.Registry()")
     aliases: dict[str, str] = field(default_factory=dict)
     # module-level type variables with a bound (`B = TypeVar("B", bound=Batch)` -> "pkg.types.Batch"): a value
@@ -264,6 +277,8 @@ class ModuleSummary:
     part_installs: list[tuple[str, str]] = field(default_factory=list)
     module_regions: list[tuple[int, int]] = field(default_factory=list)
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
+    # (callback, line) of each function handed to a gradio event listener or app (`btn.click(generate, ...)`)
+    event_callbacks: list[tuple[str, int]] = field(default_factory=list)
     # the module's own code outside any def or class (a script's loop, its `if __name__ == "__main__":` block):
     # its calls, loops and gradless spans, as a unit of no definition (ProjectIndex._script_roots)
     script: FunctionInfo | None = None
@@ -486,6 +501,16 @@ class _Indexer(ast.NodeVisitor):
             if isinstance(target, ast.Attribute) and target.attr.startswith("register") \
                     and (registry := self.resolve(dotted(target.value))):
                 self.s.registered.append((registry, entry))
+            elif isinstance(target, ast.Name) and (ref := self.resolve(target.id)):
+                self.s.decorated_by.append((ref + "()" if isinstance(deco, ast.Call) else ref, entry))
+
+    def _registers(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str]:
+        """Where a module-level decorator stores what it decorates: itself (`@f`), or through the def it returns
+        (`@f(key)`); `FunctionInfo.registers`."""
+        inner = next((d for d in node.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and _registry_store(d)), None)
+        own, made = _registry_store(node), _registry_store(inner) if inner is not None else None
+        return (self.resolve(own) or "") if own else "", (self.resolve(made) or "") if made else ""
 
     def _wrapping_decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
         """`@timed` -> `pkg.timed`, `@calculate_time(show=True)` -> `pkg.calculate_time()`: decorators named
@@ -543,7 +568,7 @@ class _Indexer(ast.NodeVisitor):
             parent_key=parent.key if parent else None,
             markers=self._markers(node), returns=self._returns(node, scope),
             params=param_names(node), kwonly=keyword_only(node), star_kwargs=scope.kwarg,
-            escaping=escaping_defs(node),
+            star_args=scope.vararg, required=required_positionals(node), escaping=escaping_defs(node),
             none_defaults=none_defaults(node), number_defaults=number_defaults(node),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
@@ -554,6 +579,7 @@ class _Indexer(ast.NodeVisitor):
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
             follows=follows(scope, self.resolve),
+            registers=self._registers(node) if cls is None and parent is None else ("", ""),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))
@@ -1175,6 +1201,8 @@ class _Indexer(ast.NodeVisitor):
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
         if bound.startswith(ALTERNATIVES) and self.func_stack:
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
+        if (callback := self._event_callback(node, callee or "")) is not None:
+            self.s.event_callbacks.append((callback, node.lineno))  # (a listener of a built widget: `gr.Button().click`)
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
@@ -1269,6 +1297,21 @@ class _Indexer(ast.NodeVisitor):
         """A call of a method (`self.x(...)`) or of a name the module defines or imports (not a builtin)."""
         head = (dotted(node.func) or "").split(".")[0]
         return head in ("self", "cls") or head in self.top_level or head in self.s.imports
+
+    def _event_callback(self, node: ast.Call, callee: str) -> str | None:
+        """The function a gradio event listener or app is handed (its first argument or `fn=`), in a module that
+        imports gradio: a module-level def, an import, or a def nested in the function that builds the UI."""
+        listener = isinstance(node.func, ast.Attribute) and node.func.attr in GRADIO_LISTENERS
+        if not (listener or callee in GRADIO_APPS) \
+                or not any(ref.partition(".")[0] == "gradio" for ref in self.s.imports.values()):
+            return None
+        arg = next((kw.value for kw in node.keywords if kw.arg == "fn"), node.args[0] if node.args else None)
+        if not isinstance(arg, ast.Name):
+            return None
+        parent = self.func_stack[-1] if self.func_stack else None
+        if parent is not None and f"{parent.qualname}.{arg.id}" in self.s.functions:
+            return f"{self.s.module}.{parent.qualname}.{arg.id}"
+        return self.resolve(arg.id) if arg.id in self.top_level or arg.id in self.s.imports else None
 
     def _callable_args(self, node: ast.Call, callee: str) -> None:
         """Record the arguments that name a callable: a module-level function or class, an import, a method
@@ -1430,6 +1473,20 @@ def element_class_annotation(node: ast.expr) -> str | None:
             return None
         item = item.elts[0]
     return class_annotation(item)
+
+
+def _registry_store(func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The module-level container a def's body stores one of its parameters in by key (`REG[key] = fn`,
+    `REG[fn.__name__] = fn`, a statement of the body itself), the way a registering decorator does; None when it
+    stores none, or the container is a local."""
+    params = set(param_names(func))
+    stores = [(target.value.id, stmt) for stmt in func.body if isinstance(stmt, ast.Assign)
+              and isinstance(stmt.value, ast.Name) and stmt.value.id in params
+              for target in stmt.targets if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)]
+    if not stores:
+        return None
+    local = {n for stmt in func.body if isinstance(stmt, ast.Assign) for t in stmt.targets for n in _bound_names(t)}
+    return next((name for name, _stmt in stores if name not in params and name not in local), None)
 
 
 def _is_abstract(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

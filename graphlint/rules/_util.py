@@ -24,7 +24,7 @@ def on_host(ctx: "Context", expr: cst.BaseExpression | None) -> bool:
 def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[str, ...],
                   *, require_tensor: bool = False,
                   on_device: bool = False) -> tuple[cst.BaseExpression | None, str] | None:
-    """Match `t.name(...)` (receiver not known to be a host value) or `torch.Tensor.name(t, ...)`;
+    """Match `t.name(...)` (receiver not known to be a host value or a Python list) or `torch.Tensor.name(t, ...)`;
     on_device: not when the receiver is a host tensor either."""
     qual = ctx.call_name(node)
     if qual and qual.startswith("torch.Tensor.") and qual.rpartition(".")[2] in names:
@@ -35,9 +35,12 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
     recv = m[0]
     if ctx.qualname(recv) in ("torch", "numpy", "np") or (ctx.qualname(recv) or "").startswith(("torch.", "numpy.")):
         return None  # torch.nonzero(...) is matched by qualified name, not as a method
-    kind = ctx.val(recv).kind
+    val = ctx.val(recv)
+    kind = val.kind
     if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR:
         return None
+    if kind is Kind.UNKNOWN and val.ref == "list":
+        return None  # a Python list (`[n for ...]` every caller passes) has no tensor methods: a path it never takes
     if require_tensor and kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR):
         return None
     return recv, m[1]

@@ -325,8 +325,11 @@ class NumpyInHotPath(Rule):
 
     Not reported, for precision: dtype metadata (`np.dtype`, `np.finfo`, `np.iinfo`); scalar math on
     host scalars (`np.sqrt(self.head_dim)`, `np.log(...)`, `np.exp(...)` of numbers: constants per
-    captured graph); reductions over host-known shapes (`np.prod(x.shape[1:])`). Only names that
-    resolve to an imported `numpy` are checked (`import numpy as np`, `from numpy import ...`).
+    captured graph); reductions over host-known shapes (`np.prod(x.shape[1:])`); NumPy work on NumPy
+    arrays (`np.clip(a, 0, 255)` of `a = t.cpu().numpy()`, `np.sqrt(np.array(ids))`'s outer call): the
+    host data entered where the array was made, which is reported there (the `.cpu()`, the inner
+    `np.array(ids)`), and array ops on it move nothing more. Only names that resolve to an imported
+    `numpy` are checked (`import numpy as np`, `from numpy import ...`).
     """
 
     code = "GL132"
@@ -353,6 +356,8 @@ class NumpyInHotPath(Rule):
         "    return x.view(-1, n) * float(np.sqrt(64))\n",
         "import numpy as np\nclass A(torch.nn.Module):\n    def forward(self, q: torch.Tensor, i: int):\n"
         "        t = 0.8 + 0.1 * np.exp(-4.0 * i / self.num_layers)\n        return q / np.sqrt(self.head_dim) * t\n",
+        "import numpy as np\ndef step(x: torch.Tensor, a: np.ndarray):\n"
+        "    return np.clip((a + 1) / 2 * 255, 0, 255).astype(np.uint8)\n",
     )
     INVALID = (
         "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.array(ids)  # <- GL132\n"
@@ -363,7 +368,7 @@ class NumpyInHotPath(Rule):
         "from numpy import cumsum\ndef step(x: torch.Tensor, lens: list):\n    return cumsum(lens)  # <- GL132\n"
         "    #      ^^^^^^^^^^^^\n",
         "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.sqrt(np.array(ids))  # <- GL132\n"
-        "    #      ^^^^^^^^^^^^^^^^^^^^^^\n    #              ^^^^^^^^^^^^^\n",
+        "    #              ^^^^^^^^^^^^^\n",
     )
     EXEMPT = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.result_type", "numpy.promote_types",
                         "numpy.can_cast", "numpy.issubdtype"})
@@ -378,6 +383,8 @@ class NumpyInHotPath(Rule):
         values = [a.value for a in node.args]
         if values and all(self._host_known(v) for v in values):
             return  # shape or config arithmetic (`np.prod(x.shape)`): host-known ints, static per graph
+        if values and all(self._host_known(v) or self.ctx.val(v).kind is Kind.NDARRAY for v in values):
+            return  # array work on arrays (`np.clip(a, 0, 255)`): the host data was reported where it was made
         if qual.rpartition(".")[2] in NUMPY_SCALAR_MATH and values and all(
                 self.ctx.inference.host_number(v, untyped=True) for v in values):
             return  # `np.sqrt(self.head_dim)`: scalar math on host numbers

@@ -1596,6 +1596,66 @@ def test_decorator_registry_entries_built_by_key():
     assert "Other.propose" not in found  # decoy: an entry of another registry
 
 
+def test_a_decorator_that_stores_what_it_decorates_fills_a_registry():
+    """`@register_processor("top_k")` with `def register_processor(name): def register(func): _PROCESSORS[name] =
+    func; return func; return register` (ColossalAI's logit processors, xDiT's attention functions): the decorated
+    function is an entry of `_PROCESSORS`, run where a hot function calls `_PROCESSORS[name](...)` or
+    `_PROCESSORS.get(name)(...)`, also when the decorator lives in another module."""
+    found = hot({
+        "pkg.reg": """
+            _PROCESSORS = {}
+            _CPU_STEPS = {}
+
+            def register_processor(name):
+                def register(func):
+                    _PROCESSORS[name] = func
+                    return func
+                return register
+
+            def register_cpu_step(func):
+                _CPU_STEPS[func.__name__] = func
+                return func
+
+            def tagged(name):
+                def tag(func):
+                    table = {}
+                    table[name] = func
+                    return func
+                return tag
+        """,
+        "pkg.procs": """
+            from pkg.reg import register_processor, register_cpu_step, tagged
+
+            @register_processor("top_k")
+            def top_k(logits, k):
+                return logits.topk(k).values[-1].item()
+
+            @register_cpu_step
+            def clean(text):
+                return text.strip()
+
+            @tagged("x")
+            def tagged_fn(x):
+                return x.item()
+        """,
+        "pkg.model": """
+            import torch
+            from pkg.reg import _PROCESSORS
+
+            def process(name, logits, *args):
+                func = _PROCESSORS.get(name)
+                return func(logits, *args)
+
+            class Model(torch.nn.Module):
+                def forward(self, x):
+                    return process("top_k", x, 3)
+        """,
+    })
+    assert found["top_k"][1] == ("Model.forward", "process", "top_k [registry _PROCESSORS]")
+    # Decoys: a registry of host pre-processing no hot code reads; a decorator storing into its own local dict.
+    assert "clean" not in found and "tagged_fn" not in found
+
+
 def test_model_code_does_not_fan_a_protocol_call_out_to_every_model():
     """Inside a model, `self.language_model.embed(ids)` (a part built by an unresolved factory) is a call on
     one of its own parts, not on whichever model an engine loaded: no edge to other models' `embed`."""

@@ -1,5 +1,6 @@
 """Request handlers a serving framework calls by its protocol (Triton's Python backend `TritonPythonModel.execute`,
-a Flask-RESTful `Resource`'s HTTP verb methods) are roots of the request, and a decorator defined in the class body
+a Flask-RESTful `Resource`'s HTTP verb methods; gradio callbacks that run inference)
+are roots of the request, and a decorator defined in the class body
 it decorates in wraps the method. Each has its decoy."""
 
 from __future__ import annotations
@@ -117,3 +118,62 @@ def test_a_decorator_defined_in_the_class_body_wraps_the_method():
         "forward", ("Block.forward", "Block.stream_guard.wrapper (decorator Block.stream_guard)"))
     # Decoy: the module-level function of the same name is not what decorates the method.
     assert "stream_guard.unrelated" not in found
+
+
+GRADIO = """
+    import gradio as gr
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained("m")
+
+    def load_model(name):
+        global model
+        model = AutoModelForCausalLM.from_pretrained(name).cuda()
+        return torch.cuda.memory_allocated() / 2**30
+
+    def decode(ids):
+        return ids.cpu().tolist()
+
+    @torch.inference_mode()
+    def answer(question):
+        ids = model.generate(torch.tensor([[1, 2]]).cuda())
+        return decode(ids)
+
+    def build_ui():
+        def draw(image):
+            with torch.no_grad():
+                out = model.generate(image)
+            return out.cpu().numpy()
+
+        def clear(text):
+            return ""
+
+        with gr.Blocks() as demo:
+            box = gr.Image()
+            box.change(draw, inputs=box)
+            gr.Button("Clear").click(fn=clear, inputs=box)
+        return demo
+
+    with gr.Blocks() as demo:
+        question = gr.Textbox()
+        gr.Button("Load").click(load_model, inputs=question)
+        gr.Button("Ask").click(answer, inputs=question, outputs=question)
+"""
+
+
+def test_a_gradio_callback_that_runs_inference_is_a_request_root():
+    """Janus' demo: `understanding_button.click(multimodal_understanding, ...)` hands gradio a function it calls on
+    each click; with autograd off it runs inference (`@torch.inference_mode()`, or a `with torch.no_grad():` block in a
+    def nested in the function that builds the UI)."""
+    found = hot({"demo": GRADIO})
+    assert found["answer"] == ("forward", ("answer (request: gradio calls it on each user event, runs inference)",))
+    assert found["decode"][0] == "forward" and found["build_ui.draw"][0] == "forward"
+    # Decoys: a "load model" button's callback (set-up, no inference) and one that clears a text box.
+    assert "load_model" not in found and "build_ui.clear" not in found
+
+
+def test_a_listener_named_like_gradios_in_a_module_without_gradio_is_no_callback():
+    source = GRADIO.replace("import gradio as gr", "import widgets as gr")
+    assert "answer" not in hot({"demo": source})
+

@@ -171,6 +171,25 @@ def test_numpy_alias_and_from_import():
     """)
 
 
+def test_numpy_on_numpy_arrays_is_reported_where_the_host_data_entered():
+    """Janus' `unpack` (cellar): `np.clip` of the array a `.cpu().numpy()` made is host work on host data. The
+    `.cpu()` is the finding; so is the first NumPy call of host values that are no array yet (`np.array(ids)`), and
+    NumPy handed a tensor (`np.asarray(x)`)."""
+    check("""
+        import numpy as np
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, dec: torch.Tensor, ids: list, arr: np.ndarray):
+                a = dec.float().cpu().numpy().transpose(0, 2, 3, 1)
+                a = np.clip((a + 1) / 2 * 255, 0, 255)
+                b = np.transpose(arr, (2, 0, 1))
+                c = np.sqrt(np.array(ids))  # <- GL132
+                d = np.asarray(dec)  # <- GL132
+                return a, b, c, d
+    """)
+
+
 def test_numpy_not_imported_is_not_numpy():
     check("""
         import torch

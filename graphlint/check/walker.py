@@ -68,13 +68,9 @@ def _host_literal_default(param: cst.Param) -> bool:
         isinstance(d, cst.Name) and d.value in ("True", "False")
 
 
-_NO_ARG_METHOD_CALL = re.compile(r"(\w+)\s*\.\s*(\w+)\s*\(\s*\)")
-
-
-def _reduces_one(source: str, names: frozenset[str]) -> bool:
-    """The unit's text has `<name>.<full reduction>()` for one of `names`: a text search that spares most functions
-    the walk of `reduced_params` (which it over-approximates: a comment or a string can match)."""
-    return any(name in names and method in FULL_REDUCTIONS for name, method in _NO_ARG_METHOD_CALL.findall(source))
+# `.max()`, `.sum()`, ... as written (black leaves no spaces there): a search for one spares most functions the walk
+# of `reduced_params`, which only a unit that reduces something needs
+_WHOLE_REDUCTION = re.compile(r"\.(?:%s)\(\)" % "|".join(sorted(FULL_REDUCTIONS)))
 
 
 def _literal_pairs(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
@@ -609,7 +605,7 @@ class Walker:
         """Untyped parameters the body reduces whole (`x_len = x_lens.max()`, `reduced_params`) where that shows a
         tensor: in a method of an nn.Module, whose inputs are tensors rather than NumPy arrays, or anywhere the body
         also reads the parameter's `.device`."""
-        if not untyped or not _reduces_one(self.ctx.unit.source, untyped):
+        if not untyped or not _WHOLE_REDUCTION.search(self.ctx.unit.source):
             return frozenset()  # most functions reduce none of them: the text says so without a walk
         reduced, placed = reduced_params(fn, untyped)
         if not reduced or placed == reduced:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import re
 from typing import TYPE_CHECKING, Callable, Iterable
 
 import libcst as cst
@@ -19,7 +20,7 @@ from graphlint.index.project import ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
-    merge_envs, narrowing, remember_test,
+    merge_envs, narrowing, reduced_params, remember_test, FULL_REDUCTIONS,
 )
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
@@ -65,6 +66,11 @@ def _host_literal_default(param: cst.Param) -> bool:
         d = d.expression
     return isinstance(d, (cst.Integer, cst.Float, cst.SimpleString)) or \
         isinstance(d, cst.Name) and d.value in ("True", "False")
+
+
+# `.max()`, `.sum()`, ... as written (black leaves no spaces there): a search for one spares most functions the walk
+# of `reduced_params`, which only a unit that reduces something needs
+_WHOLE_REDUCTION = re.compile(r"\.(?:%s)\(\)" % "|".join(sorted(FULL_REDUCTIONS)))
 
 
 def _literal_pairs(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
@@ -596,6 +602,20 @@ class Walker:
         for node in self.dispatcher.walrus:
             inf.bind(node.target.value, inf(node.value))
 
+    def _reduced_tensors(self, fn: cst.FunctionDef, untyped: frozenset[str]) -> frozenset[str]:
+        """Untyped parameters the body reduces whole (`x_len = x_lens.max()`, `reduced_params`) where that shows a
+        tensor: in a method of an nn.Module, whose inputs are tensors rather than NumPy arrays, or anywhere the body
+        also reads the parameter's `.device`."""
+        if not untyped or not _WHOLE_REDUCTION.search(self.ctx.unit.source):
+            return frozenset()  # most functions reduce none of them: the text says so without a walk
+        reduced, placed = reduced_params(fn, untyped)
+        if not reduced or placed == reduced:
+            return placed
+        owner = self.ctx.unit.function
+        index = self.ctx.index
+        cls = index.classes.get(owner.class_key) if owner is not None and owner.class_key and index else None
+        return reduced if cls is not None and index.is_nn_module(cls) else placed
+
     def _class_instance(self, text: str) -> Val:
         """A parameter annotated with a project class that is not an nn.Module (`meta: AttnMetadata`,
         `Optional[...]`, `... | None`): an object whose declared fields the index knows."""
@@ -605,6 +625,7 @@ class Walker:
 
     def _bind_params(self, fn: cst.FunctionDef) -> None:
         inf = self.ctx.inference
+        untyped: set[str] = set()
         for param in _all_params(fn.params):
             name = param.name.value
             if param.annotation is not None:
@@ -630,6 +651,11 @@ class Walker:
                 inf.prior(name, val, annotation_val(rest) if rest is not None else None)
             else:
                 inf.bind(name, val)
+            if val == UNKNOWN and param.annotation is None and param is not fn.params.star_kwarg \
+                    and not _host_literal_default(param) and not is_cpu_name(name):
+                untyped.add(name)
+        for name in self._reduced_tensors(fn, frozenset(untyped)):
+            inf.bind(name, Val(Kind.TENSOR, weak=True))  # the callers' data flow (`_bind_passed`) still overrides it
         for name, value in filled_defaults(fn).items():
             filled = inf(value)  # read with the parameters only: a factory's `device=` decides
             if inf(cst.Name(name)).kind is Kind.UNKNOWN and filled.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) \

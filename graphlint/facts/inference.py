@@ -21,6 +21,7 @@ from graphlint.facts.literals import (
 from graphlint.facts.kinds import Base, IKind, Items, Keys
 from graphlint.facts.elements import element_reads, index_code
 from graphlint.facts.names import dotted_name
+from graphlint.facts.syntax import descendants
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
@@ -1483,6 +1484,28 @@ def filled_defaults(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
         iterated = {loop.iter.value for loop in _loops(fn.body) if isinstance(loop.iter, cst.Name)}
         found = {name: value for name, value in found.items() if name not in iterated}
     return found
+
+
+def reduced_params(fn: cst.FunctionDef, names: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Of `names` (parameters nothing types), those the body reduces whole (`lens.max()`, `mask.sum()`: a reduction
+    without arguments, which only a tensor or an array has) and calls no method a tensor lacks on (`stats.count(1)`:
+    a list or a series), and of those, the ones whose `.device` it reads (which an array has not). Nested defs
+    count: they read the parameter as the body does."""
+    reduced: set[str] = set()
+    placed: set[str] = set()
+    foreign: set[str] = set()
+    for node in descendants(fn.body):
+        if isinstance(node, cst.Attribute) and node.attr.value == "device" and isinstance(node.value, cst.Name):
+            placed.add(node.value.value)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+                and isinstance(node.func.value, cst.Name) and node.func.value.value in names:
+            method = node.func.attr.value
+            if method not in TENSOR_METHOD_NAMES:
+                foreign.add(node.func.value.value)
+            elif method in FULL_REDUCTIONS and not node.args:
+                reduced.add(node.func.value.value)
+    reduced -= foreign
+    return frozenset(reduced), frozenset(reduced & placed)
 
 
 def _assigned(suite: cst.BaseSuite, name: str) -> Iterator[cst.BaseExpression]:

@@ -333,7 +333,7 @@ class TensorShapeArgument(Rule):
     """A tensor used where a Python int is needed: a shape, a slice bound, a `k`, a size.
 
     `x.view(n, -1)`, `x[:n]`, `torch.arange(n)`, `torch.zeros(n)` (or `torch.zeros((b, n))`), `x.narrow(0, 0, n)`,
-    `torch.topk(x, k)`, `F.pad(x, (0, n))` (and its `value=`) and einops `rearrange(x, ..., b=n)` with a
+    `torch.topk(x, k)`, `F.pad(x, (0, n))` (and its `value=`), `F.interpolate(x, size=n)` and einops `rearrange(x, ..., b=n)` with a
     tensor `n` call `__index__` (an implicit `.item()`): the host blocks and capture fails. Sizes from `.shape`/`.size()` are host
     values and fine.
     """
@@ -384,6 +384,9 @@ class TensorShapeArgument(Rule):
         if qual == "torch.nn.functional.pad" and self._device_pad(node, args):
             self.report(node)
             return
+        if qual == "torch.nn.functional.interpolate" and self._device_size(node, args[1:2]):
+            self.report(node)
+            return
         if qual in ("torch.topk", "torch.kthvalue") and self._device_k(node, args[1:2]):
             self.report(node)
             return
@@ -402,6 +405,12 @@ class TensorShapeArgument(Rule):
         """`k` of `topk` / `kthvalue`, positional or `k=`, is a device tensor (read with `__index__`)."""
         k = kwarg(node, "k")
         return any(self.ctx.is_device_tensor(a) for a in [*given, *([k.value] if k else [])])
+
+    def _device_size(self, node: cst.Call, given: list[cst.BaseExpression]) -> bool:
+        """`size` of `F.interpolate(x, size)`, positional or `size=`, an int or a tuple of them: a device tensor
+        there (`size=ylens.max()`) is read with `__index__` when the output is sized."""
+        size = kwarg(node, "size")
+        return any(self.ctx.is_device_tensor(a) for a in _size_items([size.value] if size else given))
 
     def _device_pad(self, node: cst.Call, args: list[cst.BaseExpression]) -> bool:
         """`F.pad(x, pad, mode, value)`: each size of `pad` is read with `__index__` and `value` with `__float__`, so

@@ -753,3 +753,58 @@ def test_decoy_a_callee_slices_with_host_items_its_callers_pass():
             def gen(self, k, context_len):
                 return k[:, :context_len]
     """) == set()
+
+
+def test_hit_untyped_lengths_a_module_reduces_whole_are_device_tensors():
+    """GPT-SoVITS' `x_len = x_lens.max()` then `xy_dec[:, x_len - 1:]`, XTTS's `text_lengths.max()` and its
+    `for idx, l in enumerate(text_lengths): mask[idx, l + 1:] = 0`, CosyVoice's `F.interpolate(x, size=ylens.max())`:
+    in an nn.Module's method an unannotated parameter the body reduces whole is a tensor, not a NumPy array, so the
+    0-d result (and each item of the parameter) is read on the host where Python needs an int."""
+    assert findings("""
+        import torch
+        import torch.nn.functional as F
+        class M(torch.nn.Module):
+            def forward(self, x, x_lens, y_lens=None):
+                x_len = x_lens.max()
+                y = F.interpolate(x, size=y_lens.max(), mode="linear")
+                for idx, n in enumerate(x_lens):
+                    x[idx, n + 1:] = 0.0
+                return x[:, x_len - 1:], torch.zeros((x_len, x_len), device=x.device), y
+    """) == {(6, "GL126"), (8, "GL126"), (9, "GL126"), (9, "GL126")}
+
+
+def test_hit_untyped_length_whose_device_a_helper_reads():
+    """GPT-SoVITS' `sequence_mask(length)`: `max_length = length.max()` then `torch.arange(max_length,
+    device=length.device)`; a parameter with a `.device` that is reduced whole is a tensor in any function."""
+    assert findings("""
+        import torch
+        def sequence_mask(length, max_length=None):
+            if max_length is None:
+                max_length = length.max()
+            x = torch.arange(max_length, dtype=length.dtype, device=length.device)
+            return x.unsqueeze(0) < length.unsqueeze(1)
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: torch.Tensor):
+                return x * sequence_mask(lens)
+    """, scope="all") == {(5, "GL126")}
+
+
+def test_decoy_untyped_values_reduced_outside_modules_or_host_sized():
+    """A helper that reduces an untyped parameter without reading its `.device` may hold a NumPy array; a Python
+    int, `max()` of a host list, a parameter annotated as host data, a CPU-named one or one the callers pass as a
+    list stay host sizes; a module's untyped parameter the body never reduces, or calls a method no tensor has on
+    (`stats.count(1)`: a list or a series), stays unknown."""
+    assert findings("""
+        import torch
+        def host_mask(lengths, n):
+            m = lengths.max()
+            return [0] * m, lengths[:m], range(m), lengths[:n]
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n, lens: list[int], k: int, lens_cpu, counts, stats):
+                a = x[:n], x[:max(lens)], x[:lens_cpu.max()], x[:k.bit_length()]
+                b = x[:stats.max()] if stats.count(1) else x
+                return a, b, x[:, :counts], self.helper(x, [1, 2])
+
+            def helper(self, x, sizes):
+                return x[:sizes.max()]
+    """, scope="all") == set()

@@ -700,6 +700,30 @@ GIT_SETS: dict[str, GitSet] = {
                            "s2mel/modules/diffusion_transformer.py")),
     ), "the eighteenth untouched set, labelled in session 22 (DeepSeek-VL2, ReDrafter, Ouroboros, Wan 2.1, "
        "IndexTTS 2)"),
+    "silo": GitSet(HERE / ".silo", (
+        GitCorpus("tokasaurus", "https://github.com/ScalingIntelligence/tokasaurus",
+                  "726890525a97f6ab156224f60f1e75e4f0db1f59", "tokasaurus",
+                  "Tokasaurus: a throughput-oriented LLM engine: the manager's scheduler, block allocator and input "
+                  "building, the model workers with their CUDA-graph decode, the paged KV cache, Llama / Qwen models",
+                  include=("model/", "manager/", "common_types.py", "utils.py")),
+        GitCorpus("fairseq2", "https://github.com/facebookresearch/fairseq2",
+                  "027bdebca4b9177f1ac1df1cc981b9288465d68e", "src/fairseq2",
+                  "fairseq2: the sampling and beam-search sequence generators with their step processors, the "
+                  "transformer decoder with incremental state, attention biases and SDPA back-ends, batch layouts "
+                  "and padding / mask helpers",
+                  include=("generation/", "models/transformer/", "models/transformer_lm/", "nn/batch_layout.py",
+                           "nn/incremental_state.py", "nn/position_encoder.py", "nn/utils/mask.py",
+                           "nn/utils/padding.py")),
+        GitCorpus("hunyuanvideo", "https://github.com/Tencent/HunyuanVideo",
+                  "fa14b001c18f37191c938a9ef6baad3b9b472759", "hyvideo",
+                  "HunyuanVideo: the text-to-video denoising pipeline and its flow-matching scheduler, the dual-stream "
+                  "DiT and its attention, the text encoders, the causal 3D VAE and the sampling entry",
+                  include=("inference.py", "diffusion/", "modules/", "text_encoder/", "vae/")),
+        GitCorpus("kokoro", "https://github.com/hexgrad/kokoro",
+                  "dfb907a02bba8152ca444717ca5d78747ccb4bec", "kokoro",
+                  "Kokoro: a StyleTTS2-style text-to-speech model: the pipeline over phoneme chunks, the duration "
+                  "predictor and alignment, the iSTFTNet decoder and its custom STFT"),
+    ), "the nineteenth untouched set, pinned in session 23 (Tokasaurus, fairseq2, HunyuanVideo, Kokoro)"),
 }
 
 

@@ -1665,7 +1665,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         # `StreamGenerator(model, ...)` looping over `model(inputs)`, a parameter only a script fills.
         for fn in self.functions.values():
             if (fn.decode_loops or fn.token_cycles) and fn.key not in drivers and self._host_side(fn, reached, model) \
-                    and (calls := self._decode_calls(fn)) is not None:
+                    and (calls := self._decode_calls(fn, model)) is not None:
                 hop = Hop(f"{fn.display} (step: decode loop)")
                 seeds.append((fn, hop.label, None, False))
                 seeds.extend((target, how, hop, False) for target, how in self._decode_step_targets(fn, calls))
@@ -1931,14 +1931,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
                 and self._enters_model(fn, [(fn.lineno, fn.end_lineno)], set(model))
         return found
 
-    def _decode_calls(self, fn: FunctionInfo) -> list[str] | None:
+    def _decode_calls(self, fn: FunctionInfo, model: frozenset[str]) -> list[str] | None:
         """The step calls of `fn`'s decode loops (`decode_calls`, and the calls of each loop-carried cycle that
         passes a call of a host-side project function that picks a token by name: `next_token =
         decode_one_token(model, cur_token)` calling `sample(logits)`); None when it has no decode loop. A pick
-        inside model code (a MoE gate's `topk` in the `forward` a layer loop runs) is no token pick."""
+        inside model code the forward pass runs (a MoE gate's `topk` in the `forward` a layer loop runs) is no
+        token pick; a model method no forward runs is the model's own step (`_picks`)."""
         calls, found = list(fn.decode_calls), bool(fn.decode_loops)
         for _first, _last, cycle in fn.token_cycles:
-            if any(self._picks(t) for c in cycle for t, how in self.call_edges(fn, fn.module, c)
+            if any(self._picks(t, model) for c in cycle for t, how in self.call_edges(fn, fn.module, c)
                    if not how.startswith(BY_NAME)) or any(self._calls_held_object(fn, c) for c in cycle):
                 found = True
                 calls += [c for c in cycle if c not in calls]
@@ -1960,15 +1961,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         local = callee[len(fn.module) + 1:] if callee.startswith(f"{fn.module}.") else ""
         return local in fn.self_aliases  # `model = self.transformer`, not `data_cls = torch.tensor`
 
-    def _picks(self, fn: FunctionInfo, depth: int = 0) -> bool:
+    def _picks(self, fn: FunctionInfo, model: frozenset[str], depth: int = 0) -> bool:
         """`fn` picks a token on the host side: it calls a tensor pick (`argmax`, `multinomial`, `topk`), or a
-        project function named for one that does (`sample(logits)`; not `random.Random.sample`)."""
+        project function named for one that does (`sample(logits)`; not `random.Random.sample`). Model code
+        the forward pass runs (`model`: a MoE gate's `topk` in a layer's `forward`) picks no token; a method of a
+        model class that no forward runs is the model's own one-step entry, called by the engine's loop (CSM's
+        `Model.generate_frame`, a module with no `forward` that runs its backbone and samples each frame's
+        codes), and picks like host code."""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
-        if cls is not None and self._is_model_code(cls, fn):
+        if cls is not None and self._is_model_code(cls, fn) and fn.key in model:
             return False
         named = [c for c, _line in fn.calls if picks_token(c)]
         return any(c.rpartition(".")[2] in PICK_OPS for c in named) or depth < 2 and any(
-            self._picks(t, depth + 1) for c in named for t, how in self.call_edges(fn, fn.module, c)
+            self._picks(t, model, depth + 1) for c in named for t, how in self.call_edges(fn, fn.module, c)
             if not how.startswith(BY_NAME))
 
     def _decode_step_targets(self, fn: FunctionInfo, calls: list[str]) -> list[tuple[FunctionInfo, str]]:

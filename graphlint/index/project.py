@@ -92,6 +92,7 @@ NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unkn
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defining module
+MAX_PORTION_FOLDERS = 3  # namespace folders above a package (or loose file) that an import may name (`_portion_map`)
 # `__init__` calls that move the module being built (`self.to(device)`): its weights are not where it made them
 SELF_MOVES = frozenset({"self.to", "self.cuda", "self.to_empty", "self.xpu"})
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
@@ -175,6 +176,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
         self._tails: dict[str, str] | None = None  # dotted tail -> the module an import by it finds
+        self._portions: dict[str, str] | None = None  # dotted name through namespace folders -> module
         self._mros: dict[int, tuple[ClassInfo, list[ClassInfo]]] = {}  # id(cls) -> (cls, its MRO)
         self._subclasses: dict[str, list[ClassInfo]] | None = None  # class key -> classes with it in their MRO
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
@@ -229,6 +231,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         self._model_fields.clear()
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._tails = None
+        self._portions = None
         self._children = None
         self._nested = None
         self._methods_memo.clear()
@@ -256,6 +259,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         # (`summary.module_name_for`), so nothing is cut there.
         if len(parts) > 2 and (parts[0], parts[1]) in self._namespaces:
             return self.split_dotted(".".join(parts[1:]))
+        for i in range(len(parts) - 1, 1, -1):
+            mod = self._portion_map().get(".".join(parts[:i]))
+            if mod is not None:
+                return mod, ".".join(parts[i:])
         if not self._tail_map():  # no short sibling import in the project: skip the joins of every unresolved name
             return None
         for i in range(len(parts) - 1, 0, -1):
@@ -285,9 +292,31 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         return self.modules[module].binds(name) or self._star_source(module, name) is not None
 
     def project_module(self, name: str) -> str | None:
-        """The project module an absolute import of `name` finds: the module of that name, else the one
-        module whose name ends with it (`_by_tail`); None for a name outside the project."""
-        return name if name in self.modules else self._by_tail(name)
+        """The project module an absolute import of `name` finds: the module of that name, else the one module
+        at that path through namespace folders (`_portion_map`), else the one module whose name ends with it
+        (`_by_tail`); None for a name outside the project."""
+        return name if name in self.modules else self._portion_map().get(name) or self._by_tail(name)
+
+    def _portion_map(self) -> dict[str, str]:
+        """Dotted name -> module, for the names a file has through the folders above its package that hold no
+        `__init__.py` (PEP 420 namespace packages): `cosyvoice/utils/common.py` with no `__init__.py` in
+        `utils/` or `cosyvoice/` is the module `common` (`summary.module_name_for`), and the project imports it
+        as `cosyvoice.utils.common` from the folder above. Up to MAX_PORTION_FOLDERS folders, names of two
+        files resolving to neither, a name that is a module itself left out."""
+        if self._portions is None:
+            names: dict[str, set[str]] = {}
+            for s in self.modules.values():
+                mod = s.module.split(".")
+                path = PurePath(s.path)
+                span = len(mod) - (0 if path.name == "__init__.py" else 1)  # folders the module name spans
+                above = path.parent.parts[:len(path.parent.parts) - span]
+                for k in range(1, min(MAX_PORTION_FOLDERS, len(above)) + 1):
+                    folders = above[len(above) - k:]
+                    if all(f.isidentifier() for f in folders):
+                        names.setdefault(".".join((*folders, *mod)), set()).add(s.module)
+            self._portions = {name: next(iter(mods)) for name, mods in names.items()
+                              if len(mods) == 1 and name not in self.modules}
+        return self._portions
 
     def _by_tail(self, name: str) -> str | None:
         """The one project module whose dotted name ends with `.name`, when a project file imports it from where
@@ -1665,7 +1694,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         # `StreamGenerator(model, ...)` looping over `model(inputs)`, a parameter only a script fills.
         for fn in self.functions.values():
             if (fn.decode_loops or fn.token_cycles) and fn.key not in drivers and self._host_side(fn, reached, model) \
-                    and (calls := self._decode_calls(fn)) is not None:
+                    and (calls := self._decode_calls(fn, model)) is not None:
                 hop = Hop(f"{fn.display} (step: decode loop)")
                 seeds.append((fn, hop.label, None, False))
                 seeds.extend((target, how, hop, False) for target, how in self._decode_step_targets(fn, calls))
@@ -1931,14 +1960,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
                 and self._enters_model(fn, [(fn.lineno, fn.end_lineno)], set(model))
         return found
 
-    def _decode_calls(self, fn: FunctionInfo) -> list[str] | None:
+    def _decode_calls(self, fn: FunctionInfo, model: frozenset[str]) -> list[str] | None:
         """The step calls of `fn`'s decode loops (`decode_calls`, and the calls of each loop-carried cycle that
         passes a call of a host-side project function that picks a token by name: `next_token =
         decode_one_token(model, cur_token)` calling `sample(logits)`); None when it has no decode loop. A pick
-        inside model code (a MoE gate's `topk` in the `forward` a layer loop runs) is no token pick."""
+        inside model code the forward pass runs (a MoE gate's `topk` in the `forward` a layer loop runs) is no
+        token pick; a model method no forward runs is the model's own step (`_picks`)."""
         calls, found = list(fn.decode_calls), bool(fn.decode_loops)
         for _first, _last, cycle in fn.token_cycles:
-            if any(self._picks(t) for c in cycle for t, how in self.call_edges(fn, fn.module, c)
+            if any(self._picks(t, model) for c in cycle for t, how in self.call_edges(fn, fn.module, c)
                    if not how.startswith(BY_NAME)) or any(self._calls_held_object(fn, c) for c in cycle):
                 found = True
                 calls += [c for c in cycle if c not in calls]
@@ -1960,15 +1990,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         local = callee[len(fn.module) + 1:] if callee.startswith(f"{fn.module}.") else ""
         return local in fn.self_aliases  # `model = self.transformer`, not `data_cls = torch.tensor`
 
-    def _picks(self, fn: FunctionInfo, depth: int = 0) -> bool:
+    def _picks(self, fn: FunctionInfo, model: frozenset[str], depth: int = 0) -> bool:
         """`fn` picks a token on the host side: it calls a tensor pick (`argmax`, `multinomial`, `topk`), or a
-        project function named for one that does (`sample(logits)`; not `random.Random.sample`)."""
+        project function named for one that does (`sample(logits)`; not `random.Random.sample`). Model code
+        the forward pass runs (`model`: a MoE gate's `topk` in a layer's `forward`) picks no token; a method of a
+        model class that no forward runs is the model's own one-step entry, called by the engine's loop (CSM's
+        `Model.generate_frame`, a module with no `forward` that runs its backbone and samples each frame's
+        codes), and picks like host code."""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
-        if cls is not None and self._is_model_code(cls, fn):
+        if cls is not None and self._is_model_code(cls, fn) and fn.key in model:
             return False
         named = [c for c, _line in fn.calls if picks_token(c)]
         return any(c.rpartition(".")[2] in PICK_OPS for c in named) or depth < 2 and any(
-            self._picks(t, depth + 1) for c in named for t, how in self.call_edges(fn, fn.module, c)
+            self._picks(t, model, depth + 1) for c in named for t, how in self.call_edges(fn, fn.module, c)
             if not how.startswith(BY_NAME))
 
     def _decode_step_targets(self, fn: FunctionInfo, calls: list[str]) -> list[tuple[FunctionInfo, str]]:

@@ -2134,6 +2134,43 @@ def test_a_namespace_folder_inside_a_package_is_named_through_it(tmp_path):
     assert index.split_dotted("utils.pad") is None  # decoy: a bare short name is no project module now
 
 
+def test_a_loose_file_in_namespace_folders_is_found_by_its_full_import(tmp_path):
+    """CosyVoice's shape: `cosyvoice/utils/mask.py` has no `__init__.py` in any folder above it, so its module is
+    named `mask`; the model imports it as `cosyvoice.utils.mask` (PEP 420: each folder is a namespace package when
+    the folder above is on `sys.path`). The import resolves through the folders, so the mask helper the forward
+    calls is hot. Decoys: a loose file at another path than the import names (`c/util.py` for `a.util`) is not
+    what it imports; a library's dotted name that ends with a project folder's stays external; the helper
+    nothing calls stays cold."""
+    files = {
+        "repo/cosyvoice/utils/mask.py": """
+            def make_pad_mask(lengths):
+                return lengths.max().item()
+
+            def unused(lengths):
+                return lengths.sum().item()
+        """,
+        "repo/cosyvoice/cli/__init__.py": "",
+        "repo/cosyvoice/cli/model.py": """
+            from torch import nn
+            from cosyvoice.utils.mask import make_pad_mask
+            from a.util import pick
+
+            class Flow(nn.Module):
+                def forward(self, lengths):
+                    return make_pad_mask(lengths), pick(lengths)
+        """,
+        "repo/c/util.py": "def pick(x):\n    return x.argmax().item()\n",
+    }
+    index = ProjectIndex(summarise_tree(tmp_path, files))
+    assert index.split_dotted("cosyvoice.utils.mask.make_pad_mask") == ("mask", "make_pad_mask")
+    assert index.project_module("cosyvoice.utils.mask") == "mask"
+    hot = {index.functions[k].qualname for k in index.hot_functions()}
+    assert {"Flow.forward", "make_pad_mask"} <= hot
+    assert "unused" not in hot  # decoy: nothing calls it
+    assert "pick" not in hot  # decoy: `a.util` names no file of the project
+    assert index.split_dotted("torch.utils.mask.make_pad_mask") is None  # decoy: a library's name stays external
+
+
 UNION_FIELD = """
     from typing import Union
     import torch

@@ -516,6 +516,61 @@ def test_a_loop_carrying_the_token_a_project_function_picks_is_a_decode_loop():
     assert "post_process" not in found and "keep_best" not in found
 
 
+# CSM's shape: the model class has no `forward`; its `generate_frame` runs the backbone and samples each frame's
+# codes, and the generator's loop feeds the frame back in. Decoy: a loop carrying a hidden state through a model
+# method no forward runs that picks nothing (`refine`): a model method is a step only when it picks.
+MODEL_STEP_PICKS = """
+    import torch
+    from torch import nn
+
+    def sample_topk(logits, k):
+        probs = torch.softmax(logits.topk(k).values, -1)
+        return torch.multinomial(probs, 1)
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.backbone = nn.Linear(8, 8)
+
+        def generate_frame(self, tokens, pos):
+            return sample_topk(self.backbone(tokens), 50)
+
+        def refine(self, h):
+            return self.backbone(h)
+
+        def reset_caches(self):
+            pass
+
+    class Generator:
+        def __init__(self, model: Model):
+            self._model = model
+
+        def generate(self, tokens, n):
+            self._model.reset_caches()
+            pos = torch.arange(0, tokens.size(0)).to("cuda")
+            samples = []
+            for _ in range(n):
+                sample = self._model.generate_frame(tokens, pos)
+                if torch.all(sample == 0):
+                    break
+                samples.append(sample)
+                tokens = sample
+            return samples
+
+        def polish(self, h, n):
+            for _ in range(n):
+                h = self._model.refine(h)
+            return h.sum().item()
+"""
+
+
+def test_a_model_method_no_forward_runs_that_picks_is_the_step_of_the_loop_around_it():
+    found = hot({"pkg.gen": MODEL_STEP_PICKS})
+    assert found["Generator.generate"] == ("step", ("Generator.generate (step: decode loop)",))
+    assert found["Model.generate_frame"][0] == "step" and found["sample_topk"][0] == "step"
+    assert "Generator.polish" not in found and "Model.refine" not in found  # decoy: no pick, no decode step
+
+
 def test_a_helper_drawing_with_the_random_module_picks_no_token():
     """lmdeploy's EPLB set-up: a loop carrying a tensor map through `_fair_choices(...)`, which calls
     `r.sample(arr, k)` on a `random.Random`: a draw from a list, not a token pick, so no decode loop."""

@@ -756,6 +756,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             pinned = index.call_facts.module_field(owner, attr)  # a plain attribute, which `.to()` never moved
             if pinned is not None:
                 return kind_val(ik.CPU_TENSOR)._replace(pinned=pinned)
+        if val == UNKNOWN and (read := index.call_facts.property_kind(owner, attr)) is not None:
+            return kind_val(read)  # `obj.seq_lengths` runs the getter: the host field it returns
         if val == UNKNOWN or val.kind is Kind.MODULE:
             # `self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`: an object of
             # the one plain class it holds (`CallFacts.instance`), read weakly: its fields' annotations say nothing

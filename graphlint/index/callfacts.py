@@ -43,6 +43,8 @@ class ProjectIndex(Protocol):
 
     def method(self, cls: ClassInfo, name: str, *, skip_self: bool = False) -> FunctionInfo | None: ...
 
+    def methods(self, cls: ClassInfo, name: str) -> list[FunctionInfo]: ...
+
     def mro(self, cls: ClassInfo) -> list[ClassInfo]: ...
 
     def subclasses(self, base: ClassInfo) -> list[ClassInfo]: ...
@@ -160,6 +162,19 @@ class CallFacts:
             kind = join_kinds(kinds) if kinds else None
             self._attrs[key] = kind if kind in KEPT or kind is TOKENIZER else None
         return self._attrs[key]
+
+    def property_kind(self, cls: "ClassInfo", name: str) -> IKind | None:
+        """What reading the property `obj.<name>` of an instance of `cls` gives, where every getter it can run (the
+        one `cls` resolves to and the overrides of its project subclasses) returns a field of `self` that every store
+        keeps on the host (colossal's `@property def seq_lengths(self): return self._sequence_lengths`, filled by
+        `torch.zeros(n, dtype=torch.int32)`): host data. None where a getter returns anything else, or a field some
+        store fills with something else: those reads keep today's verdict. Calls in a getter are not followed (the
+        checker's cache keys a file on the modules it imports; the getter's own class is one of them already)."""
+        getters = self.index.methods(cls, name)
+        if not getters or not all(getter.is_property for getter in getters):
+            return None
+        kind = join_kinds({self.settle(getter.returns, getter, calls=False) for getter in getters})
+        return kind if kind in HOST_FAMILY else None
 
     def module_field(self, cls: "ClassInfo", name: str) -> bool | None:
         """Whether a module keeps a host tensor in the plain attribute `self.<name>` (`module_fields`): None where it

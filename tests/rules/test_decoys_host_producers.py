@@ -500,3 +500,46 @@ def test_a_helper_returns_what_its_last_top_level_binding_holds():
             d = tok.early(text, True).to(device)
             return a, b, c, d
     """, scope="all")
+
+
+def test_a_typed_receivers_method_of_mixed_or_unknown_origin_stays_silent():
+    """Decoys of the typed-method fact: a method that returns a host tensor on one branch and a device tensor on
+    the other (mixed: either may come back), one that returns what its caller passed (unknown), and one that
+    returns a field of unknown place. Only the method whose every return is host data is a copy source."""
+    check("""
+        import torch
+
+
+        class Tok:
+            def __init__(self, device, table):
+                self.device = device
+                self.table = table
+
+            def ids(self, text: str):
+                return torch.arange(len(text))
+
+            def either(self, text: str, on_device: bool):
+                if on_device:
+                    return torch.arange(len(text), device=self.device)
+                return torch.arange(len(text))
+
+            def passed(self, t):
+                return t
+
+            def held(self):
+                return self.table
+
+
+        class TTS:
+            def __init__(self, tokenizer: Tok, device):
+                self.tokenizer = tokenizer
+                self.device = device
+
+            @torch.inference_mode()
+            def generate(self, text: str, x):
+                a = self.tokenizer.ids(text).to(self.device)  # <- GL131
+                b = self.tokenizer.either(text, True).to(self.device)
+                c = self.tokenizer.passed(x).to(self.device)
+                d = self.tokenizer.held().to(self.device)
+                return a, b, c, d
+    """, scope="all")

@@ -797,6 +797,17 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     def lookup_method(name: str) -> Val | None:
         return by_name(index.call_facts.method(name))
 
+    def typed_methods(func: cst.BaseExpression) -> list[FunctionInfo]:
+        """`recv.meth` where the inference types `recv` an object of one plain project class (`t = Tok(...)`, a
+        parameter annotated `t: Tok`, `self.tok` of `tokenizer: Tok` stored as it came): `meth` on that class and the
+        overrides of its project subclasses. The class is named where `recv` is typed, so the caller's module
+        imports it (the result cache keys on that); an override in a module it does not import is read too."""
+        if not isinstance(func, cst.Attribute):
+            return []
+        held = inf_ref[0](func.value)
+        owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
+        return [fn for fn, _how in index.methods_via(owner, func.attr.value)] if owner is not None else []
+
     def call_returns(call: cst.Call) -> Val | None:
         if processor_batch(call, in_processor):
             return CPU  # `self.feature_extractor(audio)` in a processor: a host `BatchFeature`
@@ -805,7 +816,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         targets: list[FunctionInfo] = []
         func = call.func
         recv = None
-        own = False
+        own = typed = False
         if isinstance(func, cst.Name) and func.value in inf_ref[0].env:
             recv = inf_ref[0].env[func.value]
         if recv is not None and recv.kind is Kind.MODULE and recv.ref:
@@ -819,23 +830,35 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             head = name.partition(".")[0]
             own = head in ("self", "cls")
             if head in inf_ref[0].env and head not in ("self", "cls"):
-                return None
-            descriptor = name if head in ("self", "cls") else resolve(func)
-            instance = object_val(index, descriptor) or built_module(index, descriptor) \
-                if head not in ("self", "cls") else None
-            if instance is not None:  # `meta = Meta(...)`, `model = Whisper(dims)`
-                return instance
-            if descriptor:
-                # Direct calls only: a return kind read through dynamic dispatch would depend on modules
-                # this one does not import, which the result cache does not key on.
-                targets = index.resolve_call(function, module.module, descriptor, dispatch=False)
-                if not targets and descriptor == name and module.star_imports:
-                    # a bare name no import binds: a module-level name, or one `from .utils import *` brings
-                    targets = index.resolve_call(function, module.module, f"{module.module}.{name}", dispatch=False)
+                targets = typed_methods(func)  # `t.encode(...)` of `t = Tok(...)` / `t: Tok`
+                typed = True
+                if not targets:
+                    return None
+            else:
+                descriptor = name if own else resolve(func)
+                instance = object_val(index, descriptor) or built_module(index, descriptor) if not own else None
+                if instance is not None:  # `meta = Meta(...)`, `model = Whisper(dims)`
+                    return instance
+                if descriptor:
+                    # Direct calls only: a return kind read through dynamic dispatch would depend on modules
+                    # this one does not import, which the result cache does not key on.
+                    targets = index.resolve_call(function, module.module, descriptor, dispatch=False)
+                    if not targets and descriptor == name and module.star_imports:
+                        # a bare name no import binds: a module-level name, or one `from .utils import *` brings
+                        targets = index.resolve_call(function, module.module, f"{module.module}.{name}",
+                                                     dispatch=False)
+                if not targets and own:
+                    targets = typed_methods(func)  # `self.tokenizer.encode(...)` of `tokenizer: Tok` stored
+                    typed = True
         # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
         # settles as `self.buf` itself does (lookup_self: calls not followed)
         kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, direct_call)
                  else index.call_facts.direct(t.returns) for t in targets}
+        if typed:
+            # a typed receiver's method: only its host data. A device tensor or an object read there would rest on
+            # the callee's annotations (`vq_parts: list[Tensor]` of a dataset's encoded message), priors nothing checks
+            val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN
+            return val if val.kind in (Kind.CPU_TENSOR, Kind.NDARRAY) else None
         if len(targets) == 1 and isinstance(targets[0].returns, ik.Obj):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns.name}")
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:

@@ -85,6 +85,8 @@ class Scope:
     item_sets: set[str] = field(default_factory=set)
     # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
     self_reads: dict[str, list[ast.expr]] = field(default_factory=dict)
+    # name -> its last binding when that is a top-level assignment (`_last_top`), found once per name
+    last_top: dict[str, ast.expr | None] = field(default_factory=dict)
     # (name, whether other bindings reach it) -> the scope its self-reading bindings are read in, with the memo of
     # that scope's reads (`_rebound_views`): built once, so that each name read there is read once per depth. A
     # scope is read with one resolver (its module's), which the memo assumes.
@@ -644,11 +646,51 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
     otherwise be read 10**MAX_DEPTH times. It is valid only while `resolve` answers the same."""
     if memo is None:
         memo = {}
+    if isinstance(value, ast.Name):
+        seen = _seen_binding(value, scope)
+        if seen is not None:  # a read below the last top-level binding of the name: what that binding holds
+            key: tuple = (value.id, depth, seen)
+            kind = memo.get(key)
+            if kind is None:
+                kind = memo[key] = _seen_kind(value.id, seen, resolve, scope, depth, memo)
+            return kind
     # the node itself, not its id: the memo keeps it alive, so no id is reused
     key = (value.id if isinstance(value, ast.Name) else value, depth)
     kind = memo.get(key)
     if kind is None:
         kind = memo[key] = _expr_kind(value, resolve, scope, depth, memo)
+    return kind
+
+
+def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | None:
+    """The binding a read of a local sees for certain: the name's last binding in the text, where that is an
+    assignment of the body's own top level (no branch, loop, `with` or `try` around it) that ends above the read.
+    Every other binding of the name lies above it, so none reaches the read (`ids = self.encode(text)` then `ids =
+    torch.IntTensor(ids)`: the flow-insensitive join would keep the first); a read inside that statement, or above
+    it, is read as before."""
+    line = getattr(use, "lineno", None)
+    if line is None or use.id in scope.appends:
+        return None
+    last = scope.last_top.get(use.id, False)
+    if last is False:
+        last = scope.last_top[use.id] = _last_top(scope.binds.get(use.id, []), scope)
+    return last if last is not None and last.end_lineno is not None and last.end_lineno < line else None
+
+
+def _last_top(bound: list[ast.expr | ast.AugAssign | None], scope: Scope) -> ast.expr | None:
+    """The last of `bound` in the text when it is the value of a top-level assignment; None where a binding has no
+    place (a loop's or a `with`'s target: None) or the last is anything else."""
+    if not bound or any(b is None or getattr(b, "lineno", None) is None for b in bound):
+        return None
+    last = max(bound, key=lambda b: (b.lineno, b.col_offset))  # type: ignore[union-attr]
+    return last if isinstance(last, ast.expr) and id(last) in scope.top_values else None
+
+
+def _seen_kind(name: str, seen: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind:
+    """What the top-level binding `seen` holds, as `_expr_kind` reads one name (depth counts the hop)."""
+    kind = expr_kind(seen, resolve, scope, depth + 1, memo)
+    if name in scope.item_sets and (isinstance(kind, Keys) or deferred(kind)):
+        return UNKNOWN  # `out = f(x)` then `out["ids"] = t`: its items are not what `f` returned
     return kind
 
 
@@ -1330,8 +1372,8 @@ def _assigned_after(bound: ast.expr, call: ast.Call, scope: Scope) -> bool:
 
 
 def _variant(scope: Scope, **changes: Any) -> Scope:
-    """`scope` with some names read differently: its memos of reads (`self_reads`, `views`) start empty."""
-    return replace(scope, self_reads={}, views={}, **changes)
+    """`scope` with some names read differently: its memos of reads (`self_reads`, `views`, `last_top`) start empty."""
+    return replace(scope, self_reads={}, views={}, last_top={}, **changes)
 
 
 def _assigned_by(bound: ast.expr, call: ast.Call, scope: Scope) -> bool:

@@ -36,7 +36,9 @@ def test_a_name_rebound_many_times_is_read_once_per_binding(monkeypatch):
 def test_names_rebound_from_each_other_are_read_in_linear_work(monkeypatch):
     """`a = a + b; b = b + c; c = c + a` n times: each self-reading binding is read in a scope without it
     (`_rebound_views`), where the other names are self-reading too. With a scope and memo per binding read, the
-    work grew as n**3 (n = 32: 600,000 reads); each name is now read once per depth of each such scope."""
+    work grew as n**3 (n = 32: 600,000 reads); each name is now read once per depth of each such scope. The
+    call's arguments, read below the names' last top-level bindings, read those bindings first (`_seen_binding`):
+    twice the reads, still linear (1,198 at n = 64, 2,350 at n = 128)."""
     from graphlint.facts import callsite
 
     reads = []
@@ -46,7 +48,7 @@ def test_names_rebound_from_each_other_are_read_in_linear_work(monkeypatch):
     body = "    a = a + b\n    b = b + c\n    c = c + a\n" * n
     fn = index_source(f"def f(a: int, b, c):\n{body}    return g(a, b, c)\n", "m.py", "m").functions["f"]
     assert [len(pos) for _callee, _line, pos, _kw in fn.call_args] == [3]
-    assert len(reads) <= 12 * n  # 313 today
+    assert len(reads) <= 20 * n  # 622 today
 
 
 def test_a_module_records_whether_it_leaves_the_default_device_moved():

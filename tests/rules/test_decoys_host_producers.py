@@ -399,3 +399,147 @@ def test_triton_request_inputs_and_their_dlpack_views_live_on_the_host():
     check(TRITON_MODEL, scope="all")
     conditions = {line for line, code in findings(TRITON_MODEL, scope="all") if code == "GL110"}
     assert conditions == {17, 20}  # (counted from the first line: the two decoys, not the RMS test at 13)
+
+
+def test_a_method_of_a_typed_receiver_returns_its_host_tensor():
+    """`self.tokenizer.ids(text)` where `tokenizer: Tok` is stored as it came (chatterbox's `EnTokenizer`), `t.ids()`
+    of `t = Tok()` and of a parameter annotated `t: Tok`: the method of that class runs, and its return builds a host
+    tensor. Decoys: a method that builds on the device, one a project subclass overrides with a device build (either
+    may run), and a method returning an object whose fields an annotation calls tensors (no host fact: silent)."""
+    check("""
+        import torch
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Encoded:
+            parts: list[torch.Tensor]
+
+
+        class Tok:
+            def __init__(self, device):
+                self.device = device
+
+            def ids(self, text: str):
+                return torch.arange(len(text))
+
+            def ids_on_device(self, text: str):
+                return torch.arange(len(text), device=self.device)
+
+            def pieces(self, text: str):
+                return torch.zeros(len(text))
+
+            def encode(self, text: str) -> Encoded:
+                return Encoded(parts=[torch.tensor([1])])
+
+
+        class CudaTok(Tok):
+            def pieces(self, text: str):
+                return torch.zeros(len(text), device="cuda")
+
+
+        class TTS:
+            def __init__(self, tokenizer: Tok, device):
+                self.tokenizer = tokenizer
+                self.device = device
+
+            @torch.inference_mode()
+            def generate(self, text: str, t: Tok):
+                a = self.tokenizer.ids(text).to(self.device)  # <- GL131
+                local = Tok(self.device)
+                b = local.ids(text).cuda()  # <- GL131
+                c = t.ids(text).to(self.device)  # <- GL131
+                d = self.tokenizer.ids_on_device(text).to(self.device)
+                e = self.tokenizer.pieces(text).to(self.device)
+                f = [p.to(self.device) for p in t.encode(text).parts]
+                return a, b, c, d, e, f
+    """, scope="all")
+
+
+def test_a_helper_returns_what_its_last_top_level_binding_holds():
+    """`ids = self.encode(text)` then `ids = torch.IntTensor(ids).unsqueeze(0)` at the body's top level (chatterbox's
+    `text_to_tokens`): the return below sees the second binding only, a host tensor. Decoys: the host rebinding in a
+    branch (the first binding may reach the return), a last top-level binding that moves to the device (that move is
+    the copy; the caller's `.to(device)` is a no-op), and a read above the rebinding (a return in a branch before it)."""
+    check("""
+        import torch
+
+
+        class Tok:
+            def encode(self, text: str):
+                return self.vocab.encode(text).ids
+
+            def text_to_tokens(self, text: str):
+                ids = self.encode(text)
+                ids = torch.IntTensor(ids).unsqueeze(0)
+                return ids
+
+            def maybe(self, text: str, raw: bool):
+                ids = self.encode(text)
+                if not raw:
+                    ids = torch.IntTensor(ids)
+                return ids
+
+            def moved(self, text: str):
+                ids = torch.IntTensor(self.encode(text))
+                ids = ids.cuda()  # <- GL131
+                return ids
+
+            def early(self, text: str, ready):
+                ids = self.encode(text)
+                if ready:
+                    return ids
+                ids = torch.IntTensor(ids)
+                return ids
+
+
+        def generate(tok: Tok, text: str, device):
+            a = tok.text_to_tokens(text).to(device)  # <- GL131
+            b = tok.maybe(text, False).to(device)
+            c = tok.moved(text).to(device)
+            d = tok.early(text, True).to(device)
+            return a, b, c, d
+    """, scope="all")
+
+
+def test_a_typed_receivers_method_of_mixed_or_unknown_origin_stays_silent():
+    """Decoys of the typed-method fact: a method that returns a host tensor on one branch and a device tensor on
+    the other (mixed: either may come back), one that returns what its caller passed (unknown), and one that
+    returns a field of unknown place. Only the method whose every return is host data is a copy source."""
+    check("""
+        import torch
+
+
+        class Tok:
+            def __init__(self, device, table):
+                self.device = device
+                self.table = table
+
+            def ids(self, text: str):
+                return torch.arange(len(text))
+
+            def either(self, text: str, on_device: bool):
+                if on_device:
+                    return torch.arange(len(text), device=self.device)
+                return torch.arange(len(text))
+
+            def passed(self, t):
+                return t
+
+            def held(self):
+                return self.table
+
+
+        class TTS:
+            def __init__(self, tokenizer: Tok, device):
+                self.tokenizer = tokenizer
+                self.device = device
+
+            @torch.inference_mode()
+            def generate(self, text: str, x):
+                a = self.tokenizer.ids(text).to(self.device)  # <- GL131
+                b = self.tokenizer.either(text, True).to(self.device)
+                c = self.tokenizer.passed(x).to(self.device)
+                d = self.tokenizer.held().to(self.device)
+                return a, b, c, d
+    """, scope="all")

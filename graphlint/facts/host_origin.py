@@ -519,10 +519,11 @@ class HostOrigins:
         origin = self.origin(expr)
         return origin is not None and origin.is_bool
 
-    def is_empty(self, expr: cst.BaseExpression) -> bool:
-        """A CPU tensor of no element (`Origin.empty`): its copy to the device moves nothing and waits for nothing."""
+    def moves_bytes(self, expr: cst.BaseExpression) -> bool:
+        """A CPU tensor whose copy to the device moves bytes: any host origin but one of no element (`Origin.empty`,
+        whose copy moves nothing and waits for nothing)."""
         origin = self.origin(expr)
-        return origin is not None and origin.empty
+        return origin is not None and not origin.empty
 
     def is_pinned(self, expr: cst.BaseExpression) -> bool:
         """Known to live in pinned host memory: `.pin_memory()`, `pin_memory=True`, views of them,

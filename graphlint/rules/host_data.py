@@ -296,7 +296,7 @@ def _h2d_copy(rule: Rule, node: cst.Call) -> tuple[cst.BaseExpression, str] | No
     recv, name = m
     if name in ("to", "cuda"):
         held = ctx.val(recv)
-        if not (ctx.host.is_cpu(recv) or held.kind is Kind.MODULE and held.host) or ctx.host.is_empty(recv):
+        if not (ctx.host.moves_bytes(recv) or held.kind is Kind.MODULE and held.host):
             # a CPU tensor, or a module whose weights are on the host (`Whisper(dims).to(device)`); not one of no
             # element (`torch.zeros(1, 0, d).to(device)`): nothing is copied, nothing waits
             return None
@@ -305,8 +305,7 @@ def _h2d_copy(rule: Rule, node: cst.Call) -> tuple[cst.BaseExpression, str] | No
         return recv, f".{name}(...)"
     if name in COPYING_SCATTERS and node.args:
         src = node.args[0].value
-        if ctx.is_device_tensor(recv) and not ctx.host.is_cpu(recv) and ctx.host.is_cpu(src) \
-                and not ctx.host.is_empty(src):
+        if ctx.is_device_tensor(recv) and not ctx.host.is_cpu(recv) and ctx.host.moves_bytes(src):
             return src, f".{name}(cpu_src)"
     return None
 

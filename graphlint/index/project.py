@@ -259,8 +259,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         # (`summary.module_name_for`), so nothing is cut there.
         if len(parts) > 2 and (parts[0], parts[1]) in self._namespaces:
             return self.split_dotted(".".join(parts[1:]))
+        portions = self._portion_map()
         for i in range(len(parts) - 1, 1, -1):
-            mod = self._portion_map().get(".".join(parts[:i]))
+            mod = portions.get(".".join(parts[:i]))
             if mod is not None:
                 return mod, ".".join(parts[i:])
         if not self._tail_map():  # no short sibling import in the project: skip the joins of every unresolved name

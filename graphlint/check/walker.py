@@ -25,6 +25,7 @@ from graphlint.facts.inference import (
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
+from graphlint.facts.follows import followed_placement
 from graphlint.facts.torch_kinds import HOST_ONLY_LIBRARIES
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
@@ -865,13 +866,12 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
         if len(targets) == 1 and not val.host and (passed := arguments_of(call, targets[0])) is not None:
-            # a device-polymorphic helper: computed from these arguments alone, it lives on the host when they all do
+            # a device-polymorphic helper: computed from these arguments alone, it lives where they do
             where = [inf_ref[0](arg) if arg is not None else HOST if name in targets[0].number_defaults else UNKNOWN
                      for name, arg in zip(targets[0].follows, passed)]
-            kinds = {w.kind for w in where}
-            if kinds & {Kind.CPU_TENSOR, Kind.NDARRAY} and kinds <= {Kind.CPU_TENSOR, Kind.NDARRAY, Kind.HOST}:
-                return Val(Kind.CPU_TENSOR if Kind.CPU_TENSOR in kinds else Kind.NDARRAY,
-                           weak=any(w.weak for w in where if w.kind is not Kind.HOST))
+            placed = followed_placement(where)
+            if placed is not None and (placed.kind is not Kind.TENSOR or val == UNKNOWN):
+                return placed  # a host result overrides the return kind; a device one only fills a gap
         return val if val != UNKNOWN else None
 
     def lookup_global(name: str) -> Val | None:

@@ -116,3 +116,65 @@ def test_generate_of_a_batch_moved_to_the_device_returns_device_ids():
             return tokenizer.decode(output, skip_special_tokens=True)
     """
     assert findings(src, scope="all") == {(9, "GL131"), (11, "GL102")}
+
+
+def test_a_helper_computed_from_its_argument_returns_a_device_tensor_for_a_device_argument():
+    """Higgs Audio's `_ceil_to_nearest(n, round_to)` is `(n + round_to - 1) // round_to * round_to`: no return kind holds
+    for it alone (`FunctionInfo.follows`: its result lives where `n` does), and the merge step passes it the 0-d device
+    `token_placeholder_num.sum(-1).max()`, so the padded length is a device tensor: every factory sized by it and every
+    branch on it reads it back (kiln labels). A helper of two followed parameters passed a device tensor and a number
+    computes on the device too."""
+    src = """
+        import torch
+
+
+        def _ceil_to_nearest(n, round_to):
+            return (n + round_to - 1) // round_to * round_to
+
+
+        def scaled(start, scale):
+            return start * scale + 1
+
+
+        def merge(counts: torch.Tensor, embeds: torch.Tensor, step: int):
+            max_len = _ceil_to_nearest(counts.sum(-1).max(), 8)
+            out = torch.zeros((embeds.shape[0], max_len), device=embeds.device)
+            end = scaled(counts.max(), 2)
+            if end > step:
+                return out
+            return out[:, :end]
+    """
+    assert findings(src, scope="all") == {(14, "GL126"), (16, "GL110"), (18, "GL126")}
+
+
+def test_a_helper_computed_from_its_argument_stays_silent_for_host_arguments():
+    """Decoys of the same helpers: a Python int, a list's length, a host tensor (`.cpu()`, a factory without
+    `device=`), a NumPy scalar, an argument nothing types, and a device tensor next to a host list (list arithmetic
+    or a host sequence may decide the result). None of them is a device value at the call."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def _ceil_to_nearest(n, round_to):
+            return (n + round_to - 1) // round_to * round_to
+
+
+        def scaled(start, scale):
+            return start * scale + 1
+
+
+        def merge(counts: torch.Tensor, embeds: torch.Tensor, sizes: list, k: int, lens):
+            a = _ceil_to_nearest(k, 8)
+            b = _ceil_to_nearest(len(sizes), 8)
+            c = _ceil_to_nearest(counts.max().cpu(), 8)
+            d = _ceil_to_nearest(torch.tensor(sizes).max(), 8)
+            e = _ceil_to_nearest(np.int64(k), 8)
+            f = _ceil_to_nearest(lens, 8)
+            g = scaled(counts.max(), sizes)
+            out = torch.zeros((a, b, c, d, e, f, g), device=embeds.device)
+            if a > 1 or b > 1 or e > 1 or f > 1 or g > 1:
+                return out
+            return out[:b]
+    """
+    assert findings(src, scope="all") == {(16, "GL103")}

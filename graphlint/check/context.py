@@ -22,6 +22,7 @@ from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.facts.streams import Streams
+from graphlint.facts.syntax import tests_device_mismatch
 from graphlint.facts.tokenizers import Tokenizers
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
@@ -142,7 +143,8 @@ class Context:
 
     def moves_host_field(self, call: cst.Call) -> bool:
         """`self.x = self.x.to(device)` (or `.cuda()`) where the class rebuilds `self.x` on the host after
-        construction (`CallFacts.moved_from_host`): the receiver holds a host tensor when the move runs."""
+        construction, or keeps it there and moves it under a test that finds it elsewhere (`CallFacts.moved_from_host`):
+        the receiver holds a host tensor when the move runs."""
         func = call.func
         if not (isinstance(func, cst.Attribute) and func.attr.value in ("to", "cuda")):
             return False
@@ -154,7 +156,11 @@ class Context:
             return False
         fn = self.unit.function
         cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key else None
-        return cls is not None and self.index.call_facts.moved_from_host(cls, attr)
+        return cls is not None and self.index.call_facts.moved_from_host(cls, attr, guarded=self._device_guarded(field))
+
+    def _device_guarded(self, field: str) -> bool:
+        """The statement is in the body of an `if` that tests `field.device != d` (`syntax.tests_device_mismatch`)."""
+        return any(tests_device_mismatch(guard.test, field) for guard in self.if_stack)
 
     def passed_list(self, param: str) -> bool:
         """Every call site of the unit passes a Python list for `param` (`CallFacts.params`): the callers' data flow

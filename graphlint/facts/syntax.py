@@ -58,6 +58,21 @@ def code_of(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
+def tests_device_mismatch(test: cst.BaseExpression, field: str) -> bool:
+    """`test` is true where `field` (`self.freqs`) is not on some device: `field.device != d` (or `is not`), alone or
+    in an `or` chain (`self.pe.dtype != x.dtype or self.pe.device != x.device`). The branch it guards runs exactly
+    when the field lies elsewhere, so a move there is a real transfer, not a no-op."""
+    if isinstance(test, cst.BooleanOperation):
+        return isinstance(test.operator, cst.Or) and (
+            tests_device_mismatch(test.left, field) or tests_device_mismatch(test.right, field))
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    if not isinstance(test.comparisons[0].operator, (cst.NotEqual, cst.IsNot)):
+        return False
+    sides = (test.left, test.comparisons[0].comparator)
+    return any(isinstance(e, cst.Attribute) and e.attr.value == "device" and code_of(e.value) == field for e in sides)
+
+
 def is_true(expr: cst.BaseExpression | None, ctx=None) -> bool:
     """`True`; with `ctx`, also a parameter of the function being checked whose default is `True`
     (`def plan(..., non_blocking: bool = True)`): what every call that leaves it out passes."""

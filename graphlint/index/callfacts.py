@@ -206,13 +206,20 @@ class CallFacts:
             self._module_fields = found
         return self._module_fields
 
-    def moved_from_host(self, cls: "ClassInfo", name: str) -> bool:
+    def moved_from_host(self, cls: "ClassInfo", name: str, *, guarded: bool = False) -> bool:
         """`self.<name> = self.<name>.to(device)` (or `.cuda()`) in a plain class whose every other store of the
         field is a host tensor, one of them outside `__init__`: the field is rebuilt on the host after construction
         (per request, per prefill), so the move copies it up again each time. Built in `__init__` only, the move
         copies once, on the first call, and is a no-op after: not claimed. So are a dataclass's fields that every
-        construction fills with a host tensor: each new instance is moved again. A module's fields move with `.to()`."""
-        if self.index.is_nn_module(cls):
+        construction fills with a host tensor: each new instance is moved again. A module's fields move with `.to()`
+        where they are registered (a buffer or parameter store vetoes below).
+
+        `guarded`: the move runs under a test that the field lies elsewhere (`if self.freqs.device != device:`). The
+        author moves a field the hot path finds off the device; where every store is a host tensor, in a module too
+        (a plain attribute, which `Module.to()` leaves on the host), that branch is an upload, once per such
+        field."""
+        module = self.index.is_nn_module(cls)
+        if module and not guarded:
             return False
         moves = (f"self.{name}.to", f"self.{name}.cuda")
         moved = rebuilt = False
@@ -225,9 +232,11 @@ class CallFacts:
                     if isinstance(kind, Call) and kind.receiver and kind.item is None and kind.callee in moves:
                         moved = True
                     elif self._stored(kind, fn) != CPU_TENSOR:
-                        return False
+                        return False  # (a `register_buffer` / `register_parameter` store is None: never a host one)
                     elif fn.qualname.rpartition(".")[2] != "__init__":
                         rebuilt = True
+        if guarded:
+            return moved and name not in self._foreign() and not self.index.default_device_moved
         if moved and not rebuilt:
             # a dataclass every construction of which passes a host tensor for the field (`Batch(ids=torch.full(
             # ...))` in a collate function): each instance starts on the host, so its move copies it up again

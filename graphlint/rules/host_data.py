@@ -179,9 +179,11 @@ class CpuTensorToDevice(Rule):
     or a model loaded without `device_map`): every weight is copied up. So does moving a field in place,
     `self.buf = self.buf.to(device)`, where the class rebuilds `self.buf` on the host after construction (per
     request, per prefill): each rebuild is copied up again. Built on the host only in `__init__`, the field is moved
-    once, on the first call: not reported. So does a store into a device tensor, `dst[i, :n] = src`, which is
-    `dst[i, :n].copy_(src)`, of a CPU tensor or a Python list (torch makes it a CPU tensor first): TGI's
-    `block_tables[i, :n] = torch.tensor(blocks)`, Janus's `tokens[i, :] = input_ids` of a `LongTensor(ids)`. Not
+    once, on the first call: not reported, unless the move runs under a test that finds it elsewhere (`if
+    self.freqs.device != device:`), which the hot path takes: a plain attribute (no buffer), which `Module.to()` leaves
+    on the host, or a plain class's host field is then uploaded there. So does a store into a device tensor, `dst[i, :n]
+    = src`, which is `dst[i, :n].copy_(src)`, of a CPU tensor or a Python list (torch makes it a CPU tensor first):
+    TGI's `block_tables[i, :n] = torch.tensor(blocks)`, Janus's `tokens[i, :] = input_ids` of a `LongTensor(ids)`. Not
     reported: a Python scalar, a NumPy value (an array is not told from a NumPy scalar) or a 0-d CPU tensor stored (a
     fill; one element from a Python scalar is GL133), a store into a CPU buffer.
 

@@ -1235,6 +1235,63 @@ def test_a_plain_module_attribute_built_on_the_host_stays_there():
     assert findings(moved) == set()
 
 
+
+GUARDED_MOVES = """
+    import torch
+    from torch import nn
+
+
+    class Sched:
+        def __init__(self, n: int):
+            self.sigmas = torch.linspace(1.0, 0.0, n)
+
+        def scale(self, x: torch.Tensor):
+            if self.sigmas.dtype != x.dtype or self.sigmas.device != x.device:
+                self.sigmas = self.sigmas.to(device=x.device, dtype=x.dtype)
+            return x * self.sigmas[0]
+
+
+    class Dit(nn.Module):
+        def __init__(self, n: int, device: torch.device):
+            super().__init__()
+            self.sched = Sched(n)
+            self.freqs = torch.arange(n).float()
+            self.once = torch.arange(n).float()
+            self.register_buffer("inv", torch.arange(n).float())
+            self.placed = torch.arange(n, device=device).float()
+            self.later = torch.arange(n).float()
+
+        def setup(self, device: torch.device):
+            self.later = torch.zeros(4, device=device)
+
+        def forward(self, x: torch.Tensor):
+            if self.freqs.device != x.device:
+                self.freqs = self.freqs.to(x.device)
+            self.once = self.once.to(x.device)
+            if self.inv.device != x.device:
+                self.inv = self.inv.to(x.device)
+            if self.placed.device != x.device:
+                self.placed = self.placed.to(x.device)
+            if self.later.device != x.device:
+                self.later = self.later.to(x.device)
+            if self.freqs.device == x.device:
+                self.freqs = self.freqs.to(x.device)
+            return self.sched.scale(x) + self.freqs + self.once + self.inv + self.placed + self.later
+"""
+
+
+def test_a_field_moved_where_a_test_finds_it_elsewhere_is_uploaded():
+    """`if self.freqs.device != device: self.freqs = self.freqs.to(device)` (Wan's RoPE table, a scheduler's
+    `sigmas`): the branch runs exactly when the field lies off the device, so where every other store of the field is
+    a host tensor (a plain attribute, which `Module.to()` leaves behind, or a plain class's field) the move is an
+    upload (GL131), once per field, in the hot path. Decoys: the same move without the test (a no-op after the first
+    call: not claimed), a registered buffer (it moves with the module), a field built on the device, one another
+    method rebuilds on the device, the `==` test (the move is a no-op there), and a project that sets the default
+    device (every factory builds there)."""
+    assert findings(GUARDED_MOVES) == {(11, "GL131"), (30, "GL131")}
+    setter = 'from torch import nn\n\n    torch.set_default_device("cuda")\n'
+    assert findings(GUARDED_MOVES.replace("from torch import nn\n", setter)) == set()
+
 def test_a_distribution_of_host_parameters_samples_on_the_host():
     """A `torch.distributions` object samples where its parameters live: CosyVoice's `SineGen` builds
     `Uniform(low=-np.pi, high=np.pi)` from Python floats, so its `.sample(...)` is a host tensor and the `.to(f0.device)` after it a copy

@@ -19,6 +19,7 @@ from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.serving import ServingHandlers
+from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
@@ -131,7 +132,7 @@ class HotInfo:
 Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 
 
-class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
+class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleDefiners):
     def __init__(self, summaries: list[ModuleSummary], module_bases: tuple[str, ...] = ()) -> None:
         # Two files can claim one module name: scripts in folders that are no packages (`runtime/1/model.py` next
         # to the package `model/`, `mixtral-moe/generate.py` next to `generate.py`). An import of the name finds
@@ -165,6 +166,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         self._methods_memo: dict[tuple[int, str], tuple[ClassInfo, list]] = {}  # (id(cls), name) -> methods_via
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
         self._protocol_cache: dict[str, bool] = {}
+        self._sole_cache: dict[str, tuple[FunctionInfo, ...]] = {}
         self._top_models_cache: list[FunctionInfo] | None = None
         self._decorated_cache: dict[str, list[str]] | None = None
         self._tables_cache: dict[str, list[str]] | None = None  # function key -> `registry_tables`
@@ -222,6 +224,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         self._methods_by_name = None
         self._constant_kinds.clear()
         self._protocol_cache.clear()
+        self._sole_cache.clear()
         self._top_models_cache = None
         self._decorated_cache = None
         self._tables_cache = None
@@ -566,8 +569,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
             return self._construct(cls)
         if callee.startswith(("self.", "cls.")):
-            return self._resolve_self(cls, callee.split(".", 1)[1]) if cls is not None \
-                else self.installed_method_edges(caller, callee)
+            if cls is not None:
+                return self._resolve_self(cls, callee.split(".", 1)[1])
+            return self.installed_method_edges(caller, callee) or (  # `self.kv_cluster.update(...)`, patched on
+                self.attr_sole_edges(None, callee.split(".", 1)[1]) if caller is not None and callee.startswith(
+                    "self.") and caller.params[:1] == ("self",) else [])
         if callee.startswith("super()."):
             if cls is None:
                 return []
@@ -601,9 +607,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
                     for impl in stored for fn, h in self.methods_via(impl, meth)]
         edges = self._dispatch(callee, depth) or (self._through_handed_self(caller, module, callee) if caller else []) \
             or (self.bound_callable_edges(caller, callee) if caller else []) or self.library_override_edges(callee)
-        if not edges and head and "[" not in head and self._unknown_receiver(head) and not self._in_model(caller) \
-                and not _returned_by_function(head):
-            return self._protocol_methods(meth)  # `model.prepare_inputs(...)` with `model` a parameter
+        if not edges and head and "[" not in head and self._unknown_receiver(head) and not _returned_by_function(head):
+            # `model.prepare_inputs(...)` with `model` a parameter; `params.get_block_diag_mask()`: the one class with it
+            return (self._protocol_methods(meth) if not self._in_model(caller) else []) \
+                or (self.param_sole_edges(caller, module, callee) if caller is not None else [])
         return edges
 
     def _through_handed_self(self, caller: FunctionInfo, module: str, callee: str) -> list[tuple[FunctionInfo, str]]:
@@ -1039,7 +1046,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         name = first.rstrip("[]").rstrip("[")
         attr = self.attr(cls, name)
         if attr is None:
-            return self._resolve_dynamic_attr(cls, name, parts[1] if len(parts) > 1 else None, first)
+            # `self.pos_embedding.get_fixed_embedding(n)`, stored from a parameter; not below a typed hop (a property's
+            # annotation, an attribute's class), whose class says more than a name
+            return self._resolve_dynamic_attr(cls, name, parts[1] if len(parts) > 1 else None, first) \
+                or (self.attr_sole_edges(cls, rest) if not depth else [])
         out = []
         for t in self.held_classes(cls, name, attr):
             owner = self.class_by_dotted(t)
@@ -1645,8 +1655,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
                     hit = "calls the model"
                 else:
                     hit = ""
-                    for t, _how in targets:
-                        callers.setdefault(t.key, []).append((fn, in_loop, line))
+                    for t, how in targets:  # (a method found by its name alone: no step climbs up through it)
+                        if not how.startswith(SOLE_DEFINER):
+                            callers.setdefault(t.key, []).append((fn, in_loop, line))
                 why = why or hit
                 if entries or hit == "calls the model":
                     runs_model.add(fn.key)
@@ -2137,8 +2148,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers):
         its name (`self.generate_token(b)`, `self.model.forward(x)`; not `self(x)` or a registry entry)."""
         out = []
         for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
-            if caller.parent_key is None \
-                    and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
+            if caller.parent_key is None and any(t.key == fn.key and not how.startswith(SOLE_DEFINER)
+                                                 for t, how in self.call_edges(caller, caller.module, callee)):
                 out.append((caller, _within(line, caller.loops)))
         return out
 

@@ -30,7 +30,7 @@ from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
-from graphlint.facts.syntax import code_fields, is_node
+from graphlint.facts.syntax import code_fields, code_of, is_node
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 
 if TYPE_CHECKING:
@@ -155,8 +155,9 @@ class _Dispatcher:
         elif cls is cst.Lambda:
             self.ctx.inference.push({p.name.value: UNKNOWN for p in _all_params(node.params)})
         self.ctx.parents.append(node)
-        if self.active():
-            for hook in self.hooks.get(cls.__name__, ()):
+        hooks = self.hooks.get(cls.__name__)
+        if hooks and self.active():  # (most nodes have no hook: a name, an argument)
+            for hook in hooks:
                 hook(node)
         return True
 
@@ -574,7 +575,7 @@ class Walker:
             if len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                 remember_test(inf, small.targets[0].target.value, small.value)
         elif isinstance(small, cst.AnnAssign):
-            ann = annotation_val(cst.Module([]).code_for_node(small.annotation.annotation))
+            ann = annotation_val(code_of(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN
             bind_targets(inf, small.target, annotated_binding(ann, val))
         elif isinstance(small, cst.AugAssign):
@@ -629,7 +630,7 @@ class Walker:
         for param in _all_params(fn.params):
             name = param.name.value
             if param.annotation is not None:
-                text = cst.Module([]).code_for_node(param.annotation.annotation)
+                text = code_of(param.annotation.annotation)
                 val = annotation_val(text)
                 if val.kind is Kind.UNKNOWN:
                     val = self._class_instance(text)

@@ -31,7 +31,7 @@ from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
-from graphlint.facts.syntax import code_fields, is_node
+from graphlint.facts.syntax import code_fields, code_of, is_node
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 
 if TYPE_CHECKING:
@@ -156,8 +156,9 @@ class _Dispatcher:
         elif cls is cst.Lambda:
             self.ctx.inference.push({p.name.value: UNKNOWN for p in _all_params(node.params)})
         self.ctx.parents.append(node)
-        if self.active():
-            for hook in self.hooks.get(cls.__name__, ()):
+        hooks = self.hooks.get(cls.__name__)
+        if hooks and self.active():  # (most nodes have no hook: a name, an argument)
+            for hook in hooks:
                 hook(node)
         return True
 
@@ -575,7 +576,7 @@ class Walker:
             if len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                 remember_test(inf, small.targets[0].target.value, small.value)
         elif isinstance(small, cst.AnnAssign):
-            ann = annotation_val(cst.Module([]).code_for_node(small.annotation.annotation))
+            ann = annotation_val(code_of(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN
             bind_targets(inf, small.target, annotated_binding(ann, val))
         elif isinstance(small, cst.AugAssign):
@@ -630,7 +631,7 @@ class Walker:
         for param in _all_params(fn.params):
             name = param.name.value
             if param.annotation is not None:
-                text = cst.Module([]).code_for_node(param.annotation.annotation)
+                text = code_of(param.annotation.annotation)
                 val = annotation_val(text)
                 if val.kind is Kind.UNKNOWN:
                     val = self._class_instance(text)
@@ -889,7 +890,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Unit,
                  rule_classes: list[type["Rule"]], eager_guards: tuple[str, ...] = ()) -> list[Finding]:
     """Parse one unit with libcst and run the rules over it."""
-    tree = cst.parse_module(unit.source)
+    tree = parse_unvalidated(unit.source)
     inference = make_inference(module, index, unit.function)
     inference.unit_tree = tree
     ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree,
@@ -903,6 +904,24 @@ def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Un
         if fn is not None:
             walker.run_function(fn)
     return ctx.findings()
+
+
+def _skip_validation(self: cst.CSTNode) -> None:
+    pass
+
+
+def parse_unvalidated(source: str) -> cst.Module:
+    """`cst.parse_module` without the check each node's constructor runs (`CSTNode.__post_init__` calls
+    `_validate`): what the parser builds from source is valid by construction (libcst's own note there: validating
+    in the visitor instead "would allow us to avoid validating the tree when parsing a file"). The checks were a sixth
+    of the parse, which is a quarter of a lint. Nodes built while the parse runs are left unchecked too: the analysis
+    runs in one thread (the editor server's worker), and nothing of it builds a node at the same time."""
+    validate = cst.CSTNode.__post_init__
+    cst.CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign]
+    try:
+        return cst.parse_module(source)
+    finally:
+        cst.CSTNode.__post_init__ = validate  # type: ignore[method-assign]
 
 
 def _find_function(tree: cst.Module) -> cst.FunctionDef | None:

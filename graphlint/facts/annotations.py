@@ -77,6 +77,7 @@ def _union_names_tensor(text: str) -> bool:
     return len(members) > 1 and any(annotation_kind(ast.unparse(m)) in ("tensor", "bool_tensor") for m in members)
 
 
+@functools.lru_cache(maxsize=4096)
 def without_tensors(text: str) -> str | None:
     """`Union[torch.Tensor, List[int]]` -> `List[int]`: what a top-level union with a tensor member leaves where a
     type test rules the tensor out; None is dropped (it holds no data either way). None where the annotation is no
@@ -90,6 +91,7 @@ def without_tensors(text: str) -> str | None:
     return " | ".join(rest) if tensors and rest else None
 
 
+@functools.lru_cache(maxsize=4096)
 def _scalar_or_tensor(text: str) -> bool:
     """`int | torch.Tensor`, `Union[float, Tensor]`: a Python number or a tensor. The function must handle the
     tensor (an `Optional[Tensor]` is one too): where it reads one, it reads the device."""
@@ -172,6 +174,7 @@ def _all_tensor_items(text: str) -> bool:
     return all(annotation_kind(ast.unparse(e)) in ("tensor", "bool_tensor") for e in parsed[1] if not _is_ellipsis(e))
 
 
+@functools.lru_cache(maxsize=4096)
 def tuple_item_kinds(text: str) -> tuple[str, ...] | None:
     """Item kinds of a fixed-length `tuple[A, B, ...]` annotation (`tuple[torch.Tensor, tuple[int, ...]]` ->
     ("tensor", "host_seq")), for unpacking a call's result item by item; None for anything else."""

@@ -130,7 +130,7 @@ def device_facts(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable
     typed = set(params)
     withs: list[ast.With | ast.AsyncWith] = []
     attrs: set[str] = set()
-    for node in _own_nodes(func):
+    for node in _own_statements(func):
         if isinstance(node, (ast.With, ast.AsyncWith)):
             withs.append(node)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
@@ -155,12 +155,19 @@ def device_facts(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable
     return blocks, attrs
 
 
-def _own_nodes(func: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a function's body, not those of definitions nested in it."""
-    stack = list(ast.iter_child_nodes(func))
+# the fields that hold statements (or the handlers and match cases that do), in `_fields` order
+_BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")
+
+
+def _own_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The statements of a function's body and of the blocks under them, not those of definitions nested in it, in
+    the order a pre-order walk of every node from the last statement meets them. Only statements are asked for
+    (`with`, assignments) and expressions hold none, so they are not walked: walking them was a tenth of the index."""
+    stack: list[ast.AST] = list(func.body)
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         yield node
-        stack.extend(ast.iter_child_nodes(node))
+        for name in _BLOCKS:
+            stack.extend(getattr(node, name, ()))

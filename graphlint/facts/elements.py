@@ -45,12 +45,18 @@ def index_code(sub: cst.Subscript) -> str:
     return ", ".join(code_of(el.slice) for el in sub.slice)
 
 
+# the nodes that bind names; compared by class (libcst's are ABCs, whose isinstance is a slow test, and a parsed tree
+# holds libcst's own classes only): every node of the unit passes here
+_BINDERS = frozenset({cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.WithItem, cst.NamedExpr})
+_TESTED = frozenset({cst.If, cst.While, cst.IfExp, cst.Assert})
+
+
 def _single_bindings(nodes: list[cst.CSTNode]) -> dict[str, cst.BaseExpression]:
     """Locals the unit binds exactly once, by a plain `name = value`: what they hold is that value everywhere."""
     values: dict[str, cst.BaseExpression] = {}
     counts: dict[str, int] = {}
     for node in nodes:
-        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.WithItem, cst.NamedExpr)):
+        if node.__class__ in _BINDERS:
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [
                 node.target if not isinstance(node, cst.WithItem) else (node.asname.name if node.asname else None)]
             for target in targets:
@@ -74,11 +80,10 @@ def _names(target: cst.BaseExpression | None) -> list[str]:
 def _one_element_operand(node: cst.CSTNode) -> cst.BaseExpression | None:
     """The expression a node needs to hold one element: `.item()`'s receiver, `float(x)` / `int(x)`'s argument, the
     test of an `if`, `while`, `assert` or conditional expression."""
-    if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+    cls = node.__class__
+    if cls in _TESTED:
         return node.test
-    if isinstance(node, cst.Assert):
-        return node.test
-    if not isinstance(node, cst.Call):
+    if cls is not cst.Call:
         return None
     m = method_call(node)
     if m is not None:

@@ -54,8 +54,11 @@ def positional(node: cst.Call) -> list[cst.BaseExpression]:
     return [a.value for a in node.args if a.keyword is None and not a.star]
 
 
+_EMPTY_MODULE = cst.Module([])  # whose default indent and newline render a node on its own
+
+
 def code_of(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
+    return _EMPTY_MODULE.code_for_node(node)
 
 
 def tests_device_mismatch(test: cst.BaseExpression, field: str) -> bool:
@@ -131,8 +134,8 @@ def code_children(node: cst.CSTNode) -> list[cst.CSTNode]:
     for name in names:
         value = getattr(node, name)
         if isinstance(value, (list, tuple)):
-            out.extend(v for v in value if isinstance(v, cst.CSTNode))
-        elif isinstance(value, cst.CSTNode):
+            out.extend(v for v in value if is_node(v.__class__))
+        elif is_node(value.__class__):
             out.append(value)
     return out
 

@@ -569,11 +569,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
             return self._construct(cls)
         if callee.startswith(("self.", "cls.")):
+            rest = callee.split(".", 1)[1]
             if cls is not None:
-                return self._resolve_self(cls, callee.split(".", 1)[1])
-            return self.installed_method_edges(caller, callee) or (  # `self.kv_cluster.update(...)`, patched on
-                self.attr_sole_edges(None, callee.split(".", 1)[1]) if caller is not None and callee.startswith(
-                    "self.") and caller.params[:1] == ("self",) else [])
+                return self._resolve_self(cls, rest)
+            edges = self.installed_method_edges(caller, callee)
+            patched = caller is not None and callee.startswith("self.") and caller.params[:1] == ("self",)
+            if not edges and patched:  # `self.kv_cluster.update(...)` in a function patched onto a module
+                edges = self.attr_sole_edges(None, rest)
+            return edges
         if callee.startswith("super()."):
             if cls is None:
                 return []
@@ -822,19 +825,23 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self._subclasses = table
         return self._subclasses.get(base.key, [])
 
-    def _methods_named(self, name: str) -> list[FunctionInfo]:
-        """A method called on a receiver of unknown class (`backend.get_impl_cls()`): every project
-        method of that name. Only for names rare enough to identify the operation: dunders and names
-        defined by many classes resolve to nothing (a miss, not a guess)."""
+    def definitions_of(self, name: str) -> list[FunctionInfo]:
+        """Every project method called `name`, whatever its class (a table built once)."""
         if self._methods_by_name is None:
             table: dict[str, list[FunctionInfo]] = {}
             for c in self.classes.values():
                 for meth, key in c.methods.items():
                     table.setdefault(meth, []).append(self.functions[key])
             self._methods_by_name = table
+        return self._methods_by_name.get(name, [])
+
+    def _methods_named(self, name: str) -> list[FunctionInfo]:
+        """A method called on a receiver of unknown class (`backend.get_impl_cls()`): every project
+        method of that name. Only for names rare enough to identify the operation: dunders and names
+        defined by many classes resolve to nothing (a miss, not a guess)."""
         if name.startswith("__") or name in HOT_METHOD_NAMES:
             return []
-        found = self._methods_by_name.get(name, [])
+        found = self.definitions_of(name)
         return found if len(found) <= MAX_NAME_DISPATCH or self.model_protocol(name) else []
 
     def model_protocol(self, name: str) -> bool:
@@ -848,11 +855,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return False
         cached = self._protocol_cache.get(name)
         if cached is None:
-            self._methods_named("__")  # builds the table
             # A wrapper that delegates the method to the object it holds (`return self.model.m(...)`) is
             # not a definer: it forwards the protocol.
             # So is the engine's runner around the model (`_runner`), which mirrors the model's interface.
-            owners = [c for fn in (self._methods_by_name or {}).get(name, [])
+            owners = [c for fn in self.definitions_of(name)
                       if fn.class_key and not any(c.startswith("self.") and c.count(".") == 2
                                                   and c.endswith(f".{name}") for c, _line in fn.calls)
                       and (c := self.classes.get(fn.class_key)) is not None and not self._runner(c)]

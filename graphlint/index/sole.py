@@ -55,7 +55,7 @@ LIBRARY_METHOD_NAMES = TENSOR_METHOD_NAMES | MODULE_METHOD_NAMES | BUILTIN_METHO
 
 class SoleDefiners:
     """The edges above, for `ProjectIndex` (which provides `classes`, `functions`, `modules`, `mro`,
-    `split_dotted`, `attr`, `is_nn_module`, `_model_mixin`, `_duck_forward` and `_methods_named`)."""
+    `split_dotted`, `attr`, `is_nn_module`, `_model_mixin`, `_duck_forward` and `definitions_of`)."""
 
     classes: dict[str, ClassInfo]
     functions: dict[str, FunctionInfo]
@@ -74,8 +74,7 @@ class SoleDefiners:
     def _families_defining(self, meth: str) -> list[FunctionInfo]:
         if meth.startswith("__") or meth in LIBRARY_METHOD_NAMES or not meth.isidentifier():
             return []
-        self._methods_named("__")  # type: ignore[attr-defined]  # (builds the table of methods by name)
-        defs = [fn for fn in (self._methods_by_name or {}).get(meth, []) if fn.class_key in self.classes]  # type: ignore[attr-defined]
+        defs = [fn for fn in self.definitions_of(meth) if fn.class_key in self.classes]  # type: ignore[attr-defined]
         owners = {fn.class_key for fn in defs}
         # a family's root: a definer none of whose project bases defines `meth` too
         roots = [key for key in owners

@@ -24,7 +24,7 @@ from graphlint.facts.names import dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import FACTORY_TORCH, torch_return_kind
 from graphlint.facts.kinds import BOOL_TENSOR, HOST_FAMILY, TENSOR
-from graphlint.facts.values import Kind, Val
+from graphlint.facts.values import DEVICE_TENSORS, Kind, Val
 
 Resolve = Callable[[str | None], "str | None"]
 
@@ -120,9 +120,6 @@ def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: R
     return None
 
 
-DEVICE_KINDS = frozenset({Kind.TENSOR, Kind.BOOL_TENSOR})
-
-
 def followed_placement(where: list[Val]) -> Val | None:
     """Where a device-polymorphic helper's result lives, from what a call passes for the parameters its returns follow
     (`FunctionInfo.follows`, `where` in that order): on the host when every argument is host data, one of them a host
@@ -133,7 +130,7 @@ def followed_placement(where: list[Val]) -> Val | None:
     weak = any(w.weak for w in where if w.kind is not Kind.HOST)
     if kinds & {Kind.CPU_TENSOR, Kind.NDARRAY} and kinds <= {Kind.CPU_TENSOR, Kind.NDARRAY, Kind.HOST}:
         return Val(Kind.CPU_TENSOR if Kind.CPU_TENSOR in kinds else Kind.NDARRAY, weak=weak)
-    if kinds & DEVICE_KINDS and kinds <= DEVICE_KINDS | {Kind.HOST}:
+    if kinds & DEVICE_TENSORS and kinds <= DEVICE_TENSORS | {Kind.HOST}:
         # a number meets the device tensor where it lives; a mask in may give a mask or a tensor out, so a tensor
         return Val(Kind.TENSOR, weak=weak)
     return None

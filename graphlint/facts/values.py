@@ -61,6 +61,7 @@ class Kind(Enum):
 
 
 TENSORS = frozenset({Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR})
+DEVICE_TENSORS = frozenset({Kind.TENSOR, Kind.BOOL_TENSOR})  # tensors on the device (or of unproven place)
 LIST_GROWERS = frozenset({"append", "extend", "insert"})
 HOSTS = frozenset({Kind.HOST, Kind.HOST_SEQ})
 SEQS = frozenset({Kind.HOST_SEQ, Kind.TENSOR_SEQ})
@@ -209,7 +210,7 @@ def _device_or_untyped(t: Val, other: Val) -> Val | None:
     a list, dict or tuple on the other path is a container, not a number, and the arm of a type test a tensor does
     not take (`NOT_TENSOR`) holds no tensor. A weak tensor (a parameter named `k`) met with an untyped value is a
     guess on both paths: unknown, as before (FlexLLMGen's `if k == -1: k = self.num_gpu_batches - 1`)."""
-    if t.kind not in (Kind.TENSOR, Kind.BOOL_TENSOR) or t.weak or other != UNKNOWN:
+    if t.kind not in DEVICE_TENSORS or t.weak or other != UNKNOWN:
         return None
     return Val(Kind.TENSOR, weak=True, rank=t.rank)
 

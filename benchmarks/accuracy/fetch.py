@@ -724,6 +724,32 @@ GIT_SETS: dict[str, GitSet] = {
                   "Kokoro: a StyleTTS2-style text-to-speech model: the pipeline over phoneme chunks, the duration "
                   "predictor and alignment, the iSTFTNet decoder and its custom STFT"),
     ), "the nineteenth untouched set, pinned in session 23 (Tokasaurus, fairseq2, HunyuanVideo, Kokoro)"),
+    "larder": GitSet(HERE / ".larder", (
+        GitCorpus("exllamav3", "https://github.com/turboderp-org/exllamav3",
+                  "4f8ad0121f483ba66a5336244a4c3b6d7210385e", "exllamav3",
+                  "ExLlamaV3: the dynamic generator with its jobs, page table and samplers, the KV caches (paged, "
+                  "quantised, MLA, DSA, recurrent), the model's forward, attention with its back-end dispatch and a "
+                  "DeepSeek-V4 module",
+                  include=("generator/", "cache/", "model/model.py", "model/model_ls.py", "model/config.py",
+                           "modules/attn.py", "modules/attention_fn/__init__.py", "modules/attention_fn/dispatch.py",
+                           "modules/attention_fn/bc_attn.py", "modules/attention_fn/common.py",
+                           "modules/attention_fn/torch.py", "modules/attention_fn/flash_attn_2.py",
+                           "modules/dsv4.py", "modules/transformer.py", "modules/module.py", "modules/embedding.py",
+                           "modules/__init__.py")),
+        GitCorpus("distrifuser", "https://github.com/mit-han-lab/distrifuser",
+                  "8aebdd6d0db87884ba03dc596c98d28f3f38a1a3", "distrifuser",
+                  "DistriFusion: displaced patch-parallel SDXL / SD denoising across GPUs, its CUDA-graph capture of "
+                  "the UNet step, the patched convolutions, attention and group norms with async all-gathers"),
+        GitCorpus("xformers_llama", "https://github.com/facebookresearch/xformers",
+                  "ca6d2aa0d43241fc8a8dcd872debc2406160160d", "examples/llama_inference",
+                  "xformers' Llama inference example: a batched generate loop captured in a CUDA graph, the model "
+                  "over a paged-style KV cache with block-diagonal attention biases, the sampler and tokenizer"),
+        GitCorpus("vibevoice", "https://github.com/microsoft/VibeVoice",
+                  "e73d1e17c3754f046352014856a922f8208fb5d3", "vibevoice",
+                  "VibeVoice: long-form multi-speaker text-to-speech: an LLM generate loop that calls a diffusion "
+                  "head per speech token, the DPM-Solver schedule, the acoustic / semantic tokenizers (streaming "
+                  "conv caches), the streaming model and processors"),
+    ), "the twentieth untouched set, pinned in session 25 (ExLlamaV3, DistriFusion, xformers' Llama, VibeVoice)"),
 }
 
 

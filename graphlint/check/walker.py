@@ -587,6 +587,11 @@ class Walker:
                     # `offset += host_lens[i]`: a host number plus a CPU tensor is a CPU tensor
                     host = rhs.kind is Kind.CPU_TENSOR and cur.kind is Kind.HOST
                     inf.bind(small.target.value, Val(Kind.CPU_TENSOR, rank=rhs.rank) if host else TENSOR)
+            elif isinstance(small.target, cst.Subscript):
+                # `counts[i] += mask.sum()` of a host number: the slot now holds a device tensor (stored as such)
+                rhs = inf(small.value)
+                if rhs.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not rhs.weak and inf(small.target).kind is Kind.HOST:
+                    bind_targets(inf, small.target, Val(Kind.TENSOR, rank=rhs.rank))
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
             names = small.names if not isinstance(small.names, cst.ImportStar) else []
             for alias in names:

@@ -18,7 +18,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.facts.default_device import device_facts, is_main_guard, leaves_default_moved
-from graphlint.facts.follows import follows
+from graphlint.facts.follows import follows, item_follows
 from graphlint.facts.torch_kinds import TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
@@ -178,6 +178,8 @@ class FunctionInfo:
     # the parameters every return is computed from (`make_pad_mask(lengths)`): a call whose arguments for them are all
     # host data returns host data (`facts/follows.py`)
     follows: tuple[str, ...] = ()
+    # per item of a function returning tuple displays of one length: the parameters that item follows (() for none)
+    item_follows: tuple[tuple[str, ...], ...] = ()
     number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
     # (first line, last line, field) of its `with <torch.device value>:` blocks (facts.default_device.device_blocks);
     # once its class is read, only the blocks whose item is a device (field "")
@@ -596,6 +598,7 @@ class _Indexer(ast.NodeVisitor):
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
             follows=follows(scope, self.resolve),
+            item_follows=item_follows(scope, self.resolve),
             registers=self._registers(node) if cls is None and parent is None else ("", ""),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):

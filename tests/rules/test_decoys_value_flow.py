@@ -215,3 +215,35 @@ def test_a_host_list_whose_slots_take_device_values_holds_them():
             return images[:, :tiles[0]]
     """
     assert findings(src, scope="all") == {(11, "GL126"), (13, "GL109")}
+
+
+def test_a_tuple_item_a_helper_computes_from_its_parameters_lives_where_they_do():
+    """EAGLE's and Spec-Bench's `update_inference_inputs(..., accept_length, ..., new_token)` returns `(input_ids,
+    logits, new_token)` after `new_token += accept_length + 1`: the count lives where `accept_length` does, so with the
+    0-d CUDA `accept_length` of `evaluate_posterior` the loop's `if new_token > max_new_tokens:` reads the device every
+    step (sealed and depot labels). `n += v` is `n = n + v` (it follows `n`'s other bindings and `v`). Decoys: the same
+    helper fed host counts, and an item the helper builds itself."""
+    src = """
+        import torch
+
+
+        def update(input_ids, accept_length, new_token):
+            new_token += accept_length + 1
+            return input_ids, new_token, 0
+
+
+        def generate(input_ids: torch.Tensor, logits: torch.Tensor, max_new: int, lens: list[int]):
+            new_token = 0
+            for _ in range(8):
+                accept_length = logits.argmax()
+                input_ids, new_token, z = update(input_ids, accept_length, new_token)
+                if new_token > max_new:
+                    break
+            m = 0
+            for i in range(8):
+                input_ids, m, z = update(input_ids, lens[i], m)
+                if m > max_new or z > 1:
+                    break
+            return input_ids
+    """
+    assert findings(src, scope="all") == {(14, "GL110")}

@@ -587,6 +587,11 @@ class Walker:
                     # `offset += host_lens[i]`: a host number plus a CPU tensor is a CPU tensor
                     host = rhs.kind is Kind.CPU_TENSOR and cur.kind is Kind.HOST
                     inf.bind(small.target.value, Val(Kind.CPU_TENSOR, rank=rhs.rank) if host else TENSOR)
+            elif isinstance(small.target, cst.Subscript):
+                # `counts[i] += mask.sum()` of a host number: the slot now holds a device tensor (stored as such)
+                rhs = inf(small.value)
+                if rhs.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not rhs.weak and inf(small.target).kind is Kind.HOST:
+                    bind_targets(inf, small.target, Val(Kind.TENSOR, rank=rhs.rank))
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
             names = small.names if not isinstance(small.names, cst.ImportStar) else []
             for alias in names:
@@ -701,15 +706,17 @@ def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
     return Val(Kind.MODULE, qual, host=True) if owner is not None and index.builds_on_host(owner) else None
 
 
-def arguments_of(call: cst.Call, fn: FunctionInfo) -> list[cst.BaseExpression | None] | None:
-    """What `call` passes for each parameter `fn`'s returns follow (`FunctionInfo.follows`): an argument, or None for
-    one left out; None when the call cannot be read (`*args`, `**kwargs`)."""
-    if not fn.follows or any(arg.star for arg in call.args):
+def arguments_of(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...] | None = None
+                 ) -> list[cst.BaseExpression | None] | None:
+    """What `call` passes for each parameter `fn`'s returns follow (`FunctionInfo.follows`, or `names`): an argument,
+    or None for one left out; None when the call cannot be read (`*args`, `**kwargs`)."""
+    names = fn.follows if names is None else names
+    if not names or any(arg.star for arg in call.args):
         return None
     params = fn.params[1:] if fn.binding in ("method", "class") else fn.params
     positional = [arg.value for arg in call.args if arg.keyword is None]
     out: list[cst.BaseExpression | None] = []
-    for name in fn.follows:
+    for name in names:
         found = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == name), None)
         if found is None and name in params and params.index(name) < len(positional):
             found = positional[params.index(name)]
@@ -866,14 +873,36 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:
             return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
-        if len(targets) == 1 and not val.host and (passed := arguments_of(call, targets[0])) is not None:
+        if len(targets) == 1 and not val.host and (placed := placement(call, targets[0], targets[0].follows)):
             # a device-polymorphic helper: computed from these arguments alone, it lives where they do
-            where = [inf_ref[0](arg) if arg is not None else HOST if name in targets[0].number_defaults else UNKNOWN
-                     for name, arg in zip(targets[0].follows, passed)]
-            placed = followed_placement(where)
-            if placed is not None and (placed.kind is not Kind.TENSOR or val == UNKNOWN):
+            if placed.kind is not Kind.TENSOR or val == UNKNOWN:
                 return placed  # a host result overrides the return kind; a device one only fills a gap
+        if len(targets) == 1 and targets[0].item_follows and val.kind is Kind.UNKNOWN:
+            val = placed_items(call, targets[0], val)
         return val if val != UNKNOWN else None
+
+    def placement(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...]) -> Val | None:
+        """Where a value computed from the parameters `names` of `fn` alone lives, from what `call` passes for them."""
+        passed = arguments_of(call, fn, names)
+        if passed is None:
+            return None
+        where = [inf_ref[0](arg) if arg is not None else HOST if name in fn.number_defaults else UNKNOWN
+                 for name, arg in zip(names, passed)]
+        return followed_placement(where)
+
+    def placed_items(call: cst.Call, fn: FunctionInfo, val: Val) -> Val:
+        """The items of a tuple `fn` returns, each item that follows parameters placed where this call's arguments for
+        them live (`FunctionInfo.item_follows`): `input_ids, logits, new_token = update_inference_inputs(..., new_token,
+        accept_length, ...)` of a device `accept_length` makes `new_token` a device count. A host result overrides an
+        item's kind, a device one only fills an unknown item."""
+        items = list(val.items) if val.items is not None and len(val.items) == len(fn.item_follows) \
+            else [UNKNOWN] * len(fn.item_follows)
+        changed = False
+        for i, names in enumerate(fn.item_follows):
+            placed = placement(call, fn, names) if names else None
+            if placed is not None and (placed.kind is not Kind.TENSOR or items[i] == UNKNOWN):
+                items[i], changed = placed, True
+        return val._replace(items=tuple(items)) if changed else val
 
     def lookup_global(name: str) -> Val | None:
         return module_constant(index, module, name)

@@ -43,6 +43,23 @@ def follows(scope: Scope, resolve: Resolve) -> tuple[str, ...]:
     return tuple(sorted(params))
 
 
+def item_follows(scope: Scope, resolve: Resolve) -> tuple[tuple[str, ...], ...]:
+    """Per item of a function whose every return is a tuple display of one length (`return ids, logits, n`): the
+    parameters that item is computed from (sorted), or () where it follows none known; () overall when the returns
+    are no such tuples or no item follows a parameter. EAGLE's and Medusa's `update_inference_inputs` return
+    `new_token` after `new_token += accept_length + 1`: the count lives where the accepted length does."""
+    sizes = {len(r.elts) if isinstance(r, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in r.elts)
+             else -1 for r in scope.returns}
+    if not scope.returns or len(sizes) != 1 or -1 in sizes:
+        return ()
+    out = []
+    for i in range(sizes.pop()):
+        params = _join([_device_of(r.elts[i], scope, resolve, set(), 0) for r in scope.returns])  # type: ignore
+        ok = params and not params & {"self", "cls"} and params <= scope.params.keys()
+        out.append(tuple(sorted(params)) if ok else ())
+    return tuple(out) if any(out) else ()
+
+
 def _join(parts: list[Params | None]) -> Params | None:
     """The parameters the parts follow together (host data adds none); None when one part follows nothing known."""
     if any(p is None for p in parts):
@@ -81,13 +98,16 @@ def _name(name: str, scope: Scope, resolve: Resolve, reading: set[str], depth: i
     if name in reading:
         return HOST_DATA  # a name being read (`x = f(x)`): what its other bindings say
     bound = scope.binds.get(name, [])
-    if any(b is None or isinstance(b, ast.AugAssign) for b in bound):
-        return None  # rebound by a loop, `with`, a tuple target or `+=`
-    if name in scope.params and scope.params[name] in HOST_FAMILY:
+    if any(b is None for b in bound):
+        return None  # rebound by a loop, `with` or a tuple target
+    host_param = name in scope.params and scope.params[name] in HOST_FAMILY
+    if host_param and not any(isinstance(b, ast.AugAssign) for b in bound):
         return HOST_DATA  # `max_len: int`
-    parts: list[Params | None] = [frozenset((name,))] if name in scope.params else []
+    parts: list[Params | None] = [HOST_DATA if host_param else frozenset((name,))] if name in scope.params else []
     inner = reading | {name}
-    parts += [_device_of(b, scope, resolve, inner, depth + 1) for b in bound if isinstance(b, ast.expr)]
+    # `n += v` is `n = n + v`: it lives where the other bindings of `n` and `v` do (an arithmetic update)
+    parts += [_device_of(b.value if isinstance(b, ast.AugAssign) else b, scope, resolve, inner, depth + 1)
+              for b in bound]
     return _join(parts) if parts else None
 
 

@@ -23,7 +23,8 @@ from graphlint.facts.elements import element_reads, index_code
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import descendants
 from graphlint.facts.values import (
-    BOOL, CPU, CPU_DICT, CPU_TSEQ, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST, Kind, LIST_GROWERS, SEQS,
+    BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST,
+    Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, join, key_item, keyed_dict,
 )
@@ -1766,6 +1767,10 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
             inf.bind(found[0], keyed_dict([*pairs, (key, val)]) if key is not None else UNKNOWN)
         elif val.kind is not Kind.CPU_TENSOR and dict_item(current) is not None:
             inf.bind(found[0], UNKNOWN)  # `d["k"] = t` of anything but a host tensor: no longer all host
+        elif val.kind in DEVICE_TENSORS and not val.weak and current.kind is Kind.HOST_SEQ and current != SLICES:
+            # `counts = [0] * n; counts[i] += mask.sum()`: only a list takes a store, and from here on it holds
+            # device values; a slot never stored keeps its number, so an element joins as an optional tensor does
+            inf.bind(found[0], Val(Kind.TENSOR_SEQ, ref="list", elem=join(HOST, val)))
         elif val.is_tensor and (is_list(current) or current == EMPTY_LIST):
             # `idx = [slice(None)] * n; idx[d] = t`: a list that holds a tensor, an index of several dimensions
             inf.bind(found[0], UNKNOWN)

@@ -151,6 +151,15 @@ def dict_item(val: Val) -> Val | None:
     return val.elem if val.ref == "dict" and val.elem is not None else None
 
 
+def _stored_list(a: Val, b: Val) -> Val | None:
+    """A list of host numbers on one path (`counts = [0] * n` before a loop) and the same list after stores of device
+    values on the other (`counts[i] += mask.sum()` in the body): its elements are numbers or device tensors, an
+    optional tensor each (as `join` reads two paths of one name)."""
+    if a.kind is Kind.TENSOR_SEQ and a.ref == "list" and a.elem is not None and b == HOST_LIST:
+        return Val(Kind.TENSOR_SEQ, ref="list", elem=join(HOST, a.elem))
+    return None
+
+
 def join(a: Val, b: Val) -> Val:
     """Merge of two control-flow paths: keep what both agree on."""
     if a == b:
@@ -179,6 +188,8 @@ def join(a: Val, b: Val) -> Val:
         return Val(Kind.TENSOR_SEQ, ref=a.ref if a.ref == b.ref else None, elem=elem)
     if a.kind is Kind.HOST_SEQ and b.kind is Kind.HOST_SEQ:
         return Val(Kind.HOST_SEQ, ref=a.ref if a.ref == b.ref else None)
+    if (stored := _stored_list(a, b) or _stored_list(b, a)) is not None:
+        return stored
     if a.kind in HOSTS and b.kind in HOSTS:
         return HOST
     if Kind.NDARRAY in (a.kind, b.kind) and (a.kind in HOSTS or b.kind in HOSTS):

@@ -18,7 +18,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.facts.default_device import device_facts, is_main_guard, leaves_default_moved
-from graphlint.facts.follows import follows
+from graphlint.facts.follows import follows, item_follows
 from graphlint.facts.torch_kinds import TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
@@ -178,6 +178,8 @@ class FunctionInfo:
     # the parameters every return is computed from (`make_pad_mask(lengths)`): a call whose arguments for them are all
     # host data returns host data (`facts/follows.py`)
     follows: tuple[str, ...] = ()
+    # per item of a function returning tuple displays of one length: the parameters that item follows (() for none)
+    item_follows: tuple[tuple[str, ...], ...] = ()
     number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
     # (first line, last line, field) of its `with <torch.device value>:` blocks (facts.default_device.device_blocks);
     # once its class is read, only the blocks whose item is a device (field "")
@@ -467,20 +469,37 @@ class _Indexer(ast.NodeVisitor):
             info.init_fields, info.none_fields = _init_fields(node)
         for stmt in node.body:  # dataclass-style fields (`seq_lens: torch.Tensor`); __init__ wins
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                kind = _annotation_kind(ast.unparse(stmt.annotation))
-                if kind == "tensor" and is_cpu_name(stmt.target.id):
-                    kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
-                if kind:
-                    info.attrs.setdefault(stmt.target.id, Held(Base(kind)))
-                elif members := union_members(stmt.annotation):
-                    # `minibatch: Union[SplitBatch, CombineBatch]`: it holds one of them, so each one's methods
-                    names = [n for m in members if (n := class_annotation(m)) and n.rpartition(".")[2][:1].isupper()]
-                    if names:
-                        info.factories.setdefault(stmt.target.id, [self.resolve(n) or n for n in names])
-                elif (name := class_annotation(stmt.annotation) or element_class_annotation(stmt.annotation)) \
-                        and name.rpartition(".")[2][:1].isupper():
-                    # `cache: BufferCache`; `layers: list[Block]` (an element, `self.layers[i]`, is a Block)
-                    info.factories.setdefault(stmt.target.id, [self.resolve(name) or name])
+                self._declared_field(info, stmt.target.id, stmt.annotation)
+        for attr, annotation in _declared_self_fields(node):
+            # `self._prompt_lens: Tensor | None` with no value in a method (PEP 526): the field's declaration, as
+            # a class-body annotation is; the stores that follow it (`= layout.seq_lens_pt` / `= None`) say nothing
+            # more specific where they are untyped or None, and a typed store wins as __init__'s always does. Only
+            # the value's kind: a declared class (`self.decoder: DAC`) would be a new dispatch edge, the hot path's
+            self._declared_kind(info, attr, annotation)
+
+    def _declared_kind(self, info: ClassInfo, attr: str, annotation: ast.expr) -> bool:
+        """The kind a field's declared annotation says it holds, where no store said more (`setdefault`); False
+        where the annotation names no kind."""
+        kind = _annotation_kind(ast.unparse(annotation))
+        if kind == "tensor" and is_cpu_name(attr):
+            kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
+        if kind:
+            info.attrs.setdefault(attr, Held(Base(kind)))
+        return bool(kind)
+
+    def _declared_field(self, info: ClassInfo, attr: str, annotation: ast.expr) -> None:
+        """What a field's class-body annotation says it holds: a kind, or the project classes it may be."""
+        if self._declared_kind(info, attr, annotation):
+            return
+        if members := union_members(annotation):
+            # `minibatch: Union[SplitBatch, CombineBatch]`: it holds one of them, so each one's methods
+            names = [n for m in members if (n := class_annotation(m)) and n.rpartition(".")[2][:1].isupper()]
+            if names:
+                info.factories.setdefault(attr, [self.resolve(n) or n for n in names])
+        elif (name := class_annotation(annotation) or element_class_annotation(annotation)) \
+                and name.rpartition(".")[2][:1].isupper():
+            # `cache: BufferCache`; `layers: list[Block]` (an element, `self.layers[i]`, is a Block)
+            info.factories.setdefault(attr, [self.resolve(name) or name])
 
     def _device_fields(self, node: ast.ClassDef, info: ClassInfo) -> None:
         """Keep the `with self.<field>:` blocks of the class's functions whose field holds a `torch.device` (set from
@@ -579,6 +598,7 @@ class _Indexer(ast.NodeVisitor):
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
             follows=follows(scope, self.resolve),
+            item_follows=item_follows(scope, self.resolve),
             registers=self._registers(node) if cls is None and parent is None else ("", ""),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
@@ -1524,6 +1544,20 @@ def _own_type(func: ast.expr) -> bool:
     return isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "type" \
         and len(func.args) == 1 and not func.keywords and isinstance(func.args[0], ast.Name) \
         and func.args[0].id == "self"
+
+
+def _declared_self_fields(node: ast.ClassDef) -> list[tuple[str, ast.expr]]:
+    """(attribute, annotation) of each bare `self.x: T` (no value) in the class's own methods, nested defs aside."""
+    out = []
+    for fn in node.body:
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or not fn.args.args:
+            continue
+        own = fn.args.args[0].arg
+        for stmt in statements(fn.body):
+            if isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(stmt.target, ast.Attribute) \
+                    and isinstance(stmt.target.value, ast.Name) and stmt.target.value.id == own:
+                out.append((stmt.target.attr, stmt.annotation))
+    return out
 
 
 def _generates_init(node: ast.ClassDef, resolve) -> bool:

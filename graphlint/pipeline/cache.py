@@ -307,8 +307,8 @@ def interface_digest(s: ModuleSummary) -> str:
     """What other modules read from this one: definitions, returns, markers, classes, imports."""
     parts = [s.module, repr(sorted(s.imports.items()))]
     for f in sorted(s.functions.values(), key=lambda f: f.key):
-        parts.append(f"{f.key}|{f.returns}|{f.follows}|{f.number_defaults}|{sorted(f.markers)}|{f.class_key}|"
-                     f"{f.parent_key}|{f.attr_sets}")
+        parts.append(f"{f.key}|{f.returns}|{f.follows}|{f.item_follows}|{f.number_defaults}|{sorted(f.markers)}|"
+                     f"{f.class_key}|{f.parent_key}|{f.attr_sets}")
     for c in sorted(s.classes.values(), key=lambda c: c.key):
         parts.append(f"{c.key}|{c.bases}|{sorted(c.methods.items())}|{sorted(c.attrs.items())}|{c.init_fields}")
     return _digest("\n".join(parts))

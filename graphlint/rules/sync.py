@@ -17,6 +17,10 @@ DEVICE_SYNCS = frozenset({
     "torch.xpu.synchronize", "torch.npu.synchronize", "torch.mps.synchronize", "torch.musa.synchronize",
     "torch_musa.core.device.synchronize", "torch_npu.npu.synchronize",
 })
+# Context managers whose `__enter__` waits for the whole device before it starts: `torch.cuda.graph` calls
+# `torch.cuda.synchronize()` (and `empty_cache()`) ahead of `capture_begin` (torch/cuda/graphs.py), so each capture
+# block is one device-wide wait where it is entered.
+SYNCING_CONTEXTS = frozenset({"torch.cuda.graph", "torch.cuda.graphs.graph"})
 
 
 class CudaSynchronize(Rule):
@@ -32,6 +36,10 @@ class CudaSynchronize(Rule):
     most logs) is reported where the hot code calls it, the place to remove it; a call that passes the host as its
     device (`device="cpu"`: such helpers skip the wait there) is not. A larger function that waits somewhere is
     reported in its body only.
+
+    Entering `with torch.cuda.graph(g):` is the same wait: the context manager calls `torch.cuda.synchronize()`
+    before it begins capturing (torch/cuda/graphs.py), so a block that captures per request or per session (a
+    graph runner built lazily on the first decode step) waits for the device each time it is entered.
     """
 
     code = "GL140"
@@ -48,7 +56,11 @@ class CudaSynchronize(Rule):
         "def step(x: torch.Tensor, side: torch.cuda.Stream):\n"
         "    torch.cuda.current_stream().wait_stream(side)  # ordered on the device\n    return x * 2\n"
     )
-    VALID = ("def step(s, x: torch.Tensor):\n    torch.cuda.current_stream().wait_stream(s)\n",)
+    VALID = (
+        "def step(s, x: torch.Tensor):\n    torch.cuda.current_stream().wait_stream(s)\n",
+        # replaying a captured graph on a side stream queues work; only entering a capture block waits
+        "def step(g, s, x: torch.Tensor):\n    with torch.cuda.stream(s):\n        g.replay()\n    return x\n",
+    )
     INVALID = (
         "def step(x: torch.Tensor):\n    torch.cuda.synchronize()  # <- GL140\n"
         "   #^^^^^^^^^^^^^^^^^^^^^^^^\n",
@@ -56,9 +68,21 @@ class CudaSynchronize(Rule):
         "   #^^^^^^\n",
         "def step(x: torch.Tensor):\n    torch.accelerator.synchronize()  # <- GL140\n"
         "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def capture(g, x: torch.Tensor):\n    with torch.cuda.graph(g):  # <- GL140\n"
+        "        #^^^^^^^^^^^^^^^^^^^\n"
+        "        y = x * 2\n    return y\n",
     )
 
     helper_message = "`{call}()` runs `{sync}()` (line {line}): the host waits until the device is idle"
+    enter_message = ("entering `{call}(...)` runs `torch.cuda.synchronize()` first: the host waits until the device "
+                     "is idle")
+
+    def visit_With(self, node: cst.With) -> None:
+        for item in node.items:
+            call = item.item
+            qual = self.ctx.call_name(call) if isinstance(call, cst.Call) else None
+            if qual in SYNCING_CONTEXTS:
+                self.report(call, self.enter_message.format(call=qual))
 
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node)

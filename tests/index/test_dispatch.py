@@ -455,8 +455,9 @@ def test_findings_carry_their_context(tmp_path):
         contexts[scope] = {(f.line, f.context) for f in linter.lint_paths([tmp_path / "m.py"]).findings}
         assert linter.capture_sites is True
     assert contexts["captured"] == {(7, "captured")}
-    assert contexts["step"] == {(7, "captured"), (24, "step")}
-    assert contexts["hot"] == {(7, "captured"), (24, "step"), (11, "forward")}
+    # line 19: entering `torch.cuda.graph` waits for the device (GL140) in the step-tier capture method
+    assert contexts["step"] == {(7, "captured"), (19, "step"), (24, "step")}
+    assert contexts["hot"] == {(7, "captured"), (19, "step"), (24, "step"), (11, "forward")}
 
 
 def test_eager_guards_take_branches_out_of_the_captured_tier(tmp_path):
@@ -495,6 +496,7 @@ def test_eager_guards_take_branches_out_of_the_captured_tier(tmp_path):
         (7, "captured"),  # GL305: the capture-aware branch itself
         (10, "forward"), (12, "forward"), (14, "forward"),
         (16, "captured"),  # decoy: an ordinary tensor test is no guard
+        (25, "step"),  # GL140: entering the capture block waits for the device
     }
     guarded = Linter(Config(root=tmp_path, eager_guards=())).lint_paths([tmp_path / "m.py"]).findings
     assert {(f.line, f.context) for f in guarded if f.line == 12} == {(12, "captured")}
@@ -562,7 +564,8 @@ def test_summary_counts_tiers_and_says_when_nothing_is_captured(tmp_path, capsys
                                    "            self.out = self.model(x)\n")
     assert main(["m.py", "--no-cache", "--output-format", "full", "--color", "never"]) == 1
     out = capsys.readouterr().out
-    assert "Where they run: 1 captured, 1 step." in out and "No capture site found" not in out
+    # the second step finding: entering the capture block waits for the device (GL140)
+    assert "Where they run: 1 captured, 2 step." in out and "No capture site found" not in out
 
 
 # A model stack written without nn.Module, driven by a generator: exllamav2's shape.

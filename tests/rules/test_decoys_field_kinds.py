@@ -80,3 +80,41 @@ def test_a_list_field_indexed_by_a_device_tensor_is_read_on_the_host():
                 row = session.buf[idx]
                 return row, name
     """)
+
+
+def test_a_field_declared_bare_in_a_method_has_its_annotation_as_prior():
+    """fairseq2's beam search declares `self._prompt_lens: Tensor | None` / `self._prompt_mask: Tensor | None` with no
+    value in `__init__` (PEP 526) and stores `layout.seq_lens_pt` (a property of another class, untyped) or None, so
+    `int(self._prompt_lens[i])` and `if self._prompt_mask[b, s]:` in the step read device values (three silo labels).
+    The declaration is the field's prior, as a class-body annotation is; before, it was ignored and the field was
+    unknown. Decoys: a declared field some method stores a host tensor into keeps the store (a typed store wins), and
+    a declared `int` field stays a number."""
+    src = """
+        import torch
+        from torch import Tensor
+
+
+        class Search:
+            def __init__(self, layout, padded: bool):
+                self._lens: Tensor | None
+                self._mask: Tensor | None
+                self._host: Tensor
+                self._count: int
+                if padded:
+                    self._lens = layout.seq_lens_pt
+                    self._mask = layout.position_indices >= 0
+                else:
+                    self._lens = None
+                    self._mask = None
+                self._host = torch.zeros(4, dtype=torch.long)
+                self._count = layout.count
+
+            def step(self, b: int, s: int):
+                if self._mask[b, s]:
+                    return int(self._lens[b])
+                if self._count > 2:
+                    return int(self._host[b])
+                return 0
+    """
+    got = findings(src, scope="all")
+    assert {(line, code) for line, code in got if code.startswith("GL1")} == {(21, "GL110"), (22, "GL105")}

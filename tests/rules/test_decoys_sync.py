@@ -331,3 +331,39 @@ def test_a_function_that_waits_among_other_work_is_reported_in_its_body_only():
     """).lstrip("\n")
     got = {(f.line, f.code) for f in Linter(Config(scope="hot")).lint_text(text, "m.py").findings}
     assert got == {(6, "GL140")}
+
+
+def test_entering_a_cuda_graph_capture_waits_for_the_device():
+    """`torch.cuda.graph.__enter__` calls `torch.cuda.synchronize()` before `capture_begin` (torch/cuda/graphs.py):
+    a runner that captures lazily on the first decode step (Zonos, GPT-SoVITS, moshi, Chameleon, Higgs Audio labels)
+    waits for the device there, through any import spelling. Look-alikes stay silent: a project context manager named
+    `graph`, a side-stream block that replays a captured graph, and `capture_begin` on a graph object."""
+    got = findings("""
+        import contextlib
+        import torch
+        from torch import cuda
+        from torch.cuda import graph as cuda_graph
+
+        @contextlib.contextmanager
+        def graph(g):
+            yield g
+
+        class Runner:
+            def capture(self, x: torch.Tensor):
+                with torch.cuda.graph(self.g):
+                    y = x * 2
+                with cuda.graph(self.g, pool=None):
+                    y = x * 3
+                with cuda_graph(self.g):
+                    y = x * 4
+                return y
+
+            def replay(self, x: torch.Tensor, s):
+                with graph(self.g):
+                    y = x + 1
+                with torch.cuda.stream(s):
+                    self.g.replay()
+                self.g.capture_begin()
+                return y
+    """, scope="all")
+    assert {(line, code) for line, code in got if code == "GL140"} == {(12, "GL140"), (14, "GL140"), (16, "GL140")}

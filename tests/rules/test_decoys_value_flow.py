@@ -178,3 +178,72 @@ def test_a_helper_computed_from_its_argument_stays_silent_for_host_arguments():
             return out[:b]
     """
     assert findings(src, scope="all") == {(16, "GL103")}
+
+
+def test_a_host_list_whose_slots_take_device_values_holds_them():
+    """DeepSeek-VL2's `prepare_inputs_embeds`: `batch_num_tiles = [0 for _ in range(bs)]`, then `batch_num_tiles[idx]
+    += 1 + w * h` of the 0-d CUDA crop sizes, so the slice bound `images[idx, :batch_num_tiles[idx]]` and `assert n ==
+    sum(batch_num_tiles)` read device values (two barn labels). Only a list takes a store, and a slot never stored
+    keeps its number: an element is an optional device tensor, as two paths of one name join. Before, the list stayed
+    a list of host numbers. Decoys: the same list filled with host numbers (a `list[int]` parameter's items, an int)
+    and one filled with CPU tensors' reads stay silent."""
+    src = """
+        import torch
+
+
+        def embed(images: torch.Tensor, crop: torch.Tensor, bs: int):
+            tiles = [0 for _ in range(bs)]
+            out = []
+            for idx in range(bs):
+                for jdx in range(crop.shape[1]):
+                    w, h = crop[idx, jdx]
+                    tiles[idx] += 1 + w * h
+                out.append(images[idx, :tiles[idx]])
+            total = torch.cat(out)
+            assert total.shape[0] == sum(tiles)
+            return total
+
+
+        def embed_host(images: torch.Tensor, lens: list[int], bs: int):
+            tiles = [0] * bs
+            sizes = [0 for _ in range(bs)]
+            for idx in range(bs):
+                tiles[idx] += lens[idx]
+                tiles[idx] += 1
+                sizes[idx] = len(lens)
+            assert images.shape[0] == sum(tiles) + sum(sizes)
+            return images[:, :tiles[0]]
+    """
+    assert findings(src, scope="all") == {(11, "GL126"), (13, "GL109")}
+
+
+def test_a_tuple_item_a_helper_computes_from_its_parameters_lives_where_they_do():
+    """EAGLE's and Spec-Bench's `update_inference_inputs(..., accept_length, ..., new_token)` returns `(input_ids,
+    logits, new_token)` after `new_token += accept_length + 1`: the count lives where `accept_length` does, so with the
+    0-d CUDA `accept_length` of `evaluate_posterior` the loop's `if new_token > max_new_tokens:` reads the device every
+    step (sealed and depot labels). `n += v` is `n = n + v` (it follows `n`'s other bindings and `v`). Decoys: the same
+    helper fed host counts, and an item the helper builds itself."""
+    src = """
+        import torch
+
+
+        def update(input_ids, accept_length, new_token):
+            new_token += accept_length + 1
+            return input_ids, new_token, 0
+
+
+        def generate(input_ids: torch.Tensor, logits: torch.Tensor, max_new: int, lens: list[int]):
+            new_token = 0
+            for _ in range(8):
+                accept_length = logits.argmax()
+                input_ids, new_token, z = update(input_ids, accept_length, new_token)
+                if new_token > max_new:
+                    break
+            m = 0
+            for i in range(8):
+                input_ids, m, z = update(input_ids, lens[i], m)
+                if m > max_new or z > 1:
+                    break
+            return input_ids
+    """
+    assert findings(src, scope="all") == {(14, "GL110")}

@@ -22,7 +22,7 @@ from graphlint.index.serving import ServingHandlers
 from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, ARM_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
     is_model_annotation,
 )
 
@@ -174,6 +174,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._runner_cache: dict[str, bool] = {}
         self._rebinds: dict[str, dict[str, tuple[str, ...]]] = {}  # class key -> `_rebind_table`
         self._model_fields: dict[str, frozenset[str]] = {}  # class key -> its fields `_typed_models` reads
+        self._modules_by_use: frozenset[str] | None = None  # `_used_as_modules`
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
@@ -232,6 +233,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._runner_cache.clear()
         self._rebinds.clear()
         self._model_fields.clear()
+        self._modules_by_use = None
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._tails = None
         self._portions = None
@@ -564,6 +566,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         cls = self.classes.get(caller.class_key) if caller and caller.class_key and not rebinds_self(caller) else None
         if callee.startswith(GETATTR):
             return self._named_by_callers(caller, callee) if caller is not None else []
+        if callee.startswith(ARM_CALL):  # `sched.step(...)` where another arm of an `if` bound `sched` to this value
+            local, _, alt = callee[len(ARM_CALL):].partition("=")
+            return [(fn, _join(f"{local} bound in another arm", how))
+                    for fn, how in self.call_edges(caller, module, alt, depth=depth + 1)]
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
             return [(fn, "") for fn in self._call_target(cls)]
         if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
@@ -1315,6 +1321,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         propagate("step", steps + [(fn, label, None, False) for fn, label in self.generation_callbacks()]
                   + [(fn, label, None, False) for fn, label in self.library_api_roots(starts)], stop=model)
         propagate("step", self._rpc_step_handlers(result))
+        propagate("step", self._script_decode_roots(result), stop=model)
         # The request around the decode: what runs a step driver or decode loop once, and what it calls
         # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
         requests = self._request_roots(self._generating(loops, runs_model, result, model), result, model)
@@ -1659,13 +1666,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     # A method found by name only (`method m`) is no evidence of which object is called:
                     # set-up code calls `model.get_input_embeddings()` too.
                     hit = "calls the model"
+                elif not targets and (held := self._held_module(fn, callee)):
+                    hit = f"calls the model: {callee.partition('(')[0]} holds a {held}, an nn.Module by its use"
                 else:
                     hit = ""
                     for t, how in targets:  # (a method found by its name alone: no step climbs up through it)
                         if not how.startswith(SOLE_DEFINER):
                             callers.setdefault(t.key, []).append((fn, in_loop, line))
                 why = why or hit
-                if entries or hit == "calls the model":
+                if entries or hit.startswith("calls the model"):
                     runs_model.add(fn.key)
                 if hit and in_loop:
                     looping.add(fn.key)
@@ -1808,6 +1817,27 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             hop = Hop(f"{s.module}:{SCRIPT} (script: runs the model at top level)")
             out += [(target, _hop(target, how), hop, False)
                     for target, how in self._resolved_in(unit, spans) if target.key not in reached]
+        return out
+
+    def _script_decode_roots(self, reached: dict[str, HotInfo]) -> list[Seed]:
+        """What a program's top-level decode loop calls (`token = sample_logits(out)` then `out, state =
+        model.forward(token, state)`, a loop that feeds the token it picks back in: `index.decode`) runs every step,
+        as the callees of a function's decode loop do: `step`-tier roots. Only a program's entry (a `__main__` block,
+        or a module nothing in the project imports) that does not train; calls resolved by a method's name alone
+        and constructions (set-up) are left out, and so is what the loop calls outside its body."""
+        imported: set[str] | None = None
+        out: list[Seed] = []
+        for s in self.modules.values():
+            unit = s.script
+            if unit is None or not unit.decode_loops or trains(unit):
+                continue
+            if not s.main_guard:
+                imported = self._imported_modules() if imported is None else imported
+                if s.module in imported:
+                    continue
+            hop = Hop(f"{s.module}:{SCRIPT} (step: decode loop at top level)")
+            out += [(target, _hop(target, how), hop, False)
+                    for target, how in self._resolved_in(unit, unit.decode_loops) if target.key not in reached]
         return out
 
     def _entry_scripts(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> dict[str, HotInfo]:
@@ -2177,6 +2207,41 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         (nor is vLLM's encoder graph manager looping over a step's images)."""
         return bool(fn.regions) or any(t.regions and not _replays(t) for callee, _line in fn.calls
                                        for t, _how in self.call_edges(fn, fn.module, callee))
+
+    def _used_as_modules(self) -> frozenset[str]:
+        """Classes the linted tree does not define whose instances the project uses as nn.Modules: a value of that
+        class (a parameter annotated with it, `X()` in a call descriptor) gets nn.Module's own API (`model.eval()`,
+        `model.parameters()`). fairseq2's generators annotate `model: CausalLM` from a package the tree leaves out and
+        call `model.eval()`: a CausalLM is a module, and calling one runs its forward. torch's and builtin classes
+        are left out (their API is known), and so is a class the project defines (its bases say what it is)."""
+        if self._modules_by_use is None:
+            found = set()
+            for fn in (*self.functions.values(), *(s.script for s in self.modules.values() if s.script)):
+                for callee, _line in fn.calls:
+                    head, _, meth = callee.rpartition(".")
+                    if meth in MODULE_API and head.endswith("()") and "(" not in head[:-2] and "[" not in head:
+                        name = head[:-2]
+                        if name.rpartition(".")[2][:1].isupper() and not name.startswith(("torch.", "builtins.")) \
+                                and "." in name and self.class_by_dotted(name) is None:
+                            found.add(name)
+            self._modules_by_use = frozenset(found)
+        return self._modules_by_use
+
+    def _held_module(self, fn: FunctionInfo, callee: str) -> str:
+        """The class `_used_as_modules` finds for the object `callee` calls, where it is an attribute of `self`
+        stored from a value of that class (`self._model = model` with `model: CausalLM` in `__init__`) and called
+        (`self._model(seqs)`, `self._model.forward(seqs)`) in a method of a class that is no model code: a model
+        run from outside it, as a step driver does. "" otherwise."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        parts = callee.split(".")
+        if cls is None or len(parts) not in (2, 3) or parts[0] != "self" or parts[2:] not in ([], ["forward"]) \
+                or self._is_model_code(cls, fn) or not self._used_as_modules():
+            return ""
+        for c in self.mro(cls):
+            for ref in (*c.callables.get(parts[1], ()), *c.factories.get(parts[1], ())):
+                if ref.endswith("()") and ref[:-2] in self._used_as_modules():
+                    return ref[:-2].rpartition(".")[2]
+        return ""
 
     def _model_receivers(self, fn: FunctionInfo) -> frozenset[str]:
         """Receivers of unknown class that `fn` calls and that are models by what is done with them: a model

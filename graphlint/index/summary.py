@@ -99,6 +99,8 @@ ALTERNATIVES = "alternatives:"
 # the call descriptor of `getattr(obj, name)(...)` with `name` a parameter of the calling function
 NAME_ARG = "name:"
 GETATTR = "getattr:"
+# A call on a local that another arm of an `if` bound to something else: `arm:sched=pkg.UniPC().step` (`_arm_callees`)
+ARM_CALL = "arm:"
 MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
 PROPERTY_DECORATORS = ("property", "functools.cached_property", "cached_property")
 HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_callables")
@@ -373,6 +375,9 @@ class _Indexer(ast.NodeVisitor):
         self.class_stack: list[ClassInfo] = []
         self.func_stack: list[FunctionInfo] = []
         self.local_binds: list[dict[str, str]] = []
+        # per function: locals another arm of an `if` bound to something else (`_join_arms`): a call on the local
+        # also calls each of those
+        self.arm_binds: list[dict[str, set[str]]] = []
         self.call_locals: list[dict[str, ast.Call]] = []  # per function: locals bound once to a call's result
         self.scopes: list[Scope] = []
         # id() of each call inside a comprehension -> the generators around it, outermost first (`_comprehension`)
@@ -612,6 +617,7 @@ class _Indexer(ast.NodeVisitor):
             self._registrations(node, f"{self.s.module}.{qual}")
         info.module_params = self._module_params(node)
         self.local_binds.append(self._typed_params(node))
+        self.arm_binds.append({})
         self.call_locals.append({})
         if cls is not None:
             cls.methods[node.name] = info.key
@@ -632,6 +638,7 @@ class _Indexer(ast.NodeVisitor):
         self.scopes.pop()
         info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
             ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
+        self.arm_binds.pop()
         self.call_locals.pop()
         self.func_stack.pop()
         info.regions.extend(_begin_end_regions(info.calls))
@@ -672,6 +679,18 @@ class _Indexer(ast.NodeVisitor):
             if qual and not qual.startswith(("torch.", "typing.", "collections.")):
                 binds[arg.arg] = f"{qual}()"
         return binds
+
+    def _element_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+        """Parameters annotated with a homogeneous container of a class (`processors: Sequence[StepProcessor]`,
+        `list[Block]`): name -> the element class, resolved (not torch's or typing's own)."""
+        out = {}
+        args = node.args
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+            name = element_class_annotation(arg.annotation) if arg.annotation is not None else None
+            qual = self.resolve(name) if name and name.rpartition(".")[2][:1].isupper() else None
+            if qual and not qual.startswith(("torch.", "typing.", "collections.")):
+                out[arg.arg] = qual
+        return out
 
     def _module_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
         """Parameters annotated `torch.nn.Module` (also `Optional[nn.Module]`) or a Hugging Face model class
@@ -729,6 +748,7 @@ class _Indexer(ast.NodeVisitor):
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         local_calls = _local_calls(node)
         built = _locals_built(node, local_calls)
+        elements = self._element_params(node)
         for sub in ast.walk(node):
             if isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
@@ -736,6 +756,11 @@ class _Indexer(ast.NodeVisitor):
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
                         if self._annotated_attr(cls, target.attr, sub):
+                            continue
+                        if isinstance(sub.value, ast.Name) and sub.value.id in elements:
+                            # `self.processors = processors` with `processors: Sequence[StepProcessor]`: as a field
+                            # annotated so in the class body, its elements are instances of that class
+                            cls.factories.setdefault(target.attr, []).append(elements[sub.value.id])
                             continue
                         value = _built(sub.value, built)
                         kind = self._attr_kind(value)
@@ -1035,6 +1060,8 @@ class _Indexer(ast.NodeVisitor):
     visit_AnnAssign = visit_Assign
 
     def _bind_local(self, name: str, value: ast.expr) -> None:
+        if self.arm_binds and len(self.arm_binds) == len(self.local_binds):
+            self.arm_binds[-1].pop(name, None)  # a new binding: what the arms of an earlier `if` bound is gone
         src = dotted(value)
         if named := self._getattr_refs(value):  # `fn = getattr(self, "m")`: a call of `fn` calls it
             self.local_binds[-1][name] = ALTERNATIVES + "|".join(named)
@@ -1143,6 +1170,37 @@ class _Indexer(ast.NodeVisitor):
         """`torch.no_grad()`, `torch.inference_mode()` (also bare, as a decorator)."""
         return (self.resolve(dotted(expr.func if isinstance(expr, ast.Call) else expr)) or "") in GRADLESS
 
+    def visit_If(self, node: ast.If) -> None:
+        """After an `if`/`else`, a local holds what whichever arm ran bound it to: `sched = UniPC(...)` in one arm,
+        `sched = DPM(...)` in the other, then `sched.step(...)` calls either class's `step`. The arms are visited in
+        order as before (the last binding stays the local's value); `_join_arms` notes the others."""
+        if not self.func_stack or len(self.local_binds) != len(self.arm_binds):
+            self.generic_visit(node)
+            return
+        before = dict(self.local_binds[-1])
+        self._walk_expr(node.test)
+        for stmt in node.body:
+            self.visit(stmt)
+        after_body = dict(self.local_binds[-1])
+        for stmt in node.orelse:
+            self.visit(stmt)
+        self._join_arms(before, after_body, self.local_binds[-1])
+
+    def _join_arms(self, before: dict[str, str], after_body: dict[str, str], after: dict[str, str]) -> None:
+        """Note, for each local an arm rebound, the values it may hold after the `if` besides its last binding:
+        the body's (when the `else` rebound it) and the one before (when only one arm did). Only plain references
+        (a class built, a function or attribute named), not a choice among several or a registry's entry."""
+        alts = self.arm_binds[-1]
+        for name, final in after.items():
+            values = {v for v in (before.get(name), after_body.get(name)) if v and v != final}
+            if before.get(name) == after_body.get(name) == final or not values:
+                continue
+            if before.get(name) != after_body.get(name) and after_body.get(name) != final:
+                values.discard(before.get(name))  # both arms rebound it: the value before the `if` is gone
+            kept = {v for v in values if not v.startswith(ALTERNATIVES) and not v.endswith("[]")}
+            if kept and not final.startswith(ALTERNATIVES):
+                alts.setdefault(name, set()).update(kept)
+
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         unit = self._unit()
         if unit is not None and node.body and any(self._gradless(item.context_expr) for item in node.items):
@@ -1218,6 +1276,8 @@ class _Indexer(ast.NodeVisitor):
         callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None) or chained_call(func, self.resolve)
         if self.func_stack and (named := self._getattr_refs(func)):
             self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
+        if callee and self.func_stack and len(self.arm_binds) == len(self.local_binds):
+            self.func_stack[-1].calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
         if bound.startswith(ALTERNATIVES) and self.func_stack:
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
@@ -1271,6 +1331,17 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
+
+    def _arm_callees(self, func: ast.expr) -> list[str]:
+        """The other callees of a call on a local that arms of an `if` bound to different values (`_join_arms`):
+        `sched.step` with `sched` a `UniPC()` or a `DPM()` calls `DPM().step` too."""
+        name = dotted(func)
+        if not name:
+            return []
+        head, dot, rest = name.partition(".")
+        if head != head.split("[")[0]:
+            return []
+        return [f"{ARM_CALL}{head}={alt}{dot}{rest}" for alt in sorted(self.arm_binds[-1].get(head, ()))]
 
     def _bound_callables(self, node: ast.Call, callee: str) -> None:
         """Record what `p(...)` in a function runs where a `partial` binds `p` to a function or a registry's entry

@@ -287,7 +287,7 @@ class CallFacts:
             sites = [site for c in family for site in self._cls_sites.get(c.key, ())]
             sites += [site for n in {c.qualname.rpartition(".")[2] for c in family} for site in self.calls_named(n)]
             for caller, callee, line in sites:
-                made = self.index.classes.get(caller.class_key) if callee == "cls" else self.index.class_by_dotted(callee)
+                made = self._made_class(caller, callee)
                 if made is None or made.key not in keys:
                     continue
                 records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
@@ -295,6 +295,19 @@ class CallFacts:
                 found.append((caller, made, self._fields_of(made), records if seen else None, callee == "cls"))
             self._built[cls.key] = found
         return found
+
+    def _made_class(self, caller: "FunctionInfo", callee: str) -> "ClassInfo | None":
+        """The project class a construction call builds: `cls(...)` in a classmethod, `Batch(...)` by its dotted name,
+        and `self.Output(...)` / `cls.Output(...)` of a class nested in the caller's class or one of its bases
+        (attribute lookup on an instance or a class finds the class attribute: Kokoro's `KModel.Output`)."""
+        if callee == "cls":
+            return self.index.classes.get(caller.class_key) if caller.class_key else None
+        head, _, attr = callee.partition(".")
+        if head in ("self", "cls") and attr and "." not in attr:
+            owner = self.index.classes.get(caller.class_key) if caller.class_key else None
+            return next((found for c in self.index.mro(owner) if (found := self.index.classes.get(f"{c.key}.{attr}"))),
+                        None) if owner is not None else None
+        return self.index.class_by_dotted(callee)
 
     def _fields_of(self, cls: "ClassInfo") -> list[str]:
         """The parameters of a dataclass's generated `__init__`: its bases' fields first, as `dataclasses` orders
@@ -375,7 +388,8 @@ class CallFacts:
 
     def field(self, name: str) -> IKind | None:
         """What `obj.<name>` holds when the class of `obj` is unknown: the host kind (CPU_TENSOR, CPU_DICT) of
-        every project class that has such a field, where each class's own assignments agree on it (`attr`). None
+        every project class that has such a field, where each class's own assignments agree on it (`attr`; for a
+        dataclass's field, what its constructions pass: `self.Output(pred_dur=d.cpu())`). None
         where any class holds something else there (an nn.Module, a field declared or built as a tensor of
         unknown device), where code stores the attribute on another object (`ctx.lens = ...`), or where no
         class assigns it."""
@@ -395,10 +409,16 @@ class CallFacts:
                     for attr, kind in fn.attr_sets:
                         owners.setdefault(attr, set()).add(fn.class_key)
                         raw.setdefault(attr, set()).add(kind)
+            # a dataclass's field is stored by its constructions (`Output(pred_dur=d.cpu())`), not by `self.x = ...`
+            built = set()
+            for cls in self.index.classes.values():
+                for attr in cls.init_fields:
+                    owners.setdefault(attr, set()).add(cls.key)
+                    built.add(attr)
             owners = {attr: keys for attr, keys in owners.items()
-                      if attr not in foreign and (raw[attr] & {CPU_TENSOR, CPU_DICT}
+                      if attr not in foreign and (attr in built or raw[attr] & {CPU_TENSOR, CPU_DICT}
                                                   or any(isinstance(k, (Fwd, OnParam)) for k in raw[attr]))
-                      and all(k in HOST_FAMILY or deferred(k) for k in raw[attr])}
+                      and all(k in HOST_FAMILY or deferred(k) for k in raw.get(attr, ()))}
             for cls in self.index.classes.values():
                 for attr, held in cls.attrs.items():
                     if held.kind in (Base.TENSOR, Base.BOOL_TENSOR, Base.TENSOR_SEQ, Base.CPU_TENSOR) and attr in owners:

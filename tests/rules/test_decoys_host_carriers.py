@@ -125,3 +125,74 @@ def test_a_property_overridden_by_a_subclass_is_read_through_every_getter():
             return b.lens[0].item(), p.lens[0].item()
     """
     assert _codes(src) == {(28, "GL101")}
+
+
+NESTED_RESULT = """
+    import torch
+    from dataclasses import dataclass
+    from typing import Optional
+
+
+    class Synth(torch.nn.Module):
+        @dataclass
+        class Output:
+            audio: torch.Tensor
+            pred_dur: Optional[torch.Tensor] = None
+
+        def forward(self, ids: torch.Tensor, ref: torch.Tensor, return_output: bool = False):
+            audio, pred_dur = self.net(ids, ref)
+            audio = audio.squeeze().cpu()
+            pred_dur = pred_dur.cpu() if pred_dur is not None else None
+            return self.Output(audio=audio, pred_dur=pred_dur) if return_output else audio
+
+
+    class Draft(torch.nn.Module):
+        @dataclass
+        class Output:
+            tokens: torch.Tensor
+
+        def forward(self, x: torch.Tensor):
+            return self.Output(tokens=x.argmax(-1))
+
+
+    class Mixed(torch.nn.Module):
+        @dataclass
+        class Output:
+            lengths: torch.Tensor
+
+        def forward(self, x: torch.Tensor, cached: bool):
+            if cached:
+                return self.Output(lengths=x.sum(-1).cpu())
+            return self.Output(lengths=x.sum(-1))
+
+
+    def join_timestamps(tokens: list, pred_dur: torch.Tensor):
+        return pred_dur[0].item()
+
+
+    def first_token(tokens: torch.Tensor):
+        return tokens[0].item()
+
+
+    def first_length(lengths: torch.Tensor):
+        return lengths[0].item()
+
+
+    class Pipeline(torch.nn.Module):
+        def forward(self, ids: torch.Tensor, ref: torch.Tensor, x: torch.Tensor):
+            output = self.synth(ids, ref, return_output=True)
+            if output is not None and output.pred_dur is not None:
+                join_timestamps([], output.pred_dur)
+            first_token(self.draft(x).tokens)
+            first_length(self.mixed(x, True).lengths)
+            return output
+"""
+
+
+def test_a_nested_dataclass_built_through_self_holds_what_its_constructions_pass():
+    """Kokoro's `KModel.forward` returns `self.Output(audio=audio, pred_dur=pred_dur)` with `pred_dur = pred_dur.cpu()`
+    (a dataclass nested in the model class, built through `self.`), and the pipeline hands `output.pred_dur` to
+    `join_timestamps`, whose `pred_dur: torch.LongTensor` annotation names no device: its `.item()`s read host memory
+    (silo labels, host). Decoys next to their hits: a nested result every construction fills on the device
+    (`Draft.Output(tokens=x.argmax(-1))`) and one filled on the host on one path only (`Mixed.Output`) stay reported."""
+    assert _codes(NESTED_RESULT) == {(14, "GL103"), (15, "GL103"), (35, "GL103"), (44, "GL101"), (48, "GL101")}

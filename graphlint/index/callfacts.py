@@ -41,6 +41,8 @@ class ProjectIndex(Protocol):
     @property
     def default_device_moved(self) -> bool: ...
 
+    def exported_api(self) -> frozenset[str]: ...
+
     def method(self, cls: ClassInfo, name: str, *, skip_self: bool = False) -> FunctionInfo | None: ...
 
     def methods(self, cls: ClassInfo, name: str) -> list[FunctionInfo]: ...
@@ -122,6 +124,7 @@ class CallFacts:
         self._by_target: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]] = {}  # `_sites_by_target`
         self._device_ctx: dict[str, Dev | None] = {}  # `device_context`, per function
         self._device_blocks: bool | None = None  # some function of the project has a device block
+        self._filled: dict[str, frozenset[str]] = {}  # `filled`, per function
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
@@ -632,6 +635,42 @@ class CallFacts:
         if not sites or any(how.endswith(".apply") for _c, _n, _l, how in sites):
             return None
         return sites
+
+    def filled(self, fn: "FunctionInfo") -> frozenset[str]:
+        """The parameters with a default (None, or a Python number) that no resolved call site of `fn` leaves None:
+        each site fills it with a value that cannot be None (`callsite.never_none`: `cond_lengths=torch.tensor([n],
+        device=d)`, `left_padding=left_padding` of a local bound to `True if c else False`) or leaves out a number
+        default. Under those callers, the parameter's `is None` arm never runs. Empty where the evidence is
+        incomplete: no resolved site (a root, a framework call, a function passed around as a value), a site that
+        reaches `fn` through dispatch, or a call whose arguments were not recorded."""
+        found = self._filled.get(fn.key)
+        if found is None:
+            found = self._filled[fn.key] = self._read_filled(fn) if fn.none_defaults or fn.number_defaults \
+                else frozenset()
+        return found
+
+    def _read_filled(self, fn: "FunctionInfo") -> frozenset[str]:
+        sites = self._sites(fn)
+        if not sites or any(how for _c, _n, _l, how in sites) or fn.key in self.index.exported_api():
+            return frozenset()  # (a library's exported API is also called from outside the tree)
+        left = set(fn.none_defaults) | set(fn.number_defaults)
+        for caller, callee, line, _how in sites:
+            filled = [args for c, ln, args in caller.call_filled if c == callee and ln == line]
+            passed = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+            if len(filled) != 1 or len(passed) != 1 or caller.calls.count((callee, line)) != 1:
+                return frozenset()  # one call per line: the index keeps lines, not columns
+            positional, keywords = passed[0]
+            params = self.index.call_params(fn, callee)
+            named = {params[int(a[1:])] for a in filled[0] if a.startswith("#") and int(a[1:]) < len(params)}
+            # left out: the number default, unless a `**mapping` or `*args` may pass it (an argument the call spells
+            # out cannot be passed twice)
+            spread = any(k == SPLAT for k, _v in keywords) or positional[-1:] == (STAR_ARGS,)
+            given = set(params[:len(positional)]) | {k for k, _v in keywords}
+            kept = set() if spread else {p for p in fn.number_defaults if p not in given}
+            left &= named | {a for a in filled[0] if not a.startswith("#")} | kept
+            if not left:
+                break
+        return frozenset(left)
 
     def keywords(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Key -> the kind every call site that fills it passes into `fn`'s `**kwargs`, for keys where that is host

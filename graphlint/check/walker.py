@@ -37,6 +37,9 @@ from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 if TYPE_CHECKING:
     from graphlint.rules.base import Rule
 
+# What a typed receiver's method may return and be believed (`call_returns`): host data only, never a device claim
+# resting on the callee's annotations
+HOST_DATA = frozenset({Kind.HOST, Kind.HOST_SEQ, Kind.CPU_TENSOR, Kind.NDARRAY})
 # Unannotated parameters with these names are taken for tensors (weak: see docs/inference.md).
 TENSOR_PARAM_NAMES = frozenset({
     "hidden_states", "input_ids", "positions", "position_ids", "logits", "inputs_embeds", "query",
@@ -902,7 +905,14 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             # a typed receiver's method: only its host data. A device tensor or an object read there would rest on
             # the callee's annotations (`vq_parts: list[Tensor]` of a dataset's encoded message), priors nothing checks
             val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN
-            return val if val.kind in (Kind.CPU_TENSOR, Kind.NDARRAY) else None
+            if val.kind in (Kind.CPU_TENSOR, Kind.NDARRAY):
+                return val
+            host = [item if item.kind in HOST_DATA else UNKNOWN for item in val.items or ()]
+            if not any(item != UNKNOWN for item in host) or isinstance(func, cst.Attribute) \
+                    and index.call_facts.method(func.attr.value) is not None:
+                return None  # (what every project method of the name returns answers instead: `lookup_method`)
+            # a fixed tuple with host items (`return output, output.shape[-1], tups`): those items, the rest unknown
+            return Val(Kind.UNKNOWN, items=tuple(host))
         if len(targets) == 1 and isinstance(targets[0].returns, ik.Obj):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns.name}")
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:

@@ -438,6 +438,25 @@ def returns_a_tuple(scope: Scope) -> bool:
     return any(isinstance(value, ast.Tuple) for value in scope.returns)
 
 
+def returns_only_tuples(scope: Scope) -> bool:
+    """Every value-returning `return` of the function returns a tuple display of two or more items: no single-tensor
+    annotation (`-> torch.Tensor`) holds for it. Data flow beats annotations: Ouroboros' `generate(...) -> torch.Tensor`
+    returns `output, out_len, tups`, whose `out_len` is `output.shape[-1]`, a Python int."""
+    return bool(scope.returns) and all(isinstance(value, ast.Tuple) and len(value.elts) > 1 and not any(
+        isinstance(elt, ast.Starred) for elt in value.elts) for value in scope.returns)
+
+
+def tuple_of_tensors(inferred: IKind) -> IKind:
+    """The return kind of a function annotated as one tensor whose every `return` is a tuple (`returns_only_tuples`):
+    the body's tuple, item by item, with the annotation as the prior of each item the body does not type (litgpt's
+    `sample(...) -> torch.Tensor` returning `torch.argmax(...), F.softmax(...)` of a rebound local: both tensors) and
+    of each deferred one (`refine_returns`); an item the body shows (`output.shape[-1]`) is what the body says."""
+    if not isinstance(inferred, Items):
+        return TENSOR
+    return Items(tuple(TENSOR if item == UNKNOWN else refine_returns(TENSOR, item) if deferred(item) else item
+                       for item in inferred.items))
+
+
 # Calls into these packages (and builtins) never reach a project function: their arguments are not recorded.
 EXTERNAL_HEADS = frozenset({"torch", "numpy", "np", "math", "triton", "tl", "einops", "logging", "warnings",
                             "itertools", "functools", "os", "sys", "typing", "re", "time", "collections", "json"})

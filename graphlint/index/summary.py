@@ -26,7 +26,7 @@ from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, join_later, keyword_only,
     moves_to_device, none_defaults, number_defaults, param_names, records_args, refine_returns, required_positionals,
-    returns_a_tuple, scope_of, spelled_keywords, statements,
+    returns_a_tuple, returns_only_tuples, scope_of, spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -630,6 +630,8 @@ class _Indexer(ast.NodeVisitor):
             if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
                     *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
                 return UNKNOWN  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
+            if kind == "tensor" and returns_only_tuples(scope):  # `-> Tensor` returning `out, n`: the body says
+                return tuple_of_tensors(self._infer_returns(node, scope))
             if kind == "tensor" or kind in (None, "tensor_seq") and tuple_item_kinds(text):  # where the body shows it
                 items = tuple_item_kinds(text) if kind != "tensor" else None
                 annotated = Items(tuple(map(Base, items))) if items else Base(kind)

@@ -37,6 +37,9 @@ from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 if TYPE_CHECKING:
     from graphlint.rules.base import Rule
 
+# What a typed receiver's method may return and be believed (`call_returns`): host data only, never a device claim
+# resting on the callee's annotations
+HOST_DATA = frozenset({Kind.HOST, Kind.HOST_SEQ, Kind.CPU_TENSOR, Kind.NDARRAY})
 # Unannotated parameters with these names are taken for tensors (weak: see docs/inference.md).
 TENSOR_PARAM_NAMES = frozenset({
     "hidden_states", "input_ids", "positions", "position_ids", "logits", "inputs_embeds", "query",
@@ -220,6 +223,8 @@ class Walker:
         self.dispatcher = _Dispatcher(ctx, hooks, self.active)
         self.hooks = hooks
         self.dry = 0
+        # parameter -> its value on entry, for the None-default parameters every caller fills (`_dead_none_arm`)
+        self.filled: dict[str, Val] = {}
 
     def _capture_guard(self, fn: Callable, rule: "Rule") -> Callable:
         def guarded(node: cst.CSTNode) -> None:
@@ -235,6 +240,7 @@ class Walker:
         self._bind_params(fn)
         info = self.ctx.unit.function
         self._bind_passed(info)
+        self.filled = self._filled_entry(info)
         # a cache keyed on a tensor argument hashes it by identity: a new tensor each step misses every time
         self.ctx.memoised = info is not None and "memo" in info.markers and not any(
             self.ctx.inference(p.name).is_tensor for p in _all_params(fn.params))
@@ -279,6 +285,36 @@ class Walker:
             if keywords:  # `kwargs.get("k")`: what the call sites pass as `k=` (`CallFacts.keywords`)
                 inf.bind(info.star_kwargs, passed_keywords(
                     [(key, kind_val(kind)) for key, kind in sorted(keywords.items())]))
+
+    def _filled_entry(self, info: FunctionInfo | None) -> dict[str, Val]:
+        """The unit's None-default parameters that every resolved caller fills with a value that cannot be None
+        (`CallFacts.filled`), with the value each holds on entry. Only for a function reached through calls (a root
+        is also called from outside the tree, where the default may be left)."""
+        if info is None or self.ctx.index is None or len(self.ctx.unit.hot.via) < 2:
+            return {}
+        inf = self.ctx.inference
+        # a copy of its own, so that any rebinding (to an equal value, or to a shared constant) breaks the identity
+        entry = {name: inf.env[name]._replace() for name in self.ctx.index.call_facts.filled(info) if name in inf.env}
+        if entry:
+            inf.env.update(entry)
+            inf.reset_cache()
+        return entry
+
+    def _dead_none_arm(self, test: cst.BaseExpression) -> str | None:
+        """Which arm of `if p is None:` / `if p is not None:` never runs: "body" or "orelse", where `p` is a parameter
+        every caller fills (`filled`) and still holds its entry value (IndexTTS's `if cond_lengths is None:
+        cond_lengths = torch.tensor(...)` under a caller that always passes the lengths)."""
+        if not self.filled or not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 \
+                or not isinstance(test.left, cst.Name):
+            return None
+        target = test.comparisons[0]
+        entry = self.filled.get(test.left.value)
+        if entry is None or self.ctx.inference.env.get(test.left.value) is not entry \
+                or not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+            return None
+        if isinstance(target.operator, cst.Is):
+            return "body"
+        return "orelse" if isinstance(target.operator, cst.IsNot) else None
 
     def _nested_info(self, fn: cst.FunctionDef) -> FunctionInfo | None:
         """The index's record of a def nested directly in the unit's function (deeper ones: None)."""
@@ -354,6 +390,15 @@ class Walker:
             # `if __name__ == "__main__":` in a function body is a script's self-test, dead when imported: only
             # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
             if isinstance(stmt.orelse, cst.Else):
+                self.walk_block(stmt.orelse.body)
+            elif isinstance(stmt.orelse, cst.If):
+                self.statement(stmt.orelse)
+        elif isinstance(stmt, cst.If) and (dead := self._dead_none_arm(stmt.test)) is not None:
+            # a None test of a parameter every caller fills: only the arm its callers take runs
+            self.header(stmt, stmt.test)
+            if dead == "orelse":
+                self.walk_block(stmt.body)
+            elif isinstance(stmt.orelse, cst.Else):
                 self.walk_block(stmt.orelse.body)
             elif isinstance(stmt.orelse, cst.If):
                 self.statement(stmt.orelse)
@@ -867,7 +912,14 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             # a typed receiver's method: only its host data. A device tensor or an object read there would rest on
             # the callee's annotations (`vq_parts: list[Tensor]` of a dataset's encoded message), priors nothing checks
             val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN
-            return val if val.kind in (Kind.CPU_TENSOR, Kind.NDARRAY) else None
+            if val.kind in (Kind.CPU_TENSOR, Kind.NDARRAY):
+                return val
+            host = [item if item.kind in HOST_DATA else UNKNOWN for item in val.items or ()]
+            if not any(item != UNKNOWN for item in host) or isinstance(func, cst.Attribute) \
+                    and index.call_facts.method(func.attr.value) is not None:
+                return None  # (what every project method of the name returns answers instead: `lookup_method`)
+            # a fixed tuple with host items (`return output, output.shape[-1], tups`): those items, the rest unknown
+            return Val(Kind.UNKNOWN, items=tuple(host))
         if len(targets) == 1 and isinstance(targets[0].returns, ik.Obj):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns.name}")
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:

@@ -438,6 +438,25 @@ def returns_a_tuple(scope: Scope) -> bool:
     return any(isinstance(value, ast.Tuple) for value in scope.returns)
 
 
+def returns_only_tuples(scope: Scope) -> bool:
+    """Every value-returning `return` of the function returns a tuple display of two or more items: no single-tensor
+    annotation (`-> torch.Tensor`) holds for it. Data flow beats annotations: Ouroboros' `generate(...) -> torch.Tensor`
+    returns `output, out_len, tups`, whose `out_len` is `output.shape[-1]`, a Python int."""
+    return bool(scope.returns) and all(isinstance(value, ast.Tuple) and len(value.elts) > 1 and not any(
+        isinstance(elt, ast.Starred) for elt in value.elts) for value in scope.returns)
+
+
+def tuple_of_tensors(inferred: IKind) -> IKind:
+    """The return kind of a function annotated as one tensor whose every `return` is a tuple (`returns_only_tuples`):
+    the body's tuple, item by item, with the annotation as the prior of each item the body does not type (litgpt's
+    `sample(...) -> torch.Tensor` returning `torch.argmax(...), F.softmax(...)` of a rebound local: both tensors) and
+    of each deferred one (`refine_returns`); an item the body shows (`output.shape[-1]`) is what the body says."""
+    if not isinstance(inferred, Items):
+        return TENSOR
+    return Items(tuple(TENSOR if item == UNKNOWN else refine_returns(TENSOR, item) if deferred(item) else item
+                       for item in inferred.items))
+
+
 # Calls into these packages (and builtins) never reach a project function: their arguments are not recorded.
 EXTERNAL_HEADS = frozenset({"torch", "numpy", "np", "math", "triton", "tl", "einops", "logging", "warnings",
                             "itertools", "functools", "os", "sys", "typing", "re", "time", "collections", "json"})
@@ -1321,6 +1340,45 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
     kind = CPU_DEVICE if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
     kind = _as_list(arg, kind, resolve, scope, memo)
     return _by_flow(arg, call, kind, resolve, scope) if prior else kind
+
+
+# Calls that never return None: torch's and NumPy's constructors and math (a `torch.*` call passed as an argument
+# builds a value), and the builtins that convert or build
+NEVER_NONE_BUILTINS = frozenset({"int", "float", "bool", "str", "len", "list", "tuple", "dict", "set", "range", "abs",
+                                 "round", "max", "min", "sum", "sorted"})
+NEVER_NONE_DISPLAYS = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp,
+                       ast.GeneratorExp, ast.JoinedStr, ast.Compare, ast.BinOp, ast.UnaryOp, ast.Lambda)
+
+
+def never_none(value: ast.expr, resolve: Resolve, scope: Scope, line: int, depth: int = 0) -> bool:
+    """The expression cannot evaluate to None, by its syntax: a constant other than None, a display, comprehension,
+    comparison or arithmetic (an operator applied to None raises), a conditional whose arms both cannot, a call of
+    torch, NumPy or a building builtin, or a local whose one binding that reaches `line` is one of these
+    (`left_padding = True if use_cache else False`). What a call site passes for a parameter whose default is None
+    (`CallFacts.filled`): filled that way at every site, the parameter's `is None` arm never runs."""
+    if isinstance(value, ast.Constant):
+        return value.value is not None
+    if isinstance(value, NEVER_NONE_DISPLAYS):
+        return True
+    if isinstance(value, ast.IfExp):
+        return all(never_none(arm, resolve, scope, line, depth) for arm in (value.body, value.orelse))
+    if isinstance(value, ast.Call):
+        name = dotted(value.func) or ""
+        qual = resolve(name) or name
+        return qual.partition(".")[0] in ("torch", "numpy") or name in NEVER_NONE_BUILTINS
+    if isinstance(value, ast.Name) and depth < 2 and value.id not in scope.params:
+        bound = _reaching(value.id, line, scope)
+        return bound is not None and never_none(bound, resolve, scope, line, depth + 1)
+    return False
+
+
+def filled_arguments(call: ast.Call, resolve: Resolve, scope: Scope) -> tuple[str, ...]:
+    """The arguments of a call that cannot be None (`never_none`): `#<i>` for the i-th positional, else the keyword's
+    name. A `*args` or `**mapping` argument fills nothing this can name."""
+    out = [f"#{i}" for i, arg in enumerate(call.args)
+           if not isinstance(arg, ast.Starred) and never_none(arg, resolve, scope, call.lineno)]
+    out += [kw.arg for kw in call.keywords if kw.arg and never_none(kw.value, resolve, scope, call.lineno)]
+    return tuple(out)
 
 
 def _as_list(value: ast.expr, kind: IKind, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:

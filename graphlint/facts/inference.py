@@ -1002,7 +1002,11 @@ class Inference:
         """`model.generate(ids, ...)` of a model no project method answers for (transformers' `GenerationMixin`): the
         token ids it returns are built where its prompt ids are, so a device prompt gives a device tensor. None where
         the prompt is not known to be on the device, or `return_dict_in_generate=` asks for an output object."""
-        if self._has_kw(node, "return_dict_in_generate") is not None or self.call_returns(node) is not None:
+        projected = self.call_returns(node)
+        if projected is None and isinstance(node.func, cst.Attribute) and self.lookup_method is not None \
+                and self(node.func.value).kind is Kind.OBJECT:
+            projected = self.lookup_method(node.func.attr.value)  # what every project method of the name returns
+        if self._has_kw(node, "return_dict_in_generate") is not None or projected is not None and not projected.items:
             return None
         first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
         prompt = first or self._has_kw(node, "input_ids") or self._has_kw(node, "inputs")
@@ -1011,7 +1015,13 @@ class Inference:
             # moved to the device (read as a device tensor) holds the prompt ids
             prompt = next((a for a in node.args if a.star == "**"), None)
         val = self(prompt.value) if prompt is not None else UNKNOWN
-        return TENSOR if val.kind is Kind.TENSOR and not val.weak else None
+        ids = TENSOR if val.kind is Kind.TENSOR and not val.weak else None
+        if ids is not None and projected is not None:
+            # a project method whose body returns a fixed tuple with host items (Ouroboros' `x, out_len, tups =
+            # cache.generate(prefix, ...)`, `out_len = output.shape[-1]`): the body's host items beat the guess
+            # from the name, which keeps the items the body leaves untyped
+            return projected._replace(items=tuple(ids if item == UNKNOWN else item for item in projected.items or ()))
+        return ids
 
     @staticmethod
     def _host_weights(name: str) -> Val:

@@ -41,6 +41,8 @@ class ProjectIndex(Protocol):
     @property
     def default_device_moved(self) -> bool: ...
 
+    def exported_api(self) -> frozenset[str]: ...
+
     def method(self, cls: ClassInfo, name: str, *, skip_self: bool = False) -> FunctionInfo | None: ...
 
     def methods(self, cls: ClassInfo, name: str) -> list[FunctionInfo]: ...
@@ -122,6 +124,7 @@ class CallFacts:
         self._by_target: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]] = {}  # `_sites_by_target`
         self._device_ctx: dict[str, Dev | None] = {}  # `device_context`, per function
         self._device_blocks: bool | None = None  # some function of the project has a device block
+        self._filled: dict[str, frozenset[str]] = {}  # `filled`, per function
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
@@ -287,7 +290,7 @@ class CallFacts:
             sites = [site for c in family for site in self._cls_sites.get(c.key, ())]
             sites += [site for n in {c.qualname.rpartition(".")[2] for c in family} for site in self.calls_named(n)]
             for caller, callee, line in sites:
-                made = self.index.classes.get(caller.class_key) if callee == "cls" else self.index.class_by_dotted(callee)
+                made = self._made_class(caller, callee)
                 if made is None or made.key not in keys:
                     continue
                 records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
@@ -295,6 +298,19 @@ class CallFacts:
                 found.append((caller, made, self._fields_of(made), records if seen else None, callee == "cls"))
             self._built[cls.key] = found
         return found
+
+    def _made_class(self, caller: "FunctionInfo", callee: str) -> "ClassInfo | None":
+        """The project class a construction call builds: `cls(...)` in a classmethod, `Batch(...)` by its dotted name,
+        and `self.Output(...)` / `cls.Output(...)` of a class nested in the caller's class or one of its bases
+        (attribute lookup on an instance or a class finds the class attribute: Kokoro's `KModel.Output`)."""
+        if callee == "cls":
+            return self.index.classes.get(caller.class_key) if caller.class_key else None
+        head, _, attr = callee.partition(".")
+        if head in ("self", "cls") and attr and "." not in attr:
+            owner = self.index.classes.get(caller.class_key) if caller.class_key else None
+            return next((found for c in self.index.mro(owner) if (found := self.index.classes.get(f"{c.key}.{attr}"))),
+                        None) if owner is not None else None
+        return self.index.class_by_dotted(callee)
 
     def _fields_of(self, cls: "ClassInfo") -> list[str]:
         """The parameters of a dataclass's generated `__init__`: its bases' fields first, as `dataclasses` orders
@@ -375,7 +391,8 @@ class CallFacts:
 
     def field(self, name: str) -> IKind | None:
         """What `obj.<name>` holds when the class of `obj` is unknown: the host kind (CPU_TENSOR, CPU_DICT) of
-        every project class that has such a field, where each class's own assignments agree on it (`attr`). None
+        every project class that has such a field, where each class's own assignments agree on it (`attr`; for a
+        dataclass's field, what its constructions pass: `self.Output(pred_dur=d.cpu())`). None
         where any class holds something else there (an nn.Module, a field declared or built as a tensor of
         unknown device), where code stores the attribute on another object (`ctx.lens = ...`), or where no
         class assigns it."""
@@ -395,10 +412,16 @@ class CallFacts:
                     for attr, kind in fn.attr_sets:
                         owners.setdefault(attr, set()).add(fn.class_key)
                         raw.setdefault(attr, set()).add(kind)
+            # a dataclass's field is stored by its constructions (`Output(pred_dur=d.cpu())`), not by `self.x = ...`
+            built = set()
+            for cls in self.index.classes.values():
+                for attr in cls.init_fields:
+                    owners.setdefault(attr, set()).add(cls.key)
+                    built.add(attr)
             owners = {attr: keys for attr, keys in owners.items()
-                      if attr not in foreign and (raw[attr] & {CPU_TENSOR, CPU_DICT}
+                      if attr not in foreign and (attr in built or raw[attr] & {CPU_TENSOR, CPU_DICT}
                                                   or any(isinstance(k, (Fwd, OnParam)) for k in raw[attr]))
-                      and all(k in HOST_FAMILY or deferred(k) for k in raw[attr])}
+                      and all(k in HOST_FAMILY or deferred(k) for k in raw.get(attr, ()))}
             for cls in self.index.classes.values():
                 for attr, held in cls.attrs.items():
                     if held.kind in (Base.TENSOR, Base.BOOL_TENSOR, Base.TENSOR_SEQ, Base.CPU_TENSOR) and attr in owners:
@@ -612,6 +635,42 @@ class CallFacts:
         if not sites or any(how.endswith(".apply") for _c, _n, _l, how in sites):
             return None
         return sites
+
+    def filled(self, fn: "FunctionInfo") -> frozenset[str]:
+        """The parameters with a default (None, or a Python number) that no resolved call site of `fn` leaves None:
+        each site fills it with a value that cannot be None (`callsite.never_none`: `cond_lengths=torch.tensor([n],
+        device=d)`, `left_padding=left_padding` of a local bound to `True if c else False`) or leaves out a number
+        default. Under those callers, the parameter's `is None` arm never runs. Empty where the evidence is
+        incomplete: no resolved site (a root, a framework call, a function passed around as a value), a site that
+        reaches `fn` through dispatch, or a call whose arguments were not recorded."""
+        found = self._filled.get(fn.key)
+        if found is None:
+            found = self._filled[fn.key] = self._read_filled(fn) if fn.none_defaults or fn.number_defaults \
+                else frozenset()
+        return found
+
+    def _read_filled(self, fn: "FunctionInfo") -> frozenset[str]:
+        sites = self._sites(fn)
+        if not sites or any(how for _c, _n, _l, how in sites) or fn.key in self.index.exported_api():
+            return frozenset()  # (a library's exported API is also called from outside the tree)
+        left = set(fn.none_defaults) | set(fn.number_defaults)
+        for caller, callee, line, _how in sites:
+            filled = [args for c, ln, args in caller.call_filled if c == callee and ln == line]
+            passed = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+            if len(filled) != 1 or len(passed) != 1 or caller.calls.count((callee, line)) != 1:
+                return frozenset()  # one call per line: the index keeps lines, not columns
+            positional, keywords = passed[0]
+            params = self.index.call_params(fn, callee)
+            named = {params[int(a[1:])] for a in filled[0] if a.startswith("#") and int(a[1:]) < len(params)}
+            # left out: the number default, unless a `**mapping` or `*args` may pass it (an argument the call spells
+            # out cannot be passed twice)
+            spread = any(k == SPLAT for k, _v in keywords) or positional[-1:] == (STAR_ARGS,)
+            given = set(params[:len(positional)]) | {k for k, _v in keywords}
+            kept = set() if spread else {p for p in fn.number_defaults if p not in given}
+            left &= named | {a for a in filled[0] if not a.startswith("#")} | kept
+            if not left:
+                break
+        return frozenset(left)
 
     def keywords(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Key -> the kind every call site that fills it passes into `fn`'s `**kwargs`, for keys where that is host

@@ -24,9 +24,9 @@ from graphlint.index.assigned import built_by, chained_call, foreign_target, typ
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, join_later, keyword_only, moves_to_device,
-    none_defaults, number_defaults, param_names, records_args, refine_returns, required_positionals, returns_a_tuple,
-    scope_of, spelled_keywords, statements,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, join_later, keyword_only,
+    moves_to_device, none_defaults, number_defaults, param_names, records_args, refine_returns, required_positionals,
+    returns_a_tuple, returns_only_tuples, scope_of, spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -149,6 +149,8 @@ class FunctionInfo:
     param_kinds: tuple[tuple[str, IKind], ...] = ()
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
     call_args: list[tuple[str, int, tuple[IKind, ...], tuple[tuple[str, IKind], ...]]] = field(default_factory=list)
+    # (callee, line, the arguments that cannot be None) of each call `call_args` records (`callsite.filled_arguments`)
+    call_filled: list[tuple[str, int, tuple[str, ...]]] = field(default_factory=list)
     attr_sets: tuple[tuple[str, IKind], ...] = ()  # (attribute, kind) of each `self.x = value`
     foreign_sets: tuple[str, ...] = ()  # attributes stored on other objects (`ctx.lens = ...`)
     pinned_sets: tuple[str, ...] = ()  # `self.x` fields stored from a value that may be pinned (`pin_memory=True`)
@@ -655,6 +657,8 @@ class _Indexer(ast.NodeVisitor):
             if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
                     *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
                 return UNKNOWN  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
+            if kind == "tensor" and returns_only_tuples(scope):  # `-> Tensor` returning `out, n`: the body says
+                return tuple_of_tensors(self._infer_returns(node, scope))
             if kind == "tensor" or kind in (None, "tensor_seq") and tuple_item_kinds(text):  # where the body shows it
                 items = tuple_item_kinds(text) if kind != "tensor" else None
                 annotated = Items(tuple(map(Base, items))) if items else Base(kind)
@@ -1293,6 +1297,8 @@ class _Indexer(ast.NodeVisitor):
                     kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops)
                     if kinds is not None:
                         self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
+                        self.func_stack[-1].call_filled.append(
+                            (callee, node.lineno, filled_arguments(node, self.resolve, self.scopes[-1])))
             elif self.region_depth:
                 self.s.module_region_calls.append((callee, node.lineno))
             if not self.func_stack and not self.class_stack:

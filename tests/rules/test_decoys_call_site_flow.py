@@ -355,3 +355,49 @@ def test_decoy_mappings_filled_later_or_by_a_loop_pass_nothing_known():
             return x
     """
     assert findings(src, scope="all") == set()
+
+
+def test_decoy_a_none_arm_no_caller_takes_next_to_ones_a_caller_may_take():
+    """IndexTTS 2's `inference_speech(..., cond_lengths=None, emo_cond_lengths=None)` fills a missing length with
+    `torch.tensor([n], device=...)` under `if cond_lengths is None:`, and its only caller always passes
+    `cond_lengths=torch.tensor(...)`; Higgs Audio's `merge_input_ids_with_audio_features(..., left_padding=True)` tests
+    `if left_padding is None:` and its caller passes a local bound to `True if ... else False`. Those arms never run
+    (barn and kiln labels, host). Hits next to them: a parameter one caller forwards from its own Optional parameter
+    (`emo_lengths=lengths`, maybe None), one that a second caller leaves out (`other`), a `.tolist()` in the arm a
+    filled parameter does take (`is not None`), and a parameter rebound before its test (`extra = pick(extra)`, which
+    may return None) stay reported."""
+    src = """
+        import torch
+        from typing import Optional
+
+
+        def pick(x):
+            return x if x is not None and x.numel() else None
+
+
+        class GPT(torch.nn.Module):
+            def infer(self, cond: torch.Tensor, cond_lengths=None, emo_lengths=None, other=None, extra=None, pad=True):
+                if cond_lengths is None:
+                    cond_lengths = torch.tensor([cond.shape[-1]], device=cond.device)
+                if emo_lengths is None:
+                    emo_lengths = torch.tensor([cond.shape[-1]], device=cond.device)
+                if other is None:
+                    other = torch.tensor([cond.shape[-1]], device=cond.device)
+                extra = pick(extra)
+                if extra is None:
+                    extra = torch.tensor([cond.shape[-1]], device=cond.device)
+                if pad is None:
+                    pad = bool(torch.any(cond[:, 0] == 0))
+                if cond_lengths is not None:
+                    n = cond_lengths.tolist()
+                return cond_lengths, emo_lengths, other, extra, pad, n
+
+            def forward(self, cond: torch.Tensor, lengths: Optional[torch.Tensor] = None, use_cache: bool = True):
+                pad = True if use_cache or cond.shape[0] == 1 else False
+                a = self.infer(cond, cond_lengths=torch.tensor([3], device=cond.device), emo_lengths=lengths,
+                               extra=cond, pad=pad)
+                b = self.infer(cond, torch.full((1,), 3, device=cond.device), emo_lengths=lengths, other=1, extra=cond)
+                return a, b
+    """
+    codes = {f for f in findings(src) if f[1].startswith("GL1")}
+    assert codes == {(14, "GL130"), (16, "GL130"), (19, "GL130"), (23, "GL102"), (28, "GL130")}

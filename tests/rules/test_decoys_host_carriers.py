@@ -125,3 +125,114 @@ def test_a_property_overridden_by_a_subclass_is_read_through_every_getter():
             return b.lens[0].item(), p.lens[0].item()
     """
     assert _codes(src) == {(28, "GL101")}
+
+
+NESTED_RESULT = """
+    import torch
+    from dataclasses import dataclass
+    from typing import Optional
+
+
+    class Synth(torch.nn.Module):
+        @dataclass
+        class Output:
+            audio: torch.Tensor
+            pred_dur: Optional[torch.Tensor] = None
+
+        def forward(self, ids: torch.Tensor, ref: torch.Tensor, return_output: bool = False):
+            audio, pred_dur = self.net(ids, ref)
+            audio = audio.squeeze().cpu()
+            pred_dur = pred_dur.cpu() if pred_dur is not None else None
+            return self.Output(audio=audio, pred_dur=pred_dur) if return_output else audio
+
+
+    class Draft(torch.nn.Module):
+        @dataclass
+        class Output:
+            tokens: torch.Tensor
+
+        def forward(self, x: torch.Tensor):
+            return self.Output(tokens=x.argmax(-1))
+
+
+    class Mixed(torch.nn.Module):
+        @dataclass
+        class Output:
+            lengths: torch.Tensor
+
+        def forward(self, x: torch.Tensor, cached: bool):
+            if cached:
+                return self.Output(lengths=x.sum(-1).cpu())
+            return self.Output(lengths=x.sum(-1))
+
+
+    def join_timestamps(tokens: list, pred_dur: torch.Tensor):
+        return pred_dur[0].item()
+
+
+    def first_token(tokens: torch.Tensor):
+        return tokens[0].item()
+
+
+    def first_length(lengths: torch.Tensor):
+        return lengths[0].item()
+
+
+    class Pipeline(torch.nn.Module):
+        def forward(self, ids: torch.Tensor, ref: torch.Tensor, x: torch.Tensor):
+            output = self.synth(ids, ref, return_output=True)
+            if output is not None and output.pred_dur is not None:
+                join_timestamps([], output.pred_dur)
+            first_token(self.draft(x).tokens)
+            first_length(self.mixed(x, True).lengths)
+            return output
+"""
+
+
+def test_a_nested_dataclass_built_through_self_holds_what_its_constructions_pass():
+    """Kokoro's `KModel.forward` returns `self.Output(audio=audio, pred_dur=pred_dur)` with `pred_dur = pred_dur.cpu()`
+    (a dataclass nested in the model class, built through `self.`), and the pipeline hands `output.pred_dur` to
+    `join_timestamps`, whose `pred_dur: torch.LongTensor` annotation names no device: its `.item()`s read host memory
+    (silo labels, host). Decoys next to their hits: a nested result every construction fills on the device
+    (`Draft.Output(tokens=x.argmax(-1))`) and one filled on the host on one path only (`Mixed.Output`) stay reported."""
+    assert _codes(NESTED_RESULT) == {(14, "GL103"), (15, "GL103"), (35, "GL103"), (44, "GL101"), (48, "GL101")}
+
+
+TUPLE_GENERATE = """
+    import torch
+
+
+    class DraftCache:
+        def __init__(self, model):
+            self._model = model
+
+        @torch.no_grad()
+        def generate(self, prefix: torch.Tensor, gamma: int) -> torch.Tensor:
+            output = self._model.lade_generate(inputs=prefix, max_new_tokens=gamma)
+            out_len = output.shape[-1]
+            tups = []
+            return output, out_len, tups
+
+
+    @torch.no_grad()
+    def speculate(prefix: torch.Tensor, model: torch.nn.Module, eos: int):
+        cache = DraftCache(model)
+        prefix_len = prefix.shape[1]
+        x, out_len, guess = cache.generate(prefix, 4)
+        key_tok = int(x[:, -1])
+        n = prefix_len + out_len - 1
+        assert n >= prefix_len - 1
+        if out_len > prefix_len:
+            prefix = x[:, :n + 1]
+        return prefix, key_tok
+"""
+
+
+def test_a_project_generate_returning_a_tuple_keeps_its_host_items():
+    """Ouroboros' `KVCacheModelLade.generate(...) -> torch.Tensor` returns `output, out_len, tups` with `out_len =
+    output.shape[-1]`. A `generate` of a device prompt was read as transformers' decode loop (device token ids), and
+    the annotation as one tensor, so unpacking made `out_len` a tensor row: `assert n >= prefix_len - 1`, `if out_len >
+    prefix_len`, `x[:, :n + 1]` were flagged (barn labels, host). The body's tuple now beats the single-tensor
+    annotation, and its host items beat the guess from the name; the item the body leaves untyped keeps it, so
+    `int(x[:, -1])` of the draft ids stays reported (a barn sync label)."""
+    assert _codes(TUPLE_GENERATE) == {(21, "GL105")}

@@ -186,6 +186,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._passed_objects: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._object_slots: dict[str, list[tuple[FunctionInfo, str, int, set[str]]]] | None = None
+        self._object_callers: dict[tuple[str, str, str], bool] = {}
         self._handed_to: dict[str, set[str]] | None = None
         self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
@@ -248,6 +249,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._handed.clear()
         self._passed_objects.clear()
         self._object_slots = None
+        self._object_callers.clear()
         self._handed_to = None
         self._reset_patching()
         self._stars.clear()
@@ -726,8 +728,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         owner, _, name = fn.qualname.rpartition(".")
         names = (name, owner.rpartition(".")[2]) if name == "__init__" and fn.class_key else (name,)
         for caller, desc, line, filled in (call for n in names for call in self._object_slots.get(n, ())):
-            if not filled.isdisjoint(slots) \
-                    and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
+            if filled.isdisjoint(slots):
+                continue
+            reaches = self._object_callers.get((fn.key, caller.key, desc))  # (once per callee, any parameter)
+            if reaches is None:
+                reaches = self._object_callers[(fn.key, caller.key, desc)] = any(
+                    t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc))
+            if reaches:
                 yield caller, desc, line
 
     def _stored_objects(self, cls: ClassInfo, name: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:

@@ -184,9 +184,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._subclasses: dict[str, list[ClassInfo]] | None = None  # class key -> classes with it in their MRO
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
-        self._passed_objects: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
-        self._object_slots: dict[str, list[tuple[FunctionInfo, str, int, set[str]]]] | None = None
-        self._object_callers: dict[tuple[str, str, str], bool] = {}
         self._handed_to: dict[str, set[str]] | None = None
         self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
@@ -247,9 +244,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._mros.clear()
         self._subclasses = None
         self._handed.clear()
-        self._passed_objects.clear()
-        self._object_slots = None
-        self._object_callers.clear()
         self._handed_to = None
         self._reset_patching()
         self._stars.clear()
@@ -642,7 +636,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if owner is None or not name.isidentifier() or (name == "self" and owner.binding == "method"):
             return []
         out: list[tuple[FunctionInfo, str]] = []
-        for cls, how in self._handed_self(owner, name) + self._handed_objects(owner, name):
+        for cls, how in self._handed_self(owner, name):
             if rest in ("", "forward", "__call__"):
                 out += [(fn, how) for fn in self._instance_call(cls)]
             else:
@@ -681,73 +675,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         out.setdefault(cls.key, (cls, how))
         self._handed[key] = list(out.values())
         return self._handed[key]
-
-    def _handed_objects(self, fn: FunctionInfo, param: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:
-        """The project classes whose instances the project's calls of `fn` build and pass for `param`
-        (`Pipe(scheduler=Sched(...))`, `sched = Sched(...); retrieve_timesteps(sched, ...)`: the call-site fact
-        `object_args`), also through a caller that hands on its own parameter, each with the `via` label `param
-        = Cls from Caller`. Each call site adds its own class; a library object adds none."""
-        key = (fn.key, param)
-        if key in self._passed_objects:
-            return self._passed_objects[key]
-        self._passed_objects[key] = []  # cycle guard
-        out: dict[str, tuple[ClassInfo, str]] = {}
-        i = fn.params.index(param) if param in fn.params else -2
-        wanted = {param, str(i), str(i - 1)}  # (`i - 1`: a method's `self` is implicit at `obj.m(...)`, `Cls(...)`)
-        for caller, desc, line in self._object_calls(fn, wanted) if depth <= MAX_SETTLE_DEPTH else ():
-            records = [(slot, ref) for c, ln, slot, ref in caller.object_args if c == desc and ln == line]
-            params = self.call_params(fn, desc)
-            slots = {param} | ({str(params.index(param))} if param in params else set())
-            for slot, ref in records:
-                if slot not in slots:
-                    continue
-                if ref.startswith(PARAM):
-                    for cls, how in self._handed_objects(caller, ref[len(PARAM):], depth + 1):
-                        out.setdefault(cls.key, (cls, f"{param} = {ref[len(PARAM):]}, {how}"))
-                elif ref.startswith("self.") and (owner := self.classes.get(caller.class_key or "")) is not None:
-                    for cls, how in self._stored_objects(owner, ref[len("self."):], depth + 1):
-                        out.setdefault(cls.key, (cls, f"{param} = {ref}, {how}"))
-                elif (cls := self.class_by_dotted(ref)) is not None:
-                    out.setdefault(cls.key, (cls, f"{param} = {cls.qualname} from {caller.display}"))
-        self._passed_objects[key] = list(out.values())
-        return self._passed_objects[key]
-
-    def _object_calls(self, fn: FunctionInfo, slots: set[str]) -> Iterator[tuple[FunctionInfo, str, int]]:
-        """(caller, call descriptor, line) of each call that passes an object (`object_args`) and reaches `fn` (for an
-        `__init__`, also the constructions `Cls(...)` that run it), from a function or a program's top level
-        (`target = Engine(...)` in the arms of a module-level `if`, then `run(target)`). Only calls with such records
-        are resolved, and only those filling one of `slots`: most calls pass none."""
-        if self._object_slots is None:  # callee name -> the calls passing an object to it, with their slots
-            table: dict[str, dict[tuple[str, str, int], tuple[FunctionInfo, set[str]]]] = {}
-            for f in (*self.functions.values(), *(m.script for m in self.modules.values() if m.script)):
-                for callee, line, slot, _ref in f.object_args:
-                    calls = table.setdefault(callee.rpartition(".")[2], {})
-                    calls.setdefault((f.key, callee, line), (f, set()))[1].add(slot)
-            self._object_slots = {name: [(f, c, ln, filled) for (_k, c, ln), (f, filled) in calls.items()]
-                                  for name, calls in table.items()}
-        owner, _, name = fn.qualname.rpartition(".")
-        names = (name, owner.rpartition(".")[2]) if name == "__init__" and fn.class_key else (name,)
-        for caller, desc, line, filled in (call for n in names for call in self._object_slots.get(n, ())):
-            if filled.isdisjoint(slots):
-                continue
-            reaches = self._object_callers.get((fn.key, caller.key, desc))  # (once per callee, any parameter)
-            if reaches is None:
-                reaches = self._object_callers[(fn.key, caller.key, desc)] = any(
-                    t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc))
-            if reaches:
-                yield caller, desc, line
-
-    def _stored_objects(self, cls: ClassInfo, name: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:
-        """The classes of the objects constructions of `cls` pass for the `__init__` parameter stored unchanged in
-        `self.name` (`self.scheduler = scheduler`, whatever its annotation says), via `self.name = param, ...`."""
-        for c in self.mro(cls):
-            init = self.functions.get(c.methods.get("__init__", ""))
-            if init is None:
-                continue
-            return [(owner, f"self.{name} = {kind.name}, {how}") for attr, kind in init.attr_sets
-                    if attr == name and isinstance(kind, Fwd) and kind.name in init.params
-                    for owner, how in self._handed_objects(init, kind.name, depth)]
-        return []
 
     def _instance_call(self, cls: ClassInfo) -> list[FunctionInfo]:
         """What calling an object whose methods are those of `cls` runs: its `forward` / `__call__`, or for a
@@ -1144,9 +1071,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             for owner, how in owners:
                 out.extend((fn, _join(how, h)) for fn, h in (self.methods_via(owner, parts[1]) if len(parts) > 1
                                                              else [(f, "") for f in self._call_target(owner)]))
-        if not out and len(parts) == 2 and not first.endswith("]"):  # a held object handed to the constructor
-            out = [(fn, _join(how, h)) for owner, how in self._stored_objects(cls, name)
-                   for fn, h in self.methods_via(owner, parts[1])]
         return out
 
     def _annotated_class_methods(self, getter: FunctionInfo, meth: str) -> list[tuple[FunctionInfo, str]]:
@@ -1186,10 +1110,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             # `self.controller = controller` with `controller: Controller`: an instance (`Controller()`)
             found += [(target, how) for desc in c.callables.get(name, ()) if desc.endswith("()")
                       for target, how in self._denotes(desc, 0) if isinstance(target, ClassInfo)]
-            if found:  # (and what constructions hand over: the data flow, where the annotation names another class)
-                return found + [(c, how) for c, how in self._stored_objects(cls, name)
-                                if all(c.key != f.key for f, _ in found)]
-        return self._stored_objects(cls, name) or self.foreign_classes(cls, name)
+            if found:
+                return found
+        return self.foreign_classes(cls, name)
 
     def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None, element: str = ""
                               ) -> list[tuple[FunctionInfo, str]]:
@@ -1223,12 +1146,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         out.extend((fn, how or f"self.{name}") for fn in self.methods(target, meth))
             if out:
                 break
-        # `Pipe(scheduler=Sched(...))` with `self.scheduler = scheduler` in `__init__`: what the constructions hand
-        # over, next to what an annotation of the parameter names (`scheduler: KarrasDiffusionSchedulers`)
-        seen = {fn.key for fn, _ in out}
-        out += [(fn, _join(how, h)) for target, how in self._stored_objects(cls, name)
-                for fn, h in (self.methods_via(target, meth) if meth else [(f, "") for f in self._call_target(target)])
-                if fn.key not in seen]
         if not out:  # `self.model.ctl = Controller()` in another class's method
             out = [(fn, _join(how, h)) for target, how in self.foreign_classes(cls, name)
                    for fn, h in (self.methods_via(target, meth) if meth else [(f, "") for f in self._call_target(target)])]

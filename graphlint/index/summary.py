@@ -7,7 +7,6 @@ plain data so that they can be built in worker processes and cached per file; `i
 from __future__ import annotations
 
 import ast
-import builtins
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -93,7 +92,6 @@ MAX_NAME_DISPATCH = 8
 MAX_TOKEN_CYCLES = 8  # loop-carried cycles kept per function for the index to judge (index.decode.token_cycles)
 PARAM = "param:"  # a callable argument that is a parameter of the calling function, handed on
 SELF_ARG = PARAM + "self"  # the calling method's own object, handed to a function
-BUILTIN_NAMES = frozenset(dir(builtins))
 MAX_FORWARDED_PARAMS = 8  # the first positional parameters (`self` included) that can carry a callable
 # A local bound to one of several callables (`m = (a.f, a.g)[i]`): the prefix of its joined descriptors
 ALTERNATIVES = "alternatives:"
@@ -159,10 +157,6 @@ class FunctionInfo:
     # (callee descriptor, line, position or keyword, callable) of calls passing a function or a method of the
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
     callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
-    # (callee descriptor, line, position or keyword, class) of calls passing an object the code just built
-    # (`Pipe(scheduler=Sched(...))`, `sched = Sched(...); f(sched)`), or `PARAM` + a parameter handed on: the
-    # class whose methods a call on that parameter, or on the attribute it is stored in, runs (index.project)
-    object_args: list[tuple[str, int, str, str]] = field(default_factory=list)
     # (function, line, parameter slot, value) of what a `partial(f, p=v)` binds, or a call passes as a registry's
     # entry (`f(p=fn)` with `fn = REG[k]`): what `p(...)` in `f` runs (index.patching)
     bound_callables: list[tuple[str, int, str, str]] = field(default_factory=list)
@@ -387,9 +381,6 @@ class _Indexer(ast.NodeVisitor):
         # also calls each of those
         self.arm_binds: list[dict[str, set[str]]] = []
         self.call_locals: list[dict[str, ast.Call]] = []  # per function: locals bound once to a call's result
-        # per function (the script's last): local -> the class its binding that reaches here constructed; a
-        # rebinding to anything else removes it (`_object_args`)
-        self.made_locals: list[dict[str, str]] = [{}]
         self.scopes: list[Scope] = []
         # id() of each call inside a comprehension -> the generators around it, outermost first (`_comprehension`)
         self.comprehended: dict[int, list[ast.comprehension]] = {}
@@ -630,7 +621,6 @@ class _Indexer(ast.NodeVisitor):
         self.local_binds.append(self._typed_params(node))
         self.arm_binds.append({})
         self.call_locals.append({})
-        self.made_locals.insert(-1, {})
         if cls is not None:
             cls.methods[node.name] = info.key
             if node.name == "__init__":
@@ -652,7 +642,6 @@ class _Indexer(ast.NodeVisitor):
             ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
         self.arm_binds.pop()
         self.call_locals.pop()
-        self.made_locals.pop(-2)
         self.func_stack.pop()
         info.regions.extend(_begin_end_regions(info.calls))
         if parent is not None:
@@ -948,7 +937,6 @@ class _Indexer(ast.NodeVisitor):
 
     def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        self._note_made(targets, node.value)
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
             if self.local_binds:
                 self._bind_local(targets[0].id, node.value)
@@ -1299,8 +1287,6 @@ class _Indexer(ast.NodeVisitor):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
         if (callback := self._event_callback(node, callee or "")) is not None:
             self.s.event_callbacks.append((callback, node.lineno))  # (a listener of a built widget: `gr.Button().click`)
-        if callee and (node.args or node.keywords) and (unit := self._unit()) is not None and records_args(callee):
-            self._object_args(node, callee, unit)
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
@@ -1423,61 +1409,6 @@ class _Indexer(ast.NodeVisitor):
         if parent is not None and f"{parent.qualname}.{arg.id}" in self.s.functions:
             return f"{self.s.module}.{parent.qualname}.{arg.id}"
         return self.resolve(arg.id) if arg.id in self.top_level or arg.id in self.s.imports else None
-
-    def _note_made(self, targets: list[ast.expr], value: ast.expr | None) -> None:
-        """Keep `made_locals` flow-sensitive: each name an assignment binds loses its construction, and a single
-        name bound to a project-looking construction (`sched = Sched(...)`, `Model(cfg).to(dev)`) gets it."""
-        if self.class_stack and not self.func_stack:
-            return  # a class body's names are no locals
-        made = self.made_locals[-2] if self.func_stack else self.made_locals[-1]
-        for target in targets:
-            for sub in ast.walk(target):
-                if isinstance(sub, ast.Name):
-                    made.pop(sub.id, None)
-        if len(targets) == 1 and isinstance(targets[0], ast.Name) and value is not None \
-                and (cls := self._constructed(value)):
-            made[targets[0].id] = cls
-
-    def _constructed(self, value: ast.expr) -> str | None:
-        """The class (dotted) a value builds: a call of a capitalised name (PEP 8), through nn.Module methods that
-        return the module; not torch's own classes, whose methods are the library's."""
-        if not isinstance(value, ast.Call):
-            return None
-        built = _built(value, {})
-        name = dotted(built.func) if isinstance(built, ast.Call) else None
-        if not name or not name.rpartition(".")[2][:1].isupper() or name.startswith("self."):
-            return None
-        binds = [] if self.func_stack else [self.script_binds]
-        self.local_binds.extend(binds)
-        try:
-            cls = self.resolve(name)
-        finally:
-            del self.local_binds[len(self.local_binds) - len(binds):]
-        return cls if cls and not cls.startswith("torch.") and not cls.endswith("]") else None
-
-    def _object_args(self, node: ast.Call, callee: str, unit: FunctionInfo) -> None:
-        """Record the arguments that are objects the code built (`object_args`): a construction in place, a local
-        whose binding that reaches the call is one, or a parameter or a field of the method's object handed on
-        (followed one call up, or to the constructions of the class)."""
-        made = self.made_locals[-2] if self.func_stack else self.made_locals[-1]
-        params = unit.params[:MAX_FORWARDED_PARAMS] if self.func_stack else ()
-        slots: list[tuple[str, ast.expr]] = [(str(i), arg) for i, arg in enumerate(node.args)]
-        for kw in node.keywords:  # `Pipe(**{"scheduler": sched, ...})`: the keywords a spelled-out mapping passes
-            slots += [(kw.arg, kw.value)] if kw.arg else \
-                spelled_keywords(kw.value, node, self.scopes[-1]) or [] if self.scopes else []
-        if callee == f"{self.s.module}.{callee.rpartition('.')[2]}" and callee.rpartition(".")[2] in BUILTIN_NAMES \
-                and callee.rpartition(".")[2] not in self.top_level:
-            return  # `len(engine)`: a builtin runs no method of the project's
-        for slot, arg in slots:
-            if isinstance(arg, ast.Name):
-                ref = made.get(arg.id) or (PARAM + arg.id if arg.id in params and arg.id != "self" else None)
-            elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "self" \
-                    and params[:1] == ("self",):
-                ref = f"self.{arg.attr}"  # an object the constructor was handed (`f(self.scheduler, ...)`)
-            else:
-                ref = self._constructed(arg)
-            if ref:
-                unit.object_args.append((callee, node.lineno, slot, ref))
 
     def _callable_args(self, node: ast.Call, callee: str) -> None:
         """Record the arguments that name a callable: a module-level function or class, an import, a method

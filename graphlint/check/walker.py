@@ -371,6 +371,13 @@ class Walker:
                 self.dispatcher.walk(expr)
         self.ctx.parents.pop()
 
+    def _walk_orelse(self, stmt: cst.If) -> None:
+        """Only the `else` / `elif` of an `if` whose body never runs."""
+        if isinstance(stmt.orelse, cst.Else):
+            self.walk_block(stmt.orelse.body)
+        elif isinstance(stmt.orelse, cst.If):
+            self.statement(stmt.orelse)
+
     def small(self, small: cst.BaseSmallStatement) -> None:
         self.ctx.statement = small
         self.ctx.inference.reset_cache()
@@ -389,19 +396,14 @@ class Walker:
         elif isinstance(stmt, cst.If) and self.ctx.unit.function is not None and _main_guard(stmt.test):
             # `if __name__ == "__main__":` in a function body is a script's self-test, dead when imported: only
             # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
-            if isinstance(stmt.orelse, cst.Else):
-                self.walk_block(stmt.orelse.body)
-            elif isinstance(stmt.orelse, cst.If):
-                self.statement(stmt.orelse)
+            self._walk_orelse(stmt)
         elif isinstance(stmt, cst.If) and (dead := self._dead_none_arm(stmt.test)) is not None:
             # a None test of a parameter every caller fills: only the arm its callers take runs
             self.header(stmt, stmt.test)
             if dead == "orelse":
                 self.walk_block(stmt.body)
-            elif isinstance(stmt.orelse, cst.Else):
-                self.walk_block(stmt.orelse.body)
-            elif isinstance(stmt.orelse, cst.If):
-                self.statement(stmt.orelse)
+            else:
+                self._walk_orelse(stmt)
         elif isinstance(stmt, cst.If):
             when_true, when_false = self._isinstance_narrowing(stmt.test)
             # `isinstance(n, int) and n > 2`: the operands after the isinstance only run when it holds

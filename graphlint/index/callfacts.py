@@ -125,6 +125,7 @@ class CallFacts:
         self._device_ctx: dict[str, Dev | None] = {}  # `device_context`, per function
         self._device_blocks: bool | None = None  # some function of the project has a device block
         self._filled: dict[str, frozenset[str]] = {}  # `filled`, per function
+        self._exported: frozenset[str] | None = None  # `index.exported_api()`, read once
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
@@ -651,7 +652,9 @@ class CallFacts:
 
     def _read_filled(self, fn: "FunctionInfo") -> frozenset[str]:
         sites = self._sites(fn)
-        if not sites or any(how for _c, _n, _l, how in sites) or fn.key in self.index.exported_api():
+        if self._exported is None:
+            self._exported = self.index.exported_api()
+        if not sites or any(how for _c, _n, _l, how in sites) or fn.key in self._exported:
             return frozenset()  # (a library's exported API is also called from outside the tree)
         left = set(fn.none_defaults) | set(fn.number_defaults)
         for caller, callee, line, _how in sites:

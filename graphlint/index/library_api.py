@@ -49,13 +49,10 @@ class LibraryApi:
 
     def exported_api(self) -> frozenset[str]:
         """Keys of every function a top-level package of the tree exports (`_exported_api`), stepping or not: code
-        outside the tree may call them with any arguments."""
-        found = getattr(self, "_exported_keys", None)
-        if found is None:
-            found = frozenset(fn.key for pkg, s in self.modules.items()  # type: ignore[attr-defined]
-                              if "." not in pkg and s.path.endswith("__init__.py") for fn in self._exported_api(pkg))
-            self._exported_keys = found
-        return found
+        outside the tree may call them with any arguments. Not cached here: `CallFacts`, rebuilt with the index on
+        every update, keeps it."""
+        return frozenset(fn.key for pkg, s in self.modules.items()  # type: ignore[attr-defined]
+                         if "." not in pkg and s.path.endswith("__init__.py") for fn in self._exported_api(pkg))
 
     def _exported_api(self, pkg: str) -> Iterator[FunctionInfo]:
         """The functions `pkg`'s `__init__` binds from the package's own modules, and the public methods of the

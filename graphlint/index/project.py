@@ -8,7 +8,7 @@ import fnmatch
 import hashlib
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -1802,42 +1802,33 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         the model (`_enters_model`, `entries` holding the model entries and the gradless functions found to run
         it) or calls a step driver or decode loop (a root of the step tier). Python runs that code on import, so
         nothing in the project calls it: no caller chain reaches it. A loop alone is no evidence: exllamav2's
-        `convert_exl2.py` loops over conversion stages, one of which measures under `inference_mode`. A script
-        that trains (`.backward()`, `zero_grad()` anywhere at top level) is left out, and so are constructions
-        (`Cls(...)`: set-up) and calls resolved by a method's name alone."""
-        out: list[Seed] = []
-        for s in self.modules.values():
-            unit = s.script
-            if unit is None or trains(unit):
-                continue
-            spans = [span for span in unit.gradless
-                     if self._enters_model(unit, [span], entries) or self._steps_in(unit, span, reached)]
-            if not spans:
-                continue
-            hop = Hop(f"{s.module}:{SCRIPT} (script: runs the model at top level)")
-            out += [(target, _hop(target, how), hop, False)
-                    for target, how in self._resolved_in(unit, spans) if target.key not in reached]
-        return out
+        `convert_exl2.py` loops over conversion stages, one of which measures under `inference_mode`."""
+        return self._top_level_seeds(reached, "script: runs the model at top level", lambda s, unit: [
+            span for span in unit.gradless
+            if self._enters_model(unit, [span], entries) or self._steps_in(unit, span, reached)])
 
     def _script_decode_roots(self, reached: dict[str, HotInfo]) -> list[Seed]:
         """What a program's top-level decode loop calls (`token = sample_logits(out)` then `out, state =
         model.forward(token, state)`, a loop that feeds the token it picks back in: `index.decode`) runs every step,
-        as the callees of a function's decode loop do: `step`-tier roots. Only a program's entry (a `__main__` block,
-        or a module nothing in the project imports) that does not train; calls resolved by a method's name alone
-        and constructions (set-up) are left out, and so is what the loop calls outside its body."""
-        imported: set[str] | None = None
+        as the callees of a function's decode loop do: `step`-tier roots. Only a program's entry (`_is_program`); what
+        the loop calls outside its body is left out."""
+        imported = self._imported_modules()
+        return self._top_level_seeds(reached, "step: decode loop at top level", lambda s, unit: list(
+            unit.decode_loops) if unit.decode_loops and _is_program(s, imported) else [])
+
+    def _top_level_seeds(self, reached: dict[str, HotInfo], why: str,
+                         spans_of: Callable[[ModuleSummary, FunctionInfo], list[tuple[int, int]]]) -> list[Seed]:
+        """The functions each module's top level calls in the line spans `spans_of` picks, as roots (those not yet
+        reached). A top level that trains (`.backward()`, `zero_grad()` anywhere) is left out, and so are
+        constructions (`Cls(...)`: set-up) and calls resolved by a method's name alone (`_resolved_in`)."""
         out: list[Seed] = []
         for s in self.modules.values():
             unit = s.script
-            if unit is None or not unit.decode_loops or trains(unit):
+            if unit is None or trains(unit) or not (spans := spans_of(s, unit)):
                 continue
-            if not s.main_guard:
-                imported = self._imported_modules() if imported is None else imported
-                if s.module in imported:
-                    continue
-            hop = Hop(f"{s.module}:{SCRIPT} (step: decode loop at top level)")
+            hop = Hop(f"{s.module}:{SCRIPT} ({why})")
             out += [(target, _hop(target, how), hop, False)
-                    for target, how in self._resolved_in(unit, unit.decode_loops) if target.key not in reached]
+                    for target, how in self._resolved_in(unit, spans) if target.key not in reached]
         return out
 
     def _entry_scripts(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> dict[str, HotInfo]:
@@ -1855,7 +1846,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 continue
             if s.main_guard:
                 why = "script: has a `__main__` block"
-            elif s.module not in imported and self._drives_model(unit, reached, entries):
+            elif _is_program(s, imported) and self._drives_model(unit, reached, entries):
                 why = "script: runs the model at top level"
             else:
                 continue
@@ -2343,6 +2334,12 @@ def _factory_hop(how: str) -> bool:
     model's API) still says whether it is a model."""
     return how.startswith("self.") and " = factory " in how
 
+
+
+def _is_program(s: ModuleSummary, imported: set[str]) -> bool:
+    """A program's entry: its top level runs as the program (a `__main__` block, or nothing in the project imports it),
+    not as a library's import-time code."""
+    return s.main_guard or s.module not in imported
 
 def _returned_by_function(head: str) -> bool:
     """`get_group()` (a function's result, PEP 8 lower case), not `Model()`: no evidence of a model."""

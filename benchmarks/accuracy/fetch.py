@@ -750,6 +750,50 @@ GIT_SETS: dict[str, GitSet] = {
                   "head per speech token, the DPM-Solver schedule, the acoustic / semantic tokenizers (streaming "
                   "conv caches), the streaming model and processors"),
     ), "the twentieth untouched set, pinned in session 25 (ExLlamaV3, DistriFusion, xformers' Llama, VibeVoice)"),
+    "pantry": GitSet(HERE / ".pantry", (
+        GitCorpus("minisgl", "https://github.com/sgl-project/mini-sglang",
+                  "20fcd7f3c6a1898a61139fae1c97cc7a40bd8d66", "python/minisgl",
+                  "Mini-SGLang: the scheduler's overlap loop with its prefill / decode managers and page table, the "
+                  "engine with its per-batch-size CUDA-graph capture and replay and its sampler, the FlashAttention / "
+                  "FlashInfer back-ends, the paged and radix KV caches, the layers and the Llama / Qwen3 models",
+                  include=("core.py", "engine/", "scheduler/", "kvcache/", "attention/__init__.py",
+                           "attention/base.py", "attention/fa.py", "attention/fi.py", "attention/utils.py",
+                           "layers/__init__.py", "layers/attention.py", "layers/base.py", "layers/embedding.py",
+                           "layers/linear.py", "layers/rotary.py", "layers/moe.py",
+                           "models/__init__.py", "models/base.py", "models/config.py", "models/llama.py",
+                           "models/qwen3.py", "models/register.py", "models/utils.py",
+                           "kernel/__init__.py", "kernel/index.py", "kernel/store.py", "llm/llm.py")),
+        GitCorpus("chitu", "https://github.com/thu-pacman/chitu",
+                  "6261b7a06d348b865154dab5d018168bd92e75da", "chitu",
+                  "Chitu: a serving engine's task pool, scheduler, executor and backend, the paged / skewed KV-cache "
+                  "manager, the attention back-ends, the models' prefill / decode forwards with CUDA-graph decode, "
+                  "DeepSeek-V3 with MoE routing, the tensor-parallel helpers, ops and the server",
+                  include=("__init__.py", "__main__.py", "chitu_main.py", "serve.py", "async_response.py", "task.py",
+                           "scheduler.py", "executor.py", "backend.py", "cache_manager.py", "attn_backend.py",
+                           "global_vars.py", "tensor_parallel.py", "ops.py", "tokenizer.py", "utils.py",
+                           "device_type.py", "models/")),
+        GitCorpus("kimiaudio", "https://github.com/MoonshotAI/Kimi-Audio",
+                  "2607d515f5b7dffa1dcc7526f9f26feb48e356c4", ".",
+                  "Kimi-Audio: the audio-LLM's dual text / audio-token generate loop with its sampler and prompt "
+                  "manager, the streaming flow-matching detokenizer (DiT, ODE solver, prefix KV cache) and the "
+                  "BigVGAN vocoder, the Whisper feature wrapper and the inference script",
+                  include=("infer.py", "kimia_infer/__init__.py", "kimia_infer/api/", "kimia_infer/utils/",
+                           "kimia_infer/models/__init__.py", "kimia_infer/models/detokenizer/",
+                           "kimia_infer/models/tokenizer/__init__.py", "kimia_infer/models/tokenizer/glm4_tokenizer.py",
+                           "kimia_infer/models/tokenizer/whisper_Lv3/whisper.py")),
+        GitCorpus("selfforcing", "https://github.com/guandeh17/Self-Forcing",
+                  "33593df3e81fa3ec10239271dd2c100facac6de1", ".",
+                  "Self-Forcing: autoregressive few-step video diffusion: the causal block-wise denoising pipelines "
+                  "with their rolling KV / cross-attention caches, the causal Wan model (flex attention), the Wan "
+                  "wrappers and flow-matching scheduler, the streaming demo with its block-cached VAE decoders and "
+                  "memory offload, and the inference script",
+                  include=("inference.py", "demo.py", "demo_utils/constant.py", "demo_utils/memory.py",
+                           "demo_utils/taehv.py", "demo_utils/utils.py", "demo_utils/vae.py", "demo_utils/vae_block3.py",
+                           "pipeline/__init__.py", "pipeline/causal_inference.py",
+                           "pipeline/causal_diffusion_inference.py", "pipeline/bidirectional_inference.py",
+                           "pipeline/bidirectional_diffusion_inference.py", "utils/wan_wrapper.py",
+                           "utils/scheduler.py", "utils/misc.py", "wan/modules/causal_model.py")),
+    ), "the twenty-first untouched set, pinned in session 26 (Mini-SGLang, Chitu, Kimi-Audio, Self-Forcing)"),
 }
 
 

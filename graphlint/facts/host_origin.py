@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from graphlint.facts.inference import BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, VIEW_METHODS, in_config
+from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, VIEW_METHODS, in_config,
+                                       typed_legacy)
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.syntax import code_children, code_of, descendants, is_true, kwarg, method_call, positional
 from graphlint.facts.values import Dev, Dims, Kind, Source
@@ -301,14 +302,17 @@ class HostOrigins:
     # -- origins ------------------------------------------------------------------------------
     def origin(self, expr: cst.BaseExpression) -> Origin | None:
         found = self._origin(expr)
-        if found is None and (isinstance(expr, (cst.Name, cst.Attribute, cst.Call)) or isinstance(
+        if found is None and (isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.BinaryOperation)) or isinstance(
                 expr, cst.Subscript) and not self.ctx.val(expr.value).is_tensor):
             # what the inference's data flow shows (not what a `*_cpu` name suggests): a project function
             # that returns a host tensor, a parameter every caller passes one, a value joined across branches, an
-            # item of a container of host tensors (`load_file(path)["w"]`; a tensor's own indexing is above)
+            # item of a container of host tensors (`load_file(path)["w"]`; a tensor's own indexing is above), host
+            # arithmetic whose other operand nothing types (a shaped host tensor meets only host operands: a device
+            # one would raise)
             val = self.ctx.val(expr)
             if val.kind is Kind.CPU_TENSOR and not val.weak:
-                dims = Dims.UNKNOWN if val.rank is None else Dims.SCALAR if val.rank == 0 else Dims.SHAPED
+                dims = Dims.SHAPED if val.nd else Dims.UNKNOWN if val.rank is None \
+                    else Dims.SCALAR if val.rank == 0 else Dims.SHAPED
                 found = Origin(pinned=val.pinned, dims=dims, source=Source.FLOW)
         return found
 
@@ -400,7 +404,7 @@ class HostOrigins:
                           dims=Dims.SCALAR if scalar else Dims.SHAPED,
                           const=bool(scalar) and len(data) > 1 and self.is_const(data[1]),
                           empty=_zero_sized(qual, data))
-        if CPU_LEGACY_TENSOR_RE.match(qual) and ctx.default_device is not Dev.UNKNOWN:
+        if CPU_LEGACY_TENSOR_RE.match(qual) and (ctx.default_device is not Dev.UNKNOWN or typed_legacy(qual)):
             # `torch.LongTensor(ids)`: a CPU factory whose name says its dtype (the inference's flow fact does not)
             data = positional(expr)
             listed = bool(data) and (isinstance(data[0], (cst.List, cst.Tuple, cst.ListComp))

@@ -127,6 +127,13 @@ RETURN_TYPE_FIELDS = frozenset({
 # The legacy constructors (`torch.LongTensor(ids)`, `torch.Tensor([True])`) take no device: they build on the default
 # device, the CPU (`torch.cuda.*` are not them)
 CPU_LEGACY_TENSOR_RE = re.compile(r"^torch\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)?Tensor$")
+
+
+def typed_legacy(qual: str) -> bool:
+    """`torch.LongTensor`, not `torch.Tensor`: a CPU type by its name, which no default tensor type changes."""
+    return qual != "torch.Tensor" and CPU_LEGACY_TENSOR_RE.match(qual) is not None
+
+
 # the legacy constructors of both namespaces (`torch.Tensor(data)`, `torch.cuda.LongTensor(n)`): a tensor, not a class
 LEGACY_TENSOR_RE = re.compile(r"^torch\.(cuda\.)?(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)?Tensor$")
 # Ops that move or scatter a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i, mask)`)
@@ -273,6 +280,9 @@ HOST_CONSTANTS = frozenset({"math.pi", "math.e", "math.inf", "numpy.pi", "numpy.
                             "np.inf"})
 # calls that return a Python number
 SCALAR_CALLS = frozenset({"float", "int", "len", "math.sqrt", "math.log"})
+# the functions of `math` that only multiply or add their arguments, so return what `*` / `+` of them gives (a tensor
+# of tensors: `math.prod([t, t])`); every other one returns a Python number, whatever it was given
+GENERIC_MATH = frozenset({"math.prod", "math.sumprod"})
 # NumPy functions that map numbers to a number (and arrays to an array)
 NUMPY_SCALAR_MATH = frozenset({
     "sqrt", "log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "power", "floor", "ceil", "round",
@@ -739,9 +749,12 @@ class Inference:
                 return seq  # `[v] * t`: a list repeated `int(t)` times (the count is read on the host)
         if left.is_tensor or right.is_tensor:
             rank = _broadcast_rank(left, right)  # `start_pos % W` keeps a 0-d tensor 0-d
+            # broadcasting keeps every dimension of each operand: a result of unknown rank keeps the one or more
+            # dimensions an operand is known to have (`torch.arange(half) / half` of an untyped `half`)
+            nd = rank is None and any(v.is_tensor and (v.nd or (v.rank or 0) > 0) for v in (left, right))
             if left.kind is Kind.CPU_TENSOR and right.kind in (Kind.CPU_TENSOR, *HOSTS) or \
                     right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
-                return Val(Kind.CPU_TENSOR, rank=rank)
+                return Val(Kind.CPU_TENSOR, rank=rank, nd=nd)
             host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
             other = right if host is left else left
             bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
@@ -751,7 +764,7 @@ class Inference:
                 # `&` / `|` / `^` combine masks elementwise and read like a comparison: a host mask meeting one no
                 # code places on the device (`cpu_mask & torch.less(a, b)` of untyped `a`, `b`) is a host mask.
                 if bitwise or host.nd or host.rank is not None and host.rank > 0:
-                    return Val(Kind.CPU_TENSOR, rank=rank)
+                    return Val(Kind.CPU_TENSOR, rank=rank, nd=nd)
                 return UNKNOWN
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
                 return Val(Kind.BOOL_TENSOR, rank=rank)
@@ -1178,10 +1191,11 @@ class Inference:
         if qual in RNG_STATE_TORCH:
             return CPU
         if CPU_LEGACY_TENSOR_RE.match(qual):
-            # `torch.LongTensor([ids])`: the typed legacy constructors build on the CPU, under `with torch.device(d):`
-            # and after `set_default_device(d)` too (torch's device mode does not reach them); only a process-wide
-            # `set_default_tensor_type` (read as an unknown default) moves them
-            return UNKNOWN if self.default_device is Dev.UNKNOWN else CPU
+            # `torch.LongTensor([ids])`: the legacy constructors build on the CPU, under `with torch.device(d):` and
+            # after `set_default_device(d)` too (torch's device mode does not reach them: measured, torch 2.11); only
+            # a process-wide `set_default_tensor_type` (read, with `set_default_device`, as an unknown default) moves
+            # the untyped `torch.Tensor(...)`, never one whose name fixes its type
+            return UNKNOWN if self.default_device is Dev.UNKNOWN and not typed_legacy(qual) else CPU
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
         if qual.startswith(DISTRIBUTIONS) and qual.rpartition(".")[2][:1].isupper():
@@ -1335,6 +1349,8 @@ class Inference:
             return HOST
         if qual == "range":
             return Val(Kind.HOST_SEQ, ref="range")
+        if qual.startswith("math.") and qual not in GENERIC_MATH:
+            return HOST  # `math.log(t)` converts its argument with `__float__` / `__index__`: a Python number
         if qual in ("zip", "enumerate") and args and len(args) == len(node.args):
             # `for t, s in zip(caches, lens)`: each item is a tuple of the iterables' elements
             elems = [element_of(a) for a in args] if qual == "zip" else [HOST, element_of(args[0])]

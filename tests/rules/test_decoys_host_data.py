@@ -1594,3 +1594,64 @@ def test_copy_of_a_tensor_of_no_element_waits_for_nothing():
                 return emb, src, e2, e3, e4, real, real2, real3, real4
     """
     assert findings(src) == {(13, "GL131"), (14, "GL131"), (15, "GL131"), (16, "GL131"), (17, "GL131")}
+
+
+def test_typed_legacy_constructors_stay_on_the_cpu_under_a_moved_default():
+    """`torch.IntTensor(sum(prompts, [])).cuda()` where the project calls `torch.set_default_device(device)` (xformers'
+    Llama example, BitNet's `gpu/generate.py`): a typed legacy constructor builds on the CPU whatever the default device
+    (measured on an H200, torch 2.11: `set_default_device("cuda")` and `with torch.device("cuda")` leave
+    `torch.IntTensor(list)` on the CPU; its `.cuda()` syncs), so the copy up is GL131. Decoys: the untyped
+    `torch.Tensor(...)` (a `set_default_tensor_type`, read as the same moved default, moves it), and `torch.tensor`
+    (GL130's: built on the device, the host list copied over)."""
+    src = """
+        import torch
+
+
+        def build(device: torch.device):
+            torch.set_default_device(device)
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, prompts: list):
+                tokens = torch.IntTensor(sum(prompts, [])).cuda()
+                lens = torch.LongTensor([len(p) for p in prompts]).to(x.device)
+                u = torch.Tensor([1.0]).cuda()
+                return x, tokens, lens, u
+    """
+    assert findings(src) == {(10, "GL131"), (11, "GL131")}
+    on_host = src.replace("torch.set_default_device(device)", "print(device)")
+    assert findings(on_host) == {(10, "GL131"), (11, "GL131"), (12, "GL131")}
+
+
+def test_host_table_arithmetic_with_an_untyped_operand_stays_on_the_host():
+    """The sinusoidal timestep embedding of DiT-style models (HunyuanVideo's and VibeVoice's `timestep_embedding`):
+    `torch.exp(-math.log(max_period) * torch.arange(half, dtype=...) / half).to(t.device)` of an untyped `half` and
+    `max_period`. A shaped CPU tensor meets only host operands in arithmetic (measured: a CUDA operand, 0-d or not,
+    raises), and `math.log` returns a Python float, so the table is built on the host and copied up every call
+    (GL131). Decoys: a 0-d CPU tensor times an untyped value (a CUDA 0-d operand would move it: unknown), the table
+    built with `device=`, and a Python float times the untyped `t` (where `t` lives is unknown)."""
+    src = """
+        import math
+        import torch
+
+
+        class TimestepEmbedder(torch.nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.dim = dim
+
+            @staticmethod
+            def embedding(t, dim, max_period=10000):
+                half = dim // 2
+                freqs = torch.exp(
+                    -math.log(max_period) * torch.arange(start=0, end=half, dtype=torch.float32) / half
+                ).to(device=t.device)
+                scale = (torch.tensor(2.0) * max_period).to(t.device)
+                kept = torch.exp(-math.log(max_period) * torch.arange(half, device=t.device) / half)
+                n = (-math.log(max_period) * t).to(t.device)
+                return t[:, None].float() * freqs[None] * scale * kept * n
+
+            def forward(self, t):
+                return self.embedding(t, self.dim)
+    """
+    assert findings(src) == {(13, "GL131")}

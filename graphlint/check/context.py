@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Protocol
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
 from graphlint.facts.host_origin import HostOrigins
@@ -21,6 +21,7 @@ from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST
 from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
+from graphlint.check.positions import unit_positions
 from graphlint.facts.streams import Streams
 from graphlint.facts.syntax import tests_device_mismatch
 from graphlint.facts.tokenizers import Tokenizers
@@ -211,14 +212,9 @@ class Context:
 
     @property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
-        """Node -> CodeRange for the unit, computed on first use (it costs a full codegen pass).
-
-        The provider is run as `MetadataWrapper.resolve` runs it, minus the rest of `resolve`: that also
-        visits the whole tree once with the (here empty) batch of visitor-based providers, rebuilding every
-        node for nothing; it was half the cost of positions."""
+        """Node -> CodeRange for the unit, computed on first use (it costs a full codegen pass: `unit_positions`)."""
         if self._positions is None:
-            self._positions = PositionProvider()._gen(MetadataWrapper(self.tree, unsafe_skip_copy=True)) \
-                if self.tree is not None else {}
+            self._positions = unit_positions(self.tree) if self.tree is not None else {}
         return self._positions
 
     def position(self, node: cst.CSTNode) -> CodeRange | None:

@@ -986,7 +986,18 @@ def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Un
         fn = _find_function(tree)
         if fn is not None:
             walker.run_function(fn)
-    return ctx.findings()
+    findings = ctx.findings()
+    _release([ctx.host, ctx.tokenizers, ctx.streams, inference, walker.dispatcher, walker, *rules, ctx])
+    return findings
+
+
+def _release(objects: list[object]) -> None:
+    """Drop what the unit's objects hold. They form reference cycles (the context and its binding facts, the rules
+    and their context, the inference and the closures `make_inference` gives it), and through them the unit's libcst
+    tree: left to the cyclic collector, every tree survived into its older generations and was scanned there again
+    and again. Emptied, the tree is freed by reference counting as soon as the unit is done."""
+    for obj in objects:
+        obj.__dict__.clear()
 
 
 def _skip_validation(self: cst.CSTNode) -> None:

@@ -661,7 +661,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return []  # (`i - 1`: a method's first parameter is implicit at `obj.m(...)`)
         self._handed[key] = []  # cycle guard
         out: dict[str, tuple[ClassInfo, str]] = {}
-        for caller, desc, line in (self._project_calls(fn) if depth <= MAX_SETTLE_DEPTH else ()):
+        for caller, desc, line in (self._project_calls(fn, handing=True) if depth <= MAX_SETTLE_DEPTH else ()):
             params = self.call_params(fn, desc)
             slots = {param} | ({str(params.index(param))} if param in params else set())
             for c, ln, slot, ref in caller.callable_args:
@@ -1409,7 +1409,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if value != f"{fn.module}.{param}" or param not in fn.params:
             return []
         out: dict[str, tuple[FunctionInfo, str]] = {}
-        for caller, desc, line in self._project_calls(fn):
+        for caller, desc, line in self._project_calls(fn, handing=True):
             params = self.call_params(fn, desc)
             slots = {param} | ({str(params.index(param))} if param in params else set())
             for c, ln, slot, ref in caller.callable_args:
@@ -1454,12 +1454,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """Does `fn` call its parameter `param` (`param(...)`, `param.forward(...)`, `param.__call__(...)`)?"""
         return any(_called_value(callee) == f"{fn.module}.{param}" for callee, _line in fn.calls)
 
-    def _project_calls(self, fn: FunctionInfo) -> Iterator[tuple[FunctionInfo, str, int]]:
+    def _project_calls(self, fn: FunctionInfo, handing: bool = False) -> Iterator[tuple[FunctionInfo, str, int]]:
         """(caller, call descriptor, line) of each call in the project that reaches `fn` (for an `__init__`,
-        also the constructions `Cls(...)` that run it)."""
+        also the constructions `Cls(...)` that run it). `handing`: only the calls that hand on a callable or a
+        parameter (the caller's `callable_args` at that call), the only ones `_handed_self` and `_passed_callables`
+        read: a name like `forward` is called at tens of thousands of sites, and resolving each of them, for each
+        function so named, was a third of the hot path's cost."""
         owner, _, name = fn.qualname.rpartition(".")
         names = (name, owner.rpartition(".")[2]) if name == "__init__" and fn.class_key else (name,)
         for caller, desc, line in (call for n in names for call in self.call_facts.calls_named(n)):
+            if handing and not any(c == desc and ln == line for c, ln, _slot, _ref in caller.callable_args):
+                continue
             if any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
                 yield caller, desc, line
 

@@ -373,9 +373,22 @@ def _stored_kind(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) ->
         device = next((kw.value for kw in value.keywords if kw.arg == "device"), None)
         if isinstance(device, ast.Name) and _as_passed(device, scope):
             return OnParam(device.id)  # `self.buf = torch.zeros(n, device=device)`: where the callers say
+    if (moved := _moved_on_param(value, scope)) is not None \
+            and expr_kind(value.func.value, resolve, scope, memo=memo) == CPU_TENSOR:
+        return OnParam(moved)  # `self.ts = torch.from_numpy(ts).to(device=device)`: moved where the callers say
     if _host_list(value, resolve, scope, memo):
         return HOST_LIST
     return expr_kind(value, resolve, scope, memo=memo)
+
+
+def _moved_on_param(value: ast.expr, scope: Scope) -> str | None:
+    """The parameter `p` of `x.to(p)` / `x.to(device=p)` / `x.to(p, dtype)`, a parameter the body never rebinds."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "to"):
+        return None
+    arg = next((kw.value for kw in value.keywords if kw.arg == "device"), None)
+    if arg is None and value.args and not isinstance(value.args[0], ast.Starred):
+        arg = value.args[0]
+    return arg.id if isinstance(arg, ast.Name) and _as_passed(arg, scope) else None
 
 
 def _host_list(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> bool:

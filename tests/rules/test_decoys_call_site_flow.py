@@ -470,3 +470,70 @@ def test_hit_a_device_some_caller_passes_and_device_tensors_a_none_device_keeps(
                 return Head().pick(x) + ids
     """
     assert {f for f in findings(src) if f[1].startswith("GL1")} == {(7, "GL101"), (12, "GL131")}
+
+
+def test_decoy_numpy_values_passed_into_tensor_annotated_helpers():
+    """VibeVoice's DPM-Solver passes NumPy arrays (`np.flip(log_sigmas.copy())`, an array's `.copy()`, a helper
+    annotated `-> torch.Tensor` whose body returns NumPy arithmetic) into helpers annotated `torch.Tensor`, which read
+    them with `.item()` (larder labels, host): NumPy computes on the host and never returns a tensor."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class Sched:
+            def _to_lu(self, in_lambdas: torch.Tensor, n) -> torch.Tensor:
+                lo = in_lambdas[-1].item()
+                ramp = np.linspace(0, 1, n)
+                return lo + ramp * 2.0
+
+            def _first(self, sig: torch.Tensor) -> float:
+                return sig[0].item()
+
+            def set_timesteps(self, n: int):
+                log_sigmas = np.log(np.linspace(1.0, 2.0, 10))
+                lambdas = np.flip(log_sigmas.copy())
+                lu = self._to_lu(lambdas, n)
+                return self._first(np.flip(lu).copy())
+
+
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.sched = Sched()
+
+            def forward(self, x):
+                return x * self.sched.set_timesteps(10)
+    """
+    assert {f for f in findings(src) if f[1].startswith("GL1")} == set()
+
+
+def test_hit_numpy_arithmetic_with_a_tensor_makes_a_tensor():
+    """A tensor operand wins over a NumPy one (torch's `__array_priority__`): what a helper returns from `ramp * t` of
+    a device `t` is a device tensor, and a device tensor passed beside NumPy values stays one."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class Sched:
+            def _lo(self, vals: torch.Tensor) -> float:
+                return vals[-1].item()
+
+            def _mix(self, t: torch.Tensor, n: int) -> torch.Tensor:
+                ramp = np.linspace(0, 1, n)
+                return ramp * t
+
+            def run(self, t: torch.Tensor, n: int):
+                return self._lo(self._mix(t, n)) + self._lo(np.flip(np.linspace(0, 1, n)).copy())
+
+
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.sched = Sched()
+
+            def forward(self, x):
+                return self.sched.run(x.sum(0), 4)
+    """
+    assert {f for f in findings(src) if f[1].startswith("GL1")} == {(7, "GL101")}

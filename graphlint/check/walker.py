@@ -653,6 +653,10 @@ class Walker:
                     bind_targets(inf, t, val, source=small.value)
             if len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                 remember_test(inf, small.targets[0].target.value, small.value)
+                if isinstance(small.value, cst.Name) and small.value.value == "None":
+                    # `device = None`: until rebound, a device argument naming no device (`Inference.holds_none`)
+                    name = small.targets[0].target.value
+                    inf.none_params[name] = inf.env[name] = inf.env[name]._replace()
         elif isinstance(small, cst.AnnAssign):
             ann = annotation_val(code_of(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN

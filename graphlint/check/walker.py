@@ -241,6 +241,7 @@ class Walker:
         info = self.ctx.unit.function
         self._bind_passed(info)
         self.filled = self._filled_entry(info)
+        self._none_entry(info)
         # a cache keyed on a tensor argument hashes it by identity: a new tensor each step misses every time
         self.ctx.memoised = info is not None and "memo" in info.markers and not any(
             self.ctx.inference(p.name).is_tensor for p in _all_params(fn.params))
@@ -300,6 +301,21 @@ class Walker:
             inf.reset_cache()
         return entry
 
+    def _none_entry(self, info: FunctionInfo | None) -> None:
+        """The unit's None-default parameters that every resolved caller leaves out (`CallFacts.left_none`), with the
+        value each holds on entry, for `Inference.holds_none`. Only for a function reached through calls (a root is
+        also called from outside the tree, where the parameter may be passed)."""
+        inf = self.ctx.inference
+        inf.none_params = {}
+        if info is None or self.ctx.index is None or len(self.ctx.unit.hot.via) < 2:
+            return
+        # a copy of its own, so that any rebinding breaks the identity `holds_none` checks
+        inf.none_params = {name: inf.env[name]._replace() for name in self.ctx.index.call_facts.left_none(info)
+                           if name in inf.env}
+        if inf.none_params:
+            inf.env.update(inf.none_params)
+            inf.reset_cache()
+
     def _dead_none_arm(self, test: cst.BaseExpression) -> str | None:
         """Which arm of `if p is None:` / `if p is not None:` never runs: "body" or "orelse", where `p` is a parameter
         every caller fills (`filled`) and still holds its entry value (IndexTTS's `if cond_lengths is None:
@@ -315,6 +331,21 @@ class Walker:
         if isinstance(target.operator, cst.Is):
             return "body"
         return "orelse" if isinstance(target.operator, cst.IsNot) else None
+
+    def _none_filled(self, stmt: cst.If) -> str | None:
+        """"orelse" for `if p is None: p = ...` without an `else`, where `p` is a parameter every caller leaves at its
+        None default (`Inference.none_params`) that still holds its entry value: the body runs on every call the
+        index sees, so after the `if` `p` holds what the body bound (VibeVoice's `if schedule_timesteps is None:
+        schedule_timesteps = self.timesteps`), not a join with the caller's value. No code is skipped; only the
+        path that would bypass the body is dropped."""
+        test = stmt.test
+        if stmt.orelse is not None or not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        target = test.comparisons[0]
+        if isinstance(target.operator, cst.Is) and isinstance(target.comparator, cst.Name) \
+                and target.comparator.value == "None" and self.ctx.inference.holds_none(test.left):
+            return "orelse"
+        return None
 
     def _nested_info(self, fn: cst.FunctionDef) -> FunctionInfo | None:
         """The index's record of a def nested directly in the unit's function (deeper ones: None)."""
@@ -397,7 +428,7 @@ class Walker:
             # `if __name__ == "__main__":` in a function body is a script's self-test, dead when imported: only
             # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
             self._walk_orelse(stmt)
-        elif isinstance(stmt, cst.If) and (dead := self._dead_none_arm(stmt.test)) is not None:
+        elif isinstance(stmt, cst.If) and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)):
             # a None test of a parameter every caller fills: only the arm its callers take runs
             self.header(stmt, stmt.test)
             if dead == "orelse":
@@ -622,6 +653,10 @@ class Walker:
                     bind_targets(inf, t, val, source=small.value)
             if len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                 remember_test(inf, small.targets[0].target.value, small.value)
+                if isinstance(small.value, cst.Name) and small.value.value == "None":
+                    # `device = None`: until rebound, a device argument naming no device (`Inference.holds_none`)
+                    name = small.targets[0].target.value
+                    inf.none_params[name] = inf.env[name] = inf.env[name]._replace()
         elif isinstance(small, cst.AnnAssign):
             ann = annotation_val(code_of(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN

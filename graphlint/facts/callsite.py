@@ -373,9 +373,22 @@ def _stored_kind(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) ->
         device = next((kw.value for kw in value.keywords if kw.arg == "device"), None)
         if isinstance(device, ast.Name) and _as_passed(device, scope):
             return OnParam(device.id)  # `self.buf = torch.zeros(n, device=device)`: where the callers say
+    if (moved := _moved_on_param(value, scope)) is not None \
+            and expr_kind(value.func.value, resolve, scope, memo=memo) == CPU_TENSOR:
+        return OnParam(moved)  # `self.ts = torch.from_numpy(ts).to(device=device)`: moved where the callers say
     if _host_list(value, resolve, scope, memo):
         return HOST_LIST
     return expr_kind(value, resolve, scope, memo=memo)
+
+
+def _moved_on_param(value: ast.expr, scope: Scope) -> str | None:
+    """The parameter `p` of `x.to(p)` / `x.to(device=p)` / `x.to(p, dtype)`, a parameter the body never rebinds."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "to"):
+        return None
+    arg = next((kw.value for kw in value.keywords if kw.arg == "device"), None)
+    if arg is None and value.args and not isinstance(value.args[0], ast.Starred):
+        arg = value.args[0]
+    return arg.id if isinstance(arg, ast.Name) and _as_passed(arg, scope) else None
 
 
 def _host_list(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> bool:
@@ -422,8 +435,8 @@ def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
     (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item. Where the body
     returns something only the whole index can settle (`self.offsets[s] + 1 >= self.block`, a field of a plain
     class), the annotation is kept as the prior that a host settlement overrides (`Prior`)."""
-    if annotated == TENSOR and inferred == CPU_TENSOR:
-        return inferred
+    if annotated == TENSOR and inferred in (CPU_TENSOR, NDARRAY):
+        return inferred  # (NumPy never returns a tensor: VibeVoice's `_convert_to_karras(...) -> torch.Tensor`)
     if annotated == TENSOR and deferred(inferred) and not isinstance(inferred, Items):
         return Prior(annotated, inferred)
     if isinstance(annotated, Items) and isinstance(inferred, Items) and len(annotated.items) == len(inferred.items):
@@ -768,6 +781,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return HOST_SEQ  # `[0] * n`, `a + [n]`
         if CPU_TENSOR in (left, right) and {left, right} <= {HOST, CPU_TENSOR}:
             return CPU_TENSOR
+        if NDARRAY in (left, right) and {left, right} <= {HOST, NDARRAY}:
+            return NDARRAY  # `max_r + ramp * (min_r - max_r)` of a NumPy `ramp` (a tensor operand would win)
         if (field := _field_with_host({left, right})) is not None:
             return field
         if isinstance(value.op, ARITHMETIC) and {left, right} & DEVICE_FAMILY \
@@ -1015,6 +1030,11 @@ def _submitted(value: ast.expr, resolve: Resolve, scope: Scope) -> list[str] | N
     return out or None
 
 
+# NumPy calls that make objects rather than arrays (a dtype, limits, a random generator): no claim
+NUMPY_OBJECTS = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.random.default_rng",
+                           "numpy.random.RandomState", "numpy.random.Generator", "numpy.load"})
+
+
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
     if host_batch(ast_keywords(value, BATCH)):
         return CPU_TENSOR
@@ -1048,6 +1068,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return CPU_TENSOR
     if qual in JOIN_TORCH and value.args and _host_parts(value.args[0], resolve, again):
         return CPU_TENSOR  # `torch.stack(torch.meshgrid(torch.arange(h), torch.arange(w)))`: host parts
+    if qual and qual.startswith("numpy.") and qual not in NUMPY_OBJECTS:
+        return NDARRAY  # NumPy computes on the host and never returns a tensor, as the checker reads it
     if qual and qual.startswith("torch."):
         if CPU_LEGACY_TENSOR_RE.match(qual):
             return CPU_TENSOR  # `torch.LongTensor(ids)`, `torch.Tensor(data)`: no device argument, the host
@@ -1078,6 +1100,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         if meth == "result" and not value.args and not value.keywords \
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
             return join_later({Call(fn) for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns
+        if again(value.func.value) == NDARRAY:
+            return NDARRAY  # `np.flip(s).copy()`, `a.astype(np.int64)`: an array's methods make arrays (`tolist`,
+            # `item` are read above)
         receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else UNKNOWN
         if isinstance(receiver, VIEWS) and meth not in NOT_CPU_METHODS:
             return host_if(receiver)  # `self.splits.ravel()`: where the field is, once settled

@@ -41,6 +41,8 @@ def to_target(ctx, node: cst.Call) -> Dev:
         if arg.keyword is not None:
             if arg.keyword.value == "device":
                 cls = device_arg_class(ctx, arg.value)
+                if cls is Dev.NONE:
+                    continue  # `device=device` of a parameter every caller leaves None: moves nothing
                 return Dev.CPU if cls is Dev.CPU else Dev.DEVICE if cls in (Dev.DEVICE, Dev.UNKNOWN) else Dev.UNKNOWN
             continue
         if arg.star:
@@ -61,9 +63,8 @@ def non_blocking(node: cst.Call, ctx=None) -> bool:
 def factory_device_is_cpu(ctx, node: cst.Call) -> bool | None:
     """True/False for a call's `device=` (cpu or not); None when absent."""
     arg = kwarg(node, "device")
-    if arg is None:
-        return None
-    return device_arg_class(ctx, arg.value) is Dev.CPU
+    cls = device_arg_class(ctx, arg.value) if arg is not None else Dev.NONE
+    return None if cls is Dev.NONE else cls is Dev.CPU  # (a parameter every caller leaves None: the default)
 
 
 def builds_off_host(ctx) -> bool:

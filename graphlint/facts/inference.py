@@ -325,6 +325,8 @@ class Inference:
         self.lookup_method = lookup_method  # `obj.m()` of a receiver of unknown class (CallFacts.method)
         self.lookup_global = lookup_global  # a name no local binds: a module-level constant (`PAD = 0`)
         self.env: ChainMap[str, Val] = ChainMap({})
+        # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
+        self.none_params: dict[str, Val] = {}
         self._cache: dict[int, Val] = {}
         # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
         # `torch.set_default_device(d)` earlier in the flow names another device (`Dev.UNKNOWN`: one nothing shows)
@@ -347,6 +349,12 @@ class Inference:
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
         self._cache.clear()
+
+    def holds_none(self, expr: cst.BaseExpression) -> bool:
+        """`expr` is a parameter every caller leaves at its None default (`none_params`) that still holds its entry
+        value: as a device argument it names no device (`t.to(device=device)` moves nothing)."""
+        return isinstance(expr, cst.Name) and (entry := self.none_params.get(expr.value)) is not None \
+            and self.env.get(expr.value) is entry
 
     def grow(self, call: cst.BaseExpression) -> None:
         """`xs.append(v)` / `xs.insert(i, v)` / `xs.extend(vs)` on a local list: what it holds now. `d.update(...)`
@@ -1066,7 +1074,7 @@ class Inference:
             arg = node.args[1]
         if arg is None:
             return default if not any(a.star == "**" for a in node.args) else Dev.UNKNOWN
-        if isinstance(arg.value, cst.Name) and arg.value.value == "None":
+        if isinstance(arg.value, cst.Name) and arg.value.value == "None" or self.holds_none(arg.value):
             return default  # `map_location=None`: where they were saved
         if isinstance(arg.value, (cst.Lambda, cst.Dict)):
             return Dev.UNKNOWN
@@ -1124,8 +1132,8 @@ class Inference:
         """`Dev.CPU`, `Dev.DEVICE` (a device name) or `Dev.UNKNOWN` for a factory's device= argument; None when
         absent."""
         arg = self._has_kw(node, "device")
-        if arg is None:
-            return None
+        if arg is None or self.holds_none(arg.value):
+            return None  # (`device=device` of a parameter every caller leaves None: the default device)
         return self.device_expr(arg.value)
 
     def device_expr(self, expr: cst.BaseExpression) -> Dev:
@@ -1142,7 +1150,10 @@ class Inference:
             and self(expr.value).kind is Kind.CPU_TENSOR
 
     def device_arg(self, expr: cst.BaseExpression) -> Dev:
-        """What a `.to(...)` / `device=` argument is: `Dev.CPU`, `DEVICE`, `DTYPE` or `UNKNOWN`."""
+        """What a `.to(...)` / `device=` argument is: `Dev.CPU`, `DEVICE`, `DTYPE` or `UNKNOWN`; `NONE` for a
+        parameter every caller leaves at its None default (`holds_none`: no device named, nothing moves)."""
+        if self.holds_none(expr):
+            return Dev.NONE
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)) or _device_string(expr) is not None:
             return Dev.CPU if self.device_expr(expr) is Dev.CPU else Dev.DEVICE
         if isinstance(expr, cst.Integer):
@@ -1452,8 +1463,8 @@ class Inference:
         device, dtype = None, None
         for arg in node.args:
             kw = arg.keyword.value if arg.keyword is not None else None
-            if kw not in (None, "device", "dtype") or arg.star:
-                continue
+            if kw not in (None, "device", "dtype") or arg.star or self.holds_none(arg.value):
+                continue  # (`.to(device=None)` moves nothing)
             cls = Dev.DTYPE if kw == "dtype" else self.device_arg(arg.value)
             if kw is None and cls is Dev.DEVICE and self(arg.value).is_tensor:
                 dtype = "other"  # `t.to(other)`: other's dtype too

@@ -125,6 +125,7 @@ class CallFacts:
         self._device_ctx: dict[str, Dev | None] = {}  # `device_context`, per function
         self._device_blocks: bool | None = None  # some function of the project has a device block
         self._filled: dict[str, frozenset[str]] = {}  # `filled`, per function
+        self._left_none: dict[str, frozenset[str]] = {}  # `left_none`, per function
         self._exported: frozenset[str] | None = None  # `index.exported_api()`, read once
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
@@ -355,9 +356,16 @@ class CallFacts:
         `fn` passes for it (a plain class's constructions, for `__init__`), else what its annotation says."""
         if isinstance(kind, Fwd):
             return self.params(fn).get(kind.name) or dict(fn.param_kinds).get(kind.name, UNKNOWN)
-        if isinstance(kind, OnParam):  # built on a device parameter: the host where every call site passes it
-            return CPU_TENSOR if self.params(fn).get(kind.name) == CPU_DEVICE else TENSOR
+        if isinstance(kind, OnParam):  # on a device parameter: the host where every call site passes it, or leaves None
+            return CPU_TENSOR if self.params(fn).get(kind.name) == CPU_DEVICE or self._none_device(fn, kind.name) \
+                else TENSOR
         return self.settle(kind, fn, calls=False)
+
+    def _none_device(self, fn: "FunctionInfo", name: str) -> bool:
+        """`name` holds None in every call of `fn` the index sees, and no caller runs it under a device context: a
+        factory's `device=None` builds on the host (a default device moved off it is `field_of`'s question), and
+        `host.to(device=None)` moves nothing."""
+        return name in self.left_none(fn) and self.device_context(fn) is None
 
     def forwarded(self) -> list[tuple[str, str, str]]:
         """(class, attribute, kind) of every field of a plain class that a parameter stored as it came, or a dataclass's
@@ -650,12 +658,20 @@ class CallFacts:
                 else frozenset()
         return found
 
-    def _read_filled(self, fn: "FunctionInfo") -> frozenset[str]:
+    def _direct_sites(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", str, int, str]] | None:
+        """`_sites`, where every one calls `fn` directly (no dispatch) and no caller outside the tree may: None for a
+        library's exported API, which is also called from outside the tree."""
         sites = self._sites(fn)
         if self._exported is None:
             self._exported = self.index.exported_api()
         if not sites or any(how for _c, _n, _l, how in sites) or fn.key in self._exported:
-            return frozenset()  # (a library's exported API is also called from outside the tree)
+            return None
+        return sites
+
+    def _read_filled(self, fn: "FunctionInfo") -> frozenset[str]:
+        sites = self._direct_sites(fn)
+        if sites is None:
+            return frozenset()
         left = set(fn.none_defaults) | set(fn.number_defaults)
         for caller, callee, line, _how in sites:
             filled = [args for c, ln, args in caller.call_filled if c == callee and ln == line]
@@ -671,6 +687,36 @@ class CallFacts:
             given = set(params[:len(positional)]) | {k for k, _v in keywords}
             kept = set() if spread else {p for p in fn.number_defaults if p not in given}
             left &= named | {a for a in filled[0] if not a.startswith("#")} | kept
+            if not left:
+                break
+        return frozenset(left)
+
+    def left_none(self, fn: "FunctionInfo") -> frozenset[str]:
+        """The parameters with a None default that every resolved call site of `fn` leaves out, so that they hold None
+        in every call the index sees (VibeVoice's `scheduler.set_timesteps(steps)` of `set_timesteps(self, steps,
+        device=None)`). Read only where None decides where a tensor lives (`t.to(device=device)` keeps `t` where it
+        is; a factory's `device=None` builds on the default device), never as a kind of the name. Empty where the
+        evidence is incomplete, as for `filled`: no resolved site, a dispatched site, a `*args` / `**mapping` that
+        may pass it, several calls on one line, or a function a top-level package exports."""
+        found = self._left_none.get(fn.key)
+        if found is None:
+            found = self._left_none[fn.key] = self._read_left_none(fn) if fn.none_defaults else frozenset()
+        return found
+
+    def _read_left_none(self, fn: "FunctionInfo") -> frozenset[str]:
+        sites = self._direct_sites(fn)
+        if sites is None:
+            return frozenset()
+        left = set(fn.none_defaults)
+        for caller, callee, line, _how in sites:
+            passed = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+            if len(passed) != 1 or caller.calls.count((callee, line)) != 1:
+                return frozenset()
+            positional, keywords = passed[0]
+            if any(k == SPLAT for k, _v in keywords) or STAR_ARGS in positional:
+                return frozenset()
+            params = self.index.call_params(fn, callee)
+            left -= set(params[:len(positional)]) | {k for k, _v in keywords}
             if not left:
                 break
         return frozenset(left)

@@ -1,4 +1,5 @@
-"""Which parameters no resolved call site leaves None (`CallFacts.filled`): the evidence the walker needs to skip an
+"""Which parameters no resolved call site leaves None (`CallFacts.filled`), and which every one leaves None
+(`CallFacts.left_none`): the evidence the walker needs to skip an
 `if p is None:` arm no caller takes. Every site must spell out a value that cannot be None (or leave a number
 default); a `**mapping` may pass what the call does not spell out; a library's exported API is also called from
 outside the tree."""
@@ -13,12 +14,16 @@ from graphlint.index.project import ProjectIndex
 from graphlint.index.summary import index_source
 
 
-def _filled(files: dict[str, str], name: str) -> frozenset[str]:
+def _params(files: dict[str, str], name: str, question: str) -> frozenset[str]:
     summaries = [index_source(textwrap.dedent(src), path, path[:-3].replace("/", ".").removesuffix(".__init__"),
                               path.endswith("__init__.py")) for path, src in files.items()]
     index = ProjectIndex(summaries)
     fn = next(f for f in index.functions.values() if f.qualname == name)
-    return index.call_facts.filled(fn)
+    return getattr(index.call_facts, question)(fn)
+
+
+def _filled(files: dict[str, str], name: str) -> frozenset[str]:
+    return _params(files, name, "filled")
 
 
 HELPERS = """
@@ -80,3 +85,40 @@ def test_never_none_by_syntax():
              "p if p else None": False}
     for text, want in cases.items():
         assert never_none(ast.parse(text, mode="eval").body, resolve, scope, line) is want, text
+
+
+def _left_none(files: dict[str, str], name: str) -> frozenset[str]:
+    return _params(files, name, "left_none")
+
+
+LEFT = """
+    import torch
+
+
+    class Sched:
+        def set_timesteps(self, steps=None, device=None, timesteps=None, mu=None):
+            return steps
+
+        def run(self, n, kw):
+            self.set_timesteps(n, mu=1.0)
+            self.set_timesteps(steps=n, timesteps=None, mu=None)
+"""
+
+
+def test_a_none_default_every_site_leaves_out():
+    """`device` is left out by both calls; `timesteps` and `mu` are spelled out at one (even as None: only a
+    parameter no call names counts), `steps` is passed."""
+    assert _left_none({"m.py": LEFT}, "Sched.set_timesteps") == frozenset({"device"})
+
+
+def test_no_left_none_claim_where_a_site_may_pass_it():
+    """A `**mapping` or `*args` may pass it; a function with no resolved site (a root) or a library's exported API
+    is called where the index cannot see."""
+    splat = LEFT.replace("self.set_timesteps(n, mu=1.0)", "self.set_timesteps(n, **kw)")
+    assert _left_none({"m.py": splat}, "Sched.set_timesteps") == frozenset()
+    star = LEFT.replace("self.set_timesteps(n, mu=1.0)", "self.set_timesteps(*kw)")
+    assert _left_none({"m.py": star}, "Sched.set_timesteps") == frozenset()
+    alone = "def f(x, device=None):\n    return x\n"
+    assert _left_none({"m.py": alone}, "f") == frozenset()
+    exported = {"pkg/__init__.py": "from pkg.m import Sched\n", "pkg/m.py": LEFT}
+    assert _left_none(exported, "Sched.set_timesteps") == frozenset()

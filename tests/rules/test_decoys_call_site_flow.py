@@ -401,3 +401,139 @@ def test_decoy_a_none_arm_no_caller_takes_next_to_ones_a_caller_may_take():
     """
     codes = {f for f in findings(src) if f[1].startswith("GL1")}
     assert codes == {(14, "GL130"), (16, "GL130"), (19, "GL130"), (23, "GL102"), (28, "GL130")}
+
+
+SCHEDULER = """
+    import numpy as np
+    import torch
+
+
+    class Sched:
+        def __init__(self, n: int):
+            self.timesteps = torch.from_numpy(np.linspace(0, n - 1, n)[::-1].copy())
+
+        def set_timesteps(self, steps: int = None, device=None):
+            ts = np.linspace(0, 999, steps).astype(np.int64)
+            self.timesteps = torch.from_numpy(ts).to(device=device, dtype=torch.int64)
+
+        def index_for_timestep(self, timestep, schedule_timesteps=None):
+            if schedule_timesteps is None:
+                schedule_timesteps = self.timesteps
+            cand = (schedule_timesteps == timestep).nonzero()
+            return cand[0].item()
+
+        def step(self, eps, t, x):
+            return x + eps * self.index_for_timestep(t)
+
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.sched = Sched(1000)
+
+        def forward(self, x):
+            self.sched.set_timesteps(10)
+            for t in self.sched.timesteps:
+                x = self.sched.step(x, t, x)
+            return x
+"""
+
+
+def test_decoy_a_none_device_every_caller_leaves_out_moves_nothing():
+    """VibeVoice's DPM-Solver (diffusers' `set_timesteps(self, num_inference_steps=None, device=None)`): the only
+    caller leaves `device` out, so `torch.from_numpy(ts).to(device=device, dtype=...)` is a dtype cast of a host
+    tensor (no upload), the field every store fills on the host stays there, and `index_for_timestep`, whose
+    `schedule_timesteps` every caller leaves None (`if ...is None: schedule_timesteps = self.timesteps` runs on every
+    call), compares and reads host memory (larder labels, host)."""
+    assert {f for f in findings(SCHEDULER) if f[1].startswith("GL1")} == set()
+
+
+def test_hit_a_device_some_caller_passes_and_device_tensors_a_none_device_keeps():
+    """One caller passing `device=x.device` makes the move an upload and the field a device tensor (the nonzero and
+    the `.item()` of its index are syncs); a device tensor moved to a None device stays on the device; a root
+    (`forward`, called from outside the tree) makes no claim about its own None default."""
+    passed = SCHEDULER.replace("self.sched.set_timesteps(10)", "self.sched.set_timesteps(10, device=x.device)")
+    assert {f for f in findings(passed) if f[1].startswith("GL1")} == {(11, "GL131"), (16, "GL120"), (17, "GL101")}
+    src = """
+        import torch
+
+
+        class Head:
+            def pick(self, logits: torch.Tensor, device=None):
+                best = logits.argmax(-1).to(device)
+                return best.item()
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x: torch.Tensor, device=None):
+                ids = torch.arange(4).to(device)
+                return Head().pick(x) + ids
+    """
+    assert {f for f in findings(src) if f[1].startswith("GL1")} == {(7, "GL101"), (12, "GL131")}
+
+
+def test_decoy_numpy_values_passed_into_tensor_annotated_helpers():
+    """VibeVoice's DPM-Solver passes NumPy arrays (`np.flip(log_sigmas.copy())`, an array's `.copy()`, a helper
+    annotated `-> torch.Tensor` whose body returns NumPy arithmetic) into helpers annotated `torch.Tensor`, which read
+    them with `.item()` (larder labels, host): NumPy computes on the host and never returns a tensor."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class Sched:
+            def _to_lu(self, in_lambdas: torch.Tensor, n) -> torch.Tensor:
+                lo = in_lambdas[-1].item()
+                ramp = np.linspace(0, 1, n)
+                return lo + ramp * 2.0
+
+            def _first(self, sig: torch.Tensor) -> float:
+                return sig[0].item()
+
+            def set_timesteps(self, n: int):
+                log_sigmas = np.log(np.linspace(1.0, 2.0, 10))
+                lambdas = np.flip(log_sigmas.copy())
+                lu = self._to_lu(lambdas, n)
+                return self._first(np.flip(lu).copy())
+
+
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.sched = Sched()
+
+            def forward(self, x):
+                return x * self.sched.set_timesteps(10)
+    """
+    assert {f for f in findings(src) if f[1].startswith("GL1")} == set()
+
+
+def test_hit_numpy_arithmetic_with_a_tensor_makes_a_tensor():
+    """A tensor operand wins over a NumPy one (torch's `__array_priority__`): what a helper returns from `ramp * t` of
+    a device `t` is a device tensor, and a device tensor passed beside NumPy values stays one."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class Sched:
+            def _lo(self, vals: torch.Tensor) -> float:
+                return vals[-1].item()
+
+            def _mix(self, t: torch.Tensor, n: int) -> torch.Tensor:
+                ramp = np.linspace(0, 1, n)
+                return ramp * t
+
+            def run(self, t: torch.Tensor, n: int):
+                return self._lo(self._mix(t, n)) + self._lo(np.flip(np.linspace(0, 1, n)).copy())
+
+
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.sched = Sched()
+
+            def forward(self, x):
+                return self.sched.run(x.sum(0), 4)
+    """
+    assert {f for f in findings(src) if f[1].startswith("GL1")} == {(7, "GL101")}

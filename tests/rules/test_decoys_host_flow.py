@@ -1465,3 +1465,37 @@ def test_a_type_test_leaves_what_a_union_annotation_names_besides_the_tensor():
     """
     assert findings(src, scope="all") == {(9, "GL103"), (11, "GL132"), (15, "GL102"), (17, "GL103"),
                                           (18, "GL102")}
+
+
+def test_decoy_a_local_device_bound_to_none_builds_on_the_default_device():
+    """Dia's `build_revert_indices`: `device = None`, then `torch.tensor(delay_pattern, device=device)` and
+    `torch.tensor(T - 1, device=device)` build on the default device, the host (kiln labels, host). Next to it, a
+    device a branch may rebind (`if x.is_cuda: device = x.device`) is an upload again, and so is a None device
+    rebound to a CUDA name before the factory."""
+    src = """
+        import torch
+        from torch import nn
+
+
+        def revert_indices(B: int, T: int, C: int, delay_pattern: list, x):
+            device = None
+            delay_arr = torch.tensor(delay_pattern, dtype=torch.int32, device=device)
+            last = torch.tensor(T - 1, device=device)
+            return delay_arr.view(1, 1, C), last
+
+
+        def later(x, pattern: list):
+            device = None
+            if x.is_cuda:
+                device = x.device
+            a = torch.tensor(pattern, device=device)
+            device = None
+            device = "cuda"
+            return a, torch.tensor(pattern, device=device)
+
+
+        class Model(nn.Module):
+            def forward(self, x):
+                return revert_indices(1, 4, 2, [0, 1], x), later(x, [1, 2])
+    """
+    assert {f for f in findings(src) if f[1].startswith("GL1")} == {(16, "GL130"), (19, "GL130")}

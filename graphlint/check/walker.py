@@ -906,12 +906,11 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return Val(Kind.NDARRAY)  # `self.index.search(q, k)` of a faiss index: NumPy arrays
         targets: list[FunctionInfo] = []
         func = call.func
-        recv = None
         own = typed = False
-        if isinstance(func, cst.Name) and func.value in inf_ref[0].env:
-            recv = inf_ref[0].env[func.value]
-        if recv is not None and recv.kind is Kind.MODULE and recv.ref:
-            owner = index.class_by_dotted(recv.ref)
+        called = module_called(func)
+        if called is not None:
+            # `self.conn(x)`, `conn(x)`, `conn.forward(x)`: the forward of the one project class the module is
+            owner = index.class_by_dotted(called.ref) if called.ref and "," not in called.ref else None
             fn = index.method(owner, "forward") if owner else None
             targets = [fn] if fn else []
         else:
@@ -969,6 +968,14 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if len(targets) == 1 and targets[0].item_follows and val.kind is Kind.UNKNOWN:
             val = placed_items(call, targets[0], val)
         return val if val != UNKNOWN else None
+
+    def module_called(func: cst.BaseExpression) -> Val | None:
+        """The module instance a call runs (`self.conn`, a local `conn`, `conn` of `conn.forward`), or None."""
+        recv = inf_ref[0](func)
+        if recv.kind is not Kind.MODULE and isinstance(func, cst.Attribute) \
+                and func.attr.value in ("forward", "__call__"):
+            recv = inf_ref[0](func.value)
+        return recv if recv.kind is Kind.MODULE else None
 
     def placement(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...]) -> Val | None:
         """Where a value computed from the parameters `names` of `fn` alone lives, from what `call` passes for them."""

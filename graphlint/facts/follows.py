@@ -8,9 +8,10 @@ walker reads the argument a call passes for it (`check.walker.make_inference`, `
 Read by syntax, flow-insensitively, from the function's `Scope`: a value follows parameter `p` when it is `p`, a
 view or method of a value that follows `p` (everything but device moves and host reads), a torch op on such a value
 (no `device=`; the three operands of `torch.where`), a factory with `device=<follows p>.device` (a `*_like`
-factory of such a value without one), or arithmetic and
-comparisons of such values with Python numbers. NumPy results and host reads are host data, which any argument leaves
-on the host. A value computed from several parameters (`start + arange(...) * scale`, or either arm of an `if`)
+factory of such a value without one), arithmetic and comparisons of such values with Python numbers, or a `torch.nn`
+layer the class holds applied to such a value (`self.fc(x)` of `self.fc = nn.Linear(...)`: a layer's weights must live
+where its input does, and so does its output). NumPy results and host reads are host data, which any argument leaves on
+the host. A value computed from several parameters (`start + arange(...) * scale`, or either arm of an `if`)
 follows them all: a call lives on the host when every one of its arguments for them is host data.
 """
 
@@ -27,23 +28,37 @@ from graphlint.facts.kinds import BOOL_TENSOR, HOST_FAMILY, TENSOR
 from graphlint.facts.values import DEVICE_TENSORS, Kind, Val
 
 Resolve = Callable[[str | None], "str | None"]
+Layer = Callable[[str], bool]  # `self.<attr>` holds a `torch.nn` layer whose one tensor output is where its input is
 
 Params = frozenset[str]  # the parameters a value follows; empty: host data (a number, a host read, an array)
 HOST_DATA: Params = frozenset()
 MAX_DEPTH = 4
+# `torch.nn` classes whose call is no single tensor computed on the input's device: containers, recurrent layers and
+# attention (tuples), and the parallel wrappers (`DataParallel` scatters a host batch to the devices)
+NOT_LAYERS = frozenset({"Module", "ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict", "LSTM",
+                        "GRU", "RNN", "MultiheadAttention", "Transformer", "TransformerDecoderLayer",
+                        "TransformerEncoderLayer", "TransformerDecoder", "TransformerEncoder"})
 
 
-def follows(scope: Scope, resolve: Resolve) -> tuple[str, ...]:
-    """The parameters every return of the function is computed from (sorted), or () when it follows none."""
+def is_torch_layer(qual: str) -> bool:
+    """`torch.nn.Linear`, `torch.nn.LayerNorm`, ...: a layer computing one tensor where its input lives."""
+    head, _, tail = qual.rpartition(".")
+    return head in ("torch.nn", "torch.nn.modules") and tail[:1].isupper() and tail not in NOT_LAYERS
+
+
+def follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> tuple[str, ...]:
+    """The parameters every return of the function is computed from (sorted), or () when it follows none.
+    `layer`: which `self` fields hold a `torch.nn` layer (a method of a module class), else none do."""
     if not scope.returns:
         return ()
-    params = _join([_device_of(value, scope, resolve, set(), 0) for value in scope.returns])
+    layer = layer or _no_layer
+    params = _join([_device_of(value, scope, resolve, layer, set(), 0) for value in scope.returns])
     if not params or params & {"self", "cls"} or not params <= scope.params.keys():
         return ()
     return tuple(sorted(params))
 
 
-def item_follows(scope: Scope, resolve: Resolve) -> tuple[tuple[str, ...], ...]:
+def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> tuple[tuple[str, ...], ...]:
     """Per item of a function whose every return is a tuple display of one length (`return ids, logits, n`): the
     parameters that item is computed from (sorted), or () where it follows none known; () overall when the returns
     are no such tuples or no item follows a parameter. EAGLE's and Medusa's `update_inference_inputs` return
@@ -52,9 +67,10 @@ def item_follows(scope: Scope, resolve: Resolve) -> tuple[tuple[str, ...], ...]:
              else -1 for r in scope.returns}
     if not scope.returns or len(sizes) != 1 or -1 in sizes:
         return ()
+    layer = layer or _no_layer
     out = []
     for i in range(sizes.pop()):
-        params = _join([_device_of(r.elts[i], scope, resolve, set(), 0) for r in scope.returns])  # type: ignore
+        params = _join([_device_of(r.elts[i], scope, resolve, layer, set(), 0) for r in scope.returns])  # type: ignore
         ok = params and not params & {"self", "cls"} and params <= scope.params.keys()
         out.append(tuple(sorted(params)) if ok else ())
     return tuple(out) if any(out) else ()
@@ -67,13 +83,18 @@ def _join(parts: list[Params | None]) -> Params | None:
     return frozenset().union(*parts)
 
 
-def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, reading: set[str], depth: int) -> Params | None:
+def _no_layer(attr: str) -> bool:
+    return False
+
+
+def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, layer: Layer, reading: set[str], depth: int
+               ) -> Params | None:
     if depth > MAX_DEPTH:
         return None
     # depth counts the names followed to their bindings; one expression's nesting is bounded by its size
-    again = lambda e: _device_of(e, scope, resolve, reading, depth)  # noqa: E731
+    again = lambda e: _device_of(e, scope, resolve, layer, reading, depth)  # noqa: E731
     if isinstance(value, ast.Name):
-        return _name(value.id, scope, resolve, reading, depth)
+        return _name(value.id, scope, resolve, layer, reading, depth)
     if isinstance(value, ast.Constant):
         return HOST_DATA if isinstance(value.value, (int, float, bool)) else None
     if isinstance(value, ast.Subscript):
@@ -90,11 +111,11 @@ def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, reading: set[str
     if isinstance(value, ast.IfExp):
         return _join([again(value.body), again(value.orelse)])
     if isinstance(value, ast.Call):
-        return _call(value, again, resolve)
+        return _call(value, again, resolve, layer)
     return None
 
 
-def _name(name: str, scope: Scope, resolve: Resolve, reading: set[str], depth: int) -> Params | None:
+def _name(name: str, scope: Scope, resolve: Resolve, layer: Layer, reading: set[str], depth: int) -> Params | None:
     if name in reading:
         return HOST_DATA  # a name being read (`x = f(x)`): what its other bindings say
     bound = scope.binds.get(name, [])
@@ -106,13 +127,18 @@ def _name(name: str, scope: Scope, resolve: Resolve, reading: set[str], depth: i
     parts: list[Params | None] = [HOST_DATA if host_param else frozenset((name,))] if name in scope.params else []
     inner = reading | {name}
     # `n += v` is `n = n + v`: it lives where the other bindings of `n` and `v` do (an arithmetic update)
-    parts += [_device_of(b.value if isinstance(b, ast.AugAssign) else b, scope, resolve, inner, depth + 1)
+    parts += [_device_of(b.value if isinstance(b, ast.AugAssign) else b, scope, resolve, layer, inner, depth + 1)
               for b in bound]
     return _join(parts) if parts else None
 
 
-def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: Resolve) -> Params | None:
+def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: Resolve, layer: Layer
+          ) -> Params | None:
     func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
+            and layer(func.attr) and call.args and not isinstance(call.args[0], ast.Starred) \
+            and not any(kw.arg is None for kw in call.keywords):
+        return again(call.args[0])  # `self.fc(x)`: the layer's weights and its output live where `x` does
     qual = resolve(dotted(func)) or ""
     if qual.startswith("numpy."):
         return HOST_DATA

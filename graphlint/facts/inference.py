@@ -917,10 +917,10 @@ class Inference:
                     and not (isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")):
                 return CPU  # `generator.get_state()`: a host ByteTensor, for CUDA generators too
             if recv.kind is Kind.MODULE and func.attr.value in ("forward", "__call__"):
-                return self._module_call(recv)
+                return self._module_call(recv, node)
         recv = self(func)
         if recv.kind is Kind.MODULE:
-            return self._module_call(recv)
+            return self._module_call(recv, node)
         if recv.kind is Kind.OBJECT and input_device_module(recv.ref):
             return self._library_kept(node, False)  # `resampler(wav)`: computed where the waveform is
         projected = self.call_returns(node)
@@ -1109,13 +1109,15 @@ class Inference:
             return not node.args
         return name == "to" and self._to_kind(UNKNOWN, node).kind is Kind.CPU_TENSOR
 
-    def _module_call(self, recv: Val) -> Val:
+    def _module_call(self, recv: Val, node: cst.Call) -> Val:
         tail = (recv.ref or "").rpartition(".")[2]
         if tail in NN_MODULE_SEQ_OUTPUT:
             return TSEQ
         if (recv.ref or "").startswith("torch.nn."):
             return TENSOR
-        return UNKNOWN  # a project module: call_returns consults its forward
+        # a project module: what its forward returns, bound with this call's arguments as a plain call's are
+        projected = self.call_returns(node)
+        return projected if projected is not None else UNKNOWN
 
     def _has_kw(self, node: cst.Call, name: str) -> cst.Arg | None:
         for arg in node.args:

@@ -18,7 +18,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.facts.default_device import device_facts, is_main_guard, leaves_default_moved
-from graphlint.facts.follows import follows, item_follows
+from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
@@ -210,6 +210,19 @@ class Held:
 
 
 TENSOR_HELD = Held(Base.TENSOR)
+
+
+def _layer_of(cls: "ClassInfo | None") -> Layer | None:
+    """Which fields of `cls` hold one `torch.nn` layer, as `__init__` (read before the method, in source order)
+    stored it in every branch: `facts.follows` reads `self.fc(x)` as computed where `x` lives."""
+    if cls is None:
+        return None
+
+    def layer(attr: str) -> bool:
+        held = cls.attrs.get(attr)
+        return held is not None and not held.seq and len(held.modules) == 1 \
+            and all(is_torch_layer(q) for q in (*held.modules, *cls.alt_modules.get(attr, ())))
+    return layer
 # Methods whose result is a tensor where the receiver is (no device move, no host read): followed through a chain
 CHAINED_KEEPING_METHODS = SHAPE_KEEPING_METHODS - {"to", "type", "cuda", "cpu", "pin_memory"} | {
     "view", "reshape", "unsqueeze", "squeeze", "expand", "permute", "transpose", "t", "flatten"}
@@ -604,8 +617,8 @@ class _Indexer(ast.NodeVisitor):
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
-            follows=follows(scope, self.resolve),
-            item_follows=item_follows(scope, self.resolve),
+            follows=follows(scope, self.resolve, _layer_of(cls)),
+            item_follows=item_follows(scope, self.resolve, _layer_of(cls)),
             registers=self._registers(node) if cls is None and parent is None else ("", ""),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):

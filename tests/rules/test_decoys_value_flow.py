@@ -247,3 +247,88 @@ def test_a_tuple_item_a_helper_computes_from_its_parameters_lives_where_they_do(
             return input_ids
     """
     assert findings(src, scope="all") == {(14, "GL110")}
+
+
+MODULES = """
+    import torch
+    from torch import nn
+
+
+    class Conn(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.fc = nn.Linear(d, d)
+            self.norm = nn.LayerNorm(d)
+
+        def forward(self, x):
+            h = self.fc(x)
+            return self.norm(h) * 2
+
+
+    class Flat(nn.Module):
+        def forward(self, x):
+            return [len(x), 2]
+
+
+    class Rnn(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.rnn = nn.LSTM(d, d)
+
+        def forward(self, x):
+            return self.rnn(x)
+
+
+"""
+
+
+def test_a_project_module_call_returns_what_its_forward_computes_from_the_arguments():
+    """VibeVoice's `self.acoustic_connector(x)`, IndexTTS's GPT: a project module's `forward` that applies the
+    `torch.nn` layers it holds to its input (`self.norm(self.fc(x))`) returns a value that lives where the input does
+    (`FunctionInfo.follows`, bound with the call's arguments as a plain helper call's are). Before, any call of a
+    project module was unknown, so the reads of its output downstream were missed."""
+    src = MODULES + """
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conn = Conn(4)
+
+        def forward(self, x: torch.Tensor):
+            y = self.conn(x)
+            if y.sum() > 0:
+                y = y + 1
+            z = self.conn.forward(y)
+            return float(z.max())
+    """
+    assert findings(src, scope="all") == {(38, "GL110"), (41, "GL105")}
+
+
+def test_a_project_module_call_of_host_data_or_an_unread_forward_stays_silent():
+    """Decoys: the same module called with a host tensor (a factory without `device=`) computes on the host; a
+    module whose forward moves its input to the host, or returns a Python list of numbers, returns host data; a
+    forward that returns what a recurrent layer gives (a tuple) or an untyped argument's value stays unknown."""
+    src = MODULES + """
+    class ToHost(nn.Module):
+        def forward(self, x):
+            return x.cpu()
+
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conn = Conn(4)
+            self.host = ToHost()
+            self.flat = Flat()
+            self.rnn = Rnn(4)
+
+        def forward(self, x: torch.Tensor, w):
+            c = self.conn(torch.zeros(3, 4))
+            h = self.host(x)
+            n = self.flat(x)
+            r = self.rnn(x)
+            u = self.conn(w)
+            if (c > 0).any() or (h > 0).any() or n[0] > 1 or r > 0 or u.sum() > 0:
+                return c.sum().item() + h.sum().item()
+            return 0
+    """
+    assert findings(src, scope="all") == {(33, "GL103")}

@@ -132,6 +132,9 @@ class HotInfo:
 Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 
 
+NO_EDGES: tuple[tuple[FunctionInfo, str], ...] = ()  # (one object for every call that reaches nothing)
+
+
 class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleDefiners):
     def __init__(self, summaries: list[ModuleSummary], module_bases: tuple[str, ...] = ()) -> None:
         # Two files can claim one module name: scripts in folders that are no packages (`runtime/1/model.py` next
@@ -189,6 +192,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
         self._default_moved: bool | None = None
+        # id(caller) -> (caller, {callee (or (module, callee) outside the caller's module): `call_edges`' answer}) of
+        # each outermost call: the hot path's tiers and the rules ask the same call again and again (274k calls, 46%
+        # distinct, on transformers' models/). Nested dicts keyed by the summaries' own strings keep it small.
+        self._edges_memo: dict[int, tuple[FunctionInfo | None, dict[object, tuple[tuple[FunctionInfo, str], ...]]]] = {}
+        self._edges_depth = 0  # `call_edges` calls in progress: an inner one may meet a cycle guard, so no memo
 
     @property
     def default_device_moved(self) -> bool:
@@ -249,6 +257,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._stars.clear()
         self._foreign_table = None
         self.call_facts = CallFacts(self)
+        self._edges_memo.clear()
         return True
 
     # -- lookups ------------------------------------------------------------------------------
@@ -562,7 +571,26 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                    depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         """The project functions a call can reach, each with how: "" for a direct call, else the dynamic
         dispatch that was followed (a registry, a factory-built attribute, `Function.apply`, ...).
-        `depth`: dispatch hops already followed to get here (an alias of an alias, which may be a cycle)."""
+        `depth`: dispatch hops already followed to get here (an alias of an alias, which may be a cycle).
+        An outermost call's answer is kept (`_edges_memo`); one made while another is resolving is not."""
+        if depth or self._edges_depth:
+            return self._call_edges(caller, module, callee, depth)
+        held = self._edges_memo.get(id(caller))
+        if held is None:
+            held = self._edges_memo[id(caller)] = (caller, {})  # holding `caller` keeps its id from being reused
+        answers = held[1]
+        key: object = callee if caller is not None and module == caller.module else (module, callee)
+        kept = answers.get(key)
+        if kept is None:
+            self._edges_depth += 1
+            try:
+                kept = answers[key] = tuple(self._call_edges(caller, module, callee, 0)) or NO_EDGES
+            finally:
+                self._edges_depth -= 1
+        return list(kept)
+
+    def _call_edges(self, caller: FunctionInfo | None, module: str, callee: str,
+                    depth: int) -> list[tuple[FunctionInfo, str]]:
         cls = self.classes.get(caller.class_key) if caller and caller.class_key and not rebinds_self(caller) else None
         if callee.startswith(GETATTR):
             return self._named_by_callers(caller, callee) if caller is not None else []

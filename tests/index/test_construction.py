@@ -148,3 +148,26 @@ def test_methods_of_one_name_each_take_their_own_call_sites():
             return A().scale([4])
     """
     assert findings(src) == {(11, "GL102")}
+
+
+def test_call_edges_kept_per_caller_and_dropped_by_an_edit():
+    """`call_edges` keeps each outermost answer per caller (`_edges_memo`): asked again it answers the same, in a
+    list of the caller's own (changing one changes no later answer); an edit (`replace`) that moves the callee
+    to another function is answered from the new summary. Decoy: the same callee from another caller's module
+    resolves there, not from the first caller's memo."""
+    def summary(target: str):
+        return index_source(f"def a(x):\n    return x\n\ndef b(x):\n    return x\n\ndef run(x):\n    return {target}(x)\n",
+                            "m.py", "m")
+
+    old = summary("a")
+    other = index_source("def a(x):\n    return x\n", "n.py", "n")
+    index = ProjectIndex([old, other])
+    run = index.functions["m:run"]
+    first = index.call_edges(run, run.module, "m.a")
+    first.clear()
+    assert [t.key for t, _how in index.call_edges(run, run.module, "m.a")] == ["m:a"]
+    assert [t.key for t, _how in index.call_edges(run, "n", "n.a")] == ["n:a"]
+    new = summary("b")
+    assert index.replace(old, new)
+    fresh = index.functions["m:run"]
+    assert [t.key for t, _how in index.call_edges(fresh, fresh.module, "m.b")] == ["m:b"]

@@ -6,21 +6,7 @@ top-level decode loop calls runs every step. Each hit has its decoy."""
 
 from __future__ import annotations
 
-import textwrap
-
-from graphlint.index.project import ProjectIndex
-from graphlint.index.summary import index_source
-
-
-def _index(files: dict[str, str]) -> ProjectIndex:
-    return ProjectIndex([index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod)
-                         for mod, src in files.items()])
-
-
-def hot(files: dict[str, str]) -> dict[str, tuple[str | None, tuple[str, ...]]]:
-    """{qualname: (tier, via)} of the hot functions of a small project given as {module: source}."""
-    index = _index(files)
-    return {index.functions[k].qualname: (v.tier, v.via) for k, v in index.hot_functions().items() if v.whole}
+from index_projects import hot
 
 
 # Wan's text-to-video `generate`: the solver is picked in if/elif arms, then stepped in the denoising loop.

@@ -8,24 +8,12 @@ from __future__ import annotations
 
 import textwrap
 
-from graphlint.index.project import ProjectIndex
-from graphlint.index.summary import index_source
-
-
-def _index(files: dict[str, str]) -> ProjectIndex:
-    return ProjectIndex([index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod)
-                         for mod, src in files.items()])
-
-
-def hot(files: dict[str, str]) -> dict[str, tuple[str | None, tuple[str, ...]]]:
-    """{qualname: (tier, via)} of the hot functions of a small project given as {module: source}."""
-    index = _index(files)
-    return {index.functions[k].qualname: (v.tier, v.via) for k, v in index.hot_functions().items() if v.whole}
+from index_projects import hot, project_index
 
 
 def edges(files: dict[str, str], qualname: str, callee: str) -> list[str]:
     """The qualnames `callee` (a call descriptor of function `qualname`) resolves to."""
-    index = _index(files)
+    index = project_index(files)
     fn = next(f for f in index.functions.values() if f.qualname == qualname)
     return sorted(t.qualname for t, _how in index.call_edges(fn, fn.module, callee))
 
@@ -93,7 +81,7 @@ def test_a_compiled_bound_method_runs_the_method_it_compiles():
 
 
 def test_a_compiled_callable_stored_in_a_field_is_no_tensor():
-    index = _index(GENERATOR)
+    index = project_index(GENERATOR)
     sets = dict(next(f for f in index.functions.values() if f.qualname == "Generator.warm_up").attr_sets)
     assert str(sets["fast"]) == "self:decode_greedy"
     cls = next(c for c in index.classes.values() if c.qualname == "Generator")

@@ -7,15 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from graphlint.index.project import ProjectIndex
-from graphlint.index.summary import index_source
-
-
-def hot(files: dict[str, str]) -> dict[str, tuple[str | None, tuple[str, ...]]]:
-    """{qualname: (tier, via)} of the hot functions of a small project given as {module: source}."""
-    index = ProjectIndex([index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod)
-                          for mod, src in files.items()])
-    return {index.functions[k].qualname: (v.tier, v.via) for k, v in index.hot_functions().items() if v.whole}
+from index_projects import hot
 
 
 # exllamav2's shape: the attention's helper takes the step's parameter object, untyped, from its forward.

@@ -9,14 +9,7 @@ import textwrap
 
 from graphlint.index.project import ProjectIndex
 from graphlint.index.summary import MAX_NAME_DISPATCH, index_source
-
-
-def hot(files: dict[str, str]) -> dict[str, tuple[str | None, tuple[str, ...]]]:
-    """{qualname: (tier, via)} of the hot functions of a small project given as {module: source}."""
-    summaries = [index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod, mod.endswith("__init__"))
-                 for mod, src in files.items()]
-    index = ProjectIndex(summaries)
-    return {index.functions[k].qualname: (v.tier, v.via) for k, v in index.hot_functions().items() if v.whole}
+from index_projects import hot
 
 
 # EAGLE's shape: the model class carries its generate loop, which hands `self` to module helpers (imported with
@@ -808,7 +801,6 @@ def test_the_request_that_runs_a_decode_loop_once_is_hot_in_the_forward_tier():
     assert "MusicGen.api" not in found and "MusicGen.serve" not in found
 
 
-
 REQUESTS_IN_A_LOOP = REQUEST.split("    class MusicGen")[0] + """
     class Frontend:
         def encode(self, text):
@@ -851,7 +843,6 @@ def test_the_calls_next_to_a_request_in_a_loop_over_requests_run_once_per_reques
     # elsewhere that runs no request (`report`) stay cold.
     assert "TTS.run_all" not in found and "Frontend.normalize" not in found
     assert "Frontend.save" not in found and "TTS.report" not in found
-
 
 
 STATEFUL = """
@@ -906,7 +897,6 @@ def test_a_loop_that_stops_on_what_its_step_returned_is_a_generation():
     # Decoy: a loop over chunks that stops on its own items, not on the step's result, runs no generation, so
     # the function running it is no request.
     assert found["Interface.score_chunks"][0] == "step" and "Interface.evaluate" not in found
-
 
 
 DENOISE = """

@@ -240,8 +240,8 @@ class Walker:
         self._bind_params(fn)
         info = self.ctx.unit.function
         self._bind_passed(info)
-        self.filled = self._filled_entry(info)
-        self._none_entry(info)
+        self.filled = self._entry_copies(info, "filled")
+        self.ctx.inference.none_params = self._entry_copies(info, "left_none")
         # a cache keyed on a tensor argument hashes it by identity: a new tensor each step misses every time
         self.ctx.memoised = info is not None and "memo" in info.markers and not any(
             self.ctx.inference(p.name).is_tensor for p in _all_params(fn.params))
@@ -287,50 +287,45 @@ class Walker:
                 inf.bind(info.star_kwargs, passed_keywords(
                     [(key, kind_val(kind)) for key, kind in sorted(keywords.items())]))
 
-    def _filled_entry(self, info: FunctionInfo | None) -> dict[str, Val]:
-        """The unit's None-default parameters that every resolved caller fills with a value that cannot be None
-        (`CallFacts.filled`), with the value each holds on entry. Only for a function reached through calls (a root
-        is also called from outside the tree, where the default may be left)."""
+    def _entry_copies(self, info: FunctionInfo | None, question: str) -> dict[str, Val]:
+        """The unit's parameters that `CallFacts.<question>` names (`filled`: None defaults every resolved caller fills
+        with a value that cannot be None; `left_none`: None defaults every resolved caller leaves out), each with a
+        copy of its entry value bound in its place, so that any rebinding (to an equal value, or to a shared constant)
+        breaks the identity `_dead_none_arm` / `Inference.holds_none` check. Only for a function reached through calls
+        (a root is also called from outside the tree, where the parameter may be anything)."""
         if info is None or self.ctx.index is None or len(self.ctx.unit.hot.via) < 2:
             return {}
         inf = self.ctx.inference
-        # a copy of its own, so that any rebinding (to an equal value, or to a shared constant) breaks the identity
-        entry = {name: inf.env[name]._replace() for name in self.ctx.index.call_facts.filled(info) if name in inf.env}
+        entry = {name: inf.env[name]._replace() for name in getattr(self.ctx.index.call_facts, question)(info)
+                 if name in inf.env}
         if entry:
             inf.env.update(entry)
             inf.reset_cache()
         return entry
 
-    def _none_entry(self, info: FunctionInfo | None) -> None:
-        """The unit's None-default parameters that every resolved caller leaves out (`CallFacts.left_none`), with the
-        value each holds on entry, for `Inference.holds_none`. Only for a function reached through calls (a root is
-        also called from outside the tree, where the parameter may be passed)."""
-        inf = self.ctx.inference
-        inf.none_params = {}
-        if info is None or self.ctx.index is None or len(self.ctx.unit.hot.via) < 2:
-            return
-        # a copy of its own, so that any rebinding breaks the identity `holds_none` checks
-        inf.none_params = {name: inf.env[name]._replace() for name in self.ctx.index.call_facts.left_none(info)
-                           if name in inf.env}
-        if inf.none_params:
-            inf.env.update(inf.none_params)
-            inf.reset_cache()
+    @staticmethod
+    def _none_test(test: cst.BaseExpression) -> tuple[cst.BaseExpression, bool] | None:
+        """`(x, False)` for `x is None`, `(x, True)` for `x is not None`, else None."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        target = test.comparisons[0]
+        if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+            return None
+        if isinstance(target.operator, cst.Is):
+            return test.left, False
+        return (test.left, True) if isinstance(target.operator, cst.IsNot) else None
 
     def _dead_none_arm(self, test: cst.BaseExpression) -> str | None:
         """Which arm of `if p is None:` / `if p is not None:` never runs: "body" or "orelse", where `p` is a parameter
         every caller fills (`filled`) and still holds its entry value (IndexTTS's `if cond_lengths is None:
         cond_lengths = torch.tensor(...)` under a caller that always passes the lengths)."""
-        if not self.filled or not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 \
-                or not isinstance(test.left, cst.Name):
+        found = self._none_test(test) if self.filled else None
+        if found is None or not isinstance(found[0], cst.Name):
             return None
-        target = test.comparisons[0]
-        entry = self.filled.get(test.left.value)
-        if entry is None or self.ctx.inference.env.get(test.left.value) is not entry \
-                or not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+        entry = self.filled.get(found[0].value)
+        if entry is None or self.ctx.inference.env.get(found[0].value) is not entry:
             return None
-        if isinstance(target.operator, cst.Is):
-            return "body"
-        return "orelse" if isinstance(target.operator, cst.IsNot) else None
+        return "orelse" if found[1] else "body"
 
     def _none_filled(self, stmt: cst.If) -> str | None:
         """"orelse" for `if p is None: p = ...` without an `else`, where `p` is a parameter every caller leaves at its
@@ -338,14 +333,8 @@ class Walker:
         index sees, so after the `if` `p` holds what the body bound (VibeVoice's `if schedule_timesteps is None:
         schedule_timesteps = self.timesteps`), not a join with the caller's value. No code is skipped; only the
         path that would bypass the body is dropped."""
-        test = stmt.test
-        if stmt.orelse is not None or not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
-            return None
-        target = test.comparisons[0]
-        if isinstance(target.operator, cst.Is) and isinstance(target.comparator, cst.Name) \
-                and target.comparator.value == "None" and self.ctx.inference.holds_none(test.left):
-            return "orelse"
-        return None
+        found = self._none_test(stmt.test) if stmt.orelse is None else None
+        return "orelse" if found is not None and not found[1] and self.ctx.inference.holds_none(found[0]) else None
 
     def _nested_info(self, fn: cst.FunctionDef) -> FunctionInfo | None:
         """The index's record of a def nested directly in the unit's function (deeper ones: None)."""

@@ -668,24 +668,40 @@ class CallFacts:
             return None
         return sites
 
-    def _read_filled(self, fn: "FunctionInfo") -> frozenset[str]:
+    def _site_calls(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", str, int, tuple, tuple]] | None:
+        """(caller, callee, line, positional, keywords) of each of `_direct_sites`, or None where those are incomplete
+        or a line holds several calls of the name (the index keeps lines, not columns)."""
         sites = self._direct_sites(fn)
         if sites is None:
+            return None
+        out = []
+        for caller, callee, line, _how in sites:
+            passed = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+            if len(passed) != 1 or caller.calls.count((callee, line)) != 1:
+                return None
+            out.append((caller, callee, line, *passed[0]))
+        return out
+
+    @staticmethod
+    def _spread(positional: tuple, keywords: tuple) -> bool:
+        """A `**mapping` or `*args` the call passes may fill any parameter the call does not spell out."""
+        return any(k == SPLAT for k, _v in keywords) or STAR_ARGS in positional
+
+    def _read_filled(self, fn: "FunctionInfo") -> frozenset[str]:
+        calls = self._site_calls(fn)
+        if calls is None:
             return frozenset()
         left = set(fn.none_defaults) | set(fn.number_defaults)
-        for caller, callee, line, _how in sites:
+        for caller, callee, line, positional, keywords in calls:
             filled = [args for c, ln, args in caller.call_filled if c == callee and ln == line]
-            passed = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
-            if len(filled) != 1 or len(passed) != 1 or caller.calls.count((callee, line)) != 1:
-                return frozenset()  # one call per line: the index keeps lines, not columns
-            positional, keywords = passed[0]
+            if len(filled) != 1:
+                return frozenset()
             params = self.index.call_params(fn, callee)
             named = {params[int(a[1:])] for a in filled[0] if a.startswith("#") and int(a[1:]) < len(params)}
             # left out: the number default, unless a `**mapping` or `*args` may pass it (an argument the call spells
             # out cannot be passed twice)
-            spread = any(k == SPLAT for k, _v in keywords) or positional[-1:] == (STAR_ARGS,)
             given = set(params[:len(positional)]) | {k for k, _v in keywords}
-            kept = set() if spread else {p for p in fn.number_defaults if p not in given}
+            kept = set() if self._spread(positional, keywords) else {p for p in fn.number_defaults if p not in given}
             left &= named | {a for a in filled[0] if not a.startswith("#")} | kept
             if not left:
                 break
@@ -704,16 +720,12 @@ class CallFacts:
         return found
 
     def _read_left_none(self, fn: "FunctionInfo") -> frozenset[str]:
-        sites = self._direct_sites(fn)
-        if sites is None:
+        calls = self._site_calls(fn)
+        if calls is None:
             return frozenset()
         left = set(fn.none_defaults)
-        for caller, callee, line, _how in sites:
-            passed = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
-            if len(passed) != 1 or caller.calls.count((callee, line)) != 1:
-                return frozenset()
-            positional, keywords = passed[0]
-            if any(k == SPLAT for k, _v in keywords) or STAR_ARGS in positional:
+        for _caller, callee, _line, positional, keywords in calls:
+            if self._spread(positional, keywords):
                 return frozenset()
             params = self.index.call_params(fn, callee)
             left -= set(params[:len(positional)]) | {k for k, _v in keywords}

@@ -52,10 +52,7 @@ def follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> tuple
     if not scope.returns:
         return ()
     layer = layer or _no_layer
-    params = _join([_device_of(value, scope, resolve, layer, set(), 0) for value in scope.returns])
-    if not params or params & {"self", "cls"} or not params <= scope.params.keys():
-        return ()
-    return tuple(sorted(params))
+    return _followed(_join([_device_of(value, scope, resolve, layer, set(), 0) for value in scope.returns]), scope)
 
 
 def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> tuple[tuple[str, ...], ...]:
@@ -70,10 +67,16 @@ def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> 
     layer = layer or _no_layer
     out = []
     for i in range(sizes.pop()):
-        params = _join([_device_of(r.elts[i], scope, resolve, layer, set(), 0) for r in scope.returns])  # type: ignore
-        ok = params and not params & {"self", "cls"} and params <= scope.params.keys()
-        out.append(tuple(sorted(params)) if ok else ())
+        out.append(_followed(_join([_device_of(r.elts[i], scope, resolve, layer, set(), 0)  # type: ignore
+                                    for r in scope.returns]), scope))
     return tuple(out) if any(out) else ()
+
+
+def _followed(params: Params | None, scope: Scope) -> tuple[str, ...]:
+    """`params` as the function's own parameters (sorted), or () when they are none, unknown, or the receiver."""
+    if not params or params & {"self", "cls"} or not params <= scope.params.keys():
+        return ()
+    return tuple(sorted(params))
 
 
 def _join(parts: list[Params | None]) -> Params | None:

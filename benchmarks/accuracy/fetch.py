@@ -794,6 +794,38 @@ GIT_SETS: dict[str, GitSet] = {
                            "pipeline/bidirectional_diffusion_inference.py", "utils/wan_wrapper.py",
                            "utils/scheduler.py", "utils/misc.py", "wan/modules/causal_model.py")),
     ), "the twenty-first untouched set, pinned in session 26 (Mini-SGLang, Chitu, Kimi-Audio, Self-Forcing)"),
+    "granary": GitSet(HERE / ".granary", (
+        GitCorpus("gptoss", "https://github.com/openai/gpt-oss",
+                  "7b583341fe16729127f6d5b94a7b09ccae97e1a1", "gpt_oss",
+                  "gpt-oss reference inference: the PyTorch and Triton models (attention sinks, MoE, the Triton "
+                  "model's KV cache and CUDA-graph decode), the token generators, the chat / generate scripts and the "
+                  "Responses API's Triton and Transformers back-ends",
+                  include=("__init__.py", "generate.py", "chat.py", "tokenizer.py", "torch/", "triton/",
+                           "vllm/token_generator.py", "responses_api/__init__.py", "responses_api/inference/__init__.py",
+                           "responses_api/inference/triton.py", "responses_api/inference/transformers.py")),
+        GitCorpus("mistral", "https://github.com/mistralai/mistral-inference",
+                  "2557e12d0e1878a1562ece30434820f80aa3e12a", "src/mistral_inference",
+                  "mistral-inference: the transformer with its rotating / buffered KV cache and cache metadata, MoE, "
+                  "LoRA, the Mamba model, the Pixtral vision encoder, and the generate loops",
+                  include=()),
+        GitCorpus("lerobot", "https://github.com/huggingface/lerobot",
+                  "7427f31801f944f5ec9ce53cda02862ce7d1638b", "src/lerobot",
+                  "LeRobot policies run every control step: ACT, Diffusion, pi0 and SmolVLA (flow-matching action "
+                  "experts over a VLM prefix cache), real-time chunking, the policy helpers and factory, the async "
+                  "policy server / robot client, and the evaluation rollout script",
+                  include=("policies/__init__.py", "policies/act/", "policies/diffusion/", "policies/pi0/",
+                           "policies/smolvla/", "policies/rtc/", "policies/utils.py", "policies/pretrained.py",
+                           "policies/factory.py", "async_inference/", "scripts/lerobot_eval.py")),
+        GitCorpus("sarathi", "https://github.com/microsoft/sarathi-serve",
+                  "96f9911790ecc00af12ee9fae47cb8fa9ba0d199", "sarathi",
+                  "Sarathi-Serve: a chunked-prefill serving engine: the engine step loop and pipeline-parallel "
+                  "engine, the workers and model runner, the sequence managers, FlashInfer attention wrapper, "
+                  "sampler, fused MoE, layers, tensor-parallel helpers and the Llama / Mistral / Mixtral / Qwen / "
+                  "Falcon / InternLM / Yi models",
+                  include=("__init__.py", "types.py", "logger.py", "engine/__init__.py", "engine/base_llm_engine.py",
+                           "engine/llm_engine.py", "engine/pipeline_parallel_llm_engine.py", "worker/",
+                           "model_executor/", "core/sequence_manager/", "core/datatypes/")),
+    ), "the twenty-second untouched set, pinned in session 27 (gpt-oss, mistral-inference, LeRobot, Sarathi-Serve)"),
 }
 
 

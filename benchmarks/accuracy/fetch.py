@@ -803,11 +803,13 @@ GIT_SETS: dict[str, GitSet] = {
                   include=("__init__.py", "generate.py", "chat.py", "tokenizer.py", "torch/", "triton/",
                            "vllm/token_generator.py", "responses_api/__init__.py", "responses_api/inference/__init__.py",
                            "responses_api/inference/triton.py", "responses_api/inference/transformers.py")),
-        GitCorpus("mistral", "https://github.com/mistralai/mistral-inference",
-                  "2557e12d0e1878a1562ece30434820f80aa3e12a", "src/mistral_inference",
-                  "mistral-inference: the transformer with its rotating / buffered KV cache and cache metadata, MoE, "
-                  "LoRA, the Mamba model, the Pixtral vision encoder, and the generate loops",
-                  include=()),
+        GitCorpus("nanovlm", "https://github.com/huggingface/nanoVLM",
+                  "4e0c0961846135c2217f95e54cb4c2d66eb55e42", ".",
+                  "nanoVLM: a small vision-language model's generate loop over its language model's KV cache (prefill "
+                  "then one token a step, top-k / top-p sampling), the vision transformer and modality projector, the "
+                  "image processors, the generate script and the inference benchmark",
+                  include=("generate.py", "models/", "data/processors.py", "data/custom_transforms.py",
+                           "eval/benchmark-inference.py")),
         GitCorpus("lerobot", "https://github.com/huggingface/lerobot",
                   "7427f31801f944f5ec9ce53cda02862ce7d1638b", "src/lerobot",
                   "LeRobot policies run every control step: ACT, Diffusion, pi0 and SmolVLA (flow-matching action "
@@ -825,7 +827,7 @@ GIT_SETS: dict[str, GitSet] = {
                   include=("__init__.py", "types.py", "logger.py", "engine/__init__.py", "engine/base_llm_engine.py",
                            "engine/llm_engine.py", "engine/pipeline_parallel_llm_engine.py", "worker/",
                            "model_executor/", "core/sequence_manager/", "core/datatypes/")),
-    ), "the twenty-second untouched set, pinned in session 27 (gpt-oss, mistral-inference, LeRobot, Sarathi-Serve)"),
+    ), "the twenty-second untouched set, pinned in session 27 (gpt-oss, nanoVLM, LeRobot, Sarathi-Serve)"),
 }
 
 

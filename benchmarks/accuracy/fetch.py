@@ -827,7 +827,13 @@ GIT_SETS: dict[str, GitSet] = {
                   include=("__init__.py", "types.py", "logger.py", "engine/__init__.py", "engine/base_llm_engine.py",
                            "engine/llm_engine.py", "engine/pipeline_parallel_llm_engine.py", "worker/",
                            "model_executor/", "core/sequence_manager/", "core/datatypes/")),
-    ), "the twenty-second untouched set, pinned in session 27 (gpt-oss, nanoVLM, LeRobot, Sarathi-Serve)"),
+        GitCorpus("voxcpm", "https://github.com/OpenBMB/VoxCPM",
+                  "616d3d3e630a9c96c2853250eef91b0f39dcd5fa", "src/voxcpm",
+                  "VoxCPM: a tokenizer-free TTS: the MiniCPM-4 language models' per-patch generate loop with its static "
+                  "KV cache and reduce-overhead compiled step, the local diffusion (CFM) decoder, the local encoder, the "
+                  "audio VAE, LoRA layers and the Python API / CLI",
+                  include=("__init__.py", "core.py", "cli.py", "zipenhancer.py", "model/", "modules/", "utils/")),
+    ), "the twenty-second untouched set, pinned in session 27 (gpt-oss, nanoVLM, LeRobot, Sarathi-Serve, VoxCPM)"),
 }
 
 

@@ -11,7 +11,8 @@ from typing import Protocol
 
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, TENSOR, TOKENIZER, UNKNOWN, Base, Call, Field, Fwd, HostIf,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, TENSOR, TOKENIZER, UNKNOWN, Base, Call, Field,
+    Fwd, HostIf,
     IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -113,6 +114,7 @@ class CallFacts:
         self._module_fields: dict[tuple[str, str], bool] | None = None
         self._family: dict[str, list["ClassInfo"]] = {}
         self._fields: dict[str, IKind] | None = None
+        self._device_fields: dict[str, IKind] | None = None  # `device_fields`, computed once
         self._methods: dict[str, IKind] | None = None
         self._instances: dict[tuple[str, str], str | None] = {}
         self._forwarded: list[tuple[str, str, str]] | None = None
@@ -444,6 +446,52 @@ class CallFacts:
             self._fields = out
         return self._fields
 
+    def device_field(self, name: str) -> IKind | None:
+        """What `obj.<name>` (or `self.<name>`) holds where every project class that stores the attribute stores a
+        device tensor there by data flow (`device_fields`): TENSOR, or BOOL_TENSOR where every store is a mask. None
+        where any store is anything else. Only the call-site facts read it (`settle`): chitu's
+        `attn_varlen_func(q, k, v, varlens.prefix_lens, ...)` passes `VarLens.prefix_lens`, built with
+        `torch.tensor(..., device=device)` for a device every construction names, so the back-end's untyped
+        `cu_seqlens_q` is a device tensor, and its slice bounds `cu_seqlens_q[i + 1] - cu_seqlens_q[i]` are read
+        with `__index__`."""
+        return self.device_fields().get(name)
+
+    def device_fields(self) -> dict[str, IKind]:
+        """Every attribute `device_field` answers (computed once: part of every file's cache key, as `fields`).
+        Evidence is each `self.<name> = value` in a method of a project class: a device factory or move, device
+        arithmetic (TENSOR), a device mask, or a factory on a device parameter that not every caller fills with the
+        host (`OnParam`, as `_stored` reads it). A parameter stored as it came is left out (its annotation names no
+        device), so are attributes stored on other objects (`obj.x = ...`: unseen stores) and a dataclass's fields
+        (its constructions store them)."""
+        if self._device_fields is None:
+            self._device_fields = {}  # a field read while the table is built: no answer, not a cycle
+            stores: dict[str, list[tuple[IKind, "FunctionInfo"]]] = {}
+            foreign: set[str] = set()
+            for fn in self.index.functions.values():
+                foreign.update(fn.foreign_sets)
+                if fn.class_key is not None:
+                    for attr, kind in fn.attr_sets:
+                        stores.setdefault(attr, []).append((kind, fn))
+            built = {attr for cls in self.index.classes.values() for attr in cls.init_fields}
+            out: dict[str, IKind] = {}
+            for attr, found in stores.items():
+                if attr in foreign or attr in built:
+                    continue
+                kinds = {self._device_store(kind, fn) for kind, fn in found}
+                if len(kinds) == 1 and (kind := kinds.pop()) is not None:
+                    out[attr] = kind
+                elif kinds == {TENSOR, BOOL_TENSOR}:
+                    out[attr] = TENSOR
+            self._device_fields = out
+        return self._device_fields
+
+    def _device_store(self, kind: IKind, fn: "FunctionInfo") -> IKind | None:
+        """The device kind one `self.x = value` of `fn` stores by data flow; None for anything else."""
+        if isinstance(kind, OnParam):
+            stored = self._stored(kind, fn)
+            return stored if stored == TENSOR else None
+        return kind if kind in (TENSOR, BOOL_TENSOR) else None
+
     def _own_field(self, cls: "ClassInfo", attr: str) -> IKind | None:
         """The host kind a plain class keeps in `self.<attr>`; None for a module (its buffers move with `.to()`)."""
         return None if self.index.is_nn_module(cls) else self.attr(cls, attr)
@@ -468,7 +516,7 @@ class CallFacts:
         if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is
             return CPU_TENSOR if self.settle(kind.inner, caller, depth, calls) == CPU_TENSOR else UNKNOWN
         if isinstance(kind, Field):  # `obj.x` of a class nothing types: what every class keeps in `x`
-            return self.field(kind.name) or UNKNOWN
+            return self.field(kind.name) or self.device_field(kind.name) or UNKNOWN
         if isinstance(kind, SelfField):  # `self.x` of a plain class: what its methods store (a module's buffers move)
             cls = self.index.classes.get(caller.class_key) if caller.class_key else None
             if cls is None:

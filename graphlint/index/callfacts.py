@@ -11,9 +11,8 @@ from typing import Protocol
 
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, TENSOR, TOKENIZER, UNKNOWN, Base, Call, Field,
-    Fwd, HostIf,
-    IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, Base, Call,
+    Field, Fwd, HostIf, IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
@@ -61,6 +60,11 @@ KEPT = HOST_FAMILY | {Base.BOOL_TENSOR}
 # Device kinds a parameter takes from its call sites when it has no annotation: the data flow of every caller makes
 # it a device tensor (a weak guess from a method name does not flow)
 FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
+# What a module's `forward` takes from its calls (`_module_call_facts`): host tensors, numbers, arrays, the CPU device.
+# Not Python sequences: a forward often normalises one (`if isinstance(lengths, list): lengths = torch.tensor(lengths,
+# device=d)`), and `HOST_SEQ` does not say list or tuple, so the arm that makes a device tensor would join with a
+# host path it never takes (lmdeploy's GLM-4.1V embeddings, fed `seqlens.tolist()`: two true GL126 lost)
+MODULE_CALL_KINDS = frozenset({HOST, CPU_TENSOR, NDARRAY, CPU_DEVICE})
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
 MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
 TYPE_TESTS = frozenset({"isinstance", "issubclass"})  # builtins that read a class without building or calling it
@@ -129,6 +133,7 @@ class CallFacts:
         self._filled: dict[str, frozenset[str]] = {}  # `filled`, per function
         self._left_none: dict[str, frozenset[str]] = {}  # `left_none`, per function
         self._exported: frozenset[str] | None = None  # `index.exported_api()`, read once
+        self._module_call_sites: dict[str, list[tuple["FunctionInfo", str, int, str]]] | None = None  # `_module_calls`
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
@@ -624,7 +629,7 @@ class CallFacts:
     def _compute(self, fn: "FunctionInfo") -> dict[str, IKind]:
         sites = self._sites(fn) if fn.params or fn.kwonly else None
         if not sites:
-            return {}
+            return self._module_call_facts(fn) if fn.params or fn.kwonly else {}
         joined: dict[str, set[IKind]] = {p: set() for p in (*fn.params, *fn.kwonly)}
         assumed: set[str] = set()  # parameters some site passes a device tensor that only annotations make
         for caller, callee, line, how in sites:
@@ -645,6 +650,74 @@ class CallFacts:
                 # to data flow (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out
+
+    def _module_call_facts(self, fn: "FunctionInfo") -> dict[str, IKind]:
+        """The host data every resolved module call of a project module's `forward` passes (`_module_sites`): Wan's
+        blocks take the CPU `grid_sizes` / `seq_lens` their model builds with `torch.tensor(shape)` and hands on by
+        `block(x, **kwargs)`. Host kinds only: a device tensor a parent's annotations make is no evidence where the
+        framework also feeds the module (and the device direction for module calls is not measured)."""
+        sites = self._module_sites(fn)
+        live = self._maybe_host(fn, sites) if sites else set()
+        if not live:
+            return {}
+        joined: dict[str, set[IKind]] = {p: set() for p in live}
+        for caller, callee, line, how in sites:
+            kinds = self._site_kinds(fn, caller, callee, line, set(), dispatched=bool(how))
+            for param in joined:
+                if kinds is None or param in kinds:  # absent: a None default the call left out
+                    joined[param].add(kinds[param] if kinds is not None else UNKNOWN)
+        return {param: kind for param, found in joined.items()
+                if found and (kind := join_kinds(found)) in MODULE_CALL_KINDS}
+
+    def _maybe_host(self, fn: "FunctionInfo", sites: list[tuple["FunctionInfo", str, int, str]]) -> set[str]:
+        """The parameters no site passes a value the index already knows is not host data (an untyped expression, a
+        device tensor): only those are worth settling (a module's `forward` has many calls, mostly of activations)."""
+        live = {*fn.params, *fn.kwonly} - {"self"}
+        for caller, callee, line, _how in sites:
+            records = self._records(caller, callee, line)
+            if records is None:
+                return set()
+            params = self.index.call_params(fn, callee)
+            for positional, keywords in records:
+                given = [*zip(params, positional), *((k, v) for k, v in keywords if k != SPLAT)]
+                live -= {param for param, kind in given if not deferred(kind) and kind not in HOST_FAMILY}
+            if not live:
+                break
+        return live
+
+    def _module_sites(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", str, int, str]] | None:
+        """(caller, callee, line, how) of every resolved call of a project module's `forward`: module calls
+        (`self.attn(x)`, `block(x)` of `for block in self.blocks`) and `.forward(...)` calls. None where there is no
+        evidence: not a module's `forward`, a root (markers), a forward used as a value or exported as a library's API
+        (called from outside the tree), or one called through `Fn.apply`."""
+        cls = self.index.classes.get(fn.class_key) if fn.class_key else None
+        if cls is None or fn.qualname.rpartition(".")[2] != "forward" or not self.index.is_nn_module(cls) \
+                or fn.markers or fn.key in self._referenced_keys():
+            return None
+        if self._exported is None:
+            self._exported = self.index.exported_api()
+        if fn.key in self._exported:
+            return None
+        sites = self._module_calls().get(fn.key, []) + self._sites_by_target("forward").get(fn.key, [])
+        if not sites or any(how.endswith(".apply") for _c, _n, _l, how in sites):
+            return None
+        return sites
+
+    def _module_calls(self) -> dict[str, list[tuple["FunctionInfo", str, int, str]]]:
+        """Module `forward` key -> the calls that run it through `__call__`: a callee of one name (`layer(x)`) or one
+        field of `self` (`self.attn(x)`, `self.blocks[](x)`), resolved once for the project."""
+        if self._module_call_sites is None:
+            found: dict[str, list[tuple["FunctionInfo", str, int, str]]] = {}
+            for caller in self.index.functions.values():
+                for callee, line in caller.calls:
+                    head, dot, rest = callee.partition(".")
+                    if dot and (head != "self" or "." in rest):
+                        continue  # `torch.cat`, `x.view`, `self.a.b`: not a module's `__call__`
+                    for target, how in self.index.call_edges(caller, caller.module, callee):
+                        if target.qualname.endswith(".forward"):
+                            found.setdefault(target.key, []).append((caller, callee, line, how))
+            self._module_call_sites = found
+        return self._module_call_sites
 
     def device_context(self, fn: "FunctionInfo") -> Dev | None:
         """The default device `fn` runs under, from its resolved project call sites: `Dev.DEVICE` where every site lies
@@ -935,13 +1008,14 @@ class CallFacts:
             site.update((k, v) for k, v in keywords if k in fn.params or k in fn.kwonly)
             if any(k == SPLAT for k, _v in keywords):  # `f(x, **kwargs)`: the mapping may fill the others
                 given = self._splatted(keywords, caller)
-                if given is None or given and (positional or any(k != SPLAT for k, _v in keywords)):
-                    # only a call the spelled mappings fill alone (`Pipeline(**submodel_dict)`), or whose mapping
-                    # every site leaves empty, is evidence: next to a filled mapping, explicit arguments stay
-                    # unrecorded as before (the index reads a caller's names without order: gpt-fast's `input_pos`,
-                    # a CUDA tensor rebound to its `.item()`, is passed to `speculative_decode(..., input_pos, ...,
-                    # **sampling_kwargs)`)
+                if given is None:
                     return None
+                if given and (positional or any(k != SPLAT for k, _v in keywords)):
+                    # next to a filled mapping, explicit arguments stay unrecorded (the index reads a caller's names
+                    # without order: gpt-fast's `input_pos`, a CUDA tensor rebound to its `.item()`, is passed to
+                    # `speculative_decode(..., input_pos, ..., **sampling_kwargs)`); the keys the mapping spells
+                    # still count (`block(x, **kwargs)` of `kwargs = dict(grid_sizes=grid_sizes, ...)`)
+                    site = dict.fromkeys(site, UNKNOWN)
                 site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
             for param in (*fn.params, *fn.kwonly):
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing

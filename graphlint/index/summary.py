@@ -19,7 +19,7 @@ from graphlint.facts.inference import (
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.facts.default_device import device_facts, is_main_guard, leaves_default_moved
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
-from graphlint.facts.torch_kinds import TRANSFORM_TORCH
+from graphlint.facts.torch_kinds import FACTORY_TORCH, TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
@@ -185,6 +185,9 @@ class FunctionInfo:
     # per item of a function returning tuple displays of one length: the parameters that item follows (() for none)
     item_follows: tuple[tuple[str, ...], ...] = ()
     number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
+    # the rank of the tensor every `return` builds with a torch factory whose shape the code shows
+    # (`return torch.zeros((2 + n,), device=d)`: 1); None where a return shows none (`factory_rank`)
+    return_rank: int | None = None
     # (first line, last line, field) of its `with <torch.device value>:` blocks (facts.default_device.device_blocks);
     # once its class is read, only the blocks whose item is a device (field "")
     device_blocks: tuple[tuple[int, int, str], ...] = ()
@@ -321,6 +324,33 @@ class ModuleSummary:
     def public_names(self) -> set[str]:
         """The top-level names `from module import *` binds (no `_private`, no `Class.method` qualnames)."""
         return {n for table in self._name_tables() for n in table if not n.startswith("_") and "." not in n}
+
+
+# torch factories of a fixed rank, whatever their arguments
+FIXED_RANK_FACTORIES = {"torch.arange": 1, "torch.linspace": 1, "torch.logspace": 1, "torch.randperm": 1, "torch.eye": 2}
+# torch factories whose leading positionals are the sizes (`torch.zeros(2, 3)`, `torch.zeros((2, 3))`)
+SIZED_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
+
+
+def factory_rank(call: ast.Call, qual: str | None) -> int | None:
+    """The rank of the tensor a torch factory call builds, where the code shows it: a tuple or list of sizes
+    (`torch.zeros((n,))`, `torch.full([a, b], v)`), number literals or several sizes (`torch.empty(2, n)`); None for a
+    lone size that may be a tuple (`torch.zeros(shape)`) or any other call."""
+    if qual in FIXED_RANK_FACTORIES:
+        return FIXED_RANK_FACTORIES[qual]
+    if qual not in SIZED_FACTORIES and qual != "torch.full":
+        return None
+    size = next((kw.value for kw in call.keywords if kw.arg == "size"), None)
+    args = call.args[:1] if qual == "torch.full" else call.args
+    if size is None and len(args) == 1:
+        size = args[0]
+    if isinstance(size, (ast.Tuple, ast.List)):
+        return None if any(isinstance(e, ast.Starred) for e in size.elts) else len(size.elts)
+    if size is not None:
+        return 1 if isinstance(size, ast.Constant) and isinstance(size.value, int) else None
+    if args and qual != "torch.full" and not any(isinstance(a, ast.Starred) for a in args):
+        return len(args)  # `torch.zeros(2, n)`: one size per argument
+    return None
 
 
 def _literal_number(expr: ast.expr) -> bool:
@@ -620,6 +650,7 @@ class _Indexer(ast.NodeVisitor):
             follows=follows(scope, self.resolve, _layer_of(cls)),
             item_follows=item_follows(scope, self.resolve, _layer_of(cls)),
             registers=self._registers(node) if cls is None and parent is None else ("", ""),
+            return_rank=self._return_rank(scope),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))
@@ -990,11 +1021,27 @@ class _Indexer(ast.NodeVisitor):
         if name in self.s.constants:
             self.s.constants[name] = UNKNOWN
             return
-        if isinstance(value, ast.List):
+        if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(self._cpu_factory(e) for e in value.elts):
+            self.s.constants[name] = Items((Base.CPU_TENSOR,) * len(value.elts))  # `CACHE = [torch.zeros(n), ...]`
+        elif isinstance(value, ast.List):
             listed = bool(value.elts) and all(_literal_number(e) for e in value.elts)
             self.s.constants[name] = Base.HOST_LIST if listed else UNKNOWN
         else:
             self.s.constants[name] = Base.HOST if _literal_number(value) else UNKNOWN  # (a string may name a device)
+
+    def _return_rank(self, scope: Scope) -> int | None:
+        """`FunctionInfo.return_rank`: the one rank every return's factory shows (`factory_rank`)."""
+        ranks = {factory_rank(value, self.resolve(dotted(value.func))) if isinstance(value, ast.Call) else None
+                 for value in scope.returns}
+        return ranks.pop() if len(ranks) == 1 else None
+
+    def _cpu_factory(self, value: ast.expr) -> bool:
+        """`torch.zeros(1, 16, 2)` at module level: a factory that makes new data without `device=`, so on the CPU
+        (`torch.tensor(x)` may keep `x`'s device: left out; a moved default device is the reader's question)."""
+        if not isinstance(value, ast.Call) or any(kw.arg == "device" for kw in value.keywords):
+            return False
+        qual = self.resolve(dotted(value.func))
+        return qual in FACTORY_TORCH and qual not in ("torch.tensor", "torch.as_tensor", "torch.asarray")
 
     def _assigned(self, target: ast.expr, value: ast.expr) -> None:
         """Record the assignments `index.assigned` types values from: a module global (`_PP = init_group()`),

@@ -58,6 +58,8 @@ CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 GRADLESS = ("torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",
             "torch.autograd.grad_mode.inference_mode")
+# `torch.set_grad_enabled(False)` as a statement: autograd off from there on (`_Indexer.visit_Expr`)
+GRAD_SWITCHES = ("torch.set_grad_enabled", "torch.autograd.set_grad_enabled", "torch.autograd.grad_mode.set_grad_enabled")
 GRAPHED_CALLS = ("torch.cuda.make_graphed_callables", "torch.cuda.graphs.make_graphed_callables")
 COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
 # `torch.compile` options under which the compiled region is replayed as a CUDA graph (or must be one graph).
@@ -175,6 +177,9 @@ class FunctionInfo:
     # calling the function calls the wrapper they return (`ProjectIndex.wrappers`)
     decorators: tuple[str, ...] = ()
     self_aliases: tuple[str, ...] = ()  # locals bound to attributes of `self` (`model = self.transformer`)
+    # module-level variables it calls or calls a method of, no local of its own nor of an enclosing def
+    # (`transformer(x)` with `transformer = Wrapper()` at module level): what their assignments build (`index.project`)
+    global_reads: tuple[str, ...] = ()
     returns_class: bool = False  # annotated `-> Type[X]`: it hands out the class X or a subclass (a registry)
     # a registering decorator's tables: where `@f` stores what it decorates (`def f(fn): REG[k] = fn`) and where
     # `@f(key)` does (`def f(key): def deco(fn): REG[key] = fn; ...; return deco`); "" when it stores nothing
@@ -432,7 +437,9 @@ class _Indexer(ast.NodeVisitor):
         self.declared_globals: dict[str, set[str]] = {}  # function key -> its `global` names
         self.lazy_attrs: set[tuple[str, str]] = set()  # (class key, attribute) a method other than `__init__` built
         self.top_level: frozenset[str] = frozenset()  # module-level defs, known before any body is visited
+        self.top_assigned: frozenset[str] = frozenset()  # names a module-level statement assigns (`_module_assigned`)
         self.script_binds: dict[str, str] = {}  # top-level names bound to what they stand for (`_script_bind`)
+        self.script_arms: dict[str, set[str]] = {}  # top-level names' values from other arms of an `if` (`_script_if`)
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
 
     def _script(self) -> FunctionInfo:
@@ -984,12 +991,12 @@ class _Indexer(ast.NodeVisitor):
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
             if self.local_binds:
                 self._bind_local(targets[0].id, node.value)
-                if isinstance(node.value, ast.Call):
+                if isinstance(node.value, ast.Call) and not _keeps_module(targets[0].id, node.value):
                     self.call_locals[-1][targets[0].id] = node.value
             elif not self.class_stack:
                 self._module_value(targets[0].id, node.value)
                 self._script_bind(targets[0].id, node.value)
-        elif len(targets) == 1 and self.func_stack and isinstance(node.value, ast.Call):
+        elif len(targets) == 1 and self.func_stack and isinstance(node.value, (ast.Call, ast.Name)):
             self._class_set(targets[0], node.value)
         if len(targets) == 1 and node.value is not None:
             self._assigned(targets[0], node.value)
@@ -1112,14 +1119,23 @@ class _Indexer(ast.NodeVisitor):
         """The call a local (of this function or an enclosing one) was bound to, if it was bound to one."""
         return next((calls[name] for calls in reversed(self.call_locals) if name in calls), None)
 
-    def _class_set(self, target: ast.expr, value: ast.Call) -> None:
+    def _class_set(self, target: ast.expr, value: ast.Call | ast.Name) -> None:
         """`KLlamaModel.dynamic_sdpa = DynamicAttention(...)` in a method: every instance shares that object,
-        and `KLlamaModel.dynamic_sdpa.apply(...)` elsewhere calls its method (PEP 8 names: a class on both
-        sides)."""
-        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                and target.value.id[:1].isupper() and (owner := self.resolve(target.value.id)) \
-                and (made := self.resolve(dotted(value.func))) and made.rpartition(".")[2][:1].isupper():
-            self.s.class_sets.append((owner, target.attr, made))
+        and `KLlamaModel.dynamic_sdpa.apply(...)` elsewhere calls its method (PEP 8 names: a class on the
+        left). The value may be a local bound to the call (`executor = Executor.build(args); Backend.executor =
+        executor`), and the call a factory's (recorded `Executor.build()`: the classes it returns, read by
+        `index.project`); nn.Module methods that return the module (`model.to(rank)`) are read through."""
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id[:1].isupper() and (owner := self.resolve(target.value.id))):
+            return
+        call = self._call_local(value.id) if isinstance(value, ast.Name) else value
+        while call is not None and isinstance(call.func, ast.Attribute) and call.func.attr in MODULE_SELF_METHODS \
+                and isinstance(call.func.value, ast.Call):  # `Model(cfg).eval().to(device)`
+            call = call.func.value
+        made = self.resolve(dotted(call.func)) if call is not None else None
+        if not made or made.startswith(("self.", "cls.", "torch.")):
+            return
+        self.s.class_sets.append((owner, target.attr, made if made.rpartition(".")[2][:1].isupper() else f"{made}()"))
 
     visit_AnnAssign = visit_Assign
 
@@ -1185,10 +1201,11 @@ class _Indexer(ast.NodeVisitor):
             self._bind_local(name, value)
         finally:
             self.local_binds.pop()
-        if prev is not None and name not in self.script_binds and isinstance(value, ast.Call) \
-                and isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS \
-                and isinstance(value.func.value, ast.Name) and value.func.value.id == name:
+        kept = isinstance(value, ast.Call) and _keeps_module(name, value)
+        if prev is not None and name not in self.script_binds and kept:
             self.script_binds[name] = prev
+        if not kept:
+            self.script_arms.pop(name, None)  # a new binding: what the arms of an earlier `if` bound is gone
 
     def _local_alias(self, value: ast.expr) -> str | None:
         """What a local name stands for where an earlier binding made it an alias (`_bind_local`)."""
@@ -1234,10 +1251,24 @@ class _Indexer(ast.NodeVisitor):
         """`torch.no_grad()`, `torch.inference_mode()` (also bare, as a decorator)."""
         return (self.resolve(dotted(expr.func if isinstance(expr, ast.Call) else expr)) or "") in GRADLESS
 
+    def visit_Expr(self, node: ast.Expr) -> None:
+        """`torch.set_grad_enabled(False)` as a statement switches autograd off for the thread from there on: the
+        rest of the function (or of a script's top level) runs gradless, as under `with torch.no_grad():`."""
+        call = node.value
+        if isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords \
+                and isinstance(call.args[0], ast.Constant) and call.args[0].value is False \
+                and (self.resolve(dotted(call.func)) or "") in GRAD_SWITCHES and (unit := self._unit()) is not None:
+            unit.gradless.append((node.lineno, unit.end_lineno))  # (the unit only now: a docstring makes none)
+        self.generic_visit(node)
+
     def visit_If(self, node: ast.If) -> None:
         """After an `if`/`else`, a local holds what whichever arm ran bound it to: `sched = UniPC(...)` in one arm,
         `sched = DPM(...)` in the other, then `sched.step(...)` calls either class's `step`. The arms are visited in
-        order as before (the last binding stays the local's value); `_join_arms` notes the others."""
+        order as before (the last binding stays the local's value); `_join_arms` notes the others. A script's top
+        level binds its names so too (`pipeline = A(cfg)` / `pipeline = B(cfg)` under `if`/`else`)."""
+        if not self.func_stack and not self.class_stack:
+            self._script_if(node)
+            return
         if not self.func_stack or len(self.local_binds) != len(self.arm_binds):
             self.generic_visit(node)
             return
@@ -1249,6 +1280,22 @@ class _Indexer(ast.NodeVisitor):
         for stmt in node.orelse:
             self.visit(stmt)
         self._join_arms(before, after_body, self.local_binds[-1])
+
+    def _script_if(self, node: ast.If) -> None:
+        """`visit_If` at module level: the script's names (`script_binds`) are its locals, and the arms' other
+        values are kept in `script_arms` for the calls on them (`_arm_callees`)."""
+        before = dict(self.script_binds)
+        self._walk_expr(node.test)
+        for stmt in node.body:
+            self.visit(stmt)
+        after_body = dict(self.script_binds)
+        for stmt in node.orelse:
+            self.visit(stmt)
+        self.arm_binds.append(self.script_arms)
+        try:
+            self._join_arms(before, after_body, self.script_binds)
+        finally:
+            self.arm_binds.pop()
 
     def _join_arms(self, before: dict[str, str], after_body: dict[str, str], after: dict[str, str]) -> None:
         """Note, for each local an arm rebound, the values it may hold after the `if` besides its last binding:
@@ -1345,6 +1392,8 @@ class _Indexer(ast.NodeVisitor):
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
         if bound.startswith(ALTERNATIVES) and self.func_stack:
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
+        if self.func_stack and callee and self.top_assigned:
+            self._global_read(func)
         if (callback := self._event_callback(node, callee or "")) is not None:
             self.s.event_callbacks.append((callback, node.lineno))  # (a listener of a built widget: `gr.Button().click`)
         if callee:
@@ -1368,6 +1417,11 @@ class _Indexer(ast.NodeVisitor):
                 finally:
                     self.local_binds.pop()
                 self._script().calls.append((own, node.lineno))
+                self.arm_binds.append(self.script_arms)
+                try:  # `pipeline.inference(...)` with `pipeline` bound in the arms of a top-level `if`
+                    self._script().calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
+                finally:
+                    self.arm_binds.pop()
             if callee in COMPILE_CALLS and node.args:
                 first = node.args[0]
                 items = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
@@ -1397,6 +1451,23 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
+
+    def _global_read(self, func: ast.expr) -> None:
+        """Note a call of a module-level variable, or of a method of one, in a function (`pipeline.run(x)`), where no
+        enclosing def binds the name itself (Python's scoping: a name a def assigns is its local, unless declared
+        `global`)."""
+        head = func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or head.id not in self.top_assigned:
+            return
+        name, info = head.id, self.func_stack[-1]
+        if name in info.global_reads:
+            return
+        for fn, scope in zip(reversed(self.func_stack), reversed(self.scopes)):
+            if (name in scope.binds or name in scope.params) and name not in self.declared_globals.get(fn.key, ()):
+                return
+        info.global_reads += (name,)
 
     def _arm_callees(self, func: ast.expr) -> list[str]:
         """The other callees of a call on a local that arms of an `if` bound to different values (`_join_arms`):
@@ -1542,6 +1613,7 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         _FieldSetters().visit(tree)
     indexer = _Indexer(module, path, lines, is_package)
     indexer.top_level = frozenset(n.name for n in tree.body if isinstance(n, _DEFS))
+    indexer.top_assigned = _module_assigned(tree.body)
     indexer.visit(tree)
     if not any(f.regions for f in indexer.s.functions.values()):
         for f in indexer.s.functions.values():  # parameters handed on matter only next to a capture region,
@@ -1799,6 +1871,30 @@ def _locals_built(func: ast.FunctionDef | ast.AsyncFunctionDef, local_calls: dic
     args = func.args
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
     return {k: v for k, v in local_calls.items() if k not in params}
+
+
+def _module_assigned(body: list[ast.stmt]) -> frozenset[str]:
+    """The names the module-level statements assign (`x = ...`, `x: T = ...`, also under a top-level `if`, `try`,
+    `with` or loop), not those of a def or class body."""
+    out: set[str] = set()
+    todo = list(body)
+    while todo:
+        stmt = todo.pop()
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                if isinstance(target, ast.Name):
+                    out.add(target.id)
+        elif not isinstance(stmt, _DEFS):
+            for name in ("body", "orelse", "finalbody", "handlers"):
+                todo.extend(s for s in getattr(stmt, name, ()) if isinstance(s, (ast.stmt, ast.ExceptHandler)))
+    return frozenset(out)
+
+
+def _keeps_module(name: str, value: ast.Call) -> bool:
+    """`model = model.to(rank)`: an nn.Module method that returns the module rebinds the local to the object it
+    held (the call it was bound to stays what it holds)."""
+    return isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS \
+        and isinstance(value.func.value, ast.Name) and value.func.value.id == name
 
 
 def _built(value: ast.expr, local_calls: dict[str, ast.Call]) -> ast.expr:

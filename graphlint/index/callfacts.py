@@ -66,6 +66,10 @@ FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
 # host path it never takes (lmdeploy's GLM-4.1V embeddings, fed `seqlens.tolist()`: two true GL126 lost)
 MODULE_CALL_KINDS = frozenset({HOST, CPU_TENSOR, NDARRAY, CPU_DEVICE})
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
+# Callers `params` climbs for a parameter passed on (`Fwd`) before it reads no evidence. Each level nests a few Python
+# frames, so an unbounded climb overflowed the stack on a chain of about 130 forwarding functions (the whole lint
+# ended in an internal error); the deepest climb over kvpress, chitu, lmcache and Megatron is 7.
+MAX_FORWARD_DEPTH = 32
 MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
 TYPE_TESTS = frozenset({"isinstance", "issubclass"})  # builtins that read a class without building or calling it
 # Method names a receiver of unknown class may answer without being a project object: a dict's `get`, a list's
@@ -109,6 +113,7 @@ class CallFacts:
         self.index = index
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._memo: dict[str, dict[str, IKind]] = {}
+        self._climb = 0  # `params` computations in progress: callers climbed for a forwarded parameter
         self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
         self._star_passed: dict[str, list[tuple[IKind, ...]] | None] = {}  # `star_passed`, per function
         self._site_joins: dict[str, dict[str, IKind]] = {}  # `passed`: every parameter's join, unknown included
@@ -142,8 +147,14 @@ class CallFacts:
         (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
         found = self._memo.get(fn.key)
         if found is None:
+            if self._climb >= MAX_FORWARD_DEPTH:  # a chain this deep: no evidence here (not memoised)
+                return {}
             self._memo[fn.key] = {}  # a caller that forwards the parameter back (recursion): no evidence
-            found = self._memo[fn.key] = self._compute(fn)
+            self._climb += 1
+            try:
+                found = self._memo[fn.key] = self._compute(fn)
+            finally:
+                self._climb -= 1
         return found
 
     def passed(self, fn: "FunctionInfo") -> dict[str, IKind]:

@@ -194,6 +194,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
         self._default_moved: bool | None = None
+        self._default_surely_moved: bool | None = None
         # id(caller) -> (caller, {callee (or (module, callee) outside the caller's module): `call_edges`' answer}) of
         # each outermost call: the hot path's tiers and the rules ask the same call again and again (274k calls, 46%
         # distinct, on transformers' models/). Nested dicts keyed by the summaries' own strings keep it small.
@@ -207,6 +208,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if self._default_moved is None:
             self._default_moved = any(s.moves_default_device for s in self.modules.values())
         return self._default_moved
+
+    @property
+    def default_device_surely_moved(self) -> bool:
+        """Some function (or module) leaves the default device off the host on every path through it, not only in
+        one arm of an `if`: a factory without `device=` builds on the device. A move on some paths only leaves it
+        unknown (`default_device_moved`): no host claim, and no device claim either."""
+        if self._default_surely_moved is None:
+            self._default_surely_moved = any(s.surely_moves_default_device for s in self.modules.values())
+        return self._default_surely_moved
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
         """Swap one file's summary in place (the editor server, after an edit), dropping what was
@@ -226,7 +236,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self.classes.update({c.key: c for c in old.classes.values()})
             return False
         self.modules[new.module] = new
-        self._default_moved = None
+        self._default_moved = self._default_surely_moved = None
         self.functions.update({f.key: f for f in new.functions.values()})
         self.classes.update({c.key: c for c in new.classes.values()})
         self._is_module_cache.clear()

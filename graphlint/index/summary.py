@@ -17,7 +17,9 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
-from graphlint.facts.default_device import device_facts, is_main_guard, leaves_default_moved
+from graphlint.facts.default_device import (
+    device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
+)
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import FACTORY_TORCH, TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
@@ -314,6 +316,8 @@ class ModuleSummary:
     # a function (or the module's own code) leaves the process's default device off the host
     # (graphlint.facts.default_device): factories without `device=` build there in every module
     moves_default_device: bool = False
+    # ... and does so on every path through that function (or the module's code): not only in one arm of an `if`
+    surely_moves_default_device: bool = False
     syntax_error: tuple[int, int, str] | None = None
     nesting: int = 0  # deepest expression anywhere in the file
 
@@ -1625,6 +1629,10 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         indexer.s.moves_default_device = leaves_default_moved(tree.body, indexer.resolve, module_level=True) or any(
             leaves_default_moved(n.body, indexer.resolve) for n in ast.walk(tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        indexer.s.surely_moves_default_device = indexer.s.moves_default_device and (
+            leaves_default_surely_moved(tree.body, indexer.resolve, module_level=True) or any(
+                leaves_default_surely_moved(n.body, indexer.resolve) for n in ast.walk(tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))))
     return indexer.s
 
 

@@ -680,9 +680,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return []
         out: list[tuple[FunctionInfo, str]] = []
         for cls, how in self.global_classes(f"{module}.{name}", depth):
-            if rest in ("", "forward", "__call__"):
-                out += [(fn, how) for fn in self._instance_call(cls)]
-            else:  # (what the class answers, not a method found by its name alone where it has none)
+            called = self._instance_call(cls) if rest in ("", "forward", "__call__") else []
+            if called or rest == "":
+                out += [(fn, how) for fn in called]
+            else:  # (what the class answers, not a method found by its name alone where it has none; also
+                # `decoder.forward(x)` on a plain class that defines `forward`, no nn.Module)
                 out += [(fn, _join(how, h)) for fn, h in self._resolve_self(cls, rest)
                         if not h.startswith((*BY_NAME, SOLE_DEFINER))]
         return out
@@ -1262,8 +1264,27 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
                     out.extend(self.methods_via(made, rest[0]) if rest
                                else [(fn, "") for fn in self._call_target(made)])
+        if not out and rest and depth < MAX_DISPATCH_DEPTH:
+            out = self._called_object_made(cls, name, rest, depth)
         if not out and len(rest) == 1 and not self._is_model_class(cls):
             out = self._protocol_methods(rest[0])
+        return out
+
+    def _called_object_made(self, cls: ClassInfo, name: str, rest: list[str], depth: int
+                            ) -> list[tuple[FunctionInfo, str]]:
+        """`self.timers("decode").start()` where `self.timers` holds an object (`attr_classes`) whose `__call__`
+        returns what it keeps (`return self.timers[name]`, the entry it filled with `_Timer(name)`): the method of
+        what that `__call__` returns."""
+        out: list[tuple[FunctionInfo, str]] = []
+        for held, how in self.attr_classes(cls, name):
+            call = self.method(held, "__call__")
+            for ref in self._made_by(call) if call is not None else ():
+                label = _join(how or f"self.{name}: {held.qualname}", f"{held.qualname}.__call__")
+                if ref.startswith("self."):
+                    out.extend((fn, _join(label, h)) for fn, h in self._resolve_self(
+                        held, ".".join([ref[len("self."):], *rest]), depth + 1) if not h.startswith(BY_NAME))
+                elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
+                    out.extend((fn, _join(label, h)) for fn, h in self.methods_via(made, rest[0]))
         return out
 
     def _class_values(self, cls: ClassInfo, attr: str) -> list[ClassInfo]:
@@ -1828,7 +1849,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 if any(c.rpartition(".")[2] in HOT_METHOD_NAMES or any(
                         (t.key in runs_model or t.key in model) and not how.startswith((*BY_NAME, NEW))
                         for t, how in self.call_edges(fn, fn.module, c)) for c in calls) or self._enters_model(
-                        fn, [*fn.decode_loops, *((a, b) for a, b, _c in fn.token_cycles)], set(model)):
+                        fn, [*fn.decode_loops, *((a, b) for a, b, _c in fn.token_cycles)], set(model)) \
+                        or (fn.decode_loops and any(self._computes_next(fn, c) for c in fn.decode_calls)):
                     runs_model.add(fn.key)
         return seeds, decode_loops, runs_model
 
@@ -2135,6 +2157,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 found = True
                 calls += [c for c in cycle if c not in calls]
         return calls if found else None
+
+    def _computes_next(self, fn: FunctionInfo, callee: str) -> bool:
+        """`callee`, a call of a loop of `fn` that picks a token from its output and feeds the token back into it
+        (`index.decode`'s pick-and-feed loop, not a loop-carried cycle alone), computes the next token's scores from
+        the token: it runs code, not builds a value. A project function found by what the receiver is
+        (`self.inference(next_token)` embedding the ids in a hand-written model, `model(ids)` with the object its
+        callers hand), or a call of a held object or of a parameter itself (`self.model(input_ids=ids)`, an
+        untyped model). A construction (a post-processor appending `Output(argmax)` to a list), a method found by
+        its name alone, or a plain library call is no such step."""
+        edges = self.call_edges(fn, fn.module, callee)
+        if edges:
+            return all(not how.startswith((*BY_NAME, NEW, SOLE_DEFINER)) for _t, how in edges)
+        local = callee[len(fn.module) + 1:] if callee.startswith(f"{fn.module}.") else ""
+        return self._calls_held_object(fn, callee) or (local in fn.params and local not in ("self", "cls"))
 
     def _calls_held_object(self, fn: FunctionInfo, callee: str) -> bool:
         """`callee`, in a method of a class that is no model, calls an object of unknown class itself

@@ -638,8 +638,9 @@ class _Indexer(ast.NodeVisitor):
         qual = f"{prefix}.{node.name}" if prefix else node.name
         scope = scope_of(node)
         lazy = [stmt for stmt in node.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
-        for stmt in lazy:
-            self.visit(stmt)  # a lazy import (`import xgrammar as xgr` in a setup method) names what its kinds call
+        for stmt in statements(node.body):  # (also one under an `if`: `if trt: from .vae import TRTDecoder`)
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self.visit(stmt)  # a lazy import (`import xgrammar as xgr` in a setup method) names what its kinds call
         info = FunctionInfo(
             key=f"{self.s.module}:{qual}", module=self.s.module, qualname=qual, path=self.s.path,
             lineno=node.lineno, end_lineno=node.end_lineno or node.lineno,
@@ -691,7 +692,10 @@ class _Indexer(ast.NodeVisitor):
         for stmt in node.body:
             if stmt not in lazy:  # read before the kinds above
                 self.visit(stmt)
-        info.makes = self._makes(node)  # after the body: `cls = REG[name]; return cls(...)` reads the local
+        # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
+        # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`
+        at_end = self._makes(node)
+        info.makes = at_end + [ref for ref in info.makes if ref not in at_end]
         self.scopes.pop()
         info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
             ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
@@ -775,9 +779,24 @@ class _Indexer(ast.NodeVisitor):
             if isinstance(sub, ast.Return) and sub.value is not None:
                 value = sub.value.func if isinstance(sub.value, ast.Call) else sub.value
                 name = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
+                if isinstance(value, ast.Subscript) and _self_entry(value):
+                    name = dotted(value)  # `return self.timers[name]`: an entry of the object's own cache
                 if name and name not in out:
                     out.append(name)
         return out
+
+    def visit_Return(self, node: ast.Return) -> None:
+        """A factory's `return x` where the local `x` holds, at that statement, a call's product other than the
+        one it holds at the end of the body (`if trt: x = TRTDecoder(); return x` before `x = Decoder()`): the
+        function hands out that one too. (A name bound by a call only: what `_makes` reads at the end covers
+        the rest.)"""
+        fn = self.func_stack[-1] if self.func_stack else None
+        if fn is not None and isinstance(node.value, ast.Name) and self.local_binds:
+            held = self.local_binds[-1].get(node.value.id, "")
+            ref = self.resolve(node.value.id) if held.endswith("()") and not held.startswith(ALTERNATIVES) else None
+            if ref and ref not in fn.makes:
+                fn.makes.append(ref)
+        self.generic_visit(node)
 
     def _callables_in(self, value: ast.expr) -> list[str]:
         """Descriptors of the named callables held by a dict/list/tuple/set literal (a registry)."""
@@ -849,6 +868,11 @@ class _Indexer(ast.NodeVisitor):
             if not isinstance(sub, (ast.Assign, ast.AnnAssign)) or sub.value is None:
                 continue
             for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
+                if (entry := _self_entry(target)) and isinstance(sub.value, ast.Call) and entry not in cls.attrs:
+                    # `self.timers[name] = _Timer(name)` (a cache a method fills lazily): its entries are instances
+                    # of that class, as a list literal's items are (`self.timers[name].start()`)
+                    self._dispatch_attr(cls, entry, _built(sub.value, built), local_calls)
+                    continue
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                         and target.value.id == "self"):
                     continue
@@ -1388,7 +1412,8 @@ class _Indexer(ast.NodeVisitor):
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
         # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
-        callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None) or chained_call(func, self.resolve)
+        callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None) or chained_call(func, self.resolve) \
+            or (_self_call_method(func) if self.func_stack else None)
         if self.func_stack and (named := self._getattr_refs(func)):
             self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
         if callee and self.func_stack and len(self.arm_binds) == len(self.local_binds):
@@ -1924,6 +1949,24 @@ def _self_mapping(it: ast.expr) -> str | None:
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args \
             and it.func.attr in ("values", "items") and (name := dotted(it.func.value) or "").startswith("self."):
         return name
+    return None
+
+
+def _self_entry(target: ast.expr) -> str | None:
+    """`x` for a store into an entry of `self.x` (`self.x[key] = ...`), else None."""
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) \
+            and isinstance(target.value.value, ast.Name) and target.value.value.id == "self":
+        return target.value.attr
+    return None
+
+
+def _self_call_method(func: ast.expr) -> str | None:
+    """`self.timers("x").start`: "self.timers().start", the method of what calling the attribute (or method)
+    `self.timers` returns, as `t = self.timers("x"); t.start()` reads (`ProjectIndex._resolve_made`)."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+        inner = func.value.func
+        if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self":
+            return f"self.{inner.attr}().{func.attr}"
     return None
 
 

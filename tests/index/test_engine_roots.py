@@ -330,3 +330,222 @@ def test_a_classmethod_s_cls_call_and_a_returned_local_hand_out_the_class() -> N
         ("det:Detokenizer.stream", "self.det = factory get_detokenizer")]
     # Decoy: `get_count` returns a local bound to `len(path)`: no class, no factory edge.
     assert not any("get_count" in how for _fn, how in edges["self.other.stream"])
+
+
+# Self-Forcing's decoder factory (session 27, round 2): one arm imports its class inside the function and returns
+# the local it binds there; the rest of the body binds the same local to another class and returns it at the end.
+TRT = """
+    import torch
+
+    class TRTDecoder:
+        def forward(self, x):
+            torch.cuda.synchronize()
+            return x
+"""
+
+FACTORY_DEMO = """
+    import torch
+
+    class Decoder(torch.nn.Module):
+        def forward(self, x):
+            return x
+
+    def make_decoder(use_trt):
+        if use_trt:
+            from trt import TRTDecoder
+            dec = TRTDecoder()
+            return dec
+        dec = Decoder()
+        return dec
+
+    decoder = make_decoder(True)
+
+    @torch.no_grad()
+    def generate_stream(x):
+        for i in range(8):
+            frame = decoder.forward(x)
+"""
+
+
+def test_a_class_imported_in_an_arm_and_returned_there_is_made_by_the_factory() -> None:
+    h = hot({"trt": TRT, "demo": FACTORY_DEMO})
+    assert "generate_stream" in h and "TRTDecoder.forward" in h and "Decoder.forward" in h
+
+
+def test_a_returned_local_rebound_before_the_return_is_not_what_it_held_before() -> None:
+    # Decoy: the arm binds the local to TRTDecoder but rebinds it before returning: only Decoder is handed out.
+    src = FACTORY_DEMO.replace("            dec = TRTDecoder()\n            return dec\n",
+                               "            dec = TRTDecoder()\n            dec = Decoder()\n"
+                               "            return dec\n")
+    index = project_index({"trt": TRT, "demo": src})
+    assert index.functions["demo:make_decoder"].makes == ["demo.Decoder()"]
+    assert "TRTDecoder.forward" not in hot({"trt": TRT, "demo": src})
+
+
+def test_an_import_in_a_nested_def_is_not_the_enclosing_function_s() -> None:
+    # Decoy: the import sits in a def nested in the factory; its returns are the nested def's, not the factory's.
+    src = FACTORY_DEMO.replace("            from trt import TRTDecoder\n            dec = TRTDecoder()\n"
+                               "            return dec\n",
+                               "            def inner():\n                from trt import TRTDecoder\n"
+                               "                local = TRTDecoder()\n                return local\n")
+    index = project_index({"trt": TRT, "demo": src})
+    assert index.functions["demo:make_decoder"].makes == ["demo.Decoder()"]
+
+
+# A hand-written model (ShadowKV's `LLM`: weights as tensors, no nn.Module) and a wrapper calling a held model of
+# unknown class (MInference's `GreedySearch`): the loop feeds the picked token into the call its scores come from.
+HANDWRITTEN = """
+    import torch
+    import torch.nn.functional as F
+
+    class LLM:
+        def __init__(self, path):
+            self.embed = torch.load(path)
+            self.head = torch.load(path)
+
+        def inference(self, ids):
+            hidden = F.embedding(ids, self.embed)
+            return F.linear(hidden, self.head)
+
+        @torch.inference_mode()
+        def generate(self, ids, n):
+            out = []
+            for _ in range(n):
+                logits = self.inference(ids)
+                ids = logits[:, -1].argmax(-1, keepdim=True)
+                out.append(ids)
+            return out
+
+        def encode(self, text):
+            return torch.tensor([len(text)])
+
+    class Evaluator:
+        def test(self, texts):
+            llm = LLM("w")
+            for text in texts:
+                ids = llm.encode(text)
+                print(llm.generate(ids, 8))
+
+    def main():
+        Evaluator().test(["a"])
+"""
+
+
+def test_a_loop_feeding_its_token_to_a_hand_written_model_is_a_generation() -> None:
+    h = hot({"llm": HANDWRITTEN})
+    assert h["LLM.generate"][0] == "step"
+    assert "LLM.encode" in h and "request" in h["LLM.encode"][1][0]
+
+
+HELD = """
+    import torch
+
+    class Search:
+        def __init__(self, model, tokenizer):
+            self.model = model
+            self.tokenizer = tokenizer
+
+        def _decode(self, ids, n):
+            for _ in range(n):
+                out = self.model(input_ids=ids)
+                ids = out.logits[:, -1].argmax(-1, keepdim=True)
+                self.tokenizer.feed(ids)
+            return ids
+
+        def clear(self):
+            self.tokenizer.reset()
+
+        def generate(self, ids, n):
+            self.clear()
+            return self._decode(ids, n)
+"""
+
+
+def test_a_loop_feeding_its_token_to_a_held_object_is_a_generation() -> None:
+    h = hot({"search": HELD})
+    assert h["Search._decode"][0] == "step" and "Search.clear" in h
+
+
+def test_a_loop_appending_an_output_built_from_its_pick_is_no_generation() -> None:
+    # Decoy: a post-processor whose loop-carried value is a list it appends an output object to, built from an
+    # argmax over what it was given (no call computes the next scores from the pick): its caller is no request.
+    src = """
+        import torch
+
+        class Output:
+            def __init__(self, seg):
+                self.seg = seg
+
+        class Processor:
+            def post_process(self, logits, n):
+                out = []
+                for i in range(n):
+                    out.append(Output(logits[i].argmax(0)))
+                return out
+
+            def prepare(self, images):
+                return torch.stack(images)
+
+        class Pipeline:
+            def run_single(self, images, logits):
+                proc = Processor()
+                x = proc.prepare(images)
+                return proc.post_process(logits, len(x))
+    """
+    h = hot({"pipe": src})
+    assert "Processor.prepare" not in h and "Pipeline.run_single" not in h
+
+
+# Chitu's timers: `Timers.__call__` fills `self.timers[name]` with a `_Timer` on first use and returns the entry; the
+# executor's step calls `self.timers("decode").start()`.
+TIMERS = """
+    import torch
+
+    class _Timer:
+        def start(self):
+            torch.cuda.synchronize()
+
+        def reset(self):
+            pass
+
+    class Timers:
+        def __init__(self):
+            self.timers = {}
+
+        def __call__(self, name):
+            if name not in self.timers:
+                self.timers[name] = _Timer()
+            return self.timers[name]
+
+    class Other:
+        def start(self):
+            pass
+
+    class Executor:
+        def __init__(self):
+            self.timers = Timers()
+            self.other = Other()
+
+        def decode_step(self, graph):
+            self.timers("decode").start()
+            graph.replay()
+"""
+
+
+def test_a_call_of_an_object_returning_its_cache_entry_runs_the_entry_s_method() -> None:
+    index = project_index({"timers": TIMERS})
+    step = index.functions["timers:Executor.decode_step"]
+    assert [fn.key for fn, _how in index.call_edges(step, "timers", "self.timers().start")] == ["timers:_Timer.start"]
+    assert "_Timer.start" in hot({"timers": TIMERS})
+
+
+def test_a_call_of_an_object_without_a_returning_call_reaches_nothing() -> None:
+    # Decoys: the attribute's class returns nothing it keeps (no `__call__` return), and an object whose class has
+    # no `__call__`: no method of `_Timer` (nor `Other.start`, a method found by its name alone) is reached.
+    src = TIMERS.replace("            return self.timers[name]\n", "            return name\n") \
+        .replace('self.timers("decode").start()', 'self.timers("decode").start()\n            self.other("x").start()')
+    index = project_index({"timers": src})
+    step = index.functions["timers:Executor.decode_step"]
+    assert index.call_edges(step, "timers", "self.timers().start") == []
+    assert index.call_edges(step, "timers", "self.other().start") == []
+    assert "_Timer.start" not in hot({"timers": src})

@@ -795,11 +795,28 @@ def arguments_of(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...] | None
     return out
 
 
+ENUM_FIELDS = frozenset({"value", "name"})  # what every Enum member has: the Python value it was given, its name
+ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
+
+
+def is_enum(index: ProjectIndex, cls: ClassInfo) -> bool:
+    """A project class derived from one of the `enum` module's bases (through project classes too)."""
+    return any(base in ENUM_BASES for c in index.mro(cls) for base in c.bases)
+
+
 def module_constant(index: ProjectIndex, module: ModuleSummary, name: str) -> Val | None:
     """A name no local binding shadows, bound once at module level to literal host data (`ProjectIndex.constant_kind`):
     a Python number, or a list of numbers."""
     kind = index.constant_kind(module.module, name) if module.module in index.modules else module.constants.get(name)
+    if isinstance(kind, ik.Items):  # a list or tuple of tensors built without a device (`summary._cpu_factory`)
+        return None if index.default_device_moved else cpu_tensor_list(len(kind.items))
     return HOST if kind is ik.Base.HOST else kind_val(ik.HOST_LIST) if kind is ik.Base.HOST_LIST else None
+
+
+def cpu_tensor_list(n: int) -> Val:
+    """A module-level list of `n` CPU tensors, item by item: its items (and an item at any index) read host memory."""
+    cpu = kind_val(ik.CPU_TENSOR)
+    return Val(Kind.TENSOR_SEQ, items=(cpu,) * n, elem=cpu, ref="list")
 
 
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
@@ -865,7 +882,15 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 
     def lookup_attr(ref: str, attr: str) -> Val:
         owner = index.class_by_dotted(ref)
+        if owner is not None and attr in ENUM_FIELDS and is_enum(index, owner):
+            return HOST  # `payload_type.value` of `payload_type: PayloadType`
         return field_of(owner, attr) if owner is not None else UNKNOWN
+
+    def lookup_member(qual: str) -> Val | None:
+        """`Kind.A.value` / `Kind.A.name` of a project Enum `Kind`: a Python value."""
+        head, _, attr = qual.rpartition(".")
+        owner = index.class_by_dotted(head.rpartition(".")[0]) if attr in ENUM_FIELDS and "." in head else None
+        return HOST if owner is not None and is_enum(index, owner) else None
 
     def by_name(kind: str | None) -> Val | None:
         """A kind known by an attribute's or a method's name alone: a weak fact."""
@@ -953,10 +978,19 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if len(targets) == 1 and not val.host and (placed := placement(call, targets[0], targets[0].follows)):
             # a device-polymorphic helper: computed from these arguments alone, it lives where they do
             if placed.kind is not Kind.TENSOR or val == UNKNOWN:
-                return placed  # a host result overrides the return kind; a device one only fills a gap
+                return with_rank(placed, targets)  # a host result overrides the return kind; a device one fills a gap
         if len(targets) == 1 and targets[0].item_follows and val.kind is Kind.UNKNOWN:
             val = placed_items(call, targets[0], val)
-        return val if val != UNKNOWN else None
+        return with_rank(val, targets) if val != UNKNOWN else None
+
+    def with_rank(val: Val, targets: list[FunctionInfo]) -> Val:
+        """A tensor the one callee builds with a factory of a shape the code shows (`FunctionInfo.return_rank`:
+        `ret = Packed.empty_serialization(device=d)` of `return torch.zeros((n,), device=d)`) has that rank, so
+        `ret[0]` is one element."""
+        if len(targets) == 1 and targets[0].return_rank is not None and val.rank is None \
+                and val.kind in (Kind.TENSOR, Kind.CPU_TENSOR, Kind.BOOL_TENSOR):
+            return val._replace(rank=targets[0].return_rank)
+        return val
 
     def module_called(func: cst.BaseExpression) -> Val | None:
         """The module instance a call runs (`self.conn`, a local `conn`, `conn` of `conn.forward`), or None."""
@@ -992,7 +1026,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     def lookup_global(name: str) -> Val | None:
         return module_constant(index, module, name)
 
-    inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method, lookup_global)
+    inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method, lookup_global,
+                    lookup_member)
     if index.default_device_moved:  # process-wide (`torch.set_default_device(device)` in the project's setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

@@ -83,6 +83,10 @@ class Scope:
     # locals whose items are stored or replaced (`out["ids"] = t`, `out.update(...)`): what a dict literal bound to
     # them holds under a key is no longer what the literal says
     item_sets: set[str] = field(default_factory=set)
+    # the locals of `item_sets` whose every store is a `name.update(...)` that spells its keys (`d.update({"k": v})`,
+    # `d.update(k=v)`): those (key, value) pairs; a local stored any other way is not here (`spelled_keywords`)
+    key_updates: dict[str, list[tuple[str, ast.expr]]] = field(default_factory=dict)
+    opaque_items: set[str] = field(default_factory=set)  # locals of `item_sets` stored some other way
     # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
     self_reads: dict[str, list[ast.expr]] = field(default_factory=dict)
     # name -> its last binding when that is a top-level assignment (`_last_top`), found once per name
@@ -122,6 +126,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         scope.foreign_sets.add(target.attr)
                     elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                         scope.item_sets.add(target.value.id)
+                        scope.opaque_items.add(target.value.id)
                     elif (items := _unpacked(target, sub.value)) is not None:
                         for name, item in items:
                             binds.setdefault(name, []).append(item)
@@ -139,11 +144,13 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             continue
         if isinstance(sub, ast.Expr) and (stored := _dict_setter(sub.value)) is not None:
             scope.item_sets.add(stored)
+            _note_update(scope, stored, sub.value)
         if isinstance(sub, ast.Expr) and (registered := _registered(sub.value)) is not None:
             scope.self_assigns.append((registered, None))  # a buffer or parameter: it moves with its module
         if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Subscript) \
                 and isinstance(sub.target.value, ast.Name):
             scope.item_sets.add(sub.target.value.id)
+            scope.opaque_items.add(sub.target.value.id)
         targets: list[ast.expr] = []
         if isinstance(sub, ast.AugAssign) and (attr := _self_attr(sub.target)) is not None:
             # `self.n += k` stores what `self.n = self.n + k` stores (`CallFacts.attr` reads the field's own part)
@@ -272,6 +279,19 @@ def _dict_setter(call: ast.expr) -> str | None:
             and call.func.attr in DICT_SETTERS:
         return call.func.value.id
     return None
+
+
+def _note_update(scope: Scope, name: str, call: ast.Call) -> None:
+    """Record a `name.update(...)` / `name.setdefault(...)` statement: the (key, value) pairs of an update that spells
+    its keys (`d.update({"k": v})`, `d.update(k=v)`), or `name` as stored some other way."""
+    pairs = None
+    if call.func.attr == "update" and not (call.args and call.keywords):  # type: ignore[attr-defined]
+        pairs = _spelled_mapping(call.args[0]) if len(call.args) == 1 else \
+            [(kw.arg, kw.value) for kw in call.keywords if kw.arg] if all(kw.arg for kw in call.keywords) else None
+    if pairs is None:
+        scope.opaque_items.add(name)
+    else:
+        scope.key_updates.setdefault(name, []).extend(pairs)
 
 
 def _left_in_self(body: list[ast.stmt], assigns: list[tuple[str, ast.expr | None]]
@@ -1254,19 +1274,39 @@ def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope, loops: list[a
     for kw in call.keywords:
         spelled = [(kw.arg, kw.value)] if kw.arg else spelled_keywords(kw.value, call, scope)
         if spelled is not None:
-            keywords.extend((key, _arg_kind(value, call, resolve, scope, memo)) for key, value in spelled)
+            keywords.extend(_spelled_kinds(spelled, call, resolve, scope, memo))
         else:
             keywords.append((SPLAT, _splat_kind(kw.value, scope)))
     return positional, tuple(keywords)
 
 
+def _spelled_kinds(spelled: list[tuple[str, ast.expr]], call: ast.Call, resolve: Resolve, scope: Scope, memo: Memo
+                   ) -> list[tuple[str, IKind]]:
+    """(key, kind) of spelled-out pairs, a key several places fill (a literal and its updates) once, with the join of
+    what they put there (either may be what the call sees)."""
+    kinds: dict[str, list[IKind]] = {}
+    for key, value in spelled:
+        kinds.setdefault(key, []).append(_arg_kind(value, call, resolve, scope, memo))
+    return [(key, found[0] if len(found) == 1 else join_paths(found)) for key, found in kinds.items()]
+
+
 def spelled_keywords(mapping: ast.expr, call: ast.Call, scope: Scope) -> list[tuple[str, ast.expr]] | None:
     """The (key, value) pairs a `**mapping` passes where the code spells them all out: a dict display with string
     keys, `dict(k=v)`, or a local whose one binding that reaches the call is one of these and whose items nothing
-    stores after (`d["k"] = v` in a loop, `d.update(...)`); None otherwise."""
-    if isinstance(mapping, ast.Name) and mapping.id not in scope.item_sets and mapping.id not in scope.params:
+    stores after but updates that spell their keys too (`d.update({"k": v})` in a loop: its pairs join the
+    literal's, a key filled in several places appearing once per place); None otherwise (`d["k"] = v`, an update of
+    an unknown mapping)."""
+    updates: list[tuple[str, ast.expr]] = []
+    if isinstance(mapping, ast.Name) and mapping.id not in scope.opaque_items and mapping.id not in scope.params:
         bound = _reaching(mapping.id, call.lineno, scope)
+        updates = scope.key_updates.get(mapping.id, []) if mapping.id in scope.item_sets else []
         mapping = bound if isinstance(bound, (ast.Dict, ast.Call)) else mapping
+    pairs = _spelled_mapping(mapping)
+    return pairs + updates if pairs is not None else None
+
+
+def _spelled_mapping(mapping: ast.expr) -> list[tuple[str, ast.expr]] | None:
+    """The (key, value) pairs of a dict display with string keys or of `dict(k=v)`; None for anything else."""
     if isinstance(mapping, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
                                              for k in mapping.keys):
         return [(k.value, v) for k, v in zip(mapping.keys, mapping.values)]  # type: ignore[union-attr]

@@ -33,6 +33,44 @@ def leaves_default_moved(body: list[ast.stmt], resolve: Callable[[str], str | No
     return moved
 
 
+def leaves_default_surely_moved(body: list[ast.stmt], resolve: Callable[[str], str | None],
+                                 module_level: bool = False) -> bool:
+    """The default device is off the host on every path through `body` once it ends: a setter the body's own level
+    runs, or one in each arm of an `if`/`else` (Llama's `build()` moves it in both arms). A move in an `if` without
+    `else`, a loop body or an `except` handler holds on some runs only (Chitu moves it under `if args.quant == ...`):
+    there the default is unknown, which vetoes host claims (`leaves_default_moved`) but is no evidence that a
+    factory without `device=` builds on the device (GL130)."""
+    if module_level:
+        body = [stmt for stmt in body if not is_main_guard(stmt)]
+    return _moved_after(body, False, resolve)
+
+
+def _moved_after(body: list[ast.stmt], moved: bool, resolve: Callable[[str], str | None]) -> bool:
+    """Whether the default is off the host on every path after `body`, given `moved` on entry."""
+    for stmt in body:
+        moved = _moved_after_stmt(stmt, moved, resolve)
+    return moved
+
+
+def _moved_after_stmt(stmt: ast.stmt, moved: bool, resolve: Callable[[str], str | None]) -> bool:
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _setter(stmt.value, resolve):
+        return _effect(stmt.value, resolve)
+    if isinstance(stmt, ast.If):  # an absent `else` is the path that runs neither arm
+        return _moved_after(stmt.body, moved, resolve) and _moved_after(stmt.orelse, moved, resolve)
+    if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):  # the body may run no time
+        return moved and _moved_after(stmt.body, moved, resolve) and _moved_after(stmt.orelse, moved, resolve)
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return _moved_after(stmt.body, moved, resolve)
+    if isinstance(stmt, ast.Try):
+        after = _moved_after(stmt.orelse, _moved_after(stmt.body, moved, resolve), resolve)
+        for handler in stmt.handlers:  # a handler runs after part of the body: only its own setters are sure
+            after = after and _moved_after(handler.body, moved, resolve)
+        return _moved_after(stmt.finalbody, after, resolve)
+    if isinstance(stmt, ast.Match):
+        return moved and all(_moved_after(case.body, moved, resolve) for case in stmt.cases)
+    return moved
+
+
 def _setter_calls(stmt: ast.stmt, resolve: Callable[[str], str | None]) -> Iterator[ast.Call]:
     """The setter calls among the expression statements of `stmt` and the blocks it holds (not definitions)."""
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _setter(stmt.value, resolve):

@@ -70,9 +70,12 @@ def factory_device_is_cpu(ctx, node: cst.Call) -> bool | None:
 def builds_off_host(ctx) -> bool:
     """A factory without `device=` builds on the device here: under `with torch.device("cuda")`, or where the project
     moves the process's default device (`ProjectIndex.default_device_moved`, read as `Dev.UNKNOWN` by the inference;
-    a `with torch.device("meta")` inside such a project reads the same, and is taken for the device)."""
+    a `with torch.device("meta")` inside such a project reads the same, and is taken for the device). The move must
+    hold on every path of the code that makes it (`default_device_surely_moved`): one in an `if` arm only (Chitu's
+    quantized branch) leaves the default unknown, no evidence of a device tensor."""
     found = ctx.default_device
-    return found is Dev.DEVICE or found is Dev.UNKNOWN and ctx.index is not None and ctx.index.default_device_moved
+    return found is Dev.DEVICE or found is Dev.UNKNOWN and ctx.index is not None \
+        and ctx.index.default_device_surely_moved
 
 
 def _strip_views(expr: cst.BaseExpression) -> cst.BaseExpression:

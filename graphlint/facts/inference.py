@@ -316,7 +316,8 @@ class Inference:
                  lookup_attr: Callable[[str, str], Val] | None = None,
                  lookup_field: Callable[[str], Val | None] | None = None,
                  lookup_method: Callable[[str], Val | None] | None = None,
-                 lookup_global: Callable[[str], Val | None] | None = None) -> None:
+                 lookup_global: Callable[[str], Val | None] | None = None,
+                 lookup_member: Callable[[str], Val | None] | None = None) -> None:
         self.resolve = resolve
         self.lookup_self = lookup_self
         self.call_returns = call_returns
@@ -324,6 +325,7 @@ class Inference:
         self.lookup_field = lookup_field  # `obj.x` of a receiver of unknown class (CallFacts.field)
         self.lookup_method = lookup_method  # `obj.m()` of a receiver of unknown class (CallFacts.method)
         self.lookup_global = lookup_global  # a name no local binds: a module-level constant (`PAD = 0`)
+        self.lookup_member = lookup_member  # a dotted name past a project class (`Kind.A.value` of an Enum)
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -647,6 +649,8 @@ class Inference:
         if qual is not None and qual.startswith("torch.") and not isinstance(base, cst.Call):
             # torch.float32, torch.cuda, torch.bool: module attributes are host values.
             return HOST
+        if qual is not None and self.lookup_member is not None and (member := self.lookup_member(qual)) is not None:
+            return member  # `PayloadType.Normal.value`: what an Enum member holds is a Python value
         if attr == "device" and self(base).kind is Kind.CPU_TENSOR:
             return CPU_DEVICE  # `device = self.ids_cpu.device`, then `torch.tensor(x, device=device)`: the host
         if attr in HOST_ATTRS:
@@ -1368,12 +1372,14 @@ class Inference:
             # `for t, s in zip(caches, lens)`: each item is a tuple of the iterables' elements
             elems = [element_of(a) for a in args] if qual == "zip" else [HOST, element_of(args[0])]
             return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=tuple(elems)))
-        if qual in ("sum", "max", "min", "abs") and args and any(a.is_tensor or a.kind is Kind.TENSOR_SEQ for a in args):
-            # `max(host_lens)` iterates a CPU tensor: its items, and so the result, are CPU 0-d tensors
+        if qual in ("sum", "max", "min", "abs", "math.prod") and args \
+                and any(a.is_tensor or a.kind is Kind.TENSOR_SEQ for a in args):
+            # `max(host_lens)` iterates a CPU tensor: its items, and so the result, are CPU 0-d tensors (and
+            # `math.prod(grid_sizes[0][1:])` multiplies them: one more)
             if all(a.kind in HOSTS or a.kind is Kind.CPU_TENSOR or holds_cpu_tensors(a) for a in args):
                 return Val(Kind.CPU_TENSOR, rank=0 if qual != "abs" else None)
             return TENSOR
-        if qual in ("sum", "max", "min", "abs", "pow") and args and all(a.kind in HOSTS for a in args):
+        if qual in ("sum", "max", "min", "abs", "pow", "math.prod") and args and all(a.kind in HOSTS for a in args):
             return HOST
         if qual in ("list", "tuple", "sorted", "reversed") and args:
             if args[0].is_tensor or args[0].kind is Kind.TENSOR_SEQ:

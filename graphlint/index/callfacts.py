@@ -11,8 +11,8 @@ from typing import Protocol
 
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, TENSOR, TOKENIZER, UNKNOWN, Base, Call, Field, Fwd, HostIf,
-    IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, Base, Call,
+    Field, Fwd, HostIf, IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
@@ -60,7 +60,16 @@ KEPT = HOST_FAMILY | {Base.BOOL_TENSOR}
 # Device kinds a parameter takes from its call sites when it has no annotation: the data flow of every caller makes
 # it a device tensor (a weak guess from a method name does not flow)
 FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
+# What a module's `forward` takes from its calls (`_module_call_facts`): host tensors, numbers, arrays, the CPU device.
+# Not Python sequences: a forward often normalises one (`if isinstance(lengths, list): lengths = torch.tensor(lengths,
+# device=d)`), and `HOST_SEQ` does not say list or tuple, so the arm that makes a device tensor would join with a
+# host path it never takes (lmdeploy's GLM-4.1V embeddings, fed `seqlens.tolist()`: two true GL126 lost)
+MODULE_CALL_KINDS = frozenset({HOST, CPU_TENSOR, NDARRAY, CPU_DEVICE})
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
+# Callers `params` climbs for a parameter passed on (`Fwd`) before it reads no evidence. Each level nests a few Python
+# frames, so an unbounded climb overflowed the stack on a chain of about 130 forwarding functions (the whole lint
+# ended in an internal error); the deepest climb over kvpress, chitu, lmcache and Megatron is 7.
+MAX_FORWARD_DEPTH = 32
 MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
 TYPE_TESTS = frozenset({"isinstance", "issubclass"})  # builtins that read a class without building or calling it
 # Method names a receiver of unknown class may answer without being a project object: a dict's `get`, a list's
@@ -104,6 +113,7 @@ class CallFacts:
         self.index = index
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._memo: dict[str, dict[str, IKind]] = {}
+        self._climb = 0  # `params` computations in progress: callers climbed for a forwarded parameter
         self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
         self._star_passed: dict[str, list[tuple[IKind, ...]] | None] = {}  # `star_passed`, per function
         self._site_joins: dict[str, dict[str, IKind]] = {}  # `passed`: every parameter's join, unknown included
@@ -113,6 +123,7 @@ class CallFacts:
         self._module_fields: dict[tuple[str, str], bool] | None = None
         self._family: dict[str, list["ClassInfo"]] = {}
         self._fields: dict[str, IKind] | None = None
+        self._device_fields: dict[str, IKind] | None = None  # `device_fields`, computed once
         self._methods: dict[str, IKind] | None = None
         self._instances: dict[tuple[str, str], str | None] = {}
         self._forwarded: list[tuple[str, str, str]] | None = None
@@ -127,6 +138,7 @@ class CallFacts:
         self._filled: dict[str, frozenset[str]] = {}  # `filled`, per function
         self._left_none: dict[str, frozenset[str]] = {}  # `left_none`, per function
         self._exported: frozenset[str] | None = None  # `index.exported_api()`, read once
+        self._module_call_sites: dict[str, list[tuple["FunctionInfo", str, int, str]]] | None = None  # `_module_calls`
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
@@ -135,8 +147,14 @@ class CallFacts:
         (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
         found = self._memo.get(fn.key)
         if found is None:
+            if self._climb >= MAX_FORWARD_DEPTH:  # a chain this deep: no evidence here (not memoised)
+                return {}
             self._memo[fn.key] = {}  # a caller that forwards the parameter back (recursion): no evidence
-            found = self._memo[fn.key] = self._compute(fn)
+            self._climb += 1
+            try:
+                found = self._memo[fn.key] = self._compute(fn)
+            finally:
+                self._climb -= 1
         return found
 
     def passed(self, fn: "FunctionInfo") -> dict[str, IKind]:
@@ -444,6 +462,52 @@ class CallFacts:
             self._fields = out
         return self._fields
 
+    def device_field(self, name: str) -> IKind | None:
+        """What `obj.<name>` (or `self.<name>`) holds where every project class that stores the attribute stores a
+        device tensor there by data flow (`device_fields`): TENSOR, or BOOL_TENSOR where every store is a mask. None
+        where any store is anything else. Only the call-site facts read it (`settle`): chitu's
+        `attn_varlen_func(q, k, v, varlens.prefix_lens, ...)` passes `VarLens.prefix_lens`, built with
+        `torch.tensor(..., device=device)` for a device every construction names, so the back-end's untyped
+        `cu_seqlens_q` is a device tensor, and its slice bounds `cu_seqlens_q[i + 1] - cu_seqlens_q[i]` are read
+        with `__index__`."""
+        return self.device_fields().get(name)
+
+    def device_fields(self) -> dict[str, IKind]:
+        """Every attribute `device_field` answers (computed once: part of every file's cache key, as `fields`).
+        Evidence is each `self.<name> = value` in a method of a project class: a device factory or move, device
+        arithmetic (TENSOR), a device mask, or a factory on a device parameter that not every caller fills with the
+        host (`OnParam`, as `_stored` reads it). A parameter stored as it came is left out (its annotation names no
+        device), so are attributes stored on other objects (`obj.x = ...`: unseen stores) and a dataclass's fields
+        (its constructions store them)."""
+        if self._device_fields is None:
+            self._device_fields = {}  # a field read while the table is built: no answer, not a cycle
+            stores: dict[str, list[tuple[IKind, "FunctionInfo"]]] = {}
+            foreign: set[str] = set()
+            for fn in self.index.functions.values():
+                foreign.update(fn.foreign_sets)
+                if fn.class_key is not None:
+                    for attr, kind in fn.attr_sets:
+                        stores.setdefault(attr, []).append((kind, fn))
+            built = {attr for cls in self.index.classes.values() for attr in cls.init_fields}
+            out: dict[str, IKind] = {}
+            for attr, found in stores.items():
+                if attr in foreign or attr in built:
+                    continue
+                kinds = {self._device_store(kind, fn) for kind, fn in found}
+                if len(kinds) == 1 and (kind := kinds.pop()) is not None:
+                    out[attr] = kind
+                elif kinds == {TENSOR, BOOL_TENSOR}:
+                    out[attr] = TENSOR
+            self._device_fields = out
+        return self._device_fields
+
+    def _device_store(self, kind: IKind, fn: "FunctionInfo") -> IKind | None:
+        """The device kind one `self.x = value` of `fn` stores by data flow; None for anything else."""
+        if isinstance(kind, OnParam):
+            stored = self._stored(kind, fn)
+            return stored if stored == TENSOR else None
+        return kind if kind in (TENSOR, BOOL_TENSOR) else None
+
     def _own_field(self, cls: "ClassInfo", attr: str) -> IKind | None:
         """The host kind a plain class keeps in `self.<attr>`; None for a module (its buffers move with `.to()`)."""
         return None if self.index.is_nn_module(cls) else self.attr(cls, attr)
@@ -468,7 +532,7 @@ class CallFacts:
         if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is
             return CPU_TENSOR if self.settle(kind.inner, caller, depth, calls) == CPU_TENSOR else UNKNOWN
         if isinstance(kind, Field):  # `obj.x` of a class nothing types: what every class keeps in `x`
-            return self.field(kind.name) or UNKNOWN
+            return self.field(kind.name) or self.device_field(kind.name) or UNKNOWN
         if isinstance(kind, SelfField):  # `self.x` of a plain class: what its methods store (a module's buffers move)
             cls = self.index.classes.get(caller.class_key) if caller.class_key else None
             if cls is None:
@@ -576,7 +640,7 @@ class CallFacts:
     def _compute(self, fn: "FunctionInfo") -> dict[str, IKind]:
         sites = self._sites(fn) if fn.params or fn.kwonly else None
         if not sites:
-            return {}
+            return self._module_call_facts(fn) if fn.params or fn.kwonly else {}
         joined: dict[str, set[IKind]] = {p: set() for p in (*fn.params, *fn.kwonly)}
         assumed: set[str] = set()  # parameters some site passes a device tensor that only annotations make
         for caller, callee, line, how in sites:
@@ -597,6 +661,74 @@ class CallFacts:
                 # to data flow (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out
+
+    def _module_call_facts(self, fn: "FunctionInfo") -> dict[str, IKind]:
+        """The host data every resolved module call of a project module's `forward` passes (`_module_sites`): Wan's
+        blocks take the CPU `grid_sizes` / `seq_lens` their model builds with `torch.tensor(shape)` and hands on by
+        `block(x, **kwargs)`. Host kinds only: a device tensor a parent's annotations make is no evidence where the
+        framework also feeds the module (and the device direction for module calls is not measured)."""
+        sites = self._module_sites(fn)
+        live = self._maybe_host(fn, sites) if sites else set()
+        if not live:
+            return {}
+        joined: dict[str, set[IKind]] = {p: set() for p in live}
+        for caller, callee, line, how in sites:
+            kinds = self._site_kinds(fn, caller, callee, line, set(), dispatched=bool(how))
+            for param in joined:
+                if kinds is None or param in kinds:  # absent: a None default the call left out
+                    joined[param].add(kinds[param] if kinds is not None else UNKNOWN)
+        return {param: kind for param, found in joined.items()
+                if found and (kind := join_kinds(found)) in MODULE_CALL_KINDS}
+
+    def _maybe_host(self, fn: "FunctionInfo", sites: list[tuple["FunctionInfo", str, int, str]]) -> set[str]:
+        """The parameters no site passes a value the index already knows is not host data (an untyped expression, a
+        device tensor): only those are worth settling (a module's `forward` has many calls, mostly of activations)."""
+        live = {*fn.params, *fn.kwonly} - {"self"}
+        for caller, callee, line, _how in sites:
+            records = self._records(caller, callee, line)
+            if records is None:
+                return set()
+            params = self.index.call_params(fn, callee)
+            for positional, keywords in records:
+                given = [*zip(params, positional), *((k, v) for k, v in keywords if k != SPLAT)]
+                live -= {param for param, kind in given if not deferred(kind) and kind not in HOST_FAMILY}
+            if not live:
+                break
+        return live
+
+    def _module_sites(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", str, int, str]] | None:
+        """(caller, callee, line, how) of every resolved call of a project module's `forward`: module calls
+        (`self.attn(x)`, `block(x)` of `for block in self.blocks`) and `.forward(...)` calls. None where there is no
+        evidence: not a module's `forward`, a root (markers), a forward used as a value or exported as a library's API
+        (called from outside the tree), or one called through `Fn.apply`."""
+        cls = self.index.classes.get(fn.class_key) if fn.class_key else None
+        if cls is None or fn.qualname.rpartition(".")[2] != "forward" or not self.index.is_nn_module(cls) \
+                or fn.markers or fn.key in self._referenced_keys():
+            return None
+        if self._exported is None:
+            self._exported = self.index.exported_api()
+        if fn.key in self._exported:
+            return None
+        sites = self._module_calls().get(fn.key, []) + self._sites_by_target("forward").get(fn.key, [])
+        if not sites or any(how.endswith(".apply") for _c, _n, _l, how in sites):
+            return None
+        return sites
+
+    def _module_calls(self) -> dict[str, list[tuple["FunctionInfo", str, int, str]]]:
+        """Module `forward` key -> the calls that run it through `__call__`: a callee of one name (`layer(x)`) or one
+        field of `self` (`self.attn(x)`, `self.blocks[](x)`), resolved once for the project."""
+        if self._module_call_sites is None:
+            found: dict[str, list[tuple["FunctionInfo", str, int, str]]] = {}
+            for caller in self.index.functions.values():
+                for callee, line in caller.calls:
+                    head, dot, rest = callee.partition(".")
+                    if dot and (head != "self" or "." in rest):
+                        continue  # `torch.cat`, `x.view`, `self.a.b`: not a module's `__call__`
+                    for target, how in self.index.call_edges(caller, caller.module, callee):
+                        if target.qualname.endswith(".forward"):
+                            found.setdefault(target.key, []).append((caller, callee, line, how))
+            self._module_call_sites = found
+        return self._module_call_sites
 
     def device_context(self, fn: "FunctionInfo") -> Dev | None:
         """The default device `fn` runs under, from its resolved project call sites: `Dev.DEVICE` where every site lies
@@ -887,13 +1019,14 @@ class CallFacts:
             site.update((k, v) for k, v in keywords if k in fn.params or k in fn.kwonly)
             if any(k == SPLAT for k, _v in keywords):  # `f(x, **kwargs)`: the mapping may fill the others
                 given = self._splatted(keywords, caller)
-                if given is None or given and (positional or any(k != SPLAT for k, _v in keywords)):
-                    # only a call the spelled mappings fill alone (`Pipeline(**submodel_dict)`), or whose mapping
-                    # every site leaves empty, is evidence: next to a filled mapping, explicit arguments stay
-                    # unrecorded as before (the index reads a caller's names without order: gpt-fast's `input_pos`,
-                    # a CUDA tensor rebound to its `.item()`, is passed to `speculative_decode(..., input_pos, ...,
-                    # **sampling_kwargs)`)
+                if given is None:
                     return None
+                if given and (positional or any(k != SPLAT for k, _v in keywords)):
+                    # next to a filled mapping, explicit arguments stay unrecorded (the index reads a caller's names
+                    # without order: gpt-fast's `input_pos`, a CUDA tensor rebound to its `.item()`, is passed to
+                    # `speculative_decode(..., input_pos, ..., **sampling_kwargs)`); the keys the mapping spells
+                    # still count (`block(x, **kwargs)` of `kwargs = dict(grid_sizes=grid_sizes, ...)`)
+                    site = dict.fromkeys(site, UNKNOWN)
                 site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
             for param in (*fn.params, *fn.kwonly):
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing

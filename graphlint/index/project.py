@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from graphlint.facts.kinds import Fwd, IKind, Join, Obj, SelfField
+from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
@@ -167,6 +167,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._children: dict[str, list[ClassInfo]] | None = None  # class key -> direct project subclasses
         self._nested: dict[str, list[FunctionInfo]] | None = None  # function key -> functions defined in it
         self._methods_memo: dict[tuple[int, str], tuple[ClassInfo, list]] = {}  # (id(cls), name) -> methods_via
+        # (module method key, size of the entry set) -> it runs its parts (`_runs_parts`; cleared per hot map)
+        self._parts_memo: dict[tuple[str, int], bool] = {}
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
         self._protocol_cache: dict[str, bool] = {}
         self._sole_cache: dict[str, tuple[FunctionInfo, ...]] = {}
@@ -192,6 +194,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
         self._default_moved: bool | None = None
+        self._default_surely_moved: bool | None = None
         # id(caller) -> (caller, {callee (or (module, callee) outside the caller's module): `call_edges`' answer}) of
         # each outermost call: the hot path's tiers and the rules ask the same call again and again (274k calls, 46%
         # distinct, on transformers' models/). Nested dicts keyed by the summaries' own strings keep it small.
@@ -205,6 +208,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if self._default_moved is None:
             self._default_moved = any(s.moves_default_device for s in self.modules.values())
         return self._default_moved
+
+    @property
+    def default_device_surely_moved(self) -> bool:
+        """Some function (or module) leaves the default device off the host on every path through it, not only in
+        one arm of an `if`: a factory without `device=` builds on the device. A move on some paths only leaves it
+        unknown (`default_device_moved`): no host claim, and no device claim either."""
+        if self._default_surely_moved is None:
+            self._default_surely_moved = any(s.surely_moves_default_device for s in self.modules.values())
+        return self._default_surely_moved
 
     def replace(self, old: ModuleSummary, new: ModuleSummary) -> bool:
         """Swap one file's summary in place (the editor server, after an edit), dropping what was
@@ -224,7 +236,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self.classes.update({c.key: c for c in old.classes.values()})
             return False
         self.modules[new.module] = new
-        self._default_moved = None
+        self._default_moved = self._default_surely_moved = None
         self.functions.update({f.key: f for f in new.functions.values()})
         self.classes.update({c.key: c for c in new.classes.values()})
         self._is_module_cache.clear()
@@ -642,6 +654,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if stored:  # `KLlamaModel.dynamic_sdpa.apply(...)`: the objects `Cls.attr = Impl(...)` stored on the class
             return [(fn, _join(f"{holder.qualname}.{attr}: {impl.qualname}", h))
                     for impl in stored for fn, h in self.methods_via(impl, meth)]
+        if caller is not None and (held := self._global_edges(caller, module, callee, depth)):
+            return held
         edges = self._dispatch(callee, depth) or (self._through_handed_self(caller, module, callee) if caller else []) \
             or (self.bound_callable_edges(caller, callee) if caller else []) or self.library_override_edges(callee)
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not _returned_by_function(head):
@@ -649,6 +663,31 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return (self._protocol_methods(meth) if not self._in_model(caller) else []) \
                 or (self.param_sole_edges(caller, module, callee) if caller is not None else [])
         return edges
+
+    def _global_edges(self, caller: FunctionInfo, module: str, callee: str, depth: int
+                      ) -> list[tuple[FunctionInfo, str]]:
+        """`transformer(x)` / `pipeline.inference(x)` in a function, where `transformer` is a module-level variable
+        of the caller's module (`FunctionInfo.global_reads`, no local of the def or of one enclosing it) that every
+        assignment (at module level, or under `global` in a function) binds to a project class's instance or a
+        factory's product (`global_classes`): the call runs that object's forward / method."""
+        if not callee.startswith(f"{module}."):
+            return []
+        name, _, rest = callee[len(module) + 1:].partition(".")
+        owner: FunctionInfo | None = caller
+        while owner is not None and name not in owner.global_reads:
+            owner = self.functions.get(owner.parent_key) if owner.parent_key else None
+        if owner is None:
+            return []
+        out: list[tuple[FunctionInfo, str]] = []
+        for cls, how in self.global_classes(f"{module}.{name}", depth):
+            called = self._instance_call(cls) if rest in ("", "forward", "__call__") else []
+            if called or rest == "":
+                out += [(fn, how) for fn in called]
+            else:  # (what the class answers, not a method found by its name alone where it has none; also
+                # `decoder.forward(x)` on a plain class that defines `forward`, no nn.Module)
+                out += [(fn, _join(how, h)) for fn, h in self._resolve_self(cls, rest)
+                        if not h.startswith((*BY_NAME, SOLE_DEFINER))]
+        return out
 
     def _through_handed_self(self, caller: FunctionInfo, module: str, callee: str) -> list[tuple[FunctionInfo, str]]:
         """`model(...)`, `model.forward(...)`, `model.ea_layer.draft(...)` where `model` is a parameter (of
@@ -725,7 +764,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self._class_sets = table
         refs = next((self._class_sets[(c.key, attr)] for c in self.mro(holder) if (c.key, attr) in self._class_sets),
                     [])
-        return [c for ref in refs if (c := self.class_by_dotted(ref)) is not None]
+        out: dict[str, ClassInfo] = {}
+        for ref in refs:
+            if not ref.endswith("()"):
+                if (c := self.class_by_dotted(ref)) is not None:
+                    out.setdefault(c.key, c)
+                continue
+            # a factory's call (`Backend.executor = Executor.build(args)`): the project classes it returns
+            for target, _how in self._denotes(ref, 0):
+                if self.classes.get(target.key) is target:
+                    out.setdefault(target.key, target)
+        return list(out.values())
 
     def _construct(self, cls: ClassInfo) -> list[tuple[FunctionInfo, str]]:
         """`Cls(...)` runs `Cls.__init__` (TGI builds its logits warpers and batches once per step). Not for
@@ -827,7 +876,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _made_by(self, fn: FunctionInfo) -> list[str]:
         """Dotted names a factory returns: its `return` values, else the class its annotation names
         together with that class's project subclasses."""
-        refs = [ref if "." in ref else f"{fn.module}.{ref}" for ref in fn.makes]
+        refs = [self._made_ref(fn, ref) for ref in fn.makes]
         if bounded := self._typevar_classes(fn):  # `-> Optional[B]`: declared, whatever the body returns
             return bounded + refs
         if refs and (not fn.returns_class or any(
@@ -838,6 +887,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if base is not None:
                 return [f"{c.module}.{c.qualname}" for c in self.subclasses(base)]
         return []
+
+    def _made_ref(self, fn: FunctionInfo, ref: str) -> str:
+        """A `makes` entry as a dotted name: `return cls(...)` in a classmethod builds its own class (the class
+        that defines it: a subclass calling it is not told apart); `return model` with the local bound to a call
+        (`model = Cls.from_pretrained(...)`, the return the facts record) is what that call returns."""
+        if ref == "cls" and fn.binding == "class" and fn.class_key in self.classes:
+            cls = self.classes[fn.class_key]
+            return f"{cls.module}.{cls.qualname}"
+        if "." not in ref:
+            return f"{fn.module}.{ref}"
+        if ref == f"{fn.module}.{ref.rpartition('.')[2]}" and isinstance(fn.returns, Returned) and fn.returns.item is None \
+                and not fn.returns.receiver and not self._binds(fn.module, ref.rpartition(".")[2]):
+            return f"{fn.returns.callee}()"
+        return ref
 
     def _typevar_classes(self, fn: FunctionInfo) -> list[str]:
         """`def pop(self, i) -> Optional[B]` with `B = TypeVar("B", bound=Batch)` in its module (a generic
@@ -1201,8 +1264,27 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
                     out.extend(self.methods_via(made, rest[0]) if rest
                                else [(fn, "") for fn in self._call_target(made)])
+        if not out and rest and depth < MAX_DISPATCH_DEPTH:
+            out = self._called_object_made(cls, name, rest, depth)
         if not out and len(rest) == 1 and not self._is_model_class(cls):
             out = self._protocol_methods(rest[0])
+        return out
+
+    def _called_object_made(self, cls: ClassInfo, name: str, rest: list[str], depth: int
+                            ) -> list[tuple[FunctionInfo, str]]:
+        """`self.timers("decode").start()` where `self.timers` holds an object (`attr_classes`) whose `__call__`
+        returns what it keeps (`return self.timers[name]`, the entry it filled with `_Timer(name)`): the method of
+        what that `__call__` returns."""
+        out: list[tuple[FunctionInfo, str]] = []
+        for held, how in self.attr_classes(cls, name):
+            call = self.method(held, "__call__")
+            for ref in self._made_by(call) if call is not None else ():
+                label = _join(how or f"self.{name}: {held.qualname}", f"{held.qualname}.__call__")
+                if ref.startswith("self."):
+                    out.extend((fn, _join(label, h)) for fn, h in self._resolve_self(
+                        held, ".".join([ref[len("self."):], *rest]), depth + 1) if not h.startswith(BY_NAME))
+                elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
+                    out.extend((fn, _join(label, h)) for fn, h in self.methods_via(made, rest[0]))
         return out
 
     def _class_values(self, cls: ClassInfo, attr: str) -> list[ClassInfo]:
@@ -1254,6 +1336,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
         cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)}
         result: dict[str, HotInfo] = {}
+        self._parts_memo.clear()
 
         def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset(),
                       by_name: list[Seed] | None = None) -> None:
@@ -1759,6 +1842,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 seeds.append((fn, hop.label, None, False))
                 seeds.extend((target, how, hop, False) for target, how in self._decode_step_targets(fn, calls))
                 decode_loops.append(fn)
+                # the token it picks is fed back into a model's forward (`self.alm.forward(ids)`, `self.alm` an
+                # `AutoModel` the index cannot type), into a driver that calls the model (`self.inference(tok)`), or
+                # into a loop that enters the model: it generates, so its callers are requests (`_generating`); a
+                # loop over a post-processor's own argmax is not
+                if any(c.rpartition(".")[2] in HOT_METHOD_NAMES or any(
+                        (t.key in runs_model or t.key in model) and not how.startswith((*BY_NAME, NEW))
+                        for t, how in self.call_edges(fn, fn.module, c)) for c in calls) or self._enters_model(
+                        fn, [*fn.decode_loops, *((a, b) for a, b, _c in fn.token_cycles)], set(model)) \
+                        or (fn.decode_loops and any(self._computes_next(fn, c) for c in fn.decode_calls)):
+                    runs_model.add(fn.key)
         return seeds, decode_loops, runs_model
 
     def _rpc_step_handlers(self, reached: dict[str, HotInfo]) -> list[Seed]:
@@ -1823,7 +1916,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         out: list[Seed] = []
         entries = set(model)
         while True:  # a gradless call of another one (`model.sample(x)` in a script's loop) runs the model too
-            found = [fn for fn in todo if fn.key not in entries and self._enters_model(fn, fn.gradless, entries)]
+            found = [fn for fn in todo if fn.key not in entries
+                     and self._enters_model(fn, fn.gradless, entries, through_modules=True)]
             if not found:
                 return out
             entries.update(fn.key for fn in found)
@@ -1838,7 +1932,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         `convert_exl2.py` loops over conversion stages, one of which measures under `inference_mode`."""
         return self._top_level_seeds(reached, "script: runs the model at top level", lambda s, unit: [
             span for span in unit.gradless
-            if self._enters_model(unit, [span], entries) or self._steps_in(unit, span, reached)])
+            if self._enters_model(unit, [span], set(entries), through_modules=True)
+            or self._steps_in(unit, span, reached)])
 
     def _script_decode_roots(self, reached: dict[str, HotInfo]) -> list[Seed]:
         """What a program's top-level decode loop calls (`token = sample_logits(out)` then `out, state =
@@ -1890,7 +1985,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """`unit` (a top level nothing imports: all of it runs as the program) enters the model or runs a step
         driver anywhere (`output = model.generate(inputs)` once, or per prompt), or holds a decode loop."""
         spans = [(unit.lineno, unit.end_lineno)]
-        return bool(unit.decode_loops) or self._enters_model(unit, spans, set(entries)) \
+        return bool(unit.decode_loops) or self._enters_model(unit, spans, set(entries), through_modules=True) \
             or any(self._steps_in(unit, span, reached) for span in spans)
 
     def _imported_modules(self) -> set[str]:
@@ -1929,13 +2024,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     if not how.startswith((*BY_NAME, NEW)):
                         yield target, how
 
-    def _enters_model(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: set[str]) -> bool:
+    def _enters_model(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: set[str],
+                      through_modules: bool = False) -> bool:
         """A call within `spans` of `fn` (or of a def nested there, whose body runs when `fn` calls or hands it on)
         runs the model: it resolves to a model entry (`_model_entries`, or a gradless function found to run the
         model) by what the receiver is (not by a method's name alone, nor a construction), calls a receiver
         `_model_receivers` shows to be a model or a parameter annotated `torch.nn.Module` (audiocraft's
         `NoiseSchedule.generate(model: torch.nn.Module, ...)`), or is a model method's call of its own forward
-        (`self(x)`)."""
+        (`self(x)`). `through_modules`: a call of an nn.Module's own method that runs its parts counts too
+        (`_runs_parts`: `pipeline.inference(noise)` calling `self.generator(...)`), for code that is gradless."""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         units = [fn, *(d for d in self.nested_defs(fn) if _within(d.lineno, spans))]
         for unit in units:
@@ -1949,9 +2046,24 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 # (a model protocol method, `model.generate(ids)` with `model` a loader's return: most classes
                 # defining it are models, as for `_model_receivers`; any other method named alone is no evidence)
                 if any(t.key in model and not how.startswith((BY_NAME[0], NEW))
+                       or through_modules and not how.startswith((*BY_NAME, NEW)) and self._runs_parts(t, model)
                        for t, how in self.call_edges(unit, unit.module, callee)):
                     return True
         return False
+
+    def _runs_parts(self, fn: FunctionInfo, model: set[str]) -> bool:
+        """`fn` is a method of an nn.Module class, other than its forward and constructor, whose own calls enter the
+        model (`self.generator(noise, t)`, a part's forward): a pipeline module's `inference`, the entry a script
+        calls under `torch.no_grad()`. One hop: a module method that only calls other such methods is not followed.
+        Weight initialisation and EMA updates call no part's forward, so they stay out."""
+        key = (fn.key, len(model))  # (the entry sets only grow within one hot map)
+        found = self._parts_memo.get(key)
+        if found is None:
+            cls = self.classes.get(fn.class_key) if fn.class_key else None
+            found = self._parts_memo[key] = cls is not None and fn.parent_key is None \
+                and fn.qualname.rpartition(".")[2] not in ("__init__", *HOT_METHOD_NAMES) and self.is_nn_module(cls) \
+                and self._enters_model(fn, [(fn.lineno, fn.end_lineno)], model)
+        return found
 
     def _request_neighbours(self, caller: FunctionInfo, fn: FunctionInfo, reached: dict[str, HotInfo],
                             model: frozenset[str], out: dict[str, Seed]) -> None:
@@ -2045,6 +2157,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 found = True
                 calls += [c for c in cycle if c not in calls]
         return calls if found else None
+
+    def _computes_next(self, fn: FunctionInfo, callee: str) -> bool:
+        """`callee`, a call of a loop of `fn` that picks a token from its output and feeds the token back into it
+        (`index.decode`'s pick-and-feed loop, not a loop-carried cycle alone), computes the next token's scores from
+        the token: it runs code, not builds a value. A project function found by what the receiver is
+        (`self.inference(next_token)` embedding the ids in a hand-written model, `model(ids)` with the object its
+        callers hand), or a call of a held object or of a parameter itself (`self.model(input_ids=ids)`, an
+        untyped model). A construction (a post-processor appending `Output(argmax)` to a list), a method found by
+        its name alone, or a plain library call is no such step."""
+        edges = self.call_edges(fn, fn.module, callee)
+        if edges:
+            return all(not how.startswith((*BY_NAME, NEW, SOLE_DEFINER)) for _t, how in edges)
+        local = callee[len(fn.module) + 1:] if callee.startswith(f"{fn.module}.") else ""
+        return self._calls_held_object(fn, callee) or (local in fn.params and local not in ("self", "cls"))
 
     def _calls_held_object(self, fn: FunctionInfo, callee: str) -> bool:
         """`callee`, in a method of a class that is no model, calls an object of unknown class itself

@@ -17,9 +17,11 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.names import bound_names as _bound_names, dotted
-from graphlint.facts.default_device import device_facts, is_main_guard, leaves_default_moved
+from graphlint.facts.default_device import (
+    device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
+)
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
-from graphlint.facts.torch_kinds import TRANSFORM_TORCH
+from graphlint.facts.torch_kinds import FACTORY_TORCH, TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
@@ -58,6 +60,8 @@ CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 GRADLESS = ("torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",
             "torch.autograd.grad_mode.inference_mode")
+# `torch.set_grad_enabled(False)` as a statement: autograd off from there on (`_Indexer.visit_Expr`)
+GRAD_SWITCHES = ("torch.set_grad_enabled", "torch.autograd.set_grad_enabled", "torch.autograd.grad_mode.set_grad_enabled")
 GRAPHED_CALLS = ("torch.cuda.make_graphed_callables", "torch.cuda.graphs.make_graphed_callables")
 COMPILE_CALLS = ("torch.compile", *GRAPHED_CALLS)
 # `torch.compile` options under which the compiled region is replayed as a CUDA graph (or must be one graph).
@@ -175,6 +179,9 @@ class FunctionInfo:
     # calling the function calls the wrapper they return (`ProjectIndex.wrappers`)
     decorators: tuple[str, ...] = ()
     self_aliases: tuple[str, ...] = ()  # locals bound to attributes of `self` (`model = self.transformer`)
+    # module-level variables it calls or calls a method of, no local of its own nor of an enclosing def
+    # (`transformer(x)` with `transformer = Wrapper()` at module level): what their assignments build (`index.project`)
+    global_reads: tuple[str, ...] = ()
     returns_class: bool = False  # annotated `-> Type[X]`: it hands out the class X or a subclass (a registry)
     # a registering decorator's tables: where `@f` stores what it decorates (`def f(fn): REG[k] = fn`) and where
     # `@f(key)` does (`def f(key): def deco(fn): REG[key] = fn; ...; return deco`); "" when it stores nothing
@@ -185,6 +192,9 @@ class FunctionInfo:
     # per item of a function returning tuple displays of one length: the parameters that item follows (() for none)
     item_follows: tuple[tuple[str, ...], ...] = ()
     number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
+    # the rank of the tensor every `return` builds with a torch factory whose shape the code shows
+    # (`return torch.zeros((2 + n,), device=d)`: 1); None where a return shows none (`factory_rank`)
+    return_rank: int | None = None
     # (first line, last line, field) of its `with <torch.device value>:` blocks (facts.default_device.device_blocks);
     # once its class is read, only the blocks whose item is a device (field "")
     device_blocks: tuple[tuple[int, int, str], ...] = ()
@@ -306,6 +316,8 @@ class ModuleSummary:
     # a function (or the module's own code) leaves the process's default device off the host
     # (graphlint.facts.default_device): factories without `device=` build there in every module
     moves_default_device: bool = False
+    # ... and does so on every path through that function (or the module's code): not only in one arm of an `if`
+    surely_moves_default_device: bool = False
     syntax_error: tuple[int, int, str] | None = None
     nesting: int = 0  # deepest expression anywhere in the file
 
@@ -321,6 +333,33 @@ class ModuleSummary:
     def public_names(self) -> set[str]:
         """The top-level names `from module import *` binds (no `_private`, no `Class.method` qualnames)."""
         return {n for table in self._name_tables() for n in table if not n.startswith("_") and "." not in n}
+
+
+# torch factories of a fixed rank, whatever their arguments
+FIXED_RANK_FACTORIES = {"torch.arange": 1, "torch.linspace": 1, "torch.logspace": 1, "torch.randperm": 1, "torch.eye": 2}
+# torch factories whose leading positionals are the sizes (`torch.zeros(2, 3)`, `torch.zeros((2, 3))`)
+SIZED_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
+
+
+def factory_rank(call: ast.Call, qual: str | None) -> int | None:
+    """The rank of the tensor a torch factory call builds, where the code shows it: a tuple or list of sizes
+    (`torch.zeros((n,))`, `torch.full([a, b], v)`), number literals or several sizes (`torch.empty(2, n)`); None for a
+    lone size that may be a tuple (`torch.zeros(shape)`) or any other call."""
+    if qual in FIXED_RANK_FACTORIES:
+        return FIXED_RANK_FACTORIES[qual]
+    if qual not in SIZED_FACTORIES and qual != "torch.full":
+        return None
+    size = next((kw.value for kw in call.keywords if kw.arg == "size"), None)
+    args = call.args[:1] if qual == "torch.full" else call.args
+    if size is None and len(args) == 1:
+        size = args[0]
+    if isinstance(size, (ast.Tuple, ast.List)):
+        return None if any(isinstance(e, ast.Starred) for e in size.elts) else len(size.elts)
+    if size is not None:
+        return 1 if isinstance(size, ast.Constant) and isinstance(size.value, int) else None
+    if args and qual != "torch.full" and not any(isinstance(a, ast.Starred) for a in args):
+        return len(args)  # `torch.zeros(2, n)`: one size per argument
+    return None
 
 
 def _literal_number(expr: ast.expr) -> bool:
@@ -402,7 +441,9 @@ class _Indexer(ast.NodeVisitor):
         self.declared_globals: dict[str, set[str]] = {}  # function key -> its `global` names
         self.lazy_attrs: set[tuple[str, str]] = set()  # (class key, attribute) a method other than `__init__` built
         self.top_level: frozenset[str] = frozenset()  # module-level defs, known before any body is visited
+        self.top_assigned: frozenset[str] = frozenset()  # names a module-level statement assigns (`_module_assigned`)
         self.script_binds: dict[str, str] = {}  # top-level names bound to what they stand for (`_script_bind`)
+        self.script_arms: dict[str, set[str]] = {}  # top-level names' values from other arms of an `if` (`_script_if`)
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
 
     def _script(self) -> FunctionInfo:
@@ -597,8 +638,9 @@ class _Indexer(ast.NodeVisitor):
         qual = f"{prefix}.{node.name}" if prefix else node.name
         scope = scope_of(node)
         lazy = [stmt for stmt in node.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
-        for stmt in lazy:
-            self.visit(stmt)  # a lazy import (`import xgrammar as xgr` in a setup method) names what its kinds call
+        for stmt in statements(node.body):  # (also one under an `if`: `if trt: from .vae import TRTDecoder`)
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self.visit(stmt)  # a lazy import (`import xgrammar as xgr` in a setup method) names what its kinds call
         info = FunctionInfo(
             key=f"{self.s.module}:{qual}", module=self.s.module, qualname=qual, path=self.s.path,
             lineno=node.lineno, end_lineno=node.end_lineno or node.lineno,
@@ -620,6 +662,7 @@ class _Indexer(ast.NodeVisitor):
             follows=follows(scope, self.resolve, _layer_of(cls)),
             item_follows=item_follows(scope, self.resolve, _layer_of(cls)),
             registers=self._registers(node) if cls is None and parent is None else ("", ""),
+            return_rank=self._return_rank(scope),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))
@@ -649,7 +692,10 @@ class _Indexer(ast.NodeVisitor):
         for stmt in node.body:
             if stmt not in lazy:  # read before the kinds above
                 self.visit(stmt)
-        info.makes = self._makes(node)  # after the body: `cls = REG[name]; return cls(...)` reads the local
+        # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
+        # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`
+        at_end = self._makes(node)
+        info.makes = at_end + [ref for ref in info.makes if ref not in at_end]
         self.scopes.pop()
         info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
             ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
@@ -733,9 +779,24 @@ class _Indexer(ast.NodeVisitor):
             if isinstance(sub, ast.Return) and sub.value is not None:
                 value = sub.value.func if isinstance(sub.value, ast.Call) else sub.value
                 name = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
+                if isinstance(value, ast.Subscript) and _self_entry(value):
+                    name = dotted(value)  # `return self.timers[name]`: an entry of the object's own cache
                 if name and name not in out:
                     out.append(name)
         return out
+
+    def visit_Return(self, node: ast.Return) -> None:
+        """A factory's `return x` where the local `x` holds, at that statement, a call's product other than the
+        one it holds at the end of the body (`if trt: x = TRTDecoder(); return x` before `x = Decoder()`): the
+        function hands out that one too. (A name bound by a call only: what `_makes` reads at the end covers
+        the rest.)"""
+        fn = self.func_stack[-1] if self.func_stack else None
+        if fn is not None and isinstance(node.value, ast.Name) and self.local_binds:
+            held = self.local_binds[-1].get(node.value.id, "")
+            ref = self.resolve(node.value.id) if held.endswith("()") and not held.startswith(ALTERNATIVES) else None
+            if ref and ref not in fn.makes:
+                fn.makes.append(ref)
+        self.generic_visit(node)
 
     def _callables_in(self, value: ast.expr) -> list[str]:
         """Descriptors of the named callables held by a dict/list/tuple/set literal (a registry)."""
@@ -807,6 +868,11 @@ class _Indexer(ast.NodeVisitor):
             if not isinstance(sub, (ast.Assign, ast.AnnAssign)) or sub.value is None:
                 continue
             for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
+                if (entry := _self_entry(target)) and isinstance(sub.value, ast.Call) and entry not in cls.attrs:
+                    # `self.timers[name] = _Timer(name)` (a cache a method fills lazily): its entries are instances
+                    # of that class, as a list literal's items are (`self.timers[name].start()`)
+                    self._dispatch_attr(cls, entry, _built(sub.value, built), local_calls)
+                    continue
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                         and target.value.id == "self"):
                     continue
@@ -953,12 +1019,12 @@ class _Indexer(ast.NodeVisitor):
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
             if self.local_binds:
                 self._bind_local(targets[0].id, node.value)
-                if isinstance(node.value, ast.Call):
+                if isinstance(node.value, ast.Call) and not _keeps_module(targets[0].id, node.value):
                     self.call_locals[-1][targets[0].id] = node.value
             elif not self.class_stack:
                 self._module_value(targets[0].id, node.value)
                 self._script_bind(targets[0].id, node.value)
-        elif len(targets) == 1 and self.func_stack and isinstance(node.value, ast.Call):
+        elif len(targets) == 1 and self.func_stack and isinstance(node.value, (ast.Call, ast.Name)):
             self._class_set(targets[0], node.value)
         if len(targets) == 1 and node.value is not None:
             self._assigned(targets[0], node.value)
@@ -990,11 +1056,27 @@ class _Indexer(ast.NodeVisitor):
         if name in self.s.constants:
             self.s.constants[name] = UNKNOWN
             return
-        if isinstance(value, ast.List):
+        if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(self._cpu_factory(e) for e in value.elts):
+            self.s.constants[name] = Items((Base.CPU_TENSOR,) * len(value.elts))  # `CACHE = [torch.zeros(n), ...]`
+        elif isinstance(value, ast.List):
             listed = bool(value.elts) and all(_literal_number(e) for e in value.elts)
             self.s.constants[name] = Base.HOST_LIST if listed else UNKNOWN
         else:
             self.s.constants[name] = Base.HOST if _literal_number(value) else UNKNOWN  # (a string may name a device)
+
+    def _return_rank(self, scope: Scope) -> int | None:
+        """`FunctionInfo.return_rank`: the one rank every return's factory shows (`factory_rank`)."""
+        ranks = {factory_rank(value, self.resolve(dotted(value.func))) if isinstance(value, ast.Call) else None
+                 for value in scope.returns}
+        return ranks.pop() if len(ranks) == 1 else None
+
+    def _cpu_factory(self, value: ast.expr) -> bool:
+        """`torch.zeros(1, 16, 2)` at module level: a factory that makes new data without `device=`, so on the CPU
+        (`torch.tensor(x)` may keep `x`'s device: left out; a moved default device is the reader's question)."""
+        if not isinstance(value, ast.Call) or any(kw.arg == "device" for kw in value.keywords):
+            return False
+        qual = self.resolve(dotted(value.func))
+        return qual in FACTORY_TORCH and qual not in ("torch.tensor", "torch.as_tensor", "torch.asarray")
 
     def _assigned(self, target: ast.expr, value: ast.expr) -> None:
         """Record the assignments `index.assigned` types values from: a module global (`_PP = init_group()`),
@@ -1065,14 +1147,23 @@ class _Indexer(ast.NodeVisitor):
         """The call a local (of this function or an enclosing one) was bound to, if it was bound to one."""
         return next((calls[name] for calls in reversed(self.call_locals) if name in calls), None)
 
-    def _class_set(self, target: ast.expr, value: ast.Call) -> None:
+    def _class_set(self, target: ast.expr, value: ast.Call | ast.Name) -> None:
         """`KLlamaModel.dynamic_sdpa = DynamicAttention(...)` in a method: every instance shares that object,
-        and `KLlamaModel.dynamic_sdpa.apply(...)` elsewhere calls its method (PEP 8 names: a class on both
-        sides)."""
-        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                and target.value.id[:1].isupper() and (owner := self.resolve(target.value.id)) \
-                and (made := self.resolve(dotted(value.func))) and made.rpartition(".")[2][:1].isupper():
-            self.s.class_sets.append((owner, target.attr, made))
+        and `KLlamaModel.dynamic_sdpa.apply(...)` elsewhere calls its method (PEP 8 names: a class on the
+        left). The value may be a local bound to the call (`executor = Executor.build(args); Backend.executor =
+        executor`), and the call a factory's (recorded `Executor.build()`: the classes it returns, read by
+        `index.project`); nn.Module methods that return the module (`model.to(rank)`) are read through."""
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id[:1].isupper() and (owner := self.resolve(target.value.id))):
+            return
+        call = self._call_local(value.id) if isinstance(value, ast.Name) else value
+        while call is not None and isinstance(call.func, ast.Attribute) and call.func.attr in MODULE_SELF_METHODS \
+                and isinstance(call.func.value, ast.Call):  # `Model(cfg).eval().to(device)`
+            call = call.func.value
+        made = self.resolve(dotted(call.func)) if call is not None else None
+        if not made or made.startswith(("self.", "cls.", "torch.")):
+            return
+        self.s.class_sets.append((owner, target.attr, made if made.rpartition(".")[2][:1].isupper() else f"{made}()"))
 
     visit_AnnAssign = visit_Assign
 
@@ -1138,10 +1229,11 @@ class _Indexer(ast.NodeVisitor):
             self._bind_local(name, value)
         finally:
             self.local_binds.pop()
-        if prev is not None and name not in self.script_binds and isinstance(value, ast.Call) \
-                and isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS \
-                and isinstance(value.func.value, ast.Name) and value.func.value.id == name:
+        kept = isinstance(value, ast.Call) and _keeps_module(name, value)
+        if prev is not None and name not in self.script_binds and kept:
             self.script_binds[name] = prev
+        if not kept:
+            self.script_arms.pop(name, None)  # a new binding: what the arms of an earlier `if` bound is gone
 
     def _local_alias(self, value: ast.expr) -> str | None:
         """What a local name stands for where an earlier binding made it an alias (`_bind_local`)."""
@@ -1187,10 +1279,24 @@ class _Indexer(ast.NodeVisitor):
         """`torch.no_grad()`, `torch.inference_mode()` (also bare, as a decorator)."""
         return (self.resolve(dotted(expr.func if isinstance(expr, ast.Call) else expr)) or "") in GRADLESS
 
+    def visit_Expr(self, node: ast.Expr) -> None:
+        """`torch.set_grad_enabled(False)` as a statement switches autograd off for the thread from there on: the
+        rest of the function (or of a script's top level) runs gradless, as under `with torch.no_grad():`."""
+        call = node.value
+        if isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords \
+                and isinstance(call.args[0], ast.Constant) and call.args[0].value is False \
+                and (self.resolve(dotted(call.func)) or "") in GRAD_SWITCHES and (unit := self._unit()) is not None:
+            unit.gradless.append((node.lineno, unit.end_lineno))  # (the unit only now: a docstring makes none)
+        self.generic_visit(node)
+
     def visit_If(self, node: ast.If) -> None:
         """After an `if`/`else`, a local holds what whichever arm ran bound it to: `sched = UniPC(...)` in one arm,
         `sched = DPM(...)` in the other, then `sched.step(...)` calls either class's `step`. The arms are visited in
-        order as before (the last binding stays the local's value); `_join_arms` notes the others."""
+        order as before (the last binding stays the local's value); `_join_arms` notes the others. A script's top
+        level binds its names so too (`pipeline = A(cfg)` / `pipeline = B(cfg)` under `if`/`else`)."""
+        if not self.func_stack and not self.class_stack:
+            self._script_if(node)
+            return
         if not self.func_stack or len(self.local_binds) != len(self.arm_binds):
             self.generic_visit(node)
             return
@@ -1202,6 +1308,22 @@ class _Indexer(ast.NodeVisitor):
         for stmt in node.orelse:
             self.visit(stmt)
         self._join_arms(before, after_body, self.local_binds[-1])
+
+    def _script_if(self, node: ast.If) -> None:
+        """`visit_If` at module level: the script's names (`script_binds`) are its locals, and the arms' other
+        values are kept in `script_arms` for the calls on them (`_arm_callees`)."""
+        before = dict(self.script_binds)
+        self._walk_expr(node.test)
+        for stmt in node.body:
+            self.visit(stmt)
+        after_body = dict(self.script_binds)
+        for stmt in node.orelse:
+            self.visit(stmt)
+        self.arm_binds.append(self.script_arms)
+        try:
+            self._join_arms(before, after_body, self.script_binds)
+        finally:
+            self.arm_binds.pop()
 
     def _join_arms(self, before: dict[str, str], after_body: dict[str, str], after: dict[str, str]) -> None:
         """Note, for each local an arm rebound, the values it may hold after the `if` besides its last binding:
@@ -1290,7 +1412,8 @@ class _Indexer(ast.NodeVisitor):
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
         # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
-        callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None) or chained_call(func, self.resolve)
+        callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None) or chained_call(func, self.resolve) \
+            or (_self_call_method(func) if self.func_stack else None)
         if self.func_stack and (named := self._getattr_refs(func)):
             self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
         if callee and self.func_stack and len(self.arm_binds) == len(self.local_binds):
@@ -1298,6 +1421,8 @@ class _Indexer(ast.NodeVisitor):
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
         if bound.startswith(ALTERNATIVES) and self.func_stack:
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
+        if self.func_stack and callee and self.top_assigned:
+            self._global_read(func)
         if (callback := self._event_callback(node, callee or "")) is not None:
             self.s.event_callbacks.append((callback, node.lineno))  # (a listener of a built widget: `gr.Button().click`)
         if callee:
@@ -1321,6 +1446,11 @@ class _Indexer(ast.NodeVisitor):
                 finally:
                     self.local_binds.pop()
                 self._script().calls.append((own, node.lineno))
+                self.arm_binds.append(self.script_arms)
+                try:  # `pipeline.inference(...)` with `pipeline` bound in the arms of a top-level `if`
+                    self._script().calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
+                finally:
+                    self.arm_binds.pop()
             if callee in COMPILE_CALLS and node.args:
                 first = node.args[0]
                 items = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
@@ -1350,6 +1480,23 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
+
+    def _global_read(self, func: ast.expr) -> None:
+        """Note a call of a module-level variable, or of a method of one, in a function (`pipeline.run(x)`), where no
+        enclosing def binds the name itself (Python's scoping: a name a def assigns is its local, unless declared
+        `global`)."""
+        head = func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or head.id not in self.top_assigned:
+            return
+        name, info = head.id, self.func_stack[-1]
+        if name in info.global_reads:
+            return
+        for fn, scope in zip(reversed(self.func_stack), reversed(self.scopes)):
+            if (name in scope.binds or name in scope.params) and name not in self.declared_globals.get(fn.key, ()):
+                return
+        info.global_reads += (name,)
 
     def _arm_callees(self, func: ast.expr) -> list[str]:
         """The other callees of a call on a local that arms of an `if` bound to different values (`_join_arms`):
@@ -1495,6 +1642,7 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         _FieldSetters().visit(tree)
     indexer = _Indexer(module, path, lines, is_package)
     indexer.top_level = frozenset(n.name for n in tree.body if isinstance(n, _DEFS))
+    indexer.top_assigned = _module_assigned(tree.body)
     indexer.visit(tree)
     if not any(f.regions for f in indexer.s.functions.values()):
         for f in indexer.s.functions.values():  # parameters handed on matter only next to a capture region,
@@ -1506,6 +1654,10 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         indexer.s.moves_default_device = leaves_default_moved(tree.body, indexer.resolve, module_level=True) or any(
             leaves_default_moved(n.body, indexer.resolve) for n in ast.walk(tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        indexer.s.surely_moves_default_device = indexer.s.moves_default_device and (
+            leaves_default_surely_moved(tree.body, indexer.resolve, module_level=True) or any(
+                leaves_default_surely_moved(n.body, indexer.resolve) for n in ast.walk(tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))))
     return indexer.s
 
 
@@ -1754,6 +1906,30 @@ def _locals_built(func: ast.FunctionDef | ast.AsyncFunctionDef, local_calls: dic
     return {k: v for k, v in local_calls.items() if k not in params}
 
 
+def _module_assigned(body: list[ast.stmt]) -> frozenset[str]:
+    """The names the module-level statements assign (`x = ...`, `x: T = ...`, also under a top-level `if`, `try`,
+    `with` or loop), not those of a def or class body."""
+    out: set[str] = set()
+    todo = list(body)
+    while todo:
+        stmt = todo.pop()
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                if isinstance(target, ast.Name):
+                    out.add(target.id)
+        elif not isinstance(stmt, _DEFS):
+            for name in ("body", "orelse", "finalbody", "handlers"):
+                todo.extend(s for s in getattr(stmt, name, ()) if isinstance(s, (ast.stmt, ast.ExceptHandler)))
+    return frozenset(out)
+
+
+def _keeps_module(name: str, value: ast.Call) -> bool:
+    """`model = model.to(rank)`: an nn.Module method that returns the module rebinds the local to the object it
+    held (the call it was bound to stays what it holds)."""
+    return isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS \
+        and isinstance(value.func.value, ast.Name) and value.func.value.id == name
+
+
 def _built(value: ast.expr, local_calls: dict[str, ast.Call]) -> ast.expr:
     """The construction an attribute's value is: through a local bound once to it (`gpt = GPT(...); self.gpt =
     gpt`) and through nn.Module methods that return the module (`Model(cfg).eval().to(device)`); else `value`."""
@@ -1773,6 +1949,24 @@ def _self_mapping(it: ast.expr) -> str | None:
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args \
             and it.func.attr in ("values", "items") and (name := dotted(it.func.value) or "").startswith("self."):
         return name
+    return None
+
+
+def _self_entry(target: ast.expr) -> str | None:
+    """`x` for a store into an entry of `self.x` (`self.x[key] = ...`), else None."""
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) \
+            and isinstance(target.value.value, ast.Name) and target.value.value.id == "self":
+        return target.value.attr
+    return None
+
+
+def _self_call_method(func: ast.expr) -> str | None:
+    """`self.timers("x").start`: "self.timers().start", the method of what calling the attribute (or method)
+    `self.timers` returns, as `t = self.timers("x"); t.start()` reads (`ProjectIndex._resolve_made`)."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+        inner = func.value.func
+        if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self":
+            return f"self.{inner.attr}().{func.attr}"
     return None
 
 

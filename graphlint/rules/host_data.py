@@ -605,7 +605,7 @@ class HostIndex(Rule):
         if host_list(ctx, idx) or ctx.host.is_host_list(idx) or is_list(val) and not self._annotation_contradicted(idx) \
                 or (multi and val.kind is Kind.HOST_SEQ and val.ref not in ("set", "dict", "index")):
             return "Python list"
-        if val.kind is Kind.NDARRAY:
+        if val.kind is Kind.NDARRAY and not self._array_element(idx):
             return "NumPy array"
         origin = ctx.host.origin(idx)
         if origin is not None and not origin.is_bool and (
@@ -614,6 +614,13 @@ class HostIndex(Rule):
             return "CPU index tensor"
         return None
 
+
+    def _array_element(self, idx: cst.BaseExpression) -> bool:
+        """`lens_np[i]` of host ints `i`: an element of a NumPy array whose rank nothing tracks, a NumPy scalar where
+        the array is 1-d (LightLLM's `table[req_idx_np[i], a:b] = ...` over `.cpu().numpy()` copies), which indexes
+        like a Python int: nothing is copied. Only a whole array, or a slice of one, is called an index array."""
+        return isinstance(idx, cst.Subscript) and all(
+            isinstance(el.slice, cst.Index) and self.ctx.val(el.slice.value) == HOST for el in idx.slice)
 
     def _annotation_contradicted(self, idx: cst.BaseExpression) -> bool:
         """A parameter the unit does not rebind, a list by its annotation only (`idx_list: list[int]`), whose resolved

@@ -319,14 +319,25 @@ SHAPE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.
 
 def _size_items(args: list[cst.BaseExpression]) -> list[cst.BaseExpression]:
     """The sizes among a call's arguments, a shape written as one tuple or list (`torch.zeros((b, n))`,
-    `x.view([b, n])`) read item by item: each item is converted with `__index__` like a bare size."""
+    `x.view([b, n])`) read item by item: each item is converted with `__index__` like a bare size. A shape built by
+    concatenating a tuple or list display (`torch.empty((n,) + out.shape[2:])`) is read part by part: `+` of a
+    sequence joins items, it adds nothing to them."""
     out: list[cst.BaseExpression] = []
     for a in args:
         if isinstance(a, (cst.Tuple, cst.List)):
             out.extend(e.value for e in a.elements if isinstance(e, cst.Element))
+        elif _joined_shape(a):
+            out.extend(_size_items([a.left, a.right]))  # type: ignore[attr-defined]
         else:
             out.append(a)
     return out
+
+
+def _joined_shape(expr: cst.BaseExpression) -> bool:
+    """`(n,) + x.shape[2:]` / `[b] + rest`: a `+` with a tuple or list display on one side, a sequence
+    concatenation (a tensor operand would make it elementwise arithmetic, read whole)."""
+    return isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add) \
+        and (isinstance(expr.left, (cst.Tuple, cst.List)) or isinstance(expr.right, (cst.Tuple, cst.List)))
 
 
 class TensorShapeArgument(Rule):

@@ -71,6 +71,29 @@ def test_a_module_records_whether_it_leaves_the_default_device_moved():
     assert not moved("def f():\n    with torch.device('cuda'):\n        build()\n")
 
 
+def test_a_module_records_whether_every_path_leaves_the_default_device_moved():
+    """`surely_moves_default_device`: the move holds on every path through the function (Llama's `build()` moves it
+    in both arms). Decoys, moved on some paths only: an `if` without `else` (Chitu's quantized branch), one arm of
+    an `if`/`else` whose other arm sets a host tensor type, a loop body, an `except` handler, a later restore in one
+    arm."""
+    def surely(src: str) -> bool:
+        return index_source("import torch\n" + src, "m.py", "m").surely_moves_default_device
+
+    assert surely("torch.set_default_device('cuda')\n")
+    assert surely("def build(d):\n    torch.set_default_device(d)\n    load()\n")
+    assert surely("def load(bf16):\n    if bf16:\n        torch.set_default_tensor_type(torch.cuda.BFloat16Tensor)\n"
+                  "    else:\n        torch.set_default_tensor_type(torch.cuda.HalfTensor)\n")
+    assert surely("def build(d):\n    with ctx():\n        torch.set_default_device(d)\n")
+    assert not surely("def build(q, d):\n    if q:\n        torch.set_default_device(d)\n")
+    assert not surely("def load(cpu):\n    if cpu:\n        torch.set_default_tensor_type(torch.BFloat16Tensor)\n"
+                      "    else:\n        torch.set_default_tensor_type(torch.cuda.BFloat16Tensor)\n")
+    assert not surely("def build(ds):\n    for d in ds:\n        torch.set_default_device(d)\n")
+    assert not surely("def build(d):\n    try:\n        load()\n    except OSError:\n"
+                      "        torch.set_default_device(d)\n")
+    assert not surely("def build(d, q):\n    torch.set_default_device(d)\n    if q:\n"
+                      "        torch.set_default_device('cpu')\n")
+
+
 def test_a_return_that_lives_with_its_parameters_records_them():
     """`FunctionInfo.follows`: views, methods, torch ops and factories on `p.device` follow `p`, host reads and
     Python numbers agree with any parameter; arithmetic of two parameters follows both (F5-TTS's

@@ -1210,6 +1210,22 @@ def test_host_data_built_on_a_moved_default_device_is_copied_up():
     assert findings(on_host, scope="all") == set()
 
 
+def test_a_default_device_moved_on_some_paths_only_is_no_device_evidence():
+    """A move in one arm of an `if` without `else` (Chitu's `Backend.build`: a `torch.cuda.HalfTensor` default for
+    quantized models only) leaves the default unknown: the unquantized run builds `torch.tensor(list)` on the host and
+    `.to(rank, non_blocking=True)` is its copy, so no GL130 on the factory (3 pantry look-alikes in Chitu's
+    `task.py`). Kept: a move in both arms of an `if`/`else` (Llama's `build()`), and an unconditional one (above)."""
+    some = DEFAULT_DEVICE_GENERATE.replace(
+        "torch.set_default_device(device)",
+        "if device.type == 'cuda':\n            torch.set_default_device(device)")
+    assert findings(some, scope="all") == set()
+    both = DEFAULT_DEVICE_GENERATE.replace(
+        "torch.set_default_device(device)",
+        "if device.type == 'cuda':\n            torch.set_default_device(device)\n"
+        "        else:\n            torch.set_default_tensor_type(torch.cuda.HalfTensor)")
+    assert findings(both, scope="all") == {(20, "GL130"), (21, "GL130")}
+
+
 def test_host_data_stored_into_a_device_tensor_is_a_copy():
     """`dev[i, :n] = src` is `dev[i, :n].copy_(src)`: a CPU tensor or a Python list (torch makes it a CPU tensor
     first) stored into a device tensor is a blocking host-to-device copy every step (Janus's

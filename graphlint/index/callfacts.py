@@ -7,6 +7,7 @@ checker's reading of direct calls alone, `direct`).
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterable
 from typing import Protocol
 
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
@@ -641,13 +642,8 @@ class CallFacts:
         sites = self._sites(fn) if fn.params or fn.kwonly else None
         if not sites:
             return self._module_call_facts(fn) if fn.params or fn.kwonly else {}
-        joined: dict[str, set[IKind]] = {p: set() for p in (*fn.params, *fn.kwonly)}
         assumed: set[str] = set()  # parameters some site passes a device tensor that only annotations make
-        for caller, callee, line, how in sites:
-            kinds = self._site_kinds(fn, caller, callee, line, assumed, dispatched=bool(how))
-            for param in (*fn.params, *fn.kwonly):
-                if kinds is None or param in kinds:  # absent: a None default the call left out
-                    joined[param].add(kinds[param] if kinds is not None else UNKNOWN)
+        joined = self._join_sites(fn, sites, (*fn.params, *fn.kwonly), assumed)
         out = {}
         annotated = dict(fn.param_kinds)
         self._site_joins[fn.key] = {param: join_kinds(kinds) if kinds else UNKNOWN for param, kinds in joined.items()
@@ -662,6 +658,24 @@ class CallFacts:
                 out[param] = kind
         return out
 
+    def _exported_api(self) -> frozenset[str]:
+        """`index.exported_api()`, read once: functions a library's callers outside the tree may call."""
+        if self._exported is None:
+            self._exported = self.index.exported_api()
+        return self._exported
+
+    def _join_sites(self, fn: "FunctionInfo", sites: list[tuple["FunctionInfo", str, int, str]],
+                    params: Iterable[str], assumed: set[str]) -> dict[str, set[IKind]]:
+        """Each of `params` -> the kinds `fn`'s call sites pass it (a site that cannot be read: UNKNOWN; a None
+        default a call leaves out adds nothing)."""
+        joined: dict[str, set[IKind]] = {p: set() for p in params}
+        for caller, callee, line, how in sites:
+            kinds = self._site_kinds(fn, caller, callee, line, assumed, dispatched=bool(how))
+            for param, found in joined.items():
+                if kinds is None or param in kinds:
+                    found.add(kinds[param] if kinds is not None else UNKNOWN)
+        return joined
+
     def _module_call_facts(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """The host data every resolved module call of a project module's `forward` passes (`_module_sites`): Wan's
         blocks take the CPU `grid_sizes` / `seq_lens` their model builds with `torch.tensor(shape)` and hands on by
@@ -671,12 +685,7 @@ class CallFacts:
         live = self._maybe_host(fn, sites) if sites else set()
         if not live:
             return {}
-        joined: dict[str, set[IKind]] = {p: set() for p in live}
-        for caller, callee, line, how in sites:
-            kinds = self._site_kinds(fn, caller, callee, line, set(), dispatched=bool(how))
-            for param in joined:
-                if kinds is None or param in kinds:  # absent: a None default the call left out
-                    joined[param].add(kinds[param] if kinds is not None else UNKNOWN)
+        joined = self._join_sites(fn, sites, live, set())
         return {param: kind for param, found in joined.items()
                 if found and (kind := join_kinds(found)) in MODULE_CALL_KINDS}
 
@@ -703,11 +712,7 @@ class CallFacts:
         (called from outside the tree), or one called through `Fn.apply`."""
         cls = self.index.classes.get(fn.class_key) if fn.class_key else None
         if cls is None or fn.qualname.rpartition(".")[2] != "forward" or not self.index.is_nn_module(cls) \
-                or fn.markers or fn.key in self._referenced_keys():
-            return None
-        if self._exported is None:
-            self._exported = self.index.exported_api()
-        if fn.key in self._exported:
+                or fn.markers or fn.key in self._referenced_keys() or fn.key in self._exported_api():
             return None
         sites = self._module_calls().get(fn.key, []) + self._sites_by_target("forward").get(fn.key, [])
         if not sites or any(how.endswith(".apply") for _c, _n, _l, how in sites):
@@ -794,9 +799,7 @@ class CallFacts:
         """`_sites`, where every one calls `fn` directly (no dispatch) and no caller outside the tree may: None for a
         library's exported API, which is also called from outside the tree."""
         sites = self._sites(fn)
-        if self._exported is None:
-            self._exported = self.index.exported_api()
-        if not sites or any(how for _c, _n, _l, how in sites) or fn.key in self._exported:
+        if not sites or any(how for _c, _n, _l, how in sites) or fn.key in self._exported_api():
             return None
         return sites
 

@@ -1258,12 +1258,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                for fn in (self.methods(c, rest[0]) if rest else self._call_target(c))]
         maker = self.method(cls, name) if not classes and depth < MAX_DISPATCH_DEPTH else None
         if maker is not None:
-            for ref in self._made_by(maker):
-                if ref.startswith("self."):
-                    out.extend(self._resolve_self(cls, ".".join([ref[len("self."):], *rest]), depth + 1))
-                elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
-                    out.extend(self.methods_via(made, rest[0]) if rest
-                               else [(fn, "") for fn in self._call_target(made)])
+            out.extend(self._made_targets(cls, maker, rest, depth))
         if not out and rest and depth < MAX_DISPATCH_DEPTH:
             out = self._called_object_made(cls, name, rest, depth)
         if not out and len(rest) == 1 and not self._is_model_class(cls):
@@ -1277,14 +1272,23 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         what that `__call__` returns."""
         out: list[tuple[FunctionInfo, str]] = []
         for held, how in self.attr_classes(cls, name):
-            call = self.method(held, "__call__")
-            for ref in self._made_by(call) if call is not None else ():
+            if (call := self.method(held, "__call__")) is not None:
                 label = _join(how or f"self.{name}: {held.qualname}", f"{held.qualname}.__call__")
-                if ref.startswith("self."):
-                    out.extend((fn, _join(label, h)) for fn, h in self._resolve_self(
-                        held, ".".join([ref[len("self."):], *rest]), depth + 1) if not h.startswith(BY_NAME))
-                elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
-                    out.extend((fn, _join(label, h)) for fn, h in self.methods_via(made, rest[0]))
+                out.extend((fn, _join(label, h)) for fn, h in self._made_targets(held, call, rest, depth)
+                           if not h.startswith(BY_NAME))
+        return out
+
+    def _made_targets(self, holder: ClassInfo, maker: FunctionInfo, rest: list[str], depth: int
+                      ) -> list[tuple[FunctionInfo, str]]:
+        """What `rest` (the names after the call) reaches on what `maker`, a method of `holder`, returns
+        (`_made_by`): an attribute of the object (`return self.timers[name]`) resolved on `holder`, or an instance
+        of a class (`return self.state_class()`, `return _Timer(name)`); no names left: the object's own call."""
+        out: list[tuple[FunctionInfo, str]] = []
+        for ref in self._made_by(maker):
+            if ref.startswith("self."):
+                out.extend(self._resolve_self(holder, ".".join([ref[len("self."):], *rest]), depth + 1))
+            elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
+                out.extend(self.methods_via(made, rest[0]) if rest else [(fn, "") for fn in self._call_target(made)])
         return out
 
     def _class_values(self, cls: ClassInfo, attr: str) -> list[ClassInfo]:

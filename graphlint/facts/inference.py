@@ -32,7 +32,7 @@ from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
-    DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH,
+    DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH,
     HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
@@ -1342,10 +1342,8 @@ class Inference:
         """The rank a factory's arguments give its result, when they show it."""
         if qual in DATA_FACTORIES:
             return _literal_rank(data, self) if data is not None else None
-        if qual in ("torch.arange", "torch.linspace", "torch.logspace", "torch.randperm") or qual in WINDOW_TORCH:
-            return 1
-        if qual == "torch.eye":
-            return 2
+        if qual in FIXED_RANK_TORCH:
+            return FIXED_RANK_TORCH[qual]
         sizes = [a.value for a in node.args if a.keyword is None]
         if qual == "torch.randint":
             sizes = sizes[-1:] if sizes else []

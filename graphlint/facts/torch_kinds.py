@@ -59,6 +59,9 @@ COMPARE_TORCH = frozenset({
 # The spectral windows (`torch.hann_window(n_fft)`): factories of one dimension, on the default device unless `device=`.
 WINDOW_TORCH = frozenset({"torch.hann_window", "torch.hamming_window", "torch.blackman_window", "torch.bartlett_window",
                           "torch.kaiser_window"})
+# Factories of a fixed rank whatever their arguments (the index's `factory_rank` and the facts' `_factory_rank`)
+FIXED_RANK_TORCH = {"torch.arange": 1, "torch.linspace": 1, "torch.logspace": 1, "torch.randperm": 1, "torch.eye": 2,
+                    **dict.fromkeys(WINDOW_TORCH, 1)}
 FACTORY_TORCH = frozenset({
     "torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.empty", "torch.full",
     "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.rand", "torch.randn",

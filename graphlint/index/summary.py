@@ -21,7 +21,7 @@ from graphlint.facts.default_device import (
     device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
-from graphlint.facts.torch_kinds import FACTORY_TORCH, TRANSFORM_TORCH
+from graphlint.facts.torch_kinds import FACTORY_TORCH, FIXED_RANK_TORCH, TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
@@ -335,8 +335,6 @@ class ModuleSummary:
         return {n for table in self._name_tables() for n in table if not n.startswith("_") and "." not in n}
 
 
-# torch factories of a fixed rank, whatever their arguments
-FIXED_RANK_FACTORIES = {"torch.arange": 1, "torch.linspace": 1, "torch.logspace": 1, "torch.randperm": 1, "torch.eye": 2}
 # torch factories whose leading positionals are the sizes (`torch.zeros(2, 3)`, `torch.zeros((2, 3))`)
 SIZED_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
 
@@ -345,8 +343,8 @@ def factory_rank(call: ast.Call, qual: str | None) -> int | None:
     """The rank of the tensor a torch factory call builds, where the code shows it: a tuple or list of sizes
     (`torch.zeros((n,))`, `torch.full([a, b], v)`), number literals or several sizes (`torch.empty(2, n)`); None for a
     lone size that may be a tuple (`torch.zeros(shape)`) or any other call."""
-    if qual in FIXED_RANK_FACTORIES:
-        return FIXED_RANK_FACTORIES[qual]
+    if qual in FIXED_RANK_TORCH:
+        return FIXED_RANK_TORCH[qual]
     if qual not in SIZED_FACTORIES and qual != "torch.full":
         return None
     size = next((kw.value for kw in call.keywords if kw.arg == "size"), None)

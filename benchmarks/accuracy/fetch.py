@@ -834,6 +834,51 @@ GIT_SETS: dict[str, GitSet] = {
                   "audio VAE, LoRA layers and the Python API / CLI",
                   include=("__init__.py", "core.py", "cli.py", "zipenhancer.py", "model/", "modules/", "utils/")),
     ), "the twenty-second untouched set, pinned in session 27 (gpt-oss, nanoVLM, LeRobot, Sarathi-Serve, VoxCPM)"),
+    "cistern": GitSet(HERE / ".cistern", (
+        GitCorpus("arctic", "https://github.com/snowflakedb/ArcticInference",
+                  "9d4643881608178f0f58a33d1b61919ca246997f", "arctic_inference",
+                  "Arctic Inference: a vLLM plug-in: its GPU model runner with CUDA-graph capture, the Arctic "
+                  "speculator / proposer and suffix decoding, SwiftKV's Llama, the forest-cascade attention back-end, "
+                  "Ulysses sequence parallelism, the fp32 LM head and the Dynasor certainty probes",
+                  include=("__init__.py", "py_custom_ops.py", "utils.py", "envs.py", "vllm/", "suffix_decoding/",
+                           "dynasor/cot.py", "dynasor/entropy.py", "dynasor/util.py")),
+        GitCorpus("umbrella", "https://github.com/Infini-AI-Lab/UMbreLLa",
+                  "ff1ac1751cf3073fd7f3bd42927658d98de61657", ".",
+                  "UMbreLLa: offloaded LLM decoding with static and dynamic tree speculation: the CUDA-graph draft and "
+                  "verify steps, the offloaded Llama / Qwen / Mistral / Gemma models, the KV cache, the speculation "
+                  "engines, the API server and the generate / chat examples",
+                  include=("umbrella/", "examples/generate.py", "examples/spec_generate.py", "app/chatbot.py")),
+        GitCorpus("fastdllm", "https://github.com/NVlabs/Fast-dLLM",
+                  "24cc59e75f20a6384bae8c905965bb090b96388e", ".",
+                  "Fast-dLLM: diffusion LLM decoding with block-wise KV caching and confidence-parallel unmasking for "
+                  "LLaDA and Dream: the generate loops, the models, the chat demos and the evaluation harness",
+                  include=("llada/generate.py", "llada/chat.py", "llada/eval_llada.py", "llada/model/",
+                           "dream/model/", "dream/demo_multiturn_chat.py", "dream/eval.py")),
+        GitCorpus("nunchaku", "https://github.com/mit-han-lab/nunchaku",
+                  "4132b3bffdb7d520ecb30ac6983ee482a39f9362", "nunchaku",
+                  "Nunchaku: SVDQuant 4-bit diffusion transformers: the quantized FLUX / FLUX v2 / Qwen-Image / SANA "
+                  "transformers, first-block and TeaCache caching across denoising steps, attention processors, the "
+                  "quantized linear and text-encoder layers, the fused ops, the PuLID pipeline and LoRA composition",
+                  include=("__init__.py", "utils.py", "caching/", "models/__init__.py", "models/attention.py",
+                           "models/attention_processors/", "models/embeddings.py", "models/linear.py",
+                           "models/normalization.py", "models/transformers/", "models/text_encoders/", "models/utils.py",
+                           "models/pulid/pulid_forward.py", "models/pulid/utils.py", "ops/", "pipeline/",
+                           "lora/flux/compose.py", "lora/flux/utils.py")),
+        GitCorpus("lightx2v", "https://github.com/ModelTC/LightX2V",
+                  "f8aee98b5462cca8d7288888146ebd95592bf266", "lightx2v",
+                  "LightX2V: a video-generation inference framework: the Wan runner and default runner's denoising "
+                  "loop, the Wan scheduler, the Wan network's pre / transformer / post inference with feature caching "
+                  "and block offload, the offload manager and the entry script",
+                  include=("infer.py", "models/runners/base_runner.py", "models/runners/default_runner.py",
+                           "models/runners/wan/wan_runner.py", "models/schedulers/scheduler.py",
+                           "models/schedulers/wan/scheduler.py", "models/schedulers/wan/feature_caching/",
+                           "models/networks/wan/model.py", "models/networks/wan/infer/pre_infer.py",
+                           "models/networks/wan/infer/post_infer.py", "models/networks/wan/infer/transformer_infer.py",
+                           "models/networks/wan/infer/utils.py", "models/networks/wan/infer/module_io.py",
+                           "models/networks/wan/infer/feature_caching/", "models/networks/wan/infer/offload/",
+                           "common/offload/")),
+    ), "the twenty-third untouched set, pinned in session 28 (Arctic Inference, UMbreLLa, Fast-dLLM, "
+       "Nunchaku, LightX2V)"),
 }
 
 

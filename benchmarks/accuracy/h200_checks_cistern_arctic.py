@@ -4,26 +4,11 @@ model_runner.py:1216 _start_suffix_copy: on a side stream that waited on the def
 pinned_buf is int64 [max_num_reqs, 1 + num_spec_tokens]; sampled ids are int32 CUDA [n_rows, n_cols].
 Question: when n_cols < buffer width (destination view non-contiguous) does the host wait (pageable temporary)?
 Run: python3 h200_arctic.py  (torch only)."""
-import time, torch
-d = "cuda"
-def timed(name, fn):
-    fn(); torch.cuda.synchronize()          # warm-up (allocator, kernels)
-    torch.cuda._sleep(200_000_000)          # ~200 ms on the current (default) stream
-    t0 = time.perf_counter()
-    try:
-        fn(); ms = (time.perf_counter() - t0) * 1e3
-    except Exception as e:
-        print(f"{name:72s} ERROR {type(e).__name__}: {str(e)[:100]}"); torch.cuda.synchronize(); return
-    torch.cuda.synchronize()
-    torch.cuda.set_sync_debug_mode("error")
-    try:
-        fn(); dbg = "ok"
-    except Exception as e:
-        dbg = "RAISES" if "synchroniz" in str(e) else "ERR " + str(e)[:60]
-    torch.cuda.set_sync_debug_mode(0)
-    torch.cuda.synchronize()
-    print(f"{name:72s} host_ms_behind_sleep={ms:8.1f} debug={dbg}")
+import torch
 
+from h200_timing import timed
+
+d = "cuda"
 MAX_REQS, K = 1024, 4                      # max_num_reqs, num_spec_tokens -> width 1 + K
 pinned = torch.empty((MAX_REQS, 1 + K), dtype=torch.int64, device="cpu", pin_memory=True)
 side = torch.cuda.Stream()

@@ -4,37 +4,13 @@ name, host ms behind a 200 ms torch.cuda._sleep, and whether sync debug mode "er
 import os
 import subprocess
 import sys
-import time
 
 import torch
 
+from h200_timing import Timer
+
 d = "cuda"
-
-
-def timed(name, fn, setup=None):
-    try:
-        if setup: setup()
-        fn()  # warm-up
-        torch.cuda.synchronize()
-        if setup: setup()
-        torch.cuda.synchronize()
-        torch.cuda._sleep(200_000_000)
-        t0 = time.perf_counter()
-        fn()
-        ms = (time.perf_counter() - t0) * 1e3
-    except Exception as e:
-        print(f"{name:72s} ERROR {type(e).__name__}: {str(e)[:120]}"); torch.cuda.synchronize(); return
-    torch.cuda.synchronize()
-    if setup: setup()
-    torch.cuda.synchronize()
-    torch.cuda.set_sync_debug_mode("error")
-    try:
-        fn(); dbg = "ok"
-    except Exception as e:
-        dbg = "RAISES" if "synchroniz" in str(e) else "ERR " + str(e)[:60]
-    torch.cuda.set_sync_debug_mode(0)
-    torch.cuda.synchronize()
-    print(f"{name:72s} host_ms_behind_sleep={ms:8.1f} debug={dbg}")
+timed = Timer(width=72, err_chars=120, catch_prep=True).timed
 
 
 def main(tag):

@@ -1,33 +1,14 @@
 """H200 checks for the caudN audit of the nunchaku cistern labels (session 28). Plain torch only; <1 min.
 Each line: name, host ms behind a 200 ms torch.cuda._sleep, and whether set_sync_debug_mode("error") raises.
 Complements h200_nunchaku.py (which already checks empty_cache with a cached 2 GiB block and the pybind float)."""
-import gc, math, time
+import gc, math
 import torch
 from torch import nn
 
+from h200_timing import Timer
+
 d = "cuda"
-
-
-def timed(name, fn, setup=None):
-    if setup: setup()
-    torch.cuda.synchronize()
-    torch.cuda._sleep(200_000_000)
-    t0 = time.perf_counter()
-    try:
-        fn()
-        ms = (time.perf_counter() - t0) * 1e3
-    except Exception as e:
-        print(f"{name:72s} ERROR {type(e).__name__}: {str(e)[:120]}"); torch.cuda.synchronize(); return
-    torch.cuda.synchronize()
-    if setup: setup()
-    torch.cuda.synchronize()
-    torch.cuda.set_sync_debug_mode("error")
-    try:
-        fn(); dbg = "ok"
-    except Exception as e:
-        dbg = "RAISES" if "synchroniz" in str(e) else "ERR " + str(e)[:60]
-    torch.cuda.set_sync_debug_mode(0)
-    print(f"{name:72s} host_ms_behind_sleep={ms:8.1f} debug={dbg}")
+timed = Timer(width=72, err_chars=120, warmup=False).timed
 
 
 def mlp(dev):

@@ -1,37 +1,17 @@
-"""cistern/umbrella audit (caudU) H200 checks. Self-contained, plain torch, < 1 min.
+"""cistern/umbrella audit (caudU) H200 checks. Plain torch (timing: h200_timing.py), < 1 min.
 One line per check: host ms behind a ~200 ms torch.cuda._sleep and whether
 torch.cuda.set_sync_debug_mode("error") raises. The verdicts already rest on measured rows
 (kaudA `x_cuda[0] = python int` waits; README table: pageable non_blocking >= 4 MB waits);
 these re-check them in the exact UMbreLLa shapes."""
-import time, torch
+import torch
+
+from h200_timing import Timer, calibrate
+
 d = "cuda"
-CYC = 200_000_000
+_timer = Timer(width=70, err_chars=80, terse=True)
+timed, alone = _timer.timed, _timer.alone
 
-
-def timed(name, fn, sleep_stream=None):
-    fn(); torch.cuda.synchronize()
-    ss = sleep_stream or torch.cuda.current_stream()
-    with torch.cuda.stream(ss):
-        torch.cuda._sleep(CYC)
-    t0 = time.perf_counter()
-    try:
-        fn()
-        ms = (time.perf_counter() - t0) * 1e3
-    except Exception as e:
-        print(f"{name:70s} ERROR {type(e).__name__}: {str(e)[:80]}"); torch.cuda.synchronize(); return
-    torch.cuda.synchronize()
-    torch.cuda.set_sync_debug_mode("error")
-    try:
-        fn(); dbg = "no-raise"
-    except Exception as e:
-        dbg = "RAISE" if "synchroniz" in str(e) else "ERR " + str(e)[:50]
-    torch.cuda.set_sync_debug_mode(0)
-    torch.cuda.synchronize()
-    print(f"{name:70s} W={ms:8.1f} ms D={dbg} -> {'WAITS' if ms > 100 else 'no wait'}")
-
-
-torch.cuda.synchronize(); t0 = time.perf_counter(); torch.cuda._sleep(CYC); torch.cuda.synchronize()
-print(f"calibration: _sleep = {(time.perf_counter() - t0) * 1e3:.1f} ms")
+calibrate()
 
 with torch.inference_mode():
     # verify(): accept = (ref == spec); accept[0] = True  (static 316, dynamic 287)
@@ -62,6 +42,4 @@ def up_copy():
     with torch.cuda.stream(ls):
         up_gpu.copy_(up_cpu, non_blocking=True)
 timed("pageable 112MB copy_(non_blocking) on load_stream, sleep on load_stream (llama_layer 63)", up_copy, sleep_stream=ls)
-up_copy(); torch.cuda.synchronize(); t0 = time.perf_counter(); up_copy(); ms = (time.perf_counter() - t0) * 1e3
-torch.cuda.synchronize()
-print(f"{'same copy, idle GPU (host time of the call itself)':70s} {ms:8.1f} ms")
+alone("same copy, idle GPU (host time of the call itself)", up_copy)

@@ -1,35 +1,11 @@
 """lightx2v (LightX2V Wan) cistern labeller, session 28: checks behind the uncertain / size-dependent labels.
 One line per check: name, host ms behind a 200 ms torch.cuda._sleep, and whether sync debug mode "error" raises."""
-import time
 import torch
 
+from h200_timing import Timer
+
 d = "cuda"
-
-
-def timed(name, fn, setup=None):
-    try:
-        if setup: setup()
-        fn()  # warm-up
-        torch.cuda.synchronize()
-        if setup: setup()
-        torch.cuda.synchronize()
-        torch.cuda._sleep(200_000_000)
-        t0 = time.perf_counter()
-        fn()
-        ms = (time.perf_counter() - t0) * 1e3
-    except Exception as e:
-        print(f"{name:70s} ERROR {type(e).__name__}: {str(e)[:120]}"); torch.cuda.synchronize(); return
-    torch.cuda.synchronize()
-    if setup: setup()
-    torch.cuda.synchronize()
-    torch.cuda.set_sync_debug_mode("error")
-    try:
-        fn(); dbg = "ok"
-    except Exception as e:
-        dbg = "RAISES" if "synchroniz" in str(e) else "ERR " + str(e)[:60]
-    torch.cuda.set_sync_debug_mode(0)
-    torch.cuda.synchronize()
-    print(f"{name:70s} host_ms_behind_sleep={ms:8.1f} debug={dbg}")
+timed = Timer(width=70, err_chars=120, catch_prep=True).timed
 
 
 # model.py:262 (and the other clean_cuda_cache sites): torch.cuda.empty_cache() right after `del` of activations

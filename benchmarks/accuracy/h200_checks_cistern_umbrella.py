@@ -1,40 +1,16 @@
-"""UMbreLLa (cistern/umbrella) H200 checks. Self-contained, plain torch. One line per check:
+"""UMbreLLa (cistern/umbrella) H200 checks. Plain torch (timing: h200_timing.py). One line per check:
 name, host ms behind a 200 ms torch.cuda._sleep (queued on `sleep_stream`, default: current stream),
 and whether torch.cuda.set_sync_debug_mode("error") raises."""
-import time, torch
+import torch
+
+from h200_timing import Timer, calibrate
+
 d = "cuda"
-CYC = 200_000_000  # ~200 ms of _sleep on an H200 (calibrated below)
-
-def timed(name, fn, sleep_stream=None, note=""):
-    fn(); torch.cuda.synchronize()                      # warm-up (allocator, lazy init)
-    ss = sleep_stream or torch.cuda.current_stream()
-    with torch.cuda.stream(ss):
-        torch.cuda._sleep(CYC)
-    t0 = time.perf_counter()
-    try:
-        fn()
-        ms = (time.perf_counter() - t0) * 1e3
-    except Exception as e:
-        print(f"{name:64s} ERROR {type(e).__name__}: {str(e)[:100]}"); torch.cuda.synchronize(); return
-    torch.cuda.synchronize()
-    torch.cuda.set_sync_debug_mode("error")
-    try:
-        fn(); dbg = "ok"
-    except Exception as e:
-        dbg = "RAISES" if "synchroniz" in str(e) else "ERR " + str(e)[:60]
-    torch.cuda.set_sync_debug_mode(0)
-    torch.cuda.synchronize()
-    print(f"{name:64s} host_ms_behind_sleep={ms:8.1f} debug={dbg} {note}")
-
-def alone(name, fn):
-    fn(); torch.cuda.synchronize()
-    t0 = time.perf_counter(); fn(); ms = (time.perf_counter() - t0) * 1e3
-    torch.cuda.synchronize()
-    print(f"{name:64s} host_ms_idle_gpu={ms:8.1f}")
+_timer = Timer(width=64)
+timed, alone = _timer.timed, _timer.alone
 
 # calibrate the sleep
-torch.cuda.synchronize(); t0 = time.perf_counter(); torch.cuda._sleep(CYC); torch.cuda.synchronize()
-print(f"calibration: _sleep({CYC}) = {(time.perf_counter()-t0)*1e3:.1f} ms")
+calibrate(show_cycles=True)
 
 # --- LlamaOffload: pageable CPU weights copied per layer into GPU buffers with non_blocking=True on load_stream
 load_stream = torch.cuda.Stream()

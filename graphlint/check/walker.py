@@ -281,6 +281,8 @@ class Walker:
                 if kind is ik.LIST and held is not None and (held.is_tensor or held.kind is Kind.TENSOR_SEQ) \
                         and inf.untensored(name) is None:
                     continue  # a list of untyped values does not overrule an annotation that says only tensors
+                if kind is ik.CPU_TENSOR_DEVICE and self.ctx.index.default_device_moved:
+                    continue  # `f(ids.device)` of `ids = torch.full(...)` after `set_default_device(d)`: built on d
                 inf.bind(name, kind_val(kind))
             keywords = facts.keywords(info) if info.star_kwargs else None
             if keywords:  # `kwargs.get("k")`: what the call sites pass as `k=` (`CallFacts.keywords`)

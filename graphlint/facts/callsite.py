@@ -22,12 +22,13 @@ from graphlint.facts.torch_kinds import (
     SEQ_TORCH, TORCH_ONLY_METHODS, keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
-    BOOL_METHODS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH, named_device,
+    BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
+    named_device,
 )
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY, HOST_LIST, HOST_SEQ, LIST,
-    NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys,
-    OnParam, Prior, SelfField, deferred, join_of, joinable, simple,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
+    HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf,
+    IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, may_pin, names_cpu,
@@ -1082,9 +1083,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             and again(value.args[0]) == CPU_TENSOR:
         return CPU_TENSOR  # `torchaudio.functional.resample(wav_cpu, sr, 16000)`: computed where the waveform is
     if qual in JOIN_TORCH and value.args and (elts := _parts(value.args[0], scope)):
-        # every part must live on one device: a host part (and none on the device) puts the result there
+        # every part must live on one device: a host part (and none on the device) puts the result there; a `cat`
+        # takes no 0-d part and raises on two devices, so there any host part decides (`decides_join`)
         parts = {again(e) for e in elts}
-        if CPU_TENSOR in parts and not parts & DEVICE_FAMILY - {WEAK_TENSOR}:
+        if CPU_TENSOR in parts and (qual in CAT_JOINS or not parts & DEVICE_FAMILY - {WEAK_TENSOR}):
             return CPU_TENSOR
     if qual in JOIN_TORCH and value.args and _host_parts(value.args[0], resolve, again):
         return CPU_TENSOR  # `torch.stack(torch.meshgrid(torch.arange(h), torch.arange(w)))`: host parts
@@ -1393,6 +1395,9 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
     (`lengths = lengths // 256` then `lengths = ones.repeat_interleave(1)` then `f(lengths)`); otherwise the join of
     every binding (`expr_kind`), less those the call's own statement makes (`_before_call`). `prior`: a device
     tensor only annotations make is marked so (`_by_flow`)."""
+    if isinstance(arg, ast.Attribute) and arg.attr == "device" and isinstance(arg.value, ast.Name) \
+            and _arg_kind(arg.value, call, resolve, scope, memo, prior=False) == CPU_TENSOR:
+        return CPU_TENSOR_DEVICE  # `prefix(ref, ids.device)` of host ids: the callee builds where they live
     if isinstance(arg, ast.Name):
         scope, memo = _before_call(arg.id, call, scope, memo)
         if arg.id in scope.params and arg.id not in scope.binds and arg.id not in ("self", "cls"):

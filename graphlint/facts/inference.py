@@ -93,6 +93,10 @@ DIM_KEYWORDS = ("dim", "keepdim")
 JOIN_TORCH = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack",
                         "torch.vstack", "torch.dstack", "torch.nn.utils.rnn.pad_sequence"})
 # Factories that take data: `torch.tensor(t)` / `torch.as_tensor(t)` of a tensor keep its device.
+# Joins that raise on parts of two devices (a 0-d part included: `cat` takes none, `stack` copies none over);
+# `pad_sequence` copies its sequences into a new tensor on the first one's device, so it is not one of them.
+SAME_DEVICE_JOINS = JOIN_TORCH - {"torch.nn.utils.rnn.pad_sequence"}
+CAT_JOINS = frozenset({"torch.cat", "torch.concat", "torch.concatenate"})  # they take no 0-d part at all
 DATA_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray"})
 SEQUENCE_REFS = frozenset({"list", "tuple", "sequence", "range"})  # `Val.ref` of a Python sequence
 DEVICE_NAME_RE = re.compile(r"(^|_)(device|dev|gpu|cuda)(_|$)|device$", re.I)
@@ -172,7 +176,8 @@ SLICES = Val(Kind.HOST_SEQ, ref="index")
 
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
                     "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
-                    "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE, "host_list": HOST_LIST, "list": LIST}
+                    "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE, "cpu_tensor_device": CPU_DEVICE,
+                    "host_list": HOST_LIST, "list": LIST}
 _BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 _BASE_VALS[Base.TOKENIZER] = Val(Kind.OBJECT, TOKENIZER_REF)  # no project class: its fields and methods are unknown
 
@@ -1193,6 +1198,15 @@ class Inference:
             return Dev.CPU  # `x.to(lens_cpu)`
         return Dev.UNKNOWN
 
+    def _join_parts(self, arg: cst.BaseExpression) -> tuple[Val, ...]:
+        """What each part of a `torch.cat(arg)` is: a literal list or tuple part by part (its `Val` joins them, and
+        one part known on the host may decide the join), else the sequence's items or its element."""
+        if isinstance(arg, (cst.List, cst.Tuple)) and arg.elements \
+                and not any(isinstance(e, cst.StarredElement) for e in arg.elements):
+            return tuple(self(e.value) for e in arg.elements)
+        parts = self(arg)
+        return parts.items if parts.items is not None else (element_of(parts),)
+
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:
         if not qual.startswith("torch."):
             if qual.startswith(("numpy.", "np.")):
@@ -1223,11 +1237,12 @@ class Inference:
             return self._factory(qual, node, dtype, is_bool)
         if qual in JOIN_TORCH and node.args:
             # `torch.cat(parts)` lives where its parts live: host tensors joined on the host stay there
-            parts = self(node.args[0].value)
-            elems = parts.items if parts.items is not None else (element_of(parts),)
-            # every part must live on one device: a known host part (and none known on the device) puts it there
+            elems = self._join_parts(node.args[0].value)
+            # every part must live on one device: a known host part (and none known on the device) puts it there;
+            # torch raises on parts of two devices, so a shaped host part decides it whatever the others read
             if any(e.kind is Kind.CPU_TENSOR for e in elems) and self.device_of(node) is None \
-                    and not any(e.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not e.weak for e in elems):
+                    and (not any(e.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not e.weak for e in elems)
+                         or any(decides_join(qual, e) for e in elems)):
                 return CPU
             # parts of unknown kind (`torch.cat(ids_list)`): a tensor, on a device nothing shows (weak)
             return TENSOR if any(e.is_tensor for e in elems) or self.device_of(node) else Val(Kind.TENSOR, weak=True)
@@ -1861,6 +1876,15 @@ def _list_arithmetic(node: cst.BinaryOperation, left: Val, right: Val) -> Val | 
             and left.items is None and right.items is None and left.ref != "dict" and right.ref != "dict":
         return LIST
     return None
+
+
+def decides_join(qual: str, part: Val) -> bool:
+    """A part that puts a same-device join (`torch.cat([ids_cpu, prefix])`) on the host whatever its other parts
+    read: a host tensor that is not 0-d (known shaped, or of any rank where the join is a `cat`, which takes no 0-d
+    part), not guessed from a name. torch raises on parts of two devices, so the others live there too."""
+    if qual not in SAME_DEVICE_JOINS or part.kind is not Kind.CPU_TENSOR or part.weak or part.rank == 0:
+        return False
+    return qual in CAT_JOINS or bool(part.rank) or part.nd
 
 
 def element_of(val: Val) -> Val:

@@ -39,6 +39,9 @@ class Base(Enum):
     CPU_DICT = "cpu_dict"
     # what a call passes for a device argument that names the host (`device="cpu"`): the callee builds there
     CPU_DEVICE = "cpu_device"
+    # what a call passes for `t.device` of a host tensor `t`: the host, unless a default device the project moves off
+    # it built `t` there (the index types a factory without `device=` a host tensor either way)
+    CPU_TENSOR_DEVICE = "cpu_tensor_device"
     # a Hugging Face tokenizer or processor, by where it was made (`AutoTokenizer.from_pretrained(...)`,
     # graphlint.facts.tokenizers): its `decode` of a tensor reads it on the host
     TOKENIZER = "tokenizer"
@@ -173,10 +176,11 @@ IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Prior, Fw
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
-TOKENIZER = Base.TOKENIZER
+TOKENIZER, CPU_TENSOR_DEVICE = Base.TOKENIZER, Base.CPU_TENSOR_DEVICE
 LIST = Base.LIST
 
-HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE})
+HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
+                         CPU_TENSOR_DEVICE})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 DEFERRED = (Call, Join, SelfField, HostIf, Prior, Field, Fwd, OnParam)  # kinds only the whole index settles
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there

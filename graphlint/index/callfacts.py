@@ -65,7 +65,7 @@ FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
 # Not Python sequences: a forward often normalises one (`if isinstance(lengths, list): lengths = torch.tensor(lengths,
 # device=d)`), and `HOST_SEQ` does not say list or tuple, so the arm that makes a device tensor would join with a
 # host path it never takes (lmdeploy's GLM-4.1V embeddings, fed `seqlens.tolist()`: two true GL126 lost)
-MODULE_CALL_KINDS = frozenset({HOST, CPU_TENSOR, NDARRAY, CPU_DEVICE})
+MODULE_CALL_KINDS = frozenset({HOST, CPU_TENSOR, NDARRAY, CPU_DEVICE, Base.CPU_TENSOR_DEVICE})
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
 # Callers `params` climbs for a parameter passed on (`Fwd`) before it reads no evidence. Each level nests a few Python
 # frames, so an unbounded climb overflowed the stack on a chain of about 130 forwarding functions (the whole lint
@@ -376,9 +376,15 @@ class CallFacts:
         if isinstance(kind, Fwd):
             return self.params(fn).get(kind.name) or dict(fn.param_kinds).get(kind.name, UNKNOWN)
         if isinstance(kind, OnParam):  # on a device parameter: the host where every call site passes it, or leaves None
-            return CPU_TENSOR if self.params(fn).get(kind.name) == CPU_DEVICE or self._none_device(fn, kind.name) \
+            return CPU_TENSOR if self._host_device_param(fn, kind.name) or self._none_device(fn, kind.name) \
                 else TENSOR
         return self.settle(kind, fn, calls=False)
+
+    def _host_device_param(self, fn: "FunctionInfo", name: str) -> bool:
+        """Every call site passes the host for the device parameter `name`: `"cpu"`, or a host tensor's `.device`
+        where no default device is moved off the host (which would have built that tensor elsewhere)."""
+        passed = self.params(fn).get(name)
+        return passed == CPU_DEVICE or passed == Base.CPU_TENSOR_DEVICE and not self.index.default_device_moved
 
     def _none_device(self, fn: "FunctionInfo", name: str) -> bool:
         """`name` holds None in every call of `fn` the index sees, and no caller runs it under a device context: a

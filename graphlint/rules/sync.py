@@ -284,6 +284,7 @@ class HostBoolCompare(Rule):
     """`torch.equal`, `torch.allclose`, `torch.is_nonzero` return a Python bool: a host read.
 
     They reduce on the device and copy the answer to the host, so the host blocks and capture fails.
+    `torch.testing.assert_close` (and the older `assert_allclose`) tests the same answer on the host to raise.
     The tensor method forms (`a.equal(b)`, `a.allclose(b)`) are reported when the receiver is a
     device tensor. Comparisons that stay tensors (`torch.isclose`, `a == b`, `torch.eq`) are fine.
     """
@@ -303,10 +304,14 @@ class HostBoolCompare(Rule):
         "    return torch.where(same, a, b)\n"
     )
     FUNCS = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
+    # they compare on the device and raise from the host: the same read, with no bool to return
+    ASSERTS = frozenset({"torch.testing.assert_close", "torch.testing.assert_allclose"})
+    ASSERT_MESSAGE = "`{call}` checks device values on the host to raise, and blocks"
     VALID = (
         "def step(a: torch.Tensor, b: torch.Tensor):\n    ok = torch.isclose(a, b).all()\n    return torch.where(ok, a, b)\n",
         "def step(a: torch.Tensor, cfg):\n    return cfg.equal(a)\n",
         "def step(a: list, b: list):\n    return torch.equal(torch.tensor(a), torch.tensor(b))\n",
+        "def step(a: list, b: list):\n    torch.testing.assert_close(torch.tensor(a), torch.tensor(b))\n",
     )
     INVALID = (
         "def step(a: torch.Tensor, b: torch.Tensor):\n    if torch.allclose(a, b):  # <- GL144\n"
@@ -317,16 +322,20 @@ class HostBoolCompare(Rule):
         "    return same\n",
         "def step(a: torch.Tensor):\n    return torch.is_nonzero(a.sum())  # <- GL144\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(a: torch.Tensor, b: torch.Tensor, check: bool):\n    if check:\n"
+        "        torch.testing.assert_close(a, b)  # <- GL144\n"
+        "    #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         qual = ctx.call_name(node) or ""
-        if qual in self.FUNCS:
+        if qual in self.FUNCS or qual in self.ASSERTS:
             args = positional(node)
             if args and all(ctx.val(a).kind in (Kind.CPU_TENSOR, Kind.HOST, Kind.HOST_SEQ) for a in args):
                 return
-            self.report(node, self.message.format(call=qual + "()"))
+            message = self.ASSERT_MESSAGE if qual in self.ASSERTS else self.message
+            self.report(node, message.format(call=qual + "()"))
             return
         m = tensor_method(ctx, node, ("equal", "allclose"))
         if m and m[0] is not None and ctx.is_device_tensor(m[0]):

@@ -537,3 +537,61 @@ def test_hit_numpy_arithmetic_with_a_tensor_makes_a_tensor():
                 return self.sched.run(x.sum(0), 4)
     """
     assert {f for f in findings(src) if f[1].startswith("GL1")} == {(7, "GL101")}
+
+
+def test_a_device_every_caller_takes_from_host_tensors_names_the_host():
+    """`prefix(n, ids.device)` where `ids` is a host tensor at every call site: the callee's `device` names the host,
+    so `torch.tensor([...], device=device)` and `.to(device)` there stay on the host (VoxCPM's `_make_ref_prefix`,
+    whose four callers pass CPU tokenizer ids' device). Decoy of the decoy: one caller passing a device tensor's
+    `.device` leaves the parameter unknown, and both moves are reported."""
+    src = """
+        import torch
+
+
+        def prefix(n: int, device: torch.device):
+            start = torch.tensor([1, 2], device=device)
+            mask = torch.ones(n).to(device)
+            return start, mask
+
+
+        def other(n: int, device: torch.device):
+            start = torch.tensor([1, 2], device=device)
+            mask = torch.ones(n).to(device)
+            return start, mask
+
+
+        def step(x: torch.Tensor, text: list, n: int):
+            ids = torch.LongTensor(text)
+            a = prefix(n, ids.device)
+            b = prefix(n + 1, ids.device)
+            c = other(n, ids.device)
+            d = other(n, x.device)
+            return a, b, c, d
+    """
+    assert findings(src, scope="all") == {(11, "GL130"), (12, "GL131")}
+
+
+def test_a_host_tensors_device_says_nothing_where_the_default_device_is_moved():
+    """Llama's `build()` calls `torch.set_default_device(device)`, so `tokens = torch.full(...)` (typed a host tensor
+    by the index, which reads factories without `device=`) lives on the device, and `compute_vision_tokens_masks(
+    ..., device=tokens.device)` passes the device: the callee's `device` stays unknown, as before the call-site fact
+    (the CPU claim would turn the vision output's `.to(device=device)` into a false device-to-host copy)."""
+    src = """
+        import torch
+
+        torch.set_default_device("cuda")
+
+
+        def prefix(n: int, device: torch.device):
+            start = torch.tensor([1, 2], device=device)
+            mask = torch.ones(n).to(device)
+            return start, mask
+
+
+        def step(x: torch.Tensor, text: list, n: int):
+            ids = torch.full((n,), 0)
+            a = prefix(n, ids.device)
+            b = prefix(n + 1, ids.device)
+            return a, b
+    """
+    assert findings(src, scope="all") == {(7, "GL130")}

@@ -1243,3 +1243,30 @@ def test_decoding_a_list_of_device_rows_reads_each_row():
             host = tok.batch_decode([r[1:] for r in rows])
             return texts, host
     """, scope="all") & {(8, "GL102"), (10, "GL102")} == {(8, "GL102")}
+
+
+def test_a_shaped_host_part_decides_a_join_whatever_the_others_read():
+    """torch raises when `cat` / `stack` get parts on two devices, so a part known to be a shaped host tensor puts
+    the join on the host even next to parts that read as tensors of unproven place: VoxCPM joins a prefix a helper
+    builds with `device=ids.device` (a parameter: read as a tensor) with CPU tokenizer ids, then moves the join
+    (GL131). Decoys: a 0-d host part next to a device tensor says nothing (`stack` of a CPU scalar and `x.sum()`
+    stays a device read, GL102), parts nothing types stay unknown, and a join with the device tensor itself stays
+    on the device."""
+    src = """
+        import torch
+
+
+        def prefix(n: int, device: torch.device):
+            return torch.zeros(n, dtype=torch.int32, device=device)
+
+
+        def step(x: torch.Tensor, text: list, n: int, a, b):
+            ids = torch.LongTensor(text)
+            ids = torch.cat([prefix(n, ids.device), ids])
+            moved = ids.unsqueeze(0).to(x.device)
+            both = torch.stack([torch.tensor(1.0), x.sum()]).tolist()
+            parts = torch.cat([a, b]).to(x.device)
+            dev = torch.cat([prefix(n, x.device), x]).tolist()
+            return moved, both, parts, dev
+    """
+    assert findings(src, scope="all") == {(11, "GL131"), (12, "GL102"), (14, "GL102")}

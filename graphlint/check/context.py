@@ -223,17 +223,33 @@ class Context:
     def report(self, rule: "Rule", node: cst.CSTNode, message: str, *, fix: tuple = ()) -> None:
         if self.allow_sync_depth and rule.family is Family.HOST_SYNC and not self.in_capture:
             return  # a sync the author declared deliberate; inside a captured region it would still break capture
-        if not rule.applies_in(self.context):
+        # Whether a hazard can exist follows from how the unit is reached (a step root's set-up around its decode
+        # loop is as eager as the loop); the finding says how often its line runs (`context`).
+        if not rule.applies_in(self._tier(self.unit.hot.tier)):
             return  # e.g. numpy or host RNG in the step driver: nothing there is captured
         self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement,
                                      self.context))
 
     @property
     def context(self) -> str | None:
-        """Where the code being walked runs (graphlint.diagnostics.TIERS); a branch taken only on the eager
-        path of captured code runs from `forward`, not in the graph."""
-        tier = "captured" if self.capture_depth > 0 else self.unit.hot.tier
+        """Where the code being walked runs (graphlint.diagnostics.TIERS): a per-step loop's body is `step`, the
+        rest of a function with one its `HotInfo.outside`; a branch taken only on the eager path of captured code
+        runs from `forward`, not in the graph."""
+        return self._tier(self._tier_here())
+
+    def _tier(self, unit_tier: str | None) -> str | None:
+        tier = "captured" if self.capture_depth > 0 else unit_tier
         return "forward" if tier == "captured" and self.eager_depth > 0 else tier
+
+    def _tier_here(self) -> str | None:
+        """The unit's tier on the statement being walked (`HotInfo.tier_at`)."""
+        hot = self.unit.hot
+        # (a `while` test runs on every iteration: it is where its body is)
+        stmt = self.statement.body.body[0] if isinstance(self.statement, cst.While) and self.statement.body.body \
+            else self.statement
+        if not hot.steps or stmt is None or (pos := self.position(stmt)) is None:
+            return hot.outside or hot.tier
+        return hot.tier_at(pos.start.line + self.unit.line_offset)
 
     def edit(self, node: cst.CSTNode, replacement: str) -> PendingEdit:
         return PendingEdit(node, replacement)

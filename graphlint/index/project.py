@@ -109,13 +109,25 @@ class HotInfo:
     whole: bool  # False: only the capture regions of the function are hot
     capture: bool = False  # config capture-region: allocation rules apply
     tier: str | None = "forward"  # diagnostics.TIERS or UNROOTED; None for functions linted only by `--scope all`
+    # The bodies of the function's own per-step loops (line spans), which run in the `step` tier, and the tier of
+    # its other lines (`forward`: what a generation runs once around its loop): `ProjectIndex._generation_loops`,
+    # `_decode_loop_bodies`. `tier` stays the function's as a node of the hot path (a decode loop is a step root).
+    steps: tuple[tuple[int, int], ...] = ()
+    outside: str | None = None
 
     def __init__(self, via: "Hop | tuple[str, ...] | None" = None, whole: bool = True, capture: bool = False,
-                 tier: str | None = "forward") -> None:
+                 tier: str | None = "forward", steps: tuple[tuple[int, int], ...] = (), outside: str | None = None
+                 ) -> None:
         object.__setattr__(self, "hop", Hop.from_labels(via) if isinstance(via, tuple) else via)
         object.__setattr__(self, "whole", whole)
         object.__setattr__(self, "capture", capture)
         object.__setattr__(self, "tier", tier)
+        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "outside", outside)
+
+    def tier_at(self, line: int) -> str | None:
+        """The tier of the code on `line` (absolute): `step` inside a per-step loop's body, else `outside` of them."""
+        return "step" if _within(line, self.steps) else self.outside or self.tier
 
     @property
     def via(self) -> tuple[str, ...]:
@@ -1425,8 +1437,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # runs); then the step tier takes over what the drivers reach. A module's forward called eagerly
         # by a step driver keeps its own tier: it is model code.
         propagate("forward", roots["forward"] + by_name)
+        forward_pass = frozenset(result)  # what a capture site or a model's forward pass runs
         model = self._model_entries(result, roots["forward"])
-        steps, loops, runs_model = self._step_roots(result, model, roots["captured"])
+        steps, loops, runs_model, stepping = self._step_roots(result, model, roots["captured"])
         # A library package in which no step starts: the engines that import it call its exported API per step.
         requests_by_library = list(self.generation_requests())
         # (a decode loop, a graph replay or a generation runs in it; a one-step call of a model entry does not count:
@@ -1444,6 +1457,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         scripts = self._script_roots(result, model | {seed[0].key for seed in inference})
         propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
                   + [(fn, label, None, False) for fn, label in self.serving_handlers(model)] + inference + scripts)
+        propagate("step", self._generation_loops(result, forward_pass, model), stop=model)
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]
@@ -1451,7 +1465,124 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 del result[key]
         # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
         self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference})
+        self._decode_loop_bodies(result, stepping, model)
         return result
+
+    def _step_spans(self, fn: FunctionInfo, model: frozenset[str], lines: set[int] | frozenset[int] = frozenset()
+                    ) -> tuple[tuple[int, int], ...]:
+        """The bodies of `fn`'s per-step loops: its innermost decode loops (a picked token fed back, `index.decode`)
+        and loops whose carried state goes back through a call that runs the model (`_runs_model`: a denoising
+        loop's `x = x + dt * self.denoise_step(x, t)`; not an optimiser's or a timer's accumulator), and the
+        innermost loop around each of `lines` (its calls of a step) that no such loop holds."""
+        if not (fn.decode_loops or fn.token_cycles or lines):
+            return ()
+        receivers = self._model_receivers(fn) | self._typed_models(fn) if fn.token_cycles else frozenset()
+        carried = [*fn.decode_loops, *((a, b) for a, b, cycle in fn.token_cycles
+                                       if any(self._runs_model(fn, fn, c, receivers, set(model), True) for c in cycle))]
+        # the innermost: a loop around a generation loop iterates requests (a worker's `while True:` over a queue)
+        spans = {span for span in carried if not any(o != span and span[0] <= o[0] and o[1] <= span[1] for o in carried)}
+        for line in lines:
+            if not _within(line, spans):
+                inside = [span for span in fn.loops if span[0] <= line <= span[1]]
+                if inside:
+                    spans.add(min(inside, key=lambda span: span[1] - span[0]))
+        return tuple(sorted(spans))
+
+    def _generation_loops(self, reached: dict[str, HotInfo], forward_pass: frozenset[str], model: frozenset[str]
+                          ) -> list[Seed]:
+        """A function of the `forward` tier that no capture site or forward pass runs (a request, a gradless
+        inference method, a script's call: `VoxCPM2Model._inference`, a policy's `sample_actions`) and that holds
+        a per-step loop (`_step_spans`: a decode or denoising loop whose carried state goes back through a model
+        call) runs that loop's body every step: those lines are `step`, and so is what they call (the seeds
+        returned; a model's code keeps its tier, as for any step driver). The rest of the function runs once per
+        generation. A loop over layers in a forward, a data-loading loop and a warm-up loop carry no state
+        through a call, or lie in the forward pass: they stay `forward`."""
+        seeds: list[Seed] = []
+        for key, info in list(reached.items()):
+            fn = self.functions[key]
+            if not info.whole or info.tier != "forward" or key in forward_pass or fn.parent_key is not None \
+                    or not (spans := self._step_spans(fn, model)):
+                continue
+            reached[key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="forward", steps=spans,
+                                   outside="forward")
+            for callee, line in fn.calls:
+                if _within(line, spans):
+                    seeds.extend((target, _hop(target, how), info.hop, False)
+                                 for target, how in self.call_edges(fn, fn.module, callee)
+                                 if not how.startswith(NAME_ONLY))
+        return seeds
+
+    def _decode_loop_bodies(self, reached: dict[str, HotInfo], stepping: dict[str, set[int]], model: frozenset[str]
+                            ) -> None:
+        """A step root that steps inside a loop of its own (a decode loop, a function calling the model in a
+        loop: every call of a step, `stepping`, lies in one) and that no function runs per step (`_run_per_step`)
+        runs only that loop's body every step: what comes before and after it (the prompt's set-up, the prefill,
+        the output's decoding) runs once per generation, in the `forward` tier. A one-step driver (no loop of its
+        own around its step) stays `step` whole."""
+        loops: dict[str, tuple[tuple[int, int], ...]] = {}
+        for key, info in reached.items():
+            fn, lines = self.functions[key], stepping.get(key, set())
+            if info.whole and info.tier == "step" and info.hop is not None and info.hop.parent is None \
+                    and fn.parent_key is None and (spans := self._step_spans(fn, model, lines)) \
+                    and all(_within(line, spans) for line in lines):
+                loops[key] = spans
+        refined = [key for key in loops if not self._run_per_step(self.functions[key], reached, loops, model)]
+        for key in refined:
+            info = reached[key]
+            # its nested defs keep the step tier: the loop calls them (`should_stop(...)`, a per-token callback)
+            nested = tuple((d.lineno, d.end_lineno) for d in self.nested_defs(self.functions[key]))
+            reached[key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="step",
+                                   steps=tuple(sorted(loops[key] + nested)), outside="forward")
+        self._once_callees(reached, set(refined))
+
+    def _once_callees(self, reached: dict[str, HotInfo], refined: set[str]) -> None:
+        """What those step roots reached only from their code outside the loop (the prompt's encoding, the output's
+        decoding) runs once per generation too, and so on down the chains the step tier built from there: each
+        function whose chain passes one, and which no hot caller calls from a per-step line (`_called_per_step`),
+        runs in `forward` (its `outside` tier; it stays a step-tier node, eager code)."""
+        hops = {id(info.hop): key for key, info in reached.items() if info.hop is not None}
+        level = refined
+        while level:
+            below: set[str] = set()
+            for key, info in list(reached.items()):
+                parent = info.hop.parent if info.hop is not None else None
+                if parent is None or hops.get(id(parent)) not in level or not info.whole or info.tier != "step" \
+                        or info.steps or info.outside or self._called_per_step(self.functions[key], reached):
+                    continue
+                reached[key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="step", outside="forward")
+                below.add(key)
+            level = below
+
+    def _called_per_step(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> bool:
+        """Some hot caller calls `fn` on a line that runs every step (`HotInfo.tier_at`), or none is found by the
+        calls the index resolves (a handed callable, a registry: keep what the chain said)."""
+        found = False
+        for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
+            owner = reached.get(caller.parent_key or caller.key)
+            if owner is None or not owner.whole \
+                    or not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
+                continue
+            found = True
+            if owner.tier_at(line) == "step":
+                return True
+        return not found
+
+    def _run_per_step(self, fn: FunctionInfo, reached: dict[str, HotInfo],
+                      loops: dict[str, tuple[tuple[int, int], ...]], model: frozenset[str]) -> bool:
+        """A caller runs `fn` every step: a step-tier function (inside its decode loop's body, for one in `loops`),
+        or a loop of the caller that carries state through the call (`ids = draft(model, ids)` in a speculative
+        loop). A loop over prompts or requests carries nothing from one call to the next, and a warm-up is no step."""
+        name = fn.qualname.rpartition(".")[2]
+        for caller, callee, line in self.call_facts.calls_named(name):
+            if caller.parent_key is not None or self._warms_up(caller) \
+                    or not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
+                continue
+            up = reached.get(caller.key)
+            per_step = _within(line, loops[caller.key]) if caller.key in loops \
+                else up is not None and up.whole and up.tier_at(line) == "step"
+            if per_step or _within(line, self._step_spans(caller, model | {fn.key})):
+                return True
+        return False
 
     def _roots(self, matches, hot_patterns: tuple[str, ...], capture_patterns: tuple[str, ...]
                ) -> dict[str, list[Seed]]:
@@ -1729,7 +1860,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return frozenset(out)
 
     def _step_roots(self, reached: dict[str, HotInfo], model: frozenset[str], captured_roots: list[Seed]
-                    ) -> tuple[list[Seed], list[FunctionInfo], set[str]]:
+                    ) -> tuple[list[Seed], list[FunctionInfo], set[str], dict[str, set[int]]]:
         """Functions that drive a decode step from the host: they replay a CUDA graph, or call into the
         model (`_model_entries`, or a receiver `_model_receivers` shows to be a model) from outside it (a
         method of a model class that calls a submodule is model code: a vision encoder's helper, a prefill
@@ -1856,7 +1987,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         fn, [*fn.decode_loops, *((a, b) for a, b, _c in fn.token_cycles)], set(model)) \
                         or (fn.decode_loops and any(self._computes_next(fn, c) for c in fn.decode_calls)):
                     runs_model.add(fn.key)
-        return seeds, decode_loops, runs_model
+        return seeds, decode_loops, runs_model, stepping
 
     def _rpc_step_handlers(self, reached: dict[str, HotInfo]) -> list[Seed]:
         """The gRPC framework calls each method of a `*Servicer` subclass once per RPC, from a client that drives
@@ -2037,23 +2168,28 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         `NoiseSchedule.generate(model: torch.nn.Module, ...)`), or is a model method's call of its own forward
         (`self(x)`). `through_modules`: a call of an nn.Module's own method that runs its parts counts too
         (`_runs_parts`: `pipeline.inference(noise)` calling `self.generator(...)`), for code that is gradless."""
-        cls = self.classes.get(fn.class_key) if fn.class_key else None
         units = [fn, *(d for d in self.nested_defs(fn) if _within(d.lineno, spans))]
         for unit in units:
             receivers = self._model_receivers(unit) | self._typed_models(unit)
             for callee, line in unit.calls:
                 if unit is fn and not _within(line, spans):
                     continue
-                if _model_call(callee, receivers) or (callee in SELF_CALLS and cls is not None
-                                           and any(t.key in model for t in self._instance_call(cls))):
-                    return True
-                # (a model protocol method, `model.generate(ids)` with `model` a loader's return: most classes
-                # defining it are models, as for `_model_receivers`; any other method named alone is no evidence)
-                if any(t.key in model and not how.startswith((BY_NAME[0], NEW))
-                       or through_modules and not how.startswith((*BY_NAME, NEW)) and self._runs_parts(t, model)
-                       for t, how in self.call_edges(unit, unit.module, callee)):
+                if self._runs_model(unit, fn, callee, receivers, model, through_modules):
                     return True
         return False
+
+    def _runs_model(self, unit: FunctionInfo, fn: FunctionInfo, callee: str, receivers: frozenset[str],
+                    model: set[str], through_modules: bool) -> bool:
+        """One call of `unit` (`fn` or a def nested in it) runs the model, as `_enters_model` tells it."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if _model_call(callee, receivers) or (callee in SELF_CALLS and cls is not None
+                                              and any(t.key in model for t in self._instance_call(cls))):
+            return True
+        # (a model protocol method, `model.generate(ids)` with `model` a loader's return: most classes
+        # defining it are models, as for `_model_receivers`; any other method named alone is no evidence)
+        return any(t.key in model and not how.startswith((BY_NAME[0], NEW))
+                   or through_modules and not how.startswith((*BY_NAME, NEW)) and self._runs_parts(t, model)
+                   for t, how in self.call_edges(unit, unit.module, callee))
 
     def _runs_parts(self, fn: FunctionInfo, model: set[str]) -> bool:
         """`fn` is a method of an nn.Module class, other than its forward and constructor, whose own calls enter the

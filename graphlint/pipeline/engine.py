@@ -178,7 +178,8 @@ class Linter:
                     everything[key] = info if info.whole else HotInfo(None, whole=True, capture=info.capture, tier=None)
             return everything
         if cfg.scope in SCOPE_TIERS:
-            return {k: v for k, v in hot.items() if v.tier in SCOPE_TIERS[cfg.scope] or not v.whole}
+            tiers = SCOPE_TIERS[cfg.scope]  # (a function with per-step loops has `step` lines whatever its tier)
+            return {k: v for k, v in hot.items() if v.tier in tiers or (v.steps and "step" in tiers) or not v.whole}
         return hot
 
     def lint_sources(self, sources: list[SourceFile]) -> LintResult:

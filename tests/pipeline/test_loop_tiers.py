@@ -1,0 +1,282 @@
+"""A statement's tier comes from the loop it runs in: the body of a per-step loop (a decode or denoising loop whose
+carried state goes back through a model call, or the loop in which a step driver calls the model) runs every step
+(`step`); the code before and after it runs once per generation (`forward`). What the loop body calls runs every
+step too. Decoys: a loop over a model's layers in its forward, a loop carrying no state through a call (loading,
+per-item host work), a warm-up loop, a one-step driver and a decode loop that its caller runs per step."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from graphlint.diagnostics import Finding
+from test_entry_scripts import _lint
+
+# A policy whose gradless `sample` (an inference root: no forward pass runs it) integrates a flow over steps.
+DENOISE = """
+    import torch
+    from torch import nn
+
+
+    def log_step(x):
+        print(x.norm().item())  # every step: step
+
+
+    class Policy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Linear(4, 4)
+            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)])
+
+        def forward(self, x, t):
+            for layer in self.layers:  # decoy: a loop over layers carries `x` through its own element
+                x = layer(x)
+                if x.sum().item() > 0:  # forward
+                    x = x * 2
+            return self.net(x) * t
+
+        def denoise_step(self, x, t):
+            return self.forward(x, t)
+
+        @torch.no_grad()
+        def sample(self, x, n, conds=()):
+            noise = torch.randn(4, device="cuda")
+            first = noise.sum().item()  # once per call: forward
+            scales = []
+            for c in conds:  # decoy: a loading loop carries no state through a call
+                scales.append(torch.tensor(c, device="cuda").sum().item())  # forward
+            dt = 1.0 / n
+            for i in range(n):
+                v = self.denoise_step(x, i * dt)
+                x = x + dt * v
+                log_step(x)
+                if x.max().item() > 1e9:  # every step: step
+                    break
+            return x, first, x.min().item()  # once per call: forward
+
+        @torch.no_grad()
+        def warmup(self, x):
+            for _ in range(3):  # decoy: a warm-up loop is no step
+                x = self.sample(x, 2)
+            return x.sum().item()
+"""
+
+# voxcpm's shape: a gradless `_inference` no forward pass runs (an inference root, `forward` tier) whose loop feeds
+# the decoder's output back in: the loop body runs every step, and so does the helper it calls.
+INFER = """
+    import torch
+    from torch import nn
+
+
+    def check(h):
+        return h.abs().max().item()  # every step: step
+
+
+    class Decoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.lin(x)
+
+
+    class TTS(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.decoder = Decoder()
+            self.stop = nn.Linear(4, 1)
+
+        def forward(self, x):
+            return self._scan(x)
+
+        def _scan(self, x):
+            h = x[0]
+            for t in range(4):  # decoy: a recurrence the forward pass runs is model code, not a step
+                h = self.decoder(h + x[t])
+                if h.sum().item() > 0:  # forward
+                    h = -h
+            return h
+
+        @torch.no_grad()
+        def _inference(self, h, n):
+            first = h.sum().item()  # once per call: forward
+            feats = []
+            for i in range(n):
+                h = self.decoder(h)
+                feats.append(h)
+                check(h)
+                if self.stop(h).sum().item() > 0:  # every step: step
+                    break
+            return torch.cat(feats).cpu(), first  # once per call: forward
+"""
+
+LM = """
+    import torch
+    from torch import nn
+
+
+    class LM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = nn.Linear(4, 4)
+
+        def forward(self, ids):
+            return self.head(ids)
+"""
+
+# A free decode loop (a step root: it calls the model in a loop), a one-step driver an engine loops over, and a
+# decode loop that its caller runs per step.
+DECODE = LM + """
+
+
+    def generate(model: LM, ids, n, eos):
+        start = ids.max().item()  # once per generation: forward
+
+        def done(tok):
+            return tok[-1].item() == eos  # the loop calls it every step: step
+
+        for _ in range(n):
+            logits = model(ids)
+            tok = logits.argmax(-1)
+            ids = torch.cat([ids, tok])
+            if tok[-1].item() == eos:  # every step: step
+                break
+            if done(tok):
+                break
+        return start, ids.tolist()  # once per generation: forward
+
+
+    def stream(model: LM, ids, eos):
+        tok = ids[-1:]
+        while tok.item() != eos:  # the test runs every iteration: step
+            tok = model(ids).argmax(-1)
+            ids = torch.cat([ids, tok])
+        return ids
+
+
+    def one_step(model: LM, ids):
+        out = model(ids)  # decoy: a one-step driver is step code whole
+        return out.argmax(-1).tolist()
+
+
+    def serve(model: LM, ids, n):
+        for _ in range(n):
+            ids = one_step(model, ids)
+        return ids
+
+
+    def draft(model: LM, ids, k):
+        seen = ids.sum().item()  # decoy: its caller runs it per step, so all of it runs every step
+        for _ in range(k):
+            ids = model(ids).argmax(-1)
+        return ids, seen
+
+
+    def speculate(model: LM, ids, n):
+        for _ in range(n):
+            ids, _ = draft(model, ids, 2)
+            ids = model(ids).argmax(-1)
+        return ids
+"""
+
+
+def _tiers(findings: list[Finding], source: str) -> dict[str, set[str | None]]:
+    """{the line's text, stripped of its comment: the contexts of the host-sync findings on it}."""
+    lines = textwrap.dedent(source).lstrip("\n").splitlines()
+    out: dict[str, set[str | None]] = {}
+    for f in findings:
+        if f.code.startswith("GL1"):
+            out.setdefault(lines[f.line - 1].split("#")[0].strip(), set()).add(f.context)
+    return out
+
+
+def test_a_denoising_loop_body_runs_every_step_and_the_rest_once(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/policy.py": DENOISE}), DENOISE)
+    assert tiers["if x.max().item() > 1e9:"] == {"step"}
+    assert tiers["print(x.norm().item())"] == {"step"}  # called from the loop body
+    assert tiers["first = noise.sum().item()"] == {"forward"}
+    assert tiers["return x, first, x.min().item()"] == {"forward"}
+
+
+def test_layer_loops_host_loops_and_warm_up_loops_are_no_step_loops(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/policy.py": DENOISE}), DENOISE)
+    assert tiers["if x.sum().item() > 0:"] == {"forward"}
+    assert tiers["scales.append(torch.tensor(c, device=\"cuda\").sum().item())"] == {"forward"}
+    assert "return x.sum().item()" not in tiers  # warm-up: not hot at all
+
+
+def test_a_decode_loops_prologue_and_epilogue_run_once_per_generation(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/gen.py": DECODE}), DECODE)
+    assert tiers["if tok[-1].item() == eos:"] == {"step"}
+    assert tiers["start = ids.max().item()"] == {"forward"}
+    assert tiers["return start, ids.tolist()"] == {"forward"}
+
+
+def test_one_step_drivers_and_decode_loops_run_per_step_stay_step_whole(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/gen.py": DECODE}), DECODE)
+    assert tiers["return out.argmax(-1).tolist()"] == {"step"}
+    assert tiers["seen = ids.sum().item()"] == {"step"}
+
+
+def test_scope_step_keeps_the_loop_body_of_a_forward_tier_function(tmp_path: Path) -> None:
+    found = _lint(tmp_path, {"pkg/policy.py": DENOISE}, scope="step")
+    tiers = _tiers(found, DENOISE)
+    assert tiers["if x.max().item() > 1e9:"] == {"step"}
+    assert "first = noise.sum().item()" not in tiers
+
+
+def test_a_generation_loop_in_a_forward_tier_function_is_step_and_so_are_its_callees(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/tts.py": INFER}), INFER)
+    assert tiers["if self.stop(h).sum().item() > 0:"] == {"step"}
+    assert tiers["return h.abs().max().item()"] == {"step"}
+    assert tiers["first = h.sum().item()"] == {"forward"}
+    assert tiers["return torch.cat(feats).cpu(), first"] == {"forward"}
+
+
+def test_a_recurrence_in_the_forward_pass_is_no_step_loop(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/tts.py": INFER}), INFER)
+    assert tiers["if h.sum().item() > 0:"] == {"forward"}
+
+
+def test_a_while_test_and_nested_callbacks_of_a_decode_loop_are_step(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/gen.py": DECODE}), DECODE)
+    assert tiers["return tok[-1].item() == eos"] == {"step"}
+    assert tiers["while tok.item() != eos:"] == {"step"}
+
+
+# What a decode loop's set-up calls runs once per generation; what its loop body calls runs every step, and a
+# helper both call runs every step.
+CALLEES = LM + """
+
+
+    def encode(ids):
+        return ids.sum().item()  # called before the loop only: forward
+
+
+    def finished(tok):
+        return tok.max().item() == 0  # called in the loop: step
+
+
+    def check(ids):
+        return ids.min().item()  # called before and in the loop: step
+
+
+    def generate(model: LM, ids, n):
+        first = encode(ids)
+        check(ids)
+        for _ in range(n):
+            tok = model(ids).argmax(-1)
+            ids = torch.cat([ids, tok])
+            check(ids)
+            if finished(tok):
+                break
+        return first, ids
+"""
+
+
+def test_what_a_decode_loops_set_up_alone_calls_runs_once_per_generation(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/gen.py": CALLEES}), CALLEES)
+    assert tiers["return ids.sum().item()"] == {"forward"}
+    assert tiers["return tok.max().item() == 0"] == {"step"}
+    assert tiers["return ids.min().item()"] == {"step"}

@@ -1456,7 +1456,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         inference = self._inference_roots(result, model)
         scripts = self._script_roots(result, model | {seed[0].key for seed in inference})
         propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
-                  + [(fn, label, None, False) for fn, label in self.serving_handlers(model)] + inference + scripts)
+                  + [(fn, label, None, False) for fn, label in self.serving_handlers(model, result)]
+                  + inference + scripts)
         propagate("step", self._generation_loops(result, forward_pass, model), stop=model)
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):

@@ -19,6 +19,17 @@ an app (`gr.Interface(fn=generate)`) is handed on each user event (`ModuleSummar
 as inference, so such a callback is a root only where it runs inference (docs/inference.md, "Reach, session 21"):
 with autograd off (`@torch.inference_mode()`, a `with torch.no_grad():` block) or entering the model
 (`ProjectIndex._enters_model`). A "load model" button's callback stays cold.
+
+Two RPC frameworks call a servicer object's methods per remote call (docs/inference.md, "Reach, session 28"); each
+such method is a request root, except warm-up (`_warms_up`), properties and dunders. No inference gate as for gradio:
+a servicer hands the work to a policy or model its set-up RPC loaded by name (`policy_class.from_pretrained(...)`,
+`self.model = shard(...)`), which the index cannot type, so "enters the model" is not decidable there.
+
+- gRPC: a subclass of a `*Servicer` class of a `*_pb2_grpc` module (what `grpcio-tools` generates, registered with
+  `add_<Name>Servicer_to_server(obj, server)`); its RPCs are the methods that generated base defines where the
+  project holds it, else the class's public methods.
+- rpyc: a subclass of `rpyc.Service` (or one of its stock services); its clients call `conn.root.x(...)`, which runs
+  the method `exposed_x`, the prefix rpyc exposes by default.
 """
 
 from __future__ import annotations
@@ -31,23 +42,34 @@ TRITON_MODEL_CLASS = "TritonPythonModel"  # the class name Triton's Python backe
 TRITON_BACKEND_MODULE = "triton_python_backend_utils"
 RESOURCE_BASES = ("flask_restful.Resource", "flask.views.MethodView")
 HTTP_VERBS = ("get", "post", "put", "patch", "delete")
+GRPC_MODULE_SUFFIX = "_pb2_grpc"  # the module grpcio-tools generates for a service
+RPYC_SERVICES = frozenset({"rpyc.Service", "rpyc.core.service.Service", "rpyc.SlaveService", "rpyc.ClassicService",
+                           "rpyc.core.service.SlaveService", "rpyc.core.service.ClassicService"})
+MAX_HANDLER_HOPS = 3  # calls down an RPC handler's own helpers to where it runs the model
+RPYC_EXPOSED = "exposed_"
+DEVICE_MOVES = ("to", "cuda")  # nn.Module's (and a tensor's) moves to a device  # rpyc's default exposure prefix
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Container, Iterator
 
 
 class ServingHandlers:
     """Roots in the handlers serving frameworks call per request (mixed into `ProjectIndex`)."""
 
-    def serving_handlers(self, model: frozenset[str]) -> Iterator[tuple[FunctionInfo, str]]:
+    def serving_handlers(self, model: frozenset[str], reached: Container[str]
+                         ) -> Iterator[tuple[FunctionInfo, str]]:
         """Each framework-called request handler the project defines, with its root label; `model` holds the model
-        entries, which tell a gradio callback that runs inference from a set-up one."""
+        entries, which tell a gradio callback that runs inference from a set-up one; `reached`, the hot map so far
+        (an RPC servicer with a handler in it is `_rpc_step_handlers`' business)."""
         for cls in self.classes.values():  # type: ignore[attr-defined]
             names, why = self._handled(cls)
             for name in names:
                 fn = self.functions.get(cls.methods.get(name, ""))  # type: ignore[attr-defined]
                 if fn is not None and not fn.abstract:
                     yield fn, f"{fn.display} (request: {why})"
+            for fn, why in self._rpc_handlers(cls, reached):
+                if not self._warms_up(fn) and self._serves_inference(fn, model):  # type: ignore[attr-defined]
+                    yield fn, f"{fn.display} (request: {why}, runs the model)"
         for s in self.modules.values():  # type: ignore[attr-defined]
             for ref, _line in s.event_callbacks:
                 fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]
@@ -57,6 +79,69 @@ class ServingHandlers:
     def _infers(self, fn: FunctionInfo, model: frozenset[str]) -> bool:
         """`fn` runs with autograd off somewhere, or enters the model."""
         return bool(fn.gradless) or self._enters_model(fn, [(fn.lineno, fn.end_lineno)], set(model))  # type: ignore[attr-defined]
+
+    def _serves_inference(self, fn: FunctionInfo, model: frozenset[str]) -> bool:
+        """`fn`, or a method of its own object it calls up to MAX_HANDLER_HOPS calls down (`GetActions ->
+        _predict_action_chunk -> _get_action_chunk`), runs inference (`_infers`) or calls an object its class holds
+        as a model (`self.model(ids)`: `_held_module`, `_model_receivers`). A servicer hands the work to helpers of
+        its own; a key-value transfer, metrics or cache service calls none."""
+        level, seen = [fn], {fn.key}
+        cls = self.classes.get(fn.class_key or "")  # type: ignore[attr-defined]
+        placed = self._placed_attrs(cls) if cls is not None else frozenset()
+        for _hop in range(MAX_HANDLER_HOPS + 1):
+            if any(self._runs_model_here(f, model, placed) for f in level):
+                return True
+            level = [t for f in level for callee, _line in f.calls if callee.startswith("self.")
+                     for t, how in self.call_edges(f, f.module, callee)  # type: ignore[attr-defined]
+                     if not how and t.class_key == fn.class_key and t.key not in seen and not seen.add(t.key)]
+        return False
+
+    def _runs_model_here(self, fn: FunctionInfo, model: frozenset[str], placed: frozenset[str]) -> bool:
+        """`fn` itself runs inference or calls a model its object holds (`_serves_inference`): one the index types
+        (`_held_module`, `_model_receivers`), an object it calls (`self.model(ids, cache)`: no method of the class),
+        or one its class places on a device (`placed`) and `fn` calls a method of (`self.policy.predict(obs)` after
+        `self.policy.to(self.device)`)."""
+        if self._infers(fn, model):
+            return True
+        cls = self.classes.get(fn.class_key or "")  # type: ignore[attr-defined]
+        receivers = self._model_receivers(fn)  # type: ignore[attr-defined]
+        for callee, _line in fn.calls:
+            parts = callee.split(".")
+            if self._held_module(fn, callee) or callee.removesuffix(".forward") in receivers:  # type: ignore[attr-defined]
+                return True
+            if cls is not None and parts[0] == "self" and len(parts) >= 2 and self.method(cls, parts[1]) is None \
+                    and (len(parts) == 2 or len(parts) == 3 and parts[1] in placed and parts[2] not in DEVICE_MOVES):  # type: ignore[attr-defined]
+                return True
+        return False
+
+    def _placed_attrs(self, cls: ClassInfo) -> frozenset[str]:
+        """The attributes of `cls` some method of it moves to a device whole (`self.policy.to(self.device)`)."""
+        return frozenset(parts[1] for c in self.mro(cls) for key in c.methods.values()  # type: ignore[attr-defined]
+                         for callee, _line in self.functions[key].calls  # type: ignore[attr-defined]
+                         if len(parts := callee.split(".")) == 3 and parts[0] == "self" and parts[2] in DEVICE_MOVES)
+
+    def _rpc_handlers(self, cls: ClassInfo, reached: Container[str]) -> Iterator[tuple[FunctionInfo, str]]:
+        """The methods of `cls` a gRPC server or an rpyc server calls per remote call, and why; nothing for any
+        other class, nor for one with a method already reached: where the index sees a servicer's step (TGI's
+        `Decode` replaying a graph), `_rpc_step_handlers` tells its other handlers by the step's state, and
+        `ClearCache` stays cold. Only methods `cls` itself defines: a project base's are its own class's business."""
+        own = [(name, fn) for name, key in cls.methods.items() if (fn := self.functions.get(key)) is not None  # type: ignore[attr-defined]
+               and fn.parent_key is None and not fn.abstract and not fn.is_property and not name.startswith("__")]
+        if any(fn.key in reached for _name, fn in own):
+            return
+        bases = [base for c in self.mro(cls) for base in c.bases]  # type: ignore[attr-defined]
+        generated = [base for base in bases if base.rpartition(".")[0].endswith(GRPC_MODULE_SUFFIX)
+                     and base.rpartition(".")[2].endswith("Servicer")]
+        if generated:
+            held = [c for base in generated if (c := self.class_by_dotted(base)) is not None]  # type: ignore[attr-defined]
+            rpcs = {name for c in held for name in c.methods} if held else None
+            for name, fn in own:
+                if (name in rpcs) if rpcs is not None else not name.startswith("_"):
+                    yield fn, "gRPC calls a servicer's method per remote call"
+        elif RPYC_SERVICES.intersection(bases):
+            for name, fn in own:
+                if name.startswith(RPYC_EXPOSED):
+                    yield fn, f"rpyc runs {name} per remote call of {name[len(RPYC_EXPOSED):]}"
 
     def _handled(self, cls: ClassInfo) -> tuple[tuple[str, ...], str]:
         """The methods of `cls` its framework calls per request, and why; nothing for any other class."""

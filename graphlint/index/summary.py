@@ -427,6 +427,8 @@ class _Indexer(ast.NodeVisitor):
         self.class_stack: list[ClassInfo] = []
         self.func_stack: list[FunctionInfo] = []
         self.local_binds: list[dict[str, str]] = []
+        # per function: parameter -> the instances of the other members of its union annotation (`_union_params`)
+        self.union_params: list[dict[str, tuple[str, tuple[str, ...]]]] = []
         # per function: locals another arm of an `if` bound to something else (`_join_arms`): a call on the local
         # also calls each of those
         self.arm_binds: list[dict[str, set[str]]] = []
@@ -673,6 +675,7 @@ class _Indexer(ast.NodeVisitor):
             self._registrations(node, f"{self.s.module}.{qual}")
         info.module_params = self._module_params(node)
         self.local_binds.append(self._typed_params(node))
+        self.union_params.append(self._union_params(node, self.local_binds[-1]))
         self.arm_binds.append({})
         self.call_locals.append({})
         if cls is not None:
@@ -695,6 +698,7 @@ class _Indexer(ast.NodeVisitor):
         at_end = self._makes(node)
         info.makes = at_end + [ref for ref in info.makes if ref not in at_end]
         self.scopes.pop()
+        self.union_params.pop()
         info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
             ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
         self.arm_binds.pop()
@@ -740,6 +744,45 @@ class _Indexer(ast.NodeVisitor):
             if qual and not qual.startswith(("torch.", "typing.", "collections.")):
                 binds[arg.arg] = f"{qual}()"
         return binds
+
+    def _union_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef, typed: dict[str, str]
+                      ) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """Parameters annotated with a union of classes (`encoder: DepthImageEncoder | CannyImageEncoder`): name ->
+        (the instance `_typed_params` binds it to, the instances of the union's other classes). The value may be
+        any member, so a call on it (`encoder(img)`, `encoder.encode(img)`) runs that member's method too
+        (`_union_calls`); `_typed_params` keeps one member, for what the rest of the index reads from a binding."""
+        out: dict[str, tuple[str, tuple[str, ...]]] = {}
+        args = node.args
+        typed_unions = [a for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+                        if a.annotation is not None and typed.get(a.arg) and union_members(a.annotation)]
+        if not typed_unions:
+            return out
+        stored = {sub.id for stmt in node.body for sub in ast.walk(stmt)
+                  if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store)}  # (a rebound one holds that value)
+        for arg in typed_unions:
+            bound = typed[arg.arg]
+            members = union_members(arg.annotation) if arg.arg not in stored else None
+            if not members:
+                continue
+            names = [self.resolve(name) for m in members if (name := class_annotation(m))
+                     and name.rpartition(".")[2][:1].isupper()]
+            others = tuple(dict.fromkeys(f"{q}()" for q in names if q and f"{q}()" != bound
+                                         and not q.startswith(("torch.", "typing.", "collections."))))
+            if others:
+                out[arg.arg] = (bound, others)
+        return out
+
+    def _union_calls(self, func: ast.expr) -> list[str]:
+        """`encoder(img)` / `encoder.encode(img)` on a union-annotated parameter the body never rebinds
+        (`_union_params`): the same call on each other member (`CannyImageEncoder()`, `CannyImageEncoder().encode`)."""
+        name = dotted(func)
+        if not name or not self.union_params or not self.local_binds:
+            return []
+        head, dot, rest = name.partition(".")
+        bound, others = self.union_params[-1].get(head, ("", ()))
+        if not others or self.local_binds[-1].get(head) != bound:
+            return []
+        return [f"{other}{dot}{rest}" for other in others]
 
     def _element_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
         """Parameters annotated with a homogeneous container of a class (`processors: Sequence[StepProcessor]`,
@@ -1419,6 +1462,8 @@ class _Indexer(ast.NodeVisitor):
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
         if bound.startswith(ALTERNATIVES) and self.func_stack:
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
+        if callee and self.func_stack and (unions := self._union_calls(func)):
+            self.func_stack[-1].calls.extend((alt, node.lineno) for alt in unions)
         if self.func_stack and callee and self.top_assigned:
             self._global_read(func)
         if (callback := self._event_callback(node, callee or "")) is not None:

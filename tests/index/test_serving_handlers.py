@@ -177,3 +177,118 @@ def test_a_listener_named_like_gradios_in_a_module_without_gradio_is_no_callback
     source = GRADIO.replace("import gradio as gr", "import widgets as gr")
     assert "answer" not in hot({"demo": source})
 
+
+
+SERVICER = """
+    import pickle
+    import torch
+    from lerobot.transport import services_pb2_grpc
+
+    class PolicyServer(services_pb2_grpc.AsyncInferenceServicer):
+        def __init__(self, config):
+            self.config = config
+
+        @property
+        def running(self):
+            return torch.cuda.is_available()
+
+        def SendPolicyInstructions(self, request, context):
+            self.policy = load(request.name)
+            self.policy.to("cuda")
+
+        def SendObservations(self, request, context):
+            self.stats.record(torch.tensor(request.timestamps).cuda())
+
+        def GetActions(self, request, context):
+            return pickle.dumps(self._predict(request))
+
+        def _predict(self, obs):
+            return self.policy.predict_action_chunk(obs).cpu()
+
+        def warmup_policy(self, request, context):
+            return self.policy.predict_action_chunk(request).cpu()
+
+    class Client(services_pb2_grpc.AsyncInferenceStub):
+        def GetActions(self, obs):
+            return obs.cpu()
+
+    class Store(registry.AsyncInferenceServicer):
+        def GetActions(self, request, context):
+            return request.cpu()
+
+    def load(name):
+        return torch.load(name)
+
+    def serve(config):
+        server = grpc.server(None)
+        services_pb2_grpc.add_AsyncInferenceServicer_to_server(PolicyServer(config), server)
+"""
+
+
+def test_a_grpc_servicers_methods_are_request_roots():
+    """LeRobot's `PolicyServer`: gRPC calls `GetActions` once per action chunk the robot asks for; the servicer hands
+    the work to a policy its `SendPolicyInstructions` loaded by name, which the index cannot type."""
+    found = hot({"server": SERVICER})
+    label = "PolicyServer.GetActions (request: gRPC calls a servicer's method per remote call, runs the model)"
+    assert found["PolicyServer.GetActions"] == ("forward", (label,))
+    # (the model runs in a helper: the policy it moved to the device, `self.policy.predict_action_chunk(obs)`)
+    assert found["PolicyServer._predict"] == ("forward", (label, "PolicyServer._predict"))
+    # Decoys: set-up that loads and moves the policy, a handler that runs no model (bookkeeping on an object never
+    # placed on a device), the constructor, a property, warm-up, a stub (the client side), a `*Servicer` base of
+    # no `_pb2_grpc` module.
+    for cold in ("PolicyServer.SendPolicyInstructions", "PolicyServer.SendObservations", "PolicyServer.__init__",
+                 "PolicyServer.running", "PolicyServer.warmup_policy", "Client.GetActions", "Store.GetActions"):
+        assert cold not in found, cold
+
+
+def test_a_servicer_whose_rpcs_the_project_holds_roots_those_only():
+    generated = """
+        class AsyncInferenceServicer:
+            def Predict(self, request, context):
+                raise NotImplementedError
+    """
+    source = SERVICER.replace("def _predict(self", "def Predict(self").replace("self._predict(", "self.Predict(")
+    found = hot({"server": source, "lerobot.transport.services_pb2_grpc": generated})
+    assert "PolicyServer.Predict" in found and found["PolicyServer.Predict"][1][0].startswith("PolicyServer.Predict (")
+    assert "PolicyServer.GetActions" not in found  # no RPC of the generated base: a plain method
+
+
+RPYC = """
+    import rpyc
+    import torch
+
+    class WorkerService(rpyc.Service):
+        def exposed_execute_model_forward(self, ids):
+            tokens = torch.tensor(ids, device="cuda")
+            return self.model(tokens).tolist()
+
+        def exposed_warmup(self):
+            return torch.cuda.synchronize()
+
+        def exposed_counter_inc(self, name):
+            return self.metrics.inc(torch.tensor([1]).cuda())
+
+        def exposed_init_cache(self, shape):
+            self.cache = torch.zeros(shape, device="cuda")
+
+        def helper(self, x):
+            return x.cpu()
+
+    class Plain:
+        def exposed_execute_model_forward(self, ids):
+            return ids.cpu()
+"""
+
+
+def test_an_rpyc_services_exposed_methods_are_request_roots():
+    """ColossalAI's `rpcWorkerService(rpyc.Service)`: the engine calls `conn.root.execute_model_forward(...)` per
+    step, which runs `exposed_execute_model_forward`."""
+    found = hot({"worker": RPYC})
+    assert found["WorkerService.exposed_execute_model_forward"] == ("forward", (
+        "WorkerService.exposed_execute_model_forward (request: rpyc runs exposed_execute_model_forward per remote "
+        "call of execute_model_forward, runs the model)",))
+    # Decoys: warm-up, set-up and a metrics counter (no model runs: LightLLM's KV-move, cache and metrics services),
+    # a method rpyc does not expose, a class that is no rpyc service.
+    for cold in ("WorkerService.exposed_warmup", "WorkerService.exposed_counter_inc", "WorkerService.exposed_init_cache",
+                 "WorkerService.helper", "Plain.exposed_execute_model_forward"):
+        assert cold not in found, cold

@@ -19,7 +19,7 @@ from graphlint.facts.literals import (
     may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys
-from graphlint.facts.elements import element_reads, index_code
+from graphlint.facts.elements import element_reads, index_code, single_bindings
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import descendants
 from graphlint.facts.values import (
@@ -359,6 +359,7 @@ class Inference:
         # the unit's tree, for facts its other statements prove (`element_reads`, read once when first asked)
         self.unit_tree: cst.CSTNode | None = None
         self._elements: dict[str, tuple[int, frozenset[str]]] | None = None
+        self._shapes: frozenset[str] | None = None  # locals the unit binds once to a whole shape (`_shape_local`)
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -1382,7 +1383,7 @@ class Inference:
         if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
             elements = sizes[0].elements
             return len(elements) if not any(isinstance(e, cst.StarredElement) for e in elements) else None
-        if len(sizes) == 1 and _shape_like(sizes[0]):
+        if len(sizes) == 1 and (_shape_like(sizes[0]) or self._shape_local(sizes[0])):
             return None
         if sizes and all(self(s) == HOST for s in sizes):
             return len(sizes)
@@ -1472,6 +1473,16 @@ class Inference:
             # Not a Tensor method: the annotation was wrong (e.g. a cache object typed as Tensor).
             return UNKNOWN
         return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, rank=rank)
+
+    def _shape_local(self, size: cst.BaseExpression) -> bool:
+        """A local the unit binds once, to a whole shape (`sh = x.shape` then `torch.zeros(sh)`): a host value does
+        not tell an int from a `torch.Size`, the binding does."""
+        if not isinstance(size, cst.Name) or self.unit_tree is None:
+            return False
+        if self._shapes is None:
+            bound = single_bindings(list(descendants(self.unit_tree)))
+            self._shapes = frozenset(name for name, value in bound.items() if _shape_like(value))
+        return size.value in self._shapes
 
     def _method_rank(self, recv: Val, name: str, node: cst.Call, nargs: int) -> int | None:
         """The rank of `recv.name(...)` when the call shows it: shape-keeping methods keep it, `view(a, b)` has

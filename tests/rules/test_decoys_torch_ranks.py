@@ -117,7 +117,8 @@ def test_new_factories_and_dim_reductions_show_their_rank():
 
 def test_runtime_shapes_and_other_ranks_stay_unknown():
     """Decoys: `torch.zeros(x.shape)` / `x.new_zeros(x.size())` / `x.shape[:-1] + (n,)` have the rank of a tensor the
-    code does not show (before: one dimension, so `a[0] = 1` read as one element); `squeeze(0)` drops the dimension
+    code does not show (before: one dimension, so `a[0] = 1` read as one element), so has a local bound once to one
+    (`sh = x.shape`; one bound to a number, `m = n + 1`, is one size: hit); `squeeze(0)` drops the dimension
     only where its size is 1 at run time; `view_as(y)` has `y`'s rank, not the receiver's; a reduction over a `dim`
     held in a name (a tuple, maybe)."""
     check("""
@@ -131,6 +132,12 @@ def test_runtime_shapes_and_other_ranks_stay_unknown():
             b[0] = 1
             c = torch.empty(x.shape[:-1] + (n,), device="cuda")
             c[0] = 1
+            sh = x.shape
+            e = torch.zeros(sh, device="cuda")
+            e[0] = 1
+            m = n + 1
+            f = torch.empty(m, device="cuda")
+            f[0] = 0  # <- GL133
             z = torch.zeros(8, 1, device="cuda")
             q = z.squeeze(0)
             q[0] = 1
@@ -138,5 +145,5 @@ def test_runtime_shapes_and_other_ranks_stay_unknown():
             v[0] = 1
             r = z.sum(d)
             r[0] = 1
-            return a, b, c, q, v, r
+            return a, b, c, e, f, q, v, r
     """, scope="all")

@@ -837,6 +837,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             # the index types `self.ids = torch.tensor(ids)` a host tensor, but a default device set off the host
             # (`torch.set_default_device("cuda")` in the project's setup) builds it there: where it lives is unknown
             return UNKNOWN
+        if val.rank is None and val.kind in (Kind.TENSOR, Kind.CPU_TENSOR, Kind.BOOL_TENSOR):
+            rank = index.call_facts.attr_rank(owner, attr)  # every store shows one rank (`self._seqs[i, j]`)
+            if rank is not None:
+                return val._replace(rank=rank)
         return val
 
     def stored_field(owner: ClassInfo, attr: str) -> Val:

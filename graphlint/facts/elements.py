@@ -24,7 +24,7 @@ def element_reads(tree: cst.CSTNode) -> dict[str, tuple[int, frozenset[str]]]:
     """name -> (the number of indices `k` of a read `name[i1, ..., ik]` that the unit proves holds one element, the
     source of those reads' indices); none where two such reads of the name disagree on `k`."""
     nodes = list(descendants(tree))
-    bound = _single_bindings(nodes)
+    bound = single_bindings(nodes)
     found: dict[str, int] = {}
     codes: dict[str, set[str]] = {}
     mixed: set[str] = set()
@@ -51,7 +51,7 @@ _BINDERS = frozenset({cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.Wit
 _TESTED = frozenset({cst.If, cst.While, cst.IfExp, cst.Assert})
 
 
-def _single_bindings(nodes: list[cst.CSTNode]) -> dict[str, cst.BaseExpression]:
+def single_bindings(nodes: list[cst.CSTNode]) -> dict[str, cst.BaseExpression]:
     """Locals the unit binds exactly once, by a plain `name = value`: what they hold is that value everywhere."""
     values: dict[str, cst.BaseExpression] = {}
     counts: dict[str, int] = {}

@@ -19,7 +19,7 @@ from graphlint.facts.literals import (
     may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys
-from graphlint.facts.elements import element_reads, index_code
+from graphlint.facts.elements import element_reads, index_code, single_bindings
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import descendants
 from graphlint.facts.values import (
@@ -117,6 +117,13 @@ def named_device(name: str) -> Dev:
 
 RANK_KEEPING_VIEWS = frozenset({"permute", "transpose", "t", "narrow", "index_select", "gather", "expand_as",
                                 "copy_", "view_as", "reshape_as"})
+# `x.new_zeros(sizes)` and kin: a tensor of the sizes given (`new_full(sizes, v)`: the first argument)
+NEW_FACTORY_METHODS = frozenset({"new_zeros", "new_ones", "new_empty", "new_full"})
+# `x.view_as(other)` and kin: other's shape, so other's rank
+OTHER_RANK_METHODS = frozenset({"view_as", "reshape_as", "expand_as"})
+# Reductions that return one tensor and take `dim` first: over one dimension they drop it (`keepdim=True` keeps it)
+DIM_REDUCTIONS = frozenset({"sum", "mean", "prod", "amax", "amin", "argmax", "argmin", "logsumexp", "nansum",
+                            "nanmean"})
 # Methods that keep the storage of the receiver (so they keep it pinned).
 VIEW_METHODS = frozenset({
     "view", "reshape", "narrow", "flatten", "squeeze", "unsqueeze", "select", "expand", "view_as",
@@ -352,6 +359,7 @@ class Inference:
         # the unit's tree, for facts its other statements prove (`element_reads`, read once when first asked)
         self.unit_tree: cst.CSTNode | None = None
         self._elements: dict[str, tuple[int, frozenset[str]]] | None = None
+        self._shapes: frozenset[str] | None = None  # locals the unit binds once to a whole shape (`_shape_local`)
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -1364,11 +1372,20 @@ class Inference:
             sizes = sizes[-1:] if sizes else []
         elif qual == "torch.full":
             sizes = sizes[:1]
+        return self._sizes_rank(sizes, node)
+
+    def _sizes_rank(self, sizes: list[cst.BaseExpression], node: cst.Call) -> int | None:
+        """The rank of a tensor built from these size arguments (`zeros(2, n)`, `zeros((n, 2))`, `x.new_zeros(n)`): one
+        per host number, or the length of one tuple display. A lone size that is a shape (`zeros(x.shape)`,
+        `x.new_zeros(x.size()[:-1] + (n,))`) has the rank of a tensor the code does not show: unknown."""
+        if any(a.star for a in node.args):
+            return None
         if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
             elements = sizes[0].elements
             return len(elements) if not any(isinstance(e, cst.StarredElement) for e in elements) else None
-        if sizes and all(self(s) == HOST and not isinstance(s, cst.StarredElement) for s in sizes) \
-                and not any(a.star for a in node.args):
+        if len(sizes) == 1 and (_shape_like(sizes[0]) or self._shape_local(sizes[0])):
+            return None
+        if sizes and all(self(s) == HOST for s in sizes):
             return len(sizes)
         return None
 
@@ -1457,10 +1474,25 @@ class Inference:
             return UNKNOWN
         return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, rank=rank)
 
+    def _shape_local(self, size: cst.BaseExpression) -> bool:
+        """A local the unit binds once, to a whole shape (`sh = x.shape` then `torch.zeros(sh)`): a host value does
+        not tell an int from a `torch.Size`, the binding does."""
+        if not isinstance(size, cst.Name) or self.unit_tree is None:
+            return False
+        if self._shapes is None:
+            bound = single_bindings(list(descendants(self.unit_tree)))
+            self._shapes = frozenset(name for name, value in bound.items() if _shape_like(value))
+        return size.value in self._shapes
+
     def _method_rank(self, recv: Val, name: str, node: cst.Call, nargs: int) -> int | None:
         """The rank of `recv.name(...)` when the call shows it: shape-keeping methods keep it, `view(a, b)` has
-        two dimensions, `flatten()` one."""
+        two dimensions, `flatten()` one, `new_zeros(sizes)` what its sizes show, `view_as(other)` other's, a
+        reduction over one literal dimension one less (`keepdim=True`: the same)."""
         args = [a.value for a in node.args if a.keyword is None]
+        if name in NEW_FACTORY_METHODS:
+            return self._sizes_rank(args[:1] if name == "new_full" else args, node)
+        if name in OTHER_RANK_METHODS:
+            return self(args[0]).rank if len(args) == 1 and self(args[0]).is_tensor else None
         if name in ("view", "reshape", "expand") and args and not any(a.star for a in node.args):
             if len(args) == 1 and isinstance(args[0], (cst.Tuple, cst.List)):
                 return len(args[0].elements)
@@ -1475,6 +1507,8 @@ class Inference:
             return recv.rank + 1
         if name == "select":
             return recv.rank - 1 if recv.rank > 0 else None
+        if name in DIM_REDUCTIONS:
+            return _reduced_rank(recv.rank, node)
         if name in SHAPE_KEEPING_METHODS or name in RANK_KEEPING_VIEWS:
             return recv.rank
         return None
@@ -1781,6 +1815,46 @@ def _device_of_expr(expr: cst.BaseExpression) -> cst.BaseExpression | None:
     if isinstance(expr, cst.Attribute) and expr.attr.value == "device":
         return expr.value
     return None
+
+
+def _shape_like(expr: cst.BaseExpression) -> bool:
+    """A size argument the syntax shows is a whole shape, not one size: `x.shape`, `x.size()`, a slice of one
+    (`x.shape[:-1]`), one joined with a tuple (`x.shape[:-1] + (n,)`), `torch.Size(...)` / `tuple(...)` / `list(...)`."""
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value == "shape"
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Attribute):
+            return func.attr.value == "size" and not expr.args or func.attr.value == "Size"
+        return isinstance(func, cst.Name) and func.value in ("tuple", "list")
+    if isinstance(expr, cst.Subscript):
+        return _shape_like(expr.value) and any(isinstance(el.slice, cst.Slice) for el in expr.slice)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Multiply)):
+        return any(_shape_like(side) or isinstance(side, (cst.Tuple, cst.List)) for side in (expr.left, expr.right))
+    return False
+
+
+def _reduced_rank(rank: int, node: cst.Call) -> int | None:
+    """The rank of `x.sum(d)` / `x.sum(dim=d)` of an `x` of rank `rank` over one literal dimension `d`: one less (a
+    0-d `x` stays 0-d), the same with `keepdim=True`; None for a tuple of dims, a `dim` held in a name (it may hold
+    a tuple) or a `keepdim` the code does not spell."""
+    dim = next((a.value for a in node.args if a.keyword is None), None)
+    keepdim: cst.BaseExpression | None = None
+    for a in node.args:
+        if a.keyword is not None and a.keyword.value == "dim":
+            dim = a.value
+        elif a.keyword is not None and a.keyword.value == "keepdim":
+            keepdim = a.value
+    positional = [a.value for a in node.args if a.keyword is None]
+    if keepdim is None and len(positional) >= 2:
+        keepdim = positional[1]
+    if isinstance(dim, cst.UnaryOperation):
+        dim = dim.expression
+    if not isinstance(dim, cst.Integer):
+        return None
+    if keepdim is None or isinstance(keepdim, cst.Name) and keepdim.value == "False":
+        return max(rank - 1, 0)
+    return rank if isinstance(keepdim, cst.Name) and keepdim.value == "True" else None
 
 
 def _literal_rank(data: cst.BaseExpression, inf: Inference) -> int | None:

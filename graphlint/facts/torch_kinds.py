@@ -62,6 +62,18 @@ WINDOW_TORCH = frozenset({"torch.hann_window", "torch.hamming_window", "torch.bl
 # Factories of a fixed rank whatever their arguments (the index's `factory_rank` and the facts' `_factory_rank`)
 FIXED_RANK_TORCH = {"torch.arange": 1, "torch.linspace": 1, "torch.logspace": 1, "torch.randperm": 1, "torch.eye": 2,
                     **dict.fromkeys(WINDOW_TORCH, 1)}
+# Tensor methods whose result has the receiver's number of dimensions whatever their arguments (dtype and device
+# casts, copies, elementwise maths, scans, views that reorder dimensions): a field rebound through one keeps its rank
+# (`self.ids = self.ids.index_select(0, order)`). Not `view_as`/`expand_as`/`reshape_as` (the other's rank), `type`
+# (a string without an argument), `sort`/`max` (tuples) or reductions.
+RANK_KEEPING_METHODS = frozenset({
+    "float", "half", "double", "long", "int", "bfloat16", "short", "char", "byte", "bool", "contiguous", "clone",
+    "detach", "masked_fill", "masked_fill_", "fill_", "zero_", "copy_", "requires_grad_", "abs", "neg", "exp", "log",
+    "sqrt", "rsqrt", "sigmoid", "tanh", "relu", "clamp", "clamp_min", "clamp_max", "round", "floor", "ceil",
+    "to", "cuda", "cpu", "pin_memory", "type_as", "cumsum", "cumprod", "softmax", "log_softmax", "nan_to_num", "flip",
+    "roll", "index_select", "narrow", "permute", "transpose", "index_fill", "index_fill_", "scatter", "scatter_",
+    "index_copy", "index_copy_",
+})
 FACTORY_TORCH = frozenset({
     "torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.empty", "torch.full",
     "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.rand", "torch.randn",

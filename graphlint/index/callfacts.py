@@ -17,7 +17,7 @@ from graphlint.facts.kinds import (
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
-from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo, ModuleSummary
+from graphlint.index.summary import NAME_ARG, OWN_RANK, PARAM, ClassInfo, FunctionInfo, ModuleSummary
 
 
 class ProjectIndex(Protocol):
@@ -129,6 +129,7 @@ class CallFacts:
         self._instances: dict[tuple[str, str], str | None] = {}
         self._forwarded: list[tuple[str, str, str]] | None = None
         self._foreign_sets: set[str] | None = None
+        self._ranks: dict[tuple[str, str], int | None] = {}
         self._callees: list[str] | None = None
         self._built: dict[str, list] = {}
         self._cls_sites: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
@@ -186,6 +187,22 @@ class CallFacts:
             kind = join_kinds(kinds) if kinds else None
             self._attrs[key] = kind if kind in KEPT or kind is TOKENIZER else None
         return self._attrs[key]
+
+    def attr_rank(self, cls: "ClassInfo", name: str) -> int | None:
+        """The rank every `self.<name> = ...` in the class, its project bases and its subclasses gives the field
+        (`summary.stored_rank`; an update that keeps the field's own rank is no evidence either way), where at least
+        one store shows it: fairseq2's `self._seqs = torch.empty((P, S))`, later `self._seqs.index_select(0, order)`,
+        has two dimensions, so `self._seqs[i, j]` is one element. None where a store shows another rank or none, for
+        a dataclass field (its constructions fill it) and for a name project code also stores on other objects
+        (`obj.x = ...`, which these stores do not see)."""
+        key = (cls.key, name)
+        if key not in self._ranks:
+            family = self._class_family(cls)
+            ranks = {rank for c in family for meth in c.methods.values()
+                     for attr, rank in self.index.functions[meth].attr_ranks if attr == name} - {OWN_RANK}
+            blocked = name in self._foreign() or any(name in c.init_fields for c in family)
+            self._ranks[key] = ranks.pop() if len(ranks) == 1 and None not in ranks and not blocked else None
+        return self._ranks[key]
 
     def property_kind(self, cls: "ClassInfo", name: str) -> IKind | None:
         """What reading the property `obj.<name>` of an instance of `cls` gives, where every getter it can run (the

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from graphlint.facts.default_device import (
     device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
-from graphlint.facts.torch_kinds import FACTORY_TORCH, FIXED_RANK_TORCH, TRANSFORM_TORCH
+from graphlint.facts.torch_kinds import FACTORY_TORCH, FIXED_RANK_TORCH, RANK_KEEPING_METHODS, TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
@@ -195,6 +196,9 @@ class FunctionInfo:
     # the rank of the tensor every `return` builds with a torch factory whose shape the code shows
     # (`return torch.zeros((2 + n,), device=d)`: 1); None where a return shows none (`factory_rank`)
     return_rank: int | None = None
+    # (attribute, rank) of each `self.x = value` (`stored_rank`): the rank its factory shows, OWN_RANK for an update
+    # that keeps the field's own rank (`self.ids = self.ids[..., :k]`), None where the value shows none
+    attr_ranks: tuple[tuple[str, int | None], ...] = ()
     # (first line, last line, field) of its `with <torch.device value>:` blocks (facts.default_device.device_blocks);
     # once its class is read, only the blocks whose item is a device (field "")
     device_blocks: tuple[tuple[int, int, str], ...] = ()
@@ -339,12 +343,26 @@ class ModuleSummary:
 SIZED_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
 
 
+# constructors whose first argument is data: of a flat list of numbers, a tensor of one dimension
+_DATA_CONSTRUCTORS = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.Tensor"})
+
+
+def _flat_numbers(data: ast.expr) -> bool:
+    """`[0, 1]`, `[False] * n`, `n * [0.0]`: a list display of number literals, or its repetition."""
+    if isinstance(data, ast.BinOp) and isinstance(data.op, ast.Mult):
+        return _flat_numbers(data.left) if isinstance(data.left, ast.List) else _flat_numbers(data.right)
+    return isinstance(data, (ast.List, ast.Tuple)) and bool(data.elts) and all(
+        _literal_number(e) for e in data.elts)
+
+
 def factory_rank(call: ast.Call, qual: str | None) -> int | None:
     """The rank of the tensor a torch factory call builds, where the code shows it: a tuple or list of sizes
     (`torch.zeros((n,))`, `torch.full([a, b], v)`), number literals or several sizes (`torch.empty(2, n)`); None for a
     lone size that may be a tuple (`torch.zeros(shape)`) or any other call."""
     if qual in FIXED_RANK_TORCH:
         return FIXED_RANK_TORCH[qual]
+    if qual in _DATA_CONSTRUCTORS and call.args:
+        return 1 if _flat_numbers(call.args[0]) else None
     if qual not in SIZED_FACTORIES and qual != "torch.full":
         return None
     size = next((kw.value for kw in call.keywords if kw.arg == "size"), None)
@@ -357,6 +375,56 @@ def factory_rank(call: ast.Call, qual: str | None) -> int | None:
         return 1 if isinstance(size, ast.Constant) and isinstance(size.value, int) else None
     if args and qual != "torch.full" and not any(isinstance(a, ast.Starred) for a in args):
         return len(args)  # `torch.zeros(2, n)`: one size per argument
+    return None
+
+
+OWN_RANK = -1  # `stored_rank` of an update that keeps the field's own rank, whatever that is
+# `nn.Parameter(t)` / `nn.Buffer(t)` hold `t` itself: its rank
+_HOLDERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
+                      "torch.nn.parameter.Buffer"})
+_CATS = frozenset({"torch.cat", "torch.concat", "torch.concatenate"})
+
+
+def stored_rank(value: ast.expr | None, attr: str, resolve: Callable[[str | None], str | None],
+                binds: dict[str, list] | None = None, depth: int = 0) -> int | None:
+    """The rank of the tensor `self.<attr> = value` stores, where torch fixes it: a factory whose shape the code
+    shows (`factory_rank`), what `nn.Parameter` wraps, a method that keeps its receiver's rank
+    (`RANK_KEEPING_METHODS`), a subscript by slices and `...` only, `torch.cat` of parts one of which has it (torch
+    joins parts of one rank), a local bound once. OWN_RANK where that receiver or part is the field itself
+    (`self.seqs = self.seqs.index_select(0, order)`, `torch.cat([self.ids, new], dim=-1)`, `self.n += 1`): the update
+    keeps whatever rank the field's other stores give it. None where the value shows no rank."""
+    if value is None or depth > 4:
+        return None
+    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+        return OWN_RANK if value.attr == attr else None
+    if isinstance(value, ast.Name) and binds is not None and len(found := binds.get(value.id, ())) == 1 \
+            and isinstance(found[0], ast.expr):
+        return stored_rank(found[0], attr, resolve, binds, depth + 1)
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        # `self.n + 1`: a number broadcasts into the tensor and keeps its rank
+        for tensor_side, other in ((value.left, value.right), (value.right, value.left)):
+            if _literal_number(other):
+                return stored_rank(tensor_side, attr, resolve, binds, depth + 1)
+        return None
+    if isinstance(value, ast.Subscript):
+        elts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+        if all(isinstance(e, ast.Slice) or isinstance(e, ast.Constant) and e.value is Ellipsis for e in elts):
+            return stored_rank(value.value, attr, resolve, binds, depth + 1)
+        return None
+    if not isinstance(value, ast.Call) or any(isinstance(a, ast.Starred) for a in value.args):
+        return None
+    func = value.func
+    qual = resolve(dotted(func))
+    if qual in _HOLDERS and value.args:
+        return stored_rank(value.args[0], attr, resolve, binds, depth + 1)
+    if qual in _CATS and value.args and isinstance(value.args[0], (ast.List, ast.Tuple)):
+        ranks = {stored_rank(e, attr, resolve, binds, depth + 1) for e in value.args[0].elts}
+        shown = ranks - {None, OWN_RANK}
+        return shown.pop() if len(shown) == 1 else OWN_RANK if not shown and OWN_RANK in ranks else None
+    if qual is not None and qual.startswith("torch."):
+        return factory_rank(value, qual)
+    if isinstance(func, ast.Attribute) and func.attr in RANK_KEEPING_METHODS:
+        return stored_rank(func.value, attr, resolve, binds, depth + 1)
     return None
 
 
@@ -663,6 +731,8 @@ class _Indexer(ast.NodeVisitor):
             item_follows=item_follows(scope, self.resolve, _layer_of(cls)),
             registers=self._registers(node) if cls is None and parent is None else ("", ""),
             return_rank=self._return_rank(scope),
+            attr_ranks=tuple((attr, stored_rank(value, attr, self.resolve, scope.binds)) for attr, value in scope.self_assigns
+                             if not (isinstance(value, ast.Constant) and value.value is None)),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))

@@ -1,0 +1,149 @@
+"""Ranks torch fixes (session 28): a Python scalar stored into one element of a device tensor is a blocking copy
+(GL133), into a row a fill. The rank is carried where torch defines it: a field every store of the class gives one
+rank (a factory whose shape the code shows; updates that keep the field's own rank, `index_select`, a slice by `:` and
+`...`, `torch.cat` with itself, say nothing), `x.new_zeros(sizes)` and kin, a reduction over one literal dimension,
+`view_as(other)` (other's rank, not the receiver's). Decoys: a rank that depends on a runtime value stays unknown
+(`torch.zeros(x.shape)`, `squeeze(0)`, a field some store leaves unshown), and a store into a row stays silent.
+"""
+
+from __future__ import annotations
+
+from snippets import check
+
+
+def test_a_field_every_store_gives_one_rank_is_indexed_to_one_element():
+    """fairseq2's `self._seqs = torch.empty((P, S))`, rebound by `index_select` and grown by `torch.cat` with
+    itself: two dimensions, so `self._seqs[i, j] = eos` is one element (hit) and `self._seqs[i] = eos` a row (decoy)."""
+    check("""
+        import torch
+
+
+        class Gen:
+            def __init__(self, n: int, s: int):
+                self._seqs = torch.empty((n, s), device="cuda", dtype=torch.int64)
+
+            def reorder(self, order: torch.Tensor):
+                self._seqs = self._seqs.index_select(dim=0, index=order)
+
+            def grow(self, k: int):
+                extra = torch.zeros(4, k, device="cuda", dtype=torch.int64)
+                self._seqs = torch.cat([self._seqs, extra], dim=-1)
+                self._seqs = self._seqs[..., :k]
+
+            def finish(self, i: int, j: int):
+                self._seqs[i, j] = 2  # <- GL133
+                self._seqs[i] = 2
+    """, scope="all")
+
+
+def test_a_field_built_from_a_flat_literal_list_has_one_dimension():
+    """GPT-SoVITS's session flags `torch.Tensor([False] * n).bool().to(device)`, read through an object of the class
+    (hit; the uploads themselves are GL131 under `--scope all`); data that may hold lists (decoy)."""
+    check("""
+        import torch
+
+
+        class Session:
+            def __init__(self, n: int, rows):
+                self.completed = torch.Tensor([False] * n).bool().to("cuda")  # <- GL131
+                self.rows = torch.tensor(rows).to("cuda")  # <- GL131
+
+
+        def finish(session: Session, i: int):
+            session.completed[i] = True  # <- GL133
+            session.rows[i] = 0
+    """, scope="all")
+
+
+def test_fields_with_an_unshown_or_disagreeing_rank_stay_unknown():
+    """Decoys: a store whose rank the code does not show (`torch.zeros(shape)`, a parameter stored as it came), two
+    stores of different ranks, a name other code also stores on another object (`g.buf = ...`), a dataclass field
+    (its constructions fill it)."""
+    check("""
+        import dataclasses
+        import torch
+
+
+        class A:
+            def __init__(self, shape):
+                self.buf = torch.zeros((4,), device="cuda")
+                self.other = torch.zeros((4,), device="cuda")
+                self.third = torch.zeros((4,), device="cuda")
+
+            def reset(self, shape, t: torch.Tensor):
+                self.buf = torch.zeros(shape, device="cuda")
+                self.other = torch.zeros((4, 4), device="cuda")
+
+            def step(self, i: int):
+                self.buf[i] = 0
+                self.other[i] = 0
+                self.third[i] = 0
+
+
+        def elsewhere(a: A, t: torch.Tensor):
+            a.third = t
+
+
+        @dataclasses.dataclass
+        class B:
+            ids: torch.Tensor
+
+            def mark(self, i: int):
+                self.ids[i] = 1
+    """, scope="all")
+
+
+def test_new_factories_and_dim_reductions_show_their_rank():
+    """`x.new_zeros(n)` has one dimension, `x.new_full((n, 2), v)` two; `x.sum(-1)` of a 2-d `x` has one, with
+    `keepdim=True` two (hits into one element; decoys: the row stores)."""
+    check("""
+        import torch
+
+
+        def step(x: torch.Tensor, n: int, i: int):
+            a = torch.zeros(4, 8, device="cuda")
+            b = a.new_zeros(n)
+            b[i] = 1  # <- GL133
+            c = a.new_full((n, 2), 0)
+            c[i] = 1
+            c[i, 0] = 1  # <- GL133
+            s = a.sum(-1)
+            s[0] = 0.0  # <- GL133
+            k = a.sum(dim=1, keepdim=True)
+            k[0] = 0.0
+            return b, c, s, k
+    """, scope="all")
+
+
+def test_runtime_shapes_and_other_ranks_stay_unknown():
+    """Decoys: `torch.zeros(x.shape)` / `x.new_zeros(x.size())` / `x.shape[:-1] + (n,)` have the rank of a tensor the
+    code does not show (before: one dimension, so `a[0] = 1` read as one element), so has a local bound once to one
+    (`sh = x.shape`; one bound to a number, `m = n + 1`, is one size: hit); `squeeze(0)` drops the dimension
+    only where its size is 1 at run time; `view_as(y)` has `y`'s rank, not the receiver's; a reduction over a `dim`
+    held in a name (a tuple, maybe)."""
+    check("""
+        import torch
+
+
+        def step(x: torch.Tensor, y: torch.Tensor, n: int, d):
+            a = torch.zeros(x.shape, device="cuda")
+            a[0] = 1
+            b = x.new_zeros(x.size())
+            b[0] = 1
+            c = torch.empty(x.shape[:-1] + (n,), device="cuda")
+            c[0] = 1
+            sh = x.shape
+            e = torch.zeros(sh, device="cuda")
+            e[0] = 1
+            m = n + 1
+            f = torch.empty(m, device="cuda")
+            f[0] = 0  # <- GL133
+            z = torch.zeros(8, 1, device="cuda")
+            q = z.squeeze(0)
+            q[0] = 1
+            v = z.view_as(y)
+            v[0] = 1
+            r = z.sum(d)
+            r[0] = 1
+            return a, b, c, e, f, q, v, r
+    """, scope="all")

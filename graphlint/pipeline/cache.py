@@ -425,7 +425,8 @@ def hot_entries(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list]
             facts = sorted(index.call_facts.params(fn).items())
             facts += sorted((f"**{key}", kind) for key, kind in index.call_facts.keywords(fn).items())
             facts += [(f"filled:{name}", "") for name in sorted(index.call_facts.filled(fn))]
-            out.setdefault(fn.path, []).append((key, info.via_key, info.whole, info.capture, info.tier, info.steps, info.outside, facts))
+            out.setdefault(fn.path, []).append(
+                (key, info.via_key, info.whole, info.capture, info.tier, info.steps, info.outside, facts))
     for entries in out.values():
         entries.sort()
     return out

@@ -278,6 +278,16 @@ def _compared(vals: list[Val]) -> Val:
     return _array_result(vals)
 
 
+def _identity_equality(node: cst.Comparison) -> bool:
+    """`t == None`, `mask != "full"`: torch's `==` / `!=` give up on None and strings (`NotImplemented`), so Python
+    compares identities and the result is a Python bool, whatever `t` is: nothing is read."""
+    if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, (cst.Equal, cst.NotEqual)):
+        return False
+    literal = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+    return any(isinstance(e, literal) or (isinstance(e, cst.Name) and e.value == "None")
+               for e in (node.left, node.comparisons[0].comparator))
+
+
 def _array_result(vals: list[Val]) -> Val:
     """An elementwise operation (`a < 255`, `a * 2`, `-a`) of NumPy arrays and host numbers is an array: NumPy
     computes it on the host. UNKNOWN where an operand is anything else (a tensor operand makes the result a tensor)."""
@@ -805,6 +815,8 @@ class Inference:
 
     def _eval_Comparison(self, node: cst.Comparison) -> Val:
         if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in node.comparisons):
+            return HOST
+        if _identity_equality(node):
             return HOST
         vals = [self(node.left)] + [self(t.comparator) for t in node.comparisons]
         return _compared(vals)

@@ -354,3 +354,25 @@ def test_numpy_scalar_math_of_host_numbers_stays_a_number():
     """
     assert {(line, code) for line, code in findings(src, scope="all") if code == "GL132"} == \
         {(9, "GL132")}
+
+
+def test_a_tensor_compared_with_none_or_a_string_is_a_python_bool():
+    """`t == None` and `mask != "full"` are Python bools: torch's `==` / `!=` return NotImplemented for None and a
+    str, so Python compares identities and reads nothing (cistern's Arctic speculator and Dream block loop). The hit
+    beside them: the same operators on a number read the device tensor."""
+    src = """
+        import torch
+
+
+        def step(x: torch.Tensor, mask: torch.Tensor, bufs: list[torch.Tensor | None]):
+            if bufs[0] == None:
+                x = x + 1
+            if mask != "full" and x == None:
+                x = x * mask
+            if x != f"{x.shape}":
+                x = x - 1
+            if x.sum() == 0:
+                x = -x
+            return x
+    """
+    assert findings(src, scope="all") == {(11, "GL110")}

@@ -907,6 +907,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if ref == "cls" and fn.binding == "class" and fn.class_key in self.classes:
             cls = self.classes[fn.class_key]
             return f"{cls.module}.{cls.qualname}"
+        if ref.startswith("cls.") and ref.endswith("[]") and fn.binding == "class" and fn.class_key in self.classes:
+            cls = self.classes[fn.class_key]  # `return cls._MAP[k](...)`: an entry of the class's own table
+            return f"{cls.module}.{cls.qualname}.{ref[len('cls.'):]}"
         if "." not in ref:
             return f"{fn.module}.{ref}"
         if ref == f"{fn.module}.{ref.rpartition('.')[2]}" and isinstance(fn.returns, Returned) and fn.returns.item is None \
@@ -999,11 +1002,25 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for name in (base, base.rpartition(".")[0]):
             if name and (entries := self._decorated().get(self._canonical(name))):
                 return entries
+        if entries := self._class_table(base):
+            return entries
         for target, _how in self._denotes(base, depth + 1):
             if isinstance(target, ClassInfo):
                 return [ref if "." in ref else f"{target.module}.{ref}"
                         for c in self.mro(target) for ref in c.registry]
         return []
+
+    def _class_table(self, base: str) -> list[str]:
+        """`Auto._MAP` where `_MAP = {"llama": Llama, ...}` is a dict literal in the body of `Auto` (or of a base or
+        subclass, which `cls` may be): the project classes among its values. A table of functions or strings, or
+        one filled at run time, names no class: nothing (its entries' calls return what nobody wrote down)."""
+        head, _, attr = base.rpartition(".")
+        owner = self.class_by_dotted(head) if head else None
+        if owner is None:
+            return []
+        refs = dict.fromkeys(ref for c in (*self.mro(owner), *self._descendants(owner))
+                             for ref in c.attr_registries.get(attr, ()))
+        return [ref for ref in refs if self.class_by_dotted(ref) is not None]
 
     def _decorated(self) -> dict[str, list[str]]:
         """Registry (canonical dotted name) -> the entries decorators register in it, over all modules."""

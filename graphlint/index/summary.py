@@ -256,6 +256,9 @@ class ClassInfo:
     callables: dict[str, list[str]] = field(default_factory=dict)
     # functions held in class-level dicts/lists (`_global_mapping = {"sdpa": sdpa_mask, ...}`)
     registry: list[str] = field(default_factory=list)
+    # class-level attribute -> the callables its dict/list literal holds (`_MAP = {"llama": Llama}`): what
+    # `cls._MAP[k]` can be, read per attribute (`registry` is their union)
+    attr_registries: dict[str, list[str]] = field(default_factory=dict)
     # attribute -> the other module classes `__init__` assigns it in other branches (`attrs` holds the last)
     alt_modules: dict[str, list[str]] = field(default_factory=dict)
     # the fields a `@dataclass` with no `__init__` of its own declares, in order: its generated `__init__` stores
@@ -586,9 +589,12 @@ class _Indexer(ast.NodeVisitor):
         self._device_fields(node, info)
         for stmt in node.body:  # `_global_mapping = {"sdpa": sdpa_mask, ...}`: a registry class
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
-                info.registry.extend(self._callables_in(stmt.value))
+                held = self._callables_in(stmt.value)
+                info.registry.extend(held)
                 target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else \
                     getattr(stmt, "target", None)
+                if isinstance(target, ast.Name) and held:
+                    info.attr_registries.setdefault(target.id, []).extend(held)
                 ref = self.resolve(dotted(stmt.value)) if isinstance(stmt.value, (ast.Name, ast.Attribute)) else None
                 if isinstance(target, ast.Name) and ref and ref.rpartition(".")[2][:1].isupper():
                     # `layer_infer_class = LlamaLayerInfer`: a class-valued attribute, which subclasses set and
@@ -892,6 +898,8 @@ class _Indexer(ast.NodeVisitor):
                 name = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
                 if isinstance(value, ast.Subscript) and _self_entry(value):
                     name = dotted(value)  # `return self.timers[name]`: an entry of the object's own cache
+                elif isinstance(sub.value, ast.Call) and (table := _cls_table(value)):
+                    name = f"{table}[]"  # `return cls._MAP[name](...)`: an instance of an entry of the class's table
                 if name and name not in out:
                     out.append(name)
         return out
@@ -2062,6 +2070,14 @@ def _self_mapping(it: ast.expr) -> str | None:
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args \
             and it.func.attr in ("values", "items") and (name := dotted(it.func.value) or "").startswith("self."):
         return name
+    return None
+
+
+def _cls_table(value: ast.expr) -> str | None:
+    """`cls._MAP` for `cls._MAP[key]` (a classmethod indexing a class-level table), else None."""
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Attribute) \
+            and isinstance(value.value.value, ast.Name) and value.value.value.id == "cls":
+        return f"cls.{value.value.attr}"
     return None
 
 

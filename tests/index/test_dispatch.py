@@ -2859,3 +2859,86 @@ def test_a_callable_in_a_spelled_out_mapping_is_handed_to_the_call():
     """
     summary = index_source(textwrap.dedent(src), "m.py", "m")
     assert summary.functions["go"].callable_args == [("m.runner", 9, "fn", "m.step"), ("m.runner", 11, "fn", "m.step")]
+
+
+def test_a_classmethod_factory_instantiating_an_entry_of_its_class_table():
+    """`AutoModel.from_pretrained(name)` looks its class up in a class-level dict literal (`cls._MAP[name]`,
+    `cls._MAP.get(name)`, `cls._MAP[name](...)`) and instantiates it: an instance of any class among the dict's
+    values, so `self.target_model.inference(x)` runs each one's `inference`. Decoys: a table of functions or
+    strings, and one filled at run time, say no class; a class in no table is not reached."""
+    found = hot({"pkg.m": """
+        import torch
+
+        class Llama:
+            def inference(self, x):
+                return x.sum().item()
+
+        class Qwen:
+            def inference(self, x):
+                return x.max().item()
+
+        class Mistral:
+            def inference(self, x):
+                return x.min().item()
+
+        class Unlisted:
+            def inference(self, x):  # decoy: in no table
+                return x.tolist()
+
+        def build_llama(name):
+            return name
+
+        class AutoModel:
+            _MAP = {"llama": Llama}
+            _OTHER = {"qwen": Qwen}
+            _CALL = {"mistral": Mistral}
+
+            @classmethod
+            def from_pretrained(cls, name):
+                model_class = cls._MAP[name]
+                return model_class(name)
+
+            @classmethod
+            def from_other(cls, name):
+                model_class = cls._OTHER.get(name)
+                return model_class(name)
+
+            @classmethod
+            def from_call(cls, name):
+                return cls._CALL[name](name)
+
+        class AutoFunctions:
+            _MAP = {"llama": build_llama, "name": "Unlisted"}
+            _RUNTIME = {}
+
+            @classmethod
+            def from_pretrained(cls, name):
+                return cls._MAP[name](name)
+
+            @classmethod
+            def from_runtime(cls, name):
+                return cls._RUNTIME[name](name)
+
+        class Engine:
+            def __init__(self, name):
+                self.target_model = AutoModel.from_pretrained(name)
+                self.other_model = AutoModel.from_other(name)
+                self.call_model = AutoModel.from_call(name)
+
+            def step(self, x):
+                return self.target_model.inference(x) + self.other_model.inference(x) + self.call_model.inference(x)
+
+        class ColdEngine:
+            def __init__(self, name):
+                self.target_model = AutoFunctions.from_pretrained(name)
+                self.runtime_model = AutoFunctions.from_runtime(name)
+
+            def step(self, x):
+                return self.target_model.inference(x) + self.runtime_model.inference(x)
+    """}, hot_patterns=("Engine.step", "ColdEngine.step"))
+    assert found["Llama.inference"][1][-1] == "Llama.inference [self.target_model = factory AutoModel.from_pretrained]"
+    assert found["Qwen.inference"][1][-2:] == (
+        "Engine.step", "Qwen.inference [self.other_model = factory AutoModel.from_other]")
+    assert found["Mistral.inference"][1][-2] == "Engine.step"
+    assert all(f[1][-2] == "Engine.step" for k, f in found.items() if k.endswith(".inference"))
+    assert "Unlisted.inference" not in found and "build_llama" not in found

@@ -1103,6 +1103,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             dtype = next((kw.value for kw in value.keywords if kw.arg == "dtype"), None)
             return BOOL_TENSOR if kind == TENSOR and dtype is not None and (
                 dotted(dtype) == "bool" or resolve(dotted(dtype)) in BOOL_DTYPES) else kind
+        if qual.rpartition(".")[2].endswith("_like") and value.args:
+            return _like_kind(value, resolve, again, scope)
         kind = torch_return_kind(qual)
         if kind in (TENSOR, BOOL_TENSOR) and not any(kw.arg == "device" for kw in value.keywords):
             # an op computes where its inputs live: `torch.multinomial(probs_cpu, 1)` stays on the host
@@ -1181,6 +1183,20 @@ def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -
     if len(args) != 1 or len(call.args) + len(call.keywords) != 1:
         return False
     return qualify(args[0]) in NON_FLOAT_DTYPES
+
+
+def _like_kind(call: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
+    """`torch.zeros_like(x, dtype=torch.bool, device=x.device)`: a new tensor where `device=` says, else where `x`
+    lives (a host `x` keeps it on the host); a mask where `dtype=` names bool. UNKNOWN where neither shows."""
+    device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
+    if device is not None:
+        kind = TENSOR if not _cpu_device(device, scope) and not _host_device(device, again) else CPU_TENSOR
+    else:
+        source = again(call.args[0])
+        kind = TENSOR if source in (TENSOR, BOOL_TENSOR) else CPU_TENSOR if source == CPU_TENSOR else UNKNOWN
+    dtype = next((kw.value for kw in call.keywords if kw.arg == "dtype"), None)
+    return BOOL_TENSOR if kind == TENSOR and dtype is not None and (
+        dotted(dtype) == "bool" or resolve(dotted(dtype)) in BOOL_DTYPES) else kind
 
 
 def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:

@@ -1098,11 +1098,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         if pins(ast_keywords(value, PIN)):
             return CPU_TENSOR  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
         if qual in FACTORY_TORCH or qual == "torch.from_numpy":
-            kind = _factory_kind(qual, value, again, scope)
             # `torch.tensor(flags, device=d, dtype=torch.bool)`: a mask, as the inference reads a factory's dtype
-            dtype = next((kw.value for kw in value.keywords if kw.arg == "dtype"), None)
-            return BOOL_TENSOR if kind == TENSOR and dtype is not None and (
-                dotted(dtype) == "bool" or resolve(dotted(dtype)) in BOOL_DTYPES) else kind
+            return _with_dtype(_factory_kind(qual, value, again, scope), value, resolve)
         if qual.rpartition(".")[2].endswith("_like") and value.args:
             return _like_kind(value, resolve, again, scope)
         kind = torch_return_kind(qual)
@@ -1194,6 +1191,11 @@ def _like_kind(call: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKi
     else:
         source = again(call.args[0])
         kind = TENSOR if source in (TENSOR, BOOL_TENSOR) else CPU_TENSOR if source == CPU_TENSOR else UNKNOWN
+    return _with_dtype(kind, call, resolve)
+
+
+def _with_dtype(kind: IKind, call: ast.Call, resolve: Resolve) -> IKind:
+    """A device tensor a call builds is a mask where its `dtype=` names bool."""
     dtype = next((kw.value for kw in call.keywords if kw.arg == "dtype"), None)
     return BOOL_TENSOR if kind == TENSOR and dtype is not None and (
         dotted(dtype) == "bool" or resolve(dotted(dtype)) in BOOL_DTYPES) else kind

@@ -879,6 +879,51 @@ GIT_SETS: dict[str, GitSet] = {
                            "common/offload/")),
     ), "the twenty-third untouched set, pinned in session 28 (Arctic Inference, UMbreLLa, Fast-dLLM, "
        "Nunchaku, LightX2V)"),
+    "bunker": GitSet(HERE / ".bunker", (
+        GitCorpus("miniomni", "https://github.com/gpt-omni/mini-omni",
+                  "26c31d5b33e7942080d40a1d63e1a024a263e8fb", ".",
+                  "Mini-Omni: a speech-in / speech-out LLM on a trimmed litgpt: the parallel text + audio-token "
+                  "generate loops with their KV cache, the SNAC audio decoding, the voice-activity detection and "
+                  "the server / web demos",
+                  include=("__init__.py", "inference.py", "server.py", "litgpt/__init__.py", "litgpt/model.py",
+                           "litgpt/generate/", "utils/", "webui/")),
+        GitCorpus("paraattn", "https://github.com/chengzeyi/ParaAttention",
+                  "4de137c5b96416489f06e43e19f2c14a772e28fd", "src/para_attn",
+                  "ParaAttention: context-parallel attention and first-block caching for diffusers pipelines (FLUX, "
+                  "HunyuanVideo, Mochi, Wan, CogVideoX): the cache's per-denoising-step residual test, TaylorSeer, "
+                  "the ring / Ulysses attention ops, sparse attention, the parallel VAE and the multi-process runner"),
+        GitCorpus("mochi", "https://github.com/genmoai/mochi",
+                  "0c86aebf386e6622deadfb47ff1996878cefc0ac", ".",
+                  "Genmo Mochi 1: a video diffusion pipeline: the sampling loop with its sigma schedule and CFG, "
+                  "the asymmetric joint DiT with context parallelism, the causal video VAE with tiled decoding, and "
+                  "the CLI / Gradio demos",
+                  include=("src/genmo/", "demos/cli.py", "demos/gradio_ui.py", "demos/api_example.py")),
+        GitCorpus("blt", "https://github.com/facebookresearch/blt",
+                  "9774ed4fcc78313f9f218295f3d7e4decdadf2ae", "bytelatent",
+                  "Byte Latent Transformer: byte-level generation with entropy-based patching: the generate loops, "
+                  "the entropy model and patcher, the local encoder / decoder and latent transformer, the base "
+                  "transformer, the Hugging Face wrapper and the tokenizer",
+                  include=("__init__.py", "generate.py", "generate_blt.py", "entropy_model.py", "hf.py", "args.py",
+                           "base_transformer.py", "transformer.py", "model/", "data/patcher.py",
+                           "data/__init__.py", "tokenizers/blt_tokenizer.py", "tokenizers/__init__.py",
+                           "tokenizers/abstract_tokenizer.py", "tokenizers/constants.py")),
+        GitCorpus("cachedit", "https://github.com/xlite-dev/cache-dit",
+                  "bf80c8784d423da34a5dd066cf86216c4d7ef1d9", "src/cache_dit",
+                  "cache-dit: a cache-acceleration framework for diffusers transformers: the DBCache block patterns "
+                  "that decide per denoising step whether to recompute or reuse residuals, the cache contexts and "
+                  "manager, TaylorSeer / FoCa calibrators, pruning, the block adapters and the cache interface",
+                  include=("__init__.py", "caching/__init__.py", "caching/block_adapters/", "caching/cache_adapters/",
+                           "caching/cache_blocks/", "caching/cache_contexts/", "caching/cache_interface.py",
+                           "caching/cache_types.py", "caching/forward_pattern.py", "caching/load_configs.py",
+                           "caching/params_modifier.py")),
+        GitCorpus("sparktts", "https://github.com/SparkAudio/Spark-TTS",
+                  "2f1ea9082400547242641f5271b6f941c9f439d1", ".",
+                  "Spark-TTS: an LLM text-to-speech system: the CLI / web UI generate path, the BiCodec audio "
+                  "tokenizer and vocoder (FSQ / VQ quantizers, speaker encoder), and the Triton-server Python "
+                  "backends that run the LLM and the vocoder per request",
+                  include=("cli/", "sparktts/", "webui.py", "runtime/triton_trtllm/model_repo/")),
+    ), "the twenty-fourth untouched set, pinned in session 29 (Mini-Omni, ParaAttention, Mochi, BLT, "
+       "cache-dit, Spark-TTS)"),
 }
 
 

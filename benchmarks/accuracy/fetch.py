@@ -922,8 +922,34 @@ GIT_SETS: dict[str, GitSet] = {
                   "tokenizer and vocoder (FSQ / VQ quantizers, speaker encoder), and the Triton-server Python "
                   "backends that run the LLM and the vocoder per request",
                   include=("cli/", "sparktts/", "webui.py", "runtime/triton_trtllm/model_repo/")),
+        GitCorpus("xtransformers", "https://github.com/lucidrains/x-transformers",
+                  "9252ed7838021ee61e6c5be0930b3a9a88efdf06", "x_transformers",
+                  "x-transformers: a widely reused transformer library: the decoder / encoder stack with its "
+                  "cached intermediates, the attention with its masks and KV cache, and the autoregressive, "
+                  "Transformer-XL, non-autoregressive and belief-state wrappers' generate loops with their filters",
+                  include=("__init__.py", "x_transformers.py", "attend.py", "autoregressive_wrapper.py",
+                           "xl_autoregressive_wrapper.py", "nonautoregressive_wrapper.py", "continuous.py",
+                           "entropy_based_tokenizer.py", "belief_state_wrapper.py")),
+        GitCorpus("deepep", "https://github.com/deepseek-ai/DeepEP",
+                  "dd758caf451848bd150e1046af3d0a73e5fff38d", "deep_ep",
+                  "DeepEP: the expert-parallel communication buffers (normal and low-latency dispatch / combine, "
+                  "the CUDA-graph-capturable low-latency mode, the elastic buffer) and their event, gate and "
+                  "environment utilities"),
+        GitCorpus("mossttsd", "https://github.com/OpenMOSS/MOSS-TTSD",
+                  "20dbb4fc44819435fee894d644a0402a0fee736a", ".",
+                  "MOSS-TTSD: spoken-dialogue generation: the multi-channel delayed-pattern generate loop, "
+                  "inference script, Gradio demo and the processing that joins the LM and the audio codec",
+                  include=("generation_utils.py", "inference.py", "gradio_demo.py",
+                           "scripts/processing_moss_tts_delay_with_codec.py")),
+        GitCorpus("nanoflow", "https://github.com/efeslab/Nanoflow",
+                  "d6b381e58110a8b5d08cfabd4a55c0d5d0ebef57", "pipeline/utils",
+                  "NanoFlow's Python serving layer: the serving loop that drives the C++ pipeline per iteration, "
+                  "the scheduler, the paged KV-cache manager, request bookkeeping, the frontend and the weight "
+                  "loader",
+                  include=("serve.py", "scheduler.py", "kv_cache.py", "request_info.py", "frontend.py",
+                           "pybindUtil.py", "weightLoader.py", "gen_req.py")),
     ), "the twenty-fourth untouched set, pinned in session 29 (Mini-Omni, ParaAttention, Mochi, BLT, "
-       "cache-dit, Spark-TTS)"),
+       "cache-dit, Spark-TTS, x-transformers, DeepEP, MOSS-TTSD, NanoFlow)"),
 }
 
 

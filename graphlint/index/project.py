@@ -1463,7 +1463,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # a wrapper whose `run` calls another wrapper's `forward` is such an API, not an engine)
         starts = [fn.module for fn in loops] + [fn.module for fn, _ in requests_by_library] \
             + [seed[0].module for seed in steps if seed[2] is None and "replay" in seed[1]]
-        propagate("step", steps + [(fn, label, None, False) for fn, label in self.generation_callbacks()]
+        propagate("step", steps + [(fn, label, None, False) for fn, label in self.step_protocol_roots()]
                   + [(fn, label, None, False) for fn, label in self.library_api_roots(starts)], stop=model)
         propagate("step", self._rpc_step_handlers(result))
         propagate("step", self._script_decode_roots(result), stop=model)

@@ -37,11 +37,25 @@ GENERATION_STEP_METHODS = ("prepare_inputs_for_generation", "_update_model_kwarg
 MAX_LIBRARY_OVERRIDES = 8
 # The package whose `GenerationMixin` runs the decode loop of a model class derived from one of its classes.
 GENERATION_LIBRARY = "transformers"
-# What the library's decode loop calls, every step, on the callbacks handed to `generate`: a project subclass of
-# one of these classes of the generation library runs these methods in the loop (`streamer.put(tokens)`,
-# `logits_processor(input_ids, scores)`); `end` runs once, when the generation stops.
-GENERATION_CALLBACKS = {"LogitsProcessor": ("__call__",), "LogitsWarper": ("__call__",),
-                        "StoppingCriteria": ("__call__",), "BaseStreamer": ("put", "end")}
+# Per-step plug-in protocols of frameworks outside the project: (top package, class) -> the methods the framework
+# calls on a plug-in of that class it is handed, and who calls them. A project subclass of one of these classes
+# (through its project bases; the base resolves to the framework's class through the imports, re-exports named by
+# package and class) runs those methods every step although no project code calls them:
+# - transformers' decode loop calls the callbacks handed to `generate` (`streamer.put(tokens)`,
+#   `logits_processor(input_ids, scores)`; `end` runs once, when the generation stops);
+# - vLLM's model runner builds each step's attention metadata with the backend's builder (`get_builder_cls()`):
+#   `build` every step, `update_block_table` when it reuses metadata across KV-cache groups of one step
+#   (`build_for_cudagraph_capture` runs once per captured size, at start-up: not here);
+# - a diffusers pipeline's denoising loop calls its scheduler's `step` once per timestep (`set_timesteps` runs once
+#   per request, `scale_model_input` mostly returns its input).
+STEP_PROTOCOLS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
+    ("transformers", "LogitsProcessor"): (("__call__",), "transformers' generate"),
+    ("transformers", "LogitsWarper"): (("__call__",), "transformers' generate"),
+    ("transformers", "StoppingCriteria"): (("__call__",), "transformers' generate"),
+    ("transformers", "BaseStreamer"): (("put", "end"), "transformers' generate"),
+    ("vllm", "AttentionMetadataBuilder"): (("build", "update_block_table"), "vLLM's model runner"),
+    ("diffusers", "SchedulerMixin"): (("step",), "a diffusers pipeline"),
+}
 # `GenerationMixin`'s decode loops (old and new names), and `generate`, reached through `super()`: a call of one
 # on `self` that the project does not define runs the whole loop in the library.
 GENERATION_LOOPS = ("_sample", "sample", "_greedy_search", "greedy_search", "_beam_search", "beam_search",
@@ -187,15 +201,25 @@ class PatchEdges:
                 if fn is not None and not fn.abstract and self._generation_model(cls):
                     yield fn, f"{fn.display} (generation step: {GENERATION_LIBRARY}' generate calls {name})"
 
-    def generation_callbacks(self) -> Iterator[tuple[FunctionInfo, str]]:
-        """The methods of project subclasses of the library's generation callbacks (`GENERATION_CALLBACKS`) that its
-        decode loop calls every step, with their root label: host code around the model's step (`step` tier)."""
+    def step_protocol_roots(self) -> Iterator[tuple[FunctionInfo, str]]:
+        """The methods of project subclasses of a framework's per-step plug-in classes (`STEP_PROTOCOLS`) that the
+        framework calls every step, with their root label: host code around the model's step (`step` tier)."""
+        seen: set[str] = set()
         for cls in self.classes.values():
-            for base in sorted(self._generation_bases(cls)):
-                for name in GENERATION_CALLBACKS.get(base, ()):
+            for key in sorted(self._protocol_bases(cls)):
+                names, caller = STEP_PROTOCOLS[key]
+                for name in names:
                     fn = self.functions.get(cls.methods.get(name, ""))
-                    if fn is not None and not fn.abstract:
-                        yield fn, f"{fn.display} (step: {GENERATION_LIBRARY}' generate calls a {base})"
+                    if fn is not None and not fn.abstract and fn.key not in seen:
+                        seen.add(fn.key)
+                        yield fn, f"{fn.display} (step: {caller} calls a {key[1]})"
+
+    def _protocol_bases(self, cls: ClassInfo) -> set[tuple[str, str]]:
+        """The `STEP_PROTOCOLS` classes `cls` derives from through its project bases, by (package, class): only a
+        framework class the project does not define (vLLM linted as a project runs its own builders by calls)."""
+        return {key for c in self.mro(cls) for ref in c.bases  # type: ignore[attr-defined]
+                if (key := _library_key(ref)) in STEP_PROTOCOLS and "." in ref
+                and self.class_by_dotted(ref) is None}  # type: ignore[attr-defined]
 
     def generation_requests(self) -> Iterator[tuple[FunctionInfo, str]]:
         """Methods of a class transformers' `generate` runs that call one of its decode loops on `self`, which no
@@ -217,7 +241,7 @@ class PatchEdges:
 
     def _generation_bases(self, cls: ClassInfo) -> set[str]:
         """The names of the generation library's classes `cls` derives from through its project bases (those the
-        project does not define): `{"PreTrainedModel"}`, `{"BaseStreamer"}`."""
+        project does not define): `{"PreTrainedModel"}`, `{"GenerationMixin"}`."""
         return {ref.rpartition(".")[2] for c in self.mro(cls) for ref in c.bases  # type: ignore[attr-defined]
                 if ref.partition(".")[0] == GENERATION_LIBRARY
                 and self.class_by_dotted(ref) is None}  # type: ignore[attr-defined]

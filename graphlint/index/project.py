@@ -1463,19 +1463,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # a wrapper whose `run` calls another wrapper's `forward` is such an API, not an engine)
         starts = [fn.module for fn in loops] + [fn.module for fn, _ in requests_by_library] \
             + [seed[0].module for seed in steps if seed[2] is None and "replay" in seed[1]]
-        propagate("step", steps + [(fn, label, None, False) for fn, label in self.generation_callbacks()]
+        propagate("step", steps + [(fn, label, None, False) for fn, label in self.step_protocol_roots()]
                   + [(fn, label, None, False) for fn, label in self.library_api_roots(starts)], stop=model)
         propagate("step", self._rpc_step_handlers(result))
         propagate("step", self._script_decode_roots(result), stop=model)
         # The request around the decode: what runs a step driver or decode loop once, and what it calls
         # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
-        requests = self._request_roots(self._generating(loops, runs_model, result, model), result, model)
+        generating = self._generating(loops, runs_model, result, model)
+        outer_steps: dict[str, set[int]] = {}  # request -> its calls of a decode loop in a step loop of its own
+        requests = self._request_roots(generating, result, model, [fn for fn in loops if fn not in generating],
+                                       outer_steps)
         inference = self._inference_roots(result, model)
         scripts = self._script_roots(result, model | {seed[0].key for seed in inference})
         propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
                   + [(fn, label, None, False) for fn, label in self.serving_handlers(model, result)]
                   + inference + scripts)
-        propagate("step", self._generation_loops(result, forward_pass, model), stop=model)
+        propagate("step", self._generation_loops(result, forward_pass, model, outer_steps), stop=model)
         # Nested defs of a hot function are analysed inline with it.
         for key in list(result):
             fn = self.functions[key]
@@ -1506,20 +1509,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     spans.add(min(inside, key=lambda span: span[1] - span[0]))
         return tuple(sorted(spans))
 
-    def _generation_loops(self, reached: dict[str, HotInfo], forward_pass: frozenset[str], model: frozenset[str]
-                          ) -> list[Seed]:
+    def _generation_loops(self, reached: dict[str, HotInfo], forward_pass: frozenset[str], model: frozenset[str],
+                          outer_steps: dict[str, set[int]]) -> list[Seed]:
         """A function of the `forward` tier that no capture site or forward pass runs (a request, a gradless
         inference method, a script's call: `VoxCPM2Model._inference`, a policy's `sample_actions`) and that holds
         a per-step loop (`_step_spans`: a decode or denoising loop whose carried state goes back through a model
         call) runs that loop's body every step: those lines are `step`, and so is what they call (the seeds
         returned; a model's code keeps its tier, as for any step driver). The rest of the function runs once per
         generation. A loop over layers in a forward, a data-loading loop and a warm-up loop carry no state
-        through a call, or lie in the forward pass: they stay `forward`."""
+        through a call, or lie in the forward pass: they stay `forward`. A request's step loop around a decode
+        loop it calls (`outer_steps`: UMbreLLa's `while decode: self.build_tree(); decode = self.verify()`) is
+        such a loop too."""
         seeds: list[Seed] = []
         for key, info in list(reached.items()):
             fn = self.functions[key]
             if not info.whole or info.tier != "forward" or key in forward_pass or fn.parent_key is not None \
-                    or not (spans := self._step_spans(fn, model)):
+                    or not (spans := self._step_spans(fn, model, outer_steps.get(key, frozenset()))):
                 continue
             reached[key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="forward", steps=spans,
                                    outside="forward")
@@ -2030,31 +2035,63 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     out.append((fn, f"{fn.display} (step: RPC handler on the step's self.{taken[0]})", None, False))
         return out
 
-    def _request_roots(self, loops: list[FunctionInfo], reached: dict[str, HotInfo],
-                       model: frozenset[str]) -> list[Seed]:
+    def _request_roots(self, loops: list[FunctionInfo], reached: dict[str, HotInfo], model: frozenset[str],
+                       gated: list[FunctionInfo], outer_steps: dict[str, set[int]]) -> list[Seed]:
         """The functions that run a decode loop or step driver once per call, up to MAX_REQUEST_HOPS one-shot
         callers above it (`MusicGen.generate -> _generate_tokens -> lm.generate`, ktransformers' `inference`
         running `prefill` then `generate`): one request, whose set-up and output handling run once per
         generation. A climb stops at code already hot, model code, constructors, warm-up and training, and a
         module-level function that nothing in the project calls (a script's `main`, a CLI command: set-up
-        around many requests, not one)."""
+        around many requests, not one).
+
+        `gated`: decode loops the index sees no model in (Fast-dLLM's `_sample` calling `self(x)` in a mixin);
+        only a call made with autograd off (`@torch.no_grad()`, a `with torch.inference_mode():` block) is the
+        request around one (`diffusion_generate`): the caller's own evidence of inference. A caller that calls a
+        decode loop inside a loop of its own that stops on what another call of that loop body returned
+        (`while decode: self.build_tree(); decode = self.verify()`, autograd off: `_steps_around`) is no loop over
+        requests but the request's step loop: a request whose loop body runs per step (`outer_steps`, read by
+        `_generation_loops`), and the climb goes on above it."""
         out: dict[str, Seed] = {}
-        level = loops
+        level = [*loops, *gated]
+        ungated = {fn.key for fn in loops}
         for hop in range(MAX_REQUEST_HOPS + 1):  # (the last pass only reads the loops over requests above the climb)
             above: list[FunctionInfo] = []
             for fn in level:
-                for caller, in_loop in self._callers(fn):
-                    if in_loop:
+                for caller, line in self._call_sites(fn):
+                    if fn.key not in ungated and not _within(line, caller.gradless):
+                        continue
+                    in_loop = _within(line, caller.loops)
+                    stepping = in_loop and self._steps_around(caller, line)
+                    if stepping:
+                        outer_steps.setdefault(caller.key, set()).add(line)
+                    elif in_loop:
                         self._request_neighbours(caller, fn, reached, model, out)
-                    if hop == MAX_REQUEST_HOPS or in_loop or caller.key in out or caller.key in reached \
-                            or caller.key in model or not self._host_side(caller, reached, model):
+                    if hop == MAX_REQUEST_HOPS or (in_loop and not stepping) or caller.key in out \
+                            or caller.key in reached or caller.key in model \
+                            or not self._host_side(caller, reached, model):
                         continue
                     if caller.class_key is None and not self._callers(caller):
                         continue  # (a script's entry point)
-                    out[caller.key] = (caller, f"{caller.display} (request: runs {fn.display} once)", None, False)
+                    what = "a step loop around " if stepping else ""
+                    out[caller.key] = (caller, f"{caller.display} (request: runs {what}{fn.display} once)", None,
+                                       False)
                     above.append(caller)
+                    ungated.add(caller.key)
             level = above
         return list(out.values())
+
+    def _steps_around(self, caller: FunctionInfo, line: int) -> bool:
+        """The innermost loop of `caller` around its call at `line` (of a decode loop) is a step loop: autograd is
+        off there, and the loop stops on what another call of its body returns (`decode.exit_calls`: `decode =
+        self.verify()` read by `while decode and ...`), a project function. A loop over prompts runs to the end of
+        its items; one that stops on the decode loop's own result (`if out is None: break`) may be one too."""
+        if not _within(line, caller.gradless):
+            return False
+        span = min((s for s in caller.loops if s[0] <= line <= s[1]), key=lambda s: s[1] - s[0])
+        exits = {ln for ln in caller.exit_calls if span[0] <= ln <= span[1] and ln != line}
+        return any(ln in exits and any(not how.startswith((*BY_NAME, NEW)) for _t, how in
+                                       self.call_edges(caller, caller.module, callee))
+                   for callee, ln in caller.calls)
 
     def _inference_roots(self, reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
         """Functions that run the model with autograd off (`@torch.no_grad()`, `with torch.inference_mode():`
@@ -2488,13 +2525,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return [self.functions[key] for key in sorted(good) if key not in starts]
 
     def _callers(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, bool]]:
-        """(caller, in a loop of the caller) of each call the index resolves to `fn`, among calls spelt with
-        its name (`self.generate_token(b)`, `self.model.forward(x)`; not `self(x)` or a registry entry)."""
+        """(caller, in a loop of the caller) of each call the index resolves to `fn` (`_call_sites`)."""
+        return [(caller, _within(line, caller.loops)) for caller, line in self._call_sites(fn)]
+
+    def _call_sites(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, int]]:
+        """(caller, line) of each call the index resolves to `fn`, among calls spelt with its name
+        (`self.generate_token(b)`, `self.model.forward(x)`; not `self(x)` or a registry entry)."""
         out = []
         for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
             if caller.parent_key is None and any(t.key == fn.key and not how.startswith(SOLE_DEFINER)
                                                  for t, how in self.call_edges(caller, caller.module, callee)):
-                out.append((caller, _within(line, caller.loops)))
+                out.append((caller, line))
         return out
 
     def _warms_up(self, fn: FunctionInfo) -> bool:

@@ -369,6 +369,98 @@ def test_generation_callbacks_of_transformers_bases_run_every_step() -> None:
     assert "AudioStreamer.reset" not in found and "TTSConfig.__call__" not in found
 
 
+# Arctic Inference's shape: a vLLM attention backend's metadata builder, a project subclass of vLLM's
+# `AttentionMetadataBuilder` (subscripted, imported from the framework) whose `build` vLLM's model runner calls every
+# step; a diffusers scheduler whose `step` a pipeline's denoising loop calls every timestep. Nothing in the tree
+# calls either.
+PROTOCOLS = {
+    "pkg.__init__": "",
+    "pkg.builder": """
+        import torch
+        from vllm.v1.attention.backend import AttentionMetadataBuilder
+        from diffusers.schedulers.scheduling_utils import SchedulerMixin
+
+        def group_prefixes(block_table):
+            return block_table[:, 0].cpu()
+
+        class ForestBuilder(AttentionMetadataBuilder["ForestMetadata"]):
+            def __init__(self, spec, device):
+                self.max_len = torch.tensor(spec.max_len).item()
+
+            def build(self, common_prefix_len, common_attn_metadata):
+                return group_prefixes(common_attn_metadata.block_table)
+
+            def update_block_table(self, metadata, block_table):
+                return block_table.max().item()
+
+            def use_cascade_attention(self, lens):
+                return lens.sum().item() > 4
+
+            def build_for_cudagraph_capture(self, common_attn_metadata):
+                return common_attn_metadata.seq_lens.tolist()
+
+        class FlowScheduler(SchedulerMixin):
+            def set_timesteps(self, n, device):
+                self.timesteps = torch.linspace(1, 0, n, device=device)
+
+            def step(self, output, timestep, sample):
+                return sample + output * (timestep - self.timesteps[self.timesteps < timestep][0]).item()
+    """,
+}
+
+# Decoys: the same names on classes whose base is no framework's (a project base named like vLLM's, a base the file
+# never imports), and vLLM's own builder when vLLM itself is the linted project (its runner's calls decide).
+PROTOCOL_DECOYS = {
+    "pkg.__init__": "",
+    "pkg.builders": """
+        class AttentionMetadataBuilder:
+            def build(self, meta):
+                return meta
+
+        class LocalBuilder(AttentionMetadataBuilder):
+            def build(self, meta):
+                return meta.tolist()
+
+        class Unimported(SchedulerMixin):
+            def step(self, out):
+                return out.item()
+    """,
+    "vllm.__init__": "",
+    "vllm.backend": """
+        class AttentionMetadataBuilder:
+            def build(self, meta):
+                raise NotImplementedError
+    """,
+    "vllm.flash": """
+        from vllm.backend import AttentionMetadataBuilder
+
+        class FlashBuilder(AttentionMetadataBuilder):
+            def build(self, meta):
+                return meta.cpu()
+    """,
+}
+
+
+def test_framework_step_protocols_are_step_roots() -> None:
+    found = hot(PROTOCOLS)
+    assert found["ForestBuilder.build"] == (
+        "step", ("ForestBuilder.build (step: vLLM's model runner calls a AttentionMetadataBuilder)",))
+    assert found["group_prefixes"][0] == "step"
+    assert found["ForestBuilder.update_block_table"][0] == "step"
+    assert found["FlowScheduler.step"] == (
+        "step", ("FlowScheduler.step (step: a diffusers pipeline calls a SchedulerMixin)",))
+    # decoys: set-up, a per-request method and what the framework calls outside the step
+    for cold in ("ForestBuilder.__init__", "ForestBuilder.use_cascade_attention",
+                 "ForestBuilder.build_for_cudagraph_capture", "FlowScheduler.set_timesteps"):
+        assert cold not in found, cold
+
+
+def test_protocol_names_on_classes_no_framework_runs_stay_cold() -> None:
+    found = hot(PROTOCOL_DECOYS)
+    for cold in ("LocalBuilder.build", "AttentionMetadataBuilder.build", "Unimported.step", "FlashBuilder.build"):
+        assert cold not in found, cold
+
+
 def test_generation_names_on_classes_transformers_does_not_run_stay_cold() -> None:
     found = hot(GENERATION_DECOYS)
     for cold in ("ListStreamer.put", "BaseStreamer.put", "Batcher.prepare_inputs_for_generation", "Batcher.generate",

@@ -1054,3 +1054,106 @@ def test_a_loop_over_a_function_that_captures_once_and_replays_after_is_no_warm_
     # Decoys: a loop calling a function that only captures (no replay) is warm-up, however gradless; a compiled
     # local that is stored, never called, drives nothing.
     assert "Decoder.warm" not in found and "Decoder.compile_only" not in found
+
+
+# Fast-dLLM's shape: a generation mixin's decode loop calls `self(x)`, a model the index cannot see (the mixin is
+# no nn.Module), so nothing says the loop runs a model; the method that calls it once with autograd off is its
+# request.
+GATED = """
+    import torch
+
+    class DreamMixin:
+        def _sample(self, x, steps):
+            for _ in range(steps):
+                logits = self(x).logits
+                x = torch.cat([x, logits.argmax(-1)], dim=-1)
+            return x
+
+        def _prepare(self, ids):
+            return torch.tensor(ids).cuda()
+
+        @torch.no_grad()
+        def diffusion_generate(self, ids, steps):
+            return self._sample(self._prepare(ids), steps)
+
+        def sample_with_grad(self, ids, steps):
+            return self._sample(self._embed(ids), steps)
+
+        def _embed(self, ids):
+            return torch.tensor(ids).cuda()
+"""
+
+
+def test_a_gradless_caller_of_a_decode_loop_that_runs_no_visible_model_is_its_request():
+    found = hot({"pkg.gen": GATED})
+    assert found["DreamMixin._sample"][0] == "step"
+    assert found["DreamMixin.diffusion_generate"] == (
+        "forward", ("DreamMixin.diffusion_generate (request: runs DreamMixin._sample once)",))
+    assert found["DreamMixin._prepare"][0] == "forward"
+    # Decoy: with autograd on nothing says the call is inference (a training rollout calls such loops too).
+    assert "DreamMixin.sample_with_grad" not in found and "DreamMixin._embed" not in found
+
+
+# UMbreLLa's shape: the request's own loop calls the draft decode loop and stops on what the verification step
+# returns: that loop is the request's step loop, not a loop over requests.
+SPECULATION = """
+    import torch
+
+    class Engine:
+        def __init__(self, draft, target):
+            self.draft = draft
+            self.target = target
+
+        def build_tree(self, ids):
+            for _ in range(self.depth):
+                logits = self.draft.inference(ids)
+                ids = torch.cat([ids, logits.argmax(-1)], dim=-1)
+            self.ids = ids
+
+        def verify(self):
+            logits = self.target.inference(self.ids)
+            return (logits.argmax(-1) == self.ids).all()
+
+        def encode(self, text):
+            return torch.tensor(self.tok(text)).cuda()
+
+        @torch.inference_mode()
+        def generate(self, text):
+            ids = self.encode(text)
+            decode = True
+            while decode:
+                self.build_tree(ids)
+                decode = self.verify()
+            return self.ids.tolist()
+
+        @torch.inference_mode()
+        def run_prompts(self, prompts):
+            for text in prompts:
+                self.build_tree(self.tokenize(text))
+
+        def tokenize(self, text):
+            return torch.tensor(self.tok(text)).cuda()
+
+        def train(self, batches):
+            done = False
+            while not done:
+                self.build_tree(batches)
+                done = self.update()
+
+        def update(self):
+            return self.opt.step()
+"""
+
+
+def test_a_gradless_loop_stopping_on_a_step_around_a_decode_loop_is_the_request_step_loop():
+    found = hot({"pkg.spec": SPECULATION})
+    assert found["Engine.build_tree"][0] == "step"
+    assert found["Engine.generate"][0] == "forward"
+    assert found["Engine.generate"][1][0] == \
+        "Engine.generate (request: runs a step loop around Engine.build_tree once)"
+    assert found["Engine.verify"][0] == "step"  # the step loop's body runs per step
+    assert found["Engine.encode"][0] == "forward"
+    # Decoys: a gradless loop over prompts is no request (it runs many); a loop with autograd on that stops on an
+    # optimiser's step is training.
+    for cold in ("Engine.run_prompts", "Engine.train", "Engine.update"):
+        assert cold not in found, cold

@@ -642,6 +642,8 @@ class Inference:
         elem = self.comprehension_element(node)
         if elem.is_tensor:
             return Val(Kind.TENSOR_SEQ, elem=elem)
+        if isinstance(node, cst.ListComp) and _slice_item(node.elt, self.resolve):
+            return SLICES  # `[slice(0, e) for e in t.shape]`: an index of several dimensions, as a display of slices
         if isinstance(node, cst.ListComp) and elem.kind in HOSTS:
             return HOST_LIST  # `[lens[i] for i in keep]` of host values: a list, wherever it is used
         return UNKNOWN

@@ -543,6 +543,13 @@ def none_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ..
     return tuple(a.arg for a, d in _defaults(func) if isinstance(d, ast.Constant) and d.value is None)
 
 
+def hook_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, IKind], ...]:
+    """(parameter, `Passes`) of parameters whose default is an identity lambda (`hook=lambda s, x, l: l`): a call that
+    leaves one out passes a hook that returns its argument."""
+    return tuple((a.arg, kind) for a, d in _defaults(func)
+                 if isinstance(d, ast.Lambda) and isinstance(kind := _identity(d), Passes))
+
+
 def number_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Parameters whose default is a Python number (`scale=1.0`, `eps=-1e-6`, `flag=False`): a call that leaves one out
     passes host data."""

@@ -664,7 +664,9 @@ class CallFacts:
     def _compute(self, fn: "FunctionInfo") -> dict[str, IKind]:
         sites = self._sites(fn) if fn.params or fn.kwonly else None
         if not sites:
-            return self._module_call_facts(fn) if fn.params or fn.kwonly else {}
+            found = self._module_call_facts(fn) if fn.params or fn.kwonly else {}
+            # no call the index sees passes a hook: the identity default is the only one the code shows
+            return {**dict(fn.hook_defaults), **found} if fn.hook_defaults else found
         assumed: set[str] = set()  # parameters some site passes a device tensor that only annotations make
         joined = self._join_sites(fn, sites, (*fn.params, *fn.kwonly), assumed)
         out = {}
@@ -1054,9 +1056,11 @@ class CallFacts:
                     # still count (`block(x, **kwargs)` of `kwargs = dict(grid_sizes=grid_sizes, ...)`)
                     site = dict.fromkeys(site, UNKNOWN)
                 site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
+            hooks = dict(fn.hook_defaults)
             for param in (*fn.params, *fn.kwonly):
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
-                    out.setdefault(param, set()).add(site.get(param, UNKNOWN))
+                    # left out: its default, an identity hook (`hook_defaults`) or a value not read here
+                    out.setdefault(param, set()).add(site.get(param, hooks.get(param, UNKNOWN)))
         if not _framework_fed(caller):
             assumed.update(param for param, kinds in out.items() if any(isinstance(k, Prior) for k in kinds))
         return {param: self._passed(kinds, caller) for param, kinds in out.items()}

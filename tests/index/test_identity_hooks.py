@@ -97,3 +97,42 @@ def test_hooks_the_index_cannot_read_stay_silent(kw):
 def test_a_caller_that_leaves_the_key_out_keeps_the_default():
     assert mask_findings(callers="def run(g: Gen, ids):\n    return g.generate(ids, 4, temperature=0.5)\n") \
         == {16, 17}
+
+
+DEFAULTED = """
+import torch
+
+
+def sample(ids, steps, hook=lambda step, x, logits: x):
+    x = torch.zeros_like(ids, device="cuda")
+    x = hook(None, x, None)
+    for i in range(steps):
+        mask = x == 0
+        x[mask] = x[mask] + 1
+    return x
+
+{callers}
+"""
+
+
+def defaulted_findings(callers: str = "") -> set[int]:
+    text = DEFAULTED.format(callers=callers).lstrip("\n")
+    return {f.line for f in Linter(Config(scope="all")).lint_text(text, "m.py").findings if f.code == "GL123"}
+
+
+@pytest.mark.parametrize("callers", [
+    "",  # no call the index sees: the default is the only hook
+    "def run(ids):\n    return sample(ids, 4)\n",  # a caller leaves it out
+    "def run(ids):\n    return sample(ids, 4, hook=lambda s, y, l: y)\n",  # a caller passes another identity
+])
+def test_an_identity_default_keeps_the_rebound_value(callers):
+    assert defaulted_findings(callers) == {9}
+
+
+@pytest.mark.parametrize("callers", [
+    "def run(ids, f):\n    return sample(ids, 4, hook=f)\n",  # decoy: a hook nothing types
+    "def run(ids):\n    return sample(ids, 4, hook=lambda s, y, l: y.cpu())\n",  # decoy: a hook that builds a value
+    "def run(ids):\n    sample(ids, 4)\n    return sample(ids, 4, None, lambda s, y, l: y + 1)\n",  # decoy: one site
+])
+def test_a_caller_passing_another_hook_stays_silent(callers):
+    assert defaulted_findings(callers) == set()

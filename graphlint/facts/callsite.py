@@ -18,17 +18,17 @@ from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
-    BOOL_DTYPES, FACTORY_TORCH, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, NON_FLOAT_DTYPES, SEQ_METHODS,
-    SEQ_TORCH, TORCH_ONLY_METHODS, keeps_input_device, torch_return_kind,
+    BOOL_DTYPES, FACTORY_TORCH, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, NON_FLOAT_DTYPES, PAIR_RESULTS,
+    SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
-    BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, HOST_METHODS, JOIN_TORCH,
-    named_device,
+    BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
+    JOIN_TORCH, SAMPLING, named_device,
 )
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
     HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf,
-    IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, join_of, joinable, simple,
+    IKind, Items, Join, Keys, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, may_pin, names_cpu,
@@ -543,6 +543,13 @@ def none_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ..
     return tuple(a.arg for a, d in _defaults(func) if isinstance(d, ast.Constant) and d.value is None)
 
 
+def hook_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, IKind], ...]:
+    """(parameter, `Passes`) of parameters whose default is an identity lambda (`hook=lambda s, x, l: l`): a call that
+    leaves one out passes a hook that returns its argument."""
+    return tuple((a.arg, kind) for a, d in _defaults(func)
+                 if isinstance(d, ast.Lambda) and isinstance(kind := _identity(d), Passes))
+
+
 def number_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Parameters whose default is a Python number (`scale=1.0`, `eps=-1e-6`, `flag=False`): a call that leaves one out
     passes host data."""
@@ -865,6 +872,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return UNKNOWN
     if isinstance(value, ast.Call):
         return _call_kind(value, resolve, again, scope)
+    if isinstance(value, ast.Lambda):
+        return _identity(value)
     if isinstance(value, (ast.Dict, ast.DictComp)):
         values = value.values if isinstance(value, ast.Dict) else [value.value]
         kinds = [again(v) if v is not None else UNKNOWN for v in values]  # `**other` (None) is anything
@@ -1102,6 +1111,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return _with_dtype(_factory_kind(qual, value, again, scope), value, resolve)
         if qual.rpartition(".")[2].endswith("_like") and value.args:
             return _like_kind(value, resolve, again, scope)
+        if (pair := _pair_result(value, qual.removeprefix("torch."), value.args[:1], again)) is not None:
+            return pair  # `torch.sort(probs, dim=-1)`: values and indices where `probs` lives
         kind = torch_return_kind(qual)
         if kind in (TENSOR, BOOL_TENSOR) and not any(kw.arg == "device" for kw in value.keywords):
             # an op computes where its inputs live: `torch.multinomial(probs_cpu, 1)` stays on the host
@@ -1111,6 +1122,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return kind
     if isinstance(value.func, ast.Attribute):
         meth = value.func.attr
+        if (hook := _kwarg_hook(value, scope, again)) is not None:
+            return hook
         if meth == "get" and value.args and (key := _str_key(value.args[0])) is not None \
                 and isinstance(held := again(value.func.value), (Keys, Call)):
             return key_of(held, key)  # `out.get("ids")`, `out.get("ids", None)`
@@ -1121,6 +1134,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         if meth == "result" and not value.args and not value.keywords \
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
             return join_later({Call(fn) for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns
+        if (pair := _pair_result(value, meth, [value.func.value], again)) is not None:
+            return pair  # `probs.max(dim=-1)`: values and indices where `probs` lives
+        if meth in SAMPLING and (drawn := _drawn(value.func.value, resolve, again)) is not None:
+            return drawn  # `Categorical(probs=p).sample()`: where `p` lives
         if again(value.func.value) == NDARRAY:
             return NDARRAY  # `np.flip(s).copy()`, `a.astype(np.int64)`: an array's methods make arrays (`tolist`,
             # `item` are read above)
@@ -1155,6 +1172,76 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return UNKNOWN
     # a project function, settled later; a method of a receiver the index may not type, by its name if need be
     return Call(qual, receiver=isinstance(value.func, ast.Attribute) and _receiver(value.func.value, scope))
+
+
+def _identity(fn: ast.Lambda) -> IKind:
+    """`lambda step, x, logits: x`: a callable that returns its argument at that position (`Passes`); anything else
+    (`lambda s, x, l: x + 1`, a keyword-only or `*args` parameter) is unknown."""
+    args = fn.args
+    named = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if not isinstance(fn.body, ast.Name) or fn.body.id not in named:
+        return UNKNOWN
+    return Passes(str(named.index(fn.body.id)))
+
+
+def _kwarg_hook(call: ast.Call, scope: Scope, again: Callable[[ast.expr], IKind]) -> IKind | None:
+    """`kwargs.pop("hook", lambda s, x, l: x)` (or `.get`) of the function's own `**kwargs`: the identity default,
+    keyed by the key a caller would fill (`CallFacts` reads what the callers pass under it). None otherwise."""
+    func = call.func
+    if not (scope.kwarg and isinstance(func, ast.Attribute) and func.attr in ("pop", "get") and len(call.args) == 2
+            and not call.keywords and isinstance(func.value, ast.Name) and func.value.id == scope.kwarg
+            and scope.kwarg not in scope.binds):
+        return None
+    key = _str_key(call.args[0])
+    default = again(call.args[1])
+    if key is None or ":" in key or not isinstance(default, Passes) or default.key:
+        return None
+    return Passes(f"{default.arg}:{key}")
+
+
+def _pair_result(call: ast.Call, name: str, source: list[ast.expr], again: Callable[[ast.expr], IKind]
+                 ) -> IKind | None:
+    """torch's two-tensor results (`torch.return_types`): `t.topk(k)`, `torch.sort(t)`, `t.max(dim=-1)`, both items
+    where the input `t` (`source`: the receiver, or the function's first argument) lives, as the inference reads a
+    tensor method's sequence. A host input gives host items; an input nothing types, no claim (`xs.sort()` of a
+    list). `max`/`min`/... only with a dim: a keyword, or an integer literal after the input."""
+    if name not in PAIR_RESULTS and name not in DIM_SEQ_METHODS or len(source) != 1 \
+            or isinstance(source[0], ast.Starred):
+        return None
+    if name in DIM_SEQ_METHODS:
+        after = call.args[1:] if source[0] is (call.args[0] if call.args else None) else call.args
+        if not (any(kw.arg == "dim" for kw in call.keywords) or after and _int_literal(after[0])):
+            return None
+    kind = again(source[0])
+    if kind == CPU_TENSOR:
+        return Items((CPU_TENSOR, CPU_TENSOR))
+    if kind in DEVICE_FAMILY:
+        item = WEAK_TENSOR if kind == WEAK_TENSOR else TENSOR
+        return Items((item, item))
+    return None
+
+
+def _int_literal(node: ast.expr) -> bool:
+    """`1`, `-1`: an integer written out (a dim)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _drawn(dist: ast.expr, resolve: Resolve, again: Callable[[ast.expr], IKind]) -> IKind | None:
+    """What `.sample()` of a torch distribution built in place draws (`dists.Categorical(probs=p).sample()`): a
+    tensor where its tensor parameters live, as the inference reads the host direction (`_distribution`). A device
+    tensor where every parameter is a device tensor or a Python number and one is a tensor; else no claim."""
+    if not isinstance(dist, ast.Call) or any(isinstance(a, ast.Starred) for a in dist.args) \
+            or any(kw.arg is None for kw in dist.keywords):
+        return None
+    qual = resolve(dotted(dist.func)) or ""
+    if not (qual.startswith(DISTRIBUTIONS) and qual.rpartition(".")[2][:1].isupper()):
+        return None
+    kinds = {again(a) for a in (*dist.args, *(kw.value for kw in dist.keywords if kw.arg != "validate_args"))}
+    if not kinds & DEVICE_FAMILY or not kinds <= DEVICE_FAMILY | {HOST}:
+        return None
+    return WEAK_TENSOR if WEAK_TENSOR in kinds else TENSOR
 
 
 def _device_extreme(call: ast.Call, again: Callable[[ast.expr], IKind]) -> bool:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, VIEW_METHODS, in_config,
-                                       typed_legacy)
+from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, SLICES, VIEW_METHODS,
+                                       in_config, typed_legacy)
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.syntax import code_children, code_of, descendants, is_true, kwarg, method_call, positional
 from graphlint.facts.values import Dev, Dims, Kind, Source
@@ -643,7 +643,10 @@ def _all_bool_literals(expr: cst.BaseExpression) -> bool:
 
 
 def host_list(ctx, expr: cst.BaseExpression) -> bool:
-    """A Python list of host values (not a tuple: `x[(0, 1)]` is plain multi-dimensional indexing)."""
+    """A Python list of host values (not a tuple: `x[(0, 1)]` is plain multi-dimensional indexing, and neither is a
+    list of slices, `x[[slice(0, e) for e in t.shape]]`: `SLICES`)."""
+    if ctx.val(expr) == SLICES:
+        return False
     if isinstance(expr, cst.List):
         kinds = [ctx.val(e.value).kind for e in expr.elements if isinstance(e, cst.Element)]
         return bool(kinds) and all(k in (Kind.HOST, Kind.HOST_SEQ) for k in kinds)

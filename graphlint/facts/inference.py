@@ -18,7 +18,7 @@ from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch,
     may_pin, names_cpu, pins,
 )
-from graphlint.facts.kinds import Base, IKind, Items, Keys
+from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
 from graphlint.facts.elements import element_reads, index_code, single_bindings
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import descendants
@@ -195,6 +195,8 @@ def kind_val(kind: IKind) -> Val:
         return items_val(kind.items)
     if isinstance(kind, Keys):
         return keyed_dict([(key, kind_val(k) if not isinstance(k, Keys) else UNKNOWN) for key, k in kind.pairs])
+    if isinstance(kind, Passes):
+        return Val(Kind.UNKNOWN, passes=kind.arg)
     return _BASE_VALS.get(kind, UNKNOWN)  # type: ignore[arg-type]
 
 
@@ -642,6 +644,8 @@ class Inference:
         elem = self.comprehension_element(node)
         if elem.is_tensor:
             return Val(Kind.TENSOR_SEQ, elem=elem)
+        if isinstance(node, cst.ListComp) and _slice_item(node.elt, self.resolve):
+            return SLICES  # `[slice(0, e) for e in t.shape]`: an index of several dimensions, as a display of slices
         if isinstance(node, cst.ListComp) and elem.kind in HOSTS:
             return HOST_LIST  # `[lens[i] for i in keep]` of host values: a list, wherever it is used
         return UNKNOWN
@@ -948,6 +952,8 @@ class Inference:
             if recv.kind is Kind.MODULE and func.attr.value in ("forward", "__call__"):
                 return self._module_call(recv, node)
         recv = self(func)
+        if recv.passes is not None:
+            return self._passed_through(recv.passes, node)
         if recv.kind is Kind.MODULE:
             return self._module_call(recv, node)
         if recv.kind is Kind.OBJECT and input_device_module(recv.ref):
@@ -961,6 +967,14 @@ class Inference:
             # the attribute, a subclass defines the method): every project method of that name returns host data
             projected = self.lookup_method(func.attr.value)
         return projected if projected is not None else UNKNOWN
+
+    def _passed_through(self, position: int, node: cst.Call) -> Val:
+        """`x = hook(None, x, None)` of an identity hook (`Val.passes`): the argument it returns, when the call
+        passes it by position with no `*args` or keyword before it; else unknown."""
+        args = node.args
+        if len(args) <= position or any(a.keyword is not None or a.star for a in args[:position + 1]):
+            return UNKNOWN
+        return self(args[position].value)
 
     def _distribution(self, node: cst.Call) -> Val:
         """`Uniform(low=-np.pi, high=np.pi)`: a distribution samples where its parameters live, so one built from Python

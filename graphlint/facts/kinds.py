@@ -148,6 +148,24 @@ class Obj(_Named):
     tag = "object"
 
 
+class Passes(_Named):
+    """A callable that returns one of its arguments unchanged (`lambda step, x, logits: x`): `name` is the argument's
+    position, and after a colon the `**kwargs` key whose default it is (`kwargs.pop("hook", lambda s, x, l: x)`:
+    a caller that fills the key passes its own hook). A call of a parameter every site passes one to returns
+    that argument (`CallFacts.params`)."""
+
+    __slots__ = ()
+    tag = "passes"
+
+    @property
+    def arg(self) -> int:
+        return int(self.name.partition(":")[0])
+
+    @property
+    def key(self) -> str:
+        return self.name.partition(":")[2]
+
+
 @dataclass(frozen=True, slots=True)
 class HostIf:
     """A view, slice or method that keeps a tensor where it is, of a deferred kind: a host tensor when that settles
@@ -171,7 +189,7 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Prior, Fwd, OnParam, Obj]
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Prior, Fwd, OnParam, Obj, Passes]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
@@ -238,7 +256,7 @@ def join_of(kinds: set[IKind]) -> Join:
 
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
                           Field: "field", HostIf: "hostif", Prior: "prior", Fwd: "fwd", OnParam: "onparam",
-                          Obj: "object"}
+                          Obj: "object", Passes: "passes"}
 _BASES = {b.value: b for b in Base}
 
 
@@ -290,7 +308,10 @@ def from_plain(data: Any) -> IKind:
     if tag == "call" and len(rest) == 3 and type(rest[0]) is str and type(rest[1]) in (int, str, type(None)) \
             and type(rest[2]) is bool:
         return Call(rest[0], rest[1], rest[2])
-    named = {"self": SelfField, "field": Field, "fwd": Fwd, "onparam": OnParam, "object": Obj}.get(tag)
+    named = {"self": SelfField, "field": Field, "fwd": Fwd, "onparam": OnParam, "object": Obj,
+             "passes": Passes}.get(tag)
     if named is not None and len(rest) == 1 and type(rest[0]) is str:
+        if named is Passes and not rest[0].partition(":")[0].isdigit():
+            raise ValueError("not a kind")
         return named(rest[0])
     raise ValueError("not a kind")

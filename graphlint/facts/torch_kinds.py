@@ -43,6 +43,11 @@ SEQ_TORCH = frozenset({
     "torch.nn.functional.scaled_dot_product_attention_with_lse",
 })
 DIM_SEQ_TORCH = frozenset({"torch.max", "torch.min", "torch.median", "torch.nanmedian", "torch.cummax", "torch.cummin"})
+# torch's two-tensor results (`torch.return_types`: values and indices, `aminmax`'s min and max, `frexp`'s parts),
+# as torch functions and tensor methods of these names return them: both computed where the input lives. The
+# `max`, `min`, ... (the inference's DIM_SEQ_METHODS) return one only when given a dim (`t.max(dim=-1)`; `t.max()`
+# is 0-d, `t.max(other)` elementwise).
+PAIR_RESULTS = frozenset({"topk", "sort", "kthvalue", "mode", "aminmax", "frexp"})
 BOOL_TORCH = frozenset({
     "torch.isnan", "torch.isinf", "torch.isfinite", "torch.isposinf", "torch.isneginf", "torch.isreal",
     "torch.isin", "torch.logical_and", "torch.logical_or", "torch.logical_not", "torch.logical_xor",

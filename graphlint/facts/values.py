@@ -87,6 +87,9 @@ class Val(NamedTuple):
     host: bool = False
     # of an unknown: a value a failed type test shows is no tensor (`if not isinstance(v, Tensor):`), whatever it is
     not_tensor: bool = False
+    # of an unknown: a callable that returns its argument at this position unchanged (an identity hook,
+    # `kinds.Passes`): calling it is that argument
+    passes: int | None = None
 
     @property
     def is_tensor(self) -> bool:

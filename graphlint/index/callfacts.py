@@ -13,7 +13,7 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, Base, Call,
-    Field, Fwd, HostIf, IKind, Items, Join, Keys, OnParam, Prior, SelfField, deferred, mentions,
+    Field, Fwd, HostIf, IKind, Items, Join, Keys, OnParam, Passes, Prior, SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
@@ -664,7 +664,9 @@ class CallFacts:
     def _compute(self, fn: "FunctionInfo") -> dict[str, IKind]:
         sites = self._sites(fn) if fn.params or fn.kwonly else None
         if not sites:
-            return self._module_call_facts(fn) if fn.params or fn.kwonly else {}
+            found = self._module_call_facts(fn) if fn.params or fn.kwonly else {}
+            # no call the index sees passes a hook: the identity default is the only one the code shows
+            return {**dict(fn.hook_defaults), **found} if fn.hook_defaults else found
         assumed: set[str] = set()  # parameters some site passes a device tensor that only annotations make
         joined = self._join_sites(fn, sites, (*fn.params, *fn.kwonly), assumed)
         out = {}
@@ -673,7 +675,7 @@ class CallFacts:
                                 if kinds}
         for param, kinds in joined.items():
             kind = join_kinds(kinds) if kinds else UNKNOWN
-            if kind in HOST_FAMILY or kind is TOKENIZER or kind in FLOWN_DEVICE and (
+            if kind in HOST_FAMILY or kind is TOKENIZER or isinstance(kind, Passes) or kind in FLOWN_DEVICE and (
                     param not in annotated or annotated[param] == HOST and param not in assumed):
                 # every site passes host data (data flow beats the annotation), a tokenizer, or every site a device
                 # tensor into a parameter without a tensor annotation; a scalar one (`seqlen: int`) gives way only
@@ -1054,9 +1056,11 @@ class CallFacts:
                     # still count (`block(x, **kwargs)` of `kwargs = dict(grid_sizes=grid_sizes, ...)`)
                     site = dict.fromkeys(site, UNKNOWN)
                 site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
+            hooks = dict(fn.hook_defaults)
             for param in (*fn.params, *fn.kwonly):
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
-                    out.setdefault(param, set()).add(site.get(param, UNKNOWN))
+                    # left out: its default, an identity hook (`hook_defaults`) or a value not read here
+                    out.setdefault(param, set()).add(site.get(param, hooks.get(param, UNKNOWN)))
         if not _framework_fed(caller):
             assumed.update(param for param, kinds in out.items() if any(isinstance(k, Prior) for k in kinds))
         return {param: self._passed(kinds, caller) for param, kinds in out.items()}
@@ -1068,10 +1072,22 @@ class CallFacts:
         (ColossalAI's reference attention, which only tests call with CPU lengths)."""
         # several calls on one line are several sites, not paths: they must agree (`join_kinds`)
         kind = join_kinds({self.settle(k, caller) for k in kinds})
+        if isinstance(kind, Passes) and kind.key:
+            return self._hook_default(kind, caller)
         if kind in FLOWN_DEVICE and not _framework_fed(caller) \
                 and any(isinstance(k, Fwd) and k.name not in self.params(caller) for k in kinds):
             return UNKNOWN
         return kind
+
+    def _hook_default(self, kind: Passes, caller: "FunctionInfo") -> IKind:
+        """The identity default of `kwargs.pop("hook", lambda s, x, l: x)` stands where no call the index sees fills
+        the key: every hook the code shows returns its argument. A resolved caller that passes the key, or one whose
+        `**mapping` of unknown keys may (`received` is None while resolved sites exist), passes a hook the index does
+        not read: unknown."""
+        if not self._sites(caller):
+            return Passes(str(kind.arg))
+        received = self.received(caller)
+        return Passes(str(kind.arg)) if received is not None and kind.key not in received else UNKNOWN
 
     def calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
         if self._by_name is None:

@@ -27,9 +27,10 @@ from graphlint.index.assigned import built_by, chained_call, foreign_target, typ
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, join_later, keyword_only,
-    moves_to_device, none_defaults, number_defaults, param_names, records_args, refine_returns, required_positionals,
-    returns_a_tuple, returns_only_tuples, scope_of, spelled_keywords, statements, tuple_of_tensors,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, hook_defaults,
+    join_later, keyword_only, moves_to_device, none_defaults, number_defaults, param_names, records_args,
+    refine_returns, required_positionals, returns_a_tuple, returns_only_tuples, scope_of, spelled_keywords, statements,
+    tuple_of_tensors,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -150,6 +151,8 @@ class FunctionInfo:
     escaping: tuple[str, ...] = ()  # defs nested in it that it uses as values, not only calls (`escaping_defs`)
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
     none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
+    # (parameter, kinds.Passes) of parameters whose default is an identity lambda (`hook=lambda s, x, l: l`)
+    hook_defaults: tuple[tuple[str, IKind], ...] = ()
     # (parameter, kind) of parameters whose annotation says a kind: the prior of one passed on unchanged (kinds.Fwd)
     param_kinds: tuple[tuple[str, IKind], ...] = ()
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
@@ -725,6 +728,7 @@ class _Indexer(ast.NodeVisitor):
             params=param_names(node), kwonly=keyword_only(node), star_kwargs=scope.kwarg,
             star_args=scope.vararg, required=required_positionals(node), escaping=escaping_defs(node),
             none_defaults=none_defaults(node), number_defaults=number_defaults(node),
+            hook_defaults=hook_defaults(node),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             foreign_sets=tuple(sorted(scope.foreign_sets)), pinned_sets=tuple(sorted(scope.pinned_sets)),

@@ -99,3 +99,20 @@ def test_a_list_display_repeated_by_an_untyped_count_is_a_list():
                 out.append(x[:, [t] * k] + x[path_idx] + x[:, 1:k] + x[t] + x[idx] + x[:, path_idx])
             return out
     """, scope="all")
+
+
+def test_a_list_of_slices_is_basic_indexing():
+    """torch reads a list holding a slice (or `...`) as a tuple index (`treatSequenceAsTuple`): `result[[slice(0, e)
+    for e in t.shape]] = t` (Nunchaku's `pad_tensor`) and `y[[slice(None), 1]]` are basic slicing, nothing is copied
+    (decoys). A comprehension of ints still builds a host index list (hit)."""
+    check("""
+        import torch
+
+
+        def pad(t: torch.Tensor, n: int):
+            result = torch.empty((n, n), dtype=t.dtype, device=t.device)
+            result[[slice(0, extent) for extent in t.shape]] = t
+            result[[slice(None), 1]] = 1.0
+            result[[k for k in range(n)]] = 0.0  # <- GL133
+            return result
+    """, scope="all")

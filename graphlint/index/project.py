@@ -93,7 +93,7 @@ NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unkn
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defining module
-MAX_PORTION_FOLDERS = 3  # namespace folders above a package (or loose file) that an import may name (`_portion_map`)
+MAX_PORTION_FOLDERS = 8  # namespace folders above a package (or loose file) that an import may name (`_portion_map`)
 # `__init__` calls that move the module being built (`self.to(device)`): its weights are not where it made them
 SELF_MOVES = frozenset({"self.to", "self.cuda", "self.to_empty", "self.xpu"})
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
@@ -190,6 +190,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._mixin_cache: dict[str, bool] = {}
         self._runner_cache: dict[str, bool] = {}
         self._rebinds: dict[str, dict[str, tuple[str, ...]]] = {}  # class key -> `_rebind_table`
+        self._rebind_families: dict[str, list[tuple[ClassInfo, dict[str, tuple[str, ...]]]]] = {}  # `_rebind_tables`
         self._model_fields: dict[str, frozenset[str]] = {}  # class key -> its fields `_typed_models` reads
         self._modules_by_use: frozenset[str] | None = None  # `_used_as_modules`
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
@@ -264,6 +265,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._mixin_cache.clear()
         self._runner_cache.clear()
         self._rebinds.clear()
+        self._rebind_families.clear()
         self._model_fields.clear()
         self._modules_by_use = None
         self._namespaces.add(_namespace_parent(new) or ("", ""))
@@ -1760,12 +1762,31 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         stores a bound method there: `self.step = self._step_graphed`, through a local alias or a join of them
         (`fn = self._a if sample else self._b; self.step = fn`), or compiled (`torch.compile(self._decode, ...)`,
         whose kind is what it wraps): each such method runs, next to the class's own `step` where there is one.
-        A field stored from a field that names no method (`self.cb = self.buf`) runs nothing."""
-        table = self._rebinds.get(cls.key)
-        if table is None:
-            table = self._rebinds[cls.key] = self._rebind_table(cls)
-        return [(fn, f"self.{name} = self.{meth}") for meth in table.get(name, ())
-                for fn, _how in self.methods_via(cls, meth)]
+        A field stored from a field that names no method (`self.cb = self.buf`) runs nothing. `self` in a method of
+        `cls` may be an object of a subclass whose constructor stores another method there (LightX2V's offload
+        infer stores `self.infer_func = self.infer_with_phases_offload`, called in the base's `infer_main_blocks`):
+        those run too, as a template method runs a subclass's override (up to MAX_OVERRIDES subclasses)."""
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for c, table in self._rebind_tables(cls):
+            where = "" if c is cls else f" in {c.qualname}"
+            for meth in table.get(name, ()):
+                for fn, _how in self.methods_via(c, meth):
+                    out.setdefault(fn.key, (fn, f"self.{name} = self.{meth}{where}"))
+        return list(out.values())
+
+    def _rebind_tables(self, cls: ClassInfo) -> list[tuple[ClassInfo, dict[str, tuple[str, ...]]]]:
+        """(class, `_rebind_table`) of `cls` and its nearest MAX_OVERRIDES subclasses (breadth first: the nearest
+        subclass names a store), memoised per class: what `self.<attr>(...)` in a method of `cls` may run."""
+        found = self._rebind_families.get(cls.key)
+        if found is None:
+            found = []
+            for c in (cls, *self._descendants(cls)[:MAX_OVERRIDES]):
+                table = self._rebinds.get(c.key)
+                if table is None:
+                    table = self._rebinds[c.key] = self._rebind_table(c)
+                found.append((c, table))
+            self._rebind_families[cls.key] = found
+        return found
 
     def _rebind_table(self, cls: ClassInfo) -> dict[str, tuple[str, ...]]:
         """{attribute: the methods of `cls` its methods store there} (`_rebound_methods`)."""
@@ -2052,7 +2073,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         requests but the request's step loop: a request whose loop body runs per step (`outer_steps`, read by
         `_generation_loops`), and the climb goes on above it."""
         out: dict[str, Seed] = {}
-        level = [*loops, *gated]
+        level = [*loops, *gated, *self._gradless_chains(gated, reached, model)]
         ungated = {fn.key for fn in loops}
         for hop in range(MAX_REQUEST_HOPS + 1):  # (the last pass only reads the loops over requests above the climb)
             above: list[FunctionInfo] = []
@@ -2079,6 +2100,33 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     ungated.add(caller.key)
             level = above
         return list(out.values())
+
+    def _gradless_chains(self, gated: list[FunctionInfo], reached: dict[str, HotInfo],
+                         model: frozenset[str]) -> list[FunctionInfo]:
+        """The one-shot callers between a decode loop the index sees no model in (`gated`) and a call made with
+        autograd off, up to MAX_REQUEST_HOPS of them: LightX2V's `WanModel._infer_cond_uncond` (`@torch.no_grad()`)
+        calls `transformer_infer.infer`, which calls `infer_main_blocks`, which runs the block loop through
+        `self.infer_func`. Autograd is off for everything a gradless call runs, so the gradless caller is the
+        request around the loop as if it called it directly (`_request_roots` climbs from these as from the
+        loop). A chain that meets no gradless call, passes through a loop (a loop over calls of it runs it per
+        item, not once) or climbs through code already hot or model code adds nothing."""
+        out: dict[str, FunctionInfo] = {}
+        for loop in gated:
+            paths: list[list[FunctionInfo]] = [[loop]]
+            for _hop in range(MAX_REQUEST_HOPS):
+                longer = []
+                for path in paths:
+                    for caller, line in self._call_sites(path[-1]):
+                        if _within(line, caller.gradless):
+                            out.update((fn.key, fn) for fn in path[1:])
+                        elif not _within(line, caller.loops) and caller not in path and caller.key not in reached \
+                                and caller.key not in model and not caller.qualname.endswith(".__init__"):
+                            longer.append([*path, caller])
+                paths = longer
+            for path in paths:  # (the last hop: a gradless call of the chain's top)
+                if any(_within(line, caller.gradless) for caller, line in self._call_sites(path[-1])):
+                    out.update((fn.key, fn) for fn in path[1:])
+        return [fn for key, fn in out.items() if key not in {g.key for g in gated}]
 
     def _steps_around(self, caller: FunctionInfo, line: int) -> bool:
         """The innermost loop of `caller` around its call at `line` (of a decode loop) is a step loop: autograd is
@@ -2530,13 +2578,30 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _call_sites(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, int]]:
         """(caller, line) of each call the index resolves to `fn`, among calls spelt with its name
-        (`self.generate_token(b)`, `self.model.forward(x)`; not `self(x)` or a registry entry)."""
+        (`self.generate_token(b)`, `self.model.forward(x)`; not `self(x)` or a registry entry) or with an
+        attribute its class stores it in (`self.infer_func = self.infer_without_offload`, then
+        `self.infer_func(x)`: `_alias_names`)."""
         out = []
-        for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
-            if caller.parent_key is None and any(t.key == fn.key and not how.startswith(SOLE_DEFINER)
-                                                 for t, how in self.call_edges(caller, caller.module, callee)):
-                out.append((caller, line))
+        for name in (fn.qualname.rpartition(".")[2], *self._alias_names(fn)):
+            for caller, callee, line in self.call_facts.calls_named(name):
+                if caller.parent_key is None and any(t.key == fn.key and not how.startswith(SOLE_DEFINER)
+                                                     for t, how in self.call_edges(caller, caller.module, callee)):
+                    out.append((caller, line))
         return out
+
+    def _alias_names(self, fn: FunctionInfo) -> list[str]:
+        """The attributes a method of `fn`'s class or of a subclass stores `fn`'s bound method in
+        (`_rebind_table`: `self.infer_func = self.infer_without_offload`, or either arm of a choice): a call of
+        that attribute runs `fn`, so it is a call site, though it does not spell `fn`'s name. A method only ever
+        called through the alias (a decode loop picked by an offload mode) has its callers there."""
+        cls = self.classes.get(fn.class_key) if fn.class_key and fn.parent_key is None else None
+        if cls is None:
+            return []
+        meth = fn.qualname.rpartition(".")[2]
+        names: dict[str, None] = {}
+        for _c, table in self._rebind_tables(cls):  # (a subclass may store a base's method)
+            names.update((attr, None) for attr, meths in table.items() if meth in meths and attr != meth)
+        return list(names)
 
     def _warms_up(self, fn: FunctionInfo) -> bool:
         """Start-up work that runs the model or replays graphs without being a decode step: a function that

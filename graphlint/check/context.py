@@ -21,7 +21,7 @@ from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST
 from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
-from graphlint.check.positions import unit_positions
+from graphlint.check.trees import tree_positions
 from graphlint.facts.streams import Streams
 from graphlint.facts.syntax import tests_device_mismatch
 from graphlint.facts.tokenizers import Tokenizers
@@ -214,7 +214,7 @@ class Context:
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Node -> CodeRange for the unit, computed on first use (it costs a full codegen pass: `unit_positions`)."""
         if self._positions is None:
-            self._positions = unit_positions(self.tree) if self.tree is not None else {}
+            self._positions = tree_positions(self.tree) if self.tree is not None else {}
         return self._positions
 
     def position(self, node: cst.CSTNode) -> CodeRange | None:

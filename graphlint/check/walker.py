@@ -33,6 +33,7 @@ from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_fields, code_of, is_node
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
+from graphlint.check.trees import parse_unit, parse_unvalidated  # noqa: F401 (parse_unvalidated: re-exported)
 
 if TYPE_CHECKING:
     from graphlint.rules.base import Rule
@@ -1045,7 +1046,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Unit,
                  rule_classes: list[type["Rule"]], eager_guards: tuple[str, ...] = ()) -> list[Finding]:
     """Parse one unit with libcst and run the rules over it."""
-    tree = parse_unvalidated(unit.source)
+    tree = parse_unit(unit.source)
     inference = make_inference(module, index, unit.function)
     inference.unit_tree = tree
     ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree,
@@ -1070,24 +1071,6 @@ def _release(objects: list[object]) -> None:
     and again. Emptied, the tree is freed by reference counting as soon as the unit is done."""
     for obj in objects:
         obj.__dict__.clear()
-
-
-def _skip_validation(self: cst.CSTNode) -> None:
-    pass
-
-
-def parse_unvalidated(source: str) -> cst.Module:
-    """`cst.parse_module` without the check each node's constructor runs (`CSTNode.__post_init__` calls
-    `_validate`): what the parser builds from source is valid by construction (libcst's own note there: validating
-    in the visitor instead "would allow us to avoid validating the tree when parsing a file"). The checks were a sixth
-    of the parse, which is a quarter of a lint. Nodes built while the parse runs are left unchecked too: the analysis
-    runs in one thread (the editor server's worker), and nothing of it builds a node at the same time."""
-    validate = cst.CSTNode.__post_init__
-    cst.CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign]
-    try:
-        return cst.parse_module(source)
-    finally:
-        cst.CSTNode.__post_init__ = validate  # type: ignore[method-assign]
 
 
 def _find_function(tree: cst.Module) -> cst.FunctionDef | None:

@@ -21,7 +21,7 @@ from graphlint.facts.literals import (
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
 from graphlint.facts.elements import element_reads, index_code, single_bindings
 from graphlint.facts.names import dotted_name
-from graphlint.facts.syntax import descendants
+from graphlint.facts.syntax import code_children, descendants
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST,
     Kind, LIST_GROWERS, SEQS,
@@ -1592,7 +1592,7 @@ def filled_defaults(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
                 continue
             if isinstance(stmt, cst.If) and (name := _none_test(stmt.test)) in params and name not in found:
                 found.update((name, value) for value in _assigned(stmt.body, name))
-            for child in stmt.children:
+            for child in code_children(stmt):  # (libcst's `children` rebuilds the statement's every node)
                 if isinstance(child, cst.BaseSuite):
                     visit(child.body)
                 elif isinstance(child, (cst.Else, cst.If, cst.ExceptHandler, cst.Finally)):
@@ -1638,10 +1638,7 @@ def _assigned(suite: cst.BaseSuite, name: str) -> Iterator[cst.BaseExpression]:
 
 def _loops(node: cst.CSTNode) -> Iterator[cst.For | cst.CompFor]:
     """The `for` statements and comprehension clauses under `node`, nested defs included."""
-    for child in node.children:
-        if isinstance(child, (cst.For, cst.CompFor)):
-            yield child
-        yield from _loops(child)
+    return (n for n in descendants(node) if n is not node and isinstance(n, (cst.For, cst.CompFor)))
 
 
 def _given_arm(test: cst.BaseExpression) -> int | None:

@@ -7,10 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import libcst as cst
+from libcst._nodes.base import CSTCodegenError
 import pytest
 
 from graphlint.facts.host_origin import _arm_paths
-from graphlint.facts.syntax import descendants
+from graphlint.facts.inference import _loops
+from graphlint.facts.syntax import code_of, descendants
 
 GRAPHLINT = Path(__file__).resolve().parents[2] / "graphlint"
 # Every node class whose fields' order differs from the source order, and the statements around them.
@@ -90,3 +92,34 @@ def test_descendants_prune() -> None:
     outer = tree.body[0]
     assert any(isinstance(n, cst.Yield) for n in descendants(outer.body))
     assert not any(isinstance(n, cst.Yield) for n in descendants(outer.body, prune=(cst.FunctionDef,)))
+
+
+ANNOTATIONS = ["a | b", "a |b", "a| \\\n b", "torch . Tensor", "(torch).Tensor", "a | (b | c)", "(a | b)", "a\t|  None",
+               "'str' | None", "a.b.c | d.e", "(\n a | b)", "a[b] | c", "a | b | c", "a & b", "a.b"]
+
+
+@pytest.mark.parametrize("source", [*SOURCES, *(pytest.param(f"x: {a}\n", id=a) for a in ANNOTATIONS)])
+def test_code_of_is_the_generated_code(source: str) -> None:
+    """`code_of` reads names, dotted names and `|` unions off their nodes: the text libcst's code generation gives."""
+    tree = cst.parse_module(source)
+    for node in descendants(tree):
+        try:
+            generated = cst.Module([]).code_for_node(node)
+        except CSTCodegenError:
+            continue  # (a parameter's default alone has no code)
+        assert code_of(node) == generated
+
+
+def _old_loops(node: cst.CSTNode):
+    for child in node.children:
+        if isinstance(child, (cst.For, cst.CompFor)):
+            yield child
+        yield from _old_loops(child)
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_loops_are_those_libcst_children_meet(source: str) -> None:
+    """`_loops` (the `for`s a filled parameter may be iterated by) walks the nodes of code, not libcst's `children`."""
+    tree = cst.parse_module(source)
+    for fn in (n for n in descendants(tree) if isinstance(n, cst.FunctionDef)):
+        assert {id(n) for n in _loops(fn.body)} == {id(n) for n in _old_loops(fn.body)}

@@ -104,6 +104,32 @@ def tests_device_mismatch(test: cst.BaseExpression, field: str) -> bool:
     return any(isinstance(e, cst.Attribute) and e.attr.value == "device" and code_of(e.value) == field for e in sides)
 
 
+def column_restricted(expr: cst.BaseExpression) -> bool:
+    """`buf[:n, :m]`, `buf[a:b, :, :k]`: a basic-slicing view whose leading index is a bounded row range and a
+    later one a bounded slice. Two indices prove `buf` has two dimensions or more, so the view skips part of every
+    row it keeps: it is not contiguous unless the bound happens to cover the whole width or one row is kept.
+    `buf[i, :m]` (one row), `buf[:n]`, `buf[:n, :]` are contiguous; so is `buf[:, :m]` of a batch-1 buffer
+    (ktransformers' pinned `arange(n).view(1, -1)` block table), which an unbounded leading `:` does not rule
+    out, so it is left out too, with `None`, `...` and non-slice later indices (a tensor index copies)."""
+    if not isinstance(expr, cst.Subscript) or len(expr.slice) < 2:
+        return False
+    parts = [e.slice for e in expr.slice]
+    if not isinstance(parts[0], cst.Slice) or not _bounded(parts[0]):
+        return False
+    if any(isinstance(p, cst.Index) and (isinstance(p.value, cst.Ellipsis)
+                                         or (isinstance(p.value, cst.Name) and p.value.value == "None"))
+           for p in parts):
+        return False
+    return any(isinstance(p, cst.Slice) and _bounded(p) for p in parts[1:])
+
+
+def _bounded(part: cst.Slice) -> bool:
+    """The slice drops some of its dimension: an upper bound, a lower bound other than 0, or a step other than 1."""
+    def literal(e: cst.BaseExpression | None, value: str) -> bool:
+        return e is None or (isinstance(e, cst.Integer) and e.value == value)
+    return part.upper is not None or not literal(part.lower, "0") or not literal(part.step, "1")
+
+
 def is_true(expr: cst.BaseExpression | None, ctx=None) -> bool:
     """`True`; with `ctx`, also a parameter of the function being checked whose default is `True`
     (`def plan(..., non_blocking: bool = True)`): what every call that leaves it out passes."""

@@ -1270,3 +1270,39 @@ def test_a_shaped_host_part_decides_a_join_whatever_the_others_read():
             return moved, both, parts, dev
     """
     assert findings(src, scope="all") == {(11, "GL131"), (12, "GL102"), (14, "GL102")}
+
+
+def test_non_blocking_copy_into_a_column_restricted_host_view():
+    """`pinned[:n, :m].copy_(cuda_t, non_blocking=True)` (Arctic Inference's suffix copy): two indices prove a
+    2-d+ buffer, so `[:n, :m]` skips part of each row and torch fills the non-contiguous host view through a
+    temporary, waiting for the source (H200: 101 ms behind a 100 ms sleep; the full-width view 0.4 ms). Hits:
+    `[:n, :m]`, `[:n, 1:]`. Decoys: contiguous views (`[:n]`, `[:n, :]`, `[:n, 0:]`, one row `[i, :m]`), an
+    `...` index, a 1-d buffer, a device destination, a host source, and `[:, :m]` of a batch-1 buffer
+    (ktransformers' pinned `arange(n).view(1, -1)`: one row, contiguous, so an unbounded leading `:` is left out)."""
+    src = """
+        import torch
+
+
+        class Runner:
+            def __init__(self, n: int, k: int):
+                self.pinned = torch.empty((n, k), dtype=torch.int64, device="cpu", pin_memory=True)
+                self.flat = torch.empty(n * k, dtype=torch.int64, device="cpu", pin_memory=True)
+                self.dev = torch.empty((n, k), dtype=torch.int64, device="cuda")
+                self.row = torch.arange(k, device="cpu", pin_memory=True).view(1, -1)
+
+            def step(self, ids: torch.Tensor, i: int):
+                n, m = ids.shape[0], ids.shape[-1]
+                self.pinned[:n, :m].copy_(ids, non_blocking=True)
+                self.pinned[:n, 1:].copy_(ids, non_blocking=True)
+                self.pinned[:n].copy_(ids, non_blocking=True)
+                self.pinned[:n, :].copy_(ids, non_blocking=True)
+                self.pinned[:n, 0:].copy_(ids, non_blocking=True)
+                self.pinned[i, :m].copy_(ids[0], non_blocking=True)
+                self.pinned[:n, ..., :m].copy_(ids, non_blocking=True)
+                self.flat[:n].copy_(ids.flatten(), non_blocking=True)
+                self.dev[:n, :m].copy_(ids, non_blocking=True)
+                self.pinned[:n, :m].copy_(self.pinned[:n, :m].clone(), non_blocking=True)
+                self.row[:, :m].copy_(ids[:1], non_blocking=True)
+                return self.pinned
+    """
+    assert findings(src, scope="all") == {(13, "GL103"), (14, "GL103")}

@@ -465,6 +465,32 @@ def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
     return annotated
 
 
+# Return values that are never a tensor, by syntax: a list / dict / set display or comprehension, an f-string
+_NON_TENSOR_DISPLAYS = (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set, ast.SetComp, ast.JoinedStr)
+# Body kinds that are a Python list or sequence, never a tensor. Not HOST: a host number read through a parameter's
+# own annotation (`t: int`) does not outweigh a `-> int | Tensor` return (diffusers' `previous_timestep`)
+_NON_TENSOR_KINDS = (HOST_SEQ, HOST_LIST, LIST)
+
+
+def _shows_no_tensor(value: ast.expr, scope: Scope) -> bool:
+    """A returned value the function's own body shows is not a tensor: a container display or comprehension, a
+    number or str literal, or a local every binding of which is such a display (`out = [[] for _ in range(8)]`, then
+    `out[i].append(...)`: still that list); not a parameter (`if x is None: x = []` keeps what the caller passed)."""
+    if isinstance(value, _NON_TENSOR_DISPLAYS) or isinstance(value, ast.Constant) and value.value is not None:
+        return True
+    binds = scope.binds.get(value.id) if isinstance(value, ast.Name) and value.id not in scope.params else None
+    return bool(binds) and all(isinstance(b, _NON_TENSOR_DISPLAYS) for b in binds)
+
+
+def returns_no_tensor(scope: Scope, inferred: IKind) -> bool:
+    """Every value-returning `return` shows a non-tensor value, so a single-tensor annotation (`-> torch.Tensor`)
+    does not hold: data flow beats annotations (issue 19). Mini-Omni's `generate_TA_BATCH(...) -> torch.Tensor`
+    returns `list_output = [[] for i in range(8)]` filled with `.tolist()[0]` ints, and `tokens in list_output[-1]`
+    was read as a tensor compare. Where any return is unknown or a tensor, the annotation stays the prior."""
+    return bool(scope.returns) and (inferred in _NON_TENSOR_KINDS
+                                    or all(_shows_no_tensor(value, scope) for value in scope.returns))
+
+
 def returns_a_tuple(scope: Scope) -> bool:
     """Some `return a, b` of the function: no scalar annotation (`-> str`, `-> int`) holds for it. Data flow beats
     annotations: such a function's return kind is read from its body (TinyChat's `stream_gen(...) -> str` returns

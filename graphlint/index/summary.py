@@ -29,8 +29,8 @@ from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, hook_defaults,
     join_later, keyword_only, moves_to_device, none_defaults, number_defaults, param_names, records_args,
-    refine_returns, required_positionals, returns_a_tuple, returns_only_tuples, scope_of, spelled_keywords, statements,
-    tuple_of_tensors,
+    refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of,
+    spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -801,9 +801,12 @@ class _Indexer(ast.NodeVisitor):
             if kind == "tensor" and returns_only_tuples(scope):  # `-> Tensor` returning `out, n`: the body says
                 return tuple_of_tensors(self._infer_returns(node, scope))
             if kind == "tensor" or kind in (None, "tensor_seq") and tuple_item_kinds(text):  # where the body shows it
+                inferred = self._infer_returns(node, scope)
+                if kind == "tensor" and returns_no_tensor(scope, inferred):  # `-> Tensor` returning a list
+                    return inferred
                 items = tuple_item_kinds(text) if kind != "tensor" else None
                 annotated = Items(tuple(map(Base, items))) if items else Base(kind)
-                return refine_returns(annotated, self._infer_returns(node, scope))
+                return refine_returns(annotated, inferred)
             if kind == "host" and returns_a_tuple(scope):  # `-> str` returning `out, length`: the body says
                 return self._infer_returns(node, scope)
             made = type_annotation_class(node.returns)  # `-> Type[Impl]`: a factory of Impl classes

@@ -130,3 +130,55 @@ def elsewhere(x, device):
     got = {name: fn.follows for name, fn in s.functions.items()}
     assert got == {"mask": ("lengths",), "trim": ("x",), "two": ("a", "b", "scale"), "moved": (), "elsewhere": ()}
     assert s.functions["two"].number_defaults == ("scale",)
+
+
+def test_a_tensor_annotation_yields_to_returns_that_show_no_tensor():
+    """Data flow beats annotations (issue 19): `-> torch.Tensor` on a function whose every return shows a list, a
+    number or a list the facts know is one returns what the body says (Mini-Omni's `generate_TA_BATCH`). Decoys: a
+    tensor return, an unknown call's result (the annotation stays the prior), a list on one path only, and a parameter
+    rebound to a list only where the caller passed none."""
+    s = index_source("""
+import torch
+from engine import step
+
+
+def rows(x) -> torch.Tensor:
+    out = [[] for _ in range(8)]
+    out[0].append(x.tolist()[0])
+    return out
+
+
+def ints(x) -> torch.Tensor:
+    out = []
+    for t in x:
+        out.append(t.tolist()[0])
+    return out
+
+
+def count(x) -> torch.Tensor:
+    return 3
+
+
+def ids(x) -> torch.Tensor:
+    return torch.cat(x)
+
+
+def stepped(x) -> torch.Tensor:
+    return step(x)
+
+
+def maybe(x, greedy: bool) -> torch.Tensor:
+    if greedy:
+        return []
+    return torch.cat(x)
+
+
+def passed(x=None) -> torch.Tensor:
+    if x is None:
+        x = []
+    return x
+""", "m.py", "m")
+    got = {name: str(fn.returns) for name, fn in s.functions.items()}
+    assert got["rows"] == "unknown" and got["ints"] == "host_list" and got["count"] == "host"
+    assert got["ids"] == "tensor" and got["stepped"].startswith("prior:tensor") and got["maybe"] == "tensor"
+    assert got["passed"] == "tensor"

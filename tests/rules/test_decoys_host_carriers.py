@@ -236,3 +236,68 @@ def test_a_project_generate_returning_a_tuple_keeps_its_host_items():
     annotation, and its host items beat the guess from the name; the item the body leaves untyped keeps it, so
     `int(x[:, -1])` of the draft ids stays reported (a barn sync label)."""
     assert _codes(TUPLE_GENERATE) == {(21, "GL105")}
+
+
+LIST_RETURNED_AS_TENSOR = """
+    import torch
+    from engine import step
+
+
+    def generate_batch(model, x: torch.Tensor, steps: int) -> torch.Tensor:
+        out = [[] for _ in range(2)]
+        for _ in range(steps):
+            tok = model(x).argmax(-1)
+            out[0].append(tok[0].tolist()[0])
+            out[1].append(tok[1].tolist()[0])
+        return out
+
+
+    def generate_text(model, x: torch.Tensor, steps: int) -> torch.Tensor:
+        out = []
+        for _ in range(steps):
+            out.append(model(x).argmax(-1).tolist()[0])
+        return out
+
+
+    def generate_ids(model, x: torch.Tensor) -> torch.Tensor:
+        return model(x).argmax(-1)
+
+
+    def generate_stepped(model, x: torch.Tensor) -> torch.Tensor:
+        return step(model, x)
+
+
+    def generate_maybe(model, x: torch.Tensor, greedy: bool) -> torch.Tensor:
+        if greedy:
+            return []
+        return model(x).argmax(-1)
+
+
+    @torch.no_grad()
+    def run(model, x: torch.Tensor, eos: int):
+        tokens = generate_batch(model, x, 8)
+        text = tokens[-1]
+        if eos in text:
+            text = text[: text.index(eos)]
+        words = generate_text(model, x, 8)
+        if eos in words:
+            words = words[: words.index(eos)]
+        if eos in generate_ids(model, x):
+            print("ids")
+        if eos in generate_stepped(model, x):
+            print("stepped")
+        if eos in generate_maybe(model, x, False):
+            print("maybe")
+        return text, words
+"""
+
+
+def test_a_tensor_annotated_function_returning_a_list_returns_a_list():
+    """Mini-Omni's `generate_TA_BATCH(...) -> torch.Tensor` returns `list_output = [[] for i in range(8)]` filled with
+    `.tolist()[0]` ints (and `generate_AA` a `[]` it appends to): the annotation was trusted, so `eos in
+    tokenlist[-1]` (GL110) and the slice bound `tokenlist[: tokenlist.index(eos)]` (GL126) were flagged (bunker labels,
+    host). The body's list now beats the annotation; the `.tolist()` reads inside stay reported. Decoys: a function
+    annotated so that returns a tensor, or an unknown call's result, or a list on one path and a tensor on another,
+    still reads as a tensor (`eos in ...`, GL110)."""
+    assert _codes(LIST_RETURNED_AS_TENSOR) == {
+        (9, "GL102"), (10, "GL102"), (17, "GL102"), (44, "GL110"), (46, "GL110"), (48, "GL110")}

@@ -58,6 +58,14 @@ def is_model_annotation(qual: str | None) -> bool:
 # Methods that run per step besides `forward` (vLLM's CustomOp dispatches to these).
 HOT_METHOD_NAMES = ("forward", "forward_cuda", "forward_native", "forward_hip", "forward_xpu")
 CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
+# Per-call entries of a library's model objects that the library's own entry runs (`pipe(..)` runs the pipeline
+# class's `__call__`; `vae.decode(z)` runs `_decode` / `tiled_decode`): a project function installed under one of
+# these names on an object typed as that library's class (`pipe.__class__.__call__ = new_call`,
+# `vae._tiled_encode = fn.__get__(vae)`) runs where the replaced method ran, as a patched forward does.
+LIBRARY_ENTRY_METHODS: dict[str, tuple[str, ...]] = {
+    "diffusers": ("__call__", "encode", "decode", "_encode", "_decode", "tiled_encode", "tiled_decode",
+                  "_tiled_encode", "_tiled_decode"),
+}
 # Contexts and decorators that turn autograd off: what runs the model in them is inference, not training.
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 GRADLESS = ("torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",
@@ -1154,8 +1162,8 @@ class _Indexer(ast.NodeVisitor):
             self._class_set(targets[0], node.value)
         if len(targets) == 1 and node.value is not None:
             self._assigned(targets[0], node.value)
-        if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and targets[0].attr in HOT_METHOD_NAMES \
-                and node.value is not None:
+        if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and node.value is not None \
+                and (targets[0].attr in HOT_METHOD_NAMES or self._library_entry(targets[0])):
             self._patched_forward(node.value, node.lineno)
         elif len(targets) == 1 and isinstance(targets[0], ast.Attribute) and node.value is not None \
                 and self._binds_method(node.value) and (ref := self._installed_ref(node.value)):
@@ -1241,6 +1249,17 @@ class _Indexer(ast.NodeVisitor):
         ref = self._installed_ref(value)
         if ref:
             self.s.patched_forwards.append((ref, line, self.func_stack[-1].key if self.func_stack else None))
+
+    def _library_entry(self, target: ast.Attribute) -> bool:
+        """`pipe.__class__.__call__` / `vae._tiled_encode` with `pipe` / `vae` a parameter or local typed as a
+        class of a library whose own entry calls that method (`LIBRARY_ENTRY_METHODS`)."""
+        receiver = target.value
+        if isinstance(receiver, ast.Attribute) and receiver.attr == "__class__":
+            receiver = receiver.value
+        if not isinstance(receiver, ast.Name) or not self.local_binds:
+            return False
+        made = self.local_binds[-1].get(receiver.id, "")
+        return target.attr in LIBRARY_ENTRY_METHODS.get(made.partition(".")[0], ())
 
     def _binds_method(self, value: ast.expr) -> bool:
         """`MethodType(fn, obj)` or `fn.__get__(obj, Cls)`: a function bound to an object, installed as its method."""

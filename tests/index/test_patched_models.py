@@ -466,3 +466,64 @@ def test_generation_names_on_classes_transformers_does_not_run_stay_cold() -> No
     for cold in ("ListStreamer.put", "BaseStreamer.put", "Batcher.prepare_inputs_for_generation", "Batcher.generate",
                  "OwnLoop.prepare_inputs_for_generation", "OwnLoop.generate", "GenerationMixin._sample"):
         assert cold not in found, cold
+
+
+# ParaAttention-style installs over a diffusers object: the replaced `__call__` / VAE tiling method is what the
+# library's own entry runs (`pipe(..)`, `vae.decode(..)`), so the installed function runs per call.
+LIBRARY_INSTALLS = {
+    "pkg/__init__.py": "",
+    "pkg/adapters.py": """
+        import functools
+        from diffusers import AutoencoderKL, DiffusionPipeline
+
+        class Holder:
+            pass
+
+        def parallelize_pipe(pipe: DiffusionPipeline):
+            original_call = pipe.__class__.__call__
+
+            @functools.wraps(original_call)
+            def new_call(self, *args, **kwargs):
+                return original_call(self, *args, **kwargs)
+
+            pipe.__class__.__call__ = new_call
+            return pipe
+
+        def parallelize_vae(vae: AutoencoderKL):
+            @functools.wraps(vae.__class__._tiled_encode)
+            def new_tiled_encode(self, x):
+                return x
+
+            def new_helper(self, x):
+                return x
+
+            vae._tiled_encode = new_tiled_encode.__get__(vae)
+            vae.describe = new_helper.__get__(vae)     # decoy: a name diffusers never calls
+            vae._decode = None                         # decoy: a plain store of a non-function
+            return vae
+
+        def patch_holder(holder: Holder, other):
+            def fake_call(self, *args):
+                return args
+
+            def fake_decode(self, z):
+                return z
+
+            holder.__class__.__call__ = fake_call      # decoy: no library object
+            other._decode = fake_decode.__get__(other)  # decoy: an untyped object
+    """,
+}
+
+
+def test_functions_installed_over_a_library_entry_are_forward_roots() -> None:
+    found = hot(LIBRARY_INSTALLS)
+    assert found["parallelize_pipe.new_call"] == ("forward", ("parallelize_pipe.new_call (patched forward)",))
+    assert found["parallelize_vae.new_tiled_encode"] == (
+        "forward", ("parallelize_vae.new_tiled_encode (patched forward)",))
+
+
+def test_installs_over_no_library_entry_stay_cold() -> None:
+    found = hot(LIBRARY_INSTALLS)
+    for cold in ("parallelize_vae.new_helper", "patch_holder.fake_call", "patch_holder.fake_decode",
+                 "parallelize_pipe", "parallelize_vae", "patch_holder"):
+        assert cold not in found, cold

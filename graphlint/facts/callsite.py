@@ -579,10 +579,9 @@ def hook_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[s
 def number_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Parameters whose default is a Python number (`scale=1.0`, `eps=-1e-6`, `flag=False`): a call that leaves one out
     passes host data."""
-    number = lambda d: isinstance(d, ast.Constant) and type(d.value) in (int, float, bool) or isinstance(  # noqa: E731
-        d, ast.UnaryOp) and isinstance(d.op, ast.USub) and isinstance(d.operand, ast.Constant) and type(
-        d.operand.value) in (int, float)
-    return tuple(a.arg for a, d in _defaults(func) if d is not None and number(d))
+    return tuple(a.arg for a, d in _defaults(func)
+                 if d is not None and type(literal_value(d)) in ((int, float, bool) if isinstance(d, ast.Constant)
+                                                                 else (int, float)))
 
 
 def binding(func: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> str:
@@ -1247,11 +1246,20 @@ def _pair_result(call: ast.Call, name: str, source: list[ast.expr], again: Calla
     return None
 
 
+_NOT_LITERAL = object()
+
+
+def literal_value(node: ast.expr) -> object:
+    """The constant written out, through one sign (`3`, `-1.5`, `+1`); a sentinel that no type test accepts when the
+    expression is no literal."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return node.value if isinstance(node, ast.Constant) else _NOT_LITERAL
+
+
 def _int_literal(node: ast.expr) -> bool:
     """`1`, `-1`: an integer written out (a dim)."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node = node.operand
-    return isinstance(node, ast.Constant) and type(node.value) is int
+    return type(literal_value(node)) is int
 
 
 def _drawn(dist: ast.expr, resolve: Resolve, again: Callable[[ast.expr], IKind]) -> IKind | None:

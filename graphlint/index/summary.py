@@ -28,7 +28,7 @@ from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, hook_defaults,
-    join_later, keyword_only, moves_to_device, none_defaults, number_defaults, param_names, records_args,
+    join_later, keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names, records_args,
     refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of,
     spelled_keywords, statements, tuple_of_tensors,
 )
@@ -444,9 +444,7 @@ def stored_rank(value: ast.expr | None, attr: str, resolve: Callable[[str | None
 
 def _literal_number(expr: ast.expr) -> bool:
     """`3`, `-1.5`, `True`: a number written out."""
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        expr = expr.operand
-    return isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float))
+    return isinstance(literal_value(expr), (int, float))
 
 
 def module_name_for(path: Path) -> str:

@@ -1313,7 +1313,6 @@ class _Indexer(ast.NodeVisitor):
     def _bind_local(self, name: str, value: ast.expr) -> None:
         if self.arm_binds and len(self.arm_binds) == len(self.local_binds):
             self.arm_binds[-1].pop(name, None)  # a new binding: what the arms of an earlier `if` bound is gone
-        src = dotted(value)
         if named := self._getattr_refs(value):  # `fn = getattr(self, "m")`: a call of `fn` calls it
             self.local_binds[-1][name] = ALTERNATIVES + "|".join(named)
             return

@@ -950,6 +950,96 @@ GIT_SETS: dict[str, GitSet] = {
                            "pybindUtil.py", "weightLoader.py", "gen_req.py")),
     ), "the twenty-fourth untouched set, pinned in session 29 (Mini-Omni, ParaAttention, Mochi, BLT, "
        "cache-dit, Spark-TTS, x-transformers, DeepEP, MOSS-TTSD, NanoFlow)"),
+    "armory": GitSet(HERE / ".armory", (
+        GitCorpus("llamagen", "https://github.com/FoundationVision/LlamaGen",
+                  "ce98ec41803a74a90ce68c40ababa9eaeffeb4ec", ".",
+                  "LlamaGen: autoregressive image generation: the GPT with its KV cache and the compiled "
+                  "(reduce-overhead) decode step, the class- / text-conditional sampling scripts with CFG, the "
+                  "serving model and sampler (the vLLM-derived engine around them is left out: another set holds "
+                  "the same fork) and the VQ image tokenizer",
+                  include=("app.py", "autoregressive/models/generate.py", "autoregressive/models/gpt.py",
+                           "autoregressive/sample/", "autoregressive/serve/gpt_model.py",
+                           "autoregressive/serve/sampler.py", "tokenizer/tokenizer_image/vq_model.py",
+                           "tokenizer/tokenizer_image/vq_demo.py")),
+        GitCorpus("xlstm", "https://github.com/NX-AI/xlstm",
+                  "032a6fb8ee19a8c0db80ae6111ff4744a09414a9", "xlstm",
+                  "xLSTM: the mLSTM / sLSTM blocks with their recurrent step and chunkwise kernels' Python "
+                  "backends, the block stack's per-token step, and xLSTM-7B's model with its greedy generate loop"),
+        GitCorpus("whisperspeech", "https://github.com/collabora/WhisperSpeech",
+                  "e82850046beab70d775dc6e74aa4ff0633caf7bb", ".",
+                  "WhisperSpeech: text -> semantic tokens -> acoustic tokens -> Vocos speech: the two "
+                  "autoregressive transformers with their KV caches and compiled decode steps, the pipeline, "
+                  "the vocoder and the playback examples",
+                  include=("whisperspeech/__init__.py", "whisperspeech/pipeline.py", "whisperspeech/inference.py",
+                           "whisperspeech/modules.py", "whisperspeech/s2a_delar_mup_wds_mlang.py",
+                           "whisperspeech/s2a_delar_mup_wds_mlang_cond.py", "whisperspeech/t2s_up_wds_mlang_enclm.py",
+                           "whisperspeech/a2wav.py", "whisperspeech/vq_stoks.py", "whisperspeech/languages.py",
+                           "whisperspeech/utils.py", "whisperspeech/extract_spk_emb.py", "whisperspeech/benchmark.py",
+                           "examples/")),
+        GitCorpus("cllm", "https://github.com/hao-ai-lab/Consistency_LLM",
+                  "22775363f8563c63620e71f7a204e90a51d6a379", ".",
+                  "Consistency LLMs: Jacobi decoding: the fixed-point iteration loop over a block of guessed "
+                  "tokens with its KV cache, the chat CLI, the GSM8K speed-up driver and the trajectory "
+                  "generator (the FastChat-derived MT-bench driver is left out)",
+                  include=("applications/", "cllm/cllm_llama_modeling.py", "cllm/utils.py", "eval/gsm8k/speedup.py",
+                           "data/generate_trajectory.py")),
+        GitCorpus("glm4voice", "https://github.com/THUDM/GLM-4-Voice",
+                  "eb00ce9142e8d98b0ed7c57cd47e0d6d5dce9a1a", ".",
+                  "GLM-4-Voice: a speech chatbot: the model server's streaming generate thread, the web demo "
+                  "that splits interleaved text / audio tokens and decodes audio blocks with the flow-matching "
+                  "decoder while generation runs, and the audio tokenizer helpers (the vendored CosyVoice and the "
+                  "copied Whisper modelling are left out)",
+                  include=("model_server.py", "web_demo.py", "flow_inference.py", "audio_process.py",
+                           "speech_tokenizer/utils.py", "speech_tokenizer/__init__.py")),
+        GitCorpus("streamingllm", "https://github.com/mit-han-lab/streaming-llm",
+                  "2e5042606d69933d88fbf909bd77907456b9b4dd", ".",
+                  "StreamingLLM: attention sinks: the start + recent KV cache eviction run every step, the "
+                  "position-shifted attention patches for Llama / Falcon / GPT-NeoX and the streaming demo loop",
+                  include=("streaming_llm/", "examples/run_streaming_llama.py", "examples/eval_long_ppl.py")),
+        GitCorpus("kdiffusion", "https://github.com/crowsonkb/k-diffusion",
+                  "4601bf085320592473f681a62808ed873d17fad5", ".",
+                  "k-diffusion: the widely copied diffusion samplers (Euler, Heun, DPM-Solver(++), adaptive "
+                  "step size), the denoiser wrappers, the image transformer models and the sampling scripts",
+                  include=("k_diffusion/__init__.py", "k_diffusion/sampling.py", "k_diffusion/external.py",
+                           "k_diffusion/layers.py", "k_diffusion/utils.py", "k_diffusion/models/", "sample.py",
+                           "sample_clip_guided.py")),
+        GitCorpus("stableaudio", "https://github.com/Stability-AI/stable-audio-tools",
+                  "50049e379e2fe8e35bffc99e57f23ade1c3471b7", ".",
+                  "stable-audio-tools: conditional audio diffusion and LM generation: the samplers and their "
+                  "per-step loops, the generate functions, the DiT / transformer, the autoencoders and "
+                  "bottlenecks, the LM's codebook-pattern generate loop and the Gradio interface",
+                  include=("run_gradio.py", "stable_audio_tools/__init__.py", "stable_audio_tools/inference/",
+                           "stable_audio_tools/interface/", "stable_audio_tools/models/lm.py",
+                           "stable_audio_tools/models/lm_backbone.py",
+                           "stable_audio_tools/models/diffusion.py", "stable_audio_tools/models/dit.py",
+                           "stable_audio_tools/models/transformer.py", "stable_audio_tools/models/autoencoders.py",
+                           "stable_audio_tools/models/bottleneck.py", "stable_audio_tools/models/conditioners.py",
+                           "stable_audio_tools/models/pretransforms.py", "stable_audio_tools/models/factory.py",
+                           "stable_audio_tools/models/pretrained.py",
+                           "stable_audio_tools/models/inpainting.py", "stable_audio_tools/models/__init__.py")),
+        GitCorpus("pixart", "https://github.com/PixArt-alpha/PixArt-sigma",
+                  "1ce521afddcc2fab329b35b7374aa86d654e12f7", ".",
+                  "PixArt-Sigma: text-to-image diffusion: the DPM-Solver, SA-Solver, IDDPM and LCM samplers with "
+                  "their per-step loops, the PixArt DiT, the inference scripts and the Gradio apps",
+                  include=("app/", "scripts/inference.py", "scripts/interface.py", "scripts/run_pixart_dmd.py",
+                           "scripts/inference_pipeline.py", "diffusion/__init__.py", "diffusion/dpm_solver.py",
+                           "diffusion/iddpm.py", "diffusion/sa_sampler.py", "diffusion/lcm_scheduler.py",
+                           "diffusion/model/__init__.py", "diffusion/model/builder.py",
+                           "diffusion/model/diffusion_utils.py", "diffusion/model/dpm_solver.py",
+                           "diffusion/model/edm_sample.py", "diffusion/model/gaussian_diffusion.py",
+                           "diffusion/model/respace.py", "diffusion/model/sa_solver.py", "diffusion/model/t5.py",
+                           "diffusion/model/utils.py", "diffusion/model/nets/")),
+        GitCorpus("seedvc", "https://github.com/Plachtaa/seed-vc",
+                  "d334fb72407ca4abfb929f50f9067ff6ccd13bb0", ".",
+                  "Seed-VC: zero-shot voice conversion: the flow-matching diffusion transformer with its Euler "
+                  "loop, the V2 autoregressive style model, the streaming real-time GUI that runs a conversion "
+                  "per audio block, the inference scripts and apps",
+                  include=("inference.py", "inference_v2.py", "seed_vc_wrapper.py", "real-time-gui.py", "app_vc.py",
+                           "app_vc_v2.py", "app_svc.py", "hf_utils.py", "modules/v2/", "modules/flow_matching.py",
+                           "modules/diffusion_transformer.py", "modules/length_regulator.py", "modules/commons.py",
+                           "modules/audio.py", "modules/rmvpe.py", "modules/wavenet.py")),
+    ), "the twenty-fifth untouched set, pinned in session 30 (LlamaGen, xLSTM, WhisperSpeech, Consistency "
+       "LLM, GLM-4-Voice, StreamingLLM, k-diffusion, stable-audio-tools, PixArt-Sigma, Seed-VC)"),
 }
 
 

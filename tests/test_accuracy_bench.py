@@ -139,6 +139,26 @@ def test_fresh_run_scores_with_canned_findings(tmp_path, corpus, monkeypatch, ca
     assert "| captured | 1 | 0.00 (0/1) | 1.00 (1/1) |" in out
     assert "- `--scope all`: 1 of 3 host-sync findings" in out  # line 7 is unlabelled
     assert "- captured: 0.50 (1/2)" in out and "- step: 0.50 (1/2)" in out
+    assert "- no corpus holds a capture site" in out  # SOURCE captures nothing
+
+
+def test_capture_share_counts_only_corpora_with_a_capture_site(corpus):
+    graphed = corpus / "graphed" / "pkg"
+    graphed.mkdir(parents=True)
+    (graphed / "run.py").write_text('step = torch.compile(step, mode="reduce-overhead")\n' + SOURCE)
+    (corpus / "graphed" / fetch.STAMP).write_text("synthetic\n")
+    # a capture-looking word in a comment is not enough: only the call and mode spellings count
+    (corpus / "lmdeploy" / "pkg" / "mod.py").write_text("# no torch.cuda.graph here\n" + SOURCE)
+    findings = {"lmdeploy": [{"code": "GL101", "path": "pkg/mod.py", "line": 3, "column": 9, "context": "forward"}],
+                "graphed": [{"code": "GL101", "path": "pkg/run.py", "line": 3, "column": 9, "context": "step"},
+                            {"code": "GL102", "path": "pkg/run.py", "line": 5, "column": 9, "context": "forward"},
+                            {"code": "GL301", "path": "pkg/run.py", "line": 7, "column": 9, "context": "forward"}]}
+    assert score.capture_corpora(corpus, ["lmdeploy", "graphed"]) == ["graphed"]
+    res = score.match([], findings, "hot", "fresh")
+    # GL3xx is no sync claim; the lmdeploy forward finding is outside the share
+    assert score.capture_share(res, ["graphed"]) == (
+        "- captured + step in the corpora with a capture site (graphed): 0.50 (1/2)")
+    assert score.capture_share(res, []) == "- no corpus holds a capture site"
 
 
 def test_check_labels_validates_without_linting(tmp_path, corpus, monkeypatch, capsys):

@@ -30,6 +30,7 @@ import argparse
 import ast
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -49,6 +50,9 @@ KINDS = ("item", "tolist", "cpu", "scalar-conversion", "condition", "mask-index"
 TIERS = ("captured", "step", "forward", "other")
 HOT_TIERS = ("captured", "step", "forward")
 CONTEXTS = ("captured", "step", "forward", "unrooted")  # graphlint's `context` values, always reported
+# Issue 19's tier goal counts codebases with a capture site; read from the corpus text, not from graphlint.
+CAPTURE_SITE = re.compile(r"torch\.cuda\.graph\(|CUDAGraph\(|\.capture_begin\(|make_graphed_callables"
+                          r"|[\"']reduce-overhead[\"']|[\"']max-autotune[\"']|fullgraph\s*=\s*True")
 SCOPES = ("hot", "all")
 REQUIRED = ("corpus", "file", "line", "match", "kind", "verdict", "tier", "reason", "split")
 
@@ -197,6 +201,7 @@ class ScopeResult:
     on_labels: list[tuple[dict, Label]] = field(default_factory=list)  # sync claims on labelled statements
     unlabelled: list[dict] = field(default_factory=list)
     contexts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    captured_or_step: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     claims: int = 0
 
 
@@ -211,6 +216,9 @@ def match(labels: list[Label], findings: dict[str, list[dict]], scope: str, spli
                 continue
             res.claims += 1
             res.contexts[f.get("context") or "(none)"] += 1  # null: no tier (--scope all, a rootless tree)
+            tally = res.captured_or_step[corpus]
+            tally[0] += f.get("context") in ("captured", "step")
+            tally[1] += 1
             hit = [lab for lab in index.get((corpus, f["path"]), []) if lab.span[0] <= f["line"] <= lab.span[1]]
             if not hit:
                 res.unlabelled.append({**f, "corpus": corpus})
@@ -247,7 +255,23 @@ def table(title: str, groups: list[str], key, labels: list[Label], res: dict[str
     return out
 
 
-def report(labels: list[Label], res: dict[str, ScopeResult], split: str) -> list[str]:
+def capture_corpora(root: Path, corpora: list[str]) -> list[str]:
+    """The corpora whose code holds a capture site (a graph capture, graphed callables, a compile mode that
+    captures): where issue 19 asks that most default findings run in the captured or step tier."""
+    return [c for c in corpora
+            if any(CAPTURE_SITE.search(p.read_text(errors="replace")) for p in corpus_root(root, c).rglob("*.py"))]
+
+
+def capture_share(res: ScopeResult, captures: list[str]) -> str:
+    if not captures:
+        return "- no corpus holds a capture site"
+    hits = sum(res.captured_or_step[c][0] for c in captures)
+    total = sum(res.captured_or_step[c][1] for c in captures)
+    return (f"- captured + step in the corpora with a capture site ({', '.join(captures)}): "
+            f"{ratio(hits, total)}")
+
+
+def report(labels: list[Label], res: dict[str, ScopeResult], split: str, captures: list[str]) -> list[str]:
     n_sync = sum(lab.verdict == "sync" for lab in labels)
     out = [f"## graphlint accuracy on the {split} labels: {n_sync} sync sites, {len(labels) - n_sync} host look-alikes"]
     out += table("All labels", ["all"], lambda lab: "all", labels, res)
@@ -267,6 +291,7 @@ def report(labels: list[Label], res: dict[str, ScopeResult], split: str) -> list
         total = sum(contexts.values())
         names = list(CONTEXTS) + sorted(set(contexts) - set(CONTEXTS))
         out += [f"- {ctx}: {ratio(contexts.get(ctx, 0), total)}" for ctx in names]
+        out.append(capture_share(res["hot"], captures))
     return out
 
 
@@ -351,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     res = {s: match(labels, findings[s], s, split) for s in SCOPES}
     scored = [lab for lab in labels if lab.split == split]
-    lines = report(scored, res, split)
+    lines = report(scored, res, split, capture_corpora(root, corpora))
     if args.details:
         lines += details(scored)
     if args.list_unlabelled:

@@ -1051,6 +1051,7 @@ def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Un
     inference.unit_tree = tree
     ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree,
                   eager_guards=eager_guards)
+    inference.holds_tokenizer = ctx.tokenizers.is_tokenizer  # one recognition of tokenizers, the rules' too
     rules = [cls(ctx) for cls in rule_classes]
     walker = Walker(ctx, rules)
     if unit.function is None:

@@ -131,6 +131,16 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                     elif (items := _unpacked(target, sub.value)) is not None:
                         for name, item in items:
                             binds.setdefault(name, []).append(item)
+                    elif (pairs := _literal_pairs(target, sub.value)) is not None:
+                        # `self.boe_id, self.eos_id = BOE_ID, EOS_ID`: each target stores its own item
+                        for elt, item in pairs:
+                            if isinstance(elt, ast.Name):
+                                binds.setdefault(elt.id, []).append(item)
+                            elif (attr := _self_attr(elt)) is not None:
+                                scope.self_assigns.append((attr, item))
+                            else:
+                                for name in bound_names(elt):
+                                    binds.setdefault(name, []).append(None)
                     else:
                         for name in bound_names(target):
                             binds.setdefault(name, []).append(None)
@@ -239,6 +249,16 @@ def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] |
     return [(e.id, value.elts[i] if literal
              else ast.copy_location(ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load()), value))
             for i, e in enumerate(target.elts)]
+
+
+def _literal_pairs(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]] | None:
+    """`a, self.b = x, y`: (target, item) pairs of a flat tuple target and a tuple or list display of as many items
+    (no starred one on either side); None otherwise."""
+    if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
+            and len(value.elts) == len(target.elts)) \
+            or any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts)):
+        return None
+    return list(zip(target.elts, value.elts))
 
 
 def _appended(call: ast.expr) -> tuple[str, ast.expr | None] | None:

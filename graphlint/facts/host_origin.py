@@ -19,7 +19,7 @@ from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTOR
                                        in_config, typed_legacy)
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.syntax import code_children, code_of, descendants, is_true, kwarg, method_call, positional
-from graphlint.facts.values import Dev, Dims, Kind, Source
+from graphlint.facts.values import HOST_DATA, Dev, Dims, Kind, Source
 
 CUDA_LEGACY_TENSOR_RE = re.compile(
     r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|Complex\w*)Tensor$")
@@ -314,6 +314,8 @@ class HostOrigins:
             # arithmetic whose other operand nothing types (a shaped host tensor meets only host operands: a device
             # one would raise)
             val = self.ctx.val(expr)
+            if val == HOST_DATA:  # a tokenizer's batch or item, moved or indexed with: a tensor on the host
+                return Origin(pinned=False, dims=Dims.UNKNOWN, source=Source.FLOW)
             if val.kind is Kind.CPU_TENSOR and not val.weak:
                 dims = Dims.SHAPED if val.nd else Dims.UNKNOWN if val.rank is None \
                     else Dims.SCALAR if val.rank == 0 else Dims.SHAPED

@@ -23,7 +23,7 @@ from graphlint.facts.elements import element_reads, index_code, single_bindings
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_children, descendants
 from graphlint.facts.values import (
-    BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST,
+    BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST,
     Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, join, key_item, keyed_dict,
@@ -33,7 +33,7 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH,
-    HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
 
@@ -307,6 +307,8 @@ SCALAR_CALLS = frozenset({"float", "int", "len", "math.sqrt", "math.log"})
 # the functions of `math` that only multiply or add their arguments, so return what `*` / `+` of them gives (a tensor
 # of tensors: `math.prod([t, t])`); every other one returns a Python number, whatever it was given
 GENERIC_MATH = frozenset({"math.prod", "math.sumprod"})
+# builtins whose items are tuples of their iterables' elements (`enumerate`: an index, then the element)
+ZIPS = frozenset({"zip", "enumerate", "itertools.zip_longest"})
 # NumPy functions that map numbers to a number (and arrays to an array)
 NUMPY_SCALAR_MATH = frozenset({
     "sqrt", "log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "power", "floor", "ceil", "round",
@@ -370,6 +372,9 @@ class Inference:
         self.tests: dict[str, tuple[cst.BaseExpression, frozenset[str]]] = {}
         # the unit's tree, for facts its other statements prove (`element_reads`, read once when first asked)
         self.unit_tree: cst.CSTNode | None = None
+        # whether an expression holds a Hugging Face tokenizer or processor (`Context.tokenizers.is_tokenizer`, set
+        # once the unit's context exists): calling one builds a host batch (`_tokenized`)
+        self.holds_tokenizer: Callable[[cst.BaseExpression], bool] | None = None
         self._elements: dict[str, tuple[int, frozenset[str]]] | None = None
         self._shapes: frozenset[str] | None = None  # locals the unit binds once to a whole shape (`_shape_local`)
 
@@ -685,6 +690,8 @@ class Inference:
         recv = self(base)
         if recv.kind in HOSTS:
             return HOST
+        if recv == HOST_DATA and attr not in TENSOR_METHOD_NAMES:
+            return HOST_DATA  # `batch.input_ids` (BatchEncoding's `__getattr__`): an item, host data too
         if recv.kind is Kind.CPU_TENSOR and not recv.weak and attr not in TENSOR_ATTRS \
                 and attr not in TENSOR_METHOD_NAMES:
             # a tensor has no other fields: a host value that does is a tokenizer's batch read as one host tensor
@@ -718,6 +725,8 @@ class Inference:
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)
+        if recv == HOST_DATA:
+            return recv  # `batch["input_ids"]`, `ids[-n:]`: an item or a slice of host data is host data
         key = subscript_key(node)
         item = key_item(recv, key) if key is not None else dict_item(recv)
         if item is not None:
@@ -907,6 +916,8 @@ class Inference:
                 return self._loaded(node)
             if func.attr.value == "generate" and (ids := self._generated(node)) is not None:
                 return ids
+            if func.attr.value in HOST_ARRAY_METHODS and not node.args:
+                return Val(Kind.NDARRAY)  # `pb_utils.get_input_tensor_by_name(r, "ids").as_numpy()`: a host array
             recv = self(func.value)
             if recv.kind is Kind.OBJECT and recv.ref == DISTRIBUTIONS:  # a host distribution (`_distribution`)
                 return Val(Kind.CPU_TENSOR, weak=recv.weak) if func.attr.value in SAMPLING else UNKNOWN
@@ -959,6 +970,8 @@ class Inference:
         if recv.kind is Kind.OBJECT and input_device_module(recv.ref):
             return self._library_kept(node, False)  # `resampler(wav)`: computed where the waveform is
         projected = self.call_returns(node)
+        if projected is None and (batch := self._tokenized(node)) is not None:
+            return batch
         if projected is not None and projected.host and (self.default_device is not Dev.CPU or self._places(node)):
             projected = projected._replace(host=False)  # `Model(cfg, device)`, or under `with torch.device(...)`
         if projected is None and isinstance(func, cst.Attribute) and self.lookup_method is not None \
@@ -1160,7 +1173,19 @@ class Inference:
             return TENSOR
         # a project module: what its forward returns, bound with this call's arguments as a plain call's are
         projected = self.call_returns(node)
+        if projected is None:  # `tok = AutoTokenizer.from_pretrained(..)` reads as a host module: `tok(text)`
+            projected = self._tokenized(node)
         return projected if projected is not None else UNKNOWN
+
+    def _tokenized(self, node: cst.Call) -> Val | None:
+        """`processor(conversations)`, `self.tokenizer(text)`: a Hugging Face tokenizer or processor (known by where it
+        was made, `Context.tokenizers`) builds its batch on the host unless a `device=` places it (fast image processors
+        take one): Python lists of ids by default, CPU tensors for `return_tensors="pt"` (`host_batch`) or from a
+        remote-code processor. So it is host data of the form the code gives it (`HOST_DATA`): its
+        `["input_ids"].to(device)` is an upload, `list(batch.input_ids)` a list. None where the callee is no tokenizer."""
+        if self.holds_tokenizer is None or any(arg.star == "**" for arg in node.args) or self._has_kw(node, "device"):
+            return None
+        return HOST_DATA if self.holds_tokenizer(node.func) else None
 
     def _has_kw(self, node: cst.Call, name: str) -> cst.Arg | None:
         for arg in node.args:
@@ -1424,9 +1449,11 @@ class Inference:
             return Val(Kind.HOST_SEQ, ref="range")
         if qual.startswith("math.") and qual not in GENERIC_MATH:
             return HOST  # `math.log(t)` converts its argument with `__float__` / `__index__`: a Python number
-        if qual in ("zip", "enumerate") and args and len(args) == len(node.args):
-            # `for t, s in zip(caches, lens)`: each item is a tuple of the iterables' elements
-            elems = [element_of(a) for a in args] if qual == "zip" else [HOST, element_of(args[0])]
+        if qual in ZIPS and args and len(args) == len([a for a in node.args if not (
+                qual == "itertools.zip_longest" and a.keyword is not None and a.keyword.value == "fillvalue")]):
+            # `for t, s in zip(caches, lens)`: each item is a tuple of the iterables' elements; `zip_longest` pads the
+            # shorter ones with its fill value (None unless `fillvalue=`), read where the code tests it (`exists(l)`)
+            elems = [element_of(a) for a in args] if qual != "enumerate" else [HOST, element_of(args[0])]
             return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=tuple(elems)))
         if qual in ("sum", "max", "min", "abs", "math.prod") and args \
                 and any(a.is_tensor or a.kind is Kind.TENSOR_SEQ for a in args):

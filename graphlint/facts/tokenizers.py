@@ -19,8 +19,9 @@ from graphlint.facts.names import BoundNames
 from graphlint.facts.values import Kind
 
 # `transformers.AutoTokenizer.from_pretrained`, `transformers.LlamaTokenizerFast.from_pretrained`,
-# `transformers.AutoProcessor.from_pretrained`: the library's loaders of a tokenizer (or a processor holding one)
-_PRODUCER_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*(?:Tokenizer|Processor)\w*\.from_pretrained$")
+# `transformers.AutoProcessor.from_pretrained`, `transformers.WhisperFeatureExtractor.from_pretrained`: the library's
+# loaders of a tokenizer (or a processor holding one) and of the other input preprocessors a processor holds
+_PRODUCER_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*(?:Tokenizer|Processor|FeatureExtractor)\w*\.from_pretrained$")
 # what converts token ids to text: each converts a tensor argument with `.tolist()` (transformers' `to_py_obj`)
 DECODERS = frozenset({"decode", "batch_decode", "convert_ids_to_tokens"})
 # the `Val.ref` of a tokenizer that reached the unit through the call-site facts (`Base.TOKENIZER`: a parameter
@@ -74,8 +75,8 @@ class Tokenizers(BoundNames):
             return any(makes_tokenizer(d) for d in ctx.module.global_sets.get(expr.value, ()))
         if isinstance(expr, cst.Attribute):
             attr = expr.attr.value
-            if attr == "tokenizer" and self.is_tokenizer(expr.value):
-                return True  # a processor's tokenizer
+            if (attr == "tokenizer" or attr in PROCESSOR_PARTS) and self.is_tokenizer(expr.value):
+                return True  # a processor's tokenizer, feature extractor, image or video processor
             return any(makes_tokenizer(d) for c in self._holders(expr.value) for d in c.factories.get(attr, ()))
         return False
 

@@ -120,6 +120,10 @@ HOST_LIBRARY_TENSORS = frozenset({
     # FORCE_CPU_ONLY_INPUT_TENSORS to "no"
     "triton_python_backend_utils.get_input_tensor_by_name",
 })
+# Methods that hand a library tensor's data over as a NumPy array in host memory: Triton's Python-backend
+# `pb_utils.Tensor.as_numpy()` (a request input, or a BLS response's output; a tensor in GPU memory raises there
+# instead). No torch tensor has such a method, so the result is an array whatever the receiver reads as.
+HOST_ARRAY_METHODS = frozenset({"as_numpy"})
 # Library functions whose tensor result lives where their first argument lives, of the same type: einops'
 # `rearrange` / `repeat` / `reduce` / `einsum` return the input's backend type (a torch tensor for a torch tensor, an
 # array for an array) computed by that backend's own ops. (value: keeps a bool mask's dtype)

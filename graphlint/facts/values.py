@@ -107,6 +107,10 @@ EMPTY_LIST = Val(Kind.UNKNOWN, ref="list")  # `[]`: what it holds is what is app
 # so indexing a device tensor with it copies it over (when it holds no tensors).
 LIST = Val(Kind.UNKNOWN, ref="list", elem=UNKNOWN)
 HOST = Val(Kind.HOST)
+# Host data whose form the code decides: what a Hugging Face tokenizer or processor builds without
+# `return_tensors="pt"` (Python lists of ids by default, CPU tensors from a remote-code processor), and its items.
+# Nothing on it reads a device; if the code moves it (`.to(device)`: a list has no such method) it is a host tensor.
+HOST_DATA = Val(Kind.UNKNOWN, ref="host-data")
 HOST_SEQ = Val(Kind.HOST_SEQ)
 HOST_LIST = Val(Kind.HOST_SEQ, ref="list")  # a Python list of host values
 TENSOR = Val(Kind.TENSOR)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.facts.syntax import code_of, method_call
-from graphlint.facts.values import Kind
+from graphlint.facts.values import HOST_DATA, Kind
 
 if False:  # typing only
     from graphlint.check.context import Context
@@ -39,8 +39,10 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
     kind = val.kind
     if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR:
         return None
-    if kind is Kind.UNKNOWN and val.ref == "list":
-        return None  # a Python list (`[n for ...]` every caller passes) has no tensor methods: a path it never takes
+    if kind is Kind.UNKNOWN and val.ref in ("list", HOST_DATA.ref):
+        # a Python list (`[n for ...]` every caller passes) has no tensor methods: a path it never takes; host data (a
+        # tokenizer's batch) reads no device
+        return None
     if require_tensor and kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR):
         return None
     return recv, m[1]

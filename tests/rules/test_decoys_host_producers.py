@@ -543,3 +543,121 @@ def test_a_typed_receivers_method_of_mixed_or_unknown_origin_stays_silent():
                 d = self.tokenizer.held().to(self.device)
                 return a, b, c, d
     """, scope="all")
+
+
+def test_a_triton_tensors_as_numpy_is_a_host_array():
+    """Triton's Python backend gives a `pb_utils.Tensor`'s data as a NumPy array with `.as_numpy()` (a request input,
+    or a BLS response's output; a tensor in GPU memory raises there): reading it (`.item()`, `.tolist()`) reads host
+    memory (Spark-TTS's Triton audio tokenizer, a bunker look-alike). Hit: the same read of a torch tensor the model
+    computed on the device."""
+    src = """
+        import torch
+        import triton_python_backend_utils as pb_utils
+
+
+        class TritonPythonModel:
+            def execute(self, requests):
+                for request in requests:
+                    n = pb_utils.get_input_tensor_by_name(request, "wav_len").as_numpy().item()
+                    response = self.llm.exec(request)
+                    ids = pb_utils.get_output_tensor_by_name(response, "output_ids").as_numpy()
+                    first = ids[0].tolist()
+                    out = self.vocoder(torch.zeros(n, device="cuda"))
+                    peak = out.max().item()
+                    return first, peak
+    """
+    assert {(line, code) for line, code in findings(src, scope="all") if code in ("GL101", "GL102")} \
+        == {(13, "GL101")}
+
+
+def test_a_tokenizer_or_processor_call_builds_a_host_batch():
+    """A Hugging Face tokenizer, processor or feature extractor (known by its `from_pretrained`, passed as a parameter,
+    returned in a tuple or kept in a field) builds its batch on the host whether or not `return_tensors="pt"` is
+    spelled out (a remote-code processor returns tensors by default): `batch["input_ids"].to(device)` is an upload
+    (MOSS-TTSD, a bunker miss), and `list(tokenizer(prompt).input_ids)` a list of ids whose `torch.as_tensor(..,
+    device=)` is one too (FastChat: the batch is host data, not one host tensor). Decoys: a processor told a `device=` (fast image processors build there), and a
+    project callable of the same shape that is no tokenizer."""
+    check("""
+        import torch
+        from transformers import AutoProcessor, AutoTokenizer, WhisperFeatureExtractor
+
+
+        def load(name):
+            model = torch.nn.Linear(4, 4).cuda()
+            return model, AutoProcessor.from_pretrained(name, trust_remote_code=True)
+
+
+        def run(processor, model, conversations, device):
+            batch = processor(conversations, mode="generation")
+            ids = batch["input_ids"].to(device)  # <- GL131
+            mask = batch.attention_mask.to(device)  # <- GL131
+            placed = processor(conversations, device=device)
+            ok = placed["input_ids"].to(device)
+            return model.generate(input_ids=ids, attention_mask=mask), ok
+
+
+        class Speaker:
+            def __init__(self, name, encode):
+                self.tokenizer = AutoTokenizer.from_pretrained(name)
+                self.features = WhisperFeatureExtractor.from_pretrained(name)
+                self.encode = encode
+
+            def step(self, text, audio, device):
+                ids = self.tokenizer(text)["input_ids"].to(device)  # <- GL131
+                feats = self.features(audio, sampling_rate=16000).input_features.to(device)  # <- GL131
+                mine = self.encode(text)["input_ids"].to(device)
+                return ids, feats, mine
+
+
+        def chat(tokenizer, prompt, device):
+            output_ids = list(tokenizer(prompt).input_ids)
+            return torch.as_tensor([output_ids], device=device)  # <- GL130
+
+
+        def main(conversations):
+            model, processor = load("m")
+            with torch.no_grad():
+                return run(processor, model, conversations, "cuda"), chat(AutoTokenizer.from_pretrained("m"), "hi", "cuda")
+    """, scope="all")
+
+
+def test_zip_longest_items_keep_the_iterables_kinds():
+    """`itertools.zip_longest(seqs, lens)` yields tuples of its iterables' elements, padded with the fill value:
+    `for s, n in zip_longest(seq, token_lengths)` over device tensors reads device rows (x-transformers' entropy
+    tokenizer: a boolean-mask read of each row). Decoy: the same loop over host tensors."""
+    src = """
+        import torch
+        from itertools import zip_longest
+
+
+        def split(seq: torch.Tensor, token_lengths: torch.Tensor, n: int):
+            out = []
+            for one_seq, one_len in zip_longest(seq, token_lengths, fillvalue=None):
+                out.append(one_seq[one_len > 0])
+            host = torch.zeros(n, 4)
+            for row, flag in zip_longest(host, host > 0):
+                out.append(row[flag])
+            return out
+    """
+    assert findings(src, scope="all") == {(8, "GL123")}
+
+
+def test_a_tuple_target_gives_each_field_its_own_item():
+    """`self.counts, self.n = torch.zeros(n), n`: each field stores its own item, as two assignments would (BLT sets
+    its special token ids this way): the field is a host tensor, so reading it is no sync. Hit: the same tuple
+    assignment of a device tensor."""
+    src = """
+        import torch
+
+
+        class Sampler:
+            def __init__(self, n: int):
+                self.counts, self.n = torch.zeros(n), n
+                self.seen, self.k = torch.zeros(n, device="cuda"), 2
+
+            def step(self, logits: torch.Tensor):
+                ids = self.counts.tolist()
+                seen = self.seen.tolist()
+                return logits[:, ids[0]], seen
+    """
+    assert findings(src, scope="all") == {(11, "GL102")}

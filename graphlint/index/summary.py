@@ -25,6 +25,7 @@ from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import FACTORY_TORCH, FIXED_RANK_TORCH, RANK_KEEPING_METHODS, TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
+from graphlint.index.frameworks import LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, hook_defaults,
@@ -58,14 +59,6 @@ def is_model_annotation(qual: str | None) -> bool:
 # Methods that run per step besides `forward` (vLLM's CustomOp dispatches to these).
 HOT_METHOD_NAMES = ("forward", "forward_cuda", "forward_native", "forward_hip", "forward_xpu")
 CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
-# Per-call entries of a library's model objects that the library's own entry runs (`pipe(..)` runs the pipeline
-# class's `__call__`; `vae.decode(z)` runs `_decode` / `tiled_decode`): a project function installed under one of
-# these names on an object typed as that library's class (`pipe.__class__.__call__ = new_call`,
-# `vae._tiled_encode = fn.__get__(vae)`) runs where the replaced method ran, as a patched forward does.
-LIBRARY_ENTRY_METHODS: dict[str, tuple[str, ...]] = {
-    "diffusers": ("__call__", "encode", "decode", "_encode", "_decode", "tiled_encode", "tiled_decode",
-                  "_tiled_encode", "_tiled_decode"),
-}
 # Contexts and decorators that turn autograd off: what runs the model in them is inference, not training.
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 GRADLESS = ("torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",

@@ -23,7 +23,7 @@ from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, ARM_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
-    is_model_annotation,
+    import_rank, is_model_annotation,
 )
 
 
@@ -2774,10 +2774,8 @@ def _replays(fn: FunctionInfo) -> bool:
 
 
 def _import_rank(s: ModuleSummary) -> tuple[bool, int]:
-    """Of the files named as one module, the one an import finds sorts last: a package's `__init__.py`, then the
-    file with the fewest folders above it."""
-    path = PurePath(s.path)
-    return path.name == "__init__.py", -len(path.parts)
+    """Of the files named as one module, the one an import finds sorts last (`summary.import_rank`)."""
+    return import_rank(s.path)
 
 
 def _namespace_parent(s: ModuleSummary) -> tuple[str, str] | None:

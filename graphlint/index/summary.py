@@ -11,7 +11,7 @@ import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.facts.inference import (
@@ -453,6 +453,56 @@ def module_name_for(path: Path) -> str:
     top = max((i for i, is_pkg in enumerate(packages) if is_pkg), default=-1)  # the outermost package folder
     parts[:0] = [f.name for f in reversed(folders[:top + 1])]
     return ".".join(parts) or path.stem
+
+
+def import_rank(path: str) -> tuple[bool, int]:
+    """Of the files named as one module, the one an import finds sorts last: a package's `__init__.py`, then the
+    file with the fewest folders above it."""
+    parts = PurePath(path)
+    return parts.name == "__init__.py", -len(parts.parts)
+
+
+def distinct_module_names(files: list[tuple[str, str]]) -> list[str]:
+    """The module name of each (path, `module_name_for` name), with the names several files claim made distinct.
+
+    Folders that are no packages name no module: four Triton models `model_repo/<name>/1/model.py` are all `model`,
+    as are `mixtral-moe/generate.py` and `generate.py`. The file an import finds (`import_rank`; the last of equal
+    rank) keeps the name; each other one is named by its own folders above it, as few as make the name unique
+    (`llm.1.model`, `mixtral-moe.generate`). So its definitions are its own in the index (its `self.m(..)` calls
+    resolve in its class, not in another file's class of the same name), and an import of the name finds the file
+    it found before."""
+    by_name: dict[str, list[int]] = {}
+    for i, (_path, module) in enumerate(files):
+        by_name.setdefault(module, []).append(i)
+    names = [module for _path, module in files]
+    taken = set(names)
+    for module, group in by_name.items():
+        if len(group) > 1:
+            keeper = max(reversed(group), key=lambda i: import_rank(files[i][0]))  # the last of equals
+            others = [i for i in group if i != keeper]
+            for i, name in zip(others, _path_names([files[i][0] for i in others], module, taken)):
+                names[i] = name
+                taken.add(name)
+    return names
+
+
+def _path_names(paths: list[str], module: str, taken: set[str]) -> list[str]:
+    """`module` prefixed, for each path, with its folders above the ones the name already spans: as few as make
+    the names distinct from each other and from every name in `taken` (`spark_tts.1.model` for
+    `model_repo/spark_tts/1/model.py`); the path itself for a file whose folders run out first."""
+    parts = module.split(".")
+    aboves = []
+    for path in paths:
+        pure = PurePath(path)
+        span = len(parts) - (0 if pure.name == "__init__.py" else 1)  # folders the module name spans
+        folders = pure.parent.parts[:max(len(pure.parent.parts) - span, 0)]
+        aboves.append([f for f in folders if f not in (pure.anchor, ".", "..")])
+    for k in range(1, max(map(len, aboves), default=0) + 1):
+        names = [".".join((*above[len(above) - k:], *parts)) if k <= len(above) else f"{module}@{path}"
+                 for above, path in zip(aboves, paths)]
+        if len(set(names)) == len(names) and not taken.intersection(names):
+            return names
+    return [f"{module}@{path}" for path in paths]
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

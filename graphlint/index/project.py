@@ -23,7 +23,7 @@ from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, ARM_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
-    import_rank, is_model_annotation,
+    import_rank, is_model_annotation, is_model_loader,
 )
 
 
@@ -2361,9 +2361,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return [fn for fn in loops if fn.key in enters]
 
     def _typed_models(self, fn: FunctionInfo) -> frozenset[str]:
-        """The receivers of `fn` that are a whole model by annotation (`FunctionInfo.module_params`): its parameters
-        annotated `nn.Module` / a transformers model class, and the fields of its class a method stores from such a
-        parameter (`self._model = model` in `KVCacheModel.__init__(self, model: torch.nn.Module)`)."""
+        """The receivers of `fn` that are a whole model by annotation (`FunctionInfo.module_params`) or by what made
+        them: its parameters annotated `nn.Module` / a transformers model class, the fields of its class a method
+        stores from such a parameter (`self._model = model` in `KVCacheModel.__init__(self, model: torch.nn.Module)`),
+        and the fields a method of its class family stores a library model in (`_library_model_fields`)."""
         out = {f"{fn.module}.{p}" for p in fn.module_params}
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         if cls is not None:
@@ -2372,9 +2373,21 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 fields = self._model_fields[cls.key] = frozenset(
                     f"self.{attr}" for c in self.mro(cls) for key in c.methods.values()
                     if (m := self.functions.get(key)) is not None and m.module_params
-                    for attr, kind in m.attr_sets if isinstance(kind, Fwd) and kind.name in m.module_params)
+                    for attr, kind in m.attr_sets if isinstance(kind, Fwd) and kind.name in m.module_params
+                ) | self._library_model_fields(cls)
             out |= fields
         return frozenset(out)
+
+    def _library_model_fields(self, cls: ClassInfo) -> frozenset[str]:
+        """`self.x` where a method of `cls` or a project base stores what a model class of a library builds or
+        loads (`self.model = AutoModelForCausalLM.from_pretrained(path)`, in `__init__` or in a set-up method it
+        calls, `summary.is_model_loader`): a whole model, as a parameter annotated with that class is. A class
+        the project defines is typed by its own definition instead (its `forward` is what a call runs)."""
+        return frozenset(
+            f"self.{attr}" for c in self.mro(cls)
+            for attr, refs in (*c.factories.items(), *((a, h.modules) for a, h in c.attrs.items() if not h.seq))
+            if any(is_model_loader(ref) and self.class_by_dotted(ref.removesuffix("()")) is None
+                   and self.class_by_dotted(ref.rpartition(".")[0]) is None for ref in refs))
 
     def _captured_model_call(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
                              memo: dict[str, bool]) -> bool:

@@ -56,6 +56,18 @@ def is_model_annotation(qual: str | None) -> bool:
     return qual in DEFAULT_MODULE_BASES[:2] or qual.startswith("transformers.") and qual.endswith(HF_MODEL_SUFFIXES)
 
 
+# The classmethods of a transformers model class that build an instance of it (or, for an `Auto*` class, of the
+# model class its config names): `AutoModelForCausalLM.from_pretrained(path)` returns a whole model.
+MODEL_LOADERS = ("from_pretrained", "from_config", "_from_config")
+
+
+def is_model_loader(ref: str) -> bool:
+    """`ref`, the call a value was made by (`ClassInfo.factories`, `Held.modules`), makes a whole model: a class an
+    annotation may name as one (`is_model_annotation`) constructed or loaded (`transformers.AutoModel.from_pretrained`)."""
+    owner, _, meth = ref.rpartition(".")
+    return is_model_annotation(owner if meth in MODEL_LOADERS else ref)
+
+
 # Methods that run per step besides `forward` (vLLM's CustomOp dispatches to these).
 HOT_METHOD_NAMES = ("forward", "forward_cuda", "forward_native", "forward_hip", "forward_xpu")
 CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
@@ -2126,9 +2138,13 @@ def _built(value: ast.expr, local_calls: dict[str, ast.Call]) -> ast.expr:
     while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
             and inner.func.attr in MODULE_SELF_METHODS and isinstance(inner.func.value, ast.Call):
         inner = inner.func.value
-    # only a class's construction (PEP 8: `torch.zeros(n).to(d)` is a tensor, `make().to(d)` unknown)
+    # only a class's construction or its loader (PEP 8: `torch.zeros(n).to(d)` is a tensor, `make().to(d)` unknown;
+    # `Model.from_pretrained(path).to(d)` the model)
     name = dotted(inner.func) if isinstance(inner, ast.Call) else None
-    return inner if name and name.rpartition(".")[2][:1].isupper() else value
+    owner, _, last = (name or "").rpartition(".")
+    if last in MODEL_LOADERS:
+        owner, _, last = owner.rpartition(".")
+    return inner if name and last[:1].isupper() else value
 
 
 def _self_mapping(it: ast.expr) -> str | None:

@@ -2279,7 +2279,47 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     continue
                 if self._runs_model(unit, fn, callee, receivers, model, through_modules):
                     return True
+            if any(self._hands_model(unit, rec, receivers) for rec in unit.call_args
+                   if unit is not fn or _within(rec[1], spans)):
+                return True
         return False
+
+    def _hands_model(self, unit: FunctionInfo, rec: tuple[str, int, tuple[IKind, ...], tuple[tuple[str, IKind], ...]],
+                     receivers: frozenset[str]) -> bool:
+        """One call of `unit` (`call_args`' record) hands a model to a project function that calls the parameter it
+        fills, in its body or a def nested there (`sample_model(self.device, self.dit, cond)`, whose Euler loop's
+        `model_fn` calls `dit(z, sigma)`): the call runs the model. The model is a field of `unit`'s class holding
+        project model classes only (`attr_classes`: built, annotated, or what a factory returns) or a library
+        model (`_typed_models`), or a parameter annotated as a model."""
+        callee, _line, positional, keywords = rec
+        handed = [(i, None, a) for i, a in enumerate(positional)] + [(-1, k, a) for k, a in keywords]
+        handed = [(i, k, a) for i, k, a in handed if self._model_arg(unit, a, receivers)]
+        if not handed:
+            return False
+        for target, how in self.call_edges(unit, unit.module, callee):
+            if how.startswith((*BY_NAME, NEW)):
+                continue
+            skip = 1 if target.params[:1] in (("self",), ("cls",)) and target.class_key else 0
+            names = {target.params[i + skip] if k is None and i + skip < len(target.params) else k
+                     for i, k, _a in handed}
+            called = {f"{target.module}.{p}" for p in names if p}
+            if any(c in called or c.rpartition(".")[0] in called and c.rpartition(".")[2] in ("forward", "generate")
+                   for f in (target, *self.nested_defs(target)) for c, _ln in f.calls):
+                return True
+        return False
+
+    def _model_arg(self, unit: FunctionInfo, arg: IKind, receivers: frozenset[str]) -> bool:
+        """`arg`, an argument kind of a call in `unit`, is a whole model: `self.x` (`SelfField`) that `receivers`
+        holds or whose classes are all project model classes, or a parameter (`Fwd`) annotated as a model."""
+        if isinstance(arg, Fwd):
+            return f"{unit.module}.{arg.name}" in receivers
+        if not isinstance(arg, SelfField):
+            return False
+        if f"self.{arg.name}" in receivers:
+            return True
+        cls = self.classes.get(unit.class_key) if unit.class_key else None
+        found = self.attr_classes(cls, arg.name) if cls is not None else []
+        return bool(found) and all(self.is_nn_module(c) for c, _how in found)
 
     def _runs_model(self, unit: FunctionInfo, fn: FunctionInfo, callee: str, receivers: frozenset[str],
                     model: set[str], through_modules: bool) -> bool:

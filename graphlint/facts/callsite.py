@@ -849,6 +849,11 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return HOST
         if isinstance(value.op, (ast.BitAnd, ast.BitOr)) and BOOL_TENSOR in (left, right):
             return BOOL_TENSOR  # `mask & valid`
+        if isinstance(value.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and TENSOR in (left, right) \
+                and UNKNOWN in (left, right):
+            # `(t != 0) & shifted`: whatever the other operand is, torch combines it with the tensor (a number, an
+            # array and a 0-d host tensor defer to the tensor's `__rand__`) into a tensor where the tensor lives
+            return TENSOR
         if HOST_SEQ in (left, right) and isinstance(value.op, (ast.Add, ast.Mult)) \
                 and {left, right} <= {HOST, HOST_SEQ}:
             return HOST_SEQ  # `[0] * n`, `a + [n]`

@@ -24,44 +24,15 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from graphlint.index.frameworks import GENERATION_LIBRARY, GENERATION_LOOPS, GENERATION_STEP_METHODS, STEP_PROTOCOLS
 from graphlint.index.summary import ClassInfo, FunctionInfo, ModuleSummary
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-# What transformers' `GenerationMixin.generate` calls on the model once per decode step; a function installed
-# under one of these names runs in the decode loop although no project code calls it.
-GENERATION_STEP_METHODS = ("prepare_inputs_for_generation", "_update_model_kwargs_for_generation")
 # Subclasses of one library class that define a method called on it, at most (as `MAX_OVERRIDES` for project
 # bases): a base every model specialises (`PreTrainedModel`) resolves to nothing rather than to all of them.
 MAX_LIBRARY_OVERRIDES = 8
-# The package whose `GenerationMixin` runs the decode loop of a model class derived from one of its classes.
-GENERATION_LIBRARY = "transformers"
-# Per-step plug-in protocols of frameworks outside the project: (top package, class) -> the methods the framework
-# calls on a plug-in of that class it is handed, and who calls them. A project subclass of one of these classes
-# (through its project bases; the base resolves to the framework's class through the imports, re-exports named by
-# package and class) runs those methods every step although no project code calls them:
-# - transformers' decode loop calls the callbacks handed to `generate` (`streamer.put(tokens)`,
-#   `logits_processor(input_ids, scores)`; `end` runs once, when the generation stops);
-# - vLLM's model runner builds each step's attention metadata with the backend's builder (`get_builder_cls()`):
-#   `build` every step, `update_block_table` when it reuses metadata across KV-cache groups of one step
-#   (`build_for_cudagraph_capture` runs once per captured size, at start-up: not here);
-# - a diffusers pipeline's denoising loop calls its scheduler's `step` once per timestep (`set_timesteps` runs once
-#   per request, `scale_model_input` mostly returns its input).
-STEP_PROTOCOLS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
-    ("transformers", "LogitsProcessor"): (("__call__",), "transformers' generate"),
-    ("transformers", "LogitsWarper"): (("__call__",), "transformers' generate"),
-    ("transformers", "StoppingCriteria"): (("__call__",), "transformers' generate"),
-    ("transformers", "BaseStreamer"): (("put", "end"), "transformers' generate"),
-    ("vllm", "AttentionMetadataBuilder"): (("build", "update_block_table"), "vLLM's model runner"),
-    ("diffusers", "SchedulerMixin"): (("step",), "a diffusers pipeline"),
-}
-# `GenerationMixin`'s decode loops (old and new names), and `generate`, reached through `super()`: a call of one
-# on `self` that the project does not define runs the whole loop in the library.
-GENERATION_LOOPS = ("_sample", "sample", "_greedy_search", "greedy_search", "_beam_search", "beam_search",
-                    "_group_beam_search", "group_beam_search", "_constrained_beam_search", "constrained_beam_search",
-                    "_assisted_decoding", "assisted_decoding", "_contrastive_search", "contrastive_search",
-                    "_dola_decoding")
 
 
 class PatchEdges:

@@ -23,7 +23,7 @@ from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, ARM_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
-    is_model_annotation,
+    import_rank, is_model_annotation, is_model_loader,
 )
 
 
@@ -2279,7 +2279,47 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     continue
                 if self._runs_model(unit, fn, callee, receivers, model, through_modules):
                     return True
+            if any(self._hands_model(unit, rec, receivers) for rec in unit.call_args
+                   if unit is not fn or _within(rec[1], spans)):
+                return True
         return False
+
+    def _hands_model(self, unit: FunctionInfo, rec: tuple[str, int, tuple[IKind, ...], tuple[tuple[str, IKind], ...]],
+                     receivers: frozenset[str]) -> bool:
+        """One call of `unit` (`call_args`' record) hands a model to a project function that calls the parameter it
+        fills, in its body or a def nested there (`sample_model(self.device, self.dit, cond)`, whose Euler loop's
+        `model_fn` calls `dit(z, sigma)`): the call runs the model. The model is a field of `unit`'s class holding
+        project model classes only (`attr_classes`: built, annotated, or what a factory returns) or a library
+        model (`_typed_models`), or a parameter annotated as a model."""
+        callee, _line, positional, keywords = rec
+        handed = [(i, None, a) for i, a in enumerate(positional)] + [(-1, k, a) for k, a in keywords]
+        handed = [(i, k, a) for i, k, a in handed if self._model_arg(unit, a, receivers)]
+        if not handed:
+            return False
+        for target, how in self.call_edges(unit, unit.module, callee):
+            if how.startswith((*BY_NAME, NEW)):
+                continue
+            skip = 1 if target.params[:1] in (("self",), ("cls",)) and target.class_key else 0
+            names = {target.params[i + skip] if k is None and i + skip < len(target.params) else k
+                     for i, k, _a in handed}
+            called = {f"{target.module}.{p}" for p in names if p}
+            if any(c in called or c.rpartition(".")[0] in called and c.rpartition(".")[2] in ("forward", "generate")
+                   for f in (target, *self.nested_defs(target)) for c, _ln in f.calls):
+                return True
+        return False
+
+    def _model_arg(self, unit: FunctionInfo, arg: IKind, receivers: frozenset[str]) -> bool:
+        """`arg`, an argument kind of a call in `unit`, is a whole model: `self.x` (`SelfField`) that `receivers`
+        holds or whose classes are all project model classes, or a parameter (`Fwd`) annotated as a model."""
+        if isinstance(arg, Fwd):
+            return f"{unit.module}.{arg.name}" in receivers
+        if not isinstance(arg, SelfField):
+            return False
+        if f"self.{arg.name}" in receivers:
+            return True
+        cls = self.classes.get(unit.class_key) if unit.class_key else None
+        found = self.attr_classes(cls, arg.name) if cls is not None else []
+        return bool(found) and all(self.is_nn_module(c) for c, _how in found)
 
     def _runs_model(self, unit: FunctionInfo, fn: FunctionInfo, callee: str, receivers: frozenset[str],
                     model: set[str], through_modules: bool) -> bool:
@@ -2361,9 +2401,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return [fn for fn in loops if fn.key in enters]
 
     def _typed_models(self, fn: FunctionInfo) -> frozenset[str]:
-        """The receivers of `fn` that are a whole model by annotation (`FunctionInfo.module_params`): its parameters
-        annotated `nn.Module` / a transformers model class, and the fields of its class a method stores from such a
-        parameter (`self._model = model` in `KVCacheModel.__init__(self, model: torch.nn.Module)`)."""
+        """The receivers of `fn` that are a whole model by annotation (`FunctionInfo.module_params`) or by what made
+        them: its parameters annotated `nn.Module` / a transformers model class, the fields of its class a method
+        stores from such a parameter (`self._model = model` in `KVCacheModel.__init__(self, model: torch.nn.Module)`),
+        and the fields a method of its class family stores a library model in (`_library_model_fields`)."""
         out = {f"{fn.module}.{p}" for p in fn.module_params}
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         if cls is not None:
@@ -2372,9 +2413,21 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 fields = self._model_fields[cls.key] = frozenset(
                     f"self.{attr}" for c in self.mro(cls) for key in c.methods.values()
                     if (m := self.functions.get(key)) is not None and m.module_params
-                    for attr, kind in m.attr_sets if isinstance(kind, Fwd) and kind.name in m.module_params)
+                    for attr, kind in m.attr_sets if isinstance(kind, Fwd) and kind.name in m.module_params
+                ) | self._library_model_fields(cls)
             out |= fields
         return frozenset(out)
+
+    def _library_model_fields(self, cls: ClassInfo) -> frozenset[str]:
+        """`self.x` where a method of `cls` or a project base stores what a model class of a library builds or
+        loads (`self.model = AutoModelForCausalLM.from_pretrained(path)`, in `__init__` or in a set-up method it
+        calls, `summary.is_model_loader`): a whole model, as a parameter annotated with that class is. A class
+        the project defines is typed by its own definition instead (its `forward` is what a call runs)."""
+        return frozenset(
+            f"self.{attr}" for c in self.mro(cls)
+            for attr, refs in (*c.factories.items(), *((a, h.modules) for a, h in c.attrs.items() if not h.seq))
+            if any(is_model_loader(ref) and self.class_by_dotted(ref.removesuffix("()")) is None
+                   and self.class_by_dotted(ref.rpartition(".")[0]) is None for ref in refs))
 
     def _captured_model_call(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
                              memo: dict[str, bool]) -> bool:
@@ -2774,10 +2827,8 @@ def _replays(fn: FunctionInfo) -> bool:
 
 
 def _import_rank(s: ModuleSummary) -> tuple[bool, int]:
-    """Of the files named as one module, the one an import finds sorts last: a package's `__init__.py`, then the
-    file with the fewest folders above it."""
-    path = PurePath(s.path)
-    return path.name == "__init__.py", -len(path.parts)
+    """Of the files named as one module, the one an import finds sorts last (`summary.import_rank`)."""
+    return import_rank(s.path)
 
 
 def _namespace_parent(s: ModuleSummary) -> tuple[str, str] | None:

@@ -11,7 +11,7 @@ import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.facts.inference import (
@@ -25,6 +25,7 @@ from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import FACTORY_TORCH, FIXED_RANK_TORCH, RANK_KEEPING_METHODS, TRANSFORM_TORCH
 from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
+from graphlint.index.frameworks import LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, hook_defaults,
@@ -55,17 +56,21 @@ def is_model_annotation(qual: str | None) -> bool:
     return qual in DEFAULT_MODULE_BASES[:2] or qual.startswith("transformers.") and qual.endswith(HF_MODEL_SUFFIXES)
 
 
+# The classmethods of a transformers model class that build an instance of it (or, for an `Auto*` class, of the
+# model class its config names): `AutoModelForCausalLM.from_pretrained(path)` returns a whole model.
+MODEL_LOADERS = ("from_pretrained", "from_config", "_from_config")
+
+
+def is_model_loader(ref: str) -> bool:
+    """`ref`, the call a value was made by (`ClassInfo.factories`, `Held.modules`), makes a whole model: a class an
+    annotation may name as one (`is_model_annotation`) constructed or loaded (`transformers.AutoModel.from_pretrained`)."""
+    owner, _, meth = ref.rpartition(".")
+    return is_model_annotation(owner if meth in MODEL_LOADERS else ref)
+
+
 # Methods that run per step besides `forward` (vLLM's CustomOp dispatches to these).
 HOT_METHOD_NAMES = ("forward", "forward_cuda", "forward_native", "forward_hip", "forward_xpu")
 CAPTURE_CONTEXTS = ("torch.cuda.graph", "torch.cuda.graphs.graph")
-# Per-call entries of a library's model objects that the library's own entry runs (`pipe(..)` runs the pipeline
-# class's `__call__`; `vae.decode(z)` runs `_decode` / `tiled_decode`): a project function installed under one of
-# these names on an object typed as that library's class (`pipe.__class__.__call__ = new_call`,
-# `vae._tiled_encode = fn.__get__(vae)`) runs where the replaced method ran, as a patched forward does.
-LIBRARY_ENTRY_METHODS: dict[str, tuple[str, ...]] = {
-    "diffusers": ("__call__", "encode", "decode", "_encode", "_decode", "tiled_encode", "tiled_decode",
-                  "_tiled_encode", "_tiled_decode"),
-}
 # Contexts and decorators that turn autograd off: what runs the model in them is inference, not training.
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 GRADLESS = ("torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",
@@ -460,6 +465,56 @@ def module_name_for(path: Path) -> str:
     top = max((i for i, is_pkg in enumerate(packages) if is_pkg), default=-1)  # the outermost package folder
     parts[:0] = [f.name for f in reversed(folders[:top + 1])]
     return ".".join(parts) or path.stem
+
+
+def import_rank(path: str) -> tuple[bool, int]:
+    """Of the files named as one module, the one an import finds sorts last: a package's `__init__.py`, then the
+    file with the fewest folders above it."""
+    parts = PurePath(path)
+    return parts.name == "__init__.py", -len(parts.parts)
+
+
+def distinct_module_names(files: list[tuple[str, str]]) -> list[str]:
+    """The module name of each (path, `module_name_for` name), with the names several files claim made distinct.
+
+    Folders that are no packages name no module: four Triton models `model_repo/<name>/1/model.py` are all `model`,
+    as are `mixtral-moe/generate.py` and `generate.py`. The file an import finds (`import_rank`; the last of equal
+    rank) keeps the name; each other one is named by its own folders above it, as few as make the name unique
+    (`llm.1.model`, `mixtral-moe.generate`). So its definitions are its own in the index (its `self.m(..)` calls
+    resolve in its class, not in another file's class of the same name), and an import of the name finds the file
+    it found before."""
+    by_name: dict[str, list[int]] = {}
+    for i, (_path, module) in enumerate(files):
+        by_name.setdefault(module, []).append(i)
+    names = [module for _path, module in files]
+    taken = set(names)
+    for module, group in by_name.items():
+        if len(group) > 1:
+            keeper = max(reversed(group), key=lambda i: import_rank(files[i][0]))  # the last of equals
+            others = [i for i in group if i != keeper]
+            for i, name in zip(others, _path_names([files[i][0] for i in others], module, taken)):
+                names[i] = name
+                taken.add(name)
+    return names
+
+
+def _path_names(paths: list[str], module: str, taken: set[str]) -> list[str]:
+    """`module` prefixed, for each path, with its folders above the ones the name already spans: as few as make
+    the names distinct from each other and from every name in `taken` (`spark_tts.1.model` for
+    `model_repo/spark_tts/1/model.py`); the path itself for a file whose folders run out first."""
+    parts = module.split(".")
+    aboves = []
+    for path in paths:
+        pure = PurePath(path)
+        span = len(parts) - (0 if pure.name == "__init__.py" else 1)  # folders the module name spans
+        folders = pure.parent.parts[:max(len(pure.parent.parts) - span, 0)]
+        aboves.append([f for f in folders if f not in (pure.anchor, ".", "..")])
+    for k in range(1, max(map(len, aboves), default=0) + 1):
+        names = [".".join((*above[len(above) - k:], *parts)) if k <= len(above) else f"{module}@{path}"
+                 for above, path in zip(aboves, paths)]
+        if len(set(names)) == len(names) and not taken.intersection(names):
+            return names
+    return [f"{module}@{path}" for path in paths]
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -2083,9 +2138,13 @@ def _built(value: ast.expr, local_calls: dict[str, ast.Call]) -> ast.expr:
     while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
             and inner.func.attr in MODULE_SELF_METHODS and isinstance(inner.func.value, ast.Call):
         inner = inner.func.value
-    # only a class's construction (PEP 8: `torch.zeros(n).to(d)` is a tensor, `make().to(d)` unknown)
+    # only a class's construction or its loader (PEP 8: `torch.zeros(n).to(d)` is a tensor, `make().to(d)` unknown;
+    # `Model.from_pretrained(path).to(d)` the model)
     name = dotted(inner.func) if isinstance(inner, ast.Call) else None
-    return inner if name and name.rpartition(".")[2][:1].isupper() else value
+    owner, _, last = (name or "").rpartition(".")
+    if last in MODEL_LOADERS:
+        owner, _, last = owner.rpartition(".")
+    return inner if name and last[:1].isupper() else value
 
 
 def _self_mapping(it: ast.expr) -> str | None:

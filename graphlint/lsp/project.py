@@ -22,7 +22,7 @@ from graphlint.pipeline.config import Config
 from graphlint.diagnostics import Edit, Finding
 from graphlint.pipeline.discovery import discover
 from graphlint.pipeline.engine import Linter, build_summary, index_only
-from graphlint.pipeline.sources import SourceFile, decode_source, read_source
+from graphlint.pipeline.sources import SourceFile, decode_source, distinct_modules, read_source
 from graphlint.index.summary import FunctionInfo, ModuleSummary, module_name_for
 from graphlint.index.project import STEP_DRIVER_CALLS, HotInfo, ProjectIndex
 
@@ -148,7 +148,7 @@ class Project:
     # -- state ------------------------------------------------------------------------------------
     def load(self) -> None:
         """Read and index every file (summaries through the on-disk cache the CLI shares)."""
-        sources = [read_source(p) for p in discover([self.config.root], self.config)]
+        sources = distinct_modules([read_source(p) for p in discover([self.config.root], self.config)])
         for src, summary in zip(sources, index_only(sources, self.cache_dir)):
             self.sources[src.path] = src
             self.summaries[src.path] = summary
@@ -170,7 +170,9 @@ class Project:
             self._index()
         else:
             path = Path(shown)
-            src = decode_source(text, shown, module_name_for(path), path.name == "__init__.py")
+            # a file keeps the name the project gave it (`distinct_modules`); a new one is named by its path
+            module = old_src.module if old_src is not None else module_name_for(path)
+            src = decode_source(text, shown, module, path.name == "__init__.py")
             self.sources[shown] = src
             self.summaries[shown] = build_summary(src)
             if old_summary is None or not self.index.replace(old_summary, self.summaries[shown]):

@@ -29,7 +29,7 @@ from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.lines import source_lines
 from graphlint.rules import ALL_RULES
 from graphlint.pipeline.selection import enabled_codes, file_codes
-from graphlint.pipeline.sources import SourceFile, decode_source, read_source
+from graphlint.pipeline.sources import SourceFile, decode_source, distinct_modules, read_source
 from graphlint.pipeline.workers import map_items, pool_size
 from graphlint.report.suppression import apply_noqa, parse_noqa, unused_noqa
 
@@ -198,6 +198,7 @@ class Linter:
 
     def _lint_sources(self, sources: list[SourceFile]) -> LintResult:
         """The pipeline, phase by phase (README: "How it works")."""
+        sources = distinct_modules(sources)  # one module name per file (folders that are no packages name none)
         cache = Cache.open(self.cache_dir)
         jobs = pool_size(self.jobs, len(sources))
         # 1. Index: each file's summary (functions, calls, imports, markers), from the cache when unchanged.

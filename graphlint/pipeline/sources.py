@@ -7,11 +7,11 @@ import errno
 import io
 import os
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from graphlint.diagnostics import Finding
-from graphlint.index.summary import module_name_for
+from graphlint.index.summary import distinct_module_names, module_name_for
 from graphlint.lines import source_lines
 from graphlint.pipeline.discovery import display_path
 
@@ -35,6 +35,13 @@ def read_source(path: Path, shown: str | None = None) -> SourceFile:
         # No module_name_for here: it resolves the path, which raises on a symlink loop.
         return SourceFile(shown, None, path.stem, is_pkg, _unreadable(path, shown, exc))
     return decode_source(data, shown, module_name_for(path), is_pkg)
+
+
+def distinct_modules(sources: list[SourceFile]) -> list[SourceFile]:
+    """`sources` with the module names several files claim made distinct (`summary.distinct_module_names`): a
+    project's files as one index sees them."""
+    names = distinct_module_names([(src.path, src.module) for src in sources])
+    return [src if src.module == name else replace(src, module=name) for src, name in zip(sources, names)]
 
 
 def _unreadable(path: Path, shown: str, exc: OSError) -> Finding:

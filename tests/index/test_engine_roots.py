@@ -112,10 +112,12 @@ def test_a_step_loop_only_warm_up_runs_is_no_step() -> None:
     assert "run" not in h and "NormalExecutor.prepare" not in h
 
 
-# Kimi-Audio: `generate` prepares the prompt, runs the decode loop once, detokenizes; the model is an `AutoModel`.
+# Kimi-Audio: `generate` prepares the prompt, runs the decode loop once, detokenizes; the model comes from a loader
+# nothing types (a transformers model class's `from_pretrained` would type it: then `generate`, gradless and running
+# the model, is an inference root whatever its loop does, `test_inference_roots.py`).
 REQUEST = """
     import torch
-    from transformers import AutoModelForCausalLM
+    from kimia_infer.loader import load_alm
 
     class Tokens:
         def to_tensor(self, ids):
@@ -126,7 +128,7 @@ REQUEST = """
 
     class Api:
         def __init__(self, path):
-            self.alm = AutoModelForCausalLM.from_pretrained(path)
+            self.alm = load_alm(path)
             self.tok = Tokens()
 
         @torch.inference_mode()

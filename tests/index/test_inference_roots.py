@@ -366,3 +366,124 @@ def test_a_gradless_call_of_a_shared_name_or_of_model_set_up_is_no_model_call():
     the model's forward does not run (set-up, not the model)."""
     found = hot({"pkg.__init__": "", "pkg.model": PROTOCOL_MODEL, "pkg.scripts": PROTOCOL_SCRIPTS})
     assert "setup" not in found and "reset" not in found
+
+
+# Spark-TTS's `SparkTTS`: `__init__` calls a set-up method that loads the language model with transformers' loader;
+# `inference` (gradless) tokenizes the prompt and calls `self.model.generate(...)`.
+LIBRARY_MODEL = """
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+
+    class TTS:
+        def __init__(self, path, device):
+            self.device = device
+            self.config = AutoConfig.from_pretrained(path)
+            self._initialize_inference(path)
+
+        def _initialize_inference(self, path):
+            self.tokenizer = AutoTokenizer.from_pretrained(path)
+            self.model = AutoModelForCausalLM.from_pretrained(path).to(self.device)
+
+        def prompt(self, text):
+            return text.strip()
+
+        @torch.no_grad()
+        def inference(self, text):
+            ids = self.tokenizer([self.prompt(text)], return_tensors="pt").to(self.device)
+            return self.model.generate(**ids)
+
+        @torch.no_grad()
+        def encode(self, text):
+            return self.tokenizer([text], return_tensors="pt").to(self.device)
+
+        @torch.no_grad()
+        def describe(self):
+            return self.config.to_dict()
+
+        @torch.no_grad()
+        def export(self, path):
+            self.model.save_pretrained(path)
+"""
+
+
+def test_a_gradless_call_of_a_field_holding_a_library_model_is_inference():
+    """`self.model = AutoModelForCausalLM.from_pretrained(..)` (stored in a set-up method `__init__` calls) holds a
+    whole model, as a field annotated with that class would: `inference` calling `self.model.generate` runs it."""
+    found = hot({"tts": LIBRARY_MODEL})
+    assert found["TTS.inference"] == ("forward", ("TTS.inference (inference: runs the model with autograd off)",))
+    assert found["TTS.prompt"][0] == "forward"
+
+
+def test_a_gradless_method_that_only_uses_a_tokenizer_config_or_saves_the_model_runs_no_model():
+    """The decoys: a tokenizer and a config from transformers' loaders are no model; saving the model calls none."""
+    found = hot({"tts": LIBRARY_MODEL})
+    assert not {"TTS.encode", "TTS.describe", "TTS.export"} & set(found)
+    # and a project class of a model's name is typed by its own definition, not as a library model
+    own = LIBRARY_MODEL.replace("from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer",
+                                "from transformers import AutoConfig, AutoTokenizer\n"
+                                "class AutoModelForCausalLM:\n"
+                                "    @classmethod\n    def from_pretrained(cls, path):\n        return cls()\n"
+                                "    def generate(self, **kw):\n        return kw\n")
+    assert "TTS.inference" not in hot({"tts": own})
+
+
+# Mochi's `MochiSingleGPUPipeline.__call__`: the model a project factory returns is handed to a sampler whose Euler
+# loop calls it through a nested `model_fn`, all in an `inference_mode` block.
+HANDED_MODEL = """
+    import torch
+    from torch import nn
+
+    class DiT(nn.Module):
+        def forward(self, z, sigma):
+            return z * sigma
+
+    class Factory:
+        def get_model(self):
+            return DiT()
+
+    def sample_model(device, dit, steps):
+        z = torch.randn(2, device=device)
+
+        def model_fn(z, sigma):
+            return dit(z, sigma)
+
+        for i in range(steps):
+            z = z + model_fn(z, i)
+        return z
+
+    def count(device, dit, steps):
+        return sum(p.numel() for p in dit.parameters())
+
+    class Pipeline:
+        def __init__(self, factory: Factory):
+            self.device = torch.device("cuda")
+            self.dit = factory.get_model()
+            self.name = "dit"
+
+        def __call__(self, steps):
+            with torch.inference_mode():
+                return sample_model(self.device, self.dit, steps)
+
+        def describe(self, steps):
+            with torch.inference_mode():
+                return count(self.device, self.dit, steps)
+
+        def label(self, steps):
+            with torch.inference_mode():
+                return sample_model(self.device, self.name, steps)
+"""
+
+
+def test_a_gradless_call_handing_a_model_to_a_function_that_calls_it_is_inference():
+    """`self.dit` holds what the factory returns (an nn.Module); `sample_model(.., self.dit, ..)` fills `dit`, which
+    its nested `model_fn` calls: the call runs the model, so `__call__` is an inference root."""
+    found = hot({"pipe": HANDED_MODEL})
+    assert found["Pipeline.__call__"] == ("forward", ("Pipeline.__call__ (inference: runs the model with autograd off)",))
+    assert found["sample_model"][0] == "forward"
+
+
+def test_handing_a_model_to_a_function_that_never_calls_it_or_a_non_model_to_one_that_does_is_no_model_call():
+    """The decoys: `count` reads the model's parameters but never calls it; `label` hands a string field to the
+    sampler."""
+    found = hot({"pipe": HANDED_MODEL})
+    assert "Pipeline.describe" not in found and "Pipeline.label" not in found and "count" not in found

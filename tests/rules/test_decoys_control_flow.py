@@ -450,3 +450,41 @@ def test_a_counter_every_caller_passes_is_a_host_int():
                 self.select(x[0])
     """
     assert findings(src, scope="all") == {(20, "GL110")}
+
+
+def test_hit_assert_on_a_helpers_any_of_a_mask_built_with_the_device_tensor():
+    # BLT's `check_non_zero_after_zero`: `(t != 0) & shifted` combines an untyped comparison with a tensor built
+    # on `t`'s device, so `.any()` of it is a 0-d device bool and `assert not f(t)` reads it on the host.
+    assert findings("""
+        import torch
+        def check_non_zero_after_zero(tensor):
+            zero_mask = tensor == 0
+            shifted = torch.cat([torch.zeros(tensor.shape[0], 1, dtype=torch.bool, device="cuda"), zero_mask[:, :-1]], 1)
+            non_zero_after_zero = (tensor != 0) & shifted
+            return non_zero_after_zero.any()
+
+        class M(torch.nn.Module):
+            def forward(self, lengths):
+                assert not check_non_zero_after_zero(lengths)
+                return lengths
+    """) == {(10, "GL110")}
+
+
+def test_decoy_assert_on_a_helpers_any_of_a_host_mask():
+    # the same helper over host values: a mask built on the host (no device) combined with an untyped comparison,
+    # and a mask of host numbers, stay host data
+    assert findings("""
+        import torch
+        def any_gap(flags):
+            shifted = torch.zeros(3, dtype=torch.bool)
+            return ((flags != 0) & shifted).any()
+
+        def both(a, b):
+            return (a > 0) & (b > 0)
+
+        class M(torch.nn.Module):
+            def forward(self, x, n: int, m: int):
+                assert not any_gap(x.tolist())
+                assert both(n, m)
+                return x
+    """) == {(11, "GL102")}  # (`x.tolist()` itself; no GL110 on the two asserts)

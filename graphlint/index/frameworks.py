@@ -1,0 +1,59 @@
+"""What frameworks outside the project call on the project's objects: the index's framework tables, one place.
+
+A framework (transformers' `generate`, vLLM's model runner, a diffusers pipeline) runs project code that no
+project function calls: the methods it calls on a plug-in it is handed, or on a model object whose method the
+project replaced. These tables say which; `summary` (the per-file indexer) and `patching` (the edges through
+patched models) both read them, so they live in this leaf module, which imports nothing.
+
+- `GENERATION_LIBRARY`: the package whose `GenerationMixin` runs the decode loop of a model class derived from one
+  of its classes.
+- `GENERATION_STEP_METHODS`: what that decode loop calls on the model once per step (a function installed under
+  one of these names runs in the decode loop).
+- `GENERATION_LOOPS`: `GenerationMixin`'s decode loops; a call of one on `self` that the project does not define
+  runs the whole loop in the library, once per call (a generation request).
+- `STEP_PROTOCOLS`: per-step plug-in protocols, (package, class) -> the methods the framework calls every step
+  on a project subclass, and who calls them.
+- `LIBRARY_ENTRY_METHODS`: per package, the per-call methods of its model objects that its own entry runs (a
+  project function installed under such a name on such an object runs where the replaced method ran).
+"""
+
+from __future__ import annotations
+
+# The package whose `GenerationMixin` runs the decode loop of a model class derived from one of its classes.
+GENERATION_LIBRARY = "transformers"
+# What transformers' `GenerationMixin.generate` calls on the model once per decode step; a function installed
+# under one of these names runs in the decode loop although no project code calls it.
+GENERATION_STEP_METHODS = ("prepare_inputs_for_generation", "_update_model_kwargs_for_generation")
+# `GenerationMixin`'s decode loops (old and new names), and `generate`, reached through `super()`: a call of one
+# on `self` that the project does not define runs the whole loop in the library.
+GENERATION_LOOPS = ("_sample", "sample", "_greedy_search", "greedy_search", "_beam_search", "beam_search",
+                    "_group_beam_search", "group_beam_search", "_constrained_beam_search", "constrained_beam_search",
+                    "_assisted_decoding", "assisted_decoding", "_contrastive_search", "contrastive_search",
+                    "_dola_decoding")
+# Per-step plug-in protocols of frameworks outside the project: (top package, class) -> the methods the framework
+# calls on a plug-in of that class it is handed, and who calls them. A project subclass of one of these classes
+# (through its project bases; the base resolves to the framework's class through the imports, re-exports named by
+# package and class) runs those methods every step although no project code calls them:
+# - transformers' decode loop calls the callbacks handed to `generate` (`streamer.put(tokens)`,
+#   `logits_processor(input_ids, scores)`; `end` runs once, when the generation stops);
+# - vLLM's model runner builds each step's attention metadata with the backend's builder (`get_builder_cls()`):
+#   `build` every step, `update_block_table` when it reuses metadata across KV-cache groups of one step
+#   (`build_for_cudagraph_capture` runs once per captured size, at start-up: not here);
+# - a diffusers pipeline's denoising loop calls its scheduler's `step` once per timestep (`set_timesteps` runs once
+#   per request, `scale_model_input` mostly returns its input).
+STEP_PROTOCOLS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
+    ("transformers", "LogitsProcessor"): (("__call__",), "transformers' generate"),
+    ("transformers", "LogitsWarper"): (("__call__",), "transformers' generate"),
+    ("transformers", "StoppingCriteria"): (("__call__",), "transformers' generate"),
+    ("transformers", "BaseStreamer"): (("put", "end"), "transformers' generate"),
+    ("vllm", "AttentionMetadataBuilder"): (("build", "update_block_table"), "vLLM's model runner"),
+    ("diffusers", "SchedulerMixin"): (("step",), "a diffusers pipeline"),
+}
+# Per-call entries of a library's model objects that the library's own entry runs (`pipe(..)` runs the pipeline
+# class's `__call__`; `vae.decode(z)` runs `_decode` / `tiled_decode`): a project function installed under one of
+# these names on an object typed as that library's class (`pipe.__class__.__call__ = new_call`,
+# `vae._tiled_encode = fn.__get__(vae)`) runs where the replaced method ran, as a patched forward does.
+LIBRARY_ENTRY_METHODS: dict[str, tuple[str, ...]] = {
+    "diffusers": ("__call__", "encode", "decode", "_encode", "_decode", "tiled_encode", "tiled_decode",
+                  "_tiled_encode", "_tiled_decode"),
+}

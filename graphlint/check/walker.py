@@ -31,7 +31,8 @@ from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.names import dotted_name
-from graphlint.facts.syntax import code_fields, code_of, is_node
+from graphlint.facts.elements import bound_names
+from graphlint.facts.syntax import code_fields, code_of, descendants, is_node
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 from graphlint.check.trees import parse_unit, parse_unvalidated  # noqa: F401 (parse_unvalidated: re-exported)
 
@@ -920,6 +921,22 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
         return [fn for fn, _how in index.methods_via(owner, func.attr.value)] if owner is not None else []
 
+    rebound: list[frozenset[str]] = []  # the unit's assigned names, read once
+
+    def nested_def(name: str) -> FunctionInfo | None:
+        """The index's record of a def nested directly in the unit's function, called by its bare name: its return
+        kind, as a module-level function's. None where the body also binds the name some other way (an assignment,
+        a loop, `with`: the call may then reach something else)."""
+        if function is None or "." in name:
+            return None
+        nested = index.functions.get(f"{function.key}.{name}")
+        if nested is None:
+            return None
+        if not rebound:
+            tree = inf_ref[0].unit_tree
+            rebound.append(bound_names(list(descendants(tree))) if tree is not None else frozenset())
+        return nested if name not in rebound[0] else None
+
     def call_returns(call: cst.Call) -> Val | None:
         if processor_batch(call, in_processor):
             return CPU  # `self.feature_extractor(audio)` in a processor: a host `BatchFeature`
@@ -940,7 +957,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 return None
             head = name.partition(".")[0]
             own = head in ("self", "cls")
-            if head in inf_ref[0].env and head not in ("self", "cls"):
+            if (nested := nested_def(name)) is not None:
+                targets = [nested]  # a def nested in this function, called by its name here
+            elif head in inf_ref[0].env and head not in ("self", "cls"):
                 targets = typed_methods(func)  # `t.encode(...)` of `t = Tok(...)` / `t: Tok`
                 typed = True
                 if not targets:

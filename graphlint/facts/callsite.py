@@ -26,7 +26,7 @@ from graphlint.facts.inference import (
     JOIN_TORCH, SAMPLING, named_device,
 )
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
     HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf,
     IKind, Items, Join, Keys, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
@@ -88,6 +88,8 @@ class Scope:
     # `d.update(k=v)`): those (key, value) pairs; a local stored any other way is not here (`spelled_keywords`)
     key_updates: dict[str, list[tuple[str, ast.expr]]] = field(default_factory=dict)
     opaque_items: set[str] = field(default_factory=set)  # locals of `item_sets` stored some other way
+    # what `name[k] = value` statements store into each local (`_slotted_list`)
+    slot_stores: dict[str, list[ast.expr]] = field(default_factory=dict)
     # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
     self_reads: dict[str, list[ast.expr]] = field(default_factory=dict)
     # name -> its last binding when that is a top-level assignment (`_last_top`), found once per name
@@ -96,6 +98,9 @@ class Scope:
     # that scope's reads (`_rebound_views`): built once, so that each name read there is read once per depth. A
     # scope is read with one resolver (its module's), which the memo assumes.
     views: dict[tuple[str, bool], tuple["Scope", "Memo"]] = field(default_factory=dict)
+    # id() of the value of each assignment to a name in a nested block (a branch, a loop body) -> the last line of that
+    # block: a read on a later line of the block runs after the assignment on every path (`_dominating`)
+    block_ends: dict[int, int] = field(default_factory=dict)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
@@ -105,9 +110,10 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     values and parameters. A walrus inside an expression is not seen (a rebinding the facts miss)."""
     scope = Scope()
     binds = scope.binds
-    stack: list[ast.stmt] = list(func.body)
+    # the body's own top level is `_reaching`'s (its last binding, a plain name's): only nested blocks are recorded
+    stack: list[tuple[ast.stmt, int]] = [(stmt, 0) for stmt in func.body]
     while stack:
-        sub = stack.pop()
+        sub, block_end = stack.pop()
         if isinstance(sub, ast.Return):
             if sub.value is not None and not (isinstance(sub.value, ast.Constant) and sub.value.value is None):
                 scope.returns.append(sub.value)
@@ -117,6 +123,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                 for target in sub.targets if isinstance(sub, ast.Assign) else [sub.target]:
                     if isinstance(target, ast.Name):
                         binds.setdefault(target.id, []).append(sub.value)
+                        if block_end:
+                            scope.block_ends[id(sub.value)] = block_end
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
                         if isinstance(sub, ast.AnnAssign) and _list_annotation(sub.annotation):
@@ -128,14 +136,19 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                     elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                         scope.item_sets.add(target.value.id)
                         scope.opaque_items.add(target.value.id)
+                        scope.slot_stores.setdefault(target.value.id, []).append(sub.value)
                     elif (items := _unpacked(target, sub.value)) is not None:
                         for name, item in items:
                             binds.setdefault(name, []).append(item)
+                            if block_end:
+                                scope.block_ends[id(item)] = block_end
                     elif (pairs := _literal_pairs(target, sub.value)) is not None:
                         # `self.boe_id, self.eos_id = BOE_ID, EOS_ID`: each target stores its own item
                         for elt, item in pairs:
                             if isinstance(elt, ast.Name):
                                 binds.setdefault(elt.id, []).append(item)
+                                if block_end:
+                                    scope.block_ends[id(item)] = block_end
                             elif (attr := _self_attr(elt)) is not None:
                                 scope.self_assigns.append((attr, item))
                             else:
@@ -181,11 +194,11 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         for name in ("body", "orelse", "finalbody"):
             block = getattr(sub, name, None)
             if block:
-                stack.extend(block)
+                stack.extend(_in_block(block))
         for handler in getattr(sub, "handlers", ()):
-            stack.extend(handler.body)
+            stack.extend(_in_block(handler.body))
         for case in getattr(sub, "cases", ()):
-            stack.extend(case.body)
+            stack.extend(_in_block(case.body))
     for stmt in func.body:
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             scope.top_assigned.add(id(stmt.value))
@@ -203,6 +216,12 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     scope.kwarg = args.kwarg.arg if args.kwarg is not None else ""
     scope.vararg = args.vararg.arg if args.vararg is not None else ""
     return scope
+
+
+def _in_block(block: list[ast.stmt]) -> list[tuple[ast.stmt, int]]:
+    """The statements of one block, each with the last line of the block (`Scope.block_ends`)."""
+    end = block[-1].end_lineno or block[-1].lineno
+    return [(stmt, end) for stmt in block]
 
 
 def _counters(loop: ast.For | ast.AsyncFor) -> list[tuple[str, ast.expr | None]]:
@@ -779,6 +798,8 @@ def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | None:
     last = scope.last_top.get(use.id, False)
     if last is False:
         last = scope.last_top[use.id] = _last_top(scope.binds.get(use.id, []), scope)
+    if use.id in scope.slot_stores and _blank_slots(last):
+        return None  # `ids = [[] for _ in range(n)]`: its slots are stored later (`_slotted_list`)
     return last if last is not None and last.end_lineno is not None and last.end_lineno < line else None
 
 
@@ -818,6 +839,9 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
         if value.id not in scope.params and (filled := _filled_list(bound, scope.appends.get(value.id), hop)):
             return filled
+        if value.id not in scope.params and value.id in scope.slot_stores and value.id not in scope.appends \
+                and _slotted_list(bound, scope.slot_stores[value.id], hop):
+            return CPU_SEQ
         own = _self_reads(value.id, bound, scope)
         owned = {id(o) for o in own}
         # `x = None` on one path: an optional value is what it holds when set (None reads nothing)
@@ -842,7 +866,11 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         kinds = [k if not isinstance(k, Items) else UNKNOWN for k in kinds]  # one level
         if isinstance(value, ast.Tuple) and any(k != UNKNOWN for k in kinds):
             return Items(tuple(kinds))
+        if isinstance(value, ast.List) and set(kinds) == {CPU_TENSOR}:
+            return CPU_SEQ  # `[ids_cpu, torch.tensor(row)]`
         return UNKNOWN
+    if isinstance(value, ast.ListComp) and again(value.elt) == CPU_TENSOR:
+        return CPU_SEQ  # `[torch.tensor(r) for r in rows]`: a list of host tensors
     if isinstance(value, ast.BinOp):
         left, right = again(value.left), again(value.right)
         if left == right == HOST:
@@ -903,6 +931,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return item_of(base, index.value) if literal else UNKNOWN  # type: ignore[union-attr]
         if base in (CPU_TENSOR, TENSOR, BOOL_TENSOR):
             return base  # an item or a slice of a tensor lives where the tensor does, with its dtype
+        if base == CPU_SEQ:  # an element of a list of host tensors is one; a slice of it is such a list
+            return CPU_SEQ if isinstance(value.slice, ast.Slice) else CPU_TENSOR
         if base == HOST_SEQ:
             return HOST_SEQ if isinstance(value.slice, ast.Slice) else HOST
         return UNKNOWN
@@ -944,7 +974,8 @@ def _element(value: ast.expr, read: Callable[[ast.expr], IKind]) -> IKind | None
             return _element(items.elt, read)
         return HOST if read(items) in (HOST_SEQ, HOST_LIST) else None
     kind = read(value)
-    return kind if kind == HOST or not isinstance(value, ast.Call) else None
+    # a call's result may be a tensor; one the kinds show is a host tensor (`torch.tensor(row)`) is what it adds
+    return kind if kind in (HOST, CPU_TENSOR) or not isinstance(value, ast.Call) else None
 
 
 def _empty_list(value: ast.expr | ast.AugAssign | None) -> bool:
@@ -961,8 +992,40 @@ def _filled_list(bound: list, appended: list[ast.expr | None] | None, read: Call
     kinds = {_element(v, read) for v in appended}
     if kinds == {HOST}:
         return HOST_LIST
+    if kinds == {CPU_TENSOR}:
+        return CPU_SEQ  # `ids.append(torch.tensor(row).unsqueeze(0))`: a list of host tensors
     # an item of a field (`self.idx_mapping[r]`, HostIf) is host data or unknown once settled, never a device tensor
     return LIST if all(k in (HOST, UNKNOWN) or isinstance(k, HostIf) for k in kinds) else None
+
+
+def _blank_slots(value: ast.expr | ast.AugAssign | None) -> bool:
+    """A list made only to have its slots stored: `[[] for _ in range(n)]`, `[None] * n`, `[[]] * n`."""
+    if isinstance(value, ast.ListComp):
+        return isinstance(value.elt, ast.List) and not value.elt.elts
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+        seq = value.left if isinstance(value.left, ast.List) else value.right
+        return isinstance(seq, ast.List) and len(seq.elts) == 1 and (
+            isinstance(seq.elts[0], ast.List) and not seq.elts[0].elts
+            or isinstance(seq.elts[0], ast.Constant) and seq.elts[0].value is None)
+    return False
+
+
+def _slotted_list(bound: list, stores: list[ast.expr], read: Callable[[ast.expr], IKind]) -> bool:
+    """A local bound only to a list of blank slots whose every slot store is a host tensor or host data, one at least
+    a host tensor (`ids = [[] for _ in range(8)]`, `ids[i] = torch.tensor(row).unsqueeze(0)`): a list whose elements
+    are host data (`CPU_SEQ`); a slot the code never stores holds no tensor either."""
+    if not bound or not all(_blank_slots(b) for b in bound):
+        return False
+    kinds = {LIST if _list_syntax(v) else read(v) for v in stores}
+    return CPU_TENSOR in kinds and kinds <= {CPU_TENSOR, HOST, HOST_SEQ, HOST_LIST, LIST}
+
+
+def _list_syntax(value: ast.expr) -> bool:
+    """A Python list by syntax: a display, a comprehension, or `+` / `*` with one (`[a] * n + [b]`: list or error)."""
+    if isinstance(value, (ast.List, ast.ListComp)):
+        return True
+    return isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Mult)) \
+        and (_list_syntax(value.left) or _list_syntax(value.right))
 
 
 def _accumulated(added: IKind) -> IKind | None:
@@ -1179,7 +1242,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return key_of(held, key)  # `out.get("ids")`, `out.get("ids", None)`
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
-        if meth == "to" and (_to_cpu(value) or any(_host_device(a, again) for a in value.args[:1])):
+        if meth == "to" and (_to_cpu(value) or any(_host_device(a, again, scope) for a in value.args[:1])):
             return CPU_TENSOR  # `.to("cpu")`, `.to(lens_cpu.device)`
         if meth == "result" and not value.args and not value.keywords \
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
@@ -1333,7 +1396,7 @@ def _like_kind(call: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKi
     lives (a host `x` keeps it on the host); a mask where `dtype=` names bool. UNKNOWN where neither shows."""
     device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
     if device is not None:
-        kind = TENSOR if not _cpu_device(device, scope) and not _host_device(device, again) else CPU_TENSOR
+        kind = TENSOR if not _cpu_device(device, scope) and not _host_device(device, again, scope) else CPU_TENSOR
     else:
         source = again(call.args[0])
         kind = TENSOR if source in (TENSOR, BOOL_TENSOR) else CPU_TENSOR if source == CPU_TENSOR else UNKNOWN
@@ -1351,7 +1414,7 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind],
     """A factory without `device=` (or with `device="cpu"`) builds on the CPU, unless it copies a tensor
     (`torch.tensor(t)`, `as_tensor(t)` keep `t`'s device): then only host data counts."""
     device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
-    if device is not None and not _cpu_device(device, scope) and not _host_device(device, again):
+    if device is not None and not _cpu_device(device, scope) and not _host_device(device, again, scope):
         return TENSOR  # `device=x.device`: where the inference puts it too
     if qual in ("torch.tensor", "torch.as_tensor", "torch.asarray"):
         if call.args and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp)):
@@ -1395,8 +1458,12 @@ def _to_cpu(call: ast.Call) -> bool:
     return False
 
 
-def _host_device(device: ast.expr, again: Callable[[ast.expr], IKind]) -> bool:
-    """`t.device` of a host tensor (`torch.arange(n, device=lens_cpu.device)`)."""
+def _host_device(device: ast.expr, again: Callable[[ast.expr], IKind], scope: Scope | None = None) -> bool:
+    """`t.device` of a host tensor (`torch.arange(n, device=lens_cpu.device)`), or a local bound only to such a
+    device (`device = input_ids[0].device`; not a parameter: its callers decide)."""
+    if isinstance(device, ast.Name) and scope is not None and device.id not in scope.params:
+        binds = scope.binds.get(device.id)
+        return bool(binds) and all(isinstance(b, ast.Attribute) and _host_device(b, again) for b in binds)
     return isinstance(device, ast.Attribute) and device.attr == "device" and again(device.value) == CPU_TENSOR
 
 
@@ -1690,6 +1757,29 @@ def _reaching(name: str, line: int, scope: Scope) -> ast.expr | None:
         return None
     lines = [getattr(b, "end_lineno", None) if isinstance(b, ast.expr) else None for b in binds]
     if None in lines or max(lines) >= line:  # type: ignore[type-var]
-        return None
+        return _dominating(line, binds, scope)
     last = binds[lines.index(max(lines))]  # type: ignore[type-var]
-    return last if id(last) in scope.top_values else None  # type: ignore[return-value]
+    return last if id(last) in scope.top_values else _dominating(line, binds, scope)  # type: ignore[return-value]
+
+
+def _dominating(line: int, binds: list[ast.expr | ast.AugAssign | None], scope: Scope) -> ast.expr | None:
+    """The assignment that decides a name at `line` inside a branch or loop: the last one above the line in a block
+    whose later statements hold the line (`audio, ids = prepare(x)` then `run(ids)` in one loop body), with no other
+    binding in the rest of that block (one between may or may not run; one below may reach the line through a loop
+    there). None when none is certain: a binding whose place is unknown (a loop or `with` target) may lie there."""
+    best, block_end = None, 0
+    for b in binds:
+        end = scope.block_ends.get(id(b)) if isinstance(b, ast.expr) else None
+        if end is not None and b.end_lineno is not None and b.end_lineno < line <= end \
+                and (best is None or b.end_lineno > best.end_lineno):  # type: ignore[operator]
+            best, block_end = b, end
+    if best is None:
+        return None
+    for b in binds:
+        if b is best:
+            continue
+        if b is None or getattr(b, "end_lineno", None) is None:
+            return None
+        if best.end_lineno < b.end_lineno <= block_end:  # type: ignore[operator]
+            return None
+    return best  # type: ignore[return-value]

@@ -56,15 +56,26 @@ def single_bindings(nodes: list[cst.CSTNode]) -> dict[str, cst.BaseExpression]:
     values: dict[str, cst.BaseExpression] = {}
     counts: dict[str, int] = {}
     for node in nodes:
-        if node.__class__ in _BINDERS:
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [
-                node.target if not isinstance(node, cst.WithItem) else (node.asname.name if node.asname else None)]
-            for target in targets:
-                for name in _names(target):
-                    counts[name] = counts.get(name, 0) + 1
-                    if isinstance(node, cst.Assign) and isinstance(target, cst.Name):
-                        values[name] = node.value
+        for target in _targets(node):
+            for name in _names(target):
+                counts[name] = counts.get(name, 0) + 1
+                if isinstance(node, cst.Assign) and isinstance(target, cst.Name):
+                    values[name] = node.value
     return {name: value for name, value in values.items() if counts[name] == 1}
+
+
+def _targets(node: cst.CSTNode) -> list[cst.BaseExpression | None]:
+    """What a binding node binds (`_BINDERS`); nothing for any other node."""
+    if node.__class__ not in _BINDERS:
+        return []
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    return [node.target if not isinstance(node, cst.WithItem) else (node.asname.name if node.asname else None)]
+
+
+def bound_names(nodes: list[cst.CSTNode]) -> frozenset[str]:
+    """Every local an assignment, loop, `with` or walrus of the unit binds (a def's own name is not among them)."""
+    return frozenset(name for node in nodes for target in _targets(node) for name in _names(target))
 
 
 def _names(target: cst.BaseExpression | None) -> list[str]:

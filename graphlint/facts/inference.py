@@ -184,7 +184,7 @@ SLICES = Val(Kind.HOST_SEQ, ref="index")
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
                     "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
                     "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE, "cpu_tensor_device": CPU_DEVICE,
-                    "host_list": HOST_LIST, "list": LIST}
+                    "host_list": HOST_LIST, "list": LIST, "cpu_tensor_seq": CPU_TSEQ}
 _BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 _BASE_VALS[Base.TOKENIZER] = Val(Kind.OBJECT, TOKENIZER_REF)  # no project class: its fields and methods are unknown
 

@@ -45,6 +45,9 @@ class Base(Enum):
     # a Hugging Face tokenizer or processor, by where it was made (`AutoTokenizer.from_pretrained(...)`,
     # graphlint.facts.tokenizers): its `decode` of a tensor reads it on the host
     TOKENIZER = "tokenizer"
+    # a Python list whose every element is a host tensor (`ids = []` filled by `ids.append(torch.tensor(row))`, `[
+    # torch.tensor(r) for r in rows]`): an element of it is a host tensor, and so is the `.device` it names
+    CPU_SEQ = "cpu_tensor_seq"
 
     def __str__(self) -> str:
         return self.value
@@ -195,10 +198,10 @@ UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
 TOKENIZER, CPU_TENSOR_DEVICE = Base.TOKENIZER, Base.CPU_TENSOR_DEVICE
-LIST = Base.LIST
+LIST, CPU_SEQ = Base.LIST, Base.CPU_SEQ
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
-                         CPU_TENSOR_DEVICE})
+                         CPU_TENSOR_DEVICE, CPU_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 DEFERRED = (Call, Join, SelfField, HostIf, Prior, Field, Fwd, OnParam)  # kinds only the whole index settles
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there

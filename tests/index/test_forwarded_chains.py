@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from graphlint.facts.kinds import CPU_TENSOR, HOST, TENSOR, UNKNOWN, IKind
+from graphlint.facts.kinds import CPU_SEQ, CPU_TENSOR, HOST, TENSOR, UNKNOWN, IKind
 from graphlint.index.project import ProjectIndex
 from graphlint.index.summary import index_source
 
@@ -123,3 +123,37 @@ def test_decoy_a_chain_past_the_climb_bound_claims_nothing_and_does_not_overflow
     MAX_FORWARD_DEPTH the climb reads no evidence."""
     params, _passed = _facts(_chain(200), "f0")
     assert params == {}
+
+
+def test_a_list_of_host_tensors_climbs_through_a_tuple_return_and_a_loop_binding():
+    """`CPU_SEQ`: a list filled with host tensors, returned as a tuple item, bound inside a loop body (the binding
+    that decides the call below it), passed on through a wrapper."""
+    src = """
+        import torch
+
+
+        def build(rows):
+            ids = []
+            for r in rows:
+                ids.append(torch.tensor(r))
+            return rows, ids
+
+
+        def leaf(ids):
+            return ids[0]
+
+
+        def mid(ids):
+            return leaf(ids)
+
+
+        def run(batches):
+            for rows in batches:
+                _, ids = build(rows)
+                mid(ids)
+    """
+    params, _passed = _facts(src, "leaf")
+    assert params == {"ids": CPU_SEQ}
+    later = src.replace("                mid(ids)\n", "                mid(ids)\n                ids = rows\n")
+    params, _passed = _facts(later, "leaf")
+    assert "ids" not in params  # a binding below the call in the loop may reach it on the next turn

@@ -595,3 +595,156 @@ def test_a_host_tensors_device_says_nothing_where_the_default_device_is_moved():
             return a, b
     """
     assert findings(src, scope="all") == {(7, "GL130")}
+
+
+PROMPT_LIST = """
+    import torch
+
+
+    def sample(logits: torch.Tensor) -> torch.Tensor:
+        return torch.argmax(logits, -1)
+
+
+    def build(rows):
+        ids = []
+        for r in rows:
+            ids.append(torch.tensor(r).unsqueeze(0))
+        return torch.zeros(3), ids
+
+
+    def generate(model: torch.nn.Module, input_ids: list, steps: int):
+        device = input_ids[0].device
+        pos = torch.tensor([input_ids[0].size(1)], device=device)
+        out = []
+        for _ in range(steps):
+            tok = sample(model(input_ids, pos))
+            input_ids = [tok.to(device)]
+            out.append(pos)
+        return out
+
+
+    def wrap(model, input_ids):
+        return generate(model, input_ids, 4)
+
+
+    def main(model, batches):
+        for rows in batches:
+            feats, input_ids = build(rows)
+            wrap(model, input_ids)
+"""
+
+
+def test_decoy_a_prompt_list_every_caller_builds_on_the_host():
+    """A list filled with host tensors (`ids.append(torch.tensor(r).unsqueeze(0))`), returned as a tuple item, bound
+    in a loop body and passed on through a wrapper: in `generate` its element's `.device` is the host, so the factory
+    on it copies nothing (Mini-Omni's `device = input_ids[0].device`), and a sampled device token moved there is a
+    device-to-host copy (GL103)."""
+    assert findings(PROMPT_LIST, scope="all") == {(21, "GL103")}
+
+
+def test_hit_a_prompt_list_built_on_the_device_keeps_the_upload():
+    src = PROMPT_LIST.replace("torch.tensor(r).unsqueeze(0)", "torch.tensor(r, device='cuda')")
+    assert findings(src, scope="all") == {(11, "GL130"), (17, "GL130")}
+
+
+def test_hit_callers_that_disagree_leave_the_device_unknown():
+    """One caller passes a list of device tensors: the parameter is no list of host tensors, and the factory on its
+    element's device stays an upload (an unknown device is read as the accelerator)."""
+    src = PROMPT_LIST + """
+
+    def other(model, x: torch.Tensor):
+        wrap(model, [x.cuda()])
+"""
+    assert (17, "GL130") in findings(src, scope="all")
+
+
+def test_decoy_a_list_of_blank_slots_stored_with_host_tensors():
+    """`ids = [[] for _ in range(n)]` whose every slot store is a host tensor or a Python list (Mini-Omni's
+    `get_input_ids_TA`), and a comprehension of host factories: lists of host tensors at the call site."""
+    src = """
+        import torch
+
+
+        def prompt(text: list, n: int):
+            ids = [[] for _ in range(n)]
+            for i in range(n - 1):
+                ids[i] = [0] * 4 + text
+                ids[i] = torch.tensor(ids[i]).unsqueeze(0)
+            ids[-1] = torch.tensor(text).unsqueeze(0)
+            return ids
+
+
+        def use(ids):
+            device = ids[0].device
+            return torch.tensor([1], device=device)
+
+
+        def main(text: list, rows: list):
+            use(prompt(text, 8))
+            use([torch.tensor(r) for r in rows])
+    """
+    assert findings(src, scope="all") == set()
+    moved = src.replace("ids[-1] = torch.tensor(text).unsqueeze(0)", "ids[-1] = torch.tensor(text).cuda()")
+    assert findings(moved, scope="all") == {(9, "GL131"), (15, "GL130")}
+
+
+def test_decoy_a_binding_below_the_call_in_its_loop_may_reach_it():
+    """The binding above a call in one loop body decides the name there, unless another binding later in that body
+    may reach the call through the loop's next turn."""
+    src = """
+        import torch
+
+
+        def use(ids):
+            device = ids[0].device
+            return torch.tensor([1], device=device)
+
+
+        def main(rows: list, x: torch.Tensor):
+            for r in rows:
+                ids = [torch.tensor(r)]
+                use(ids)
+                ids = [x.cuda()]
+    """
+    assert findings(src, scope="all") == {(6, "GL130")}
+    assert findings(src.replace("                ids = [x.cuda()]\n", ""), scope="all") == set()
+
+
+def test_hit_a_nested_def_returns_its_bodys_kind():
+    """A def nested in the unit and called by its name there returns what its body returns (Mini-Omni's
+    `list_to_torch_tensor`: `torch.tensor(xs).unsqueeze(0)`), so moving that to a device uploads host data; the
+    nested def that builds on the device is the decoy."""
+    src = """
+        import torch
+
+
+        def decode(rows: list, device: torch.device):
+            def to_tensor(xs):
+                t = torch.tensor(xs).unsqueeze(0)
+                return t
+
+            def on_device(xs):
+                return torch.arange(len(xs), device="cuda")
+
+            a = to_tensor(rows).to(device)
+            b = on_device(rows).to(device)
+            return a, b
+    """
+    assert findings(src, scope="all") == {(12, "GL131")}
+
+
+def test_decoy_a_nested_defs_name_rebound_to_something_else():
+    """The name of a nested def rebound in the body (a callable parameter) is no longer the def."""
+    src = """
+        import torch
+
+
+        def decode(rows: list, device: torch.device, fn=None):
+            def to_tensor(xs):
+                return torch.tensor(xs)
+
+            if fn is not None:
+                to_tensor = fn
+            return to_tensor(rows).to(device)
+    """
+    assert findings(src, scope="all") == set()

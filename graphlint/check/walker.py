@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import re
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 import libcst as cst
 
@@ -30,6 +30,7 @@ from graphlint.facts.torch_kinds import HOST_ONLY_LIBRARIES
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
+from graphlint.facts.lazy_messages import LAZY_MESSAGE_SLOTS
 from graphlint.facts.names import dotted_name
 from graphlint.facts.elements import bound_names
 from graphlint.facts.syntax import code_fields, code_of, descendants, is_node
@@ -88,7 +89,26 @@ def _literal_pairs(value: cst.BaseExpression) -> list[cst.BaseExpression] | None
 
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
 _SCOPES = _COMPREHENSIONS | {cst.Lambda}  # the nodes that push a scope of names onto the inference
-LAZY_MESSAGE_CALLS = ("torch._check", "torch._assert")
+
+
+def _in_slot(args: Sequence[cst.Arg], i: int, slot: tuple[int, str]) -> bool:
+    """Whether argument `i` of a torch check's call fills its message slot (position, keyword)."""
+    position, keyword = slot
+    arg = args[i]
+    if arg.keyword is not None:
+        return arg.keyword.value == keyword
+    return i == position and not any(a.star or a.keyword is not None for a in args[:i])
+
+
+def _bound_param(fn: FunctionInfo, args: Sequence[cst.Arg], i: int) -> str | None:
+    """The parameter of `fn` that argument `i` of a call fills (None past its positional ones, or for a splat)."""
+    arg = args[i]
+    if arg.keyword is not None:
+        return arg.keyword.value
+    if arg.star or any(a.star or a.keyword is not None for a in args[:i]):
+        return None
+    position = i + (1 if fn.binding in ("method", "class") else 0)
+    return fn.params[position] if position < len(fn.params) else None
 
 
 class _Dispatcher:
@@ -108,11 +128,15 @@ class _Dispatcher:
         self.called: list[str] = []  # the nested defs a statement calls by name
 
     def walk(self, node: cst.CSTNode) -> None:
-        if node.__class__ is cst.Call and node.args and (self.ctx.call_name(node) or "").startswith(LAZY_MESSAGE_CALLS):
-            # `torch._check(cond, lambda: f"...")`: the message runs only on failure.
+        if node.__class__ is cst.Call and node.args and (skip := self._lazy_lambdas(node)):
+            # `torch._check(cond, lambda: f"...")`: the message runs only on failure; so does a lambda a project
+            # wrapper hands on to it (`torch_compilable_check(cond, lambda: f"...{int(n)}")`). The condition (the
+            # second argument of `torch._check_with`) and a message built before the call (an f-string) are read.
             self.on_visit(node)
             self.walk(node.func)
-            self.walk(node.args[0])
+            for arg in node.args:
+                if id(arg) not in skip:
+                    self.walk(arg)
             self.on_leave(node)
             return
         if node.__class__ is cst.Assert and node.msg is not None:
@@ -135,6 +159,21 @@ class _Dispatcher:
             elif is_node(cls):
                 self.walk(value)
         self.on_leave(node)
+
+    def _lazy_lambdas(self, node: cst.Call) -> set[int]:
+        """The lambda arguments of `node` that every project function it runs only hands to a torch check's message
+        (FunctionInfo.lazy_params): they run only when the check fails. Empty for a call without a lambda argument
+        (most: the test is one class comparison per argument) and for library calls."""
+        if not any(arg.value.__class__ is cst.Lambda for arg in node.args):
+            return set()
+        if (slot := LAZY_MESSAGE_SLOTS.get(self.ctx.call_name(node) or "")) is not None:
+            return {id(arg) for i, arg in enumerate(node.args) if arg.value.__class__ is cst.Lambda
+                    and _in_slot(node.args, i, slot)}
+        callees = self.ctx.callees(node)
+        if not callees or not all(fn.lazy_params for fn in callees):
+            return set()
+        return {id(arg) for i, arg in enumerate(node.args) if arg.value.__class__ is cst.Lambda
+                and all(_bound_param(fn, node.args, i) in fn.lazy_params for fn in callees)}
 
     def _walk_if_exp(self, node: cst.IfExp) -> None:
         """`a if test else b`: each arm under what the test narrows (`t.item() if torch.is_tensor(t) else int(t)`)."""

@@ -17,6 +17,7 @@ from graphlint.facts.annotations import annotation_kind, follows_an_argument, is
 from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
+from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
 from graphlint.facts.names import bound_names as _bound_names, dotted
 from graphlint.facts.default_device import (
     device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
@@ -162,6 +163,9 @@ class FunctionInfo:
     star_args: str = ""  # the name of its `*args` parameter ("" without one): `CallFacts._records`
     required: int = 0  # positional parameters without a default (`self` included): a call fills each of them
     escaping: tuple[str, ...] = ()  # defs nested in it that it uses as values, not only calls (`escaping_defs`)
+    # parameters it only hands to the message slot of a torch check (facts.lazy_messages): a lambda passed there
+    # runs only when the check fails
+    lazy_params: tuple[str, ...] = ()
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
     none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
     # (parameter, kinds.Passes) of parameters whose default is an identity lambda (`hook=lambda s, x, l: l`)
@@ -834,6 +838,8 @@ class _Indexer(ast.NodeVisitor):
         for stmt in node.body:
             if stmt not in lazy:  # read before the kinds above
                 self.visit(stmt)
+        if calls_lazy_check(info.calls):  # (rare: the walk costs nothing elsewhere)
+            info.lazy_params = lazy_message_params(node, self.resolve)
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
         # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`
         at_end = self._makes(node)

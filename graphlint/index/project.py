@@ -22,7 +22,7 @@ from graphlint.index.serving import ServingHandlers
 from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, ARM_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, TENSOR_HELD, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, ARM_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
     import_rank, is_model_annotation, is_model_loader,
 )
 
@@ -1032,11 +1032,32 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 for registry, entry in s.registered:
                     table.setdefault(self._canonical(registry), []).append(entry)
                 for decorator, entry in s.decorated_by:  # `@register_x("k")` of a def that stores it (`REG[k] = fn`)
-                    fn = self.function_by_dotted(decorator.removesuffix("()"))
-                    if fn is not None and (registry := fn.registers[decorator.endswith("()")]):
+                    called, name = decorator.endswith("()"), decorator.removesuffix("()")
+                    fn = self.function_by_dotted(name)
+                    if fn is not None and (registry := fn.registers[called]) and registry != SELF_TABLE:
                         table.setdefault(self._canonical(registry), []).append(entry)
+                    elif fn is None and self._fills_itself(name, called):
+                        table.setdefault(self._canonical(name), []).append(entry)
             self._decorated_cache = table
         return self._decorated_cache
+
+    def _fills_itself(self, name: str, called: bool) -> bool:
+        """`@REG("k")` (`called`) or `@REG` with the module global `REG` an instance of a project registry class
+        whose `__call__` stores its argument in the instance (`_self_registers`): what it decorates is an entry of
+        `REG` itself, read back by `REG[k]` or `REG.get(k)`. The class comes from the global's assignments directly
+        (not `_denotes`, which reads `_decorated` while this builds it)."""
+        mod, _, attr = self._canonical(name).rpartition(".")
+        s = self.modules.get(mod)
+        for desc in s.global_sets.get(attr, ()) if s is not None else ():
+            cls = self.class_by_dotted(desc)
+            call = self.method(cls, "__call__") if cls is not None else None
+            how = call.registers[called] if call is not None else ""
+            if how.startswith("self."):  # handed on: `return self.register(target)`
+                helper = self.method(cls, how[len("self."):])
+                how = helper.registers[0] if helper is not None else ""
+            if how == SELF_TABLE:
+                return True
+        return False
 
     def registry_tables(self, fn: FunctionInfo) -> list[str]:
         """The registries (canonical dotted names) a decorator stores `fn` in (`_decorated`): a `REG[k](...)` of

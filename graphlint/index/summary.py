@@ -105,6 +105,8 @@ GRADIO_LISTENERS = frozenset({"click", "submit", "change", "input", "select", "u
 GRADIO_APPS = ("gradio.Interface", "gradio.ChatInterface")
 # Registry getters: `REG.get(key)`, `ALL_ATTENTION_FUNCTIONS.get_interface(key, default)`.
 REGISTRY_GETTERS = ("get", "get_interface", "__getitem__")
+# `FunctionInfo.registers` of a registry class's method storing into its own instance (`self[key] = cls`)
+SELF_TABLE = "self"
 AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
 # A method called on a receiver of unknown class is followed only when at most this many project
 # classes define a method of that name: `build_op` names one operation, `update` names nothing.
@@ -804,7 +806,8 @@ class _Indexer(ast.NodeVisitor):
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
             follows=follows(scope, self.resolve, _layer_of(cls)),
             item_follows=item_follows(scope, self.resolve, _layer_of(cls)),
-            registers=self._registers(node) if cls is None and parent is None else ("", ""),
+            registers=self._registers(node) if cls is None and parent is None else
+            _self_registers(node) if parent is None else ("", ""),
             return_rank=self._return_rank(scope),
             attr_ranks=tuple((attr, stored_rank(value, attr, self.resolve, scope.binds)) for attr, value in scope.self_assigns
                              if not (isinstance(value, ast.Constant) and value.value is None)),
@@ -974,6 +977,8 @@ class _Indexer(ast.NodeVisitor):
                     name = dotted(value)  # `return self.timers[name]`: an entry of the object's own cache
                 elif isinstance(sub.value, ast.Call) and (table := _cls_table(value)):
                     name = f"{table}[]"  # `return cls._MAP[name](...)`: an instance of an entry of the class's table
+                elif isinstance(sub.value, ast.Call) and (table := self._keyed_table(value)):
+                    name = f"{table}[]()"  # `return REG[name](cfg)`: what calling an entry of `REG` gives
                 if name and name not in out:
                     out.append(name)
         return out
@@ -1408,6 +1413,9 @@ class _Indexer(ast.NodeVisitor):
             self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
         elif isinstance(value, ast.Call):
             value = _built(value, {})  # `model = Transformer(args).to(device)`: the Transformer
+            if isinstance(value.func, ast.Call) and (table := self._keyed_table(value.func)):
+                self.local_binds[-1][name] = f"{table}[]()"  # `runner = REG.get(key)(cfg)`: an entry, called
+                return
             cname = self.resolve(dotted(value.func))
             if not cname:
                 return
@@ -1421,6 +1429,21 @@ class _Indexer(ast.NodeVisitor):
                 self.local_binds[-1][name] = f"{cname}()"
             elif head and meth in REGISTRY_GETTERS:
                 self.local_binds[-1][name] = f"{head}[]"  # `fn = REGISTRY.get(key)`
+
+    def _keyed_table(self, callee: ast.expr) -> str | None:
+        """The module-level table a callee reads an entry of by key: `REG[key]` or `REG.get(key)`; None for
+        anything else, and for `self`'s or `cls`'s own tables (`_self_entry`, `_cls_table` read those)."""
+        if isinstance(callee, ast.Subscript):
+            base = callee.value
+        elif isinstance(callee, ast.Call) and isinstance(callee.func, ast.Attribute) \
+                and callee.func.attr in REGISTRY_GETTERS:
+            base = callee.func.value
+        else:
+            return None
+        name = dotted(base)
+        if name is None or name.partition(".")[0] in ("self", "cls") or "[" in name:
+            return None
+        return self.resolve(name)
 
     def _script_bind(self, name: str, value: ast.expr) -> None:
         """A top-level name as the script's own local (`_bind_local`): `model = Flow().cuda()` makes `model.sample(x)`
@@ -1940,6 +1963,49 @@ def element_class_annotation(node: ast.expr) -> str | None:
             return None
         item = item.elts[0]
     return class_annotation(item)
+
+
+def _self_registers(method: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str]:
+    """A registry class's method that stores its argument in the instance: `def __call__(self, key): def deco(cls):
+    self[key] = cls; return cls; return deco` (or `self._dict[key] = cls`, a bare `__call__(self, cls)`), or hands
+    it to a method that does (LightX2V's `Register.__call__`: `return self.register(target)` for `@REG`, `return
+    lambda x: self.register(x, key=name)` for `@REG("k")`). `FunctionInfo.registers` for `@REG` and `@REG(key)`:
+    SELF_TABLE for a store, `self.<method>` for a hand-off (`ProjectIndex._fills_itself` reads that method's)."""
+    params = param_names(method)
+    if len(params) < 2:  # (nothing to store: most methods of a model; kept cheap, it runs for every method)
+        return "", ""
+    own = _self_store(method.body, params[0], set(params[1:]))
+    made = ""
+    if method.name != "__call__":  # only `@REG(key)` returns a decorator; a helper is read for its own store
+        return own, made
+    for sub in method.body:  # the decorator `@REG(key)` returns: an inner def, or a lambda
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            made = made or _self_store(sub.body, params[0], set(param_names(sub)))
+    for sub in statements(method.body):
+        if isinstance(sub, ast.Return) and isinstance(sub.value, ast.Lambda):
+            lam = sub.value
+            made = made or _self_store([ast.Expr(lam.body)], params[0], {a.arg for a in lam.args.args})
+    return own, made
+
+
+def _self_store(body: list[ast.stmt], owner: str, params: set[str]) -> str:
+    """SELF_TABLE where `body` stores one of `params` in `owner[k]` or `owner.table[k]`; `self.m` where it passes
+    one to `owner.m(...)` (a method that may store it); "" otherwise."""
+    handed = ""
+    for stmt in statements(body):
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name) and stmt.value.id in params:
+            for target in stmt.targets:
+                base = target.value if isinstance(target, ast.Subscript) else None
+                if isinstance(base, ast.Attribute):
+                    base = base.value
+                if isinstance(base, ast.Name) and base.id == owner:
+                    return SELF_TABLE
+        value = getattr(stmt, "value", None)
+        if not handed and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and isinstance(value.func.value, ast.Name) and value.func.value.id == owner \
+                and any(isinstance(a, ast.Name) and a.id in params for a in value.args):
+            handed = f"self.{value.func.attr}"
+    return handed
 
 
 def _registry_store(func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:

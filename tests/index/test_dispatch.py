@@ -2942,3 +2942,159 @@ def test_a_classmethod_factory_instantiating_an_entry_of_its_class_table():
     assert found["Mistral.inference"][1][-2] == "Engine.step"
     assert all(f[1][-2] == "Engine.step" for k, f in found.items() if k.endswith(".inference"))
     assert "Unlisted.inference" not in found and "build_llama" not in found
+
+
+def test_a_registry_object_filled_by_its_call_builds_runners_by_key():
+    """LightX2V's `@RUNNER_REGISTER("wan2.1")` with `class Register(dict): def __call__(self, key): def deco(cls):
+    self[key] = cls; return cls; return deco` (or `self._dict[key] = cls`): the decorated class is an entry of the
+    object `RUNNER_REGISTER`, so `runner = RUNNER_REGISTER[name](cfg)` (or `.get(name)(cfg)`) is an instance of
+    each registered class and `runner.run(x)` runs their `run`. Read from `__call__`'s body, not the name."""
+    files = {
+        "pkg.reg": """
+            class Register(dict):
+                def __call__(self, key):
+                    def deco(cls):
+                        self[key] = cls
+                        return cls
+                    return deco
+
+            class Table:
+                def __init__(self):
+                    self._dict = {}
+
+                def __call__(self, cls):
+                    self._dict[cls.__name__] = cls
+                    return cls
+
+                def get(self, key):
+                    return self._dict[key]
+
+            class Register2:
+                def __init__(self):
+                    self._dict = {}
+
+                def __call__(self, target_or_name):
+                    if callable(target_or_name):
+                        return self.register(target_or_name)
+                    else:
+                        return lambda x: self.register(x, key=target_or_name)
+
+                def register(self, target, key=None):
+                    if key is None:
+                        key = target.__name__
+                    self[key] = target
+                    return target
+
+                def __setitem__(self, key, value):
+                    self._dict[key] = value
+
+            class Tagger:
+                def __call__(self, key):
+                    def deco(cls):
+                        cls.tag = key
+                        return cls
+                    return deco
+
+            def build_runner(cfg):
+                return RUNNERS.get(cfg.name)(cfg)
+
+            def describe(cfg):
+                return NAMERS[cfg.name](cfg)
+
+            RUNNERS = Register()
+            STAGES = Register2()
+            HEADS = Table()
+            NAMERS = {"plain": str}
+            UNUSED = Register()
+            TAGGED = Tagger()
+            KINDS = {}
+        """,
+        "pkg.runners": """
+            from pkg.reg import RUNNERS, STAGES, HEADS, UNUSED, TAGGED, KINDS
+
+            @STAGES("late")
+            class Late:
+                def run(self, x):
+                    return x.float().mean().item()
+
+            @STAGES
+            class Early:
+                def run(self, x):
+                    return bool(x.any())
+
+            @RUNNERS("wan")
+            class WanRunner:
+                def __init__(self, cfg):
+                    self.cfg = cfg
+
+                def run(self, x):
+                    return x.item()
+
+            @HEADS
+            class Head:
+                def __init__(self, cfg):
+                    self.cfg = cfg
+
+                def run(self, x):
+                    return x.tolist()
+
+            @UNUSED("cold")
+            class Unused:
+                def run(self, x):
+                    return x.cpu()
+
+            @TAGGED("t")
+            class Tagged:
+                def run(self, x):
+                    return x.numpy()
+
+            class Checked:
+                def run(self, x):
+                    return x.sum().item()
+
+            KINDS["checked"] = Checked
+        """,
+        "pkg.model": """
+            import torch
+            from pkg.reg import RUNNERS, STAGES, HEADS, TAGGED, KINDS
+
+            class Model(torch.nn.Module):
+                def forward(self, x, cfg, other):
+                    runner = RUNNERS[cfg.name](cfg)
+                    head = HEADS.get(cfg.head)(cfg)
+                    stage = STAGES[cfg.stage]()
+                    stage.run(x)
+                    tagged = TAGGED["t"]
+                    if isinstance(other, tuple(KINDS.values())):
+                        x = x + 1
+                    return runner.run(x), head.run(x)
+        """,
+        "pkg.engine": """
+            import torch
+            from pkg.reg import build_runner, describe
+
+            class Engine(torch.nn.Module):
+                def __init__(self, cfg):
+                    super().__init__()
+                    self.runner = build_runner(cfg)
+                    self.name = describe(cfg)
+
+                def forward(self, x):
+                    self.name.run(x)
+                    return self.runner.run(x)
+        """,
+    }
+    found = hot(files)
+    assert found["WanRunner.run"][1] == ("Model.forward", "WanRunner.run [registry RUNNERS]")
+    assert found["Head.run"][1] == ("Model.forward", "Head.run [registry HEADS]")
+    # (LightX2V's own `Register`: `__call__` hands the class, or a lambda's argument, to `self.register`)
+    assert found["Late.run"][1] == ("Model.forward", "Late.run [registry STAGES]")
+    assert found["Early.run"][1] == ("Model.forward", "Early.run [registry STAGES]")
+    # Decoys: a registry nothing builds by key; an object whose call only tags the class (stores nothing in
+    # itself); a dict of classes read only for isinstance.
+    # a factory returning `REG.get(key)(cfg)` hands out an instance of each entry; a function entry's call
+    # (`str(cfg)`) hands out what the function returns, not the function or the registry's classes
+    engine = hot({m: src for m, src in files.items() if m != "pkg.model"})
+    assert engine["WanRunner.run"][1] == ("Engine.forward", "WanRunner.run [self.runner = factory build_runner]")
+    assert "Head.run" not in engine
+    assert "Unused.run" not in found and "Tagged.run" not in found and "Checked.run" not in found

@@ -1040,6 +1040,72 @@ GIT_SETS: dict[str, GitSet] = {
                            "modules/audio.py", "modules/rmvpe.py", "modules/wavenet.py")),
     ), "the twenty-fifth untouched set, pinned in session 30 (LlamaGen, xLSTM, WhisperSpeech, Consistency "
        "LLM, GLM-4-Voice, StreamingLLM, k-diffusion, stable-audio-tools, PixArt-Sigma, Seed-VC)"),
+    "arsenal": GitSet(HERE / ".arsenal", (
+        GitCorpus("valle", "https://github.com/lifeiteng/vall-e",
+                  "9c69096d603ce13174fb5cb025f185e2e9b36ac7", ".",
+                  "VALL-E: neural-codec TTS: the autoregressive stage's token-by-token decode with top-k sampling "
+                  "and its non-autoregressive stages, and the inference script (the attention / transformer "
+                  "modules GPT-SoVITS copied are left out)",
+                  include=("valle/__init__.py", "valle/models/", "valle/modules/__init__.py", "valle/bin/__init__.py", "valle/bin/infer.py", "valle/data/__init__.py",
+                           "valle/data/tokenizer.py", "valle/data/collation.py", "valle/utils/")),
+        GitCorpus("cmodels", "https://github.com/openai/consistency_models",
+                  "e32b69ee436d518377db86fb2127a3972d0d8716", ".",
+                  "OpenAI consistency models: the Karras-diffusion samplers (one-step and multistep consistency "
+                  "sampling, Heun / Euler, progressive distillation), the UNet and the sampling script",
+                  include=("cm/__init__.py", "cm/karras_diffusion.py", "cm/unet.py", "cm/nn.py", "cm/fp16_util.py",
+                           "cm/script_util.py", "cm/random_util.py", "cm/dist_util.py", "scripts/image_sample.py")),
+        GitCorpus("hunyuan3d", "https://github.com/Tencent/Hunyuan3D-2",
+                  "2ee477019f15cabc4a9546b1ed9bb21862136bdf", ".",
+                  "Hunyuan3D 2: image-to-3D shape generation: the flow-matching pipeline's per-step loop (its "
+                  "diffusers-derived schedulers, which another set copies too, are left out), the DiT denoiser, the shape VAE with its volume decoding and surface extraction, "
+                  "the API server and the examples",
+                  include=("hy3dgen/__init__.py", "hy3dgen/rembg.py", "hy3dgen/shapegen/__init__.py",
+                           "hy3dgen/shapegen/pipelines.py", "hy3dgen/shapegen/models/", "hy3dgen/shapegen/utils.py",
+                           "hy3dgen/shapegen/postprocessors.py", "hy3dgen/shapegen/preprocessors.py", "api_server.py",
+                           "examples/")),
+        GitCorpus("opensora", "https://github.com/hpcaitech/Open-Sora",
+                  "7ad6a96a135feb81f755c84fb391818718f6beb2", ".",
+                  "Open-Sora 2: text / image-to-video: the rectified-flow sampling loop with its guidance and "
+                  "shift schedule, the MMDiT with sequence parallelism, the text conditioner, the inference "
+                  "script and the Gradio app (the HunyuanVideo VAE and the FLUX layers / autoencoder it copies "
+                  "are left out)",
+                  include=("opensora/__init__.py", "opensora/utils/__init__.py", "opensora/utils/sampling.py",
+                           "opensora/utils/inference.py", "opensora/utils/misc.py", "opensora/models/__init__.py",
+                           "opensora/models/mmdit/__init__.py", "opensora/models/mmdit/model.py",
+                           "opensora/models/mmdit/math.py", "opensora/models/mmdit/distributed.py",
+                           "opensora/models/text/", "opensora/models/vae/__init__.py", "opensora/models/vae/utils.py",
+                           "opensora/acceleration/__init__.py", "opensora/acceleration/parallel_states.py",
+                           "opensora/acceleration/communications.py", "scripts/diffusion/inference.py",
+                           "gradio/app.py")),
+        GitCorpus("stepaudio", "https://github.com/stepfun-ai/Step-Audio",
+                  "a52b94d85d418cd5bc736d696d310c990befbc79", ".",
+                  "Step-Audio: a speech chat and TTS system: the audio tokenizer, the TTS that generates audio "
+                  "tokens and decodes them, the chat pipeline, the apps and offline inference (the vendored "
+                  "CosyVoice and FunASR are left out)",
+                  include=("__init__.py", "app.py", "stepaudio.py", "tokenizer.py", "tts.py", "tts_app.py",
+                           "tts_inference.py", "utils.py", "offline_inference.py")),
+        GitCorpus("sensevoice", "https://github.com/FunAudioLLM/SenseVoice",
+                  "d478f77b134c50a12e2a77e35a4cea3a6e12901d", ".",
+                  "SenseVoice: non-autoregressive speech recognition: the encoder with CTC decoding and its "
+                  "per-utterance post-processing, timestamps by CTC alignment, the API server and the web UI",
+                  include=("model.py", "utils/__init__.py", "utils/ctc_alignment.py", "utils/frontend.py",
+                           "utils/infer_utils.py", "api.py", "webui.py", "demo1.py", "demo2.py")),
+        GitCorpus("sageattn", "https://github.com/thu-ml/SageAttention",
+                  "d1a57a546c3d395b1ffcbeecc66d81db76f3b4b5", ".",
+                  "SageAttention: quantized attention kernels: the dispatch by GPU architecture, the INT8 / FP8 "
+                  "quantization wrappers, the Triton kernels' launchers, and the video-model examples that patch "
+                  "it into diffusers pipelines",
+                  include=("sageattention/", "example/")),
+        GitCorpus("mii", "https://github.com/microsoft/DeepSpeed-MII",
+                  "d100a8544e7a4a367b5c74a29cc68e35e5147b90", "mii",
+                  "DeepSpeed-MII: the serving layer over DeepSpeed-FastGen: the ragged-batching scheduler and its "
+                  "per-step generate loop (sampling, logit processors, stop criteria, post-processing), the "
+                  "pipeline and server APIs and the OpenAI-compatible entrypoint",
+                  include=("__init__.py", "api.py", "batching/", "modeling/", "backend/", "config.py", "constants.py",
+                           "errors.py", "logging.py", "utils.py", "entrypoints/", "grpc_related/modelresponse_server.py",
+                           "grpc_related/task_methods.py", "grpc_related/__init__.py")),
+    ), "the twenty-sixth untouched set, pinned in session 30 for the next release (VALL-E, consistency models, "
+       "Hunyuan3D 2, Open-Sora 2, Step-Audio, SenseVoice, SageAttention, DeepSpeed-MII)"),
 }
 
 

@@ -1,4 +1,4 @@
-"""Moved codes (graphlint.diagnostics.REDIRECTS, ruff's rule redirects): GL134 is GL206.
+"""Moved codes (graphlint.diagnostics.REDIRECTS, ruff's rule redirects): GL134 is GL206, GL132 is GL308.
 
 Selectors in the config, on the command line and in the editor's settings that name GL134 act on GL206
 with one warning per run; `# noqa: GL134` suppresses GL206 (and is not an unused noqa for it);
@@ -116,3 +116,40 @@ def test_list_rules_has_a_row_for_the_moved_code(cli):
     assert rows["GL206"][3] == "on"
     data = {row["code"]: row for row in json.loads(cli("--list-rules", "--output-format", "json").out)}
     assert data["GL134"] == {**data["GL206"], "code": "GL134", "default": "moved to GL206"}
+
+
+# GL132 moved to GL308 (silent-frozen): NumPy on host data is host work the host never waits on.
+# GL308 at 8:13 (per-step NumPy in model code), GL101 at 9:16.
+SRC_NUMPY = SRC.replace("torch.from_numpy(arr).to(x.device, non_blocking=True)", "np.cumsum(lens)").replace(
+    "arr: np.ndarray", "lens: list")
+WARNING_NUMPY = ("graphlint: warning: GL132 is now GL308 (`numpy-in-hot-path`, family silent-frozen): "
+                 "selectors and `# noqa` comments naming GL132 act on GL308. Name GL308 instead.")
+
+
+@pytest.mark.parametrize("args, config, expected", [
+    ([], "", ["GL308", "GL101"]),
+    (["--select", "GL132"], "", ["GL308"]),
+    (["--ignore", "gl132"], "", ["GL101"]),
+    (["--per-file-ignores", "m.py:GL132"], "", ["GL101"]),
+    ([], 'select = ["GL1"]\nextend-select = ["GL132"]', ["GL308", "GL101"]),
+    ([], 'ignore = ["GL132", "GL134"]', ["GL101"]),
+    (["--ignore", "GL13"], "", ["GL308", "GL101"]),  # a prefix of the old code is not redirected
+])
+def test_gl132_selectors_act_on_gl308(proj, cli, args, config, expected):
+    write(proj, {"m.py": SRC_NUMPY}, config)
+    r = concise(cli, *args, "m.py")
+    assert codes(r) == expected
+    named = " ".join(args) + config
+    assert sorted(r.err.splitlines()) == [WARNING_NUMPY] * ("132" in named) + [WARNING] * ("GL134" in named)
+
+
+def test_noqa_gl132_suppresses_gl308(proj, cli):
+    write(proj, {"m.py": SRC_NUMPY.replace("np.cumsum(lens)", "np.cumsum(lens)  # noqa: GL132")})
+    assert codes(concise(cli, "--warn-unused-noqa", "m.py")) == ["GL101"]
+
+
+def test_explain_and_list_rules_say_where_gl132_went(cli):
+    r = cli("rule", "GL132")
+    assert r.rc == 0 and r.lines[2] == "# GL308 `numpy-in-hot-path`" and r.lines[4].endswith(" · formerly: GL132")
+    rows = {line.split()[0]: line.split() for line in cli("--list-rules").lines[1:]}
+    assert rows["GL132"] == ["GL132", "numpy-in-hot-path", "silent-frozen", "moved", "to", "GL308", "no"]

@@ -1004,7 +1004,7 @@ class Inference:
     def host_number(self, expr: cst.BaseExpression, untyped: bool = False) -> bool:
         """A Python or NumPy number: a literal, a constant or scalar of `math` / NumPy (`math.pi`, `np.float32`), a host
         value, `float(...)` / `len(...)`, arithmetic or NumPy scalar math of those. `untyped`: also a name or attribute
-        nothing types, for a rule that stays quiet unless the code shows something else (GL132's `np.sqrt(head_dim)`)."""
+        nothing types, for a rule that stays quiet unless the code shows something else (GL308's `np.sqrt(head_dim)`)."""
         if isinstance(expr, (cst.Integer, cst.Float)):
             return True
         if isinstance(expr, cst.UnaryOperation):

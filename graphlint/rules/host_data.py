@@ -15,7 +15,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.inference import NUMPY_SCALAR_MATH, is_mask_name
+from graphlint.facts.inference import is_mask_name
 from graphlint.facts.values import HOST, UNKNOWN, Dev, Dims, Kind, Source, holds_cpu_tensors, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.facts.host_origin import (
@@ -314,93 +314,6 @@ def _h2d_copy(rule: Rule, node: cst.Call) -> tuple[cst.BaseExpression, str] | No
 
 # `dst.copy_(src)`, and the out-of-place scatters that clone `dst` and `copy_` `src` into a view of the clone
 COPYING_SCATTERS = frozenset({"copy_", "diagonal_scatter", "slice_scatter"})
-
-
-class NumpyInHotPath(Rule):
-    """A NumPy call on the hot path: per-step host compute that a captured graph never replays.
-
-    NumPy only runs on the host. It cannot read a CUDA tensor (that raises); what it computes per step
-    is host data (masks, index tables, offsets) that then has to reach the device (a pageable copy,
-    GL130) and that a captured graph bakes in at capture (frozen at replay): any NumPy call on the path
-    is host work. `numpy.random.*` is GL301 (host RNG).
-
-    Not reported, for precision: dtype metadata (`np.dtype`, `np.finfo`, `np.iinfo`); scalar math on
-    host scalars (`np.sqrt(self.head_dim)`, `np.log(...)`, `np.exp(...)` of numbers: constants per
-    captured graph); reductions over host-known shapes (`np.prod(x.shape[1:])`); NumPy work on NumPy
-    arrays (`np.clip(a, 0, 255)` of `a = t.cpu().numpy()`, `np.sqrt(np.array(ids))`'s outer call): the
-    host data entered where the array was made, which is reported there (the `.cpu()`, the inner
-    `np.array(ids)`), and array ops on it move nothing more. Only names that resolve to an imported
-    `numpy` are checked (`import numpy as np`, `from numpy import ...`).
-    """
-
-    code = "GL132"
-    name = "numpy-in-hot-path"
-    capture_hazard = True  # per-step host compute is what the eager step driver is for
-    family = Family.HOST_SYNC
-    message = "`{call}` computes host data in the hot path (per-step host work; frozen in a captured graph)"
-    fix_hint = "Use the torch equivalent on the device, or compute it once outside the step"
-    why = (
-        "NumPy runs on the host: its per-step results have to be copied to the device, and a captured graph replays "
-        "none of it, so what it computed at capture is frozen."
-    )
-    hazard = "host-state"
-    use_instead = (
-        "def step(x: torch.Tensor, lens: torch.Tensor):\n"
-        "    return torch.cumsum(lens, 0)  # the torch op, on the device\n"
-    )
-    VALID = (
-        "import numpy as np\ndef step(x: torch.Tensor):\n    return x.to(torch.float32)\n",
-        "import numpy as np\ndef step(x: torch.Tensor):\n    eps = np.finfo(np.float32).eps\n    return x + eps\n",
-        "import numpy as np\ndef step(x: torch.Tensor):\n    return x * np.pi\n",
-        "def step(np, x: torch.Tensor):\n    return np.sqrt(x)\n",
-        "import numpy as np\ndef step(x: torch.Tensor):\n    n = int(np.prod(x.shape[1:]))\n"
-        "    return x.view(-1, n) * float(np.sqrt(64))\n",
-        "import numpy as np\nclass A(torch.nn.Module):\n    def forward(self, q: torch.Tensor, i: int):\n"
-        "        t = 0.8 + 0.1 * np.exp(-4.0 * i / self.num_layers)\n        return q / np.sqrt(self.head_dim) * t\n",
-        "import numpy as np\ndef step(x: torch.Tensor, a: np.ndarray):\n"
-        "    return np.clip((a + 1) / 2 * 255, 0, 255).astype(np.uint8)\n",
-    )
-    INVALID = (
-        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.array(ids)  # <- GL132\n"
-        "    #      ^^^^^^^^^^^^^\n",
-        "import numpy\ndef step(x: torch.Tensor):\n    a = numpy.asarray(x)  # <- GL132\n"
-        "    #   ^^^^^^^^^^^^^^^^\n"
-        "    return a\n",
-        "from numpy import cumsum\ndef step(x: torch.Tensor, lens: list):\n    return cumsum(lens)  # <- GL132\n"
-        "    #      ^^^^^^^^^^^^\n",
-        "import numpy as np\ndef step(x: torch.Tensor, ids: list[int]):\n    return np.sqrt(np.array(ids))  # <- GL132\n"
-        "    #              ^^^^^^^^^^^^^\n",
-    )
-    EXEMPT = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.result_type", "numpy.promote_types",
-                        "numpy.can_cast", "numpy.issubdtype"})
-
-    def visit_Call(self, node: cst.Call) -> None:
-        qual = self.ctx.call_name(node) or ""
-        if not qual.startswith("numpy.") or qual.startswith("numpy.random.") or qual in self.EXEMPT:
-            return
-        head = (dotted_name(node.func) or "").partition(".")[0]
-        if head not in self.ctx.module.imports:
-            return
-        values = [a.value for a in node.args]
-        if values and all(self._host_known(v) for v in values):
-            return  # shape or config arithmetic (`np.prod(x.shape)`): host-known ints, static per graph
-        if values and all(self._host_known(v) or self.ctx.val(v).kind is Kind.NDARRAY for v in values):
-            return  # array work on arrays (`np.clip(a, 0, 255)`): the host data was reported where it was made
-        if qual.rpartition(".")[2] in NUMPY_SCALAR_MATH and values and all(
-                self.ctx.inference.host_number(v, untyped=True) for v in values):
-            return  # `np.sqrt(self.head_dim)`: scalar math on host numbers
-        if qual == "numpy.prod" and values and self.ctx.val(values[0]).kind in (Kind.UNKNOWN, Kind.HOST, Kind.HOST_SEQ) \
-                and not isinstance(values[0], (cst.List, cst.ListComp)):
-            return  # `np.prod(index_dims)`: a product of sizes
-        self.report(node, self.message.format(call=code_of(node.func) + "()"))
-
-    def _host_known(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, (cst.List, cst.Tuple)):
-            return all(self._host_known(e.value) for e in expr.elements)
-        if (self.ctx.qualname(expr) or "").startswith("numpy."):
-            return True  # np.float32, np.pi
-        return self.ctx.val(expr).kind is Kind.HOST
-
 
 
 class HostIndex(Rule):

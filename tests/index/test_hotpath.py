@@ -182,8 +182,8 @@ def test_a_project_without_any_root_is_checked_whole(tmp_path, capsys):
     assert {f.context for f in findings} == {"unrooted"}
     # Decoy: where the code runs is unknown, so capture-only hazards (per-step NumPy) are not claimed;
     # `--scope all` still reports every rule, with no tier.
-    assert not where(findings, "GL132")
-    assert where(lint(tmp_path, {"io.py": NUMPY_STEP}, scope="all"), "GL132") == {("io.py", 5)}
+    assert not where(findings, "GL308")
+    assert where(lint(tmp_path, {"io.py": NUMPY_STEP}, scope="all"), "GL308") == {("io.py", 5)}
     assert main([str(tmp_path), "--isolated", "--no-cache", "--output-format", "concise"]) == 1
     assert "No hot path found: checked all 2 functions, in the `unrooted` context" in capsys.readouterr().out
     # Decoys: a file named alone is a selection (pre-commit's staged files, the flake8 plugin): its roots

@@ -163,8 +163,8 @@ def test_numpy_alias_and_from_import():
 
         class M(torch.nn.Module):
             def forward(self, x, lens: list):
-                a = np.cumsum(lens)  # <- GL132
-                b = asarray(lens)  # <- GL132
+                a = np.cumsum(lens)  # <- GL308
+                b = asarray(lens)  # <- GL308
                 n = int(np.prod(x.shape[1:]))
                 eps = np.finfo(np.float32).eps
                 return x.view(-1, n) + eps
@@ -184,8 +184,8 @@ def test_numpy_on_numpy_arrays_is_reported_where_the_host_data_entered():
                 a = dec.float().cpu().numpy().transpose(0, 2, 3, 1)
                 a = np.clip((a + 1) / 2 * 255, 0, 255)
                 b = np.transpose(arr, (2, 0, 1))
-                c = np.sqrt(np.array(ids))  # <- GL132
-                d = np.asarray(dec)  # <- GL132
+                c = np.sqrt(np.array(ids))  # <- GL308
+                d = np.asarray(dec)  # <- GL308
                 return a, b, c, d
     """)
 

@@ -1436,7 +1436,7 @@ def test_a_type_test_leaves_what_a_union_annotation_names_besides_the_tensor():
     paths; a NumPy array joined with host data is host data). Hits: the copy itself, a read of the tensor arm, and
     the same code on a parameter annotated with the tensor alone (its false arm says nothing: not narrowed). Array
     work on arrays, and on an array joined with a list (diffusers' `np.flip(sigmas)`: an array, not a host scalar),
-    is host work on host data: not GL132 (session 22)."""
+    is host work on host data: not GL308 (session 22)."""
     src = """
         from typing import List, Union
 
@@ -1463,7 +1463,7 @@ def test_a_type_test_leaves_what_a_union_annotation_names_besides_the_tensor():
                 sigmas = np.array(alphas.numpy())
             return np.flip(sigmas)
     """
-    assert findings(src, scope="all") == {(9, "GL103"), (11, "GL132"), (15, "GL102"), (17, "GL103"),
+    assert findings(src, scope="all") == {(9, "GL103"), (11, "GL308"), (15, "GL102"), (17, "GL103"),
                                           (18, "GL102")}
 
 

@@ -45,6 +45,7 @@ class PatchEdges:
     _bound_names: set[str] | None = None  # last name part of every function a binding targets
     _installers: set[str] | None = None  # `patch_installers`
     _library_children: dict[tuple[str, str], list[ClassInfo]] | None = None  # (package, class) -> subclasses
+    _class_installs: dict[str, list[tuple[tuple[str, str], FunctionInfo]]] | None = None  # name -> (class, fn)
     classes: dict[str, ClassInfo]
     _bound_memo: dict[tuple[str, str], list[tuple[FunctionInfo, str]]]
 
@@ -54,6 +55,7 @@ class PatchEdges:
         self._bound_memo = {}
         self._installers = None
         self._library_children = None
+        self._class_installs = None
 
     def _installs_by_name(self) -> dict[str, list[tuple[str, str, str | None]]]:
         if self._installs is None:
@@ -145,6 +147,27 @@ class PatchEdges:
             return []
         name = base.rpartition(".")[2]
         return [(fn, f"override {sub.qualname} of {name}") for fn, sub in own if not fn.abstract]
+
+    def class_install_edges(self, head: str, meth: str, typed: bool) -> list[tuple[FunctionInfo, str]]:
+        """`model.jacobi_forward(...)` where the project stores a function of its own on a library class under
+        that name (`LlamaForCausalLM.jacobi_forward = jacobi_forward`): every instance of the class answers the
+        call with it, as with a method. `typed`: `head` is a library class's instance (`transformers.X()`), which
+        must be that class; otherwise the receiver's class is unknown (a parameter a script fills with the
+        model) and the installed name decides (module-level installs only: `summary._class_install`). A project
+        class's instance resolves through its class, never here."""
+        installs = self._class_installs_by_name().get(meth, [])
+        key = _library_key(head[:-2]) if typed else None
+        return [(fn, f"installed {meth} on {cls[1]}") for cls, fn in installs if key is None or key == cls]
+
+    def _class_installs_by_name(self) -> dict[str, list[tuple[tuple[str, str], FunctionInfo]]]:
+        if self._class_installs is None:
+            self._class_installs = {}
+            for s in self.modules.values():
+                for owner, name, ref in s.class_installs:
+                    fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]
+                    if fn is not None and self.library_class(owner):
+                        self._class_installs.setdefault(name, []).append((_library_key(owner), fn))
+        return self._class_installs
 
     def patch_installers(self) -> set[str]:
         """The functions that install a patched forward or method, and the functions they are nested in: set-up

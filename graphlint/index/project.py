@@ -672,7 +672,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return held
         edges = self._dispatch(callee, depth) or (self._through_handed_self(caller, module, callee) if caller else []) \
             or (self.bound_callable_edges(caller, callee) if caller else []) or self.library_override_edges(callee)
+        if not edges and head and "[" not in head and head.endswith("()") and self.library_class(head[:-2]) \
+                and (installed := self.class_install_edges(head, meth, typed=True)):
+            return installed
         if not edges and head and "[" not in head and self._unknown_receiver(head) and not _returned_by_function(head):
+            if installed := self.class_install_edges(head, meth, typed=False):
+                return installed
             # `model.prepare_inputs(...)` with `model` a parameter; `params.get_block_diag_mask()`: the one class with it
             return (self._protocol_methods(meth) if not self._in_model(caller) else []) \
                 or (self.param_sole_edges(caller, module, callee) if caller is not None else [])

@@ -307,6 +307,9 @@ class ModuleSummary:
     # (method name, function, line, installing fn) of each function bound onto an object as another method:
     # `attn._upad_input = MethodType(fn, attn)`, `model.prepare_inputs_for_generation = fn.__get__(model)`
     installed_methods: list[tuple[str, str, int, str | None]] = field(default_factory=list)
+    # (class, method name, function) of each plain function stored at module level on an imported class:
+    # `LlamaForCausalLM.jacobi_forward = jacobi_forward` (every instance answers `m` with it; index.patching)
+    class_installs: list[tuple[str, str, str]] = field(default_factory=list)
     # (function, line, installing fn) of each function installed in transformers' attention tables:
     # `ALL_ATTENTION_FUNCTIONS["tgi"] = fwd`, `AttentionInterface.register("x", fwd)`, `T[k] = wrap(T[k])`
     attention_roots: list[tuple[str, int, str | None]] = field(default_factory=list)
@@ -1233,6 +1236,9 @@ class _Indexer(ast.NodeVisitor):
                 and self._binds_method(node.value) and (ref := self._installed_ref(node.value)):
             owner = self.func_stack[-1].key if self.func_stack else None
             self.s.installed_methods.append((targets[0].attr, ref, node.lineno, owner))
+        elif len(targets) == 1 and isinstance(targets[0], ast.Attribute) and isinstance(node.value, ast.Name) \
+                and not self.func_stack and not self.class_stack:
+            self._class_install(targets[0], node.value)
         if len(targets) == 1 and isinstance(targets[0], ast.Subscript) and node.value is not None \
                 and self._attention_table(targets[0].value):
             self._installed_attention(node.value, node.lineno)
@@ -1313,6 +1319,18 @@ class _Indexer(ast.NodeVisitor):
         ref = self._installed_ref(value)
         if ref:
             self.s.patched_forwards.append((ref, line, self.func_stack[-1].key if self.func_stack else None))
+
+    def _class_install(self, target: ast.Attribute, value: ast.Name) -> None:
+        """`Cls.m = fn` at module level with `Cls` an imported name (`from transformers import LlamaForCausalLM`)
+        and `fn` a function name: recorded as a class install; the index keeps those whose class is another
+        library's and whose `fn` is a project function (a number or a class stored there is no method). Only at
+        module level: importing the module gives every instance the method; a set-up function swapping a library
+        method (`DynamicCache.update = cpu_cache_update` in an opt-in patch) is no method every call answers."""
+        owner = self.resolve(dotted(target.value)) if isinstance(target.value, (ast.Name, ast.Attribute)) else None
+        ref = self.resolve(value.id)
+        if owner and ref and "." in owner and not target.attr.startswith("__") \
+                and (dotted(target.value) or "").partition(".")[0] in self.s.imports:
+            self.s.class_installs.append((owner, target.attr, ref))
 
     def _library_entry(self, target: ast.Attribute) -> bool:
         """`pipe.__class__.__call__` / `vae._tiled_encode` with `pipe` / `vae` a parameter or local typed as a

@@ -4,6 +4,7 @@ per-step hooks of transformers' `generate`. Each positive case has its decoy."""
 
 from __future__ import annotations
 
+from index_projects import project_index
 from test_step_loops import hot
 
 # MInference's and DuoAttention's shapes, cut down: a set-up function binds the project's forwards and helpers
@@ -526,4 +527,83 @@ def test_installs_over_no_library_entry_stay_cold() -> None:
     found = hot(LIBRARY_INSTALLS)
     for cold in ("parallelize_vae.new_helper", "patch_holder.fake_call", "patch_holder.fake_decode",
                  "parallelize_pipe", "parallelize_vae", "patch_holder"):
+        assert cold not in found, cold
+
+
+# Consistency-LLM's shape: the project stores its own decode step on a transformers class under a new name and
+# a driver loops over it through a model it is handed (`model.jacobi_forward(..)`, `model` a parameter a script
+# fills with `AutoModelForCausalLM.from_pretrained(..)`): the installed function answers the call like a method.
+CLASS_INSTALLS = {
+    "pkg.__init__": "",
+    "pkg.modeling": """
+        def jacobi_forward(self, input_ids, max_new_tokens):
+            logits = self(input_ids).logits
+            return logits.argmax(-1)
+
+        def jacobi_spare(self, input_ids):
+            return input_ids.tolist()
+
+        def plain_step(self, input_ids):
+            return input_ids.nonzero()
+    """,
+    "pkg.chat": """
+        import torch
+        from transformers import BertModel, LlamaForCausalLM
+        from pkg.modeling import jacobi_forward, jacobi_spare, plain_step
+
+        LlamaForCausalLM.jacobi_forward = jacobi_forward
+        LlamaForCausalLM.jacobi_spare = jacobi_spare      # decoy: installed, never called
+
+        class Scorer:
+            def plain_step(self, input_ids):
+                return input_ids.max()
+
+        Scorer.plain_step = plain_step                    # decoy: a project class, which resolves through itself
+
+        def jacobi_generate(model, tokenizer, ids):
+            token = ids
+            while True:
+                token = model.jacobi_forward(token, 16)
+                eos = torch.where(token[0] == tokenizer.eos_token_id)[0]
+                if len(eos) > 0:
+                    break
+            return token
+
+        def offload():
+            LlamaForCausalLM.update_cache = plain_step       # decoy: an opt-in swap inside a set-up function
+
+        def cache_loop(model, ids):
+            return model.update_cache(ids)
+
+        def llama_call(llama: LlamaForCausalLM, ids):
+            return llama.jacobi_forward(ids, 16)
+
+        def bert_loop(bert: BertModel, ids):
+            return bert.jacobi_forward(ids, 16)          # decoy: another library class's instance
+    """,
+}
+
+
+def test_function_installed_on_a_library_class_answers_its_name() -> None:
+    index = project_index(CLASS_INSTALLS)
+    gen = index.functions["pkg.chat:jacobi_generate"]
+    edges = index.call_edges(gen, "pkg.chat", "pkg.chat.model.jacobi_forward")
+    assert [(fn.qualname, how) for fn, how in edges] == [("jacobi_forward", "installed jacobi_forward on LlamaForCausalLM")]
+    llama = index.functions["pkg.chat:llama_call"]
+    typed = index.call_edges(llama, "pkg.chat", "transformers.LlamaForCausalLM().jacobi_forward")
+    assert [fn.qualname for fn, _how in typed] == ["jacobi_forward"]
+    found = hot(CLASS_INSTALLS)
+    assert found["jacobi_generate"] == ("step", ("jacobi_generate (step: decode loop)",))
+    assert found["jacobi_forward"][0] == "step"
+
+
+def test_class_installs_never_called_or_elsewhere_stay_cold() -> None:
+    index = project_index(CLASS_INSTALLS)
+    bert = index.functions["pkg.chat:bert_loop"]
+    assert not [fn for fn, _how in index.call_edges(bert, "pkg.chat", "transformers.BertModel().jacobi_forward")]
+    gen = index.functions["pkg.chat:jacobi_generate"]
+    assert not index.call_edges(gen, "pkg.chat", "pkg.chat.model.jacobi_spare_other")
+    assert not index.call_edges(index.functions["pkg.chat:cache_loop"], "pkg.chat", "pkg.chat.model.update_cache")
+    found = hot(CLASS_INSTALLS)
+    for cold in ("jacobi_spare", "plain_step", "bert_loop"):
         assert cold not in found, cold

@@ -107,8 +107,13 @@ def _bound_param(fn: FunctionInfo, args: Sequence[cst.Arg], i: int) -> str | Non
         return arg.keyword.value
     if arg.star or any(a.star or a.keyword is not None for a in args[:i]):
         return None
-    position = i + (1 if fn.binding in ("method", "class") else 0)
-    return fn.params[position] if position < len(fn.params) else None
+    params = explicit_params(fn)
+    return params[i] if i < len(params) else None
+
+
+def explicit_params(fn: FunctionInfo) -> tuple[str, ...]:
+    """The parameters a call's arguments fill: a method's or classmethod's first one is implicit."""
+    return fn.params[1:] if fn.binding in ("method", "class") else tuple(fn.params)
 
 
 class _Dispatcher:
@@ -827,7 +832,7 @@ def arguments_of(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...] | None
     names = fn.follows if names is None else names
     if not names or any(arg.star for arg in call.args):
         return None
-    params = fn.params[1:] if fn.binding in ("method", "class") else fn.params
+    params = explicit_params(fn)
     positional = [arg.value for arg in call.args if arg.keyword is None]
     out: list[cst.BaseExpression | None] = []
     for name in names:

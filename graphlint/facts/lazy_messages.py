@@ -70,8 +70,8 @@ def lazy_message_params(func: ast.FunctionDef | ast.AsyncFunctionDef,
                 any(k.arg == keyword and k.value is name for k in parent.keywords)
         if isinstance(parent, ast.keyword):  # `torch._check(c, message=msg)`
             call = parents.get(id(parent))
-            return isinstance(call, ast.Call) and resolve(dotted(call.func)) in LAZY_MESSAGE_SLOTS \
-                and parent.arg == LAZY_MESSAGE_SLOTS[resolve(dotted(call.func)) or ""][1]
+            slot = LAZY_MESSAGE_SLOTS.get(resolve(dotted(call.func)) or "") if isinstance(call, ast.Call) else None
+            return slot is not None and parent.arg == slot[1]
         if isinstance(parent, ast.Assign) and parent.value is name and len(parent.targets) == 1 \
                 and isinstance(parent.targets[0], ast.Name):
             return only_lazy(parent.targets[0].id, seen)

@@ -1106,6 +1106,120 @@ GIT_SETS: dict[str, GitSet] = {
                            "grpc_related/task_methods.py", "grpc_related/__init__.py")),
     ), "the twenty-sixth untouched set, pinned in session 30 for the next release (VALL-E, consistency models, "
        "Hunyuan3D 2, Open-Sora 2, Step-Audio, SenseVoice, SageAttention, DeepSpeed-MII)"),
+    "citadel": GitSet(HERE / ".citadel", (
+        GitCorpus("metavoice", "https://github.com/metavoiceio/metavoice-src",
+                  "de3fa211ac4621e03a5f990651aeecc64da418f5", ".",
+                  "MetaVoice-1B: TTS: the first-stage GPT's compiled prefill / per-token decode with the speaker "
+                  "encoder, the causal and non-causal generate mixins, the EnCodec decoder and enhancer, the "
+                  "FastAPI server and the Gradio app (its gpt-fast model and quantization copies, which another "
+                  "set holds, and the fine-tuning code are left out)",
+                  include=("app.py", "serving.py", "fam/__init__.py", "fam/llm/__init__.py", "fam/llm/adapters/",
+                           "fam/llm/decoders.py", "fam/llm/enhancers.py", "fam/llm/fast_inference.py",
+                           "fam/llm/fast_inference_utils.py", "fam/llm/inference.py", "fam/llm/layers/",
+                           "fam/llm/mixins/", "fam/llm/model.py", "fam/llm/utils.py", "fam/quantiser/")),
+        GitCorpus("voicecraft", "https://github.com/jasonppy/VoiceCraft",
+                  "a702dfd2ced6d4fd6b04bdc160c832c6efc8f6c5", ".",
+                  "VoiceCraft: token-infilling codec language model for speech editing and zero-shot TTS: the "
+                  "model's delayed-codebook decode loops with their sampling, the TTS / editing inference "
+                  "scripts, the Gradio app and the Replicate predictor (its icefall / VALL-E modules and text / "
+                  "audio tokenizer and AudioCraft's codebook patterns, which other sets hold, and the training "
+                  "steps are left out)",
+                  include=("models/voicecraft.py", "inference_tts_scale.py", "inference_speech_editing_scale.py",
+                           "gradio_app.py", "predict.py", "tts_demo.py", "edit_utils.py")),
+        GitCorpus("llmlingua", "https://github.com/microsoft/LLMLingua",
+                  "e0e9d99beb94098bbd924aa53c2c112eac41c758", ".",
+                  "LLMLingua: prompt compression: the small LM's per-segment perplexity passes with the "
+                  "iterative KV-cache compression loop, LongLLMLingua's question-aware ranking and LLMLingua-2's "
+                  "token classification, and the compression script (the experiments' data collection, "
+                  "training and evaluation are left out)",
+                  include=("llmlingua/__init__.py", "llmlingua/prompt_compressor.py", "llmlingua/utils.py",
+                           "experiments/llmlingua2/evaluation/compress.py")),
+        GitCorpus("showo", "https://github.com/showlab/Show-o",
+                  "45a5a2de01d1ebd10cd5864d29310a76476cdf23", ".",
+                  "Show-o and Show-o2: unified multimodal models: Show-o's MaskGIT-style parallel image decoding "
+                  "and next-token understanding, Show-o2's flow-matching sampler over Qwen2.5 with omni attention "
+                  "(flex attention), the MAGVIT-v2 tokenizer and the inference scripts (the copied Phi / Qwen2 / "
+                  "SigLIP / LLaVA / Wan VAE / diffusers files, the LlamaGen-derived sampling helpers and the "
+                  "training code are left out)",
+                  include=("inference_t2i.py", "inference_mmu.py", "models/__init__.py", "models/modeling_showo.py",
+                           "models/modeling_magvitv2.py", "models/misc.py", "training/__init__.py",
+                           "training/prompting_utils.py", "training/utils.py", "show-o2/inference_t2i.py",
+                           "show-o2/inference_mmu.py", "show-o2/inference_mmu_vid.py",
+                           "show-o2/inference_mixed_modality.py", "show-o2/models/__init__.py",
+                           "show-o2/models/modeling_showo2_qwen2_5.py", "show-o2/models/omni_attention.py",
+                           "show-o2/models/modeling_semantic_layers.py", "show-o2/models/misc.py",
+                           "show-o2/transport/", "show-o2/utils.py")),
+        GitCorpus("hart", "https://github.com/mit-han-lab/hart",
+                  "e28a41fe15025baf3d48ab004f5d3727c88d8fc7", ".",
+                  "HART: hybrid autoregressive text-to-image: the scale-by-scale decode with its KV cache and "
+                  "CFG, the hybrid tokenizer's quantize / decode, the sampling and latency scripts and the Gradio "
+                  "app (the guided-diffusion-derived residual diffusion head and the VAR VAE copies, which other "
+                  "sets hold, and the discriminator are left out)",
+                  include=("app.py", "sample.py", "latency_profile.py", "hart/modules/models/transformer/",
+                           "hart/modules/models/autoencoder/__init__.py",
+                           "hart/modules/models/autoencoder/configuration.py",
+                           "hart/modules/models/autoencoder/hart_autoencoder.py",
+                           "hart/modules/models/autoencoder/quantize/", "hart/modules/networks/basic_hart.py",
+                           "hart/modules/utils/", "hart/utils/")),
+        GitCorpus("whisperx", "https://github.com/m-bain/whisperX",
+                  "2cfd7b7c5c7bba144954364db747319b50e8232b", ".",
+                  "WhisperX: batched speech recognition: the VAD-segmented batched pipeline, wav2vec2 CTC forced "
+                  "alignment per segment, speaker diarization and the transcribe entry point (the audio and "
+                  "writer utilities copied from Whisper, which another set holds, are left out)",
+                  include=("whisperx/__init__.py", "whisperx/asr.py", "whisperx/alignment.py", "whisperx/diarize.py",
+                           "whisperx/transcribe.py", "whisperx/vads/", "whisperx/schema.py", "whisperx/log_utils.py")),
+        GitCorpus("cogvideo", "https://github.com/THUDM/CogVideo",
+                  "e519eced782c08db81f45e5eb40baa45958087ae", ".",
+                  "CogVideoX: text / image-to-video: the SAT implementation's sampling (the video diffusion "
+                  "engine, the sgm samplers, guiders and discretizers, the DiT and the context-parallel causal "
+                  "3D VAE) with its sampling script, and the diffusers-based CLI demo and Gradio app with frame "
+                  "interpolation (the fine-tuning, the SAT training data code and the vendored RIFE networks are "
+                  "left out)",
+                  include=("inference/cli_demo.py", "inference/gradio_composite_demo/app.py",
+                           "inference/gradio_composite_demo/rife_model.py", "inference/gradio_composite_demo/utils.py",
+                           "sat/sample_video.py", "sat/diffusion_video.py", "sat/dit_video_concat.py",
+                           "sat/sgm/modules/diffusionmodules/sampling.py",
+                           "sat/sgm/modules/diffusionmodules/sampling_utils.py",
+                           "sat/sgm/modules/diffusionmodules/guiders.py",
+                           "sat/sgm/modules/diffusionmodules/discretizer.py",
+                           "sat/sgm/modules/diffusionmodules/denoiser.py",
+                           "sat/sgm/modules/diffusionmodules/denoiser_scaling.py",
+                           "sat/sgm/modules/diffusionmodules/wrappers.py", "sat/vae_modules/autoencoder.py",
+                           "sat/vae_modules/cp_enc_dec.py")),
+        GitCorpus("seamless", "https://github.com/facebookresearch/seamless_communication",
+                  "90e2b57ac4d82fa2bfaa25caeffe39ceb8b2ebec", "src/seamless_communication",
+                  "SeamlessM4T / SeamlessStreaming: speech translation: the translator's text beam search, unit "
+                  "generation and vocoding, the UnitY model with its length regulator and NAR T2U decoder, the "
+                  "streaming agents (online feature extraction, the monotonic text decoder's per-step read / write "
+                  "policy, the unit decoder and vocoder agents, the VAD) and the prediction CLI (the model "
+                  "builders / loaders, fine-tuning, evaluation and toxicity tooling are left out)",
+                  include=("__init__.py", "inference/", "streaming/__init__.py", "streaming/agents/",
+                           "models/__init__.py", "models/unity/__init__.py", "models/unity/model.py",
+                           "models/unity/length_regulator.py", "models/unity/nar_decoder_frontend.py",
+                           "models/unity/fft_decoder.py", "models/unity/fft_decoder_layer.py", "models/unity/film.py",
+                           "models/unity/unit_tokenizer.py", "models/unity/char_tokenizer.py",
+                           "models/monotonic_decoder/__init__.py", "models/monotonic_decoder/model.py",
+                           "models/monotonic_decoder/monotonic_decoder.py",
+                           "models/monotonic_decoder/monotonic_decoder_layer.py", "models/monotonic_decoder/p_choose.py",
+                           "models/vocoder/__init__.py", "models/vocoder/vocoder.py", "models/vocoder/codehifigan.py",
+                           "cli/__init__.py", "cli/m4t/__init__.py", "cli/m4t/predict/")),
+        GitCorpus("mdlm", "https://github.com/kuleshov-group/mdlm",
+                  "c112c526d193436838c98d81455ee51f90309470", ".",
+                  "MDLM: masked diffusion language model: the ancestral sampler's per-step denoising with its "
+                  "cache, semi-autoregressive sampling, the noise schedules, the DiT and autoregressive "
+                  "backbones and the entry point (the data pipeline and the Mamba-derived backbone are left out)",
+                  include=("diffusion.py", "noise_schedule.py", "main.py", "utils.py", "models/__init__.py",
+                           "models/dit.py", "models/autoregressive.py", "models/ema.py")),
+        GitCorpus("openvoice", "https://github.com/myshell-ai/OpenVoice",
+                  "74a1d147b17a8c3092dd5430504bd83ef6c7eb23", ".",
+                  "OpenVoice: voice cloning: the tone-color converter's VITS-style synthesis and conversion, "
+                  "speaker-embedding extraction over VAD / Whisper segments, and the Gradio app (the VITS commons "
+                  "and modules, which another set holds, and the text front end are left out)",
+                  include=("openvoice/__init__.py", "openvoice/api.py", "openvoice/models.py", "openvoice/attentions.py",
+                           "openvoice/transforms.py", "openvoice/mel_processing.py", "openvoice/se_extractor.py",
+                           "openvoice/openvoice_app.py", "openvoice/utils.py")),
+    ), "the twenty-seventh untouched set, pinned in session 31 for the next release (MetaVoice, VoiceCraft, "
+       "LLMLingua, Show-o, HART, WhisperX, CogVideoX, SeamlessM4T, MDLM, OpenVoice)"),
 }
 
 

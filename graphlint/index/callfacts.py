@@ -1112,7 +1112,10 @@ class CallFacts:
                 for name, values in s.registries.items():
                     (refs if self._called_through(f"{s.module}.{name}") else listed).extend(values)
                 refs += list(s.aliases.values())
-                refs += [ref for ref, _line in (*s.compile_roots, *s.graphed_roots)]
+                # a callable compiled in place (`self.step = torch.compile(self.step)`) is still called only
+                # through its own name, by the calls the index resolves: no reference that hides calls
+                refs += [ref for ref, line in (*s.compile_roots, *s.graphed_roots)
+                         if (ref, line) not in s.compiled_in_place]
                 refs += [ref for ref, _line, _owner in (*s.hook_roots, *s.patched_forwards)]
                 refs += [ref.removesuffix("()") for ref, _line, _owner in s.attention_roots]
                 for c in s.classes.values():
@@ -1120,10 +1123,14 @@ class CallFacts:
             kept = set(refs)  # class values a call can reach: constructed where the index cannot see
             refs += listed
             keys = set()
+            in_place = {(fn_ref, line, s.module) for s in self.index.modules.values()
+                        for fn_ref, line in s.compiled_in_place}
             for fn in self.index.functions.values():  # handed to a call (`graph.capture(self._step, ids)`)
                 for _callee, _line, slot, ref in fn.callable_args:
                     if _callee.rpartition(".")[2] in TYPE_TESTS:
                         continue  # `isinstance(meta, Meta)` neither builds nor calls `Meta`
+                    if (ref, _line, fn.module) in in_place:
+                        continue  # compiled in place: called through its own name only
                     if ref.startswith(("self.", "cls.")):
                         keys.update(t.key for t, _how in self.index.call_edges(fn, fn.module, ref))
                     elif not ref.startswith((PARAM, NAME_ARG)):

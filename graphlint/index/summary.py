@@ -300,6 +300,9 @@ class ModuleSummary:
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     compile_roots: list[tuple[str, int]] = field(default_factory=list)  # descriptors passed to compile
     graphed_roots: list[tuple[str, int]] = field(default_factory=list)  # ... that replay as a CUDA graph
+    # (descriptor, line) of those compiled in place, `self.step = torch.compile(self.step)`: the wrapper is called
+    # through the very name the function is, so its calls stay the ones the index resolves
+    compiled_in_place: list[tuple[str, int]] = field(default_factory=list)
     hook_roots: list[tuple[str, int, str | None]] = field(default_factory=list)  # (hook, line, registering fn)
     # (function, line, patching fn) of each function installed as a module's forward: `Attn.forward = fwd`,
     # `self.forward = self.short_forward`, `setattr(m, "forward", MethodType(fwd, m))`
@@ -571,6 +574,7 @@ class _Indexer(ast.NodeVisitor):
         self.class_stack: list[ClassInfo] = []
         self.func_stack: list[FunctionInfo] = []
         self.local_binds: list[dict[str, str]] = []
+        self.in_place_compiles: set[int] = set()  # ids of compile calls bound back to what they compile
         # per function: parameter -> the instances of the other members of its union annotation (`_union_params`)
         self.union_params: list[dict[str, tuple[str, tuple[str, ...]]]] = []
         # per function: locals another arm of an `if` bound to something else (`_join_arms`): a call on the local
@@ -1217,6 +1221,10 @@ class _Indexer(ast.NodeVisitor):
 
     def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if len(targets) == 1 and isinstance(node.value, ast.Call) and len(node.value.args) == 1 \
+                and dotted(targets[0]) and dotted(targets[0]) == dotted(node.value.args[0]) \
+                and self.resolve(dotted(node.value.func)) in COMPILE_CALLS:
+            self.in_place_compiles.add(id(node.value))  # `self.step = torch.compile(self.step, mode=...)`
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
             if self.local_binds:
                 self._bind_local(targets[0].id, node.value)
@@ -1705,6 +1713,8 @@ class _Indexer(ast.NodeVisitor):
                     ref = self.resolve(dotted(item))
                     if ref:
                         (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno))
+                        if id(node) in self.in_place_compiles:
+                            self.s.compiled_in_place.append((ref, node.lineno))
             elif isinstance(func, ast.Name) and func.id == "setattr" and len(node.args) == 3 \
                     and isinstance(node.args[1], ast.Constant) and node.args[1].value in HOT_METHOD_NAMES:
                 self._patched_forward(node.args[2], node.lineno)  # `setattr(model, "forward", bound)`

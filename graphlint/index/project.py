@@ -1507,15 +1507,59 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                   + [(fn, label, None, False) for fn, label in self.serving_handlers(model, result)]
                   + inference + scripts)
         propagate("step", self._generation_loops(result, forward_pass, model, outer_steps), stop=model)
-        # Nested defs of a hot function are analysed inline with it.
+        self._drop_nested(result)
+        # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
+        self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference})
+        self._decode_loop_bodies(result, stepping, model)
+        # The model a per-step loop body calls runs every step, eagerly: its code is step code (a denoiser called
+        # by a sampler's loop, a decoder by a decode loop). Only from inside such a body: a one-step driver (an
+        # op's public function calling its autograd `Function`, a warm-up) says nothing of how often it runs.
+        propagate("step", self._per_step_model_calls(result, model))
+        self._drop_nested(result)
+        return result
+
+    def _drop_nested(self, result: dict[str, HotInfo]) -> None:
+        """Nested defs of a hot function are analysed inline with it."""
         for key in list(result):
             fn = self.functions[key]
             if fn.parent_key and fn.parent_key in result and result[fn.parent_key].whole:
                 del result[key]
-        # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
-        self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference})
-        self._decode_loop_bodies(result, stepping, model)
-        return result
+
+    def _per_step_model_calls(self, reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
+        """The model entries (`_model_entries`) called every step, as seeds of the step tier: from a per-step loop
+        body (`_step_spans` without a caller's lines: a decode or denoising loop whose carried state goes back
+        through the model; a loop that calls the model and carries nothing, a calibration or per-batch loop, is no
+        generation), or from a function that such a body reaches (`self.denoise_step(x, t)` calling
+        `self.forward`). Not an element of a collection (`self.modules[i].forward(x)`, `for m in self.layers: x =
+        m(x)`): a loop through a layer stack (a load-time split running each layer once) carries its state through
+        the layers, not through steps. A one-step driver no such body reaches (an op's public function applying its
+        autograd Function) says nothing of how often it runs."""
+        hops = {id(info.hop): key for key, info in reached.items() if info.hop is not None}
+        carried = {key: spans for key, info in reached.items()
+                   if info.whole and info.steps and (spans := self._step_spans(self.functions[key], model))}
+
+        def under_a_step_body(info: HotInfo) -> bool:
+            hop = info.hop.parent if info.hop is not None else None
+            while hop is not None:
+                key = hops.get(id(hop))
+                if key is not None and key in carried:
+                    return True
+                hop = hop.parent
+            return False
+
+        seeds: list[Seed] = []
+        for key, info in list(reached.items()):
+            spans = carried.get(key, ())
+            if not info.whole or (not spans and (info.steps or info.tier != "step" or info.outside
+                                                 or not under_a_step_body(info))):
+                continue
+            fn = self.functions[key]
+            for callee, line in fn.calls:
+                if (not spans or _within(line, spans)) and "[" not in callee:
+                    seeds.extend((target, _hop(target, how), info.hop, False)
+                                 for target, how in self.call_edges(fn, fn.module, callee)
+                                 if target.key in model and not how.startswith(NAME_ONLY))
+        return seeds
 
     def _step_spans(self, fn: FunctionInfo, model: frozenset[str], lines: set[int] | frozenset[int] = frozenset()
                     ) -> tuple[tuple[int, int], ...]:

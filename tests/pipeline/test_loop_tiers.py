@@ -31,7 +31,7 @@ DENOISE = """
         def forward(self, x, t):
             for layer in self.layers:  # decoy: a loop over layers carries `x` through its own element
                 x = layer(x)
-                if x.sum().item() > 0:  # forward
+                if x.sum().item() > 0:  # the sampling loop runs the model every step: step
                     x = x * 2
             return self.net(x) * t
 
@@ -201,7 +201,7 @@ def test_a_denoising_loop_body_runs_every_step_and_the_rest_once(tmp_path: Path)
 
 def test_layer_loops_host_loops_and_warm_up_loops_are_no_step_loops(tmp_path: Path) -> None:
     tiers = _tiers(_lint(tmp_path, {"pkg/policy.py": DENOISE}), DENOISE)
-    assert tiers["if x.sum().item() > 0:"] == {"forward"}
+    assert tiers["if x.sum().item() > 0:"] == {"step"}  # no step loop of its own; its caller's runs it per step
     assert tiers["scales.append(torch.tensor(c, device=\"cuda\").sum().item())"] == {"forward"}
     assert "return x.sum().item()" not in tiers  # warm-up: not hot at all
 

@@ -1,0 +1,124 @@
+"""The model a per-step loop body calls runs every step, eagerly: its code is `step` code (a denoiser that a
+sampler's loop calls, a decoder that a decode loop calls), whether the loop holds the model as an attribute or
+a typed parameter. Decoys: the same kind of module called once per request outside
+any loop (an encoder before the loop, a per-request call), and a one-step driver's callee (an op's public function
+applying its autograd `Function`), which keep the `forward` tier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_entry_scripts import _lint
+from test_loop_tiers import _tiers
+
+# A sampler function handed the denoiser (k-diffusion's `sample_euler(model, x, sigmas)`): the pipeline passes its
+# own attribute. The encoder runs once per request, before the loop. (An untyped `model` parameter is not resolved:
+# the index records callables handed to a call, not module instances.)
+SAMPLER = """
+    import torch
+    from torch import nn
+
+
+    class Denoiser(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, x, t):
+            if t.max().item() > 1:  # every step: step
+                x = x * 2
+            return self.lin(x)
+
+
+    class Encoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, c):
+            n = c.sum().item()  # once per request: forward
+            return self.lin(c) * n
+
+
+    def sample_euler(model: Denoiser, x, ts):
+        for i in range(len(ts) - 1):
+            d = model(x, ts[i])
+            x = x + (ts[i + 1] - ts[i]) * d
+        return x
+
+
+    class Pipeline(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.unet = Denoiser()
+            self.encoder = Encoder()
+
+        @torch.no_grad()
+        def generate(self, c, x, ts):
+            cond = self.encoder(c)
+            return sample_euler(self.unet, x + cond, ts)
+"""
+
+# A denoising loop over an attribute model, next to an op whose public function applies its autograd Function
+# once per call (fla's `chunk_x(q) -> ChunkXFunction.apply(q)`): a one-step driver, no per-step loop.
+ATTR = """
+    import torch
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, x):
+            if x.abs().max().item() > 1e4:  # every step: step
+                x = x.clamp(-1, 1)
+            return self.lin(x)
+
+
+    class ChunkFunction(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, q):
+            lens = q.sum(-1).tolist()  # an op a one-step driver applies: forward
+            return q * len(lens)
+
+
+    def chunk_op(q):
+        return ChunkFunction.apply(q)
+
+
+    class Policy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = Net()
+
+        def forward(self, x):
+            return self.net(x)
+
+        @torch.no_grad()
+        def sample(self, x, n):
+            for _ in range(n):
+                x = x + 0.1 * self.net(x)
+            return x
+"""
+
+
+def test_a_model_a_sampler_loop_is_handed_runs_every_step(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/pipe.py": SAMPLER}), SAMPLER)
+    assert tiers["if t.max().item() > 1:"] == {"step"}
+
+
+def test_a_module_called_once_per_request_outside_the_loop_stays_forward(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/pipe.py": SAMPLER}), SAMPLER)
+    assert tiers["n = c.sum().item()"] == {"forward"}
+
+
+def test_an_attribute_model_a_denoising_loop_calls_runs_every_step(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/policy.py": ATTR}), ATTR)
+    assert tiers["if x.abs().max().item() > 1e4:"] == {"step"}
+
+
+def test_an_op_a_one_step_driver_applies_stays_forward(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/policy.py": ATTR}), ATTR)
+    assert tiers["lens = q.sum(-1).tolist()"] == {"forward"}

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import ast
 
+from graphlint.facts.inference import MODULE_KEEPING_METHODS
 from graphlint.facts.names import dotted
+
+# nn.Module methods that return the module itself: `Model(cfg).eval().to(device)` is the `Model` instance
+MODULE_SELF_METHODS = MODULE_KEEPING_METHODS | {"to", "cuda", "cpu", "xpu", "to_empty"}
 
 # `-> Type[Impl]`, `-> type[Impl]`: a factory that hands out a class (a registry's `get_class`)
 TYPE_WRAPPERS = ("Type", "type", "typing.Type")
@@ -26,7 +30,12 @@ def type_annotation_class(node: ast.expr) -> ast.expr | None:
 
 def built_by(value: ast.expr, resolve) -> str | None:
     """The callee descriptor of an assigned call (`Controller(...)`, `init_group(...)`), which the index
-    denotes as what calling it returns; None for anything else (a constant, None, a name)."""
+    denotes as what calling it returns; None for anything else (a constant, None, a name). A chain of nn.Module
+    methods that return the module itself (`T5EncoderModel.from_pretrained(p).eval().to(device)`) holds what its
+    innermost call built."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr in MODULE_SELF_METHODS and isinstance(value.func.value, ast.Call):
+        value = value.func.value
     if isinstance(value, ast.Call):
         ref = resolve(dotted(value.func))
         if ref and not ref.startswith(("self.", "cls.", "torch.")):

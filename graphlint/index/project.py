@@ -192,6 +192,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._rebinds: dict[str, dict[str, tuple[str, ...]]] = {}  # class key -> `_rebind_table`
         self._rebind_families: dict[str, list[tuple[ClassInfo, dict[str, tuple[str, ...]]]]] = {}  # `_rebind_tables`
         self._model_fields: dict[str, frozenset[str]] = {}  # class key -> its fields `_typed_models` reads
+        self._model_globals: dict[str, frozenset[str]] = {}  # module -> its globals holding a library model
         self._modules_by_use: frozenset[str] | None = None  # `_used_as_modules`
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
         # (`lmdeploy/pytorch/...`): a PEP 420 namespace, so the code imports `lmdeploy.pytorch.x`.
@@ -267,6 +268,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._rebinds.clear()
         self._rebind_families.clear()
         self._model_fields.clear()
+        self._model_globals.clear()
         self._modules_by_use = None
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._tails = None
@@ -697,7 +699,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             owner = self.functions.get(owner.parent_key) if owner.parent_key else None
         if owner is None:
             return []
-        out: list[tuple[FunctionInfo, str]] = []
+        out: list[tuple[FunctionInfo, str]] = [(fn, f"global {name}: {fn.qualname}")
+                                               for fn in self._global_items(module, name)] if rest == "" else []
         for cls, how in self.global_classes(f"{module}.{name}", depth):
             called = self._instance_call(cls) if rest in ("", "forward", "__call__") else []
             if called or rest == "":
@@ -2476,6 +2479,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         stores from such a parameter (`self._model = model` in `KVCacheModel.__init__(self, model: torch.nn.Module)`),
         and the fields a method of its class family stores a library model in (`_library_model_fields`)."""
         out = {f"{fn.module}.{p}" for p in fn.module_params}
+        if fn.global_reads or fn.qualname == SCRIPT:  # (a module's own code reads its globals as its locals)
+            held = self._library_model_globals(fn.module)
+            out.update(f"{fn.module}.{name}" for name in held if fn.qualname == SCRIPT or name in fn.global_reads)
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         if cls is not None:
             fields = self._model_fields.get(cls.key)
@@ -2487,6 +2493,40 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 ) | self._library_model_fields(cls)
             out |= fields
         return frozenset(out)
+
+    def _global_item_refs(self, module: str, name: str) -> list[str]:
+        """What the module global `name` of `module` is bound to by unpacking a project function's tuple return
+        (`model, semantic_fn = load_models(args)`, `ModuleSummary.global_items`): per assignment, the dotted name
+        that item of the function's returns hands out (`FunctionInfo.item_makes`: a nested def, a loader's call)."""
+        s = self.modules.get(module)
+        out = []
+        for desc, i in (s.global_items.get(name, ()) if s is not None else ()):
+            fn = self.function_by_dotted(desc)
+            if fn is not None and i < len(fn.item_makes) and fn.item_makes[i]:
+                out.append(fn.item_makes[i])
+        return out
+
+    def _global_items(self, module: str, name: str) -> list[FunctionInfo]:
+        """The project functions the module global `name` holds by a tuple unpacking (`_global_item_refs`): a def
+        nested in the loader that escapes through its return, called later through the global."""
+        return [fn for ref in self._global_item_refs(module, name) if (fn := self.function_by_dotted(ref)) is not None]
+
+    def _library_model_globals(self, module: str) -> frozenset[str]:
+        """The module globals of `module` an assignment (at module level, a `__main__` block, or a function's under
+        `global`) stores what a library model class loads or builds in (`text_encoder = T5EncoderModel
+        .from_pretrained(path).to(device)`, `ModuleSummary.global_sets`): a function calling one runs a whole model,
+        as one calling a field holding it does (`_library_model_fields`). A tokenizer or processor is no model."""
+        found = self._model_globals.get(module)
+        if found is None:
+            s = self.modules.get(module)
+            sets = dict(s.global_sets) if s is not None else {}
+            for name in (s.global_items if s is not None else ()):  # `model, tokenizer = load(path)`
+                sets[name] = [*sets.get(name, ()), *self._global_item_refs(module, name)]
+            found = self._model_globals[module] = frozenset(
+                name for name, refs in sets.items()
+                if any(is_model_loader(ref) and self.class_by_dotted(ref) is None
+                       and self.class_by_dotted(ref.rpartition(".")[0]) is None for ref in refs))
+        return found
 
     def _library_model_fields(self, cls: ClassInfo) -> frozenset[str]:
         """`self.x` where a method of `cls` or a project base stores what a model class of a library builds or

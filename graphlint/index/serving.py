@@ -20,6 +20,11 @@ as inference, so such a callback is a root only where it runs inference (docs/in
 with autograd off (`@torch.inference_mode()`, a `with torch.no_grad():` block) or entering the model
 (`ProjectIndex._enters_model`). A "load model" button's callback stays cold.
 
+sounddevice calls the `callback=` a stream is built with once per audio block while the stream runs
+(`sd.Stream(callback=self.audio_callback)`: a real-time voice converter's whole per-block inference;
+`ModuleSummary.stream_callbacks`). It has no set-up role, unlike a gradio button, so it is a root without the
+inference gate: what it does per block is the program's steady state.
+
 Two RPC frameworks call a servicer object's methods per remote call (docs/inference.md, "Reach, session 28"); each
 such method is a request root, except warm-up (`_warms_up`), properties and dunders. No inference gate as for gradio:
 a servicer hands the work to a policy or model its set-up RPC loaded by name (`policy_class.from_pretrained(...)`,
@@ -75,6 +80,10 @@ class ServingHandlers:
                 fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]
                 if fn is not None and self._infers(fn, model):
                     yield fn, f"{fn.display} (request: gradio calls it on each user event, runs inference)"
+            for ref, _line in s.stream_callbacks:  # (no inference gate: a stream's callback is its steady state)
+                fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]
+                if fn is not None:
+                    yield fn, f"{fn.display} (request: an audio stream calls it once per block)"
 
     def _infers(self, fn: FunctionInfo, model: frozenset[str]) -> bool:
         """`fn` runs with autograd off somewhere, or enters the model."""

@@ -15,7 +15,7 @@ from pathlib import Path, PurePath
 
 from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
 from graphlint.facts.inference import (
-    LEGACY_TENSOR_RE, MODULE_KEEPING_METHODS, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
+    LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
 from graphlint.facts.names import bound_names as _bound_names, dotted
@@ -24,7 +24,7 @@ from graphlint.facts.default_device import (
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import FACTORY_TORCH, FIXED_RANK_TORCH, RANK_KEEPING_METHODS, TRANSFORM_TORCH
-from graphlint.index.assigned import built_by, chained_call, foreign_target, type_annotation_class
+from graphlint.index.assigned import MODULE_SELF_METHODS, built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.frameworks import LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
@@ -88,8 +88,6 @@ PARTIAL_CALLS = ("functools.partial", "partial")
 FIELD_SETTERS = ("register_modules",)
 MAX_INSTALL_UNWRAP = 6  # wrappers read through to the function installed (`(lambda s: f(s)).__get__(m)`, aliases)
 METHOD_BINDERS = ("types.MethodType",)  # `MethodType(fn, obj)`: calling the result calls fn
-# nn.Module methods that return the module itself: `Model(cfg).eval().to(device)` is the `Model` instance
-MODULE_SELF_METHODS = MODULE_KEEPING_METHODS | {"to", "cuda", "cpu", "xpu", "to_empty"}
 HOOK_METHODS = ("register_forward_hook", "register_forward_pre_hook")
 # transformers' tables of attention (and mask) implementations, which every model's attention layer calls through
 # `ALL_ATTENTION_FUNCTIONS[config._attn_implementation]`: a function installed there runs in the forward pass
@@ -103,6 +101,10 @@ CALLBACK_RUNNERS = {"to_thread": 0, "submit": 0, "run_in_executor": 1, "apply_as
 GRADIO_LISTENERS = frozenset({"click", "submit", "change", "input", "select", "upload", "release", "stop_recording",
                               "start_recording", "then", "success", "load", "stream", "clear", "like", "edit"})
 GRADIO_APPS = ("gradio.Interface", "gradio.ChatInterface")
+# sounddevice's streams call the `callback=` they are built with once per audio block, on the audio thread, while
+# the stream runs (a real-time voice converter's whole per-block inference): the constructors, by their full names
+AUDIO_STREAMS = frozenset(f"sounddevice.{name}" for name in (
+    "Stream", "InputStream", "OutputStream", "RawStream", "RawInputStream", "RawOutputStream"))
 # Registry getters: `REG.get(key)`, `ALL_ATTENTION_FUNCTIONS.get_interface(key, default)`.
 REGISTRY_GETTERS = ("get", "get_interface", "__getitem__")
 # `FunctionInfo.registers` of a registry class's method storing into its own instance (`self[key] = cls`)
@@ -158,6 +160,10 @@ class FunctionInfo:
     # Dotted names of the classes or functions this function returns, itself (`return Impl`) or built
     # (`return Impl(...)`): what a factory can hand out, followed when its result is called.
     makes: list[str] = field(default_factory=list)
+    # per item of a function whose `return`s are tuple displays of one length, what the item hands out: a def nested in
+    # it (`return model, semantic_fn` in seed-vc's `load_models`) or the call a local was bound by (`model =
+    # AutoModelForCausalLM.from_pretrained(p)`), as dotted names; "" for anything else or where the returns disagree
+    item_makes: tuple[str, ...] = ()
     nesting: int = 0  # deepest expression in its text (nested defs included): see engine.MAX_NESTING
     params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
     kwonly: tuple[str, ...] = ()  # keyword-only parameter names (after `*` or `*args`)
@@ -335,6 +341,9 @@ class ModuleSummary:
     class_sets: list[tuple[str, str, str]] = field(default_factory=list)
     # module global -> callee descriptors assigned to it (module level, or in a function under `global`)
     global_sets: dict[str, list[str]] = field(default_factory=dict)
+    # module global -> (callee descriptor, item) of each unpacking assignment to it (`model, semantic_fn = load(args)`,
+    # at module level or in a function under `global`): item `item` of what the call returns
+    global_items: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     # (class of the method, holder, attribute, callee descriptor) of each `self.holder.attr = X(...)`
     foreign_attr_sets: list[tuple[str, str, str, str]] = field(default_factory=list)
     # (installing method, callee descriptor) of each `part.attr = X(...)` on an object other than `self` itself
@@ -343,6 +352,8 @@ class ModuleSummary:
     module_region_calls: list[tuple[str, int]] = field(default_factory=list)
     # (callback, line) of each function handed to a gradio event listener or app (`btn.click(generate, ...)`)
     event_callbacks: list[tuple[str, int]] = field(default_factory=list)
+    # (callback, line) of each function or method handed to an audio stream as its `callback=` (`AUDIO_STREAMS`)
+    stream_callbacks: list[tuple[str, int]] = field(default_factory=list)
     # the module's own code outside any def or class (a script's loop, its `if __name__ == "__main__":` block):
     # its calls, loops and gradless spans, as a unit of no definition (ProjectIndex._script_roots)
     script: FunctionInfo | None = None
@@ -990,12 +1001,32 @@ class _Indexer(ast.NodeVisitor):
                     out.append(name)
         return out
 
+    def _item_makes(self, fn: FunctionInfo, value: ast.Tuple) -> None:
+        """`FunctionInfo.item_makes` from one `return a, b, ...`: joined item by item with the earlier returns'."""
+        items = tuple(self._item_made(fn, elt) for elt in value.elts)
+        if fn.item_makes and len(fn.item_makes) != len(items):
+            items = ("",) * max(len(items), len(fn.item_makes))  # (returns of two lengths: no item is known)
+        elif fn.item_makes:
+            items = tuple(a if a == b else "" for a, b in zip(items, fn.item_makes))
+        fn.item_makes = items
+
+    def _item_made(self, fn: FunctionInfo, elt: ast.expr) -> str:
+        """What one returned tuple item hands out: a def nested in `fn`, or the call its local was bound by."""
+        if not isinstance(elt, ast.Name):
+            return ""
+        if f"{fn.qualname}.{elt.id}" in self.s.functions:
+            return f"{self.s.module}.{fn.qualname}.{elt.id}"
+        call = self.call_locals[-1].get(elt.id) if self.call_locals else None
+        return (built_by(call, self.resolve) or "") if call is not None else ""
+
     def visit_Return(self, node: ast.Return) -> None:
         """A factory's `return x` where the local `x` holds, at that statement, a call's product other than the
         one it holds at the end of the body (`if trt: x = TRTDecoder(); return x` before `x = Decoder()`): the
         function hands out that one too. (A name bound by a call only: what `_makes` reads at the end covers
         the rest.)"""
         fn = self.func_stack[-1] if self.func_stack else None
+        if fn is not None and isinstance(node.value, ast.Tuple):
+            self._item_makes(fn, node.value)
         if fn is not None and isinstance(node.value, ast.Name) and self.local_binds:
             held = self.local_binds[-1].get(node.value.id, "")
             ref = self.resolve(node.value.id) if held.endswith("()") and not held.startswith(ALTERNATIVES) else None
@@ -1250,7 +1281,22 @@ class _Indexer(ast.NodeVisitor):
         if len(targets) == 1 and isinstance(targets[0], ast.Subscript) and node.value is not None \
                 and self._attention_table(targets[0].value):
             self._installed_attention(node.value, node.lineno)
+        if len(targets) == 1 and self.local_binds and isinstance(targets[0], ast.Tuple):
+            self._bind_pairs(targets[0], node.value)
         self.generic_visit(node)
+
+    def _bind_pairs(self, target: ast.Tuple, value: ast.expr | None) -> None:
+        """`tok, model = self.tok, self.model`: each name binds as alone (`_pairwise`); any other unpacking (a swap
+        `a, b = b, a`) forgets what the names were bound to."""
+        if not isinstance(value, ast.Tuple):
+            return
+        if _pairwise(target, value):
+            for name, item in zip(target.elts, value.elts):
+                if isinstance(name, ast.Name):
+                    self._bind_local(name.id, item)
+        else:
+            for name in _bound_names(target):
+                self.local_binds[-1].pop(name, None)
 
     def visit_Global(self, node: ast.Global) -> None:
         if self.func_stack:
@@ -1296,14 +1342,22 @@ class _Indexer(ast.NodeVisitor):
         made = built_by(value, self.resolve)
         if made is None:
             return
-        if isinstance(target, ast.Name) and (not self.func_stack and not self.class_stack or self.func_stack
-                                             and target.id in self.declared_globals.get(self.func_stack[-1].key, ())):
+        if isinstance(target, ast.Name) and self._global_target(target.id):
             self.s.global_sets.setdefault(target.id, []).append(made)
+        elif isinstance(target, ast.Tuple):  # `model, semantic_fn = load_models(args)`: item by item
+            for i, elt in enumerate(target.elts):
+                if isinstance(elt, ast.Name) and self._global_target(elt.id):
+                    self.s.global_items.setdefault(elt.id, []).append((made, i))
         elif self.func_stack and self.class_stack and isinstance(target, ast.Attribute) \
                 and dotted(target.value) not in (None, "self"):
             if pair := foreign_target(target):
                 self.s.foreign_attr_sets.append((self.class_stack[-1].key, *pair, made))
             self.s.part_installs.append((self.func_stack[-1].key, made))  # `block.attn.processor = Proc()`
+
+    def _global_target(self, name: str) -> bool:
+        """An assignment to `name` here binds a module global: at module level, or in a function under `global`."""
+        return not self.func_stack and not self.class_stack or bool(self.func_stack) \
+            and name in self.declared_globals.get(self.func_stack[-1].key, ())
 
     def _attention_table(self, node: ast.expr) -> bool:
         """`node` names one of transformers' attention tables (`ATTENTION_TABLES`), however imported."""
@@ -1679,6 +1733,8 @@ class _Indexer(ast.NodeVisitor):
             self._global_read(func)
         if (callback := self._event_callback(node, callee or "")) is not None:
             self.s.event_callbacks.append((callback, node.lineno))  # (a listener of a built widget: `gr.Button().click`)
+        if callee in AUDIO_STREAMS and (callback := self._stream_callback(node)) is not None:
+            self.s.stream_callbacks.append((callback, node.lineno))
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
@@ -1819,12 +1875,25 @@ class _Indexer(ast.NodeVisitor):
                 or not any(ref.partition(".")[0] == "gradio" for ref in self.s.imports.values()):
             return None
         arg = next((kw.value for kw in node.keywords if kw.arg == "fn"), node.args[0] if node.args else None)
-        if not isinstance(arg, ast.Name):
-            return None
+        return self._handed_function(arg) if isinstance(arg, ast.Name) else None
+
+    def _handed_function(self, arg: ast.Name) -> str | None:
+        """The function a name handed to a framework denotes: a def nested in the function that hands it on, a
+        module-level def, or an import."""
         parent = self.func_stack[-1] if self.func_stack else None
         if parent is not None and f"{parent.qualname}.{arg.id}" in self.s.functions:
             return f"{self.s.module}.{parent.qualname}.{arg.id}"
         return self.resolve(arg.id) if arg.id in self.top_level or arg.id in self.s.imports else None
+
+    def _stream_callback(self, node: ast.Call) -> str | None:
+        """The function an audio stream's constructor is handed as `callback=`: a method of the enclosing class
+        (`callback=self.audio_callback`), a def nested in the function that builds the stream, a module-level def
+        or an import."""
+        arg = next((kw.value for kw in node.keywords if kw.arg == "callback"), None)
+        if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "self" \
+                and self.class_stack:
+            return f"{self.s.module}.{self.class_stack[-1].qualname}.{arg.attr}"
+        return self._handed_function(arg) if isinstance(arg, ast.Name) else None
 
     def _callable_args(self, node: ast.Call, callee: str) -> None:
         """Record the arguments that name a callable: a module-level function or class, an import, a method
@@ -1897,8 +1966,8 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
     if any(name in source for name in FIELD_SETTERS):  # a walk of the whole tree only where one is named
         _FieldSetters().visit(tree)
     indexer = _Indexer(module, path, lines, is_package)
-    indexer.top_level = frozenset(n.name for n in tree.body if isinstance(n, _DEFS))
-    indexer.top_assigned = _module_assigned(tree.body)
+    indexer.top_level = _module_defs(tree.body)
+    indexer.top_assigned = _module_assigned(tree.body) | (_declared_globals(tree) if "global " in source else frozenset())
     indexer.visit(tree)
     if not any(f.regions for f in indexer.s.functions.values()):
         for f in indexer.s.functions.values():  # parameters handed on matter only next to a capture region,
@@ -2205,6 +2274,38 @@ def _locals_built(func: ast.FunctionDef | ast.AsyncFunctionDef, local_calls: dic
     return {k: v for k, v in local_calls.items() if k not in params}
 
 
+def _pairwise(target: ast.Tuple, value: ast.Tuple) -> bool:
+    """`a, b = x.f, x.g`: a tuple of names bound to a tuple display of as many aliases, none of which reads a name
+    bound here (a swap `a, b = b, a` reads each before binding): each name binds as `a = x.f` alone would."""
+    if len(target.elts) != len(value.elts) or not all(isinstance(t, ast.Name) for t in target.elts):
+        return False
+    bound = set(_bound_names(target))
+    return all(isinstance(v, (ast.Name, ast.Attribute)) and (dotted(v) or "").split(".")[0] not in bound
+               for v in value.elts)
+
+
+def _module_defs(body: list[ast.stmt]) -> frozenset[str]:
+    """The names the module-level defs and classes bind: those of the module's body and those under a top-level
+    `if` (an `if __name__ == "__main__":` block defining a gradio app's handlers), `try`, `with` or loop, which
+    bind module globals just the same; not those nested in a def or class."""
+    out: set[str] = set()
+    todo = list(body)
+    while todo:
+        stmt = todo.pop()
+        if isinstance(stmt, _DEFS):
+            out.add(stmt.name)
+            continue
+        for name in ("body", "orelse", "finalbody", "handlers"):
+            todo.extend(s for s in getattr(stmt, name, ()) if isinstance(s, (ast.stmt, ast.ExceptHandler)))
+    return frozenset(out)
+
+
+def _declared_globals(tree: ast.Module) -> frozenset[str]:
+    """The names a `global` statement declares anywhere in the module: module globals, though maybe bound only in a
+    function (`global whisper_model` then `whisper_model = load(...)` in `initialize_fn`)."""
+    return frozenset(name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names)
+
+
 def _module_assigned(body: list[ast.stmt]) -> frozenset[str]:
     """The names the module-level statements assign (`x = ...`, `x: T = ...`, also under a top-level `if`, `try`,
     `with` or loop), not those of a def or class body."""
@@ -2214,8 +2315,7 @@ def _module_assigned(body: list[ast.stmt]) -> frozenset[str]:
         stmt = todo.pop()
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
-                if isinstance(target, ast.Name):
-                    out.add(target.id)
+                out.update(_bound_names(target))  # (`model, tokenizer = load(path)` binds both)
         elif not isinstance(stmt, _DEFS):
             for name in ("body", "orelse", "finalbody", "handlers"):
                 todo.extend(s for s in getattr(stmt, name, ()) if isinstance(s, (ast.stmt, ast.ExceptHandler)))

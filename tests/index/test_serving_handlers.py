@@ -175,7 +175,10 @@ def test_a_gradio_callback_that_runs_inference_is_a_request_root():
 
 def test_a_listener_named_like_gradios_in_a_module_without_gradio_is_no_callback():
     source = GRADIO.replace("import gradio as gr", "import widgets as gr")
-    assert "answer" not in hot({"demo": source})
+    found = hot({"demo": source})
+    # (`answer` still runs the global model with autograd off: an inference root, not a gradio request)
+    assert found["answer"][1] == ("answer (inference: runs the model with autograd off)",)
+    assert "load_model" not in found
 
 
 

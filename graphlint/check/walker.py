@@ -759,6 +759,8 @@ class Walker:
                 val = annotation_val(text)
                 if val.kind is Kind.UNKNOWN:
                     val = self._class_instance(text)
+                elif val.is_tensor and _host_literal_default(param):
+                    val = UNKNOWN  # `temperature: torch.Tensor = 0.7`: the default the callers rely on is a number
                 elif val.kind is Kind.TENSOR and is_cpu_name(name):
                     val = Val(Kind.CPU_TENSOR, weak=True)  # `seq_lens_cpu: torch.Tensor`, as for class fields
             elif name in ("self", "cls"):

@@ -33,7 +33,7 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH,
-    HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
 
@@ -1268,7 +1268,7 @@ class Inference:
 
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:
         if not qual.startswith("torch."):
-            if qual.startswith(("numpy.", "np.")):
+            if qual.startswith((*HOST_ARRAY_LIBRARIES, "np.")):
                 if qual.rpartition(".")[2] in NUMPY_SCALAR_MATH and node.args \
                         and all(self.host_number(a.value, untyped=True) for a in node.args):
                     return HOST  # `np.exp(-4.0 * i / n)`: a NumPy scalar, a number (and arithmetic of it one too)
@@ -1826,11 +1826,14 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
             text = _const_string(other.args[0].value)
         if device is None or text is None or not isinstance(op, (cst.Equal, cst.NotEqual)):
             return {}, {}
-        subject, on_cpu = device, names_cpu(text)
-        if isinstance(op, cst.NotEqual):
-            on_cpu = not on_cpu
         if device_type(text) not in ("cpu", "cuda"):
             return {}, {}
+        if not names_cpu(text):
+            # `v.device != torch.device("cuda")` says "not that device", not "the host": a `cuda:0` tensor compares
+            # unequal to `cuda` (and an `mps` one to either), so only the arm where it equals the device is known
+            arm = _device_arm(inf, device)
+            return (arm, {}) if isinstance(op, cst.Equal) else ({}, arm)
+        subject, on_cpu = device, isinstance(op, cst.Equal)
     else:
         return {}, {}
     found = _subject(inf, subject)
@@ -1840,6 +1843,15 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     host = {key: Val(Kind.CPU_TENSOR, rank=current.rank), **_derived_on_host(inf, key)}
     device_val = current if current.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Val(Kind.TENSOR, rank=current.rank)
     return (host, {key: device_val}) if on_cpu else ({key: device_val}, host)
+
+
+def _device_arm(inf: Inference, subject: cst.BaseExpression) -> dict[str, Val]:
+    """The tested value on the device, for the arm of a device test that names the accelerator."""
+    found = _subject(inf, subject)
+    if found is None or found[1].kind not in (*TENSORS, Kind.UNKNOWN):
+        return {}
+    key, current = found
+    return {key: current if current.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Val(Kind.TENSOR, rank=current.rank)}
 
 
 def _derived_on_host(inf: Inference, key: str) -> dict[str, Val]:

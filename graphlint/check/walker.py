@@ -20,7 +20,7 @@ from graphlint.index.project import ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
-    merge_envs, narrowing, reduced_params, remember_test, FULL_REDUCTIONS,
+    merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test, FULL_REDUCTIONS,
 )
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
@@ -465,8 +465,10 @@ class Walker:
             # `if __name__ == "__main__":` in a function body is a script's self-test, dead when imported: only
             # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
             self._walk_orelse(stmt)
-        elif isinstance(stmt, cst.If) and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)):
-            # a None test of a parameter every caller fills: only the arm its callers take runs
+        elif isinstance(stmt, cst.If) and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)
+                                           or off_cuda_arm(inf, stmt.test)):
+            # a None test of a parameter every caller fills: only the arm its callers take runs; an arm that runs only
+            # where the program's device is not CUDA (`if device.type == "mps":`) never runs either
             self.header(stmt, stmt.test)
             if dead == "orelse":
                 self.walk_block(stmt.body)

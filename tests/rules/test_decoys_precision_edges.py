@@ -8,6 +8,54 @@ from __future__ import annotations
 from snippets import findings
 
 
+def test_an_arm_that_runs_only_off_cuda_is_not_walked():
+    """Seed-VC's `if device.type == "mps":` / `if self.device == "mps":`, FastChat's `if device == "mps":`: graphlint
+    reads the program as run on CUDA, so the arm never runs. Decoys: the CUDA arm, a `!= "cpu"` arm, a tensor's own
+    device test (it narrows the tensor, it says nothing of the program) and an offload device (kept on the host while
+    the program runs on CUDA) stay walked; ktransformers' `if "cuda" in device.lower():` leaves its else arm off CUDA."""
+    src = """
+        import torch
+
+
+        def step(x: torch.Tensor, ids: list[int], device: torch.device, offload_device: str):
+            if device.type == "mps":
+                a = torch.tensor(ids).to(device)
+            else:
+                a = torch.tensor(ids).to(device)
+            if device != "cpu":
+                b = torch.tensor(ids).to(device)
+            if "privateuseone" in str(device) or device.type in ("cpu", "mps"):
+                c = x.cpu()
+            if x.device.type == "cpu":
+                d = torch.tensor(ids).to(device)
+            if offload_device == "cpu":
+                e = x.cpu()
+            return a, b
+
+
+        class Wrapper:
+            def __init__(self, device):
+                self.device = device
+
+            def run(self, ids: list[int], x: torch.Tensor):
+                if self.device == "mps":
+                    return x.cpu()
+                return torch.tensor(ids).to(self.device)
+
+
+        def load(data, device: str):
+            if "cuda" in device.lower():
+                out = data.to(device)
+            else:
+                out = torch.from_numpy(data).to(device)
+            return out
+    """
+    found = findings(src, scope="all")
+    assert (6, "GL131") not in found and (12, "GL103") not in found and (26, "GL103") not in found
+    assert (34, "GL131") not in found
+    assert {(8, "GL131"), (10, "GL131"), (14, "GL131"), (16, "GL103"), (27, "GL131")} <= found
+
+
 def test_torch_context_managers_are_no_tensors():
     """stable-audio-tools' `with torch.cuda.amp.autocast(..) and torch.set_grad_enabled(g):` is an `and` of two
     context managers (`torch.set_grad_enabled`, `torch.autocast`, `torch.no_grad`, `torch.inference_mode` are in

@@ -20,7 +20,7 @@ from graphlint.index.project import ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
-    merge_envs, narrowing, reduced_params, remember_test, FULL_REDUCTIONS,
+    merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test, FULL_REDUCTIONS,
 )
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
@@ -465,8 +465,10 @@ class Walker:
             # `if __name__ == "__main__":` in a function body is a script's self-test, dead when imported: only
             # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
             self._walk_orelse(stmt)
-        elif isinstance(stmt, cst.If) and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)):
-            # a None test of a parameter every caller fills: only the arm its callers take runs
+        elif isinstance(stmt, cst.If) and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)
+                                           or off_cuda_arm(inf, stmt.test)):
+            # a None test of a parameter every caller fills: only the arm its callers take runs; an arm that runs only
+            # where the program's device is not CUDA (`if device.type == "mps":`) never runs either
             self.header(stmt, stmt.test)
             if dead == "orelse":
                 self.walk_block(stmt.body)
@@ -759,6 +761,8 @@ class Walker:
                 val = annotation_val(text)
                 if val.kind is Kind.UNKNOWN:
                     val = self._class_instance(text)
+                elif val.is_tensor and _host_literal_default(param):
+                    val = UNKNOWN  # `temperature: torch.Tensor = 0.7`: the default the callers rely on is a number
                 elif val.kind is Kind.TENSOR and is_cpu_name(name):
                     val = Val(Kind.CPU_TENSOR, weak=True)  # `seq_lens_cpu: torch.Tensor`, as for class fields
             elif name in ("self", "cls"):

@@ -18,7 +18,7 @@ from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
-    BOOL_DTYPES, FACTORY_TORCH, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, NON_FLOAT_DTYPES, PAIR_RESULTS,
+    BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
@@ -208,14 +208,27 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                     scope.top_values.add(id(stmt.value))
     scope.self_assigns = _left_in_self(func.body, scope.self_assigns)
     args = func.args
-    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-        scope.params[arg.arg] = _host_annotation(arg.annotation, arg.arg)
+    positional = [*args.posonlyargs, *args.args]
+    defaults = {**dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults)),
+                **{a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}}
+    for arg in [*positional, *args.kwonlyargs]:
+        kind = _host_annotation(arg.annotation, arg.arg)
+        # `temperature: torch.Tensor = 0.7`: a literal default contradicts the annotation, which then says nothing
+        scope.params[arg.arg] = UNKNOWN if kind in (TENSOR, BOOL_TENSOR, CPU_TENSOR) \
+            and _literal_default(defaults.get(arg.arg)) else kind
     for arg in (args.vararg, args.kwarg):
         if arg is not None:
             scope.params[arg.arg] = UNKNOWN
     scope.kwarg = args.kwarg.arg if args.kwarg is not None else ""
     scope.vararg = args.vararg.arg if args.vararg is not None else ""
     return scope
+
+
+def _literal_default(value: ast.expr | None) -> bool:
+    """`0.7`, `-1`, `"mean"`, `True`: a number, string or flag written as a parameter's default (not None)."""
+    if isinstance(value, ast.UnaryOp):
+        value = value.operand
+    return isinstance(value, ast.Constant) and isinstance(value.value, (int, float, str))
 
 
 def _in_block(block: list[ast.stmt]) -> list[tuple[ast.stmt, int]]:
@@ -1212,8 +1225,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return CPU_TENSOR
     if qual in JOIN_TORCH and value.args and _host_parts(value.args[0], resolve, again):
         return CPU_TENSOR  # `torch.stack(torch.meshgrid(torch.arange(h), torch.arange(w)))`: host parts
-    if qual and qual.startswith("numpy.") and qual not in NUMPY_OBJECTS:
-        return NDARRAY  # NumPy computes on the host and never returns a tensor, as the checker reads it
+    if qual and qual.startswith(HOST_ARRAY_LIBRARIES) and qual not in NUMPY_OBJECTS:
+        return NDARRAY  # NumPy (and pandas) computes on the host and never returns a tensor, as the checker reads it
     if qual and qual.startswith("torch."):
         if CPU_LEGACY_TENSOR_RE.match(qual):
             return CPU_TENSOR  # `torch.LongTensor(ids)`, `torch.Tensor(data)`: no device argument, the host

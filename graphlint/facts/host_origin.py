@@ -104,6 +104,10 @@ class Origin:
     # holds no element: a literal 0 among its sizes (`torch.zeros(1, 0, d)`, `torch.tensor([])`) and what keeps
     # its element count (views, casts, elementwise math); copying it moves no byte, so nothing waits
     empty: bool = False
+    # bound in one arm of an `if` whose other path keeps a value the inference does not place on the host (`if not
+    # torch.is_tensor(a): a = torch.from_numpy(a)` of a parameter the callers pass on the device): read after the
+    # `if`, it may be either, so it is no evidence that a copy moves host bytes
+    partial: bool = False
 
     def but(self, **kw) -> "Origin":
         return replace(self, **kw)
@@ -218,6 +222,25 @@ class HostOrigins:
             self._arms = _arm_paths(tree) if tree is not None else {}
         return self._arms.get(id(node), ())
 
+    def _one_arm(self, read: cst.Name) -> bool:
+        """`read` is a parameter the unit binds only in one arm of an `if` it follows (`if not torch.is_tensor(a):
+        a = torch.from_numpy(a)`), and the inference's join of the paths there is no host tensor: the other path keeps
+        what the callers passed. (A local bound before the `if` is left to the arms' own facts: `if offload: ae =
+        ae.cpu()` then a later `if offload: ae.decoder.to(d)` reads the same test.)"""
+        history = self.history.get(read.value)
+        fn = self.ctx.unit.function
+        if not history or fn is None or read.value not in (*fn.params, *fn.kwonly):
+            return False
+        bound = self._arm_path(history[-1][0])
+        if not bound or id(read) not in (self._arms or {}):
+            return False
+        if any(self._arm_path(target)[:len(bound)] != bound for target, _origin in history):
+            return False  # bound outside that arm too: not the callers' value on the other path
+        if self._arm_path(read)[:len(bound)] == bound:
+            return False  # read inside the arm that bound it
+        val = self.ctx.val(read)
+        return not (val.kind is Kind.CPU_TENSOR and not val.weak)
+
     def _siblings(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
         """`a` and `b` lie in different arms of one `if`/`else` (so neither follows the other)."""
         pa = dict(self._arm_path(a))
@@ -325,7 +348,10 @@ class HostOrigins:
     def _origin(self, expr: cst.BaseExpression) -> Origin | None:
         ctx = self.ctx
         if isinstance(expr, cst.Name):
-            return self.origins.get(expr.value) or self._carried(expr)
+            found = self.origins.get(expr.value)
+            if found is not None and self._one_arm(expr):
+                return found.but(partial=True)
+            return found or self._carried(expr)
         if isinstance(expr, cst.Attribute) and expr.attr.value not in CONST_ATTRS | {"device", "is_cuda", "is_cpu"} \
                 and ctx.val(expr).kind not in HOST_KINDS:
             # `ae.decoder` of `ae = ae.cpu()`: a submodule (or a tensor's `.T` / `.data`) lives with what holds it
@@ -533,7 +559,7 @@ class HostOrigins:
         """A CPU tensor whose copy to the device moves bytes: any host origin but one of no element (`Origin.empty`,
         whose copy moves nothing and waits for nothing)."""
         origin = self.origin(expr)
-        return origin is not None and not origin.empty
+        return origin is not None and not origin.empty and not origin.partial
 
     def is_pinned(self, expr: cst.BaseExpression) -> bool:
         """Known to live in pinned host memory: `.pin_memory()`, `pin_memory=True`, views of them,

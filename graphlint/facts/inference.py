@@ -33,7 +33,7 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH,
-    HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
 
@@ -1268,7 +1268,7 @@ class Inference:
 
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:
         if not qual.startswith("torch."):
-            if qual.startswith(("numpy.", "np.")):
+            if qual.startswith((*HOST_ARRAY_LIBRARIES, "np.")):
                 if qual.rpartition(".")[2] in NUMPY_SCALAR_MATH and node.args \
                         and all(self.host_number(a.value, untyped=True) for a in node.args):
                     return HOST  # `np.exp(-4.0 * i / n)`: a NumPy scalar, a number (and arithmetic of it one too)
@@ -1826,11 +1826,14 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
             text = _const_string(other.args[0].value)
         if device is None or text is None or not isinstance(op, (cst.Equal, cst.NotEqual)):
             return {}, {}
-        subject, on_cpu = device, names_cpu(text)
-        if isinstance(op, cst.NotEqual):
-            on_cpu = not on_cpu
         if device_type(text) not in ("cpu", "cuda"):
             return {}, {}
+        if not names_cpu(text):
+            # `v.device != torch.device("cuda")` says "not that device", not "the host": a `cuda:0` tensor compares
+            # unequal to `cuda` (and an `mps` one to either), so only the arm where it equals the device is known
+            arm = _device_arm(inf, device)
+            return (arm, {}) if isinstance(op, cst.Equal) else ({}, arm)
+        subject, on_cpu = device, isinstance(op, cst.Equal)
     else:
         return {}, {}
     found = _subject(inf, subject)
@@ -1840,6 +1843,104 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     host = {key: Val(Kind.CPU_TENSOR, rank=current.rank), **_derived_on_host(inf, key)}
     device_val = current if current.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Val(Kind.TENSOR, rank=current.rank)
     return (host, {key: device_val}) if on_cpu else ({key: device_val}, host)
+
+
+# Device types other than CUDA: an arm that runs only where the program's device is one of them never runs on CUDA
+OFF_CUDA_TYPES = frozenset({"cpu", "mps", "xpu", "npu", "hpu", "privateuseone"})
+# The names a program gives the device it computes on (`device`, `self.device`, `args.device`); an `offload_device`,
+# a `kv_cache_device` names where something else is kept, which may be the host while the program runs on CUDA
+PROGRAM_DEVICE_NAMES = frozenset({"device", "dev", "_device"})
+
+
+def off_cuda_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
+    """Which arm of an `if` runs only where the program's device is not CUDA: "body" for `if device.type == "mps":`,
+    `if self.device == "cpu":`, `if "privateuseone" in str(self.device):`, `if device.type != "cuda":`; "orelse" for
+    the negations and `if "cuda" in device.lower():`. graphlint reads the program as run on CUDA, so that arm never runs there. A tensor's own device
+    test (`if x.device.type == "cpu":`) is no such test: it narrows `x` (`narrowing`)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = off_cuda_arm(inf, test.expression)
+        return {"body": "orelse", "orelse": "body"}.get(inner or "")
+    if isinstance(test, cst.BooleanOperation):
+        arms = (off_cuda_arm(inf, test.left), off_cuda_arm(inf, test.right))
+        if isinstance(test.operator, cst.And):  # the body needs both to hold, the else one to fail
+            return "body" if "body" in arms else "orelse" if arms == ("orelse", "orelse") else None
+        # (`or`: the else needs both to fail, the body one to hold)
+        return "orelse" if "orelse" in arms else "body" if arms == ("body", "body") else None
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+    if isinstance(op, (cst.In, cst.NotIn)):
+        return _off_cuda_membership(inf, test.left, right, isinstance(op, cst.In))
+    if not isinstance(op, (cst.Equal, cst.NotEqual)):
+        return None
+    for side, other in ((test.left, right), (right, test.left)):
+        typed = _program_device(inf, side)
+        text = _device_text(inf, other)
+        if typed is None or text is None:
+            continue
+        if device_type(text) in OFF_CUDA_TYPES:
+            return "body" if isinstance(op, cst.Equal) else "orelse"
+        if device_type(text) == "cuda" and typed:  # `device.type != "cuda"` (a `cuda:0` device's type is "cuda")
+            return "orelse" if isinstance(op, cst.Equal) else "body"
+    return None
+
+
+def _off_cuda_membership(inf: Inference, left: cst.BaseExpression, right: cst.BaseExpression,
+                         holds: bool) -> str | None:
+    """`"mps" in str(device)` / `device.type in ("cpu", "mps")`: the arm where it holds runs off CUDA."""
+    text = _const_string(left)
+    if text is not None and _program_device(inf, right) is not None:
+        if device_type(text) in OFF_CUDA_TYPES:
+            return "body" if holds else "orelse"
+        if device_type(text) == "cuda":  # `"cuda" in device.lower()`: false on every other device
+            return "orelse" if holds else "body"
+    if isinstance(right, (cst.Tuple, cst.List, cst.Set)) and right.elements and _program_device(inf, left):
+        texts = [_const_string(e.value) for e in right.elements]
+        if all(t is not None and device_type(t) in OFF_CUDA_TYPES for t in texts):
+            return "body" if holds else "orelse"
+    return None
+
+
+def _device_text(inf: Inference, expr: cst.BaseExpression) -> str | None:
+    """The device a literal (`"mps"`) or `torch.device("mps")` names."""
+    text = _const_string(expr)
+    if text is None and isinstance(expr, cst.Call) and (inf.resolve(expr.func) or "") == "torch.device" and expr.args:
+        text = _const_string(expr.args[0].value)
+    return text
+
+
+def _program_device(inf: Inference, expr: cst.BaseExpression) -> bool | None:
+    """Whether `expr` is the program's device (`device`, `self.device`, `args.device`), as `device.type` (True: its
+    type string) or as itself or `str(device)` (False); None for anything else, a tensor's `x.device` included."""
+    typed = False
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "lower" \
+            and not expr.args:
+        expr = expr.func.value  # `device.lower()`, `str(device).lower()`
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "str" \
+            and len(expr.args) == 1:
+        expr = expr.args[0].value
+    elif isinstance(expr, cst.Attribute) and expr.attr.value == "type":
+        expr, typed = expr.value, True
+    if isinstance(expr, cst.Name):
+        name, base = expr.value, None
+    elif isinstance(expr, cst.Attribute):
+        name, base = expr.attr.value, expr.value
+    else:
+        return None
+    if name not in PROGRAM_DEVICE_NAMES or inf(expr).is_tensor:
+        return None
+    if base is not None and not (isinstance(base, cst.Name) and base.value in ("self", "cls") or in_config(base)):
+        return None  # `x.device` of a value that may be a tensor: where that tensor is, not the program's device
+    return typed
+
+
+def _device_arm(inf: Inference, subject: cst.BaseExpression) -> dict[str, Val]:
+    """The tested value on the device, for the arm of a device test that names the accelerator."""
+    found = _subject(inf, subject)
+    if found is None or found[1].kind not in (*TENSORS, Kind.UNKNOWN):
+        return {}
+    key, current = found
+    return {key: current if current.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Val(Kind.TENSOR, rank=current.rank)}
 
 
 def _derived_on_host(inf: Inference, key: str) -> dict[str, Val]:

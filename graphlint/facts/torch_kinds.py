@@ -25,7 +25,15 @@ HOST_TORCH = frozenset({
     "torch.is_distributed", "torch.is_vulkan_available", "torch.is_warn_always_enabled",
     "torch.is_deterministic_algorithms_warn_only_enabled", "torch.sym_int", "torch.sym_float", "torch.sym_max",
     "torch.sym_min", "torch.sym_not", "torch.sym_sqrt", "torch.sym_sum", "torch.sym_ite",
+    # context managers: `with torch.autocast(..) and torch.set_grad_enabled(g):` holds no tensor, though their names
+    # are in torch's namespace of tensor functions (`torch.cuda.amp.autocast` sits in a non-tensor submodule)
+    "torch.autocast", "torch.amp.autocast", "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled",
+    "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.enable_grad",
+    "torch.autograd.set_grad_enabled", "torch.autograd.inference_mode",
 })
+# Libraries that compute on the host and answer with arrays: NumPy, and pandas, whose frames and columns (`pd.read_csv(p)`,
+# `df["Prompt"]`, `.tolist()` of one) are host data as an array's are (a frame is read as one array)
+HOST_ARRAY_LIBRARIES = ("numpy.", "pandas.")
 # functional transforms: they return a callable (`torch.compile(self._decode, mode=...)`, `torch.vmap(f)`), not a
 # tensor, though their names are in torch's namespace of tensor functions
 TRANSFORM_TORCH = frozenset({"torch.compile", "torch.vmap"})

@@ -37,6 +37,8 @@ class ProjectIndex(Protocol):
 
     def registry_tables(self, fn: FunctionInfo) -> list[str]: ...
 
+    def protocol_arguments(self, fn: FunctionInfo) -> dict[str, str]: ...
+
     def is_nn_module(self, cls: ClassInfo) -> bool: ...
 
     @property
@@ -663,6 +665,12 @@ class CallFacts:
 
     def _compute(self, fn: "FunctionInfo") -> dict[str, IKind]:
         sites = self._sites(fn) if fn.params or fn.kwonly else None
+        # a framework's calls of a protocol method (`streamer.put(next_tokens.cpu())`): a caller the index never sees
+        framework = {param: Base(kind) for param, kind in self.index.protocol_arguments(fn).items()}
+        if framework:
+            return framework if not sites else {
+                param: kind for param, kind in framework.items()
+                if self._join_sites(fn, sites, (param,), set())[param] <= {kind}}
         if not sites:
             found = self._module_call_facts(fn) if fn.params or fn.kwonly else {}
             # no call the index sees passes a hook: the identity default is the only one the code shows

@@ -13,6 +13,7 @@ patched models) both read them, so they live in this leaf module, which imports 
   runs the whole loop in the library, once per call (a generation request).
 - `STEP_PROTOCOLS`: per-step plug-in protocols, (package, class) -> the methods the framework calls every step
   on a project subclass, and who calls them.
+- `PROTOCOL_ARGUMENTS`: what the framework passes those methods, where the table knows.
 - `LIBRARY_ENTRY_METHODS`: per package, the per-call methods of its model objects that its own entry runs (a
   project function installed under such a name on such an object runs where the replaced method ran).
 """
@@ -48,6 +49,13 @@ STEP_PROTOCOLS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
     ("transformers", "BaseStreamer"): (("put", "end"), "transformers' generate"),
     ("vllm", "AttentionMetadataBuilder"): (("build", "update_block_table"), "vLLM's model runner"),
     ("diffusers", "SchedulerMixin"): (("step",), "a diffusers pipeline"),
+}
+# What a framework hands the protocol methods it calls (`STEP_PROTOCOLS`): (package, class, method) -> the kind of each
+# positional parameter after `self` (`graphlint.facts.kinds.Base` values by name: this module imports nothing), for an
+# override whose signature is the protocol's. transformers' decode loop hands its streamer the prompt and each step's
+# tokens moved to the host first (`streamer.put(input_ids.cpu())`, `streamer.put(next_tokens.cpu())`).
+PROTOCOL_ARGUMENTS: dict[tuple[str, str, str], tuple[str, ...]] = {
+    ("transformers", "BaseStreamer", "put"): ("cpu_tensor",),
 }
 # Per-call entries of a library's model objects that the library's own entry runs (`pipe(..)` runs the pipeline
 # class's `__call__`; `vae.decode(z)` runs `_decode` / `tiled_decode`): a project function installed under one of

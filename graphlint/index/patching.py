@@ -24,7 +24,9 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from graphlint.index.frameworks import GENERATION_LIBRARY, GENERATION_LOOPS, GENERATION_STEP_METHODS, STEP_PROTOCOLS
+from graphlint.index.frameworks import (
+    GENERATION_LIBRARY, GENERATION_LOOPS, GENERATION_STEP_METHODS, PROTOCOL_ARGUMENTS, STEP_PROTOCOLS,
+)
 from graphlint.index.summary import ClassInfo, FunctionInfo, ModuleSummary
 
 if TYPE_CHECKING:
@@ -207,6 +209,20 @@ class PatchEdges:
                     if fn is not None and not fn.abstract and fn.key not in seen:
                         seen.add(fn.key)
                         yield fn, f"{fn.display} (step: {caller} calls a {key[1]})"
+
+    def protocol_arguments(self, fn: FunctionInfo) -> dict[str, str]:
+        """Parameter -> the kind (a `Base` value) the framework passes a protocol method it calls on a project subclass
+        (`PROTOCOL_ARGUMENTS`: `put(self, value)` of a transformers `BaseStreamer` gets host tokens); empty for any
+        other function, or an override whose positional parameters are not the protocol's."""
+        cls = self.classes.get(fn.class_key) if fn.class_key and fn.parent_key is None else None  # type: ignore[attr-defined]
+        if cls is None or fn.kwonly:
+            return {}
+        name = fn.qualname.rpartition(".")[2]
+        for package, base in self._protocol_bases(cls):
+            kinds = PROTOCOL_ARGUMENTS.get((package, base, name))
+            if kinds is not None and len(fn.params) == len(kinds) + 1 and not fn.star_args:
+                return dict(zip(fn.params[1:], kinds))
+        return {}
 
     def _protocol_bases(self, cls: ClassInfo) -> set[tuple[str, str]]:
         """The `STEP_PROTOCOLS` classes `cls` derives from through its project bases, by (package, class): only a

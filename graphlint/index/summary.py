@@ -23,7 +23,9 @@ from graphlint.facts.default_device import (
     device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
-from graphlint.facts.torch_kinds import FACTORY_TORCH, FIXED_RANK_TORCH, RANK_KEEPING_METHODS, TRANSFORM_TORCH
+from graphlint.facts.torch_kinds import (
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, RANK_KEEPING_METHODS, TRANSFORM_TORCH,
+)
 from graphlint.index.assigned import MODULE_SELF_METHODS, built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.frameworks import LIBRARY_ENTRY_METHODS
@@ -1199,6 +1201,8 @@ class _Indexer(ast.NodeVisitor):
             # `torch.zeros(...).to(self.device)`: a tensor moved to a device
             return TENSOR_HELD if self._attr_kind(func.value) == TENSOR_HELD else None
         name = self.resolve(dotted(func)) or ""
+        if name in HOST_TORCH:
+            return Held(Base.HOST)  # `self.device = torch.device("cuda:0")`, `self.ctx = torch.autocast(..)`: no tensor
         if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()
                                        and name.split(".")[1] not in NON_TENSOR_TORCH_SUBMODULES
                                        and name not in TRANSFORM_TORCH) or LEGACY_TENSOR_RE.match(name):

@@ -10,7 +10,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.host_origin import tensor_elements
 from graphlint.facts.tokenizers import DECODERS
-from graphlint.facts.values import Dev, Kind, Where
+from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.rules._conditions import condition_category
 from graphlint.facts.syntax import code_of, column_restricted, is_true, kwarg, method_call, positional
 from graphlint.rules._util import LOG_METHODS, tensor_method
@@ -108,9 +108,18 @@ class TolistCall(Rule):
             return
         ids = node.args[0].value
         # a list of device rows (`[o[n:] for o in out]`) is converted row by row: each `.tolist()` waits the same
-        rows = isinstance(ids, (cst.List, cst.ListComp, cst.GeneratorExp)) and tensor_elements(self.ctx, ids)
+        rows = isinstance(ids, (cst.List, cst.ListComp, cst.GeneratorExp)) and tensor_elements(self.ctx, ids) \
+            or _device_rows(self.ctx.val(ids))
         if (rows or self.ctx.is_device_tensor(ids)) and self.ctx.tokenizers.is_tokenizer(m[0]):
             self.report(node, self.decode_message.format(call=f".{m[1]}()"))
+
+
+def _device_rows(val: Val) -> bool:
+    """A sequence of device tensors the data flow shows (`ids = [o[n:] for o in model.generate(..)]`, then
+    `tok.batch_decode(ids)`): each row is converted, as a literal list of them is."""
+    elem = val.elem
+    return val.kind is Kind.TENSOR_SEQ and elem is not None and elem.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) \
+        and not elem.weak
 
 
 class CpuTransfer(Rule):

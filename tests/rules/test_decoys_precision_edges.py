@@ -1,0 +1,237 @@
+"""Precision edges of the armory set (docs/notes/misses-s30-armory.md, lead 2): each a language or torch fact that an
+earlier version missed, so it flagged a host look-alike. Each test has the look-alike that must stay silent and the
+sync beside it that must stay reported.
+"""
+
+from __future__ import annotations
+
+from snippets import findings
+
+
+def test_an_arm_that_runs_only_off_cuda_is_not_walked():
+    """Seed-VC's `if device.type == "mps":` / `if self.device == "mps":`, FastChat's `if device == "mps":`: graphlint
+    reads the program as run on CUDA, so the arm never runs. Decoys: the CUDA arm, a `!= "cpu"` arm, a tensor's own
+    device test (it narrows the tensor, it says nothing of the program) and an offload device (kept on the host while
+    the program runs on CUDA) stay walked; ktransformers' `if "cuda" in device.lower():` leaves its else arm off CUDA."""
+    src = """
+        import torch
+
+
+        def step(x: torch.Tensor, ids: list[int], device: torch.device, offload_device: str):
+            if device.type == "mps":
+                a = torch.tensor(ids).to(device)
+            else:
+                a = torch.tensor(ids).to(device)
+            if device != "cpu":
+                b = torch.tensor(ids).to(device)
+            if "privateuseone" in str(device) or device.type in ("cpu", "mps"):
+                c = x.cpu()
+            if x.device.type == "cpu":
+                d = torch.tensor(ids).to(device)
+            if offload_device == "cpu":
+                e = x.cpu()
+            return a, b
+
+
+        class Wrapper:
+            def __init__(self, device):
+                self.device = device
+
+            def run(self, ids: list[int], x: torch.Tensor):
+                if self.device == "mps":
+                    return x.cpu()
+                return torch.tensor(ids).to(self.device)
+
+
+        def load(data, device: str):
+            if "cuda" in device.lower():
+                out = data.to(device)
+            else:
+                out = torch.from_numpy(data).to(device)
+            return out
+    """
+    found = findings(src, scope="all")
+    assert (6, "GL131") not in found and (12, "GL103") not in found and (26, "GL103") not in found
+    assert (34, "GL131") not in found
+    assert {(8, "GL131"), (10, "GL131"), (14, "GL131"), (16, "GL103"), (27, "GL131")} <= found
+
+
+def test_torch_context_managers_are_no_tensors():
+    """stable-audio-tools' `with torch.cuda.amp.autocast(..) and torch.set_grad_enabled(g):` is an `and` of two
+    context managers (`torch.set_grad_enabled`, `torch.autocast`, `torch.no_grad`, `torch.inference_mode` are in
+    torch's namespace of tensor functions by name only). Decoy: a tensor operand of the same `and` is still read."""
+    src = """
+        import torch
+
+
+        class Cond(torch.nn.Module):
+            def forward(self, x: torch.Tensor, grad: bool):
+                with torch.cuda.amp.autocast(dtype=torch.float16) and torch.set_grad_enabled(grad):
+                    y = x * 2
+                with torch.autocast("cuda") and torch.inference_mode():
+                    y = y + 1
+                ctx = torch.no_grad()
+                if ctx:
+                    y = y - 1
+                if torch.set_grad_enabled(grad) and (x > 0).any():
+                    y = y * 3
+                return y
+    """
+    assert findings(src, scope="all") == {(13, "GL111")}
+
+
+def test_a_device_field_is_no_tensor():
+    """Seed-VC's RMVPE stores `self.device = torch.device("cuda:0")`; `"privateuseone" in str(self.device)` formats a
+    device, not a tensor (and that arm runs only off CUDA). Decoy: a tensor field formatted into a string."""
+    src = """
+        import torch
+
+
+        class RMVPE:
+            def __init__(self, device=None):
+                self.device = device
+                if str(self.device) == "cuda":
+                    self.device = torch.device("cuda:0")
+                self.scale = torch.ones(4, device="cuda")
+
+            def mel2hidden(self, mel: torch.Tensor):
+                tag = "dml" if "privateuseone" in str(self.device) else str(self.device)
+                return mel * 2, tag, str(self.scale)
+    """
+    assert findings(src, scope="all") == {(13, "GL107")}
+
+
+def test_pandas_tables_are_host_data():
+    """LlamaGen's `df = pd.read_csv(p)` then `df['Prompt'].tolist()`: pandas reads and computes on the host. Decoy:
+    the same values once uploaded are a device tensor, whose `.tolist()` copies them back."""
+    src = """
+        import pandas as pd
+        import torch
+
+
+        def main(path: str):
+            df = pd.read_csv(path, delimiter="\\t")
+            prompts = df["Prompt"].tolist()
+            scores = torch.from_numpy(df["Score"].values).cuda()
+            return prompts, scores.tolist()
+    """
+    assert findings(src, scope="all") == {(8, "GL131"), (9, "GL102")}
+
+
+def test_a_tensor_arm_joined_with_a_parameter_is_no_upload():
+    """Seed-VC's `if not torch.is_tensor(audio): audio = torch.from_numpy(audio)` then `audio.float().to(dev)`: every
+    caller passes a CUDA waveform, so the copy may move nothing; PixArt's `if x.device != torch.device("cuda"):` says
+    "not that device" (a `cuda:0` tensor), not "on the host". Decoys: the same copy where both paths hold host tensors,
+    where the test names the host, and a local (not a parameter) bound on the host before the `if` too."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def infer(audio, device: str):
+            if not torch.is_tensor(audio):
+                audio = torch.from_numpy(audio)
+            return audio.float().to(device)
+
+
+        def both(audio: np.ndarray, ids: list[int], flag: bool, device: str):
+            if flag:
+                a = torch.from_numpy(audio)
+            else:
+                a = torch.tensor(ids)
+            return a.float().to(device)
+
+
+        def place(x, y):
+            if x.device != torch.device("cuda"):
+                x = x.to(torch.device("cuda"))
+            if y.device == torch.device("cpu"):
+                y = y.to(torch.device("cuda"))
+            return x, y
+
+
+        def local(ids: list[int], flag: bool):
+            t = torch.tensor(ids)
+            if flag:
+                t = t.cpu()
+            return t.to("cuda")
+    """
+    found = {(line, code) for line, code in findings(src, scope="all") if code == "GL131"}
+    assert found == {(16, "GL131"), (23, "GL131"), (31, "GL131")}
+
+
+def test_a_number_default_contradicts_a_tensor_annotation():
+    """Seed-VC's `temperature: torch.Tensor = 0.7` (every caller passes a float): the annotation is no evidence.
+    Decoy: the same annotation without a number default."""
+    src = """
+        import torch
+
+
+        def logits_to_probs(logits: torch.Tensor, temperature: torch.Tensor = 0.7, top_p: torch.Tensor = None):
+            return logits / max(temperature, 1e-5)
+
+
+        def scaled(logits: torch.Tensor, temperature: torch.Tensor):
+            return logits / max(temperature, 1e-5)
+    """
+    assert findings(src, scope="all") == {(9, "GL160")}
+
+
+def test_a_streamer_gets_host_tokens():
+    """transformers' decode loop calls `streamer.put(next_tokens.cpu())`: GLM-4-Voice's `TokenStreamer.put(value)`
+    reads host tokens. Decoys: an override with another signature (VibeVoice's `put(audio_chunks, indices)`, called
+    by the project's own loop) and a plain class's `put` keep what their callers pass."""
+    src = """
+        import torch
+        from transformers.generation.streamers import BaseStreamer
+
+
+        class TokenStreamer(BaseStreamer):
+            def put(self, value):
+                for token in value.tolist():
+                    self.queue.append(token)
+
+
+        class AudioStreamer(BaseStreamer):
+            def put(self, chunks, indices):
+                for i in indices.tolist():
+                    self.queue.append(chunks[i])
+
+
+        def loop(model, x: torch.Tensor, streamer: AudioStreamer):
+            for _ in range(8):
+                x = model(x)
+                streamer.put(x, x.argmax(-1))
+    """
+    found = findings(src, scope="all")
+    assert (7, "GL102") not in found
+    assert (13, "GL102") in found
+
+
+def test_a_tokenizer_decodes_device_rows_bound_to_a_name():
+    """Spark-TTS's `generated_ids = [o[len(i):] for i, o in zip(ids, model.generate(..))]` then
+    `tokenizer.batch_decode(generated_ids)`: each device row is converted with `.tolist()`, as in a literal list.
+    Decoys: rows moved to the host first, rows converted to lists, rows of unknown values."""
+    src = """
+        import torch
+        from transformers import AutoTokenizer
+
+
+        class TTS:
+            def __init__(self, model):
+                self.model = model
+                self.tokenizer = AutoTokenizer.from_pretrained("m")
+
+            def inference(self, text: str, batch):
+                inputs = self.tokenizer([text], return_tensors="pt").to("cuda")
+                out = self.model.generate(**inputs)
+                rows = [o[len(i):] for i, o in zip(inputs.input_ids, out)]
+                text = self.tokenizer.batch_decode(rows, skip_special_tokens=True)
+                host = [o[len(i):].cpu() for i, o in zip(inputs.input_ids, out)]
+                lists = [o.tolist() for o in host]
+                other = [b for b in batch]
+                return text, self.tokenizer.batch_decode(host), self.tokenizer.batch_decode(lists), \\
+                    self.tokenizer.batch_decode(other)
+    """
+    found = {(line, code) for line, code in findings(src, scope="all") if code == "GL102"}
+    assert found == {(14, "GL102")}

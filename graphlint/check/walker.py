@@ -389,10 +389,14 @@ class Walker:
         outer, index, pos = self.ctx.unit.function, self.ctx.index, self.ctx.position(fn.name)
         if outer is None or index is None:
             return None
+        if pos is None:
+            return None
+        line = pos.start.line + self.ctx.unit.line_offset
         info = index.functions.get(f"{outer.key}.{fn.name.value}")
-        # one def of that name among several (`if ...: def f` / `else: def f`) is told apart by its line
-        return info if info is not None and pos is not None and info.lineno == pos.start.line + \
-            self.ctx.unit.line_offset else None
+        if info is None or info.lineno == line:
+            return info
+        # one def of that name among several (`if ...: def f` / `else: def f`): the others are `f@<line>` (`_claim`)
+        return index.functions.get(f"{outer.key}.{fn.name.value}@{line}")
 
     def _run_called(self) -> None:
         """After a statement: walk the nested defs it called (in a dry run only forget them)."""

@@ -468,7 +468,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return hit[1]
         fn = self.method(cls, name)
         if fn is not None and not fn.abstract:
-            out = [(fn, "")] + self._overrides(cls, fn, name)
+            out = self.arms(fn) + self._overrides(cls, fn, name)
         else:
             out = [(impl, "") for impl in self._implementations(cls, name, fn)] or ([(fn, "")] if fn else [])
         self._methods_memo[memo] = (cls, out)  # holding `cls` keeps its id from being reused
@@ -499,6 +499,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 return []
             out.append((impl, f"override {sub.qualname}"))
         return out
+
+    def arms(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """What a call of `fn`'s name runs: `fn`, and the defs of the name in other arms of an `if` / `try` of its
+        scope (`FunctionInfo.alternates`): the join, as for a call with several targets. A direct call each."""
+        if not fn.alternates:
+            return [(fn, "")]
+        return [(fn, ""), *((alt, "") for key in fn.alternates if (alt := self.functions.get(key)) is not None)]
 
     def nested_defs(self, fn: FunctionInfo) -> list[FunctionInfo]:
         """The functions defined directly in `fn`'s body."""
@@ -646,12 +653,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return [(fn, "")] if fn else []
         fn = self.function_by_dotted(callee)
         if fn is not None:
-            return [(fn, "")]
+            return self.arms(fn)
         if caller is not None and callee.startswith(f"{module}."):  # `run(stream)`, `def run(...)` in the caller
             name = f"{caller.qualname}.{callee[len(module) + 1:]}"
             nested = [f for f in self.nested_defs(caller) if f.qualname == name]
             if nested:
-                return [(nested[0], "")]
+                return self.arms(nested[0])
         made = self.class_by_dotted(callee)
         if made is not None:
             return self._construct(made)
@@ -861,7 +868,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return out
         fn = self.function_by_dotted(desc)
         if fn is not None:
-            return [(fn, "")]
+            return list(self.arms(fn))
         cls = self.class_by_dotted(desc)
         if cls is not None:
             return [(cls, "")]
@@ -1428,6 +1435,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 # timing every call with `torch.cuda.synchronize()`).
                 for wrapper, deco in self.wrappers(fn):
                     add(wrapper, f"{wrapper.display} (decorator {deco})", result[fn.key].hop, capture)
+                # What reaches a def reaches the defs of its name in other arms (`arms`), however it was reached
+                # (a call, a global, a registry, a callback): the name may hold either.
+                for other, _how in self.arms(fn)[1:]:
+                    add(other, f"{other.display} (another arm's def)", parent, capture)
 
             for fn, label, parent, capture in seeds:
                 add(fn, label, parent, capture)

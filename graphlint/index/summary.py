@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -232,6 +232,9 @@ class FunctionInfo:
     # (first line, last line, field) of its `with <torch.device value>:` blocks (facts.default_device.device_blocks);
     # once its class is read, only the blocks whose item is a device (field "")
     device_blocks: tuple[tuple[int, int, str], ...] = ()
+    # keys of the other defs of its name in its scope that a call of the name may still run: defs in other arms of an
+    # `if` / `try` (`if whisper: def semantic_fn` / `else: def semantic_fn`), each indexed as `name@<line>` (`_claim`)
+    alternates: tuple[str, ...] = ()
 
     @property
     def display(self) -> str:
@@ -576,6 +579,46 @@ def _loop_elements(node: ast.For | ast.AsyncFor) -> list[tuple[ast.expr, str | N
     return [(target, dotted(it))]
 
 
+def _is_accessor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """`@x.setter` / `@x.deleter`: the other halves of a property, which keeps its getter's name."""
+    return any(isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter") for d in node.decorator_list)
+
+
+def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any((d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", "")) == "overload"
+               for d in node.decorator_list)
+
+
+def _scope_statements(body: list[ast.stmt]) -> Iterator[tuple[ast.stmt, tuple[int, ...]]]:
+    """Each statement of a scope's `body` and of the blocks under it (not inside defs or classes), with the ids of
+    the statement lists that hold it, innermost first. Only walked where two defs share a name (rare)."""
+    stack: list[tuple[list[ast.stmt], tuple[int, ...]]] = [(body, ())]
+    while stack:
+        block, around = stack.pop()
+        chain = (id(block), *around)
+        for stmt in block:
+            yield stmt, chain
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            for name in ("body", "orelse", "finalbody"):
+                sub = getattr(stmt, name, None)
+                if isinstance(sub, list) and sub:
+                    stack.append((sub, chain))
+            for sub in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+                stack.append((sub.body, chain))
+
+
+def _dead_before(body: list[ast.stmt], earlier: FunctionInfo, later: ast.AST) -> bool:
+    """Whether the def `earlier` (of `body`) is rebound on every path by the def `later`: that def sits in
+    `earlier`'s block or one around it (straight-line rebinding). An `@overload` stub is dead too."""
+    found = {id(stmt): (stmt, chain) for stmt, chain in _scope_statements(body)
+             if stmt is later or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.lineno == earlier.lineno}
+    node, chain = next((v for k, v in found.items() if v[0] is not later), (None, ()))
+    if node is None or _is_overload(node):
+        return True
+    return id(later) in found and found[id(later)][1][0] in chain
+
+
 class _Indexer(ast.NodeVisitor):
     """Statements are visited recursively (Python caps block nesting at 100 levels); expressions, which
     have no such cap (`a + b + ...` with 10,000 terms is valid), are walked with an explicit stack."""
@@ -606,6 +649,7 @@ class _Indexer(ast.NodeVisitor):
         self.script_binds: dict[str, str] = {}  # top-level names bound to what they stand for (`_script_bind`)
         self.script_arms: dict[str, set[str]] = {}  # top-level names' values from other arms of an `if` (`_script_if`)
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
+        self.bodies: list[list[ast.stmt]] = []  # the statements of each enclosing scope (module, class, def): `_claim`
 
     def _script(self) -> FunctionInfo:
         """The module's top-level code as a unit (ModuleSummary.script), made on its first call."""
@@ -673,7 +717,9 @@ class _Indexer(ast.NodeVisitor):
         self._registrations(node, f"{self.s.module}.{qual}")
         self.class_stack.append(info)
         self.class_defs.append(frozenset(n.name for n in node.body if isinstance(n, _DEFS)))
+        self.bodies.append(node.body)
         self.generic_visit(node)
+        self.bodies.pop()
         self.class_defs.pop()
         self.class_stack.pop()
         self._device_fields(node, info)
@@ -800,13 +846,15 @@ class _Indexer(ast.NodeVisitor):
         parent = self.func_stack[-1] if self.func_stack else None
         prefix = parent.qualname if parent else (cls.qualname if cls else "")
         qual = f"{prefix}.{node.name}" if prefix else node.name
+        # (a def nested in one moved to `name@<line>` (`_claim`) sits under that slot)
+        slot, alternates = self._claim(node, f"{parent.key.partition(':')[2]}.{node.name}" if parent else qual)
         scope = scope_of(node)
         lazy = [stmt for stmt in node.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
         for stmt in statements(node.body):  # (also one under an `if`: `if trt: from .vae import TRTDecoder`)
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 self.visit(stmt)  # a lazy import (`import xgrammar as xgr` in a setup method) names what its kinds call
         info = FunctionInfo(
-            key=f"{self.s.module}:{qual}", module=self.s.module, qualname=qual, path=self.s.path,
+            key=f"{self.s.module}:{slot}", module=self.s.module, qualname=qual, path=self.s.path,
             lineno=node.lineno, end_lineno=node.end_lineno or node.lineno,
             first_line=min([d.lineno for d in node.decorator_list] + [node.lineno]),
             class_key=cls.key if cls else (parent.class_key if parent else None),
@@ -831,6 +879,7 @@ class _Indexer(ast.NodeVisitor):
             return_rank=self._return_rank(scope),
             attr_ranks=tuple((attr, stored_rank(value, attr, self.resolve, scope.binds)) for attr, value in scope.self_assigns
                              if not (isinstance(value, ast.Constant) and value.value is None)),
+            alternates=alternates,
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))
@@ -838,7 +887,7 @@ class _Indexer(ast.NodeVisitor):
         info.device_blocks = tuple(b for b in blocks if not b[2] or info.class_key)
         if cls is not None:
             cls.device_attrs |= attrs
-        self.s.functions[qual] = info
+        self.s.functions[slot] = info
         if cls is None and parent is None:
             self._registrations(node, f"{self.s.module}.{qual}")
         info.module_params = self._module_params(node)
@@ -846,7 +895,7 @@ class _Indexer(ast.NodeVisitor):
         self.union_params.append(self._union_params(node, self.local_binds[-1]))
         self.arm_binds.append({})
         self.call_locals.append({})
-        if cls is not None:
+        if cls is not None and slot == qual:  # (`@x.setter`: `x` stays the getter's)
             cls.methods[node.name] = info.key
             if node.name == "__init__":
                 self._init_attrs(node, cls)
@@ -858,9 +907,11 @@ class _Indexer(ast.NodeVisitor):
             if part is not None:
                 self._walk_expr(part, record_calls=False)
         self.scopes.append(scope)
+        self.bodies.append(node.body)
         for stmt in node.body:
             if stmt not in lazy:  # read before the kinds above
                 self.visit(stmt)
+        self.bodies.pop()
         if calls_lazy_check(info.calls):  # (rare: the walk costs nothing elsewhere)
             info.lazy_params = lazy_message_params(node, self.resolve)
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
@@ -879,6 +930,42 @@ class _Indexer(ast.NodeVisitor):
             parent.nesting = max(parent.nesting, info.nesting)
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _claim(self, node: ast.FunctionDef | ast.AsyncFunctionDef, slot: str) -> tuple[str, tuple[str, ...]]:
+        """Where `node` is indexed (its key is `module:<slot>`; `slot` is where it goes unless another def of its name
+        is there), and the keys of the other defs of its name a call may run instead.
+
+        Two defs of one name in one scope (`if c: def f` / `else: def f`, a nested def built in two arms, `@overload`
+        stubs, `@x.setter`) would share a qualname, and only the last would be indexed: the other bodies never linted
+        nor reached. The later def takes the name (it is what the name holds after both ran); the earlier one moves to
+        the slot `qual@<its line>` with its nested defs (`_rename`), keeping its qualname (what messages, chains and
+        name checks read). It stays one of the name's `alternates` (a call of the name
+        is the join of both, like a call with several targets) unless it is dead: the later def sits in its own block
+        or one around it (straight-line rebinding: `def f` ... `def f`), or it is an `@overload` stub. An accessor
+        (`@x.setter`, `@x.deleter`) takes the slot `x@<line>` itself and is no alternate: `self.x` reads the getter."""
+        earlier = self.s.functions.get(slot)
+        if earlier is None:
+            return slot, ()
+        if _is_accessor(node):
+            return f"{slot}@{node.lineno}", ()
+        body = self.bodies[-1] if self.bodies else []
+        live = [f for f in (earlier, *(self.s.functions.get(k.partition(":")[2]) for k in earlier.alternates))
+                if f is not None and not _dead_before(body, f, node)]
+        self._rename(earlier, f"{slot}@{earlier.lineno}")
+        return slot, tuple(f.key for f in live)
+
+    def _rename(self, info: FunctionInfo, slot: str) -> None:
+        """Move `info` and the defs nested in it (all visited already) from its slot to `slot`."""
+        old_key = info.key
+        old = old_key.partition(":")[2]
+        new_key = f"{self.s.module}:{slot}"
+        for name in [q for q in self.s.functions if q == old or q.startswith(f"{old}.")]:
+            fn = self.s.functions.pop(name)
+            moved = slot + name[len(old):]
+            fn.key = f"{self.s.module}:{moved}"
+            if fn.parent_key is not None and (fn.parent_key == old_key or fn.parent_key.startswith(f"{old_key}.")):
+                fn.parent_key = new_key + fn.parent_key[len(old_key):]
+            self.s.functions[moved] = fn
 
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> IKind:
         if node.returns is not None:
@@ -1970,6 +2057,7 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
     if any(name in source for name in FIELD_SETTERS):  # a walk of the whole tree only where one is named
         _FieldSetters().visit(tree)
     indexer = _Indexer(module, path, lines, is_package)
+    indexer.bodies.append(tree.body)
     indexer.top_level = _module_defs(tree.body)
     indexer.top_assigned = _module_assigned(tree.body) | (_declared_globals(tree) if "global " in source else frozenset())
     indexer.visit(tree)

@@ -263,3 +263,34 @@ def test_a_thread_target_on_a_tuple_alias_of_a_model_field_runs_the_model():
     assert found["ModelWorker.generate_stream"][0] == "forward"
     # Decoy: a swap reads both names before binding them: no alias is kept, and no model runs there.
     assert "ModelWorker.count" not in found
+
+
+METHOD_LOADER = """
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    class Small(torch.nn.Module):
+        @staticmethod
+        def from_pretrained(path):
+            tokenizer = AutoTokenizer.from_pretrained(path)
+            model = AutoModelForCausalLM.from_pretrained(path, device_map="auto")
+            return model, tokenizer
+
+        @classmethod
+        def load(cls, path):
+            tokenizer = AutoTokenizer.from_pretrained(path)
+            model = AutoModelForCausalLM.from_pretrained(path, device_map="auto")
+            return model, tokenizer
+"""
+
+
+def test_a_tuple_item_a_static_or_class_method_loader_returns_is_a_model():
+    """SenseVoice's shape: `m, kwargs = SenseVoiceSmall.from_pretrained(..)`, a project staticmethod returning
+    `model, kwargs`. `item_makes` is recorded on any def, so a static or class method loader types its items as a
+    module-level function's do (`Cls.load` resolves to the method)."""
+    for call in ("Small.from_pretrained", "Small.load"):
+        for template, ran in ((EVAL_SCRIPT, True), (TOKENIZER_SCRIPT, False)):
+            script = template.replace("from utils import load", "from utils import Small\n    from scoring import score")
+            found = hot({"utils": METHOD_LOADER, "scoring": SCORE, "eval_ppl": script.replace('load("m")', f'{call}("m")')})
+            # Decoy: calling only the tokenizer item runs no model.
+            assert ("score" in found) is ran and (not ran or found["score"][0] == "forward")

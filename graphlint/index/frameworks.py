@@ -16,6 +16,8 @@ patched models) both read them, so they live in this leaf module, which imports 
 - `PROTOCOL_ARGUMENTS`: what the framework passes those methods, where the table knows.
 - `LIBRARY_ENTRY_METHODS`: per package, the per-call methods of its model objects that its own entry runs (a
   project function installed under such a name on such an object runs where the replaced method ran).
+- `GRADIO_LISTENERS`, `GRADIO_APPS`, `AUDIO_STREAMS`: the serving frameworks that call a function the project hands
+  them, once per user event (gradio) or per audio block (sounddevice's streams).
 """
 
 from __future__ import annotations
@@ -65,3 +67,14 @@ LIBRARY_ENTRY_METHODS: dict[str, tuple[str, ...]] = {
     "diffusers": ("__call__", "encode", "decode", "_encode", "_decode", "tiled_encode", "tiled_decode",
                   "_tiled_encode", "_tiled_decode"),
 }
+
+
+# Gradio's event listeners (`btn.click(fn, inputs, outputs)`, `demo.load(fn)`, `.then(fn)`) and apps
+# (`gr.Interface(fn=...)`): gradio calls `fn` on each user event, in a module that imports gradio.
+GRADIO_LISTENERS = frozenset({"click", "submit", "change", "input", "select", "upload", "release", "stop_recording",
+                              "start_recording", "then", "success", "load", "stream", "clear", "like", "edit"})
+GRADIO_APPS = ("gradio.Interface", "gradio.ChatInterface")
+# sounddevice's streams call the `callback=` they are built with once per audio block, on the audio thread, while
+# the stream runs (a real-time voice converter's whole per-block inference): the constructors, by their full names
+AUDIO_STREAMS = frozenset(f"sounddevice.{name}" for name in (
+    "Stream", "InputStream", "OutputStream", "RawStream", "RawInputStream", "RawOutputStream"))

@@ -28,7 +28,7 @@ from graphlint.facts.torch_kinds import (
 )
 from graphlint.index.assigned import MODULE_SELF_METHODS, built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
-from graphlint.index.frameworks import LIBRARY_ENTRY_METHODS
+from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, hook_defaults,
@@ -98,15 +98,6 @@ ATTENTION_TABLES = ("ALL_ATTENTION_FUNCTIONS", "ALL_MASK_ATTENTION_FUNCTIONS", "
 # Calls that run the callable they are given, now or on another thread: name -> its positional index
 # (`target=` for threads). `map` is left out: too many unrelated APIs share the name.
 CALLBACK_RUNNERS = {"to_thread": 0, "submit": 0, "run_in_executor": 1, "apply_async": 0, "Thread": None}
-# Gradio's event listeners (`btn.click(fn, inputs, outputs)`, `demo.load(fn)`, `.then(fn)`) and apps
-# (`gr.Interface(fn=...)`): gradio calls `fn` on each user event, in a module that imports gradio.
-GRADIO_LISTENERS = frozenset({"click", "submit", "change", "input", "select", "upload", "release", "stop_recording",
-                              "start_recording", "then", "success", "load", "stream", "clear", "like", "edit"})
-GRADIO_APPS = ("gradio.Interface", "gradio.ChatInterface")
-# sounddevice's streams call the `callback=` they are built with once per audio block, on the audio thread, while
-# the stream runs (a real-time voice converter's whole per-block inference): the constructors, by their full names
-AUDIO_STREAMS = frozenset(f"sounddevice.{name}" for name in (
-    "Stream", "InputStream", "OutputStream", "RawStream", "RawInputStream", "RawOutputStream"))
 # Registry getters: `REG.get(key)`, `ALL_ATTENTION_FUNCTIONS.get_interface(key, default)`.
 REGISTRY_GETTERS = ("get", "get_interface", "__getitem__")
 # `FunctionInfo.registers` of a registry class's method storing into its own instance (`self[key] = cls`)

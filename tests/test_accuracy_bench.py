@@ -420,3 +420,20 @@ def test_shipped_git_set_labels_are_valid_and_name_their_own_corpora(key):
     others = [c.name for c in fetch.CORPORA + fetch.FRESH_CORPORA]
     others += [c.name for k, s in fetch.GIT_SETS.items() if k != key for c in s.corpora]
     assert not own & set(others)
+
+
+def test_a_statement_with_several_labels_is_matched_by_line(tmp_path):
+    # four sites in one `return {...}`: a finding on one line hits that line's label only
+    mod = tmp_path / "lmdeploy" / "pkg"
+    mod.mkdir(parents=True)
+    (mod / "mod.py").write_text("def f(a, b):\n    return {\n        'a': a.cpu(),\n        'b': b.cpu(),\n    }\n")
+    (tmp_path / "lmdeploy" / fetch.STAMP).write_text("synthetic\n")
+    labels = score.load_label_files([_write(tmp_path, [_label(3, "a.cpu()"), _label(4, "b.cpu()", "host")])], "fresh")
+    score.attach_spans(labels, tmp_path)
+    assert [lab.span for lab in labels] == [(2, 5), (2, 5)]
+    findings = {"lmdeploy": [{"code": "GL104", "path": "pkg/mod.py", "line": 3, "column": 14, "context": "step"},
+                             {"code": "GL104", "path": "pkg/mod.py", "line": 2, "column": 5, "context": "step"}]}
+    res = score.match(labels, findings, "hot", "fresh")
+    # line 3 hits its own label; line 2 (no label of its own) hits the whole statement
+    assert labels[0].hits["hot"] == ["GL104", "GL104"] and labels[1].hits["hot"] == ["GL104"]
+    assert len(res.on_labels) == 2

@@ -14,7 +14,8 @@
 
 graphlint runs (as `python -m graphlint`, JSON output, no cache, no configuration file) over every
 fetched corpus once per scope. A finding matches a label when it is a host-sync finding (a GL1xx
-code) on any line of the labelled statement (for `if`/`while`/`for`/`with`, the header). Recall:
+code) on any line of the labelled statement (for `if`/`while`/`for`/`with`, the header; where one
+statement holds several labels, on the label's own line). Recall:
 the share of `sync` labels that at least one finding matches. Precision: of the findings that land
 on labelled statements, the share whose label is `sync`; findings on unlabelled lines are counted
 (and listed with --list-unlabelled) for later labelling, never in precision. Findings on labels of
@@ -205,6 +206,14 @@ class ScopeResult:
     claims: int = 0
 
 
+def statement_labels(labels: list[Label], line: int) -> list[Label]:
+    """The labels a finding on `line` hits: those of the statement around it, or, where that statement holds several
+    labels, the ones on the finding's own line (four labels in one `return {...}` are four sites, not one)."""
+    inside = [lab for lab in labels if lab.span[0] <= line <= lab.span[1]]
+    own = [lab for lab in inside if lab.line == line]
+    return own if len(inside) > 1 and own else inside
+
+
 def match(labels: list[Label], findings: dict[str, list[dict]], scope: str, split: str) -> ScopeResult:
     index: dict[tuple[str, str], list[Label]] = defaultdict(list)
     for lab in labels:
@@ -219,7 +228,7 @@ def match(labels: list[Label], findings: dict[str, list[dict]], scope: str, spli
             tally = res.captured_or_step[corpus]
             tally[0] += f.get("context") in ("captured", "step")
             tally[1] += 1
-            hit = [lab for lab in index.get((corpus, f["path"]), []) if lab.span[0] <= f["line"] <= lab.span[1]]
+            hit = statement_labels(index.get((corpus, f["path"]), []), f["line"])
             if not hit:
                 res.unlabelled.append({**f, "corpus": corpus})
                 continue

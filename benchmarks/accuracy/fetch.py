@@ -1220,6 +1220,120 @@ GIT_SETS: dict[str, GitSet] = {
                            "openvoice/openvoice_app.py", "openvoice/utils.py")),
     ), "the twenty-seventh untouched set, pinned in session 31 for the next release (MetaVoice, VoiceCraft, "
        "LLMLingua, Show-o, HART, WhisperX, CogVideoX, SeamlessM4T, MDLM, OpenVoice)"),
+    "bastion": GitSet(HERE / ".bastion", (
+        GitCorpus("nemoasr", "https://github.com/NVIDIA/NeMo",
+                  "8cfedd7203462cb251a914e700e5605444277561", "nemo",
+                  "NeMo ASR decoding: batched greedy CTC and CTC beam search, the RNN-T / TDT label-looping greedy "
+                  "decoders and the frame-looping RNN-T greedy decoder, each with its own CUDA graphs (full-graph "
+                  "capture with conditional while nodes through cuda-python, or separate before-loop / inner-loop "
+                  "graphs, or no graphs) around a per-frame / per-label loop, the batched beam hypotheses and the "
+                  "cuda-python helpers (the ASR models, the encoders, the MALSD / MAES beam computers and the "
+                  "rest of NeMo are left out)",
+                  include=("__init__.py", "collections/__init__.py", "collections/asr/__init__.py",
+                           "core/__init__.py", "core/utils/__init__.py", "core/utils/cuda_python_utils.py",
+                           "collections/asr/parts/__init__.py", "collections/asr/parts/submodules/__init__.py",
+                           "collections/asr/parts/utils/__init__.py",
+                           "collections/asr/parts/submodules/ctc_greedy_decoding.py",
+                           "collections/asr/parts/submodules/ctc_batched_beam_decoding.py",
+                           "collections/asr/parts/submodules/cuda_graph_rnnt_greedy_decoding.py",
+                           "collections/asr/parts/submodules/transducer_decoding/",
+                           "collections/asr/parts/utils/batched_beam_decoding_utils.py")),
+        GitCorpus("moondream", "https://github.com/vikhyat/moondream",
+                  "44146f139242dacdf7c02b799e68097424a31036", ".",
+                  "Moondream 2: a small vision-language model: the vision encoder and crops, prefill and the "
+                  "per-token decode (compiled with mode=\"reduce-overhead\") with its KV cache and top-p sampling, "
+                  "the caption / query / reasoning / point / detect / gaze generators with the region head, and "
+                  "the sample, batch and Gradio / webcam demos (the fine-tuning, the evaluations and the recipe "
+                  "apps are left out)",
+                  include=("moondream/__init__.py", "moondream/torch/", "sample.py", "batch_generate_example.py",
+                           "gradio_demo.py", "webcam_gradio_demo.py")),
+        GitCorpus("fmsextras", "https://github.com/foundation-model-stack/fms-extras",
+                  "16339f7c82255983d20dabf4807d124133be1d1c", ".",
+                  "IBM fms-extras: speculative decoding with an MLP speculator over a paged KV cache: the paged "
+                  "Llama / GPT-BigCode models and paged attention, the paged cache manager's block allocation per "
+                  "step, the speculative and paged generate loops (candidate flattening, acceptance, cache "
+                  "freeing) and the inference script that compiles the decode step with mode=\"reduce-overhead\" "
+                  "(the Calico model, a variant of foundation-model-stack's Llama that the script never loads, "
+                  "the Hugging Face adapters and the tests are left out)",
+                  include=("fms_extras/__init__.py", "fms_extras/models/__init__.py",
+                           "fms_extras/models/paged_gpt_bigcode.py", "fms_extras/models/paged_llama.py",
+                           "fms_extras/models/speculator.py", "fms_extras/modules/", "fms_extras/utils/",
+                           "scripts/")),
+        GitCorpus("fms", "https://github.com/foundation-model-stack/foundation-model-stack",
+                  "062adf6e1111850aa1c2abf7a678cfb95e35f59a", ".",
+                  "IBM foundation-model-stack: the generate loop with its padding / KV-cache bookkeeping and "
+                  "contiguous-cache handling for compiled decode, the model registry, Llama and Mixtral with the "
+                  "multi-head attention and its pluggable attention ops, the MoE feed-forward with its Triton "
+                  "kernel ops and the inference script (model.compile with mode \"default\" or "
+                  "\"reduce-overhead\") (the other architectures, the Hugging Face adapters, training, datasets "
+                  "and tests are left out)",
+                  include=("fms/__init__.py", "fms/models/__init__.py", "fms/modules/__init__.py",
+                           "fms/utils/__init__.py", "fms/utils/generation.py", "fms/models/llama.py",
+                           "fms/models/mixtral.py",
+                           "fms/modules/attention.py", "fms/modules/feedforward.py", "fms/triton/",
+                           "scripts/inference.py")),
+        GitCorpus("infinity", "https://github.com/FoundationVision/Infinity",
+                  "4c27bbb54a9918847a2fe56b0fbe31a8523791a1", ".",
+                  "Infinity: bitwise autoregressive text-to-image: the scale-by-scale CFG decode with its KV "
+                  "cache, bitwise sampling and flex attention, the multi-scale BSQ quantizer and VAE, the compiled "
+                  "fused ops and the inference tools / Cog predictor (the T5 and FLUX-VQGAN copies, which other "
+                  "sets hold, the training and evaluation code are left out)",
+                  include=("infinity/models/__init__.py", "infinity/models/basic.py", "infinity/models/infinity.py",
+                           "infinity/models/bitwise_self_correction.py", "infinity/models/flex_attn.py",
+                           "infinity/models/fused_op.py", "infinity/models/init_param.py", "infinity/models/ema.py",
+                           "infinity/models/bsq_vae/vae.py", "infinity/models/bsq_vae/multiscale_bsq.py",
+                           "infinity/models/bsq_vae/dynamic_resolution.py", "infinity/utils/dynamic_resolution.py",
+                           "tools/run_infinity.py", "tools/comprehensive_infer.py", "predict.py")),
+        GitCorpus("magi1", "https://github.com/SandAI-org/MAGI-1",
+                  "6ff822e74ded50611e81e1d0e115146b5c4dd2a5", ".",
+                  "MAGI-1: autoregressive chunk-by-chunk video diffusion: the pipeline's per-chunk denoising "
+                  "schedule with KV ranges over earlier chunks, the DiT with its context / pipeline parallelism, "
+                  "the tiled parallel VAE decode and the entry point (the Megatron-derived parallel state and the "
+                  "T5 copy, which other sets hold, and the ComfyUI nodes are left out)",
+                  include=("inference/common/", "inference/infra/checkpoint/",
+                           "inference/infra/distributed/__init__.py", "inference/infra/distributed/dist_utils.py",
+                           "inference/infra/parallelism/",
+                           "inference/model/dit/", "inference/model/vae/", "inference/model/t5/__init__.py",
+                           "inference/pipeline/")),
+        GitCorpus("moeinfinity", "https://github.com/TorchMoE/MoE-Infinity",
+                  "cca059cc103fbb7dfacdf423f0705f35669e9af9", ".",
+                  "MoE-Infinity: offloaded MoE inference: the runtime that patches model loading to offload "
+                  "experts, the expert cache, tracer, predictor and prefetcher driven per decode step, the "
+                  "distributed expert executor, the Mixtral / DeepSeek / Arctic / Grok / Switch / NLLB MoE blocks "
+                  "that dispatch to it, and the examples (the copied Hugging Face model files are left out)",
+                  include=("moe_infinity/__init__.py", "moe_infinity/common/", "moe_infinity/distributed/",
+                           "moe_infinity/entrypoints/", "moe_infinity/memory/", "moe_infinity/runtime/",
+                           "moe_infinity/utils/", "moe_infinity/models/__init__.py",
+                           "moe_infinity/models/mixtral.py",
+                           "moe_infinity/models/deepseek.py", "moe_infinity/models/arctic.py",
+                           "moe_infinity/models/grok.py", "moe_infinity/models/switch_transformers.py",
+                           "moe_infinity/models/nllb_moe.py", "examples/")),
+        GitCorpus("fireredasr", "https://github.com/FireRedTeam/FireRedASR",
+                  "834635e4cf277ed8ca92049fc375b17c3dc20748", ".",
+                  "FireRedASR: speech recognition: the AED model's conformer encoder and batched beam search "
+                  "decoder, the LLM variant's adapter and generate, feature extraction, tokenizers, the "
+                  "speech2text entry point and the Triton / TensorRT serving model (the WER tool, the Triton "
+                  "client and the export scripts are left out)",
+                  include=("fireredasr/data/", "fireredasr/models/", "fireredasr/tokenizer/",
+                           "fireredasr/utils/param.py", "fireredasr/speech2text.py",
+                           "runtime/triton_tensorrt/model_repo_fireredasr_aed/")),
+        GitCorpus("megatts3", "https://github.com/bytedance/MegaTTS3",
+                  "f506233c9b46f2606bbc36fcb119ed5c3a88a52c", ".",
+                  "MegaTTS 3: zero-shot TTS: the autoregressive duration predictor's per-step decode with "
+                  "incremental state, the latent diffusion transformer's flow-matching sampling with "
+                  "multi-condition CFG, the WavVAE decoder, the front end and the CLI / Gradio inference (the "
+                  "copied Whisper aligner, relative-position transformer, SEANet / HiFi-GAN modules and the text "
+                  "utilities are left out)",
+                  include=("tts/infer_cli.py", "tts/gradio_api.py", "tts/frontend_function.py",
+                           "tts/modules/ar_dur/ar_dur_predictor.py", "tts/modules/ar_dur/commons/layers.py",
+                           "tts/modules/ar_dur/commons/nar_tts_modules.py",
+                           "tts/modules/ar_dur/commons/rot_transformer.py",
+                           "tts/modules/ar_dur/commons/seq_utils.py", "tts/modules/ar_dur/commons/transformer.py",
+                           "tts/modules/llm_dit/cfm.py", "tts/modules/llm_dit/dit.py",
+                           "tts/modules/wavvae/decoder/wavvae_v3.py", "tts/modules/wavvae/decoder/seanet_encoder.py",
+                           "tts/utils/commons/ckpt_utils.py")),
+    ), "the twenty-eighth untouched set, pinned in session 32 for the release after next (NeMo ASR decoding, "
+       "Moondream, fms-extras, foundation-model-stack, Infinity, MAGI-1, MoE-Infinity, FireRedASR, MegaTTS 3)"),
 }
 
 

@@ -204,6 +204,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._handed_to: dict[str, set[str]] | None = None
+        # (function key, parameter) -> the module forwards the project's calls pass for it (`_handed_models`)
+        self._handed_memo: dict[tuple[str, str], list[tuple[FunctionInfo, str]]] = {}
         self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
@@ -280,6 +282,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._mros.clear()
         self._subclasses = None
         self._handed.clear()
+        self._handed_memo.clear()
         self._handed_to = None
         self._reset_patching()
         self._stars.clear()
@@ -1208,7 +1211,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             fns = self.methods_via(cls, first)  # a template method runs the subclass's override
             if fns:
                 return fns + self._rebound_methods(cls, first)
-        owners = self.attr_classes(cls, first) if len(parts) > 2 and not first.endswith("]") \
+        # (`self.model.layers[](x)`: an element of the attribute's own list, as `self.layers[](x)` is there)
+        nested = len(parts) > 2 or len(parts) == 2 and parts[1].endswith("[]")
+        owners = self.attr_classes(cls, first) if nested and not first.endswith("]") \
             and depth < MAX_DISPATCH_DEPTH else []
         if owners:  # `self.controller.wrapper.expand(...)`: the method of the attribute of the attribute's class
             return [(fn, _join(how, h)) for owner, how in owners
@@ -1227,9 +1232,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if owner is None and t.endswith("]"):  # `self.experts = EXPERTS[op](...)`: whichever class it holds
                 owners = [(c, how) for c, how in self._denotes(f"{t}()", depth) if isinstance(c, ClassInfo)]
             for owner, how in owners:
-                out.extend((fn, _join(how, h)) for fn, h in (self.methods_via(owner, parts[1]) if len(parts) > 1
-                                                             else [(f, "") for f in self._call_target(owner)]))
+                out.extend((fn, _join(how, h)) for fn, h in self._held_call(owner, parts[1:], depth))
         return out
+
+    def _held_call(self, owner: ClassInfo, rest: list[str], depth: int) -> list[tuple[FunctionInfo, str]]:
+        """What a call on an object of class `owner` that `self` holds runs, `rest` being the names after it: the
+        object's own call, its method, or, for a submodule it holds itself (`decode_layer.mlp(x)` over
+        `self.model.layers[]`, `layer.attn.forward(x)`), that submodule's call or method."""
+        if not rest:
+            return [(f, "") for f in self._call_target(owner)]
+        found = self.methods_via(owner, rest[0]) if len(rest) == 1 else []
+        if found or depth >= MAX_DISPATCH_DEPTH or not self._known_attr(owner, rest[0].removesuffix("[]")):
+            return found
+        return self._resolve_attr_call(owner, ".".join(rest), depth + 1)
 
     def _annotated_class_methods(self, getter: FunctionInfo, meth: str) -> list[tuple[FunctionInfo, str]]:
         """`self.batch_type.from_pb(...)` with `@property def batch_type(self) -> Type[CausalLMBatch]: return
@@ -1549,8 +1564,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         the layers, not through steps. A one-step driver no such body reaches (an op's public function applying its
         autograd Function) says nothing of how often it runs."""
         hops = {id(info.hop): key for key, info in reached.items() if info.hop is not None}
+        # (a step function's own per-step loop too: a sampler a one-step driver calls, `sample_euler(self.unet, x)`)
         carried = {key: spans for key, info in reached.items()
-                   if info.whole and info.steps and (spans := self._step_spans(self.functions[key], model))}
+                   if info.whole and (info.steps or info.tier == "step" and not info.outside)
+                   and (spans := self._step_spans(self.functions[key], model))}
 
         def under_a_step_body(info: HotInfo) -> bool:
             hop = info.hop.parent if info.hop is not None else None
@@ -1568,12 +1585,30 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                                  or not under_a_step_body(info))):
                 continue
             fn = self.functions[key]
-            for callee, line in fn.calls:
-                if (not spans or _within(line, spans)) and "[" not in callee:
+            for unit, callee, line in self._body_calls(fn, spans):
+                if "[" not in callee:
                     seeds.extend((target, _hop(target, how), info.hop, False)
-                                 for target, how in self.call_edges(fn, fn.module, callee)
+                                 for target, how in self.call_edges(unit, unit.module, callee)
                                  if target.key in model and not how.startswith(NAME_ONLY))
+                    # the module handed to a parameter the loop calls (`denoised = model(x, sigma)`)
+                    seeds.extend((target, _hop(target, how), info.hop, False)
+                                 for target, how in self._handed_models(unit, callee))
         return seeds
+
+    def _body_calls(self, fn: FunctionInfo, spans: tuple[tuple[int, int], ...]
+                    ) -> Iterator[tuple[FunctionInfo, str, int]]:
+        """(unit, callee, line) of the calls `fn` makes within `spans` (all of them where `spans` is empty), and of the
+        calls of each def nested in `fn` that those calls run (`model_fn` in a sampler's loop, calling the model
+        handed to the sampler)."""
+        nested = {d.key: d for d in self.nested_defs(fn)}
+        for callee, line in fn.calls:
+            if spans and not _within(line, spans):
+                continue
+            yield fn, callee, line
+            for target, _how in (self.call_edges(fn, fn.module, callee) if nested else ()):
+                if target.key in nested:
+                    d = nested.pop(target.key)
+                    yield from ((d, c, ln) for c, ln in d.calls)
 
     def _step_spans(self, fn: FunctionInfo, model: frozenset[str], lines: set[int] | frozenset[int] = frozenset()
                     ) -> tuple[tuple[int, int], ...]:
@@ -1585,7 +1620,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return ()
         receivers = self._model_receivers(fn) | self._typed_models(fn) if fn.token_cycles else frozenset()
         carried = [*fn.decode_loops, *((a, b) for a, b, cycle in fn.token_cycles
-                                       if any(self._runs_model(fn, fn, c, receivers, set(model), True) for c in cycle))]
+                                       if any(self._runs_model(fn, fn, c, receivers, set(model), True)
+                                              or self._handed_models(fn, c) for c in cycle))]
         # the innermost: a loop around a generation loop iterates requests (a worker's `while True:` over a queue)
         spans = {span for span in carried if not any(o != span and span[0] <= o[0] and o[1] <= span[1] for o in carried)}
         for line in lines:
@@ -2404,6 +2440,63 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         cls = self.classes.get(unit.class_key) if unit.class_key else None
         found = self.attr_classes(cls, arg.name) if cls is not None else []
         return bool(found) and all(self.is_nn_module(c) for c, _how in found)
+
+    def _handed_models(self, fn: FunctionInfo, callee: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
+        """`model(x, t)` / `model.forward(x)` where `model` is a parameter of `fn` (or of the function a closure of
+        `fn` is nested in): the forwards of the project modules the project's calls of that function pass for it
+        (k-diffusion's `sample_euler(model, x, sigmas)` called as `sample_euler(self.unet, ...)`), each labelled
+        `model = Cls by Caller`. What a call passes is its recorded argument kind (`call_args`): a field of the
+        caller's class whose classes are all modules (`attr_classes`), a construction or a factory's return
+        (`Call`) of a module class, or the caller's own parameter, followed up its callers in turn. A value
+        nothing types (a config-built object, a tuple item) is no model here: no top-level model is assumed."""
+        value = _called_value(callee)
+        if depth > MAX_SETTLE_DEPTH or not value.startswith(f"{fn.module}.") or "." in value[len(fn.module) + 1:]:
+            return []
+        name = value[len(fn.module) + 1:]
+        owner: FunctionInfo | None = fn
+        while owner is not None and name not in owner.params:  # a closure reads its parameter (`model_fn`)
+            owner = self.functions.get(owner.parent_key) if owner.parent_key else None
+        if owner is None or name in ("self", "cls") or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
+            return []
+        key = (owner.key, name)
+        found = self._handed_memo.get(key)
+        if found is not None:
+            return found
+        self._handed_memo[key] = []  # cycle guard
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for caller, desc, line in self._project_calls(owner):
+            slots = self._slots(owner, desc, name)
+            for c, ln, positional, keywords in caller.call_args:
+                if c != desc or ln != line:
+                    continue
+                kinds = [k for i, k in enumerate(positional) if str(i) in slots] \
+                    + [k for kw, k in keywords if kw in slots]
+                for kind in kinds:
+                    for target, how in self._passed_models(caller, kind, depth):
+                        out.setdefault(target.key, (target, _join(how, f"{name} = {target.qualname.rpartition('.')[0]}"
+                                                                           f" by {caller.display}")))
+        self._handed_memo[key] = list(out.values())
+        return self._handed_memo[key]
+
+    def _slots(self, fn: FunctionInfo, desc: str, param: str) -> set[str]:
+        """The slots (a position, as a string, or the keyword) through which a call spelt `desc` fills `param`."""
+        params = self.call_params(fn, desc)
+        return {param} | ({str(params.index(param))} if param in params else set())
+
+    def _passed_models(self, caller: FunctionInfo, kind: IKind, depth: int) -> list[tuple[FunctionInfo, str]]:
+        """The forwards of the project modules an argument of kind `kind` in `caller` holds (`_handed_models`)."""
+        if isinstance(kind, Fwd):
+            return self._handed_models(caller, f"{caller.module}.{kind.name}", depth + 1)
+        if isinstance(kind, SelfField):
+            cls = self.classes.get(caller.class_key) if caller.class_key else None
+            found = [c for c, _how in self.attr_classes(cls, kind.name)] if cls is not None else []
+        elif isinstance(kind, Returned) and kind.item is None and not kind.receiver:
+            found = [t for t, _how in self._denotes(f"{kind.callee}()", 0) if isinstance(t, ClassInfo)]
+        else:
+            return []
+        if not found or not all(self.is_nn_module(c) for c in found):
+            return []
+        return [(fn, "") for c in found for fn in self._instance_call(c)]
 
     def _runs_model(self, unit: FunctionInfo, fn: FunctionInfo, callee: str, receivers: frozenset[str],
                     model: set[str], through_modules: bool) -> bool:

@@ -1621,7 +1621,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         receivers = self._model_receivers(fn) | self._typed_models(fn) if fn.token_cycles else frozenset()
         carried = [*fn.decode_loops, *((a, b) for a, b, cycle in fn.token_cycles
                                        if any(self._runs_model(fn, fn, c, receivers, set(model), True)
-                                              or self._handed_models(fn, c) for c in cycle))]
+                                              or self._runs_handed(fn, c) for c in cycle))]
         # the innermost: a loop around a generation loop iterates requests (a worker's `while True:` over a queue)
         spans = {span for span in carried if not any(o != span and span[0] <= o[0] and o[1] <= span[1] for o in carried)}
         for line in lines:
@@ -2413,18 +2413,36 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         model (`_typed_models`), or a parameter annotated as a model."""
         callee, _line, positional, keywords = rec
         handed = [(i, None, a) for i, a in enumerate(positional)] + [(-1, k, a) for k, a in keywords]
-        handed = [(i, k, a) for i, k, a in handed if self._model_arg(unit, a, receivers)]
-        if not handed:
-            return False
+        handed = [(i, k) for i, k, a in handed if self._model_arg(unit, a, receivers)]
+        return bool(handed) and self._fills_called(unit, callee, handed)
+
+    def _fills_called(self, unit: FunctionInfo, callee: str, handed: list[tuple[int, str | None]], depth: int = 0
+                      ) -> bool:
+        """A call `callee` of `unit` fills, at the slots `handed` (a position, or -1 and a keyword), parameters that the
+        project function it runs calls (`_runs_param`)."""
         for target, how in self.call_edges(unit, unit.module, callee):
             if how.startswith((*BY_NAME, NEW)):
                 continue
             skip = 1 if target.params[:1] in (("self",), ("cls",)) and target.class_key else 0
-            names = {target.params[i + skip] if k is None and i + skip < len(target.params) else k
-                     for i, k, _a in handed}
-            called = {f"{target.module}.{p}" for p in names if p}
-            if any(c in called or c.rpartition(".")[0] in called and c.rpartition(".")[2] in ("forward", "generate")
-                   for f in (target, *self.nested_defs(target)) for c, _ln in f.calls):
+            names = {target.params[i + skip] if k is None and i + skip < len(target.params) else k for i, k in handed}
+            if self._runs_param(target, {p for p in names if p}, depth):
+                return True
+        return False
+
+    def _runs_param(self, fn: FunctionInfo, names: set[str], depth: int) -> bool:
+        """`fn` calls one of its parameters `names`, in its body or a def nested there (`model(x)`, `model.forward(x)`),
+        or hands one on unchanged to a project function that does (`handed_on(model, x)` calling `sample(model, x)`),
+        up to MAX_SETTLE_DEPTH hands."""
+        called = {f"{fn.module}.{p}" for p in names}
+        if any(c in called or c.rpartition(".")[0] in called and c.rpartition(".")[2] in ("forward", "generate")
+               for f in (fn, *self.nested_defs(fn)) for c, _ln in f.calls):
+            return True
+        if depth >= MAX_SETTLE_DEPTH:
+            return False
+        for callee, _line, positional, keywords in fn.call_args:
+            handed = [(i, None) for i, a in enumerate(positional) if isinstance(a, Fwd) and a.name in names] \
+                + [(-1, k) for k, a in keywords if isinstance(a, Fwd) and a.name in names]
+            if handed and self._fills_called(fn, callee, handed, depth + 1):
                 return True
         return False
 
@@ -2433,13 +2451,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         holds or whose classes are all project model classes, or a parameter (`Fwd`) annotated as a model."""
         if isinstance(arg, Fwd):
             return f"{unit.module}.{arg.name}" in receivers
-        if not isinstance(arg, SelfField):
-            return False
-        if f"self.{arg.name}" in receivers:
+        if isinstance(arg, SelfField) and f"self.{arg.name}" in receivers:
             return True
-        cls = self.classes.get(unit.class_key) if unit.class_key else None
-        found = self.attr_classes(cls, arg.name) if cls is not None else []
-        return bool(found) and all(self.is_nn_module(c) for c, _how in found)
+        return bool(self._module_classes(unit, arg))
+
+    def _module_classes(self, unit: FunctionInfo, arg: IKind) -> list[ClassInfo]:
+        """The project module classes an argument of kind `arg` in `unit` is an instance of, when all it can be are
+        modules: a field of `unit`'s class (`attr_classes`: built, annotated, or what a factory returns), or a
+        construction or a factory's return (`net = Net()`, `model = create_model(...)`). Empty otherwise."""
+        if isinstance(arg, SelfField):
+            cls = self.classes.get(unit.class_key) if unit.class_key else None
+            found = [c for c, _how in self.attr_classes(cls, arg.name)] if cls is not None else []
+        elif isinstance(arg, Returned) and arg.item is None and not arg.receiver:
+            found = [t for t, _how in self._denotes(f"{arg.callee}()", 0) if isinstance(t, ClassInfo)]
+        else:
+            return []
+        return found if all(self.is_nn_module(c) for c in found) else []
 
     def _handed_models(self, fn: FunctionInfo, callee: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         """`model(x, t)` / `model.forward(x)` where `model` is a parameter of `fn` (or of the function a closure of
@@ -2478,6 +2505,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._handed_memo[key] = list(out.values())
         return self._handed_memo[key]
 
+    def _runs_handed(self, fn: FunctionInfo, callee: str) -> bool:
+        """A call `callee` of `fn` runs a module handed to `fn` (`_handed_models`), itself or through a def nested in
+        `fn` (`model_fn(x, t)` calling `model(x, t)`)."""
+        if self._handed_models(fn, callee):
+            return True
+        nested = {d.key for d in self.nested_defs(fn)}
+        return any(t.key in nested and any(self._handed_models(t, c) for c, _line in t.calls)
+                   for t, _how in (self.call_edges(fn, fn.module, callee) if nested else ()))
+
     def _slots(self, fn: FunctionInfo, desc: str, param: str) -> set[str]:
         """The slots (a position, as a string, or the keyword) through which a call spelt `desc` fills `param`."""
         params = self.call_params(fn, desc)
@@ -2487,16 +2523,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The forwards of the project modules an argument of kind `kind` in `caller` holds (`_handed_models`)."""
         if isinstance(kind, Fwd):
             return self._handed_models(caller, f"{caller.module}.{kind.name}", depth + 1)
-        if isinstance(kind, SelfField):
-            cls = self.classes.get(caller.class_key) if caller.class_key else None
-            found = [c for c, _how in self.attr_classes(cls, kind.name)] if cls is not None else []
-        elif isinstance(kind, Returned) and kind.item is None and not kind.receiver:
-            found = [t for t, _how in self._denotes(f"{kind.callee}()", 0) if isinstance(t, ClassInfo)]
-        else:
-            return []
-        if not found or not all(self.is_nn_module(c) for c in found):
-            return []
-        return [(fn, "") for c in found for fn in self._instance_call(c)]
+        return [(fn, "") for c in self._module_classes(caller, kind) for fn in self._instance_call(c)]
 
     def _runs_model(self, unit: FunctionInfo, fn: FunctionInfo, callee: str, receivers: frozenset[str],
                     model: set[str], through_modules: bool) -> bool:

@@ -122,3 +122,106 @@ def test_an_attribute_model_a_denoising_loop_calls_runs_every_step(tmp_path: Pat
 def test_an_op_a_one_step_driver_applies_stays_forward(tmp_path: Path) -> None:
     tiers = _tiers(_lint(tmp_path, {"pkg/policy.py": ATTR}), ATTR)
     assert tiers["lens = q.sum(-1).tolist()"] == {"forward"}
+
+
+# The same sampler with an untyped `model` parameter (k-diffusion's `sample_euler(model, x, sigmas)`, stable-audio's
+# `sample(model, x, steps)`): what the project's calls pass for it says which module runs every step, through a
+# field of the caller's class, a construction, a factory's return or a parameter handed on; also called from a def
+# nested in the sampler (`model_fn`). The module's own layers, reached through its `nn.ModuleList`, run every step
+# too. Decoys: a helper that calls the module it is handed once, outside any loop (a per-request encoding), and a
+# sampler handed an object that is no module (a plain scheduler-like class, whose `__call__` is no model).
+UNTYPED = """
+    import torch
+    from torch import nn
+
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, x):
+            if x.abs().max().item() > 1e4:  # a layer of the denoiser: step
+                x = x.clamp(-1, 1)
+            return self.lin(x)
+
+
+    class Denoiser(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList([Block() for _ in range(2)])
+
+        def forward(self, x, t):
+            if t.max().item() > 1:  # every step: step
+                x = x * 2
+            for block in self.blocks:
+                x = block(x)
+            return x
+
+
+    class Encoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, c):
+            n = c.sum().item()  # once per request: forward
+            return self.lin(c) * n
+
+
+    class Shift:
+        def __call__(self, x, t):
+            return x + t.max().item()  # no module: not resolved as one
+
+
+    def sample_euler(model, x, ts):
+        for i in range(len(ts) - 1):
+            d = model(x, ts[i])
+            x = x + (ts[i + 1] - ts[i]) * d
+        return x
+
+
+    def sample_nested(model, x, ts):
+        def model_fn(x, t):
+            return model(x, t)
+
+        for i in range(len(ts) - 1):
+            x = x + model_fn(x, ts[i])
+        return x
+
+
+    def encode(model, c):
+        return model(c)
+
+
+    class Pipeline(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.unet = Denoiser()
+            self.encoder = Encoder()
+            self.shift = Shift()
+
+        @torch.no_grad()
+        def generate(self, c, x, ts):
+            cond = encode(self.encoder, c)
+            x = sample_euler(self.unet, x + cond, ts)
+            return sample_euler(self.shift, x, ts)
+
+
+    @torch.no_grad()
+    def main(x, ts):
+        net = Denoiser()
+        return sample_nested(net, x, ts)
+"""
+
+
+def test_a_module_an_untyped_sampler_parameter_is_handed_runs_every_step(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/pipe.py": UNTYPED}), UNTYPED)
+    assert tiers["if t.max().item() > 1:"] == {"step"}
+    assert tiers["if x.abs().max().item() > 1e4:"] == {"step"}  # a block of its `nn.ModuleList`
+
+
+def test_a_module_handed_to_a_one_shot_helper_and_an_object_that_is_no_module_keep_their_tier(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/pipe.py": UNTYPED}), UNTYPED)
+    assert tiers["n = c.sum().item()"] == {"forward"}
+    assert "return x + t.max().item()" not in tiers  # a plain class handed to the sampler: no module, not reached

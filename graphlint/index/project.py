@@ -204,6 +204,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._handed_to: dict[str, set[str]] | None = None
+        self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
         # (function key, parameter) -> the module forwards the project's calls pass for it (`_handed_models`)
         self._handed_memo: dict[tuple[str, str], list[tuple[FunctionInfo, str]]] = {}
         self._reset_patching()
@@ -1540,6 +1541,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
         self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference})
         self._decode_loop_bodies(result, stepping, model)
+        self._request_drivers(result, model)
         # The model a per-step loop body calls runs every step, eagerly: its code is step code (a denoiser called
         # by a sampler's loop, a decoder by a decode loop). Only from inside such a body: a one-step driver (an
         # op's public function calling its autograd `Function`, a warm-up) says nothing of how often it runs.
@@ -1621,7 +1623,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         receivers = self._model_receivers(fn) | self._typed_models(fn) if fn.token_cycles else frozenset()
         carried = [*fn.decode_loops, *((a, b) for a, b, cycle in fn.token_cycles
                                        if any(self._runs_model(fn, fn, c, receivers, set(model), True)
-                                              or self._runs_handed(fn, c) for c in cycle))]
+                                              or self._runs_handed(fn, c) or self._calls_held_object(fn, c)
+                                              for c in cycle))]
         # the innermost: a loop around a generation loop iterates requests (a worker's `while True:` over a queue)
         spans = {span for span in carried if not any(o != span and span[0] <= o[0] and o[1] <= span[1] for o in carried)}
         for line in lines:
@@ -1679,6 +1682,45 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             reached[key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="step",
                                    steps=tuple(sorted(loops[key] + nested)), outside="forward")
         self._once_callees(reached, set(refined))
+
+    def _request_drivers(self, reached: dict[str, HotInfo], model: frozenset[str]) -> None:
+        """A step root that only calls the model itself (`direct_drivers`: no replay, no driver below it) and holds
+        no generation loop (`_step_spans` finds none: a loop of it that runs the model over the chunks, levels or
+        images of one input carries nothing through the model) runs as often as its callers do. Where the project
+        finds hot callers of it and each calls it on a line that runs once per generation (`HotInfo.tier_at`: not
+        `step` nor `captured`; a pipeline's `_export(latents)` after its denoising loop, a prefill before the decode
+        loop), it runs once per generation too: its lines are `forward` (its `outside`), and so is what it alone
+        reaches (`_once_callees`). A driver with no caller found (an entry point a framework or a router calls per
+        step) stays `step`. Repeated while a caller's own refinement settles another driver."""
+        for _round in range(MAX_SETTLE_DEPTH):
+            refined: set[str] = set()
+            for key in sorted(self.direct_drivers):
+                info = reached.get(key)
+                if info is None or not info.whole or info.tier != "step" or info.hop is None \
+                        or info.hop.parent is not None or info.outside:
+                    continue
+                fn = self.functions[key]
+                if self._step_spans(fn, model) or not self._called_once(fn, reached):
+                    continue
+                reached[key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="step", outside="forward")
+                refined.add(key)
+            if not refined:
+                return
+            self._once_callees(reached, refined)
+
+    def _called_once(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> bool:
+        """Some hot caller calls `fn` (a call the index resolves to it), and each on a line that runs once per
+        generation, neither in a per-step loop's body nor in step or captured code."""
+        found = False
+        for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
+            owner = reached.get(caller.parent_key or caller.key)
+            if owner is None or not owner.whole \
+                    or not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
+                continue
+            if owner.tier_at(line) in ("step", "captured"):
+                return False
+            found = True
+        return found
 
     def _once_callees(self, reached: dict[str, HotInfo], refined: set[str]) -> None:
         """What those step roots reached only from their code outside the loop (the prompt's encoding, the output's
@@ -2057,6 +2099,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         looping: set[str] = set()  # drivers that step inside a loop of their own: whole decode loops
         handed: list[FunctionInfo] = []  # one-step drivers of a model their callers hand them (`_handed_self`)
         runs_model: set[str] = set()  # drivers whose own calls enter the model (`_generating` climbs from them)
+        indirect: set[str] = set()  # drivers with a step call that is no call of the model itself (a replay)
+        direct: set[str] = set()  # drivers whose every step call is a call of the model itself
         for fn in candidates:
             why = ""
             receivers = self._model_receivers(fn)
@@ -2094,9 +2138,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 if hit and in_loop:
                     looping.add(fn.key)
                     stepping.setdefault(fn.key, set()).add(line)
+                if hit and (not hit.startswith("calls the model") or hit == "calls the model it is handed"):
+                    indirect.add(fn.key)
             if why:
                 seeds.append((fn, f"{fn.display} (step: {why})", None, False))
                 drivers.add(fn.key)
+                if fn.key not in indirect:
+                    direct.add(fn.key)
         # Up the chain of one-step drivers, to the loops that call them.
         one_step = sorted(key for key in drivers if key not in looping)  # sorted: seed order is `via` order
         seen = set(one_step)
@@ -2114,6 +2162,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
                      for key, fn in loops.items() if key not in drivers)
         drivers.update(loops)
+        self.direct_drivers = frozenset(direct - set(loops))
         own_loops, own_steps = self._model_loops(reached, model)
         above = self._loops_above(handed + own_steps, reached, model) + own_loops
         # the functions that run a generation each (`_request_roots` climbs from them): a model's own loop, or a

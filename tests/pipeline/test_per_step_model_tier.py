@@ -225,3 +225,75 @@ def test_a_module_handed_to_a_one_shot_helper_and_an_object_that_is_no_module_ke
     tiers = _tiers(_lint(tmp_path, {"pkg/pipe.py": UNTYPED}), UNTYPED)
     assert tiers["n = c.sum().item()"] == {"forward"}
     assert "return x + t.max().item()" not in tiers  # a plain class handed to the sampler: no module, not reached
+
+
+# A diffusion pipeline (no module) whose denoising loop feeds a held model's output back (`self.model`, built from a
+# config the index cannot read): the loop body runs every step, and `_export`, a method that calls the VAE once
+# after the loop, runs once per generation (its only caller calls it outside the loop), as does the prompt's
+# encoding before it. Decoys: a one-step driver a generation loop calls in its body (`decode_one`) stays `step`,
+# and so does one no project code calls (`serve_step`: an entry a framework calls, maybe every step).
+PIPELINE = """
+    import torch
+    from torch import nn
+
+
+    class Vae(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, z):
+            return self.lin(z)
+
+
+    class Pipeline:
+        def __init__(self, model, scheduler):
+            self.model = model
+            self.scheduler = scheduler
+            self.vae = Vae()
+
+        def _export(self, latents):
+            mesh = self.vae(latents)
+            return mesh.cpu()  # once per generation, after the loop: forward
+
+        @torch.no_grad()
+        def __call__(self, x, ts):
+            for t in ts:
+                noise = self.model(x, t)
+                if noise.isnan().any().item():  # the loop body: step
+                    break
+                x = self.scheduler.step(noise, t, x)
+            return self._export(x)
+
+
+    class Engine:
+        def __init__(self):
+            self.vae = Vae()
+
+        def decode_one(self, x):
+            y = self.vae(x)
+            return y, y.max().item()  # called in the generation loop's body: step
+
+        def serve_step(self, x):
+            y = self.vae(x)
+            return y.sum().item()  # no caller in the project: step
+
+        @torch.no_grad()
+        def generate(self, x, n):
+            for _ in range(n):
+                x, peak = self.decode_one(x)
+                x = x.argmax(-1)
+            return x
+"""
+
+
+def test_a_model_call_once_after_a_held_models_denoising_loop_runs_once_per_generation(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/pipe.py": PIPELINE}), PIPELINE)
+    assert tiers["if noise.isnan().any().item():"] == {"step"}
+    assert tiers["return mesh.cpu()"] == {"forward"}
+
+
+def test_a_driver_a_loop_body_calls_or_nothing_calls_stays_step(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/pipe.py": PIPELINE}), PIPELINE)
+    assert tiers["return y, y.max().item()"] == {"step"}
+    assert tiers["return y.sum().item()"] == {"step"}

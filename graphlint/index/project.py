@@ -16,7 +16,7 @@ from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfF
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
-from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, trains
+from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.serving import ServingHandlers
 from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
@@ -1416,12 +1416,25 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """Every function the step runs, with the call chain from its root and its tier (diagnostics.TIERS).
 
         Tiers are filled most constrained first, so a function reached from a capture site and from a
-        plain `forward` is `captured`, with the chain from the capture site."""
+        plain `forward` is `captured`, with the chain from the capture site. A module `forward` that inference
+        does not run (`_idle_forwards`: the model's own inference method runs its parts, and nothing calls the
+        forward) is no root: the map is built again without it."""
+        result, idle, model = self._hot_pass(hot_patterns, cold_patterns, capture_patterns, frozenset(), frozenset())
+        if idle:
+            result, _idle, _model = self._hot_pass(hot_patterns, cold_patterns, capture_patterns, idle, model)
+        return result
+
+    def _hot_pass(self, hot_patterns: tuple[str, ...], cold_patterns: tuple[str, ...],
+                  capture_patterns: tuple[str, ...], idle: frozenset[str], entries: frozenset[str]
+                  ) -> tuple[dict[str, HotInfo], frozenset[str], frozenset[str]]:
+        """One build of the hot map (`hot_functions`) with the forwards `idle` cold, the idle forwards it finds and
+        its model entries. `entries`: the model entries of the build that ran them (a model's methods that the
+        training forward runs are still where host code enters the model: a decode loop calling them steps it)."""
         def matches(fn: FunctionInfo, patterns: tuple[str, ...]) -> bool:
             full = f"{fn.module}:{fn.qualname}"
             return any(fnmatch.fnmatchcase(full if ":" in p else fn.qualname, p) for p in patterns)
 
-        cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)}
+        cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)} | idle
         result: dict[str, HotInfo] = {}
         self._parts_memo.clear()
 
@@ -1513,7 +1526,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # by a step driver keeps its own tier: it is model code.
         propagate("forward", roots["forward"] + by_name)
         forward_pass = frozenset(result)  # what a capture site or a model's forward pass runs
-        model = self._model_entries(result, roots["forward"])
+        model = self._model_entries(result, roots["forward"]) | (entries - idle)
         steps, loops, runs_model, stepping = self._step_roots(result, model, roots["captured"])
         # A library package in which no step starts: the engines that import it call its exported API per step.
         requests_by_library = list(self.generation_requests())
@@ -1547,7 +1560,89 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # op's public function calling its autograd `Function`, a warm-up) says nothing of how often it runs.
         propagate("step", self._per_step_model_calls(result, model))
         self._drop_nested(result)
-        return result
+        return result, (frozenset() if idle else self._idle_forwards(result, model)), model
+
+    def _idle_forwards(self, reached: dict[str, HotInfo], model: frozenset[str]) -> frozenset[str]:
+        """The `forward` roots of modules whose inference runs elsewhere: the class defines its own method that
+        runs its parts (`_runs_parts`: VALL-E's `inference(text, prompt)` calling its decoders in a decode loop,
+        not `self(...)`), which a root other than that forward reaches, and no call in the project runs the forward
+        (no `self(...)`, `model(x)` or `super().forward(...)` the index resolves to it). Such a forward is the
+        training entry (a loss over targets) or an API nothing in the project calls: inference does not run it."""
+        hops = {id(info.hop): key for key, info in reached.items() if info.hop is not None}
+        found: set[str] = set()
+        for key, info in reached.items():
+            fn = self.functions[key]
+            cls = self.classes.get(fn.class_key) if fn.class_key else None
+            if cls is None or fn.parent_key is not None or fn.qualname.rpartition(".")[2] != "forward" \
+                    or info.hop is None or info.hop.parent is not None or info.via != (fn.display,) \
+                    or not self.is_nn_module(cls):
+                continue
+            if not self._computes_loss(cls, fn):
+                continue
+            parts = self._parts_called(cls, fn)
+            if any(self._inference_sibling(self.functions[m], key, reached, hops, model, parts)
+                   for name, m in cls.methods.items() if name not in ("forward", "__init__") and m in self.functions):
+                found.add(key)
+        if found:
+            found -= self._called_keys(found)
+        return frozenset(found)
+
+    def _computes_loss(self, cls: ClassInfo, fn: FunctionInfo, depth: int = 0) -> bool:
+        """`fn` computes a training loss: it calls one of torch's loss functions, or a loss module a field of `cls`
+        holds (`self.criterion = nn.CrossEntropyLoss()`), itself or in what it calls (a method, a part's forward:
+        `loss = self.ar(cond, targets)`), up to three calls down."""
+        for callee, _line in fn.calls:
+            if loss_function(callee):
+                return True
+            name = callee[len("self."):] if callee.startswith("self.") else ""
+            if name.isidentifier() and (held := self.attr(cls, name)) is not None \
+                    and any(loss_function(ref) for ref in held.modules):
+                return True
+        if depth >= 2:
+            return False
+        for callee, _line in fn.calls:
+            for target, how in self.call_edges(fn, fn.module, callee):
+                owner = self.classes.get(target.class_key) if target.class_key else None
+                if owner is not None and target.key != fn.key and not how.startswith((*BY_NAME, NEW)) \
+                        and self._computes_loss(owner, target, depth + 1):
+                    return True
+        return False
+
+    def _parts_called(self, cls: ClassInfo, fn: FunctionInfo) -> set[str]:
+        """The attributes of `self` that `fn` calls as objects (`self.decoder(x)`, not a method of `cls`), itself or
+        in a method of `cls` it calls (`self.encode(x)` calling `self.encoder(x)`)."""
+        out: set[str] = set()
+        units = [fn] + [m for callee, _line in fn.calls if callee.startswith("self.") and callee.count(".") == 1
+                        and (m := self.method(cls, callee[len("self."):])) is not None and m.key != fn.key]
+        for unit in units:
+            for callee, _line in unit.calls:
+                name = callee[len("self."):].removesuffix("[]") if callee.startswith("self.") else ""
+                if name.isidentifier() and self.method(cls, name) is None:
+                    out.add(name)
+        return out
+
+    def _inference_sibling(self, m: FunctionInfo, forward: str, reached: dict[str, HotInfo],
+                           hops: dict[int, str], model: frozenset[str], parts: set[str]) -> bool:
+        """`m`, a method of a module class, is hot on a chain that does not pass the class's `forward` and runs the
+        module's parts itself: a part the index resolves (`_runs_parts`), or one the forward calls too (`parts`)."""
+        info = reached.get(m.key)
+        if info is None or not info.whole or m.is_property or m.parent_key is not None:
+            return False
+        hop = info.hop
+        while hop is not None:
+            if hops.get(id(hop)) == forward:
+                return False
+            hop = hop.parent
+        cls = self.classes[m.class_key] if m.class_key else None
+        return cls is not None and (not self._parts_called(cls, m).isdisjoint(parts) or self._runs_parts(m, set(model)))
+
+    def _called_keys(self, keys: set[str]) -> set[str]:
+        """Those of `keys` some project call resolves to (by what the receiver is or by name)."""
+        out: set[str] = set()
+        for fn in self.functions.values():
+            for callee, _line in fn.calls:
+                out.update(t.key for t, _how in self.call_edges(fn, fn.module, callee) if t.key in keys)
+        return out
 
     def _drop_nested(self, result: dict[str, HotInfo]) -> None:
         """Nested defs of a hot function are analysed inline with it."""
@@ -1711,16 +1806,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _called_once(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> bool:
         """Some hot caller calls `fn` (a call the index resolves to it), and each on a line that runs once per
         generation, neither in a per-step loop's body nor in step or captured code."""
-        found = False
+        tiers = self._caller_tiers(fn, reached)
+        return bool(tiers) and not any(t in ("step", "captured") for t in tiers)
+
+    def _caller_tiers(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> list[str | None]:
+        """The tier (`HotInfo.tier_at`) of each line on which a whole hot function calls `fn`, by a call the index
+        resolves to it (a handed callable or a registry is not such a call)."""
+        out: list[str | None] = []
         for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
             owner = reached.get(caller.parent_key or caller.key)
-            if owner is None or not owner.whole \
-                    or not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
-                continue
-            if owner.tier_at(line) in ("step", "captured"):
-                return False
-            found = True
-        return found
+            if owner is not None and owner.whole \
+                    and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
+                out.append(owner.tier_at(line))
+        return out
 
     def _once_callees(self, reached: dict[str, HotInfo], refined: set[str]) -> None:
         """What those step roots reached only from their code outside the loop (the prompt's encoding, the output's
@@ -1743,16 +1841,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _called_per_step(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> bool:
         """Some hot caller calls `fn` on a line that runs every step (`HotInfo.tier_at`), or none is found by the
         calls the index resolves (a handed callable, a registry: keep what the chain said)."""
-        found = False
-        for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
-            owner = reached.get(caller.parent_key or caller.key)
-            if owner is None or not owner.whole \
-                    or not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
-                continue
-            found = True
-            if owner.tier_at(line) == "step":
-                return True
-        return not found
+        tiers = self._caller_tiers(fn, reached)
+        return not tiers or "step" in tiers
 
     def _run_per_step(self, fn: FunctionInfo, reached: dict[str, HotInfo],
                       loops: dict[str, tuple[tuple[int, int], ...]], model: frozenset[str]) -> bool:

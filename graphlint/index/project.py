@@ -16,6 +16,7 @@ from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfF
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
+from graphlint.index.frameworks import GENERATION_LIBRARY
 from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.serving import ServingHandlers
@@ -1558,7 +1559,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # The model a per-step loop body calls runs every step, eagerly: its code is step code (a denoiser called
         # by a sampler's loop, a decoder by a decode loop). Only from inside such a body: a one-step driver (an
         # op's public function calling its autograd `Function`, a warm-up) says nothing of how often it runs.
-        propagate("step", self._per_step_model_calls(result, model))
+        propagate("step", self._per_step_model_calls(result, model) + self._library_loop_models(result))
         self._drop_nested(result)
         return result, (frozenset() if idle else self._idle_forwards(result, model)), model
 
@@ -1690,6 +1691,21 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     # the module handed to a parameter the loop calls (`denoised = model(x, sigma)`)
                     seeds.extend((target, _hop(target, how), info.hop, False)
                                  for target, how in self._handed_models(unit, callee))
+        return seeds
+
+    def _library_loop_models(self, reached: dict[str, HotInfo]) -> list[Seed]:
+        """The model a generation request hands to the library's decode loop (`generation_requests`: ParlerTTS's
+        `generate` calling `self._sample(...)`, `super().generate(...)`) runs every step of that loop, eagerly: its
+        class's own call (`forward`) seeds the step tier, as a model a project loop body calls does
+        (`_per_step_model_calls`). The request's other lines keep their tier."""
+        seeds: list[Seed] = []
+        for fn, _label in self.generation_requests():
+            info = reached.get(fn.key)
+            cls = self.classes.get(fn.class_key) if fn.class_key else None
+            if info is None or not info.whole or cls is None:
+                continue
+            seeds.extend((target, f"{target.display} [{GENERATION_LIBRARY}' decode loop runs it every step]",
+                          info.hop, False) for target in self._instance_call(cls))
         return seeds
 
     def _body_calls(self, fn: FunctionInfo, spans: tuple[tuple[int, int], ...]

@@ -1825,11 +1825,23 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         tiers = self._caller_tiers(fn, reached)
         return bool(tiers) and not any(t in ("step", "captured") for t in tiers)
 
+    def _calls_of(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> list[tuple[FunctionInfo, str, int]]:
+        """(caller, callee, line) of the calls that may run `fn`, found by its name; for a `__call__`, whose callers
+        call the object (`batch.next_token_chooser(ids, scores)`), also the hot functions' calls that resolve to it
+        (the callers still filter by what each call resolves to)."""
+        name = fn.qualname.rpartition(".")[2]
+        calls = list(self.call_facts.calls_named(name))
+        if name == "__call__":
+            calls += [(caller, callee, line) for key in reached if (caller := self.functions[key])
+                      for callee, line in caller.calls if not callee.endswith(".__call__")
+                      and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee))]
+        return calls
+
     def _caller_tiers(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> list[str | None]:
         """The tier (`HotInfo.tier_at`) of each line on which a whole hot function calls `fn`, by a call the index
         resolves to it (a handed callable or a registry is not such a call)."""
         out: list[str | None] = []
-        for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
+        for caller, callee, line in self._calls_of(fn, reached):
             owner = reached.get(caller.parent_key or caller.key)
             if owner is not None and owner.whole \
                     and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
@@ -1865,8 +1877,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """A caller runs `fn` every step: a step-tier function (inside its decode loop's body, for one in `loops`),
         or a loop of the caller that carries state through the call (`ids = draft(model, ids)` in a speculative
         loop). A loop over prompts or requests carries nothing from one call to the next, and a warm-up is no step."""
-        name = fn.qualname.rpartition(".")[2]
-        for caller, callee, line in self.call_facts.calls_named(name):
+        for caller, callee, line in self._calls_of(fn, reached):
             if caller.parent_key is not None or self._warms_up(caller) \
                     or not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
                 continue

@@ -297,3 +297,54 @@ def test_a_driver_a_loop_body_calls_or_nothing_calls_stays_step(tmp_path: Path) 
     tiers = _tiers(_lint(tmp_path, {"pkg/pipe.py": PIPELINE}), PIPELINE)
     assert tiers["return y, y.max().item()"] == {"step"}
     assert tiers["return y.sum().item()"] == {"step"}
+
+
+# TGI's token chooser: a plain class whose `__call__` loops over speculative positions through held processors
+# (`_scores = self.processor(ids, _scores)`) and picks; the engine's step calls the object (`self.chooser(ids, s)`)
+# every step, in its decode loop. Its lines outside that small loop run every step too: the object call is a caller.
+CHOOSER = """
+    import torch
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.lin(x)
+
+
+    class Chooser:
+        def __init__(self, processor, n):
+            self.processor = processor
+            self.n = n
+
+        def __call__(self, ids, scores):
+            out = torch.zeros_like(ids)
+            for j in range(self.n):
+                s = scores[:, j]
+                s = self.processor(ids, s)
+                scores[:, j] = s
+                out[:, j] = s.argmax(-1)
+            return out, out.max().item()  # every step: step
+
+
+    class Engine:
+        def __init__(self, processor):
+            self.net = Net()
+            self.chooser = Chooser(processor, 2)
+
+        @torch.no_grad()
+        def generate(self, ids, n):
+            for _ in range(n):
+                scores = self.net(ids)
+                ids, peak = self.chooser(ids, scores)
+            return ids
+"""
+
+
+def test_an_object_a_decode_loop_calls_every_step_keeps_its_lines_outside_its_own_loop_step(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/engine.py": CHOOSER}), CHOOSER)
+    assert tiers["return out, out.max().item()"] == {"step"}

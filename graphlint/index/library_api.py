@@ -24,6 +24,21 @@ from graphlint.index.summary import ClassInfo, FunctionInfo
 
 LIBRARY_API = "(library API: "  # how the `via` of such a root begins its label (`Wrapper.plan (library API: ...)`)
 TRAINING_CALLS = ("backward", "zero_grad")  # calls that make a function or a loop training, not inference
+# torch.nn.functional's losses (torch 2.13): a training objective over targets; torch.nn's loss modules end in `Loss`
+LOSS_FUNCTIONS = frozenset({
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "cross_entropy", "ctc_loss",
+    "gaussian_nll_loss", "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss", "linear_cross_entropy",
+    "margin_ranking_loss", "mse_loss", "multi_margin_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
+    "nll_loss", "poisson_nll_loss", "smooth_l1_loss", "soft_margin_loss", "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
+})
+
+
+def loss_function(ref: str) -> bool:
+    """`ref` (a resolved dotted name) is one of torch's loss functions or loss module classes."""
+    head, _, name = ref.rpartition(".")
+    return head == "torch.nn.functional" and name in LOSS_FUNCTIONS \
+        or head in ("torch.nn", "torch.nn.modules.loss") and name.endswith("Loss")
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator

@@ -16,7 +16,8 @@ from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfF
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
-from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, trains
+from graphlint.index.frameworks import GENERATION_LIBRARY
+from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.serving import ServingHandlers
 from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
@@ -204,6 +205,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._handed_to: dict[str, set[str]] | None = None
+        self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
+        # (function key, parameter) -> the module forwards the project's calls pass for it (`_handed_models`)
+        self._handed_memo: dict[tuple[str, str], list[tuple[FunctionInfo, str]]] = {}
         self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
@@ -280,6 +284,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._mros.clear()
         self._subclasses = None
         self._handed.clear()
+        self._handed_memo.clear()
         self._handed_to = None
         self._reset_patching()
         self._stars.clear()
@@ -1208,7 +1213,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             fns = self.methods_via(cls, first)  # a template method runs the subclass's override
             if fns:
                 return fns + self._rebound_methods(cls, first)
-        owners = self.attr_classes(cls, first) if len(parts) > 2 and not first.endswith("]") \
+        # (`self.model.layers[](x)`: an element of the attribute's own list, as `self.layers[](x)` is there)
+        nested = len(parts) > 2 or len(parts) == 2 and parts[1].endswith("[]")
+        owners = self.attr_classes(cls, first) if nested and not first.endswith("]") \
             and depth < MAX_DISPATCH_DEPTH else []
         if owners:  # `self.controller.wrapper.expand(...)`: the method of the attribute of the attribute's class
             return [(fn, _join(how, h)) for owner, how in owners
@@ -1227,9 +1234,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if owner is None and t.endswith("]"):  # `self.experts = EXPERTS[op](...)`: whichever class it holds
                 owners = [(c, how) for c, how in self._denotes(f"{t}()", depth) if isinstance(c, ClassInfo)]
             for owner, how in owners:
-                out.extend((fn, _join(how, h)) for fn, h in (self.methods_via(owner, parts[1]) if len(parts) > 1
-                                                             else [(f, "") for f in self._call_target(owner)]))
+                out.extend((fn, _join(how, h)) for fn, h in self._held_call(owner, parts[1:], depth))
         return out
+
+    def _held_call(self, owner: ClassInfo, rest: list[str], depth: int) -> list[tuple[FunctionInfo, str]]:
+        """What a call on an object of class `owner` that `self` holds runs, `rest` being the names after it: the
+        object's own call, its method, or, for a submodule it holds itself (`decode_layer.mlp(x)` over
+        `self.model.layers[]`, `layer.attn.forward(x)`), that submodule's call or method."""
+        if not rest:
+            return [(f, "") for f in self._call_target(owner)]
+        found = self.methods_via(owner, rest[0]) if len(rest) == 1 else []
+        if found or depth >= MAX_DISPATCH_DEPTH or not self._known_attr(owner, rest[0].removesuffix("[]")):
+            return found
+        return self._resolve_attr_call(owner, ".".join(rest), depth + 1)
 
     def _annotated_class_methods(self, getter: FunctionInfo, meth: str) -> list[tuple[FunctionInfo, str]]:
         """`self.batch_type.from_pb(...)` with `@property def batch_type(self) -> Type[CausalLMBatch]: return
@@ -1400,12 +1417,25 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """Every function the step runs, with the call chain from its root and its tier (diagnostics.TIERS).
 
         Tiers are filled most constrained first, so a function reached from a capture site and from a
-        plain `forward` is `captured`, with the chain from the capture site."""
+        plain `forward` is `captured`, with the chain from the capture site. A module `forward` that inference
+        does not run (`_idle_forwards`: the model's own inference method runs its parts, and nothing calls the
+        forward) is no root: the map is built again without it."""
+        result, idle, model = self._hot_pass(hot_patterns, cold_patterns, capture_patterns, frozenset(), frozenset())
+        if idle:
+            result, _idle, _model = self._hot_pass(hot_patterns, cold_patterns, capture_patterns, idle, model)
+        return result
+
+    def _hot_pass(self, hot_patterns: tuple[str, ...], cold_patterns: tuple[str, ...],
+                  capture_patterns: tuple[str, ...], idle: frozenset[str], entries: frozenset[str]
+                  ) -> tuple[dict[str, HotInfo], frozenset[str], frozenset[str]]:
+        """One build of the hot map (`hot_functions`) with the forwards `idle` cold, the idle forwards it finds and
+        its model entries. `entries`: the model entries of the build that ran them (a model's methods that the
+        training forward runs are still where host code enters the model: a decode loop calling them steps it)."""
         def matches(fn: FunctionInfo, patterns: tuple[str, ...]) -> bool:
             full = f"{fn.module}:{fn.qualname}"
             return any(fnmatch.fnmatchcase(full if ":" in p else fn.qualname, p) for p in patterns)
 
-        cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)}
+        cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)} | idle
         result: dict[str, HotInfo] = {}
         self._parts_memo.clear()
 
@@ -1497,7 +1527,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # by a step driver keeps its own tier: it is model code.
         propagate("forward", roots["forward"] + by_name)
         forward_pass = frozenset(result)  # what a capture site or a model's forward pass runs
-        model = self._model_entries(result, roots["forward"])
+        model = self._model_entries(result, roots["forward"]) | (entries - idle)
         steps, loops, runs_model, stepping = self._step_roots(result, model, roots["captured"])
         # A library package in which no step starts: the engines that import it call its exported API per step.
         requests_by_library = list(self.generation_requests())
@@ -1525,12 +1555,95 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
         self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference})
         self._decode_loop_bodies(result, stepping, model)
+        self._request_drivers(result, model)
         # The model a per-step loop body calls runs every step, eagerly: its code is step code (a denoiser called
         # by a sampler's loop, a decoder by a decode loop). Only from inside such a body: a one-step driver (an
         # op's public function calling its autograd `Function`, a warm-up) says nothing of how often it runs.
-        propagate("step", self._per_step_model_calls(result, model))
+        propagate("step", self._per_step_model_calls(result, model) + self._library_loop_models(result))
         self._drop_nested(result)
-        return result
+        return result, (frozenset() if idle else self._idle_forwards(result, model)), model
+
+    def _idle_forwards(self, reached: dict[str, HotInfo], model: frozenset[str]) -> frozenset[str]:
+        """The `forward` roots of modules whose inference runs elsewhere: the class defines its own method that
+        runs its parts (`_runs_parts`: VALL-E's `inference(text, prompt)` calling its decoders in a decode loop,
+        not `self(...)`), which a root other than that forward reaches, and no call in the project runs the forward
+        (no `self(...)`, `model(x)` or `super().forward(...)` the index resolves to it). Such a forward is the
+        training entry (a loss over targets) or an API nothing in the project calls: inference does not run it."""
+        hops = {id(info.hop): key for key, info in reached.items() if info.hop is not None}
+        found: set[str] = set()
+        for key, info in reached.items():
+            fn = self.functions[key]
+            cls = self.classes.get(fn.class_key) if fn.class_key else None
+            if cls is None or fn.parent_key is not None or fn.qualname.rpartition(".")[2] != "forward" \
+                    or info.hop is None or info.hop.parent is not None or info.via != (fn.display,) \
+                    or not self.is_nn_module(cls):
+                continue
+            if not self._computes_loss(cls, fn):
+                continue
+            parts = self._parts_called(cls, fn)
+            if any(self._inference_sibling(self.functions[m], key, reached, hops, model, parts)
+                   for name, m in cls.methods.items() if name not in ("forward", "__init__") and m in self.functions):
+                found.add(key)
+        if found:
+            found -= self._called_keys(found)
+        return frozenset(found)
+
+    def _computes_loss(self, cls: ClassInfo, fn: FunctionInfo, depth: int = 0) -> bool:
+        """`fn` computes a training loss: it calls one of torch's loss functions, or a loss module a field of `cls`
+        holds (`self.criterion = nn.CrossEntropyLoss()`), itself or in what it calls (a method, a part's forward:
+        `loss = self.ar(cond, targets)`), up to three calls down."""
+        for callee, _line in fn.calls:
+            if loss_function(callee):
+                return True
+            name = callee[len("self."):] if callee.startswith("self.") else ""
+            if name.isidentifier() and (held := self.attr(cls, name)) is not None \
+                    and any(loss_function(ref) for ref in held.modules):
+                return True
+        if depth >= 2:
+            return False
+        for callee, _line in fn.calls:
+            for target, how in self.call_edges(fn, fn.module, callee):
+                owner = self.classes.get(target.class_key) if target.class_key else None
+                if owner is not None and target.key != fn.key and not how.startswith((*BY_NAME, NEW)) \
+                        and self._computes_loss(owner, target, depth + 1):
+                    return True
+        return False
+
+    def _parts_called(self, cls: ClassInfo, fn: FunctionInfo) -> set[str]:
+        """The attributes of `self` that `fn` calls as objects (`self.decoder(x)`, not a method of `cls`), itself or
+        in a method of `cls` it calls (`self.encode(x)` calling `self.encoder(x)`)."""
+        out: set[str] = set()
+        units = [fn] + [m for callee, _line in fn.calls if callee.startswith("self.") and callee.count(".") == 1
+                        and (m := self.method(cls, callee[len("self."):])) is not None and m.key != fn.key]
+        for unit in units:
+            for callee, _line in unit.calls:
+                name = callee[len("self."):].removesuffix("[]") if callee.startswith("self.") else ""
+                if name.isidentifier() and self.method(cls, name) is None:
+                    out.add(name)
+        return out
+
+    def _inference_sibling(self, m: FunctionInfo, forward: str, reached: dict[str, HotInfo],
+                           hops: dict[int, str], model: frozenset[str], parts: set[str]) -> bool:
+        """`m`, a method of a module class, is hot on a chain that does not pass the class's `forward` and runs the
+        module's parts itself: a part the index resolves (`_runs_parts`), or one the forward calls too (`parts`)."""
+        info = reached.get(m.key)
+        if info is None or not info.whole or m.is_property or m.parent_key is not None:
+            return False
+        hop = info.hop
+        while hop is not None:
+            if hops.get(id(hop)) == forward:
+                return False
+            hop = hop.parent
+        cls = self.classes[m.class_key] if m.class_key else None
+        return cls is not None and (not self._parts_called(cls, m).isdisjoint(parts) or self._runs_parts(m, set(model)))
+
+    def _called_keys(self, keys: set[str]) -> set[str]:
+        """Those of `keys` some project call resolves to (by what the receiver is or by name)."""
+        out: set[str] = set()
+        for fn in self.functions.values():
+            for callee, _line in fn.calls:
+                out.update(t.key for t, _how in self.call_edges(fn, fn.module, callee) if t.key in keys)
+        return out
 
     def _drop_nested(self, result: dict[str, HotInfo]) -> None:
         """Nested defs of a hot function are analysed inline with it."""
@@ -1549,8 +1662,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         the layers, not through steps. A one-step driver no such body reaches (an op's public function applying its
         autograd Function) says nothing of how often it runs."""
         hops = {id(info.hop): key for key, info in reached.items() if info.hop is not None}
+        # (a step function's own per-step loop too: a sampler a one-step driver calls, `sample_euler(self.unet, x)`)
         carried = {key: spans for key, info in reached.items()
-                   if info.whole and info.steps and (spans := self._step_spans(self.functions[key], model))}
+                   if info.whole and (info.steps or info.tier == "step" and not info.outside)
+                   and (spans := self._step_spans(self.functions[key], model))}
 
         def under_a_step_body(info: HotInfo) -> bool:
             hop = info.hop.parent if info.hop is not None else None
@@ -1568,12 +1683,45 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                                  or not under_a_step_body(info))):
                 continue
             fn = self.functions[key]
-            for callee, line in fn.calls:
-                if (not spans or _within(line, spans)) and "[" not in callee:
+            for unit, callee, line in self._body_calls(fn, spans):
+                if "[" not in callee:
                     seeds.extend((target, _hop(target, how), info.hop, False)
-                                 for target, how in self.call_edges(fn, fn.module, callee)
+                                 for target, how in self.call_edges(unit, unit.module, callee)
                                  if target.key in model and not how.startswith(NAME_ONLY))
+                    # the module handed to a parameter the loop calls (`denoised = model(x, sigma)`)
+                    seeds.extend((target, _hop(target, how), info.hop, False)
+                                 for target, how in self._handed_models(unit, callee))
         return seeds
+
+    def _library_loop_models(self, reached: dict[str, HotInfo]) -> list[Seed]:
+        """The model a generation request hands to the library's decode loop (`generation_requests`: ParlerTTS's
+        `generate` calling `self._sample(...)`, `super().generate(...)`) runs every step of that loop, eagerly: its
+        class's own call (`forward`) seeds the step tier, as a model a project loop body calls does
+        (`_per_step_model_calls`). The request's other lines keep their tier."""
+        seeds: list[Seed] = []
+        for fn, _label in self.generation_requests():
+            info = reached.get(fn.key)
+            cls = self.classes.get(fn.class_key) if fn.class_key else None
+            if info is None or not info.whole or cls is None:
+                continue
+            seeds.extend((target, f"{target.display} [{GENERATION_LIBRARY}' decode loop runs it every step]",
+                          info.hop, False) for target in self._instance_call(cls))
+        return seeds
+
+    def _body_calls(self, fn: FunctionInfo, spans: tuple[tuple[int, int], ...]
+                    ) -> Iterator[tuple[FunctionInfo, str, int]]:
+        """(unit, callee, line) of the calls `fn` makes within `spans` (all of them where `spans` is empty), and of the
+        calls of each def nested in `fn` that those calls run (`model_fn` in a sampler's loop, calling the model
+        handed to the sampler)."""
+        nested = {d.key: d for d in self.nested_defs(fn)}
+        for callee, line in fn.calls:
+            if spans and not _within(line, spans):
+                continue
+            yield fn, callee, line
+            for target, _how in (self.call_edges(fn, fn.module, callee) if nested else ()):
+                if target.key in nested:
+                    d = nested.pop(target.key)
+                    yield from ((d, c, ln) for c, ln in d.calls)
 
     def _step_spans(self, fn: FunctionInfo, model: frozenset[str], lines: set[int] | frozenset[int] = frozenset()
                     ) -> tuple[tuple[int, int], ...]:
@@ -1585,7 +1733,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return ()
         receivers = self._model_receivers(fn) | self._typed_models(fn) if fn.token_cycles else frozenset()
         carried = [*fn.decode_loops, *((a, b) for a, b, cycle in fn.token_cycles
-                                       if any(self._runs_model(fn, fn, c, receivers, set(model), True) for c in cycle))]
+                                       if any(self._runs_model(fn, fn, c, receivers, set(model), True)
+                                              or self._runs_handed(fn, c) or self._calls_held_object(fn, c)
+                                              for c in cycle))]
         # the innermost: a loop around a generation loop iterates requests (a worker's `while True:` over a queue)
         spans = {span for span in carried if not any(o != span and span[0] <= o[0] and o[1] <= span[1] for o in carried)}
         for line in lines:
@@ -1644,6 +1794,60 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                    steps=tuple(sorted(loops[key] + nested)), outside="forward")
         self._once_callees(reached, set(refined))
 
+    def _request_drivers(self, reached: dict[str, HotInfo], model: frozenset[str]) -> None:
+        """A step root that only calls the model itself (`direct_drivers`: no replay, no driver below it) and holds
+        no generation loop (`_step_spans` finds none: a loop of it that runs the model over the chunks, levels or
+        images of one input carries nothing through the model) runs as often as its callers do. Where the project
+        finds hot callers of it and each calls it on a line that runs once per generation (`HotInfo.tier_at`: not
+        `step` nor `captured`; a pipeline's `_export(latents)` after its denoising loop, a prefill before the decode
+        loop), it runs once per generation too: its lines are `forward` (its `outside`), and so is what it alone
+        reaches (`_once_callees`). A driver with no caller found (an entry point a framework or a router calls per
+        step) stays `step`. Repeated while a caller's own refinement settles another driver."""
+        for _round in range(MAX_SETTLE_DEPTH):
+            refined: set[str] = set()
+            for key in sorted(self.direct_drivers):
+                info = reached.get(key)
+                if info is None or not info.whole or info.tier != "step" or info.hop is None \
+                        or info.hop.parent is not None or info.outside:
+                    continue
+                fn = self.functions[key]
+                if self._step_spans(fn, model) or not self._called_once(fn, reached):
+                    continue
+                reached[key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="step", outside="forward")
+                refined.add(key)
+            if not refined:
+                return
+            self._once_callees(reached, refined)
+
+    def _called_once(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> bool:
+        """Some hot caller calls `fn` (a call the index resolves to it), and each on a line that runs once per
+        generation, neither in a per-step loop's body nor in step or captured code."""
+        tiers = self._caller_tiers(fn, reached)
+        return bool(tiers) and not any(t in ("step", "captured") for t in tiers)
+
+    def _calls_of(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> list[tuple[FunctionInfo, str, int]]:
+        """(caller, callee, line) of the calls that may run `fn`, found by its name; for a `__call__`, whose callers
+        call the object (`batch.next_token_chooser(ids, scores)`), also the hot functions' calls that resolve to it
+        (the callers still filter by what each call resolves to)."""
+        name = fn.qualname.rpartition(".")[2]
+        calls = list(self.call_facts.calls_named(name))
+        if name == "__call__":
+            calls += [(caller, callee, line) for key in reached if (caller := self.functions[key])
+                      for callee, line in caller.calls if not callee.endswith(".__call__")
+                      and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee))]
+        return calls
+
+    def _caller_tiers(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> list[str | None]:
+        """The tier (`HotInfo.tier_at`) of each line on which a whole hot function calls `fn`, by a call the index
+        resolves to it (a handed callable or a registry is not such a call)."""
+        out: list[str | None] = []
+        for caller, callee, line in self._calls_of(fn, reached):
+            owner = reached.get(caller.parent_key or caller.key)
+            if owner is not None and owner.whole \
+                    and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
+                out.append(owner.tier_at(line))
+        return out
+
     def _once_callees(self, reached: dict[str, HotInfo], refined: set[str]) -> None:
         """What those step roots reached only from their code outside the loop (the prompt's encoding, the output's
         decoding) runs once per generation too, and so on down the chains the step tier built from there: each
@@ -1665,24 +1869,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _called_per_step(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> bool:
         """Some hot caller calls `fn` on a line that runs every step (`HotInfo.tier_at`), or none is found by the
         calls the index resolves (a handed callable, a registry: keep what the chain said)."""
-        found = False
-        for caller, callee, line in self.call_facts.calls_named(fn.qualname.rpartition(".")[2]):
-            owner = reached.get(caller.parent_key or caller.key)
-            if owner is None or not owner.whole \
-                    or not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
-                continue
-            found = True
-            if owner.tier_at(line) == "step":
-                return True
-        return not found
+        tiers = self._caller_tiers(fn, reached)
+        return not tiers or "step" in tiers
 
     def _run_per_step(self, fn: FunctionInfo, reached: dict[str, HotInfo],
                       loops: dict[str, tuple[tuple[int, int], ...]], model: frozenset[str]) -> bool:
         """A caller runs `fn` every step: a step-tier function (inside its decode loop's body, for one in `loops`),
         or a loop of the caller that carries state through the call (`ids = draft(model, ids)` in a speculative
         loop). A loop over prompts or requests carries nothing from one call to the next, and a warm-up is no step."""
-        name = fn.qualname.rpartition(".")[2]
-        for caller, callee, line in self.call_facts.calls_named(name):
+        for caller, callee, line in self._calls_of(fn, reached):
             if caller.parent_key is not None or self._warms_up(caller) \
                     or not any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
                 continue
@@ -2021,6 +2216,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         looping: set[str] = set()  # drivers that step inside a loop of their own: whole decode loops
         handed: list[FunctionInfo] = []  # one-step drivers of a model their callers hand them (`_handed_self`)
         runs_model: set[str] = set()  # drivers whose own calls enter the model (`_generating` climbs from them)
+        indirect: set[str] = set()  # drivers with a step call that is no call of the model itself (a replay)
+        direct: set[str] = set()  # drivers whose every step call is a call of the model itself
         for fn in candidates:
             why = ""
             receivers = self._model_receivers(fn)
@@ -2058,9 +2255,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 if hit and in_loop:
                     looping.add(fn.key)
                     stepping.setdefault(fn.key, set()).add(line)
+                if hit and (not hit.startswith("calls the model") or hit == "calls the model it is handed"):
+                    indirect.add(fn.key)
             if why:
                 seeds.append((fn, f"{fn.display} (step: {why})", None, False))
                 drivers.add(fn.key)
+                if fn.key not in indirect:
+                    direct.add(fn.key)
         # Up the chain of one-step drivers, to the loops that call them.
         one_step = sorted(key for key in drivers if key not in looping)  # sorted: seed order is `via` order
         seen = set(one_step)
@@ -2078,6 +2279,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         seeds.extend((fn, f"{fn.display} (step: decode loop)", None, False)
                      for key, fn in loops.items() if key not in drivers)
         drivers.update(loops)
+        self.direct_drivers = frozenset(direct - set(loops))
         own_loops, own_steps = self._model_loops(reached, model)
         above = self._loops_above(handed + own_steps, reached, model) + own_loops
         # the functions that run a generation each (`_request_roots` climbs from them): a model's own loop, or a
@@ -2377,18 +2579,36 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         model (`_typed_models`), or a parameter annotated as a model."""
         callee, _line, positional, keywords = rec
         handed = [(i, None, a) for i, a in enumerate(positional)] + [(-1, k, a) for k, a in keywords]
-        handed = [(i, k, a) for i, k, a in handed if self._model_arg(unit, a, receivers)]
-        if not handed:
-            return False
+        handed = [(i, k) for i, k, a in handed if self._model_arg(unit, a, receivers)]
+        return bool(handed) and self._fills_called(unit, callee, handed)
+
+    def _fills_called(self, unit: FunctionInfo, callee: str, handed: list[tuple[int, str | None]], depth: int = 0
+                      ) -> bool:
+        """A call `callee` of `unit` fills, at the slots `handed` (a position, or -1 and a keyword), parameters that the
+        project function it runs calls (`_runs_param`)."""
         for target, how in self.call_edges(unit, unit.module, callee):
             if how.startswith((*BY_NAME, NEW)):
                 continue
             skip = 1 if target.params[:1] in (("self",), ("cls",)) and target.class_key else 0
-            names = {target.params[i + skip] if k is None and i + skip < len(target.params) else k
-                     for i, k, _a in handed}
-            called = {f"{target.module}.{p}" for p in names if p}
-            if any(c in called or c.rpartition(".")[0] in called and c.rpartition(".")[2] in ("forward", "generate")
-                   for f in (target, *self.nested_defs(target)) for c, _ln in f.calls):
+            names = {target.params[i + skip] if k is None and i + skip < len(target.params) else k for i, k in handed}
+            if self._runs_param(target, {p for p in names if p}, depth):
+                return True
+        return False
+
+    def _runs_param(self, fn: FunctionInfo, names: set[str], depth: int) -> bool:
+        """`fn` calls one of its parameters `names`, in its body or a def nested there (`model(x)`, `model.forward(x)`),
+        or hands one on unchanged to a project function that does (`handed_on(model, x)` calling `sample(model, x)`),
+        up to MAX_SETTLE_DEPTH hands."""
+        called = {f"{fn.module}.{p}" for p in names}
+        if any(c in called or c.rpartition(".")[0] in called and c.rpartition(".")[2] in ("forward", "generate")
+               for f in (fn, *self.nested_defs(fn)) for c, _ln in f.calls):
+            return True
+        if depth >= MAX_SETTLE_DEPTH:
+            return False
+        for callee, _line, positional, keywords in fn.call_args:
+            handed = [(i, None) for i, a in enumerate(positional) if isinstance(a, Fwd) and a.name in names] \
+                + [(-1, k) for k, a in keywords if isinstance(a, Fwd) and a.name in names]
+            if handed and self._fills_called(fn, callee, handed, depth + 1):
                 return True
         return False
 
@@ -2397,13 +2617,79 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         holds or whose classes are all project model classes, or a parameter (`Fwd`) annotated as a model."""
         if isinstance(arg, Fwd):
             return f"{unit.module}.{arg.name}" in receivers
-        if not isinstance(arg, SelfField):
-            return False
-        if f"self.{arg.name}" in receivers:
+        if isinstance(arg, SelfField) and f"self.{arg.name}" in receivers:
             return True
-        cls = self.classes.get(unit.class_key) if unit.class_key else None
-        found = self.attr_classes(cls, arg.name) if cls is not None else []
-        return bool(found) and all(self.is_nn_module(c) for c, _how in found)
+        return bool(self._module_classes(unit, arg))
+
+    def _module_classes(self, unit: FunctionInfo, arg: IKind) -> list[ClassInfo]:
+        """The project module classes an argument of kind `arg` in `unit` is an instance of, when all it can be are
+        modules: a field of `unit`'s class (`attr_classes`: built, annotated, or what a factory returns), or a
+        construction or a factory's return (`net = Net()`, `model = create_model(...)`). Empty otherwise."""
+        if isinstance(arg, SelfField):
+            cls = self.classes.get(unit.class_key) if unit.class_key else None
+            found = [c for c, _how in self.attr_classes(cls, arg.name)] if cls is not None else []
+        elif isinstance(arg, Returned) and arg.item is None and not arg.receiver:
+            found = [t for t, _how in self._denotes(f"{arg.callee}()", 0) if isinstance(t, ClassInfo)]
+        else:
+            return []
+        return found if all(self.is_nn_module(c) for c in found) else []
+
+    def _handed_models(self, fn: FunctionInfo, callee: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
+        """`model(x, t)` / `model.forward(x)` where `model` is a parameter of `fn` (or of the function a closure of
+        `fn` is nested in): the forwards of the project modules the project's calls of that function pass for it
+        (k-diffusion's `sample_euler(model, x, sigmas)` called as `sample_euler(self.unet, ...)`), each labelled
+        `model = Cls by Caller`. What a call passes is its recorded argument kind (`call_args`): a field of the
+        caller's class whose classes are all modules (`attr_classes`), a construction or a factory's return
+        (`Call`) of a module class, or the caller's own parameter, followed up its callers in turn. A value
+        nothing types (a config-built object, a tuple item) is no model here: no top-level model is assumed."""
+        value = _called_value(callee)
+        if depth > MAX_SETTLE_DEPTH or not value.startswith(f"{fn.module}.") or "." in value[len(fn.module) + 1:]:
+            return []
+        name = value[len(fn.module) + 1:]
+        owner: FunctionInfo | None = fn
+        while owner is not None and name not in owner.params:  # a closure reads its parameter (`model_fn`)
+            owner = self.functions.get(owner.parent_key) if owner.parent_key else None
+        if owner is None or name in ("self", "cls") or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
+            return []
+        key = (owner.key, name)
+        found = self._handed_memo.get(key)
+        if found is not None:
+            return found
+        self._handed_memo[key] = []  # cycle guard
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for caller, desc, line in self._project_calls(owner):
+            slots = self._slots(owner, desc, name)
+            for c, ln, positional, keywords in caller.call_args:
+                if c != desc or ln != line:
+                    continue
+                kinds = [k for i, k in enumerate(positional) if str(i) in slots] \
+                    + [k for kw, k in keywords if kw in slots]
+                for kind in kinds:
+                    for target, how in self._passed_models(caller, kind, depth):
+                        out.setdefault(target.key, (target, _join(how, f"{name} = {target.qualname.rpartition('.')[0]}"
+                                                                           f" by {caller.display}")))
+        self._handed_memo[key] = list(out.values())
+        return self._handed_memo[key]
+
+    def _runs_handed(self, fn: FunctionInfo, callee: str) -> bool:
+        """A call `callee` of `fn` runs a module handed to `fn` (`_handed_models`), itself or through a def nested in
+        `fn` (`model_fn(x, t)` calling `model(x, t)`)."""
+        if self._handed_models(fn, callee):
+            return True
+        nested = {d.key for d in self.nested_defs(fn)}
+        return any(t.key in nested and any(self._handed_models(t, c) for c, _line in t.calls)
+                   for t, _how in (self.call_edges(fn, fn.module, callee) if nested else ()))
+
+    def _slots(self, fn: FunctionInfo, desc: str, param: str) -> set[str]:
+        """The slots (a position, as a string, or the keyword) through which a call spelt `desc` fills `param`."""
+        params = self.call_params(fn, desc)
+        return {param} | ({str(params.index(param))} if param in params else set())
+
+    def _passed_models(self, caller: FunctionInfo, kind: IKind, depth: int) -> list[tuple[FunctionInfo, str]]:
+        """The forwards of the project modules an argument of kind `kind` in `caller` holds (`_handed_models`)."""
+        if isinstance(kind, Fwd):
+            return self._handed_models(caller, f"{caller.module}.{kind.name}", depth + 1)
+        return [(fn, "") for c in self._module_classes(caller, kind) for fn in self._instance_call(c)]
 
     def _runs_model(self, unit: FunctionInfo, fn: FunctionInfo, callee: str, receivers: frozenset[str],
                     model: set[str], through_modules: bool) -> bool:

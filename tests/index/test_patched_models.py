@@ -607,3 +607,27 @@ def test_class_installs_never_called_or_elsewhere_stay_cold() -> None:
     found = hot(CLASS_INSTALLS)
     for cold in ("jacobi_spare", "plain_step", "bert_loop"):
         assert cold not in found, cold
+
+
+def test_the_model_a_generation_request_hands_the_library_loop_runs_every_step() -> None:
+    found = hot(GENERATION)
+    assert found["TTSForCausalLM.forward"] == ("step", (
+        "TTSForCausalLM.generate (request: runs transformers' decode loop once)",
+        "TTSForCausalLM.forward [transformers' decode loop runs it every step]"))
+    # decoy: a module whose `generate` calls a `_sample` of its own (no transformers base) keeps its forward's tier
+    own = {"pkg.__init__": "", "pkg.model": """
+        import torch
+        from torch import nn
+
+        class Local(nn.Module):
+            def forward(self, ids):
+                return ids
+
+            def _sample(self, ids):
+                return ids
+
+            @torch.no_grad()
+            def generate(self, ids):
+                return self._sample(ids)
+    """}
+    assert hot(own)["Local.forward"][0] == "forward"

@@ -1,0 +1,183 @@
+"""The module a sampler's per-step loop calls through a parameter (`sample_euler(model, x, sigmas)`), as the project's
+calls fill it, runs in the step tier, and so do its layers, through the element calls of a list field of a field
+(`self.model.layers[](x)`, `decode_layer.mlp(x)`). Decoys: a helper calling its module once, a non-module handed to
+the same sampler, an element call of a list no class types."""
+
+from __future__ import annotations
+
+from index_projects import hot, project_index
+
+MODELS = """
+import torch
+from torch import nn
+
+
+class Mlp(nn.Module):
+    def forward(self, x):
+        return x
+
+
+class Layer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mlp = Mlp()
+
+    def forward(self, x):
+        return self.mlp(x)
+
+
+class Inner(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([Layer() for _ in range(2)])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = Inner()
+
+    def forward(self, x, t):
+        for decode_layer in self.model.layers:
+            x = decode_layer.mlp(x)
+        return self.model.layers[0](x)
+
+
+def sample(model, x, ts):
+    for t in ts:
+        x = x + model(x, t)
+    return x
+
+
+def handed_on(model, x, ts):
+    return sample(model, x, ts)
+
+
+def closure(model, x, ts):
+    def model_fn(x, t):
+        return model(x, t)
+
+    for t in ts:
+        x = x - model_fn(x, t)
+    return x
+
+
+def once(model, x):
+    return model(x, 0)
+"""
+
+
+def _tiers(script: str) -> dict[str, tuple[str | None, tuple[str, ...]]]:
+    return hot({"pkg.models": MODELS, "pkg.run": script})
+
+
+def test_a_field_handed_to_a_sampler_runs_its_forward_every_step() -> None:
+    found = _tiers("""
+import torch
+from pkg.models import Net, sample
+
+
+class Pipe:
+    def __init__(self):
+        self.net = Net()
+
+    @torch.no_grad()
+    def __call__(self, x, ts):
+        return sample(self.net, x, ts)
+""")
+    assert found["Net.forward"][0] == "step"
+    assert "Net.forward [model = Net by Pipe.__call__]" in found["Net.forward"][1]
+
+
+def test_a_construction_handed_on_or_to_a_closure_runs_every_step() -> None:
+    for call in ("handed_on(net, x, ts)", "closure(net, x, ts)"):
+        found = _tiers(f"""
+import torch
+from pkg.models import Net, closure, handed_on
+
+
+@torch.no_grad()
+def main(x, ts):
+    net = Net()
+    return {call}
+
+
+if __name__ == "__main__":
+    main(None, [])
+""")
+        assert found["Net.forward"][0] == "step", call
+
+
+def test_the_layers_of_a_handed_module_run_every_step_through_list_fields_of_fields() -> None:
+    found = _tiers("""
+import torch
+from pkg.models import Net, sample
+
+
+@torch.no_grad()
+def main(x, ts):
+    return sample(Net(), x, ts)
+
+
+if __name__ == "__main__":
+    main(None, [])
+""")
+    assert found["Layer.forward"][0] == "step"
+    assert found["Mlp.forward"][0] == "step"
+
+
+def test_element_calls_of_a_list_field_of_a_field_resolve_to_the_element_class() -> None:
+    index = project_index({"pkg.models": MODELS})
+    fn = index.functions["pkg.models:Net.forward"]
+    edges = {callee: sorted(t.qualname for t, _how in index.call_edges(fn, fn.module, callee)) for callee, _ in fn.calls}
+    assert edges["self.model.layers[].mlp"] == ["Mlp.forward"]
+    assert edges["self.model.layers[]"] == ["Layer.forward"]
+
+
+def test_a_one_shot_helper_and_a_non_module_keep_the_forward_tier() -> None:
+    found = _tiers("""
+import torch
+from pkg.models import Net, once, sample
+
+
+class Shift:
+    def __call__(self, x, t):
+        return x + t
+
+
+class Pipe:
+    def __init__(self):
+        self.net = Net()
+        self.shift = Shift()
+
+    @torch.no_grad()
+    def __call__(self, x, ts):
+        y = once(self.net, x)
+        return sample(self.shift, y, ts)
+""")
+    assert found["Net.forward"][0] == "forward"
+    assert "Shift.__call__" not in found
+
+
+def test_an_element_of_a_list_no_class_types_stays_unresolved() -> None:
+    index = project_index({"pkg.models": MODELS, "pkg.other": """
+from torch import nn
+
+
+class Holder(nn.Module):
+    def __init__(self, layers):
+        super().__init__()
+        self.inner = layers
+
+    def forward(self, x):
+        for layer in self.inner.layers:
+            x = layer.mlp(x)
+        return x
+"""})
+    fn = index.functions["pkg.other:Holder.forward"]
+    assert all(not index.call_edges(fn, fn.module, callee) for callee, _ in fn.calls)

@@ -1,0 +1,96 @@
+"""A module's `forward` that inference does not run is no hot root: the class has its own inference method that runs
+its parts (VALL-E's `inference`, calling the decoders the training `forward` calls too), a root other than that
+forward reaches it, and no call in the project runs the forward. Decoys: an inference method that calls `self(...)`,
+a forward another module calls, and a module whose other methods no inference root reaches keep their forward."""
+
+from __future__ import annotations
+
+from index_projects import hot
+
+MODEL = """
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.lin(x)
+
+
+class TTS(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.decoder = Decoder()
+
+    def forward(self, x, targets):
+        logits = self.decoder(x)
+        return F.cross_entropy(logits, targets)
+
+    @torch.no_grad()
+    def inference(self, x, n):
+        for _ in range(n):
+            x = self.decoder(x).argmax(-1)
+        return x
+"""
+
+SCRIPT = """
+from pkg.model import TTS
+
+
+def main():
+    model = TTS()
+    return model.inference(None, 4)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_training_forward_next_to_an_inference_method_is_no_root() -> None:
+    found = hot({"pkg.model": MODEL, "pkg.infer": SCRIPT})
+    assert "TTS.forward" not in found
+    assert "TTS.inference" in found
+    assert "Decoder.forward" in found
+
+
+def test_a_forward_the_inference_method_or_another_module_calls_stays_hot() -> None:
+    calls_self = MODEL.replace("x = self.decoder(x).argmax(-1)", "x = self(x, None).argmax(-1)")
+    assert "TTS.forward" in hot({"pkg.model": calls_self, "pkg.infer": SCRIPT})
+    wrapped = MODEL + """
+
+class Wrapper(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tts = TTS()
+
+    def forward(self, x, y):
+        return self.tts(x, y)
+"""
+    assert "TTS.forward" in hot({"pkg.model": wrapped, "pkg.infer": SCRIPT})
+
+
+def test_a_forward_whose_sibling_no_inference_reaches_or_that_computes_no_loss_stays_hot() -> None:
+    # (a gradless `inference`, or a model's own decode loop, is an inference root by itself; a method nothing calls
+    # is not)
+    plain = MODEL.replace("""    @torch.no_grad()
+    def inference(self, x, n):
+        for _ in range(n):
+            x = self.decoder(x).argmax(-1)
+        return x""", """    def score(self, x):
+        return self.decoder(x).mean()""")
+    assert "TTS.forward" in hot({"pkg.model": plain})
+    no_loss = MODEL.replace("return F.cross_entropy(logits, targets)", "return logits.softmax(-1)")
+    assert "TTS.forward" in hot({"pkg.model": no_loss, "pkg.infer": SCRIPT})
+    assert "TTS.forward" not in hot({"pkg.model": MODEL})
+
+
+def test_a_loss_module_a_field_holds_or_a_part_computes_makes_a_training_forward() -> None:
+    held = MODEL.replace("self.decoder = Decoder()", "self.decoder = Decoder()\n        self.crit = nn.CrossEntropyLoss()") \
+        .replace("return F.cross_entropy(logits, targets)", "return self.crit(logits, targets)")
+    assert "TTS.forward" not in hot({"pkg.model": held, "pkg.infer": SCRIPT})

@@ -156,21 +156,26 @@ def device_params(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callabl
 
 
 def device_facts(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[str], str | None]
-                 ) -> tuple[list[tuple[int, int, str]], set[str]]:
-    """One walk of the function's own nodes (not nested definitions) for both device facts:
+                 ) -> tuple[list[tuple[int, int, str]], set[str], list[tuple[int, int]]]:
+    """One walk of the function's own nodes (not nested definitions) for the device facts:
     - its blocks: (first line, last line, field) of each `with` one of whose items is a `torch.device` value off the
       host: `torch.device(d)`, a parameter annotated `torch.device`, a local bound to `torch.device(d)` (field ""),
       or `self.<field>` (the class decides whether the field holds a device). torch.device is a context manager
       (torch 2.0): the factories in the block build on it;
     - the `self` fields it sets to a `torch.device` value: built by `torch.device(d)`, or a parameter annotated
-      `torch.device` (a default of `torch.device("cpu")` is no evidence of where callers build)."""
+      `torch.device` (a default of `torch.device("cpu")` is no evidence of where callers build);
+    - the spans where it has moved the default device and not yet put it back (`moved_spans`, walked again only
+      where the function calls a setter)."""
     params = device_params(func, resolve)
     typed = set(params)
     withs: list[ast.With | ast.AsyncWith] = []
     attrs: set[str] = set()
+    sets_default = False
     for node in _own_statements(func):
         if isinstance(node, (ast.With, ast.AsyncWith)):
             withs.append(node)
+        elif isinstance(node, ast.Expr):
+            sets_default = sets_default or isinstance(node.value, ast.Call) and _setter(node.value, resolve)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             value = node.value
             made = device_call(value, resolve)
@@ -190,7 +195,51 @@ def device_facts(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable
                 blocks.append((*span, ""))
             elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
                 blocks.append((*span, expr.attr))
-    return blocks, attrs
+    return blocks, attrs, list(moved_spans(func, resolve)) if sets_default else []
+
+
+def moved_spans(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[str], str | None]
+                ) -> Iterator[tuple[int, int]]:
+    """(first line, last line) of the statements that run after a setter moved the default device off the host and
+    before one of the same block puts the host back (nano-vllm's `__init__`: `set_default_device("cuda")`, then the
+    model's construction, warm-up and graph capture, then `set_default_device("cpu")`; a restore in a `finally`
+    counts): the factories of a function called there build on the device. Such a function is often called again
+    after the restore, from where the index cannot see (nano-vllm's `run`, by name through `call("run")`), so unlike a
+    `with torch.device(d):` block, a span makes the callee's default unknown (`CallFacts.device_context`). Without a
+    restore the span runs to the block's end (the default then stays moved: `leaves_default_moved`)."""
+    for stmts in _statement_lists(func):
+        start: int | None = None
+        for stmt in stmts:
+            restore = _restore_line(stmt, resolve)
+            if start is not None and restore is not None:
+                yield start, restore - 1
+                start = None
+            elif start is None and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                    and _setter(stmt.value, resolve) and _effect(stmt.value, resolve):
+                start = (stmt.end_lineno or stmt.lineno) + 1
+        if start is not None and stmts:
+            yield start, stmts[-1].end_lineno or stmts[-1].lineno
+
+
+def _restore_line(stmt: ast.stmt, resolve: Callable[[str], str | None]) -> int | None:
+    """The line of the setter that puts the host back: `stmt` itself, or one in the `finally` of a `try` (which
+    runs after the `try`'s body)."""
+    if _restores(stmt, resolve):
+        return stmt.lineno
+    if isinstance(stmt, ast.Try):
+        return next((s.lineno for s in stmt.finalbody if _restores(s, resolve)), None)
+    return None
+
+
+def _statement_lists(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[list[ast.stmt]]:
+    """The function's body and every block under it (an `except` handler's and a match case's too), not those of
+    nested definitions."""
+    yield func.body
+    for node in _own_statements(func):
+        for name in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, name, None)
+            if isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt):
+                yield stmts
 
 
 # the fields that hold statements (or the handlers and match cases that do), in `_fields` order

@@ -309,6 +309,10 @@ SCALAR_CALLS = frozenset({"float", "int", "len", "math.sqrt", "math.log"})
 GENERIC_MATH = frozenset({"math.prod", "math.sumprod"})
 # builtins whose items are tuples of their iterables' elements (`enumerate`: an index, then the element)
 ZIPS = frozenset({"zip", "enumerate", "itertools.zip_longest"})
+HOST_SET = Val(Kind.HOST_SEQ, ref="set")  # a set of host values (`{a, b}`, `set(range(n))`)
+# a set's methods that return a new set of some of its own items, or of its items and the arguments'
+SET_SUBSETS = frozenset({"difference", "intersection", "copy"})
+SET_UNIONS = frozenset({"union", "symmetric_difference"})
 # NumPy functions that map numbers to a number (and arrays to an array)
 NUMPY_SCALAR_MATH = frozenset({
     "sqrt", "log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "power", "floor", "ceil", "round",
@@ -800,8 +804,10 @@ class Inference:
             # broadcasting keeps every dimension of each operand: a result of unknown rank keeps the one or more
             # dimensions an operand is known to have (`torch.arange(half) / half` of an untyped `half`)
             nd = rank is None and any(v.is_tensor and (v.nd or (v.rank or 0) > 0) for v in (left, right))
-            if left.kind is Kind.CPU_TENSOR and right.kind in (Kind.CPU_TENSOR, *HOSTS) or \
-                    right.kind is Kind.CPU_TENSOR and left.kind in HOSTS:
+            # a NumPy array meets a host tensor on the host (torch reads it as a CPU tensor: CosyVoice's
+            # `fade_in_mel.cpu()[..., :n] * np.hamming(2 * n)[:n]`)
+            if left.kind is Kind.CPU_TENSOR and right.kind in (Kind.CPU_TENSOR, Kind.NDARRAY, *HOSTS) or \
+                    right.kind is Kind.CPU_TENSOR and left.kind in (Kind.NDARRAY, *HOSTS):
                 return Val(Kind.CPU_TENSOR, rank=rank, nd=nd)
             host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
             other = right if host is left else left
@@ -962,6 +968,8 @@ class Inference:
                 return CPU  # `generator.get_state()`: a host ByteTensor, for CUDA generators too
             if recv.kind is Kind.MODULE and func.attr.value in ("forward", "__call__"):
                 return self._module_call(recv, node)
+            if recv == HOST_SET and self._keeps_host_set(func.attr.value, node):
+                return HOST_SET
         recv = self(func)
         if recv.passes is not None:
             return self._passed_through(recv.passes, node)
@@ -980,6 +988,13 @@ class Inference:
             # the attribute, a subclass defines the method): every project method of that name returns host data
             projected = self.lookup_method(func.attr.value)
         return projected if projected is not None else UNKNOWN
+
+    def _keeps_host_set(self, name: str, node: cst.Call) -> bool:
+        """`host_set.difference(other)` holds some of the receiver's host values whatever `other` holds; a union
+        holds the arguments' too, so only when they are host values."""
+        if name in SET_SUBSETS:
+            return True
+        return name in SET_UNIONS and all(not a.star and self(a.value).kind in HOSTS for a in node.args)
 
     def _passed_through(self, position: int, node: cst.Call) -> Val:
         """`x = hook(None, x, None)` of an identity hook (`Val.passes`): the argument it returns, when the call
@@ -1464,6 +1479,8 @@ class Inference:
             return TENSOR
         if qual in ("sum", "max", "min", "abs", "pow", "math.prod") and args and all(a.kind in HOSTS for a in args):
             return HOST
+        if qual in ("set", "frozenset") and args and args[0].kind in HOSTS:
+            return HOST_SET  # `set(range(n))`: a set of host values
         if qual in ("list", "tuple", "sorted", "reversed") and args:
             if args[0].is_tensor or args[0].kind is Kind.TENSOR_SEQ:
                 return Val(Kind.TENSOR_SEQ, elem=element_of(args[0]))

@@ -772,11 +772,13 @@ class CallFacts:
         """The default device `fn` runs under, from its resolved project call sites: `Dev.DEVICE` where every site lies
         in a `with <torch.device value>:` block (or in a function that itself runs only in one: T2SSession's
         `with device: ... decoder.embed(...)` -> `prefill`'s `torch.tensor`), `Dev.UNKNOWN` where only some do (built
-        on either: no host claim), None where none does, where there is no site, or where `fn` is called where the
-        index cannot see (framework calls of `forward`, a module's construction, a referenced or escaping def).
+        on either: no host claim) or where a site lies between `set_default_device(<device>)` and the restore
+        (`FunctionInfo.moved_spans`: nano-vllm's warm-up and capture), None where none does, where there is no site,
+        or where `fn` is called where the index cannot see (framework calls of `forward`, a module's construction, a
+        referenced or escaping def).
         A cycle counts as no site."""
         if self._device_blocks is None:  # most projects have none: nothing to resolve
-            self._device_blocks = any(f.device_blocks for f in self.index.functions.values())
+            self._device_blocks = any(f.device_blocks or f.moved_spans for f in self.index.functions.values())
         if not self._device_blocks:
             return None
         if fn.key not in self._device_ctx:
@@ -786,8 +788,9 @@ class CallFacts:
 
     def _device_sites(self, fn: "FunctionInfo") -> Dev | None:
         sites = self._sites(fn)
-        found = {Dev.DEVICE if any(a <= line <= b for a, b, _ in caller.device_blocks) else self.device_context(caller)
-                 for caller, _callee, line, _how in sites or ()}
+        found = {Dev.DEVICE if any(a <= line <= b for a, b, _ in caller.device_blocks)
+                 else Dev.UNKNOWN if any(a <= line <= b for a, b in caller.moved_spans)
+                 else self.device_context(caller) for caller, _callee, line, _how in sites or ()}
         if not found or found == {None}:
             return None
         return Dev.DEVICE if found == {Dev.DEVICE} else Dev.UNKNOWN

@@ -223,6 +223,9 @@ class FunctionInfo:
     # (first line, last line, field) of its `with <torch.device value>:` blocks (facts.default_device.device_blocks);
     # once its class is read, only the blocks whose item is a device (field "")
     device_blocks: tuple[tuple[int, int, str], ...] = ()
+    # (first line, last line) of its statements between a `torch.set_default_device(<device>)` and the setter that puts
+    # the host back (facts.default_device.moved_spans)
+    moved_spans: tuple[tuple[int, int], ...] = ()
     # keys of the other defs of its name in its scope that a call of the name may still run: defs in other arms of an
     # `if` / `try` (`if whisper: def semantic_fn` / `else: def semantic_fn`), each indexed as `name@<line>` (`_claim`)
     alternates: tuple[str, ...] = ()
@@ -874,8 +877,9 @@ class _Indexer(ast.NodeVisitor):
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))
-        blocks, attrs = device_facts(node, self.resolve)
+        blocks, attrs, spans = device_facts(node, self.resolve)
         info.device_blocks = tuple(b for b in blocks if not b[2] or info.class_key)
+        info.moved_spans = tuple(spans)
         if cls is not None:
             cls.device_attrs |= attrs
         self.s.functions[slot] = info

@@ -1512,6 +1512,53 @@ def test_callees_of_a_device_context_build_there():
     """, scope="all")
 
 
+def test_callees_between_a_default_device_move_and_its_restore_build_on_either():
+    """nano-vllm's `__init__` moves the default device (`torch.set_default_device("cuda")`), warms up and captures,
+    then puts the host back (`set_default_device("cpu")`, here in a `finally` too): a function called in between
+    builds its factories on the device there, but may be called again after the restore from where the index cannot
+    see (nano-vllm's `run`, by name), so its default is unknown: no host claim (no GL133 for `torch.arange`) and no
+    device claim (no GL130 for `torch.tensor(list)`). One called after the restore builds on the host (a host
+    index)."""
+    check("""
+        import torch
+        class Runner:
+            def __init__(self, x: torch.Tensor):
+                torch.set_default_device("cuda")
+                self.warmup(x)
+                torch.set_default_device("cpu")
+                try:
+                    torch.set_default_device("cuda")
+                    self.capture(x)
+                finally:
+                    torch.set_default_device("cpu")
+                self.outside(x)
+            def warmup(self, x: torch.Tensor):
+                pos = torch.tensor([i for i in range(3)])
+                return x[pos]
+            def capture(self, x: torch.Tensor):
+                return x[torch.arange(3)]
+            def outside(self, x: torch.Tensor):
+                pos = torch.arange(3)
+                return x[pos]  # <- GL133
+    """, scope="all")
+
+
+def test_a_host_tensor_times_a_numpy_array_stays_on_the_host():
+    """`fade_in_mel.cpu()[..., :n] * np.hamming(2 * n)[:n]` (CosyVoice's and GLM-4-Voice's `fade_in_out`) is a host
+    tensor: torch reads the array as one. Stored into a device tensor it is an upload (hit); a device tensor times
+    an array is not read as a host one (no claim)."""
+    check("""
+        import numpy as np
+        import torch
+        def fade(x: torch.Tensor, n: int):
+            window = np.hamming(2 * n)
+            host = torch.zeros(4, 2 * n)
+            x[:, :n] = host[:, :n] * window[:n]  # <- GL131
+            x[:, n:] = x[:, n:] * window[n:]
+            return x
+    """, scope="all")
+
+
 def test_a_cache_grown_on_demand_is_rebuilt_once_per_size():
     """A function that returns early while a cached field is large enough (`if self.pe is not None and
     self.pe.size(1) >= n: return`, ESPnet's `extend_pe`), or rebuilds it under `if n > self.cached_len:` storing the

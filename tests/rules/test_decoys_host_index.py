@@ -116,3 +116,28 @@ def test_a_list_of_slices_is_basic_indexing():
             result[[k for k in range(n)]] = 0.0  # <- GL133
             return result
     """, scope="all")
+
+
+def test_a_list_of_a_set_of_host_values_is_a_host_list():
+    """`list(set(range(n)).difference(done))` (DeepSpeed-MII's `unprocessed_idx`), `sorted(set(..))` and `list(s)` of
+    a local set of ints are Python lists of ints: indexing a device tensor with one uploads it (hits). A set's
+    `difference` keeps some of its own items whatever the argument holds. Decoys: a union with a value nothing types
+    (its items may be anything), a tuple of the set (plain multi-dimensional indexing), an int drawn from the set,
+    and the list indexing a CPU tensor."""
+    check("""
+        import torch
+
+
+        def gather(x: torch.Tensor, done, extra, n: int):
+            todo = list(set(range(n)).difference(done))
+            a = x[todo]  # <- GL133
+            b = x[sorted(set(range(n)))]  # <- GL133
+            s = set(range(n))
+            c = x[list(s)]  # <- GL133
+            d = x[list(set(range(n)).union(extra))]
+            e = x[tuple(set(range(2)))]
+            for i in sorted(s):
+                e = e + x[i]
+            host = torch.zeros(n, 8)
+            return a, b, c, d, e, host[todo]
+    """, scope="all")

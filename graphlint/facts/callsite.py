@@ -628,6 +628,12 @@ def hook_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[s
                  if isinstance(d, ast.Lambda) and isinstance(kind := _identity(d), Passes))
 
 
+def cpu_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """Parameters whose default names the host device (`device="cpu"`, `device=torch.device("cpu")`): a call that
+    leaves one out builds and moves on the host (`CallFacts` reads it as the CPU device passed)."""
+    return tuple(a.arg for a, d in _defaults(func) if d is not None and _names_host(d))
+
+
 def number_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Parameters whose default is a Python number (`scale=1.0`, `eps=-1e-6`, `flag=False`): a call that leaves one out
     passes host data."""
@@ -1469,6 +1475,14 @@ def _to_cpu(call: ast.Call) -> bool:
         if isinstance(ast_literal(arg), str):
             return names_cpu(ast_literal(arg))
     return False
+
+
+def _names_host(device: ast.expr) -> bool:
+    """`"cpu"` or `torch.device("cpu")`: a device literal naming the host."""
+    if isinstance(device, ast.Call) and device.args and not device.keywords \
+            and (dotted(device.func) or "").rpartition(".")[2] == "device":
+        device = device.args[0]
+    return isinstance(ast_literal(device), str) and names_cpu(ast_literal(device))
 
 
 def _host_device(device: ast.expr, again: Callable[[ast.expr], IKind], scope: Scope | None = None) -> bool:

@@ -1064,11 +1064,11 @@ class CallFacts:
                     # still count (`block(x, **kwargs)` of `kwargs = dict(grid_sizes=grid_sizes, ...)`)
                     site = dict.fromkeys(site, UNKNOWN)
                 site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
-            hooks = dict(fn.hook_defaults)
+            # left out: its default, the host device (`device="cpu"`), an identity hook, or a value not read here
+            defaults = {**dict.fromkeys(fn.cpu_defaults, CPU_DEVICE), **dict(fn.hook_defaults)}
             for param in (*fn.params, *fn.kwonly):
                 if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
-                    # left out: its default, an identity hook (`hook_defaults`) or a value not read here
-                    out.setdefault(param, set()).add(site.get(param, hooks.get(param, UNKNOWN)))
+                    out.setdefault(param, set()).add(site.get(param, defaults.get(param, UNKNOWN)))
         if not _framework_fed(caller):
             assumed.update(param for param, kinds in out.items() if any(isinstance(k, Prior) for k in kinds))
         return {param: self._passed(kinds, caller) for param, kinds in out.items()}

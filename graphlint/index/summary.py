@@ -31,10 +31,10 @@ from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, hook_defaults,
-    join_later, keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names, records_args,
-    refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of,
-    spelled_keywords, statements, tuple_of_tensors,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, cpu_defaults, escaping_defs, expr_kind, filled_arguments,
+    hook_defaults, join_later, keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names,
+    records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples,
+    scope_of, spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -214,6 +214,7 @@ class FunctionInfo:
     # per item of a function returning tuple displays of one length: the parameters that item follows (() for none)
     item_follows: tuple[tuple[str, ...], ...] = ()
     number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
+    cpu_defaults: tuple[str, ...] = ()  # parameters whose default names the host device (`device="cpu"`)
     # the rank of the tensor every `return` builds with a torch factory whose shape the code shows
     # (`return torch.zeros((2 + n,), device=d)`: 1); None where a return shows none (`factory_rank`)
     return_rank: int | None = None
@@ -853,7 +854,7 @@ class _Indexer(ast.NodeVisitor):
             markers=self._markers(node), returns=self._returns(node, scope),
             params=param_names(node), kwonly=keyword_only(node), star_kwargs=scope.kwarg,
             star_args=scope.vararg, required=required_positionals(node), escaping=escaping_defs(node),
-            none_defaults=none_defaults(node), number_defaults=number_defaults(node),
+            none_defaults=none_defaults(node), number_defaults=number_defaults(node), cpu_defaults=cpu_defaults(node),
             hook_defaults=hook_defaults(node),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),

@@ -1302,8 +1302,25 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return TOKENIZER  # `AutoTokenizer.from_pretrained(name)`: passed, stored or returned, a tokenizer still
     if not qual or not records_args(qual):
         return UNKNOWN
+    if (made := _instance_of(value.func, resolve, scope)) is not None:
+        return Call(made)  # `collate = get_collater(...)`, then `ids, lens = collate(texts)`: its `__call__`
     # a project function, settled later; a method of a receiver the index may not type, by its name if need be
     return Call(qual, receiver=isinstance(value.func, ast.Attribute) and _receiver(value.func.value, scope))
+
+
+def _instance_of(func: ast.expr, resolve: Resolve, scope: Scope) -> str | None:
+    """`g()` where the called name is a local bound once, by a call of `g` (`collate = get_collater(path)`, `collate =
+    Collater(symbols)`): calling it runs what that call made (`ProjectIndex.call_edges` reads `g()` as the `__call__` of
+    the classes the factory `g` builds, or of the class `g`). None for anything else (a parameter, a name bound
+    twice or another way)."""
+    if not isinstance(func, ast.Name) or func.id in scope.params:
+        return None
+    bound = scope.binds.get(func.id, [])
+    if len(bound) != 1 or not isinstance(call := bound[0], ast.Call):
+        return None
+    name = dotted(call.func)
+    made = resolve(name) if name and not name.startswith(("self.", "cls.")) else None
+    return f"{made}()" if made and records_args(made) else None
 
 
 def _identity(fn: ast.Lambda) -> IKind:

@@ -131,3 +131,52 @@ def test_decoy_collater_call_returns_device_tensors():
             '            lens = torch.tensor([len(s) for s in seqs], device="cuda")\n'
             "            return tokens, lens")
     assert uploads(COLLATER.format(body=body)) == 0
+
+
+INFER = """
+    from typing import List, Tuple
+
+    import numpy as np
+    import torch
+
+
+    class TextTokenCollater:
+        def __init__(self, symbols):
+            self.token2idx = {{t: i for i, t in enumerate(symbols)}}
+
+        def __call__(self, texts: List[str]) -> Tuple[torch.Tensor, torch.Tensor]:
+            seqs = [[self.token2idx[t] for t in text] for text in texts]
+            tokens = torch.from_numpy(np.array(seqs, dtype=np.int64))
+            return tokens, torch.IntTensor([len(s) for s in seqs])
+
+
+    def get_text_token_collater(path: str) -> TextTokenCollater:
+        return TextTokenCollater(open(path).read().split())
+
+
+    class Model(torch.nn.Module):
+        def inference(self, x: torch.Tensor, enroll_x_lens: torch.Tensor, top_k: int = 1):
+            prefix_len = enroll_x_lens.max().item()
+            return x[:, prefix_len:]
+
+
+    def main(model: Model, texts, prompt):
+        device = torch.device("cuda", 0)
+        text_collater = get_text_token_collater("tokens.txt")
+        for text in texts:
+            text_tokens, text_tokens_lens = text_collater([prompt + text])
+            _, enroll_x_lens = text_collater([prompt])
+            print(model.inference(text_tokens.to(device), enroll_x_lens={passed}))
+"""
+
+
+def test_decoy_parameter_every_caller_passes_a_host_tensor():
+    """VALL-E's `enroll_x_lens`: the collater's `torch.IntTensor` lengths, passed beside the `.to(device)` arguments
+    and never moved. The callee's annotation (`torch.Tensor`) names no device; every call passes a host tensor, so
+    `enroll_x_lens.max().item()` reads host memory (no GL101)."""
+    assert (23, "GL101") not in findings(INFER.format(passed="enroll_x_lens"), scope="all")
+
+
+def test_hit_parameter_a_caller_passes_a_device_tensor():
+    """The same call with the lengths moved up first: the callee's `.item()` waits for the device."""
+    assert (23, "GL101") in findings(INFER.format(passed="enroll_x_lens.to(device)"), scope="all")

@@ -28,7 +28,7 @@ from graphlint.facts.inference import (
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
     HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf,
-    IKind, Items, Join, Keys, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
+    IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, may_pin, names_cpu,
@@ -1276,6 +1276,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else UNKNOWN
         if isinstance(receiver, VIEWS) and meth not in NOT_CPU_METHODS:
             return host_if(receiver)  # `self.splits.ravel()`: where the field is, once settled
+        if isinstance(receiver, Call) and meth == "to" and moves_to_device(value):
+            # `append_zero(sigmas).to(device)`: where the return is a tensor, on the device the parameter names
+            return Moved(receiver, _moved_on_param(value, scope) or "")
         receiver = UNKNOWN if deferred(receiver) else receiver
         if receiver == CPU_TENSOR and moves_to_device(value):
             return TENSOR  # `torch.zeros(n).to(self.device)`: a host tensor copied up, as the checker reads it

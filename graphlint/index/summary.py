@@ -1545,9 +1545,11 @@ class _Indexer(ast.NodeVisitor):
         if named := self._getattr_refs(value):  # `fn = getattr(self, "m")`: a call of `fn` calls it
             self.local_binds[-1][name] = ALTERNATIVES + "|".join(named)
             return
-        if isinstance(value, ast.Subscript) and isinstance(value.value, (ast.Tuple, ast.List)):
-            # `method = (layer.forward, layer.tp_forward)[mode]`: a call of `method` calls one of them
-            alts = [ref for elt in value.value.elts if (ref := self.resolve(dotted(elt)))]
+        if isinstance(value, ast.Subscript) and isinstance(value.value, (ast.Tuple, ast.List, ast.Dict)):
+            # `method = (layer.forward, layer.tp_forward)[mode]`, `sample_fn = {"heun": sample_heun, ...}[sampler]`
+            # (consistency models' `karras_sample`): a call of `method` calls one of them
+            held = value.value.values if isinstance(value.value, ast.Dict) else value.value.elts
+            alts = [ref for elt in held if (ref := self.resolve(dotted(elt)))]
             if alts:
                 self.local_binds[-1][name] = ALTERNATIVES + "|".join(alts)
             return
@@ -1798,6 +1800,17 @@ class _Indexer(ast.NodeVisitor):
                 if isinstance(sub, ast.Call):
                     self.comprehended.setdefault(id(sub), []).extend(node.generators)
 
+    def _record_args(self, node: ast.Call, callee: str, keep_loops: bool = False) -> None:
+        """What the call passes to `callee` (`FunctionInfo.call_args`, `call_filled`), where it passes anything."""
+        if not (node.args or node.keywords) or not records_args(callee):
+            return
+        loops = self.comprehended.get(id(node)) if keep_loops else self.comprehended.pop(id(node), None)
+        kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops)
+        if kinds is not None:
+            self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
+            self.func_stack[-1].call_filled.append(
+                (callee, node.lineno, filled_arguments(node, self.resolve, self.scopes[-1])))
+
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
         # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
@@ -1809,7 +1822,10 @@ class _Indexer(ast.NodeVisitor):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
         if bound.startswith(ALTERNATIVES) and self.func_stack:
-            self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
+            alternatives = bound[len(ALTERNATIVES):].split("|")
+            self.func_stack[-1].calls.extend((alt, node.lineno) for alt in alternatives)
+            for alt in alternatives:  # each one is called with these arguments (`sample_fn(denoiser, x, sigmas)`)
+                self._record_args(node, alt, keep_loops=True)
         if callee and self.func_stack and (unions := self._union_calls(func)):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in unions)
         if self.func_stack and callee and self.top_assigned:
@@ -1823,13 +1839,7 @@ class _Indexer(ast.NodeVisitor):
                 self.func_stack[-1].calls.append((callee, node.lineno))
                 if node.args or node.keywords:
                     self._callable_args(node, callee)
-                if (node.args or node.keywords) and records_args(callee):
-                    loops = self.comprehended.pop(id(node), None)
-                    kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops)
-                    if kinds is not None:
-                        self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
-                        self.func_stack[-1].call_filled.append(
-                            (callee, node.lineno, filled_arguments(node, self.resolve, self.scopes[-1])))
+                self._record_args(node, callee)
             elif self.region_depth:
                 self.s.module_region_calls.append((callee, node.lineno))
             if not self.func_stack and not self.class_stack:

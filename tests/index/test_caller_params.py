@@ -4,7 +4,7 @@ then `ids, lens = collate(texts)`: the `__call__` of what `make` builds)."""
 
 from __future__ import annotations
 
-from graphlint.facts.kinds import CPU_DEVICE, CPU_TENSOR
+from graphlint.facts.kinds import CPU_DEVICE, CPU_TENSOR, TENSOR
 from index_projects import project_index
 
 
@@ -76,3 +76,91 @@ def test_a_local_bound_twice_is_no_evidence():
     """A name bound by two statements may hold either value when called: no claim."""
     found = _params({"m": COLLATE.format(rebind="collate = collate if texts else Collater()")}, "infer")
     assert "lens" not in found
+
+
+MOVED = """
+    import torch
+
+
+    class Net(torch.nn.Module):
+        def forward(self, x):
+            return x
+
+
+    def append_zero(x):
+        return torch.cat([x, x.new_zeros([1])])
+
+
+    def build():
+        return Net()
+
+
+    def use(sigmas, net):
+        return net(sigmas)
+
+
+    def run(device):
+        use(append_zero(torch.linspace(0, 1, 8)).to(device), build().to(device))
+"""
+
+
+def test_a_move_of_a_project_return_is_a_device_tensor_only_where_it_returns_a_tensor():
+    """`f(x).to(device)`: a device tensor where `f` returns a tensor (`append_zero`), nothing where it returns a module
+    (`build().to(device)` moves the module itself)."""
+    found = _params({"m": MOVED}, "use")
+    assert found.get("sigmas") == TENSOR and "net" not in found
+
+
+DISPATCH = """
+    import torch
+
+
+    def heun(model, x, sigmas, s_tmin=0.0, s_tmax=float("inf")):
+        return x
+
+
+    def euler(model, x, sigmas):
+        return x
+
+
+    def sample(model, x, sampler, device, churn):
+        sigmas = torch.linspace(1, 0, 10){move}
+        extra = dict(s_tmin=0.0, s_tmax=churn) if sampler == "heun" else {{}}
+        sample_fn = {{"heun": heun, "euler": euler}}[sampler]
+        return sample_fn(model, x, sigmas, **extra)
+"""
+
+
+def test_an_entry_of_a_dispatch_table_takes_the_call_arguments():
+    """`sample_fn = {"heun": heun, ...}[sampler]` then `sample_fn(model, x, sigmas, **extra)`: each entry is called with
+    what the call passes explicitly (the mapping, of keys nothing spells out, cannot pass those again)."""
+    assert _params({"m": DISPATCH.format(move=".to(device)")}, "heun").get("sigmas") == TENSOR
+    assert _params({"m": DISPATCH.format(move="")}, "euler").get("sigmas") == CPU_TENSOR
+    assert "s_tmax" not in _params({"m": DISPATCH.format(move="")}, "heun")  # the mapping may fill it
+
+
+KEPT = """
+    import torch
+
+
+    def append_zero(x):
+        return torch.cat([x, x.new_zeros([1])])
+
+
+    def get_sigmas(n, device="cpu"):
+        return append_zero(torch.linspace(0, 1, n)).to(device)
+
+
+    def use(sigmas):
+        return sigmas
+
+
+    def run(dev):
+        use(get_sigmas(8{passed}))
+"""
+
+
+def test_a_move_to_a_device_parameter_every_caller_keeps_on_the_host_stays_there():
+    """`get_sigmas(n)` of `device="cpu"`: the schedule stays on the host; `get_sigmas(n, device=dev)` moves it."""
+    assert _params({"m": KEPT.format(passed="")}, "use").get("sigmas") == CPU_TENSOR
+    assert _params({"m": KEPT.format(passed=", device=dev")}, "use").get("sigmas") == TENSOR

@@ -169,3 +169,43 @@ def test_decoy_parameter_every_caller_passes_a_host_tensor():
 def test_hit_parameter_a_caller_passes_a_device_tensor():
     """The same call with the lengths moved up first: the callee's `.item()` waits for the device."""
     assert syncs(INFER.format(passed="enroll_x_lens.to(device)")) == 1
+
+
+SAMPLER = """
+    import torch as th
+
+
+    def append_zero(x):
+        return th.cat([x, x.new_zeros([1])])
+
+
+    def get_sigmas(n, device="cpu"):
+        return append_zero(th.linspace(1, 0, n)).to(device)
+
+
+    def sample_heun(denoiser, x, sigmas, s_churn=0.0):
+        for i in range(len(sigmas) - 1):
+            x = denoiser(x, sigmas[i])
+            if sigmas[i + 1] == 0:
+                x = x + 1
+        return x
+
+
+    def karras_sample(denoiser, x, steps, sampler, device, churn):
+        sigmas = get_sigmas(steps{passed})
+        sampler_args = dict(s_churn=churn) if sampler == "heun" else {{}}
+        sample_fn = {{"heun": sample_heun}}[sampler]
+        return sample_fn(denoiser, x, sigmas, **sampler_args)
+"""
+
+
+def test_hit_sampler_of_a_dispatch_table_takes_device_sigmas():
+    """Consistency models' `karras_sample`: the schedule moved to the caller's device, handed to the sampler a dict
+    display picks (`sample_fn = {...}[sampler]`) next to `**sampler_args`: `if sigmas[i + 1] == 0` reads a device
+    value every step."""
+    assert (15, "GL110") in findings(SAMPLER.format(passed=", device=device"), scope="all")
+
+
+def test_decoy_sampler_of_a_dispatch_table_takes_host_sigmas():
+    """The same schedule left on the host (`get_sigmas` keeps its `device="cpu"`): the comparison reads host memory."""
+    assert (15, "GL110") not in findings(SAMPLER.format(passed=""), scope="all")

@@ -965,13 +965,14 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     def typed_methods(func: cst.BaseExpression) -> list[FunctionInfo]:
         """`recv.meth` where the inference types `recv` an object of one plain project class (`t = Tok(...)`, a
         parameter annotated `t: Tok`, `self.tok` of `tokenizer: Tok` stored as it came): `meth` on that class and the
-        overrides of its project subclasses. The class is named where `recv` is typed, so the caller's module
-        imports it (the result cache keys on that); an override in a module it does not import is read too."""
-        if not isinstance(func, cst.Attribute):
-            return []
-        held = inf_ref[0](func.value)
+        overrides of its project subclasses; a call of `recv` itself runs its `__call__` (valle's `text_collater =
+        get_text_token_collater(...)` of `-> TextTokenCollater`, called on each batch of texts). The class is named
+        where `recv` is typed, so the caller's module imports it (the result cache keys on that); an override in a
+        module it does not import is read too."""
+        recv, meth = (func.value, func.attr.value) if isinstance(func, cst.Attribute) else (func, "__call__")
+        held = inf_ref[0](recv)
         owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
-        return [fn for fn, _how in index.methods_via(owner, func.attr.value)] if owner is not None else []
+        return [fn for fn, _how in index.methods_via(owner, meth)] if owner is not None else []
 
     rebound: list[frozenset[str]] = []  # the unit's assigned names, read once
 
@@ -1050,6 +1051,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return Val(Kind.UNKNOWN, items=tuple(host))
         if len(targets) == 1 and isinstance(targets[0].returns, ik.Obj):  # `-> Meta`, named in the callee's module
             return object_val(index, f"{targets[0].module}.{targets[0].returns.name}")
+        made = targets[0].returns if len(targets) == 1 else None
+        if isinstance(made, ik.Call) and not made.receiver and made.item is None \
+                and (obj := object_val(index, made.callee)) is not None:
+            return obj  # a plain factory (`c = Collater(symbols); return c`): an instance of the class it builds
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:
             return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items

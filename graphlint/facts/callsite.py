@@ -28,7 +28,7 @@ from graphlint.facts.inference import (
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
     HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf,
-    IKind, Items, Join, Keys, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
+    IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, may_pin, names_cpu,
@@ -626,6 +626,12 @@ def hook_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[s
     leaves one out passes a hook that returns its argument."""
     return tuple((a.arg, kind) for a, d in _defaults(func)
                  if isinstance(d, ast.Lambda) and isinstance(kind := _identity(d), Passes))
+
+
+def cpu_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """Parameters whose default names the host device (`device="cpu"`, `device=torch.device("cpu")`): a call that
+    leaves one out builds and moves on the host (`CallFacts` reads it as the CPU device passed)."""
+    return tuple(a.arg for a, d in _defaults(func) if d is not None and _names_host(d))
 
 
 def number_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
@@ -1270,6 +1276,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else UNKNOWN
         if isinstance(receiver, VIEWS) and meth not in NOT_CPU_METHODS:
             return host_if(receiver)  # `self.splits.ravel()`: where the field is, once settled
+        if isinstance(receiver, Call) and meth == "to" and moves_to_device(value):
+            # `append_zero(sigmas).to(device)`: where the return is a tensor, on the device the parameter names
+            return Moved(receiver, _moved_on_param(value, scope) or "")
         receiver = UNKNOWN if deferred(receiver) else receiver
         if receiver == CPU_TENSOR and moves_to_device(value):
             return TENSOR  # `torch.zeros(n).to(self.device)`: a host tensor copied up, as the checker reads it
@@ -1296,8 +1305,25 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return TOKENIZER  # `AutoTokenizer.from_pretrained(name)`: passed, stored or returned, a tokenizer still
     if not qual or not records_args(qual):
         return UNKNOWN
+    if (made := _instance_of(value.func, resolve, scope)) is not None:
+        return Call(made)  # `collate = get_collater(...)`, then `ids, lens = collate(texts)`: its `__call__`
     # a project function, settled later; a method of a receiver the index may not type, by its name if need be
     return Call(qual, receiver=isinstance(value.func, ast.Attribute) and _receiver(value.func.value, scope))
+
+
+def _instance_of(func: ast.expr, resolve: Resolve, scope: Scope) -> str | None:
+    """`g()` where the called name is a local bound once, by a call of `g` (`collate = get_collater(path)`, `collate =
+    Collater(symbols)`): calling it runs what that call made (`ProjectIndex.call_edges` reads `g()` as the `__call__` of
+    the classes the factory `g` builds, or of the class `g`). None for anything else (a parameter, a name bound
+    twice or another way)."""
+    if not isinstance(func, ast.Name) or func.id in scope.params:
+        return None
+    bound = scope.binds.get(func.id, [])
+    if len(bound) != 1 or not isinstance(call := bound[0], ast.Call):
+        return None
+    name = dotted(call.func)
+    made = resolve(name) if name and not name.startswith(("self.", "cls.")) else None
+    return f"{made}()" if made and records_args(made) else None
 
 
 def _identity(fn: ast.Lambda) -> IKind:
@@ -1469,6 +1495,14 @@ def _to_cpu(call: ast.Call) -> bool:
         if isinstance(ast_literal(arg), str):
             return names_cpu(ast_literal(arg))
     return False
+
+
+def _names_host(device: ast.expr) -> bool:
+    """`"cpu"` or `torch.device("cpu")`: a device literal naming the host."""
+    if isinstance(device, ast.Call) and device.args and not device.keywords \
+            and (dotted(device.func) or "").rpartition(".")[2] == "device":
+        device = device.args[0]
+    return isinstance(ast_literal(device), str) and names_cpu(ast_literal(device))
 
 
 def _host_device(device: ast.expr, again: Callable[[ast.expr], IKind], scope: Scope | None = None) -> bool:

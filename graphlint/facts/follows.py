@@ -21,6 +21,7 @@ import ast
 from typing import Callable
 
 from graphlint.facts.callsite import HOST_RESULT_METHODS, NOT_CPU_METHODS, Scope
+from graphlint.facts.inference import SAME_DEVICE_JOINS
 from graphlint.facts.names import dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import FACTORY_TORCH, torch_return_kind
@@ -156,6 +157,12 @@ def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: R
             return again(device.value) if isinstance(device, ast.Attribute) and device.attr == "device" else None
         if qual == "torch.where" and len(call.args) == 3 and device is None:
             return _join([again(a) for a in call.args])  # the elementwise select: where its three operands live
+        parts = call.args[0] if call.args else None
+        if qual in SAME_DEVICE_JOINS and isinstance(parts, (ast.List, ast.Tuple)) and parts.elts \
+                and not any(isinstance(e, ast.Starred) for e in parts.elts):
+            # `torch.cat([x, x.new_zeros([1])])` (k-diffusion's `append_zero`): the parts must share one device, and
+            # the join lives there
+            return _join([again(e) for e in parts.elts])
         if device is not None or torch_return_kind(qual) not in (TENSOR, BOOL_TENSOR) or not call.args \
                 or isinstance(call.args[0], ast.Starred):
             return None

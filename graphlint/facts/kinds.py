@@ -3,7 +3,7 @@ after the call-site facts settle it against the whole project (graphlint.facts.c
 
 A kind is a `Base` member ("tensor", "host", ...) or a small frozen value that the index cannot answer alone: a
 project call's return (`Call`), a join of such kinds (`Join`), a field (`SelfField`, `Field`), a view of a deferred
-value (`HostIf`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
+value (`HostIf`), a device move of a project call's return (`Moved`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
 (`Items`), a dict with string keys (`Keys`), an instance of a class named in the function's module (`Obj`).
 `graphlint.facts.inference.kind_val` turns one into a `Val`. Kinds are hashable, compare by value, and are stored in
 the result cache through `to_plain` / `from_plain`.
@@ -181,6 +181,20 @@ class HostIf:
 
 
 @dataclass(frozen=True, slots=True)
+class Moved:
+    """`x.to(device)` of a project call's deferred return (k-diffusion's `append_zero(sigmas).to(device)`): a device
+    tensor where the return settles to a tensor (on the host or the device), else unknown: a module or another object
+    moved by its own `.to` is no tensor. `param`: the parameter that names the device, if one does (where every call
+    site passes the host for it, the tensor stays there)."""
+
+    inner: "IKind"
+    param: str = ""
+
+    def __str__(self) -> str:
+        return f"moved:{self.inner}" + (f"@{self.param}" if self.param else "")
+
+
+@dataclass(frozen=True, slots=True)
 class Prior:
     """An annotated return (`annotated`) whose body is deferred (`inferred`): a host tensor where the body settles
     to one, else what the annotation says."""
@@ -192,7 +206,7 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Prior, Fwd, OnParam, Obj, Passes]
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Moved, Prior, Fwd, OnParam, Obj, Passes]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
@@ -203,7 +217,7 @@ LIST, CPU_SEQ = Base.LIST, Base.CPU_SEQ
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
                          CPU_TENSOR_DEVICE, CPU_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
-DEFERRED = (Call, Join, SelfField, HostIf, Prior, Field, Fwd, OnParam)  # kinds only the whole index settles
+DEFERRED = (Call, Join, SelfField, HostIf, Moved, Prior, Field, Fwd, OnParam)  # kinds only the whole index settles
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
 VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
 
@@ -216,7 +230,7 @@ def parts(kind: IKind) -> Iterator[IKind]:
         yield from (v for _k, v in kind.pairs)
     elif isinstance(kind, Join):
         yield from kind.parts
-    elif isinstance(kind, HostIf):
+    elif isinstance(kind, (HostIf, Moved)):
         yield kind.inner
     elif isinstance(kind, Prior):
         yield kind.annotated
@@ -239,7 +253,7 @@ def simple(kind: IKind) -> bool:
         return False
     if isinstance(kind, Items):
         return len(kind.items) == 1 and simple(kind.items[0])
-    return simple(kind.inner) if isinstance(kind, HostIf) else True
+    return simple(kind.inner) if isinstance(kind, (HostIf, Moved)) else True
 
 
 def joinable(kind: IKind) -> bool:
@@ -258,8 +272,8 @@ def join_of(kinds: set[IKind]) -> Join:
 # --- the result cache's plain form: a `Base` is its string, any other kind a list [tag, fields...] -----------
 
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
-                          Field: "field", HostIf: "hostif", Prior: "prior", Fwd: "fwd", OnParam: "onparam",
-                          Obj: "object", Passes: "passes"}
+                          Field: "field", HostIf: "hostif", Moved: "moved", Prior: "prior", Fwd: "fwd",
+                          OnParam: "onparam", Obj: "object", Passes: "passes"}
 _BASES = {b.value: b for b in Base}
 
 
@@ -277,6 +291,8 @@ def to_plain(kind: IKind) -> Any:
         return [tag, [to_plain(k) for k in kind.parts]]
     if isinstance(kind, HostIf):
         return [tag, to_plain(kind.inner)]
+    if isinstance(kind, Moved):
+        return [tag, to_plain(kind.inner), kind.param]
     if isinstance(kind, Prior):
         return [tag, to_plain(kind.annotated), to_plain(kind.inferred)]
     if isinstance(kind, Call):
@@ -306,6 +322,8 @@ def from_plain(data: Any) -> IKind:
         return Keys(tuple(pairs))
     if tag == "hostif" and len(rest) == 1:
         return HostIf(from_plain(rest[0]))
+    if tag == "moved" and len(rest) == 2 and type(rest[1]) is str:
+        return Moved(from_plain(rest[0]), rest[1])
     if tag == "prior" and len(rest) == 2:
         return Prior(from_plain(rest[0]), from_plain(rest[1]))
     if tag == "call" and len(rest) == 3 and type(rest[0]) is str and type(rest[1]) in (int, str, type(None)) \

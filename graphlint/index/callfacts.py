@@ -12,8 +12,9 @@ from typing import Protocol
 
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, Base, Call,
-    Field, Fwd, HostIf, IKind, Items, Join, Keys, OnParam, Passes, Prior, SelfField, deferred, mentions,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER,
+    UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField,
+    deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
@@ -557,6 +558,15 @@ class CallFacts:
             return CPU_TENSOR if self.settle(kind.inferred, caller, depth, calls) == CPU_TENSOR else kind.annotated
         if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is
             return CPU_TENSOR if self.settle(kind.inner, caller, depth, calls) == CPU_TENSOR else UNKNOWN
+        if isinstance(kind, Moved):  # `f(x).to(device)`: a tensor `f` returns, on the device now
+            inner = self.settle(kind.inner, caller, depth, calls)
+            if inner not in DEVICE_FAMILY and inner != CPU_TENSOR:
+                return UNKNOWN
+            if kind.param and self._host_device_param(caller, kind.param):
+                return CPU_TENSOR  # every caller passes the host, or keeps `device="cpu"`
+            if kind.param and self._none_device(caller, kind.param):
+                return inner  # `.to(None)` of a device every caller leaves None: nothing moves
+            return TENSOR if inner == CPU_TENSOR else inner
         if isinstance(kind, Field):  # `obj.x` of a class nothing types: what every class keeps in `x`
             return self.field(kind.name) or self.device_field(kind.name) or UNKNOWN
         if isinstance(kind, SelfField):  # `self.x` of a plain class: what its methods store (a module's buffers move)
@@ -1056,22 +1066,26 @@ class CallFacts:
                 continue  # `REG[k](x, *args)` with what another entry takes: this site calls that one
             site = dict(zip(params, positional))
             site.update((k, v) for k, v in keywords if k in fn.params or k in fn.kwonly)
+            unspelled = False  # a `**mapping` whose keys nothing spells out may fill what the call leaves out
             if any(k == SPLAT for k, _v in keywords):  # `f(x, **kwargs)`: the mapping may fill the others
                 given = self._splatted(keywords, caller)
                 if given is None:
-                    return None
-                if given and (positional or any(k != SPLAT for k, _v in keywords)):
+                    # never what the call fills itself (a duplicate raises): consistency models' `sample_fn(denoiser,
+                    # x_T, sigmas, generator, **sampler_args)` of one of three dicts still passes its `sigmas`
+                    unspelled = True
+                elif given and (positional or any(k != SPLAT for k, _v in keywords)):
                     # next to a filled mapping, explicit arguments stay unrecorded (the index reads a caller's names
                     # without order: gpt-fast's `input_pos`, a CUDA tensor rebound to its `.item()`, is passed to
                     # `speculative_decode(..., input_pos, ..., **sampling_kwargs)`); the keys the mapping spells
                     # still count (`block(x, **kwargs)` of `kwargs = dict(grid_sizes=grid_sizes, ...)`)
                     site = dict.fromkeys(site, UNKNOWN)
-                site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
-            hooks = dict(fn.hook_defaults)
+                if given:
+                    site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
+            # left out: its default, the host device (`device="cpu"`), an identity hook, or a value not read here
+            defaults = {} if unspelled else {**dict.fromkeys(fn.cpu_defaults, CPU_DEVICE), **dict(fn.hook_defaults)}
             for param in (*fn.params, *fn.kwonly):
-                if param in site or param not in fn.none_defaults:  # left out: None, which reads nothing
-                    # left out: its default, an identity hook (`hook_defaults`) or a value not read here
-                    out.setdefault(param, set()).add(site.get(param, hooks.get(param, UNKNOWN)))
+                if param in site or unspelled or param not in fn.none_defaults:  # left out: None, which reads nothing
+                    out.setdefault(param, set()).add(site.get(param, defaults.get(param, UNKNOWN)))
         if not _framework_fed(caller):
             assumed.update(param for param, kinds in out.items() if any(isinstance(k, Prior) for k in kinds))
         return {param: self._passed(kinds, caller) for param, kinds in out.items()}

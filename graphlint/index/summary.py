@@ -31,10 +31,10 @@ from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Memo, Scope, attr_sets, binding, call_arg_kinds, escaping_defs, expr_kind, filled_arguments, hook_defaults,
-    join_later, keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names, records_args,
-    refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of,
-    spelled_keywords, statements, tuple_of_tensors,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, cpu_defaults, escaping_defs, expr_kind, filled_arguments,
+    hook_defaults, join_later, keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names,
+    records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples,
+    scope_of, spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
 
@@ -214,6 +214,7 @@ class FunctionInfo:
     # per item of a function returning tuple displays of one length: the parameters that item follows (() for none)
     item_follows: tuple[tuple[str, ...], ...] = ()
     number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
+    cpu_defaults: tuple[str, ...] = ()  # parameters whose default names the host device (`device="cpu"`)
     # the rank of the tensor every `return` builds with a torch factory whose shape the code shows
     # (`return torch.zeros((2 + n,), device=d)`: 1); None where a return shows none (`factory_rank`)
     return_rank: int | None = None
@@ -856,7 +857,7 @@ class _Indexer(ast.NodeVisitor):
             markers=self._markers(node), returns=self._returns(node, scope),
             params=param_names(node), kwonly=keyword_only(node), star_kwargs=scope.kwarg,
             star_args=scope.vararg, required=required_positionals(node), escaping=escaping_defs(node),
-            none_defaults=none_defaults(node), number_defaults=number_defaults(node),
+            none_defaults=none_defaults(node), number_defaults=number_defaults(node), cpu_defaults=cpu_defaults(node),
             hook_defaults=hook_defaults(node),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
@@ -1548,9 +1549,11 @@ class _Indexer(ast.NodeVisitor):
         if named := self._getattr_refs(value):  # `fn = getattr(self, "m")`: a call of `fn` calls it
             self.local_binds[-1][name] = ALTERNATIVES + "|".join(named)
             return
-        if isinstance(value, ast.Subscript) and isinstance(value.value, (ast.Tuple, ast.List)):
-            # `method = (layer.forward, layer.tp_forward)[mode]`: a call of `method` calls one of them
-            alts = [ref for elt in value.value.elts if (ref := self.resolve(dotted(elt)))]
+        if isinstance(value, ast.Subscript) and isinstance(value.value, (ast.Tuple, ast.List, ast.Dict)):
+            # `method = (layer.forward, layer.tp_forward)[mode]`, `sample_fn = {"heun": sample_heun, ...}[sampler]`
+            # (consistency models' `karras_sample`): a call of `method` calls one of them
+            held = value.value.values if isinstance(value.value, ast.Dict) else value.value.elts
+            alts = [ref for elt in held if (ref := self.resolve(dotted(elt)))]
             if alts:
                 self.local_binds[-1][name] = ALTERNATIVES + "|".join(alts)
             return
@@ -1801,6 +1804,17 @@ class _Indexer(ast.NodeVisitor):
                 if isinstance(sub, ast.Call):
                     self.comprehended.setdefault(id(sub), []).extend(node.generators)
 
+    def _record_args(self, node: ast.Call, callee: str, keep_loops: bool = False) -> None:
+        """What the call passes to `callee` (`FunctionInfo.call_args`, `call_filled`), where it passes anything."""
+        if not (node.args or node.keywords) or not records_args(callee):
+            return
+        loops = self.comprehended.get(id(node)) if keep_loops else self.comprehended.pop(id(node), None)
+        kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops)
+        if kinds is not None:
+            self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
+            self.func_stack[-1].call_filled.append(
+                (callee, node.lineno, filled_arguments(node, self.resolve, self.scopes[-1])))
+
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
         # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
@@ -1812,7 +1826,10 @@ class _Indexer(ast.NodeVisitor):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
         if bound.startswith(ALTERNATIVES) and self.func_stack:
-            self.func_stack[-1].calls.extend((alt, node.lineno) for alt in bound[len(ALTERNATIVES):].split("|"))
+            alternatives = bound[len(ALTERNATIVES):].split("|")
+            self.func_stack[-1].calls.extend((alt, node.lineno) for alt in alternatives)
+            for alt in alternatives:  # each one is called with these arguments (`sample_fn(denoiser, x, sigmas)`)
+                self._record_args(node, alt, keep_loops=True)
         if callee and self.func_stack and (unions := self._union_calls(func)):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in unions)
         if self.func_stack and callee and self.top_assigned:
@@ -1826,13 +1843,7 @@ class _Indexer(ast.NodeVisitor):
                 self.func_stack[-1].calls.append((callee, node.lineno))
                 if node.args or node.keywords:
                     self._callable_args(node, callee)
-                if (node.args or node.keywords) and records_args(callee):
-                    loops = self.comprehended.pop(id(node), None)
-                    kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops)
-                    if kinds is not None:
-                        self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
-                        self.func_stack[-1].call_filled.append(
-                            (callee, node.lineno, filled_arguments(node, self.resolve, self.scopes[-1])))
+                self._record_args(node, callee)
             elif self.region_depth:
                 self.s.module_region_calls.append((callee, node.lineno))
             if not self.func_stack and not self.class_stack:

@@ -1,0 +1,166 @@
+"""What every call site passes for a parameter (`CallFacts.params`), where the call leaves out a default that names
+the host device (`FunctionInfo.cpu_defaults`), or passes the items of a local object's call (`collate = make(...)`,
+then `ids, lens = collate(texts)`: the `__call__` of what `make` builds)."""
+
+from __future__ import annotations
+
+from graphlint.facts.kinds import CPU_DEVICE, CPU_TENSOR, TENSOR
+from index_projects import project_index
+
+
+def _params(files: dict[str, str], name: str) -> dict:
+    index = project_index(files)
+    fn = next(f for f in index.functions.values() if f.qualname == name)
+    return index.call_facts.params(fn)
+
+
+SIGMAS = """
+    import torch
+
+
+    def sigmas(n, device="cpu", other=torch.device("cpu")):
+        return torch.linspace(0, 1, n).to(device)
+
+
+    def run(n, dev):
+        sigmas(n)
+        sigmas(n, {second})
+"""
+
+
+def test_a_host_device_default_left_out_everywhere_is_the_cpu_device():
+    """`device="cpu"` (or `torch.device("cpu")`) that no site fills, or a site fills with "cpu": the host device."""
+    found = _params({"m": SIGMAS.format(second='device="cpu"')}, "sigmas")
+    assert found.get("device") == CPU_DEVICE and found.get("other") == CPU_DEVICE
+
+
+def test_a_host_device_default_some_site_overrides_is_not_the_cpu_device():
+    """One site passing its own device: the join is no longer the host device (the name decides, as before)."""
+    found = _params({"m": SIGMAS.format(second="device=dev")}, "sigmas")
+    assert found.get("device") != CPU_DEVICE and found.get("other") == CPU_DEVICE
+
+
+COLLATE = """
+    import numpy as np
+    import torch
+
+
+    class Collater:
+        def __call__(self, texts):
+            ids = torch.from_numpy(np.array([[len(t)] for t in texts]))
+            return ids, torch.IntTensor([len(t) for t in texts])
+
+
+    def make_collater():
+        return Collater()
+
+
+    def infer(x, lens):
+        return lens.max().item()
+
+
+    def run(texts, device):
+        collate = make_collater()
+        {rebind}
+        ids, lens = collate(texts)
+        return infer(ids.to(device), lens)
+"""
+
+
+def test_the_item_of_a_local_objects_call_is_what_its_call_returns():
+    """`collate = make_collater()`, then `collate(texts)`: `Collater.__call__`'s host lengths reach `infer`."""
+    assert _params({"m": COLLATE.format(rebind="")}, "infer").get("lens") == CPU_TENSOR
+
+
+def test_a_local_bound_twice_is_no_evidence():
+    """A name bound by two statements may hold either value when called: no claim."""
+    found = _params({"m": COLLATE.format(rebind="collate = collate if texts else Collater()")}, "infer")
+    assert "lens" not in found
+
+
+MOVED = """
+    import torch
+
+
+    class Net(torch.nn.Module):
+        def forward(self, x):
+            return x
+
+
+    def append_zero(x):
+        return torch.cat([x, x.new_zeros([1])])
+
+
+    def build():
+        return Net()
+
+
+    def use(sigmas, net):
+        return net(sigmas)
+
+
+    def run(device):
+        use(append_zero(torch.linspace(0, 1, 8)).to(device), build().to(device))
+"""
+
+
+def test_a_move_of_a_project_return_is_a_device_tensor_only_where_it_returns_a_tensor():
+    """`f(x).to(device)`: a device tensor where `f` returns a tensor (`append_zero`), nothing where it returns a module
+    (`build().to(device)` moves the module itself)."""
+    found = _params({"m": MOVED}, "use")
+    assert found.get("sigmas") == TENSOR and "net" not in found
+
+
+DISPATCH = """
+    import torch
+
+
+    def heun(model, x, sigmas, s_tmin=0.0, s_tmax=float("inf")):
+        return x
+
+
+    def euler(model, x, sigmas):
+        return x
+
+
+    def sample(model, x, sampler, device, churn):
+        sigmas = torch.linspace(1, 0, 10){move}
+        extra = dict(s_tmin=0.0, s_tmax=churn) if sampler == "heun" else {{}}
+        sample_fn = {{"heun": heun, "euler": euler}}[sampler]
+        return sample_fn(model, x, sigmas, **extra)
+"""
+
+
+def test_an_entry_of_a_dispatch_table_takes_the_call_arguments():
+    """`sample_fn = {"heun": heun, ...}[sampler]` then `sample_fn(model, x, sigmas, **extra)`: each entry is called with
+    what the call passes explicitly (the mapping, of keys nothing spells out, cannot pass those again)."""
+    assert _params({"m": DISPATCH.format(move=".to(device)")}, "heun").get("sigmas") == TENSOR
+    assert _params({"m": DISPATCH.format(move="")}, "euler").get("sigmas") == CPU_TENSOR
+    assert "s_tmax" not in _params({"m": DISPATCH.format(move="")}, "heun")  # the mapping may fill it
+
+
+KEPT = """
+    import torch
+
+
+    def append_zero(x):
+        return torch.cat([x, x.new_zeros([1])])
+
+
+    def get_sigmas(n, device="cpu"):
+        return append_zero(torch.linspace(0, 1, n)).to(device)
+
+
+    def use(sigmas):
+        return sigmas
+
+
+    def run(dev):
+        use(get_sigmas(8{passed}))
+"""
+
+
+def test_a_move_to_a_device_parameter_every_caller_keeps_on_the_host_stays_there():
+    """`get_sigmas(n)` of `device="cpu"`: the schedule stays on the host; `get_sigmas(n, device=dev)` moves it."""
+    assert _params({"m": KEPT.format(passed="")}, "use").get("sigmas") == CPU_TENSOR
+    assert _params({"m": KEPT.format(passed=", device=dev")}, "use").get("sigmas") == TENSOR

@@ -1,0 +1,211 @@
+"""A parameter's facts from what its callers pass, and the values a project object's `__call__` hands back
+(graphlint.index.callfacts `CallFacts`, graphlint.facts.follows, graphlint.check.walker). Distilled from
+k-diffusion / consistency models (`get_sigmas_karras(.., device="cpu")`, `append_zero`) and VALL-E's
+`TextTokenCollater`. Hits are real uploads; decoys are the host look-alikes."""
+
+from __future__ import annotations
+
+from snippets import findings, lint
+
+SIGMAS = """
+    import torch as th
+
+
+    def append_zero(x):
+        return th.cat([x, x.new_zeros([1])])
+
+
+    def get_sigmas_karras(n, sigma_min, sigma_max, rho=7.0, device={default}):
+        ramp = th.linspace(0, 1, n)
+        sigmas = (sigma_max + ramp * (sigma_min - sigma_max)) ** rho
+        return append_zero(sigmas).to(device)
+
+
+    def sample(model, steps, device=None):
+        sigmas = get_sigmas_karras(steps, 0.002, 80.0{passed})
+        return model(sigmas)
+
+
+    def main(model, dev):
+        for _ in range(4):
+            print(sample(model, 40{outer}).shape)
+"""
+
+
+def test_hit_cpu_default_every_caller_overrides_with_a_device():
+    """`get_sigmas_karras(.., device="cpu")` that every caller calls with the caller's device (`dist_util.dev()`
+    through `karras_sample(device=...)`): the schedule is built on the host by `linspace` and joined by
+    `append_zero` (`cat` of its input and `x.new_zeros`, so where its input is), then uploaded: a blocking copy."""
+    src = SIGMAS.format(default='"cpu"', passed=", device=device", outer=", device=dev")
+    assert (11, "GL131") in findings(src, scope="all")
+
+
+def test_decoy_cpu_default_every_caller_keeps():
+    """The same helper where every caller leaves `device="cpu"` as it is (or passes "cpu", or `torch.device("cpu")`
+    is the default): `.to(device)` moves nothing."""
+    for default, passed in (('"cpu"', ""), ('th.device("cpu")', ""), ('"cuda"', ', device="cpu"')):
+        src = SIGMAS.format(default=default, passed=passed, outer="")
+        assert (11, "GL131") not in findings(src, scope="all"), (default, passed)
+
+
+def test_decoy_join_helper_of_a_device_tensor():
+    """`append_zero` of a device schedule (`linspace(.., device=device)`) lives on the device: `.to(device)` of it
+    is no upload."""
+    src = """
+        import torch as th
+
+
+        def append_zero(x):
+            return th.cat([x, x.new_zeros([1])])
+
+
+        def get_sigmas(n, device):
+            sigmas = th.linspace(1.0, 0.0, n, device="cuda")
+            return append_zero(sigmas).to(device)
+
+
+        def main(dev):
+            for _ in range(4):
+                print(get_sigmas(10, dev).shape)
+    """
+    assert (11, "GL131") not in findings(src, scope="all")
+
+
+HOST_ITEMS = ("tokens = torch.from_numpy(np.array(seqs, dtype=np.int64))\n"
+              "            lens = torch.IntTensor([len(s) for s in seqs])\n"
+              "            return tokens, lens")
+HEAD = """
+    from typing import List, Tuple
+
+    import numpy as np
+    import torch
+
+
+    class TextTokenCollater:
+        def __init__(self, symbols):
+            self.token2idx = {{t: i for i, t in enumerate(symbols)}}
+
+        def __call__(self, texts: List[str]) -> Tuple[torch.Tensor, torch.Tensor]:
+            seqs = [[self.token2idx[t] for t in text] for text in texts]
+            {body}
+
+
+    def get_text_token_collater(path: str) -> TextTokenCollater:
+        return TextTokenCollater(open(path).read().split())
+"""
+COLLATER = HEAD + """
+
+
+    def plain_factory(path):
+        collater = TextTokenCollater(open(path).read().split())
+        return collater
+
+
+    def main(model, texts):
+        device = torch.device("cuda", 0)
+        typed = get_text_token_collater("x")
+        plain = plain_factory("y")
+        direct = TextTokenCollater(["a"])
+        for text in texts:
+            a, b = typed([text])
+            c, d = plain([text])
+            e, f = direct([text])
+            print(model(a.to(device), b.to(device), c.to(device), d.to(device), e.to(device), f.to(device)))
+"""
+
+
+def uploads(src: str) -> int:
+    """How many `.to(device)` uploads (GL131) the snippet has: six on one line, so counted, not set by line."""
+    return sum(f.code == "GL131" for f in lint(src, scope="all"))
+
+
+def test_hit_collater_call_returns_host_tensors():
+    """A project object's `__call__` returning `torch.from_numpy(..)` and `torch.IntTensor(..)` as a tuple (VALL-E's
+    `TextTokenCollater`), called through an instance an annotated factory, a plain factory or the class itself made:
+    each item is a host tensor, so `.to(device)` of it is a blocking upload."""
+    assert uploads(COLLATER.format(body=HOST_ITEMS)) == 6
+
+
+def test_decoy_collater_call_returns_device_tensors():
+    """The same collater building its tensors on the device: the items are device tensors, and `.to(device)` of them
+    moves nothing."""
+    body = ('tokens = torch.tensor(seqs, device="cuda")\n'
+            '            lens = torch.tensor([len(s) for s in seqs], device="cuda")\n'
+            "            return tokens, lens")
+    assert uploads(COLLATER.format(body=body)) == 0
+
+
+INFER = HEAD.replace("{body}", HOST_ITEMS) + """
+
+
+    class Model(torch.nn.Module):
+        def inference(self, x: torch.Tensor, enroll_x_lens: torch.Tensor, top_k: int = 1):
+            prefix_len = enroll_x_lens.max().item()
+            return x[:, prefix_len:]
+
+
+    def main(model: Model, texts, prompt):
+        device = torch.device("cuda", 0)
+        text_collater = get_text_token_collater("tokens.txt")
+        for text in texts:
+            text_tokens, text_tokens_lens = text_collater([prompt + text])
+            _, enroll_x_lens = text_collater([prompt])
+            print(model.inference(text_tokens.to(device), enroll_x_lens={passed}))
+"""
+
+
+def syncs(src: str) -> int:
+    """How many `.item()` syncs (GL101) the snippet has: the callee's one `.item()` or none."""
+    return sum(code == "GL101" for _line, code in findings(src, scope="all"))
+
+
+def test_decoy_parameter_every_caller_passes_a_host_tensor():
+    """VALL-E's `enroll_x_lens`: the collater's `torch.IntTensor` lengths, passed beside the `.to(device)` arguments
+    and never moved. The callee's annotation (`torch.Tensor`) names no device; every call passes a host tensor, so
+    `enroll_x_lens.max().item()` reads host memory (no GL101)."""
+    assert not syncs(INFER.format(passed="enroll_x_lens"))
+
+
+def test_hit_parameter_a_caller_passes_a_device_tensor():
+    """The same call with the lengths moved up first: the callee's `.item()` waits for the device."""
+    assert syncs(INFER.format(passed="enroll_x_lens.to(device)")) == 1
+
+
+SAMPLER = """
+    import torch as th
+
+
+    def append_zero(x):
+        return th.cat([x, x.new_zeros([1])])
+
+
+    def get_sigmas(n, device="cpu"):
+        return append_zero(th.linspace(1, 0, n)).to(device)
+
+
+    def sample_heun(denoiser, x, sigmas, s_churn=0.0):
+        for i in range(len(sigmas) - 1):
+            x = denoiser(x, sigmas[i])
+            if sigmas[i + 1] == 0:
+                x = x + 1
+        return x
+
+
+    def karras_sample(denoiser, x, steps, sampler, device, churn):
+        sigmas = get_sigmas(steps{passed})
+        sampler_args = dict(s_churn=churn) if sampler == "heun" else {{}}
+        sample_fn = {{"heun": sample_heun}}[sampler]
+        return sample_fn(denoiser, x, sigmas, **sampler_args)
+"""
+
+
+def test_hit_sampler_of_a_dispatch_table_takes_device_sigmas():
+    """Consistency models' `karras_sample`: the schedule moved to the caller's device, handed to the sampler a dict
+    display picks (`sample_fn = {...}[sampler]`) next to `**sampler_args`: `if sigmas[i + 1] == 0` reads a device
+    value every step."""
+    assert (15, "GL110") in findings(SAMPLER.format(passed=", device=device"), scope="all")
+
+
+def test_decoy_sampler_of_a_dispatch_table_takes_host_sigmas():
+    """The same schedule left on the host (`get_sigmas` keeps its `device="cpu"`): the comparison reads host memory."""
+    assert (15, "GL110") not in findings(SAMPLER.format(passed=""), scope="all")

@@ -37,6 +37,7 @@ from graphlint.facts.callsite import (
     spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
+from graphlint.facts.kinds import Call as Returned
 
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -907,7 +908,7 @@ class _Indexer(ast.NodeVisitor):
             info.lazy_params = lazy_message_params(node, self.resolve)
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
         # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`
-        at_end = self._makes(node)
+        at_end = self._makes(node, info)
         info.makes = at_end + [ref for ref in info.makes if ref not in at_end]
         self.scopes.pop()
         self.union_params.pop()
@@ -1064,19 +1065,24 @@ class _Indexer(ast.NodeVisitor):
         names = [name for m in members if (name := class_annotation(m))]
         return next((n for n in names if n.partition(".")[0] in self.s.imports), names[0] if names else None)
 
-    def _makes(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-        """What a factory hands out: `return Impl(...)` and `return Impl` both name `Impl`."""
+    def _makes(self, node: ast.FunctionDef | ast.AsyncFunctionDef, fn: FunctionInfo) -> list[str]:
+        """What a factory hands out: `return Impl(...)` and `return Impl` both name `Impl`; `return api_fn` names
+        the def nested in it (opensora's `prepare_api`)."""
         out = []
         for sub in statements(node.body):
             if isinstance(sub, ast.Return) and sub.value is not None:
                 value = sub.value.func if isinstance(sub.value, ast.Call) else sub.value
                 name = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
-                if isinstance(value, ast.Subscript) and _self_entry(value):
+                if isinstance(sub.value, ast.Name) and (nested := self._nested_def(fn, sub.value.id)):
+                    name = nested
+                elif isinstance(value, ast.Subscript) and _self_entry(value):
                     name = dotted(value)  # `return self.timers[name]`: an entry of the object's own cache
                 elif isinstance(sub.value, ast.Call) and (table := _cls_table(value)):
                     name = f"{table}[]"  # `return cls._MAP[name](...)`: an instance of an entry of the class's table
                 elif isinstance(sub.value, ast.Call) and (table := self._keyed_table(value)):
                     name = f"{table}[]()"  # `return REG[name](cfg)`: what calling an entry of `REG` gives
+                elif isinstance(sub.value, ast.Call) and name and _returned_by_call(name):
+                    name = f"{name}()"  # `return build_fn(cfg)`: what the function returns, not the function
                 if name and name not in out:
                     out.append(name)
         return out
@@ -1090,12 +1096,16 @@ class _Indexer(ast.NodeVisitor):
             items = tuple(a if a == b else "" for a, b in zip(items, fn.item_makes))
         fn.item_makes = items
 
+    def _nested_def(self, fn: FunctionInfo, name: str) -> str | None:
+        """The dotted name of the def `name` nested in `fn` (what `return name` hands out), None if there is none."""
+        return f"{self.s.module}.{fn.qualname}.{name}" if f"{fn.qualname}.{name}" in self.s.functions else None
+
     def _item_made(self, fn: FunctionInfo, elt: ast.expr) -> str:
         """What one returned tuple item hands out: a def nested in `fn`, or the call its local was bound by."""
         if not isinstance(elt, ast.Name):
             return ""
-        if f"{fn.qualname}.{elt.id}" in self.s.functions:
-            return f"{self.s.module}.{fn.qualname}.{elt.id}"
+        if nested := self._nested_def(fn, elt.id):
+            return nested
         call = self.call_locals[-1].get(elt.id) if self.call_locals else None
         return (built_by(call, self.resolve) or "") if call is not None else ""
 
@@ -1110,8 +1120,13 @@ class _Indexer(ast.NodeVisitor):
         if fn is not None and isinstance(node.value, ast.Name) and self.local_binds:
             held = self.local_binds[-1].get(node.value.id, "")
             ref = self.resolve(node.value.id) if held.endswith("()") and not held.startswith(ALTERNATIVES) else None
-            if ref and ref not in fn.makes:
-                fn.makes.append(ref)
+            # (and what the arms of an `if` above bound it to: `if name == "valle": model = VALLE(..) elif ...:
+            # model = Transformer(..)` then `return model` hands out either, `_join_arms`)
+            arms = self.arm_binds[-1].get(node.value.id, ()) if ref and len(self.arm_binds) == len(self.local_binds) \
+                else ()
+            for made in (ref, *sorted(a for a in arms if a.endswith("()"))):
+                if made and made not in fn.makes:
+                    fn.makes.append(made)
         self.generic_visit(node)
 
     def _callables_in(self, value: ast.expr) -> list[str]:
@@ -1199,9 +1214,11 @@ class _Indexer(ast.NodeVisitor):
                         del cls.attrs[target.attr]  # a tensor in one method, something else in another: unknown
                         self.lazy_mixed.add(lazy)
                     continue
-                if target.attr in cls.attrs and lazy in self.lazy_attrs:
+                if target.attr in cls.attrs and (lazy in self.lazy_attrs or cls.attrs[target.attr].is_module):
                     # `if mode == "full": self.kv_cache = KVCache(...) elif ...: self.kv_cache = ShadowKV(...)` in
-                    # `init_kv_cache`: either one, as for branches of `__init__`
+                    # `init_kv_cache`: either one, as for branches of `__init__`; so is an object another method
+                    # stores over the one `__init__` built (`self.volume_decoder = FlashVDMVolumeDecoding(..)` in
+                    # `enable_flashvdm_decoder`): a call through the field runs whichever was stored last
                     kind, prev = self._attr_kind(value), cls.attrs[target.attr]
                     if kind and kind.modules and not kind.seq and prev.modules and not prev.seq and kind != prev \
                             and kind.modules[0] not in cls.alt_modules.get(target.attr, ()):
@@ -1820,6 +1837,8 @@ class _Indexer(ast.NodeVisitor):
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
+                if made := self._made_callee(func):
+                    self.func_stack[-1].calls.append((made, node.lineno))
                 if node.args or node.keywords:
                     self._callable_args(node, callee)
                 if (node.args or node.keywords) and records_args(callee):
@@ -1874,6 +1893,28 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
+
+    def _made_callee(self, func: ast.expr) -> str | None:
+        """The call on a local that holds what a project function returned, as a call on that value: `api_fn(x)`
+        after `api_fn = prepare_api(..)` is `pkg.prepare_api()`, `model.sample(x)` after `model, diffusion =
+        create_model_and_diffusion(..)` is `pkg.create_model_and_diffusion()[0].sample` (the `make()` descriptors
+        `index.project` dispatches through what the function hands out). What the local holds is what the
+        kinds read (`expr_kind`: one call's result on every path); a local bound otherwise (`local_binds`: a class
+        built, `self`'s method) and a parameter are read elsewhere."""
+        head = func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
+                or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
+            return None
+        kind = expr_kind(head, self.resolve, self.scopes[-1])
+        if not isinstance(kind, Returned) or kind.receiver or isinstance(kind.item, str) \
+                or kind.callee.startswith(("self.", "cls.", "super()", "torch.")):
+            return None
+        rest = dotted(func)[len(head.id):] if dotted(func) else None
+        if rest is None:
+            return None
+        return f"{kind.callee}()" + (f"[{kind.item}]" if kind.item is not None else "") + rest
 
     def _global_read(self, func: ast.expr) -> None:
         """Note a call of a module-level variable, or of a method of one, in a function (`pipeline.run(x)`), where no
@@ -2462,6 +2503,13 @@ def _self_call_method(func: ast.expr) -> str | None:
         if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self":
             return f"self.{inner.attr}().{func.attr}"
     return None
+
+
+def _returned_by_call(name: str) -> bool:
+    """`return name(...)` hands out what a function returns (`build_fn(cfg)`, PEP 8 lower case), not the callee; a
+    class (`Impl(...)`: its instance, which its name denotes too) and `self`'s / `cls`'s own calls are read as named."""
+    return name.rpartition(".")[2][:1].islower() and name not in ("self", "cls") \
+        and not name.startswith(("self.", "cls.", "super()"))
 
 
 def _is_none(node: ast.expr) -> bool:

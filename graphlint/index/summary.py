@@ -1156,7 +1156,7 @@ class _Indexer(ast.NodeVisitor):
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         local_calls = _local_calls(node)
-        built = _locals_built(node, local_calls)
+        built = {**_locals_built(node, local_calls), **_default_objects(node)}
         elements = self._element_params(node)
         for sub in ast.walk(node):
             if isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
@@ -2396,6 +2396,28 @@ def _locals_built(func: ast.FunctionDef | ast.AsyncFunctionDef, local_calls: dic
     args = func.args
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
     return {k: v for k, v in local_calls.items() if k not in params}
+
+
+def _default_objects(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.Call]:
+    """Parameters that a statement of the body replaces by a class's instance when the caller passed none: `if
+    volume_decoder is None: volume_decoder = VanillaVolumeDecoder()` (Hunyuan3D's `ShapeVAE.__init__`). The field
+    stored from one holds that class's instance by default (`_locals_built` leaves out other calls bound to a
+    parameter: `model = self.call_model_init()` says nothing of the class). Not for an annotated parameter: the
+    annotation says what the argument is, the default is only one of its values."""
+    args = func.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if a and a.annotation is None}
+    out: dict[str, ast.Call] = {}
+    for stmt in func.body:
+        test = stmt.test if isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1 else None
+        if not (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in params
+                and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is) and _is_none(test.comparators[0])):
+            continue
+        body = stmt.body[0]
+        if isinstance(body, ast.Assign) and len(body.targets) == 1 and isinstance(body.targets[0], ast.Name) \
+                and body.targets[0].id == test.left.id and isinstance(body.value, ast.Call) \
+                and (dotted(body.value.func) or "").rpartition(".")[2][:1].isupper():
+            out[test.left.id] = body.value
+    return out
 
 
 def _pairwise(target: ast.Tuple, value: ast.Tuple) -> bool:

@@ -279,10 +279,12 @@ FIELD = """
             return x
 
     class ShapeVAE(torch.nn.Module):
-        def __init__(self):
+        def __init__(self, volume_decoder=None):
             super().__init__()
             self.geo_decoder = GeoDecoder()
-            self.volume_decoder = VanillaVolumeDecoder()
+            if volume_decoder is None:
+                volume_decoder = VanillaVolumeDecoder()
+            self.volume_decoder = volume_decoder
 
         def enable_flashvdm_decoder(self, enabled=True):
             if enabled:
@@ -296,17 +298,29 @@ FIELD = """
     class Logger:
         def __init__(self):
             self.volume_decoder = Recorder()
+
+    class Exporter(torch.nn.Module):
+        def __init__(self, volume_decoder=None):
+            super().__init__()
+            if volume_decoder is not None:
+                volume_decoder = Recorder()
+            self.volume_decoder = volume_decoder
+
+        def forward(self, latents):
+            return self.volume_decoder(latents, None)
 """
 
 
 def test_a_field_another_method_stores_over_init_dispatches_to_both():
-    """Hunyuan3D's `ShapeVAE`: `__init__` stores `VanillaVolumeDecoder()`, `enable_flashvdm_decoder` stores
-    `FlashVDMVolumeDecoding(..)`; `self.volume_decoder(..)` in `forward` runs either's `__call__`."""
+    """Hunyuan3D's `ShapeVAE`: `__init__` stores its `volume_decoder` argument, a `VanillaVolumeDecoder()` when none
+    is passed, `enable_flashvdm_decoder` stores `FlashVDMVolumeDecoding(..)`; `self.volume_decoder(..)` in `forward`
+    runs either's `__call__`."""
     found = hot({"pkg.vae": FIELD})
     assert found["VanillaVolumeDecoder.__call__"][0] == "forward"
     assert found["FlashVDMVolumeDecoding.__call__"][0] == "forward"
     assert found["octree_unique"][0] == "forward"
-    # Decoy: another class's field of the same name (a `Recorder`) is not this field.
+    # Decoys: another class's field of the same name (a `Recorder`) is not this field; a parameter replaced where
+    # the caller did pass one (`is not None`) says nothing of the class by default.
     assert "Recorder.__call__" not in found and "record" not in found
 
 

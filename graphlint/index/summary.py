@@ -632,6 +632,7 @@ class _Indexer(ast.NodeVisitor):
         self.scopes: list[Scope] = []
         # id() of each call inside a comprehension -> the generators around it, outermost first (`_comprehension`)
         self.comprehended: dict[int, list[ast.comprehension]] = {}
+        self.lambda_calls: set[int] = set()  # id() of the calls in a lambda's body (`_walk_expr`)
         self.region_depth = 0
         self.lazy_mixed: set[tuple[str, str]] = set()  # (class key, attribute) methods other than `__init__` disagree on
         self.declared_globals: dict[str, set[str]] = {}  # function key -> its `global` names
@@ -1783,6 +1784,8 @@ class _Indexer(ast.NodeVisitor):
             if depth > deepest:
                 deepest = depth
             cls = node.__class__
+            if cls is ast.Lambda:  # (its calls run when it is called: `_made_callee` reads no local's value there)
+                self.lambda_calls.update(id(sub) for sub in ast.walk(node.body) if isinstance(sub, ast.Call))
             if cls is ast.Call and record_calls:
                 self._record_call(node)  # type: ignore[arg-type]
             elif cls in COMPREHENSIONS and record_calls and self.func_stack:
@@ -1837,17 +1840,20 @@ class _Indexer(ast.NodeVisitor):
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
-                if made := self._made_callee(func):
+                made = self._made_callee(func) if id(node) not in self.lambda_calls else None
+                if made:  # (the same call, on the value the local holds: its arguments are recorded for both)
                     self.func_stack[-1].calls.append((made, node.lineno))
                 if node.args or node.keywords:
-                    self._callable_args(node, callee)
+                    for desc in (callee, made) if made else (callee,):
+                        self._callable_args(node, desc)
                 if (node.args or node.keywords) and records_args(callee):
                     loops = self.comprehended.pop(id(node), None)
                     kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops)
                     if kinds is not None:
-                        self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
-                        self.func_stack[-1].call_filled.append(
-                            (callee, node.lineno, filled_arguments(node, self.resolve, self.scopes[-1])))
+                        filled = filled_arguments(node, self.resolve, self.scopes[-1])
+                        for desc in (callee, made) if made else (callee,):
+                            self.func_stack[-1].call_args.append((desc, node.lineno, *kinds))
+                            self.func_stack[-1].call_filled.append((desc, node.lineno, filled))
             elif self.region_depth:
                 self.s.module_region_calls.append((callee, node.lineno))
             if not self.func_stack and not self.class_stack:
@@ -1900,7 +1906,9 @@ class _Indexer(ast.NodeVisitor):
         create_model_and_diffusion(..)` is `pkg.create_model_and_diffusion()[0].sample` (the `make()` descriptors
         `index.project` dispatches through what the function hands out). What the local holds is what the
         kinds read (`expr_kind`: one call's result on every path); a local bound otherwise (`local_binds`: a class
-        built, `self`'s method) and a parameter are read elsewhere."""
+        built, `self`'s method) and a parameter are read elsewhere. Not in a lambda (`_record_call`): it reads the
+        local when it is called, after whatever rebinds it (torchchat's `model_forward = lambda x, p: model(x, p)`,
+        handed to an eval harness, is no call of the model by the function that builds it)."""
         head = func
         while isinstance(head, ast.Attribute):
             head = head.value

@@ -330,3 +330,65 @@ def test_a_nested_defs_returns_are_not_its_parents():
     index = project_index({"pkg.sampling": SAMPLING})
     assert index.functions["pkg.sampling:prepare_api"].makes == ["pkg.sampling.prepare_api.api_fn"]
     assert index.functions["pkg.sampling:unrelated"].makes == []
+
+
+def test_a_lambda_calling_a_factory_built_model_is_no_call_by_its_builder():
+    """torchchat's `eval.main`: `model = _initialize_model(..)`, then `model_forward = lambda x, p: model(x, p)` handed
+    to an eval harness: the lambda runs the model when the harness calls it (and reads `model` then), so `main`, which
+    loads the model, is no one-step driver; a direct call of the product is one."""
+    found = hot({"pkg.run": """
+        import torch
+        from harness import evaluate
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return x
+
+        def initialize_model(path):
+            load_weights(path)
+            return Net()
+
+        def load_weights(path):
+            torch.cuda.synchronize()
+
+        def main(path, tasks):
+            model = initialize_model(path)
+            model_forward = lambda x: model(x)
+            return evaluate(model_forward, tasks)
+
+        def one_step(path, x):
+            model = initialize_model(path)
+            return model(x)
+    """})
+    assert found["one_step"] == ("step", ("one_step (step: calls the model)",))
+    assert "main" not in found
+
+
+def test_arguments_of_a_call_on_a_factory_product_keep_their_kinds():
+    """Chitu's `slot_handle = get_slot_handle()` then `slot_handle.set_slot_idx(t[-1].item())`: the call now also runs
+    `SlotHandle.set_slot_idx` through the factory; its argument facts are recorded for that call too, so the field it
+    stores stays a host value (and `ret[-1] = handle.get_slot_idx()` a host scalar store)."""
+    index = project_index({"pkg.vars": """
+        class SlotHandle:
+            def __init__(self):
+                self.slot_idx = 0
+
+            def set_slot_idx(self, idx):
+                self.slot_idx = idx
+
+            def get_slot_idx(self):
+                return self.slot_idx
+
+        _HANDLE = SlotHandle()
+
+        def get_slot_handle():
+            return _HANDLE
+    """, "pkg.task": """
+        from pkg.vars import get_slot_handle
+
+        def deserialize(task_cpu):
+            slot_handle = get_slot_handle()
+            slot_handle.set_slot_idx(task_cpu[-1].item())
+    """})
+    setter = index.functions["pkg.vars:SlotHandle.set_slot_idx"]
+    assert str(index.call_facts.params(setter).get("idx")) == "host"

@@ -2536,9 +2536,10 @@ def _self_call_method(func: ast.expr) -> str | None:
 
 
 def _returned_by_call(name: str) -> bool:
-    """`return name(...)` hands out what a function returns (`build_fn(cfg)`, PEP 8 lower case), not the callee; a
-    class (`Impl(...)`: its instance, which its name denotes too) and `self`'s / `cls`'s own calls are read as named."""
-    return name.rpartition(".")[2][:1].islower() and name not in ("self", "cls") \
+    """`return name(...)` hands out what a function returns (`build_fn(cfg)`, `_load_gptq(..)`: PEP 8 lower case), not
+    the callee; a class (`Impl(...)`: its instance, which its name denotes too) and `self`'s / `cls`'s own calls are
+    read as named."""
+    return name.rpartition(".")[2].lstrip("_")[:1].islower() and name not in ("self", "cls") \
         and not name.startswith(("self.", "cls.", "super()"))
 
 

@@ -67,6 +67,19 @@ def test_a_call_of_a_def_a_factory_returns_runs_that_def():
         def pair(model, xs):
             api_fn, n = prepare_pair(model)
             return [api_fn(x) for x in xs]
+
+        class Attention:
+            def __init__(self, weights):
+                self.c_attn = load_qkv(weights)
+
+            def forward(self, x):
+                return self.c_attn(x)
+
+        def load_qkv(weights):
+            return _load_qkv_gptq(weights)
+
+        def _load_qkv_gptq(weights):
+            return 3
     """}
     called = {t for targets in _edges(files, "pkg.infer:single").values() for t, _how in targets}
     assert "pkg.sampling:prepare_api.api_fn" in called
@@ -74,7 +87,10 @@ def test_a_call_of_a_def_a_factory_returns_runs_that_def():
     assert "pkg.sampling:prepare_pair.api_fn" in called
     assert _edges(files, "pkg.infer:Runner.step")["self.api_fn"] == [
         ("pkg.sampling:prepare_api.api_fn", "self.api_fn = factory prepare_api")]
-    # Decoy: a def of the same name nested in another function is not what either factory hands out.
+    # Decoys: a field holding what a loader returns (`self.c_attn = load_qkv(w)`, TGI's `load_multi_mqa` returning
+    # `_load_multi_mqa_gptq(..)`) does not run the function that built it when called; a def of the same name nested
+    # in another function is not what either factory hands out.
+    assert _edges(files, "pkg.infer:Attention.forward")["self.c_attn"] == []
     assert not any("unrelated" in t for targets in _edges(files, "pkg.infer:single").values() for t, _h in targets)
 
 

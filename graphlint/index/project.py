@@ -1301,7 +1301,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                             self.methods_via(target, meth)
                             or self._resolve_attr_call(target, meth, MAX_DISPATCH_DEPTH - 1)
                             if meth else [(f, "") for f in self._call_target(target)]))
-                    elif meth is None:  # `self.api_fn = prepare_api(..)` handing out a def: calling the field runs it
+                    elif meth is None and target.parent_key is not None:
+                        # `self.api_fn = prepare_api(..)` handing out a def nested in it: calling the field runs it (a
+                        # module-level function here may be one a `return _load(..)` names, not what it hands out:
+                        # TGI's `self.c_attn = load_multi_mqa(..)`)
                         out.append((target, label))
             for desc in c.callables.get(name, ()):
                 for target, how in self._denotes(desc, 0):

@@ -2536,10 +2536,11 @@ def _self_call_method(func: ast.expr) -> str | None:
 
 
 def _returned_by_call(name: str) -> bool:
-    """`return name(...)` hands out what a function returns (`build_fn(cfg)`, `_load_gptq(..)`: PEP 8 lower case), not
-    the callee; a class (`Impl(...)`: its instance, which its name denotes too) and `self`'s / `cls`'s own calls are
+    """`return name(...)` hands out what a function returns (`build_fn(cfg)`, PEP 8 lower case), not the callee; a
+    class (`Impl(...)`: its instance, which its name denotes too), a private name (`_get_backend()`: measured, it fans
+    lmdeploy's per-step `get_backend().build_op(..)` out over every backend's ops) and `self`'s / `cls`'s own calls are
     read as named."""
-    return name.rpartition(".")[2].lstrip("_")[:1].islower() and name not in ("self", "cls") \
+    return name.rpartition(".")[2][:1].islower() and name not in ("self", "cls") \
         and not name.startswith(("self.", "cls.", "super()"))
 
 

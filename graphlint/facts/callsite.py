@@ -264,6 +264,8 @@ def statements(body: list[ast.stmt], *, nested: bool = False) -> Iterator[ast.AS
     stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
+        if not nested and isinstance(node, SCOPES):
+            continue  # (a def of `body` itself: its `return`s and assignments are its own)
         yield node
         for name in BLOCKS:
             for child in getattr(node, name, ()):

@@ -828,10 +828,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """Calls through values: `REG[key](...)`, `make_op()(...)`, `Impl().method(...)`, module aliases."""
         if depth > MAX_DISPATCH_DEPTH:
             return []
-        if callee.endswith(("()", "[]")):
+        if callee.endswith(("()", "[]")) or _item_of(callee):
             return [(fn, how) for target, how in self._denotes(callee, depth) for fn in self._call_target(target)]
         head, _, meth = callee.rpartition(".")
-        if head.endswith(("()", "[]")):
+        if head.endswith(("()", "[]")) or _item_of(head):
             # a method, else a callable field (`batch.chooser(logits)` with `chooser: Chooser` on the class)
             return [(fn, _join(how, h)) for target, how in self._denotes(head, depth) if isinstance(target, ClassInfo)
                     for fn, h in (self.methods_via(target, meth) or self._resolve_self(target, meth))]
@@ -861,6 +861,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             label = f"registry {base.rpartition('.')[2]}"
             return [(t, label) for ref in self._registry_entries(base, depth + 1)
                     for t, _how in self._denotes(ref, depth + 1)]
+        if (item := _item_of(desc)) is not None:  # `create_model_and_diffusion()[0]`: what that item hands out
+            fn = self.function_by_dotted(item[0])
+            ref = self._item_value(fn, item[1]) if fn is not None else None
+            return [(t, how or f"item {item[1]} of {fn.qualname}") for t, how in self._denotes(ref, depth + 1)] \
+                if ref else []
         if desc.endswith("()"):
             out = []
             for target, how in self._denotes(desc[:-2], depth + 1):
@@ -1313,6 +1318,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                             self.methods_via(target, meth)
                             or self._resolve_attr_call(target, meth, MAX_DISPATCH_DEPTH - 1)
                             if meth else [(f, "") for f in self._call_target(target)]))
+                    elif meth is None and target.parent_key is not None:
+                        # `self.api_fn = prepare_api(..)` handing out a def nested in it: calling the field runs it (a
+                        # module-level function here may be one a `return _load(..)` names, not what it hands out:
+                        # TGI's `self.c_attn = load_multi_mqa(..)`)
+                        out.append((target, label))
             for desc in c.callables.get(name, ()):
                 for target, how in self._denotes(desc, 0):
                     if meth is None:
@@ -2614,7 +2624,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _model_arg(self, unit: FunctionInfo, arg: IKind, receivers: frozenset[str]) -> bool:
         """`arg`, an argument kind of a call in `unit`, is a whole model: `self.x` (`SelfField`) that `receivers`
-        holds or whose classes are all project model classes, or a parameter (`Fwd`) annotated as a model."""
+        holds or whose classes are all project model classes, a project call's result or tuple item that is one
+        (`_module_classes`), or a parameter (`Fwd`) annotated as a model."""
         if isinstance(arg, Fwd):
             return f"{unit.module}.{arg.name}" in receivers
         if isinstance(arg, SelfField) and f"self.{arg.name}" in receivers:
@@ -2628,8 +2639,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if isinstance(arg, SelfField):
             cls = self.classes.get(unit.class_key) if unit.class_key else None
             found = [c for c, _how in self.attr_classes(cls, arg.name)] if cls is not None else []
-        elif isinstance(arg, Returned) and arg.item is None and not arg.receiver:
-            found = [t for t, _how in self._denotes(f"{arg.callee}()", 0) if isinstance(t, ClassInfo)]
+        elif isinstance(arg, Returned) and not arg.receiver and not isinstance(arg.item, str):
+            # a project call's result or its tuple item (`model, diffusion = create_model_and_diffusion(..)`),
+            # through factories and their `if` arms; a function or a plain object among them is no model
+            desc = f"{arg.callee}()" + (f"[{arg.item}]" if arg.item is not None else "")
+            found = [t for t, _how in self._denotes(desc, 0)]
+            if not all(isinstance(t, ClassInfo) and self.classes.get(t.key) is t for t in found):
+                return []
         else:
             return []
         return found if all(self.is_nn_module(c) for c in found) else []
@@ -2805,8 +2821,18 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _global_items(self, module: str, name: str) -> list[FunctionInfo]:
         """The project functions the module global `name` holds by a tuple unpacking (`_global_item_refs`): a def
-        nested in the loader that escapes through its return, called later through the global."""
-        return [fn for ref in self._global_item_refs(module, name) if (fn := self.function_by_dotted(ref)) is not None]
+        nested in the loader that escapes through its return, called later through the global (not the function
+        whose call built the item: the global holds its product)."""
+        return [fn for ref in self._global_item_refs(module, name) if (fn := self.function_by_dotted(ref)) is not None
+                and fn.parent_key is not None]
+
+    def _item_value(self, fn: FunctionInfo, i: int) -> str | None:
+        """What item `i` of `fn`'s tuple returns is, as a value descriptor (`_denotes`): a def nested in `fn` (seed-vc's
+        `semantic_fn`) by its name, a local bound to a call (`model = create_model(..)`) as that call's product."""
+        ref = fn.item_makes[i] if i < len(fn.item_makes) else ""
+        if not ref:
+            return None
+        return ref if ref.startswith(f"{fn.module}.{fn.qualname}.") else f"{ref}()"
 
     def _library_model_globals(self, module: str) -> frozenset[str]:
         """The module globals of `module` an assignment (at module level, a `__main__` block, or a function's under
@@ -3223,6 +3249,12 @@ def _is_program(s: ModuleSummary, imported: set[str]) -> bool:
     """A program's entry: its top level runs as the program (a `__main__` block, or nothing in the project imports it),
     not as a library's import-time code."""
     return s.main_guard or s.module not in imported
+
+def _item_of(desc: str) -> tuple[str, int] | None:
+    """`pkg.f()[1]`, an item of what a call of `pkg.f` returns (`summary._made_callee`): (`pkg.f`, 1); None otherwise."""
+    base, sep, rest = desc.rpartition("()[")
+    return (base, int(rest[:-1])) if sep and rest[:-1].isdigit() and rest.endswith("]") and "(" not in base else None
+
 
 def _returned_by_function(head: str) -> bool:
     """`get_group()` (a function's result, PEP 8 lower case), not `Model()`: no evidence of a model."""

@@ -37,6 +37,7 @@ from graphlint.facts.callsite import (
     scope_of, spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
+from graphlint.facts.kinds import Call as Returned
 
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -635,6 +636,7 @@ class _Indexer(ast.NodeVisitor):
         self.scopes: list[Scope] = []
         # id() of each call inside a comprehension -> the generators around it, outermost first (`_comprehension`)
         self.comprehended: dict[int, list[ast.comprehension]] = {}
+        self.lambda_calls: set[int] = set()  # id() of the calls in a lambda's body (`_walk_expr`)
         self.region_depth = 0
         self.lazy_mixed: set[tuple[str, str]] = set()  # (class key, attribute) methods other than `__init__` disagree on
         self.declared_globals: dict[str, set[str]] = {}  # function key -> its `global` names
@@ -912,7 +914,7 @@ class _Indexer(ast.NodeVisitor):
             info.lazy_params = lazy_message_params(node, self.resolve)
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
         # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`
-        at_end = self._makes(node)
+        at_end = self._makes(node, info)
         info.makes = at_end + [ref for ref in info.makes if ref not in at_end]
         self.scopes.pop()
         self.union_params.pop()
@@ -1069,19 +1071,24 @@ class _Indexer(ast.NodeVisitor):
         names = [name for m in members if (name := class_annotation(m))]
         return next((n for n in names if n.partition(".")[0] in self.s.imports), names[0] if names else None)
 
-    def _makes(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-        """What a factory hands out: `return Impl(...)` and `return Impl` both name `Impl`."""
+    def _makes(self, node: ast.FunctionDef | ast.AsyncFunctionDef, fn: FunctionInfo) -> list[str]:
+        """What a factory hands out: `return Impl(...)` and `return Impl` both name `Impl`; `return api_fn` names
+        the def nested in it (opensora's `prepare_api`)."""
         out = []
         for sub in statements(node.body):
             if isinstance(sub, ast.Return) and sub.value is not None:
                 value = sub.value.func if isinstance(sub.value, ast.Call) else sub.value
                 name = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
-                if isinstance(value, ast.Subscript) and _self_entry(value):
+                if isinstance(sub.value, ast.Name) and (nested := self._nested_def(fn, sub.value.id)):
+                    name = nested
+                elif isinstance(value, ast.Subscript) and _self_entry(value):
                     name = dotted(value)  # `return self.timers[name]`: an entry of the object's own cache
                 elif isinstance(sub.value, ast.Call) and (table := _cls_table(value)):
                     name = f"{table}[]"  # `return cls._MAP[name](...)`: an instance of an entry of the class's table
                 elif isinstance(sub.value, ast.Call) and (table := self._keyed_table(value)):
                     name = f"{table}[]()"  # `return REG[name](cfg)`: what calling an entry of `REG` gives
+                elif isinstance(sub.value, ast.Call) and name and _returned_by_call(name):
+                    name = f"{name}()"  # `return build_fn(cfg)`: what the function returns, not the function
                 if name and name not in out:
                     out.append(name)
         return out
@@ -1095,12 +1102,16 @@ class _Indexer(ast.NodeVisitor):
             items = tuple(a if a == b else "" for a, b in zip(items, fn.item_makes))
         fn.item_makes = items
 
+    def _nested_def(self, fn: FunctionInfo, name: str) -> str | None:
+        """The dotted name of the def `name` nested in `fn` (what `return name` hands out), None if there is none."""
+        return f"{self.s.module}.{fn.qualname}.{name}" if f"{fn.qualname}.{name}" in self.s.functions else None
+
     def _item_made(self, fn: FunctionInfo, elt: ast.expr) -> str:
         """What one returned tuple item hands out: a def nested in `fn`, or the call its local was bound by."""
         if not isinstance(elt, ast.Name):
             return ""
-        if f"{fn.qualname}.{elt.id}" in self.s.functions:
-            return f"{self.s.module}.{fn.qualname}.{elt.id}"
+        if nested := self._nested_def(fn, elt.id):
+            return nested
         call = self.call_locals[-1].get(elt.id) if self.call_locals else None
         return (built_by(call, self.resolve) or "") if call is not None else ""
 
@@ -1115,8 +1126,13 @@ class _Indexer(ast.NodeVisitor):
         if fn is not None and isinstance(node.value, ast.Name) and self.local_binds:
             held = self.local_binds[-1].get(node.value.id, "")
             ref = self.resolve(node.value.id) if held.endswith("()") and not held.startswith(ALTERNATIVES) else None
-            if ref and ref not in fn.makes:
-                fn.makes.append(ref)
+            # (and what the arms of an `if` above bound it to: `if name == "valle": model = VALLE(..) elif ...:
+            # model = Transformer(..)` then `return model` hands out either, `_join_arms`)
+            arms = self.arm_binds[-1].get(node.value.id, ()) if ref and len(self.arm_binds) == len(self.local_binds) \
+                else ()
+            for made in (ref, *sorted(a for a in arms if a.endswith("()"))):
+                if made and made not in fn.makes:
+                    fn.makes.append(made)
         self.generic_visit(node)
 
     def _callables_in(self, value: ast.expr) -> list[str]:
@@ -1146,7 +1162,7 @@ class _Indexer(ast.NodeVisitor):
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         local_calls = _local_calls(node)
-        built = _locals_built(node, local_calls)
+        built = {**_locals_built(node, local_calls), **_default_objects(node)}
         elements = self._element_params(node)
         for sub in ast.walk(node):
             if isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
@@ -1204,9 +1220,11 @@ class _Indexer(ast.NodeVisitor):
                         del cls.attrs[target.attr]  # a tensor in one method, something else in another: unknown
                         self.lazy_mixed.add(lazy)
                     continue
-                if target.attr in cls.attrs and lazy in self.lazy_attrs:
+                if target.attr in cls.attrs and (lazy in self.lazy_attrs or cls.attrs[target.attr].is_module):
                     # `if mode == "full": self.kv_cache = KVCache(...) elif ...: self.kv_cache = ShadowKV(...)` in
-                    # `init_kv_cache`: either one, as for branches of `__init__`
+                    # `init_kv_cache`: either one, as for branches of `__init__`; so is an object another method
+                    # stores over the one `__init__` built (`self.volume_decoder = FlashVDMVolumeDecoding(..)` in
+                    # `enable_flashvdm_decoder`): a call through the field runs whichever was stored last
                     kind, prev = self._attr_kind(value), cls.attrs[target.attr]
                     if kind and kind.modules and not kind.seq and prev.modules and not prev.seq and kind != prev \
                             and kind.modules[0] not in cls.alt_modules.get(target.attr, ()):
@@ -1773,6 +1791,8 @@ class _Indexer(ast.NodeVisitor):
             if depth > deepest:
                 deepest = depth
             cls = node.__class__
+            if cls is ast.Lambda:  # (its calls run when it is called: `_made_callee` reads no local's value there)
+                self.lambda_calls.update(id(sub) for sub in ast.walk(node.body) if isinstance(sub, ast.Call))
             if cls is ast.Call and record_calls:
                 self._record_call(node)  # type: ignore[arg-type]
             elif cls in COMPREHENSIONS and record_calls and self.func_stack:
@@ -1841,8 +1861,14 @@ class _Indexer(ast.NodeVisitor):
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
+                made = self._made_callee(func) if id(node) not in self.lambda_calls else None
+                if made:  # (the same call, on the value the local holds: its arguments are recorded for both)
+                    self.func_stack[-1].calls.append((made, node.lineno))
                 if node.args or node.keywords:
-                    self._callable_args(node, callee)
+                    for desc in (callee, made) if made else (callee,):
+                        self._callable_args(node, desc)
+                if made:
+                    self._record_args(node, made, keep_loops=True)
                 self._record_args(node, callee)
             elif self.region_depth:
                 self.s.module_region_calls.append((callee, node.lineno))
@@ -1889,6 +1915,30 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
+
+    def _made_callee(self, func: ast.expr) -> str | None:
+        """The call on a local that holds what a project function returned, as a call on that value: `api_fn(x)`
+        after `api_fn = prepare_api(..)` is `pkg.prepare_api()`, `model.sample(x)` after `model, diffusion =
+        create_model_and_diffusion(..)` is `pkg.create_model_and_diffusion()[0].sample` (the `make()` descriptors
+        `index.project` dispatches through what the function hands out). What the local holds is what the
+        kinds read (`expr_kind`: one call's result on every path); a local bound otherwise (`local_binds`: a class
+        built, `self`'s method) and a parameter are read elsewhere. Not in a lambda (`_record_call`): it reads the
+        local when it is called, after whatever rebinds it (torchchat's `model_forward = lambda x, p: model(x, p)`,
+        handed to an eval harness, is no call of the model by the function that builds it)."""
+        head = func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
+                or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
+            return None
+        kind = expr_kind(head, self.resolve, self.scopes[-1])
+        if not isinstance(kind, Returned) or kind.receiver or isinstance(kind.item, str) \
+                or kind.callee.startswith(("self.", "cls.", "super()", "torch.")):
+            return None
+        rest = dotted(func)[len(head.id):] if dotted(func) else None
+        if rest is None:
+            return None
+        return f"{kind.callee}()" + (f"[{kind.item}]" if kind.item is not None else "") + rest
 
     def _global_read(self, func: ast.expr) -> None:
         """Note a call of a module-level variable, or of a method of one, in a function (`pipeline.run(x)`), where no
@@ -2372,6 +2422,28 @@ def _locals_built(func: ast.FunctionDef | ast.AsyncFunctionDef, local_calls: dic
     return {k: v for k, v in local_calls.items() if k not in params}
 
 
+def _default_objects(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.Call]:
+    """Parameters that a statement of the body replaces by a class's instance when the caller passed none: `if
+    volume_decoder is None: volume_decoder = VanillaVolumeDecoder()` (Hunyuan3D's `ShapeVAE.__init__`). The field
+    stored from one holds that class's instance by default (`_locals_built` leaves out other calls bound to a
+    parameter: `model = self.call_model_init()` says nothing of the class). Not for an annotated parameter: the
+    annotation says what the argument is, the default is only one of its values."""
+    args = func.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if a and a.annotation is None}
+    out: dict[str, ast.Call] = {}
+    for stmt in func.body:
+        test = stmt.test if isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1 else None
+        if not (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in params
+                and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is) and _is_none(test.comparators[0])):
+            continue
+        body = stmt.body[0]
+        if isinstance(body, ast.Assign) and len(body.targets) == 1 and isinstance(body.targets[0], ast.Name) \
+                and body.targets[0].id == test.left.id and isinstance(body.value, ast.Call) \
+                and (dotted(body.value.func) or "").rpartition(".")[2][:1].isupper():
+            out[test.left.id] = body.value
+    return out
+
+
 def _pairwise(target: ast.Tuple, value: ast.Tuple) -> bool:
     """`a, b = x.f, x.g`: a tuple of names bound to a tuple display of as many aliases, none of which reads a name
     bound here (a swap `a, b = b, a` reads each before binding): each name binds as `a = x.f` alone would."""
@@ -2477,6 +2549,15 @@ def _self_call_method(func: ast.expr) -> str | None:
         if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self":
             return f"self.{inner.attr}().{func.attr}"
     return None
+
+
+def _returned_by_call(name: str) -> bool:
+    """`return name(...)` hands out what a function returns (`build_fn(cfg)`, PEP 8 lower case), not the callee; a
+    class (`Impl(...)`: its instance, which its name denotes too), a private name (`_get_backend()`: measured, it fans
+    lmdeploy's per-step `get_backend().build_op(..)` out over every backend's ops) and `self`'s / `cls`'s own calls are
+    read as named."""
+    return name.rpartition(".")[2][:1].islower() and name not in ("self", "cls") \
+        and not name.startswith(("self.", "cls.", "super()"))
 
 
 def _is_none(node: ast.expr) -> bool:

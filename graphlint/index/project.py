@@ -1579,7 +1579,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         not `self(...)`), which a root other than that forward reaches, and no call in the project runs the forward
         (no `self(...)`, `model(x)` or `super().forward(...)` the index resolves to it). Such a forward is the
         training entry (a loss over targets) or an API nothing in the project calls: inference does not run it."""
-        hops = {id(info.hop): key for key, info in reached.items() if info.hop is not None}
+        hops = _hop_keys(reached)
         found: set[str] = set()
         for key, info in reached.items():
             fn = self.functions[key]
@@ -1639,11 +1639,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         info = reached.get(m.key)
         if info is None or not info.whole or m.is_property or m.parent_key is not None:
             return False
-        hop = info.hop
-        while hop is not None:
-            if hops.get(id(hop)) == forward:
-                return False
-            hop = hop.parent
+        if forward in _chain_keys(info.hop, hops):
+            return False
         cls = self.classes[m.class_key] if m.class_key else None
         return cls is not None and (not self._parts_called(cls, m).isdisjoint(parts) or self._runs_parts(m, set(model)))
 
@@ -1671,20 +1668,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         m(x)`): a loop through a layer stack (a load-time split running each layer once) carries its state through
         the layers, not through steps. A one-step driver no such body reaches (an op's public function applying its
         autograd Function) says nothing of how often it runs."""
-        hops = {id(info.hop): key for key, info in reached.items() if info.hop is not None}
+        hops = _hop_keys(reached)
         # (a step function's own per-step loop too: a sampler a one-step driver calls, `sample_euler(self.unet, x)`)
         carried = {key: spans for key, info in reached.items()
                    if info.whole and (info.steps or info.tier == "step" and not info.outside)
                    and (spans := self._step_spans(self.functions[key], model))}
 
         def under_a_step_body(info: HotInfo) -> bool:
-            hop = info.hop.parent if info.hop is not None else None
-            while hop is not None:
-                key = hops.get(id(hop))
-                if key is not None and key in carried:
-                    return True
-                hop = hop.parent
-            return False
+            return any(key in carried for key in _chain_keys(info.hop.parent if info.hop is not None else None, hops))
 
         seeds: list[Seed] = []
         for key, info in list(reached.items()):
@@ -1863,7 +1854,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         decoding) runs once per generation too, and so on down the chains the step tier built from there: each
         function whose chain passes one, and which no hot caller calls from a per-step line (`_called_per_step`),
         runs in `forward` (its `outside` tier; it stays a step-tier node, eager code)."""
-        hops = {id(info.hop): key for key, info in reached.items() if info.hop is not None}
+        hops = _hop_keys(reached)
         level = refined
         while level:
             below: set[str] = set()
@@ -3225,6 +3216,20 @@ def _taken_out_receivers(fn: FunctionInfo) -> set[str]:
     (`self.cache.pop(id).filter(...)` -> "cache")."""
     return {parts[1] for callee, _line in fn.calls
             if (parts := callee.split("."))[0] == "self" and len(parts) > 3 and parts[2].endswith("()")}
+
+
+def _hop_keys(reached: dict[str, HotInfo]) -> dict[int, str]:
+    """The function each hop of the hot map's chains stands for, by the hop's identity."""
+    return {id(info.hop): key for key, info in reached.items() if info.hop is not None}
+
+
+def _chain_keys(hop: Hop | None, hops: dict[int, str]) -> Iterator[str]:
+    """The functions on the chain from `hop` up to its root (`hops`: `_hop_keys`), `hop`'s own first."""
+    while hop is not None:
+        key = hops.get(id(hop))
+        if key is not None:
+            yield key
+        hop = hop.parent
 
 
 def _within(line: int, spans) -> bool:

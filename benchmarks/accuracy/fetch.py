@@ -1334,6 +1334,124 @@ GIT_SETS: dict[str, GitSet] = {
                            "tts/utils/commons/ckpt_utils.py")),
     ), "the twenty-eighth untouched set, pinned in session 32 for the release after next (NeMo ASR decoding, "
        "Moondream, fms-extras, foundation-model-stack, Infinity, MAGI-1, MoE-Infinity, FireRedASR, MegaTTS 3)"),
+    "rampart": GitSet(HERE / ".rampart", (
+        GitCorpus("stablefast", "https://github.com/chengzeyi/stable-fast",
+                  "2b9b84e9d94b36cf5484c261b410c177836ebffe", ".",
+                  "stable-fast: an inference compiler for diffusers pipelines: its own CUDA-graph capture and "
+                  "replay of traced modules keyed on the inputs (torch.cuda.graph, a per-device graph pool), the "
+                  "lazy TorchScript tracing and passes, the Triton-backed ops and module patches, the dynamo "
+                  "backends and the Stable Diffusion / LCM / SVD / InstantID example scripts that compile a "
+                  "pipeline with enable_cuda_graph (the terminal-image utilities, the LoRA training example, the "
+                  "Triton layer norm, which another set holds, and the tests are left out)",
+                  include=("src/sfast/__init__.py", "src/sfast/compilers/", "src/sfast/cuda/", "src/sfast/dynamo/",
+                           "src/sfast/hooks/", "src/sfast/jit/", "src/sfast/libs/", "src/sfast/triton/__init__.py",
+                           "src/sfast/triton/modules/", "src/sfast/triton/torch_ops.py",
+                           "src/sfast/triton/ops/__init__.py", "src/sfast/triton/ops/activation.py",
+                           "src/sfast/triton/ops/conv.py", "src/sfast/triton/ops/copy.py",
+                           "src/sfast/triton/ops/group_norm.py", "src/sfast/triton/ops/utils.py",
+                           "src/sfast/utils/__init__.py", "src/sfast/utils/compute_precision.py",
+                           "src/sfast/utils/copy.py", "src/sfast/utils/copy_func.py",
+                           "src/sfast/utils/custom_python_operator.py", "src/sfast/utils/env.py",
+                           "src/sfast/utils/flat_tensors.py", "src/sfast/utils/gpu_device.py",
+                           "src/sfast/utils/memory_format.py", "src/sfast/utils/patch.py",
+                           "src/sfast/utils/torch_dispatch.py", "examples/optimize_stable_diffusion_pipeline.py",
+                           "examples/optimize_lcm_pipeline.py", "examples/optimize_stable_video_diffusion_pipeline.py",
+                           "examples/optimize_instant_id_pipeline.py")),
+        GitCorpus("streamdiffusion", "https://github.com/cumulo-autumn/StreamDiffusion",
+                  "b623251dc055e1fd858d53509aa43e09dfc5cdc0", ".",
+                  "StreamDiffusion: real-time per-frame img2img / txt2img: the stream-batched denoising pipeline "
+                  "with its similar-image filter, the wrapper, the stable-fast acceleration (enable_cuda_graph) "
+                  "and TensorRT engines, and the screen / video / webcam / web demos with their frame loops (the "
+                  "image viewer and setup.py are left out)",
+                  include=("src/streamdiffusion/", "utils/__init__.py", "utils/wrapper.py", "examples/", "demo/")),
+        GitCorpus("diffusionfast", "https://github.com/huggingface/diffusion-fast",
+                  "95600855237c3acc917f90a9d07bc05d02544df2", ".",
+                  "diffusion-fast: the SDXL and PixArt benchmark recipes: pipeline loading with dynamic int8 "
+                  "quantization, fused QKV and channels-last, the UNet / transformer and VAE decode compiled "
+                  "with fullgraph=True and mode \"reduce-overhead\" or \"max-autotune\", and the timed "
+                  "benchmark and profile drivers"),
+        GitCorpus("liveportrait", "https://github.com/KwaiVGI/LivePortrait",
+                  "1986663be3b6902605d32200c01f4bfd36cda83d", ".",
+                  "LivePortrait: portrait animation driven frame by frame: the pipelines' per-frame motion "
+                  "template, stitching / retargeting and warp-decode loops, the wrapper that compiles the "
+                  "warping module and SPADE generator with mode=\"max-autotune\", the modules, cropping and "
+                  "landmark runners, and the CLI, Gradio and speed-test entry points (the vendored XPose and "
+                  "insightface copies and the animal Gradio app are left out)",
+                  include=("app.py", "inference.py", "speed.py", "src/config/", "src/gradio_pipeline.py",
+                           "src/live_portrait_pipeline.py", "src/live_portrait_pipeline_animal.py",
+                           "src/live_portrait_wrapper.py", "src/modules/", "src/utils/__init__.py",
+                           "src/utils/animal_landmark_runner.py", "src/utils/camera.py", "src/utils/crop.py",
+                           "src/utils/cropper.py", "src/utils/face_analysis_diy.py", "src/utils/filter.py",
+                           "src/utils/helper.py", "src/utils/human_landmark_runner.py", "src/utils/io.py",
+                           "src/utils/retargeting_utils.py", "src/utils/timer.py", "src/utils/video.py")),
+        GitCorpus("musetalk", "https://github.com/TMElyralab/MuseTalk",
+                  "0a89dec45a0192b824e3cf4daf96c239440c5ed8", ".",
+                  "MuseTalk: real-time audio-driven lip sync: Whisper audio features chunked per video frame, "
+                  "the batched latent UNet inpainting and VAE decode per frame batch, the real-time avatar "
+                  "inference with its frame queue and blending thread, face detection / parsing and the Gradio "
+                  "app (the vendored Whisper copy, training, losses and data preparation are left out)",
+                  include=("app.py", "scripts/inference.py", "scripts/realtime_inference.py",
+                           "musetalk/models/unet.py", "musetalk/models/vae.py", "musetalk/utils/__init__.py",
+                           "musetalk/utils/audio_processor.py", "musetalk/utils/blending.py",
+                           "musetalk/utils/preprocessing.py", "musetalk/utils/utils.py",
+                           "musetalk/utils/face_parsing/", "musetalk/utils/face_detection/",
+                           "musetalk/whisper/audio2feature.py")),
+        GitCorpus("cutie", "https://github.com/hkchengrex/Cutie",
+                  "ec5cdd4cf16f75c73ad785a2f96fb97dbad4125a", ".",
+                  "Cutie: video object segmentation frame by frame: the inference core's per-frame step with "
+                  "working / long-term / sensory memory, object manager and memory consolidation, the model "
+                  "with its object transformer, the VOS evaluation loop, the scripting demos and the interactive "
+                  "GUI's controller (training, datasets, losses and the vendored RITM click model are left out)",
+                  include=("cutie/inference/", "cutie/model/__init__.py",
+                           "cutie/model/aux_modules.py", "cutie/model/big_modules.py", "cutie/model/channel_attn.py",
+                           "cutie/model/cutie.py", "cutie/model/group_modules.py", "cutie/model/modules.py",
+                           "cutie/model/transformer/", "cutie/model/utils/__init__.py",
+                           "cutie/model/utils/memory_utils.py", "cutie/model/utils/resnet.py",
+                           "cutie/utils/__init__.py", "cutie/utils/get_default_model.py", "cutie/utils/image_saver.py",
+                           "cutie/utils/palette.py", "cutie/utils/pano_utils.py", "cutie/utils/point_features.py",
+                           "cutie/utils/tensor_utils.py", "cutie/eval_vos.py", "scripting_demo.py",
+                           "scripting_demo_add_del_objects.py", "interactive_demo.py", "gui/__init__.py",
+                           "gui/interaction.py", "gui/interactive_utils.py", "gui/main_controller.py",
+                           "gui/resource_manager.py", "gui/reader.py", "gui/exporter.py", "gui/click_controller.py")),
+        GitCorpus("hertzdev", "https://github.com/Standard-Intelligence/hertz-dev",
+                  "076c2751cf1c73534b1cc4330298239d845f5ec3", ".",
+                  "hertz-dev: a full-duplex audio language model: the per-step latent generation with KV cache "
+                  "and token / categorical / Gaussian sampling, the audio tokenizer and its quantizer, the "
+                  "transformer, and the websocket server and microphone clients that stream audio chunk by "
+                  "chunk"),
+        GitCorpus("gptfasthf", "https://github.com/MDK8888/GPTFast",
+                  "926b7553cfbaf1ec2a702a4bfb477132ce98c2e1", ".",
+                  "GPTFast: gpt-fast's recipe for Hugging Face models: a static KV cache patched into the "
+                  "model's attention by rewriting its source, the model and draft model compiled with "
+                  "mode=\"reduce-overhead\", fullgraph=True, speculative decoding with cache rollback, int8 / "
+                  "int4 weight-only modules with a Triton matmul, and the GPT-2 / GPT-Neo / OPT examples (the "
+                  "GPTQ calibration quantizers and the tests are left out)",
+                  include=("GPTFast/__init__.py", "GPTFast/Core/__init__.py", "GPTFast/Core/GPTFast.py",
+                           "GPTFast/Core/Compile/", "GPTFast/Core/Decode/", "GPTFast/Core/KVCache/",
+                           "GPTFast/Core/Quantize/__init__.py", "GPTFast/Core/Quantize/Quantize.py",
+                           "GPTFast/Core/Quantize/Quantizer.py", "GPTFast/Core/Quantize/INT8/",
+                           "GPTFast/Core/Quantize/GPTQ/__init__.py", "GPTFast/Core/Quantize/GPTQ/Constants/",
+                           "GPTFast/Core/Quantize/GPTQ/Functions/", "GPTFast/Core/Quantize/GPTQ/Modules/",
+                           "GPTFast/Helpers/", "GPTFast/Kernels/__init__.py", "GPTFast/Kernels/Triton/__init__.py",
+                           "GPTFast/Kernels/Triton/GPTQ/", "Examples/")),
+        GitCorpus("specdecoding", "https://github.com/romsto/Speculative-Decoding",
+                  "db7db67604359d0380c330c240c276ec1f85ba65", ".",
+                  "Speculative-Decoding: plain-PyTorch autoregressive, beam-search, speculative and n-gram "
+                  "assisted speculative generation loops over Hugging Face models (drafting, acceptance, "
+                  "KV-cache pruning, n-gram storage updated per token), the codec variants and the interactive "
+                  "CLI"),
+        GitCorpus("silerovad", "https://github.com/snakers4/silero-vad",
+                  "806dcba3f0b5d95282d0889a074954a2f8c6397b", ".",
+                  "Silero VAD: voice activity detection window by window: the JIT / ONNX model wrappers with "
+                  "their state, get_speech_timestamps' per-window loop, the streaming VADIterator, audio I/O "
+                  "helpers, the hub entry and the microphone / WebRTC example (the tinygrad model, the ONNX / "
+                  "OpenVINO export examples and the tuning scripts are left out)",
+                  include=("src/silero_vad/__init__.py", "src/silero_vad/data/__init__.py",
+                           "src/silero_vad/model.py", "src/silero_vad/utils_vad.py", "hubconf.py",
+                           "examples/microphone_and_webRTC_integration/")),
+    ), "the twenty-ninth untouched set, pinned in session 33 for the release after next (stable-fast, "
+       "StreamDiffusion, diffusion-fast, LivePortrait, MuseTalk, Cutie, hertz-dev, GPTFast, Speculative-Decoding, "
+       "Silero VAD)"),
 }
 
 

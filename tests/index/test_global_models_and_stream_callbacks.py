@@ -294,3 +294,50 @@ def test_a_tuple_item_a_static_or_class_method_loader_returns_is_a_model():
             found = hot({"utils": METHOD_LOADER, "scoring": SCORE, "eval_ppl": script.replace('load("m")', f'{call}("m")')})
             # Decoy: calling only the tokenizer item runs no model.
             assert ("score" in found) is ran and (not ran or found["score"][0] == "forward")
+
+
+TYRO_APP = """
+    import torch
+    import tyro
+    import gradio as gr
+    from omegaconf import OmegaConf
+
+    class TTS:
+        def __init__(self, seed: int = 0):
+            self.seed = seed
+
+        def synthesise(self, text):
+            return torch.tensor([len(text)]).cuda().cpu()
+
+    class Config:
+        def synthesise(self, text):
+            return torch.tensor([len(text)]).cuda().cpu()
+
+    TTS_MODEL = tyro.cli(TTS, args=["--seed", "1"])
+    CONFIG = OmegaConf.structured(Config)
+
+    @torch.inference_mode()
+    def tts(text):
+        return TTS_MODEL.synthesise(text)
+
+    @torch.inference_mode()
+    def other(text):
+        return CONFIG.synthesise(text)
+
+    with gr.Blocks() as demo:
+        gr.Button("Go").click(tts)
+        gr.Button("Other").click(other)
+"""
+
+
+def test_tyro_cli_returns_an_instance_of_the_class_it_is_handed():
+    """metavoice's `app.py`: `TTS_MODEL = tyro.cli(TTS, args=..)` parses the command line into a `TTS` (a library row,
+    `facts/factories.py`), so the gradio callback's `TTS_MODEL.synthesise(..)` runs `TTS.synthesise`. Decoy: OmegaConf's
+    `structured(Config)` returns a config object, no `Config`: its `synthesise` stays cold."""
+    found = hot({"app": TYRO_APP})
+    assert found["TTS.synthesise"][1][-1] == "TTS.synthesise [global TTS_MODEL: TTS]"
+    assert "Config.synthesise" not in found
+    local = TYRO_APP.replace("    @torch.inference_mode()\n    def tts(text):\n        return TTS_MODEL.synthesise(text)",
+                             "    @torch.inference_mode()\n    def tts(text):\n        model = tyro.cli(TTS)\n"
+                             "        return model.synthesise(text)")
+    assert "TTS.synthesise" in hot({"app": local})

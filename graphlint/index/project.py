@@ -19,7 +19,7 @@ from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.frameworks import GENERATION_LIBRARY
 from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
-from graphlint.index.serving import ServingHandlers
+from graphlint.index.serving import MAX_HANDLER_HOPS, ServingHandlers
 from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
@@ -2500,6 +2500,18 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         runs = {line for callee, line in unit.calls if _within(line, unit.loops) and (
             self._runs_model(unit, unit, callee, receivers, entries, False) or self._drives_steps(unit, callee, reached))}
         return [span for span in unit.loops if any(_within(line, [span]) for line in runs)]
+
+    def _runs_generation(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> bool:
+        """`fn`, or a project function it calls up to MAX_HANDLER_HOPS calls down (resolved by what the receiver is),
+        runs a generation (`_drives_steps`): metavoice's gradio callback `tts` calls `TTS_MODEL.synthesise(..)`, which
+        runs `main -> generate -> decode_n_tokens`. A set-up button's callback (loading weights) runs none."""
+        level, seen = [fn], {fn.key}
+        for _hop in range(MAX_HANDLER_HOPS + 1):
+            if any(self._drives_steps(f, callee, reached) for f in level for callee, _line in f.calls):
+                return True
+            level = [t for f in level for callee, _line in f.calls for t, how in self.call_edges(f, f.module, callee)
+                     if not how.startswith((*BY_NAME, NEW)) and t.key not in seen and not seen.add(t.key)]
+        return False
 
     def _drives_steps(self, unit: FunctionInfo, callee: str, reached: dict[str, HotInfo]) -> bool:
         """The call `callee` of `unit` runs a generation: a root of the step tier with a loop of its own (a decode or

@@ -341,3 +341,52 @@ def test_tyro_cli_returns_an_instance_of_the_class_it_is_handed():
                              "    @torch.inference_mode()\n    def tts(text):\n        model = tyro.cli(TTS)\n"
                              "        return model.synthesise(text)")
     assert "TTS.synthesise" in hot({"app": local})
+
+
+GENERATION_APP = """
+    import torch
+    import gradio as gr
+    from torch import nn
+
+    class GPT(nn.Module):
+        def forward(self, ids):
+            return ids.float()
+
+    def decode_n_tokens(model, ids, n: int):
+        for _ in range(n):
+            nxt = model(ids)[:, -1].argmax(-1, keepdim=True)
+            ids = torch.cat([ids, nxt], 1)
+        return ids
+
+    class TTS:
+        def __init__(self):
+            self.model = GPT()
+
+        def synthesise(self, text):
+            ids = torch.tensor([[len(text)]]).cuda()
+            return decode_n_tokens(self.model, ids, 8).cpu()
+
+        def reload(self, path):
+            self.model.load_state_dict(torch.load(path))
+
+    MODEL = TTS()
+
+    def tts(text):
+        return MODEL.synthesise(text)
+
+    def reload(path):
+        return MODEL.reload(path)
+
+    with gr.Blocks() as demo:
+        gr.Button("Go").click(tts)
+        gr.Button("Load").click(reload)
+"""
+
+
+def test_a_gradio_callback_that_runs_a_generation_a_few_calls_down_is_a_request_root():
+    """metavoice's `tts` keeps autograd on and calls no model itself: `TTS_MODEL.synthesise(..)` runs the decode loop
+    (`_runs_generation`, up to three calls down). Decoy: the "load" button's callback runs no generation."""
+    found = hot({"app": GENERATION_APP})
+    assert found["tts"] == ("forward", ("tts (request: gradio calls it on each user event, runs inference)",))
+    assert found["TTS.synthesise"][0] == "forward"
+    assert "reload" not in found and "TTS.reload" not in found

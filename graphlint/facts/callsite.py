@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, is_cpu_name
+from graphlint.facts.factories import instance_argument
 from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -1305,6 +1306,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return WEAK_TENSOR if receiver == UNKNOWN else receiver
     if makes_tokenizer(qual):
         return TOKENIZER  # `AutoTokenizer.from_pretrained(name)`: passed, stored or returned, a tokenizer still
+    if (cls := instance_argument(qual, value)) is not None:  # `tts = tyro.cli(TTS)`: what `TTS(...)` is
+        made = resolve(held) if (held := dotted(cls)) and not held.startswith(("self.", "cls.")) else None
+        return Call(made) if made and records_args(made) else UNKNOWN
     if not qual or not records_args(qual):
         return UNKNOWN
     if (made := _instance_of(value.func, resolve, scope)) is not None:

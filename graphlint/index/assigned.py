@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from graphlint.facts.factories import instance_argument
 from graphlint.facts.inference import MODULE_KEEPING_METHODS
 from graphlint.facts.names import dotted
 
@@ -38,6 +39,8 @@ def built_by(value: ast.expr, resolve) -> str | None:
         value = value.func.value
     if isinstance(value, ast.Call):
         ref = resolve(dotted(value.func))
+        if (cls := instance_argument(ref, value)) is not None:  # `tyro.cli(TTS, ..)`: a `TTS` instance
+            ref = resolve(dotted(cls)) if dotted(cls) else None
         if ref and not ref.startswith(("self.", "cls.", "torch.")):
             return ref
     return None

@@ -19,7 +19,7 @@ from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.frameworks import GENERATION_LIBRARY
 from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
-from graphlint.index.serving import ServingHandlers
+from graphlint.index.serving import MAX_HANDLER_HOPS, ServingHandlers
 from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
@@ -1549,6 +1549,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                   + [(fn, label, None, False) for fn, label in self.library_api_roots(starts)], stop=model)
         propagate("step", self._rpc_step_handlers(result))
         propagate("step", self._script_decode_roots(result), stop=model)
+        # The parts' entries that only the idle training forward reached (`entries - idle`) run where inference calls
+        # them (`VoiceCraft.inference` calls `self.cat_y(..)` before its decode loop); the step tier stops at model
+        # entries (model code keeps its own tier), so they are reached from their callers in the forward pass's tier.
+        propagate("forward", self._orphaned_entries(result, entries - idle))
         # The request around the decode: what runs a step driver or decode loop once, and what it calls
         # (tokenising the prompt, preparing conditions, decoding the output), in the `forward` tier.
         generating = self._generating(loops, runs_model, result, model)
@@ -1556,7 +1560,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         requests = self._request_roots(generating, result, model, [fn for fn in loops if fn not in generating],
                                        outer_steps)
         inference = self._inference_roots(result, model)
-        scripts = self._script_roots(result, model | {seed[0].key for seed in inference})
+        scripts = self._script_roots(result, model, model | {seed[0].key for seed in inference})
         propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
                   + [(fn, label, None, False) for fn, label in self.serving_handlers(model, result)]
                   + inference + scripts)
@@ -1572,6 +1576,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         propagate("step", self._per_step_model_calls(result, model) + self._library_loop_models(result))
         self._drop_nested(result)
         return result, (frozenset() if idle else self._idle_forwards(result, model)), model
+
+    def _orphaned_entries(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> list[Seed]:
+        """The model entries among `entries` (the first build's, before its idle forwards were dropped) that no root
+        reaches now but a reached function calls, resolved by what the receiver is: each with the caller's chain.
+        Only the reached functions' calls are read, and only while such an entry is left."""
+        todo = entries - reached.keys()
+        out: dict[str, Seed] = {}
+        for key, info in list(reached.items()) if todo else ():
+            fn = self.functions.get(key)
+            if fn is None or not info.whole:
+                continue
+            for callee, _line in fn.calls:
+                for target, how in self.call_edges(fn, fn.module, callee):
+                    if target.key in todo and target.key not in out and not how.startswith(NAME_ONLY):
+                        out[target.key] = (target, _hop(target, how), info.hop, False)
+        return list(out.values())
 
     def _idle_forwards(self, reached: dict[str, HotInfo], model: frozenset[str]) -> frozenset[str]:
         """The `forward` roots of modules whose inference runs elsewhere: the class defines its own method that
@@ -2448,17 +2468,59 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             entries.update(fn.key for fn in found)
             out += [(fn, f"{fn.display} (inference: runs the model with autograd off)", None, False) for fn in found]
 
-    def _script_roots(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> list[Seed]:
+    def _script_roots(self, reached: dict[str, HotInfo], model: frozenset[str], entries: frozenset[str]
+                      ) -> list[Seed]:
         """What a module's top-level code (a script's loop over prompts, its `if __name__ == "__main__":` block)
         calls where it runs the model: in a `with torch.no_grad():` / `torch.inference_mode()` block that enters
         the model (`_enters_model`, `entries` holding the model entries and the gradless functions found to run
-        it) or calls a step driver or decode loop (a root of the step tier). Python runs that code on import, so
-        nothing in the project calls it: no caller chain reaches it. A loop alone is no evidence: exllamav2's
-        `convert_exl2.py` loops over conversion stages, one of which measures under `inference_mode`."""
+        it) or calls a step driver or decode loop (a root of the step tier), or, in a program's entry, in a loop
+        whose body calls the model itself (`_request_loops`). Python runs that code on import, so nothing in the
+        project calls it: no caller chain reaches it. A loop alone is no evidence: exllamav2's `convert_exl2.py`
+        loops over conversion stages, one of which measures under `inference_mode`."""
+        imported = self._imported_modules()
         return self._top_level_seeds(reached, "script: runs the model at top level", lambda s, unit: [
             span for span in unit.gradless
             if self._enters_model(unit, [span], set(entries), through_modules=True)
-            or self._steps_in(unit, span, reached)])
+            or self._steps_in(unit, span, reached)] + (
+            self._request_loops(unit, reached, model) if _is_program(s, imported) else []))
+
+    def _request_loops(self, unit: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str]
+                       ) -> list[tuple[int, int]]:
+        """The loops of a program's top level whose body runs the model on each item (a prompt, an image file, a
+        batch of a prompts file): it calls a model receiver or a model entry itself, or a generation (`model.
+        mmu_generate(ids)`: `_drives_steps`). Each iteration is one request, so the other calls of that body prepare
+        or consume it (`create_attention_mask_for_mmu(ids)`), as `_request_neighbours` has it for a function's loop.
+        Not enough, with autograd on: handing the model to a project function (`measure(model)`, a conversion's
+        calibration pass), or a module method that runs its parts (`pipeline.inference(batch)`: evaluation with
+        grad, as `_script_roots` reads a block that keeps autograd on)."""
+        if not unit.loops:
+            return []
+        receivers = self._model_receivers(unit) | self._typed_models(unit)
+        entries = set(model)
+        runs = {line for callee, line in unit.calls if _within(line, unit.loops) and (
+            self._runs_model(unit, unit, callee, receivers, entries, False) or self._drives_steps(unit, callee, reached))}
+        return [span for span in unit.loops if any(_within(line, [span]) for line in runs)]
+
+    def _runs_generation(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> bool:
+        """`fn`, or a project function it calls up to MAX_HANDLER_HOPS calls down (resolved by what the receiver is),
+        runs a generation (`_drives_steps`): metavoice's gradio callback `tts` calls `TTS_MODEL.synthesise(..)`, which
+        runs `main -> generate -> decode_n_tokens`. A set-up button's callback (loading weights) runs none."""
+        level, seen = [fn], {fn.key}
+        for _hop in range(MAX_HANDLER_HOPS + 1):
+            if any(self._drives_steps(f, callee, reached) for f in level for callee, _line in f.calls):
+                return True
+            level = [t for f in level for callee, _line in f.calls for t, how in self.call_edges(f, f.module, callee)
+                     if not how.startswith((*BY_NAME, NEW)) and t.key not in seen and not seen.add(t.key)]
+        return False
+
+    def _drives_steps(self, unit: FunctionInfo, callee: str, reached: dict[str, HotInfo]) -> bool:
+        """The call `callee` of `unit` runs a generation: a root of the step tier with a loop of its own (a decode or
+        sampling loop; a one-step driver such as a conversion's `measure(model)` is no request), resolved by what the
+        receiver is or by a model protocol method's name (`model.mmu_generate(ids)` on a loader's return: the
+        classes defining it are models, as `_runs_model` has it)."""
+        return any(not how.startswith((NAME_ONLY, NEW)) and t.loops and (info := reached.get(t.key)) is not None
+                   and info.tier == "step" and info.hop.parent is None
+                   for t, how in self.call_edges(unit, unit.module, callee))
 
     def _script_decode_roots(self, reached: dict[str, HotInfo]) -> list[Seed]:
         """What a program's top-level decode loop calls (`token = sample_logits(out)` then `out, state =

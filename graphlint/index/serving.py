@@ -78,7 +78,7 @@ class ServingHandlers:
         for s in self.modules.values():  # type: ignore[attr-defined]
             for ref, _line in s.event_callbacks:
                 fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]
-                if fn is not None and self._infers(fn, model):
+                if fn is not None and (self._infers(fn, model) or self._runs_generation(fn, reached)):  # type: ignore[attr-defined]
                     yield fn, f"{fn.display} (request: gradio calls it on each user event, runs inference)"
             for ref, _line in s.stream_callbacks:  # (no inference gate: a stream's callback is its steady state)
                 fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]

@@ -294,3 +294,99 @@ def test_a_tuple_item_a_static_or_class_method_loader_returns_is_a_model():
             found = hot({"utils": METHOD_LOADER, "scoring": SCORE, "eval_ppl": script.replace('load("m")', f'{call}("m")')})
             # Decoy: calling only the tokenizer item runs no model.
             assert ("score" in found) is ran and (not ran or found["score"][0] == "forward")
+
+
+TYRO_APP = """
+    import torch
+    import tyro
+    import gradio as gr
+    from omegaconf import OmegaConf
+
+    class TTS:
+        def __init__(self, seed: int = 0):
+            self.seed = seed
+
+        def synthesise(self, text):
+            return torch.tensor([len(text)]).cuda().cpu()
+
+    class Config:
+        def synthesise(self, text):
+            return torch.tensor([len(text)]).cuda().cpu()
+
+    TTS_MODEL = tyro.cli(TTS, args=["--seed", "1"])
+    CONFIG = OmegaConf.structured(Config)
+
+    @torch.inference_mode()
+    def tts(text):
+        return TTS_MODEL.synthesise(text)
+
+    @torch.inference_mode()
+    def other(text):
+        return CONFIG.synthesise(text)
+
+    with gr.Blocks() as demo:
+        gr.Button("Go").click(tts)
+        gr.Button("Other").click(other)
+"""
+
+
+def test_tyro_cli_returns_an_instance_of_the_class_it_is_handed():
+    """metavoice's `app.py`: `TTS_MODEL = tyro.cli(TTS, args=..)` parses the command line into a `TTS` (a library row,
+    `facts/factories.py`), so the gradio callback's `TTS_MODEL.synthesise(..)` runs `TTS.synthesise`. Decoy: OmegaConf's
+    `structured(Config)` returns a config object, no `Config`: its `synthesise` stays cold."""
+    found = hot({"app": TYRO_APP})
+    assert found["TTS.synthesise"][1][-1] == "TTS.synthesise [global TTS_MODEL: TTS]"
+    assert "Config.synthesise" not in found
+    local = TYRO_APP.replace("    @torch.inference_mode()\n    def tts(text):\n        return TTS_MODEL.synthesise(text)",
+                             "    @torch.inference_mode()\n    def tts(text):\n        model = tyro.cli(TTS)\n"
+                             "        return model.synthesise(text)")
+    assert "TTS.synthesise" in hot({"app": local})
+
+
+GENERATION_APP = """
+    import torch
+    import gradio as gr
+    from torch import nn
+
+    class GPT(nn.Module):
+        def forward(self, ids):
+            return ids.float()
+
+    def decode_n_tokens(model, ids, n: int):
+        for _ in range(n):
+            nxt = model(ids)[:, -1].argmax(-1, keepdim=True)
+            ids = torch.cat([ids, nxt], 1)
+        return ids
+
+    class TTS:
+        def __init__(self):
+            self.model = GPT()
+
+        def synthesise(self, text):
+            ids = torch.tensor([[len(text)]]).cuda()
+            return decode_n_tokens(self.model, ids, 8).cpu()
+
+        def reload(self, path):
+            self.model.load_state_dict(torch.load(path))
+
+    MODEL = TTS()
+
+    def tts(text):
+        return MODEL.synthesise(text)
+
+    def reload(path):
+        return MODEL.reload(path)
+
+    with gr.Blocks() as demo:
+        gr.Button("Go").click(tts)
+        gr.Button("Load").click(reload)
+"""
+
+
+def test_a_gradio_callback_that_runs_a_generation_a_few_calls_down_is_a_request_root():
+    """metavoice's `tts` keeps autograd on and calls no model itself: `TTS_MODEL.synthesise(..)` runs the decode loop
+    (`_runs_generation`, up to three calls down). Decoy: the "load" button's callback runs no generation."""
+    found = hot({"app": GENERATION_APP})
+    assert found["tts"] == ("forward", ("tts (request: gradio calls it on each user event, runs inference)",))
+    assert found["TTS.synthesise"][0] == "forward"
+    assert "reload" not in found and "TTS.reload" not in found

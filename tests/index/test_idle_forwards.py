@@ -94,3 +94,26 @@ def test_a_loss_module_a_field_holds_or_a_part_computes_makes_a_training_forward
     held = MODEL.replace("self.decoder = Decoder()", "self.decoder = Decoder()\n        self.crit = nn.CrossEntropyLoss()") \
         .replace("return F.cross_entropy(logits, targets)", "return self.crit(logits, targets)")
     assert "TTS.forward" not in hot({"pkg.model": held, "pkg.infer": SCRIPT})
+
+
+def test_the_helpers_an_inference_method_calls_before_its_loop_stay_hot() -> None:
+    """VoiceCraft's `inference` prepares its prompt with the model's own helpers (`self.cat_y(..)`) before its decode
+    loop; the training `forward` calls them too. With that forward dropped, the step tier stops at model entries, so
+    the helpers are reached from the inference method in the forward pass's tier. A helper only the training forward
+    calls stays cold (the decoy)."""
+    helpers = MODEL.replace("""        logits = self.decoder(x)
+        return F.cross_entropy(logits, targets)""", """        logits = self.decoder(self.prepare(x))
+        return F.cross_entropy(self.shift(logits), targets)
+
+    def prepare(self, x):
+        return torch.cat([x, torch.tensor([1.0]).cuda()])
+
+    def shift(self, logits):
+        return logits[1:]""").replace("""    def inference(self, x, n):
+        for _ in range(n):""", """    def inference(self, x, n):
+        x = self.prepare(x)
+        for _ in range(n):""")
+    found = hot({"pkg.model": helpers, "pkg.infer": SCRIPT})
+    assert "TTS.forward" not in found
+    assert found["TTS.prepare"] == ("forward", ("TTS.inference (step: decode loop)", "TTS.prepare"))
+    assert "TTS.shift" not in found

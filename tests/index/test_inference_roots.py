@@ -487,3 +487,66 @@ def test_handing_a_model_to_a_function_that_never_calls_it_or_a_non_model_to_one
     sampler."""
     found = hot({"pipe": HANDED_MODEL})
     assert "Pipeline.describe" not in found and "Pipeline.label" not in found and "count" not in found
+
+
+LM = """
+    import torch
+    from torch import nn
+
+    class LM(nn.Module):
+        def forward(self, ids):
+            return ids.float()
+
+        @torch.no_grad()
+        def generate_tokens(self, ids, n: int):
+            for _ in range(n):
+                nxt = self(ids)[:, -1].argmax(-1, keepdim=True)
+                ids = torch.cat([ids, nxt], 1)
+            return ids
+"""
+
+MASKS = """
+    import torch
+
+    def make_mask(ids):
+        return torch.ones(ids.shape[1], ids.shape[1]).tril().to(ids.device)
+
+    def load_config(path):
+        return torch.load(path).cuda()
+"""
+
+REQUEST_LOOP = """
+    import torch
+    from pkg.lm import LM
+    from pkg.masks import make_mask, load_config
+
+    if __name__ == "__main__":
+        cfg = load_config("cfg.pt")
+        model = LM.from_pretrained("path").to("cuda")
+        model.eval()
+        for name in ["a", "b"]:
+            ids = torch.tensor([[1, 2]]).cuda()
+            mask = make_mask(ids)
+            out = model.generate_tokens(ids, 4)
+"""
+
+
+def test_a_main_blocks_loop_that_runs_the_model_reaches_what_it_calls():
+    """Show-o's `inference_mmu.py`: a `__main__` block with no `no_grad` loops over image files, builds each prompt's
+    mask with a project helper and runs the model's decode loop (`model.mmu_generate(..)`, on a loader's return: the
+    classes defining it are models). Each iteration is one request, so the helper runs once per request (`forward`);
+    the set-up before the loop (`load_config`) runs once per process and stays cold."""
+    found = hot({"pkg.__init__": "", "pkg.lm": LM, "pkg.masks": MASKS, "pkg.run": REQUEST_LOOP})
+    assert found["make_mask"] == ("forward", ("pkg.run:<module> (script: runs the model at top level)", "make_mask"))
+    assert "load_config" not in found
+
+
+def test_a_main_blocks_loop_that_runs_no_model_stays_cold():
+    """The decoys: the same loop without the model call (a data-preparation script), and one that hands the model
+    to a project function (`measure(model)`: a conversion's calibration pass) instead of calling it."""
+    no_model = REQUEST_LOOP.replace("out = model.generate_tokens(ids, 4)", "torch.save(mask, name)")
+    assert "make_mask" not in hot({"pkg.__init__": "", "pkg.lm": LM, "pkg.masks": MASKS, "pkg.run": no_model})
+    handed = REQUEST_LOOP.replace("out = model.generate_tokens(ids, 4)", "measure(model, ids)").replace(
+        "if __name__", "@torch.inference_mode()\n    def measure(m, ids):\n        return m(ids)\n\n    if __name__")
+    found = hot({"pkg.__init__": "", "pkg.lm": LM, "pkg.masks": MASKS, "pkg.run": handed})
+    assert "make_mask" not in found

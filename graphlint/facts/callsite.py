@@ -66,6 +66,9 @@ class Scope:
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
     top_values: set[int] = field(default_factory=set)  # id() of the values those top-level statements assign
     top_assigned: set[int] = field(default_factory=set)  # id() of the value of every top-level assignment
+    # id() of each augmented assignment to a plain name at the body's top level (`end -= mask.sum()`): as the last
+    # binding above a read, it decides what the read sees when its operand does (`_seen_binding`)
+    top_updates: set[int] = field(default_factory=set)
     returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
     # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
     # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
@@ -200,6 +203,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         for case in getattr(sub, "cases", ()):
             stack.extend(_in_block(case.body))
     for stmt in func.body:
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            scope.top_updates.add(id(stmt))
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             scope.top_assigned.add(id(stmt.value))
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
@@ -795,10 +800,10 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
         seen = _seen_binding(value, scope)
         if seen is not None:  # a read below the last top-level binding of the name: what that binding holds
             key: tuple = (value.id, depth, seen)
-            kind = memo.get(key)
-            if kind is None:
-                kind = memo[key] = _seen_kind(value.id, seen, resolve, scope, depth, memo)
-            return kind
+            if key not in memo:  # None: an update that leaves the name to its other bindings (`_seen_kind`)
+                memo[key] = _seen_kind(value.id, seen, resolve, scope, depth, memo)  # type: ignore[assignment]
+            if (kind := memo[key]) is not None:
+                return kind
     # the node itself, not its id: the memo keeps it alive, so no id is reused
     key = (value.id if isinstance(value, ast.Name) else value, depth)
     kind = memo.get(key)
@@ -807,7 +812,7 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
     return kind
 
 
-def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | None:
+def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | ast.AugAssign | None:
     """The binding a read of a local sees for certain: the name's last binding in the text, where that is an
     assignment of the body's own top level (no branch, loop, `with` or `try` around it) that ends above the read.
     Every other binding of the name lies above it, so none reaches the read (`ids = self.encode(text)` then `ids =
@@ -824,17 +829,26 @@ def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | None:
     return last if last is not None and last.end_lineno is not None and last.end_lineno < line else None
 
 
-def _last_top(bound: list[ast.expr | ast.AugAssign | None], scope: Scope) -> ast.expr | None:
-    """The last of `bound` in the text when it is the value of a top-level assignment; None where a binding has no
-    place (a loop's or a `with`'s target: None) or the last is anything else."""
+def _last_top(bound: list[ast.expr | ast.AugAssign | None], scope: Scope) -> ast.expr | ast.AugAssign | None:
+    """The last of `bound` in the text when it is the value of a top-level assignment or a top-level augmented
+    assignment; None where a binding has no place (a loop's or a `with`'s target: None) or the last is anything
+    else."""
     if not bound or any(b is None or getattr(b, "lineno", None) is None for b in bound):
         return None
     last = max(bound, key=lambda b: (b.lineno, b.col_offset))  # type: ignore[union-attr]
+    if isinstance(last, ast.AugAssign):
+        return last if id(last) in scope.top_updates else None
     return last if isinstance(last, ast.expr) and id(last) in scope.top_values else None
 
 
-def _seen_kind(name: str, seen: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind:
-    """What the top-level binding `seen` holds, as `_expr_kind` reads one name (depth counts the hop)."""
+def _seen_kind(name: str, seen: ast.expr | ast.AugAssign, resolve: Resolve, scope: Scope, depth: int, memo: Memo
+               ) -> IKind | None:
+    """What the top-level binding `seen` holds, as `_expr_kind` reads one name (depth counts the hop). After `n -=
+    mask.sum()` (an augmented assignment by a device tensor) `n` is a device tensor, whatever it held: a number or a
+    tensor meets the operand where it lives (`_accumulated`). Any other update leaves the name to its other bindings
+    (None: the flow-insensitive read)."""
+    if isinstance(seen, ast.AugAssign):
+        return TENSOR if _accumulated(expr_kind(seen.value, resolve, scope, depth + 1, memo)) == TENSOR else None
     kind = expr_kind(seen, resolve, scope, depth + 1, memo)
     if name in scope.item_sets and (isinstance(kind, Keys) or deferred(kind)):
         return UNKNOWN  # `out = f(x)` then `out["ids"] = t`: its items are not what `f` returned

@@ -27,7 +27,8 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
-    HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf,
+    HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call, Field, Fwd,
+    HostIf,
     IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
@@ -932,6 +933,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         call = left if right == HOST else right if left == HOST else UNKNOWN
         if isinstance(value.op, ARITHMETIC) and isinstance(call, Call):
             return host_if(call)  # `ctx.lengths() + 1`: where the call's tensor lives, once settled
+        if isinstance(value.op, ARITHMETIC):
+            return _arithmetic({left, right})
         return UNKNOWN
     if isinstance(value, ast.UnaryOp):
         inner = again(value.operand)
@@ -1121,9 +1124,40 @@ def _rebound_views(name: str, own: list[ast.expr], kinds: set[IKind], resolve: R
     out = set()
     for b in own:
         kind = expr_kind(b, resolve, before, depth + 1, memo)
-        if held is None or kind not in (held, host_if(held)):
+        if held is None or kind not in (held, host_if(held)) and not (
+                (held in (HOST, TENSOR) or deferred(held)) and _shifted(b, name, before)):
             out.add(kind)
     return out
+
+
+def _shifted(expr: ast.expr, name: str, scope: Scope, depth: int = 0) -> bool:
+    """`expr` is arithmetic of `name` with numbers, `self` fields, host parameters and locals that are such arithmetic
+    of `name` themselves (`end - e` of `e = end - self.max_len`): a count shifted where it lives, which adds nothing
+    to the join of the name's other bindings (a device tensor among the operands would: `n + t.sum()` is none).
+    Read only where those bindings hold a number, a device tensor or a deferred value (a host tensor scaled by a
+    field may have moved)."""
+    todo, seen = [expr], False
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ARITHMETIC):
+            todo += [node.left, node.right]
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            todo.append(node.operand)
+        elif isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            continue
+        elif isinstance(node, ast.Attribute) and _self_attr(node) is not None:
+            continue
+        elif isinstance(node, ast.Name) and node.id == name:
+            seen = True
+        elif isinstance(node, ast.Name) and node.id in scope.params and node.id not in scope.binds:
+            if scope.params[node.id] != HOST:
+                return False
+        elif isinstance(node, ast.Name) and depth == 0 and (bound := scope.binds.get(node.id)) \
+                and all(isinstance(b, ast.expr) and _shifted(b, name, scope, 1) for b in bound):
+            seen = True
+        else:
+            return False
+    return seen
 
 
 def _object(value: ast.expr, scope: Scope) -> bool:
@@ -1154,6 +1188,37 @@ def _field_with_host(kinds: set[IKind]) -> IKind | None:
     # the view decides the device (as the inference reads `host_t + x`): a plain field next to it
     # (`self.num_tokens`) is a number, or a 0-d tensor that cannot move it
     return join_later({k for k in flat if not isinstance(k, FIELDS)})
+
+
+def _arithmetic(kinds: set[IKind]) -> IKind:
+    """Arithmetic the rules above leave unknown: with a device tensor among the operands, a device tensor (torch
+    computes `t - x` where `t` lives, `x` a number, a 0-d tensor or a tensor there; anything else raises), as the
+    inference reads it; with deferred operands (or paths) and otherwise only host data or values nothing types
+    (`end - size + delta` of an `end` that is a host count on one path and a project call's 0-d count on another,
+    `delta` a loop's target), a device tensor where one of them settles to one (`Arith`)."""
+    if kinds & {TENSOR, BOOL_TENSOR} and all(k in (TENSOR, BOOL_TENSOR, UNKNOWN) or deferred(k) for k in kinds):
+        return TENSOR
+    roots = _arith_roots(kinds)
+    if not roots or any(k not in (HOST, UNKNOWN) and not deferred(k) for k in kinds):
+        return UNKNOWN
+    return Arith(next(iter(roots)) if len(roots) == 1 else join_of(roots))
+
+
+def _arith_roots(kinds: set[IKind] | tuple[IKind, ...]) -> set[IKind]:
+    """The deferred values arithmetic of `kinds` may take a device tensor from: the deferred operands, the deferred
+    paths of a join (its host paths add none), what an `Arith` operand already holds. Empty where one of them is
+    no plain deferred value (a dict, a tuple, a prior)."""
+    out: set[IKind] = set()
+    for kind in kinds:
+        if isinstance(kind, Arith):
+            kind = kind.inner
+        for part in kind.parts if isinstance(kind, Join) else (kind,):
+            if not deferred(part):
+                continue
+            if not isinstance(part, (Call, SelfField, Field, HostIf)):
+                return set()
+            out.add(part)
+    return out
 
 
 def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:

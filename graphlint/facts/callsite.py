@@ -1191,14 +1191,16 @@ def _field_with_host(kinds: set[IKind]) -> IKind | None:
 
 
 def _arithmetic(kinds: set[IKind]) -> IKind:
-    """Arithmetic the rules above leave unknown: with a device tensor among the operands, a device tensor (torch
-    computes `t - x` where `t` lives, `x` a number, a 0-d tensor or a tensor there; anything else raises), as the
-    inference reads it; with deferred operands (or paths) and otherwise only host data or values nothing types
+    """Arithmetic the rules above leave unknown: a device tensor with deferred operands (a field, a project return),
+    a device tensor (torch computes `t + cfg.n` where `t` lives, `cfg.n` a number, a 0-d tensor or a tensor there;
+    anything else raises), as the inference reads it; with deferred operands (or paths) and otherwise only host data or values nothing types
     (`end - size + delta` of an `end` that is a host count on one path and a project call's 0-d count on another,
     `delta` a loop's target), a device tensor where one of them settles to one (`Arith`)."""
-    if kinds & {TENSOR, BOOL_TENSOR} and all(k in (TENSOR, BOOL_TENSOR, UNKNOWN) or deferred(k) for k in kinds):
-        return TENSOR
     roots = _arith_roots(kinds)
+    if roots and kinds & {TENSOR, BOOL_TENSOR} and all(k in (TENSOR, BOOL_TENSOR) or deferred(k) for k in kinds):
+        # a value nothing types next to the tensor is left unknown: the tensor may be a torch op's guess on inputs
+        # nothing types either (`z * torch.sqrt(p * (1 - p) / n)` of Python floats, which raises)
+        return TENSOR
     if not roots or any(k not in (HOST, UNKNOWN) and not deferred(k) for k in kinds):
         return UNKNOWN
     return Arith(next(iter(roots)) if len(roots) == 1 else join_of(roots))

@@ -169,6 +169,12 @@ def test_arithmetic_of_deferred_values(body, kind):
     assert _method_returns(body) == kind
 
 
+def test_decoy_a_torch_op_of_untyped_values_times_an_untyped_value():
+    """awq's `bin_conf(p, n, z)` returns `z * torch.sqrt(p * (1 - p) / n)` of Python floats (it raises on a tensor
+    nowhere): the op's guess meets a value nothing types, which decides nothing (formatting the result is no read)."""
+    assert _method_returns("return extra * torch.sqrt(x * (1 - x) / extra)\n") == ik.UNKNOWN
+
+
 def test_decoy_a_host_tensor_scaled_by_a_field_is_not_kept_on_the_host():
     """`n = n * self.scale` shifts nothing where `n` was a host tensor: the field may be a device tensor, which moves
     the product (its own binding is not dropped from the join)."""

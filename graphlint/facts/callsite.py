@@ -28,7 +28,8 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
-    HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Base, Call, Field, Fwd, HostIf,
+    HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call, Field, Fwd,
+    HostIf,
     IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
@@ -67,6 +68,9 @@ class Scope:
     top: set[str] = field(default_factory=set)  # names assigned by a statement of the body's own top level
     top_values: set[int] = field(default_factory=set)  # id() of the values those top-level statements assign
     top_assigned: set[int] = field(default_factory=set)  # id() of the value of every top-level assignment
+    # id() of each augmented assignment to a plain name at the body's top level (`end -= mask.sum()`): as the last
+    # binding above a read, it decides what the read sees when its operand does (`_seen_binding`)
+    top_updates: set[int] = field(default_factory=set)
     returns: list[ast.expr] = field(default_factory=list)  # values of `return` statements (not `return None`)
     # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
     # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
@@ -201,6 +205,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         for case in getattr(sub, "cases", ()):
             stack.extend(_in_block(case.body))
     for stmt in func.body:
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            scope.top_updates.add(id(stmt))
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             scope.top_assigned.add(id(stmt.value))
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
@@ -796,10 +802,10 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
         seen = _seen_binding(value, scope)
         if seen is not None:  # a read below the last top-level binding of the name: what that binding holds
             key: tuple = (value.id, depth, seen)
-            kind = memo.get(key)
-            if kind is None:
-                kind = memo[key] = _seen_kind(value.id, seen, resolve, scope, depth, memo)
-            return kind
+            if key not in memo:  # None: an update that leaves the name to its other bindings (`_seen_kind`)
+                memo[key] = _seen_kind(value.id, seen, resolve, scope, depth, memo)  # type: ignore[assignment]
+            if (kind := memo[key]) is not None:
+                return kind
     # the node itself, not its id: the memo keeps it alive, so no id is reused
     key = (value.id if isinstance(value, ast.Name) else value, depth)
     kind = memo.get(key)
@@ -808,7 +814,7 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
     return kind
 
 
-def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | None:
+def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | ast.AugAssign | None:
     """The binding a read of a local sees for certain: the name's last binding in the text, where that is an
     assignment of the body's own top level (no branch, loop, `with` or `try` around it) that ends above the read.
     Every other binding of the name lies above it, so none reaches the read (`ids = self.encode(text)` then `ids =
@@ -825,17 +831,26 @@ def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | None:
     return last if last is not None and last.end_lineno is not None and last.end_lineno < line else None
 
 
-def _last_top(bound: list[ast.expr | ast.AugAssign | None], scope: Scope) -> ast.expr | None:
-    """The last of `bound` in the text when it is the value of a top-level assignment; None where a binding has no
-    place (a loop's or a `with`'s target: None) or the last is anything else."""
+def _last_top(bound: list[ast.expr | ast.AugAssign | None], scope: Scope) -> ast.expr | ast.AugAssign | None:
+    """The last of `bound` in the text when it is the value of a top-level assignment or a top-level augmented
+    assignment; None where a binding has no place (a loop's or a `with`'s target: None) or the last is anything
+    else."""
     if not bound or any(b is None or getattr(b, "lineno", None) is None for b in bound):
         return None
     last = max(bound, key=lambda b: (b.lineno, b.col_offset))  # type: ignore[union-attr]
+    if isinstance(last, ast.AugAssign):
+        return last if id(last) in scope.top_updates else None
     return last if isinstance(last, ast.expr) and id(last) in scope.top_values else None
 
 
-def _seen_kind(name: str, seen: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind:
-    """What the top-level binding `seen` holds, as `_expr_kind` reads one name (depth counts the hop)."""
+def _seen_kind(name: str, seen: ast.expr | ast.AugAssign, resolve: Resolve, scope: Scope, depth: int, memo: Memo
+               ) -> IKind | None:
+    """What the top-level binding `seen` holds, as `_expr_kind` reads one name (depth counts the hop). After `n -=
+    mask.sum()` (an augmented assignment by a device tensor) `n` is a device tensor, whatever it held: a number or a
+    tensor meets the operand where it lives (`_accumulated`). Any other update leaves the name to its other bindings
+    (None: the flow-insensitive read)."""
+    if isinstance(seen, ast.AugAssign):
+        return TENSOR if _accumulated(expr_kind(seen.value, resolve, scope, depth + 1, memo)) == TENSOR else None
     kind = expr_kind(seen, resolve, scope, depth + 1, memo)
     if name in scope.item_sets and (isinstance(kind, Keys) or deferred(kind)):
         return UNKNOWN  # `out = f(x)` then `out["ids"] = t`: its items are not what `f` returned
@@ -919,6 +934,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         call = left if right == HOST else right if left == HOST else UNKNOWN
         if isinstance(value.op, ARITHMETIC) and isinstance(call, Call):
             return host_if(call)  # `ctx.lengths() + 1`: where the call's tensor lives, once settled
+        if isinstance(value.op, ARITHMETIC):
+            return _arithmetic({left, right})
         return UNKNOWN
     if isinstance(value, ast.UnaryOp):
         inner = again(value.operand)
@@ -1108,9 +1125,40 @@ def _rebound_views(name: str, own: list[ast.expr], kinds: set[IKind], resolve: R
     out = set()
     for b in own:
         kind = expr_kind(b, resolve, before, depth + 1, memo)
-        if held is None or kind not in (held, host_if(held)):
+        if held is None or kind not in (held, host_if(held)) and not (
+                (held in (HOST, TENSOR) or deferred(held)) and _shifted(b, name, before)):
             out.add(kind)
     return out
+
+
+def _shifted(expr: ast.expr, name: str, scope: Scope, depth: int = 0) -> bool:
+    """`expr` is arithmetic of `name` with numbers, `self` fields, host parameters and locals that are such arithmetic
+    of `name` themselves (`end - e` of `e = end - self.max_len`): a count shifted where it lives, which adds nothing
+    to the join of the name's other bindings (a device tensor among the operands would: `n + t.sum()` is none).
+    Read only where those bindings hold a number, a device tensor or a deferred value (a host tensor scaled by a
+    field may have moved)."""
+    todo, seen = [expr], False
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ARITHMETIC):
+            todo += [node.left, node.right]
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            todo.append(node.operand)
+        elif isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            continue
+        elif isinstance(node, ast.Attribute) and _self_attr(node) is not None:
+            continue
+        elif isinstance(node, ast.Name) and node.id == name:
+            seen = True
+        elif isinstance(node, ast.Name) and node.id in scope.params and node.id not in scope.binds:
+            if scope.params[node.id] != HOST:
+                return False
+        elif isinstance(node, ast.Name) and depth == 0 and (bound := scope.binds.get(node.id)) \
+                and all(isinstance(b, ast.expr) and _shifted(b, name, scope, 1) for b in bound):
+            seen = True
+        else:
+            return False
+    return seen
 
 
 def _object(value: ast.expr, scope: Scope) -> bool:
@@ -1141,6 +1189,39 @@ def _field_with_host(kinds: set[IKind]) -> IKind | None:
     # the view decides the device (as the inference reads `host_t + x`): a plain field next to it
     # (`self.num_tokens`) is a number, or a 0-d tensor that cannot move it
     return join_later({k for k in flat if not isinstance(k, FIELDS)})
+
+
+def _arithmetic(kinds: set[IKind]) -> IKind:
+    """Arithmetic the rules above leave unknown: a device tensor with deferred operands (a field, a project return),
+    a device tensor (torch computes `t + cfg.n` where `t` lives, `cfg.n` a number, a 0-d tensor or a tensor there;
+    anything else raises), as the inference reads it; with deferred operands (or paths) and otherwise only host data or values nothing types
+    (`end - size + delta` of an `end` that is a host count on one path and a project call's 0-d count on another,
+    `delta` a loop's target), a device tensor where one of them settles to one (`Arith`)."""
+    roots = _arith_roots(kinds)
+    if roots and kinds & {TENSOR, BOOL_TENSOR} and all(k in (TENSOR, BOOL_TENSOR) or deferred(k) for k in kinds):
+        # a value nothing types next to the tensor is left unknown: the tensor may be a torch op's guess on inputs
+        # nothing types either (`z * torch.sqrt(p * (1 - p) / n)` of Python floats, which raises)
+        return TENSOR
+    if not roots or any(k not in (HOST, UNKNOWN) and not deferred(k) for k in kinds):
+        return UNKNOWN
+    return Arith(next(iter(roots)) if len(roots) == 1 else join_of(roots))
+
+
+def _arith_roots(kinds: set[IKind] | tuple[IKind, ...]) -> set[IKind]:
+    """The deferred values arithmetic of `kinds` may take a device tensor from: the deferred operands, the deferred
+    paths of a join (its host paths add none), what an `Arith` operand already holds. Empty where one of them is
+    no plain deferred value (a dict, a tuple, a prior)."""
+    out: set[IKind] = set()
+    for kind in kinds:
+        if isinstance(kind, Arith):
+            kind = kind.inner
+        for part in kind.parts if isinstance(kind, Join) else (kind,):
+            if not deferred(part):
+                continue
+            if not isinstance(part, (Call, SelfField, Field, HostIf)):
+                return set()
+            out.add(part)
+    return out
 
 
 def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:

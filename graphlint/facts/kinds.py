@@ -3,7 +3,7 @@ after the call-site facts settle it against the whole project (graphlint.facts.c
 
 A kind is a `Base` member ("tensor", "host", ...) or a small frozen value that the index cannot answer alone: a
 project call's return (`Call`), a join of such kinds (`Join`), a field (`SelfField`, `Field`), a view of a deferred
-value (`HostIf`), a device move of a project call's return (`Moved`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
+value (`HostIf`), arithmetic of one (`Arith`), a device move of a project call's return (`Moved`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
 (`Items`), a dict with string keys (`Keys`), an instance of a class named in the function's module (`Obj`).
 `graphlint.facts.inference.kind_val` turns one into a `Val`. Kinds are hashable, compare by value, and are stored in
 the result cache through `to_plain` / `from_plain`.
@@ -181,6 +181,19 @@ class HostIf:
 
 
 @dataclass(frozen=True, slots=True)
+class Arith:
+    """Arithmetic of a deferred kind with operands no code places on the device (`end - size + delta` of `end`, a
+    host count on one path and a project call's 0-d count on another; `delta` a loop's target): a device tensor where
+    `inner` settles to one (a device tensor meets a number, a 0-d tensor or a tensor on its device there), else
+    unknown."""
+
+    inner: "IKind"
+
+    def __str__(self) -> str:
+        return f"arith:{self.inner}"
+
+
+@dataclass(frozen=True, slots=True)
 class Moved:
     """`x.to(device)` of a project call's deferred return (k-diffusion's `append_zero(sigmas).to(device)`): a device
     tensor where the return settles to a tensor (on the host or the device), else unknown: a module or another object
@@ -206,7 +219,7 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Moved, Prior, Fwd, OnParam, Obj, Passes]
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Moved, Prior, Fwd, OnParam, Obj, Passes]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
@@ -217,7 +230,8 @@ LIST, CPU_SEQ = Base.LIST, Base.CPU_SEQ
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
                          CPU_TENSOR_DEVICE, CPU_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
-DEFERRED = (Call, Join, SelfField, HostIf, Moved, Prior, Field, Fwd, OnParam)  # kinds only the whole index settles
+# kinds only the whole index settles
+DEFERRED = (Call, Join, SelfField, HostIf, Arith, Moved, Prior, Field, Fwd, OnParam)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
 VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
 
@@ -230,7 +244,7 @@ def parts(kind: IKind) -> Iterator[IKind]:
         yield from (v for _k, v in kind.pairs)
     elif isinstance(kind, Join):
         yield from kind.parts
-    elif isinstance(kind, (HostIf, Moved)):
+    elif isinstance(kind, (HostIf, Arith, Moved)):
         yield kind.inner
     elif isinstance(kind, Prior):
         yield kind.annotated
@@ -253,7 +267,7 @@ def simple(kind: IKind) -> bool:
         return False
     if isinstance(kind, Items):
         return len(kind.items) == 1 and simple(kind.items[0])
-    return simple(kind.inner) if isinstance(kind, (HostIf, Moved)) else True
+    return simple(kind.inner) if isinstance(kind, (HostIf, Arith, Moved)) else True
 
 
 def joinable(kind: IKind) -> bool:
@@ -272,7 +286,7 @@ def join_of(kinds: set[IKind]) -> Join:
 # --- the result cache's plain form: a `Base` is its string, any other kind a list [tag, fields...] -----------
 
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
-                          Field: "field", HostIf: "hostif", Moved: "moved", Prior: "prior", Fwd: "fwd",
+                          Field: "field", HostIf: "hostif", Arith: "arith", Moved: "moved", Prior: "prior", Fwd: "fwd",
                           OnParam: "onparam", Obj: "object", Passes: "passes"}
 _BASES = {b.value: b for b in Base}
 
@@ -289,7 +303,7 @@ def to_plain(kind: IKind) -> Any:
         return [tag, [[k, to_plain(v)] for k, v in kind.pairs]]
     if isinstance(kind, Join):
         return [tag, [to_plain(k) for k in kind.parts]]
-    if isinstance(kind, HostIf):
+    if isinstance(kind, (HostIf, Arith)):
         return [tag, to_plain(kind.inner)]
     if isinstance(kind, Moved):
         return [tag, to_plain(kind.inner), kind.param]
@@ -320,8 +334,8 @@ def from_plain(data: Any) -> IKind:
                 raise ValueError("not a kind")
             pairs.append((pair[0], from_plain(pair[1])))
         return Keys(tuple(pairs))
-    if tag == "hostif" and len(rest) == 1:
-        return HostIf(from_plain(rest[0]))
+    if tag in ("hostif", "arith") and len(rest) == 1:
+        return (HostIf if tag == "hostif" else Arith)(from_plain(rest[0]))
     if tag == "moved" and len(rest) == 2 and type(rest[1]) is str:
         return Moved(from_plain(rest[0]), rest[1])
     if tag == "prior" and len(rest) == 2:

@@ -13,7 +13,7 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER,
-    UNKNOWN, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField,
+    UNKNOWN, Arith, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField,
     deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -558,6 +558,10 @@ class CallFacts:
             return CPU_TENSOR if self.settle(kind.inferred, caller, depth, calls) == CPU_TENSOR else kind.annotated
         if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is
             return CPU_TENSOR if self.settle(kind.inner, caller, depth, calls) == CPU_TENSOR else UNKNOWN
+        if isinstance(kind, Arith):  # arithmetic of deferred values: on the device where one of them settles there
+            parts = kind.inner.parts if isinstance(kind.inner, Join) else (kind.inner,)
+            return TENSOR if any(self.settle(part, caller, depth, calls) in (TENSOR, BOOL_TENSOR) for part in parts) \
+                else UNKNOWN
         if isinstance(kind, Moved):  # `f(x).to(device)`: a tensor `f` returns, on the device now
             inner = self.settle(kind.inner, caller, depth, calls)
             if inner not in DEVICE_FAMILY and inner != CPU_TENSOR:

@@ -11,14 +11,16 @@ from graphlint.facts import kinds
 from graphlint.facts.annotations import annotation_kind
 from graphlint.facts.callsite import item_of, join_later, key_of, keyed
 from graphlint.facts.kinds import (
-    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Call, Field, Fwd, HostIf, Items, Join, Keys, Obj, OnParam, Prior, SelfField,
+    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Call, Field, Fwd, HostIf, Items, Join, Keys, Obj, OnParam, Prior,
+    SelfField,
 )
 
 EVERY_FORM = [
     HOST, UNKNOWN, Items((CPU_TENSOR, HOST)), Keys((("ids", CPU_TENSOR), ("n", HOST))), Call("m.f"),
     Call("m.f", 0), Call("m.C.get", "ids", receiver=True), Call("m.f", -1), Join((Call("m.f"), SelfField("x"))),
     SelfField("buf"), Field("lens"), HostIf(SelfField("buf")), Prior(TENSOR, Call("m.g")), Fwd("sizes"), Obj("Meta"),
-    OnParam("device"), Items((Keys((("a", Call("m.f")),)), HostIf(Field("x")))),
+    OnParam("device"), Items((Keys((("a", Call("m.f")),)), HostIf(Field("x")))), Arith(Call("m.f", 3)),
+    Arith(Join((Call("m.f"), SelfField("cap")))),
 ]
 
 

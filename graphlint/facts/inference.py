@@ -19,7 +19,7 @@ from graphlint.facts.literals import (
     may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
-from graphlint.facts.elements import element_reads, index_code, single_bindings
+from graphlint.facts.elements import element_reads, flat_subscript, index_code, single_bindings
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_children, descendants
 from graphlint.facts.values import (
@@ -781,15 +781,17 @@ class Inference:
 
     def _element_read(self, node: cst.Subscript) -> bool:
         """`t[i, j]` of a tensor of unknown rank is one element where the unit reads `t[a, b].item()` (`element_reads`)
-        and every index here is a host int, or the indices are the ones read."""
-        if not isinstance(node.value, cst.Name) or self.unit_tree is None:
+        and every index here is a host int, or the indices are the ones read; chained indices count as one
+        subscript's (`t[i][j]` is `t[i, j]`)."""
+        flat = flat_subscript(node)
+        if flat is None or self.unit_tree is None:
             return False
         if self._elements is None:
             self._elements = element_reads(self.unit_tree)
-        found = self._elements.get(node.value.value)
-        if found is None or found[0] != len(node.slice):
+        found = self._elements.get(flat[0])
+        if found is None or found[0] != len(flat[1]):
             return False
-        return all(isinstance(el.slice, cst.Index) and self(el.slice.value) == HOST for el in node.slice) \
+        return all(isinstance(el.slice, cst.Index) and self(el.slice.value) == HOST for el in flat[1]) \
             or index_code(node) in found[1]
 
     # -- operators ------------------------------------------------------------------------------

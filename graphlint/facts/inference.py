@@ -33,7 +33,8 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH,
-    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
+    HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
 
@@ -910,7 +911,7 @@ class Inference:
             return Val(Kind.CPU_TENSOR, pinned=False)  # `from_dlpack(request_input.to_dlpack())`: shares host memory
         if qual in DEVICE_KEEPING_LIBRARY or keeps_input_device(qual):
             return self._library_kept(node, DEVICE_KEEPING_LIBRARY.get(qual, False))
-        if input_device_module(qual):
+        if input_device_module(qual) or qual in HOST_TENSOR_MODULES:
             return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
         if qual is not None:
             val = self._torch_call(qual, node)
@@ -979,6 +980,8 @@ class Inference:
             return self._module_call(recv, node)
         if recv.kind is Kind.OBJECT and input_device_module(recv.ref):
             return self._library_kept(node, False)  # `resampler(wav)`: computed where the waveform is
+        if recv.kind is Kind.OBJECT and recv.ref in HOST_TENSOR_MODULES:
+            return CPU  # `transforms.ToTensor()(image)`: converted in host memory
         projected = self.call_returns(node)
         if projected is None and (batch := self._tokenized(node)) is not None:
             return batch

@@ -845,8 +845,8 @@ def _kept_since_top(use: ast.Name, resolve: Resolve, scope: Scope, depth: int, m
     line = getattr(use, "lineno", None)
     bound = scope.binds.get(use.id, [])
     if line is None or use.id in scope.appends or use.id in scope.slot_stores or not bound \
-            or any(not isinstance(b, ast.expr) for b in bound):
-        return None
+            or any(not isinstance(b, ast.expr) or getattr(b, "lineno", None) is None for b in bound):
+        return None  # (a binding with no place: a loop's or `with`'s target, a value the summary made up)
     tops = [b for b in bound if id(b) in scope.top_values and b.end_lineno is not None and b.end_lineno < line]
     if not tops:
         return None

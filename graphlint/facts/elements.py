@@ -8,8 +8,10 @@ tells apart), and a store of a Python scalar through `k` int indices, or through
 whatever `guess` holds), is into one element: torch copies the scalar from a CPU tensor (GL133). Each operand of
 `and`/`or`/`not` in such a test is tested on its own (`if t[0, 0] == eog or n > m:`), and chained int indices are
 one index each (`t[i][j]` is `t[i, j]`). An assertion of the shape (`assert t.shape == torch.Size((k, v))`, `==
-(k, v)`, `t.ndim == 2`, `t.dim() == 2`) proves the number of dimensions outright. The fact is flow-insensitive over
-the unit: a name rebound to a value of another rank between the read and the store is read as keeping it.
+(k, v)`, `t.ndim == 2`, `t.dim() == 2`) of a local the unit binds proves the number of dimensions outright (of a
+parameter it checks the caller's input, typed a tensor by its annotation alone: ColossalAI's CPU block-table rows).
+The fact is flow-insensitive over the unit: a name rebound to a value of another rank between the read and the store
+is read as keeping it.
 """
 
 from __future__ import annotations
@@ -27,11 +29,14 @@ def element_reads(tree: cst.CSTNode) -> dict[str, tuple[int, frozenset[str]]]:
     source of those reads' indices); none where two such reads of the name disagree on `k`."""
     nodes = list(descendants(tree))
     bound = single_bindings(nodes)
+    local = bound_names(nodes)
     found: dict[str, int] = {}
     codes: dict[str, set[str]] = {}
     mixed: set[str] = set()
     for node in nodes:
         for name, k in _asserted_ranks(node):
+            if name not in local:
+                continue  # a parameter's: the assertion checks the caller's input, whose device nothing here shows
             if found.setdefault(name, k) != k:
                 mixed.add(name)
             codes.setdefault(name, set())

@@ -332,7 +332,7 @@ class HostIndex(Rule):
     copies every step (measured: debug mode raises, the host waits 214 ms behind a 200 ms kernel,
     capture fails) — use `x.index_fill_(0, idx_gpu, 0.0)`. A boolean mask store (`x[mask] = 0.0`) is
     `masked_fill` and fine. Writing a Python scalar into *one element* (`t[0] = 0` where the code shows
-    `t`'s rank: its construction, an assertion of its shape, or a test or `.item()` of `t[i, j]` through as many
+    `t`'s rank: its construction, an assertion of a local's shape, or a test or `.item()` of `t[i, j]` through as many
     int indices; `t[i][j]` counts as `t[i, j]`) copies it too: torch makes the scalar a CPU tensor and `copy_`s it
     into the equal-sized element (measured: the host waits 202 ms behind a 200 ms kernel); into a slice or a row
     (`t[1:] = 0`) it `fill_`s, which does not wait — use `t[0].fill_(0)` or keep the value on the device. The
@@ -400,7 +400,7 @@ class HostIndex(Rule):
         "    indptr[0] = 0  # <- GL133\n"
         "   #^^^^^^^^^\n"
         "    return indptr\n",
-        "def step(logits: torch.Tensor, k: int, eos: int):\n    assert logits.shape == (k, 1024)\n"
+        "def step(x: torch.Tensor, k: int, eos: int):\n    logits = x.softmax(-1)\n    assert logits.shape == (k, 1024)\n"
         "    logits[0][eos] = -1e4  # <- GL133\n"
         "   #^^^^^^^^^^^^^^\n"
         "    return logits\n",

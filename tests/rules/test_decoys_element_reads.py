@@ -136,7 +136,9 @@ def test_or_tests_chained_indices_and_shape_asserts_prove_one_element():
 def test_tests_that_prove_no_element_count_stay_silent():
     """Decoys: a store through fewer indices than an `or` test read (a row: `fill_`), a shape compared in an `if` (the
     branch may not run), a shape assertion of another name, a starred shape, a chain through a slice, and a field of
-    the module itself as the value (`self.fill`: its class may hold a 0-d device tensor; device to device)."""
+    the module itself as the value (`self.fill`: its class may hold a 0-d device tensor; device to device), and a
+    shape assertion of a parameter (ColossalAI's `free_block_table` of a CPU block-table row: the annotation alone
+    types it a tensor, not where it lives)."""
     check("""
         import torch
 
@@ -171,4 +173,10 @@ def test_tests_that_prove_no_element_count_stay_silent():
                 if t[i, j] > 0:
                     t[i, j] = self.fill
                 return t
+
+            def free(self, block_table: torch.Tensor):
+                assert block_table.dim() == 1
+                for i, block_id in enumerate(block_table.tolist()):
+                    if block_id >= 0:
+                        block_table[i] = -1
     """, scope="all")

@@ -19,8 +19,9 @@ from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
-    BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, NON_FLOAT_DTYPES, PAIR_RESULTS,
-    SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, keeps_input_device, torch_return_kind,
+    BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER,
+    HOST_TENSOR_MODULES, NON_FLOAT_DTYPES, PAIR_RESULTS,
+    SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, input_device_module, keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
@@ -806,6 +807,9 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
                 memo[key] = _seen_kind(value.id, seen, resolve, scope, depth, memo)  # type: ignore[assignment]
             if (kind := memo[key]) is not None:
                 return kind
+        kept = _kept_since_top(value, resolve, scope, depth, memo)
+        if kept is not None:
+            return kept
     # the node itself, not its id: the memo keeps it alive, so no id is reused
     key = (value.id if isinstance(value, ast.Name) else value, depth)
     kind = memo.get(key)
@@ -841,6 +845,38 @@ def _last_top(bound: list[ast.expr | ast.AugAssign | None], scope: Scope) -> ast
     if isinstance(last, ast.AugAssign):
         return last if id(last) in scope.top_updates else None
     return last if isinstance(last, ast.expr) and id(last) in scope.top_values else None
+
+
+def _kept_since_top(use: ast.Name, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind | None:
+    """What a local holds at a read below its last top-level binding `top` when every later binding reads it and keeps
+    what it holds (`image = ToTensor()(image)`, then `if normalize: image = Normalize(m, s)(image)`: a host tensor
+    either way): `top`'s kind, however many of them run, in whatever order, whether or not the branch is taken. A
+    binding that changes it (`x = x.to(device)`), or one bound by a loop or `with`, leaves the read to the join."""
+    line = getattr(use, "lineno", None)
+    bound = scope.binds.get(use.id, [])
+    if line is None or use.id in scope.appends or use.id in scope.slot_stores or not bound \
+            or any(not isinstance(b, ast.expr) or getattr(b, "lineno", None) is None for b in bound):
+        return None  # (a binding with no place: a loop's or `with`'s target, a value the summary made up)
+    tops = [b for b in bound if id(b) in scope.top_values and b.end_lineno is not None and b.end_lineno < line]
+    if not tops:
+        return None
+    top = max(tops, key=lambda b: (b.lineno, b.col_offset))
+    # (a later top-level binding ends below the read, or holds it: it runs once, after the read, and never reaches it)
+    later = [b for b in bound
+             if (b.lineno, b.col_offset) > (top.lineno, top.col_offset) and id(b) not in scope.top_values]
+    if not later or not all(b in _self_reads(use.id, bound, scope) for b in later):
+        return None
+    key: tuple = (use.id, depth, top, "kept")
+    if key in memo:
+        return memo[key] if memo[key] != UNKNOWN else None
+    kind = expr_kind(top, resolve, scope, depth + 1, memo)  # (its own read of the name: the bindings above it)
+    if kind != UNKNOWN and not deferred(kind):
+        # each later binding read with the name holding what `top` holds
+        only_top, views = _variant(scope, binds={**scope.binds, use.id: [top]}, top=scope.top | {use.id}), {}
+        if any(expr_kind(b, resolve, only_top, depth + 1, views) != kind for b in later):
+            kind = UNKNOWN
+    memo[key] = kind
+    return kind if kind != UNKNOWN else None
 
 
 def _seen_kind(name: str, seen: ast.expr | ast.AugAssign, resolve: Resolve, scope: Scope, depth: int, memo: Memo
@@ -1307,6 +1343,12 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if keeps_input_device(qual) and value.args and not isinstance(value.args[0], ast.Starred) \
             and again(value.args[0]) == CPU_TENSOR:
         return CPU_TENSOR  # `torchaudio.functional.resample(wav_cpu, sr, 16000)`: computed where the waveform is
+    made = resolve(dotted(value.func.func) or "") if isinstance(value.func, ast.Call) else None
+    if made in HOST_TENSOR_MODULES:
+        return CPU_TENSOR  # `transforms.ToTensor()(image)`: converted in host memory
+    if input_device_module(made) and value.args and not isinstance(value.args[0], ast.Starred) \
+            and again(value.args[0]) == CPU_TENSOR:
+        return CPU_TENSOR  # `transforms.Normalize(m, s)(image_cpu)`: computed where the image is
     if qual in JOIN_TORCH and value.args and (elts := _parts(value.args[0], scope)):
         # every part must live on one device: a host part (and none on the device) puts the result there; a `cat`
         # takes no 0-d part and raises on two devices, so there any host part decides (`decides_join`)

@@ -5,9 +5,13 @@ y`) work only when the value holds one element, and broadcasting never shrinks a
 expression holds one element too (`(t[i] + x).item()`; `p = t[i]` then `if r <= p / q:` through a local bound once).
 Where the code reads `t[i1, ..., ik]` so, `t` has `k` dimensions (or trailing dimensions of size 1, which nothing here
 tells apart), and a store of a Python scalar through `k` int indices, or through the very indices read (`t[guess[i]]`,
-whatever `guess` holds), is into one element: torch copies the scalar from a CPU tensor (GL133). The fact is
-flow-insensitive over the unit: a name rebound to a value of another rank between the read and the store is read as
-keeping it.
+whatever `guess` holds), is into one element: torch copies the scalar from a CPU tensor (GL133). Each operand of
+`and`/`or`/`not` in such a test is tested on its own (`if t[0, 0] == eog or n > m:`), and chained int indices are
+one index each (`t[i][j]` is `t[i, j]`). An assertion of the shape (`assert t.shape == torch.Size((k, v))`, `==
+(k, v)`, `t.ndim == 2`, `t.dim() == 2`) of a local the unit binds proves the number of dimensions outright (of a
+parameter it checks the caller's input, typed a tensor by its annotation alone: ColossalAI's CPU block-table rows).
+The fact is flow-insensitive over the unit: a name rebound to a value of another rank between the read and the store
+is read as keeping it.
 """
 
 from __future__ import annotations
@@ -25,24 +29,89 @@ def element_reads(tree: cst.CSTNode) -> dict[str, tuple[int, frozenset[str]]]:
     source of those reads' indices); none where two such reads of the name disagree on `k`."""
     nodes = list(descendants(tree))
     bound = single_bindings(nodes)
+    local = bound_names(nodes)
     found: dict[str, int] = {}
     codes: dict[str, set[str]] = {}
     mixed: set[str] = set()
     for node in nodes:
+        for name, k in _asserted_ranks(node):
+            if name not in local:
+                continue  # a parameter's: the assertion checks the caller's input, whose device nothing here shows
+            if found.setdefault(name, k) != k:
+                mixed.add(name)
+            codes.setdefault(name, set())
         read = _one_element_operand(node)
         if read is None:
             continue
         for sub in _indexed(read, bound, set()):
-            name, k = sub.value.value, len(sub.slice)
+            flat = flat_subscript(sub)
+            if flat is None:
+                continue
+            name, k = flat[0], len(flat[1])
             if found.setdefault(name, k) != k:
                 mixed.add(name)
             codes.setdefault(name, set()).add(index_code(sub))
     return {name: (k, frozenset(codes[name])) for name, k in found.items() if name not in mixed}
 
 
+def flat_subscript(sub: cst.Subscript) -> tuple[str, list[cst.SubscriptElement]] | None:
+    """`name[a][b, c]` as the name and its indices in order (`a, b, c`): chained plain indices select as one
+    subscript does; None where the chain is not rooted at a name or a link holds a slice."""
+    elements: list[cst.SubscriptElement] = []
+    node: cst.BaseExpression = sub
+    while isinstance(node, cst.Subscript):
+        if node is not sub and not all(isinstance(el.slice, cst.Index) for el in node.slice):
+            return None  # `t[:, 0][i]`: the inner slice keeps a dimension the count would drop
+        elements[:0] = node.slice
+        node = node.value
+    return (node.value, elements) if isinstance(node, cst.Name) else None
+
+
 def index_code(sub: cst.Subscript) -> str:
-    """The source of a subscript's indices (`t[a, b]` -> `a, b`)."""
-    return ", ".join(code_of(el.slice) for el in sub.slice)
+    """The source of a subscript's indices, chained ones joined (`t[a, b]` and `t[a][b]` -> `a, b`)."""
+    flat = flat_subscript(sub)
+    elements = flat[1] if flat is not None else sub.slice
+    return ", ".join(code_of(el.slice) for el in elements)
+
+
+def _asserted_ranks(node: cst.CSTNode) -> list[tuple[str, int]]:
+    """`assert t.shape == torch.Size((k, v))` / `== (k, v)` / `t.ndim == 2` / `t.dim() == 2` (an operand of a
+    conjunction too): the number of dimensions of the local `t`. Only an assertion proves it: a branch's test may fail."""
+    if node.__class__ is not cst.Assert:
+        return []
+    found: list[tuple[str, int]] = []
+    todo: list[cst.BaseExpression] = [node.test]
+    while todo:
+        test = todo.pop()
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            todo += [test.left, test.right]
+        elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1 \
+                and isinstance(test.comparisons[0].operator, cst.Equal):
+            named = _rank_of_pair(test.left, test.comparisons[0].comparator) \
+                or _rank_of_pair(test.comparisons[0].comparator, test.left)
+            if named is not None:
+                found.append(named)
+    return found
+
+
+def _rank_of_pair(probe: cst.BaseExpression, value: cst.BaseExpression) -> tuple[str, int] | None:
+    """`t.shape` against a tuple display of `k` items (or `torch.Size` of one), `t.ndim` / `t.dim()` against `k`."""
+    if isinstance(probe, cst.Call) and not probe.args:
+        probe = probe.func
+        if not (isinstance(probe, cst.Attribute) and probe.attr.value == "dim"):
+            return None
+    if not isinstance(probe, cst.Attribute) or not isinstance(probe.value, cst.Name):
+        return None
+    name, attr = probe.value.value, probe.attr.value
+    if attr in ("ndim", "dim") and isinstance(value, cst.Integer):
+        return name, int(value.value, 0)
+    if attr != "shape":
+        return None
+    if isinstance(value, cst.Call) and code_of(value.func) in ("torch.Size", "Size") and len(value.args) == 1:
+        value = value.args[0].value
+    if isinstance(value, (cst.Tuple, cst.List)) and not any(isinstance(el, cst.StarredElement) for el in value.elements):
+        return name, len(value.elements)
+    return None
 
 
 # the nodes that bind names; compared by class (libcst's are ABCs, whose isinstance is a slow test, and a parsed tree
@@ -113,6 +182,9 @@ def _indexed(expr: cst.BaseExpression, bound: dict[str, cst.BaseExpression], see
         return _indexed(expr.left, bound, seen) + _indexed(expr.right, bound, seen)
     if isinstance(expr, cst.UnaryOperation):
         return _indexed(expr.expression, bound, seen)
+    if isinstance(expr, cst.BooleanOperation):
+        # `a or b` tests each operand it reaches with `bool()`: each holds one element
+        return _indexed(expr.left, bound, seen) + _indexed(expr.right, bound, seen)
     if isinstance(expr, cst.Comparison):
         if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in expr.comparisons):
             return []  # identity and membership tests are host booleans whatever their operands hold
@@ -123,8 +195,9 @@ def _indexed(expr: cst.BaseExpression, bound: dict[str, cst.BaseExpression], see
     if isinstance(expr, cst.Name) and expr.value in bound and expr.value not in seen:
         seen.add(expr.value)
         return _indexed(bound[expr.value], bound, seen)
-    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and all(
+    flat = flat_subscript(expr) if isinstance(expr, cst.Subscript) else None
+    if flat is not None and all(
             isinstance(el.slice, cst.Index) and not isinstance(el.slice.value, cst.Ellipsis)
-            and not (isinstance(el.slice.value, cst.Name) and el.slice.value.value == "None") for el in expr.slice):
+            and not (isinstance(el.slice.value, cst.Name) and el.slice.value.value == "None") for el in flat[1]):
         return [expr]
     return []

@@ -19,7 +19,7 @@ from graphlint.facts.literals import (
     may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
-from graphlint.facts.elements import element_reads, index_code, single_bindings
+from graphlint.facts.elements import element_reads, flat_subscript, index_code, single_bindings
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_children, descendants
 from graphlint.facts.values import (
@@ -33,7 +33,8 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH,
-    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
+    HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
 
@@ -781,15 +782,17 @@ class Inference:
 
     def _element_read(self, node: cst.Subscript) -> bool:
         """`t[i, j]` of a tensor of unknown rank is one element where the unit reads `t[a, b].item()` (`element_reads`)
-        and every index here is a host int, or the indices are the ones read."""
-        if not isinstance(node.value, cst.Name) or self.unit_tree is None:
+        and every index here is a host int, or the indices are the ones read; chained indices count as one
+        subscript's (`t[i][j]` is `t[i, j]`)."""
+        flat = flat_subscript(node)
+        if flat is None or self.unit_tree is None:
             return False
         if self._elements is None:
             self._elements = element_reads(self.unit_tree)
-        found = self._elements.get(node.value.value)
-        if found is None or found[0] != len(node.slice):
+        found = self._elements.get(flat[0])
+        if found is None or found[0] != len(flat[1]):
             return False
-        return all(isinstance(el.slice, cst.Index) and self(el.slice.value) == HOST for el in node.slice) \
+        return all(isinstance(el.slice, cst.Index) and self(el.slice.value) == HOST for el in flat[1]) \
             or index_code(node) in found[1]
 
     # -- operators ------------------------------------------------------------------------------
@@ -908,7 +911,7 @@ class Inference:
             return Val(Kind.CPU_TENSOR, pinned=False)  # `from_dlpack(request_input.to_dlpack())`: shares host memory
         if qual in DEVICE_KEEPING_LIBRARY or keeps_input_device(qual):
             return self._library_kept(node, DEVICE_KEEPING_LIBRARY.get(qual, False))
-        if input_device_module(qual):
+        if input_device_module(qual) or qual in HOST_TENSOR_MODULES:
             return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
         if qual is not None:
             val = self._torch_call(qual, node)
@@ -977,6 +980,8 @@ class Inference:
             return self._module_call(recv, node)
         if recv.kind is Kind.OBJECT and input_device_module(recv.ref):
             return self._library_kept(node, False)  # `resampler(wav)`: computed where the waveform is
+        if recv.kind is Kind.OBJECT and recv.ref in HOST_TENSOR_MODULES:
+            return CPU  # `transforms.ToTensor()(image)`: converted in host memory
         projected = self.call_returns(node)
         if projected is None and (batch := self._tokenized(node)) is not None:
             return batch

@@ -150,9 +150,16 @@ INPUT_DEVICE_LIBRARIES = ("torchaudio.functional.",)
 
 
 # Library namespaces of modules that compute with torch ops on their input: a call of one returns a tensor where
-# the input lives (`Resample(sr, 16000)(wav)`, `MelSpectrogram(...)(wav)`). Their buffers must be on that device too
-# (a device mismatch raises), but a transform without buffers (`AmplitudeToDB`) runs anywhere, so the input decides.
-INPUT_DEVICE_MODULES = ("torchaudio.transforms.",)
+# the input lives (`Resample(sr, 16000)(wav)`, `MelSpectrogram(...)(wav)`, torchvision's `Normalize(m, s)(img)`).
+# Their buffers must be on that device too (a device mismatch raises), but a transform without buffers
+# (`AmplitudeToDB`) runs anywhere, so the input decides. Not the containers, which run whatever they hold.
+INPUT_DEVICE_MODULES = ("torchaudio.transforms.", "torchvision.transforms.")
+TRANSFORM_CONTAINERS = frozenset({"Compose", "Lambda", "RandomApply", "RandomChoice", "RandomOrder"})
+# torchvision transforms that convert a PIL image or a NumPy array (they take no tensor) into a tensor in host
+# memory, whatever the caller's device: `transforms.ToTensor()(image).to(device)` is a pageable upload.
+HOST_TENSOR_MODULES = frozenset({
+    f"torchvision.transforms.{ns}{name}" for ns in ("", "transforms.", "v2.") for name in ("ToTensor", "PILToTensor")
+})
 
 
 def keeps_input_device(qual: str | None) -> bool:
@@ -162,7 +169,10 @@ def keeps_input_device(qual: str | None) -> bool:
 
 def input_device_module(qual: str | None) -> bool:
     """`qual` builds a module whose call returns a tensor where its input lives (`INPUT_DEVICE_MODULES`)."""
-    return qual is not None and qual.startswith(INPUT_DEVICE_MODULES) and qual.rpartition(".")[2][:1].isupper()
+    if qual is None or qual in HOST_TENSOR_MODULES or not qual.startswith(INPUT_DEVICE_MODULES):
+        return False
+    name = qual.rpartition(".")[2]
+    return name[:1].isupper() and name not in TRANSFORM_CONTAINERS
 
 
 # Libraries whose objects compute on the host and answer with NumPy arrays or Python values: a method of an object

@@ -15,7 +15,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
-from graphlint.facts.inference import is_mask_name
+from graphlint.facts.inference import in_config, is_mask_name
 from graphlint.facts.values import HOST, UNKNOWN, Dev, Dims, Kind, Source, holds_cpu_tensors, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.facts.host_origin import (
@@ -332,9 +332,12 @@ class HostIndex(Rule):
     copies every step (measured: debug mode raises, the host waits 214 ms behind a 200 ms kernel,
     capture fails) — use `x.index_fill_(0, idx_gpu, 0.0)`. A boolean mask store (`x[mask] = 0.0`) is
     `masked_fill` and fine. Writing a Python scalar into *one element* (`t[0] = 0` where the code shows
-    `t`'s rank) copies it too: torch makes the scalar a CPU tensor and `copy_`s it into the equal-sized
-    element (measured: the host waits 202 ms behind a 200 ms kernel); into a slice or a row (`t[1:] = 0`)
-    it `fill_`s, which does not wait — use `t[0].fill_(0)`. Lists of tensors and tuples (`x[(0, 1)]`,
+    `t`'s rank: its construction, an assertion of a local's shape, or a test or `.item()` of `t[i, j]` through as many
+    int indices; `t[i][j]` counts as `t[i, j]`) copies it too: torch makes the scalar a CPU tensor and `copy_`s it
+    into the equal-sized element (measured: the host waits 202 ms behind a 200 ms kernel); into a slice or a row
+    (`t[1:] = 0`) it `fill_`s, which does not wait — use `t[0].fill_(0)` or keep the value on the device. The
+    scalar is one the code computes or a config field (`self.args.eos`); another attribute may hold a 0-d device
+    tensor its class annotates as a float (a device copy). Lists of tensors and tuples (`x[(0, 1)]`,
     plain multi-dimensional indexing) are not host indices. A CPU *boolean* mask is GL302 (it is frozen). A parameter
     that only its annotation makes a list (`idx_list: list[int]`) is not one where its resolved call sites pass
     something else (Sequoia passes the CUDA index tensors it built).
@@ -397,6 +400,10 @@ class HostIndex(Rule):
         "    indptr[0] = 0  # <- GL133\n"
         "   #^^^^^^^^^\n"
         "    return indptr\n",
+        "def step(x: torch.Tensor, k: int, eos: int):\n    logits = x.softmax(-1)\n    assert logits.shape == (k, 1024)\n"
+        "    logits[0][eos] = -1e4  # <- GL133\n"
+        "   #^^^^^^^^^^^^^^\n"
+        "    return logits\n",
     )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -437,9 +444,10 @@ class HostIndex(Rule):
         if not (dst.is_0d and not dst.weak and ctx.is_device_tensor(node)):
             return False
         # An attribute's value is often typed only by its class annotation (`qscale_max: float` later set to a
-        # 0-d tensor), and a 0-d device value copies device to device: judge only values the code computes.
+        # 0-d tensor), and a 0-d device value copies device to device: judge only values the code computes, and
+        # fields of a config object (`self.args.eog_token`, `config.pad_token_id`: the run's settings, Python values).
         value = assign.value
-        return not isinstance(value, cst.Attribute) and ctx.val(value) == HOST
+        return (not isinstance(value, cst.Attribute) or in_config(value)) and ctx.val(value) == HOST
 
     def _scalar_store_through_device_index(self, node: cst.Subscript) -> bool:
         ctx = self.ctx

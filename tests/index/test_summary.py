@@ -182,3 +182,12 @@ def passed(x=None) -> torch.Tensor:
     assert got["rows"] == "unknown" and got["ints"] == "host_list" and got["count"] == "host"
     assert got["ids"] == "tensor" and got["stepped"].startswith("prior:tensor") and got["maybe"] == "tensor"
     assert got["passed"] == "tensor"
+
+
+def test_a_loop_counter_rebinding_a_local_is_read_without_a_place():
+    """`for i in range(n)` binds a Python int the summary stands in for with a constant of no line: a read of `i`
+    below its top-level binding and such a loop (`_kept_since_top`) reads the join, and indexes the file (a
+    ktransformers test crashed the index phase with an AttributeError)."""
+    src = "def f(n: int, x):\n    i = x.cpu()\n    for i in range(n):\n        pass\n    return g(i)\n"
+    fn = index_source(src, "m.py", "m").functions["f"]
+    assert any(callee.endswith("g") for callee, _line, _pos, _kw in fn.call_args)

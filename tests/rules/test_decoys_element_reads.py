@@ -98,3 +98,85 @@ def test_rows_other_names_and_disagreeing_reads_stay_silent():
             t[i] = 0
             return t
     """, scope="all")
+
+
+def test_or_tests_chained_indices_and_shape_asserts_prove_one_element():
+    """VoiceCraft's decode loop (session 33): `if samples[0, 0] == eog or n > m:` tests each operand with `bool()`, so
+    `samples[0, 0]` holds one element; `logits[jj][eog]` selects as `logits[jj, eog]` does; `assert logits.shape ==
+    torch.Size((k, v))` (or `.ndim == 2`) states two dimensions. A Python scalar stored through as many int indices, a
+    config field's value included (`self.args.eog`: the run's settings), is a blocking `copy_` of a CPU scalar."""
+    check("""
+        import torch
+
+
+        class M(torch.nn.Module):
+            def sample(self, logits: torch.Tensor, x: torch.Tensor, n_eog: int):
+                samples = torch.multinomial(torch.softmax(logits, -1), 1)
+                for jj in range(1, n_eog):
+                    samples[-jj, 0] = self.args.empty_token  # <- GL133
+                if samples[0, 0] == self.args.eog or x.shape[1] > 10:
+                    samples[0, 0] = self.args.eog  # <- GL133
+                return samples
+
+            def step(self, y: torch.Tensor, k: int):
+                logits = torch.stack([self.heads[i](y) for i in range(k)], dim=1).squeeze(0)
+                assert logits.shape == torch.Size((k, self.vocab))
+                for jj in range(k):
+                    logits[jj][self.args.eos] = -10000.0  # <- GL133
+                return logits
+
+            def mask(self, y: torch.Tensor, i: int, j: int):
+                m = y.softmax(-1) > 0.5
+                assert m.ndim == 2 and m.dtype == torch.bool
+                m[i, j] = True  # <- GL133
+                return m
+    """, scope="all")
+
+
+def test_tests_that_prove_no_element_count_stay_silent():
+    """Decoys: a store through fewer indices than an `or` test read (a row: `fill_`), a shape compared in an `if` (the
+    branch may not run), a shape assertion of another name, a starred shape, a chain through a slice, and a field of
+    the module itself as the value (`self.fill`: its class may hold a 0-d device tensor; device to device), and a
+    shape assertion of a parameter (ColossalAI's `free_block_table` of a CPU block-table row: the annotation alone
+    types it a tensor, not where it lives)."""
+    check("""
+        import torch
+
+
+        class M(torch.nn.Module):
+            def rows(self, t: torch.Tensor, x: torch.Tensor, i: int):
+                if t[i, 0] > 0 or x.shape[0] > 1:
+                    t[i] = 0.0
+                return t
+
+            def branch(self, t: torch.Tensor, k: int, i: int):
+                if t.shape == (k, k):
+                    t[i, i] = 1.0
+                return t
+
+            def other(self, t: torch.Tensor, u: torch.Tensor, k: int, i: int):
+                assert u.shape == (k, k)
+                t[i, i] = 1.0
+                return t
+
+            def starred(self, t: torch.Tensor, x: torch.Tensor, i: int):
+                assert t.shape == (*x.shape[:-1], 4)
+                t[i, 0] = 1.0
+                return t
+
+            def chained(self, t: torch.Tensor, i: int, j: int):
+                if t[i, j] > 0:
+                    t[:, i][j] = 1.0
+                return t
+
+            def field(self, t: torch.Tensor, i: int, j: int):
+                if t[i, j] > 0:
+                    t[i, j] = self.fill
+                return t
+
+            def free(self, block_table: torch.Tensor):
+                assert block_table.dim() == 1
+                for i, block_id in enumerate(block_table.tolist()):
+                    if block_id >= 0:
+                        block_table[i] = -1
+    """, scope="all")

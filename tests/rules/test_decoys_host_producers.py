@@ -207,6 +207,45 @@ def test_torchaudio_ops_and_transforms_compute_where_the_waveform_is():
     """, scope="all")
 
 
+def test_torchvision_image_conversions_are_host_tensors_and_transforms_keep_them_there():
+    """`transforms.ToTensor()(image)` / `PILToTensor()` convert a PIL image or an array in host memory; torchvision's
+    other transforms (`Normalize`, `CenterCrop`) compute where their input lives. Show-o's `image_transform` helper
+    rebinds `image` through both, the last on one branch only (`if normalize:`): what its last top-level binding holds
+    is what every later binding keeps, so the helper returns a host tensor and its `.to(device)` is a copy. Decoys: a
+    transform of a value nothing types, of a device tensor, the result of a helper that moves its tensor on one
+    branch (a later binding that does not keep it: the join), and a `Compose` (it runs whatever it holds)."""
+    check("""
+        import torch
+        from torchvision import transforms
+
+
+        def image_transform(image, resolution=256, normalize=True):
+            image = transforms.CenterCrop((resolution, resolution))(image)
+            image = transforms.ToTensor()(image)
+            if normalize:
+                image = transforms.Normalize(mean=[0.5], std=[0.5], inplace=True)(image)
+            return image
+
+
+        def moved(image, device, normalize=True):
+            image = transforms.ToTensor()(image)
+            if normalize:
+                image = image.to(device)  # <- GL131
+            return image
+
+
+        def step(img, device, x: torch.Tensor, pipeline: list):
+            a = image_transform(img, resolution=256).to(device)  # <- GL131
+            to_tensor = transforms.PILToTensor()
+            b = to_tensor(img).to(device)  # <- GL131
+            c = transforms.Normalize([0.5], [0.5])(img).to(device)
+            d = transforms.Normalize([0.5], [0.5])(x).to(device)
+            e = moved(img, device).to(device)
+            f = transforms.Compose(pipeline)(img).to(device)
+            return a, b, c, d, e, f
+    """, scope="all")
+
+
 def test_torchaudio_load_returns_a_host_waveform_and_a_number():
     """`torchaudio.load(path)` decodes on the host: `(waveform, sample_rate)`, a host tensor and a Python int, also
     through a project helper that returns it. Decoys: a project `load_audio` that returns a CUDA tensor, and the

@@ -1128,6 +1128,7 @@ def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Un
     ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree,
                   eager_guards=eager_guards)
     inference.holds_tokenizer = ctx.tokenizers.is_tokenizer  # one recognition of tokenizers, the rules' too
+    inference.holds_text_tokenizer = ctx.tokenizers.is_text_tokenizer
     rules = [cls(ctx) for cls in rule_classes]
     walker = Walker(ctx, rules)
     if unit.function is None:

@@ -24,7 +24,7 @@ from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_children, descendants
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST,
-    Kind, LIST_GROWERS, SEQS,
+    LIST_BATCH, Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, join, key_item, keyed_dict,
 )
@@ -334,6 +334,9 @@ def _device_string(node: cst.BaseExpression) -> str | None:
     return _const_string(node)
 
 
+# a dict's own methods: on a `BatchEncoding` of lists they are no items (`batch.keys()`)
+DICT_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
+
 class Inference:
     """Evaluates expressions to `Val`s in an environment of local names.
 
@@ -379,6 +382,8 @@ class Inference:
         # whether an expression holds a Hugging Face tokenizer or processor (`Context.tokenizers.is_tokenizer`, set
         # once the unit's context exists): calling one builds a host batch (`_tokenized`)
         self.holds_tokenizer: Callable[[cst.BaseExpression], bool] | None = None
+        # whether it holds a text tokenizer (`Context.tokenizers.is_text_tokenizer`): lists unless `return_tensors=`
+        self.holds_text_tokenizer: Callable[[cst.BaseExpression], bool] | None = None
         self._elements: dict[str, tuple[int, frozenset[str]]] | None = None
         self._shapes: frozenset[str] | None = None  # locals the unit binds once to a whole shape (`_shape_local`)
 
@@ -696,6 +701,8 @@ class Inference:
             return HOST
         if recv == HOST_DATA and attr not in TENSOR_METHOD_NAMES:
             return HOST_DATA  # `batch.input_ids` (BatchEncoding's `__getattr__`): an item, host data too
+        if recv == LIST_BATCH and attr not in TENSOR_METHOD_NAMES and attr not in DICT_METHODS:
+            return HOST_LIST  # `tok(text).input_ids`: a list of ids
         if recv.kind is Kind.CPU_TENSOR and not recv.weak and attr not in TENSOR_ATTRS \
                 and attr not in TENSOR_METHOD_NAMES:
             # a tensor has no other fields: a host value that does is a tokenizer's batch read as one host tensor
@@ -1197,10 +1204,17 @@ class Inference:
         was made, `Context.tokenizers`) builds its batch on the host unless a `device=` places it (fast image processors
         take one): Python lists of ids by default, CPU tensors for `return_tensors="pt"` (`host_batch`) or from a
         remote-code processor. So it is host data of the form the code gives it (`HOST_DATA`): its
-        `["input_ids"].to(device)` is an upload, `list(batch.input_ids)` a list. None where the callee is no tokenizer."""
+        `["input_ids"].to(device)` is an upload, `list(batch.input_ids)` a list. A text tokenizer (not a processor)
+        called without `return_tensors=` (or with None) returns lists whatever the model (`LIST_BATCH`): its items
+        are no index tensors. None where the callee is no tokenizer."""
         if self.holds_tokenizer is None or any(arg.star == "**" for arg in node.args) or self._has_kw(node, "device"):
             return None
-        return HOST_DATA if self.holds_tokenizer(node.func) else None
+        if not self.holds_tokenizer(node.func):
+            return None
+        if cst_keywords(node, BATCH).get("return_tensors") is None and self.holds_text_tokenizer is not None \
+                and self.holds_text_tokenizer(node.func):
+            return LIST_BATCH
+        return HOST_DATA
 
     def _has_kw(self, node: cst.Call, name: str) -> cst.Arg | None:
         for arg in node.args:

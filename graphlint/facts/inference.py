@@ -19,9 +19,9 @@ from graphlint.facts.literals import (
     may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
-from graphlint.facts.elements import element_reads, index_code, single_bindings
+from graphlint.facts.elements import bound_names, element_reads, index_code, single_bindings
 from graphlint.facts.names import dotted_name
-from graphlint.facts.syntax import code_children, descendants
+from graphlint.facts.syntax import code_children, descendants, method_call
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS,
@@ -34,7 +34,7 @@ from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the ru
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
-    TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
+    SIMILARITY_SCORES, TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
 
 
@@ -699,6 +699,8 @@ class Inference:
         recv = self(base)
         if recv.kind in HOSTS:
             return HOST
+        if recv.kind is Kind.NDARRAY:
+            return recv  # `df.loc`, `df.values`, `a.T`: what a NumPy array or a pandas frame holds stays on the host
         if recv == HOST_DATA and attr not in TENSOR_METHOD_NAMES:
             return HOST_DATA  # `batch.input_ids` (BatchEncoding's `__getattr__`): an item, host data too
         if recv == LIST_BATCH and attr not in TENSOR_METHOD_NAMES and attr not in DICT_METHODS:
@@ -915,6 +917,8 @@ class Inference:
             return Val(Kind.CPU_TENSOR, pinned=False)  # `from_dlpack(request_input.to_dlpack())`: shares host memory
         if qual in DEVICE_KEEPING_LIBRARY or keeps_input_device(qual):
             return self._library_kept(node, DEVICE_KEEPING_LIBRARY.get(qual, False))
+        if qual in SIMILARITY_SCORES:
+            return self._library_kept(node, False, converts=True)
         if input_device_module(qual):
             return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
         if qual is not None:
@@ -1082,11 +1086,15 @@ class Inference:
             first = first.args[0].value
         return first is not None and self(first).kind is Kind.CPU_TENSOR
 
-    def _library_kept(self, node: cst.Call, keeps_mask: bool) -> Val:
+    def _library_kept(self, node: cst.Call, keeps_mask: bool, converts: bool = False) -> Val:
         """`rearrange(x, "b n d -> b (n d)")`: a tensor where the first argument lives (`DEVICE_KEEPING_LIBRARY`), as
-        sure as that argument is; an array of an array; unknown of anything else (einops takes lists too)."""
+        sure as that argument is; an array of an array; unknown of anything else (einops takes lists too). A library
+        that `converts` host data first (`SIMILARITY_SCORES`: `torch.tensor(a)`) answers a host tensor for a list or an
+        array."""
         first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
         val = self(first.value) if first is not None else UNKNOWN
+        if converts and (val.kind is Kind.NDARRAY or is_list(val)):
+            return Val(Kind.CPU_TENSOR, pinned=False)
         if val.kind is Kind.NDARRAY:
             return Val(Kind.NDARRAY)
         if val.kind is Kind.CPU_TENSOR:
@@ -1683,6 +1691,58 @@ def reduced_params(fn: cst.FunctionDef, names: frozenset[str]) -> tuple[frozense
                 reduced.add(node.func.value.value)
     reduced -= foreign
     return frozenset(reduced), frozenset(reduced & placed)
+
+
+# what serialises Python data only: a tensor handed to one raises (`TypeError: Object of type Tensor is not JSON
+# serializable`)
+JSON_WRITERS = frozenset({"json.dumps", "json.dump"})
+
+
+def untensored_params(fn: cst.FunctionDef, names: frozenset[str]) -> frozenset[str]:
+    """Of `names` (parameters only their names make tensors: `k`, `v`, `x`), those the body shows hold other data
+    before it rebinds them: a method no tensor has called on one (`x.encode()`, `k.items()`), one compared with a
+    string literal (`v == "true"`, `v in ("a", "b")`), or one `json.dumps` serialises (alone or in a literal dict,
+    list or tuple: LLMLingua's `json.dumps({k: v})`). Nested defs count, as in `reduced_params`."""
+    found: set[str] = set()
+    rebound: set[str] = set()
+    for node in descendants(fn.body):
+        rebound |= bound_names([node])
+        live = names - rebound - found
+        if not live:
+            continue
+        if isinstance(node, cst.Call):
+            m = method_call(node)
+            if m is not None and isinstance(m[0], cst.Name) and m[0].value in live and m[1] not in TENSOR_METHOD_NAMES:
+                found.add(m[0].value)
+            elif dotted_name(node.func) in JSON_WRITERS and node.args:
+                found |= live & _data_names(node.args[0].value)
+        elif isinstance(node, cst.Comparison) and isinstance(node.left, cst.Name) and node.left.value in live \
+                and any(_string_operand(c) for c in node.comparisons):
+            found.add(node.left.value)
+    return frozenset(found)
+
+
+def _data_names(expr: cst.BaseExpression) -> set[str]:
+    """The names a value holds as data: itself, or the keys, values and elements of literal displays of them."""
+    if isinstance(expr, cst.Name):
+        return {expr.value}
+    if isinstance(expr, cst.Dict):
+        return {n for el in expr.elements if isinstance(el, cst.DictElement)
+                for part in (el.key, el.value) for n in _data_names(part)}
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+        return {n for el in expr.elements if isinstance(el, cst.Element) for n in _data_names(el.value)}
+    return set()
+
+
+def _string_operand(c: cst.ComparisonTarget) -> bool:
+    """`== "s"`, `!= "s"`, `in ("a", "b")`: a comparison with string literals only a string (or a container) meets."""
+    right = c.comparator
+    if isinstance(c.operator, (cst.Equal, cst.NotEqual)):
+        return isinstance(right, (cst.SimpleString, cst.ConcatenatedString))
+    if isinstance(c.operator, (cst.In, cst.NotIn)) and isinstance(right, (cst.List, cst.Tuple, cst.Set)):
+        return bool(right.elements) and all(isinstance(el, cst.Element) and isinstance(
+            el.value, (cst.SimpleString, cst.ConcatenatedString)) for el in right.elements)
+    return False
 
 
 def _assigned(suite: cst.BaseSuite, name: str) -> Iterator[cst.BaseExpression]:

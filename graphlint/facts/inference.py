@@ -1702,10 +1702,15 @@ def untensored_params(fn: cst.FunctionDef, names: frozenset[str]) -> frozenset[s
     """Of `names` (parameters only their names make tensors: `k`, `v`, `x`), those the body shows hold other data
     before it rebinds them: a method no tensor has called on one (`x.encode()`, `k.items()`), one compared with a
     string literal (`v == "true"`, `v in ("a", "b")`), or one `json.dumps` serialises (alone or in a literal dict,
-    list or tuple: LLMLingua's `json.dumps({k: v})`). Nested defs count, as in `reduced_params`."""
+    list or tuple: LLMLingua's `json.dumps({k: v})`). Nested defs count, as in `reduced_params`. A parameter the body
+    type-tests (`isinstance(value, dict)`) may be of several types, one per arm (Megatron's `_jsonable_arg_value`):
+    what one arm does with it says nothing of the others, so it keeps its guess."""
     found: set[str] = set()
     rebound: set[str] = set()
-    for node in descendants(fn.body):
+    nodes = list(descendants(fn.body))
+    names = names - {n.args[0].value.value for n in nodes if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)
+                     and n.func.value == "isinstance" and n.args and isinstance(n.args[0].value, cst.Name)}
+    for node in nodes:
         rebound |= bound_names([node])
         live = names - rebound - found
         if not live:

@@ -242,7 +242,9 @@ def test_a_parameter_named_like_a_tensor_that_the_body_shows_is_other_data():
     parameter with `json.dumps` (alone or in a literal dict), calls a method no tensor has on it (`x.encode()`) or
     compares it with a string literal shows it holds other data (LLMLingua's `precess_jsonKVpair(k, v, ..)` and
     `get_score(x, y)`: 2 citadel look-alikes and 7 unlabelled findings; decoys). Hits: the same names read as
-    tensors, and a use after the body rebinds the name (`k = k.tolist()` then `json.dumps(k)`)."""
+    tensors, a use after the body rebinds the name (`k = k.tolist()` then `json.dumps(k)`), and a parameter the body
+    type-tests (Megatron's `_jsonable_arg_value`: `value.items()` in its `isinstance(value, dict)` arm says nothing
+    of the `repr(value)` after it)."""
     src = """
         import json
 
@@ -273,5 +275,12 @@ def test_a_parameter_named_like_a_tensor_that_the_body_shows_is_other_data():
             v = v.cpu()
             k = k.tolist()
             return json.dumps(k), v
+
+
+        def jsonable(value):
+            if isinstance(value, dict):
+                return {str(key): jsonable(val) for key, val in value.items()}
+            return repr(value)
     """
-    assert findings(src, scope="all") == {(19, "GL105"), (23, "GL105"), (23, "GL105"), (27, "GL103"), (28, "GL102")}
+    assert findings(src, scope="all") == {(19, "GL105"), (23, "GL105"), (23, "GL105"), (27, "GL103"), (28, "GL102"),
+                                          (35, "GL107")}

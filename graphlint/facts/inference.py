@@ -1701,7 +1701,7 @@ JSON_WRITERS = frozenset({"json.dumps", "json.dump"})
 def untensored_params(fn: cst.FunctionDef, names: frozenset[str]) -> frozenset[str]:
     """Of `names` (parameters only their names make tensors: `k`, `v`, `x`), those the body shows hold other data
     before it rebinds them: a method no tensor has called on one (`x.encode()`, `k.items()`), one compared with a
-    string literal (`v == "true"`, `v in ("a", "b")`), or one `json.dumps` serialises (alone or in a literal dict,
+    string literal (`v == "true"`, `v in ("a", "b")`) or indexed by one (`x["language"]`), or one `json.dumps` serialises (alone or in a literal dict,
     list or tuple: LLMLingua's `json.dumps({k: v})`). Nested defs count, as in `reduced_params`. A parameter the body
     type-tests (`isinstance(value, dict)`) may be of several types, one per arm (Megatron's `_jsonable_arg_value`):
     what one arm does with it says nothing of the others, so it keeps its guess."""
@@ -1724,6 +1724,10 @@ def untensored_params(fn: cst.FunctionDef, names: frozenset[str]) -> frozenset[s
         elif isinstance(node, cst.Comparison) and isinstance(node.left, cst.Name) and node.left.value in live \
                 and any(_string_operand(c) for c in node.comparisons):
             found.add(node.left.value)
+        elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in live \
+                and any(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, (
+                    cst.SimpleString, cst.ConcatenatedString)) for el in node.slice):
+            found.add(node.value.value)  # `x["language"]`: a tensor raises on a string index; a sample dict does not
     return frozenset(found)
 
 

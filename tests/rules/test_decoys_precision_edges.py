@@ -240,8 +240,9 @@ def test_a_tokenizer_decodes_device_rows_bound_to_a_name():
 def test_a_parameter_named_like_a_tensor_that_the_body_shows_is_other_data():
     """`k`, `v`, `x` are taken for tensors by their names alone (`TENSOR_PARAM_NAMES`); a body that serialises the
     parameter with `json.dumps` (alone or in a literal dict), calls a method no tensor has on it (`x.encode()`) or
-    compares it with a string literal shows it holds other data (LLMLingua's `precess_jsonKVpair(k, v, ..)` and
-    `get_score(x, y)`: 2 citadel look-alikes and 7 unlabelled findings; decoys). Hits: the same names read as
+    compares it with or indexes it by a string literal shows it holds other data (LLMLingua's `precess_jsonKVpair(k, v, ..)` and
+    `get_score(x, y)`: 2 citadel look-alikes and 7 unlabelled findings; WhisperSpeech's `merge_conditionings(x)`,
+    `float(x["snr_c50.npy"][0])` of a sample dict: an armory --scope all look-alike; decoys). Hits: the same names read as
     tensors, a use after the body rebinds the name (`k = k.tolist()` then `json.dumps(k)`), and a parameter the body
     type-tests (Megatron's `_jsonable_arg_value`: `value.items()` in its `isinstance(value, dict)` arm says nothing
     of the `repr(value)` after it)."""
@@ -277,10 +278,14 @@ def test_a_parameter_named_like_a_tensor_that_the_body_shows_is_other_data():
             return json.dumps(k), v
 
 
+        def merge(x):
+            return {"snr": float(x["snr.npy"][0]), "lang": x["language"]}
+
+
         def jsonable(value):
             if isinstance(value, dict):
                 return {str(key): jsonable(val) for key, val in value.items()}
             return repr(value)
     """
     assert findings(src, scope="all") == {(19, "GL105"), (23, "GL105"), (23, "GL105"), (27, "GL103"), (28, "GL102"),
-                                          (35, "GL107")}
+                                          (39, "GL107")}

@@ -20,13 +20,14 @@ from graphlint.index.project import ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
-    merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test, FULL_REDUCTIONS,
+    merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test, untensored_params, FULL_REDUCTIONS,
 )
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
 from graphlint.facts.torch_kinds import HOST_ONLY_LIBRARIES
+from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
@@ -78,6 +79,10 @@ def _host_literal_default(param: cst.Param) -> bool:
 # `.max()`, `.sum()`, ... as written (black leaves no spaces there): a search for one spares most functions the walk
 # of `reduced_params`, which only a unit that reduces something needs
 _WHOLE_REDUCTION = re.compile(r"\.(?:%s)\(\)" % "|".join(sorted(FULL_REDUCTIONS)))
+# what `untensored_params` reads, as written: `json.dump(`, a comparison with or an index by a string literal; and a
+# method call on a plain name (`_METHOD_CALL`), whose method a tensor may lack
+_OTHER_USE = re.compile(r"json\.dumps?\(|(?:==|!=|\bin)\s*[\[(]?\s*[rbuf]*[\"']|\w\[\s*[rbuf]*[\"']")
+_METHOD_CALL = re.compile(r"\b(\w+)\.(\w+)\(")
 
 
 def _literal_pairs(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
@@ -755,9 +760,21 @@ class Walker:
         qual = resolve_name(self.ctx.module, self.ctx.inference.env, name) if name else None
         return object_val(self.ctx.index, qual) or UNKNOWN
 
+    def _named_other(self, fn: cst.FunctionDef) -> frozenset[str]:
+        """The parameters only `TENSOR_PARAM_NAMES` would make tensors that the body shows hold other data
+        (`untensored_params`: `json.dumps({k: v})`, `x.encode()`, `v == "true"`); the text spares most units the walk."""
+        guessed = frozenset(p.name.value for p in _all_params(fn.params)
+                            if p.annotation is None and p.name.value in TENSOR_PARAM_NAMES)
+        source = self.ctx.unit.source
+        if not guessed or not _OTHER_USE.search(source) and not any(
+                name in guessed and method not in TENSOR_METHOD_NAMES for name, method in _METHOD_CALL.findall(source)):
+            return frozenset()
+        return untensored_params(fn, guessed)
+
     def _bind_params(self, fn: cst.FunctionDef) -> None:
         inf = self.ctx.inference
         untyped: set[str] = set()
+        other = self._named_other(fn)
         for param in _all_params(fn.params):
             name = param.name.value
             if param.annotation is not None:
@@ -773,7 +790,7 @@ class Walker:
                 continue
             elif name.endswith(("_np", "_numpy")) or name.startswith("np_"):
                 val = Val(Kind.NDARRAY)  # `seq_lens_np`: the numpy copy of a tensor, by convention
-            elif name in TENSOR_PARAM_NAMES and not _host_literal_default(param):
+            elif name in TENSOR_PARAM_NAMES and not _host_literal_default(param) and name not in other:
                 val = Val(Kind.TENSOR, weak=True)
             else:
                 val = UNKNOWN
@@ -1128,6 +1145,7 @@ def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Un
     ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree,
                   eager_guards=eager_guards)
     inference.holds_tokenizer = ctx.tokenizers.is_tokenizer  # one recognition of tokenizers, the rules' too
+    inference.holds_text_tokenizer = ctx.tokenizers.is_text_tokenizer
     rules = [cls(ctx) for cls in rule_classes]
     walker = Walker(ctx, rules)
     if unit.function is None:

@@ -19,12 +19,12 @@ from graphlint.facts.literals import (
     may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
-from graphlint.facts.elements import element_reads, flat_subscript, index_code, single_bindings
+from graphlint.facts.elements import bound_names, element_reads, flat_subscript, index_code, single_bindings
 from graphlint.facts.names import dotted_name
-from graphlint.facts.syntax import code_children, descendants
+from graphlint.facts.syntax import code_children, descendants, method_call
 from graphlint.facts.values import (
     BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST,
-    Kind, LIST_GROWERS, SEQS,
+    LIST_BATCH, Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, join, key_item, keyed_dict,
 )
@@ -34,7 +34,7 @@ from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the ru
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
-    HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
 
@@ -335,6 +335,9 @@ def _device_string(node: cst.BaseExpression) -> str | None:
     return _const_string(node)
 
 
+# a dict's own methods: on a `BatchEncoding` of lists they are no items (`batch.keys()`)
+DICT_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
+
 class Inference:
     """Evaluates expressions to `Val`s in an environment of local names.
 
@@ -380,6 +383,8 @@ class Inference:
         # whether an expression holds a Hugging Face tokenizer or processor (`Context.tokenizers.is_tokenizer`, set
         # once the unit's context exists): calling one builds a host batch (`_tokenized`)
         self.holds_tokenizer: Callable[[cst.BaseExpression], bool] | None = None
+        # whether it holds a text tokenizer (`Context.tokenizers.is_text_tokenizer`): lists unless `return_tensors=`
+        self.holds_text_tokenizer: Callable[[cst.BaseExpression], bool] | None = None
         self._elements: dict[str, tuple[int, frozenset[str]]] | None = None
         self._shapes: frozenset[str] | None = None  # locals the unit binds once to a whole shape (`_shape_local`)
 
@@ -695,8 +700,12 @@ class Inference:
         recv = self(base)
         if recv.kind in HOSTS:
             return HOST
+        if recv.kind is Kind.NDARRAY:
+            return recv  # `df.loc`, `df.values`, `a.T`: what a NumPy array or a pandas frame holds stays on the host
         if recv == HOST_DATA and attr not in TENSOR_METHOD_NAMES:
             return HOST_DATA  # `batch.input_ids` (BatchEncoding's `__getattr__`): an item, host data too
+        if recv == LIST_BATCH and attr not in TENSOR_METHOD_NAMES and attr not in DICT_METHODS:
+            return HOST_LIST  # `tok(text).input_ids`: a list of ids
         if recv.kind is Kind.CPU_TENSOR and not recv.weak and attr not in TENSOR_ATTRS \
                 and attr not in TENSOR_METHOD_NAMES:
             # a tensor has no other fields: a host value that does is a tokenizer's batch read as one host tensor
@@ -911,6 +920,8 @@ class Inference:
             return Val(Kind.CPU_TENSOR, pinned=False)  # `from_dlpack(request_input.to_dlpack())`: shares host memory
         if qual in DEVICE_KEEPING_LIBRARY or keeps_input_device(qual):
             return self._library_kept(node, DEVICE_KEEPING_LIBRARY.get(qual, False))
+        if qual in SIMILARITY_SCORES:
+            return self._library_kept(node, False, converts=True)
         if input_device_module(qual) or qual in HOST_TENSOR_MODULES:
             return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
         if qual is not None:
@@ -1080,11 +1091,15 @@ class Inference:
             first = first.args[0].value
         return first is not None and self(first).kind is Kind.CPU_TENSOR
 
-    def _library_kept(self, node: cst.Call, keeps_mask: bool) -> Val:
+    def _library_kept(self, node: cst.Call, keeps_mask: bool, converts: bool = False) -> Val:
         """`rearrange(x, "b n d -> b (n d)")`: a tensor where the first argument lives (`DEVICE_KEEPING_LIBRARY`), as
-        sure as that argument is; an array of an array; unknown of anything else (einops takes lists too)."""
+        sure as that argument is; an array of an array; unknown of anything else (einops takes lists too). A library
+        that `converts` host data first (`SIMILARITY_SCORES`: `torch.tensor(a)`) answers a host tensor for a list or an
+        array."""
         first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
         val = self(first.value) if first is not None else UNKNOWN
+        if converts and (val.kind is Kind.NDARRAY or is_list(val)):
+            return Val(Kind.CPU_TENSOR, pinned=False)
         if val.kind is Kind.NDARRAY:
             return Val(Kind.NDARRAY)
         if val.kind is Kind.CPU_TENSOR:
@@ -1202,10 +1217,17 @@ class Inference:
         was made, `Context.tokenizers`) builds its batch on the host unless a `device=` places it (fast image processors
         take one): Python lists of ids by default, CPU tensors for `return_tensors="pt"` (`host_batch`) or from a
         remote-code processor. So it is host data of the form the code gives it (`HOST_DATA`): its
-        `["input_ids"].to(device)` is an upload, `list(batch.input_ids)` a list. None where the callee is no tokenizer."""
+        `["input_ids"].to(device)` is an upload, `list(batch.input_ids)` a list. A text tokenizer (not a processor)
+        called without `return_tensors=` (or with None) returns lists whatever the model (`LIST_BATCH`): its items
+        are no index tensors. None where the callee is no tokenizer."""
         if self.holds_tokenizer is None or any(arg.star == "**" for arg in node.args) or self._has_kw(node, "device"):
             return None
-        return HOST_DATA if self.holds_tokenizer(node.func) else None
+        if not self.holds_tokenizer(node.func):
+            return None
+        if cst_keywords(node, BATCH).get("return_tensors") is None and self.holds_text_tokenizer is not None \
+                and self.holds_text_tokenizer(node.func):
+            return LIST_BATCH
+        return HOST_DATA
 
     def _has_kw(self, node: cst.Call, name: str) -> cst.Arg | None:
         for arg in node.args:
@@ -1674,6 +1696,67 @@ def reduced_params(fn: cst.FunctionDef, names: frozenset[str]) -> tuple[frozense
                 reduced.add(node.func.value.value)
     reduced -= foreign
     return frozenset(reduced), frozenset(reduced & placed)
+
+
+# what serialises Python data only: a tensor handed to one raises (`TypeError: Object of type Tensor is not JSON
+# serializable`)
+JSON_WRITERS = frozenset({"json.dumps", "json.dump"})
+
+
+def untensored_params(fn: cst.FunctionDef, names: frozenset[str]) -> frozenset[str]:
+    """Of `names` (parameters only their names make tensors: `k`, `v`, `x`), those the body shows hold other data
+    before it rebinds them: a method no tensor has called on one (`x.encode()`, `k.items()`), one compared with a
+    string literal (`v == "true"`, `v in ("a", "b")`) or indexed by one (`x["language"]`), or one `json.dumps` serialises (alone or in a literal dict,
+    list or tuple: LLMLingua's `json.dumps({k: v})`). Nested defs count, as in `reduced_params`. A parameter the body
+    type-tests (`isinstance(value, dict)`) may be of several types, one per arm (Megatron's `_jsonable_arg_value`):
+    what one arm does with it says nothing of the others, so it keeps its guess."""
+    found: set[str] = set()
+    rebound: set[str] = set()
+    nodes = list(descendants(fn.body))
+    names = names - {n.args[0].value.value for n in nodes if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)
+                     and n.func.value == "isinstance" and n.args and isinstance(n.args[0].value, cst.Name)}
+    for node in nodes:
+        rebound |= bound_names([node])
+        live = names - rebound - found
+        if not live:
+            continue
+        if isinstance(node, cst.Call):
+            m = method_call(node)
+            if m is not None and isinstance(m[0], cst.Name) and m[0].value in live and m[1] not in TENSOR_METHOD_NAMES:
+                found.add(m[0].value)
+            elif dotted_name(node.func) in JSON_WRITERS and node.args:
+                found |= live & _data_names(node.args[0].value)
+        elif isinstance(node, cst.Comparison) and isinstance(node.left, cst.Name) and node.left.value in live \
+                and any(_string_operand(c) for c in node.comparisons):
+            found.add(node.left.value)
+        elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in live \
+                and any(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, (
+                    cst.SimpleString, cst.ConcatenatedString)) for el in node.slice):
+            found.add(node.value.value)  # `x["language"]`: a tensor raises on a string index; a sample dict does not
+    return frozenset(found)
+
+
+def _data_names(expr: cst.BaseExpression) -> set[str]:
+    """The names a value holds as data: itself, or the keys, values and elements of literal displays of them."""
+    if isinstance(expr, cst.Name):
+        return {expr.value}
+    if isinstance(expr, cst.Dict):
+        return {n for el in expr.elements if isinstance(el, cst.DictElement)
+                for part in (el.key, el.value) for n in _data_names(part)}
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+        return {n for el in expr.elements if isinstance(el, cst.Element) for n in _data_names(el.value)}
+    return set()
+
+
+def _string_operand(c: cst.ComparisonTarget) -> bool:
+    """`== "s"`, `!= "s"`, `in ("a", "b")`: a comparison with string literals only a string (or a container) meets."""
+    right = c.comparator
+    if isinstance(c.operator, (cst.Equal, cst.NotEqual)):
+        return isinstance(right, (cst.SimpleString, cst.ConcatenatedString))
+    if isinstance(c.operator, (cst.In, cst.NotIn)) and isinstance(right, (cst.List, cst.Tuple, cst.Set)):
+        return bool(right.elements) and all(isinstance(el, cst.Element) and isinstance(
+            el.value, (cst.SimpleString, cst.ConcatenatedString)) for el in right.elements)
+    return False
 
 
 def _assigned(suite: cst.BaseSuite, name: str) -> Iterator[cst.BaseExpression]:

@@ -104,6 +104,18 @@ def tests_device_mismatch(test: cst.BaseExpression, field: str) -> bool:
     return any(isinstance(e, cst.Attribute) and e.attr.value == "device" and code_of(e.value) == field for e in sides)
 
 
+def names_columns(subscript: cst.Subscript) -> bool:
+    """`df[["char", "start"]]`: an index that is a list of string literals selects columns (pandas); a tensor raises
+    on it, so what it indexes is no tensor and the list is no index tensor."""
+    for el in subscript.slice:
+        idx = el.slice.value if isinstance(el.slice, cst.Index) else None
+        if isinstance(idx, cst.List) and idx.elements and all(
+                isinstance(e, cst.Element) and isinstance(e.value, (cst.SimpleString, cst.ConcatenatedString,
+                                                                    cst.FormattedString)) for e in idx.elements):
+            return True
+    return False
+
+
 def column_restricted(expr: cst.BaseExpression) -> bool:
     """`buf[:n, :m]`, `buf[a:b, :, :k]`: a basic-slicing view whose leading index is a bounded row range and a
     later one a bounded slice. Two indices prove `buf` has two dimensions or more, so the view skips part of every

@@ -12,6 +12,7 @@ constructor stores from such a parameter, a project function's return reach the 
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 import libcst as cst
 
@@ -22,6 +23,9 @@ from graphlint.facts.values import Kind
 # `transformers.AutoProcessor.from_pretrained`, `transformers.WhisperFeatureExtractor.from_pretrained`: the library's
 # loaders of a tokenizer (or a processor holding one) and of the other input preprocessors a processor holds
 _PRODUCER_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*(?:Tokenizer|Processor|FeatureExtractor)\w*\.from_pretrained$")
+# the loaders of a text tokenizer alone (`AutoTokenizer`, `LlamaTokenizerFast`): `PreTrainedTokenizerBase.__call__`
+# returns Python lists of ids unless `return_tensors=` names a tensor type
+_TEXT_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*Tokenizer\w*\.from_pretrained$")
 # what converts token ids to text: each converts a tensor argument with `.tolist()` (transformers' `to_py_obj`)
 DECODERS = frozenset({"decode", "batch_decode", "convert_ids_to_tokens"})
 # the `Val.ref` of a tokenizer that reached the unit through the call-site facts (`Base.TOKENIZER`: a parameter
@@ -53,31 +57,64 @@ def makes_tokenizer(callee: str | None) -> bool:
     return callee is not None and _PRODUCER_RE.match(callee) is not None
 
 
+def makes_text_tokenizer(callee: str | None) -> bool:
+    """`callee` loads a text tokenizer (not a processor or feature extractor, whose defaults vary by model)."""
+    return callee is not None and _TEXT_RE.match(callee) is not None and makes_tokenizer(callee)
+
+
 class Tokenizers(BoundNames):
-    """Which expressions hold a tokenizer; the local names a unit binds to one (`BoundNames`)."""
+    """Which expressions hold a tokenizer; the local names a unit binds to one (`BoundNames`), and those bound to a
+    text tokenizer (`text_names`)."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.text_names: set[str] = set()
 
     def binds(self, value: cst.BaseExpression) -> bool:
         return self.is_tokenizer(value)
 
+    def on_Assign(self, node: cst.Assign) -> None:
+        text = self.is_text_tokenizer(node.value)
+        super().on_Assign(node)
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                (self.text_names.add if text else self.text_names.discard)(target.target.value)
+
+    def is_text_tokenizer(self, expr: cst.BaseExpression) -> bool:
+        """A tokenizer the data flow shows is a text tokenizer (made by a `*Tokenizer*.from_pretrained`, or a
+        processor's `.tokenizer`): called without `return_tensors=` it returns Python lists of ids. A processor, or
+        a tokenizer only the call sites' facts type, may build tensors by default (remote code): not one."""
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "tokenizer" and self.is_tokenizer(expr.value) \
+                and not self.is_text_tokenizer(expr.value):
+            return True  # a processor's tokenizer
+        return self._made_by(expr, makes_text_tokenizer, self.text_names)
+
     def is_tokenizer(self, expr: cst.BaseExpression) -> bool:
-        ctx = self.ctx
-        val = ctx.val(expr)
+        val = self.ctx.val(expr)
         if val.ref == TOKENIZER_REF and val.kind is Kind.OBJECT:
             return True  # what the callers pass, a constructor stores, a project function returns
+        if isinstance(expr, cst.Attribute) and (expr.attr.value == "tokenizer" or expr.attr.value in PROCESSOR_PARTS) \
+                and self.is_tokenizer(expr.value):
+            return True  # a processor's tokenizer, feature extractor, image or video processor
+        return self._made_by(expr, makes_tokenizer, self.names)
+
+    def _made_by(self, expr: cst.BaseExpression, makes: Callable[[str | None], bool], bound: set[str]) -> bool:
+        """`expr` was made by loaders `makes` accepts: the call itself, a local in `bound` (a local bound to another
+        tokenizer is not), a module global, or a field every tokenizer store of its classes fills so."""
+        ctx = self.ctx
         if isinstance(expr, cst.Call):
-            return makes_tokenizer(ctx.call_name(expr))
+            return makes(ctx.call_name(expr))
         if isinstance(expr, cst.Name):
-            if expr.value in self.names:
+            if expr.value in bound:
                 return True
             fn = ctx.unit.function
-            if fn is not None and (expr.value in fn.params or expr.value in fn.kwonly):
+            if expr.value in self.names or fn is not None and (expr.value in fn.params or expr.value in fn.kwonly):
                 return False
-            return any(makes_tokenizer(d) for d in ctx.module.global_sets.get(expr.value, ()))
+            return any(makes(d) for d in ctx.module.global_sets.get(expr.value, ()))
         if isinstance(expr, cst.Attribute):
-            attr = expr.attr.value
-            if (attr == "tokenizer" or attr in PROCESSOR_PARTS) and self.is_tokenizer(expr.value):
-                return True  # a processor's tokenizer, feature extractor, image or video processor
-            return any(makes_tokenizer(d) for c in self._holders(expr.value) for d in c.factories.get(attr, ()))
+            made = [d for c in self._holders(expr.value) for d in c.factories.get(expr.attr.value, ())
+                    if makes_tokenizer(d)]
+            return bool(made) and all(makes(d) for d in made)
         return False
 
     def _holders(self, expr: cst.BaseExpression) -> list:

@@ -147,6 +147,14 @@ DLPACK_EXPORTS = frozenset({"torch.utils.dlpack.to_dlpack"})
 # transforms are modules wrapping these). A function of it that takes no tensor first (`melscale_fbanks(n, ...)`)
 # says nothing here.
 INPUT_DEVICE_LIBRARIES = ("torchaudio.functional.",)
+# sentence-transformers' similarity scores (`util.dot_score(a, b)`, `util.cos_sim`): each argument that is no tensor (a
+# list of embeddings, a NumPy array from `SentenceTransformer.encode`) becomes one by `torch.tensor(a)`, on the host;
+# the scores are computed where the first argument then lives
+SIMILARITY_SCORES = frozenset({
+    f"sentence_transformers.util.{name}" for name in (
+        "cos_sim", "pytorch_cos_sim", "dot_score", "pairwise_cos_sim", "pairwise_dot_score", "euclidean_sim",
+        "manhattan_sim", "pairwise_euclidean_sim", "pairwise_manhattan_sim", "pairwise_angle_sim")
+})
 
 
 # Library namespaces of modules that compute with torch ops on their input: a call of one returns a tensor where

@@ -113,6 +113,9 @@ HOST = Val(Kind.HOST)
 HOST_DATA = Val(Kind.UNKNOWN, ref="host-data")
 HOST_SEQ = Val(Kind.HOST_SEQ)
 HOST_LIST = Val(Kind.HOST_SEQ, ref="list")  # a Python list of host values
+# What a text tokenizer returns without `return_tensors=` (a `BatchEncoding` of Python lists): each item
+# (`batch["input_ids"]`, `batch.input_ids`) is a list of ids, never a tensor
+LIST_BATCH = Val(Kind.UNKNOWN, ref="dict", elem=HOST_LIST)
 TENSOR = Val(Kind.TENSOR)
 BOOL = Val(Kind.BOOL_TENSOR)
 CPU = Val(Kind.CPU_TENSOR)

@@ -22,7 +22,7 @@ from graphlint.facts.host_origin import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, builds_off_host, factory_device_is_cpu, host_list, is_host_data,
     lazy_init, non_blocking, tensor_elements, to_target,
 )
-from graphlint.facts.syntax import code_of, method_call, positional
+from graphlint.facts.syntax import code_of, method_call, names_columns, positional
 from graphlint.rules._util import tensor_method
 from graphlint.rules.base import Rule
 
@@ -408,8 +408,8 @@ class HostIndex(Rule):
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         ctx = self.ctx
-        if ctx.host.is_cpu(node.value):
-            return
+        if ctx.host.is_cpu(node.value) or names_columns(node):
+            return  # (a list of column names indexes a DataFrame: no tensor takes one)
         if not ctx.is_device_tensor(node.value):
             if ctx.val(node.value) == UNKNOWN and not self._not_a_tensor(node):
                 if self._list_index(node):

@@ -141,3 +141,18 @@ def test_a_list_of_a_set_of_host_values_is_a_host_list():
             host = torch.zeros(n, 8)
             return a, b, c, d, e, host[todo]
     """, scope="all")
+
+
+def test_a_list_of_column_names_is_no_tensor_index():
+    """`curr_chars[["char", "start", "end", "score"]]` (WhisperX's alignment, pandas) selects columns: a tensor raises
+    on a list of strings, so neither the value nothing types nor one named like a tensor is indexed by a host list
+    (decoys, a citadel unlabelled GL133). Hit: a list of ints into the same names."""
+    check("""
+        import torch
+
+
+        def align(curr_chars, logits, n: int):
+            cols = curr_chars[["char", "start", "end", "score"]]
+            named = logits[["a", "b"]]
+            return cols, named, logits[[0, n]]  # <- GL133
+    """, scope="all")

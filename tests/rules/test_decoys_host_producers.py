@@ -642,7 +642,7 @@ def test_a_tokenizer_or_processor_call_builds_a_host_batch():
                 self.encode = encode
 
             def step(self, text, audio, device):
-                ids = self.tokenizer(text)["input_ids"].to(device)  # <- GL131
+                ids = self.tokenizer(text, return_tensors="pt")["input_ids"].to(device)  # <- GL131
                 feats = self.features(audio, sampling_rate=16000).input_features.to(device)  # <- GL131
                 mine = self.encode(text)["input_ids"].to(device)
                 return ids, feats, mine
@@ -657,6 +657,37 @@ def test_a_tokenizer_or_processor_call_builds_a_host_batch():
             model, processor = load("m")
             with torch.no_grad():
                 return run(processor, model, conversations, "cuda"), chat(AutoTokenizer.from_pretrained("m"), "hi", "cuda")
+    """, scope="all")
+
+
+def test_a_text_tokenizer_without_return_tensors_returns_lists():
+    """`PreTrainedTokenizerBase.__call__` returns Python lists of ids unless `return_tensors=` names a tensor type:
+    an id drawn from `tokenizer(text)["input_ids"]` (or `.input_ids`) keys a dict of lists and is no index tensor
+    (LLMLingua's `recover`, a citadel unlabelled GL133 x6: decoys). Hits: the same text with `return_tensors="pt"`
+    uploaded, a processor's batch (remote code may build tensors by default) indexing a tensor nothing types, and the
+    list of ids made a tensor and moved."""
+    check("""
+        import torch
+        from collections import defaultdict
+        from transformers import AutoProcessor, AutoTokenizer
+
+
+        class Compressor:
+            def __init__(self, name):
+                self.tokenizer = AutoTokenizer.from_pretrained(name)
+                self.processor = AutoProcessor.from_pretrained(name, trust_remote_code=True)
+
+            def recover(self, prompt, response, table, device):
+                original = self.tokenizer(prompt, add_special_tokens=False)["input_ids"]
+                answer = self.tokenizer(response, return_tensors=None).input_ids
+                seen = defaultdict(list)
+                for idx in range(len(original)):
+                    seen[original[idx]].append(idx)
+                    seen[answer[idx]].append(idx)
+                ids = self.tokenizer(prompt, return_tensors="pt")["input_ids"].to(device)  # <- GL131
+                feats = self.processor(prompt)["input_ids"]
+                moved = torch.tensor(original).to(device)  # <- GL131
+                return seen, ids, table[feats], moved  # <- GL133
     """, scope="all")
 
 

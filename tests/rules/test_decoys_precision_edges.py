@@ -235,3 +235,57 @@ def test_a_tokenizer_decodes_device_rows_bound_to_a_name():
     """
     found = {(line, code) for line, code in findings(src, scope="all") if code == "GL102"}
     assert found == {(14, "GL102")}
+
+
+def test_a_parameter_named_like_a_tensor_that_the_body_shows_is_other_data():
+    """`k`, `v`, `x` are taken for tensors by their names alone (`TENSOR_PARAM_NAMES`); a body that serialises the
+    parameter with `json.dumps` (alone or in a literal dict), calls a method no tensor has on it (`x.encode()`) or
+    compares it with or indexes it by a string literal shows it holds other data (LLMLingua's `precess_jsonKVpair(k, v, ..)` and
+    `get_score(x, y)`: 2 citadel look-alikes and 7 unlabelled findings; WhisperSpeech's `merge_conditionings(x)`,
+    `float(x["snr_c50.npy"][0])` of a sample dict: an armory --scope all look-alike; decoys). Hits: the same names read as
+    tensors, a use after the body rebinds the name (`k = k.tolist()` then `json.dumps(k)`), and a parameter the body
+    type-tests (Megatron's `_jsonable_arg_value`: `value.items()` in its `isinstance(value, dict)` arm says nothing
+    of the `repr(value)` after it)."""
+    src = """
+        import json
+
+
+        def precess(k, v, value_type, rate):
+            if rate == 1:
+                return f"{json.dumps({k: v})[1:-1]}, "
+            if value_type == "int":
+                v = int(v)
+            return f'"{k}": {v}'
+
+
+        def get_score(x, y):
+            return len(x.encode()), f"{x} {y}"
+
+
+        def flag(v, q):
+            if v == "true":
+                return str(v)
+            return int(q)
+
+
+        def step(x, q):
+            return int(x.sum()), float(q.max())
+
+
+        def stored(v, k):
+            v = v.cpu()
+            k = k.tolist()
+            return json.dumps(k), v
+
+
+        def merge(x):
+            return {"snr": float(x["snr.npy"][0]), "lang": x["language"]}
+
+
+        def jsonable(value):
+            if isinstance(value, dict):
+                return {str(key): jsonable(val) for key, val in value.items()}
+            return repr(value)
+    """
+    assert findings(src, scope="all") == {(19, "GL105"), (23, "GL105"), (23, "GL105"), (27, "GL103"), (28, "GL102"),
+                                          (39, "GL107")}

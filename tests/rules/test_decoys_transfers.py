@@ -1306,3 +1306,48 @@ def test_non_blocking_copy_into_a_column_restricted_host_view():
                 return self.pinned
     """
     assert findings(src, scope="all") == {(13, "GL103"), (14, "GL103")}
+
+
+def test_a_pandas_indexer_keeps_the_frame_on_the_host():
+    """`df.loc[mask]`, `df.iloc[i]`: an attribute of a NumPy array or a pandas frame (an indexer, `.values`, `.T`) is
+    host data too, so `word_chars["char"].tolist()` after `curr_chars.loc[curr_chars["w"] == w]` reads no device
+    (WhisperX's alignment, a citadel look-alike: decoys). Hit: the same read of a device tensor's rows."""
+    src = """
+        import pandas as pd
+        import torch
+
+
+        def align(rows, spans, dev):
+            arr = pd.DataFrame(rows)
+            out = []
+            for s, e in spans:
+                cur = arr.loc[(arr.index >= s) & (arr.index <= e)]
+                for w in cur["word-idx"].unique():
+                    chars = cur.loc[cur["word-idx"] == w]
+                    out.append("".join(chars["char"].tolist()))
+                out.append(arr.iloc[0].values.tolist())
+            t = torch.zeros(4, 4, device=dev)
+            return out, t[0].tolist()
+    """
+    assert findings(src, scope="all") == {(15, "GL102")}
+
+
+def test_similarity_scores_of_host_embeddings_are_on_the_host():
+    """sentence-transformers' `util.dot_score(a, b)` / `cos_sim` make a tensor of each argument that is none
+    (`torch.tensor(a)`: on the host) and score where the first one then lives: of NumPy embeddings or a list their
+    `.cpu()` copies nothing (LLMLingua's retrieval rankers: decoys). Hit: the scores of device embeddings."""
+    src = """
+        import numpy as np
+        import torch
+        from sentence_transformers import util
+        from sentence_transformers.util import cos_sim
+
+
+        def rank(n: int, q, dev):
+            a = util.dot_score(np.zeros((n, 4)), q).cpu()
+            b = cos_sim([[0.0] * 4], q).cpu()
+            t = torch.zeros(n, 4, device=dev)
+            c = util.cos_sim(t, t).cpu()
+            return a, b, c
+    """
+    assert findings(src, scope="all") == {(11, "GL103")}

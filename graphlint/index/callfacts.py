@@ -116,6 +116,7 @@ class CallFacts:
     def __init__(self, index: "ProjectIndex") -> None:
         self.index = index
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
+        self._handing_by_name: dict[str, list[tuple["FunctionInfo", str, int]]] = {}  # `handing_calls_named`
         self._memo: dict[str, dict[str, IKind]] = {}
         self._climb = 0  # `params` computations in progress: callers climbed for a forwarded parameter
         self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
@@ -1126,6 +1127,18 @@ class CallFacts:
                     table.setdefault(callee.rpartition(".")[2], []).append((caller, callee, line))
             self._by_name = table
         return self._by_name.get(name, [])
+
+    def handing_calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
+        """Those of `calls_named(name)` that hand on a callable or a parameter (the caller's `callable_args` at that
+        call), in the same order. Memoised per name: `_handed_self` asks it for every function so named, and
+        filtering tens of thousands of `forward` calls against each caller's `callable_args` anew every time was most
+        of the hot path's `_project_calls` cost."""
+        kept = self._handing_by_name.get(name)
+        if kept is None:
+            kept = self._handing_by_name[name] = [
+                (caller, desc, line) for caller, desc, line in self.calls_named(name)
+                if any(c == desc and ln == line for c, ln, _slot, _ref in caller.callable_args)]
+        return kept
 
     def _referenced_keys(self) -> set[str]:
         """Functions the project uses as values (not only calls), so that calls made elsewhere are unseen."""

@@ -2033,9 +2033,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         function so named, was a third of the hot path's cost."""
         owner, _, name = fn.qualname.rpartition(".")
         names = (name, owner.rpartition(".")[2]) if name == "__init__" and fn.class_key else (name,)
-        for caller, desc, line in (call for n in names for call in self.call_facts.calls_named(n)):
-            if handing and not any(c == desc and ln == line for c, ln, _slot, _ref in caller.callable_args):
-                continue
+        calls = self.call_facts.handing_calls_named if handing else self.call_facts.calls_named
+        for caller, desc, line in (call for n in names for call in calls(n)):
             if any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
                 yield caller, desc, line
 

@@ -383,6 +383,8 @@ def _index_failed(i: int, why: str, tb: str) -> tuple[ModuleSummary, list[Findin
 def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[ModuleSummary], hashes: list[str],
                   index: ProjectIndex, hot: dict[str, HotInfo], cache: Cache) -> list[str]:
     """Each file's findings key (graphlint/pipeline/cache.py: settings, content, own hot entries, reach)."""
+    if cache.folder is None:  # caching off (`--no-cache`): no key is read or stored, and building them walks the index
+        return [""] * len(sources)
     deps = Dependencies(index, {s.module: cache.interface(src, s) for src, s in zip(sources, summaries)})
     # the host fields and methods of the whole project type receivers of unknown class in any file
     # (CallFacts.field, CallFacts.method); so does a default device some module moves (facts.default_device), and the

@@ -102,6 +102,8 @@ def libcst_lines(text: str) -> tuple[list[str], dict[int, int]]:
     lines = source_lines(text, keepends=True)
     cuts = {}
     for i, line in enumerate(lines):
+        if "\\" not in line and "\f" not in line:
+            continue  # (most lines: neither case can apply)
         body = line.rstrip("\r\n")
         if body.strip(" \t\f") == "\\" and not (i and lines[i - 1].rstrip("\r\n").endswith("\\")):
             # a line that is only a backslash joins nothing to the next one; libcst's parser rejects it before

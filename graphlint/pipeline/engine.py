@@ -102,6 +102,8 @@ def libcst_lines(text: str) -> tuple[list[str], dict[int, int]]:
     lines = source_lines(text, keepends=True)
     cuts = {}
     for i, line in enumerate(lines):
+        if "\\" not in line and "\f" not in line:
+            continue  # (most lines: neither case can apply)
         body = line.rstrip("\r\n")
         if body.strip(" \t\f") == "\\" and not (i and lines[i - 1].rstrip("\r\n").endswith("\\")):
             # a line that is only a backslash joins nothing to the next one; libcst's parser rejects it before
@@ -383,6 +385,8 @@ def _index_failed(i: int, why: str, tb: str) -> tuple[ModuleSummary, list[Findin
 def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[ModuleSummary], hashes: list[str],
                   index: ProjectIndex, hot: dict[str, HotInfo], cache: Cache) -> list[str]:
     """Each file's findings key (graphlint/pipeline/cache.py: settings, content, own hot entries, reach)."""
+    if cache.folder is None:  # caching off (`--no-cache`): no key is read or stored, and building them walks the index
+        return [""] * len(sources)
     deps = Dependencies(index, {s.module: cache.interface(src, s) for src, s in zip(sources, summaries)})
     # the host fields and methods of the whole project type receivers of unknown class in any file
     # (CallFacts.field, CallFacts.method); so does a default device some module moves (facts.default_device), and the

@@ -1230,9 +1230,9 @@ def _field_with_host(kinds: set[IKind]) -> IKind | None:
 def _arithmetic(kinds: set[IKind]) -> IKind:
     """Arithmetic the rules above leave unknown: a device tensor with deferred operands (a field, a project return),
     a device tensor (torch computes `t + cfg.n` where `t` lives, `cfg.n` a number, a 0-d tensor or a tensor there;
-    anything else raises), as the inference reads it; with deferred operands (or paths) and otherwise only host data or values nothing types
-    (`end - size + delta` of an `end` that is a host count on one path and a project call's 0-d count on another,
-    `delta` a loop's target), a device tensor where one of them settles to one (`Arith`)."""
+    anything else raises), as the inference reads it; with deferred operands (or paths) and otherwise only host data
+    or values nothing types (`end - size + delta` of an `end` that is a host count on one path and a project call's
+    0-d count on another, `delta` a loop's target), a device tensor where one of them settles to one (`Arith`)."""
     roots = _arith_roots(kinds)
     if roots and kinds & {TENSOR, BOOL_TENSOR} and all(k in (TENSOR, BOOL_TENSOR) or deferred(k) for k in kinds):
         # a value nothing types next to the tensor is left unknown: the tensor may be a torch op's guess on inputs
@@ -1340,15 +1340,14 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return CPU_TENSOR
     if qual in HOST_TENSOR_AND_NUMBER:
         return Items((CPU_TENSOR, HOST))  # `torchaudio.load(path)`: the waveform and its sample rate
-    if keeps_input_device(qual) and value.args and not isinstance(value.args[0], ast.Starred) \
-            and again(value.args[0]) == CPU_TENSOR:
-        return CPU_TENSOR  # `torchaudio.functional.resample(wav_cpu, sr, 16000)`: computed where the waveform is
     made = resolve(dotted(value.func.func) or "") if isinstance(value.func, ast.Call) else None
     if made in HOST_TENSOR_MODULES:
         return CPU_TENSOR  # `transforms.ToTensor()(image)`: converted in host memory
-    if input_device_module(made) and value.args and not isinstance(value.args[0], ast.Starred) \
-            and again(value.args[0]) == CPU_TENSOR:
-        return CPU_TENSOR  # `transforms.Normalize(m, s)(image_cpu)`: computed where the image is
+    if (keeps_input_device(qual) or input_device_module(made)) and value.args \
+            and not isinstance(value.args[0], ast.Starred) and again(value.args[0]) == CPU_TENSOR:
+        # `torchaudio.functional.resample(wav_cpu, sr, 16000)`, `transforms.Normalize(m, s)(image_cpu)`: computed
+        # where the input is
+        return CPU_TENSOR
     if qual in JOIN_TORCH and value.args and (elts := _parts(value.args[0], scope)):
         # every part must live on one device: a host part (and none on the device) puts the result there; a `cat`
         # takes no 0-d part and raises on two devices, so there any host part decides (`decides_join`)

@@ -16,6 +16,8 @@ is read as keeping it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from graphlint.facts.syntax import code_of, descendants, method_call
@@ -50,7 +52,7 @@ def element_reads(tree: cst.CSTNode) -> dict[str, tuple[int, frozenset[str]]]:
             name, k = flat[0], len(flat[1])
             if found.setdefault(name, k) != k:
                 mixed.add(name)
-            codes.setdefault(name, set()).add(index_code(sub))
+            codes.setdefault(name, set()).add(index_code(flat[1]))
     return {name: (k, frozenset(codes[name])) for name, k in found.items() if name not in mixed}
 
 
@@ -67,10 +69,8 @@ def flat_subscript(sub: cst.Subscript) -> tuple[str, list[cst.SubscriptElement]]
     return (node.value, elements) if isinstance(node, cst.Name) else None
 
 
-def index_code(sub: cst.Subscript) -> str:
-    """The source of a subscript's indices, chained ones joined (`t[a, b]` and `t[a][b]` -> `a, b`)."""
-    flat = flat_subscript(sub)
-    elements = flat[1] if flat is not None else sub.slice
+def index_code(elements: Sequence[cst.SubscriptElement]) -> str:
+    """The source of a subscript's indices as `flat_subscript` lists them (`t[a, b]` and `t[a][b]` -> `a, b`)."""
     return ", ".join(code_of(el.slice) for el in elements)
 
 

@@ -338,6 +338,7 @@ def _device_string(node: cst.BaseExpression) -> str | None:
 # a dict's own methods: on a `BatchEncoding` of lists they are no items (`batch.keys()`)
 DICT_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
 
+
 class Inference:
     """Evaluates expressions to `Val`s in an environment of local names.
 
@@ -802,7 +803,7 @@ class Inference:
         if found is None or found[0] != len(flat[1]):
             return False
         return all(isinstance(el.slice, cst.Index) and self(el.slice.value) == HOST for el in flat[1]) \
-            or index_code(node) in found[1]
+            or index_code(flat[1]) in found[1]
 
     # -- operators ------------------------------------------------------------------------------
     def _eval_BinaryOperation(self, node: cst.BinaryOperation) -> Val:

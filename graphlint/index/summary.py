@@ -36,8 +36,7 @@ from graphlint.facts.callsite import (
     records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples,
     scope_of, spelled_keywords, statements, tuple_of_tensors,
 )
-from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj
-from graphlint.facts.kinds import Call as Returned
+from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj, Call as Returned
 
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)

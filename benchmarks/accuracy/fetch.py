@@ -1452,6 +1452,132 @@ GIT_SETS: dict[str, GitSet] = {
     ), "the twenty-ninth untouched set, pinned in session 33 for the release after next (stable-fast, "
        "StreamDiffusion, diffusion-fast, LivePortrait, MuseTalk, Cutie, hertz-dev, GPTFast, Speculative-Decoding, "
        "Silero VAD)"),
+    "redoubt": GitSet(HERE / ".redoubt", (
+        GitCorpus("dia2", "https://github.com/nari-labs/dia2",
+                  "8687268f4ed3ed20704638fd353b51491de3b476", ".",
+                  "Dia2: a streaming dialogue TTS: the per-frame generation loop over the main transformer and the "
+                  "depth transformer's stages, each captured once into its own CUDA graph (torch.cuda.CUDAGraph, "
+                  "torch.cuda.graph) and replayed per step, the samplers compiled with mode=\"max-autotune\", "
+                  "fullgraph=True, the KV caches, the delay state machine, voice cloning by prefix warm-up, Mimi "
+                  "codec decoding and the CLI / Gradio entry points"),
+        GitCorpus("fastvideo", "https://github.com/hao-ai-lab/FastVideo",
+                  "2f3d4074064e4d86f99dc784ebbaa296e6f5925f", ".",
+                  "FastVideo's MiniMax-H3 text / image-to-video path: the DiT with its fused modulation, QK-norm- "
+                  "RoPE and SwiGLU kernels, the pipeline's input, conditioning, latent-preparation, denoising and "
+                  "decoding stages (the per-step denoise loop), the tiled causal video VAE whose stitching and tile "
+                  "projection compile with mode=\"reduce-overhead\" (one CUDA graph per tile geometry), presets, "
+                  "packing and the example scripts (the Qwen3-VL encoder, the audio VAE and the scheduler, close to "
+                  "diffusers', are left out)",
+                  include=("fastvideo/models/dits/minimax_h3.py", "fastvideo/models/dits/minimax_h3_fusions/",
+                           "fastvideo/models/vaes/minimax_h3_video.py", "fastvideo/pipelines/basic/minimax_h3/",
+                           "fastvideo/configs/models/dits/minimax_h3.py",
+                           "fastvideo/configs/models/vaes/minimax_h3_video.py",
+                           "fastvideo/configs/pipelines/minimax_h3.py",
+                           "examples/inference/basic/basic_minimax_h3_t2v.py",
+                           "examples/inference/basic/basic_minimax_h3_fl2va.py",
+                           "examples/inference/basic/basic_minimax_h3_ref2va.py")),
+        GitCorpus("lorax", "https://github.com/predibase/lorax",
+                  "a7394ba386ece427d5a6125b419aa38b46d966dc", ".",
+                  "LoRAX's multi-LoRA decode kernels and CUDA graphs: the graph cache keyed on batch size and max "
+                  "LoRA rank that traces and replays the decode step (torch.cuda.graph with a shared memory pool), "
+                  "the punica / SGMV / BGMV LoRA batching with its Triton shrink / expand ops, the adapter segment "
+                  "state and the Medusa-LoRA adapter (the model code and server, which the TGI set holds, are left "
+                  "out)",
+                  include=("server/lorax_server/utils/graph.py", "server/lorax_server/utils/punica.py",
+                           "server/lorax_server/utils/ops/", "server/lorax_server/utils/state.py",
+                           "server/lorax_server/adapters/__init__.py", "server/lorax_server/adapters/medusa_lora.py",
+                           "server/lorax_server/adapters/utils.py")),
+        GitCorpus("speechtospeech", "https://github.com/huggingface/speech-to-speech",
+                  "9f59bc72f66ee84b006e2682b9547144e7f74827", ".",
+                  "Hugging Face speech-to-speech: the threaded VAD -> STT -> LLM -> TTS pipeline with its queues, "
+                  "events and cancel scopes, the Whisper STT handler compiled with mode=compile_mode, "
+                  "fullgraph=True (reduce-overhead / max-autotune on a static cache), the Parakeet TDT streaming "
+                  "decoder and progressive streaming, the Silero / smart-turn VAD handler, the transformers LLM "
+                  "handler with streamed generation and the Kokoro / Pocket TTS handlers (the MLX and OpenAI API "
+                  "handlers, the realtime API server and the other TTS backends are left out)",
+                  include=("src/speech_to_speech/STT/__init__.py", "src/speech_to_speech/STT/base_stt_handler.py",
+                           "src/speech_to_speech/STT/whisper_stt_handler.py",
+                           "src/speech_to_speech/STT/parakeet_tdt_handler.py",
+                           "src/speech_to_speech/STT/smart_progressive_streaming.py",
+                           "src/speech_to_speech/STT/transcription_notifier.py",
+                           "src/speech_to_speech/TTS/__init__.py", "src/speech_to_speech/TTS/kokoro_handler.py",
+                           "src/speech_to_speech/TTS/pocket_tts_handler.py", "src/speech_to_speech/VAD/__init__.py",
+                           "src/speech_to_speech/VAD/vad_handler.py", "src/speech_to_speech/VAD/smart_turn.py",
+                           "src/speech_to_speech/LLM/language_model.py",
+                           "src/speech_to_speech/LLM/lm_output_processor.py", "src/speech_to_speech/baseHandler.py",
+                           "src/speech_to_speech/s2s_pipeline.py", "src/speech_to_speech/pipeline/__init__.py",
+                           "src/speech_to_speech/pipeline/cancel_scope.py",
+                           "src/speech_to_speech/pipeline/events.py", "src/speech_to_speech/pipeline/messages.py",
+                           "src/speech_to_speech/pipeline/queue_types.py",
+                           "src/speech_to_speech/pipeline/handler_types.py", "src/speech_to_speech/utils/utils.py",
+                           "src/speech_to_speech/arguments_classes/whisper_stt_arguments.py",
+                           "src/speech_to_speech/arguments_classes/module_arguments.py",
+                           "src/speech_to_speech/arguments_classes/vad_arguments.py",
+                           "src/speech_to_speech/arguments_classes/parakeet_tdt_arguments.py",
+                           "src/speech_to_speech/arguments_classes/kokoro_tts_arguments.py",
+                           "src/speech_to_speech/arguments_classes/language_model_arguments.py")),
+        GitCorpus("pyannote", "https://github.com/pyannote/pyannote-audio",
+                  "b749285c5cdd4636b2edc7f766f1352c8dde9369", ".",
+                  "pyannote.audio's diarization inference: the sliding-window Inference over audio chunks with "
+                  "aggregation, the Model wrapper and audio I/O, the PyanNet segmentation and blocks, the speaker "
+                  "diarization and VAD pipelines with batched embedding extraction and clustering, powerset and "
+                  "permutation utilities (training tasks, metrics, separation, augmentations and the WeSpeaker "
+                  "ResNet, which another set holds, are left out)",
+                  include=("src/pyannote/audio/core/inference.py", "src/pyannote/audio/core/model.py",
+                           "src/pyannote/audio/core/io.py", "src/pyannote/audio/models/segmentation/PyanNet.py",
+                           "src/pyannote/audio/models/blocks/",
+                           "src/pyannote/audio/models/embedding/wespeaker/__init__.py",
+                           "src/pyannote/audio/pipelines/speaker_diarization.py",
+                           "src/pyannote/audio/pipelines/clustering.py",
+                           "src/pyannote/audio/pipelines/voice_activity_detection.py",
+                           "src/pyannote/audio/pipelines/utils/diarization.py",
+                           "src/pyannote/audio/pipelines/utils/getter.py", "src/pyannote/audio/utils/powerset.py",
+                           "src/pyannote/audio/utils/permutation.py")),
+        GitCorpus("wenet", "https://github.com/wenet-e2e/wenet",
+                  "015469960db73eb19c49a48c020d5ac9db69bae5", ".",
+                  "WeNet's ASR decoding: the ASR model's CTC greedy / prefix beam search, attention decoding and "
+                  "rescoring, the search functions with per-step loops and context-graph biasing, the transformer "
+                  "decoder, the recognize script and the Python CLI (the conformer encoder, attention, subsampling "
+                  "and embedding modules, which the CosyVoice and chatterbox sets hold, are left out)",
+                  include=("wenet/models/__init__.py", "wenet/models/transformer/__init__.py",
+                           "wenet/models/transformer/asr_model.py", "wenet/models/transformer/decoder.py",
+                           "wenet/models/transformer/search.py", "wenet/models/transformer/ctc.py",
+                           "wenet/models/transformer/cmvn.py", "wenet/bin/recognize.py", "wenet/cli/",
+                           "wenet/utils/ctc_utils.py", "wenet/utils/context_graph.py", "wenet/utils/cmvn.py")),
+        GitCorpus("cotracker", "https://github.com/facebookresearch/co-tracker",
+                  "82e02e8029753ad4ef13cf06be7f4fc5facdda4d", ".",
+                  "CoTracker: point tracking over video: the offline and online CoTracker3 / CoTracker2 models with "
+                  "their iterative refinement, the predictors that step the online model window by window, the "
+                  "visualizer and the demo, online-demo and Gradio entry points (datasets, training and evaluation "
+                  "are left out)",
+                  include=("cotracker/__init__.py", "cotracker/models/", "cotracker/predictor.py",
+                           "cotracker/utils/", "demo.py", "online_demo.py", "gradio_demo/", "hubconf.py")),
+        GitCorpus("videodepth", "https://github.com/DepthAnything/Video-Depth-Anything",
+                  "4f5ae23172ba60fd7bc11ef671cca678842c7072", ".",
+                  "Video Depth Anything: consistent video depth over clips and the streaming per-frame model with "
+                  "its cached temporal features, the DPT temporal head and motion module, the DINOv2 backbone "
+                  "wrapper and the run / streaming / Gradio entry points (the vendored DINOv2 layers and the motion "
+                  "module's attention, close to other sets' copies, are left out)",
+                  include=("app.py", "run.py", "run_streaming.py", "utils/dc_utils.py", "utils/util.py",
+                           "video_depth_anything/dinov2.py", "video_depth_anything/dpt.py",
+                           "video_depth_anything/dpt_temporal.py",
+                           "video_depth_anything/motion_module/motion_module.py",
+                           "video_depth_anything/util/blocks.py", "video_depth_anything/util/transform.py",
+                           "video_depth_anything/video_depth.py", "video_depth_anything/video_depth_stream.py")),
+        GitCorpus("rvm", "https://github.com/PeterL1n/RobustVideoMatting",
+                  "53d74c6826735f01f4406b5ca9075eee27bec094", ".",
+                  "Robust Video Matting: the recurrent matting network (MobileNetV3 / ResNet-50 encoders, ConvGRU "
+                  "decoder, deep guided filter) stepped frame by frame with its recurrent state, the video "
+                  "converter and the speed test",
+                  include=("model/", "inference.py", "inference_utils.py", "inference_speed_test.py", "hubconf.py")),
+        GitCorpus("dfloat11", "https://github.com/LeanModels/DFloat11",
+                  "457733886ce6ebc6d8dda1621fad1ffa2661e028", ".",
+                  "DFloat11: lossless compressed bf16 weights decoded on the GPU per forward: the model wrapper "
+                  "that hooks each block to decompress its weights with a CUDA kernel into a shared buffer, loading "
+                  "and the Flux, Wan and LLM examples"),
+    ), "the thirtieth untouched set, pinned in session 34 for the release after next (Dia2, FastVideo's "
+       "MiniMax-H3, LoRAX's CUDA graphs and LoRA kernels, speech-to-speech, pyannote.audio, WeNet decoding, "
+       "CoTracker, Video Depth Anything, Robust Video Matting, DFloat11)"),
 }
 
 

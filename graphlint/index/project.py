@@ -23,7 +23,7 @@ from graphlint.index.serving import MAX_HANDLER_HOPS, ServingHandlers
 from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, ARM_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
     import_rank, is_model_annotation, is_model_loader,
 )
 
@@ -638,6 +638,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             local, _, alt = callee[len(ARM_CALL):].partition("=")
             return [(fn, _join(f"{local} bound in another arm", how))
                     for fn, how in self.call_edges(caller, module, alt, depth=depth + 1)]
+        if callee.startswith(THROUGH_CALL):  # `unwrap(self.model).dispatcher(x)`
+            return self._through_edges(caller, module, callee, depth)
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
             return [(fn, "") for fn in self._call_target(cls)]
         if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
@@ -696,6 +698,25 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return (self._protocol_methods(meth) if not self._in_model(caller) else []) \
                 or (self.param_sole_edges(caller, module, callee) if caller is not None else [])
         return edges
+
+    def _through_edges(self, caller: FunctionInfo | None, module: str, callee: str, depth: int
+                       ) -> list[tuple[FunctionInfo, str]]:
+        """A call on what a function returns for its first argument (`summary.THROUGH_CALL`): where every function the
+        wrapper's call runs hands back that argument or an attribute chain of it (`FunctionInfo.passes`: a DDP or
+        compile unwrap, `getattr(m, "module", m)`), the call runs what the same call on those values runs; a wrapper
+        that may return anything else (a new object, another argument) leaves the call unknown."""
+        wrapper, _, rest = callee[len(THROUGH_CALL):].partition("=")
+        arg, _, tail = rest.partition("|")
+        if depth > MAX_DISPATCH_DEPTH:
+            return []
+        runs = [fn for fn, _how in self.call_edges(caller, module, wrapper, depth=depth + 1)]
+        if not runs or not all(fn.passes for fn in runs):
+            return []
+        edges: dict[str, tuple[FunctionInfo, str]] = {}
+        for chain in dict.fromkeys(chain for fn in runs for chain in fn.passes):
+            for fn, how in self.call_edges(caller, module, f"{arg}{chain}{tail}", depth=depth + 1):
+                edges.setdefault(fn.key, (fn, how))
+        return list(edges.values())
 
     def _global_edges(self, caller: FunctionInfo, module: str, callee: str, depth: int
                       ) -> list[tuple[FunctionInfo, str]]:

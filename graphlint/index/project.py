@@ -2618,9 +2618,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _steps_in(self, unit: FunctionInfo, span: tuple[int, int], reached: dict[str, HotInfo]) -> bool:
         """A call in `span` of `unit` runs a step driver or decode loop (a root of the step tier), resolved by
-        what the receiver is."""
+        what the receiver is, or a project function that runs a generation a few calls down (`_runs_generation`:
+        fms' script calling its own `infer(..)`, which calls `generate(model, ids, ..)` once)."""
         return any((info := reached.get(target.key)) is not None and info.tier == "step" and info.hop.parent is None
-                   for target, _how in self._resolved_in(unit, [span]))
+                   or self._runs_generation(target, reached) for target, _how in self._resolved_in(unit, [span]))
 
     def _resolved_in(self, unit: FunctionInfo, spans: list[tuple[int, int]]) -> Iterator[tuple[FunctionInfo, str]]:
         """The project functions that `unit`'s calls within `spans` resolve to by what the receiver is (not by a

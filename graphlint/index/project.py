@@ -3144,10 +3144,25 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         out = []
         for name in (fn.qualname.rpartition(".")[2], *self._alias_names(fn)):
             for caller, callee, line in self.call_facts.calls_named(name):
-                if caller.parent_key is None and any(t.key == fn.key and not how.startswith(SOLE_DEFINER)
-                                                     for t, how in self.call_edges(caller, caller.module, callee)):
-                    out.append((caller, line))
+                if any(t.key == fn.key and not how.startswith(SOLE_DEFINER)
+                       for t, how in self.call_edges(caller, caller.module, callee)):
+                    out += self._enclosing_sites(caller, line)
         return out
+
+    def _enclosing_sites(self, caller: FunctionInfo, line: int, depth: int = 0) -> list[tuple[FunctionInfo, int]]:
+        """(caller, line) of a call made by a module-level function or a method. A def nested in a function runs its
+        body where the enclosing function calls it (moondream's `caption`: `def generator(): for t in
+        self._generate_answer(..): yield t`, then `generator()`), so its call is the enclosing function's, at the
+        lines of those calls, up to the outermost def. A nested def its enclosing function never calls (a hook it
+        registers, a def it returns uncalled) makes no call site."""
+        if caller.parent_key is None:
+            return [(caller, line)]
+        parent = self.functions.get(caller.parent_key)
+        if parent is None or depth >= MAX_DISPATCH_DEPTH:
+            return []
+        return [site for callee, at in parent.calls
+                if any(t.key == caller.key for t, _how in self.call_edges(parent, parent.module, callee))
+                for site in self._enclosing_sites(parent, at, depth + 1)]
 
     def _alias_names(self, fn: FunctionInfo) -> list[str]:
         """The attributes a method of `fn`'s class or of a subclass stores `fn`'s bound method in

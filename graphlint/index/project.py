@@ -23,7 +23,7 @@ from graphlint.index.serving import MAX_HANDLER_HOPS, ServingHandlers
 from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, ARM_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
     import_rank, is_model_annotation, is_model_loader,
 )
 
@@ -638,6 +638,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             local, _, alt = callee[len(ARM_CALL):].partition("=")
             return [(fn, _join(f"{local} bound in another arm", how))
                     for fn, how in self.call_edges(caller, module, alt, depth=depth + 1)]
+        if callee.startswith(THROUGH_CALL):  # `unwrap(self.model).dispatcher(x)`
+            return self._through_edges(caller, module, callee, depth)
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
             return [(fn, "") for fn in self._call_target(cls)]
         if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
@@ -696,6 +698,25 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return (self._protocol_methods(meth) if not self._in_model(caller) else []) \
                 or (self.param_sole_edges(caller, module, callee) if caller is not None else [])
         return edges
+
+    def _through_edges(self, caller: FunctionInfo | None, module: str, callee: str, depth: int
+                       ) -> list[tuple[FunctionInfo, str]]:
+        """A call on what a function returns for its first argument (`summary.THROUGH_CALL`): where every function the
+        wrapper's call runs hands back that argument or an attribute chain of it (`FunctionInfo.passes`: a DDP or
+        compile unwrap, `getattr(m, "module", m)`), the call runs what the same call on those values runs; a wrapper
+        that may return anything else (a new object, another argument) leaves the call unknown."""
+        wrapper, _, rest = callee[len(THROUGH_CALL):].partition("=")
+        arg, _, tail = rest.partition("|")
+        if depth > MAX_DISPATCH_DEPTH:
+            return []
+        runs = [fn for fn, _how in self.call_edges(caller, module, wrapper, depth=depth + 1)]
+        if not runs or not all(fn.passes for fn in runs):
+            return []
+        edges: dict[str, tuple[FunctionInfo, str]] = {}
+        for chain in dict.fromkeys(chain for fn in runs for chain in fn.passes):
+            for fn, how in self.call_edges(caller, module, f"{arg}{chain}{tail}", depth=depth + 1):
+                edges.setdefault(fn.key, (fn, how))
+        return list(edges.values())
 
     def _global_edges(self, caller: FunctionInfo, module: str, callee: str, depth: int
                       ) -> list[tuple[FunctionInfo, str]]:
@@ -2597,9 +2618,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _steps_in(self, unit: FunctionInfo, span: tuple[int, int], reached: dict[str, HotInfo]) -> bool:
         """A call in `span` of `unit` runs a step driver or decode loop (a root of the step tier), resolved by
-        what the receiver is."""
+        what the receiver is, or a project function that runs a generation a few calls down (`_runs_generation`:
+        fms' script calling its own `infer(..)`, which calls `generate(model, ids, ..)` once)."""
         return any((info := reached.get(target.key)) is not None and info.tier == "step" and info.hop.parent is None
-                   for target, _how in self._resolved_in(unit, [span]))
+                   or self._runs_generation(target, reached) for target, _how in self._resolved_in(unit, [span]))
 
     def _resolved_in(self, unit: FunctionInfo, spans: list[tuple[int, int]]) -> Iterator[tuple[FunctionInfo, str]]:
         """The project functions that `unit`'s calls within `spans` resolve to by what the receiver is (not by a
@@ -3122,10 +3144,25 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         out = []
         for name in (fn.qualname.rpartition(".")[2], *self._alias_names(fn)):
             for caller, callee, line in self.call_facts.calls_named(name):
-                if caller.parent_key is None and any(t.key == fn.key and not how.startswith(SOLE_DEFINER)
-                                                     for t, how in self.call_edges(caller, caller.module, callee)):
-                    out.append((caller, line))
+                if any(t.key == fn.key and not how.startswith(SOLE_DEFINER)
+                       for t, how in self.call_edges(caller, caller.module, callee)):
+                    out += self._enclosing_sites(caller, line)
         return out
+
+    def _enclosing_sites(self, caller: FunctionInfo, line: int, depth: int = 0) -> list[tuple[FunctionInfo, int]]:
+        """(caller, line) of a call made by a module-level function or a method. A def nested in a function runs its
+        body where the enclosing function calls it (moondream's `caption`: `def generator(): for t in
+        self._generate_answer(..): yield t`, then `generator()`), so its call is the enclosing function's, at the
+        lines of those calls, up to the outermost def. A nested def its enclosing function never calls (a hook it
+        registers, a def it returns uncalled) makes no call site."""
+        if caller.parent_key is None:
+            return [(caller, line)]
+        parent = self.functions.get(caller.parent_key)
+        if parent is None or depth >= MAX_DISPATCH_DEPTH:
+            return []
+        return [site for callee, at in parent.calls
+                if any(t.key == caller.key for t, _how in self.call_edges(parent, parent.module, callee))
+                for site in self._enclosing_sites(parent, at, depth + 1)]
 
     def _alias_names(self, fn: FunctionInfo) -> list[str]:
         """The attributes a method of `fn`'s class or of a subclass stores `fn`'s bound method in

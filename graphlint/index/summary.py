@@ -118,6 +118,10 @@ NAME_ARG = "name:"
 GETATTR = "getattr:"
 # A call on a local that another arm of an `if` bound to something else: `arm:sched=pkg.UniPC().step` (`_arm_callees`)
 ARM_CALL = "arm:"
+# A call on what a function returns for its first argument: `through:pkg.unwrap=self.model|.dispatcher` for
+# `unwrap(self.model).dispatcher(x)`; where the function hands back its argument (`FunctionInfo.passes`), the call
+# runs what `self.model.dispatcher(x)` runs (`ProjectIndex._through_edges`)
+THROUGH_CALL = "through:"
 MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
 PROPERTY_DECORATORS = ("property", "functools.cached_property", "cached_property")
 HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_callables")
@@ -224,6 +228,10 @@ class FunctionInfo:
     # (first line, last line, field) of its `with <torch.device value>:` blocks (facts.default_device.device_blocks);
     # once its class is read, only the blocks whose item is a device (field "")
     device_blocks: tuple[tuple[int, int, str], ...] = ()
+    # the attribute chains of its first argument that every `return` hands back ("" for the argument itself): `return
+    # model if isinstance(model, Net) else unwrap(model.module)` is ("",), `getattr(m, "module", m)` (".module", ""); ()
+    # where a return gives anything else (`passed_chains`): `unwrap(self.model).f(x)` calls `self.model.f(x)`
+    passes: tuple[str, ...] = ()
     # (first line, last line) of its statements between a `torch.set_default_device(<device>)` and the setter that puts
     # the host back (facts.default_device.moved_spans)
     moved_spans: tuple[tuple[int, int], ...] = ()
@@ -873,6 +881,7 @@ class _Indexer(ast.NodeVisitor):
             registers=self._registers(node) if cls is None and parent is None else
             _self_registers(node) if parent is None else ("", ""),
             return_rank=self._return_rank(scope),
+            passes=passed_chains(node, binding(node, cls is not None)),
             attr_ranks=tuple((attr, stored_rank(value, attr, self.resolve, scope.binds)) for attr, value in scope.self_assigns
                              if not (isinstance(value, ast.Constant) and value.value is None)),
             alternates=alternates,
@@ -1838,7 +1847,7 @@ class _Indexer(ast.NodeVisitor):
         func = node.func
         # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
         callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None) or chained_call(func, self.resolve) \
-            or (_self_call_method(func) if self.func_stack else None)
+            or (_self_call_method(func) if self.func_stack else None) or self._through(func)
         if self.func_stack and (named := self._getattr_refs(func)):
             self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
         if callee and self.func_stack and len(self.arm_binds) == len(self.local_binds):
@@ -1860,14 +1869,17 @@ class _Indexer(ast.NodeVisitor):
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
-                made = self._made_callee(func) if id(node) not in self.lambda_calls else None
-                if made:  # (the same call, on the value the local holds: its arguments are recorded for both)
-                    self.func_stack[-1].calls.append((made, node.lineno))
+                in_lambda = id(node) in self.lambda_calls
+                # (the same call, on the value the local holds: its arguments are recorded for each descriptor)
+                extra = [d for d in (None if in_lambda else self._made_callee(func),
+                                     None if in_lambda or callee.startswith(THROUGH_CALL) else self._through_local(func))
+                         if d]
+                self.func_stack[-1].calls.extend((desc, node.lineno) for desc in extra)
                 if node.args or node.keywords:
-                    for desc in (callee, made) if made else (callee,):
+                    for desc in (callee, *extra):
                         self._callable_args(node, desc)
-                if made:
-                    self._record_args(node, made, keep_loops=True)
+                for desc in extra:
+                    self._record_args(node, desc, keep_loops=True)
                 self._record_args(node, callee)
             elif self.region_depth:
                 self.s.module_region_calls.append((callee, node.lineno))
@@ -1938,6 +1950,47 @@ class _Indexer(ast.NodeVisitor):
         if rest is None:
             return None
         return f"{kind.callee}()" + (f"[{kind.item}]" if kind.item is not None else "") + rest
+
+    def _through(self, expr: ast.expr) -> str | None:
+        """`unwrap(self.model).dispatcher` as the `THROUGH_CALL` descriptor of a call on what a function the module
+        imports or defines (PEP 8 lower case: a class builds a new object) returns for its first argument, a name or an attribute chain the call's
+        own descriptor would name (`self.model`, a parameter, a local alias); None for anything else. Whether the
+        function hands its argument back is the index's question (`FunctionInfo.passes`)."""
+        tail: list[str] = []
+        while isinstance(expr, ast.Attribute):
+            tail.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Call) or not expr.args or isinstance(expr.args[0], ast.Starred) \
+                or not isinstance(expr.func, (ast.Name, ast.Attribute)):
+            return None
+        name = dotted(expr.func, plain=True)
+        head = (name or "").partition(".")[0]
+        if head not in self.s.imports and head not in self.top_level \
+                or any(head in binds for binds in self.local_binds) or (self.scopes and (
+                    head in self.scopes[-1].params or head in self.scopes[-1].binds)):
+            return None  # (a function the module imports or defines, not a local's call: `model(ids).argmax()`)
+        wrapper = self.resolve(name)
+        arg = self.resolve(dotted(expr.args[0], plain=True))
+        if not wrapper or not arg or ":" in wrapper or ":" in arg or "|" in arg \
+                or not wrapper.rpartition(".")[2][:1].islower() or wrapper.startswith(("self.", "cls.", "torch.")):
+            return None
+        return f"{THROUGH_CALL}{wrapper}={arg}|" + "".join(f".{name}" for name in reversed(tail))
+
+    def _through_local(self, func: ast.expr) -> str | None:
+        """The `THROUGH_CALL` descriptor of a call on a local the function binds once (not a parameter) to a call on
+        what a function returns for its argument: `fn(x)` after `fn = unwrap(self.model).dispatcher`, `m.f(x)` after
+        `m = unwrap(self.model)`. Recorded next to the call's own descriptor, as `_made_callee`'s is."""
+        head, tail = func, []
+        while isinstance(head, ast.Attribute):
+            tail.append(head.attr)
+            head = head.value
+        if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params:
+            return None
+        values = self.scopes[-1].binds.get(head.id, ())
+        if len(values) != 1 or not isinstance(values[0], (ast.Call, ast.Attribute)):
+            return None
+        through = self._through(values[0])
+        return through + "".join(f".{name}" for name in reversed(tail)) if through else None
 
     def _global_read(self, func: ast.expr) -> None:
         """Note a call of a module-level variable, or of a method of one, in a function (`pipeline.run(x)`), where no
@@ -2557,6 +2610,85 @@ def _returned_by_call(name: str) -> bool:
     read as named."""
     return name.rpartition(".")[2][:1].islower() and name not in ("self", "cls") \
         and not name.startswith(("self.", "cls.", "super()"))
+
+
+def passed_chains(node: ast.FunctionDef | ast.AsyncFunctionDef, how: str) -> tuple[str, ...]:
+    """`FunctionInfo.passes`: the attribute chains of the parameter a call's first argument fills that every `return`
+    hands back. A return may be that parameter, an attribute chain of it (`model.module`), `getattr(p, "name", <such a
+    value>)`, either arm of a conditional of such values, or the function's own call on one (the recursion of an
+    unwrap helper: its other returns decide); the parameter may be rebound to an attribute chain of itself
+    (`while hasattr(m, "module"): m = m.module`). A generator, a function without a `return`, or one rebinding the
+    parameter to anything else hands back nothing known: ()."""
+    params = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
+    first = 1 if how in ("method", "class") else 0
+    if len(params) <= first:
+        return ()
+    param = params[first]
+    chains: dict[str, None] = {}
+    rebound: dict[str, None] = {}
+    returns = []
+    for stmt in statements(node.body):
+        if isinstance(stmt, ast.Return):
+            returns.append(stmt.value)
+        elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With,
+                               ast.AsyncWith)) and _binds_name(stmt, param):
+            chain = _param_chain(stmt.value, param) if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], ast.Name) else None
+            if not chain:
+                return ()
+            rebound[chain] = None
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom, ast.Await)):
+            return ()
+    if not returns or any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in ast.walk(node)
+                          if not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))):
+        return ()
+    for value in returns:
+        if value is None or not _returned_chains(value, param, node.name, chains):
+            return ()
+    if "" in chains:
+        chains.update(rebound)
+    return tuple(chains)
+
+
+def _returned_chains(value: ast.expr, param: str, own: str, out: dict[str, None]) -> bool:
+    """Add to `out` the chains of `param` one returned value hands back (`passed_chains`); False where it may be
+    anything else."""
+    if isinstance(value, ast.IfExp):
+        return _returned_chains(value.body, param, own, out) and _returned_chains(value.orelse, param, own, out)
+    if (chain := _param_chain(value, param)) is not None:
+        out[chain] = None
+        return True
+    if not isinstance(value, ast.Call) or not value.args or value.keywords:
+        return False
+    name = dotted(value.func, plain=True) or ""
+    if name in (own, f"self.{own}", f"cls.{own}") and len(value.args) == 1:
+        return _param_chain(value.args[0], param) is not None  # (recursion: the other returns say what it hands back)
+    if name == "getattr" and len(value.args) == 3 and isinstance(value.args[1], ast.Constant) \
+            and isinstance(value.args[1].value, str) and (chain := _param_chain(value.args[0], param)) is not None:
+        out[f"{chain}.{value.args[1].value}"] = None
+        return _returned_chains(value.args[2], param, own, out)
+    return False
+
+
+def _param_chain(value: ast.expr | None, param: str) -> str | None:
+    """".module.inner" for `param.module.inner`, "" for `param`, None for anything else."""
+    name = dotted(value, plain=True) if value is not None else None
+    if name is None or name.partition(".")[0] != param:
+        return None
+    return name[len(param):]
+
+
+def _binds_name(stmt: ast.stmt, name: str) -> bool:
+    """`stmt` itself (not a block under it) binds `name`: an assignment's, a loop's or a `with`'s target."""
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
+    else:
+        return False
+    return any(name in _bound_names(t) for t in targets)
 
 
 def _is_none(node: ast.expr) -> bool:

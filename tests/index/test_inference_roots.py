@@ -550,3 +550,62 @@ def test_a_main_blocks_loop_that_runs_no_model_stays_cold():
         "if __name__", "@torch.inference_mode()\n    def measure(m, ids):\n        return m(ids)\n\n    if __name__")
     found = hot({"pkg.__init__": "", "pkg.lm": LM, "pkg.masks": MASKS, "pkg.run": handed})
     assert "make_mask" not in found
+
+
+GENERATION = """
+    import torch
+
+    def generate(model, ids, n):
+        for _ in range(n):
+            nxt = model(ids)[:, -1].argmax(-1, keepdim=True)
+            ids = torch.cat([ids, nxt], 1)
+        return ids
+
+    def score(model, ids):
+        return model(ids)
+"""
+
+UNGUARDED_SCRIPT = """
+    import torch
+    from pkg.lm import LM
+    from pkg.generation import generate
+
+    model = LM()
+    torch.set_grad_enabled(False)
+
+    def ids_for_prompt(prompt):
+        return torch.tensor([len(prompt)], device="cuda")
+
+    def infer(ids):
+        return generate(model, ids, 8)
+
+    prompt = ids_for_prompt("hello")
+    for n in [1, 2]:
+        infer(prompt)
+"""
+
+
+def test_a_scripts_top_level_calling_its_own_request_function_reaches_its_set_up():
+    """fms' `scripts/inference.py` (no `__main__` guard; nothing imports it): autograd off at top level, the prompt
+    built by the script's `ids_for_prompt(..)` before the loop, then `infer(..)`, which runs `generate(model, ..)`
+    (a decode loop) once. The call runs a generation a few calls down, so the gradless top level runs the model: the
+    prompt helper is reached (`forward`) and the top level is a program's entry."""
+    files = {"pkg.__init__": "", "pkg.lm": LM, "pkg.generation": GENERATION, "pkg.scripts.run": UNGUARDED_SCRIPT}
+    found = hot(files)
+    assert found["ids_for_prompt"] == ("forward", ("pkg.scripts.run:<module> (script: runs the model at top level)",
+                                                   "ids_for_prompt"))
+    index = ProjectIndex([index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod,
+                                       mod.endswith("__init__")) for mod, src in files.items()])
+    index.hot_functions()
+    assert "pkg.scripts.run:<module>" in index.entry_scripts
+
+
+def test_a_scripts_call_of_a_one_step_helper_is_no_request():
+    """The decoys: the same script whose `infer` runs the model once (`score(model, ids)`: no generation), and one
+    whose top level only defines `infer` and never calls it: the prompt helper stays cold."""
+    one_step = UNGUARDED_SCRIPT.replace("generate(model, ids, 8)", "score(model, ids)")
+    files = {"pkg.__init__": "", "pkg.lm": LM, "pkg.generation": GENERATION, "pkg.scripts.run": one_step}
+    assert "ids_for_prompt" not in hot(files)
+    uncalled = UNGUARDED_SCRIPT.replace("        infer(prompt)", "        print(prompt)")
+    files["pkg.scripts.run"] = uncalled
+    assert "ids_for_prompt" not in hot(files)

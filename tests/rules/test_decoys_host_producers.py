@@ -731,3 +731,60 @@ def test_a_tuple_target_gives_each_field_its_own_item():
                 return logits[:, ids[0]], seen
     """
     assert findings(src, scope="all") == {(11, "GL102")}
+
+
+def test_a_module_level_tensor_built_on_the_host_is_a_host_tensor():
+    """A module-level name bound once, at the module's top level, to a tensor built without a device (`torch.tensor`
+    of NumPy data, `torch.arange`, `torch.from_numpy`, a comprehension of such) holds a host tensor in every function
+    that reads it (MAGI-1's special-token tensors): its `.to(device)` / `.cuda()` copies it up per call (hits).
+    Decoys: a constant built on the device, `torch.tensor` of a device constant, a name rebound at module level or
+    through `global`, one bound under `with torch.device("cuda"):`, a parameter that shadows the constant, a move to a
+    dtype only, and a comprehension of device tensors."""
+    check("""
+        import numpy as np
+        import torch
+
+        TABLE = np.load("tokens.npz")
+        CAPTION = torch.tensor(TABLE["caption"].astype(np.float16))
+        DURATION = [torch.tensor(TABLE["other"][i : i + 1]) for i in range(8)]
+        POSITIONS = torch.arange(16)
+        ON_DEVICE = torch.zeros(4, device="cuda")
+        COPIED = torch.tensor(ON_DEVICE)
+        MOVED = torch.ones(4)
+        MOVED = MOVED.half()
+        LATER = torch.ones(4)
+        PER_DEVICE = [torch.zeros(2, device="cuda") for _ in range(4)]
+        with torch.device("cuda"):
+            BUILT = torch.arange(4)
+
+
+        def init():
+            global LATER
+            LATER = LATER.cuda()
+
+
+        @torch.no_grad()
+        def step(x: torch.Tensor, i: int, SHADOW: torch.Tensor):
+            a = CAPTION.to(x.device)  # <- GL131
+            b = DURATION[min(i, 7)].to(x.device)  # <- GL131
+            c = POSITIONS.cuda()  # <- GL131
+            d = ON_DEVICE.to(x.device) + COPIED.to(x.device) + MOVED.to(x.device) + LATER.to(x.device)
+            e = PER_DEVICE[i].to(x.device) + BUILT.to(x.device) + CAPTION.to(torch.float32).sum()
+            return a + b + c + d + e
+    """, scope="all")
+
+
+def test_a_module_level_host_tensor_under_a_moved_default_device_is_left_alone():
+    """`torch.set_default_device("cuda")` puts every factory without `device=` on the device: a module-level
+    `torch.arange(16)` is then a device tensor, and its move copies nothing (decoy)."""
+    check("""
+        import torch
+
+        torch.set_default_device("cuda")
+        POSITIONS = torch.arange(16)
+
+
+        @torch.no_grad()
+        def step(x: torch.Tensor):
+            return x + POSITIONS.to(x.device)
+    """, scope="all")

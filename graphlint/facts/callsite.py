@@ -25,7 +25,7 @@ from graphlint.facts.torch_kinds import (
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
-    JOIN_TORCH, SAMPLING, named_device,
+    JOIN_TORCH, SAMPLING, named_device, typed_legacy,
 )
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
@@ -1388,6 +1388,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return HOST_RESULT_METHODS[meth]
         if meth == "to" and (_to_cpu(value) or any(_host_device(a, again, scope) for a in value.args[:1])):
             return CPU_TENSOR  # `.to("cpu")`, `.to(lens_cpu.device)`
+        if meth == "type" and len(value.args) == 1 and typed_legacy(resolve(dotted(value.args[0])) or ""):
+            return CPU_TENSOR  # `.type(torch.LongTensor)`: a CPU tensor type, copied to the host whatever it was
         if meth == "result" and not value.args and not value.keywords \
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
             return join_later({Call(fn) for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns

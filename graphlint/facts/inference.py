@@ -139,6 +139,8 @@ RETURN_TYPE_FIELDS = frozenset({
 # The legacy constructors (`torch.LongTensor(ids)`, `torch.Tensor([True])`) take no device: they build on the default
 # device, the CPU (`torch.cuda.*` are not them)
 CPU_LEGACY_TENSOR_RE = re.compile(r"^torch\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)?Tensor$")
+# their CUDA counterparts (`torch.cuda.LongTensor`): as a `.type(...)` argument, a cast that copies to the device
+CUDA_LEGACY_TENSOR_RE = re.compile(r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)Tensor$")
 
 
 def typed_legacy(qual: str) -> bool:
@@ -1282,6 +1284,10 @@ class Inference:
         if "cpu" in (text or "").lower():
             return Dev.CPU
         qual = self.resolve(expr) or ""
+        if typed_legacy(qual):
+            return Dev.CPU  # `t.type(torch.LongTensor)`: a CPU tensor type (and a dtype), copied to the host
+        if CUDA_LEGACY_TENSOR_RE.match(qual):
+            return Dev.DEVICE  # `t.type(torch.cuda.LongTensor)`: a CUDA tensor type, copied to the device
         if qual.startswith("torch.") and qual != "torch.device":
             return Dev.DTYPE  # torch.float16, torch.bool, ...
         if self._host_device(expr):

@@ -788,3 +788,44 @@ def test_a_module_level_host_tensor_under_a_moved_default_device_is_left_alone()
         def step(x: torch.Tensor):
             return x + POSITIONS.to(x.device)
     """, scope="all")
+
+
+def test_a_cast_to_a_cpu_tensor_type_lives_on_the_host():
+    """`t.type(torch.LongTensor)` casts to a legacy CPU tensor type: the result is a host tensor whatever `t` was
+    (a device tensor is copied down), so a helper that returns it hands its caller host tensors, item by item through
+    a tuple (FireRedASR's `preprocess_texts`), and their `.cuda()` copies them up (hits). Decoys: a cast to a dtype
+    (`.type(torch.int64)`: where `t` was), to a CUDA tensor type (`torch.cuda.LongTensor`: on the device), and
+    `.type()` without an argument (a type name)."""
+    check("""
+        import torch
+
+
+        def pack(rows: list[list[int]]):
+            ids = torch.tensor(rows, dtype=torch.int)
+            mask = ids.ne(0)
+            ids = ids.type(torch.LongTensor)
+            return ids, mask
+
+
+        def down(x: torch.Tensor):
+            return x.type(torch.LongTensor)
+
+
+        def cast(x: torch.Tensor):
+            return x.type(torch.int64)
+
+
+        def up(rows: list[int]):
+            return torch.tensor(rows).type(torch.cuda.LongTensor)
+
+
+        @torch.no_grad()
+        def step(x: torch.Tensor, rows: list[list[int]]):
+            ids, mask = pack(rows)
+            ids = ids.cuda()  # <- GL131
+            mask = mask.cuda()  # <- GL131
+            a = down(x).to(x.device)  # <- GL131
+            b = cast(x).to(x.device) + up(rows[0]).to(x.device)
+            c = torch.tensor(rows).type(torch.cuda.LongTensor).to(x.device)
+            return a + b + c + ids + mask
+    """, scope="all")

@@ -19,7 +19,7 @@ from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
-    BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER,
+    BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
     HOST_TENSOR_MODULES, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, input_device_module, keeps_input_device, torch_return_kind,
 )
@@ -1363,7 +1363,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return CPU_TENSOR  # `torch.LongTensor(ids)`, `torch.Tensor(data)`: no device argument, the host
         if pins(ast_keywords(value, PIN)):
             return CPU_TENSOR  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
-        if qual in FACTORY_TORCH or qual == "torch.from_numpy":
+        if qual in FACTORY_TORCH or qual in HOST_WRAPPERS:
             # `torch.tensor(flags, device=d, dtype=torch.bool)`: a mask, as the inference reads a factory's dtype
             return _with_dtype(_factory_kind(qual, value, again, scope), value, resolve)
         if qual.rpartition(".")[2].endswith("_like") and value.args:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, SLICES, VIEW_METHODS,
-                                       in_config, typed_legacy)
+from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, HOST_WRAPPERS, SLICES,
+                                       VIEW_METHODS, in_config, typed_legacy)
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.syntax import code_children, code_of, descendants, is_true, kwarg, method_call, positional
 from graphlint.facts.values import HOST_DATA, Dev, Dims, Kind, Source
@@ -403,17 +403,17 @@ class HostOrigins:
     def _call_origin(self, expr: cst.Call) -> Origin | None:
         ctx = self.ctx
         qual = ctx.call_name(expr) or ""
-        if qual in FACTORY_TORCH or qual in ("torch.from_numpy", "torch.scalar_tensor"):
+        if qual in FACTORY_TORCH or qual in HOST_WRAPPERS or qual == "torch.scalar_tensor":
             on_cpu = factory_device_is_cpu(ctx, expr)
             pinned = may_pin(cst_keywords(expr, PIN))
             if on_cpu is False or on_cpu is None and ctx.default_device is not Dev.CPU and not pinned \
-                    and qual != "torch.from_numpy":
+                    and qual not in HOST_WRAPPERS:
                 return None  # `device="cuda"`, or no `device=` under `with torch.device("cuda"):`
             dtype = kwarg(expr, "dtype")
             is_bool = dtype is not None and ctx.qualname(dtype.value) in BOOL_DTYPES
             data = positional(expr)
-            if qual == "torch.from_numpy":
-                return Origin(source=Source.NUMPY)
+            if qual in HOST_WRAPPERS:
+                return Origin(source=Source.NUMPY)  # (host memory wrapped as it is: a NumPy array, a buffer)
             if qual in SCALAR_FACTORIES:
                 if not data:
                     return None

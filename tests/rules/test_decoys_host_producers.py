@@ -829,3 +829,32 @@ def test_a_cast_to_a_cpu_tensor_type_lives_on_the_host():
             c = torch.tensor(rows).type(torch.cuda.LongTensor).to(x.device)
             return a + b + c + ids + mask
     """, scope="all")
+
+
+def test_a_tensor_over_a_host_buffer_lives_on_the_host():
+    """`torch.frombuffer(buf, dtype=...)` wraps the bytes of a Python buffer (ffmpeg's decoded frames) without a copy:
+    a host tensor whatever the default device, so a helper that returns a view of it returns a host tensor and the
+    caller's `.cuda()` copies it up (hits, also under `with torch.device("cuda"):`). Decoys: a helper that returns
+    the buffer's tensor on one path and a device tensor on another (unknown), and a move of a device tensor."""
+    check("""
+        import torch
+
+
+        def decode(out: bytes, h: int, w: int):
+            return torch.frombuffer(out, dtype=torch.uint8).view(-1, h, w, 3)
+
+
+        def decode_or_keep(out: bytes, x: torch.Tensor, raw: bool):
+            if raw:
+                return torch.frombuffer(out, dtype=torch.uint8)
+            return x.flatten()
+
+
+        @torch.no_grad()
+        def step(x: torch.Tensor, out: bytes, raw: bool):
+            video = decode(out, 224, 384).cuda()  # <- GL131
+            with torch.device("cuda"):
+                frames = torch.frombuffer(out, dtype=torch.uint8).to(x.device)  # <- GL131
+            kept = decode_or_keep(out, x, raw).cuda()
+            return video, frames, kept, x.cuda()
+    """, scope="all")

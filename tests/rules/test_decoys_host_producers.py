@@ -858,3 +858,29 @@ def test_a_tensor_over_a_host_buffer_lives_on_the_host():
             kept = decode_or_keep(out, x, raw).cuda()
             return video, frames, kept, x.cuda()
     """, scope="all")
+
+
+def test_moving_the_module_leaves_a_plain_host_field_on_the_host():
+    """`nn.Module._apply` (what `.to()` / `.cuda()` run) converts the children, `_parameters` and `_buffers` only: a
+    plain attribute built on the host in `__init__` (MegaTTS3's `self.emb = torch.exp(torch.arange(..) * -s)`) stays
+    there however the instance is moved, so its `.to(x.device)` in `forward` copies it up per call (hit), while a
+    registered buffer moves with the module (decoy)."""
+    check("""
+        import torch
+        from torch import nn
+
+
+        class PosEmb(nn.Module):
+            def __init__(self, half_dim: int):
+                super().__init__()
+                self.emb = torch.exp(torch.arange(half_dim) * -0.5)
+                self.register_buffer("inv", torch.arange(half_dim).float())
+
+            def forward(self, x: torch.Tensor):
+                return x[:, None] * self.emb.to(x.device) + self.inv.to(x.device)  # <- GL131
+
+
+        def place(m: PosEmb, device: torch.device):
+            m.to(device)
+            return m.cuda()
+    """, scope="all")

@@ -36,6 +36,7 @@ from graphlint.facts.callsite import (
     records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples,
     scope_of, spelled_keywords, statements, tuple_of_tensors,
 )
+from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj, Call as Returned
 
 
@@ -1438,6 +1439,10 @@ class _Indexer(ast.NodeVisitor):
         scope = self._module_scope()
         if id(value) not in scope.top_values:
             return None  # (in a block: `with torch.device("cuda"):` may build it elsewhere)
+        if isinstance(value, ast.Call) and zero_sized(self.resolve(dotted(value.func)) or "", value.args, _displayed,
+                                                      lambda e: isinstance(e, ast.Constant) and type(e.value) is int
+                                                      and e.value == 0):
+            return None  # `DUMMY = torch.empty((0, 0))`: a tensor of no element, whose move copies nothing
         kind = expr_kind(value, self.resolve, scope)
         return kind if kind in (Base.CPU_TENSOR, Base.CPU_SEQ) else None
 
@@ -2574,6 +2579,11 @@ def _self_call_method(func: ast.expr) -> str | None:
         if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self":
             return f"self.{inner.attr}().{func.attr}"
     return None
+
+
+def _displayed(node: ast.expr) -> list[ast.expr] | None:
+    """The items of a tuple or list display; None for anything else."""
+    return list(node.elts) if isinstance(node, (ast.Tuple, ast.List)) else None
 
 
 def _returned_by_call(name: str) -> bool:

@@ -739,7 +739,8 @@ def test_a_module_level_tensor_built_on_the_host_is_a_host_tensor():
     that reads it (MAGI-1's special-token tensors): its `.to(device)` / `.cuda()` copies it up per call (hits).
     Decoys: a constant built on the device, `torch.tensor` of a device constant, a name rebound at module level or
     through `global`, one bound under `with torch.device("cuda"):`, a parameter that shadows the constant, a move to a
-    dtype only, and a comprehension of device tensors."""
+    dtype only, a comprehension of device tensors, and a tensor of no element (petals' `DUMMY_KEY_PAST`: its move
+    copies nothing)."""
     check("""
         import numpy as np
         import torch
@@ -753,6 +754,7 @@ def test_a_module_level_tensor_built_on_the_host_is_a_host_tensor():
         MOVED = torch.ones(4)
         MOVED = MOVED.half()
         LATER = torch.ones(4)
+        NOTHING = torch.empty((0, 0, 0))
         PER_DEVICE = [torch.zeros(2, device="cuda") for _ in range(4)]
         with torch.device("cuda"):
             BUILT = torch.arange(4)
@@ -770,7 +772,8 @@ def test_a_module_level_tensor_built_on_the_host_is_a_host_tensor():
             c = POSITIONS.cuda()  # <- GL131
             d = ON_DEVICE.to(x.device) + COPIED.to(x.device) + MOVED.to(x.device) + LATER.to(x.device)
             e = PER_DEVICE[i].to(x.device) + BUILT.to(x.device) + CAPTION.to(torch.float32).sum()
-            return a + b + c + d + e
+            past = (NOTHING.to(dtype=x.dtype, device=x.device), NOTHING.to(x.device))
+            return a + b + c + d + e, past
     """, scope="all")
 
 

@@ -879,10 +879,12 @@ def is_enum(index: ProjectIndex, cls: ClassInfo) -> bool:
 
 def module_constant(index: ProjectIndex, module: ModuleSummary, name: str) -> Val | None:
     """A name no local binding shadows, bound once at module level to literal host data (`ProjectIndex.constant_kind`):
-    a Python number, or a list of numbers."""
+    a Python number, a list of numbers, a tensor built on the host or a list of such."""
     kind = index.constant_kind(module.module, name) if module.module in index.modules else module.constants.get(name)
     if isinstance(kind, ik.Items):  # a list or tuple of tensors built without a device (`summary._cpu_factory`)
         return None if index.default_device_moved else cpu_tensor_list(len(kind.items))
+    if kind in (ik.Base.CPU_TENSOR, ik.Base.CPU_SEQ):  # `TOKENS = torch.tensor(a)`, a list of such (`_host_tensors`)
+        return None if index.default_device_moved else kind_val(kind)
     return HOST if kind is ik.Base.HOST else kind_val(ik.HOST_LIST) if kind is ik.Base.HOST_LIST else None
 
 

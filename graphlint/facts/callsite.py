@@ -19,13 +19,13 @@ from graphlint.facts.names import bound_names, dotted
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
-    BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER,
+    BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
     HOST_TENSOR_MODULES, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, input_device_module, keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
-    JOIN_TORCH, SAMPLING, named_device,
+    JOIN_TORCH, SAMPLING, named_device, typed_legacy,
 )
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
@@ -1363,7 +1363,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return CPU_TENSOR  # `torch.LongTensor(ids)`, `torch.Tensor(data)`: no device argument, the host
         if pins(ast_keywords(value, PIN)):
             return CPU_TENSOR  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
-        if qual in FACTORY_TORCH or qual == "torch.from_numpy":
+        if qual in FACTORY_TORCH or qual in HOST_WRAPPERS:
             # `torch.tensor(flags, device=d, dtype=torch.bool)`: a mask, as the inference reads a factory's dtype
             return _with_dtype(_factory_kind(qual, value, again, scope), value, resolve)
         if qual.rpartition(".")[2].endswith("_like") and value.args:
@@ -1388,6 +1388,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return HOST_RESULT_METHODS[meth]
         if meth == "to" and (_to_cpu(value) or any(_host_device(a, again, scope) for a in value.args[:1])):
             return CPU_TENSOR  # `.to("cpu")`, `.to(lens_cpu.device)`
+        if meth == "type" and len(value.args) == 1 and typed_legacy(resolve(dotted(value.args[0])) or ""):
+            return CPU_TENSOR  # `.type(torch.LongTensor)`: a CPU tensor type, copied to the host whatever it was
         if meth == "result" and not value.args and not value.keywords \
                 and (fns := _submitted(value.func.value, resolve, scope)) is not None:
             return join_later({Call(fn) for fn in fns})  # `pool.submit(f, x).result()` is what `f(x)` returns

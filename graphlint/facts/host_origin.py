@@ -10,13 +10,14 @@ the rules' hooks of the same node; rules only ask it (GL13x, GL206, GL302).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 import libcst as cst
 
-from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, SLICES, VIEW_METHODS,
-                                       in_config, typed_legacy)
+from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, HOST_WRAPPERS, SLICES,
+                                       VIEW_METHODS, in_config, typed_legacy)
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.syntax import code_children, code_of, descendants, is_true, kwarg, method_call, positional
 from graphlint.facts.values import HOST_DATA, Dev, Dims, Kind, Source
@@ -403,17 +404,17 @@ class HostOrigins:
     def _call_origin(self, expr: cst.Call) -> Origin | None:
         ctx = self.ctx
         qual = ctx.call_name(expr) or ""
-        if qual in FACTORY_TORCH or qual in ("torch.from_numpy", "torch.scalar_tensor"):
+        if qual in FACTORY_TORCH or qual in HOST_WRAPPERS or qual == "torch.scalar_tensor":
             on_cpu = factory_device_is_cpu(ctx, expr)
             pinned = may_pin(cst_keywords(expr, PIN))
             if on_cpu is False or on_cpu is None and ctx.default_device is not Dev.CPU and not pinned \
-                    and qual != "torch.from_numpy":
+                    and qual not in HOST_WRAPPERS:
                 return None  # `device="cuda"`, or no `device=` under `with torch.device("cuda"):`
             dtype = kwarg(expr, "dtype")
             is_bool = dtype is not None and ctx.qualname(dtype.value) in BOOL_DTYPES
             data = positional(expr)
-            if qual == "torch.from_numpy":
-                return Origin(source=Source.NUMPY)
+            if qual in HOST_WRAPPERS:
+                return Origin(source=Source.NUMPY)  # (host memory wrapped as it is: a NumPy array, a buffer)
             if qual in SCALAR_FACTORIES:
                 if not data:
                     return None
@@ -650,16 +651,26 @@ def _assigns_name(node: cst.Assign | cst.AugAssign | cst.AnnAssign, name: str) -
     return None
 
 
+N = TypeVar("N")  # a syntax node of either tree (`zero_sized`)
+
+
 def _zero_sized(qual: str, data: list[cst.BaseExpression]) -> bool:
+    """`zero_sized` of a libcst call's positional arguments."""
+    return zero_sized(qual, data, lambda e: [el.value for el in e.elements] if isinstance(e, (cst.Tuple, cst.List))
+                      else None, lambda e: isinstance(e, cst.Integer) and e.evaluated_value == 0)
+
+
+def zero_sized(qual: str, data: list[N], elements: Callable[[N], list[N] | None], zero: Callable[[N], bool]) -> bool:
     """A literal 0 among a size factory's sizes, spread (`torch.zeros(1, 0, d)`) or in one sequence
     (`torch.empty((0, d))`, `torch.full((0,), v)`): the tensor holds no element. Only literals: a size that may be 0
-    at run time (`torch.zeros(n)`) is a copy like any other."""
+    at run time (`torch.zeros(n)`) is a copy like any other. Either tree: `elements` lists a tuple or list display's
+    items (None for anything else), `zero` tells a literal 0."""
     if qual not in SIZED_FACTORIES or not data:
         return False
     sizes = data[:1] if qual == "torch.full" else data
-    if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
-        sizes = [el.value for el in sizes[0].elements]
-    return any(isinstance(size, cst.Integer) and size.evaluated_value == 0 for size in sizes)
+    if len(sizes) == 1 and (items := elements(sizes[0])) is not None:
+        sizes = items
+    return any(zero(size) for size in sizes)
 
 
 def _all_bool_literals(expr: cst.BaseExpression) -> bool:

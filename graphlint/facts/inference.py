@@ -34,7 +34,7 @@ from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the ru
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
-    HOST_TORCH, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES,
+    HOST_TORCH, HOST_WRAPPERS, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
 
@@ -139,6 +139,8 @@ RETURN_TYPE_FIELDS = frozenset({
 # The legacy constructors (`torch.LongTensor(ids)`, `torch.Tensor([True])`) take no device: they build on the default
 # device, the CPU (`torch.cuda.*` are not them)
 CPU_LEGACY_TENSOR_RE = re.compile(r"^torch\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)?Tensor$")
+# their CUDA counterparts (`torch.cuda.LongTensor`): as a `.type(...)` argument, a cast that copies to the device
+CUDA_LEGACY_TENSOR_RE = re.compile(r"^torch\.cuda\.(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)Tensor$")
 
 
 def typed_legacy(qual: str) -> bool:
@@ -1282,6 +1284,10 @@ class Inference:
         if "cpu" in (text or "").lower():
             return Dev.CPU
         qual = self.resolve(expr) or ""
+        if typed_legacy(qual):
+            return Dev.CPU  # `t.type(torch.LongTensor)`: a CPU tensor type (and a dtype), copied to the host
+        if CUDA_LEGACY_TENSOR_RE.match(qual):
+            return Dev.DEVICE  # `t.type(torch.cuda.LongTensor)`: a CUDA tensor type, copied to the device
         if qual.startswith("torch.") and qual != "torch.device":
             return Dev.DTYPE  # torch.float16, torch.bool, ...
         if self._host_device(expr):
@@ -1335,7 +1341,7 @@ class Inference:
             return self._distribution(node)
         dtype = self._has_kw(node, "dtype")
         is_bool = dtype is not None and self.resolve(dtype.value) in BOOL_DTYPES
-        if qual in FACTORY_TORCH or qual == "torch.from_numpy":
+        if qual in FACTORY_TORCH or qual in HOST_WRAPPERS:
             return self._factory(qual, node, dtype, is_bool)
         if qual in JOIN_TORCH and node.args:
             # `torch.cat(parts)` lives where its parts live: host tensors joined on the host stay there
@@ -1442,14 +1448,14 @@ class Inference:
                 return Val(kind, weak=d.weak, rank=d.rank)
         rank = self._factory_rank(qual, node, data)
         pinned = pins(cst_keywords(node, PIN))
-        if device is None and qual != "torch.from_numpy" and not pinned and self.default_device is not Dev.CPU:
+        if device is None and qual not in HOST_WRAPPERS and not pinned and self.default_device is not Dev.CPU:
             # under `with torch.device("cuda"):` / after `torch.set_default_device("cuda")` a factory builds there
             # (`torch.as_tensor(cpu_t)` may keep its tensor where it is: not read)
             if qual != "torch.tensor" and data is not None and self(data).is_tensor:
                 return UNKNOWN
             return Val(Kind.BOOL_TENSOR if is_bool else Kind.TENSOR, rank=rank) \
                 if self.default_device is Dev.DEVICE else UNKNOWN
-        if qual == "torch.from_numpy" or device is Dev.CPU or device is None or pinned:
+        if qual in HOST_WRAPPERS or device is Dev.CPU or device is None or pinned:
             # `torch.tensor(lengths)` of a Python sequence has one or more dimensions, however deep it nests
             nd = rank is None and qual in DATA_FACTORIES and data is not None and self(data).ref in SEQUENCE_REFS
             return Val(Kind.CPU_TENSOR, pinned=pinned, rank=rank, nd=nd)  # only host memory can be pinned

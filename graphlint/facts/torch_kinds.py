@@ -74,6 +74,7 @@ WINDOW_TORCH = frozenset({"torch.hann_window", "torch.hamming_window", "torch.bl
                           "torch.kaiser_window"})
 # Factories of a fixed rank whatever their arguments (the index's `factory_rank` and the facts' `_factory_rank`)
 FIXED_RANK_TORCH = {"torch.arange": 1, "torch.linspace": 1, "torch.logspace": 1, "torch.randperm": 1, "torch.eye": 2,
+                    "torch.frombuffer": 1,  # a flat view of the buffer
                     **dict.fromkeys(WINDOW_TORCH, 1)}
 # Tensor methods whose result has the receiver's number of dimensions whatever their arguments (dtype and device
 # casts, copies, elementwise maths, scans, views that reorder dimensions): a field rebound through one keeps its rank
@@ -87,6 +88,9 @@ RANK_KEEPING_METHODS = frozenset({
     "roll", "index_select", "narrow", "permute", "transpose", "index_fill", "index_fill_", "scatter", "scatter_",
     "index_copy", "index_copy_",
 })
+# Constructors that wrap host memory without a copy (a NumPy array, a Python buffer): their tensor lives on the host
+# whatever the default device is, and they take no `device=`
+HOST_WRAPPERS = frozenset({"torch.from_numpy", "torch.frombuffer"})
 FACTORY_TORCH = frozenset({
     "torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.empty", "torch.full",
     "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.rand", "torch.randn",

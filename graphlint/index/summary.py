@@ -36,6 +36,7 @@ from graphlint.facts.callsite import (
     records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples,
     scope_of, spelled_keywords, statements, tuple_of_tensors,
 )
+from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj, Call as Returned
 
 
@@ -650,6 +651,8 @@ class _Indexer(ast.NodeVisitor):
         self.lazy_attrs: set[tuple[str, str]] = set()  # (class key, attribute) a method other than `__init__` built
         self.top_level: frozenset[str] = frozenset()  # module-level defs, known before any body is visited
         self.top_assigned: frozenset[str] = frozenset()  # names a module-level statement assigns (`_module_assigned`)
+        self.module_body: list[ast.stmt] = []  # the module's statements, for `_module_scope`
+        self._module_scope_memo: Scope | None = None
         self.script_binds: dict[str, str] = {}  # top-level names bound to what they stand for (`_script_bind`)
         self.script_arms: dict[str, set[str]] = {}  # top-level names' values from other arms of an `if` (`_script_if`)
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
@@ -1429,11 +1432,38 @@ class _Indexer(ast.NodeVisitor):
             return
         if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(self._cpu_factory(e) for e in value.elts):
             self.s.constants[name] = Items((Base.CPU_TENSOR,) * len(value.elts))  # `CACHE = [torch.zeros(n), ...]`
+        elif isinstance(value, (ast.Call, ast.ListComp)) and (host := self._host_tensors(value)) is not None:
+            self.s.constants[name] = host
         elif isinstance(value, ast.List):
             listed = bool(value.elts) and all(_literal_number(e) for e in value.elts)
             self.s.constants[name] = Base.HOST_LIST if listed else UNKNOWN
         else:
             self.s.constants[name] = Base.HOST if _literal_number(value) else UNKNOWN  # (a string may name a device)
+
+    def _host_tensors(self, value: ast.Call | ast.ListComp) -> IKind | None:
+        """`TOKENS = torch.tensor(np_tokens)`, `torch.from_numpy(a)`, `torch.arange(8)`, `[torch.tensor(r) for r in
+        rows]` at module level: a host tensor (a list of them), as the call-site facts read the same value in a
+        function body (`expr_kind`, over the module's own bindings); None for anything else, and for a binding in a
+        block (`with torch.device("cuda"):` may build it elsewhere)."""
+        scope = self._module_scope()
+        if id(value) not in scope.top_values:
+            return None  # (in a block: `with torch.device("cuda"):` may build it elsewhere)
+        if isinstance(value, ast.Call) and zero_sized(self.resolve(dotted(value.func)) or "", value.args, _displayed,
+                                                      lambda e: isinstance(e, ast.Constant) and type(e.value) is int
+                                                      and e.value == 0):
+            return None  # `DUMMY = torch.empty((0, 0))`: a tensor of no element, whose move copies nothing
+        kind = expr_kind(value, self.resolve, scope)
+        return kind if kind in (Base.CPU_TENSOR, Base.CPU_SEQ) else None
+
+    def _module_scope(self) -> Scope:
+        """The module's statements read as one function body's (`scope_of`): its names' bindings, for `expr_kind`."""
+        if self._module_scope_memo is None:
+            args = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                 defaults=[])
+            body = ast.FunctionDef(name="<module>", args=args, body=self.module_body, decorator_list=[], returns=None,
+                                   type_comment=None, lineno=1, col_offset=0)
+            self._module_scope_memo = scope_of(body)
+        return self._module_scope_memo
 
     def _return_rank(self, scope: Scope) -> int | None:
         """`FunctionInfo.return_rank`: the one rank every return's factory shows (`factory_rank`)."""
@@ -2166,6 +2196,7 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         _FieldSetters().visit(tree)
     indexer = _Indexer(module, path, lines, is_package)
     indexer.bodies.append(tree.body)
+    indexer.module_body = tree.body
     indexer.top_level = _module_defs(tree.body)
     indexer.top_assigned = _module_assigned(tree.body) | (_declared_globals(tree) if "global " in source else frozenset())
     indexer.visit(tree)
@@ -2601,6 +2632,11 @@ def _self_call_method(func: ast.expr) -> str | None:
         if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self":
             return f"self.{inner.attr}().{func.attr}"
     return None
+
+
+def _displayed(node: ast.expr) -> list[ast.expr] | None:
+    """The items of a tuple or list display; None for anything else."""
+    return list(node.elts) if isinstance(node, (ast.Tuple, ast.List)) else None
 
 
 def _returned_by_call(name: str) -> bool:

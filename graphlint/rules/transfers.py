@@ -9,6 +9,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.host_origin import tensor_elements
+from graphlint.facts.inference import typed_legacy
 from graphlint.facts.tokenizers import DECODERS
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.rules._conditions import condition_category
@@ -125,9 +126,9 @@ def _device_rows(val: Val) -> bool:
 class CpuTransfer(Rule):
     """`.cpu()` / `.to("cpu")` / `host_buf.copy_(device_t)` is a blocking device-to-host copy.
 
-    Every spelling counts: `.cpu()`, `.to("cpu")`, `.to(device="cpu")`, `.to(torch.device("cpu"))`, and a
-    `copy_` of a device tensor into a host tensor (a buffer built without `device=`, a `.cpu()` copy, a
-    `*_cpu` field). Measured on an H200: `cpu_buf.copy_(cuda_t)` and `pinned_buf.copy_(cuda_t)` both make debug
+    Every spelling counts: `.cpu()`, `.to("cpu")`, `.to(device="cpu")`, `.to(torch.device("cpu"))`, a cast to a
+    CPU tensor type (`.type(torch.LongTensor)`), and a `copy_` of a device tensor into a host tensor (a buffer built
+    without `device=`, a `.cpu()` copy, a `*_cpu` field). Measured on an H200: `cpu_buf.copy_(cuda_t)` and `pinned_buf.copy_(cuda_t)` both make debug
     mode raise, wait for a queued 200 ms kernel, and fail capture; `pinned_buf.copy_(cuda_t, non_blocking=True)`
     does not wait (it races instead, like `.to("cpu", non_blocking=True)`), and neither is reported here,
     unless the destination is a column-restricted view (`pinned[:n, :m]`): torch fills a non-contiguous host
@@ -151,6 +152,7 @@ class CpuTransfer(Rule):
     )
     VALID = (
         "def step(x: torch.Tensor):\n    return x.to(torch.float16)\n",
+        "def step(x: torch.Tensor):\n    return x.type(torch.int64), x.type(torch.cuda.LongTensor)\n",
         "def step(x: torch.Tensor, dev):\n    return x.to(dev)\n",
         "def step(x: torch.Tensor, buf):\n    return x.to('cpu', non_blocking=True)\n",
         "def step(x: torch.Tensor, n: int):\n    buf = torch.empty(n, pin_memory=True)\n"
@@ -166,6 +168,8 @@ class CpuTransfer(Rule):
         "    #      ^^^^^^^^^^^\n",
         "def step(x: torch.Tensor):\n    return x.to(device=torch.device('cpu'))  # <- GL103\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return x.type(torch.LongTensor)  # <- GL103\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "class Gen:\n    def __init__(self, n: int):\n        self.logits_pinned = torch.empty(n, pin_memory=True)\n\n"
         "    def step(self, logits: torch.Tensor):\n        out = self.logits_pinned[:4]\n"
         "        out.copy_(logits, non_blocking=False)  # <- GL103\n"
@@ -174,7 +178,7 @@ class CpuTransfer(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        m = tensor_method(self.ctx, node, ("cpu", "to", "copy_"))
+        m = tensor_method(self.ctx, node, ("cpu", "to", "copy_", "type"))
         if m is None:
             return
         if m[1] == "copy_":
@@ -191,13 +195,16 @@ class CpuTransfer(Rule):
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value != "device":
                 continue
-            if isinstance(arg.value, (cst.SimpleString, cst.Call)) and self.ctx.inference.device_expr(arg.value) is Dev.CPU:
+            if name == "to" and isinstance(arg.value, (cst.SimpleString, cst.Call)) \
+                    and self.ctx.inference.device_expr(arg.value) is Dev.CPU:
                 self.report(node, self.message.format(call='.to("cpu")'))
                 return
-            # `t.to(device)` after `device = "cpu"`, `t.to(lens_cpu.device)`: a device tensor moved to the host
+            # `t.to(device)` after `device = "cpu"`, `t.to(lens_cpu.device)`, `t.type(torch.LongTensor)` (a CPU tensor
+            # type): a device tensor moved to the host
             if recv is not None and self.ctx.is_device_tensor(recv) and not self.ctx.val(recv).weak \
-                    and self.ctx.inference.device_arg(arg.value) is Dev.CPU:
-                self.report(node, self.message.format(call=f".to({code_of(arg.value)})"))
+                    and self.ctx.inference.device_arg(arg.value) is Dev.CPU \
+                    and (name == "to" or typed_legacy(self.ctx.qualname(arg.value) or "")):
+                self.report(node, self.message.format(call=f".{name}({code_of(arg.value)})"))
                 return
 
     def _copy_into_host(self, node: cst.Call, dst: cst.BaseExpression | None) -> None:

@@ -731,3 +731,159 @@ def test_a_tuple_target_gives_each_field_its_own_item():
                 return logits[:, ids[0]], seen
     """
     assert findings(src, scope="all") == {(11, "GL102")}
+
+
+def test_a_module_level_tensor_built_on_the_host_is_a_host_tensor():
+    """A module-level name bound once, at the module's top level, to a tensor built without a device (`torch.tensor`
+    of NumPy data, `torch.arange`, `torch.from_numpy`, a comprehension of such) holds a host tensor in every function
+    that reads it (MAGI-1's special-token tensors): its `.to(device)` / `.cuda()` copies it up per call (hits).
+    Decoys: a constant built on the device, `torch.tensor` of a device constant, a name rebound at module level or
+    through `global`, one bound under `with torch.device("cuda"):`, a parameter that shadows the constant, a move to a
+    dtype only, a comprehension of device tensors, and a tensor of no element (petals' `DUMMY_KEY_PAST`: its move
+    copies nothing)."""
+    check("""
+        import numpy as np
+        import torch
+
+        TABLE = np.load("tokens.npz")
+        CAPTION = torch.tensor(TABLE["caption"].astype(np.float16))
+        DURATION = [torch.tensor(TABLE["other"][i : i + 1]) for i in range(8)]
+        POSITIONS = torch.arange(16)
+        ON_DEVICE = torch.zeros(4, device="cuda")
+        COPIED = torch.tensor(ON_DEVICE)
+        MOVED = torch.ones(4)
+        MOVED = MOVED.half()
+        LATER = torch.ones(4)
+        NOTHING = torch.empty((0, 0, 0))
+        PER_DEVICE = [torch.zeros(2, device="cuda") for _ in range(4)]
+        with torch.device("cuda"):
+            BUILT = torch.arange(4)
+
+
+        def init():
+            global LATER
+            LATER = LATER.cuda()
+
+
+        @torch.no_grad()
+        def step(x: torch.Tensor, i: int, SHADOW: torch.Tensor):
+            a = CAPTION.to(x.device)  # <- GL131
+            b = DURATION[min(i, 7)].to(x.device)  # <- GL131
+            c = POSITIONS.cuda()  # <- GL131
+            d = ON_DEVICE.to(x.device) + COPIED.to(x.device) + MOVED.to(x.device) + LATER.to(x.device)
+            e = PER_DEVICE[i].to(x.device) + BUILT.to(x.device) + CAPTION.to(torch.float32).sum()
+            past = (NOTHING.to(dtype=x.dtype, device=x.device), NOTHING.to(x.device))
+            return a + b + c + d + e, past
+    """, scope="all")
+
+
+def test_a_module_level_host_tensor_under_a_moved_default_device_is_left_alone():
+    """`torch.set_default_device("cuda")` puts every factory without `device=` on the device: a module-level
+    `torch.arange(16)` is then a device tensor, and its move copies nothing (decoy)."""
+    check("""
+        import torch
+
+        torch.set_default_device("cuda")
+        POSITIONS = torch.arange(16)
+
+
+        @torch.no_grad()
+        def step(x: torch.Tensor):
+            return x + POSITIONS.to(x.device)
+    """, scope="all")
+
+
+def test_a_cast_to_a_cpu_tensor_type_lives_on_the_host():
+    """`t.type(torch.LongTensor)` casts to a legacy CPU tensor type: the result is a host tensor whatever `t` was
+    (a device tensor is copied down), so a helper that returns it hands its caller host tensors, item by item through
+    a tuple (FireRedASR's `preprocess_texts`), and their `.cuda()` copies them up (hits). Decoys: a cast to a dtype
+    (`.type(torch.int64)`: where `t` was), to a CUDA tensor type (`torch.cuda.LongTensor`: on the device), and
+    `.type()` without an argument (a type name)."""
+    check("""
+        import torch
+
+
+        def pack(rows: list[list[int]]):
+            ids = torch.tensor(rows, dtype=torch.int)
+            mask = ids.ne(0)
+            ids = ids.type(torch.LongTensor)
+            return ids, mask
+
+
+        def down(x: torch.Tensor):
+            return x.type(torch.LongTensor)
+
+
+        def cast(x: torch.Tensor):
+            return x.type(torch.int64)
+
+
+        def up(rows: list[int]):
+            return torch.tensor(rows).type(torch.cuda.LongTensor)
+
+
+        @torch.no_grad()
+        def step(x: torch.Tensor, rows: list[list[int]]):
+            ids, mask = pack(rows)
+            ids = ids.cuda()  # <- GL131
+            mask = mask.cuda()  # <- GL131
+            a = down(x).to(x.device)  # <- GL131
+            b = cast(x).to(x.device) + up(rows[0]).to(x.device)
+            c = torch.tensor(rows).type(torch.cuda.LongTensor).to(x.device)
+            return a + b + c + ids + mask
+    """, scope="all")
+
+
+def test_a_tensor_over_a_host_buffer_lives_on_the_host():
+    """`torch.frombuffer(buf, dtype=...)` wraps the bytes of a Python buffer (ffmpeg's decoded frames) without a copy:
+    a host tensor whatever the default device, so a helper that returns a view of it returns a host tensor and the
+    caller's `.cuda()` copies it up (hits, also under `with torch.device("cuda"):`). Decoys: a helper that returns
+    the buffer's tensor on one path and a device tensor on another (unknown), and a move of a device tensor."""
+    check("""
+        import torch
+
+
+        def decode(out: bytes, h: int, w: int):
+            return torch.frombuffer(out, dtype=torch.uint8).view(-1, h, w, 3)
+
+
+        def decode_or_keep(out: bytes, x: torch.Tensor, raw: bool):
+            if raw:
+                return torch.frombuffer(out, dtype=torch.uint8)
+            return x.flatten()
+
+
+        @torch.no_grad()
+        def step(x: torch.Tensor, out: bytes, raw: bool):
+            video = decode(out, 224, 384).cuda()  # <- GL131
+            with torch.device("cuda"):
+                frames = torch.frombuffer(out, dtype=torch.uint8).to(x.device)  # <- GL131
+            kept = decode_or_keep(out, x, raw).cuda()
+            return video, frames, kept, x.cuda()
+    """, scope="all")
+
+
+def test_moving_the_module_leaves_a_plain_host_field_on_the_host():
+    """`nn.Module._apply` (what `.to()` / `.cuda()` run) converts the children, `_parameters` and `_buffers` only: a
+    plain attribute built on the host in `__init__` (MegaTTS3's `self.emb = torch.exp(torch.arange(..) * -s)`) stays
+    there however the instance is moved, so its `.to(x.device)` in `forward` copies it up per call (hit), while a
+    registered buffer moves with the module (decoy)."""
+    check("""
+        import torch
+        from torch import nn
+
+
+        class PosEmb(nn.Module):
+            def __init__(self, half_dim: int):
+                super().__init__()
+                self.emb = torch.exp(torch.arange(half_dim) * -0.5)
+                self.register_buffer("inv", torch.arange(half_dim).float())
+
+            def forward(self, x: torch.Tensor):
+                return x[:, None] * self.emb.to(x.device) + self.inv.to(x.device)  # <- GL131
+
+
+        def place(m: PosEmb, device: torch.device):
+            m.to(device)
+            return m.cuda()
+    """, scope="all")

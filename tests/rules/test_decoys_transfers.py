@@ -1351,3 +1351,22 @@ def test_similarity_scores_of_host_embeddings_are_on_the_host():
             return a, b, c
     """
     assert findings(src, scope="all") == {(11, "GL103")}
+
+
+def test_a_cast_to_a_cpu_tensor_type_copies_a_device_tensor_down():
+    """`t.type(torch.FloatTensor)` of a device tensor is a blocking device-to-host copy (a legacy CPU tensor type names
+    the host), hit; a cast to a dtype, to a CUDA tensor type, of a host tensor, or to a dtype held in a name that says
+    `cpu` (a dtype, not a device) copies nothing down (decoys)."""
+    src = """
+        import torch
+
+
+        @torch.no_grad()
+        def step(x: torch.Tensor, cpu_dtype: torch.dtype, n: int):
+            a = x.type(torch.FloatTensor)
+            b = x.type(torch.float16) + x.type(torch.cuda.FloatTensor)
+            c = torch.arange(n).type(torch.LongTensor)
+            d = x.type(cpu_dtype)
+            return a, b, c, d
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL103"} == {(6, "GL103")}

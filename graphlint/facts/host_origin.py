@@ -201,8 +201,8 @@ class HostOrigins:
         self.history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = {}
         self._arms: dict[int, tuple[tuple[int, str], ...]] | None = None  # `_arm_paths` of the unit's tree
         self._loops: dict[int, cst.For | cst.While] | None = None  # `_loop_of_names` of the unit's tree
-        # (id of a loop, name) -> `_last_rebind` of the name in the loop's body: one walk per loop and name
-        self._loop_rebinds: dict[tuple[int, str], tuple[cst.CSTNode, bool] | None] = {}
+        # id of a loop -> `_last_rebinds` of its body: one walk per loop, whatever names the rules read in it
+        self._loop_rebinds: dict[int, dict[str, tuple[cst.CSTNode, bool]]] = {}
 
     @property
     def consts(self) -> set[str]:
@@ -531,10 +531,10 @@ class HostOrigins:
         loop = self._loops.get(id(name))
         if loop is None or isinstance(loop, cst.For) and _binds_target(loop.target, name.value):
             return None  # a `for` target is rebound by the loop itself at each iteration
-        key = (id(loop), name.value)
-        if key not in self._loop_rebinds:
-            self._loop_rebinds[key] = _last_rebind(loop.body, name.value)
-        last = self._loop_rebinds[key]
+        rebinds = self._loop_rebinds.get(id(loop))
+        if rebinds is None:
+            rebinds = self._loop_rebinds[id(loop)] = _last_rebinds(loop.body)
+        last = rebinds.get(name.value)
         if last is None or not last[1]:
             return None  # the body's last rebinding (the one a later iteration reads) is no offload
         # positions are costly (a code generation of the unit): asked only for an offload
@@ -603,51 +603,63 @@ def _int_params(ctx) -> list[str]:
 HOST_KINDS = (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY)
 
 
-def _offload(value: cst.BaseExpression, name: str) -> bool:
-    """`name.cpu()` / `name.to("cpu")`: `name` moved to the host (`to`'s argument is read syntactically)."""
-    m = method_call(value) if isinstance(value, cst.Call) else None
-    if m is None or not isinstance(m[0], cst.Name) or m[0].value != name:
-        return False
+def _offloaded(value: cst.BaseExpression | None) -> str | None:
+    """The name `value` moves to the host, `name` of `name.cpu()` / `name.to("cpu")` (`to`'s argument is read
+    syntactically); None for any other value."""
+    m = method_call(value) if value.__class__ is cst.Call else None
+    if m is None or m[0].__class__ is not cst.Name:
+        return None
     if m[1] == "cpu":
-        return True
-    return m[1] == "to" and len(value.args) == 1 and isinstance(value.args[0].value, cst.SimpleString) \
-        and value.args[0].value.evaluated_value == "cpu"
+        return m[0].value
+    arg = value.args[0].value if m[1] == "to" and len(value.args) == 1 else None
+    return m[0].value if arg.__class__ is cst.SimpleString and arg.evaluated_value == "cpu" else None
 
 
-def _last_rebind(body: cst.CSTNode, name: str) -> tuple[cst.CSTNode, bool] | None:
-    """(statement, offloads) of the textually last statement in `body` that rebinds `name` (an assignment, a tuple's
-    element) or moves it to the host in place (a statement `name.cpu()`, which only a module does in place)."""
-    last = None
+# Nodes whose bodies run elsewhere (`_last_rebinds` does not enter them) and the assignments it reads. Classes are
+# compared, not tested with isinstance (libcst's are ABCs: a slow test; a parsed tree holds libcst's own classes only).
+_ELSEWHERE = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
+_ASSIGNMENTS = frozenset({cst.Assign, cst.AugAssign, cst.AnnAssign})
+_DISPLAYS = frozenset({cst.Tuple, cst.List})
+
+
+def _last_rebinds(body: cst.CSTNode) -> dict[str, tuple[cst.CSTNode, bool]]:
+    """name -> (statement, offloads) of the textually last statement in `body` that rebinds the name (an assignment,
+    a tuple's element) or moves it to the host in place (a statement `name.cpu()`, which only a module does in place):
+    every name's in one walk of the body."""
+    last: dict[str, tuple[cst.CSTNode, bool]] = {}
     todo = [body]
     while todo:
         node = todo.pop()
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        cls = node.__class__
+        if cls in _ELSEWHERE:
             continue
-        found = None
-        if isinstance(node, cst.Expr) and _offload(node.value, name):
-            found = True
-        elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
-            found = _assigns_name(node, name)
-        if found is not None:
-            last = (node, found)
+        if cls is cst.Expr:
+            name = _offloaded(node.value)
+            if name is not None:
+                last[name] = (node, True)
+        elif cls in _ASSIGNMENTS:
+            for name, offloads in _assigned_names(node).items():
+                last[name] = (node, offloads)
         todo.extend(reversed(code_children(node)))
     return last
 
 
-def _assigns_name(node: cst.Assign | cst.AugAssign | cst.AnnAssign, name: str) -> bool | None:
-    """None when `node` does not bind `name`; else whether it binds it to `name` moved to the host."""
-    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+def _assigned_names(node: cst.Assign | cst.AugAssign | cst.AnnAssign) -> dict[str, bool]:
+    """Each name `node` binds (a target, a display's element; the first that binds it decides) -> whether it binds
+    it to that name moved to the host."""
+    out: dict[str, bool] = {}
+    targets = [t.target for t in node.targets] if node.__class__ is cst.Assign else [node.target]
+    value = node.value
     for target in targets:
-        if isinstance(target, cst.Name) and target.value == name:
-            return node.value is not None and _offload(node.value, name)
-        if isinstance(target, (cst.Tuple, cst.List)):
+        if target.__class__ is cst.Name:
+            if target.value not in out:
+                out[target.value] = value is not None and _offloaded(value) == target.value
+        elif target.__class__ in _DISPLAYS:
+            paired = value.__class__ in _DISPLAYS and len(value.elements) == len(target.elements)
             for i, el in enumerate(target.elements):
-                if isinstance(el.value, cst.Name) and el.value.value == name:
-                    value = node.value
-                    if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements):
-                        return _offload(value.elements[i].value, name)
-                    return False
-    return None
+                if el.value.__class__ is cst.Name and el.value.value not in out:
+                    out[el.value.value] = paired and _offloaded(value.elements[i].value) == el.value.value
+    return out
 
 
 def _zero_sized(qual: str, data: list[cst.BaseExpression]) -> bool:

@@ -38,7 +38,7 @@ def is_node(cls: type) -> bool:
 
 def method_call(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
     """(receiver, method name) for `recv.name(...)`."""
-    if isinstance(node.func, cst.Attribute):
+    if node.func.__class__ is cst.Attribute:
         return node.func.value, node.func.attr.value
     return None
 
@@ -108,10 +108,10 @@ def names_columns(subscript: cst.Subscript) -> bool:
     """`df[["char", "start"]]`: an index that is a list of string literals selects columns (pandas); a tensor raises
     on it, so what it indexes is no tensor and the list is no index tensor."""
     for el in subscript.slice:
-        idx = el.slice.value if isinstance(el.slice, cst.Index) else None
-        if isinstance(idx, cst.List) and idx.elements and all(
-                isinstance(e, cst.Element) and isinstance(e.value, (cst.SimpleString, cst.ConcatenatedString,
-                                                                    cst.FormattedString)) for e in idx.elements):
+        idx = el.slice.value if el.slice.__class__ is cst.Index else None
+        if idx.__class__ is cst.List and idx.elements and all(
+                e.__class__ is cst.Element and e.value.__class__ in (cst.SimpleString, cst.ConcatenatedString,
+                                                                    cst.FormattedString) for e in idx.elements):
             return True
     return False
 

@@ -197,21 +197,27 @@ def code_children(node: cst.CSTNode) -> list[cst.CSTNode]:
         first = _SOURCE_ORDER.get(node.__class__, ())
         names = _ORDERED[node.__class__] = (*first, *(f for f in fields if f not in first))
     out: list[cst.CSTNode] = []
+    known = _NODE_CLASSES  # (`is_node`'s table read in place: this runs for every node of every walk)
     for name in names:
         value = getattr(node, name)
         if isinstance(value, (list, tuple)):
-            out.extend(v for v in value if is_node(v.__class__))
-        elif is_node(value.__class__):
-            out.append(value)
+            for v in value:
+                node_class = known.get(v.__class__)
+                if node_class or node_class is None and is_node(v.__class__):
+                    out.append(v)
+        else:
+            node_class = known.get(value.__class__)
+            if node_class or node_class is None and is_node(value.__class__):
+                out.append(value)
     return out
 
 
 def descendants(node: cst.CSTNode, prune: tuple[type, ...] = ()) -> Iterator[cst.CSTNode]:
-    """`node` and the nodes of code below it, in pre-order and source order; nodes of a `prune` type are
-    yielded but not entered."""
+    """`node` and the nodes of code below it, in pre-order and source order; nodes of a `prune` class (concrete
+    libcst classes: compared, not tested with isinstance) are yielded but not entered."""
     todo = [node]
     while todo:
         node = todo.pop()
         yield node
-        if not isinstance(node, prune):
+        if node.__class__ not in prune:
             todo.extend(reversed(code_children(node)))

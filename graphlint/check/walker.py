@@ -70,10 +70,10 @@ def _allows_sync(qual: str | None, func: cst.BaseExpression) -> bool:
 def _host_literal_default(param: cst.Param) -> bool:
     """`k=False`, `x=0`, `q="mean"`: a flag or setting that merely shares a tensor's usual name."""
     d = param.default
-    if isinstance(d, cst.UnaryOperation):
+    if d.__class__ is cst.UnaryOperation:
         d = d.expression
-    return isinstance(d, (cst.Integer, cst.Float, cst.SimpleString)) or \
-        isinstance(d, cst.Name) and d.value in ("True", "False")
+    return d.__class__ in (cst.Integer, cst.Float, cst.SimpleString) or \
+        d.__class__ is cst.Name and d.value in ("True", "False")
 
 
 # `.max()`, `.sum()`, ... as written (black leaves no spaces there): a search for one spares most functions the walk
@@ -87,7 +87,7 @@ _METHOD_CALL = re.compile(r"\b(\w+)\.(\w+)\(")
 
 def _literal_pairs(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
     """The element expressions of a literal tuple/list without starred items; None for anything else."""
-    if isinstance(value, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in value.elements):
+    if value.__class__ in (cst.Tuple, cst.List) and not any(e.__class__ is cst.StarredElement for e in value.elements):
         return [e.value for e in value.elements]
     return None
 
@@ -247,7 +247,7 @@ def _target_names(target: cst.BaseExpression) -> set[str]:
 def _all_params(params: cst.Parameters) -> list[cst.Param]:
     out = [*params.posonly_params, *params.params, *params.kwonly_params]
     for star in (params.star_arg, params.star_kwarg):
-        if isinstance(star, cst.Param):
+        if star.__class__ is cst.Param:
             out.append(star)
     return out
 
@@ -460,21 +460,21 @@ class Walker:
         self.ctx.inference.reset_cache()
         self.ctx._call_names.clear()
         self.dispatcher.walrus.clear()
-        if not isinstance(small, cst.Raise):
+        if small.__class__ is not cst.Raise:
             # The error path: a sync while raising costs nothing that matters.
             self.dispatcher.walk(small)
         self.bind_small(small)
 
     def statement(self, stmt: cst.BaseStatement) -> None:
         inf = self.ctx.inference
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if stmt.__class__ is cst.SimpleStatementLine:
             for small in stmt.body:
                 self.small(small)
-        elif isinstance(stmt, cst.If) and self.ctx.unit.function is not None and _main_guard(stmt.test):
+        elif stmt.__class__ is cst.If and self.ctx.unit.function is not None and _main_guard(stmt.test):
             # `if __name__ == "__main__":` in a function body is a script's self-test, dead when imported: only
             # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
             self._walk_orelse(stmt)
-        elif isinstance(stmt, cst.If) and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)
+        elif stmt.__class__ is cst.If and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)
                                            or off_cuda_arm(inf, stmt.test)):
             # a None test of a parameter every caller fills: only the arm its callers take runs; an arm that runs only
             # where the program's device is not CUDA (`if device.type == "mps":`) never runs either
@@ -483,10 +483,10 @@ class Walker:
                 self.walk_block(stmt.body)
             else:
                 self._walk_orelse(stmt)
-        elif isinstance(stmt, cst.If):
+        elif stmt.__class__ is cst.If:
             when_true, when_false = self._isinstance_narrowing(stmt.test)
             # `isinstance(n, int) and n > 2`: the operands after the isinstance only run when it holds
-            if when_true and isinstance(stmt.test, cst.BooleanOperation):
+            if when_true and stmt.test.__class__ is cst.BooleanOperation:
                 inf.push(dict(when_true))
                 self.header(stmt, stmt.test)
                 inf.pop()
@@ -494,12 +494,12 @@ class Walker:
                 self.header(stmt, stmt.test)
             self._branches([stmt.body], stmt.orelse, [when_true], when_false, owner=stmt,
                            eager=self._eager_arm(stmt.test))
-        elif isinstance(stmt, cst.While):
+        elif stmt.__class__ is cst.While:
             # The test runs again after each iteration: evaluate it with the body's bindings joined in.
             self._dry_run(stmt.body)
             self.header(stmt, stmt.test)
             self._loop(stmt.body, stmt.orelse)
-        elif isinstance(stmt, cst.For):
+        elif stmt.__class__ is cst.For:
             self.header(stmt, stmt.iter, stmt.target)
             iter_val = inf(stmt.iter)
             if not self.dry:
@@ -514,9 +514,9 @@ class Walker:
                 inf.bind(name, val)
             if stmt.orelse:
                 self.walk_block(stmt.orelse.body)
-        elif isinstance(stmt, cst.With):
+        elif stmt.__class__ is cst.With:
             self.header(stmt, *[item.item for item in stmt.items])
-            calls = [(self.ctx.qualname(i.item.func), i.item.func) for i in stmt.items if isinstance(i.item, cst.Call)]
+            calls = [(self.ctx.qualname(i.item.func), i.item.func) for i in stmt.items if i.item.__class__ is cst.Call]
             capture = any((qual or "") in CAPTURE_CONTEXTS for qual, _ in calls)
             allow = any(_allows_sync(qual, func) for qual, func in calls)
             for item in stmt.items:
@@ -535,7 +535,7 @@ class Walker:
             inf.reset_cache()
             self.ctx.allow_sync_depth -= allow
             self.ctx.capture_depth -= capture
-        elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+        elif stmt.__class__ is cst.Try or type(stmt).__name__ == "TryStar":
             self.header(stmt)
             self.walk_block(stmt.body)
             for handler in stmt.handlers:
@@ -546,14 +546,14 @@ class Walker:
                 self.walk_block(stmt.orelse.body)
             if stmt.finalbody:
                 self.walk_block(stmt.finalbody.body)
-        elif isinstance(stmt, cst.FunctionDef):
+        elif stmt.__class__ is cst.FunctionDef:
             # A nested def runs with its enclosing function, in a child scope, where it is first called.
             inf.bind(stmt.name.value, UNKNOWN)
             if self.dispatcher.nested and not self.dry:
                 self.dispatcher.nested[-1].setdefault(stmt.name.value, []).append(stmt)
-        elif isinstance(stmt, cst.ClassDef):
+        elif stmt.__class__ is cst.ClassDef:
             inf.bind(stmt.name.value, UNKNOWN)
-        elif isinstance(stmt, cst.Match):
+        elif stmt.__class__ is cst.Match:
             self.header(stmt, stmt.subject)
             self._branches([case.body for case in stmt.cases], None)
 
@@ -596,9 +596,9 @@ class Walker:
             inf.pop()
         inf.push(dict(orelse_narrowed or {}))
         self.ctx.eager_depth += eager == "orelse"
-        if isinstance(orelse, cst.If):
+        if orelse.__class__ is cst.If:
             self.statement(orelse)
-        elif isinstance(orelse, cst.Else):
+        elif orelse.__class__ is cst.Else:
             self.walk_block(orelse.body)
         self.ctx.eager_depth -= eager == "orelse"
         if not orelse_exits:
@@ -622,9 +622,9 @@ class Walker:
         """Which arm of an `if` never runs while capturing: "body" for `if attn_metadata.is_prefill:` or
         `if not torch.cuda.is_current_stream_capturing():`, "orelse" for the un-negated capture test."""
         negated = False
-        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        while test.__class__ is cst.UnaryOperation and test.operator.__class__ is cst.Not:
             test, negated = test.expression, not negated
-        if isinstance(test, cst.Call) and (self.ctx.qualname(test.func) or "") in CAPTURE_GUARDS:
+        if test.__class__ is cst.Call and (self.ctx.qualname(test.func) or "") in CAPTURE_GUARDS:
             return "body" if negated else "orelse"  # true while capturing/compiling: the other arm is eager
         text = _guard_text(test)
         if text and any(fnmatch.fnmatchcase(text, p) for p in self.ctx.eager_guards):
@@ -689,7 +689,7 @@ class Walker:
     # -- bindings -----------------------------------------------------------------------------
     def bind_small(self, small: cst.BaseSmallStatement) -> None:
         inf = self.ctx.inference
-        if isinstance(small, cst.Assign):
+        if small.__class__ is cst.Assign:
             val = inf(small.value)
             # `main, rest = parts[0], parts[1:]`: a literal tuple on both sides binds element by element
             # (all right-hand values first, as Python evaluates them)
@@ -697,43 +697,43 @@ class Walker:
             vals = [inf(v) for v in pairwise] if pairwise is not None else None
             for target in small.targets:
                 t = target.target
-                if vals is None or not isinstance(t, (cst.Tuple, cst.List)) or not bind_items(inf, t, vals):
+                if vals is None or t.__class__ not in (cst.Tuple, cst.List) or not bind_items(inf, t, vals):
                     bind_targets(inf, t, val, source=small.value)
-            if len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            if len(small.targets) == 1 and small.targets[0].target.__class__ is cst.Name:
                 remember_test(inf, small.targets[0].target.value, small.value)
-                if isinstance(small.value, cst.Name) and small.value.value == "None":
+                if small.value.__class__ is cst.Name and small.value.value == "None":
                     # `device = None`: until rebound, a device argument naming no device (`Inference.holds_none`)
                     name = small.targets[0].target.value
                     inf.none_params[name] = inf.env[name] = inf.env[name]._replace()
-        elif isinstance(small, cst.AnnAssign):
+        elif small.__class__ is cst.AnnAssign:
             ann = annotation_val(code_of(small.annotation.annotation))
             val = inf(small.value) if small.value is not None else UNKNOWN
             bind_targets(inf, small.target, annotated_binding(ann, val))
-        elif isinstance(small, cst.AugAssign):
-            if isinstance(small.target, cst.Name):
+        elif small.__class__ is cst.AugAssign:
+            if small.target.__class__ is cst.Name:
                 cur = inf(small.target)
                 rhs = inf(small.value)
                 if rhs.is_tensor and not cur.is_tensor:
                     # `offset += host_lens[i]`: a host number plus a CPU tensor is a CPU tensor
                     host = rhs.kind is Kind.CPU_TENSOR and cur.kind is Kind.HOST
                     inf.bind(small.target.value, Val(Kind.CPU_TENSOR, rank=rhs.rank) if host else TENSOR)
-            elif isinstance(small.target, cst.Subscript):
+            elif small.target.__class__ is cst.Subscript:
                 # `counts[i] += mask.sum()` of a host number: the slot now holds a device tensor (stored as such)
                 rhs = inf(small.value)
                 if rhs.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not rhs.weak and inf(small.target).kind is Kind.HOST:
                     bind_targets(inf, small.target, Val(Kind.TENSOR, rank=rhs.rank))
-        elif isinstance(small, (cst.Import, cst.ImportFrom)):
-            names = small.names if not isinstance(small.names, cst.ImportStar) else []
+        elif small.__class__ in (cst.Import, cst.ImportFrom):
+            names = small.names if small.names.__class__ is not cst.ImportStar else []
             for alias in names:
                 local = alias.asname.name if alias.asname else alias.name
-                if isinstance(local, cst.Name):
+                if local.__class__ is cst.Name:
                     self.ctx.module.imports.setdefault(local.value, dotted_name(alias.name) or local.value)
-        elif isinstance(small, cst.Expr):
+        elif small.__class__ is cst.Expr:
             inf.grow(small.value)  # `xs.append(t)`: a list of tensors from here on
-        elif isinstance(small, cst.Assert):
+        elif small.__class__ is cst.Assert:
             for name, val in narrowing(inf, small.test)[0].items():  # the code after runs only when it held
                 inf.bind(name, val)
-        elif isinstance(small, cst.Global) or isinstance(small, cst.Nonlocal):
+        elif small.__class__ is cst.Global or small.__class__ is cst.Nonlocal:
             pass
         # Walrus targets inside expressions.
         for node in self.dispatcher.walrus:
@@ -947,8 +947,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         """`self.<field>.<method>(...)` where every store the class family makes to the field is an object a host-only
         library builds (`HOST_ONLY_LIBRARIES`)."""
         func = call.func
-        if cls is None or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Attribute) \
-                or not isinstance(func.value.value, cst.Name) or func.value.value.value != "self":
+        if cls is None or func.__class__ is not cst.Attribute or func.value.__class__ is not cst.Attribute \
+                or func.value.value.__class__ is not cst.Name or func.value.value.value != "self":
             return False
         attr = func.value.attr.value
         made = [d for c in index.mro(cls) for d in (*c.factories.get(attr, ()),
@@ -1179,7 +1179,7 @@ def _find_function(tree: cst.Module) -> cst.FunctionDef | None:
         if not body:
             return None
         first = body[0]
-        if isinstance(first, cst.FunctionDef):
+        if first.__class__ is cst.FunctionDef:
             return first
         node = first
 
@@ -1192,29 +1192,29 @@ def _main_guard(test: cst.BaseExpression) -> bool:
 def _exits(block: cst.BaseSuite | cst.If | cst.Else) -> bool:
     """The block never falls through: it ends in `return`, `raise`, `continue` or `break`, or in an
     `if`/`elif`/`else` chain whose every arm does."""
-    if isinstance(block, cst.If):
+    if block.__class__ is cst.If:
         return _exits(block.body) and block.orelse is not None and _exits(block.orelse)
-    if isinstance(block, cst.Else):
+    if block.__class__ is cst.Else:
         return _exits(block.body)
-    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    body = block.body if block.__class__ in (cst.IndentedBlock, cst.SimpleStatementSuite) else ()
     if not body:
         return False
     last = body[-1]
-    if isinstance(last, cst.SimpleStatementLine):
+    if last.__class__ is cst.SimpleStatementLine:
         last = last.body[-1] if last.body else None
-    if isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
+    if last.__class__ in (cst.Return, cst.Raise, cst.Continue, cst.Break):
         return True
-    return isinstance(last, cst.If) and _exits(last)
+    return last.__class__ is cst.If and _exits(last)
 
 
 def _guard_text(test: cst.BaseExpression) -> str | None:
     """`attn_metadata.is_prefill` / `forward_batch.forward_mode.is_extend()` as text, for eager guards."""
-    if isinstance(test, cst.Call) and not test.args:
+    if test.__class__ is cst.Call and not test.args:
         inner = _guard_text(test.func)
         return f"{inner}()" if inner else None
-    if isinstance(test, cst.Name):
+    if test.__class__ is cst.Name:
         return test.value
-    if isinstance(test, cst.Attribute):
+    if test.__class__ is cst.Attribute:
         inner = _guard_text(test.value)
         return f"{inner}.{test.attr.value}" if inner else None
     return None

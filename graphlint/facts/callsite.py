@@ -1663,21 +1663,23 @@ SPLAT = "**"
 STAR_ARGS = Fwd("*")
 
 
-def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope, loops: list[ast.comprehension] | None = None
-                   ) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]] | None:
+def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope, loops: list[ast.comprehension] | None = None,
+                   memo: Memo | None = None) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]] | None:
     """(positional kinds, keyword kinds) a call passes, recorded even when none is known: which arguments a call
     leaves out tells a None default from a value. A `*args` call records nothing (it may fill any position), unless
     its one starred argument is the caller's own `*args` passed on last and unchanged: that records `STAR_ARGS`. A
     `**mapping` of string keys the code spells out (`f(**{"k": v})`, `f(**dict(k=v))`, a local bound once to such a
     literal and never filled after) passes those keywords; any other `**mapping` records the keyword `SPLAT`.
     `loops`: the generators of the comprehensions around the call, outermost first, whose names the arguments read
-    as elements of what they iterate (`comprehension_scope`)."""
+    as elements of what they iterate (`comprehension_scope`). `memo`: the kinds read already in `scope` while
+    `resolve` answered as it does now (`expr_kind`); a comprehension's scope reads with a memo of its own."""
     starred = [a for a in call.args if isinstance(a, ast.Starred)]
     if starred and (starred != call.args[-1:] or not _own_varargs(starred[0].value, scope)):
         return None
+    if loops or memo is None:
+        memo = {}
     if loops:
         scope = comprehension_scope(scope, loops)
-    memo: Memo = {}
     positional = tuple(_arg_kind(arg, call, resolve, scope, memo) for arg in call.args if arg not in starred)
     positional += (STAR_ARGS,) if starred else ()
     keywords: list[tuple[str, IKind]] = []

@@ -178,26 +178,26 @@ def _indexed(expr: cst.BaseExpression, bound: dict[str, cst.BaseExpression], see
     """`name[i1, ..., ik]` subscripts among the operands of an expression that holds one element (each operand of a
     one-element result holds one element), with only plain indices (no slice, `None` or `...`: those keep or add
     dimensions); a local bound once is followed to its value."""
-    if isinstance(expr, cst.BinaryOperation):
+    if expr.__class__ is cst.BinaryOperation:
         return _indexed(expr.left, bound, seen) + _indexed(expr.right, bound, seen)
-    if isinstance(expr, cst.UnaryOperation):
+    if expr.__class__ is cst.UnaryOperation:
         return _indexed(expr.expression, bound, seen)
-    if isinstance(expr, cst.BooleanOperation):
+    if expr.__class__ is cst.BooleanOperation:
         # `a or b` tests each operand it reaches with `bool()`: each holds one element
         return _indexed(expr.left, bound, seen) + _indexed(expr.right, bound, seen)
-    if isinstance(expr, cst.Comparison):
-        if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in expr.comparisons):
+    if expr.__class__ is cst.Comparison:
+        if any(t.operator.__class__ in (cst.Is, cst.IsNot, cst.In, cst.NotIn) for t in expr.comparisons):
             return []  # identity and membership tests are host booleans whatever their operands hold
         found = _indexed(expr.left, bound, seen)
         for t in expr.comparisons:
             found += _indexed(t.comparator, bound, seen)
         return found
-    if isinstance(expr, cst.Name) and expr.value in bound and expr.value not in seen:
+    if expr.__class__ is cst.Name and expr.value in bound and expr.value not in seen:
         seen.add(expr.value)
         return _indexed(bound[expr.value], bound, seen)
-    flat = flat_subscript(expr) if isinstance(expr, cst.Subscript) else None
+    flat = flat_subscript(expr) if expr.__class__ is cst.Subscript else None
     if flat is not None and all(
-            isinstance(el.slice, cst.Index) and not isinstance(el.slice.value, cst.Ellipsis)
-            and not (isinstance(el.slice.value, cst.Name) and el.slice.value.value == "None") for el in flat[1]):
+            el.slice.__class__ is cst.Index and el.slice.value.__class__ is not cst.Ellipsis
+            and not (el.slice.value.__class__ is cst.Name and el.slice.value.value == "None") for el in flat[1]):
         return [expr]
     return []

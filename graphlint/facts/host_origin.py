@@ -202,8 +202,8 @@ class HostOrigins:
         self.history: dict[str, list[tuple[cst.CSTNode, Origin | None]]] = {}
         self._arms: dict[int, tuple[tuple[int, str], ...]] | None = None  # `_arm_paths` of the unit's tree
         self._loops: dict[int, cst.For | cst.While] | None = None  # `_loop_of_names` of the unit's tree
-        # (id of a loop, name) -> `_last_rebind` of the name in the loop's body: one walk per loop and name
-        self._loop_rebinds: dict[tuple[int, str], tuple[cst.CSTNode, bool] | None] = {}
+        # id of a loop -> `_last_rebinds` of its body: one walk per loop, whatever names the rules read in it
+        self._loop_rebinds: dict[int, dict[str, tuple[cst.CSTNode, bool]]] = {}
 
     @property
     def consts(self) -> set[str]:
@@ -248,7 +248,7 @@ class HostOrigins:
         return any(arm != pa[key] for key, arm in self._arm_path(b) if key in pa)
 
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
-        if isinstance(target, cst.Name):
+        if target.__class__ is cst.Name:
             name = target.value
             origin = self._origin(value) if value is not None else None  # a flow fact is read when asked
             history = self.history.setdefault(name, [])
@@ -266,11 +266,11 @@ class HostOrigins:
             (self.lists.add if is_list else self.lists.discard)(name)
             is_const = value is not None and self.is_const(value)
             (self.consts.add if is_const else self.consts.discard)(name)
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif target.__class__ in (cst.Tuple, cst.List):
             # `t5, clip = t5.cpu(), clip.cpu()`: a display of as many values binds each to its own
-            values = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) and len(
+            values = [e.value for e in value.elements] if value.__class__ in (cst.Tuple, cst.List) and len(
                 value.elements) == len(target.elements) and not any(
-                isinstance(e, cst.StarredElement) for e in (*value.elements, *target.elements)) else None
+                e.__class__ is cst.StarredElement for e in (*value.elements, *target.elements)) else None
             for i, el in enumerate(target.elements):
                 self._bind(el.value, values[i] if values is not None else None)
 
@@ -297,23 +297,23 @@ class HostOrigins:
     def is_const(self, expr: cst.BaseExpression) -> bool:
         """Built from compile-time constants only: literals, config attributes, shapes, finfo/math."""
         ctx = self.ctx
-        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
+        if expr.__class__ in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString):
             return True
-        if isinstance(expr, cst.Name):
+        if expr.__class__ is cst.Name:
             return expr.value in ("True", "False", "None") or expr.value in self.consts
-        if isinstance(expr, cst.UnaryOperation):
+        if expr.__class__ is cst.UnaryOperation:
             return self.is_const(expr.expression)
-        if isinstance(expr, cst.BinaryOperation):
+        if expr.__class__ is cst.BinaryOperation:
             return self.is_const(expr.left) and self.is_const(expr.right)
-        if isinstance(expr, (cst.Tuple, cst.List)):
+        if expr.__class__ in (cst.Tuple, cst.List):
             return all(self.is_const(e.value) for e in expr.elements)
-        if isinstance(expr, cst.Subscript):
+        if expr.__class__ is cst.Subscript:
             return self.is_const(expr.value)
-        if isinstance(expr, cst.Attribute):
+        if expr.__class__ is cst.Attribute:
             if expr.attr.value in CONST_ATTRS or in_config(expr):
                 return True
             return (ctx.qualname(expr) or "").startswith(("math.", "torch.", "numpy."))
-        if isinstance(expr, cst.Call):
+        if expr.__class__ is cst.Call:
             qual = ctx.call_name(expr) or ""
             m = method_call(expr)
             if m and m[1] in ("size", "dim", "numel") and not any(
@@ -330,8 +330,8 @@ class HostOrigins:
     # -- origins ------------------------------------------------------------------------------
     def origin(self, expr: cst.BaseExpression) -> Origin | None:
         found = self._origin(expr)
-        if found is None and (isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.BinaryOperation)) or isinstance(
-                expr, cst.Subscript) and not self.ctx.val(expr.value).is_tensor):
+        if found is None and (expr.__class__ in (cst.Name, cst.Attribute, cst.Call, cst.BinaryOperation)
+                              or expr.__class__ is cst.Subscript and not self.ctx.val(expr.value).is_tensor):
             # what the inference's data flow shows (not what a `*_cpu` name suggests): a project function
             # that returns a host tensor, a parameter every caller passes one, a value joined across branches, an
             # item of a container of host tensors (`load_file(path)["w"]`; a tensor's own indexing is above), host
@@ -348,48 +348,48 @@ class HostOrigins:
 
     def _origin(self, expr: cst.BaseExpression) -> Origin | None:
         ctx = self.ctx
-        if isinstance(expr, cst.Name):
+        if expr.__class__ is cst.Name:
             found = self.origins.get(expr.value)
             if found is not None and self._one_arm(expr):
                 return found.but(partial=True)
             return found or self._carried(expr)
-        if isinstance(expr, cst.Attribute) and expr.attr.value not in CONST_ATTRS | {"device", "is_cuda", "is_cpu"} \
+        if expr.__class__ is cst.Attribute and expr.attr.value not in CONST_ATTRS | {"device", "is_cuda", "is_cpu"} \
                 and ctx.val(expr).kind not in HOST_KINDS:
             # `ae.decoder` of `ae = ae.cpu()`: a submodule (or a tensor's `.T` / `.data`) lives with what holds it
             base = self.origin(expr.value)
             return base.but(pinned=False, dims=Dims.UNKNOWN, const=False) if base is not None \
                 and base.source is Source.CPU else None
-        if isinstance(expr, cst.Subscript):
+        if expr.__class__ is cst.Subscript:
             base = self.origin(expr.value)
             if base is None:
                 return None
-            if any(isinstance(el.slice, cst.Index) and ctx.is_device_tensor(el.slice.value) and self.origin(
+            if any(el.slice.__class__ is cst.Index and ctx.is_device_tensor(el.slice.value) and self.origin(
                     el.slice.value) is None for el in expr.slice):
                 return None  # indexed with a device tensor: the result is moved to the device
             # Slices, `None` and `...` keep every dimension; an integer index may drop the last one.
-            keeps = all(isinstance(el.slice, cst.Slice) or (isinstance(el.slice, cst.Index) and (
-                isinstance(el.slice.value, cst.Ellipsis) or (isinstance(el.slice.value, cst.Name)
+            keeps = all(el.slice.__class__ is cst.Slice or (el.slice.__class__ is cst.Index and (
+                el.slice.value.__class__ is cst.Ellipsis or (el.slice.value.__class__ is cst.Name
                                                              and el.slice.value.value == "None")))
                         for el in expr.slice)
             return base.but(dims=Dims.SHAPED if keeps and base.dims is Dims.SHAPED else Dims.UNKNOWN)
-        if isinstance(expr, cst.UnaryOperation):
+        if expr.__class__ is cst.UnaryOperation:
             base = self.origin(expr.expression)
-            return base.but(pinned=False) if base is not None and not isinstance(expr.operator, cst.Not) else None
-        if isinstance(expr, cst.BinaryOperation):
+            return base.but(pinned=False) if base is not None and expr.operator.__class__ is not cst.Not else None
+        if expr.__class__ is cst.BinaryOperation:
             left, right = self.origin(expr.left), self.origin(expr.right)
             if left is None and right is None:
                 return None
             if left is None and not self.hostish(expr.left) or right is None and not self.hostish(expr.right):
                 return None
             parts = [o for o in (left, right) if o is not None]
-            bitwise = isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
+            bitwise = expr.operator.__class__ in (cst.BitAnd, cst.BitOr, cst.BitXor)
             return Origin(is_bool=bitwise and all(o.is_bool for o in parts),
                           dims=Dims.SHAPED if any(o.dims is Dims.SHAPED for o in parts) else parts[0].dims,
                           const=all(o.const for o in parts) and all(
                               self.is_const(e) for e, o in ((expr.left, left), (expr.right, right)) if o is None),
                           source=parts[0].source, empty=any(o.empty for o in parts))  # broadcast: empty, or raises
-        if isinstance(expr, cst.Comparison):
-            if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in expr.comparisons):
+        if expr.__class__ is cst.Comparison:
+            if any(t.operator.__class__ in (cst.Is, cst.IsNot, cst.In, cst.NotIn) for t in expr.comparisons):
                 return None
             ops = [expr.left] + [t.comparator for t in expr.comparisons]
             origins = [self.origin(o) for o in ops]
@@ -397,7 +397,7 @@ class HostOrigins:
                 return None
             first = next(o for o in origins if o is not None)
             return Origin(is_bool=True, dims=first.dims, source=first.source)
-        if isinstance(expr, cst.Call):
+        if expr.__class__ is cst.Call:
             return self._call_origin(expr)
         return None
 
@@ -419,20 +419,20 @@ class HostOrigins:
                 if not data:
                     return None
                 d = data[0]
-                if isinstance(d, (cst.List, cst.Tuple, cst.ListComp)) or ctx.val(d).kind in (
+                if d.__class__ in (cst.List, cst.Tuple, cst.ListComp) or ctx.val(d).kind in (
                         Kind.HOST_SEQ, Kind.NDARRAY, Kind.TENSOR_SEQ):
                     return Origin(is_bool=is_bool or _all_bool_literals(d), dims=Dims.SHAPED, const=self.is_const(d),
-                                  pinned=pinned, empty=isinstance(d, (cst.List, cst.Tuple)) and not d.elements)
+                                  pinned=pinned, empty=d.__class__ in (cst.List, cst.Tuple) and not d.elements)
                 if ctx.is_device_tensor(d):
                     return None  # torch.tensor(cuda_t): a device copy
-                known = self.hostish(d) or isinstance(d, (cst.Integer, cst.Float, cst.BinaryOperation,
-                                                           cst.UnaryOperation)) and ctx.val(d).kind is not Kind.TENSOR
+                known = self.hostish(d) or d.__class__ in (cst.Integer, cst.Float, cst.BinaryOperation,
+                                                           cst.UnaryOperation) and ctx.val(d).kind is not Kind.TENSOR
                 if not known and qual != "torch.tensor":
                     return None  # `torch.as_tensor(t)`: a no-op on a tensor, wherever it lives
                 return Origin(is_bool=is_bool or _all_bool_literals(d), pinned=pinned,
                               dims=Dims.SCALAR if known else Dims.UNKNOWN, const=self.is_const(d),
                               source=Source.FACTORY if known else Source.MAYBE)
-            scalar = qual == "torch.full" and data and isinstance(data[0], cst.Tuple) and not data[0].elements
+            scalar = qual == "torch.full" and data and data[0].__class__ is cst.Tuple and not data[0].elements
             return Origin(pinned=pinned, is_bool=is_bool,
                           dims=Dims.SCALAR if scalar else Dims.SHAPED,
                           const=bool(scalar) and len(data) > 1 and self.is_const(data[1]),
@@ -440,13 +440,13 @@ class HostOrigins:
         if CPU_LEGACY_TENSOR_RE.match(qual) and (ctx.default_device is not Dev.UNKNOWN or typed_legacy(qual)):
             # `torch.LongTensor(ids)`: a CPU factory whose name says its dtype (the inference's flow fact does not)
             data = positional(expr)
-            listed = bool(data) and (isinstance(data[0], (cst.List, cst.Tuple, cst.ListComp))
+            listed = bool(data) and (data[0].__class__ in (cst.List, cst.Tuple, cst.ListComp)
                                      or ctx.val(data[0]).kind is Kind.HOST_SEQ)
             return Origin(is_bool=qual == "torch.BoolTensor", dims=Dims.SHAPED if listed else Dims.UNKNOWN,
                           const=listed and self.is_const(data[0]))
         if qual in ("torch.cat", "torch.stack", "torch.concat", "torch.concatenate"):
             data = positional(expr)
-            if data and isinstance(data[0], (cst.List, cst.Tuple)) and data[0].elements:
+            if data and data[0].__class__ in (cst.List, cst.Tuple) and data[0].elements:
                 parts = [self.origin(e.value) for e in data[0].elements]
                 if all(parts):
                     return Origin(is_bool=all(p.is_bool for p in parts), dims=Dims.SHAPED)
@@ -488,7 +488,7 @@ class HostOrigins:
         if base is None:
             return None
         if name in ("view", "reshape", "flatten", "unsqueeze", "expand", "unflatten", "repeat") and not (
-                name in ("view", "reshape") and len(expr.args) == 1 and isinstance(expr.args[0].value, cst.Tuple)
+                name in ("view", "reshape") and len(expr.args) == 1 and expr.args[0].value.__class__ is cst.Tuple
                 and not expr.args[0].value.elements):
             return base.but(dims=Dims.SHAPED)  # at least one dimension after these
         if name in VIEW_METHODS or name in ("contiguous", "__getitem__"):
@@ -532,10 +532,10 @@ class HostOrigins:
         loop = self._loops.get(id(name))
         if loop is None or isinstance(loop, cst.For) and _binds_target(loop.target, name.value):
             return None  # a `for` target is rebound by the loop itself at each iteration
-        key = (id(loop), name.value)
-        if key not in self._loop_rebinds:
-            self._loop_rebinds[key] = _last_rebind(loop.body, name.value)
-        last = self._loop_rebinds[key]
+        rebinds = self._loop_rebinds.get(id(loop))
+        if rebinds is None:
+            rebinds = self._loop_rebinds[id(loop)] = _last_rebinds(loop.body)
+        last = rebinds.get(name.value)
         if last is None or not last[1]:
             return None  # the body's last rebinding (the one a later iteration reads) is no offload
         # positions are costly (a code generation of the unit): asked only for an offload
@@ -582,7 +582,7 @@ class HostOrigins:
 def _int_params(ctx) -> list[str]:
     """Parameters annotated `int` (host-known integers: static per captured graph)."""
     node = getattr(ctx, "tree", None)
-    while node is not None and not isinstance(node, cst.FunctionDef):
+    while node is not None and node.__class__ is not cst.FunctionDef:
         body = getattr(node, "body", None)
         if isinstance(body, cst.BaseSuite):
             body = body.body
@@ -593,9 +593,9 @@ def _int_params(ctx) -> list[str]:
     out = []
     for p in [*params.posonly_params, *params.params, *params.kwonly_params]:
         ann = p.annotation.annotation if p.annotation is not None else None
-        if ann is None or isinstance(ann, cst.Attribute):
+        if ann is None or ann.__class__ is cst.Attribute:
             continue  # `torch.Tensor`: no dotted name is one of these, and codegen is dear (5 rules, every param)
-        text = ann.value if isinstance(ann, cst.Name) and not ann.lpar else code_of(ann).replace(" ", "")
+        text = ann.value if ann.__class__ is cst.Name and not ann.lpar else code_of(ann).replace(" ", "")
         if text in ("int", "Optional[int]", "int|None", "bool"):
             out.append(p.name.value)
     return out
@@ -604,51 +604,63 @@ def _int_params(ctx) -> list[str]:
 HOST_KINDS = (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY)
 
 
-def _offload(value: cst.BaseExpression, name: str) -> bool:
-    """`name.cpu()` / `name.to("cpu")`: `name` moved to the host (`to`'s argument is read syntactically)."""
-    m = method_call(value) if isinstance(value, cst.Call) else None
-    if m is None or not isinstance(m[0], cst.Name) or m[0].value != name:
-        return False
+def _offloaded(value: cst.BaseExpression | None) -> str | None:
+    """The name `value` moves to the host, `name` of `name.cpu()` / `name.to("cpu")` (`to`'s argument is read
+    syntactically); None for any other value."""
+    m = method_call(value) if value.__class__ is cst.Call else None
+    if m is None or m[0].__class__ is not cst.Name:
+        return None
     if m[1] == "cpu":
-        return True
-    return m[1] == "to" and len(value.args) == 1 and isinstance(value.args[0].value, cst.SimpleString) \
-        and value.args[0].value.evaluated_value == "cpu"
+        return m[0].value
+    arg = value.args[0].value if m[1] == "to" and len(value.args) == 1 else None
+    return m[0].value if arg.__class__ is cst.SimpleString and arg.evaluated_value == "cpu" else None
 
 
-def _last_rebind(body: cst.CSTNode, name: str) -> tuple[cst.CSTNode, bool] | None:
-    """(statement, offloads) of the textually last statement in `body` that rebinds `name` (an assignment, a tuple's
-    element) or moves it to the host in place (a statement `name.cpu()`, which only a module does in place)."""
-    last = None
+# Nodes whose bodies run elsewhere (`_last_rebinds` does not enter them) and the assignments it reads. Classes are
+# compared, not tested with isinstance (libcst's are ABCs: a slow test; a parsed tree holds libcst's own classes only).
+_ELSEWHERE = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
+_ASSIGNMENTS = frozenset({cst.Assign, cst.AugAssign, cst.AnnAssign})
+_DISPLAYS = frozenset({cst.Tuple, cst.List})
+
+
+def _last_rebinds(body: cst.CSTNode) -> dict[str, tuple[cst.CSTNode, bool]]:
+    """name -> (statement, offloads) of the textually last statement in `body` that rebinds the name (an assignment,
+    a tuple's element) or moves it to the host in place (a statement `name.cpu()`, which only a module does in place):
+    every name's in one walk of the body."""
+    last: dict[str, tuple[cst.CSTNode, bool]] = {}
     todo = [body]
     while todo:
         node = todo.pop()
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        cls = node.__class__
+        if cls in _ELSEWHERE:
             continue
-        found = None
-        if isinstance(node, cst.Expr) and _offload(node.value, name):
-            found = True
-        elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
-            found = _assigns_name(node, name)
-        if found is not None:
-            last = (node, found)
+        if cls is cst.Expr:
+            name = _offloaded(node.value)
+            if name is not None:
+                last[name] = (node, True)
+        elif cls in _ASSIGNMENTS:
+            for name, offloads in _assigned_names(node).items():
+                last[name] = (node, offloads)
         todo.extend(reversed(code_children(node)))
     return last
 
 
-def _assigns_name(node: cst.Assign | cst.AugAssign | cst.AnnAssign, name: str) -> bool | None:
-    """None when `node` does not bind `name`; else whether it binds it to `name` moved to the host."""
-    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+def _assigned_names(node: cst.Assign | cst.AugAssign | cst.AnnAssign) -> dict[str, bool]:
+    """Each name `node` binds (a target, a display's element; the first that binds it decides) -> whether it binds
+    it to that name moved to the host."""
+    out: dict[str, bool] = {}
+    targets = [t.target for t in node.targets] if node.__class__ is cst.Assign else [node.target]
+    value = node.value
     for target in targets:
-        if isinstance(target, cst.Name) and target.value == name:
-            return node.value is not None and _offload(node.value, name)
-        if isinstance(target, (cst.Tuple, cst.List)):
+        if target.__class__ is cst.Name:
+            if target.value not in out:
+                out[target.value] = value is not None and _offloaded(value) == target.value
+        elif target.__class__ in _DISPLAYS:
+            paired = value.__class__ in _DISPLAYS and len(value.elements) == len(target.elements)
             for i, el in enumerate(target.elements):
-                if isinstance(el.value, cst.Name) and el.value.value == name:
-                    value = node.value
-                    if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements):
-                        return _offload(value.elements[i].value, name)
-                    return False
-    return None
+                if el.value.__class__ is cst.Name and el.value.value not in out:
+                    out[el.value.value] = paired and _offloaded(value.elements[i].value) == el.value.value
+    return out
 
 
 N = TypeVar("N")  # a syntax node of either tree (`zero_sized`)
@@ -686,12 +698,12 @@ def host_list(ctx, expr: cst.BaseExpression) -> bool:
     list of slices, `x[[slice(0, e) for e in t.shape]]`: `SLICES`)."""
     if ctx.val(expr) == SLICES:
         return False
-    if isinstance(expr, cst.List):
-        kinds = [ctx.val(e.value).kind for e in expr.elements if isinstance(e, cst.Element)]
+    if expr.__class__ is cst.List:
+        kinds = [ctx.val(e.value).kind for e in expr.elements if e.__class__ is cst.Element]
         return bool(kinds) and all(k in (Kind.HOST, Kind.HOST_SEQ) for k in kinds)
-    if isinstance(expr, cst.ListComp):
+    if expr.__class__ is cst.ListComp:
         return ctx.val(expr.for_in.iter).kind in (Kind.HOST, Kind.HOST_SEQ)
-    if isinstance(expr, cst.Call) and ctx.call_name(expr) == "list" and expr.args:
+    if expr.__class__ is cst.Call and ctx.call_name(expr) == "list" and expr.args:
         return ctx.val(expr.args[0].value).kind in (Kind.HOST, Kind.HOST_SEQ)
     return False
 
@@ -794,13 +806,13 @@ def _field_root(expr: cst.BaseExpression) -> str | None:
 def _capacity_fields(test: cst.BaseExpression) -> set[str]:
     """The `self` fields an `if` test compares by size (`self.buf.size(1) >= n`, `n > self.max_seq_len_cached`),
     in any operand of `and` / `or`: the test of a cache that grows on demand."""
-    if isinstance(test, cst.BooleanOperation):
+    if test.__class__ is cst.BooleanOperation:
         return _capacity_fields(test.left) | _capacity_fields(test.right)
-    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+    if not (test.__class__ is cst.Comparison and len(test.comparisons) == 1
             and isinstance(test.comparisons[0].operator, _CAPACITY_OPS)):
         return set()
     sides = (test.left, test.comparisons[0].comparator)
-    if any(isinstance(side, (cst.Integer, cst.Float)) for side in sides):
+    if any(side.__class__ in (cst.Integer, cst.Float) for side in sides):
         return set()  # `if self.count >= 10:` is a counter's period, not a size the input asks for
     return {f for f in map(_field_root, sides) if f}
 
@@ -811,12 +823,12 @@ def _fields_set(node: cst.CSTNode) -> set[str]:
     or reset it: a counter or a move, no rebuild)."""
     out: set[str] = set()
     for cur in descendants(node, _DEFS):
-        if isinstance(cur, (cst.Assign, cst.AnnAssign)) and cur.value is not None \
-                and not isinstance(cur.value, (cst.Integer, cst.Float)) \
-                and not (isinstance(cur.value, cst.Name) and cur.value.value in ("None", "True", "False")):
-            targets = [t.target for t in cur.targets] if isinstance(cur, cst.Assign) else [cur.target]
+        if cur.__class__ in (cst.Assign, cst.AnnAssign) and cur.value is not None \
+                and cur.value.__class__ not in (cst.Integer, cst.Float) \
+                and not (cur.value.__class__ is cst.Name and cur.value.value in ("None", "True", "False")):
+            targets = [t.target for t in cur.targets] if cur.__class__ is cst.Assign else [cur.target]
             value = code_of(cur.value)
-            out.update(t.attr.value for t in targets if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)
+            out.update(t.attr.value for t in targets if t.__class__ is cst.Attribute and t.value.__class__ is cst.Name
                        and t.value.value == "self" and f"self.{t.attr.value}" not in value)
     return out
 
@@ -832,11 +844,11 @@ def grown_after(fn: cst.FunctionDef) -> frozenset[int]:
     code that rebuilds and stores that field (`self.pe = pe.to(x.device)`). They run only when the input outgrows
     the cache (the first call of each larger size, which warm-up makes), not every step. A rebuild that no
     capacity test guards runs every call."""
-    if not isinstance(fn.body, cst.IndentedBlock):
+    if fn.body.__class__ is not cst.IndentedBlock:
         return frozenset()
     body = fn.body.body
     for i, stmt in enumerate(body):
-        if not isinstance(stmt, cst.If):
+        if stmt.__class__ is not cst.If:
             continue
         tested = set().union(*(_capacity_fields(n.test) for n in _ifs(stmt)))
         if tested and _returns(stmt.body):

@@ -325,7 +325,7 @@ NUMPY_SCALAR_MATH = frozenset({
 
 
 def _const_string(node: cst.BaseExpression) -> str | None:
-    value = cst_literal(node) if isinstance(node, cst.SimpleString) else None
+    value = cst_literal(node) if node.__class__ is cst.SimpleString else None
     return value if isinstance(value, str) else None
 
 
@@ -545,27 +545,27 @@ class Inference:
         device-keeping methods of them, with host numbers (`(lens // k) % 2 != 0` lives where `lens` does, and
         `lens` where the tensor it was derived from does). None where something else may place it (a call, an
         attribute, a `.to(...)`)."""
-        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
+        if expr.__class__ in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString):
             return frozenset()
-        if isinstance(expr, cst.Name):
+        if expr.__class__ is cst.Name:
             if expr.value in ("True", "False", "None") or self(expr).kind in HOSTS:
                 return frozenset()  # a Python number or list places nothing
             found = self.roots.get(expr.value)
             return found[1] if found is not None else frozenset({expr.value})
         parts: list[cst.BaseExpression]
-        if isinstance(expr, cst.Subscript):
+        if expr.__class__ is cst.Subscript:
             parts = [expr.value]
             for el in expr.slice:
                 inner = el.slice
-                parts += [inner.value] if isinstance(inner, cst.Index) else \
+                parts += [inner.value] if inner.__class__ is cst.Index else \
                     [p for p in (inner.lower, inner.upper, inner.step) if p is not None]
-        elif isinstance(expr, cst.BinaryOperation):
+        elif expr.__class__ is cst.BinaryOperation:
             parts = [expr.left, expr.right]
-        elif isinstance(expr, cst.UnaryOperation):
+        elif expr.__class__ is cst.UnaryOperation:
             parts = [expr.expression]
-        elif isinstance(expr, cst.Comparison):
+        elif expr.__class__ is cst.Comparison:
             parts = [expr.left, *(c.comparator for c in expr.comparisons)]
-        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) \
+        elif expr.__class__ is cst.Call and expr.func.__class__ is cst.Attribute \
                 and expr.func.attr.value in DEVICE_KEEPING_METHODS:
             parts = [expr.func.value, *(a.value for a in expr.args)]
         else:
@@ -810,7 +810,7 @@ class Inference:
     # -- operators ------------------------------------------------------------------------------
     def _eval_BinaryOperation(self, node: cst.BinaryOperation) -> Val:
         left, right = self(node.left), self(node.right)
-        if isinstance(node.operator, cst.Multiply) and (left.is_tensor or right.is_tensor):
+        if node.operator.__class__ is cst.Multiply and (left.is_tensor or right.is_tensor):
             seq = left if left.kind in SEQS else right if right.kind in SEQS else None
             if seq is not None:
                 return seq  # `[v] * t`: a list repeated `int(t)` times (the count is read on the host)
@@ -826,7 +826,7 @@ class Inference:
                 return Val(Kind.CPU_TENSOR, rank=rank, nd=nd)
             host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
             other = right if host is left else left
-            bitwise = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
+            bitwise = node.operator.__class__ in (cst.BitAnd, cst.BitOr, cst.BitXor)
             if host is not None and (other.kind is Kind.UNKNOWN or other.weak and other.is_tensor):
                 # a host tensor of one or more dimensions meets only host operands (a device one would raise); a
                 # 0-d one (or one of unknown rank) also meets device tensors: where the result lives is unknown.
@@ -1269,18 +1269,18 @@ class Inference:
         parameter every caller leaves at its None default (`holds_none`: no device named, nothing moves)."""
         if self.holds_none(expr):
             return Dev.NONE
-        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)) or _device_string(expr) is not None:
+        if expr.__class__ in (cst.SimpleString, cst.ConcatenatedString) or _device_string(expr) is not None:
             return Dev.CPU if self.device_expr(expr) is Dev.CPU else Dev.DEVICE
-        if isinstance(expr, cst.Integer):
+        if expr.__class__ is cst.Integer:
             return Dev.DEVICE  # a CUDA ordinal
-        if isinstance(expr, cst.Name) and expr.value == "None":
+        if expr.__class__ is cst.Name and expr.value == "None":
             return Dev.CPU  # device=None: the default device
-        if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device":
+        if expr.__class__ is cst.Call and (self.resolve(expr.func) or "") == "torch.device":
             return Dev.CPU if self.device_expr(expr) is Dev.CPU else Dev.DEVICE
         if self(expr) == CPU_DEVICE:
             return Dev.CPU  # `device = "cpu"` earlier in the function
-        text = dotted_name(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else \
-            cst.Module([]).code_for_node(expr) if isinstance(expr, cst.Call) else ""
+        text = dotted_name(expr) if expr.__class__ in (cst.Name, cst.Attribute) else \
+            cst.Module([]).code_for_node(expr) if expr.__class__ is cst.Call else ""
         if "cpu" in (text or "").lower():
             return Dev.CPU
         qual = self.resolve(expr) or ""
@@ -1292,10 +1292,10 @@ class Inference:
             return Dev.DTYPE  # torch.float16, torch.bool, ...
         if self._host_device(expr):
             return Dev.CPU  # `x.to(lens_cpu.device)`: where the host tensor is
-        if isinstance(expr, cst.Attribute) and expr.attr.value in ("device", "dtype"):
+        if expr.__class__ is cst.Attribute and expr.attr.value in ("device", "dtype"):
             return Dev(expr.attr.value)  # other.device, other.dtype
-        last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
-        if isinstance(expr, cst.Call) and not expr.args:
+        last = expr.attr.value if expr.__class__ is cst.Attribute else expr.value if expr.__class__ is cst.Name else ""
+        if expr.__class__ is cst.Call and not expr.args:
             last = (dotted_name(expr.func) or "").rpartition(".")[2]  # `get_current_device_id()`, `get_dtype()`
         named = named_device(last)
         if named is not Dev.UNKNOWN:
@@ -1666,14 +1666,14 @@ def filled_defaults(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
 
     def visit(body: Sequence[cst.CSTNode]) -> None:
         for stmt in body:
-            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            if stmt.__class__ in (cst.FunctionDef, cst.ClassDef):
                 continue
-            if isinstance(stmt, cst.If) and (name := _none_test(stmt.test)) in params and name not in found:
+            if stmt.__class__ is cst.If and (name := _none_test(stmt.test)) in params and name not in found:
                 found.update((name, value) for value in _assigned(stmt.body, name))
             for child in code_children(stmt):  # (libcst's `children` rebuilds the statement's every node)
                 if isinstance(child, cst.BaseSuite):
                     visit(child.body)
-                elif isinstance(child, (cst.Else, cst.If, cst.ExceptHandler, cst.Finally)):
+                elif child.__class__ in (cst.Else, cst.If, cst.ExceptHandler, cst.Finally):
                     visit([child])
     if params:
         visit(fn.body.body)
@@ -1692,10 +1692,10 @@ def reduced_params(fn: cst.FunctionDef, names: frozenset[str]) -> tuple[frozense
     placed: set[str] = set()
     foreign: set[str] = set()
     for node in descendants(fn.body):
-        if isinstance(node, cst.Attribute) and node.attr.value == "device" and isinstance(node.value, cst.Name):
+        if node.__class__ is cst.Attribute and node.attr.value == "device" and node.value.__class__ is cst.Name:
             placed.add(node.value.value)
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
-                and isinstance(node.func.value, cst.Name) and node.func.value.value in names:
+        elif node.__class__ is cst.Call and node.func.__class__ is cst.Attribute \
+                and node.func.value.__class__ is cst.Name and node.func.value.value in names:
             method = node.func.attr.value
             if method not in TENSOR_METHOD_NAMES:
                 foreign.add(node.func.value.value)
@@ -1720,25 +1720,25 @@ def untensored_params(fn: cst.FunctionDef, names: frozenset[str]) -> frozenset[s
     found: set[str] = set()
     rebound: set[str] = set()
     nodes = list(descendants(fn.body))
-    names = names - {n.args[0].value.value for n in nodes if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)
-                     and n.func.value == "isinstance" and n.args and isinstance(n.args[0].value, cst.Name)}
+    names = names - {n.args[0].value.value for n in nodes if n.__class__ is cst.Call and n.func.__class__ is cst.Name
+                     and n.func.value == "isinstance" and n.args and n.args[0].value.__class__ is cst.Name}
     for node in nodes:
         rebound |= bound_names([node])
         live = names - rebound - found
         if not live:
             continue
-        if isinstance(node, cst.Call):
+        if node.__class__ is cst.Call:
             m = method_call(node)
-            if m is not None and isinstance(m[0], cst.Name) and m[0].value in live and m[1] not in TENSOR_METHOD_NAMES:
+            if m is not None and m[0].__class__ is cst.Name and m[0].value in live and m[1] not in TENSOR_METHOD_NAMES:
                 found.add(m[0].value)
             elif dotted_name(node.func) in JSON_WRITERS and node.args:
                 found |= live & _data_names(node.args[0].value)
-        elif isinstance(node, cst.Comparison) and isinstance(node.left, cst.Name) and node.left.value in live \
+        elif node.__class__ is cst.Comparison and node.left.__class__ is cst.Name and node.left.value in live \
                 and any(_string_operand(c) for c in node.comparisons):
             found.add(node.left.value)
-        elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in live \
-                and any(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, (
-                    cst.SimpleString, cst.ConcatenatedString)) for el in node.slice):
+        elif node.__class__ is cst.Subscript and node.value.__class__ is cst.Name and node.value.value in live \
+                and any(el.slice.__class__ is cst.Index and el.slice.value.__class__ in (
+                    cst.SimpleString, cst.ConcatenatedString) for el in node.slice):
             found.add(node.value.value)  # `x["language"]`: a tensor raises on a string index; a sample dict does not
     return frozenset(found)
 
@@ -1777,7 +1777,7 @@ def _assigned(suite: cst.BaseSuite, name: str) -> Iterator[cst.BaseExpression]:
 
 def _loops(node: cst.CSTNode) -> Iterator[cst.For | cst.CompFor]:
     """The `for` statements and comprehension clauses under `node`, nested defs included."""
-    return (n for n in descendants(node) if n is not node and isinstance(n, (cst.For, cst.CompFor)))
+    return (n for n in descendants(node) if n is not node and n.__class__ in (cst.For, cst.CompFor))
 
 
 def _given_arm(test: cst.BaseExpression) -> int | None:
@@ -1809,27 +1809,27 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     an `assert`): `isinstance(v, ...)`, `torch.is_tensor(v)`, `hasattr(v, "cpu")` and device tests (`v.is_cuda`,
     `v.device.type == "cpu"`) of a local or `self.x`. `not` swaps the arms; `and` narrows by each conjunct when
     true, `or` by each when false."""
-    if isinstance(test, cst.Name) and test.value in inf.tests:
+    if test.__class__ is cst.Name and test.value in inf.tests:
         return narrowing(inf, inf.tests[test.value][0])  # a flag that holds a test: what the test pins down
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if test.__class__ is cst.UnaryOperation and test.operator.__class__ is cst.Not:
         when_true, when_false = narrowing(inf, test.expression)
         return when_false, when_true
-    if isinstance(test, cst.BooleanOperation):
+    if test.__class__ is cst.BooleanOperation:
         left, right = narrowing(inf, test.left), narrowing(inf, test.right)
-        if isinstance(test.operator, cst.And):
+        if test.operator.__class__ is cst.And:
             return {**left[0], **right[0]}, {}
         return {}, {**left[1], **right[1]}
-    if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" \
+    if test.__class__ is cst.Call and test.func.__class__ is cst.Name and test.func.value == "isinstance" \
             and len(test.args) == 2:
         return _isinstance(inf, test.args[0].value, test.args[1].value)
-    if isinstance(test, cst.Call) and len(test.args) == 1 and inf.resolve(test.func) == "torch.is_tensor":
+    if test.__class__ is cst.Call and len(test.args) == 1 and inf.resolve(test.func) == "torch.is_tensor":
         return _tensor_test(inf, test.args[0].value)
     exact = _exact_type_test(test)
     if exact is not None:
         subject, types, holds = exact
         when_true = _isinstance(inf, subject, types)[0]  # a subclass fails `type(v) is T`: no false arm
         return (when_true, {}) if holds else ({}, when_true)
-    if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "hasattr" \
+    if test.__class__ is cst.Call and test.func.__class__ is cst.Name and test.func.value == "hasattr" \
             and len(test.args) == 2 and _const_string(test.args[1].value) in TENSOR_ONLY_ATTRS:
         return _tensor_test(inf, test.args[0].value)
     return _device_test(inf, test)
@@ -1862,15 +1862,15 @@ def _names_read(expr: cst.BaseExpression) -> frozenset[str]:
 
 def _exact_type_test(test: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression, bool] | None:
     """`type(v) is T` / `type(v) == T` (either side): (v, T, True); `is not` / `!=`: (v, T, False)."""
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+    if test.__class__ is not cst.Comparison or len(test.comparisons) != 1:
         return None
     op, other = test.comparisons[0].operator, test.comparisons[0].comparator
-    if not isinstance(op, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)):
+    if op.__class__ not in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual):
         return None
     for call, types in ((test.left, other), (other, test.left)):
-        if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "type" \
+        if call.__class__ is cst.Call and call.func.__class__ is cst.Name and call.func.value == "type" \
                 and len(call.args) == 1 and not call.args[0].keyword and not call.args[0].star:
-            return call.args[0].value, types, isinstance(op, (cst.Is, cst.Equal))
+            return call.args[0].value, types, op.__class__ in (cst.Is, cst.Equal)
     return None
 
 
@@ -1924,19 +1924,19 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     """`v.is_cuda`, `v.is_cpu`, `v.device.type == "cpu"`, `v.device == torch.device("cuda")`, `str(v.device) != "cpu"`:
     the tensor `v` lives on the host in one arm and on the device in the other."""
     on_cpu: bool | None = None
-    if isinstance(test, cst.Attribute) and test.attr.value in ("is_cpu", "is_cuda"):
+    if test.__class__ is cst.Attribute and test.attr.value in ("is_cpu", "is_cuda"):
         subject, on_cpu = test.value, test.attr.value == "is_cpu"
-    elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+    elif test.__class__ is cst.Comparison and len(test.comparisons) == 1:
         op = test.comparisons[0].operator
         device = _device_of_expr(test.left)
         other = test.comparisons[0].comparator
         if device is None:
             device, other = _device_of_expr(other), test.left
         text = _const_string(other)
-        if text is None and isinstance(other, cst.Call) and (inf.resolve(other.func) or "") == "torch.device" \
+        if text is None and other.__class__ is cst.Call and (inf.resolve(other.func) or "") == "torch.device" \
                 and other.args:
             text = _const_string(other.args[0].value)
-        if device is None or text is None or not isinstance(op, (cst.Equal, cst.NotEqual)):
+        if device is None or text is None or op.__class__ not in (cst.Equal, cst.NotEqual):
             return {}, {}
         if device_type(text) not in ("cpu", "cuda"):
             return {}, {}
@@ -1944,8 +1944,8 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
             # `v.device != torch.device("cuda")` says "not that device", not "the host": a `cuda:0` tensor compares
             # unequal to `cuda` (and an `mps` one to either), so only the arm where it equals the device is known
             arm = _device_arm(inf, device)
-            return (arm, {}) if isinstance(op, cst.Equal) else ({}, arm)
-        subject, on_cpu = device, isinstance(op, cst.Equal)
+            return (arm, {}) if op.__class__ is cst.Equal else ({}, arm)
+        subject, on_cpu = device, op.__class__ is cst.Equal
     else:
         return {}, {}
     found = _subject(inf, subject)
@@ -1969,21 +1969,21 @@ def off_cuda_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
     `if self.device == "cpu":`, `if "privateuseone" in str(self.device):`, `if device.type != "cuda":`; "orelse" for
     the negations and `if "cuda" in device.lower():`. graphlint reads the program as run on CUDA, so that arm never runs there. A tensor's own device
     test (`if x.device.type == "cpu":`) is no such test: it narrows `x` (`narrowing`)."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if test.__class__ is cst.UnaryOperation and test.operator.__class__ is cst.Not:
         inner = off_cuda_arm(inf, test.expression)
         return {"body": "orelse", "orelse": "body"}.get(inner or "")
-    if isinstance(test, cst.BooleanOperation):
+    if test.__class__ is cst.BooleanOperation:
         arms = (off_cuda_arm(inf, test.left), off_cuda_arm(inf, test.right))
-        if isinstance(test.operator, cst.And):  # the body needs both to hold, the else one to fail
+        if test.operator.__class__ is cst.And:  # the body needs both to hold, the else one to fail
             return "body" if "body" in arms else "orelse" if arms == ("orelse", "orelse") else None
         # (`or`: the else needs both to fail, the body one to hold)
         return "orelse" if "orelse" in arms else "body" if arms == ("body", "body") else None
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+    if test.__class__ is not cst.Comparison or len(test.comparisons) != 1:
         return None
     op, right = test.comparisons[0].operator, test.comparisons[0].comparator
-    if isinstance(op, (cst.In, cst.NotIn)):
-        return _off_cuda_membership(inf, test.left, right, isinstance(op, cst.In))
-    if not isinstance(op, (cst.Equal, cst.NotEqual)):
+    if op.__class__ in (cst.In, cst.NotIn):
+        return _off_cuda_membership(inf, test.left, right, op.__class__ is cst.In)
+    if op.__class__ not in (cst.Equal, cst.NotEqual):
         return None
     for side, other in ((test.left, right), (right, test.left)):
         typed = _program_device(inf, side)
@@ -1991,9 +1991,9 @@ def off_cuda_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
         if typed is None or text is None:
             continue
         if device_type(text) in OFF_CUDA_TYPES:
-            return "body" if isinstance(op, cst.Equal) else "orelse"
+            return "body" if op.__class__ is cst.Equal else "orelse"
         if device_type(text) == "cuda" and typed:  # `device.type != "cuda"` (a `cuda:0` device's type is "cuda")
-            return "orelse" if isinstance(op, cst.Equal) else "body"
+            return "orelse" if op.__class__ is cst.Equal else "body"
     return None
 
 
@@ -2071,11 +2071,11 @@ def _derived_on_host(inf: Inference, key: str) -> dict[str, Val]:
 
 def _device_of_expr(expr: cst.BaseExpression) -> cst.BaseExpression | None:
     """`v` of `v.device.type`, `v.device` or `str(v.device)`; None for anything else."""
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "str" and expr.args:
+    if expr.__class__ is cst.Call and expr.func.__class__ is cst.Name and expr.func.value == "str" and expr.args:
         expr = expr.args[0].value
-    if isinstance(expr, cst.Attribute) and expr.attr.value == "type":
+    if expr.__class__ is cst.Attribute and expr.attr.value == "type":
         expr = expr.value
-    if isinstance(expr, cst.Attribute) and expr.attr.value == "device":
+    if expr.__class__ is cst.Attribute and expr.attr.value == "device":
         return expr.value
     return None
 
@@ -2136,23 +2136,23 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
     assigned expression, whose device roots a plain name keeps (`Inference.same_device_roots`)."""
     if iterate:
         val = element_of(val)
-    if isinstance(target, cst.Name):
+    if target.__class__ is cst.Name:
         inf.bind(target.value, val, inf.same_device_roots(source) if source is not None and val.kind in (
             *TENSORS, Kind.UNKNOWN) else None)
-    elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+    elif target.__class__ is cst.Attribute and target.value.__class__ is cst.Name \
             and target.value.value in ("self", "cls"):
         inf.bind(f"{target.value.value}.{target.attr.value}", val)  # `self.x = x.cpu()`: later reads see it
-    elif isinstance(target, (cst.Tuple, cst.List)):
+    elif target.__class__ in (cst.Tuple, cst.List):
         if val.items is not None and bind_items(inf, target, list(val.items)):  # `-> tuple[Tensor, tuple[int, ...]]`
             return
         # `a, b = t` unpacks a tensor along its first dimension, `a, b = parts` a sequence
         inner = element_of(val) if val.kind in (*TENSORS, Kind.TENSOR_SEQ, Kind.HOST_SEQ, Kind.MODULE_SEQ) \
             or val.elem is not None else HOST if val.kind is Kind.HOST else UNKNOWN
         for el in target.elements:
-            bind_targets(inf, el.value, inner if not isinstance(el, cst.StarredElement) else UNKNOWN)
-    elif isinstance(target, cst.StarredElement):
+            bind_targets(inf, el.value, inner if el.__class__ is not cst.StarredElement else UNKNOWN)
+    elif target.__class__ is cst.StarredElement:
         bind_targets(inf, target.value, UNKNOWN)
-    elif isinstance(target, cst.Subscript):
+    elif target.__class__ is cst.Subscript:
         found = _subject(inf, target.value)
         if found is None:
             return
@@ -2195,17 +2195,17 @@ def _list_arithmetic(node: cst.BinaryOperation, left: Val, right: Val) -> Val | 
     """`[n] * k` and `a + [n]`: list repetition and concatenation make a list, not a number. A list display meeting a
     value no code shows to be a tensor is concatenated with a list (Python accepts nothing else; an array would
     give a host array), so the result is a Python list of what both hold. None where neither applies."""
-    display = isinstance(node.left, cst.List) or isinstance(node.right, cst.List)
-    if isinstance(node.operator, cst.Multiply):
-        seq, count = (left, right) if is_list(left) or isinstance(node.left, cst.List) else (right, left)
+    display = node.left.__class__ is cst.List or node.right.__class__ is cst.List
+    if node.operator.__class__ is cst.Multiply:
+        seq, count = (left, right) if is_list(left) or node.left.__class__ is cst.List else (right, left)
         # a display on the left repeats by what nothing types too (`[i] * k` of a count from a config list): the
         # list's `__mul__` runs first and takes only an integer, so the result is a list (an array or a tensor count
         # would be typed as one)
-        untyped_count = isinstance(node.left, cst.List) and count == UNKNOWN
+        untyped_count = node.left.__class__ is cst.List and count == UNKNOWN
         if count != HOST and not untyped_count:
             return None
         return seq if is_list(seq) or seq == SLICES else LIST if display and seq == UNKNOWN else None  # `[pad] * n`
-    if not isinstance(node.operator, cst.Add) or left.is_tensor or right.is_tensor:
+    if node.operator.__class__ is not cst.Add or left.is_tensor or right.is_tensor:
         return None
     if is_list(left) and is_list(right):
         return HOST_LIST if left.kind is right.kind is Kind.HOST_SEQ else LIST

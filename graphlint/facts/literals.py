@@ -27,11 +27,11 @@ def ast_literal(node: ast.expr | None) -> object:
 
 def cst_literal(node: cst.BaseExpression | None) -> object:
     """The Python value of a libcst constant (`"cpu"`, `True`, `None`, `3`); NOT_LITERAL for anything else."""
-    if isinstance(node, cst.Name):
+    if node.__class__ is cst.Name:
         return CST_NAMES.get(node.value, NOT_LITERAL)
-    if isinstance(node, cst.SimpleString):
+    if node.__class__ is cst.SimpleString:
         return node.evaluated_value
-    if isinstance(node, cst.Integer):
+    if node.__class__ is cst.Integer:
         return node.evaluated_value
     return NOT_LITERAL
 

@@ -48,7 +48,7 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
 def _is_super_call(node: ast.AST | cst.CSTNode) -> bool:
     if isinstance(node, ast.Call):
         return isinstance(node.func, ast.Name) and node.func.id == "super"
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "super"
+    return node.__class__ is cst.Call and node.func.__class__ is cst.Name and node.func.value == "super"
 
 
 def bound_names(target: ast.expr) -> list[str]:

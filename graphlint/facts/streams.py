@@ -42,7 +42,7 @@ class Streams(BoundNames):
     `Event()` / `current_stream()` (`BoundNames`)."""
 
     def binds(self, value: cst.BaseExpression) -> bool:
-        return isinstance(value, cst.Call) and (self.ctx.call_name(value) or "") in STREAM_CTORS
+        return value.__class__ is cst.Call and (self.ctx.call_name(value) or "") in STREAM_CTORS
 
     def holds(self, expr: cst.BaseExpression) -> bool:
         """`expr` holds a CUDA stream or event (by construction, binding or naming)."""

@@ -38,7 +38,7 @@ def is_node(cls: type) -> bool:
 
 def method_call(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
     """(receiver, method name) for `recv.name(...)`."""
-    if isinstance(node.func, cst.Attribute):
+    if node.func.__class__ is cst.Attribute:
         return node.func.value, node.func.attr.value
     return None
 
@@ -108,10 +108,10 @@ def names_columns(subscript: cst.Subscript) -> bool:
     """`df[["char", "start"]]`: an index that is a list of string literals selects columns (pandas); a tensor raises
     on it, so what it indexes is no tensor and the list is no index tensor."""
     for el in subscript.slice:
-        idx = el.slice.value if isinstance(el.slice, cst.Index) else None
-        if isinstance(idx, cst.List) and idx.elements and all(
-                isinstance(e, cst.Element) and isinstance(e.value, (cst.SimpleString, cst.ConcatenatedString,
-                                                                    cst.FormattedString)) for e in idx.elements):
+        idx = el.slice.value if el.slice.__class__ is cst.Index else None
+        if idx.__class__ is cst.List and idx.elements and all(
+                e.__class__ is cst.Element and e.value.__class__ in (cst.SimpleString, cst.ConcatenatedString,
+                                                                    cst.FormattedString) for e in idx.elements):
             return True
     return False
 
@@ -197,21 +197,27 @@ def code_children(node: cst.CSTNode) -> list[cst.CSTNode]:
         first = _SOURCE_ORDER.get(node.__class__, ())
         names = _ORDERED[node.__class__] = (*first, *(f for f in fields if f not in first))
     out: list[cst.CSTNode] = []
+    known = _NODE_CLASSES  # (`is_node`'s table read in place: this runs for every node of every walk)
     for name in names:
         value = getattr(node, name)
         if isinstance(value, (list, tuple)):
-            out.extend(v for v in value if is_node(v.__class__))
-        elif is_node(value.__class__):
-            out.append(value)
+            for v in value:
+                node_class = known.get(v.__class__)
+                if node_class or node_class is None and is_node(v.__class__):
+                    out.append(v)
+        else:
+            node_class = known.get(value.__class__)
+            if node_class or node_class is None and is_node(value.__class__):
+                out.append(value)
     return out
 
 
 def descendants(node: cst.CSTNode, prune: tuple[type, ...] = ()) -> Iterator[cst.CSTNode]:
-    """`node` and the nodes of code below it, in pre-order and source order; nodes of a `prune` type are
-    yielded but not entered."""
+    """`node` and the nodes of code below it, in pre-order and source order; nodes of a `prune` class (concrete
+    libcst classes: compared, not tested with isinstance) are yielded but not entered."""
     todo = [node]
     while todo:
         node = todo.pop()
         yield node
-        if not isinstance(node, prune):
+        if node.__class__ not in prune:
             todo.extend(reversed(code_children(node)))

@@ -84,7 +84,7 @@ class Tokenizers(BoundNames):
         """A tokenizer the data flow shows is a text tokenizer (made by a `*Tokenizer*.from_pretrained`, or a
         processor's `.tokenizer`): called without `return_tensors=` it returns Python lists of ids. A processor, or
         a tokenizer only the call sites' facts type, may build tensors by default (remote code): not one."""
-        if isinstance(expr, cst.Attribute) and expr.attr.value == "tokenizer" and self.is_tokenizer(expr.value) \
+        if expr.__class__ is cst.Attribute and expr.attr.value == "tokenizer" and self.is_tokenizer(expr.value) \
                 and not self.is_text_tokenizer(expr.value):
             return True  # a processor's tokenizer
         return self._made_by(expr, makes_text_tokenizer, self.text_names)
@@ -93,7 +93,7 @@ class Tokenizers(BoundNames):
         val = self.ctx.val(expr)
         if val.ref == TOKENIZER_REF and val.kind is Kind.OBJECT:
             return True  # what the callers pass, a constructor stores, a project function returns
-        if isinstance(expr, cst.Attribute) and (expr.attr.value == "tokenizer" or expr.attr.value in PROCESSOR_PARTS) \
+        if expr.__class__ is cst.Attribute and (expr.attr.value == "tokenizer" or expr.attr.value in PROCESSOR_PARTS) \
                 and self.is_tokenizer(expr.value):
             return True  # a processor's tokenizer, feature extractor, image or video processor
         return self._made_by(expr, makes_tokenizer, self.names)
@@ -102,16 +102,16 @@ class Tokenizers(BoundNames):
         """`expr` was made by loaders `makes` accepts: the call itself, a local in `bound` (a local bound to another
         tokenizer is not), a module global, or a field every tokenizer store of its classes fills so."""
         ctx = self.ctx
-        if isinstance(expr, cst.Call):
+        if expr.__class__ is cst.Call:
             return makes(ctx.call_name(expr))
-        if isinstance(expr, cst.Name):
+        if expr.__class__ is cst.Name:
             if expr.value in bound:
                 return True
             fn = ctx.unit.function
             if expr.value in self.names or fn is not None and (expr.value in fn.params or expr.value in fn.kwonly):
                 return False
             return any(makes(d) for d in ctx.module.global_sets.get(expr.value, ()))
-        if isinstance(expr, cst.Attribute):
+        if expr.__class__ is cst.Attribute:
             made = [d for c in self._holders(expr.value) for d in c.factories.get(expr.attr.value, ())
                     if makes_tokenizer(d)]
             return bool(made) and all(makes(d) for d in made)

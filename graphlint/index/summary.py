@@ -642,6 +642,10 @@ class _Indexer(ast.NodeVisitor):
         self.arm_binds: list[dict[str, set[str]]] = []
         self.call_locals: list[dict[str, ast.Call]] = []  # per function: locals bound once to a call's result
         self.scopes: list[Scope] = []
+        # `_args_memo`: the scope and `local_binds` (as they were) its memo of argument kinds was read with
+        self.memo_scope: Scope | None = None
+        self.memo_binds: tuple[tuple[tuple[str, str], ...], ...] = ()
+        self.memo: Memo = {}
         # id() of each call inside a comprehension -> the generators around it, outermost first (`_comprehension`)
         self.comprehended: dict[int, list[ast.comprehension]] = {}
         self.lambda_calls: set[int] = set()  # id() of the calls in a lambda's body (`_walk_expr`)
@@ -672,6 +676,7 @@ class _Indexer(ast.NodeVisitor):
 
     # -- imports ------------------------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
+        self.memo_scope = None  # (`resolve` answers anew: `_args_memo`)
         for alias in node.names:
             if alias.asname:
                 self.s.imports[alias.asname] = alias.name
@@ -680,6 +685,7 @@ class _Indexer(ast.NodeVisitor):
                 self.s.imports[head] = head
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        self.memo_scope = None  # (`resolve` answers anew: `_args_memo`)
         base = node.module or ""
         if node.level:
             pkg = self.package.split(".") if self.package else []
@@ -1867,11 +1873,21 @@ class _Indexer(ast.NodeVisitor):
         if not (node.args or node.keywords) or not records_args(callee):
             return
         loops = self.comprehended.get(id(node)) if keep_loops else self.comprehended.pop(id(node), None)
-        kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops)
+        kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops, self._args_memo())
         if kinds is not None:
             self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
             self.func_stack[-1].call_filled.append(
                 (callee, node.lineno, filled_arguments(node, self.resolve, self.scopes[-1])))
+
+    def _args_memo(self) -> Memo:
+        """The kinds the calls of the current scope read for their arguments (`expr_kind`'s memo), shared while
+        `resolve` answers the same: a new memo where the scope, an import or any of `local_binds` changed since the
+        last call (the walk rebinds locals as it goes; `h = h + r` ten times over is read once, not per call)."""
+        scope = self.scopes[-1]
+        binds = tuple(tuple(b.items()) for b in self.local_binds)
+        if scope is not self.memo_scope or binds != self.memo_binds:
+            self.memo_scope, self.memo_binds, self.memo = scope, binds, {}
+        return self.memo
 
     def _record_call(self, node: ast.Call) -> None:
         func = node.func

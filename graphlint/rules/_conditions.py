@@ -12,7 +12,7 @@ NAN_CHECKS = frozenset({"isnan", "isinf", "isfinite", "isposinf", "isneginf"})
 
 def _unwrap_any_all(ctx, expr: cst.BaseExpression) -> cst.Call | None:
     """The `.any()` / `.all()` / `torch.any(...)` call at the top of a condition, if any."""
-    if not isinstance(expr, cst.Call):
+    if expr.__class__ is not cst.Call:
         return None
     m = method_call(expr)
     # `.any()`/`.all()` in a condition is a tensor reduction unless the receiver is known otherwise

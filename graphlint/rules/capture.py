@@ -286,7 +286,7 @@ class NonCapturableOptimizer(Rule):
         self.optimizers: dict[str, str] = {}
 
     def _ctor(self, node: cst.BaseExpression) -> str | None:
-        if not isinstance(node, cst.Call):
+        if node.__class__ is not cst.Call:
             return None
         qual = self.ctx.call_name(node) or ""
         if not qual.startswith("torch.optim."):
@@ -295,7 +295,7 @@ class NonCapturableOptimizer(Rule):
         if tail not in CAPTURABLE_OPTIMIZERS:
             return None
         arg = kwarg(node, "capturable")
-        if arg is not None and not (isinstance(arg.value, cst.Name) and arg.value.value == "False"):
+        if arg is not None and not (arg.value.__class__ is cst.Name and arg.value.value == "False"):
             return None
         return tail
 

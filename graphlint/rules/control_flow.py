@@ -13,13 +13,13 @@ from graphlint.rules.base import Rule
 
 def _conditions(node: cst.CSTNode) -> list[cst.BaseExpression]:
     """The expressions a node evaluates with `bool()`."""
-    if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+    if node.__class__ in (cst.If, cst.While, cst.IfExp):
         return [node.test]
-    if isinstance(node, cst.CompIf):
+    if node.__class__ is cst.CompIf:
         return [node.test]
-    if isinstance(node, cst.BooleanOperation):
+    if node.__class__ is cst.BooleanOperation:
         return [node.left, node.right]
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+    if node.__class__ is cst.UnaryOperation and node.operator.__class__ is cst.Not:
         return [node.expression]
     return []
 
@@ -30,8 +30,8 @@ class _ConditionRule(Rule):
     def _check(self, node: cst.CSTNode) -> None:
         for cond in _conditions(node):
             # `a and b` inside an `if` is reported on its operands, not on the whole test.
-            if isinstance(cond, cst.BooleanOperation) or (
-                    isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not)):
+            if cond.__class__ is cst.BooleanOperation or (
+                    cond.__class__ is cst.UnaryOperation and cond.operator.__class__ is cst.Not):
                 continue
             if condition_category(self.ctx, cond) == self.category:
                 self.report(cond)
@@ -103,7 +103,7 @@ class TensorCondition(_ConditionRule):
     def visit_Comparison(self, node: cst.Comparison) -> None:
         operands = [node.left] + [t.comparator for t in node.comparisons]
         for i, target in enumerate(node.comparisons):
-            if isinstance(target.operator, (cst.In, cst.NotIn)) and self._reads(operands[i], operands[i + 1]):
+            if target.operator.__class__ in (cst.In, cst.NotIn) and self._reads(operands[i], operands[i + 1]):
                 self.report(node, self.membership)
                 return
 

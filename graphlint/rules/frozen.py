@@ -99,10 +99,10 @@ class HostRng(Rule):
             self.report(node, self.message.format(call=call + "()"))
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        is_rng = isinstance(node.value, cst.Call) and (self.ctx.call_name(node.value) or "") in RNG_CTORS \
+        is_rng = node.value.__class__ is cst.Call and (self.ctx.call_name(node.value) or "") in RNG_CTORS \
             and _imported_head(self.ctx, node.value.func)
         for target in node.targets:
-            if isinstance(target.target, cst.Name):
+            if target.target.__class__ is cst.Name:
                 (self.rngs.add if is_rng else self.rngs.discard)(target.target.value)
 
 
@@ -298,9 +298,9 @@ class HostStateMutation(Rule):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         value = node.value
-        if not isinstance(value, cst.BinaryOperation):
+        if value.__class__ is not cst.BinaryOperation:
             for t in node.targets:
-                if isinstance(t.target, cst.Attribute):
+                if t.target.__class__ is cst.Attribute:
                     self.reset.add(code_of(t.target))
             return
         for t in node.targets:
@@ -422,9 +422,9 @@ class CaptureAwareBranch(Rule):
         self.flags: set[str] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        is_flag = isinstance(node.value, cst.Call) and (self.ctx.call_name(node.value) or "") in CAPTURING_FUNCS
+        is_flag = node.value.__class__ is cst.Call and (self.ctx.call_name(node.value) or "") in CAPTURING_FUNCS
         for t in node.targets:
-            if isinstance(t.target, cst.Name):
+            if t.target.__class__ is cst.Name:
                 (self.flags.add if is_flag else self.flags.discard)(t.target.value)
 
     def _uses(self, test: cst.BaseExpression) -> cst.CSTNode | None:

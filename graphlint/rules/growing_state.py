@@ -48,10 +48,10 @@ class GrowingState(Rule):
     )
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if not isinstance(node.value, cst.Call) or self.ctx.call_name(node.value) not in GROW_CALLS:
+        if node.value.__class__ is not cst.Call or self.ctx.call_name(node.value) not in GROW_CALLS:
             return
         args = positional(node.value)
-        if not args or not isinstance(args[0], (cst.List, cst.Tuple)):
+        if not args or args[0].__class__ not in (cst.List, cst.Tuple):
             return
         parts = {code_of(el.value) for el in args[0].elements}
         for target in node.targets:

@@ -252,7 +252,7 @@ class CpuTensorToDevice(Rule):
         """`dev[i, :n] = src` is `dev[i, :n].copy_(src)`: what `src` is when it lives on the host (a CPU tensor, a
         Python list, which torch turns into a CPU tensor first); a Python scalar is a fill (HostIndex)."""
         ctx = self.ctx
-        if not isinstance(target, cst.Subscript) or not ctx.is_device_tensor(target.value) or ctx.host.is_cpu(target.value) \
+        if target.__class__ is not cst.Subscript or not ctx.is_device_tensor(target.value) or ctx.host.is_cpu(target.value) \
                 or ctx.val(target.value).weak:
             return None  # a tensor by its name only may be a list of them (`hidden_states[i] = hidden_states[i].cpu()`)
         origin = ctx.host.origin(value)

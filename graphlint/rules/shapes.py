@@ -324,8 +324,8 @@ def _size_items(args: list[cst.BaseExpression]) -> list[cst.BaseExpression]:
     sequence joins items, it adds nothing to them."""
     out: list[cst.BaseExpression] = []
     for a in args:
-        if isinstance(a, (cst.Tuple, cst.List)):
-            out.extend(e.value for e in a.elements if isinstance(e, cst.Element))
+        if a.__class__ in (cst.Tuple, cst.List):
+            out.extend(e.value for e in a.elements if e.__class__ is cst.Element)
         elif _joined_shape(a):
             out.extend(_size_items([a.left, a.right]))  # type: ignore[attr-defined]
         else:
@@ -507,10 +507,10 @@ class TensorAsIndex(Rule):
             self.report(node)
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        if not isinstance(node.operator, cst.Multiply):
+        if node.operator.__class__ is not cst.Multiply:
             return
         for seq, count in ((node.left, node.right), (node.right, node.left)):
-            if (isinstance(seq, (cst.List, cst.Tuple)) or self.ctx.val(seq).kind in (Kind.HOST_SEQ, Kind.TENSOR_SEQ)) \
+            if (seq.__class__ in (cst.List, cst.Tuple) or self.ctx.val(seq).kind in (Kind.HOST_SEQ, Kind.TENSOR_SEQ)) \
                     and self._device_count(count):
                 self.report(node)
                 return

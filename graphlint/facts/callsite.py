@@ -79,6 +79,9 @@ class Scope:
     # what each local list/deque is filled with by `name.append(v)` / `name.appendleft(v)` statements (None:
     # filled another way, `name.extend(...)` / `name.insert(i, v)`)
     appends: dict[str, list[ast.expr | None]] = field(default_factory=dict)
+    # name -> the last line of its `appends` statements: a top-level binding below them all replaces what they filled
+    # (`_seen_binding`); a name missing here while it has appends reads as filled anywhere
+    append_ends: dict[str, int] = field(default_factory=dict)
     # attributes stored on an object other than `self` (`ctx.lens = ...`): the field facts of a receiver of
     # unknown class do not hold for them (`CallFacts.field`)
     foreign_sets: set[str] = field(default_factory=set)
@@ -171,6 +174,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             continue  # their own scopes
         if isinstance(sub, ast.Expr) and (filled := _appended(sub.value)) is not None:
             scope.appends.setdefault(filled[0], []).append(filled[1])
+            end = sub.end_lineno or sub.lineno
+            scope.append_ends[filled[0]] = max(scope.append_ends.get(filled[0], end), end)
             continue
         if isinstance(sub, ast.Expr) and (stored := _dict_setter(sub.value)) is not None:
             scope.item_sets.add(stored)
@@ -825,14 +830,25 @@ def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | ast.AugAssign | Non
     torch.IntTensor(ids)`: the flow-insensitive join would keep the first); a read inside that statement, or above
     it, is read as before."""
     line = getattr(use, "lineno", None)
-    if line is None or use.id in scope.appends:
+    if line is None:
         return None
     last = scope.last_top.get(use.id, False)
     if last is False:
         last = scope.last_top[use.id] = _last_top(scope.binds.get(use.id, []), scope)
+    if use.id in scope.appends and not _rebound_after_appends(use.id, last, scope):
+        return None
     if use.id in scope.slot_stores and _blank_slots(last):
         return None  # `ids = [[] for _ in range(n)]`: its slots are stored later (`_slotted_list`)
     return last if last is not None and last.end_lineno is not None and last.end_lineno < line else None
+
+
+def _rebound_after_appends(name: str, last: ast.expr | ast.AugAssign | None, scope: Scope) -> bool:
+    """`last`, the name's last top-level binding, lies below every `name.append(v)` of the body: it runs after them
+    all and binds a new value (not an update of the list), so what they filled never reaches a read below it
+    (moondream's `coords.append(ref[0])` in a loop, then `coords = torch.tensor(coords, device=d)` and `coords =
+    encode(coords, w)`: the read of `coords` in the returned dict sees the encoding)."""
+    end = scope.append_ends.get(name)
+    return isinstance(last, ast.expr) and end is not None and end < last.lineno
 
 
 def _last_top(bound: list[ast.expr | ast.AugAssign | None], scope: Scope) -> ast.expr | ast.AugAssign | None:

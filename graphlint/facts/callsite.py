@@ -149,15 +149,13 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                     elif (items := _unpacked(target, sub.value)) is not None:
                         for name, item in items:
                             binds.setdefault(name, []).append(item)
-                            if block_end:
-                                scope.block_ends[id(item)] = block_end
+                            _note_block(scope, name, item, block_end)
                     elif (pairs := _literal_pairs(target, sub.value)) is not None:
                         # `self.boe_id, self.eos_id = BOE_ID, EOS_ID`: each target stores its own item
                         for elt, item in pairs:
                             if isinstance(elt, ast.Name):
                                 binds.setdefault(elt.id, []).append(item)
-                                if block_end:
-                                    scope.block_ends[id(item)] = block_end
+                                _note_block(scope, elt.id, item, block_end)
                             elif (attr := _self_attr(elt)) is not None:
                                 scope.self_assigns.append((attr, item))
                             else:
@@ -284,6 +282,17 @@ def statements(body: list[ast.stmt], *, nested: bool = False) -> Iterator[ast.AS
             for child in getattr(node, name, ()):
                 if nested or not isinstance(child, SCOPES):
                     stack.append(child)
+
+
+def _note_block(scope: Scope, name: str, item: ast.expr, block_end: int) -> None:
+    """Where an item a tuple target binds to `name` runs: in a nested block (its last line), or at the body's top
+    level, where it is a top-level binding as `name = item` would be (`_seen_binding`: megatts3's `ph, tone =
+    split_ph(ids)` then `ph, tone = ph[None, :].to(d), tone[None, :].to(d)`; a read below sees the moved pair)."""
+    if block_end:
+        scope.block_ends[id(item)] = block_end
+    else:
+        scope.top.add(name)
+        scope.top_values.add(id(item))
 
 
 def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] | None:
@@ -1442,6 +1451,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
                 and _non_float_cast(value, lambda e: resolve(dotted(e))):
             # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
             return WEAK_TENSOR if receiver == UNKNOWN else receiver
+        if receiver == UNKNOWN and moves_to_device(value) and _array_view(value.func.value):
+            # `ph[None, :].to(self.device)` of a value nothing types (a helper outside the project): only arrays take
+            # `None` in a subscript, and of the arrays only a torch tensor has `.to` / `.cuda`
+            return TENSOR
     if makes_tokenizer(qual):
         return TOKENIZER  # `AutoTokenizer.from_pretrained(name)`: passed, stored or returned, a tokenizer still
     if (cls := instance_argument(qual, value)) is not None:  # `tts = tyro.cli(TTS)`: what `TTS(...)` is
@@ -1609,6 +1622,15 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind],
             return CPU_TENSOR
         return CPU_TENSOR if data in HOST_FAMILY else UNKNOWN
     return CPU_TENSOR
+
+
+def _array_view(value: ast.expr) -> bool:
+    """`x[None]`, `x[None, :]`, `x[:, None]`: a subscript that inserts a dimension, which lists, dicts, modules and
+    Python objects refuse (only NumPy, torch and their kin take `None` there)."""
+    if not isinstance(value, ast.Subscript):
+        return False
+    parts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+    return any(isinstance(p, ast.Constant) and p.value is None for p in parts)
 
 
 def moves_to_device(call: ast.Call) -> bool:

@@ -13,7 +13,13 @@ import pytest
 from graphlint.facts import kinds as ik
 from graphlint.index.project import ProjectIndex
 from graphlint.index.summary import index_source
-from tests.rules.snippets import findings
+from graphlint.pipeline.config import Config
+from graphlint.pipeline.engine import Linter
+
+def findings(src: str) -> set[tuple[int, str]]:
+    text = textwrap.dedent(src).lstrip("\n")
+    return {(f.line, f.code) for f in Linter(Config()).lint_text(text, "m.py").findings}
+
 
 HEAD = "import torch\n\n\ndef f(refs, w, d='cuda'):\n"
 

@@ -79,6 +79,9 @@ class Scope:
     # what each local list/deque is filled with by `name.append(v)` / `name.appendleft(v)` statements (None:
     # filled another way, `name.extend(...)` / `name.insert(i, v)`)
     appends: dict[str, list[ast.expr | None]] = field(default_factory=dict)
+    # name -> the last line of its `appends` statements: a top-level binding below them all replaces what they filled
+    # (`_seen_binding`); a name missing here while it has appends reads as filled anywhere
+    append_ends: dict[str, int] = field(default_factory=dict)
     # attributes stored on an object other than `self` (`ctx.lens = ...`): the field facts of a receiver of
     # unknown class do not hold for them (`CallFacts.field`)
     foreign_sets: set[str] = field(default_factory=set)
@@ -146,15 +149,13 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                     elif (items := _unpacked(target, sub.value)) is not None:
                         for name, item in items:
                             binds.setdefault(name, []).append(item)
-                            if block_end:
-                                scope.block_ends[id(item)] = block_end
+                            _note_block(scope, name, item, block_end)
                     elif (pairs := _literal_pairs(target, sub.value)) is not None:
                         # `self.boe_id, self.eos_id = BOE_ID, EOS_ID`: each target stores its own item
                         for elt, item in pairs:
                             if isinstance(elt, ast.Name):
                                 binds.setdefault(elt.id, []).append(item)
-                                if block_end:
-                                    scope.block_ends[id(item)] = block_end
+                                _note_block(scope, elt.id, item, block_end)
                             elif (attr := _self_attr(elt)) is not None:
                                 scope.self_assigns.append((attr, item))
                             else:
@@ -171,6 +172,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             continue  # their own scopes
         if isinstance(sub, ast.Expr) and (filled := _appended(sub.value)) is not None:
             scope.appends.setdefault(filled[0], []).append(filled[1])
+            end = sub.end_lineno or sub.lineno
+            scope.append_ends[filled[0]] = max(scope.append_ends.get(filled[0], end), end)
             continue
         if isinstance(sub, ast.Expr) and (stored := _dict_setter(sub.value)) is not None:
             scope.item_sets.add(stored)
@@ -279,6 +282,17 @@ def statements(body: list[ast.stmt], *, nested: bool = False) -> Iterator[ast.AS
             for child in getattr(node, name, ()):
                 if nested or not isinstance(child, SCOPES):
                     stack.append(child)
+
+
+def _note_block(scope: Scope, name: str, item: ast.expr, block_end: int) -> None:
+    """Where an item a tuple target binds to `name` runs: in a nested block (its last line), or at the body's top
+    level, where it is a top-level binding as `name = item` would be (`_seen_binding`: megatts3's `ph, tone =
+    split_ph(ids)` then `ph, tone = ph[None, :].to(d), tone[None, :].to(d)`; a read below sees the moved pair)."""
+    if block_end:
+        scope.block_ends[id(item)] = block_end
+    else:
+        scope.top.add(name)
+        scope.top_values.add(id(item))
 
 
 def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] | None:
@@ -825,14 +839,25 @@ def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | ast.AugAssign | Non
     torch.IntTensor(ids)`: the flow-insensitive join would keep the first); a read inside that statement, or above
     it, is read as before."""
     line = getattr(use, "lineno", None)
-    if line is None or use.id in scope.appends:
+    if line is None:
         return None
     last = scope.last_top.get(use.id, False)
     if last is False:
         last = scope.last_top[use.id] = _last_top(scope.binds.get(use.id, []), scope)
+    if use.id in scope.appends and not _rebound_after_appends(use.id, last, scope):
+        return None
     if use.id in scope.slot_stores and _blank_slots(last):
         return None  # `ids = [[] for _ in range(n)]`: its slots are stored later (`_slotted_list`)
     return last if last is not None and last.end_lineno is not None and last.end_lineno < line else None
+
+
+def _rebound_after_appends(name: str, last: ast.expr | ast.AugAssign | None, scope: Scope) -> bool:
+    """`last`, the name's last top-level binding, lies below every `name.append(v)` of the body: it runs after them
+    all and binds a new value (not an update of the list), so what they filled never reaches a read below it
+    (moondream's `coords.append(ref[0])` in a loop, then `coords = torch.tensor(coords, device=d)` and `coords =
+    encode(coords, w)`: the read of `coords` in the returned dict sees the encoding)."""
+    end = scope.append_ends.get(name)
+    return isinstance(last, ast.expr) and end is not None and end < last.lineno
 
 
 def _last_top(bound: list[ast.expr | ast.AugAssign | None], scope: Scope) -> ast.expr | ast.AugAssign | None:
@@ -1428,6 +1453,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
                 and _non_float_cast(value, lambda e: resolve(dotted(e))):
             # `v.to(torch.long)`: only a tensor converts to an integer dtype, and a dtype keeps the device
             return WEAK_TENSOR if receiver == UNKNOWN else receiver
+        if receiver == UNKNOWN and moves_to_device(value) and _array_view(value.func.value):
+            # `ph[None, :].to(self.device)` of a value nothing types (a helper outside the project): only arrays take
+            # `None` in a subscript, and of the arrays only a torch tensor has `.to` / `.cuda`
+            return TENSOR
     if makes_tokenizer(qual):
         return TOKENIZER  # `AutoTokenizer.from_pretrained(name)`: passed, stored or returned, a tokenizer still
     if (cls := instance_argument(qual, value)) is not None:  # `tts = tyro.cli(TTS)`: what `TTS(...)` is
@@ -1595,6 +1624,15 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind],
             return CPU_TENSOR
         return CPU_TENSOR if data in HOST_FAMILY else UNKNOWN
     return CPU_TENSOR
+
+
+def _array_view(value: ast.expr) -> bool:
+    """`x[None]`, `x[None, :]`, `x[:, None]`: a subscript that inserts a dimension, which lists, dicts, modules and
+    Python objects refuse (only NumPy, torch and their kin take `None` there)."""
+    if not isinstance(value, ast.Subscript):
+        return False
+    parts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+    return any(isinstance(p, ast.Constant) and p.value is None for p in parts)
 
 
 def moves_to_device(call: ast.Call) -> bool:

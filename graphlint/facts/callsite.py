@@ -527,6 +527,10 @@ def _host_annotation(ann: ast.expr | None, name: str) -> IKind:
     return kind if kind in (HOST, HOST_SEQ, TENSOR, BOOL_TENSOR) else UNKNOWN
 
 
+# Annotated kinds of a container (`Dict[str, Any]`, `List[int]`): a tensor the body returns there contradicts them
+_CONTAINER_KINDS = (HOST_SEQ, HOST_LIST, LIST, CPU_DICT)
+
+
 def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
     """A return annotation says a tensor, not where it lives: where the body shows a host tensor
     (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item. Where the body
@@ -536,6 +540,8 @@ def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
         return inferred  # (NumPy never returns a tensor: VibeVoice's `_convert_to_karras(...) -> torch.Tensor`)
     if annotated == TENSOR and deferred(inferred) and not isinstance(inferred, Items):
         return Prior(annotated, inferred)
+    if annotated in _CONTAINER_KINDS and inferred in (TENSOR, BOOL_TENSOR):
+        return inferred  # `-> Tuple[LongTensor, Dict[str, Any]]` returning a tensor parameter there (Fast-dLLM)
     if isinstance(annotated, Items) and isinstance(inferred, Items) and len(annotated.items) == len(inferred.items):
         return Items(tuple(refine_returns(a, i) for a, i in zip(annotated.items, inferred.items)))
     return annotated

@@ -191,3 +191,33 @@ def test_a_loop_counter_rebinding_a_local_is_read_without_a_place():
     src = "def f(n: int, x):\n    i = x.cpu()\n    for i in range(n):\n        pass\n    return g(i)\n"
     fn = index_source(src, "m.py", "m").functions["f"]
     assert any(callee.endswith("g") for callee, _line, _pos, _kw in fn.call_args)
+
+
+def test_a_container_item_annotation_yields_to_a_tensor_the_body_returns():
+    """Data flow beats annotations: Fast-dLLM's `_expand_inputs_for_generation(..) -> Tuple[torch.LongTensor,
+    Dict[str, Any]]` returns its tensor parameter `attention_mask` as the second item. Decoys: a dict returned there
+    keeps the annotation, and so does an unannotated parameter (only its callers say what it is)."""
+    from graphlint.facts.kinds import HOST_SEQ, TENSOR, Items
+
+    s = index_source("""
+from typing import Any, Dict, Optional, Tuple
+import torch
+
+
+def expand(ids: torch.Tensor, mask: Optional[torch.LongTensor] = None) -> Tuple[torch.LongTensor, Dict[str, Any]]:
+    if mask is not None:
+        mask = mask.repeat_interleave(2, dim=0)
+    return ids, mask
+
+
+def kwargs(ids: torch.Tensor) -> Tuple[torch.LongTensor, Dict[str, Any]]:
+    return ids, {"a": 1}
+
+
+def untyped(ids: torch.Tensor, mask) -> Tuple[torch.LongTensor, Dict[str, Any]]:
+    return ids, mask
+""", "m.py", "m")
+    assert s.functions["expand"].returns == Items((TENSOR, TENSOR))
+    assert s.functions["kwargs"].returns == Items((TENSOR, HOST_SEQ))
+    assert s.functions["untyped"].returns.items[0] == TENSOR
+    assert s.functions["untyped"].returns.items[1] != TENSOR

@@ -289,3 +289,37 @@ def test_a_parameter_named_like_a_tensor_that_the_body_shows_is_other_data():
     """
     assert findings(src, scope="all") == {(19, "GL105"), (23, "GL105"), (23, "GL105"), (27, "GL103"), (28, "GL102"),
                                           (39, "GL107")}
+
+
+def test_mps_probes_and_a_tensor_on_another_accelerator_leave_cuda():
+    """moondream's `if torch.backends.mps.is_available(): def adaptive_avg_pool2d(...)` (a host round trip for MPS)
+    with `else: adaptive_avg_pool2d = F.adaptive_avg_pool2d`: on a CUDA machine the probe is false, so the def never
+    exists and the call is torch's; an arm under the probe inside a function, or under `x.device.type == "mps"`, never
+    runs either. Decoys stay reported: the `not` probe's arm, the `else` of the tensor's MPS test and a CPU test of the
+    tensor (it narrows the tensor, `x.cpu()` in its else is a sync)."""
+    src = """
+        import torch
+        import torch.nn.functional as F
+
+        if torch.backends.mps.is_available():
+            def pool(t, size):
+                return F.adaptive_avg_pool2d(t.to("cpu"), size).to("mps")
+        else:
+            pool = F.adaptive_avg_pool2d
+
+
+        def step(x: torch.Tensor, ids: list[int]):
+            y = pool(x, (4, 4))
+            if torch.backends.mps.is_available():
+                a = x.cpu()
+            if x.device.type == "mps":
+                b = torch.tensor(ids).to(x.device)
+            else:
+                b = x.cpu()
+            if not torch.backends.mps.is_available():
+                c = y.sum().item()
+            if x.device.type != "cpu":
+                d = x.cpu()
+            return y, a, b, c, d
+    """
+    assert findings(src, scope="all") == {(18, "GL103"), (20, "GL101"), (22, "GL103")}

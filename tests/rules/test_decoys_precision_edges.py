@@ -323,3 +323,32 @@ def test_mps_probes_and_a_tensor_on_another_accelerator_leave_cuda():
             return y, a, b, c, d
     """
     assert findings(src, scope="all") == {(18, "GL103"), (20, "GL101"), (22, "GL103")}
+
+
+def test_a_parameter_named_key_is_no_tensor_guess():
+    """MegaTTS3's `_get_full_incremental_state_key(module_instance, key)` formats `key` into a state name, MoE-Infinity
+    splits a module path: an unannotated `key` is a dict key or a name more often than an attention key, so its name
+    alone says nothing (decoys; 0.31.0 reported GL107 and GL105 here). An annotated tensor `key` is read as before
+    (hit); so is a `query` or `value`, still on the name list (hits)."""
+    decoys = """
+        import torch
+
+
+        def state_key(module_instance, key):
+            return "{}.{}.{}".format(module_instance.name, module_instance._instance_id, key)
+
+
+        def lookup(model, key):
+            parts = key.split(".")
+            return [int(p) for p in parts if p.isdigit()]
+    """
+    assert findings(decoys, scope="all") == set()
+    hits = """
+        import torch
+
+
+        def attend(query, key: torch.Tensor, value):
+            print(f"{key}")
+            return f"{value}", query.sum().item()
+    """
+    assert findings(hits, scope="all") == {(5, "GL107"), (6, "GL107"), (6, "GL101")}

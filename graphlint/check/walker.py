@@ -47,7 +47,7 @@ HOST_DATA = frozenset({Kind.HOST, Kind.HOST_SEQ, Kind.CPU_TENSOR, Kind.NDARRAY})
 # Unannotated parameters with these names are taken for tensors (weak: see docs/inference.md).
 TENSOR_PARAM_NAMES = frozenset({
     "hidden_states", "input_ids", "positions", "position_ids", "logits", "inputs_embeds", "query",
-    "key", "value", "q", "k", "v", "attn_weights", "attn_output", "scores", "residual", "x",
+    "value", "q", "k", "v", "attn_weights", "attn_output", "scores", "residual", "x",
     "input_tensor", "router_logits", "topk_ids", "topk_weights", "token_ids", "kv_cache",
 })
 

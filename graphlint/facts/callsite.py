@@ -110,6 +110,9 @@ class Scope:
     # id() of the value of each assignment to a name in a nested block (a branch, a loop body) -> the last line of that
     # block: a read on a later line of the block runs after the assignment on every path (`_dominating`)
     block_ends: dict[int, int] = field(default_factory=dict)
+    # id() of each value of an assignment that is a bare name a device test around it shows to be a host tensor
+    # (`else: pred = out` under `if out.is_cuda:`): the read of that name there holds a CPU tensor (`_host_arms`)
+    host_reads: set[int] = field(default_factory=set)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
@@ -120,9 +123,10 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     scope = Scope()
     binds = scope.binds
     # the body's own top level is `_reaching`'s (its last binding, a plain name's): only nested blocks are recorded
-    stack: list[tuple[ast.stmt, int]] = [(stmt, 0) for stmt in func.body]
+    stack: list[tuple[ast.stmt, int, frozenset[str]]] = [(stmt, 0, hosted)
+                                                         for stmt, hosted in _narrowed(func.body, frozenset())]
     while stack:
-        sub, block_end = stack.pop()
+        sub, block_end, hosted = stack.pop()
         if isinstance(sub, ast.Return):
             if sub.value is not None and not (isinstance(sub.value, ast.Constant) and sub.value.value is None):
                 scope.returns.append(sub.value)
@@ -134,6 +138,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         binds.setdefault(target.id, []).append(sub.value)
                         if block_end:
                             scope.block_ends[id(sub.value)] = block_end
+                        if isinstance(sub.value, ast.Name) and sub.value.id in hosted:
+                            scope.host_reads.add(id(sub.value))
                     elif (attr := _self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
                         if isinstance(sub, ast.AnnAssign) and _list_annotation(sub.annotation):
@@ -200,14 +206,15 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         for target in targets:
             for name in bound_names(target):
                 binds.setdefault(name, []).append(None)
-        for name in ("body", "orelse", "finalbody"):
+        arms = _host_arms(sub.test) if isinstance(sub, ast.If) else (frozenset(), frozenset())
+        for name, arm in (("body", arms[0]), ("orelse", arms[1]), ("finalbody", frozenset())):
             block = getattr(sub, name, None)
             if block:
-                stack.extend(_in_block(block))
+                stack.extend(_in_block(block, hosted | arm))
         for handler in getattr(sub, "handlers", ()):
-            stack.extend(_in_block(handler.body))
+            stack.extend(_in_block(handler.body, hosted))
         for case in getattr(sub, "cases", ()):
-            stack.extend(_in_block(case.body))
+            stack.extend(_in_block(case.body, hosted))
     for stmt in func.body:
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             scope.top_updates.add(id(stmt))
@@ -242,10 +249,73 @@ def _literal_default(value: ast.expr | None) -> bool:
     return isinstance(value, ast.Constant) and isinstance(value.value, (int, float, str))
 
 
-def _in_block(block: list[ast.stmt]) -> list[tuple[ast.stmt, int]]:
-    """The statements of one block, each with the last line of the block (`Scope.block_ends`)."""
+def _in_block(block: list[ast.stmt], hosted: frozenset[str]) -> list[tuple[ast.stmt, int, frozenset[str]]]:
+    """The statements of one block, each with the last line of the block (`Scope.block_ends`) and the names a device
+    test shows to be host tensors where it runs (`_narrowed`)."""
     end = block[-1].end_lineno or block[-1].lineno
-    return [(stmt, end) for stmt in block]
+    return [(stmt, end, names) for stmt, names in _narrowed(block, hosted)]
+
+
+def _narrowed(block: list[ast.stmt], hosted: frozenset[str]) -> list[tuple[ast.stmt, frozenset[str]]]:
+    """Each statement of `block` with the names known to be host tensors where it runs: `hosted` (what the arms
+    around the block show), plus what an `if` above it in the block shows when one of its arms never falls through
+    (`if not t.is_cuda: ...` / `if t.is_cuda: return ...`: `t` is a host tensor after it), less every name a
+    statement rebinds (from that statement on)."""
+    out: list[tuple[ast.stmt, frozenset[str]]] = []
+    for stmt in block:
+        if hosted:  # (walked only under a device test: most functions have none)
+            hosted = hosted - _rebound(stmt)
+        out.append((stmt, hosted))
+        if isinstance(stmt, ast.If):
+            body, orelse = _host_arms(stmt.test)
+            if _falls_off(stmt.body) and not _falls_off(stmt.orelse):
+                hosted = hosted | orelse  # only the test's failing runs on
+            elif _falls_off(stmt.orelse) and not _falls_off(stmt.body):
+                hosted = hosted | body
+    return out
+
+
+def _falls_off(block: list[ast.stmt]) -> bool:
+    """The block does not fall through to the statement after it: it ends in `return`, `raise`, `continue` or
+    `break` (an empty `else` falls through)."""
+    return bool(block) and isinstance(block[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def _rebound(stmt: ast.stmt) -> set[str]:
+    """The plain names a statement (with the blocks under it) binds: a narrowing of one of them ends there."""
+    names: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+
+def _host_arms(test: ast.expr) -> tuple[frozenset[str], frozenset[str]]:
+    """The local names a device test shows to be host tensors in the `if`'s body and in its `else`: `t.is_cuda`
+    (else), `t.is_cpu` (body), `t.device.type == "cpu"` / `!= "cuda"` (body) and their negations; `not` swaps the arms,
+    `and` narrows the body by each conjunct, `or` the else by each disjunct. A tensor not on CUDA is on the host, as
+    the checker's own narrowing reads it (`facts.inference.narrowing`)."""
+    none: frozenset[str] = frozenset()
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        body, orelse = _host_arms(test.operand)
+        return orelse, body
+    if isinstance(test, ast.BoolOp):
+        arms = [_host_arms(v) for v in test.values]
+        if isinstance(test.op, ast.And):
+            return frozenset().union(*(a[0] for a in arms)), none
+        return none, frozenset().union(*(a[1] for a in arms))
+    if isinstance(test, ast.Attribute) and test.attr in ("is_cuda", "is_cpu") and isinstance(test.value, ast.Name):
+        name = frozenset({test.value.id})
+        return (name, none) if test.attr == "is_cpu" else (none, name)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+        for side, other in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+            if isinstance(side, ast.Attribute) and side.attr == "type" and isinstance(side.value, ast.Attribute) \
+                    and side.value.attr == "device" and isinstance(side.value.value, ast.Name) \
+                    and isinstance(other, ast.Constant) and other.value in ("cpu", "cuda"):
+                name = frozenset({side.value.value.id})
+                on_cpu = (other.value == "cpu") == isinstance(test.ops[0], ast.Eq)
+                return (name, none) if on_cpu else (none, name)
+    return none, none
 
 
 def _counters(loop: ast.For | ast.AsyncFor) -> list[tuple[str, ast.expr | None]]:
@@ -819,6 +889,8 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
     otherwise be read 10**MAX_DEPTH times. It is valid only while `resolve` answers the same."""
     if memo is None:
         memo = {}
+    if id(value) in scope.host_reads:
+        return CPU_TENSOR  # `else: pred = out` under `if out.is_cuda:` (`Scope.host_reads`)
     if isinstance(value, ast.Name):
         seen = _seen_binding(value, scope)
         if seen is not None:  # a read below the last top-level binding of the name: what that binding holds

@@ -32,7 +32,7 @@ from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
-    DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH,
+    DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
     HOST_TORCH, HOST_WRAPPERS, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
@@ -1978,11 +1978,20 @@ def off_cuda_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
             return "body" if "body" in arms else "orelse" if arms == ("orelse", "orelse") else None
         # (`or`: the else needs both to fail, the body one to hold)
         return "orelse" if "orelse" in arms else "body" if arms == ("body", "body") else None
+    if test.__class__ is cst.Call and not test.args and (inf.resolve(test.func) or "") in OFF_CUDA_PROBES:
+        return "body"  # `if torch.backends.mps.is_available():`
     if test.__class__ is not cst.Comparison or len(test.comparisons) != 1:
         return None
     op, right = test.comparisons[0].operator, test.comparisons[0].comparator
     if op.__class__ in (cst.In, cst.NotIn):
         return _off_cuda_membership(inf, test.left, right, op.__class__ is cst.In)
+    if op.__class__ in (cst.Equal, cst.NotEqual):
+        for side, other in ((test.left, right), (right, test.left)):
+            text = _device_text(inf, other)
+            if _device_of_expr(side) is not None and text is not None \
+                    and device_type(text) in OFF_CUDA_TYPES - {"cpu"}:
+                # `x.device.type == "mps"`: a tensor on another accelerator (one on the host is `narrowing`'s)
+                return "body" if op.__class__ is cst.Equal else "orelse"
     if op.__class__ not in (cst.Equal, cst.NotEqual):
         return None
     for side, other in ((test.left, right), (right, test.left)):

@@ -191,6 +191,10 @@ def input_device_module(qual: str | None) -> bool:
 # one of them built (`self.index = faiss.IndexFlatIP(d)`, then `self.index.search(q, k)`) returns host data. faiss's
 # GPU indexes answer NumPy queries with NumPy arrays too (torch tensors only after `faiss.contrib.torch_utils`).
 HOST_ONLY_LIBRARIES = frozenset({"faiss", "numpy", "sklearn", "scipy"})
+# Probes true only where the program's accelerator is not CUDA (Apple's MPS: macOS, which has no CUDA): the code
+# under `if torch.backends.mps.is_available():` never runs on a CUDA machine
+OFF_CUDA_PROBES = frozenset({"torch.backends.mps.is_available", "torch.backends.mps.is_built",
+                             "torch.mps.is_available"})
 # Library readers that return `(host tensor, Python number)`: torchaudio's `load` ("the waveform ... and the sample
 # rate"), decoded on the host, wherever the caller computes.
 HOST_TENSOR_AND_NUMBER = frozenset({"torchaudio.load", "torchaudio.load_with_torchcodec"})

@@ -24,7 +24,7 @@ from graphlint.facts.default_device import (
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, RANK_KEEPING_METHODS, TRANSFORM_TORCH,
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import MODULE_SELF_METHODS, built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
@@ -1750,7 +1750,15 @@ class _Indexer(ast.NodeVisitor):
         """After an `if`/`else`, a local holds what whichever arm ran bound it to: `sched = UniPC(...)` in one arm,
         `sched = DPM(...)` in the other, then `sched.step(...)` calls either class's `step`. The arms are visited in
         order as before (the last binding stays the local's value); `_join_arms` notes the others. A script's top
-        level binds its names so too (`pipeline = A(cfg)` / `pipeline = B(cfg)` under `if`/`else`)."""
+        level binds its names so too (`pipeline = A(cfg)` / `pipeline = B(cfg)` under `if`/`else`). An arm that runs
+        only off CUDA (`if torch.backends.mps.is_available():`, `OFF_CUDA_PROBES`) is not read: what it defines or binds
+        (an MPS-only `def adaptive_avg_pool2d`) never exists on a CUDA machine; the other arm's binding is the name's."""
+        live = self._on_cuda_arm(node.test)
+        if live is not None:
+            self._walk_expr(node.test)
+            for stmt in (node.body, node.orelse)[live]:
+                self.visit(stmt)
+            return
         if not self.func_stack and not self.class_stack:
             self._script_if(node)
             return
@@ -1765,6 +1773,15 @@ class _Indexer(ast.NodeVisitor):
         for stmt in node.orelse:
             self.visit(stmt)
         self._join_arms(before, after_body, self.local_binds[-1])
+
+    def _on_cuda_arm(self, test: ast.expr) -> int | None:
+        """0 (the body) or 1 (the else) where the other arm of an `if` runs only off CUDA: the test is an
+        `OFF_CUDA_PROBES` call, or its negation; None for any other test."""
+        negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+        call = test.operand if negated else test  # type: ignore[attr-defined]
+        if isinstance(call, ast.Call) and not call.args and (self.resolve(dotted(call.func)) or "") in OFF_CUDA_PROBES:
+            return 0 if negated else 1
+        return None
 
     def _script_if(self, node: ast.If) -> None:
         """`visit_If` at module level: the script's names (`script_binds`) are its locals, and the arms' other

@@ -56,3 +56,25 @@ def receiver_text(expr: cst.BaseExpression) -> str:
     if expr.lpar:
         return text
     return f"({text})"
+
+
+def stored_value(ctx: "Context", target: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The value an assignment stores into `target`: the assigned value (`t[0] = v`), or, where `target` is an
+    element of a flat tuple or list target and the value a display of as many elements, none starred on either side
+    (`mask[:, pos], pos_ids[0] = 1, pos`), the element at its place, as Python pairs them. None for anything else
+    (an augmented assignment, a value unpacked from one expression, a starred or nested target)."""
+    parent = ctx.parent(target)
+    if isinstance(parent, cst.AssignTarget):
+        assign = ctx.parent(target, 2)
+        return assign.value if isinstance(assign, cst.Assign) else None
+    if not isinstance(parent, cst.Element) or isinstance(parent, cst.StarredElement):
+        return None
+    display, holder, assign = ctx.parent(target, 2), ctx.parent(target, 3), ctx.parent(target, 4)
+    if not (isinstance(display, (cst.Tuple, cst.List)) and isinstance(holder, cst.AssignTarget)
+            and isinstance(assign, cst.Assign) and isinstance(assign.value, (cst.Tuple, cst.List))):
+        return None
+    values = assign.value.elements
+    if len(values) != len(display.elements) \
+            or any(isinstance(el, cst.StarredElement) for el in (*values, *display.elements)):
+        return None
+    return values[display.elements.index(parent)].value

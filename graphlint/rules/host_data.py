@@ -23,7 +23,7 @@ from graphlint.facts.host_origin import (
     lazy_init, non_blocking, tensor_elements, to_target,
 )
 from graphlint.facts.syntax import code_of, method_call, names_columns, positional
-from graphlint.rules._util import tensor_method
+from graphlint.rules._util import stored_value, tensor_method
 from graphlint.rules.base import Rule
 
 
@@ -436,9 +436,8 @@ class HostIndex(Rule):
         """`t[i] = 0` where `t[i]` is one element (the code shows the rank): torch turns the scalar into a CPU
         tensor and, the sizes being equal, `copy_`s it (a blocking H2D); into a slice or row it `fill_`s."""
         ctx = self.ctx
-        target = ctx.parent(node)
-        assign = ctx.parent(node, 2)
-        if not isinstance(target, cst.AssignTarget) or not isinstance(assign, cst.Assign):
+        value = stored_value(ctx, node)
+        if value is None:
             return False
         dst = ctx.val(node)
         if not (dst.is_0d and not dst.weak and ctx.is_device_tensor(node)):
@@ -446,16 +445,12 @@ class HostIndex(Rule):
         # An attribute's value is often typed only by its class annotation (`qscale_max: float` later set to a
         # 0-d tensor), and a 0-d device value copies device to device: judge only values the code computes, and
         # fields of a config object (`self.args.eog_token`, `config.pad_token_id`: the run's settings, Python values).
-        value = assign.value
         return (not isinstance(value, cst.Attribute) or in_config(value)) and ctx.val(value) == HOST
 
     def _scalar_store_through_device_index(self, node: cst.Subscript) -> bool:
         ctx = self.ctx
-        target = ctx.parent(node)
-        assign = ctx.parent(node, 2)
-        if not isinstance(target, cst.AssignTarget) or not isinstance(assign, cst.Assign):
-            return False
-        if ctx.val(assign.value).kind is not Kind.HOST or self._joined_guess(node.value):
+        value = stored_value(ctx, node)
+        if value is None or ctx.val(value).kind is not Kind.HOST or self._joined_guess(node.value):
             return False
         for el in node.slice:
             idx = el.slice.value if isinstance(el.slice, cst.Index) else None

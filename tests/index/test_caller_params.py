@@ -164,3 +164,53 @@ def test_a_move_to_a_device_parameter_every_caller_keeps_on_the_host_stays_there
     """`get_sigmas(n)` of `device="cpu"`: the schedule stays on the host; `get_sigmas(n, device=dev)` moves it."""
     assert _params({"m": KEPT.format(passed="")}, "use").get("sigmas") == CPU_TENSOR
     assert _params({"m": KEPT.format(passed=", device=dev")}, "use").get("sigmas") == TENSOR
+
+
+DEVICE_ARMS = """
+    import torch
+
+
+    def decode(x: torch.Tensor):
+        return x
+
+
+    def run(out: torch.Tensor, dev: torch.Tensor, early: torch.Tensor):
+        if out.is_cuda:
+            pred = torch.empty(out.shape, device=torch.device("cpu"), pin_memory=True)
+            pred.copy_(out, non_blocking=True)
+        else:
+            pred = out
+        decode(pred)
+        if dev.device.type == "cpu":
+            other = dev
+        else:
+            other = dev.cpu()
+        decode(other)
+        if early.is_cuda:
+            return None
+        side = early
+        decode(side)
+{extra}
+"""
+
+
+def test_a_device_test_narrows_the_name_in_the_arm_where_it_is_on_the_host():
+    """`else: pred = out` under `if out.is_cuda:` (NeMo's greedy CTC decoder) binds a host tensor: with the pinned copy
+    in the other arm, every site passes a CPU tensor. The false arm of `is_cuda` and `device.type == "cpu"`'s true arm
+    narrow alike; so does the code after an arm that returns (`if early.is_cuda: return`)."""
+    found = _params({"m": DEVICE_ARMS.format(extra="")}, "decode")
+    assert found.get("x") == CPU_TENSOR
+
+
+def test_the_device_arm_and_a_rebound_name_do_not_narrow():
+    """Decoys: the arm where the test holds (`other = dev` under `device.type != "cpu"`), and a name rebound in
+    the arm before it is read (`out = out.cuda()` then `x = out`), keep what they hold: a device tensor reaches."""
+    extra = """
+        if not out.is_cuda:
+            out = out.cuda()
+            again = out
+            decode(again)
+    """
+    assert _params({"m": DEVICE_ARMS.format(extra=extra)}, "decode").get("x") != CPU_TENSOR
+    swapped = DEVICE_ARMS.replace('dev.device.type == "cpu"', 'dev.device.type != "cpu"').format(extra="")
+    assert _params({"m": swapped}, "decode").get("x") != CPU_TENSOR

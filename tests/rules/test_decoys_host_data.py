@@ -1718,3 +1718,21 @@ def test_host_table_arithmetic_with_an_untyped_operand_stays_on_the_host():
                 return self.embedding(t, self.dim)
     """
     assert findings(src) == {(13, "GL131")}
+
+
+def test_scalar_store_into_one_element_through_a_tuple_target():
+    """`mask[:, :, pos], pos_ids[0] = 1, pos` (moondream's per-token step) stores `pos` into one element of a CUDA
+    tensor just as `pos_ids[0] = pos` does: a tuple target over a tuple display pairs its elements. A value
+    unpacked from one expression, a starred target and a count mismatch are not paired (silent), nor a slice."""
+    check("""
+        import torch
+        def step(x: torch.Tensor, pos: int, row: torch.Tensor):
+            mask = torch.zeros(1, 1, 64, device=x.device, dtype=torch.bool)
+            pos_ids = torch.zeros(1, device=x.device, dtype=torch.long)
+            mask[:, :, pos], pos_ids[0] = 1, pos  # <- GL133
+            pos_ids[0], mask[:, :, 0] = row.sum(), 0
+            a, pos_ids[0] = divmod(pos, 2)
+            *rest, pos_ids[0] = 1, 2, pos
+            [pos_ids[0], a] = [pos, 3]  # <- GL133
+            return mask, pos_ids, rest, a
+    """, scope="all")

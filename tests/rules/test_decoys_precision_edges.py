@@ -289,3 +289,66 @@ def test_a_parameter_named_like_a_tensor_that_the_body_shows_is_other_data():
     """
     assert findings(src, scope="all") == {(19, "GL105"), (23, "GL105"), (23, "GL105"), (27, "GL103"), (28, "GL102"),
                                           (39, "GL107")}
+
+
+def test_mps_probes_and_a_tensor_on_another_accelerator_leave_cuda():
+    """moondream's `if torch.backends.mps.is_available(): def adaptive_avg_pool2d(...)` (a host round trip for MPS)
+    with `else: adaptive_avg_pool2d = F.adaptive_avg_pool2d`: on a CUDA machine the probe is false, so the def never
+    exists and the call is torch's; an arm under the probe inside a function, or under `x.device.type == "mps"`, never
+    runs either. Decoys stay reported: the `not` probe's arm, the `else` of the tensor's MPS test and a CPU test of the
+    tensor (it narrows the tensor, `x.cpu()` in its else is a sync)."""
+    src = """
+        import torch
+        import torch.nn.functional as F
+
+        if torch.backends.mps.is_available():
+            def pool(t, size):
+                return F.adaptive_avg_pool2d(t.to("cpu"), size).to("mps")
+        else:
+            pool = F.adaptive_avg_pool2d
+
+
+        def step(x: torch.Tensor, ids: list[int]):
+            y = pool(x, (4, 4))
+            if torch.backends.mps.is_available():
+                a = x.cpu()
+            if x.device.type == "mps":
+                b = torch.tensor(ids).to(x.device)
+            else:
+                b = x.cpu()
+            if not torch.backends.mps.is_available():
+                c = y.sum().item()
+            if x.device.type != "cpu":
+                d = x.cpu()
+            return y, a, b, c, d
+    """
+    assert findings(src, scope="all") == {(18, "GL103"), (20, "GL101"), (22, "GL103")}
+
+
+def test_a_parameter_named_key_is_no_tensor_guess():
+    """MegaTTS3's `_get_full_incremental_state_key(module_instance, key)` formats `key` into a state name, MoE-Infinity
+    splits a module path: an unannotated `key` is a dict key or a name more often than an attention key, so its name
+    alone says nothing (decoys; 0.31.0 reported GL107 and GL105 here). An annotated tensor `key` is read as before
+    (hit); so is a `query` or `value`, still on the name list (hits)."""
+    decoys = """
+        import torch
+
+
+        def state_key(module_instance, key):
+            return "{}.{}.{}".format(module_instance.name, module_instance._instance_id, key)
+
+
+        def lookup(model, key):
+            parts = key.split(".")
+            return [int(p) for p in parts if p.isdigit()]
+    """
+    assert findings(decoys, scope="all") == set()
+    hits = """
+        import torch
+
+
+        def attend(query, key: torch.Tensor, value):
+            print(f"{key}")
+            return f"{value}", query.sum().item()
+    """
+    assert findings(hits, scope="all") == {(5, "GL107"), (6, "GL107"), (6, "GL101")}

@@ -207,7 +207,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._handed_to: dict[str, set[str]] | None = None
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
         # (function key, parameter) -> the module forwards the project's calls pass for it (`_handed_models`)
-        self._handed_memo: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
+        self._handed_memo: dict[tuple[str, str, bool], list[tuple[ClassInfo, str]]] = {}
         self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
@@ -1301,9 +1301,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _stored_param_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
         """`self.model = model` in a method of `cls` or a base (its `__init__`, mostly) whose parameter the project's
-        calls fill with project module instances only (`_handed_classes`: `cls(asr_type, model, tokenizer)` in a
-        classmethod, with `model` a loader's return): the field holds one of those classes, and no other class
-        that merely defines the method called on it."""
+        calls fill with instances of project classes (`_handed_classes`: `cls(asr_type, model, tokenizer)` in a
+        classmethod, with `model` a loader's return; `DPM_Solver(model_fn, noise_schedule)` with `noise_schedule =
+        NoiseScheduleVP(..)`): the field holds one of those classes, and no other class that merely defines the
+        method called on it."""
         out: dict[str, tuple[ClassInfo, str]] = {}
         for c in self.mro(cls):
             for key in c.methods.values():
@@ -2708,25 +2709,28 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _module_classes(self, unit: FunctionInfo, arg: IKind) -> list[ClassInfo]:
         """The project module classes an argument of kind `arg` in `unit` is an instance of, when all it can be are
-        modules: a field of `unit`'s class (`attr_classes`: built, annotated, or what a factory returns), or a
-        construction or a factory's return (`net = Net()`, `model = create_model(...)`), or a join of those whose
-        every part is one. Empty otherwise."""
+        modules (`_value_classes`). Empty otherwise."""
+        found = self._value_classes(unit, arg)
+        return found if all(self.is_nn_module(c) for c in found) else []
+
+    def _value_classes(self, unit: FunctionInfo, arg: IKind) -> list[ClassInfo]:
+        """The project classes an argument of kind `arg` in `unit` is an instance of, when all it can be are
+        instances of project classes: a field of `unit`'s class (`attr_classes`: built, annotated, or what a factory
+        returns), a construction or a factory's return (`net = Net()`, `model = create_model(...)`), or a join of
+        those whose every part is one. Empty otherwise."""
         if isinstance(arg, SelfField):
             cls = self.classes.get(unit.class_key) if unit.class_key else None
-            found = [c for c, _how in self.attr_classes(cls, arg.name)] if cls is not None else []
-        elif isinstance(arg, Returned) and not arg.receiver and not isinstance(arg.item, str):
+            return [c for c, _how in self.attr_classes(cls, arg.name)] if cls is not None else []
+        if isinstance(arg, Returned) and not arg.receiver and not isinstance(arg.item, str):
             # a project call's result or its tuple item (`model, diffusion = create_model_and_diffusion(..)`),
-            # through factories and their `if` arms; a function or a plain object among them is no model
+            # through factories and their `if` arms; a function or an object of no project class among them: none
             desc = f"{arg.callee}()" + (f"[{arg.item}]" if arg.item is not None else "")
             found = [t for t, _how in self._denotes(desc, 0)]
-            if not all(isinstance(t, ClassInfo) and self.classes.get(t.key) is t for t in found):
-                return []
-        elif isinstance(arg, Join):  # `model = load_aed(..)` in one arm, `model, tok = load_llm(..)` in the other
-            parts = [self._module_classes(unit, part) for part in arg.parts]
+            return found if all(isinstance(t, ClassInfo) and self.classes.get(t.key) is t for t in found) else []
+        if isinstance(arg, Join):  # `model = load_aed(..)` in one arm, `model, tok = load_llm(..)` in the other
+            parts = [self._value_classes(unit, part) for part in arg.parts]
             return [c for part in parts for c in part] if all(parts) else []
-        else:
-            return []
-        return found if all(self.is_nn_module(c) for c in found) else []
+        return []
 
     def _handed_models(self, fn: FunctionInfo, callee: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         """`model(x, t)` / `model.forward(x)` where `model` is a parameter of `fn` (or of the function a closure of
@@ -2740,7 +2744,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if owner is None or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
             return []
         out: dict[str, tuple[FunctionInfo, str]] = {}
-        for cls, how in self._handed_classes(owner, value[len(fn.module) + 1:], depth):
+        for cls, how in self._handed_classes(owner, value[len(fn.module) + 1:], depth, modules=True):
             for target in self._instance_call(cls):
                 out.setdefault(target.key, (target, how))
         return list(out.values())
@@ -2752,8 +2756,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             owner = self.functions.get(owner.parent_key) if owner.parent_key else None
         return owner
 
-    def _handed_classes(self, owner: FunctionInfo, name: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:
-        """The project module classes the project's calls of `owner` pass for its parameter `name`, each labelled
+    def _handed_classes(self, owner: FunctionInfo, name: str, depth: int = 0, modules: bool = False
+                        ) -> list[tuple[ClassInfo, str]]:
+        """The project classes (`modules`: module classes, `_module_classes`) the project's calls of `owner` pass for
+        its parameter `name`, each labelled
         `name = Cls by Caller`. What a call passes is its recorded argument kind (`call_args`): a field of the
         caller's class whose classes are all modules (`attr_classes`), a construction or a factory's return (`Call`)
         of a module class, a join of such (`model = load_a(..)` / `model, tok = load_b(..)` in two arms), or the
@@ -2761,7 +2767,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         tokenizer) is no model here: no top-level model is assumed."""
         if depth > MAX_SETTLE_DEPTH or name in ("self", "cls"):
             return []
-        key = (owner.key, name)
+        key = (owner.key, name, modules)
         found = self._handed_memo.get(key)
         if found is not None:
             return found
@@ -2775,7 +2781,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 kinds = [k for i, k in enumerate(positional) if str(i) in slots] \
                     + [k for kw, k in keywords if kw in slots]
                 for kind in kinds:
-                    for cls, how in self._passed_classes(caller, kind, depth):
+                    for cls, how in self._passed_classes(caller, kind, depth, modules):
                         out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
         self._handed_memo[key] = list(out.values())
         return self._handed_memo[key]
@@ -2807,14 +2813,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 if desc == "cls" and caller.class_key == cls.key or desc != "cls" and self.class_by_dotted(desc) is cls:
                     yield caller, desc, line
 
-    def _passed_classes(self, caller: FunctionInfo, kind: IKind, depth: int) -> list[tuple[ClassInfo, str]]:
-        """The project module classes an argument of kind `kind` in `caller` holds (`_handed_classes`)."""
+    def _passed_classes(self, caller: FunctionInfo, kind: IKind, depth: int, modules: bool
+                        ) -> list[tuple[ClassInfo, str]]:
+        """The project classes (`modules`: module classes) an argument of kind `kind` in `caller` holds
+        (`_handed_classes`)."""
         if isinstance(kind, Fwd):
             owner = self._param_owner(caller, kind.name)
             if owner is None or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
                 return []
-            return self._handed_classes(owner, kind.name, depth + 1)
-        return [(c, "") for c in self._module_classes(caller, kind)]
+            return self._handed_classes(owner, kind.name, depth + 1, modules)
+        return [(c, "") for c in (self._module_classes if modules else self._value_classes)(caller, kind)]
 
     def _runs_model(self, unit: FunctionInfo, fn: FunctionInfo, callee: str, receivers: frozenset[str],
                     model: set[str], through_modules: bool) -> bool:

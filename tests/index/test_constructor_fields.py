@@ -1,8 +1,8 @@
 """A model handed to a plain class's constructor (`cls(asr_type, model, tokenizer)` in a classmethod, `Wrapper(model)`)
 and stored in a field (`self.model = model`) holds the project module classes the constructions pass, and a call
 through the field (`self.model.transcribe(..)`) runs those classes' methods only, not every class defining the name
-(`ProjectIndex._stored_param_classes`, `_handed_classes`). Decoys: a field stored from a tokenizer or from a join of a
-model and a tokenizer, a constructor nothing calls with a module."""
+(`ProjectIndex._stored_param_classes`, `_handed_classes`); so does a plain object (`Solver(model_fn, schedule)`).
+Decoys: a field stored from a tokenizer (a plain object: its own methods, no model's) or from a name."""
 
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def test_the_field_resolves_to_the_classes_the_constructions_pass() -> None:
 
 TOKENIZED = """
 import torch
-from pkg.models import load_aed, load_tok
+from pkg.models import load_tok
 
 
 class Reader:
@@ -158,7 +158,7 @@ class Reader:
         return self.tok.transcribe(ids)
 
 
-class Mixed:
+class Named:
     def __init__(self, model):
         self.model = model
 
@@ -168,24 +168,65 @@ class Mixed:
 
 
 def build(kind):
-    if kind:
-        model = load_aed("p")
-    else:
-        model = load_tok("p")
-    return Reader(load_tok("p")), Mixed(model)
+    return Reader(load_tok("p")), Named(kind)
 """
 
 
-def test_a_field_stored_from_a_tokenizer_or_a_join_with_one_is_no_model() -> None:
-    """`Reader(load_tok(..))` stores a plain object, and `Mixed(model)` a value one arm binds to a tokenizer: neither
-    field is typed by the constructions, so neither gradless `read` runs the model nor reaches a `transcribe`."""
+def test_a_field_stored_from_a_tokenizer_or_a_name_is_no_model() -> None:
+    """`Reader(load_tok(..))` stores a plain object (a `Tok`, so `self.tok.transcribe` is `Tok`'s method, no model's),
+    and `Named(kind)` a string nothing types: neither gradless `read` runs the model, and no model's `transcribe` is
+    reached (not `Aed`'s, `Llm`'s or `Other`'s, which share the name)."""
     index = project_index({"pkg.__init__": "", "pkg.models": MODELS, "pkg.tok": TOKENIZED})
-    for name, field in (("Reader", "tok"), ("Mixed", "model")):
-        cls = index.class_by_dotted(f"pkg.tok.{name}")
-        assert index.attr_classes(cls, field) == []
+    reader = index.class_by_dotted("pkg.tok.Reader")
+    assert [c.qualname for c, _how in index.attr_classes(reader, "tok")] == ["Tok"]
+    assert index.attr_classes(index.class_by_dotted("pkg.tok.Named"), "model") == []
     found = hot({"pkg.__init__": "", "pkg.models": MODELS, "pkg.tok": TOKENIZED})
-    assert "Reader.read" not in found and "Mixed.read" not in found
+    assert "Reader.read" not in found and "Named.read" not in found
     assert not any(q.endswith(".transcribe") for q in found)
+
+
+SOLVER = """
+import torch
+
+
+class Schedule:
+    def __init__(self, betas):
+        self.betas = betas
+
+    def marginal(self, t):
+        return self.betas[t.long()]
+
+
+class OtherSchedule:
+    def marginal(self, t):
+        return t.item()
+
+
+class Solver:
+    def __init__(self, model_fn, schedule):
+        self.model_fn = model_fn
+        self.schedule = schedule
+
+    def sample(self, x, steps):
+        for t in steps:
+            x = self.model_fn(x, self.schedule.marginal(t))
+        return x
+
+
+def make(model_fn, betas):
+    schedule = Schedule(betas)
+    return Solver(model_fn, schedule)
+"""
+
+
+def test_a_plain_object_handed_to_a_constructor_types_its_field() -> None:
+    """`Solver(model_fn, schedule)` with `schedule = Schedule(betas)`: `self.schedule.marginal(t)` runs `Schedule`'s
+    method, not `OtherSchedule`'s, which only shares the name (a plain class: what its field holds, not a model)."""
+    index = project_index({"pkg.__init__": "", "pkg.solver": SOLVER})
+    solver = index.class_by_dotted("pkg.solver.Solver")
+    fn = index.method(solver, "sample")
+    assert [(t.qualname, how) for t, how in index.call_edges(fn, fn.module, "self.schedule.marginal")] == \
+        [("Schedule.marginal", "self.schedule = schedule = Schedule by make")]
 
 
 def test_a_longer_namespace_name_wins_over_a_module_named_like_its_first_folder() -> None:

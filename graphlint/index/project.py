@@ -207,7 +207,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._handed_to: dict[str, set[str]] | None = None
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
         # (function key, parameter) -> the module forwards the project's calls pass for it (`_handed_models`)
-        self._handed_memo: dict[tuple[str, str], list[tuple[FunctionInfo, str]]] = {}
+        self._handed_memo: dict[tuple[str, str, bool], list[tuple[ClassInfo, str]]] = {}
         self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
@@ -297,9 +297,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def split_dotted(self, name: str) -> tuple[str, str] | None:
         """Split `pkg.mod.Cls.meth` into (module, qualname) by the longest known module prefix."""
         parts = name.split(".")
+        portions = self._portion_map()
         for i in range(len(parts) - 1, 0, -1):
             mod = ".".join(parts[:i])
             if mod in self.modules:
+                return mod, ".".join(parts[i:])
+            # (the longer name first: `fireredasr.models.module.adapter.Adapter` is the module `adapter` below the
+            # namespace folders, not a name inside `fireredasr/models/fireredasr.py`, the module `fireredasr`)
+            if i > 1 and (mod := portions.get(mod)) is not None:
                 return mod, ".".join(parts[i:])
         # a top-level folder without `__init__.py` starts the module names below it: `lmdeploy.pytorch.x`
         # names module `pytorch.x`. A folder without one inside a package is part of the names
@@ -1313,7 +1318,23 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                       for target, how in self._denotes(desc, 0) if isinstance(target, ClassInfo)]
             if found:
                 return found
-        return self.foreign_classes(cls, name)
+        return self.foreign_classes(cls, name) or self._stored_param_classes(cls, name)
+
+    def _stored_param_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
+        """`self.model = model` in a method of `cls` or a base (its `__init__`, mostly) whose parameter the project's
+        calls fill with instances of project classes (`_handed_classes`: `cls(asr_type, model, tokenizer)` in a
+        classmethod, with `model` a loader's return; `DPM_Solver(model_fn, noise_schedule)` with `noise_schedule =
+        NoiseScheduleVP(..)`): the field holds one of those classes, and no other class that merely defines the
+        method called on it."""
+        out: dict[str, tuple[ClassInfo, str]] = {}
+        for c in self.mro(cls):
+            for key in c.methods.values():
+                m = self.functions.get(key)
+                for attr, kind in (m.attr_sets if m is not None else ()):
+                    if attr == name and isinstance(kind, Fwd) and kind.name in m.params:
+                        for held, how in self._handed_classes(m, kind.name):
+                            out.setdefault(held.key, (held, f"self.{name} = {how}"))
+        return list(out.values())
 
     def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None, element: str = ""
                               ) -> list[tuple[FunctionInfo, str]]:
@@ -1352,8 +1373,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         out.extend((fn, how or f"self.{name}") for fn in self.methods(target, meth))
             if out:
                 break
-        if not out:  # `self.model.ctl = Controller()` in another class's method
+        if not out:  # `self.model.ctl = Controller()` in another class's method; `self.model = model`, a parameter
             out = [(fn, _join(how, h)) for target, how in self.foreign_classes(cls, name)
+                   or self._stored_param_classes(cls, name)
                    for fn, h in (self.methods_via(target, meth) if meth else [(f, "") for f in self._call_target(target)])]
         if not out and meth is not None and "[" not in element and not self._model_side(cls) \
                 and not self._known_attr(cls, name):
@@ -2048,12 +2070,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _project_calls(self, fn: FunctionInfo, handing: bool = False) -> Iterator[tuple[FunctionInfo, str, int]]:
         """(caller, call descriptor, line) of each call in the project that reaches `fn` (for an `__init__`,
-        also the constructions `Cls(...)` that run it). `handing`: only the calls that hand on a callable or a
+        also the constructions `Cls(...)`, `cls(...)` that run it). `handing`: only the calls that hand on a callable or a
         parameter (the caller's `callable_args` at that call), the only ones `_handed_self` and `_passed_callables`
         read: a name like `forward` is called at tens of thousands of sites, and resolving each of them, for each
         function so named, was a third of the hot path's cost."""
         owner, _, name = fn.qualname.rpartition(".")
-        names = (name, owner.rpartition(".")[2]) if name == "__init__" and fn.class_key else (name,)
+        # (a construction is spelt with the class's name, or `cls(...)` in a classmethod of it or of a subclass)
+        names = (name, owner.rpartition(".")[2], "cls") if name == "__init__" and fn.class_key else (name,)
         calls = self.call_facts.handing_calls_named if handing else self.call_facts.calls_named
         for caller, desc, line in (call for n in names for call in calls(n)):
             if any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
@@ -2708,46 +2731,71 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _module_classes(self, unit: FunctionInfo, arg: IKind) -> list[ClassInfo]:
         """The project module classes an argument of kind `arg` in `unit` is an instance of, when all it can be are
-        modules: a field of `unit`'s class (`attr_classes`: built, annotated, or what a factory returns), or a
-        construction or a factory's return (`net = Net()`, `model = create_model(...)`). Empty otherwise."""
+        modules (`_value_classes`). Empty otherwise."""
+        found = self._value_classes(unit, arg)
+        return found if all(self.is_nn_module(c) for c in found) else []
+
+    def _value_classes(self, unit: FunctionInfo, arg: IKind) -> list[ClassInfo]:
+        """The project classes an argument of kind `arg` in `unit` is an instance of, when all it can be are
+        instances of project classes: a field of `unit`'s class (`attr_classes`: built, annotated, or what a factory
+        returns), a construction or a factory's return (`net = Net()`, `model = create_model(...)`), or a join of
+        those whose every part is one. Empty otherwise."""
         if isinstance(arg, SelfField):
             cls = self.classes.get(unit.class_key) if unit.class_key else None
-            found = [c for c, _how in self.attr_classes(cls, arg.name)] if cls is not None else []
-        elif isinstance(arg, Returned) and not arg.receiver and not isinstance(arg.item, str):
+            return [c for c, _how in self.attr_classes(cls, arg.name)] if cls is not None else []
+        if isinstance(arg, Returned) and not arg.receiver and not isinstance(arg.item, str):
             # a project call's result or its tuple item (`model, diffusion = create_model_and_diffusion(..)`),
-            # through factories and their `if` arms; a function or a plain object among them is no model
+            # through factories and their `if` arms; a function or an object of no project class among them: none
             desc = f"{arg.callee}()" + (f"[{arg.item}]" if arg.item is not None else "")
             found = [t for t, _how in self._denotes(desc, 0)]
-            if not all(isinstance(t, ClassInfo) and self.classes.get(t.key) is t for t in found):
-                return []
-        else:
-            return []
-        return found if all(self.is_nn_module(c) for c in found) else []
+            return found if all(isinstance(t, ClassInfo) and self.classes.get(t.key) is t for t in found) else []
+        if isinstance(arg, Join):  # `model = load_aed(..)` in one arm, `model, tok = load_llm(..)` in the other
+            parts = [self._value_classes(unit, part) for part in arg.parts]
+            return [c for part in parts for c in part] if all(parts) else []
+        return []
 
     def _handed_models(self, fn: FunctionInfo, callee: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         """`model(x, t)` / `model.forward(x)` where `model` is a parameter of `fn` (or of the function a closure of
         `fn` is nested in): the forwards of the project modules the project's calls of that function pass for it
         (k-diffusion's `sample_euler(model, x, sigmas)` called as `sample_euler(self.unet, ...)`), each labelled
-        `model = Cls by Caller`. What a call passes is its recorded argument kind (`call_args`): a field of the
-        caller's class whose classes are all modules (`attr_classes`), a construction or a factory's return
-        (`Call`) of a module class, or the caller's own parameter, followed up its callers in turn. A value
-        nothing types (a config-built object, a tuple item) is no model here: no top-level model is assumed."""
+        `model = Cls by Caller` (`_handed_classes`)."""
         value = _called_value(callee)
         if depth > MAX_SETTLE_DEPTH or not value.startswith(f"{fn.module}.") or "." in value[len(fn.module) + 1:]:
             return []
-        name = value[len(fn.module) + 1:]
-        owner: FunctionInfo | None = fn
-        while owner is not None and name not in owner.params:  # a closure reads its parameter (`model_fn`)
-            owner = self.functions.get(owner.parent_key) if owner.parent_key else None
-        if owner is None or name in ("self", "cls") or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
+        owner = self._param_owner(fn, value[len(fn.module) + 1:])
+        if owner is None or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
             return []
-        key = (owner.key, name)
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for cls, how in self._handed_classes(owner, value[len(fn.module) + 1:], depth, modules=True):
+            for target in self._instance_call(cls):
+                out.setdefault(target.key, (target, how))
+        return list(out.values())
+
+    def _param_owner(self, fn: FunctionInfo, name: str) -> FunctionInfo | None:
+        """The function whose parameter `name` is, `fn` or one it is nested in (a closure reads its parameter)."""
+        owner: FunctionInfo | None = fn
+        while owner is not None and name not in owner.params:
+            owner = self.functions.get(owner.parent_key) if owner.parent_key else None
+        return owner
+
+    def _handed_classes(self, owner: FunctionInfo, name: str, depth: int = 0, modules: bool = False
+                        ) -> list[tuple[ClassInfo, str]]:
+        """The project classes (`modules`: module classes, `_module_classes`) the project's calls of `owner` pass for
+        its parameter `name`, each labelled
+        `name = Cls by Caller`. What a call passes is its recorded argument kind (`call_args`): a field of the
+        caller's class whose classes are all modules (`attr_classes`), a construction or a factory's return (`Call`)
+        of a module class, a join of such (`model = load_a(..)` / `model, tok = load_b(..)` in two arms), or the
+        caller's own parameter, followed up its callers in turn. A value nothing types (a config-built object, a
+        tokenizer) is no model here: no top-level model is assumed."""
+        if depth > MAX_SETTLE_DEPTH or name in ("self", "cls"):
+            return []
+        key = (owner.key, name, modules)
         found = self._handed_memo.get(key)
         if found is not None:
             return found
         self._handed_memo[key] = []  # cycle guard
-        out: dict[str, tuple[FunctionInfo, str]] = {}
-        for caller, desc, line in self._project_calls(owner):
+        out: dict[str, tuple[ClassInfo, str]] = {}
+        for caller, desc, line in self._filling_calls(owner):
             slots = self._slots(owner, desc, name)
             for c, ln, positional, keywords in caller.call_args:
                 if c != desc or ln != line:
@@ -2755,9 +2803,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 kinds = [k for i, k in enumerate(positional) if str(i) in slots] \
                     + [k for kw, k in keywords if kw in slots]
                 for kind in kinds:
-                    for target, how in self._passed_models(caller, kind, depth):
-                        out.setdefault(target.key, (target, _join(how, f"{name} = {target.qualname.rpartition('.')[0]}"
-                                                                           f" by {caller.display}")))
+                    for cls, how in self._passed_classes(caller, kind, depth, modules):
+                        out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
         self._handed_memo[key] = list(out.values())
         return self._handed_memo[key]
 
@@ -2775,11 +2822,29 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         params = self.call_params(fn, desc)
         return {param} | ({str(params.index(param))} if param in params else set())
 
-    def _passed_models(self, caller: FunctionInfo, kind: IKind, depth: int) -> list[tuple[FunctionInfo, str]]:
-        """The forwards of the project modules an argument of kind `kind` in `caller` holds (`_handed_models`)."""
+    def _filling_calls(self, fn: FunctionInfo) -> Iterator[tuple[FunctionInfo, str, int]]:
+        """(caller, call descriptor, line) of each call that fills `fn`'s parameters: `_project_calls`, and for the
+        `__init__` of an nn.Module, whose constructions the hot path does not follow (`_construct`), its
+        constructions `Cls(...)` / `cls(...)` (a model's `from_args` building `cls(encoder, llm, projector)`)."""
+        yield from self._project_calls(fn)
+        cls = self.classes.get(fn.class_key) if fn.class_key and fn.qualname.endswith(".__init__") else None
+        if cls is None or not self.is_nn_module(cls) or self.method(cls, "__init__") is not fn:
+            return
+        for name in (cls.qualname.rpartition(".")[2], "cls"):
+            for caller, desc, line in self.call_facts.calls_named(name):
+                if desc == "cls" and caller.class_key == cls.key or desc != "cls" and self.class_by_dotted(desc) is cls:
+                    yield caller, desc, line
+
+    def _passed_classes(self, caller: FunctionInfo, kind: IKind, depth: int, modules: bool
+                        ) -> list[tuple[ClassInfo, str]]:
+        """The project classes (`modules`: module classes) an argument of kind `kind` in `caller` holds
+        (`_handed_classes`)."""
         if isinstance(kind, Fwd):
-            return self._handed_models(caller, f"{caller.module}.{kind.name}", depth + 1)
-        return [(fn, "") for c in self._module_classes(caller, kind) for fn in self._instance_call(c)]
+            owner = self._param_owner(caller, kind.name)
+            if owner is None or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
+                return []
+            return self._handed_classes(owner, kind.name, depth + 1, modules)
+        return [(c, "") for c in (self._module_classes if modules else self._value_classes)(caller, kind)]
 
     def _runs_model(self, unit: FunctionInfo, fn: FunctionInfo, callee: str, receivers: frozenset[str],
                     model: set[str], through_modules: bool) -> bool:

@@ -1573,7 +1573,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # The model a per-step loop body calls runs every step, eagerly: its code is step code (a denoiser called
         # by a sampler's loop, a decoder by a decode loop). Only from inside such a body: a one-step driver (an
         # op's public function calling its autograd `Function`, a warm-up) says nothing of how often it runs.
-        propagate("step", self._per_step_model_calls(result, model) + self._library_loop_models(result))
+        propagate("step", self._per_step_model_calls(result, model) + self._library_loop_models(result)
+                  + self._generation_hook_steps(result))
         self._drop_nested(result)
         return result, (frozenset() if idle else self._idle_forwards(result, model)), model
 
@@ -1728,6 +1729,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             seeds.extend((target, f"{target.display} [{GENERATION_LIBRARY}' decode loop runs it every step]",
                           info.hop, False) for target in self._instance_call(cls))
         return seeds
+
+    def _generation_hook_steps(self, reached: dict[str, HotInfo]) -> list[Seed]:
+        """The generation hooks (`generation_hooks`: `prepare_inputs_for_generation`, `_update_model_kwargs_for_generation`
+        of a model transformers' `generate` runs, or installed on one) as seeds of the step tier: the library's decode
+        loop calls them once per step, eagerly, around the model's call, as it calls a `LogitsProcessor`
+        (`step_protocol_roots`). They are rooted in the forward pass first (what they call is told model code or not
+        there); only those still reached move."""
+        return [(fn, label, None, False) for fn, label in self.generation_hooks()
+                if (info := reached.get(fn.key)) is not None and info.whole]
 
     def _body_calls(self, fn: FunctionInfo, spans: tuple[tuple[int, int], ...]
                     ) -> Iterator[tuple[FunctionInfo, str, int]]:

@@ -1573,8 +1573,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # The model a per-step loop body calls runs every step, eagerly: its code is step code (a denoiser called
         # by a sampler's loop, a decoder by a decode loop). Only from inside such a body: a one-step driver (an
         # op's public function calling its autograd `Function`, a warm-up) says nothing of how often it runs.
-        propagate("step", self._per_step_model_calls(result, model) + self._library_loop_models(result)
-                  + self._generation_hook_steps(result))
+        propagate("step", self._per_step_model_calls(result, model) + self._library_loop_models(result))
+        self._tier_generation_hooks(result)
         self._drop_nested(result)
         return result, (frozenset() if idle else self._idle_forwards(result, model)), model
 
@@ -1730,14 +1730,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                           info.hop, False) for target in self._instance_call(cls))
         return seeds
 
-    def _generation_hook_steps(self, reached: dict[str, HotInfo]) -> list[Seed]:
+    def _tier_generation_hooks(self, reached: dict[str, HotInfo]) -> None:
         """The generation hooks (`generation_hooks`: `prepare_inputs_for_generation`, `_update_model_kwargs_for_generation`
-        of a model transformers' `generate` runs, or installed on one) as seeds of the step tier: the library's decode
+        of a model transformers' `generate` runs, or installed on one) run in the `step` tier: the library's decode
         loop calls them once per step, eagerly, around the model's call, as it calls a `LogitsProcessor`
-        (`step_protocol_roots`). They are rooted in the forward pass first (what they call is told model code or not
-        there); only those still reached move."""
-        return [(fn, label, None, False) for fn, label in self.generation_hooks()
-                if (info := reached.get(fn.key)) is not None and info.whole]
+        (`step_protocol_roots`). Only their own lines: what they call keeps the tier its other callers give it, as a
+        hook calls its set-up helpers under a test the request settles before the loop (ParlerTTS's
+        `if delay_pattern_mask is None: self.build_delay_pattern_mask(..)`, which `generate` builds once)."""
+        for fn, _label in self.generation_hooks():
+            info = reached.get(fn.key)
+            if info is not None and info.whole and info.tier == "forward" and not info.steps:
+                reached[fn.key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="step")
 
     def _body_calls(self, fn: FunctionInfo, spans: tuple[tuple[int, int], ...]
                     ) -> Iterator[tuple[FunctionInfo, str, int]]:

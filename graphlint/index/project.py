@@ -1617,6 +1617,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # by a sampler's loop, a decoder by a decode loop). Only from inside such a body: a one-step driver (an
         # op's public function calling its autograd `Function`, a warm-up) says nothing of how often it runs.
         propagate("step", self._per_step_model_calls(result, model) + self._library_loop_models(result))
+        self._tier_generation_hooks(result)
         self._drop_nested(result)
         return result, (frozenset() if idle else self._idle_forwards(result, model)), model
 
@@ -1771,6 +1772,18 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             seeds.extend((target, f"{target.display} [{GENERATION_LIBRARY}' decode loop runs it every step]",
                           info.hop, False) for target in self._instance_call(cls))
         return seeds
+
+    def _tier_generation_hooks(self, reached: dict[str, HotInfo]) -> None:
+        """The generation hooks (`generation_hooks`: `prepare_inputs_for_generation`, `_update_model_kwargs_for_generation`
+        of a model transformers' `generate` runs, or installed on one) run in the `step` tier: the library's decode
+        loop calls them once per step, eagerly, around the model's call, as it calls a `LogitsProcessor`
+        (`step_protocol_roots`). Only their own lines: what they call keeps the tier its other callers give it, as a
+        hook calls its set-up helpers under a test the request settles before the loop (ParlerTTS's
+        `if delay_pattern_mask is None: self.build_delay_pattern_mask(..)`, which `generate` builds once)."""
+        for fn, _label in self.generation_hooks():
+            info = reached.get(fn.key)
+            if info is not None and info.whole and info.tier == "forward" and not info.steps:
+                reached[fn.key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="step")
 
     def _body_calls(self, fn: FunctionInfo, spans: tuple[tuple[int, int], ...]
                     ) -> Iterator[tuple[FunctionInfo, str, int]]:

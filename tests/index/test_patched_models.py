@@ -122,8 +122,9 @@ def test_kernels_bound_to_a_patched_forward_through_a_registry_are_reached() -> 
 
 def test_generation_hooks_installed_on_the_model_are_roots() -> None:
     found = hot(PATCH)
+    # transformers' decode loop calls the hook once per step, eagerly, around the model: step code
     assert found["prepare_inputs"] == (
-        "forward", ("prepare_inputs (generation hook prepare_inputs_for_generation)",))
+        "step", ("prepare_inputs (generation hook prepare_inputs_for_generation)",))
 
 
 # Decoys for the edges' reach: a class's own method is resolved through its class, never through an install
@@ -350,10 +351,15 @@ GENERATION_DECOYS = {
 
 def test_generation_methods_of_a_transformers_model_are_roots() -> None:
     found = hot(GENERATION)
-    assert found["TTSForCausalLM.prepare_inputs_for_generation"] == ("forward", (
+    # the hooks run once per step of the library's decode loop
+    assert found["TTSForCausalLM.prepare_inputs_for_generation"] == ("step", (
         "TTSForCausalLM.prepare_inputs_for_generation (generation step: transformers' generate calls "
         "prepare_inputs_for_generation)",))
-    assert found["build_delay_mask"][1][-1] == "build_delay_mask"
+    # decoy: what a hook calls keeps its own tier (a set-up helper the request may settle before the loop)
+    assert found["build_delay_mask"] == ("forward", (
+        "TTSForCausalLM.prepare_inputs_for_generation (generation step: transformers' generate calls "
+        "prepare_inputs_for_generation)", "build_delay_mask"))
+    # decoy: the request around the loop runs once per generation, and so does what only it calls
     assert found["TTSForCausalLM.generate"] == (
         "forward", ("TTSForCausalLM.generate (request: runs transformers' decode loop once)",))
     assert found["TTSForCausalLM.count"][0] == "forward"

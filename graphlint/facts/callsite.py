@@ -910,7 +910,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if any(b is None for b in bound):
             return UNKNOWN  # rebound by a loop or `with`
         hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
-        if value.id not in scope.params and (filled := _filled_list(bound, scope.appends.get(value.id), hop)):
+        given = lambda e: _appended_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
+        if value.id not in scope.params and (filled := _filled_list(bound, scope.appends.get(value.id), given)):
             return filled
         if value.id not in scope.params and value.id in scope.slot_stores and value.id not in scope.appends \
                 and _slotted_list(bound, scope.slot_stores[value.id], hop):
@@ -1051,6 +1052,15 @@ def _element(value: ast.expr, read: Callable[[ast.expr], IKind]) -> IKind | None
     kind = read(value)
     # a call's result may be a tensor; one the kinds show is a host tensor (`torch.tensor(row)`) is what it adds
     return kind if kind in (HOST, CPU_TENSOR) or not isinstance(value, ast.Call) else None
+
+
+def _appended_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind:
+    """What `name.append(value)` adds: a name reads the binding that reaches the append when one does for sure (`fbank
+    = wav` then `fbank = torch.from_numpy(fbank).float()` then `feats.append(fbank)` in one loop body: a host tensor,
+    where the join of both bindings would keep the array's unknown); anything else as `expr_kind` reads it."""
+    if isinstance(value, ast.Name) and (reaching := _reaching(value.id, value.lineno, scope)) is not None:
+        return expr_kind(reaching, resolve, scope, depth, memo)
+    return expr_kind(value, resolve, scope, depth, memo)
 
 
 def _empty_list(value: ast.expr | ast.AugAssign | None) -> bool:

@@ -748,3 +748,41 @@ def test_decoy_a_nested_defs_name_rebound_to_something_else():
             return to_tensor(rows).to(device)
     """
     assert findings(src, scope="all") == set()
+
+
+
+# FireRedASR's `ASRFeatExtractor`: a loop body rebinds the name it appends, and a helper reads the list's device
+APPENDED = """
+    import numpy as np
+    import torch
+
+
+    class Feats:
+        def __call__(self, paths: list):
+            feats = []
+            for p in paths:
+                fbank = np.load(p)
+                fbank = torch.from_numpy(fbank).MOVE
+                feats.append(fbank)
+            return self.pad(feats)
+
+        def pad(self, xs):
+            return torch.ones(len(xs), 4).to(xs[0].device)
+"""
+
+
+def test_decoy_an_appended_name_holds_the_binding_above_the_append():
+    """`fbank = wav` then `fbank = torch.from_numpy(fbank).float()` then `feats.append(fbank)` in one loop body
+    (FireRedASR's `ASRFeatExtractor.__call__`): the list holds host tensors, so the helper's `.to(xs[0].device)`
+    stays on the host. The join of both bindings used to keep the array's unknown."""
+    src = APPENDED.replace("MOVE", "float()")
+    assert {hit for hit in findings(src, scope="all") if hit[1].startswith("GL1")} == set()
+
+
+def test_hit_an_appended_name_rebound_on_the_device_or_later_in_the_loop():
+    """The binding above the append decides the element only where no other binding of the loop body follows it:
+    one moved to the device is a device element, and one the next turn may see leaves the join (unknown)."""
+    assert (15, "GL131") in findings(APPENDED.replace("MOVE", "cuda()"), scope="all")
+    later = APPENDED.replace("MOVE", "float()").replace(
+        "    feats.append(fbank)\n", "    feats.append(fbank)\n                fbank = p.cuda()\n")
+    assert (16, "GL131") in findings(later, scope="all")

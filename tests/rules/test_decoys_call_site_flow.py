@@ -786,3 +786,49 @@ def test_hit_an_appended_name_rebound_on_the_device_or_later_in_the_loop():
     later = APPENDED.replace("MOVE", "float()").replace(
         "    feats.append(fbank)\n", "    feats.append(fbank)\n                fbank = p.cuda()\n")
     assert (16, "GL131") in findings(later, scope="all")
+
+
+# OpenVoice's `BaseSpeakerTTS.tts`: a loop fills a list with NumPy arrays and a helper `.tolist()`s each element
+ARRAYS = """
+    import numpy as np
+    import torch
+
+
+    class TTS:
+        @staticmethod
+        def concat(segs, sr):
+            out = []
+            for s in segs:
+                out += s.reshape(-1).tolist()
+            return np.array(out)
+
+        def tts(self, texts: list, x: torch.Tensor):
+            audio_list = []
+            for t in texts:
+                with torch.no_grad():
+                    audio = self.model(x)[0, 0].float().MOVE
+                audio_list.append(audio)
+            audio = self.concat(audio_list, 16000)
+            return audio
+
+        def pair(self, x: torch.Tensor):
+            return self.concat([x.cpu().numpy(), x.cpu().numpy()], 16000), self.first([x.cpu().numpy()])
+
+        def first(self, xs):
+            return xs[0].tolist()
+"""
+
+
+def test_decoy_lists_of_numpy_arrays_passed_to_a_helper():
+    """A list filled with `.numpy()` results (the name rebound below the loop by the helper's own result), a list
+    display of arrays: each element the helper reads (`for s in segs`, `xs[0]`) is an array, whose `.tolist()` reads
+    no device."""
+    found = findings(ARRAYS.replace("MOVE", "cpu().numpy()"), scope="all")
+    assert {hit for hit in found if hit[1] == "GL102"} == set()
+
+
+def test_hit_a_list_of_device_tensors_passed_to_the_same_helper():
+    """The same helper given tensors that stay on the device: `.tolist()` of an element reads them (and the
+    element of a list display of arrays next to it stays an array)."""
+    found = findings(ARRAYS.replace("MOVE", "contiguous()"), scope="all")
+    assert {hit for hit in found if hit[1] == "GL102"} == {(10, "GL102")}

@@ -832,3 +832,44 @@ def test_hit_a_list_of_device_tensors_passed_to_the_same_helper():
     element of a list display of arrays next to it stays an array)."""
     found = findings(ARRAYS.replace("MOVE", "contiguous()"), scope="all")
     assert {hit for hit in found if hit[1] == "GL102"} == {(10, "GL102")}
+
+
+# FireRedASR's `KaldifeatFbank.__call__(self, wav)`: `sample_rate, wav_np = wav` of the tuple its callers pass
+PAIRS = """
+    import numpy as np
+    import torch
+
+
+    def fbank(wav):
+        sample_rate, samples = wav
+        return samples.tolist()
+
+
+    def second(wav):
+        return wav[1].tolist()
+
+
+    def upload(batch, device):
+        ids, n = batch
+        return ids.to(device)
+
+
+    def main(n: int, x: torch.Tensor):
+        a = np.zeros(n)
+        fbank((16000, a))
+        second((16000, a))
+        upload((torch.arange(n), n), x.device)
+"""
+
+
+def test_decoy_tuple_items_every_caller_passes_as_host_data():
+    """Every call site passes a tuple whose item is a NumPy array: the parameter's item (unpacked, or indexed) is
+    that array, and its `.tolist()` reads no device. The tuple's other items are what the sites pass too."""
+    assert {hit for hit in findings(PAIRS, scope="all") if hit[1] in ("GL102", "GL131")} == {(16, "GL131")}
+
+
+def test_hit_tuple_items_a_caller_passes_on_the_device():
+    """A site that passes a device tensor in the tuple leaves the item a tensor the `.tolist()` reads; a host tensor
+    item every site passes is uploaded by the callee's `.to(device)` (GL131)."""
+    src = PAIRS.replace("fbank((16000, a))", "fbank((16000, a))\n        fbank((16000, x))")
+    assert {hit for hit in findings(src, scope="all") if hit[1] in ("GL102", "GL131")} == {(7, "GL102"), (16, "GL131")}

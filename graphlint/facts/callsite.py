@@ -28,7 +28,8 @@ from graphlint.facts.inference import (
     JOIN_TORCH, SAMPLING, named_device, typed_legacy,
 )
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST, HOST_FAMILY,
+    ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
+    HOST_FAMILY,
     HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call, Field, Fwd,
     HostIf,
     IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
@@ -1013,7 +1014,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if any(b is None for b in bound):
             return UNKNOWN  # rebound by a loop or `with`
         hop = lambda e: expr_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
-        if value.id not in scope.params and (filled := _filled_list(bound, scope.appends.get(value.id), hop)):
+        given = lambda e: _appended_kind(e, resolve, scope, depth + 1, memo)  # noqa: E731
+        if value.id not in scope.params and (filled := _filled_list(bound, scope.appends.get(value.id), given)):
             return filled
         if value.id not in scope.params and value.id in scope.slot_stores and value.id not in scope.appends \
                 and _slotted_list(bound, scope.slot_stores[value.id], hop):
@@ -1044,9 +1046,12 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return Items(tuple(kinds))
         if isinstance(value, ast.List) and set(kinds) == {CPU_TENSOR}:
             return CPU_SEQ  # `[ids_cpu, torch.tensor(row)]`
+        if isinstance(value, ast.List) and set(kinds) == {NDARRAY}:
+            return ARRAY_SEQ  # `[a.cpu().numpy(), b.cpu().numpy()]`
         return UNKNOWN
-    if isinstance(value, ast.ListComp) and again(value.elt) == CPU_TENSOR:
-        return CPU_SEQ  # `[torch.tensor(r) for r in rows]`: a list of host tensors
+    if isinstance(value, ast.ListComp) and (elt := again(value.elt)) in (CPU_TENSOR, NDARRAY):
+        # `[torch.tensor(r) for r in rows]`: a list of host tensors; `[t.cpu().numpy() for t in ts]`: of arrays
+        return CPU_SEQ if elt == CPU_TENSOR else ARRAY_SEQ
     if isinstance(value, ast.BinOp):
         left, right = again(value.left), again(value.right)
         if left == right == HOST:
@@ -1111,6 +1116,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return base  # an item or a slice of a tensor lives where the tensor does, with its dtype
         if base == CPU_SEQ:  # an element of a list of host tensors is one; a slice of it is such a list
             return CPU_SEQ if isinstance(value.slice, ast.Slice) else CPU_TENSOR
+        if base == ARRAY_SEQ:  # the same for a list of NumPy arrays
+            return ARRAY_SEQ if isinstance(value.slice, ast.Slice) else NDARRAY
         if base == HOST_SEQ:
             return HOST_SEQ if isinstance(value.slice, ast.Slice) else HOST
         return UNKNOWN
@@ -1153,7 +1160,20 @@ def _element(value: ast.expr, read: Callable[[ast.expr], IKind]) -> IKind | None
         return HOST if read(items) in (HOST_SEQ, HOST_LIST) else None
     kind = read(value)
     # a call's result may be a tensor; one the kinds show is a host tensor (`torch.tensor(row)`) is what it adds
-    return kind if kind in (HOST, CPU_TENSOR) or not isinstance(value, ast.Call) else None
+    return kind if kind in (HOST, CPU_TENSOR, NDARRAY) or not isinstance(value, ast.Call) else None
+
+
+def _appended_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind:
+    """What `name.append(value)` adds, as a call's argument is read (`_arg_kind`): a name reads the binding that
+    reaches the append when one does for sure (`fbank = wav` then `fbank = torch.from_numpy(fbank).float()` then
+    `feats.append(fbank)` in one loop body: a host tensor, where the join of both bindings would keep the array's
+    unknown), else the join of its bindings less those of top-level statements below the append (`audio =
+    concat(audio_list)` after the loop that fills `audio_list`); anything else as `expr_kind` reads it."""
+    if isinstance(value, ast.Name):
+        if (reaching := _reaching(value.id, value.lineno, scope)) is not None:
+            return expr_kind(reaching, resolve, scope, depth, memo)
+        scope, memo = _before_call(value.id, value, scope, memo)
+    return expr_kind(value, resolve, scope, depth, memo)
 
 
 def _empty_list(value: ast.expr | ast.AugAssign | None) -> bool:
@@ -1172,6 +1192,8 @@ def _filled_list(bound: list, appended: list[ast.expr | None] | None, read: Call
         return HOST_LIST
     if kinds == {CPU_TENSOR}:
         return CPU_SEQ  # `ids.append(torch.tensor(row).unsqueeze(0))`: a list of host tensors
+    if kinds == {NDARRAY}:
+        return ARRAY_SEQ  # `audio_list.append(out.cpu().numpy())`: a list of NumPy arrays
     # an item of a field (`self.idx_mapping[r]`, HostIf) is host data or unknown once settled, never a device tensor
     return LIST if all(k in (HOST, UNKNOWN) or isinstance(k, HostIf) for k in kinds) else None
 
@@ -2002,11 +2024,12 @@ def _list_kind(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> I
     return None
 
 
-def _before_call(name: str, call: ast.Call, scope: Scope, memo: Memo) -> tuple[Scope, Memo]:
-    """The scope (and a memo for it) without the bindings of `name` that the call's own statement makes, when that
-    statement is of the body's top level (no loop brings them back to the call): `weight, bias =
-    self.create_weights(..., bias, ...)` passes the `bias` the function received, not the tensor the call returns;
-    nor those of top-level statements below the call (`_assigned_after`). The scope as it is where there are none."""
+def _before_call(name: str, call: ast.expr, scope: Scope, memo: Memo) -> tuple[Scope, Memo]:
+    """The scope (and a memo for it) without the bindings of `name` that the call's (or another read's) own
+    statement makes, when that statement is of the body's top level (no loop brings them back to the call): `weight,
+    bias = self.create_weights(..., bias, ...)` passes the `bias` the function received, not the tensor the call
+    returns; nor those of top-level statements below the call (`_assigned_after`). The scope as it is where there are
+    none."""
     binds = scope.binds.get(name, [])
     own = [b for b in binds if isinstance(b, ast.expr)
            and (_assigned_by(b, call, scope) or _assigned_after(b, call, scope))]
@@ -2018,7 +2041,7 @@ def _before_call(name: str, call: ast.Call, scope: Scope, memo: Memo) -> tuple[S
     return _variant(scope, binds=kept, top=top), {}
 
 
-def _assigned_after(bound: ast.expr, call: ast.Call, scope: Scope) -> bool:
+def _assigned_after(bound: ast.expr, call: ast.expr, scope: Scope) -> bool:
     """`bound` is what a top-level assignment below the call binds (`crop_boxes, n = f(n)` then `n = torch.tensor(n,
     device=d)`): the body's top level runs once, in order, so it never reaches the call, wherever the call is nested."""
     value = bound.value if isinstance(bound, ast.Subscript) and id(bound.value) in scope.top_assigned else bound
@@ -2030,7 +2053,7 @@ def _variant(scope: Scope, **changes: Any) -> Scope:
     return replace(scope, self_reads={}, views={}, last_top={}, **changes)
 
 
-def _assigned_by(bound: ast.expr, call: ast.Call, scope: Scope) -> bool:
+def _assigned_by(bound: ast.expr, call: ast.expr, scope: Scope) -> bool:
     """`bound` is what a top-level assignment containing `call` binds: its value (`x = f(x)`) or an item of it
     (`a, x = f(x)`)."""
     value = bound.value if isinstance(bound, ast.Subscript) and id(bound.value) in scope.top_assigned else bound

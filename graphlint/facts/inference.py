@@ -23,7 +23,8 @@ from graphlint.facts.elements import bound_names, element_reads, flat_subscript,
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_children, descendants, method_call
 from graphlint.facts.values import (
-    BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST, HOST_MODULE, HOSTS, HOST_SEQ, LIST,
+    ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST, HOST_MODULE, HOSTS,
+    HOST_SEQ, LIST,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, join, key_item, keyed_dict,
@@ -187,7 +188,7 @@ SLICES = Val(Kind.HOST_SEQ, ref="index")
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
                     "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
                     "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE, "cpu_tensor_device": CPU_DEVICE,
-                    "host_list": HOST_LIST, "list": LIST, "cpu_tensor_seq": CPU_TSEQ}
+                    "host_list": HOST_LIST, "list": LIST, "cpu_tensor_seq": CPU_TSEQ, "ndarray_seq": ARRAYS}
 _BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 _BASE_VALS[Base.TOKENIZER] = Val(Kind.OBJECT, TOKENIZER_REF)  # no project class: its fields and methods are unknown
 
@@ -767,6 +768,8 @@ class Inference:
             return recv  # `hf_model.model.layers[0]`: a submodule, on the host too
         if recv.kind is Kind.NDARRAY:
             return recv
+        if recv == ARRAYS:
+            return recv if sliced else recv.elem  # type: ignore[return-value]
         if recv.is_tensor:
             # Indexing keeps the dtype, the device and pinned-ness of the receiver; the rank is known when
             # the receiver's is and every index is a host int, a slice, `None` or `...`.

@@ -48,6 +48,9 @@ class Base(Enum):
     # a Python list whose every element is a host tensor (`ids = []` filled by `ids.append(torch.tensor(row))`, `[
     # torch.tensor(r) for r in rows]`): an element of it is a host tensor, and so is the `.device` it names
     CPU_SEQ = "cpu_tensor_seq"
+    # a Python list whose every element is a NumPy array (`audio_list.append(out.cpu().numpy())`, `[a.numpy(),
+    # b.numpy()]`): an element of it is an array, whose `.tolist()` reads no device
+    ARRAY_SEQ = "ndarray_seq"
 
     def __str__(self) -> str:
         return self.value
@@ -225,10 +228,10 @@ UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
 TOKENIZER, CPU_TENSOR_DEVICE = Base.TOKENIZER, Base.CPU_TENSOR_DEVICE
-LIST, CPU_SEQ = Base.LIST, Base.CPU_SEQ
+LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
-                         CPU_TENSOR_DEVICE, CPU_SEQ})
+                         CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # kinds only the whole index settles
 DEFERRED = (Call, Join, SelfField, HostIf, Arith, Moved, Prior, Field, Fwd, OnParam)

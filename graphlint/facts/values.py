@@ -125,6 +125,8 @@ CPU_TSEQ = Val(Kind.TENSOR_SEQ, elem=CPU)  # `host.split(n)`, `torch.where(host_
 # A dict whose values are all host tensors (`{k: torch.zeros(n, pin_memory=True) for k in names}`): `elem` is what
 # an item (`d["k"]`, `d.get(k)`, `d.values()`) is, not what iterating (over the keys) yields.
 CPU_DICT = Val(Kind.UNKNOWN, ref="dict", elem=CPU)
+# a Python list of NumPy arrays (`kinds.ARRAY_SEQ`): its elements, and what iterating it yields, are arrays
+ARRAYS = Val(Kind.UNKNOWN, ref="list", elem=Val(Kind.NDARRAY))
 
 
 def is_list(val: Val) -> bool:

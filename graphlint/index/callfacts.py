@@ -698,7 +698,10 @@ class CallFacts:
                                 if kinds}
         for param, kinds in joined.items():
             kind = join_kinds(kinds) if kinds else UNKNOWN
-            if kind in HOST_FAMILY or kind is TOKENIZER or isinstance(kind, Passes) or kind in FLOWN_DEVICE and (
+            if isinstance(kind, Items):
+                # a tuple every site passes (`fbank((sample_rate, wav_np))`): its host items, the others unknown
+                kind = _host_part(kind) or UNKNOWN
+            if kind in HOST_FAMILY or isinstance(kind, Items) or kind is TOKENIZER or isinstance(kind, Passes) or kind in FLOWN_DEVICE and (
                     param not in annotated or annotated[param] == HOST and param not in assumed):
                 # every site passes host data (data flow beats the annotation), a tokenizer, or every site a device
                 # tensor into a parameter without a tensor annotation; a scalar one (`seqlen: int`) gives way only

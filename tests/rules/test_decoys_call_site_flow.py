@@ -748,3 +748,128 @@ def test_decoy_a_nested_defs_name_rebound_to_something_else():
             return to_tensor(rows).to(device)
     """
     assert findings(src, scope="all") == set()
+
+
+
+# FireRedASR's `ASRFeatExtractor`: a loop body rebinds the name it appends, and a helper reads the list's device
+APPENDED = """
+    import numpy as np
+    import torch
+
+
+    class Feats:
+        def __call__(self, paths: list):
+            feats = []
+            for p in paths:
+                fbank = np.load(p)
+                fbank = torch.from_numpy(fbank).MOVE
+                feats.append(fbank)
+            return self.pad(feats)
+
+        def pad(self, xs):
+            return torch.ones(len(xs), 4).to(xs[0].device)
+"""
+
+
+def test_decoy_an_appended_name_holds_the_binding_above_the_append():
+    """`fbank = wav` then `fbank = torch.from_numpy(fbank).float()` then `feats.append(fbank)` in one loop body
+    (FireRedASR's `ASRFeatExtractor.__call__`): the list holds host tensors, so the helper's `.to(xs[0].device)`
+    stays on the host. The join of both bindings used to keep the array's unknown."""
+    src = APPENDED.replace("MOVE", "float()")
+    assert {hit for hit in findings(src, scope="all") if hit[1].startswith("GL1")} == set()
+
+
+def test_hit_an_appended_name_rebound_on_the_device_or_later_in_the_loop():
+    """The binding above the append decides the element only where no other binding of the loop body follows it:
+    one moved to the device is a device element, and one the next turn may see leaves the join (unknown)."""
+    assert (15, "GL131") in findings(APPENDED.replace("MOVE", "cuda()"), scope="all")
+    later = APPENDED.replace("MOVE", "float()").replace(
+        "    feats.append(fbank)\n", "    feats.append(fbank)\n                fbank = p.cuda()\n")
+    assert (16, "GL131") in findings(later, scope="all")
+
+
+# OpenVoice's `BaseSpeakerTTS.tts`: a loop fills a list with NumPy arrays and a helper `.tolist()`s each element
+ARRAYS = """
+    import numpy as np
+    import torch
+
+
+    class TTS:
+        @staticmethod
+        def concat(segs, sr):
+            out = []
+            for s in segs:
+                out += s.reshape(-1).tolist()
+            return np.array(out)
+
+        def tts(self, texts: list, x: torch.Tensor):
+            audio_list = []
+            for t in texts:
+                with torch.no_grad():
+                    audio = self.model(x)[0, 0].float().MOVE
+                audio_list.append(audio)
+            audio = self.concat(audio_list, 16000)
+            return audio
+
+        def pair(self, x: torch.Tensor):
+            return self.concat([x.cpu().numpy(), x.cpu().numpy()], 16000), self.first([x.cpu().numpy()])
+
+        def first(self, xs):
+            return xs[0].tolist()
+"""
+
+
+def test_decoy_lists_of_numpy_arrays_passed_to_a_helper():
+    """A list filled with `.numpy()` results (the name rebound below the loop by the helper's own result), a list
+    display of arrays: each element the helper reads (`for s in segs`, `xs[0]`) is an array, whose `.tolist()` reads
+    no device."""
+    found = findings(ARRAYS.replace("MOVE", "cpu().numpy()"), scope="all")
+    assert {hit for hit in found if hit[1] == "GL102"} == set()
+
+
+def test_hit_a_list_of_device_tensors_passed_to_the_same_helper():
+    """The same helper given tensors that stay on the device: `.tolist()` of an element reads them (and the
+    element of a list display of arrays next to it stays an array)."""
+    found = findings(ARRAYS.replace("MOVE", "contiguous()"), scope="all")
+    assert {hit for hit in found if hit[1] == "GL102"} == {(10, "GL102")}
+
+
+# FireRedASR's `KaldifeatFbank.__call__(self, wav)`: `sample_rate, wav_np = wav` of the tuple its callers pass
+PAIRS = """
+    import numpy as np
+    import torch
+
+
+    def fbank(wav):
+        sample_rate, samples = wav
+        return samples.tolist()
+
+
+    def second(wav):
+        return wav[1].tolist()
+
+
+    def upload(batch, device):
+        ids, n = batch
+        return ids.to(device)
+
+
+    def main(n: int, x: torch.Tensor):
+        a = np.zeros(n)
+        fbank((16000, a))
+        second((16000, a))
+        upload((torch.arange(n), n), x.device)
+"""
+
+
+def test_decoy_tuple_items_every_caller_passes_as_host_data():
+    """Every call site passes a tuple whose item is a NumPy array: the parameter's item (unpacked, or indexed) is
+    that array, and its `.tolist()` reads no device. The tuple's other items are what the sites pass too."""
+    assert {hit for hit in findings(PAIRS, scope="all") if hit[1] in ("GL102", "GL131")} == {(16, "GL131")}
+
+
+def test_hit_tuple_items_a_caller_passes_on_the_device():
+    """A site that passes a device tensor in the tuple leaves the item a tensor the `.tolist()` reads; a host tensor
+    item every site passes is uploaded by the callee's `.to(device)` (GL131)."""
+    src = PAIRS.replace("fbank((16000, a))", "fbank((16000, a))\n        fbank((16000, x))")
+    assert {hit for hit in findings(src, scope="all") if hit[1] in ("GL102", "GL131")} == {(7, "GL102"), (16, "GL131")}

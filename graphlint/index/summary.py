@@ -1780,11 +1780,15 @@ class _Indexer(ast.NodeVisitor):
     visit_AsyncWith = visit_With
 
     def generic_visit(self, node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr):
-                self._walk_expr(child)
-            else:
-                self.visit(child)
+        # `ast.iter_child_nodes` inlined (a generator per node, `iter_fields` another); `ctx` is left out: a
+        # Load/Store has no children and no visitor
+        for name in _child_fields(node.__class__):
+            value = getattr(node, name, None)
+            for child in value if value.__class__ is list else (value,):
+                if isinstance(child, ast.expr):
+                    self._walk_expr(child)
+                elif isinstance(child, ast.AST):
+                    self.visit(child)
 
     def _walk_expr(self, root: ast.AST, record_calls: bool = True) -> None:
         """Pre-order walk of an expression (the order `generic_visit` would take): record its calls and

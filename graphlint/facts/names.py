@@ -40,6 +40,11 @@ def dotted(node: ast.AST | cst.CSTNode, *, plain: bool = False) -> str | None:
     """`a.b.c` for a Name/Attribute chain (an `ast` or a libcst node). Unless `plain`, a subscript reads
     as `[]` (`self.layers[].forward`) and a `super()` call as the head (`super().forward`); with `plain`
     those are None, as is anything else that is not a name."""
+    cls = node.__class__
+    if cls is ast.Name:  # (most reads: no suffix to gather)
+        return node.id
+    if cls is cst.Name:
+        return node.value
     suffixes: list[str] = []  # a loop, not recursion: generated code has chains thousands long
     # classes are compared, not tested with isinstance: libcst's are ABCs, slow to test against, and neither
     # parser builds subclasses of these

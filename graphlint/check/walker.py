@@ -34,7 +34,7 @@ from graphlint.facts import kinds as ik
 from graphlint.facts.lazy_messages import LAZY_MESSAGE_SLOTS
 from graphlint.facts.names import dotted_name
 from graphlint.facts.elements import bound_names
-from graphlint.facts.syntax import code_fields, code_of, descendants, is_node
+from graphlint.facts.syntax import _CODE_FIELDS, _NODE_CLASSES, code_fields, code_of, descendants, is_node
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 from graphlint.check.trees import parse_unit, parse_unvalidated  # noqa: F401 (parse_unvalidated: re-exported)
 
@@ -159,15 +159,22 @@ class _Dispatcher:
             self._walk_if_exp(node)
             return
         self.on_visit(node)
-        for name in code_fields(type(node)):
+        # `code_fields` and `is_node` read from their tables in place (each node and child passes here); a class
+        # seen first goes through the functions, which fill them
+        fields = _CODE_FIELDS.get(node.__class__)
+        known = _NODE_CLASSES
+        for name in code_fields(node.__class__) if fields is None else fields:
             value = getattr(node, name)
             cls = value.__class__
             if cls is list or cls is tuple:
                 for item in value:
-                    if is_node(item.__class__):
+                    node_class = known.get(item.__class__)
+                    if node_class or node_class is None and is_node(item.__class__):
                         self.walk(item)
-            elif is_node(cls):
-                self.walk(value)
+            else:
+                node_class = known.get(cls)
+                if node_class or node_class is None and is_node(cls):
+                    self.walk(value)
         self.on_leave(node)
 
     def _lazy_lambdas(self, node: cst.Call) -> set[int]:

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, is_cpu_name
 from graphlint.facts.factories import instance_argument
-from graphlint.facts.names import bound_names, dotted
+from graphlint.facts.names import bound_names, dotted, walk_ast
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
@@ -703,8 +703,8 @@ def escaping_defs(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ..
     nested = {n.name for n in statements(func.body, nested=True) if isinstance(n, defs)}
     if not nested:
         return ()
-    called = {id(n.func) for n in ast.walk(func) if isinstance(n, ast.Call)}
-    return tuple(sorted({n.id for n in ast.walk(func) if isinstance(n, ast.Name) and n.id in nested
+    called = {id(n.func) for n in walk_ast(func) if isinstance(n, ast.Call)}
+    return tuple(sorted({n.id for n in walk_ast(func) if isinstance(n, ast.Name) and n.id in nested
                          and isinstance(n.ctx, ast.Load) and id(n) not in called}))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from graphlint.facts.names import dotted
+from graphlint.facts.names import dotted, walk_ast
 
 # torch check -> (position, keyword) of its message: each calls the message only when the condition is false
 # (`torch._assert` never calls it: a lambda there is only what the AssertionError shows). A message that is not a
@@ -47,13 +47,13 @@ def lazy_message_params(func: ast.FunctionDef | ast.AsyncFunctionDef,
     parents: dict[int, ast.AST] = {}
     loads: dict[str, list[ast.Name]] = {}
     defs: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}  # Return node -> the nested def it returns from
-    for node in ast.walk(func):
+    for node in walk_ast(func):
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             loads.setdefault(node.id, []).append(node)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node is not func:
-            for inner in ast.walk(node):
+            for inner in walk_ast(node):
                 if isinstance(inner, ast.Return):
                     defs.setdefault(id(inner), node)
 

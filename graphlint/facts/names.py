@@ -7,14 +7,44 @@ libcst (positions and fixes), and both ask "which dotted name is this?" the same
 from __future__ import annotations
 
 import ast
+from collections import deque
+from collections.abc import Iterator
 
 import libcst as cst
+
+_AST_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def walk_ast(node: ast.AST) -> Iterator[ast.AST]:
+    """`ast.walk`, node for node in the same breadth-first order, without its two generators per node
+    (`iter_child_nodes`, `iter_fields`): the index walks every function several times."""
+    todo = deque([node])
+    pop, append, extend, fields_of = todo.popleft, todo.append, todo.extend, _AST_FIELDS.get
+    AST = ast.AST
+    while todo:
+        node = pop()
+        cls = node.__class__
+        fields = fields_of(cls)
+        if fields is None:
+            fields = _AST_FIELDS[cls] = cls._fields
+        for name in fields:
+            value = getattr(node, name, None)
+            if isinstance(value, AST):
+                append(value)
+            elif isinstance(value, list):
+                extend([item for item in value if isinstance(item, AST)])
+        yield node
 
 
 def dotted(node: ast.AST | cst.CSTNode, *, plain: bool = False) -> str | None:
     """`a.b.c` for a Name/Attribute chain (an `ast` or a libcst node). Unless `plain`, a subscript reads
     as `[]` (`self.layers[].forward`) and a `super()` call as the head (`super().forward`); with `plain`
     those are None, as is anything else that is not a name."""
+    cls = node.__class__
+    if cls is ast.Name:  # (most reads: no suffix to gather)
+        return node.id
+    if cls is cst.Name:
+        return node.value
     suffixes: list[str] = []  # a loop, not recursion: generated code has chains thousands long
     # classes are compared, not tested with isinstance: libcst's are ABCs, slow to test against, and neither
     # parser builds subclasses of these

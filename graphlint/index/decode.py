@@ -15,7 +15,7 @@ import builtins
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from graphlint.facts.names import dotted
+from graphlint.facts.names import dotted, walk_ast
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 
 # Name parts (split on "_") of a call that picks tokens: `torch.argmax`, `sample(...)`, `self.sampler(...)`,
@@ -211,7 +211,7 @@ def _flows(loop: ast.For | ast.AsyncFor | ast.While) -> Iterator[Flow]:
 def _reads(node: ast.expr) -> set[str]:
     """Every dotted name the expression reads, with its prefixes (`out.logits` reads `out`)."""
     out: set[str] = set()
-    for sub in ast.walk(node):
+    for sub in walk_ast(node):
         if isinstance(sub, (ast.Name, ast.Attribute)) and (d := dotted(sub, plain=True)):
             parts = d.split(".")
             out.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
@@ -246,7 +246,7 @@ def _calls(node: ast.expr) -> list[str]:
     """The callees of the calls in an expression; a method of a value that is no name (`model(x).argmax(-1)`)
     as `().argmax`."""
     out = []
-    for sub in ast.walk(node):
+    for sub in walk_ast(node):
         if isinstance(sub, ast.Call):
             if d := dotted(sub.func):
                 out.append(d)

@@ -18,7 +18,7 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.names import bound_names as _bound_names, dotted
+from graphlint.facts.names import bound_names as _bound_names, dotted, walk_ast
 from graphlint.facts.default_device import (
     device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
 )
@@ -1032,7 +1032,7 @@ class _Indexer(ast.NodeVisitor):
                         if a.annotation is not None and typed.get(a.arg) and union_members(a.annotation)]
         if not typed_unions:
             return out
-        stored = {sub.id for stmt in node.body for sub in ast.walk(stmt)
+        stored = {sub.id for stmt in node.body for sub in walk_ast(stmt)
                   if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store)}  # (a rebound one holds that value)
         for arg in typed_unions:
             bound = typed[arg.arg]
@@ -1181,7 +1181,7 @@ class _Indexer(ast.NodeVisitor):
         local_calls = _local_calls(node)
         built = {**_locals_built(node, local_calls), **_default_objects(node)}
         elements = self._element_params(node)
-        for sub in ast.walk(node):
+        for sub in walk_ast(node):
             if isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
                 for target in targets:
@@ -1329,7 +1329,7 @@ class _Indexer(ast.NodeVisitor):
             return TENSOR_HELD
         if name in MODULE_LIST_CALLS:
             classes = []
-            for sub in ast.walk(value):
+            for sub in walk_ast(value):
                 if isinstance(sub, ast.Call) and sub is not value:
                     cname = self.resolve(dotted(sub.func))
                     if cname and cname.rpartition(".")[2][:1].isupper():
@@ -1836,11 +1836,15 @@ class _Indexer(ast.NodeVisitor):
     visit_AsyncWith = visit_With
 
     def generic_visit(self, node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr):
-                self._walk_expr(child)
-            else:
-                self.visit(child)
+        # `ast.iter_child_nodes` inlined (a generator per node, `iter_fields` another); `ctx` is left out: a
+        # Load/Store has no children and no visitor
+        for name in _child_fields(node.__class__):
+            value = getattr(node, name, None)
+            for child in value if value.__class__ is list else (value,):
+                if isinstance(child, ast.expr):
+                    self._walk_expr(child)
+                elif isinstance(child, ast.AST):
+                    self.visit(child)
 
     def _walk_expr(self, root: ast.AST, record_calls: bool = True) -> None:
         """Pre-order walk of an expression (the order `generic_visit` would take): record its calls and
@@ -1853,7 +1857,7 @@ class _Indexer(ast.NodeVisitor):
                 deepest = depth
             cls = node.__class__
             if cls is ast.Lambda:  # (its calls run when it is called: `_made_callee` reads no local's value there)
-                self.lambda_calls.update(id(sub) for sub in ast.walk(node.body) if isinstance(sub, ast.Call))
+                self.lambda_calls.update(id(sub) for sub in walk_ast(node.body) if isinstance(sub, ast.Call))
             if cls is ast.Call and record_calls:
                 self._record_call(node)  # type: ignore[arg-type]
             elif cls in COMPREHENSIONS and record_calls and self.func_stack:
@@ -1881,7 +1885,7 @@ class _Indexer(ast.NodeVisitor):
             if i:
                 parts.append(loop.iter)
         for part in parts:
-            for sub in ast.walk(part):
+            for sub in walk_ast(part):
                 if isinstance(sub, ast.Call):
                     self.comprehended.setdefault(id(sub), []).extend(node.generators)
 
@@ -2241,11 +2245,11 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
     if "set_default_" in source:
         indexer.s.moves_default_device = leaves_default_moved(tree.body, indexer.resolve, module_level=True) or any(
-            leaves_default_moved(n.body, indexer.resolve) for n in ast.walk(tree)
+            leaves_default_moved(n.body, indexer.resolve) for n in walk_ast(tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
         indexer.s.surely_moves_default_device = indexer.s.moves_default_device and (
             leaves_default_surely_moved(tree.body, indexer.resolve, module_level=True) or any(
-                leaves_default_surely_moved(n.body, indexer.resolve) for n in ast.walk(tree)
+                leaves_default_surely_moved(n.body, indexer.resolve) for n in walk_ast(tree)
                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))))
     return indexer.s
 
@@ -2589,7 +2593,7 @@ def _module_defs(body: list[ast.stmt]) -> frozenset[str]:
 def _declared_globals(tree: ast.Module) -> frozenset[str]:
     """The names a `global` statement declares anywhere in the module: module globals, though maybe bound only in a
     function (`global whisper_model` then `whisper_model = load(...)` in `initialize_fn`)."""
-    return frozenset(name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names)
+    return frozenset(name for node in walk_ast(tree) if isinstance(node, ast.Global) for name in node.names)
 
 
 def _module_assigned(body: list[ast.stmt]) -> frozenset[str]:

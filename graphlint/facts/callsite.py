@@ -285,7 +285,7 @@ def _falls_off(block: list[ast.stmt]) -> bool:
 def _rebound(stmt: ast.stmt) -> set[str]:
     """The plain names a statement (with the blocks under it) binds: a narrowing of one of them ends there."""
     names: set[str] = set()
-    for node in ast.walk(stmt):
+    for node in walk_ast(stmt):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
     return names

@@ -1327,9 +1327,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         NoiseScheduleVP(..)`): the field holds one of those classes, and no other class that merely defines the
         method called on it. Only for plain classes: a module's fields are its parts, and asking every module's
         constructor callers for each field it reads made the whole-program pass 37% of a transformers lint."""
-        out: dict[str, tuple[ClassInfo, str]] = {}
         if self.is_nn_module(cls):
             return []
+        out: dict[str, tuple[ClassInfo, str]] = {}
         for c in self.mro(cls):
             for key in c.methods.values():
                 m = self.functions.get(key)
@@ -2811,7 +2811,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return found
         self._handed_memo[key] = []  # cycle guard
         out: dict[str, tuple[ClassInfo, str]] = {}
-        for caller, desc, line in self._filling_calls(owner):
+        for caller, desc, line in self._project_calls(owner):
             slots = self._slots(owner, desc, name)
             for c, ln, positional, keywords in caller.call_args:
                 if c != desc or ln != line:
@@ -2837,19 +2837,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The slots (a position, as a string, or the keyword) through which a call spelt `desc` fills `param`."""
         params = self.call_params(fn, desc)
         return {param} | ({str(params.index(param))} if param in params else set())
-
-    def _filling_calls(self, fn: FunctionInfo) -> Iterator[tuple[FunctionInfo, str, int]]:
-        """(caller, call descriptor, line) of each call that fills `fn`'s parameters: `_project_calls`, and for the
-        `__init__` of an nn.Module, whose constructions the hot path does not follow (`_construct`), its
-        constructions `Cls(...)` / `cls(...)` (a model's `from_args` building `cls(encoder, llm, projector)`)."""
-        yield from self._project_calls(fn)
-        cls = self.classes.get(fn.class_key) if fn.class_key and fn.qualname.endswith(".__init__") else None
-        if cls is None or not self.is_nn_module(cls) or self.method(cls, "__init__") is not fn:
-            return
-        for name in (cls.qualname.rpartition(".")[2], "cls"):
-            for caller, desc, line in self.call_facts.calls_named(name):
-                if desc == "cls" and caller.class_key == cls.key or desc != "cls" and self.class_by_dotted(desc) is cls:
-                    yield caller, desc, line
 
     def _passed_classes(self, caller: FunctionInfo, kind: IKind, depth: int, modules: bool
                         ) -> list[tuple[ClassInfo, str]]:

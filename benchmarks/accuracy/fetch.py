@@ -1578,6 +1578,111 @@ GIT_SETS: dict[str, GitSet] = {
     ), "the thirtieth untouched set, pinned in session 34 for the release after next (Dia2, FastVideo's "
        "MiniMax-H3, LoRAX's CUDA graphs and LoRA kernels, speech-to-speech, pyannote.audio, WeNet decoding, "
        "CoTracker, Video Depth Anything, Robust Video Matting, DFloat11)"),
+    "parapet": GitSet(HERE / ".parapet", (
+        GitCorpus("fasterqwen3tts", "https://github.com/andimarafioti/faster-qwen3-tts",
+                  "a70afc0f81f7f5f8801c3227968f1102f43f211c", ".",
+                  "faster-qwen3-tts: real-time Qwen3-TTS decoding with hand-written CUDA graphs: the talker's "
+                  "single-token decode step and the code predictor's 15-codebook step, each captured once "
+                  "(torch.cuda.CUDAGraph, torch.cuda.graph) over a static KV cache and replayed per frame, the non- "
+                  "streaming and streaming generation loops, sampling, the model wrapper with voice-clone prompt "
+                  "caching, the examples (OpenAI-style server, streaming playback) and two benchmarks (the "
+                  "Qwen3-TTS model code is an external package; the ggml backend, the CLI and the demo server are "
+                  "left out)",
+                  include=("faster_qwen3_tts/__init__.py", "faster_qwen3_tts/generate.py",
+                           "faster_qwen3_tts/model.py", "faster_qwen3_tts/predictor_graph.py",
+                           "faster_qwen3_tts/sampling.py", "faster_qwen3_tts/streaming.py",
+                           "faster_qwen3_tts/talker_graph.py", "faster_qwen3_tts/utils.py", "examples/",
+                           "benchmarks/streaming.py", "benchmarks/throughput.py")),
+        GitCorpus("infer", "https://github.com/paladin8/infer",
+                  "40af7e9de91e82c755cef15d0dff4f45d199c6d4", ".",
+                  "infer: a from-scratch LLM serving engine: the static and continuous-batching runners, the "
+                  "scheduler, the CUDA graph runner that captures the decode step per padded batch size "
+                  "(torch.cuda.graph with a shared memory pool) and replays it, the speculative-decoding runner "
+                  "(draft, verify, accept), the sampler and the generate loop, the simple / slotted / paged KV "
+                  "caches, and the Llama and Qwen3 models (the Triton kernels, loaders, quantized linears, Gemma 3, "
+                  "structured output and the HTTP server are left out)",
+                  include=("src/infer/__init__.py", "src/infer/engine/", "src/infer/cache/__init__.py",
+                           "src/infer/cache/protocol.py", "src/infer/cache/paged.py", "src/infer/cache/slotted.py",
+                           "src/infer/cache/simple.py", "src/infer/models/__init__.py", "src/infer/models/common.py",
+                           "src/infer/models/llama.py", "src/infer/models/qwen3.py")),
+        GitCorpus("worldengine", "https://github.com/Overworldai/world_engine",
+                  "208c909824d906bf441122b7c40b9b4e1050d7c3", ".",
+                  "Overworld's world_engine: a real-time interactive world model that generates one video frame per "
+                  "controller input: the frame loop whose denoise pass over the sigma schedule and KV-cache pass "
+                  "compile with mode=\"max-autotune\", fullgraph=True (CUDA graphs), the static KV cache, the world- "
+                  "model transformer, the autoencoder (its decode also compiled max-autotune), the inference "
+                  "patches and quantization, and the example client, sample, benchmark and profiling scripts",
+                  include=("src/", "examples/")),
+        GitCorpus("nariqwen3tts", "https://github.com/nari-labs/nari-qwen3-tts",
+                  "e8c5b2bf6d65a965037f161d713bfa3e8856feb3", ".",
+                  "nari-qwen3-tts's executor: a batched streaming Qwen3-TTS engine core: the talker and the code "
+                  "predictor executed per step with CUDA graphs captured per batch size (torch.cuda.graph into a "
+                  "shared pool, guarded by pool fences), the paged talker KV cache with its slots, row bookkeeping "
+                  "and submission, the incremental codec decode to PCM, the per-row RNG and sampling, and the "
+                  "model's layers and components (the engine pipeline, planner, contracts and the HTTP / WebSocket "
+                  "API are left out)",
+                  include=("src/nari_qwen3_tts/executor/", "src/nari_qwen3_tts/model/layers.py",
+                           "src/nari_qwen3_tts/model/components.py")),
+        GitCorpus("depthpro", "https://github.com/apple/ml-depth-pro",
+                  "9efe5c1def37a26c5367a71df664b18e1306c708", ".",
+                  "Apple's Depth Pro: zero-shot metric monocular depth with focal-length estimation: the multi- "
+                  "scale ViT encoder over image patches, the decoder, the FOV network, the network factory and the "
+                  "CLI that runs it over a folder of images, and the boundary metrics"),
+        GitCorpus("demucs", "https://github.com/facebookresearch/demucs",
+                  "e976d93ecc3865e5757426930257e200846a520a", ".",
+                  "Demucs: music source separation: the HTDemucs hybrid transformer, HDemucs and Demucs v2 models, "
+                  "the chunked, shifted and overlap-added apply_model over long audio (a bag of models, with split "
+                  "/ segment loops and a thread pool), the separation API and CLI, pretrained-model repositories, "
+                  "spectrogram helpers and audio I/O (training, solver, grids, evaluation and augmentation are left "
+                  "out)",
+                  include=("demucs/__init__.py", "demucs/__main__.py", "demucs/api.py", "demucs/apply.py",
+                           "demucs/audio.py", "demucs/demucs.py", "demucs/hdemucs.py", "demucs/htdemucs.py",
+                           "demucs/pretrained.py", "demucs/repo.py", "demucs/separate.py", "demucs/spec.py",
+                           "demucs/states.py", "demucs/transformer.py", "demucs/utils.py", "hubconf.py")),
+        GitCorpus("rife", "https://github.com/hzwer/Practical-RIFE",
+                  "17d8c7a1005b37f4c97bfee04e316aaec7fdc536", ".",
+                  "Practical-RIFE: video frame interpolation inference: the video script with its reader / writer "
+                  "threads, per-frame-pair loop, scene-change SSIM check and padding, the image, video-enhance and "
+                  "super-resolution scripts, backward warping and the MS-SSIM helpers (the IFNet model itself ships "
+                  "with the downloaded weights in train_log/, not in the repository)"),
+        GitCorpus("bytetrack", "https://github.com/ifzhang/ByteTrack",
+                  "d1bf0191adff59bc8fcfeaa0b33d3d1642552a99", ".",
+                  "ByteTrack: multi-object tracking by associating every detection box: the YOLOX detector (darknet "
+                  "backbone, PAFPN, decoupled head and its decode), postprocess / NMS, the BYTE tracker with its "
+                  "Kalman filter and matching, the experiment configs, the video / webcam demo with its per-frame "
+                  "loop and the MOT evaluator that tracks sequence by sequence (training, datasets and the other "
+                  "trackers are left out)",
+                  include=("yolox/tracker/", "yolox/models/__init__.py", "yolox/models/darknet.py",
+                           "yolox/models/network_blocks.py", "yolox/models/yolo_fpn.py", "yolox/models/yolo_head.py",
+                           "yolox/models/yolo_pafpn.py", "yolox/models/yolox.py", "yolox/utils/__init__.py",
+                           "yolox/utils/boxes.py", "yolox/utils/demo_utils.py", "yolox/utils/visualize.py",
+                           "yolox/utils/model_utils.py", "yolox/exp/", "tools/demo_track.py",
+                           "yolox/evaluators/mot_evaluator.py", "yolox/data/data_augment.py")),
+        GitCorpus("rfdetr", "https://github.com/roboflow/rf-detr",
+                  "35ac6ab64634e188bbb0fa3fc5135132f0df45fc", ".",
+                  "RF-DETR: a real-time DETR detector: the RFDETR class whose predict runs preprocessing, the model "
+                  "and box postprocessing per batch of images, the LW-DETR model with its deformable-attention "
+                  "transformer, the DINOv2 backbone wrapper and multi-scale projector, position encodings, box ops, "
+                  "configs and the deployment benchmark (COCO timing loop) (the windowed-attention DINOv2 copy, "
+                  "segmentation head, datasets, training engine and ONNX export are left out)",
+                  include=("rfdetr/__init__.py", "rfdetr/detr.py", "rfdetr/config.py", "rfdetr/models/__init__.py",
+                           "rfdetr/models/lwdetr.py", "rfdetr/models/transformer.py",
+                           "rfdetr/models/position_encoding.py", "rfdetr/models/backbone/__init__.py",
+                           "rfdetr/models/backbone/backbone.py", "rfdetr/models/backbone/base.py",
+                           "rfdetr/models/backbone/dinov2.py", "rfdetr/models/backbone/projector.py",
+                           "rfdetr/models/ops/", "rfdetr/util/box_ops.py", "rfdetr/deploy/benchmark.py")),
+        GitCorpus("marigold", "https://github.com/prs-eth/Marigold",
+                  "b1dffaaa3f7a2fe406b3bb9dd3c358b30da66060", ".",
+                  "Marigold: diffusion-based monocular depth, surface-normal and intrinsic-image estimation: the "
+                  "depth, normals and IID pipelines with their per-step denoising loops over the latent, test-time "
+                  "ensembling, batch-size heuristics, image utilities, and the depth run / infer / eval scripts "
+                  "(training, datasets and the normals / IID scripts are left out)",
+                  include=("marigold/", "script/depth/run.py", "script/depth/infer.py", "script/depth/eval.py",
+                           "src/util/alignment.py", "src/util/image_util.py", "src/util/depth_transform.py",
+                           "src/util/seeding.py", "src/util/config_util.py")),
+    ), "the thirty-second untouched set, pinned in session 35 for the release after next (faster-qwen3-tts, "
+       "infer, world_engine, nari-qwen3-tts's executor, Depth Pro, Demucs, Practical-RIFE, ByteTrack, RF-DETR, "
+       "Marigold)"),
 }
 
 

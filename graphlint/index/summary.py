@@ -2712,12 +2712,15 @@ def passed_chains(node: ast.FunctionDef | ast.AsyncFunctionDef, how: str) -> tup
             rebound[chain] = None
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom, ast.Await)):
             return ()
-    if not returns or any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in ast.walk(node)
-                          if not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))):
+    if not returns:
         return ()
     for value in returns:
         if value is None or not _returned_chains(value, param, node.name, chains):
             return ()
+    # (walked last: most functions return something else, and the walk of the whole body was the costly part)
+    if any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in ast.walk(node)
+           if not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))):
+        return ()
     if "" in chains:
         chains.update(rebound)
     return tuple(chains)

@@ -2009,7 +2009,8 @@ class _Indexer(ast.NodeVisitor):
         if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
                 or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
             return None
-        kind = expr_kind(head, self.resolve, self.scopes[-1])
+        # (the kinds the scope's calls read for their arguments: the same reads, shared while `resolve` holds)
+        kind = expr_kind(head, self.resolve, self.scopes[-1], memo=self._args_memo())
         if not isinstance(kind, Returned) or kind.receiver or isinstance(kind.item, str) \
                 or kind.callee.startswith(("self.", "cls.", "super()", "torch.")):
             return None

@@ -54,6 +54,18 @@ class _State(PositionProvidingCodegenState):
         else:
             self.column += len(value)
 
+    # libcst's pair below builds a `CodePosition` for every node on entry; most nodes record a syntactic range of
+    # their own (`_Syntactic`), which the exit then keeps: a plain pair is pushed, and a position built only where
+    # the whitespace-inclusive range is the one kept
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        self._stack.append((self.line, self.column))  # type: ignore[arg-type]
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        line, column = self._stack.pop()  # type: ignore[misc]
+        computed = self.provider._computed
+        if node not in computed:
+            computed[node] = CodeRange(CodePosition(line, column), CodePosition(self.line, self.column))
+
     def record_syntactic_position(self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None,
                                   end_node: cst.CSTNode | None = None) -> _Syntactic:  # type: ignore[override]
         return _Syntactic(self, node, start_node, end_node)

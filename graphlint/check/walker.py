@@ -94,6 +94,11 @@ def _literal_pairs(value: cst.BaseExpression) -> list[cst.BaseExpression] | None
 
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
 _SCOPES = _COMPREHENSIONS | {cst.Lambda}  # the nodes that push a scope of names onto the inference
+# the nodes `_Dispatcher.walk` walks otherwise (a call may hand a lazy message, an assert's message, a conditional's
+# arms), and those a visit notes something for (`_Dispatcher._note`); `walk` tests each node's class once against each
+_CALL, _ASSERT, _IF_EXP = cst.Call, cst.Assert, cst.IfExp
+_WALKED_APART = frozenset({_CALL, _ASSERT, _IF_EXP})
+_VISIT_NOTED = _SCOPES | {cst.NamedExpr, cst.Call}
 
 
 def _in_slot(args: Sequence[cst.Arg], i: int, slot: tuple[int, str]) -> bool:
@@ -138,44 +143,58 @@ class _Dispatcher:
         self.called: list[str] = []  # the nested defs a statement calls by name
 
     def walk(self, node: cst.CSTNode) -> None:
-        if node.__class__ is cst.Call and node.args and (skip := self._lazy_lambdas(node)):
-            # `torch._check(cond, lambda: f"...")`: the message runs only on failure; so does a lambda a project
-            # wrapper hands on to it (`torch_compilable_check(cond, lambda: f"...{int(n)}")`). The condition (the
-            # second argument of `torch._check_with`) and a message built before the call (an f-string) are read.
-            self.on_visit(node)
-            self.walk(node.func)
-            for arg in node.args:
-                if id(arg) not in skip:
-                    self.walk(arg)
-            self.on_leave(node)
-            return
-        if node.__class__ is cst.Assert and node.msg is not None:
-            # `assert cond, f"... {t.sum().item()}"`: the message runs only when the assert fails, as a `raise` does
-            self.on_visit(node)
-            self.walk(node.test)
-            self.on_leave(node)
-            return
-        if node.__class__ is cst.IfExp:
-            self._walk_if_exp(node)
-            return
-        self.on_visit(node)
+        cls = node.__class__
+        if cls in _WALKED_APART:
+            if cls is _CALL and node.args and (skip := self._lazy_lambdas(node)):
+                # `torch._check(cond, lambda: f"...")`: the message runs only on failure; so does a lambda a project
+                # wrapper hands on to it (`torch_compilable_check(cond, lambda: f"...{int(n)}")`). The condition
+                # (the second argument of `torch._check_with`) and a message built before the call (an f-string)
+                # are read.
+                self.on_visit(node)
+                self.walk(node.func)
+                for arg in node.args:
+                    if id(arg) not in skip:
+                        self.walk(arg)
+                self.on_leave(node)
+                return
+            if cls is _ASSERT and node.msg is not None:
+                # `assert cond, f"... {t.sum().item()}"`: the message runs only when the assert fails, as a `raise`
+                # does
+                self.on_visit(node)
+                self.walk(node.test)
+                self.on_leave(node)
+                return
+            if cls is _IF_EXP:
+                self._walk_if_exp(node)
+                return
+        # `on_visit` and `on_leave`, inlined: every node of a unit passes here
+        if cls in _VISIT_NOTED:
+            self._note(node, cls)
+        parents = self.ctx.parents
+        parents.append(node)
+        hooks = self.hooks.get(cls.__name__)
+        if hooks and self.active():  # (most nodes have no hook: a name, an argument)
+            for hook in hooks:
+                hook(node)
         # `code_fields` and `is_node` read from their tables in place (each node and child passes here); a class
         # seen first goes through the functions, which fill them
-        fields = _CODE_FIELDS.get(node.__class__)
+        fields = _CODE_FIELDS.get(cls)
         known = _NODE_CLASSES
-        for name in code_fields(node.__class__) if fields is None else fields:
+        for name in code_fields(cls) if fields is None else fields:
             value = getattr(node, name)
-            cls = value.__class__
-            if cls is list or cls is tuple:
+            vcls = value.__class__
+            if vcls is list or vcls is tuple:
                 for item in value:
                     node_class = known.get(item.__class__)
                     if node_class or node_class is None and is_node(item.__class__):
                         self.walk(item)
             else:
-                node_class = known.get(cls)
-                if node_class or node_class is None and is_node(cls):
+                node_class = known.get(vcls)
+                if node_class or node_class is None and is_node(vcls):
                     self.walk(value)
-        self.on_leave(node)
+        self.ctx.parents.pop()
+        if cls in _SCOPES:
+            self.ctx.inference.pop()
 
     def _lazy_lambdas(self, node: cst.Call) -> set[int]:
         """The lambda arguments of `node` that every project function it runs only hands to a torch check's message
@@ -207,6 +226,18 @@ class _Dispatcher:
     # a parsed tree holds libcst's own classes only).
     def on_visit(self, node: cst.CSTNode) -> bool:
         cls = node.__class__
+        if cls in _VISIT_NOTED:
+            self._note(node, cls)
+        self.ctx.parents.append(node)
+        hooks = self.hooks.get(cls.__name__)
+        if hooks and self.active():  # (most nodes have no hook: a name, an argument)
+            for hook in hooks:
+                hook(node)
+        return True
+
+    def _note(self, node: cst.CSTNode, cls: type) -> None:
+        """What a visit notes before the hooks (a class of `_VISIT_NOTED`): a walrus, a call of a nested def, a
+        comprehension's or a lambda's scope."""
         if cls is cst.NamedExpr and node.target.__class__ is cst.Name:
             self.walrus.append(node)
         elif cls is cst.Call and self.nested and node.func.__class__ is cst.Name \
@@ -216,12 +247,6 @@ class _Dispatcher:
             self._enter_comprehension(node.for_in)
         elif cls is cst.Lambda:
             self.ctx.inference.push({p.name.value: UNKNOWN for p in _all_params(node.params)})
-        self.ctx.parents.append(node)
-        hooks = self.hooks.get(cls.__name__)
-        if hooks and self.active():  # (most nodes have no hook: a name, an argument)
-            for hook in hooks:
-                hook(node)
-        return True
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         self.ctx.parents.pop()

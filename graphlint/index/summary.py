@@ -553,6 +553,10 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+_REVERSED_FIELDS: dict[type, tuple[str, ...]] = {}  # `_child_fields`, last first (`_walk_expr` stacks them)
+_AST = ast.AST  # (a global read, not an attribute of `ast`, in `_walk_expr`)
+
+
 def _child_fields(cls: type) -> tuple[str, ...]:
     """The fields of a node class that can hold child nodes; not `ctx` (Load/Store: a node, but no level of
     nesting)."""
@@ -1864,11 +1868,14 @@ class _Indexer(ast.NodeVisitor):
                 self._comprehension(node)  # type: ignore[arg-type]
             step = len(node.values) - 1 if cls is ast.BoolOp else 1  # type: ignore[attr-defined]
             deeper = depth + step
-            for name in reversed(_child_fields(cls)):  # `ast.iter_child_nodes`, reversed, inlined: the index's
-                value = getattr(node, name, None)      # busiest loop
+            fields = _REVERSED_FIELDS.get(cls)
+            if fields is None:
+                fields = _REVERSED_FIELDS[cls] = tuple(reversed(_child_fields(cls)))
+            for name in fields:  # `ast.iter_child_nodes`, reversed, inlined: the index's busiest loop
+                value = getattr(node, name, None)
                 if isinstance(value, list):
-                    stack.extend((child, deeper) for child in reversed(value) if isinstance(child, ast.AST))
-                elif isinstance(value, ast.AST):
+                    stack.extend([(child, deeper) for child in reversed(value) if isinstance(child, _AST)])
+                elif isinstance(value, _AST):
                     stack.append((value, deeper))
         if self.func_stack and deepest > self.func_stack[-1].nesting:
             self.func_stack[-1].nesting = deepest
@@ -2009,7 +2016,8 @@ class _Indexer(ast.NodeVisitor):
         if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
                 or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
             return None
-        kind = expr_kind(head, self.resolve, self.scopes[-1])
+        # (the kinds the scope's calls read for their arguments: the same reads, shared while `resolve` holds)
+        kind = expr_kind(head, self.resolve, self.scopes[-1], memo=self._args_memo())
         if not isinstance(kind, Returned) or kind.receiver or isinstance(kind.item, str) \
                 or kind.callee.startswith(("self.", "cls.", "super()", "torch.")):
             return None
@@ -2712,12 +2720,15 @@ def passed_chains(node: ast.FunctionDef | ast.AsyncFunctionDef, how: str) -> tup
             rebound[chain] = None
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom, ast.Await)):
             return ()
-    if not returns or any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in ast.walk(node)
-                          if not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))):
+    if not returns:
         return ()
     for value in returns:
         if value is None or not _returned_chains(value, param, node.name, chains):
             return ()
+    # (walked last: most functions return something else, and the walk of the whole body was the costly part)
+    if any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in ast.walk(node)
+           if not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))):
+        return ()
     if "" in chains:
         chains.update(rebound)
     return tuple(chains)
